@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { Edition } from '../constants.js';
+
+export const USER_TYPES = ['admin', 'demand', 'sub', 'adv', 'sdk'] as const;
+export type UserType = (typeof USER_TYPES)[number];
+
+export const LoginBody = z.object({
+  username: z.string().trim().min(1, 'is required').max(255),
+  password: z.string().min(1, 'is required').max(1024),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** A query-string macro that a tenant's tags carry (`w={{width}}`). */
+export interface TagMacro {
+  param: string;
+  macro: string;
+  description: string;
+}
+
+export interface AppConfigPublic {
+  /** Public host for tag URLs. */
+  host: string;
+  /** Where the logo links; '' when none is set. */
+  landing: string;
+  database: Edition;
+}
+
+/** The signed-in user as the console sees it (spec section 3). */
+export interface AuthUser {
+  id: number;
+  type: UserType;
+  name: string;
+  managerId: number | null;
+  timezone: number;
+  tagParams: string[] | null;
+  showDsp: boolean;
+  showPostbidPix: boolean;
+  showPostbidWh: boolean;
+  showCheckIVT: boolean;
+  showSystemCost: boolean;
+  vastParams: TagMacro[];
+  vast2Params: TagMacro[];
+  config: AppConfigPublic;
+  /** Admins only: 'super' marks the super admin. */
+  uid?: string;
+  /** Admins other than the super admin are disabled for creating, deleting and re-pricing accounts. */
+  disabled?: boolean;
+  /** Set while an admin is impersonating this user: the admin's id, for the link back. */
+  adminId?: number;
+}
+
+export const SwitchQuery = z.object({
+  type: z.enum(USER_TYPES),
+  id: z.coerce.number().int().positive(),
+});
