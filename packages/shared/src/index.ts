@@ -4,3 +4,4 @@ export * from './cipher.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/profile.js';
+export * from './entities/index.js';

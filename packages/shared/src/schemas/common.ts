@@ -9,8 +9,6 @@ export const flag = z
   .union([z.literal(1), z.literal(0), z.boolean(), z.null()])
   .optional()
   .transform((v) => (v === 1 || v === true ? 1 : null));
-/** Integer micro-dollars, never negative. */
-export const micros = z.number().int('must be a whole number of micro-dollars').min(0, 'must not be negative');
 export const timezone = z.number().int('must be a whole hour').min(-12, 'must be between -12 and +12').max(12, 'must be between -12 and +12');
 
 /** One field error; the API answers 400 with `{ message, field, errors }`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMPANY_NAME_MAX } from '../constants.js';
-import { flag, micros, requiredText, timezone, trimmed } from './common.js';
+import { flag, requiredText, timezone, trimmed } from './common.js';
 
 export const CONTACT_TYPES = ['general', 'billing', 'technical'] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
@@ -127,4 +127,3 @@ export const AppConfig = z.object({
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
-export { micros };

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { SubSellerEntry } from '../schemas/profile.js';
+import { domainName, micros, name, optionalText, percent, Status } from './common.js';
+
+/**
+ * Accounts are users: demand accounts (tenants, admin only), subpublishers (sub), advertisers (adv),
+ * managers (team members, CTVMediaV2V) and SDK users. They sign in, so they carry a username, an
+ * e-mail and a password (required on create, optional on update: empty keeps the old one).
+ */
+const username = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(3, 'must be at least 3 characters')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9._@-]+$/, 'may hold letters, digits and . _ @ - only');
+const email = z.union([z.literal(''), z.email('must be an e-mail address')]).default('');
+const password = z.string().max(200).default('').refine((v) => v === '' || v.length >= 8, 'must be at least 8 characters');
+
+const AccountBase = {
+  name,
+  username,
+  email,
+  password,
+  status: Status.default(1),
+  companyName: optionalText(100),
+};
+
+export const SubpublisherInput = z.object({
+  ...AccountBase,
+  domain: domainName.default(''),
+  sellersJson: SubSellerEntry.default({ type: 'INTERMEDIARY', name: '', id: '', status: 0, confidential: 0 }),
+});
+export type SubpublisherInput = z.input<typeof SubpublisherInput>;
+
+export const AdvertiserInput = z.object({ ...AccountBase, domain: domainName.default('') });
+export type AdvertiserInput = z.input<typeof AdvertiserInput>;
+
+export const ManagerInput = z.object({ ...AccountBase });
+export type ManagerInput = z.input<typeof ManagerInput>;
+
+export const DemandAccountInput = z.object({
+  ...AccountBase,
+  domain: domainName.default(''),
+  timezone: z.number().int().min(-12).max(12).default(0),
+  priceReq: micros.default(0),
+  priceImp: micros.default(0),
+  priceDsp: percent.default(0),
+  pricePostbid: micros.default(0),
+  showDsp: z.boolean().default(false),
+  showPostbidPix: z.boolean().default(false),
+  showPostbidWh: z.boolean().default(false),
+  showCheckIVT: z.boolean().default(false),
+  showSystemCost: z.boolean().default(false),
+});
+export type DemandAccountInput = z.input<typeof DemandAccountInput>;
+
+/** The price fields only the super admin may change. */
+export const DEMAND_PRICE_FIELDS = ['priceReq', 'priceImp', 'priceDsp', 'pricePostbid'] as const;

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { PAGE_SIZES } from '../constants.js';
+
+/**
+ * What every managed row shares. Status is a number (spec section 4: default 1); archiving keeps the
+ * row (reports still resolve its name) and hides it from lists unless asked for.
+ */
+export const STATUS = { paused: 0, active: 1 } as const;
+export const Status = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 (paused) or 1 (active)' });
+
+export const name = z.string({ error: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters');
+export const optionalText = (max = 255) => z.string().trim().max(max, `must be at most ${max} characters`).default('');
+export const id = z.number({ error: 'must be an id' }).int('must be an id').positive('must be an id');
+export const optionalId = id.nullable().default(null);
+export const ids = z.array(id).max(1000, 'must hold at most 1000 entries').default([]).transform((v) => [...new Set(v)]);
+
+/** Integer micro-dollars (a $2.50 CPM is 2_500_000). */
+export const micros = z.number({ error: 'must be an amount in micro-dollars' }).int('must be a whole number of micro-dollars').min(0, 'must not be negative').max(1e15, 'is too large');
+export const percent = z.number({ error: 'must be a percent' }).min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
+export const positiveInt = (label = 'must be a whole number') => z.number({ error: label }).int(label).min(0, 'must not be negative');
+export const isoDate = z.iso.date('must be a date YYYY-MM-DD');
+export const httpUrl = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(2048, 'must be at most 2048 characters')
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL');
+export const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253, 'must be at most 253 characters')
+  .refine((v) => v === '' || /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(v), 'must be a domain such as example.com');
+
+/** Fields the server adds to every row it returns. */
+export interface RowMeta {
+  id: number;
+  tenantId: number | null;
+  uid: string | null;
+  status: 0 | 1;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+
+/** Query of a list page: paging (10/20/50/100), sort, search and status filter on the server. */
+export const ListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), `must be one of ${PAGE_SIZES.join(', ')}`)
+    .default(20),
+  sort: z.string().regex(/^[a-zA-Z]+$/, 'must be a column name').default('id'),
+  order: z.enum(SORT_ORDERS).default('desc'),
+  search: z.string().trim().max(255).default(''),
+  status: z
+    .enum(['all', 'active', 'paused', 'archived'])
+    .default('all'),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Item of a shared list (spec section 3): id and name, plus what the list pages need. */
+export interface ListItem {
+  id: number;
+  name: string;
+  uid?: string | null;
+  status?: number;
+  [extra: string]: unknown;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { name, Status } from './common.js';
+
+/** '3rd Party Pixels': invalid-traffic vendors' pixels, fired before the auction or after the ad. */
+export const IVT_STAGES = ['prebid', 'postbid'] as const;
+
+/** Macros a pixel URL template may use; the edge fills them per request. */
+export const IVT_MACROS = ['{{ip}}', '{{user_agent}}', '{{app_bundle}}', '{{domain}}', '{{page_url}}', '{{device_id}}', '{{channel_id}}', '{{tag_id}}', '{{cachebuster}}', '{{country}}'] as const;
+
+export const IvtInput = z.object({
+  name,
+  status: Status.default(1),
+  vendor: z.string().trim().min(1, 'is required').max(100),
+  urlTemplate: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(4096)
+    .refine((v) => /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL')
+    .refine((v) => (v.match(/\{\{[^}]*\}\}/g) ?? []).every((m) => (IVT_MACROS as readonly string[]).includes(m)), {
+      message: `may use only the macros ${IVT_MACROS.join(' ')}`,
+    }),
+  stage: z.enum(IVT_STAGES).default('postbid'),
+  samplePercent: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').default(100),
+});
+export type IvtInput = z.input<typeof IvtInput>;

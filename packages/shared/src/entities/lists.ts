@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { name, Status } from './common.js';
+
+/**
+ * Allow/block lists used by targetings: app lists (bundles or store ids), publisher lists (V2V:
+ * domains or publisher ids) and creative lists (V2V: creative ids or advertiser domains).
+ */
+export const LIST_KINDS = ['applists', 'publists', 'crelists'] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+
+/** Reverse-DNS bundle (Android, tvOS), App Store id (123456789 or id123456789), Roku channel id, Amazon ASIN. */
+const BUNDLE = /^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|(id)?\d{3,12}|B0[A-Z0-9]{8})$/;
+const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+const TOKEN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const LIST_ITEM_RULES: Record<ListKind, { label: string; check: (v: string) => string | null }> = {
+  applists: {
+    label: 'app bundle or store id',
+    check: (v) => (BUNDLE.test(v) ? null : 'is not an app bundle (com.example.app) or store id'),
+  },
+  publists: {
+    label: 'publisher domain or id',
+    check: (v) => (DOMAIN.test(v.toLowerCase()) || TOKEN.test(v) ? null : 'is not a domain or publisher id'),
+  },
+  crelists: {
+    label: 'creative id or advertiser domain',
+    check: (v) => (TOKEN.test(v) || DOMAIN.test(v.toLowerCase()) ? null : 'is not a creative id or domain'),
+  },
+};
+
+export interface ParsedList {
+  items: string[];
+  invalid: { line: number; value: string; reason: string }[];
+  duplicates: number;
+}
+
+/**
+ * Parse pasted text or a CSV file: one item per line (first column of a CSV; a header line that is
+ * not an item is reported like any other invalid line), trimmed, quotes removed, deduplicated.
+ */
+export function parseListText(kind: ListKind, text: string): ParsedList {
+  const seen = new Set<string>();
+  const out: ParsedList = { items: [], invalid: [], duplicates: 0 };
+  text.split(/\r\n|\n|\r/).forEach((raw, index) => {
+    const first = raw.split(/[,;\t]/)[0] ?? '';
+    const value = first.trim().replace(/^"(.*)"$/, '$1').trim();
+    if (!value) return;
+    const normalised = kind === 'applists' ? value : value.toLowerCase();
+    const reason = LIST_ITEM_RULES[kind].check(value);
+    if (reason) {
+      out.invalid.push({ line: index + 1, value, reason });
+      return;
+    }
+    if (seen.has(normalised)) {
+      out.duplicates++;
+      return;
+    }
+    seen.add(normalised);
+    out.items.push(normalised);
+  });
+  return out;
+}
+
+export const MAX_LIST_ITEMS = 100_000;
+
+export const ListInput = (kind: ListKind) =>
+  z.object({
+    name,
+    status: Status.default(1),
+    items: z
+      .array(z.string().trim().min(1).max(255))
+      .max(MAX_LIST_ITEMS, `must hold at most ${MAX_LIST_ITEMS} entries`)
+      .default([])
+      .superRefine((items, ctx) => {
+        items.forEach((v, i) => {
+          const reason = LIST_ITEM_RULES[kind].check(v);
+          if (reason) ctx.addIssue({ code: 'custom', path: [i], message: `${v} ${reason}` });
+        });
+      })
+      .transform((items) => [...new Set(items.map((v) => (kind === 'applists' ? v : v.toLowerCase())))]),
+  });
+export const AppListInput = ListInput('applists');
+export const PubListInput = ListInput('publists');
+export const CreListInput = ListInput('crelists');
+export type AllowListInput = z.input<typeof AppListInput>;
