@@ -5,3 +5,4 @@ export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/profile.js';
 export * from './entities/index.js';
+export * from './reference/index.js';

@@ -127,3 +127,8 @@ export const AppConfig = z.object({
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
+/** The Settings modal's one option (spec section 3, UI setting), kept per user by GET/PUT /api/ui/settings. */
+export const UiSettings = z.object({
+  tabs: z.boolean({ error: 'must be true or false' }),
+});
+export type UiSettings = z.infer<typeof UiSettings>;

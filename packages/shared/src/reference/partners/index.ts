@@ -1,0 +1,6 @@
+export * from './types.js';
+export * from './catalogue.js';
+export * from './validate.js';
+export { describePartnerParams } from './describe.js';
+export { jsonSchemaToZod, describeValue } from './toZod.js';
+export { assertSupportedSchema, requiredSets, type JsonSchema, type JsonType } from './jsonSchema.js';
