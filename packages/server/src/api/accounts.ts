@@ -1,0 +1,51 @@
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ListQuery, RESOURCES } from '@adplane/shared';
+import { type Guard, requireAuth } from '../auth/guards.js';
+import { parseInput } from '../http/errors.js';
+import {
+  createAccount,
+  deleteAccount,
+  getAccountDto,
+  listAccountItems,
+  listAccountPage,
+  setAccountArchivedFor,
+  updateAccountFromBody,
+} from '../resources/accountService.js';
+import { type Actor } from '../resources/entityService.js';
+
+/**
+ * Accounts as resources (subpublishers, advertisers, managers, demand accounts): the same contract
+ * as entities (list page, shared list, get, create, update, archive, restore, delete); duplicating
+ * an account makes no sense (sign-in names are unique), so there is none.
+ */
+const IdParams = z.object({ id: z.coerce.number().int().positive('must be an id') });
+
+function actorOf(request: FastifyRequest): Actor {
+  const auth = requireAuth(request);
+  return { user: auth.user, adminId: auth.adminId };
+}
+
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  for (const def of Object.values(RESOURCES)) {
+    if (def.storage !== 'account') continue;
+    const guard: Guard = def.audience === 'admin' ? 'admin' : 'auth';
+    const base = def.api;
+    const store = app.store;
+    const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+    app.get(base, { config: { guard } }, async (request) => listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(`${base}/list`, { config: { guard } }, async (request) => listAccountItems(store, def, actorOf(request)));
+    app.get(`${base}/:id`, { config: { guard } }, async (request) => getAccountDto(store, def, actorOf(request), id(request)));
+    app.post(base, { config: { guard } }, async (request, reply) => {
+      reply.code(201);
+      return createAccount(store, def, actorOf(request), request.body);
+    });
+    app.put(`${base}/:id`, { config: { guard } }, async (request) => updateAccountFromBody(store, def, actorOf(request), id(request), request.body));
+    app.post(`${base}/:id/archive`, { config: { guard } }, async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), true));
+    app.post(`${base}/:id/restore`, { config: { guard } }, async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), false));
+    app.delete(`${base}/:id`, { config: { guard } }, async (request, reply) => {
+      await deleteAccount(store, def, actorOf(request), id(request));
+      return reply.code(204).send();
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { type FastifyInstance } from 'fastify';
+import { LoginBody } from '@adplane/shared';
+import { loadAuthUser } from '../auth/authUser.js';
+import { requireAuth } from '../auth/guards.js';
+import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { findUserForLogin } from '../store/users.js';
+
+function tooManyFailures(waitMs: number): HttpError {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return new HttpError(429, `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, undefined, {
+    'retry-after': String(Math.ceil(waitMs / 1000)),
+  });
+}
+
+/** Sign in, sign out, and restore the session on the console's first render. */
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/api/auth/login', { config: { guard: 'public' } }, async (request, reply) => {
+    const client = request.ip;
+    const waitMs = app.loginThrottle.retryAfterMs(client);
+    if (waitMs > 0) {
+      app.metrics.loginFailures.inc({ reason: 'throttled' });
+      throw tooManyFailures(waitMs);
+    }
+    const { username, password } = parseInput(LoginBody, request.body);
+    const found = await findUserForLogin(app.store.db, username);
+    // Unknown users cost an argon2 verify too, so timing does not reveal which usernames exist.
+    const passwordOk = found ? await verifyPassword(found.passwordHash, password) : await verifyAgainstDummy(password);
+    if (!found || !passwordOk || found.user.status !== 1) {
+      app.loginThrottle.recordFailure(client);
+      const reason = !found ? 'unknown_user' : !passwordOk ? 'bad_password' : 'disabled';
+      app.metrics.loginFailures.inc({ reason });
+      request.log.info({ username, reason }, 'sign-in refused');
+      throw new HttpError(401, 'Bad credentials');
+    }
+    app.loginThrottle.clear(client);
+    // A new sign-in replaces whatever session the browser had.
+    if (request.auth) await app.sessions.end(request, reply);
+    await app.sessions.start(request, reply, found.user);
+    request.log.info({ userId: found.user.id, type: found.user.type }, 'signed in');
+    return loadAuthUser(app.store.db, app.settings, found.user, null);
+  });
+
+  app.get('/api/auth/logout', { config: { guard: 'public' } }, async (request, reply) => {
+    await app.sessions.end(request, reply);
+    return { ok: true };
+  });
+
+  app.get('/api/auth/user', { config: { guard: 'auth' } }, async (request) => {
+    const { user, adminId } = requireAuth(request);
+    return loadAuthUser(app.store.db, app.settings, user, adminId);
+  });
+}

@@ -1,0 +1,21 @@
+import { type FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts.js';
+import { activityRoutes } from './activity.js';
+import { adminConfigRoutes } from './adminConfig.js';
+import { authRoutes } from './auth.js';
+import { demandInfoRoutes } from './demandInfo.js';
+import { resourceRoutes } from './resources.js';
+import { switchRoutes } from './switch.js';
+import { uiSettingsRoutes } from './uiSettings.js';
+import { vastParamsRoutes } from './vastParams.js';
+
+/**
+ * Every /api resource, one file each. Add a resource by writing `src/api/<resource>.ts` exporting
+ * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
+ * and run `npm run docs:routes -w @adplane/server`.
+ */
+export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes];
+
+export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
+  for (const routes of API_ROUTES) await app.register(routes);
+}

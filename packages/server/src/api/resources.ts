@@ -1,0 +1,71 @@
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ListQuery, RESOURCES, type ResourceDef } from '@adplane/shared';
+import { type Guard, requireAuth } from '../auth/guards.js';
+import { parseInput } from '../http/errors.js';
+import {
+  type Actor,
+  createOne,
+  deleteOne,
+  duplicateOne,
+  getOne,
+  listItems,
+  listPage,
+  setArchived,
+  updateOne,
+  usageOf,
+} from '../resources/entityService.js';
+import { isEntityKind } from '../store/entityTables.js';
+
+/**
+ * The same routes for every entity kind of packages/shared's registry (react-admin's data-provider
+ * contract): list page, shared list, get, create, update, duplicate, archive, restore, delete, usage.
+ * Who may do what inside the route is decided by resources/access.ts.
+ */
+const IdParams = z.object({ id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id') });
+
+function actorOf(request: FastifyRequest): Actor {
+  const auth = requireAuth(request);
+  return { user: auth.user, adminId: auth.adminId };
+}
+
+function guards(def: ResourceDef): { read: Guard; write: Guard } {
+  if (def.audience === 'admin') return { read: 'auth', write: 'admin' };
+  if (def.audience === 'sdk') return { read: 'sdk', write: 'sdk' };
+  return { read: 'auth', write: 'auth' };
+}
+
+/** Extra names a shared list is also served under (spec section 7: channelNames, tagnames). */
+const NAME_LISTS: Partial<Record<string, string>> = { channels: '/api/demand/channelNames/list', tags: '/api/demand/tagnames/list' };
+
+export async function resourceRoutes(app: FastifyInstance): Promise<void> {
+  for (const def of Object.values(RESOURCES)) {
+    if (def.storage !== 'entity' || !isEntityKind(def.kind)) continue;
+    const { read, write } = guards(def);
+    const base = def.api;
+    const store = app.store;
+    const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+
+    app.get(base, { config: { guard: read } }, async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(`${base}/list`, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request)));
+    const namesPath = NAME_LISTS[def.kind];
+    if (namesPath) app.get(namesPath, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request), true));
+    app.get(`${base}/:id`, { config: { guard: read } }, async (request) => getOne(store, def, actorOf(request), id(request)));
+    app.get(`${base}/:id/usage`, { config: { guard: read } }, async (request) => usageOf(store, def, actorOf(request), id(request)));
+    app.post(base, { config: { guard: write } }, async (request, reply) => {
+      reply.code(201);
+      return createOne(store, def, actorOf(request), request.body);
+    });
+    app.put(`${base}/:id`, { config: { guard: write } }, async (request) => updateOne(store, def, actorOf(request), id(request), request.body));
+    app.post(`${base}/:id/duplicate`, { config: { guard: write } }, async (request, reply) => {
+      reply.code(201);
+      return duplicateOne(store, def, actorOf(request), id(request));
+    });
+    app.post(`${base}/:id/archive`, { config: { guard: write } }, async (request) => setArchived(store, def, actorOf(request), id(request), true));
+    app.post(`${base}/:id/restore`, { config: { guard: write } }, async (request) => setArchived(store, def, actorOf(request), id(request), false));
+    app.delete(`${base}/:id`, { config: { guard: write } }, async (request, reply) => {
+      await deleteOne(store, def, actorOf(request), id(request));
+      return reply.code(204).send();
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import './appContext.js';
+import { registerApiRoutes } from './api/index.js';
+import { installResponseEncryption } from './api/encryption.js';
+import { LoginThrottle } from './auth/loginThrottle.js';
+import { installAuth } from './auth/plugin.js';
+import { createSessions } from './auth/sessions.js';
+import { installErrorHandling } from './http/errors.js';
+import { createAppMetrics } from './ops/metrics.js';
+import { registerOpsRoutes } from './ops/routes.js';
+import { isHttpsHost, type Settings } from './settings.js';
+import { type Store } from './store/db.js';
+import { ensureSessionSecret } from './store/sessionSecret.js';
+import { deleteExpiredSessions } from './store/sessions.js';
+import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
+
+/** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
+export const ROLES = ['api', 'edge', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface BuildAppOptions {
+  settings: Settings;
+  store: Store;
+  /** A pino logger to use instead of one built from settings.logLevel. */
+  logger?: FastifyBaseLogger;
+  role?: Role;
+  /** Tests pass one with a fake clock. */
+  loginThrottle?: LoginThrottle;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
+ * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
+ */
+export async function buildApp({ settings, store, logger, role = 'all', loginThrottle }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
+    trustProxy: settings.trustProxy,
+  }) as unknown as FastifyInstance;
+
+  const sessionSecret = await ensureSessionSecret(store, settings);
+  app.decorate('store', store);
+  app.decorate('settings', settings);
+  app.decorate('metrics', createAppMetrics());
+  app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle());
+  app.decorate(
+    'sessions',
+    createSessions({ db: store.db, ttlMs: settings.sessionTtlHours * HOUR_MS, secure: isHttpsHost(settings) }),
+  );
+
+  installErrorHandling(app);
+  if (settings.encryptResponses) installResponseEncryption(app);
+  registerOpsRoutes(app, { store, metrics: app.metrics });
+  await installAuth(app, sessionSecret);
+
+  let consoleServed = false;
+  if (role !== 'edge') {
+    await registerApiRoutes(app);
+    consoleServed = await registerConsole(app, settings.webDist);
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (consoleServed && wantsConsole(request)) return sendConsole(reply);
+    return reply.code(404).send({ message: 'Not found' });
+  });
+
+  if (role !== 'edge') {
+    const sweep = () =>
+      deleteExpiredSessions(store.db, new Date().toISOString()).catch((error: unknown) =>
+        app.log.error({ err: error }, 'expired session sweep failed'),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      await sweep();
+      timer = setInterval(sweep, HOUR_MS).unref();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  return app;
+}

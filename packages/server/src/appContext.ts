@@ -1,0 +1,22 @@
+import { type LoginThrottle } from './auth/loginThrottle.js';
+import { type GuardedRoute } from './auth/guards.js';
+import { type Sessions } from './auth/sessions.js';
+import { type AppMetrics } from './ops/metrics.js';
+import { type Settings } from './settings.js';
+import { type Store } from './store/db.js';
+
+/**
+ * What buildApp decorates the Fastify instance with, for route files: `app.store.db` for repositories,
+ * `app.settings`, `app.sessions`, `app.metrics`. Routes never open their own connections.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    store: Store;
+    settings: Settings;
+    sessions: Sessions;
+    loginThrottle: LoginThrottle;
+    metrics: AppMetrics;
+    /** Every /api route with its guard, filled as routes register (docs/routes.md is rendered from it). */
+    guardedRoutes: GuardedRoute[];
+  }
+}

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DEMAND_PRICE_FIELDS,
+  type FieldError,
+  type ListItem,
+  type ListPage,
+  type ListQuery,
+  type ResourceDef,
+  type SubSellerEntry,
+  type UserType,
+} from '@adplane/shared';
+import { hashPassword } from '../auth/passwords.js';
+import { isSuperAdmin, tenantIdOf } from '../auth/tenancy.js';
+import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
+import {
+  type AccountChanges,
+  type AccountFilter,
+  type AccountRow,
+  accountReferenceCount,
+  getAccount,
+  listAccounts,
+  listAllAccounts,
+  loginTaken,
+  setAccountArchived,
+  updateAccount,
+} from '../store/accounts.js';
+import { recordActivity } from '../store/activity.js';
+import { type Store } from '../store/db.js';
+import { ENTITY_TABLES } from '../store/entityTables.js';
+import { createUser } from '../store/users.js';
+import { type Actor, ValidationFailed } from './entityService.js';
+
+/**
+ * Accounts managed from the console: subpublishers and advertisers of a tenant, its managers (team
+ * members, CTVMediaV2V) and, for admins, the demand accounts (tenants) themselves. Only the super
+ * admin creates, deletes or re-prices demand accounts.
+ */
+const TYPE_OF: Record<string, UserType> = { subs: 'sub', advs: 'adv', managers: 'demand', demands: 'demand' };
+
+interface AccountAccess {
+  write: boolean;
+  filter: AccountFilter;
+}
+
+function accessTo(def: ResourceDef, actor: Actor): AccountAccess {
+  const user = actor.user;
+  const type = TYPE_OF[def.kind];
+  const managed = def.kind === 'managers' ? true : def.kind === 'demands' ? false : undefined;
+  if (user.type === 'admin') return { write: true, filter: { type, tenantId: null, managed } };
+  if (def.kind === 'demands') throw forbidden();
+  if (user.type !== 'demand') throw forbidden();
+  if (def.kind === 'managers' && user.managerId !== null) throw forbidden('Only the account owner manages its team');
+  return { write: true, filter: { type, tenantId: tenantIdOf(user), managed } };
+}
+
+export type AccountDto = Record<string, unknown> & { id: number; name: string };
+
+export function accountDto(def: ResourceDef, a: AccountRow): AccountDto {
+  const dto: AccountDto = {
+    id: a.id,
+    tenantId: a.tenantId,
+    name: a.name,
+    username: a.username,
+    email: a.email ?? '',
+    status: a.status === 0 ? 0 : 1,
+    archived: a.archived,
+    companyName: a.profile.companyName,
+    domain: a.domain ?? '',
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+  if (def.kind === 'subs') dto.sellersJson = a.sellersJson;
+  if (def.kind === 'managers') dto.managerId = a.managerId;
+  if (def.kind === 'demands') {
+    Object.assign(dto, {
+      uid: a.uid,
+      timezone: a.timezone,
+      priceReq: a.priceReq,
+      priceImp: a.priceImp,
+      priceDsp: a.priceDsp,
+      pricePostbid: a.pricePostbid,
+      showDsp: a.showDsp,
+      showPostbidPix: a.showPostbidPix,
+      showPostbidWh: a.showPostbidWh,
+      showCheckIVT: a.showCheckIVT,
+      showSystemCost: a.showSystemCost,
+    });
+  }
+  return dto;
+}
+
+export async function listAccountPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<AccountDto>> {
+  const { filter } = accessTo(def, actor);
+  const page = await listAccounts(store.db, store.dialect, filter, query);
+  return { ...page, items: page.items.map((a) => accountDto(def, a)) };
+}
+
+export async function listAccountItems(store: Store, def: ResourceDef, actor: Actor): Promise<ListItem[]> {
+  const { filter } = accessTo(def, actor);
+  const rows = await listAllAccounts(store.db, filter);
+  return rows.map((a) => ({ id: a.id, name: a.name, uid: a.uid, status: a.status, archived: a.archived, tenantId: a.tenantId }));
+}
+
+export async function getAccountDto(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<AccountDto> {
+  const { filter } = accessTo(def, actor);
+  const a = await getAccount(store.db, filter, id);
+  if (!a) throw notFound(`${def.label} ${id} not found`);
+  return accountDto(def, a);
+}
+
+async function checkLogins(store: Store, value: { username: string; email: string }, exceptId?: number): Promise<void> {
+  const errors: FieldError[] = [];
+  if (await loginTaken(store.db, 'username', value.username, exceptId)) errors.push({ field: 'username', message: 'is taken by another account' });
+  if (value.email && (await loginTaken(store.db, 'email', value.email, exceptId))) errors.push({ field: 'email', message: 'is taken by another account' });
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
+/** The owner tenant of a new sub, adv or manager: the caller's, or for admins the `tenantId` named. */
+async function ownerTenant(store: Store, filter: AccountFilter, body: unknown): Promise<number> {
+  if (filter.tenantId !== null) return filter.tenantId;
+  const raw = (body as { tenantId?: unknown } | null)?.tenantId;
+  if (typeof raw !== 'number') throw badField('tenantId', 'is required: the demand account the account belongs to');
+  const owner = await getAccount(store.db, { type: 'demand', tenantId: null, managed: false }, raw);
+  if (!owner) throw badField('tenantId', `demand account ${raw} does not exist`);
+  return raw;
+}
+
+function changesFrom(def: ResourceDef, v: Record<string, unknown>): AccountChanges {
+  const c: AccountChanges = {
+    name: v.name as string,
+    username: v.username as string,
+    email: (v.email as string) || null,
+    status: v.status as number,
+    domain: (v.domain as string | undefined) ?? undefined,
+    profile: { companyName: v.companyName as string },
+  };
+  if (def.kind === 'subs') c.sellersJson = v.sellersJson as SubSellerEntry;
+  if (def.kind === 'demands') {
+    Object.assign(c, {
+      timezone: v.timezone,
+      priceReq: v.priceReq,
+      priceImp: v.priceImp,
+      priceDsp: v.priceDsp,
+      pricePostbid: v.pricePostbid,
+      showDsp: v.showDsp,
+      showPostbidPix: v.showPostbidPix,
+      showPostbidWh: v.showPostbidWh,
+      showCheckIVT: v.showCheckIVT,
+      showSystemCost: v.showSystemCost,
+    });
+  }
+  return c;
+}
+
+export async function createAccount(store: Store, def: ResourceDef, actor: Actor, body: unknown): Promise<AccountDto> {
+  const { filter } = accessTo(def, actor);
+  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin creates demand accounts');
+  const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
+  if (!v.password) throw badField('password', 'is required for a new account');
+  await checkLogins(store, v as { username: string; email: string });
+  const tenantId = def.kind === 'demands' ? undefined : await ownerTenant(store, filter, body);
+  const passwordHash = await hashPassword(v.password as string);
+  const c = changesFrom(def, v);
+  const created = await store.db.transaction().execute(async (trx) => {
+    const user = await createUser(trx, {
+      type: filter.type,
+      username: c.username!,
+      email: c.email,
+      passwordHash,
+      name: c.name!,
+      domain: c.domain || null,
+      tenantId,
+      managerId: def.kind === 'managers' ? tenantId : null,
+      status: c.status,
+      profile: c.profile,
+      sellersJson: c.sellersJson ?? null,
+      ...(def.kind === 'demands'
+        ? {
+            uid: randomBytes(4).toString('hex'),
+            token: randomBytes(24).toString('hex'),
+            timezone: c.timezone,
+            priceReq: c.priceReq,
+            priceImp: c.priceImp,
+            priceDsp: c.priceDsp,
+            pricePostbid: c.pricePostbid,
+            showDsp: c.showDsp,
+            showPostbidPix: c.showPostbidPix,
+            showPostbidWh: c.showPostbidWh,
+            showCheckIVT: c.showCheckIVT,
+            showSystemCost: c.showSystemCost,
+          }
+        : {}),
+    });
+    const dto = accountDto(def, { ...user, archived: false });
+    await recordActivity(trx, { tenantId: user.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: user.id, action: 'create', before: null, after: dto });
+    return dto;
+  });
+  return created;
+}
+
+export async function updateAccountFromBody(store: Store, def: ResourceDef, actor: Actor, id: number, body: unknown): Promise<AccountDto> {
+  const { filter } = accessTo(def, actor);
+  const before = await getAccount(store.db, filter, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
+  const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
+  await checkLogins(store, v as { username: string; email: string }, id);
+  const c = changesFrom(def, v);
+  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) {
+    const repriced = DEMAND_PRICE_FIELDS.filter((f) => c[f] !== undefined && c[f] !== before[f]);
+    if (repriced.length) throw forbidden(`Only the super admin changes prices (${repriced.join(', ')})`);
+  }
+  if (v.password) c.passwordHash = await hashPassword(v.password as string);
+  return store.db.transaction().execute(async (trx) => {
+    await updateAccount(trx, id, c);
+    const after = (await getAccount(trx, filter, id))!;
+    const dto = accountDto(def, after);
+    await recordActivity(trx, { tenantId: after.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'update', before: accountDto(def, before), after: dto });
+    return dto;
+  });
+}
+
+export async function setAccountArchivedFor(store: Store, def: ResourceDef, actor: Actor, id: number, archived: boolean): Promise<AccountDto> {
+  const { filter } = accessTo(def, actor);
+  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin archives demand accounts');
+  const before = await getAccount(store.db, filter, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  return store.db.transaction().execute(async (trx) => {
+    await setAccountArchived(trx, id, archived);
+    const after = (await getAccount(trx, filter, id))!;
+    const dto = accountDto(def, after);
+    await recordActivity(trx, { tenantId: after.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: archived ? 'archive' : 'restore', before: accountDto(def, before), after: dto });
+    return dto;
+  });
+}
+
+/** Only an account nothing refers to (and, for a demand account, an empty tenant) can be deleted. */
+export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<void> {
+  const { filter } = accessTo(def, actor);
+  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin deletes demand accounts');
+  const before = await getAccount(store.db, filter, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  if ((await accountReferenceCount(store.db, id)) > 0) {
+    throw new HttpError(409, `Cannot delete this ${def.label.toLowerCase()}: rows still refer to it. Archive it instead.`);
+  }
+  if (def.kind === 'demands' && (await tenantHasRows(store, id))) {
+    throw new HttpError(409, 'Cannot delete this demand account: it still has users or inventory. Archive it instead.');
+  }
+  await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('activity_log').where('user_id', '=', id).execute();
+    await trx.deleteFrom('ui_settings').where('user_id', '=', id).execute();
+    await trx.deleteFrom('users').where('id', '=', id).execute();
+    await recordActivity(trx, { tenantId: before.tenantId === id ? null : before.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'delete', before: accountDto(def, before), after: null });
+  });
+}
+
+async function tenantHasRows(store: Store, tenantId: number): Promise<boolean> {
+  const other = await store.db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('id', '!=', tenantId).executeTakeFirst();
+  if (other) return true;
+  for (const table of Object.values(ENTITY_TABLES)) {
+    const row = await store.db
+      .withTables<Record<typeof table, { id: number; tenant_id: number | null }>>()
+      .selectFrom(table)
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
+}

@@ -1,0 +1,263 @@
+import { type Kysely } from 'kysely';
+import {
+  type FieldError,
+  type ListItem,
+  type ListPage,
+  type ListQuery,
+  RESOURCES,
+  type ResourceDef,
+  type ResourceKind,
+} from '@adplane/shared';
+import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
+import { recordActivity } from '../store/activity.js';
+import { type Store } from '../store/db.js';
+import {
+  type EntityRow,
+  type EntityWrite,
+  deleteEntity,
+  existingIds,
+  getEntity,
+  insertEntity,
+  listAllEntities,
+  listEntities,
+  namesOf,
+  referrersTo,
+  setEntityArchived,
+  updateEntity,
+} from '../store/entities.js';
+import { type EntityKind, isEntityKind } from '../store/entityTables.js';
+import { type Database } from '../store/schema.js';
+import { type User } from '../store/users.js';
+import { type Access, accessTo } from './access.js';
+import { KIND_CHECKS, listExtras } from './kindRules.js';
+
+/** The caller of a resource operation. */
+export interface Actor {
+  user: User;
+  adminId: number | null;
+}
+
+/** What the API answers for a row: meta columns and the kind's typed fields side by side. */
+export type EntityDto = Omit<EntityRow, 'data'> & Record<string, unknown>;
+
+export function toDto(row: EntityRow): EntityDto {
+  const { data, ...meta } = row;
+  return { ...data, ...meta };
+}
+
+function access(def: ResourceDef, actor: Actor, need: 'read' | 'write'): Access {
+  const a = accessTo(def, actor.user);
+  if (a.level === 'none' || (need === 'write' && a.level !== 'write')) {
+    throw forbidden(a.level === 'read' ? `${def.plural} are read-only for you` : 'Forbidden');
+  }
+  return a;
+}
+
+function entityKind(def: ResourceDef): EntityKind {
+  if (!isEntityKind(def.kind)) throw new Error(`${def.kind} is not stored as an entity`);
+  return def.kind;
+}
+
+/** Which tenant a new row belongs to: the caller's, or for admins the `tenantId` they name. */
+async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access, body: unknown): Promise<number | null> {
+  if (def.audience === 'admin') return null;
+  if (a.scope.tenantId !== null) return a.scope.tenantId;
+  const raw = (body as { tenantId?: unknown } | null)?.tenantId;
+  if (typeof raw !== 'number' || !Number.isInteger(raw)) throw badField('tenantId', 'is required: the demand account the row belongs to');
+  const tenant = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', raw)
+    .where('type', '=', 'demand')
+    .where('manager_id', 'is', null)
+    .executeTakeFirst();
+  if (!tenant) throw badField('tenantId', `demand account ${raw} does not exist`);
+  return raw;
+}
+
+/** Validate a body with the kind's schema, its own rules and its references (all in the tenant). */
+async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown): Promise<EntityWrite> {
+  const value = def.schema.parse(body ?? {}) as Record<string, unknown>;
+  const errors: FieldError[] = [...(KIND_CHECKS[def.kind]?.(value) ?? [])];
+  const refs: EntityWrite['refs'] = [];
+  for (const ref of def.refs) {
+    const ids = [...new Set(ref.ids(value))];
+    if (ids.length === 0) continue;
+    const found = await existingRefIds(db, ref.kind, tenantId, ids);
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) {
+      errors.push({ field: ref.field, message: `${RESOURCES[ref.kind].label} ${missing.join(', ')} does not exist or is archived` });
+    }
+    for (const id of ids) refs.push({ field: ref.field, kind: ref.kind, id });
+  }
+  if (errors.length) throw validationError(errors);
+  const { name, status, tenantId: _tenantId, ...data } = value;
+  const assigned = (field: string | undefined) => (field && typeof value[field] === 'number' ? (value[field] as number) : null);
+  return {
+    name: String(name ?? value.key ?? ''),
+    status: status === 0 ? 0 : 1,
+    subId: assigned(def.assignedTo?.sub),
+    advId: assigned(def.assignedTo?.adv),
+    data,
+    refs,
+  };
+}
+
+const ACCOUNT_TYPES: Partial<Record<ResourceKind, 'sub' | 'adv'>> = { subs: 'sub', advs: 'adv' };
+
+async function existingRefIds(db: Kysely<Database>, kind: ResourceKind, tenantId: number | null, ids: number[]): Promise<Set<number>> {
+  const accountType = ACCOUNT_TYPES[kind];
+  if (accountType) {
+    let q = db.selectFrom('users').select('id').where('id', 'in', ids).where('type', '=', accountType);
+    if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
+    return new Set((await q.execute()).map((r) => r.id));
+  }
+  if (!isEntityKind(kind)) return new Set();
+  return existingIds(db, kind, tenantId, ids);
+}
+
+export class ValidationFailed extends HttpError {
+  constructor(readonly errors: FieldError[]) {
+    super(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors[0]?.field);
+  }
+}
+
+function validationError(errors: FieldError[]): ValidationFailed {
+  return new ValidationFailed(errors);
+}
+
+export async function listPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<EntityDto>> {
+  const a = access(def, actor, 'read');
+  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? []);
+  return { ...page, items: page.items.map(toDto) };
+}
+
+/** The shared list of spec section 3: id and name, plus what the list pages need; archived rows too, flagged. */
+export async function listItems(store: Store, def: ResourceDef, actor: Actor, namesOnly = false): Promise<ListItem[]> {
+  const a = access(def, actor, 'read');
+  const rows = await listAllEntities(store.db, entityKind(def), a.scope);
+  return rows.map((r) =>
+    namesOnly
+      ? { id: r.id, name: r.name }
+      : { id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...listExtras(def.kind, r) },
+  );
+}
+
+export async function getOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
+  const a = access(def, actor, 'read');
+  const row = await getEntity(store.db, entityKind(def), a.scope, id);
+  if (!row) throw notFound(`${def.label} ${id} not found`);
+  return toDto(row);
+}
+
+export async function createOne(store: Store, def: ResourceDef, actor: Actor, body: unknown): Promise<EntityDto> {
+  const a = access(def, actor, 'write');
+  const kind = entityKind(def);
+  const tenantId = await tenantForCreate(store.db, def, a, body);
+  const write = await prepareWrite(store.db, def, tenantId, body);
+  const row = await store.db.transaction().execute(async (trx) => {
+    const created = await insertEntity(trx, kind, tenantId, write, { uid: def.uid, userId: actor.user.id });
+    await recordActivity(trx, { ...who(actor, tenantId), kind, entityId: created.id, action: 'create', before: null, after: toDto(created) });
+    return created;
+  });
+  return toDto(row);
+}
+
+export async function updateOne(store: Store, def: ResourceDef, actor: Actor, id: number, body: unknown): Promise<EntityDto> {
+  const a = access(def, actor, 'write');
+  const kind = entityKind(def);
+  const before = await getEntity(store.db, kind, a.scope, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
+  const write = await prepareWrite(store.db, def, before.tenantId, body);
+  const row = await store.db.transaction().execute(async (trx) => {
+    const updated = await updateEntity(trx, kind, id, write, actor.user.id);
+    await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'update', before: toDto(before), after: toDto(updated) });
+    return updated;
+  });
+  return toDto(row);
+}
+
+/** A copy named "<name> (copy)", paused so that it serves nothing until someone looks at it. */
+export async function duplicateOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
+  const source = await getOne(store, def, actor, id);
+  access(def, actor, 'write');
+  const kind = entityKind(def);
+  const fromRow = (await getEntity(store.db, kind, { tenantId: null }, id))!;
+  const body = { ...fromRow.data, name: `${fromRow.name} (copy)`.slice(0, 255), status: 0 };
+  const write = await prepareWrite(store.db, def, fromRow.tenantId, body);
+  const row = await store.db.transaction().execute(async (trx) => {
+    const created = await insertEntity(trx, kind, fromRow.tenantId, write, { uid: def.uid, userId: actor.user.id });
+    await recordActivity(trx, { ...who(actor, fromRow.tenantId), kind, entityId: created.id, action: 'duplicate', before: source, after: toDto(created) });
+    return created;
+  });
+  return toDto(row);
+}
+
+/** Rows (not archived) that use this one, with names: what blocks archiving or deleting it. */
+export async function usageOf(store: Store, def: ResourceDef, actor: Actor, id: number) {
+  await getOne(store, def, actor, id);
+  const refs = await referrersTo(store.db, def.kind, id);
+  const byKind = new Map<EntityKind, number[]>();
+  for (const r of refs) if (isEntityKind(r.kind)) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r.id]);
+  const used: { kind: string; label: string; id: number; name: string; field: string; archived: boolean }[] = [];
+  for (const [kind, ids] of byKind) {
+    const names = await namesOf(store.db, kind, ids);
+    const live = await existingIds(store.db, kind, null, ids);
+    for (const r of refs.filter((x) => x.kind === kind)) {
+      used.push({ kind, label: RESOURCES[kind].label, id: r.id, name: names.get(r.id) ?? `#${r.id}`, field: r.field, archived: !live.has(r.id) });
+    }
+  }
+  return used;
+}
+
+function inUse(def: ResourceDef, used: Awaited<ReturnType<typeof usageOf>>, verb: string): HttpError {
+  const list = used
+    .slice(0, 5)
+    .map((u) => `${u.label} '${u.name}'`)
+    .join(', ');
+  const more = used.length > 5 ? ` and ${used.length - 5} more` : '';
+  return new HttpError(409, `Cannot ${verb} this ${def.label.toLowerCase()}: it is used by ${list}${more}. Remove it there first.`);
+}
+
+export async function setArchived(store: Store, def: ResourceDef, actor: Actor, id: number, archived: boolean): Promise<EntityDto> {
+  const a = access(def, actor, 'write');
+  const kind = entityKind(def);
+  const before = await getEntity(store.db, kind, a.scope, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  if (archived) {
+    const live = (await usageOf(store, def, actor, id)).filter((u) => !u.archived);
+    if (live.length) throw inUse(def, live, 'archive');
+  }
+  const row = await store.db.transaction().execute(async (trx) => {
+    const updated = await setEntityArchived(trx, kind, id, archived, actor.user.id);
+    await recordActivity(trx, {
+      ...who(actor, before.tenantId),
+      kind,
+      entityId: id,
+      action: archived ? 'archive' : 'restore',
+      before: toDto(before),
+      after: toDto(updated),
+    });
+    return updated;
+  });
+  return toDto(row);
+}
+
+/** Deleting is for mistakes: only a row nothing refers to, not even archived rows. Archive keeps history. */
+export async function deleteOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<void> {
+  const a = access(def, actor, 'write');
+  const kind = entityKind(def);
+  const before = await getEntity(store.db, kind, a.scope, id);
+  if (!before) throw notFound(`${def.label} ${id} not found`);
+  const used = await usageOf(store, def, actor, id);
+  if (used.length) throw inUse(def, used, 'delete');
+  await store.db.transaction().execute(async (trx) => {
+    await deleteEntity(trx, kind, id);
+    await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'delete', before: toDto(before), after: null });
+  });
+}
+
+function who(actor: Actor, tenantId: number | null) {
+  return { tenantId, userId: actor.user.id, adminId: actor.adminId };
+}

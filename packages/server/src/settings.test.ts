@@ -1,0 +1,102 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WEB_DIST, loadSettings, SettingsError } from './settings.js';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadSettings(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return (error as SettingsError).problems;
+  }
+  throw new Error('expected a SettingsError');
+};
+
+describe('loadSettings', () => {
+  it('has defaults for an empty environment', () => {
+    const s = loadSettings({});
+    expect(s).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: resolve('data'),
+      databaseUrl: null,
+      edition: 'default',
+      landingUrl: '',
+      publicHost: 'http://127.0.0.1:8080',
+      sessionSecret: null,
+      sessionTtlHours: 168,
+      demo: true,
+      demoPassword: 'demo',
+      adminPassword: null,
+      encryptResponses: false,
+      logLevel: 'info',
+      webDist: DEFAULT_WEB_DIST,
+      trustProxy: false,
+    });
+    expect(DEFAULT_WEB_DIST).toMatch(/packages\/web\/dist$/);
+  });
+
+  it('treats empty values as unset, and reads every variable', () => {
+    const s = loadSettings({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/adplane-x',
+      DATABASE_URL: 'postgresql://u:p@db:5432/adplane',
+      ADPLANE_EDITION: 'CTVMediaV2V',
+      ADPLANE_LANDING_URL: 'https://example.com/',
+      ADPLANE_HOST: 'https://ads.example.com/',
+      ADPLANE_SESSION_SECRET: 's'.repeat(32),
+      ADPLANE_SESSION_TTL_HOURS: '12',
+      ADPLANE_DEMO: '0',
+      ADPLANE_ADMIN_PASSWORD: 'long-enough',
+      ADPLANE_ENCRYPT_RESPONSES: '1',
+      LOG_LEVEL: 'silent',
+      ADPLANE_TRUST_PROXY: '10.0.0.0/8',
+    });
+    expect(s).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/adplane-x',
+      databaseUrl: 'postgresql://u:p@db:5432/adplane',
+      edition: 'CTVMediaV2V',
+      publicHost: 'https://ads.example.com',
+      sessionTtlHours: 12,
+      demo: false,
+      adminPassword: 'long-enough',
+      encryptResponses: true,
+      logLevel: 'silent',
+      trustProxy: '10.0.0.0/8',
+    });
+    expect(loadSettings({ DATABASE_URL: '', ADPLANE_ENCRYPT_RESPONSES: '0', ADPLANE_LANDING_URL: '' })).toMatchObject({
+      databaseUrl: null,
+      encryptResponses: false,
+      landingUrl: '',
+    });
+  });
+
+  it('names each bad variable and why, all at once', () => {
+    const problems = problemsOf({ PORT: 'eighty', ADPLANE_EDITION: 'gold', DATABASE_URL: 'mysql://db/adplane' });
+    expect(problems).toEqual([
+      { variable: 'PORT', message: "must be a whole number between 1 and 65535 (got 'eighty')" },
+      {
+        variable: 'DATABASE_URL',
+        message: "must be a postgres:// or postgresql:// URL (leave it unset to use the embedded SQLite file) (got 'mysql://db/adplane')",
+      },
+      { variable: 'ADPLANE_EDITION', message: "must be one of default, V2V, CTVMediaV2V (got 'gold')" },
+    ]);
+  });
+
+  it('explains the problems in the error message, hiding secrets', () => {
+    expect(() => loadSettings({ PORT: '70000', ADPLANE_SESSION_SECRET: 'short' })).toThrow(
+      "Invalid settings:\n  PORT: must be between 1 and 65535 (got '70000')\n  ADPLANE_SESSION_SECRET: must be at least 32 characters long (got '***')",
+    );
+  });
+
+  it('checks switches, URLs and log levels', () => {
+    expect(problemsOf({ ADPLANE_DEMO: 'yes' })[0]).toMatchObject({ variable: 'ADPLANE_DEMO', message: "must be '0' or '1' (got 'yes')" });
+    expect(problemsOf({ ADPLANE_HOST: 'ads.example.com' })[0].variable).toBe('ADPLANE_HOST');
+    expect(problemsOf({ ADPLANE_LANDING_URL: 'ftp://x' })[0].variable).toBe('ADPLANE_LANDING_URL');
+    expect(problemsOf({ LOG_LEVEL: 'loud' })[0].message).toMatch(/must be one of fatal, error/);
+    expect(problemsOf({ ADPLANE_SESSION_TTL_HOURS: '0' })[0].message).toMatch(/at least 1 hour/);
+  });
+});

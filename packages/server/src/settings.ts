@@ -1,0 +1,153 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { EDITIONS, type Edition } from '@adplane/shared';
+
+/**
+ * Every setting of the adplane program, read once from the environment at start. A bad value stops
+ * the program with one line per bad variable, so an operator fixes them all in one go.
+ */
+export interface Settings {
+  port: number;
+  host: string;
+  /** Absolute folder for the SQLite file, the persisted session secret and later the stats store. */
+  dataDir: string;
+  /** PostgreSQL URL; null means the embedded SQLite file `dataDir/adplane.sqlite`. */
+  databaseUrl: string | null;
+  edition: Edition;
+  /** Where the console logo links; '' when none. */
+  landingUrl: string;
+  /** Public origin used in tag URLs and to decide whether the session cookie is Secure. */
+  publicHost: string;
+  /** From ADPLANE_SESSION_SECRET; when null one is generated and persisted (see store/sessionSecret.ts). */
+  sessionSecret: string | null;
+  sessionTtlHours: number;
+  demo: boolean;
+  demoPassword: string;
+  adminPassword: string | null;
+  encryptResponses: boolean;
+  logLevel: LogLevel;
+  /** Folder of the built console (index.html and assets); served only when it exists. */
+  webDist: string;
+  /** Fastify `trustProxy`: false unless the server sits behind a known load balancer. */
+  trustProxy: boolean | string;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** packages/web/dist, found from this file so it does not depend on the working directory. */
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export class SettingsError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Unset and '' mean the same thing: use the default. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const switch01 = (fallback: '0' | '1') =>
+  optional(z.enum(['0', '1'], { error: "must be '0' or '1'" })).transform((v) => (v ?? fallback) === '1');
+
+const port = optional(
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number between 1 and 65535')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be between 1 and 65535').max(65535, 'must be between 1 and 65535')),
+);
+
+const url = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `must be an http:// or https:// URL ${what}`);
+
+const EnvSchema = z.object({
+  PORT: port,
+  HOST: optional(z.string().trim()),
+  DATA_DIR: optional(z.string().trim()),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v),
+        'must be a postgres:// or postgresql:// URL (leave it unset to use the embedded SQLite file)',
+      ),
+  ),
+  ADPLANE_EDITION: optional(z.enum(EDITIONS, { error: `must be one of ${EDITIONS.join(', ')}` })),
+  ADPLANE_LANDING_URL: optional(url('(the page the console logo links to)')),
+  ADPLANE_HOST: optional(url('(the public origin of tag URLs, e.g. https://ads.example.com)')),
+  ADPLANE_SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
+  ADPLANE_SESSION_TTL_HOURS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number of hours')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1 hour').max(24 * 90, 'must be at most 2160 hours (90 days)')),
+  ),
+  ADPLANE_DEMO: switch01('1'),
+  ADPLANE_DEMO_PASSWORD: optional(z.string().min(1)),
+  ADPLANE_ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters long')),
+  ADPLANE_ENCRYPT_RESPONSES: switch01('0'),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  ADPLANE_WEB_DIST: optional(z.string().trim()),
+  ADPLANE_TRUST_PROXY: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^(0|1|[0-9a-fA-F.:/,\s]+)$/, "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)"),
+  ),
+});
+
+function trustProxyOf(value: string | undefined): boolean | string {
+  if (value === undefined || value === '0') return false;
+  if (value === '1') return true;
+  return value;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const variable = String(issue.path[0] ?? '(environment)');
+      const raw = env[variable];
+      const shown = raw === undefined ? '' : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') ? '***' : raw}')`;
+      return { variable, message: `${issue.message}${shown}` };
+    });
+    throw new SettingsError(problems);
+  }
+  const e = parsed.data;
+  const port = e.PORT ?? 8080;
+  const host = e.HOST ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    dataDir: resolve(process.cwd(), e.DATA_DIR ?? './data'),
+    databaseUrl: e.DATABASE_URL ?? null,
+    edition: e.ADPLANE_EDITION ?? 'default',
+    landingUrl: e.ADPLANE_LANDING_URL ?? '',
+    publicHost: (e.ADPLANE_HOST ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
+    sessionSecret: e.ADPLANE_SESSION_SECRET ?? null,
+    sessionTtlHours: e.ADPLANE_SESSION_TTL_HOURS ?? 24 * 7,
+    demo: e.ADPLANE_DEMO,
+    demoPassword: e.ADPLANE_DEMO_PASSWORD ?? 'demo',
+    adminPassword: e.ADPLANE_ADMIN_PASSWORD ?? null,
+    encryptResponses: e.ADPLANE_ENCRYPT_RESPONSES,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    webDist: resolve(process.cwd(), e.ADPLANE_WEB_DIST ?? DEFAULT_WEB_DIST),
+    trustProxy: trustProxyOf(e.ADPLANE_TRUST_PROXY),
+  };
+}
+
+/** The session cookie is Secure when the public origin is https. */
+export function isHttpsHost(settings: Pick<Settings, 'publicHost'>): boolean {
+  return settings.publicHost.startsWith('https://');
+}

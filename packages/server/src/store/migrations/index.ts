@@ -1,0 +1,54 @@
+/**
+ * Numbered migrations of the config store, applied in order at every start (`migrateToLatest`).
+ *
+ * To add one (e.g. inventory entities):
+ *   1. create `000N_what_it_adds.ts` exporting `(dialect: Dialect) => Migration`, built with the
+ *      portable helpers of `./columns.ts` (idColumn, timestamps, MONEY_TYPE, JSON_TYPE, FLAG_TYPE...);
+ *   2. add it below under the same name. The name is the order: never rename or edit a migration
+ *      that has shipped; write a new one instead;
+ *   3. add its tables to `../schema.ts` and a repository per table under `src/store/`.
+ * The same migration runs on SQLite and PostgreSQL, so branch on `dialect` only for column types.
+ */
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Dialect, type Store } from '../db.js';
+import { foundation } from './0001_foundation.js';
+import { inventory } from './0002_inventory.js';
+
+export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
+  '0001_foundation': foundation,
+  '0002_inventory': inventory,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, build]) => [name, build(this.dialect)]));
+  }
+}
+
+export function migratorOf(store: Store): Migrator {
+  return new Migrator({
+    db: store.db,
+    provider: new StaticMigrationProvider(store.dialect),
+    // The migration tables live beside the data, also when a test uses its own PostgreSQL schema.
+    ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
+  });
+}
+
+export class MigrationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MigrationError';
+  }
+}
+
+/** Apply every pending migration; throw, naming the failed one, when any fails. Returns the applied names. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const { error, results = [] } = await migratorOf(store).migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error : new Error(String(error));
+    throw new MigrationError(`Migration ${failed?.migrationName ?? '(setup)'} failed: ${cause.message}`, { cause });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+const NOT_SPA = /^\/(api|healthz|metrics)(\/|\?|$)/;
+/** A path whose last segment has an extension names a file; a missing one is a 404, not the app. */
+const LOOKS_LIKE_FILE = /\/[^/?]+\.[A-Za-z0-9]+(\?|$)/;
+
+export function consoleIsBuilt(webDist: string): boolean {
+  return existsSync(join(webDist, 'index.html'));
+}
+
+/**
+ * The React console: files of the built bundle, and index.html for every other GET so that history
+ * mode routes (/campaigns, /report/12) load the app. Hashed assets are cached for a year, index.html
+ * never (a deploy must reach every browser).
+ */
+export async function registerConsole(app: FastifyInstance, webDist: string): Promise<boolean> {
+  if (!consoleIsBuilt(webDist)) {
+    app.log.warn({ webDist }, 'console bundle not found: serving the API only (run npm run build)');
+    return false;
+  }
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
+    cacheControl: false,
+    setHeaders(res, path) {
+      res.setHeader('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+    },
+  });
+  return true;
+}
+
+/** Whether a request that matched no route should get the console's index.html. */
+export function wantsConsole(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && !NOT_SPA.test(request.url) && !LOOKS_LIKE_FILE.test(request.url);
+}
+
+export function sendConsole(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-cache').sendFile('index.html');
+}

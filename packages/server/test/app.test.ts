@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthUser, decryptJsonBody } from '@adplane/shared';
+import { buildApp } from '../src/app.js';
+import { as, buildTestApp, DEMO_PASSWORD, forEachStore, login } from './helpers.js';
+
+forEachStore((t) => {
+  describe('operations and errors', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp(t.store);
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('GET /healthz answers ok after a store round-trip', async () => {
+      const response = await app.inject({ method: 'GET', url: '/healthz' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok' });
+    });
+
+    it('GET /metrics speaks the Prometheus text format', async () => {
+      await app.inject({ method: 'GET', url: '/healthz' });
+      const response = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/plain; version=0.0.4/);
+      expect(response.body).toMatch(/^# HELP process_uptime_seconds .*\n# TYPE process_uptime_seconds gauge\nprocess_uptime_seconds \d+$/m);
+      expect(response.body).toMatch(/adplane_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/);
+      expect(response.body).toContain('# TYPE adplane_login_failures_total counter');
+    });
+
+    it('answers 404 JSON to an unknown /api route', async () => {
+      const response = await app.inject({ method: 'GET', url: '/api/no/such/thing' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Not found' });
+    });
+
+    it('answers 400, not 500, to a malformed JSON body', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"username": "admin", ',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'Body is not valid JSON' });
+    });
+
+    it('answers 500 without details when a handler fails unexpectedly', async () => {
+      const failing = await buildApp({ settings: { ...t.settings, logLevel: 'silent' }, store: t.store });
+      failing.get('/api/test-failure', { config: { guard: 'public' } }, async () => {
+        throw new Error('secret internal detail');
+      });
+      try {
+        const response = await failing.inject({ method: 'GET', url: '/api/test-failure' });
+        expect(response.statusCode).toBe(500);
+        expect(response.json()).toEqual({ message: 'Internal error' });
+        expect(response.body).not.toContain('secret');
+      } finally {
+        await failing.close();
+      }
+    });
+  });
+
+  describe('response encryption', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp(t.store, { encryptResponses: true });
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    it('sends JSON answers encrypted with json-encrypt: 1, and they decrypt', async () => {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'demand', password: DEMO_PASSWORD } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['json-encrypt']).toBe('1');
+      expect(response.headers['content-type']).toMatch(/^text\/plain/);
+      expect(response.body).not.toContain('Northwind');
+      expect(JSON.parse(decryptJsonBody(response.body)) as AuthUser).toMatchObject({ name: 'Northwind Media', type: 'demand' });
+    });
+
+    it('encrypts errors too, and leaves non-API answers alone', async () => {
+      const refused = await app.inject({ method: 'GET', url: '/api/auth/user' });
+      expect(refused.statusCode).toBe(403);
+      expect(JSON.parse(decryptJsonBody(refused.body))).toEqual({ message: 'Forbidden' });
+      const health = await app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.headers['json-encrypt']).toBeUndefined();
+      expect(health.json()).toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('console bundle', () => {
+    let app: FastifyInstance;
+    let dist: string;
+    beforeAll(async () => {
+      dist = mkdtempSync(join(tmpdir(), 'adplane-dist-'));
+      mkdirSync(join(dist, 'assets'));
+      writeFileSync(join(dist, 'index.html'), '<!doctype html><title>adplane</title><div id="root"></div>');
+      writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.warn("app")');
+      app = await buildTestApp(t.store, { webDist: dist });
+    });
+    afterAll(async () => {
+      await app.close();
+      rmSync(dist, { recursive: true, force: true });
+    });
+
+    it('serves index.html at / and for every history-mode route', async () => {
+      for (const url of ['/', '/campaigns', '/report/12?saved=1', '/login']) {
+        const response = await app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['content-type']).toMatch(/text\/html/);
+        expect(response.body).toContain('<div id="root">');
+        expect(response.headers['cache-control']).toBe('no-cache');
+      }
+    });
+
+    it('serves built assets with a long cache, and 404 for a missing file', async () => {
+      const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect((await app.inject({ method: 'GET', url: '/assets/gone-123.js' })).statusCode).toBe(404);
+    });
+
+    it('keeps /api, /healthz and /metrics out of the fallback', async () => {
+      expect((await app.inject({ method: 'GET', url: '/api/nope' })).json()).toEqual({ message: 'Not found' });
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      expect((await app.inject({ method: 'POST', url: '/campaigns' })).statusCode).toBe(404);
+    });
+
+    it('still answers the API next to the console', async () => {
+      const cookie = await login(app, 'adv');
+      expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+    });
+  });
+});

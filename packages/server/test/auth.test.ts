@@ -1,0 +1,141 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthUser } from '@adplane/shared';
+import { as, buildTestApp, DEMO_PASSWORD, forEachStore, freshAddress, login, sessionCookieOf } from './helpers.js';
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const signIn = (username: string, password: string, remoteAddress = freshAddress()) =>
+    app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+
+  describe('POST /api/auth/login', () => {
+    it('signs in by username and answers the AuthUser', async () => {
+      const response = await signIn('demand', DEMO_PASSWORD);
+      expect(response.statusCode).toBe(200);
+      const user = response.json<AuthUser>();
+      expect(user).toMatchObject({ id: t.users.demand.id, type: 'demand', name: 'Northwind Media', showDsp: true, showSystemCost: true });
+      expect(user.config).toEqual({ host: t.settings.publicHost, landing: '', database: 'default' });
+      expect(user.vastParams.map((m) => m.param)).toContain('channel_id');
+      expect(user.adminId).toBeUndefined();
+      expect(user.uid).toBeUndefined();
+    });
+
+    it('signs in by e-mail, whatever its case', async () => {
+      const response = await signIn('Demand@DEMO.adplane.test', DEMO_PASSWORD);
+      expect(response.statusCode).toBe(200);
+      expect(response.json<AuthUser>().id).toBe(t.users.demand.id);
+    });
+
+    it('marks the super admin and flags the other admins as disabled', async () => {
+      const admin = (await signIn('admin', DEMO_PASSWORD)).json<AuthUser>();
+      expect(admin).toMatchObject({ type: 'admin', uid: 'super', disabled: false });
+      const ops = (await signIn('ops', DEMO_PASSWORD)).json<AuthUser>();
+      expect(ops).toMatchObject({ type: 'admin', uid: 'ops', disabled: true });
+    });
+
+    it('sets an HttpOnly, SameSite=Lax session cookie on path /', async () => {
+      const response = await signIn('sub', DEMO_PASSWORD);
+      const header = String(response.headers['set-cookie']);
+      expect(header).toMatch(/^adplane_sid=/);
+      expect(header).toMatch(/HttpOnly/i);
+      expect(header).toMatch(/SameSite=Lax/i);
+      expect(header).toMatch(/Path=\//);
+      expect(header).not.toMatch(/Secure/i);
+    });
+
+    it('makes the cookie Secure when the public host is https', async () => {
+      const secureApp = await buildTestApp(t.store, { publicHost: 'https://ads.example.com' });
+      try {
+        const response = await secureApp.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'adv', password: DEMO_PASSWORD } });
+        expect(String(response.headers['set-cookie'])).toMatch(/Secure/);
+      } finally {
+        await secureApp.close();
+      }
+    });
+
+    it("answers 401 'Bad credentials' to a wrong password and to an unknown user alike", async () => {
+      const wrong = await signIn('demand', 'not-the-password');
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ message: 'Bad credentials' });
+      expect(sessionCookieOf(wrong)).toBeNull();
+      const unknown = await signIn('nobody-here', DEMO_PASSWORD);
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json()).toEqual({ message: 'Bad credentials' });
+    });
+
+    it('answers 400 naming the field when the username is missing', async () => {
+      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { password: 'x' }, remoteAddress: freshAddress() });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ field: 'username' });
+    });
+
+    it('refuses a client with 429 after 5 failures in 15 minutes, and a success clears the count', async () => {
+      const client = freshAddress();
+      for (let i = 0; i < 4; i++) expect((await signIn('demand', 'wrong', client)).statusCode).toBe(401);
+      // A success clears the count.
+      expect((await signIn('demand', DEMO_PASSWORD, client)).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await signIn('demand', 'wrong', client)).statusCode).toBe(401);
+      const refused = await signIn('demand', DEMO_PASSWORD, client);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('Too many failed sign-ins; try again in 15 minutes');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // Other clients are not affected.
+      expect((await signIn('demand', DEMO_PASSWORD)).statusCode).toBe(200);
+      // Failures are counted for operators.
+      const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(metrics).toMatch(/adplane_login_failures_total\{reason="bad_password"\} \d+/);
+      expect(metrics).toMatch(/adplane_login_failures_total\{reason="throttled"\} 1/);
+    });
+  });
+
+  describe('session', () => {
+    it('is restored by GET /api/auth/user', async () => {
+      const cookie = await login(app, 'manager');
+      const response = await as(app, cookie, { method: 'GET', url: '/api/auth/user' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json<AuthUser>()).toMatchObject({ id: t.users.manager.id, type: 'demand', managerId: t.users.demand.id });
+    });
+
+    it('answers 403 to /api/auth/user without a session, or with a forged cookie', async () => {
+      expect((await app.inject({ method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
+      const forged = await as(app, 'adplane_sid=abc.def', { method: 'GET', url: '/api/auth/user' });
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toEqual({ message: 'Forbidden' });
+    });
+
+    it('ends with GET /api/auth/logout: the session row is gone and the cookie cleared', async () => {
+      const cookie = await login(app, 'sdk');
+      const out = await as(app, cookie, { method: 'GET', url: '/api/auth/logout' });
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toEqual({ ok: true });
+      expect(String(out.headers['set-cookie'])).toMatch(/adplane_sid=;/);
+      expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
+    });
+
+    it('logout answers ok without a session too', async () => {
+      const response = await app.inject({ method: 'GET', url: '/api/auth/logout' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ ok: true });
+    });
+
+    it('a new sign-in replaces the previous session of the browser', async () => {
+      const first = await login(app, 'adv');
+      const second = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'adv', password: DEMO_PASSWORD },
+        headers: { cookie: first },
+      });
+      expect(second.statusCode).toBe(200);
+      expect((await as(app, first, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
+      expect((await as(app, sessionCookieOf(second), { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+    });
+  });
+});

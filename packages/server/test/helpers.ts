@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { buildApp, type BuildAppOptions } from '../src/app.js';
+import { loadSettings, type Settings } from '../src/settings.js';
+import { type Dialect, dropPgSchema, openStore, type Store } from '../src/store/db.js';
+import { migrateToLatest } from '../src/store/migrations/index.js';
+import { type SeededUser, seedIfEmpty } from '../src/store/seed.js';
+
+export const DEMO_PASSWORD = 'demo';
+
+/** Settings for tests: silent logs, no console bundle, a throw-away data folder. */
+export function testSettings(env: Record<string, string> = {}): Settings {
+  return loadSettings({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'adplane-test-')),
+    ADPLANE_WEB_DIST: join(tmpdir(), 'adplane-test-no-console'),
+    ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD,
+    ...env,
+  });
+}
+
+/** One store under test; fields are filled by the describe block's beforeAll. */
+export interface TestStore {
+  readonly dialect: Dialect;
+  readonly store: Store;
+  readonly settings: Settings;
+  /** Demo users by username (empty when the block was opened with `seed: false`). */
+  readonly users: Record<string, SeededUser>;
+}
+
+const settingsOfStore = new WeakMap<Store, Settings>();
+
+function openTestStore(dialect: Dialect, seed: boolean): TestStore {
+  let store: Store | undefined;
+  let settings: Settings | undefined;
+  const users: Record<string, SeededUser> = {};
+  const pgSchema = `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = process.env.DATABASE_URL ?? '';
+
+  beforeAll(async () => {
+    settings = testSettings({ DATABASE_URL: dialect === 'postgres' ? databaseUrl : '' });
+    store = await openStore(settings, dialect === 'postgres' ? { pgSchema } : {});
+    settingsOfStore.set(store, settings);
+    await migrateToLatest(store);
+    if (seed) for (const u of (await seedIfEmpty(store, settings)).users) users[u.username] = u;
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    if (dialect === 'postgres') await dropPgSchema(databaseUrl, pgSchema);
+    if (settings) rmSync(settings.dataDir, { recursive: true, force: true });
+  });
+
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is opened in beforeAll: use it inside a test or hook`);
+    return value;
+  };
+  return {
+    dialect,
+    get store() {
+      return ready(store, 'The test store');
+    },
+    get settings() {
+      return ready(settings, 'The test settings');
+    },
+    users,
+  };
+}
+
+/**
+ * Run `fn`'s tests on the embedded SQLite store and, when DATABASE_URL is set, on PostgreSQL (a fresh
+ * schema per block, dropped after). With CI=true and no DATABASE_URL, the PostgreSQL block fails.
+ * Each store is migrated and, unless `seed: false`, holds the demo workspace.
+ */
+export function forEachStore(fn: (t: TestStore) => void, options: { seed?: boolean } = {}): void {
+  const seed = options.seed ?? true;
+  describe('sqlite', () => fn(openTestStore('sqlite', seed)));
+  if (process.env.DATABASE_URL) {
+    describe('postgres', () => fn(openTestStore('postgres', seed)));
+  } else if (process.env.CI === 'true') {
+    describe('postgres', () => {
+      it('needs DATABASE_URL on CI', () => {
+        throw new Error('CI=true but DATABASE_URL is unset: the PostgreSQL store tests cannot run. Start PostgreSQL and set DATABASE_URL=postgres://user:pass@host:5432/db (see .ci/run).');
+      });
+    });
+  }
+}
+
+/** The app over a test store, silent; close it in afterAll. */
+export async function buildTestApp(
+  store: Store,
+  settingsOverrides: Partial<Settings> = {},
+  options: Omit<BuildAppOptions, 'settings' | 'store'> = {},
+): Promise<FastifyInstance> {
+  const base = settingsOfStore.get(store) ?? testSettings();
+  const app = await buildApp({ settings: { ...base, logLevel: 'silent', ...settingsOverrides }, store, ...options });
+  await app.ready();
+  return app;
+}
+
+/** The `name=value` part of the session cookie a response sets, or null. */
+export function sessionCookieOf(response: LightMyRequestResponse): string | null {
+  const header = response.headers['set-cookie'];
+  const all = Array.isArray(header) ? header : header ? [header] : [];
+  const cookie = all.find((c) => c.startsWith('adplane_sid=') && !c.startsWith('adplane_sid=;'));
+  return cookie ? cookie.split(';')[0] : null;
+}
+
+/** Sign in through the real route; returns the Cookie header to send with later requests. */
+export async function login(app: FastifyInstance, username: string, password = DEMO_PASSWORD, remoteAddress = '127.0.0.1'): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+  const cookie = sessionCookieOf(response);
+  if (response.statusCode !== 200 || !cookie) throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+  return cookie;
+}
+
+/** `app.inject` with the session cookie. */
+export function as(app: FastifyInstance, cookie: string | null, options: InjectOptions): Promise<LightMyRequestResponse> {
+  return app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(cookie ? { cookie } : {}) } });
+}
+
+/** A client address no other test uses, so login throttling of one test never hits another. */
+let nextAddress = 1;
+export const freshAddress = () => `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;

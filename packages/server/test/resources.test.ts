@@ -1,0 +1,183 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES, type ResourceKind } from '@adplane/shared';
+import { buildTestApp, forEachStore, login } from './helpers.js';
+import { sampleBody } from './resourceSamples.js';
+
+const ENTITY_KINDS = Object.values(RESOURCES)
+  .filter((d) => d.storage === 'entity' && d.audience === 'tenant')
+  .map((d) => d.kind);
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  const cookies: Record<string, string> = {};
+  const call = (who: string, method: string, url: string, payload?: unknown) =>
+    app.inject({ method: method as 'GET', url, payload: payload as object, headers: who ? { cookie: cookies[who] } : {} });
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    for (const u of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']) cookies[u] = await login(app, u);
+  });
+  afterAll(() => app.close());
+
+  describe.each(ENTITY_KINDS)('%s', (kind: ResourceKind) => {
+    const api = RESOURCES[kind].api;
+
+    it('creates, reads, updates, lists, duplicates, archives, restores and deletes', async () => {
+      const created = await call('demand', 'POST', api, sampleBody(kind, 1));
+      expect(created.statusCode, created.body).toBe(201);
+      const row = created.json();
+      expect(row.id).toBeGreaterThan(0);
+      expect(row.status).toBe(1);
+      expect(row.tenantId).toBe(t.users.demand.id);
+      if (RESOURCES[kind].uid) expect(row.uid).toMatch(/^[0-9a-f]{16}$/);
+
+      const read = await call('demand', 'GET', `${api}/${row.id}`);
+      expect(read.statusCode).toBe(200);
+      expect(read.json().name).toBe(row.name);
+
+      const updated = await call('demand', 'PUT', `${api}/${row.id}`, { ...sampleBody(kind, 1), name: '  Renamed  ', status: 0 });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(updated.json()).toMatchObject({ name: 'Renamed', status: 0 });
+
+      const page = await call('demand', 'GET', `${api}?search=renamed&pageSize=10&status=paused`);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json().items.map((r: { id: number }) => r.id)).toContain(row.id);
+      expect(page.json().pageSize).toBe(10);
+
+      const list = await call('demand', 'GET', `${api}/list`);
+      expect(list.json().find((i: { id: number }) => i.id === row.id)).toMatchObject({ id: row.id, name: 'Renamed' });
+
+      const dup = await call('demand', 'POST', `${api}/${row.id}/duplicate`);
+      expect(dup.statusCode, dup.body).toBe(201);
+      expect(dup.json()).toMatchObject({ name: 'Renamed (copy)', status: 0 });
+      expect(dup.json().id).not.toBe(row.id);
+
+      const archived = await call('demand', 'POST', `${api}/${row.id}/archive`);
+      expect(archived.json().archived).toBe(true);
+      const active = await call('demand', 'GET', `${api}?pageSize=100`);
+      expect(active.json().items.map((r: { id: number }) => r.id)).not.toContain(row.id);
+      const inArchive = await call('demand', 'GET', `${api}?status=archived&pageSize=100`);
+      expect(inArchive.json().items.map((r: { id: number }) => r.id)).toContain(row.id);
+      expect((await call('demand', 'PUT', `${api}/${row.id}`, sampleBody(kind, 1))).statusCode).toBe(409);
+      expect((await call('demand', 'POST', `${api}/${row.id}/restore`)).json().archived).toBe(false);
+
+      expect((await call('demand', 'DELETE', `${api}/${dup.json().id}`)).statusCode).toBe(204);
+      expect((await call('demand', 'GET', `${api}/${dup.json().id}`)).statusCode).toBe(404);
+    });
+
+    it('names the field of a validation error and writes nothing', async () => {
+      const before = (await call('demand', 'GET', `${api}?pageSize=100`)).json().total;
+      const bad = await call('demand', 'POST', api, { ...sampleBody(kind, 2), name: '   ' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toContain('name');
+      expect((await call('demand', 'GET', `${api}?pageSize=100`)).json().total).toBe(before);
+    });
+
+    it('keeps tenants apart', async () => {
+      const mine = (await call('demand', 'POST', api, sampleBody(kind, 3))).json();
+      expect((await call('acme', 'GET', `${api}/${mine.id}`)).statusCode).toBe(404);
+      expect((await call('acme', 'PUT', `${api}/${mine.id}`, sampleBody(kind, 3))).statusCode).toBe(404);
+      expect((await call('acme', 'POST', `${api}/${mine.id}/archive`)).statusCode).toBe(404);
+      expect((await call('acme', 'DELETE', `${api}/${mine.id}`)).statusCode).toBe(404);
+      const theirs = (await call('acme', 'GET', `${api}/list`)).json();
+      expect(theirs.map((i: { id: number }) => i.id)).not.toContain(mine.id);
+      // The team member works in its manager's tenant; an admin sees every tenant.
+      expect((await call('manager', 'GET', `${api}/${mine.id}`)).statusCode).toBe(200);
+      expect((await call('admin', 'GET', `${api}/${mine.id}`)).statusCode).toBe(200);
+    });
+  });
+
+  describe('references', () => {
+    it('refuses a reference to another tenant and names the field', async () => {
+      const acmeTag = (await call('acme', 'POST', RESOURCES.tags.api, sampleBody('tags', 9))).json();
+      const res = await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 9), demand: [{ tagId: acmeTag.id, priority: 1 }] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().field).toBe('demand');
+    });
+
+    it('blocks archiving and deleting a row in use, naming who uses it', async () => {
+      const targeting = (await call('demand', 'POST', RESOURCES.targetings.api, sampleBody('targetings', 7))).json();
+      const channel = (await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 7), targetingId: targeting.id })).json();
+      const usage = (await call('demand', 'GET', `${RESOURCES.targetings.api}/${targeting.id}/usage`)).json();
+      expect(usage).toEqual([expect.objectContaining({ kind: 'channels', id: channel.id, field: 'targetingId' })]);
+      const archive = await call('demand', 'POST', `${RESOURCES.targetings.api}/${targeting.id}/archive`);
+      expect(archive.statusCode).toBe(409);
+      expect(archive.json().message).toContain(channel.name);
+      expect((await call('demand', 'DELETE', `${RESOURCES.targetings.api}/${targeting.id}`)).statusCode).toBe(409);
+      // Once the channel no longer uses it, it can go.
+      await call('demand', 'PUT', `${RESOURCES.channels.api}/${channel.id}`, { ...sampleBody('channels', 7), targetingId: null });
+      expect((await call('demand', 'POST', `${RESOURCES.targetings.api}/${targeting.id}/archive`)).statusCode).toBe(200);
+    });
+
+    it('checks reference data and partner parameters', async () => {
+      const badCountry = await call('demand', 'POST', RESOURCES.targetings.api, { name: 't', rules: { countries: { mode: 'include', values: ['XX'] } } });
+      expect(badCountry.statusCode).toBe(400);
+      expect(badCountry.json().field).toBe('rules.countries');
+      const badIab = await call('demand', 'POST', RESOURCES.creatives.api, { ...sampleBody('creatives', 5), iabCategory: 'IAB99' });
+      expect(badIab.json().field).toBe('iabCategory');
+      const prebid = await call('demand', 'POST', RESOURCES.tags.api, { name: 'pb', integration: 'PreBid', partner: 'appnexus', partnerParams: {} });
+      expect(prebid.statusCode).toBe(400);
+      expect(prebid.json().field).toMatch(/^partnerParams/);
+    });
+  });
+
+  describe('assigned rows for sub and adv users', () => {
+    it('shows a subpublisher only its channels, read-only', async () => {
+      const mine = (await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 11), subpublisherId: t.users.sub.id })).json();
+      const other = (await call('demand', 'POST', RESOURCES.channels.api, sampleBody('channels', 12))).json();
+      const seen = (await call('sub', 'GET', `${RESOURCES.channels.api}/list`)).json().map((i: { id: number }) => i.id);
+      expect(seen).toContain(mine.id);
+      expect(seen).not.toContain(other.id);
+      expect((await call('sub', 'GET', `${RESOURCES.channels.api}/${other.id}`)).statusCode).toBe(404);
+      expect((await call('sub', 'PUT', `${RESOURCES.channels.api}/${mine.id}`, sampleBody('channels', 11))).statusCode).toBe(403);
+      expect((await call('sub', 'GET', RESOURCES.tags.api)).statusCode).toBe(403);
+    });
+
+    it('shows an advertiser only its campaigns', async () => {
+      const mine = (await call('demand', 'POST', RESOURCES.campaigns.api, { ...sampleBody('campaigns', 13), advertiserId: t.users.adv.id })).json();
+      const seen = (await call('adv', 'GET', RESOURCES.campaigns.api)).json().items.map((i: { id: number }) => i.id);
+      expect(seen).toEqual([mine.id]);
+      expect((await call('adv', 'POST', RESOURCES.campaigns.api, sampleBody('campaigns', 14))).statusCode).toBe(403);
+    });
+  });
+
+  describe('admin-only and sdk resources', () => {
+    it('lets admins write tooltips and everyone read them', async () => {
+      const tip = await call('admin', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 1));
+      expect(tip.statusCode, tip.body).toBe(201);
+      expect((await call('demand', 'GET', `${RESOURCES.tooltips.api}/list`)).json()).toContainEqual(expect.objectContaining({ id: tip.json().id, key: 'channels.floorCpm1' }));
+      expect((await call('demand', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 2))).statusCode).toBe(403);
+    });
+
+    it('gives sdk users their apps with an app key', async () => {
+      const app1 = await call('sdk', 'POST', RESOURCES.sdkapps.api, sampleBody('sdkapps', 1));
+      expect(app1.statusCode, app1.body).toBe(201);
+      expect(app1.json().uid).toMatch(/^[0-9a-f]{16}$/);
+      expect((await call('demand', 'GET', RESOURCES.sdkapps.api)).statusCode).toBe(403);
+    });
+
+    it('requires admins to name the tenant of a row they create', async () => {
+      const res = await call('admin', 'POST', RESOURCES.ivts.api, sampleBody('ivts', 4));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().field).toBe('tenantId');
+      const ok = await call('admin', 'POST', RESOURCES.ivts.api, { ...sampleBody('ivts', 4), tenantId: t.users.acme.id });
+      expect(ok.json().tenantId).toBe(t.users.acme.id);
+    });
+  });
+
+  describe('activity log', () => {
+    it('records who changed what, with before and after', async () => {
+      const row = (await call('demand', 'POST', RESOURCES.deals.api, sampleBody('deals', 21))).json();
+      await call('demand', 'PUT', `${RESOURCES.deals.api}/${row.id}`, { ...sampleBody('deals', 21), floorCpm: 20_000_000 });
+      const log = await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}`);
+      expect(log.statusCode, log.body).toBe(200);
+      const [update, create] = log.json();
+      expect(create).toMatchObject({ action: 'create', userId: t.users.demand.id, kind: 'deals' });
+      expect(update).toMatchObject({ action: 'update' });
+      expect(update.before.floorCpm).toBe(15_000_000);
+      expect(update.after.floorCpm).toBe(20_000_000);
+      expect((await call('acme', 'GET', `/api/activity?kind=deals&entityId=${row.id}`)).json()).toEqual([]);
+    });
+  });
+});
