@@ -180,8 +180,8 @@ export async function updateOne(store: Store, def: ResourceDef, actor: Actor, id
 
 /** A copy named "<name> (copy)", paused so that it serves nothing until someone looks at it. */
 export async function duplicateOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
-  const source = await getOne(store, def, actor, id);
   access(def, actor, 'write');
+  const source = await getOne(store, def, actor, id);
   const kind = entityKind(def);
   const fromRow = (await getEntity(store.db, kind, { tenantId: null }, id))!;
   const body = { ...fromRow.data, name: `${fromRow.name} (copy)`.slice(0, 255), status: 0 };

@@ -1,0 +1,121 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES, type ResourceKind } from '@adplane/shared';
+import { buildTestApp, forEachStore, login } from './helpers.js';
+import { sampleBody } from './resourceSamples.js';
+
+/**
+ * Every /api route, called as every role (and signed out), against an independent table of who may
+ * do what. "allowed" means the server let the caller through its guard and its tenant rules (the
+ * answer may still be 400/404 for the empty body or unknown id the matrix sends); "refused" is 403.
+ * A second pass calls every :id route of one tenant's rows as a user of another tenant: never 2xx.
+ */
+const ROLES = ['anon', 'admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk'] as const;
+type Role = (typeof ROLES)[number];
+const SIGNED_IN: Role[] = ROLES.filter((r) => r !== 'anon');
+const TENANT_WRITERS: Role[] = ['admin', 'ops', 'demand', 'manager'];
+
+const TENANT_KINDS: ResourceKind[] = ['channels', 'tags', 'sups', 'campaigns', 'creatives', 'adexchanges', 'deals', 'targetings', 'applists', 'publists', 'crelists', 'ivts'];
+/** Rows assigned to a sub or adv user are readable (only) by that user. */
+const ASSIGNED_READERS: Partial<Record<ResourceKind, Role[]>> = { channels: ['sub'], tags: ['adv'], campaigns: ['adv'], creatives: ['adv'] };
+
+function allowedRoles(method: string, url: string): Role[] {
+  const read = method === 'GET';
+  const kind = (Object.keys(RESOURCES) as ResourceKind[]).find((k) => url === RESOURCES[k].api || url.startsWith(`${RESOURCES[k].api}/`));
+  if (url === '/api/demand/channelNames/list') return [...TENANT_WRITERS, 'sub'];
+  if (url === '/api/demand/tagnames/list') return [...TENANT_WRITERS, 'adv'];
+  if (kind && TENANT_KINDS.includes(kind)) return read ? [...TENANT_WRITERS, ...(ASSIGNED_READERS[kind] ?? [])] : TENANT_WRITERS;
+  switch (kind) {
+    case 'tooltips':
+      return read ? SIGNED_IN : ['admin', 'ops'];
+    case 'sdkapps':
+      return ['sdk'];
+    case 'subs':
+    case 'advs':
+      return TENANT_WRITERS;
+    case 'managers':
+      return ['admin', 'ops', 'demand'];
+    case 'demands':
+      // Only the super admin creates, archives or deletes demand accounts.
+      return read || method === 'PUT' ? ['admin', 'ops'] : ['admin'];
+  }
+  const fixed: Record<string, Role[]> = {
+    'POST /api/auth/login': [...ROLES],
+    'GET /api/auth/user': SIGNED_IN,
+    'GET /api/switch': ['admin', 'ops'],
+    'GET /api/demand/info': ['demand', 'manager', 'sub', 'adv', 'sdk'],
+    'PUT /api/demand/info': ['demand', 'manager', 'sdk'],
+    'GET /api/admin/config': ['admin', 'ops'],
+    'PUT /api/admin/config': ['admin', 'ops'],
+    'GET /api/ui/settings': SIGNED_IN,
+    'PUT /api/ui/settings': SIGNED_IN,
+    'GET /api/demand/vastParams': SIGNED_IN,
+    'GET /api/demand/vast2Params': SIGNED_IN,
+    'GET /api/activity': ['admin', 'ops', 'demand', 'manager'],
+  };
+  const roles = fixed[`${method} ${url}`];
+  if (!roles) throw new Error(`The authorization matrix has no rule for ${method} ${url}: add one`);
+  return roles;
+}
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  const cookies: Partial<Record<Role | 'acme', string>> = {};
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    for (const role of [...SIGNED_IN, 'acme'] as const) cookies[role] = await login(app, role);
+  });
+  afterAll(() => app.close());
+
+  const call = (role: Role | 'acme', method: string, url: string, payload?: object) =>
+    app.inject({
+      method: method as 'GET',
+      url,
+      ...(payload ? { payload } : method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
+      headers: cookies[role as Role] ? { cookie: cookies[role as Role]! } : {},
+    });
+
+  it('covers every route except logout, which the auth tests cover', () => {
+    const routes = app.guardedRoutes.filter((r) => r.url !== '/api/auth/logout');
+    expect(routes.length).toBeGreaterThan(150);
+    for (const r of routes) expect(() => allowedRoles(r.method, r.url)).not.toThrow();
+  });
+
+  it.each(SIGNED_IN.concat('anon'))('answers every route as %s by the table', async (role) => {
+    const wrong: string[] = [];
+    for (const route of app.guardedRoutes) {
+      if (route.url === '/api/auth/logout') continue;
+      const url = route.url.replace(':id', '999999') + (route.url === '/api/switch' ? '?type=demand&id=999999' : '');
+      const res = await call(role, route.method, url);
+      const allowed = allowedRoles(route.method, route.url).includes(role);
+      const refused = res.statusCode === 403;
+      if (allowed === refused || res.statusCode >= 500) wrong.push(`${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('never lets another tenant read or change a row', async () => {
+    const ids: Partial<Record<ResourceKind, number>> = { subs: t.users.sub.id, advs: t.users.adv.id, managers: t.users.manager.id };
+    for (const kind of TENANT_KINDS) {
+      const res = await call('demand', 'POST', RESOURCES[kind].api, sampleBody(kind, 77));
+      expect(res.statusCode, `${kind}: ${res.body}`).toBe(201);
+      ids[kind] = res.json().id;
+    }
+    const leaks: string[] = [];
+    for (const route of app.guardedRoutes.filter((r) => r.url.includes(':id'))) {
+      const kind = (Object.keys(ids) as ResourceKind[]).find((k) => route.url.startsWith(`${RESOURCES[k].api}/`));
+      if (!kind) continue;
+      const url = route.url.replace(':id', String(ids[kind]));
+      const body = route.method === 'PUT' ? sampleBody(kind, 78) : undefined;
+      const res = await call('acme', route.method, url, body);
+      if (res.statusCode < 400) leaks.push(`${route.method} ${url}: ${res.statusCode}`);
+    }
+    expect(leaks).toEqual([]);
+    // And the rows are untouched.
+    for (const kind of TENANT_KINDS) {
+      const res = await call('demand', 'GET', `${RESOURCES[kind].api}/${ids[kind]}`);
+      expect(res.json()).toMatchObject({ archived: false, name: sampleBody(kind, 77).name });
+    }
+  });
+});
