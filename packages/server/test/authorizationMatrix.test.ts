@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { buildTestApp, forEachStore, login } from './helpers.js';
 import { sampleBody } from './resourceSamples.js';
