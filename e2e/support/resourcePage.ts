@@ -1,0 +1,46 @@
+import { type Locator, type Page, expect } from '@playwright/test';
+
+/**
+ * Page object of every resource list page (ResourceListPage in packages/web/src/resources): the
+ * selectors live here so that specs read as ad-ops steps.
+ */
+export class ResourcePage {
+  constructor(
+    readonly page: Page,
+    readonly kind: string,
+    readonly path: string,
+  ) {}
+
+  async open(): Promise<void> {
+    await this.page.goto(this.path);
+    await expect(this.page.getByTestId(`page-${this.kind}`)).toBeVisible();
+  }
+
+  get drawer(): Locator {
+    return this.page.getByTestId('resource-drawer');
+  }
+
+  async startNew(): Promise<void> {
+    await this.page.getByTestId('resource-new').click();
+    await expect(this.drawer).toBeVisible();
+  }
+
+  async save(): Promise<void> {
+    await this.page.getByTestId('resource-save').click();
+    await expect(this.drawer).toBeHidden();
+  }
+
+  async search(text: string): Promise<void> {
+    await this.page.getByTestId('resource-search').locator('input').fill(text);
+    await this.page.getByTestId('resource-search').locator('input').press('Enter');
+  }
+
+  row(name: string): Locator {
+    return this.page.locator('.ant-table-row', { hasText: name });
+  }
+
+  async openRow(name: string): Promise<void> {
+    await this.row(name).getByRole('link', { name }).click();
+    await expect(this.drawer).toBeVisible();
+  }
+}

@@ -1,0 +1,103 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { type AuthUser } from '@adplane/shared';
+import { api, ApiError, setForbiddenHandler } from '../api/client.js';
+import { clearLists } from '../api/lists.js';
+import { notifyLoadError } from '../errors/notify.js';
+import { effectiveMode, readStoredMode } from '../prefs/mode.js';
+import { writeUiTabs } from '../prefs/uiTabs.js';
+import { AuthContext, type AuthContextValue } from './authContext.js';
+import { LOGIN_PATH } from './guards.js';
+
+/** Copy the server's UI settings into local storage; a missing or failing endpoint changes nothing. */
+async function syncUiSettings(): Promise<void> {
+  try {
+    const settings = await api.get<{ tabs?: boolean } | null>('/api/ui/settings', { silent: true, ignoreForbidden: true });
+    if (settings && typeof settings.tabs === 'boolean') writeUiTabs(settings.tabs);
+  } catch {
+    // The local copy stays in charge.
+  }
+}
+
+/**
+ * Holds the signed-in user (spec section 4): restored from the server session on the first render,
+ * set by login (lists are cleared before the call), cleared by logout (lists first; the user becomes
+ * null even if the call fails) and by any HTTP 403, which also leads to /login.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [user, setUser] = useState<AuthUser | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    api
+      .get<AuthUser>('/api/auth/user', { ignoreForbidden: true })
+      .then((restored) => {
+        if (!active) return;
+        setUser(restored);
+        void syncUiSettings();
+      })
+      .catch((error: unknown) => {
+        if (!active) return;
+        setUser(null);
+        if (!(error instanceof ApiError && (error.status === 403 || error.status === 401))) notifyLoadError(error);
+      })
+      .finally(() => {
+        if (active) setReady(true);
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  useEffect(
+    () =>
+      setForbiddenHandler(() => {
+        clearLists();
+        setUser(null);
+        const { pathname, search } = window.location;
+        if (pathname !== LOGIN_PATH) navigate(LOGIN_PATH, { replace: true, state: { from: pathname + search } });
+      }),
+    [navigate],
+  );
+
+  const login = useCallback(async (username: string, password: string) => {
+    clearLists();
+    const signedIn = await api.post<AuthUser>('/api/auth/login', { username, password });
+    setUser(signedIn);
+    setReady(true);
+    void syncUiSettings();
+    return signedIn;
+  }, []);
+
+  const logout = useCallback(async () => {
+    clearLists();
+    try {
+      await api.get('/api/auth/logout', { ignoreForbidden: true });
+    } catch (error) {
+      console.error('Sign-out call failed:', error);
+    } finally {
+      setUser(null);
+    }
+  }, []);
+
+  const updateUser = useCallback((patch: Partial<AuthUser>) => {
+    setUser((current) => (current ? { ...current, ...patch } : current));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user,
+      ready,
+      edition: user?.config?.database ?? 'default',
+      mode: effectiveMode(user, readStoredMode()),
+      login,
+      logout,
+      updateUser,
+    }),
+    [user, ready, login, logout, updateUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,32 @@
+import { createContext, useContext } from 'react';
+import { type AuthUser, type Edition, type Mode } from '@adplane/shared';
+
+export interface AuthContextValue {
+  /** The signed-in user, or null when signed out. */
+  user: AuthUser | null;
+  /** False until the session probe of the first render has answered. */
+  ready: boolean;
+  /** The database setting ("edition") from the user's config; 'default' when signed out. */
+  edition: Edition;
+  /** SSP or DSP, after applying who may use DSP. */
+  mode: Mode;
+  login: (username: string, password: string) => Promise<AuthUser>;
+  logout: () => Promise<void>;
+  /** Merge changed fields into the stored user (the profile modal updates timezone and tagParams). */
+  updateUser: (patch: Partial<AuthUser>) => void;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}
+
+/** The signed-in user, for components that only render for one. */
+export function useUser(): AuthUser {
+  const { user } = useAuth();
+  if (!user) throw new Error('useUser needs a signed-in user');
+  return user;
+}

@@ -1,0 +1,39 @@
+import { type AuthUser, type UserType } from '@adplane/shared';
+
+/**
+ * Route guards (spec section 5) as pure functions. Which route uses which guard is chosen in
+ * routes.tsx; the spec leaves it open.
+ *
+ * - public: anyone (the sign-in page).
+ * - auth: any signed-in user.
+ * - admin: type admin only.
+ * - demand: type demand only.
+ * - sdk: type sdk only.
+ * - demandOrAdmin: type demand or admin; for /applists, which both the demand Targeting menu and the
+ *   admin Targeting menu (SSP mode) link to.
+ *
+ * Anyone who fails a guard is sent to /login (spec section 5), signed in or not.
+ */
+export const GUARDS = ['public', 'auth', 'admin', 'demand', 'sdk', 'demandOrAdmin'] as const;
+export type Guard = (typeof GUARDS)[number];
+
+export const LOGIN_PATH = '/login';
+
+const TYPES_BY_GUARD: Record<Exclude<Guard, 'public' | 'auth'>, readonly UserType[]> = {
+  admin: ['admin'],
+  demand: ['demand'],
+  sdk: ['sdk'],
+  demandOrAdmin: ['demand', 'admin'],
+};
+
+export function passesGuard(guard: Guard, user: AuthUser | null): boolean {
+  if (guard === 'public') return true;
+  if (!user) return false;
+  if (guard === 'auth') return true;
+  return TYPES_BY_GUARD[guard].includes(user.type);
+}
+
+/** Where a guard sends the visitor: null to stay, else the sign-in page. */
+export function guardRedirect(guard: Guard, user: AuthUser | null): string | null {
+  return passesGuard(guard, user) ? null : LOGIN_PATH;
+}

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { EDITIONS, MODES, type AuthUser, type Edition, type Mode } from '@adplane/shared';
+import { makeUser } from '../test/fixtures.js';
+import { buildNavigation, navigationPaths, selectedKeys, type Navigation, type NavItem } from './navigation.js';
+
+type Role = 'admin' | 'demand' | 'managedDemand' | 'sub' | 'adv' | 'sdk';
+const ROLES: Role[] = ['admin', 'demand', 'managedDemand', 'sub', 'adv', 'sdk'];
+
+function userFor(role: Role, edition: Edition, extra: Partial<AuthUser> = {}): AuthUser {
+  if (role === 'managedDemand') return makeUser('demand', { managerId: 3, ...extra }, edition);
+  return makeUser(role, extra, edition);
+}
+
+function nav(role: Role, mode: Mode, edition: Edition, extra: Partial<AuthUser> = {}): Navigation {
+  return buildNavigation({ user: userFor(role, edition, extra), mode, edition, insightHubUrl: 'https://hub.example/' });
+}
+
+function menuOf(navigation: Navigation, key: string): NavItem | undefined {
+  return navigation.main.find((item) => item.key === `menu-${key}`);
+}
+
+function childPaths(item: NavItem | undefined): string[] {
+  return (item?.children ?? []).map((c) => c.path ?? '');
+}
+
+const MATRIX = ROLES.flatMap((role) => MODES.flatMap((mode) => EDITIONS.map((edition) => ({ role, mode, edition }))));
+
+describe('buildNavigation: exact bars', () => {
+  it('admin, SSP, default edition', () => {
+    const n = nav('admin', 'ssp', 'default');
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Targeting', 'Reports']);
+    expect(navigationPaths(n.main)).toEqual(['/', '/demands', '/tooltips', '/applists', '/report', '/reports', '/finance']);
+    expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Switch to DSP', 'Sign Out']);
+  });
+
+  it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
+    const n = nav('admin', 'dsp', 'CTVMediaV2V');
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/finance', '/log']);
+    expect(n.userMenu.find((i) => i.action === 'switchMode')?.label).toBe('Switch to SSP');
+  });
+
+  it('demand, SSP, default edition', () => {
+    const n = nav('demand', 'ssp', 'default');
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports']);
+    expect(navigationPaths(n.main)).toEqual([
+      '/',
+      '/tags',
+      '/advertisers',
+      '/channels',
+      '/subpublishers',
+      '/applists',
+      '/targetings',
+      '/ivts',
+      '/report',
+      '/reports',
+    ]);
+    expect(n.userMenu.map((i) => i.label)).toEqual(['Profile', 'Settings', 'Force data reload', 'Sign Out']);
+  });
+
+  it('demand with showDsp, DSP, V2V edition', () => {
+    const n = nav('demand', 'dsp', 'V2V', { showDsp: true });
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports', 'Insight Hub']);
+    expect(childPaths(menuOf(n, 'demand'))).toEqual(['/creatives', '/campaigns', '/adexchanges', '/advertisers']);
+    expect(childPaths(menuOf(n, 'supply'))).toEqual(['/suppliers']);
+    expect(childPaths(menuOf(n, 'targeting'))).toEqual(['/applists', '/targetings', '/ivts', '/crelists', '/publists', '/deals']);
+    expect(n.userMenu.map((i) => i.testId)).toEqual([
+      'user-menu-profile',
+      'user-menu-settings',
+      'user-menu-reload',
+      'mode-switch',
+      'user-menu-signout',
+    ]);
+  });
+
+  it('demand without a manager, CTVMediaV2V: Managers and User Activity', () => {
+    const n = nav('demand', 'ssp', 'CTVMediaV2V');
+    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports', 'Managers']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/log']);
+  });
+
+  it('managed demand, CTVMediaV2V: no Managers', () => {
+    const n = nav('managedDemand', 'ssp', 'CTVMediaV2V');
+    expect(navigationPaths(n.main)).not.toContain('/managers');
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/log']);
+  });
+
+  it('sdk: Dashboard and SDK Admin only', () => {
+    for (const edition of EDITIONS) {
+      const n = nav('sdk', 'ssp', edition);
+      const labels = n.main.map((i) => i.label);
+      expect(labels.slice(0, 2)).toEqual(['Dashboard', 'SDK Admin']);
+      expect(navigationPaths(n.main)).toEqual(['/', '/sdk']);
+    }
+    expect(nav('sdk', 'ssp', 'default').userMenu.map((i) => i.label)).toEqual(['Profile', 'Settings', 'Force data reload', 'Sign Out']);
+  });
+
+  it('sub and adv: Dashboard and Reports', () => {
+    for (const role of ['sub', 'adv'] as const) {
+      const n = nav(role, 'ssp', 'CTVMediaV2V');
+      expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Reports']);
+      expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports']);
+    }
+  });
+});
+
+describe('buildNavigation: every rule of spec section 2 over roles x modes x editions', () => {
+  it.each(MATRIX)('$role / $mode / $edition', ({ role, mode, edition }) => {
+    const n = nav(role, mode, edition);
+    const paths = navigationPaths(n.main);
+    const isAdmin = role === 'admin';
+    const isDemand = role === 'demand' || role === 'managedDemand';
+    const has = (path: string) => paths.includes(path);
+
+    // All users: Dashboard first.
+    expect(n.main[0]).toMatchObject({ path: '/', label: 'Dashboard', testId: 'nav-/' });
+    // Admin: Demands and Tooltips; Targeting with App Lists in SSP mode only.
+    expect(has('/demands')).toBe(isAdmin);
+    expect(has('/tooltips')).toBe(isAdmin);
+    if (isAdmin) expect(childPaths(menuOf(n, 'targeting'))).toEqual(mode === 'ssp' ? ['/applists'] : []);
+    // Demand menu.
+    expect(!!menuOf(n, 'demand')).toBe(isDemand);
+    expect(has('/tags')).toBe(isDemand && mode === 'ssp');
+    for (const p of ['/creatives', '/campaigns', '/adexchanges']) expect(has(p)).toBe(isDemand && mode === 'dsp');
+    expect(has('/advertisers')).toBe(isDemand);
+    // Supply menu.
+    expect(!!menuOf(n, 'supply')).toBe(isDemand);
+    expect(has('/channels')).toBe(isDemand && mode === 'ssp');
+    expect(has('/subpublishers')).toBe(isDemand && mode === 'ssp');
+    expect(has('/suppliers')).toBe(isDemand && mode === 'dsp');
+    // Targeting menu.
+    expect(has('/applists')).toBe(isDemand || (isAdmin && mode === 'ssp'));
+    expect(has('/targetings')).toBe(isDemand);
+    expect(has('/ivts')).toBe(isDemand);
+    expect(has('/crelists')).toBe(isDemand && edition === 'V2V');
+    expect(has('/publists')).toBe(isDemand && edition === 'V2V');
+    expect(has('/deals')).toBe(isDemand && mode === 'dsp');
+    // sdk.
+    expect(has('/sdk')).toBe(role === 'sdk');
+    // Reports menu.
+    expect(has('/report')).toBe(role !== 'sdk');
+    expect(has('/reports')).toBe(role !== 'sdk');
+    expect(has('/finance')).toBe(isAdmin);
+    expect(has('/log')).toBe(edition === 'CTVMediaV2V' && (isAdmin || isDemand));
+    // Managers.
+    expect(has('/managers')).toBe(role === 'demand' && edition === 'CTVMediaV2V');
+    // Insight Hub.
+    const hub = n.main.find((i) => i.key === 'insight-hub');
+    expect(!!hub).toBe(edition === 'V2V');
+    if (hub) expect(hub).toMatchObject({ href: 'https://hub.example/', external: true, testId: 'nav-insight-hub' });
+    // User menu: Profile for non-admins, Settings for all, Config for admin, mode switch for admin.
+    const actions = n.userMenu.map((i) => i.action);
+    expect(actions.includes('profile')).toBe(!isAdmin);
+    expect(actions.includes('settings')).toBe(true);
+    expect(actions.includes('config')).toBe(isAdmin);
+    expect(actions.includes('reload')).toBe(true);
+    expect(actions.includes('switchMode')).toBe(isAdmin);
+    expect(n.userMenu.at(-1)).toMatchObject({ action: 'signOut', path: '/login', label: 'Sign Out' });
+    // No impersonation, no back link; no landing, the logo goes home.
+    expect(n.backToAdmin).toBeNull();
+    expect(n.logoHref).toBe('/');
+    // Every link is a console path with a stable, unique test id.
+    const ids = [...n.main.flatMap((i) => [i, ...(i.children ?? [])]), ...n.userMenu].map((i) => i.testId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const item of n.main.flatMap((i) => i.children ?? [i])) {
+      if (item.path) expect(item.testId).toBe(`nav-${item.path}`);
+    }
+    for (const menu of n.main.filter((i) => i.children)) {
+      expect(menu.testId).toMatch(/^nav-menu-(demand|supply|targeting|reports)$/);
+      expect(menu.children?.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('buildNavigation: user-specific parts', () => {
+  it('offers the mode switch to any user with showDsp', () => {
+    for (const role of ['demand', 'sub', 'adv', 'sdk'] as const) {
+      const item = nav(role, 'ssp', 'default', { showDsp: true }).userMenu.find((i) => i.action === 'switchMode');
+      expect(item).toMatchObject({ label: 'Switch to DSP', testId: 'mode-switch' });
+    }
+  });
+
+  it('links back to the admin while impersonating', () => {
+    const n = nav('demand', 'ssp', 'default', { adminId: 42 });
+    expect(n.backToAdmin).toEqual({
+      key: 'back-to-admin',
+      label: 'Back to admin',
+      href: '/api/switch?type=admin&id=42',
+      testId: 'nav-back-to-admin',
+    });
+  });
+
+  it('points the logo at config.landing when set', () => {
+    const user = makeUser('demand');
+    user.config = { ...user.config, landing: 'https://www.example.com/' };
+    expect(buildNavigation({ user, mode: 'ssp', edition: 'default' }).logoHref).toBe('https://www.example.com/');
+  });
+});
+
+describe('selectedKeys', () => {
+  const n = nav('demand', 'ssp', 'default');
+  it('highlights the menu and the entry of the current page', () => {
+    expect(selectedKeys(n.main, '/channels')).toEqual(['menu-supply', '/channels']);
+    expect(selectedKeys(n.main, '/')).toEqual(['/']);
+    expect(selectedKeys(n.main, '/report/12')).toEqual(['menu-reports', '/report']);
+    expect(selectedKeys(n.main, '/nowhere')).toEqual([]);
+  });
+});

@@ -1,0 +1,146 @@
+import { type AuthUser, type Edition, type Mode } from '@adplane/shared';
+import { INSIGHT_HUB_URL } from '../config.js';
+import { canSwitchMode, modeLabel, otherMode } from '../prefs/mode.js';
+
+/**
+ * The navigation bar by role (spec section 2) as data: the bar, the dashboard and the tests all read
+ * this one model, so they cannot disagree.
+ *
+ * Test ids (end-to-end tests rely on them):
+ * - a link to a console route: `nav-<path>` (`nav-/`, `nav-/tags`, `nav-/finance`);
+ * - a menu: `nav-menu-<key>` (`nav-menu-demand`, `nav-menu-supply`, `nav-menu-targeting`, `nav-menu-reports`);
+ * - the Insight Hub link: `nav-insight-hub`; the back-to-admin link: `nav-back-to-admin`; the logo: `nav-logo`;
+ * - the user menu: `user-menu`, its items `user-menu-profile`, `user-menu-settings`, `user-menu-config`,
+ *   `user-menu-reload`, `mode-switch`, `user-menu-signout`.
+ */
+export type NavAction = 'profile' | 'settings' | 'config' | 'reload' | 'switchMode' | 'signOut';
+
+export interface NavItem {
+  key: string;
+  label: string;
+  testId: string;
+  /** A console route, opened by the router. */
+  path?: string;
+  /** A full-page link: a server route (impersonation switch) or an external site. */
+  href?: string;
+  /** External sites always open in a new tab. */
+  external?: boolean;
+  /** A user-menu command instead of a link. */
+  action?: NavAction;
+  /** A menu: its entries. */
+  children?: NavItem[];
+}
+
+export interface NavigationInput {
+  user: AuthUser;
+  mode: Mode;
+  edition: Edition;
+  /** Where the Insight Hub link of the V2V edition goes. */
+  insightHubUrl?: string;
+}
+
+export interface Navigation {
+  /** The bar, left to right. */
+  main: NavItem[];
+  /** The user menu at the right of the bar, top to bottom. */
+  userMenu: NavItem[];
+  /** The link back to the admin while an admin is impersonating this user. */
+  backToAdmin: NavItem | null;
+  /** Where the logo links: config.landing when set, else the dashboard. */
+  logoHref: string;
+}
+
+export function link(path: string, label: string): NavItem {
+  return { key: path, label, path, testId: `nav-${path}` };
+}
+
+function menu(key: string, label: string, children: NavItem[]): NavItem {
+  return { key: `menu-${key}`, label, testId: `nav-menu-${key}`, children };
+}
+
+function command(action: NavAction, label: string, testId: string, path?: string): NavItem {
+  return { key: `action-${action}`, label, action, testId, ...(path ? { path } : {}) };
+}
+
+export function backToAdminHref(adminId: number): string {
+  return `/api/switch?type=admin&id=${adminId}`;
+}
+
+function demandMenu(mode: Mode): NavItem {
+  const items =
+    mode === 'ssp'
+      ? [link('/tags', 'Tags')]
+      : [link('/creatives', 'Creatives'), link('/campaigns', 'Campaigns'), link('/adexchanges', 'Ad Exchanges')];
+  return menu('demand', 'Demand', [...items, link('/advertisers', 'Advertisers')]);
+}
+
+function supplyMenu(mode: Mode): NavItem {
+  const items =
+    mode === 'ssp' ? [link('/channels', 'Channels'), link('/subpublishers', 'Subpublishers')] : [link('/suppliers', 'Suppliers')];
+  return menu('supply', 'Supply', items);
+}
+
+function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | null {
+  if (user.type === 'admin') return mode === 'ssp' ? menu('targeting', 'Targeting', [link('/applists', 'App Lists')]) : null;
+  if (user.type !== 'demand') return null;
+  const items = [link('/applists', 'App Lists'), link('/targetings', 'Targetings'), link('/ivts', '3rd Party Pixels')];
+  if (edition === 'V2V') items.push(link('/crelists', 'Creative Lists'), link('/publists', 'Publisher Lists'));
+  if (mode === 'dsp') items.push(link('/deals', 'Deals'));
+  return menu('targeting', 'Targeting', items);
+}
+
+function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
+  if (user.type === 'sdk') return null;
+  const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
+  if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
+  if (edition === 'CTVMediaV2V' && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
+  return menu('reports', 'Reports', items);
+}
+
+export function buildNavigation({ user, mode, edition, insightHubUrl = INSIGHT_HUB_URL }: NavigationInput): Navigation {
+  const main: NavItem[] = [link('/', 'Dashboard')];
+  if (user.type === 'admin') main.push(link('/demands', 'Demands'), link('/tooltips', 'Tooltips'));
+  if (user.type === 'demand') main.push(demandMenu(mode), supplyMenu(mode));
+  const targeting = targetingMenu(user, mode, edition);
+  if (targeting) main.push(targeting);
+  if (user.type === 'sdk') main.push(link('/sdk', 'SDK Admin'));
+  const reports = reportsMenu(user, edition);
+  if (reports) main.push(reports);
+  if (user.type === 'demand' && user.managerId == null && edition === 'CTVMediaV2V') main.push(link('/managers', 'Managers'));
+  if (edition === 'V2V') {
+    main.push({ key: 'insight-hub', label: 'Insight Hub', href: insightHubUrl, external: true, testId: 'nav-insight-hub' });
+  }
+
+  const userMenu: NavItem[] = [];
+  if (user.type !== 'admin') userMenu.push(command('profile', 'Profile', 'user-menu-profile'));
+  userMenu.push(command('settings', 'Settings', 'user-menu-settings'));
+  if (user.type === 'admin') userMenu.push(command('config', 'Config', 'user-menu-config'));
+  userMenu.push(command('reload', 'Force data reload', 'user-menu-reload'));
+  if (canSwitchMode(user)) userMenu.push(command('switchMode', `Switch to ${modeLabel(otherMode(mode))}`, 'mode-switch'));
+  userMenu.push(command('signOut', 'Sign Out', 'user-menu-signout', '/login'));
+
+  const backToAdmin: NavItem | null =
+    user.adminId != null
+      ? { key: 'back-to-admin', label: 'Back to admin', href: backToAdminHref(user.adminId), testId: 'nav-back-to-admin' }
+      : null;
+
+  return { main, userMenu, backToAdmin, logoHref: user.config?.landing || '/' };
+}
+
+/** Every console route the navigation links to, menus flattened, in bar order. */
+export function navigationPaths(items: readonly NavItem[]): string[] {
+  return items.flatMap((item) => (item.children ? navigationPaths(item.children) : item.path ? [item.path] : []));
+}
+
+/** The key of the bar entry that holds the current location (for highlighting). */
+export function selectedKeys(items: readonly NavItem[], pathname: string): string[] {
+  const first = `/${pathname.split('/')[1] ?? ''}`;
+  const keys: string[] = [];
+  for (const item of items) {
+    if (item.children) {
+      const child = item.children.find((c) => c.path === first);
+      if (child) keys.push(item.key, child.key);
+    } else if (item.path === first) keys.push(item.key);
+  }
+  return keys;
+}

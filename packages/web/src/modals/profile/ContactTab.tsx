@@ -1,0 +1,47 @@
+import { Button, Col, Form, Input, Row } from 'antd';
+import { CopyOutlined } from '@ant-design/icons';
+import { CONTACT_TYPES, type ContactType } from '@adplane/shared';
+
+const FIELDS = [
+  { name: 'firstName', label: 'First Name', max: 100, autoComplete: 'given-name' },
+  { name: 'lastName', label: 'Last Name', max: 100, autoComplete: 'family-name' },
+  { name: 'position', label: 'Position', max: 100, autoComplete: 'organization-title' },
+  { name: 'contactPhone', label: 'Contact Phone', max: 50, autoComplete: 'tel' },
+  { name: 'mobilePhone', label: 'Mobile Phone', max: 50, autoComplete: 'tel' },
+  { name: 'contactEmail', label: 'Contact E-mail', max: 255, autoComplete: 'email', email: true },
+  { name: 'personalEmail', label: 'Personal E-mail', max: 255, autoComplete: 'email', email: true },
+] as const;
+
+interface Props {
+  type: ContactType;
+  readOnly: boolean;
+  /** The General tab's 'Apply to all contacts' action; absent on the other tabs. */
+  onApplyToAll?: () => void;
+}
+
+/** One contact (general, billing or technical); the form holds them in order in `contacts`. */
+export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
+  const index = CONTACT_TYPES.indexOf(type);
+  return (
+    <div data-testid={`contact-${type}`}>
+      <Row gutter={16}>
+        {FIELDS.map((field) => (
+          <Col span={12} key={field.name}>
+            <Form.Item
+              name={['contacts', index, field.name]}
+              label={field.label}
+              rules={'email' in field ? [{ type: 'email', message: 'Enter an e-mail address' }] : undefined}
+            >
+              <Input maxLength={field.max} autoComplete={field.autoComplete} data-testid={`contact-${type}-${field.name}`} />
+            </Form.Item>
+          </Col>
+        ))}
+      </Row>
+      {onApplyToAll && !readOnly && (
+        <Button icon={<CopyOutlined />} onClick={onApplyToAll} data-testid="apply-to-all-contacts">
+          Apply to all contacts
+        </Button>
+      )}
+    </div>
+  );
+}

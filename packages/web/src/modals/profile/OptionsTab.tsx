@@ -1,0 +1,45 @@
+import { Checkbox, Form, InputNumber, Slider, Space, Typography } from 'antd';
+import { type AuthUser } from '@adplane/shared';
+import { visibleOptions } from './profileForm.js';
+
+/** Demand account options; post-bid and IVT settings appear only when the account has them. */
+export function OptionsTab({ user }: { user: AuthUser }) {
+  const { postbid, ivt } = visibleOptions(user);
+  return (
+    <div className="profile-options">
+      {postbid && (
+        <>
+          <Form.Item label="Post-bid scanned share of impressions (%)">
+            <Space align="center" className="profile-postbid">
+              <Form.Item name="postbidPercent" noStyle>
+                <Slider min={0} max={100} step={1} className="profile-postbid-slider" data-testid="profile-postbidPercent" />
+              </Form.Item>
+              <Form.Item name="postbidPercent" noStyle>
+                <InputNumber min={0} max={100} step={1} suffix="%" className="profile-postbid-input" />
+              </Form.Item>
+            </Space>
+          </Form.Item>
+          <Form.Item name="setPostbidAll" valuePropName="checked">
+            <Checkbox data-testid="profile-setPostbidAll">Apply post-bid scanning to all tags</Checkbox>
+          </Form.Item>
+        </>
+      )}
+      {ivt && (
+        <>
+          <Form.Item name="setCheckIVTAll" valuePropName="checked">
+            <Checkbox data-testid="profile-setCheckIVTAll">Check all tags for invalid traffic (IVT)</Checkbox>
+          </Form.Item>
+          <Form.Item name="blockIVT" valuePropName="checked">
+            <Checkbox data-testid="profile-blockIVT">Block invalid traffic</Checkbox>
+          </Form.Item>
+        </>
+      )}
+      <Form.Item name="delOldCreatives" valuePropName="checked">
+        <Checkbox data-testid="profile-delOldCreatives">Delete old creatives automatically</Checkbox>
+      </Form.Item>
+      {!postbid && !ivt && (
+        <Typography.Paragraph type="secondary">Post-bid and IVT options are enabled for the account by an admin.</Typography.Paragraph>
+      )}
+    </div>
+  );
+}

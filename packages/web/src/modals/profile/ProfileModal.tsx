@@ -1,0 +1,215 @@
+import { useEffect, useRef, useState } from 'react';
+import { App, Button, Form, Modal, Spin, Tabs, Tag } from 'antd';
+import { applyGeneralContactToAll, type Contact, type Profile } from '@adplane/shared';
+import { api, ApiError } from '../../api/client.js';
+import { useAuth, useUser } from '../../auth/authContext.js';
+import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
+import { CommonTab } from './CommonTab.js';
+import { ContactTab } from './ContactTab.js';
+import { OptionsTab } from './OptionsTab.js';
+import {
+  APPLY_ALL_TITLE,
+  APPLY_ALL_WARNING,
+  CONTACT_TAB_LABELS,
+  formPathOf,
+  formToUpdate,
+  isReadOnlyProfile,
+  needsApplyConfirmation,
+  profileTabs,
+  profileToForm,
+  tabOfField,
+  type ProfileFormValues,
+  type ProfileTab,
+} from './profileForm.js';
+import { SellersTab } from './SellersTab.js';
+import { TagParamsEditor } from './TagParamsEditor.js';
+
+export const PROFILE_TITLE = 'Profile';
+const PROFILE_PATH = '/api/demand/info';
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The profile of a non-admin user (spec sections 2, 3 and 5), GET and PUT /api/demand/info.
+ * Read-only for sub and adv users: every input is disabled and there is nothing to save.
+ */
+export function ProfileModal({ open, onClose }: Props) {
+  return (
+    <Modal
+      title={PROFILE_TITLE}
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      width={820}
+      destroyOnHidden
+      data-testid="profile-modal"
+      className="profile-modal"
+    >
+      {open && <ProfileEditor onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function ProfileEditor({ onClose }: { onClose: () => void }) {
+  const user = useUser();
+  const { updateUser } = useAuth();
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<ProfileFormValues>();
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [activeTab, setActiveTab] = useState<ProfileTab>('common');
+  const [saving, setSaving] = useState(false);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
+
+  useEffect(() => {
+    let active = true;
+    api
+      .get<Profile>(PROFILE_PATH)
+      .then((loaded) => {
+        if (active) setProfile(loaded);
+      })
+      .catch((error: unknown) => {
+        if (!active) return;
+        notifyLoadError(error);
+        closeRef.current();
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  if (!profile) {
+    return (
+      <div className="profile-loading">
+        <Spin />
+      </div>
+    );
+  }
+
+  const readOnly = isReadOnlyProfile(user.type, profile);
+
+  const applyToAll = () => {
+    const contacts = form.getFieldValue('contacts') as Contact[];
+    const apply = () => form.setFieldValue('contacts', applyGeneralContactToAll(contacts));
+    if (!needsApplyConfirmation(contacts)) {
+      apply();
+      return;
+    }
+    modal.confirm({ title: APPLY_ALL_TITLE, content: APPLY_ALL_WARNING, onOk: apply, okText: 'OK', cancelText: 'Cancel' });
+  };
+
+  const save = async () => {
+    try {
+      await form.validateFields();
+    } catch (error) {
+      const first = (error as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
+      if (first) setActiveTab(tabOfField(first.name));
+      return;
+    }
+    const values = form.getFieldsValue(true) as ProfileFormValues;
+    const update = formToUpdate(values, user.type);
+    setSaving(true);
+    try {
+      const saved = await api.put<Profile | null>(PROFILE_PATH, update);
+      if (user.type === 'demand') {
+        updateUser({
+          timezone: saved?.timezone ?? update.timezone ?? user.timezone,
+          tagParams: saved ? saved.tagParams : (update.tagParams ?? null),
+        });
+      }
+      void message.success('Profile saved');
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.errors.length > 0) {
+        form.setFields(
+          error.errors.map((e) => ({ name: formPathOf(e.field, user.type), errors: [e.message] })) as Parameters<typeof form.setFields>[0],
+        );
+        setActiveTab(tabOfField(formPathOf(error.errors[0].field, user.type)));
+      }
+      notifySaveError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const labels: Record<ProfileTab, string> = {
+    common: 'Common',
+    options: 'Options',
+    sellers: 'Sellers JSON',
+    general: CONTACT_TAB_LABELS.general,
+    billing: CONTACT_TAB_LABELS.billing,
+    technical: CONTACT_TAB_LABELS.technical,
+    tagParams: 'Tag Parameters',
+  };
+
+  const content = (tab: ProfileTab) => {
+    switch (tab) {
+      case 'common':
+        return <CommonTab user={user} profile={profile} />;
+      case 'options':
+        return <OptionsTab user={user} />;
+      case 'sellers':
+        return <SellersTab type={user.type} readOnly={readOnly} />;
+      case 'general':
+        return <ContactTab type="general" readOnly={readOnly} onApplyToAll={applyToAll} />;
+      case 'billing':
+      case 'technical':
+        return <ContactTab type={tab} readOnly={readOnly} />;
+      case 'tagParams':
+        return (
+          <Form.Item name="tagParams" noStyle>
+            <TagParamsEditor readOnly={readOnly} impersonating={user.adminId != null} />
+          </Form.Item>
+        );
+    }
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={!readOnly}
+      disabled={readOnly}
+      initialValues={profileToForm(profile)}
+      data-testid="profile-form"
+      data-readonly={readOnly ? 'true' : 'false'}
+    >
+      {readOnly && (
+        <Tag color="default" className="profile-readonly-tag" data-testid="profile-readonly">
+          Read-only: ask your account manager to change these details
+        </Tag>
+      )}
+      <Tabs
+        activeKey={activeTab}
+        onChange={(key) => setActiveTab(key as ProfileTab)}
+        items={profileTabs(user.type).map((tab) => ({
+          key: tab,
+          label: <span data-testid={`profile-tab-${tab}`}>{labels[tab]}</span>,
+          children: content(tab),
+          forceRender: true,
+        }))}
+      />
+      <div className="modal-actions">
+        {readOnly ? (
+          <Button onClick={onClose} disabled={false} data-testid="profile-close">
+            Close
+          </Button>
+        ) : (
+          <>
+            <Button onClick={onClose} data-testid="profile-cancel">
+              Cancel
+            </Button>
+            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="profile-save">
+              Save
+            </Button>
+          </>
+        )}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,90 @@
+import { Button, Col, Form, Input, Row, Select, Switch, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { SELLER_TYPES, type UserType } from '@adplane/shared';
+
+const SELLER_TYPE_OPTIONS = SELLER_TYPES.map((type) => ({ value: type, label: type }));
+const required = [{ required: true, whitespace: true, message: '' }];
+
+/** Demand: the account's sellers.json entries (id, domain, name). */
+function DemandSellers({ readOnly }: { readOnly: boolean }) {
+  return (
+    <Form.List name="demandSellers">
+      {(fields, { add, remove }) => (
+        <div className="sellers-table" data-testid="sellers-table">
+          <Row gutter={8} className="sellers-head">
+            <Col span={6}>Seller ID</Col>
+            <Col span={8}>Domain</Col>
+            <Col span={8}>Name</Col>
+          </Row>
+          {fields.length === 0 && <Typography.Paragraph type="secondary">No sellers.json entries.</Typography.Paragraph>}
+          {fields.map((field) => (
+            <Row gutter={8} key={field.key} className="sellers-row" data-testid="sellers-row">
+              <Col span={6}>
+                <Form.Item name={[field.name, 'id']} rules={required}>
+                  <Input maxLength={100} placeholder="Seller ID" />
+                </Form.Item>
+              </Col>
+              <Col span={8}>
+                <Form.Item name={[field.name, 'domain']} rules={required}>
+                  <Input maxLength={255} placeholder="example.com" />
+                </Form.Item>
+              </Col>
+              <Col span={8}>
+                <Form.Item name={[field.name, 'name']} rules={required}>
+                  <Input maxLength={255} placeholder="Company name" />
+                </Form.Item>
+              </Col>
+              <Col span={2}>
+                {!readOnly && (
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label="Remove entry" onClick={() => remove(field.name)} />
+                )}
+              </Col>
+            </Row>
+          ))}
+          {!readOnly && (
+            <Button icon={<PlusOutlined />} onClick={() => add({ id: '', domain: '', name: '' })} data-testid="sellers-add">
+              Add entry
+            </Button>
+          )}
+        </div>
+      )}
+    </Form.List>
+  );
+}
+
+/** Sub: the subpublisher's own sellers.json entry. */
+function SubSeller() {
+  return (
+    <Row gutter={16}>
+      <Col span={12}>
+        <Form.Item name={['subSeller', 'type']} label="Type">
+          <Select options={SELLER_TYPE_OPTIONS} data-testid="sub-seller-type" />
+        </Form.Item>
+      </Col>
+      <Col span={12}>
+        <Form.Item name={['subSeller', 'name']} label="Name">
+          <Input maxLength={255} />
+        </Form.Item>
+      </Col>
+      <Col span={12}>
+        <Form.Item name={['subSeller', 'id']} label="Seller ID">
+          <Input maxLength={100} />
+        </Form.Item>
+      </Col>
+      <Col span={6}>
+        <Form.Item name={['subSeller', 'active']} label="Active" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Col>
+      <Col span={6}>
+        <Form.Item name={['subSeller', 'confidential']} label="Confidential" valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+export function SellersTab({ type, readOnly }: { type: UserType; readOnly: boolean }) {
+  return type === 'sub' ? <SubSeller /> : <DemandSellers readOnly={readOnly} />;
+}

@@ -1,0 +1,130 @@
+import { Col, DatePicker, Form, InputNumber, Radio, Row, Space, Switch, Typography } from 'antd';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { MoneyInput, RefSelect } from '../../resources/fields.js';
+import { DATE_FORMAT } from '../dsp/flightDates.js';
+import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import '../dsp/dsp.css';
+
+export const PACING_OPTIONS = [
+  { value: 'even', label: 'Even' },
+  { value: 'asap', label: 'ASAP' },
+];
+
+const positiveBid = {
+  validator: (_: unknown, v: unknown) => (typeof v === 'number' && v > 0 ? Promise.resolve() : Promise.reject(new Error('Enter a bid CPM above $0.00'))),
+};
+
+export function CampaignForm({ form }: ResourceFormProps) {
+  const label = useHelpLabel('campaigns');
+  const capOn = Form.useWatch(['frequencyCap', 'enabled'], form) === true;
+  return (
+    <div className="dsp-form">
+      <Section title="Basics">
+        <Row gutter={16}>
+          <Col span={16}>
+            <NameField placeholder="e.g. Blue Fin Foods - Wild Salmon CTV flight" />
+          </Col>
+          <Col span={8}>
+            <StatusField />
+          </Col>
+        </Row>
+        <Form.Item name="advertiserId" label={label('advertiserId', 'Advertiser')} extra="The advertiser's own sign-in can see this campaign (read-only)">
+          <RefSelect kind="advs" placeholder="None" />
+        </Form.Item>
+      </Section>
+
+      <Section title="Flight">
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="startDate" label={label('startDate', 'Start date')} rules={[{ required: true, message: 'Pick the first day of the flight' }]}>
+              <DatePicker format={DATE_FORMAT} allowClear={false} data-testid="campaign-start" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="endDate" label={label('endDate', 'End date')} extra="Leave empty to run until paused">
+              <DatePicker format={DATE_FORMAT} placeholder="No end date" data-testid="campaign-end" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Section>
+
+      <Section title="Budget & pacing">
+        <Row gutter={16}>
+          <Col span={8}>
+            <Form.Item name="bidCpm" label={label('bidCpm', 'Bid CPM')} rules={[{ required: true, message: 'Enter the bid CPM' }, positiveBid]}>
+              <MoneyInput data-testid="campaign-bid" />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="totalBudget" label={label('totalBudget', 'Total budget')} extra="$0.00 = no total cap">
+              <MoneyInput />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="dailyBudget" label={label('dailyBudget', 'Daily budget')} extra="$0.00 = no daily cap">
+              <MoneyInput />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="pacing" label={label('pacing', 'Pacing')} extra="Even spreads each day's budget over the day; ASAP spends it as fast as bids win">
+          <Radio.Group optionType="button" options={PACING_OPTIONS} />
+        </Form.Item>
+      </Section>
+
+      <Section title="Frequency cap">
+        <Space align="start" size={16} wrap>
+          <Form.Item name={['frequencyCap', 'enabled']} valuePropName="checked" label={label('frequencyCap', 'Cap impressions per user')}>
+            <Switch checkedChildren="On" unCheckedChildren="Off" data-testid="campaign-cap" />
+          </Form.Item>
+          {capOn ? (
+            <>
+              <Form.Item
+                name={['frequencyCap', 'count']}
+                label="Impressions"
+                rules={[{ required: true, message: 'Enter how many' }, { type: 'number', min: 1, message: 'At least 1' }]}
+              >
+                <InputNumber<number> min={1} precision={0} style={{ width: 120 }} />
+              </Form.Item>
+              <Form.Item
+                name={['frequencyCap', 'periodHours']}
+                label="Per (hours)"
+                extra="24 = a day, 168 = a week"
+                rules={[
+                  { required: true, message: 'Enter the period' },
+                  { type: 'number', min: 1, max: 720, message: 'Between 1 and 720 hours' },
+                ]}
+              >
+                <InputNumber<number> min={1} max={720} precision={0} suffix="h" style={{ width: 120 }} />
+              </Form.Item>
+            </>
+          ) : (
+            <Typography.Text type="secondary" style={{ display: 'inline-block', paddingTop: 30 }}>
+              No cap: a user may see this campaign any number of times.
+            </Typography.Text>
+          )}
+        </Space>
+      </Section>
+
+      <Section title="Targeting & creatives">
+        <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="None = bid on all traffic the supply below sends">
+          <RefSelect kind="targetings" placeholder="None (all traffic)" />
+        </Form.Item>
+        <Form.Item name="creativeIds" label={label('creativeIds', 'Creatives')}>
+          <RefSelect kind="creatives" multiple placeholder="Pick the creatives to rotate" />
+        </Form.Item>
+      </Section>
+
+      <Section title="Supply">
+        <Form.Item name="dealIds" label={label('dealIds', 'Deals')}>
+          <RefSelect kind="deals" multiple placeholder="None (open auction only)" />
+        </Form.Item>
+        <Form.Item name="supplierIds" label={label('supplierIds', 'Suppliers')}>
+          <RefSelect kind="sups" multiple placeholder="None" />
+        </Form.Item>
+        <Form.Item name="adExchangeIds" label={label('adExchangeIds', 'Ad exchanges')}>
+          <RefSelect kind="adexchanges" multiple placeholder="None" />
+        </Form.Item>
+      </Section>
+    </div>
+  );
+}

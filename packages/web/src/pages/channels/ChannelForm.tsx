@@ -1,0 +1,252 @@
+import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Col, ConfigProvider, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import { AD_FORMAT_OPTIONS, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS } from '@adplane/shared';
+import { useList } from '../../api/lists.js';
+import { useUser } from '../../auth/authContext.js';
+import { copyText } from '../../resources/clipboard.js';
+import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { channelTag } from './channelTag.js';
+import './channels.css';
+
+export const DEFAULT_REVSHARE = 70;
+
+interface DemandEntry {
+  tagId: number;
+  priority: number;
+}
+
+const toOptions = (items: readonly { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
+const DEMAND_MODE_LABELS: Record<(typeof DEMAND_MODES)[number], string> = { priority: 'Priority (waterfall)', auction: 'Auction' };
+
+/** 0/1 status as an on/off switch. */
+export const statusSwitch = {
+  valuePropName: 'checked',
+  getValueProps: (v: unknown) => ({ checked: v === 1 }),
+  normalize: (checked: boolean) => (checked ? 1 : 0),
+} as const;
+
+/** The demand tags a channel calls, in a small editable table, and a picker to add more. */
+function DemandTags({ readOnly }: { readOnly: boolean }) {
+  const form = Form.useFormInstance();
+  const label = useHelpLabel('channels');
+  const { items: tags, loading } = useList('tags');
+  const demand = (Form.useWatch('demand', form) as DemandEntry[] | undefined) ?? [];
+  const mode = Form.useWatch('demandMode', form) as string | undefined;
+  const byId = useMemo(() => new Map(tags.map((t) => [Number(t.id), t])), [tags]);
+  const chosen = new Set(demand.map((d) => d?.tagId));
+  const available = tags
+    .filter((t) => !t.archived && !chosen.has(Number(t.id)))
+    .map((t) => ({ value: Number(t.id), label: `${t.name} (#${t.id})`, integration: String(t.integration ?? '') }));
+
+  return (
+    <Form.Item label={label('demand', 'Demand tags')} extra={mode === 'priority' ? 'Lower numbers are called first; tags with the same number compete in an auction.' : 'Every tag bids in one auction; the priority breaks ties.'}>
+      <Form.List name="demand">
+        {(fields, { add, remove }) => (
+          <div className="channel-demand" data-testid="channel-demand">
+            <div className="channel-demand-head">
+              <span>Tag</span>
+              <span style={{ textAlign: 'right' }}>Priority</span>
+              <span />
+            </div>
+            {fields.length === 0 && (
+              <Typography.Text type="secondary" className="channel-demand-empty">
+                No demand tags yet: this channel serves nothing until you add one.
+              </Typography.Text>
+            )}
+            {fields.map((field) => {
+              const tagId = demand[field.name]?.tagId;
+              const tag = byId.get(Number(tagId));
+              return (
+                <div key={field.key} className="channel-demand-row" data-testid="channel-demand-row">
+                  <Form.Item name={[field.name, 'tagId']} hidden>
+                    <InputNumber />
+                  </Form.Item>
+                  <span className="channel-demand-name">
+                    {tag ? tag.name : `Tag #${tagId}`}
+                    {tag?.integration ? <Tag style={{ marginLeft: 8 }}>{String(tag.integration)}</Tag> : null}
+                    {tag && tag.status === 0 && <Tag color="orange">Paused</Tag>}
+                    {tag?.archived ? <Tag>Archived</Tag> : null}
+                  </span>
+                  <Form.Item
+                    name={[field.name, 'priority']}
+                    noStyle
+                    rules={[{ required: true, type: 'integer', min: 1, max: 100, message: 'Priority is 1 to 100' }]}
+                  >
+                    <InputNumber min={1} max={100} precision={0} style={{ width: 80 }} aria-label="Priority" />
+                  </Form.Item>
+                  {!readOnly && <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label="Remove tag" onClick={() => remove(field.name)} />}
+                </div>
+              );
+            })}
+            {!readOnly && (
+              <Select
+                id="channel-demand-add"
+                className="channel-demand-add"
+                showSearch={{ optionFilterProp: 'label' }}
+                loading={loading}
+                placeholder={available.length ? 'Add a demand tag...' : 'Every tag is already in the list'}
+                disabled={available.length === 0}
+                value={null}
+                options={available}
+                optionRender={(o) => (
+                  <Space>
+                    {o.label}
+                    {o.data.integration && <Tag>{o.data.integration}</Tag>}
+                  </Space>
+                )}
+                onChange={(value: number) => {
+                  const next = mode === 'priority' ? Math.min(100, Math.max(0, ...demand.map((d) => d?.priority ?? 0)) + 1) : 1;
+                  add({ tagId: value, priority: next });
+                }}
+              />
+            )}
+          </div>
+        )}
+      </Form.List>
+    </Form.Item>
+  );
+}
+
+/** The ready-to-copy tag of a saved channel. */
+function ChannelTagBox({ row }: { row: NonNullable<ResourceFormProps['row']> }) {
+  const user = useUser();
+  const { message } = App.useApp();
+  const form = Form.useFormInstance();
+  const integration = Form.useWatch('integration', form) as string | undefined;
+  const tag = channelTag(row, user);
+  if (!tag) return null;
+  return (
+    // The tag stays copyable when the drawer is read-only (an archived channel).
+    <ConfigProvider componentDisabled={false}>
+      <Divider titlePlacement="start">Tag</Divider>
+      {integration && integration !== row.integration && (
+        <Alert type="info" showIcon style={{ marginBottom: 8 }} title={`Save to get the ${integration} tag; this is the tag of the saved channel.`} />
+      )}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
+        {tag.hint}
+      </Typography.Paragraph>
+      <div className="channel-tag">
+        <pre data-testid="channel-tag">{tag.text}</pre>
+        <Button icon={<CopyOutlined />} onClick={() => void copyText(tag.text, message)} data-testid="channel-tag-copy">
+          Copy
+        </Button>
+      </div>
+    </ConfigProvider>
+  );
+}
+
+/** The fields of a supply channel: who sells it, how it is called and paid, and the demand it calls. */
+export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
+  const label = useHelpLabel('channels');
+  const payoutType = Form.useWatch(['payout', 'type'], form) as string | undefined;
+
+  return (
+    <>
+      <Row gutter={16}>
+        <Col span={18}>
+          <Form.Item name="name" label={label('name', 'Name')} rules={[{ required: true, whitespace: true, message: 'Name the channel' }, { max: 255 }]}>
+            <Input placeholder="Publisher - app or site - placement" data-testid="channel-name" />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="status" label={label('status', 'Active')} {...statusSwitch}>
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="subpublisherId" label={label('subpublisherId', 'Subpublisher')}>
+            <RefSelect kind="subs" placeholder="None (own inventory)" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item
+            name="domain"
+            label={label('domain', 'Domain')}
+            rules={[{ pattern: /^$|^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i, message: 'Enter a domain such as example.com' }]}
+          >
+            <Input placeholder="example.com" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="integration" label={label('integration', 'Integration')} rules={[{ required: true }]}>
+            <Select options={toOptions(INTEGRATION_OPTIONS)} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="environment" label={label('environment', 'Environment')} rules={[{ required: true }]}>
+            <Select options={toOptions(ENVIRONMENT_OPTIONS)} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="format" label={label('format', 'Format')} rules={[{ required: true }]}>
+            <Select options={toOptions(AD_FORMAT_OPTIONS)} />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Pricing</Divider>
+      <Row gutter={16}>
+        <Col span={8}>
+          <Form.Item name="floorCpm" label={label('floorCpm', 'Floor CPM')} extra="Bids below it are not served">
+            <MoneyInput data-testid="channel-floor" />
+          </Form.Item>
+        </Col>
+        <Col span={9}>
+          <Form.Item name={['payout', 'type']} label={label('payout', 'Publisher payout')}>
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: 'revshare', label: 'Revenue share' },
+                { value: 'cpm', label: 'Fixed CPM' },
+              ]}
+              onChange={(e) => form.setFieldValue(['payout', 'value'], e.target.value === 'revshare' ? DEFAULT_REVSHARE : 0)}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={7}>
+          <Form.Item
+            name={['payout', 'value']}
+            label={payoutType === 'cpm' ? 'Payout CPM' : 'Publisher share'}
+            rules={[{ required: true, message: 'Enter the payout' }]}
+            extra={payoutType === 'cpm' ? 'USD per 1,000 impressions' : 'Percent of what demand pays'}
+          >
+            {payoutType === 'cpm' ? <MoneyInput data-testid="channel-payout-cpm" /> : <PercentInput />}
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Demand</Divider>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="demandMode" label={label('demandMode', 'Demand mode')}>
+            <Radio.Group optionType="button" options={DEMAND_MODES.map((m) => ({ value: m, label: DEMAND_MODE_LABELS[m] }))} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="targetingId" label={label('targetingId', 'Targeting')}>
+            <RefSelect kind="targetings" placeholder="None (all traffic)" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <DemandTags readOnly={readOnly} />
+
+      <Divider titlePlacement="start">Invalid traffic</Divider>
+      <Row gutter={16}>
+        <Col span={16}>
+          <Form.Item name="ivtIds" label={label('ivtIds', 'IVT pixels')}>
+            <RefSelect kind="ivts" multiple placeholder="None" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="blockIVT" label={label('blockIVT', 'Block IVT')} valuePropName="checked" extra="Refuse requests the pixels flag">
+            <Switch />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      {row && <ChannelTagBox row={row} />}
+    </>
+  );
+}

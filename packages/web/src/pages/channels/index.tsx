@@ -1,0 +1,101 @@
+import { CodeOutlined } from '@ant-design/icons';
+import { App, Button, Tooltip, Typography } from 'antd';
+import { type ColumnsType } from 'antd/es/table';
+import { useMemo } from 'react';
+import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
+import { useList } from '../../api/lists.js';
+import { useUser } from '../../auth/authContext.js';
+import { copyText } from '../../resources/clipboard.js';
+import { usd } from '../../resources/fields.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
+import { channelTag } from './channelTag.js';
+
+const nameOf = (items: readonly { id: string; name: string }[]) => new Map<unknown, string>(items.map((i) => [i.id, i.name]));
+const INTEGRATION_NAMES = nameOf(INTEGRATION_OPTIONS);
+const ENVIRONMENT_NAMES = nameOf(ENVIRONMENT_OPTIONS);
+const FORMAT_NAMES = nameOf(AD_FORMAT_OPTIONS);
+
+/** `70.00% share` or `$4.50 CPM`: what the publisher earns. */
+export function payoutText(payout: unknown): string {
+  const p = payout as { type?: string; value?: number } | undefined;
+  if (!p || typeof p.value !== 'number') return '';
+  return p.type === 'cpm' ? `${usd(p.value)} CPM` : `${formatPercent(p.value)} share`;
+}
+
+export function channelDefaults(): Record<string, unknown> {
+  return {
+    name: '',
+    status: 1,
+    subpublisherId: null,
+    integration: 'VAST',
+    environment: 'web',
+    format: 'video',
+    domain: '',
+    floorCpm: 0,
+    payout: { type: 'revshare', value: DEFAULT_REVSHARE },
+    targetingId: null,
+    demandMode: 'auction',
+    demand: [],
+    ivtIds: [],
+    blockIVT: false,
+  };
+}
+
+function CopyTagButton({ row }: { row: ResourceRow }) {
+  const user = useUser();
+  const { message } = App.useApp();
+  const tag = channelTag(row, user);
+  return (
+    <Tooltip title={tag ? `Copy the ${tag.integration} tag` : 'The tag appears once the channel is saved'}>
+      <Button
+        type="text"
+        size="small"
+        icon={<CodeOutlined />}
+        aria-label="copy tag"
+        disabled={!tag}
+        data-testid={`copy-tag-${row.id}`}
+        onClick={() => tag && void copyText(tag.text, message, 'Copied: the tag is in your clipboard')}
+      />
+    </Tooltip>
+  );
+}
+
+/** Supply channels: what the tenant sells, to whom it pays out, and the tag a publisher puts in. */
+export default function ChannelsPage() {
+  const { items: subs } = useList('subpublishers');
+  const subNames = useMemo(() => new Map(subs.map((s) => [Number(s.id), s.name])), [subs]);
+
+  const columns: ColumnsType<ResourceRow> = [
+    {
+      title: 'UID',
+      dataIndex: 'uid',
+      key: 'uid',
+      width: 150,
+      render: (uid: string | null) => (uid ? <Typography.Text code>{uid}</Typography.Text> : null),
+    },
+    { title: 'Integration', dataIndex: 'integration', key: 'integration', sorter: true, width: 110, render: (v: string) => INTEGRATION_NAMES.get(v) ?? v },
+    { title: 'Environment', dataIndex: 'environment', key: 'environment', sorter: true, width: 120, render: (v: string) => ENVIRONMENT_NAMES.get(v) ?? v },
+    { title: 'Format', dataIndex: 'format', key: 'format', width: 90, render: (v: string) => FORMAT_NAMES.get(v) ?? v },
+    { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', sorter: true, align: 'right', width: 110, render: usd },
+    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 130, render: payoutText },
+    {
+      title: 'Subpublisher',
+      dataIndex: 'subpublisherId',
+      key: 'subpublisherId',
+      render: (id: number | null) => (id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : (subNames.get(id) ?? `#${id}`)),
+    },
+  ];
+
+  return (
+    <ResourceListPage
+      def={RESOURCES.channels}
+      columns={columns}
+      FormBody={ChannelForm}
+      defaults={channelDefaults}
+      rowActions={(row) => <CopyTagButton row={row} />}
+      drawerWidth={760}
+    />
+  );
+}

@@ -1,0 +1,25 @@
+import { Result } from 'antd';
+import { Link } from 'react-router';
+
+export const NOT_FOUND_TITLE = 'This page could not be found';
+
+/**
+ * The 404 page (spec sections 2 and 8): unknown routes, and for now the routes whose page a later
+ * issue builds.
+ */
+export default function NotFoundPage() {
+  return (
+    <Result
+      status="404"
+      title={<span data-testid="not-found-title">{NOT_FOUND_TITLE}</span>}
+      subTitle="404: the address does not match any page of the console, or the page is not available yet."
+      extra={
+        <Link to="/" data-testid="not-found-home">
+          Back to the home page
+        </Link>
+      }
+    />
+  );
+}
+
+export { NotFoundPage };

@@ -1,0 +1,78 @@
+import { LinkOutlined } from '@ant-design/icons';
+import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { type ColumnsType } from 'antd/es/table';
+import { useMemo } from 'react';
+import { AD_FORMAT_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
+import { useUser } from '../../auth/authContext.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { copyText } from '../dsp/clipboard.js';
+import { limitText } from '../dsp/formParts.js';
+import { SupplierForm, supplierDefaults } from './SupplierForm.js';
+import { supplierEndpoint } from './supplierEndpoint.js';
+
+const FORMAT_NAMES = new Map<string, string>(AD_FORMAT_OPTIONS.map((o) => [o.id, o.name]));
+
+/** Suppliers: partners that send OpenRTB bid requests to the tenant's bidder (DSP mode). */
+export default function SuppliersPage() {
+  const user = useUser();
+  const { message } = App.useApp();
+  const host = user.config.host;
+
+  const columns = useMemo<ColumnsType<ResourceRow>>(
+    () => [
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 160, sorter: true, render: (uid: string | null) => <span className="dsp-mono">{uid}</span> },
+      {
+        title: 'Bid endpoint',
+        key: 'endpoint',
+        ellipsis: true,
+        render: (_: unknown, row) => (row.uid ? <span className="dsp-mono">{supplierEndpoint(host, row.uid)}</span> : null),
+      },
+      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 110, align: 'right', sorter: true, render: (v: number) => limitText(v) },
+      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 90, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
+      {
+        title: 'Formats',
+        dataIndex: 'formats',
+        key: 'formats',
+        width: 150,
+        render: (formats: string[] | undefined) => (
+          <Space size={2} wrap>
+            {(formats ?? []).map((f) => (
+              <Tag key={f}>{FORMAT_NAMES.get(f) ?? f}</Tag>
+            ))}
+          </Space>
+        ),
+      },
+    ],
+    [host],
+  );
+
+  const copyEndpoint = async (row: ResourceRow) => {
+    const endpoint = supplierEndpoint(host, String(row.uid));
+    if (await copyText(endpoint)) message.success(`Copied ${endpoint}`);
+    else message.error('The browser refused to copy: open the supplier and copy the endpoint by hand');
+  };
+
+  return (
+    <ResourceListPage
+      def={RESOURCES.sups}
+      columns={columns}
+      FormBody={SupplierForm}
+      defaults={supplierDefaults}
+      canWrite={user.type === 'demand'}
+      drawerWidth={760}
+      intro={
+        <Typography.Paragraph type="secondary">
+          Partners that send OpenRTB bid requests to your bidder. Hand each one its bid endpoint; the QPS limit and margin apply per supplier.
+        </Typography.Paragraph>
+      }
+      rowActions={(row) =>
+        row.uid ? (
+          <Tooltip title="Copy the bid endpoint">
+            <Button type="text" size="small" icon={<LinkOutlined />} aria-label="copy bid endpoint" data-testid={`copy-endpoint-${row.id}`} onClick={() => void copyEndpoint(row)} />
+          </Tooltip>
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '@adplane/shared';
+import { makeUser } from '../test/fixtures.js';
+import { canSwitchMode, effectiveMode, otherMode, readStoredMode, switchMode } from './mode.js';
+
+beforeEach(() => localStorage.clear());
+
+describe('SSP / DSP mode', () => {
+  it('lets admin and showDsp users switch', () => {
+    expect(canSwitchMode(makeUser('admin'))).toBe(true);
+    expect(canSwitchMode(makeUser('demand', { showDsp: true }))).toBe(true);
+    expect(canSwitchMode(makeUser('demand'))).toBe(false);
+    expect(canSwitchMode(makeUser('sdk'))).toBe(false);
+    expect(canSwitchMode(null)).toBe(false);
+  });
+
+  it('reads the stored mode, SSP by default', () => {
+    expect(readStoredMode()).toBe('ssp');
+    localStorage.setItem(STORAGE_KEYS.mode, 'dsp');
+    expect(readStoredMode()).toBe('dsp');
+    localStorage.setItem(STORAGE_KEYS.mode, 'nonsense');
+    expect(readStoredMode()).toBe('ssp');
+  });
+
+  it('keeps users without DSP in SSP mode', () => {
+    expect(effectiveMode(makeUser('demand'), 'dsp')).toBe('ssp');
+    expect(effectiveMode(makeUser('demand', { showDsp: true }), 'dsp')).toBe('dsp');
+    expect(effectiveMode(makeUser('admin'), 'dsp')).toBe('dsp');
+  });
+
+  it('stores the new mode and reloads', () => {
+    const reload = vi.fn();
+    switchMode(otherMode('ssp'), reload);
+    expect(localStorage.getItem(STORAGE_KEYS.mode)).toBe('dsp');
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+});

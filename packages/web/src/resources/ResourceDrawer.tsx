@@ -1,0 +1,132 @@
+import { Alert, Button, Drawer, Form, type FormInstance, Space, Spin } from 'antd';
+import { type ComponentType, useEffect, useState } from 'react';
+import { type ResourceDef } from '@adplane/shared';
+import { notifyLoadError, notifySaveError } from '../errors/notify.js';
+import { applyFieldErrors } from './formErrors.js';
+import { type ResourceApi, type ResourceRow } from './resourceApi.js';
+
+export interface ResourceFormProps {
+  form: FormInstance;
+  /** The row being edited; null when creating. */
+  row: ResourceRow | null;
+  readOnly: boolean;
+}
+
+export interface DrawerState {
+  open: boolean;
+  /** null: a new row. */
+  id: number | null;
+}
+
+/**
+ * The create / edit / view drawer of every resource page. The page gives the form's fields; the
+ * drawer loads the row, sends the form's values, and puts the server's field errors on the fields.
+ */
+export function ResourceDrawer(props: {
+  def: ResourceDef;
+  api: ResourceApi;
+  state: DrawerState;
+  readOnly: boolean;
+  FormBody: ComponentType<ResourceFormProps>;
+  defaults: () => Record<string, unknown>;
+  /** Turn the form's values into the request body (defaults to the values as they are). */
+  toBody?: (values: Record<string, unknown>, row: ResourceRow | null) => Record<string, unknown>;
+  /** Turn a row into the form's values (defaults to the row as it is). */
+  toForm?: (row: ResourceRow) => Record<string, unknown>;
+  width?: number;
+  onClose: () => void;
+  onSaved: (row: ResourceRow) => void;
+}) {
+  const { def, api, state, readOnly, FormBody } = props;
+  const [form] = Form.useForm();
+  const [row, setRow] = useState<ResourceRow | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [unshown, setUnshown] = useState<string[]>([]);
+
+  useEffect(() => {
+    if (!state.open) return;
+    setUnshown([]);
+    form.resetFields();
+    if (state.id === null) {
+      setRow(null);
+      form.setFieldsValue(props.defaults());
+      return;
+    }
+    let active = true;
+    setLoading(true);
+    api
+      .get(state.id)
+      .then((r) => {
+        if (!active) return;
+        setRow(r);
+        form.setFieldsValue(props.toForm ? props.toForm(r) : r);
+      })
+      .catch((error: unknown) => {
+        notifyLoadError(error);
+        props.onClose();
+      })
+      .finally(() => active && setLoading(false));
+    return () => {
+      active = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload only when another row is opened
+  }, [state.open, state.id]);
+
+  const save = async () => {
+    let values: Record<string, unknown>;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    setUnshown([]);
+    try {
+      const body = props.toBody ? props.toBody({ ...values }, row) : values;
+      const saved = state.id === null ? await api.create(body) : await api.update(state.id, body);
+      props.onSaved(saved);
+    } catch (error) {
+      setUnshown(applyFieldErrors(form, error));
+      notifySaveError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = readOnly ? def.label : state.id === null ? `New ${def.label.toLowerCase()}` : `Edit ${def.label.toLowerCase()}: ${row?.name ?? ''}`;
+  return (
+    <Drawer
+      open={state.open}
+      title={title}
+      size={props.width ?? 720}
+      onClose={props.onClose}
+      destroyOnHidden
+      data-testid="resource-drawer"
+      extra={
+        readOnly ? null : (
+          <Space>
+            <Button onClick={props.onClose}>Cancel</Button>
+            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="resource-save">
+              {state.id === null ? 'Create' : 'Save'}
+            </Button>
+          </Space>
+        )
+      }
+    >
+      {loading ? (
+        <Spin />
+      ) : (
+        <Form form={form} layout="vertical" disabled={readOnly} requiredMark="optional" onFinish={() => void save()} scrollToFirstError>
+          {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="The server refused some values" description={unshown.join('; ')} />}
+          <FormBody form={form} row={row} readOnly={readOnly} />
+          {row?.uid && (
+            <div style={{ color: '#8c8c8c', fontSize: 12 }}>
+              #{row.id} · uid {row.uid} · updated {row.updatedAt.slice(0, 16).replace('T', ' ')} UTC
+            </div>
+          )}
+        </Form>
+      )}
+    </Drawer>
+  );
+}

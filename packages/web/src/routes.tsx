@@ -1,0 +1,127 @@
+import { type ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RequireGuard } from './auth/RequireGuard.js';
+import { type Guard } from './auth/guards.js';
+import { PageSpinner } from './components/PageSpinner.js';
+import { importWithReload } from './errors/chunkReload.js';
+import { RouteErrorPage } from './errors/RouteErrorPage.js';
+import { AppLayout } from './layout/AppLayout.js';
+import { RootShell } from './layout/RootShell.js';
+import NotFoundPage from './pages/notFound/NotFoundPage.js';
+
+type PageModule = { default: ComponentType };
+
+export interface RouteSpec {
+  /** react-router path; `:id?` marks the optional id of spec section 2. */
+  path: string;
+  guard: Guard;
+  /** The page's own chunk. */
+  page: () => Promise<PageModule>;
+  /** Whether the page is inside the console frame (top bar); only the sign-in page is not. */
+  framed: boolean;
+}
+
+/**
+ * Pages that a later issue builds answer the standard not-found page until then. To build one, add
+ * `src/pages/<name>/<Name>Page.tsx` with a default export and point the route's `page` at it.
+ */
+const notBuiltYet = (): Promise<PageModule> => import('./pages/notFound/NotBuiltPage.js');
+
+const login = (): Promise<PageModule> => import('./pages/login/LoginPage.js');
+const dashboard = (): Promise<PageModule> => import('./pages/dashboard/DashboardPage.js');
+
+/**
+ * Every route of spec section 2 with its guard. The spec leaves the guard of each route open; the
+ * choice follows the navigation bar (a route is open to every role whose bar links to it):
+ * - admin: /demands, /tooltips, /finance (admin links only);
+ * - sdk: /sdk;
+ * - demandOrAdmin: /applists (the demand Targeting menu and the admin one in SSP mode);
+ * - demand: the Demand, Supply and Targeting menus, /managers, and the entity pages reached from
+ *   them (/applications, /publishers, /sites, /tcreatives);
+ * - auth: the dashboard, reports (/report, /reports, /pbReport) and /log (admin or demand, CTVMediaV2V;
+ *   the bar decides who sees the link).
+ */
+export const ROUTES: readonly RouteSpec[] = [
+  { path: '/login', guard: 'public', page: login, framed: false },
+  { path: '/', guard: 'auth', page: dashboard, framed: true },
+  { path: '/adexchanges', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/advertisers', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/applists', guard: 'demandOrAdmin', page: notBuiltYet, framed: true },
+  { path: '/campaigns', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/channels', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/creatives', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/crelists', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/deals', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/demands', guard: 'admin', page: notBuiltYet, framed: true },
+  { path: '/finance', guard: 'admin', page: notBuiltYet, framed: true },
+  { path: '/ivts', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/log', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/managers', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/publists', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/reports', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/sdk', guard: 'sdk', page: notBuiltYet, framed: true },
+  { path: '/subpublishers', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/suppliers', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/tags', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/targetings', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/tooltips', guard: 'admin', page: notBuiltYet, framed: true },
+  { path: '/applications/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/pbReport/:id?', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/publishers/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/report/:id?', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/sites/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/tcreatives/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+];
+
+/** The route table entry a path belongs to (`/report/12` -> `/report/:id?`). */
+export function routeFor(pathname: string): RouteSpec | undefined {
+  return ROUTES.find((route) => {
+    const [base, param] = route.path.split('/:');
+    if (!param) return pathname === route.path;
+    return pathname === base || (pathname.startsWith(`${base}/`) && !pathname.slice(base.length + 1).includes('/'));
+  });
+}
+
+function toRouteObject(route: RouteSpec): RouteObject {
+  return {
+    path: route.path,
+    errorElement: <RouteErrorPage />,
+    lazy: async () => {
+      const { default: Page } = await importWithReload(route.page);
+      return {
+        Component: function GuardedPage() {
+          return (
+            <RequireGuard guard={route.guard}>
+              <Page />
+            </RequireGuard>
+          );
+        },
+      };
+    },
+  };
+}
+
+export function buildRouteObjects(): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      element: <RootShell />,
+      errorElement: <RouteErrorPage />,
+      hydrateFallbackElement: <PageSpinner />,
+      children: [
+        ...ROUTES.filter((r) => !r.framed).map(toRouteObject),
+        {
+          element: <AppLayout />,
+          children: [
+            ...ROUTES.filter((r) => r.framed).map(toRouteObject),
+            { path: '*', element: <NotFoundPage />, errorElement: <RouteErrorPage /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(buildRouteObjects(), { basename: '/' });
+}

@@ -1,0 +1,37 @@
+import { type ThemeConfig } from 'antd';
+
+/** Calm, dense and readable all day: deep blue accents, a navy top bar, slightly compact controls. */
+export const BRAND = {
+  primary: '#1d4ed8',
+  header: '#0f1e3d',
+  headerHover: '#1a2d55',
+  page: '#f2f4f8',
+} as const;
+
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: BRAND.primary,
+    colorInfo: BRAND.primary,
+    colorLink: BRAND.primary,
+    borderRadius: 4,
+    fontSize: 13,
+    controlHeight: 30,
+    colorBgLayout: BRAND.page,
+    fontFamily:
+      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+  },
+  components: {
+    Layout: { headerBg: BRAND.header, headerHeight: 52, headerPadding: '0 20px', bodyBg: BRAND.page },
+    Menu: {
+      darkItemBg: BRAND.header,
+      darkPopupBg: BRAND.header,
+      darkSubMenuItemBg: BRAND.header,
+      darkItemSelectedBg: BRAND.primary,
+      darkItemHoverBg: BRAND.headerHover,
+      horizontalLineHeight: '52px',
+      itemPaddingInline: 14,
+    },
+    Card: { paddingLG: 20 },
+    Modal: { titleFontSize: 16 },
+  },
+};
