@@ -2,8 +2,8 @@ import { type Page, expect } from '@playwright/test';
 import { DEMO_PASSWORD } from './servers.js';
 
 /** Sign in through the real login page and wait for the console frame. */
-export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
-  await page.goto('/login');
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD, baseUrl = ''): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();

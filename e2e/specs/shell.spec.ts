@@ -1,0 +1,200 @@
+import { type Page, expect, test } from '@playwright/test';
+import { type Edition } from '@adplane/shared';
+import { EDITION_SERVERS } from '../support/servers.js';
+import { signIn } from '../support/session.js';
+
+/**
+ * The console shell against the specification's navigation table (section 2), for every role, both
+ * modes and all three editions, each edition on its own real server.
+ */
+type Role = 'admin' | 'demand' | 'manager' | 'sub' | 'adv' | 'sdk';
+
+/** The links of the bar (menus included) the spec gives each role; written out, not computed by the console's code. */
+function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): string[] {
+  const links = ['/'];
+  const reports = ['/report', '/reports'];
+  if (role === 'admin') {
+    links.push('/demands', '/tooltips', '/finance', ...reports);
+    if (mode === 'ssp') links.push('/applists');
+    if (edition === 'CTVMediaV2V') links.push('/log');
+  }
+  if (role === 'demand' || role === 'manager') {
+    links.push('/advertisers', '/applists', '/targetings', '/ivts', ...reports);
+    if (mode === 'ssp') links.push('/tags', '/channels', '/subpublishers');
+    else links.push('/creatives', '/campaigns', '/adexchanges', '/suppliers', '/deals');
+    if (edition === 'V2V') links.push('/crelists', '/publists');
+    if (edition === 'CTVMediaV2V') links.push('/log');
+    if (edition === 'CTVMediaV2V' && role === 'demand') links.push('/managers');
+  }
+  if (role === 'sub' || role === 'adv') links.push(...reports);
+  if (role === 'sdk') links.push('/sdk');
+  return [...new Set(links)].sort();
+}
+
+async function navLinks(page: Page): Promise<string[]> {
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  const ids = await page.locator('[data-testid^="nav-/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(4)));
+  return [...new Set(ids)].sort();
+}
+
+async function setMode(page: Page, mode: 'ssp' | 'dsp') {
+  await page.evaluate((m) => localStorage.setItem('adplane_mode', m), mode);
+  await page.reload();
+}
+
+for (const server of Object.values(EDITION_SERVERS)) {
+  test.describe(`navigation, ${server.edition} edition`, () => {
+    for (const role of ['admin', 'demand', 'manager', 'sub', 'adv', 'sdk'] as const) {
+      test(`${role}`, async ({ page }) => {
+        await signIn(page, role, undefined, server.url);
+        const canSwitch = role === 'admin' || role === 'demand';
+        for (const mode of canSwitch ? (['ssp', 'dsp'] as const) : (['ssp'] as const)) {
+          await setMode(page, mode);
+          expect(await navLinks(page), `${role} in ${mode}`).toEqual(expectedLinks(role, mode, server.edition));
+          await expect(page.getByTestId('nav-insight-hub')).toHaveCount(server.edition === 'V2V' ? 1 : 0);
+        }
+        await page.getByTestId('user-menu').click();
+        await expect(page.getByTestId('mode-switch')).toHaveCount(canSwitch ? 1 : 0);
+        await expect(page.getByTestId('user-menu-config')).toHaveCount(role === 'admin' ? 1 : 0);
+        await expect(page.getByTestId('user-menu-profile')).toHaveCount(role === 'admin' ? 0 : 1);
+        await expect(page.getByTestId('user-menu-settings')).toHaveCount(1);
+      });
+    }
+  });
+}
+
+test('a user without showDsp stays in SSP mode even with DSP stored', async ({ page }) => {
+  await signIn(page, 'sub');
+  await setMode(page, 'dsp');
+  expect(await navLinks(page)).toEqual(expectedLinks('sub', 'ssp', 'default'));
+});
+
+test('switching mode from the user menu reloads into the other mode', async ({ page }) => {
+  await signIn(page, 'demand');
+  await setMode(page, 'ssp');
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('mode-switch').click();
+  await expect(page.locator('[data-testid="nav-/campaigns"]')).toHaveCount(1);
+  expect(await page.evaluate(() => localStorage.getItem('adplane_mode'))).toBe('dsp');
+});
+
+test('the logo links to the landing URL when one is set', async ({ page }) => {
+  await signIn(page, 'demand', undefined, EDITION_SERVERS.V2V.url);
+  await expect(page.getByTestId('nav-logo')).toHaveAttribute('href', EDITION_SERVERS.V2V.landing);
+});
+
+test('responses encrypted by the server are read by the console', async ({ page }) => {
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/login'));
+  await signIn(page, 'demand', undefined, EDITION_SERVERS.V2V.url);
+  const response = await answer;
+  expect(response.headers()['json-encrypt']).toBe('1');
+  expect(await response.text()).not.toContain('Northwind');
+  await expect(page.getByTestId('dashboard-greeting')).toContainText('Northwind');
+});
+
+test('an unknown route shows the not-found page with a way home', async ({ page }) => {
+  await signIn(page, 'demand');
+  await page.goto('/no/such/page');
+  await expect(page.getByTestId('not-found-title')).toHaveText('This page could not be found');
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a page the role may not open goes to /login', async ({ page }) => {
+  await signIn(page, 'sub');
+  await page.goto('/demands');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a signed-out visitor is sent to /login', async ({ page }) => {
+  await page.goto('/channels');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a 403 from any call sends the user to /login', async ({ page }) => {
+  await signIn(page, 'demand');
+  // The session ends on the server (another tab signed out); the next call answers 403.
+  await page.evaluate(() => fetch('/api/auth/logout', { credentials: 'include' }));
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-profile').click();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('a wrong password says Bad credentials', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill('demand');
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-error')).toContainText('Bad credentials');
+});
+
+test('impersonation: an admin acts as a demand user and comes back', async ({ page }) => {
+  await signIn(page, 'admin');
+  const demands = await page.evaluate(() => fetch('/api/demands/list').then((r) => r.json() as Promise<{ id: number; name: string }[]>));
+  const northwind = demands.find((d) => d.name === 'Northwind Media')!;
+  expect(northwind).toBeTruthy();
+  await page.goto(`/api/switch?type=demand&id=${northwind.id}`);
+  await expect(page.getByTestId('impersonation')).toContainText('Northwind Media');
+  await expect(page.locator('[data-testid="nav-/demands"]')).toHaveCount(0);
+  await expect(page.locator('[data-testid="nav-/tags"]')).toHaveCount(1);
+  await page.getByTestId('nav-back-to-admin').click();
+  await expect(page.locator('[data-testid="nav-/demands"]')).toHaveCount(1);
+  await expect(page.getByTestId('impersonation')).toHaveCount(0);
+});
+
+test('profile: apply the general contact to all after the warning, save, and it stays', async ({ page }) => {
+  await signIn(page, 'demand');
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-profile').click();
+  await expect(page.getByTestId('profile-form')).toBeVisible();
+  await page.getByTestId('profile-tab-technical').click();
+  await page.getByTestId('contact-technical-lastName').fill('Old-Technical');
+  await page.getByTestId('profile-tab-general').click();
+  await page.getByTestId('contact-general-firstName').fill('Grace');
+  await page.getByTestId('contact-general-lastName').fill('Hopper');
+  await page.getByTestId('contact-general-contactEmail').fill('grace@northwind.example');
+  await page.getByTestId('apply-to-all-contacts').click();
+  const warning = page.getByRole('dialog').filter({ hasText: 'Warning' });
+  await expect(warning).toContainText('All contacts will be replaces with this one. Do you really want to continue?');
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await page.getByTestId('profile-tab-billing').click();
+  await expect(page.getByTestId('contact-billing-lastName')).toHaveValue('Hopper');
+  await page.getByTestId('profile-tab-common').click();
+  await page.getByTestId('profile-companyName').fill('Northwind Media Group');
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('profile-form')).toBeHidden();
+  const saved = await page.evaluate(() => fetch('/api/demand/info').then((r) => r.json() as Promise<{ companyName: string; contacts: { type: string; lastName: string }[] }>));
+  expect(saved.companyName).toBe('Northwind Media Group');
+  expect(saved.contacts.map((c) => c.lastName)).toEqual(['Hopper', 'Hopper', 'Hopper']);
+});
+
+test('profile is read-only for a subpublisher', async ({ page }) => {
+  await signIn(page, 'sub');
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-profile').click();
+  await expect(page.getByTestId('profile-form')).toHaveAttribute('data-readonly', 'true');
+  await expect(page.getByTestId('apply-to-all-contacts')).toHaveCount(0);
+});
+
+test('config: the admin saves post-bid allowances, commas and dots stripped', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-config').click();
+  await page.getByTestId('config-postbidMaxImps').fill('1,500,000');
+  await page.getByTestId('config-postbidMaxReps').fill('');
+  await page.getByTestId('config-save').click();
+  await expect(page.getByTestId('config-modal')).toBeHidden();
+  const config = await page.evaluate(() => fetch('/api/admin/config').then((r) => r.json()));
+  expect(config).toEqual({ postbidMaxImps: 1_500_000, postbidMaxReps: 0 });
+});
+
+test("settings: 'Open links in new Tabs' makes links open in a new tab", async ({ page }) => {
+  await signIn(page, 'demand');
+  await expect(page.locator('[data-testid="nav-/targetings"]')).not.toHaveAttribute('target', '_blank');
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-settings').click();
+  await page.getByRole('checkbox', { name: 'Open links in new Tabs' }).check();
+  await page.getByTestId('settings-close').click();
+  expect(await page.evaluate(() => localStorage.getItem('ui_tabs'))).toBeTruthy();
+  await expect(page.locator('[data-testid="nav-/targetings"]')).toHaveAttribute('target', '_blank');
+});
