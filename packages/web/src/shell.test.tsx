@@ -87,8 +87,8 @@ describe('console shell', () => {
     fireEvent.change(screen.getByTestId('login-password'), { target: { value: 'demo' } });
     fireEvent.click(screen.getByTestId('login-submit'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/channels'));
-    // /channels is built by a later issue: until then it is the standard not-found page, in the frame.
-    expect(await screen.findByText('This page could not be found')).toBeTruthy();
+    // The page asked for before signing in opens, in the frame.
+    expect(await screen.findByTestId('page-channels')).toBeTruthy();
     expect(screen.getByTestId('nav-/channels')).toBeTruthy();
     const body = fetchMock.mock.calls.filter(([input]) => input === '/api/auth/login').at(-1)?.[1]?.body;
     expect(JSON.parse(String(body))).toEqual({ username: 'demand', password: 'demo' });

@@ -3,6 +3,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { type ResourceDef } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { applyFieldErrors } from './formErrors.js';
+import { inSentence } from './labels.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 
 export interface ResourceFormProps {
@@ -94,7 +95,7 @@ export function ResourceDrawer(props: {
     }
   };
 
-  const title = readOnly ? def.label : state.id === null ? `New ${def.label.toLowerCase()}` : `Edit ${def.label.toLowerCase()}: ${row?.name ?? ''}`;
+  const title = readOnly ? def.label : state.id === null ? `New ${inSentence(def.label)}` : `Edit ${inSentence(def.label)}: ${row?.name ?? ''}`;
   return (
     <Drawer
       open={state.open}

@@ -2,13 +2,14 @@ import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined,
 import { App, Button, Card, Input, Popconfirm, Segmented, Space, Table, Tooltip, Typography } from 'antd';
 import { type ColumnsType, type TablePaginationConfig } from 'antd/es/table';
 import { type SorterResult } from 'antd/es/table/interface';
-import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ComponentType, type CSSProperties, type ReactElement, type ReactNode, cloneElement, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type ResourceDef, formatDateTime } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { useUser } from '../auth/authContext.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
 import { StatusTag } from './fields.js';
+import { inSentence } from './labels.js';
 import { type ListParams, type ResourceRow, resourceApi } from './resourceApi.js';
 
 export interface ResourcePageProps {
@@ -34,6 +35,8 @@ export interface ResourcePageProps {
   locked?: { create?: string; archive?: string; delete?: string };
   /** Title of the name column, for kinds whose rows are named by something else (a tooltip's key). */
   nameTitle?: string;
+  /** Width of the name column, so that long names keep room on a page with many columns. */
+  nameWidth?: number;
 }
 
 const STATUS_FILTERS = [
@@ -42,6 +45,17 @@ const STATUS_FILTERS = [
   { value: 'paused', label: 'Paused' },
   { value: 'archived', label: 'Archived' },
 ] as const;
+
+/** A disabled button gets no hover events, so the reason it is greyed sits on a wrapper around it. */
+function Locked({ reason, children }: { reason: string; children: ReactElement<{ style?: CSSProperties }> }) {
+  return (
+    <Tooltip title={reason}>
+      <span style={{ display: 'inline-block', cursor: 'not-allowed' }} data-locked={reason}>
+        {cloneElement(children, { style: { ...children.props.style, pointerEvents: 'none' } })}
+      </span>
+    </Tooltip>
+  );
+}
 
 function readParams(sp: URLSearchParams): ListParams {
   const size = Number(sp.get('pageSize'));
@@ -134,11 +148,20 @@ export function ResourceListPage(props: ResourcePageProps) {
     {
       title: props.nameTitle ?? 'Name',
       dataIndex: 'name',
+      width: props.nameWidth,
       key: 'name',
       sorter: true,
       sortOrder: params.sort === 'name' ? (params.order === 'asc' ? 'ascend' : 'descend') : null,
       render: (name: string, row) => (
-        <Typography.Link onClick={() => setDrawer({ open: true, id: row.id })} data-testid={`row-open-${row.id}`}>
+        // An href makes it a real link (keyboard focus, the link role); the drawer opens in place.
+        <Typography.Link
+          href="#"
+          onClick={(e) => {
+            e.preventDefault();
+            setDrawer({ open: true, id: row.id });
+          }}
+          data-testid={`row-open-${row.id}`}
+        >
           {name}
         </Typography.Link>
       ),
@@ -171,32 +194,36 @@ export function ResourceListPage(props: ResourcePageProps) {
               <Button type="text" size="small" icon={<CopyOutlined />} aria-label="duplicate" data-testid={`row-duplicate-${row.id}`} onClick={() => void act('Duplicated', () => api.duplicate(row.id))} />
             </Tooltip>
           )}
-          {canWrite && !row.archived && (
-            <Tooltip title={locked.archive ?? 'Archive (keeps its history in reports)'}>
+          {canWrite && locked.archive && (
+            <Locked reason={locked.archive}>
+              <Button type="text" size="small" icon={row.archived ? <UndoOutlined /> : <InboxOutlined />} aria-label={row.archived ? 'restore' : 'archive'} disabled data-testid={`row-archive-${row.id}`} />
+            </Locked>
+          )}
+          {canWrite && !locked.archive && !row.archived && (
+            <Tooltip title="Archive (keeps its history in reports)">
               <Button
                 type="text"
                 size="small"
                 icon={<InboxOutlined />}
                 aria-label="archive"
-                disabled={Boolean(locked.archive)}
                 data-testid={`row-archive-${row.id}`}
                 onClick={() => void showUsageThen(row, 'archive').then((ok) => (ok ? act('Archived', () => api.archive(row.id)) : undefined))}
               />
             </Tooltip>
           )}
-          {canWrite && row.archived && (
-            <Tooltip title={locked.archive ?? 'Restore'}>
-              <Button type="text" size="small" icon={<UndoOutlined />} aria-label="restore" disabled={Boolean(locked.archive)} onClick={() => void act('Restored', () => api.restore(row.id))} />
+          {canWrite && !locked.archive && row.archived && (
+            <Tooltip title="Restore">
+              <Button type="text" size="small" icon={<UndoOutlined />} aria-label="restore" onClick={() => void act('Restored', () => api.restore(row.id))} />
             </Tooltip>
           )}
           {canWrite && locked.delete && (
-            <Tooltip title={locked.delete}>
+            <Locked reason={locked.delete}>
               <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label="delete" disabled data-testid={`row-delete-${row.id}`} />
-            </Tooltip>
+            </Locked>
           )}
           {canWrite && !locked.delete && (
             <Popconfirm
-              title={`Delete ${def.label.toLowerCase()} '${row.name}'?`}
+              title={`Delete ${inSentence(def.label)} '${row.name}'?`}
               description="Deleting is permanent and its name disappears from reports. Archive keeps it instead."
               okText="Delete"
               okButtonProps={{ danger: true }}
@@ -226,19 +253,18 @@ export function ResourceListPage(props: ResourcePageProps) {
       title={def.plural}
       data-testid={`page-${def.kind}`}
       extra={
-        canWrite && (
-          <Tooltip title={locked.create}>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              disabled={Boolean(locked.create)}
-              onClick={() => setDrawer({ open: true, id: null })}
-              data-testid="resource-new"
-            >
-              New {def.label.toLowerCase()}
+        canWrite &&
+        (locked.create ? (
+          <Locked reason={locked.create}>
+            <Button type="primary" icon={<PlusOutlined />} disabled data-testid="resource-new">
+              New {inSentence(def.label)}
             </Button>
-          </Tooltip>
-        )
+          </Locked>
+        ) : (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true, id: null })} data-testid="resource-new">
+            New {inSentence(def.label)}
+          </Button>
+        ))
       }
     >
       {props.intro}
@@ -270,7 +296,7 @@ export function ResourceListPage(props: ResourcePageProps) {
           pageSizeOptions: PAGE_SIZES.map(String),
           showTotal: (total, [from, to]) => `${from}-${to} of ${total}`,
         }}
-        locale={{ emptyText: params.search || params.status !== 'all' ? 'Nothing matches these filters' : `No ${def.plural.toLowerCase()} yet` }}
+        locale={{ emptyText: params.search || params.status !== 'all' ? 'Nothing matches these filters' : `No ${inSentence(def.plural)} yet` }}
       />
       <ResourceDrawer
         def={def}

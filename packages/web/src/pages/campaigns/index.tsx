@@ -6,7 +6,7 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { flightLabel } from '../dsp/flightDates.js';
+import { FlightCell } from '../dsp/FlightCell.js';
 import { limitText } from '../dsp/formParts.js';
 import { nameOf, useNames } from '../dsp/names.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
@@ -22,22 +22,29 @@ export default function CampaignsPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', ellipsis: true, render: (id: unknown) => nameOf(advertisers, id) },
-      { title: 'Flight', key: 'startDate', width: 200, sorter: true, render: (_: unknown, row) => flightLabel(row.startDate, row.endDate) },
-      { title: 'Bid CPM', dataIndex: 'bidCpm', key: 'bidCpm', width: 100, align: 'right', sorter: true, render: usd },
+      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 140, ellipsis: true, render: (id: unknown) => nameOf(advertisers, id) },
       {
-        title: 'Total / daily budget',
+        title: 'Flight',
+        key: 'startDate',
+        width: 116,
+        sorter: true,
+        render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
+      },
+      { title: 'Bid CPM', dataIndex: 'bidCpm', key: 'bidCpm', width: 96, align: 'right', sorter: true, render: usd },
+      {
+        title: 'Budget',
         key: 'totalBudget',
-        width: 190,
+        width: 132,
         align: 'right',
         sorter: true,
         render: (_: unknown, row) => (
-          <span>
-            {budget(row.totalBudget)} <Typography.Text type="secondary">/ {budget(row.dailyBudget)}</Typography.Text>
-          </span>
+          <div>
+            <div>{budget(row.totalBudget)}</div>
+            <Typography.Text type="secondary">{budget(row.dailyBudget)} a day</Typography.Text>
+          </div>
         ),
       },
-      { title: 'Pacing', dataIndex: 'pacing', key: 'pacing', width: 80, render: (v: string) => PACING_LABELS.get(v) ?? v },
+      { title: 'Pacing', dataIndex: 'pacing', key: 'pacing', width: 76, render: (v: string) => PACING_LABELS.get(v) ?? v },
     ],
     [advertisers],
   );

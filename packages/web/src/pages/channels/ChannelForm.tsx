@@ -7,6 +7,7 @@ import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
 import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { DOMAIN_RULE, statusSwitch } from '../accounts/formParts.js';
 import { channelTag } from './channelTag.js';
 import './channels.css';
 
@@ -19,13 +20,6 @@ interface DemandEntry {
 
 const toOptions = (items: readonly { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
 const DEMAND_MODE_LABELS: Record<(typeof DEMAND_MODES)[number], string> = { priority: 'Priority (waterfall)', auction: 'Auction' };
-
-/** 0/1 status as an on/off switch. */
-export const statusSwitch = {
-  valuePropName: 'checked',
-  getValueProps: (v: unknown) => ({ checked: v === 1 }),
-  normalize: (checked: boolean) => (checked ? 1 : 0),
-} as const;
 
 /** The demand tags a channel calls, in a small editable table, and a picker to add more. */
 function DemandTags({ readOnly }: { readOnly: boolean }) {
@@ -164,7 +158,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           <Form.Item
             name="domain"
             label={label('domain', 'Domain')}
-            rules={[{ pattern: /^$|^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i, message: 'Enter a domain such as example.com' }]}
+            rules={[DOMAIN_RULE]}
           >
             <Input placeholder="example.com" />
           </Form.Item>

@@ -11,6 +11,7 @@ import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
 import { channelTag } from './channelTag.js';
+import './channels.css';
 
 const nameOf = (items: readonly { id: string; name: string }[]) => new Map<unknown, string>(items.map((i) => [i.id, i.name]));
 const INTEGRATION_NAMES = nameOf(INTEGRATION_OPTIONS);
@@ -72,18 +73,30 @@ export default function ChannelsPage() {
       title: 'UID',
       dataIndex: 'uid',
       key: 'uid',
-      width: 150,
-      render: (uid: string | null) => (uid ? <Typography.Text code>{uid}</Typography.Text> : null),
+      width: 135,
+      render: (uid: string | null) =>
+        uid ? (
+          <Typography.Text code className="channel-uid">
+            {uid}
+          </Typography.Text>
+        ) : null,
     },
-    { title: 'Integration', dataIndex: 'integration', key: 'integration', sorter: true, width: 110, render: (v: string) => INTEGRATION_NAMES.get(v) ?? v },
-    { title: 'Environment', dataIndex: 'environment', key: 'environment', sorter: true, width: 120, render: (v: string) => ENVIRONMENT_NAMES.get(v) ?? v },
-    { title: 'Format', dataIndex: 'format', key: 'format', width: 90, render: (v: string) => FORMAT_NAMES.get(v) ?? v },
-    { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', sorter: true, align: 'right', width: 110, render: usd },
-    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 130, render: payoutText },
+    { title: 'Integration', dataIndex: 'integration', key: 'integration', sorter: true, width: 105, render: (v: string) => INTEGRATION_NAMES.get(v) ?? v },
+    {
+      title: 'Environment / format',
+      dataIndex: 'environment',
+      key: 'environment',
+      sorter: true,
+      width: 130,
+      render: (v: string, row) => `${ENVIRONMENT_NAMES.get(v) ?? v} · ${FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')}`,
+    },
+    { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', sorter: true, align: 'right', width: 85, render: usd },
+    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 115, render: (p: unknown) => <span className="channel-nowrap">{payoutText(p)}</span> },
     {
       title: 'Subpublisher',
       dataIndex: 'subpublisherId',
       key: 'subpublisherId',
+      width: 140,
       render: (id: number | null) => (id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : (subNames.get(id) ?? `#${id}`)),
     },
   ];
@@ -96,6 +109,7 @@ export default function ChannelsPage() {
       defaults={channelDefaults}
       rowActions={(row) => <CopyTagButton row={row} />}
       drawerWidth={760}
+      nameWidth={230}
     />
   );
 }

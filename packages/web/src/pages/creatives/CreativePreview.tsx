@@ -17,12 +17,9 @@ export function CreativePreview({ model }: { model: CreativePreviewModel }) {
             preload="metadata"
             playsInline
             src={model.src}
-            width={model.width ?? undefined}
-            style={{ width: '100%', maxWidth: 560, aspectRatio: model.width && model.height ? `${model.width} / ${model.height}` : '16 / 9' }}
+            style={{ width: '100%', maxWidth: 480, aspectRatio: model.width && model.height ? `${model.width} / ${model.height}` : '16 / 9' }}
             data-testid="creative-preview"
-          >
-            <track kind="captions" />
-          </video>
+          />
           <Typography.Text type="secondary" className="dsp-mono" style={{ display: 'block', marginTop: 6 }}>
             {model.mime} · {model.src}
           </Typography.Text>

@@ -1,4 +1,4 @@
-import { VIDEO_MIMES } from '@adplane/shared';
+import { type VIDEO_MIMES } from '@adplane/shared';
 
 /**
  * What the creative drawer can show of a creative, decided from the form's values alone (no network):

@@ -1,4 +1,4 @@
-import { Divider, Form, Input, Radio } from 'antd';
+import { Form, Input, Radio } from 'antd';
 import { type ReactNode } from 'react';
 import { type ResourceKind } from '@adplane/shared';
 import { HelpLabel, useFieldHelp } from '../../resources/fields.js';
@@ -39,10 +39,8 @@ export function StatusField() {
 /** A titled group of fields inside a drawer form. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="dsp-section">
-      <Divider titlePlacement="start">
-        {title}
-      </Divider>
+    <section className="dsp-section" aria-label={title}>
+      <h4 className="dsp-section-title">{title}</h4>
       {children}
     </section>
   );

@@ -21,20 +21,28 @@ export default function SuppliersPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 160, sorter: true, render: (uid: string | null) => <span className="dsp-mono">{uid}</span> },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 150, sorter: true, render: (uid: string | null) => <span className="dsp-mono">{uid}</span> },
       {
         title: 'Bid endpoint',
         key: 'endpoint',
-        ellipsis: true,
-        render: (_: unknown, row) => (row.uid ? <span className="dsp-mono">{supplierEndpoint(host, row.uid)}</span> : null),
+        ellipsis: { showTitle: false },
+        render: (_: unknown, row) => {
+          if (!row.uid) return null;
+          const url = supplierEndpoint(host, row.uid);
+          return (
+            <span className="dsp-mono" title={url}>
+              {url}
+            </span>
+          );
+        },
       },
-      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 110, align: 'right', sorter: true, render: (v: number) => limitText(v) },
-      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 90, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
+      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 100, align: 'right', sorter: true, render: (v: number) => limitText(v) },
+      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 86, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
       {
         title: 'Formats',
         dataIndex: 'formats',
         key: 'formats',
-        width: 150,
+        width: 124,
         render: (formats: string[] | undefined) => (
           <Space size={2} wrap>
             {(formats ?? []).map((f) => (

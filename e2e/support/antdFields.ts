@@ -1,0 +1,36 @@
+import { type Locator, type Page, expect } from '@playwright/test';
+
+/**
+ * antd controls as a person uses them, for the SSP and accounts specs: pick an option of a select,
+ * read a number input, find a list row by its exact name.
+ */
+
+/** The row whose name link is exactly `name` (a copy's "<name> (copy)" does not match). */
+export function exactRow(page: Page, name: string): Locator {
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return page.locator('.ant-table-row').filter({ has: page.locator('[data-testid^="row-open-"]').filter({ hasText: exact }) });
+}
+
+/** The id of a list row (the table's row key). */
+export async function rowId(row: Locator): Promise<string> {
+  const id = await row.getAttribute('data-row-key');
+  expect(id).toMatch(/^\d+$/);
+  return id!;
+}
+
+/** Open an antd select (its search input or its box), narrow it by typing, and pick the option showing `option`. */
+export async function pickOption(page: Page, field: Locator, option: string, search = option): Promise<void> {
+  await field.click();
+  if (search) await page.keyboard.type(search);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
+
+/** The <input> of a control found by test id: the test id may sit on the input itself or on its wrapper. */
+export function inputOf(control: Locator): Locator {
+  return control.locator('xpath=self::input | self::textarea | .//input | .//textarea').first();
+}
+
+/** The antd form item whose label starts with `label`, within `scope`. */
+export function formItem(scope: Locator, label: string): Locator {
+  return scope.locator('.ant-form-item').filter({ has: scope.page().locator('.ant-form-item-label', { hasText: label }) }).first();
+}

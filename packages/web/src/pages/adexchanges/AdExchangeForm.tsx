@@ -1,0 +1,81 @@
+import { Col, Form, Input, InputNumber, Row } from 'antd';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { PercentInput, RefSelect } from '../../resources/fields.js';
+import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import '../dsp/dsp.css';
+
+export function adExchangeDefaults(): Record<string, unknown> {
+  return { status: 1, endpoint: '', tmaxMs: 300, qpsLimit: 0, seat: '', marginPercent: 20, targetingId: null };
+}
+
+/** The host an exchange's endpoint points at (the list shows it instead of the whole URL). */
+export function endpointHost(endpoint: unknown): string {
+  if (typeof endpoint !== 'string' || !endpoint) return '';
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
+}
+
+export function AdExchangeForm(_: ResourceFormProps) {
+  const label = useHelpLabel('adexchanges');
+  return (
+    <div className="dsp-form">
+      <Row gutter={16}>
+        <Col span={16}>
+          <NameField placeholder="e.g. Crestline Exchange - OpenRTB 2.6" />
+        </Col>
+        <Col span={8}>
+          <StatusField />
+        </Col>
+      </Row>
+      <Section title="OpenRTB 2.6 connection">
+        <Form.Item
+          name="endpoint"
+          label={label('endpoint', 'Bid endpoint URL')}
+          extra="Where we POST OpenRTB 2.6 bid requests"
+          rules={[
+            { required: true, whitespace: true, message: 'Enter the endpoint URL' },
+            { pattern: /^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' },
+          ]}
+        >
+          <Input placeholder="https://bid.exchange.example/openrtb2/auction" />
+        </Form.Item>
+        <Row gutter={16}>
+          <Col span={8}>
+            <Form.Item
+              name="tmaxMs"
+              label={label('tmaxMs', 'Timeout (tmax)')}
+              extra="50 - 5000 ms"
+              rules={[
+                { required: true, message: 'Enter the timeout' },
+                { type: 'number', min: 50, max: 5000, message: 'Between 50 and 5000 ms' },
+              ]}
+            >
+              <InputNumber<number> min={50} max={5000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="Bid requests per second we send; 0 = unlimited" rules={[{ required: true, message: 'Enter a QPS limit (0 for unlimited)' }]}>
+              <InputNumber<number> min={0} precision={0} step={100} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="seat" label={label('seat', 'Seat')} extra="Our seat id at the exchange" rules={[{ max: 64, message: 'At most 64 characters' }]}>
+              <Input maxLength={64} placeholder="e.g. nw-1187" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Section>
+      <Section title="Money & targeting">
+        <Form.Item name="marginPercent" label={label('marginPercent', 'Margin')} extra="Kept from what this exchange's buyers pay" rules={[{ required: true, message: 'Enter a margin (0 for none)' }]}>
+          <PercentInput />
+        </Form.Item>
+        <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="Only requests that match it go to this exchange; none = all">
+          <RefSelect kind="targetings" placeholder="None (all traffic)" />
+        </Form.Item>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { RESOURCES } from '@adplane/shared';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
+import { accountColumns } from '../accounts/columns.js';
+import { AdvertiserForm } from './AdvertiserForm.js';
+
+/** Advertisers: brands the tenant serves; each signs in to see the tags, campaigns and creatives assigned to it. */
+export default function AdvertisersPage() {
+  return (
+    <ResourceListPage
+      def={RESOURCES.advs}
+      columns={accountColumns({ domain: true })}
+      FormBody={AdvertiserForm}
+      defaults={accountDefaults}
+      toForm={accountToForm}
+      toBody={accountToBody}
+      canDuplicate={false}
+      nameWidth={200}
+    />
+  );
+}

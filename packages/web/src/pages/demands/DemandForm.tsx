@@ -1,0 +1,102 @@
+import { Col, Divider, Form, Input, Row, Select, Switch, Tooltip } from 'antd';
+import { type ReactNode } from 'react';
+import { TIMEZONE_OPTIONS } from '@adplane/shared';
+import { useUser } from '../../auth/authContext.js';
+import { MoneyInput, PercentInput, useHelpLabel } from '../../resources/fields.js';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { AccountFields } from '../accounts/AccountFields.js';
+import { DOMAIN_RULE } from '../accounts/formParts.js';
+
+export const SUPER_ONLY = {
+  create: 'Only the super admin can create demand accounts',
+  archive: 'Only the super admin can archive or restore demand accounts',
+  delete: 'Only the super admin can delete demand accounts',
+  prices: 'Only the super admin can change prices',
+} as const;
+
+/** Whether the signed-in admin is one of the non-super admins (the server refuses them account creation, deletion and prices). */
+export function useIsLimitedAdmin(): boolean {
+  return useUser().disabled === true;
+}
+
+const FLAGS: { name: string; label: string; extra: string }[] = [
+  { name: 'showDsp', label: 'DSP view', extra: 'May switch to the DSP view' },
+  { name: 'showPostbidPix', label: 'Post-bid pixels', extra: 'Post-bid IVT pixels' },
+  { name: 'showPostbidWh', label: 'Post-bid warehouse', extra: 'Post-bid scan reports' },
+  { name: 'showCheckIVT', label: 'IVT checks', extra: 'Pre-bid IVT options' },
+  { name: 'showSystemCost', label: 'System cost', extra: 'Month-to-date cost' },
+];
+
+/** A price input that a non-super admin sees greyed out, with the reason on hover. */
+function PriceItem({ name, label, locked, children }: { name: string; label: ReactNode; locked: boolean; children: ReactNode }) {
+  const item = (
+    <Form.Item name={name} label={label}>
+      {children}
+    </Form.Item>
+  );
+  return locked ? (
+    <Tooltip title={SUPER_ONLY.prices}>
+      <div data-testid={`locked-${name}`}>{item}</div>
+    </Tooltip>
+  ) : (
+    item
+  );
+}
+
+/** A demand account (tenant): its sign-in, time zone, what the platform charges it, and what it may use. */
+export function DemandForm({ row }: ResourceFormProps) {
+  const label = useHelpLabel('demands');
+  const locked = useIsLimitedAdmin();
+  return (
+    <>
+      <AccountFields kind="demands" row={row} />
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="domain" label={label('domain', 'Channel domain')} rules={[DOMAIN_RULE]} extra="Host name of the account's channels">
+            <Input placeholder="ads.example.com" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="timezone" label={label('timezone', 'Time zone')} extra="Reports and dates of the account">
+            <Select options={TIMEZONE_OPTIONS.map((t) => ({ value: t.id, label: t.name }))} showSearch={{ optionFilterProp: 'label' }} style={{ width: 160 }} />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Prices</Divider>
+      <Row gutter={16}>
+        <Col span={12}>
+          <PriceItem name="priceReq" label={label('priceReq', 'Request CPM')} locked={locked}>
+            <MoneyInput disabled={locked} data-testid="demand-priceReq" />
+          </PriceItem>
+        </Col>
+        <Col span={12}>
+          <PriceItem name="priceImp" label={label('priceImp', 'Impression CPM')} locked={locked}>
+            <MoneyInput disabled={locked} data-testid="demand-priceImp" />
+          </PriceItem>
+        </Col>
+        <Col span={12}>
+          <PriceItem name="pricePostbid" label={label('pricePostbid', 'Post-bid CPM')} locked={locked}>
+            <MoneyInput disabled={locked} data-testid="demand-pricePostbid" />
+          </PriceItem>
+        </Col>
+        <Col span={12}>
+          <PriceItem name="priceDsp" label={label('priceDsp', 'DSP revenue share')} locked={locked}>
+            <PercentInput disabled={locked} />
+          </PriceItem>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Features</Divider>
+      <Row gutter={16}>
+        {FLAGS.map((f) => (
+          <Col span={8} key={f.name}>
+            <Form.Item name={f.name} label={label(f.name, f.label)} valuePropName="checked" extra={f.extra}>
+              <Switch data-testid={`demand-${f.name}`} />
+            </Form.Item>
+          </Col>
+        ))}
+      </Row>
+    </>
+  );
+}

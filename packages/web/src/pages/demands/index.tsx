@@ -1,0 +1,100 @@
+import { LoginOutlined } from '@ant-design/icons';
+import { Alert, Button, Tag, Tooltip, Typography } from 'antd';
+import { type ColumnsType } from 'antd/es/table';
+import { type MouseEvent } from 'react';
+import { RESOURCES, formatPercent } from '@adplane/shared';
+import { clearLists } from '../../api/lists.js';
+import { browser } from '../../browser.js';
+import { usd } from '../../resources/fields.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
+import { DemandForm, SUPER_ONLY, useIsLimitedAdmin } from './DemandForm.js';
+
+export function demandDefaults(): Record<string, unknown> {
+  return {
+    ...accountDefaults(),
+    timezone: 0,
+    priceReq: 0,
+    priceImp: 0,
+    pricePostbid: 0,
+    priceDsp: 0,
+    showDsp: false,
+    showPostbidPix: false,
+    showPostbidWh: false,
+    showCheckIVT: false,
+    showSystemCost: false,
+  };
+}
+
+export function loginAsHref(id: number): string {
+  return `/api/switch?type=demand&id=${id}`;
+}
+
+/** Act as the account: the server switches the session and sends the browser to its dashboard. */
+function LoginAsButton({ row }: { row: ResourceRow }) {
+  const usable = row.status === 1 && !row.archived;
+  const href = loginAsHref(row.id);
+  const go = (event: MouseEvent<HTMLElement>) => {
+    event.preventDefault();
+    // The admin's cached lists must not show up in the account's console.
+    clearLists();
+    browser.assign(href);
+  };
+  return (
+    <Tooltip title={usable ? `Log in as ${row.name}` : 'Only an active account can be logged in as'}>
+      <Button type="text" size="small" icon={<LoginOutlined />} href={usable ? href : undefined} disabled={!usable} onClick={go} aria-label="log in as" data-testid={`login-as-${row.id}`} />
+    </Tooltip>
+  );
+}
+
+const right = { align: 'right' as const, width: 110 };
+
+/** Demand accounts (tenants), for admins: who they are, what the platform charges them, what they may use. */
+export default function DemandsPage() {
+  const limited = useIsLimitedAdmin();
+  const columns: ColumnsType<ResourceRow> = [
+    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 80, render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null) },
+    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: 130 },
+    { title: 'Company', dataIndex: 'companyName', key: 'companyName', render: (v: string) => v || <Typography.Text type="secondary">-</Typography.Text> },
+    { title: 'Request CPM', dataIndex: 'priceReq', key: 'priceReq', render: usd, ...right },
+    { title: 'Impression CPM', dataIndex: 'priceImp', key: 'priceImp', render: usd, ...right, width: 125 },
+    { title: 'Post-bid CPM', dataIndex: 'pricePostbid', key: 'pricePostbid', render: usd, ...right },
+    { title: 'DSP share', dataIndex: 'priceDsp', key: 'priceDsp', render: (v: number) => formatPercent(v), ...right, width: 95 },
+    {
+      title: 'DSP',
+      dataIndex: 'showDsp',
+      key: 'showDsp',
+      width: 70,
+      align: 'center',
+      render: (v: boolean) => (v ? <Tag color="purple" variant="filled">DSP</Tag> : <Typography.Text type="secondary">-</Typography.Text>),
+    },
+  ];
+
+  return (
+    <ResourceListPage
+      def={RESOURCES.demands}
+      columns={columns}
+      FormBody={DemandForm}
+      defaults={demandDefaults}
+      toForm={accountToForm}
+      toBody={accountToBody}
+      canDuplicate={false}
+      locked={limited ? { create: SUPER_ONLY.create, archive: SUPER_ONLY.archive, delete: SUPER_ONLY.delete } : undefined}
+      rowActions={(row) => <LoginAsButton row={row} />}
+      drawerWidth={760}
+      nameWidth={190}
+      intro={
+        limited && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title="You can edit accounts and log in as them; creating, archiving and deleting accounts and changing prices is for the super admin."
+            data-testid="demands-limited"
+          />
+        )
+      }
+    />
+  );
+}

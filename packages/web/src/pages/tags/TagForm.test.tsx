@@ -1,0 +1,101 @@
+import '../../test/setup.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Form, type FormInstance } from 'antd';
+import { clearLists } from '../../api/lists.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { jsonResponse, makeUser } from '../../test/fixtures.js';
+import { renderWithAuth } from '../../test/render.js';
+import { tagToBody, tagToForm } from './index.js';
+import { TagForm } from './TagForm.js';
+
+vi.setConfig({ testTimeout: 20_000 });
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  clearLists();
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockImplementation(async () => jsonResponse([]));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+const APPNEXUS_TAG = {
+  id: 3,
+  name: 'AppNexus (Xandr) - web outstream - Prebid',
+  status: 1,
+  archived: false,
+  uid: 'a1',
+  createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
+  integration: 'PreBid',
+  vastUrl: '',
+  endpoint: '',
+  partner: 'appnexus',
+  partnerParams: { placement_id: 27412356, member: '9325', position: 'above', use_pmt_rule: false },
+  pricing: 'revshare',
+  price: 90,
+  floorCpm: 2_000_000,
+  timeoutMs: 800,
+  qpsLimit: 0,
+  dailyRequestCap: 0,
+  dailyImpCap: 0,
+  priority: 4,
+  targetingId: null,
+  advertiserId: null,
+} satisfies ResourceRow;
+
+function Harness({ onForm }: { onForm: (f: FormInstance) => void }) {
+  const [form] = Form.useForm();
+  onForm(form);
+  return (
+    <Form form={form} layout="vertical" initialValues={tagToForm(APPNEXUS_TAG)}>
+      <TagForm form={form} row={APPNEXUS_TAG} readOnly={false} />
+    </Form>
+  );
+}
+
+describe('TagForm with a PreBid partner', () => {
+  it("builds the partner's form from its parameters and sends them typed", async () => {
+    let form!: FormInstance;
+    renderWithAuth(<Harness onForm={(f) => (form = f)} />, makeUser('demand'));
+
+    expect(await screen.findByTestId('partner-params')).toBeTruthy();
+    // The stored bidder code shows as the partner's Prebid variant.
+    expect(screen.getByText('AppNexus')).toBeTruthy();
+    const placement = screen.getByTestId('param-partnerParams_placement_id');
+    const placementInput = (placement.tagName === 'INPUT' ? placement : placement.querySelector('input')) as HTMLInputElement;
+    expect(placementInput.getAttribute('role')).toBe('spinbutton');
+    expect(placementInput.value).toBe('27412356');
+    expect(document.querySelector('#partnerParams_use_pmt_rule')?.getAttribute('role')).toBe('switch');
+    expect(document.querySelector('#partnerParams_position')?.getAttribute('role')).toBe('combobox');
+    // Deprecated spellings are tucked away.
+    expect(screen.queryByText('placementId')).toBeNull();
+    expect(screen.getByText('placement_id')).toBeTruthy();
+    expect(screen.getByText(/Show \d+ deprecated parameters/)).toBeTruthy();
+
+    fireEvent.change(placementInput, { target: { value: '555' } });
+    fireEvent.click(document.querySelector('#partnerParams_use_pmt_rule')!);
+    let values: Record<string, unknown> = {};
+    await act(async () => {
+      values = (await form.validateFields()) as Record<string, unknown>;
+    });
+    const body = tagToBody(values);
+    expect(body).toMatchObject({ integration: 'PreBid', partner: 'appnexusP', pricing: 'revshare', price: 90 });
+    expect(body.partnerParams).toEqual({ placement_id: 555, member: 9325, position: 'above', use_pmt_rule: true });
+    expect(body).not.toHaveProperty('vastUrl');
+  });
+
+  it('names the parameters a partner needs when none is set', async () => {
+    let form!: FormInstance;
+    renderWithAuth(<Harness onForm={(f) => (form = f)} />, makeUser('demand'));
+    await screen.findByTestId('partner-params');
+    act(() => form.setFieldValue('partnerParams', {}));
+    await act(async () => {
+      await form.validateFields().catch(() => undefined);
+    });
+    await waitFor(() => expect(screen.getAllByText('AppNexus needs placement_id, or inv_code + member').length).toBeGreaterThan(0));
+  });
+});

@@ -1,0 +1,232 @@
+import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Switch, Tooltip, Typography } from 'antd';
+import { type TextAreaRef } from 'antd/es/input/TextArea';
+import { useEffect, useRef } from 'react';
+import { INTEGRATION_OPTIONS, partnerById } from '@adplane/shared';
+import { useUser } from '../../auth/authContext.js';
+import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { statusSwitch } from '../accounts/formParts.js';
+import { PartnerParamsFields } from './PartnerParamsFields.js';
+import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partnerParams.js';
+import './tags.css';
+
+export const DEFAULT_TAG_REVSHARE = 80;
+const HTTP_URL = /^https?:\/\/\S+$/i;
+
+/** The VAST URL with one button per macro of the tenant: a click puts the macro at the cursor. */
+function VastUrlField({ readOnly }: { readOnly: boolean }) {
+  const user = useUser();
+  const form = Form.useFormInstance();
+  const label = useHelpLabel('tags');
+  const ref = useRef<TextAreaRef>(null);
+
+  const insert = (macro: string) => {
+    const el = ref.current?.resizableTextArea?.textArea;
+    const current = String(form.getFieldValue('vastUrl') ?? '');
+    const start = el ? el.selectionStart : current.length;
+    const end = el ? el.selectionEnd : current.length;
+    const next = current.slice(0, start) + macro + current.slice(end);
+    form.setFieldValue('vastUrl', next);
+    void form.validateFields(['vastUrl']).catch(() => undefined);
+    requestAnimationFrame(() => {
+      if (!el) return;
+      el.focus();
+      el.setSelectionRange(start + macro.length, start + macro.length);
+    });
+  };
+
+  return (
+    <>
+      <Form.Item
+        name="vastUrl"
+        label={label('vastUrl', 'VAST URL')}
+        rules={[
+          { required: true, whitespace: true, message: 'Enter the VAST URL of the demand partner' },
+          { pattern: HTTP_URL, message: 'Must be an http(s) URL without spaces' },
+          { max: 4096 },
+        ]}
+        extra="The demand partner's VAST tag. Put the macros where the partner expects each value."
+      >
+        <Input.TextArea ref={ref} autoSize={{ minRows: 3, maxRows: 8 }} placeholder="https://vast.partner.example/vast?w={{width}}&h={{height}}&cb={{cachebuster}}" data-testid="tag-vast-url" />
+      </Form.Item>
+      {!readOnly && user.vastParams.length > 0 && (
+        <div className="macro-helper" data-testid="macro-helper">
+          <Typography.Text type="secondary" className="macro-helper-title">
+            Insert a macro:
+          </Typography.Text>
+          {user.vastParams.map((m) => (
+            <Tooltip key={m.param} title={`${m.description} (parameter ${m.param})`}>
+              <button type="button" className="macro-chip" onClick={() => insert(m.macro)} data-testid={`macro-${m.param}`}>
+                {m.macro}
+              </button>
+            </Tooltip>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function PartnerFields() {
+  const form = Form.useFormInstance();
+  const label = useHelpLabel('tags');
+  const partner = Form.useWatch('partner', form) as string | undefined;
+  const params: unknown = Form.useWatch('partnerParams', form);
+  // The partner's required parameters are checked on save; once that complaint shows, it follows the edits.
+  useEffect(() => {
+    if (form.getFieldError('partner').length) void form.validateFields(['partner']).catch(() => undefined);
+  }, [form, partner, params]);
+  return (
+    <>
+      <Form.Item
+        name="partner"
+        label={label('partner', 'Partner')}
+        validateTrigger={[]}
+        rules={[
+          { required: true, message: 'Pick the header-bidding partner' },
+          ({ getFieldValue }) => ({
+            validator: async (_rule, value: string | undefined) => {
+              const p = value ? partnerById(value) : undefined;
+              if (!p) return;
+              let body: Record<string, unknown>;
+              try {
+                body = partnerParamsToBody(p.params, getFieldValue('partnerParams'));
+              } catch {
+                return; // The parameter with bad JSON shows its own error.
+              }
+              const missing = missingRequired(p, body);
+              if (missing) throw new Error(missing);
+            },
+          }),
+        ]}
+      >
+        <Select
+          id="tag-partner"
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder="Pick a partner"
+          options={[...PARTNER_OPTIONS]}
+          onChange={() => form.setFieldValue('partnerParams', {})}
+          style={{ maxWidth: 320 }}
+        />
+      </Form.Item>
+      <PartnerParamsFields partnerId={partner} />
+    </>
+  );
+}
+
+/** The fields of a demand tag: where the ad server calls, at what price, how much and for whom. */
+export function TagForm({ form, readOnly }: ResourceFormProps) {
+  const label = useHelpLabel('tags');
+  const integration = Form.useWatch('integration', form) as string | undefined;
+  const pricing = Form.useWatch('pricing', form) as string | undefined;
+
+  return (
+    <>
+      <Row gutter={16}>
+        <Col span={18}>
+          <Form.Item name="name" label={label('name', 'Name')} rules={[{ required: true, whitespace: true, message: 'Name the tag' }, { max: 255 }]}>
+            <Input placeholder="Partner - inventory - integration" data-testid="tag-name" />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="status" label={label('status', 'Active')} {...statusSwitch}>
+            <Switch />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Form.Item name="integration" label={label('integration', 'Integration')}>
+        <Radio.Group optionType="button" options={INTEGRATION_OPTIONS.map((o) => ({ value: o.id, label: o.name }))} data-testid="tag-integration" />
+      </Form.Item>
+      {integration === 'VAST' && <VastUrlField readOnly={readOnly} />}
+      {integration === 'RTB' && (
+        <Form.Item
+          name="endpoint"
+          label={label('endpoint', 'OpenRTB endpoint')}
+          rules={[
+            { required: true, whitespace: true, message: 'Enter the bidder endpoint' },
+            { pattern: HTTP_URL, message: 'Must be an http(s) URL without spaces' },
+          ]}
+          extra="OpenRTB 2.6 bid requests are posted here."
+        >
+          <Input placeholder="https://bidder.example/openrtb2/auction" data-testid="tag-endpoint" />
+        </Form.Item>
+      )}
+      {integration === 'PreBid' && <PartnerFields />}
+
+      <Divider titlePlacement="start">Pricing</Divider>
+      <Row gutter={16}>
+        <Col span={9}>
+          <Form.Item name="pricing" label={label('pricing', 'Pricing')}>
+            <Radio.Group
+              optionType="button"
+              options={[
+                { value: 'cpm', label: 'Fixed CPM' },
+                { value: 'revshare', label: 'Revenue share' },
+              ]}
+              onChange={(e) => form.setFieldValue('price', e.target.value === 'revshare' ? DEFAULT_TAG_REVSHARE : 0)}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="price"
+            label={label('price', pricing === 'revshare' ? 'Revenue share' : 'Price CPM')}
+            rules={[{ required: true, message: 'Enter the price' }]}
+            extra={pricing === 'revshare' ? 'Percent of the partner revenue you keep' : 'What the partner pays per 1,000 impressions'}
+          >
+            {pricing === 'revshare' ? <PercentInput /> : <MoneyInput data-testid="tag-price" />}
+          </Form.Item>
+        </Col>
+        <Col span={7}>
+          <Form.Item name="floorCpm" label={label('floorCpm', 'Floor CPM')} extra="Lowest bid accepted">
+            <MoneyInput data-testid="tag-floor" />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Delivery</Divider>
+      <Row gutter={16}>
+        <Col span={8}>
+          <Form.Item name="priority" label={label('priority', 'Priority')} rules={[{ required: true, type: 'integer', min: 1, max: 100, message: '1 to 100' }]} extra="1 is called first">
+            <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} data-testid="tag-priority" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout')} rules={[{ required: true, type: 'integer', min: 50, max: 10_000, message: '50 to 10,000 ms' }]}>
+            <InputNumber min={50} max={10_000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="0 = no limit">
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="dailyRequestCap" label={label('dailyRequestCap', 'Daily request cap')} extra="0 = no cap">
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="dailyImpCap" label={label('dailyImpCap', 'Daily impression cap')} extra="0 = no cap">
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+
+      <Divider titlePlacement="start">Targeting and advertiser</Divider>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="targetingId" label={label('targetingId', 'Targeting')}>
+            <RefSelect kind="targetings" placeholder="None (all traffic)" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="advertiserId" label={label('advertiserId', 'Advertiser')} extra="The advertiser sees this tag's numbers">
+            <RefSelect kind="advs" placeholder="None" />
+          </Form.Item>
+        </Col>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { Typography } from 'antd';
+import { type ColumnsType } from 'antd/es/table';
+import { useMemo } from 'react';
+import { RESOURCES, formatPercent, partnerById } from '@adplane/shared';
+import { useList } from '../../api/lists.js';
+import { usd } from '../../resources/fields.js';
+import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { type ResourceRow } from '../../resources/resourceApi.js';
+import { partnerFormId, partnerParamsToBody, partnerParamsToForm } from './partnerParams.js';
+import { TagForm } from './TagForm.js';
+
+export function tagDefaults(): Record<string, unknown> {
+  return {
+    name: '',
+    status: 1,
+    integration: 'VAST',
+    vastUrl: '',
+    endpoint: '',
+    partner: undefined,
+    partnerParams: {},
+    pricing: 'cpm',
+    price: 0,
+    floorCpm: 0,
+    timeoutMs: 1000,
+    qpsLimit: 0,
+    dailyRequestCap: 0,
+    dailyImpCap: 0,
+    priority: 5,
+    targetingId: null,
+    advertiserId: null,
+  };
+}
+
+/** A stored tag as the form edits it: the partner under the id the select offers, its parameters typed for the inputs. */
+export function tagToForm(row: ResourceRow): Record<string, unknown> {
+  const partner = partnerById(String(row.partner ?? ''));
+  return {
+    ...row,
+    partner: partnerFormId(row.partner) || undefined,
+    partnerParams: partner ? partnerParamsToForm(partner.params, row.partnerParams) : {},
+  };
+}
+
+/** The form's values as the API takes them: only the fields of the chosen integration, partner parameters typed. */
+export function tagToBody(values: Record<string, unknown>): Record<string, unknown> {
+  const { vastUrl, endpoint, partner, partnerParams, ...rest } = values;
+  switch (values.integration) {
+    case 'VAST':
+      return { ...rest, vastUrl };
+    case 'RTB':
+      return { ...rest, endpoint };
+    default: {
+      const def = partnerById(String(partner ?? ''));
+      return { ...rest, partner, partnerParams: def ? partnerParamsToBody(def.params, partnerParams) : {} };
+    }
+  }
+}
+
+const priceText = (row: ResourceRow) => (row.pricing === 'revshare' ? `${formatPercent(Number(row.price))} share` : `${usd(row.price)} CPM`);
+
+/** Demand tags: the VAST, OpenRTB and Prebid demand sources the tenant's channels call. */
+export default function TagsPage() {
+  const { items: advertisers } = useList('advertisers');
+  const advNames = useMemo(() => new Map(advertisers.map((a) => [Number(a.id), a.name])), [advertisers]);
+
+  const columns: ColumnsType<ResourceRow> = [
+    {
+      title: 'Integration',
+      dataIndex: 'integration',
+      key: 'integration',
+      sorter: true,
+      width: 150,
+      render: (v: string, row) =>
+        v === 'PreBid' ? (
+          <span>
+            PreBid <Typography.Text type="secondary">· {partnerById(String(row.partner ?? ''))?.name ?? String(row.partner ?? '')}</Typography.Text>
+          </span>
+        ) : (
+          v
+        ),
+    },
+    { title: 'Price', dataIndex: 'price', key: 'price', sorter: true, align: 'right', width: 120, render: (_: unknown, row) => priceText(row) },
+    { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: 85, render: usd },
+    { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: 95, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
+    { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: 90 },
+    {
+      title: 'Advertiser',
+      dataIndex: 'advertiserId',
+      key: 'advertiserId',
+      width: 140,
+      render: (id: number | null) => (id === null || id === undefined ? <Typography.Text type="secondary">None</Typography.Text> : (advNames.get(id) ?? `#${id}`)),
+    },
+  ];
+
+  return (
+    <ResourceListPage
+      def={RESOURCES.tags}
+      columns={columns}
+      FormBody={TagForm}
+      defaults={tagDefaults}
+      toForm={tagToForm}
+      toBody={tagToBody}
+      drawerWidth={760}
+      nameWidth={240}
+    />
+  );
+}

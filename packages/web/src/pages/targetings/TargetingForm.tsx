@@ -1,0 +1,286 @@
+import { Alert, Checkbox, Col, Form, Input, Radio, Row, Select, Tabs, Typography } from 'antd';
+import { type ReactNode } from 'react';
+import {
+  BROWSER_FAMILIES,
+  COUNTRIES,
+  DEVICE_TYPES,
+  OPERATING_SYSTEMS,
+  PLAYER_SIZES,
+  REGION_BY_ID,
+  SMART_TV_FAMILIES,
+  US_STATES,
+  countryName,
+  iabCategoryLabel,
+  type ReferenceItem,
+  type ResourceKind,
+} from '@adplane/shared';
+import { useUser } from '../../auth/authContext.js';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { HelpLabel, RefSelect, useFieldHelp } from '../../resources/fields.js';
+import { CheckTree } from './CheckTree.js';
+import { DayPartingField } from './DayPartingField.js';
+import { dayPartingProblem, type DayPartingValue } from './dayParting.js';
+import { FilterField } from './FilterField.js';
+import { type RulesLike, summarizeTargeting, targetingParts } from './summary.js';
+import { IAB_TREE, REGION_TREE, iabCheckedKeys, iabLeaves, regionCheckedKeys, toggleIab, toggleRegion } from './trees.js';
+
+const countryOptions = COUNTRIES.map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }));
+const stateOptions = US_STATES.map((s) => ({ value: s.id, label: `${s.name} (${s.id})` }));
+const toOptions = (items: readonly ReferenceItem[]) => items.map((i) => ({ value: i.id, label: i.name }));
+
+const iabChip = (id: string) => {
+  const leaves = iabLeaves([id]).size;
+  return { value: id, label: leaves > 1 ? `${iabCategoryLabel(id)} (all ${leaves})` : iabCategoryLabel(id) };
+};
+const regionChip = (id: string) => ({ value: id, label: REGION_BY_ID.get(id)?.name ?? countryName(id) });
+
+/** A checkbox group laid out in columns, so that eleven browser families do not wrap raggedly. */
+function CheckGrid(props: { options: { value: string; label: string }[]; value: string[]; onChange: (v: string[]) => void; disabled?: boolean; testId: string }) {
+  return (
+    <Checkbox.Group value={props.value} onChange={(v) => props.onChange(v as string[])} disabled={props.disabled} style={{ width: '100%' }} data-testid={props.testId}>
+      <Row gutter={[8, 4]} style={{ width: '100%' }}>
+        {props.options.map((o) => (
+          <Col span={6} key={o.value}>
+            <Checkbox value={o.value}>{o.label}</Checkbox>
+          </Col>
+        ))}
+      </Row>
+    </Checkbox.Group>
+  );
+}
+
+/** Holds a value the form does not show (publisher and creative lists outside V2V), so that saving keeps it. */
+function Kept(_props: { value?: unknown }) {
+  return null;
+}
+
+type RuleKey = keyof RulesLike;
+const TAB_RULES: Record<string, RuleKey[]> = {
+  geo: ['countries', 'regions', 'usStates'],
+  devices: ['devices', 'os', 'browsers', 'tvFamilies'],
+  content: ['iabCategories'],
+  lists: ['appLists', 'pubLists', 'creLists', 'playerSizes'],
+  daypart: ['dayParting'],
+};
+
+function tabLabel(label: string, rules: RulesLike | undefined, key: string): ReactNode {
+  const count = rules ? targetingParts(Object.fromEntries(TAB_RULES[key].map((k) => [k, rules[k]])) as RulesLike).length : 0;
+  return (
+    <span data-testid={`targeting-tab-${key}`}>
+      {label}
+      {count > 0 && <span style={{ marginInlineStart: 6, color: '#1677ff', fontWeight: 600 }}>({count})</span>}
+    </span>
+  );
+}
+
+/**
+ * The drawer of a targeting profile: name and status, then one tab per kind of rule. Every filter
+ * has an Include/Exclude switch; a filter left empty matches any traffic.
+ */
+export function TargetingForm({ form, readOnly }: ResourceFormProps) {
+  const user = useUser();
+  const help = useFieldHelp();
+  const rules = Form.useWatch('rules', form) as RulesLike | undefined;
+  // Publisher and creative lists exist on the V2V database only (spec: Targeting menu).
+  const v2v = user.config.database === 'V2V';
+  const label = (text: string, key: string) => <HelpLabel label={text} help={help(`targetings.${key}`)} />;
+
+  const listField = (kind: ResourceKind, key: 'appLists' | 'pubLists' | 'creLists', text: string, any: string) => (
+    <Form.Item name={['rules', key]} label={label(text, `rules.${key}`)}>
+      <FilterField<'ids', number> itemsKey="ids" anyText={any} testId={`targeting-${key}`} disabled={readOnly}>
+        {(ids, set) => <RefSelect kind={kind} multiple value={ids} onChange={(v) => set((v as number[]) ?? [])} disabled={readOnly} placeholder="Any" />}
+      </FilterField>
+    </Form.Item>
+  );
+
+  const checkFilter = (key: 'devices' | 'os' | 'browsers' | 'tvFamilies', text: string, items: readonly ReferenceItem[], any: string) => (
+    <Form.Item name={['rules', key]} label={label(text, `rules.${key}`)}>
+      <FilterField<'values', string> itemsKey="values" anyText={any} testId={`targeting-${key}`} disabled={readOnly}>
+        {(values, set) => <CheckGrid options={toOptions(items)} value={values} onChange={set} disabled={readOnly} testId={`targeting-${key}-options`} />}
+      </FilterField>
+    </Form.Item>
+  );
+
+  const tabs = [
+    {
+      key: 'geo',
+      label: tabLabel('Geography', rules, 'geo'),
+      forceRender: true,
+      children: (
+        <>
+          <Form.Item name={['rules', 'countries']} label={label('Countries', 'rules.countries')}>
+            <FilterField<'values', string> itemsKey="values" anyText="any country" testId="targeting-countries" disabled={readOnly}>
+              {(values, set) => (
+                <Select
+                  mode="multiple"
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  placeholder="Any country: type a name or a code"
+                  options={countryOptions}
+                  value={values}
+                  onChange={set}
+                  disabled={readOnly}
+                  style={{ width: '100%' }}
+                  data-testid="targeting-countries-select"
+                />
+              )}
+            </FilterField>
+          </Form.Item>
+          <Form.Item
+            name={['rules', 'regions']}
+            label={label('Regions', 'rules.regions')}
+            extra="Checking a region targets all its countries and is saved as the region; a partly checked region is saved as its countries."
+          >
+            <FilterField<'values', string> itemsKey="values" anyText="any region" testId="targeting-regions" disabled={readOnly}>
+              {(values, set) => (
+                <CheckTree
+                  testId="targeting-region-tree"
+                  treeData={REGION_TREE}
+                  checkedKeys={regionCheckedKeys(values)}
+                  onToggle={(key, checked) => set(toggleRegion(values, key, checked))}
+                  onClear={() => set([])}
+                  chips={values.map(regionChip)}
+                  onRemoveChip={(v) => set(toggleRegion(values, v, false))}
+                  searchPlaceholder="Find a region or a country"
+                  disabled={readOnly}
+                  height={240}
+                />
+              )}
+            </FilterField>
+          </Form.Item>
+          <Form.Item name={['rules', 'usStates']} label={label('US states', 'rules.usStates')}>
+            <FilterField<'values', string> itemsKey="values" anyText="any state" testId="targeting-us-states" disabled={readOnly}>
+              {(values, set) => (
+                <Select
+                  mode="multiple"
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  placeholder="Any state"
+                  options={stateOptions}
+                  value={values}
+                  onChange={set}
+                  disabled={readOnly}
+                  style={{ width: '100%' }}
+                />
+              )}
+            </FilterField>
+          </Form.Item>
+        </>
+      ),
+    },
+    {
+      key: 'devices',
+      label: tabLabel('Devices & platforms', rules, 'devices'),
+      forceRender: true,
+      children: (
+        <>
+          {checkFilter('devices', 'Devices', DEVICE_TYPES, 'any device')}
+          {checkFilter('os', 'Operating systems', OPERATING_SYSTEMS, 'any operating system')}
+          {checkFilter('browsers', 'Browsers', BROWSER_FAMILIES, 'any browser')}
+          {checkFilter('tvFamilies', 'Smart-TV families', SMART_TV_FAMILIES, 'any TV family')}
+        </>
+      ),
+    },
+    {
+      key: 'content',
+      label: tabLabel('Content', rules, 'content'),
+      forceRender: true,
+      children: (
+        <Form.Item
+          name={['rules', 'iabCategories']}
+          label={label('IAB content categories', 'rules.iabCategories')}
+          extra="Checking a top-level category covers all its sub-categories and is saved as that category alone."
+        >
+          <FilterField<'values', string> itemsKey="values" anyText="any content" testId="targeting-iab" disabled={readOnly}>
+            {(values, set) => (
+              <CheckTree
+                testId="targeting-iab-tree"
+                treeData={IAB_TREE}
+                checkedKeys={iabCheckedKeys(values)}
+                onToggle={(key, checked) => set(toggleIab(values, key, checked))}
+                onClear={() => set([])}
+                chips={values.map(iabChip)}
+                onRemoveChip={(v) => set(toggleIab(values, v, false))}
+                searchPlaceholder="Find a category: sports, IAB17..."
+                disabled={readOnly}
+                height={340}
+              />
+            )}
+          </FilterField>
+        </Form.Item>
+      ),
+    },
+    {
+      key: 'lists',
+      label: tabLabel('Lists & player', rules, 'lists'),
+      forceRender: true,
+      children: (
+        <>
+          {listField('applists', 'appLists', 'App lists', 'any app')}
+          {v2v ? (
+            listField('publists', 'pubLists', 'Publisher lists', 'any publisher')
+          ) : (
+            <Form.Item name={['rules', 'pubLists']} hidden>
+              <Kept />
+            </Form.Item>
+          )}
+          {v2v ? (
+            listField('crelists', 'creLists', 'Creative lists', 'any creative')
+          ) : (
+            <Form.Item name={['rules', 'creLists']} hidden>
+              <Kept />
+            </Form.Item>
+          )}
+          <Form.Item name={['rules', 'playerSizes']} label={label('Player sizes', 'rules.playerSizes')} extra="Nothing ticked: any player size.">
+            <Checkbox.Group options={PLAYER_SIZES.map((p) => ({ value: p.id, label: p.label }))} disabled={readOnly} data-testid="targeting-player-sizes" />
+          </Form.Item>
+        </>
+      ),
+    },
+    {
+      key: 'daypart',
+      label: tabLabel('Day-parting', rules, 'daypart'),
+      forceRender: true,
+      children: (
+        <Form.Item
+          name={['rules', 'dayParting']}
+          label={label('Day-parting', 'rules.dayParting')}
+          rules={[
+            {
+              validator: async (_r, v: DayPartingValue | undefined) => {
+                const problem = v ? dayPartingProblem(v) : null;
+                if (problem) throw new Error(problem);
+              },
+            },
+          ]}
+        >
+          <DayPartingField disabled={readOnly} />
+        </Form.Item>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Row gutter={16}>
+        <Col flex="auto">
+          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Give the targeting a name' }]}>
+            <Input maxLength={255} placeholder="e.g. US CTV prime time" data-testid="targeting-name" />
+          </Form.Item>
+        </Col>
+        <Col>
+          <Form.Item name="status" label="Status">
+            <Radio.Group optionType="button" options={[{ value: 1, label: 'Active' }, { value: 0, label: 'Paused' }]} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Alert type="info" showIcon style={{ marginBottom: 8 }} title={<span data-testid="targeting-summary">{summarizeTargeting(rules)}</span>} />
+      {!v2v && ((rules?.pubLists?.ids?.length ?? 0) > 0 || (rules?.creLists?.ids?.length ?? 0) > 0) && (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+          This targeting also uses publisher or creative lists, kept as they are (they are managed on V2V only).
+        </Typography.Paragraph>
+      )}
+      <Tabs items={tabs} size="small" />
+    </>
+  );
+}
