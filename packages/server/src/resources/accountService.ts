@@ -25,7 +25,7 @@ import {
   updateAccount,
 } from '../store/accounts.js';
 import { recordActivity } from '../store/activity.js';
-import { type Store } from '../store/db.js';
+import { inTransaction, type Store } from '../store/db.js';
 import { ENTITY_TABLES } from '../store/entityTables.js';
 import { createUser } from '../store/users.js';
 import { type Actor, ValidationFailed } from './entityService.js';
@@ -161,7 +161,7 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
   const tenantId = def.kind === 'demands' ? undefined : await ownerTenant(store, filter, body);
   const passwordHash = await hashPassword(v.password as string);
   const c = changesFrom(def, v);
-  const created = await store.db.transaction().execute(async (trx) => {
+  const created = await inTransaction(store.db, async (trx) => {
     const user = await createUser(trx, {
       type: filter.type,
       username: c.username!,
@@ -211,7 +211,7 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
     if (repriced.length) throw forbidden(`Only the super admin changes prices (${repriced.join(', ')})`);
   }
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
-  return store.db.transaction().execute(async (trx) => {
+  return inTransaction(store.db, async (trx) => {
     await updateAccount(trx, id, c);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
@@ -225,7 +225,7 @@ export async function setAccountArchivedFor(store: Store, def: ResourceDef, acto
   if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin archives demand accounts');
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
-  return store.db.transaction().execute(async (trx) => {
+  return inTransaction(store.db, async (trx) => {
     await setAccountArchived(trx, id, archived);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
@@ -246,7 +246,7 @@ export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor
   if (def.kind === 'demands' && (await tenantHasRows(store, id))) {
     throw new HttpError(409, 'Cannot delete this demand account: it still has users or inventory. Archive it instead.');
   }
-  await store.db.transaction().execute(async (trx) => {
+  await inTransaction(store.db, async (trx) => {
     await trx.deleteFrom('activity_log').where('user_id', '=', id).execute();
     await trx.deleteFrom('ui_settings').where('user_id', '=', id).execute();
     await trx.deleteFrom('users').where('id', '=', id).execute();

@@ -10,7 +10,7 @@ import {
 } from '@adplane/shared';
 import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
 import { recordActivity } from '../store/activity.js';
-import { type Store } from '../store/db.js';
+import { inTransaction, type Store } from '../store/db.js';
 import {
   type EntityRow,
   type EntityWrite,
@@ -20,6 +20,7 @@ import {
   insertEntity,
   listAllEntities,
   listEntities,
+  listEntityNames,
   namesOf,
   referrersTo,
   setEntityArchived,
@@ -76,9 +77,10 @@ async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access
 }
 
 /** Validate a body with the kind's schema, its own rules and its references (all in the tenant). */
-async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown): Promise<EntityWrite> {
+async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown, selfId: number | null = null): Promise<EntityWrite> {
   const value = def.schema.parse(body ?? {}) as Record<string, unknown>;
   const errors: FieldError[] = [...(KIND_CHECKS[def.kind]?.(value) ?? [])];
+  if (def.kind === 'tooltips') errors.push(...(await tooltipKeyTaken(db, String(value.key), selfId)));
   const refs: EntityWrite['refs'] = [];
   for (const ref of def.refs) {
     const ids = [...new Set(ref.ids(value))];
@@ -101,6 +103,14 @@ async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: nu
     data,
     refs,
   };
+}
+
+/** A field shows one help text: a second live tooltip for the same key would never be seen. */
+async function tooltipKeyTaken(db: Kysely<Database>, key: string, selfId: number | null): Promise<FieldError[]> {
+  let q = db.withTables<{ tooltips: { id: number; name: string; archived: number } }>().selectFrom('tooltips').select('id').where('name', '=', key).where('archived', '=', 0);
+  if (selfId !== null) q = q.where('id', '!=', selfId);
+  const other = await q.executeTakeFirst();
+  return other ? [{ field: 'key', message: `already has a tooltip (#${other.id}): edit that one` }] : [];
 }
 
 const ACCOUNT_TYPES: Partial<Record<ResourceKind, 'sub' | 'adv'>> = { subs: 'sub', advs: 'adv' };
@@ -135,12 +145,9 @@ export async function listPage(store: Store, def: ResourceDef, actor: Actor, que
 /** The shared list of spec section 3: id and name, plus what the list pages need; archived rows too, flagged. */
 export async function listItems(store: Store, def: ResourceDef, actor: Actor, namesOnly = false): Promise<ListItem[]> {
   const a = access(def, actor, 'read');
+  if (namesOnly) return listEntityNames(store.db, entityKind(def), a.scope);
   const rows = await listAllEntities(store.db, entityKind(def), a.scope);
-  return rows.map((r) =>
-    namesOnly
-      ? { id: r.id, name: r.name }
-      : { id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...listExtras(def.kind, r) },
-  );
+  return rows.map((r) => ({ id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...listExtras(def.kind, r) }));
 }
 
 export async function getOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
@@ -155,7 +162,7 @@ export async function createOne(store: Store, def: ResourceDef, actor: Actor, bo
   const kind = entityKind(def);
   const tenantId = await tenantForCreate(store.db, def, a, body);
   const write = await prepareWrite(store.db, def, tenantId, body);
-  const row = await store.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(store.db, async (trx) => {
     const created = await insertEntity(trx, kind, tenantId, write, { uid: def.uid, userId: actor.user.id });
     await recordActivity(trx, { ...who(actor, tenantId), kind, entityId: created.id, action: 'create', before: null, after: toDto(created) });
     return created;
@@ -169,8 +176,8 @@ export async function updateOne(store: Store, def: ResourceDef, actor: Actor, id
   const before = await getEntity(store.db, kind, a.scope, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
-  const write = await prepareWrite(store.db, def, before.tenantId, body);
-  const row = await store.db.transaction().execute(async (trx) => {
+  const write = await prepareWrite(store.db, def, before.tenantId, body, id);
+  const row = await inTransaction(store.db, async (trx) => {
     const updated = await updateEntity(trx, kind, id, write, actor.user.id);
     await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'update', before: toDto(before), after: toDto(updated) });
     return updated;
@@ -186,7 +193,7 @@ export async function duplicateOne(store: Store, def: ResourceDef, actor: Actor,
   const fromRow = (await getEntity(store.db, kind, { tenantId: null }, id))!;
   const body = { ...fromRow.data, name: `${fromRow.name} (copy)`.slice(0, 255), status: 0 };
   const write = await prepareWrite(store.db, def, fromRow.tenantId, body);
-  const row = await store.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(store.db, async (trx) => {
     const created = await insertEntity(trx, kind, fromRow.tenantId, write, { uid: def.uid, userId: actor.user.id });
     await recordActivity(trx, { ...who(actor, fromRow.tenantId), kind, entityId: created.id, action: 'duplicate', before: source, after: toDto(created) });
     return created;
@@ -229,7 +236,7 @@ export async function setArchived(store: Store, def: ResourceDef, actor: Actor, 
     const live = (await usageOf(store, def, actor, id)).filter((u) => !u.archived);
     if (live.length) throw inUse(def, live, 'archive');
   }
-  const row = await store.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(store.db, async (trx) => {
     const updated = await setEntityArchived(trx, kind, id, archived, actor.user.id);
     await recordActivity(trx, {
       ...who(actor, before.tenantId),
@@ -252,7 +259,7 @@ export async function deleteOne(store: Store, def: ResourceDef, actor: Actor, id
   if (!before) throw notFound(`${def.label} ${id} not found`);
   const used = await usageOf(store, def, actor, id);
   if (used.length) throw inUse(def, used, 'delete');
-  await store.db.transaction().execute(async (trx) => {
+  await inTransaction(store.db, async (trx) => {
     await deleteEntity(trx, kind, id);
     await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'delete', before: toDto(before), after: null });
   });

@@ -24,6 +24,14 @@ export interface OpenStoreOptions {
 
 export const SQLITE_FILE_NAME = 'adplane.sqlite';
 
+/**
+ * Run `work` in a transaction of its own, or inside the caller's when `db` already is one: a service
+ * called from a seed step then writes in the seed's transaction (Kysely refuses nested transactions).
+ */
+export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openStore(

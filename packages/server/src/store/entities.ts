@@ -4,6 +4,7 @@ import { type ListPage, type ListQuery } from '@adplane/shared';
 import { type Dialect } from './db.js';
 import { type Selectable } from 'kysely';
 import { ENTITY_TABLES, type EntityKind, type EntityTable, type EntityTables } from './entityTables.js';
+import { jsonFieldExpression } from './migrations/columns.js';
 import { nowIso, parseJson, toJson } from './json.js';
 import { type Database } from './schema.js';
 
@@ -77,9 +78,12 @@ function scoped<Q extends { where: (...args: never[]) => Q }>(q: Q, scope: Entit
   return out;
 }
 
-/** A JSON field of the document as a sort key, typed so that numbers sort as numbers on both engines. */
+/**
+ * A JSON field of the document as a sort key, typed so that numbers sort as numbers on both engines.
+ * Written as the 0003 migration's indexes are (a literal path, not a parameter) so that they serve it.
+ */
 function jsonSortKey(dialect: Dialect, field: string) {
-  return dialect === 'sqlite' ? sql`json_extract(data, ${'$.' + field})` : sql`(data::jsonb -> ${field})`;
+  return sql.raw(jsonFieldExpression(dialect, field));
 }
 
 export async function listEntities(
@@ -101,10 +105,13 @@ export async function listEntities(
   if (query.search) {
     const term = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const asId = /^\d+$/.test(query.search) ? Number(query.search) : -1;
+    // Every term is answered by the (tenant, archived, name, id) index alone, the uid through its own
+    // unique index: a search never reads whole rows. (SQLite's LIKE already ignores ASCII case.)
+    const byUid = tables(db).selectFrom(table).select('id').where('uid', '=', query.search);
     base = base.where((eb) =>
       eb.or([
-        dialect === 'postgres' ? eb(sql`name`, 'ilike', sql`${term}`) : eb(sql`lower(name)`, 'like', sql`lower(${term}) escape '\\'`),
-        eb('uid', '=', query.search),
+        dialect === 'postgres' ? eb(sql`name`, 'ilike', sql`${term}`) : eb(sql`name`, 'like', sql`${term} escape '\\'`),
+        eb('id', 'in', byUid),
         eb('id', '=', asId),
       ]),
     );
@@ -114,13 +121,16 @@ export async function listEntities(
   const column = COLUMN_SORTS[query.sort];
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
   const orderKey = column ? sql.ref(column) : sortableFields.includes(query.sort) ? jsonSortKey(dialect, query.sort) : sql.ref('id');
-  const rows = await base
-    .selectAll()
-    .orderBy(sql`${orderKey} ${direction}`)
-    .orderBy('id', 'desc')
+  // Ties go by id in the same direction, so that one index (tenant, archived, key, id) serves both.
+  const order = sql`${orderKey} ${direction}, id ${direction}`;
+  // Find the page's ids from the index alone, then read those rows: a deep page (or a sort the index
+  // cannot serve) never carries whole documents through the sort or the skipped offset.
+  const pageIds = base
+    .select('id')
+    .orderBy(order)
     .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+    .offset((query.page - 1) * query.pageSize);
+  const rows = await tables(db).selectFrom(table).selectAll().where('id', 'in', pageIds).orderBy(order).execute();
   return { items: rows.map(toRow), total, page: query.page, pageSize: query.pageSize };
 }
 
@@ -128,6 +138,11 @@ export async function listEntities(
 export async function listAllEntities(db: Db, kind: EntityKind, scope: EntityScope): Promise<EntityRow[]> {
   const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).selectAll().orderBy('name').orderBy('id').execute();
   return rows.map(toRow);
+}
+
+/** Id and name of every row of a kind in scope, archived ones too: the name lists, without reading documents. */
+export async function listEntityNames(db: Db, kind: EntityKind, scope: EntityScope): Promise<{ id: number; name: string }[]> {
+  return scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).select(['id', 'name']).orderBy('name').orderBy('id').execute();
 }
 
 export async function getEntity(db: Db, kind: EntityKind, scope: EntityScope, id: number): Promise<EntityRow | undefined> {
@@ -185,6 +200,64 @@ export async function insertEntity(
     .executeTakeFirstOrThrow();
   await writeRefs(db, kind, row.id, write.refs);
   return toRow(row);
+}
+
+/** Rows per INSERT statement in `insertEntities`: 11 bound values a row stays far below SQLite's 32,766. */
+const INSERT_CHUNK = 500;
+
+/**
+ * Many rows of one kind (bulk imports, benchmarks): the same columns and references as `insertEntity`,
+ * one INSERT per 500 rows. Call it inside a transaction. Returns the new ids in the order of `writes`:
+ * both engines number the rows of one INSERT ... VALUES in the order they are listed.
+ */
+export async function insertEntities(
+  db: Db,
+  kind: EntityKind,
+  tenantId: number | null,
+  writes: readonly EntityWrite[],
+  opts: { uid: boolean; userId: number | null },
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < writes.length; start += INSERT_CHUNK) {
+    const chunk = writes.slice(start, start + INSERT_CHUNK);
+    const now = nowIso();
+    const rows = await tables(db)
+      .insertInto(ENTITY_TABLES[kind])
+      .values(
+        chunk.map((write) => ({
+          tenant_id: tenantId,
+          uid: opts.uid ? newUid() : null,
+          name: write.name,
+          status: write.status,
+          sub_id: write.subId,
+          adv_id: write.advId,
+          data: toJson(write.data),
+          created_by: opts.userId,
+          updated_by: opts.userId,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const chunkIds = rows.map((r) => r.id).sort((a, b) => a - b);
+    if (chunkIds.length !== chunk.length) throw new Error(`insertEntities: ${chunk.length} rows sent, ${chunkIds.length} inserted`);
+    const refs = chunk.flatMap((write, i) =>
+      [...new Map(write.refs.map((r) => [`${r.field}|${r.kind}|${r.id}`, r])).values()].map((r) => ({
+        from_kind: kind,
+        from_id: chunkIds[i],
+        field: r.field,
+        to_kind: r.kind,
+        to_id: r.id,
+      })),
+    );
+    // 5 bound values a reference: 2,000 a statement.
+    for (let at = 0; at < refs.length; at += INSERT_CHUNK * 4) {
+      await tables(db).insertInto('entity_refs').values(refs.slice(at, at + INSERT_CHUNK * 4)).execute();
+    }
+    ids.push(...chunkIds);
+  }
+  return ids;
 }
 
 export async function updateEntity(db: Db, kind: EntityKind, id: number, write: EntityWrite, userId: number | null): Promise<EntityRow> {

@@ -5,18 +5,24 @@ import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { type Settings } from '../settings.js';
 import { type Store } from './db.js';
 import { type Database } from './schema.js';
+import { seedInventory } from './seedInventory.js';
 import { countUsers, createUser, type NewUser, type User } from './users.js';
 
 /** What a seed step can use and add to; later steps find earlier users by username in `users`. */
 export interface SeedContext {
   db: Kysely<Database>;
+  /**
+   * The store as the resource services see it, bound to the seed's transaction: a step creates rows
+   * through entityService (validation, references, activity log) and they commit with the users.
+   */
+  store: Store;
   settings: Pick<Settings, 'demoPassword' | 'adminPassword'>;
   users: Record<string, User>;
   /** Create an account with this password (hashed with argon2) and remember it for later steps. */
   addUser(input: Omit<NewUser, 'passwordHash'>, password: string): Promise<User>;
 }
 
-/** One part of the demo workspace. Later work adds steps (channels, tags, campaigns...) to DEMO_SEED. */
+/** One part of the demo workspace (DEMO_SEED), run in the seed's transaction. */
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
 
 export interface SeededUser {
@@ -110,8 +116,8 @@ export const seedAcme: SeedStep = async (ctx) => {
   );
 };
 
-/** The demo workspace, in order. */
-export const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme];
+/** The demo workspace, in order: accounts, then every kind of inventory (./seedInventory.ts). */
+export const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventory];
 
 /** Without the demo: one super admin, with ADPLANE_ADMIN_PASSWORD or a generated password. */
 export const ADMIN_ONLY_SEED: SeedStep[] = [
@@ -150,6 +156,7 @@ async function seedInTransaction(
   await store.db.transaction().execute(async (trx) => {
     const ctx: SeedContext = {
       db: trx,
+      store: { ...store, db: trx, close: () => Promise.reject(new Error('The seed does not close the store')) },
       settings,
       users: {},
       async addUser(input, password) {

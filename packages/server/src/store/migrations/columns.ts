@@ -48,3 +48,13 @@ export const JSON_TYPE = 'text';
 export const FLAG_TYPE = 'integer';
 /** A fractional number such as a percent share. */
 export const percentType = (dialect: Dialect) => (dialect === 'sqlite' ? 'real' : 'double precision');
+
+/**
+ * A top-level field of a JSON document column as a sort key (numbers sort as numbers on both
+ * engines). Migrations index it and repositories sort by it with this same text, which is what lets
+ * the engine answer from the index: keep the two in step. `field` must be a plain identifier.
+ */
+export function jsonFieldExpression(dialect: Dialect, field: string, column = 'data'): string {
+  if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(field)) throw new Error(`Not a JSON field name: '${field}'`);
+  return dialect === 'sqlite' ? `json_extract(${column}, '$.${field}')` : `(${column}::jsonb -> '${field}')`;
+}

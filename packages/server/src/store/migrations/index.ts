@@ -13,10 +13,12 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { type Dialect, type Store } from '../db.js';
 import { foundation } from './0001_foundation.js';
 import { inventory } from './0002_inventory.js';
+import { listIndexes } from './0003_list_indexes.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
   '0002_inventory': inventory,
+  '0003_list_indexes': listIndexes,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

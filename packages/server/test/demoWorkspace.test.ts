@@ -1,0 +1,209 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BROWSER_FAMILY_BY_ID,
+  DEVICE_TYPE_BY_ID,
+  OPERATING_SYSTEM_BY_ID,
+  RESOURCE_KINDS,
+  RESOURCES,
+  type ResourceKind,
+  SMART_TV_FAMILY_BY_ID,
+  type TargetingRules,
+} from '@adplane/shared';
+import { KIND_CHECKS } from '../src/resources/kindRules.js';
+import { buildTestApp, forEachStore, login } from './helpers.js';
+
+/**
+ * The demo workspace (src/store/seed.ts + seedInventory.ts) as each demo user sees it through the API:
+ * every list populated for the tenant, nothing of another tenant, only assigned rows for sub and adv
+ * users, and every row valid under its kind's schema when read back.
+ */
+type Row = Record<string, unknown> & { id: number; name: string; tenantId: number | null };
+
+/** Kinds a demand user of the tenant manages (everything but the admin's and the SDK user's). */
+const TENANT_KINDS = RESOURCE_KINDS.filter((k) => RESOURCES[k].audience === 'tenant');
+const TENANT_ENTITY_KINDS = TENANT_KINDS.filter((k) => RESOURCES[k].storage === 'entity');
+
+/** Who reads every row of a kind in the check that re-validates them. */
+const READERS: Record<ResourceKind, string[]> = Object.fromEntries(
+  RESOURCE_KINDS.map((k) => [k, RESOURCES[k].audience === 'admin' ? ['admin'] : RESOURCES[k].audience === 'sdk' ? ['sdk'] : ['demand', 'acme']]),
+) as Record<ResourceKind, string[]>;
+
+/** Targeting values the schema keeps as free codes: they must still be ids of the reference lists. */
+function unknownPlatformCodes(rules: TargetingRules): string[] {
+  const lists: [string, string[], ReadonlyMap<string, unknown>][] = [
+    ['devices', rules.devices.values, DEVICE_TYPE_BY_ID],
+    ['os', rules.os.values, OPERATING_SYSTEM_BY_ID],
+    ['browsers', rules.browsers.values, BROWSER_FAMILY_BY_ID],
+    ['tvFamilies', rules.tvFamilies.values, SMART_TV_FAMILY_BY_ID],
+  ];
+  return lists.flatMap(([field, values, known]) => values.filter((v) => !known.has(v)).map((v) => `${field}:${v}`));
+}
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    for (const u of ['admin', 'demand', 'manager', 'acme', 'sub', 'adv', 'sdk', 'lakeside', 'summit']) cookies[u] = await login(app, u);
+  });
+  afterAll(() => app.close());
+
+  const get = async (who: string, url: string) => {
+    const response = await app.inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
+    return { status: response.statusCode, body: response.json() as unknown, text: response.body };
+  };
+  /** Every row of a list page (100 at a time), active and paused. */
+  const page = async (who: string, kind: ResourceKind, query = ''): Promise<{ total: number; items: Row[] }> => {
+    const r = await get(who, `${RESOURCES[kind].api}?pageSize=100${query}`);
+    expect(r.status, `${who} ${kind}: ${r.text}`).toBe(200);
+    return r.body as { total: number; items: Row[] };
+  };
+  const sharedList = async (who: string, kind: ResourceKind): Promise<Row[]> => {
+    const r = await get(who, `${RESOURCES[kind].api}/list`);
+    expect(r.status, `${who} ${kind}: ${r.text}`).toBe(200);
+    return r.body as Row[];
+  };
+
+  describe('the demand user', () => {
+    it.each(TENANT_KINDS)('finds %s populated, in its own tenant', async (kind) => {
+      const { total, items } = await page('demand', kind);
+      expect(total, kind).toBeGreaterThan(0);
+      expect(items.every((r) => r.tenantId === t.users.demand.id), kind).toBe(true);
+      expect((await sharedList('demand', kind)).length).toBe(total);
+    });
+
+    it('finds the inventory the brief promises, with readable names', async () => {
+      const counts: Partial<Record<ResourceKind, number>> = {
+        targetings: 4,
+        applists: 2,
+        publists: 1,
+        crelists: 1,
+        ivts: 2,
+        tags: 5,
+        channels: 5,
+        sups: 3,
+        adexchanges: 2,
+        deals: 2,
+        creatives: 4,
+        campaigns: 3,
+        subs: 3,
+        advs: 3,
+        managers: 1,
+      };
+      for (const [kind, n] of Object.entries(counts) as [ResourceKind, number][]) {
+        const { total, items } = await page('demand', kind);
+        expect(total, kind).toBe(n);
+        for (const row of items) expect(row.name, `${kind} ${row.id}`).toMatch(/^(?!.*\b(test|sample|lorem|foo|untitled)\b)[A-Z].{5,}$/i);
+      }
+      const tags = (await page('demand', 'tags')).items;
+      expect(tags.map((r) => r.integration).sort()).toEqual(['PreBid', 'PreBid', 'RTB', 'VAST', 'VAST']);
+      expect(tags.filter((r) => r.integration === 'PreBid').map((r) => r.partner).sort()).toEqual(['appnexusP', 'pubmaticP']);
+      const channels = (await page('demand', 'channels')).items;
+      expect(new Set(channels.map((r) => r.environment))).toEqual(new Set(['ctv', 'app', 'web']));
+      expect(new Set(channels.map((r) => r.integration))).toEqual(new Set(['VAST', 'RTB', 'PreBid']));
+      expect(channels.some((r) => r.targetingId !== null && (r.ivtIds as number[]).length > 0)).toBe(true);
+      const ivts = (await page('demand', 'ivts')).items;
+      expect(ivts.map((r) => r.stage).sort()).toEqual(['postbid', 'prebid']);
+    });
+
+    it('also sees the admin tooltips, read-only', async () => {
+      const keys = (await page('demand', 'tooltips')).items.map((r) => r.key);
+      expect(keys).toEqual(expect.arrayContaining(['channels.floorCpm', 'channels.payout', 'tags.timeoutMs', 'tags.priority', 'campaigns.pacing']));
+    });
+
+    it('reads the seed in the activity log, as created by Northwind Media', async () => {
+      const r = await get('demand', '/api/activity?kind=channels&limit=500');
+      expect(r.status).toBe(200);
+      const entries = r.body as { action: string; userId: number; entityId: number }[];
+      expect(entries.filter((e) => e.action === 'create')).toHaveLength(5);
+      expect(entries.every((e) => e.userId === t.users.demand.id)).toBe(true);
+    });
+
+    it('cannot archive a tag its channels still use: the seed recorded the references', async () => {
+      const tag = (await page('demand', 'tags', '&search=Beacon')).items[0];
+      const usage = await get('demand', `${RESOURCES.tags.api}/${tag.id}/usage`);
+      expect((usage.body as { kind: string }[]).filter((u) => u.kind === 'channels')).toHaveLength(2);
+      const archive = await app.inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, headers: { cookie: cookies.demand } });
+      expect(archive.statusCode).toBe(409);
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it('shows acme only its own channels, tags and targeting', async () => {
+      const own: Partial<Record<ResourceKind, number>> = { channels: 2, tags: 2, targetings: 1 };
+      for (const kind of TENANT_ENTITY_KINDS) {
+        const { total, items } = await page('acme', kind);
+        expect(total, kind).toBe(own[kind] ?? 0);
+        expect(items.every((r) => r.tenantId === t.users.acme.id), kind).toBe(true);
+        const theirs = new Set((await sharedList('demand', kind)).map((r) => r.id));
+        expect((await sharedList('acme', kind)).filter((r) => theirs.has(r.id)), kind).toEqual([]);
+      }
+      for (const kind of ['subs', 'advs', 'managers'] as const) expect((await page('acme', kind)).total, kind).toBe(0);
+      const northwindChannel = (await page('demand', 'channels')).items[0];
+      expect((await get('acme', `${RESOURCES.channels.api}/${northwindChannel.id}`)).status).toBe(404);
+    });
+
+    it('shows the sub user only the channels assigned to it', async () => {
+      const { total, items } = await page('sub', 'channels');
+      expect(total).toBe(2);
+      expect(items.every((r) => r.subpublisherId === t.users.sub.id)).toBe(true);
+      expect(items.map((r) => r.name).every((n) => n.startsWith('Harbor Video'))).toBe(true);
+      const names = (await get('sub', '/api/demand/channelNames/list')).body as Row[];
+      expect(names.map((r) => r.id).sort()).toEqual(items.map((r) => r.id).sort());
+      // Another subpublisher of the same tenant sees its own channel, not Harbor Video's.
+      const lakeside = await page('lakeside', 'channels');
+      expect(lakeside.total).toBe(1);
+      expect(lakeside.items[0].name).toMatch(/^Lakeside Streaming/);
+      for (const kind of ['tags', 'campaigns', 'creatives', 'targetings'] as const) {
+        expect((await get('sub', RESOURCES[kind].api)).status, kind).toBe(403);
+      }
+    });
+
+    it('shows the adv user only its campaigns, creatives and tags', async () => {
+      for (const kind of ['campaigns', 'creatives', 'tags'] as const) {
+        const { total, items } = await page('adv', kind);
+        expect(total, kind).toBe(1);
+        expect(items[0].advertiserId, kind).toBe(t.users.adv.id);
+        expect(items[0].name, kind).toMatch(/^Blue Fin Foods/);
+        const others = (await page('demand', kind)).items.filter((r) => r.advertiserId !== t.users.adv.id);
+        expect(others.length, kind).toBeGreaterThan(0);
+        expect((await get('adv', `${RESOURCES[kind].api}/${others[0].id}`)).status, kind).toBe(404);
+      }
+      const summit = await page('summit', 'campaigns');
+      expect(summit.items.map((r) => r.name)).toEqual(['Summit Outdoor - Trail Season video (EU)']);
+      for (const kind of ['channels', 'sups', 'deals'] as const) expect((await get('adv', RESOURCES[kind].api)).status, kind).toBe(403);
+    });
+
+    it('gives the sdk user its two apps, with app keys', async () => {
+      const { total, items } = await page('sdk', 'sdkapps');
+      expect(total).toBe(2);
+      for (const sdkApp of items) expect(sdkApp.uid).toMatch(/^[0-9a-f]{16}$/);
+      expect((await get('demand', RESOURCES.sdkapps.api)).status).toBe(403);
+    });
+  });
+
+  describe('every seeded row, read back', () => {
+    it.each(RESOURCE_KINDS)('%s passes its schema, its reference-data checks and reads back unchanged', async (kind) => {
+      const def = RESOURCES[kind];
+      let seen = 0;
+      for (const who of READERS[kind]) {
+        for (const item of await sharedList(who, kind)) {
+          const read = await get(who, `${def.api}/${item.id}`);
+          expect(read.status, read.text).toBe(200);
+          const dto = read.body as Record<string, unknown>;
+          const parsed = def.schema.safeParse(dto);
+          expect(parsed.success, `${kind} ${item.id} ${item.name}: ${parsed.error?.message}`).toBe(true);
+          const value = parsed.data as Record<string, unknown>;
+          expect(KIND_CHECKS[kind]?.({ ...value }) ?? [], `${kind} ${item.id}`).toEqual([]);
+          if (kind === 'targetings') expect(unknownPlatformCodes(value.rules as TargetingRules)).toEqual([]);
+          // Stored in normal form: parsing again changes nothing the API returned.
+          for (const [field, v] of Object.entries(value)) if (field in dto) expect(dto[field], `${kind} ${item.id} ${field}`).toEqual(v);
+          seen++;
+        }
+      }
+      expect(seen, kind).toBeGreaterThan(0);
+    });
+  });
+});
