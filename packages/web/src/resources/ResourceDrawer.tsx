@@ -118,7 +118,7 @@ export function ResourceDrawer(props: {
       {loading ? (
         <Spin />
       ) : (
-        <Form form={form} layout="vertical" disabled={readOnly} requiredMark="optional" onFinish={() => void save()} scrollToFirstError>
+        <Form form={form} layout="vertical" disabled={readOnly} requiredMark={!readOnly} onFinish={() => void save()} scrollToFirstError>
           {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="The server refused some values" description={unshown.join('; ')} />}
           <FormBody form={form} row={row} readOnly={readOnly} />
           {row?.uid && (

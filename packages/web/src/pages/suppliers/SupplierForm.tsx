@@ -4,7 +4,7 @@ import { AD_FORMAT_OPTIONS } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
-import { copyText } from '../dsp/clipboard.js';
+import { copyToClipboard } from '../../resources/clipboard.js';
 import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
 import '../dsp/dsp.css';
@@ -19,7 +19,7 @@ export function supplierDefaults(): Record<string, unknown> {
 function EndpointBox({ endpoint }: { endpoint: string }) {
   const { message } = App.useApp();
   const copy = async () => {
-    if (await copyText(endpoint)) message.success('Bid endpoint copied');
+    if (await copyToClipboard(endpoint)) message.success('Bid endpoint copied');
     else message.error('The browser refused to copy: select the endpoint and copy it by hand');
   };
   return (

@@ -6,7 +6,7 @@ import { AD_FORMAT_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { copyText } from '../dsp/clipboard.js';
+import { copyToClipboard } from '../../resources/clipboard.js';
 import { limitText } from '../dsp/formParts.js';
 import { SupplierForm, supplierDefaults } from './SupplierForm.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
@@ -57,7 +57,7 @@ export default function SuppliersPage() {
 
   const copyEndpoint = async (row: ResourceRow) => {
     const endpoint = supplierEndpoint(host, String(row.uid));
-    if (await copyText(endpoint)) message.success(`Copied ${endpoint}`);
+    if (await copyToClipboard(endpoint)) message.success(`Copied ${endpoint}`);
     else message.error('The browser refused to copy: open the supplier and copy the endpoint by hand');
   };
 
