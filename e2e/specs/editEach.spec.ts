@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { EDITION_SERVERS } from '../support/servers.js';
+import { ResourcePage } from '../support/resourcePage.js';
+import { signIn, useMode } from '../support/session.js';
+
+/**
+ * Every entity a demand user manages can be edited through the console: open a row of the demo
+ * workspace, rename it, save, and find it under its new name (the server's answer, not the form's).
+ */
+const KINDS = [
+  { kind: 'channels', path: '/channels', mode: 'ssp' },
+  { kind: 'subs', path: '/subpublishers', mode: 'ssp' },
+  { kind: 'tags', path: '/tags', mode: 'ssp' },
+  { kind: 'advs', path: '/advertisers', mode: 'ssp' },
+  { kind: 'targetings', path: '/targetings', mode: 'ssp' },
+  { kind: 'applists', path: '/applists', mode: 'ssp' },
+  { kind: 'ivts', path: '/ivts', mode: 'ssp' },
+  { kind: 'sups', path: '/suppliers', mode: 'dsp' },
+  { kind: 'campaigns', path: '/campaigns', mode: 'dsp' },
+  { kind: 'creatives', path: '/creatives', mode: 'dsp' },
+  { kind: 'adexchanges', path: '/adexchanges', mode: 'dsp' },
+  { kind: 'deals', path: '/deals', mode: 'dsp' },
+  { kind: 'publists', path: '/publists', mode: 'ssp', edition: 'V2V' },
+  { kind: 'crelists', path: '/crelists', mode: 'ssp', edition: 'V2V' },
+] as const;
+
+for (const k of KINDS) {
+  test(`edits a row of ${k.path}`, async ({ page }) => {
+    const base = 'edition' in k ? EDITION_SERVERS[k.edition].url : '';
+    await signIn(page, 'demand', undefined, base);
+    await useMode(page, k.mode);
+    const list = new ResourcePage(page, k.kind, `${base}${k.path}`);
+    await list.open();
+    const firstName = page.locator('.ant-table-row').first().getByRole('link').first();
+    const oldName = (await firstName.textContent())!.trim();
+    await firstName.click();
+    await expect(list.drawer).toBeVisible();
+    const name = list.drawer.locator('input#name');
+    await expect(name).toHaveValue(oldName);
+    const newName = `${oldName.slice(0, 200)} (edited)`;
+    await name.fill(newName);
+    await list.save();
+    await list.search('(edited)');
+    await expect(list.row(newName)).toBeVisible();
+  });
+}
