@@ -44,3 +44,20 @@ for (const k of KINDS) {
     await expect(list.row(newName)).toBeVisible();
   });
 }
+
+test("a subpublisher's and an advertiser's forms show what is assigned to them", async ({ page }) => {
+  await signIn(page, 'demand');
+  const subs = new ResourcePage(page, 'subs', '/subpublishers');
+  await subs.open();
+  await subs.search('Harbor Video');
+  await subs.openRow('Harbor Video');
+  await expect(page.getByTestId('assigned-channels')).toContainText(/Channels \([1-9]/);
+  await expect(page.getByTestId('assigned-channels')).toContainText('Roku');
+  await page.keyboard.press('Escape');
+  const advs = new ResourcePage(page, 'advs', '/advertisers');
+  await advs.open();
+  await advs.search('Blue Fin Foods');
+  await advs.openRow('Blue Fin Foods');
+  await expect(page.getByTestId('assigned-campaigns')).toContainText(/Campaigns \([1-9]/);
+  await expect(page.getByTestId('assigned-tags')).toContainText(/Tags \([1-9]/);
+});

@@ -2,6 +2,7 @@ import { Col, Form, Input, Row } from 'antd';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
+import { ADVERTISER_GROUPS, AssignedRows } from '../accounts/assigned.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
 
 /** An advertiser: its sign-in (it sees the tags, campaigns and creatives assigned to it) and its domain. */
@@ -17,6 +18,7 @@ export function AdvertiserForm({ row }: ResourceFormProps) {
           </Form.Item>
         </Col>
       </Row>
+      <AssignedRows accountId={row?.id} groups={ADVERTISER_GROUPS} />
     </>
   );
 }

@@ -1,15 +1,19 @@
 import { RESOURCES } from '@adplane/shared';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
+import { ADVERTISER_GROUPS, useAssignedCountColumn } from '../accounts/assigned.js';
 import { accountColumns } from '../accounts/columns.js';
 import { AdvertiserForm } from './AdvertiserForm.js';
 
 /** Advertisers: brands the tenant serves; each signs in to see the tags, campaigns and creatives assigned to it. */
 export default function AdvertisersPage() {
+  const tags = useAssignedCountColumn(ADVERTISER_GROUPS[0]);
+  const campaigns = useAssignedCountColumn(ADVERTISER_GROUPS[1]);
+  const creatives = useAssignedCountColumn(ADVERTISER_GROUPS[2]);
   return (
     <ResourceListPage
       def={RESOURCES.advs}
-      columns={accountColumns({ domain: true })}
+      columns={[...accountColumns({ domain: true }), tags, campaigns, creatives]}
       FormBody={AdvertiserForm}
       defaults={accountDefaults}
       toForm={accountToForm}

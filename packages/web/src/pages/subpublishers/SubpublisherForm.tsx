@@ -3,6 +3,7 @@ import { SELLER_TYPES } from '@adplane/shared';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
+import { AssignedRows, SUBPUBLISHER_GROUPS } from '../accounts/assigned.js';
 import { DOMAIN_RULE, statusSwitch } from '../accounts/formParts.js';
 
 const SELLER_TYPE_LABELS: Record<(typeof SELLER_TYPES)[number], string> = {
@@ -53,6 +54,7 @@ export function SubpublisherForm({ row }: ResourceFormProps) {
           </Form.Item>
         </Col>
       </Row>
+      <AssignedRows accountId={row?.id} groups={SUBPUBLISHER_GROUPS} />
     </>
   );
 }

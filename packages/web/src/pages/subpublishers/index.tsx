@@ -4,6 +4,7 @@ import { RESOURCES } from '@adplane/shared';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
+import { SUBPUBLISHER_GROUPS, useAssignedCountColumn } from '../accounts/assigned.js';
 import { accountColumns } from '../accounts/columns.js';
 import { SubpublisherForm } from './SubpublisherForm.js';
 
@@ -15,8 +16,10 @@ const SELLER_TYPE_COLORS: Record<string, string> = { PUBLISHER: 'blue', INTERMED
 
 /** Subpublishers: the publishers whose inventory the tenant sells through its channels; they sign in to see their numbers. */
 export default function SubpublishersPage() {
+  const channels = useAssignedCountColumn(SUBPUBLISHER_GROUPS[0]);
   const columns: ColumnsType<ResourceRow> = [
     ...accountColumns({ domain: true }),
+    channels,
     {
       title: 'sellers.json',
       dataIndex: 'sellersJson',
