@@ -173,6 +173,23 @@ async function writeRefs(db: Db, kind: EntityKind, id: number, refs: EntityWrite
     .execute();
 }
 
+/** The columns of a new row. */
+function newRowValues(tenantId: number | null, write: EntityWrite, opts: { uid: boolean; userId: number | null }, now: string) {
+  return {
+    tenant_id: tenantId,
+    uid: opts.uid ? newUid() : null,
+    name: write.name,
+    status: write.status,
+    sub_id: write.subId,
+    adv_id: write.advId,
+    data: toJson(write.data),
+    created_by: opts.userId,
+    updated_by: opts.userId,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export async function insertEntity(
   db: Db,
   kind: EntityKind,
@@ -180,22 +197,9 @@ export async function insertEntity(
   write: EntityWrite,
   opts: { uid: boolean; userId: number | null },
 ): Promise<EntityRow> {
-  const now = nowIso();
   const row = await tables(db)
     .insertInto(ENTITY_TABLES[kind])
-    .values({
-      tenant_id: tenantId,
-      uid: opts.uid ? newUid() : null,
-      name: write.name,
-      status: write.status,
-      sub_id: write.subId,
-      adv_id: write.advId,
-      data: toJson(write.data),
-      created_by: opts.userId,
-      updated_by: opts.userId,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(newRowValues(tenantId, write, opts, nowIso()))
     .returningAll()
     .executeTakeFirstOrThrow();
   await writeRefs(db, kind, row.id, write.refs);
@@ -223,21 +227,7 @@ export async function insertEntities(
     const now = nowIso();
     const rows = await tables(db)
       .insertInto(ENTITY_TABLES[kind])
-      .values(
-        chunk.map((write) => ({
-          tenant_id: tenantId,
-          uid: opts.uid ? newUid() : null,
-          name: write.name,
-          status: write.status,
-          sub_id: write.subId,
-          adv_id: write.advId,
-          data: toJson(write.data),
-          created_by: opts.userId,
-          updated_by: opts.userId,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
+      .values(chunk.map((write) => newRowValues(tenantId, write, opts, now)))
       .returning('id')
       .execute();
     const chunkIds = rows.map((r) => r.id).sort((a, b) => a - b);
