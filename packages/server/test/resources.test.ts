@@ -193,5 +193,27 @@ forEachStore((t) => {
       expect(update.after.floorCpm).toBe(20_000_000);
       expect((await call('acme', 'GET', `/api/activity?kind=deals&entityId=${row.id}`)).json()).toEqual([]);
     });
+
+    it('names who changed it, also an admin acting as the user, and pages newest first', async () => {
+      const row = (await call('demand', 'POST', RESOURCES.deals.api, sampleBody('deals', 22))).json();
+      const switched = await app.inject({
+        method: 'GET',
+        url: `/api/switch?type=demand&id=${t.users.demand.id}`,
+        headers: { cookie: cookies.admin, accept: 'application/json' },
+      });
+      expect(switched.statusCode, switched.body).toBe(200);
+      await call('admin', 'PUT', `${RESOURCES.deals.api}/${row.id}`, { ...sampleBody('deals', 22), name: 'Renamed by support' });
+      await app.inject({ method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { cookie: cookies.admin, accept: 'application/json' } });
+
+      const all = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}`)).json();
+      expect(all.map((e: { action: string }) => e.action)).toEqual(['update', 'create']);
+      expect(all[0]).toMatchObject({ userName: 'Northwind Media', adminName: 'Platform Admin', adminId: t.users.admin.id });
+      expect(all[1]).toMatchObject({ userName: 'Northwind Media', adminName: null });
+      const updates = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}&action=update`)).json();
+      expect(updates).toHaveLength(1);
+      const older = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}&beforeId=${all[0].id}`)).json();
+      expect(older.map((e: { id: number }) => e.id)).toEqual([all[1].id]);
+      expect((await call('sub', 'GET', '/api/activity')).statusCode).toBe(403);
+    });
   });
 });

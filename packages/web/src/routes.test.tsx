@@ -34,7 +34,7 @@ describe('route table', () => {
     expect(guard('/login')).toBe('public');
     expect(guard('/')).toBe('auth');
     expect(guard('/applists')).toBe('demandOrAdmin');
-    expect(guard('/log')).toBe('auth');
+    expect(guard('/log')).toBe('demandOrAdmin');
   });
 
   it('opens every link of every navigation bar to the user who sees it', () => {

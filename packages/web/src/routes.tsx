@@ -29,17 +29,18 @@ const notBuiltYet = (): Promise<PageModule> => import('./pages/notFound/NotBuilt
 
 const login = (): Promise<PageModule> => import('./pages/login/LoginPage.js');
 const dashboard = (): Promise<PageModule> => import('./pages/dashboard/DashboardPage.js');
+const activityLog = (): Promise<PageModule> => import('./pages/log/index.js');
 
 /**
  * Every route of spec section 2 with its guard. The spec leaves the guard of each route open; the
  * choice follows the navigation bar (a route is open to every role whose bar links to it):
  * - admin: /demands, /tooltips, /finance (admin links only);
  * - sdk: /sdk;
- * - demandOrAdmin: /applists (the demand Targeting menu and the admin one in SSP mode);
+ * - demandOrAdmin: /applists (the demand Targeting menu and the admin one in SSP mode) and /log
+ *   (User Activity: admin or demand, CTVMediaV2V; the server refuses everyone else);
  * - demand: the Demand, Supply and Targeting menus, /managers, and the entity pages reached from
  *   them (/applications, /publishers, /sites, /tcreatives);
- * - auth: the dashboard, reports (/report, /reports, /pbReport) and /log (admin or demand, CTVMediaV2V;
- *   the bar decides who sees the link).
+ * - auth: the dashboard and reports (/report, /reports, /pbReport).
  */
 export const ROUTES: readonly RouteSpec[] = [
   { path: '/login', guard: 'public', page: login, framed: false },
@@ -55,7 +56,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/demands', guard: 'admin', page: () => import('./pages/demands/index.js'), framed: true },
   { path: '/finance', guard: 'admin', page: notBuiltYet, framed: true },
   { path: '/ivts', guard: 'demand', page: () => import('./pages/ivts/index.js'), framed: true },
-  { path: '/log', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/log', guard: 'demandOrAdmin', page: activityLog, framed: true },
   { path: '/managers', guard: 'demand', page: () => import('./pages/managers/index.js'), framed: true },
   { path: '/publists', guard: 'demand', page: () => import('./pages/publists/index.js'), framed: true },
   { path: '/reports', guard: 'auth', page: notBuiltYet, framed: true },

@@ -8,6 +8,9 @@ import { listActivity } from '../store/activity.js';
 const ActivityQuery = z.object({
   kind: z.string().regex(/^[a-z]+$/, 'must be a resource kind').optional(),
   entityId: z.coerce.number().int().positive().optional(),
+  action: z.enum(['create', 'update', 'archive', 'restore', 'delete', 'duplicate']).optional(),
+  userId: z.coerce.number().int().positive().optional(),
+  beforeId: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 

@@ -35,7 +35,10 @@ export interface ActivityRow {
   id: number;
   tenantId: number | null;
   userId: number | null;
+  /** Who made the change, as named now (null when the account is gone). */
+  userName: string | null;
   adminId: number | null;
+  adminName: string | null;
   kind: string;
   entityId: number | null;
   action: string;
@@ -44,21 +47,42 @@ export interface ActivityRow {
   at: string;
 }
 
-/** Newest first; `tenantId` null reads every tenant (admins). */
-export async function listActivity(
-  db: Kysely<Database>,
-  filter: { tenantId: number | null; kind?: string; entityId?: number; limit?: number },
-): Promise<ActivityRow[]> {
-  let q = db.selectFrom('activity_log').selectAll().orderBy('id', 'desc').limit(filter.limit ?? 100);
-  if (filter.tenantId !== null) q = q.where('tenant_id', '=', filter.tenantId);
-  if (filter.kind) q = q.where('entity_kind', '=', filter.kind);
-  if (filter.entityId) q = q.where('entity_id', '=', filter.entityId);
+export interface ActivityFilter {
+  /** null reads every tenant (admins). */
+  tenantId: number | null;
+  kind?: string;
+  entityId?: number;
+  action?: string;
+  userId?: number;
+  /** Only entries older than this id: the next page of a newest-first list. */
+  beforeId?: number;
+  limit?: number;
+}
+
+/** Newest first, with the names of the user and of the admin acting as them. */
+export async function listActivity(db: Kysely<Database>, filter: ActivityFilter): Promise<ActivityRow[]> {
+  let q = db
+    .selectFrom('activity_log as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('users as ad', 'ad.id', 'a.admin_id')
+    .selectAll('a')
+    .select(['u.name as user_name', 'ad.name as admin_name'])
+    .orderBy('a.id', 'desc')
+    .limit(filter.limit ?? 100);
+  if (filter.tenantId !== null) q = q.where('a.tenant_id', '=', filter.tenantId);
+  if (filter.kind) q = q.where('a.entity_kind', '=', filter.kind);
+  if (filter.entityId) q = q.where('a.entity_id', '=', filter.entityId);
+  if (filter.action) q = q.where('a.action', '=', filter.action);
+  if (filter.userId) q = q.where('a.user_id', '=', filter.userId);
+  if (filter.beforeId) q = q.where('a.id', '<', filter.beforeId);
   const rows = await q.execute();
   return rows.map((r) => ({
     id: r.id,
     tenantId: r.tenant_id,
     userId: r.user_id,
+    userName: r.user_name,
     adminId: r.admin_id,
+    adminName: r.admin_name,
     kind: r.entity_kind,
     entityId: r.entity_id,
     action: r.action,
