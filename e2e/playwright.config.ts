@@ -54,6 +54,7 @@ export default defineConfig({
       ADPLANE_DEMO_PASSWORD: 'demo',
       ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
       ADPLANE_LANDING_URL: s.landing,
+      ADPLANE_INSIGHT_HUB_URL: s.insightHub,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
     },

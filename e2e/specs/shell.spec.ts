@@ -78,9 +78,10 @@ test('switching mode from the user menu reloads into the other mode', async ({ p
   expect(await page.evaluate(() => localStorage.getItem('adplane_mode'))).toBe('dsp');
 });
 
-test('the logo links to the landing URL when one is set', async ({ page }) => {
+test('the logo links to the landing URL, and V2V has the Insight Hub link, as configured', async ({ page }) => {
   await signIn(page, 'demand', undefined, EDITION_SERVERS.V2V.url);
   await expect(page.getByTestId('nav-logo')).toHaveAttribute('href', EDITION_SERVERS.V2V.landing);
+  await expect(page.getByTestId('nav-insight-hub')).toHaveAttribute('href', EDITION_SERVERS.V2V.insightHub);
 });
 
 test('responses encrypted by the server are read by the console', async ({ page }) => {

@@ -17,6 +17,8 @@ export interface Settings {
   edition: Edition;
   /** Where the console logo links; '' when none. */
   landingUrl: string;
+  /** The V2V edition's Insight Hub link; '' when none. */
+  insightHubUrl: string;
   /** Public origin used in tag URLs and to decide whether the session cookie is Secure. */
   publicHost: string;
   /** From ADPLANE_SESSION_SECRET; when null one is generated and persisted (see store/sessionSecret.ts). */
@@ -83,6 +85,7 @@ const EnvSchema = z.object({
   ),
   ADPLANE_EDITION: optional(z.enum(EDITIONS, { error: `must be one of ${EDITIONS.join(', ')}` })),
   ADPLANE_LANDING_URL: optional(url('(the page the console logo links to)')),
+  ADPLANE_INSIGHT_HUB_URL: optional(url('(the Insight Hub analytics site linked from the V2V console)')),
   ADPLANE_HOST: optional(url('(the public origin of tag URLs, e.g. https://ads.example.com)')),
   ADPLANE_SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
   ADPLANE_SESSION_TTL_HOURS: optional(
@@ -134,6 +137,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: e.DATABASE_URL ?? null,
     edition: e.ADPLANE_EDITION ?? 'default',
     landingUrl: e.ADPLANE_LANDING_URL ?? '',
+    insightHubUrl: e.ADPLANE_INSIGHT_HUB_URL ?? '',
     publicHost: (e.ADPLANE_HOST ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     sessionSecret: e.ADPLANE_SESSION_SECRET ?? null,
     sessionTtlHours: e.ADPLANE_SESSION_TTL_HOURS ?? 24 * 7,

@@ -21,7 +21,7 @@ forEachStore((t) => {
       expect(response.statusCode).toBe(200);
       const user = response.json<AuthUser>();
       expect(user).toMatchObject({ id: t.users.demand.id, type: 'demand', name: 'Northwind Media', showDsp: true, showSystemCost: true });
-      expect(user.config).toEqual({ host: t.settings.publicHost, landing: '', database: 'default' });
+      expect(user.config).toEqual({ host: t.settings.publicHost, landing: '', database: 'default', insightHub: '' });
       expect(user.vastParams.map((m) => m.param)).toContain('channel_id');
       expect(user.adminId).toBeUndefined();
       expect(user.uid).toBeUndefined();

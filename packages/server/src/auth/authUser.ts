@@ -28,7 +28,7 @@ export async function tagMacrosFor(db: Db, user: User): Promise<{ vastParams: Ta
 /** The signed-in user as the console sees it (spec section 3). */
 export function buildAuthUser(
   user: User,
-  settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition'>,
+  settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,
   extra: { adminId: number | null; vastParams: TagMacro[]; vast2Params: TagMacro[] },
 ): AuthUser {
   const authUser: AuthUser = {
@@ -45,7 +45,7 @@ export function buildAuthUser(
     showSystemCost: user.showSystemCost,
     vastParams: extra.vastParams,
     vast2Params: extra.vast2Params,
-    config: { host: settings.publicHost, landing: settings.landingUrl, database: settings.edition },
+    config: { host: settings.publicHost, landing: settings.landingUrl, database: settings.edition, insightHub: settings.insightHubUrl },
   };
   if (user.type === 'admin') {
     authUser.uid = user.uid ?? '';
@@ -57,7 +57,7 @@ export function buildAuthUser(
 
 export async function loadAuthUser(
   db: Db,
-  settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition'>,
+  settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,
   user: User,
   adminId: number | null,
 ): Promise<AuthUser> {

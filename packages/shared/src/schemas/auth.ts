@@ -23,6 +23,8 @@ export interface AppConfigPublic {
   /** Where the logo links; '' when none is set. */
   landing: string;
   database: Edition;
+  /** The V2V edition's Insight Hub (analytics) link; '' or absent when the deployment has none. */
+  insightHub?: string;
 }
 
 /** The signed-in user as the console sees it (spec section 3). */

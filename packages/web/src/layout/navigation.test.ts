@@ -173,6 +173,14 @@ describe('buildNavigation: every rule of spec section 2 over roles x modes x edi
 });
 
 describe('buildNavigation: user-specific parts', () => {
+  it("takes the Insight Hub link from the server's config, and shows none without one", () => {
+    const withHub = userFor('demand', 'V2V', {});
+    const configured = buildNavigation({ user: { ...withHub, config: { ...withHub.config, insightHub: 'https://insights.example/' } }, mode: 'ssp', edition: 'V2V' });
+    expect(configured.main.find((i) => i.key === 'insight-hub')?.href).toBe('https://insights.example/');
+    const none = buildNavigation({ user: { ...withHub, config: { ...withHub.config, insightHub: '' } }, mode: 'ssp', edition: 'V2V' });
+    expect(none.main.find((i) => i.key === 'insight-hub')).toBeUndefined();
+  });
+
   it('offers the mode switch to any user with showDsp', () => {
     for (const role of ['demand', 'sub', 'adv', 'sdk'] as const) {
       const item = nav(role, 'ssp', 'default', { showDsp: true }).userMenu.find((i) => i.action === 'switchMode');

@@ -1,5 +1,4 @@
 import { type AuthUser, type Edition, type Mode } from '@adplane/shared';
-import { INSIGHT_HUB_URL } from '../config.js';
 import { canSwitchMode, modeLabel, otherMode } from '../prefs/mode.js';
 
 /**
@@ -97,7 +96,7 @@ function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   return menu('reports', 'Reports', items);
 }
 
-export function buildNavigation({ user, mode, edition, insightHubUrl = INSIGHT_HUB_URL }: NavigationInput): Navigation {
+export function buildNavigation({ user, mode, edition, insightHubUrl = user.config.insightHub ?? '' }: NavigationInput): Navigation {
   const main: NavItem[] = [link('/', 'Dashboard')];
   if (user.type === 'admin') main.push(link('/demands', 'Demands'), link('/tooltips', 'Tooltips'));
   if (user.type === 'demand') main.push(demandMenu(mode), supplyMenu(mode));
@@ -107,7 +106,8 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = INSIGHT_H
   const reports = reportsMenu(user, edition);
   if (reports) main.push(reports);
   if (user.type === 'demand' && user.managerId == null && edition === 'CTVMediaV2V') main.push(link('/managers', 'Managers'));
-  if (edition === 'V2V') {
+  // The V2V edition's analytics site, where the deployment has one (ADPLANE_INSIGHT_HUB_URL).
+  if (edition === 'V2V' && insightHubUrl) {
     main.push({ key: 'insight-hub', label: 'Insight Hub', href: insightHubUrl, external: true, testId: 'nav-insight-hub' });
   }
 
