@@ -6,3 +6,4 @@ export * from './schemas/auth.js';
 export * from './schemas/profile.js';
 export * from './entities/index.js';
 export * from './reference/index.js';
+export * from './schemas/activity.js';

@@ -1,5 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ACTIVITY_ACTIONS } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { forbidden, parseInput } from '../http/errors.js';
@@ -8,7 +9,7 @@ import { listActivity } from '../store/activity.js';
 const ActivityQuery = z.object({
   kind: z.string().regex(/^[a-z]+$/, 'must be a resource kind').optional(),
   entityId: z.coerce.number().int().positive().optional(),
-  action: z.enum(['create', 'update', 'archive', 'restore', 'delete', 'duplicate']).optional(),
+  action: z.enum(ACTIVITY_ACTIONS).optional(),
   userId: z.coerce.number().int().positive().optional(),
   beforeId: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

@@ -1,20 +1,21 @@
 import { type Kysely } from 'kysely';
+import { type ActivityAction, type ActivityEntry as LoggedActivity } from '@adplane/shared';
 import { type Database } from './schema.js';
 import { nowIso, parseJson, toJson } from './json.js';
 
 /** One change for the User Activity log: who (and which admin acting as them), what, when, before and after. */
-export interface ActivityEntry {
+export interface NewActivity {
   tenantId: number | null;
   userId: number | null;
   adminId: number | null;
   kind: string;
   entityId: number | null;
-  action: 'create' | 'update' | 'archive' | 'restore' | 'delete' | 'duplicate';
+  action: ActivityAction;
   before: unknown;
   after: unknown;
 }
 
-export async function recordActivity(db: Kysely<Database>, entry: ActivityEntry): Promise<void> {
+export async function recordActivity(db: Kysely<Database>, entry: NewActivity): Promise<void> {
   await db
     .insertInto('activity_log')
     .values({
@@ -31,21 +32,8 @@ export async function recordActivity(db: Kysely<Database>, entry: ActivityEntry)
     .execute();
 }
 
-export interface ActivityRow {
-  id: number;
-  tenantId: number | null;
-  userId: number | null;
-  /** Who made the change, as named now (null when the account is gone). */
-  userName: string | null;
-  adminId: number | null;
-  adminName: string | null;
-  kind: string;
-  entityId: number | null;
-  action: string;
-  before: unknown;
-  after: unknown;
-  at: string;
-}
+/** A log entry as the API answers it (the contract lives in packages/shared). */
+export type ActivityRow = LoggedActivity;
 
 export interface ActivityFilter {
   /** null reads every tenant (admins). */

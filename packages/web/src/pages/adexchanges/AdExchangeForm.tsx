@@ -1,7 +1,9 @@
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
-import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import { useHelpLabel } from '../../resources/fields.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
+import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
 export function adExchangeDefaults(): Record<string, unknown> {

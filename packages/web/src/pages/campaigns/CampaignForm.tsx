@@ -2,7 +2,9 @@ import { Col, DatePicker, Form, InputNumber, Radio, Row, Space, Switch, Typograp
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { MoneyInput, RefSelect } from '../../resources/fields.js';
 import { DATE_FORMAT } from '../dsp/flightDates.js';
-import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import { useHelpLabel } from '../../resources/fields.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
+import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
 export const PACING_OPTIONS = [

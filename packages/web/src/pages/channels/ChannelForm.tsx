@@ -7,9 +7,10 @@ import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
 import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
-import { DOMAIN_RULE, statusSwitch } from '../accounts/formParts.js';
+import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { channelTag } from './channelTag.js';
 import './channels.css';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 export const DEFAULT_REVSHARE = 70;
 
@@ -138,17 +139,8 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
 
   return (
     <>
+      <NameStatusRow placeholder="Publisher - app or site - placement" message="Name the channel" testId="channel-name" />
       <Row gutter={16}>
-        <Col span={18}>
-          <Form.Item name="name" label={label('name', 'Name')} rules={[{ required: true, whitespace: true, message: 'Name the channel' }, { max: 255 }]}>
-            <Input placeholder="Publisher - app or site - placement" data-testid="channel-name" />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item name="status" label={label('status', 'Active')} {...statusSwitch}>
-            <Switch />
-          </Form.Item>
-        </Col>
         <Col span={12}>
           <Form.Item name="subpublisherId" label={label('subpublisherId', 'Subpublisher')}>
             <RefSelect kind="subs" placeholder="None (own inventory)" />

@@ -2,7 +2,9 @@ import { Col, Form, Input, InputNumber, Radio, Row, Select, TreeSelect } from 'a
 import { APPROVAL, AD_FORMAT_OPTIONS, IAB_CATEGORIES, iabCategoryLabel } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { RefSelect } from '../../resources/fields.js';
-import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import { useHelpLabel } from '../../resources/fields.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
+import { Section } from '../dsp/formParts.js';
 import { CreativePreview } from './CreativePreview.js';
 import { type CreativeValues, creativePreview } from './creativePreview.js';
 import { MediaFilesField } from './MediaFilesField.js';

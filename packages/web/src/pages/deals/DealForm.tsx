@@ -3,7 +3,9 @@ import { AUCTION_TYPES } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { MoneyInput, RefSelect } from '../../resources/fields.js';
 import { DATE_FORMAT } from '../dsp/flightDates.js';
-import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import { useHelpLabel } from '../../resources/fields.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
+import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
 export const AUCTION_TYPE_OPTIONS = AUCTION_TYPES.map((a) => ({ value: a.id, label: a.label }));

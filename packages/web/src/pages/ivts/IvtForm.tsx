@@ -5,6 +5,7 @@ import { IVT_MACROS } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, useFieldHelp } from '../../resources/fields.js';
 import { MACRO_INFO, insertMacro, previewPixel, unknownMacros } from './macros.js';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 export const IVT_STAGE_LABELS: Record<string, string> = { prebid: 'Pre-bid', postbid: 'Post-bid' };
 
@@ -97,18 +98,7 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
   const label = (text: string, key: string) => <HelpLabel label={text} help={help(`ivts.${key}`)} />;
   return (
     <>
-      <Row gutter={16}>
-        <Col flex="auto">
-          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Give the pixel a name' }]}>
-            <Input maxLength={255} placeholder="e.g. Pixalate pre-bid IVT check" data-testid="ivt-name" />
-          </Form.Item>
-        </Col>
-        <Col>
-          <Form.Item name="status" label="Status">
-            <Radio.Group optionType="button" options={[{ value: 1, label: 'Active' }, { value: 0, label: 'Paused' }]} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <NameStatusRow placeholder="e.g. Pixalate pre-bid IVT check" message="Give the pixel a name" testId="ivt-name" />
       <Form.Item name="vendor" label={label('Vendor', 'vendor')} rules={[{ required: true, whitespace: true, message: 'Name the IVT vendor' }]}>
         <AutoComplete
           options={VENDORS.map((v) => ({ value: v }))}

@@ -1,11 +1,12 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Col, Form, Input, Radio, Row, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Form, Input, Space, Typography, Upload } from 'antd';
 import { type ComponentType, useState } from 'react';
 import { LIST_ITEM_RULES, MAX_LIST_ITEMS, type ListKind, parseListText } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, RefSelect, useFieldHelp } from '../../resources/fields.js';
 import { type ImportReport, invalidLines, invalidMessage, mergeImport, reportHeadline } from './importList.js';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 /** What each kind of list holds, in the words of the people who fill it. */
 export const LIST_TEXT: Record<ListKind, { entries: string; one: string; help: string; placeholder: string }> = {
@@ -66,18 +67,7 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
             <RefSelect kind="demands" placeholder="Pick a demand account" />
           </Form.Item>
         )}
-        <Row gutter={16}>
-          <Col flex="auto">
-            <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Give the list a name' }]}>
-              <Input maxLength={255} placeholder={`e.g. CTV premium ${text.one}s`} data-testid="list-name" />
-            </Form.Item>
-          </Col>
-          <Col>
-            <Form.Item name="status" label="Status">
-              <Radio.Group optionType="button" options={[{ value: 1, label: 'Active' }, { value: 0, label: 'Paused' }]} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <NameStatusRow placeholder={`e.g. CTV premium ${text.one}s`} message="Give the list a name" testId="list-name" />
         <Form.Item
           name="items"
           label={<HelpLabel label={text.entries} help={help(`${kind}.items`)} />}

@@ -1,29 +1,13 @@
 import { App, Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState } from 'react';
-import { RESOURCES, type ResourceKind, formatDateTime } from '@adplane/shared';
+import { ACTIVITY_ACTIONS, type ActivityEntry, RESOURCES, type ResourceKind, formatDateTime } from '@adplane/shared';
 import { api } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
 import { notifyLoadError } from '../../errors/notify.js';
 import { diffFields, entryName, showValue } from './activityDiff.js';
 
-/** One change of the User Activity log, as GET /api/activity answers it. */
-interface ActivityEntry {
-  id: number;
-  userId: number | null;
-  userName: string | null;
-  adminId: number | null;
-  adminName: string | null;
-  kind: string;
-  entityId: number | null;
-  action: string;
-  before: unknown;
-  after: unknown;
-  at: string;
-}
-
 const PAGE = 50;
-const ACTIONS = ['create', 'update', 'duplicate', 'archive', 'restore', 'delete'] as const;
 const ACTION_COLORS: Record<string, string> = { create: 'green', duplicate: 'cyan', update: 'blue', archive: 'default', restore: 'gold', delete: 'red' };
 
 const VALUE_STYLE = { whiteSpace: 'pre-wrap', wordBreak: 'break-all' } as const;
@@ -109,7 +93,7 @@ export default function ActivityLogPage() {
           options={Object.values(RESOURCES).map((d) => ({ value: d.kind, label: d.plural }))}
           data-testid="log-kind"
         />
-        <Select allowClear placeholder="Every action" style={{ width: 160 }} value={action} onChange={(v) => setAction(v)} options={ACTIONS.map((a) => ({ value: a, label: a }))} />
+        <Select allowClear placeholder="Every action" style={{ width: 160 }} value={action} onChange={(v) => setAction(v)} options={ACTIVITY_ACTIONS.map((a) => ({ value: a, label: a }))} />
         <Button onClick={() => void load().then(() => message.success('Up to date'))}>Refresh</Button>
       </Space>
       <Table<ActivityEntry>

@@ -1,10 +1,10 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { App, Button, Col, ConfigProvider, Form, Input, Row, Select, Space, Switch, Typography } from 'antd';
+import { App, Button, Col, ConfigProvider, Form, Input, Row, Select, Space, Typography } from 'antd';
 import { copyText } from '../../resources/clipboard.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
-import { statusSwitch } from '../accounts/formParts.js';
 import { SDK_PLATFORM_OPTIONS } from './platforms.js';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 /** An app of the in-app SDK: its store identity, and (once saved) the app key the developer pastes into the SDK. */
 export function SdkAppForm({ row }: ResourceFormProps) {
@@ -12,17 +12,8 @@ export function SdkAppForm({ row }: ResourceFormProps) {
   const { message } = App.useApp();
   return (
     <>
+      <NameStatusRow label="App name" message="Name the app" testId="sdk-name" />
       <Row gutter={16}>
-        <Col span={18}>
-          <Form.Item name="name" label={label('name', 'App name')} rules={[{ required: true, whitespace: true, message: 'Name the app' }, { max: 255 }]}>
-            <Input data-testid="sdk-name" />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item name="status" label={label('status', 'Active')} {...statusSwitch}>
-            <Switch />
-          </Form.Item>
-        </Col>
         <Col span={12}>
           <Form.Item
             name="bundle"

@@ -5,7 +5,9 @@ import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
 import { copyToClipboard } from '../../resources/clipboard.js';
-import { NameField, Section, StatusField, useHelpLabel } from '../dsp/formParts.js';
+import { useHelpLabel } from '../../resources/fields.js';
+import { NameField, StatusField } from '../../resources/formParts.js';
+import { Section } from '../dsp/formParts.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
 import '../dsp/dsp.css';
 

@@ -1,14 +1,14 @@
-import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Switch, Tooltip, Typography } from 'antd';
+import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Tooltip, Typography } from 'antd';
 import { type TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef } from 'react';
 import { INTEGRATION_OPTIONS, partnerById } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
-import { statusSwitch } from '../accounts/formParts.js';
 import { PartnerParamsFields } from './PartnerParamsFields.js';
 import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partnerParams.js';
 import './tags.css';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 export const DEFAULT_TAG_REVSHARE = 80;
 const HTTP_URL = /^https?:\/\/\S+$/i;
@@ -122,18 +122,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
 
   return (
     <>
-      <Row gutter={16}>
-        <Col span={18}>
-          <Form.Item name="name" label={label('name', 'Name')} rules={[{ required: true, whitespace: true, message: 'Name the tag' }, { max: 255 }]}>
-            <Input placeholder="Partner - inventory - integration" data-testid="tag-name" />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item name="status" label={label('status', 'Active')} {...statusSwitch}>
-            <Switch />
-          </Form.Item>
-        </Col>
-      </Row>
+      <NameStatusRow placeholder="Partner - inventory - integration" message="Name the tag" testId="tag-name" />
 
       <Form.Item name="integration" label={label('integration', 'Integration')}>
         <Radio.Group optionType="button" options={INTEGRATION_OPTIONS.map((o) => ({ value: o.id, label: o.name }))} data-testid="tag-integration" />

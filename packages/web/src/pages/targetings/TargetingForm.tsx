@@ -1,4 +1,4 @@
-import { Alert, Checkbox, Col, Form, Input, Radio, Row, Select, Tabs, Typography } from 'antd';
+import { Alert, Checkbox, Col, Form, Row, Select, Tabs, Typography } from 'antd';
 import { type ReactNode } from 'react';
 import {
   BROWSER_FAMILIES,
@@ -23,6 +23,7 @@ import { dayPartingProblem, type DayPartingValue } from './dayParting.js';
 import { FilterField } from './FilterField.js';
 import { type RulesLike, summarizeTargeting, targetingParts } from './summary.js';
 import { IAB_TREE, REGION_TREE, iabCheckedKeys, iabLeaves, regionCheckedKeys, toggleIab, toggleRegion } from './trees.js';
+import { NameStatusRow } from '../../resources/formParts.js';
 
 const countryOptions = COUNTRIES.map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }));
 const stateOptions = US_STATES.map((s) => ({ value: s.id, label: `${s.name} (${s.id})` }));
@@ -262,18 +263,7 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
 
   return (
     <>
-      <Row gutter={16}>
-        <Col flex="auto">
-          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Give the targeting a name' }]}>
-            <Input maxLength={255} placeholder="e.g. US CTV prime time" data-testid="targeting-name" />
-          </Form.Item>
-        </Col>
-        <Col>
-          <Form.Item name="status" label="Status">
-            <Radio.Group optionType="button" options={[{ value: 1, label: 'Active' }, { value: 0, label: 'Paused' }]} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <NameStatusRow placeholder="e.g. US CTV prime time" message="Give the targeting a name" testId="targeting-name" />
       <Alert type="info" showIcon style={{ marginBottom: 8 }} title={<span data-testid="targeting-summary">{summarizeTargeting(rules)}</span>} />
       {!v2v && ((rules?.pubLists?.ids?.length ?? 0) > 0 || (rules?.creLists?.ids?.length ?? 0) > 0) && (
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
