@@ -1,5 +1,6 @@
 import { type Kysely } from 'kysely';
 import { type ActivityAction, type ActivityEntry as LoggedActivity } from '@adplane/shared';
+import { bumpConfigVersion } from './configVersion.js';
 import { type Database } from './schema.js';
 import { nowIso, parseJson, toJson } from './json.js';
 
@@ -15,7 +16,9 @@ export interface NewActivity {
   after: unknown;
 }
 
+/** Call it in the transaction of the write it records: it also bumps the config version there. */
 export async function recordActivity(db: Kysely<Database>, entry: NewActivity): Promise<void> {
+  await bumpConfigVersion(db);
   await db
     .insertInto('activity_log')
     .values({

@@ -85,10 +85,16 @@ export interface ActivityLogTable {
   at: Timestamp;
 }
 
+export interface ConfigVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   app_config: AppConfigTable;
   ui_settings: UiSettingsTable;
   activity_log: ActivityLogTable;
+  config_version: ConfigVersionTable;
 }

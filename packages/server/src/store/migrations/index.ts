@@ -14,11 +14,13 @@ import { type Dialect, type Store } from '../db.js';
 import { foundation } from './0001_foundation.js';
 import { inventory } from './0002_inventory.js';
 import { listIndexes } from './0003_list_indexes.js';
+import { configVersion } from './0004_config_version.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
   '0002_inventory': inventory,
   '0003_list_indexes': listIndexes,
+  '0004_config_version': configVersion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

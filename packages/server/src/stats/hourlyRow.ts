@@ -1,0 +1,87 @@
+/**
+ * The one row the edge's counters hand to the stats plane: sums for one UTC hour and one
+ * combination of dimensions. The edge aggregates in memory and flushes these in batches; a stats
+ * store (DuckDB by default, ClickHouse when CLICKHOUSE_URL is set) appends them, and reports sum them.
+ *
+ * Dimension columns hold '' (text) or 0 (ids) when they do not apply, never null, so that a
+ * GROUP BY on any engine treats "none" as one value. Money is integer micro-dollars.
+ */
+export interface HourlyDimensions {
+  /** UTC hour bucket, 'YYYY-MM-DD HH:00:00'. */
+  hour: string;
+  tenant_id: number;
+  channel_id: number;
+  subpublisher_id: number;
+  tag_id: number;
+  /** Prebid partner code of a PreBid demand tag. */
+  partner: string;
+  advertiser_id: number;
+  campaign_id: number;
+  creative_id: number;
+  supplier_id: number;
+  adexchange_id: number;
+  /** The deal's id string (OpenRTB dealid), '' outside deals. */
+  deal_id: string;
+  /** Name of the programmatic source (ad exchange, RTB or Prebid partner) for marketplace revenue. */
+  marketplace_name: string;
+  country: string;
+  region: string;
+  us_state: string;
+  device: string;
+  os: string;
+  browser: string;
+  app_bundle: string;
+  domain: string;
+  publisher_id: string;
+  /** VAST, RTB or PreBid. */
+  integration: string;
+  /** VAST error code (100..999) as text, '' when none. */
+  vast_error: string;
+  /** Why a demand source did not fill (a reason id of the edge's catalogue), '' when it filled. */
+  nofill_reason: string;
+}
+
+export interface HourlyMetrics {
+  reqs: number;
+  opps: number;
+  demand_calls: number;
+  responses: number;
+  timeouts: number;
+  bids: number;
+  wins: number;
+  imps: number;
+  starts: number;
+  first_quartiles: number;
+  midpoints: number;
+  third_quartiles: number;
+  completes: number;
+  clicks: number;
+  errors: number;
+  ivt: number;
+  postbid_imps: number;
+  /** Micro-dollars: what demand pays for won impressions. */
+  revenue: number;
+  /** Micro-dollars: what the tenant pays its publishers. */
+  cost: number;
+  /** Micro-dollars: revenue from programmatic (marketplace) demand, and of that, through deals. */
+  rev_m: number;
+  rev_md: number;
+}
+
+export type HourlyRow = HourlyDimensions & HourlyMetrics;
+
+export const DIMENSION_COLUMNS = [
+  'hour', 'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'partner', 'advertiser_id', 'campaign_id',
+  'creative_id', 'supplier_id', 'adexchange_id', 'deal_id', 'marketplace_name', 'country', 'region', 'us_state',
+  'device', 'os', 'browser', 'app_bundle', 'domain', 'publisher_id', 'integration', 'vast_error', 'nofill_reason',
+] as const satisfies readonly (keyof HourlyDimensions)[];
+
+export const METRIC_COLUMNS = [
+  'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
+  'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
+] as const satisfies readonly (keyof HourlyMetrics)[];
+
+/** Where the edge's counters go: a stats store appends the rows (in one batch, or fails whole). */
+export interface StatsSink {
+  write(rows: readonly HourlyRow[]): Promise<void>;
+}
