@@ -33,6 +33,8 @@ export class ResourcePage {
   async search(text: string): Promise<void> {
     await this.page.getByTestId('resource-search').locator('input').fill(text);
     await this.page.getByTestId('resource-search').locator('input').press('Enter');
+    // The search is in the URL once the list has asked for it; rows read after this are filtered.
+    await expect(this.page).toHaveURL((url) => url.searchParams.get('search') === text.trim());
   }
 
   row(name: string): Locator {

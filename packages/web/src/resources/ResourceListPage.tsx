@@ -2,7 +2,7 @@ import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined,
 import { App, Button, Card, Input, Popconfirm, Segmented, Space, Table, Tooltip, Typography } from 'antd';
 import { type ColumnsType, type TablePaginationConfig } from 'antd/es/table';
 import { type SorterResult } from 'antd/es/table/interface';
-import { type ComponentType, type CSSProperties, type ReactElement, type ReactNode, cloneElement, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ComponentType, type CSSProperties, type ReactElement, type ReactNode, cloneElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type ResourceDef, formatDateTime } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
@@ -90,13 +90,23 @@ export function ResourceListPage(props: ResourcePageProps) {
   const locked = props.locked ?? {};
   const key = JSON.stringify(params);
 
+  // Only the latest load may paint: a slow answer to an older query (before a search, or before a
+  // duplicate) must not overwrite a newer one.
+  const loadSeq = useRef(0);
   const load = useCallback(() => {
+    const seq = ++loadSeq.current;
     setLoading(true);
     api
       .list(JSON.parse(key) as ListParams)
-      .then((page) => setData({ items: page.items, total: page.total }))
-      .catch(notifyLoadError)
-      .finally(() => setLoading(false));
+      .then((page) => {
+        if (seq === loadSeq.current) setData({ items: page.items, total: page.total });
+      })
+      .catch((error: unknown) => {
+        if (seq === loadSeq.current) notifyLoadError(error);
+      })
+      .finally(() => {
+        if (seq === loadSeq.current) setLoading(false);
+      });
   }, [api, key]);
   useEffect(load, [load]);
 
