@@ -143,9 +143,13 @@ export async function setAccountArchived(db: Db, id: number, archived: boolean):
   if (archived) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
 }
 
-/** Whether a username or e-mail is taken by another account (any case). */
-export async function loginTaken(db: Db, field: 'username' | 'email', value: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', [field]), '=', value.trim().toLowerCase()));
+/** Whether a sign-in name is another account's username or e-mail (any case, any tenant). */
+export async function loginTaken(db: Db, value: string, exceptId?: number): Promise<boolean> {
+  const key = value.trim().toLowerCase();
+  let q = db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', key), eb(eb.fn('lower', ['email']), '=', key)]));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
