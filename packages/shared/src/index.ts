@@ -7,3 +7,4 @@ export * from './schemas/profile.js';
 export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
+export * from './stats/index.js';

@@ -1,0 +1,3 @@
+export * from './metrics.js';
+export * from './dimensions.js';
+export * from './report.js';
