@@ -56,3 +56,14 @@ describe('report request', () => {
     expect(fieldsOf({ ...base, sort: { by: 'revenue' } })).toEqual(["sort.by: 'revenue' is not one of the report's dimensions or metrics"]);
   });
 });
+
+describe('report CSV', () => {
+  it('writes ids and names, people units and the totals row', async () => {
+    const { reportCsv } = await import('./csv.js');
+    const csv = reportCsv(['date', 'channel'], ['imps', 'revenue', 'fill'], [
+      { date: '2026-11-01', channel: 3, channel_name: 'Sports, live', imps: 10, revenue: 1_234_567, fill: 12.345 },
+      { total: true, imps: 10, revenue: 1_234_567, fill: 12.345 },
+    ]);
+    expect(csv).toBe('Date,Channel Id,Channel,Impressions,Revenue,Fill\n2026-11-01,3,"Sports, live",10,1.23,12.35\nTotal,,,10,1.23,12.35\n');
+  });
+});

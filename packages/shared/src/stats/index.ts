@@ -1,3 +1,4 @@
 export * from './metrics.js';
 export * from './dimensions.js';
 export * from './report.js';
+export * from './csv.js';

@@ -15,12 +15,14 @@ import { foundation } from './0001_foundation.js';
 import { inventory } from './0002_inventory.js';
 import { listIndexes } from './0003_list_indexes.js';
 import { configVersion } from './0004_config_version.js';
+import { savedReports } from './0007_saved_reports.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
   '0002_inventory': inventory,
   '0003_list_indexes': listIndexes,
   '0004_config_version': configVersion,
+  '0007_saved_reports': savedReports,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
