@@ -61,6 +61,8 @@ function allowedRoles(method: string, url: string): Role[] {
     'PUT /api/savedReport/:id': SIGNED_IN,
     'DELETE /api/savedReport/:id': SIGNED_IN,
     'GET /api/savedFile/:id': SIGNED_IN,
+    'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'GET /api/finance': ['admin', 'ops'],
   };
   const roles = fixed[`${method} ${url}`];
   if (!roles) throw new Error(`The authorization matrix has no rule for ${method} ${url}: add one`);

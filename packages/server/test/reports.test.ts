@@ -93,6 +93,47 @@ forEachStore((t) => {
       });
     });
 
+    describe('dashboard and finance', () => {
+      const now = Date.now();
+      const hour = `${new Date(now).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      beforeAll(async () => {
+        await s.stats.write([statsRow({ hour, tenant_id: northwind, channel_id: otherChannel.id, reqs: 120, opps: 100, imps: 50, revenue: 500_000, cost: 100_000 })]);
+      });
+
+      it('shows today, yesterday and the week in the user scope', async () => {
+        const res = await as(app, cookies.demand, { method: 'GET', url: '/api/dashboard' });
+        expect(res.statusCode).toBe(200);
+        const d = res.json<{ today: string; totals: Record<string, Record<string, number>>; topChannels: Record<string, unknown>[]; hours: unknown[] }>();
+        expect(d.today).toBe(new Date(now - 5 * 3_600_000).toISOString().slice(0, 10));
+        expect(d.totals.today).toMatchObject({ imps: 50, revenue: 500_000, profit: 400_000, fill: 50 });
+        expect(d.totals.last7).toMatchObject({ imps: 50 });
+        expect(d.topChannels[0]).toMatchObject({ channel: otherChannel.id, channel_name: otherChannel.name, imps: 50 });
+        expect(d.hours.length).toBeGreaterThan(0);
+        const sub = (await as(app, cookies.sub, { method: 'GET', url: '/api/dashboard' })).json<{ totals: Record<string, Record<string, number>> }>();
+        expect(sub.totals.today).toMatchObject({ imps: 0 });
+        expect((await as(app, cookies.sdk, { method: 'GET', url: '/api/dashboard' })).statusCode).toBe(403);
+      });
+
+      it('bills each tenant its month in its own zone, equal to its month-to-date cost', async () => {
+        const today = new Date(now - 5 * 3_600_000).toISOString().slice(0, 10);
+        const month = today.slice(0, 7);
+        const res = await as(app, cookies.admin, { method: 'GET', url: `/api/finance?month=${month}` });
+        expect(res.statusCode).toBe(200);
+        const finance = res.json<{ rows: { tenantId: number; reqs: number; imps: number; systemCost: number }[]; totals: { systemCost: number } }>();
+        const nw = finance.rows.find((r) => r.tenantId === northwind)!;
+        const reqs = 120 + (month === '2026-11' ? 1500 : 0);
+        const imps = 50 + (month === '2026-11' ? 300 : 0);
+        expect(nw).toMatchObject({ reqs, imps, systemCost: reqs * 10 + imps * 50 });
+        const mtd = await rrun('demand', { startDate: `${month}-01`, endDate: today, timezone: -5, metrics: ['systemCost'], limit: 1 });
+        expect(mtd.json<Record<string, number>[]>().at(-1)?.systemCost).toBe(nw.systemCost);
+        expect(finance.totals.systemCost).toBe(finance.rows.reduce((sum, r) => sum + r.systemCost, 0));
+        const bad = await as(app, cookies.admin, { method: 'GET', url: '/api/finance?month=2026-13' });
+        expect(bad.statusCode).toBe(400);
+        expect(bad.json()).toMatchObject({ field: 'month' });
+        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/finance?month=${month}` })).statusCode).toBe(403);
+      });
+    });
+
     describe('saved reports and the bell', () => {
       const request = { startDate: '2026-11-01', endDate: '2026-11-01', dimensions: ['date'], metrics: ['imps'] };
 
