@@ -16,6 +16,7 @@ import { inventory } from './0002_inventory.js';
 import { listIndexes } from './0003_list_indexes.js';
 import { configVersion } from './0004_config_version.js';
 import { explicitUnits } from './0006_explicit_units.js';
+import { savedReports } from './0007_saved_reports.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0003_list_indexes': listIndexes,
   '0004_config_version': configVersion,
   '0006_explicit_units': explicitUnits,
+  '0007_saved_reports': savedReports,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
