@@ -38,6 +38,9 @@ export function migratorOf(store: Store): Migrator {
   return new Migrator({
     db: store.db,
     provider: new StaticMigrationProvider(store.dialect),
+    // Numbers are reserved per piece of work and can land out of order; each migration stands alone,
+    // so a store that already ran a later one still takes an earlier one that arrives afterwards.
+    allowUnorderedMigrations: true,
     // The migration tables live beside the data, also when a test uses its own PostgreSQL schema.
     ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
   });
