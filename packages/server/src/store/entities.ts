@@ -158,6 +158,29 @@ export async function existingIds(db: Db, kind: EntityKind, tenantId: number | n
   return new Set((await q.execute()).map((r) => r.id));
 }
 
+/**
+ * A live (not archived) row of the tenant, other than `exceptId`, whose `field` holds `value`: what a
+ * kind's `unique` rule checks. A field that is the row's name column is looked up by the name index;
+ * another field is compared in the documents of the tenant's live rows.
+ */
+export async function findLiveRowWith(
+  db: Db,
+  kind: EntityKind,
+  tenantId: number | null,
+  field: string,
+  value: unknown,
+  inNameColumn: boolean,
+  exceptId: number | null,
+): Promise<number | null> {
+  let q = tables(db).selectFrom(ENTITY_TABLES[kind]).select(['id', 'data']).where('archived', '=', 0);
+  if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
+  if (exceptId !== null) q = q.where('id', '!=', exceptId);
+  if (inNameColumn) q = q.where('name', '=', String(value));
+  const rows = await q.orderBy('id').execute();
+  const same = inNameColumn ? rows[0] : rows.find((r) => parseJson<Record<string, unknown>>(r.data, {})[field] === value);
+  return same ? same.id : null;
+}
+
 export function newUid(): string {
   return randomBytes(8).toString('hex');
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ids, isoDate, micros, microsLimit, name, optionalId, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
 
 /**
  * Campaigns (DSP mode): what an advertiser buys, with which creatives, where, at what bid and budget.
@@ -48,4 +49,21 @@ export const campaignListExtras = (d: Record<string, unknown>): Record<string, u
   advertiserId: d.advertiserId ?? null,
   startDate: d.startDate,
   endDate: d.endDate ?? null,
+});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const campaignsKind = defineKind({
+  kind: 'campaigns', label: 'Campaign', plural: 'Campaigns', route: '/campaigns', api: '/api/demand/campaigns', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: false, schema: CampaignInput,
+  refs: [
+    advertiserRef,
+    targetingRef,
+    { kind: 'creatives', field: 'creativeIds', ids: many('creativeIds') },
+    { kind: 'deals', field: 'dealIds', ids: many('dealIds') },
+    { kind: 'sups', field: 'supplierIds', ids: many('supplierIds') },
+    { kind: 'adexchanges', field: 'adExchangeIds', ids: many('adExchangeIds') },
+  ],
+  assignedTo: { adv: 'advertiserId' }, sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
+  listExtras: campaignListExtras,
+  parseRow: parseCampaignRow,
 });
