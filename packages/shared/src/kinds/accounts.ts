@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPasswordField } from '../schemas/passwordPolicy.js';
 import { SubSellerEntry } from '../schemas/profile.js';
 import { domainName, micros, name, optionalText, percent, Status } from '../entities/common.js';
 import { defineKind } from './kindDef.js';
@@ -13,9 +14,10 @@ const username = z
   .trim()
   .min(3, 'must be at least 3 characters')
   .max(64, 'must be at most 64 characters')
-  .regex(/^[A-Za-z0-9._@-]+$/, 'may hold letters, digits and . _ @ - only');
+  // No `@`: a user name can then never be someone's e-mail, which is a sign-in name too.
+  .regex(/^[A-Za-z0-9._-]+$/, 'may hold letters, digits and . _ - only (no @: the e-mail is a separate sign-in)');
 const email = z.union([z.literal(''), z.email('must be an e-mail address')]).default('');
-const password = z.string().max(200).default('').refine((v) => v === '' || v.length >= 8, 'must be at least 8 characters');
+const password = newPasswordField;
 
 const AccountBase = {
   name,
