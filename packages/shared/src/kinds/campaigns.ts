@@ -42,6 +42,21 @@ export const CampaignInput = z
   });
 export type CampaignInput = z.input<typeof CampaignInput>;
 
+/**
+ * The instants a flight (campaign or deal dates) covers, for a tenant `timezone` hours from UTC: from
+ * 00:00 of the start day to 24:00 of the end day there (end null: open-ended; start null: no start).
+ * `2026-11-01` in UTC-5 starts at 2026-11-01T05:00Z.
+ */
+export function flightWindow(startDate: string | null, endDate: string | null, timezone: number): { startMs: number | null; endMs: number | null } {
+  const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) - timezone * 3_600_000;
+  return { startMs: startDate ? dayStart(startDate) : null, endMs: endDate ? dayStart(endDate) + 86_400_000 : null };
+}
+
+/** Whether the instant `nowMs` is inside the flight. */
+export function inFlight(window: { startMs: number | null; endMs: number | null }, nowMs: number): boolean {
+  return (window.startMs === null || nowMs >= window.startMs) && (window.endMs === null || nowMs < window.endMs);
+}
+
 export const parseCampaignRow = storedRowParser('campaigns', CampaignInput);
 export type CampaignRow = NonNullable<ReturnType<typeof parseCampaignRow>>;
 
