@@ -90,6 +90,16 @@ forEachStore((t) => {
       const campaign = await call('POST', RESOURCES.campaigns.api, { ...sampleBody('campaigns', 44), totalBudget: 'unlimited', dailyBudget: 2_000_000_000 });
       expect(campaign.statusCode, campaign.body).toBe(201);
       expect(campaign.json()).toMatchObject({ totalBudget: 'unlimited', dailyBudget: 2_000_000_000 });
+      // 'unlimited' sorts above every number, on SQLite and PostgreSQL alike.
+      const names = [`Sorted unlimited ${t.dialect}`, `Sorted 10 ${t.dialect}`, `Sorted 0 ${t.dialect}`];
+      for (const [name, qpsLimit] of [[names[0], 'unlimited'], [names[1], 10], [names[2], 0]] as const) {
+        expect((await call('POST', RESOURCES.sups.api, { ...sampleBody('sups', 46), name, qpsLimit })).statusCode).toBe(201);
+      }
+      for (const order of ['asc', 'desc'] as const) {
+        const page = (await call('GET', `${RESOURCES.sups.api}?sort=qpsLimit&order=${order}&pageSize=100&search=Sorted`)).json();
+        const got = (page.items as { name: string }[]).map((r) => r.name);
+        expect(got, order).toEqual(order === 'asc' ? [names[2], names[1], names[0]] : [names[0], names[1], names[2]]);
+      }
       const bad = await call('POST', RESOURCES.sups.api, { ...sampleBody('sups', 45), qpsLimit: 'none' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().field).toBe('qpsLimit');

@@ -139,7 +139,7 @@ function validationError(errors: FieldError[]): ValidationFailed {
 
 export async function listPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<EntityDto>> {
   const a = access(def, actor, 'read');
-  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? []);
+  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? [], def.unlimitedSortable ?? []);
   return { ...page, items: page.items.map(toDto) };
 }
 

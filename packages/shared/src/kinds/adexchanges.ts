@@ -25,6 +25,7 @@ export const adExchangeListExtras = (_d: Record<string, unknown>): Record<string
 export const adexchangesKind = defineKind({
   kind: 'adexchanges', label: 'Ad Exchange', plural: 'Ad Exchanges', route: '/adexchanges', api: '/api/demand/adexchanges', mode: 'dsp',
   storage: 'entity', audience: 'tenant', uid: false, schema: AdExchangeInput, refs: [targetingRef], sortable: ['tmaxMs', 'qpsLimit'],
+  unlimitedSortable: ['qpsLimit'],
   listExtras: adExchangeListExtras,
   parseRow: parseAdExchangeRow,
 });

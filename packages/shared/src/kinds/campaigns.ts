@@ -79,6 +79,7 @@ export const campaignsKind = defineKind({
     { kind: 'adexchanges', field: 'adExchangeIds', ids: many('adExchangeIds') },
   ],
   assignedTo: { adv: 'advertiserId' }, sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
+  unlimitedSortable: ['totalBudget'],
   listExtras: campaignListExtras,
   parseRow: parseCampaignRow,
 });

@@ -58,6 +58,8 @@ export interface ResourceDef {
   assignedTo?: { sub?: string; adv?: string };
   /** Columns the list page sorts by (besides id, name, status, updatedAt). */
   sortable?: string[];
+  /** Sortable fields that may hold 'unlimited', which sorts above every number on both engines. */
+  unlimitedSortable?: string[];
   /** What the kind's shared list carries besides id, name, uid and status (from its stored document). */
   listExtras?: (data: Record<string, unknown>) => Record<string, unknown>;
   /** The field whose value is the row's name column when the kind has no `name` (tooltips: `key`). */

@@ -23,6 +23,7 @@ export const supplierListExtras = (_d: Record<string, unknown>): Record<string, 
 export const supsKind = defineKind({
   kind: 'sups', label: 'Supplier', plural: 'Suppliers', route: '/suppliers', api: '/api/demand/sups', mode: 'dsp',
   storage: 'entity', audience: 'tenant', uid: true, schema: SupplierInput, refs: [targetingRef], sortable: ['qpsLimit', 'marginPercent'],
+  unlimitedSortable: ['qpsLimit'],
   listExtras: supplierListExtras,
   parseRow: parseSupplierRow,
 });
