@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { formItem, inputOf } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
@@ -7,8 +9,16 @@ import { signIn, useMode } from '../support/session.js';
  * Forms check with the kind's shared schema (packages/shared kinds): rules that moved out of the forms
  * show on the right field, in the server's words, and nothing is sent while one is broken. Then the
  * corrected form saves, with the explicit units (a share, an unlimited cap) shown in the list.
+ * E2E_SHOTS=<dir> also saves screenshots of the drawers.
  */
 const run = Date.now().toString(36);
+const SHOTS = process.env.E2E_SHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `units-${name}.png`) });
+}
 
 /** Counts the writes (POST/PUT) the console sends to an API path. */
 function countWrites(page: Page, api: string): { count: number } {
@@ -38,6 +48,8 @@ test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share
   await inputOf(page.getByTestId('tag-daily-imps')).fill('0');
   await inputOf(page.getByTestId('tag-daily-imps')).clear();
   await expect(page.getByTestId('tag-daily-imps-unlimited')).toBeChecked();
+  await d.getByText('Pricing', { exact: true }).first().scrollIntoViewIfNeeded();
+  await shot(page, 'tag-price-caps');
   await tags.save();
   expect(writes.count).toBe(1);
   await expect(tags.row(`E2E RTB tag ${run}`)).toContainText('80.00% share');
@@ -57,6 +69,7 @@ test('a display creative: the size rule comes from the creative schema', async (
   await page.getByTestId('resource-save').click();
   await expect(formItem(d, 'Width').locator('.ant-form-item-explain-error')).toHaveText('width and height are required for display');
   expect(writes.count).toBe(0);
+  await shot(page, 'creative-schema-error');
   await d.getByLabel(/^Width/).fill('728');
   await d.getByLabel(/^Height/).fill('90');
   await creatives.save();
@@ -81,4 +94,17 @@ test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is 
   await d.getByLabel(/^Bid endpoint URL/).fill('https://bid.e2e.test/openrtb2');
   await exchanges.save();
   await expect(exchanges.row(`E2E Exchange schema ${run}`)).toContainText('Unlimited');
+});
+
+test('a campaign: budgets are unlimited until typed; the creative takes lists of domains and categories', async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'dsp');
+  const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
+  await campaigns.open();
+  await campaigns.startNew();
+  await expect(page.getByTestId('campaign-total-budget-unlimited')).toBeChecked();
+  await inputOf(page.getByTestId('campaign-daily-budget')).fill('250');
+  await expect(page.getByTestId('campaign-daily-budget-unlimited')).not.toBeChecked();
+  await page.getByTestId('campaign-total-budget').scrollIntoViewIfNeeded();
+  await shot(page, 'campaign-budgets');
 });
