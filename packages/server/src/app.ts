@@ -6,6 +6,8 @@ import { LoginThrottle } from './auth/loginThrottle.js';
 import { installAuth } from './auth/plugin.js';
 import { createSessions } from './auth/sessions.js';
 import { installErrorHandling } from './http/errors.js';
+import { installSameOriginChecks } from './http/sameOrigin.js';
+import { installSecurityHeaders } from './http/securityHeaders.js';
 import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
 import { isHttpsHost, type Settings } from './settings.js';
@@ -13,6 +15,7 @@ import { type Store } from './store/db.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
+import { registerCreativePreview } from './web/creativePreview.js';
 
 /** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
 export const ROLES = ['api', 'edge', 'all'] as const;
@@ -51,6 +54,8 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   );
 
   installErrorHandling(app);
+  installSameOriginChecks(app);
+  await installSecurityHeaders(app, settings);
   if (settings.encryptResponses) installResponseEncryption(app);
   registerOpsRoutes(app, { store, metrics: app.metrics });
   await installAuth(app, sessionSecret);
@@ -58,6 +63,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   let consoleServed = false;
   if (role !== 'edge') {
     await registerApiRoutes(app);
+    registerCreativePreview(app);
     consoleServed = await registerConsole(app, settings.webDist);
   }
 
