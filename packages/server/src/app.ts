@@ -57,7 +57,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   installSameOriginChecks(app);
   await installSecurityHeaders(app, settings);
   if (settings.encryptResponses) installResponseEncryption(app);
-  registerOpsRoutes(app, { store, metrics: app.metrics });
+  registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
   await installAuth(app, sessionSecret);
 
   let consoleServed = false;

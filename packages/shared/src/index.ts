@@ -8,3 +8,4 @@ export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './schemas/passwordPolicy.js';
+export * from './adminRights.js';
