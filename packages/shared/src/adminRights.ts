@@ -1,4 +1,4 @@
-import { DEMAND_PRICE_FIELDS } from './entities/accounts.js';
+import { DEMAND_PRICE_FIELDS } from './kinds/accounts.js';
 
 /**
  * The one decision of what an admin other than the super admin may do with demand accounts (the

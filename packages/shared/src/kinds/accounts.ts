@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newPasswordField } from '../schemas/passwordPolicy.js';
 import { SubSellerEntry } from '../schemas/profile.js';
-import { domainName, micros, name, optionalText, percent, Status } from './common.js';
+import { domainName, micros, name, optionalText, percent, Status } from '../entities/common.js';
 
 /**
  * Accounts are users: demand accounts (tenants, admin only), subpublishers (sub), advertisers (adv),
@@ -58,3 +58,10 @@ export type DemandAccountInput = z.input<typeof DemandAccountInput>;
 
 /** The price fields only the super admin may change. */
 export const DEMAND_PRICE_FIELDS = ['priceReq', 'priceImp', 'priceDsp', 'pricePostbid'] as const;
+
+/** Output types (accounts live in the users table; their status and archived flag gate serving, see ./serving.ts). */
+export type Subpublisher = z.infer<typeof SubpublisherInput>;
+export type Advertiser = z.infer<typeof AdvertiserInput>;
+export type Manager = z.infer<typeof ManagerInput>;
+/** A tenant: its `timezone` is the one flight days (campaign and deal dates) start and end in. */
+export type DemandAccount = z.infer<typeof DemandAccountInput>;
