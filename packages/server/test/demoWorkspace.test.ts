@@ -114,7 +114,7 @@ forEachStore((t) => {
       const tag = (await page('demand', 'tags', '&search=Beacon')).items[0];
       const usage = await get('demand', `${RESOURCES.tags.api}/${tag.id}/usage`);
       expect((usage.body as { kind: string }[]).filter((u) => u.kind === 'channels')).toHaveLength(2);
-      const archive = await app.inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, headers: { cookie: cookies.demand } });
+      const archive = await app.inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, payload: {}, headers: { cookie: cookies.demand } });
       expect(archive.statusCode).toBe(409);
     });
   });
