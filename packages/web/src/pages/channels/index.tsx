@@ -8,6 +8,7 @@ import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
 import { usd } from '../../resources/fields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { FillFunnelButton } from '../report/FillFunnel.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
 import { channelTag } from './channelTag.js';
@@ -107,7 +108,12 @@ export default function ChannelsPage() {
       columns={columns}
       FormBody={ChannelForm}
       defaults={channelDefaults}
-      rowActions={(row) => <CopyTagButton row={row} />}
+      rowActions={(row) => (
+        <>
+          <CopyTagButton row={row} />
+          <FillFunnelButton subject={{ dimension: 'channel', id: Number(row.id), name: String(row.name) }} />
+        </>
+      )}
       drawerWidth={760}
       nameWidth={230}
     />
