@@ -50,7 +50,12 @@ export function DashboardStats() {
   const hourOption = useMemo(() => {
     if (!data) return null;
     const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
-    const series = (day: string) => hours.map((h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000);
+    const series = (day: string) => {
+      const values: (number | null)[] = hours.map((h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000);
+      // Today's hours still to come are gaps, not zeros.
+      if (day === data.today) for (let i = values.length - 1; i >= 0 && values[i] === 0; i--) values[i] = null;
+      return values;
+    };
     return {
       tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => `$${Number(v).toFixed(2)}` },
       legend: { top: 0 },
