@@ -15,6 +15,8 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+const READERS = 3;
+
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 const CHUNK_ROWS = 2048;
 
@@ -32,7 +34,10 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   }
   const instance = await DuckDBInstance.create(path);
   const writer = await DuckDBConnection.create(instance);
-  const reader = await DuckDBConnection.create(instance);
+  // A few read connections taken in turn: one connection runs one query at a time.
+  const readers = await Promise.all(Array.from({ length: READERS }, () => DuckDBConnection.create(instance)));
+  let nextReader = 0;
+  const reader = () => readers[nextReader++ % readers.length];
 
   await writer.run('CREATE TABLE IF NOT EXISTS stats_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT current_timestamp)');
   const appliedRows = (await writer.runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS();
@@ -113,21 +118,21 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
       await serial(() => append(rows));
     },
     async select(sql) {
-      const result = await reader.runAndReadAll(sql);
+      const result = await reader().runAndReadAll(sql);
       return result.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));
     },
     async exec(sql) {
       await serial(() => writer.run(sql));
     },
     async migrations() {
-      return (await reader.runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS().map((r) => String(r.name));
+      return (await reader().runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS().map((r) => String(r.name));
     },
     async close() {
       if (closed) return;
       closed = true;
       await queue;
       writer.closeSync();
-      reader.closeSync();
+      for (const r of readers) r.closeSync();
       instance.closeSync();
     },
   };
