@@ -131,3 +131,20 @@ test('the month-to-date system cost equals the finance page', async ({ page }) =
   await expect(row).toContainText(cost);
   await page.screenshot({ path: 'test-results/reports-finance.png', fullPage: true });
 });
+
+test('shows the apps seen in traffic, one by day, and adds one to an app list', async ({ page }) => {
+  await signIn(page, 'demand', undefined, server.url);
+  await page.goto(`${server.url}/applications`);
+  const rows = page.getByTestId('observed-table').locator('.ant-table-tbody .ant-table-row');
+  await expect(rows.first()).toBeVisible();
+  const bundle = (await rows.first().locator('a').innerText()).trim();
+  await rows.first().locator('.ant-checkbox-input').check();
+  await page.getByTestId('observed-add-to-list').click();
+  await pickOption(page, page.getByTestId('observed-list-select'), '', '');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.locator('.ant-message')).toContainText(/Added 1|Already in the list/);
+  await rows.first().locator('a').click();
+  await expect(page).toHaveURL(new RegExp(`/applications/${bundle.replaceAll('.', '\\.')}$`));
+  await expect(page.getByTestId('observed-detail-table').locator('.ant-table-tbody .ant-table-row').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/reports-observed.png', fullPage: true });
+});

@@ -3,7 +3,9 @@ import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
 import { type DashboardAnswer, formatMetric, type MetricId, type ReportRow } from '@adplane/shared';
+import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
+import { useUser } from '../../auth/authContext.js';
 import { notifyLoadError } from '../../errors/notify.js';
 
 const CARDS: { id: MetricId; label: string }[] = [
@@ -81,6 +83,7 @@ export function DashboardStats() {
     };
   }, [data]);
 
+  const user = useUser();
   if (!data) return <Skeleton active className="dashboard-stats" />;
   return (
     <div className="dashboard-stats" data-testid="dashboard-stats">
@@ -124,6 +127,11 @@ export function DashboardStats() {
           <TopTable title="Top demand tags, last 7 days" rows={data.topDemand} dimension="tag" testId="dashboard-top-demand" />
         </Col>
       </Row>
+      {user.type === 'demand' && (
+        <Typography.Paragraph className="dashboard-observed" style={{ marginTop: 12 }} data-testid="dashboard-observed">
+          Seen in traffic: <Link to="/publishers">Publishers</Link> · <Link to="/sites">Sites</Link> · <Link to="/applications">Applications</Link> · <Link to="/tcreatives">Creatives</Link>
+        </Typography.Paragraph>
+      )}
     </div>
   );
 }
