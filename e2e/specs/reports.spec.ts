@@ -21,7 +21,8 @@ test('runs a report by date and channel, charts it, saves it and opens it from t
   await signIn(page, 'demand', undefined, server.url);
   await page.getByTestId('nav-menu-reports').hover();
   await page.locator('[data-testid="nav-/report"]').click();
-  await expect(page.getByTestId('report-title')).toHaveText('Create Report');
+  // The first page of a freshly started server on a busy machine may take a while.
+  await expect(page.getByTestId('report-title')).toHaveText('Create Report', { timeout: 30_000 });
   await pickOption(page, page.getByTestId('report-preset'), 'Last 30 days', '');
   await pickOption(page, page.getByTestId('report-dimensions'), 'Channel');
   await page.keyboard.press('Escape');
