@@ -38,7 +38,7 @@ function generatorSql(engine: 'duckdb' | 'clickhouse'): string {
     : `toDateTime('${START}', 'UTC') + intDiv(${i}, ${perHour}) * 3600`;
   const mod = (n: number, salt = 1) => `((${i} * ${salt}) % ${n})`;
   // A CASE, not a list literal indexed per row: building a list for every row is what costs.
-  const pick = (values: string[], salt: number) => `(CASE ${mod(values.length, salt)} ${values.map((v, k) => `WHEN ${k} THEN '${v}'`).join(' ')} END)`;
+  const pick = (values: string[], salt: number) => `(CASE ${mod(values.length, salt)} ${values.map((v, k) => `WHEN ${k} THEN '${v}'`).join(' ')} ELSE '' END)`;
   const h = (salt: number) => `((${i} * ${salt} + 7) % 1000)`;
   const cols: Record<string, string> = {
     hour: hourExpr,
