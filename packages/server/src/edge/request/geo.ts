@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
+import { type CityResponse } from 'maxmind';
 
 /**
  * Country, region and US state of a viewer's address. geoip-lite's bundled data (loaded once, in
@@ -46,15 +47,10 @@ export const geoipLiteLookup: GeoLookup = (ip) => {
   return hit ? fromParts(hit.country, hit.region) : UNKNOWN_GEO;
 };
 
-interface CityRecord {
-  country?: { iso_code?: string };
-  subdivisions?: { iso_code?: string }[];
-}
-
 /** A lookup on a MaxMind .mmdb file; geoip-lite answers for addresses the file does not know. */
 export async function maxmindLookup(path: string): Promise<GeoLookup> {
   const maxmind = await import('maxmind');
-  const reader = await maxmind.open<CityRecord>(path);
+  const reader = await maxmind.open<CityResponse>(path);
   return (ip) => {
     const address = publicAddress(ip);
     if (!address) return UNKNOWN_GEO;
