@@ -102,10 +102,10 @@ function tagBody(i: number, rnd: () => number): Record<string, unknown> {
   const geo = GEOS[Math.floor(rnd() * GEOS.length)];
   const base = { name: `${demand} - ${geo} ${i % 3 === 0 ? 'CTV' : i % 3 === 1 ? 'in-app' : 'web'} - ${String(i).padStart(5, '0')}`, status: rnd() < 0.8 ? 1 : 0 };
   const money = { floorCpm: Math.round(rnd() * 12) * 250_000, timeoutMs: 300 + Math.floor(rnd() * 12) * 100, priority: 1 + Math.floor(rnd() * 10) };
-  if (demand === 'AppNexus') return { ...base, ...money, integration: 'PreBid', partner: 'appnexusP', partnerParams: { placement_id: 20_000_000 + i }, pricing: 'revshare', price: 90 };
-  if (demand === 'PubMatic') return { ...base, ...money, integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '161243', adSlot: `slot_${i}@640x480` }, pricing: 'revshare', price: 88 };
-  if (i % 2 === 0) return { ...base, ...money, integration: 'RTB', endpoint: `https://bid.${demand.split(' ')[0].toLowerCase()}.test/openrtb2?sid=${i}`, pricing: 'revshare', price: 80 };
-  return { ...base, ...money, integration: 'VAST', vastUrl: `https://vast.${demand.split(' ')[0].toLowerCase()}.test/v4?sid=${i}&w={{width}}&h={{height}}&cb={{cachebuster}}`, pricing: 'cpm', price: Math.round(rnd() * 20) * 500_000 };
+  if (demand === 'AppNexus') return { ...base, ...money, integration: 'PreBid', partner: 'appnexusP', partnerParams: { placement_id: 20_000_000 + i }, price: { type: 'revshare', percent: 90 } };
+  if (demand === 'PubMatic') return { ...base, ...money, integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '161243', adSlot: `slot_${i}@640x480` }, price: { type: 'revshare', percent: 88 } };
+  if (i % 2 === 0) return { ...base, ...money, integration: 'RTB', endpoint: `https://bid.${demand.split(' ')[0].toLowerCase()}.test/openrtb2?sid=${i}`, price: { type: 'revshare', percent: 80 } };
+  return { ...base, ...money, integration: 'VAST', vastUrl: `https://vast.${demand.split(' ')[0].toLowerCase()}.test/v4?sid=${i}&w={{width}}&h={{height}}&cb={{cachebuster}}`, price: { type: 'cpm', cpm: Math.round(rnd() * 20) * 500_000 } };
 }
 
 function channelBody(i: number, rnd: () => number, tagIds: number[]): Record<string, unknown> {

@@ -57,6 +57,8 @@ export default defineConfig({
       ADPLANE_INSIGHT_HUB_URL: s.insightHub,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // Each edition's server keeps its stats in its own DuckDB file, also where CI sets CLICKHOUSE_URL.
+      CLICKHOUSE_URL: '',
     },
   })),
 });

@@ -161,8 +161,10 @@ test('a video creative with a media file previews it in the browser', async ({ p
   await field(d, 'Media file 1 height').fill('1080');
   await field(d, 'Media file 1 bitrate').fill('4500');
   await field(d, 'Click-through URL').fill('https://bluefin.test/e2e');
-  await field(d, 'Advertiser domain').fill('bluefin.test');
-  const iab = field(d, 'IAB category');
+  const domains = field(d, 'Advertiser domains');
+  await domains.fill('bluefin.test');
+  await domains.press('Enter');
+  const iab = field(d, 'IAB categories');
   await iab.click();
   await iab.pressSequentially('Coffee');
   await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: 'Coffee' }).first().click();

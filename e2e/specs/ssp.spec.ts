@@ -87,7 +87,7 @@ test('a VAST tag: the URL is checked on the field, macros go in with a click', a
   await url.fill('https://vast.e2e.test/v4?sid=e2e&w=');
   await page.getByTestId('macro-w').click();
   await expect(url).toHaveValue('https://vast.e2e.test/v4?sid=e2e&w={{width}}');
-  await inputOf(page.getByTestId('tag-price')).fill('6.5');
+  await inputOf(page.getByTestId('tag-price-cpm')).fill('6.5');
   await tags.save();
   await expect(exactRow(page, names.vastTag)).toContainText('$6.50 CPM');
 });

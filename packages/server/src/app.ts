@@ -10,6 +10,7 @@ import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
 import { isHttpsHost, type Settings } from './settings.js';
 import { type Store } from './store/db.js';
+import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
@@ -26,6 +27,8 @@ export interface BuildAppOptions {
   role?: Role;
   /** Tests pass one with a fake clock. */
   loginThrottle?: LoginThrottle;
+  /** A stats store the caller owns (and closes); by default the app opens one from settings and closes it on close. */
+  stats?: StatsStore;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -34,7 +37,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', loginThrottle }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
@@ -42,6 +45,9 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
 
   const sessionSecret = await ensureSessionSecret(store, settings);
   app.decorate('store', store);
+  const statsStore = stats ?? (await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl }));
+  app.decorate('stats', statsStore);
+  if (!stats) app.addHook('onClose', () => statsStore.close());
   app.decorate('settings', settings);
   app.decorate('metrics', createAppMetrics());
   app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle());

@@ -3,11 +3,12 @@ import { type GuardedRoute } from './auth/guards.js';
 import { type Sessions } from './auth/sessions.js';
 import { type AppMetrics } from './ops/metrics.js';
 import { type Settings } from './settings.js';
+import { type StatsStore } from './stats/statsStore.js';
 import { type Store } from './store/db.js';
 
 /**
  * What buildApp decorates the Fastify instance with, for route files: `app.store.db` for repositories,
- * `app.settings`, `app.sessions`, `app.metrics`. Routes never open their own connections.
+ * `app.settings`, `app.sessions`, `app.metrics`, `app.stats`. Routes never open their own connections.
  */
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,8 @@ declare module 'fastify' {
     sessions: Sessions;
     loginThrottle: LoginThrottle;
     metrics: AppMetrics;
+    /** The stats store: the edge writes hourly rows into it (StatsSink), reports read it. */
+    stats: StatsStore;
     /** Every /api route with its guard, filled as routes register (docs/routes.md is rendered from it). */
     guardedRoutes: GuardedRoute[];
   }

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp, type Role, ROLES } from './app.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
+import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
 import { openStore, redactUrl, SQLITE_FILE_NAME } from './store/db.js';
 import { migrateToLatest } from './store/migrations/index.js';
 import { type SeedResult, seedIfEmpty } from './store/seed.js';
@@ -55,6 +56,10 @@ async function main(): Promise<void> {
   }
   const seed = role === 'edge' ? null : await seedIfEmpty(store, settings);
   const app = await buildApp({ settings, store, role });
+  if (settings.demo && role !== 'edge') {
+    const rows = await writeDemoHistoryIfEmpty(app.stats, store.db);
+    if (rows > 0) out(`Demo history: ${rows.toLocaleString('en-US')} hourly stats rows over the last 30 days.`);
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

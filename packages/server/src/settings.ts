@@ -14,6 +14,8 @@ export interface Settings {
   dataDir: string;
   /** PostgreSQL URL; null means the embedded SQLite file `dataDir/adplane.sqlite`. */
   databaseUrl: string | null;
+  /** ClickHouse HTTP URL for the stats store; null means the embedded DuckDB file `dataDir/stats.duckdb`. */
+  clickhouseUrl: string | null;
   edition: Edition;
   /** Where the console logo links; '' when none. */
   landingUrl: string;
@@ -83,6 +85,7 @@ const EnvSchema = z.object({
         'must be a postgres:// or postgresql:// URL (leave it unset to use the embedded SQLite file)',
       ),
   ),
+  CLICKHOUSE_URL: optional(url('(ClickHouse HTTP interface, e.g. http://127.0.0.1:8123; leave it unset to use the embedded DuckDB file)')),
   ADPLANE_EDITION: optional(z.enum(EDITIONS, { error: `must be one of ${EDITIONS.join(', ')}` })),
   ADPLANE_LANDING_URL: optional(url('(the page the console logo links to)')),
   ADPLANE_INSIGHT_HUB_URL: optional(url('(the Insight Hub analytics site linked from the V2V console)')),
@@ -135,6 +138,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     host,
     dataDir: resolve(process.cwd(), e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
+    clickhouseUrl: e.CLICKHOUSE_URL ?? null,
     edition: e.ADPLANE_EDITION ?? 'default',
     landingUrl: e.ADPLANE_LANDING_URL ?? '',
     insightHubUrl: e.ADPLANE_INSIGHT_HUB_URL ?? '',

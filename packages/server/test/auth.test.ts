@@ -75,24 +75,7 @@ forEachStore((t) => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ field: 'username' });
     });
-
-    it('refuses a client with 429 after 5 failures in 15 minutes, and a success clears the count', async () => {
-      const client = freshAddress();
-      for (let i = 0; i < 4; i++) expect((await signIn('demand', 'wrong', client)).statusCode).toBe(401);
-      // A success clears the count.
-      expect((await signIn('demand', DEMO_PASSWORD, client)).statusCode).toBe(200);
-      for (let i = 0; i < 5; i++) expect((await signIn('demand', 'wrong', client)).statusCode).toBe(401);
-      const refused = await signIn('demand', DEMO_PASSWORD, client);
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('Too many failed sign-ins; try again in 15 minutes');
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
-      // Other clients are not affected.
-      expect((await signIn('demand', DEMO_PASSWORD)).statusCode).toBe(200);
-      // Failures are counted for operators.
-      const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-      expect(metrics).toMatch(/adplane_login_failures_total\{reason="bad_password"\} \d+/);
-      expect(metrics).toMatch(/adplane_login_failures_total\{reason="throttled"\} 1/);
-    });
+    // Throttling: test/security/signIn.test.ts.
   });
 
   describe('session', () => {

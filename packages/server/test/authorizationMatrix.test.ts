@@ -52,6 +52,17 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/demand/vastParams': SIGNED_IN,
     'GET /api/demand/vast2Params': SIGNED_IN,
     'GET /api/activity': ['admin', 'ops', 'demand', 'manager'],
+    // Reports: everyone with stats in scope (sdk users have none); saved reports are each user's own.
+    'POST /api/rrun': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'POST /api/rfile': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'GET /api/savedReports': SIGNED_IN,
+    'POST /api/savedReports': SIGNED_IN,
+    'GET /api/savedReport/:id': SIGNED_IN,
+    'PUT /api/savedReport/:id': SIGNED_IN,
+    'DELETE /api/savedReport/:id': SIGNED_IN,
+    'GET /api/savedFile/:id': SIGNED_IN,
+    'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'GET /api/finance': ['admin', 'ops'],
   };
   const roles = fixed[`${method} ${url}`];
   if (!roles) throw new Error(`The authorization matrix has no rule for ${method} ${url}: add one`);

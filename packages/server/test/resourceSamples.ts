@@ -4,9 +4,9 @@ import { type ResourceKind } from '@adplane/shared';
 export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
   switch (kind) {
     case 'channels':
-      return { name: `Roku CTV ${n}`, integration: 'VAST', environment: 'ctv', format: 'video', domain: 'roku.example.com', floorCpm: 4_000_000, payout: { type: 'revshare', value: 65 } };
+      return { name: `Roku CTV ${n}`, integration: 'VAST', environment: 'ctv', format: 'video', domain: 'roku.example.com', floorCpm: 4_000_000, payout: { type: 'revshare', percent: 65 } };
     case 'tags':
-      return { name: `SpotX VAST ${n}`, integration: 'VAST', vastUrl: 'https://ads.example.com/vast?w={{width}}&h={{height}}&cb={{cachebuster}}', pricing: 'cpm', price: 6_500_000, floorCpm: 3_000_000 };
+      return { name: `SpotX VAST ${n}`, integration: 'VAST', vastUrl: 'https://ads.example.com/vast?w={{width}}&h={{height}}&cb={{cachebuster}}', price: { type: 'cpm', cpm: 6_500_000 }, floorCpm: 3_000_000 };
     case 'sups':
       return { name: `Supplier ${n}`, qpsLimit: 500, marginPercent: 25, formats: ['video'] };
     case 'campaigns':
@@ -18,8 +18,8 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
         videoSource: 'media',
         mediaFiles: [{ url: 'https://cdn.example.com/spot30.mp4', mime: 'video/mp4', duration: 30, width: 1920, height: 1080, bitrate: 4500 }],
         clickUrl: 'https://brand.example.com/',
-        adomain: 'brand.example.com',
-        iabCategory: 'IAB2-1',
+        adomain: ['brand.example.com'],
+        iabCategories: ['IAB2-1'],
       };
     case 'adexchanges':
       return { name: `Exchange ${n}`, endpoint: 'https://rtb.example.com/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'seat-1', marginPercent: 15 };
@@ -32,7 +32,7 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
           countries: { mode: 'include', values: ['US', 'CA'] },
           regions: { mode: 'include', values: ['NAM'] },
           iabCategories: { mode: 'exclude', values: ['IAB25', 'IAB26-1'] },
-          devices: { mode: 'include', values: ['SmartTV'] },
+          devices: { mode: 'include', values: ['smarttv'] },
           dayParting: { enabled: true, timezone: -5, days: [0, 1, 2, 3, 4], hours: [18, 19, 20, 21, 22] },
         },
       };

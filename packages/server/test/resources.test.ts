@@ -114,8 +114,8 @@ forEachStore((t) => {
       const badCountry = await call('demand', 'POST', RESOURCES.targetings.api, { name: 't', rules: { countries: { mode: 'include', values: ['XX'] } } });
       expect(badCountry.statusCode).toBe(400);
       expect(badCountry.json().field).toBe('rules.countries');
-      const badIab = await call('demand', 'POST', RESOURCES.creatives.api, { ...sampleBody('creatives', 5), iabCategory: 'IAB99' });
-      expect(badIab.json().field).toBe('iabCategory');
+      const badIab = await call('demand', 'POST', RESOURCES.creatives.api, { ...sampleBody('creatives', 5), iabCategories: ['IAB99'] });
+      expect(badIab.json().field).toBe('iabCategories');
       const prebid = await call('demand', 'POST', RESOURCES.tags.api, { name: 'pb', integration: 'PreBid', partner: 'appnexus', partnerParams: {} });
       expect(prebid.statusCode).toBe(400);
       expect(prebid.json().field).toMatch(/^partnerParams/);

@@ -7,3 +7,6 @@ export * from './schemas/profile.js';
 export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
+export * from './edge/paths.js';
+export * from './schemas/passwordPolicy.js';
+export * from './stats/index.js';

@@ -59,7 +59,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/log', guard: 'demandOrAdmin', page: activityLog, framed: true },
   { path: '/managers', guard: 'demand', page: () => import('./pages/managers/index.js'), framed: true },
   { path: '/publists', guard: 'demand', page: () => import('./pages/publists/index.js'), framed: true },
-  { path: '/reports', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/reports', guard: 'auth', page: () => import('./pages/reports/SavedReportsPage.js'), framed: true },
   { path: '/sdk', guard: 'sdk', page: () => import('./pages/sdk/index.js'), framed: true },
   { path: '/subpublishers', guard: 'demand', page: () => import('./pages/subpublishers/index.js'), framed: true },
   { path: '/suppliers', guard: 'demand', page: () => import('./pages/suppliers/index.js'), framed: true },
@@ -69,7 +69,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/applications/:id?', guard: 'demand', page: notBuiltYet, framed: true },
   { path: '/pbReport/:id?', guard: 'auth', page: notBuiltYet, framed: true },
   { path: '/publishers/:id?', guard: 'demand', page: notBuiltYet, framed: true },
-  { path: '/report/:id?', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/report/:id?', guard: 'auth', page: () => import('./pages/report/ReportPage.js'), framed: true },
   { path: '/sites/:id?', guard: 'demand', page: notBuiltYet, framed: true },
   { path: '/tcreatives/:id?', guard: 'demand', page: notBuiltYet, framed: true },
 ];

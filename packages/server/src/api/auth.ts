@@ -4,7 +4,7 @@ import { loadAuthUser } from '../auth/authUser.js';
 import { requireAuth } from '../auth/guards.js';
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import { HttpError, parseInput } from '../http/errors.js';
-import { findUserForLogin } from '../store/users.js';
+import { canSignIn, findUserForLogin } from '../store/users.js';
 
 function tooManyFailures(waitMs: number): HttpError {
   const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
@@ -16,24 +16,27 @@ function tooManyFailures(waitMs: number): HttpError {
 /** Sign in, sign out, and restore the session on the console's first render. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/auth/login', { config: { guard: 'public' } }, async (request, reply) => {
-    const client = request.ip;
-    const waitMs = app.loginThrottle.retryAfterMs(client);
-    if (waitMs > 0) {
-      app.metrics.loginFailures.inc({ reason: 'throttled' });
-      throw tooManyFailures(waitMs);
-    }
     const { username, password } = parseInput(LoginBody, request.body);
     const found = await findUserForLogin(app.store.db, username);
+    // Counted per account (its id when it exists, so its user name and e-mail share one count; else
+    // the name tried) and per client address, separately (auth/loginThrottle.ts).
+    const account = found ? `user:${found.user.id}` : `name:${username.trim().toLowerCase()}`;
+    const verdict = app.loginThrottle.assess(account, request.ip);
+    if (verdict.retryAfterMs > 0) {
+      app.metrics.loginFailures.inc({ reason: 'throttled' });
+      throw tooManyFailures(verdict.retryAfterMs);
+    }
+    if (verdict.delayMs > 0) await app.loginThrottle.sleep(verdict.delayMs);
     // Unknown users cost an argon2 verify too, so timing does not reveal which usernames exist.
     const passwordOk = found ? await verifyPassword(found.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!found || !passwordOk || found.user.status !== 1) {
-      app.loginThrottle.recordFailure(client);
-      const reason = !found ? 'unknown_user' : !passwordOk ? 'bad_password' : 'disabled';
+    if (!found || !passwordOk || !canSignIn(found.user)) {
+      app.loginThrottle.recordFailure(account, request.ip);
+      const reason = !found ? 'unknown_user' : !passwordOk ? 'bad_password' : found.user.archived ? 'archived' : 'disabled';
       app.metrics.loginFailures.inc({ reason });
       request.log.info({ username, reason }, 'sign-in refused');
       throw new HttpError(401, 'Bad credentials');
     }
-    app.loginThrottle.clear(client);
+    app.loginThrottle.recordSuccess(account);
     // A new sign-in replaces whatever session the browser had.
     if (request.auth) await app.sessions.end(request, reply);
     await app.sessions.start(request, reply, found.user);

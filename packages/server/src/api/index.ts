@@ -3,8 +3,11 @@ import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
 import { adminConfigRoutes } from './adminConfig.js';
 import { authRoutes } from './auth.js';
+import { dashboardRoutes } from './dashboard.js';
 import { demandInfoRoutes } from './demandInfo.js';
+import { reportRoutes } from './reports.js';
 import { resourceRoutes } from './resources.js';
+import { savedReportRoutes } from './savedReports.js';
 import { switchRoutes } from './switch.js';
 import { uiSettingsRoutes } from './uiSettings.js';
 import { vastParamsRoutes } from './vastParams.js';
@@ -14,7 +17,7 @@ import { vastParamsRoutes } from './vastParams.js';
  * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
  * and run `npm run docs:routes -w @adplane/server`.
  */
-export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes];
+export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes, reportRoutes, savedReportRoutes, dashboardRoutes];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   for (const routes of API_ROUTES) await app.register(routes);

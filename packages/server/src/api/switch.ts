@@ -4,7 +4,7 @@ import { loadAuthUser } from '../auth/authUser.js';
 import { requireAuth } from '../auth/guards.js';
 import { forbidden, notFound, parseInput } from '../http/errors.js';
 import { setSessionActor } from '../store/sessions.js';
-import { findUserInTenant } from '../store/users.js';
+import { canSignIn, findUserInTenant } from '../store/users.js';
 
 /**
  * Impersonation. An admin (or a session an admin is already impersonating through) may act as any
@@ -27,7 +27,7 @@ export async function switchRoutes(app: FastifyInstance): Promise<void> {
       adminId = null;
     } else {
       const target = await findUserInTenant(app.store.db, null, id);
-      if (!target || target.type !== type || target.status !== 1) throw notFound(`No active ${type} user with id ${id}`);
+      if (!target || target.type !== type || !canSignIn(target)) throw notFound(`No active ${type} user with id ${id}`);
       actingId = target.id;
       adminId = realAdminId;
     }

@@ -3,7 +3,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Kysely } from 'kysely';
 import { type Database } from '../store/schema.js';
 import { deleteSession, findLiveSession, insertSession, type SessionRecord, touchSession } from '../store/sessions.js';
-import { findUserById, type User } from '../store/users.js';
+import { canSignIn, findUserById, type User } from '../store/users.js';
 import { type AuthContext } from './guards.js';
 
 export const SESSION_COOKIE = 'adplane_sid';
@@ -71,7 +71,7 @@ export function createSessions({ db, ttlMs, secure, now = Date.now }: SessionOpt
 
   /**
    * The caller of a request, from its cookie: null when there is no live session, or when its user
-   * (or the impersonating admin) has been disabled since; such a session is removed.
+   * (or the impersonating admin) has been disabled or archived since; such a session is removed.
    */
   async function resume(request: FastifyRequest, reply: FastifyReply): Promise<AuthContext | null> {
     const token = tokenOf(request);
@@ -81,8 +81,8 @@ export function createSessions({ db, ttlMs, secure, now = Date.now }: SessionOpt
     if (!session) return null;
     const user = await findUserById(db, session.userId);
     const admin = session.adminId === null ? null : await findUserById(db, session.adminId);
-    const adminGone = session.adminId !== null && (!admin || admin.status !== 1 || admin.type !== 'admin');
-    if (!user || user.status !== 1 || adminGone) {
+    const adminGone = session.adminId !== null && (!admin || !canSignIn(admin) || admin.type !== 'admin');
+    if (!user || !canSignIn(user) || adminGone) {
       await deleteSession(db, session.id);
       clearCookie(reply);
       return null;

@@ -1,6 +1,7 @@
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type z, ZodError } from 'zod';
 import { type ApiError, describeFieldErrors, fieldErrors } from '@adplane/shared';
+import { uniqueViolationOf } from '../store/uniqueViolation.js';
 
 /** An answer other than 2xx that a handler or hook chooses on purpose; its message is shown to the user. */
 export class HttpError extends Error {
@@ -55,6 +56,12 @@ export function installErrorHandling(app: FastifyInstance): void {
         body.errors = [{ field: error.field, message: error.message.replace(`${error.field}: `, '') }];
       }
       return answer(reply, error.statusCode, body);
+    }
+    // Two writes racing for one unique value: the loser is told which field, whatever the timing.
+    const unique = uniqueViolationOf(error);
+    if (unique) {
+      const message = `${unique.field}: is already taken (by another row or account); choose another`;
+      return answer(reply, 409, { message, field: unique.field, errors: [{ field: unique.field, message: 'is already taken (by another row or account); choose another' }] });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -27,6 +27,7 @@ import {
 import { recordActivity } from '../store/activity.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { ENTITY_TABLES } from '../store/entityTables.js';
+import { deleteSessionsOfUser } from '../store/sessions.js';
 import { createUser } from '../store/users.js';
 import { type Actor, ValidationFailed } from './entityService.js';
 
@@ -108,10 +109,14 @@ export async function getAccountDto(store: Store, def: ResourceDef, actor: Actor
   return accountDto(def, a);
 }
 
+/**
+ * User names and e-mails are both sign-in names: neither may equal another account's user name or
+ * e-mail, in any case, across all tenants (an e-mail sign-in could otherwise be captured).
+ */
 async function checkLogins(store: Store, value: { username: string; email: string }, exceptId?: number): Promise<void> {
   const errors: FieldError[] = [];
-  if (await loginTaken(store.db, 'username', value.username, exceptId)) errors.push({ field: 'username', message: 'is taken by another account' });
-  if (value.email && (await loginTaken(store.db, 'email', value.email, exceptId))) errors.push({ field: 'email', message: 'is taken by another account' });
+  if (await loginTaken(store.db, value.username, exceptId)) errors.push({ field: 'username', message: 'is taken by another account' });
+  if (value.email && (await loginTaken(store.db, value.email, exceptId))) errors.push({ field: 'email', message: 'is taken by another account' });
   if (errors.length) throw new ValidationFailed(errors);
 }
 
@@ -213,6 +218,8 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
   return inTransaction(store.db, async (trx) => {
     await updateAccount(trx, id, c);
+    // A new password ends every session of the account (a thief's among them).
+    if (c.passwordHash) await deleteSessionsOfUser(trx, id);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
     await recordActivity(trx, { tenantId: after.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'update', before: accountDto(def, before), after: dto });

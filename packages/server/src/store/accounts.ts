@@ -35,7 +35,15 @@ function filtered(db: Db, f: AccountFilter) {
   return q;
 }
 
-const SORTS: Record<string, string> = { id: 'id', name: 'name', username: 'username', status: 'status', createdAt: 'created_at', updatedAt: 'updated_at' };
+/** Allow-listed sort keys; a Map so that `sort=constructor` misses instead of reaching Object.prototype. */
+const SORTS: ReadonlyMap<string, string> = new Map([
+  ['id', 'id'],
+  ['name', 'name'],
+  ['username', 'username'],
+  ['status', 'status'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]);
 
 export async function listAccounts(db: Db, dialect: Dialect, f: AccountFilter, query: ListQuery): Promise<ListPage<AccountRow>> {
   let q = filtered(db, f);
@@ -58,7 +66,7 @@ export async function listAccounts(db: Db, dialect: Dialect, f: AccountFilter, q
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await q
     .selectAll()
-    .orderBy(sql`${sql.ref(SORTS[query.sort] ?? 'id')} ${query.order === 'asc' ? sql`asc` : sql`desc`}`)
+    .orderBy(sql`${sql.ref(SORTS.get(query.sort) ?? 'id')} ${query.order === 'asc' ? sql`asc` : sql`desc`}`)
     .orderBy('id', 'desc')
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize)
@@ -135,9 +143,13 @@ export async function setAccountArchived(db: Db, id: number, archived: boolean):
   if (archived) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
 }
 
-/** Whether a username or e-mail is taken by another account (any case). */
-export async function loginTaken(db: Db, field: 'username' | 'email', value: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', [field]), '=', value.trim().toLowerCase()));
+/** Whether a sign-in name is another account's username or e-mail (any case, any tenant). */
+export async function loginTaken(db: Db, value: string, exceptId?: number): Promise<boolean> {
+  const key = value.trim().toLowerCase();
+  let q = db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', key), eb(eb.fn('lower', ['email']), '=', key)]));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }

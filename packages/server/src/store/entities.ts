@@ -45,14 +45,18 @@ export interface EntityWrite {
   refs: { field: string; kind: string; id: number }[];
 }
 
-const COLUMN_SORTS: Record<string, string> = {
-  id: 'id',
-  name: 'name',
-  status: 'status',
-  uid: 'uid',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
+/**
+ * Sort keys that are columns. A Map, not an object literal: a query's `sort=constructor` (or
+ * `toString`, `__proto__`...) must miss, not reach Object.prototype and end as a 500.
+ */
+const COLUMN_SORTS: ReadonlyMap<string, string> = new Map([
+  ['id', 'id'],
+  ['name', 'name'],
+  ['status', 'status'],
+  ['uid', 'uid'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]);
 
 function toRow(r: Selectable<EntityTable>): EntityRow {
   return {
@@ -118,7 +122,7 @@ export async function listEntities(
   }
   const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const total = Number(countRow.n);
-  const column = COLUMN_SORTS[query.sort];
+  const column = COLUMN_SORTS.get(query.sort);
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
   const orderKey = column ? sql.ref(column) : sortableFields.includes(query.sort) ? jsonSortKey(dialect, query.sort) : sql.ref('id');
   // Ties go by id in the same direction, so that one index (tenant, archived, key, id) serves both.

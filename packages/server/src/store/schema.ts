@@ -1,4 +1,5 @@
 import { type ColumnType, type Generated } from 'kysely';
+import { type SavedReportsTable } from './savedReports.js';
 
 /**
  * The config store's tables as Kysely sees them, in snake_case as stored. Repositories map rows to
@@ -97,4 +98,5 @@ export interface Database {
   ui_settings: UiSettingsTable;
   activity_log: ActivityLogTable;
   config_version: ConfigVersionTable;
+  saved_reports: SavedReportsTable;
 }

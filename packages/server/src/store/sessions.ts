@@ -68,3 +68,12 @@ export async function deleteExpiredSessions(db: Db, now: string): Promise<number
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Sign an account out everywhere (its password changed, it was archived): its own sessions and the
+ * impersonations acting as it. Returns how many sessions ended.
+ */
+export async function deleteSessionsOfUser(db: Db, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -50,6 +50,8 @@ export interface User {
   managerId: number | null;
   /** 1 active, 0 disabled (cannot sign in). */
   status: number;
+  /** Archived accounts cannot sign in or be impersonated either (see `canSignIn`). */
+  archived: boolean;
   timezone: number;
   showDsp: boolean;
   showPostbidPix: boolean;
@@ -87,6 +89,8 @@ export function userFromRow(row: UserRow): User {
     tenantId: row.tenant_id,
     managerId: row.manager_id,
     status: row.status,
+    // The column comes with the 0002 migration; the Kysely row type predates it.
+    archived: (row as { archived?: unknown }).archived === 1,
     timezone: row.timezone,
     showDsp: row.show_dsp === 1,
     showPostbidPix: row.show_postbid_pix === 1,
@@ -112,12 +116,25 @@ export async function findUserById(db: Db, id: number): Promise<User | null> {
   return row ? userFromRow(row) : null;
 }
 
-/** Sign-in only: the account whose username, or else e-mail, matches (any case), with its hash. */
+/**
+ * The one rule of who may sign in, stay signed in, or be impersonated: an active account that is not
+ * archived. Sign-in, session resume and /api/switch all ask this.
+ */
+export function canSignIn(user: Pick<User, 'status' | 'archived'>): boolean {
+  return user.status === 1 && !user.archived;
+}
+
+/**
+ * Sign-in only: the account a login names, with its hash. A login with `@` is an e-mail and is looked
+ * up among e-mails first: user names cannot hold `@` (so they never collide with an e-mail), and an
+ * older user name that does is tried only when no e-mail matches, so it can never capture someone
+ * else's e-mail sign-in. A login without `@` is a user name. Any case.
+ */
 export async function findUserForLogin(db: Db, login: string): Promise<{ user: User; passwordHash: string } | null> {
   const key = login.trim().toLowerCase();
-  const row =
-    (await db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['username']), '=', key)).executeTakeFirst()) ??
-    (await db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', key)).executeTakeFirst());
+  const byUsername = () => db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['username']), '=', key)).executeTakeFirst();
+  const byEmail = () => db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', key)).executeTakeFirst();
+  const row = key.includes('@') ? ((await byEmail()) ?? (await byUsername())) : await byUsername();
   return row ? { user: userFromRow(row), passwordHash: row.password_hash } : null;
 }
 

@@ -32,6 +32,13 @@ export const domainName = z
   .max(253, 'must be at most 253 characters')
   .refine((v) => v === '' || /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(v), 'must be a domain such as example.com');
 
+/** How demand is called (tags) and how supply comes in (channels). */
+export const INTEGRATIONS = ['VAST', 'RTB', 'PreBid'] as const;
+export type Integration = (typeof INTEGRATIONS)[number];
+export const ENVIRONMENTS = ['ctv', 'app', 'web'] as const;
+export const AD_FORMATS = ['video', 'display'] as const;
+export type AdFormat = (typeof AD_FORMATS)[number];
+
 /** Fields the server adds to every row it returns. */
 export interface RowMeta {
   id: number;
@@ -77,3 +84,33 @@ export interface ListItem {
   status?: number;
   [extra: string]: unknown;
 }
+
+/**
+ * "No limit", said in words: caps and budgets are a number or 'unlimited'. 0 is a real zero (the row
+ * never serves), never a hidden "no limit".
+ */
+export const UNLIMITED = 'unlimited' as const;
+export type Limit = number | typeof UNLIMITED;
+const unlimited = z.literal(UNLIMITED, { error: `must be a number or '${UNLIMITED}'` });
+/** A whole-number cap (requests, impressions, queries per second), 'unlimited' by default. */
+export const countLimit = (label = 'must be a whole number') =>
+  z.union([unlimited, positiveInt(label)], { error: `must be a whole number or '${UNLIMITED}'` }).default(UNLIMITED);
+/** A money cap in micro-dollars (budgets), 'unlimited' by default. */
+export const microsLimit = z.union([unlimited, micros], { error: `must be an amount in micro-dollars or '${UNLIMITED}'` }).default(UNLIMITED);
+/** True while `used` has not reached `cap`; an 'unlimited' cap is never reached, a cap of 0 always is. */
+export function underLimit(used: number, cap: Limit): boolean {
+  return cap === UNLIMITED || used < cap;
+}
+
+/**
+ * A price is one value whose type says its unit, never a number read through a sibling field:
+ * a CPM in micro-dollars per 1000 impressions, or a share in percent of what the demand reports.
+ */
+export const CpmPrice = z.object({ type: z.literal('cpm'), cpm: micros });
+export const RevsharePrice = z.object({ type: z.literal('revshare'), percent });
+export const Price = z.discriminatedUnion('type', [CpmPrice, RevsharePrice], { error: "must be { type: 'cpm', cpm } or { type: 'revshare', percent }" });
+export type CpmPrice = z.infer<typeof CpmPrice>;
+export type RevsharePrice = z.infer<typeof RevsharePrice>;
+export type Price = z.infer<typeof Price>;
+export const PRICE_TYPES = ['cpm', 'revshare'] as const;
+export type PriceType = (typeof PRICE_TYPES)[number];

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors } from '../schemas/common.js';
-import { CampaignInput, CreativeInput } from './dsp.js';
-import { AppListInput, parseListText } from './lists.js';
+import { CampaignInput } from '../kinds/campaigns.js';
+import { CreativeInput } from '../kinds/creatives.js';
+import { AppListInput, parseListText } from '../kinds/lists.js';
+import { ChannelInput } from '../kinds/channels.js';
+import { TagInput } from '../kinds/tags.js';
+import { TargetingInput } from '../kinds/targetings.js';
 import { RESOURCES, RESOURCE_KINDS, referrersOf } from './registry.js';
-import { ChannelInput, TagInput } from './ssp.js';
-import { TargetingInput } from './targeting.js';
 
 const errorsOf = (r: { success: boolean; error?: unknown }) =>
   r.success ? [] : fieldErrors(r.error as Parameters<typeof fieldErrors>[0]).map((e) => e.field);
@@ -19,7 +21,7 @@ describe('entity contract', () => {
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'VAST', vastUrl: 'ftp://a' }))).toEqual(['vastUrl']);
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'RTB' }))).toEqual(['endpoint']);
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'PreBid' }))).toEqual(['partner']);
-    expect(errorsOf(TagInput.safeParse({ name: 'x', pricing: 'revshare', price: 120, vastUrl: 'https://a.b/v' }))).toEqual(['price']);
+    expect(errorsOf(TagInput.safeParse({ name: 'x', price: { type: 'revshare', percent: 120 }, vastUrl: 'https://a.b/v' }))).toEqual(['price.percent']);
     expect(TagInput.parse({ name: 'x', vastUrl: 'https://ads.example.com/vast?w={{width}}' }).timeoutMs).toBe(1000);
   });
 

@@ -1,13 +1,19 @@
 import type { z } from 'zod';
 import type { Mode } from '../constants.js';
 import type { UserType } from '../schemas/auth.js';
-import { AdvertiserInput, DemandAccountInput, ManagerInput, SubpublisherInput } from './accounts.js';
-import { AdExchangeInput, CampaignInput, CreativeInput, DealInput, SupplierInput } from './dsp.js';
-import { IvtInput } from './ivts.js';
-import { AppListInput, CreListInput, PubListInput } from './lists.js';
-import { SdkAppInput, TooltipInput } from './misc.js';
-import { ChannelInput, TagInput } from './ssp.js';
-import { TargetingInput } from './targeting.js';
+import { AdvertiserInput, DemandAccountInput, ManagerInput, SubpublisherInput } from '../kinds/accounts.js';
+import { adExchangeListExtras, AdExchangeInput } from '../kinds/adexchanges.js';
+import { campaignListExtras, CampaignInput } from '../kinds/campaigns.js';
+import { channelListExtras, ChannelInput } from '../kinds/channels.js';
+import { creativeListExtras, CreativeInput } from '../kinds/creatives.js';
+import { dealListExtras, DealInput } from '../kinds/deals.js';
+import { ivtListExtras, IvtInput } from '../kinds/ivts.js';
+import { appListListExtras, AppListInput, creListListExtras, CreListInput, pubListListExtras, PubListInput } from '../kinds/lists.js';
+import { SdkAppInput } from '../kinds/sdkapps.js';
+import { supplierListExtras, SupplierInput } from '../kinds/sups.js';
+import { tagListExtras, TagInput } from '../kinds/tags.js';
+import { TargetingInput, targetingListExtras } from '../kinds/targetings.js';
+import { tooltipListExtras, TooltipInput } from '../kinds/tooltips.js';
 
 /**
  * One data contract for every resource (list, get, create, update, duplicate, archive): the server
@@ -64,6 +70,8 @@ export interface ResourceDef {
   assignedTo?: { sub?: string; adv?: string };
   /** Columns the list page sorts by (besides id, name, status, updatedAt). */
   sortable?: string[];
+  /** What the kind's shared list carries besides id, name, uid and status (from its stored document). */
+  listExtras?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const one = (field: string) => (row: Record<string, unknown>) => (typeof row[field] === 'number' ? [row[field] as number] : []);
@@ -79,7 +87,7 @@ const def = (d: Omit<ResourceDef, 'schema'> & { schema: z.ZodType }): ResourceDe
 
 export const RESOURCES: Record<ResourceKind, ResourceDef> = {
   channels: def({
-    kind: 'channels', label: 'Channel', plural: 'Channels', route: '/channels', api: '/api/demand/channels', mode: 'ssp',
+    listExtras: channelListExtras, kind: 'channels', label: 'Channel', plural: 'Channels', route: '/channels', api: '/api/demand/channels', mode: 'ssp',
     storage: 'entity', audience: 'tenant', uid: true, schema: ChannelInput,
     refs: [
       { kind: 'subs', field: 'subpublisherId', ids: one('subpublisherId') },
@@ -95,16 +103,16 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
     storage: 'account', accountType: 'sub', audience: 'tenant', uid: false, schema: SubpublisherInput, refs: [],
   }),
   tags: def({
-    kind: 'tags', label: 'Tag', plural: 'Tags', route: '/tags', api: '/api/demand/tags', mode: 'ssp',
+    listExtras: tagListExtras, kind: 'tags', label: 'Tag', plural: 'Tags', route: '/tags', api: '/api/demand/tags', mode: 'ssp',
     storage: 'entity', audience: 'tenant', uid: true, schema: TagInput, refs: [targeting, advertiser],
-    assignedTo: { adv: 'advertiserId' }, sortable: ['integration', 'priority', 'price'],
+    assignedTo: { adv: 'advertiserId' }, sortable: ['integration', 'priority'],
   }),
   sups: def({
-    kind: 'sups', label: 'Supplier', plural: 'Suppliers', route: '/suppliers', api: '/api/demand/sups', mode: 'dsp',
+    listExtras: supplierListExtras, kind: 'sups', label: 'Supplier', plural: 'Suppliers', route: '/suppliers', api: '/api/demand/sups', mode: 'dsp',
     storage: 'entity', audience: 'tenant', uid: true, schema: SupplierInput, refs: [targeting], sortable: ['qpsLimit', 'marginPercent'],
   }),
   campaigns: def({
-    kind: 'campaigns', label: 'Campaign', plural: 'Campaigns', route: '/campaigns', api: '/api/demand/campaigns', mode: 'dsp',
+    listExtras: campaignListExtras, kind: 'campaigns', label: 'Campaign', plural: 'Campaigns', route: '/campaigns', api: '/api/demand/campaigns', mode: 'dsp',
     storage: 'entity', audience: 'tenant', uid: false, schema: CampaignInput,
     refs: [
       advertiser,
@@ -117,16 +125,16 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
     assignedTo: { adv: 'advertiserId' }, sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
   }),
   creatives: def({
-    kind: 'creatives', label: 'Creative', plural: 'Creatives', route: '/creatives', api: '/api/demand/creatives', mode: 'dsp',
+    listExtras: creativeListExtras, kind: 'creatives', label: 'Creative', plural: 'Creatives', route: '/creatives', api: '/api/demand/creatives', mode: 'dsp',
     storage: 'entity', audience: 'tenant', uid: true, schema: CreativeInput, refs: [advertiser],
     assignedTo: { adv: 'advertiserId' }, sortable: ['format', 'approval'],
   }),
   adexchanges: def({
-    kind: 'adexchanges', label: 'Ad Exchange', plural: 'Ad Exchanges', route: '/adexchanges', api: '/api/demand/adexchanges', mode: 'dsp',
+    listExtras: adExchangeListExtras, kind: 'adexchanges', label: 'Ad Exchange', plural: 'Ad Exchanges', route: '/adexchanges', api: '/api/demand/adexchanges', mode: 'dsp',
     storage: 'entity', audience: 'tenant', uid: false, schema: AdExchangeInput, refs: [targeting], sortable: ['tmaxMs', 'qpsLimit'],
   }),
   deals: def({
-    kind: 'deals', label: 'Deal', plural: 'Deals', route: '/deals', api: '/api/demand/deals', mode: 'dsp',
+    listExtras: dealListExtras, kind: 'deals', label: 'Deal', plural: 'Deals', route: '/deals', api: '/api/demand/deals', mode: 'dsp',
     storage: 'entity', audience: 'tenant', uid: false, schema: DealInput,
     refs: [{ kind: 'sups', field: 'supplierIds', ids: many('supplierIds') }], sortable: ['dealId', 'floorCpm'],
   }),
@@ -135,7 +143,7 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
     storage: 'account', accountType: 'adv', audience: 'tenant', uid: false, schema: AdvertiserInput, refs: [],
   }),
   targetings: def({
-    kind: 'targetings', label: 'Targeting', plural: 'Targetings', route: '/targetings', api: '/api/demand/targetings', mode: 'both',
+    listExtras: targetingListExtras, kind: 'targetings', label: 'Targeting', plural: 'Targetings', route: '/targetings', api: '/api/demand/targetings', mode: 'both',
     storage: 'entity', audience: 'tenant', uid: false, schema: TargetingInput,
     refs: [
       { kind: 'applists', field: 'rules.appLists', ids: ruleLists('appLists') },
@@ -144,19 +152,19 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
     ],
   }),
   applists: def({
-    kind: 'applists', label: 'App List', plural: 'App Lists', route: '/applists', api: '/api/demand/applists', mode: 'both',
+    listExtras: appListListExtras, kind: 'applists', label: 'App List', plural: 'App Lists', route: '/applists', api: '/api/demand/applists', mode: 'both',
     storage: 'entity', audience: 'tenant', uid: false, schema: AppListInput, refs: [],
   }),
   publists: def({
-    kind: 'publists', label: 'Publisher List', plural: 'Publisher Lists', route: '/publists', api: '/api/demand/publists', mode: 'both',
+    listExtras: pubListListExtras, kind: 'publists', label: 'Publisher List', plural: 'Publisher Lists', route: '/publists', api: '/api/demand/publists', mode: 'both',
     storage: 'entity', audience: 'tenant', uid: false, schema: PubListInput, refs: [],
   }),
   crelists: def({
-    kind: 'crelists', label: 'Creative List', plural: 'Creative Lists', route: '/crelists', api: '/api/demand/crelists', mode: 'both',
+    listExtras: creListListExtras, kind: 'crelists', label: 'Creative List', plural: 'Creative Lists', route: '/crelists', api: '/api/demand/crelists', mode: 'both',
     storage: 'entity', audience: 'tenant', uid: false, schema: CreListInput, refs: [],
   }),
   ivts: def({
-    kind: 'ivts', label: '3rd Party Pixel', plural: '3rd Party Pixels', route: '/ivts', api: '/api/demand/ivts', mode: 'both',
+    listExtras: ivtListExtras, kind: 'ivts', label: '3rd Party Pixel', plural: '3rd Party Pixels', route: '/ivts', api: '/api/demand/ivts', mode: 'both',
     storage: 'entity', audience: 'tenant', uid: false, schema: IvtInput, refs: [], sortable: ['vendor', 'stage'],
   }),
   managers: def({
@@ -168,7 +176,7 @@ export const RESOURCES: Record<ResourceKind, ResourceDef> = {
     storage: 'account', accountType: 'demand', audience: 'admin', uid: true, schema: DemandAccountInput, refs: [],
   }),
   tooltips: def({
-    kind: 'tooltips', label: 'Tooltip', plural: 'Tooltips', route: '/tooltips', api: '/api/tooltips', mode: 'both',
+    listExtras: tooltipListExtras, kind: 'tooltips', label: 'Tooltip', plural: 'Tooltips', route: '/tooltips', api: '/api/tooltips', mode: 'both',
     storage: 'entity', audience: 'admin', uid: false, schema: TooltipInput, refs: [],
   }),
   sdkapps: def({

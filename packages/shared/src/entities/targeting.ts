@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { TIMEZONE_MAX, TIMEZONE_MIN } from '../constants.js';
-import { id, name, Status } from './common.js';
+import { isCountry } from '../reference/countries.js';
+import { isIabCategory } from '../reference/iabCategories.js';
+import { BROWSER_FAMILY_BY_ID, DEVICE_TYPE_BY_ID, OPERATING_SYSTEM_BY_ID, SMART_TV_FAMILY_BY_ID } from '../reference/platforms.js';
+import { countriesOfRegion, isRegion } from '../reference/regions.js';
+import { isUsState } from '../reference/usStates.js';
+import { id } from './common.js';
 
 /**
  * Typed targeting, shared by reusable Targetings and by what the edge compiles into its indexes.
- * A filter with no values means "any". Reference ids (countries, IAB categories, regions) are
- * checked against the reference data by `checkTargetingReferences` in ./references.ts.
+ * A filter with no values means "any". Every code (countries, regions, US states, IAB categories,
+ * devices, operating systems, browsers, TV families) must be one of the reference data's ids: the edge
+ * matches on exactly these, so an unknown code would silently never match.
  */
 export const FILTER_MODES = ['include', 'exclude'] as const;
 
@@ -40,13 +46,44 @@ export const DayParting = z
   .default({ enabled: false, timezone: 0, days: [0, 1, 2, 3, 4, 5, 6], hours: Array.from({ length: 24 }, (_, h) => h) })
   .refine((d) => !d.enabled || (d.days.length > 0 && d.hours.length > 0), 'must keep at least one day and one hour');
 
+/**
+ * Player sizes by the player's width in pixels: a request matches the size whose bounds hold its
+ * width (minWidth inclusive, maxWidth exclusive; null = no upper bound).
+ */
 export const PLAYER_SIZES = [
-  { id: 'small', label: 'Small (< 400 px wide)' },
-  { id: 'medium', label: 'Medium (400-639 px)' },
-  { id: 'large', label: 'Large (640-1279 px)' },
-  { id: 'xlarge', label: 'Extra large (1280 px and up)' },
-] as const;
+  { id: 'small', label: 'Small (< 400 px wide)', minWidth: 0, maxWidth: 400 },
+  { id: 'medium', label: 'Medium (400-639 px)', minWidth: 400, maxWidth: 640 },
+  { id: 'large', label: 'Large (640-1279 px)', minWidth: 640, maxWidth: 1280 },
+  { id: 'xlarge', label: 'Extra large (1280 px and up)', minWidth: 1280, maxWidth: null },
+] as const satisfies readonly { id: string; label: string; minWidth: number; maxWidth: number | null }[];
 export const PLAYER_SIZE_IDS = PLAYER_SIZES.map((s) => s.id) as unknown as readonly ['small', 'medium', 'large', 'xlarge'];
+export type PlayerSizeId = (typeof PLAYER_SIZE_IDS)[number];
+
+/** The size a player of this width falls in. */
+export function playerSizeOf(width: number): PlayerSizeId {
+  return PLAYER_SIZES.find((s) => width >= s.minWidth && (s.maxWidth === null || width < s.maxWidth))?.id ?? 'small';
+}
+
+/** The reference list each code filter is checked against, and how an error names it. */
+const CODE_FILTERS = {
+  countries: { valid: isCountry, what: 'country code' },
+  regions: { valid: (v: string) => isRegion(v) || isCountry(v), what: 'region or country' },
+  usStates: { valid: isUsState, what: 'US state' },
+  devices: { valid: (v: string) => DEVICE_TYPE_BY_ID.has(v), what: 'device type' },
+  os: { valid: (v: string) => OPERATING_SYSTEM_BY_ID.has(v), what: 'operating system' },
+  browsers: { valid: (v: string) => BROWSER_FAMILY_BY_ID.has(v), what: 'browser family' },
+  tvFamilies: { valid: (v: string) => SMART_TV_FAMILY_BY_ID.has(v), what: 'TV family' },
+  iabCategories: { valid: isIabCategory, what: 'IAB category' },
+} as const satisfies Record<string, { valid: (v: string) => boolean; what: string }>;
+export type CodeFilterKey = keyof typeof CODE_FILTERS;
+export const CODE_FILTER_KEYS = Object.keys(CODE_FILTERS) as CodeFilterKey[];
+
+/** `Windoze is not an operating system` / `A, B are not IAB categories`-style message, or null. */
+export function unknownCodes(values: readonly string[], valid: (v: string) => boolean, what: string): string | null {
+  const bad = values.filter((v) => !valid(v));
+  if (!bad.length) return null;
+  return bad.length > 1 ? `${bad.slice(0, 10).join(', ')} are not known (${what})` : `${bad[0]} is not a known ${what}`;
+}
 
 export const TargetingRules = z.object({
   countries: Filter,
@@ -63,16 +100,52 @@ export const TargetingRules = z.object({
   creLists: listRefs,
   playerSizes: z.array(z.enum(PLAYER_SIZE_IDS)).default([]),
   dayParting: DayParting,
+}).superRefine((rules, ctx) => {
+  for (const key of CODE_FILTER_KEYS) {
+    const { valid, what } = CODE_FILTERS[key];
+    const message = unknownCodes(rules[key].values, valid, what);
+    if (message) ctx.addIssue({ code: 'custom', path: [key], message });
+  }
 });
 export type TargetingRules = z.infer<typeof TargetingRules>;
 
 export const emptyTargetingRules = (): TargetingRules => TargetingRules.parse({});
 
-/** A reusable targeting profile. */
-export const TargetingInput = z.object({
-  name,
-  status: Status.default(1),
-  rules: TargetingRules.default(emptyTargetingRules()),
-});
-export type TargetingInput = z.input<typeof TargetingInput>;
-export type Targeting = z.infer<typeof TargetingInput>;
+/**
+ * The geo rule, stated once. Included countries: countries.include plus the countries of
+ * regions.include (empty = any country). Excluded countries: countries.exclude plus the countries of
+ * regions.exclude. A request passes when its country is in the included set (or that set is empty)
+ * and not in the excluded set. US states, include: the request must be in the US and in one of the
+ * states; exclude: a US request in one of them fails. An unknown country (or state) fails any
+ * non-empty include.
+ */
+export interface GeoSets {
+  include: ReadonlySet<string>;
+  exclude: ReadonlySet<string>;
+  statesInclude: ReadonlySet<string>;
+  statesExclude: ReadonlySet<string>;
+}
+
+/** Compile the geo part of a targeting once (the edge keeps this per targeting, not per request). */
+export function geoSets(rules: Pick<TargetingRules, 'countries' | 'regions' | 'usStates'>): GeoSets {
+  const expand = (values: readonly string[]): string[] => values.flatMap((v): string[] => (isRegion(v) ? [...countriesOfRegion(v)] : [v]));
+  const side = (mode: 'include' | 'exclude'): string[] => [
+    ...(rules.countries.mode === mode ? rules.countries.values : []),
+    ...(rules.regions.mode === mode ? expand(rules.regions.values) : []),
+  ];
+  return {
+    include: new Set(side('include')),
+    exclude: new Set(side('exclude')),
+    statesInclude: new Set(rules.usStates.mode === 'include' ? rules.usStates.values : []),
+    statesExclude: new Set(rules.usStates.mode === 'exclude' ? rules.usStates.values : []),
+  };
+}
+
+/** Whether a request from `country` (ISO alpha-2, or null when unknown) and `usState` passes the geo rule. */
+export function passesGeo(sets: GeoSets, country: string | null, usState: string | null = null): boolean {
+  if (sets.include.size > 0 && (country === null || !sets.include.has(country))) return false;
+  if (country !== null && sets.exclude.has(country)) return false;
+  if (sets.statesInclude.size > 0 && (country !== 'US' || usState === null || !sets.statesInclude.has(usState))) return false;
+  if (country === 'US' && usState !== null && sets.statesExclude.has(usState)) return false;
+  return true;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AD_FORMATS, ENVIRONMENTS, INTEGRATIONS } from '../entities/ssp.js';
+import { AD_FORMATS, ENVIRONMENTS, INTEGRATIONS } from '../entities/common.js';
 import {
   AD_FORMAT_OPTIONS,
   BROWSER_FAMILIES,

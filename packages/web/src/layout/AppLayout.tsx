@@ -12,6 +12,7 @@ import { otherMode, switchMode } from '../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../prefs/uiTabs.js';
 import { Logo } from './Logo.js';
 import { buildNavigation, selectedKeys, type NavAction, type NavItem } from './navigation.js';
+import { SavedReportsBell } from './SavedReportsBell.js';
 import { UserArea } from './UserArea.js';
 import { browser } from '../browser.js';
 
@@ -98,6 +99,7 @@ export function AppLayout() {
               forceSubMenuRender
               data-testid="nav"
             />
+            {user.type !== 'sdk' && <SavedReportsBell />}
             <UserArea user={user} mode={mode} navigation={navigation} onAction={runAction} />
           </>
         ) : (

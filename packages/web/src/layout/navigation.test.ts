@@ -20,7 +20,7 @@ function menuOf(navigation: Navigation, key: string): NavItem | undefined {
 }
 
 function childPaths(item: NavItem | undefined): string[] {
-  return (item?.children ?? []).map((c) => c.path ?? '');
+  return (item?.children ?? []).map((c) => c.path ?? c.href ?? '');
 }
 
 const MATRIX = ROLES.flatMap((role) => MODES.flatMap((mode) => EDITIONS.map((edition) => ({ role, mode, edition }))));
@@ -36,7 +36,7 @@ describe('buildNavigation: exact bars', () => {
   it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
     const n = nav('admin', 'dsp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/finance', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/finance', '/log']);
     expect(n.userMenu.find((i) => i.action === 'switchMode')?.label).toBe('Switch to SSP');
   });
 
@@ -76,13 +76,13 @@ describe('buildNavigation: exact bars', () => {
   it('demand without a manager, CTVMediaV2V: Managers and User Activity', () => {
     const n = nav('demand', 'ssp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports', 'Managers']);
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/log']);
   });
 
   it('managed demand, CTVMediaV2V: no Managers', () => {
     const n = nav('managedDemand', 'ssp', 'CTVMediaV2V');
     expect(navigationPaths(n.main)).not.toContain('/managers');
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/log']);
   });
 
   it('sdk: Dashboard and SDK Admin only', () => {
@@ -99,7 +99,7 @@ describe('buildNavigation: exact bars', () => {
     for (const role of ['sub', 'adv'] as const) {
       const n = nav(role, 'ssp', 'CTVMediaV2V');
       expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Reports']);
-      expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports']);
+      expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1']);
     }
   });
 });

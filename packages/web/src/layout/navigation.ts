@@ -49,6 +49,9 @@ export interface Navigation {
   logoHref: string;
 }
 
+/** Where the Market report helper opens (spec section 2). */
+export const MARKET_REPORT_HREF = '/report?store=1';
+
 export function link(path: string, label: string): NavItem {
   return { key: path, label, path, testId: `nav-${path}` };
 }
@@ -91,6 +94,8 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
 function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   if (user.type === 'sdk') return null;
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
+  // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab.
+  items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
   if (edition === 'CTVMediaV2V' && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
   return menu('reports', 'Reports', items);

@@ -15,12 +15,16 @@ import { foundation } from './0001_foundation.js';
 import { inventory } from './0002_inventory.js';
 import { listIndexes } from './0003_list_indexes.js';
 import { configVersion } from './0004_config_version.js';
+import { explicitUnits } from './0006_explicit_units.js';
+import { savedReports } from './0007_saved_reports.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
   '0002_inventory': inventory,
   '0003_list_indexes': listIndexes,
   '0004_config_version': configVersion,
+  '0006_explicit_units': explicitUnits,
+  '0007_saved_reports': savedReports,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -34,6 +38,9 @@ export function migratorOf(store: Store): Migrator {
   return new Migrator({
     db: store.db,
     provider: new StaticMigrationProvider(store.dialect),
+    // Numbers are reserved per piece of work and can land out of order; each migration stands alone,
+    // so a store that already ran a later one still takes an earlier one that arrives afterwards.
+    allowUnorderedMigrations: true,
     // The migration tables live beside the data, also when a test uses its own PostgreSQL schema.
     ...(store.pgSchema ? { migrationTableSchema: store.pgSchema } : {}),
   });

@@ -1,5 +1,5 @@
 import { Col, Form, Input, Row, Switch } from 'antd';
-import { type ResourceKind } from '@adplane/shared';
+import { passwordProblem, type ResourceKind } from '@adplane/shared';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { statusSwitch } from './formParts.js';
@@ -30,7 +30,7 @@ export function AccountFields({ kind, row, company = true }: { kind: ResourceKin
           rules={[
             { required: true, whitespace: true, message: 'Enter a username' },
             { min: 3, max: 64, message: '3 to 64 characters' },
-            { pattern: /^[A-Za-z0-9._@-]+$/, message: 'Letters, digits and . _ @ - only' },
+            { pattern: /^[A-Za-z0-9._-]+$/, message: 'Letters, digits and . _ - only (no @: the e-mail is a separate sign-in)' },
           ]}
         >
           <Input autoComplete="off" data-testid="account-username" />
@@ -45,8 +45,15 @@ export function AccountFields({ kind, row, company = true }: { kind: ResourceKin
         <Form.Item
           name="password"
           label={label('password', 'Password')}
-          rules={[{ required: row === null, message: 'Set a password for the new account' }, { min: 8, message: 'At least 8 characters' }]}
-          extra={row === null ? 'At least 8 characters' : 'Leave empty to keep the current password'}
+          rules={[
+            { required: row === null, message: 'Set a password for the new account' },
+            // The server's rule (packages/shared passwordPolicy): 8+ characters, not only spaces, not a common one.
+            { validator: async (_rule, value: unknown) => {
+                const problem = typeof value === 'string' && value !== '' ? passwordProblem(value) : null;
+                if (problem) throw new Error(`The password ${problem}`);
+              } },
+          ]}
+          extra={row === null ? 'At least 8 characters, not a common password' : 'Leave empty to keep the current password'}
         >
           <Input.Password autoComplete="new-password" placeholder={row === null ? undefined : 'Leave empty to keep'} data-testid="account-password" />
         </Form.Item>

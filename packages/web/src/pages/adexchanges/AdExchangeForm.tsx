@@ -1,13 +1,14 @@
 import { Col, Form, Input, InputNumber, Row } from 'antd';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
+import { LimitInput } from '../../resources/unitFields.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
 export function adExchangeDefaults(): Record<string, unknown> {
-  return { status: 1, endpoint: '', tmaxMs: 300, qpsLimit: 0, seat: '', marginPercent: 20, targetingId: null };
+  return { status: 1, endpoint: '', tmaxMs: 300, qpsLimit: 'unlimited', seat: '', marginPercent: 20, targetingId: null };
 }
 
 /** The host an exchange's endpoint points at (the list shows it instead of the whole URL). */
@@ -59,8 +60,8 @@ export function AdExchangeForm(_: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="Bid requests per second we send; 0 = unlimited" rules={[{ required: true, message: 'Enter a QPS limit (0 for unlimited)' }]}>
-              <InputNumber<number> min={0} precision={0} step={100} style={{ width: '100%' }} />
+            <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="Bid requests per second we send; empty = unlimited">
+              <LimitInput data-testid="adexchange-qps" />
             </Form.Item>
           </Col>
           <Col span={8}>

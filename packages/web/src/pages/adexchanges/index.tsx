@@ -4,7 +4,7 @@ import { RESOURCES, formatPercent } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { limitText } from '../dsp/formParts.js';
+import { limitText } from '../../resources/unitFields.js';
 import { AdExchangeForm, adExchangeDefaults, endpointHost } from './AdExchangeForm.js';
 
 const COLUMNS: ColumnsType<ResourceRow> = [

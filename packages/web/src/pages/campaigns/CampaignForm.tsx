@@ -1,6 +1,7 @@
 import { Col, DatePicker, Form, InputNumber, Radio, Row, Space, Switch, Typography } from 'antd';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { MoneyInput, RefSelect } from '../../resources/fields.js';
+import { LimitInput } from '../../resources/unitFields.js';
 import { DATE_FORMAT } from '../dsp/flightDates.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
@@ -58,13 +59,13 @@ export function CampaignForm({ form }: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="totalBudget" label={label('totalBudget', 'Total budget')} extra="$0.00 = no total cap">
-              <MoneyInput />
+            <Form.Item name="totalBudget" label={label('totalBudget', 'Total budget')} extra="Empty = unlimited; $0.00 never spends">
+              <LimitInput money data-testid="campaign-total-budget" />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="dailyBudget" label={label('dailyBudget', 'Daily budget')} extra="$0.00 = no daily cap">
-              <MoneyInput />
+            <Form.Item name="dailyBudget" label={label('dailyBudget', 'Daily budget')} extra="Empty = unlimited; $0.00 never spends">
+              <LimitInput money data-testid="campaign-daily-budget" />
             </Form.Item>
           </Col>
         </Row>

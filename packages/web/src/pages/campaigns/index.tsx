@@ -7,7 +7,7 @@ import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { FlightCell } from '../dsp/FlightCell.js';
-import { limitText } from '../dsp/formParts.js';
+import { limitText } from '../../resources/unitFields.js';
 import { nameOf, useNames } from '../dsp/names.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
 import { campaignDefaults, campaignToBody, campaignToForm } from './campaignValues.js';

@@ -5,7 +5,8 @@ import { AD_FORMAT_OPTIONS, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIO
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
-import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { PriceFields } from '../../resources/unitFields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { channelTag } from './channelTag.js';
@@ -133,9 +134,8 @@ function ChannelTagBox({ row }: { row: NonNullable<ResourceFormProps['row']> }) 
 }
 
 /** The fields of a supply channel: who sells it, how it is called and paid, and the demand it calls. */
-export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
+export function ChannelForm({ row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
-  const payoutType = Form.useWatch(['payout', 'type'], form) as string | undefined;
 
   return (
     <>
@@ -179,28 +179,21 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
             <MoneyInput data-testid="channel-floor" />
           </Form.Item>
         </Col>
-        <Col span={9}>
-          <Form.Item name={['payout', 'type']} label={label('payout', 'Publisher payout')}>
-            <Radio.Group
-              optionType="button"
-              options={[
-                { value: 'revshare', label: 'Revenue share' },
-                { value: 'cpm', label: 'Fixed CPM' },
-              ]}
-              onChange={(e) => form.setFieldValue(['payout', 'value'], e.target.value === 'revshare' ? DEFAULT_REVSHARE : 0)}
-            />
-          </Form.Item>
-        </Col>
-        <Col span={7}>
-          <Form.Item
-            name={['payout', 'value']}
-            label={payoutType === 'cpm' ? 'Payout CPM' : 'Publisher share'}
-            rules={[{ required: true, message: 'Enter the payout' }]}
-            extra={payoutType === 'cpm' ? 'USD per 1,000 impressions' : 'Percent of what demand pays'}
-          >
-            {payoutType === 'cpm' ? <MoneyInput data-testid="channel-payout-cpm" /> : <PercentInput />}
-          </Form.Item>
-        </Col>
+        <PriceFields
+          name="payout"
+          label={label}
+          typeLabel="Publisher payout"
+          typeOptions={[
+            { value: 'revshare', label: 'Revenue share' },
+            { value: 'cpm', label: 'Fixed CPM' },
+          ]}
+          cpmLabel="Payout CPM"
+          cpmExtra="USD per 1,000 impressions"
+          percentLabel="Publisher share"
+          percentExtra="Percent of what demand pays"
+          defaultPercent={DEFAULT_REVSHARE}
+          testId="channel-payout"
+        />
       </Row>
 
       <Divider titlePlacement="start">Demand</Divider>

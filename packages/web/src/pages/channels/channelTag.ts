@@ -1,4 +1,4 @@
-import { type AuthUser, type Integration } from '@adplane/shared';
+import { type AuthUser, type Integration, edgeOrigin, PREBID_AUCTION_PATH, rtbChannelPath, vastTagPath } from '@adplane/shared';
 
 /** What a publisher needs to call a channel, by the channel's integration. */
 export interface ChannelTag {
@@ -32,12 +32,13 @@ export function macroQuery(vastParams: AuthUser['vastParams']): string {
 export function channelTag(channel: TaggedChannel, user: Pick<AuthUser, 'config' | 'vastParams'>): ChannelTag | null {
   const uid = channel.uid?.trim();
   if (!uid) return null;
-  const host = user.config.host.replace(/\/+$/, '');
+  // The paths are the edge's own routes (packages/shared edge/paths.ts).
+  const host = edgeOrigin(user.config.host);
   switch (channel.integration) {
     case 'RTB':
-      return { integration: 'RTB', text: `${host}/rtb/${uid}`, hint: 'OpenRTB 2.6 endpoint: the SSP posts its bid requests here.' };
+      return { integration: 'RTB', text: `${host}${rtbChannelPath(uid)}`, hint: 'OpenRTB 2.6 endpoint: the SSP posts its bid requests here.' };
     case 'PreBid': {
-      const endpoint = `${host}/openrtb2/auction`;
+      const endpoint = `${host}${PREBID_AUCTION_PATH}`;
       const ext = JSON.stringify({ prebid: { storedrequest: { id: uid } } });
       return {
         integration: 'PreBid',
@@ -49,7 +50,7 @@ export function channelTag(channel: TaggedChannel, user: Pick<AuthUser, 'config'
       const query = macroQuery(user.vastParams);
       return {
         integration: 'VAST',
-        text: `${host}/vast/${uid}${query ? `?${query}` : ''}`,
+        text: `${host}${vastTagPath(uid)}${query ? `?${query}` : ''}`,
         hint: 'VAST tag URL: the player fills in the {{macros}} before calling it.',
       };
     }

@@ -2,11 +2,12 @@ import { CodeOutlined } from '@ant-design/icons';
 import { App, Button, Tooltip, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
-import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
+import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
 import { usd } from '../../resources/fields.js';
+import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
@@ -18,13 +19,6 @@ const INTEGRATION_NAMES = nameOf(INTEGRATION_OPTIONS);
 const ENVIRONMENT_NAMES = nameOf(ENVIRONMENT_OPTIONS);
 const FORMAT_NAMES = nameOf(AD_FORMAT_OPTIONS);
 
-/** `70.00% share` or `$4.50 CPM`: what the publisher earns. */
-export function payoutText(payout: unknown): string {
-  const p = payout as { type?: string; value?: number } | undefined;
-  if (!p || typeof p.value !== 'number') return '';
-  return p.type === 'cpm' ? `${usd(p.value)} CPM` : `${formatPercent(p.value)} share`;
-}
-
 export function channelDefaults(): Record<string, unknown> {
   return {
     name: '',
@@ -35,7 +29,7 @@ export function channelDefaults(): Record<string, unknown> {
     format: 'video',
     domain: '',
     floorCpm: 0,
-    payout: { type: 'revshare', value: DEFAULT_REVSHARE },
+    payout: { type: 'revshare', percent: DEFAULT_REVSHARE },
     targetingId: null,
     demandMode: 'auction',
     demand: [],
@@ -91,7 +85,7 @@ export default function ChannelsPage() {
       render: (v: string, row) => `${ENVIRONMENT_NAMES.get(v) ?? v} · ${FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')}`,
     },
     { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', sorter: true, align: 'right', width: 85, render: usd },
-    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 115, render: (p: unknown) => <span className="channel-nowrap">{payoutText(p)}</span> },
+    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 115, render: (p: unknown) => <span className="channel-nowrap">{priceText(p)}</span> },
     {
       title: 'Subpublisher',
       dataIndex: 'subpublisherId',

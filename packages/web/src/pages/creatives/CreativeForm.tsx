@@ -169,18 +169,19 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={10}>
-            <Form.Item name="adomain" label={label('adomain', 'Advertiser domain')} extra="Sent as adomain in bids">
-              <Input placeholder="advertiser.example" />
+            <Form.Item name="adomain" label={label('adomain', 'Advertiser domains')} extra="Sent as adomain in bids; type a domain and press Enter">
+              <Select mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', ' ']} placeholder="advertiser.example" aria-label="Advertiser domains" data-testid="creative-adomain" />
             </Form.Item>
           </Col>
         </Row>
         <Form.Item
-          name="iabCategory"
-          label={label('iabCategory', 'IAB category')}
-          getValueProps={(v: unknown) => ({ value: typeof v === 'string' && v ? v : undefined })}
-          normalize={(v: unknown) => (typeof v === 'string' ? v : '')}
+          name="iabCategories"
+          label={label('iabCategories', 'IAB categories')}
+          extra="Sent as cat in bids"
+          normalize={(v: unknown) => (Array.isArray(v) ? v : [])}
         >
           <TreeSelect
+            multiple
             treeData={IAB_TREE}
             treeNodeLabelProp="label"
             showSearch={{ treeNodeFilterProp: 'label' }}
@@ -188,7 +189,7 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
             placeholder="None"
             popupMatchSelectWidth
             listHeight={320}
-            aria-label="IAB category"
+            aria-label="IAB categories"
           />
         </Form.Item>
       </Section>

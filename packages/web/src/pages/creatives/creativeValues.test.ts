@@ -12,10 +12,11 @@ describe('creative body', () => {
     expect(CreativeInput.safeParse(body).success).toBe(true);
   });
 
-  it('keeps the typed duration of a VAST creative and sends an unset IAB category as empty', () => {
-    const body = creativeToBody({ name: 'Wrapper', format: 'video', videoSource: 'vast', vastUrl: 'https://vast.example/tag', duration: 15, iabCategory: undefined });
+  it('keeps the typed duration of a VAST creative and sends unset domains and IAB categories as empty lists', () => {
+    const body = creativeToBody({ name: 'Wrapper', format: 'video', videoSource: 'vast', vastUrl: 'https://vast.example/tag', duration: 15, iabCategories: undefined });
     expect(body.duration).toBe(15);
-    expect(body.iabCategory).toBe('');
+    expect(body.iabCategories).toEqual([]);
+    expect(body.adomain).toEqual([]);
     expect(CreativeInput.safeParse(body).success).toBe(true);
   });
 

@@ -22,14 +22,15 @@ export function creativeDefaults(): Record<string, unknown> {
     width: 0,
     height: 0,
     clickUrl: '',
-    adomain: '',
-    iabCategory: '',
+    adomain: [],
+    iabCategories: [],
     approval: 'pending',
   };
 }
 
 export function creativeToBody(values: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...values, iabCategory: values.iabCategory ?? '' };
+  const list = (v: unknown) => (Array.isArray(v) ? v : []);
+  const body: Record<string, unknown> = { ...values, adomain: list(values.adomain), iabCategories: list(values.iabCategories) };
   if (values.format === 'video' && values.videoSource !== 'vast') {
     const files = (Array.isArray(values.mediaFiles) ? values.mediaFiles : []) as MediaFileValue[];
     body.mediaFiles = files.map((f) => ({ ...f, bitrate: f.bitrate ?? 0 }));

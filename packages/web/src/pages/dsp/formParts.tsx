@@ -14,9 +14,3 @@ export function Section({ title, children }: { title: string; children: ReactNod
     </section>
   );
 }
-
-/** `0` means "no limit" for QPS limits and budgets. */
-export function limitText(value: unknown, format: (v: number) => string = (v) => v.toLocaleString('en-US')): string {
-  if (typeof value !== 'number') return '';
-  return value === 0 ? 'Unlimited' : format(value);
-}

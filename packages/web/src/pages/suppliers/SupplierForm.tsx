@@ -1,9 +1,10 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Checkbox, Col, ConfigProvider, Form, InputNumber, Row, Space, Typography } from 'antd';
+import { Alert, App, Button, Checkbox, Col, ConfigProvider, Form, Row, Space, Typography } from 'antd';
 import { AD_FORMAT_OPTIONS } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
+import { LimitInput } from '../../resources/unitFields.js';
 import { copyToClipboard } from '../../resources/clipboard.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
@@ -14,7 +15,7 @@ import '../dsp/dsp.css';
 export const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
 
 export function supplierDefaults(): Record<string, unknown> {
-  return { status: 1, qpsLimit: 0, marginPercent: 20, formats: ['video'], targetingId: null };
+  return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null };
 }
 
 /** The endpoint to hand the supplier, with a copy button that works in a read-only drawer too. */
@@ -72,10 +73,9 @@ export function SupplierForm({ row }: ResourceFormProps) {
             <Form.Item
               name="qpsLimit"
               label={label('qpsLimit', 'QPS limit')}
-              extra="Bid requests per second we accept; 0 = unlimited"
-              rules={[{ required: true, message: 'Enter a QPS limit (0 for unlimited)' }]}
+              extra="Bid requests per second we accept; empty = unlimited"
             >
-              <InputNumber<number> min={0} precision={0} step={100} style={{ width: '100%' }} />
+              <LimitInput data-testid="supplier-qps" />
             </Form.Item>
           </Col>
           <Col span={8}>

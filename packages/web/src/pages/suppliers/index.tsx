@@ -7,7 +7,7 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { copyToClipboard } from '../../resources/clipboard.js';
-import { limitText } from '../dsp/formParts.js';
+import { limitText } from '../../resources/unitFields.js';
 import { SupplierForm, supplierDefaults } from './SupplierForm.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
 

@@ -35,12 +35,11 @@ const APPNEXUS_TAG = {
   endpoint: '',
   partner: 'appnexus',
   partnerParams: { placement_id: 27412356, member: '9325', position: 'above', use_pmt_rule: false },
-  pricing: 'revshare',
-  price: 90,
+  price: { type: 'revshare', percent: 90 },
   floorCpm: 2_000_000,
   timeoutMs: 800,
-  qpsLimit: 0,
-  dailyRequestCap: 0,
+  qpsLimit: 'unlimited',
+  dailyRequestCap: 20_000,
   dailyImpCap: 0,
   priority: 4,
   targetingId: null,
@@ -83,7 +82,9 @@ describe('TagForm with a PreBid partner', () => {
       values = (await form.validateFields()) as Record<string, unknown>;
     });
     const body = tagToBody(values);
-    expect(body).toMatchObject({ integration: 'PreBid', partner: 'appnexusP', pricing: 'revshare', price: 90 });
+    expect(body).toMatchObject({ integration: 'PreBid', partner: 'appnexusP', price: { type: 'revshare', percent: 90 } });
+    // 'unlimited' and a real 0 come back as they were.
+    expect(body).toMatchObject({ qpsLimit: 'unlimited', dailyRequestCap: 20_000, dailyImpCap: 0 });
     expect(body.partnerParams).toEqual({ placement_id: 555, member: 9325, position: 'above', use_pmt_rule: true });
     expect(body).not.toHaveProperty('vastUrl');
   });

@@ -3,7 +3,8 @@ import { type TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef } from 'react';
 import { INTEGRATION_OPTIONS, partnerById } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
-import { MoneyInput, PercentInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
+import { LimitInput, PriceFields } from '../../resources/unitFields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PartnerParamsFields } from './PartnerParamsFields.js';
 import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partnerParams.js';
@@ -118,7 +119,6 @@ function PartnerFields() {
 export function TagForm({ form, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('tags');
   const integration = Form.useWatch('integration', form) as string | undefined;
-  const pricing = Form.useWatch('pricing', form) as string | undefined;
 
   return (
     <>
@@ -145,29 +145,22 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
 
       <Divider titlePlacement="start">Pricing</Divider>
       <Row gutter={16}>
-        <Col span={9}>
-          <Form.Item name="pricing" label={label('pricing', 'Pricing')}>
-            <Radio.Group
-              optionType="button"
-              options={[
-                { value: 'cpm', label: 'Fixed CPM' },
-                { value: 'revshare', label: 'Revenue share' },
-              ]}
-              onChange={(e) => form.setFieldValue('price', e.target.value === 'revshare' ? DEFAULT_TAG_REVSHARE : 0)}
-            />
-          </Form.Item>
-        </Col>
+        <PriceFields
+          name="price"
+          label={label}
+          typeLabel="Pricing"
+          typeOptions={[
+            { value: 'cpm', label: 'Fixed CPM' },
+            { value: 'revshare', label: 'Revenue share' },
+          ]}
+          cpmLabel="Price CPM"
+          cpmExtra="What the partner pays per 1,000 impressions"
+          percentLabel="Revenue share"
+          percentExtra="Percent of the price the partner reports"
+          defaultPercent={DEFAULT_TAG_REVSHARE}
+          testId="tag-price"
+        />
         <Col span={8}>
-          <Form.Item
-            name="price"
-            label={label('price', pricing === 'revshare' ? 'Revenue share' : 'Price CPM')}
-            rules={[{ required: true, message: 'Enter the price' }]}
-            extra={pricing === 'revshare' ? 'Percent of the partner revenue you keep' : 'What the partner pays per 1,000 impressions'}
-          >
-            {pricing === 'revshare' ? <PercentInput /> : <MoneyInput data-testid="tag-price" />}
-          </Form.Item>
-        </Col>
-        <Col span={7}>
           <Form.Item name="floorCpm" label={label('floorCpm', 'Floor CPM')} extra="Lowest bid accepted">
             <MoneyInput data-testid="tag-floor" />
           </Form.Item>
@@ -187,18 +180,18 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="0 = no limit">
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="Empty = unlimited; 0 stops the tag">
+            <LimitInput data-testid="tag-qps" />
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="dailyRequestCap" label={label('dailyRequestCap', 'Daily request cap')} extra="0 = no cap">
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          <Form.Item name="dailyRequestCap" label={label('dailyRequestCap', 'Daily request cap')} extra="Empty = unlimited; 0 stops the tag">
+            <LimitInput data-testid="tag-daily-requests" />
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="dailyImpCap" label={label('dailyImpCap', 'Daily impression cap')} extra="0 = no cap">
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          <Form.Item name="dailyImpCap" label={label('dailyImpCap', 'Daily impression cap')} extra="Empty = unlimited; 0 stops the tag">
+            <LimitInput data-testid="tag-daily-imps" />
           </Form.Item>
         </Col>
       </Row>

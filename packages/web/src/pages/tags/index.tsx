@@ -1,9 +1,10 @@
 import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
-import { RESOURCES, formatPercent, partnerById } from '@adplane/shared';
+import { RESOURCES, partnerById } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { usd } from '../../resources/fields.js';
+import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { partnerFormId, partnerParamsToBody, partnerParamsToForm } from './partnerParams.js';
@@ -18,13 +19,12 @@ export function tagDefaults(): Record<string, unknown> {
     endpoint: '',
     partner: undefined,
     partnerParams: {},
-    pricing: 'cpm',
-    price: 0,
+    price: { type: 'cpm', cpm: 0 },
     floorCpm: 0,
     timeoutMs: 1000,
-    qpsLimit: 0,
-    dailyRequestCap: 0,
-    dailyImpCap: 0,
+    qpsLimit: 'unlimited',
+    dailyRequestCap: 'unlimited',
+    dailyImpCap: 'unlimited',
     priority: 5,
     targetingId: null,
     advertiserId: null,
@@ -56,7 +56,6 @@ export function tagToBody(values: Record<string, unknown>): Record<string, unkno
   }
 }
 
-const priceText = (row: ResourceRow) => (row.pricing === 'revshare' ? `${formatPercent(Number(row.price))} share` : `${usd(row.price)} CPM`);
 
 /** Demand tags: the VAST, OpenRTB and Prebid demand sources the tenant's channels call. */
 export default function TagsPage() {
@@ -79,7 +78,7 @@ export default function TagsPage() {
           v
         ),
     },
-    { title: 'Price', dataIndex: 'price', key: 'price', sorter: true, align: 'right', width: 120, render: (_: unknown, row) => priceText(row) },
+    { title: 'Price', dataIndex: 'price', key: 'price', align: 'right', width: 120, render: (p: unknown) => priceText(p) },
     { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: 85, render: usd },
     { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: 95, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
     { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: 90 },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { name, Status } from './common.js';
+import { name, Status } from '../entities/common.js';
+import { storedRowParser } from './storedRow.js';
 
 /**
  * Allow/block lists used by targetings: app lists (bundles or store ids), publisher lists (V2V:
@@ -83,3 +84,16 @@ export const AppListInput = ListInput('applists');
 export const PubListInput = ListInput('publists');
 export const CreListInput = ListInput('crelists');
 export type AllowListInput = z.input<typeof AppListInput>;
+
+export const parseAppListRow = storedRowParser('applists', AppListInput);
+export const parsePubListRow = storedRowParser('publists', PubListInput);
+export const parseCreListRow = storedRowParser('crelists', CreListInput);
+export type AppListRow = NonNullable<ReturnType<typeof parseAppListRow>>;
+export type PubListRow = NonNullable<ReturnType<typeof parsePubListRow>>;
+export type CreListRow = NonNullable<ReturnType<typeof parseCreListRow>>;
+
+/** The shared list of an allow/block list says how many items it holds (appCount, pubCount, creCount). */
+const count = (d: Record<string, unknown>) => (Array.isArray(d.items) ? d.items.length : 0);
+export const appListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ appCount: count(d) });
+export const pubListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ pubCount: count(d) });
+export const creListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ creCount: count(d) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { newPasswordField } from '../schemas/passwordPolicy.js';
 import { SubSellerEntry } from '../schemas/profile.js';
-import { domainName, micros, name, optionalText, percent, Status } from './common.js';
+import { domainName, micros, name, optionalText, percent, Status } from '../entities/common.js';
 
 /**
  * Accounts are users: demand accounts (tenants, admin only), subpublishers (sub), advertisers (adv),
@@ -12,9 +13,10 @@ const username = z
   .trim()
   .min(3, 'must be at least 3 characters')
   .max(64, 'must be at most 64 characters')
-  .regex(/^[A-Za-z0-9._@-]+$/, 'may hold letters, digits and . _ @ - only');
+  // No `@`: a user name can then never be someone's e-mail, which is a sign-in name too.
+  .regex(/^[A-Za-z0-9._-]+$/, 'may hold letters, digits and . _ - only (no @: the e-mail is a separate sign-in)');
 const email = z.union([z.literal(''), z.email('must be an e-mail address')]).default('');
-const password = z.string().max(200).default('').refine((v) => v === '' || v.length >= 8, 'must be at least 8 characters');
+const password = newPasswordField;
 
 const AccountBase = {
   name,
@@ -56,3 +58,10 @@ export type DemandAccountInput = z.input<typeof DemandAccountInput>;
 
 /** The price fields only the super admin may change. */
 export const DEMAND_PRICE_FIELDS = ['priceReq', 'priceImp', 'priceDsp', 'pricePostbid'] as const;
+
+/** Output types (accounts live in the users table; their status and archived flag gate serving, see ./serving.ts). */
+export type Subpublisher = z.infer<typeof SubpublisherInput>;
+export type Advertiser = z.infer<typeof AdvertiserInput>;
+export type Manager = z.infer<typeof ManagerInput>;
+/** A tenant: its `timezone` is the one flight days (campaign and deal dates) start and end in. */
+export type DemandAccount = z.infer<typeof DemandAccountInput>;

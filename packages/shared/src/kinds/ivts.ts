@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { name, Status } from './common.js';
+import { name, Status } from '../entities/common.js';
+import { storedRowParser } from './storedRow.js';
 
 /** '3rd Party Pixels': invalid-traffic vendors' pixels, fired before the auction or after the ad. */
 export const IVT_STAGES = ['prebid', 'postbid'] as const;
@@ -24,3 +25,8 @@ export const IvtInput = z.object({
   samplePercent: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').default(100),
 });
 export type IvtInput = z.input<typeof IvtInput>;
+
+export const parseIvtRow = storedRowParser('ivts', IvtInput);
+export type IvtRow = NonNullable<ReturnType<typeof parseIvtRow>>;
+
+export const ivtListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ stage: d.stage, vendor: d.vendor });

@@ -1,0 +1,86 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
+import { requireAuth } from '../auth/guards.js';
+import { tenantIdOf } from '../auth/tenancy.js';
+import { HttpError, notFound, parseInput } from '../http/errors.js';
+import { reportFilePath } from '../stats/reportFiles.js';
+import {
+  createSavedReport, deleteSavedReport, getSavedReport, listSavedReports, type StoredReport, updateSavedReport,
+} from '../store/savedReports.js';
+
+const ListQuery = z.object({
+  last: z.coerce.number().int().min(0).optional(),
+  /** The Saved Reports page: every one, archived too. */
+  all: z.enum(['0', '1']).optional(),
+});
+const IdParams = z.object({ id: z.coerce.number().int().positive('must be a report id') });
+
+const toAnswer = ({ userId: _u, fileName: _f, ...report }: StoredReport) => report;
+
+/**
+ * Saved reports and files (spec sections 2, 3, 7): the bell polls `GET /api/savedReports?last={lastId}`;
+ * reports are the user's own; an admin may also open, change or download anyone's.
+ */
+export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
+  async function ownReport(request: FastifyRequest): Promise<StoredReport> {
+    const { user } = requireAuth(request);
+    const { id } = parseInput(IdParams, request.params);
+    const report = await getSavedReport(app.store.db, id);
+    // Another user's report answers 404, like a missing one: ids are not a way to probe.
+    if (!report || (report.userId !== user.id && user.type !== 'admin')) throw notFound('Saved report not found');
+    return report;
+  }
+
+  app.get('/api/savedReports', { config: { guard: 'auth' } }, async (request) => {
+    const { user } = requireAuth(request);
+    const query = parseInput(ListQuery, request.query);
+    const all = query.all === '1';
+    const reports = await listSavedReports(app.store.db, user.id, {
+      afterId: query.last, includeArchived: all, limit: all ? 1000 : SAVED_REPORTS_MAX,
+    });
+    return reports.map(toAnswer);
+  });
+
+  app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
+    const { user } = requireAuth(request);
+    const input = parseInput(SaveReportInput, request.body);
+    const saved = await createSavedReport(app.store.db, {
+      userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'report', ivt: input.ivt, request: input.request,
+    });
+    return reply.code(201).send(toAnswer(saved));
+  });
+
+  app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => toAnswer(await ownReport(request)));
+
+  app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
+    const report = await ownReport(request);
+    const patch = parseInput(UpdateSavedReportInput, request.body);
+    if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
+    await updateSavedReport(app.store.db, report.id, patch);
+    return toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport);
+  });
+
+  app.delete('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
+    const report = await ownReport(request);
+    await deleteSavedReport(app.store.db, report.id);
+    if (report.fileName) await rm(reportFilePath(app.settings.dataDir, report.fileName), { force: true });
+    return { ok: true };
+  });
+
+  app.get('/api/savedFile/:id', { config: { guard: 'auth' } }, async (request, reply) => {
+    const report = await ownReport(request);
+    if (!report.file) throw notFound('This saved report is not a file');
+    if (report.status === 'running') throw new HttpError(409, `The file is still being written (${report.progress}%)`);
+    if (report.status === 'failed') throw new HttpError(409, `The file could not be written: ${report.error ?? 'unknown error'}`);
+    const path = report.fileName ? reportFilePath(app.settings.dataDir, report.fileName) : '';
+    if (!path || !existsSync(path)) throw notFound('The file is gone');
+    const download = `${report.name.replace(/[^\w .-]+/g, '_').trim() || 'report'}.csv`;
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${download}"`)
+      .send(createReadStream(path));
+  });
+}

@@ -1,0 +1,88 @@
+import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { redactUrl } from '../../store/db.js';
+import { clickhouseDialect } from '../reportSql.js';
+import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
+import { CLICKHOUSE_MIGRATIONS } from './migrations.js';
+
+const DATABASE_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/;
+
+/** 64-bit integers as JSON numbers (sums of micro-dollars stay below 2^53). */
+const READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+
+function clientOf(url: string, database?: string): ClickHouseClient {
+  const u = new URL(url);
+  return createClient({
+    url: `${u.protocol}//${u.host}`,
+    username: decodeURIComponent(u.username) || 'default',
+    password: decodeURIComponent(u.password),
+    ...(database ? { database } : {}),
+    // ClickHouse 18 does not know the settings newer clients send by default.
+    compression: { request: false, response: false },
+    request_timeout: 60_000,
+  });
+}
+
+/** Tests and operators: create the database when missing. */
+export async function createClickHouseDatabase(url: string, database: string): Promise<void> {
+  if (!DATABASE_NAME.test(database)) throw new Error(`Invalid ClickHouse database name '${database}'`);
+  const admin = clientOf(url);
+  try {
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+  } finally {
+    await admin.close();
+  }
+}
+
+export async function dropClickHouseDatabase(url: string, database: string): Promise<void> {
+  if (!DATABASE_NAME.test(database) || database === 'default' || database === 'system') throw new Error(`Refusing to drop ClickHouse database '${database}'`);
+  const admin = clientOf(url);
+  try {
+    await admin.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * The scale-out stats store: ClickHouse over HTTP. A batch is one INSERT (atomic below a million
+ * rows on MergeTree); reads run the same report SQL in the ClickHouse dialect.
+ */
+export async function openClickHouseStore(url: string, database: string): Promise<StatsStore> {
+  try {
+    await createClickHouseDatabase(url, database);
+  } catch (error) {
+    throw new Error(`Cannot reach ClickHouse (${redactUrl(url)}): ${(error as Error).message}`, { cause: error });
+  }
+  const client = clientOf(url, database);
+  const select = async (query: string) => {
+    const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: READ_SETTINGS });
+    return (await result.json<Record<string, unknown>>()) as Record<string, unknown>[];
+  };
+
+  await client.command({ query: 'CREATE TABLE IF NOT EXISTS stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog' });
+  const applied = new Set((await select('SELECT name FROM stats_migrations')).map((r) => String(r.name)));
+  for (const m of CLICKHOUSE_MIGRATIONS) {
+    if (applied.has(m.name)) continue;
+    try {
+      for (const statement of m.sql) await client.command({ query: statement });
+    } catch (error) {
+      throw new Error(`Stats migration ${m.name} (ClickHouse) failed: ${(error as Error).message}`, { cause: error });
+    }
+    await client.insert({ table: 'stats_migrations', values: [{ name: m.name, applied_at: new Date().toISOString().slice(0, 19).replace('T', ' ') }], format: 'JSONEachRow' });
+  }
+
+  return {
+    engine: 'clickhouse',
+    dialect: clickhouseDialect,
+    async write(rows) {
+      checkBatch(rows);
+      if (rows.length === 0) return;
+      await client.insert({ table: STATS_TABLE, values: rows as unknown as Record<string, unknown>[], format: 'JSONEachRow' });
+    },
+    select,
+    async migrations() {
+      return (await select('SELECT name FROM stats_migrations ORDER BY name')).map((r) => String(r.name));
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,20 @@
+import { DIMENSION_COLUMNS, METRIC_COLUMNS } from '../hourlyRow.js';
+
+/**
+ * Numbered migrations of the DuckDB stats store, applied in order at open. Never edit one that has
+ * shipped: add the next number. The ClickHouse store has its own list under the same numbers.
+ */
+const dimensionType = (c: string) =>
+  c === 'hour' ? 'TIMESTAMP NOT NULL' : c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id' ? 'INTEGER NOT NULL' : "VARCHAR NOT NULL DEFAULT ''";
+
+export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
+  {
+    name: '0001_hourly_stats',
+    sql: [
+      `CREATE TABLE hourly_stats (
+        ${DIMENSION_COLUMNS.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
+        ${METRIC_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
+      )`,
+    ],
+  },
+];

@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
+import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
+import { getReport } from './queries/getReport.js';
+import { type StatsScope, utcBounds } from './reportSql.js';
+
+const NO_PRICES = new Map<number, SystemPrices>();
+
+forEachStatsEngine((t) => {
+  const run = (input: Omit<ReportRequestInput, 'startDate' | 'endDate'> & Partial<ReportRequestInput>, scope: StatsScope = { tenantId: null }, prices = NO_PRICES) =>
+    getReport({ stats: t.stats, db: null, scope, prices, isAdmin: true }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }));
+
+  beforeAll(async () => {
+    await t.stats.write([
+      // Time-zone rows, tenant 1.
+      statsRow({ hour: '2026-11-01 22:00:00', tenant_id: 1, channel_id: 11, subpublisher_id: 101, imps: 10, opps: 40, revenue: 3_000_000, cost: 1_200_000 }),
+      statsRow({ hour: '2026-11-02 01:00:00', tenant_id: 1, channel_id: 12, subpublisher_id: 102, imps: 5, opps: 20, reqs: 100, completes: 4, clicks: 1 }),
+      statsRow({ hour: '2026-11-02 23:00:00', tenant_id: 1, channel_id: 11, subpublisher_id: 101, imps: 7, opps: 0, country: "O'Land" }),
+      // Another tenant in the same hours.
+      statsRow({ hour: '2026-11-01 22:00:00', tenant_id: 2, channel_id: 21, imps: 1000, opps: 1000, reqs: 5000, revenue: 9_000_000 }),
+      // A row that only counts an error.
+      statsRow({ hour: '2026-11-02 02:00:00', tenant_id: 1, channel_id: 13, errors: 3, vast_error: '303' }),
+    ]);
+  });
+
+  it('records its migrations', async () => {
+    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats']);
+  });
+
+  it('shifts local days by the time-zone offset', async () => {
+    const imps = async (timezone: number) =>
+      (await run({ timezone, dimensions: ['date'], metrics: ['imps'] }, { tenantId: 1 })).map((r) => (r.total ? `total ${String(r.imps)}` : `${String(r.date)} ${String(r.imps)}`));
+    expect(await imps(0)).toEqual(['2026-11-01 10', '2026-11-02 12', 'total 22']);
+    // +3: 22:00 -> 01:00 on the 2nd, 01:00 -> 04:00, 23:00 -> the 3rd (outside).
+    expect(await imps(3)).toEqual(['2026-11-02 15', 'total 15']);
+    // -5: 22:00 -> 17:00 on the 1st, 01:00 -> 20:00 on the 1st, 23:00 -> 18:00 on the 2nd.
+    expect(await imps(-5)).toEqual(['2026-11-01 15', '2026-11-02 7', 'total 22']);
+    // Over a range wide enough, the same traffic adds up in every zone.
+    for (const timezone of [-12, -5, 0, 7, 12]) {
+      const rows = await run({ startDate: '2026-10-30', endDate: '2026-11-05', timezone, metrics: ['imps'] }, { tenantId: 1 });
+      expect(rows).toEqual([{ total: true, imps: 22 }]);
+    }
+    const hours = await run({ timezone: 3, dimensions: ['hour'], metrics: ['imps'] }, { tenantId: 1 });
+    expect(hours.map((r) => r.hour)).toEqual(['2026-11-02 01:00', '2026-11-02 04:00', '2026-11-02 05:00', undefined]);
+  });
+
+  it('computes fill, margin, eCPM, profit, VTR and CTR from sums', async () => {
+    const rows = await run({ metrics: ['revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr'] }, { tenantId: 1 });
+    // revenue $3.00, cost $1.20; imps 22, opps 60; completes 4, clicks 1.
+    expect(rows).toHaveLength(1);
+    const total = rows[0];
+    expect(total).toMatchObject({ total: true, revenue: 3_000_000, cost: 1_200_000, profit: 1_800_000 });
+    expect(total.margin).toBeCloseTo(60, 9);
+    expect(total.ecpm).toBeCloseTo((3_000_000 / 22) * 1000, 6);
+    expect(total.fill).toBeCloseTo((22 / 60) * 100, 9);
+    expect(total.vtr).toBeCloseTo((4 / 22) * 100, 9);
+    expect(total.ctr).toBeCloseTo((1 / 22) * 100, 9);
+    const byChannel = await run({ dimensions: ['channel'], metrics: ['fill', 'margin'], sort: { by: 'channel', order: 'asc' } }, { tenantId: 1 });
+    // Channel 11: 17 imps over 40 opps; channel 13 has no opps and no revenue: 0, not a division error.
+    expect(byChannel.map((r) => [r.channel, Number(r.fill).toFixed(4), Number(r.margin).toFixed(4)])).toEqual([
+      [11, '42.5000', '60.0000'], [12, '25.0000', '0.0000'], [13, '0.0000', '0.0000'], [undefined, '36.6667', '60.0000'],
+    ]);
+  });
+
+  it('answers an empty range with zero totals', async () => {
+    const rows = await run({ startDate: '2025-01-01', endDate: '2025-01-31', dimensions: ['date'], metrics: ['imps', 'fill', 'revenue'] });
+    expect(rows).toEqual([{ total: true, imps: 0, fill: 0, revenue: 0 }]);
+  });
+
+  it('never shows a tenant another tenant\'s rows', async () => {
+    const t1 = await run({ dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 1 });
+    expect(t1.map((r) => r.channel)).not.toContain(21);
+    expect(t1.at(-1)).toEqual({ total: true, imps: 22 });
+    const t2 = await run({ dimensions: ['channel'], metrics: ['imps', 'reqs'] }, { tenantId: 2 });
+    expect(t2).toEqual([{ channel: 21, imps: 1000, reqs: 5000 }, { total: true, imps: 1000, reqs: 5000 }]);
+    const all = await run({ metrics: ['imps'] });
+    expect(all).toEqual([{ total: true, imps: 1022 }]);
+  });
+
+  it('shows a sub only its channels', async () => {
+    const rows = await run({ dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 1, subpublisherId: 101 });
+    expect(rows).toEqual([{ channel: 11, imps: 17 }, { total: true, imps: 17 }]);
+  });
+
+  it('filters, hides error-only rows, sorts and limits', async () => {
+    const filtered = await run({ dimensions: ['country'], metrics: ['imps'], filters: { country: ["O'Land"] } }, { tenantId: 1 });
+    expect(filtered).toEqual([{ country: "O'Land", imps: 7 }, { total: true, imps: 7 }]);
+    const withErrors = await run({ dimensions: ['channel'], metrics: ['errors', 'imps'] }, { tenantId: 1 });
+    expect(withErrors.map((r) => r.channel)).toContain(13);
+    const hidden = await run({ dimensions: ['channel'], metrics: ['errors', 'imps'], hideErrors: true }, { tenantId: 1 });
+    expect(hidden.map((r) => r.channel)).toEqual([11, 12, undefined]);
+    const top = await run({ dimensions: ['channel'], metrics: ['imps'], sort: { by: 'imps', order: 'desc' }, limit: 1 });
+    expect(top).toEqual([{ channel: 21, imps: 1000 }, { total: true, imps: 1022 }]);
+  });
+
+  it('prices the system cost per tenant', async () => {
+    const prices = new Map<number, SystemPrices>([
+      [1, { priceReq: 10_000, priceImp: 50_000, pricePostbid: 0, priceDsp: 10 }],
+      [2, { priceReq: 20_000, priceImp: 0, pricePostbid: 0, priceDsp: 0 }],
+    ]);
+    const rows = await run({ dimensions: ['tenant'], metrics: ['systemCost'], sort: { by: 'tenant', order: 'asc' } }, { tenantId: null }, prices);
+    // Tenant 1: 100 reqs x $0.01/1000 + 22 imps x $0.05/1000 = 1,000 + 1,100 micros; tenant 2: 5,000 x $0.02/1000 = 100,000.
+    expect(rows).toEqual([{ tenant: 1, systemCost: 2_100 }, { tenant: 2, systemCost: 100_000 }, { total: true, systemCost: 102_100 }]);
+  });
+
+  it('writes a bad batch not at all', async () => {
+    const good = statsRow({ hour: '2026-12-01 00:00:00', tenant_id: 9, imps: 1 });
+    await expect(t.stats.write([good, statsRow({ hour: '2026-12-01 00:30:00', tenant_id: 9 })])).rejects.toThrow(/row 1: hour/);
+    await expect(t.stats.write([good, { ...good, imps: 1.5 }])).rejects.toThrow(/row 1: imps/);
+    const rows = await run({ startDate: '2026-12-01', endDate: '2026-12-01', metrics: ['imps'] }, { tenantId: 9 });
+    expect(rows).toEqual([{ total: true, imps: 0 }]);
+  });
+});
+
+describe('utcBounds', () => {
+  it('turns local days into UTC hours', () => {
+    expect(utcBounds('2026-11-01', '2026-11-02', 3)).toEqual({ from: '2026-10-31 21:00:00', to: '2026-11-02 21:00:00' });
+    expect(utcBounds('2026-11-01', '2026-11-01', -12)).toEqual({ from: '2026-11-01 12:00:00', to: '2026-11-02 12:00:00' });
+  });
+});

@@ -1,0 +1,55 @@
+import { type HourlyRow, type StatsSink, DIMENSION_COLUMNS, METRIC_COLUMNS } from './hourlyRow.js';
+import { type SqlDialect } from './reportSql.js';
+
+/**
+ * The stats store (DESIGN.md, stats plane): the edge appends hourly rows through `write` (StatsSink);
+ * reports read through `select` with SQL built by reportSql.ts in the store's dialect. DuckDB under
+ * DATA_DIR by default, ClickHouse when CLICKHOUSE_URL is set; both keep numbered migrations.
+ */
+export interface StatsStore extends StatsSink {
+  readonly engine: 'duckdb' | 'clickhouse';
+  readonly dialect: SqlDialect;
+  /** Run one SELECT; 64-bit sums come back as JS numbers. */
+  select(sql: string): Promise<Record<string, unknown>[]>;
+  /** Names of the applied migrations, in order. */
+  migrations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface StatsStoreConfig {
+  dataDir: string;
+  clickhouseUrl: string | null;
+  /** ClickHouse database (created when missing); tests use one per file. Default 'adplane'. */
+  clickhouseDatabase?: string;
+  /** DuckDB file name under dataDir; default 'stats.duckdb'. ':memory:' keeps it in memory. */
+  duckdbFile?: string;
+}
+
+export const STATS_TABLE = 'hourly_stats';
+export const HOUR_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:00:00$/;
+
+/** The edge's rows are checked whole before any is written, so a bad batch writes nothing. */
+export function checkBatch(rows: readonly HourlyRow[]): void {
+  rows.forEach((row, i) => {
+    if (typeof row.hour !== 'string' || !HOUR_PATTERN.test(row.hour)) throw new Error(`stats row ${i}: hour must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(row.hour)}`);
+    for (const c of DIMENSION_COLUMNS) {
+      if (c === 'hour') continue;
+      const v = row[c];
+      if (c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id') {
+        if (!Number.isSafeInteger(v) || (v as number) < 0) throw new Error(`stats row ${i}: ${c} must be a whole number >= 0`);
+      } else if (typeof v !== 'string') throw new Error(`stats row ${i}: ${c} must be text`);
+    }
+    for (const c of METRIC_COLUMNS) {
+      if (!Number.isSafeInteger(row[c])) throw new Error(`stats row ${i}: ${c} must be a whole number`);
+    }
+  });
+}
+
+export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {
+  if (config.clickhouseUrl) {
+    const { openClickHouseStore } = await import('./clickhouse/clickhouseStore.js');
+    return openClickHouseStore(config.clickhouseUrl, config.clickhouseDatabase ?? 'adplane');
+  }
+  const { openDuckDbStore } = await import('./duckdb/duckdbStore.js');
+  return openDuckDbStore(config.dataDir, config.duckdbFile ?? 'stats.duckdb');
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type HourlyRow } from '../src/stats/hourlyRow.js';
+import { dropClickHouseDatabase } from '../src/stats/clickhouse/clickhouseStore.js';
+import { openStatsStore, type StatsStore, type StatsStoreConfig } from '../src/stats/statsStore.js';
+
+export type StatsEngine = 'duckdb' | 'clickhouse';
+
+export interface TestStats {
+  readonly engine: StatsEngine;
+  readonly stats: StatsStore;
+  /** What openStatsStore was given (an app under test opens its own store from it). */
+  readonly config: StatsStoreConfig;
+}
+
+function openTestStats(engine: StatsEngine): TestStats {
+  let stats: StatsStore | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-'));
+  const clickhouseUrl = process.env.CLICKHOUSE_URL ?? '';
+  const config: StatsStoreConfig = engine === 'clickhouse'
+    ? { dataDir, clickhouseUrl, clickhouseDatabase: `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}` }
+    : { dataDir, clickhouseUrl: null };
+  beforeAll(async () => {
+    stats = await openStatsStore(config);
+  });
+  afterAll(async () => {
+    await stats?.close();
+    if (engine === 'clickhouse' && config.clickhouseDatabase) await dropClickHouseDatabase(clickhouseUrl, config.clickhouseDatabase);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    engine,
+    config,
+    get stats() {
+      if (!stats) throw new Error('The stats store is opened in beforeAll: use it inside a test or hook');
+      return stats;
+    },
+  };
+}
+
+/**
+ * Run `fn`'s tests on the embedded DuckDB stats store and, when CLICKHOUSE_URL is set, on ClickHouse
+ * (a fresh database per block, dropped after), as forEachStore does for SQLite and PostgreSQL. With
+ * CI=true and no CLICKHOUSE_URL, the ClickHouse block fails.
+ */
+export function forEachStatsEngine(fn: (t: TestStats) => void): void {
+  describe('duckdb', () => fn(openTestStats('duckdb')));
+  if (process.env.CLICKHOUSE_URL) {
+    describe('clickhouse', () => fn(openTestStats('clickhouse')));
+  } else if (process.env.CI === 'true') {
+    describe('clickhouse', () => {
+      it('needs CLICKHOUSE_URL on CI', () => {
+        throw new Error('CI=true but CLICKHOUSE_URL is unset: the ClickHouse stats tests cannot run. Start it with .ci/clickhouse.sh and set CLICKHOUSE_URL=http://127.0.0.1:8123 (see .ci/run).');
+      });
+    });
+  }
+}
+
+/** An hourly row with every dimension empty and every count 0, overridden by `values`. */
+export function statsRow(values: Partial<HourlyRow> & { hour: string }): HourlyRow {
+  return {
+    tenant_id: 0, channel_id: 0, subpublisher_id: 0, tag_id: 0, partner: '', advertiser_id: 0, campaign_id: 0, creative_id: 0,
+    supplier_id: 0, adexchange_id: 0, deal_id: '', marketplace_name: '', country: '', region: '', us_state: '', device: '', os: '',
+    browser: '', app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
+    reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0,
+    midpoints: 0, third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
+    ...values,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The public URLs of the edge, one definition for the edge's routes and the console's tag builders.
+ * `*_ROUTE` are the route patterns the edge registers; the functions build what a partner pastes.
+ *
+ * - `/vast/<channel uid>`: a VAST channel's tag URL (a player calls it, macros in the query);
+ * - `/rtb/<channel uid>`: an RTB channel's OpenRTB 2.6 endpoint (a publisher's SSP posts bid requests);
+ * - `/rtb/bid/<supplier uid>`: a supplier's OpenRTB endpoint in DSP mode (the supplier posts to us);
+ * - `/openrtb2/auction`: the Prebid Server auction endpoint (the channel is the stored request id);
+ * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
+ */
+export const VAST_ROUTE = '/vast/:uid';
+export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
+export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';
+export const PREBID_AUCTION_PATH = '/openrtb2/auction';
+export const EVENT_PATH = '/ev';
+
+const seg = (uid: string) => encodeURIComponent(uid);
+
+export const vastTagPath = (channelUid: string): string => `/vast/${seg(channelUid)}`;
+export const rtbChannelPath = (channelUid: string): string => `/rtb/${seg(channelUid)}`;
+export const supplierBidPath = (supplierUid: string): string => `/rtb/bid/${seg(supplierUid)}`;
+
+/**
+ * The public origin of the edge from the configured host (`https://ads.example.com`, trailing slashes
+ * dropped). A bare host gets https: a partner cannot use an endpoint without a scheme.
+ */
+export function edgeOrigin(host: string): string {
+  const base = host.trim().replace(/\/+$/, '');
+  return /^https?:\/\//i.test(base) ? base : `https://${base}`;
+}
+
+/** `origin + path`: the full URL a partner pastes. */
+export const edgeUrl = (host: string, path: string): string => `${edgeOrigin(host)}${path}`;

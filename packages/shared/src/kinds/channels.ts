@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { AD_FORMATS, domainName, ENVIRONMENTS, id, ids, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
+import { storedRowParser } from './storedRow.js';
+
+/**
+ * Channels: the supply a tenant hands to a publisher (a VAST tag URL, an OpenRTB or Prebid endpoint),
+ * with the floor, what the publisher earns, the targeting and the demand tags it calls.
+ */
+
+/**
+ * What the publisher earns: a share in percent of what demand pays, or a fixed CPM in micro-dollars
+ * whatever the clearing price. The type says the unit.
+ */
+export const Payout = Price;
+export type Payout = z.infer<typeof Payout>;
+export const DEFAULT_PAYOUT: Payout = { type: 'revshare', percent: 70 };
+
+export const DEMAND_MODES = ['priority', 'auction'] as const;
+
+export const ChannelInput = z.object({
+  name,
+  status: Status.default(1),
+  subpublisherId: optionalId,
+  integration: z.enum(INTEGRATIONS).default('VAST'),
+  environment: z.enum(ENVIRONMENTS).default('web'),
+  format: z.enum(AD_FORMATS).default('video'),
+  domain: domainName.default(''),
+  floorCpm: micros.default(0),
+  payout: Payout.default(DEFAULT_PAYOUT),
+  targetingId: optionalId,
+  demandMode: z.enum(DEMAND_MODES).default('auction'),
+  /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
+  demand: z
+    .array(z.object({ tagId: id, priority: z.number().int().min(1).max(100).default(1) }))
+    .max(200, 'must hold at most 200 tags')
+    .default([])
+    .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),
+  ivtIds: ids,
+  blockIVT: z.boolean().default(false),
+});
+export type ChannelInput = z.input<typeof ChannelInput>;
+export type Channel = z.infer<typeof ChannelInput>;
+
+export const parseChannelRow = storedRowParser('channels', ChannelInput);
+export type ChannelRow = NonNullable<ReturnType<typeof parseChannelRow>>;
+
+/** What the shared list carries besides id, name, uid and status. */
+export const channelListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+  integration: d.integration,
+  format: d.format,
+  environment: d.environment,
+  subpublisherId: d.subpublisherId ?? null,
+});

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { AD_FORMATS, domainName, httpUrl, name, optionalId, Status } from '../entities/common.js';
+import { unknownCodes } from '../entities/targeting.js';
+import { isIabCategory } from '../reference/iabCategories.js';
+import { storedRowParser } from './storedRow.js';
+
+/**
+ * Creatives (DSP mode): the ads campaigns serve, video (own media files or a VAST wrapper) or
+ * display (an image or HTML). Only an approved creative serves. Advertiser domains and IAB
+ * categories are lists, as OpenRTB bids carry them (`adomain`, `cat`).
+ */
+export const VIDEO_MIMES = ['video/mp4', 'video/webm', 'video/ogg', 'application/x-mpegURL', 'application/dash+xml', 'video/3gpp'] as const;
+
+export const MediaFile = z.object({
+  url: httpUrl,
+  mime: z.enum(VIDEO_MIMES),
+  duration: z.number().int().min(1, 'must be at least 1 second').max(600),
+  width: z.number().int().min(1).max(7680),
+  height: z.number().int().min(1).max(4320),
+  bitrate: z.number().int().min(0).max(100_000).default(0),
+});
+
+export const APPROVAL = ['pending', 'approved', 'rejected'] as const;
+export type Approval = (typeof APPROVAL)[number];
+
+const uniqueList = <T extends z.ZodType<string>>(item: T, max: number) =>
+  z
+    .array(item)
+    .max(max, `must hold at most ${max} entries`)
+    .default([])
+    .transform((v) => [...new Set(v)]);
+
+export const CreativeInput = z
+  .object({
+    name,
+    status: Status.default(1),
+    advertiserId: optionalId,
+    format: z.enum(AD_FORMATS).default('video'),
+    /** video: our own media files, or a third-party VAST URL (wrapper). */
+    videoSource: z.enum(['media', 'vast']).default('media'),
+    mediaFiles: z.array(MediaFile).max(20).default([]),
+    vastUrl: z.string().trim().max(4096).default(''),
+    duration: z.number().int().min(0).max(600).default(0),
+    /** display: an image URL or HTML markup. */
+    displayType: z.enum(['image', 'html']).default('image'),
+    imageUrl: z.string().trim().max(2048).default(''),
+    html: z.string().max(100_000).default(''),
+    width: z.number().int().min(0).max(7680).default(0),
+    height: z.number().int().min(0).max(4320).default(0),
+    clickUrl: z.string().trim().max(2048).default(''),
+    /** Advertiser domains, sent as `adomain` in bids. */
+    adomain: uniqueList(domainName.refine((v) => v !== '', 'must be a domain such as example.com'), 20),
+    /** IAB content categories (IAB 1.0 ids such as IAB2-1), sent as `cat` in bids. */
+    iabCategories: uniqueList(z.string().trim().max(16), 20),
+    approval: z.enum(APPROVAL).default('pending'),
+  })
+  .superRefine((c, ctx) => {
+    const url = (v: string) => /^https?:\/\/\S+$/i.test(v);
+    if (c.format === 'video' && c.videoSource === 'media' && c.mediaFiles.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['mediaFiles'], message: 'must hold at least one media file' });
+    if (c.format === 'video' && c.videoSource === 'vast' && !url(c.vastUrl))
+      ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
+    if (c.format === 'display' && c.displayType === 'image' && !url(c.imageUrl))
+      ctx.addIssue({ code: 'custom', path: ['imageUrl'], message: 'must be an http(s) image URL' });
+    if (c.format === 'display' && c.displayType === 'html' && !c.html.trim())
+      ctx.addIssue({ code: 'custom', path: ['html'], message: 'is required' });
+    if (c.format === 'display' && (c.width < 1 || c.height < 1))
+      ctx.addIssue({ code: 'custom', path: ['width'], message: 'width and height are required for display' });
+    if (c.clickUrl && !url(c.clickUrl)) ctx.addIssue({ code: 'custom', path: ['clickUrl'], message: 'must be an http(s) URL' });
+    const badCategories = unknownCodes(c.iabCategories, isIabCategory, 'IAB category');
+    if (badCategories) ctx.addIssue({ code: 'custom', path: ['iabCategories'], message: badCategories });
+  });
+export type CreativeInput = z.input<typeof CreativeInput>;
+
+export const parseCreativeRow = storedRowParser('creatives', CreativeInput);
+export type CreativeRow = NonNullable<ReturnType<typeof parseCreativeRow>>;
+
+export const creativeListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+  format: d.format,
+  advertiserId: d.advertiserId ?? null,
+  approval: d.approval,
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { ids, isoDate, micros, name, Status } from '../entities/common.js';
+import { storedRowParser } from './storedRow.js';
+
+/** OpenRTB auction types: 1 first price, 2 second price plus, 3 fixed (the deal floor is the price). */
+export const AUCTION_TYPES = [
+  { id: 1, label: 'First price' },
+  { id: 2, label: 'Second price' },
+  { id: 3, label: 'Fixed price' },
+] as const;
+
+/**
+ * Deals (DSP mode): private marketplace deals from suppliers. Start and end dates are whole days in
+ * the tenant's time zone (the demand account's `timezone`): a deal ending 2026-12-31 serves until
+ * midnight at the end of that day there.
+ */
+export const DealInput = z
+  .object({
+    name,
+    status: Status.default(1),
+    dealId: z.string().trim().min(1, 'is required').max(128).regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
+    floorCpm: micros.default(0),
+    auctionType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
+    buyerSeats: z.array(z.string().trim().min(1).max(64)).max(100).default([]),
+    supplierIds: ids,
+    startDate: isoDate.nullable().default(null),
+    endDate: isoDate.nullable().default(null),
+  })
+  .refine((d) => !d.startDate || !d.endDate || d.endDate >= d.startDate, { path: ['endDate'], message: 'must not be before the start date' });
+export type DealInput = z.input<typeof DealInput>;
+
+export const parseDealRow = storedRowParser('deals', DealInput);
+export type DealRow = NonNullable<ReturnType<typeof parseDealRow>>;
+
+export const dealListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ dealId: d.dealId });

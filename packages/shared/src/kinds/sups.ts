@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { AD_FORMATS, countLimit, name, optionalId, percent, Status } from '../entities/common.js';
+import { storedRowParser } from './storedRow.js';
+
+/** Suppliers (DSP mode): SSPs and publishers that send us OpenRTB bid requests at `/rtb/bid/<uid>` (edge/paths.ts). */
+export const SupplierInput = z.object({
+  name,
+  status: Status.default(1),
+  qpsLimit: countLimit('must be a whole number of requests per second'),
+  marginPercent: percent.default(20),
+  formats: z.array(z.enum(AD_FORMATS)).min(1, 'must hold at least one format').default(['video']),
+  targetingId: optionalId,
+});
+export type SupplierInput = z.input<typeof SupplierInput>;
+
+export const parseSupplierRow = storedRowParser('sups', SupplierInput);
+export type SupplierRow = NonNullable<ReturnType<typeof parseSupplierRow>>;
+
+export const supplierListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});

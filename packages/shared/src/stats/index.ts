@@ -1,0 +1,5 @@
+export * from './metrics.js';
+export * from './dimensions.js';
+export * from './report.js';
+export * from './csv.js';
+export * from './dashboard.js';

@@ -1,0 +1,122 @@
+/**
+ * The metric catalogue of reports (DESIGN.md, "words and numbers"): every number a report, the
+ * dashboard or finance shows is defined here once, with its formula and its format. The server turns
+ * `compute` into SQL (one builder, two dialects); the console formats with `format`.
+ *
+ * Units in the API: counts are whole numbers; money ('usd') is integer micro-dollars (eCPM too: micro-
+ * dollars per 1,000 impressions); percents are numbers of percent (12.5 means 12.50%).
+ */
+import { formatPercent, formatUsdMicros } from '../format.js';
+
+/** Columns of the hourly stats row that reports sum (packages/server/src/stats/hourlyRow.ts). */
+export const STATS_SUM_COLUMNS = [
+  'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
+  'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
+] as const;
+export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
+
+export type MetricFormat = 'count' | 'usd' | 'percent';
+
+/** How a metric is computed from summed columns; ratios are over the sums, so totals stay right. */
+export type MetricCompute =
+  | { kind: 'sum'; column: StatsSumColumn }
+  | { kind: 'difference'; minuend: StatsSumColumn; subtrahend: StatsSumColumn }
+  | { kind: 'ratio'; numerator: StatsSumColumn | 'profit'; denominator: StatsSumColumn; scale: number }
+  /** The platform's fee, from the tenant's prices (see `systemCost` below). */
+  | { kind: 'systemCost' };
+
+export interface MetricDef {
+  id: string;
+  label: string;
+  format: MetricFormat;
+  /** The formula in words, shown as the column's tooltip and in docs/reports.md. */
+  formula: string;
+  compute: MetricCompute;
+}
+
+const sum = (id: string, label: string, formula: string, column: StatsSumColumn, format: MetricFormat = 'count'): MetricDef => ({
+  id, label, format, formula, compute: { kind: 'sum', column },
+});
+
+export const METRICS = [
+  sum('reqs', 'Requests', 'ad requests received: tag calls, bid requests, header-bidding requests', 'reqs'),
+  sum('opps', 'Opportunities', 'requests that passed validation and IVT filtering and were offered to at least one demand source', 'opps'),
+  sum('demandCalls', 'Demand Calls', 'calls made to demand sources', 'demand_calls'),
+  sum('responses', 'Responses', 'answers received from demand sources', 'responses'),
+  sum('timeouts', 'Timeouts', 'demand calls that missed the deadline', 'timeouts'),
+  sum('bids', 'Bids', 'answers with a price from demand', 'bids'),
+  sum('wins', 'Wins', 'bids that won our auction', 'wins'),
+  sum('imps', 'Impressions', 'impression events, each counted once', 'imps'),
+  sum('starts', 'Starts', 'video start events', 'starts'),
+  sum('firstQuartiles', 'First Quartile', 'video firstQuartile events', 'first_quartiles'),
+  sum('midpoints', 'Mid Point', 'video midpoint events', 'midpoints'),
+  sum('thirdQuartiles', 'Third Quartile', 'video thirdQuartile events', 'third_quartiles'),
+  sum('completes', 'Complete', 'video complete events', 'completes'),
+  sum('clicks', 'Clicks', 'click events', 'clicks'),
+  sum('errors', 'Errors', 'VAST errors and failed requests counted by the edge', 'errors'),
+  sum('ivt', 'IVT', 'requests flagged as invalid traffic', 'ivt'),
+  sum('postbidImps', 'Post-bid Impressions', 'impressions scanned by post-bid pixels', 'postbid_imps'),
+  sum('revenue', 'Revenue', 'what demand pays for the impressions it won', 'revenue', 'usd'),
+  sum('cost', 'Cost', 'what the tenant pays its publishers', 'cost', 'usd'),
+  { id: 'profit', label: 'Profit', format: 'usd', formula: 'revenue - cost', compute: { kind: 'difference', minuend: 'revenue', subtrahend: 'cost' } },
+  { id: 'margin', label: 'Margin', format: 'percent', formula: 'profit / revenue x 100', compute: { kind: 'ratio', numerator: 'profit', denominator: 'revenue', scale: 100 } },
+  { id: 'ecpm', label: 'eCPM', format: 'usd', formula: 'revenue / imps x 1000', compute: { kind: 'ratio', numerator: 'revenue', denominator: 'imps', scale: 1000 } },
+  { id: 'fill', label: 'Fill', format: 'percent', formula: 'imps / opps x 100', compute: { kind: 'ratio', numerator: 'imps', denominator: 'opps', scale: 100 } },
+  { id: 'vtr', label: 'VTR', format: 'percent', formula: 'completes / imps x 100', compute: { kind: 'ratio', numerator: 'completes', denominator: 'imps', scale: 100 } },
+  { id: 'ctr', label: 'CTR', format: 'percent', formula: 'clicks / imps x 100', compute: { kind: 'ratio', numerator: 'clicks', denominator: 'imps', scale: 100 } },
+  sum('rev_m', 'Marketplace Revenue', 'revenue from programmatic demand (ad exchanges, RTB and header-bidding partners)', 'rev_m', 'usd'),
+  sum('rev_md', 'Marketplace Deal Revenue', 'marketplace revenue that came through deals (PMP)', 'rev_md', 'usd'),
+  {
+    id: 'systemCost', label: 'System Cost', format: 'usd',
+    formula: "the tenant's priceReq per 1,000 reqs + priceImp per 1,000 imps + priceDsp percent of DSP (campaign) revenue + pricePostbid per 1,000 post-bid impressions",
+    compute: { kind: 'systemCost' },
+  },
+] as const satisfies readonly MetricDef[];
+
+export type MetricId = (typeof METRICS)[number]['id'];
+export const METRIC_IDS = METRICS.map((m) => m.id) as [MetricId, ...MetricId[]];
+export const METRIC_BY_ID: Readonly<Record<MetricId, MetricDef>> = Object.fromEntries(METRICS.map((m) => [m.id, m])) as Record<MetricId, MetricDef>;
+
+export const isMetricId = (id: string): id is MetricId => id in METRIC_BY_ID;
+
+/** A metric's value as people read it: `$1,234.50`, `12.35%`, `1,234`. */
+export function formatMetric(id: MetricId, value: number | null | undefined): string {
+  const v = value ?? 0;
+  switch (METRIC_BY_ID[id].format) {
+    case 'usd':
+      return formatUsdMicros(v);
+    case 'percent':
+      return formatPercent(v);
+    default:
+      return Math.round(v).toLocaleString('en-US');
+  }
+}
+
+/** A metric's value for a CSV cell: dollars with 2 decimals, percent with 2 decimals, counts whole. */
+export function metricCsvValue(id: MetricId, value: number | null | undefined): string {
+  const v = value ?? 0;
+  switch (METRIC_BY_ID[id].format) {
+    case 'usd':
+      return (v / 1_000_000).toFixed(2);
+    case 'percent':
+      return v.toFixed(2);
+    default:
+      return String(Math.round(v));
+  }
+}
+
+/**
+ * The tenant's prices for the system cost, as stored on the demand account: micro-dollars per 1,000
+ * requests / impressions / post-bid impressions, and a percent of DSP revenue.
+ */
+export interface SystemPrices {
+  priceReq: number;
+  priceImp: number;
+  pricePostbid: number;
+  priceDsp: number;
+}
+
+/** The system cost in micro-dollars of summed counts, the same formula the report SQL runs. */
+export function systemCostMicros(p: SystemPrices, s: { reqs: number; imps: number; postbidImps: number; dspRevenue: number }): number {
+  return (p.priceReq * s.reqs + p.priceImp * s.imps + p.pricePostbid * s.postbidImps) / 1000 + (s.dspRevenue * p.priceDsp) / 100;
+}

@@ -1,0 +1,99 @@
+/**
+ * The report contract (POST /api/rrun, saved reports, files): one zod schema the server validates
+ * with and the console builds requests from. An unknown dimension, metric or filter is refused with
+ * a 400 naming it.
+ */
+import { z } from 'zod';
+import { timezone, trimmed } from '../schemas/common.js';
+import { DIMENSION_BY_ID, type DimensionId, isDimensionId } from './dimensions.js';
+import { isMetricId, type MetricId } from './metrics.js';
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real date');
+
+const known = <T extends string>(what: string, is: (v: string) => v is T) =>
+  z.string().superRefine((v, ctx) => {
+    if (!is(v)) ctx.addIssue({ code: 'custom', message: `unknown ${what} '${v}'` });
+  }) as unknown as z.ZodType<T, string>;
+const dimensionId = known<DimensionId>('dimension', isDimensionId);
+const metricId = known<MetricId>('metric', isMetricId);
+
+/** The longest range one report covers (a year and a day: "last 365 days" plus today). */
+export const REPORT_MAX_DAYS = 366;
+/** Rows a report answers at most in the browser; longer ones go to a file. */
+export const REPORT_MAX_ROWS = 10_000;
+
+const filterValues = z.array(z.union([z.string().max(200), z.number().int()])).max(1000, 'at most 1,000 values');
+
+export const ReportRequest = z
+  .object({
+    startDate: isoDate,
+    endDate: isoDate,
+    /** The user's offset in hours (-12..+12): local days are shifted to UTC hours. */
+    timezone: timezone.default(0),
+    dimensions: z.array(dimensionId).max(8, 'at most 8 dimensions').default([]),
+    metrics: z.array(metricId).min(1, 'pick at least one metric').max(40),
+    /** Dimension id -> the values to keep (an empty list keeps all). */
+    filters: z.record(z.string(), filterValues).default({}),
+    sort: z.object({ by: z.string(), order: z.enum(['asc', 'desc']).default('desc') }).optional(),
+    /** Rows before the totals row; 0 or absent means up to REPORT_MAX_ROWS. */
+    limit: z.number().int().min(0).max(REPORT_MAX_ROWS).optional(),
+    /** Leave out rows that only carry errors (no request, impression or revenue). */
+    hideErrors: z.boolean().default(false),
+  })
+  .superRefine((r, ctx) => {
+    for (const key of Object.keys(r.filters)) {
+      if (!isDimensionId(key)) ctx.addIssue({ code: 'custom', path: ['filters', key], message: `unknown filter '${key}'` });
+      else if (DIMENSION_BY_ID[key].type === 'time') ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'filter dates with startDate and endDate' });
+    }
+    if (r.startDate > r.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
+    const days = (Date.parse(r.endDate) - Date.parse(r.startDate)) / 86_400_000 + 1;
+    if (days > REPORT_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `a report covers at most ${REPORT_MAX_DAYS} days` });
+    if (r.sort && !(r.dimensions as string[]).includes(r.sort.by) && !(r.metrics as string[]).includes(r.sort.by)) {
+      ctx.addIssue({ code: 'custom', path: ['sort', 'by'], message: `'${r.sort.by}' is not one of the report's dimensions or metrics` });
+    }
+  });
+export type ReportRequestInput = z.input<typeof ReportRequest>;
+export type ReportRequest = z.output<typeof ReportRequest>;
+
+/**
+ * One row of a report: each dimension's value (entity dimensions also `<id>_name`) and each metric's
+ * value. The answer's last row is the totals row, with `total: true` and no dimension values.
+ */
+export type ReportRow = Record<string, string | number | boolean | null>;
+
+/** Saved reports and files (spec section 3): what the bell and the Saved Reports page show. */
+export const SAVED_REPORT_KINDS = ['report', 'file'] as const;
+export type SavedReportKind = (typeof SAVED_REPORT_KINDS)[number];
+
+export interface SavedReport {
+  id: number;
+  /** When it was saved (or the file finished), 'YYYY-MM-DD HH:mm' UTC. */
+  dt: string;
+  name: string;
+  /** 1 when it is a CSV file (download /api/savedFile/{id}), else 0. */
+  file: 0 | 1;
+  /** 1 for a post-bid (IVT) report, opened at /pbReport/{id}. */
+  ivt: 0 | 1;
+  archived: boolean;
+  /** Files: 'running' with progress 0..100, then 'ready' or 'failed'. */
+  status: 'ready' | 'running' | 'failed';
+  progress: number;
+  error: string | null;
+  request: ReportRequest | null;
+}
+
+export const SaveReportInput = z.object({
+  name: trimmed(100).min(1, 'is required'),
+  request: ReportRequest,
+  ivt: z.boolean().default(false),
+});
+export type SaveReportInput = z.input<typeof SaveReportInput>;
+
+export const UpdateSavedReportInput = z
+  .object({ name: trimmed(100).min(1, 'is required').optional(), archived: z.boolean().optional(), request: ReportRequest.optional() })
+  .refine((v) => v.name !== undefined || v.archived !== undefined || v.request !== undefined, { message: 'nothing to change: send name, archived or request' });
+
+export const ReportFileInput = z.object({ name: trimmed(100).min(1, 'is required'), request: ReportRequest });

@@ -1,0 +1,54 @@
+import { Badge, Button, Dropdown, Empty, Popconfirm, Progress, Tooltip } from 'antd';
+import { BellOutlined, DeleteOutlined, FileTextOutlined } from '@ant-design/icons';
+import { Link } from 'react-router';
+import { savedReportHref } from '../api/reports.js';
+import { type BellEntry, useSavedReportsFeed } from './savedReportsFeed.js';
+
+/** The delete confirmation of spec section 2: deletion is permanent, Archive keeps it. */
+export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
+
+function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
+  const label = (
+    <span className="bell-entry-name">
+      {entry.file ? <FileTextOutlined /> : null} {entry.name}
+    </span>
+  );
+  if (entry.file) {
+    if (entry.status === 'running') return <span>{label} <Progress percent={entry.progress} size="small" style={{ width: 100 }} /></span>;
+    if (entry.status === 'failed') return <Tooltip title={entry.error}><span>{label} (failed)</span></Tooltip>;
+    return <a href={savedReportHref(entry)} target="_blank" rel="noopener noreferrer" onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>{label}</a>;
+  }
+  return <Link to={savedReportHref(entry)} onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>{label}</Link>;
+}
+
+export function SavedReportsBell() {
+  const feed = useSavedReportsFeed();
+  const list = (
+    <div className="bell-list ant-dropdown-menu" data-testid="bell-list">
+      {feed.entries.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No saved reports yet" />
+      ) : (
+        feed.entries.map((entry) => (
+          <div key={entry.id} className={`bell-entry${entry.isNew ? ' bell-entry-new' : ''}`} data-testid={`bell-entry-${entry.id}`} data-new={entry.isNew ? '1' : '0'}>
+            <div>
+              <EntryLink entry={entry} onOpen={() => feed.markSeen(entry.id)} />
+              <div className="bell-entry-date">{entry.dt}</div>
+            </div>
+            <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => feed.remove(entry.id)}>
+              <Button type="text" size="small" icon={<DeleteOutlined />} aria-label={`Delete ${entry.name}`} data-testid={`bell-delete-${entry.id}`} />
+            </Popconfirm>
+          </div>
+        ))
+      )}
+    </div>
+  );
+  return (
+    <Dropdown trigger={['click']} placement="bottomRight" popupRender={() => list} onOpenChange={(open) => open && feed.clearHighlight()}>
+      <Button type="text" className={`bell-button app-user-button${feed.highlighted ? ' bell-new' : ''}`} aria-label="Saved reports" data-testid="bell" data-highlighted={feed.highlighted ? '1' : '0'}>
+        <Badge dot={feed.highlighted} offset={[-2, 2]}>
+          <BellOutlined style={{ fontSize: 18, color: 'inherit' }} />
+        </Badge>
+      </Button>
+    </Dropdown>
+  );
+}

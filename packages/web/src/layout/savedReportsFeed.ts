@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { SAVED_REPORTS_MAX, SAVED_REPORTS_POLL_MS, type SavedReport } from '@adplane/shared';
+import { reportsApi } from '../api/reports.js';
+
+export type BellEntry = SavedReport & { isNew: boolean };
+
+/** Pages that add a saved report or start a file tell the bell to look now instead of in a minute. */
+export const SAVED_REPORTS_CHANGED = 'adplane:saved-reports-changed';
+export const announceSavedReports = () => window.dispatchEvent(new Event(SAVED_REPORTS_CHANGED));
+
+/** While a file is being written the bell refreshes its progress this often. */
+const RUNNING_POLL_MS = 2000;
+
+/** Merge newly polled reports in front, flagged new, keeping at most 20 (spec section 4). */
+export function mergeNew(current: readonly BellEntry[], fresh: readonly SavedReport[]): BellEntry[] {
+  const known = new Set(current.map((e) => e.id));
+  const added = fresh.filter((r) => !known.has(r.id)).map((r) => ({ ...r, isNew: true }));
+  return [...added, ...current].sort((a, b) => b.id - a.id).slice(0, SAVED_REPORTS_MAX);
+}
+
+/**
+ * The saved-report bell's state: the first load, then `GET /api/savedReports?last={lastId}` every 60 s
+ * (errors only logged, spec section 8); new entries are bold and light the bell until it is clicked.
+ */
+export function useSavedReportsFeed() {
+  const [entries, setEntries] = useState<BellEntry[]>([]);
+  const [highlighted, setHighlighted] = useState(false);
+  const lastId = useRef<number | null>(null);
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
+
+  const poll = useCallback(async () => {
+    try {
+      if (lastId.current === null) {
+        const first = await reportsApi.list({ silent: true });
+        lastId.current = first.reduce((max, r) => Math.max(max, r.id), 0);
+        setEntries(first.map((r) => ({ ...r, isNew: false })));
+        return;
+      }
+      const fresh = await reportsApi.list({ last: lastId.current, silent: true });
+      if (fresh.length > 0) {
+        lastId.current = fresh.reduce((max, r) => Math.max(max, r.id), lastId.current);
+        setEntries((current) => mergeNew(current, fresh));
+        setHighlighted(true);
+      }
+      // Files still being written: read their progress again.
+      const running = entriesRef.current.filter((e) => e.status === 'running');
+      if (running.length > 0) {
+        const updated = await Promise.all(running.map((e) => reportsApi.get(e.id, { silent: true })));
+        setEntries((current) => current.map((e) => ({ ...e, ...updated.find((u) => u.id === e.id) })));
+      }
+    } catch (error) {
+      console.error('Saved reports poll failed', error);
+    }
+  }, []);
+
+  useEffect(() => {
+    void poll();
+    const timer = setInterval(() => void poll(), SAVED_REPORTS_POLL_MS);
+    const now = () => void poll();
+    window.addEventListener(SAVED_REPORTS_CHANGED, now);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener(SAVED_REPORTS_CHANGED, now);
+    };
+  }, [poll]);
+
+  const anyRunning = entries.some((e) => e.status === 'running');
+  useEffect(() => {
+    if (!anyRunning) return;
+    const timer = setInterval(() => void poll(), RUNNING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [anyRunning, poll]);
+
+  return {
+    entries,
+    highlighted,
+    clearHighlight: () => setHighlighted(false),
+    markSeen: (id: number) => setEntries((current) => current.map((e) => (e.id === id ? { ...e, isNew: false } : e))),
+    remove: async (id: number) => {
+      try {
+        await reportsApi.remove(id);
+        setEntries((current) => current.filter((e) => e.id !== id));
+      } catch (error) {
+        console.error('Deleting a saved report failed', error);
+      }
+    },
+  };
+}

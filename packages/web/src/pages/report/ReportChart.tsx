@@ -1,0 +1,86 @@
+import { useMemo, useState } from 'react';
+import { Segmented, Select, Space } from 'antd';
+import ReactEChartsCore from 'echarts-for-react/lib/core';
+import * as echarts from 'echarts/core';
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+import {
+  DIMENSION_BY_ID, type DimensionId, formatMetric, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
+} from '@adplane/shared';
+
+echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+
+/** Most series a time chart draws (the largest by the chart's metric); the rest are in the table. */
+const MAX_SERIES = 8;
+const MAX_BARS = 20;
+
+export function rowLabel(row: ReportRow, id: DimensionId): string {
+  if (DIMENSION_BY_ID[id].type === 'entity') return String(row[nameField(id)] || (row[id] === 0 ? '(none)' : `#${String(row[id])}`));
+  return String(row[id] === '' ? '(none)' : row[id]);
+}
+
+/** Where a trend matters: a time series by date or hour (one line per value of the next dimension), else bars. */
+export function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar') {
+  const data = rows.filter((r) => !r.total);
+  const time = dimensions.find((d) => d === 'date' || d === 'hour');
+  const format = (v: number) => formatMetric(metric, v);
+  const axisFormat = (v: number) => (METRIC_BY_ID[metric].format === 'usd' ? `$${(v / 1_000_000).toLocaleString('en-US')}` : METRIC_BY_ID[metric].format === 'percent' ? `${v}%` : v.toLocaleString('en-US'));
+  const base = {
+    tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => format(Number(v)) },
+    grid: { left: 70, right: 20, top: 40, bottom: 40 },
+    yAxis: { type: 'value' as const, axisLabel: { formatter: axisFormat } },
+  };
+  if (time) {
+    const x = [...new Set(data.map((r) => String(r[time])))].sort();
+    const split = dimensions.find((d) => d !== time);
+    const groups = new Map<string, Map<string, number>>();
+    const totals = new Map<string, number>();
+    for (const r of data) {
+      const key = split ? rowLabel(r, split) : METRIC_BY_ID[metric].label;
+      if (!groups.has(key)) groups.set(key, new Map());
+      const at = String(r[time]);
+      groups.get(key)!.set(at, (groups.get(key)!.get(at) ?? 0) + Number(r[metric] ?? 0));
+      totals.set(key, (totals.get(key) ?? 0) + Number(r[metric] ?? 0));
+    }
+    const keys = [...groups.keys()].sort((a, b) => (totals.get(b) ?? 0) - (totals.get(a) ?? 0)).slice(0, MAX_SERIES);
+    return {
+      ...base,
+      legend: { top: 0 },
+      xAxis: { type: 'category' as const, data: x },
+      series: keys.map((key) => ({ name: key, type: kind, data: x.map((at) => groups.get(key)?.get(at) ?? 0), smooth: kind === 'line' })),
+    };
+  }
+  const first = dimensions[0];
+  const top = [...data].sort((a, b) => Number(b[metric] ?? 0) - Number(a[metric] ?? 0)).slice(0, MAX_BARS);
+  return {
+    ...base,
+    tooltip: { ...base.tooltip, trigger: 'axis' as const },
+    xAxis: { type: 'category' as const, data: top.map((r) => (first ? rowLabel(r, first) : 'Total')), axisLabel: { interval: 0, rotate: top.length > 6 ? 30 : 0 } },
+    series: [{ name: METRIC_BY_ID[metric].label, type: kind, data: top.map((r) => Number(r[metric] ?? 0)) }],
+  };
+}
+
+export function ReportChart({ rows, dimensions, metrics }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[] }) {
+  const hasTime = dimensions.some((d) => d === 'date' || d === 'hour');
+  const [kind, setKind] = useState<'line' | 'bar'>(hasTime ? 'line' : 'bar');
+  const [picked, setPicked] = useState<MetricId | null>(null);
+  const metric = picked && metrics.includes(picked) ? picked : metrics[0];
+  const option = useMemo(() => chartOption(rows, dimensions, metric, kind), [rows, dimensions, metric, kind]);
+  if (dimensions.length === 0) return null;
+  return (
+    <div className="report-chart" data-testid="report-chart">
+      <Space className="report-chart-controls">
+        <Segmented<'line' | 'bar'> options={[{ label: 'Time series', value: 'line' }, { label: 'Bars', value: 'bar' }]} value={kind} onChange={setKind} data-testid="report-chart-kind" />
+        <Select<MetricId>
+          value={metric}
+          onChange={setPicked}
+          style={{ minWidth: 180 }}
+          options={metrics.map((m) => ({ value: m, label: METRIC_BY_ID[m].label }))}
+          data-testid="report-chart-metric"
+        />
+      </Space>
+      <ReactEChartsCore echarts={echarts} option={option} notMerge style={{ height: 320 }} />
+    </div>
+  );
+}

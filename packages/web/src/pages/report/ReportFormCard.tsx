@@ -1,0 +1,90 @@
+import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Select, Space } from 'antd';
+import dayjs from 'dayjs';
+import { type AuthUser, DIMENSIONS, type DimensionId, formatTimezone, METRICS, type MetricId, TIMEZONES } from '@adplane/shared';
+import { FilterEditor } from './FilterEditor.js';
+import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportForm } from './reportState.js';
+
+/** Who may pick the system cost: admins and users with showSystemCost (the server refuses the rest). */
+export const maySeeSystemCost = (user: AuthUser) => user.type === 'admin' || (user.type === 'demand' && Boolean(user.showSystemCost));
+
+export function ReportFormCard({ user, form, onChange }: { user: AuthUser; form: ReportForm; onChange: (patch: Partial<ReportForm>) => void }) {
+  const isAdmin = user.type === 'admin';
+  const dimensionOptions = DIMENSIONS.filter((d) => !('adminOnly' in d) || isAdmin).map((d) => ({ value: d.id, label: d.label }));
+  const metricOptions = METRICS.filter((m) => m.id !== 'systemCost' || maySeeSystemCost(user)).map((m) => ({ value: m.id, label: m.label, title: m.formula }));
+  const sortOptions = [
+    ...form.dimensions.map((id) => ({ value: id, label: DIMENSIONS.find((d) => d.id === id)?.label ?? id })),
+    ...form.metrics.map((id) => ({ value: id, label: METRICS.find((m) => m.id === id)?.label ?? id })),
+  ];
+  return (
+    <Form layout="vertical" className="report-form" data-testid="report-form">
+      <Row gutter={16}>
+        <Col xs={24} lg={12}>
+          <Form.Item label="Dates">
+            <Space wrap>
+              <DatePicker.RangePicker
+                allowClear={false}
+                value={[dayjs(form.startDate), dayjs(form.endDate)]}
+                onChange={(range) => {
+                  if (range?.[0] && range[1]) onChange({ startDate: range[0].format('YYYY-MM-DD'), endDate: range[1].format('YYYY-MM-DD') });
+                }}
+                data-testid="report-dates"
+              />
+              <Select<DatePreset>
+                placeholder="Presets"
+                style={{ width: 150 }}
+                value={null as unknown as DatePreset}
+                onChange={(preset) => onChange(presetRange(preset, form.timezone))}
+                options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
+                data-testid="report-preset"
+              />
+            </Space>
+          </Form.Item>
+        </Col>
+        <Col xs={12} lg={4}>
+          <Form.Item label="Time zone">
+            <Select value={form.timezone} onChange={(timezone) => onChange({ timezone })} options={TIMEZONES.map((tz) => ({ value: tz, label: formatTimezone(tz) }))} data-testid="report-timezone" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} lg={8}>
+          <Form.Item label="Sort by">
+            <Space.Compact style={{ width: '100%' }}>
+              <Select allowClear placeholder="Default" style={{ width: '60%' }} value={form.sortBy} onChange={(sortBy) => onChange({ sortBy: sortBy ?? null })} options={sortOptions} data-testid="report-sort" />
+              <Select style={{ width: '40%' }} value={form.sortOrder} onChange={(sortOrder) => onChange({ sortOrder })} options={[{ value: 'desc', label: 'Descending' }, { value: 'asc', label: 'Ascending' }]} />
+            </Space.Compact>
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col xs={24} lg={12}>
+          <Form.Item label="Dimensions">
+            <Select<DimensionId[]> mode="multiple" value={form.dimensions} onChange={(dimensions) => onChange({ dimensions })} options={dimensionOptions} optionFilterProp="label" placeholder="Break down by" data-testid="report-dimensions" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} lg={12}>
+          <Form.Item label="Metrics" required>
+            <Select<MetricId[]> mode="multiple" value={form.metrics} onChange={(metrics) => onChange({ metrics })} options={metricOptions} optionFilterProp="label" placeholder="Pick at least one" data-testid="report-metrics" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col xs={24} lg={16}>
+          <Form.Item label="Filters">
+            <FilterEditor form={form} isAdmin={isAdmin} onChange={(filters) => onChange({ filters })} />
+          </Form.Item>
+        </Col>
+        <Col xs={12} lg={4}>
+          <Form.Item label="Limit" tooltip="Rows to show; empty shows all (up to 10,000; longer reports go to a file)">
+            <InputNumber min={0} max={10000} value={form.limit || null} onChange={(v) => onChange({ limit: Number(v ?? 0) })} placeholder="No limit" style={{ width: '100%' }} data-testid="report-limit" />
+          </Form.Item>
+        </Col>
+        <Col xs={12} lg={4}>
+          <Form.Item label=" ">
+            <Checkbox checked={form.hideErrors} onChange={(e) => onChange({ hideErrors: e.target.checked })} data-testid="report-hide-errors">
+              Hide errors
+            </Checkbox>
+          </Form.Item>
+        </Col>
+      </Row>
+    </Form>
+  );
+}

@@ -1,0 +1,69 @@
+import { Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import {
+  DIMENSION_BY_ID, type DimensionId, formatMetric, METRIC_BY_ID, type MetricId, PAGE_SIZES, type ReportRow,
+} from '@adplane/shared';
+import { rowLabel } from './ReportChart.js';
+
+type Row = ReportRow & { key: number };
+
+const compare = (a: unknown, b: unknown) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? ''), 'en', { numeric: true });
+
+/** The report's rows: sortable, paged 10/20/50/100, the totals row pinned at the bottom. */
+export function ReportTable({ rows, dimensions, metrics }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[] }) {
+  const data: Row[] = rows.filter((r) => !r.total).map((r, key) => ({ ...r, key }));
+  const totals = rows.find((r) => r.total);
+  const columns: TableColumnsType<Row> = [
+    ...dimensions.map((id) => ({
+      key: id,
+      dataIndex: id,
+      title: DIMENSION_BY_ID[id].label,
+      sorter: (a: Row, b: Row) => compare(rowLabel(a, id), rowLabel(b, id)),
+      render: (_: unknown, row: Row) =>
+        DIMENSION_BY_ID[id].type === 'entity' && row[id] ? (
+          <span>
+            {rowLabel(row, id)} <Typography.Text type="secondary">#{String(row[id])}</Typography.Text>
+          </span>
+        ) : (
+          rowLabel(row, id)
+        ),
+    })),
+    ...metrics.map((id) => ({
+      key: id,
+      dataIndex: id,
+      align: 'right' as const,
+      title: <Tooltip title={METRIC_BY_ID[id].formula}>{METRIC_BY_ID[id].label}</Tooltip>,
+      sorter: (a: Row, b: Row) => compare(a[id], b[id]),
+      render: (value: number) => formatMetric(id, value),
+    })),
+  ];
+  return (
+    <Table<Row>
+      className="report-table"
+      data-testid="report-table"
+      size="small"
+      columns={columns}
+      dataSource={data}
+      scroll={{ x: 'max-content' }}
+      pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true, showTotal: (n) => `${n.toLocaleString('en-US')} rows` }}
+      summary={() =>
+        totals ? (
+          <Table.Summary fixed>
+            <Table.Summary.Row className="report-total-row" data-testid="report-total-row">
+              {dimensions.map((id, i) => (
+                <Table.Summary.Cell key={id} index={i}>
+                  {i === 0 ? <strong>Total</strong> : null}
+                </Table.Summary.Cell>
+              ))}
+              {metrics.map((id, i) => (
+                <Table.Summary.Cell key={id} index={dimensions.length + i} align="right">
+                  <strong data-testid={`report-total-${id}`}>{formatMetric(id, totals[id] as number)}</strong>
+                </Table.Summary.Cell>
+              ))}
+            </Table.Summary.Row>
+          </Table.Summary>
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,116 @@
+import { type DimensionId, formatDate, type MetricId, type ReportRequestInput } from '@adplane/shared';
+
+/** A report as the form holds it (dates are local days of the user's time zone). */
+export interface ReportForm {
+  startDate: string;
+  endDate: string;
+  timezone: number;
+  dimensions: DimensionId[];
+  metrics: MetricId[];
+  filters: Partial<Record<DimensionId, (string | number)[]>>;
+  sortBy: string | null;
+  sortOrder: 'asc' | 'desc';
+  limit: number;
+  hideErrors: boolean;
+}
+
+export const DATE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth', 'lastMonth'] as const;
+export type DatePreset = (typeof DATE_PRESETS)[number];
+export const PRESET_LABELS: Record<DatePreset, string> = {
+  today: 'Today', yesterday: 'Yesterday', last7: 'Last 7 days', last30: 'Last 30 days', thisMonth: 'This month', lastMonth: 'Last month',
+};
+
+const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
+
+/** Today's date in the user's time zone. */
+export const todayAt = (timezone: number, now = Date.now()) => formatDate(now, timezone);
+
+/** The local days a preset covers, ending today (or the previous month). */
+export function presetRange(preset: DatePreset, timezone: number, now = Date.now()): { startDate: string; endDate: string } {
+  const today = todayAt(timezone, now);
+  const monthStart = `${today.slice(0, 8)}01`;
+  switch (preset) {
+    case 'today':
+      return { startDate: today, endDate: today };
+    case 'yesterday':
+      return { startDate: addDays(today, -1), endDate: addDays(today, -1) };
+    case 'last7':
+      return { startDate: addDays(today, -6), endDate: today };
+    case 'last30':
+      return { startDate: addDays(today, -29), endDate: today };
+    case 'thisMonth':
+      return { startDate: monthStart, endDate: today };
+    case 'lastMonth': {
+      const end = addDays(monthStart, -1);
+      return { startDate: `${end.slice(0, 8)}01`, endDate: end };
+    }
+  }
+}
+
+export function defaultForm(timezone: number, now = Date.now()): ReportForm {
+  return {
+    ...presetRange('last7', timezone, now),
+    timezone,
+    dimensions: ['date'],
+    metrics: ['reqs', 'opps', 'imps', 'fill', 'revenue', 'ecpm'],
+    filters: {},
+    sortBy: null,
+    sortOrder: 'desc',
+    limit: 0,
+    hideErrors: false,
+  };
+}
+
+/**
+ * The Market report helper of spec section 2: today in the user's zone, by marketplace_name, with
+ * rev_m, rev_md, imps, reqs, opps and fill, errors hidden, sorted by rev_m descending, no limit.
+ */
+export const MARKET_REPORT_NAME = 'Marketplace Report';
+export function marketReportForm(timezone: number, now = Date.now()): ReportForm {
+  const today = todayAt(timezone, now);
+  return {
+    startDate: today,
+    endDate: today,
+    timezone,
+    dimensions: ['marketplace_name'],
+    metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'],
+    filters: {},
+    sortBy: 'rev_m',
+    sortOrder: 'desc',
+    limit: 0,
+    hideErrors: true,
+  };
+}
+
+export function toRequest(form: ReportForm): ReportRequestInput {
+  const filters: Record<string, (string | number)[]> = {};
+  for (const [id, values] of Object.entries(form.filters)) if (values && values.length > 0) filters[id] = values;
+  return {
+    startDate: form.startDate,
+    endDate: form.endDate,
+    timezone: form.timezone,
+    dimensions: form.dimensions,
+    metrics: form.metrics,
+    filters,
+    ...(form.sortBy && (form.dimensions.includes(form.sortBy as DimensionId) || form.metrics.includes(form.sortBy as MetricId))
+      ? { sort: { by: form.sortBy, order: form.sortOrder } }
+      : {}),
+    ...(form.limit > 0 ? { limit: form.limit } : {}),
+    hideErrors: form.hideErrors,
+  };
+}
+
+export function fromRequest(request: ReportRequestInput, fallbackTimezone: number): ReportForm {
+  return {
+    startDate: request.startDate,
+    endDate: request.endDate,
+    timezone: request.timezone ?? fallbackTimezone,
+    dimensions: [...(request.dimensions ?? [])],
+    metrics: [...request.metrics],
+    filters: { ...(request.filters ?? {}) } as ReportForm['filters'],
+    sortBy: request.sort?.by ?? null,
+    sortOrder: request.sort?.order ?? 'desc',
+    limit: request.limit ?? 0,
+    hideErrors: request.hideErrors ?? false,
+  };
+}

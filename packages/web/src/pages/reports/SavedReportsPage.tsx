@@ -1,0 +1,81 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { App, Button, Input, Modal, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, InboxOutlined, RollbackOutlined } from '@ant-design/icons';
+import { PAGE_SIZES, type SavedReport } from '@adplane/shared';
+import { reportsApi, savedReportHref } from '../../api/reports.js';
+import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
+import { DELETE_WARNING } from '../../layout/SavedReportsBell.js';
+
+/** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
+export default function SavedReportsPage() {
+  const { message } = App.useApp();
+  const [reports, setReports] = useState<SavedReport[] | null>(null);
+  const [show, setShow] = useState<'active' | 'archived'>('active');
+  const [renaming, setRenaming] = useState<SavedReport | null>(null);
+  const [name, setName] = useState('');
+
+  const load = useCallback(() => {
+    reportsApi.list({ all: true }).then(setReports).catch(notifyLoadError);
+  }, []);
+  useEffect(load, [load]);
+
+  const change = async (report: SavedReport, patch: { name?: string; archived?: boolean }, done: string) => {
+    try {
+      await reportsApi.update(report.id, patch);
+      void message.success(done);
+      load();
+    } catch (e) {
+      notifySaveError(e);
+    }
+  };
+
+  const visible = (reports ?? []).filter((r) => r.archived === (show === 'archived'));
+  return (
+    <div data-testid="saved-reports-page">
+      <div className="page-head">
+        <Typography.Title level={3}>Saved Reports</Typography.Title>
+        <Segmented options={[{ label: 'Active', value: 'active' }, { label: 'Archived', value: 'archived' }]} value={show} onChange={(v) => setShow(v as 'active' | 'archived')} data-testid="saved-reports-filter" />
+      </div>
+      <Table<SavedReport>
+        rowKey="id"
+        size="small"
+        loading={reports === null}
+        dataSource={visible}
+        pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        data-testid="saved-reports-table"
+        columns={[
+          {
+            key: 'name', title: 'Name', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name),
+            render: (_, r) => (r.file ? <a href={savedReportHref(r)} target="_blank" rel="noopener noreferrer">{r.name}</a> : <Link to={savedReportHref(r)}>{r.name}</Link>),
+          },
+          { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend' },
+          { key: 'kind', title: 'Kind', render: (_, r) => (r.file ? <Tag color="blue">CSV file</Tag> : r.ivt ? <Tag color="purple">Post-bid report</Tag> : <Tag>Report</Tag>) },
+          { key: 'dates', title: 'Dates', render: (_, r) => (r.request ? `${r.request.startDate} to ${r.request.endDate}` : '') },
+          { key: 'status', title: 'Status', render: (_, r) => (r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
+          {
+            key: 'actions', title: '', align: 'right',
+            render: (_, r) => (
+              <Space>
+                <Button size="small" icon={<EditOutlined />} onClick={() => { setRenaming(r); setName(r.name); }} data-testid={`saved-rename-${r.id}`}>Rename</Button>
+                {r.archived ? (
+                  <Button size="small" icon={<RollbackOutlined />} onClick={() => void change(r, { archived: false }, 'Restored')}>Restore</Button>
+                ) : (
+                  <Button size="small" icon={<InboxOutlined />} onClick={() => void change(r, { archived: true }, 'Archived')} data-testid={`saved-archive-${r.id}`}>Archive</Button>
+                )}
+                <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }}
+                  onConfirm={() => reportsApi.remove(r.id).then(load).catch(notifySaveError)}>
+                  <Button size="small" danger icon={<DeleteOutlined />} data-testid={`saved-delete-${r.id}`}>Delete</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal open={renaming !== null} title="Rename report" okText="Rename" okButtonProps={{ disabled: name.trim() === '' }} onCancel={() => setRenaming(null)}
+        onOk={() => { if (renaming) void change(renaming, { name: name.trim() }, 'Renamed').then(() => setRenaming(null)); }} destroyOnHidden>
+        <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} data-testid="saved-rename-input" />
+      </Modal>
+    </div>
+  );
+}
