@@ -4,6 +4,8 @@ import { VAST_VERSIONS, type VastVersion } from '@adplane/shared';
 export { VAST_VERSIONS, type VastVersion };
 
 /** 4.x documents live in the IAB namespace; 2.0 and 3.0 have none. */
+export const DEFAULT_VAST_VERSION: VastVersion = '4.2';
+
 export const isVast4 = (v: VastVersion): boolean => v.startsWith('4');
 
 /** VAST error codes the edge reports and reads (VAST 4.2, 2.3.6.3). */
