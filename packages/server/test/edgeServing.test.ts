@@ -37,7 +37,7 @@ forEachStore((t) => {
       name: 'Spring spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spring',
       mediaFiles: [{ url: 'https://cdn.example.com/spring.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
     });
-    await create('campaign', 'campaigns', { name: 'Spring', startDate: day(-1), endDate: day(30), bidCpm: 5_000_000, creativeIds: [creative.id] });
+    await create('campaign', 'campaigns', { name: 'Spring', startDate: day(-1), endDate: day(30), bidCpm: 7_000_000, creativeIds: [creative.id] });
     const share = await create('share', 'tags', { name: 'Local share', vastUrl: `${demand.url}/inline?price=8&w={{width}}&ip={{ip}}`, price: { type: 'revshare', percent: 50 }, timeoutMs: 1000 });
     const hang = await create('hang', 'tags', { name: 'Hanging', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
     const junk = await create('junk', 'tags', { name: 'Garbage', vastUrl: `${demand.url}/garbage`, price: { type: 'cpm', cpm: 9_000_000 } });
@@ -57,7 +57,7 @@ forEachStore((t) => {
     const { vast: xml, trace } = await debug(ids.auction!.uid);
     expect(schemaErrors('4.2', xml)).toBe('');
     expect(trace.result).toBe('filled');
-    expect(trace.winner).toMatchObject({ source: 'campaign', id: ids.campaign!.id, fate: 'won', clearingCpm: 5_000_000, payoutCpm: 3_500_000, marginCpm: 1_500_000 });
+    expect(trace.winner).toMatchObject({ source: 'campaign', id: ids.campaign!.id, fate: 'won', clearingCpm: 7_000_000, payoutCpm: 4_900_000, marginCpm: 2_100_000 });
     const fate = (id: number) => trace.sources.find((s) => s.source === 'vast_tag' && s.id === id);
     expect(fate(ids.share!.id)).toMatchObject({ fate: 'lost', bidCpm: 4_000_000, lostTo: `campaign#${ids.campaign!.id}` });
     expect(fate(ids.hang!.id)!.fate).toBe('timeout');
@@ -115,10 +115,24 @@ forEachStore((t) => {
     const [row] = await app.stats.select(
       `SELECT sum(imps) AS imps, sum(revenue) AS revenue, sum(cost) AS cost, sum(clicks) AS clicks FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id} AND campaign_id = ${ids.campaign!.id}`,
     );
-    expect(row).toMatchObject({ imps: 1, revenue: 5000, cost: 3500, clicks: 1 });
+    expect(row).toMatchObject({ imps: 1, revenue: 7000, cost: 4900, clicks: 1 });
     const [reqs] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(timeouts) AS timeouts FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id}`);
     expect(Number(reqs!.reqs)).toBeGreaterThanOrEqual(3);
     expect(Number(reqs!.timeouts)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('serves the demo: the demo channel fills with the video adplane serves, and the demo demand answers VAST with a price', async () => {
+    const list = await as(app, cookie, { method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
+    const channel = (list.json() as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!;
+    const res = await vast(channel.uid);
+    expect(schemaErrors('4.2', res.body)).toBe('');
+    expect(res.body).toContain('/media/demo-ad.mp4');
+    const video = await app.inject({ method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
+    expect(video.statusCode).toBe(206);
+    expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+    const demoDemand = await app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
+    expect(schemaErrors('3.0', demoDemand.body)).toBe('');
+    expect(demoDemand.body).toContain('>2.50</Pricing>');
   });
 
   it('serves a channel created through the API within a second, without a restart', async () => {

@@ -10,6 +10,7 @@ import { vastTagSource } from './demand/vastTagSource.js';
 import { geoipLiteLookup, type GeoLookup } from './request/geo.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
+import { registerDemoDemand } from './demoDemand.js';
 import { ReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
 import { handleEvent } from './tracking/trackingEvents.js';
@@ -107,6 +108,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     },
   };
   app.decorate('edge', edge);
+  if (settings.demo) registerDemoDemand(app, settings.publicHost);
 
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
