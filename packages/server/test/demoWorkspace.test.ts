@@ -65,18 +65,19 @@ forEachStore((t) => {
 
     it('finds the inventory the brief promises, with readable names', async () => {
       const counts: Partial<Record<ResourceKind, number>> = {
-        targetings: 4,
+        // the edge demo (store/seedEdgeDemo.ts) adds 2 targetings, a creative list, a tag, 2 channels, a creative and a campaign
+        targetings: 6,
         applists: 2,
         publists: 1,
-        crelists: 1,
+        crelists: 2,
         ivts: 2,
-        tags: 5,
-        channels: 5,
+        tags: 6,
+        channels: 7,
         sups: 3,
         adexchanges: 2,
         deals: 2,
-        creatives: 4,
-        campaigns: 3,
+        creatives: 5,
+        campaigns: 4,
         subs: 3,
         advs: 3,
         managers: 1,
@@ -87,7 +88,7 @@ forEachStore((t) => {
         for (const row of items) expect(row.name, `${kind} ${row.id}`).toMatch(/^(?!.*\b(test|sample|lorem|foo|untitled)\b)[A-Z].{5,}$/i);
       }
       const tags = (await page('demand', 'tags')).items;
-      expect(tags.map((r) => r.integration).sort()).toEqual(['PreBid', 'PreBid', 'RTB', 'VAST', 'VAST']);
+      expect(tags.map((r) => r.integration).sort()).toEqual(['PreBid', 'PreBid', 'RTB', 'VAST', 'VAST', 'VAST']);
       expect(tags.filter((r) => r.integration === 'PreBid').map((r) => r.partner).sort()).toEqual(['appnexusP', 'pubmaticP']);
       const channels = (await page('demand', 'channels')).items;
       expect(new Set(channels.map((r) => r.environment))).toEqual(new Set(['ctv', 'app', 'web']));
@@ -106,7 +107,7 @@ forEachStore((t) => {
       const r = await get('demand', '/api/activity?kind=channels&limit=500');
       expect(r.status).toBe(200);
       const entries = r.body as { action: string; userId: number; entityId: number }[];
-      expect(entries.filter((e) => e.action === 'create')).toHaveLength(5);
+      expect(entries.filter((e) => e.action === 'create')).toHaveLength(7);
       expect(entries.every((e) => e.userId === t.users.demand.id)).toBe(true);
     });
 
