@@ -28,6 +28,8 @@ export default defineConfig({
           root: 'packages/web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['src/testSetup.ts'],
+          testTimeout: 30_000,
         },
       },
     ],

@@ -98,6 +98,9 @@ describe('guard declaration', () => {
     const settings = testSettings();
     const { openStore } = await import('../src/store/db.js');
     const store = await openStore(settings);
+    // The edge reads its tracking key from the config store at start: the store is migrated as main.ts does.
+    const { migrateToLatest } = await import('../src/store/migrations/index.js');
+    await migrateToLatest(store);
     const app = await buildApp({ settings, store });
     try {
       expect(() => app.get('/api/naked', async () => ({}))).toThrow(/GET \/api\/naked must declare config.guard/);
