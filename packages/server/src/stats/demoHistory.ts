@@ -103,20 +103,21 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
           country, region, us_state: country === 'US' ? state : '', device, os, browser,
           app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length], domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
           publisher_id: `pub-${channel.subId || channel.id}`, integration: tag.integration,
-          // The opportunities that did not fill are on the no-fill rows below: nofill_reason partitions opps.
-          reqs, opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
+          // As the edge counts: each request lands on one row, '' when it filled, else its no-fill reason row below.
+          reqs: imps, opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
           starts: int(imps * 0.96), first_quartiles: int(imps * 0.9), midpoints: int(imps * 0.82), third_quartiles: int(imps * 0.76), completes: int(imps * 0.7),
           clicks: int(imps * (0.002 + random() * 0.008)), ivt, postbid_imps: int(imps * 0.1),
           revenue, cost: int(revenue * (0.5 + random() * 0.15)), rev_m: programmatic ? revenue : 0, rev_md: int(programmatic ? revenue * dealShare : 0),
         };
         rows.push(row);
-        // Why it did not fill (each unfilled opportunity on one reason row), and the players' VAST errors.
-        const unfilled = opps - imps;
+        // Why it did not fill (each unfilled request on one reason row), and the players' VAST errors.
+        const unfilledReqs = reqs - imps;
+        const unfilledOpps = opps - imps;
         const reason = NOFILL_REASONS[Math.floor(random() * NOFILL_REASONS.length)];
         // Same context as the served row (geo, device, app...), counts only what the reason row is about.
         const context = { ...row, ...zeroCounts };
-        rows.push({ ...context, nofill_reason: reason, opps: int(unfilled * 0.6) });
-        rows.push({ ...context, nofill_reason: 'no_bid', opps: unfilled - int(unfilled * 0.6) });
+        rows.push({ ...context, nofill_reason: reason, reqs: int(unfilledReqs * 0.6), opps: int(unfilledOpps * 0.6) });
+        rows.push({ ...context, nofill_reason: 'no_bid', reqs: unfilledReqs - int(unfilledReqs * 0.6), opps: unfilledOpps - int(unfilledOpps * 0.6) });
         if (random() < 0.5) rows.push({ ...context, vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)], errors: int(1 + random() * imps * 0.02) });
       }
     }

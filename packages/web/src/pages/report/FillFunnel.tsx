@@ -24,7 +24,7 @@ type Subject = { dimension: 'channel' | 'tag'; id: number; name: string };
 
 /**
  * "Why did it not fill?" for a channel or a demand tag over any dates: the funnel from requests to
- * impressions, and how many opportunities each no-fill reason the edge recorded took.
+ * impressions, and how many requests ended unfilled for each reason the edge recorded.
  */
 export function FillFunnel({ subject }: { subject: Subject }) {
   const user = useUser();
@@ -42,7 +42,7 @@ export function FillFunnel({ subject }: { subject: Subject }) {
     const base = { ...range, timezone, filters: { [subject.dimension]: [subject.id] } };
     Promise.all([
       reportsApi.run({ ...base, metrics: FUNNEL_STAGES.map((s) => s.metric) }),
-      reportsApi.run({ ...base, dimensions: ['nofill_reason'], metrics: ['opps'], sort: { by: 'opps', order: 'desc' } }),
+      reportsApi.run({ ...base, dimensions: ['nofill_reason'], metrics: ['reqs'], sort: { by: 'reqs', order: 'desc' } }),
     ])
       .then(([totals, byReason]) => {
         if (!alive) return;
@@ -56,7 +56,7 @@ export function FillFunnel({ subject }: { subject: Subject }) {
     };
   }, [range, timezone, subject.dimension, subject.id]);
 
-  const unfilled = reasons.reduce((sum, r) => sum + Number(r.opps ?? 0), 0);
+  const unfilled = reasons.reduce((sum, r) => sum + Number(r.reqs ?? 0), 0);
   const option = useMemo(() => {
     if (!funnel) return null;
     const values = FUNNEL_STAGES.map((s) => Number(funnel[s.metric] ?? 0));
@@ -97,8 +97,8 @@ export function FillFunnel({ subject }: { subject: Subject }) {
           data-testid="fill-funnel-reasons"
           columns={[
             { key: 'reason', title: 'No-fill reason', render: (_, r) => String(r.nofill_reason) },
-            { key: 'opps', title: 'Opportunities', align: 'right', render: (_, r) => Number(r.opps).toLocaleString('en-US') },
-            { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (Number(r.opps) / unfilled) * 100 : 0) },
+            { key: 'reqs', title: 'Requests', align: 'right', render: (_, r) => Number(r.reqs).toLocaleString('en-US') },
+            { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (Number(r.reqs) / unfilled) * 100 : 0) },
           ]}
         />
       </Spin>
