@@ -34,6 +34,11 @@ const CAMPAIGNS = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
 
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const sayTable = (rows: Record<string, Record<string, unknown>>) => {
+  for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
+};
+
 function rnd(seed: number) {
   let s = seed >>> 0;
   return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
@@ -150,17 +155,17 @@ async function main(): Promise<void> {
   pin(demand.proc.pid!, 1);
   const bare = await child([join(here, 'edge/children.ts'), 'bare']);
   pin(bare.proc.pid!, 0);
-  console.log('filling the store...');
+  say('filling the store...');
   const filled = await fill(dataDir, String(demand.msg.url));
-  console.log(`filled in ${filled.fillMs} ms; starting the server`);
+  say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;
   const server = await child([fileURLToPath(import.meta.url), '--serve']);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
-  console.log(`server up: ${JSON.stringify(server.msg)}`);
+  say(`server up: ${JSON.stringify(server.msg)}`);
   const duration = SECONDS * 1000;
 
-  console.log('measuring bareLoad...');
+  say('measuring bareLoad...');
   const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration });
   bare.proc.kill();
   const R = bareLoad.rps;
@@ -168,9 +173,9 @@ async function main(): Promise<void> {
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
-  console.log('measuring vastMax...');
+  say('measuring vastMax...');
   const vastMax = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: duration });
-  console.log('measuring vastHalf...');
+  say('measuring vastHalf...');
   const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.round(vastMax.rps / 2), durationMs: duration });
 
   // tracking URLs from real answers
@@ -179,11 +184,11 @@ async function main(): Promise<void> {
     const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
     for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) evPaths.push(m[1]!);
   }
-  console.log('measuring events...');
+  say('measuring events...');
   const events = await runLoad({ port, paths: evPaths, connections: 32, depth: 8, durationMs: duration });
 
   const tagPaths = [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`];
-  console.log('measuring tags...');
+  say('measuring tags...');
   const tags = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration });
 
   const rebuild = await ask(server.proc, 'rebuild');
@@ -206,14 +211,14 @@ async function main(): Promise<void> {
   };
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results/edge.json'), `${JSON.stringify(result, null, 2)}\n`);
-  console.table({
+  sayTable({
     bare: { rps: R, p99: bareLoad.p99Ms },
     vastCampaigns: { rps: vastMax.rps, ofR: result.vastCampaigns.ofR, p99: vastMax.p99Ms, errors: vastMax.errors },
     vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms },
     events: { rps: events.rps, ofR: result.events.ofR, p99: events.p99Ms },
     fiveTags: { rps: tags.rps, p99: tags.p99Ms, added: result.fiveDemandTags.addedP99Ms },
   });
-  console.log(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB`);
+  say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB`);
   process.exit(0);
 }
 
