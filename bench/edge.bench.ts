@@ -168,6 +168,7 @@ async function main(): Promise<void> {
   say('measuring bareLoad...');
   const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration });
   bare.proc.kill();
+  say(`bare: ${JSON.stringify(bareLoad)}`);
   const R = bareLoad.rps;
 
   const r = rnd(99);
@@ -175,8 +176,9 @@ async function main(): Promise<void> {
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   say('measuring vastMax...');
   const vastMax = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: duration });
+  say(`vast: ${JSON.stringify(vastMax)}`);
   say('measuring vastHalf...');
-  const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.round(vastMax.rps / 2), durationMs: duration });
+  const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.min(20_000, Math.round(vastMax.rps / 2)), durationMs: duration });
 
   // tracking URLs from real answers
   const evPaths: string[] = [];
