@@ -8,6 +8,8 @@ import { installAuth } from './auth/plugin.js';
 import { installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
 import { installErrorHandling } from './http/errors.js';
+import { installSameOriginChecks } from './http/sameOrigin.js';
+import { installSecurityHeaders } from './http/securityHeaders.js';
 import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
 import { isHttpsHost, type Settings } from './settings.js';
@@ -16,6 +18,7 @@ import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
+import { registerCreativePreview } from './web/creativePreview.js';
 
 /** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
 export const ROLES = ['api', 'edge', 'all'] as const;
@@ -67,8 +70,10 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   );
 
   installErrorHandling(app);
+  installSameOriginChecks(app);
+  await installSecurityHeaders(app, settings);
   if (settings.encryptResponses) installResponseEncryption(app);
-  registerOpsRoutes(app, { store, metrics: app.metrics });
+  registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
   await installAuth(app, sessionSecret);
 
   if (role !== 'api') {
@@ -79,6 +84,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   let consoleServed = false;
   if (role !== 'edge') {
     await registerApiRoutes(app);
+    registerCreativePreview(app);
     consoleServed = await registerConsole(app, settings.webDist);
   }
 

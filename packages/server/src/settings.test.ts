@@ -32,6 +32,8 @@ describe('loadSettings', () => {
       logLevel: 'info',
       webDist: DEFAULT_WEB_DIST,
       trustProxy: false,
+      metricsAllow: ['127.0.0.1/8', '::1'],
+      metricsToken: null,
     });
     expect(DEFAULT_WEB_DIST).toMatch(/packages\/web\/dist$/);
   });
@@ -52,6 +54,8 @@ describe('loadSettings', () => {
       ADPLANE_ENCRYPT_RESPONSES: '1',
       LOG_LEVEL: 'silent',
       ADPLANE_TRUST_PROXY: '10.0.0.0/8',
+      ADPLANE_METRICS_ALLOW: '10.1.0.0/16, 192.0.2.7,fd00::/8',
+      ADPLANE_METRICS_TOKEN: 't'.repeat(24),
     });
     expect(s).toMatchObject({
       port: 9000,
@@ -66,7 +70,12 @@ describe('loadSettings', () => {
       encryptResponses: true,
       logLevel: 'silent',
       trustProxy: '10.0.0.0/8',
+      metricsAllow: ['10.1.0.0/16', '192.0.2.7', 'fd00::/8'],
+      metricsToken: 't'.repeat(24),
     });
+    expect(loadSettings({ ADPLANE_METRICS_ALLOW: 'none' }).metricsAllow).toEqual([]);
+    expect(() => loadSettings({ ADPLANE_METRICS_ALLOW: '10.0.0.0/33' })).toThrow(/ADPLANE_METRICS_ALLOW: must be 'none' or a comma-separated list/);
+    expect(() => loadSettings({ ADPLANE_METRICS_TOKEN: 'short' })).toThrow(/ADPLANE_METRICS_TOKEN: must be at least 16 characters long \(got '\*\*\*'\)/);
     expect(loadSettings({ DATABASE_URL: '', ADPLANE_ENCRYPT_RESPONSES: '0', ADPLANE_LANDING_URL: '' })).toMatchObject({
       databaseUrl: null,
       encryptResponses: false,

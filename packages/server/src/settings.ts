@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '@adplane/shared';
+import { parseAllowList } from './ops/metricsAccess.js';
 
 /**
  * Every setting of the adplane program, read once from the environment at start. A bad value stops
@@ -35,6 +36,9 @@ export interface Settings {
   webDist: string;
   /** Fastify `trustProxy`: false unless the server sits behind a known load balancer. */
   trustProxy: boolean | string;
+  /** Who may scrape /metrics: addresses or CIDR ranges, and/or a bearer token (ops/metricsAccess.ts). */
+  metricsAllow: string[];
+  metricsToken: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -111,6 +115,19 @@ const EnvSchema = z.object({
       .trim()
       .regex(/^(0|1|[0-9a-fA-F.:/,\s]+)$/, "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)"),
   ),
+  ADPLANE_METRICS_ALLOW: optional(
+    z
+      .string()
+      .trim()
+      .superRefine((v, ctx) => {
+        try {
+          parseAllowList(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `must be 'none' or a comma-separated list of addresses or CIDR ranges: ${(error as Error).message}` });
+        }
+      }),
+  ),
+  ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
 });
 
 function trustProxyOf(value: string | undefined): boolean | string {
@@ -125,7 +142,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     const problems = parsed.error.issues.map((issue) => {
       const variable = String(issue.path[0] ?? '(environment)');
       const raw = env[variable];
-      const shown = raw === undefined ? '' : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') ? '***' : raw}')`;
+      const shown = raw === undefined ? '' : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') ? '***' : raw}')`;
       return { variable, message: `${issue.message}${shown}` };
     });
     throw new SettingsError(problems);
@@ -152,6 +169,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: e.LOG_LEVEL ?? 'info',
     webDist: resolve(process.cwd(), e.ADPLANE_WEB_DIST ?? DEFAULT_WEB_DIST),
     trustProxy: trustProxyOf(e.ADPLANE_TRUST_PROXY),
+    metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),
+    metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
   };
 }
 

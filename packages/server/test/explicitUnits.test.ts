@@ -66,7 +66,7 @@ forEachStore((t) => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    expect(await migrateToLatest(t.store)).toEqual(['0006_explicit_units']);
+    expect(await migrateToLatest(t.store)).toContain('0006_explicit_units');
     for (const table of tables) {
       const after = await docsOf(table);
       for (const [id, doc] of before.get(table)!) expect(after.get(id), `${table} #${id}`).toEqual(doc);

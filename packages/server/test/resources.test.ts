@@ -12,7 +12,8 @@ forEachStore((t) => {
   let app: FastifyInstance;
   const cookies: Record<string, string> = {};
   const call = (who: string, method: string, url: string, payload?: unknown) =>
-    app.inject({ method: method as 'GET', url, payload: payload as object, headers: who ? { cookie: cookies[who] } : {} });
+    // Every POST and PUT is JSON (the CSRF defence): an action without a body sends {}.
+    app.inject({ method: method as 'GET', url, payload: (payload ?? (method === 'POST' || method === 'PUT' ? {} : undefined)) as object, headers: who ? { cookie: cookies[who] } : {} });
 
   beforeAll(async () => {
     app = await buildTestApp(t.store);

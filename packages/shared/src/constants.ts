@@ -43,3 +43,8 @@ export type Mode = (typeof MODES)[number];
 
 /** The super admin carries this uid; every other admin is flagged as disabled for some actions. */
 export const SUPER_ADMIN_UID = 'super';
+
+/** The sandboxed page the console previews HTML creatives in (server: web/creativePreview.ts). */
+export const CREATIVE_PREVIEW_PATH = '/preview/creative.html';
+/** The `type` of the message that hands the preview page a creative's markup. */
+export const CREATIVE_PREVIEW_MESSAGE = 'adplane-creative-html';

@@ -9,4 +9,5 @@ export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './edge/paths.js';
 export * from './schemas/passwordPolicy.js';
+export * from './adminRights.js';
 export * from './stats/index.js';

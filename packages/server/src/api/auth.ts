@@ -44,7 +44,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return loadAuthUser(app.store.db, app.settings, found.user, null);
   });
 
-  app.get('/api/auth/logout', { config: { guard: 'public' } }, async (request, reply) => {
+  app.get('/api/auth/logout', { config: { guard: 'public', changesState: true } }, async (request, reply) => {
     await app.sessions.end(request, reply);
     return { ok: true };
   });

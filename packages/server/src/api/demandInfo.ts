@@ -98,11 +98,11 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.put('/api/demand/info', { config: { guard: 'auth' } }, async (request) => {
-    const { user } = requireAuth(request);
+    const { user, adminId } = requireAuth(request);
     if (user.type === 'admin') throw forbidden('Admins have no profile');
     if (READ_ONLY_TYPES.has(user.type)) throw forbidden('Your profile is read-only');
     const body = parseInput(ProfileUpdate, request.body);
-    const updated = await updateOwnProfile(app.store.db, user.id, changesFor(user, body));
+    const updated = await updateOwnProfile(app.store.db, user.id, changesFor(user, body), adminId);
     request.log.info({ userId: user.id, adminId: request.auth?.adminId ?? null }, 'profile updated');
     return profileOf(updated);
   });

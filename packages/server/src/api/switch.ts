@@ -12,7 +12,7 @@ import { canSignIn, findUserInTenant } from '../store/users.js';
  * follow a link here and are sent to `/`; a client asking for JSON gets the new AuthUser.
  */
 export async function switchRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/switch', { config: { guard: 'auth' } }, async (request, reply) => {
+  app.get('/api/switch', { config: { guard: 'auth', changesState: true } }, async (request, reply) => {
     const auth = requireAuth(request);
     const realAdminId = auth.adminId ?? (auth.user.type === 'admin' ? auth.user.id : null);
     if (realAdminId === null) throw forbidden();

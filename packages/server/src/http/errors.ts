@@ -51,7 +51,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       reply.headers(error.headers);
       const body: ApiError = { message: error.message };
-      if (error.field) {
+      const listed = (error as { errors?: ApiError['errors'] }).errors;
+      if (listed?.length) {
+        body.field = error.field ?? listed[0].field;
+        body.errors = listed;
+      } else if (error.field) {
         body.field = error.field;
         body.errors = [{ field: error.field, message: error.message.replace(`${error.field}: `, '') }];
       }

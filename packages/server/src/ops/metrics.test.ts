@@ -1,30 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { MetricsRegistry } from './metrics.js';
+import { createAppMetrics } from './metrics.js';
 
-describe('MetricsRegistry', () => {
-  it('renders counters with escaped labels and gauges in the Prometheus text format', () => {
-    const registry = new MetricsRegistry();
-    const hits = registry.counter('hits_total', 'Hits', ['route', 'status']);
-    registry.gauge('up_seconds', 'Up', () => 42);
-    registry.counter('plain_total', 'No labels');
-    hits.inc({ route: '/a', status: 200 });
-    hits.inc({ route: '/a', status: 200 }, 2);
-    hits.inc({ route: 'say "hi"\\\n', status: 500 });
-    expect(hits.get({ route: '/a', status: 200 })).toBe(3);
-    expect(registry.render()).toBe(
-      [
-        '# HELP hits_total Hits',
-        '# TYPE hits_total counter',
-        'hits_total{route="/a",status="200"} 3',
-        'hits_total{route="say \\"hi\\"\\\\\\n",status="500"} 1',
-        '# HELP up_seconds Up',
-        '# TYPE up_seconds gauge',
-        'up_seconds 42',
-        '# HELP plain_total No labels',
-        '# TYPE plain_total counter',
-        'plain_total 0',
-        '',
-      ].join('\n'),
-    );
+describe('createAppMetrics', () => {
+  it('keeps each app its own prom-client registry, with labelled counters, gauges and latency histograms', async () => {
+    const a = createAppMetrics();
+    const b = createAppMetrics();
+    a.loginFailures.inc({ reason: 'bad_password' });
+    a.loginFailures.inc({ reason: 'bad_password' });
+    a.httpDuration.observe({ method: 'GET', route: '/api/demand/tags' }, 0.004);
+    const text = await a.render();
+    expect(text).toContain('adplane_login_failures_total{reason="bad_password"} 2');
+    expect(text).toContain('adplane_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/demand/tags"} 1');
+    expect(text).toMatch(/^process_uptime_seconds \d+$/m);
+    expect(text).toContain('# TYPE process_cpu_seconds_total counter');
+    expect(await b.render()).not.toContain('reason="bad_password"');
+  });
+
+  it('lets a plane add its own histograms, e.g. per demand source', async () => {
+    const metrics = createAppMetrics();
+    const perSource = metrics.latencyHistogram('adplane_demand_source_seconds', 'Time to an answer from a demand source', ['source', 'outcome']);
+    const end = perSource.startTimer({ source: 'openrtb:42' });
+    end({ outcome: 'bid' });
+    expect(await metrics.render()).toMatch(/adplane_demand_source_seconds_count\{source="openrtb:42",outcome="bid"\} 1/);
+    expect(() => metrics.latencyHistogram('adplane_demand_source_seconds', 'again')).toThrow(/already been registered/);
   });
 });

@@ -1,10 +1,12 @@
 import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { HttpError } from '../http/errors.js';
 import { type Store } from '../store/db.js';
 import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
+import { type MetricsAccess, metricsGate } from './metricsAccess.js';
 
 /** Operator endpoints outside /api: liveness with a real store round-trip, and Prometheus metrics. */
-export function registerOpsRoutes(app: FastifyInstance, { store, metrics }: { store: Store; metrics: AppMetrics }): void {
+export function registerOpsRoutes(app: FastifyInstance, { store, metrics, access }: { store: Store; metrics: AppMetrics; access: MetricsAccess }): void {
   app.get('/healthz', async (request, reply) => {
     try {
       await sql`select 1`.execute(store.db);
@@ -15,14 +17,18 @@ export function registerOpsRoutes(app: FastifyInstance, { store, metrics }: { st
     }
   });
 
-  app.get('/metrics', async (_request, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(metrics.registry.render()));
+  const mayScrape = metricsGate(access);
+  app.get('/metrics', async (request, reply) => {
+    if (!mayScrape(request)) {
+      throw new HttpError(403, 'Metrics are restricted: scrape from an address in ADPLANE_METRICS_ALLOW or send Authorization: Bearer <ADPLANE_METRICS_TOKEN>');
+    }
+    return reply.type(PROMETHEUS_CONTENT_TYPE).send(await metrics.render());
+  });
 
-  // Count every answer by its route pattern (not the raw URL, which would explode the label set).
+  // Count and time every answer by its route pattern (not the raw URL, which would explode the label set).
   app.addHook('onResponse', async (request, reply) => {
-    metrics.httpRequests.inc({
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: reply.statusCode,
-    });
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 }

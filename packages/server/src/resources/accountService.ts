@@ -10,7 +10,8 @@ import {
   type UserType,
 } from '@adplane/shared';
 import { hashPassword } from '../auth/passwords.js';
-import { isSuperAdmin, tenantIdOf } from '../auth/tenancy.js';
+import { requireDemandAction, requireDemandUpdate } from '../auth/adminRights.js';
+import { tenantIdOf } from '../auth/tenancy.js';
 import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
 import {
   type AccountChanges,
@@ -159,7 +160,7 @@ function changesFrom(def: ResourceDef, v: Record<string, unknown>): AccountChang
 
 export async function createAccount(store: Store, def: ResourceDef, actor: Actor, body: unknown): Promise<AccountDto> {
   const { filter } = accessTo(def, actor);
-  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin creates demand accounts');
+  if (def.kind === 'demands') requireDemandAction(actor.user, 'create');
   const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
   if (!v.password) throw badField('password', 'is required for a new account');
   await checkLogins(store, v as { username: string; email: string });
@@ -203,18 +204,28 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
   return created;
 }
 
+/**
+ * A PUT replaces the account, and a price left out would default to 0: money is never overwritten by
+ * a missing field. Send the stored value to keep it.
+ */
+function requireStoredMoney(body: unknown): void {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const missing = DEMAND_PRICE_FIELDS.filter((field) => !Object.hasOwn(record, field));
+  if (missing.length) {
+    throw new ValidationFailed(missing.map((field) => ({ field, message: 'is required on update (send the current value to keep it): a missing price is never taken as 0' })));
+  }
+}
+
 export async function updateAccountFromBody(store: Store, def: ResourceDef, actor: Actor, id: number, body: unknown): Promise<AccountDto> {
   const { filter } = accessTo(def, actor);
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if (before.archived) throw new HttpError(409, `${def.label} ${id} is archived: restore it before editing`);
+  if (def.kind === 'demands') requireStoredMoney(body);
   const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
   await checkLogins(store, v as { username: string; email: string }, id);
   const c = changesFrom(def, v);
-  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) {
-    const repriced = DEMAND_PRICE_FIELDS.filter((f) => c[f] !== undefined && c[f] !== before[f]);
-    if (repriced.length) throw forbidden(`Only the super admin changes prices (${repriced.join(', ')})`);
-  }
+  if (def.kind === 'demands') requireDemandUpdate(actor.user, accountDto(def, before), v);
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
   return inTransaction(store.db, async (trx) => {
     await updateAccount(trx, id, c);
@@ -229,7 +240,7 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
 
 export async function setAccountArchivedFor(store: Store, def: ResourceDef, actor: Actor, id: number, archived: boolean): Promise<AccountDto> {
   const { filter } = accessTo(def, actor);
-  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin archives demand accounts');
+  if (def.kind === 'demands') requireDemandAction(actor.user, archived ? 'archive' : 'restore');
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   return inTransaction(store.db, async (trx) => {
@@ -244,7 +255,7 @@ export async function setAccountArchivedFor(store: Store, def: ResourceDef, acto
 /** Only an account nothing refers to (and, for a demand account, an empty tenant) can be deleted. */
 export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<void> {
   const { filter } = accessTo(def, actor);
-  if (def.kind === 'demands' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin deletes demand accounts');
+  if (def.kind === 'demands') requireDemandAction(actor.user, 'delete');
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if ((await accountReferenceCount(store.db, id)) > 0) {
@@ -254,7 +265,7 @@ export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor
     throw new HttpError(409, 'Cannot delete this demand account: it still has users or inventory. Archive it instead.');
   }
   await inTransaction(store.db, async (trx) => {
-    await trx.deleteFrom('activity_log').where('user_id', '=', id).execute();
+    // The activity log keeps the account's past changes: it outlives the accounts it describes.
     await trx.deleteFrom('ui_settings').where('user_id', '=', id).execute();
     await trx.deleteFrom('users').where('id', '=', id).execute();
     await recordActivity(trx, { tenantId: before.tenantId === id ? null : before.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'delete', before: accountDto(def, before), after: null });

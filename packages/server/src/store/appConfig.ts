@@ -2,6 +2,8 @@ import { type Kysely } from 'kysely';
 import { type AppConfig } from '@adplane/shared';
 import { parseJson, toJson } from './json.js';
 import { type Database } from './schema.js';
+import { recordActivity } from './activity.js';
+import { inTransaction } from './db.js';
 
 type Db = Kysely<Database>;
 
@@ -44,10 +46,14 @@ export async function getAppConfig(db: Db): Promise<AppConfig> {
   };
 }
 
-export async function saveAppConfig(db: Db, config: AppConfig): Promise<AppConfig> {
-  await db.transaction().execute(async (trx) => {
+/** Save the admin's Config modal, recording the change in the activity log in the same transaction. */
+export async function saveAppConfig(db: Db, config: AppConfig, by: { userId: number; adminId: number | null }): Promise<AppConfig> {
+  return inTransaction(db, async (trx) => {
+    const before = await getAppConfig(trx);
     await setConfigValue(trx, CONFIG_KEYS.postbidMaxImps, config.postbidMaxImps);
     await setConfigValue(trx, CONFIG_KEYS.postbidMaxReps, config.postbidMaxReps);
+    const after = await getAppConfig(trx);
+    await recordActivity(trx, { tenantId: null, userId: by.userId, adminId: by.adminId, kind: 'config', entityId: null, action: 'update', before, after });
+    return after;
   });
-  return getAppConfig(db);
 }

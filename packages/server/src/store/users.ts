@@ -1,5 +1,7 @@
 import { type Kysely, type Selectable } from 'kysely';
 import { type Contact, type DemandSellerEntry, type SubSellerEntry, type UserType } from '@adplane/shared';
+import { recordActivity } from './activity.js';
+import { inTransaction } from './db.js';
 import { parseJson, nowIso, toJson } from './json.js';
 import { type Database, type UsersTable } from './schema.js';
 
@@ -239,12 +241,17 @@ export interface ProfileChanges {
   sellersJson?: SellersJson | null;
 }
 
+/** What the activity log keeps of a profile change: the fields a user edits on its own profile. */
+function profileSnapshot(user: User) {
+  return { id: user.id, name: user.name, timezone: user.timezone, tagParams: user.tagParams, ...user.profile, contacts: user.contacts, sellersJson: user.sellersJson };
+}
+
 /**
  * Apply profile changes to the acting user's own row in one transaction (read, merge, write) and
  * return the updated account.
  */
-export async function updateOwnProfile(db: Db, userId: number, changes: ProfileChanges): Promise<User> {
-  return db.transaction().execute(async (trx) => {
+export async function updateOwnProfile(db: Db, userId: number, changes: ProfileChanges, adminId: number | null = null): Promise<User> {
+  return inTransaction(db, async (trx) => {
     const current = await findUserById(trx, userId);
     if (!current) throw new Error(`User ${userId} not found`);
     await trx
@@ -262,6 +269,17 @@ export async function updateOwnProfile(db: Db, userId: number, changes: ProfileC
       .execute();
     const updated = await findUserById(trx, userId);
     if (!updated) throw new Error(`User ${userId} vanished during update`);
+    // Profile changes are changes too, also those an admin makes while impersonating.
+    await recordActivity(trx, {
+      tenantId: updated.type === 'admin' ? null : (updated.tenantId ?? updated.id),
+      userId,
+      adminId,
+      kind: 'profile',
+      entityId: userId,
+      action: 'update',
+      before: profileSnapshot(current),
+      after: profileSnapshot(updated),
+    });
     return updated;
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AD_FORMATS, domainName, ENVIRONMENTS, id, ids, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, many, one, targetingRef } from './kindDef.js';
 
 /**
  * Channels: the supply a tenant hands to a publisher (a VAST tag URL, an OpenRTB or Prebid endpoint),
@@ -59,4 +60,21 @@ export const channelListExtras = (d: Record<string, unknown>): Record<string, un
   format: d.format,
   environment: d.environment,
   subpublisherId: d.subpublisherId ?? null,
+});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const channelsKind = defineKind({
+  kind: 'channels', label: 'Channel', plural: 'Channels', route: '/channels', api: '/api/demand/channels', mode: 'ssp',
+  storage: 'entity', audience: 'tenant', uid: true, schema: ChannelInput,
+  refs: [
+    { kind: 'subs', field: 'subpublisherId', ids: one('subpublisherId') },
+    targetingRef,
+    { kind: 'tags', field: 'demand', ids: (r) => ((r.demand as { tagId: number }[]) ?? []).map((d) => d.tagId) },
+    { kind: 'ivts', field: 'ivtIds', ids: many('ivtIds') },
+  ],
+  assignedTo: { sub: 'subpublisherId' },
+  sortable: ['integration', 'environment', 'floorCpm'],
+  listExtras: channelListExtras,
+  namesApi: '/api/demand/channelNames/list',
+  parseRow: parseChannelRow,
 });

@@ -77,7 +77,9 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, ignoreForbidden = false, silent = false, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // The server takes every POST and PUT as JSON only (its CSRF defence): an action without a body sends {}.
+  const payload = body === undefined && (method === 'POST' || method === 'PUT') ? {} : body;
+  if (payload !== undefined) headers['Content-Type'] = 'application/json';
   const done = silent ? () => undefined : beginLoading();
   try {
     let response: Response;
@@ -85,7 +87,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       response = await fetch(path, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: payload === undefined ? undefined : JSON.stringify(payload),
         credentials: 'include',
         signal,
       });

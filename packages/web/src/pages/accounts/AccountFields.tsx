@@ -9,7 +9,18 @@ import { statusSwitch } from './formParts.js';
  * name, username, e-mail, password and status, with the company name where the kind has one. The
  * password is required for a new account; on an existing one an empty password keeps the old one.
  */
-export function AccountFields({ kind, row, company = true }: { kind: ResourceKind; row: ResourceRow | null; company?: boolean }) {
+export function AccountFields({
+  kind,
+  row,
+  company = true,
+  signInLocked = false,
+}: {
+  kind: ResourceKind;
+  row: ResourceRow | null;
+  company?: boolean;
+  /** Status, user name, e-mail and password greyed out (a non-super admin on a demand account: shared adminRights.ts). */
+  signInLocked?: boolean;
+}) {
   const label = useHelpLabel(kind);
   return (
     <Row gutter={16}>
@@ -20,7 +31,7 @@ export function AccountFields({ kind, row, company = true }: { kind: ResourceKin
       </Col>
       <Col span={6}>
         <Form.Item name="status" label={label('status', 'Active')} extra="Paused accounts cannot sign in" {...statusSwitch}>
-          <Switch />
+          <Switch disabled={signInLocked} />
         </Form.Item>
       </Col>
       <Col span={12}>
@@ -33,12 +44,12 @@ export function AccountFields({ kind, row, company = true }: { kind: ResourceKin
             { pattern: /^[A-Za-z0-9._-]+$/, message: 'Letters, digits and . _ - only (no @: the e-mail is a separate sign-in)' },
           ]}
         >
-          <Input autoComplete="off" data-testid="account-username" />
+          <Input autoComplete="off" disabled={signInLocked} data-testid="account-username" />
         </Form.Item>
       </Col>
       <Col span={12}>
         <Form.Item name="email" label={label('email', 'E-mail')} rules={[{ type: 'email', message: 'Enter an e-mail address' }]}>
-          <Input autoComplete="off" data-testid="account-email" />
+          <Input autoComplete="off" disabled={signInLocked} data-testid="account-email" />
         </Form.Item>
       </Col>
       <Col span={12}>
@@ -55,7 +66,7 @@ export function AccountFields({ kind, row, company = true }: { kind: ResourceKin
           ]}
           extra={row === null ? 'At least 8 characters, not a common password' : 'Leave empty to keep the current password'}
         >
-          <Input.Password autoComplete="new-password" placeholder={row === null ? undefined : 'Leave empty to keep'} data-testid="account-password" />
+          <Input.Password autoComplete="new-password" disabled={signInLocked} placeholder={row === null ? undefined : 'Leave empty to keep'} data-testid="account-password" />
         </Form.Item>
       </Col>
       {company && (

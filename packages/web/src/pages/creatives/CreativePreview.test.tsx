@@ -2,6 +2,7 @@ import '../../test/setup.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form } from 'antd';
+import { CREATIVE_PREVIEW_PATH } from '@adplane/shared';
 import { renderWithAuth } from '../../test/render.js';
 import { jsonResponse, makeUser } from '../../test/fixtures.js';
 import { CreativeForm } from './CreativeForm.js';
@@ -44,7 +45,10 @@ describe('<CreativePreview>', () => {
     const frame = screen.getByTestId('creative-preview');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('sandbox')).not.toContain('allow-same-origin');
-    expect(frame.getAttribute('srcdoc')).toBe('<b>ad</b>');
+    expect(frame.getAttribute('sandbox')).not.toContain('allow-popups-to-escape-sandbox');
+    // The markup goes to the server's sandboxed preview page by message, not into a srcdoc (which would share the console's CSP).
+    expect(frame.getAttribute('src')).toBe(CREATIVE_PREVIEW_PATH);
+    expect(frame.getAttribute('srcdoc')).toBeNull();
   });
 
   it('links a VAST URL and renders no player for it', () => {

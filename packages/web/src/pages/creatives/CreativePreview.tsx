@@ -1,5 +1,6 @@
 import { ExportOutlined } from '@ant-design/icons';
 import { Alert, Typography } from 'antd';
+import { CREATIVE_PREVIEW_MESSAGE, CREATIVE_PREVIEW_PATH } from '@adplane/shared';
 import { type CreativePreviewModel } from './creativePreview.js';
 
 /**
@@ -69,17 +70,28 @@ export function CreativePreview({ model }: { model: CreativePreviewModel }) {
         />
       );
     case 'html':
-      return (
-        <iframe
-          title="HTML creative preview"
-          srcDoc={model.html}
-          sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
-          width={model.width}
-          height={model.height}
-          data-testid="creative-preview"
-        />
-      );
+      return <HtmlCreativeFrame html={model.html} width={model.width} height={model.height} />;
     case 'none':
       return <Typography.Text type="secondary">{model.message}</Typography.Text>;
   }
+}
+
+/**
+ * An HTML creative runs in the server's sandboxed preview page (its own CSP, an opaque origin), which
+ * gets the markup by message once loaded: never in a srcdoc frame, which would share the console's CSP.
+ * Popups a click opens stay sandboxed (no allow-popups-to-escape-sandbox).
+ */
+function HtmlCreativeFrame({ html, width, height }: { html: string; width: number; height: number }) {
+  return (
+    <iframe
+      key={html}
+      title="HTML creative preview"
+      src={CREATIVE_PREVIEW_PATH}
+      sandbox="allow-scripts allow-popups"
+      width={width}
+      height={height}
+      data-testid="creative-preview"
+      onLoad={(event) => event.currentTarget.contentWindow?.postMessage({ type: CREATIVE_PREVIEW_MESSAGE, html }, '*')}
+    />
+  );
 }

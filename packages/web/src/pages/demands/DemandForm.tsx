@@ -14,7 +14,7 @@ export const SUPER_ONLY = {
   prices: 'Only the super admin can change prices',
 } as const;
 
-/** Whether the signed-in admin is one of the non-super admins (the server refuses them account creation, deletion and prices). */
+/** Whether the signed-in admin is one of the non-super admins (what they may not do: packages/shared adminRights.ts). */
 export function useIsLimitedAdmin(): boolean {
   return useUser().disabled === true;
 }
@@ -49,7 +49,7 @@ export function DemandForm({ row }: ResourceFormProps) {
   const locked = useIsLimitedAdmin();
   return (
     <>
-      <AccountFields kind="demands" row={row} />
+      <AccountFields kind="demands" row={row} signInLocked={locked && row !== null} />
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="domain" label={label('domain', 'Channel domain')} rules={[DOMAIN_RULE]} extra="Host name of the account's channels">
