@@ -42,7 +42,7 @@ forEachStore((t) => {
     const hang = await create('hang', 'tags', { name: 'Hanging', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
     const junk = await create('junk', 'tags', { name: 'Garbage', vastUrl: `${demand.url}/garbage`, price: { type: 'cpm', cpm: 9_000_000 } });
     const demandList = [share, hang, junk].map((x, i) => ({ tagId: x.id, priority: i + 1 }));
-    await create('auction', 'channels', { name: 'Auction CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 400, payout: { type: 'revshare', percent: 70 }, demand: demandList });
+    await create('auction', 'channels', { name: 'Auction CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, payout: { type: 'revshare', percent: 70 }, demand: demandList });
     await create('waterfall', 'channels', { name: 'Waterfall', vastVersion: '3.0', demandMode: 'priority', timeoutMs: 400, demand: demandList });
     await create('paused', 'channels', { name: 'Paused', status: 0, demand: demandList });
     await app.edge.snapshots.rebuild();
@@ -61,7 +61,7 @@ forEachStore((t) => {
     const fate = (id: number) => trace.sources.find((s) => s.source === 'vast_tag' && s.id === id);
     expect(fate(ids.share!.id)).toMatchObject({ fate: 'lost', bidCpm: 4_000_000, lostTo: `campaign#${ids.campaign!.id}` });
     expect(fate(ids.hang!.id)!.fate).toBe('timeout');
-    expect(fate(ids.hang!.id)!.ms).toBeLessThan(400);
+    expect(fate(ids.hang!.id)!.ms).toBeLessThan(1500);
     expect(fate(ids.junk!.id)).toMatchObject({ fate: 'no_fill', vastError: 100 });
     expect(trace.context).toMatchObject({ country: 'US', playerSize: 'large' });
     // the demand tag was called with its macros filled in

@@ -72,6 +72,9 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
+    // geoip-lite reads its data files synchronously on first use (seconds, hundreds of MB): do it
+    // before the first request rather than inside it.
+    deps.geo('8.8.8.8');
     await snapshots.start();
     timer = setInterval(() => void flush(), options.flushMs ?? 5000);
     timer.unref();

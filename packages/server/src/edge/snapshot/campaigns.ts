@@ -1,4 +1,4 @@
-import { isLive, parseCampaignRow, type SkipSink, type StoredRow } from '@adplane/shared';
+import { type CampaignRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
@@ -17,16 +17,14 @@ export function dayStart(date: string, tz: number): number {
  * A campaign without a creative that can serve is left out (it could never fill).
  */
 export function compileCampaigns(
-  rows: readonly StoredRow[],
+  rows: readonly CampaignRow[],
   owners: Owners,
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
-  sink: SkipSink,
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
-  for (const row of rows) {
-    const c = parseCampaignRow(row, sink);
-    if (!c || !isLive(c) || !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
+  for (const c of rows) {
+    if (!isLive(c) || !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
     const tenant = owners.tenants.get(c.tenantId!)!;
     const own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
     if (!own.length) continue;

@@ -1,4 +1,4 @@
-import { isLive, parseChannelRow, type SkipSink, type StoredRow } from '@adplane/shared';
+import { type ChannelRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapChannel, type SnapTag } from './types.js';
@@ -9,16 +9,14 @@ import { type SnapChannel, type SnapTag } from './types.js';
  * Only tags of the channel's own tenant are called.
  */
 export function compileChannels(
-  rows: readonly StoredRow[],
+  rows: readonly ChannelRow[],
   owners: Owners,
   tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
   targetings: ReadonlyMap<number, CompiledTargeting>,
-  sink: SkipSink,
 ): Map<number, SnapChannel> {
   const out = new Map<number, SnapChannel>();
-  for (const row of rows) {
-    const c = parseChannelRow(row, sink);
-    if (!c || !c.uid || c.tenantId === null) continue;
+  for (const c of rows) {
+    if (!c.uid || c.tenantId === null) continue;
     const demand: { tag: SnapTag; priority: number }[] = [];
     const idleTags: { id: number; reason: string }[] = [];
     for (const d of c.demand) {

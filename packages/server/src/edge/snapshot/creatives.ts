@@ -1,13 +1,12 @@
-import { creativeServes, parseCreativeRow, type SkipSink, type StoredRow } from '@adplane/shared';
+import { type CreativeRow, creativeServes } from '@adplane/shared';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapCreative } from './types.js';
 
 /** Approved, live creatives of live advertisers and tenants. */
-export function compileCreatives(rows: readonly StoredRow[], owners: Owners, sink: SkipSink): Map<number, SnapCreative> {
+export function compileCreatives(rows: readonly CreativeRow[], owners: Owners): Map<number, SnapCreative> {
   const out = new Map<number, SnapCreative>();
-  for (const row of rows) {
-    const c = parseCreativeRow(row, sink);
-    if (!c || !creativeServes(c, { tenant: { status: 1, archived: false } })) continue;
+  for (const c of rows) {
+    if (!creativeServes(c, { tenant: { status: 1, archived: false } })) continue;
     if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
     out.set(c.id, {
       id: c.id,

@@ -1,7 +1,5 @@
-import { type StoredRow } from '@adplane/shared';
 import { type Kysely } from 'kysely';
 import { type Database } from '../../store/schema.js';
-import { ENTITY_TABLES, type EntityKind, type EntityTables } from '../../store/entityTables.js';
 
 /** An account row (tenant, subpublisher, advertiser) as the snapshot needs it. */
 export interface AccountRow {
@@ -16,23 +14,6 @@ export interface AccountRow {
 }
 
 export type StoreDb = Kysely<Database>;
-
-/** Every stored row of one kind (archived included: the snapshot decides what serves). */
-export async function loadKind(db: StoreDb, kind: EntityKind): Promise<StoredRow[]> {
-  const rows = await (db as unknown as Kysely<EntityTables>)
-    .selectFrom(ENTITY_TABLES[kind])
-    .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data'])
-    .execute();
-  return rows.map((r) => {
-    let data: unknown = {};
-    try {
-      data = JSON.parse(r.data);
-    } catch {
-      data = null; // the typed parser skips and counts it
-    }
-    return { id: Number(r.id), tenantId: r.tenant_id === null ? null : Number(r.tenant_id), uid: r.uid, name: r.name, status: Number(r.status), archived: Number(r.archived) === 1, data };
-  });
-}
 
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)

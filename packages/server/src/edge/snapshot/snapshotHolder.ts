@@ -1,5 +1,5 @@
 import { readConfigVersion } from '../../store/configVersion.js';
-import { compileSnapshot } from './compileSnapshot.js';
+import { SnapshotCompiler } from './compileSnapshot.js';
 import { type StoreDb } from './loadRows.js';
 import { type Snapshot } from './types.js';
 
@@ -19,6 +19,7 @@ export class SnapshotHolder {
   private timer: NodeJS.Timeout | null = null;
   private building: Promise<void> | null = null;
   private again = false;
+  private readonly compiler = new SnapshotCompiler();
 
   constructor(
     private readonly db: StoreDb,
@@ -47,7 +48,7 @@ export class SnapshotHolder {
       try {
         do {
           this.again = false;
-          const next = await compileSnapshot(this.db);
+          const next = await this.compiler.compile(this.db);
           this.current = next;
           this.log.info({ version: next.version, ms: next.buildMs, channels: next.channels.size, campaigns: next.campaigns.size, skipped: next.skipped }, 'edge snapshot built');
         } while (this.again);

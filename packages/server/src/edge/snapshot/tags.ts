@@ -1,23 +1,17 @@
-import { isLive, parseDemandTagRow, type SkipSink, type StoredRow } from '@adplane/shared';
+import { type DemandTagRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapTag } from './types.js';
 
 /** Demand tags, live or not (a channel's trace names an idle tag); `live` says whether it may be called. */
 export function compileTags(
-  rows: readonly StoredRow[],
+  rows: readonly DemandTagRow[],
   owners: Owners,
   targetings: ReadonlyMap<number, CompiledTargeting>,
-  sink: SkipSink,
 ): { live: Map<number, SnapTag>; idle: Map<number, string> } {
   const live = new Map<number, SnapTag>();
   const idle = new Map<number, string>();
-  for (const row of rows) {
-    const t = parseDemandTagRow(row, sink);
-    if (!t) {
-      idle.set(row.id, 'invalid');
-      continue;
-    }
+  for (const t of rows) {
     if (!isLive(t)) {
       idle.set(t.id, t.archived ? 'archived' : 'paused');
       continue;

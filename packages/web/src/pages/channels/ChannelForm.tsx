@@ -1,7 +1,7 @@
 import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Col, ConfigProvider, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import { AD_FORMAT_OPTIONS, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS } from '@adplane/shared';
+import { AD_FORMAT_OPTIONS, AUCTION_PRICES, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, VAST_VERSIONS } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
@@ -206,6 +206,23 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
         <Col span={12}>
           <Form.Item name="targetingId" label={label('targetingId', 'Targeting')}>
             <RefSelect kind="targetings" placeholder="None (all traffic)" />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col span={8}>
+          <Form.Item name="vastVersion" label={label('vastVersion', 'VAST version')} extra="The version the player reads">
+            <Select options={VAST_VERSIONS.map((v) => ({ value: v, label: `VAST ${v}` }))} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="auctionPrice" label={label('auctionPrice', 'Auction price')} extra="Second price: the runner-up's bid plus $0.01">
+            <Radio.Group optionType="button" options={AUCTION_PRICES.map((p) => ({ value: p, label: p === 'first' ? 'First' : 'Second' }))} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout (ms)')} extra="How long the channel waits for demand">
+            <InputNumber min={50} max={10000} step={100} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
       </Row>

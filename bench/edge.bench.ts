@@ -1,0 +1,231 @@
+/**
+ * The edge under load (issue 8's speed targets), in one run, beside a bare node:http server:
+ *
+ *   npx tsx bench/edge.bench.ts          (or: npm run bench:edge)
+ *
+ * Fills a fresh SQLite store with 10,000 channels, 20,000 demand tags and 100,000 campaigns over
+ * 100 tenants (through the repository, every document parsed by its schema), starts the real app in
+ * a child pinned to CPU 0 and drives it from this process pinned to CPU 1 with a pipelining
+ * raw-socket client (bench/edge/loadClient.ts). Measures: R (the bare server), VAST filled from our
+ * campaigns (throughput, then p99 at half that load), tracking events, a channel calling 5 VAST
+ * demand tags that answer in 20 ms (p99 added), the snapshot rebuild and the resident memory.
+ * Results: bench/results/edge.json and a table on stdout (see docs/performance.md).
+ */
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CampaignInput, ChannelInput, CreativeInput, RESOURCES, TagInput, TargetingInput } from '@adplane/shared';
+import { buildApp } from '../packages/server/src/app.js';
+import type {} from '../packages/server/src/edge/edgePlugin.js';
+import { loadSettings } from '../packages/server/src/settings.js';
+import { openStore } from '../packages/server/src/store/db.js';
+import { type EntityWrite, insertEntities } from '../packages/server/src/store/entities.js';
+import { type EntityKind } from '../packages/server/src/store/entityTables.js';
+import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
+import { seedIfEmpty } from '../packages/server/src/store/seed.js';
+import { runLoad } from './edge/loadClient.js';
+
+const TENANTS = 100;
+const CHANNELS = 100;
+const TAGS = 200;
+const CAMPAIGNS = 1000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const here = dirname(fileURLToPath(import.meta.url));
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const sayTable = (rows: Record<string, Record<string, unknown>>) => {
+  for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
+};
+
+function rnd(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
+}
+
+function toWrite(kind: EntityKind, value: Record<string, unknown>): EntityWrite {
+  const def = RESOURCES[kind];
+  const { name, status, ...data } = value;
+  const refs = def.refs.flatMap((ref) => [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })));
+  return { name: String(name), status: status === 0 ? 0 : 1, subId: null, advId: null, data, refs };
+}
+
+const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+const TARGETS = [
+  { countries: { mode: 'include', values: ['US'] } },
+  { countries: { mode: 'include', values: ['US', 'CA'] }, devices: { mode: 'include', values: ['desktop', 'smarttv'] } },
+  { countries: { mode: 'include', values: ['GB', 'DE', 'FR'] } },
+  { countries: { mode: 'exclude', values: ['CN', 'RU'] }, playerSizes: ['large', 'xlarge'] },
+  { devices: { mode: 'include', values: ['mobile'] } },
+  { os: { mode: 'include', values: ['windows', 'macos'] } },
+  {},
+];
+
+async function fill(dataDir: string, demandUrl: string): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
+  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') });
+  const store = await openStore(settings);
+  const started = performance.now();
+  await migrateToLatest(store);
+  const password = 'bench-password-1';
+  const { users } = await seedIfEmpty(store, { demo: false, demoPassword: password, adminPassword: password }, [
+    async (ctx) => {
+      for (let t = 0; t <= TENANTS; t++) await ctx.addUser({ type: 'demand', username: `tenant${t}`, name: `Tenant ${t}`, uid: `t${t}` }, password);
+    },
+  ]);
+  const channelUids: string[] = [];
+  let tagChannelUid = '';
+  for (let t = 0; t <= TENANTS; t++) {
+    const tenant = users.find((u) => u.username === `tenant${t}`)!;
+    const r = rnd(t + 1);
+    await store.db.transaction().execute(async (trx) => {
+      const insert = (kind: EntityKind, bodies: Record<string, unknown>[], schema: { parse(v: unknown): unknown }) =>
+        insertEntities(trx, kind, tenant.id, bodies.map((b) => toWrite(kind, schema.parse(b) as Record<string, unknown>)), { uid: true, userId: tenant.id });
+      if (t === TENANTS) {
+        // the demand-tag tenant: one channel calling 5 VAST tags that answer in 20 ms, no campaigns
+        const tags = await insert('tags', Array.from({ length: 5 }, (_, i) => ({ name: `Local demand ${i}`, integration: 'VAST', vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}`, price: { type: 'revshare', percent: 80 }, timeoutMs: 500 })), TagInput);
+        const [id] = await insert('channels', [{ name: 'Five demand tags', demandMode: 'auction', timeoutMs: 500, demand: tags.map((tagId) => ({ tagId, priority: 1 })) }], ChannelInput);
+        tagChannelUid = (await trx.selectFrom('supply_channels' as never).select('uid' as never).where('id' as never, '=', id as never).executeTakeFirst() as { uid: string }).uid;
+        return;
+      }
+      const targetings = await insert('targetings', TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })), TargetingInput);
+      const creatives = await insert('creatives', Array.from({ length: 10 }, (_, i) => ({ name: `Spot ${i}`, approval: 'approved', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: `https://cdn.bench.test/${t}/${i}.mp4`, mime: 'video/mp4', duration: 15 + i, width: 1280, height: 720, bitrate: 2000 }] })), CreativeInput);
+      await insert('campaigns', Array.from({ length: CAMPAIGNS }, (_, i) => ({ name: `Campaign ${t}-${i}`, startDate: day(-10), endDate: r() < 0.9 ? day(30) : day(-2), bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000, creativeIds: [creatives[i % creatives.length]], targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null })), CampaignInput);
+      const tags = await insert('tags', Array.from({ length: TAGS }, (_, i) => ({ name: `RTB partner ${i}`, integration: 'RTB', endpoint: `https://rtb.bench.test/${t}/${i}`, price: { type: 'revshare', percent: 80 } })), TagInput);
+      const channelIds = await insert('channels', Array.from({ length: CHANNELS }, (_, i) => ({ name: `Channel ${t}-${i}`, demandMode: i % 2 ? 'auction' : 'priority', demand: [{ tagId: tags[(i * 2) % TAGS], priority: 1 }, { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 }] })), ChannelInput);
+      const rows = (await trx.selectFrom('supply_channels' as never).select('uid' as never).where('id' as never, 'in', channelIds as never).execute()) as { uid: string }[];
+      channelUids.push(...rows.map((x) => x.uid));
+    });
+  }
+  await store.close();
+  return { channelUids, tagChannelUid, fillMs: Math.round(performance.now() - started) };
+}
+
+function pin(pid: number, cpu: number): void {
+  spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+function child(args: string[]): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const proc = fork(args[0]!, args.slice(1), { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    proc.once('message', (m) => resolve(m as Record<string, unknown>));
+    proc.send(msg);
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** The child: the real app over the filled store. */
+async function serve(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA!;
+  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1' });
+  const store = await openStore(settings);
+  const app = await buildApp({ settings, store, role: 'edge' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const snap = app.edge.snapshots.current!;
+  process.send!({ port: typeof address === 'object' && address ? address.port : 0, buildMs: snap.buildMs, channels: snap.channels.size, tags: snap.tags.size, campaigns: snap.campaigns.size });
+  process.on('message', async (m) => {
+    if (m === 'rebuild') {
+      const t0 = performance.now();
+      await app.edge.snapshots.rebuild();
+      process.send!({ rebuildMs: Math.round(performance.now() - t0), buildMs: app.edge.snapshots.current!.buildMs });
+    } else if (m === 'stop') {
+      await app.close();
+      await store.close();
+      process.exit(0);
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  pin(process.pid, 1);
+  const dataDir = mkdtempSync(join(tmpdir(), 'adplane-edge-bench-'));
+  const demand = await child([join(here, 'edge/children.ts'), 'demand']);
+  pin(demand.proc.pid!, 1);
+  const bare = await child([join(here, 'edge/children.ts'), 'bare']);
+  pin(bare.proc.pid!, 0);
+  say('filling the store...');
+  const filled = await fill(dataDir, String(demand.msg.url));
+  say(`filled in ${filled.fillMs} ms; starting the server`);
+  process.env.BENCH_DATA = dataDir;
+  const server = await child([fileURLToPath(import.meta.url), '--serve']);
+  pin(server.proc.pid!, 0);
+  const port = Number(server.msg.port);
+  say(`server up: ${JSON.stringify(server.msg)}`);
+  const duration = SECONDS * 1000;
+
+  say('measuring bareLoad...');
+  const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration });
+  bare.proc.kill();
+  say(`bare: ${JSON.stringify(bareLoad)}`);
+  const R = bareLoad.rps;
+
+  const r = rnd(99);
+  const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
+  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
+  say('measuring vastMax...');
+  const vastMax = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: duration });
+  say(`vast: ${JSON.stringify(vastMax)}`);
+  say('measuring vastHalf...');
+  const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.min(20_000, Math.round(vastMax.rps / 2)), durationMs: duration });
+
+  // tracking URLs from real answers
+  const evPaths: string[] = [];
+  for (const p of vastPaths.slice(0, 600)) {
+    const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
+    for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) evPaths.push(m[1]!);
+  }
+  say('measuring events...');
+  const events = await runLoad({ port, paths: evPaths, connections: 32, depth: 8, durationMs: duration });
+
+  const tagPaths = [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`];
+  say('measuring tags...');
+  const tags = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration });
+
+  const rebuild = await ask(server.proc, 'rebuild');
+  const rss = rssMb(server.proc.pid!);
+  await ask(server.proc, 'stop').catch(() => undefined);
+  demand.proc.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const result = {
+    at: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1 },
+    snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, startBuildMs: server.msg.buildMs, rebuildMs: rebuild.rebuildMs },
+    R,
+    bare: bareLoad,
+    vastCampaigns: { ...vastMax, ofR: Math.round((vastMax.rps / R) * 100) / 100, target: '>= 0.6 R' },
+    vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms' },
+    events: { ...events, ofR: Math.round((events.rps / R) * 100) / 100, target: '>= 0.85 R' },
+    fiveDemandTags: { ...tags, demandDelayMs: 20, addedP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100, target: 'added <= 3 ms at p99' },
+    rssMb: rss,
+  };
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results/edge.json'), `${JSON.stringify(result, null, 2)}\n`);
+  sayTable({
+    bare: { rps: R, p99: bareLoad.p99Ms },
+    vastCampaigns: { rps: vastMax.rps, ofR: result.vastCampaigns.ofR, p99: vastMax.p99Ms, errors: vastMax.errors },
+    vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms },
+    events: { rps: events.rps, ofR: result.events.ofR, p99: events.p99Ms },
+    fiveTags: { rps: tags.rps, p99: tags.p99Ms, added: result.fiveDemandTags.addedP99Ms },
+  });
+  say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB`);
+  process.exit(0);
+}
+
+if (process.argv.includes('--serve')) void serve();
+else main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

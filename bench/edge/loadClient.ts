@@ -1,0 +1,115 @@
+import { connect, type Socket } from 'node:net';
+
+/**
+ * A small HTTP/1.1 load generator on raw sockets with pipelining, so that one core of client can
+ * saturate one core of server (Node's fetch or http.request would be the bottleneck instead).
+ * Closed loop (`depth` requests in flight per connection) for throughput; open loop (a fixed rate)
+ * for latency at a given load. Responses are framed by Content-Length (every server here sends it).
+ */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  errors: number;
+  statuses: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+interface Conn {
+  socket: Socket;
+  buffer: Buffer;
+  sentAt: number[];
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (!sorted.length) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 1000) / 1000;
+}
+
+export async function runLoad(opts: { port: number; paths: string[]; connections: number; depth?: number; rate?: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+  const { port, paths, connections, durationMs } = opts;
+  const depth = opts.depth ?? 1;
+  const reqs = paths.map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36\r\n\r\n`));
+  let next = 0;
+  let measuring = false;
+  let stopped = false;
+  let done = 0;
+  let errors = 0;
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  const conns: Conn[] = [];
+
+  const send = (c: Conn) => {
+    c.sentAt.push(performance.now());
+    c.socket.write(reqs[next++ % reqs.length]!);
+  };
+
+  const onData = (c: Conn, chunk: Buffer) => {
+    c.buffer = c.buffer.length ? Buffer.concat([c.buffer, chunk]) : chunk;
+    for (;;) {
+      const headEnd = c.buffer.indexOf('\r\n\r\n');
+      if (headEnd < 0) return;
+      const head = c.buffer.toString('latin1', 0, headEnd);
+      const m = /content-length:\s*(\d+)/i.exec(head);
+      const len = m ? Number(m[1]) : 0;
+      if (c.buffer.length < headEnd + 4 + len) return;
+      c.buffer = c.buffer.subarray(headEnd + 4 + len);
+      const started = c.sentAt.shift()!;
+      if (measuring) {
+        const status = head.slice(9, 12);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status[0] === '5') errors++;
+        latencies.push(performance.now() - started);
+        done++;
+      }
+      if (!stopped && !opts.rate) send(c);
+    }
+  };
+
+  for (let i = 0; i < connections; i++) {
+    const socket = connect({ port, host: '127.0.0.1', noDelay: true });
+    const c: Conn = { socket, buffer: Buffer.alloc(0), sentAt: [] };
+    socket.on('data', (chunk) => onData(c, chunk));
+    socket.on('error', () => errors++);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    conns.push(c);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  if (opts.rate) {
+    const start = performance.now();
+    let sent = 0;
+    let rr = 0;
+    timer = setInterval(() => {
+      const due = Math.floor(((performance.now() - start) / 1000) * opts.rate!);
+      while (sent < due) {
+        send(conns[rr++ % conns.length]!);
+        sent++;
+      }
+    }, 1);
+  } else {
+    for (const c of conns) for (let d = 0; d < depth; d++) send(c);
+  }
+
+  await new Promise((r) => setTimeout(r, opts.warmupMs ?? 1000));
+  measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, durationMs));
+  measuring = false;
+  const elapsed = performance.now() - t0;
+  stopped = true;
+  clearInterval(timer);
+  await new Promise((r) => setTimeout(r, 200));
+  for (const c of conns) c.socket.destroy();
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    requests: done,
+    rps: Math.round((done / elapsed) * 1000),
+    errors,
+    statuses,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    maxMs: percentile(sorted, 1),
+  };
+}
