@@ -31,10 +31,14 @@ export class ResourcePage {
   }
 
   async search(text: string): Promise<void> {
-    await this.page.getByTestId('resource-search').locator('input').fill(text);
-    await this.page.getByTestId('resource-search').locator('input').press('Enter');
+    const input = this.page.getByTestId('resource-search').locator('input');
     // The search is in the URL once the list has asked for it; rows read after this are filtered.
-    await expect(this.page).toHaveURL((url) => url.searchParams.get('search') === text.trim());
+    // Typed again if the list re-rendered under the typing (a drawer closing, a save reloading).
+    await expect(async () => {
+      await input.fill(text);
+      await input.press('Enter');
+      await expect(this.page).toHaveURL((url) => url.searchParams.get('search') === text.trim(), { timeout: 2000 });
+    }).toPass({ timeout: 15_000 });
   }
 
   row(name: string): Locator {

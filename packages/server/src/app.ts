@@ -1,9 +1,11 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import './appContext.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
 import { LoginThrottle } from './auth/loginThrottle.js';
 import { installAuth } from './auth/plugin.js';
+import { installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
 import { installErrorHandling } from './http/errors.js';
 import { installSameOriginChecks } from './http/sameOrigin.js';
@@ -41,9 +43,17 @@ const HOUR_MS = 60 * 60 * 1000;
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
 export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats }: BuildAppOptions): Promise<FastifyInstance> {
+  // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
+  // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
+  let serveEdgeRaw: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (serveEdgeRaw?.(req, res)) return;
+        handler(req, res);
+      }),
   }) as unknown as FastifyInstance;
 
   const sessionSecret = await ensureSessionSecret(store, settings);
@@ -65,6 +75,11 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   if (settings.encryptResponses) installResponseEncryption(app);
   registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
   await installAuth(app, sessionSecret);
+
+  if (role !== 'api') {
+    const edge = await installEdge(app);
+    serveEdgeRaw = (req, res) => edge.serveRaw(req, res);
+  }
 
   let consoleServed = false;
   if (role !== 'edge') {

@@ -38,24 +38,28 @@ describe('route table', () => {
   });
 
   it('opens every link of every navigation bar to the user who sees it', () => {
-    const users: AuthUser[] = [
-      makeUser('admin'),
-      makeUser('demand', { showDsp: true }),
-      makeUser('demand', { managerId: 2 }),
-      makeUser('sub'),
-      makeUser('adv'),
-      makeUser('sdk'),
+    // Each user with links it must find among its navigation bars: an empty bar cannot pass.
+    const users: [AuthUser, string[]][] = [
+      [makeUser('admin'), ['/demands', '/tooltips', '/finance', '/log']],
+      [makeUser('demand', { showDsp: true }), ['/channels', '/tags', '/campaigns', '/creatives', '/targetings']],
+      [makeUser('demand', { managerId: 2 }), ['/channels', '/tags']],
+      [makeUser('sub'), ['/']],
+      [makeUser('adv'), ['/']],
+      [makeUser('sdk'), ['/sdk']],
     ];
-    for (const user of users) {
+    for (const [user, expected] of users) {
+      const seen = new Set<string>();
       for (const mode of MODES) {
         for (const edition of EDITIONS) {
           for (const path of navigationPaths(buildNavigation({ user: { ...user, config: { ...user.config, database: edition } }, mode, edition }).main)) {
             const route = routeFor(path);
             expect(route, path).toBeDefined();
             expect(passesGuard(route!.guard, user), `${user.type} ${path}`).toBe(true);
+            seen.add(path);
           }
         }
       }
+      expect([...seen], user.type).toEqual(expect.arrayContaining(expected));
     }
   });
 

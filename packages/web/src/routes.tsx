@@ -54,7 +54,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/crelists', guard: 'demand', page: () => import('./pages/crelists/index.js'), framed: true },
   { path: '/deals', guard: 'demand', page: () => import('./pages/deals/index.js'), framed: true },
   { path: '/demands', guard: 'admin', page: () => import('./pages/demands/index.js'), framed: true },
-  { path: '/finance', guard: 'admin', page: notBuiltYet, framed: true },
+  { path: '/finance', guard: 'admin', page: () => import('./pages/finance/FinancePage.js'), framed: true },
   { path: '/ivts', guard: 'demand', page: () => import('./pages/ivts/index.js'), framed: true },
   { path: '/log', guard: 'demandOrAdmin', page: activityLog, framed: true },
   { path: '/managers', guard: 'demand', page: () => import('./pages/managers/index.js'), framed: true },
@@ -66,12 +66,12 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/tags', guard: 'demand', page: () => import('./pages/tags/index.js'), framed: true },
   { path: '/targetings', guard: 'demand', page: () => import('./pages/targetings/index.js'), framed: true },
   { path: '/tooltips', guard: 'admin', page: () => import('./pages/tooltips/index.js'), framed: true },
-  { path: '/applications/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/applications/:id?', guard: 'demand', page: () => import('./pages/observed/applicationsPage.js'), framed: true },
   { path: '/pbReport/:id?', guard: 'auth', page: notBuiltYet, framed: true },
-  { path: '/publishers/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/publishers/:id?', guard: 'demand', page: () => import('./pages/observed/publishersPage.js'), framed: true },
   { path: '/report/:id?', guard: 'auth', page: () => import('./pages/report/ReportPage.js'), framed: true },
-  { path: '/sites/:id?', guard: 'demand', page: notBuiltYet, framed: true },
-  { path: '/tcreatives/:id?', guard: 'demand', page: notBuiltYet, framed: true },
+  { path: '/sites/:id?', guard: 'demand', page: () => import('./pages/observed/sitesPage.js'), framed: true },
+  { path: '/tcreatives/:id?', guard: 'demand', page: () => import('./pages/observed/tcreativesPage.js'), framed: true },
 ];
 
 /** The route table entry a path belongs to (`/report/12` -> `/report/:id?`). */

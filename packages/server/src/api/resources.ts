@@ -35,9 +35,6 @@ function guards(def: ResourceDef): { read: Guard; write: Guard } {
   return { read: 'auth', write: 'auth' };
 }
 
-/** Extra names a shared list is also served under (spec section 7: channelNames, tagnames). */
-const NAME_LISTS: Partial<Record<string, string>> = { channels: '/api/demand/channelNames/list', tags: '/api/demand/tagnames/list' };
-
 export async function resourceRoutes(app: FastifyInstance): Promise<void> {
   for (const def of Object.values(RESOURCES)) {
     if (def.storage !== 'entity' || !isEntityKind(def.kind)) continue;
@@ -48,7 +45,8 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
 
     app.get(base, { config: { guard: read } }, async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
     app.get(`${base}/list`, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request)));
-    const namesPath = NAME_LISTS[def.kind];
+    // Extra paths of the names list (spec section 7: channelNames, tagnames), declared in the kind's home.
+    const namesPath = def.namesApi;
     if (namesPath) app.get(namesPath, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request), true));
     app.get(`${base}/:id`, { config: { guard: read } }, async (request) => getOne(store, def, actorOf(request), id(request)));
     app.get(`${base}/:id/usage`, { config: { guard: read } }, async (request) => usageOf(store, def, actorOf(request), id(request)));

@@ -16,6 +16,7 @@ import {
   type EntityWrite,
   deleteEntity,
   existingIds,
+  findLiveRowWith,
   getEntity,
   insertEntity,
   listAllEntities,
@@ -30,7 +31,6 @@ import { type EntityKind, isEntityKind } from '../store/entityTables.js';
 import { type Database } from '../store/schema.js';
 import { type User } from '../store/users.js';
 import { type Access, accessTo } from './access.js';
-import { KIND_CHECKS, listExtras } from './kindRules.js';
 
 /** The caller of a resource operation. */
 export interface Actor {
@@ -79,8 +79,7 @@ async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access
 /** Validate a body with the kind's schema, its own rules and its references (all in the tenant). */
 async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown, selfId: number | null = null): Promise<EntityWrite> {
   const value = def.schema.parse(body ?? {}) as Record<string, unknown>;
-  const errors: FieldError[] = [...(KIND_CHECKS[def.kind]?.(value) ?? [])];
-  if (def.kind === 'tooltips') errors.push(...(await tooltipKeyTaken(db, String(value.key), selfId)));
+  const errors: FieldError[] = await uniqueFieldsTaken(db, def, tenantId, value, selfId);
   const refs: EntityWrite['refs'] = [];
   for (const ref of def.refs) {
     const ids = [...new Set(ref.ids(value))];
@@ -96,7 +95,7 @@ async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: nu
   const { name, status, tenantId: _tenantId, ...data } = value;
   const assigned = (field: string | undefined) => (field && typeof value[field] === 'number' ? (value[field] as number) : null);
   return {
-    name: String(name ?? value.key ?? ''),
+    name: String((def.nameFrom ? value[def.nameFrom] : name) ?? ''),
     status: status === 0 ? 0 : 1,
     subId: assigned(def.assignedTo?.sub),
     advId: assigned(def.assignedTo?.adv),
@@ -105,12 +104,14 @@ async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: nu
   };
 }
 
-/** A field shows one help text: a second live tooltip for the same key would never be seen. */
-async function tooltipKeyTaken(db: Kysely<Database>, key: string, selfId: number | null): Promise<FieldError[]> {
-  let q = db.withTables<{ tooltips: { id: number; name: string; archived: number } }>().selectFrom('tooltips').select('id').where('name', '=', key).where('archived', '=', 0);
-  if (selfId !== null) q = q.where('id', '!=', selfId);
-  const other = await q.executeTakeFirst();
-  return other ? [{ field: 'key', message: `already has a tooltip (#${other.id}): edit that one` }] : [];
+/** The kind's `unique` fields (declared in its home): no other live row of the tenant may hold the same value. */
+async function uniqueFieldsTaken(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, value: Record<string, unknown>, selfId: number | null): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  for (const rule of def.unique ?? []) {
+    const other = await findLiveRowWith(db, entityKind(def), tenantId, rule.field, value[rule.field], def.nameFrom === rule.field, selfId);
+    if (other !== null) errors.push({ field: rule.field, message: rule.message(other) });
+  }
+  return errors;
 }
 
 const ACCOUNT_TYPES: Partial<Record<ResourceKind, 'sub' | 'adv'>> = { subs: 'sub', advs: 'adv' };
@@ -138,7 +139,7 @@ function validationError(errors: FieldError[]): ValidationFailed {
 
 export async function listPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<EntityDto>> {
   const a = access(def, actor, 'read');
-  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? []);
+  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? [], def.unlimitedSortable ?? []);
   return { ...page, items: page.items.map(toDto) };
 }
 
@@ -147,7 +148,7 @@ export async function listItems(store: Store, def: ResourceDef, actor: Actor, na
   const a = access(def, actor, 'read');
   if (namesOnly) return listEntityNames(store.db, entityKind(def), a.scope);
   const rows = await listAllEntities(store.db, entityKind(def), a.scope);
-  return rows.map((r) => ({ id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...listExtras(def.kind, r) }));
+  return rows.map((r) => ({ id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...def.listExtras?.(r.data) }));
 }
 
 export async function getOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {

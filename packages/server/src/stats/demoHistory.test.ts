@@ -23,6 +23,6 @@ forEachStore((t) => {
       expect(Number(total.fill)).toBeLessThan(80);
       expect(Number(total.margin)).toBeGreaterThan(20);
       expect(Number(total.revenue)).toBeGreaterThan(Number(total.cost));
-    });
+    }, 120_000);
   });
 });

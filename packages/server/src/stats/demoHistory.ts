@@ -2,7 +2,7 @@ import { type Kysely } from 'kysely';
 import { type Database } from '../store/schema.js';
 import { type EntityTables } from '../store/entityTables.js';
 import { parseJson } from '../store/json.js';
-import { type HourlyRow } from './hourlyRow.js';
+import { type HourlyRow, METRIC_COLUMNS } from './hourlyRow.js';
 import { STATS_TABLE, type StatsStore } from './statsStore.js';
 
 /**
@@ -62,6 +62,8 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
 });
 
+const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<HourlyRow, (typeof METRIC_COLUMNS)[number]>;
+
 /** Hourly rows of one tenant for the hours [from, from + hours). */
 export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>, from: number, hours: number): HourlyRow[] {
   const random = generator(tenantId * 7919 + Math.floor(from / 3_600_000));
@@ -111,9 +113,11 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
         // Why it did not fill (each unfilled opportunity on one reason row), and the players' VAST errors.
         const unfilled = opps - imps;
         const reason = NOFILL_REASONS[Math.floor(random() * NOFILL_REASONS.length)];
-        rows.push({ ...blank(hour, tenantId), channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, advertiser_id: tag.advId, integration: tag.integration, nofill_reason: reason, opps: int(unfilled * 0.6) });
-        rows.push({ ...blank(hour, tenantId), channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, advertiser_id: tag.advId, integration: tag.integration, nofill_reason: 'no_bid', opps: unfilled - int(unfilled * 0.6) });
-        if (random() < 0.5) rows.push({ ...blank(hour, tenantId), channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, advertiser_id: tag.advId, integration: tag.integration, vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)], errors: int(1 + random() * imps * 0.02) });
+        // Same context as the served row (geo, device, app...), counts only what the reason row is about.
+        const context = { ...row, ...zeroCounts };
+        rows.push({ ...context, nofill_reason: reason, opps: int(unfilled * 0.6) });
+        rows.push({ ...context, nofill_reason: 'no_bid', opps: unfilled - int(unfilled * 0.6) });
+        if (random() < 0.5) rows.push({ ...context, vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)], errors: int(1 + random() * imps * 0.02) });
       }
     }
   }

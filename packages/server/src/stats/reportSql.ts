@@ -1,6 +1,7 @@
 import {
   DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type MetricCompute, type MetricId, type ReportRequest, type SystemPrices,
 } from '@adplane/shared';
+import { ROLLUP_TABLE, rollupAnswers } from './rollup.js';
 import { STATS_TABLE } from './statsStore.js';
 
 /**
@@ -123,6 +124,9 @@ function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): stri
   return where.join(' AND ');
 }
 
+/** The small rollup when it holds every column the report needs, else the full hourly table. */
+export const tableOf = (input: ReportSqlInput) => (rollupAnswers(input.request, input.scope) ? ROLLUP_TABLE : STATS_TABLE);
+
 /** Rows that carry nothing but errors are left out when the user hides errors. */
 const HIDE_ERRORS = `(${['reqs', 'opps', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
 
@@ -134,7 +138,7 @@ export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit:
     ...dims.map((d) => `${d.sql} AS ${dimAlias(d.id)}`),
     ...request.metrics.map((id: MetricId) => `${metricSql(METRIC_BY_ID[id].compute, prices)} AS ${metricAlias(id)}`),
   ];
-  let sql = `SELECT ${select.join(', ')} FROM ${STATS_TABLE} WHERE ${whereSql(dialect, input)}`;
+  let sql = `SELECT ${select.join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
   if (dims.length > 0) sql += ` GROUP BY ${dims.map((d) => d.sql).join(', ')}`;
   if (request.hideErrors) sql += ` HAVING ${HIDE_ERRORS}`;
   const sort = request.sort ?? defaultSort(request);
@@ -152,7 +156,7 @@ export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit:
 /** The totals row: the same metrics over every row the report covers. */
 export function reportTotalsSql(dialect: SqlDialect, input: ReportSqlInput): string {
   const metrics = input.request.metrics.map((id: MetricId) => `${metricSql(METRIC_BY_ID[id].compute, input.prices)} AS ${metricAlias(id)}`);
-  return `SELECT ${metrics.join(', ')} FROM ${STATS_TABLE} WHERE ${whereSql(dialect, input)}`;
+  return `SELECT ${metrics.join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
 }
 
 function defaultSort(request: ReportRequest): { by: string; order: 'asc' | 'desc' } | null {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
 import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
 import { getReport } from './queries/getReport.js';
-import { type StatsScope, utcBounds } from './reportSql.js';
+import { type StatsScope, tableOf, utcBounds } from './reportSql.js';
 
 const NO_PRICES = new Map<number, SystemPrices>();
 
@@ -24,7 +24,7 @@ forEachStatsEngine((t) => {
   });
 
   it('records its migrations', async () => {
-    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats']);
+    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup']);
   });
 
   it('shifts local days by the time-zone offset', async () => {
@@ -101,6 +101,22 @@ forEachStatsEngine((t) => {
     const rows = await run({ dimensions: ['tenant'], metrics: ['systemCost'], sort: { by: 'tenant', order: 'asc' } }, { tenantId: null }, prices);
     // Tenant 1: 100 reqs x $0.01/1000 + 22 imps x $0.05/1000 = 1,000 + 1,100 micros; tenant 2: 5,000 x $0.02/1000 = 100,000.
     expect(rows).toEqual([{ tenant: 1, systemCost: 2_100 }, { tenant: 2, systemCost: 100_000 }, { total: true, systemCost: 102_100 }]);
+  });
+
+  it('answers from the rollup what it holds, the same as the full rows', async () => {
+    const fromRollup = await run({ dimensions: ['channel'], metrics: ['imps', 'revenue', 'fill'] }, { tenantId: 1 });
+    // Adding a dimension the rollup lacks reads the full rows; summed back by channel it agrees.
+    const full = await run({ dimensions: ['channel', 'country'], metrics: ['imps', 'revenue'] }, { tenantId: 1 });
+    for (const row of fromRollup.filter((r) => !r.total)) {
+      const same = full.filter((r) => r.channel === row.channel);
+      expect(same.reduce((n, r) => n + Number(r.imps), 0)).toBe(row.imps);
+      expect(same.reduce((n, r) => n + Number(r.revenue), 0)).toBe(row.revenue);
+    }
+    expect(fromRollup.at(-1)).toEqual({ total: true, imps: 22, revenue: 3_000_000, fill: (22 / 60) * 100 });
+    const input = (dimensions: string[], metrics: string[]) => ({ request: ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-01', dimensions, metrics }), scope: { tenantId: 1 }, prices: NO_PRICES });
+    expect(tableOf(input(['date', 'channel', 'tag'], ['imps', 'fill']))).toBe('hourly_rollup');
+    expect(tableOf(input(['date', 'country'], ['imps']))).toBe('hourly_stats');
+    expect(tableOf(input(['date'], ['systemCost']))).toBe('hourly_stats');
   });
 
   it('writes a bad batch not at all', async () => {

@@ -11,6 +11,8 @@ export interface StatsStore extends StatsSink {
   readonly dialect: SqlDialect;
   /** Run one SELECT; 64-bit sums come back as JS numbers. */
   select(sql: string): Promise<Record<string, unknown>[]>;
+  /** Run one statement that answers no rows (maintenance, benchmarks' bulk generation). */
+  exec(sql: string): Promise<void>;
   /** Names of the applied migrations, in order. */
   migrations(): Promise<string[]>;
   close(): Promise<void>;

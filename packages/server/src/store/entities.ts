@@ -97,6 +97,7 @@ export async function listEntities(
   scope: EntityScope,
   query: ListQuery,
   sortableFields: readonly string[] = [],
+  unlimitedFields: readonly string[] = [],
 ): Promise<ListPage<EntityRow>> {
   const table = ENTITY_TABLES[kind];
   let base = scoped(tables(db).selectFrom(table), scope);
@@ -126,7 +127,12 @@ export async function listEntities(
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
   const orderKey = column ? sql.ref(column) : sortableFields.includes(query.sort) ? jsonSortKey(dialect, query.sort) : sql.ref('id');
   // Ties go by id in the same direction, so that one index (tenant, archived, key, id) serves both.
-  const order = sql`${orderKey} ${direction}, id ${direction}`;
+  // A cap or budget of 'unlimited' is above every number: SQLite already sorts text after numbers,
+  // PostgreSQL's jsonb puts strings first, so there numbers are told apart from 'unlimited' first.
+  const limitFirst = !column && dialect === 'postgres' && unlimitedFields.includes(query.sort) && sortableFields.includes(query.sort);
+  const order = limitFirst
+    ? sql`(jsonb_typeof(${orderKey}) = 'string') ${direction}, ${orderKey} ${direction}, id ${direction}`
+    : sql`${orderKey} ${direction}, id ${direction}`;
   // Find the page's ids from the index alone, then read those rows: a deep page (or a sort the index
   // cannot serve) never carries whole documents through the sort or the skipped offset.
   const pageIds = base
@@ -160,6 +166,29 @@ export async function existingIds(db: Db, kind: EntityKind, tenantId: number | n
   let q = tables(db).selectFrom(ENTITY_TABLES[kind]).select('id').where('id', 'in', ids).where('archived', '=', 0);
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   return new Set((await q.execute()).map((r) => r.id));
+}
+
+/**
+ * A live (not archived) row of the tenant, other than `exceptId`, whose `field` holds `value`: what a
+ * kind's `unique` rule checks. A field that is the row's name column is looked up by the name index;
+ * another field is compared in the documents of the tenant's live rows.
+ */
+export async function findLiveRowWith(
+  db: Db,
+  kind: EntityKind,
+  tenantId: number | null,
+  field: string,
+  value: unknown,
+  inNameColumn: boolean,
+  exceptId: number | null,
+): Promise<number | null> {
+  let q = tables(db).selectFrom(ENTITY_TABLES[kind]).select(['id', 'data']).where('archived', '=', 0);
+  if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
+  if (exceptId !== null) q = q.where('id', '!=', exceptId);
+  if (inNameColumn) q = q.where('name', '=', String(value));
+  const rows = await q.orderBy('id').execute();
+  const same = inNameColumn ? rows[0] : rows.find((r) => parseJson<Record<string, unknown>>(r.data, {})[field] === value);
+  return same ? same.id : null;
 }
 
 export function newUid(): string {

@@ -5,6 +5,7 @@ import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { type Settings } from '../settings.js';
 import { type Store } from './db.js';
 import { type Database } from './schema.js';
+import { seedEdgeDemo } from './seedEdgeDemo.js';
 import { seedInventory } from './seedInventory.js';
 import { countUsers, createUser, type NewUser, type User } from './users.js';
 
@@ -117,7 +118,7 @@ export const seedAcme: SeedStep = async (ctx) => {
 };
 
 /** The demo workspace, in order: accounts, then every kind of inventory (./seedInventory.ts). */
-export const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventory];
+export const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventory, seedEdgeDemo];
 
 /** Without the demo: one super admin, with ADPLANE_ADMIN_PASSWORD or a generated password. */
 export const ADMIN_ONLY_SEED: SeedStep[] = [

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { newPasswordField } from '../schemas/passwordPolicy.js';
 import { SubSellerEntry } from '../schemas/profile.js';
 import { domainName, micros, name, optionalText, percent, Status } from '../entities/common.js';
+import { defineKind } from './kindDef.js';
 
 /**
  * Accounts are users: demand accounts (tenants, admin only), subpublishers (sub), advertisers (adv),
@@ -65,3 +66,20 @@ export type Advertiser = z.infer<typeof AdvertiserInput>;
 export type Manager = z.infer<typeof ManagerInput>;
 /** A tenant: its `timezone` is the one flight days (campaign and deal dates) start and end in. */
 export type DemandAccount = z.infer<typeof DemandAccountInput>;
+
+export const subsKind = defineKind({
+  kind: 'subs', label: 'Subpublisher', plural: 'Subpublishers', route: '/subpublishers', api: '/api/demand/subs', mode: 'ssp',
+  storage: 'account', accountType: 'sub', audience: 'tenant', uid: false, schema: SubpublisherInput, refs: [],
+});
+export const advsKind = defineKind({
+  kind: 'advs', label: 'Advertiser', plural: 'Advertisers', route: '/advertisers', api: '/api/demand/advs', mode: 'both',
+  storage: 'account', accountType: 'adv', audience: 'tenant', uid: false, schema: AdvertiserInput, refs: [],
+});
+export const managersKind = defineKind({
+  kind: 'managers', label: 'Manager', plural: 'Managers', route: '/managers', api: '/api/demand/managers', mode: 'both',
+  storage: 'account', accountType: 'demand', audience: 'tenant', uid: false, schema: ManagerInput, refs: [],
+});
+export const demandsKind = defineKind({
+  kind: 'demands', label: 'Demand', plural: 'Demands', route: '/demands', api: '/api/demands', mode: 'both',
+  storage: 'account', accountType: 'demand', audience: 'admin', uid: true, schema: DemandAccountInput, refs: [],
+});

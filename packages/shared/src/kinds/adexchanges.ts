@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countLimit, httpUrl, name, optionalId, optionalText, percent, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, targetingRef } from './kindDef.js';
 
 /** Ad exchanges (DSP mode): exchanges we send OpenRTB bid requests to, within their tmax and QPS. */
 export const AdExchangeInput = z.object({
@@ -19,3 +20,12 @@ export const parseAdExchangeRow = storedRowParser('adexchanges', AdExchangeInput
 export type AdExchangeRow = NonNullable<ReturnType<typeof parseAdExchangeRow>>;
 
 export const adExchangeListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const adexchangesKind = defineKind({
+  kind: 'adexchanges', label: 'Ad Exchange', plural: 'Ad Exchanges', route: '/adexchanges', api: '/api/demand/adexchanges', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: false, schema: AdExchangeInput, refs: [targetingRef], sortable: ['tmaxMs', 'qpsLimit'],
+  unlimitedSortable: ['qpsLimit'],
+  listExtras: adExchangeListExtras,
+  parseRow: parseAdExchangeRow,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ids, isoDate, micros, microsLimit, name, optionalId, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
 
 /**
  * Campaigns (DSP mode): what an advertiser buys, with which creatives, where, at what bid and budget.
@@ -41,6 +42,21 @@ export const CampaignInput = z
   });
 export type CampaignInput = z.input<typeof CampaignInput>;
 
+/**
+ * The instants a flight (campaign or deal dates) covers, for a tenant `timezone` hours from UTC: from
+ * 00:00 of the start day to 24:00 of the end day there (end null: open-ended; start null: no start).
+ * `2026-11-01` in UTC-5 starts at 2026-11-01T05:00Z.
+ */
+export function flightWindow(startDate: string | null, endDate: string | null, timezone: number): { startMs: number | null; endMs: number | null } {
+  const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) - timezone * 3_600_000;
+  return { startMs: startDate ? dayStart(startDate) : null, endMs: endDate ? dayStart(endDate) + 86_400_000 : null };
+}
+
+/** Whether the instant `nowMs` is inside the flight. */
+export function inFlight(window: { startMs: number | null; endMs: number | null }, nowMs: number): boolean {
+  return (window.startMs === null || nowMs >= window.startMs) && (window.endMs === null || nowMs < window.endMs);
+}
+
 export const parseCampaignRow = storedRowParser('campaigns', CampaignInput);
 export type CampaignRow = NonNullable<ReturnType<typeof parseCampaignRow>>;
 
@@ -48,4 +64,22 @@ export const campaignListExtras = (d: Record<string, unknown>): Record<string, u
   advertiserId: d.advertiserId ?? null,
   startDate: d.startDate,
   endDate: d.endDate ?? null,
+});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const campaignsKind = defineKind({
+  kind: 'campaigns', label: 'Campaign', plural: 'Campaigns', route: '/campaigns', api: '/api/demand/campaigns', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: false, schema: CampaignInput,
+  refs: [
+    advertiserRef,
+    targetingRef,
+    { kind: 'creatives', field: 'creativeIds', ids: many('creativeIds') },
+    { kind: 'deals', field: 'dealIds', ids: many('dealIds') },
+    { kind: 'sups', field: 'supplierIds', ids: many('supplierIds') },
+    { kind: 'adexchanges', field: 'adExchangeIds', ids: many('adExchangeIds') },
+  ],
+  assignedTo: { adv: 'advertiserId' }, sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
+  unlimitedSortable: ['totalBudget'],
+  listExtras: campaignListExtras,
+  parseRow: parseCampaignRow,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AD_FORMATS, domainName, ENVIRONMENTS, id, ids, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, many, one, targetingRef } from './kindDef.js';
 
 /**
  * Channels: the supply a tenant hands to a publisher (a VAST tag URL, an OpenRTB or Prebid endpoint),
@@ -16,6 +17,11 @@ export type Payout = z.infer<typeof Payout>;
 export const DEFAULT_PAYOUT: Payout = { type: 'revshare', percent: 70 };
 
 export const DEMAND_MODES = ['priority', 'auction'] as const;
+/** The VAST version a channel answers in (its player's). */
+export const VAST_VERSIONS = ['2.0', '3.0', '4.0', '4.1', '4.2'] as const;
+export type VastVersion = (typeof VAST_VERSIONS)[number];
+/** First price: the winner pays its bid; second price: the runner-up's bid (or the floor) plus one cent. */
+export const AUCTION_PRICES = ['first', 'second'] as const;
 
 export const ChannelInput = z.object({
   name,
@@ -29,6 +35,10 @@ export const ChannelInput = z.object({
   payout: Payout.default(DEFAULT_PAYOUT),
   targetingId: optionalId,
   demandMode: z.enum(DEMAND_MODES).default('auction'),
+  vastVersion: z.enum(VAST_VERSIONS).default('4.2'),
+  auctionPrice: z.enum(AUCTION_PRICES).default('first'),
+  /** How long the channel waits for demand in total (the player's patience), in ms. */
+  timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
   /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
   demand: z
     .array(z.object({ tagId: id, priority: z.number().int().min(1).max(100).default(1) }))
@@ -50,4 +60,21 @@ export const channelListExtras = (d: Record<string, unknown>): Record<string, un
   format: d.format,
   environment: d.environment,
   subpublisherId: d.subpublisherId ?? null,
+});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const channelsKind = defineKind({
+  kind: 'channels', label: 'Channel', plural: 'Channels', route: '/channels', api: '/api/demand/channels', mode: 'ssp',
+  storage: 'entity', audience: 'tenant', uid: true, schema: ChannelInput,
+  refs: [
+    { kind: 'subs', field: 'subpublisherId', ids: one('subpublisherId') },
+    targetingRef,
+    { kind: 'tags', field: 'demand', ids: (r) => ((r.demand as { tagId: number }[]) ?? []).map((d) => d.tagId) },
+    { kind: 'ivts', field: 'ivtIds', ids: many('ivtIds') },
+  ],
+  assignedTo: { sub: 'subpublisherId' },
+  sortable: ['integration', 'environment', 'floorCpm'],
+  listExtras: channelListExtras,
+  namesApi: '/api/demand/channelNames/list',
+  parseRow: parseChannelRow,
 });

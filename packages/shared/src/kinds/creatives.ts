@@ -3,6 +3,7 @@ import { AD_FORMATS, domainName, httpUrl, name, optionalId, Status } from '../en
 import { unknownCodes } from '../entities/targeting.js';
 import { isIabCategory } from '../reference/iabCategories.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, advertiserRef } from './kindDef.js';
 
 /**
  * Creatives (DSP mode): the ads campaigns serve, video (own media files or a VAST wrapper) or
@@ -79,4 +80,13 @@ export const creativeListExtras = (d: Record<string, unknown>): Record<string, u
   format: d.format,
   advertiserId: d.advertiserId ?? null,
   approval: d.approval,
+});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const creativesKind = defineKind({
+  kind: 'creatives', label: 'Creative', plural: 'Creatives', route: '/creatives', api: '/api/demand/creatives', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: true, schema: CreativeInput, refs: [advertiserRef],
+  assignedTo: { adv: 'advertiserId' }, sortable: ['format', 'approval'],
+  listExtras: creativeListExtras,
+  parseRow: parseCreativeRow,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ids, isoDate, micros, name, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, many } from './kindDef.js';
 
 /** OpenRTB auction types: 1 first price, 2 second price plus, 3 fixed (the deal floor is the price). */
 export const AUCTION_TYPES = [
@@ -33,3 +34,12 @@ export const parseDealRow = storedRowParser('deals', DealInput);
 export type DealRow = NonNullable<ReturnType<typeof parseDealRow>>;
 
 export const dealListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ dealId: d.dealId });
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const dealsKind = defineKind({
+  kind: 'deals', label: 'Deal', plural: 'Deals', route: '/deals', api: '/api/demand/deals', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: false, schema: DealInput,
+  refs: [{ kind: 'sups', field: 'supplierIds', ids: many('supplierIds') }], sortable: ['dealId', 'floorCpm'],
+  listExtras: dealListExtras,
+  parseRow: parseDealRow,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { name, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind } from './kindDef.js';
 
 /** '3rd Party Pixels': invalid-traffic vendors' pixels, fired before the auction or after the ad. */
 export const IVT_STAGES = ['prebid', 'postbid'] as const;
@@ -30,3 +31,11 @@ export const parseIvtRow = storedRowParser('ivts', IvtInput);
 export type IvtRow = NonNullable<ReturnType<typeof parseIvtRow>>;
 
 export const ivtListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ stage: d.stage, vendor: d.vendor });
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const ivtsKind = defineKind({
+  kind: 'ivts', label: '3rd Party Pixel', plural: '3rd Party Pixels', route: '/ivts', api: '/api/demand/ivts', mode: 'both',
+  storage: 'entity', audience: 'tenant', uid: false, schema: IvtInput, refs: [], sortable: ['vendor', 'stage'],
+  listExtras: ivtListExtras,
+  parseRow: parseIvtRow,
+});

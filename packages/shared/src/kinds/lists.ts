@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { name, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind } from './kindDef.js';
 
 /**
  * Allow/block lists used by targetings: app lists (bundles or store ids), publisher lists (V2V:
@@ -97,3 +98,22 @@ const count = (d: Record<string, unknown>) => (Array.isArray(d.items) ? d.items.
 export const appListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ appCount: count(d) });
 export const pubListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ pubCount: count(d) });
 export const creListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ creCount: count(d) });
+
+export const applistsKind = defineKind({
+  kind: 'applists', label: 'App List', plural: 'App Lists', route: '/applists', api: '/api/demand/applists', mode: 'both',
+  storage: 'entity', audience: 'tenant', uid: false, schema: AppListInput, refs: [],
+  listExtras: appListListExtras,
+  parseRow: parseAppListRow,
+});
+export const publistsKind = defineKind({
+  kind: 'publists', label: 'Publisher List', plural: 'Publisher Lists', route: '/publists', api: '/api/demand/publists', mode: 'both',
+  storage: 'entity', audience: 'tenant', uid: false, schema: PubListInput, refs: [],
+  listExtras: pubListListExtras,
+  parseRow: parsePubListRow,
+});
+export const crelistsKind = defineKind({
+  kind: 'crelists', label: 'Creative List', plural: 'Creative Lists', route: '/crelists', api: '/api/demand/crelists', mode: 'both',
+  storage: 'entity', audience: 'tenant', uid: false, schema: CreListInput, refs: [],
+  listExtras: creListListExtras,
+  parseRow: parseCreListRow,
+});

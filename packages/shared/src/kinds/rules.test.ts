@@ -3,6 +3,7 @@ import { geoSets, passesGeo, PLAYER_SIZES, playerSizeOf, TargetingRules } from '
 import { fieldErrors } from '../schemas/common.js';
 import { creativeServes, servesWith } from './serving.js';
 import { skippedRowCount, type SkipSink } from './storedRow.js';
+import { RESOURCE_KINDS, RESOURCES } from '../entities/registry.js';
 import { parseDemandTagRow } from './tags.js';
 import { TargetingInput } from './targetings.js';
 
@@ -91,5 +92,40 @@ describe('typed parsers', () => {
       { kind: 'tags', id: 7, field: 'price', message: expect.any(String) },
       { kind: 'tags', id: 7, field: 'vastUrl', message: 'must be an http(s) VAST URL' },
     ]);
+  });
+});
+
+describe('every kind skips and counts a stored row a newer rule rejects', () => {
+  /** A document each kind's current schema refuses, as an older rule (or a damaged row) left it. */
+  const REJECTED: Record<string, Record<string, unknown>> = {
+    channels: { payout: { type: 'revshare', value: 70 } },
+    tags: { integration: 'RTB', endpoint: 'https://bid.example/rtb', pricing: 'revshare', price: 80 },
+    sups: { qpsLimit: -1 },
+    campaigns: { startDate: '2026-11-01', bidCpm: 1, totalBudget: 'none' },
+    creatives: { videoSource: 'vast', vastUrl: 'https://vast.example/t', iabCategories: ['IAB99'] },
+    adexchanges: { endpoint: 'ftp://exchange.example' },
+    deals: { dealId: 'not a deal id!' },
+    targetings: { rules: { os: { values: ['Windoze'] } } },
+    applists: { items: ['not a bundle!'] },
+    publists: { items: ['not a domain!'] },
+    crelists: { items: ['not an id!'] },
+    ivts: { vendor: 'v', urlTemplate: 'https://p.example/?x={{secret}}' },
+    tooltips: { key: 'nokey', text: 'x' },
+    sdkapps: { bundle: 'com.example.app', platform: 'palm' },
+  };
+  const kinds = RESOURCE_KINDS.filter((k) => RESOURCES[k].parseRow);
+
+  it('covers every stored kind', () => {
+    expect(kinds.sort()).toEqual(Object.keys(REJECTED).sort());
+  });
+
+  it.each(kinds)('%s', (kind) => {
+    const parse = RESOURCES[kind].parseRow!;
+    const sink: SkipSink = { skipped: [] };
+    const before = skippedRowCount(kind);
+    expect(parse({ id: 1, tenantId: 2, uid: null, status: 1, archived: false, name: 'old', data: REJECTED[kind] }, sink)).toBeNull();
+    expect(skippedRowCount(kind)).toBe(before + 1);
+    expect(sink.skipped).toHaveLength(1);
+    expect(sink.skipped[0]).toMatchObject({ kind, id: 1 });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { name, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind } from './kindDef.js';
 
 /** In-app SDK apps: the app key (the row's uid) is what the developer pastes into the SDK. */
 export const SDK_PLATFORMS = ['ios', 'android', 'roku', 'tvos', 'androidtv', 'firetv', 'tizen', 'webos'] as const;
@@ -22,3 +23,10 @@ export type SdkAppInput = z.input<typeof SdkAppInput>;
 
 export const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
 export type SdkAppRow = NonNullable<ReturnType<typeof parseSdkAppRow>>;
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const sdkappsKind = defineKind({
+  kind: 'sdkapps', label: 'SDK App', plural: 'SDK Apps', route: '/sdk', api: '/api/sdk/apps', mode: 'both',
+  storage: 'entity', audience: 'sdk', uid: true, schema: SdkAppInput, refs: [],
+  parseRow: parseSdkAppRow,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AD_FORMATS, countLimit, name, optionalId, percent, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, targetingRef } from './kindDef.js';
 
 /** Suppliers (DSP mode): SSPs and publishers that send us OpenRTB bid requests at `/rtb/bid/<uid>` (edge/paths.ts). */
 export const SupplierInput = z.object({
@@ -17,3 +18,12 @@ export const parseSupplierRow = storedRowParser('sups', SupplierInput);
 export type SupplierRow = NonNullable<ReturnType<typeof parseSupplierRow>>;
 
 export const supplierListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const supsKind = defineKind({
+  kind: 'sups', label: 'Supplier', plural: 'Suppliers', route: '/suppliers', api: '/api/demand/sups', mode: 'dsp',
+  storage: 'entity', audience: 'tenant', uid: true, schema: SupplierInput, refs: [targetingRef], sortable: ['qpsLimit', 'marginPercent'],
+  unlimitedSortable: ['qpsLimit'],
+  listExtras: supplierListExtras,
+  parseRow: parseSupplierRow,
+});

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { countLimit, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
+import { validatePartnerParams } from '../reference/partners/validate.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, advertiserRef, targetingRef } from './kindDef.js';
 
 /**
  * Demand tags: the VAST, OpenRTB and Prebid demand a tenant's channels call, at a price, with caps.
@@ -39,6 +41,18 @@ export const TagInput = z
     if (t.integration === 'VAST' && !httpLike(t.vastUrl)) ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
     if (t.integration === 'RTB' && !httpLike(t.endpoint)) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'must be an http(s) OpenRTB endpoint' });
     if (t.integration === 'PreBid' && !t.partner) ctx.addIssue({ code: 'custom', path: ['partner'], message: 'is required' });
+  })
+  .transform((t, ctx) => {
+    // A Prebid partner's parameters follow the catalogue's schema for that partner (typed: an
+    // integer id must be a number); the value kept is the schema's output.
+    if (t.integration !== 'PreBid') return t;
+    const result = validatePartnerParams(t.partner, t.partnerParams);
+    if (result.ok) return { ...t, partnerParams: result.value as Record<string, unknown> };
+    for (const e of result.errors) {
+      const path = e.field.startsWith('partner') ? e.field.split('.') : ['partnerParams', ...(e.field ? e.field.split('.') : [])];
+      ctx.addIssue({ code: 'custom', path, message: e.message });
+    }
+    return z.NEVER;
   });
 export type TagInput = z.input<typeof TagInput>;
 export type DemandTag = z.infer<typeof TagInput>;
@@ -48,3 +62,13 @@ export type DemandTagRow = NonNullable<ReturnType<typeof parseDemandTagRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
 export const tagListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ integration: d.integration, advertiserId: d.advertiserId ?? null });
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const tagsKind = defineKind({
+  kind: 'tags', label: 'Tag', plural: 'Tags', route: '/tags', api: '/api/demand/tags', mode: 'ssp',
+  storage: 'entity', audience: 'tenant', uid: true, schema: TagInput, refs: [targetingRef, advertiserRef],
+  assignedTo: { adv: 'advertiserId' }, sortable: ['integration', 'priority'],
+  listExtras: tagListExtras,
+  namesApi: '/api/demand/tagnames/list',
+  parseRow: parseDemandTagRow,
+});

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { name, Status } from '../entities/common.js';
 import { emptyTargetingRules, TargetingRules } from '../entities/targeting.js';
 import { storedRowParser } from './storedRow.js';
+import { defineKind, ruleLists } from './kindDef.js';
 
 /**
  * Targetings: reusable targeting profiles that channels, tags, suppliers, ad exchanges and campaigns
@@ -21,3 +22,16 @@ export type TargetingRow = NonNullable<ReturnType<typeof parseTargetingRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
 export const targetingListExtras = (_t: Record<string, unknown>): Record<string, unknown> => ({});
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const targetingsKind = defineKind({
+  kind: 'targetings', label: 'Targeting', plural: 'Targetings', route: '/targetings', api: '/api/demand/targetings', mode: 'both',
+  storage: 'entity', audience: 'tenant', uid: false, schema: TargetingInput,
+  refs: [
+    { kind: 'applists', field: 'rules.appLists', ids: ruleLists('appLists') },
+    { kind: 'publists', field: 'rules.pubLists', ids: ruleLists('pubLists') },
+    { kind: 'crelists', field: 'rules.creLists', ids: ruleLists('creLists') },
+  ],
+  listExtras: targetingListExtras,
+  parseRow: parseTargetingRow,
+});

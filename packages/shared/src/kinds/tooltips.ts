@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storedRowParser } from './storedRow.js';
+import { defineKind } from './kindDef.js';
 
 /** Help text per field, shown as a (?) beside that field everywhere it appears. */
 export const TooltipInput = z.object({
@@ -14,3 +15,14 @@ export const parseTooltipRow = storedRowParser('tooltips', TooltipInput);
 export type TooltipRow = NonNullable<ReturnType<typeof parseTooltipRow>>;
 
 export const tooltipListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ key: d.key, text: d.text });
+
+/** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
+export const tooltipsKind = defineKind({
+  kind: 'tooltips', label: 'Tooltip', plural: 'Tooltips', route: '/tooltips', api: '/api/tooltips', mode: 'both',
+  storage: 'entity', audience: 'admin', uid: false, schema: TooltipInput, refs: [],
+  listExtras: tooltipListExtras,
+  nameFrom: 'key',
+  // A field shows one help text: a second live tooltip for the same key would never be seen.
+  unique: [{ field: 'key', message: (id) => `already has a tooltip (#${id}): edit that one` }],
+  parseRow: parseTooltipRow,
+});

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type CpmPrice, type Price, type RevsharePrice, underLimit } from '../entities/common.js';
 import { fieldErrors } from '../schemas/common.js';
-import { CampaignInput, type CampaignRow } from './campaigns.js';
+import { CampaignInput, type CampaignRow, flightWindow, inFlight } from './campaigns.js';
 import { ChannelInput } from './channels.js';
 import { CreativeInput } from './creatives.js';
 import { SupplierInput } from './sups.js';
@@ -54,5 +54,19 @@ describe('explicit units', () => {
     expect(CreativeInput.parse({ ...c, adomain: ['Brand.Example', 'brand.example'], iabCategories: ['IAB2-1'] })).toMatchObject({ adomain: ['brand.example'], iabCategories: ['IAB2-1'] });
     expect(errorsOf(CreativeInput.safeParse({ ...c, iabCategories: ['IAB99'] }))).toEqual(['iabCategories: IAB99 is not a known IAB category']);
     expect(errorsOf(CreativeInput.safeParse({ ...c, adomain: ['not a domain'] }))[0]).toMatch(/^adomain\.0: /);
+  });
+});
+
+describe('flight days', () => {
+  it("start and end in the tenant's time zone", () => {
+    const w = flightWindow('2026-11-01', '2026-11-30', -5);
+    expect(new Date(w.startMs!).toISOString()).toBe('2026-11-01T05:00:00.000Z');
+    expect(new Date(w.endMs!).toISOString()).toBe('2026-12-01T05:00:00.000Z');
+    expect(inFlight(w, Date.parse('2026-11-01T04:59:59Z'))).toBe(false);
+    expect(inFlight(w, Date.parse('2026-12-01T04:59:59Z'))).toBe(true);
+    expect(inFlight(w, Date.parse('2026-12-01T05:00:00Z'))).toBe(false);
+    const tokyo = flightWindow('2026-11-01', null, 9);
+    expect(new Date(tokyo.startMs!).toISOString()).toBe('2026-10-31T15:00:00.000Z');
+    expect(inFlight(tokyo, Date.parse('2099-01-01T00:00:00Z'))).toBe(true);
   });
 });

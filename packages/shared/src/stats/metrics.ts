@@ -106,6 +106,27 @@ export function metricCsvValue(id: MetricId, value: number | null | undefined): 
 }
 
 /**
+ * A metric from summed columns, by the same formula the report SQL runs (for answers assembled from
+ * finer rows, e.g. the dashboard's totals from its hourly rows). Not for the system cost.
+ */
+export function metricFromSums(id: MetricId, sums: Partial<Record<StatsSumColumn, number>>): number {
+  const compute = METRIC_BY_ID[id].compute;
+  const v = (c: StatsSumColumn) => sums[c] ?? 0;
+  switch (compute.kind) {
+    case 'sum':
+      return v(compute.column);
+    case 'difference':
+      return v(compute.minuend) - v(compute.subtrahend);
+    case 'ratio': {
+      const numerator = compute.numerator === 'profit' ? v('revenue') - v('cost') : v(compute.numerator);
+      return v(compute.denominator) === 0 ? 0 : (numerator * compute.scale) / v(compute.denominator);
+    }
+    case 'systemCost':
+      throw new Error('The system cost needs the tenant prices: run it as a report');
+  }
+}
+
+/**
  * The tenant's prices for the system cost, as stored on the demand account: micro-dollars per 1,000
  * requests / impressions / post-bid impressions, and a percent of DSP revenue.
  */

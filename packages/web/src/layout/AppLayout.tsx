@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Layout, Menu, type MenuProps } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
@@ -12,11 +12,14 @@ import { otherMode, switchMode } from '../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../prefs/uiTabs.js';
 import { Logo } from './Logo.js';
 import { buildNavigation, selectedKeys, type NavAction, type NavItem } from './navigation.js';
-import { SavedReportsBell } from './SavedReportsBell.js';
 import { UserArea } from './UserArea.js';
 import { browser } from '../browser.js';
 
 type MenuItems = NonNullable<MenuProps['items']>;
+
+// Report widgets of the bar load after the frame, so the first paint (and sign-in) stays light.
+const SavedReportsBell = lazy(() => import('./SavedReportsBell.js').then((m) => ({ default: m.SavedReportsBell })));
+const MonthToDateCost = lazy(() => import('./MonthToDateCost.js').then((m) => ({ default: m.MonthToDateCost })));
 
 function toMenuItems(items: readonly NavItem[], newTabs: boolean): MenuItems {
   return items.map((item) => {
@@ -99,7 +102,10 @@ export function AppLayout() {
               forceSubMenuRender
               data-testid="nav"
             />
-            {user.type !== 'sdk' && <SavedReportsBell />}
+            <Suspense fallback={null}>
+              {user.showSystemCost && user.type !== 'sdk' && <MonthToDateCost user={user} />}
+              {user.type !== 'sdk' && <SavedReportsBell />}
+            </Suspense>
             <UserArea user={user} mode={mode} navigation={navigation} onAction={runAction} />
           </>
         ) : (

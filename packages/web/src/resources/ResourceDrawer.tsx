@@ -2,7 +2,7 @@ import { Alert, Button, Drawer, Form, type FormInstance, Space, Spin } from 'ant
 import { type ComponentType, useEffect, useState } from 'react';
 import { type ResourceDef } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
-import { applyFieldErrors } from './formErrors.js';
+import { applyFieldErrors, schemaFieldErrors, showFieldErrors } from './formErrors.js';
 import { inSentence } from './labels.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 
@@ -81,10 +81,15 @@ export function ResourceDrawer(props: {
     } catch {
       return;
     }
+    const body = props.toBody ? props.toBody({ ...values }, row) : values;
+    const invalid = schemaFieldErrors(def.schema, body);
+    if (invalid.length) {
+      setUnshown(showFieldErrors(form, invalid));
+      return;
+    }
     setSaving(true);
     setUnshown([]);
     try {
-      const body = props.toBody ? props.toBody({ ...values }, row) : values;
       const saved = state.id === null ? await api.create(body) : await api.update(state.id, body);
       props.onSaved(saved);
     } catch (error) {
@@ -119,7 +124,7 @@ export function ResourceDrawer(props: {
         <Spin />
       ) : (
         <Form form={form} layout="vertical" disabled={readOnly} requiredMark={!readOnly} onFinish={() => void save()} scrollToFirstError>
-          {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="The server refused some values" description={unshown.join('; ')} />}
+          {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="Some values are refused" description={unshown.join('; ')} />}
           <FormBody form={form} row={row} readOnly={readOnly} />
           {row?.uid && (
             <div style={{ color: '#8c8c8c', fontSize: 12 }}>

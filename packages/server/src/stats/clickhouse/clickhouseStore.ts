@@ -80,6 +80,9 @@ export async function openClickHouseStore(url: string, database: string): Promis
       await client.insert({ table: STATS_TABLE, values: rows as unknown as Record<string, unknown>[], format: 'JSONEachRow' });
     },
     select,
+    async exec(query) {
+      await client.command({ query });
+    },
     async migrations() {
       return (await select('SELECT name FROM stats_migrations ORDER BY name')).map((r) => String(r.name));
     },

@@ -1,4 +1,5 @@
 import { DIMENSION_COLUMNS, METRIC_COLUMNS } from '../hourlyRow.js';
+import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
 
 /**
  * Numbered migrations of the ClickHouse stats store (Debian's clickhouse-server 18.16: plain types
@@ -15,6 +16,18 @@ export const CLICKHOUSE_MIGRATIONS: { name: string; sql: string[] }[] = [
         ${DIMENSION_COLUMNS.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
         ${METRIC_COLUMNS.map((c) => `${c} Int64`).join(',\n        ')}
       ) ENGINE = MergeTree() PARTITION BY toYYYYMM(hour) ORDER BY (tenant_id, hour, channel_id, tag_id)`,
+    ],
+  },
+  {
+    // SummingMergeTree folds rows of one key as it merges; reports still sum, so unmerged parts read right.
+    name: '0002_hourly_rollup',
+    sql: [
+      `CREATE TABLE IF NOT EXISTS ${ROLLUP_TABLE} (
+        ${ROLLUP_KEY.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
+        ${METRIC_COLUMNS.map((c) => `${c} Int64`).join(',\n        ')}
+      ) ENGINE = SummingMergeTree() PARTITION BY toYYYYMM(hour) ORDER BY (tenant_id, hour, subpublisher_id, advertiser_id, channel_id, tag_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ROLLUP_TABLE}_mv TO ${ROLLUP_TABLE} AS SELECT ${ROLLUP_KEY.join(', ')}, ${METRIC_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM hourly_stats GROUP BY ${ROLLUP_KEY.join(', ')}`,
+      rollupBackfillSql(),
     ],
   },
 ];

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
+import { BIGINT, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, DuckDBTimestampValue, type DuckDBType, type DuckDBValue, INTEGER, TIMESTAMP, VARCHAR } from '@duckdb/node-api';
 import { DIMENSION_COLUMNS, type HourlyRow, METRIC_COLUMNS } from '../hourlyRow.js';
 import { duckdbDialect } from '../reportSql.js';
+import { ROLLUP_KEY, ROLLUP_TABLE, rollupRows } from '../rollup.js';
 import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
 import { DUCKDB_MIGRATIONS } from './migrations.js';
 
@@ -13,6 +14,11 @@ function plain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   return value;
 }
+
+const READERS = 3;
+
+/** DuckDB's vector size: a data chunk holds at most this many rows. */
+const CHUNK_ROWS = 2048;
 
 const hourMicros = (hour: string) => BigInt(Date.parse(`${hour.replace(' ', 'T')}Z`)) * 1000n;
 
@@ -28,7 +34,10 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   }
   const instance = await DuckDBInstance.create(path);
   const writer = await DuckDBConnection.create(instance);
-  const reader = await DuckDBConnection.create(instance);
+  // A few read connections taken in turn: one connection runs one query at a time.
+  const readers = await Promise.all(Array.from({ length: READERS }, () => DuckDBConnection.create(instance)));
+  let nextReader = 0;
+  const reader = () => readers[nextReader++ % readers.length];
 
   await writer.run('CREATE TABLE IF NOT EXISTS stats_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT current_timestamp)');
   const appliedRows = (await writer.runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS();
@@ -53,20 +62,45 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     return next;
   };
 
+  // Column types in table order; rows go in as column vectors (data chunks), far fewer native calls
+  // than appending value by value.
+  const types: DuckDBType[] = [
+    ...DIMENSION_COLUMNS.map((c) => (c === 'hour' ? TIMESTAMP : ID_COLUMNS.has(c) ? INTEGER : VARCHAR)),
+    ...METRIC_COLUMNS.map(() => BIGINT),
+  ];
+  const hourValues = new Map<string, DuckDBTimestampValue>();
+  const hourValue = (hour: string) => {
+    let v = hourValues.get(hour);
+    if (!v) {
+      if (hourValues.size > 10_000) hourValues.clear();
+      v = new DuckDBTimestampValue(hourMicros(hour));
+      hourValues.set(hour, v);
+    }
+    return v;
+  };
+
+  const rollupTypes: DuckDBType[] = [TIMESTAMP, ...ROLLUP_KEY.slice(1).map(() => INTEGER), ...METRIC_COLUMNS.map(() => BIGINT)];
+
+  async function appendTo(table: string, keys: readonly string[], columnTypes: DuckDBType[], rows: readonly HourlyRow[]): Promise<void> {
+    const appender = await writer.createAppender(table);
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      const slice = rows.slice(start, start + CHUNK_ROWS);
+      const columns: DuckDBValue[][] = [
+        ...keys.map((c) => (c === 'hour' ? slice.map((r) => hourValue(r.hour)) : slice.map((r) => r[c as keyof HourlyRow] as DuckDBValue))),
+        ...METRIC_COLUMNS.map((c) => slice.map((r) => BigInt(r[c]))),
+      ];
+      const chunk = DuckDBDataChunk.create(columnTypes, slice.length);
+      chunk.setColumns(columns);
+      appender.appendDataChunk(chunk);
+    }
+    appender.closeSync();
+  }
+
   async function append(rows: readonly HourlyRow[]): Promise<void> {
     await writer.run('BEGIN TRANSACTION');
     try {
-      const appender = await writer.createAppender(STATS_TABLE);
-      for (const row of rows) {
-        for (const c of DIMENSION_COLUMNS) {
-          if (c === 'hour') appender.appendTimestamp(new DuckDBTimestampValue(hourMicros(row.hour)));
-          else if (ID_COLUMNS.has(c)) appender.appendInteger(row[c] as number);
-          else appender.appendVarchar(row[c] as string);
-        }
-        for (const c of METRIC_COLUMNS) appender.appendBigInt(BigInt(row[c]));
-        appender.endRow();
-      }
-      appender.closeSync();
+      await appendTo(STATS_TABLE, DIMENSION_COLUMNS, types, rows);
+      await appendTo(ROLLUP_TABLE, ROLLUP_KEY, rollupTypes, rollupRows(rows));
       await writer.run('COMMIT');
     } catch (error) {
       await writer.run('ROLLBACK').catch(() => undefined);
@@ -84,18 +118,21 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
       await serial(() => append(rows));
     },
     async select(sql) {
-      const result = await reader.runAndReadAll(sql);
+      const result = await reader().runAndReadAll(sql);
       return result.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));
     },
+    async exec(sql) {
+      await serial(() => writer.run(sql));
+    },
     async migrations() {
-      return (await reader.runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS().map((r) => String(r.name));
+      return (await reader().runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS().map((r) => String(r.name));
     },
     async close() {
       if (closed) return;
       closed = true;
       await queue;
       writer.closeSync();
-      reader.closeSync();
+      for (const r of readers) r.closeSync();
       instance.closeSync();
     },
   };

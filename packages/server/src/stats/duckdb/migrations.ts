@@ -1,4 +1,5 @@
 import { DIMENSION_COLUMNS, METRIC_COLUMNS } from '../hourlyRow.js';
+import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
 
 /**
  * Numbered migrations of the DuckDB stats store, applied in order at open. Never edit one that has
@@ -15,6 +16,16 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
         ${DIMENSION_COLUMNS.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
         ${METRIC_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
       )`,
+    ],
+  },
+  {
+    name: '0002_hourly_rollup',
+    sql: [
+      `CREATE TABLE ${ROLLUP_TABLE} (
+        ${ROLLUP_KEY.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
+        ${METRIC_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
+      )`,
+      rollupBackfillSql(),
     ],
   },
 ];

@@ -38,10 +38,7 @@ export function AdExchangeForm(_: ResourceFormProps) {
           name="endpoint"
           label={label('endpoint', 'Bid endpoint URL')}
           extra="Where we POST OpenRTB 2.6 bid requests"
-          rules={[
-            { required: true, whitespace: true, message: 'Enter the endpoint URL' },
-            { pattern: /^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' },
-          ]}
+          required
         >
           <Input placeholder="https://bid.exchange.example/openrtb2/auction" />
         </Form.Item>
@@ -51,10 +48,7 @@ export function AdExchangeForm(_: ResourceFormProps) {
               name="tmaxMs"
               label={label('tmaxMs', 'Timeout (tmax)')}
               extra="50 - 5000 ms"
-              rules={[
-                { required: true, message: 'Enter the timeout' },
-                { type: 'number', min: 50, max: 5000, message: 'Between 50 and 5000 ms' },
-              ]}
+              required
             >
               <InputNumber<number> min={50} max={5000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
             </Form.Item>

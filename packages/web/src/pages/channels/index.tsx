@@ -9,6 +9,7 @@ import { copyText } from '../../resources/clipboard.js';
 import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { FillFunnelButton } from '../report/FillFunnel.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
 import { channelTag } from './channelTag.js';
@@ -101,7 +102,12 @@ export default function ChannelsPage() {
       columns={columns}
       FormBody={ChannelForm}
       defaults={channelDefaults}
-      rowActions={(row) => <CopyTagButton row={row} />}
+      rowActions={(row) => (
+        <>
+          <CopyTagButton row={row} />
+          <FillFunnelButton subject={{ dimension: 'channel', id: Number(row.id), name: String(row.name) }} />
+        </>
+      )}
       drawerWidth={760}
       nameWidth={230}
     />

@@ -27,7 +27,6 @@ const IAB_TREE = IAB_CATEGORIES.map((tier1) => ({
   children: tier1.children.map((c) => ({ value: c.id, title: `${c.name} (${c.id})`, label: `${iabCategoryLabel(c.id)} (${c.id})` })),
 }));
 
-const httpUrl = { pattern: /^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' };
 
 /** The live preview: what the fields say now, before saving. */
 function PreviewSection() {
@@ -122,7 +121,7 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
         {format !== 'display' && videoSource === 'vast' && (
           <Row gutter={16}>
             <Col span={18}>
-              <Form.Item name="vastUrl" label={label('vastUrl', 'VAST URL')} rules={[{ required: true, whitespace: true, message: 'Enter the VAST URL' }, httpUrl]}>
+              <Form.Item name="vastUrl" label={label('vastUrl', 'VAST URL')} required>
                 <Input placeholder="https://vast.adserver.example/v4/creative/88213?cb={{cachebuster}}" />
               </Form.Item>
             </Col>
@@ -134,24 +133,24 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
           </Row>
         )}
         {format === 'display' && displayType !== 'html' && (
-          <Form.Item name="imageUrl" label={label('imageUrl', 'Image URL')} rules={[{ required: true, whitespace: true, message: 'Enter the image URL' }, httpUrl]}>
+          <Form.Item name="imageUrl" label={label('imageUrl', 'Image URL')} required>
             <Input placeholder="https://cdn.example.com/banners/spring-300x250.jpg" />
           </Form.Item>
         )}
         {format === 'display' && displayType === 'html' && (
-          <Form.Item name="html" label={label('html', 'HTML')} rules={[{ required: true, whitespace: true, message: 'Paste the HTML markup' }]}>
+          <Form.Item name="html" label={label('html', 'HTML')} required>
             <Input.TextArea rows={6} className="dsp-mono" placeholder={'<a href="https://example.com" target="_blank">...</a>'} />
           </Form.Item>
         )}
         {format === 'display' && (
           <Row gutter={16}>
             <Col span={6}>
-              <Form.Item name="width" label={label('width', 'Width')} rules={[{ required: true, type: 'number', min: 1, message: 'Enter the width' }]}>
+              <Form.Item name="width" label={label('width', 'Width')} required>
                 <InputNumber<number> min={1} max={7680} precision={0} suffix="px" style={{ width: '100%' }} />
               </Form.Item>
             </Col>
             <Col span={6}>
-              <Form.Item name="height" label={label('height', 'Height')} rules={[{ required: true, type: 'number', min: 1, message: 'Enter the height' }]}>
+              <Form.Item name="height" label={label('height', 'Height')} required>
                 <InputNumber<number> min={1} max={4320} precision={0} suffix="px" style={{ width: '100%' }} />
               </Form.Item>
             </Col>
@@ -164,7 +163,7 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
       <Section title="Landing & brand safety">
         <Row gutter={16}>
           <Col span={14}>
-            <Form.Item name="clickUrl" label={label('clickUrl', 'Click-through URL')} rules={[httpUrl]}>
+            <Form.Item name="clickUrl" label={label('clickUrl', 'Click-through URL')}>
               <Input placeholder="https://advertiser.example/offer" />
             </Form.Item>
           </Col>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Card, Col, Descriptions, Row, Tag, Typography, type DescriptionsProps } from 'antd';
 import { ExportOutlined, RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
@@ -9,6 +9,9 @@ import { userTypeLabel } from '../../layout/userType.js';
 import { canSwitchMode, modeLabel } from '../../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../../prefs/uiTabs.js';
 import { SECTION_SUMMARIES, PAGE_SUMMARIES, greeting } from './summaries.js';
+
+// The numbers and charts load as their own chunk (charts are heavy): the page shows at once.
+const DashboardStats = lazy(() => import('./DashboardStats.js').then((m) => ({ default: m.DashboardStats })));
 
 function SectionLink({ item, newTabs }: { item: NavItem; newTabs: boolean }) {
   const summary = item.path ? PAGE_SUMMARIES[item.path] : undefined;
@@ -69,6 +72,12 @@ export default function DashboardPage() {
           </div>
         </div>
       </div>
+
+      {user.type !== 'sdk' && (
+        <Suspense fallback={null}>
+          <DashboardStats />
+        </Suspense>
+      )}
 
       <Descriptions className="dashboard-facts" size="small" bordered column={3} data-testid="dashboard-facts" items={facts} />
 

@@ -1,15 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Segmented, Select, Space } from 'antd';
-import ReactEChartsCore from 'echarts-for-react/lib/core';
-import * as echarts from 'echarts/core';
-import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { EChart } from '../../components/EChart.js';
 import {
   DIMENSION_BY_ID, type DimensionId, formatMetric, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
 } from '@adplane/shared';
-
-echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 /** Most series a time chart draws (the largest by the chart's metric); the rest are in the table. */
 const MAX_SERIES = 8;
@@ -80,7 +74,7 @@ export function ReportChart({ rows, dimensions, metrics }: { rows: readonly Repo
           data-testid="report-chart-metric"
         />
       </Space>
-      <ReactEChartsCore echarts={echarts} option={option} notMerge style={{ height: 320 }} />
+      <EChart option={option} style={{ height: 320 }} />
     </div>
   );
 }

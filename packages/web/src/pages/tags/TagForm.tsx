@@ -132,10 +132,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
         <Form.Item
           name="endpoint"
           label={label('endpoint', 'OpenRTB endpoint')}
-          rules={[
-            { required: true, whitespace: true, message: 'Enter the bidder endpoint' },
-            { pattern: HTTP_URL, message: 'Must be an http(s) URL without spaces' },
-          ]}
+          required
           extra="OpenRTB 2.6 bid requests are posted here."
         >
           <Input placeholder="https://bidder.example/openrtb2/auction" data-testid="tag-endpoint" />
@@ -170,12 +167,12 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
       <Divider titlePlacement="start">Delivery</Divider>
       <Row gutter={16}>
         <Col span={8}>
-          <Form.Item name="priority" label={label('priority', 'Priority')} rules={[{ required: true, type: 'integer', min: 1, max: 100, message: '1 to 100' }]} extra="1 is called first">
+          <Form.Item name="priority" label={label('priority', 'Priority')} required extra="1 is called first">
             <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} data-testid="tag-priority" />
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout')} rules={[{ required: true, type: 'integer', min: 50, max: 10_000, message: '50 to 10,000 ms' }]}>
+          <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout')} required>
             <InputNumber min={50} max={10_000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
           </Form.Item>
         </Col>

@@ -1,0 +1,137 @@
+import { type AuctionResult, runAuction } from './auction/runAuction.js';
+import { type DecisionTrace, type SourceFate } from './auction/trace.js';
+import { type Dimensions, type HourlyCounters } from './counters/hourlyCounters.js';
+import { type DemandSource } from './demand/demandSource.js';
+import { type Pacing } from './auction/pacing.js';
+import { type RequestContext } from './request/context.js';
+import { refusal } from './targeting/compiledTargeting.js';
+import { type Decision, newDecisionId, type TokenSigner } from './tracking/trackingToken.js';
+import { type SnapChannel, type Snapshot } from './snapshot/types.js';
+import { emptyDocument, winnerDocument } from './vast/adResponse.js';
+import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
+
+/**
+ * One ad decision for a channel: request counted, the channel's own rules, the auction, the VAST
+ * answer with signed tracking, the counters of every source's fate, and the trace (kept for
+ * debug=1 and "Test this tag"; the counters read the same fates).
+ */
+export interface EdgeDeps {
+  snapshot: () => Snapshot | null;
+  counters: HourlyCounters;
+  pacing: Pacing;
+  signer: TokenSigner;
+  sources: readonly DemandSource[];
+  origin: string;
+}
+
+export interface DecisionOutcome {
+  status: number;
+  xml: string;
+  trace: DecisionTrace;
+}
+
+/** Dimensions of the request itself (every row of this decision carries them). */
+function requestDims(channel: SnapChannel, ctx: RequestContext): Dimensions {
+  return {
+    tenant_id: channel.tenantId,
+    channel_id: channel.id,
+    subpublisher_id: channel.subpublisherId,
+    country: ctx.geo.country,
+    region: ctx.geo.region,
+    us_state: ctx.geo.usState,
+    device: ctx.platform.device,
+    os: ctx.platform.os,
+    browser: ctx.platform.browser,
+    app_bundle: ctx.appBundle.slice(0, 255),
+    domain: ctx.domain,
+    integration: 'VAST',
+  };
+}
+
+function contextOf(ctx: RequestContext): DecisionTrace['context'] {
+  return {
+    ip: ctx.ip,
+    country: ctx.geo.country,
+    region: ctx.geo.region,
+    usState: ctx.geo.usState,
+    device: ctx.platform.device,
+    os: ctx.platform.os,
+    browser: ctx.platform.browser,
+    tvFamily: ctx.platform.tvFamily,
+    playerSize: ctx.playerSize,
+    width: ctx.query.width,
+    height: ctx.query.height,
+    appBundle: ctx.appBundle,
+    domain: ctx.domain,
+  };
+}
+
+function countFates(deps: EdgeDeps, base: Dimensions, fates: readonly SourceFate[], now: number): void {
+  for (const f of fates) {
+    const dims: Dimensions = { ...base, [f.source === 'campaign' ? 'campaign_id' : 'tag_id']: f.id };
+    const called = f.fate !== 'filtered' && f.fate !== 'not_called';
+    const external = f.source === 'vast_tag';
+    dims.nofill_reason = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'filtered' || f.fate === 'no_fill' || f.fate === 'not_called' ? (f.reason ?? f.fate) : f.fate;
+    if (f.vastError) dims.vast_error = String(f.vastError);
+    deps.counters.add(
+      dims,
+      {
+        demand_calls: called && external ? 1 : 0,
+        responses: called && external && f.fate !== 'timeout' ? 1 : 0,
+        timeouts: f.fate === 'timeout' ? 1 : 0,
+        bids: f.bidCpm !== undefined ? 1 : 0,
+        wins: f.fate === 'won' ? 1 : 0,
+      },
+      now,
+    );
+  }
+}
+
+export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, override?: SnapChannel): Promise<DecisionOutcome> {
+  const started = performance.now();
+  const snapshot = deps.snapshot();
+  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0 };
+  const finish = (status: number, xml: string, result: string): DecisionOutcome => {
+    trace.result = result;
+    trace.totalMs = Math.round((performance.now() - started) * 100) / 100;
+    return { status, xml, trace };
+  };
+  const channel = override ?? snapshot?.channelsByUid.get(channelUid);
+  if (!snapshot || !channel) return finish(404, emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), snapshot ? 'unknown_channel' : 'warming_up');
+  trace.channel = { id: channel.id, uid: channel.uid, name: channel.name, mode: channel.demandMode, auctionPrice: channel.auctionPrice, floorCpm: channel.floorCpm, vastVersion: channel.vastVersion, timeoutMs: channel.timeoutMs };
+
+  const now = ctx.now;
+  const dims = requestDims(channel, ctx);
+  const decision: Decision = {
+    id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
+    tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
+    appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0,
+  };
+  const empty = (reason: string): DecisionOutcome => {
+    deps.counters.add({ ...dims, nofill_reason: reason }, { reqs: 1 }, now);
+    return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), reason);
+  };
+  if (!channel.serving) return empty('channel_paused');
+  const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
+  if (rule) return empty(`channel_targeting.${rule}`);
+
+  let result: AuctionResult;
+  try {
+    result = await runAuction({ ctx, channel, snapshot, pacing: deps.pacing, deadline: Date.now() + channel.timeoutMs }, deps.sources);
+  } catch {
+    return empty('auction_error');
+  }
+  trace.sources = result.fates;
+  trace.indexedOut = result.indexedOut;
+  countFates(deps, dims, result.fates, now);
+  const w = result.winner;
+  if (!w) {
+    deps.counters.add({ ...dims, nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
+    return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), result.offered ? 'no_bid' : 'no_demand');
+  }
+  deps.counters.add(dims, { reqs: 1, opps: 1 }, now);
+  trace.winner = w.fate;
+  Object.assign(decision, { tagId: w.bid.tagId, campaignId: w.bid.campaignId, creativeId: w.bid.creativeId, advertiserId: w.bid.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm });
+  const token = deps.signer.sign(decision);
+  return finish(200, winnerDocument(snapshot, channel, w, deps.origin, token, decision.id), 'filled');
+}

@@ -1,0 +1,112 @@
+import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import { clearingCpm, payoutCpm } from './money.js';
+import { type SourceFate } from './trace.js';
+
+/**
+ * The auction as fixed stages (prebid-server's hook stages, where IVT checks and post-bid pixels
+ * will hang): eligible demand from every source -> calls (all in parallel under the channel's
+ * deadline in `auction` mode; in `priority` mode a waterfall, lower numbers first, equal numbers in
+ * parallel) -> floors -> winner and clearing price (first or second price) -> payout and margin.
+ */
+export interface Winner {
+  candidate: DemandCandidate;
+  bid: Bid;
+  clearingCpm: number;
+  payoutCpm: number;
+  fate: SourceFate;
+}
+
+export interface AuctionResult {
+  winner: Winner | null;
+  fates: SourceFate[];
+  indexedOut: number;
+  /** Candidates offered the request (opportunity when > 0). */
+  offered: number;
+}
+
+/** A call that never outlives the deadline: a hanging demand becomes a timeout, never a stuck request. */
+async function callUnderDeadline(c: DemandCandidate, req: AuctionRequest): Promise<CallResult> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<CallResult>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout', ms: Date.now() - started }), Math.max(0, req.deadline - started));
+  });
+  try {
+    return await Promise.race([
+      c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: Date.now() - started })),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Priced {
+  candidate: DemandCandidate;
+  bid: Bid;
+  fate: SourceFate;
+}
+
+async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: SourceFate[]): Promise<Priced[]> {
+  const results = await Promise.all(group.map((c) => callUnderDeadline(c, req)));
+  const priced: Priced[] = [];
+  results.forEach((r, i) => {
+    const c = group[i]!;
+    const fate: SourceFate = { source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'no_fill', ms: r.ms };
+    fates.push(fate);
+    if (r.kind === 'timeout') fate.fate = 'timeout';
+    else if (r.kind === 'no_fill') {
+      fate.reason = r.reason;
+      if (r.vastError) fate.vastError = r.vastError;
+    } else if (r.bid.priceCpm < c.floorCpm || r.bid.priceCpm <= 0) {
+      fate.fate = 'below_floor';
+      fate.bidCpm = r.bid.priceCpm;
+      fate.reason = r.bid.priceCpm <= 0 ? 'zero_price' : `floor_${c.floorCpm}`;
+    } else {
+      fate.fate = 'lost';
+      fate.bidCpm = r.bid.priceCpm;
+      priced.push({ candidate: c, bid: r.bid, fate });
+    }
+  });
+  return priced;
+}
+
+function decide(priced: Priced[], req: AuctionRequest): Winner | null {
+  if (!priced.length) return null;
+  priced.sort((a, b) => b.bid.priceCpm - a.bid.priceCpm || a.candidate.priority - b.candidate.priority);
+  const top = priced[0]!;
+  const runnerUp = priced[1]?.bid.priceCpm ?? null;
+  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.candidate.floorCpm, top.bid.fixedPrice);
+  const payout = payoutCpm(req.channel.payout, clearing);
+  for (const p of priced.slice(1)) p.fate.lostTo = `${top.candidate.source}#${top.candidate.id}`;
+  Object.assign(top.fate, { fate: 'won', clearingCpm: clearing, payoutCpm: payout, marginCpm: clearing - payout });
+  return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, fate: top.fate };
+}
+
+export async function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): Promise<AuctionResult> {
+  const fates: SourceFate[] = [];
+  const candidates: DemandCandidate[] = [];
+  let indexedOut = 0;
+  for (const source of sources) {
+    const found = source.candidates(req, (f) => fates.push(f));
+    candidates.push(...found.candidates);
+    indexedOut += found.indexedOut;
+  }
+  if (!candidates.length) return { winner: null, fates, indexedOut, offered: 0 };
+
+  if (req.channel.demandMode === 'auction') {
+    const priced = await callGroup(candidates, req, fates);
+    return { winner: decide(priced, req), fates, indexedOut, offered: candidates.length };
+  }
+
+  const tiers = [...new Set(candidates.map((c) => c.priority))].sort((a, b) => a - b);
+  for (let i = 0; i < tiers.length; i++) {
+    const group = candidates.filter((c) => c.priority === tiers[i]);
+    const winner = decide(await callGroup(group, req, fates), req);
+    if (winner || Date.now() >= req.deadline) {
+      for (const c of candidates) if (c.priority > tiers[i]!) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
+      return { winner, fates, indexedOut, offered: candidates.length };
+    }
+  }
+  return { winner: null, fates, indexedOut, offered: candidates.length };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { type HourlyRow, type StatsSink } from '../../stats/hourlyRow.js';
+import { HourlyCounters, hourOf } from './hourlyCounters.js';
+
+class MemorySink implements StatsSink {
+  rows: HourlyRow[] = [];
+  failNext = false;
+  async write(rows: readonly HourlyRow[]): Promise<void> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('stats store down');
+    }
+    this.rows.push(...rows.map((r) => ({ ...r })));
+  }
+}
+
+const T = Date.UTC(2026, 10, 23, 1, 30);
+
+describe('hourly counters', () => {
+  it('sums by hour and dimensions and flushes rows in the HourlyRow shape', async () => {
+    const sink = new MemorySink();
+    const c = new HourlyCounters(() => sink);
+    c.add({ tenant_id: 1, channel_id: 2 }, { reqs: 1, opps: 1 }, T);
+    c.add({ tenant_id: 1, channel_id: 2 }, { reqs: 1 }, T + 60_000);
+    c.add({ tenant_id: 1, channel_id: 2 }, { reqs: 1 }, T + 3_600_000);
+    c.add({ tenant_id: 1, channel_id: 3, nofill_reason: 'timeout' }, { timeouts: 1 }, T);
+    await c.flush();
+    expect(sink.rows).toHaveLength(3);
+    const first = sink.rows.find((r) => r.channel_id === 2 && r.hour === hourOf(T))!;
+    expect(first).toMatchObject({ hour: '2026-11-23 01:00:00', reqs: 2, opps: 1, tag_id: 0, country: '', revenue: 0 });
+    expect(c.pending).toBe(0);
+  });
+
+  it('keeps rows a failed write refused and sends them with the next flush', async () => {
+    const sink = new MemorySink();
+    const c = new HourlyCounters(() => sink);
+    c.add({ tenant_id: 1 }, { imps: 2, revenue: 5000 }, T);
+    sink.failNext = true;
+    await expect(c.flush()).rejects.toThrow('stats store down');
+    c.add({ tenant_id: 1 }, { imps: 1, revenue: 2500 }, T);
+    await c.flush();
+    expect(sink.rows).toHaveLength(1);
+    expect(sink.rows[0]).toMatchObject({ imps: 3, revenue: 7500 });
+  });
+});

@@ -1,0 +1,59 @@
+import { type SourceFate } from '../auction/trace.js';
+import { type RequestContext } from '../request/context.js';
+import { type SnapCampaign, type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
+import { type Pacing } from '../auction/pacing.js';
+import { type DemandInline } from './vastAnswer.js';
+
+/**
+ * One interface for every kind of demand (as prebid-server's adapters): a source lists the
+ * candidates a request may call, after its own eligibility rules (each refusal reported with the
+ * rule's name), and each candidate's `call` answers a bid or why not. Our campaigns and VAST demand
+ * tags are sources today; OpenRTB exchanges and Prebid partners plug in as more sources.
+ */
+export interface AuctionRequest {
+  ctx: RequestContext;
+  channel: SnapChannel;
+  snapshot: Snapshot;
+  pacing: Pacing;
+  /** Epoch ms by which every answer must be in. */
+  deadline: number;
+}
+
+/** What the winner serves: one of our creatives, or a demand's VAST answer re-rendered with its trackers. */
+export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline };
+
+export interface Bid {
+  /** What the demand offers, CPM micro-dollars. */
+  priceCpm: number;
+  /** A fixed price does not clear lower in a second-price auction (CPM demand tags). */
+  fixedPrice: boolean;
+  markup: AdMarkup;
+  tagId: number;
+  campaignId: number;
+  creativeId: number;
+  advertiserId: number;
+}
+
+export type CallResult =
+  | { kind: 'bid'; bid: Bid; ms: number }
+  | { kind: 'no_fill'; reason: string; vastError?: number; ms: number }
+  | { kind: 'timeout'; ms: number };
+
+export interface DemandCandidate {
+  source: SourceFate['source'];
+  id: number;
+  name: string;
+  /** Lower first in priority mode; equal numbers are called together. */
+  priority: number;
+  /** The floor this candidate's price must reach (the channel's and its own, the higher). */
+  floorCpm: number;
+  /** Whether calling it counts as a demand call (an external request) in the counters. */
+  external: boolean;
+  call(req: AuctionRequest): Promise<CallResult>;
+}
+
+export interface DemandSource {
+  readonly name: string;
+  /** Candidates for this request; refusals go to `filtered` with the rule that refused. */
+  candidates(req: AuctionRequest, filtered: (fate: SourceFate) => void): { candidates: DemandCandidate[]; indexedOut: number };
+}

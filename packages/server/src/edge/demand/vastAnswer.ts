@@ -1,0 +1,121 @@
+import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
+import { VAST_ERRORS } from '../vast/vastVersion.js';
+import { type Trackers, type VastMediaFile } from '../vast/vastWriter.js';
+
+/**
+ * What a demand tag's VAST answer holds, read defensively: the first ad, inline or wrapper, with
+ * every tracker it carries (so that we keep the demand's trackers when we answer the player), its
+ * media, duration, click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars.
+ */
+export interface DemandInline {
+  kind: 'inline';
+  adSystem: string;
+  title: string;
+  trackers: Trackers;
+  clickThrough: string;
+  mediaFiles: VastMediaFile[];
+  duration: number;
+  pricingCpm: number | null;
+}
+
+export interface DemandWrapper {
+  kind: 'wrapper';
+  tagUri: string;
+  trackers: Trackers;
+  pricingCpm: number | null;
+}
+
+export type DemandAnswer = DemandInline | DemandWrapper | { kind: 'empty'; vastError: number; reason: string };
+
+const TRACKED_EVENTS = new Set(['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip', 'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close']);
+
+const children = (el: XmlElement | null | undefined, name: string): XmlElement[] => {
+  if (!el) return [];
+  const out: XmlElement[] = [];
+  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as XmlElement).localName === name) out.push(n as XmlElement);
+  return out;
+};
+const child = (el: XmlElement | null | undefined, name: string): XmlElement | null => children(el, name)[0] ?? null;
+const descendants = (el: XmlElement, name: string): XmlElement[] => Array.from(el.getElementsByTagNameNS('*', name)) as XmlElement[];
+const text = (el: XmlElement | null | undefined): string => (el?.textContent ?? '').trim();
+
+function seconds(t: string): number {
+  const m = /^(\d{1,2}):(\d{2}):(\d{2})(\.\d+)?$/.exec(t);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4] ?? 0) : 0;
+}
+
+function pricing(ad: XmlElement): number | null {
+  const p = child(ad, 'Pricing');
+  if (!p) return null;
+  const v = Number(text(p));
+  if (!Number.isFinite(v) || v < 0 || v > 1000) return null;
+  const model = (p.getAttribute('model') ?? 'cpm').toLowerCase();
+  return model === 'cpm' ? Math.round(v * 1_000_000) : null;
+}
+
+function trackersOf(ad: XmlElement): Trackers {
+  const t: Trackers = { impression: [], error: [], events: [], clickTracking: [] };
+  for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
+  for (const e of children(ad, 'Error')) if (text(e)) t.error.push(text(e));
+  for (const tr of descendants(ad, 'Tracking')) {
+    const event = tr.getAttribute('event') ?? '';
+    // only linear events: companion and non-linear trackers do not apply to what we re-render
+    if (TRACKED_EVENTS.has(event) && text(tr) && tr.parentNode && (tr.parentNode.parentNode as XmlElement | null)?.localName === 'Linear') t.events.push([event, text(tr)]);
+  }
+  for (const c of descendants(ad, 'ClickTracking')) if (text(c)) t.clickTracking.push(text(c));
+  return t;
+}
+
+export function readVastAnswer(xml: string): DemandAnswer {
+  if (!xml.trim()) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'empty_answer' };
+  let root: XmlElement | null = null;
+  try {
+    const doc = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+    root = doc.documentElement as XmlElement | null;
+  } catch {
+    return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'bad_xml' };
+  }
+  if (!root || root.localName !== 'VAST') return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'not_vast' };
+  const ad = children(root, 'Ad')[0];
+  if (!ad) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'no_ad' };
+  const wrapper = child(ad, 'Wrapper');
+  if (wrapper) {
+    const tagUri = text(child(wrapper, 'VASTAdTagURI'));
+    if (!/^https?:\/\//i.test(tagUri)) return { kind: 'empty', vastError: VAST_ERRORS.wrapperGeneral, reason: 'bad_wrapper' };
+    return { kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper) };
+  }
+  const inline = child(ad, 'InLine');
+  if (!inline) return { kind: 'empty', vastError: VAST_ERRORS.schema, reason: 'bad_ad' };
+  const linear = descendants(inline, 'Linear')[0];
+  if (!linear) return { kind: 'empty', vastError: VAST_ERRORS.linearGeneral, reason: 'no_linear' };
+  const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
+    .map((m) => ({
+      url: text(m),
+      mime: m.getAttribute('type') ?? 'video/mp4',
+      width: Number(m.getAttribute('width')) || 0,
+      height: Number(m.getAttribute('height')) || 0,
+      bitrate: Number(m.getAttribute('bitrate')) || 0,
+    }))
+    .filter((m) => /^https?:\/\//i.test(m.url) && m.width > 0 && m.height > 0);
+  if (!mediaFiles.length) return { kind: 'empty', vastError: VAST_ERRORS.mediaNotFound, reason: 'no_media' };
+  return {
+    kind: 'inline',
+    adSystem: text(child(inline, 'AdSystem')) || 'demand',
+    title: text(child(inline, 'AdTitle')) || 'Ad',
+    trackers: trackersOf(inline),
+    clickThrough: text(descendants(linear, 'ClickThrough')[0]),
+    mediaFiles,
+    duration: seconds(text(child(linear, 'Duration'))),
+    pricingCpm: pricing(inline),
+  };
+}
+
+/** Trackers of a wrapper chain and its inline, in the order the player would have fired them. */
+export function mergeTrackers(...all: Trackers[]): Trackers {
+  return {
+    impression: all.flatMap((t) => t.impression),
+    error: all.flatMap((t) => t.error),
+    events: all.flatMap((t) => t.events),
+    clickTracking: all.flatMap((t) => t.clickTracking),
+  };
+}

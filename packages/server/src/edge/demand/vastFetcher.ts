@@ -1,0 +1,98 @@
+import { Agent, request } from 'undici';
+import { VAST_ERRORS } from '../vast/vastVersion.js';
+import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
+
+/**
+ * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a hard
+ * deadline per call (headers and body), bodies capped, wrappers followed to `MAX_WRAPPERS` deep with
+ * every hop's trackers kept. Whatever goes wrong is a no-fill with its VAST error code, never a throw.
+ */
+export const MAX_WRAPPERS = 5;
+const MAX_BODY = 512 * 1024;
+
+export type FetchResult =
+  | { kind: 'inline'; ad: DemandInline; hops: number; ms: number }
+  | { kind: 'no_fill'; reason: string; vastError: number; ms: number }
+  | { kind: 'timeout'; ms: number };
+
+export class VastFetcher {
+  private readonly agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async get(url: string, deadline: number, ua: string, ip: string): Promise<string> {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new DeadlineError();
+    const signal = AbortSignal.timeout(left);
+    const res = await request(url, {
+      dispatcher: this.agent,
+      method: 'GET',
+      signal,
+      headersTimeout: left,
+      bodyTimeout: left,
+      headers: { accept: 'application/xml, text/xml', 'user-agent': ua || 'adplane', ...(ip ? { 'x-forwarded-for': ip } : {}) },
+    });
+    if (res.statusCode === 204) {
+      await res.body.dump();
+      return '';
+    }
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new HttpError(res.statusCode);
+    }
+    let size = 0;
+    const parts: Buffer[] = [];
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY) {
+        res.body.destroy();
+        throw new HttpError(413);
+      }
+      parts.push(chunk as Buffer);
+    }
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  /** Fetch a demand VAST URL and follow its wrappers until an inline ad, under `deadline` (epoch ms). */
+  async fetch(url: string, deadline: number, viewer: { ua: string; ip: string }): Promise<FetchResult> {
+    const started = Date.now();
+    const wrapperTrackers = [];
+    let wrapperPrice: number | null = null;
+    let next = url;
+    for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
+      let xml: string;
+      try {
+        xml = await this.get(next, deadline, viewer.ua, viewer.ip);
+      } catch (error) {
+        const ms = Date.now() - started;
+        if (error instanceof DeadlineError || isTimeout(error)) return hop === 0 ? { kind: 'timeout', ms } : { kind: 'no_fill', reason: 'wrapper_timeout', vastError: VAST_ERRORS.wrapperTimeout, ms };
+        if (error instanceof HttpError) return { kind: 'no_fill', reason: `http_${error.status}`, vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
+        return { kind: 'no_fill', reason: 'connection_failed', vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
+      }
+      const answer = readVastAnswer(xml);
+      if (answer.kind === 'empty') return { kind: 'no_fill', reason: answer.reason, vastError: answer.vastError, ms: Date.now() - started };
+      if (answer.kind === 'inline') {
+        const pricingCpm = answer.pricingCpm ?? wrapperPrice;
+        return { kind: 'inline', ad: { ...answer, trackers: mergeTrackers(...wrapperTrackers, answer.trackers), pricingCpm }, hops: hop, ms: Date.now() - started };
+      }
+      wrapperTrackers.push(answer.trackers);
+      wrapperPrice ??= answer.pricingCpm;
+      next = answer.tagUri;
+    }
+    return { kind: 'no_fill', reason: 'too_many_wrappers', vastError: VAST_ERRORS.wrapperLimit, ms: Date.now() - started };
+  }
+}
+
+class DeadlineError extends Error {}
+class HttpError extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const e = error as { name?: string; code?: string };
+  return e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_ABORTED';
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { tagRevenueCpm } from '../auction/money.js';
+import { refusal } from '../targeting/compiledTargeting.js';
+import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
+import { fillTagUrl } from './tagMacros.js';
+import { type VastFetcher } from './vastFetcher.js';
+
+/**
+ * VAST demand tags the channel calls: eligibility (targeting, integration, caps), then a server-side
+ * fetch of the tag URL with its macros filled, under the tag's own timeout and the channel's
+ * deadline. The price is the tag's CPM, or its share of the <Pricing> the answer states.
+ */
+export function vastTagSource(fetcher: VastFetcher): DemandSource {
+  return {
+    name: 'vast_tags',
+    candidates(req: AuctionRequest, filtered) {
+      const { ctx, channel, pacing } = req;
+      const out: DemandCandidate[] = [];
+      for (const { tag, priority } of channel.demand) {
+        const base = { source: 'vast_tag' as const, id: tag.id, name: tag.name, priority };
+        if (tag.integration !== 'VAST') {
+          filtered({ ...base, fate: 'filtered', reason: `integration_${tag.integration.toLowerCase()}_not_served_here` });
+          continue;
+        }
+        const rule = tag.targeting ? refusal(tag.targeting, ctx) : null;
+        if (rule) {
+          filtered({ ...base, fate: 'filtered', reason: `targeting.${rule}` });
+          continue;
+        }
+        out.push({
+          ...base,
+          floorCpm: Math.max(channel.floorCpm, tag.floorCpm),
+          external: true,
+          call: async (r: AuctionRequest): Promise<CallResult> => {
+            // Caps are taken when the call is actually made (a waterfall may never reach this tag).
+            const capped = pacing.takeTagRequest(tag.id, tag.qpsLimit, tag.dailyRequestCap, tag.dailyImpCap, Date.now());
+            if (capped) return { kind: 'no_fill', reason: capped, ms: 0 };
+            const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
+            const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
+            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip });
+            if (got.kind !== 'inline') return got;
+            const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
+            if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
+            return {
+              kind: 'bid',
+              ms: got.ms,
+              bid: { priceCpm: price, fixedPrice: tag.price.type === 'cpm', markup: { kind: 'vast', ad: got.ad }, tagId: tag.id, campaignId: 0, creativeId: 0, advertiserId: tag.advertiserId },
+            };
+          },
+        });
+      }
+      for (const idle of channel.idleTags) filtered({ source: 'vast_tag', id: idle.id, name: `#${idle.id}`, priority: 0, fate: 'filtered', reason: `tag_${idle.reason}` });
+      return { candidates: out, indexedOut: 0 };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type FastifyInstance } from 'fastify';
+import { DEMO_DEMAND_PATH, DEMO_VIDEO_PATH } from '../store/seedEdgeDemo.js';
+import { xmlEscape } from './vast/xml.js';
+
+/**
+ * The demo's world, served by adplane itself so that `npm start` fills offline: the demo video
+ * (a 6-second H.264 MP4 recorded once from a canvas in Chromium, committed under assets/) and a
+ * demo demand partner answering inline VAST 3.0 with a <Pricing> (`price` in USD, default 4.50) and
+ * its own trackers, as an external VAST demand tag would.
+ */
+const VIDEO_FILE = fileURLToPath(new URL('../../assets/demo-ad.mp4', import.meta.url));
+
+export function registerDemoDemand(app: FastifyInstance, origin: string): void {
+  const video = readFileSync(VIDEO_FILE);
+  app.get(DEMO_VIDEO_PATH, (request, reply) => {
+    const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
+    reply.header('accept-ranges', 'bytes').header('cache-control', 'public, max-age=86400').header('access-control-allow-origin', '*').type('video/mp4');
+    if (!range) return reply.send(video);
+    const start = range[1] ? Number(range[1]) : Math.max(0, video.length - Number(range[2]));
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), video.length - 1) : video.length - 1;
+    if (start >= video.length || start > end) return reply.code(416).header('content-range', `bytes */${video.length}`).send();
+    return reply.code(206).header('content-range', `bytes ${start}-${end}/${video.length}`).send(video.subarray(start, end + 1));
+  });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(DEMO_DEMAND_PATH, (request, reply) => {
+    const price = Number(request.query.price ?? '4.5');
+    const usd = Number.isFinite(price) && price >= 0 && price < 1000 ? price : 4.5;
+    const track = (e: string) => `${origin}/demo/demand/track?e=${e}`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="demo-demand"><InLine><AdSystem>adplane demo demand</AdSystem><AdTitle>Demo demand spot</AdTitle><Pricing model="cpm" currency="USD">${usd.toFixed(2)}</Pricing><Error><![CDATA[${track('error')}&code=[ERRORCODE]]]></Error><Impression><![CDATA[${track('impression')}]]></Impression><Creatives><Creative><Linear><Duration>00:00:06</Duration><TrackingEvents><Tracking event="start"><![CDATA[${track('start')}]]></Tracking><Tracking event="complete"><![CDATA[${track('complete')}]]></Tracking></TrackingEvents><VideoClicks><ClickThrough><![CDATA[${xmlEscape(origin)}/]]></ClickThrough></VideoClicks><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[${origin}${DEMO_VIDEO_PATH}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+    return reply.header('cache-control', 'no-store').type('application/xml; charset=utf-8').send(xml);
+  });
+
+  app.get(`/demo/demand/track`, (_request, reply) => reply.code(204).header('access-control-allow-origin', '*').send());
+}

@@ -1,0 +1,155 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { EVENT_PATH } from '@adplane/shared';
+import { type DecisionTrace } from './auction/trace.js';
+import { Pacing } from './auction/pacing.js';
+import { HourlyCounters } from './counters/hourlyCounters.js';
+import { campaignSource } from './demand/campaignSource.js';
+import { VastFetcher } from './demand/vastFetcher.js';
+import { vastTagSource } from './demand/vastTagSource.js';
+import { geoipLiteLookup, type GeoLookup } from './request/geo.js';
+import { SnapshotHolder } from './snapshot/snapshotHolder.js';
+import { debugCaller } from './debugAccess.js';
+import { registerDemoDemand } from './demoDemand.js';
+import { ReplayGuard } from './tracking/replayGuard.js';
+import { ensureTrackingKey } from './tracking/trackingKey.js';
+import { handleEvent } from './tracking/trackingEvents.js';
+import { TokenSigner } from './tracking/trackingToken.js';
+import { corsHeaders, decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
+
+/**
+ * The edge plane inside the adplane app: the snapshot (built before the app is ready, then kept
+ * fresh), the counters (flushed every few seconds and before the app closes, so SIGTERM loses
+ * nothing), and the routes /vast/<uid> and /ev. `serveRaw` answers those two paths straight from
+ * node's request (the listening server calls it before Fastify); Fastify routes the same handlers
+ * for `inject` and for debug=1 (which needs the sign-in cookie).
+ */
+export interface Edge {
+  snapshots: SnapshotHolder;
+  counters: HourlyCounters;
+  pacing: Pacing;
+  deps: VastRequestDeps | null;
+  /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
+  serveRaw(req: IncomingMessage, res: ServerResponse): boolean;
+  flush(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    edge: Edge;
+  }
+}
+
+export interface EdgeOptions {
+  flushMs?: number;
+  pollMs?: number;
+  geo?: GeoLookup;
+}
+
+const VAST_PREFIX = '/vast/';
+
+export async function installEdge(app: FastifyInstance, options: EdgeOptions = {}): Promise<Edge> {
+  const settings = app.settings;
+  const counters = new HourlyCounters(() => app.stats);
+  const pacing = new Pacing();
+  const replay = new ReplayGuard();
+  const fetcher = new VastFetcher();
+  const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
+  const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
+  const deps: VastRequestDeps = {
+    snapshot: () => snapshots.current,
+    counters,
+    pacing,
+    signer,
+    sources: [campaignSource, vastTagSource(fetcher)],
+    origin: settings.publicHost,
+    geo: options.geo ?? geoipLiteLookup,
+    trustProxy: settings.trustProxy !== false,
+    onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
+  };
+  const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current };
+
+  const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    await snapshots.start();
+    timer = setInterval(() => void flush(), options.flushMs ?? 5000);
+    timer.unref();
+  });
+  app.addHook('preClose', async () => {
+    clearInterval(timer);
+    snapshots.stop();
+    await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));
+    await fetcher.close();
+  });
+
+  const edge: Edge = {
+    snapshots,
+    counters,
+    pacing,
+    deps,
+    flush: () => counters.flush(),
+    serveRaw(req, res) {
+      const url = req.url ?? '';
+      if (req.method !== 'GET') return false;
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      if (path === EVENT_PATH) {
+        handleEvent(eventDeps, search, res);
+        return true;
+      }
+      if (path.startsWith(VAST_PREFIX) && search.get('debug') !== '1') {
+        const uid = safeDecode(path.slice(VAST_PREFIX.length));
+        void handleVast(deps, req, res, uid, search);
+        return true;
+      }
+      return false;
+    },
+  };
+  app.decorate('edge', edge);
+  if (settings.demo) registerDemoDemand(app, settings.publicHost);
+
+  app.get(EVENT_PATH, (request, reply) => {
+    reply.hijack();
+    handleEvent(eventDeps, searchOf(request), reply.raw);
+  });
+
+  app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
+    const search = searchOf(request);
+    if (search.get('debug') === '1') return debugAnswer(app, request, reply, deps, search);
+    reply.hijack();
+    await handleVast(deps, request.raw, reply.raw, request.params.uid, search);
+  });
+  return edge;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function searchOf(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const q = url.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+}
+
+/** debug=1: the VAST and the decision trace as JSON, for a signed-in user of the channel's tenant. */
+async function debugAnswer(app: FastifyInstance, request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply, deps: VastRequestDeps, search: URLSearchParams) {
+  const caller = await debugCaller(app, request, reply);
+  const channel = deps.snapshot()?.channelsByUid.get(request.params.uid);
+  const allowed = caller && (caller.tenantId === null || (channel && caller.tenantId === channel.tenantId));
+  const outcome = await decideVast(deps, request.raw, request.params.uid, search);
+  const xml = outcome?.xml ?? '';
+  reply.headers({ 'cache-control': 'no-store', ...corsHeaders(request.raw) });
+  if (!allowed) {
+    // The trace shows prices and demand: only for the tenant's users. Others get the plain VAST.
+    return reply.code(outcome?.status ?? 200).header('x-adplane-debug', 'refused: sign in as a user of this channel\'s tenant').type('application/xml; charset=utf-8').send(xml);
+  }
+  const trace: DecisionTrace | null = outcome?.trace ?? null;
+  return reply.code(200).type('application/json; charset=utf-8').send({ status: outcome?.status ?? 200, vast: xml, trace });
+}

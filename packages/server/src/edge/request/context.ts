@@ -1,0 +1,58 @@
+import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.js';
+import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
+import { deviceOfOrtbType, type Platform, platformOf } from './userAgent.js';
+import { playerSizeOf } from './playerSize.js';
+
+/**
+ * Everything the decision needs to know about one ad request, built once at the door: the tag's
+ * macros, then the connection's address and User-Agent header where the macros are absent, geo from
+ * the address, platform from the user agent and the player size bucket of the targeting contract.
+ */
+export interface RequestContext {
+  query: TagQuery;
+  /** The viewer's address (macro first, then the connection), '' when neither is usable. */
+  ip: string;
+  ua: string;
+  geo: Geo;
+  platform: Platform;
+  /** small | medium | large | xlarge, '' when the player did not say its width. */
+  playerSize: string;
+  /** app bundle when in an app, else the site's domain: what app and publisher lists match. */
+  appBundle: string;
+  domain: string;
+  /** Request time, ms since the epoch. */
+  now: number;
+}
+
+export interface ConnectionFacts {
+  remoteAddress: string;
+  userAgent: string;
+}
+
+export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: number, geoLookup: GeoLookup = geoipLiteLookup): RequestContext {
+  const query = readTagQuery(raw);
+  const ip = publicAddress(query.ip) || publicAddress(conn.remoteAddress);
+  const ua = query.ua || conn.userAgent.slice(0, 1024);
+  let platform = platformOf(ua);
+  const stated = deviceOfOrtbType(query.deviceType);
+  if (stated && stated !== platform.device) platform = { ...platform, device: stated };
+  return {
+    query,
+    ip,
+    ua,
+    geo: geoLookup(ip),
+    platform,
+    playerSize: query.width > 0 ? playerSizeOf(query.width) : '',
+    appBundle: query.appBundle,
+    domain: query.domain || (query.pageUrl ? hostFromUrl(query.pageUrl) : ''),
+    now,
+  };
+}
+
+function hostFromUrl(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '').toLowerCase();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,41 @@
+import { isLive } from '@adplane/shared';
+import { type AccountRow } from './loadRows.js';
+import { type SnapTenant } from './types.js';
+
+/**
+ * Accounts above the rows: tenants (demand accounts without a manager), subpublishers and advertisers.
+ * An account that is paused or archived stops everything under it (kinds/serving.ts), so the
+ * snapshot keeps only live ones and a row naming a missing owner does not serve.
+ */
+export interface Owners {
+  tenants: Map<number, SnapTenant>;
+  /** Live subpublishers and advertisers by id, with their names. */
+  subpublishers: Map<number, string>;
+  advertisers: Map<number, string>;
+}
+
+export function compileOwners(rows: readonly AccountRow[]): Owners {
+  const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map() };
+  for (const r of rows) {
+    if (!isLive(r)) continue;
+    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone });
+    else if (r.type === 'sub') owners.subpublishers.set(r.id, r.name);
+    else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
+  }
+  // A subpublisher or advertiser under a tenant that is not live does not serve either.
+  for (const r of rows) {
+    if (r.tenantId !== null && !owners.tenants.has(r.tenantId)) {
+      if (r.type === 'sub') owners.subpublishers.delete(r.id);
+      if (r.type === 'adv') owners.advertisers.delete(r.id);
+    }
+  }
+  return owners;
+}
+
+/** Whether a row's owners let it serve: a live tenant, and a live advertiser/subpublisher when it names one. */
+export function ownersServe(owners: Owners, tenantId: number | null, extra: { advertiserId?: number | null; subpublisherId?: number | null }): boolean {
+  if (tenantId === null || !owners.tenants.has(tenantId)) return false;
+  if (extra.advertiserId && !owners.advertisers.has(extra.advertiserId)) return false;
+  if (extra.subpublisherId && !owners.subpublishers.has(extra.subpublisherId)) return false;
+  return true;
+}

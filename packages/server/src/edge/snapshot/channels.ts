@@ -1,0 +1,51 @@
+import { isLive, parseChannelRow, type SkipSink, type StoredRow } from '@adplane/shared';
+import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import { type Owners, ownersServe } from './accounts.js';
+import { type SnapChannel, type SnapTag } from './types.js';
+
+/**
+ * Channels by uid. A channel that cannot serve (paused, archived, paused account) stays in the
+ * snapshot with `serving: false`, so its requests get an empty VAST and a counted reason, not a 404.
+ * Only tags of the channel's own tenant are called.
+ */
+export function compileChannels(
+  rows: readonly StoredRow[],
+  owners: Owners,
+  tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+  sink: SkipSink,
+): Map<number, SnapChannel> {
+  const out = new Map<number, SnapChannel>();
+  for (const row of rows) {
+    const c = parseChannelRow(row, sink);
+    if (!c || !c.uid || c.tenantId === null) continue;
+    const demand: { tag: SnapTag; priority: number }[] = [];
+    const idleTags: { id: number; reason: string }[] = [];
+    for (const d of c.demand) {
+      const tag = tags.live.get(d.tagId);
+      if (tag && tag.tenantId === c.tenantId) demand.push({ tag, priority: d.priority });
+      else idleTags.push({ id: d.tagId, reason: tags.idle.get(d.tagId) ?? 'not_found' });
+    }
+    out.set(c.id, {
+      id: c.id,
+      uid: c.uid,
+      tenantId: c.tenantId,
+      subpublisherId: c.subpublisherId ?? 0,
+      name: c.name,
+      serving: isLive(c) && ownersServe(owners, c.tenantId, { subpublisherId: c.subpublisherId }),
+      integration: c.integration,
+      environment: c.environment,
+      format: c.format,
+      vastVersion: c.vastVersion,
+      floorCpm: c.floorCpm,
+      payout: c.payout,
+      demandMode: c.demandMode,
+      auctionPrice: c.auctionPrice,
+      timeoutMs: c.timeoutMs,
+      targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
+      demand,
+      idleTags,
+    });
+  }
+  return out;
+}

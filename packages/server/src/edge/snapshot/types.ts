@@ -1,0 +1,108 @@
+import { type Limit, type Price, type VastVersion } from '@adplane/shared';
+import { type CampaignIndex } from '../targeting/campaignIndex.js';
+import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+
+/**
+ * The edge's immutable, typed view of the config store: everything a decision reads, compiled once
+ * (money in micro-dollars, targeting compiled, rows that must not serve already dropped) and
+ * swapped whole when the config changes. A request never touches the config database.
+ */
+export interface SnapTenant {
+  id: number;
+  name: string;
+  /** Whole hours from UTC: flight days start and end in it. */
+  timezone: number;
+}
+
+export interface SnapCreative {
+  id: number;
+  tenantId: number;
+  name: string;
+  advertiserId: number;
+  format: 'video' | 'display';
+  videoSource: 'media' | 'vast';
+  mediaFiles: { url: string; mime: string; duration: number; width: number; height: number; bitrate: number }[];
+  vastUrl: string;
+  duration: number;
+  displayType: 'image' | 'html';
+  imageUrl: string;
+  html: string;
+  width: number;
+  height: number;
+  clickUrl: string;
+  adomain: readonly string[];
+  iabCategories: readonly string[];
+}
+
+export interface SnapCampaign {
+  id: number;
+  tenantId: number;
+  name: string;
+  advertiserId: number;
+  advertiserName: string;
+  /** Flight in ms since the epoch: [start, end), end Infinity when open. */
+  flightStart: number;
+  flightEnd: number;
+  totalBudget: Limit;
+  dailyBudget: Limit;
+  bidCpm: number;
+  targeting: CompiledTargeting | null;
+  creatives: readonly SnapCreative[];
+}
+
+export interface SnapTag {
+  id: number;
+  tenantId: number;
+  name: string;
+  integration: 'VAST' | 'RTB' | 'PreBid';
+  vastUrl: string;
+  price: Price;
+  floorCpm: number;
+  timeoutMs: number;
+  qpsLimit: Limit;
+  dailyRequestCap: Limit;
+  dailyImpCap: Limit;
+  advertiserId: number;
+  targeting: CompiledTargeting | null;
+}
+
+export interface SnapChannel {
+  id: number;
+  uid: string;
+  tenantId: number;
+  subpublisherId: number;
+  name: string;
+  /** False for a paused or archived channel (or one under a paused account): answered empty, counted. */
+  serving: boolean;
+  integration: 'VAST' | 'RTB' | 'PreBid';
+  environment: 'ctv' | 'app' | 'web';
+  format: 'video' | 'display';
+  vastVersion: VastVersion;
+  floorCpm: number;
+  payout: Price;
+  demandMode: 'auction' | 'priority';
+  auctionPrice: 'first' | 'second';
+  timeoutMs: number;
+  targeting: CompiledTargeting | null;
+  /** Live demand tags the channel calls, with the channel's priority for each. */
+  demand: readonly { tag: SnapTag; priority: number }[];
+  /** Tags the channel lists that cannot serve (paused, archived, invalid), for the trace. */
+  idleTags: readonly { id: number; reason: string }[];
+}
+
+export interface Snapshot {
+  /** The config version it was compiled from. */
+  version: number;
+  builtAt: number;
+  buildMs: number;
+  tenants: ReadonlyMap<number, SnapTenant>;
+  channelsByUid: ReadonlyMap<string, SnapChannel>;
+  channels: ReadonlyMap<number, SnapChannel>;
+  tags: ReadonlyMap<number, SnapTag>;
+  campaigns: ReadonlyMap<number, SnapCampaign>;
+  creatives: ReadonlyMap<number, SnapCreative>;
+  /** Each tenant's live campaigns behind targeting indexes. */
+  campaignIndex: ReadonlyMap<number, CampaignIndex<SnapCampaign>>;
+  /** Stored rows the current schema rejected, per kind (skipped, never fatal). */
+  skipped: Readonly<Record<string, number>>;
+}

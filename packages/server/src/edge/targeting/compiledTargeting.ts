@@ -1,0 +1,114 @@
+import { geoSets, type GeoSets, passesGeo, type TargetingRules } from '@adplane/shared';
+import { type RequestContext } from '../request/context.js';
+
+/**
+ * A targeting compiled once per snapshot into sets and a 168-hour mask, matched per request with
+ * the first rule that refuses named (the decision trace and the no-fill counters show it).
+ */
+export interface CodeSet {
+  include: boolean;
+  values: ReadonlySet<string>;
+}
+
+export interface CompiledTargeting {
+  id: number;
+  geo: GeoSets;
+  devices: CodeSet | null;
+  os: CodeSet | null;
+  browsers: CodeSet | null;
+  tvFamilies: CodeSet | null;
+  iabCategories: CodeSet | null;
+  /** App bundles of the referenced app lists. */
+  apps: CodeSet | null;
+  /** Domains and publisher ids of the referenced publisher lists. */
+  publishers: CodeSet | null;
+  /** Creative ids and advertiser domains of the referenced creative lists (checked against a creative). */
+  creatives: CodeSet | null;
+  playerSizes: ReadonlySet<string> | null;
+  /** Bit (day * 24 + hour) set when serving is allowed, in UTC: the rule's time zone is applied at compile. */
+  dayParts: Uint8Array | null;
+}
+
+/** Items of the allow/block lists, by list id (kind-specific maps). */
+export interface ListItems {
+  apps: ReadonlyMap<number, readonly string[]>;
+  publishers: ReadonlyMap<number, readonly string[]>;
+  creatives: ReadonlyMap<number, readonly string[]>;
+}
+
+const codeSet = (f: { mode: 'include' | 'exclude'; values: readonly string[] }): CodeSet | null =>
+  f.values.length ? { include: f.mode === 'include', values: new Set(f.values) } : null;
+
+function listSet(refs: { mode: 'include' | 'exclude'; ids: readonly number[] }, items: ReadonlyMap<number, readonly string[]>): CodeSet | null {
+  if (!refs.ids.length) return null;
+  const values = new Set<string>();
+  for (const id of refs.ids) for (const item of items.get(id) ?? []) values.add(item);
+  return { include: refs.mode === 'include', values };
+}
+
+function dayPartMask(d: TargetingRules['dayParting']): Uint8Array | null {
+  if (!d.enabled) return null;
+  const mask = new Uint8Array(168);
+  for (const day of d.days) {
+    for (const hour of d.hours) {
+      // local (day, hour) at offset tz is UTC (day, hour - tz), wrapping around the week
+      const utc = (((day * 24 + hour - d.timezone) % 168) + 168) % 168;
+      mask[utc] = 1;
+    }
+  }
+  return mask;
+}
+
+export function compileTargeting(id: number, rules: TargetingRules, lists: ListItems): CompiledTargeting {
+  return {
+    id,
+    geo: geoSets(rules),
+    devices: codeSet(rules.devices),
+    os: codeSet(rules.os),
+    browsers: codeSet(rules.browsers),
+    tvFamilies: codeSet(rules.tvFamilies),
+    iabCategories: codeSet(rules.iabCategories),
+    apps: listSet(rules.appLists, lists.apps),
+    publishers: listSet(rules.pubLists, lists.publishers),
+    creatives: listSet(rules.creLists, lists.creatives),
+    playerSizes: rules.playerSizes.length ? new Set(rules.playerSizes) : null,
+    dayParts: dayPartMask(rules.dayParting),
+  };
+}
+
+/** A set passes a value: include needs it (an unknown value fails), exclude refuses it. */
+export function passesSet(set: CodeSet | null, value: string): boolean {
+  if (!set) return true;
+  if (!value) return !set.include;
+  return set.values.has(value) === set.include;
+}
+
+/** Monday = 0 hour-of-week in UTC. */
+export function hourOfWeek(now: number): number {
+  const d = new Date(now);
+  return ((d.getUTCDay() + 6) % 7) * 24 + d.getUTCHours();
+}
+
+/** Why a request does not match, as a rule name ('country', 'device', ...), or null when it matches. */
+export function refusal(t: CompiledTargeting, ctx: RequestContext, iabCategory = ''): string | null {
+  if (!passesGeo(t.geo, ctx.geo.country || null, ctx.geo.usState || null)) {
+    return t.geo.statesInclude.size || t.geo.statesExclude.size ? 'geo' : 'country';
+  }
+  if (!passesSet(t.devices, ctx.platform.device)) return 'device';
+  if (!passesSet(t.os, ctx.platform.os)) return 'os';
+  if (!passesSet(t.browsers, ctx.platform.browser)) return 'browser';
+  if (!passesSet(t.tvFamilies, ctx.platform.tvFamily)) return 'tv_family';
+  if (t.playerSizes && !t.playerSizes.has(ctx.playerSize)) return 'player_size';
+  if (!passesSet(t.apps, ctx.appBundle)) return 'app_list';
+  if (t.publishers && !passesSet(t.publishers, ctx.domain) && !(ctx.appBundle && passesSet(t.publishers, ctx.appBundle))) return 'publisher_list';
+  if (!passesSet(t.iabCategories, iabCategory || ctx.query.contentCategory)) return 'iab_category';
+  if (t.dayParts && !t.dayParts[hourOfWeek(ctx.now)]) return 'day_part';
+  return null;
+}
+
+/** A creative list refuses a creative by id or by one of its advertiser domains. */
+export function creativeRefusal(t: CompiledTargeting | null, creativeId: number, adomains: readonly string[]): string | null {
+  if (!t?.creatives) return null;
+  const hit = t.creatives.values.has(String(creativeId)) || adomains.some((d) => t.creatives!.values.has(d));
+  return hit === t.creatives.include ? null : 'creative_list';
+}

@@ -1,0 +1,67 @@
+import { type ServerResponse } from 'node:http';
+import { type HourlyCounters } from '../counters/hourlyCounters.js';
+import { type Pacing } from '../auction/pacing.js';
+import { type Snapshot } from '../snapshot/types.js';
+import { type ReplayGuard } from './replayGuard.js';
+import { type Decision, type TokenSigner } from './trackingToken.js';
+
+/**
+ * GET /ev?e=<event>&t=<token>[&code=<VAST error>]: impression, the video events, click (302 to the
+ * creative's click-through) and error. The answer goes out first (a 1x1 GIF, or the redirect);
+ * counting follows. A forged or expired token is refused (403) and nothing is counted. Impressions
+ * and video events count once per decision; clicks and errors count each time.
+ */
+export const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
+type Tracked = (typeof TRACKED)[number];
+const METRIC: Record<Tracked, string> = {
+  impression: 'imps', start: 'starts', firstQuartile: 'first_quartiles', midpoint: 'midpoints', thirdQuartile: 'third_quartiles', complete: 'completes', click: 'clicks', error: 'errors',
+};
+const ONCE = new Set<string>(['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete']);
+
+export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export interface EventDeps {
+  signer: TokenSigner;
+  replay: ReplayGuard;
+  counters: HourlyCounters;
+  pacing: Pacing;
+  snapshot: () => Snapshot | null;
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void {
+  res.writeHead(status, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers });
+  res.end(body);
+}
+
+const pixel = (res: ServerResponse) => send(res, 200, { 'content-type': 'image/gif', 'content-length': String(PIXEL.length) }, PIXEL);
+
+export function handleEvent(deps: EventDeps, query: URLSearchParams, res: ServerResponse, now = Date.now()): void {
+  const e = query.get('e') ?? '';
+  if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '));
+  const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));
+  if (!d) return send(res, 403, { 'content-type': 'text/plain' }, 'token refused');
+  const event = e as Tracked;
+  if (event === 'click') {
+    const target = d.creativeId ? deps.snapshot()?.creatives.get(d.creativeId)?.clickUrl : '';
+    if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '');
+    else send(res, 204, {}, '');
+  } else pixel(res);
+  record(deps, d, event, query.get('code') ?? '', now);
+}
+
+function record(deps: EventDeps, d: Decision, event: Tracked, code: string, now: number): void {
+  if (ONCE.has(event) && !deps.replay.firstTime(`${d.id}:${event}`, now)) return;
+  const dims = {
+    tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,
+    creative_id: d.creativeId, advertiser_id: d.advertiserId, country: d.country, device: d.device, os: d.os, app_bundle: d.appBundle,
+    domain: d.domain, integration: 'VAST', vast_error: event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '',
+  };
+  const metrics: Record<string, number> = { [METRIC[event]]: 1 };
+  if (event === 'impression' && d.revenueCpm + d.costCpm > 0) {
+    metrics.revenue = Math.round(d.revenueCpm / 1000);
+    metrics.cost = Math.round(d.costCpm / 1000);
+    const tz = deps.snapshot()?.tenants.get(d.tenantId)?.timezone ?? 0;
+    deps.pacing.recordImpression(d.tagId, d.campaignId, d.revenueCpm, tz, now);
+  }
+  deps.counters.add(dims, metrics, now);
+}

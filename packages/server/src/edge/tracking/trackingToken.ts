@@ -1,0 +1,80 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The signed token every tracking URL carries: it names the decision (who served what, where, at
+ * which price), so that /ev trusts nothing else in the URL. HMAC-SHA256 with the key kept in the
+ * store, truncated to 128 bits; a token older than `MAX_AGE_S` is refused (and the replay guard
+ * only has to remember that long).
+ */
+export interface Decision {
+  /** Random decision id: a replayed impression of the same decision is counted once. */
+  id: string;
+  /** Issued at, seconds since the epoch. */
+  at: number;
+  tenantId: number;
+  channelId: number;
+  subpublisherId: number;
+  tagId: number;
+  campaignId: number;
+  creativeId: number;
+  advertiserId: number;
+  country: string;
+  device: string;
+  os: string;
+  appBundle: string;
+  domain: string;
+  /** What demand pays per 1000 impressions and what the publisher earns, micro-dollars. */
+  revenueCpm: number;
+  costCpm: number;
+}
+
+export const MAX_AGE_S = 24 * 3600;
+const SIG_BYTES = 16;
+
+export const newDecisionId = (): string => randomBytes(9).toString('base64url');
+
+const FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm'] as const;
+const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm']);
+
+export class TokenSigner {
+  private readonly key: Buffer;
+  constructor(key: string) {
+    this.key = Buffer.from(key, 'utf8');
+  }
+
+  private mac(payload: string): Buffer {
+    return createHmac('sha256', this.key).update(payload).digest().subarray(0, SIG_BYTES);
+  }
+
+  sign(d: Decision): string {
+    const payload = Buffer.from(JSON.stringify(FIELDS.map((f) => d[f]))).toString('base64url');
+    return `${payload}.${this.mac(payload).toString('base64url')}`;
+  }
+
+  /** The decision, or null for a forged, damaged or expired token. Never throws. */
+  verify(token: string, nowS: number): Decision | null {
+    if (typeof token !== 'string' || token.length > 2048) return null;
+    const dot = token.indexOf('.');
+    if (dot <= 0) return null;
+    const payload = token.slice(0, dot);
+    const sig = Buffer.from(token.slice(dot + 1), 'base64url');
+    if (sig.length !== SIG_BYTES || !timingSafeEqual(sig, this.mac(payload))) return null;
+    let values: unknown;
+    try {
+      values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
+    const d: Record<string, unknown> = {};
+    for (let i = 0; i < FIELDS.length; i++) {
+      const f = FIELDS[i]!;
+      const v = values[i];
+      if (NUMERIC.has(f) ? typeof v !== 'number' : typeof v !== 'string') return null;
+      d[f] = v;
+    }
+    const decision = d as unknown as Decision;
+    if (decision.at > nowS + 300 || nowS - decision.at > MAX_AGE_S) return null;
+    return decision;
+  }
+}

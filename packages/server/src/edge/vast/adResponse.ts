@@ -1,0 +1,118 @@
+import { type Winner } from '../auction/runAuction.js';
+import { type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
+import { type VastVersion } from './vastVersion.js';
+import { type InlineAd, noTrackers, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+
+/**
+ * The VAST the player receives for a decision. Our creatives' documents are rendered once per
+ * snapshot, version and creative with placeholders, and each request only splices in its signed
+ * token and serving id (the hot path concatenates strings, it does not build XML). A demand's answer
+ * is re-rendered in the channel's version with the demand's trackers and ours together.
+ */
+const TOKEN = 'ADPLANETOKEN0';
+const SERVING = 'ADPLANESERVING0';
+const SPLIT = /(ADPLANETOKEN0|ADPLANESERVING0)/;
+
+export const VIDEO_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
+
+/** Our tracking URLs for a token (a placeholder while pre-rendering). */
+export function ourTrackers(origin: string, token: string, withClick: boolean): Trackers {
+  const ev = (e: string) => `${origin}/ev?e=${e}&t=${token}`;
+  return {
+    impression: [ev('impression')],
+    error: [`${origin}/ev?e=error&code=[ERRORCODE]&t=${token}`],
+    events: VIDEO_EVENTS.map((e) => [e, ev(e)]),
+    clickTracking: withClick ? [ev('click')] : [],
+  };
+}
+
+type Template = string[];
+
+function compile(xml: string): Template {
+  return xml.split(SPLIT);
+}
+
+function fill(t: Template, token: string, servingId: string): string {
+  let out = '';
+  for (const part of t) out += part === TOKEN ? token : part === SERVING ? servingId : part;
+  return out;
+}
+
+const templates = new WeakMap<Snapshot, Map<string, Template>>();
+
+function campaignDocument(version: VastVersion, origin: string, campaignName: string, advertiser: string, creative: SnapCreative, priceCpm: number): string {
+  const trackers = ourTrackers(origin, TOKEN, false);
+  const click = creative.clickUrl ? `${origin}/ev?e=click&t=${TOKEN}` : '';
+  if (creative.format === 'video' && creative.videoSource === 'vast') {
+    return renderWrapper(version, { id: `cr${creative.id}`, adSystem: 'adplane', servingId: SERVING, tagUri: creative.vastUrl, trackers: { ...trackers, clickTracking: click ? [click] : [] } });
+  }
+  const ad: InlineAd = {
+    id: `cr${creative.id}`,
+    adSystem: 'adplane',
+    title: creative.name || campaignName,
+    advertiser,
+    servingId: SERVING,
+    pricingCpm: priceCpm,
+    creativeId: String(creative.id),
+    universalAdId: `adplane-${creative.id}`,
+    clickThrough: click,
+    linear: creative.format === 'video' ? { duration: creative.duration || 1, mediaFiles: creative.mediaFiles } : null,
+    nonLinear:
+      creative.format === 'display'
+        ? {
+            width: creative.width,
+            height: creative.height,
+            resource: creative.displayType === 'html' ? { type: 'html', html: creative.html } : { type: 'image', url: creative.imageUrl, mime: imageMime(creative.imageUrl) },
+          }
+        : null,
+    trackers,
+  };
+  return renderInline(version, ad);
+}
+
+function imageMime(url: string): string {
+  const ext = /\.(png|gif|jpe?g|webp|svg)(\?|$)/i.exec(url)?.[1]?.toLowerCase();
+  return ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : ext === 'svg' ? 'image/svg+xml' : 'image/jpeg';
+}
+
+export function winnerDocument(snapshot: Snapshot, channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
+  const version = channel.vastVersion;
+  const markup = winner.bid.markup;
+  if (markup.kind === 'campaign') {
+    let cache = templates.get(snapshot);
+    if (!cache) templates.set(snapshot, (cache = new Map()));
+    const key = `${version}|${markup.campaign.id}|${markup.creative.id}|${winner.clearingCpm}|${origin}`;
+    let t = cache.get(key);
+    if (!t) {
+      t = compile(campaignDocument(version, origin, markup.campaign.name, markup.campaign.advertiserName, markup.creative, winner.clearingCpm));
+      if (cache.size < 100_000) cache.set(key, t);
+    }
+    return fill(t, token, servingId);
+  }
+  const ours = ourTrackers(origin, token, true);
+  const theirs = markup.ad.trackers;
+  return renderInline(version, {
+    id: `tag${winner.bid.tagId}`,
+    adSystem: markup.ad.adSystem,
+    title: markup.ad.title,
+    advertiser: '',
+    servingId,
+    pricingCpm: winner.clearingCpm,
+    creativeId: `tag${winner.bid.tagId}`,
+    universalAdId: `adplane-tag-${winner.bid.tagId}`,
+    clickThrough: markup.ad.clickThrough,
+    linear: { duration: markup.ad.duration || 1, mediaFiles: markup.ad.mediaFiles },
+    nonLinear: null,
+    trackers: {
+      impression: [...theirs.impression, ...ours.impression],
+      error: [...theirs.error, ...ours.error],
+      events: [...theirs.events, ...ours.events],
+      clickTracking: [...theirs.clickTracking, ...ours.clickTracking],
+    },
+  });
+}
+
+/** No fill: an empty document in the channel's version, with our error URL where the version allows. */
+export function emptyDocument(version: VastVersion, origin: string, token: string | null): string {
+  return renderEmpty(version, token ? [`${origin}/ev?e=error&code=[ERRORCODE]&t=${token}`] : noTrackers().error);
+}

@@ -1,0 +1,32 @@
+/** XML text escaping for element text and attribute values (the five predefined entities). */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const SPECIAL = /[&<>"']/g;
+// Characters XML 1.0 forbids anywhere; a demand answer or a macro may carry them.
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function xmlEscape(text: string): string {
+  return text.replace(FORBIDDEN, '').replace(SPECIAL, (c) => ESCAPES[c] ?? c);
+}
+
+/** A CDATA section; a `]]>` inside is split across two sections. */
+export function cdata(text: string): string {
+  return `<![CDATA[${text.replace(FORBIDDEN, '').replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+/** 'HH:MM:SS' for a duration in seconds (VAST Duration is xs:time). */
+export function vastDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const hh = String(Math.floor(s / 3600) % 24).padStart(2, '0');
+  const mm = String(Math.floor(s / 60) % 60).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return `${hh}:${mm}:${ss}`;
+}
+
+/** Characters a URI may not hold (xs:anyURI): percent-encoded, so a sloppy demand URL still validates. */
+const NOT_IN_URI = /[\s<>"{}|\\^`]/g;
+
+/** A URL as the text of a VAST element: URI-safe, in a CDATA section. */
+export function safeUrl(u: string): string {
+  return cdata(u.trim().replace(NOT_IN_URI, (c) => encodeURIComponent(c)));
+}

@@ -1,0 +1,56 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { decide, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
+import { buildRequestContext } from './request/context.js';
+import { type GeoLookup } from './request/geo.js';
+import { type RawQuery } from './request/macros.js';
+import { emptyDocument } from './vast/adResponse.js';
+import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
+
+/**
+ * GET /vast/<channel uid> on the raw node request: no body parsing, no JSON; the answer is the XML
+ * string with CORS headers for players on any site. Anything unexpected still answers an empty VAST.
+ */
+export interface VastRequestDeps extends EdgeDeps {
+  geo: GeoLookup;
+  /** Read the client address from X-Forwarded-For (behind a trusted load balancer). */
+  trustProxy: boolean;
+  onError: (error: unknown) => void;
+}
+
+export function queryObject(search: URLSearchParams): RawQuery {
+  const out: RawQuery = {};
+  for (const [k, v] of search) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
+
+export function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
+}
+
+export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams): Promise<DecisionOutcome | null> {
+  try {
+    const ctx = buildRequestContext(queryObject(search), { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, Date.now(), deps.geo);
+    return await decide(deps, uid, ctx);
+  } catch (error) {
+    deps.onError(error);
+    return null;
+  }
+}
+
+export async function handleVast(deps: VastRequestDeps, req: IncomingMessage, res: ServerResponse, uid: string, search: URLSearchParams): Promise<void> {
+  const outcome = await decideVast(deps, req, uid, search);
+  const status = outcome?.status ?? 200;
+  const xml = outcome?.xml ?? emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null);
+  res.writeHead(status, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(xml), ...corsHeaders(req) });
+  res.end(xml);
+}

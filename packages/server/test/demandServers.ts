@@ -1,0 +1,82 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
+
+/**
+ * A local VAST demand server for tests and the bench (the edge of the world: an external demand
+ * partner). Paths:
+ * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
+ * - /wrapper?depth=<n>: a wrapper chain of n hops ending in /inline;
+ * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
+ * Every request is recorded in `calls` (path and query), so tests can assert the macros sent.
+ */
+export interface DemandServer {
+  url: string;
+  calls: URL[];
+  close(): Promise<void>;
+}
+
+export function inlineVast(base: string, price: number | null, id = 'demand-ad'): string {
+  const pricing = price === null ? '' : `<Pricing model="CPM" currency="USD">${price.toFixed(2)}</Pricing>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="${id}"><InLine><AdSystem>LocalDemand</AdSystem><AdTitle>Demand spot</AdTitle>${pricing}<Error><![CDATA[${base}/track/error?c=[ERRORCODE]]]></Error><Impression><![CDATA[${base}/track/imp]]></Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><TrackingEvents><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking><Tracking event="complete"><![CDATA[${base}/track/complete]]></Tracking></TrackingEvents><VideoClicks><ClickThrough><![CDATA[https://brand.example.com/landing]]></ClickThrough><ClickTracking><![CDATA[${base}/track/click]]></ClickTracking></VideoClicks><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[${base}/media/spot.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+}
+
+const wrapperVast = (base: string, next: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
+
+function xml(res: ServerResponse, body: string) {
+  res.writeHead(200, { 'content-type': 'application/xml' });
+  res.end(body);
+}
+
+export async function startDemandServer(): Promise<DemandServer> {
+  const calls: URL[] = [];
+  const hanging = new Set<ServerResponse>();
+  let base = '';
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', base);
+    calls.push(url);
+    const delay = Number(url.searchParams.get('delay') ?? 0);
+    const answer = () => {
+      switch (url.pathname) {
+        case '/inline': {
+          const price = url.searchParams.get('price');
+          return xml(res, inlineVast(base, price === null ? null : Number(price)));
+        }
+        case '/wrapper': {
+          const depth = Number(url.searchParams.get('depth') ?? 1);
+          const price = url.searchParams.get('price') ?? '3';
+          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}` : `${base}/inline?price=${price}`;
+          return xml(res, wrapperVast(base, next));
+        }
+        case '/empty':
+          return xml(res, '<?xml version="1.0"?><VAST version="3.0"/>');
+        case '/garbage':
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end('<html><body>oops {"not": vast} <<<</body>');
+        case '/hang':
+          hanging.add(res);
+          return;
+        case '/status':
+          res.writeHead(Number(url.searchParams.get('code') ?? 500));
+          return res.end();
+        default:
+          res.writeHead(404);
+          return res.end();
+      }
+    };
+    if (delay > 0) setTimeout(answer, delay);
+    else answer();
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    calls,
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

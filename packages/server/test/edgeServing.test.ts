@@ -1,0 +1,149 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { startDemandServer, type DemandServer } from './demandServers.js';
+import { as, buildTestApp, forEachStore, login } from './helpers.js';
+import { schemaErrors } from './vastSchema.js';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const US_IP = '8.8.8.8';
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let demand: DemandServer;
+  let cookie: string;
+  const ids: Record<string, { id: number; uid: string }> = {};
+
+  async function create(name: string, kind: string, body: Record<string, unknown>) {
+    const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+    ids[name] = res.json();
+    return ids[name]!;
+  }
+
+  const vast = (uid: string, query = '') => app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}${query}` });
+  const debug = async (uid: string, query = '') => {
+    const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { status: number; vast: string; trace: DecisionTrace };
+  };
+
+  beforeAll(async () => {
+    demand = await startDemandServer();
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    const creative = await create('creative', 'creatives', {
+      name: 'Spring spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spring',
+      mediaFiles: [{ url: 'https://cdn.example.com/spring.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+    await create('campaign', 'campaigns', { name: 'Spring', startDate: day(-1), endDate: day(30), bidCpm: 7_000_000, creativeIds: [creative.id] });
+    const share = await create('share', 'tags', { name: 'Local share', vastUrl: `${demand.url}/inline?price=8&w={{width}}&ip={{ip}}`, price: { type: 'revshare', percent: 50 }, timeoutMs: 1000 });
+    const hang = await create('hang', 'tags', { name: 'Hanging', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
+    const junk = await create('junk', 'tags', { name: 'Garbage', vastUrl: `${demand.url}/garbage`, price: { type: 'cpm', cpm: 9_000_000 } });
+    const demandList = [share, hang, junk].map((x, i) => ({ tagId: x.id, priority: i + 1 }));
+    await create('auction', 'channels', { name: 'Auction CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 400, payout: { type: 'revshare', percent: 70 }, demand: demandList });
+    await create('waterfall', 'channels', { name: 'Waterfall', vastVersion: '3.0', demandMode: 'priority', timeoutMs: 400, demand: demandList });
+    await create('paused', 'channels', { name: 'Paused', status: 0, demand: demandList });
+    await app.edge.snapshots.rebuild();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await demand?.close();
+  });
+
+  it('fills an auction channel from the best price: our campaign beats the demand tag, a hanging tag times out, garbage is a no-fill', async () => {
+    const { vast: xml, trace } = await debug(ids.auction!.uid);
+    expect(schemaErrors('4.2', xml)).toBe('');
+    expect(trace.result).toBe('filled');
+    expect(trace.winner).toMatchObject({ source: 'campaign', id: ids.campaign!.id, fate: 'won', clearingCpm: 7_000_000, payoutCpm: 4_900_000, marginCpm: 2_100_000 });
+    const fate = (id: number) => trace.sources.find((s) => s.source === 'vast_tag' && s.id === id);
+    expect(fate(ids.share!.id)).toMatchObject({ fate: 'lost', bidCpm: 4_000_000, lostTo: `campaign#${ids.campaign!.id}` });
+    expect(fate(ids.hang!.id)!.fate).toBe('timeout');
+    expect(fate(ids.hang!.id)!.ms).toBeLessThan(400);
+    expect(fate(ids.junk!.id)).toMatchObject({ fate: 'no_fill', vastError: 100 });
+    expect(trace.context).toMatchObject({ country: 'US', playerSize: 'large' });
+    // the demand tag was called with its macros filled in
+    const call = demand.calls.find((c) => c.pathname === '/inline')!;
+    expect(call.searchParams.get('w')).toBe('640');
+    expect(call.searchParams.get('ip')).toBe(US_IP);
+  });
+
+  it('answers a priority channel tier by tier: campaigns first, the tags below are never called', async () => {
+    const { vast: xml, trace } = await debug(ids.waterfall!.uid);
+    expect(schemaErrors('3.0', xml)).toBe('');
+    expect(trace.winner).toMatchObject({ source: 'campaign' });
+    expect(trace.sources.filter((s) => s.fate === 'not_called').map((s) => s.id).sort()).toEqual([ids.share!.id, ids.hang!.id, ids.junk!.id].sort());
+  });
+
+  it('never answers 500: unknown channel is a 404 VAST, a paused one and garbage macros an empty VAST', async () => {
+    const unknown = await app.inject({ method: 'GET', url: '/vast/no-such-channel' });
+    expect(unknown.statusCode).toBe(404);
+    expect(schemaErrors('4.2', unknown.body)).toBe('');
+    const paused = await debug(ids.paused!.uid);
+    expect(paused.trace.result).toBe('channel_paused');
+    expect(schemaErrors('4.2', paused.vast)).toBe('');
+    const garbage = await app.inject({ method: 'GET', url: `/vast/${ids.auction!.uid}?w=%ZZ&h=-1&ip=999.1.1.1&ua=%00%01&gdpr=x&w=1&dnt[]=1` });
+    expect(garbage.statusCode).toBe(200);
+    expect(schemaErrors('4.2', garbage.body)).toBe('');
+    const badPath = await app.inject({ method: 'GET', url: '/vast/%E0%A4%A' });
+    expect(badPath.statusCode).toBeLessThan(500);
+  });
+
+  it('shows the trace only to users of the tenant', async () => {
+    const other = await login(app, 'acme');
+    const res = await as(app, other, { method: 'GET', url: `/vast/${ids.auction!.uid}?debug=1` });
+    expect(res.headers['content-type']).toMatch(/xml/);
+    expect(res.headers['x-adplane-debug']).toMatch(/refused/);
+  });
+
+  it('counts a tracked impression once, refuses a forged token, and the counters reach the stats store', async () => {
+    const res = await vast(ids.auction!.uid);
+    const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
+    const path = impression.slice(impression.indexOf('/ev'));
+    const first = await app.inject({ method: 'GET', url: path });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('image/gif');
+    await app.inject({ method: 'GET', url: path });
+    const forged = await app.inject({ method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, 't=$1.A') });
+    expect(forged.statusCode).toBe(403);
+    const click = await app.inject({ method: 'GET', url: path.replace('e=impression', 'e=click') });
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe('https://brand.example.com/spring');
+    await app.edge.flush();
+    const [row] = await app.stats.select(
+      `SELECT sum(imps) AS imps, sum(revenue) AS revenue, sum(cost) AS cost, sum(clicks) AS clicks FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id} AND campaign_id = ${ids.campaign!.id}`,
+    );
+    expect(row).toMatchObject({ imps: 1, revenue: 7000, cost: 4900, clicks: 1 });
+    const [reqs] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(timeouts) AS timeouts FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id}`);
+    expect(Number(reqs!.reqs)).toBeGreaterThanOrEqual(3);
+    expect(Number(reqs!.timeouts)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('serves the demo: the demo channel fills with the video adplane serves, and the demo demand answers VAST with a price', async () => {
+    const list = await as(app, cookie, { method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
+    const channel = (list.json() as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!;
+    const res = await vast(channel.uid);
+    expect(schemaErrors('4.2', res.body)).toBe('');
+    expect(res.body).toContain('/media/demo-ad.mp4');
+    const video = await app.inject({ method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
+    expect(video.statusCode).toBe(206);
+    expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
+    const demoDemand = await app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
+    expect(schemaErrors('3.0', demoDemand.body)).toBe('');
+    expect(demoDemand.body).toContain('>2.50</Pricing>');
+  });
+
+  it('serves a channel created through the API within a second, without a restart', async () => {
+    const fresh = await create('fresh', 'channels', { name: 'Fresh', demand: [] });
+    const started = Date.now();
+    let status = 404;
+    while (status === 404 && Date.now() - started < 3000) {
+      status = (await vast(fresh.uid)).statusCode;
+      if (status === 404) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

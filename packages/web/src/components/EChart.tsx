@@ -1,0 +1,38 @@
+import { type CSSProperties, useEffect, useRef } from 'react';
+import * as echarts from 'echarts/core';
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+
+export type EChartOption = Parameters<echarts.ECharts['setOption']>[0];
+
+/**
+ * One ECharts chart (line and bar, tree-shaken). A small wrapper instead of echarts-for-react, whose
+ * builds require tslib, which the workspace does not install: init once, replace the option on
+ * change, follow the box's size, dispose on unmount.
+ */
+export function EChart({ option, style, testId }: { option: EChartOption; style?: CSSProperties; testId?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+
+  useEffect(() => {
+    if (!box.current) return;
+    const instance = echarts.init(box.current);
+    chart.current = instance;
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance.resize());
+    observer?.observe(box.current);
+    return () => {
+      observer?.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  return <div ref={box} style={{ width: '100%', height: 300, ...style }} data-testid={testId} />;
+}

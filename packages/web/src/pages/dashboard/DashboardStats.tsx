@@ -1,0 +1,137 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
+import { EChart } from '../../components/EChart.js';
+import { type DashboardAnswer, formatMetric, type MetricId, type ReportRow } from '@adplane/shared';
+import { Link } from 'react-router';
+import { statsApi } from '../../api/stats.js';
+import { useUser } from '../../auth/authContext.js';
+import { notifyLoadError } from '../../errors/notify.js';
+
+const CARDS: { id: MetricId; label: string }[] = [
+  { id: 'revenue', label: 'Revenue' },
+  { id: 'cost', label: 'Cost' },
+  { id: 'profit', label: 'Profit' },
+  { id: 'imps', label: 'Impressions' },
+  { id: 'fill', label: 'Fill' },
+];
+
+function change(now: number, before: number): { text: string; up: boolean } | null {
+  if (!before) return null;
+  const pct = ((now - before) / Math.abs(before)) * 100;
+  return { text: `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`, up: pct >= 0 };
+}
+
+function TopTable({ title, rows, dimension, testId }: { title: string; rows: ReportRow[]; dimension: 'channel' | 'tag'; testId: string }) {
+  return (
+    <Card size="small" title={title} data-testid={testId}>
+      <Table<ReportRow>
+        size="small"
+        pagination={false}
+        rowKey={(r) => String(r[dimension])}
+        dataSource={rows}
+        locale={{ emptyText: 'No traffic this week' }}
+        columns={[
+          { key: 'name', title: 'Name', render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`) },
+          { key: 'revenue', title: 'Revenue', align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
+          { key: 'imps', title: 'Impressions', align: 'right', render: (_, r) => formatMetric('imps', r.imps as number) },
+          { key: 'fill', title: 'Fill', align: 'right', render: (_, r) => formatMetric('fill', r.fill as number) },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Today's numbers for the user's scope against yesterday and the 7-day daily average, with the trend. */
+export function DashboardStats() {
+  const [data, setData] = useState<DashboardAnswer | null>(null);
+  useEffect(() => {
+    statsApi.dashboard().then(setData).catch(notifyLoadError);
+  }, []);
+
+  const hourOption = useMemo(() => {
+    if (!data) return null;
+    const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+    const series = (day: string) => {
+      const values: (number | null)[] = hours.map((h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000);
+      // Today's hours still to come are gaps, not zeros.
+      if (day === data.today) for (let i = values.length - 1; i >= 0 && values[i] === 0; i--) values[i] = null;
+      return values;
+    };
+    return {
+      tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => `$${Number(v).toFixed(2)}` },
+      legend: { top: 0 },
+      grid: { left: 60, right: 16, top: 36, bottom: 30 },
+      xAxis: { type: 'category' as const, data: hours.map((h) => `${h}:00`) },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v}` } },
+      series: [
+        { name: `Today (${data.today})`, type: 'line' as const, smooth: true, data: series(data.today) },
+        { name: `Yesterday (${data.yesterday})`, type: 'line' as const, smooth: true, data: series(data.yesterday), lineStyle: { type: 'dashed' as const } },
+      ],
+    };
+  }, [data]);
+
+  const dayOption = useMemo(() => {
+    if (!data) return null;
+    return {
+      tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => `$${Number(v).toFixed(2)}` },
+      legend: { top: 0 },
+      grid: { left: 60, right: 16, top: 36, bottom: 30 },
+      xAxis: { type: 'category' as const, data: data.days.map((r) => String(r.date)) },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v}` } },
+      series: (['revenue', 'cost', 'profit'] as const).map((m) => ({ name: m[0].toUpperCase() + m.slice(1), type: 'bar' as const, data: data.days.map((r) => Number(r[m] ?? 0) / 1_000_000) })),
+    };
+  }, [data]);
+
+  const user = useUser();
+  if (!data) return <Skeleton active className="dashboard-stats" />;
+  return (
+    <div className="dashboard-stats" data-testid="dashboard-stats">
+      <Row gutter={[16, 16]} className="stat-cards">
+        {CARDS.map(({ id, label }) => {
+          const today = Number(data.totals.today[id] ?? 0);
+          const vsYesterday = change(today, Number(data.totals.yesterday[id] ?? 0));
+          const weekAvg = id === 'fill' ? Number(data.totals.last7.fill ?? 0) : Number(data.totals.last7[id] ?? 0) / 7;
+          return (
+            <Col key={id} xs={12} md={8} xl={4} flex="1">
+              <Card size="small" data-testid={`dashboard-stat-${id}`}>
+                <Statistic title={`${label} today`} value={formatMetric(id, today)} />
+                <Typography.Text type="secondary" className="dashboard-stat-compare">
+                  {vsYesterday ? (
+                    <span style={{ color: vsYesterday.up ? '#389e0d' : '#cf1322' }}>
+                      {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
+                    </span>
+                  ) : '—'}{' '}
+                  vs yesterday ({formatMetric(id, Number(data.totals.yesterday[id] ?? 0))}); 7-day {id === 'fill' ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
+                </Typography.Text>
+              </Card>
+            </Col>
+          );
+        })}
+      </Row>
+      <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
+        <Col xs={24} xl={12}>
+          <Card size="small" title="Revenue by hour" data-testid="dashboard-hours-chart">
+            {hourOption && <EChart option={hourOption} style={{ height: 260 }} />}
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}>
+          <Card size="small" title="Last 7 days" data-testid="dashboard-days-chart">
+            {dayOption && <EChart option={dayOption} style={{ height: 260 }} />}
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}>
+          <TopTable title="Top channels, last 7 days" rows={data.topChannels} dimension="channel" testId="dashboard-top-channels" />
+        </Col>
+        <Col xs={24} xl={12}>
+          <TopTable title="Top demand tags, last 7 days" rows={data.topDemand} dimension="tag" testId="dashboard-top-demand" />
+        </Col>
+      </Row>
+      {user.type === 'demand' && (
+        <Typography.Paragraph className="dashboard-observed" style={{ marginTop: 12 }} data-testid="dashboard-observed">
+          Seen in traffic: <Link to="/publishers">Publishers</Link> · <Link to="/sites">Sites</Link> · <Link to="/applications">Applications</Link> · <Link to="/tcreatives">Creatives</Link>
+        </Typography.Paragraph>
+      )}
+    </div>
+  );
+}

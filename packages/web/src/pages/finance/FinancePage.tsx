@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { Button, DatePicker, Table, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { csvCell, type FinanceAnswer, type FinanceRow, formatMetric, formatOffset, formatPercent, formatUsdMicros, PAGE_SIZES } from '@adplane/shared';
+import { statsApi } from '../../api/stats.js';
+import { notifyLoadError } from '../../errors/notify.js';
+
+const money = (v: number) => (v / 1_000_000).toFixed(2);
+
+function financeCsv(answer: FinanceAnswer): string {
+  const head = ['Demand', 'Time zone', 'Price per 1,000 requests', 'Price per 1,000 impressions', 'Price per 1,000 post-bid impressions', 'DSP revenue share %', 'Requests', 'Impressions', 'Post-bid impressions', 'Revenue', 'System Cost'];
+  const lines = answer.rows.map((r) => [r.name, formatOffset(r.timezone), money(r.priceReq), money(r.priceImp), money(r.pricePostbid), r.priceDsp.toFixed(2), r.reqs, r.imps, r.postbidImps, money(r.revenue), money(r.systemCost)].map(csvCell).join(','));
+  const t = answer.totals;
+  lines.push(['Total', '', '', '', '', '', t.reqs, t.imps, t.postbidImps, money(t.revenue), money(t.systemCost)].map(csvCell).join(','));
+  return `${[head.map(csvCell).join(','), ...lines].join('\n')}\n`;
+}
+
+/** Financial Report (`/finance`, admin): each tenant's system cost for a month from its prices. */
+export default function FinancePage() {
+  const [month, setMonth] = useState(() => dayjs().format('YYYY-MM'));
+  const [answer, setAnswer] = useState<FinanceAnswer | null>(null);
+  useEffect(() => {
+    setAnswer(null);
+    statsApi.finance(month).then(setAnswer).catch(notifyLoadError);
+  }, [month]);
+
+  const exportCsv = () => {
+    if (!answer) return;
+    const url = URL.createObjectURL(new Blob([financeCsv(answer)], { type: 'text/csv;charset=utf-8' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: `finance ${month}.csv` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    URL.revokeObjectURL(url);
+  };
+
+  return (
+    <div data-testid="finance-page">
+      <div className="page-head">
+        <Typography.Title level={3}>Financial Report</Typography.Title>
+        <span>
+          <DatePicker picker="month" allowClear={false} value={dayjs(`${month}-01`)} onChange={(d) => d && setMonth(d.format('YYYY-MM'))} data-testid="finance-month" />{' '}
+          <Button icon={<DownloadOutlined />} disabled={!answer} onClick={exportCsv} data-testid="finance-export">Export CSV</Button>
+        </span>
+      </div>
+      <Typography.Paragraph type="secondary">
+        System cost = price per 1,000 requests + price per 1,000 impressions + DSP revenue share of campaign revenue + price per 1,000 post-bid impressions, over the month in each demand&apos;s own time zone (to today for the current month).
+      </Typography.Paragraph>
+      <Table<FinanceRow>
+        rowKey="tenantId"
+        size="small"
+        loading={answer === null}
+        dataSource={answer?.rows ?? []}
+        pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        data-testid="finance-table"
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { key: 'name', title: 'Demand', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+          { key: 'tz', title: 'Time zone', render: (_, r) => `UTC${formatOffset(r.timezone)}` },
+          { key: 'prices', title: 'Prices (req / imp / post-bid CPM, DSP %)', render: (_, r) => `${formatUsdMicros(r.priceReq)} / ${formatUsdMicros(r.priceImp)} / ${formatUsdMicros(r.pricePostbid)}, ${formatPercent(r.priceDsp)}` },
+          { key: 'reqs', title: 'Requests', align: 'right', sorter: (a, b) => a.reqs - b.reqs, render: (_, r) => formatMetric('reqs', r.reqs) },
+          { key: 'imps', title: 'Impressions', align: 'right', sorter: (a, b) => a.imps - b.imps, render: (_, r) => formatMetric('imps', r.imps) },
+          { key: 'postbid', title: 'Post-bid Impressions', align: 'right', render: (_, r) => formatMetric('postbidImps', r.postbidImps) },
+          { key: 'revenue', title: 'Revenue', align: 'right', sorter: (a, b) => a.revenue - b.revenue, render: (_, r) => formatMetric('revenue', r.revenue) },
+          { key: 'cost', title: 'System Cost', align: 'right', sorter: (a, b) => a.systemCost - b.systemCost, defaultSortOrder: 'descend', render: (_, r) => <span data-testid={`finance-cost-${r.tenantId}`}>{formatMetric('systemCost', r.systemCost)}</span> },
+        ]}
+        summary={() =>
+          answer ? (
+            <Table.Summary.Row className="report-total-row" data-testid="finance-total-row">
+              <Table.Summary.Cell index={0}><strong>Total</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={1} />
+              <Table.Summary.Cell index={2} />
+              <Table.Summary.Cell index={3} align="right">{formatMetric('reqs', answer.totals.reqs)}</Table.Summary.Cell>
+              <Table.Summary.Cell index={4} align="right">{formatMetric('imps', answer.totals.imps)}</Table.Summary.Cell>
+              <Table.Summary.Cell index={5} align="right">{formatMetric('postbidImps', answer.totals.postbidImps)}</Table.Summary.Cell>
+              <Table.Summary.Cell index={6} align="right">{formatMetric('revenue', answer.totals.revenue)}</Table.Summary.Cell>
+              <Table.Summary.Cell index={7} align="right"><strong data-testid="finance-total-cost">{formatMetric('systemCost', answer.totals.systemCost)}</strong></Table.Summary.Cell>
+            </Table.Summary.Row>
+          ) : null
+        }
+      />
+    </div>
+  );
+}
