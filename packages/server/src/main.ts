@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { buildApp, type Role, ROLES } from './app.js';
+import { drainAndClose } from './ops/shutdown.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
 import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
 import { openStore, redactUrl, SQLITE_FILE_NAME } from './store/db.js';
@@ -67,9 +68,9 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close();
-      await store.close();
-      process.exit(0);
+      // Stop accepting, finish the requests in flight (cut after the grace period), then close the stores.
+      const drained = await drainAndClose(app, { graceMs: settings.shutdownGraceMs, closeStores: () => store.close() });
+      process.exit(drained ? 0 : 1);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);

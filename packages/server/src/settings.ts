@@ -39,6 +39,8 @@ export interface Settings {
   /** Who may scrape /metrics: addresses or CIDR ranges, and/or a bearer token (ops/metricsAccess.ts). */
   metricsAllow: string[];
   metricsToken: string | null;
+  /** On SIGTERM, how long requests in flight may take before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -127,6 +129,14 @@ const EnvSchema = z.object({
         }
       }),
   ),
+  ADPLANE_SHUTDOWN_GRACE_SECONDS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number of seconds')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds')),
+  ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
 });
 
@@ -171,6 +181,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxy: trustProxyOf(e.ADPLANE_TRUST_PROXY),
     metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
+    shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
   };
 }
 

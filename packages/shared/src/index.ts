@@ -11,3 +11,4 @@ export * from './edge/paths.js';
 export * from './schemas/passwordPolicy.js';
 export * from './adminRights.js';
 export * from './stats/index.js';
+export * from './entitlements.js';

@@ -11,7 +11,7 @@ import { isHttpsHost, type Settings } from '../settings.js';
  * The edge (VAST, OpenRTB, tracking pixels, sellers.json) is left alone: players, SDKs and exchanges
  * of other origins load it, which Cross-Origin-Resource-Policy: same-origin would block.
  */
-const EDGE_PATH = /^\/(vast|vast2|vpaid|rtb|openrtb2|ev|px|pixel|track|sellers\.json|ads\.txt|app-ads\.txt)(\/|\?|$)/;
+const EDGE_PATH = /^\/(vast|vast2|vpaid|rtb|openrtb2|ev|px|pixel|track|demo|sellers\.json|ads\.txt|app-ads\.txt)(\/|\?|$)/;
 
 export const isEdgePath = (url: string) => EDGE_PATH.test(url);
 

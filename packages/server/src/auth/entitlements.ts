@@ -1,0 +1,30 @@
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { entitlementRefusal, type Feature, needsDsp } from '@adplane/shared';
+import { forbidden } from '../http/errors.js';
+import { findUserById, type User } from '../store/users.js';
+import { tenantIdOf } from './tenancy.js';
+
+/**
+ * Mode and edition on the server (packages/shared entitlements.ts is the rule): the route layer puts
+ * `preHandler: entitled(app, feature)` on every route of a feature, so that a tenant without showDsp
+ * cannot reach DSP kinds by URL or API, nor anyone a feature of another edition.
+ */
+async function tenantShowsDsp(app: FastifyInstance, user: User): Promise<boolean> {
+  if (user.type === 'admin') return true;
+  const tenantId = tenantIdOf(user);
+  if (tenantId === null || tenantId === user.id) return user.showDsp;
+  return (await findUserById(app.store.db, tenantId))?.showDsp ?? false;
+}
+
+export async function requireEntitled(app: FastifyInstance, user: User, feature: Feature): Promise<void> {
+  const showsDsp = needsDsp(feature) ? await tenantShowsDsp(app, user) : true;
+  const refusal = entitlementRefusal(feature, user, showsDsp, app.settings.edition);
+  if (refusal) throw forbidden(refusal);
+}
+
+/** A route's preHandler refusing callers not entitled to `feature` (signed-out callers meet the guard first). */
+export function entitled(app: FastifyInstance, feature: Feature) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (request.auth) await requireEntitled(app, request.auth.user, feature);
+  };
+}

@@ -1,0 +1,50 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { drainAndClose } from './shutdown.js';
+
+/** Finding 9 of issue 6: SIGTERM reset the requests in flight. */
+async function serverWithSlowRoute(ms: number) {
+  const app = Fastify({ logger: false });
+  app.get('/slow', async () => {
+    await sleep(ms);
+    return { done: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${port}/slow` };
+}
+
+describe('drainAndClose', () => {
+  it('lets a request in flight finish, refuses new connections, then closes the stores', async () => {
+    const { app, url } = await serverWithSlowRoute(400);
+    const events: string[] = [];
+    const inFlight = fetch(url).then(async (r) => {
+      events.push(`answered ${r.status}`);
+      return r.json();
+    });
+    await sleep(100);
+    const drained = drainAndClose(app, { graceMs: 5_000, closeStores: async () => void events.push('stores closed') });
+    await sleep(50);
+    await expect(fetch(url)).rejects.toThrow();
+    expect(await inFlight).toEqual({ done: true });
+    expect(await drained).toBe(true);
+    expect(events).toEqual(['answered 200', 'stores closed']);
+  });
+
+  it('cuts a request that outlives the grace period, and still closes the stores', async () => {
+    const { app, url } = await serverWithSlowRoute(10_000);
+    const inFlight = fetch(url).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await sleep(100);
+    let storesClosed = false;
+    const started = Date.now();
+    expect(await drainAndClose(app, { graceMs: 300, closeStores: async () => void (storesClosed = true) })).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await inFlight).toBe('cut');
+    expect(storesClosed).toBe(true);
+  });
+});
