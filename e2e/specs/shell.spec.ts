@@ -114,6 +114,11 @@ test('a signed-out visitor is sent to /login', async ({ page }) => {
 
 test('a 403 from any call sends the user to /login', async ({ page }) => {
   await signIn(page, 'demand');
+  // A page whose calls are all answered, so that the next call is the one this test makes (the
+  // dashboard's own numbers would otherwise race the sign-out below).
+  await page.goto('/channels');
+  await expect(page.getByTestId('page-channels')).toBeVisible();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
   // The session ends on the server (another tab signed out); the next call answers 403.
   await page.evaluate(() => fetch('/api/auth/logout', { credentials: 'include' }));
   await page.getByTestId('user-menu').click();
