@@ -63,6 +63,8 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/savedFile/:id': SIGNED_IN,
     'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
     'GET /api/finance': ['admin', 'ops'],
+    // "Test this tag" shows demand and prices: the tenant's own users and admins.
+    'POST /api/edge/test': TENANT_WRITERS,
   };
   const roles = fixed[`${method} ${url}`];
   if (!roles) throw new Error(`The authorization matrix has no rule for ${method} ${url}: add one`);

@@ -8,6 +8,8 @@ export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './edge/paths.js';
+export * from './edge/decisionTrace.js';
+export * from './edge/tagTest.js';
 export * from './schemas/passwordPolicy.js';
 export * from './adminRights.js';
 export * from './stats/index.js';

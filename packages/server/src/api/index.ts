@@ -9,6 +9,7 @@ import { reportRoutes } from './reports.js';
 import { resourceRoutes } from './resources.js';
 import { savedReportRoutes } from './savedReports.js';
 import { switchRoutes } from './switch.js';
+import { tagTestRoutes } from './tagTest.js';
 import { uiSettingsRoutes } from './uiSettings.js';
 import { vastParamsRoutes } from './vastParams.js';
 
@@ -17,7 +18,7 @@ import { vastParamsRoutes } from './vastParams.js';
  * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
  * and run `npm run docs:routes -w @adplane/server`.
  */
-export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes, reportRoutes, savedReportRoutes, dashboardRoutes];
+export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes, reportRoutes, savedReportRoutes, dashboardRoutes, tagTestRoutes];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   for (const routes of API_ROUTES) await app.register(routes);

@@ -10,9 +10,10 @@ import { openStore } from '../store/db.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'adplane-routes-'));
 try {
   // Routes do not depend on the data: an empty throw-away SQLite store is enough to register them.
+  // The api role registers every /api route without the edge (which needs a migrated store to start).
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const store = await openStore(settings);
-  const app = await buildApp({ settings, store });
+  const app = await buildApp({ settings, store, role: 'api' });
   await app.ready();
   writeFileSync(ROUTES_DOC_PATH, renderRouteTable(app.guardedRoutes));
   await app.close();

@@ -1,62 +1,6 @@
 /**
- * The decision trace: every demand source the request considered and its fate, with timings. It is
- * built for every request (the no-fill counters read the same fates) and shown on `debug=1`.
+ * The decision trace: every demand source the request considered and its fate, with timings. The
+ * types live in packages/shared (edge/decisionTrace.ts) because the console's "Test this tag" reads
+ * the same shape the edge writes.
  */
-export type Fate =
-  /** refused before any call: `reason` names the rule */
-  | 'filtered'
-  /** called (or priced at once), answered nothing usable */
-  | 'no_fill'
-  | 'timeout'
-  | 'below_floor'
-  /** a price above the floors, beaten by `lostTo` */
-  | 'lost'
-  | 'won'
-  /** a waterfall stopped before reaching it */
-  | 'not_called';
-
-export interface SourceFate {
-  source: 'campaign' | 'vast_tag';
-  id: number;
-  name: string;
-  priority: number;
-  fate: Fate;
-  reason?: string;
-  vastError?: number;
-  /** How long the call took (ms), for called sources. */
-  ms?: number;
-  /** The price it offered, CPM micro-dollars. */
-  bidCpm?: number;
-  lostTo?: string;
-  /** For the winner: what it pays (clearing CPM), what the publisher earns and our margin, micro-dollars CPM. */
-  clearingCpm?: number;
-  payoutCpm?: number;
-  marginCpm?: number;
-}
-
-export interface DecisionTrace {
-  channel: { id: number; uid: string; name: string; mode: string; auctionPrice: string; floorCpm: number; vastVersion: string; timeoutMs: number } | null;
-  context: {
-    ip: string;
-    country: string;
-    region: string;
-    usState: string;
-    device: string;
-    os: string;
-    browser: string;
-    tvFamily: string;
-    playerSize: string;
-    width: number;
-    height: number;
-    appBundle: string;
-    domain: string;
-  };
-  /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, channel_targeting, no_demand, no_bid). */
-  result: string;
-  /** Campaigns the targeting indexes set aside without looking at them one by one. */
-  indexedOut: number;
-  sources: SourceFate[];
-  winner: SourceFate | null;
-  totalMs: number;
-  snapshotVersion: number;
-}
+export type { DecisionTrace, Fate, SourceFate } from '@adplane/shared';

@@ -1,0 +1,143 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
+import { SAMPLE_UA_BY_OS } from '../src/edge/tagTest/sampleUserAgents.js';
+import { startDemandServer, type DemandServer } from './demandServers.js';
+import { as, buildTestApp, forEachStore, login } from './helpers.js';
+import { schemaErrors } from './vastSchema.js';
+
+/**
+ * "Test this tag" through the real app: POST /api/edge/test runs the edge's real decision (snapshot,
+ * auction, a local demand server called over HTTP) in the context the person picked.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let demand: DemandServer;
+  let cookie: string;
+  const ids: Record<string, number> = {};
+
+  async function create(name: string, kind: string, body: Record<string, unknown>) {
+    const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+    ids[name] = (res.json() as { id: number }).id;
+    return ids[name]!;
+  }
+
+  const test = (payload: object, who = cookie) => as(app, who, { method: 'POST', url: TAG_TEST_PATH, payload });
+  const answer = async (payload: object) => {
+    const res = await test(payload);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as TagTestAnswer;
+  };
+
+  beforeAll(async () => {
+    demand = await startDemandServer();
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await demand?.close();
+  });
+
+  it('tests a channel saved a moment ago: it fills from the campaign, in the chosen country, device and player size', async () => {
+    const germany = await create('germany', 'targetings', { name: 'Germany only (tag test)', rules: { countries: { mode: 'include', values: ['DE'] } } });
+    const creative = await create('creative', 'creatives', {
+      name: 'Tag test spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/test',
+      mediaFiles: [{ url: 'https://cdn.example.com/test.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+    await create('campaign', 'campaigns', { name: 'Tag test campaign', startDate: day(-1), endDate: day(30), bidCpm: 19_000_000, creativeIds: [creative], targetingId: germany });
+    // No rebuild here: the test waits for the snapshot to include the new rows.
+    const channel = await create('channel', 'channels', { name: 'Tag test channel', vastVersion: '4.1', demandMode: 'auction', payout: { type: 'revshare', percent: 70 } });
+
+    const filled = await answer({ channelId: channel, context: { country: 'DE', device: 'smarttv', os: 'roku', width: 1280, height: 720 } });
+    expect(filled.tested).toMatchObject({ kind: 'channel', id: channel, name: 'Tag test channel', format: 'video' });
+    expect(filled.trace.result).toBe('filled');
+    expect(filled.trace.winner).toMatchObject({ source: 'campaign', id: ids.campaign, fate: 'won', clearingCpm: 19_000_000, payoutCpm: 13_300_000 });
+    expect(filled.trace.context).toMatchObject({ country: 'DE', device: 'smarttv', os: 'roku', playerSize: 'xlarge', width: 1280, height: 720 });
+    expect(schemaErrors('4.1', filled.vast)).toBe('');
+    expect(filled.vast).toContain('https://cdn.example.com/test.mp4');
+    expect(filled.vast).toContain('/ev?e=impression');
+
+    // The chosen country really is what targeting sees: from France the country index sets the campaign aside.
+    const france = await answer({ channelId: channel, context: { country: 'FR', device: 'desktop' } });
+    expect(france.trace.context.country).toBe('FR');
+    expect(france.trace.winner?.id).not.toBe(ids.campaign);
+    expect(france.trace.sources.some((s) => s.id === ids.campaign && s.fate !== 'filtered')).toBe(false);
+    expect(france.trace.indexedOut).toBeGreaterThan(0);
+  });
+
+  it('tests a demand tag alone: the local demand server is called with the chosen context, the tenant\'s campaigns stay out', async () => {
+    const tag = await create('tag', 'tags', { name: 'Tag test demand', vastUrl: `${demand.url}/inline?price=8&w={{width}}&bundle={{app_bundle}}`, price: { type: 'revshare', percent: 50 }, timeoutMs: 1500 });
+    const result = await answer({ tagId: tag, context: { country: 'US', usState: 'CA', os: 'android', appBundle: 'com.example.tv', width: 640, height: 360 } });
+    expect(result.tested).toMatchObject({ kind: 'tag', id: tag, name: 'Tag test demand', format: 'video' });
+    expect(result.trace.result).toBe('filled');
+    expect(result.trace.sources.map((s) => s.source)).toEqual(['vast_tag']);
+    expect(result.trace.winner).toMatchObject({ source: 'vast_tag', id: tag, fate: 'won', bidCpm: 4_000_000 });
+    expect(result.trace.channel).toMatchObject({ mode: 'auction', vastVersion: '4.2', floorCpm: 0 });
+    expect(result.trace.context).toMatchObject({ country: 'US', usState: 'CA', device: 'mobile', os: 'android', appBundle: 'com.example.tv' });
+    expect(schemaErrors('4.2', result.vast)).toBe('');
+    expect(result.vast).toContain(`${demand.url}/track/imp`);
+
+    const call = demand.calls.find((c) => c.pathname === '/inline' && c.searchParams.get('bundle') === 'com.example.tv')!;
+    expect(call.searchParams.get('w')).toBe('640');
+
+    // A paused tag is not called, and the trace says why.
+    await as(app, cookie, { method: 'PUT', url: `/api/demand/tags/${tag}`, payload: { name: 'Tag test demand', vastUrl: `${demand.url}/inline?price=8`, price: { type: 'revshare', percent: 50 }, status: 0 } });
+    const paused = await answer({ tagId: tag });
+    expect(paused.trace.result).toBe('no_demand');
+    expect(paused.trace.sources).toEqual([expect.objectContaining({ id: tag, fate: 'filtered', reason: 'tag_paused' })]);
+  });
+
+  it("refuses another tenant's channel and tag as not found, and users who may not see prices", async () => {
+    const acme = await login(app, 'acme');
+    const channel = await test({ channelId: ids.channel }, acme);
+    expect(channel.statusCode).toBe(404);
+    const tag = await test({ tagId: ids.tag }, acme);
+    expect(tag.statusCode).toBe(404);
+    const sub = await test({ channelId: ids.channel }, await login(app, 'sub'));
+    expect(sub.statusCode).toBe(403);
+    const admin = await test({ channelId: ids.channel }, await login(app, 'admin'));
+    expect(admin.statusCode).toBe(200);
+  });
+
+  it('answers 400 naming the field for an unknown code or a malformed body', async () => {
+    const cases: [object, string][] = [
+      [{ channelId: ids.channel, context: { country: 'XX' } }, 'context.country'],
+      [{ channelId: ids.channel, context: { os: 'beos' } }, 'context.os'],
+      [{ channelId: ids.channel, context: { device: 'fridge' } }, 'context.device'],
+      [{ channelId: ids.channel, context: { country: 'DE', usState: 'CA' } }, 'context.usState'],
+      [{ channelId: ids.channel, context: { width: 0 } }, 'context.width'],
+      [{ channelId: ids.channel, context: { ip: '999.1.1.1' } }, 'context.ip'],
+      [{ channelId: ids.channel, tagId: ids.tag }, 'channelId'],
+      [{ channelId: 'abc' }, 'channelId'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await test(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().field, JSON.stringify(payload)).toBe(field);
+    }
+  });
+
+  it('sends a demand tag a user agent of the chosen platform when none is typed', async () => {
+    const tag = await create('uaTag', 'tags', { name: 'UA check', vastUrl: `${demand.url}/inline?price=2&ua={{user_agent}}&marker=ua-check`, price: { type: 'cpm', cpm: 2_000_000 } });
+    await answer({ tagId: tag, context: { os: 'roku' } });
+    const call = demand.calls.find((c) => c.searchParams.get('marker') === 'ua-check');
+    expect(call?.searchParams.get('ua')).toBe(SAMPLE_UA_BY_OS.roku);
+  });
+
+  it('answers 503 on a process without the edge (--role api)', async () => {
+    const apiOnly = await buildTestApp(t.store, {}, { role: 'api' });
+    try {
+      const res = await as(apiOnly, await login(apiOnly, 'demand'), { method: 'POST', url: TAG_TEST_PATH, payload: { channelId: ids.channel } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toMatch(/--role api/);
+    } finally {
+      await apiOnly.close();
+    }
+  });
+
+});
