@@ -62,7 +62,7 @@ const TARGETS = [
   {},
 ];
 
-async function fill(dataDir: string, demandUrl: string): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
+export async function fill(dataDir: string, demandUrl: string): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
   const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') });
   const store = await openStore(settings);
   const started = performance.now();
@@ -105,8 +105,8 @@ function pin(pid: number, cpu: number): void {
   spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
-function child(args: string[]): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
-  const proc = fork(args[0]!, args.slice(1), { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+function child(args: string[], extraExecArgv: string[] = []): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const proc = fork(args[0]!, args.slice(1), { execArgv: [...process.execArgv, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
   return new Promise((resolve, reject) => {
     proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
@@ -159,7 +159,8 @@ async function main(): Promise<void> {
   const filled = await fill(dataDir, String(demand.msg.url));
   say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;
-  const server = await child([fileURLToPath(import.meta.url), '--serve']);
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const server = await child([fileURLToPath(import.meta.url), '--serve'], process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);
@@ -225,7 +226,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv.includes('--serve')) void serve();
-else main().catch((error: unknown) => {
+else if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

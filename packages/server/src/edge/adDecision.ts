@@ -1,6 +1,6 @@
 import { type AuctionResult, runAuction } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
-import { type Dimensions, type HourlyCounters } from './counters/hourlyCounters.js';
+import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
 import { type DemandSource } from './demand/demandSource.js';
 import { type Pacing } from './auction/pacing.js';
 import { type RequestContext } from './request/context.js';
@@ -31,7 +31,7 @@ export interface DecisionOutcome {
 }
 
 /** Dimensions of the request itself (every row of this decision carries them). */
-function requestDims(channel: SnapChannel, ctx: RequestContext): Dimensions {
+function requestDims(channel: SnapChannel, ctx: RequestContext): RequestDimensions {
   return {
     tenant_id: channel.tenantId,
     channel_id: channel.id,
@@ -66,14 +66,20 @@ function contextOf(ctx: RequestContext): DecisionTrace['context'] {
   };
 }
 
-function countFates(deps: EdgeDeps, base: Dimensions, fates: readonly SourceFate[], now: number): void {
+/**
+ * Every demand tag's fate on its own counter row (the fill funnel per demand tag reads them). Our
+ * own campaigns are priced in memory, not called: the winning one is counted (its bid and win);
+ * the others are in the trace only, or every request would add a row per campaign it looked at.
+ */
+function countFates(counters: CounterScope, fates: readonly SourceFate[], now: number): void {
   for (const f of fates) {
-    const dims: Dimensions = { ...base, [f.source === 'campaign' ? 'campaign_id' : 'tag_id']: f.id };
+    if (f.source === 'campaign' && f.fate !== 'won') continue;
     const called = f.fate !== 'filtered' && f.fate !== 'not_called';
     const external = f.source === 'vast_tag';
+    const dims: SourceDimensions = f.source === 'campaign' ? { campaign_id: f.id } : { tag_id: f.id };
     dims.nofill_reason = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'filtered' || f.fate === 'no_fill' || f.fate === 'not_called' ? (f.reason ?? f.fate) : f.fate;
     if (f.vastError) dims.vast_error = String(f.vastError);
-    deps.counters.add(
+    counters.add(
       dims,
       {
         demand_calls: called && external ? 1 : 0,
@@ -102,13 +108,14 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
 
   const now = ctx.now;
   const dims = requestDims(channel, ctx);
+  const counters = deps.counters.scope(dims);
   const decision: Decision = {
     id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
     appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0,
   };
   const empty = (reason: string): DecisionOutcome => {
-    deps.counters.add({ ...dims, nofill_reason: reason }, { reqs: 1 }, now);
+    counters.add({ nofill_reason: reason }, { reqs: 1 }, now);
     return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), reason);
   };
   if (!channel.serving) return empty('channel_paused');
@@ -123,13 +130,13 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
   }
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
-  countFates(deps, dims, result.fates, now);
+  countFates(counters, result.fates, now);
   const w = result.winner;
   if (!w) {
-    deps.counters.add({ ...dims, nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
+    counters.add({ nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
     return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), result.offered ? 'no_bid' : 'no_demand');
   }
-  deps.counters.add(dims, { reqs: 1, opps: 1 }, now);
+  counters.add({}, { reqs: 1, opps: 1 }, now);
   trace.winner = w.fate;
   Object.assign(decision, { tagId: w.bid.tagId, campaignId: w.bid.campaignId, creativeId: w.bid.creativeId, advertiserId: w.bid.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm });
   const token = deps.signer.sign(decision);

@@ -11,7 +11,7 @@ import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
-import { CampaignIndex } from '../targeting/campaignIndex.js';
+import { indexCampaigns } from '../snapshot/campaigns.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
 import { Pacing } from './pacing.js';
@@ -31,6 +31,8 @@ interface Fixture {
     result: string;
     winner: null | { source: string; id?: number; tag?: string; clearingCpm: number; payoutCpm: number; marginCpm: number };
     fates: Record<string, string>;
+    /** Sources the decision must never have looked at (no fate at all). */
+    unseen?: string[];
     reasons?: Record<string, string>;
     vastErrors?: Record<string, number>;
     indexedOut?: number;
@@ -66,7 +68,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
   };
   const snapshot: Snapshot = {
     version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0 }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), campaignIndex: new Map([[1, new CampaignIndex(campaigns, (c) => c.targeting)]]), skipped: {},
+    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), campaignIndex: indexCampaigns(campaigns), skipped: {},
   };
   return { snapshot, tagIds };
 }
@@ -96,6 +98,7 @@ describe('auction fixtures', () => {
     const key = (s: { source: string; id: number }) => (s.source === 'campaign' ? `campaign:${s.id}` : `tag:${[...tagIds].find(([, id]) => id === s.id)?.[0]}`);
     const fates = Object.fromEntries(trace.sources.map((s) => [key(s), s.fate]));
     expect(fates).toMatchObject(f.expect.fates);
+    for (const k of f.expect.unseen ?? []) expect(fates, `${k} was looked at`).not.toHaveProperty([k]);
     for (const [k, reason] of Object.entries(f.expect.reasons ?? {})) expect(trace.sources.find((s) => key(s) === k)?.reason, k).toBe(reason);
     for (const [k, code] of Object.entries(f.expect.vastErrors ?? {})) expect(trace.sources.find((s) => key(s) === k)?.vastError, k).toBe(code);
     if (f.expect.indexedOut !== undefined) expect(trace.indexedOut).toBe(f.expect.indexedOut);

@@ -26,6 +26,8 @@ export interface AuctionResult {
 
 /** A call that never outlives the deadline: a hanging demand becomes a timeout, never a stuck request. */
 async function callUnderDeadline(c: DemandCandidate, req: AuctionRequest): Promise<CallResult> {
+  // our own campaigns price at once: no network, no timer
+  if (!c.external) return c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: 0 }));
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<CallResult>((resolve) => {

@@ -42,4 +42,19 @@ describe('hourly counters', () => {
     expect(sink.rows).toHaveLength(1);
     expect(sink.rows[0]).toMatchObject({ imps: 3, revenue: 7500 });
   });
+
+  it('puts a request scope\'s rows and plain rows with the same dimensions on one row', async () => {
+    const sink = new MemorySink();
+    const c = new HourlyCounters(() => sink);
+    const request = { tenant_id: 1, channel_id: 2, country: 'US', device: 'desktop' };
+    const scope = c.scope(request);
+    scope.add({ tag_id: 7, nofill_reason: 'timeout' }, { demand_calls: 1, timeouts: 1 }, T);
+    c.add({ ...request, tag_id: 7, nofill_reason: 'timeout' }, { demand_calls: 1 }, T);
+    scope.add({}, { reqs: 1 }, T);
+    c.add(request, { reqs: 1 }, T);
+    await c.flush();
+    expect(sink.rows).toHaveLength(2);
+    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({ channel_id: 2, country: 'US', nofill_reason: 'timeout', demand_calls: 2, timeouts: 1 });
+    expect(sink.rows.find((r) => r.tag_id === 0)).toMatchObject({ reqs: 2, nofill_reason: '' });
+  });
 });

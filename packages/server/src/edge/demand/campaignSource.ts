@@ -26,53 +26,68 @@ function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: Request
   return fitting[Math.floor(Math.random() * fitting.length)]!;
 }
 
+/**
+ * How many eligible campaigns tied at the best bid a request rotates among: it bounds the scan of a
+ * large tie. Ties are shuffled when the snapshot is compiled, so over rebuilds every tied campaign
+ * gets its turn, and a campaign whose budget is spent leaves room for the next.
+ */
+const ROTATION_LIMIT = 8;
+
+function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: number): DemandCandidate {
+  const bid = { priceCpm: campaign.bidCpm, fixedPrice: false, markup: { kind: 'campaign' as const, campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id, advertiserId: campaign.advertiserId };
+  return { source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, floorCpm, external: false, call: () => Promise.resolve({ kind: 'bid', ms: 0, bid }) };
+}
+
+/**
+ * The tenant's index holds its campaigns ranked by bid (snapshot/campaigns.ts: indexCampaigns), so
+ * the scan stops at the first eligible campaign below the best bid: a request costs the campaigns
+ * it looks at, not the tenant's whole book. Campaigns tied at the best bid rotate at random (as
+ * line items of one priority do in Google Ad Manager); the auction gets the chosen one and a
+ * runner-up (another of the tie, or the best bid below it) for its second price.
+ */
 export const campaignSource: DemandSource = {
   name: 'campaigns',
   candidates(req: AuctionRequest, filtered) {
     const { ctx, channel, snapshot, pacing } = req;
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
-    const found = index.candidates(ctx);
     const tz = snapshot.tenants.get(channel.tenantId)?.timezone ?? 0;
-    const out: DemandCandidate[] = [];
     let traced = 0;
-    const refuse = (c: SnapCampaign, reason: string) => {
+    const refuse = (c: SnapCampaign, reason: string): null => {
       if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: c.id, name: c.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason });
+      return null;
     };
-    for (const campaign of found) {
-      if (ctx.now < campaign.flightStart) refuse(campaign, 'flight_not_started');
-      else if (ctx.now >= campaign.flightEnd) refuse(campaign, 'flight_ended');
-      else {
-        const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
-        if (rule) {
-          refuse(campaign, `targeting.${rule}`);
-          continue;
-        }
-        const budget = pacing.campaignRefusal(campaign.id, campaign.bidCpm, campaign.dailyBudget, campaign.totalBudget, tz, ctx.now);
-        if (budget) {
-          refuse(campaign, budget);
-          continue;
-        }
-        const creative = pickCreative(campaign, channel, ctx);
-        if (!creative) {
-          refuse(campaign, 'no_fitting_creative');
-          continue;
-        }
-        out.push({
-          source: 'campaign',
-          id: campaign.id,
-          name: campaign.name,
-          priority: CAMPAIGN_PRIORITY,
-          floorCpm: channel.floorCpm,
-          external: false,
-          call: async () => ({
-            kind: 'bid',
-            ms: 0,
-            bid: { priceCpm: campaign.bidCpm, fixedPrice: false, markup: { kind: 'campaign', campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id, advertiserId: campaign.advertiserId },
-          }),
-        });
+    /** The creative the campaign would serve, or null (the refusal traced) when it cannot serve here. */
+    const eligible = (campaign: SnapCampaign): SnapCreative | null => {
+      if (ctx.now < campaign.flightStart) return refuse(campaign, 'flight_not_started');
+      if (ctx.now >= campaign.flightEnd) return refuse(campaign, 'flight_ended');
+      const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
+      if (rule) return refuse(campaign, `targeting.${rule}`);
+      const budget = pacing.campaignRefusal(campaign.id, campaign.bidCpm, campaign.dailyBudget, campaign.totalBudget, tz, ctx.now);
+      if (budget) return refuse(campaign, budget);
+      return pickCreative(campaign, channel, ctx) ?? refuse(campaign, 'no_fitting_creative');
+    };
+    const best: { campaign: SnapCampaign; creative: SnapCreative }[] = [];
+    let below: { campaign: SnapCampaign; creative: SnapCreative } | null = null;
+    const passed = index.scan(ctx, (campaign) => {
+      const creative = eligible(campaign);
+      if (!creative) return true;
+      if (best.length && campaign.bidCpm < best[0]!.campaign.bidCpm) {
+        // ranked by bid: every campaign after this one bids less still
+        below = { campaign, creative };
+        return false;
       }
+      best.push({ campaign, creative });
+      return best.length < ROTATION_LIMIT;
+    });
+    const out: DemandCandidate[] = [];
+    if (best.length) {
+      const pick = Math.floor(Math.random() * best.length);
+      const chosen = best[pick]!;
+      out.push(candidateOf(chosen.campaign, chosen.creative, channel.floorCpm));
+      const runnerUp = best.length > 1 ? best[(pick + 1) % best.length]! : below;
+      if (runnerUp) out.push(candidateOf(runnerUp.campaign, runnerUp.creative, channel.floorCpm));
     }
-    return { candidates: out, indexedOut: index.items.length - found.length };
+    return { candidates: out, indexedOut: index.items.length - passed };
   },
 };

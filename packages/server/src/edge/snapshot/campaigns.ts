@@ -1,4 +1,5 @@
 import { type CampaignRow, isLive } from '@adplane/shared';
+import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
@@ -14,13 +15,15 @@ export function dayStart(date: string, tz: number): number {
 /**
  * Live campaigns of live tenants and advertisers, with their live creatives. Flight days are whole
  * days in the tenant's time zone: a campaign runs from 00:00 of its start day to 24:00 of its end day.
- * A campaign without a creative that can serve is left out (it could never fill).
+ * A campaign without a creative that can serve, or whose flight is over, is left out (it could
+ * never fill); one that ends while the snapshot lives is refused by the request's flight check.
  */
 export function compileCampaigns(
   rows: readonly CampaignRow[],
   owners: Owners,
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
+  now = Date.now(),
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
   for (const c of rows) {
@@ -28,6 +31,8 @@ export function compileCampaigns(
     const tenant = owners.tenants.get(c.tenantId!)!;
     const own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
     if (!own.length) continue;
+    const flightEnd = c.endDate ? dayStart(c.endDate, tenant.timezone) + 24 * HOUR : Infinity;
+    if (flightEnd <= now) continue; // over for good: requests need not look at it
     out.set(c.id, {
       id: c.id,
       tenantId: c.tenantId!,
@@ -35,13 +40,34 @@ export function compileCampaigns(
       advertiserId: c.advertiserId ?? 0,
       advertiserName: c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '',
       flightStart: dayStart(c.startDate, tenant.timezone),
-      flightEnd: c.endDate ? dayStart(c.endDate, tenant.timezone) + 24 * HOUR : Infinity,
+      flightEnd,
       totalBudget: c.totalBudget,
       dailyBudget: c.dailyBudget,
       bidCpm: c.bidCpm,
       targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
       creatives: own,
     });
+  }
+  return out;
+}
+
+/**
+ * Each tenant's live campaigns behind its targeting index, ranked by bid (highest first),
+ * so that the campaign source stops scanning once it holds the best eligible bids.
+ */
+export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, CampaignIndex<SnapCampaign>> {
+  const byTenant = new Map<number, SnapCampaign[]>();
+  for (const c of campaigns) {
+    let list = byTenant.get(c.tenantId);
+    if (!list) byTenant.set(c.tenantId, (list = []));
+    list.push(c);
+  }
+  const out = new Map<number, CampaignIndex<SnapCampaign>>();
+  for (const [tenantId, list] of byTenant) {
+    // best bid first; a tie in a random order (see ROTATION_LIMIT in demand/campaignSource.ts)
+    const order = new Map(list.map((c) => [c.id, Math.random()]));
+    list.sort((a, b) => b.bidCpm - a.bidCpm || order.get(a.id)! - order.get(b.id)!);
+    out.set(tenantId, new CampaignIndex(list, (c) => c.targeting));
   }
   return out;
 }

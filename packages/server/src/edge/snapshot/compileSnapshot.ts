@@ -10,16 +10,15 @@ import {
   type SkipSink,
 } from '@adplane/shared';
 import { readConfigVersion } from '../../store/configVersion.js';
-import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { compileOwners } from './accounts.js';
-import { compileCampaigns } from './campaigns.js';
+import { compileCampaigns, indexCampaigns } from './campaigns.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { ParsedRows } from './parsedRows.js';
 import { compileTags } from './tags.js';
 import { compileTargetings } from './targetings.js';
-import { type SnapCampaign, type Snapshot } from './types.js';
+import { type Snapshot } from './types.js';
 
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
@@ -59,17 +58,10 @@ export class SnapshotCompiler {
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists });
     const snapCreatives = compileCreatives(creatives, owners);
     const snapTags = compileTags(tags, owners, compiledTargetings);
-    const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings);
+    const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings, now);
     const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings);
 
-    const byTenant = new Map<number, SnapCampaign[]>();
-    for (const c of snapCampaigns.values()) {
-      let list = byTenant.get(c.tenantId);
-      if (!list) byTenant.set(c.tenantId, (list = []));
-      list.push(c);
-    }
-    const campaignIndex = new Map<number, CampaignIndex<SnapCampaign>>();
-    for (const [tenantId, list] of byTenant) campaignIndex.set(tenantId, new CampaignIndex(list, (c) => c.targeting));
+    const campaignIndex = indexCampaigns(snapCampaigns.values());
 
     const skipped: Record<string, number> = {};
     for (const s of sink.skipped) skipped[s.kind] = (skipped[s.kind] ?? 0) + 1;

@@ -81,23 +81,50 @@ export class CampaignIndex<T> {
     }
   }
 
-  /** Items whose indexed dimensions pass the request, in their original order. */
-  candidates(ctx: RequestContext): T[] {
+  /** Positions whose indexed dimensions pass the request, as a bit set over `items`. */
+  private passing(ctx: RequestContext): Uint32Array {
     const out = new Uint32Array(this.all.words);
     for (const d of DIMENSIONS) {
       const index = this.dims.get(d)!;
       const v = valueOf(ctx, d);
       narrow(out, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
     }
-    const result: T[] = [];
+    return out;
+  }
+
+  /**
+   * Visits the items whose indexed dimensions pass the request, in their original order, until
+   * `visit` answers false; returns how many passed the index (visited or not). Callers that keep
+   * items ranked (campaigns by bid) stop as soon as they have what they need.
+   */
+  scan(ctx: RequestContext, visit: (item: T) => boolean): number {
+    const out = this.passing(ctx);
+    let passed = 0;
+    for (let k = 0; k < out.length; k++) passed += popcount(out[k]!);
     for (let k = 0; k < out.length; k++) {
       let word = out[k]!;
       while (word !== 0) {
         const low = word & -word;
-        result.push(this.items[(k << 5) + 31 - Math.clz32(low)]!);
+        if (!visit(this.items[(k << 5) + 31 - Math.clz32(low)]!)) return passed;
         word ^= low;
       }
     }
+    return passed;
+  }
+
+  /** Items whose indexed dimensions pass the request, in their original order. */
+  candidates(ctx: RequestContext): T[] {
+    const result: T[] = [];
+    this.scan(ctx, (item) => {
+      result.push(item);
+      return true;
+    });
     return result;
   }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

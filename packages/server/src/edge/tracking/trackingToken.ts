@@ -31,7 +31,13 @@ export interface Decision {
 export const MAX_AGE_S = 24 * 3600;
 const SIG_BYTES = 16;
 
-export const newDecisionId = (): string => randomBytes(9).toString('base64url');
+/**
+ * Decision ids: a random prefix per process and a counter, unique across processes and restarts
+ * without asking the random pool on every request (the token's HMAC, not the id, is what cannot be forged).
+ */
+const ID_PREFIX = randomBytes(6).toString('base64url');
+let idCounter = 0;
+export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36);
 
 const FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm'] as const;
 const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm']);
