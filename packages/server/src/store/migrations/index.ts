@@ -17,6 +17,7 @@ import { listIndexes } from './0003_list_indexes.js';
 import { configVersion } from './0004_config_version.js';
 import { explicitUnits } from './0006_explicit_units.js';
 import { savedReports } from './0007_saved_reports.js';
+import { updatedAtIndexes } from './0010_updated_at_indexes.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0004_config_version': configVersion,
   '0006_explicit_units': explicitUnits,
   '0007_saved_reports': savedReports,
+  '0010_updated_at_indexes': updatedAtIndexes,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,0 +1,72 @@
+import { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SnapshotCompiler } from '../src/edge/snapshot/compileSnapshot.js';
+import { as, buildTestApp, forEachStore, login } from './helpers.js';
+
+/**
+ * The snapshot's incremental rebuild (edge/snapshot/parsedRows.ts) reads only the rows stamped
+ * lately, and falls back to every stamp when the row count says rows were deleted. Each change a
+ * user can make must reach the next build, on both config stores.
+ */
+forEachStore((t) => {
+  describe('snapshot rebuilds', () => {
+    let app: FastifyInstance;
+    let demand: string;
+    const compiler = new SnapshotCompiler();
+    const build = () => compiler.compile(t.store.db);
+    const channelNamed = async (name: string) => [...(await build()).channels.values()].find((c) => c.name === name);
+
+    beforeAll(async () => {
+      app = await buildTestApp(t.store);
+      demand = await login(app, 'demand');
+      await build();
+    });
+    afterAll(() => app.close());
+
+    it('sees a new row, an edit, a pause, an archive and a delete made after the first build', async () => {
+      const created = await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Rebuild probe', floorCpm: 1_000_000 } });
+      expect(created.statusCode).toBe(201);
+      const id = created.json().id as number;
+      expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(1_000_000);
+
+      const edited = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...created.json(), floorCpm: 2_500_000 } });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(2_500_000);
+
+      const paused = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...edited.json(), status: 0 } });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect((await channelNamed('Rebuild probe'))?.serving).toBe(false);
+
+      const resumed = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...paused.json(), status: 1 } });
+      expect(resumed.statusCode, resumed.body).toBe(200);
+      expect((await channelNamed('Rebuild probe'))?.serving).toBe(true);
+
+      // an archived channel stays known (its requests get an empty VAST and a counted reason), not serving
+      expect((await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/archive`, payload: {} })).statusCode).toBeLessThan(300);
+      expect((await channelNamed('Rebuild probe'))?.serving).toBe(false);
+
+      expect((await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/restore`, payload: {} })).statusCode).toBeLessThan(300);
+      expect((await channelNamed('Rebuild probe'))?.serving).toBe(true);
+
+      expect((await as(app, demand, { method: 'DELETE', url: `/api/demand/channels/${id}` })).statusCode).toBeLessThan(300);
+      expect(await channelNamed('Rebuild probe')).toBeUndefined();
+    });
+
+    it('sees a row deleted behind its back and one stamped a little before the newest stamp', async () => {
+      const before = await build();
+      const victim = [...before.channels.values()][0]!;
+      await sql`delete from entity_refs where from_kind = 'channels' and from_id = ${victim.id}`.execute(t.store.db).catch(() => undefined);
+      await sql`delete from supply_channels where id = ${victim.id}`.execute(t.store.db);
+      expect((await build()).channels.has(victim.id)).toBe(false);
+
+      // a write committed late, stamped two seconds before the newest stamp the last build saw
+      const other = [...before.channels.values()][1]!;
+      const newest = await sql<{ m: unknown }>`select max(updated_at) as m from supply_channels`.execute(t.store.db);
+      const m = newest.rows[0]!.m;
+      const late = new Date((m instanceof Date ? m.getTime() : Date.parse(String(m))) - 2000).toISOString();
+      await sql`update supply_channels set data = ${JSON.stringify({ ...JSON.parse(String((await sql<{ data: string }>`select data from supply_channels where id = ${other.id}`.execute(t.store.db)).rows[0]!.data)), floorCpm: 7_770_000 })}, updated_at = ${late} where id = ${other.id}`.execute(t.store.db);
+      expect((await build()).channels.get(other.id)?.floorCpm).toBe(7_770_000);
+    });
+  });
+});
