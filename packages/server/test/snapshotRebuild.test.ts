@@ -30,15 +30,15 @@ forEachStore((t) => {
       const id = created.json().id as number;
       expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(1_000_000);
 
-      const edited = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...created.json(), floorCpm: 2_500_000 } });
+      const edited = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(created.json() as Record<string, unknown>), floorCpm: 2_500_000 } });
       expect(edited.statusCode, edited.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(2_500_000);
 
-      const paused = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...edited.json(), status: 0 } });
+      const paused = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(edited.json() as Record<string, unknown>), status: 0 } });
       expect(paused.statusCode, paused.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(false);
 
-      const resumed = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...paused.json(), status: 1 } });
+      const resumed = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(paused.json() as Record<string, unknown>), status: 1 } });
       expect(resumed.statusCode, resumed.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(true);
 
