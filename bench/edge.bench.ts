@@ -13,7 +13,8 @@
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { sql } from 'kysely';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CampaignInput, ChannelInput, CreativeInput, RESOURCES, TagInput, TargetingInput } from '@adplane/shared';
@@ -113,9 +114,15 @@ function child(args: string[], extraExecArgv: string[] = []): Promise<{ proc: Ch
   });
 }
 
+/** A question to the server child; a child that exits or does not answer within a minute fails the run. */
 function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    proc.once('message', (m) => resolve(m as Record<string, unknown>));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not answer '${msg}' within 60 s`)), 60_000);
+    proc.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`)));
+    proc.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as Record<string, unknown>);
+    });
     proc.send(msg);
   });
 }
@@ -137,6 +144,8 @@ async function serve(): Promise<void> {
   process.send!({ port: typeof address === 'object' && address ? address.port : 0, buildMs: snap.buildMs, channels: snap.channels.size, tags: snap.tags.size, campaigns: snap.campaigns.size });
   process.on('message', async (m) => {
     if (m === 'rebuild') {
+      // one campaign changes, as an edit through the API would stamp it; the rebuild must pick it up
+      await sql`update campaigns set updated_at = ${new Date().toISOString()} where id = (select min(id) from campaigns)`.execute(store.db);
       const t0 = performance.now();
       await app.edge.snapshots.rebuild();
       process.send!({ rebuildMs: Math.round(performance.now() - t0), buildMs: app.edge.snapshots.current!.buildMs });
@@ -150,6 +159,7 @@ async function serve(): Promise<void> {
 
 async function main(): Promise<void> {
   pin(process.pid, 1);
+  const loadBefore = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-edge-bench-'));
   const demand = await child([join(here, 'edge/children.ts'), 'demand']);
   pin(demand.proc.pid!, 1);
@@ -202,7 +212,7 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1 },
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
     snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, startBuildMs: server.msg.buildMs, rebuildMs: rebuild.rebuildMs },
     R,
     bare: bareLoad,

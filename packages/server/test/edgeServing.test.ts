@@ -70,6 +70,16 @@ forEachStore((t) => {
     expect(call.searchParams.get('ip')).toBe(US_IP);
   });
 
+  it('times every external demand call and every ad request in /metrics (prom-client histograms)', async () => {
+    await debug(ids.auction!.uid);
+    expect((await vast(ids.auction!.uid)).statusCode).toBe(200);
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="vast_tag",outcome="timeout"\} [1-9]/);
+    expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="vast_tag",outcome="(lost|won)"\} [1-9]/);
+    expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="vast_tag",outcome="no_fill"\} [1-9]/);
+  });
+
   it('answers a priority channel tier by tier: campaigns first, the tags below are never called', async () => {
     const { vast: xml, trace } = await debug(ids.waterfall!.uid);
     expect(schemaErrors('3.0', xml)).toBe('');

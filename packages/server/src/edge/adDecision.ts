@@ -22,6 +22,8 @@ export interface EdgeDeps {
   signer: TokenSigner;
   sources: readonly DemandSource[];
   origin: string;
+  /** Each external demand call's time and outcome (prom-client's per-source histogram in the app). */
+  observeCall?: (source: SourceFate['source'], outcome: string, ms: number) => void;
 }
 
 export interface DecisionOutcome {
@@ -131,6 +133,7 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
   countFates(counters, result.fates, now);
+  if (deps.observeCall) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
   const w = result.winner;
   if (!w) {
     counters.add({ nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);

@@ -56,6 +56,11 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const fetcher = new VastFetcher();
   const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
+  // Labels from bounded sets only: the source kind and its fate, the edge route.
+  const sourceSeconds = app.metrics.latencyHistogram('adplane_demand_source_seconds', 'Time to an answer from an external demand source, by source kind and fate', ['source', 'outcome']);
+  const edgeSeconds = app.metrics.latencyHistogram('adplane_edge_request_seconds', 'Time to answer an ad request or tracking event on the edge, by route', ['route']);
+  const vastTimer = edgeSeconds.labels('vast');
+  const eventTimer = edgeSeconds.labels('ev');
   const deps: VastRequestDeps = {
     snapshot: () => snapshots.current,
     counters,
@@ -66,6 +71,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     geo: options.geo ?? geoipLiteLookup,
     trustProxy: settings.trustProxy !== false,
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
+    observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
   };
   const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current };
 
@@ -99,12 +105,15 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const path = q < 0 ? url : url.slice(0, q);
       const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
       if (path === EVENT_PATH) {
+        const started = performance.now();
         handleEvent(eventDeps, search, res);
+        eventTimer.observe((performance.now() - started) / 1000);
         return true;
       }
       if (path.startsWith(VAST_PREFIX) && search.get('debug') !== '1') {
         const uid = safeDecode(path.slice(VAST_PREFIX.length));
-        void handleVast(deps, req, res, uid, search);
+        const started = performance.now();
+        void handleVast(deps, req, res, uid, search).finally(() => vastTimer.observe((performance.now() - started) / 1000));
         return true;
       }
       return false;
