@@ -1,4 +1,5 @@
 import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
+import { nextBit } from '../targeting/campaignIndex.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
@@ -21,7 +22,12 @@ export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: 
 }
 
 function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext): SnapCreative | null {
-  const fitting = campaign.creatives.filter((c) => creativeFits(c, channel, ctx) && !creativeRefusal(channel.targeting, c.id, c.adomain));
+  const all = campaign.creatives;
+  if (all.length === 1) {
+    const only = all[0]!;
+    return creativeFits(only, channel, ctx) && !creativeRefusal(channel.targeting, only.id, only.adomain) ? only : null;
+  }
+  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && !creativeRefusal(channel.targeting, c.id, c.adomain));
   if (!fitting.length) return null;
   return fitting[Math.floor(Math.random() * fitting.length)]!;
 }
@@ -45,41 +51,59 @@ function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: n
  * line items of one priority do in Google Ad Manager); the auction gets the chosen one and a
  * runner-up (another of the tie, or the best bid below it) for its second price.
  */
+interface Pick {
+  campaign: SnapCampaign;
+  creative: SnapCreative;
+}
+
+/**
+ * The creative the campaign would serve here, or the rule that refuses it. A plain function, not a
+ * closure per request: the hot path allocates as little as it can.
+ */
+function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: number): SnapCreative | string {
+  const { ctx, channel } = req;
+  if (ctx.now < campaign.flightStart) return 'flight_not_started';
+  if (ctx.now >= campaign.flightEnd) return 'flight_ended';
+  const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
+  if (rule) return `targeting.${rule}`;
+  const budget = req.pacing.campaignRefusal(campaign.id, campaign.bidCpm, campaign.dailyBudget, campaign.totalBudget, tz, ctx.now);
+  if (budget) return budget;
+  return pickCreative(campaign, channel, ctx) ?? 'no_fitting_creative';
+}
+
+/**
+ * The tenant's index holds its campaigns ranked by bid (snapshot/campaigns.ts: indexCampaigns), so
+ * the scan stops at the first eligible campaign below the best bid: a request costs the campaigns
+ * it looks at, not the tenant's whole book. Campaigns tied at the best bid rotate at random (as
+ * line items of one priority do in Google Ad Manager); the auction gets the chosen one and a
+ * runner-up (another of the tie, or the best bid below it) for its second price.
+ */
 export const campaignSource: DemandSource = {
   name: 'campaigns',
   candidates(req: AuctionRequest, filtered) {
-    const { ctx, channel, snapshot, pacing } = req;
+    const { channel, snapshot } = req;
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
     const tz = snapshot.tenants.get(channel.tenantId)?.timezone ?? 0;
+    const { words, count } = index.passing(req.ctx);
+    const best: Pick[] = [];
+    let below: Pick | null = null;
     let traced = 0;
-    const refuse = (c: SnapCampaign, reason: string): null => {
-      if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: c.id, name: c.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason });
-      return null;
-    };
-    /** The creative the campaign would serve, or null (the refusal traced) when it cannot serve here. */
-    const eligible = (campaign: SnapCampaign): SnapCreative | null => {
-      if (ctx.now < campaign.flightStart) return refuse(campaign, 'flight_not_started');
-      if (ctx.now >= campaign.flightEnd) return refuse(campaign, 'flight_ended');
-      const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
-      if (rule) return refuse(campaign, `targeting.${rule}`);
-      const budget = pacing.campaignRefusal(campaign.id, campaign.bidCpm, campaign.dailyBudget, campaign.totalBudget, tz, ctx.now);
-      if (budget) return refuse(campaign, budget);
-      return pickCreative(campaign, channel, ctx) ?? refuse(campaign, 'no_fitting_creative');
-    };
-    const best: { campaign: SnapCampaign; creative: SnapCreative }[] = [];
-    let below: { campaign: SnapCampaign; creative: SnapCreative } | null = null;
-    const passed = index.scan(ctx, (campaign) => {
-      const creative = eligible(campaign);
-      if (!creative) return true;
+    for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) {
+      const campaign = index.items[pos]!;
+      const found = eligibility(campaign, req, tz);
+      if (typeof found === 'string') {
+        if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
+        continue;
+      }
       if (best.length && campaign.bidCpm < best[0]!.campaign.bidCpm) {
         // ranked by bid: every campaign after this one bids less still
-        below = { campaign, creative };
-        return false;
+        below = { campaign, creative: found };
+        break;
       }
-      best.push({ campaign, creative });
-      return best.length < ROTATION_LIMIT;
-    });
+      best.push({ campaign, creative: found });
+      if (best.length >= ROTATION_LIMIT) break;
+    }
     const out: DemandCandidate[] = [];
     if (best.length) {
       const pick = Math.floor(Math.random() * best.length);
@@ -88,6 +112,6 @@ export const campaignSource: DemandSource = {
       const runnerUp = best.length > 1 ? best[(pick + 1) % best.length]! : below;
       if (runnerUp) out.push(candidateOf(runnerUp.campaign, runnerUp.creative, channel.floorCpm));
     }
-    return { candidates: out, indexedOut: index.items.length - passed };
+    return { candidates: out, indexedOut: index.items.length - count };
   },
 };

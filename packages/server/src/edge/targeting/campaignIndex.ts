@@ -57,6 +57,7 @@ function valueOf(ctx: RequestContext, d: Dimension): string {
 export class CampaignIndex<T> {
   private readonly dims = new Map<Dimension, DimensionIndex>();
   private readonly all: Bitset;
+  private readonly passingCache = new Map<string, { words: Uint32Array; count: number }>();
 
   constructor(readonly items: readonly T[], targetingOf: (item: T) => CompiledTargeting | null) {
     const n = items.length;
@@ -81,45 +82,48 @@ export class CampaignIndex<T> {
     }
   }
 
-  /** Positions whose indexed dimensions pass the request, as a bit set over `items`. */
-  private passing(ctx: RequestContext): Uint32Array {
-    const out = new Uint32Array(this.all.words);
+  /**
+   * Positions whose indexed dimensions pass the request, as a bit set over `items` (read-only: it
+   * is cached by the request's indexed values, which players repeat all day), and how many there are.
+   */
+  passing(ctx: RequestContext): { words: Uint32Array; count: number } {
+    const key = `${ctx.geo.country}|${ctx.platform.device}|${ctx.platform.os}|${ctx.platform.browser}|${ctx.platform.tvFamily}|${ctx.playerSize}`;
+    let hit = this.passingCache.get(key);
+    if (hit) return hit;
+    const words = new Uint32Array(this.all.words);
     for (const d of DIMENSIONS) {
       const index = this.dims.get(d)!;
       const v = valueOf(ctx, d);
-      narrow(out, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
+      narrow(words, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
     }
-    return out;
-  }
-
-  /**
-   * Visits the items whose indexed dimensions pass the request, in their original order, until
-   * `visit` answers false; returns how many passed the index (visited or not). Callers that keep
-   * items ranked (campaigns by bid) stop as soon as they have what they need.
-   */
-  scan(ctx: RequestContext, visit: (item: T) => boolean): number {
-    const out = this.passing(ctx);
-    let passed = 0;
-    for (let k = 0; k < out.length; k++) passed += popcount(out[k]!);
-    for (let k = 0; k < out.length; k++) {
-      let word = out[k]!;
-      while (word !== 0) {
-        const low = word & -word;
-        if (!visit(this.items[(k << 5) + 31 - Math.clz32(low)]!)) return passed;
-        word ^= low;
-      }
-    }
-    return passed;
+    let count = 0;
+    for (let k = 0; k < words.length; k++) count += popcount(words[k]!);
+    hit = { words, count };
+    if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
+    this.passingCache.set(key, hit);
+    return hit;
   }
 
   /** Items whose indexed dimensions pass the request, in their original order. */
   candidates(ctx: RequestContext): T[] {
+    const { words } = this.passing(ctx);
     const result: T[] = [];
-    this.scan(ctx, (item) => {
-      result.push(item);
-      return true;
-    });
+    for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) result.push(this.items[pos]!);
     return result;
+  }
+}
+
+const PASSING_CACHE_LIMIT = 4096;
+
+/** The first position >= `from` set in `words`, or -1. */
+export function nextBit(words: Uint32Array, from: number): number {
+  let k = from >>> 5;
+  if (k >= words.length) return -1;
+  let word = words[k]! & (~0 << (from & 31));
+  for (;;) {
+    if (word !== 0) return (k << 5) + 31 - Math.clz32(word & -word);
+    if (++k >= words.length) return -1;
+    word = words[k]!;
   }
 }
 

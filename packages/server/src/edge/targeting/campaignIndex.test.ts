@@ -1,0 +1,49 @@
+import { TargetingRules } from '@adplane/shared';
+import { describe, expect, it } from 'vitest';
+import { buildRequestContext } from '../request/context.js';
+import { CampaignIndex, nextBit } from './campaignIndex.js';
+import { compileTargeting, refusal } from './compiledTargeting.js';
+
+const LISTS = { apps: new Map(), publishers: new Map(), creatives: new Map() };
+const RULES = [
+  {},
+  { countries: { mode: 'include', values: ['US'] } },
+  { countries: { mode: 'exclude', values: ['US', 'GB'] } },
+  { devices: { mode: 'include', values: ['mobile'] } },
+  { os: { mode: 'include', values: ['windows', 'macos'] }, playerSizes: ['large'] },
+  { browsers: { mode: 'exclude', values: ['chrome'] } },
+].map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
+const UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Roku/DVP-9.10 (519.10E04111A)',
+];
+
+describe('campaign index', () => {
+  it('finds the set bits in order, across word boundaries', () => {
+    const words = new Uint32Array(3);
+    for (const p of [0, 31, 32, 63, 70]) words[p >>> 5]! |= 1 << (p & 31);
+    const found: number[] = [];
+    for (let p = nextBit(words, 0); p >= 0; p = nextBit(words, p + 1)) found.push(p);
+    expect(found).toEqual([0, 31, 32, 63, 70]);
+    expect(nextBit(words, 71)).toBe(-1);
+    expect(nextBit(new Uint32Array(0), 0)).toBe(-1);
+  });
+
+  it('passes exactly the campaigns whose indexed rules pass, for every context, cached or not', () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ id: i, targeting: i % 7 === 6 ? null : RULES[i % RULES.length]! }));
+    const index = new CampaignIndex(items, (c) => c.targeting);
+    for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1']) {
+      for (const ua of UAS) {
+        for (const w of ['320', '1280', '']) {
+          const ctx = buildRequestContext({ ip, w }, { remoteAddress: '', userAgent: ua }, Date.now());
+          const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
+          for (let round = 0; round < 2; round++) {
+            expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
+            expect(index.passing(ctx).count).toBe(expected.length);
+          }
+        }
+      }
+    }
+  });
+});
