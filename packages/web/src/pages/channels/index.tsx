@@ -10,6 +10,7 @@ import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
+import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
 import { channelTag } from './channelTag.js';
@@ -108,6 +109,7 @@ export default function ChannelsPage() {
       rowActions={(row) => (
         <>
           <CopyTagButton row={row} />
+          <TagTestButton subject={{ kind: 'channel', id: Number(row.id), name: String(row.name), environment: String(row.environment ?? '') }} />
           <FillFunnelButton subject={{ dimension: 'channel', id: Number(row.id), name: String(row.name) }} />
         </>
       )}

@@ -5,6 +5,7 @@ import { RESOURCES, partnerById } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { usd } from '../../resources/fields.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
+import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
@@ -102,7 +103,12 @@ export default function TagsPage() {
       toBody={tagToBody}
       drawerWidth={760}
       nameWidth={240}
-      rowActions={(row) => <FillFunnelButton subject={{ dimension: 'tag', id: Number(row.id), name: String(row.name) }} />}
+      rowActions={(row) => (
+        <>
+          <TagTestButton subject={{ kind: 'tag', id: Number(row.id), name: String(row.name) }} />
+          <FillFunnelButton subject={{ dimension: 'tag', id: Number(row.id), name: String(row.name) }} />
+        </>
+      )}
     />
   );
 }

@@ -1,0 +1,121 @@
+import { type Locator, type Page, expect, test } from '@playwright/test';
+import { exactRow, inputOf, pickOption, rowId } from '../support/antdFields.js';
+import { ResourcePage } from '../support/resourcePage.js';
+import { EDITION_SERVERS } from '../support/servers.js';
+import { signIn, useMode } from '../support/session.js';
+
+/**
+ * "Test this tag", end to end: a campaign (with the demo creative, whose video adplane serves) and a
+ * VAST demand tag (answered by the demo demand endpoint) are made in the console and attached to a
+ * new channel; the test runs the real decision, shows the trace, plays the ad in the VAST client's
+ * player and lists the tracking events as the server answers them.
+ */
+// Creating three rows through the console and playing an ad takes a while on a busy machine.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+const run = Date.now().toString(36);
+const names = {
+  campaign: `E2E Tag test campaign ${run}`,
+  tag: `E2E Tag test demand ${run}`,
+  channel: `E2E Tag test channel ${run}`,
+};
+const base = EDITION_SERVERS.default.url;
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const field = (scope: Locator, label: string) => scope.getByLabel(new RegExp(`^${escapeRegExp(label)}(\\s*\\(optional\\))?$`));
+
+/** Open the row's "Test this tag" drawer and run the test with the defaults of the form. */
+async function runTest(page: Page, name: string): Promise<Locator> {
+  await page.getByTestId(`tag-test-${await rowId(exactRow(page, name))}`).click();
+  const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('tag-test-run') });
+  await expect(drawer).toBeVisible();
+  await drawer.getByTestId('tag-test-run').click();
+  await expect(drawer.getByTestId('tag-test-result')).toBeVisible({ timeout: 15_000 });
+  return drawer;
+}
+
+/** The video really plays (its clock moves) and the impression and start trackers are answered by the server. */
+async function expectPlaysWithEvents(drawer: Locator): Promise<void> {
+  const video = drawer.getByTestId('tag-test-video');
+  await expect(video).toBeVisible();
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  const events = drawer.getByTestId('tag-test-events');
+  for (const event of ['impression', 'start']) {
+    const row = events.locator('tr', { has: drawer.page().getByTestId(`tag-test-event-${event}`) });
+    await expect(row).toBeVisible();
+    await expect(row.getByText(/^answered/).first()).toBeVisible({ timeout: 10_000 });
+    await expect(row.getByText('sent', { exact: true })).toHaveCount(0, { timeout: 10_000 });
+  }
+}
+
+test('a campaign and a demand tag made in the console fill a channel; the test plays the ad and its events arrive', async ({ page }) => {
+  await signIn(page, 'demand');
+
+  // DSP side: a campaign with the demo creative (approved, its video served by adplane), bidding high.
+  await useMode(page, 'dsp');
+  const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
+  await campaigns.open();
+  await campaigns.startNew();
+  const c = campaigns.drawer;
+  await field(c, 'Name').fill(names.campaign);
+  const start = field(c, 'Start date');
+  await start.click();
+  await start.fill(yesterday);
+  await start.press('Enter');
+  await field(c, 'Bid CPM').fill('40');
+  await pickOption(page, field(c, 'Creatives'), 'adplane demo spot (6 s)', 'adplane demo');
+  await campaigns.save();
+  await expect(exactRow(page, names.campaign)).toContainText('$40.00');
+
+  // SSP side: a VAST demand tag answered by the demo demand endpoint, then a channel that calls it.
+  await useMode(page, 'ssp');
+  const tags = new ResourcePage(page, 'tags', '/tags');
+  await tags.open();
+  await tags.startNew();
+  await page.getByTestId('tag-name').fill(names.tag);
+  await inputOf(page.getByTestId('tag-vast-url')).fill(`${base}/demo/demand/vast?price=3&w={{width}}&h={{height}}`);
+  await inputOf(page.getByTestId('tag-price-cpm')).fill('3');
+  await tags.save();
+  await expect(exactRow(page, names.tag)).toContainText('$3.00 CPM');
+
+  const channels = new ResourcePage(page, 'channels', '/channels');
+  await channels.open();
+  await channels.startNew();
+  await page.getByTestId('channel-name').fill(names.channel);
+  await pickOption(page, page.locator('#channel-demand-add'), names.tag, `Tag test demand ${run}`);
+  await expect(page.getByTestId('channel-demand-row')).toHaveCount(1);
+  await channels.save();
+
+  await page.screenshot({ path: '/tmp/tagtest-list.png' });
+  // Test the channel: the campaign wins over the tag, the trace says so, the ad plays.
+  const drawer = await runTest(page, names.channel);
+  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: campaign “${names.campaign}” won at $40.00 CPM.`);
+  const trace = drawer.getByTestId('tag-test-trace');
+  const source = (kind: string, name: string) => trace.getByRole('row', { name: new RegExp(`^${kind} #\\d+ ${escapeRegExp(name)}`) });
+  await expect(source('Campaign', names.campaign)).toContainText('Won at $40.00 CPM');
+  await expect(source('Demand tag', names.tag)).toContainText(`Bid $3.00 CPM, lost to ${names.campaign}`);
+  await expect(drawer.getByTestId('tag-test-context')).toContainText('United States (US)');
+  await expect(drawer.getByTestId('tag-test-context')).toContainText('640×360 (large)');
+  await expectPlaysWithEvents(drawer);
+  await page.screenshot({ path: '/tmp/tagtest.png' });
+  await drawer.getByTestId('tag-test-events').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/tagtest-player.png' });
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+});
+
+test('a demand tag tested alone is called, fills, and its own trackers fire beside ours', async ({ page }) => {
+  await signIn(page, 'demand');
+  const tags = new ResourcePage(page, 'tags', '/tags');
+  await tags.open();
+  await tags.search(names.tag);
+  const drawer = await runTest(page, names.tag);
+  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: demand tag “${names.tag}” won at $3.00 CPM.`);
+  await expect(drawer.getByTestId('tag-test-trace').locator('tbody tr.ant-table-row')).toHaveCount(1);
+  await expectPlaysWithEvents(drawer);
+  // The demand's own impression pixel (the demo partner answers 204) and ours (/ev, a GIF) both arrived.
+  const impression = drawer.getByTestId('tag-test-events').locator('tr', { has: page.getByTestId('tag-test-event-impression') });
+  await expect(impression).toContainText('/demo/demand/track?e=impression');
+  await expect(impression).toContainText('/ev?e=impression');
+});

@@ -1,0 +1,115 @@
+import { Alert, Collapse, Descriptions, Table, Tag, Typography } from 'antd';
+import {
+  BROWSER_FAMILY_BY_ID,
+  countryName,
+  DEVICE_TYPE_BY_ID,
+  type Fate,
+  formatUsdMicros,
+  OPERATING_SYSTEM_BY_ID,
+  SMART_TV_FAMILY_BY_ID,
+  type SourceFate,
+  type TagTestAnswer,
+} from '@adplane/shared';
+import { AdPlayer } from './AdPlayer.js';
+import { fateText, resultSentence, winnerMoney } from './traceText.js';
+
+const FATE_TAG: Record<Fate, { color: string; label: string }> = {
+  won: { color: 'success', label: 'won' },
+  lost: { color: 'gold', label: 'lost' },
+  below_floor: { color: 'orange', label: 'below floor' },
+  no_fill: { color: 'volcano', label: 'no fill' },
+  timeout: { color: 'red', label: 'timed out' },
+  filtered: { color: 'default', label: 'filtered' },
+  not_called: { color: 'default', label: 'not called' },
+};
+
+const FATE_ORDER: Record<Fate, number> = { won: 0, lost: 1, below_floor: 2, no_fill: 3, timeout: 4, not_called: 5, filtered: 6 };
+
+const nameOr = (map: ReadonlyMap<string, { name: string }>, id: string) => (id ? (map.get(id)?.name ?? id) : '');
+const unknown = <Typography.Text type="secondary">unknown</Typography.Text>;
+
+/** The decision of a "Test this tag" run: the outcome in a sentence, the context, every source's fate, and the ad playing. */
+export function TestResult({ answer }: { answer: TagTestAnswer }) {
+  const { trace } = answer;
+  const c = trace.context;
+  const filled = trace.result === 'filled';
+  const sources = [...trace.sources].sort((a, b) => FATE_ORDER[a.fate] - FATE_ORDER[b.fate] || a.priority - b.priority);
+  const show = (v: string) => v || unknown;
+
+  return (
+    <div className="tag-test-result" data-testid="tag-test-result">
+      <Alert
+        type={filled ? 'success' : 'warning'}
+        showIcon
+        title={<span data-testid="tag-test-outcome">{resultSentence(trace)}</span>}
+        description={
+          <span>
+            {trace.winner && `${winnerMoney(trace.winner)} · `}
+            decided in {trace.totalMs} ms · HTTP {answer.status} · configuration version {trace.snapshotVersion}
+          </span>
+        }
+      />
+
+      <Typography.Title level={5}>Context as the edge understood it</Typography.Title>
+      <Descriptions size="small" bordered column={3} data-testid="tag-test-context">
+        <Descriptions.Item label="Country">{c.country ? `${countryName(c.country)} (${c.country})` : unknown}</Descriptions.Item>
+        <Descriptions.Item label="Region / state">{show(c.usState || c.region)}</Descriptions.Item>
+        <Descriptions.Item label="IP">{show(c.ip)}</Descriptions.Item>
+        <Descriptions.Item label="Device">{show(nameOr(DEVICE_TYPE_BY_ID, c.device))}</Descriptions.Item>
+        <Descriptions.Item label="OS">{show(nameOr(OPERATING_SYSTEM_BY_ID, c.os))}</Descriptions.Item>
+        <Descriptions.Item label={c.tvFamily ? 'TV family' : 'Browser'}>{show(c.tvFamily ? nameOr(SMART_TV_FAMILY_BY_ID, c.tvFamily) : nameOr(BROWSER_FAMILY_BY_ID, c.browser))}</Descriptions.Item>
+        <Descriptions.Item label="Player">{c.width ? `${c.width}×${c.height || '?'} (${c.playerSize})` : unknown}</Descriptions.Item>
+        <Descriptions.Item label={c.appBundle ? 'App bundle' : 'Domain'} span={2}>
+          {show(c.appBundle || c.domain)}
+        </Descriptions.Item>
+      </Descriptions>
+
+      <Typography.Title level={5}>Demand sources</Typography.Title>
+      <Table<SourceFate>
+        size="small"
+        data-testid="tag-test-trace"
+        rowKey={(s) => `${s.source}-${s.id}`}
+        pagination={false}
+        dataSource={sources}
+        locale={{ emptyText: 'No demand source was considered: the channel lists no demand tag and the tenant has no campaign that could run here' }}
+        columns={[
+          {
+            key: 'source',
+            title: 'Source',
+            render: (_, s) => (
+              <div className="tag-test-source">
+                <Typography.Text type="secondary" className="tag-test-kind">
+                  {s.source === 'campaign' ? 'Campaign' : 'Demand tag'} #{s.id}
+                </Typography.Text>
+                <span>{s.name}</span>
+              </div>
+            ),
+          },
+          { key: 'priority', title: 'Priority', width: 70, align: 'right', render: (_, s) => s.priority },
+          { key: 'fate', title: 'Fate', width: 100, render: (_, s) => <Tag color={FATE_TAG[s.fate].color}>{FATE_TAG[s.fate].label}</Tag> },
+          { key: 'why', title: 'What happened', render: (_, s) => fateText(s, trace.sources) },
+          { key: 'bid', title: 'Bid CPM', width: 90, align: 'right', render: (_, s) => (s.bidCpm !== undefined ? formatUsdMicros(s.bidCpm) : '') },
+          { key: 'ms', title: 'Time', width: 80, align: 'right', render: (_, s) => (s.ms !== undefined ? `${s.ms} ms` : '') },
+        ]}
+      />
+      {trace.indexedOut > 0 && (
+        <Typography.Paragraph type="secondary" className="tag-test-note">
+          {trace.indexedOut.toLocaleString('en-US')} more campaign{trace.indexedOut === 1 ? ' was' : 's were'} set aside by the targeting indexes (country, device, OS, size...) without being looked at one by one.
+        </Typography.Paragraph>
+      )}
+
+      <Typography.Title level={5}>The ad in a player</Typography.Title>
+      {filled ? (
+        <AdPlayer key={answer.vast} vast={answer.vast} label={trace.winner?.name ?? answer.tested.name} />
+      ) : (
+        <Typography.Paragraph type="secondary">Nothing filled: the player would get the empty VAST below and fire its error tracker.</Typography.Paragraph>
+      )}
+
+      <Collapse
+        size="small"
+        className="tag-test-xml"
+        items={[{ key: 'vast', label: 'VAST answer', children: <pre data-testid="tag-test-vast">{answer.vast}</pre> }]}
+      />
+    </div>
+  );
+}

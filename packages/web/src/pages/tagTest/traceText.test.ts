@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { type DecisionTrace, type SourceFate } from '@adplane/shared';
+import { fateText, reasonText, resultSentence, templateUrl, trackerUrlPattern } from './traceText.js';
+
+const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
+const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
+const trace = (over: Partial<DecisionTrace>): DecisionTrace => ({
+  channel: null,
+  context: { ip: '', country: 'US', region: '', usState: '', device: 'desktop', os: 'windows', browser: 'chrome', tvFamily: '', playerSize: 'large', width: 640, height: 360, appBundle: '', domain: '' },
+  result: 'filled',
+  indexedOut: 0,
+  sources: [campaign, tag],
+  winner: campaign,
+  totalMs: 3,
+  snapshotVersion: 1,
+  ...over,
+});
+
+describe('the trace in words', () => {
+  it('says who filled at what price, or why nothing did', () => {
+    expect(resultSentence(trace({}))).toBe('Filled: campaign “Spring” won at $6.50 CPM.');
+    expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe('Not filled: 1 demand source was asked and none bid above the floor.');
+    expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
+    expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);
+  });
+
+  it('gives each fate its rule, error, time, bid and rival', () => {
+    const all = [campaign, tag];
+    expect(fateText(campaign, all)).toBe('Won at $6.50 CPM (bid $7.00)');
+    expect(fateText(tag, all)).toBe('Bid $4.00 CPM, lost to Spring');
+    expect(fateText({ ...tag, fate: 'timeout', ms: 1500 }, all)).toBe('Timed out after 1500 ms');
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'bad_xml', vastError: 100 }, all)).toBe('No fill: the answer was not well-formed XML, VAST error 100 (XML parsing error)');
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe('Filtered: its targeting refused the request (os)');
+    expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe('Bid $1.00 CPM, below the $2.50 floor');
+    expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');
+    expect(reasonText('something_new')).toBe('something new');
+  });
+
+  it('matches a tracker URL as the VAST library sends it, macros filled in', () => {
+    const pattern = trackerUrlPattern('https://ads.example.com/ev?e=error&code=[ERRORCODE]&cb=%5BCACHEBUSTING%5D&t=a.b');
+    expect(pattern.test('https://ads.example.com/ev?e=error&code=405&cb=12345678&t=a.b')).toBe(true);
+    expect(pattern.test('https://ads.example.com/ev?e=start&code=405&cb=1&t=a.b')).toBe(false);
+    expect(trackerUrlPattern('http://x.test/ev?e=start&t=q.r').test('http://x.test/ev?e=start&t=q.r')).toBe(true);
+    expect(templateUrl({ id: null, url: ' http://x.test/imp ' })).toBe('http://x.test/imp');
+    expect(templateUrl(42)).toBe('');
+  });
+});

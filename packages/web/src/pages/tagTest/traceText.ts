@@ -1,0 +1,148 @@
+import { type DecisionTrace, formatUsdMicros, type SourceFate } from '@adplane/shared';
+
+/**
+ * The decision trace in ad-ops sentences: why a request filled or not, and each demand source's fate.
+ * Pure functions, so the drawer and its tests read the same words.
+ */
+
+/** Player sizes offered as presets (width x height), one per size bucket of the targeting contract and a full-HD one. */
+export const PLAYER_SIZE_PRESETS = [
+  { id: '320x180', width: 320, height: 180, label: '320×180 (small)' },
+  { id: '480x270', width: 480, height: 270, label: '480×270 (medium)' },
+  { id: '640x360', width: 640, height: 360, label: '640×360 (large)' },
+  { id: '1280x720', width: 1280, height: 720, label: '1280×720 (x-large)' },
+  { id: '1920x1080', width: 1920, height: 1080, label: '1920×1080 (x-large, CTV)' },
+] as const;
+
+/** VAST 4.x error codes (IAB, section 2.3.6.3) a no-fill may carry. */
+const VAST_ERRORS: Record<number, string> = {
+  100: 'XML parsing error',
+  101: 'VAST schema validation error',
+  102: 'VAST version not supported',
+  200: 'trafficking error',
+  300: 'wrapper error',
+  301: 'timeout of the wrapper\'s VAST URI',
+  302: 'wrapper limit reached',
+  303: 'no ads VAST response after wrappers',
+  400: 'general linear error',
+  401: 'media file not found',
+  402: 'timeout of the media file',
+  403: 'no supported media file',
+  405: 'problem displaying the media file',
+  900: 'undefined error',
+};
+
+export function vastErrorText(code: number): string {
+  return `VAST error ${code}${VAST_ERRORS[code] ? ` (${VAST_ERRORS[code]})` : ''}`;
+}
+
+/** Rules and reasons the edge names, in words; an unknown one is shown as the edge wrote it. */
+const REASONS: Record<string, string> = {
+  flight_not_started: 'its flight has not started',
+  flight_ended: 'its flight has ended',
+  no_fitting_creative: 'no approved creative fits this channel\'s format and player',
+  daily_budget: 'its daily budget is spent',
+  total_budget: 'its total budget is spent',
+  no_price_stated: 'the answer stated no <Pricing> and the tag is priced as a revenue share',
+  source_error: 'the call failed',
+  empty_answer: 'the answer was empty',
+  no_ad: 'the answer held no ad',
+  bad_xml: 'the answer was not well-formed XML',
+  not_vast: 'the answer was not VAST',
+  bad_wrapper: 'a wrapper had no VAST URI',
+  bad_ad: 'the ad was malformed',
+  no_linear: 'the ad had no linear (video) creative',
+  no_media: 'the ad had no media file',
+  connection_failed: 'the demand server could not be reached',
+  wrapper_timeout: 'a wrapper hop timed out',
+  too_many_wrappers: 'too many wrappers in a row',
+  qps_limit: 'its QPS limit was reached',
+  daily_request_cap: 'its daily request cap was reached',
+  daily_imp_cap: 'its daily impression cap was reached',
+  zero_price: 'its price was zero',
+  tag_paused: 'the tag is paused',
+  tag_archived: 'the tag is archived',
+  tag_account_paused: 'the tag\'s account or advertiser is paused',
+  tag_not_found: 'the tag no longer exists',
+};
+
+export function reasonText(reason: string | undefined): string {
+  if (!reason) return '';
+  if (REASONS[reason]) return REASONS[reason];
+  const rule = /^(?:channel_)?targeting\.(.+)$/.exec(reason);
+  if (rule) return `its targeting refused the request (${rule[1]!.replace(/_/g, ' ')})`;
+  const floor = /^floor_(\d+)$/.exec(reason);
+  if (floor) return `below the ${formatUsdMicros(Number(floor[1]))} floor`;
+  const http = /^http_(\d+)$/.exec(reason);
+  if (http) return `the demand server answered HTTP ${http[1]}`;
+  const integration = /^integration_(\w+)_not_served_here$/.exec(reason);
+  if (integration) return `a ${integration[1]!.toUpperCase()} tag is not called from a VAST channel`;
+  return reason.replace(/_/g, ' ');
+}
+
+const sourceLabel = (s: Pick<SourceFate, 'source'>) => (s.source === 'campaign' ? 'Campaign' : 'Demand tag');
+
+/** `campaign#12` -> the name of that source in the same trace. */
+export function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]): string {
+  if (!lostTo) return 'a higher bid';
+  const [kind, id] = lostTo.split('#');
+  const hit = sources.find((s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'));
+  return hit ? hit.name : lostTo;
+}
+
+/** One source's fate as a sentence. */
+export function fateText(f: SourceFate, sources: readonly SourceFate[]): string {
+  const bid = f.bidCpm !== undefined ? formatUsdMicros(f.bidCpm) : '';
+  switch (f.fate) {
+    case 'filtered':
+      return `Filtered: ${reasonText(f.reason) || 'not eligible'}`;
+    case 'not_called':
+      return 'Not called: a higher priority tier filled first';
+    case 'timeout':
+      return `Timed out after ${f.ms ?? 0} ms`;
+    case 'no_fill':
+      return ['No fill', [reasonText(f.reason), f.vastError ? vastErrorText(f.vastError) : ''].filter(Boolean).join(', ')].filter(Boolean).join(': ');
+    case 'below_floor':
+      return `Bid ${bid} CPM, ${reasonText(f.reason) || 'below the floor'}`;
+    case 'lost':
+      return `Bid ${bid} CPM, lost to ${lostToName(f.lostTo, sources)}`;
+    case 'won': {
+      const pays = f.clearingCpm !== undefined ? formatUsdMicros(f.clearingCpm) : bid;
+      return `Won at ${pays} CPM${bid && bid !== pays ? ` (bid ${bid})` : ''}`;
+    }
+  }
+}
+
+/** The request's outcome as one sentence: filled by whom at what price, or why not. */
+export function resultSentence(trace: DecisionTrace): string {
+  const r = trace.result;
+  const w = trace.winner;
+  if (r === 'filled' && w) return `Filled: ${sourceLabel(w).toLowerCase()} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
+  const asked = trace.sources.filter((s) => s.fate !== 'filtered' && s.fate !== 'not_called').length;
+  if (r === 'no_bid') return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
+  if (r === 'no_demand') return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
+  if (r === 'channel_paused') return 'Not filled: the channel, or an account above it, is paused or archived.';
+  if (r.startsWith('channel_targeting.')) return `Not filled: the channel's own targeting refused this request (${r.slice('channel_targeting.'.length).replace(/_/g, ' ')}).`;
+  if (r === 'unknown_channel') return 'Not filled: the edge does not know this channel yet.';
+  if (r === 'warming_up') return 'Not filled: the edge is still loading its configuration.';
+  return `Not filled: ${reasonText(r)}.`;
+}
+
+/** What a source earned the publisher and us, for the winner. */
+export function winnerMoney(w: SourceFate): string {
+  if (w.clearingCpm === undefined) return '';
+  return `pays ${formatUsdMicros(w.clearingCpm)} CPM · publisher ${formatUsdMicros(w.payoutCpm ?? 0)} · margin ${formatUsdMicros(w.marginCpm ?? 0)}`;
+}
+
+/** A tracking URL template as the library may send it: macros ([CACHEBUSTING], %5BERRORCODE%5D...) match anything. */
+export function trackerUrlPattern(template: string): RegExp {
+  const parts = template.split(/\[[A-Za-z_]+\]|%5B[A-Za-z_]+%5D|\$\{[A-Za-z_]+\}/);
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+/** A template of the VAST library (a string, or `{ id, url }`) as its URL. */
+export function templateUrl(t: unknown): string {
+  if (typeof t === 'string') return t.trim();
+  if (t && typeof t === 'object' && typeof (t as { url?: unknown }).url === 'string') return (t as { url: string }).url.trim();
+  return '';
+}
