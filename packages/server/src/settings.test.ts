@@ -76,6 +76,8 @@ describe('loadSettings', () => {
     expect(loadSettings({ ADPLANE_METRICS_ALLOW: 'none' }).metricsAllow).toEqual([]);
     expect(() => loadSettings({ ADPLANE_METRICS_ALLOW: '10.0.0.0/33' })).toThrow(/ADPLANE_METRICS_ALLOW: must be 'none' or a comma-separated list/);
     expect(() => loadSettings({ ADPLANE_METRICS_TOKEN: 'short' })).toThrow(/ADPLANE_METRICS_TOKEN: must be at least 16 characters long \(got '\*\*\*'\)/);
+    expect(() => loadSettings({ ADPLANE_MAXMIND_DB: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/ADPLANE_MAXMIND_DB: must be the path of a readable MaxMind .mmdb file/);
+    expect(loadSettings({}).maxmindDb).toBeNull();
     expect(loadSettings({ DATABASE_URL: '', ADPLANE_ENCRYPT_RESPONSES: '0', ADPLANE_LANDING_URL: '' })).toMatchObject({
       databaseUrl: null,
       encryptResponses: false,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -41,6 +42,8 @@ export interface Settings {
   metricsToken: string | null;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** A MaxMind GeoIP2/GeoLite2 City database the edge reads geo from (geoip-lite's bundled data otherwise). */
+  maxmindDb: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -138,6 +141,7 @@ const EnvSchema = z.object({
       .pipe(z.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds')),
   ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
+  ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
 });
 
 function trustProxyOf(value: string | undefined): boolean | string {
@@ -182,6 +186,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
+    maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
   };
 }
 

@@ -1,9 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, forEachStore, login } from './helpers.js';
+import { loadSettings } from '../src/settings.js';
+import { writeTestCityDb } from './mmdbWriter.js';
 import { schemaErrors } from './vastSchema.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -155,5 +160,19 @@ forEachStore((t) => {
     }
     expect(status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('reads geo from the MaxMind database set in ADPLANE_MAXMIND_DB', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adplane-geo-'));
+    const { maxmindDb } = loadSettings({ ADPLANE_MAXMIND_DB: writeTestCityDb(dir) });
+    const geoApp = await buildTestApp(t.store, { maxmindDb });
+    try {
+      const geoCookie = await login(geoApp, 'demand');
+      const res = await as(geoApp, geoCookie, { method: 'GET', url: `/vast/${ids.auction!.uid}?w=640&h=360&ip=81.2.69.160&debug=1` });
+      expect((res.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ country: 'SE', region: 'AB' });
+    } finally {
+      await geoApp.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
-import { geoipLiteLookup, type GeoLookup } from './request/geo.js';
+import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
@@ -68,7 +68,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     signer,
     sources: [campaignSource, vastTagSource(fetcher)],
     origin: settings.publicHost,
-    geo: options.geo ?? geoipLiteLookup,
+    // an operator's MaxMind City database when set (more precise, updated weekly), else geoip-lite's bundled data
+    geo: options.geo ?? (settings.maxmindDb ? await maxmindLookup(settings.maxmindDb) : geoipLiteLookup),
     trustProxy: settings.trustProxy !== false,
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
