@@ -1,7 +1,6 @@
-import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
-import { buildTestApp, forEachStore, login } from './helpers.js';
+import { buildEditionApps, type EditionApps, forEachStore, grantDsp, login } from './helpers.js';
 import { sampleBody } from './resourceSamples.js';
 
 /**
@@ -9,6 +8,8 @@ import { sampleBody } from './resourceSamples.js';
  * do what. "allowed" means the server let the caller through its guard and its tenant rules (the
  * answer may still be 400/404 for the empty body or unknown id the matrix sends); "refused" is 403.
  * A second pass calls every :id route of one tenant's rows as a user of another tenant: never 2xx.
+ * Each route is called where its edition opens it, in a tenant with the DSP view: the mode and
+ * edition rules have their own test (security/entitlements.test.ts).
  */
 const ROLES = ['anon', 'admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk'] as const;
 type Role = (typeof ROLES)[number];
@@ -72,17 +73,19 @@ function allowedRoles(method: string, url: string): Role[] {
 }
 
 forEachStore((t) => {
-  let app: FastifyInstance;
+  let apps: EditionApps;
   const cookies: Partial<Record<Role | 'acme', string>> = {};
+  const routes = () => apps.apps.default.guardedRoutes;
 
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    for (const role of [...SIGNED_IN, 'acme'] as const) cookies[role] = await login(app, role);
+    apps = await buildEditionApps(t.store);
+    await grantDsp(t.store, t.users.acme.id);
+    for (const role of [...SIGNED_IN, 'acme'] as const) cookies[role] = await login(apps.apps.default, role);
   });
-  afterAll(() => app.close());
+  afterAll(() => apps.close());
 
   const call = (role: Role | 'acme', method: string, url: string, payload?: object) =>
-    app.inject({
+    apps.for(url).inject({
       method: method as 'GET',
       url,
       ...(payload ? { payload } : method === 'POST' || method === 'PUT' ? { payload: {} } : {}),
@@ -90,14 +93,14 @@ forEachStore((t) => {
     });
 
   it('covers every route except logout, which the auth tests cover', () => {
-    const routes = app.guardedRoutes.filter((r) => r.url !== '/api/auth/logout');
-    expect(routes.length).toBeGreaterThan(150);
-    for (const r of routes) expect(() => allowedRoles(r.method, r.url)).not.toThrow();
+    const all = routes().filter((r) => r.url !== '/api/auth/logout');
+    expect(all.length).toBeGreaterThan(150);
+    for (const r of all) expect(() => allowedRoles(r.method, r.url)).not.toThrow();
   });
 
   it.each(SIGNED_IN.concat('anon'))('answers every route as %s by the table', async (role) => {
     const wrong: string[] = [];
-    for (const route of app.guardedRoutes) {
+    for (const route of routes()) {
       if (route.url === '/api/auth/logout') continue;
       const url = route.url.replace(':id', '999999') + (route.url === '/api/switch' ? '?type=demand&id=999999' : '');
       const res = await call(role, route.method, url);
@@ -116,7 +119,7 @@ forEachStore((t) => {
       ids[kind] = res.json().id;
     }
     const leaks: string[] = [];
-    for (const route of app.guardedRoutes.filter((r) => r.url.includes(':id'))) {
+    for (const route of routes().filter((r) => r.url.includes(':id'))) {
       const kind = (Object.keys(ids) as ResourceKind[]).find((k) => route.url.startsWith(`${RESOURCES[k].api}/`));
       if (!kind) continue;
       const url = route.url.replace(':id', String(ids[kind]));

@@ -1,8 +1,7 @@
-import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_KINDS, RESOURCES, type ResourceKind, type SkipSink } from '@adplane/shared';
+import { needsDsp, RESOURCE_KINDS, RESOURCES, type ResourceKind, type SkipSink } from '@adplane/shared';
 import { ENTITY_TABLES, isEntityKind } from '../src/store/entityTables.js';
-import { buildTestApp, forEachStore, login } from './helpers.js';
+import { buildEditionApps, type EditionApps, forEachStore, login } from './helpers.js';
 
 /**
  * The demo workspace (src/store/seed.ts + seedInventory.ts) as each demo user sees it through the API:
@@ -15,9 +14,9 @@ type Row = Record<string, unknown> & { id: number; name: string; tenantId: numbe
 const TENANT_KINDS = RESOURCE_KINDS.filter((k) => RESOURCES[k].audience === 'tenant');
 const TENANT_ENTITY_KINDS = TENANT_KINDS.filter((k) => RESOURCES[k].storage === 'entity');
 
-/** Who reads every row of a kind in the check that re-validates them. */
+/** Who reads every row of a kind in the check that re-validates them (acme has no DSP view: not its DSP kinds). */
 const READERS: Record<ResourceKind, string[]> = Object.fromEntries(
-  RESOURCE_KINDS.map((k) => [k, RESOURCES[k].audience === 'admin' ? ['admin'] : RESOURCES[k].audience === 'sdk' ? ['sdk'] : ['demand', 'acme']]),
+  RESOURCE_KINDS.map((k) => [k, RESOURCES[k].audience === 'admin' ? ['admin'] : RESOURCES[k].audience === 'sdk' ? ['sdk'] : needsDsp(k) ? ['demand'] : ['demand', 'acme']]),
 ) as Record<ResourceKind, string[]>;
 
 /**
@@ -30,17 +29,18 @@ const WRITE_ONLY: Partial<Record<ResourceKind, string[]>> = { subs: ['password']
 const HEAD = ['id', 'tenantId', 'uid', 'name', 'status', 'archived'];
 
 forEachStore((t) => {
-  let app: FastifyInstance;
+  // Each kind read where its edition opens it (Creative and Publisher Lists: V2V; Managers, User Activity: CTVMediaV2V).
+  let apps: EditionApps;
   const cookies: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    for (const u of ['admin', 'demand', 'manager', 'acme', 'sub', 'adv', 'sdk', 'lakeside', 'summit']) cookies[u] = await login(app, u);
+    apps = await buildEditionApps(t.store);
+    for (const u of ['admin', 'demand', 'manager', 'acme', 'sub', 'adv', 'sdk', 'lakeside', 'summit']) cookies[u] = await login(apps.apps.default, u);
   });
-  afterAll(() => app.close());
+  afterAll(() => apps.close());
 
   const get = async (who: string, url: string) => {
-    const response = await app.inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
+    const response = await apps.for(url).inject({ method: 'GET', url, headers: { cookie: cookies[who] } });
     return { status: response.statusCode, body: response.json() as unknown, text: response.body };
   };
   /** Every row of a list page (100 at a time), active and paused. */
@@ -115,7 +115,7 @@ forEachStore((t) => {
       const tag = (await page('demand', 'tags', '&search=Beacon')).items[0];
       const usage = await get('demand', `${RESOURCES.tags.api}/${tag.id}/usage`);
       expect((usage.body as { kind: string }[]).filter((u) => u.kind === 'channels')).toHaveLength(2);
-      const archive = await app.inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, payload: {}, headers: { cookie: cookies.demand } });
+      const archive = await apps.for(RESOURCES.tags.api).inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, payload: {}, headers: { cookie: cookies.demand } });
       expect(archive.statusCode).toBe(409);
     });
   });
@@ -124,6 +124,11 @@ forEachStore((t) => {
     it('shows acme only its own channels, tags and targeting', async () => {
       const own: Partial<Record<ResourceKind, number>> = { channels: 2, tags: 2, targetings: 1 };
       for (const kind of TENANT_ENTITY_KINDS) {
+        if (needsDsp(kind)) {
+          // acme has no DSP view: its DSP kinds are refused outright (the mode rule: security/entitlements.test.ts).
+          expect((await get('acme', RESOURCES[kind].api)).status, kind).toBe(403);
+          continue;
+        }
         const { total, items } = await page('acme', kind);
         expect(total, kind).toBe(own[kind] ?? 0);
         expect(items.every((r) => r.tenantId === t.users.acme.id), kind).toBe(true);

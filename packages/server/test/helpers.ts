@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type Edition, EDITION_ONLY, type Feature, RESOURCE_KINDS, RESOURCES } from '@adplane/shared';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { loadSettings, type Settings } from '../src/settings.js';
 import { type Dialect, dropPgSchema, openStore, type Store } from '../src/store/db.js';
@@ -126,3 +127,48 @@ export function as(app: FastifyInstance, cookie: string | null, options: InjectO
 /** A client address no other test uses, so login throttling of one test never hits another. */
 let nextAddress = 1;
 export const freshAddress = () => `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
+
+/** The feature (kind, or 'activity') whose route a URL is, or null for routes without a mode or edition rule's feature. */
+export function featureOfUrl(url: string): Feature | null {
+  const path = url.split('?')[0];
+  if (path === '/api/activity') return 'activity';
+  for (const kind of RESOURCE_KINDS) {
+    const def = RESOURCES[kind];
+    if (path === def.api || path.startsWith(`${def.api}/`) || path === def.namesApi) return kind;
+  }
+  return null;
+}
+
+/** The edition that opens a URL (Creative and Publisher Lists: V2V; Managers and User Activity: CTVMediaV2V), else the default. */
+export function editionOfUrl(url: string): Edition {
+  const feature = featureOfUrl(url);
+  return (feature && EDITION_ONLY[feature]?.[0]) || 'default';
+}
+
+export interface EditionApps {
+  apps: Record<Edition, FastifyInstance>;
+  /** The app whose edition opens the URL: tests of every kind reach each kind where it exists. */
+  for(url: string): FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * One app per edition over the same store (sessions live in the store: a cookie works on each), for
+ * tests that walk every kind; each request goes to the app whose edition opens its feature.
+ */
+export async function buildEditionApps(store: Store, settingsOverrides: Partial<Settings> = {}, options: Omit<BuildAppOptions, 'settings' | 'store'> = {}): Promise<EditionApps> {
+  const apps = {} as Record<Edition, FastifyInstance>;
+  for (const edition of ['default', 'V2V', 'CTVMediaV2V'] as const) apps[edition] = await buildTestApp(store, { ...settingsOverrides, edition }, options);
+  return {
+    apps,
+    for: (url) => apps[editionOfUrl(url)],
+    close: async () => {
+      for (const app of Object.values(apps)) await app.close();
+    },
+  };
+}
+
+/** Give a demo tenant the DSP view (acme has none): for tests of tenant isolation on DSP kinds. */
+export async function grantDsp(store: Store, userId: number): Promise<void> {
+  await store.db.updateTable('users').set({ show_dsp: 1 }).where('id', '=', userId).execute();
+}

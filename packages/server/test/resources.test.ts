@@ -1,7 +1,6 @@
-import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
-import { buildTestApp, forEachStore, login } from './helpers.js';
+import { buildEditionApps, type EditionApps, forEachStore, grantDsp, login } from './helpers.js';
 import { sampleBody } from './resourceSamples.js';
 
 const ENTITY_KINDS = Object.values(RESOURCES)
@@ -9,17 +8,20 @@ const ENTITY_KINDS = Object.values(RESOURCES)
   .map((d) => d.kind);
 
 forEachStore((t) => {
-  let app: FastifyInstance;
+  // Every kind where its edition opens it (Creative and Publisher Lists: V2V; User Activity: CTVMediaV2V).
+  let apps: EditionApps;
   const cookies: Record<string, string> = {};
   const call = (who: string, method: string, url: string, payload?: unknown) =>
     // Every POST and PUT is JSON (the CSRF defence): an action without a body sends {}.
-    app.inject({ method: method as 'GET', url, payload: (payload ?? (method === 'POST' || method === 'PUT' ? {} : undefined)) as object, headers: who ? { cookie: cookies[who] } : {} });
+    apps.for(url).inject({ method: method as 'GET', url, payload: (payload ?? (method === 'POST' || method === 'PUT' ? {} : undefined)) as object, headers: who ? { cookie: cookies[who] } : {} });
 
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    for (const u of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']) cookies[u] = await login(app, u);
+    apps = await buildEditionApps(t.store);
+    // Tenant isolation of DSP kinds needs a second tenant with the DSP view (the mode rule itself: security/entitlements.test.ts).
+    await grantDsp(t.store, t.users.acme.id);
+    for (const u of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']) cookies[u] = await login(apps.apps.default, u);
   });
-  afterAll(() => app.close());
+  afterAll(() => apps.close());
 
   describe.each(ENTITY_KINDS)('%s', (kind: ResourceKind) => {
     const api = RESOURCES[kind].api;
@@ -197,14 +199,14 @@ forEachStore((t) => {
 
     it('names who changed it, also an admin acting as the user, and pages newest first', async () => {
       const row = (await call('demand', 'POST', RESOURCES.deals.api, sampleBody('deals', 22))).json();
-      const switched = await app.inject({
+      const switched = await apps.apps.default.inject({
         method: 'GET',
         url: `/api/switch?type=demand&id=${t.users.demand.id}`,
         headers: { cookie: cookies.admin, accept: 'application/json' },
       });
       expect(switched.statusCode, switched.body).toBe(200);
       await call('admin', 'PUT', `${RESOURCES.deals.api}/${row.id}`, { ...sampleBody('deals', 22), name: 'Renamed by support' });
-      await app.inject({ method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { cookie: cookies.admin, accept: 'application/json' } });
+      await apps.apps.default.inject({ method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { cookie: cookies.admin, accept: 'application/json' } });
 
       const all = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}`)).json();
       expect(all.map((e: { action: string }) => e.action)).toEqual(['update', 'create']);

@@ -1,13 +1,14 @@
 import { type Edition } from './constants.js';
-import { RESOURCES, type ResourceKind } from './entities/registry.js';
-import { type UserType } from './schemas/auth.js';
+import { RESOURCE_KINDS, RESOURCES, type ResourceKind } from './entities/registry.js';
+import { type AuthUser, type UserType } from './schemas/auth.js';
 
 /**
  * What a tenant's mode and the deployment's edition open, decided once for the server (which refuses
  * the rest with 403: server/src/auth/entitlements.ts) and the console (whose menus and route guards
  * follow). Admins see every mode; editions bind everyone.
  *
- * - DSP kinds (campaigns, creatives, suppliers, exchanges, deals) need a tenant with showDsp;
+ * - DSP kinds (campaigns, creatives, suppliers, exchanges, deals) need a tenant with showDsp (the
+ *   demand account the user works in: its own, its manager's, or the one that created a sub or adv);
  * - Creative and Publisher Lists exist in the V2V edition, Managers and the User Activity log in
  *   CTVMediaV2V.
  */
@@ -32,7 +33,21 @@ export function needsDsp(feature: Feature): boolean {
 /** Why a user may not use a feature (a sentence for the 403), or null when it may. */
 export function entitlementRefusal(feature: Feature, user: { type: UserType }, tenantShowsDsp: boolean, edition: Edition): string | null {
   const label = feature === 'activity' ? 'User Activity' : RESOURCES[feature].plural;
-  if (!editionHas(feature, edition)) return `${label} are not part of this edition (${edition})`;
+  if (!editionHas(feature, edition)) return `${label} ${feature === 'activity' ? 'is' : 'are'} not part of this edition (${edition})`;
   if (user.type !== 'admin' && needsDsp(feature) && !tenantShowsDsp) return `${label} need the DSP view, which is not enabled for this account`;
   return null;
 }
+
+/**
+ * The same rule for the signed-in user as the console holds it: the server sends the tenant's flag
+ * (`tenantShowDsp`) and the edition (`config.database`) with the user.
+ */
+export function userEntitlementRefusal(feature: Feature, user: Pick<AuthUser, 'type' | 'tenantShowDsp' | 'config'>): string | null {
+  return entitlementRefusal(feature, user, user.tenantShowDsp, user.config.database);
+}
+
+/** The page of a feature with a mode or edition rule: every kind's own route, and /log for User Activity. */
+export const FEATURE_ROUTES: Readonly<Record<string, Feature>> = Object.fromEntries([
+  ...RESOURCE_KINDS.filter((kind) => needsDsp(kind) || EDITION_ONLY[kind]).map((kind) => [RESOURCES[kind].route, kind] as const),
+  ['/log', 'activity'] as const,
+]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EDITIONS, MODES, type AuthUser } from '@adplane/shared';
 import { passesGuard } from './auth/guards.js';
 import { buildNavigation, navigationPaths } from './layout/navigation.js';
-import { buildRouteObjects, routeFor, ROUTES } from './routes.js';
+import { effectiveMode } from './prefs/mode.js';
+import { buildRouteObjects, featureOf, routeFor, ROUTES } from './routes.js';
 import { makeUser } from './test/fixtures.js';
 
 const PLAIN = [
@@ -51,16 +52,43 @@ describe('route table', () => {
       const seen = new Set<string>();
       for (const mode of MODES) {
         for (const edition of EDITIONS) {
-          for (const path of navigationPaths(buildNavigation({ user: { ...user, config: { ...user.config, database: edition } }, mode, edition }).main)) {
+          // The bar is built with the mode the user really gets (SSP for one who may not switch).
+          const shown = effectiveMode(user, mode);
+          for (const path of navigationPaths(buildNavigation({ user: { ...user, config: { ...user.config, database: edition } }, mode: shown, edition }).main)) {
             const route = routeFor(path);
             expect(route, path).toBeDefined();
-            expect(passesGuard(route!.guard, user), `${user.type} ${path}`).toBe(true);
+            // The bar's own user, in the edition the bar was built for: the guard and the mode and edition rule pass.
+            const inEdition = { ...user, config: { ...user.config, database: edition } };
+            expect(passesGuard(route!.guard, inEdition, featureOf(route!)), `${user.type} ${path} (${edition}, ${shown})`).toBe(true);
             seen.add(path);
           }
         }
       }
       expect([...seen], user.type).toEqual(expect.arrayContaining(expected));
     }
+  });
+
+  it("guards DSP pages by the tenant's DSP view and edition-only pages by the edition, as the server does", () => {
+    const open = (path: string, user: AuthUser) => passesGuard(routeFor(path)!.guard, user, featureOf(routeFor(path)!));
+    const noDsp = makeUser('demand', { showDsp: false });
+    const dsp = makeUser('demand', { showDsp: true });
+    for (const path of ['/campaigns', '/creatives', '/adexchanges', '/suppliers', '/deals']) {
+      expect(open(path, noDsp), path).toBe(false);
+      expect(open(path, dsp), path).toBe(true);
+      // A team member follows its tenant, not a switch of its own.
+      expect(open(path, makeUser('demand', { managerId: 2, showDsp: false, tenantShowDsp: true })), path).toBe(true);
+    }
+    expect(open('/channels', noDsp)).toBe(true);
+    for (const path of ['/crelists', '/publists']) {
+      expect(open(path, makeUser('demand', {}, 'default')), path).toBe(false);
+      expect(open(path, makeUser('demand', {}, 'CTVMediaV2V')), path).toBe(false);
+      expect(open(path, makeUser('demand', {}, 'V2V')), path).toBe(true);
+    }
+    expect(open('/managers', makeUser('demand', {}, 'default'))).toBe(false);
+    expect(open('/managers', makeUser('demand', {}, 'CTVMediaV2V'))).toBe(true);
+    // Admins see every mode, but editions bind them too.
+    expect(open('/log', makeUser('admin', {}, 'V2V'))).toBe(false);
+    expect(open('/log', makeUser('admin', {}, 'CTVMediaV2V'))).toBe(true);
   });
 
   it('builds lazy routes under the frame, with a catch-all not-found route', () => {

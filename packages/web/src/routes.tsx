@@ -1,5 +1,6 @@
 import { type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type Feature, FEATURE_ROUTES } from '@adplane/shared';
 import { RequireGuard } from './auth/RequireGuard.js';
 import { type Guard } from './auth/guards.js';
 import { PageSpinner } from './components/PageSpinner.js';
@@ -74,6 +75,15 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/tcreatives/:id?', guard: 'demand', page: () => import('./pages/observed/tcreativesPage.js'), framed: true },
 ];
 
+/**
+ * The feature a route stands for, when its mode or edition rule applies (packages/shared
+ * entitlements.ts): DSP kinds need a tenant with the DSP view, /crelists and /publists the V2V
+ * edition, /managers and /log CTVMediaV2V; the server refuses their API likewise.
+ */
+export function featureOf(route: RouteSpec): Feature | undefined {
+  return FEATURE_ROUTES[route.path];
+}
+
 /** The route table entry a path belongs to (`/report/12` -> `/report/:id?`). */
 export function routeFor(pathname: string): RouteSpec | undefined {
   return ROUTES.find((route) => {
@@ -92,7 +102,7 @@ function toRouteObject(route: RouteSpec): RouteObject {
       return {
         Component: function GuardedPage() {
           return (
-            <RequireGuard guard={route.guard}>
+            <RequireGuard guard={route.guard} feature={featureOf(route)}>
               <Page />
             </RequireGuard>
           );

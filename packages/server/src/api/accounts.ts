@@ -1,6 +1,7 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ListQuery, RESOURCES } from '@adplane/shared';
+import { entitled } from '../auth/entitlements.js';
 import { type Guard, requireAuth } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
 import {
@@ -30,20 +31,23 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   for (const def of Object.values(RESOURCES)) {
     if (def.storage !== 'account') continue;
     const guard: Guard = def.audience === 'admin' ? 'admin' : 'auth';
+    // Mode and edition (auth/entitlements.ts): Managers exist in the CTVMediaV2V edition only.
+    const preHandler = entitled(app, def.kind);
+    const route = () => ({ config: { guard }, preHandler });
     const base = def.api;
     const store = app.store;
     const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
-    app.get(base, { config: { guard } }, async (request) => listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
-    app.get(`${base}/list`, { config: { guard } }, async (request) => listAccountItems(store, def, actorOf(request)));
-    app.get(`${base}/:id`, { config: { guard } }, async (request) => getAccountDto(store, def, actorOf(request), id(request)));
-    app.post(base, { config: { guard } }, async (request, reply) => {
+    app.get(base, route(), async (request) => listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(`${base}/list`, route(), async (request) => listAccountItems(store, def, actorOf(request)));
+    app.get(`${base}/:id`, route(), async (request) => getAccountDto(store, def, actorOf(request), id(request)));
+    app.post(base, route(), async (request, reply) => {
       reply.code(201);
       return createAccount(store, def, actorOf(request), request.body);
     });
-    app.put(`${base}/:id`, { config: { guard } }, async (request) => updateAccountFromBody(store, def, actorOf(request), id(request), request.body));
-    app.post(`${base}/:id/archive`, { config: { guard } }, async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), true));
-    app.post(`${base}/:id/restore`, { config: { guard } }, async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), false));
-    app.delete(`${base}/:id`, { config: { guard } }, async (request, reply) => {
+    app.put(`${base}/:id`, route(), async (request) => updateAccountFromBody(store, def, actorOf(request), id(request), request.body));
+    app.post(`${base}/:id/archive`, route(), async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), true));
+    app.post(`${base}/:id/restore`, route(), async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), false));
+    app.delete(`${base}/:id`, route(), async (request, reply) => {
       await deleteAccount(store, def, actorOf(request), id(request));
       return reply.code(204).send();
     });

@@ -1,6 +1,7 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ListQuery, RESOURCES, type ResourceDef } from '@adplane/shared';
+import { entitled } from '../auth/entitlements.js';
 import { type Guard, requireAuth } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
 import {
@@ -20,7 +21,8 @@ import { isEntityKind } from '../store/entityTables.js';
 /**
  * The same routes for every entity kind of packages/shared's registry (react-admin's data-provider
  * contract): list page, shared list, get, create, update, duplicate, archive, restore, delete, usage.
- * Who may do what inside the route is decided by resources/access.ts.
+ * Who may do what inside the route is decided by resources/access.ts; whether the tenant's mode and
+ * the edition open the kind at all, by auth/entitlements.ts (a preHandler on every route).
  */
 const IdParams = z.object({ id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id') });
 
@@ -38,30 +40,34 @@ function guards(def: ResourceDef): { read: Guard; write: Guard } {
 export async function resourceRoutes(app: FastifyInstance): Promise<void> {
   for (const def of Object.values(RESOURCES)) {
     if (def.storage !== 'entity' || !isEntityKind(def.kind)) continue;
-    const { read, write } = guards(def);
+    const { read: readGuard, write: writeGuard } = guards(def);
+    const preHandler = entitled(app, def.kind);
+    // A fresh options object per route (Fastify adds each route's url and method to its config).
+    const read = () => ({ config: { guard: readGuard }, preHandler });
+    const write = () => ({ config: { guard: writeGuard }, preHandler });
     const base = def.api;
     const store = app.store;
     const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
 
-    app.get(base, { config: { guard: read } }, async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
-    app.get(`${base}/list`, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request)));
+    app.get(base, read(), async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(`${base}/list`, read(), async (request) => listItems(store, def, actorOf(request)));
     // Extra paths of the names list (spec section 7: channelNames, tagnames), declared in the kind's home.
     const namesPath = def.namesApi;
-    if (namesPath) app.get(namesPath, { config: { guard: read } }, async (request) => listItems(store, def, actorOf(request), true));
-    app.get(`${base}/:id`, { config: { guard: read } }, async (request) => getOne(store, def, actorOf(request), id(request)));
-    app.get(`${base}/:id/usage`, { config: { guard: read } }, async (request) => usageOf(store, def, actorOf(request), id(request)));
-    app.post(base, { config: { guard: write } }, async (request, reply) => {
+    if (namesPath) app.get(namesPath, read(), async (request) => listItems(store, def, actorOf(request), true));
+    app.get(`${base}/:id`, read(), async (request) => getOne(store, def, actorOf(request), id(request)));
+    app.get(`${base}/:id/usage`, read(), async (request) => usageOf(store, def, actorOf(request), id(request)));
+    app.post(base, write(), async (request, reply) => {
       reply.code(201);
       return createOne(store, def, actorOf(request), request.body);
     });
-    app.put(`${base}/:id`, { config: { guard: write } }, async (request) => updateOne(store, def, actorOf(request), id(request), request.body));
-    app.post(`${base}/:id/duplicate`, { config: { guard: write } }, async (request, reply) => {
+    app.put(`${base}/:id`, write(), async (request) => updateOne(store, def, actorOf(request), id(request), request.body));
+    app.post(`${base}/:id/duplicate`, write(), async (request, reply) => {
       reply.code(201);
       return duplicateOne(store, def, actorOf(request), id(request));
     });
-    app.post(`${base}/:id/archive`, { config: { guard: write } }, async (request) => setArchived(store, def, actorOf(request), id(request), true));
-    app.post(`${base}/:id/restore`, { config: { guard: write } }, async (request) => setArchived(store, def, actorOf(request), id(request), false));
-    app.delete(`${base}/:id`, { config: { guard: write } }, async (request, reply) => {
+    app.post(`${base}/:id/archive`, write(), async (request) => setArchived(store, def, actorOf(request), id(request), true));
+    app.post(`${base}/:id/restore`, write(), async (request) => setArchived(store, def, actorOf(request), id(request), false));
+    app.delete(`${base}/:id`, write(), async (request, reply) => {
       await deleteOne(store, def, actorOf(request), id(request));
       return reply.code(204).send();
     });

@@ -3,6 +3,7 @@ import { type AuthUser, type TagMacro } from '@adplane/shared';
 import { type Settings } from '../settings.js';
 import { type Database } from '../store/schema.js';
 import { findUserInTenant, type User } from '../store/users.js';
+import { tenantShowsDsp } from './entitlements.js';
 import { vast2Macros, vastMacros } from './tagMacros.js';
 import { isSuperAdmin, tenantIdOf } from './tenancy.js';
 
@@ -29,7 +30,7 @@ export async function tagMacrosFor(db: Db, user: User): Promise<{ vastParams: Ta
 export function buildAuthUser(
   user: User,
   settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,
-  extra: { adminId: number | null; vastParams: TagMacro[]; vast2Params: TagMacro[] },
+  extra: { adminId: number | null; tenantShowDsp: boolean; vastParams: TagMacro[]; vast2Params: TagMacro[] },
 ): AuthUser {
   const authUser: AuthUser = {
     id: user.id,
@@ -39,6 +40,7 @@ export function buildAuthUser(
     timezone: user.timezone,
     tagParams: user.tagParams?.length ? user.tagParams : null,
     showDsp: user.showDsp,
+    tenantShowDsp: extra.tenantShowDsp,
     showPostbidPix: user.showPostbidPix,
     showPostbidWh: user.showPostbidWh,
     showCheckIVT: user.showCheckIVT,
@@ -61,5 +63,5 @@ export async function loadAuthUser(
   user: User,
   adminId: number | null,
 ): Promise<AuthUser> {
-  return buildAuthUser(user, settings, { adminId, ...(await tagMacrosFor(db, user)) });
+  return buildAuthUser(user, settings, { adminId, tenantShowDsp: await tenantShowsDsp(db, user), ...(await tagMacrosFor(db, user)) });
 }

@@ -1,23 +1,28 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type Kysely } from 'kysely';
 import { entitlementRefusal, type Feature, needsDsp } from '@adplane/shared';
 import { forbidden } from '../http/errors.js';
+import { type Database } from '../store/schema.js';
 import { findUserById, type User } from '../store/users.js';
 import { tenantIdOf } from './tenancy.js';
 
 /**
- * Mode and edition on the server (packages/shared entitlements.ts is the rule): the route layer puts
- * `preHandler: entitled(app, feature)` on every route of a feature, so that a tenant without showDsp
- * cannot reach DSP kinds by URL or API, nor anyone a feature of another edition.
+ * Mode and edition on the server (packages/shared entitlements.ts is the rule): every route of a kind
+ * (api/resources.ts, api/accounts.ts) and of User Activity (api/activity.ts) has
+ * `preHandler: entitled(app, feature)`, so that a tenant without showDsp cannot reach DSP kinds by URL
+ * or API, nor anyone a feature of another edition. The console's route guards and shared lists
+ * apply the same rule to the signed-in user (`tenantShowDsp`, `config.database`).
  */
-async function tenantShowsDsp(app: FastifyInstance, user: User): Promise<boolean> {
+/** Whether the demand account a user works in has the DSP view (admins: always); sent to the console as `tenantShowDsp`. */
+export async function tenantShowsDsp(db: Kysely<Database>, user: User): Promise<boolean> {
   if (user.type === 'admin') return true;
   const tenantId = tenantIdOf(user);
   if (tenantId === null || tenantId === user.id) return user.showDsp;
-  return (await findUserById(app.store.db, tenantId))?.showDsp ?? false;
+  return (await findUserById(db, tenantId))?.showDsp ?? false;
 }
 
 export async function requireEntitled(app: FastifyInstance, user: User, feature: Feature): Promise<void> {
-  const showsDsp = needsDsp(feature) ? await tenantShowsDsp(app, user) : true;
+  const showsDsp = needsDsp(feature) ? await tenantShowsDsp(app.store.db, user) : true;
   const refusal = entitlementRefusal(feature, user, showsDsp, app.settings.edition);
   if (refusal) throw forbidden(refusal);
 }

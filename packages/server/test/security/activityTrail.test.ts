@@ -13,7 +13,8 @@ forEachStore((t) => {
   let demand: string;
   let admin: string;
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
+    // Managers (the team members created and deleted here) exist in the CTVMediaV2V edition.
+    app = await buildTestApp(t.store, { edition: 'CTVMediaV2V' });
     demand = await login(app, 'demand');
     admin = await login(app, 'admin');
   });

@@ -1,7 +1,6 @@
-import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RESOURCES } from '@adplane/shared';
-import { as, buildTestApp, forEachStore, login } from '../helpers.js';
+import { as, buildEditionApps, type EditionApps, forEachStore, login } from '../helpers.js';
 
 /**
  * Finding 5 of issue 6: a list's `sort` (and the other list parameters) reached an object prototype
@@ -10,13 +9,14 @@ import { as, buildTestApp, forEachStore, login } from '../helpers.js';
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__proto__', 'prototype', '__defineGetter__', 'toLocaleString'];
 
 forEachStore((t) => {
-  let app: FastifyInstance;
+  // Each list where its edition opens it (Creative and Publisher Lists: V2V; Managers: CTVMediaV2V).
+  let apps: EditionApps;
   const cookies: Record<string, string> = {};
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    for (const u of ['admin', 'demand', 'sdk']) cookies[u] = await login(app, u);
+    apps = await buildEditionApps(t.store);
+    for (const u of ['admin', 'demand', 'sdk']) cookies[u] = await login(apps.apps.default, u);
   });
-  afterAll(async () => app.close());
+  afterAll(async () => apps.close());
 
   const listPaths = Object.values(RESOURCES).map((def) => ({ path: def.api, reader: def.audience === 'sdk' ? 'sdk' : def.audience === 'admin' || def.kind === 'demands' ? 'admin' : 'demand' }));
 
@@ -24,7 +24,7 @@ forEachStore((t) => {
     expect(listPaths.length).toBeGreaterThanOrEqual(18);
     for (const { path, reader } of listPaths) {
       for (const name of PROTOTYPE_NAMES) {
-        const response = await as(app, cookies[reader], { method: 'GET', url: `${path}?sort=${encodeURIComponent(name)}&order=asc` });
+        const response = await as(apps.for(path), cookies[reader], { method: 'GET', url: `${path}?sort=${encodeURIComponent(name)}&order=asc` });
         expect(response.statusCode, `${path}?sort=${name}: ${response.body}`).toBeLessThan(500);
         expect([200, 400], `${path}?sort=${name}`).toContain(response.statusCode);
       }
@@ -34,11 +34,11 @@ forEachStore((t) => {
   it('refuses prototype names in the other list parameters with a 400 naming the field, or ignores them', async () => {
     for (const { path, reader } of listPaths) {
       for (const param of ['status', 'order', 'pageSize', 'page']) {
-        const response = await as(app, cookies[reader], { method: 'GET', url: `${path}?${param}=constructor` });
+        const response = await as(apps.for(path), cookies[reader], { method: 'GET', url: `${path}?${param}=constructor` });
         expect(response.statusCode, `${path}?${param}=constructor`).toBe(400);
         expect(response.json()).toMatchObject({ field: param });
       }
-      const search = await as(app, cookies[reader], { method: 'GET', url: `${path}?search=__proto__&sort=toString` });
+      const search = await as(apps.for(path), cookies[reader], { method: 'GET', url: `${path}?search=__proto__&sort=toString` });
       expect(search.statusCode, `${path}?search=__proto__`).toBe(200);
     }
   });

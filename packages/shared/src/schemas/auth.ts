@@ -35,7 +35,13 @@ export interface AuthUser {
   managerId: number | null;
   timezone: number;
   tagParams: string[] | null;
+  /** May switch the console to DSP mode (spec section 1): the user's own flag. */
   showDsp: boolean;
+  /**
+   * Whether the user's tenant (its demand account) has the DSP view; always true for admins. What
+   * the server's mode rule reads (entitlements.ts): DSP kinds are refused when it is false.
+   */
+  tenantShowDsp: boolean;
   showPostbidPix: boolean;
   showPostbidWh: boolean;
   showCheckIVT: boolean;

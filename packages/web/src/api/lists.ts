@@ -1,5 +1,6 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '@adplane/shared';
+import { useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { type Feature, STORAGE_KEYS, userEntitlementRefusal } from '@adplane/shared';
+import { AuthContext } from '../auth/authContext.js';
 import { api } from './client.js';
 import { readStorage, storageKeys, writeStorage } from '../prefs/storage.js';
 
@@ -33,6 +34,21 @@ export const LIST_ENDPOINTS = {
 
 export type ListName = keyof typeof LIST_ENDPOINTS;
 export const LIST_NAMES = Object.keys(LIST_ENDPOINTS) as ListName[];
+
+/**
+ * Lists of kinds with a mode or edition rule (packages/shared entitlements.ts). The server refuses
+ * them with 403 to a user the rule shuts out (and a 403 signs the console out): such a user gets an
+ * empty list without a call.
+ */
+export const LIST_FEATURES: Partial<Record<ListName, Feature>> = {
+  adexchanges: 'adexchanges',
+  deals: 'deals',
+  campaigns: 'campaigns',
+  creatives: 'creatives',
+  creLists: 'crelists',
+  pubLists: 'publists',
+  suppliers: 'sups',
+};
 
 /** Lists whose items are also looked up by id, with a status that defaults to 1. */
 export const INDEXED_LISTS = ['tags', 'channels', 'creatives'] as const;
@@ -173,13 +189,20 @@ export interface ListState {
   loading: boolean;
 }
 
-/** A shared list for a component: loads it once and re-renders when it changes or is cleared. */
+/**
+ * A shared list for a component: loads it once and re-renders when it changes or is cleared. A list
+ * the signed-in user is not entitled to (LIST_FEATURES) is empty and never asked for.
+ */
 export function useList(name: ListName): ListState {
-  const items = useSyncExternalStore(
+  const user = useContext(AuthContext)?.user ?? null;
+  const feature = LIST_FEATURES[name];
+  const refused = !!feature && !!user && userEntitlementRefusal(feature, user) !== null;
+  const cached = useSyncExternalStore(
     subscribeLists,
     () => getCachedList(name),
     () => null,
   );
+  const items = refused ? EMPTY : cached;
   const [attempted, setAttempted] = useState<{ name: ListName; at: number } | null>(null);
   const needsLoad = items === null;
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { type AuthUser, type Edition, type Mode } from '@adplane/shared';
+import { type AuthUser, type Edition, editionHas, type Mode } from '@adplane/shared';
 import { canSwitchMode, modeLabel, otherMode } from '../prefs/mode.js';
 
 /**
@@ -86,7 +86,9 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
   if (user.type === 'admin') return mode === 'ssp' ? menu('targeting', 'Targeting', [link('/applists', 'App Lists')]) : null;
   if (user.type !== 'demand') return null;
   const items = [link('/applists', 'App Lists'), link('/targetings', 'Targetings'), link('/ivts', '3rd Party Pixels')];
-  if (edition === 'V2V') items.push(link('/crelists', 'Creative Lists'), link('/publists', 'Publisher Lists'));
+  // Edition-only pages follow the shared rule the server and the route guards apply (entitlements.ts).
+  if (editionHas('crelists', edition)) items.push(link('/crelists', 'Creative Lists'));
+  if (editionHas('publists', edition)) items.push(link('/publists', 'Publisher Lists'));
   if (mode === 'dsp') items.push(link('/deals', 'Deals'));
   return menu('targeting', 'Targeting', items);
 }
@@ -97,7 +99,7 @@ function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab.
   items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
-  if (edition === 'CTVMediaV2V' && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
+  if (editionHas('activity', edition) && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
   return menu('reports', 'Reports', items);
 }
 
@@ -110,7 +112,7 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = user.conf
   if (user.type === 'sdk') main.push(link('/sdk', 'SDK Admin'));
   const reports = reportsMenu(user, edition);
   if (reports) main.push(reports);
-  if (user.type === 'demand' && user.managerId == null && edition === 'CTVMediaV2V') main.push(link('/managers', 'Managers'));
+  if (user.type === 'demand' && user.managerId == null && editionHas('managers', edition)) main.push(link('/managers', 'Managers'));
   // The V2V edition's analytics site, where the deployment has one (ADPLANE_INSIGHT_HUB_URL).
   if (edition === 'V2V' && insightHubUrl) {
     main.push({ key: 'insight-hub', label: 'Insight Hub', href: insightHubUrl, external: true, testId: 'nav-insight-hub' });

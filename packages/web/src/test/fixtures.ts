@@ -19,6 +19,8 @@ export function makeUser(type: UserType, overrides: Partial<AuthUser> = {}, edit
     config: { host: 'ads.example.com', landing: '', database: edition },
     ...(type === 'admin' ? { uid: 'super' } : {}),
     ...overrides,
+    // The tenant's DSP view: the user's own flag unless a test sets it (admins: always).
+    tenantShowDsp: overrides.tenantShowDsp ?? (type === 'admin' || (overrides.showDsp ?? false)),
   };
 }
 

@@ -1,6 +1,8 @@
 import { Divider, Empty, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import { type ListItem, type ListName, useList } from '../../api/lists.js';
+import { LIST_FEATURES, type ListItem, type ListName, useList } from '../../api/lists.js';
+import { useAuth } from '../../auth/authContext.js';
+import { isEntitled } from '../../auth/guards.js';
 
 /**
  * What is assigned to a subpublisher (its channels) or an advertiser (its tags, campaigns and
@@ -20,6 +22,18 @@ export const ADVERTISER_GROUPS: AssignedGroup[] = [
   { list: 'campaigns', field: 'advertiserId', label: 'Campaigns', route: '/campaigns' },
   { list: 'creatives', field: 'advertiserId', label: 'Creatives', route: '/creatives' },
 ];
+
+/**
+ * The groups the signed-in user may see: campaigns and creatives only where the tenant has the DSP
+ * view (the server refuses their lists otherwise; packages/shared entitlements.ts).
+ */
+export function useEntitledGroups(groups: readonly AssignedGroup[]): AssignedGroup[] {
+  const { user } = useAuth();
+  return groups.filter((g) => {
+    const feature = LIST_FEATURES[g.list];
+    return !feature || isEntitled(user, feature);
+  });
+}
 
 /** Live rows of a list assigned to an account. */
 export function assignedTo(items: readonly ListItem[], field: AssignedGroup['field'], accountId: number): ListItem[] {
@@ -63,13 +77,14 @@ function Group({ group, accountId }: { group: AssignedGroup; accountId: number }
 
 /** The drawer section of an existing account: what it sees when it signs in. */
 export function AssignedRows({ accountId, groups }: { accountId: number | undefined; groups: AssignedGroup[] }) {
+  const shown = useEntitledGroups(groups);
   return (
     <>
       <Divider titlePlacement="start">Assigned to this account</Divider>
       {accountId === undefined ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Save the account first, then assign rows to it from their own forms" />
       ) : (
-        groups.map((g) => <Group key={g.list} group={g} accountId={accountId} />)
+        shown.map((g) => <Group key={g.list} group={g} accountId={accountId} />)
       )}
     </>
   );

@@ -3,6 +3,8 @@ import { App, Button, Modal, Select, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { api } from '../../api/client.js';
 import { setList, useList } from '../../api/lists.js';
+import { useAuth } from '../../auth/authContext.js';
+import { isEntitled } from '../../auth/guards.js';
 import { notifySaveError } from '../../errors/notify.js';
 import { type ObservedKind } from './observedKinds.js';
 
@@ -15,7 +17,13 @@ export async function addToList(kind: ObservedKind, listId: number, values: read
   return items.length - list.items.length;
 }
 
+/** The action, where the list kind exists for the user: Creative and Publisher Lists are V2V only (the server refuses them elsewhere). */
 export function AddToListButton({ kind, values }: { kind: ObservedKind; values: string[] }) {
+  const { user } = useAuth();
+  return isEntitled(user, kind.listKind) ? <AddToListAction kind={kind} values={values} /> : null;
+}
+
+function AddToListAction({ kind, values }: { kind: ObservedKind; values: string[] }) {
   const { message } = App.useApp();
   const { items: lists } = useList(kind.listName);
   const [open, setOpen] = useState(false);
