@@ -1,6 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { type Edition } from '@adplane/shared';
-import { EDITION_SERVERS } from '../support/servers.js';
+import { openedModal } from '../support/antdFields.js';
+import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
 /**
@@ -195,12 +196,21 @@ test('config: the admin saves post-bid allowances, commas and dots stripped', as
 });
 
 test("settings: 'Open links in new Tabs' makes links open in a new tab", async ({ page }) => {
+  // The server keeps the flag for the user: start from it switched off (a repeated run or another
+  // spec may have left it on), before the sign-in copies it into the browser.
+  expect((await page.request.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect((await page.request.put('/api/ui/settings', { data: { tabs: false } })).status()).toBe(200);
   await signIn(page, 'demand');
   await expect(page.locator('[data-testid="nav-/targetings"]')).not.toHaveAttribute('target', '_blank');
   await page.getByTestId('user-menu').click();
   await page.getByTestId('user-menu-settings').click();
-  await page.getByRole('checkbox', { name: 'Open links in new Tabs' }).check();
+  // Tick the box once the modal's opening zoom is over (a click during it lands beside the box).
+  const modal = await openedModal(page, 'settings-tabs');
+  await modal.getByRole('checkbox', { name: 'Open links in new Tabs' }).check();
+  await expect(modal.getByRole('checkbox', { name: 'Open links in new Tabs' })).toBeEnabled();
   await page.getByTestId('settings-close').click();
   expect(await page.evaluate(() => localStorage.getItem('ui_tabs'))).toBeTruthy();
   await expect(page.locator('[data-testid="nav-/targetings"]')).toHaveAttribute('target', '_blank');
+  // Saved for the user: another browser (a fresh page of the same session) opens links in new tabs too.
+  expect(await (await page.request.get('/api/ui/settings')).json()).toMatchObject({ tabs: true });
 });

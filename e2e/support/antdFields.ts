@@ -34,3 +34,17 @@ export function inputOf(control: Locator): Locator {
 export function formItem(scope: Locator, label: string): Locator {
   return scope.locator('.ant-form-item').filter({ has: scope.page().locator('.ant-form-item-label', { hasText: label }) }).first();
 }
+
+/**
+ * An antd modal ready for input: visible, and its opening zoom over. While the zoom is being
+ * prepared the dialog sits at full size for a frame or more (transparent, but stable to Playwright),
+ * then shrinks to scale(0) and grows back: a click aimed in that window lands beside its target (on
+ * the mask, which closes the modal). The motion classes (`ant-zoom-appear`, `ant-zoom-enter`) are
+ * gone once it is over.
+ */
+export async function openedModal(page: Page, testId: string): Promise<Locator> {
+  const modal = page.locator(`.ant-modal:has([data-testid="${testId}"]), .ant-modal[data-testid="${testId}"]`).first();
+  await expect(modal).toBeVisible();
+  await expect(modal).not.toHaveClass(/ant-zoom-(appear|enter)/);
+  return modal;
+}

@@ -5,15 +5,20 @@ import { api, ApiError, setForbiddenHandler } from '../api/client.js';
 import { clearLists } from '../api/lists.js';
 import { notifyLoadError } from '../errors/notify.js';
 import { effectiveMode, readStoredMode } from '../prefs/mode.js';
-import { writeUiTabs } from '../prefs/uiTabs.js';
+import { uiTabsChanges, writeUiTabs } from '../prefs/uiTabs.js';
 import { AuthContext, type AuthContextValue } from './authContext.js';
 import { LOGIN_PATH } from './guards.js';
 
-/** Copy the server's UI settings into local storage; a missing or failing endpoint changes nothing. */
-async function syncUiSettings(): Promise<void> {
+/**
+ * Copy the server's UI settings into local storage; a missing or failing endpoint changes nothing,
+ * and neither does an answer that arrives after the user changed the setting in this tab (the
+ * Settings modal saves the newer choice itself).
+ */
+export async function syncUiSettings(): Promise<void> {
+  const before = uiTabsChanges();
   try {
     const settings = await api.get<{ tabs?: boolean } | null>('/api/ui/settings', { silent: true, ignoreForbidden: true });
-    if (settings && typeof settings.tabs === 'boolean') writeUiTabs(settings.tabs);
+    if (settings && typeof settings.tabs === 'boolean' && uiTabsChanges() === before) writeUiTabs(settings.tabs);
   } catch {
     // The local copy stays in charge.
   }

@@ -9,6 +9,12 @@ import { readStorage, writeStorage } from './storage.js';
  */
 type Listener = () => void;
 const listeners = new Set<Listener>();
+/** How many times this tab has set the flag: a copy fetched from the server before the last change is stale. */
+let changes = 0;
+
+export function uiTabsChanges(): number {
+  return changes;
+}
 
 export function readUiTabs(): boolean {
   const value = readStorage(localStorage, STORAGE_KEYS.uiTabs);
@@ -16,6 +22,7 @@ export function readUiTabs(): boolean {
 }
 
 export function writeUiTabs(on: boolean): void {
+  changes += 1;
   writeStorage(localStorage, STORAGE_KEYS.uiTabs, on ? '1' : null);
   for (const listener of listeners) listener();
 }
