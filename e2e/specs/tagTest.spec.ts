@@ -87,7 +87,6 @@ test('a campaign and a demand tag made in the console fill a channel; the test p
   await expect(page.getByTestId('channel-demand-row')).toHaveCount(1);
   await channels.save();
 
-  await page.screenshot({ path: '/tmp/tagtest-list.png' });
   // Test the channel: the campaign wins over the tag, the trace says so, the ad plays.
   const drawer = await runTest(page, names.channel);
   await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: campaign “${names.campaign}” won at $40.00 CPM.`);
