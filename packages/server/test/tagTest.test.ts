@@ -92,6 +92,24 @@ forEachStore((t) => {
     expect(paused.trace.sources).toEqual([expect.objectContaining({ id: tag, fate: 'filtered', reason: 'tag_paused' })]);
   });
 
+  it('counts nothing: no request, no impression and no spend from a test or from the events its ad fires', async () => {
+    await app.edge.flush();
+    const pendingBefore = app.edge.counters.pending;
+    const filled = await answer({ channelId: ids.channel!, context: { country: 'DE', device: 'smarttv', os: 'roku', width: 1280, height: 720 } });
+    expect(filled.trace.result).toBe('filled');
+    expect(app.edge.counters.pending).toBe(pendingBefore);
+    const impression = /<Impression[^>]*><!\[CDATA\[([^\]]+)\]\]>/.exec(filled.vast)![1]!;
+    const url = new URL(impression);
+    const ev = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(ev.statusCode).toBe(200);
+    expect(ev.headers['content-type']).toBe('image/gif');
+    expect(app.edge.counters.pending).toBe(pendingBefore);
+    // the same decision served for real would have counted its request
+    const real = await app.inject({ method: 'GET', url: `/vast/${(await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${ids.channel}` })).json().uid}?w=1280&h=720&ip=8.8.8.8` });
+    expect(real.statusCode).toBe(200);
+    expect(app.edge.counters.pending).toBeGreaterThan(pendingBefore);
+  });
+
   it("refuses another tenant's channel and tag as not found, and users who may not see prices", async () => {
     const acme = await login(app, 'acme');
     const channel = await test({ channelId: ids.channel }, acme);

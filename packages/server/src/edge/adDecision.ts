@@ -95,7 +95,18 @@ function countFates(counters: CounterScope, fates: readonly SourceFate[], now: n
   }
 }
 
-export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, override?: SnapChannel): Promise<DecisionOutcome> {
+/** Counts nothing: a "Test this tag" decision stays out of reports. */
+const NOT_COUNTED: CounterScope = { add: () => undefined };
+
+export interface DecideOptions {
+  /** A channel to decide for instead of the snapshot's (a demand tag tested alone). */
+  channel?: SnapChannel;
+  /** A test decision ("Test this tag"): nothing counted, its tracking events count nothing either. */
+  test?: boolean;
+}
+
+export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+  const override = options.channel;
   const started = performance.now();
   const snapshot = deps.snapshot();
   const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0 };
@@ -110,11 +121,11 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
 
   const now = ctx.now;
   const dims = requestDims(channel, ctx);
-  const counters = deps.counters.scope(dims);
+  const counters = options.test ? NOT_COUNTED : deps.counters.scope(dims);
   const decision: Decision = {
     id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
-    appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0,
+    appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
   };
   const empty = (reason: string): DecisionOutcome => {
     counters.add({ nofill_reason: reason }, { reqs: 1 }, now);
@@ -133,7 +144,7 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
   countFates(counters, result.fates, now);
-  if (deps.observeCall) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
+  if (deps.observeCall && !options.test) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
   const w = result.winner;
   if (!w) {
     counters.add({ nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);

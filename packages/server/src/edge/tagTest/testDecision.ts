@@ -108,7 +108,7 @@ export async function runTestDecision(
   if (subject.kind === 'channel') {
     const channel = snapshot.channels.get(subject.id);
     if (!channel || channel.tenantId !== tenantId) throw new SubjectNotLoaded(`Channel ${subject.id} is not served by the edge (it has no tag URL yet)`);
-    const { status, xml, trace } = await decide(deps, channel.uid, ctx);
+    const { status, xml, trace } = await decide(deps, channel.uid, ctx, { test: true });
     return { tested: { kind: 'channel', id: channel.id, name: channel.name, format: channel.format }, status, vast: xml, trace };
   }
 
@@ -118,6 +118,6 @@ export async function runTestDecision(
   const channel = channelForTag(tag, subject.id, name, tenantId, subject.idleReason);
   // The tag alone: the tenant's campaigns are not asked (they would compete on any channel of the tenant).
   const tagOnly = { ...deps, sources: deps.sources.filter((s) => s.name !== 'campaigns') };
-  const { status, xml, trace } = await decide(tagOnly, channel.uid, ctx, channel);
+  const { status, xml, trace } = await decide(tagOnly, channel.uid, ctx, { channel, test: true });
   return { tested: { kind: 'tag', id: subject.id, name, format: 'video' }, status, vast: xml, trace };
 }

@@ -50,6 +50,7 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: Server
 }
 
 function record(deps: EventDeps, d: Decision, event: Tracked, code: string, now: number): void {
+  if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
   if (ONCE.has(event) && !deps.replay.firstTime(`${d.id}:${event}`, now)) return;
   const dims = {
     tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,

@@ -26,6 +26,8 @@ export interface Decision {
   /** What demand pays per 1000 impressions and what the publisher earns, micro-dollars. */
   revenueCpm: number;
   costCpm: number;
+  /** 1 for a "Test this tag" decision: its events answer as usual and count nothing. */
+  test: number;
 }
 
 export const MAX_AGE_S = 24 * 3600;
@@ -39,8 +41,8 @@ const ID_PREFIX = randomBytes(6).toString('base64url');
 let idCounter = 0;
 export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36);
 
-const FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm'] as const;
-const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm']);
+const FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test'] as const;
+const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test']);
 
 export class TokenSigner {
   private readonly key: Buffer;

@@ -109,7 +109,7 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
         {subject.kind === 'channel'
           ? 'Runs a real ad request on the edge: this channel\'s demand tags are called and the tenant\'s campaigns compete, as for a player.'
           : 'Calls this demand tag alone, through a test channel (auction, VAST 4.2, no floor), as the edge would call it.'}{' '}
-        Fields left empty come from your own connection. The request is counted in reports like any other.
+        Fields left empty come from your own connection. A test is a real decision with real demand calls, but it is not counted in reports, and the ad it plays spends no budget.
       </Typography.Paragraph>
       <Form form={form} layout="vertical" initialValues={defaultContext(subject)} className="tag-test-form" requiredMark={false} onFinish={() => void run()}>
         <Row gutter={12}>
