@@ -108,3 +108,27 @@ test('a campaign: budgets are unlimited until typed; the creative takes lists of
   await page.getByTestId('campaign-total-budget').scrollIntoViewIfNeeded();
   await shot(page, 'campaign-budgets');
 });
+
+test("a supplier: the QPS limit is 'unlimited' until typed (the rule left the form for the schema), and 0 stays a real zero", async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'dsp');
+  const sups = new ResourcePage(page, 'sups', '/suppliers');
+  await sups.open();
+  const writes = countWrites(page, '/api/demand/sups');
+  await sups.startNew();
+  const d = sups.drawer;
+  await d.getByLabel(/^Name/).fill(`E2E Supplier unlimited ${run}`);
+  await expect(page.getByTestId('supplier-qps-unlimited')).toBeChecked();
+  const body = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/demand/sups');
+  await sups.save();
+  expect((await body).postDataJSON()).toMatchObject({ qpsLimit: 'unlimited' });
+  expect(writes.count).toBe(1);
+  await expect(sups.row(`E2E Supplier unlimited ${run}`)).toContainText('Unlimited');
+
+  await sups.startNew();
+  await d.getByLabel(/^Name/).fill(`E2E Supplier paused traffic ${run}`);
+  await inputOf(page.getByTestId('supplier-qps')).fill('0');
+  await expect(page.getByTestId('supplier-qps-unlimited')).not.toBeChecked();
+  await sups.save();
+  await expect(sups.row(`E2E Supplier paused traffic ${run}`).locator('td').filter({ hasText: /^0$/ })).toHaveCount(1);
+});
