@@ -121,8 +121,12 @@ const BATCH = 5000;
 /** Rows that trigger a flush before the timer's: bounds memory when traffic is high and varied. */
 const FLUSH_AT_ROWS = 50_000;
 
+/** Rows by hour, then by the request's key, then by the source's key (see REQUEST_COLUMNS). */
+type Rows = Map<string, Map<string, Map<string, PendingRow>>>;
+
 export class HourlyCounters {
-  private rows = new Map<string, PendingRow>();
+  private rows: Rows = new Map();
+  private size = 0;
   private flushing: Promise<void> | null = null;
   /** Last hour string and the ms range it covers: most adds fall in the current hour. */
   private hourCache = { from: 0, to: 0, hour: '' };
@@ -141,19 +145,27 @@ export class HourlyCounters {
     this.addRow(keyOf(dims, REQUEST_COLUMNS), dims, dims, metrics, now);
   }
 
+  /**
+   * The request's key is built once and kept (a string caches its hash, so every row of the request
+   * finds its group without hashing the long key again); each source adds only its short key.
+   */
   scope(request: RequestDimensions): CounterScope {
     const key = keyOf(request, REQUEST_COLUMNS);
     return { add: (source, metrics, now) => this.addRow(key, request, source, metrics, now) };
   }
 
-  private addRow(requestKey: string, request: Dimensions, source: Dimensions, metrics: Metrics, now: number): void {
-    const hour = this.hour(now);
-    const key = hour + '\u001e' + requestKey + '\u001e' + keyOf(source, SOURCE_COLUMNS);
-    let row = this.rows.get(key);
+  private addRow(requestKey: string, request: Dimensions, source: Dimensions, metrics: Metrics, now: number, hourText?: string): void {
+    const hour = hourText ?? this.hour(now);
+    let byRequest = this.rows.get(hour);
+    if (!byRequest) this.rows.set(hour, (byRequest = new Map()));
+    let bySource = byRequest.get(requestKey);
+    if (!bySource) byRequest.set(requestKey, (bySource = new Map()));
+    const sourceKey = keyOf(source, SOURCE_COLUMNS);
+    let row = bySource.get(sourceKey);
     if (!row) {
       row = { hour, request, source, sums: new Float64Array(METRIC_COLUMNS.length) };
-      this.rows.set(key, row);
-      if (this.rows.size >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch(() => undefined);
+      bySource.set(sourceKey, row);
+      if (++this.size >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch(() => undefined);
     }
     for (const m in metrics) {
       const v = metrics[m as keyof Metrics];
@@ -163,40 +175,34 @@ export class HourlyCounters {
 
   /** Rows waiting for the next flush (tests and /metrics). */
   get pending(): number {
-    return this.rows.size;
+    return this.size;
   }
 
   /** Hand every pending row to the stats store; concurrent calls share one flush. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => this.flush());
     const sink = this.sink();
-    if (!sink || this.rows.size === 0) return Promise.resolve();
-    const taken = this.rows;
+    if (!sink || this.size === 0) return Promise.resolve();
+    const taken: PendingRow[] = [];
+    for (const byRequest of this.rows.values()) for (const bySource of byRequest.values()) for (const row of bySource.values()) taken.push(row);
     this.rows = new Map();
+    this.size = 0;
     this.flushing = (async () => {
-      const list = [...taken.entries()];
+      let sent = 0;
       try {
-        for (let i = 0; i < list.length; i += BATCH) {
-          const part = list.slice(i, i + BATCH);
-          await sink.write(part.map(([, r]) => toHourlyRow(r)));
-          for (const [k] of part) taken.delete(k);
-        }
+        for (; sent < taken.length; sent += BATCH) await sink.write(taken.slice(sent, sent + BATCH).map(toHourlyRow));
       } finally {
-        this.mergeBack(taken);
+        // a batch the store refused (and those after it) goes back, summed into what came in meanwhile
+        for (const row of taken.slice(sent)) this.addRow(keyOf(row.request, REQUEST_COLUMNS), row.request, row.source, sumsOf(row.sums), 0, row.hour);
         this.flushing = null;
       }
     })();
     return this.flushing;
   }
+}
 
-  private mergeBack(left: Map<string, PendingRow>): void {
-    for (const [key, row] of left) {
-      const now = this.rows.get(key);
-      if (!now) {
-        this.rows.set(key, row);
-        continue;
-      }
-      for (let i = 0; i < row.sums.length; i++) now.sums[i]! += row.sums[i]!;
-    }
-  }
+function sumsOf(sums: Float64Array): Metrics {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < METRIC_COLUMNS.length; i++) if (sums[i]) out[METRIC_COLUMNS[i]!] = sums[i]!;
+  return out as Metrics;
 }
