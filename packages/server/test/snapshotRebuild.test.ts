@@ -68,5 +68,18 @@ forEachStore((t) => {
       await sql`update supply_channels set data = ${JSON.stringify({ ...JSON.parse(String((await sql<{ data: string }>`select data from supply_channels where id = ${other.id}`.execute(t.store.db)).rows[0]!.data)), floorCpm: 7_770_000 })}, updated_at = ${late} where id = ${other.id}`.execute(t.store.db);
       expect((await build()).channels.get(other.id)?.floorCpm).toBe(7_770_000);
     });
+
+    it("serves a tenant's campaigns only while it has the DSP view (campaigns are DSP mode)", async () => {
+      const tenantId = t.users.demand!.id;
+      const live = () => build().then((snap) => [...snap.campaigns.values()].filter((c) => c.tenantId === tenantId).length);
+      expect(await live()).toBeGreaterThan(0);
+      await sql`update users set show_dsp = 0 where id = ${tenantId}`.execute(t.store.db);
+      try {
+        expect(await live()).toBe(0);
+      } finally {
+        await sql`update users set show_dsp = 1 where id = ${tenantId}`.execute(t.store.db);
+      }
+      expect(await live()).toBeGreaterThan(0);
+    });
   });
 });

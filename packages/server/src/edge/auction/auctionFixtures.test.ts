@@ -67,7 +67,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
     timeoutMs: f.channel.timeoutMs, targeting: null, demand: f.channel.demand.map((d) => ({ tag: tags.get(tagIds.get(d.tag)!)!, priority: d.priority })), idleTags: [],
   };
   const snapshot: Snapshot = {
-    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0 }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
+    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
     tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), campaignIndex: indexCampaigns(campaigns), skipped: {},
   };
   return { snapshot, tagIds };

@@ -18,7 +18,7 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
   const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map() };
   for (const r of rows) {
     if (!isLive(r)) continue;
-    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone });
+    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp });
     else if (r.type === 'sub') owners.subpublishers.set(r.id, r.name);
     else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
   }

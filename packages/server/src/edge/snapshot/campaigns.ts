@@ -22,7 +22,7 @@ export function dayStart(date: string, tz: number): number {
 }
 
 /**
- * Live campaigns of live tenants and advertisers, with their live creatives. Flight days are whole
+ * Live campaigns of live tenants with the DSP view and of live advertisers, with their live creatives. Flight days are whole
  * days in the tenant's time zone: a campaign runs from 00:00 of its start day to 24:00 of its end day.
  * A campaign without a creative that can serve, or whose flight is over, is left out (it could
  * never fill); one that ends while the snapshot lives is refused by the request's flight check.
@@ -38,6 +38,7 @@ export function compileCampaigns(
   for (const c of rows) {
     if (!isLive(c) || !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
     const tenant = owners.tenants.get(c.tenantId!)!;
+    if (!tenant.showDsp) continue; // campaigns are DSP mode: a tenant without the DSP view does not buy
     const own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
     if (!own.length) continue;
     const flightEnd = c.endDate ? dayStart(c.endDate, tenant.timezone) + 24 * HOUR : Infinity;

@@ -11,6 +11,8 @@ export interface AccountRow {
   tenantId: number | null;
   managerId: number | null;
   timezone: number;
+  /** The tenant's DSP view (campaigns and the rest of DSP mode are its to use). */
+  showDsp: boolean;
 }
 
 export type StoreDb = Kysely<Database>;
@@ -18,7 +20,7 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone'])
+    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp'])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -30,5 +32,6 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     tenantId: r.tenant_id === null ? null : Number(r.tenant_id),
     managerId: r.manager_id === null ? null : Number(r.manager_id),
     timezone: Number(r.timezone ?? 0),
+    showDsp: Number(r.show_dsp) === 1,
   }));
 }

@@ -12,6 +12,8 @@ export interface SnapTenant {
   name: string;
   /** Whole hours from UTC: flight days start and end in it. */
   timezone: number;
+  /** The tenant's DSP view: without it, its campaigns (DSP mode) do not serve (shared entitlements.ts). */
+  showDsp: boolean;
 }
 
 export interface SnapCreative {
