@@ -58,6 +58,17 @@ forEachStore((t) => {
         expect((await rrun('sdk', { metrics: ['imps'] })).statusCode).toBe(403);
       });
 
+      it('shows an advertiser its own rows only', async () => {
+        const on5 = { startDate: '2025-09-05', endDate: '2025-09-05' };
+        await s.stats.write([
+          statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, advertiser_id: t.users.adv.id, imps: 40, opps: 80, revenue: 600_000 }),
+          statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, imps: 9, opps: 9 }),
+        ]);
+        const adv = (await rrun('adv', { ...on5, dimensions: ['date'], metrics: ['imps', 'fill', 'revenue'] })).json<Record<string, unknown>[]>();
+        expect(adv).toEqual([{ date: '2025-09-05', imps: 40, fill: 50, revenue: 600_000 }, { total: true, imps: 40, fill: 50, revenue: 600_000 }]);
+        expect((await rrun('demand', { ...on5, metrics: ['imps'] })).json<Record<string, unknown>[]>()).toEqual([{ total: true, imps: 49 }]);
+      });
+
       it('gives the month-to-date system cost from the tenant prices to users who may see it', async () => {
         const res = await rrun('demand', { startDate: '2026-11-01', endDate: '2026-11-23', timezone: -5, metrics: ['systemCost'], limit: 1 });
         // $0.01 per 1,000 of 1,500 reqs + $0.05 per 1,000 of 300 imps = 15,000 + 15,000 micro-dollars.

@@ -41,8 +41,8 @@ export async function writeReportFile(app: FastifyInstance, id: number, ctx: Rep
     let written = 0;
     for (const [i, day] of chunks.entries()) {
       const part = day ? { ...request, startDate: day, endDate: day } : request;
-      const rows = await getReport(ctx, part, REPORT_FILE_MAX_ROWS - written);
-      rows.pop(); // each part's totals; the file's come last
+      // Each part without totals: the file's totals come last, from the whole range.
+      const rows = await getReport(ctx, part, { limit: REPORT_FILE_MAX_ROWS - written, totals: false });
       for (const row of rows) await write(reportCsvLine(request.dimensions, request.metrics, row));
       written += rows.length;
       await updateSavedReport(db, id, { progress: Math.floor(((i + 1) / chunks.length) * 95) });

@@ -1,38 +1,47 @@
 import {
-  DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type MetricCompute, type MetricId, type ReportRequest, type SystemPrices,
+  DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type MetricCompute, type MetricId, type ReportRequest, type StatsSumColumn, type SystemPrices,
 } from '@adplane/shared';
 import { ROLLUP_TABLE, rollupAnswers } from './rollup.js';
 import { STATS_TABLE } from './statsStore.js';
 
 /**
  * Report SQL from the catalogue, for both stats engines: one builder, and a small dialect object for
- * the few places where DuckDB and ClickHouse differ (time literals, the shifted day and hour, text
- * quoting). Values are inlined as checked literals: ClickHouse 18 has no query parameters.
+ * the few places where DuckDB and ClickHouse differ (time literals, the local day, text quoting).
+ * Values are inlined as checked literals: ClickHouse 18 has no query parameters.
+ *
+ * The query is the shape an engineer would write by hand: it groups by typed keys (a local day is a
+ * DATE, a local hour is the stored UTC hour, one to one) and sums only the columns the metrics need.
+ * Text is made only from the grouped keys, never per stored row, and ratios, profit and the totals
+ * row are computed by getReport from those sums with the catalogue's one formula.
  */
 export interface SqlDialect {
   name: 'duckdb' | 'clickhouse';
   /** A UTC 'YYYY-MM-DD HH:00:00' as a timestamp literal. */
   hour(utc: string): string;
-  /** 'YYYY-MM-DD' of the hour shifted by `offset` hours. */
-  shiftedDate(offset: number): string;
-  /** 'YYYY-MM-DD HH:00' of the hour shifted by `offset` hours. */
-  shiftedHour(offset: number): string;
+  /** The local day of the stored UTC `hour` at `offset` hours, as a typed date to group by. */
+  localDay(offset: number): string;
+  /** A grouped date as 'YYYY-MM-DD'. */
+  dayText(day: string): string;
+  /** The stored UTC `hour` (a group key) shifted by `offset`, as 'YYYY-MM-DD HH:00'. */
+  localHourText(offset: number): string;
   text(value: string): string;
 }
 
 export const duckdbDialect: SqlDialect = {
   name: 'duckdb',
   hour: (utc) => `TIMESTAMP '${utc}'`,
-  shiftedDate: (offset) => `strftime(hour + INTERVAL (${offset}) HOUR, '%Y-%m-%d')`,
-  shiftedHour: (offset) => `strftime(hour + INTERVAL (${offset}) HOUR, '%Y-%m-%d %H:00')`,
+  localDay: (offset) => (offset === 0 ? 'CAST(hour AS DATE)' : `CAST(hour + INTERVAL (${offset}) HOUR AS DATE)`),
+  dayText: (day) => `strftime(${day}, '%Y-%m-%d')`,
+  localHourText: (offset) => `strftime(hour + INTERVAL (${offset}) HOUR, '%Y-%m-%d %H:00')`,
   text: (value) => `'${value.replaceAll("'", "''")}'`,
 };
 
 export const clickhouseDialect: SqlDialect = {
   name: 'clickhouse',
   hour: (utc) => `toDateTime('${utc}', 'UTC')`,
-  shiftedDate: (offset) => `formatDateTime(addHours(hour, ${offset}), '%Y-%m-%d', 'UTC')`,
-  shiftedHour: (offset) => `formatDateTime(addHours(hour, ${offset}), '%Y-%m-%d %H:00', 'UTC')`,
+  localDay: (offset) => `toDate(${offset === 0 ? 'hour' : `addHours(hour, ${offset})`}, 'UTC')`,
+  dayText: (day) => `toString(${day})`,
+  localHourText: (offset) => `formatDateTime(addHours(hour, ${offset}), '%Y-%m-%d %H:00', 'UTC')`,
   text: (value) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`,
 };
 
@@ -63,9 +72,10 @@ const num = (value: number) => {
   return String(value);
 };
 
-/** `sum(x)` of a column, as a double so ratios and sums read the same on both engines. */
+/** `sum(x)` of a column: 64-bit on both engines, read back as a JS number. */
 const s = (column: string) => `sum(${column})`;
 
+/** The summed system cost (micro-dollars) of each row's tenant prices; 0 when no tenant has prices. */
 function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
   if (prices.size === 0) return '0';
   const perRow = [...prices].map(
@@ -77,6 +87,7 @@ function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
   return `sum(CASE ${perRow.join(' ')} ELSE 0 END)`;
 }
 
+/** A metric as one SQL expression over sums: what ORDER BY uses when a report sorts by it. */
 export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>): string {
   switch (compute.kind) {
     case 'sum':
@@ -93,15 +104,39 @@ export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, Sy
   }
 }
 
-export function dimensionSql(dialect: SqlDialect, id: DimensionId, offset: number): string {
-  if (id === 'date') return dialect.shiftedDate(offset);
-  if (id === 'hour') return dialect.shiftedHour(offset);
-  return DIMENSION_BY_ID[id].column;
+/** The summed columns a report's metrics are computed from, each once. */
+export function sumsOf(metrics: readonly MetricId[]): { columns: StatsSumColumn[]; systemCost: boolean } {
+  const columns = new Set<StatsSumColumn>();
+  let systemCost = false;
+  for (const id of metrics) {
+    const c = METRIC_BY_ID[id].compute;
+    if (c.kind === 'sum') columns.add(c.column);
+    else if (c.kind === 'difference') columns.add(c.minuend).add(c.subtrahend);
+    else if (c.kind === 'ratio') {
+      if (c.numerator === 'profit') columns.add('revenue').add('cost');
+      else columns.add(c.numerator);
+      columns.add(c.denominator);
+    } else systemCost = true;
+  }
+  return { columns: [...columns], systemCost };
+}
+
+/** A dimension's group key (typed, as stored or a DATE) and the text or id the answer shows. */
+export function dimensionSql(dialect: SqlDialect, id: DimensionId, offset: number): { key: string; shown: string } {
+  if (id === 'date') {
+    const key = dialect.localDay(offset);
+    return { key, shown: dialect.dayText(key) };
+  }
+  // Shifting every hour by the same offset maps UTC hours one to one onto local hours: group the stored hour.
+  if (id === 'hour') return { key: 'hour', shown: dialect.localHourText(offset) };
+  const column = DIMENSION_BY_ID[id].column;
+  return { key: column, shown: column };
 }
 
 /** Aliases never equal a column name: ClickHouse would read `sum(imps) AS imps` back into other sums. */
 export const dimAlias = (id: string) => `d_${id}`;
-export const metricAlias = (id: string) => `m_${id}`;
+export const sumAlias = (column: string) => `s_${column}`;
+export const SYSTEM_COST_ALIAS = 's_system_cost';
 
 export interface ReportSqlInput {
   request: ReportRequest;
@@ -130,33 +165,40 @@ export const tableOf = (input: ReportSqlInput) => (rollupAnswers(input.request, 
 /** Rows that carry nothing but errors are left out when the user hides errors. */
 const HIDE_ERRORS = `(${['reqs', 'opps', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
 
-/** The grouped query: one row per combination of the request's dimensions. */
+function sumsSelect(input: ReportSqlInput): string[] {
+  const { columns, systemCost } = sumsOf(input.request.metrics);
+  const select = columns.map((c) => `${s(c)} AS ${sumAlias(c)}`);
+  if (systemCost) select.push(`${systemCostSql(input.prices)} AS ${SYSTEM_COST_ALIAS}`);
+  return select;
+}
+
+/** The grouped query: one row per combination of the request's dimensions, with the sums its metrics need. */
 export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit: number): string {
   const { request, prices } = input;
-  const dims = request.dimensions.map((id) => ({ id, sql: dimensionSql(dialect, id, request.timezone) }));
-  const select = [
-    ...dims.map((d) => `${d.sql} AS ${dimAlias(d.id)}`),
-    ...request.metrics.map((id: MetricId) => `${metricSql(METRIC_BY_ID[id].compute, prices)} AS ${metricAlias(id)}`),
-  ];
+  const dims = request.dimensions.map((id) => ({ id, ...dimensionSql(dialect, id, request.timezone) }));
+  const select = [...dims.map((d) => `${d.shown} AS ${dimAlias(d.id)}`), ...sumsSelect(input)];
   let sql = `SELECT ${select.join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
-  if (dims.length > 0) sql += ` GROUP BY ${dims.map((d) => d.sql).join(', ')}`;
+  if (dims.length > 0) sql += ` GROUP BY ${dims.map((d) => d.key).join(', ')}`;
   if (request.hideErrors) sql += ` HAVING ${HIDE_ERRORS}`;
   const sort = request.sort ?? defaultSort(request);
   const order: string[] = [];
+  let sortedBy: string | null = null;
   if (sort) {
-    const alias = (request.dimensions as string[]).includes(sort.by) ? dimAlias(sort.by) : metricAlias(sort.by);
-    order.push(`${alias} ${sort.order.toUpperCase()}`);
+    const dim = dims.find((d) => d.id === sort.by);
+    // Dates and hours sort the same as their text; other text keys sort by their value.
+    sortedBy = dim ? dim.id : null;
+    const by = dim ? dimAlias(dim.id) : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices);
+    order.push(`${by} ${sort.order.toUpperCase()}`);
   }
   // A stable order for ties, so pages and files read the same twice.
-  for (const d of dims) if (!order[0]?.startsWith(`${dimAlias(d.id)} `)) order.push(`${dimAlias(d.id)} ASC`);
+  for (const d of dims) if (d.id !== sortedBy) order.push(`${dimAlias(d.id)} ASC`);
   if (order.length > 0 && dims.length > 0) sql += ` ORDER BY ${order.join(', ')}`;
   return `${sql} LIMIT ${int(limit)}`;
 }
 
-/** The totals row: the same metrics over every row the report covers. */
+/** The totals row's sums: the same columns over every row the report covers. */
 export function reportTotalsSql(dialect: SqlDialect, input: ReportSqlInput): string {
-  const metrics = input.request.metrics.map((id: MetricId) => `${metricSql(METRIC_BY_ID[id].compute, input.prices)} AS ${metricAlias(id)}`);
-  return `SELECT ${metrics.join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
+  return `SELECT ${sumsSelect(input).join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
 }
 
 function defaultSort(request: ReportRequest): { by: string; order: 'asc' | 'desc' } | null {

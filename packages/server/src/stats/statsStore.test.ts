@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
 import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
 import { getReport } from './queries/getReport.js';
-import { type StatsScope, tableOf, utcBounds } from './reportSql.js';
+import { reportRowsSql, type StatsScope, tableOf, utcBounds } from './reportSql.js';
 
 const NO_PRICES = new Map<number, SystemPrices>();
 
@@ -20,6 +20,11 @@ forEachStatsEngine((t) => {
       statsRow({ hour: '2026-11-01 22:00:00', tenant_id: 2, channel_id: 21, imps: 1000, opps: 1000, reqs: 5000, revenue: 9_000_000 }),
       // A row that only counts an error.
       statsRow({ hour: '2026-11-02 02:00:00', tenant_id: 1, channel_id: 13, errors: 3, vast_error: '303' }),
+      // Tenant 3 on Nov 10: two advertisers, and no-fill reasons on one channel.
+      statsRow({ hour: '2026-11-10 09:00:00', tenant_id: 3, channel_id: 31, advertiser_id: 301, reqs: 10, opps: 10, imps: 4, revenue: 400_000 }),
+      statsRow({ hour: '2026-11-10 09:00:00', tenant_id: 3, channel_id: 31, advertiser_id: 302, reqs: 6, opps: 6, imps: 3, revenue: 900_000 }),
+      statsRow({ hour: '2026-11-10 10:00:00', tenant_id: 3, channel_id: 31, reqs: 5, nofill_reason: 'timeout' }),
+      statsRow({ hour: '2026-11-10 11:00:00', tenant_id: 3, channel_id: 31, reqs: 2, nofill_reason: 'no_bid' }),
     ]);
   });
 
@@ -89,8 +94,59 @@ forEachStatsEngine((t) => {
     expect(withErrors.map((r) => r.channel)).toContain(13);
     const hidden = await run({ dimensions: ['channel'], metrics: ['errors', 'imps'], hideErrors: true }, { tenantId: 1 });
     expect(hidden.map((r) => r.channel)).toEqual([11, 12, undefined]);
+    // The totals still cover every row of the range: channel 13's errors are counted though its row is hidden.
+    expect(hidden.at(-1)).toEqual({ total: true, errors: 3, imps: 22 });
     const top = await run({ dimensions: ['channel'], metrics: ['imps'], sort: { by: 'imps', order: 'desc' }, limit: 1 });
     expect(top).toEqual([{ channel: 21, imps: 1000 }, { total: true, imps: 1022 }]);
+    // Cut by the default cap too: the totals are not those of the rows shown.
+    const capped = await getReport({ stats: t.stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, isAdmin: true },
+      ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', dimensions: ['channel'], metrics: ['imps', 'fill'], sort: { by: 'channel', order: 'asc' } }), { limit: 2 });
+    expect(capped.map((r) => r.channel)).toEqual([11, 12, undefined]);
+    expect(capped.at(-1)).toEqual({ total: true, imps: 1022, fill: (1022 / 1060) * 100 });
+  });
+
+  it('sorts by a ratio and by a time dimension descending, with ties in a stable order', async () => {
+    const byFill = await run({ dimensions: ['channel'], metrics: ['fill', 'imps'], sort: { by: 'fill', order: 'desc' } });
+    // Channel 21: 100%, 11: 42.5%, 12: 25%, 13: 0 (no opportunities).
+    expect(byFill.map((r) => r.channel)).toEqual([21, 11, 12, 13, undefined]);
+    const days = await run({ timezone: -5, dimensions: ['date', 'channel'], metrics: ['imps'], sort: { by: 'date', order: 'desc' } }, { tenantId: 1 });
+    expect(days.map((r) => `${String(r.date)}/${String(r.channel)}`)).toEqual(['2026-11-02/11', '2026-11-01/11', '2026-11-01/12', '2026-11-01/13', 'undefined/undefined']);
+  });
+
+  it('adds up the rows to the totals on every shape, in any zone', async () => {
+    const metrics = ['reqs', 'imps', 'revenue', 'cost', 'profit', 'margin', 'fill', 'ecpm'] as const;
+    for (const timezone of [-12, -5, 0, 3, 12]) {
+      const [whole] = await run({ startDate: '2026-10-30', endDate: '2026-11-12', timezone, metrics: [...metrics] });
+      for (const dimensions of [['date'], ['hour'], ['date', 'channel'], ['tenant', 'country']] as const) {
+        const rows = await run({ startDate: '2026-10-30', endDate: '2026-11-12', timezone, dimensions: [...dimensions], metrics: [...metrics] });
+        const total = rows.at(-1)!;
+        for (const m of metrics) expect(total[m], `${dimensions.join('+')} ${m} at ${timezone}`).toBeCloseTo(Number(whole[m]), 6);
+        expect(rows.slice(0, -1).reduce((n, r) => n + Number(r.imps), 0)).toBe(whole.imps);
+      }
+    }
+  });
+
+  it('shows an advertiser only its own rows', async () => {
+    const on10 = { startDate: '2026-11-10', endDate: '2026-11-10' };
+    expect(await run({ ...on10, dimensions: ['channel'], metrics: ['imps', 'revenue', 'ecpm'] }, { tenantId: 3, advertiserId: 301 })).toEqual([
+      { channel: 31, imps: 4, revenue: 400_000, ecpm: 100_000_000 }, { total: true, imps: 4, revenue: 400_000, ecpm: 100_000_000 },
+    ]);
+    expect((await run({ ...on10, metrics: ['imps'] }, { tenantId: 1, advertiserId: 301 })).at(-1)).toEqual({ total: true, imps: 0 });
+  });
+
+  it('counts requests by no-fill reason, the total still every request', async () => {
+    const rows = await run({ startDate: '2026-11-10', endDate: '2026-11-10', dimensions: ['nofill_reason'], metrics: ['reqs'], sort: { by: 'nofill_reason', order: 'asc' } }, { tenantId: 3 });
+    expect(rows).toEqual([{ nofill_reason: '', reqs: 16 }, { nofill_reason: 'no_bid', reqs: 2 }, { nofill_reason: 'timeout', reqs: 5 }, { total: true, reqs: 23 }]);
+  });
+
+  it('groups by typed keys and formats only the grouped rows', () => {
+    const input = { request: ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', timezone: -5, dimensions: ['date', 'hour', 'device'], metrics: ['fill'] }), scope: { tenantId: 1 }, prices: NO_PRICES };
+    const sql = reportRowsSql(t.stats.dialect, input, 10);
+    const groupBy = sql.slice(sql.indexOf(' GROUP BY '), sql.indexOf(' ORDER BY '));
+    expect(groupBy).not.toMatch(/strftime|formatDateTime|toString/);
+    expect(groupBy).toContain(t.stats.dialect.localDay(-5));
+    // Only the sums fill needs, each once.
+    expect(sql.match(/sum\(/g)).toHaveLength(2);
   });
 
   it('prices the system cost per tenant', async () => {

@@ -1,10 +1,11 @@
 import { type Kysely } from 'kysely';
 import {
-  DIMENSION_BY_ID, type DimensionId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow, type SystemPrices,
+  DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, metricFromSums, type MetricId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow,
+  STATS_SUM_COLUMNS, type StatsSumColumn, type SystemPrices,
 } from '@adplane/shared';
 import { badField } from '../../http/errors.js';
 import { type Database } from '../../store/schema.js';
-import { dimAlias, metricAlias, reportRowsSql, reportTotalsSql, type StatsScope } from '../reportSql.js';
+import { dimAlias, reportRowsSql, reportTotalsSql, type StatsScope, sumAlias, SYSTEM_COST_ALIAS } from '../reportSql.js';
 import { type StatsStore } from '../statsStore.js';
 import { entityNames } from './entityNames.js';
 
@@ -32,31 +33,77 @@ function checkFilters(request: ReportRequest, isAdmin: boolean): void {
   }
 }
 
+export interface ReportOptions {
+  /** Rows before the totals; default the request's limit, else REPORT_MAX_ROWS. */
+  limit?: number;
+  /** false leaves the totals row out (the dashboard's top lists, a file's parts). Default true. */
+  totals?: boolean;
+}
+
+type Sums = Record<string, number>;
+
+/** The request's metrics from one row's sums, by the catalogue's formulas. */
+function metricsOf(metrics: readonly MetricId[], sums: Sums, into: ReportRow): ReportRow {
+  const columns: Partial<Record<StatsSumColumn, number>> = {};
+  for (const c of STATS_SUM_COLUMNS) columns[c] = sums[sumAlias(c)] ?? 0;
+  for (const id of metrics) {
+    into[id] = METRIC_BY_ID[id].compute.kind === 'systemCost' ? (sums[SYSTEM_COST_ALIAS] ?? 0) : metricFromSums(id, columns);
+  }
+  return into;
+}
+
+const numbers = (raw: Record<string, unknown>): Sums => {
+  const out: Sums = {};
+  for (const [k, v] of Object.entries(raw)) if (k.startsWith('s_')) out[k] = Number(v ?? 0);
+  return out;
+};
+
 /**
  * Run a report: rows (at most `limit`, else REPORT_MAX_ROWS) then the totals row last, which the
  * month-to-date system cost of the console reads. Entity dimensions get their names beside the ids.
+ *
+ * One scan when it can: the grouped query asks for one row more than the limit, and when every group
+ * came back (and none was hidden as errors-only) the totals are the sum of the groups' sums. Only a
+ * cut or filtered answer reads the range a second time for its totals.
  */
-export async function getReport(ctx: ReportContext, request: ReportRequest, limitOverride?: number): Promise<ReportRow[]> {
+export async function getReport(ctx: ReportContext, request: ReportRequest, options: ReportOptions = {}): Promise<ReportRow[]> {
   checkFilters(request, ctx.isAdmin);
   const input = { request, scope: ctx.scope, prices: ctx.prices };
-  const limit = limitOverride ?? (request.limit && request.limit > 0 ? request.limit : REPORT_MAX_ROWS);
-  const [raw, totalsRaw] = await Promise.all([
-    request.dimensions.length > 0 ? ctx.stats.select(reportRowsSql(ctx.stats.dialect, input, limit)) : Promise.resolve([]),
-    ctx.stats.select(reportTotalsSql(ctx.stats.dialect, input)),
-  ]);
-  const rows: ReportRow[] = raw.map((r) => {
+  const dialect = ctx.stats.dialect;
+  const wantTotals = options.totals ?? true;
+  const limit = options.limit ?? (request.limit && request.limit > 0 ? request.limit : REPORT_MAX_ROWS);
+  if (request.dimensions.length === 0) {
+    if (!wantTotals) return [];
+    const [raw] = await ctx.stats.select(reportTotalsSql(dialect, input));
+    return [metricsOf(request.metrics, numbers(raw ?? {}), { total: true })];
+  }
+  // An explicit limit or hidden rows will most likely need the totals query: run it beside the rows.
+  const early = wantTotals && (request.hideErrors || (request.limit ?? 0) > 0) ? ctx.stats.select(reportTotalsSql(dialect, input)) : null;
+  // Handled here so a failed rows query never leaves it unhandled; awaited below when used.
+  early?.catch(() => undefined);
+  const raw = await ctx.stats.select(reportRowsSql(dialect, input, limit + 1));
+  const complete = raw.length <= limit;
+  if (!complete) raw.length = limit;
+  const rowSums = raw.map(numbers);
+  const rows: ReportRow[] = raw.map((r, i) => {
     const row: ReportRow = {};
     for (const id of request.dimensions) {
       const v = r[dimAlias(id)];
       row[id] = DIMENSION_BY_ID[id].type === 'entity' ? Number(v) : String(v ?? '');
     }
-    for (const id of request.metrics) row[id] = Number(r[metricAlias(id)] ?? 0);
-    return row;
+    return metricsOf(request.metrics, rowSums[i], row);
   });
   if (ctx.db) await addNames(ctx.db, request.dimensions, rows);
-  const totals: ReportRow = { total: true };
-  for (const id of request.metrics) totals[id] = Number(totalsRaw[0]?.[metricAlias(id)] ?? 0);
-  rows.push(totals);
+  if (!wantTotals) return rows;
+  let totalSums: Sums;
+  if (complete && !request.hideErrors) {
+    totalSums = {};
+    for (const sums of rowSums) for (const k in sums) totalSums[k] = (totalSums[k] ?? 0) + sums[k];
+  } else {
+    const [t] = await (early ?? ctx.stats.select(reportTotalsSql(dialect, input)));
+    totalSums = numbers(t ?? {});
+  }
+  rows.push(metricsOf(request.metrics, totalSums, { total: true }));
   return rows;
 }
 
