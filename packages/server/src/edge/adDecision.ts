@@ -69,23 +69,24 @@ function contextOf(ctx: RequestContext): DecisionTrace['context'] {
 }
 
 /**
- * Every demand tag's fate on its own counter row (the fill funnel per demand tag reads them). Our
- * own campaigns are priced in memory, not called: the winning one is counted (its bid and win);
- * the others are in the trace only, or every request would add a row per campaign it looked at.
+ * Every demand tag called: its fate on its own counter row (calls, answers, timeouts, bids, wins,
+ * with the no-fill reason and VAST error; the fill funnel per demand tag reads them). A tag refused
+ * before any call, or never reached in a waterfall, moves no metric, so it adds no row: the trace
+ * names it. Our own campaigns are priced in memory, not called: the winning one is counted (its bid
+ * and win); the others are in the trace only, or every request would add a row per campaign.
  */
 function countFates(counters: CounterScope, fates: readonly SourceFate[], now: number): void {
   for (const f of fates) {
-    if (f.source === 'campaign' && f.fate !== 'won') continue;
-    const called = f.fate !== 'filtered' && f.fate !== 'not_called';
-    const external = f.source === 'vast_tag';
+    if (f.source === 'campaign' ? f.fate !== 'won' : f.fate === 'filtered' || f.fate === 'not_called') continue;
+    const external = f.source !== 'campaign';
     const dims: SourceDimensions = f.source === 'campaign' ? { campaign_id: f.id } : { tag_id: f.id };
-    dims.nofill_reason = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'filtered' || f.fate === 'no_fill' || f.fate === 'not_called' ? (f.reason ?? f.fate) : f.fate;
+    dims.nofill_reason = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate;
     if (f.vastError) dims.vast_error = String(f.vastError);
     counters.add(
       dims,
       {
-        demand_calls: called && external ? 1 : 0,
-        responses: called && external && f.fate !== 'timeout' ? 1 : 0,
+        demand_calls: external ? 1 : 0,
+        responses: external && f.fate !== 'timeout' ? 1 : 0,
         timeouts: f.fate === 'timeout' ? 1 : 0,
         bids: f.bidCpm !== undefined ? 1 : 0,
         wins: f.fate === 'won' ? 1 : 0,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
 import { refusal } from '../targeting/compiledTargeting.js';
+import { type SnapTag } from '../snapshot/types.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
@@ -10,6 +11,12 @@ import { type VastFetcher } from './vastFetcher.js';
  * fetch of the tag URL with its macros filled, under the tag's own timeout and the channel's
  * deadline. The price is the tag's CPM, or its share of the <Pricing> the answer states.
  */
+const NOT_SERVED_HERE: Record<SnapTag['integration'], string> = {
+  VAST: '',
+  RTB: 'integration_rtb_not_served_here',
+  PreBid: 'integration_prebid_not_served_here',
+};
+
 export function vastTagSource(fetcher: VastFetcher): DemandSource {
   return {
     name: 'vast_tags',
@@ -17,18 +24,20 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
       const { ctx, channel, pacing } = req;
       const out: DemandCandidate[] = [];
       for (const { tag, priority } of channel.demand) {
-        const base = { source: 'vast_tag' as const, id: tag.id, name: tag.name, priority };
         if (tag.integration !== 'VAST') {
-          filtered({ ...base, fate: 'filtered', reason: `integration_${tag.integration.toLowerCase()}_not_served_here` });
+          filtered({ source: 'vast_tag', id: tag.id, name: tag.name, priority, fate: 'filtered', reason: NOT_SERVED_HERE[tag.integration] });
           continue;
         }
         const rule = tag.targeting ? refusal(tag.targeting, ctx) : null;
         if (rule) {
-          filtered({ ...base, fate: 'filtered', reason: `targeting.${rule}` });
+          filtered({ source: 'vast_tag', id: tag.id, name: tag.name, priority, fate: 'filtered', reason: `targeting.${rule}` });
           continue;
         }
         out.push({
-          ...base,
+          source: 'vast_tag',
+          id: tag.id,
+          name: tag.name,
+          priority,
           floorCpm: Math.max(channel.floorCpm, tag.floorCpm),
           external: true,
           call: async (r: AuctionRequest): Promise<CallResult> => {

@@ -112,7 +112,13 @@ export function winnerDocument(snapshot: Snapshot, channel: SnapChannel, winner:
   });
 }
 
-/** No fill: an empty document in the channel's version, with our error URL where the version allows. */
+const emptyTemplates = new Map<string, Template>();
+
+/** No fill: an empty document in the channel's version, with our error URL where the version allows (rendered once per version). */
 export function emptyDocument(version: VastVersion, origin: string, token: string | null): string {
-  return renderEmpty(version, token ? [`${origin}/ev?e=error&code=[ERRORCODE]&t=${token}`] : noTrackers().error);
+  if (!token) return renderEmpty(version, noTrackers().error);
+  const key = `${version}|${origin}`;
+  let t = emptyTemplates.get(key);
+  if (!t) emptyTemplates.set(key, (t = compile(renderEmpty(version, [`${origin}/ev?e=error&code=[ERRORCODE]&t=${TOKEN}`]))));
+  return fill(t, token, '');
 }
