@@ -11,7 +11,7 @@ import {
 } from '@adplane/shared';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compileOwners } from './accounts.js';
-import { compileCampaigns, indexCampaigns } from './campaigns.js';
+import { campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
@@ -29,7 +29,10 @@ export class SnapshotCompiler {
   private readonly rows = {
     channels: new ParsedRows('channels', parseChannelRow),
     tags: new ParsedRows('tags', parseDemandTagRow),
-    campaigns: new ParsedRows('campaigns', parseCampaignRow),
+    campaigns: new ParsedRows('campaigns', (row, sink) => {
+      const c = parseCampaignRow(row, sink);
+      return c && campaignFacts(c);
+    }),
     creatives: new ParsedRows('creatives', parseCreativeRow),
     targetings: new ParsedRows('targetings', parseTargetingRow),
     applists: new ParsedRows('applists', parseAppListRow),
