@@ -92,6 +92,9 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
       const chunk = DuckDBDataChunk.create(columnTypes, slice.length);
       chunk.setColumns(columns);
       appender.appendDataChunk(chunk);
+      // Appending runs on the event loop: let requests in between chunks (the edge writes here
+      // every few seconds; a whole batch at once would hold its requests for tens of ms).
+      if (start + CHUNK_ROWS < rows.length) await new Promise((resolve) => setImmediate(resolve));
     }
     appender.closeSync();
   }
