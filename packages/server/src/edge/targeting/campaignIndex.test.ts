@@ -4,7 +4,9 @@ import { buildRequestContext } from '../request/context.js';
 import { CampaignIndex, nextBit } from './campaignIndex.js';
 import { compileTargeting, refusal } from './compiledTargeting.js';
 
-const LISTS = { apps: new Map(), publishers: new Map(), creatives: new Map() };
+const LISTS = { apps: new Map([[7, ['com.example.tv', 'com.example.news']]]), publishers: new Map(), creatives: new Map() };
+const NOW = Date.UTC(2026, 10, 23, 14, 30); // a Monday, 14:30 UTC
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const RULES = [
   {},
   { countries: { mode: 'include', values: ['US'] } },
@@ -12,6 +14,14 @@ const RULES = [
   { devices: { mode: 'include', values: ['mobile'] } },
   { os: { mode: 'include', values: ['windows', 'macos'] }, playerSizes: ['large'] },
   { browsers: { mode: 'exclude', values: ['chrome'] } },
+  { usStates: { mode: 'include', values: ['NY', 'CA', 'OH'] } },
+  { usStates: { mode: 'exclude', values: ['OH'] } },
+  { dayParting: { enabled: true, timezone: 0, days: [0], hours: HOURS.filter((h) => h >= 12) } },
+  { dayParting: { enabled: true, timezone: -5, days: [1, 2], hours: HOURS } },
+  { iabCategories: { mode: 'include', values: ['IAB1', 'IAB17'] } },
+  { iabCategories: { mode: 'exclude', values: ['IAB17'] } },
+  { appLists: { mode: 'include', ids: [7] } },
+  { appLists: { mode: 'exclude', ids: [7] } },
 ].map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
@@ -33,16 +43,23 @@ describe('campaign index', () => {
   it('passes exactly the campaigns whose indexed rules pass, for every context, cached or not', () => {
     const items = Array.from({ length: 300 }, (_, i) => ({ id: i, targeting: i % 7 === 6 ? null : RULES[i % RULES.length]! }));
     const index = new CampaignIndex(items, (c) => c.targeting);
-    for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1']) {
+    const contexts = [];
+    for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24']) {
       for (const ua of UAS) {
-        for (const w of ['320', '1280', '']) {
-          const ctx = buildRequestContext({ ip, w }, { remoteAddress: '', userAgent: ua }, Date.now());
-          const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
-          for (let round = 0; round < 2; round++) {
-            expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
-            expect(index.passing(ctx).count).toBe(expected.length);
+        for (const [w, cat, app] of [['320', 'IAB17', ''], ['1280', '', 'com.example.tv'], ['', 'IAB1', 'com.other.app']]) {
+          for (const now of [NOW, NOW - 86_400_000, NOW + 2 * 3_600_000 - 14 * 3_600_000]) {
+            contexts.push(buildRequestContext({ ip, w: w!, content_cat: cat!, app_bundle: app! }, { remoteAddress: '', userAgent: ua }, now));
           }
         }
+      }
+    }
+    expect(new Set(contexts.map((c) => c.geo.usState)).size, 'some US states among the addresses').toBeGreaterThan(1);
+    expect(new Set(contexts.map((c) => c.query.contentCategory)).size).toBe(3);
+    for (const ctx of contexts) {
+      const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
+      for (let round = 0; round < 2; round++) {
+        expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
+        expect(index.passing(ctx).count).toBe(expected.length);
       }
     }
   });

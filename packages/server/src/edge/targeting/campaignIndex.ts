@@ -1,13 +1,15 @@
 import { type RequestContext } from '../request/context.js';
 import { Bitset, narrow } from './bitset.js';
-import { type CodeSet, type CompiledTargeting } from './compiledTargeting.js';
+import { type CodeSet, type CompiledTargeting, hourOfWeek } from './compiledTargeting.js';
 
 /**
  * Inverted bit sets over one tenant's campaigns, per targeting dimension, so that finding the
  * campaigns a request may see costs a few word-wise ANDs instead of a scan: for each dimension,
  * `any` holds the campaigns with no include rule there, `include[v]` those that include v and
- * `exclude[v]` those that exclude v. What the index cannot decide alone (US states, lists,
- * categories, day-parts, flight, budget) is checked on the few campaigns that survive.
+ * `exclude[v]` those that exclude v. Indexed: country (with regions), US state, device, OS,
+ * browser, TV family, player size, day-part (the hour of the week), IAB content category and app
+ * bundle. What the index cannot decide alone (publisher lists, which match a domain or a bundle;
+ * flight, budget, creatives) is checked on the campaigns that survive, best bid first.
  */
 interface DimensionIndex {
   any: Bitset;
@@ -15,8 +17,14 @@ interface DimensionIndex {
   exclude: Map<string, Bitset>;
 }
 
-type Dimension = 'country' | 'device' | 'os' | 'browser' | 'tvFamily' | 'playerSize';
-const DIMENSIONS: Dimension[] = ['country', 'device', 'os', 'browser', 'tvFamily', 'playerSize'];
+type Dimension = 'country' | 'usState' | 'device' | 'os' | 'browser' | 'tvFamily' | 'playerSize' | 'dayPart' | 'iabCategory' | 'appBundle';
+/** Dimensions whose values repeat all day: their passing set is cached by those values. */
+const CACHED: Dimension[] = ['country', 'usState', 'device', 'os', 'browser', 'tvFamily', 'playerSize', 'dayPart', 'iabCategory'];
+/** App bundles are too many to cache by: narrowed per request, and only when some campaign has an app list. */
+const PER_REQUEST: Dimension = 'appBundle';
+const DIMENSIONS: Dimension[] = [...CACHED, PER_REQUEST];
+
+const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
 
 function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
   if (!t) return null;
@@ -24,6 +32,15 @@ function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
     case 'country':
       if (t.geo.include.size) return { include: true, values: t.geo.include };
       return t.geo.exclude.size ? { include: false, values: t.geo.exclude } : null;
+    case 'usState':
+      if (t.geo.statesInclude.size) return { include: true, values: t.geo.statesInclude };
+      return t.geo.statesExclude.size ? { include: false, values: t.geo.statesExclude } : null;
+    case 'dayPart':
+      return t.dayParts ? { include: true, values: new Set(HOURS_OF_WEEK.filter((_, h) => t.dayParts![h])) } : null;
+    case 'iabCategory':
+      return t.iabCategories;
+    case 'appBundle':
+      return t.apps;
     case 'device':
       return t.devices;
     case 'os':
@@ -41,6 +58,15 @@ function valueOf(ctx: RequestContext, d: Dimension): string {
   switch (d) {
     case 'country':
       return ctx.geo.country;
+    case 'usState':
+      // a state rule only passes US addresses (shared passesGeo)
+      return ctx.geo.country === 'US' ? ctx.geo.usState : '';
+    case 'dayPart':
+      return HOURS_OF_WEEK[hourOfWeek(ctx.now)]!;
+    case 'iabCategory':
+      return ctx.query.contentCategory;
+    case 'appBundle':
+      return ctx.appBundle;
     case 'device':
       return ctx.platform.device;
     case 'os':
@@ -58,6 +84,8 @@ export class CampaignIndex<T> {
   private readonly dims = new Map<Dimension, DimensionIndex>();
   private readonly all: Bitset;
   private readonly passingCache = new Map<string, { words: Uint32Array; count: number }>();
+  /** Whether any campaign has an app list (else the per-request narrowing is skipped). */
+  private readonly appRules: boolean;
 
   constructor(readonly items: readonly T[], targetingOf: (item: T) => CompiledTargeting | null) {
     const n = items.length;
@@ -80,6 +108,8 @@ export class CampaignIndex<T> {
       });
       this.dims.set(d, index);
     }
+    const apps = this.dims.get(PER_REQUEST)!;
+    this.appRules = apps.include.size > 0 || apps.exclude.size > 0;
   }
 
   /**
@@ -87,21 +117,25 @@ export class CampaignIndex<T> {
    * is cached by the request's indexed values, which players repeat all day), and how many there are.
    */
   passing(ctx: RequestContext): { words: Uint32Array; count: number } {
-    const key = `${ctx.geo.country}|${ctx.platform.device}|${ctx.platform.os}|${ctx.platform.browser}|${ctx.platform.tvFamily}|${ctx.playerSize}`;
+    let key = '';
+    for (const d of CACHED) key += valueOf(ctx, d) + '|';
     let hit = this.passingCache.get(key);
-    if (hit) return hit;
-    const words = new Uint32Array(this.all.words);
-    for (const d of DIMENSIONS) {
-      const index = this.dims.get(d)!;
-      const v = valueOf(ctx, d);
-      narrow(words, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
+    if (!hit) {
+      const words = new Uint32Array(this.all.words);
+      for (const d of CACHED) this.narrowBy(words, d, valueOf(ctx, d));
+      hit = { words, count: countBits(words) };
+      if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
+      this.passingCache.set(key, hit);
     }
-    let count = 0;
-    for (let k = 0; k < words.length; k++) count += popcount(words[k]!);
-    hit = { words, count };
-    if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
-    this.passingCache.set(key, hit);
-    return hit;
+    if (!this.appRules) return hit;
+    const words = new Uint32Array(hit.words);
+    this.narrowBy(words, PER_REQUEST, valueOf(ctx, PER_REQUEST));
+    return { words, count: countBits(words) };
+  }
+
+  private narrowBy(words: Uint32Array, d: Dimension, v: string): void {
+    const index = this.dims.get(d)!;
+    narrow(words, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
   }
 
   /** Items whose indexed dimensions pass the request, in their original order. */
@@ -125,6 +159,12 @@ export function nextBit(words: Uint32Array, from: number): number {
     if (++k >= words.length) return -1;
     word = words[k]!;
   }
+}
+
+function countBits(words: Uint32Array): number {
+  let count = 0;
+  for (let k = 0; k < words.length; k++) count += popcount(words[k]!);
+  return count;
 }
 
 function popcount(x: number): number {
