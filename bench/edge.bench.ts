@@ -177,8 +177,8 @@ async function main(): Promise<void> {
   say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-  // The V8 flags of `npm run serve` (package.json): a 64 MB young generation, fewer scavenges for the edge's short-lived objects.
-  const nodeFlags = ['--max-semi-space-size=64'];
+  // BENCH_NODE_FLAGS: V8 flags for the server (e.g. --max-semi-space-size=64: fewer scavenges, more memory)
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const server = await child([fileURLToPath(import.meta.url), '--serve'], [...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
