@@ -73,6 +73,9 @@ export class TokenSigner {
     } catch {
       return null;
     }
+    // Tokens signed before the `test` field existed (one field shorter) stay valid for their day:
+    // an upgrade must not drop the events of ads already in players.
+    if (Array.isArray(values) && values.length === FIELDS.length - 1) values.push(0);
     if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
     const d: Record<string, unknown> = {};
     for (let i = 0; i < FIELDS.length; i++) {

@@ -1,0 +1,43 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { type Decision, MAX_AGE_S, newDecisionId, TokenSigner } from './trackingToken.js';
+
+const KEY = 'k'.repeat(32);
+const NOW = 1_800_000_000;
+const decision: Decision = {
+  id: newDecisionId(), at: NOW, tenantId: 12, channelId: 3456, subpublisherId: 0, tagId: 0, campaignId: 123, creativeId: 789, advertiserId: 4,
+  country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'example.com', revenueCpm: 5_000_000, costCpm: 3_500_000, test: 0,
+};
+
+describe('tracking tokens', () => {
+  it('round-trips a decision, test flag included', () => {
+    const signer = new TokenSigner(KEY);
+    expect(signer.verify(signer.sign(decision), NOW + 10)).toEqual(decision);
+    expect(signer.verify(signer.sign({ ...decision, test: 1 }), NOW)?.test).toBe(1);
+  });
+
+  it('refuses a forged, damaged, foreign-key or expired token, and never throws', () => {
+    const signer = new TokenSigner(KEY);
+    const token = signer.sign(decision);
+    const [payload, sig] = token.split('.') as [string, string];
+    const forged = Buffer.from(JSON.stringify(JSON.parse(Buffer.from(payload, 'base64url').toString()).map((v: unknown, i: number) => (i === 14 ? 99_000_000 : v)))).toString('base64url');
+    expect(signer.verify(`${forged}.${sig}`, NOW)).toBeNull();
+    expect(new TokenSigner('x'.repeat(32)).verify(token, NOW)).toBeNull();
+    expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
+    for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, 'x'.repeat(5000), '%%%.%%%']) expect(signer.verify(junk, NOW)).toBeNull();
+  });
+
+  it('accepts a token signed before the test flag existed (one field shorter) as a real decision', () => {
+    const signer = new TokenSigner(KEY);
+    const { test: _test, ...old } = decision;
+    const fields = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm'] as const;
+    const payload = Buffer.from(JSON.stringify(fields.map((f) => old[f]))).toString('base64url');
+    const sig = createHmac('sha256', KEY).update(payload).digest().subarray(0, 16).toString('base64url');
+    expect(signer.verify(`${payload}.${sig}`, NOW)).toEqual({ ...decision, test: 0 });
+  });
+
+  it('gives every decision its own id', () => {
+    const ids = new Set(Array.from({ length: 10_000 }, () => newDecisionId()));
+    expect(ids.size).toBe(10_000);
+  });
+});
