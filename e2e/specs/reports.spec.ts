@@ -1,5 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { inputOf, pickOption } from '../support/antdFields.js';
+import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
@@ -108,14 +109,33 @@ test('opens the market report helper in a new tab, prefilled', async ({ page, co
   await expect(inputOf(tab.getByTestId('report-hide-errors'))).toBeChecked();
 });
 
-test('reads the fill funnel of a channel', async ({ page }) => {
+test('reads the fill funnel of a channel and of a demand tag', async ({ page }) => {
   await signIn(page, 'demand', undefined, server.url);
   await page.goto(`${server.url}/channels`);
   await page.locator('[data-testid^="fill-funnel-"]').first().click();
   const funnel = page.getByTestId('fill-funnel');
   await expect(funnel.getByTestId('fill-funnel-summary')).toContainText('eligible opportunities');
+  await expect(funnel.getByTestId('fill-funnel-requests')).toHaveText(/^[1-9][\d,]*$/);
   await expect(funnel.getByTestId('fill-funnel-reasons')).toContainText('no_bid');
   await page.screenshot({ path: 'test-results/reports-funnel.png' });
+
+  // A demand tag's funnel starts from the times it was considered: take the one the history counted most.
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const answer = await page.request.post(`${server.url}/api/rrun`, {
+    data: { startDate: day(6), endDate: day(0), dimensions: ['tag'], metrics: ['source_reqs'], sort: { by: 'source_reqs', order: 'desc' }, limit: 1 },
+  });
+  expect(answer.status()).toBe(200);
+  const [busiest] = (await answer.json()) as { tag: number; tag_name: string; source_reqs: number }[];
+  expect(busiest!.source_reqs).toBeGreaterThan(0);
+  const tags = new ResourcePage(page, 'tags', `${server.url}/tags`);
+  await tags.open();
+  await tags.search(busiest!.tag_name);
+  await page.getByTestId(`fill-funnel-${busiest!.tag}`).click();
+  const tagFunnel = page.getByTestId('fill-funnel');
+  await expect(tagFunnel.getByTestId('fill-funnel-summary')).toContainText('demand requests');
+  await expect(tagFunnel.getByTestId('fill-funnel-requests')).toHaveText(/^[1-9][\d,]*$/);
+  await expect(tagFunnel.getByTestId('fill-funnel-reasons')).toContainText('no_bid');
+  await page.screenshot({ path: 'test-results/reports-funnel-tag.png' });
 });
 
 test('the month-to-date system cost equals the finance page', async ({ page }) => {

@@ -68,25 +68,39 @@ function contextOf(ctx: RequestContext): DecisionTrace['context'] {
   };
 }
 
+/** A demand tag considered but not offered the request: a demand request, nothing else (one shared object). */
+const CONSIDERED_ONLY = { source_reqs: 1 } as const;
+
 /**
- * Every demand tag called: its fate on its own counter row (calls, answers, timeouts, bids, wins,
- * with the no-fill reason and VAST error; the fill funnel per demand tag reads them). A tag refused
- * before any call, or never reached in a waterfall, moves no metric, so it adds no row: the trace
- * names it. Our own campaigns are priced in memory, not called: the winning one is counted (its bid
- * and win); the others are in the trace only, or every request would add a row per campaign.
+ * Every demand tag the request considered: its fate on its own counter row, with the no-fill reason
+ * ('' when it won or lost the auction). `source_reqs` counts it considered; a tag refused by its own
+ * rules or caps (`filtered`, the rule as reason) or never reached in a waterfall (`not_called`,
+ * filled_earlier or deadline) adds nothing else. A tag offered the request (called) adds
+ * `source_opps`, its call, answer or timeout, bid and win, and the VAST error. Tags listed on the
+ * channel but not live for it (idle) are in the trace only. The fill funnel of a tag reads these rows.
+ * Our own campaigns are priced in memory, not called: the winning one is counted (its bid and win);
+ * the others are in the trace only, or every request would add a row per campaign.
  */
 function countFates(counters: CounterScope, fates: readonly SourceFate[], now: number): void {
   for (const f of fates) {
-    if (f.source === 'campaign' ? f.fate !== 'won' : f.fate === 'filtered' || f.fate === 'not_called') continue;
-    const external = f.source !== 'campaign';
-    const dims: SourceDimensions = f.source === 'campaign' ? { campaign_id: f.id } : { tag_id: f.id };
-    dims.nofill_reason = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate;
+    if (f.source === 'campaign') {
+      if (f.fate === 'won') counters.add({ campaign_id: f.id, nofill_reason: '' }, { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 }, now);
+      continue;
+    }
+    if (f.idle) continue;
+    if (f.fate === 'filtered' || f.fate === 'not_called') {
+      counters.add({ tag_id: f.id, nofill_reason: f.reason ?? f.fate }, CONSIDERED_ONLY, now);
+      continue;
+    }
+    const dims: SourceDimensions = { tag_id: f.id, nofill_reason: f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate };
     if (f.vastError) dims.vast_error = String(f.vastError);
     counters.add(
       dims,
       {
-        demand_calls: external ? 1 : 0,
-        responses: external && f.fate !== 'timeout' ? 1 : 0,
+        source_reqs: 1,
+        source_opps: 1,
+        demand_calls: 1,
+        responses: f.fate !== 'timeout' ? 1 : 0,
         timeouts: f.fate === 'timeout' ? 1 : 0,
         bids: f.bidCpm !== undefined ? 1 : 0,
         wins: f.fate === 'won' ? 1 : 0,

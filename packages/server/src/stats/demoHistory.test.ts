@@ -23,6 +23,19 @@ forEachStore((t) => {
       expect(Number(total.fill)).toBeLessThan(80);
       expect(Number(total.margin)).toBeGreaterThan(20);
       expect(Number(total.revenue)).toBeGreaterThan(Number(total.cost));
+
+      // A demand tag's funnel is not empty: considered, offered, called, filled, and why not.
+      const ctx = { stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), isAdmin: false };
+      const range = { startDate: '2026-10-24', endDate: '2026-11-23' };
+      const byTag = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['tag'], metrics: ['source_reqs', 'source_opps', 'demandCalls', 'imps'], sort: { by: 'source_reqs' } }));
+      const tag = byTag[0]!;
+      expect(Number(tag.source_reqs)).toBeGreaterThan(Number(tag.source_opps));
+      expect(Number(tag.source_opps)).toBe(Number(tag.demandCalls));
+      expect(Number(tag.source_opps)).toBeGreaterThan(Number(tag.imps));
+      expect(Number(tag.imps)).toBeGreaterThan(0);
+      const reasons = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['nofill_reason'], metrics: ['source_reqs'], filters: { tag: [Number(tag.tag)] } }));
+      const unfilled = reasons.filter((r) => !r.total && r.nofill_reason !== '').reduce((sum, r) => sum + Number(r.source_reqs), 0);
+      expect(unfilled).toBe(Number(tag.source_reqs) - Number(tag.imps));
     }, 120_000);
   });
 });

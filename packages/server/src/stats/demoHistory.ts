@@ -60,6 +60,7 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
   reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0, midpoints: 0,
   third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
+  source_reqs: 0, source_opps: 0,
 });
 
 const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<HourlyRow, (typeof METRIC_COLUMNS)[number]>;
@@ -104,7 +105,9 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
           app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length], domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
           publisher_id: `pub-${channel.subId || channel.id}`, integration: tag.integration,
           // As the edge counts: each request lands on one row, '' when it filled, else its no-fill reason row below.
-          reqs: imps, opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
+          // The tag was considered for each of this channel's requests (source_reqs, with the same reasons)
+          // and offered each opportunity (source_opps, then called).
+          reqs: imps, opps: imps, source_reqs: imps, source_opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
           starts: int(imps * 0.96), first_quartiles: int(imps * 0.9), midpoints: int(imps * 0.82), third_quartiles: int(imps * 0.76), completes: int(imps * 0.7),
           clicks: int(imps * (0.002 + random() * 0.008)), ivt, postbid_imps: int(imps * 0.1),
           revenue, cost: int(revenue * (0.5 + random() * 0.15)), rev_m: programmatic ? revenue : 0, rev_md: int(programmatic ? revenue * dealShare : 0),
@@ -116,8 +119,13 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
         const reason = NOFILL_REASONS[Math.floor(random() * NOFILL_REASONS.length)];
         // Same context as the served row (geo, device, app...), counts only what the reason row is about.
         const context = { ...row, ...zeroCounts };
-        rows.push({ ...context, nofill_reason: reason, reqs: int(unfilledReqs * 0.6), opps: int(unfilledOpps * 0.6) });
-        rows.push({ ...context, nofill_reason: 'no_bid', reqs: unfilledReqs - int(unfilledReqs * 0.6), opps: unfilledOpps - int(unfilledOpps * 0.6) });
+        const reasonReqs = int(unfilledReqs * 0.6);
+        const reasonOpps = int(unfilledOpps * 0.6);
+        rows.push({ ...context, nofill_reason: reason, reqs: reasonReqs, opps: reasonOpps, source_reqs: reasonReqs, source_opps: reasonOpps });
+        rows.push({
+          ...context, nofill_reason: 'no_bid', reqs: unfilledReqs - reasonReqs, opps: unfilledOpps - reasonOpps,
+          source_reqs: unfilledReqs - reasonReqs, source_opps: unfilledOpps - reasonOpps,
+        });
         if (random() < 0.5) rows.push({ ...context, vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)], errors: int(1 + random() * imps * 0.02) });
       }
     }

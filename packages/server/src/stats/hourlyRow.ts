@@ -1,3 +1,5 @@
+import { type StatsSumColumn } from '@adplane/shared';
+
 /**
  * The one row the edge's counters hand to the stats plane: sums for one UTC hour and one
  * combination of dimensions. The edge aggregates in memory and flushes these in batches; a stats
@@ -66,6 +68,13 @@ export interface HourlyMetrics {
   /** Micro-dollars: revenue from programmatic (marketplace) demand, and of that, through deals. */
   rev_m: number;
   rev_md: number;
+  /**
+   * On a demand tag's row: times the tag was considered for a request (offered it, refused it by its
+   * own rules or caps, or not reached in a waterfall), with the no-fill reason when it did not fill.
+   */
+  source_reqs: number;
+  /** On a demand tag's row: times the tag passed its own rules and caps and was offered the request (called). */
+  source_opps: number;
 }
 
 export type HourlyRow = HourlyDimensions & HourlyMetrics;
@@ -76,10 +85,23 @@ export const DIMENSION_COLUMNS = [
   'device', 'os', 'browser', 'app_bundle', 'domain', 'publisher_id', 'integration', 'vast_error', 'nofill_reason',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 
-export const METRIC_COLUMNS = [
+/**
+ * The metric columns in table order. Migrations name the columns they add (a migration that has
+ * shipped never changes): 0001 created the first list, 0003 added the demand tags' requests and
+ * opportunities at the end (the DuckDB appender writes in table order).
+ */
+export const METRIC_COLUMNS_0001 = [
   'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
   'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
 ] as const satisfies readonly (keyof HourlyMetrics)[];
+export const METRIC_COLUMNS_0003 = ['source_reqs', 'source_opps'] as const satisfies readonly (keyof HourlyMetrics)[];
+
+export const METRIC_COLUMNS = [...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003] as const satisfies readonly (keyof HourlyMetrics)[];
+
+// Compile-time: every metric of the row is a column, and the catalogue of reports sums exactly these.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inStep: Same<keyof HourlyMetrics, (typeof METRIC_COLUMNS)[number]> & Same<StatsSumColumn, (typeof METRIC_COLUMNS)[number]> = true;
+void inStep;
 
 /** Where the edge's counters go: a stats store appends the rows (in one batch, or fails whole). */
 export interface StatsSink {

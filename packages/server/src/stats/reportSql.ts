@@ -162,8 +162,8 @@ function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): stri
 /** The small rollup when it holds every column the report needs, else the full hourly table. */
 export const tableOf = (input: ReportSqlInput) => (rollupAnswers(input.request, input.scope) ? ROLLUP_TABLE : STATS_TABLE);
 
-/** Rows that carry nothing but errors are left out when the user hides errors. */
-const HIDE_ERRORS = `(${['reqs', 'opps', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
+/** Rows that carry nothing but errors are left out when the user hides errors (a demand tag's requests are not errors). */
+const HIDE_ERRORS = `(${['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
 
 function sumsSelect(input: ReportSqlInput): string[] {
   const { columns, systemCost } = sumsOf(input.request.metrics);

@@ -26,10 +26,19 @@ export function rollupRows(rows: readonly HourlyRow[]): HourlyRow[] {
   return [...byKey.values()];
 }
 
-/** SQL that sums the full table into the rollup (migrations' backfill, benchmarks after bulk loads). */
-export function rollupBackfillSql(): string {
+/**
+ * SQL that sums the full table into the rollup (migrations' backfill, benchmarks after bulk loads).
+ * A migration passes the columns the tables had at its number.
+ */
+export function rollupBackfillSql(columns: readonly string[] = METRIC_COLUMNS): string {
   const keys = ROLLUP_KEY.join(', ');
-  return `INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM hourly_stats GROUP BY ${keys}`;
+  return `INSERT INTO ${ROLLUP_TABLE} (${keys}, ${columns.join(', ')}) SELECT ${keys}, ${columns.map((c) => `sum(${c})`).join(', ')} FROM hourly_stats GROUP BY ${keys}`;
+}
+
+/** ClickHouse's materialised view that fills the rollup from every insert into the full table, over `columns`. */
+export function rollupViewSql(columns: readonly string[]): string {
+  const keys = ROLLUP_KEY.join(', ');
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ROLLUP_TABLE}_mv TO ${ROLLUP_TABLE} AS SELECT ${keys}, ${columns.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM hourly_stats GROUP BY ${keys}`;
 }
 
 /** Whether a report can read the rollup: every dimension, filter and scope column is in it, and no metric needs more. */

@@ -23,6 +23,8 @@ export interface SourceFate {
   priority: number;
   fate: Fate;
   reason?: string;
+  /** Listed on the channel but not live for it (paused, archived, deleted, another account's): traced, not counted. */
+  idle?: true;
   vastError?: number;
   /** How long the call took (ms), for called sources. */
   ms?: number;

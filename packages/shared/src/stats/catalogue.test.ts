@@ -7,7 +7,7 @@ describe('metric catalogue', () => {
   it('defines each metric once, with a formula and a format', () => {
     expect(new Set(METRIC_IDS).size).toBe(METRIC_IDS.length);
     for (const m of METRICS) expect(m.formula.length).toBeGreaterThan(3);
-    for (const id of ['reqs', 'opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'clicks', 'errors', 'ivt', 'revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr', 'rev_m', 'rev_md', 'systemCost']) {
+    for (const id of ['reqs', 'opps', 'source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'clicks', 'errors', 'ivt', 'revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr', 'rev_m', 'rev_md', 'systemCost']) {
       expect(METRIC_IDS).toContain(id);
     }
   });

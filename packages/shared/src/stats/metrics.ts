@@ -12,6 +12,7 @@ import { formatPercent, formatUsdMicros } from '../format.js';
 export const STATS_SUM_COLUMNS = [
   'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
   'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
+  'source_reqs', 'source_opps',
 ] as const;
 export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
 
@@ -41,6 +42,8 @@ const sum = (id: string, label: string, formula: string, column: StatsSumColumn,
 export const METRICS = [
   sum('reqs', 'Requests', 'ad requests received: tag calls, bid requests, header-bidding requests', 'reqs'),
   sum('opps', 'Opportunities', 'requests that passed validation and IVT filtering and were offered to at least one demand source', 'opps'),
+  sum('source_reqs', 'Demand Requests', 'times a demand tag was considered for a request: offered it, refused it by its own rules or caps, or not reached in a waterfall', 'source_reqs'),
+  sum('source_opps', 'Demand Opportunities', 'times a demand tag passed its own rules and caps and was offered the request (called)', 'source_opps'),
   sum('demandCalls', 'Demand Calls', 'calls made to demand sources', 'demand_calls'),
   sum('responses', 'Responses', 'answers received from demand sources', 'responses'),
   sum('timeouts', 'Timeouts', 'demand calls that missed the deadline', 'timeouts'),

@@ -54,6 +54,10 @@ async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: S
   const priced: Priced[] = [];
   results.forEach((r, i) => {
     const c = group[i]!;
+    if (r.kind === 'refused') {
+      fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'filtered', reason: r.reason });
+      return;
+    }
     const fate: SourceFate = { source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'no_fill', ms: r.ms };
     fates.push(fate);
     if (r.kind === 'timeout') fate.fate = 'timeout';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HourlyRow, type StatsSink } from '../../stats/hourlyRow.js';
+import { type HourlyRow, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
 import { HourlyCounters, hourOf } from './hourlyCounters.js';
 
 class MemorySink implements StatsSink {
@@ -56,5 +56,21 @@ describe('hourly counters', () => {
     expect(sink.rows).toHaveLength(2);
     expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({ channel_id: 2, country: 'US', nofill_reason: 'timeout', demand_calls: 2, timeouts: 1 });
     expect(sink.rows.find((r) => r.tag_id === 0)).toMatchObject({ reqs: 2, nofill_reason: '' });
+  });
+  it('flushes a demand tag\'s requests and opportunities, and every metric from its own counter', async () => {
+    const sink = new MemorySink();
+    const c = new HourlyCounters(() => sink);
+    const scope = c.scope({ tenant_id: 1, channel_id: 2 });
+    scope.add({ tag_id: 7, nofill_reason: 'targeting.country' }, { source_reqs: 1 }, T);
+    scope.add({ tag_id: 7, nofill_reason: 'targeting.country' }, { source_reqs: 1 }, T);
+    scope.add({ tag_id: 8, nofill_reason: '' }, { source_reqs: 1, source_opps: 1, demand_calls: 1 }, T);
+    await c.flush();
+    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({ channel_id: 2, nofill_reason: 'targeting.country', source_reqs: 2, source_opps: 0, demand_calls: 0 });
+    expect(sink.rows.find((r) => r.tag_id === 8)).toMatchObject({ source_reqs: 1, source_opps: 1, demand_calls: 1 });
+    // toHourlyRow lists each column by its index: a distinct value per column lands in its own column
+    const distinct = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i + 1]));
+    c.add({ tenant_id: 3 }, distinct, T);
+    await c.flush();
+    expect(sink.rows.at(-1)).toMatchObject(distinct);
   });
 });

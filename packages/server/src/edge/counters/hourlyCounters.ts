@@ -42,7 +42,7 @@ export interface CounterScope {
 
 
 const METRIC_INDEX: Readonly<Record<string, number>> = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i]));
-if (METRIC_COLUMNS.join() !== 'reqs,opps,demand_calls,responses,timeouts,bids,wins,imps,starts,first_quartiles,midpoints,third_quartiles,completes,clicks,errors,ivt,postbid_imps,revenue,cost,rev_m,rev_md') {
+if (METRIC_COLUMNS.join() !== 'reqs,opps,demand_calls,responses,timeouts,bids,wins,imps,starts,first_quartiles,midpoints,third_quartiles,completes,clicks,errors,ivt,postbid_imps,revenue,cost,rev_m,rev_md,source_reqs,source_opps') {
   throw new Error('hourlyCounters: toHourlyRow is out of step with METRIC_COLUMNS');
 }
 
@@ -109,6 +109,8 @@ function toHourlyRow(p: PendingRow): HourlyRow {
     cost: m[18]!,
     rev_m: m[19]!,
     rev_md: m[20]!,
+    source_reqs: m[21]!,
+    source_opps: m[22]!,
   };
 }
 

@@ -37,7 +37,9 @@ export interface Bid {
 export type CallResult =
   | { kind: 'bid'; bid: Bid; ms: number }
   | { kind: 'no_fill'; reason: string; vastError?: number; ms: number }
-  | { kind: 'timeout'; ms: number };
+  | { kind: 'timeout'; ms: number }
+  /** Refused at call time by its own caps (QPS, daily caps): no call was made, the fate is `filtered`. */
+  | { kind: 'refused'; reason: string; ms: number };
 
 export interface DemandCandidate {
   source: SourceFate['source'];

@@ -43,7 +43,7 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
           call: async (r: AuctionRequest): Promise<CallResult> => {
             // Caps are taken when the call is actually made (a waterfall may never reach this tag).
             const capped = pacing.takeTagRequest(tag.id, tag.qpsLimit, tag.dailyRequestCap, tag.dailyImpCap, Date.now());
-            if (capped) return { kind: 'no_fill', reason: capped, ms: 0 };
+            if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
             const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip });
@@ -58,7 +58,8 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
           },
         });
       }
-      for (const idle of channel.idleTags) filtered({ source: 'vast_tag', id: idle.id, name: `#${idle.id}`, priority: 0, fate: 'filtered', reason: `tag_${idle.reason}` });
+      // Listed on the channel but not live for it: named in the trace, not a demand request.
+      for (const idle of channel.idleTags) filtered({ source: 'vast_tag', id: idle.id, name: `#${idle.id}`, priority: 0, fate: 'filtered', reason: `tag_${idle.reason}`, idle: true });
       return { candidates: out, indexedOut: 0 };
     },
   };

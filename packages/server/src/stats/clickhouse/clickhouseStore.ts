@@ -64,7 +64,10 @@ export async function openClickHouseStore(url: string, database: string): Promis
   for (const m of CLICKHOUSE_MIGRATIONS) {
     if (applied.has(m.name)) continue;
     try {
-      for (const statement of m.sql) await client.command({ query: statement });
+      for (const step of m.sql) {
+        if (typeof step !== 'string' && (await select(step.unless)).length > 0) continue;
+        await client.command({ query: typeof step === 'string' ? step : step.sql });
+      }
     } catch (error) {
       throw new Error(`Stats migration ${m.name} (ClickHouse) failed: ${(error as Error).message}`, { cause: error });
     }

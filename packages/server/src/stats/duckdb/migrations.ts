@@ -1,4 +1,4 @@
-import { DIMENSION_COLUMNS, METRIC_COLUMNS } from '../hourlyRow.js';
+import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003 } from '../hourlyRow.js';
 import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
 
 /**
@@ -14,7 +14,7 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     sql: [
       `CREATE TABLE hourly_stats (
         ${DIMENSION_COLUMNS.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
-        ${METRIC_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
+        ${METRIC_COLUMNS_0001.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
       )`,
     ],
   },
@@ -23,9 +23,17 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     sql: [
       `CREATE TABLE ${ROLLUP_TABLE} (
         ${ROLLUP_KEY.map((c) => `${c} ${dimensionType(c)}`).join(',\n        ')},
-        ${METRIC_COLUMNS.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
+        ${METRIC_COLUMNS_0001.map((c) => `${c} BIGINT NOT NULL DEFAULT 0`).join(',\n        ')}
       )`,
-      rollupBackfillSql(),
+      rollupBackfillSql(METRIC_COLUMNS_0001),
     ],
+  },
+  {
+    // A demand tag's requests and opportunities (docs/ad-server.md, Counters); rows stored before read 0.
+    // DuckDB adds a column with a default, then makes it NOT NULL like the others.
+    name: '0003_source_reqs_opps',
+    sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
+      METRIC_COLUMNS_0003.flatMap((c) => [`ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`, `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`]),
+    ),
   },
 ];

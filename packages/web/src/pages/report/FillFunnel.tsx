@@ -3,51 +3,38 @@ import { Alert, Button, DatePicker, Modal, Select, Space, Spin, Table, Tooltip }
 import { FunnelPlotOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { EChart } from '../../components/EChart.js';
-import { formatPercent, type MetricId, type ReportRow } from '@adplane/shared';
+import { formatPercent, type ReportRow } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { reportsApi } from '../../api/reports.js';
 import { errorText } from '../../errors/messages.js';
+import { FUNNELS, funnelReasons, funnelReports, type FunnelReason, type FunnelSubject, funnelValues } from './funnelStages.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from './reportState.js';
-
-/** The fill funnel's stages, in order, as catalogue metrics. */
-export const FUNNEL_STAGES: { metric: MetricId; label: string }[] = [
-  { metric: 'reqs', label: 'Requests' },
-  { metric: 'opps', label: 'Eligible' },
-  { metric: 'demandCalls', label: 'Called' },
-  { metric: 'responses', label: 'Answered' },
-  { metric: 'bids', label: 'Bid' },
-  { metric: 'wins', label: 'Won' },
-  { metric: 'imps', label: 'Impressions' },
-];
-
-type Subject = { dimension: 'channel' | 'tag'; id: number; name: string };
 
 /**
  * "Why did it not fill?" for a channel or a demand tag over any dates: the funnel from requests to
- * impressions, and how many requests ended unfilled for each reason the edge recorded.
+ * impressions, and how many requests ended unfilled for each reason the edge recorded. The stages
+ * depend on the subject (funnelStages.ts): a channel's requests, or the times a tag was considered.
  */
-export function FillFunnel({ subject }: { subject: Subject }) {
+export function FillFunnel({ subject }: { subject: FunnelSubject }) {
   const user = useUser();
   const timezone = user.timezone ?? 0;
   const [range, setRange] = useState(() => presetRange('last7', timezone));
   const [funnel, setFunnel] = useState<ReportRow | null>(null);
-  const [reasons, setReasons] = useState<ReportRow[]>([]);
+  const [reasons, setReasons] = useState<FunnelReason[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  const plan = FUNNELS[subject.dimension];
 
   useEffect(() => {
     let alive = true;
     setLoading(true);
     setError(null);
-    const base = { ...range, timezone, filters: { [subject.dimension]: [subject.id] } };
-    Promise.all([
-      reportsApi.run({ ...base, metrics: FUNNEL_STAGES.map((s) => s.metric) }),
-      reportsApi.run({ ...base, dimensions: ['nofill_reason'], metrics: ['reqs'], sort: { by: 'reqs', order: 'desc' } }),
-    ])
+    const reports = funnelReports({ dimension: subject.dimension, id: subject.id }, range, timezone);
+    Promise.all([reportsApi.run(reports.stages), reportsApi.run(reports.reasons)])
       .then(([totals, byReason]) => {
         if (!alive) return;
         setFunnel(totals.at(-1) ?? null);
-        setReasons(byReason.filter((r) => !r.total && r.nofill_reason !== ''));
+        setReasons(funnelReasons(byReason, subject.dimension));
       })
       .catch((e: unknown) => alive && setError(errorText(e)))
       .finally(() => alive && setLoading(false));
@@ -56,18 +43,19 @@ export function FillFunnel({ subject }: { subject: Subject }) {
     };
   }, [range, timezone, subject.dimension, subject.id]);
 
-  const unfilled = reasons.reduce((sum, r) => sum + Number(r.reqs ?? 0), 0);
+  const unfilled = reasons.reduce((sum, r) => sum + r.count, 0);
+  const values = useMemo(() => (funnel ? funnelValues(funnel, subject.dimension) : null), [funnel, subject.dimension]);
   const option = useMemo(() => {
-    if (!funnel) return null;
-    const values = FUNNEL_STAGES.map((s) => Number(funnel[s.metric] ?? 0));
+    if (!values) return null;
     return {
       tooltip: { trigger: 'axis' as const },
       grid: { left: 100, right: 60, top: 10, bottom: 20 },
       xAxis: { type: 'value' as const },
-      yAxis: { type: 'category' as const, inverse: true, data: FUNNEL_STAGES.map((s) => s.label) },
+      yAxis: { type: 'category' as const, inverse: true, data: plan.stages.map((s) => s.label) },
       series: [{ type: 'bar' as const, data: values, label: { show: true, position: 'right' as const, formatter: (p: { value: number }) => p.value.toLocaleString('en-US') } }],
     };
-  }, [funnel]);
+  }, [values, plan]);
+  const count = (metric: string) => Number(funnel?.[metric] ?? 0);
 
   return (
     <div data-testid="fill-funnel">
@@ -84,21 +72,22 @@ export function FillFunnel({ subject }: { subject: Subject }) {
         {option && <EChart option={option} style={{ height: 260 }} />}
         {funnel && (
           <p data-testid="fill-funnel-summary">
-            {Number(funnel.imps ?? 0).toLocaleString('en-US')} impressions from {Number(funnel.opps ?? 0).toLocaleString('en-US')} eligible opportunities (fill{' '}
-            {formatPercent(Number(funnel.opps) ? (Number(funnel.imps) / Number(funnel.opps)) * 100 : 0)}).
+            {count('imps').toLocaleString('en-US')} impressions from {count(plan.eligible).toLocaleString('en-US')} eligible opportunities of{' '}
+            <span data-testid="fill-funnel-requests">{count(plan.requests).toLocaleString('en-US')}</span> {subject.dimension === 'tag' ? 'demand requests' : 'requests'} (fill{' '}
+            {formatPercent(count(plan.eligible) ? (count('imps') / count(plan.eligible)) * 100 : 0)}).
           </p>
         )}
-        <Table<ReportRow>
+        <Table<FunnelReason>
           size="small"
           pagination={false}
-          rowKey={(r) => String(r.nofill_reason)}
+          rowKey={(r) => r.reason}
           dataSource={reasons}
           locale={{ emptyText: 'No no-fill reasons recorded for these dates' }}
           data-testid="fill-funnel-reasons"
           columns={[
-            { key: 'reason', title: 'No-fill reason', render: (_, r) => String(r.nofill_reason) },
-            { key: 'reqs', title: 'Requests', align: 'right', render: (_, r) => Number(r.reqs).toLocaleString('en-US') },
-            { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (Number(r.reqs) / unfilled) * 100 : 0) },
+            { key: 'reason', title: 'No-fill reason', render: (_, r) => r.reason },
+            { key: 'count', title: 'Requests', align: 'right', render: (_, r) => r.count.toLocaleString('en-US') },
+            { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (r.count / unfilled) * 100 : 0) },
           ]}
         />
       </Spin>
@@ -107,7 +96,7 @@ export function FillFunnel({ subject }: { subject: Subject }) {
 }
 
 /** A row action of the channel and demand tag lists that opens the fill funnel. */
-export function FillFunnelButton({ subject }: { subject: Subject }) {
+export function FillFunnelButton({ subject }: { subject: FunnelSubject }) {
   const [open, setOpen] = useState(false);
   return (
     <>

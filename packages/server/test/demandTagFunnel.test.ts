@@ -1,0 +1,130 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startDemandServer, type DemandServer } from './demandServers.js';
+import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
+import { forEachStatsEngine } from './statsEngines.js';
+
+/**
+ * The fill funnel of a demand tag from real edge traffic (docs/ad-server.md, Counters): every tag a
+ * request considers is counted on its own row (`source_reqs`, with why it did not fill), the ones
+ * offered the request add `source_opps` and their call; refused and never-reached tags are there
+ * too. Through the real app, its edge, a local demand server, a flush and POST /api/rrun.
+ */
+const US_IP = '8.8.8.8';
+const REQUESTS = 3;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+forEachStore((t) => {
+  forEachStatsEngine((s) => {
+    let app: FastifyInstance;
+    let demand: DemandServer;
+    let cookie: string;
+    const ids: Record<string, { id: number; uid: string }> = {};
+
+    async function create(name: string, kind: string, body: Record<string, unknown>) {
+      const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
+      expect(res.statusCode, res.body).toBe(201);
+      ids[name] = res.json();
+      return ids[name]!;
+    }
+
+    beforeAll(async () => {
+      demand = await startDemandServer();
+      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      cookie = await login(app, 'demand', undefined, freshAddress());
+      const brazil = await create('brazil', 'targetings', { name: 'Brazil only', rules: { countries: { values: ['BR'] } } });
+      const refused = await create('refused', 'tags', { name: 'Brazil demand', vastUrl: `${demand.url}/inline?price=5`, price: { type: 'cpm', cpm: 5_000_000 }, targetingId: brazil.id });
+      const hang = await create('hang', 'tags', { name: 'Hanging demand', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
+      // above every campaign of the demo workspace, so it wins each auction
+      const fill = await create('fill', 'tags', { name: 'Filling demand', vastUrl: `${demand.url}/inline?price=50`, price: { type: 'cpm', cpm: 50_000_000 } });
+      const capped = await create('capped', 'tags', { name: 'Capped demand', vastUrl: `${demand.url}/status?code=500`, price: { type: 'cpm', cpm: 3_000_000 }, dailyRequestCap: 1 });
+      await create('auction', 'channels', {
+        name: 'Funnel auction', demandMode: 'auction', timeoutMs: 2000,
+        demand: [refused, hang, fill, capped].map((x) => ({ tagId: x.id, priority: 1 })),
+      });
+      // a waterfall: something always fills before the hanging tag's turn (a campaign at tier 0, or the filling tag)
+      await create('waterfall', 'channels', { name: 'Funnel waterfall', demandMode: 'priority', timeoutMs: 2000, demand: [{ tagId: fill.id, priority: 1 }, { tagId: hang.id, priority: 2 }] });
+      await app.edge.snapshots.rebuild();
+      for (let i = 0; i < REQUESTS; i++) {
+        for (const channel of ['auction', 'waterfall']) {
+          const res = await app.inject({ method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=${US_IP}` });
+          expect(res.statusCode).toBe(200);
+          expect(res.body).toMatch(/<Ad[\s>]/);
+        }
+      }
+      await app.edge.flush();
+    });
+
+    afterAll(async () => {
+      await app?.close();
+      await demand?.close();
+    });
+
+    const rrun = (body: Record<string, unknown>) =>
+      as(app, cookie, { method: 'POST', url: '/api/rrun', payload: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now()), ...body } });
+    const funnelOf = async (tag: string, channel = 'auction') => {
+      const filters = { tag: [ids[tag]!.id], channel: [ids[channel]!.id] };
+      const totals = await rrun({ metrics: ['source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'reqs', 'opps'], filters });
+      expect(totals.statusCode, totals.body).toBe(200);
+      const byReason = await rrun({ dimensions: ['nofill_reason'], metrics: ['source_reqs'], filters });
+      expect(byReason.statusCode, byReason.body).toBe(200);
+      const reasons = Object.fromEntries(byReason.json<Record<string, unknown>[]>().filter((r) => !r.total && r.nofill_reason !== '').map((r) => [r.nofill_reason, r.source_reqs]));
+      const sums = totals.json<Record<string, unknown>[]>().at(-1)!;
+      expect(sums.total).toBe(true);
+      delete sums.total;
+      return { sums, reasons };
+    };
+
+    it('counts a tag refused by its targeting: considered on every request, never offered, the rule as its reason', async () => {
+      expect(await funnelOf('refused')).toEqual({
+        sums: { source_reqs: REQUESTS, source_opps: 0, demandCalls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, reqs: 0, opps: 0 },
+        reasons: { 'targeting.country': REQUESTS },
+      });
+    });
+
+    it('counts a tag that times out: considered, offered and called each time, timeout as its reason', async () => {
+      expect(await funnelOf('hang')).toEqual({
+        sums: { source_reqs: REQUESTS, source_opps: REQUESTS, demandCalls: REQUESTS, responses: 0, timeouts: REQUESTS, bids: 0, wins: 0, reqs: 0, opps: 0 },
+        reasons: { timeout: REQUESTS },
+      });
+    });
+
+    it('counts a tag that fills: every stage, no reason', async () => {
+      expect(await funnelOf('fill')).toEqual({
+        sums: { source_reqs: REQUESTS, source_opps: REQUESTS, demandCalls: REQUESTS, responses: REQUESTS, timeouts: 0, bids: REQUESTS, wins: REQUESTS, reqs: 0, opps: 0 },
+        reasons: {},
+      });
+    });
+
+    it('counts a tag its daily request cap refuses as considered, not offered, not called', async () => {
+      expect(await funnelOf('capped')).toEqual({
+        sums: { source_reqs: REQUESTS, source_opps: 1, demandCalls: 1, responses: 1, timeouts: 0, bids: 0, wins: 0, reqs: 0, opps: 0 },
+        reasons: { http_500: 1, daily_request_cap: REQUESTS - 1 },
+      });
+    });
+
+    it('counts a waterfall tag never reached as considered, with filled_earlier', async () => {
+      expect(await funnelOf('hang', 'waterfall')).toEqual({
+        sums: { source_reqs: REQUESTS, source_opps: 0, demandCalls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, reqs: 0, opps: 0 },
+        reasons: { filled_earlier: REQUESTS },
+      });
+    });
+
+    it('keeps the channel funnel on its requests: each counted once, with the request-level reasons', async () => {
+      const res = await rrun({ metrics: ['reqs', 'opps', 'source_reqs', 'source_opps', 'demandCalls'], filters: { channel: [ids.auction!.id] } });
+      // 4 tags considered per request; 3 offered and called (the capped one twice refused)
+      expect(res.json<Record<string, unknown>[]>().at(-1)).toEqual({
+        total: true, reqs: REQUESTS, opps: REQUESTS, source_reqs: 4 * REQUESTS, source_opps: 2 * REQUESTS + 1, demandCalls: 2 * REQUESTS + 1,
+      });
+      const reasons = await rrun({ dimensions: ['nofill_reason'], metrics: ['reqs'], filters: { channel: [ids.auction!.id] }, hideErrors: true });
+      const filled = reasons.json<Record<string, unknown>[]>().find((r) => r.nofill_reason === '');
+      expect(filled).toMatchObject({ reqs: REQUESTS });
+    });
+
+    it('refuses an unknown metric with 400 naming it', async () => {
+      const res = await rrun({ metrics: ['source_reqs', 'source_requests'] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'metrics.1' });
+    });
+  });
+});
