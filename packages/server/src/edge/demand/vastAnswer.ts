@@ -1,4 +1,4 @@
-import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
+import { childNamed as child, childrenNamed as children, descendantsNamed as descendants, parseXmlTree, textOf as text, type XmlTreeNode as XmlElement } from './xmlTree.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { type Trackers, type VastMediaFile } from '../vast/vastWriter.js';
 
@@ -29,16 +29,6 @@ export type DemandAnswer = DemandInline | DemandWrapper | { kind: 'empty'; vastE
 
 const TRACKED_EVENTS = new Set(['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip', 'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close']);
 
-const children = (el: XmlElement | null | undefined, name: string): XmlElement[] => {
-  if (!el) return [];
-  const out: XmlElement[] = [];
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as XmlElement).localName === name) out.push(n as XmlElement);
-  return out;
-};
-const child = (el: XmlElement | null | undefined, name: string): XmlElement | null => children(el, name)[0] ?? null;
-const descendants = (el: XmlElement, name: string): XmlElement[] => Array.from(el.getElementsByTagNameNS('*', name)) as XmlElement[];
-const text = (el: XmlElement | null | undefined): string => (el?.textContent ?? '').trim();
-
 function seconds(t: string): number {
   const m = /^(\d{1,2}):(\d{2}):(\d{2})(\.\d+)?$/.exec(t);
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4] ?? 0) : 0;
@@ -49,7 +39,7 @@ function pricing(ad: XmlElement): number | null {
   if (!p) return null;
   const v = Number(text(p));
   if (!Number.isFinite(v) || v < 0 || v > 1000) return null;
-  const model = (p.getAttribute('model') ?? 'cpm').toLowerCase();
+  const model = (p.attrs.model ?? 'cpm').toLowerCase();
   return model === 'cpm' ? Math.round(v * 1_000_000) : null;
 }
 
@@ -58,9 +48,9 @@ function trackersOf(ad: XmlElement): Trackers {
   for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
   for (const e of children(ad, 'Error')) if (text(e)) t.error.push(text(e));
   for (const tr of descendants(ad, 'Tracking')) {
-    const event = tr.getAttribute('event') ?? '';
+    const event = tr.attrs.event ?? '';
     // only linear events: companion and non-linear trackers do not apply to what we re-render
-    if (TRACKED_EVENTS.has(event) && text(tr) && tr.parentNode && (tr.parentNode.parentNode as XmlElement | null)?.localName === 'Linear') t.events.push([event, text(tr)]);
+    if (TRACKED_EVENTS.has(event) && text(tr) && tr.parent?.parent?.name === 'Linear') t.events.push([event, text(tr)]);
   }
   for (const c of descendants(ad, 'ClickTracking')) if (text(c)) t.clickTracking.push(text(c));
   return t;
@@ -68,14 +58,9 @@ function trackersOf(ad: XmlElement): Trackers {
 
 export function readVastAnswer(xml: string): DemandAnswer {
   if (!xml.trim()) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'empty_answer' };
-  let root: XmlElement | null = null;
-  try {
-    const doc = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
-    root = doc.documentElement as XmlElement | null;
-  } catch {
-    return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'bad_xml' };
-  }
-  if (!root || root.localName !== 'VAST') return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'not_vast' };
+  const root = parseXmlTree(xml);
+  if (!root) return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'bad_xml' };
+  if (root.name !== 'VAST') return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'not_vast' };
   const ad = children(root, 'Ad')[0];
   if (!ad) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'no_ad' };
   const wrapper = child(ad, 'Wrapper');
@@ -91,10 +76,10 @@ export function readVastAnswer(xml: string): DemandAnswer {
   const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
     .map((m) => ({
       url: text(m),
-      mime: m.getAttribute('type') ?? 'video/mp4',
-      width: Number(m.getAttribute('width')) || 0,
-      height: Number(m.getAttribute('height')) || 0,
-      bitrate: Number(m.getAttribute('bitrate')) || 0,
+      mime: m.attrs.type ?? 'video/mp4',
+      width: Number(m.attrs.width) || 0,
+      height: Number(m.attrs.height) || 0,
+      bitrate: Number(m.attrs.bitrate) || 0,
     }))
     .filter((m) => /^https?:\/\//i.test(m.url) && m.width > 0 && m.height > 0);
   if (!mediaFiles.length) return { kind: 'empty', vastError: VAST_ERRORS.mediaNotFound, reason: 'no_media' };

@@ -25,13 +25,22 @@ export class VastFetcher {
   private async get(url: string, deadline: number, ua: string, ip: string): Promise<string> {
     const left = deadline - Date.now();
     if (left <= 0) throw new DeadlineError();
-    const signal = AbortSignal.timeout(left);
+    // One timer per call, cleared when the answer is in: AbortSignal.timeout would fire (and
+    // dispatch an abort event) for every call, finished or not.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new DeadlineError()), left);
+    try {
+      return await this.read(url, abort.signal, ua, ip);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async read(url: string, signal: AbortSignal, ua: string, ip: string): Promise<string> {
     const res = await request(url, {
       dispatcher: this.agent,
       method: 'GET',
       signal,
-      headersTimeout: left,
-      bodyTimeout: left,
       headers: { accept: 'application/xml, text/xml', 'user-agent': ua || 'adplane', ...(ip ? { 'x-forwarded-for': ip } : {}) },
     });
     if (res.statusCode === 204) {

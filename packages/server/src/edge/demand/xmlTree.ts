@@ -1,0 +1,99 @@
+import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
+import { SaxesParser } from 'saxes';
+
+/**
+ * A small element tree of an XML document: local names (no prefixes), attributes, the element's own
+ * text (text and CDATA) and its children. Demand answers are read through it: saxes builds it for a
+ * well-formed document (several times faster than a DOM), and xmldom, which forgives what a careless
+ * ad server writes, builds it for the rest, so reading a sloppy answer is slower, never refused.
+ */
+export interface XmlTreeNode {
+  name: string;
+  attrs: Record<string, string>;
+  text: string;
+  children: XmlTreeNode[];
+  parent: XmlTreeNode | null;
+}
+
+const localName = (qualified: string): string => {
+  const colon = qualified.indexOf(':');
+  return colon < 0 ? qualified : qualified.slice(colon + 1);
+};
+
+function strictTree(xml: string): XmlTreeNode | null {
+  const parser = new SaxesParser();
+  let root: XmlTreeNode | null = null;
+  let current: XmlTreeNode | null = null;
+  parser.on('opentag', (tag) => {
+    const attrs: Record<string, string> = {};
+    for (const key in tag.attributes) attrs[localName(key)] = String(tag.attributes[key]);
+    const node: XmlTreeNode = { name: localName(tag.name), attrs, text: '', children: [], parent: current };
+    if (current) current.children.push(node);
+    else root = node;
+    current = node;
+  });
+  parser.on('closetag', () => {
+    current = current?.parent ?? null;
+  });
+  const addText = (t: string) => {
+    if (current) current.text += t;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.write(xml).close();
+  return root;
+}
+
+function fromDom(el: XmlElement, parent: XmlTreeNode | null): XmlTreeNode {
+  const attrs: Record<string, string> = {};
+  for (let i = 0; i < el.attributes.length; i++) {
+    const a = el.attributes.item(i);
+    if (a) attrs[a.localName ?? localName(a.name)] = a.value;
+  }
+  const node: XmlTreeNode = { name: el.localName ?? localName(el.tagName), attrs, text: '', children: [], parent };
+  for (let n: XmlNode | null = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1) node.children.push(fromDom(n as XmlElement, node));
+    else if (n.nodeType === 3 || n.nodeType === 4) node.text += n.nodeValue ?? '';
+  }
+  return node;
+}
+
+function lenientTree(xml: string): XmlTreeNode | null {
+  const doc = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+  const root = doc.documentElement as XmlElement | null;
+  return root ? fromDom(root, null) : null;
+}
+
+/** The document's root element, or null when not even a forgiving parser finds one. Never throws. */
+export function parseXmlTree(xml: string): XmlTreeNode | null {
+  try {
+    return strictTree(xml);
+  } catch {
+    try {
+      return lenientTree(xml);
+    } catch {
+      return null;
+    }
+  }
+}
+
+export const childrenNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode[] => (el ? el.children.filter((c) => c.name === name) : []);
+export const childNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode | null => el?.children.find((c) => c.name === name) ?? null;
+
+/** Descendants named `name`, in document order. */
+export function descendantsNamed(el: XmlTreeNode, name: string, out: XmlTreeNode[] = []): XmlTreeNode[] {
+  for (const c of el.children) {
+    if (c.name === name) out.push(c);
+    descendantsNamed(c, name, out);
+  }
+  return out;
+}
+
+/** The text of an element, trimmed; an element with children adds theirs after its own (VAST reads leaves only). */
+export function textOf(el: XmlTreeNode | null | undefined): string {
+  if (!el) return '';
+  if (!el.children.length) return el.text.trim();
+  let all = el.text;
+  for (const c of el.children) all += textOf(c);
+  return all.trim();
+}
