@@ -119,7 +119,8 @@ export function hourOf(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 13)}:00:00`;
 }
 
-const BATCH = 5000;
+/** Rows a stats-store write takes: small enough that one write holds the event loop for a few ms only. */
+const BATCH = 1000;
 /** Rows that trigger a flush before the timer's: bounds memory when traffic is high and varied. */
 const FLUSH_AT_ROWS = 50_000;
 
