@@ -40,11 +40,7 @@ export interface CounterScope {
   add(source: SourceDimensions, metrics: Metrics, now: number): void;
 }
 
-
 const METRIC_INDEX: Readonly<Record<string, number>> = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i]));
-if (METRIC_COLUMNS.join() !== 'reqs,opps,demand_calls,responses,timeouts,bids,wins,imps,starts,first_quartiles,midpoints,third_quartiles,completes,clicks,errors,ivt,postbid_imps,revenue,cost,rev_m,rev_md,source_reqs,source_opps') {
-  throw new Error('hourlyCounters: toHourlyRow is out of step with METRIC_COLUMNS');
-}
 
 /**
  * A row while it counts: the request's and the source's dimension objects as handed over (callers
@@ -112,6 +108,13 @@ function toHourlyRow(p: PendingRow): HourlyRow {
     source_reqs: m[21]!,
     source_opps: m[22]!,
   };
+}
+
+// toHourlyRow names each metric by its index: a row whose sums are 0, 1, 2... must read back in
+// METRIC_COLUMNS order, or a metric added to the catalogue lands in another's column.
+{
+  const probe = toHourlyRow({ hour: '', request: {}, source: {}, sums: Float64Array.from(METRIC_COLUMNS, (_, i) => i) });
+  if (METRIC_COLUMNS.some((m, i) => probe[m] !== i)) throw new Error('hourlyCounters: toHourlyRow is out of step with METRIC_COLUMNS');
 }
 
 export function hourOf(ms: number): string {

@@ -1,5 +1,5 @@
 import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
-import { nextBit } from '../targeting/campaignIndex.js';
+import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';

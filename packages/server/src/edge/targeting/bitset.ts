@@ -7,21 +7,30 @@ export class Bitset {
   set(i: number): void {
     this.words[i >>> 5]! |= 1 << (i & 31);
   }
-  has(i: number): boolean {
-    return (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
+}
+
+/** The first position >= `from` set in `words`, or -1: walk a set with `for (p = nextBit(w, 0); p >= 0; p = nextBit(w, p + 1))`. */
+export function nextBit(words: Uint32Array, from: number): number {
+  let k = from >>> 5;
+  if (k >= words.length) return -1;
+  let word = words[k]! & (~0 << (from & 31));
+  for (;;) {
+    if (word !== 0) return (k << 5) + 31 - Math.clz32(word & -word);
+    if (++k >= words.length) return -1;
+    word = words[k]!;
   }
-  /** Positions set, ascending. */
-  *positions(): Generator<number> {
-    const w = this.words;
-    for (let k = 0; k < w.length; k++) {
-      let word = w[k]!;
-      while (word !== 0) {
-        const low = word & -word;
-        yield (k << 5) + 31 - Math.clz32(low);
-        word ^= low;
-      }
-    }
+}
+
+/** How many positions are set. */
+export function countBits(words: Uint32Array): number {
+  let count = 0;
+  for (let k = 0; k < words.length; k++) {
+    let x = words[k]!;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    count += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   }
+  return count;
 }
 
 /** out = out AND (any OR include[v]) AND NOT exclude[v], word by word, without allocating. */

@@ -1,7 +1,8 @@
 import { TargetingRules } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { buildRequestContext } from '../request/context.js';
-import { CampaignIndex, nextBit } from './campaignIndex.js';
+import { nextBit } from './bitset.js';
+import { CampaignIndex } from './campaignIndex.js';
 import { compileTargeting, refusal } from './compiledTargeting.js';
 
 const LISTS = { apps: new Map([[7, ['com.example.tv', 'com.example.news']]]), publishers: new Map(), creatives: new Map() };

@@ -1,5 +1,5 @@
 import { type RequestContext } from '../request/context.js';
-import { Bitset, narrow } from './bitset.js';
+import { Bitset, countBits, narrow, nextBit } from './bitset.js';
 import { type CodeSet, type CompiledTargeting, hourOfWeek } from './compiledTargeting.js';
 
 /**
@@ -118,7 +118,7 @@ export class CampaignIndex<T> {
    */
   passing(ctx: RequestContext): { words: Uint32Array; count: number } {
     let key = '';
-    for (const d of CACHED) key += valueOf(ctx, d) + '|';
+    for (const d of CACHED) key += valueOf(ctx, d) + '\u001f';
     let hit = this.passingCache.get(key);
     if (!hit) {
       const words = new Uint32Array(this.all.words);
@@ -148,27 +148,3 @@ export class CampaignIndex<T> {
 }
 
 const PASSING_CACHE_LIMIT = 4096;
-
-/** The first position >= `from` set in `words`, or -1. */
-export function nextBit(words: Uint32Array, from: number): number {
-  let k = from >>> 5;
-  if (k >= words.length) return -1;
-  let word = words[k]! & (~0 << (from & 31));
-  for (;;) {
-    if (word !== 0) return (k << 5) + 31 - Math.clz32(word & -word);
-    if (++k >= words.length) return -1;
-    word = words[k]!;
-  }
-}
-
-function countBits(words: Uint32Array): number {
-  let count = 0;
-  for (let k = 0; k < words.length; k++) count += popcount(words[k]!);
-  return count;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
