@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
+import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine } from './statsEngines.js';
 
 /**
@@ -22,9 +22,7 @@ forEachStore((t) => {
     const ids: Record<string, { id: number; uid: string }> = {};
 
     async function create(name: string, kind: string, body: Record<string, unknown>) {
-      const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
-      expect(res.statusCode, res.body).toBe(201);
-      ids[name] = res.json();
+      ids[name] = await createAs(app, cookie, kind, body);
       return ids[name]!;
     }
 

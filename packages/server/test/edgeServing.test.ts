@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
 import { schemaErrors } from './vastSchema.js';
@@ -21,9 +21,7 @@ forEachStore((t) => {
   const ids: Record<string, { id: number; uid: string }> = {};
 
   async function create(name: string, kind: string, body: Record<string, unknown>) {
-    const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
-    expect(res.statusCode, res.body).toBe(201);
-    ids[name] = res.json();
+    ids[name] = await createAs(app, cookie, kind, body);
     return ids[name]!;
   }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Edition, EDITION_ONLY, type Feature, RESOURCE_KINDS, RESOURCES } from '@adplane/shared';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { loadSettings, type Settings } from '../src/settings.js';
@@ -122,6 +122,13 @@ export async function login(app: FastifyInstance, username: string, password = D
 /** `app.inject` with the session cookie. */
 export function as(app: FastifyInstance, cookie: string | null, options: InjectOptions): Promise<LightMyRequestResponse> {
   return app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(cookie ? { cookie } : {}) } });
+}
+
+/** Create a row of `kind` through the demand API as the signed-in user; fails the test unless it answers 201. */
+export async function createAs(app: FastifyInstance, cookie: string, kind: string, body: Record<string, unknown>): Promise<{ id: number; uid: string }> {
+  const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: number; uid: string };
 }
 
 /** A client address no other test uses, so login throttling of one test never hits another. */

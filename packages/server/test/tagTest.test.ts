@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
 import { SAMPLE_UA_BY_OS } from '../src/edge/tagTest/sampleUserAgents.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
 
 /**
@@ -19,9 +19,7 @@ forEachStore((t) => {
   const ids: Record<string, number> = {};
 
   async function create(name: string, kind: string, body: Record<string, unknown>) {
-    const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
-    expect(res.statusCode, res.body).toBe(201);
-    ids[name] = (res.json() as { id: number }).id;
+    ids[name] = (await createAs(app, cookie, kind, body)).id;
     return ids[name]!;
   }
 
