@@ -93,8 +93,7 @@ export class ParsedRows<T> {
   async load(db: StoreDb, sink: SkipSink): Promise<T[]> {
     const stale = await this.staleIds(db);
     for (let i = 0; i < stale.length; i += CHUNK) {
-      const rows = await (db as unknown as Kysely<EntityTables>)
-        .selectFrom(ENTITY_TABLES[this.kind])
+      const rows = await this.table(db)
         .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data'])
         .where('id', 'in', stale.slice(i, i + CHUNK))
         .execute();
