@@ -14,3 +14,4 @@ export * from './schemas/passwordPolicy.js';
 export * from './adminRights.js';
 export * from './stats/index.js';
 export * from './entitlements.js';
+export * from './openrtb/types.js';

@@ -1,4 +1,4 @@
-import { type AuctionResult, runAuction } from './auction/runAuction.js';
+import { type AuctionResult, runAuction, type Winner } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
 import { type DemandSource } from './demand/demandSource.js';
@@ -6,7 +6,7 @@ import { type Pacing } from './auction/pacing.js';
 import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner } from './tracking/trackingToken.js';
-import { type SnapChannel, type Snapshot } from './snapshot/types.js';
+import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from './snapshot/types.js';
 import { emptyDocument, winnerDocument } from './vast/adResponse.js';
 import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
 
@@ -33,11 +33,12 @@ export interface DecisionOutcome {
 }
 
 /** Dimensions of the request itself (every row of this decision carries them). */
-function requestDims(channel: SnapChannel, ctx: RequestContext): RequestDimensions {
+function requestDims(channel: SnapChannel, ctx: RequestContext, options: DecideOptions): RequestDimensions {
   return {
     tenant_id: channel.tenantId,
     channel_id: channel.id,
     subpublisher_id: channel.subpublisherId,
+    supplier_id: options.supplier?.id ?? 0,
     country: ctx.geo.country,
     region: ctx.geo.region,
     us_state: ctx.geo.usState,
@@ -46,7 +47,7 @@ function requestDims(channel: SnapChannel, ctx: RequestContext): RequestDimensio
     browser: ctx.platform.browser,
     app_bundle: ctx.appBundle.slice(0, 255),
     domain: ctx.domain,
-    integration: 'VAST',
+    integration: options.integration ?? 'VAST',
   };
 }
 
@@ -88,11 +89,14 @@ function countFates(counters: CounterScope, fates: readonly SourceFate[], now: n
       continue;
     }
     if (f.idle) continue;
+    const exchange = f.source === 'ad_exchange';
     if (f.fate === 'filtered' || f.fate === 'not_called') {
-      counters.add({ tag_id: f.id, nofill_reason: f.reason ?? f.fate }, CONSIDERED_ONLY, now);
+      counters.add(exchange ? { adexchange_id: f.id, nofill_reason: f.reason ?? f.fate } : { tag_id: f.id, nofill_reason: f.reason ?? f.fate }, CONSIDERED_ONLY, now);
       continue;
     }
-    const dims: SourceDimensions = { tag_id: f.id, nofill_reason: f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate };
+    const nofill = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate;
+    const dims: SourceDimensions = exchange ? { adexchange_id: f.id, nofill_reason: nofill } : { tag_id: f.id, nofill_reason: nofill };
+    if (f.dealId) dims.deal_id = f.dealId;
     if (f.vastError) dims.vast_error = String(f.vastError);
     counters.add(
       dims,
@@ -114,37 +118,70 @@ function countFates(counters: CounterScope, fates: readonly SourceFate[], now: n
 const NOT_COUNTED: CounterScope = { add: () => undefined };
 
 export interface DecideOptions {
-  /** A channel to decide for instead of the snapshot's (a demand tag tested alone). */
+  /** A channel to decide for instead of the snapshot's (a demand tag tested alone, a supplier's impression). */
   channel?: SnapChannel;
   /** A test decision ("Test this tag"): nothing counted, its tracking events count nothing either. */
   test?: boolean;
+  /** The entry point, a report dimension: VAST by default, RTB for OpenRTB bid requests, PreBid for the Prebid Server auction. */
+  integration?: 'VAST' | 'RTB' | 'PreBid';
+  /** Epoch ms by which the auction must be decided (an OpenRTB request's tmax); the channel's timeout otherwise. */
+  deadline?: number;
+  /** DSP mode: the supplier of an OpenRTB bid request, and the deals its impression offers. */
+  supplier?: SnapSupplier;
+  deals?: readonly SnapDeal[];
+  privateAuction?: boolean;
 }
 
-export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+/**
+ * What every entry point renders from: the request-level result ('filled' or why not), the winner
+ * with its signed tracking token, and the trace. The VAST entry point renders a document; the
+ * OpenRTB and Prebid entry points render bids from the same outcome.
+ */
+export interface AdOutcome {
+  /** 404 for an unknown channel (or while warming up), else 200. */
+  status: number;
+  result: string;
+  snapshot: Snapshot | null;
+  channel: SnapChannel | null;
+  winner: Winner | null;
+  decision: Decision | null;
+  /** Signed tracking token of the decision (null for an unknown channel). */
+  token: string | null;
+  trace: DecisionTrace;
+}
+
+export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<AdOutcome> {
   const override = options.channel;
   const started = performance.now();
   const snapshot = deps.snapshot();
   const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0 };
-  const finish = (status: number, xml: string, result: string): DecisionOutcome => {
+  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, trace };
+  const finish = (status: number, result: string): AdOutcome => {
     trace.result = result;
     trace.totalMs = Math.round((performance.now() - started) * 100) / 100;
-    return { status, xml, trace };
+    out.status = status;
+    out.result = result;
+    return out;
   };
   const channel = override ?? snapshot?.channelsByUid.get(channelUid);
-  if (!snapshot || !channel) return finish(404, emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), snapshot ? 'unknown_channel' : 'warming_up');
+  if (!snapshot || !channel) return finish(404, snapshot ? 'unknown_channel' : 'warming_up');
+  out.channel = channel;
   trace.channel = { id: channel.id, uid: channel.uid, name: channel.name, mode: channel.demandMode, auctionPrice: channel.auctionPrice, floorCpm: channel.floorCpm, vastVersion: channel.vastVersion, timeoutMs: channel.timeoutMs };
 
   const now = ctx.now;
-  const dims = requestDims(channel, ctx);
+  const dims = requestDims(channel, ctx, options);
   const counters = options.test ? NOT_COUNTED : deps.counters.scope(dims);
   const decision: Decision = {
     id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
     appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
+    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '',
   };
-  const empty = (reason: string): DecisionOutcome => {
+  out.decision = decision;
+  const empty = (reason: string): AdOutcome => {
     counters.add({ nofill_reason: reason }, { reqs: 1 }, now);
-    return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), reason);
+    out.token = deps.signer.sign(decision);
+    return finish(200, reason);
   };
   if (!channel.serving) return empty('channel_paused');
   const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
@@ -152,7 +189,11 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
 
   let result: AuctionResult;
   try {
-    result = await runAuction({ ctx, channel, snapshot, pacing: deps.pacing, deadline: Date.now() + channel.timeoutMs }, deps.sources);
+    const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
+    result = await runAuction(
+      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false },
+      deps.sources,
+    );
   } catch {
     return empty('auction_error');
   }
@@ -162,12 +203,29 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
   if (deps.observeCall && !options.test) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
   const w = result.winner;
   if (!w) {
-    counters.add({ nofill_reason: result.offered ? 'no_bid' : 'no_demand' }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
-    return finish(200, emptyDocument(channel.vastVersion, deps.origin, deps.signer.sign(decision)), result.offered ? 'no_bid' : 'no_demand');
+    const reason = result.offered ? 'no_bid' : 'no_demand';
+    counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
+    out.token = deps.signer.sign(decision);
+    return finish(200, reason);
   }
   counters.add({}, { reqs: 1, opps: 1 }, now);
   trace.winner = w.fate;
-  Object.assign(decision, { tagId: w.bid.tagId, campaignId: w.bid.campaignId, creativeId: w.bid.creativeId, advertiserId: w.bid.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm });
-  const token = deps.signer.sign(decision);
-  return finish(200, winnerDocument(snapshot, channel, w, deps.origin, token, decision.id), 'filled');
+  out.winner = w;
+  const b = w.bid;
+  Object.assign(decision, {
+    tagId: b.tagId, campaignId: b.campaignId, creativeId: b.creativeId, advertiserId: b.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm,
+    adexchangeId: b.adexchangeId ?? 0, dealId: b.dealId ?? '', partner: b.partner ?? '', marketplace: b.marketplace ?? '',
+  });
+  out.token = deps.signer.sign(decision);
+  return finish(200, 'filled');
+}
+
+/** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version. */
+export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+  const o = await runDecision(deps, channelUid, ctx, options);
+  if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace };
+  const xml = o.winner
+    ? winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id)
+    : emptyDocument(o.channel.vastVersion, deps.origin, o.token);
+  return { status: o.status, xml, trace: o.trace };
 }

@@ -17,7 +17,8 @@ export type Fate =
   | 'not_called';
 
 export interface SourceFate {
-  source: 'campaign' | 'vast_tag';
+  /** Our campaigns, demand tags by integration, and (DSP mode) ad exchanges. */
+  source: 'campaign' | 'vast_tag' | 'rtb_tag' | 'prebid_tag' | 'ad_exchange';
   id: number;
   name: string;
   priority: number;
@@ -31,6 +32,8 @@ export interface SourceFate {
   /** The price it offered, CPM micro-dollars. */
   bidCpm?: number;
   lostTo?: string;
+  /** The deal a programmatic bid was made under (OpenRTB dealid). */
+  dealId?: string;
   /** For the winner: what it pays (clearing CPM), what the publisher earns and our margin, micro-dollars CPM. */
   clearingCpm?: number;
   payoutCpm?: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, COUNTRY_BY_ID, countryName, isCountry } from './countries.js';
+import { COUNTRIES, COUNTRY_BY_ID, countryAlpha3, countryFromAlpha3, countryName, isCountry } from './countries.js';
 
 describe('countries (ISO 3166-1 alpha-2)', () => {
   it('holds every officially assigned code once', () => {
@@ -32,5 +32,16 @@ describe('countries (ISO 3166-1 alpha-2)', () => {
     expect(isCountry('UK')).toBe(false);
     expect(isCountry('EU')).toBe(false);
     expect(isCountry(undefined)).toBe(false);
+  });
+
+  it('maps alpha-2 to the alpha-3 codes OpenRTB geo objects carry, and back', () => {
+    expect(countryAlpha3('US')).toBe('USA');
+    expect(countryAlpha3('DE')).toBe('DEU');
+    expect(countryAlpha3('ZZ')).toBe('');
+    expect(countryFromAlpha3('GBR')).toBe('GB');
+    expect(countryFromAlpha3('usa')).toBe('US');
+    expect(countryFromAlpha3('FR')).toBe('FR');
+    expect(countryFromAlpha3('XXX')).toBe('');
+    expect(new Set(COUNTRIES.map((c) => countryAlpha3(c.id))).size).toBe(COUNTRIES.length);
   });
 });

@@ -22,3 +22,17 @@ export function isCountry(id: unknown): id is CountryCode {
 export function countryName(id: string): string {
   return COUNTRY_BY_ID.get(id)?.name ?? id;
 }
+
+const ALPHA3_BY_ID: ReadonlyMap<string, string> = new Map(COUNTRY_LIST.map((c) => [c.id, c.a3]));
+const ID_BY_ALPHA3: ReadonlyMap<string, string> = new Map(COUNTRY_LIST.map((c) => [c.a3, c.id]));
+
+/** `US` -> `USA` (OpenRTB's geo.country is ISO 3166-1 alpha-3); '' when unknown. */
+export function countryAlpha3(id: string): string {
+  return ALPHA3_BY_ID.get(id) ?? '';
+}
+
+/** `USA` -> `US` (also accepts an alpha-2 code, as some exchanges send); '' when unknown. */
+export function countryFromAlpha3(code: string): string {
+  const c = code.toUpperCase();
+  return ID_BY_ALPHA3.get(c) ?? (COUNTRY_BY_ID.has(c) ? c : '');
+}

@@ -53,7 +53,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
     const id = 100 + i;
     tagIds.set(key, id);
     tags.set(id, {
-      id, tenantId: 1, name: key, integration: 'VAST', vastUrl: `${demandUrl}${t.path}`, price: t.price, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000,
+      id, tenantId: 1, name: key, integration: 'VAST', vastUrl: `${demandUrl}${t.path}`, endpoint: '', partner: '', partnerParams: {}, price: t.price, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000,
       qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', advertiserId: 0, targeting: rules(t.targeting),
     });
   });
@@ -68,7 +68,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
   };
   const snapshot: Snapshot = {
     version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), campaignIndex: indexCampaigns(campaigns), skipped: {},
+    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
   };
   return { snapshot, tagIds };
 }

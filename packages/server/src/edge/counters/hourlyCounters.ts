@@ -15,10 +15,10 @@ export type Metrics = Partial<HourlyMetrics>;
  */
 const REQUEST_COLUMNS = [
   'tenant_id', 'channel_id', 'subpublisher_id', 'country', 'region', 'us_state', 'device', 'os', 'browser',
-  'app_bundle', 'domain', 'publisher_id', 'integration',
+  'app_bundle', 'domain', 'publisher_id', 'integration', 'supplier_id',
 ] as const satisfies readonly (keyof Dimensions)[];
 const SOURCE_COLUMNS = [
-  'tag_id', 'partner', 'advertiser_id', 'campaign_id', 'creative_id', 'supplier_id', 'adexchange_id', 'deal_id',
+  'tag_id', 'partner', 'advertiser_id', 'campaign_id', 'creative_id', 'adexchange_id', 'deal_id',
   'marketplace_name', 'vast_error', 'nofill_reason',
 ] as const satisfies readonly (keyof Dimensions)[];
 export type RequestDimensions = Partial<Pick<HourlyDimensions, (typeof REQUEST_COLUMNS)[number]>>;

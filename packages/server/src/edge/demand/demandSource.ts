@@ -1,6 +1,6 @@
 import { type SourceFate } from '../auction/trace.js';
 import { type RequestContext } from '../request/context.js';
-import { type SnapCampaign, type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
+import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type DemandInline } from './vastAnswer.js';
 
@@ -17,6 +17,12 @@ export interface AuctionRequest {
   pacing: Pacing;
   /** Epoch ms by which every answer must be in. */
   deadline: number;
+  /** DSP mode: the supplier whose OpenRTB bid request this is (null on a channel's own traffic). */
+  supplier: SnapSupplier | null;
+  /** The tenant's deals the request offers (imp.pmp.deals matched by deal id, live, in flight, for this supplier). */
+  deals: readonly SnapDeal[];
+  /** The whole impression may only go to these deals (imp.pmp.private_auction = 1). */
+  privateAuction: boolean;
 }
 
 /** What the winner serves: one of our creatives, or a demand's VAST answer re-rendered with its trackers. */
@@ -32,6 +38,11 @@ export interface Bid {
   campaignId: number;
   creativeId: number;
   advertiserId: number;
+  /** Programmatic demand: the ad exchange (DSP mode), the deal, the Prebid partner, and the name reports show as marketplace. */
+  adexchangeId?: number;
+  dealId?: string;
+  partner?: string;
+  marketplace?: string;
 }
 
 export type CallResult =

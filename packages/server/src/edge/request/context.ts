@@ -1,3 +1,4 @@
+import { type BidRequest, type Imp } from '@adplane/shared';
 import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.js';
 import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
 import { deviceOfOrtbType, type Platform, platformOf } from './userAgent.js';
@@ -22,6 +23,12 @@ export interface RequestContext {
   domain: string;
   /** Request time, ms since the epoch. */
   now: number;
+  /**
+   * When the request came as OpenRTB (a supplier's bid request, a Prebid Server auction): the
+   * request and the impression being decided, for outbound requests that forward what the
+   * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
+   */
+  ortb?: { request: BidRequest; imp: Imp };
 }
 
 export interface ConnectionFacts {

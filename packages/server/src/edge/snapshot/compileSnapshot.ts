@@ -1,11 +1,14 @@
 import {
+  parseAdExchangeRow,
   parseAppListRow,
   parseCampaignRow,
   parseChannelRow,
   parseCreativeRow,
   parseCreListRow,
+  parseDealRow,
   parseDemandTagRow,
   parsePubListRow,
+  parseSupplierRow,
   parseTargetingRow,
   type SkipSink,
 } from '@adplane/shared';
@@ -16,6 +19,7 @@ import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { ParsedRows } from './parsedRows.js';
+import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
 import { compileTags } from './tags.js';
 import { compileTargetings } from './targetings.js';
 import { type Snapshot } from './types.js';
@@ -38,6 +42,9 @@ export class SnapshotCompiler {
     applists: new ParsedRows('applists', parseAppListRow),
     publists: new ParsedRows('publists', parsePubListRow),
     crelists: new ParsedRows('crelists', parseCreListRow),
+    sups: new ParsedRows('sups', parseSupplierRow),
+    adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow),
+    deals: new ParsedRows('deals', parseDealRow),
   };
 
   async compile(db: StoreDb, now = Date.now()): Promise<Snapshot> {
@@ -46,7 +53,7 @@ export class SnapshotCompiler {
     const version = await readConfigVersion(db);
     const sink: SkipSink = { skipped: [] };
     const r = this.rows;
-    const [accounts, channels, tags, campaigns, creatives, targetings, applists, publists, crelists] = await Promise.all([
+    const [accounts, channels, tags, campaigns, creatives, targetings, applists, publists, crelists, sups, adexchanges, deals] = await Promise.all([
       loadAccounts(db),
       r.channels.load(db, sink),
       r.tags.load(db, sink),
@@ -56,6 +63,9 @@ export class SnapshotCompiler {
       r.applists.load(db, sink),
       r.publists.load(db, sink),
       r.crelists.load(db, sink),
+      r.sups.load(db, sink),
+      r.adexchanges.load(db, sink),
+      r.deals.load(db, sink),
     ]);
     const owners = compileOwners(accounts);
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists });
@@ -78,6 +88,9 @@ export class SnapshotCompiler {
       tags: snapTags.live,
       campaigns: snapCampaigns,
       creatives: snapCreatives,
+      suppliersByUid: compileSuppliers(sups, owners, compiledTargetings),
+      adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
+      deals: compileDeals(deals, owners),
       campaignIndex,
       skipped,
     };

@@ -58,6 +58,11 @@ export interface SnapTag {
   name: string;
   integration: 'VAST' | 'RTB' | 'PreBid';
   vastUrl: string;
+  /** RTB: the OpenRTB 2.6 endpoint. */
+  endpoint: string;
+  /** PreBid: the catalogue's partner code and its validated parameters. */
+  partner: string;
+  partnerParams: Readonly<Record<string, unknown>>;
   price: Price;
   floorCpm: number;
   timeoutMs: number;
@@ -92,6 +97,51 @@ export interface SnapChannel {
   idleTags: readonly { id: number; reason: string }[];
 }
 
+/** A supplier (DSP mode) that posts OpenRTB bid requests to `/rtb/bid/<uid>`. */
+export interface SnapSupplier {
+  id: number;
+  uid: string;
+  tenantId: number;
+  name: string;
+  /** False when paused, archived, or its tenant cannot trade (no DSP view): answered no-bid, counted. */
+  serving: boolean;
+  qpsLimit: Limit;
+  /** Our margin on what the supplier's request earns: its bid is the demand's price less this share. */
+  marginPercent: number;
+  formats: readonly ('video' | 'display')[];
+  targeting: CompiledTargeting | null;
+}
+
+/** An ad exchange (DSP mode) the tenant sends OpenRTB bid requests to. */
+export interface SnapAdExchange {
+  id: number;
+  tenantId: number;
+  name: string;
+  endpoint: string;
+  tmaxMs: number;
+  qpsLimit: Limit;
+  /** Our seat id at the exchange ('' when none). */
+  seat: string;
+  marginPercent: number;
+  targeting: CompiledTargeting | null;
+}
+
+/** A private-marketplace deal (DSP mode). `start`/`end` in ms since the epoch, whole days in the tenant's zone. */
+export interface SnapDeal {
+  id: number;
+  tenantId: number;
+  name: string;
+  dealId: string;
+  floorCpm: number;
+  /** 1 first price, 2 second price, 3 fixed price (the floor is the price). */
+  auctionType: 1 | 2 | 3;
+  buyerSeats: readonly string[];
+  /** Suppliers that may send it; empty means any of the tenant's. */
+  supplierIds: readonly number[];
+  start: number;
+  end: number;
+}
+
 export interface Snapshot {
   /** The config version it was compiled from. */
   version: number;
@@ -103,6 +153,11 @@ export interface Snapshot {
   tags: ReadonlyMap<number, SnapTag>;
   campaigns: ReadonlyMap<number, SnapCampaign>;
   creatives: ReadonlyMap<number, SnapCreative>;
+  suppliersByUid: ReadonlyMap<string, SnapSupplier>;
+  /** Live ad exchanges per tenant (tenants with the DSP view only). */
+  adExchanges: ReadonlyMap<number, readonly SnapAdExchange[]>;
+  /** Live deals per tenant, by OpenRTB deal id. */
+  deals: ReadonlyMap<number, ReadonlyMap<string, SnapDeal>>;
   /** Each tenant's live campaigns behind targeting indexes. */
   campaignIndex: ReadonlyMap<number, CampaignIndex<SnapCampaign>>;
   /** Stored rows the current schema rejected, per kind (skipped, never fatal). */

@@ -55,12 +55,17 @@ function record(deps: EventDeps, d: Decision, event: Tracked, code: string, now:
   const dims = {
     tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,
     creative_id: d.creativeId, advertiser_id: d.advertiserId, country: d.country, device: d.device, os: d.os, app_bundle: d.appBundle,
-    domain: d.domain, integration: 'VAST', vast_error: event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '',
+    domain: d.domain, integration: d.integration, supplier_id: d.supplierId, adexchange_id: d.adexchangeId, deal_id: d.dealId, partner: d.partner,
+    marketplace_name: d.marketplace, vast_error: event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '',
   };
   const metrics: Record<string, number> = { [METRIC[event]]: 1 };
   if (event === 'impression' && d.revenueCpm + d.costCpm > 0) {
     metrics.revenue = Math.round(d.revenueCpm / 1000);
     metrics.cost = Math.round(d.costCpm / 1000);
+    if (d.marketplace) {
+      metrics.rev_m = metrics.revenue;
+      if (d.dealId) metrics.rev_md = metrics.revenue;
+    }
     const tz = deps.snapshot()?.tenants.get(d.tenantId)?.timezone ?? 0;
     deps.pacing.recordImpression(d.tagId, d.campaignId, d.revenueCpm, tz, now);
   }

@@ -28,6 +28,16 @@ export interface Decision {
   costCpm: number;
   /** 1 for a "Test this tag" decision: its events answer as usual and count nothing. */
   test: number;
+  /** The entry point: VAST, RTB (an OpenRTB bid request) or PreBid (the Prebid Server auction). */
+  integration: string;
+  /** DSP mode: the supplier whose bid request this answered, the ad exchange that won it, the deal. */
+  supplierId: number;
+  adexchangeId: number;
+  dealId: string;
+  /** A Prebid demand tag's partner code. */
+  partner: string;
+  /** Programmatic demand's name (an ad exchange, an RTB or Prebid partner): its revenue is marketplace revenue. */
+  marketplace: string;
 }
 
 export const MAX_AGE_S = 24 * 3600;
@@ -41,8 +51,18 @@ const ID_PREFIX = randomBytes(6).toString('base64url');
 let idCounter = 0;
 export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36);
 
-const FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test'] as const;
-const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test']);
+const FIELDS = [
+  'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
+  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace',
+] as const;
+const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test', 'supplierId', 'adexchangeId']);
+/**
+ * Tokens signed by earlier versions are shorter (before `test`: 16 fields; before the programmatic
+ * fields: 17) and stay valid for their day: an upgrade must not drop the events of ads already in
+ * players. The missing fields read as a plain VAST decision.
+ */
+const LEGACY_TAIL: readonly unknown[] = [0, 'VAST', 0, 0, '', '', ''];
+const LEGACY_FROM = 16;
 
 export class TokenSigner {
   private readonly key: Buffer;
@@ -73,9 +93,7 @@ export class TokenSigner {
     } catch {
       return null;
     }
-    // Tokens signed before the `test` field existed (one field shorter) stay valid for their day:
-    // an upgrade must not drop the events of ads already in players.
-    if (Array.isArray(values) && values.length === FIELDS.length - 1) values.push(0);
+    if (Array.isArray(values) && values.length >= LEGACY_FROM && values.length < FIELDS.length) values.push(...LEGACY_TAIL.slice(values.length - LEGACY_FROM));
     if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
     const d: Record<string, unknown> = {};
     for (let i = 0; i < FIELDS.length; i++) {

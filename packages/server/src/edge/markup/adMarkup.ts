@@ -1,0 +1,48 @@
+import { MTYPE } from '@adplane/shared';
+import { type AdOutcome } from '../adDecision.js';
+import { type SnapCreative } from '../snapshot/types.js';
+import { winnerDocument } from '../vast/adResponse.js';
+import { xmlEscape } from '../vast/xml.js';
+
+/**
+ * The ad markup of a filled decision, for the entry points that answer bids (OpenRTB `adm`, the
+ * Prebid Server auction): a VAST document for video, HTML for a banner, each with our tracking
+ * (the banner's impression pixel and click redirect go through /ev like the VAST's). What the
+ * winner was: one of our campaigns' creatives, a VAST demand tag's answer, or a programmatic bid.
+ */
+export interface AdMarkupOut {
+  adm: string;
+  /** OpenRTB markup type: 1 banner, 2 video. */
+  mtype: 1 | 2;
+  w: number;
+  h: number;
+  adomain: readonly string[];
+  cat: readonly string[];
+  /** The creative id the demand knows it by. */
+  crid: string;
+}
+
+const ev = (origin: string, e: string, token: string) => `${origin}/ev?e=${e}&t=${token}`;
+
+/** A banner as HTML: the image (or the creative's own HTML) in a click-through link, and our impression pixel. */
+export function bannerHtml(creative: SnapCreative, origin: string, token: string): string {
+  const pixel = `<img src="${xmlEscape(ev(origin, 'impression', token))}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`;
+  const size = `width="${creative.width}" height="${creative.height}"`;
+  const body = creative.displayType === 'html' ? creative.html : `<img src="${xmlEscape(creative.imageUrl)}" ${size} alt="" style="border:0;display:block">`;
+  const linked = creative.clickUrl && creative.displayType !== 'html' ? `<a href="${xmlEscape(ev(origin, 'click', token))}" target="_blank" rel="noopener">${body}</a>` : body;
+  return `${linked}${pixel}`;
+}
+
+export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | null {
+  const { winner: w, snapshot, channel, token, decision } = outcome;
+  if (!w || !snapshot || !channel || !token || !decision) return null;
+  const markup = w.bid.markup;
+  if (markup.kind === 'campaign') {
+    const c = markup.creative;
+    const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
+    if (c.format === 'display') return { ...base, adm: bannerHtml(c, origin, token), mtype: MTYPE.banner, w: c.width, h: c.height };
+    const first = c.mediaFiles[0];
+    return { ...base, adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
+  }
+  return { adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
+}
