@@ -1,11 +1,12 @@
 /**
- * The part of JSON Schema (draft-04, as Prebid Server writes its bidder parameters) that the partner
- * catalogue understands. The 40 partner schemas use exactly these keywords: type (one or a list),
- * properties, required, additionalProperties, dependencies, enum, pattern, format (hostname, uuid),
- * minLength, minimum, items, minItems, maxItems, anyOf, oneOf and not, plus the annotations $schema,
- * title and description. maximum, maxLength and allOf are understood too, being the natural pairs of
- * what is used. Anything else is refused when a schema is read, so a new partner file that needs more
- * fails loudly in the generator and in the tests instead of validating less than it says.
+ * The part of JSON Schema (draft-04, as Prebid Server writes its bidder parameters) that the console's
+ * partner form is built from (./describe.ts). Validation is ajv's, compiled from the full schema
+ * (./validatorCode.ts); this subset only bounds what the form reads. The 40 partner schemas use exactly
+ * these keywords: type (one or a list), properties, required, additionalProperties, dependencies,
+ * enum, pattern, format (hostname, uuid), minLength, minimum, items, minItems, maxItems, anyOf, oneOf
+ * and not, plus the annotations $schema, title and description; maximum, maxLength and allOf are
+ * understood too. Anything else is refused when the generator reads a schema, so a new partner file
+ * that needs more fails loudly instead of getting a form that says less than its schema.
  */
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
@@ -45,7 +46,7 @@ const KEYWORDS = new Set([
   ...['anyOf', 'oneOf', 'allOf', 'not'],
 ]);
 
-/** The formats Prebid Server checks (gojsonschema's definitions). */
+/** The formats Prebid Server checks (gojsonschema's definitions); the validators are compiled with these. */
 export const FORMATS: Readonly<Record<string, RegExp>> = {
   hostname: /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
@@ -111,21 +112,6 @@ export function assertSupportedSchema(schema: unknown, where = '#'): asserts sch
 export function typesOf(schema: JsonSchema): readonly JsonType[] | undefined {
   if (schema.type === undefined) return undefined;
   return typeof schema.type === 'string' ? [schema.type] : schema.type;
-}
-
-/** The JSON type of a value as JSON Schema sees it (1 is an integer, 1.5 a number). */
-export function jsonTypeOf(value: unknown): JsonType | undefined {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isFinite(value) ? (Number.isInteger(value) ? 'integer' : 'number') : undefined;
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonType;
-  return undefined;
-}
-
-/** Whether a value's JSON type is one of `types` (an integer is also a number). */
-export function acceptsType(types: readonly JsonType[], value: unknown): boolean {
-  const t = jsonTypeOf(value);
-  return t !== undefined && (types.includes(t) || (t === 'integer' && types.includes('number')));
 }
 
 const REQUIREMENT_KEYS = new Set(['required', 'anyOf', 'oneOf', 'allOf', 'title', 'description']);
