@@ -15,3 +15,4 @@ export * from './adminRights.js';
 export * from './stats/index.js';
 export * from './entitlements.js';
 export * from './openrtb/types.js';
+export * from './edge/supplyChain.js';
