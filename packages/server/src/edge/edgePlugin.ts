@@ -31,7 +31,19 @@ export interface Edge {
   deps: VastRequestDeps | null;
   /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
   serveRaw(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Adds an entry point answered from the raw server (and through Fastify for `inject`): the
+   * OpenRTB and Prebid Server endpoints register here from their own modules. `path` is exact, or a
+   * prefix when it ends with '/' (the rest of the path is handed to the handler, URI-decoded).
+   */
+  addEntry(entry: EdgeEntry): void;
   flush(): Promise<void>;
+}
+
+export interface EdgeEntry {
+  method: 'GET' | 'POST' | 'OPTIONS';
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse, rest: string, search: URLSearchParams): void | Promise<void>;
 }
 
 declare module 'fastify' {
@@ -93,17 +105,67 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     await fetcher.close();
   });
 
+  const entries: EdgeEntry[] = [];
+  /** The registered entry for a method and path, with the rest of a prefix path. */
+  const entryFor = (method: string, path: string): { entry: EdgeEntry; rest: string } | null => {
+    for (const entry of entries) {
+      if (entry.method !== method) continue;
+      if (entry.path.endsWith('/') ? path.startsWith(entry.path) && path.length > entry.path.length : path === entry.path) {
+        return { entry, rest: entry.path.endsWith('/') ? safeDecode(path.slice(entry.path.length)) : '' };
+      }
+    }
+    return null;
+  };
+  const runEntry = (found: { entry: EdgeEntry; rest: string }, req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> =>
+    Promise.resolve()
+      .then(() => found.entry.handle(req, res, found.rest, search))
+      .catch((error: unknown) => {
+        deps.onError(error);
+        if (!res.headersSent) {
+          res.writeHead(204, { 'cache-control': 'no-store' });
+          res.end();
+        }
+      });
+
   const edge: Edge = {
     snapshots,
     counters,
     pacing,
     deps,
     flush: () => counters.flush(),
+    addEntry(entry) {
+      entries.push(entry);
+      const route = entry.path.endsWith('/') ? `${entry.path}*` : entry.path;
+      void app.register(async (scope) => {
+        // The entry reads the raw body itself, once: Fastify must leave the stream unread.
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+        scope.route({
+          method: entry.method,
+          url: route,
+          handler: async (request, reply) => {
+            reply.hijack();
+            const path = (request.raw.url ?? '').split('?')[0]!;
+            const found = entryFor(entry.method, path);
+            if (found) await runEntry(found, request.raw, reply.raw, searchOf(request));
+            else {
+              reply.raw.writeHead(404);
+              reply.raw.end();
+            }
+          },
+        });
+      });
+    },
     serveRaw(req, res) {
       const url = req.url ?? '';
-      if (req.method !== 'GET') return false;
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
+      if (req.method !== 'GET') {
+        const found = entries.length ? entryFor(req.method ?? '', path) : null;
+        if (!found) return false;
+        void runEntry(found, req, res, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
+        return true;
+      }
       const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
       if (path === EVENT_PATH) {
         const started = performance.now();
@@ -117,7 +179,10 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
         void handleVast(deps, req, res, uid, search).finally(() => vastTimer.observe((performance.now() - started) / 1000));
         return true;
       }
-      return false;
+      const found = entries.length ? entryFor('GET', path) : null;
+      if (!found) return false;
+      void runEntry(found, req, res, search);
+      return true;
     },
   };
   app.decorate('edge', edge);
