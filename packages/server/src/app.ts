@@ -7,6 +7,7 @@ import { LoginThrottle } from './auth/loginThrottle.js';
 import { installAuth } from './auth/plugin.js';
 import { installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
+import { registerSellersJson } from './supplyChain/sellersJson.js';
 import { installErrorHandling } from './http/errors.js';
 import { installSameOriginChecks } from './http/sameOrigin.js';
 import { installSecurityHeaders } from './http/securityHeaders.js';
@@ -79,6 +80,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   if (role !== 'api') {
     const edge = await installEdge(app);
     serveEdgeRaw = (req, res) => edge.serveRaw(req, res);
+    await registerSellersJson(app);
   }
 
   let consoleServed = false;
