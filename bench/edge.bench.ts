@@ -11,22 +11,22 @@
  * demand tags that answer in 20 ms (p99 added), the snapshot rebuild and the resident memory.
  * Results: bench/results/edge.json and a table on stdout (see docs/performance.md).
  */
-import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CampaignInput, ChannelInput, CreativeInput, RESOURCES, TagInput, TargetingInput } from '@adplane/shared';
+import { CampaignInput, ChannelInput, CreativeInput, TagInput, TargetingInput } from '@adplane/shared';
 import { buildApp } from '../packages/server/src/app.js';
 import type {} from '../packages/server/src/edge/edgePlugin.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';
-import { type EntityWrite, insertEntities } from '../packages/server/src/store/entities.js';
-import { type EntityKind } from '../packages/server/src/store/entityTables.js';
+import { insertEntities } from '../packages/server/src/store/entities.js';
+import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/entityTables.js';
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
+import { ask, child, pin, rnd, rssMb, say, sayTable, toWrite } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
 
 const TENANTS = 100;
@@ -35,23 +35,6 @@ const TAGS = 200;
 const CAMPAIGNS = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
-
-const say = (text: string) => process.stdout.write(`${text}\n`);
-const sayTable = (rows: Record<string, Record<string, unknown>>) => {
-  for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
-};
-
-function rnd(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
-}
-
-function toWrite(kind: EntityKind, value: Record<string, unknown>): EntityWrite {
-  const def = RESOURCES[kind];
-  const { name, status, ...data } = value;
-  const refs = def.refs.flatMap((ref) => [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })));
-  return { name: String(name), status: status === 0 ? 0 : 1, subId: null, advId: null, data, refs };
-}
 
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
 const TARGETS = [
@@ -64,7 +47,18 @@ const TARGETS = [
   {},
 ];
 
-export async function fill(dataDir: string, demandUrl: string): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
+/** Inserts one kind's rows for the tenant being filled (each body parsed by the kind's schema); answers their ids. */
+export type Insert = (kind: EntityKind, bodies: Record<string, unknown>[], schema: { parse(v: unknown): unknown }) => Promise<number[]>;
+/** Uids of rows just inserted. */
+export type Uids = (kind: EntityKind, ids: number[]) => Promise<string[]>;
+
+/** More rows for another benchmark: per campaign tenant, and one more tenant after them all. */
+export interface FillHooks {
+  perTenant?: (insert: Insert, uids: Uids, t: number) => Promise<void>;
+  extraTenant?: (insert: Insert, uids: Uids) => Promise<void>;
+}
+
+export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks = {}): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
   const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') });
   const store = await openStore(settings);
   const started = performance.now();
@@ -72,22 +66,30 @@ export async function fill(dataDir: string, demandUrl: string): Promise<{ channe
   const password = 'bench-password-1';
   const { users } = await seedIfEmpty(store, { demo: false, demoPassword: password, adminPassword: password }, [
     async (ctx) => {
-      for (let t = 0; t <= TENANTS; t++) await ctx.addUser({ type: 'demand', username: `tenant${t}`, name: `Tenant ${t}`, uid: `t${t}`, showDsp: true }, password);
+      for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++) await ctx.addUser({ type: 'demand', username: `tenant${t}`, name: `Tenant ${t}`, uid: `t${t}`, showDsp: true }, password);
     },
   ]);
   const channelUids: string[] = [];
   let tagChannelUid = '';
-  for (let t = 0; t <= TENANTS; t++) {
+  for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++) {
     const tenant = users.find((u) => u.username === `tenant${t}`)!;
     const r = rnd(t + 1);
     await store.db.transaction().execute(async (trx) => {
-      const insert = (kind: EntityKind, bodies: Record<string, unknown>[], schema: { parse(v: unknown): unknown }) =>
+      const insert: Insert = (kind, bodies, schema) =>
         insertEntities(trx, kind, tenant.id, bodies.map((b) => toWrite(kind, schema.parse(b) as Record<string, unknown>)), { uid: true, userId: tenant.id });
+      const uids: Uids = async (kind, ids) =>
+        ((await trx.selectFrom(ENTITY_TABLES[kind] as never).select(['id', 'uid'] as never).where('id' as never, 'in', ids as never).execute()) as { id: number; uid: string }[])
+          .sort((a, b) => ids.indexOf(Number(a.id)) - ids.indexOf(Number(b.id)))
+          .map((x) => x.uid);
+      if (t === TENANTS + 1) {
+        await hooks.extraTenant!(insert, uids);
+        return;
+      }
       if (t === TENANTS) {
         // the demand-tag tenant: one channel calling 5 VAST tags that answer in 20 ms, no campaigns
         const tags = await insert('tags', Array.from({ length: 5 }, (_, i) => ({ name: `Local demand ${i}`, integration: 'VAST', vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}`, price: { type: 'revshare', percent: 80 }, timeoutMs: 500 })), TagInput);
         const [id] = await insert('channels', [{ name: 'Five demand tags', demandMode: 'auction', timeoutMs: 500, demand: tags.map((tagId) => ({ tagId, priority: 1 })) }], ChannelInput);
-        tagChannelUid = (await trx.selectFrom('supply_channels' as never).select('uid' as never).where('id' as never, '=', id as never).executeTakeFirst() as { uid: string }).uid;
+        tagChannelUid = (await uids('channels', [id!]))[0]!;
         return;
       }
       const targetings = await insert('targetings', TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })), TargetingInput);
@@ -95,42 +97,12 @@ export async function fill(dataDir: string, demandUrl: string): Promise<{ channe
       await insert('campaigns', Array.from({ length: CAMPAIGNS }, (_, i) => ({ name: `Campaign ${t}-${i}`, startDate: day(-10), endDate: r() < 0.9 ? day(30) : day(-2), bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000, creativeIds: [creatives[i % creatives.length]], targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null })), CampaignInput);
       const tags = await insert('tags', Array.from({ length: TAGS }, (_, i) => ({ name: `RTB partner ${i}`, integration: 'RTB', endpoint: `https://rtb.bench.test/${t}/${i}`, price: { type: 'revshare', percent: 80 } })), TagInput);
       const channelIds = await insert('channels', Array.from({ length: CHANNELS }, (_, i) => ({ name: `Channel ${t}-${i}`, demandMode: i % 2 ? 'auction' : 'priority', demand: [{ tagId: tags[(i * 2) % TAGS], priority: 1 }, { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 }] })), ChannelInput);
-      const rows = (await trx.selectFrom('supply_channels' as never).select('uid' as never).where('id' as never, 'in', channelIds as never).execute()) as { uid: string }[];
-      channelUids.push(...rows.map((x) => x.uid));
+      channelUids.push(...(await uids('channels', channelIds)));
+      await hooks.perTenant?.(insert, uids, t);
     });
   }
   await store.close();
   return { channelUids, tagChannelUid, fillMs: Math.round(performance.now() - started) };
-}
-
-function pin(pid: number, cpu: number): void {
-  spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
-}
-
-function child(args: string[], extraExecArgv: string[] = []): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
-  const proc = fork(args[0]!, args.slice(1), { execArgv: [...process.execArgv, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
-  return new Promise((resolve, reject) => {
-    proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
-    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
-
-/** A question to the server child; a child that exits or does not answer within a minute fails the run. */
-function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not answer '${msg}' within 60 s`)), 60_000);
-    proc.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`)));
-    proc.once('message', (m) => {
-      clearTimeout(timer);
-      resolve(m as Record<string, unknown>);
-    });
-    proc.send(msg);
-  });
-}
-
-function rssMb(pid: number): number {
-  const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 /** The child: the real app over the filled store. */

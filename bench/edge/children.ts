@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { startDemandServer } from '../../packages/server/test/demandServers.js';
+import { inlineVast, startDemandServer } from '../../packages/server/test/demandServers.js';
 
 /**
  * The bench's helper processes: `bare` is the reference server (node:http answering a fixed
- * 300-byte body, R in docs/performance.md), `demand` the local VAST demand partner. Each reports its
- * port to the parent over IPC and runs until killed.
+ * 300-byte body, R in docs/performance.md), `demand` the local VAST demand partner, `bidder` a local
+ * OpenRTB bidder (an exchange: POST a bid request, a bid with inline VAST after `?delay=` ms at
+ * `?price=` USD CPM). Each reports its port or URL to the parent over IPC and runs until killed.
  */
 const BODY = Buffer.from('x'.repeat(300));
 
@@ -19,6 +20,40 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     process.send!({ port: (server.address() as AddressInfo).port });
+  } else if (role === 'bidder') {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        const delay = Number(url.searchParams.get('delay') ?? 0);
+        const price = Number(url.searchParams.get('price') ?? 2);
+        setTimeout(() => {
+          let request: { id?: string; imp?: { id?: string }[] } = {};
+          try {
+            request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request;
+          } catch {
+            // answered as a no-bid below
+          }
+          const imp = request.imp?.[0];
+          if (!request.id || !imp?.id) {
+            res.writeHead(204);
+            res.end();
+            return;
+          }
+          const body = JSON.stringify({
+            id: request.id,
+            cur: 'USD',
+            seatbid: [{ seat: 'bench', bid: [{ id: '1', impid: imp.id, price, adomain: ['brand.example.com'], crid: 'bench-1', mtype: 2, adm: inlineVast('http://127.0.0.1:1', price) }] }],
+          });
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        }, delay);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   } else if (role === 'demand') {
     const demand = await startDemandServer();
     process.send!({ url: demand.url });

@@ -27,10 +27,20 @@ function percentile(sorted: Float64Array, p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 1000) / 1000;
 }
 
-export async function runLoad(opts: { port: number; paths: string[]; connections: number; depth?: number; rate?: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
-  const { port, paths, connections, durationMs } = opts;
+const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+/** A POST with a JSON body as raw bytes (an OpenRTB bid request), for `requests`. */
+export function jsonPost(path: string, body: unknown): Buffer {
+  const json = Buffer.from(JSON.stringify(body));
+  return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nx-openrtb-version: 2.6\r\nContent-Length: ${json.length}\r\n\r\n`), json]);
+}
+
+/** `paths` are sent as GETs; `requests` as the raw bytes given (see jsonPost). */
+export async function runLoad(opts: { port: number; paths?: string[]; requests?: Buffer[]; connections: number; depth?: number; rate?: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+  const { port, connections, durationMs } = opts;
   const depth = opts.depth ?? 1;
-  const reqs = paths.map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36\r\n\r\n`));
+  const reqs = opts.requests ?? (opts.paths ?? []).map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\n\r\n`));
+  if (!reqs.length) throw new Error('runLoad: no paths or requests');
   let next = 0;
   let measuring = false;
   let stopped = false;

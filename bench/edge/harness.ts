@@ -1,0 +1,55 @@
+/**
+ * What the edge benchmarks share: output, a seeded random, entity writes, and the child processes
+ * (the server, the bare baseline, local demand) pinned to their cores and asked questions over IPC.
+ */
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { RESOURCES } from '@adplane/shared';
+import { type EntityWrite } from '../../packages/server/src/store/entities.js';
+import { type EntityKind } from '../../packages/server/src/store/entityTables.js';
+
+export const say = (text: string) => process.stdout.write(`${text}\n`);
+export const sayTable = (rows: Record<string, Record<string, unknown>>) => {
+  for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
+};
+
+export function rnd(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
+}
+
+export function toWrite(kind: EntityKind, value: Record<string, unknown>): EntityWrite {
+  const def = RESOURCES[kind];
+  const { name, status, ...data } = value;
+  const refs = def.refs.flatMap((ref) => [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })));
+  return { name: String(name), status: status === 0 ? 0 : 1, subId: null, advId: null, data, refs };
+}
+
+export function pin(pid: number, cpu: number): void {
+  spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+export function child(args: string[], extraExecArgv: string[] = []): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const proc = fork(args[0]!, args.slice(1), { execArgv: [...process.execArgv, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+/** A question to the server child; a child that exits or does not answer within a minute fails the run. */
+export function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not answer '${msg}' within 60 s`)), 60_000);
+    proc.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`)));
+    proc.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as Record<string, unknown>);
+    });
+    proc.send(msg);
+  });
+}
+
+export function rssMb(pid: number): number {
+  const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}

@@ -1,0 +1,153 @@
+/**
+ * The OpenRTB entry point under load (issue 10's speed targets), in one run, beside a bare node:http
+ * server:
+ *
+ *   npx tsx bench/openrtb.bench.ts          (or: npm run bench:openrtb)
+ *
+ * The same store as bench/edge.bench.ts (10,000 channels, 20,000 demand tags, 100,000 campaigns over
+ * 100 tenants) plus one supplier per tenant, and one more tenant whose supplier's requests fan out to
+ * 5 ad exchanges: local OpenRTB bidders answering in 20 ms. The real app runs in a child pinned to
+ * CPU 0 and is driven from this process on CPU 1 (bench/edge/loadClient.ts). Measures: R (the bare
+ * server), a ~1.5 KB bid request to /rtb/bid/<supplier> parsed, decided from the tenant's campaigns
+ * and answered (throughput, then p99 at half that load), and the fan-out's p99 added over 20 ms.
+ * Results: bench/results/openrtb.json and a table on stdout (see docs/performance.md).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AdExchangeInput, type BidRequest, SupplierInput } from '@adplane/shared';
+import { fill } from './edge.bench.js';
+import { ask, child, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
+import { jsonPost, runLoad } from './edge/loadClient.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const EXCHANGES = 5;
+const BIDDER_DELAY_MS = 20;
+const here = dirname(fileURLToPath(import.meta.url));
+
+const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
+const UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1',
+  'Roku/DVP-12.5 (12.5.0.4174-AE)',
+];
+
+/** A video bid request of about 1.5 KB, as an SSP sends it: site, device with geo, user, regs, a two-node schain. */
+export function bidRequest(i: number, r: () => number): BidRequest {
+  const w = [640, 1280, 1920][Math.floor(r() * 3)]!;
+  return {
+    id: `bench-${i}-${Math.floor(r() * 1e9).toString(36)}`,
+    imp: [{
+      id: '1',
+      video: { mimes: ['video/mp4', 'application/x-mpegURL'], minduration: 5, maxduration: 30, protocols: [2, 3, 5, 6, 7, 8], w, h: Math.round((w * 9) / 16), startdelay: 0, plcmt: 1, linearity: 1, skip: 1, skipafter: 5, playbackmethod: [1], api: [2, 7] },
+      bidfloor: 0.5,
+      bidfloorcur: 'USD',
+      secure: 1,
+      tagid: `placement-${i % 50}`,
+    }],
+    site: { id: `site-${i % 200}`, domain: `news${i % 200}.example.com`, page: `https://news${i % 200}.example.com/story/${i}?utm_source=feed`, cat: ['IAB12'], publisher: { id: `pub-${i % 40}`, name: `Publisher ${i % 40}` }, content: { id: `video-${i}`, title: `Evening news, part ${i % 9}`, genre: 'News', language: 'en', livestream: 0, len: 420, url: `https://news${i % 200}.example.com/video/${i}` } },
+    device: { ua: UAS[i % UAS.length], ip: IPS[i % IPS.length], devicetype: 2, make: 'Generic', model: 'Browser', os: 'Windows', language: 'en', js: 1, connectiontype: 2, geo: { country: 'USA', region: 'CA', type: 2 } },
+    user: { id: `user-${Math.floor(r() * 1e12).toString(36)}`, consent: '', eids: [{ source: 'id5-sync.com', uids: [{ id: `ID5*${Math.floor(r() * 1e15).toString(36)}`, atype: 1 }] }, { source: 'liveramp.com', uids: [{ id: `XY${Math.floor(r() * 1e15).toString(36)}`, atype: 3 }] }] },
+    at: 1,
+    tmax: 200,
+    cur: ['USD'],
+    bcat: ['IAB25', 'IAB26'],
+    badv: ['blocked.example.com'],
+    source: { tid: `tid-${i}`, schain: { ver: '1.0', complete: 1, nodes: [{ asi: 'exchange-one.example', sid: `${1000 + (i % 40)}`, hp: 1 }, { asi: 'reseller.example', sid: 'r-77', hp: 1 }] } },
+    regs: { coppa: 0, gdpr: 0, us_privacy: '1---' },
+  };
+}
+
+async function main(): Promise<void> {
+  pin(process.pid, 1);
+  const loadBefore = loadavg();
+  const dataDir = mkdtempSync(join(tmpdir(), 'adplane-openrtb-bench-'));
+  const demand = await child([join(here, 'edge/children.ts'), 'demand']);
+  pin(demand.proc.pid!, 1);
+  const bidder = await child([join(here, 'edge/children.ts'), 'bidder']);
+  pin(bidder.proc.pid!, 1);
+  const bare = await child([join(here, 'edge/children.ts'), 'bare']);
+  pin(bare.proc.pid!, 0);
+  const suppliers: string[] = [];
+  let fanSupplier = '';
+  say('filling the store...');
+  const filled = await fill(dataDir, String(demand.msg.url), {
+    perTenant: async (insert, uids) => {
+      const [id] = await insert('sups', [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }], SupplierInput);
+      suppliers.push(...(await uids('sups', [id!])));
+    },
+    extraTenant: async (insert, uids) => {
+      await insert('adexchanges', Array.from({ length: EXCHANGES }, (_, i) => ({ name: `Local exchange ${i}`, endpoint: `${String(bidder.msg.url)}/bid?delay=${BIDDER_DELAY_MS}&price=${2 + i}`, tmaxMs: 500 })), AdExchangeInput);
+      const [id] = await insert('sups', [{ name: 'Fan-out supplier', formats: ['video'], marginPercent: 20 }], SupplierInput);
+      fanSupplier = (await uids('sups', [id!]))[0]!;
+    },
+  });
+  say(`filled in ${filled.fillMs} ms; starting the server`);
+  process.env.BENCH_DATA = dataDir;
+  const server = await child([join(here, 'edge.bench.ts'), '--serve']);
+  pin(server.proc.pid!, 0);
+  const port = Number(server.msg.port);
+  say(`server up: ${JSON.stringify(server.msg)}`);
+  const duration = SECONDS * 1000;
+
+  say('measuring bareLoad...');
+  const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration });
+  bare.proc.kill();
+  const R = bareLoad.rps;
+
+  const r = rnd(7);
+  const bodies = Array.from({ length: 1000 }, (_, i) => bidRequest(i, r));
+  const bytes = Math.round(bodies.reduce((n, b) => n + JSON.stringify(b).length, 0) / bodies.length);
+  const requests = bodies.map((b, i) => jsonPost(`/rtb/bid/${suppliers[i % suppliers.length]}`, b));
+  const probe = await fetch(`http://127.0.0.1:${port}/rtb/bid/${suppliers[0]}`, { method: 'POST', body: JSON.stringify(bodies[0]), headers: { 'content-type': 'application/json' } });
+  say(`probe: HTTP ${probe.status}, ${(await probe.text()).length} bytes`);
+
+  say('measuring rtbMax...');
+  await ask(server.proc, 'loop');
+  const rtbMax = await runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration });
+  const rtbMaxLoop = await ask(server.proc, 'loop');
+  say('measuring rtbHalf...');
+  const rtbHalf = await runLoad({ port, requests, connections: 32, rate: Math.min(20_000, Math.round(rtbMax.rps / 2)), durationMs: duration });
+  const rtbHalfLoop = await ask(server.proc, 'loop');
+
+  say('measuring fan-out...');
+  const fanRequests = bodies.slice(0, 200).map((b) => jsonPost(`/rtb/bid/${fanSupplier}`, b));
+  await ask(server.proc, 'loop');
+  const fan = await runLoad({ port, requests: fanRequests, connections: 16, rate: 200, durationMs: duration });
+  const fanLoop = await ask(server.proc, 'loop');
+
+  const rss = rssMb(server.proc.pid!);
+  await ask(server.proc, 'stop').catch(() => undefined);
+  demand.proc.kill();
+  bidder.proc.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const result = {
+    at: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
+    snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, suppliers: suppliers.length + 1, startBuildMs: server.msg.buildMs },
+    bidRequestBytes: bytes,
+    R,
+    bare: bareLoad,
+    rtbCampaigns: { ...rtbMax, ofR: Math.round((rtbMax.rps / R) * 100) / 100, target: '>= 0.4 R', eventLoop: rtbMaxLoop },
+    rtbCampaignsHalfLoad: { ...rtbHalf, target: 'p99 <= 5 ms', eventLoop: rtbHalfLoop },
+    fanOutFiveExchanges: { ...fan, bidderDelayMs: BIDDER_DELAY_MS, addedP99Ms: Math.round((fan.p99Ms - BIDDER_DELAY_MS) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: fanLoop },
+    rssMb: rss,
+  };
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results/openrtb.json'), `${JSON.stringify(result, null, 2)}\n`);
+  sayTable({
+    bare: { rps: R, p99: bareLoad.p99Ms },
+    rtbCampaigns: { rps: rtbMax.rps, ofR: result.rtbCampaigns.ofR, p99: rtbMax.p99Ms, statuses: JSON.stringify(rtbMax.statuses), loopMax: rtbMaxLoop.loopMaxMs },
+    rtbHalfLoad: { rps: rtbHalf.rps, p99: rtbHalf.p99Ms, loopMax: rtbHalfLoop.loopMaxMs },
+    fanOut: { rps: fan.rps, p99: fan.p99Ms, added: result.fanOutFiveExchanges.addedP99Ms, statuses: JSON.stringify(fan.statuses), loopMax: fanLoop.loopMaxMs },
+  });
+  say(`bid request: ${bytes} bytes; rss: ${rss} MB`);
+  process.exit(0);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
