@@ -52,6 +52,8 @@ export default defineConfig({
       ADPLANE_EDITION: s.edition,
       ADPLANE_DEMO: '1',
       ADPLANE_DEMO_PASSWORD: 'demo',
+      // The ads.txt check may read the local test host specs/adsTxt.spec.ts starts.
+      ADPLANE_ADSTXT_ALLOW_PRIVATE: '1',
       ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
       ADPLANE_LANDING_URL: s.landing,
       ADPLANE_INSIGHT_HUB_URL: s.insightHub,

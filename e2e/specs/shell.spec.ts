@@ -94,8 +94,11 @@ test('responses encrypted by the server are read by the console', async ({ page 
   await expect(page.getByTestId('dashboard-greeting')).toContainText('Northwind');
 });
 
-test('an unknown route shows the not-found page with a way home', async ({ page }) => {
+test('an unknown route answers HTTP 404 and shows the not-found page with a way home', async ({ page }) => {
   await signIn(page, 'demand');
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  expect((await page.goto('/channels'))?.status()).toBe(200);
   await page.goto('/no/such/page');
   await expect(page.getByTestId('not-found-title')).toHaveText('This page could not be found');
   await page.getByRole('link', { name: 'Back to the home page' }).click();
@@ -108,9 +111,18 @@ test('a page the role may not open goes to /login', async ({ page }) => {
   await expect(page).toHaveURL(/\/login/);
 });
 
-test('a signed-out visitor is sent to /login', async ({ page }) => {
+test('a signed-out visitor is sent to /login, and the session probe logs no 403 in the browser console', async ({ page }) => {
+  const failures: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') failures.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() === 403 || r.status() === 401) failures.push(`${r.status()} ${r.url()}`);
+  });
   await page.goto('/channels');
   await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByTestId('login-submit')).toBeVisible();
+  expect(failures).toEqual([]);
 });
 
 test('a 403 from any call sends the user to /login', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import './appContext.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
@@ -19,6 +19,7 @@ import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
+import { installAccessLog } from './ops/accessLog.js';
 import { registerCreativePreview } from './web/creativePreview.js';
 
 /** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
@@ -50,6 +51,9 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
+    // One line per request only at debug (or with ADPLANE_ACCESS_LOG=1, at info): at info the
+    // terminal holds start-up, warnings and errors, which a person can read (ops/accessLog.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     serverFactory: (handler) =>
       createServer((req, res) => {
         if (serveEdgeRaw?.(req, res)) return;
@@ -70,6 +74,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     createSessions({ db: store.db, ttlMs: settings.sessionTtlHours * HOUR_MS, secure: isHttpsHost(settings) }),
   );
 
+  installAccessLog(app, settings.accessLog);
   installErrorHandling(app);
   installSameOriginChecks(app);
   await installSecurityHeaders(app, settings);
@@ -91,7 +96,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (consoleServed && wantsConsole(request)) return sendConsole(reply);
+    if (consoleServed && wantsConsole(request)) return sendConsole(request, reply);
     return reply.code(404).send({ message: 'Not found' });
   });
 

@@ -33,6 +33,8 @@ export interface Settings {
   adminPassword: string | null;
   encryptResponses: boolean;
   logLevel: LogLevel;
+  /** One log line per HTTP request at info (ADPLANE_ACCESS_LOG=1); otherwise those lines are at debug only. */
+  accessLog: boolean;
   /** Folder of the built console (index.html and assets); served only when it exists. */
   webDist: string;
   /** Fastify `trustProxy`: false unless the server sits behind a known load balancer. */
@@ -112,6 +114,7 @@ const EnvSchema = z.object({
   ADPLANE_DEMO_PASSWORD: optional(z.string().min(1)),
   ADPLANE_ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters long')),
   ADPLANE_ENCRYPT_RESPONSES: switch01('0'),
+  ADPLANE_ACCESS_LOG: switch01('0'),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
   ADPLANE_WEB_DIST: optional(z.string().trim()),
   ADPLANE_TRUST_PROXY: optional(
@@ -181,6 +184,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     adminPassword: e.ADPLANE_ADMIN_PASSWORD ?? null,
     encryptResponses: e.ADPLANE_ENCRYPT_RESPONSES,
     logLevel: e.LOG_LEVEL ?? 'info',
+    accessLog: e.ADPLANE_ACCESS_LOG,
     webDist: resolve(process.cwd(), e.ADPLANE_WEB_DIST ?? DEFAULT_WEB_DIST),
     trustProxy: trustProxyOf(e.ADPLANE_TRUST_PROXY),
     metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),

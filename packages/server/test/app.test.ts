@@ -119,6 +119,15 @@ forEachStore((t) => {
       }
     });
 
+    it('answers a path outside the console route table with 404 and the console (its not-found page)', async () => {
+      for (const url of ['/nowhere', '/report/12/x', '/campaigns/7', '/Channels']) {
+        const response = await app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.headers['content-type']).toMatch(/text\/html/);
+        expect(response.body).toContain('<div id="root">');
+      }
+    });
+
     it('serves built assets with a long cache, and 404 for a missing file', async () => {
       const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);

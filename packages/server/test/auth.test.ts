@@ -93,6 +93,17 @@ forEachStore((t) => {
       expect(forged.json()).toEqual({ message: 'Forbidden' });
     });
 
+    it('is probed by GET /api/auth/session: the user when signed in, null (200, not 403) when not', async () => {
+      const cookie = await login(app, 'manager');
+      const signedIn = await as(app, cookie, { method: 'GET', url: '/api/auth/session' });
+      expect(signedIn.statusCode).toBe(200);
+      expect(signedIn.json<{ user: AuthUser }>().user).toMatchObject({ id: t.users.manager.id, type: 'demand' });
+      const signedOut = await app.inject({ method: 'GET', url: '/api/auth/session' });
+      expect(signedOut.statusCode).toBe(200);
+      expect(signedOut.json()).toEqual({ user: null });
+      expect((await as(app, 'adplane_sid=abc.def', { method: 'GET', url: '/api/auth/session' })).json()).toEqual({ user: null });
+    });
+
     it('ends with GET /api/auth/logout: the session row is gone and the cookie cleared', async () => {
       const cookie = await login(app, 'sdk');
       const out = await as(app, cookie, { method: 'GET', url: '/api/auth/logout' });

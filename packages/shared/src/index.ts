@@ -16,3 +16,4 @@ export * from './stats/index.js';
 export * from './entitlements.js';
 export * from './openrtb/types.js';
 export * from './edge/supplyChain.js';
+export * from './consoleRoutes.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EDITIONS, MODES, type AuthUser } from '@adplane/shared';
+import { CONSOLE_ROUTE_PATHS, EDITIONS, isConsolePath, MODES, type AuthUser } from '@adplane/shared';
 import { passesGuard } from './auth/guards.js';
 import { buildNavigation, navigationPaths } from './layout/navigation.js';
 import { effectiveMode } from './prefs/mode.js';
@@ -18,6 +18,12 @@ describe('route table', () => {
     const paths = ROUTES.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect([...paths].sort()).toEqual([...PLAIN, ...WITH_ID.map((p) => `${p}/:id?`)].sort());
+  });
+
+  it('is the same list the server answers 200 for (every other path is a 404)', () => {
+    expect(ROUTES.map((r) => r.path).sort()).toEqual([...CONSOLE_ROUTE_PATHS].sort());
+    for (const path of ['/report', '/report/12', '/channels', '/', '/login']) expect(isConsolePath(path), path).toBe(true);
+    for (const path of ['/nowhere', '/report/12/x', '/channels/3', '/reportx']) expect(isConsolePath(path), path).toBe(false);
   });
 
   it('resolves optional ids', () => {

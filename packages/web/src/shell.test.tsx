@@ -40,7 +40,7 @@ afterEach(() => {
 
 function signedIn(user: AuthUser | null): Record<string, Handler> {
   return {
-    'GET /api/auth/user': () => (user ? jsonResponse(user) : jsonResponse({ message: 'Forbidden' }, 403)),
+    'GET /api/auth/session': () => jsonResponse({ user }),
     'GET /api/ui/settings': () => jsonResponse({ tabs: false }),
   };
 }

@@ -49,6 +49,13 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { ok: true };
   });
 
+  // The console's session probe on its first render: signed out is an answer, not an error, so a
+  // signed-out page load does not log a 403 in the browser console. (/api/auth/user keeps the spec's 403.)
+  app.get('/api/auth/session', { config: { guard: 'public' } }, async (request) => {
+    const auth = request.auth;
+    return { user: auth ? await loadAuthUser(app.store.db, app.settings, auth.user, auth.adminId) : null };
+  });
+
   app.get('/api/auth/user', { config: { guard: 'auth' } }, async (request) => {
     const { user, adminId } = requireAuth(request);
     return loadAuthUser(app.store.db, app.settings, user, adminId);

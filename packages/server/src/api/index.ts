@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
+import { adsTxtRoutes } from './adsTxt.js';
 import { adminConfigRoutes } from './adminConfig.js';
 import { authRoutes } from './auth.js';
 import { dashboardRoutes } from './dashboard.js';
@@ -18,7 +19,7 @@ import { vastParamsRoutes } from './vastParams.js';
  * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
  * and run `npm run docs:routes -w @adplane/server`.
  */
-export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes, reportRoutes, savedReportRoutes, dashboardRoutes, tagTestRoutes];
+export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, activityRoutes, reportRoutes, savedReportRoutes, dashboardRoutes, tagTestRoutes, adsTxtRoutes];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   for (const routes of API_ROUTES) await app.register(routes);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { isConsolePath } from '@adplane/shared';
 
 const NOT_SPA = /^\/(api|healthz|metrics)(\/|\?|$)/;
 /** A path whose last segment has an extension names a file; a missing one is a 404, not the app. */
@@ -37,6 +38,11 @@ export function wantsConsole(request: FastifyRequest): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && !NOT_SPA.test(request.url) && !LOOKS_LIKE_FILE.test(request.url);
 }
 
-export function sendConsole(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'no-cache').sendFile('index.html');
+/**
+ * index.html, with 200 for a page of the console's route table and 404 for any other path (the
+ * console then shows its not-found page): a wrong link is a 404 to crawlers, monitors and people.
+ */
+export function sendConsole(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = (request.url.split('?')[0] ?? '/').split('#')[0]!;
+  return reply.code(isConsolePath(path) ? 200 : 404).header('cache-control', 'no-cache').sendFile('index.html');
 }

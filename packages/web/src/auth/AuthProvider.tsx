@@ -37,11 +37,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let active = true;
     api
-      .get<AuthUser>('/api/auth/user', { ignoreForbidden: true })
-      .then((restored) => {
+      .get<{ user: AuthUser | null }>('/api/auth/session', { ignoreForbidden: true })
+      .then(({ user: restored }) => {
         if (!active) return;
         setUser(restored);
-        void syncUiSettings();
+        if (restored) void syncUiSettings();
       })
       .catch((error: unknown) => {
         if (!active) return;

@@ -10,6 +10,7 @@ import { PriceFields } from '../../resources/unitFields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { channelTag } from './channelTag.js';
+import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import './channels.css';
 import { NameStatusRow } from '../../resources/formParts.js';
 
@@ -243,6 +244,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
       </Row>
 
       {row && <ChannelTagBox row={row} />}
+      {typeof row?.id === 'number' && <ChannelAdsTxtBox channelId={row.id} />}
     </>
   );
 }

@@ -1,0 +1,102 @@
+import { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { type AdsTxtCheckResult, AdsTxtCheckRequest, adsTxtCheckPath, adsTxtLinePath, type ChannelAdsTxt, RESOURCES } from '@adplane/shared';
+import { requireAuth } from '../auth/guards.js';
+import { entitled } from '../auth/entitlements.js';
+import { badField, forbidden, parseInput } from '../http/errors.js';
+import { accessTo } from '../resources/access.js';
+import { type Actor, getOne } from '../resources/entityService.js';
+import { findLine, parseAdsTxt } from '../supplyChain/adsTxt.js';
+import { AdsTxtTargetError, adsTxtHost, fetchAdsTxt, type FetchOutcome } from '../supplyChain/adsTxtFetch.js';
+import { channelAdsTxt } from '../supplyChain/adsTxtLine.js';
+import { buildSellersDirectory } from '../supplyChain/sellers.js';
+import { readSellerAccounts } from '../supplyChain/sellersJson.js';
+
+/**
+ * The ads.txt line of a channel (GET /api/demand/channels/:id/adstxt) and the check of a publisher's
+ * live ads.txt for it (POST .../adstxt/check, `{ domain }`). The channel is read through the same
+ * scoped repository as its edit form (another tenant's channel is a 404); the line is read by whoever
+ * may read the channel, the check (a fetch the server makes) run by those who may edit it.
+ */
+const IdParams = z.object({ id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id') });
+const channels = RESOURCES.channels;
+
+function actorOf(request: FastifyRequest): Actor {
+  const auth = requireAuth(request);
+  return { user: auth.user, adminId: auth.adminId };
+}
+
+async function lineOf(app: FastifyInstance, actor: Actor, id: number): Promise<ChannelAdsTxt> {
+  const channel = await getOne(app.store, channels, actor, id);
+  const tenantId = Number(channel.tenantId);
+  const accounts = (await readSellerAccounts(app.store.db, app.log)).filter((u) => u.id === tenantId || u.tenantId === tenantId);
+  const tenant = accounts.find((u) => u.id === tenantId);
+  if (!tenant) throw badField('channel', 'belongs to a demand account that is archived or gone');
+  const subId = typeof channel.subpublisherId === 'number' ? channel.subpublisherId : null;
+  const sub = subId === null ? null : (accounts.find((u) => u.id === subId && u.type === 'sub') ?? null);
+  const sellersFile = buildSellersDirectory(accounts).byTenant.get(tenantId) ?? null;
+  const line = channelAdsTxt({ channel: { domain: channel.domain, subpublisherId: channel.subpublisherId }, tenant, sub, publicHost: app.settings.publicHost, sellersFile });
+  if (subId !== null && !sub) line.warnings.push('The channel\'s subpublisher is archived or gone: pick another one on the channel.');
+  return line;
+}
+
+function checkResult(line: ChannelAdsTxt, outcome: FetchOutcome): AdsTxtCheckResult {
+  const expected = line.line;
+  if (!outcome.ok) return { status: 'unreachable', url: outcome.url, expected, matches: [], message: `Could not read ${outcome.url ?? 'the file'}: ${outcome.reason}.` };
+  const base = { url: outcome.url, expected };
+  if (outcome.status < 200 || outcome.status >= 300) return { ...base, status: 'not_adstxt', matches: [], message: `${outcome.url} answered HTTP ${outcome.status}: the site has no ads.txt there.` };
+  const type = outcome.contentType.split(';')[0].trim().toLowerCase();
+  const file = parseAdsTxt(outcome.body);
+  // The spec wants text/plain; an HTML page (a soft 404) is not an ads.txt, whatever it contains.
+  if (type === 'text/html' || (file.records.length === 0 && file.variables.length === 0)) {
+    return { ...base, status: 'not_adstxt', matches: [], message: `${outcome.url} is not an ads.txt file (${type || 'no content type'}, no records).` };
+  }
+  if (!line.sellerId) return { ...base, status: 'missing', matches: [], message: 'The channel has no seller id yet, so there is no line to look for.' };
+  const match = findLine(file, { domain: line.domain, sellerId: line.sellerId, relationship: line.relationship });
+  const matches = match.records.map((r) => ({ line: r.line, text: r.text }));
+  switch (match.kind) {
+    case 'found':
+      return { ...base, status: 'found', matches, message: `The line is there (line ${matches[0].line}).` };
+    case 'relationship_differs':
+      return {
+        ...base,
+        status: 'relationship_differs',
+        matches,
+        message: `${line.domain} and seller id ${line.sellerId} are there (line ${matches[0].line}) but as ${match.records[0].relationship}: the line should say ${line.relationship}.`,
+      };
+    default:
+      return {
+        ...base,
+        status: 'missing',
+        matches,
+        message: matches.length
+          ? `Seller id ${line.sellerId} is there only in another letter case (line ${matches[0].line}): seller ids must match exactly.`
+          : `The file has no line for ${line.domain} with seller id ${line.sellerId}: the publisher should add "${expected}".`,
+      };
+  }
+}
+
+export async function adsTxtRoutes(app: FastifyInstance): Promise<void> {
+  const preHandler = entitled(app, 'channels');
+  const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
+
+  app.get(adsTxtLinePath(':id'), { config: { guard: 'auth' }, preHandler }, async (request) => lineOf(app, actorOf(request), id(request)));
+
+  app.post(adsTxtCheckPath(':id'), { config: { guard: 'auth' }, preHandler }, async (request): Promise<AdsTxtCheckResult> => {
+    const actor = actorOf(request);
+    if (accessTo(channels, actor.user).level !== 'write') throw forbidden('Checking a publisher\'s ads.txt is for the users who manage the channel');
+    const channelId = id(request);
+    const body = parseInput(AdsTxtCheckRequest, request.body);
+    const line = await lineOf(app, actor, channelId);
+    let host: string;
+    try {
+      host = adsTxtHost(body.domain, app.settings.adsTxtAllowPrivate);
+    } catch (error) {
+      if (error instanceof AdsTxtTargetError) throw badField('domain', error.message);
+      throw error;
+    }
+    const outcome = await fetchAdsTxt(host, { allowPrivate: app.settings.adsTxtAllowPrivate });
+    request.log.info({ channelId, host, ok: outcome.ok }, 'ads.txt checked');
+    return checkResult(line, outcome);
+  });
+}

@@ -1,0 +1,187 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * Fetches a publisher's /ads.txt for the console's check, on a user's request, with the guards a
+ * server-side fetch of a user-given address needs (SSRF):
+ * - only a host name is taken from the user (`example.com`, or a URL whose host is used); the path is
+ *   always /ads.txt, the scheme https then http (the spec prefers https and allows http);
+ * - no IP literals, no single-label names, no ports, no user info;
+ * - every address the name resolves to must be public: loopback, private, link-local, CGNAT,
+ *   multicast and reserved ranges are refused, and the connection goes to the address that was
+ *   checked (no second lookup a DNS rebinding could change);
+ * - redirects (301, 302, 303, 307, 308) are followed at most 5 times, each hop checked the same way;
+ *   as the spec allows, at most one of them leaves the original domain;
+ * - 3 seconds per attempt and 2 MB of body at most.
+ * `allowPrivate` (ADPLANE_ADSTXT_ALLOW_PRIVATE=1) lifts the address and port rules, for tests and local installs.
+ */
+
+export const ADS_TXT_TIMEOUT_MS = 3000;
+export const ADS_TXT_MAX_BYTES = 2 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
+export interface FetchOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export type FetchOutcome =
+  | { ok: true; url: string; status: number; contentType: string; body: string }
+  | { ok: false; url: string | null; reason: string };
+
+const BLOCKED = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+
+/** A public unicast address (IPv4-mapped IPv6 is judged by its IPv4 address). */
+export function isPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return !BLOCKED.check(mapped[1], 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return false;
+  return !BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export class AdsTxtTargetError extends Error {}
+
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * The host to check from what a user typed: `example.com`, `www.example.com`, `https://example.com/x`.
+ * Throws AdsTxtTargetError with a sentence for the user when it is not a public host name.
+ */
+export function adsTxtHost(input: string, allowPrivate: boolean): string {
+  const text = input.trim();
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw new AdsTxtTargetError('Enter the publisher\'s domain, such as example.com.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AdsTxtTargetError('Only http and https addresses can be checked.');
+  if (url.username || url.password) throw new AdsTxtTargetError('Enter the domain without a user name or password.');
+  const hostname = url.hostname.replace(/\.$/, '').toLowerCase();
+  if (allowPrivate) return url.port ? `${hostname}:${url.port}` : hostname;
+  if (url.port) throw new AdsTxtTargetError('Enter the domain without a port: ads.txt is read from the standard ports.');
+  if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError('Enter a domain name, not an IP address: ads.txt belongs to a domain.');
+  if (!HOST_NAME.test(hostname)) throw new AdsTxtTargetError(`"${hostname}" is not a domain name such as example.com.`);
+  return hostname;
+}
+
+/** A lookup for http(s).request that refuses non-public addresses (unless allowed) and connects to the one it checked. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as unknown as LookupAddress[];
+      const refused = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
+      if (refused || list.length === 0) {
+        const err = Object.assign(new Error(`${hostname} resolves to an address that is not public (${refused?.address ?? 'none'})`), { code: 'EADDRNOTPUBLIC' });
+        return callback(err, '', 0);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}
+
+function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response: IncomingMessage; body: string } | { redirect: string; status: number }> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'GET',
+      headers: { 'user-agent': 'adplane-adstxt-check/1.0', accept: 'text/plain, */*;q=0.5' },
+      lookup: guardedLookup(options.allowPrivate),
+      timeout: options.timeoutMs,
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)));
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if ([301, 302, 303, 307, 308].includes(status) && location) {
+        clearTimeout(timer);
+        response.resume();
+        resolve({ redirect: new URL(location, url).toString(), status });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          req.destroy(new Error(`the file is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve({ response, body: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.end();
+  });
+}
+
+const sameSite = (a: string, b: string): boolean => {
+  const strip = (h: string) => h.replace(/:\d+$/, '').replace(/^www\./, '');
+  const [x, y] = [strip(a), strip(b)];
+  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`);
+};
+
+/** GET <url>, following redirects within the rules above. */
+async function fetchFollowing(start: URL, options: Required<FetchOptions>): Promise<FetchOutcome> {
+  let url = start;
+  let offsite = 0;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let answer: Awaited<ReturnType<typeof getOnce>>;
+    try {
+      answer = await getOnce(url, options);
+    } catch (error) {
+      return { ok: false, url: url.toString(), reason: (error as Error).message };
+    }
+    if ('body' in answer) {
+      return { ok: true, url: url.toString(), status: answer.response.statusCode ?? 0, contentType: String(answer.response.headers['content-type'] ?? ''), body: answer.body };
+    }
+    let next: URL;
+    try {
+      next = new URL(answer.redirect);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new AdsTxtTargetError('redirects to an address that is not http or https');
+      if (!options.allowPrivate) adsTxtHost(next.toString(), false);
+    } catch (error) {
+      return { ok: false, url: url.toString(), reason: `it redirects to ${answer.redirect}, which cannot be checked: ${(error as Error).message}` };
+    }
+    if (!sameSite(next.host, start.host) && ++offsite > 1) return { ok: false, url: next.toString(), reason: 'it redirects outside its domain more than once (the ads.txt spec allows one such hop)' };
+    url = next;
+  }
+  return { ok: false, url: url.toString(), reason: `more than ${MAX_REDIRECTS} redirects` };
+}
+
+/** https://<host>/ads.txt, then http://<host>/ads.txt when https gives no answer or no file. */
+export async function fetchAdsTxt(host: string, options: FetchOptions): Promise<FetchOutcome> {
+  const full: Required<FetchOptions> = { timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options };
+  const https = await fetchFollowing(new URL(`https://${host}/ads.txt`), full);
+  if (https.ok && https.status >= 200 && https.status < 300) return https;
+  const http = await fetchFollowing(new URL(`http://${host}/ads.txt`), full);
+  // Report the https attempt when http did no better.
+  if (!http.ok && https.ok) return https;
+  return http.ok || !https.ok ? http : https;
+}

@@ -1,0 +1,138 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Alert, App, Button, ConfigProvider, Divider, Input, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
+import { api, ApiError } from '../../api/client.js';
+import { useUser } from '../../auth/authContext.js';
+import { copyText } from '../../resources/clipboard.js';
+
+const RESULT_TYPE: Record<AdsTxtCheckStatus, 'success' | 'warning' | 'error'> = {
+  found: 'success',
+  relationship_differs: 'warning',
+  missing: 'error',
+  not_adstxt: 'error',
+  unreachable: 'error',
+};
+
+const RESULT_TITLE: Record<AdsTxtCheckStatus, string> = {
+  found: 'The line is in the ads.txt',
+  relationship_differs: 'Found, with the other relationship',
+  missing: 'The line is not in the ads.txt',
+  not_adstxt: 'No ads.txt there',
+  unreachable: 'The ads.txt could not be read',
+};
+
+const SOURCE: Record<NonNullable<ChannelAdsTxt['seller']>['source'], string> = {
+  subpublisher: 'the subpublisher',
+  profile: 'your own site (profile sellers.json entry)',
+  tenant: 'your account, reselling the site',
+};
+
+/**
+ * The ads.txt line a saved channel's publisher adds (GET .../adstxt), with a copy button, and a check of
+ * a publisher's live ads.txt for it (POST .../adstxt/check) for the users who manage the channel.
+ */
+export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
+  const user = useUser();
+  const { message } = App.useApp();
+  const [info, setInfo] = useState<ChannelAdsTxt | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [domain, setDomain] = useState('');
+  const [checking, setChecking] = useState(false);
+  const [result, setResult] = useState<AdsTxtCheckResult | null>(null);
+  const [checkError, setCheckError] = useState<string | null>(null);
+  const canCheck = user.type !== 'sub' && user.type !== 'adv';
+
+  useEffect(() => {
+    let active = true;
+    api
+      .get<ChannelAdsTxt>(adsTxtLinePath(channelId))
+      .then((r) => active && setInfo(r))
+      .catch((error: unknown) => active && setLoadError(error instanceof Error ? error.message : String(error)));
+    return () => {
+      active = false;
+    };
+  }, [channelId]);
+
+  const check = async () => {
+    setChecking(true);
+    setResult(null);
+    setCheckError(null);
+    try {
+      setResult(await api.post<AdsTxtCheckResult>(adsTxtCheckPath(channelId), { domain }));
+    } catch (error) {
+      setCheckError(error instanceof ApiError ? error.message.replace(/^domain: /, '') : String(error));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  return (
+    // Readable and checkable when the drawer is read-only (an archived channel).
+    <ConfigProvider componentDisabled={false}>
+      <Divider titlePlacement="start">ads.txt</Divider>
+      {loadError && <Alert type="error" showIcon title={`The ads.txt line could not be loaded: ${loadError}`} />}
+      {info && (
+        <div data-testid="channel-adstxt">
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
+            The line the publisher adds to the ads.txt of its site: seller id of {info.seller ? SOURCE[info.seller.source] : 'this channel'}, as{' '}
+            <Typography.Link href={info.sellersJsonUrl} target="_blank" rel="noreferrer">
+              sellers.json
+            </Typography.Link>{' '}
+            lists it.
+          </Typography.Paragraph>
+          {info.line && (
+            <div className="channel-tag">
+              <pre data-testid="channel-adstxt-line">{info.line}</pre>
+              <Button icon={<CopyOutlined />} onClick={() => void copyText(info.line ?? '', message)} data-testid="channel-adstxt-copy">
+                Copy
+              </Button>
+            </div>
+          )}
+          {info.warnings.map((w) => (
+            <Alert key={w} type="warning" showIcon style={{ marginTop: 8 }} title={w} />
+          ))}
+          {canCheck && info.line && (
+            <div style={{ marginTop: 12 }}>
+              <Typography.Text strong>Check a publisher's ads.txt</Typography.Text>
+              <Space.Compact style={{ width: '100%', marginTop: 6 }}>
+                <Input
+                  placeholder="publisher.com"
+                  value={domain}
+                  onChange={(e) => setDomain(e.target.value)}
+                  onPressEnter={() => domain.trim() && void check()}
+                  data-testid="channel-adstxt-domain"
+                  aria-label="Publisher domain"
+                />
+                <Button type="primary" loading={checking} disabled={!domain.trim()} onClick={() => void check()} data-testid="channel-adstxt-check">
+                  Check
+                </Button>
+              </Space.Compact>
+              {checkError && <Alert type="error" showIcon style={{ marginTop: 8 }} title={checkError} data-testid="channel-adstxt-result" />}
+              {result && (
+                <Alert
+                  type={RESULT_TYPE[result.status]}
+                  showIcon
+                  style={{ marginTop: 8 }}
+                  title={RESULT_TITLE[result.status]}
+                  data-testid="channel-adstxt-result"
+                  description={
+                    <>
+                      <div>{result.message}</div>
+                      {result.url && <Typography.Text type="secondary">Read from {result.url}</Typography.Text>}
+                      {result.matches.map((m) => (
+                        <pre key={m.line} className="channel-adstxt-match">
+                          {`line ${m.line}: ${m.text}`}
+                        </pre>
+                      ))}
+                    </>
+                  }
+                />
+              )}
+            </div>
+          )}
+        </div>
+      )}
+    </ConfigProvider>
+  );
+}
