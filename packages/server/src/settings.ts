@@ -46,6 +46,11 @@ export interface Settings {
   shutdownGraceMs: number;
   /** A MaxMind GeoIP2/GeoLite2 City database the edge reads geo from (geoip-lite's bundled data otherwise). */
   maxmindDb: string | null;
+  /**
+   * The ads.txt check may fetch from private and loopback addresses, IP literals and explicit ports
+   * (ADPLANE_ADSTXT_ALLOW_PRIVATE=1): for tests and a local install only; off, it reaches public hosts only.
+   */
+  adsTxtAllowPrivate: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -144,6 +149,7 @@ const EnvSchema = z.object({
       .pipe(z.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds')),
   ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
+  ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
 });
 
@@ -191,6 +197,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
+    adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
   };
 }
 

@@ -16,4 +16,5 @@ export * from './stats/index.js';
 export * from './entitlements.js';
 export * from './openrtb/types.js';
 export * from './edge/supplyChain.js';
+export * from './schemas/adsTxt.js';
 export * from './consoleRoutes.js';
