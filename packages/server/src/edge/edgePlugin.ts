@@ -8,6 +8,7 @@ import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
+import { registerPrebidEntries } from './prebid/prebidEntries.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
@@ -199,6 +200,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     reply.hijack();
     await handleVast(deps, request.raw, reply.raw, request.params.uid, search);
   });
+  registerPrebidEntries(app, edge, deps);
   return edge;
 }
 

@@ -6,12 +6,16 @@
  * - `/rtb/<channel uid>`: an RTB channel's OpenRTB 2.6 endpoint (a publisher's SSP posts bid requests);
  * - `/rtb/bid/<supplier uid>`: a supplier's OpenRTB endpoint in DSP mode (the supplier posts to us);
  * - `/openrtb2/auction`: the Prebid Server auction endpoint (the channel is the stored request id);
+ * - `/cache?uuid=<id>`: what that auction cached (a video bid's VAST, a bid's JSON), as Prebid Cache serves it;
+ * - `/status`: Prebid Server's health check;
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
  */
 export const VAST_ROUTE = '/vast/:uid';
 export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
 export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';
 export const PREBID_AUCTION_PATH = '/openrtb2/auction';
+export const PREBID_CACHE_PATH = '/cache';
+export const PREBID_STATUS_PATH = '/status';
 export const EVENT_PATH = '/ev';
 
 const seg = (uid: string) => encodeURIComponent(uid);

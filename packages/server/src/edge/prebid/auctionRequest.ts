@@ -1,0 +1,217 @@
+import { type BidRequest, type Imp } from '@adplane/shared';
+import { readBidRequest } from '../openrtb/bidRequestReader.js';
+import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
+
+/**
+ * What the Prebid Server auction endpoint reads from a request beyond the OpenRTB contract
+ * (openrtb/bidRequestReader.ts): which impressions are ours and for which channel, the targeting
+ * keys asked (ext.prebid.targeting) and the caching asked (ext.prebid.cache). Stored-request-free:
+ * the request carries everything, and a "stored request id" is read as a channel uid.
+ *
+ * An impression is ours, for a channel, when it names it (first match wins):
+ * 1. `imp.ext.prebid.bidder.adplane.channel` (Prebid.js's prebidServerBidAdapter with params
+ *    `{ channel }`), or the same under an alias of adplane (`ext.prebid.aliases`);
+ * 2. `imp.ext.adplane.channel` (bidder params straight under imp.ext, the older Prebid Server form);
+ * 3. `imp.ext.prebid.storedrequest.id`;
+ * 4. the request's `ext.prebid.storedrequest.id`, for an impression that names no bidder at all.
+ * An impression only for other bidders is not ours: adplane is one bidder, it ignores it.
+ *
+ * Every field is checked by type; a wrong type is a 400 naming it (Prebid Server answers
+ * "Invalid request: ..."), never a guess.
+ */
+export const BIDDER_CODE = 'adplane';
+
+export interface TargetingAsk {
+  granularity: PriceGranularity;
+  /** Per media type (mediatypepricegranularity), over `granularity`. */
+  banner: PriceGranularity | null;
+  video: PriceGranularity | null;
+  includeWinners: boolean;
+  includeBidderKeys: boolean;
+  includeFormat: boolean;
+  /** Bidder-suffixed keys for a deal bid even without includebidderkeys. */
+  alwaysIncludeDeals: boolean;
+  /** The key prefix ("hb" unless asked). */
+  prefix: string;
+  /** Keys longer than this are cut (20 unless truncateattrchars says otherwise). */
+  maxKeyLength: number;
+}
+
+export interface CacheAsk {
+  /** Seconds asked, null for our default. */
+  ttl: number | null;
+  returnCreative: boolean;
+}
+
+export interface OurImp {
+  /** Position in the request (errors name it). */
+  index: number;
+  imp: Imp;
+  channelUid: string;
+  /** The bidder code the request used for us: adplane or its alias (the seat of our bids). */
+  seat: string;
+}
+
+export interface AuctionAsk {
+  request: BidRequest;
+  imps: OurImp[];
+  targeting: TargetingAsk | null;
+  cacheBids: CacheAsk | null;
+  cacheVast: CacheAsk | null;
+  /** The request's tmax in ms, null when absent or 0. */
+  tmax: number | null;
+  /** Whether the request accepts USD (no `cur`, or `cur` lists it). */
+  usd: boolean;
+}
+
+export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+
+class Invalid extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field} ${reason}`);
+  }
+}
+
+/** An optional object at `field`: {} when absent, a 400 when it is something else. */
+function objAt(parent: Obj, key: string, field: string): Obj {
+  const v = parent[key];
+  if (v === undefined || v === null) return {};
+  if (!isObj(v)) throw new Invalid(field, 'must be an object');
+  return v;
+}
+
+function boolAt(parent: Obj, key: string, field: string, fallback: boolean): boolean {
+  const v = parent[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') throw new Invalid(field, 'must be true or false');
+  return v;
+}
+
+function uidAt(parent: Obj, key: string, field: string): string | null {
+  const v = parent[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || !v.trim() || v.length > 64) throw new Invalid(field, 'must be a channel uid (a non-empty string)');
+  return v.trim();
+}
+
+export const MAX_KEY_LENGTH = 20;
+/** The longest key without its prefix ("_cache_host"); a prefix that leaves no room for it is refused (Prebid Server falls back to hb). */
+const LONGEST_KEY_SUFFIX = 12;
+
+function readTargeting(ext: Obj): TargetingAsk | null {
+  const prebid = objAt(ext, 'prebid', 'ext.prebid');
+  if (prebid.targeting === undefined || prebid.targeting === null) return null;
+  const t = objAt(prebid, 'targeting', 'ext.prebid.targeting');
+  const at = 'ext.prebid.targeting';
+  const granularityOf = (value: unknown, field: string): PriceGranularity => {
+    const r = readGranularity(value, field);
+    if (!r.ok) throw new Invalid(r.field, r.reason);
+    return r.value;
+  };
+  const granularity = t.pricegranularity === undefined || t.pricegranularity === null ? DEFAULT_GRANULARITY : granularityOf(t.pricegranularity, `${at}.pricegranularity`);
+  const byType = objAt(t, 'mediatypepricegranularity', `${at}.mediatypepricegranularity`);
+  const typed = (key: 'banner' | 'video') => (byType[key] === undefined || byType[key] === null ? null : granularityOf(byType[key], `${at}.mediatypepricegranularity.${key}`));
+  const includeWinners = boolAt(t, 'includewinners', `${at}.includewinners`, true);
+  const includeBidderKeys = boolAt(t, 'includebidderkeys', `${at}.includebidderkeys`, true);
+  if (!includeWinners && !includeBidderKeys) throw new Invalid(at, 'must enable at least one of includewinners or includebidderkeys');
+  let maxKeyLength = MAX_KEY_LENGTH;
+  const truncate = t.truncateattrchars;
+  if (truncate !== undefined && truncate !== null) {
+    if (!Number.isInteger(truncate) || (truncate as number) < 0 || (truncate as number) > 255) throw new Invalid(`${at}.truncateattrchars`, 'must be an integer from 0 to 255');
+    if ((truncate as number) > 0) maxKeyLength = truncate as number;
+  }
+  let prefix = 'hb';
+  if (t.prefix !== undefined && t.prefix !== null) {
+    if (typeof t.prefix !== 'string' || !/^[A-Za-z0-9_-]{1,20}$/.test(t.prefix)) throw new Invalid(`${at}.prefix`, 'must be letters, digits, _ or - (at most 20)');
+    if (t.prefix.length + LONGEST_KEY_SUFFIX <= maxKeyLength) prefix = t.prefix;
+  }
+  return {
+    granularity,
+    banner: typed('banner'),
+    video: typed('video'),
+    includeWinners,
+    includeBidderKeys,
+    includeFormat: boolAt(t, 'includeformat', `${at}.includeformat`, false),
+    alwaysIncludeDeals: boolAt(t, 'alwaysincludedeals', `${at}.alwaysincludedeals`, false),
+    prefix,
+    maxKeyLength,
+  };
+}
+
+function readCache(ext: Obj, kind: 'bids' | 'vastxml'): CacheAsk | null {
+  const prebid = objAt(ext, 'prebid', 'ext.prebid');
+  const cache = objAt(prebid, 'cache', 'ext.prebid.cache');
+  if (cache[kind] === undefined || cache[kind] === null) return null;
+  const at = `ext.prebid.cache.${kind}`;
+  const c = objAt(cache, kind, at);
+  const ttl = c.ttlseconds;
+  if (ttl !== undefined && ttl !== null && (!Number.isInteger(ttl) || (ttl as number) < 0)) throw new Invalid(`${at}.ttlseconds`, 'must be a whole number of seconds');
+  return { ttl: typeof ttl === 'number' && ttl > 0 ? ttl : null, returnCreative: boolAt(c, 'returnCreative', `${at}.returnCreative`, true) };
+}
+
+/** Bidder codes that mean us: adplane and its aliases (`ext.prebid.aliases: { alias: 'adplane' }`). */
+function ourCodes(ext: Obj): Set<string> {
+  const prebid = objAt(ext, 'prebid', 'ext.prebid');
+  const aliases = objAt(prebid, 'aliases', 'ext.prebid.aliases');
+  const codes = new Set([BIDDER_CODE]);
+  for (const [alias, bidder] of Object.entries(aliases)) {
+    if (typeof bidder !== 'string') throw new Invalid(`ext.prebid.aliases.${alias}`, 'must be a bidder code');
+    if (bidder === BIDDER_CODE) codes.add(alias);
+  }
+  return codes;
+}
+
+/** Which channel an impression is for, and under which bidder code; null when it is not ours. */
+function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored: string | null): { uid: string; seat: string } | null {
+  const at = `imp[${index}].ext`;
+  const ext = (imp.ext ?? {}) as Obj;
+  const prebid = objAt(ext, 'prebid', `${at}.prebid`);
+  const bidders = objAt(prebid, 'bidder', `${at}.prebid.bidder`);
+  for (const code of codes) {
+    if (bidders[code] === undefined) continue;
+    const params = objAt(bidders, code, `${at}.prebid.bidder.${code}`);
+    const uid = uidAt(params, 'channel', `${at}.prebid.bidder.${code}.channel`);
+    if (!uid) throw new Invalid(`${at}.prebid.bidder.${code}.channel`, 'is required: the uid of the adplane channel to bid for');
+    return { uid, seat: code };
+  }
+  if (ext[BIDDER_CODE] !== undefined) {
+    const uid = uidAt(objAt(ext, BIDDER_CODE, `${at}.${BIDDER_CODE}`), 'channel', `${at}.${BIDDER_CODE}.channel`);
+    if (!uid) throw new Invalid(`${at}.${BIDDER_CODE}.channel`, 'is required: the uid of the adplane channel to bid for');
+    return { uid, seat: BIDDER_CODE };
+  }
+  const stored = uidAt(objAt(prebid, 'storedrequest', `${at}.prebid.storedrequest`), 'id', `${at}.prebid.storedrequest.id`);
+  if (stored) return { uid: stored, seat: BIDDER_CODE };
+  // Only an impression that names no bidder at all takes the request's stored request as its channel.
+  const namesBidders = Object.keys(bidders).length > 0 || Object.keys(ext).some((k) => k !== 'prebid' && k !== 'data' && k !== 'gpid' && k !== 'tid' && k !== 'skadn' && k !== 'context');
+  if (requestStored && !namesBidders) return { uid: requestStored, seat: BIDDER_CODE };
+  return null;
+}
+
+export function readAuctionRequest(body: unknown): AskResult {
+  const read = readBidRequest(body);
+  if (!read.ok) return read;
+  const request = read.request;
+  try {
+    const ext = (request.ext ?? {}) as Obj;
+    const codes = ourCodes(ext);
+    const prebid = objAt(ext, 'prebid', 'ext.prebid');
+    const requestStored = uidAt(objAt(prebid, 'storedrequest', 'ext.prebid.storedrequest'), 'id', 'ext.prebid.storedrequest.id');
+    const imps: OurImp[] = [];
+    request.imp.forEach((imp, index) => {
+      const found = channelOfImp(imp, index, codes, requestStored);
+      if (found) imps.push({ index, imp, channelUid: found.uid, seat: found.seat });
+    });
+    const tmax = typeof request.tmax === 'number' && request.tmax > 0 ? request.tmax : null;
+    const usd = !request.cur || request.cur.length === 0 || request.cur.some((c) => c.toUpperCase() === 'USD');
+    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, usd } };
+  } catch (error) {
+    if (error instanceof Invalid) return { ok: false, field: error.field, reason: error.reason };
+    throw error;
+  }
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { type Bid, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adplane/shared';
+import { runDecision } from '../adDecision.js';
+import { adMarkupOf } from '../markup/adMarkup.js';
+import { microsToCpm } from '../openrtb/bidRequestReader.js';
+import { type ConnectionFacts } from '../request/context.js';
+import { contextOfBidRequest } from '../request/openrtbContext.js';
+import { type VastRequestDeps } from '../vastRequest.js';
+import { type AuctionAsk, type OurImp } from './auctionRequest.js';
+import { type BidCache, CACHE_PATH, cacheTtl, cacheUrl } from './bidCache.js';
+import { targetingKeys } from './targetingKeys.js';
+
+/**
+ * One Prebid Server auction request decided: each of our impressions is a decision for its channel
+ * (runDecision with integration PreBid, under the request's tmax), all in parallel, and the answer
+ * is a Prebid Server bid response: one seat (adplane, or the alias the request used), a bid per
+ * filled impression with its markup (adMarkupOf: VAST for video, HTML for a banner), the targeting
+ * keys and cache entries the request asked for, and per-bidder errors and warnings in ext as Prebid
+ * Server reports them (Prebid.js files them under the bidder's serverErrors).
+ *
+ * The price of a bid is what the publisher earns for the impression (the channel's payout: its
+ * share of the clearing price, or its fixed CPM), not what demand pays. Prebid.js takes a Prebid
+ * Server bid as net revenue and puts it against the page's other bidders and the ad server's line
+ * items at that price: the publisher must compare what each would pay it. adplane's margin stays
+ * inside, as an exchange's does.
+ */
+export interface PrebidDeps extends VastRequestDeps {
+  cache: BidCache;
+}
+
+/** Prebid Server's error and warning codes (errortypes/code.go). */
+export const PBS_CODES = { badInput: 2, failedToRequestBids: 5, noConversionRate: 9, unknown: 999, floorRejection: 10009, unknownWarning: 10999 } as const;
+
+interface Note {
+  code: number;
+  message: string;
+}
+
+/** Time kept from tmax for our own work and the trip back: a tenth of it, 10 to 100 ms. */
+export const tmaxMargin = (tmax: number): number => Math.min(100, Math.max(10, Math.round(tmax / 10)));
+
+interface ImpAnswer {
+  seat: string;
+  bid: Bid | null;
+  error?: Note;
+  warning?: Note;
+  /** What the targeting and the cache need beyond the bid. */
+  type?: 'banner' | 'video';
+}
+
+const imps = (n: number) => (n === 1 ? 'imp' : 'imps');
+
+/** The impression narrowed to the channel's media (a multi-format ad unit bids in the channel's format), or why it cannot be. */
+function narrowed(imp: Imp, format: 'video' | 'display'): Imp | null {
+  const { banner, video, ...rest } = imp;
+  // An impression that states no media at all (a stored-request style imp) takes the channel's.
+  const statesNone = !banner && !video && !imp.native && !imp.audio;
+  if (format === 'video') return video || statesNone ? { ...rest, video: video ?? {} } : null;
+  return banner || statesNone ? { ...rest, banner: banner ?? {} } : null;
+}
+
+async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: ConnectionFacts, deadline: number | undefined): Promise<ImpAnswer> {
+  const { imp, channelUid: uid, seat } = our;
+  const snapshot = deps.snapshot();
+  if (!snapshot) return { seat, bid: null, error: { code: PBS_CODES.failedToRequestBids, message: `imp "${imp.id}": the ad server is starting, try again in a moment` } };
+  const channel = snapshot.channelsByUid.get(uid);
+  if (!channel) return { seat, bid: null, error: { code: PBS_CODES.badInput, message: `imp "${imp.id}": unknown channel "${uid}" (the channel uid from the adplane console)` } };
+  const slot = narrowed(imp, channel.format);
+  if (!slot) {
+    const wants = channel.format === 'video' ? 'video (mediaTypes.video)' : 'banner (mediaTypes.banner)';
+    return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
+  }
+  const ctx = contextOfBidRequest(ask.request, slot, conn, Date.now(), deps.geo);
+  const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', ...(deadline !== undefined ? { deadline } : {}) });
+  const markup = outcome.winner ? adMarkupOf(outcome, deps.origin) : null;
+  if (!outcome.winner || !markup || !outcome.decision) return { seat, bid: null };
+  const type = channel.format === 'video' ? 'video' : 'banner';
+  if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
+  const price = microsToCpm(outcome.winner.payoutCpm);
+  if (!(price > 0)) return { seat, bid: null };
+  const floorCur = (imp.bidfloorcur ?? 'USD').toUpperCase();
+  if (floorCur === 'USD' && typeof imp.bidfloor === 'number' && price < imp.bidfloor) {
+    // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
+    return { seat, bid: null, warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} USD, is under the floor of ${imp.bidfloor} USD` } };
+  }
+  const videoSlot = slot.video ?? {};
+  const w = markup.w || (type === 'video' ? (videoSlot.w ?? 0) : 0);
+  const h = markup.h || (type === 'video' ? (videoSlot.h ?? 0) : 0);
+  const bid: Bid = {
+    id: outcome.decision.id,
+    impid: imp.id,
+    price,
+    adm: markup.adm,
+    crid: markup.crid,
+    mtype: markup.mtype,
+    ...(w > 0 && h > 0 ? { w, h } : {}),
+    ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}),
+    ...(markup.cat.length ? { cat: [...markup.cat] } : {}),
+    ...(outcome.winner.bid.dealId ? { dealid: outcome.winner.bid.dealId } : {}),
+  };
+  return { seat, bid, type };
+}
+
+/** The response's ext.errors / ext.warnings: notes by bidder code, absent when there are none. */
+function bySeat(notes: { seat: string; note: Note }[]): Record<string, Note[]> | undefined {
+  if (!notes.length) return undefined;
+  const out: Record<string, Note[]> = {};
+  for (const { seat, note } of notes) (out[seat] ??= []).push(note);
+  return out;
+}
+
+export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: ConnectionFacts, started = Date.now()): Promise<BidResponse> {
+  const { request } = ask;
+  const errors: { seat: string; note: Note }[] = [];
+  const warnings: { seat: string; note: Note }[] = [];
+  const deadline = ask.tmax !== null ? started + Math.max(0, ask.tmax - tmaxMargin(ask.tmax)) : undefined;
+  const decideStarted = performance.now();
+  let answers: ImpAnswer[];
+  if (!ask.usd) {
+    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `adplane bids in USD; the request's cur (${(request.cur ?? []).join(', ')}) does not accept it` } }));
+  } else {
+    answers = await Promise.all(
+      ask.imps.map((our) =>
+        decideImp(deps, ask, our, conn, deadline).catch((error: unknown): ImpAnswer => {
+          deps.onError(error);
+          return { seat: our.seat, bid: null, error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` } };
+        }),
+      ),
+    );
+  }
+  const decideMs = Math.round(performance.now() - decideStarted);
+
+  const origin = deps.origin;
+  const cacheHost = hostOf(origin);
+  const seats = new Map<string, Bid[]>();
+  for (const answer of answers) {
+    if (answer.error) errors.push({ seat: answer.seat, note: answer.error });
+    if (answer.warning) warnings.push({ seat: answer.seat, note: answer.warning });
+    if (!answer.bid || !answer.type) continue;
+    const bid = answer.bid;
+    const type = answer.type;
+    // the cached bid JSON is the bid as the bidder answered it, before targeting and cache fields
+    const cachedBid = ask.cacheBids ? deps.cache.put({ type: 'json', body: JSON.stringify(bid) }, ask.cacheBids.ttl) : null;
+    const cachedVast = ask.cacheVast && type === 'video' && bid.adm ? deps.cache.put({ type: 'xml', body: bid.adm }, ask.cacheVast.ttl) : null;
+    const cache: Record<string, { url: string; cacheId: string }> = {};
+    if (cachedBid) cache.bids = { url: cacheUrl(origin, cachedBid), cacheId: cachedBid };
+    if (cachedVast) cache.vastXml = { url: cacheUrl(origin, cachedVast), cacheId: cachedVast };
+    const targeting = ask.targeting
+      ? targetingKeys(ask.targeting, answer.seat, {
+          price: bid.price, type, w: bid.w ?? 0, h: bid.h ?? 0, dealId: bid.dealid ?? '', cacheId: cachedBid, vastCacheId: cachedVast, cacheHost, cachePath: CACHE_PATH, app: !!request.app,
+        })
+      : null;
+    // returnCreative: false keeps the markup out of the answer once it is cached (the page loads it by URL)
+    if ((cachedVast && ask.cacheVast?.returnCreative === false) || (type !== 'video' && cachedBid && ask.cacheBids?.returnCreative === false)) delete bid.adm;
+    // the bid lives as long as its cached markup
+    if (cachedBid || cachedVast) bid.exp = cacheTtl((cachedVast ? ask.cacheVast?.ttl : ask.cacheBids?.ttl) ?? null);
+    bid.ext = {
+      origbidcpm: bid.price,
+      origbidcur: 'USD',
+      prebid: {
+        type,
+        bidid: randomUUID(),
+        meta: { adaptercode: answer.seat, mediaType: type, ...(bid.adomain ? { advertiserDomains: bid.adomain } : {}) },
+        ...(targeting ? { targeting } : {}),
+        ...(cachedBid || cachedVast ? { cache } : {}),
+      },
+    };
+    const list = seats.get(answer.seat) ?? [];
+    list.push(bid);
+    seats.set(answer.seat, list);
+  }
+
+  const seatbid: SeatBid[] = [...seats].map(([seat, bid]) => ({ seat, bid }));
+  const responsetimemillis: Record<string, number> = {};
+  for (const our of ask.imps) responsetimemillis[our.seat] = decideMs;
+  if (!ask.imps.length) warnings.push({ seat: 'general', note: { code: PBS_CODES.unknownWarning, message: `no impression is for adplane: name the channel in imp.ext.prebid.bidder.adplane.channel (${request.imp.length} ${imps(request.imp.length)} read)` } });
+  const ext: Record<string, unknown> = {
+    responsetimemillis,
+    tmaxrequest: ask.tmax ?? 0,
+    prebid: { auctiontimestamp: started },
+  };
+  const errorsBySeat = bySeat(errors);
+  const warningsBySeat = bySeat(warnings);
+  if (errorsBySeat) ext.errors = errorsBySeat;
+  if (warningsBySeat) ext.warnings = warningsBySeat;
+  return { id: request.id, seatbid, cur: 'USD', ext };
+}
+
+/** host[:port] of an origin (hb_cache_host), '' for a malformed one. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,101 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type FastifyInstance } from 'fastify';
+import { PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
+import { type Edge } from '../edgePlugin.js';
+import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
+import { clientAddress, corsHeaders, type VastRequestDeps } from '../vastRequest.js';
+import { readAuctionRequest } from './auctionRequest.js';
+import { BidCache, CACHE_PATH } from './bidCache.js';
+import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
+
+/**
+ * The Prebid Server entry points of the edge, answered from the raw server like /vast:
+ * - POST /openrtb2/auction: the auction (prebidAuction.ts), 200 with a bid response whenever the
+ *   request is valid (no bid is an empty seatbid, as Prebid Server answers), 400 "Invalid request:
+ *   <field> <reason>" otherwise, counted by reason in /metrics (a malformed request has no tenant
+ *   to count it for);
+ * - GET /cache?uuid=<id>: what an auction cached (bidCache.ts), as Prebid Cache serves it;
+ * - OPTIONS on both: the CORS preflight. Publishers' pages call from their own origin with
+ *   credentials (Prebid.js's withCredentials), so every answer echoes the Origin and allows
+ *   credentials, as Prebid Server's CORS does;
+ * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
+ */
+const PREFLIGHT_HEADERS = 'Origin, X-Requested-With, Content-Type, Accept';
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  const asked = req.headers['access-control-request-headers'];
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    'access-control-allow-methods': 'POST, GET, OPTIONS',
+    // s2sConfig.customHeaders may add any header: allow what the page asks for
+    'access-control-allow-headers': typeof asked === 'string' && asked.length < 1024 ? asked : PREFLIGHT_HEADERS,
+    'access-control-max-age': '600',
+    vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+  });
+  res.end();
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
+  res.end(body);
+}
+
+const BODY_REASONS: Record<string, string> = {
+  body_too_large: `the body is larger than ${MAX_BODY_BYTES / 1024} KB`,
+  invalid_json: 'the body is not valid JSON',
+  unsupported_encoding: 'a compressed body is not accepted: send the JSON uncompressed',
+  body_aborted: 'the body did not arrive whole',
+};
+
+export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps): void {
+  const deps: PrebidDeps = { ...edgeDeps, cache: new BidCache() };
+  const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
+  const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
+
+  async function auction(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
+    const started = Date.now();
+    const refuse = (reason: string, message: string) => {
+      invalid.inc({ reason });
+      send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${message}\n`);
+    };
+    // Prebid.js's endpointCompression gzips the body and says so only in the query.
+    if (search.get('gzip') === '1') {
+      req.resume();
+      return refuse('unsupported_encoding', 'a gzip body (?gzip=1) is not accepted: turn s2sConfig.endpointCompression off');
+    }
+    const body = await readJsonBody(req);
+    if (!body.ok) return refuse(body.reason, BODY_REASONS[body.reason] ?? body.reason);
+    const read = readAuctionRequest(body.value);
+    if (!read.ok) return refuse('invalid_request', read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`);
+    let answer: string;
+    try {
+      const response = await runPrebidAuction(deps, read.ask, { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, started);
+      answer = JSON.stringify(response);
+    } catch (error) {
+      // never a 500: a valid request gets an answer without bids and the reason
+      deps.onError(error);
+      answer = JSON.stringify({ id: read.ask.request.id, seatbid: [], cur: 'USD', ext: { errors: { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] } } });
+    }
+    send(req, res, 200, 'application/json; charset=utf-8', answer);
+    seconds.observe((Date.now() - started) / 1000);
+  }
+
+  function cached(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): void {
+    const uuid = search.get('uuid');
+    if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
+    const doc = deps.cache.get(uuid);
+    if (!doc) return send(req, res, 404, 'text/plain; charset=utf-8', `uuid=${uuid.slice(0, 64)} is not in the cache (expired, or stored by another edge node)\n`);
+    send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
+  }
+
+  edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: preflight });
+  edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
+  edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: preflight });
+  edge.addEntry({
+    method: 'GET',
+    path: PREBID_STATUS_PATH,
+    handle: (req, res) => (deps.snapshot() ? send(req, res, 200, 'text/plain; charset=utf-8', 'ok') : send(req, res, 503, 'text/plain; charset=utf-8', 'warming up')),
+  });
+}

@@ -1,0 +1,308 @@
+import { type AddressInfo } from 'node:net';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BidResponse } from '@adplane/shared';
+import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
+
+/**
+ * POST /openrtb2/auction as Prebid.js's prebidServerBidAdapter calls it (the request below is the
+ * shape its ORTB converter builds: imp.ext.prebid.bidder.adplane, ext.prebid.targeting with
+ * includewinners/includebidderkeys, ext.prebid.channel, tmax), answered with the fields Prebid.js
+ * reads: seatbid[].seat, price, adm, crid, w/h, mtype, ext.prebid.type, ext.prebid.targeting,
+ * ext.prebid.cache, ext.responsetimemillis and ext.errors / ext.warnings; the cache it fills served at
+ * GET /cache; CORS for pages of other origins; malformed requests a 400 naming the field.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const PAGE = 'https://news.example.com';
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+type Obj = Record<string, unknown>;
+type PbsBid = NonNullable<BidResponse['seatbid']>[number]['bid'][number] & {
+  ext: { origbidcpm: number; prebid: { type: string; bidid: string; targeting?: Record<string, string>; cache?: { bids?: { url: string; cacheId: string }; vastXml?: { url: string; cacheId: string } }; meta: Obj } };
+};
+interface PbsResponse {
+  id: string;
+  seatbid: { seat: string; bid: PbsBid[] }[];
+  cur: string;
+  ext: { responsetimemillis: Record<string, number>; tmaxrequest: number; errors?: Record<string, { code: number; message: string }[]>; warnings?: Record<string, { code: number; message: string }[]> };
+}
+
+/** What Prebid.js 11's prebidServerBidAdapter sends for one ad unit. */
+function pbjsRequest(imps: Obj[], ext: Obj = {}): Obj {
+  return {
+    id: 'auction-1',
+    imp: imps,
+    site: { page: `${PAGE}/story`, domain: 'news.example.com', publisher: { id: 'acct-1', domain: 'example.com' } },
+    device: { w: 1366, h: 860, dnt: 0, ua: UA, language: 'en' },
+    tmax: 1000,
+    test: 0,
+    source: { tid: 'tid-1' },
+    ext: {
+      tmaxmax: 1500,
+      prebid: { auctiontimestamp: 1_760_000_000_000, targeting: { includewinners: true, includebidderkeys: false }, channel: { name: 'pbjs', version: 'v11.36.0' }, ...ext },
+    },
+  };
+}
+const bannerImp = (channel: string, id = 'div-banner'): Obj => ({
+  id,
+  banner: { topframe: 1, format: [{ w: 300, h: 250 }] },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } }, adunitcode: id }, tid: 'x' },
+});
+const videoImp = (channel: string, id = 'div-video'): Obj => ({
+  id,
+  video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, plcmt: 1, placement: 1 },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } }, adunitcode: id } },
+});
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  const ids: Record<string, { id: number; uid: string }> = {};
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: '/openrtb2/auction', payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
+  const auction = async (body: unknown, headers: Record<string, string> = {}) => {
+    const res = await post(body, headers);
+    expect(res.statusCode, res.body).toBe(200);
+    return { res, body: res.json() as PbsResponse };
+  };
+  const onlyBid = (r: PbsResponse): PbsBid => {
+    expect(r.seatbid).toHaveLength(1);
+    expect(r.seatbid[0]!.bid).toHaveLength(1);
+    return r.seatbid[0]!.bid[0]!;
+  };
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    const cookie = await login(app, 'demand');
+    const create = async (name: string, kind: string, body: Obj) => (ids[name] = await createAs(app, cookie, kind, body));
+    const banner = await create('banner', 'creatives', {
+      name: 'Prebid test banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.example.com/b300x250.png', width: 300, height: 250,
+      clickUrl: 'https://brand.example.com/offer', adomain: ['brand.example.com'], approval: 'approved',
+    });
+    const video = await create('video', 'creatives', {
+      name: 'Prebid test spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spot', adomain: ['brand.example.com'],
+      mediaFiles: [{ url: 'https://cdn.example.com/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+    await create('bannerCampaign', 'campaigns', { name: 'Prebid banner', startDate: day(-1), endDate: day(30), bidCpm: 5_000_000, creativeIds: [banner.id] });
+    // above the demo workspace's own video campaign ($6): this one wins the video channel
+    await create('videoCampaign', 'campaigns', { name: 'Prebid video', startDate: day(-1), endDate: day(30), bidCpm: 10_000_000, creativeIds: [video.id] });
+    const channel = { environment: 'web', integration: 'PreBid', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
+    await create('display', 'channels', { ...channel, name: 'Prebid display', format: 'display' });
+    await create('instream', 'channels', { ...channel, name: 'Prebid instream', format: 'video', vastVersion: '4.2' });
+    await app.edge.snapshots.rebuild();
+  });
+  afterAll(() => app?.close());
+
+  describe('banner', () => {
+    it("answers Prebid.js's request with a bid priced at the publisher's payout, its HTML and the winner's keys", async () => {
+      const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)]));
+      expect(body).toMatchObject({ id: 'auction-1', cur: 'USD', ext: { tmaxrequest: 1000 } });
+      expect(body.seatbid[0]!.seat).toBe('adplane');
+      expect(body.ext.responsetimemillis.adplane).toBeGreaterThanOrEqual(0);
+      expect(body.ext.errors).toBeUndefined();
+      const bid = onlyBid(body);
+      // $5.00 campaign, 70% revenue share: the publisher earns $3.50
+      expect(bid).toMatchObject({ impid: 'div-banner', price: 3.5, w: 300, h: 250, mtype: 1, crid: String(ids.banner!.id), adomain: ['brand.example.com'] });
+      expect(bid.id).toBeTruthy();
+      expect(bid.adm).toContain('https://cdn.example.com/b300x250.png');
+      expect(bid.adm).toMatch(/\/ev\?e=impression&amp;t=/);
+      expect(bid.ext.origbidcpm).toBe(3.5);
+      expect(bid.ext.prebid).toMatchObject({ type: 'banner', meta: { adaptercode: 'adplane', mediaType: 'banner' } });
+      expect(bid.ext.prebid.bidid).toMatch(/^[0-9a-f-]{36}$/);
+      // includewinners true, includebidderkeys false (Prebid.js's defaults), medium granularity (Prebid Server's)
+      expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250' });
+      expect(bid.ext.prebid.cache).toBeUndefined();
+      expect(bid.exp).toBeUndefined();
+    });
+
+    it('writes hb_pb in the granularity asked, the bidder keys, hb_format and keys cut to 20 characters', async () => {
+      const bucket = async (pricegranularity: unknown) => {
+        const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { targeting: { pricegranularity, includebidderkeys: true, includeformat: true } }));
+        return onlyBid(body).ext.prebid.targeting!;
+      };
+      expect((await bucket('low')).hb_pb).toBe('3.50');
+      const keys = await bucket({ precision: 1, ranges: [{ max: 3, increment: 1 }, { max: 10, increment: 2 }] });
+      expect(keys).toEqual({
+        hb_pb: '3.0', hb_pb_adplane: '3.0', hb_bidder: 'adplane', hb_bidder_adplane: 'adplane', hb_size: '300x250', hb_size_adplane: '300x250', hb_format: 'banner', hb_format_adplane: 'banner',
+      });
+      // above the top range: capped at its max
+      expect((await bucket({ ranges: [{ max: 2, increment: 0.5 }] })).hb_pb).toBe('2.00');
+      const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { targeting: { includewinners: false, includebidderkeys: true, mediatypepricegranularity: { banner: 'dense' } } }));
+      expect(onlyBid(body).ext.prebid.targeting).toEqual({ hb_pb_adplane: '3.50', hb_bidder_adplane: 'adplane', hb_size_adplane: '300x250' });
+    });
+
+    it('caches the bid JSON when asked (hb_cache_id) and serves it at /cache', async () => {
+      const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { cache: { bids: {} }, targeting: { includebidderkeys: true } }));
+      const bid = onlyBid(body);
+      const cache = bid.ext.prebid.cache!.bids!;
+      expect(cache.url).toBe(`${t.settings.publicHost}/cache?uuid=${cache.cacheId}`);
+      const host = new URL(t.settings.publicHost).host;
+      expect(bid.ext.prebid.targeting).toMatchObject({ hb_cache_id: cache.cacheId, hb_cache_id_adplane: cache.cacheId, hb_cache_host: host, hb_cache_host_adplan: host, hb_cache_path: '/cache', hb_cache_path_adplan: '/cache' });
+      expect(bid.exp).toBe(300);
+      const got = await app.inject({ method: 'GET', url: `/cache?uuid=${cache.cacheId}` });
+      expect(got.statusCode).toBe(200);
+      expect(got.headers['content-type']).toMatch(/^application\/json/);
+      expect(got.json()).toMatchObject({ id: bid.id, impid: 'div-banner', price: 3.5, adm: bid.adm, crid: bid.crid });
+    });
+
+    it('bids in the channel format of a multi-format ad unit, and tells why it cannot bid on the wrong one', async () => {
+      const multi = { ...bannerImp(ids.display!.uid), video: { w: 640, h: 360, mimes: ['video/mp4'] } };
+      expect(onlyBid((await auction(pbjsRequest([multi]))).body).mtype).toBe(1);
+      const { body } = await auction(pbjsRequest([videoImp(ids.display!.uid)]));
+      expect(body.seatbid).toEqual([]);
+      expect(body.ext.warnings!.adplane![0]!.message).toMatch(/is a display channel; the ad unit offers no banner/);
+    });
+
+    it('gives no bid under the floor the page sets (imp.bidfloor, USD)', async () => {
+      const { body } = await auction(pbjsRequest([{ ...bannerImp(ids.display!.uid), bidfloor: 4, bidfloorcur: 'USD' }]));
+      expect(body.seatbid).toEqual([]);
+      expect(body.ext.warnings!.adplane![0]).toMatchObject({ code: 10009 });
+      expect(onlyBid((await auction(pbjsRequest([{ ...bannerImp(ids.display!.uid), bidfloor: 3 }]))).body).price).toBe(3.5);
+    });
+  });
+
+  describe('video', () => {
+    it('answers the VAST in adm, with hb_uuid and the cache URL when the request asks for vastxml caching', async () => {
+      const { body } = await auction(pbjsRequest([videoImp(ids.instream!.uid)], { cache: { vastxml: {} } }));
+      const bid = onlyBid(body);
+      expect(bid).toMatchObject({ impid: 'div-video', price: 7, mtype: 2, w: 640, h: 360, crid: String(ids.video!.id) });
+      expect(bid.adm).toMatch(/^<\?xml[^>]*>\s*<VAST version="4\.2"/);
+      expect(bid.adm).toContain('https://cdn.example.com/spot.mp4');
+      const vast = bid.ext.prebid.cache!.vastXml!;
+      expect(vast.url).toBe(`${t.settings.publicHost}/cache?uuid=${vast.cacheId}`);
+      expect(bid.ext.prebid).toMatchObject({ type: 'video', targeting: { hb_pb: '7.00', hb_bidder: 'adplane', hb_size: '640x360', hb_uuid: vast.cacheId, hb_cache_path: '/cache' } });
+      expect(bid.ext.prebid.targeting!.hb_cache_id).toBeUndefined();
+      const got = await app.inject({ method: 'GET', url: `/cache?uuid=${vast.cacheId}`, headers: { origin: PAGE } });
+      expect(got.statusCode).toBe(200);
+      expect(got.headers['content-type']).toMatch(/^application\/xml/);
+      expect(got.headers['access-control-allow-origin']).toBe(PAGE);
+      expect(got.body).toBe(bid.adm);
+    });
+
+    it('without caching, answers the VAST alone; returnCreative: false leaves it to the cache URL', async () => {
+      const plain = onlyBid((await auction(pbjsRequest([videoImp(ids.instream!.uid)]))).body);
+      expect(plain.adm).toContain('<VAST');
+      expect(plain.ext.prebid.cache).toBeUndefined();
+      expect(plain.ext.prebid.targeting!.hb_uuid).toBeUndefined();
+      const both = onlyBid((await auction(pbjsRequest([videoImp(ids.instream!.uid)], { cache: { bids: {}, vastxml: { returnCreative: false, ttlseconds: 60 } } }))).body);
+      expect(both.adm).toBeUndefined();
+      expect(both.exp).toBe(60);
+      expect(both.ext.prebid.targeting).toMatchObject({ hb_uuid: both.ext.prebid.cache!.vastXml!.cacheId, hb_cache_id: both.ext.prebid.cache!.bids!.cacheId });
+      const xml = await app.inject({ method: 'GET', url: `/cache?uuid=${both.ext.prebid.cache!.vastXml!.cacheId}` });
+      expect(xml.body).toContain('<VAST');
+    });
+  });
+
+  describe('which impressions are ours', () => {
+    it('ignores impressions for other bidders and answers several of ours in one response', async () => {
+      const other = { id: 'div-other', banner: { format: [{ w: 728, h: 90 }] }, ext: { prebid: { bidder: { appnexus: { placementId: 13144370 } } } } };
+      const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid), other, videoImp(ids.instream!.uid)]));
+      expect(body.seatbid).toHaveLength(1);
+      expect(body.seatbid[0]!.bid.map((b) => b.impid).sort()).toEqual(['div-banner', 'div-video']);
+      expect(body.ext.errors).toBeUndefined();
+    });
+
+    it('reports an unknown channel as Prebid Server reports a bidder error, and still answers 200', async () => {
+      const { body } = await auction(pbjsRequest([bannerImp('no-such-channel')]));
+      expect(body.seatbid).toEqual([]);
+      expect(body.ext.errors).toEqual({ adplane: [{ code: 2, message: expect.stringContaining('unknown channel "no-such-channel"') }] });
+    });
+
+    it('reads the channel from an alias, from imp.ext.adplane and from a stored request id', async () => {
+      const aliased = { ...bannerImp('x'), ext: { prebid: { bidder: { mybidder: { channel: ids.display!.uid } } } } };
+      const viaAlias = await auction(pbjsRequest([aliased], { aliases: { mybidder: 'adplane' } }));
+      expect(viaAlias.body.seatbid[0]!.seat).toBe('mybidder');
+      expect(onlyBid(viaAlias.body).ext.prebid.targeting!.hb_bidder).toBe('mybidder');
+      const legacy = { id: 'slot', banner: { w: 300, h: 250 }, ext: { adplane: { channel: ids.display!.uid } } };
+      expect(onlyBid((await auction(pbjsRequest([legacy]))).body).w).toBe(300);
+      // a stored-request-style impression states no media: the channel's format stands in
+      const stored = { ...pbjsRequest([{ id: 'slot-1' }], { storedrequest: { id: ids.instream!.uid } }) };
+      expect(onlyBid((await auction(stored)).body)).toMatchObject({ impid: 'slot-1', mtype: 2 });
+      const perImp = { id: 'slot-2', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { storedrequest: { id: ids.display!.uid } } } };
+      expect(onlyBid((await auction(pbjsRequest([perImp]))).body).impid).toBe('slot-2');
+    });
+
+    it('answers without bids, with a warning, when no impression is for adplane; and no bid in a currency other than USD', async () => {
+      const none = await auction(pbjsRequest([{ id: 'a', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { rubicon: {} } } } }]));
+      expect(none.body.seatbid).toEqual([]);
+      expect(none.body.ext.warnings!.general![0]!.message).toMatch(/no impression is for adplane/);
+      const eur = await auction({ ...pbjsRequest([bannerImp(ids.display!.uid)]), cur: ['EUR'] });
+      expect(eur.body.seatbid).toEqual([]);
+      expect(eur.body.ext.errors!.adplane![0]!.code).toBe(9);
+    });
+  });
+
+  describe('CORS, malformed requests, health', () => {
+    it('echoes the Origin with credentials on the answer and on the preflight', async () => {
+      const { res } = await auction(pbjsRequest([bannerImp(ids.display!.uid)]), { origin: PAGE });
+      expect(res.headers).toMatchObject({ 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true', 'content-type': 'application/json; charset=utf-8' });
+      expect(res.headers.vary).toMatch(/Origin/);
+      const pre = await app.inject({ method: 'OPTIONS', url: '/openrtb2/auction', headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-custom' } });
+      expect(pre.statusCode).toBe(204);
+      expect(pre.headers).toMatchObject({ 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true', 'access-control-allow-headers': 'content-type,x-custom' });
+      expect(pre.headers['access-control-allow-methods']).toContain('POST');
+      const cachePre = await app.inject({ method: 'OPTIONS', url: '/cache', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
+      expect(cachePre.statusCode).toBe(204);
+      expect(cachePre.headers['access-control-allow-origin']).toBe(PAGE);
+    });
+
+    it.each([
+      ['not JSON', '{"id":', /^Invalid request: the body is not valid JSON/],
+      ['not an object', '[1]', /^Invalid request: the body must be a JSON object/],
+      ['no imp', JSON.stringify({ id: 'x', imp: [] }), /^Invalid request: imp must be a non-empty array/],
+      ['tmax a string', JSON.stringify({ id: 'x', tmax: '500', imp: [{ id: '1' }] }), /^Invalid request: tmax must be a number/],
+      ['channel a number', JSON.stringify({ id: 'x', imp: [{ id: '1', banner: {}, ext: { prebid: { bidder: { adplane: { channel: 42 } } } } }] }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel must be a channel uid/],
+      ['no channel param', JSON.stringify({ id: 'x', imp: [{ id: '1', banner: {}, ext: { prebid: { bidder: { adplane: {} } } } }] }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel is required/],
+      ['bad granularity', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { targeting: { pricegranularity: 'coarse' } } } }), /ext\.prebid\.targeting\.pricegranularity must be one of/],
+      ['no keys at all', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { targeting: { includewinners: false, includebidderkeys: false } } } }), /includewinners or includebidderkeys/],
+      ['cache ttl a string', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { cache: { vastxml: { ttlseconds: 'long' } } } } }), /ext\.prebid\.cache\.vastxml\.ttlseconds/],
+      ['too large', JSON.stringify({ id: 'x', imp: [{ id: '1' }], pad: 'x'.repeat(300 * 1024) }), /^Invalid request: the body is larger than 256 KB/],
+    ])('answers %s with a 400 naming what is wrong', async (_what, body, message) => {
+      const res = await post(body, { origin: PAGE });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE);
+      expect(res.body).toMatch(message);
+    });
+
+    it('counts the 400s in /metrics, and answers a gzip body (?gzip=1) with a 400 too', async () => {
+      const gz = await app.inject({ method: 'POST', url: '/openrtb2/auction?gzip=1', payload: Buffer.from([0x1f, 0x8b, 0x08]) });
+      expect(gz.statusCode).toBe(400);
+      expect(gz.body).toMatch(/endpointCompression/);
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="invalid_json"\} [1-9]/);
+      expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="invalid_request"\} [1-9]/);
+      expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="unsupported_encoding"\} [1-9]/);
+    });
+
+    it('answers /cache for an unknown uuid with 404, without one with 400; /status with ok', async () => {
+      expect((await app.inject({ method: 'GET', url: '/cache?uuid=00000000-0000-0000-0000-000000000000' })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/cache' })).statusCode).toBe(400);
+      const status = await app.inject({ method: 'GET', url: '/status' });
+      expect(status.statusCode).toBe(200);
+      expect(status.body).toBe('ok');
+    });
+
+    it('answers the same from the raw server, cross-origin', async () => {
+      const live = await buildTestApp(t.store);
+      try {
+        await live.listen({ port: 0, host: '127.0.0.1' });
+        await live.edge.snapshots.rebuild();
+        const base = `http://127.0.0.1:${(live.server.address() as AddressInfo).port}`;
+        const res = await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(pbjsRequest([videoImp(ids.instream!.uid)], { cache: { vastxml: {} } })), headers: { 'content-type': 'text/plain', origin: PAGE } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+        const bid = onlyBid((await res.json()) as PbsResponse);
+        const xml = await fetch(bid.ext.prebid.cache!.vastXml!.url.replace(t.settings.publicHost, base));
+        expect(xml.status).toBe(200);
+        expect(await xml.text()).toBe(bid.adm);
+        expect((await fetch(`${base}/status`)).status).toBe(200);
+        expect((await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: 'nope' })).status).toBe(400);
+      } finally {
+        await live.close();
+      }
+    });
+  });
+});
