@@ -125,18 +125,23 @@ describe('the ads.txt line of a channel', () => {
 
   it('uses the tenant profile entry for its own site, else the tenant id as reseller', () => {
     expect(line(null, 'video.northwind-news.test')).toMatchObject({ line: 'ads.northwind.test, nw-own, DIRECT', seller: { source: 'profile', name: 'Northwind News' } });
-    expect(line(null, 'publisher.test')).toMatchObject({ line: 'ads.northwind.test, nw1, RESELLER', seller: { source: 'tenant', name: 'Northwind' }, warnings: [] });
+    expect(line(null, 'publisher.test')).toMatchObject({ line: 'ads.northwind.test, 1, RESELLER', seller: { source: 'tenant', name: 'Northwind' }, warnings: [] });
   });
 
   it('says what keeps the line from being verifiable', () => {
     expect(line(inactive).warnings).toEqual(['The sellers.json entry of Account 5 is not active: sellers.json lists it only once it is marked Active.']);
-    expect(line(noId)).toMatchObject({ line: null, sellerId: null, warnings: ["The subpublisher No Id Yet has no sellers.json id: set its id on the subpublisher's Sellers JSON tab."] });
+    // Without an id of its own, a subpublisher sells under its account id.
+    expect(line(noId)).toMatchObject({ line: 'ads.northwind.test, 6, DIRECT', sellerId: '6', warnings: [] });
+    expect(line(account({ id: 7, type: 'sub', name: 'Broken', sellersJson: { type: 'NOPE' } as never }))).toMatchObject({
+      line: null,
+      warnings: ["The subpublisher Broken has no valid sellers.json entry: fill in its Sellers JSON tab."],
+    });
   });
 
   it("uses the operator's host for a tenant without a domain", () => {
     const bare = account({ id: 9, type: 'demand', uid: 'bare' });
     expect(channelAdsTxt({ channel: {}, tenant: bare, sub: null, publicHost: 'https://ads.adplane.example:8443/', sellersFile: null })).toMatchObject({
-      line: 'ads.adplane.example, bare, RESELLER',
+      line: 'ads.adplane.example, 9, RESELLER',
       sellersJsonUrl: 'https://ads.adplane.example:8443/sellers.json',
     });
   });

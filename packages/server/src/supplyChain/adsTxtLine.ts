@@ -1,16 +1,17 @@
-import { type AdsTxtRelationship, type ChannelAdsTxt, edgeOrigin } from '@adplane/shared';
+import { adSystemDomain, type AdsTxtRelationship, type ChannelAdsTxt, edgeOrigin, tenantSellerId } from '@adplane/shared';
 import { type User } from '../store/users.js';
-import { hostOf, profileSellers, rootDomainOf, type SellersFile, subSellerEntry } from './sellers.js';
+import { profileSellers, rootDomainOf, type SellersFile, subSellerEntry, subSellerId } from './sellers.js';
 
 /**
  * The ads.txt line of a channel: `<our domain>, <seller id>, DIRECT|RESELLER` (ads.txt 1.1, 3.3).
  * Field #1 is the domain whose /sellers.json lists the seller: the tenant's domain, else the
  * operator's host. Field #2 is the seller id that file lists for the channel (./sellers.ts):
- * - with a subpublisher: its sellers.json id. DIRECT when it is a PUBLISHER (the publisher itself
+ * The domain and ids follow the one rule of shared edge/supplyChain.ts (schain nodes use it too).
+ * - with a subpublisher: its sellers.json id (else its account id). DIRECT when it is a PUBLISHER (the publisher itself
  *   holds the account), RESELLER when it is an INTERMEDIARY (someone else holds the account and
  *   resells the site); for BOTH, DIRECT on the subpublisher's own domain, RESELLER elsewhere;
  * - without one: an entry of the tenant's profile for the channel's domain (the tenant's own site:
- *   DIRECT), else the tenant's own id (uid): the tenant holds that account and resells the
+ *   DIRECT), else the tenant's own account id: the tenant holds that account and resells the
  *   publisher's site through it, so RESELLER.
  * Field #4 (certification authority id) is left out: it is optional and superseded by sellers.json.
  */
@@ -29,9 +30,8 @@ export interface ChannelAdsTxtInput {
 }
 
 export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }: ChannelAdsTxtInput): ChannelAdsTxt {
-  const tenantDomain = rootDomainOf(tenant.domain);
-  const operatorHost = hostOf(new URL(edgeOrigin(publicHost)).host);
-  const domain = tenantDomain || rootDomainOf(operatorHost) || operatorHost;
+  const domain = adSystemDomain(tenant.domain, publicHost);
+  const tenantDomain = adSystemDomain(tenant.domain, '');
   const sellersJsonUrl = tenantDomain ? `https://${tenantDomain}/sellers.json` : `${edgeOrigin(publicHost)}/sellers.json`;
   const channelDomain = rootDomainOf(typeof channel.domain === 'string' ? channel.domain : '');
   const warnings: string[] = [];
@@ -44,9 +44,9 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }:
     const entry = subSellerEntry(sub);
     const name = entry?.name || sub.name;
     if (!entry) {
-      warnings.push(`The subpublisher ${sub.name} has no sellers.json id: set its id on the subpublisher's Sellers JSON tab.`);
+      warnings.push(`The subpublisher ${sub.name} has no valid sellers.json entry: fill in its Sellers JSON tab.`);
     } else {
-      sellerId = entry.id;
+      sellerId = subSellerId(sub, entry);
       relationship = entry.type === 'PUBLISHER' || (entry.type === 'BOTH' && onDomain(channelDomain, rootDomainOf(sub.domain))) ? 'DIRECT' : 'RESELLER';
       if (entry.status !== 1) warnings.push(`The sellers.json entry of ${sub.name} is not active: sellers.json lists it only once it is marked Active.`);
     }
@@ -57,11 +57,9 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }:
       sellerId = own.seller_id;
       relationship = 'DIRECT';
       seller = { source: 'profile', name: own.name ?? own.seller_id };
-    } else if (tenant.uid?.trim()) {
-      sellerId = tenant.uid.trim();
-      seller = { source: 'tenant', name: tenant.profile.companyName || tenant.name };
     } else {
-      warnings.push('The demand account has no id (uid) to sell under: ask the platform admin.');
+      sellerId = tenantSellerId(tenant.id);
+      seller = { source: 'tenant', name: tenant.profile.companyName || tenant.name };
     }
   }
 

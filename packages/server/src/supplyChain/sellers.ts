@@ -1,4 +1,4 @@
-import { DemandSellerEntry, SubSellerEntry } from '@adplane/shared';
+import { DemandSellerEntry, SubSellerEntry, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type User } from '../store/users.js';
 
 /**
@@ -7,13 +7,16 @@ import { type User } from '../store/users.js';
  * ads.txt line from the same seller ids, so the two can never disagree.
  *
  * The sellers of a tenant (a demand account: the business running its SSP on adplane):
- * - each of its subpublishers whose own sellers.json entry (Sellers JSON tab) is active and has an
- *   id: seller_id = that id, seller_type as the entry says, name and domain unless confidential;
+ * - each of its subpublishers whose own sellers.json entry (Sellers JSON tab) is active: seller_id =
+ *   the entry's id, else the subpublisher's account id, seller_type as the entry says, name and
+ *   domain unless confidential;
  * - the entries of the tenant's profile (id, domain, name): its own properties, PUBLISHER (the
  *   profile gives no type; an entry names a domain and the company paid for it, which is what a
  *   publisher account is);
- * - the tenant itself, seller_id = its uid, INTERMEDIARY: the account that sells the channels that
- *   have no subpublisher, whose sites the tenant does not own.
+ * - the tenant itself, seller_id = its account id, INTERMEDIARY: the account that sells the channels
+ *   that have no subpublisher, whose sites the tenant does not own.
+ * The ids follow the one rule of shared edge/supplyChain.ts, which the schain nodes of outbound bid
+ * requests follow too.
  * A seller_id is listed once per file ("every seller_id must map to only a single entity"): the first
  * wins, in the order above.
  */
@@ -64,20 +67,23 @@ export const isTenant = (u: User): boolean => u.type === 'demand' && u.managerId
 
 const companyName = (u: User): string => (u.profile.companyName || u.name || '').trim();
 
-/** A subpublisher's own entry, when it is valid, active and has an id; null otherwise. */
+/** A subpublisher's own entry, when it is valid (of an account not archived); null otherwise. */
 export function subSellerEntry(sub: User): SubSellerEntry | null {
   if (sub.type !== 'sub' || sub.archived) return null;
   const parsed = SubSellerEntry.safeParse(sub.sellersJson ?? {});
-  if (!parsed.success || parsed.data.id === '') return null;
-  return parsed.data;
+  return parsed.success ? parsed.data : null;
 }
 
-/** The Seller object of a subpublisher, or null when it is not listed (inactive, no id, a bad row). */
+/** The seller id of a subpublisher: its entry's id, else its account id (shared edge/supplyChain.ts). */
+export const subSellerId = (sub: User, entry: SubSellerEntry | null): string => subpublisherSellerId(sub.id, entry);
+
+/** The Seller object of a subpublisher, or null when it is not listed (inactive, a bad row). */
 export function subSeller(sub: User): Seller | null {
   const entry = subSellerEntry(sub);
   if (!entry || entry.status !== 1) return null;
-  if (entry.confidential === 1) return { seller_id: entry.id, seller_type: entry.type, is_confidential: 1 };
-  const seller: Seller = { seller_id: entry.id, seller_type: entry.type, is_confidential: 0, name: entry.name || companyName(sub) };
+  const id = subSellerId(sub, entry);
+  if (entry.confidential === 1) return { seller_id: id, seller_type: entry.type, is_confidential: 1 };
+  const seller: Seller = { seller_id: id, seller_type: entry.type, is_confidential: 0, name: entry.name || companyName(sub) };
   const domain = rootDomainOf(sub.domain);
   if (domain) seller.domain = domain;
   return seller;
@@ -100,8 +106,7 @@ export function profileSellers(tenant: User): Seller[] {
 
 /** The tenant itself: the account selling its channels that have no subpublisher. */
 export function tenantSeller(tenant: User): Seller | null {
-  const id = tenant.uid?.trim();
-  if (!id) return null;
+  const id = tenantSellerId(tenant.id);
   const seller: Seller = { seller_id: id, seller_type: 'INTERMEDIARY', is_confidential: 0, name: companyName(tenant) || id };
   const domain = rootDomainOf(tenant.domain);
   if (domain) seller.domain = domain;

@@ -59,13 +59,13 @@ describe('the sellers of a tenant', () => {
   const other = account({ id: 10, type: 'demand', uid: 'ac1', domain: 'acme.test', name: 'Acme' });
   const directory = buildSellersDirectory([tenant, ...subs, other, account({ id: 11, type: 'demand', uid: 'gone', archived: true })]);
 
-  it('lists active subpublisher entries, the profile entries and the tenant itself, each seller id once', () => {
+  it('lists active subpublisher entries, the profile entries and the tenant itself (by account id), each seller id once', () => {
     expect(directory.byTenant.get(1)?.sellers).toEqual([
       { seller_id: 'p-1', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Pub', domain: 'pub.test' },
       { seller_id: 'p-2', seller_type: 'INTERMEDIARY', is_confidential: 1 },
       { seller_id: 'p-5', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Company Five' },
       { seller_id: 'own-1', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Harbor O&O', domain: 'harbor.test' },
-      { seller_id: 'nw1', seller_type: 'INTERMEDIARY', is_confidential: 0, name: 'Northwind', domain: 'ads.northwind.test' },
+      { seller_id: '1', seller_type: 'INTERMEDIARY', is_confidential: 0, name: 'Northwind', domain: 'ads.northwind.test' },
     ]);
     for (const file of [...directory.byTenant.values(), directory.operator]) expect(schemaErrors(file)).toEqual([]);
   });
@@ -76,7 +76,7 @@ describe('the sellers of a tenant', () => {
     expect(tenantForHost(directory, 'www.acme.test', 'adplane.example')).toBe(10);
     expect(tenantForHost(directory, 'northwind.test', 'adplane.example')).toBeNull();
     expect(tenantForHost(directory, 'adplane.example', 'adplane.example')).toBeNull();
-    expect(sellersFileFor(directory, 'other.example', 'adplane.example').sellers.map((s) => s.seller_id)).toEqual(['p-1', 'p-2', 'p-5', 'own-1', 'nw1', 'ac1']);
+    expect(sellersFileFor(directory, 'other.example', 'adplane.example').sellers.map((s) => s.seller_id)).toEqual(['p-1', 'p-2', 'p-5', 'own-1', '1', '10']);
   });
 
   it('writes domains as root domains', () => {
@@ -105,15 +105,15 @@ forEachStore((t) => {
     expect(schemaErrors(body)).toEqual([]);
     expect(body).toMatchObject({ version: '1.0', contact_email: 'nora@northwind.test', contact_address: '12 Harbor St, Boston, MA' });
     expect(body.sellers).toContainEqual({ seller_id: 'nw1-sub-1', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Harbor Video', domain: 'harborvideo.test' });
-    expect(body.sellers).toContainEqual(expect.objectContaining({ seller_id: 'nw1', seller_type: 'INTERMEDIARY' }));
-    expect(body.sellers.map((s: { seller_id: string }) => s.seller_id)).not.toContain('ac1');
+    expect(body.sellers).toContainEqual(expect.objectContaining({ seller_id: String(t.users.demand.id), seller_type: 'INTERMEDIARY' }));
+    expect(body.sellers.map((s: { seller_id: string }) => s.seller_id)).not.toContain(String(t.users.acme.id));
   });
 
   it("answers the operator's host with every tenant's sellers, and a matching ETag with 304", async () => {
     const res = await get('adplane.example');
     expect(schemaErrors(res.json())).toEqual([]);
     const ids = res.json().sellers.map((s: { seller_id: string }) => s.seller_id);
-    expect(ids).toEqual(expect.arrayContaining(['nw1-sub-1', 'nw1', 'ac1']));
+    expect(ids).toEqual(expect.arrayContaining(['nw1-sub-1', String(t.users.demand.id), String(t.users.acme.id)]));
     expect(res.json().contact_email).toBeUndefined();
     const again = await get('adplane.example', { 'if-none-match': String(res.headers.etag) });
     expect(again.statusCode).toBe(304);
