@@ -43,6 +43,8 @@ function allowedRoles(method: string, url: string): Role[] {
   const fixed: Record<string, Role[]> = {
     'POST /api/auth/login': [...ROLES],
     'GET /api/auth/user': SIGNED_IN,
+    // answers every caller (the signed-out probe gets { user: null }, never 403)
+    'GET /api/auth/session': [...ROLES],
     'GET /api/switch': ['admin', 'ops'],
     'GET /api/demand/info': ['demand', 'manager', 'sub', 'adv', 'sdk'],
     'PUT /api/demand/info': ['demand', 'manager', 'sdk'],
