@@ -8,6 +8,7 @@ import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
+import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
 import { registerPrebidEntries } from './prebid/prebidEntries.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
@@ -200,6 +201,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     reply.hijack();
     await handleVast(deps, request.raw, reply.raw, request.params.uid, search);
   });
+  installInboundRtb(app);
   registerPrebidEntries(app, edge, deps);
   return edge;
 }

@@ -48,6 +48,22 @@ export class Pacing {
     return null;
   }
 
+  private supplierSecond = -1;
+  private supplierQps = new Map<number, number>();
+
+  /** Counts one bid request from a supplier (DSP mode) when its QPS limit allows it; false when over. */
+  takeSupplierRequest(supplierId: number, qpsLimit: Limit, now: number): boolean {
+    const sec = Math.floor(now / 1000);
+    if (sec !== this.supplierSecond) {
+      this.supplierSecond = sec;
+      this.supplierQps.clear();
+    }
+    const inSecond = this.supplierQps.get(supplierId) ?? 0;
+    if (!underLimit(inSecond, qpsLimit)) return false;
+    this.supplierQps.set(supplierId, inSecond + 1);
+    return true;
+  }
+
   private zoneDay(now: number, tz: number): number {
     return Math.floor((now + tz * 3_600_000) / DAY);
   }

@@ -49,6 +49,22 @@ interface Priced {
   fate: SourceFate;
 }
 
+/**
+ * Deals (DSP mode): a bid made under a deal must name a deal the request offers, and reaches that
+ * deal's floor instead of the open floor; a private auction (imp.pmp.private_auction) takes deal
+ * bids only. Deal floors here are in the demand's money, as the channel floor is.
+ */
+function dealRule(bid: Bid, req: AuctionRequest): string | null {
+  if (!bid.dealId) return req.privateAuction ? 'private_auction' : null;
+  return req.deals.some((d) => d.dealId === bid.dealId) ? null : 'deal_not_offered';
+}
+
+function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
+  if (!bid.dealId) return c.floorCpm;
+  for (const d of req.deals) if (d.dealId === bid.dealId) return d.floorCpm;
+  return c.floorCpm;
+}
+
 async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: SourceFate[]): Promise<Priced[]> {
   const results = await Promise.all(group.map((c) => callUnderDeadline(c, req)));
   const priced: Priced[] = [];
@@ -64,14 +80,19 @@ async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: S
     else if (r.kind === 'no_fill') {
       fate.reason = r.reason;
       if (r.vastError) fate.vastError = r.vastError;
-    } else if (r.bid.priceCpm < c.floorCpm || r.bid.priceCpm <= 0) {
-      fate.fate = 'below_floor';
-      fate.bidCpm = r.bid.priceCpm;
-      fate.reason = r.bid.priceCpm <= 0 ? 'zero_price' : `floor_${c.floorCpm}`;
     } else {
-      fate.fate = 'lost';
       fate.bidCpm = r.bid.priceCpm;
-      priced.push({ candidate: c, bid: r.bid, fate });
+      if (r.bid.dealId) fate.dealId = r.bid.dealId;
+      const refused = dealRule(r.bid, req);
+      const floor = floorOf(r.bid, c, req);
+      if (refused) fate.reason = refused;
+      else if (r.bid.priceCpm < floor || r.bid.priceCpm <= 0) {
+        fate.fate = 'below_floor';
+        fate.reason = r.bid.priceCpm <= 0 ? 'zero_price' : `floor_${floor}`;
+      } else {
+        fate.fate = 'lost';
+        priced.push({ candidate: c, bid: r.bid, fate });
+      }
     }
   });
   return priced;

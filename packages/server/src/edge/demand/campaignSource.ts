@@ -3,6 +3,7 @@ import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
+import { ortbCreativeFits } from '../openrtb/impFit.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow
@@ -15,6 +16,8 @@ const TRACE_LIMIT = 50;
 /** Whether a creative fits the channel's format and the player. */
 export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: RequestContext): boolean {
   if (creative.format !== channel.format) return false;
+  // an OpenRTB impression states what it takes (sizes, mimes, durations, blocked advertisers)
+  if (ctx.ortb) return ortbCreativeFits(creative, ctx.ortb.imp, ctx.ortb.request);
   if (creative.format === 'video') return creative.videoSource === 'vast' ? !!creative.vastUrl : creative.mediaFiles.length > 0;
   // display: the banner must fit in the slot the player states
   const { width, height } = ctx.query;
@@ -60,9 +63,11 @@ interface Pick {
  * The creative the campaign would serve here, or the rule that refuses it. A plain function, not a
  * closure per request: the hot path allocates as little as it can.
  */
-function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: number): SnapCreative | string {
+export function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: number): SnapCreative | string {
   const { ctx, channel } = req;
   if (ctx.now < campaign.flightStart) return 'flight_not_started';
+  // DSP mode: a campaign naming suppliers buys from those only
+  if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id)) return 'supplier_not_bought';
   if (ctx.now >= campaign.flightEnd) return 'flight_ended';
   const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
   if (rule) return `targeting.${rule}`;
@@ -82,6 +87,8 @@ export const campaignSource: DemandSource = {
   name: 'campaigns',
   candidates(req: AuctionRequest, filtered) {
     const { channel, snapshot } = req;
+    // a private auction takes deal bids only (openrtb/inbound/dealCampaigns.ts bids on deals)
+    if (req.privateAuction) return { candidates: [], indexedOut: 0 };
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
     const tz = snapshot.tenants.get(channel.tenantId)?.timezone ?? 0;

@@ -5,6 +5,8 @@ import { type Owners, ownersServe } from './accounts.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
+/** One shared empty list: most campaigns name no deal and no supplier, and a book holds 100,000 of them. */
+const NONE: number[] = [];
 
 /**
  * What the edge reads of a stored campaign. The snapshot keeps this projection of each parsed row
@@ -13,12 +15,14 @@ const HOUR = 3_600_000;
 export type CampaignFacts = Pick<
   CampaignRow,
   'id' | 'tenantId' | 'name' | 'status' | 'archived' | 'advertiserId' | 'startDate' | 'endDate' | 'totalBudget' | 'dailyBudget' | 'bidCpm' | 'targetingId' | 'creativeIds'
+  | 'dealIds' | 'supplierIds'
 >;
 
 export function campaignFacts(c: CampaignRow): CampaignFacts {
   return {
     id: c.id, tenantId: c.tenantId, name: c.name, status: c.status, archived: c.archived, advertiserId: c.advertiserId, startDate: c.startDate,
     endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: c.creativeIds,
+    dealIds: c.dealIds.length ? c.dealIds : NONE, supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
   };
 }
 
@@ -72,6 +76,8 @@ export function compileCampaigns(
       bidCpm: c.bidCpm,
       targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
       creatives: own,
+      dealIds: c.dealIds,
+      supplierIds: c.supplierIds,
     });
   }
   return out;

@@ -50,6 +50,12 @@ export interface SnapCampaign {
   bidCpm: number;
   targeting: CompiledTargeting | null;
   creatives: readonly SnapCreative[];
+  /**
+   * DSP mode: the deals (row ids) it may buy through, besides the open auction, and the suppliers
+   * it buys from (empty: every supplier of the tenant). Absent reads as empty.
+   */
+  dealIds?: readonly number[];
+  supplierIds?: readonly number[];
 }
 
 export interface SnapTag {

@@ -1,0 +1,101 @@
+import { type BidRequest, type Imp } from '@adplane/shared';
+import { type SnapCreative } from '../snapshot/types.js';
+import { type VastVersion } from '../vast/vastVersion.js';
+
+/**
+ * What an OpenRTB impression accepts of a creative, read from the request as sent (section 3.2.6
+ * Banner, 3.2.7 Video, 3.2.1 bcat/badv): a banner only in one of the sizes it permits, a video in
+ * a duration and a mime type it plays, and never an advertiser or a category the request blocks.
+ * Values of the wrong type read as "not stated" (the contract check in bidRequestReader.ts has
+ * refused the ones that matter). Plain loops: this runs for every campaign a request looks at.
+ */
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Whether a w x h banner is one of the sizes the impression permits (banner.format, else banner.w/h; none stated: any). */
+export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: number): boolean {
+  const formats = banner.format;
+  let stated = false;
+  if (Array.isArray(formats)) {
+    for (const f of formats) {
+      if (!f || !isNum(f.w) || !isNum(f.h) || f.w <= 0 || f.h <= 0) continue;
+      stated = true;
+      if (f.w === w && f.h === h) return true;
+    }
+  }
+  if (isNum(banner.w) && isNum(banner.h) && banner.w > 0 && banner.h > 0) {
+    stated = true;
+    if (banner.w === w && banner.h === h) return true;
+  }
+  return !stated;
+}
+
+function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {
+  const d = creative.duration;
+  if (d > 0) {
+    if (isNum(video.minduration) && d < video.minduration) return false;
+    if (isNum(video.maxduration) && video.maxduration > 0 && d > video.maxduration) return false;
+    if (Array.isArray(video.rqddurs) && video.rqddurs.length && !video.rqddurs.includes(d)) return false;
+  }
+  if (creative.videoSource === 'vast') {
+    // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
+    return !Array.isArray(video.protocols) || !video.protocols.length || video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p));
+  }
+  const mimes = video.mimes;
+  if (!Array.isArray(mimes) || !mimes.length) return creative.mediaFiles.length > 0;
+  for (const m of creative.mediaFiles) for (const accepted of mimes) if (typeof accepted === 'string' && accepted.toLowerCase() === m.mime.toLowerCase()) return true;
+  return false;
+}
+
+/** Whether a domain is blocked by a badv entry (the entry itself or a subdomain of it). */
+function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
+  for (const b of blocked) {
+    if (typeof b !== 'string' || !b) continue;
+    if (domain === b || (domain.length > b.length && domain.endsWith(b) && domain[domain.length - b.length - 1] === '.')) return true;
+  }
+  return false;
+}
+
+/** Whether an IAB category is blocked by a bcat entry (the entry itself or a subcategory: IAB8 blocks IAB8-5). */
+function categoryBlocked(cat: string, blocked: readonly unknown[]): boolean {
+  for (const b of blocked) {
+    if (typeof b !== 'string' || !b) continue;
+    if (cat === b || (cat.length > b.length && cat.startsWith(b) && cat[b.length] === '-')) return true;
+  }
+  return false;
+}
+
+export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidRequest): boolean {
+  if (creative.format === 'video') {
+    if (!imp.video) return false;
+    if (creative.videoSource === 'vast' ? !creative.vastUrl : !creative.mediaFiles.length) return false;
+    if (!videoAllows(imp.video, creative)) return false;
+  } else if (!imp.banner || !bannerAllows(imp.banner, creative.width, creative.height)) return false;
+  const { badv, bcat } = request;
+  if (Array.isArray(badv) && badv.length) for (const d of creative.adomain) if (domainBlocked(d.toLowerCase(), badv)) return false;
+  if (Array.isArray(bcat) && bcat.length) for (const c of creative.iabCategories) if (categoryBlocked(c, bcat)) return false;
+  return true;
+}
+
+/** AdCOM "Creative Subtypes - Audio/Video": the VAST version of each protocol, inline and wrapper. */
+const PROTOCOL_VERSION: Readonly<Record<number, VastVersion>> = { 2: '2.0', 3: '3.0', 5: '2.0', 6: '3.0', 7: '4.0', 8: '4.0', 11: '4.1', 12: '4.1', 13: '4.2', 14: '4.2', 15: '4.2', 16: '4.2' };
+const WRAPPER_PROTOCOLS = new Set([4, 5, 6, 8, 10, 12, 14, 16]);
+const VERSION_RANK: Readonly<Record<VastVersion, number>> = { '2.0': 0, '3.0': 1, '4.0': 2, '4.1': 3, '4.2': 4 };
+
+/**
+ * The highest VAST version the video impression takes (video.protocols, else 2.5's single
+ * `protocol`), or null when it states none we write (VAST 1.0 alone, DAAST): then the caller's
+ * default. VAST 4.3 players read our 4.2 documents.
+ */
+export function vastVersionOfImp(video: NonNullable<Imp['video']>): VastVersion | null {
+  let best: VastVersion | null = null;
+  const list = Array.isArray(video.protocols) ? video.protocols : isNum(video.protocol) ? [video.protocol] : [];
+  for (const p of list) {
+    const v = PROTOCOL_VERSION[p];
+    if (v && (!best || VERSION_RANK[v] > VERSION_RANK[best])) best = v;
+  }
+  return best;
+}
+
+/** The protocol number of a VAST document we answer in a version (Bid.protocol). */
+const VERSION_PROTOCOL: Readonly<Record<VastVersion, number>> = { '2.0': 2, '3.0': 3, '4.0': 7, '4.1': 11, '4.2': 13 };
+export const protocolOfVersion = (v: VastVersion): number => VERSION_PROTOCOL[v];

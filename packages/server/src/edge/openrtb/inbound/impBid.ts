@@ -1,0 +1,142 @@
+import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
+import { type DecideOptions, type EdgeDeps, runDecision } from '../../adDecision.js';
+import { type Metrics } from '../../counters/hourlyCounters.js';
+import { adMarkupOf } from '../../markup/adMarkup.js';
+import { contextOfBidRequest } from '../../request/openrtbContext.js';
+import { type GeoLookup } from '../../request/geo.js';
+import { type SnapChannel, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
+import { refusal } from '../../targeting/compiledTargeting.js';
+import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
+import { cpmToMicros, microsToCpm } from '../bidRequestReader.js';
+import { protocolOfVersion, vastVersionOfImp } from '../impFit.js';
+import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
+import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
+import { NEVER } from './margins.js';
+
+/**
+ * One impression of an inbound bid request decided and turned into a bid (or null: no bid, counted
+ * with its reason). The caller of a bid request is an exchange's server, not the viewer: the
+ * viewer is the device the request describes, never the connection.
+ */
+export type Target = { kind: 'supplier'; supplier: SnapSupplier; tenantId: number } | { kind: 'channel'; channel: SnapChannel; tenantId: number };
+
+export interface ImpDeps {
+  edge: EdgeDeps;
+  geo: GeoLookup;
+  origin: string;
+  /** Counts a refusal of the request or an impression on the target's report row (nothing for a test request). */
+  refuse(target: Target, reason: string, reqs: number, now: number, test: boolean): void;
+}
+
+export interface ImpBid {
+  seat: string;
+  bid: OrtbBid;
+}
+
+const NO_CONNECTION = { remoteAddress: '', userAgent: '' };
+
+export interface ImpJob {
+  target: Target;
+  snapshot: Snapshot;
+  request: BidRequest;
+  arrival: number;
+  deadline: number;
+  test: boolean;
+}
+
+/** Report dimensions of a refused impression: its target, nothing of the viewer (it was never read). */
+export function refusalDims(target: Target, reason: string) {
+  return target.kind === 'supplier'
+    ? { tenant_id: target.tenantId, channel_id: 0, subpublisher_id: 0, supplier_id: target.supplier.id, integration: 'RTB', nofill_reason: reason }
+    : { tenant_id: target.tenantId, channel_id: target.channel.id, subpublisher_id: target.channel.subpublisherId, supplier_id: 0, integration: 'RTB', nofill_reason: reason };
+}
+
+export const REQ: Metrics = { reqs: 1 };
+
+/** Whether the request lets our open-auction seat buy (request wseat names it, when stated; bseat does not). */
+function openSeatAllowed(request: BidRequest, seat: string): boolean {
+  const { wseat, bseat } = request;
+  if (Array.isArray(wseat) && wseat.length && !wseat.includes(seat)) return false;
+  return !(Array.isArray(bseat) && bseat.includes(seat));
+}
+
+function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
+  deps.refuse(job.target, reason, 1, job.arrival, job.test);
+  return null;
+}
+
+export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<ImpBid | null> {
+  const { target, request, arrival, test } = job;
+  const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
+  if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
+  if (imp.bidfloorcur !== undefined && imp.bidfloorcur !== 'USD') return refuse(deps, job, 'currency');
+  const impFloor = typeof imp.bidfloor === 'number' ? cpmToMicros(imp.bidfloor) : 0;
+  const version = imp.video ? vastVersionOfImp(imp.video) : null;
+  const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
+
+  let seat = tenantSeat(target.tenantId);
+  let deals: DealTerms[] = [];
+  let options: DecideOptions;
+  if (target.kind === 'supplier') {
+    const { supplier } = target;
+    const rule = supplier.targeting ? refusal(supplier.targeting, ctx) : null;
+    if (rule) return refuse(deps, job, `supplier_targeting.${rule}`);
+    deals = matchDeals(request, imp, job.snapshot.deals.get(supplier.tenantId), supplier, arrival);
+    const openAllowed = openSeatAllowed(request, seat);
+    const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
+    if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
+    const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
+    options = { channel, integration: 'RTB', supplier, deals: deals.map((d) => d.offered), privateAuction, deadline: job.deadline, test };
+  } else {
+    const channel = rtbChannel(target.channel, version, impFloor);
+    if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
+    options = { channel, integration: 'RTB', deadline: job.deadline, test };
+  }
+
+  const outcome = await runDecision(deps.edge, '', ctx, options);
+  const w = outcome.winner;
+  if (!w) return null;
+  if (!outcome.decision || !outcome.token) return null;
+  // the price is what the caller earns: the winner's payout, or a fixed deal's price
+  let price = w.payoutCpm;
+  let floor = impFloor;
+  const dealId = w.bid.dealId ?? '';
+  if (dealId) {
+    const terms = deals.find((d) => d.deal.dealId === dealId);
+    if (!terms) return null;
+    seat = terms.seat;
+    floor = terms.supplierFloorCpm;
+    if (terms.fixed) price = terms.supplierFloorCpm;
+  }
+  if (price <= 0 || price < floor) return null;
+  // the VAST's <Pricing> states the price the caller pays (our bid), not what the demand pays us
+  const markup = adMarkupOf({ ...outcome, winner: { ...w, clearingCpm: price } }, deps.origin);
+  if (!markup) return null;
+
+  const video = markup.mtype === MTYPE.video;
+  const bid: OrtbBid = {
+    id: outcome.decision.id,
+    impid: imp.id,
+    price: microsToCpm(price),
+    adm: markup.adm,
+    nurl: `${deps.origin}/rtb/win?t=${outcome.token}&p=\${AUCTION_PRICE}`,
+    adid: markup.crid,
+    crid: markup.crid,
+    mtype: markup.mtype,
+  };
+  if (w.bid.campaignId) bid.cid = String(w.bid.campaignId);
+  if (markup.adomain.length) bid.adomain = [...markup.adomain];
+  if (markup.cat.length) bid.cat = [...markup.cat];
+  if (dealId) bid.dealid = dealId;
+  // a video's size is the player's (the VAST's media files are picked by it); a banner's is its own
+  const vw = video ? (imp.video?.w ?? 0) : 0;
+  const vh = video ? (imp.video?.h ?? 0) : 0;
+  const width = vw > 0 && vh > 0 ? vw : markup.w;
+  const height = vw > 0 && vh > 0 ? vh : markup.h;
+  if (width > 0 && height > 0) {
+    bid.w = width;
+    bid.h = height;
+  }
+  if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
+  return { seat, bid };
+}

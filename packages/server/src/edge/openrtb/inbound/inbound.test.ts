@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { type BidRequest, type Imp } from '@adplane/shared';
+import { payoutCpm } from '../../auction/money.js';
+import { type SnapCreative, type SnapDeal, type SnapSupplier } from '../../snapshot/types.js';
+import { bannerAllows, ortbCreativeFits, vastVersionOfImp } from '../impFit.js';
+import { matchDeals } from './dealMatch.js';
+import { channelDemandFloor, demandFloor, grossUp, NEVER, supplierPayout } from './margins.js';
+import { deadlineOf, invalidReason } from './rtbEntry.js';
+
+const creative = (over: Partial<SnapCreative>): SnapCreative => ({
+  id: 1, tenantId: 1, name: 'c', advertiserId: 0, format: 'display', videoSource: 'media', mediaFiles: [], vastUrl: '', duration: 0, displayType: 'image', imageUrl: '', html: '',
+  width: 300, height: 250, clickUrl: '', adomain: ['brand.test'], iabCategories: ['IAB3-1'], ...over,
+});
+
+describe('what an impression accepts', () => {
+  it('takes a banner in one of the permitted sizes only (format first, then w/h), any when none is stated', () => {
+    expect(bannerAllows({ format: [{ w: 728, h: 90 }, { w: 300, h: 250 }] }, 300, 250)).toBe(true);
+    expect(bannerAllows({ format: [{ w: 728, h: 90 }] }, 300, 250)).toBe(false);
+    expect(bannerAllows({ w: 300, h: 250 }, 300, 250)).toBe(true);
+    expect(bannerAllows({ w: 300, h: 250 }, 300, 50)).toBe(false);
+    expect(bannerAllows({}, 160, 600)).toBe(true);
+  });
+
+  it('refuses a blocked advertiser domain (and its subdomains) and a blocked category (and its subcategories)', () => {
+    const imp: Imp = { id: '1', banner: { w: 300, h: 250 } };
+    const req = (r: Partial<BidRequest>): BidRequest => ({ id: 'r', imp: [imp], ...r });
+    expect(ortbCreativeFits(creative({}), imp, req({}))).toBe(true);
+    expect(ortbCreativeFits(creative({ adomain: ['ads.brand.test'] }), imp, req({ badv: ['brand.test'] }))).toBe(false);
+    expect(ortbCreativeFits(creative({ adomain: ['notbrand.test'] }), imp, req({ badv: ['brand.test'] }))).toBe(true);
+    expect(ortbCreativeFits(creative({}), imp, req({ bcat: ['IAB3'] }))).toBe(false);
+    expect(ortbCreativeFits(creative({}), imp, req({ bcat: ['IAB3-11', 'IAB30'] }))).toBe(true);
+  });
+
+  it('takes a video in a duration and a mime it plays, a wrapper only where wrappers are taken', () => {
+    const spot = creative({ format: 'video', duration: 30, mediaFiles: [{ url: 'u', mime: 'video/mp4', duration: 30, width: 640, height: 360, bitrate: 0 }] });
+    const video = (v: Imp['video']): Imp => ({ id: '1', video: v });
+    const req: BidRequest = { id: 'r', imp: [] };
+    expect(ortbCreativeFits(spot, video({ mimes: ['video/MP4'], maxduration: 30 }), req)).toBe(true);
+    expect(ortbCreativeFits(spot, video({ mimes: ['video/webm'] }), req)).toBe(false);
+    expect(ortbCreativeFits(spot, video({ maxduration: 15 }), req)).toBe(false);
+    expect(ortbCreativeFits(spot, video({ rqddurs: [15, 20] }), req)).toBe(false);
+    const wrapper = creative({ format: 'video', videoSource: 'vast', vastUrl: 'https://x.test/vast' });
+    expect(ortbCreativeFits(wrapper, video({ protocols: [2, 3] }), req)).toBe(false);
+    expect(ortbCreativeFits(wrapper, video({ protocols: [3, 6] }), req)).toBe(true);
+    expect(ortbCreativeFits(spot, { id: '1', banner: {} }, req)).toBe(false);
+  });
+
+  it('answers in the highest VAST version the impression takes', () => {
+    expect(vastVersionOfImp({ protocols: [2, 3] })).toBe('3.0');
+    expect(vastVersionOfImp({ protocols: [2, 7, 5] })).toBe('4.0');
+    expect(vastVersionOfImp({ protocols: [13, 16] })).toBe('4.2');
+    expect(vastVersionOfImp({ protocol: 6 })).toBe('3.0');
+    expect(vastVersionOfImp({ protocols: [1, 9] })).toBeNull();
+    expect(vastVersionOfImp({})).toBeNull();
+  });
+});
+
+describe('margins', () => {
+  it('grosses a floor up to the lowest demand price whose payout reaches it', () => {
+    for (const margin of [0, 15, 20, 22.5, 33.3, 99]) {
+      for (const floor of [1, 30_000, 2_500_000, 3_000_001, 17_777_777]) {
+        const gross = demandFloor(floor, margin);
+        const payout = supplierPayout(margin);
+        expect(payoutCpm(payout, gross)).toBeGreaterThanOrEqual(floor);
+        expect(payoutCpm(payout, gross - 1)).toBeLessThan(floor);
+      }
+    }
+    expect(grossUp(0, 80)).toBe(0);
+    expect(demandFloor(1, 100)).toBe(NEVER);
+    expect(channelDemandFloor({ type: 'cpm', cpm: 2_000_000 }, 1_500_000)).toBe(0);
+    expect(channelDemandFloor({ type: 'cpm', cpm: 1_000_000 }, 1_500_000)).toBe(NEVER);
+    expect(channelDemandFloor({ type: 'revshare', percent: 70 }, 700_000)).toBe(1_000_000);
+  });
+});
+
+describe('deal matching', () => {
+  const supplier: SnapSupplier = { id: 7, uid: 's', tenantId: 3, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 20, formats: ['display'], targeting: null };
+  const deal = (over: Partial<SnapDeal>): SnapDeal => ({
+    id: 1, tenantId: 3, name: 'd', dealId: 'D1', floorCpm: 2_000_000, auctionType: 1, buyerSeats: [], supplierIds: [], start: -Infinity, end: Infinity, ...over,
+  });
+  const imp = (deals: object[]): Imp => ({ id: '1', banner: {}, pmp: { deals: deals as never } });
+  const match = (ours: SnapDeal, asked: object[], request: Partial<BidRequest> = {}, now = 1000) =>
+    matchDeals({ id: 'r', imp: [], ...request }, imp(asked), new Map([[ours.dealId, ours]]), supplier, now);
+
+  it('matches by id, with the higher floor and our margin on top for the auction', () => {
+    const [m] = match(deal({}), [{ id: 'D1', bidfloor: 2.5 }]);
+    expect(m).toMatchObject({ supplierFloorCpm: 2_500_000, fixed: false, seat: '3' });
+    expect(m!.offered.floorCpm).toBe(3_125_000);
+    expect(match(deal({}), [{ id: 'D2' }])).toEqual([]);
+  });
+
+  it('keeps dates, suppliers, currency and seats', () => {
+    expect(match(deal({ end: 1000 }), [{ id: 'D1' }])).toEqual([]);
+    expect(match(deal({ start: 2000 }), [{ id: 'D1' }])).toEqual([]);
+    expect(match(deal({ supplierIds: [8] }), [{ id: 'D1' }])).toEqual([]);
+    expect(match(deal({ supplierIds: [8, 7] }), [{ id: 'D1' }])).toHaveLength(1);
+    expect(match(deal({}), [{ id: 'D1', bidfloorcur: 'EUR' }])).toEqual([]);
+    expect(match(deal({ buyerSeats: ['A'] }), [{ id: 'D1', wseat: ['B'] }])).toEqual([]);
+    expect(match(deal({ buyerSeats: ['A', 'B'] }), [{ id: 'D1', wseat: ['B'] }])[0]!.seat).toBe('B');
+    expect(match(deal({}), [{ id: 'D1', wseat: ['3'] }])[0]!.seat).toBe('3');
+    expect(match(deal({ buyerSeats: ['A'] }), [{ id: 'D1' }], { wseat: ['Z'] })).toEqual([]);
+  });
+
+  it('is fixed at the floor for our auction type 3 or the request deal\'s at 3', () => {
+    expect(match(deal({ auctionType: 3 }), [{ id: 'D1' }])[0]).toMatchObject({ fixed: true, supplierFloorCpm: 2_000_000 });
+    expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]).toMatchObject({ fixed: true, supplierFloorCpm: 4_000_000 });
+    expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]!.offered.auctionType).toBe(3);
+  });
+});
+
+describe('the entry point', () => {
+  it('keeps a tenth of tmax (5 to 50 ms) for the way back, 300 ms when none is stated, 1 s at most', () => {
+    expect(deadlineOf(0, 120)).toBe(108);
+    expect(deadlineOf(0, 30)).toBe(25);
+    expect(deadlineOf(0, undefined)).toBe(270);
+    expect(deadlineOf(0, 5000)).toBe(950);
+  });
+
+  it('counts a malformed field without its indexes', () => {
+    expect(invalidReason('imp[3].pmp.deals[12].id')).toBe('invalid_request.imp.pmp.deals.id');
+    expect(invalidReason('')).toBe('invalid_request.body');
+  });
+});

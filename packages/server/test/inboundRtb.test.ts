@@ -1,0 +1,365 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { type Bid, type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { schemaErrors } from './vastSchema.js';
+
+/**
+ * adplane as the bidder: OpenRTB 2.6 bid requests posted to /rtb/bid/<supplier uid> (and
+ * /rtb/<uid>), over real HTTP, answered with bid responses checked field by field against the spec
+ * (section 4.2), or 204 for no bid, or 400 naming the field of a malformed request; never a 500.
+ */
+const FIXTURES = fileURLToPath(new URL('./fixtures/openrtb/', import.meta.url));
+const EXAMPLES = readdirSync(FIXTURES).filter((f) => /^ortb26_6_2_\d_request_.*\.json$/.test(f)).sort();
+const example = (name: string): BidRequest => JSON.parse(readFileSync(`${FIXTURES}${EXAMPLES.find((f) => f.includes(name))!}`, 'utf8')) as BidRequest;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const usd = (n: number) => Math.round(n * 1_000_000);
+
+/** The sizes a banner impression permits (format[], else w/h). */
+function permittedSizes(imp: Imp): string[] {
+  const sizes = (imp.banner?.format ?? []).map((f) => `${f.w}x${f.h}`);
+  if (imp.banner?.w && imp.banner.h) sizes.push(`${imp.banner.w}x${imp.banner.h}`);
+  return sizes;
+}
+
+/** Every rule of section 4.2 our answers must keep, for a response to `request`. */
+function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
+  expect(response.id).toBe(request.id);
+  expect(response.cur).toBe('USD');
+  expect(typeof response.bidid).toBe('string');
+  expect(Array.isArray(response.seatbid) && response.seatbid.length).toBeTruthy();
+  const bids: Bid[] = [];
+  for (const seat of response.seatbid!) {
+    expect(typeof seat.seat).toBe('string');
+    expect(seat.seat!.length).toBeGreaterThan(0);
+    expect(seat.bid.length).toBeGreaterThan(0);
+    for (const bid of seat.bid) {
+      bids.push(bid);
+      const imp = request.imp.find((i) => i.id === bid.impid);
+      expect(imp, `impid ${bid.impid} names an imp of the request`).toBeDefined();
+      expect(typeof bid.id).toBe('string');
+      expect(bid.id.length).toBeGreaterThan(0);
+      expect(typeof bid.price).toBe('number');
+      expect(bid.price).toBeGreaterThan(0);
+      expect(bid.price).toBeGreaterThanOrEqual(imp!.bidfloor ?? 0);
+      expect(typeof bid.adm).toBe('string');
+      expect(typeof bid.crid).toBe('string');
+      expect(bid.adomain!.length).toBeGreaterThan(0);
+      for (const d of bid.adomain!) expect(request.badv ?? []).not.toContain(d);
+      for (const c of bid.cat ?? []) expect((request.bcat ?? []).some((b) => c === b || c.startsWith(`${b}-`))).toBe(false);
+      expect(bid.nurl).toMatch(/^https?:\/\/[^/]+\/rtb\/win\?t=[^&]+&p=\$\{AUCTION_PRICE\}$/);
+      if (bid.dealid) {
+        const deal = imp!.pmp?.deals?.find((d) => d.id === bid.dealid);
+        expect(deal, `dealid ${bid.dealid} names a deal of the imp`).toBeDefined();
+        expect(bid.price).toBeGreaterThanOrEqual(deal!.bidfloor ?? 0);
+      } else expect(imp!.pmp?.private_auction ?? 0).toBe(0);
+      if (bid.mtype === 2) {
+        expect(imp!.video).toBeDefined();
+        const version = bid.protocol === 2 ? '2.0' : bid.protocol === 3 ? '3.0' : bid.protocol === 7 ? '4.0' : bid.protocol === 11 ? '4.1' : '4.2';
+        if (imp!.video!.protocols) expect(imp!.video!.protocols).toContain(bid.protocol);
+        expect(bid.adm).toContain(`<VAST version="${version}"`);
+        expect(schemaErrors(version, bid.adm!)).toBe('');
+        if (imp!.video!.w) expect([bid.w, bid.h]).toEqual([imp!.video!.w, imp!.video!.h]);
+      } else {
+        expect(bid.mtype).toBe(1);
+        expect(imp!.banner).toBeDefined();
+        expect(bid.adm).toMatch(/^<(a|img|div)\b[\s\S]*\/ev\?e=impression&amp;t=/);
+        expect(permittedSizes(imp!)).toContain(`${bid.w}x${bid.h}`);
+      }
+    }
+  }
+  expect(new Set(bids.map((b) => b.id)).size).toBe(bids.length);
+  return bids;
+}
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let base = '';
+  let cookie: string;
+  const ids: Record<string, { id: number; uid: string }> = {};
+  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+
+  const post = (uid: string, body: unknown, headers: Record<string, string> = {}, path = '/rtb/bid/') =>
+    fetch(`${base}${path}${uid}`, { method: 'POST', body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+  const bidOn = async (uid: string, request: BidRequest, path?: string) => {
+    const res = await post(uid, request, {}, path);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-openrtb-version')).toBe('2.6');
+    return checkResponse(request, (await res.json()) as BidResponse);
+  };
+  const noBid = async (uid: string, request: unknown) => {
+    const res = await post(uid, request);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    return res;
+  };
+  const counted = async (where: string): Promise<number> => {
+    await app.edge.flush();
+    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE ${where}`);
+    return Number(row?.reqs ?? 0);
+  };
+  /** A banner request of one 300x250 impression carrying `deals`, private unless told. */
+  const dealRequest = (deals: object[], privateAuction = 1): BidRequest => ({
+    id: `deal-${Math.random()}`, imp: [{ id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: privateAuction as 0 | 1, deals: deals as never } }], site: { domain: 'news.example.com' },
+  });
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+    await create('supplier', 'sups', { name: 'Inbound SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
+    await create('other', 'sups', { name: 'Another SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
+    await create('paused', 'sups', { name: 'Paused SSP', status: 0, qpsLimit: 'unlimited', formats: ['video', 'display'] });
+    await create('limited', 'sups', { name: 'Two a second', qpsLimit: 2, formats: ['video', 'display'] });
+    await create('videoOnly', 'sups', { name: 'Video only', qpsLimit: 'unlimited', formats: ['video'] });
+
+    const banner = (name: string, w: number, h: number) =>
+      create(name, 'creatives', {
+        name, format: 'display', displayType: 'image', imageUrl: `https://cdn.brand.test/${w}x${h}.png`, width: w, height: h, clickUrl: 'https://brand.test/offer',
+        adomain: ['brand.test'], iabCategories: ['IAB3'], approval: 'approved',
+      });
+    await banner('mpu', 300, 250);
+    await banner('leaderboard', 728, 90);
+    await create('spot', 'creatives', {
+      name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
+      mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+    await create('blocked', 'creatives', {
+      name: 'Blocked brand', format: 'display', displayType: 'image', imageUrl: 'https://cdn.apple.com/728.png', width: 728, height: 90, clickUrl: 'https://apple.com',
+      adomain: ['apple.com'], iabCategories: ['IAB19'], approval: 'approved',
+    });
+    await create('dealBanner', 'creatives', {
+      name: 'Deal banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.agency.test/300x250.png', width: 300, height: 250, clickUrl: 'https://agency.test',
+      adomain: ['agency.test'], iabCategories: ['IAB3'], approval: 'approved',
+    });
+
+    await create('pmpDeal', 'deals', { name: 'Agency 1 PMP', dealId: 'AB-Agency1-0001', floorCpm: usd(2), auctionType: 1, buyerSeats: ['Agency1'] });
+    await create('highDeal', 'deals', { name: 'High floor', dealId: 'HIGH-FLOOR', floorCpm: usd(10) });
+    await create('fixedDeal', 'deals', { name: 'Fixed price', dealId: 'FIXED-3', floorCpm: usd(3), auctionType: 3 });
+    await create('otherDeal', 'deals', { name: 'Another supplier', dealId: 'OTHER-SUPPLIER', floorCpm: usd(1), supplierIds: [ids.other!.id] });
+    await create('expiredDeal', 'deals', { name: 'Expired', dealId: 'EXPIRED', floorCpm: usd(1), startDate: day(-10), endDate: day(-2) });
+
+    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
+      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
+    await campaign('banners', 5, [ids.mpu!.id, ids.leaderboard!.id]);
+    await campaign('video', 8, [ids.spot!.id]);
+    await campaign('blockedBrand', 20, [ids.blocked!.id]);
+    await campaign('dealBuyer', 4.5, [ids.dealBanner!.id], {
+      dealIds: [ids.pmpDeal!.id, ids.highDeal!.id, ids.fixedDeal!.id, ids.otherDeal!.id, ids.expiredDeal!.id],
+      supplierIds: [ids.supplier!.id, ids.other!.id],
+    });
+    await create('rtbChannel', 'channels', { name: 'Publisher SSP video', integration: 'RTB', format: 'video', payout: { type: 'revshare', percent: 70 }, demand: [] });
+    await create('vastChannel', 'channels', { name: 'A VAST channel', integration: 'VAST', format: 'video', demand: [] });
+    await app.edge.snapshots.rebuild();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('the OpenRTB 2.6 example requests (section 6.2)', () => {
+    it('has the five examples as fixtures', () => expect(EXAMPLES).toHaveLength(5));
+
+    it('6.2.1 simple banner: a 300x250 bid at the campaign bid less our margin', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, example('simple-banner'));
+      expect(bid).toMatchObject({ impid: '1', price: 4, w: 300, h: 250, mtype: 1, crid: String(ids.mpu!.id), cid: String(ids.banners!.id), adomain: ['brand.test'], cat: ['IAB3'] });
+      expect(bid!.dealid).toBeUndefined();
+    });
+
+    it('6.2.2 expandable creative: a 300x250 bid', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, example('expandable-creative'));
+      expect(bid).toMatchObject({ w: 300, h: 250, crid: String(ids.mpu!.id) });
+    });
+
+    it('6.2.3 mobile: the 728x90 of an unblocked advertiser (badv blocks the higher bid)', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, example('mobile'));
+      expect(bid).toMatchObject({ w: 728, h: 90, crid: String(ids.leaderboard!.id), price: 4 });
+    });
+
+    it('6.2.4 video: a VAST 3.0 document (protocols 2, 3) valid against the IAB schema', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, example('video'));
+      expect(bid).toMatchObject({ mtype: 2, protocol: 3, price: 6.4, w: 640, h: 480, crid: String(ids.spot!.id) });
+      expect(bid!.adm).toContain('https://cdn.brand.test/spot.mp4');
+      // the document states the price the supplier pays, not what the campaign pays us
+      expect(bid!.adm).toMatch(/<Pricing model="cpm" currency="USD">6\.40*<\/Pricing>/);
+    });
+
+    it('6.2.5 PMP with a direct deal: a deal bid under the deal\'s seat, in the private auction', async () => {
+      const request = example('pmp-with-direct-deal');
+      const res = await post(ids.supplier!.uid, request);
+      expect(res.status).toBe(200);
+      const response = (await res.json()) as BidResponse;
+      const [bid] = checkResponse(request, response);
+      expect(response.seatbid![0]!.seat).toBe('Agency1');
+      expect(bid).toMatchObject({ dealid: 'AB-Agency1-0001', price: 3.6, crid: String(ids.dealBanner!.id) });
+    });
+
+    it('answers each impression of a request with several, in one seat', async () => {
+      const request: BidRequest = { ...example('simple-banner'), id: 'multi', imp: [example('simple-banner').imp[0]!, { ...example('video').imp[0]!, id: '2' }] };
+      const bids = await bidOn(ids.supplier!.uid, request);
+      expect(bids.map((b) => b.impid).sort()).toEqual(['1', '2']);
+    });
+
+    it('answers through /rtb/<supplier uid> too', async () => {
+      await bidOn(ids.supplier!.uid, example('simple-banner'), '/rtb/');
+    });
+
+    it('counts the win notice of a bid', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, example('simple-banner'));
+      const win = await fetch(bid!.nurl!.replace('${AUCTION_PRICE}', '3.21').replace(/^https?:\/\/[^/]+/, base));
+      expect(win.status).toBe(204);
+      const forged = await fetch(`${base}/rtb/win?t=nope&p=1`);
+      expect(forged.status).toBe(400);
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/adplane_rtb_win_notices_total\{outcome="won"\} [1-9]/);
+    });
+  });
+
+  describe('no bid', () => {
+    it('answers 204 with an empty body when nothing reaches the floor, and counts the impression', async () => {
+      const request = { ...example('simple-banner'), imp: [{ id: '1', bidfloor: 50, banner: { w: 300, h: 250 } }] };
+      await noBid(ids.supplier!.uid, request);
+    });
+
+    it('bids nothing for a size no creative has, a native-only imp, another currency, a media the supplier is not set up for', async () => {
+      await noBid(ids.supplier!.uid, { id: 'a', imp: [{ id: '1', banner: { w: 160, h: 600 } }] });
+      await noBid(ids.supplier!.uid, { id: 'b', imp: [{ id: '1', native: { request: '{}' } }] });
+      await noBid(ids.supplier!.uid, { id: 'c', imp: [{ id: '1', bidfloor: 0.1, bidfloorcur: 'EUR', banner: { w: 300, h: 250 } }] });
+      await noBid(ids.supplier!.uid, { id: 'd', cur: ['EUR'], imp: [{ id: '1', banner: { w: 300, h: 250 } }] });
+      await noBid(ids.videoOnly!.uid, example('simple-banner'));
+      expect(await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'unsupported_media'`)).toBe(1);
+      expect(await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'currency'`)).toBe(2);
+      expect(await counted(`supplier_id = ${ids.videoOnly!.id} AND nofill_reason = 'format_not_set_up'`)).toBe(1);
+    });
+
+    it('answers an unknown uid and a VAST channel\'s uid 404, counted in /metrics', async () => {
+      expect((await post('no-such-uid', example('simple-banner'))).status).toBe(404);
+      expect((await post(ids.vastChannel!.uid, example('simple-banner'), {}, '/rtb/')).status).toBe(404);
+      expect((await post(ids.rtbChannel!.uid, example('video'))).status).toBe(404);
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/adplane_rtb_refused_total\{reason="unknown_uid"\} [2-9]/);
+      expect(metrics.body).toMatch(/adplane_rtb_refused_total\{reason="not_an_rtb_channel"\} 1/);
+    });
+  });
+
+  describe('malformed requests', () => {
+    const ok = example('simple-banner');
+    const cases: [string, string | Uint8Array, Record<string, string>, string, string][] = [
+      ['not JSON', '{"id": "x", imp: [', {}, '', 'json'],
+      ['a JSON array', '[1, 2]', {}, '', 'body'],
+      ['no id', JSON.stringify({ imp: ok.imp }), {}, 'id', 'id'],
+      ['an empty imp', JSON.stringify({ id: 'x', imp: [] }), {}, 'imp', 'imp'],
+      ['imp not an array', JSON.stringify({ id: 'x', imp: { id: '1' } }), {}, 'imp', 'imp'],
+      ['an imp without id', JSON.stringify({ id: 'x', imp: [{ banner: { w: 1, h: 1 } }] }), {}, 'imp[0].id', 'imp.id'],
+      ['tmax a string', JSON.stringify({ ...ok, tmax: '120' }), {}, 'tmax', 'tmax'],
+      ['bidfloor negative', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], bidfloor: -1 }] }), {}, 'imp[0].bidfloor', 'imp.bidfloor'],
+      ['banner.format not an array', JSON.stringify({ ...ok, imp: [{ id: '1', banner: { format: { w: 1 } } }] }), {}, 'imp[0].banner.format', 'imp.banner.format'],
+      ['video.protocols not integers', JSON.stringify({ ...ok, imp: [{ id: '1', video: { protocols: ['3'] } }] }), {}, 'imp[0].video.protocols', 'imp.video.protocols'],
+      ['private_auction not 0/1', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { private_auction: 'yes' } }] }), {}, 'imp[0].pmp.private_auction', 'imp.pmp.private_auction'],
+      ['a deal without id', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { deals: [{ bidfloor: 1 }] } }] }), {}, 'imp[0].pmp.deals[0].id', 'imp.pmp.deals.id'],
+      ['site and app together', JSON.stringify({ ...ok, app: { bundle: 'x' } }), {}, 'app', 'app'],
+      ['oversized', JSON.stringify({ ...ok, ext: { pad: 'x'.repeat(300 * 1024) } }), {}, '', 'too_large'],
+      ['gzip-encoded', gzipSync(JSON.stringify(ok)), { 'content-encoding': 'gzip' }, 'content-encoding', 'content_encoding'],
+    ];
+    it.each(cases)('%s: 400 naming the field, counted on the supplier', async (_name, body, headers, field, counted_) => {
+      const res = await post(ids.supplier!.uid, body, headers);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-openrtb-version')).toBe('2.6');
+      const answer = (await res.json()) as { error: string; field: string; reason: string };
+      expect(answer).toMatchObject({ error: 'invalid_request', field });
+      expect(answer.reason.length).toBeGreaterThan(5);
+      expect(await counted(`supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = 'invalid_request.${counted_}'`)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('survives junk of every type in every field it reads, answering 200, 204 or 400 only', async () => {
+      const junk = [null, 'x', -1, 1e308, [], {}, true, [null], ['x'], [{}]];
+      const fields = ['site', 'app', 'device', 'user', 'regs', 'source', 'wseat', 'bseat', 'badv', 'bcat', 'cur', 'test', 'at'];
+      const impFields = ['banner', 'video', 'pmp', 'bidfloorcur', 'native', 'tagid'];
+      for (const value of junk) {
+        for (const f of fields) expect([200, 204, 400]).toContain((await post(ids.supplier!.uid, { ...ok, [f]: value })).status);
+        for (const f of impFields) expect([200, 204, 400]).toContain((await post(ids.supplier!.uid, { ...ok, imp: [{ ...ok.imp[0], [f]: value }] })).status);
+        const nested = { ...ok, device: { geo: value, ua: value, ip: value, devicetype: value }, regs: { ext: value, gdpr: value }, user: { ext: value, consent: value } };
+        expect([200, 204]).toContain((await post(ids.supplier!.uid, nested)).status);
+      }
+    });
+  });
+
+  describe('deals', () => {
+    it('answers 204 to a private auction without a deal of ours', async () => {
+      await noBid(ids.supplier!.uid, dealRequest([{ id: 'NOT-OURS', bidfloor: 1 }]));
+      expect(await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'private_auction_no_deal'`)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('bids nothing when the deal floor is above what the campaign bids', async () => {
+      await noBid(ids.supplier!.uid, dealRequest([{ id: 'HIGH-FLOOR' }]));
+    });
+
+    it('bids exactly the price of a fixed-price deal', async () => {
+      const request = dealRequest([{ id: 'FIXED-3' }]);
+      const [bid] = await bidOn(ids.supplier!.uid, request);
+      expect(bid).toMatchObject({ dealid: 'FIXED-3', price: 3 });
+      const fixedByRequest = dealRequest([{ id: 'AB-Agency1-0001', at: 3, bidfloor: 2.75 }]);
+      const [byRequest] = await bidOn(ids.supplier!.uid, fixedByRequest);
+      expect(byRequest).toMatchObject({ dealid: 'AB-Agency1-0001', price: 2.75 });
+    });
+
+    it('does not match a deal limited to another supplier, nor an expired one', async () => {
+      await noBid(ids.supplier!.uid, dealRequest([{ id: 'OTHER-SUPPLIER' }]));
+      const [bid] = await bidOn(ids.other!.uid, dealRequest([{ id: 'OTHER-SUPPLIER' }]));
+      expect(bid!.dealid).toBe('OTHER-SUPPLIER');
+      await noBid(ids.supplier!.uid, dealRequest([{ id: 'EXPIRED' }]));
+    });
+
+    it('does not match a deal whose seats exclude ours', async () => {
+      await noBid(ids.supplier!.uid, dealRequest([{ id: 'AB-Agency1-0001', wseat: ['SomeoneElse'] }]));
+    });
+
+    it('lets open bids compete beside the deals when the auction is not private', async () => {
+      const [bid] = await bidOn(ids.supplier!.uid, dealRequest([{ id: 'FIXED-3' }], 0));
+      // the open campaign (5.00 less 20%) beats the fixed deal at 3.00
+      expect(bid).toMatchObject({ price: 4, crid: String(ids.mpu!.id) });
+      expect(bid!.dealid).toBeUndefined();
+    });
+  });
+
+  describe('supplier state', () => {
+    it('answers 204 for a paused supplier, counted', async () => {
+      await noBid(ids.paused!.uid, example('simple-banner'));
+      expect(await counted(`supplier_id = ${ids.paused!.id} AND nofill_reason = 'supplier_paused'`)).toBe(1);
+    });
+
+    it('answers 204 past the supplier\'s QPS limit, counted', async () => {
+      // start early in a second, so that the requests share it
+      while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await post(ids.limited!.uid, example('simple-banner'))).status);
+      expect(statuses).toEqual([200, 200, 204, 204]);
+      expect(await counted(`supplier_id = ${ids.limited!.id} AND nofill_reason = 'supplier_qps'`)).toBe(2);
+    });
+
+    it('counts each impression decided with the supplier and integration RTB', async () => {
+      expect(await counted(`supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = ''`)).toBeGreaterThanOrEqual(5);
+    });
+  });
+
+  describe('an RTB channel (SSP mode)', () => {
+    it('answers a publisher SSP\'s request at /rtb/<channel uid> with a bid from the channel\'s campaign, at its payout', async () => {
+      const [bid] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
+      expect(bid).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), price: 5.6 });
+      expect(await counted(`channel_id = ${ids.rtbChannel!.id} AND integration = 'RTB'`)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('bids nothing for a banner on a video channel', async () => {
+      const res = await post(ids.rtbChannel!.uid, example('simple-banner'), {}, '/rtb/');
+      expect(res.status).toBe(204);
+    });
+  });
+});
