@@ -1,0 +1,159 @@
+/**
+ * IPv4 and IPv6 text read into numbers without allocating, for a check that runs on every ad
+ * request. `parseIp` writes into one module-level scratch (`ip`) and answers the family; callers
+ * read the scratch before the next parse (the edge is single-threaded per process, so that is safe).
+ * IPv6 is matched by its top 64 bits (`hi`, `lo`: two unsigned 32-bit halves): hosting ranges are
+ * allocated in /64 or larger blocks, and this keeps lookups free of BigInt.
+ */
+export const INVALID = 0;
+export const IPV4 = 4;
+export const IPV6 = 6;
+export type IpFamily = typeof INVALID | typeof IPV4 | typeof IPV6;
+
+export interface ParsedIp {
+  /** IPv4 (also an IPv4-mapped IPv6 address) as an unsigned 32-bit number. */
+  v4: number;
+  /** IPv6: the eight 16-bit groups; `hi`/`lo` are groups 0-1 and 2-3 as unsigned 32-bit numbers. */
+  words: Uint16Array;
+  hi: number;
+  lo: number;
+}
+
+export const ip: ParsedIp = { v4: 0, words: new Uint16Array(8), hi: 0, lo: 0 };
+
+/** Strict dotted quad between `from` and `to`: four decimal parts 0..255 without leading zeros. */
+function parseV4(s: string, from: number, to: number): boolean {
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return false; // leading zero ("01"): octal in some parsers
+      part = part * 10 + (c - 48);
+      if (++digits > 3 || part > 255) return false;
+    } else if (c === 46) {
+      if (digits === 0 || ++dots > 3) return false;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else return false;
+  }
+  if (dots !== 3 || digits === 0) return false;
+  ip.v4 = (value * 256 + part) >>> 0;
+  return true;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+function parseV6(s: string, n: number): IpFamily {
+  const w = ip.words;
+  let g = 0;
+  let gap = -1;
+  let i = 0;
+  if (s.charCodeAt(0) === 58) {
+    if (s.charCodeAt(1) !== 58) return INVALID;
+    gap = 0;
+    i = 2;
+  }
+  while (i < n) {
+    const start = i;
+    let value = 0;
+    let h = 0;
+    while (i < n && (h = hexValue(s.charCodeAt(i))) >= 0) {
+      value = value * 16 + h;
+      i++;
+    }
+    if (i < n && s.charCodeAt(i) === 46) {
+      // an embedded IPv4 tail (::ffff:1.2.3.4) takes the last two groups
+      let end = s.indexOf('%', start);
+      if (end < 0) end = n;
+      if (g > 6 || !parseV4(s, start, end)) return INVALID;
+      w[g++] = ip.v4 >>> 16;
+      w[g++] = ip.v4 & 0xffff;
+      i = n;
+      break;
+    }
+    if (i === start || i - start > 4 || g >= 8) return INVALID;
+    w[g++] = value;
+    if (i === n) break;
+    const c = s.charCodeAt(i);
+    if (c === 37) break; // %zone: the address is what came before
+    if (c !== 58) return INVALID;
+    i++;
+    if (i < n && s.charCodeAt(i) === 58) {
+      if (gap >= 0) return INVALID;
+      gap = g;
+      i++;
+    } else if (i === n) return INVALID;
+  }
+  if (gap < 0) {
+    if (g !== 8) return INVALID;
+  } else {
+    if (g > 7) return INVALID;
+    const tail = g - gap;
+    for (let k = 0; k < tail; k++) w[7 - k] = w[g - 1 - k]!;
+    for (let k = gap; k < 8 - tail; k++) w[k] = 0;
+  }
+  // IPv4-mapped (::ffff:a.b.c.d): the viewer is an IPv4 address
+  if (w[0] === 0 && w[1] === 0 && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0xffff) {
+    ip.v4 = ((w[6]! << 16) | w[7]!) >>> 0;
+    return IPV4;
+  }
+  ip.hi = ((w[0]! << 16) | w[1]!) >>> 0;
+  ip.lo = ((w[2]! << 16) | w[3]!) >>> 0;
+  return IPV6;
+}
+
+/** The family of `s` (IPV4, IPV6 or INVALID), its value left in `ip`. */
+export function parseIp(s: string): IpFamily {
+  const n = s.length;
+  if (n < 2 || n > 64) return INVALID;
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) === 58) return parseV6(s, n);
+  return parseV4(s, 0, n) ? IPV4 : INVALID;
+}
+
+/** [network, prefix length] of IPv4 space no viewer can have: private, shared, loopback, link-local, documentation, multicast, reserved. */
+const V4_RESERVED: readonly (readonly [number, number])[] = [
+  [0x00000000, 8], // 0.0.0.0/8 "this network"
+  [0x0a000000, 8], // 10/8 private
+  [0x64400000, 10], // 100.64/10 carrier-grade NAT (shared): never a public address
+  [0x7f000000, 8], // 127/8 loopback
+  [0xa9fe0000, 16], // 169.254/16 link-local
+  [0xac100000, 12], // 172.16/12 private
+  [0xc0000000, 24], // 192.0.0/24 IETF protocol assignments
+  [0xc0000200, 24], // 192.0.2/24 documentation
+  [0xc0a80000, 16], // 192.168/16 private
+  [0xc6120000, 15], // 198.18/15 benchmarking
+  [0xc6336400, 24], // 198.51.100/24 documentation
+  [0xcb007100, 24], // 203.0.113/24 documentation
+  [0xe0000000, 4], // 224/4 multicast
+  [0xf0000000, 4], // 240/4 reserved, and the broadcast address
+];
+
+export function isReservedV4(v4: number): boolean {
+  for (const [net, len] of V4_RESERVED) if (v4 >>> (32 - len) === net >>> (32 - len)) return true;
+  return false;
+}
+
+/** Of the address last parsed as IPv6: unspecified, loopback, unique-local, link-local, multicast, documentation, discard. */
+export function isReservedV6(): boolean {
+  const w = ip.words;
+  const first = w[0]!;
+  if (first === 0) {
+    // the unspecified address and loopback (IPv4-mapped addresses were read as IPv4 by parseIp)
+    return w[1] === 0 && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0 && w[6] === 0 && w[7]! <= 1;
+  }
+  if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
+  if ((first & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
+  if ((first & 0xff00) === 0xff00) return true; // ff00::/8 multicast
+  if (first === 0x2001 && w[1] === 0x0db8) return true; // 2001:db8::/32 documentation
+  if (first === 0x0100 && w[1] === 0 && w[2] === 0 && w[3] === 0) return true; // 100::/64 discard
+  return false;
+}
