@@ -24,7 +24,7 @@ interface PbsResponse {
   id: string;
   seatbid: { seat: string; bid: PbsBid[] }[];
   cur: string;
-  ext: { responsetimemillis: Record<string, number>; tmaxrequest: number; errors?: Record<string, { code: number; message: string }[]>; warnings?: Record<string, { code: number; message: string }[]> };
+  ext: { responsetimemillis: Record<string, number>; tmaxrequest: number; prebid: { auctiontimestamp: number }; errors?: Record<string, { code: number; message: string }[]>; warnings?: Record<string, { code: number; message: string }[]> };
 }
 
 /** What Prebid.js 11's prebidServerBidAdapter sends for one ad unit. */
@@ -98,7 +98,7 @@ forEachStore((t) => {
   describe('banner', () => {
     it("answers Prebid.js's request with a bid priced at the publisher's payout, its HTML and the winner's keys", async () => {
       const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)]));
-      expect(body).toMatchObject({ id: 'auction-1', cur: 'USD', ext: { tmaxrequest: 1000 } });
+      expect(body).toMatchObject({ id: 'auction-1', cur: 'USD', ext: { tmaxrequest: 1000, prebid: { auctiontimestamp: 1_760_000_000_000 } } });
       expect(body.seatbid[0]!.seat).toBe('adplane');
       expect(body.ext.responsetimemillis.adplane).toBeGreaterThanOrEqual(0);
       expect(body.ext.errors).toBeUndefined();

@@ -177,13 +177,20 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const ext: Record<string, unknown> = {
     responsetimemillis,
     tmaxrequest: ask.tmax ?? 0,
-    prebid: { auctiontimestamp: started },
+    // Prebid Server echoes the page's auction timestamp (analytics join on it), else its own
+    prebid: { auctiontimestamp: auctionTimestamp(request.ext) ?? started },
   };
   const errorsBySeat = bySeat(errors);
   const warningsBySeat = bySeat(warnings);
   if (errorsBySeat) ext.errors = errorsBySeat;
   if (warningsBySeat) ext.warnings = warningsBySeat;
   return { id: request.id, seatbid, cur: 'USD', ext };
+}
+
+function auctionTimestamp(ext: unknown): number | null {
+  const prebid = ext && typeof ext === 'object' ? (ext as { prebid?: unknown }).prebid : null;
+  const at = prebid && typeof prebid === 'object' ? (prebid as { auctiontimestamp?: unknown }).auctiontimestamp : null;
+  return typeof at === 'number' && Number.isFinite(at) ? at : null;
 }
 
 /** host[:port] of an origin (hb_cache_host), '' for a malformed one. */

@@ -10,6 +10,7 @@ import { PriceFields } from '../../resources/unitFields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { channelTag } from './channelTag.js';
+import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import './channels.css';
 import { NameStatusRow } from '../../resources/formParts.js';
@@ -244,6 +245,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
       </Row>
 
       {row && <ChannelTagBox row={row} />}
+      {row && <PrebidSetup row={row} />}
       {typeof row?.id === 'number' && <ChannelAdsTxtBox channelId={row.id} />}
     </>
   );

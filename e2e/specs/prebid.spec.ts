@@ -1,0 +1,201 @@
+import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test';
+import { buildPrebidBundle, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { ResourcePage } from '../support/resourcePage.js';
+import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
+import { signIn } from '../support/session.js';
+
+/**
+ * Header bidding through adplane, end to end: a publisher's page on another origin runs Prebid.js
+ * (built from the npm package, prebidServerBidAdapter with s2sConfig.endpoint at adplane's
+ * /openrtb2/auction, bidder adplane) and gets bids for a video ad unit on the demo channel and a
+ * banner ad unit on a display channel, over a cross-origin request with credentials. The console's
+ * channel page shows the set-up to paste.
+ */
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+const base = EDITION_SERVERS.default.url;
+const run = Date.now().toString(36);
+const names = { creative: `E2E Prebid banner ${run}`, campaign: `E2E Prebid banner campaign ${run}`, channel: `E2E Prebid display ${run}` };
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+let api: APIRequestContext;
+let pageServer: PageServer;
+const channels = { video: '', banner: '' };
+
+interface BidSeen {
+  bidderCode: string;
+  cpm: number;
+  mediaType: string;
+  width: number;
+  height: number;
+  netRevenue: boolean;
+  currency: string;
+  creativeId: string;
+  adId: string;
+  vastUrl?: string;
+  vastXml?: string;
+  ad?: string;
+  meta: { advertiserDomains?: string[] };
+}
+interface PrebidResult {
+  responses: Record<string, BidSeen[]>;
+  targeting: Record<string, Record<string, string>>;
+}
+interface PbsAnswer {
+  seatbid: { seat: string; bid: { impid: string; price: number; adm?: string; ext: { prebid: { type: string; targeting: Record<string, string>; cache?: { vastXml?: { url: string; cacheId: string } } } } }[] }[];
+  ext: { responsetimemillis: Record<string, number> };
+}
+
+/** The publisher's page: Prebid.js, adplane as its Prebid Server, a video and a banner ad unit. */
+function pageHtml(): string {
+  const config = { endpoint: `${base}/openrtb2/auction`, video: channels.video, banner: channels.banner };
+  return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
+<h1>A publisher's page</h1><div id="banner-1"></div>
+<script>
+const cfg = ${JSON.stringify(config)};
+window.prebidResult = new Promise((resolve) => {
+  pbjs.que.push(() => {
+    pbjs.setConfig({
+      s2sConfig: [{
+        accountId: 'e2e-publisher', bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, timeout: 1000,
+        extPrebid: { cache: { vastxml: {} }, targeting: { pricegranularity: 'medium', includebidderkeys: true } },
+      }],
+    });
+    pbjs.addAdUnits([
+      { code: 'video-1', mediaTypes: { video: { context: 'instream', playerSize: [[640, 480]], mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], plcmt: 1 } }, bids: [{ bidder: 'adplane', params: { channel: cfg.video } }] },
+      { code: 'banner-1', mediaTypes: { banner: { sizes: [[300, 250]] } }, bids: [{ bidder: 'adplane', params: { channel: cfg.banner } }] },
+    ]);
+    pbjs.requestBids({
+      timeout: 3000,
+      bidsBackHandler: (responses) => {
+        const out = {};
+        for (const [code, unit] of Object.entries(responses)) {
+          out[code] = unit.bids.map((b) => ({ bidderCode: b.bidderCode, cpm: b.cpm, mediaType: b.mediaType, width: b.width, height: b.height, netRevenue: b.netRevenue, currency: b.currency,
+            creativeId: b.creativeId, adId: b.adId, vastUrl: b.vastUrl, vastXml: b.vastXml, ad: b.ad, meta: b.meta }));
+        }
+        resolve({ responses: out, targeting: pbjs.getAdserverTargeting() });
+      },
+    });
+  });
+});
+</script></body></html>`;
+}
+
+test.beforeAll(async () => {
+  // A display channel that fills: an HTML banner (nothing to fetch from made-up hosts) bought by a campaign.
+  api = await playwrightRequest.newContext({ baseURL: base });
+  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
+  const create = async (kind: string, data: Record<string, unknown>) => {
+    const res = await api.post(`/api/demand/${kind}`, { data });
+    expect(res.status(), await res.text()).toBe(201);
+    return (await res.json()) as { id: number; uid: string };
+  };
+  const creative = await create('creatives', {
+    name: names.creative, format: 'display', displayType: 'html', width: 300, height: 250, approval: 'approved', clickUrl: `${base}/`, adomain: ['adplane.test'],
+    html: '<div data-ad="adplane-e2e" style="width:300px;height:250px;background:#0b3d91;color:#fff;font:bold 18px/250px sans-serif;text-align:center">adplane header bidding</div>',
+  });
+  await create('campaigns', { name: names.campaign, startDate: day(-1), endDate: day(30), bidCpm: 25_000_000, creativeIds: [creative.id] });
+  channels.banner = (await create('channels', { name: names.channel, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 })).uid;
+  const list = await api.get(`/api/demand/channels?search=${encodeURIComponent('Demo player - auction')}&pageSize=10`);
+  channels.video = ((await list.json()) as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!.uid;
+  expect(channels.video).toBeTruthy();
+  pageServer = await startPageServer(await buildPrebidBundle(), pageHtml);
+});
+
+test.afterAll(async () => {
+  await pageServer?.close();
+  await api?.dispose();
+});
+
+test('a page on another origin running Prebid.js gets video and banner bids from adplane, cross-origin with credentials', async ({ page }) => {
+  const logs: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') logs.push(m.text());
+  });
+  // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
+  await expect
+    .poll(async () => {
+      const res = await api.post('/openrtb2/auction', { data: { id: 'probe', imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { adplane: { channel: channels.banner } } } } }] } });
+      return ((await res.json()) as PbsAnswer).seatbid.length;
+    }, { timeout: 15_000 })
+    .toBe(1);
+
+  const auction = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+  await page.goto(`${pageServer.origin}/`);
+  const response = await auction;
+  const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+
+  // Cross-origin, with credentials: the browser sent the page's Origin and accepted adplane's answer
+  // only because it echoes that Origin and allows credentials (Prebid.js calls withCredentials).
+  const pageOrigin = pageServer.origin;
+  expect(await response.request().headerValue('origin')).toBe(pageOrigin);
+  expect(response.status()).toBe(200);
+  expect(await response.headerValue('access-control-allow-origin')).toBe(pageOrigin);
+  expect(await response.headerValue('access-control-allow-credentials')).toBe('true');
+  const sent = response.request().postDataJSON() as { imp: { id: string; ext: { prebid: { bidder: Record<string, unknown> } } }[]; ext: { prebid: { targeting: unknown; channel: { name: string } } } };
+  expect(sent.imp.map((i) => i.ext.prebid.bidder.adplane)).toEqual([{ channel: channels.video }, { channel: channels.banner }]);
+  expect(sent.ext.prebid.channel.name).toBe('pbjs');
+
+  // What adplane answered: one seat, a bid per ad unit, with the keys and the cache asked for.
+  const answer = (await response.json()) as PbsAnswer;
+  expect(answer.ext.responsetimemillis.adplane).toBeGreaterThanOrEqual(0);
+  expect(answer.seatbid.map((s) => s.seat)).toEqual(['adplane']);
+  const byImp = Object.fromEntries(answer.seatbid[0]!.bid.map((b) => [b.impid, b]));
+  const videoBid = byImp['video-1']!;
+  const bannerBid = byImp['banner-1']!;
+  expect(videoBid.ext.prebid.type).toBe('video');
+  expect(videoBid.adm).toMatch(/<VAST version="4\.2"/);
+  expect(videoBid.ext.prebid.targeting).toMatchObject({ hb_bidder: 'adplane', hb_bidder_adplane: 'adplane', hb_pb: expect.stringMatching(/^\d+\.\d0$/), hb_uuid: videoBid.ext.prebid.cache!.vastXml!.cacheId });
+  // the banner's campaign bids $25.00; the channel pays its publisher 70%
+  expect(bannerBid).toMatchObject({ price: 17.5, ext: { prebid: { type: 'banner', targeting: { hb_pb: '17.50', hb_bidder: 'adplane', hb_size: '300x250', hb_pb_adplane: '17.50' } } } });
+
+  // What Prebid.js made of it: bids from bidder adplane, the video with the cache URL it hands a player.
+  expect(result.responses['video-1'], logs.join('\n')).toHaveLength(1);
+  expect(result.responses['banner-1'], logs.join('\n')).toHaveLength(1);
+  const video = result.responses['video-1']![0]!;
+  expect(video).toMatchObject({ bidderCode: 'adplane', mediaType: 'video', cpm: videoBid.price, currency: 'USD', netRevenue: true, vastUrl: videoBid.ext.prebid.cache!.vastXml!.url });
+  expect(video.vastXml).toContain('<VAST');
+  const banner = result.responses['banner-1']![0]!;
+  expect(banner).toMatchObject({ bidderCode: 'adplane', mediaType: 'banner', cpm: 17.5, width: 300, height: 250, meta: { advertiserDomains: ['adplane.test'] } });
+  expect(banner.ad).toContain('adplane header bidding');
+  expect(result.targeting['banner-1']).toMatchObject({ hb_bidder: 'adplane', hb_pb: '17.50', hb_size: '300x250' });
+  expect(result.targeting['video-1']).toMatchObject({ hb_bidder: 'adplane' });
+
+  // The player's side: the cached VAST loads from the page's origin too.
+  const vast = await page.evaluate(async (url) => {
+    const res = await fetch(url, { credentials: 'include' });
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+  }, video.vastUrl!);
+  expect(vast).toMatchObject({ status: 200, type: expect.stringMatching(/^application\/xml/) });
+  expect(vast.body).toBe(videoBid.adm);
+
+  // The banner renders where Prebid.js puts it, and its impression pixel reaches adplane.
+  const impression = page.waitForRequest((r) => r.url().startsWith(`${base}/ev?e=impression`));
+  await page.evaluate((adId) => {
+    const frame = document.createElement('iframe');
+    Object.assign(frame, { width: '300', height: '250', id: 'ad-frame', frameBorder: '0', scrolling: 'no' });
+    document.getElementById('banner-1')!.appendChild(frame);
+    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(frame.contentWindow!.document, adId);
+  }, banner.adId);
+  // Prebid.js 10.12+ renders the markup in a frame of its own inside the one it is given
+  await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator('[data-ad="adplane-e2e"]')).toHaveText('adplane header bidding');
+  expect((await (await impression).response())?.status()).toBe(200);
+});
+
+test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag", async ({ page }) => {
+  await signIn(page, 'demand');
+  const list = new ResourcePage(page, 'channels', '/channels');
+  await list.open();
+  await list.search('Demo player - auction');
+  await list.openRow('Demo player - auction');
+  const setup = list.drawer.getByTestId('channel-prebid');
+  await setup.scrollIntoViewIfNeeded();
+  const config = list.drawer.getByTestId('channel-prebid-config');
+  await expect(config).toContainText(`endpoint: '${base}/openrtb2/auction'`);
+  await expect(config).toContainText(`bids: [{ bidder: 'adplane', params: { channel: '${channels.video}' } }]`);
+  await expect(config).toContainText("context: 'instream'");
+  await expect(list.drawer.getByTestId('channel-tag')).toContainText(`${base}/vast/${channels.video}`);
+  await list.drawer.getByText('Prebid.js', { exact: true }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('channel-prebid.png') });
+  await setup.screenshot({ path: test.info().outputPath('channel-prebid-section.png') });
+});

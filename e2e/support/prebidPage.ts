@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * A publisher's page running Prebid.js, for the end-to-end test of adplane's Prebid Server
+ * endpoint: Prebid.js from the npm package (prebid.js, pinned in e2e/package.json), its core and
+ * the prebidServerBidAdapter bundled by esbuild at test time (the package ships compiled ES
+ * modules; importing them and calling processQueue() is the documented npm use, no babel plugin
+ * needed since Prebid.js 10), served with the page by a small static server on another origin
+ * than adplane's.
+ */
+const E2E_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Builds the bundle (window.pbjs) into a temp folder: a few hundred ms, offline. */
+export async function buildPrebidBundle(): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), 'adplane-prebid-')), 'prebid.js');
+  await build({
+    stdin: {
+      contents: "import pbjs from 'prebid.js';\nimport 'prebid.js/modules/prebidServerBidAdapter';\npbjs.processQueue();\n",
+      resolveDir: E2E_DIR,
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    outfile,
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+export interface PageServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `/prebid.js` and `/` (the page's HTML, built per request so the spec can set what it
+ * configures). It listens on 127.0.0.1 and the page is opened as http://localhost:<port>: another
+ * origin than adplane's http://127.0.0.1:<port>, so every call to adplane is cross-origin.
+ */
+export async function startPageServer(bundle: string, html: () => string): Promise<PageServer> {
+  const js = readFileSync(bundle);
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/prebid.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-length': js.length });
+      res.end(js);
+    } else if (path === '/') {
+      const body = html();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://localhost:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,39 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Alert, App, Button, ConfigProvider, Divider, Form, Typography } from 'antd';
+import { useUser } from '../../auth/authContext.js';
+import { copyText } from '../../resources/clipboard.js';
+import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
+import { prebidConfig } from './prebidConfig.js';
+import './channels.css';
+
+/**
+ * The Prebid.js set-up of a saved channel, beside its tag: what a publisher's page pastes to get
+ * bids from this channel through adplane's Prebid Server endpoint (prebidConfig.ts). Web channels
+ * and PreBid ones show it; a CTV or in-app channel is called by its player, not by Prebid.js.
+ */
+export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']> }) {
+  const user = useUser();
+  const { message } = App.useApp();
+  const form = Form.useFormInstance();
+  const format = Form.useWatch('format', form) as string | undefined;
+  if (row.environment !== 'web' && row.integration !== 'PreBid') return null;
+  const text = prebidConfig(row, user.config.host);
+  if (!text) return null;
+  return (
+    // Copyable when the drawer is read-only (an archived channel), as the tag is.
+    <ConfigProvider componentDisabled={false}>
+      <Divider titlePlacement="start">Prebid.js</Divider>
+      {format && format !== row.format && <Alert type="info" showIcon style={{ marginBottom: 8 }} title={`Save to get the ${format} ad unit; this is the set-up of the saved channel.`} />}
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
+        Header bidding through adplane as a Prebid Server: paste into the page after Prebid.js (built with the prebidServerBidAdapter module). The bidder is <Typography.Text code>adplane</Typography.Text>, its only parameter
+        the channel.
+      </Typography.Paragraph>
+      <div className="channel-tag" data-testid="channel-prebid">
+        <pre data-testid="channel-prebid-config">{text}</pre>
+        <Button icon={<CopyOutlined />} onClick={() => void copyText(text, message, 'Copied: the Prebid.js set-up is in your clipboard')} data-testid="channel-prebid-copy">
+          Copy
+        </Button>
+      </div>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,68 @@
+import { edgeUrl, PREBID_AUCTION_PATH } from '@adplane/shared';
+
+/**
+ * The Prebid.js set-up a publisher pastes to get bids from a channel through adplane's Prebid
+ * Server endpoint: prebidServerBidAdapter's s2sConfig pointed at /openrtb2/auction with the bidder
+ * code `adplane` (any code listed in s2sConfig.bidders is called server side, no client adapter
+ * needed), and an ad unit whose bid names the channel. A display channel's ad unit is a banner; a
+ * video channel's is instream video, with the VAST cached by adplane (ext.prebid.cache.vastxml) so
+ * that Prebid.js hands the player a URL.
+ */
+export interface PrebidChannel {
+  uid?: string | null;
+  format?: unknown;
+  timeoutMs?: unknown;
+}
+
+/** Prebid.js caps a Prebid Server call at 1500 ms unless told otherwise (s2sConfig.maxTimeout). */
+const MAX_S2S_TIMEOUT = 1500;
+
+export function prebidTimeout(timeoutMs: unknown): number {
+  const ms = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.round(timeoutMs) : 1000;
+  return Math.min(ms, MAX_S2S_TIMEOUT);
+}
+
+/** The script to paste (null before the channel is saved: it needs the uid). */
+export function prebidConfig(channel: PrebidChannel, host: string): string | null {
+  const uid = channel.uid?.trim();
+  if (!uid) return null;
+  const video = channel.format === 'video';
+  const endpoint = edgeUrl(host, PREBID_AUCTION_PATH);
+  const timeout = prebidTimeout(channel.timeoutMs);
+  const mediaTypes = video
+    ? [
+        `      video: {`,
+        `        context: 'instream',`,
+        `        playerSize: [[640, 360]], // your player's size`,
+        `        mimes: ['video/mp4', 'video/webm'],`,
+        `        protocols: [2, 3, 5, 6, 7, 8], // VAST 2 to 4, inline and wrapper`,
+        `        plcmt: 1,`,
+        `      },`,
+      ]
+    : [`      banner: { sizes: [[300, 250]] }, // your slot's sizes`];
+  return [
+    `pbjs.que.push(function () {`,
+    `  pbjs.setConfig({`,
+    `    s2sConfig: [{`,
+    `      accountId: '${uid}', // Prebid.js requires one; any id does`,
+    `      bidders: ['adplane'],`,
+    `      adapter: 'prebidServer',`,
+    `      enabled: true,`,
+    `      endpoint: '${endpoint}',`,
+    `      timeout: ${timeout},`,
+    `      extPrebid: {`,
+    `        targeting: { pricegranularity: 'medium' },`,
+    ...(video ? [`        cache: { vastxml: { returnCreative: false } }, // VAST by URL`] : []),
+    `      },`,
+    `    }],`,
+    `  });`,
+    `  pbjs.addAdUnits([{`,
+    `    code: '${video ? 'video-player' : 'div-ad-1'}', // your ad unit's code`,
+    `    mediaTypes: {`,
+    ...mediaTypes,
+    `    },`,
+    `    bids: [{ bidder: 'adplane', params: { channel: '${uid}' } }],`,
+    `  }]);`,
+    `});`,
+  ].join('\n');
+}
