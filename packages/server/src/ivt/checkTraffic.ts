@@ -41,7 +41,7 @@ export interface TrafficFacts {
 
 export interface TrafficCheckState {
   lists: TrafficLists;
-  /** Requests per device; null leaves the rate rule out. */
+  /** Requests per device; null leaves the rate rule out (as does a limit of 0 for its kind of key). */
   rates: RequestRateCounter | null;
 }
 
@@ -97,11 +97,11 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   if (s.rates) {
     const sourceHash = hash30(facts.source);
     if (idVerdict === 'ok') {
-      if (s.rates.hit(hash30(facts.deviceId, sourceHash), facts.now) > s.rates.limit.maxPerDevice) rateReason = 'device_rate';
+      if (s.rates.limit.maxPerDevice > 0 && s.rates.exceeds(hash30(facts.deviceId, sourceHash), facts.now, s.rates.limit.maxPerDevice)) rateReason = 'device_rate';
     } else if (family !== INVALID) {
       // IPv6 by its /64: a device's privacy addresses change within it
       const address = family === IPV4 ? v4 : hi ^ Math.imul(lo, 0x9e3779b1);
-      if (s.rates.hit(mix(address, profile.hash, sourceHash), facts.now) > s.rates.limit.maxPerIpUa) rateReason = 'ip_ua_rate';
+      if (s.rates.limit.maxPerIpUa > 0 && s.rates.exceeds(mix(address, profile.hash, sourceHash), facts.now, s.rates.limit.maxPerIpUa)) rateReason = 'ip_ua_rate';
     }
   }
 

@@ -119,27 +119,35 @@ export function parseIp(s: string): IpFamily {
   return parseV4(s, 0, n) ? IPV4 : INVALID;
 }
 
-/** [network, prefix length] of IPv4 space no viewer can have: private, shared, loopback, link-local, documentation, multicast, reserved. */
-const V4_RESERVED: readonly (readonly [number, number])[] = [
-  [0x00000000, 8], // 0.0.0.0/8 "this network"
-  [0x0a000000, 8], // 10/8 private
-  [0x64400000, 10], // 100.64/10 carrier-grade NAT (shared): never a public address
-  [0x7f000000, 8], // 127/8 loopback
-  [0xa9fe0000, 16], // 169.254/16 link-local
-  [0xac100000, 12], // 172.16/12 private
-  [0xc0000000, 24], // 192.0.0/24 IETF protocol assignments
-  [0xc0000200, 24], // 192.0.2/24 documentation
-  [0xc0a80000, 16], // 192.168/16 private
-  [0xc6120000, 15], // 198.18/15 benchmarking
-  [0xc6336400, 24], // 198.51.100/24 documentation
-  [0xcb007100, 24], // 203.0.113/24 documentation
-  [0xe0000000, 4], // 224/4 multicast
-  [0xf0000000, 4], // 240/4 reserved, and the broadcast address
-];
-
+/**
+ * IPv4 space no viewer can have: "this network" 0/8, private 10/8, 172.16/12 and 192.168/16,
+ * carrier-grade NAT 100.64/10 (shared, never a public address), loopback 127/8, link-local
+ * 169.254/16, IETF 192.0.0/24, documentation 192.0.2/24, 198.51.100/24 and 203.0.113/24,
+ * benchmarking 198.18/15, multicast 224/4, reserved 240/4 and broadcast. A switch on the first
+ * octet: this runs on every request.
+ */
 export function isReservedV4(v4: number): boolean {
-  for (const [net, len] of V4_RESERVED) if (v4 >>> (32 - len) === net >>> (32 - len)) return true;
-  return false;
+  const a = v4 >>> 24;
+  switch (a) {
+    case 0:
+    case 10:
+    case 127:
+      return true;
+    case 100:
+      return (v4 >>> 22) === 0x191; // 100.64/10
+    case 169:
+      return (v4 >>> 16) === 0xa9fe; // 169.254/16
+    case 172:
+      return (v4 >>> 20) === 0xac1; // 172.16/12
+    case 192:
+      return (v4 >>> 8) === 0xc00000 || (v4 >>> 8) === 0xc00002 || (v4 >>> 16) === 0xc0a8;
+    case 198:
+      return (v4 >>> 17) === 0x6309 || (v4 >>> 8) === 0xc63364; // 198.18/15, 198.51.100/24
+    case 203:
+      return (v4 >>> 8) === 0xcb0071; // 203.0.113/24
+    default:
+      return a >= 224;
+  }
 }
 
 /** Of the address last parsed as IPv6: unspecified, loopback, unique-local, link-local, multicast, documentation, discard. */

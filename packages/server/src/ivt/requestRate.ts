@@ -31,6 +31,11 @@ export class RequestRateCounter {
 
   constructor(readonly limit: RateLimit = DEFAULT_RATE_LIMIT) {}
 
+  /** Counts one request for `key` at `now` (ms); whether the estimated requests in the last window, this one included, exceed `max`. */
+  exceeds(key: string | number, now: number, max: number): boolean {
+    return this.hit(key, now) > max;
+  }
+
   /** Counts one request for `key` at `now` (ms) and answers the estimated requests in the last window, this one included. */
   hit(key: string | number, now: number): number {
     const w = this.limit.windowMs;

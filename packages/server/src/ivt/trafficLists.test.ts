@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkTraffic, createTrafficCheckState, type TrafficFacts } from './checkTraffic.js';
+import { readIvtSettings } from './ivtSettings.js';
+import { DEFAULT_RATE_LIMIT } from './requestRate.js';
 import { loadTrafficLists, shippedTrafficLists, TrafficListError, trafficListFilesFromEnv } from './trafficLists.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adplane-ivt-'));
@@ -67,5 +69,26 @@ describe('refresh files', () => {
   it('are named by ADPLANE_IVT_RANGES_FILE and ADPLANE_IVT_UA_FILE', () => {
     expect(trafficListFilesFromEnv({ ADPLANE_IVT_RANGES_FILE: ' /etc/adplane/dc.txt ', ADPLANE_IVT_UA_FILE: '' })).toEqual({ rangesFile: '/etc/adplane/dc.txt', uaFile: null });
     expect(trafficListFilesFromEnv({})).toEqual({ rangesFile: null, uaFile: null });
+  });
+});
+
+describe('readIvtSettings', () => {
+  it('reads the files and the rate limits, with defaults', () => {
+    expect(readIvtSettings({})).toEqual({ settings: { files: { rangesFile: null, uaFile: null }, rate: DEFAULT_RATE_LIMIT }, problems: [] });
+    const { settings, problems } = readIvtSettings({ ADPLANE_IVT_UA_FILE: '/etc/ua.txt', ADPLANE_IVT_RATE_WINDOW_S: '60', ADPLANE_IVT_MAX_PER_DEVICE: '120', ADPLANE_IVT_MAX_PER_IP_UA: '0' });
+    expect(problems).toEqual([]);
+    expect(settings).toEqual({ files: { rangesFile: null, uaFile: '/etc/ua.txt' }, rate: { ...DEFAULT_RATE_LIMIT, windowMs: 60_000, maxPerDevice: 120, maxPerIpUa: 0 } });
+  });
+
+  it('reports each bad variable', () => {
+    expect(readIvtSettings({ ADPLANE_IVT_RATE_WINDOW_S: '0', ADPLANE_IVT_MAX_PER_DEVICE: 'lots' }).problems).toEqual([
+      { variable: 'ADPLANE_IVT_RATE_WINDOW_S', message: 'must be a whole number from 1 to 3600' },
+      { variable: 'ADPLANE_IVT_MAX_PER_DEVICE', message: 'must be a whole number from 0 to 1000000' },
+    ]);
+  });
+
+  it('turns a kind of rate key off with 0', () => {
+    const state = createTrafficCheckState({ rate: { maxPerIpUa: 0 } });
+    for (let i = 0; i < 200; i++) expect(checkTraffic({ ...facts, now: i }, state).reason).toBe('');
   });
 });
