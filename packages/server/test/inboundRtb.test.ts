@@ -220,6 +220,7 @@ forEachStore((t) => {
       expect(forged.status).toBe(400);
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_rtb_win_notices_total\{outcome="won"\} [1-9]/);
+      expect(metrics.body).toMatch(/adplane_edge_request_seconds_count\{route="rtb"\} [1-9]/);
     });
   });
 

@@ -4,7 +4,7 @@ import { type Metrics } from '../../counters/hourlyCounters.js';
 import { adMarkupOf } from '../../markup/adMarkup.js';
 import { contextOfBidRequest } from '../../request/openrtbContext.js';
 import { type GeoLookup } from '../../request/geo.js';
-import { type SnapChannel, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
+import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
 import { refusal } from '../../targeting/compiledTargeting.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
 import { cpmToMicros, microsToCpm } from '../bidRequestReader.js';
@@ -34,6 +34,7 @@ export interface ImpBid {
 }
 
 const NO_CONNECTION = { remoteAddress: '', userAgent: '' };
+const NO_DEALS: readonly SnapDeal[] = [];
 
 export interface ImpJob {
   target: Target;
@@ -86,7 +87,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
     const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
-    options = { channel, integration: 'RTB', supplier, deals: deals.map((d) => d.offered), privateAuction, deadline: job.deadline, test };
+    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test };
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
     if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
