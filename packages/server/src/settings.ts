@@ -47,6 +47,11 @@ export interface Settings {
   /** A MaxMind GeoIP2/GeoLite2 City database the edge reads geo from (geoip-lite's bundled data otherwise). */
   maxmindDb: string | null;
   /**
+   * The Prebid Server auction endpoint (…/openrtb2/auction, Go or Java) PreBid demand tags are sent to
+   * (ADPLANE_PREBID_SERVER_URL); null: PreBid tags are filtered as prebid_server_not_configured.
+   */
+  prebidServerUrl: string | null;
+  /**
    * The ads.txt check may fetch from private and loopback addresses, IP literals and explicit ports
    * (ADPLANE_ADSTXT_ALLOW_PRIVATE=1): for tests and a local install only; off, it reaches public hosts only.
    */
@@ -150,6 +155,7 @@ const EnvSchema = z.object({
   ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
+  ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
   ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
 });
 
@@ -197,6 +203,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
+    prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
   };
 }

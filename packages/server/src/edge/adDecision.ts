@@ -2,6 +2,7 @@ import { type AuctionResult, runAuction, type Winner } from './auction/runAuctio
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
 import { type DemandSource } from './demand/demandSource.js';
+import { settleProgrammatic } from './openrtb/notices.js';
 import { type Pacing } from './auction/pacing.js';
 import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
@@ -24,6 +25,8 @@ export interface EdgeDeps {
   origin: string;
   /** Each external demand call's time and outcome (prom-client's per-source histogram in the app). */
   observeCall?: (source: SourceFate['source'], outcome: string, ms: number) => void;
+  /** Fires a programmatic demand's win or loss notice, fire-and-forget (openrtb/notices.ts); absent: none fired. */
+  notify?: (url: string) => void;
 }
 
 export interface DecisionOutcome {
@@ -206,6 +209,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     const reason = result.offered ? 'no_bid' : 'no_demand';
     counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
     out.token = deps.signer.sign(decision);
+    settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
     return finish(200, reason);
   }
   counters.add({}, { reqs: 1, opps: 1 }, now);
@@ -217,6 +221,8 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     adexchangeId: b.adexchangeId ?? 0, dealId: b.dealId ?? '', partner: b.partner ?? '', marketplace: b.marketplace ?? '',
   });
   out.token = deps.signer.sign(decision);
+  // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
+  settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
   return finish(200, 'filled');
 }
 

@@ -7,6 +7,8 @@ import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
+import { HttpCaller } from './demand/httpCaller.js';
+import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/programmaticSources.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
 import { registerPrebidEntries } from './prebid/prebidEntries.js';
@@ -68,6 +70,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const pacing = new Pacing();
   const replay = new ReplayGuard();
   const fetcher = new VastFetcher();
+  const caller = new HttpCaller();
+  const ortb = { caller, publicHost: settings.publicHost };
   const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
   // Labels from bounded sets only: the source kind and its fate, the edge route.
@@ -80,15 +84,16 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     counters,
     pacing,
     signer,
-    sources: [campaignSource, vastTagSource(fetcher)],
+    sources: [campaignSource, vastTagSource(fetcher), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl: settings.prebidServerUrl }), adExchangeSource(ortb)],
     origin: settings.publicHost,
     // an operator's MaxMind City database when set (more precise, updated weekly), else geoip-lite's bundled data
     geo: options.geo ?? (settings.maxmindDb ? await maxmindLookup(settings.maxmindDb) : geoipLiteLookup),
     trustProxy: settings.trustProxy !== false,
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
+    notify: (url) => caller.fire(url),
   };
-  const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current };
+  const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
@@ -105,6 +110,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     snapshots.stop();
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));
     await fetcher.close();
+    await caller.close();
   });
 
   const entries: EdgeEntry[] = [];

@@ -64,6 +64,22 @@ export class Pacing {
     return true;
   }
 
+  private exchangeSecond = -1;
+  private exchangeQps = new Map<number, number>();
+
+  /** Counts one bid request sent to an ad exchange (DSP mode) when its QPS limit allows it; the refusal reason otherwise. */
+  takeExchangeRequest(exchangeId: number, qpsLimit: Limit, now: number): string | null {
+    const sec = Math.floor(now / 1000);
+    if (sec !== this.exchangeSecond) {
+      this.exchangeSecond = sec;
+      this.exchangeQps.clear();
+    }
+    const inSecond = this.exchangeQps.get(exchangeId) ?? 0;
+    if (!underLimit(inSecond, qpsLimit)) return 'qps_limit';
+    this.exchangeQps.set(exchangeId, inSecond + 1);
+    return null;
+  }
+
   private zoneDay(now: number, tz: number): number {
     return Math.floor((now + tz * 3_600_000) / DAY);
   }

@@ -2,6 +2,7 @@ import { type SourceFate } from '../auction/trace.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
 import { type Pacing } from '../auction/pacing.js';
+import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
 import { type DemandInline } from './vastAnswer.js';
 
 /**
@@ -25,8 +26,8 @@ export interface AuctionRequest {
   privateAuction: boolean;
 }
 
-/** What the winner serves: one of our creatives, or a demand's VAST answer re-rendered with its trackers. */
-export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline };
+/** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
+export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline } | OrtbMarkup;
 
 export interface Bid {
   /** What the demand offers, CPM micro-dollars. */

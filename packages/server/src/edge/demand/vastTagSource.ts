@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
 import { refusal } from '../targeting/compiledTargeting.js';
-import { type SnapTag } from '../snapshot/types.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
 
 /**
- * VAST demand tags the channel calls: eligibility (targeting, integration, caps), then a server-side
- * fetch of the tag URL with its macros filled, under the tag's own timeout and the channel's
- * deadline. The price is the tag's CPM, or its share of the <Pricing> the answer states.
+ * VAST demand tags the channel calls: eligibility (targeting, caps), then a server-side fetch of the
+ * tag URL with its macros filled, under the tag's own timeout and the channel's deadline. The price
+ * is the tag's CPM, or its share of the <Pricing> the answer states. The channel's RTB and PreBid
+ * tags are sources of their own (programmaticSources.ts).
  */
-const NOT_SERVED_HERE: Record<SnapTag['integration'], string> = {
-  VAST: '',
-  RTB: 'integration_rtb_not_served_here',
-  PreBid: 'integration_prebid_not_served_here',
-};
 
 export function vastTagSource(fetcher: VastFetcher): DemandSource {
   return {
@@ -24,10 +19,7 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
       const { ctx, channel, pacing } = req;
       const out: DemandCandidate[] = [];
       for (const { tag, priority } of channel.demand) {
-        if (tag.integration !== 'VAST') {
-          filtered({ source: 'vast_tag', id: tag.id, name: tag.name, priority, fate: 'filtered', reason: NOT_SERVED_HERE[tag.integration] });
-          continue;
-        }
+        if (tag.integration !== 'VAST') continue;
         const rule = tag.targeting ? refusal(tag.targeting, ctx) : null;
         if (rule) {
           filtered({ source: 'vast_tag', id: tag.id, name: tag.name, priority, fate: 'filtered', reason: `targeting.${rule}` });

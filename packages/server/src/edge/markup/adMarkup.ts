@@ -1,5 +1,6 @@
 import { MTYPE } from '@adplane/shared';
 import { type AdOutcome } from '../adDecision.js';
+import { ortbBannerHtml, ortbLabel } from '../openrtb/ortbMarkup.js';
 import { type SnapCreative } from '../snapshot/types.js';
 import { winnerDocument } from '../vast/adResponse.js';
 import { xmlEscape } from '../vast/xml.js';
@@ -43,6 +44,11 @@ export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | nu
     if (c.format === 'display') return { ...base, adm: bannerHtml(c, origin, token), mtype: MTYPE.banner, w: c.width, h: c.height };
     const first = c.mediaFiles[0];
     return { ...base, adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
+  }
+  if (markup.kind === 'ortb') {
+    const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };
+    if (markup.media === 'banner') return { ...base, adm: ortbBannerHtml(markup, ev(origin, 'impression', token)), mtype: MTYPE.banner };
+    return { ...base, adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video };
   }
   return { adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
 }

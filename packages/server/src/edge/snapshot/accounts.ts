@@ -1,4 +1,4 @@
-import { isLive } from '@adplane/shared';
+import { isLive, subpublisherSellerId } from '@adplane/shared';
 import { type AccountRow } from './loadRows.js';
 import { type SnapTenant } from './types.js';
 
@@ -12,14 +12,19 @@ export interface Owners {
   /** Live subpublishers and advertisers by id, with their names. */
   subpublishers: Map<number, string>;
   advertisers: Map<number, string>;
+  /** Live subpublishers' seller ids (sellers.json entry id, else the account id: shared edge/supplyChain.ts). */
+  sellerIds: Map<number, string>;
 }
 
 export function compileOwners(rows: readonly AccountRow[]): Owners {
-  const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map() };
+  const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map(), sellerIds: new Map() };
   for (const r of rows) {
     if (!isLive(r)) continue;
-    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp });
-    else if (r.type === 'sub') owners.subpublishers.set(r.id, r.name);
+    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp, domain: r.domain });
+    else if (r.type === 'sub') {
+      owners.subpublishers.set(r.id, r.name);
+      owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
+    }
     else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
   }
   // A subpublisher or advertiser under a tenant that is not live does not serve either.

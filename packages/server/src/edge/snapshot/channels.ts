@@ -1,4 +1,4 @@
-import { type ChannelRow, isLive } from '@adplane/shared';
+import { type ChannelRow, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type SnapChannel, type SnapTag } from './types.js';
@@ -43,7 +43,13 @@ export function compileChannels(
       targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
       demand,
       idleTags,
+      sellerId: c.subpublisherId ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null)) : tenantSellerId(c.tenantId),
     });
   }
   return out;
+}
+
+/** The seller id a channel's inventory is sold under (see SnapChannel.sellerId), for channels built by hand too. */
+export function channelSellerId(channel: SnapChannel): string {
+  return channel.sellerId ?? (channel.subpublisherId ? subpublisherSellerId(channel.subpublisherId, null) : tenantSellerId(channel.tenantId));
 }

@@ -13,6 +13,9 @@ export interface AccountRow {
   timezone: number;
   /** The tenant's DSP view (campaigns and the rest of DSP mode are its to use). */
   showDsp: boolean;
+  /** A tenant's own domain ('' when unset) and a subpublisher's sellers.json entry id ('' when none): the schain node's ids. */
+  domain: string;
+  sellerEntryId: string;
 }
 
 export type StoreDb = Kysely<Database>;
@@ -20,7 +23,7 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp'])
+    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json'])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -33,5 +36,19 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     managerId: r.manager_id === null ? null : Number(r.manager_id),
     timezone: Number(r.timezone ?? 0),
     showDsp: Number(r.show_dsp) === 1,
+    domain: r.domain ?? '',
+    sellerEntryId: r.type === 'sub' ? sellerEntryIdOf(r.sellers_json) : '',
   }));
+}
+
+/** The `id` of a subpublisher's stored sellers.json entry (one object), '' when unset or unreadable. */
+function sellerEntryIdOf(json: string | null): string {
+  if (!json) return '';
+  try {
+    const entry: unknown = JSON.parse(json);
+    const id = entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as { id?: unknown }).id : undefined;
+    return typeof id === 'string' ? id.trim() : '';
+  } catch {
+    return '';
+  }
 }

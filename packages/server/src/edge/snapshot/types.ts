@@ -14,6 +14,11 @@ export interface SnapTenant {
   timezone: number;
   /** The tenant's DSP view: without it, its campaigns (DSP mode) do not serve (shared entitlements.ts). */
   showDsp: boolean;
+  /**
+   * The tenant's own domain (its "channel domain"), '' when unset: the advertising system's domain of
+   * its schain nodes (shared edge/supplyChain.ts). Absent in hand-built snapshots.
+   */
+  domain?: string;
 }
 
 export interface SnapCreative {
@@ -101,6 +106,13 @@ export interface SnapChannel {
   demand: readonly { tag: SnapTag; priority: number }[];
   /** Tags the channel lists that cannot serve (paused, archived, invalid), for the trace. */
   idleTags: readonly { id: number; reason: string }[];
+  /**
+   * The seller id its inventory is sold under (its subpublisher's sellers.json id, else the account
+   * id; the tenant's for its own inventory): the `sid` of our schain node and `publisher.id` of
+   * outbound bid requests. Absent on channels built by hand (a tag test, a supplier's impression):
+   * read it through `channelSellerId`.
+   */
+  sellerId?: string;
 }
 
 /** A supplier (DSP mode) that posts OpenRTB bid requests to `/rtb/bid/<uid>`. */

@@ -1,5 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
+import { billingNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
 import { type ReplayGuard } from './replayGuard.js';
@@ -26,6 +27,8 @@ export interface EventDeps {
   counters: HourlyCounters;
   pacing: Pacing;
   snapshot: () => Snapshot | null;
+  /** Fires the billing notice (burl) a counted impression's URL carries (openrtb/notices.ts); absent: none fired. */
+  notify?: (url: string) => void;
 }
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void {
@@ -46,12 +49,18 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: Server
     if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '');
     else send(res, 204, {}, '');
   } else pixel(res);
-  record(deps, d, event, query.get('code') ?? '', now);
+  record(deps, d, event, query, now);
 }
 
-function record(deps: EventDeps, d: Decision, event: Tracked, code: string, now: number): void {
+function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
   if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
   if (ONCE.has(event) && !deps.replay.firstTime(`${d.id}:${event}`, now)) return;
+  const code = query.get('code') ?? '';
+  if (event === 'impression' && deps.notify && query.has('b')) {
+    // a programmatic bid's billing notice, fired once, when we book the impression
+    const burl = billingNotice(query, query.get('t') ?? '', deps.signer, now);
+    if (burl) deps.notify(burl);
+  }
   const dims = {
     tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,
     creative_id: d.creativeId, advertiser_id: d.advertiserId, country: d.country, device: d.device, os: d.os, app_bundle: d.appBundle,

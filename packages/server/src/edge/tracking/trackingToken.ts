@@ -79,6 +79,20 @@ export class TokenSigner {
     return `${payload}.${this.mac(payload).toString('base64url')}`;
   }
 
+  /**
+   * A signature binding `value` to a token, so a tracking URL can carry more than the token without
+   * a caller changing it (the billing notice an impression fires: openrtb/notices.ts).
+   */
+  attach(token: string, value: string): string {
+    return this.mac(`${token}\n${value}`).toString('base64url');
+  }
+
+  /** Whether `signature` is `attach(token, value)`. Never throws. */
+  attached(token: string, value: string, signature: string): boolean {
+    const sig = Buffer.from(signature, 'base64url');
+    return sig.length === SIG_BYTES && timingSafeEqual(sig, this.mac(`${token}\n${value}`));
+  }
+
   /** The decision, or null for a forged, damaged or expired token. Never throws. */
   verify(token: string, nowS: number): Decision | null {
     if (typeof token !== 'string' || token.length > 2048) return null;

@@ -1,4 +1,5 @@
 import { type Winner } from '../auction/runAuction.js';
+import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
 import { type VastVersion } from './vastVersion.js';
 import { type InlineAd, noTrackers, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
@@ -90,6 +91,7 @@ export function winnerDocument(snapshot: Snapshot, channel: SnapChannel, winner:
     return fill(t, token, servingId);
   }
   const ours = ourTrackers(origin, token, true);
+  if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
   const theirs = markup.ad.trackers;
   return renderInline(version, {
     id: `tag${winner.bid.tagId}`,

@@ -1,0 +1,92 @@
+import { Agent, request } from 'undici';
+
+/**
+ * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
+ * we owe it (win, loss, billing). Keep-alive connections per origin (one undici Agent: OpenRTB 2.6
+ * section 2.1 calls persistent connections the most effective performance measure), a hard deadline
+ * per call covering headers and body, answers capped in size. It never throws: whatever goes wrong
+ * comes back as a result the demand source turns into a counted no-fill.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+/** Win, loss and billing notices: fire and forget, given up after this long. */
+export const NOTICE_TIMEOUT_MS = 2000;
+
+export type PostResult =
+  | { kind: 'answer'; status: number; body: string; ms: number }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'failed'; reason: string; ms: number };
+
+class DeadlineError extends Error {}
+class TooLargeError extends Error {}
+
+export class HttpCaller {
+  private readonly agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** POST a JSON body; the answer must be complete by `deadline` (epoch ms). */
+  async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}): Promise<PostResult> {
+    const started = Date.now();
+    const left = deadline - started;
+    if (left <= 0) return { kind: 'timeout', ms: 0 };
+    // One timer per call, cleared when the answer is in (as the VAST fetcher does).
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new DeadlineError()), left);
+    try {
+      const res = await request(url, {
+        dispatcher: this.agent,
+        method: 'POST',
+        signal: abort.signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body,
+      });
+      if (res.statusCode === 204) {
+        await res.body.dump();
+        return { kind: 'answer', status: 204, body: '', ms: Date.now() - started };
+      }
+      const text = await readCapped(res.body);
+      return { kind: 'answer', status: res.statusCode, body: text, ms: Date.now() - started };
+    } catch (error) {
+      const ms = Date.now() - started;
+      if (error instanceof DeadlineError || isAbort(error) || Date.now() >= deadline) return { kind: 'timeout', ms };
+      if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
+      if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
+      return { kind: 'failed', reason: 'connection_failed', ms };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A notice (nurl, lurl, burl): a GET nobody waits for, body discarded, given up after `timeoutMs`.
+   * Only http(s) URLs are called.
+   */
+  fire(url: string, timeoutMs = NOTICE_TIMEOUT_MS): void {
+    if (!/^https?:\/\//i.test(url)) return;
+    request(url, { dispatcher: this.agent, method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+      .then((res) => res.body.dump())
+      .catch(() => undefined);
+  }
+}
+
+async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown }): Promise<string> {
+  let size = 0;
+  const parts: Buffer[] = [];
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      throw new TooLargeError();
+    }
+    parts.push(buf);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function isAbort(error: unknown): boolean {
+  const e = error as { name?: string; code?: string };
+  return e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.code === 'UND_ERR_ABORTED' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT';
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { adSystemDomain, type BidRequest } from '@adplane/shared';
+import { type SourceFate } from '../auction/trace.js';
+import { parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
+import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
+import { recordOffer } from '../openrtb/notices.js';
+import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
+import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from '../openrtb/outboundRequest.js';
+import { channelSellerId } from '../snapshot/channels.js';
+import { type SnapDeal } from '../snapshot/types.js';
+import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
+import { type HttpCaller } from './httpCaller.js';
+
+/**
+ * One call of programmatic demand, shared by RTB demand tags, Prebid tags (through Prebid Server)
+ * and ad exchanges: the OpenRTB 2.6 request built for the candidate (its floor in the demand's terms,
+ * tmax from what is left of the deadline less our margin, our schain node, the tenant's blocks,
+ * deals), POSTed by the HTTP caller under the candidate's deadline, the answer read and validated.
+ * A timeout, an HTTP error, garbage or no bid is a counted no-fill with its reason; a bid below the
+ * floor is the auction's `below_floor`.
+ */
+export interface OrtbDeps {
+  caller: HttpCaller;
+  /** The edge's public origin: the advertising system domain of our schain node when the tenant has none. */
+  publicHost: string;
+}
+
+export interface OrtbTarget {
+  source: SourceFate['source'];
+  id: number;
+  name: string;
+  priority: number;
+  /** The floor our price must reach, micro-dollars CPM. */
+  floorCpm: number;
+  url: string;
+  /** Its own time limit (a tag's timeout, an exchange's tmax), under the decision's deadline. */
+  timeoutMs: number;
+  pricing: DemandPricing;
+  /** Takes a request from its caps (QPS, daily caps) at call time: the refusal reason, or null. */
+  take(now: number): string | null;
+  deals: readonly SnapDeal[];
+  privateAuction: boolean;
+  wseat: readonly string[];
+  /** Its own targeting (its blocked advertiser domains join the channel's). */
+  targeting: CompiledTargeting | null;
+  /** Last changes to the request (Prebid Server's bidder parameters). */
+  shape?: (request: BidRequest) => void;
+  /** What the bid carries into the decision and its tracking token. */
+  ids: Pick<Bid, 'tagId' | 'advertiserId' | 'adexchangeId' | 'partner' | 'marketplace'>;
+}
+
+const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/;
+
+/**
+ * Blocked advertiser domains: the domains of the creative lists a targeting excludes (the channel's,
+ * which also refuses our own campaigns' creatives by them, and the demand's). Creative ids in those
+ * lists mean nothing to another system and stay out.
+ */
+export function blockedAdvertisers(...targetings: (CompiledTargeting | null)[]): string[] {
+  const out = new Set<string>();
+  for (const t of targetings) {
+    if (!t?.creatives || t.creatives.include) continue;
+    for (const v of t.creatives.values) if (DOMAIN.test(v)) out.add(v);
+  }
+  return [...out];
+}
+
+const usd = (micros: number): number => Math.round(micros) / 1_000_000;
+
+export function ortbCandidate(req: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): DemandCandidate {
+  return {
+    source: t.source,
+    id: t.id,
+    name: t.name,
+    priority: t.priority,
+    floorCpm: t.floorCpm,
+    external: true,
+    call: (r: AuctionRequest) => callOrtb(r, t, deps),
+  };
+}
+
+async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promise<CallResult> {
+  const now = Date.now();
+  const deadline = Math.min(r.deadline, now + t.timeoutMs);
+  const tmax = deadline - now - TMAX_MARGIN_MS;
+  if (tmax < MIN_TMAX_MS) return { kind: 'refused', reason: 'no_time_left', ms: 0 };
+  // caps are taken when the call is actually made (a waterfall may never reach this one)
+  const capped = t.take(now);
+  if (capped) return { kind: 'refused', reason: capped, ms: 0 };
+
+  const { ctx, channel, snapshot } = r;
+  const id = randomUUID();
+  const sellerId = channelSellerId(channel);
+  const asi = adSystemDomain(snapshot.tenants.get(channel.tenantId)?.domain, deps.publicHost);
+  const badv = blockedAdvertisers(channel.targeting, t.targeting);
+  const spec: OutboundSpec = {
+    id,
+    impId: '1',
+    tid: transactionId(r, ctx),
+    tmax,
+    bidfloor: usd(demandTerms(t.pricing, t.floorCpm)),
+    at: channel.auctionPrice === 'first' ? 1 : 2,
+    node: { asi, sid: sellerId, hp: 1, rid: id },
+    sellerId,
+    bcat: [],
+    badv,
+    deals: t.deals,
+    privateAuction: t.privateAuction,
+    wseat: t.wseat,
+  };
+  const request = buildBidRequest(ctx, channel, spec);
+  t.shape?.(request);
+  const got = await deps.caller.postJson(t.url, JSON.stringify(request), deadline, { 'x-openrtb-version': '2.6' });
+  if (got.kind === 'timeout') return { kind: 'timeout', ms: got.ms };
+  if (got.kind === 'failed') return { kind: 'no_fill', reason: got.reason, ms: got.ms };
+  if (got.status === 204 || (got.status >= 200 && got.status < 300 && !got.body.trim())) return { kind: 'no_fill', reason: 'no_bid', ms: got.ms };
+  if (got.status < 200 || got.status >= 300) return { kind: 'no_fill', reason: `http_${got.status}`, ms: got.ms };
+
+  const media = channel.format === 'video' ? 'video' : 'banner';
+  const read = readBidResponse(parseBidResponse(got.body), {
+    requestId: id,
+    impId: spec.impId,
+    media,
+    deals: new Set(t.deals.map((d) => d.dealId)),
+    privateAuction: t.privateAuction,
+    bcat: request.bcat ?? [],
+    badv: request.badv ?? [],
+  });
+  if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
+  const b = read.bid;
+  const markup: OrtbMarkup = {
+    kind: 'ortb', media, adm: b.adm, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
+    seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId: id, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
+  };
+  const deal = b.dealId ? t.deals.find((d) => d.dealId === b.dealId) : undefined;
+  const bid: Bid = {
+    priceCpm: ourPrice(t.pricing, b.priceCpm),
+    // a fixed-price tag, or a deal at first or fixed price, pays what it says: nothing clears lower
+    fixedPrice: t.pricing.kind === 'fixed' || (deal !== undefined && deal.auctionType !== 2),
+    markup,
+    campaignId: 0,
+    creativeId: 0,
+    ...t.ids,
+  };
+  if (b.dealId) bid.dealId = b.dealId;
+  recordOffer(ctx, { source: t.source, id: t.id, bid: bid as Bid & { markup: OrtbMarkup }, floorCpm: t.floorCpm });
+  return { kind: 'bid', bid, ms: got.ms };
+}

@@ -1,0 +1,157 @@
+import { type BidRequest, resolvePartner } from '@adplane/shared';
+import { type SourceFate } from '../auction/trace.js';
+import { BID_PRICE, pricingOfTag } from '../openrtb/demandPricing.js';
+import { type SnapTag } from '../snapshot/types.js';
+import { refusal } from '../targeting/compiledTargeting.js';
+import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
+import { ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
+
+/**
+ * Programmatic demand as sources of the auction, one per kind, each refusing by its own rules
+ * before any call (its targeting, then at call time its caps) and calling through openrtbCall.ts:
+ * - RTB demand tags (SSP mode): the tag's OpenRTB 2.6 endpoint;
+ * - PreBid demand tags: a Prebid Server request for the tag's partner and parameters, to the
+ *   operator's Prebid Server (`ADPLANE_PREBID_SERVER_URL`);
+ * - ad exchanges (DSP mode): the tenant's exchanges, only for a supplier's bid request (a channel's
+ *   own VAST traffic is not resold to exchanges), with the deals the request offers.
+ */
+const ORTB_INTEGRATION: Record<'RTB' | 'PreBid', SourceFate['source']> = { RTB: 'rtb_tag', PreBid: 'prebid_tag' };
+/** Ad exchanges are not listed on channels: in a waterfall they come right after our campaigns. */
+export const AD_EXCHANGE_PRIORITY = 1;
+
+function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: string): OrtbTarget {
+  const { channel, pacing } = req;
+  return {
+    source: ORTB_INTEGRATION[tag.integration as 'RTB' | 'PreBid'],
+    id: tag.id,
+    name: tag.name,
+    priority,
+    floorCpm: Math.max(channel.floorCpm, tag.floorCpm),
+    url,
+    timeoutMs: tag.timeoutMs,
+    pricing: pricingOfTag(tag.price),
+    take: (now) => pacing.takeTagRequest(tag.id, tag.qpsLimit, tag.dailyRequestCap, tag.dailyImpCap, now),
+    deals: [],
+    privateAuction: false,
+    wseat: [],
+    targeting: tag.targeting,
+    ids: { tagId: tag.id, advertiserId: tag.advertiserId, marketplace: tag.name },
+  };
+}
+
+/** The channel's live tags of one integration, each refused by its own targeting or set up as a candidate. */
+function tagCandidates(
+  req: AuctionRequest,
+  integration: 'RTB' | 'PreBid',
+  filtered: (fate: SourceFate) => void,
+  target: (tag: SnapTag, priority: number) => OrtbTarget | string,
+  deps: OrtbDeps,
+): DemandCandidate[] {
+  const out: DemandCandidate[] = [];
+  const source = ORTB_INTEGRATION[integration];
+  for (const { tag, priority } of req.channel.demand) {
+    if (tag.integration !== integration) continue;
+    const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
+    const t = rule ? `targeting.${rule}` : target(tag, priority);
+    if (typeof t === 'string') filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: t });
+    else out.push(ortbCandidate(req, t, deps));
+  }
+  return out;
+}
+
+export function rtbTagSource(deps: OrtbDeps): DemandSource {
+  return {
+    name: 'rtb_tags',
+    candidates(req, filtered) {
+      const candidates = tagCandidates(req, 'RTB', filtered, (tag, priority) => (tag.endpoint ? tagTarget(req, tag, priority, tag.endpoint) : 'no_endpoint'), deps);
+      return { candidates, indexedOut: 0 };
+    },
+  };
+}
+
+export interface PrebidDeps extends OrtbDeps {
+  /** The operator's Prebid Server auction endpoint (…/openrtb2/auction); null: PreBid tags are not called. */
+  prebidServerUrl: string | null;
+}
+
+/**
+ * A PreBid tag as Prebid Server expects it: `imp[].ext.prebid.bidder.<bidder code>` holds the tag's
+ * parameters (a `<code>P` variant id of the catalogue is the same bidder: catalogue.ts). We decide the
+ * winner ourselves, so we ask for no targeting keys and no cache (`ext.prebid.targeting` and
+ * `ext.prebid.cache` left out); the answer is an ordinary bid response whose seat is the bidder.
+ */
+function prebidShape(bidder: string, params: Readonly<Record<string, unknown>>): (request: BidRequest) => void {
+  return (request) => {
+    const imp = request.imp[0]!;
+    imp.ext = { ...imp.ext, prebid: { bidder: { [bidder]: { ...params } } } };
+  };
+}
+
+export function prebidTagSource(deps: PrebidDeps): DemandSource {
+  return {
+    name: 'prebid_tags',
+    candidates(req, filtered) {
+      const candidates = tagCandidates(
+        req,
+        'PreBid',
+        filtered,
+        (tag, priority) => {
+          if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
+          const partner = resolvePartner(tag.partner)?.partner;
+          if (!partner) return 'unknown_partner';
+          const t = tagTarget(req, tag, priority, deps.prebidServerUrl);
+          return { ...t, shape: prebidShape(partner.id, tag.partnerParams), ids: { ...t.ids, partner: partner.id, marketplace: partner.name } };
+        },
+        deps,
+      );
+      return { candidates, indexedOut: 0 };
+    },
+  };
+}
+
+export function adExchangeSource(deps: OrtbDeps): DemandSource {
+  return {
+    name: 'ad_exchanges',
+    candidates(req, filtered) {
+      // DSP mode only: a supplier's bid request, resold to the tenant's exchanges
+      if (!req.supplier) return { candidates: [], indexedOut: 0 };
+      const out: DemandCandidate[] = [];
+      for (const x of req.snapshot.adExchanges.get(req.channel.tenantId) ?? []) {
+        const rule = x.targeting ? refusal(x.targeting, req.ctx) : null;
+        if (rule) {
+          filtered({ source: 'ad_exchange', id: x.id, name: x.name, priority: AD_EXCHANGE_PRIORITY, fate: 'filtered', reason: `targeting.${rule}` });
+          continue;
+        }
+        // a private auction is for its deals only: an exchange offered none has nothing to bid on
+        if (req.privateAuction && !req.deals.length) {
+          filtered({ source: 'ad_exchange', id: x.id, name: x.name, priority: AD_EXCHANGE_PRIORITY, fate: 'filtered', reason: 'private_auction' });
+          continue;
+        }
+        out.push(
+          ortbCandidate(
+            req,
+            {
+              source: 'ad_exchange',
+              id: x.id,
+              name: x.name,
+              priority: AD_EXCHANGE_PRIORITY,
+              floorCpm: req.channel.floorCpm,
+              url: x.endpoint,
+              timeoutMs: x.tmaxMs,
+              pricing: BID_PRICE,
+              take: (now) => req.pacing.takeExchangeRequest(x.id, x.qpsLimit, now),
+              // the deals' buyer seats are the supplier's view of us: at the exchange, our seat is its own
+              deals: x.seat ? req.deals.map((d) => ({ ...d, buyerSeats: [x.seat] })) : req.deals.map((d) => ({ ...d, buyerSeats: [] })),
+              privateAuction: req.privateAuction,
+              wseat: x.seat ? [x.seat] : [],
+              targeting: x.targeting,
+              ids: { tagId: 0, advertiserId: 0, adexchangeId: x.id, marketplace: x.name },
+            },
+            deps,
+          ),
+        );
+      }
+      return { candidates: out, indexedOut: 0 };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { inlineVast } from '../../../test/demandServers.js';
+import { parseBidResponse, readBidResponse, type ResponseExpectation } from './bidResponseReader.js';
+
+const VAST = inlineVast('https://dsp.example', null);
+const x: ResponseExpectation = { requestId: 'r1', impId: '1', media: 'video', deals: new Set(['D1']), privateAuction: false, bcat: ['IAB25'], badv: ['blocked.example'] };
+const bid = (over: Record<string, unknown> = {}) => ({ id: 'b1', impid: '1', price: 2.5, adm: VAST, adomain: ['Brand.Example'], cat: ['IAB1-1'], crid: 'cr1', ...over });
+const answer = (bids: unknown[], over: Record<string, unknown> = {}) => ({ id: 'r1', seatbid: [{ seat: 's1', bid: bids }], ...over });
+const reason = (body: unknown, expectation = x) => {
+  const read = readBidResponse(body, expectation);
+  return read.ok ? 'ok' : read.reason;
+};
+
+describe('bid response reader', () => {
+  it('takes the highest valid bid for our impression, price to micro-dollars, with what its notices and markup need', () => {
+    const read = readBidResponse(answer([bid(), bid({ id: 'b2', price: 3.25, nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: 'ftp://nope', dealid: 'D1', w: 640, h: 360, adid: 'a9' })], { bidid: 'resp-7' }), x);
+    expect(read).toEqual({
+      ok: true,
+      bid: {
+        priceCpm: 3_250_000, bidId: 'resp-7', impId: '1', seat: 's1', adm: VAST, nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: '',
+        adid: 'a9', adomain: ['brand.example'], cat: ['IAB1-1'], crid: 'cr1', dealId: 'D1', w: 640, h: 360, mtype: 2,
+      },
+    });
+    // a bid of another seat wins on price; the bid's own id names it without a response bidid
+    const second = readBidResponse({ id: 'r1', seatbid: [{ seat: 'a', bid: [bid()] }, { seat: 'b', bid: [bid({ id: 'bb', price: 9 })] }] }, x);
+    expect(second.ok && [second.bid.seat, second.bid.bidId]).toEqual(['b', 'bb']);
+  });
+
+  it('accepts markup served on the win notice (nurl, no adm) and banner HTML', () => {
+    const nurlOnly = readBidResponse(answer([bid({ adm: undefined, nurl: 'https://dsp.example/win' })]), x);
+    expect(nurlOnly.ok && nurlOnly.bid.adm).toBe('');
+    expect(reason(answer([bid({ adm: '<div>ad</div>', mtype: 1 })]), { ...x, media: 'banner' })).toBe('ok');
+  });
+
+  it('refuses every other answer with its reason', () => {
+    const cases: [string, unknown, ResponseExpectation?][] = [
+      ['invalid_response', parseBidResponse('{not json')],
+      ['invalid_response', parseBidResponse('[1,2]')],
+      ['invalid_response', { seatbid: [] }],
+      ['invalid_response', answer([]).seatbid && { id: 'r1', seatbid: 'x' }],
+      ['invalid_response', { id: 'r1', seatbid: [{ seat: 's' }] }],
+      ['invalid_response', answer(['not a bid'])],
+      ['request_id_mismatch', answer([bid()], { id: 'r2' })],
+      ['no_bid', { id: 'r1', nbr: 2 }],
+      ['no_bid', { id: 'r1', seatbid: [] }],
+      ['currency_EUR', answer([bid()], { cur: 'eur' })],
+      ['currency_invalid', answer([bid()], { cur: 42 })],
+      ['imp_id_mismatch', answer([bid({ impid: '2' })])],
+      ['invalid_price', answer([bid({ price: 0 })])],
+      ['invalid_price', answer([bid({ price: -1 })])],
+      ['invalid_price', answer([bid({ price: '2.5' })])],
+      ['invalid_price', answer([bid({ price: 5000 })])],
+      ['wrong_media', answer([bid({ mtype: 1 })])],
+      ['no_markup', answer([bid({ adm: '', nurl: 'javascript:alert(1)' })])],
+      ['bad_adm_not_vast', answer([bid({ adm: '<html></html>' })])],
+      ['bad_adm_no_ad', answer([bid({ adm: '<VAST version="3.0"/>' })])],
+      ['deal_not_offered', answer([bid({ dealid: 'D2' })])],
+      ['private_auction', answer([bid()]), { ...x, privateAuction: true }],
+      ['blocked_adomain', answer([bid({ adomain: ['BLOCKED.example'] })])],
+      ['blocked_category', answer([bid({ cat: ['IAB25-3'] })])],
+    ];
+    for (const [expected, body, expectation] of cases) expect(reason(body, expectation), JSON.stringify(body)?.slice(0, 80)).toBe(expected);
+  });
+
+  it('keeps a valid bid beside refused ones', () => {
+    expect(reason(answer([bid({ price: 0 }), bid({ impid: 'x' }), bid({ price: 1 })]))).toBe('ok');
+  });
+});

@@ -1,0 +1,144 @@
+import { MTYPE } from '@adplane/shared';
+import { readVastAnswer } from '../demand/vastAnswer.js';
+
+/**
+ * Reads a demand's OpenRTB 2.6 bid response to the one impression we offered: the response must
+ * answer our request (`id`), in USD; of its bids for our impression, the valid ones (a finite price
+ * above zero, markup in `adm` or served on the win notice `nurl`, the media we asked for, a deal we
+ * offered, nothing we blocked), the highest-priced wins. Anything else is a no-fill with its reason,
+ * never an error of ours. The body is a stranger's JSON: every field is read by its type.
+ */
+export interface OrtbBid {
+  /** The demand's price, USD CPM in micro-dollars. */
+  priceCpm: number;
+  /** What `${AUCTION_BID_ID}` names: the response's `bidid`, else the bid's `id`. */
+  bidId: string;
+  impId: string;
+  seat: string;
+  /** Markup in the bid ('' when served on the win notice). */
+  adm: string;
+  nurl: string;
+  burl: string;
+  lurl: string;
+  adid: string;
+  adomain: string[];
+  cat: string[];
+  crid: string;
+  dealId: string;
+  w: number;
+  h: number;
+  mtype: 1 | 2;
+}
+
+export interface ResponseExpectation {
+  requestId: string;
+  impId: string;
+  media: 'video' | 'banner';
+  /** Deal ids offered in the request (a bid naming another is refused). */
+  deals: ReadonlySet<string>;
+  /** imp.pmp.private_auction = 1: only deal bids. */
+  privateAuction: boolean;
+  bcat: readonly string[];
+  badv: readonly string[];
+}
+
+export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string };
+
+/** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
+export const MAX_PRICE_USD = 1000;
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown, max = 4096): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+const httpUrl = (v: unknown): string => {
+  const s = str(v, 8192);
+  return /^https?:\/\/\S+$/i.test(s) ? s : '';
+};
+const strings = (v: unknown, max = 50): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && !!s.trim()).slice(0, max).map((s) => s.trim()) : []);
+const dim = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 16_384 ? v : 0);
+
+/** Parses the body (a 200 with JSON): `invalid_response` when it is not a bid response at all. */
+export function parseBidResponse(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** IAB7 blocks IAB7-39 as well. */
+function blockedCategory(cats: readonly string[], bcat: readonly string[]): boolean {
+  const blocked = bcat.map((b) => b.toUpperCase());
+  return cats.some((c) => blocked.some((b) => c === b || c.startsWith(`${b}-`)));
+}
+
+function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation): OrtbBid | string {
+  if (!isObj(raw)) return 'invalid_response';
+  if (str(raw.impid) !== x.impId) return 'imp_id_mismatch';
+  const price = raw.price;
+  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price > MAX_PRICE_USD) return 'invalid_price';
+  const mtype = raw.mtype;
+  const wanted = x.media === 'video' ? MTYPE.video : MTYPE.banner;
+  if (mtype !== undefined && mtype !== wanted) return 'wrong_media';
+  const adm = typeof raw.adm === 'string' ? raw.adm.trim() : '';
+  const nurl = httpUrl(raw.nurl);
+  if (!adm && !nurl) return 'no_markup';
+  if (adm && x.media === 'video') {
+    const vast = readVastAnswer(adm);
+    if (vast.kind === 'empty') return `bad_adm_${vast.reason}`;
+  }
+  const dealId = str(raw.dealid, 128);
+  // the reasons the auction gives deal bids too (auction/runAuction.ts)
+  if (dealId && !x.deals.has(dealId)) return 'deal_not_offered';
+  if (!dealId && x.privateAuction) return 'private_auction';
+  const adomain = strings(raw.adomain).map((d) => d.toLowerCase());
+  const badv = x.badv.map((d) => d.toLowerCase());
+  if (adomain.some((d) => badv.includes(d))) return 'blocked_adomain';
+  const cat = strings(raw.cat).map((c) => c.toUpperCase());
+  if (blockedCategory(cat, x.bcat)) return 'blocked_category';
+  return {
+    priceCpm: Math.round(price * 1_000_000),
+    bidId: bidid || str(raw.id, 128),
+    impId: x.impId,
+    seat,
+    adm,
+    nurl,
+    burl: httpUrl(raw.burl),
+    lurl: httpUrl(raw.lurl),
+    adid: str(raw.adid, 128),
+    adomain,
+    cat,
+    crid: str(raw.crid, 128),
+    dealId,
+    w: dim(raw.w),
+    h: dim(raw.h),
+    mtype: wanted,
+  };
+}
+
+/** The best valid bid of a parsed response, or why there is none. */
+export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead {
+  if (!isObj(body)) return { ok: false, reason: 'invalid_response' };
+  if (typeof body.id !== 'string') return { ok: false, reason: 'invalid_response' };
+  if (body.id !== x.requestId) return { ok: false, reason: 'request_id_mismatch' };
+  if (body.seatbid === undefined || (Array.isArray(body.seatbid) && body.seatbid.length === 0)) return { ok: false, reason: 'no_bid' };
+  if (!Array.isArray(body.seatbid)) return { ok: false, reason: 'invalid_response' };
+  const cur = body.cur === undefined ? 'USD' : str(body.cur, 8).toUpperCase();
+  if (cur !== 'USD') return { ok: false, reason: /^[A-Z]{3}$/.test(cur) ? `currency_${cur}` : 'currency_invalid' };
+  const bidid = str(body.bidid, 128);
+  let best: OrtbBid | null = null;
+  let refusal = '';
+  for (const seatbid of body.seatbid) {
+    if (!isObj(seatbid) || !Array.isArray(seatbid.bid)) {
+      refusal ||= 'invalid_response';
+      continue;
+    }
+    const seat = str(seatbid.seat, 128);
+    for (const raw of seatbid.bid) {
+      const bid = readBid(raw, seat, bidid, x);
+      if (typeof bid === 'string') refusal ||= bid;
+      else if (!best || bid.priceCpm > best.priceCpm) best = bid;
+    }
+  }
+  if (best) return { ok: true, bid: best };
+  return { ok: false, reason: refusal || 'no_bid' };
+}

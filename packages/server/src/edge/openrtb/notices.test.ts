@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { type Winner } from '../auction/runAuction.js';
+import { type SourceFate } from '../auction/trace.js';
+import { type Bid, type DemandCandidate } from '../demand/demandSource.js';
+import { buildRequestContext } from '../request/context.js';
+import { TokenSigner } from '../tracking/trackingToken.js';
+import { fillAuctionMacros, usdCpmText } from './auctionMacros.js';
+import { BID_PRICE, demandClearing, demandTerms, ourPrice, pricingOfTag } from './demandPricing.js';
+import { billingNotice, recordOffer, settleProgrammatic } from './notices.js';
+import { type OrtbMarkup } from './ortbMarkup.js';
+
+describe('auction macros', () => {
+  it('fills every macro of the list, empties the unknown values, URL-encodes, leaves encoded forms and others alone', () => {
+    const url = 'https://d.example/w?p=${AUCTION_PRICE}&a=${AUCTION_ID}&b=${AUCTION_BID_ID}&i=${AUCTION_IMP_ID}&s=${AUCTION_SEAT_ID}&ad=${AUCTION_AD_ID}&c=${AUCTION_CURRENCY}&m=${AUCTION_MBR}&l=${AUCTION_LOSS}&w=${AUCTION_MIN_TO_WIN}&t=${AUCTION_IMP_TS}&x=${AUCTION_MULTIPLIER}&e=${AUCTION_PRICE:B64}&o=${OTHER}';
+    const filled = fillAuctionMacros(url, {
+      AUCTION_PRICE: '3.01', AUCTION_ID: 'req 1', AUCTION_BID_ID: 'b&1', AUCTION_IMP_ID: '1', AUCTION_SEAT_ID: 's', AUCTION_AD_ID: 'ad', AUCTION_CURRENCY: 'USD', AUCTION_MBR: '0.6',
+      AUCTION_LOSS: '102', AUCTION_MIN_TO_WIN: '3', AUCTION_IMP_TS: '1700000000000',
+    });
+    expect(filled).toBe('https://d.example/w?p=3.01&a=req%201&b=b%261&i=1&s=s&ad=ad&c=USD&m=0.6&l=102&w=3&t=1700000000000&x=&e=${AUCTION_PRICE:B64}&o=${OTHER}');
+    expect(fillAuctionMacros('ts=${AUCTION_IMP_TS}&p=${AUCTION_PRICE}', { AUCTION_PRICE: '1' }, new Set(['AUCTION_IMP_TS']))).toBe('ts=${AUCTION_IMP_TS}&p=1');
+    expect(usdCpmText(3_010_000)).toBe('3.01');
+  });
+
+  it('turns bids into our price and back: the bid, a revenue share, a fixed CPM', () => {
+    expect(pricingOfTag({ type: 'cpm', cpm: 0 })).toEqual(BID_PRICE);
+    const share = pricingOfTag({ type: 'revshare', percent: 80 });
+    expect(ourPrice(share, 5_000_000)).toBe(4_000_000);
+    expect(demandTerms(share, 1_000_000)).toBe(1_250_000);
+    expect(demandClearing(share, 2_000_000, 5_000_000)).toBe(2_500_000);
+    const fixed = pricingOfTag({ type: 'cpm', cpm: 3_000_000 });
+    expect(ourPrice(fixed, 9_000_000)).toBe(3_000_000);
+    expect(demandClearing(fixed, 3_000_000, 9_000_000)).toBe(9_000_000);
+  });
+});
+
+const signer = new TokenSigner('k'.repeat(32));
+function ortbBid(name: string, bidCpm: number, over: Partial<OrtbMarkup> = {}): Bid & { markup: OrtbMarkup } {
+  const markup: OrtbMarkup = {
+    kind: 'ortb', media: 'video', adm: '<VAST/>', nurl: `https://d.example/win/${name}?p=\${AUCTION_PRICE}&m=\${AUCTION_MIN_TO_WIN}`, burl: `https://d.example/bill/${name}?p=\${AUCTION_PRICE}&t=\${AUCTION_IMP_TS}`,
+    lurl: `https://d.example/loss/${name}?l=\${AUCTION_LOSS}&m=\${AUCTION_MIN_TO_WIN}&p=\${AUCTION_PRICE}`, adomain: [], cat: [], crid: '', adid: '', dealId: '', seat: 'seat', w: 0, h: 0, mtype: 2,
+    requestId: `req-${name}`, impId: '1', bidId: `bid-${name}`, bidCpm, pricing: BID_PRICE, ...over,
+  };
+  return { priceCpm: bidCpm, fixedPrice: false, markup, tagId: 1, campaignId: 0, creativeId: 0, advertiserId: 0 };
+}
+const candidate = (id: number): DemandCandidate => ({ source: 'rtb_tag', id, name: `t${id}`, priority: 1, floorCpm: 1_000_000, external: true, call: () => Promise.reject(new Error('unused')) });
+const fate = (id: number, f: SourceFate['fate'], bidCpm: number): SourceFate => ({ source: 'rtb_tag', id, name: `t${id}`, priority: 1, fate: f, bidCpm });
+
+describe('win, loss and billing notices', () => {
+  const setup = () => {
+    const ctx = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+    const win = ortbBid('win', 5_000_000);
+    const lost = ortbBid('lost', 3_000_000);
+    const low = ortbBid('low', 500_000, { dealId: 'D' });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 2, bid: lost, floorCpm: 1_000_000 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 3, bid: low, floorCpm: 1_000_000 });
+    const fates = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_010_000 }, fate(2, 'lost', 3_000_000), fate(3, 'below_floor', 500_000)];
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_010_000, payoutCpm: 0, fate: fates[0]! };
+    return { ctx, win, fates, winner };
+  };
+
+  it('fires the nurl with the clearing price and the losers\' lurl with the loss reason; the burl waits for the impression, signed to the token', () => {
+    const { ctx, win, fates, winner } = setup();
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual([
+      'https://d.example/win/win?p=3.01&m=3',
+      'https://d.example/loss/lost?l=102&m=3.01&p=',
+      'https://d.example/loss/low?l=101&m=3.01&p=',
+    ]);
+    const query = new URLSearchParams(win.markup.settled!.billingQuery.slice(1));
+    expect(query.get('b')).toBe('https://d.example/bill/win?p=3.01&t=${AUCTION_IMP_TS}');
+    expect(billingNotice(query, 'tok', signer, 1_700_000_000_000)).toBe('https://d.example/bill/win?p=3.01&t=1700000000000');
+    // another token, a changed URL or a missing signature fire nothing
+    expect(billingNotice(query, 'other', signer, 1)).toBeNull();
+    query.set('b', 'https://evil.example/');
+    expect(billingNotice(query, 'tok', signer, 1)).toBeNull();
+    expect(billingNotice(new URLSearchParams('b=https://d.example/'), 'tok', signer, 1)).toBeNull();
+  });
+
+  it('fires nothing for a test decision, and nothing of ours for markup served on the win notice', () => {
+    const { ctx, win, fates, winner } = setup();
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, winner, { test: true, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual([]);
+    expect(win.markup.settled!.billingQuery).toBe('');
+    expect(win.markup.settled!.macros.AUCTION_PRICE).toBe('3.01');
+
+    const served = setup();
+    served.win.markup.adm = '';
+    settleProgrammatic(served.ctx, served.fates, served.winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired.some((u) => u.includes('/win/'))).toBe(false);
+  });
+});

@@ -1,0 +1,123 @@
+import { type Winner } from '../auction/runAuction.js';
+import { type SourceFate } from '../auction/trace.js';
+import { type Bid } from '../demand/demandSource.js';
+import { type RequestContext } from '../request/context.js';
+import { type TokenSigner } from '../tracking/trackingToken.js';
+import { fillAuctionMacros, type MacroValues, usdCpmText } from './auctionMacros.js';
+import { demandClearing, demandTerms } from './demandPricing.js';
+import { type OrtbMarkup } from './ortbMarkup.js';
+
+/**
+ * The notices adplane owes programmatic demand once its auction is decided (OpenRTB 2.6 sections
+ * 4.2.3 and 4.4), with the auction macros filled:
+ * - nurl, the win notice: fired when our auction picks the bid, fire-and-forget, never delaying the
+ *   answer. Markup served on the win notice is fetched by the player (our VAST Wrapper) or the
+ *   browser (an iframe): that fetch is the notice, we fire nothing more.
+ * - burl, the billing notice: fired by our own server when /ev counts the impression, the moment we
+ *   book the revenue (the spec's best practice: server-side, as close as possible to where revenue is
+ *   booked; for VAST that is the impression event). The burl rides in our impression URL, signed
+ *   with the tracking token (stateless: any edge process can fire it), and is fired once, when the
+ *   impression counts (a replayed impression bills nothing), with `${AUCTION_IMP_TS}` the event's time.
+ * - lurl, the loss notice: fired for bids that lost (to a higher bid, 102) or fell below the floor
+ *   (100; a deal's floor, 101), with `${AUCTION_MIN_TO_WIN}` and `${AUCTION_LOSS}`.
+ * A test decision ("Test this tag") fires nothing and bills nothing: its token is marked test, and /ev
+ * fires no billing notice for it either.
+ */
+export const LOSS_REASON = { won: 0, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102 } as const;
+
+type OrtbBid = Bid & { markup: OrtbMarkup };
+
+interface Offer {
+  source: SourceFate['source'];
+  id: number;
+  bid: OrtbBid;
+  floorCpm: number;
+}
+
+/** Programmatic bids of a decision, by its request context (one object per decision): the sources record them as they come in. */
+const offers = new WeakMap<RequestContext, Offer[]>();
+
+export function recordOffer(ctx: RequestContext, offer: Offer): void {
+  const list = offers.get(ctx);
+  if (list) list.push(offer);
+  else offers.set(ctx, [offer]);
+}
+
+export interface Settlement {
+  /** A "Test this tag" decision: no notice fired, no billing attached. */
+  test: boolean;
+  token: string | null;
+  signer: TokenSigner;
+  /** Fires a notice URL (the HTTP caller's fire-and-forget GET); absent: none fired. */
+  notify?: (url: string) => void;
+}
+
+const KEEP_IMP_TS: ReadonlySet<string> = new Set(['AUCTION_IMP_TS']);
+
+function baseMacros(m: OrtbMarkup): MacroValues {
+  return { AUCTION_ID: m.requestId, AUCTION_BID_ID: m.bidId, AUCTION_IMP_ID: m.impId, AUCTION_SEAT_ID: m.seat, AUCTION_AD_ID: m.adid, AUCTION_CURRENCY: 'USD' };
+}
+
+const ratio = (a: number, b: number): string => (b > 0 ? String(Math.round((a / b) * 10_000) / 10_000) : '');
+
+function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): void {
+  const m = w.bid.markup as OrtbMarkup;
+  const price = demandClearing(m.pricing, w.clearingCpm, m.bidCpm);
+  // 4.4.1: the winner's minimum to win ties the next-closest bid, or the floor when it was alone
+  let runnerUp = w.candidate.floorCpm;
+  for (const f of fates) if (f.fate === 'lost' && f.bidCpm !== undefined) runnerUp = Math.max(runnerUp, f.bidCpm);
+  const macros: MacroValues = {
+    ...baseMacros(m),
+    AUCTION_PRICE: usdCpmText(price),
+    AUCTION_MBR: ratio(price, m.bidCpm),
+    AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : usdCpmText(Math.min(m.bidCpm, demandTerms(m.pricing, runnerUp))),
+    AUCTION_LOSS: String(LOSS_REASON.won),
+  };
+  let billingQuery = '';
+  if (!s.test && m.burl && s.token) {
+    const burl = fillAuctionMacros(m.burl, macros, KEEP_IMP_TS);
+    billingQuery = `&b=${encodeURIComponent(burl)}&bs=${s.signer.attach(s.token, burl)}`;
+  }
+  m.settled = { macros, billingQuery };
+  // markup served on the win notice: the player's (or browser's) fetch of the nurl is the notice
+  if (!s.test && m.adm && m.nurl) s.notify?.(fillAuctionMacros(m.nurl, macros));
+}
+
+function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
+  if (fate?.fate === 'lost') return LOSS_REASON.lostToHigherBid;
+  if (fate?.fate === 'below_floor') return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
+  return null;
+}
+
+/** After the auction: the winner's macros and billing attachment set, its win notice and the losers' loss notices fired. */
+export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFate[], winner: Winner | null, s: Settlement): void {
+  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, fates, s);
+  const list = offers.get(ctx);
+  if (!list || s.test || !s.notify) return;
+  for (const o of list) {
+    const m = o.bid.markup;
+    if (!m.lurl || o.bid === winner?.bid) continue;
+    const fate = fates.find((f) => f.source === o.source && f.id === o.id);
+    const loss = lossOf(fate, o.bid);
+    if (loss === null) continue;
+    // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor
+    const toWin = winner ? winner.clearingCpm : o.floorCpm;
+    const macros: MacroValues = {
+      ...baseMacros(m),
+      AUCTION_LOSS: String(loss),
+      AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : usdCpmText(demandTerms(m.pricing, toWin)),
+    };
+    s.notify(fillAuctionMacros(m.lurl, macros));
+  }
+}
+
+/**
+ * The billing notice of an impression /ev just counted (first time, not a test): the burl our
+ * impression URL carries, when its signature binds it to the token.
+ */
+export function billingNotice(query: URLSearchParams, token: string, signer: TokenSigner, now: number): string | null {
+  const burl = query.get('b');
+  const sig = query.get('bs');
+  if (!burl || !sig || !/^https?:\/\//i.test(burl) || !signer.attached(token, burl, sig)) return null;
+  return fillAuctionMacros(burl, { AUCTION_IMP_TS: String(now) });
+}

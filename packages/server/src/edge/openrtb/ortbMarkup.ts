@@ -1,0 +1,114 @@
+import { MTYPE } from '@adplane/shared';
+import { mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
+import { type VastVersion } from '../vast/vastVersion.js';
+import { renderEmpty, renderInline, renderWrapper, type Trackers } from '../vast/vastWriter.js';
+import { xmlEscape } from '../vast/xml.js';
+import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
+import { type DemandPricing } from './demandPricing.js';
+
+/**
+ * What a programmatic bid serves when it wins (AdMarkup kind 'ortb'): its markup, or the win notice
+ * URL that serves it, with what the auction macros need. Video: a VAST `adm` is re-rendered in the
+ * channel's version with the demand's trackers and ours (as a VAST tag's answer is); a VAST wrapper
+ * `adm`, or markup served on the win notice, becomes our Wrapper whose VASTAdTagURI is their URL
+ * (the player's fetch of the nurl is then the win notice: no call of ours delays the answer, and the
+ * markup comes fresh to the player that plays it, from any process). Banner: the `adm` HTML, or an
+ * iframe of the nurl (as Prebid.js renders `adUrl`), with our impression pixel.
+ */
+export interface OrtbMarkup {
+  kind: 'ortb';
+  media: 'video' | 'banner';
+  adm: string;
+  nurl: string;
+  burl: string;
+  lurl: string;
+  adomain: readonly string[];
+  cat: readonly string[];
+  crid: string;
+  adid: string;
+  dealId: string;
+  seat: string;
+  w: number;
+  h: number;
+  mtype: 1 | 2;
+  /** Our request's id, the impression's id and the bid's id (`${AUCTION_ID}`, `_IMP_ID`, `_BID_ID`). */
+  requestId: string;
+  impId: string;
+  bidId: string;
+  /** The demand's own bid, micro-dollars CPM, and how our price derives from it. */
+  bidCpm: number;
+  pricing: DemandPricing;
+  /** Set when the auction is decided (openrtb/notices.ts): the win's macro values, and the billing attachment of our impression URL. */
+  settled?: { macros: MacroValues; billingQuery: string };
+}
+
+/** A label for the ad's ids in our VAST (`rtb12`, `ax3`). */
+export interface OrtbLabel {
+  id: string;
+  adSystem: string;
+}
+
+export function ortbLabel(bid: { tagId: number; adexchangeId?: number; marketplace?: string }): OrtbLabel {
+  return { id: bid.adexchangeId ? `ax${bid.adexchangeId}` : `tag${bid.tagId}`, adSystem: bid.marketplace || 'adplane' };
+}
+
+function macrosOf(m: OrtbMarkup): MacroValues {
+  return m.settled?.macros ?? {};
+}
+
+/** Our trackers with the impression URL carrying the bid's billing notice (fired by /ev on the counted impression). */
+function withBilling(ours: Trackers, m: OrtbMarkup): Trackers {
+  const billing = m.settled?.billingQuery ?? '';
+  if (!billing) return ours;
+  return { ...ours, impression: ours.impression.map((u, i) => (i === 0 ? u + billing : u)) };
+}
+
+/** The VAST document of a winning programmatic bid, in the channel's version. */
+export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: OrtbLabel, ours: Trackers, servingId: string, clearingCpm: number): string {
+  const macros = macrosOf(m);
+  const trackers = withBilling(ours, m);
+  if (m.media === 'banner') {
+    const html = bannerBody(m, macros);
+    return renderInline(version, {
+      id: label.id, adSystem: label.adSystem, title: label.adSystem, advertiser: m.adomain[0] ?? '', servingId, pricingCpm: clearingCpm,
+      creativeId: m.crid || label.id, universalAdId: `adplane-${label.id}`, clickThrough: '', linear: null,
+      nonLinear: { width: m.w || 1, height: m.h || 1, resource: { type: 'html', html } }, trackers,
+    });
+  }
+  if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
+  const answer = readVastAnswer(fillAuctionMacros(m.adm, macros));
+  if (answer.kind === 'wrapper') {
+    return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers) });
+  }
+  // read once already when the bid came in; macros filled in cannot make it unreadable unless they break the XML
+  if (answer.kind === 'empty') return renderEmpty(version, trackers.error);
+  return renderInline(version, {
+    id: label.id,
+    adSystem: answer.adSystem || label.adSystem,
+    title: answer.title,
+    advertiser: m.adomain[0] ?? '',
+    servingId,
+    pricingCpm: clearingCpm,
+    creativeId: m.crid || label.id,
+    universalAdId: `adplane-${label.id}`,
+    clickThrough: answer.clickThrough,
+    linear: { duration: answer.duration || 1, mediaFiles: answer.mediaFiles },
+    nonLinear: null,
+    trackers: mergeTrackers(answer.trackers, trackers),
+  });
+}
+
+function bannerBody(m: OrtbMarkup, macros: MacroValues): string {
+  if (m.adm) return fillAuctionMacros(m.adm, macros);
+  const size = `width="${m.w || 300}" height="${m.h || 250}"`;
+  return `<iframe src="${xmlEscape(fillAuctionMacros(m.nurl, macros))}" ${size} frameborder="0" scrolling="no" marginwidth="0" marginheight="0" style="border:0"></iframe>`;
+}
+
+/** A winning banner bid as HTML: its markup and our impression pixel (with the billing attachment). */
+export function ortbBannerHtml(m: OrtbMarkup, impressionUrl: string): string {
+  const url = impressionUrl + (m.settled?.billingQuery ?? '');
+  const pixel = `<img src="${xmlEscape(url)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`;
+  return `${bannerBody(m, macrosOf(m))}${pixel}`;
+}
+
+export const ortbMtype = (m: OrtbMarkup): 1 | 2 => (m.media === 'banner' ? MTYPE.banner : MTYPE.video);
