@@ -65,6 +65,8 @@ function allowedRoles(method: string, url: string): Role[] {
     'DELETE /api/savedReport/:id': SIGNED_IN,
     'GET /api/savedFile/:id': SIGNED_IN,
     'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    // The numbers beside list rows: everyone with stats (the matrix sends no kind, so allowed is 400).
+    'GET /api/rowStats': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
     'GET /api/finance': ['admin', 'ops'],
     // "Test this tag" shows demand and prices: the tenant's own users and admins.
     'POST /api/edge/test': TENANT_WRITERS,

@@ -7,6 +7,7 @@ export * from './schemas/profile.js';
 export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
+export * from './schemas/bulk.js';
 export * from './edge/paths.js';
 export * from './edge/decisionTrace.js';
 export * from './edge/tagTest.js';

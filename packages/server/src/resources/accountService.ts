@@ -39,12 +39,12 @@ import { type Actor, ValidationFailed } from './entityService.js';
  */
 const TYPE_OF: Record<string, UserType> = { subs: 'sub', advs: 'adv', managers: 'demand', demands: 'demand' };
 
-interface AccountAccess {
+export interface AccountAccess {
   write: boolean;
   filter: AccountFilter;
 }
 
-function accessTo(def: ResourceDef, actor: Actor): AccountAccess {
+export function accessTo(def: ResourceDef, actor: Actor): AccountAccess {
   const user = actor.user;
   const type = TYPE_OF[def.kind];
   const managed = def.kind === 'managers' ? true : def.kind === 'demands' ? false : undefined;

@@ -77,7 +77,7 @@ async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access
 }
 
 /** Validate a body with the kind's schema, its own rules and its references (all in the tenant). */
-async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown, selfId: number | null = null): Promise<EntityWrite> {
+export async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown, selfId: number | null = null): Promise<EntityWrite> {
   const value = def.schema.parse(body ?? {}) as Record<string, unknown>;
   const errors: FieldError[] = await uniqueFieldsTaken(db, def, tenantId, value, selfId);
   const refs: EntityWrite['refs'] = [];

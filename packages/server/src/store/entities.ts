@@ -313,6 +313,17 @@ export async function setEntityArchived(db: Db, kind: EntityKind, id: number, ar
   return toRow(row);
 }
 
+/** Pause (0) or activate (1) a row: the status column only, the document untouched. */
+export async function setEntityStatus(db: Db, kind: EntityKind, id: number, status: 0 | 1, userId: number | null): Promise<EntityRow> {
+  const row = await tables(db)
+    .updateTable(ENTITY_TABLES[kind])
+    .set({ status, updated_by: userId, updated_at: nowIso() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRow(row);
+}
+
 export async function deleteEntity(db: Db, kind: EntityKind, id: number): Promise<void> {
   await tables(db).deleteFrom('entity_refs').where('from_kind', '=', kind).where('from_id', '=', id).execute();
   await tables(db).deleteFrom(ENTITY_TABLES[kind]).where('id', '=', id).execute();

@@ -3,3 +3,4 @@ export * from './dimensions.js';
 export * from './report.js';
 export * from './csv.js';
 export * from './dashboard.js';
+export * from './rowStats.js';

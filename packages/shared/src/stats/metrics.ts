@@ -65,6 +65,10 @@ export const METRICS = [
   { id: 'margin', label: 'Margin', format: 'percent', formula: 'profit / revenue x 100', compute: { kind: 'ratio', numerator: 'profit', denominator: 'revenue', scale: 100 } },
   { id: 'ecpm', label: 'eCPM', format: 'usd', formula: 'revenue / imps x 1000', compute: { kind: 'ratio', numerator: 'revenue', denominator: 'imps', scale: 1000 } },
   { id: 'fill', label: 'Fill', format: 'percent', formula: 'imps / opps x 100', compute: { kind: 'ratio', numerator: 'imps', denominator: 'opps', scale: 100 } },
+  {
+    id: 'sourceFill', label: 'Demand Fill', format: 'percent', formula: 'imps / source_opps x 100: impressions over the times a demand source was called',
+    compute: { kind: 'ratio', numerator: 'imps', denominator: 'source_opps', scale: 100 },
+  },
   { id: 'vtr', label: 'VTR', format: 'percent', formula: 'completes / imps x 100', compute: { kind: 'ratio', numerator: 'completes', denominator: 'imps', scale: 100 } },
   { id: 'ctr', label: 'CTR', format: 'percent', formula: 'clicks / imps x 100', compute: { kind: 'ratio', numerator: 'clicks', denominator: 'imps', scale: 100 } },
   sum('rev_m', 'Marketplace Revenue', 'revenue from programmatic demand (ad exchanges, RTB and header-bidding partners)', 'rev_m', 'usd'),
