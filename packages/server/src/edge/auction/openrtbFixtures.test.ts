@@ -38,7 +38,7 @@ interface Fixture {
   };
   tenant?: { domain?: string };
   tags: Record<string, { integration: 'RTB' | 'PreBid'; path?: string; partner?: string; params?: Record<string, unknown>; price?: Price; floorCpm?: number; timeoutMs?: number; priority?: number; qpsLimit?: number; targeting?: unknown }>;
-  adExchanges?: Record<string, { path: string; seat?: string; tmaxMs?: number; qpsLimit?: number }>;
+  adExchanges?: Record<string, { path: string; seat?: string; tmaxMs?: number; qpsLimit?: number; marginPercent?: number }>;
   campaigns?: { id: number; bidCpm: number }[];
   /** The Prebid Server path on the test bidders; null: none configured. */
   prebidServer?: string | null;
@@ -92,7 +92,7 @@ function snapshotOf(f: Fixture, base: string): { snapshot: Snapshot; names: Map<
   });
   const exchanges: SnapAdExchange[] = Object.entries(f.adExchanges ?? {}).map(([name, x], i) => {
     names.set(`ad_exchange:${200 + i}`, name);
-    return { id: 200 + i, tenantId: 1, name, endpoint: `${base}${x.path}`, tmaxMs: x.tmaxMs ?? 1000, qpsLimit: limit(x.qpsLimit), seat: x.seat ?? '', marginPercent: 0, targeting: null };
+    return { id: 200 + i, tenantId: 1, name, endpoint: `${base}${x.path}`, tmaxMs: x.tmaxMs ?? 1000, qpsLimit: limit(x.qpsLimit), seat: x.seat ?? '', marginPercent: x.marginPercent ?? 0, targeting: null };
   });
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
   const campaigns: SnapCampaign[] = (f.campaigns ?? []).map((c) => {

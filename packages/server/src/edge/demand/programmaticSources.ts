@@ -1,6 +1,6 @@
 import { type BidRequest, resolvePartner } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
-import { BID_PRICE, pricingOfTag } from '../openrtb/demandPricing.js';
+import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
 import { type SnapTag } from '../snapshot/types.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
@@ -13,7 +13,8 @@ import { ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js'
  * - PreBid demand tags: a Prebid Server request for the tag's partner and parameters, to the
  *   operator's Prebid Server (`ADPLANE_PREBID_SERVER_URL`);
  * - ad exchanges (DSP mode): the tenant's exchanges, only for a supplier's bid request (a channel's
- *   own VAST traffic is not resold to exchanges), with the deals the request offers.
+ *   own VAST traffic is not resold to exchanges), with the deals the request offers; the exchange's
+ *   margin is taken here, as a share of its bid.
  */
 const ORTB_INTEGRATION: Record<'RTB' | 'PreBid', SourceFate['source']> = { RTB: 'rtb_tag', PreBid: 'prebid_tag' };
 /** Ad exchanges are not listed on channels: in a waterfall they come right after our campaigns. */
@@ -127,6 +128,9 @@ export function adExchangeSource(deps: OrtbDeps): DemandSource {
           filtered({ source: 'ad_exchange', id: x.id, name: x.name, priority: AD_EXCHANGE_PRIORITY, fate: 'filtered', reason: 'private_auction' });
           continue;
         }
+        // our margin on the exchange is a share of its bid: the auction ranks it by what it is worth to us,
+        // and the floors it is told (the impression's and the deals') are grossed up to its own money
+        const pricing: DemandPricing = x.marginPercent > 0 ? { kind: 'share', percent: 100 - x.marginPercent } : BID_PRICE;
         out.push(
           ortbCandidate(
             req,
@@ -138,10 +142,10 @@ export function adExchangeSource(deps: OrtbDeps): DemandSource {
               floorCpm: req.channel.floorCpm,
               url: x.endpoint,
               timeoutMs: x.tmaxMs,
-              pricing: BID_PRICE,
+              pricing,
               take: (now) => req.pacing.takeExchangeRequest(x.id, x.qpsLimit, now),
               // the deals' buyer seats are the supplier's view of us: at the exchange, our seat is its own
-              deals: x.seat ? req.deals.map((d) => ({ ...d, buyerSeats: [x.seat] })) : req.deals.map((d) => ({ ...d, buyerSeats: [] })),
+              deals: req.deals.map((d) => ({ ...d, floorCpm: demandTerms(pricing, d.floorCpm), buyerSeats: x.seat ? [x.seat] : [] })),
               privateAuction: req.privateAuction,
               wseat: x.seat ? [x.seat] : [],
               targeting: x.targeting,
