@@ -78,6 +78,9 @@ describe('loadSettings', () => {
     expect(() => loadSettings({ ADPLANE_METRICS_TOKEN: 'short' })).toThrow(/ADPLANE_METRICS_TOKEN: must be at least 16 characters long \(got '\*\*\*'\)/);
     expect(() => loadSettings({ ADPLANE_MAXMIND_DB: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/ADPLANE_MAXMIND_DB: must be the path of a readable MaxMind .mmdb file/);
     expect(loadSettings({}).maxmindDb).toBeNull();
+    expect(loadSettings({}).prebidServerUrl).toBeNull();
+    expect(loadSettings({ ADPLANE_PREBID_SERVER_URL: 'https://pbs.example.com/openrtb2/auction' }).prebidServerUrl).toBe('https://pbs.example.com/openrtb2/auction');
+    expect(() => loadSettings({ ADPLANE_PREBID_SERVER_URL: 'pbs.example.com' })).toThrow(/ADPLANE_PREBID_SERVER_URL: must be an http:\/\/ or https:\/\/ URL/);
     expect(loadSettings({ DATABASE_URL: '', ADPLANE_ENCRYPT_RESPONSES: '0', ADPLANE_LANDING_URL: '' })).toMatchObject({
       databaseUrl: null,
       encryptResponses: false,
