@@ -110,7 +110,7 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   await tags.open();
   await tags.search(names.tag);
   const drawer = await runTest(page, names.tag);
-  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: demand tag “${names.tag}” won at $3.00 CPM.`);
+  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: VAST tag “${names.tag}” won at $3.00 CPM.`);
   await expect(drawer.getByTestId('tag-test-trace').locator('tbody tr.ant-table-row')).toHaveCount(1);
   await expectPlaysWithEvents(drawer);
   // The demand's own impression pixel (the demo partner answers 204) and ours (/ev, a GIF) both arrived.

@@ -11,7 +11,7 @@ import {
   type TagTestAnswer,
 } from '@adplane/shared';
 import { AdPlayer } from './AdPlayer.js';
-import { fateText, resultSentence, winnerMoney } from './traceText.js';
+import { fateText, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
 
 const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   won: { color: 'success', label: 'won' },
@@ -79,7 +79,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
             render: (_, s) => (
               <div className="tag-test-source">
                 <Typography.Text type="secondary" className="tag-test-kind">
-                  {s.source === 'campaign' ? 'Campaign' : 'Demand tag'} #{s.id}
+                  {sourceLabel(s)} #{s.id}
                 </Typography.Text>
                 <span>{s.name}</span>
               </div>

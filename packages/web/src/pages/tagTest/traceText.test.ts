@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { fateText, reasonText, resultSentence, templateUrl, trackerUrlPattern } from './traceText.js';
+import { fateText, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
 
 const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
 const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
@@ -19,6 +19,8 @@ const trace = (over: Partial<DecisionTrace>): DecisionTrace => ({
 describe('the trace in words', () => {
   it('says who filled at what price, or why nothing did', () => {
     expect(resultSentence(trace({}))).toBe('Filled: campaign “Spring” won at $6.50 CPM.');
+    expect(resultSentence(trace({ winner: { ...tag, fate: 'won', clearingCpm: 4_000_000 } }))).toBe('Filled: VAST tag “Beacon DSP” won at $4.00 CPM.');
+    expect(sourceLabel({ source: 'ad_exchange' })).toBe('Ad exchange');
     expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe('Not filled: 1 demand source was asked and none bid above the floor.');
     expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
     expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);

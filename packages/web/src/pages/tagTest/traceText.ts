@@ -75,18 +75,28 @@ export function reasonText(reason: string | undefined): string {
   if (floor) return `below the ${formatUsdMicros(Number(floor[1]))} floor`;
   const http = /^http_(\d+)$/.exec(reason);
   if (http) return `the demand server answered HTTP ${http[1]}`;
-  const integration = /^integration_(\w+)_not_served_here$/.exec(reason);
-  if (integration) return `a ${integration[1]!.toUpperCase()} tag is not called from a VAST channel`;
   return reason.replace(/_/g, ' ');
 }
 
-const sourceLabel = (s: Pick<SourceFate, 'source'>) => (s.source === 'campaign' ? 'Campaign' : 'Demand tag');
+const SOURCE_LABELS: Record<SourceFate['source'], string> = {
+  campaign: 'Campaign',
+  vast_tag: 'VAST tag',
+  rtb_tag: 'RTB tag',
+  prebid_tag: 'Prebid tag',
+  ad_exchange: 'Ad exchange',
+};
+
+/** 'Campaign' -> 'campaign' inside a sentence; 'VAST tag' stays as it is. */
+const inSentence = (label: string): string => (/^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label);
+
+/** What kind of demand a trace row is, in the console's words. */
+export const sourceLabel = (s: Pick<SourceFate, 'source'>): string => SOURCE_LABELS[s.source] ?? 'Demand';
 
 /** `campaign#12` -> the name of that source in the same trace. */
 export function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]): string {
   if (!lostTo) return 'a higher bid';
   const [kind, id] = lostTo.split('#');
-  const hit = sources.find((s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'));
+  const hit = sources.find((s) => String(s.id) === id && s.source === kind) ?? sources.find((s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'));
   return hit ? hit.name : lostTo;
 }
 
@@ -117,7 +127,7 @@ export function fateText(f: SourceFate, sources: readonly SourceFate[]): string 
 export function resultSentence(trace: DecisionTrace): string {
   const r = trace.result;
   const w = trace.winner;
-  if (r === 'filled' && w) return `Filled: ${sourceLabel(w).toLowerCase()} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
+  if (r === 'filled' && w) return `Filled: ${inSentence(sourceLabel(w))} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
   const asked = trace.sources.filter((s) => s.fate !== 'filtered' && s.fate !== 'not_called').length;
   if (r === 'no_bid') return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
   if (r === 'no_demand') return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
