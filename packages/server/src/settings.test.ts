@@ -112,5 +112,8 @@ describe('loadSettings', () => {
     expect(problemsOf({ ADPLANE_LANDING_URL: 'ftp://x' })[0].variable).toBe('ADPLANE_LANDING_URL');
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0].message).toMatch(/must be one of fatal, error/);
     expect(problemsOf({ ADPLANE_SESSION_TTL_HOURS: '0' })[0].message).toMatch(/at least 1 hour/);
+    expect(loadSettings({}).redisUrl).toBeNull();
+    expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(problemsOf({ REDIS_URL: '127.0.0.1:6379' })[0]).toMatchObject({ variable: 'REDIS_URL', message: expect.stringMatching(/must be a redis:\/\/ or rediss:\/\/ URL/) });
   });
 });

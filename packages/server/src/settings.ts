@@ -18,6 +18,8 @@ export interface Settings {
   databaseUrl: string | null;
   /** ClickHouse HTTP URL for the stats store; null means the embedded DuckDB file `dataDir/stats.duckdb`. */
   clickhouseUrl: string | null;
+  /** Redis URL for delivery counters shared across processes and snapshot invalidation; null means in-process (docs/delivery.md). */
+  redisUrl: string | null;
   edition: Edition;
   /** Where the console logo links; '' when none. */
   landingUrl: string;
@@ -107,6 +109,15 @@ const EnvSchema = z.object({
       ),
   ),
   CLICKHOUSE_URL: optional(url('(ClickHouse HTTP interface, e.g. http://127.0.0.1:8123; leave it unset to use the embedded DuckDB file)')),
+  REDIS_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => /^rediss?:\/\//.test(v) && URL.canParse(v),
+        'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0 (leave it unset to keep delivery counters in this process)',
+      ),
+  ),
   ADPLANE_EDITION: optional(z.enum(EDITIONS, { error: `must be one of ${EDITIONS.join(', ')}` })),
   ADPLANE_LANDING_URL: optional(url('(the page the console logo links to)')),
   ADPLANE_INSIGHT_HUB_URL: optional(url('(the Insight Hub analytics site linked from the V2V console)')),
@@ -185,6 +196,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: resolve(process.cwd(), e.DATA_DIR ?? './data'),
     databaseUrl: e.DATABASE_URL ?? null,
     clickhouseUrl: e.CLICKHOUSE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
     edition: e.ADPLANE_EDITION ?? 'default',
     landingUrl: e.ADPLANE_LANDING_URL ?? '',
     insightHubUrl: e.ADPLANE_INSIGHT_HUB_URL ?? '',

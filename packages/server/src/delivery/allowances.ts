@@ -1,0 +1,129 @@
+/**
+ * The local side of delivery control: what this process may spend without asking anyone. A budget's
+ * `Account` holds the lease this process got from the shared counters and what it did with it; a
+ * QPS limit's `QpsBucket` is a token bucket refilled at this process's share of the limit.
+ */
+
+/** A rate estimate (units per ms) decaying with a time constant of `tauMs`. */
+export class DecayingRate {
+  private value = 0;
+  private at = -Infinity;
+
+  constructor(private readonly tauMs: number) {}
+
+  add(amount: number, now: number): void {
+    this.value = this.get(now) + amount / this.tauMs;
+    this.at = now;
+  }
+
+  get(now: number): number {
+    return now > this.at ? this.value * Math.exp(-(now - this.at) / this.tauMs) : this.value;
+  }
+}
+
+export type AccountKind = 'daily_budget' | 'total_budget' | 'daily_imp_cap' | 'daily_request_cap';
+
+export class Account {
+  /** The cap; -1 when unlimited (the spend is counted for the pacing state, nothing is leased). */
+  limit = -1;
+  /** Even pacing: the daily budget's even rate (per ms); 0 when not paced. */
+  evenRate = 0;
+  /** The lease held: what the shared counters count as this process's. */
+  granted = 0;
+  /** Committed here and not yet sent; being sent in the exchange in flight. */
+  used = 0;
+  sending = 0;
+  /** Held for decisions whose impression has not come yet. */
+  reserved = 0;
+  /** The shared spend and the other processes' leases, as of the last exchange. */
+  spent = 0;
+  others = 0;
+  hourNow = 0;
+  hourBefore = 0;
+  /** The last grant was cut by pacing. */
+  paced = false;
+  /** An exchange answered for it at least once. */
+  known = false;
+  inFlight = false;
+  lastSync = -Infinity;
+  /** Last time a decision asked for it, and last time anything touched it. */
+  wantedAt = -Infinity;
+  usedAt: number;
+  /** Not before this time does a short account ask again (a spent or paced budget waits its turn). */
+  retryAt = 0;
+  /** The price of the last decision: a lease smaller than this is of no use. */
+  price = 1;
+  /** The tenant-zone hour of the last exchange (hourNow, hourBefore are of it and the hour before). */
+  hourAt = -1;
+  /** While Redis is down: what this process may spend beyond its lease, worked out for the outage that began at `downSince`. */
+  downShare = 0;
+  downSince = -1;
+  readonly rate = new DecayingRate(5_000);
+
+  constructor(
+    readonly key: string,
+    readonly kind: AccountKind,
+    /** Shared keys' lifetime after last use; 0 for total budgets (kept). */
+    readonly ttlMs: number,
+    /** The tenant's offset (hour of the day the spend is booked to); null: no spend per hour. */
+    readonly timezone: number | null,
+    /** The end of the account's day (Infinity for a total budget). */
+    readonly dayEnd: number,
+    now: number,
+  ) {
+    this.usedAt = now;
+  }
+
+  get unlimited(): boolean {
+    return this.limit < 0;
+  }
+
+  /** The shared spend including what this process has not sent yet. */
+  get spentSoFar(): number {
+    return this.spent + this.used + this.sending;
+  }
+
+  get idle(): boolean {
+    return !this.reserved && !this.used && !this.sending && !this.granted && !this.inFlight;
+  }
+}
+
+/** A local token bucket at this process's share (requests per second) of a QPS limit. */
+export class QpsBucket {
+  limit = 0;
+  share: number;
+  tokens: number;
+  at: number;
+  /** Requests asked for since the last exchange, and the demand (requests per second) sent. */
+  attempts = 0;
+  demand = 0;
+  lastSync: number;
+  usedAt: number;
+  inFlight = false;
+  known = false;
+
+  constructor(
+    readonly key: string,
+    limit: number,
+    processes: number,
+    now: number,
+  ) {
+    this.limit = limit;
+    // before the first answer: an equal part of the limit among the processes last seen
+    this.share = limit / Math.max(processes, 1);
+    this.tokens = this.capacity;
+    this.at = now;
+    this.lastSync = now;
+    this.usedAt = now;
+  }
+
+  /** The bucket's depth: 200 ms at the share, at least one request. */
+  get capacity(): number {
+    return Math.max(1, this.share * 0.2);
+  }
+
+  refill(now: number): void {
+    if (now > this.at) this.tokens = Math.min(this.capacity, this.tokens + (this.share * (now - this.at)) / 1000);
+    this.at = Math.max(this.at, now);
+  }
+}

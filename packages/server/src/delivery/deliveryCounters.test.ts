@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import { forEachDeliveryEngine, testClock } from '../../test/deliveryEngines.js';
+import { HOUR_MS } from './pacing.js';
+import { type Admission, type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from './types.js';
+
+/**
+ * Delivery control on both engines: the in-process counters, and Redis when REDIS_URL is set. Two
+ * engines opened on one deployment are two "processes" sharing the counters. Time is simulated;
+ * the background exchange (every 100 ms in production) runs when a test calls flush().
+ */
+const T0 = Date.parse('2026-03-10T05:00:00Z'); // 00:00 on 2026-03-10 in UTC-5
+const PRICE = 10_000; // $10 CPM
+
+const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
+  id: 1, timezone: -5, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null, ...over,
+});
+const tag = (over: Partial<TagLimits> = {}): TagLimits => ({ id: 7, timezone: -5, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', ...over });
+
+let ids = 0;
+/** A decision: admit, letting one background exchange run when the lease is on its way (Redis). */
+async function admit(counters: DeliveryCounters, admission: Admission, now: number, id = `d${ids++}`): Promise<Refusal | null> {
+  let refusal = counters.admit(id, admission, now);
+  for (let i = 0; i < 3 && refusal === 'budget_lease'; i++) {
+    await counters.flush();
+    refusal = counters.admit(id, admission, now);
+  }
+  return refusal;
+}
+
+/** A decision and its impression at once. */
+async function serve(counters: DeliveryCounters, admission: Admission, now: number): Promise<Refusal | null> {
+  const id = `d${ids++}`;
+  const refusal = await admit(counters, admission, now, id);
+  if (!refusal) counters.commit(id, admission, now);
+  return refusal;
+}
+
+forEachDeliveryEngine((t) => {
+  describe('budgets', () => {
+    it('holds a daily budget exactly, in the tenant\'s day', async () => {
+      const clock = testClock(T0 + 10 * HOUR_MS);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const c = campaign({ dailyBudget: 10 * PRICE });
+      const a = { campaign: c, priceMicros: PRICE };
+      const got: (Refusal | null)[] = [];
+      for (let i = 0; i < 12; i++) got.push(await serve(counters, a, clock.now()));
+      expect(got.filter((r) => r === null)).toHaveLength(10);
+      expect(got.slice(10)).toEqual(['daily_budget', 'daily_budget']);
+      expect(counters.campaignRefusal(c, PRICE, null, clock.now())).toBe('daily_budget');
+      // 04:59 UTC the next day is still 23:59 of the same day in UTC-5; 05:00 is a new day
+      expect(counters.campaignRefusal(c, PRICE, null, clock.set(T0 + 24 * HOUR_MS - 60_000))).toBe('daily_budget');
+      expect(await serve(counters, a, clock.set(T0 + 24 * HOUR_MS))).toBeNull();
+      await counters.flush();
+      const [state] = await counters.readPacing([c], clock.now());
+      expect(state).toMatchObject({ day: '2026-03-11', spentToday: PRICE });
+    });
+
+    it('holds a total budget across days', async () => {
+      const clock = testClock(T0);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const c = campaign({ id: 2, totalBudget: 5 * PRICE });
+      let served = 0;
+      for (let day = 0; day < 4; day++) {
+        clock.set(T0 + day * 24 * HOUR_MS + HOUR_MS);
+        for (let i = 0; i < 2; i++) if ((await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())) === null) served++;
+      }
+      expect(served).toBe(5);
+      expect(counters.campaignRefusal(c, PRICE, null, clock.now())).toBe('total_budget');
+    });
+
+    it('holds a daily budget across two processes sharing the counters', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const deployment = t.deployment();
+      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const c = campaign({ id: 3, dailyBudget: 25 * PRICE });
+      const served = [0, 0];
+      for (let i = 0; i < 80; i++) {
+        const which = i % 2;
+        if ((await serve(which ? b : a, { campaign: c, priceMicros: PRICE }, clock.advance(50))) === null) served[which]!++;
+        if (i % 5 === 4) await Promise.all([a.flush(), b.flush()]);
+      }
+      await Promise.all([a.flush(), b.flush()]);
+      expect(served[0]! + served[1]!).toBe(25);
+      expect(served[0]).toBeGreaterThan(0);
+      expect(served[1]).toBeGreaterThan(0);
+      const [state] = await a.readPacing([c], clock.now());
+      expect(state!.spentToday).toBe(25 * PRICE);
+    });
+
+    it('returns reservations not committed within the hold time, and counts a late impression all the same', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false, holdMs: 60_000 });
+      const c = campaign({ id: 4, dailyBudget: 2 * PRICE });
+      const a = { campaign: c, priceMicros: PRICE };
+      expect(await admit(counters, a, clock.now(), 'x1')).toBeNull();
+      expect(await admit(counters, a, clock.now(), 'x2')).toBeNull();
+      expect(await admit(counters, a, clock.now(), 'x3')).toBe('daily_budget');
+      expect(counters.stats().held).toBe(2);
+      counters.commit('x1', a, clock.advance(30_000));
+      expect(await admit(counters, a, clock.now(), 'x3')).toBe('daily_budget');
+      clock.advance(31_000); // x2 is 61 s old: returned
+      expect(await admit(counters, a, clock.now(), 'x4')).toBeNull();
+      expect(counters.stats()).toMatchObject({ expired: 1, committed: 1 });
+      // x2's impression after all: counted, beyond the allowance (the measured overspend)
+      counters.commit('x2', a, clock.now());
+      expect(counters.stats()).toMatchObject({ committedUnreserved: 1, overAllowance: PRICE });
+      counters.release('x4');
+      await counters.flush();
+      const [state] = await counters.readPacing([c], clock.now());
+      expect(state!.spentToday).toBe(2 * PRICE);
+    });
+
+    it('caps a demand tag\'s daily requests and impressions', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const requests = tag({ id: 8, dailyRequestCap: 3 });
+      const got: (Refusal | null)[] = [];
+      for (let i = 0; i < 4; i++) {
+        let r = counters.takeTagRequest(requests, clock.now());
+        if (r === 'budget_lease') {
+          await counters.flush();
+          r = counters.takeTagRequest(requests, clock.now());
+        }
+        got.push(r);
+      }
+      expect(got).toEqual([null, null, null, 'daily_request_cap']);
+      const imps = tag({ id: 9, dailyImpCap: 2 });
+      expect(await serve(counters, { tag: imps, priceMicros: 0 }, clock.now())).toBeNull();
+      expect(await serve(counters, { tag: imps, priceMicros: 0 }, clock.now())).toBeNull();
+      expect(await serve(counters, { tag: imps, priceMicros: 0 }, clock.now())).toBe('daily_imp_cap');
+      expect(counters.takeTagRequest(imps, clock.now())).toBe('daily_imp_cap');
+      // the next day in the tag's zone
+      expect(await serve(counters, { tag: imps, priceMicros: 0 }, clock.advance(24 * HOUR_MS))).toBeNull();
+    });
+
+    it('counts the impression of a decision made by another process once: the deciding process lets its reservation go', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const deployment = t.deployment();
+      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const c = campaign({ id: 5, dailyBudget: 10 * PRICE });
+      const adm = { campaign: c, priceMicros: PRICE };
+      expect(await admit(a, adm, clock.now(), 'elsewhere')).toBeNull();
+      b.commit('elsewhere', adm, clock.now());
+      await b.flush();
+      for (let i = 0; i < 50 && a.stats().committedElsewhere === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(a.stats()).toMatchObject({ committedElsewhere: 1, held: 0 });
+      await Promise.all([a.flush(), b.flush()]);
+      const [state] = await a.readPacing([c], clock.now());
+      expect(state!.spentToday).toBe(PRICE);
+    });
+  });
+
+  describe('pacing', () => {
+    /** Requests every `everyMs` from `from` to `to`; returns the impressions served per 10 minutes. */
+    async function traffic(counters: DeliveryCounters, c: CampaignLimits, clock: ReturnType<typeof testClock>, from: number, to: number, everyMs: number): Promise<number[]> {
+      const served = new Array<number>(Math.ceil((to - from) / 600_000)).fill(0);
+      for (let now = clock.set(from); now < to; now = clock.advance(everyMs)) {
+        if ((await serve(counters, { campaign: c, priceMicros: PRICE }, now)) === null) served[Math.floor((now - from) / 600_000)]!++;
+        if (t.engine === 'redis') await counters.flush();
+      }
+      return served;
+    }
+    const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+
+    it('even: spreads the daily budget over the day, and catches up after a slow spell without bursting', async () => {
+      const clock = testClock(T0);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      // $24 a day at $10 CPM: an even 100 impressions an hour; traffic brings 720 an hour
+      const c = campaign({ id: 20, dailyBudget: 2_400 * PRICE, pacing: 'even' });
+      const first = await traffic(counters, c, clock, T0, T0 + 2 * HOUR_MS, 5_000);
+      expect(sum(first)).toBeGreaterThanOrEqual(195);
+      expect(sum(first)).toBeLessThanOrEqual(205);
+      expect(counters.pacingState(c, clock.now())).toMatchObject({ status: 'on_pace', targetSoFar: 2 * PRICE * 100 });
+      // two hours without traffic: behind
+      clock.set(T0 + 4 * HOUR_MS);
+      const behind = counters.pacingState(c, clock.now());
+      expect(behind.status).toBe('behind');
+      expect(behind.allowedPerHour).toBe(2 * behind.evenPerHour!); // the catch-up ceiling
+      // traffic again: faster than even, never above 2x even, in every 10 minutes
+      const after = await traffic(counters, c, clock, T0 + 4 * HOUR_MS, T0 + 6 * HOUR_MS, 5_000);
+      expect(Math.max(...after)).toBeLessThanOrEqual(Math.ceil((2 * 100) / 6) + 1);
+      expect(sum(after)).toBeGreaterThan(300);
+      expect(sum(after)).toBeLessThanOrEqual(401);
+      const state = counters.pacingState(c, clock.now());
+      expect(state.spentToday).toBe((sum(first) + sum(after)) * PRICE);
+      expect(state.status).toBe('on_pace');
+      expect(state.projected).toBeLessThanOrEqual(2_400 * PRICE);
+    });
+
+    it('asap: spends as traffic comes, up to the daily budget', async () => {
+      const clock = testClock(T0);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const c = campaign({ id: 21, dailyBudget: 300 * PRICE, pacing: 'asap' });
+      const served = await traffic(counters, c, clock, T0, T0 + HOUR_MS, 10_000);
+      expect(sum(served)).toBe(300);
+      expect(served[0]).toBe(60);
+      const state = counters.pacingState(c, clock.now());
+      expect(state).toMatchObject({ status: 'spent', spentToday: 300 * PRICE, targetSoFar: 300 * PRICE, projected: 300 * PRICE });
+    });
+  });
+
+  describe('frequency caps', () => {
+    it('caps a viewer per campaign over the window, across two processes', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const deployment = t.deployment();
+      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const c = campaign({ id: 30, frequencyCap: { count: 3, periodHours: 2 } });
+      const adm = { campaign: c, priceMicros: PRICE, viewer: 'd:viewer-1' };
+      const served: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const p = i % 2 ? b : a;
+        if ((await serve(p, adm, clock.advance(60_000))) === null) served.push(i % 2 ? 'b' : 'a');
+        await Promise.all([a.flush(), b.flush()]);
+      }
+      expect(served).toEqual(['a', 'b', 'a']);
+      // another viewer and another campaign are counted apart
+      expect(await serve(b, { ...adm, viewer: 'd:viewer-2' }, clock.now())).toBeNull();
+      expect(await serve(b, { ...adm, campaign: { ...c, id: 31 } }, clock.now())).toBeNull();
+      // the window opened at the first impression (T0+1h+1min) and lasts 2 hours
+      expect(b.campaignRefusal(c, PRICE, 'd:viewer-1', clock.set(T0 + 3 * HOUR_MS + 59_000))).toBe('frequency_cap');
+      expect(b.campaignRefusal(c, PRICE, 'd:viewer-1', clock.set(T0 + 3 * HOUR_MS + 60_000))).toBeNull();
+    });
+
+    it('counts decisions still in flight in the process that made them', async () => {
+      const clock = testClock(T0 + HOUR_MS);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const adm = { campaign: campaign({ id: 32, frequencyCap: { count: 2, periodHours: 1 } }), priceMicros: PRICE, viewer: 'h:abc' };
+      expect(await admit(counters, adm, clock.now())).toBeNull();
+      expect(await admit(counters, adm, clock.now())).toBeNull();
+      expect(await admit(counters, adm, clock.now())).toBe('frequency_cap');
+      // never shown: the reservations go back after the hold time
+      expect(await admit(counters, adm, clock.advance(61_000))).toBeNull();
+    });
+  });
+
+  describe('QPS limits', () => {
+    it('holds a QPS limit across two processes: local buckets refilled from shares of the limit', async () => {
+      const clock = testClock(T0);
+      const deployment = t.deployment();
+      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      // each process gets 100 requests a second; the supplier allows 20 a second in all
+      const allowed: number[] = [];
+      for (let ms = 0; ms < 4_000; ms += 10) {
+        clock.set(T0 + ms);
+        const second = Math.floor(ms / 1000);
+        for (const p of [a, b]) if (p.takeQps('supplier', 1, 20, clock.now())) allowed[second] = (allowed[second] ?? 0) + 1;
+        if (ms % 100 === 90) await Promise.all([a.flush(), b.flush()]);
+      }
+      // the first second: each starts on an equal share; after: the limit, give or take the buckets' depth
+      for (const n of allowed.slice(1)) {
+        expect(n).toBeGreaterThanOrEqual(16);
+        expect(n).toBeLessThanOrEqual(26);
+      }
+      expect(a.takeQps('adexchange', 2, 'unlimited', clock.now())).toBe(true);
+      expect(a.takeQps('tag', 3, 0, clock.now())).toBe(false);
+      expect(a.stats().refused.qps_limit).toBeGreaterThan(0);
+    });
+
+    it('a tag call counts against the tag\'s QPS limit', async () => {
+      const clock = testClock(T0);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const limited = tag({ id: 11, qpsLimit: 5 });
+      let allowed = 0;
+      for (let ms = 0; ms < 2_000; ms += 20) if (counters.takeTagRequest(limited, clock.set(T0 + ms)) === null) allowed++;
+      expect(allowed).toBeGreaterThanOrEqual(9);
+      expect(allowed).toBeLessThanOrEqual(12);
+    });
+  });
+
+  it('reports its engine and health', async () => {
+    const counters = await t.deployment().open();
+    expect(counters.engine).toBe(t.engine);
+    expect(counters.health()).toMatchObject({ engine: t.engine, redis: t.engine === 'memory' ? 'unused' : 'ok' });
+  });
+});

@@ -1,0 +1,661 @@
+import { type Limit } from '@adplane/shared';
+import { Account, type AccountKind, QpsBucket } from './allowances.js';
+import { type ViewerCount, ViewerCounts } from './frequency.js';
+import { allowedRate, DAY_MS, evenRate, HOUR_MS, pacingState, type PacingState } from './pacing.js';
+import { type BudgetAsk, type Exchange, type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
+import {
+  type Admission, type CampaignLimits, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
+  type TagLimits,
+} from './types.js';
+
+/**
+ * Delivery control over one `SharedCounters` (in this process, or Redis): the request path decides
+ * on local allowances only; a background exchange (every `tickMs`, or at once when an allowance runs
+ * low) sends what was spent and renews the leases. With the in-process store an exchange answers at
+ * once, so a short allowance is renewed inline and the engine is exact. docs/delivery.md has the
+ * scheme and its bounds.
+ */
+export interface DeliveryOptions {
+  log: DeliveryLog;
+  /** The background exchanges' clock (tests pass a simulated one); request-path calls take `now`. */
+  clock?: () => number;
+  /** A reservation not committed within this is returned (ms). */
+  holdMs?: number;
+  /** A lease not renewed within this frees itself (ms). */
+  leaseTtlMs?: number;
+  /** A lease in use is renewed, and spend is sent, at least this often (ms). */
+  renewMs?: number;
+  tickMs?: number;
+  /** A budget not asked for this long returns its lease (ms). */
+  idleMs?: number;
+  /** A lease covers about this much of this process's recent spend (ms), at least two impressions. */
+  chunkMs?: number;
+  /** While Redis is down, a process spends at most this share of a budget beyond its lease. */
+  downMargin?: number;
+  maxViewers?: number;
+  /** Run the periodic exchange (default true); tests with a simulated clock may drive it with flush(). */
+  timers?: boolean;
+}
+
+const DAILY_KEY_TTL_MS = 3 * DAY_MS;
+const FRESH_MS = 1_000;
+const MAX_NOTICES = 10_000;
+
+interface Reservation {
+  expires: number;
+  accounts: Account[];
+  amounts: number[];
+  viewer: ViewerCount | null;
+}
+
+interface Batch {
+  accounts: Account[];
+  viewers: ViewerCount[];
+  buckets: QpsBucket[];
+}
+
+const noRefusals = (): Record<Refusal, number> => ({
+  daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0,
+});
+
+const limitOf = (limit: Limit): number => (limit === 'unlimited' ? -1 : limit);
+const dayIndex = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS) / DAY_MS);
+
+export class DeliveryEngine implements DeliveryCounters {
+  readonly engine: 'memory' | 'redis';
+  private readonly accounts = new Map<string, Account>();
+  private readonly reservations = new Map<string, Reservation>();
+  private readonly buckets = new Map<string, QpsBucket>();
+  private readonly viewers: ViewerCounts;
+  private notices: string[] = [];
+  private state: 'ok' | 'down' = 'ok';
+  private since: number;
+  private processes = 1;
+  private lastExchange = -Infinity;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private woken = false;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout | null = null;
+  private readonly counts: Omit<DeliveryStats, 'held'> = {
+    admitted: 0, refused: noRefusals(), expired: 0, committed: 0, committedUnreserved: 0, overAllowance: 0, committedElsewhere: 0, exchanges: 0, exchangeFailures: 0,
+  };
+  private readonly clock: () => number;
+  private readonly holdMs: number;
+  private readonly leaseTtlMs: number;
+  private readonly renewMs: number;
+  private readonly idleMs: number;
+  private readonly chunkMs: number;
+  private readonly downMargin: number;
+  private readonly log: DeliveryLog;
+
+  constructor(
+    private readonly shared: SharedCounters,
+    options: DeliveryOptions,
+  ) {
+    this.engine = shared.engine;
+    this.log = options.log;
+    this.clock = options.clock ?? Date.now;
+    this.holdMs = options.holdMs ?? 60_000;
+    this.leaseTtlMs = options.leaseTtlMs ?? 5_000;
+    this.renewMs = options.renewMs ?? 1_000;
+    this.idleMs = options.idleMs ?? 5_000;
+    this.chunkMs = options.chunkMs ?? 1_000;
+    this.downMargin = options.downMargin ?? 0.01;
+    this.viewers = new ViewerCounts(options.maxViewers ?? 100_000);
+    this.since = this.clock();
+    shared.onCommits((ids) => this.committedElsewhere(ids));
+    if (options.timers ?? true) {
+      this.timer = setInterval(() => void this.tick(), options.tickMs ?? 100);
+      this.timer.unref();
+    }
+  }
+
+  // ---- the request path -------------------------------------------------------------------
+
+  campaignRefusal(campaign: CampaignLimits, priceMicros: number, viewer: string | null, now: number): Refusal | null {
+    this.sweep(now);
+    const amount = Math.round(priceMicros);
+    const daily = this.dailyAccount(campaign, now);
+    const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, viewer, now);
+    return refusal ? this.refuse(refusal) : null;
+  }
+
+  admit(decisionId: string, admission: Admission, now: number): Refusal | null {
+    this.sweep(now);
+    this.release(decisionId);
+    const amount = Math.round(admission.priceMicros);
+    const accounts: Account[] = [];
+    const amounts: number[] = [];
+    let viewer: ViewerCount | null = null;
+    const { campaign, tag } = admission;
+    if (campaign) {
+      const daily = this.dailyAccount(campaign, now);
+      const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, admission.viewer ?? null, now);
+      if (refusal) return this.refuse(refusal);
+      accounts.push(daily);
+      amounts.push(amount);
+      if (campaign.totalBudget !== 'unlimited') {
+        accounts.push(this.totalAccount(campaign, now));
+        amounts.push(amount);
+      }
+      if (campaign.frequencyCap && admission.viewer) viewer = this.viewer(campaign, admission.viewer, now);
+    }
+    if (tag && tag.dailyImpCap !== 'unlimited') {
+      const imps = this.tagAccount(tag, 'ti', now);
+      const refusal = this.short(imps, 1, now);
+      if (refusal) return this.refuse(refusal);
+      accounts.push(imps);
+      amounts.push(1);
+    }
+    this.counts.admitted++;
+    if (!accounts.length && !viewer) return null;
+    for (let i = 0; i < accounts.length; i++) {
+      const account = accounts[i]!;
+      account.reserved += amounts[i]!;
+      account.rate.add(amounts[i]!, now);
+      if (!account.unlimited && this.available(account, now) < this.lowWater(account, now)) this.wake();
+    }
+    if (viewer) viewer.pending++;
+    this.reservations.set(decisionId, { expires: now + this.holdMs, accounts, amounts, viewer });
+    return null;
+  }
+
+  commit(decisionId: string, admission: Admission, now: number): void {
+    this.sweep(now);
+    const held = this.reservations.get(decisionId);
+    if (held) {
+      this.reservations.delete(decisionId);
+      for (let i = 0; i < held.accounts.length; i++) {
+        const account = held.accounts[i]!;
+        account.reserved -= held.amounts[i]!;
+        account.used += held.amounts[i]!;
+        account.usedAt = now;
+      }
+      if (held.viewer) {
+        held.viewer.pending--;
+        held.viewer.unsent++;
+      }
+      this.counts.committed++;
+      return;
+    }
+    // decided elsewhere (another process, or here before the hold time ran out): counted all the same
+    this.counts.committed++;
+    this.counts.committedUnreserved++;
+    const amount = Math.round(admission.priceMicros);
+    let tracked = false;
+    const { campaign, tag } = admission;
+    if (campaign) {
+      const daily = this.dailyAccount(campaign, now);
+      const total = campaign.totalBudget !== 'unlimited' ? this.totalAccount(campaign, now) : null;
+      let over = 0;
+      for (const account of total ? [daily, total] : [daily]) {
+        if (!account.unlimited) {
+          over = Math.max(over, amount - Math.max(this.available(account, now), 0));
+          tracked = true;
+        }
+        account.used += amount;
+        account.usedAt = now;
+      }
+      this.counts.overAllowance += Math.max(over, 0);
+      if (campaign.frequencyCap && admission.viewer) {
+        this.viewer(campaign, admission.viewer, now).unsent++;
+        tracked = true;
+      }
+    }
+    if (tag && tag.dailyImpCap !== 'unlimited') {
+      const imps = this.tagAccount(tag, 'ti', now);
+      imps.used++;
+      imps.usedAt = now;
+      tracked = true;
+    }
+    if (tracked && this.notices.length < MAX_NOTICES) this.notices.push(decisionId);
+  }
+
+  release(decisionId: string): void {
+    const held = this.reservations.get(decisionId);
+    if (!held) return;
+    this.reservations.delete(decisionId);
+    this.unreserve(held);
+  }
+
+  takeTagRequest(tag: TagLimits, now: number): Refusal | null {
+    let bucket: QpsBucket | null = null;
+    if (tag.qpsLimit !== 'unlimited') {
+      if (tag.qpsLimit <= 0) return this.refuse('qps_limit');
+      bucket = this.bucket('tag', tag.id, tag.qpsLimit, now);
+      bucket.refill(now);
+      bucket.attempts++;
+      if (bucket.tokens < 1) return this.refuse('qps_limit');
+    }
+    let requests: Account | null = null;
+    if (tag.dailyRequestCap !== 'unlimited') {
+      requests = this.tagAccount(tag, 'tr', now);
+      const refusal = this.short(requests, 1, now);
+      if (refusal) return this.refuse(refusal);
+    }
+    if (tag.dailyImpCap !== 'unlimited') {
+      const refusal = this.short(this.tagAccount(tag, 'ti', now), 1, now);
+      if (refusal) return this.refuse(refusal);
+    }
+    if (bucket) bucket.tokens -= 1;
+    if (requests) {
+      requests.used++;
+      requests.rate.add(1, now);
+      if (this.available(requests, now) < this.lowWater(requests, now)) this.wake();
+    }
+    return null;
+  }
+
+  takeQps(scope: QpsScope, id: number, limit: Limit, now: number): boolean {
+    if (limit === 'unlimited') return true;
+    if (limit <= 0) return this.refuse('qps_limit') === null;
+    const bucket = this.bucket(scope, id, limit, now);
+    bucket.refill(now);
+    bucket.attempts++;
+    if (bucket.tokens < 1) return this.refuse('qps_limit') === null;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  // ---- pacing state -----------------------------------------------------------------------
+
+  pacingState(campaign: CampaignLimits, now: number): PacingState {
+    const account = this.accounts.get(this.dailyKey(campaign, now));
+    const hourly = new Array<number>(24).fill(0);
+    let spent = 0;
+    if (account) {
+      spent = account.spentSoFar;
+      const hour = Math.floor((now + campaign.timezone * HOUR_MS - dayIndex(now, campaign.timezone) * DAY_MS) / HOUR_MS);
+      if (account.hourAt >= 0) {
+        hourly[account.hourAt] = account.hourNow;
+        if (account.hourAt > 0) hourly[account.hourAt - 1] = account.hourBefore;
+      }
+      hourly[hour] = (hourly[hour] ?? 0) + account.used + account.sending;
+    }
+    return pacingState({ campaignId: campaign.id, pacing: campaign.pacing, dailyBudget: campaign.dailyBudget, timezone: campaign.timezone, spentToday: spent, hourly, now });
+  }
+
+  async readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]> {
+    const keys = campaigns.map((c) => this.dailyKey(c, now));
+    const reads: SpendRead[] = await this.shared.readSpend(keys);
+    return campaigns.map((c, i) => {
+      const read = reads[i]!;
+      const account = this.accounts.get(keys[i]!);
+      const unsent = account ? account.used + account.sending : 0;
+      const hour = Math.floor((now + c.timezone * HOUR_MS - dayIndex(now, c.timezone) * DAY_MS) / HOUR_MS);
+      const hourly = [...read.hourly];
+      hourly[hour] = (hourly[hour] ?? 0) + unsent;
+      return pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: read.spent + unsent, hourly, now });
+    });
+  }
+
+  // ---- health and metrics -----------------------------------------------------------------
+
+  health(): DeliveryHealth {
+    return { engine: this.engine, redis: this.engine === 'memory' ? 'unused' : this.state, since: this.since };
+  }
+
+  stats(): DeliveryStats {
+    return { ...this.counts, refused: { ...this.counts.refused }, held: this.reservations.size };
+  }
+
+  // ---- accounts -----------------------------------------------------------------------------
+
+  private dailyKey(campaign: CampaignLimits, now: number): string {
+    return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
+  }
+
+  private account(key: string, kind: AccountKind, timezone: number | null, daily: boolean, now: number): Account {
+    let account = this.accounts.get(key);
+    if (!account) {
+      const dayEnd = daily ? (dayIndex(now, timezone ?? 0) + 1) * DAY_MS - (timezone ?? 0) * HOUR_MS : Infinity;
+      this.accounts.set(key, (account = new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now)));
+    }
+    return account;
+  }
+
+  private dailyAccount(campaign: CampaignLimits, now: number): Account {
+    const account = this.account(this.dailyKey(campaign, now), 'daily_budget', campaign.timezone, true, now);
+    account.limit = limitOf(campaign.dailyBudget);
+    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit) : 0;
+    return account;
+  }
+
+  private totalAccount(campaign: CampaignLimits, now: number): Account {
+    const account = this.account(`c${campaign.id}:t`, 'total_budget', null, false, now);
+    account.limit = limitOf(campaign.totalBudget);
+    return account;
+  }
+
+  private tagAccount(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
+    const account = this.account(`${which}${tag.id}:d${dayIndex(now, tag.timezone)}`, which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
+    account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
+    return account;
+  }
+
+  private totalShort(campaign: CampaignLimits, amount: number, now: number): Refusal | null {
+    return campaign.totalBudget === 'unlimited' ? null : this.short(this.totalAccount(campaign, now), amount, now);
+  }
+
+  /** What this process may still reserve on the account now. */
+  private available(account: Account, now: number): number {
+    if (account.unlimited) return Infinity;
+    let left = account.granted - account.used - account.sending - account.reserved;
+    if (this.state === 'down') left += this.downExtra(account, now);
+    // a lease older than its lifetime may be someone else's by now: renew before using it
+    else if (account.known && now - account.lastSync >= this.leaseTtlMs) left -= account.granted;
+    return left;
+  }
+
+  private lowWater(account: Account, now: number): number {
+    return Math.max(account.price, (account.rate.get(now) * this.chunkMs) / 2);
+  }
+
+  /** Why `amount` does not fit the account now, or null; renews inline when the store answers at once. */
+  private short(account: Account, amount: number, now: number): Refusal | null {
+    account.wantedAt = now;
+    account.usedAt = now;
+    account.price = Math.max(amount, 1);
+    if (this.available(account, now) >= amount) return null;
+    if (this.shared.sync) {
+      this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
+      if (this.available(account, now) >= amount) return null;
+    } else if (now >= account.retryAt) this.wake();
+    if (this.state === 'down') return account.kind;
+    if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
+    if (account.paced && now - account.lastSync < this.leaseTtlMs) return 'pacing';
+    return 'budget_lease';
+  }
+
+  /**
+   * While Redis is down, beyond its lease a process may spend its share of what no process held
+   * when the outage began (split among the live processes), at most `downMargin` of the budget; an
+   * account it had never synced gets the margin. Even pacing still holds: the extra comes at the
+   * process's part of the allowed rate.
+   */
+  private downExtra(account: Account, now: number): number {
+    if (account.downSince !== this.since) {
+      account.downSince = this.since;
+      const margin = Math.floor(account.limit * this.downMargin);
+      const unleased = account.limit - account.spent - account.sending - account.others - account.granted;
+      account.downShare = account.known ? Math.min(Math.max(Math.floor(unleased / Math.max(this.processes, 1)), 0), margin) : margin;
+    }
+    if (!account.evenRate) return account.downShare;
+    const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd) / Math.max(this.processes, 1);
+    return Math.min(account.downShare, Math.floor(rate * Math.max(now - this.since, 0)));
+  }
+
+  // ---- frequency and QPS ------------------------------------------------------------------
+
+  private viewer(campaign: CampaignLimits, viewer: string, now: number): ViewerCount {
+    const entry = this.viewers.get(campaign.id, viewer, (campaign.frequencyCap?.periodHours ?? 1) * HOUR_MS, now);
+    entry.cap = campaign.frequencyCap?.count ?? Infinity;
+    if (this.shared.sync && now - entry.fetchedAt >= FRESH_MS) this.exchangeInline(now, { accounts: [], viewers: [entry], buckets: [] });
+    return entry;
+  }
+
+  private frequencyShort(campaign: CampaignLimits, viewer: string | null, now: number): Refusal | null {
+    const cap = campaign.frequencyCap;
+    if (!cap || !viewer) return null;
+    return this.viewer(campaign, viewer, now).total(now) >= cap.count ? 'frequency_cap' : null;
+  }
+
+  private bucket(scope: QpsScope, id: number, limit: number, now: number): QpsBucket {
+    const key = `${scope}:${id}`;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      this.buckets.set(key, (bucket = new QpsBucket(key, limit, this.processes, now)));
+      if (this.shared.sync) this.exchangeInline(now, { accounts: [], viewers: [], buckets: [bucket] });
+    }
+    if (bucket.limit !== limit) {
+      bucket.limit = limit;
+      bucket.share = Math.min(bucket.share, limit);
+    }
+    bucket.usedAt = now;
+    return bucket;
+  }
+
+  // ---- reservations -----------------------------------------------------------------------
+
+  private refuse(refusal: Refusal): Refusal {
+    this.counts.refused[refusal]++;
+    return refusal;
+  }
+
+  private unreserve(held: Reservation): void {
+    for (let i = 0; i < held.accounts.length; i++) held.accounts[i]!.reserved -= held.amounts[i]!;
+    if (held.viewer) held.viewer.pending--;
+  }
+
+  /** Reservations past the hold time go back (they were inserted in time order). */
+  private sweep(now: number): void {
+    for (const [id, held] of this.reservations) {
+      if (held.expires > now) return;
+      this.reservations.delete(id);
+      this.unreserve(held);
+      this.counts.expired++;
+    }
+  }
+
+  /**
+   * Another process counted the impressions of decisions made here: their reservations are done,
+   * and the lease shrinks by as much (that spend reached the shared counters through the other process).
+   */
+  private committedElsewhere(ids: readonly string[]): void {
+    for (const id of ids) {
+      const held = this.reservations.get(id);
+      if (!held) continue;
+      this.reservations.delete(id);
+      this.unreserve(held);
+      for (let i = 0; i < held.accounts.length; i++) {
+        const account = held.accounts[i]!;
+        if (!account.unlimited) account.granted = Math.max(account.granted - held.amounts[i]!, 0);
+      }
+      this.counts.committedElsewhere++;
+    }
+  }
+
+  // ---- exchanges --------------------------------------------------------------------------
+
+  /** Soon (not on this request): an allowance is running low. */
+  private wake(): void {
+    if (this.woken || this.closed) return;
+    this.woken = true;
+    setImmediate(() => {
+      this.woken = false;
+      void this.tick();
+    });
+  }
+
+  private tick(all = false): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.exchangeDue(this.clock(), all);
+        } while (this.again && !all);
+      } catch (error) {
+        this.log.error({ err: error }, 'delivery counters: exchange failed');
+      } finally {
+        this.ticking = null;
+      }
+    })();
+    return this.ticking;
+  }
+
+  async flush(): Promise<void> {
+    while (this.ticking) await this.ticking;
+    await this.tick(true);
+  }
+
+  /** What is due: spend to send, leases to renew or return, viewers to fetch, QPS shares to renew. */
+  private collect(now: number, all: boolean): Batch {
+    const batch: Batch = { accounts: [], viewers: [], buckets: [] };
+    for (const account of this.accounts.values()) {
+      if (account.inFlight) continue;
+      if (account.idle && now - account.usedAt > this.idleMs) {
+        this.accounts.delete(account.key);
+        continue;
+      }
+      const wanted = now - account.wantedAt < this.idleMs;
+      const due = now - account.lastSync >= this.renewMs;
+      const low = !account.unlimited && wanted && now >= account.retryAt && (!account.known || this.available(account, now) < this.lowWater(account, now));
+      if (all || low || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
+    }
+    for (const viewer of this.viewers.values()) {
+      if (viewer.inFlight) continue;
+      // asked about since the last fetch: fetched again after a second, or at the next tick when one
+      // more impression would reach the cap (there a stale count would matter)
+      const asked = viewer.usedAt >= viewer.fetchedAt;
+      if (viewer.unsent > 0 || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) batch.viewers.push(viewer);
+    }
+    for (const bucket of this.buckets.values()) {
+      if (bucket.inFlight) continue;
+      if (now - bucket.usedAt > this.idleMs) this.buckets.delete(bucket.key);
+      else batch.buckets.push(bucket);
+    }
+    return batch;
+  }
+
+  private async exchangeDue(now: number, all: boolean, closing = false): Promise<void> {
+    const batch = this.collect(now, all);
+    const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length;
+    if (empty && !this.notices.length && now - this.lastExchange < this.renewMs && !(all && this.state === 'down')) return;
+    if (this.notices.length && this.state === 'ok') {
+      this.shared.publishCommits(this.notices);
+      this.notices = [];
+    }
+    const x = this.ask(now, batch, closing);
+    try {
+      this.settle(now, batch, await this.shared.exchange(x));
+    } catch (error) {
+      this.fail(now, batch, error);
+    }
+  }
+
+  private exchangeInline(now: number, batch: Batch): void {
+    const reply = this.shared.exchange(this.ask(now, batch, false)) as ExchangeReply;
+    this.settle(now, batch, reply);
+  }
+
+  private ask(now: number, batch: Batch, closing: boolean): Exchange {
+    const budgets = batch.accounts.map((account): BudgetAsk => {
+      const wanted = !closing && now - account.wantedAt < this.idleMs;
+      const want = account.unlimited || closing ? 0 : Math.ceil(account.reserved + (wanted ? Math.max(2 * account.price, account.rate.get(now) * this.chunkMs) : 0));
+      const hour = account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
+      account.sending = account.used;
+      account.used = 0;
+      account.inFlight = true;
+      return {
+        key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: account.known ? account.spent : 0,
+        evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour, ttlMs: account.ttlMs,
+      };
+    });
+    const frequencies = batch.viewers.map((viewer) => {
+      viewer.sending = viewer.unsent;
+      viewer.unsent = 0;
+      viewer.inFlight = true;
+      return { key: viewer.key, incr: viewer.sending, periodMs: viewer.periodMs };
+    });
+    const qps = batch.buckets.map((bucket) => {
+      const elapsed = Math.max(now - bucket.lastSync, 100);
+      bucket.demand = bucket.known ? (bucket.attempts * 1000) / elapsed : Math.max(bucket.attempts, 1);
+      bucket.attempts = 0;
+      bucket.inFlight = true;
+      return { key: bucket.key, limit: bucket.limit, demand: Math.max(bucket.demand, 0.1) };
+    });
+    return { now, budgets, frequencies, qps };
+  }
+
+  private settle(now: number, batch: Batch, reply: ExchangeReply): void {
+    this.processes = Math.max(reply.processes, 1);
+    this.lastExchange = now;
+    this.counts.exchanges++;
+    batch.accounts.forEach((account, i) => {
+      const g = reply.budgets[i]!;
+      account.inFlight = false;
+      account.sending = 0;
+      account.granted = g.granted;
+      account.spent = g.spent;
+      account.others = g.others;
+      account.paced = g.paced;
+      account.hourNow = g.hourNow;
+      account.hourBefore = g.hourBefore;
+      account.hourAt = account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
+      account.known = true;
+      account.lastSync = now;
+      // a spent or paced budget asks again later, not on every tick
+      const short = !account.unlimited && g.granted - account.used - account.reserved < account.price;
+      if (!short) account.retryAt = 0;
+      else if (g.paced) {
+        const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd);
+        account.retryAt = now + Math.min(Math.max(rate > 0 ? account.price / rate : this.renewMs, 100), this.renewMs);
+      } else account.retryAt = now + this.renewMs;
+    });
+    batch.viewers.forEach((viewer, i) => {
+      const f = reply.frequencies[i]!;
+      viewer.inFlight = false;
+      viewer.sending = 0;
+      viewer.count = f.count;
+      viewer.windowEnd = f.windowEnd;
+      viewer.fetchedAt = now;
+    });
+    batch.buckets.forEach((bucket, i) => {
+      const q = reply.qps[i]!;
+      bucket.inFlight = false;
+      bucket.known = true;
+      bucket.lastSync = now;
+      bucket.share = Math.min(q.share, bucket.limit);
+      bucket.tokens = Math.min(bucket.tokens, bucket.capacity);
+    });
+    if (this.state === 'down') {
+      this.log.info({ engine: this.engine, downMs: now - this.since, reconciled: batch.accounts.length }, 'delivery counters: Redis is back, the spend counted meanwhile is reconciled');
+      this.state = 'ok';
+      this.since = now;
+    }
+  }
+
+  private fail(now: number, batch: Batch, error: unknown): void {
+    this.counts.exchangeFailures++;
+    for (const account of batch.accounts) {
+      account.used += account.sending;
+      account.sending = 0;
+      account.inFlight = false;
+      account.retryAt = 0;
+    }
+    for (const viewer of batch.viewers) {
+      viewer.unsent += viewer.sending;
+      viewer.sending = 0;
+      viewer.inFlight = false;
+    }
+    for (const bucket of batch.buckets) bucket.inFlight = false;
+    if (this.state === 'down') return;
+    this.state = 'down';
+    this.since = now;
+    this.log.warn(
+      { engine: this.engine, err: error instanceof Error ? error.message : String(error), processes: this.processes, downMargin: this.downMargin },
+      'delivery counters: Redis unreachable, serving on local allowances (leases plus at most the down margin of each budget) until it is back',
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    while (this.ticking) await this.ticking;
+    const now = this.clock();
+    try {
+      await this.exchangeDue(now, true, true);
+      if (this.state === 'ok') await this.shared.leave();
+    } finally {
+      const unsent = [...this.accounts.values()].reduce((sum, a) => sum + (a.unlimited ? 0 : a.used), 0);
+      if (this.state === 'down' && unsent) this.log.warn({ unsent }, 'delivery counters: closed while Redis is down; spend not sent');
+      await this.shared.close();
+    }
+  }
+}

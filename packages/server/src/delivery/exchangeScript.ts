@@ -1,0 +1,169 @@
+/**
+ * One process's exchange with the shared counters in Redis, atomic (one Lua script): the same rules
+ * as `MemoryCounterStore` in sharedCounters.ts, which is the readable version; keep the two in step.
+ *
+ * KEYS[1]  the live processes (zset pid -> last exchange)
+ * then per budget 5 keys: spent, lease amounts (hash pid -> amount), lease expiries (hash pid ->
+ *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend)
+ * then per frequency count 1 key (hash n, e)
+ * then per QPS limit 2 keys: demands (hash pid -> requests/s), expiries (hash pid -> ms)
+ *
+ * ARGV: pid, now, lease ttl, #budgets, #frequencies, #qps, pacing burst ms, catch-up multiple,
+ *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, even rate, day end, hour, ttl;
+ *   per frequency: incr, period; per QPS: limit, demand.
+ *
+ * Numbers go to Redis as call arguments (never concatenated into strings), so amounts beyond 14
+ * digits keep their precision. Times are the caller's clock (so a test's simulated clock works);
+ * Redis expiries (PEXPIRE) only clean up.
+ *
+ * Returns { processes, { {granted, spent, others, paced, hourNow, hourBefore}... },
+ *   { {count, windowEnd}... }, { {share x 1000, processes}... } }.
+ */
+export const EXCHANGE_SCRIPT = `
+local pid = ARGV[1]
+local now = tonumber(ARGV[2])
+local leaseTtl = tonumber(ARGV[3])
+local nb, nf, nq = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local burst, catchUp, qpsTtl, catchUpMs = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local k, a = 2, 11
+local DAY = 86400000
+
+local function num(v) return tonumber(v) or 0 end
+local function hash(key)
+  local flat = redis.call('HGETALL', key)
+  local t = {}
+  for j = 1, #flat, 2 do t[flat[j]] = flat[j + 1] end
+  return t
+end
+
+redis.call('ZADD', KEYS[1], now, pid)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. tostring(now - leaseTtl))
+redis.call('PEXPIRE', KEYS[1], DAY)
+local processes = redis.call('ZCARD', KEYS[1])
+
+local budgets = {}
+for i = 1, nb do
+  local spentK, amountK, expiryK, paceK, hourK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
+  k = k + 5
+  local limit, want, minG, used, floor = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+  local even, dayEnd, hour, ttl = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8])
+  a = a + 9
+  local spent = num(redis.call('GET', spentK))
+  if spent < floor then
+    spent = floor
+    redis.call('SET', spentK, floor)
+  end
+  if used ~= 0 then
+    spent = redis.call('INCRBY', spentK, used)
+    if hour >= 0 then redis.call('HINCRBY', hourK, hour, used) end
+  end
+  local amounts = hash(amountK)
+  local expiries = hash(expiryK)
+  local mine, others, lapsed = 0, 0, 0
+  for who, exp in pairs(expiries) do
+    if tonumber(exp) <= now then
+      if who == pid then lapsed = lapsed + math.max(num(amounts[who]) - used, 0) else lapsed = lapsed + num(amounts[who]) end
+      redis.call('HDEL', expiryK, who)
+      redis.call('HDEL', amountK, who)
+    elseif who == pid then
+      mine = num(amounts[who])
+    else
+      others = others + num(amounts[who])
+    end
+  end
+  local granted, paced = 0, 0
+  if limit >= 0 then
+    local free = limit - spent - others
+    granted = math.max(math.min(want, free), 0)
+    if even > 0 then
+      local held = math.min(math.max(mine - used, 0), math.max(free, 0))
+      -- pacing.ts allowedRate: the rest spread over the time left, plus the shortfall over catchUpMs
+      local left = math.max(limit - spent, 0)
+      local share = math.min(math.max((now - (dayEnd - DAY)) / DAY, 0), 1)
+      local behind = math.max(math.floor(limit * share + 0.5) - spent, 0)
+      local rate = math.min(left / math.max(dayEnd - now, 1) + behind / catchUpMs, left > 0 and catchUp * even or 0)
+      local cap = math.max(rate * burst, minG)
+      local p = redis.call('HMGET', paceK, 't', 'at')
+      local tokens, at = tonumber(p[1]), tonumber(p[2])
+      if tokens == nil then tokens = cap; at = now end
+      if now > at then tokens = tokens + rate * (now - at) end
+      tokens = tokens + lapsed
+      if tokens > cap then tokens = cap end
+      if granted - held > tokens then
+        granted = held + math.max(math.floor(tokens), 0)
+        paced = 1
+      end
+      tokens = math.min(tokens - (granted - held), cap)
+      redis.call('HSET', paceK, 't', tokens, 'at', math.max(now, at))
+      redis.call('PEXPIRE', paceK, ttl > 0 and ttl or DAY)
+    end
+  end
+  if granted > 0 then
+    redis.call('HSET', amountK, pid, granted)
+    redis.call('HSET', expiryK, pid, now + leaseTtl)
+  else
+    redis.call('HDEL', amountK, pid)
+    redis.call('HDEL', expiryK, pid)
+  end
+  local keep = ttl > 0 and ttl or DAY
+  redis.call('PEXPIRE', amountK, keep)
+  redis.call('PEXPIRE', expiryK, keep)
+  if ttl > 0 then
+    redis.call('PEXPIRE', spentK, ttl)
+    redis.call('PEXPIRE', hourK, ttl)
+  end
+  local hourNow, hourBefore = 0, 0
+  if hour >= 0 then hourNow = num(redis.call('HGET', hourK, hour)) end
+  if hour > 0 then hourBefore = num(redis.call('HGET', hourK, hour - 1)) end
+  budgets[i] = { granted, spent, others, paced, hourNow, hourBefore }
+end
+
+local counts = {}
+for i = 1, nf do
+  local key = KEYS[k]
+  k = k + 1
+  local incr, period = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  a = a + 2
+  local v = redis.call('HMGET', key, 'n', 'e')
+  local n, e = num(v[1]), num(v[2])
+  if e <= now then n = 0; e = 0 end
+  if incr > 0 then
+    if n == 0 then e = now + period end
+    n = n + incr
+    redis.call('HSET', key, 'n', n, 'e', e)
+    redis.call('PEXPIRE', key, period + 3600000)
+  end
+  counts[i] = { n, e }
+end
+
+local shares = {}
+for i = 1, nq do
+  local demandK, expiryK = KEYS[k], KEYS[k + 1]
+  k = k + 2
+  local limit, demand = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  a = a + 2
+  redis.call('HSET', demandK, pid, demand)
+  redis.call('HSET', expiryK, pid, now + qpsTtl)
+  local demands = hash(demandK)
+  local expiries = hash(expiryK)
+  local total, n = 0, 0
+  for who, exp in pairs(expiries) do
+    if tonumber(exp) <= now then
+      redis.call('HDEL', expiryK, who)
+      redis.call('HDEL', demandK, who)
+    else
+      total = total + num(demands[who])
+      n = n + 1
+    end
+  end
+  local share
+  if total <= limit then share = demand + (limit - total) / math.max(n, 1)
+  elseif total > 0 then share = limit * demand / total
+  else share = 0 end
+  redis.call('PEXPIRE', demandK, 60000)
+  redis.call('PEXPIRE', expiryK, 60000)
+  shares[i] = { math.floor(share * 1000), n }
+end
+
+return { processes, budgets, counts, shares }
+`;

@@ -1,0 +1,136 @@
+import { Redis } from 'ioredis';
+import { EXCHANGE_SCRIPT } from './exchangeScript.js';
+import { CATCH_UP, CATCH_UP_MS, PACE_BURST_MS } from './pacing.js';
+import {
+  type BudgetGrant, type Exchange, type ExchangeReply, type FrequencyCount, QPS_DEMAND_TTL_MS, type QpsShare, type SharedCounters, type SpendRead,
+} from './sharedCounters.js';
+
+/**
+ * The shared counters in Redis: one script call per exchange (exchangeScript.ts), one subscriber
+ * connection for commit notices. Commands fail at once while Redis is unreachable (no offline
+ * queue, a 1 s command timeout): the caller then serves on its local allowances and retries; ioredis
+ * reconnects in the background.
+ */
+export interface RedisSharedOptions {
+  url: string;
+  /** Prefix of every key and channel (several deployments, or tests, may share one Redis). */
+  prefix: string;
+  pid: string;
+  leaseTtlMs: number;
+}
+
+type ScriptReply = [number, number[][], number[][], number[][]];
+interface WithExchange {
+  adplaneExchange(...args: (string | number)[]): Promise<ScriptReply>;
+}
+
+const retryStrategy = (times: number) => Math.min(times * 100, 1_000);
+
+export class RedisShared implements SharedCounters {
+  readonly engine = 'redis' as const;
+  readonly sync = false;
+  private readonly client: Redis;
+  private readonly sub: Redis;
+  private readonly channel: string;
+  private listening = false;
+
+  constructor(private readonly options: RedisSharedOptions) {
+    this.client = new Redis(options.url, {
+      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, retryStrategy,
+    });
+    // the delivery counters log the outage once, from the failed exchanges
+    this.client.on('error', () => {});
+    this.client.defineCommand('adplaneExchange', { lua: EXCHANGE_SCRIPT });
+    this.sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: 2_000, retryStrategy });
+    this.sub.on('error', () => {});
+    this.channel = `${options.prefix}delivery:commits`;
+  }
+
+  /** Connects; true when Redis answered within `timeoutMs` (otherwise ioredis keeps trying in the background). */
+  async connect(timeoutMs = 2_000): Promise<boolean> {
+    const ready = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.client.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    this.client.connect().catch(() => {});
+    return ready;
+  }
+
+  private key(k: string, part: string): string {
+    return `${this.options.prefix}b:${k}:${part}`;
+  }
+
+  async exchange(x: Exchange): Promise<ExchangeReply> {
+    const { prefix, pid, leaseTtlMs } = this.options;
+    const keys: string[] = [`${prefix}procs`];
+    const args: (string | number)[] = [pid, x.now, leaseTtlMs, x.budgets.length, x.frequencies.length, x.qps.length, PACE_BURST_MS, CATCH_UP, QPS_DEMAND_TTL_MS, CATCH_UP_MS];
+    for (const b of x.budgets) {
+      keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'));
+      args.push(b.limit, b.want, b.min, b.used, b.floor, b.evenRate, b.dayEnd, b.hour, b.ttlMs);
+    }
+    for (const f of x.frequencies) {
+      keys.push(`${prefix}f:${f.key}`);
+      args.push(f.incr, f.periodMs);
+    }
+    for (const q of x.qps) {
+      keys.push(`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`);
+      args.push(q.limit, q.demand);
+    }
+    const [processes, budgets, counts, shares] = await (this.client as unknown as WithExchange).adplaneExchange(keys.length, ...keys, ...args);
+    return {
+      processes,
+      budgets: budgets.map(([granted, spent, others, paced, hourNow, hourBefore]): BudgetGrant => ({ granted, spent, others, paced: paced === 1, hourNow, hourBefore })),
+      frequencies: counts.map(([count, windowEnd]): FrequencyCount => ({ count, windowEnd })),
+      qps: shares.map(([milli, n]): QpsShare => ({ share: milli / 1000, processes: n })),
+    };
+  }
+
+  async readSpend(keys: readonly string[]): Promise<SpendRead[]> {
+    if (!keys.length) return [];
+    const pipe = this.client.pipeline();
+    for (const k of keys) pipe.get(this.key(k, 's')).hgetall(this.key(k, 'h'));
+    const replies = (await pipe.exec()) ?? [];
+    return keys.map((_, i) => {
+      const [spentErr, spent] = replies[2 * i] ?? [null, null];
+      const [hourErr, hours] = replies[2 * i + 1] ?? [null, {}];
+      if (spentErr || hourErr) throw spentErr ?? hourErr;
+      const hourly = new Array<number>(24).fill(0);
+      for (const [h, v] of Object.entries((hours ?? {}) as Record<string, string>)) hourly[Number(h)] = Number(v);
+      return { spent: Number(spent ?? 0), hourly };
+    });
+  }
+
+  publishCommits(ids: readonly string[]): void {
+    this.client.publish(this.channel, JSON.stringify(ids)).catch(() => {});
+  }
+
+  onCommits(listener: (ids: string[]) => void): void {
+    this.sub.on('message', (channel: string, message: string) => {
+      if (channel !== this.channel) return;
+      try {
+        const ids = JSON.parse(message) as unknown;
+        if (Array.isArray(ids)) listener(ids.filter((id): id is string => typeof id === 'string'));
+      } catch {
+        // not ours: ignored
+      }
+    });
+    if (!this.listening) {
+      this.listening = true;
+      this.sub.subscribe(this.channel).catch(() => {});
+    }
+  }
+
+  async leave(): Promise<void> {
+    await this.client.zrem(`${this.options.prefix}procs`, this.options.pid).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    for (const c of [this.client, this.sub]) {
+      if (c.status === 'ready') await c.quit().catch(() => c.disconnect());
+      else c.disconnect();
+    }
+  }
+}

@@ -1,0 +1,284 @@
+import { allowedRate, PACE_BURST_MS } from './pacing.js';
+
+/**
+ * The shared side of delivery control: what every process of a deployment agrees on (spend, leases,
+ * pacing buckets, frequency counts, QPS shares). A process talks to it in one batched exchange, in
+ * the background; the request path never waits for it. Two implementations with the same rules:
+ * `MemoryCounterStore` (this process) and `RedisShared` (redisShared.ts, the Lua of
+ * exchangeScript.ts): keep them in step (the same test suite runs on both).
+ */
+
+/** One budget (a campaign's day or total, a tag's daily requests or impressions). */
+export interface BudgetAsk {
+  key: string;
+  /** The cap (micro-dollars or a count); -1 when unlimited: the spend is only counted. */
+  limit: number;
+  /** What this process wants to hold after the exchange (its reservations plus about a second of use). */
+  want: number;
+  /** The smallest useful grant (one impression's price). */
+  min: number;
+  /** Spent here since the last exchange: added to the shared spend. */
+  used: number;
+  /** The shared spend this process last saw: a store that lost its data (a Redis restart) is raised back to it. */
+  floor: number;
+  /** Even pacing: the even rate (per ms) and the day's end; 0 when not paced. */
+  evenRate: number;
+  dayEnd: number;
+  /** The tenant-zone hour `used` is booked to (the day's spend per hour); -1: none. */
+  hour: number;
+  /** How long the shared keys live after their last use (ms); 0: kept (total budgets). */
+  ttlMs: number;
+}
+
+export interface BudgetGrant {
+  /** What this process now holds (replaces its previous lease); 0 when nothing. */
+  granted: number;
+  /** The shared spend, `used` included. */
+  spent: number;
+  /** Other processes' live leases. */
+  others: number;
+  /** The grant was cut by the pacing bucket. */
+  paced: boolean;
+  /** The day's spend in the hour of the exchange and the hour before (pacing state). */
+  hourNow: number;
+  hourBefore: number;
+}
+
+/** A viewer's count for a campaign: `incr` impressions to add (0: just read). */
+export interface FrequencyAsk {
+  key: string;
+  incr: number;
+  periodMs: number;
+}
+
+/** The count in the viewer's window and when the window ends (0: no window open). */
+export interface FrequencyCount {
+  count: number;
+  windowEnd: number;
+}
+
+export interface QpsAsk {
+  key: string;
+  limit: number;
+  /** This process's recent requests per second (attempts, refused ones included). */
+  demand: number;
+}
+
+export interface QpsShare {
+  /** Requests per second this process may let through. */
+  share: number;
+  /** Processes asking for this limit now. */
+  processes: number;
+}
+
+export interface Exchange {
+  now: number;
+  budgets: BudgetAsk[];
+  frequencies: FrequencyAsk[];
+  qps: QpsAsk[];
+}
+
+export interface ExchangeReply {
+  /** Live processes (those that exchanged within a lease lifetime). */
+  processes: number;
+  budgets: BudgetGrant[];
+  frequencies: FrequencyCount[];
+  qps: QpsShare[];
+}
+
+export interface SpendRead {
+  spent: number;
+  hourly: number[];
+}
+
+export interface SharedCounters {
+  readonly engine: 'memory' | 'redis';
+  /** True when an exchange answers at once (the in-process store): a short allowance is renewed inline. */
+  readonly sync: boolean;
+  exchange(x: Exchange): ExchangeReply | Promise<ExchangeReply>;
+  /** The day's spend and spend per hour of budgets, for the console. */
+  readSpend(keys: readonly string[]): Promise<SpendRead[]>;
+  /** Tell every process that these decisions' impressions were counted here (best effort). */
+  publishCommits(ids: readonly string[]): void;
+  onCommits(listener: (ids: string[]) => void): void;
+  /** This process stops: it leaves the live processes at once (its leases were returned by a last exchange). */
+  leave(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a process's QPS demand counts for the others after its last exchange. */
+export const QPS_DEMAND_TTL_MS = 1_000;
+
+/**
+ * The share of a QPS limit a process may use: its demand plus an equal part of the spare when the
+ * processes ask for less than the limit, else the limit split in proportion to demand. The shares of
+ * one moment add up to the limit.
+ */
+export function qpsShare(limit: number, own: number, total: number, processes: number): number {
+  if (total <= limit) return own + (limit - total) / Math.max(processes, 1);
+  return total > 0 ? (limit * own) / total : 0;
+}
+
+interface Lease {
+  amount: number;
+  expires: number;
+}
+
+/** The in-process shared state. Several `MemoryShared` views (one per "process") may share one. */
+export class MemoryCounterStore {
+  readonly spent = new Map<string, number>();
+  readonly hourly = new Map<string, number[]>();
+  readonly leases = new Map<string, Map<string, Lease>>();
+  readonly pace = new Map<string, { tokens: number; at: number }>();
+  readonly frequency = new Map<string, { n: number; end: number }>();
+  readonly qps = new Map<string, Map<string, { demand: number; expires: number }>>();
+  readonly processes = new Map<string, number>();
+  readonly listeners = new Map<string, (ids: string[]) => void>();
+  /** Keys of daily budgets and when they may go (a day without use), swept now and then. */
+  private readonly expiry = new Map<string, number>();
+  private sweptAt = 0;
+
+  exchange(pid: string, leaseTtlMs: number, x: Exchange): ExchangeReply {
+    const { now } = x;
+    this.processes.set(pid, now);
+    for (const [p, seen] of this.processes) if (seen < now - leaseTtlMs) this.processes.delete(p);
+    this.sweep(now);
+    return {
+      processes: this.processes.size,
+      budgets: x.budgets.map((b) => this.budget(pid, leaseTtlMs, now, b)),
+      frequencies: x.frequencies.map((f) => this.count(now, f)),
+      qps: x.qps.map((q) => this.share(pid, now, q)),
+    };
+  }
+
+  private budget(pid: string, leaseTtlMs: number, now: number, b: BudgetAsk): BudgetGrant {
+    let spent = Math.max(this.spent.get(b.key) ?? 0, b.floor);
+    let hours = this.hourly.get(b.key);
+    if (b.used !== 0) {
+      spent += b.used;
+      if (b.hour >= 0) {
+        if (!hours) this.hourly.set(b.key, (hours = new Array<number>(24).fill(0)));
+        hours[b.hour] = (hours[b.hour] ?? 0) + b.used;
+      }
+    }
+    this.spent.set(b.key, spent);
+    if (b.ttlMs > 0) this.expiry.set(b.key, now + b.ttlMs);
+    let leases = this.leases.get(b.key);
+    if (!leases) this.leases.set(b.key, (leases = new Map()));
+    let mine = 0;
+    let others = 0;
+    let lapsed = 0;
+    for (const [who, lease] of leases) {
+      if (lease.expires <= now) {
+        // what it did not spend (this process says what it spent now; another tells later)
+        lapsed += who === pid ? Math.max(lease.amount - b.used, 0) : lease.amount;
+        leases.delete(who);
+      } else if (who === pid) mine = lease.amount;
+      else others += lease.amount;
+    }
+    let granted = 0;
+    let paced = false;
+    if (b.limit >= 0) {
+      const free = b.limit - spent - others;
+      granted = Math.max(Math.min(b.want, free), 0);
+      if (b.evenRate > 0) {
+        const held = Math.min(Math.max(mine - b.used, 0), Math.max(free, 0));
+        const rate = allowedRate(b.limit, spent, now, b.dayEnd);
+        const cap = Math.max(rate * PACE_BURST_MS, b.min);
+        const bucket = this.pace.get(b.key) ?? { tokens: cap, at: now };
+        // a lease that lapsed unused gives its paced allowance back
+        let tokens = bucket.tokens + (now > bucket.at ? rate * (now - bucket.at) : 0) + lapsed;
+        if (tokens > cap) tokens = cap;
+        if (granted - held > tokens) {
+          granted = held + Math.max(Math.floor(tokens), 0);
+          paced = true;
+        }
+        tokens = Math.min(tokens - (granted - held), cap);
+        this.pace.set(b.key, { tokens, at: Math.max(now, bucket.at) });
+      }
+    }
+    if (granted > 0) leases.set(pid, { amount: granted, expires: now + leaseTtlMs });
+    else leases.delete(pid);
+    return { granted, spent, others, paced, hourNow: b.hour >= 0 ? (hours?.[b.hour] ?? 0) : 0, hourBefore: b.hour > 0 ? (hours?.[b.hour - 1] ?? 0) : 0 };
+  }
+
+  private count(now: number, f: FrequencyAsk): FrequencyCount {
+    let entry = this.frequency.get(f.key);
+    if (entry && entry.end <= now) {
+      this.frequency.delete(f.key);
+      entry = undefined;
+    }
+    if (f.incr > 0) {
+      if (!entry) this.frequency.set(f.key, (entry = { n: 0, end: now + f.periodMs }));
+      entry.n += f.incr;
+    }
+    return entry ? { count: entry.n, windowEnd: entry.end } : { count: 0, windowEnd: 0 };
+  }
+
+  private share(pid: string, now: number, q: QpsAsk): QpsShare {
+    let demands = this.qps.get(q.key);
+    if (!demands) this.qps.set(q.key, (demands = new Map()));
+    demands.set(pid, { demand: q.demand, expires: now + QPS_DEMAND_TTL_MS });
+    let total = 0;
+    for (const [who, d] of demands) {
+      if (d.expires <= now) demands.delete(who);
+      else total += d.demand;
+    }
+    return { share: qpsShare(q.limit, q.demand, total, demands.size), processes: demands.size };
+  }
+
+  /** Every 10 s: drop closed frequency windows and daily budgets a day past their last use. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 10_000) return;
+    this.sweptAt = now;
+    for (const [key, entry] of this.frequency) if (entry.end <= now) this.frequency.delete(key);
+    for (const [key, until] of this.expiry) {
+      if (until > now) continue;
+      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry] as Map<string, unknown>[]) map.delete(key);
+    }
+  }
+
+  leave(pid: string): void {
+    for (const leases of this.leases.values()) leases.delete(pid);
+    for (const demands of this.qps.values()) demands.delete(pid);
+    this.processes.delete(pid);
+    this.listeners.delete(pid);
+  }
+}
+
+/** One process's view of a `MemoryCounterStore`. */
+export class MemoryShared implements SharedCounters {
+  readonly engine = 'memory' as const;
+  readonly sync = true;
+
+  constructor(
+    private readonly store: MemoryCounterStore,
+    private readonly pid: string,
+    private readonly leaseTtlMs: number,
+  ) {}
+
+  exchange(x: Exchange): ExchangeReply {
+    return this.store.exchange(this.pid, this.leaseTtlMs, x);
+  }
+
+  readSpend(keys: readonly string[]): Promise<SpendRead[]> {
+    return Promise.resolve(keys.map((k) => ({ spent: this.store.spent.get(k) ?? 0, hourly: [...(this.store.hourly.get(k) ?? new Array<number>(24).fill(0))] })));
+  }
+
+  publishCommits(ids: readonly string[]): void {
+    for (const [pid, listener] of this.store.listeners) if (pid !== this.pid) listener([...ids]);
+  }
+
+  onCommits(listener: (ids: string[]) => void): void {
+    this.store.listeners.set(this.pid, listener);
+  }
+
+  leave(): Promise<void> {
+    this.store.leave(this.pid);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

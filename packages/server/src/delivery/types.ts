@@ -1,0 +1,133 @@
+import { type Limit } from '@adplane/shared';
+import { type PacingMode, type PacingState } from './pacing.js';
+
+/**
+ * Delivery control: budgets, pacing, frequency caps and QPS limits, decided synchronously on the
+ * request path from this process's local allowances; the shared counters (in this process, or Redis
+ * when REDIS_URL is set) are reached in the background. docs/delivery.md tells operators how it works
+ * and what it guarantees.
+ */
+
+/** Why delivery control refused: the auction trace's reason. */
+export type Refusal =
+  | 'daily_budget'
+  | 'total_budget'
+  | 'pacing'
+  /** This process has no allowance yet for a budget that has some left (a lease is on its way). */
+  | 'budget_lease'
+  | 'frequency_cap'
+  | 'daily_imp_cap'
+  | 'daily_request_cap'
+  | 'qps_limit';
+
+export interface FrequencyCapRule {
+  count: number;
+  periodHours: number;
+}
+
+/** What delivery control needs to know of a campaign (from the snapshot). Money in micro-dollars. */
+export interface CampaignLimits {
+  id: number;
+  /** The tenant's whole-hour offset from UTC: the campaign's day is the tenant's day. */
+  timezone: number;
+  dailyBudget: Limit;
+  totalBudget: Limit;
+  pacing: PacingMode;
+  frequencyCap: FrequencyCapRule | null;
+}
+
+/** A demand tag's caps: its daily requests and impressions (in the tenant's day) and its QPS. */
+export interface TagLimits {
+  id: number;
+  timezone: number;
+  qpsLimit: Limit;
+  dailyRequestCap: Limit;
+  dailyImpCap: Limit;
+}
+
+/**
+ * What one ad decision would spend: the campaign that won (its budgets, pacing, the viewer's
+ * frequency) and/or the demand tag that won (its daily impressions). The same value is given to
+ * `admit` at the decision and to `commit` at the impression event, so that a process that did not
+ * make the decision can still count it (the tracking token carries what it needs).
+ */
+export interface Admission {
+  campaign?: CampaignLimits | null;
+  tag?: TagLimits | null;
+  /** The campaign's cost of this impression, micro-dollars (the clearing CPM / 1000). */
+  priceMicros: number;
+  /** viewerKey(...) of the request; null: no frequency cap can apply. */
+  viewer?: string | null;
+}
+
+export type QpsScope = 'supplier' | 'adexchange' | 'tag';
+
+export interface DeliveryHealth {
+  engine: 'memory' | 'redis';
+  /** 'unused' for the in-process engine. */
+  redis: 'ok' | 'down' | 'unused';
+  /** Since when (ms since the epoch) the current state holds. */
+  since: number;
+}
+
+/** Counters for /metrics (monotonic unless noted). Money in micro-dollars. */
+export interface DeliveryStats {
+  admitted: number;
+  refused: Record<Refusal, number>;
+  /** Reservations held now (a gauge). */
+  held: number;
+  /** Reservations returned unused after the hold time. */
+  expired: number;
+  committed: number;
+  /** Impression events this process had no reservation for (decided elsewhere, or after the hold time). */
+  committedUnreserved: number;
+  /**
+   * Spend committed beyond this process's allowance (an event with no reservation arriving where the
+   * lease had no room, or after its reservation was returned): the measured part of the overspend bound.
+   */
+  overAllowance: number;
+  /** Reservations of this process that another process committed (commit notices). */
+  committedElsewhere: number;
+  exchanges: number;
+  exchangeFailures: number;
+}
+
+export interface DeliveryCounters {
+  readonly engine: 'memory' | 'redis';
+  /**
+   * Eligibility (campaignSource): why this campaign may not serve one impression at `priceMicros` to
+   * `viewer` now (daily or total budget, pacing, frequency cap), or null. Reserves nothing.
+   */
+  campaignRefusal(campaign: CampaignLimits, priceMicros: number, viewer: string | null, now: number): Refusal | null;
+  /**
+   * The decision (the auction's winner is known, the answer is about to be written): reserves the
+   * impression's price on its budgets and the viewer's frequency, or refuses. Reservations not
+   * committed within the hold time are returned. `decisionId` is the tracking token's id.
+   */
+  admit(decisionId: string, admission: Admission, now: number): Refusal | null;
+  /** The impression event (/ev, counted once): the reservation becomes spend; with none here, the spend is counted anyway. */
+  commit(decisionId: string, admission: Admission, now: number): void;
+  /** The decision did not go out (an error after admit): its reservation is returned at once. */
+  release(decisionId: string): void;
+  /** A call to a demand tag: its QPS, daily request cap and daily impression cap; counts the request when allowed. */
+  takeTagRequest(tag: TagLimits, now: number): Refusal | null;
+  /** One request under the QPS limit of a supplier, an ad exchange or a demand tag: true when allowed (and counted). */
+  takeQps(scope: QpsScope, id: number, limit: Limit, now: number): boolean;
+  /** The campaign's pacing as this process sees it (the shared spend as of the last exchange, about a second old). */
+  pacingState(campaign: CampaignLimits, now: number): PacingState;
+  /** The campaigns' pacing read from the shared counters (for the console: any process, serving or not). */
+  readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]>;
+  health(): DeliveryHealth;
+  stats(): DeliveryStats;
+  /** Runs one exchange with the shared counters now and waits for it (tests, shutdown). */
+  flush(): Promise<void>;
+  /** Returns this process's leases, sends what it counted, stops the timers and closes connections. */
+  close(): Promise<void>;
+}
+
+/** The logger (pino's signature). */
+export interface DeliveryLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
