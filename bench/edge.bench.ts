@@ -95,8 +95,11 @@ export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks 
       const targetings = await insert('targetings', TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })), TargetingInput);
       const creatives = await insert('creatives', Array.from({ length: 10 }, (_, i) => ({ name: `Spot ${i}`, approval: 'approved', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: `https://cdn.bench.test/${t}/${i}.mp4`, mime: 'video/mp4', duration: 15 + i, width: 1280, height: 720, bitrate: 2000 }] })), CreativeInput);
       await insert('campaigns', Array.from({ length: CAMPAIGNS }, (_, i) => ({ name: `Campaign ${t}-${i}`, startDate: day(-10), endDate: r() < 0.9 ? day(30) : day(-2), bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000, creativeIds: [creatives[i % creatives.length]], targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null })), CampaignInput);
-      const tags = await insert('tags', Array.from({ length: TAGS }, (_, i) => ({ name: `RTB partner ${i}`, integration: 'RTB', endpoint: `https://rtb.bench.test/${t}/${i}`, price: { type: 'revshare', percent: 80 } })), TagInput);
-      const channelIds = await insert('channels', Array.from({ length: CHANNELS }, (_, i) => ({ name: `Channel ${t}-${i}`, demandMode: i % 2 ? 'auction' : 'priority', demand: [{ tagId: tags[(i * 2) % TAGS], priority: 1 }, { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 }] })), ChannelInput);
+      // RTB partners behind the campaigns: each channel is a waterfall (our campaigns first, then its
+      // two tags), so a filled request never calls out; an unfilled one meets a partner that is down
+      // (connection refused at once on the discard port), as the VAST case measures our own campaigns.
+      const tags = await insert('tags', Array.from({ length: TAGS }, (_, i) => ({ name: `RTB partner ${i}`, integration: 'RTB', endpoint: `http://127.0.0.1:9/${t}/${i}`, price: { type: 'revshare', percent: 80 } })), TagInput);
+      const channelIds = await insert('channels', Array.from({ length: CHANNELS }, (_, i) => ({ name: `Channel ${t}-${i}`, demandMode: 'priority', demand: [{ tagId: tags[(i * 2) % TAGS], priority: 1 }, { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 }] })), ChannelInput);
       channelUids.push(...(await uids('channels', channelIds)));
       await hooks.perTenant?.(insert, uids, t);
     });

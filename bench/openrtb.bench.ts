@@ -85,7 +85,9 @@ async function main(): Promise<void> {
   });
   say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;
-  const server = await child([join(here, 'edge.bench.ts'), '--serve']);
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops; BENCH_NODE_FLAGS: V8 flags for it
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const server = await child([join(here, 'edge.bench.ts'), '--serve'], [...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);
