@@ -35,6 +35,8 @@ export class Account {
   sending = 0;
   /** Held for decisions whose impression has not come yet. */
   reserved = 0;
+  /** Given back while an exchange was in flight (commit notices): taken off the grant it brings. */
+  shrunk = 0;
   /** The shared spend and the other processes' leases, as of the last exchange. */
   spent = 0;
   others = 0;

@@ -76,13 +76,13 @@ export class RedisConfigChangeBus implements ConfigChangeBus {
   private readonly channel: string;
   private readonly origin = randomBytes(6).toString('base64url');
   private readonly listeners: Listeners;
-  private subscribed = false;
   private readyOnce = false;
 
   constructor(url: string, prefix: string, log: DeliveryLog) {
     this.listeners = new Listeners(log);
     this.channel = `${prefix}config`;
-    this.pub = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, retryStrategy });
+    // config changes are rare: one published while Redis is away waits for it (the offline queue)
+    this.pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3, retryStrategy });
     this.pub.on('error', () => {});
     this.pub.connect().catch(() => {});
     this.sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy });
@@ -101,14 +101,14 @@ export class RedisConfigChangeBus implements ConfigChangeBus {
     });
   }
 
-  /** Resolves once the subscription is in place (or after `timeoutMs`: it keeps trying). */
-  async ready(timeoutMs = 2_000): Promise<boolean> {
-    if (!this.subscribed) {
-      this.subscribed = true;
-      const done = this.sub.subscribe(this.channel).then(() => true, () => false);
-      return Promise.race([done, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]);
-    }
-    return true;
+  private subscription: Promise<boolean> | null = null;
+
+  /** Resolves once both connections are up and the subscription is in place (false after `timeoutMs`: it keeps trying). */
+  ready(timeoutMs = 2_000): Promise<boolean> {
+    this.subscription ??= this.sub.subscribe(this.channel).then(() => true, () => false);
+    const published = this.pub.status === 'ready' ? Promise.resolve(true) : new Promise<boolean>((resolve) => this.pub.once('ready', () => resolve(true)));
+    const both = Promise.all([this.subscription, published]).then(([a, b]) => a && b);
+    return Promise.race([both, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]);
   }
 
   publish(version: number): void {

@@ -210,7 +210,9 @@ forEachDeliveryEngine((t) => {
       for (let i = 0; i < 8; i++) {
         const p = i % 2 ? b : a;
         if ((await serve(p, adm, clock.advance(60_000))) === null) served.push(i % 2 ? 'b' : 'a');
+        // the minute between two requests: exchanges, and the notice of the impression reaching the other process
         await Promise.all([a.flush(), b.flush()]);
+        await new Promise((r) => setTimeout(r, 10));
       }
       expect(served).toEqual(['a', 'b', 'a']);
       // another viewer and another campaign are counted apart

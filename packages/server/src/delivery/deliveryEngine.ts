@@ -68,6 +68,7 @@ export class DeliveryEngine implements DeliveryCounters {
   private readonly buckets = new Map<string, QpsBucket>();
   private readonly viewers: ViewerCounts;
   private notices: string[] = [];
+  private views: string[] = [];
   private state: 'ok' | 'down' = 'ok';
   private since: number;
   private processes = 1;
@@ -77,7 +78,7 @@ export class DeliveryEngine implements DeliveryCounters {
   private woken = false;
   private closed = false;
   private readonly timer: NodeJS.Timeout | null = null;
-  private readonly counts: Omit<DeliveryStats, 'held'> = {
+  private readonly counts: Omit<DeliveryStats, 'held' | 'overspend'> = {
     admitted: 0, refused: noRefusals(), expired: 0, committed: 0, committedUnreserved: 0, overAllowance: 0, committedElsewhere: 0, exchanges: 0, exchangeFailures: 0,
   };
   private readonly clock: () => number;
@@ -104,7 +105,10 @@ export class DeliveryEngine implements DeliveryCounters {
     this.downMargin = options.downMargin ?? 0.01;
     this.viewers = new ViewerCounts(options.maxViewers ?? 100_000);
     this.since = this.clock();
-    shared.onCommits((ids) => this.committedElsewhere(ids));
+    shared.onNotices((n) => {
+      this.committedElsewhere(n.commits);
+      this.viewedElsewhere(n.views);
+    });
     if (options.timers ?? true) {
       this.timer = setInterval(() => void this.tick(), options.tickMs ?? 100);
       this.timer.unref();
@@ -175,6 +179,8 @@ export class DeliveryEngine implements DeliveryCounters {
       if (held.viewer) {
         held.viewer.pending--;
         held.viewer.unsent++;
+        this.viewers.touched.add(held.viewer);
+        if (this.views.length < MAX_NOTICES) this.views.push(held.viewer.key);
       }
       this.counts.committed++;
       return;
@@ -199,7 +205,9 @@ export class DeliveryEngine implements DeliveryCounters {
       }
       this.counts.overAllowance += Math.max(over, 0);
       if (campaign.frequencyCap && admission.viewer) {
-        this.viewer(campaign, admission.viewer, now).unsent++;
+        const viewer = this.viewer(campaign, admission.viewer, now);
+        viewer.unsent++;
+        if (this.views.length < MAX_NOTICES) this.views.push(viewer.key);
         tracked = true;
       }
     }
@@ -297,7 +305,11 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   stats(): DeliveryStats {
-    return { ...this.counts, refused: { ...this.counts.refused }, held: this.reservations.size };
+    let overspend = 0;
+    for (const account of this.accounts.values()) {
+      if (!account.unlimited && (account.kind === 'daily_budget' || account.kind === 'total_budget')) overspend += Math.max(account.spent - account.limit, 0);
+    }
+    return { ...this.counts, refused: { ...this.counts.refused }, held: this.reservations.size, overspend };
   }
 
   // ---- accounts -----------------------------------------------------------------------------
@@ -450,9 +462,26 @@ export class DeliveryEngine implements DeliveryCounters {
       this.unreserve(held);
       for (let i = 0; i < held.accounts.length; i++) {
         const account = held.accounts[i]!;
-        if (!account.unlimited) account.granted = Math.max(account.granted - held.amounts[i]!, 0);
+        if (account.unlimited) continue;
+        account.granted = Math.max(account.granted - held.amounts[i]!, 0);
+        // the grant on its way was asked for with this reservation in it
+        if (account.inFlight) account.shrunk += held.amounts[i]!;
       }
       this.counts.committedElsewhere++;
+    }
+  }
+
+  /** Another process counted impressions for these viewers: cached counts move now, the next fetch confirms. */
+  private viewedElsewhere(keys: readonly string[]): void {
+    const now = this.clock();
+    for (const key of keys) {
+      const viewer = this.viewers.peek(key);
+      if (!viewer) continue;
+      if (viewer.windowEnd <= now) {
+        viewer.count = 0;
+        viewer.windowEnd = now + viewer.periodMs;
+      }
+      viewer.count++;
     }
   }
 
@@ -507,12 +536,15 @@ export class DeliveryEngine implements DeliveryCounters {
       const low = !account.unlimited && wanted && now >= account.retryAt && (!account.known || this.available(account, now) < this.lowWater(account, now));
       if (all || low || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
     }
-    for (const viewer of this.viewers.values()) {
+    for (const viewer of this.viewers.touched) {
       if (viewer.inFlight) continue;
       // asked about since the last fetch: fetched again after a second, or at the next tick when one
       // more impression would reach the cap (there a stale count would matter)
       const asked = viewer.usedAt >= viewer.fetchedAt;
-      if (viewer.unsent > 0 || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) batch.viewers.push(viewer);
+      if (viewer.unsent > 0 || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) {
+        batch.viewers.push(viewer);
+        this.viewers.touched.delete(viewer);
+      } else if (!asked) this.viewers.touched.delete(viewer);
     }
     for (const bucket of this.buckets.values()) {
       if (bucket.inFlight) continue;
@@ -523,13 +555,15 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   private async exchangeDue(now: number, all: boolean, closing = false): Promise<void> {
+    this.sweep(now);
     const batch = this.collect(now, all);
     const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length;
-    if (empty && !this.notices.length && now - this.lastExchange < this.renewMs && !(all && this.state === 'down')) return;
-    if (this.notices.length && this.state === 'ok') {
-      this.shared.publishCommits(this.notices);
+    if ((this.notices.length || this.views.length) && this.state === 'ok') {
+      this.shared.publishNotices({ commits: this.notices, views: this.views });
       this.notices = [];
+      this.views = [];
     }
+    if (empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down')) return;
     const x = this.ask(now, batch, closing);
     try {
       this.settle(now, batch, await this.shared.exchange(x));
@@ -580,7 +614,8 @@ export class DeliveryEngine implements DeliveryCounters {
       const g = reply.budgets[i]!;
       account.inFlight = false;
       account.sending = 0;
-      account.granted = g.granted;
+      account.granted = Math.max(g.granted - account.shrunk, 0);
+      account.shrunk = 0;
       account.spent = g.spent;
       account.others = g.others;
       account.paced = g.paced;
@@ -623,6 +658,7 @@ export class DeliveryEngine implements DeliveryCounters {
   private fail(now: number, batch: Batch, error: unknown): void {
     this.counts.exchangeFailures++;
     for (const account of batch.accounts) {
+      account.shrunk = 0;
       account.used += account.sending;
       account.sending = 0;
       account.inFlight = false;
@@ -632,6 +668,7 @@ export class DeliveryEngine implements DeliveryCounters {
       viewer.unsent += viewer.sending;
       viewer.sending = 0;
       viewer.inFlight = false;
+      this.viewers.touched.add(viewer);
     }
     for (const bucket of batch.buckets) bucket.inFlight = false;
     if (this.state === 'down') return;

@@ -57,6 +57,8 @@ export class ViewerCount {
 /** The local cache of viewer counts, bounded: the oldest idle entries go first. */
 export class ViewerCounts {
   private readonly entries = new Map<string, ViewerCount>();
+  /** Entries asked about or counted since they were last exchanged: the only ones a tick looks at. */
+  readonly touched = new Set<ViewerCount>();
 
   constructor(private readonly max: number) {}
 
@@ -73,22 +75,24 @@ export class ViewerCounts {
     }
     entry.periodMs = periodMs;
     entry.usedAt = now;
+    this.touched.add(entry);
     return entry;
+  }
+
+  /** The entry if this process has it (a notice never creates one). */
+  peek(key: string): ViewerCount | undefined {
+    return this.entries.get(key);
   }
 
   private evict(): void {
     let looked = 0;
     for (const [key, entry] of this.entries) {
-      if (entry.idle) this.entries.delete(key);
+      if (entry.idle) {
+        this.entries.delete(key);
+        this.touched.delete(entry);
+      }
       if (++looked >= 16 || this.entries.size < this.max) return;
     }
   }
 
-  values(): IterableIterator<ViewerCount> {
-    return this.entries.values();
-  }
-
-  delete(entry: ViewerCount): void {
-    this.entries.delete(entry.key);
-  }
 }

@@ -2,12 +2,12 @@ import { Redis } from 'ioredis';
 import { EXCHANGE_SCRIPT } from './exchangeScript.js';
 import { CATCH_UP, CATCH_UP_MS, PACE_BURST_MS } from './pacing.js';
 import {
-  type BudgetGrant, type Exchange, type ExchangeReply, type FrequencyCount, QPS_DEMAND_TTL_MS, type QpsShare, type SharedCounters, type SpendRead,
+  type BudgetGrant, type Exchange, type ExchangeReply, type FrequencyCount, type Notices, QPS_DEMAND_TTL_MS, type QpsShare, type SharedCounters, type SpendRead,
 } from './sharedCounters.js';
 
 /**
  * The shared counters in Redis: one script call per exchange (exchangeScript.ts), one subscriber
- * connection for commit notices. Commands fail at once while Redis is unreachable (no offline
+ * connection for the notices processes send each other (sharedCounters.ts: Notices). Commands fail at once while Redis is unreachable (no offline
  * queue, a 1 s command timeout): the caller then serves on its local allowances and retries; ioredis
  * reconnects in the background.
  */
@@ -103,16 +103,17 @@ export class RedisShared implements SharedCounters {
     });
   }
 
-  publishCommits(ids: readonly string[]): void {
-    this.client.publish(this.channel, JSON.stringify(ids)).catch(() => {});
+  publishNotices(notices: Notices): void {
+    this.client.publish(this.channel, JSON.stringify({ from: this.options.pid, ...notices })).catch(() => {});
   }
 
-  onCommits(listener: (ids: string[]) => void): void {
+  onNotices(listener: (notices: Notices) => void): void {
+    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
     this.sub.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       try {
-        const ids = JSON.parse(message) as unknown;
-        if (Array.isArray(ids)) listener(ids.filter((id): id is string => typeof id === 'string'));
+        const n = JSON.parse(message) as { from?: unknown; commits?: unknown; views?: unknown };
+        if (n.from !== this.options.pid) listener({ commits: strings(n.commits), views: strings(n.views) });
       } catch {
         // not ours: ignored
       }

@@ -91,6 +91,16 @@ export interface SpendRead {
   hourly: number[];
 }
 
+/**
+ * What a process tells the others after counting impressions: the decisions it committed that it had
+ * not made (their deciders let the reservations go), and the viewers it counted (`campaignId:viewer`:
+ * the others add one to their cached counts at once rather than at their next fetch).
+ */
+export interface Notices {
+  commits: string[];
+  views: string[];
+}
+
 export interface SharedCounters {
   readonly engine: 'memory' | 'redis';
   /** True when an exchange answers at once (the in-process store): a short allowance is renewed inline. */
@@ -98,9 +108,9 @@ export interface SharedCounters {
   exchange(x: Exchange): ExchangeReply | Promise<ExchangeReply>;
   /** The day's spend and spend per hour of budgets, for the console. */
   readSpend(keys: readonly string[]): Promise<SpendRead[]>;
-  /** Tell every process that these decisions' impressions were counted here (best effort). */
-  publishCommits(ids: readonly string[]): void;
-  onCommits(listener: (ids: string[]) => void): void;
+  /** Tell every other process what was counted here (best effort). */
+  publishNotices(notices: Notices): void;
+  onNotices(listener: (notices: Notices) => void): void;
   /** This process stops: it leaves the live processes at once (its leases were returned by a last exchange). */
   leave(): Promise<void>;
   close(): Promise<void>;
@@ -133,7 +143,7 @@ export class MemoryCounterStore {
   readonly frequency = new Map<string, { n: number; end: number }>();
   readonly qps = new Map<string, Map<string, { demand: number; expires: number }>>();
   readonly processes = new Map<string, number>();
-  readonly listeners = new Map<string, (ids: string[]) => void>();
+  readonly listeners = new Map<string, (notices: Notices) => void>();
   /** Keys of daily budgets and when they may go (a day without use), swept now and then. */
   private readonly expiry = new Map<string, number>();
   private sweptAt = 0;
@@ -265,11 +275,11 @@ export class MemoryShared implements SharedCounters {
     return Promise.resolve(keys.map((k) => ({ spent: this.store.spent.get(k) ?? 0, hourly: [...(this.store.hourly.get(k) ?? new Array<number>(24).fill(0))] })));
   }
 
-  publishCommits(ids: readonly string[]): void {
-    for (const [pid, listener] of this.store.listeners) if (pid !== this.pid) listener([...ids]);
+  publishNotices(notices: Notices): void {
+    for (const [pid, listener] of this.store.listeners) if (pid !== this.pid) listener(notices);
   }
 
-  onCommits(listener: (ids: string[]) => void): void {
+  onNotices(listener: (notices: Notices) => void): void {
     this.store.listeners.set(this.pid, listener);
   }
 

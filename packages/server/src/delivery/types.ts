@@ -82,10 +82,16 @@ export interface DeliveryStats {
   /** Impression events this process had no reservation for (decided elsewhere, or after the hold time). */
   committedUnreserved: number;
   /**
-   * Spend committed beyond this process's allowance (an event with no reservation arriving where the
-   * lease had no room, or after its reservation was returned): the measured part of the overspend bound.
+   * Spend committed beyond this process's allowance: impression events with no reservation here (a
+   * decision of another process, or one past the hold time) arriving when the lease had no room. The
+   * deciding process gives as much back when it hears of the commit; what it cannot is overspend.
    */
   overAllowance: number;
+  /**
+   * The overspend measured: over the campaign budgets this process holds, the shared spend beyond the
+   * budget, as of the last exchange (a gauge; docs/delivery.md states its bound).
+   */
+  overspend: number;
   /** Reservations of this process that another process committed (commit notices). */
   committedElsewhere: number;
   exchanges: number;
