@@ -116,4 +116,13 @@ describe('loadSettings', () => {
     expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
     expect(problemsOf({ REDIS_URL: '127.0.0.1:6379' })[0]).toMatchObject({ variable: 'REDIS_URL', message: expect.stringMatching(/must be a redis:\/\/ or rediss:\/\/ URL/) });
   });
+
+  it('reads the pre-bid IVT settings and reports a bad one with the others', () => {
+    expect(loadSettings({}).ivt).toEqual({ files: { rangesFile: null, uaFile: null }, rate: { maxPerDevice: 30, maxPerIpUa: 60, windowMs: 10_000, maxKeys: 200_000 } });
+    expect(loadSettings({ ADPLANE_IVT_RANGES_FILE: '/etc/adplane/ranges.txt', ADPLANE_IVT_MAX_PER_DEVICE: '0' }).ivt).toMatchObject({ files: { rangesFile: '/etc/adplane/ranges.txt' }, rate: { maxPerDevice: 0 } });
+    expect(problemsOf({ PORT: '70000', ADPLANE_IVT_RATE_WINDOW_S: 'ten' })).toEqual([
+      { variable: 'PORT', message: "must be between 1 and 65535 (got '70000')" },
+      { variable: 'ADPLANE_IVT_RATE_WINDOW_S', message: "must be a whole number from 1 to 3600 (got 'ten')" },
+    ]);
+  });
 });

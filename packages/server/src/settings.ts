@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '@adplane/shared';
+import { type IvtSettings, readIvtSettings } from './ivt/ivtSettings.js';
 import { parseAllowList } from './ops/metricsAccess.js';
 
 /**
@@ -58,6 +59,8 @@ export interface Settings {
    * (ADPLANE_ADSTXT_ALLOW_PRIVATE=1): for tests and a local install only; off, it reaches public hosts only.
    */
   adsTxtAllowPrivate: boolean;
+  /** The pre-bid IVT check: refresh files for its lists and the rate rule's limits (ivt/ivtSettings.ts, ADPLANE_IVT_*). */
+  ivt: IvtSettings;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -178,13 +181,15 @@ function trustProxyOf(value: string | undefined): boolean | string {
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  const ivt = readIvtSettings(env);
+  if (!parsed.success || ivt.problems.length) {
+    const problems = (parsed.success ? [] : parsed.error.issues).map((issue) => {
       const variable = String(issue.path[0] ?? '(environment)');
       const raw = env[variable];
       const shown = raw === undefined ? '' : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') ? '***' : raw}')`;
       return { variable, message: `${issue.message}${shown}` };
     });
+    for (const p of ivt.problems) problems.push({ variable: p.variable, message: `${p.message} (got '${env[p.variable] ?? ''}')` });
     throw new SettingsError(problems);
   }
   const e = parsed.data;
@@ -217,6 +222,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
+    ivt: ivt.settings,
   };
 }
 

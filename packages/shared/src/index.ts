@@ -10,6 +10,7 @@ export * from './schemas/activity.js';
 export * from './schemas/bulk.js';
 export * from './edge/paths.js';
 export * from './edge/decisionTrace.js';
+export * from './edge/ivtReasons.js';
 export * from './edge/tagTest.js';
 export * from './schemas/passwordPolicy.js';
 export * from './adminRights.js';

@@ -1,3 +1,4 @@
+import { type PreBidIvt } from './auction/preBidIvt.js';
 import { type AuctionResult, runAuction, type Winner } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
@@ -27,6 +28,8 @@ export interface EdgeDeps {
   observeCall?: (source: SourceFate['source'], outcome: string, ms: number) => void;
   /** Fires a programmatic demand's win or loss notice, fire-and-forget (openrtb/notices.ts); absent: none fired. */
   notify?: (url: string) => void;
+  /** The pre-bid IVT check of channels that have it (auction/preBidIvt.ts); absent: no request is checked. */
+  ivt?: PreBidIvt;
 }
 
 export interface DecisionOutcome {
@@ -157,7 +160,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   const override = options.channel;
   const started = performance.now();
   const snapshot = deps.snapshot();
-  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0 };
+  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null };
   const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, trace };
   const finish = (status: number, result: string): AdOutcome => {
     trace.result = result;
@@ -181,12 +184,22 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '',
   };
   out.decision = decision;
+  /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
+  let ivtFlag = 0;
   const empty = (reason: string): AdOutcome => {
-    counters.add({ nofill_reason: reason }, { reqs: 1 }, now);
+    counters.add({ nofill_reason: reason }, { reqs: 1, ivt: ivtFlag }, now);
     out.token = deps.signer.sign(decision);
     return finish(200, reason);
   };
   if (!channel.serving) return empty('channel_paused');
+  // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
+  if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
+    const ivt = (trace.ivt = deps.ivt.check(channel, ctx, !!options.test));
+    if (ivt && ivt.reason) {
+      ivtFlag = 1;
+      if (ivt.blocked) return empty(`ivt.${ivt.reason}`);
+    }
+  }
   const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
   if (rule) return empty(`channel_targeting.${rule}`);
 
@@ -207,12 +220,12 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   const w = result.winner;
   if (!w) {
     const reason = result.offered ? 'no_bid' : 'no_demand';
-    counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0 }, now);
+    counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0, ivt: ivtFlag }, now);
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
     return finish(200, reason);
   }
-  counters.add({}, { reqs: 1, opps: 1 }, now);
+  counters.add({}, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
   trace.winner = w.fate;
   out.winner = w;
   const b = w.bid;

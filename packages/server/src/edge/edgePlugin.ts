@@ -3,6 +3,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
+import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
 import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
@@ -79,6 +80,9 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const edgeSeconds = app.metrics.latencyHistogram('adplane_edge_request_seconds', 'Time to answer an ad request or tracking event on the edge, by route', ['route']);
   const vastTimer = edgeSeconds.labels('vast');
   const eventTimer = edgeSeconds.labels('ev');
+  // The IVT lists are loaded here, once: a bad line of an operator's refresh file stops the start.
+  const ivtFlagged = app.metrics.counter('adplane_ivt_flagged_total', 'Ad requests the pre-bid IVT check flagged, by reason and whether they were blocked (answered empty)', ['reason', 'blocked']);
+  const ivt = new PreBidIvt(trafficCheckStateOf(settings.ivt), (reason, blocked) => ivtFlagged.labels(reason, blocked ? 'true' : 'false'));
   const deps: VastRequestDeps = {
     snapshot: () => snapshots.current,
     counters,
@@ -92,6 +96,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
     notify: (url) => caller.fire(url),
+    ivt,
   };
   const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 

@@ -40,6 +40,17 @@ export interface SourceFate {
   marginCpm?: number;
 }
 
+/**
+ * The pre-bid invalid-traffic verdict of a checked request (docs/traffic-quality.md): how the channel
+ * treats flagged traffic (`count`: served and counted as IVT; `block`: answered empty), the reason the
+ * request was flagged ('' when it was clean) and whether it was answered empty for it.
+ */
+export interface IvtTrace {
+  mode: 'count' | 'block';
+  reason: string;
+  blocked: boolean;
+}
+
 export interface DecisionTrace {
   channel: { id: number; uid: string; name: string; mode: string; auctionPrice: string; floorCpm: number; vastVersion: string; timeoutMs: number } | null;
   context: {
@@ -57,7 +68,9 @@ export interface DecisionTrace {
     appBundle: string;
     domain: string;
   };
-  /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, channel_targeting, no_demand, no_bid). */
+  /** The pre-bid IVT check; null when the channel's traffic is not checked (or the request never reached the check). */
+  ivt: IvtTrace | null;
+  /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, ivt.<reason>, channel_targeting, no_demand, no_bid). */
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */
   indexedOut: number;

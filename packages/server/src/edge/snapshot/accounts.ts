@@ -1,6 +1,6 @@
 import { isLive, subpublisherSellerId } from '@adplane/shared';
 import { type AccountRow } from './loadRows.js';
-import { type SnapTenant } from './types.js';
+import { type IvtMode, type SnapTenant } from './types.js';
 
 /**
  * Accounts above the rows: tenants (demand accounts without a manager), subpublishers and advertisers.
@@ -20,7 +20,7 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
   const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map(), sellerIds: new Map() };
   for (const r of rows) {
     if (!isLive(r)) continue;
-    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp, domain: r.domain });
+    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp, domain: r.domain, ivt: tenantIvtMode(r) });
     else if (r.type === 'sub') {
       owners.subpublishers.set(r.id, r.name);
       owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
@@ -35,6 +35,22 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
     }
   }
   return owners;
+}
+
+/**
+ * The account's IVT options in force (docs/traffic-quality.md). showCheckIVT is the admin's grant:
+ * without it the console hides the two options and the user cannot change them, so stored values
+ * wait, not in force, until it is granted again. blockIVT checks and blocks every channel's and
+ * supplier's requests (blocking needs the check); setCheckIVTAll alone checks and counts them.
+ */
+export function tenantIvtMode(account: Pick<AccountRow, 'showCheckIVT' | 'setCheckIVTAll' | 'blockIVT'>): IvtMode {
+  if (!account.showCheckIVT) return 'off';
+  return account.blockIVT ? 'block' : account.setCheckIVTAll ? 'count' : 'off';
+}
+
+/** A channel's IVT check: its own blockIVT blocks whatever the account says; otherwise the account's options apply. */
+export function channelIvtMode(tenant: SnapTenant | undefined, channelBlocks: boolean): IvtMode {
+  return channelBlocks ? 'block' : (tenant?.ivt ?? 'off');
 }
 
 /** Whether a row's owners let it serve: a live tenant, and a live advertiser/subpublisher when it names one. */

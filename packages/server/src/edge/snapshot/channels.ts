@@ -1,6 +1,6 @@
 import { type ChannelRow, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { type Owners, ownersServe } from './accounts.js';
+import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type SnapChannel, type SnapTag } from './types.js';
 
 /**
@@ -44,6 +44,7 @@ export function compileChannels(
       demand,
       idleTags,
       sellerId: c.subpublisherId ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null)) : tenantSellerId(c.tenantId),
+      ivt: channelIvtMode(owners.tenants.get(c.tenantId), c.blockIVT),
     });
   }
   return out;

@@ -16,6 +16,10 @@ export interface AccountRow {
   /** A tenant's own domain ('' when unset) and a subpublisher's sellers.json entry id ('' when none): the schain node's ids. */
   domain: string;
   sellerEntryId: string;
+  /** A tenant's IVT options (profile setCheckIVTAll, blockIVT) and the admin's grant of them (showCheckIVT). */
+  showCheckIVT: boolean;
+  setCheckIVTAll: boolean;
+  blockIVT: boolean;
 }
 
 export type StoreDb = Kysely<Database>;
@@ -23,7 +27,7 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json'])
+    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'profile'])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -38,7 +42,24 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     showDsp: Number(r.show_dsp) === 1,
     domain: r.domain ?? '',
     sellerEntryId: r.type === 'sub' ? sellerEntryIdOf(r.sellers_json) : '',
+    showCheckIVT: Number(r.show_check_ivt) === 1,
+    ...ivtOptionsOf(r.type === 'demand' ? r.profile : null),
   }));
+}
+
+const NO_IVT_OPTIONS = { setCheckIVTAll: false, blockIVT: false } as const;
+
+/** A demand account's IVT options from its stored profile document (flags of 1 or null, store/users.ts); unreadable: off. */
+function ivtOptionsOf(json: string | null): { setCheckIVTAll: boolean; blockIVT: boolean } {
+  if (!json) return NO_IVT_OPTIONS;
+  try {
+    const p: unknown = JSON.parse(json);
+    if (!p || typeof p !== 'object' || Array.isArray(p)) return NO_IVT_OPTIONS;
+    const { setCheckIVTAll, blockIVT } = p as { setCheckIVTAll?: unknown; blockIVT?: unknown };
+    return { setCheckIVTAll: setCheckIVTAll === 1 || setCheckIVTAll === true, blockIVT: blockIVT === 1 || blockIVT === true };
+  } catch {
+    return NO_IVT_OPTIONS;
+  }
 }
 
 /** The `id` of a subpublisher's stored sellers.json entry (one object), '' when unset or unreadable. */

@@ -3,6 +3,12 @@ import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 
 /**
+ * How a channel treats the pre-bid IVT check (docs/traffic-quality.md): not checked, checked and
+ * flagged requests served but counted as IVT, or checked and flagged requests answered empty.
+ */
+export type IvtMode = 'off' | 'count' | 'block';
+
+/**
  * The edge's immutable, typed view of the config store: everything a decision reads, compiled once
  * (money in micro-dollars, targeting compiled, rows that must not serve already dropped) and
  * swapped whole when the config changes. A request never touches the config database.
@@ -19,6 +25,12 @@ export interface SnapTenant {
    * its schain nodes (shared edge/supplyChain.ts). Absent in hand-built snapshots.
    */
   domain?: string;
+  /**
+   * The account's IVT options in force for every channel and supplier of the tenant (ivtModeOf in
+   * ./accounts.ts: setCheckIVTAll counts, blockIVT blocks, both only while the admin grants
+   * showCheckIVT). Absent: 'off'.
+   */
+  ivt?: IvtMode;
 }
 
 export interface SnapCreative {
@@ -113,6 +125,11 @@ export interface SnapChannel {
    * read it through `channelSellerId`.
    */
   sellerId?: string;
+  /**
+   * The IVT check this channel's requests get: its own blockIVT, else the tenant's options (compiled,
+   * so a request reads one field). Absent ('off'): not checked, as for a demand tag tested alone.
+   */
+  ivt?: IvtMode;
 }
 
 /** A supplier (DSP mode) that posts OpenRTB bid requests to `/rtb/bid/<uid>`. */

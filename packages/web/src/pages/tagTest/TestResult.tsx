@@ -11,7 +11,7 @@ import {
   type TagTestAnswer,
 } from '@adplane/shared';
 import { AdPlayer } from './AdPlayer.js';
-import { fateText, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
+import { fateText, ivtSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
 
 const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   won: { color: 'success', label: 'won' },
@@ -35,6 +35,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const filled = trace.result === 'filled';
   const sources = [...trace.sources].sort((a, b) => FATE_ORDER[a.fate] - FATE_ORDER[b.fate] || a.priority - b.priority);
   const show = (v: string) => v || unknown;
+  const ivt = ivtSentence(trace);
 
   return (
     <div className="tag-test-result" data-testid="tag-test-result">
@@ -46,6 +47,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
           <span>
             {trace.winner && `${winnerMoney(trace.winner)} · `}
             decided in {trace.totalMs} ms · HTTP {answer.status} · configuration version {trace.snapshotVersion}
+            {ivt && (
+              <>
+                <br />
+                <span data-testid="tag-test-ivt">{ivt}</span>
+              </>
+            )}
           </span>
         }
       />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { fateText, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
+import { fateText, ivtSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
 
 const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
 const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
@@ -13,6 +13,7 @@ const trace = (over: Partial<DecisionTrace>): DecisionTrace => ({
   winner: campaign,
   totalMs: 3,
   snapshotVersion: 1,
+  ivt: null,
   ...over,
 });
 
@@ -24,6 +25,14 @@ describe('the trace in words', () => {
     expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe('Not filled: 1 demand source was asked and none bid above the floor.');
     expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
     expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);
+    expect(resultSentence(trace({ result: 'ivt.datacenter_ip', winner: null, sources: [] }))).toBe('Not filled: blocked as invalid traffic (data centre or cloud IP address).');
+  });
+
+  it("states the pre-bid IVT check's verdict, or nothing when the channel is not checked", () => {
+    expect(ivtSentence(trace({}))).toBe('');
+    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: '', blocked: false } }))).toBe('IVT check: clean (flagged requests are served and counted as IVT).');
+    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: 'known_crawler', blocked: false } }))).toBe('IVT check: flagged as known crawler or spider; served, counted as IVT.');
+    expect(ivtSentence(trace({ ivt: { mode: 'block', reason: 'bot_user_agent', blocked: true } }))).toBe('IVT check: flagged as bot, automation tool or HTTP library; blocked, answered empty.');
   });
 
   it('gives each fate its rule, error, time, bid and rival', () => {

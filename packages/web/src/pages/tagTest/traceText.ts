@@ -1,4 +1,4 @@
-import { type DecisionTrace, formatUsdMicros, type SourceFate } from '@adplane/shared';
+import { type DecisionTrace, formatUsdMicros, IVT_REASONS, type SourceFate } from '@adplane/shared';
 
 /**
  * The decision trace in ad-ops sentences: why a request filled or not, and each demand source's fate.
@@ -132,10 +132,26 @@ export function resultSentence(trace: DecisionTrace): string {
   if (r === 'no_bid') return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
   if (r === 'no_demand') return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
   if (r === 'channel_paused') return 'Not filled: the channel, or an account above it, is paused or archived.';
+  if (r.startsWith('ivt.')) return `Not filled: blocked as invalid traffic (${ivtReasonText(r.slice('ivt.'.length))}).`;
   if (r.startsWith('channel_targeting.')) return `Not filled: the channel's own targeting refused this request (${r.slice('channel_targeting.'.length).replace(/_/g, ' ')}).`;
   if (r === 'unknown_channel') return 'Not filled: the edge does not know this channel yet.';
   if (r === 'warming_up') return 'Not filled: the edge is still loading its configuration.';
   return `Not filled: ${reasonText(r)}.`;
+}
+
+/** An IVT reason code in words: its label, lower-cased inside a sentence. */
+export function ivtReasonText(reason: string): string {
+  const label = (IVT_REASONS as Record<string, { label: string }>)[reason]?.label;
+  return label ? inSentence(label) : reason.replace(/_/g, ' ');
+}
+
+/** The pre-bid IVT check's verdict in a sentence; '' when the channel's traffic is not checked. */
+export function ivtSentence(trace: Pick<DecisionTrace, 'ivt'>): string {
+  const v = trace.ivt;
+  if (!v) return '';
+  const treatment = v.mode === 'block' ? 'flagged requests are answered empty' : 'flagged requests are served and counted as IVT';
+  if (!v.reason) return `IVT check: clean (${treatment}).`;
+  return `IVT check: flagged as ${ivtReasonText(v.reason)}; ${v.blocked ? 'blocked, answered empty' : 'served, counted as IVT'}.`;
 }
 
 /** What a source earned the publisher and us, for the winner. */

@@ -41,6 +41,8 @@ export function supplierChannel(
       id: SUPPLIER_CHANNEL_ID, uid: supplier.uid, tenantId: supplier.tenantId, subpublisherId: 0, name: `Supplier: ${supplier.name}`, serving: true,
       integration: 'RTB', environment, format, vastVersion, floorCpm: 0, payout: supplierPayout(supplier.marginPercent), demandMode: 'auction',
       auctionPrice: 'first', timeoutMs: MAX_TMAX_MS, targeting: null, demand: [], idleTags: [],
+      // a supplier has no IVT option of its own: the tenant's apply
+      ivt: snapshot.tenants.get(supplier.tenantId)?.ivt ?? 'off',
     };
     cache.set(key, base);
   }
