@@ -238,7 +238,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="blockIVT" label={label('blockIVT', 'Block IVT')} valuePropName="checked" extra="Refuse requests the pixels flag">
+          <Form.Item name="blockIVT" label={label('blockIVT', 'Block IVT')} valuePropName="checked" extra="Answer requests flagged as invalid traffic with no ad">
             <Switch />
           </Form.Item>
         </Col>
