@@ -1,3 +1,5 @@
+import { allowedRate } from './pacing.js';
+
 /**
  * The local side of delivery control: what this process may spend without asking anyone. A budget's
  * `Account` holds the lease this process got from the shared counters and what it did with it; a
@@ -88,6 +90,31 @@ export class Account {
   get idle(): boolean {
     return !this.reserved && !this.used && !this.sending && !this.granted && !this.inFlight;
   }
+}
+
+/** The outage under way: since when, how many processes were live, the down margin. */
+export interface Outage {
+  since: number;
+  processes: number;
+  margin: number;
+}
+
+/**
+ * While Redis is down, beyond its lease a process may spend its share of what no process held when
+ * the outage began (split among the live processes), at most `margin` of the budget; an account it
+ * had never synced gets the margin. Even pacing still holds: the extra comes at the process's part of
+ * the allowed rate.
+ */
+export function downAllowance(account: Account, outage: Outage, now: number): number {
+  if (account.downSince !== outage.since) {
+    account.downSince = outage.since;
+    const margin = Math.floor(account.limit * outage.margin);
+    const unleased = account.limit - account.spent - account.others - account.granted;
+    account.downShare = account.known ? Math.min(Math.max(Math.floor(unleased / Math.max(outage.processes, 1)), 0), margin) : margin;
+  }
+  if (!account.evenRate) return account.downShare;
+  const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd) / Math.max(outage.processes, 1);
+  return Math.min(account.downShare, Math.floor(rate * Math.max(now - outage.since, 0)));
 }
 
 /** A local token bucket at this process's share (requests per second) of a QPS limit. */

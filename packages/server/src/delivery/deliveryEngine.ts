@@ -1,8 +1,11 @@
 import { type Limit } from '@adplane/shared';
-import { Account, type AccountKind, QpsBucket } from './allowances.js';
+import { AccountBook, dayIndex } from './accountBook.js';
+import { type Account, downAllowance, QpsBucket } from './allowances.js';
 import { type ViewerCount, ViewerCounts } from './frequency.js';
-import { allowedRate, DAY_MS, evenRate, HOUR_MS, pacingState, type PacingState } from './pacing.js';
-import { type BudgetAsk, type Exchange, type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
+import { DAY_MS, HOUR_MS, pacingState, type PacingState } from './pacing.js';
+import { askOf, type Batch, putBack, settleBatch } from './exchangeBatch.js';
+import { Reservations } from './reservations.js';
+import { type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
 import {
   type Admission, type CampaignLimits, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
   type TagLimits,
@@ -37,34 +40,18 @@ export interface DeliveryOptions {
   timers?: boolean;
 }
 
-const DAILY_KEY_TTL_MS = 3 * DAY_MS;
 const FRESH_MS = 1_000;
 const MAX_NOTICES = 10_000;
-
-interface Reservation {
-  expires: number;
-  accounts: Account[];
-  amounts: number[];
-  viewer: ViewerCount | null;
-}
-
-interface Batch {
-  accounts: Account[];
-  viewers: ViewerCount[];
-  buckets: QpsBucket[];
-}
 
 const noRefusals = (): Record<Refusal, number> => ({
   daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0,
 });
 
-const limitOf = (limit: Limit): number => (limit === 'unlimited' ? -1 : limit);
-const dayIndex = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS) / DAY_MS);
 
 export class DeliveryEngine implements DeliveryCounters {
   readonly engine: 'memory' | 'redis';
-  private readonly accounts = new Map<string, Account>();
-  private readonly reservations = new Map<string, Reservation>();
+  private readonly accounts = new AccountBook();
+  private readonly reservations = new Reservations();
   private readonly buckets = new Map<string, QpsBucket>();
   private readonly viewers: ViewerCounts;
   private notices: string[] = [];
@@ -86,7 +73,7 @@ export class DeliveryEngine implements DeliveryCounters {
   private readonly leaseTtlMs: number;
   private readonly renewMs: number;
   private readonly idleMs: number;
-  private readonly chunkMs: number;
+  private readonly timing: { idleMs: number; chunkMs: number };
   private readonly downMargin: number;
   private readonly log: DeliveryLog;
 
@@ -101,12 +88,12 @@ export class DeliveryEngine implements DeliveryCounters {
     this.leaseTtlMs = options.leaseTtlMs ?? 5_000;
     this.renewMs = options.renewMs ?? 1_000;
     this.idleMs = options.idleMs ?? 5_000;
-    this.chunkMs = options.chunkMs ?? 1_000;
+    this.timing = { idleMs: this.idleMs, chunkMs: options.chunkMs ?? 1_000 };
     this.downMargin = options.downMargin ?? 0.01;
     this.viewers = new ViewerCounts(options.maxViewers ?? 100_000);
     this.since = this.clock();
     shared.onNotices((n) => {
-      this.committedElsewhere(n.commits);
+      this.counts.committedElsewhere += this.reservations.committedElsewhere(n.commits);
       this.viewedElsewhere(n.views);
     });
     if (options.timers ?? true) {
@@ -120,7 +107,7 @@ export class DeliveryEngine implements DeliveryCounters {
   campaignRefusal(campaign: CampaignLimits, priceMicros: number, viewer: string | null, now: number): Refusal | null {
     this.sweep(now);
     const amount = Math.round(priceMicros);
-    const daily = this.dailyAccount(campaign, now);
+    const daily = this.accounts.daily(campaign, now);
     const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, viewer, now);
     return refusal ? this.refuse(refusal) : null;
   }
@@ -134,19 +121,19 @@ export class DeliveryEngine implements DeliveryCounters {
     let viewer: ViewerCount | null = null;
     const { campaign, tag } = admission;
     if (campaign) {
-      const daily = this.dailyAccount(campaign, now);
+      const daily = this.accounts.daily(campaign, now);
       const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, admission.viewer ?? null, now);
       if (refusal) return this.refuse(refusal);
       accounts.push(daily);
       amounts.push(amount);
       if (campaign.totalBudget !== 'unlimited') {
-        accounts.push(this.totalAccount(campaign, now));
+        accounts.push(this.accounts.total(campaign, now));
         amounts.push(amount);
       }
       if (campaign.frequencyCap && admission.viewer) viewer = this.viewer(campaign, admission.viewer, now);
     }
     if (tag && tag.dailyImpCap !== 'unlimited') {
-      const imps = this.tagAccount(tag, 'ti', now);
+      const imps = this.accounts.tag(tag, 'ti', now);
       const refusal = this.short(imps, 1, now);
       if (refusal) return this.refuse(refusal);
       accounts.push(imps);
@@ -161,15 +148,14 @@ export class DeliveryEngine implements DeliveryCounters {
       if (!account.unlimited && this.available(account, now) < this.lowWater(account, now)) this.wake();
     }
     if (viewer) viewer.pending++;
-    this.reservations.set(decisionId, { expires: now + this.holdMs, accounts, amounts, viewer });
+    this.reservations.add(decisionId, { expires: now + this.holdMs, accounts, amounts, viewer });
     return null;
   }
 
   commit(decisionId: string, admission: Admission, now: number): void {
     this.sweep(now);
-    const held = this.reservations.get(decisionId);
+    const held = this.reservations.take(decisionId);
     if (held) {
-      this.reservations.delete(decisionId);
       for (let i = 0; i < held.accounts.length; i++) {
         const account = held.accounts[i]!;
         account.reserved -= held.amounts[i]!;
@@ -192,8 +178,8 @@ export class DeliveryEngine implements DeliveryCounters {
     let tracked = false;
     const { campaign, tag } = admission;
     if (campaign) {
-      const daily = this.dailyAccount(campaign, now);
-      const total = campaign.totalBudget !== 'unlimited' ? this.totalAccount(campaign, now) : null;
+      const daily = this.accounts.daily(campaign, now);
+      const total = campaign.totalBudget !== 'unlimited' ? this.accounts.total(campaign, now) : null;
       let over = 0;
       for (const account of total ? [daily, total] : [daily]) {
         if (!account.unlimited) {
@@ -212,7 +198,7 @@ export class DeliveryEngine implements DeliveryCounters {
       }
     }
     if (tag && tag.dailyImpCap !== 'unlimited') {
-      const imps = this.tagAccount(tag, 'ti', now);
+      const imps = this.accounts.tag(tag, 'ti', now);
       imps.used++;
       imps.usedAt = now;
       tracked = true;
@@ -221,10 +207,8 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   release(decisionId: string): void {
-    const held = this.reservations.get(decisionId);
-    if (!held) return;
-    this.reservations.delete(decisionId);
-    this.unreserve(held);
+    const held = this.reservations.take(decisionId);
+    if (held) Reservations.unreserve(held);
   }
 
   takeTagRequest(tag: TagLimits, now: number): Refusal | null {
@@ -238,12 +222,12 @@ export class DeliveryEngine implements DeliveryCounters {
     }
     let requests: Account | null = null;
     if (tag.dailyRequestCap !== 'unlimited') {
-      requests = this.tagAccount(tag, 'tr', now);
+      requests = this.accounts.tag(tag, 'tr', now);
       const refusal = this.short(requests, 1, now);
       if (refusal) return this.refuse(refusal);
     }
     if (tag.dailyImpCap !== 'unlimited') {
-      const refusal = this.short(this.tagAccount(tag, 'ti', now), 1, now);
+      const refusal = this.short(this.accounts.tag(tag, 'ti', now), 1, now);
       if (refusal) return this.refuse(refusal);
     }
     if (bucket) bucket.tokens -= 1;
@@ -269,7 +253,7 @@ export class DeliveryEngine implements DeliveryCounters {
   // ---- pacing state -----------------------------------------------------------------------
 
   pacingState(campaign: CampaignLimits, now: number): PacingState {
-    const account = this.accounts.get(this.dailyKey(campaign, now));
+    const account = this.accounts.get(this.accounts.dailyKey(campaign, now));
     const hourly = new Array<number>(24).fill(0);
     let spent = 0;
     if (account) {
@@ -285,7 +269,7 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   async readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]> {
-    const keys = campaigns.map((c) => this.dailyKey(c, now));
+    const keys = campaigns.map((c) => this.accounts.dailyKey(c, now));
     const reads: SpendRead[] = await this.shared.readSpend(keys);
     return campaigns.map((c, i) => {
       const read = reads[i]!;
@@ -305,63 +289,27 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   stats(): DeliveryStats {
-    let overspend = 0;
-    for (const account of this.accounts.values()) {
-      if (!account.unlimited && (account.kind === 'daily_budget' || account.kind === 'total_budget')) overspend += Math.max(account.spent - account.limit, 0);
-    }
-    return { ...this.counts, refused: { ...this.counts.refused }, held: this.reservations.size, overspend };
+    return { ...this.counts, refused: { ...this.counts.refused }, held: this.reservations.size, overspend: this.accounts.overspend() };
   }
 
   // ---- accounts -----------------------------------------------------------------------------
 
-  private dailyKey(campaign: CampaignLimits, now: number): string {
-    return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
-  }
-
-  private account(key: string, kind: AccountKind, timezone: number | null, daily: boolean, now: number): Account {
-    let account = this.accounts.get(key);
-    if (!account) {
-      const dayEnd = daily ? (dayIndex(now, timezone ?? 0) + 1) * DAY_MS - (timezone ?? 0) * HOUR_MS : Infinity;
-      this.accounts.set(key, (account = new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now)));
-    }
-    return account;
-  }
-
-  private dailyAccount(campaign: CampaignLimits, now: number): Account {
-    const account = this.account(this.dailyKey(campaign, now), 'daily_budget', campaign.timezone, true, now);
-    account.limit = limitOf(campaign.dailyBudget);
-    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit) : 0;
-    return account;
-  }
-
-  private totalAccount(campaign: CampaignLimits, now: number): Account {
-    const account = this.account(`c${campaign.id}:t`, 'total_budget', null, false, now);
-    account.limit = limitOf(campaign.totalBudget);
-    return account;
-  }
-
-  private tagAccount(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
-    const account = this.account(`${which}${tag.id}:d${dayIndex(now, tag.timezone)}`, which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
-    account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
-    return account;
-  }
-
   private totalShort(campaign: CampaignLimits, amount: number, now: number): Refusal | null {
-    return campaign.totalBudget === 'unlimited' ? null : this.short(this.totalAccount(campaign, now), amount, now);
+    return campaign.totalBudget === 'unlimited' ? null : this.short(this.accounts.total(campaign, now), amount, now);
   }
 
   /** What this process may still reserve on the account now. */
   private available(account: Account, now: number): number {
     if (account.unlimited) return Infinity;
     let left = account.granted - account.used - account.sending - account.reserved;
-    if (this.state === 'down') left += this.downExtra(account, now);
+    if (this.state === 'down') left += downAllowance(account, { since: this.since, processes: this.processes, margin: this.downMargin }, now);
     // a lease older than its lifetime may be someone else's by now: renew before using it
     else if (account.known && now - account.lastSync >= this.leaseTtlMs) left -= account.granted;
     return left;
   }
 
   private lowWater(account: Account, now: number): number {
-    return Math.max(account.price, (account.rate.get(now) * this.chunkMs) / 2);
+    return Math.max(account.price, (account.rate.get(now) * this.timing.chunkMs) / 2);
   }
 
   /** Why `amount` does not fit the account now, or null; renews inline when the store answers at once. */
@@ -378,24 +326,6 @@ export class DeliveryEngine implements DeliveryCounters {
     if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
     if (account.paced && now - account.lastSync < this.leaseTtlMs) return 'pacing';
     return 'budget_lease';
-  }
-
-  /**
-   * While Redis is down, beyond its lease a process may spend its share of what no process held
-   * when the outage began (split among the live processes), at most `downMargin` of the budget; an
-   * account it had never synced gets the margin. Even pacing still holds: the extra comes at the
-   * process's part of the allowed rate.
-   */
-  private downExtra(account: Account, now: number): number {
-    if (account.downSince !== this.since) {
-      account.downSince = this.since;
-      const margin = Math.floor(account.limit * this.downMargin);
-      const unleased = account.limit - account.spent - account.sending - account.others - account.granted;
-      account.downShare = account.known ? Math.min(Math.max(Math.floor(unleased / Math.max(this.processes, 1)), 0), margin) : margin;
-    }
-    if (!account.evenRate) return account.downShare;
-    const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd) / Math.max(this.processes, 1);
-    return Math.min(account.downShare, Math.floor(rate * Math.max(now - this.since, 0)));
   }
 
   // ---- frequency and QPS ------------------------------------------------------------------
@@ -435,40 +365,8 @@ export class DeliveryEngine implements DeliveryCounters {
     return refusal;
   }
 
-  private unreserve(held: Reservation): void {
-    for (let i = 0; i < held.accounts.length; i++) held.accounts[i]!.reserved -= held.amounts[i]!;
-    if (held.viewer) held.viewer.pending--;
-  }
-
-  /** Reservations past the hold time go back (they were inserted in time order). */
   private sweep(now: number): void {
-    for (const [id, held] of this.reservations) {
-      if (held.expires > now) return;
-      this.reservations.delete(id);
-      this.unreserve(held);
-      this.counts.expired++;
-    }
-  }
-
-  /**
-   * Another process counted the impressions of decisions made here: their reservations are done,
-   * and the lease shrinks by as much (that spend reached the shared counters through the other process).
-   */
-  private committedElsewhere(ids: readonly string[]): void {
-    for (const id of ids) {
-      const held = this.reservations.get(id);
-      if (!held) continue;
-      this.reservations.delete(id);
-      this.unreserve(held);
-      for (let i = 0; i < held.accounts.length; i++) {
-        const account = held.accounts[i]!;
-        if (account.unlimited) continue;
-        account.granted = Math.max(account.granted - held.amounts[i]!, 0);
-        // the grant on its way was asked for with this reservation in it
-        if (account.inFlight) account.shrunk += held.amounts[i]!;
-      }
-      this.counts.committedElsewhere++;
-    }
+    this.counts.expired += this.reservations.expire(now);
   }
 
   /** Another process counted impressions for these viewers: cached counts move now, the next fetch confirms. */
@@ -564,7 +462,7 @@ export class DeliveryEngine implements DeliveryCounters {
       this.views = [];
     }
     if (empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down')) return;
-    const x = this.ask(now, batch, closing);
+    const x = askOf(batch, now, this.timing, closing);
     try {
       this.settle(now, batch, await this.shared.exchange(x));
     } catch (error) {
@@ -573,81 +471,15 @@ export class DeliveryEngine implements DeliveryCounters {
   }
 
   private exchangeInline(now: number, batch: Batch): void {
-    const reply = this.shared.exchange(this.ask(now, batch, false)) as ExchangeReply;
+    const reply = this.shared.exchange(askOf(batch, now, this.timing, false)) as ExchangeReply;
     this.settle(now, batch, reply);
-  }
-
-  private ask(now: number, batch: Batch, closing: boolean): Exchange {
-    const budgets = batch.accounts.map((account): BudgetAsk => {
-      const wanted = !closing && now - account.wantedAt < this.idleMs;
-      const want = account.unlimited || closing ? 0 : Math.ceil(account.reserved + (wanted ? Math.max(2 * account.price, account.rate.get(now) * this.chunkMs) : 0));
-      const hour = account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
-      account.sending = account.used;
-      account.used = 0;
-      account.inFlight = true;
-      return {
-        key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: account.known ? account.spent : 0,
-        evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour, ttlMs: account.ttlMs,
-      };
-    });
-    const frequencies = batch.viewers.map((viewer) => {
-      viewer.sending = viewer.unsent;
-      viewer.unsent = 0;
-      viewer.inFlight = true;
-      return { key: viewer.key, incr: viewer.sending, periodMs: viewer.periodMs };
-    });
-    const qps = batch.buckets.map((bucket) => {
-      const elapsed = Math.max(now - bucket.lastSync, 100);
-      bucket.demand = bucket.known ? (bucket.attempts * 1000) / elapsed : Math.max(bucket.attempts, 1);
-      bucket.attempts = 0;
-      bucket.inFlight = true;
-      return { key: bucket.key, limit: bucket.limit, demand: Math.max(bucket.demand, 0.1) };
-    });
-    return { now, budgets, frequencies, qps };
   }
 
   private settle(now: number, batch: Batch, reply: ExchangeReply): void {
     this.processes = Math.max(reply.processes, 1);
     this.lastExchange = now;
     this.counts.exchanges++;
-    batch.accounts.forEach((account, i) => {
-      const g = reply.budgets[i]!;
-      account.inFlight = false;
-      account.sending = 0;
-      account.granted = Math.max(g.granted - account.shrunk, 0);
-      account.shrunk = 0;
-      account.spent = g.spent;
-      account.others = g.others;
-      account.paced = g.paced;
-      account.hourNow = g.hourNow;
-      account.hourBefore = g.hourBefore;
-      account.hourAt = account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
-      account.known = true;
-      account.lastSync = now;
-      // a spent or paced budget asks again later, not on every tick
-      const short = !account.unlimited && g.granted - account.used - account.reserved < account.price;
-      if (!short) account.retryAt = 0;
-      else if (g.paced) {
-        const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd);
-        account.retryAt = now + Math.min(Math.max(rate > 0 ? account.price / rate : this.renewMs, 100), this.renewMs);
-      } else account.retryAt = now + this.renewMs;
-    });
-    batch.viewers.forEach((viewer, i) => {
-      const f = reply.frequencies[i]!;
-      viewer.inFlight = false;
-      viewer.sending = 0;
-      viewer.count = f.count;
-      viewer.windowEnd = f.windowEnd;
-      viewer.fetchedAt = now;
-    });
-    batch.buckets.forEach((bucket, i) => {
-      const q = reply.qps[i]!;
-      bucket.inFlight = false;
-      bucket.known = true;
-      bucket.lastSync = now;
-      bucket.share = Math.min(q.share, bucket.limit);
-      bucket.tokens = Math.min(bucket.tokens, bucket.capacity);
-    });
+    settleBatch(batch, reply, now, this.renewMs);
     if (this.state === 'down') {
       this.log.info({ engine: this.engine, downMs: now - this.since, reconciled: batch.accounts.length }, 'delivery counters: Redis is back, the spend counted meanwhile is reconciled');
       this.state = 'ok';
@@ -657,20 +489,8 @@ export class DeliveryEngine implements DeliveryCounters {
 
   private fail(now: number, batch: Batch, error: unknown): void {
     this.counts.exchangeFailures++;
-    for (const account of batch.accounts) {
-      account.shrunk = 0;
-      account.used += account.sending;
-      account.sending = 0;
-      account.inFlight = false;
-      account.retryAt = 0;
-    }
-    for (const viewer of batch.viewers) {
-      viewer.unsent += viewer.sending;
-      viewer.sending = 0;
-      viewer.inFlight = false;
-      this.viewers.touched.add(viewer);
-    }
-    for (const bucket of batch.buckets) bucket.inFlight = false;
+    putBack(batch);
+    for (const viewer of batch.viewers) this.viewers.touched.add(viewer);
     if (this.state === 'down') return;
     this.state = 'down';
     this.since = now;

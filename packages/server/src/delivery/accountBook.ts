@@ -1,0 +1,71 @@
+import { type Limit } from '@adplane/shared';
+import { Account, type AccountKind } from './allowances.js';
+import { DAY_MS, evenRate, HOUR_MS } from './pacing.js';
+import { type CampaignLimits, type TagLimits } from './types.js';
+
+/**
+ * This process's budget accounts, by shared key: a campaign's day (`c<id>:d<day>`, the day counted
+ * in the tenant's zone) and total (`c<id>:t`), a tag's daily impressions (`ti<id>:d<day>`) and
+ * requests (`tr<id>:d<day>`). Limits and pacing are refreshed from the caller's values on every use
+ * (the snapshot may have changed them).
+ */
+const DAILY_KEY_TTL_MS = 3 * DAY_MS;
+
+const limitOf = (limit: Limit): number => (limit === 'unlimited' ? -1 : limit);
+export const dayIndex = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS) / DAY_MS);
+
+export class AccountBook {
+  private readonly accounts = new Map<string, Account>();
+
+  dailyKey(campaign: CampaignLimits, now: number): string {
+    return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
+  }
+
+  get(key: string): Account | undefined {
+    return this.accounts.get(key);
+  }
+
+  values(): IterableIterator<Account> {
+    return this.accounts.values();
+  }
+
+  delete(key: string): void {
+    this.accounts.delete(key);
+  }
+
+  private account(key: string, kind: AccountKind, timezone: number | null, daily: boolean, now: number): Account {
+    let account = this.accounts.get(key);
+    if (!account) {
+      const dayEnd = daily ? (dayIndex(now, timezone ?? 0) + 1) * DAY_MS - (timezone ?? 0) * HOUR_MS : Infinity;
+      this.accounts.set(key, (account = new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now)));
+    }
+    return account;
+  }
+
+  /** The campaign's day; kept even when the daily budget is unlimited (its spend feeds the pacing state). */
+  daily(campaign: CampaignLimits, now: number): Account {
+    const account = this.account(this.dailyKey(campaign, now), 'daily_budget', campaign.timezone, true, now);
+    account.limit = limitOf(campaign.dailyBudget);
+    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit) : 0;
+    return account;
+  }
+
+  total(campaign: CampaignLimits, now: number): Account {
+    const account = this.account(`c${campaign.id}:t`, 'total_budget', null, false, now);
+    account.limit = limitOf(campaign.totalBudget);
+    return account;
+  }
+
+  tag(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
+    const account = this.account(`${which}${tag.id}:d${dayIndex(now, tag.timezone)}`, which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
+    account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
+    return account;
+  }
+
+  /** The shared spend beyond the campaign budgets held here, as of the last exchange. */
+  overspend(): number {
+    let over = 0;
+    for (const a of this.accounts.values()) if (!a.unlimited && (a.kind === 'daily_budget' || a.kind === 'total_budget')) over += Math.max(a.spent - a.limit, 0);
+    return over;
+  }
+}
