@@ -93,7 +93,7 @@ test('a campaign and a demand tag made in the console fill a channel; the test p
   const trace = drawer.getByTestId('tag-test-trace');
   const source = (kind: string, name: string) => trace.getByRole('row', { name: new RegExp(`^${kind} #\\d+ ${escapeRegExp(name)}`) });
   await expect(source('Campaign', names.campaign)).toContainText('Won at $40.00 CPM');
-  await expect(source('Demand tag', names.tag)).toContainText(`Bid $3.00 CPM, lost to ${names.campaign}`);
+  await expect(source('VAST tag', names.tag)).toContainText(`Bid $3.00 CPM, lost to ${names.campaign}`);
   await expect(drawer.getByTestId('tag-test-context')).toContainText('United States (US)');
   await expect(drawer.getByTestId('tag-test-context')).toContainText('640×360 (large)');
   await expectPlaysWithEvents(drawer);
