@@ -21,6 +21,15 @@ import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
 import { installAccessLog } from './ops/accessLog.js';
 import { registerCreativePreview } from './web/creativePreview.js';
+import { type ConfigChangeBus, openConfigChangeBus } from './delivery/index.js';
+import { readConfigVersion } from './store/configVersion.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Snapshot invalidation: the API publishes after config writes, the edge rebuilds on each notice (docs/delivery.md). */
+    configBus: ConfigChangeBus;
+  }
+}
 
 /** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
 export const ROLES = ['api', 'edge', 'all'] as const;
@@ -36,6 +45,8 @@ export interface BuildAppOptions {
   loginThrottle?: LoginThrottle;
   /** A stats store the caller owns (and closes); by default the app opens one from settings and closes it on close. */
   stats?: StatsStore;
+  /** Prefix of the delivery counters' Redis keys and channels (default `adplane:`): tests keep theirs apart. */
+  deliveryPrefix?: string;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -44,7 +55,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix }: BuildAppOptions): Promise<FastifyInstance> {
   // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
   // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
   let serveEdgeRaw: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
@@ -81,9 +92,12 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   if (settings.encryptResponses) installResponseEncryption(app);
   registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
   await installAuth(app, sessionSecret);
+  const configBus = await openConfigChangeBus({ redisUrl: settings.redisUrl }, { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+  app.decorate('configBus', configBus);
+  app.addHook('onClose', () => configBus.close());
 
   if (role !== 'api') {
-    const edge = await installEdge(app);
+    const edge = await installEdge(app, deliveryPrefix ? { deliveryPrefix } : {});
     serveEdgeRaw = (req, res) => edge.serveRaw(req, res);
     await registerSellersJson(app);
   }
@@ -93,6 +107,16 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     await registerApiRoutes(app);
     registerCreativePreview(app);
     consoleServed = await registerConsole(app, settings.webDist);
+    // after a config write (its transaction committed: the answer is out), every edge process hears of
+    // it at once; writes that did not move the version cost the edge one version read
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || reply.statusCode >= 400 || !request.url.startsWith('/api/')) return;
+      try {
+        configBus.publish(await readConfigVersion(store.db));
+      } catch (error) {
+        request.log.warn({ err: error }, 'config change not published: edge processes rely on polling');
+      }
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -5,6 +5,7 @@ import { type CounterScope, type HourlyCounters, type RequestDimensions, type So
 import { type DemandSource } from './demand/demandSource.js';
 import { settleProgrammatic } from './openrtb/notices.js';
 import { type Pacing } from './auction/pacing.js';
+import { type Admission } from '../delivery/types.js';
 import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner } from './tracking/trackingToken.js';
@@ -181,7 +182,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
     appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
-    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '',
+    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '',
   };
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
@@ -225,10 +226,24 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
     return finish(200, reason);
   }
+  const b = w.bid;
+  // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
+  // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
+  // since the auction looked), the request goes unfilled with that reason. A test spends nothing.
+  const admission = options.test ? null : admissionOf(deps.pacing, snapshot, channel, b.campaignId, b.tagId, w.clearingCpm, ctx);
+  if (admission) {
+    const refused = deps.pacing.delivery.admit(decision.id, admission, now);
+    if (refused) {
+      counters.add({ nofill_reason: `delivery.${refused}` }, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
+      out.token = deps.signer.sign(decision);
+      settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
+      return finish(200, `delivery.${refused}`);
+    }
+    decision.viewer = admission.viewer ?? '';
+  }
   counters.add({}, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
   trace.winner = w.fate;
   out.winner = w;
-  const b = w.bid;
   Object.assign(decision, {
     tagId: b.tagId, campaignId: b.campaignId, creativeId: b.creativeId, advertiserId: b.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm,
     adexchangeId: b.adexchangeId ?? 0, dealId: b.dealId ?? '', partner: b.partner ?? '', marketplace: b.marketplace ?? '',
@@ -237,6 +252,14 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
   settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
   return finish(200, 'filled');
+}
+
+/** What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to count). */
+function admissionOf(pacing: Pacing, snapshot: Snapshot, channel: SnapChannel, campaignId: number, tagId: number, revenueCpm: number, ctx: RequestContext): Admission | null {
+  const campaign = campaignId ? (snapshot.campaigns.get(campaignId) ?? null) : null;
+  const tag = tagId ? (snapshot.tags.get(tagId) ?? null) : null;
+  if (!campaign && !tag) return null;
+  return pacing.admission(campaign, tag, snapshot.tenants.get(channel.tenantId)?.timezone ?? 0, revenueCpm, campaign?.frequencyCap ? pacing.viewerOf(ctx) : '');
 }
 
 /** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version. */

@@ -3,6 +3,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
+import { openDeliveryCounters, type Refusal } from '../delivery/index.js';
 import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
 import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
@@ -61,6 +62,8 @@ export interface EdgeOptions {
   flushMs?: number;
   pollMs?: number;
   geo?: GeoLookup;
+  /** Prefix of the delivery counters' Redis keys (default `adplane:`). */
+  deliveryPrefix?: string;
 }
 
 const VAST_PREFIX = '/vast/';
@@ -68,7 +71,9 @@ const VAST_PREFIX = '/vast/';
 export async function installEdge(app: FastifyInstance, options: EdgeOptions = {}): Promise<Edge> {
   const settings = app.settings;
   const counters = new HourlyCounters(() => app.stats);
-  const pacing = new Pacing();
+  // delivery control: Redis when REDIS_URL is set, else in this process (docs/delivery.md)
+  const delivery = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}) });
+  const pacing = new Pacing(delivery);
   const replay = new ReplayGuard();
   const fetcher = new VastFetcher();
   const caller = new HttpCaller();
@@ -100,20 +105,41 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   };
   const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 
+  app.metrics.gauge('adplane_delivery_redis_up', 'Whether the delivery counters reach Redis (1 up, 0 down); the in-process engine reports 1', ['engine'], function () {
+    const h = delivery.health();
+    this.reset();
+    this.set({ engine: h.engine }, h.redis === 'down' ? 0 : 1);
+  });
+  app.metrics.gauge('adplane_delivery', 'Delivery control counts since start (held and overspend are current values; money in micro-dollars)', ['stat'], function () {
+    const s = delivery.stats();
+    for (const stat of ['admitted', 'held', 'expired', 'committed', 'committedUnreserved', 'overAllowance', 'overspend', 'committedElsewhere', 'exchanges', 'exchangeFailures'] as const) this.set({ stat }, s[stat]);
+  });
+  app.metrics.gauge('adplane_delivery_refused', 'Delivery control refusals since start, by reason', ['reason'], function () {
+    const refused = delivery.stats().refused;
+    for (const reason of Object.keys(refused) as Refusal[]) this.set({ reason }, refused[reason]);
+  });
+
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
+  let unsubscribe = (): void => {};
   app.addHook('onReady', async () => {
     // geoip-lite reads its data files synchronously on first use (seconds, hundreds of MB): do it
     // before the first request rather than inside it.
     deps.geo('8.8.8.8');
     await snapshots.start();
+    // a config write elsewhere: check the version now (null after a reconnect: a notice may be lost)
+    unsubscribe = app.configBus.subscribe(() => snapshots.poke());
     timer = setInterval(() => void flush(), options.flushMs ?? 5000);
     timer.unref();
   });
   app.addHook('preClose', async () => {
     clearInterval(timer);
     snapshots.stop();
+    unsubscribe();
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));
+    // after the counters: what this process committed reaches the shared counters, its leases go back
+    await delivery.flush().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters final flush failed'));
+    await delivery.close().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters close failed'));
     await fetcher.close();
     await caller.close();
   });

@@ -10,7 +10,8 @@ export function registerOpsRoutes(app: FastifyInstance, { store, metrics, access
   app.get('/healthz', async (request, reply) => {
     try {
       await sql`select 1`.execute(store.db);
-      return { status: 'ok' };
+      // delivery control: Redis down is shown, not failed on: the edge keeps serving on local counters
+      return app.hasDecorator('edge') ? { status: 'ok', delivery: app.edge.pacing.delivery.health() } : { status: 'ok' };
     } catch (error) {
       request.log.error({ err: error }, 'health check: store unreachable');
       return reply.code(503).send({ status: 'error', message: 'Store unreachable' });

@@ -1,106 +1,85 @@
-import { type Limit, underLimit } from '@adplane/shared';
+import { type Limit } from '@adplane/shared';
+import { DeliveryEngine } from '../../delivery/deliveryEngine.js';
+import { MemoryCounterStore, MemoryShared } from '../../delivery/sharedCounters.js';
+import { viewerKey } from '../../delivery/frequency.js';
+import { type Admission, type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
+import { type RequestContext } from '../request/context.js';
+import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
 
 /**
- * Caps and budgets counted in this process (exact on one node; a later issue shares them across
- * nodes through Redis): a tag's requests per second, requests and impressions per UTC day, and a
- * campaign's spend per day (in its tenant's time zone) and in total since this process started.
+ * The edge's view of delivery control (packages/server/src/delivery, docs/delivery.md): the auction's
+ * call sites speak in snapshot rows, this adapter turns them into the counters' limits (memoised
+ * per row object: a snapshot build makes new rows, so a changed budget is seen at the next build).
  */
-const DAY = 86_400_000;
-
-class DayCounter {
-  private day = -1;
-  private counts = new Map<number, number>();
-  get(id: number, day: number): number {
-    if (day !== this.day) return 0;
-    return this.counts.get(id) ?? 0;
-  }
-  add(id: number, day: number, n: number): void {
-    if (day !== this.day) {
-      this.day = day;
-      this.counts = new Map();
-    }
-    this.counts.set(id, (this.counts.get(id) ?? 0) + n);
-  }
-}
-
 export class Pacing {
-  private second = -1;
-  private qps = new Map<number, number>();
-  private tagRequests = new DayCounter();
-  private tagImps = new DayCounter();
-  private spendByZone = new Map<number, DayCounter>();
-  private totalSpend = new Map<number, number>();
+  private readonly campaignLimits = new WeakMap<SnapCampaign, CampaignLimits>();
+  private readonly tagLimits = new WeakMap<SnapTag, TagLimits>();
+  private readonly viewers = new WeakMap<RequestContext, string>();
 
-  /** Counts one call to a tag when its QPS and daily request cap allow it; the refusal reason otherwise. */
-  takeTagRequest(tagId: number, qpsLimit: Limit, dailyCap: Limit, dailyImpCap: Limit, now: number): string | null {
-    const sec = Math.floor(now / 1000);
-    if (sec !== this.second) {
-      this.second = sec;
-      this.qps.clear();
+  /** Without counters (unit tests of the auction): an in-process engine of its own, exact for this process. */
+  constructor(readonly delivery: DeliveryCounters = inProcessCounters()) {}
+
+  limitsOfCampaign(campaign: SnapCampaign, timezone: number): CampaignLimits {
+    let limits = this.campaignLimits.get(campaign);
+    if (!limits || limits.timezone !== timezone) {
+      limits = { id: campaign.id, timezone, dailyBudget: campaign.dailyBudget, totalBudget: campaign.totalBudget, pacing: campaign.pacing ?? 'asap', frequencyCap: campaign.frequencyCap ?? null };
+      this.campaignLimits.set(campaign, limits);
     }
-    const day = Math.floor(now / DAY);
-    const inSecond = this.qps.get(tagId) ?? 0;
-    if (!underLimit(inSecond, qpsLimit)) return 'qps_limit';
-    if (!underLimit(this.tagRequests.get(tagId, day), dailyCap)) return 'daily_request_cap';
-    if (!underLimit(this.tagImps.get(tagId, day), dailyImpCap)) return 'daily_imp_cap';
-    this.qps.set(tagId, inSecond + 1);
-    this.tagRequests.add(tagId, day, 1);
-    return null;
+    return limits;
   }
 
-  private supplierSecond = -1;
-  private supplierQps = new Map<number, number>();
+  limitsOfTag(tag: SnapTag, timezone: number): TagLimits {
+    let limits = this.tagLimits.get(tag);
+    if (!limits || limits.timezone !== timezone) {
+      limits = { id: tag.id, timezone, qpsLimit: tag.qpsLimit, dailyRequestCap: tag.dailyRequestCap, dailyImpCap: tag.dailyImpCap };
+      this.tagLimits.set(tag, limits);
+    }
+    return limits;
+  }
+
+  /** The viewer a frequency cap counts: the device id (VAST macro or OpenRTB ifa), else a hash of IP and user agent. */
+  viewerOf(ctx: RequestContext): string {
+    let viewer = this.viewers.get(ctx);
+    if (viewer === undefined) {
+      viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua);
+      this.viewers.set(ctx, viewer);
+    }
+    return viewer;
+  }
+
+  /** Counts one call to a tag when its QPS and daily caps (in its tenant's day) allow it; the refusal reason otherwise. */
+  takeTagRequest(tag: SnapTag, timezone: number, now: number): Refusal | null {
+    return this.delivery.takeTagRequest(this.limitsOfTag(tag, timezone), now);
+  }
 
   /** Counts one bid request from a supplier (DSP mode) when its QPS limit allows it; false when over. */
   takeSupplierRequest(supplierId: number, qpsLimit: Limit, now: number): boolean {
-    const sec = Math.floor(now / 1000);
-    if (sec !== this.supplierSecond) {
-      this.supplierSecond = sec;
-      this.supplierQps.clear();
-    }
-    const inSecond = this.supplierQps.get(supplierId) ?? 0;
-    if (!underLimit(inSecond, qpsLimit)) return false;
-    this.supplierQps.set(supplierId, inSecond + 1);
-    return true;
+    return this.delivery.takeQps('supplier', supplierId, qpsLimit, now);
   }
-
-  private exchangeSecond = -1;
-  private exchangeQps = new Map<number, number>();
 
   /** Counts one bid request sent to an ad exchange (DSP mode) when its QPS limit allows it; the refusal reason otherwise. */
-  takeExchangeRequest(exchangeId: number, qpsLimit: Limit, now: number): string | null {
-    const sec = Math.floor(now / 1000);
-    if (sec !== this.exchangeSecond) {
-      this.exchangeSecond = sec;
-      this.exchangeQps.clear();
-    }
-    const inSecond = this.exchangeQps.get(exchangeId) ?? 0;
-    if (!underLimit(inSecond, qpsLimit)) return 'qps_limit';
-    this.exchangeQps.set(exchangeId, inSecond + 1);
-    return null;
+  takeExchangeRequest(exchangeId: number, qpsLimit: Limit, now: number): Refusal | null {
+    return this.delivery.takeQps('adexchange', exchangeId, qpsLimit, now) ? null : 'qps_limit';
   }
 
-  private zoneDay(now: number, tz: number): number {
-    return Math.floor((now + tz * 3_600_000) / DAY);
+  /** Whether one more impression at `cpm` fits the campaign's budgets, pacing and the viewer's frequency cap. Reserves nothing. */
+  campaignRefusal(campaign: SnapCampaign, cpm: number, timezone: number, ctx: RequestContext): Refusal | null {
+    const limits = this.limitsOfCampaign(campaign, timezone);
+    return this.delivery.campaignRefusal(limits, Math.round(cpm / 1000), limits.frequencyCap ? this.viewerOf(ctx) : null, ctx.now);
   }
 
-  /** Whether one more impression at `cpm` fits the campaign's daily and total budgets. */
-  campaignRefusal(campaignId: number, cpm: number, daily: Limit, total: Limit, tz: number, now: number): string | null {
-    const cost = cpm / 1000;
-    const spentToday = this.spendByZone.get(tz)?.get(campaignId, this.zoneDay(now, tz)) ?? 0;
-    if (daily !== 'unlimited' && spentToday + cost > daily) return 'daily_budget';
-    if (total !== 'unlimited' && (this.totalSpend.get(campaignId) ?? 0) + cost > total) return 'total_budget';
-    return null;
+  /**
+   * What a decision spends, the same at `admit` and at the impression's `commit`: the campaign's
+   * limits, the tag's, the price (micro-dollars, rounded as the stats store rounds revenue) and the
+   * viewer when a frequency cap counts one.
+   */
+  admission(campaign: SnapCampaign | null, tag: SnapTag | null, timezone: number, revenueCpm: number, viewer: string): Admission {
+    const limits = campaign ? this.limitsOfCampaign(campaign, timezone) : null;
+    return { campaign: limits, tag: tag ? this.limitsOfTag(tag, timezone) : null, priceMicros: Math.round(revenueCpm / 1000), viewer: limits?.frequencyCap && viewer ? viewer : null };
   }
+}
 
-  /** An impression counted: the tag's daily impressions and the campaign's spend move. */
-  recordImpression(tagId: number, campaignId: number, revenueCpm: number, tz: number, now: number): void {
-    if (tagId) this.tagImps.add(tagId, Math.floor(now / DAY), 1);
-    if (campaignId) {
-      let zone = this.spendByZone.get(tz);
-      if (!zone) this.spendByZone.set(tz, (zone = new DayCounter()));
-      zone.add(campaignId, this.zoneDay(now, tz), revenueCpm / 1000);
-      this.totalSpend.set(campaignId, (this.totalSpend.get(campaignId) ?? 0) + revenueCpm / 1000);
-    }
-  }
+function inProcessCounters(): DeliveryCounters {
+  const log = { info() {}, warn() {}, error() {} };
+  return new DeliveryEngine(new MemoryShared(new MemoryCounterStore(), 'local', 5_000), { log });
 }

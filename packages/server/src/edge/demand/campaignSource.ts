@@ -71,7 +71,7 @@ export function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: num
   if (ctx.now >= campaign.flightEnd) return 'flight_ended';
   const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
   if (rule) return `targeting.${rule}`;
-  const budget = req.pacing.campaignRefusal(campaign.id, campaign.bidCpm, campaign.dailyBudget, campaign.totalBudget, tz, ctx.now);
+  const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, tz, ctx);
   if (budget) return budget;
   return pickCreative(campaign, channel, ctx) ?? 'no_fitting_creative';
 }

@@ -31,7 +31,7 @@ function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: str
     url,
     timeoutMs: tag.timeoutMs,
     pricing: pricingOfTag(tag.price),
-    take: (now) => pacing.takeTagRequest(tag.id, tag.qpsLimit, tag.dailyRequestCap, tag.dailyImpCap, now),
+    take: (now) => pacing.takeTagRequest(tag, req.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, now),
     deals: [],
     privateAuction: false,
     wseat: [],

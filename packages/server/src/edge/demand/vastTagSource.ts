@@ -34,7 +34,7 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
           external: true,
           call: async (r: AuctionRequest): Promise<CallResult> => {
             // Caps are taken when the call is actually made (a waterfall may never reach this tag).
-            const capped = pacing.takeTagRequest(tag.id, tag.qpsLimit, tag.dailyRequestCap, tag.dailyImpCap, Date.now());
+            const capped = pacing.takeTagRequest(tag, r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, Date.now());
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);

@@ -15,7 +15,7 @@ const NONE: number[] = [];
 export type CampaignFacts = Pick<
   CampaignRow,
   'id' | 'tenantId' | 'name' | 'status' | 'archived' | 'advertiserId' | 'startDate' | 'endDate' | 'totalBudget' | 'dailyBudget' | 'bidCpm' | 'targetingId' | 'creativeIds'
-  | 'dealIds' | 'supplierIds'
+  | 'dealIds' | 'supplierIds' | 'pacing' | 'frequencyCap'
 >;
 
 export function campaignFacts(c: CampaignRow): CampaignFacts {
@@ -23,6 +23,7 @@ export function campaignFacts(c: CampaignRow): CampaignFacts {
     id: c.id, tenantId: c.tenantId, name: c.name, status: c.status, archived: c.archived, advertiserId: c.advertiserId, startDate: c.startDate,
     endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: c.creativeIds,
     dealIds: c.dealIds.length ? c.dealIds : NONE, supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
+    pacing: c.pacing, frequencyCap: c.frequencyCap,
   };
 }
 
@@ -73,6 +74,8 @@ export function compileCampaigns(
       flightEnd,
       totalBudget: c.totalBudget,
       dailyBudget: c.dailyBudget,
+      pacing: c.pacing,
+      frequencyCap: c.frequencyCap,
       bidCpm: c.bidCpm,
       targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
       creatives: own,

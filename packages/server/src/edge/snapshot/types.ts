@@ -1,6 +1,8 @@
 import { type Limit, type Price, type VastVersion } from '@adplane/shared';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import { type FrequencyCapRule } from '../../delivery/types.js';
+import { type PacingMode } from '../../delivery/pacing.js';
 
 /**
  * How a channel treats the pre-bid IVT check (docs/traffic-quality.md): not checked, checked and
@@ -64,6 +66,10 @@ export interface SnapCampaign {
   flightEnd: number;
   totalBudget: Limit;
   dailyBudget: Limit;
+  /** How the daily budget is spent (delivery control); absent reads as asap. */
+  pacing?: PacingMode;
+  /** Impressions per viewer per period; absent or null: no cap. */
+  frequencyCap?: FrequencyCapRule | null;
   bidCpm: number;
   targeting: CompiledTargeting | null;
   creatives: readonly SnapCreative[];

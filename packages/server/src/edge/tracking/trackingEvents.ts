@@ -75,8 +75,15 @@ function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPa
       metrics.rev_m = metrics.revenue;
       if (d.dealId) metrics.rev_md = metrics.revenue;
     }
-    const tz = deps.snapshot()?.tenants.get(d.tenantId)?.timezone ?? 0;
-    deps.pacing.recordImpression(d.tagId, d.campaignId, d.revenueCpm, tz, now);
+  }
+  if (event === 'impression' && (d.campaignId || d.tagId)) {
+    // the counted impression: the decision's reservation becomes spend, in whichever process hears it
+    // (the admission is rebuilt from the token and the snapshot, as the deciding process made it)
+    const snapshot = deps.snapshot();
+    const campaign = (d.campaignId && snapshot?.campaigns.get(d.campaignId)) || null;
+    const tag = (d.tagId && snapshot?.tags.get(d.tagId)) || null;
+    const tz = snapshot?.tenants.get(d.tenantId)?.timezone ?? 0;
+    deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer), now);
   }
   deps.counters.add(dims, metrics, now);
 }

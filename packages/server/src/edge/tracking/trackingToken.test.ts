@@ -7,10 +7,13 @@ const NOW = 1_800_000_000;
 const decision: Decision = {
   id: newDecisionId(), at: NOW, tenantId: 12, channelId: 3456, subpublisherId: 0, tagId: 0, campaignId: 123, creativeId: 789, advertiserId: 4,
   country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'example.com', revenueCpm: 5_000_000, costCpm: 3_500_000, test: 0,
-  integration: 'RTB', supplierId: 7, adexchangeId: 9, dealId: 'DEAL-1', partner: '', marketplace: 'Exchange One',
+  integration: 'RTB', supplierId: 7, adexchangeId: 9, dealId: 'DEAL-1', partner: '', marketplace: 'Exchange One', viewer: 'd:abc-123',
 };
-const PLAIN_VAST = { integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '' };
-const LEGACY_FIELDS = ['id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test'] as const;
+const PLAIN_VAST = { integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '' };
+const LEGACY_FIELDS = [
+  'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
+  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace',
+] as const;
 
 function legacyToken(count: number): string {
   const payload = Buffer.from(JSON.stringify(LEGACY_FIELDS.slice(0, count).map((f) => decision[f]))).toString('base64url');
@@ -35,11 +38,13 @@ describe('tracking tokens', () => {
     for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, 'x'.repeat(5000), '%%%.%%%']) expect(signer.verify(junk, NOW)).toBeNull();
   });
 
-  it('accepts tokens signed by earlier versions (before the test flag, before the programmatic fields) as plain VAST decisions', () => {
+  it('accepts tokens signed by earlier versions (before the test flag, the programmatic fields, the viewer) as plain VAST decisions', () => {
     const signer = new TokenSigner(KEY);
     expect(signer.verify(legacyToken(16), NOW)).toEqual({ ...decision, ...PLAIN_VAST, test: 0 });
     expect(signer.verify(legacyToken(17), NOW)).toEqual({ ...decision, ...PLAIN_VAST });
     expect(signer.verify(legacyToken(15), NOW)).toBeNull();
+    // before the viewer (delivery control's frequency cap): no viewer to commit
+    expect(signer.verify(legacyToken(23), NOW)).toEqual({ ...decision, viewer: '' });
   });
 
   it('gives every decision its own id', () => {

@@ -1,0 +1,110 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { readConfigVersion } from '../src/store/configVersion.js';
+import { forEachDeliveryEngine } from './deliveryEngines.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+
+/**
+ * Delivery control wired into the edge (docs/delivery.md, "Where the edge calls it"), through the
+ * real app on both engines: the decision admits the winner, the counted impression (/ev) commits it,
+ * and the campaign's daily budget and frequency cap stop it from filling.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const BID = 50_000_000; // $50 CPM: above the seeded campaigns, so ours wins while it may
+const PER_IMP = BID / 1000;
+
+forEachDeliveryEngine((engine) => {
+  forEachStore((t) => {
+    describe(`delivery control on the edge (${engine.engine})`, () => {
+      let app: FastifyInstance;
+      let cookie: string;
+      let creativeId = 0;
+      let channelUid = '';
+
+      beforeAll(async () => {
+        const deployment = engine.deployment();
+        app = await buildTestApp(t.store, { redisUrl: deployment.redisUrl }, { deliveryPrefix: deployment.prefix });
+        cookie = await login(app, 'demand');
+        creativeId = (await createAs(app, cookie, 'creatives', {
+          name: 'Budget spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
+          mediaFiles: [{ url: 'https://cdn.example.com/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+        })).id;
+        channelUid = (await createAs(app, cookie, 'channels', { name: 'Delivery CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
+      });
+      afterAll(async () => {
+        await app?.close();
+      });
+
+      /** One ad request (debug=1 for the trace; it is a live decision), and its impression fired when ours won. */
+      async function serve(campaignId: number, device: string): Promise<{ won: boolean; trace: DecisionTrace }> {
+        const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
+        expect(res.statusCode, res.body).toBe(200);
+        const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
+        const won = trace.winner?.source === 'campaign' && trace.winner.id === campaignId;
+        if (won) {
+          const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
+          expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+        }
+        return { won, trace };
+      }
+
+      /** Requests until ours has `wins` wins or is refused for `reason` (the Redis engine may first answer budget_lease while its lease comes). */
+      async function serveUntil(campaignId: number, device: string, reason: string): Promise<{ wins: number; refusal: string }> {
+        let wins = 0;
+        for (let i = 0; i < 60; i++) {
+          const { won, trace } = await serve(campaignId, device);
+          if (won) {
+            wins++;
+            continue;
+          }
+          const fate = trace.sources.find((s) => s.source === 'campaign' && s.id === campaignId);
+          if (fate?.reason === reason) return { wins, refusal: reason };
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return { wins, refusal: '' };
+      }
+
+      it('stops filling a campaign after its daily budget of 3 impressions is spent', async () => {
+        const campaign = await createAs(app, cookie, 'campaigns', {
+          name: 'Three a day', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: 3 * PER_IMP, pacing: 'asap', creativeIds: [creativeId],
+        });
+        await app.edge.snapshots.rebuild();
+        expect(await serveUntil(campaign.id, 'device-budget', 'daily_budget')).toEqual({ wins: 3, refusal: 'daily_budget' });
+        expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(3);
+      });
+
+      it('gives one device a campaign with a frequency cap of 2 twice, then not again; another device still gets it', async () => {
+        const campaign = await createAs(app, cookie, 'campaigns', {
+          name: 'Twice per viewer', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', frequencyCap: { count: 2, periodHours: 24 }, creativeIds: [creativeId],
+        });
+        await app.edge.snapshots.rebuild();
+        expect(await serveUntil(campaign.id, 'device-a', 'frequency_cap')).toEqual({ wins: 2, refusal: 'frequency_cap' });
+        expect((await serve(campaign.id, 'device-a')).won).toBe(false);
+        expect((await serveUntil(campaign.id, 'device-b', 'frequency_cap')).wins).toBe(2);
+      });
+
+      it('publishes the config version after a config write, for edge processes to rebuild at once', async () => {
+        const heard: (number | null)[] = [];
+        const unsubscribe = app.configBus.subscribe((version) => heard.push(version));
+        try {
+          await createAs(app, cookie, 'campaigns', { name: 'Heard of', startDate: day(-1), bidCpm: 1_000_000, creativeIds: [creativeId] });
+          const version = await readConfigVersion(t.store.db);
+          for (let i = 0; i < 50 && !heard.includes(version); i++) await new Promise((r) => setTimeout(r, 20));
+          expect(heard).toContain(version);
+        } finally {
+          unsubscribe();
+        }
+      });
+
+      it('shows the delivery engine in /healthz and /metrics', async () => {
+        const health = (await app.inject({ method: 'GET', url: '/healthz' })).json() as { status: string; delivery: { engine: string; redis: string } };
+        expect(health).toMatchObject({ status: 'ok', delivery: { engine: engine.engine, redis: engine.engine === 'redis' ? 'ok' : 'unused' } });
+        const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+        expect(metrics).toContain(`adplane_delivery_redis_up{engine="${engine.engine}"} 1`);
+        expect(metrics).toMatch(/adplane_delivery\{stat="committed"\} [1-9]/);
+        expect(metrics).toMatch(/adplane_delivery_refused\{reason="frequency_cap"\} [1-9]/);
+      });
+    });
+  });
+});
