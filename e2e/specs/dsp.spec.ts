@@ -136,6 +136,7 @@ test('a deal with floor, auction type, buyer seats and the supplier', async ({ p
   await seats.press('Enter');
   await pick(page, field(d, 'Suppliers'), names.supplier);
   await deals.save();
+  await deals.showColumns('auctionType');
   const row = exactRow(page, names.deal);
   await expect(row).toContainText(dealId);
   await expect(row).toContainText('$12.50');
@@ -226,6 +227,7 @@ test('a campaign buys with the creative, the deal and the supplier; its bid is e
   await pick(page, field(d, 'Suppliers'), names.supplier);
   await campaigns.save();
 
+  await campaigns.showColumns('advertiserId', 'pacing');
   const row = exactRow(page, names.campaign);
   await expect(row).toContainText('Blue Fin Foods');
   await expect(row).toContainText('2026-03-01');
@@ -274,7 +276,7 @@ test('a duplicated campaign starts paused and its copy is archived', async ({ pa
   await campaigns.open();
   await campaigns.search(run);
   const id = await rowId(exactRow(page, names.campaign));
-  await page.getByTestId(`row-duplicate-${id}`).click();
+  await campaigns.moreAction(id, 'duplicate');
   const copyName = `${names.campaign} (copy)`;
   const copy = exactRow(page, copyName);
   await expect(copy).toContainText('Paused');

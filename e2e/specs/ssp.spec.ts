@@ -54,7 +54,9 @@ test('a channel with a floor and a demand tag, edited, and its VAST tag copied',
   await expect(row).toContainText('$3.25');
 
   // The drawer of the saved channel shows its VAST tag with the tenant's macros.
-  const uid = (await row.locator('code').first().textContent())?.trim() ?? '';
+  // The UID column is hidden until asked for: show it with the column chooser.
+  await channels.showColumns('uid');
+  const uid = (await row.locator('.cell-mono').first().textContent())?.trim() ?? '';
   expect(uid).toMatch(/^[0-9a-f]{16}$/);
   await channels.openRow(names.channel);
   await expect(page.getByTestId('channel-demand-row')).toHaveCount(2);
@@ -160,8 +162,9 @@ test('a tooltip the admin writes shows as (?) beside the field for demand users'
   const existing = exactRow(page, 'channels.floorCpm');
   await expect(page.locator('.ant-table-row').or(page.getByText('Nothing matches these filters')).first()).toBeVisible();
   if ((await existing.count()) > 0) {
-    await existing.getByRole('button', { name: 'delete' }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Delete' }).click();
+    await tips.moreAction(await rowId(existing), 'delete');
+    await expect(page.locator('.ant-modal-confirm')).toContainText('Deleting is permanent and cannot be undone');
+    await page.getByTestId('confirm-delete').click();
     await expect(page.getByText('Deleted', { exact: true })).toBeVisible();
     await expect(existing).toHaveCount(0);
   }
@@ -191,7 +194,9 @@ test('a non-super admin sees the super-admin-only actions greyed, with the reaso
   await expect(page.getByRole('tooltip', { name: 'Only the super admin can create demand accounts' })).toBeVisible();
 
   const northwind = exactRow(page, 'Northwind Media');
-  await expect(northwind.getByRole('button', { name: 'delete' })).toBeDisabled();
+  await northwind.getByRole('button', { name: 'more actions' }).click();
+  await expect(page.locator('.ant-dropdown-menu-item', { hasText: 'Delete' })).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Escape');
   await demands.openRow('Northwind Media');
   await expect(inputOf(page.getByTestId('demand-priceReq'))).toBeDisabled();
   await expect(page.getByTestId('account-name')).toBeEnabled();

@@ -45,6 +45,26 @@ export class ResourcePage {
     return this.page.locator('.ant-table-row', { hasText: name });
   }
 
+  /** Show columns the list hides by default, by key (the column chooser remembers it for this user). */
+  async showColumns(...keys: string[]): Promise<void> {
+    await this.page.getByTestId('column-chooser-open').click();
+    for (const key of keys) {
+      // The test id may sit on the checkbox's input or on its label.
+      const toggle = this.page.getByTestId(`column-toggle-${key}`);
+      const box = toggle.locator('xpath=self::input | .//input').first();
+      if (!(await box.isChecked())) await toggle.click();
+      await expect(box).toBeChecked();
+    }
+    await this.page.getByTestId('column-chooser-open').click();
+    await expect(this.page.getByTestId('column-chooser')).toBeHidden();
+  }
+
+  /** An action of a row's "More" menu (duplicate, delete). */
+  async moreAction(id: string, action: 'duplicate' | 'delete'): Promise<void> {
+    await this.page.getByTestId(`row-more-${id}`).click();
+    await this.page.getByTestId(`row-${action}-${id}`).click();
+  }
+
   async openRow(name: string): Promise<void> {
     await this.row(name).getByRole('link', { name }).click();
     await expect(this.drawer).toBeVisible();

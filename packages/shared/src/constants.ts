@@ -32,6 +32,10 @@ export const STORAGE_KEYS = {
   mode: 'adplane_mode',
   chunkReloadAt: 'adplane_chunk_reload_at',
   listPrefix: 'adplane_list_',
+  /** Local: the period of the numbers beside list rows, per user (`adplane_period_<userId>`). */
+  periodPrefix: 'adplane_period_',
+  /** Local: the columns a user hid on a list (`adplane_columns_<userId>_<kind>`, a JSON array of keys). */
+  columnsPrefix: 'adplane_columns_',
 } as const;
 
 /** Database setting ("edition") that switches parts of the console on and off. */

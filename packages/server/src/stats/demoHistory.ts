@@ -40,7 +40,9 @@ async function inventoryOf(db: Kysely<Database>, tenantId: number) {
   const t = db.withTables<EntityTables>();
   const channels = await t.selectFrom('supply_channels').select(['id', 'sub_id', 'data']).where('tenant_id', '=', tenantId).where('archived', '=', 0).execute();
   const tags = await t.selectFrom('demand_tags').select(['id', 'adv_id', 'name', 'data']).where('tenant_id', '=', tenantId).where('archived', '=', 0).execute();
-  const campaigns = await t.selectFrom('campaigns').select(['id', 'adv_id']).where('tenant_id', '=', tenantId).execute();
+  const campaigns = await t.selectFrom('campaigns').select(['id', 'adv_id', 'data']).where('tenant_id', '=', tenantId).execute();
+  const deals = await t.selectFrom('deals').select(['id', 'data']).where('tenant_id', '=', tenantId).execute();
+  const dealIds = new Map(deals.map((d) => [Number(d.id), parseJson<{ dealId?: string }>(d.data, {}).dealId ?? '']));
   const exchanges = await t.selectFrom('ad_exchanges').select(['id', 'name']).where('tenant_id', '=', tenantId).execute();
   const demoTags: DemoTag[] = tags.map((r) => {
     const d = parseJson<{ integration?: string; partner?: string }>(r.data, {});
@@ -51,7 +53,12 @@ async function inventoryOf(db: Kysely<Database>, tenantId: number) {
     const linked = (d.demand ?? []).map((x) => x.tagId).filter((id) => demoTags.some((tag) => tag.id === id));
     return { id: Number(r.id), subId: Number(r.sub_id ?? 0), integration: d.integration ?? 'VAST', tagIds: linked.length > 0 ? linked : demoTags.slice(0, 2).map((x) => x.id) };
   });
-  return { channels: demoChannels, tags: demoTags, campaigns: campaigns.map((c) => ({ id: Number(c.id), advId: Number(c.adv_id ?? 0) })), exchanges: exchanges.map((e) => ({ id: Number(e.id), name: e.name })) };
+  // A campaign's wins carry its first creative, supplier and deal, so that those lists have numbers too.
+  const demoCampaigns = campaigns.map((c) => {
+    const d = parseJson<{ creativeIds?: number[]; supplierIds?: number[]; dealIds?: number[] }>(c.data, {});
+    return { id: Number(c.id), advId: Number(c.adv_id ?? 0), creativeId: d.creativeIds?.[0] ?? 0, supplierId: d.supplierIds?.[0] ?? 0, dealId: dealIds.get(d.dealIds?.[0] ?? 0) ?? '' };
+  });
+  return { channels: demoChannels, tags: demoTags, campaigns: demoCampaigns, exchanges: exchanges.map((e) => ({ id: Number(e.id), name: e.name })) };
 }
 
 const blank = (hour: string, tenant: number): HourlyRow => ({
@@ -99,7 +106,8 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
         const row: HourlyRow = {
           ...blank(hour, tenantId),
           channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, partner: tag.partner, advertiser_id: tag.advId,
-          campaign_id: campaign?.id ?? 0, adexchange_id: exchange?.id ?? 0, deal_id: dealShare > 0 ? `deal-${tenantId}-${tag.id}` : '',
+          campaign_id: campaign?.id ?? 0, creative_id: campaign?.creativeId ?? 0, supplier_id: campaign?.supplierId ?? 0, adexchange_id: exchange?.id ?? 0,
+          deal_id: campaign?.dealId || (dealShare > 0 ? `deal-${tenantId}-${tag.id}` : ''),
           marketplace_name: programmatic ? (tag.partner || exchange?.name || tag.name) : '',
           country, region, us_state: country === 'US' ? state : '', device, os, browser,
           app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length], domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',

@@ -1,20 +1,29 @@
-import { CopyOutlined, DeleteOutlined, EditOutlined, EyeOutlined, InboxOutlined, PlusOutlined, UndoOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Popconfirm, Segmented, Space, Table, Tooltip, Typography } from 'antd';
-import { type ColumnsType, type TablePaginationConfig } from 'antd/es/table';
-import { type SorterResult } from 'antd/es/table/interface';
-import { type ComponentType, type CSSProperties, type ReactElement, type ReactNode, cloneElement, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { App, Button, Card, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
+import { type ColumnsType, type ColumnType, type TablePaginationConfig } from 'antd/es/table';
+import { type SorterResult, type TableCurrentDataSource } from 'antd/es/table/interface';
+import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type ResourceDef, formatDateTime } from '@adplane/shared';
-import { notifyLoadError, notifySaveError } from '../errors/notify.js';
+import {
+  bulkActionsOf, DEFAULT_PAGE_SIZE, formatDateTime, formatTimezone, hasRowStats, PAGE_SIZES, type ResourceDef, ROW_STATS_PERIOD_LABELS, ROW_STATS_PERIODS,
+  type RowStatsPeriod,
+} from '@adplane/shared';
+import { notifyLoadError } from '../errors/notify.js';
 import { useUser } from '../auth/authContext.js';
+import { BulkBar } from './BulkBar.js';
+import { ColumnChooser } from './ColumnChooser.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
 import { StatusTag } from './fields.js';
 import { inSentence } from './labels.js';
+import { isMetricKey, type MetricColumn, metricColumns, type RowValues, sortByMetric, useRowStats } from './rowMetrics.js';
 import { type ListParams, type ResourceRow, resourceApi } from './resourceApi.js';
+import { Locked, RowActions, useRowCommands } from './RowActions.js';
+import { useHiddenColumns, usePeriod } from './tablePrefs.js';
+import './resources.css';
 
 export interface ResourcePageProps {
   def: ResourceDef;
-  /** The kind's own columns; name, status, updated and actions are added around them. */
+  /** The kind's own columns (each with a `key`); name, numbers, status, updated and actions are added around them. */
   columns: ColumnsType<ResourceRow>;
   FormBody: ComponentType<ResourceFormProps>;
   defaults: () => Record<string, unknown>;
@@ -26,6 +35,8 @@ export interface ResourcePageProps {
   canDuplicate?: boolean;
   /** Extra actions per row (e.g. copy a channel's tag). */
   rowActions?: (row: ResourceRow) => ReactNode;
+  /** How many icon buttons `rowActions` shows, for the width of the actions column (default 1). */
+  rowActionCount?: number;
   intro?: ReactNode;
   drawerWidth?: number;
   /**
@@ -35,8 +46,12 @@ export interface ResourcePageProps {
   locked?: { create?: string; archive?: string; delete?: string };
   /** Title of the name column, for kinds whose rows are named by something else (a tooltip's key). */
   nameTitle?: string;
-  /** Width of the name column, so that long names keep room on a page with many columns. */
+  /** Width of the name column (names longer than it end in an ellipsis, whole on hover). */
   nameWidth?: number;
+  /** Column keys hidden until the user shows them with the column chooser. Default: `updatedAt`. */
+  defaultHidden?: string[];
+  /** Columns computed from the row numbers and the row itself (a campaign's pacing), after the numbers. */
+  metricExtras?: (valueOf: (row: ResourceRow) => RowValues | undefined, period: RowStatsPeriod, loading: boolean) => MetricColumn[];
 }
 
 const STATUS_FILTERS = [
@@ -46,16 +61,10 @@ const STATUS_FILTERS = [
   { value: 'archived', label: 'Archived' },
 ] as const;
 
-/** A disabled button gets no hover events, so the reason it is greyed sits on a wrapper around it. */
-function Locked({ reason, children }: { reason: string; children: ReactElement<{ style?: CSSProperties }> }) {
-  return (
-    <Tooltip title={reason}>
-      <span style={{ display: 'inline-block', cursor: 'not-allowed' }} data-locked={reason}>
-        {cloneElement(children, { style: { ...children.props.style, pointerEvents: 'none' } })}
-      </span>
-    </Tooltip>
-  );
-}
+const PERIOD_OPTIONS = ROW_STATS_PERIODS.map((p) => ({ value: p, label: ROW_STATS_PERIOD_LABELS[p] }));
+
+/** Columns the chooser never hides: what names a row and what acts on it. */
+const ALWAYS_SHOWN = new Set(['name', 'actions']);
 
 function readParams(sp: URLSearchParams): ListParams {
   const size = Number(sp.get('pageSize'));
@@ -70,15 +79,19 @@ function readParams(sp: URLSearchParams): ListParams {
   };
 }
 
+const titleText = (c: ColumnType<ResourceRow> & { label?: string }) => c.label ?? (typeof c.title === 'string' ? c.title : String(c.key));
+
 /**
  * The list page of every resource: server-side paging (10/20/50/100), sort, search and status
- * filter kept in the URL, and the row actions of the data contract (edit, duplicate, archive,
- * restore, delete) with the server's reasons when it refuses.
+ * filter kept in the URL; each row's numbers for a chosen period (loaded after the rows, sorted on
+ * the page); a column chooser remembered per user; bulk actions on selected rows; and the row
+ * actions of the data contract (edit, duplicate, archive, restore, delete) with the server's reasons
+ * when it refuses.
  */
 export function ResourceListPage(props: ResourcePageProps) {
   const { def } = props;
   const user = useUser();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const api = useMemo(() => resourceApi(def), [def]);
   const [sp, setSp] = useSearchParams();
   const params = readParams(sp);
@@ -86,6 +99,8 @@ export function ResourceListPage(props: ResourcePageProps) {
   const [loading, setLoading] = useState(true);
   const [drawer, setDrawer] = useState<DrawerState>({ open: false, id: null });
   const [searchText, setSearchText] = useState(params.search);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [metricSort, setMetricSort] = useState<{ key: string; order: 'ascend' | 'descend' } | null>(null);
   const canWrite = props.canWrite ?? true;
   const locked = props.locked ?? {};
   const key = JSON.stringify(params);
@@ -109,6 +124,26 @@ export function ResourceListPage(props: ResourcePageProps) {
       });
   }, [api, key]);
   useEffect(load, [load]);
+  // A selection belongs to the rows on screen: another page, search or filter starts afresh.
+  useEffect(() => setSelected([]), [key]);
+
+  // The numbers beside the rows: asked once the rows are known, never holding the list back.
+  const statsKind = hasRowStats(def.kind) && user.type !== 'sdk' ? def.kind : null;
+  const [period, setPeriod] = usePeriod(user.id);
+  const ids = useMemo(() => data.items.map((r) => r.id), [data.items]);
+  const { stats, loading: statsLoading } = useRowStats(statsKind, ids, period);
+  const current = stats && stats.period === period ? stats : null;
+  const statsPending = statsLoading || current === null;
+  const valueOf = useCallback((row: ResourceRow) => current?.rows[String(row.id)], [current]);
+  const metricCols: MetricColumn[] = useMemo(
+    () => (statsKind ? [...metricColumns(statsKind, valueOf, statsPending), ...(props.metricExtras?.(valueOf, period, statsPending) ?? [])] : []),
+    // props.metricExtras is a page's inline function: its output depends only on these.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [statsKind, valueOf, statsPending, period],
+  );
+
+  const defaultHidden = props.defaultHidden ?? ['updatedAt'];
+  const [hidden, setHidden] = useHiddenColumns(user.id, def.kind, defaultHidden);
 
   const update = (changes: Partial<ListParams>) => {
     const next = { ...params, ...changes };
@@ -117,150 +152,102 @@ export function ResourceListPage(props: ResourcePageProps) {
     setSp(out, { replace: true });
   };
 
-  const act = async (what: string, run: () => Promise<unknown>) => {
-    try {
-      await run();
-      message.success(what);
-      load();
-    } catch (error) {
-      notifySaveError(error);
-    }
-  };
+  const commands = useRowCommands(def, api, load);
+  const serverOrder = (k: string) => (!metricSort && params.sort === k ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null);
 
-  const showUsageThen = async (row: ResourceRow, verb: 'archive' | 'delete') => {
-    try {
-      const used = (await api.usage(row.id)).filter((u) => verb === 'delete' || !u.archived);
-      if (used.length === 0) return true;
-      modal.warning({
-        title: `${def.label} '${row.name}' is in use`,
-        content: (
-          <div>
-            <p>Remove it from these first:</p>
-            <ul>
-              {used.slice(0, 10).map((u) => (
-                <li key={`${u.kind}-${u.id}`}>
-                  {u.label} '{u.name}' ({u.field}){u.archived ? ' (archived)' : ''}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ),
-      });
-      return false;
-    } catch (error) {
-      notifyLoadError(error);
-      return false;
-    }
-  };
-
-  const columns: ColumnsType<ResourceRow> = [
-    { title: 'ID', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: params.sort === 'id' ? (params.order === 'asc' ? 'ascend' : 'descend') : null },
+  const allColumns: (ColumnType<ResourceRow> & { label?: string })[] = [
+    { title: 'ID', dataIndex: 'id', key: 'id', width: 54, sorter: true, sortOrder: serverOrder('id') },
     {
       title: props.nameTitle ?? 'Name',
       dataIndex: 'name',
-      width: props.nameWidth,
       key: 'name',
+      width: props.nameWidth ?? 200,
+      ellipsis: { showTitle: false },
       sorter: true,
-      sortOrder: params.sort === 'name' ? (params.order === 'asc' ? 'ascend' : 'descend') : null,
+      sortOrder: serverOrder('name'),
       render: (name: string, row) => (
         // An href makes it a real link (keyboard focus, the link role); the drawer opens in place.
-        <Typography.Link
-          href="#"
-          onClick={(e) => {
-            e.preventDefault();
-            setDrawer({ open: true, id: row.id });
-          }}
-          data-testid={`row-open-${row.id}`}
-        >
-          {name}
-        </Typography.Link>
+        <Tooltip title={name} placement="topLeft" mouseEnterDelay={0.5}>
+          <Typography.Link
+            href="#"
+            className="cell-ellipsis"
+            onClick={(e) => {
+              e.preventDefault();
+              setDrawer({ open: true, id: row.id });
+            }}
+            data-testid={`row-open-${row.id}`}
+          >
+            {name}
+          </Typography.Link>
+        </Tooltip>
       ),
     },
-    ...props.columns.map((c) => ({
-      ...c,
-      sortOrder: 'key' in c && c.sorter && params.sort === c.key ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
-    })),
-    { title: 'Status', dataIndex: 'status', key: 'status', width: 100, sorter: true, render: (s: number, row) => <StatusTag status={s} archived={row.archived} /> },
+    ...props.columns.map((c) => ({ ...c, sortOrder: 'key' in c && c.sorter ? serverOrder(String(c.key)) : null })),
+    ...metricCols.map((c) => ({ ...c, sortOrder: metricSort?.key === c.key ? metricSort.order : null })),
+    { title: 'Status', dataIndex: 'status', key: 'status', width: 78, sorter: true, sortOrder: serverOrder('status'), render: (s: number, row) => <StatusTag status={s} archived={row.archived} /> },
     {
       title: 'Updated',
       dataIndex: 'updatedAt',
       key: 'updatedAt',
-      width: 150,
+      width: 140,
       sorter: true,
+      sortOrder: serverOrder('updatedAt'),
       render: (v: string) => formatDateTime(v, user.timezone),
     },
     {
       title: '',
       key: 'actions',
-      width: canWrite ? 190 : 60,
+      fixed: 'right',
+      // The kind's own actions (copy a tag, test it...) take room of their own.
+      width: (canWrite ? 86 : 40) + (props.rowActionCount ?? (props.rowActions ? 1 : 0)) * 26,
       render: (_: unknown, row) => (
-        <Space size={2} onClick={(e) => e.stopPropagation()}>
-          {props.rowActions?.(row)}
-          <Tooltip title={canWrite && !row.archived ? 'Edit' : 'View'}>
-            <Button type="text" size="small" icon={canWrite && !row.archived ? <EditOutlined /> : <EyeOutlined />} onClick={() => setDrawer({ open: true, id: row.id })} aria-label="edit" />
-          </Tooltip>
-          {canWrite && (props.canDuplicate ?? true) && (
-            <Tooltip title="Duplicate (the copy starts paused)">
-              <Button type="text" size="small" icon={<CopyOutlined />} aria-label="duplicate" data-testid={`row-duplicate-${row.id}`} onClick={() => void act('Duplicated', () => api.duplicate(row.id))} />
-            </Tooltip>
-          )}
-          {canWrite && locked.archive && (
-            <Locked reason={locked.archive}>
-              <Button type="text" size="small" icon={row.archived ? <UndoOutlined /> : <InboxOutlined />} aria-label={row.archived ? 'restore' : 'archive'} disabled data-testid={`row-archive-${row.id}`} />
-            </Locked>
-          )}
-          {canWrite && !locked.archive && !row.archived && (
-            <Tooltip title="Archive (keeps its history in reports)">
-              <Button
-                type="text"
-                size="small"
-                icon={<InboxOutlined />}
-                aria-label="archive"
-                data-testid={`row-archive-${row.id}`}
-                onClick={() => void showUsageThen(row, 'archive').then((ok) => (ok ? act('Archived', () => api.archive(row.id)) : undefined))}
-              />
-            </Tooltip>
-          )}
-          {canWrite && !locked.archive && row.archived && (
-            <Tooltip title="Restore">
-              <Button type="text" size="small" icon={<UndoOutlined />} aria-label="restore" onClick={() => void act('Restored', () => api.restore(row.id))} />
-            </Tooltip>
-          )}
-          {canWrite && locked.delete && (
-            <Locked reason={locked.delete}>
-              <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label="delete" disabled data-testid={`row-delete-${row.id}`} />
-            </Locked>
-          )}
-          {canWrite && !locked.delete && (
-            <Popconfirm
-              title={`Delete ${inSentence(def.label)} '${row.name}'?`}
-              description="Deleting is permanent and its name disappears from reports. Archive keeps it instead."
-              okText="Delete"
-              okButtonProps={{ danger: true }}
-              onConfirm={() => showUsageThen(row, 'delete').then((ok) => (ok ? act('Deleted', () => api.remove(row.id)) : undefined))}
-            >
-              <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label="delete" data-testid={`row-delete-${row.id}`} />
-            </Popconfirm>
-          )}
-        </Space>
+        <RowActions
+          api={api}
+          row={row}
+          canWrite={canWrite}
+          canDuplicate={props.canDuplicate ?? true}
+          locked={locked}
+          extra={props.rowActions?.(row)}
+          onOpen={() => setDrawer({ open: true, id: row.id })}
+          commands={commands}
+        />
       ),
     },
   ];
+  const hiddenSet = new Set(hidden);
+  const columns = allColumns.filter((c) => ALWAYS_SHOWN.has(String(c.key)) || !hiddenSet.has(String(c.key)));
+  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 160), canWrite ? 32 : 0);
 
-  const onTableChange = (pagination: TablePaginationConfig, _f: unknown, sorter: SorterResult<ResourceRow> | SorterResult<ResourceRow>[]) => {
+  const rows = useMemo(() => {
+    if (!metricSort) return data.items;
+    return sortByMetric(data.items, metricCols.find((c) => c.key === metricSort.key), metricSort.order);
+  }, [data.items, metricSort, metricCols]);
+
+  const onTableChange = (
+    pagination: TablePaginationConfig,
+    _f: unknown,
+    sorter: SorterResult<ResourceRow> | SorterResult<ResourceRow>[],
+    extra: TableCurrentDataSource<ResourceRow>,
+  ) => {
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    const sortKey = s?.order ? String(s.columnKey ?? s.field ?? 'id') : 'id';
-    update({
-      page: pagination.current ?? 1,
-      pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-      sort: sortKey,
-      order: s?.order === 'ascend' ? 'asc' : 'desc',
-    });
+    const sortKey = s?.order ? String(s.columnKey ?? s.field ?? 'id') : null;
+    if (extra.action === 'sort' && sortKey && isMetricKey(sortKey)) {
+      // The numbers sort the rows on the page; the server's order stays as it was.
+      setMetricSort({ key: sortKey, order: s.order! });
+      return;
+    }
+    if (extra.action === 'sort') setMetricSort(null);
+    const bySort = extra.action === 'sort' ? { sort: sortKey ?? 'id', order: s?.order === 'ascend' ? ('asc' as const) : ('desc' as const) } : {};
+    update({ page: pagination.current ?? 1, pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE, ...bySort });
   };
+
+  const bulk = canWrite && bulkActionsOf(def).length > 0;
+  const chooser = allColumns.filter((c) => !ALWAYS_SHOWN.has(String(c.key))).map((c) => ({ key: String(c.key), label: titleText(c) }));
 
   return (
     <Card
       title={def.plural}
+      className="resource-page"
       data-testid={`page-${def.kind}`}
       extra={
         canWrite &&
@@ -278,30 +265,60 @@ export function ResourceListPage(props: ResourcePageProps) {
       }
     >
       {props.intro}
-      <Space style={{ marginBottom: 12 }} wrap>
-        <Input.Search
-          allowClear
-          placeholder="Search by name, id or uid"
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-          onSearch={(v) => update({ search: v.trim(), page: 1 })}
-          style={{ width: 300 }}
-          data-testid="resource-search"
+      <div className="resource-toolbar">
+        <Space wrap size={8}>
+          <Input.Search
+            allowClear
+            placeholder="Search by name, id or uid"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            onSearch={(v) => update({ search: v.trim(), page: 1 })}
+            style={{ width: 280 }}
+            data-testid="resource-search"
+          />
+          <Segmented options={[...STATUS_FILTERS]} value={params.status} onChange={(v) => update({ status: v as ListParams['status'], page: 1 })} />
+        </Space>
+        <Space wrap size={8}>
+          {statsKind && (
+            <span className="period-select">
+              <Segmented options={PERIOD_OPTIONS} value={period} onChange={(v) => setPeriod(v as RowStatsPeriod)} data-testid="period-select" />
+              <Typography.Text type="secondary" className="period-range" data-testid="period-range">
+                {current ? `${current.startDate === current.endDate ? current.startDate : `${current.startDate} – ${current.endDate}`}, ${formatTimezone(current.timezone)}` : ' '}
+              </Typography.Text>
+            </span>
+          )}
+          <ColumnChooser columns={chooser} hidden={hidden} onChange={setHidden} defaults={defaultHidden} />
+        </Space>
+      </div>
+      {bulk && (
+        <BulkBar
+          def={def}
+          api={api}
+          selected={selected}
+          archivedView={params.status === 'archived'}
+          onClear={() => setSelected([])}
+          onDone={() => {
+            setSelected([]);
+            load();
+          }}
         />
-        <Segmented options={[...STATUS_FILTERS]} value={params.status} onChange={(v) => update({ status: v as ListParams['status'], page: 1 })} />
-      </Space>
+      )}
       <Table<ResourceRow>
         rowKey="id"
-        size="middle"
+        size="small"
+        className="resource-table"
         loading={loading}
         columns={columns}
-        dataSource={data.items}
+        dataSource={rows}
         onChange={onTableChange}
+        scroll={{ x: scrollX }}
+        rowSelection={bulk ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 32 } : undefined}
         onRow={(row) => ({ 'data-testid': `row-${row.id}` }) as React.HTMLAttributes<HTMLElement>}
         pagination={{
           current: params.page,
           pageSize: params.pageSize,
           total: data.total,
+          size: 'small',
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZES.map(String),
           showTotal: (total, [from, to]) => `${from}-${to} of ${total}`,

@@ -1,4 +1,4 @@
-import { type ListPage, type ResourceDef, type ResourceKind } from '@adplane/shared';
+import { type BulkAnswer, type BulkInput, type ListPage, type ResourceDef, type ResourceKind } from '@adplane/shared';
 import { api } from '../api/client.js';
 import { type ListName, setList } from '../api/lists.js';
 
@@ -77,6 +77,8 @@ export function resourceApi(def: ResourceDef) {
     restore: async (id: number) => changed(await api.post<ResourceRow>(`${base}/${id}/restore`)),
     remove: async (id: number) => changed(await api.delete<void>(`${base}/${id}`)),
     usage: (id: number) => api.get<Usage[]>(`${base}/${id}/usage`),
+    /** Pause, activate, archive, restore or retarget the selected rows at once (all or nothing). */
+    bulk: async (body: BulkInput) => changed(await api.post<BulkAnswer>(`${base}/bulk`, body)),
   };
 }
 export type ResourceApi = ReturnType<typeof resourceApi>;

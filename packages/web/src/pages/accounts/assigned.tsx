@@ -97,7 +97,7 @@ export function useAssignedCountColumn(group: AssignedGroup) {
   return {
     title: group.label,
     key: `assigned-${group.list}`,
-    width: 100,
+    width: 80,
     align: 'right' as const,
     render: (_: unknown, row: { id: number }) => counts.get(row.id) ?? 0,
   };

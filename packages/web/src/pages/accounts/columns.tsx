@@ -1,16 +1,25 @@
 import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
+import { EllipsisText } from '../../resources/cells.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 
-const orNone = (v: unknown) => (typeof v === 'string' && v !== '' ? v : <Typography.Text type="secondary">-</Typography.Text>);
+const orNone = (v: unknown) => (typeof v === 'string' && v !== '' ? <EllipsisText text={v} /> : <Typography.Text type="secondary">-</Typography.Text>);
 
 /** The columns every account list shows after its name: sign-in, e-mail, company and, where kept, domain. */
 export function accountColumns(options: { company?: boolean; domain?: boolean } = {}): ColumnsType<ResourceRow> {
   const columns: ColumnsType<ResourceRow> = [
-    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, render: (v: string) => <Typography.Text copyable={{ text: v, tooltips: ['Copy', 'Copied'] }}>{v}</Typography.Text> },
-    { title: 'E-mail', dataIndex: 'email', key: 'email', render: orNone },
+    {
+      title: 'Username',
+      dataIndex: 'username',
+      key: 'username',
+      width: 130,
+      sorter: true,
+      ellipsis: { showTitle: false },
+      render: (v: string) => <Typography.Text copyable={{ text: v, tooltips: ['Copy', 'Copied'] }}>{v}</Typography.Text>,
+    },
+    { title: 'E-mail', dataIndex: 'email', key: 'email', width: 190, ellipsis: { showTitle: false }, render: orNone },
   ];
-  if (options.company ?? true) columns.push({ title: 'Company', dataIndex: 'companyName', key: 'companyName', width: 170, render: orNone });
-  if (options.domain) columns.push({ title: 'Domain', dataIndex: 'domain', key: 'domain', render: orNone });
+  if (options.company ?? true) columns.push({ title: 'Company', dataIndex: 'companyName', key: 'companyName', width: 160, ellipsis: { showTitle: false }, render: orNone });
+  if (options.domain) columns.push({ title: 'Domain', dataIndex: 'domain', key: 'domain', width: 140, ellipsis: { showTitle: false }, render: orNone });
   return columns;
 }

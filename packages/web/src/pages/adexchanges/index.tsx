@@ -5,23 +5,21 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { limitText } from '../../resources/unitFields.js';
+import { CopyValue } from '../../resources/cells.js';
 import { AdExchangeForm, adExchangeDefaults, endpointHost } from './AdExchangeForm.js';
 
 const COLUMNS: ColumnsType<ResourceRow> = [
   {
-    title: 'Endpoint host',
+    title: 'Endpoint',
     dataIndex: 'endpoint',
     key: 'endpoint',
+    width: 180,
     ellipsis: { showTitle: false },
-    render: (v: unknown) => (
-      <span className="dsp-mono" title={String(v ?? '')}>
-        {endpointHost(v)}
-      </span>
-    ),
+    render: (v: unknown) => <CopyValue value={String(v ?? '')} shown={endpointHost(v)} />,
   },
-  { title: 'Timeout (tmax)', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 124, align: 'right', sorter: true, render: (v: unknown) => (typeof v === 'number' ? `${v} ms` : '') },
-  { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 100, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
-  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 110, ellipsis: true, render: (v: unknown) => (v ? String(v) : <Typography.Text type="secondary">none</Typography.Text>) },
+  { title: 'tmax', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 84, align: 'right', sorter: true, render: (v: unknown) => (typeof v === 'number' ? `${v} ms` : '') },
+  { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
+  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 100, ellipsis: true, render: (v: unknown) => (v ? String(v) : <Typography.Text type="secondary">none</Typography.Text>) },
   { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 80, align: 'right', render: (v: unknown) => (typeof v === 'number' ? formatPercent(v) : '') },
 ];
 
@@ -36,6 +34,8 @@ export default function AdExchangesPage() {
       defaults={adExchangeDefaults}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
+      nameWidth={180}
+      defaultHidden={['updatedAt', 'marginPercent']}
     />
   );
 }

@@ -22,7 +22,8 @@ export default function AdvertisersPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
-      nameWidth={200}
+      nameWidth={160}
+      defaultHidden={['updatedAt', 'email', 'companyName']}
     />
   );
 }

@@ -6,6 +6,7 @@ import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES 
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
+import { CopyValue, EllipsisText } from '../../resources/cells.js';
 import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
@@ -72,31 +73,43 @@ export default function ChannelsPage() {
       title: 'UID',
       dataIndex: 'uid',
       key: 'uid',
-      width: 135,
-      render: (uid: string | null) =>
-        uid ? (
-          <Typography.Text code className="channel-uid">
-            {uid}
-          </Typography.Text>
-        ) : null,
+      width: 170,
+      ellipsis: { showTitle: false },
+      render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null),
     },
-    { title: 'Integration', dataIndex: 'integration', key: 'integration', sorter: true, width: 105, render: (v: string) => INTEGRATION_NAMES.get(v) ?? v },
     {
-      title: 'Environment / format',
-      dataIndex: 'environment',
-      key: 'environment',
+      title: 'Type',
+      dataIndex: 'integration',
+      key: 'integration',
       sorter: true,
-      width: 130,
-      render: (v: string, row) => `${ENVIRONMENT_NAMES.get(v) ?? v} · ${FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')}`,
+      width: 124,
+      ellipsis: { showTitle: false },
+      render: (v: string, row) => {
+        const text = `${INTEGRATION_NAMES.get(v) ?? v} · ${ENVIRONMENT_NAMES.get(row.environment) ?? String(row.environment ?? '')} ${(FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')).toLowerCase()}`;
+        return <EllipsisText text={text} />;
+      },
     },
-    { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', sorter: true, align: 'right', width: 85, render: usd },
-    { title: 'Payout', dataIndex: 'payout', key: 'payout', align: 'right', width: 115, render: (p: unknown) => <span className="channel-nowrap">{priceText(p)}</span> },
+    {
+      title: 'Floor · payout',
+      dataIndex: 'floorCpm',
+      key: 'floorCpm',
+      sorter: true,
+      align: 'right',
+      width: 140,
+      render: (floor: number, row) => (
+        <span className="channel-nowrap">
+          {usd(floor)} <Typography.Text type="secondary">· {priceText(row.payout)}</Typography.Text>
+        </span>
+      ),
+    },
     {
       title: 'Subpublisher',
       dataIndex: 'subpublisherId',
       key: 'subpublisherId',
-      width: 140,
-      render: (id: number | null) => (id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : (subNames.get(id) ?? `#${id}`)),
+      width: 120,
+      ellipsis: { showTitle: false },
+      render: (id: number | null) =>
+        id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : <EllipsisText text={subNames.get(id) ?? `#${id}`} />,
     },
   ];
 
@@ -106,6 +119,7 @@ export default function ChannelsPage() {
       columns={columns}
       FormBody={ChannelForm}
       defaults={channelDefaults}
+      rowActionCount={3}
       rowActions={(row) => (
         <>
           <CopyTagButton row={row} />
@@ -114,7 +128,8 @@ export default function ChannelsPage() {
         </>
       )}
       drawerWidth={760}
-      nameWidth={230}
+      nameWidth={190}
+      defaultHidden={['updatedAt', 'uid']}
     />
   );
 }

@@ -5,6 +5,7 @@ import { AD_FORMAT_OPTIONS, type APPROVAL, RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
+import { CopyValue } from '../../resources/cells.js';
 import { nameOf, useNames } from '../dsp/names.js';
 import { APPROVAL_LABELS, CreativeForm } from './CreativeForm.js';
 import { creativeDefaults, creativeSizeLabel, creativeToBody } from './creativeValues.js';
@@ -23,7 +24,7 @@ export default function CreativesPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 140, sorter: true, render: (uid: string | null) => <span className="dsp-mono">{uid}</span> },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null) },
       {
         title: 'Format',
         dataIndex: 'format',
@@ -54,6 +55,7 @@ export default function CreativesPage() {
       toBody={creativeToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={960}
+      defaultHidden={['updatedAt', 'uid', 'm_bids']}
     />
   );
 }

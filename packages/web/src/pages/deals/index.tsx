@@ -1,9 +1,10 @@
-import { Space, Tag, Tooltip, Typography } from 'antd';
+import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
+import { CopyValue, EllipsisText } from '../../resources/cells.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { FlightCell } from '../dsp/FlightCell.js';
 import { AUCTION_TYPE_OPTIONS, DealForm } from './DealForm.js';
@@ -16,13 +17,10 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     title: 'Deal ID',
     dataIndex: 'dealId',
     key: 'dealId',
+    width: 160,
     sorter: true,
     ellipsis: { showTitle: false },
-    render: (v: unknown) => (
-      <span className="dsp-mono" title={String(v ?? '')}>
-        {String(v ?? '')}
-      </span>
-    ),
+    render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
   },
   { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', width: 104, align: 'right', sorter: true, render: usd },
   { title: 'Auction', dataIndex: 'auctionType', key: 'auctionType', width: 104, render: (v: number) => AUCTION_LABELS.get(v) ?? '' },
@@ -30,24 +28,12 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     title: 'Buyer seats',
     dataIndex: 'buyerSeats',
     key: 'buyerSeats',
-    width: 150,
+    width: 136,
+    ellipsis: { showTitle: false },
     render: (seats: string[] | undefined) =>
-      seats && seats.length > 0 ? (
-        <Tooltip title={seats.length > 2 ? seats.join(', ') : undefined}>
-          <Space size={2} wrap>
-            {seats.slice(0, 2).map((s) => (
-              <Tag key={s} className="dsp-mono" style={{ marginInlineEnd: 0 }}>
-                {s}
-              </Tag>
-            ))}
-            {seats.length > 2 && <Tag style={{ marginInlineEnd: 0 }}>+{seats.length - 2} more</Tag>}
-          </Space>
-        </Tooltip>
-      ) : (
-        <Typography.Text type="secondary">Any buyer</Typography.Text>
-      ),
+      seats && seats.length > 0 ? <EllipsisText text={seats.join(', ')} className="cell-mono" /> : <Typography.Text type="secondary">Any buyer</Typography.Text>,
   },
-  { title: 'Flight', key: 'flight', width: 108, render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} /> },
+  { title: 'Flight', key: 'flight', width: 170, render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} /> },
 ];
 
 /** Deals: private-marketplace deals the tenant's suppliers send (DSP mode, Targeting menu). */
@@ -63,6 +49,8 @@ export default function DealsPage() {
       toBody={dealToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
+      nameWidth={170}
+      defaultHidden={['updatedAt', 'auctionType', 'm_bids']}
     />
   );
 }

@@ -72,7 +72,11 @@ describe('Demands page', () => {
     const newButton = screen.getByTestId('resource-new') as HTMLButtonElement;
     expect(newButton.disabled).toBe(true);
     expect((screen.getByTestId('row-archive-3') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('row-delete-3') as HTMLButtonElement).disabled).toBe(true);
+    // Delete sits in the row's "More" menu, greyed with the reason.
+    fireEvent.click(screen.getByTestId('row-more-3'));
+    const remove = await screen.findByTestId('row-delete-3');
+    expect(remove.closest('.ant-dropdown-menu-item')?.getAttribute('aria-disabled')).toBe('true');
+    expect(remove.textContent).toContain('Only the super admin');
     expect(screen.getByTestId('demands-limited').textContent).toContain('changing prices is for the super admin');
 
     fireEvent.mouseEnter(newButton.parentElement!);

@@ -45,7 +45,8 @@ export default function SubpublishersPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
-      nameWidth={200}
+      nameWidth={180}
+      defaultHidden={['updatedAt', 'email', 'companyName']}
     />
   );
 }

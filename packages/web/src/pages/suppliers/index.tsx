@@ -7,6 +7,7 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { copyToClipboard } from '../../resources/clipboard.js';
+import { CopyValue } from '../../resources/cells.js';
 import { limitText } from '../../resources/unitFields.js';
 import { SupplierForm, supplierDefaults } from './SupplierForm.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
@@ -21,28 +22,26 @@ export default function SuppliersPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 150, sorter: true, render: (uid: string | null) => <span className="dsp-mono">{uid}</span> },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null) },
       {
         title: 'Bid endpoint',
         key: 'endpoint',
+        width: 210,
         ellipsis: { showTitle: false },
         render: (_: unknown, row) => {
           if (!row.uid) return null;
+          // The host is the same on every row: show the path, copy the whole URL.
           const url = supplierEndpoint(host, row.uid);
-          return (
-            <span className="dsp-mono" title={url}>
-              {url}
-            </span>
-          );
+          return <CopyValue value={url} shown={url.replace(/^https?:\/\/[^/]+/, '')} testId={`endpoint-${row.id}`} />;
         },
       },
-      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 100, align: 'right', sorter: true, render: (v: number) => limitText(v) },
-      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 86, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
+      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span> },
+      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 76, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
       {
         title: 'Formats',
         dataIndex: 'formats',
         key: 'formats',
-        width: 124,
+        width: 110,
         render: (formats: string[] | undefined) => (
           <Space size={2} wrap>
             {(formats ?? []).map((f) => (
@@ -69,6 +68,8 @@ export default function SuppliersPage() {
       defaults={supplierDefaults}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
+      nameWidth={170}
+      defaultHidden={['updatedAt', 'uid']}
       intro={
         <Typography.Paragraph type="secondary">
           Partners that send OpenRTB bid requests to your bidder. Hand each one its bid endpoint; the QPS limit and margin apply per supplier.

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { RESOURCES, partnerById } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { usd } from '../../resources/fields.js';
+import { EllipsisText } from '../../resources/cells.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
 import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { priceText } from '../../resources/unitFields.js';
@@ -70,7 +71,8 @@ export default function TagsPage() {
       dataIndex: 'integration',
       key: 'integration',
       sorter: true,
-      width: 150,
+      width: 140,
+      ellipsis: { showTitle: false },
       render: (v: string, row) =>
         v === 'PreBid' ? (
           <span>
@@ -80,7 +82,7 @@ export default function TagsPage() {
           v
         ),
     },
-    { title: 'Price', dataIndex: 'price', key: 'price', align: 'right', width: 120, render: (p: unknown) => priceText(p) },
+    { title: 'Price', dataIndex: 'price', key: 'price', align: 'right', width: 116, render: (p: unknown) => priceText(p) },
     { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: 85, render: usd },
     { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: 95, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
     { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: 90 },
@@ -88,8 +90,10 @@ export default function TagsPage() {
       title: 'Advertiser',
       dataIndex: 'advertiserId',
       key: 'advertiserId',
-      width: 140,
-      render: (id: number | null) => (id === null || id === undefined ? <Typography.Text type="secondary">None</Typography.Text> : (advNames.get(id) ?? `#${id}`)),
+      width: 130,
+      ellipsis: { showTitle: false },
+      render: (id: number | null) =>
+        id === null || id === undefined ? <Typography.Text type="secondary">None</Typography.Text> : <EllipsisText text={advNames.get(id) ?? `#${id}`} />,
     },
   ];
 
@@ -102,7 +106,9 @@ export default function TagsPage() {
       toForm={tagToForm}
       toBody={tagToBody}
       drawerWidth={760}
-      nameWidth={240}
+      nameWidth={200}
+      defaultHidden={['updatedAt', 'floorCpm', 'timeoutMs', 'priority']}
+      rowActionCount={2}
       rowActions={(row) => (
         <>
           <TagTestButton subject={{ kind: 'tag', id: Number(row.id), name: String(row.name) }} />

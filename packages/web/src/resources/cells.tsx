@@ -1,0 +1,28 @@
+import { Tooltip, Typography } from 'antd';
+import { type ReactNode } from 'react';
+
+/**
+ * Table cells that keep rows one line high: a long value is cut with an ellipsis, and whoever needs
+ * all of it hovers for a tooltip and copies it with the copy icon (endpoints, tag URLs, deal ids).
+ * Give the column `ellipsis: { showTitle: false }` and a width (or let it take the rest).
+ */
+export function CopyValue({ value, shown, mono = true, testId }: { value: string; shown?: ReactNode; mono?: boolean; testId?: string }) {
+  if (!value) return null;
+  return (
+    <span className="cell-copy" data-testid={testId}>
+      <Tooltip title={value} placement="topLeft" mouseEnterDelay={0.3}>
+        <span className={`cell-ellipsis${mono ? ' cell-mono' : ''}`}>{shown ?? value}</span>
+      </Tooltip>
+      <Typography.Text className="cell-copy-icon" copyable={{ text: value, tooltips: ['Copy', 'Copied'] }} />
+    </span>
+  );
+}
+
+/** A text cut to one line with its whole text on hover. */
+export function EllipsisText({ text, children, className }: { text: string; children?: ReactNode; className?: string }) {
+  return (
+    <Tooltip title={text} placement="topLeft" mouseEnterDelay={0.5}>
+      <span className={`cell-ellipsis${className ? ` ${className}` : ''}`}>{children ?? text}</span>
+    </Tooltip>
+  );
+}
