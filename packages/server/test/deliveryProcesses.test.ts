@@ -15,7 +15,13 @@ import { BUDGET_CAMPAIGN, PRICE, type Request, SUPPLIER_QPS } from './deliveryPr
  * on REDIS_URL, else on a redis-server of its own; skipped when there is neither (failing on CI).
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HOLD_MS = 1_000;
+/**
+ * How long a reservation waits for its impression here (60 s in production). An impression event
+ * arriving after its reservation went back is the documented overspend; the events of this test
+ * arrive within ~30 ms, but on a loaded CI machine the child processes can stall for a second or
+ * more, so the hold leaves them room (a 1 s hold measured 59 impressions over on such a machine).
+ */
+const HOLD_MS = 6_000;
 const LOAD_MS = 3_000;
 const present = !!process.env.REDIS_URL || hasRedisServer();
 
@@ -100,9 +106,13 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       let frequencyCommitted = 0;
       const qpsPerSecond: number[] = [];
       const start = Date.now();
-      /** The impression event reaches either process some milliseconds later; one decision in ten never becomes one. */
+      /**
+       * The impression event reaches either process some milliseconds later; one budget decision in
+       * ten never becomes one (its reservation goes back after the hold). Every frequency decision
+       * does: a dropped one would hold its viewer's slot for the whole test.
+       */
       const event = (id: string, kind: 'budget' | 'frequency') => {
-        if (Math.random() < 0.1) return false;
+        if (kind === 'budget' && Math.random() < 0.1) return false;
         const to = children[Math.random() < 0.5 ? 0 : 1]!;
         events.push(sleep(Math.random() * 30).then(() => to.call({ op: 'commit', id, kind })));
         return true;
