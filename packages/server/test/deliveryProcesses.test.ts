@@ -106,6 +106,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       let budgetCommitted = 0;
       let frequencyCommitted = 0;
       const qpsPerSecond: number[] = [];
+      const offeredPerSecond: number[] = [];
       const start = Date.now();
       /**
        * The impression event reaches either process some milliseconds later; one budget decision in
@@ -126,10 +127,9 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
           budgetServed++;
           if (event(id, 'budget')) budgetCommitted++;
         }
-        if (qps.allowed) {
-          const second = Math.floor((Date.now() - start) / 1000);
-          qpsPerSecond[second] = (qpsPerSecond[second] ?? 0) + 1;
-        }
+        const second = Math.floor((Date.now() - start) / 1000);
+        offeredPerSecond[second] = (offeredPerSecond[second] ?? 0) + 1;
+        if (qps.allowed) qpsPerSecond[second] = (qpsPerSecond[second] ?? 0) + 1;
         if (i % 20 === 0) {
           const f = await child.call({ op: 'admit', id: `f${i}`, kind: 'frequency' });
           if (f.refusal === null && event(`f${i}`, 'frequency')) frequencyCommitted++;
@@ -160,8 +160,10 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       expect(frequencyCommitted).toBeLessThanOrEqual(3 + 1);
 
       // the QPS limit, in each full second after the first (each process starts on an equal share)
-      for (const n of qpsPerSecond.slice(1, Math.floor(LOAD_MS / 1000))) {
-        expect(n).toBeGreaterThanOrEqual(SUPPLIER_QPS * 0.6);
+      // (a loaded machine may offer fewer requests than the limit in a second: the floor is of what was offered)
+      for (let second = 1; second < Math.floor(LOAD_MS / 1000); second++) {
+        const n = qpsPerSecond[second] ?? 0;
+        expect(n).toBeGreaterThanOrEqual(Math.floor(Math.min(offeredPerSecond[second] ?? 0, SUPPLIER_QPS) * 0.6));
         expect(n).toBeLessThanOrEqual(SUPPLIER_QPS * 1.2 + 2);
       }
     } finally {
