@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { type ReportRow } from './report.js';
 
-export const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs'] as const;
+export const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'] as const;
+
+/**
+ * The top lists a dashboard shows, by who is looking: the tenant and admins their supply and demand,
+ * a subpublisher its channels, an advertiser its campaigns and demand tags.
+ */
+export const DASHBOARD_TOPS = ['channel', 'tag', 'campaign'] as const;
+export type DashboardTop = (typeof DASHBOARD_TOPS)[number];
 
 export interface DashboardAnswer {
   /** Local days of the user's time zone. */
@@ -15,8 +22,10 @@ export interface DashboardAnswer {
   hours: ReportRow[];
   /** Revenue and impressions by day over the last 7 days. */
   days: ReportRow[];
+  /** The top lists of the week, by revenue; a list the user's dashboard does not show is empty. */
   topChannels: ReportRow[];
   topDemand: ReportRow[];
+  topCampaigns: ReportRow[];
 }
 
 export const FinanceQuery = z.object({

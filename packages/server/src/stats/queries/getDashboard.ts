@@ -1,9 +1,16 @@
 import {
-  DASHBOARD_METRICS, type DashboardAnswer, formatDate, metricFromSums, ReportRequest, type ReportRequestInput, type ReportRow, type StatsSumColumn,
+  DASHBOARD_METRICS, type DashboardAnswer, type DashboardTop, formatDate, metricFromSums, type MetricId, ReportRequest, type ReportRequestInput, type ReportRow, type StatsSumColumn,
 } from '@adplane/shared';
 import { getReport, type ReportContext } from './getReport.js';
 
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
+
+/** What each top list shows: a campaign's delivery is its impressions, spend and eCPM. */
+const TOP_METRICS: Record<DashboardTop, MetricId[]> = {
+  channel: ['revenue', 'imps', 'fill'],
+  tag: ['revenue', 'imps', 'fill'],
+  campaign: ['revenue', 'imps', 'ecpm'],
+};
 
 /** The summed columns the dashboard's metrics are computed from. */
 const SUMS: StatsSumColumn[] = ['revenue', 'cost', 'imps', 'opps', 'reqs'];
@@ -18,19 +25,34 @@ function totalsOf(rows: readonly ReportRow[]): ReportRow {
 
 /**
  * The dashboard for the user's scope: today against yesterday and the last 7 days, by hour and by day,
- * and the top channels and demand tags of the week. Three queries on the hourly rollup: the week by
- * local hour (every total, the hours and the days come from it) and the two top lists.
+ * and the top lists of the week the user's role looks at (`tops`: channels and demand tags for the
+ * tenant, its channels for a subpublisher, its campaigns and tags for an advertiser). One query on the
+ * hourly rollup for the week by local hour (every total, the hours and the days come from it), and
+ * one per top list.
  */
-export async function getDashboard(ctx: ReportContext, timezone: number, now = Date.now()): Promise<DashboardAnswer> {
+export async function getDashboard(
+  ctx: ReportContext,
+  timezone: number,
+  now = Date.now(),
+  tops: readonly DashboardTop[] = ['channel', 'tag'],
+): Promise<DashboardAnswer> {
   const today = formatDate(now, timezone);
   const yesterday = addDays(today, -1);
   const weekStart = addDays(today, -6);
   // Every total comes from the hours and the top lists show no totals row: three queries, one scan each.
   const run = (input: Omit<ReportRequestInput, 'timezone'>) => getReport(ctx, ReportRequest.parse({ ...input, timezone }), { totals: false });
-  const [hours, topChannels, topDemand] = await Promise.all([
+  // Rows without the dimension (id 0: a campaign's win has no channel) are not a "top" of anything.
+  const top = async (dimension: DashboardTop) =>
+    tops.includes(dimension)
+      ? (await run({ startDate: weekStart, endDate: today, dimensions: [dimension], metrics: TOP_METRICS[dimension], sort: { by: 'revenue', order: 'desc' }, limit: 6 }))
+          .filter((r) => Number(r[dimension]) > 0)
+          .slice(0, 5)
+      : [];
+  const [hours, topChannels, topDemand, topCampaigns] = await Promise.all([
     run({ startDate: weekStart, endDate: today, dimensions: ['hour'], metrics: [...SUMS] }),
-    run({ startDate: weekStart, endDate: today, dimensions: ['channel'], metrics: ['revenue', 'imps', 'fill'], sort: { by: 'revenue', order: 'desc' }, limit: 5 }),
-    run({ startDate: weekStart, endDate: today, dimensions: ['tag'], metrics: ['revenue', 'imps', 'fill'], sort: { by: 'revenue', order: 'desc' }, limit: 5 }),
+    top('channel'),
+    top('tag'),
+    top('campaign'),
   ]);
   const onDay = (day: string) => hours.filter((r) => String(r.hour).startsWith(day));
   const days = [...new Set(hours.map((r) => String(r.hour).slice(0, 10)))].sort().map((date) => {
@@ -41,6 +63,6 @@ export async function getDashboard(ctx: ReportContext, timezone: number, now = D
     today, yesterday, weekStart, timezone,
     totals: { today: totalsOf(onDay(today)), yesterday: totalsOf(onDay(yesterday)), last7: totalsOf(hours) },
     hours: [...onDay(yesterday), ...onDay(today)].map((r) => ({ hour: r.hour, revenue: r.revenue, imps: r.imps })),
-    days, topChannels, topDemand,
+    days, topChannels, topDemand, topCampaigns,
   };
 }

@@ -8,6 +8,7 @@ import { buildNavigation, type NavItem } from '../../layout/navigation.js';
 import { userTypeLabel } from '../../layout/userType.js';
 import { canSwitchMode, modeLabel } from '../../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../../prefs/uiTabs.js';
+import { SdkAppsCard } from './SdkAppsCard.js';
 import { SECTION_SUMMARIES, PAGE_SUMMARIES, greeting } from './summaries.js';
 
 // The numbers and charts load as their own chunk (charts are heavy): the page shows at once.
@@ -73,10 +74,12 @@ export default function DashboardPage() {
         </div>
       </div>
 
-      {user.type !== 'sdk' && (
+      {user.type !== 'sdk' ? (
         <Suspense fallback={null}>
           <DashboardStats />
         </Suspense>
+      ) : (
+        <SdkAppsCard />
       )}
 
       <Descriptions className="dashboard-facts" size="small" bordered column={3} data-testid="dashboard-facts" items={facts} />

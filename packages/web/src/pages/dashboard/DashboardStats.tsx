@@ -2,19 +2,48 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
-import { type DashboardAnswer, formatMetric, type MetricId, type ReportRow } from '@adplane/shared';
+import { type DashboardAnswer, formatMetric, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useUser } from '../../auth/authContext.js';
 import { notifyLoadError } from '../../errors/notify.js';
 
-const CARDS: { id: MetricId; label: string }[] = [
-  { id: 'revenue', label: 'Revenue' },
-  { id: 'cost', label: 'Cost' },
-  { id: 'profit', label: 'Profit' },
-  { id: 'imps', label: 'Impressions' },
-  { id: 'fill', label: 'Fill' },
-];
+type StatCard = { id: MetricId; label: string };
+
+/**
+ * The numbers each role looks at first. The tenant (and admins) watch revenue against what they pay
+ * out; a subpublisher the revenue and fill of its channels; an advertiser its delivery: what it
+ * spent, for how many impressions, at what eCPM. Nobody is shown another party's margin.
+ */
+export function cardsFor(type: UserType): StatCard[] {
+  switch (type) {
+    case 'sub':
+      return [
+        { id: 'revenue', label: 'Revenue' },
+        { id: 'imps', label: 'Impressions' },
+        { id: 'fill', label: 'Fill' },
+        { id: 'reqs', label: 'Requests' },
+        { id: 'ecpm', label: 'eCPM' },
+      ];
+    case 'adv':
+      return [
+        { id: 'revenue', label: 'Spend' },
+        { id: 'imps', label: 'Impressions' },
+        { id: 'ecpm', label: 'eCPM' },
+      ];
+    default:
+      return [
+        { id: 'revenue', label: 'Revenue' },
+        { id: 'cost', label: 'Cost' },
+        { id: 'profit', label: 'Profit' },
+        { id: 'imps', label: 'Impressions' },
+        { id: 'fill', label: 'Fill' },
+      ];
+  }
+}
+
+/** Averages over the week: sums per day, ratios over the whole week. */
+const RATIOS = new Set<MetricId>(['fill', 'ecpm']);
 
 function change(now: number, before: number): { text: string; up: boolean } | null {
   if (!before) return null;
@@ -22,7 +51,14 @@ function change(now: number, before: number): { text: string; up: boolean } | nu
   return { text: `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`, up: pct >= 0 };
 }
 
-function TopTable({ title, rows, dimension, testId }: { title: string; rows: ReportRow[]; dimension: 'channel' | 'tag'; testId: string }) {
+function TopTable({ title, rows, dimension, testId, third = 'fill', revenueLabel = 'Revenue' }: {
+  title: string;
+  rows: ReportRow[];
+  dimension: 'channel' | 'tag' | 'campaign';
+  testId: string;
+  third?: 'fill' | 'ecpm';
+  revenueLabel?: string;
+}) {
   return (
     <Card size="small" title={title} data-testid={testId}>
       <Table<ReportRow>
@@ -33,9 +69,9 @@ function TopTable({ title, rows, dimension, testId }: { title: string; rows: Rep
         locale={{ emptyText: 'No traffic this week' }}
         columns={[
           { key: 'name', title: 'Name', render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`) },
-          { key: 'revenue', title: 'Revenue', align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
+          { key: 'revenue', title: revenueLabel, align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
           { key: 'imps', title: 'Impressions', align: 'right', render: (_, r) => formatMetric('imps', r.imps as number) },
-          { key: 'fill', title: 'Fill', align: 'right', render: (_, r) => formatMetric('fill', r.fill as number) },
+          { key: third, title: third === 'fill' ? 'Fill' : 'eCPM', align: 'right', render: (_, r) => formatMetric(third, r[third] as number) },
         ]}
       />
     </Card>
@@ -44,6 +80,9 @@ function TopTable({ title, rows, dimension, testId }: { title: string; rows: Rep
 
 /** Today's numbers for the user's scope against yesterday and the 7-day daily average, with the trend. */
 export function DashboardStats() {
+  const user = useUser();
+  const ownMargin = user.type === 'admin' || user.type === 'demand';
+  const revenueLabel = user.type === 'adv' ? 'Spend' : 'Revenue';
   const [data, setData] = useState<DashboardAnswer | null>(null);
   useEffect(() => {
     statsApi.dashboard().then(setData).catch(notifyLoadError);
@@ -79,19 +118,22 @@ export function DashboardStats() {
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: data.days.map((r) => String(r.date)) },
       yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v}` } },
-      series: (['revenue', 'cost', 'profit'] as const).map((m) => ({ name: m[0].toUpperCase() + m.slice(1), type: 'bar' as const, data: data.days.map((r) => Number(r[m] ?? 0) / 1_000_000) })),
+      series: (ownMargin ? (['revenue', 'cost', 'profit'] as const) : (['revenue'] as const)).map((m) => ({
+        name: m === 'revenue' ? revenueLabel : m[0].toUpperCase() + m.slice(1),
+        type: 'bar' as const,
+        data: data.days.map((r) => Number(r[m] ?? 0) / 1_000_000),
+      })),
     };
-  }, [data]);
+  }, [data, ownMargin, revenueLabel]);
 
-  const user = useUser();
   if (!data) return <Skeleton active className="dashboard-stats" />;
   return (
     <div className="dashboard-stats" data-testid="dashboard-stats">
       <Row gutter={[16, 16]} className="stat-cards">
-        {CARDS.map(({ id, label }) => {
+        {cardsFor(user.type).map(({ id, label }) => {
           const today = Number(data.totals.today[id] ?? 0);
           const vsYesterday = change(today, Number(data.totals.yesterday[id] ?? 0));
-          const weekAvg = id === 'fill' ? Number(data.totals.last7.fill ?? 0) : Number(data.totals.last7[id] ?? 0) / 7;
+          const weekAvg = RATIOS.has(id) ? Number(data.totals.last7[id] ?? 0) : Number(data.totals.last7[id] ?? 0) / 7;
           return (
             <Col key={id} xs={12} md={8} xl={4} flex="1">
               <Card size="small" data-testid={`dashboard-stat-${id}`}>
@@ -102,7 +144,7 @@ export function DashboardStats() {
                       {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
                     </span>
                   ) : '—'}{' '}
-                  vs yesterday ({formatMetric(id, Number(data.totals.yesterday[id] ?? 0))}); 7-day {id === 'fill' ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
+                  vs yesterday ({formatMetric(id, Number(data.totals.yesterday[id] ?? 0))}); 7-day {RATIOS.has(id) ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
                 </Typography.Text>
               </Card>
             </Col>
@@ -111,7 +153,7 @@ export function DashboardStats() {
       </Row>
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={12}>
-          <Card size="small" title="Revenue by hour" data-testid="dashboard-hours-chart">
+          <Card size="small" title={`${revenueLabel} by hour`} data-testid="dashboard-hours-chart">
             {hourOption && <EChart option={hourOption} style={{ height: 260 }} />}
           </Card>
         </Col>
@@ -120,12 +162,21 @@ export function DashboardStats() {
             {dayOption && <EChart option={dayOption} style={{ height: 260 }} />}
           </Card>
         </Col>
-        <Col xs={24} xl={12}>
-          <TopTable title="Top channels, last 7 days" rows={data.topChannels} dimension="channel" testId="dashboard-top-channels" />
-        </Col>
-        <Col xs={24} xl={12}>
-          <TopTable title="Top demand tags, last 7 days" rows={data.topDemand} dimension="tag" testId="dashboard-top-demand" />
-        </Col>
+        {user.type !== 'adv' && (
+          <Col xs={24} xl={12}>
+            <TopTable title={user.type === 'sub' ? 'Your channels, last 7 days' : 'Top channels, last 7 days'} rows={data.topChannels} dimension="channel" testId="dashboard-top-channels" />
+          </Col>
+        )}
+        {user.type === 'adv' && (
+          <Col xs={24} xl={12}>
+            <TopTable title="Your campaigns, last 7 days" rows={data.topCampaigns} dimension="campaign" testId="dashboard-top-campaigns" third="ecpm" revenueLabel="Spend" />
+          </Col>
+        )}
+        {user.type !== 'sub' && (
+          <Col xs={24} xl={12}>
+            <TopTable title={user.type === 'adv' ? 'Your demand tags, last 7 days' : 'Top demand tags, last 7 days'} rows={data.topDemand} dimension="tag" testId="dashboard-top-demand" revenueLabel={revenueLabel} />
+          </Col>
+        )}
       </Row>
       {user.type === 'demand' && (
         <Typography.Paragraph className="dashboard-observed" style={{ marginTop: 12 }} data-testid="dashboard-observed">
