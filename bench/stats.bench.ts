@@ -9,7 +9,7 @@
  * each beside a bare engine query of the same shape run in the same process, and writes
  * bench/results/stats-<engine>-<rows>.json (e.g. stats-duckdb-20m.json). Exit code 1 when a target is missed.
  *
- * BENCH_STATS_CASES picks cases (report,scan,dashboard,ingest; default all), so the 100-million-row
+ * BENCH_STATS_CASES picks cases (report,scan,dashboard,rowstats,ingest; default all), so the 100-million-row
  * scan can run alone. Rows are generated inside the engine in chunks with progress; the run refuses to
  * start without room on disk for the store, and DuckDB is capped at BENCH_STATS_MEMORY (default 4GB).
  */
@@ -22,11 +22,12 @@ import { dropClickHouseDatabase } from '../packages/server/src/stats/clickhouse/
 import { type HourlyRow, DIMENSION_COLUMNS, METRIC_COLUMNS } from '../packages/server/src/stats/hourlyRow.js';
 import { rollupBackfillSql } from '../packages/server/src/stats/rollup.js';
 import { getDashboard } from '../packages/server/src/stats/queries/getDashboard.js';
+import { getRowStats } from '../packages/server/src/stats/queries/getRowStats.js';
 import { getReport, type ReportContext } from '../packages/server/src/stats/queries/getReport.js';
 import { openStatsStore, type StatsStore, type StatsStoreConfig } from '../packages/server/src/stats/statsStore.js';
 
 const ROWS = Number(process.env.BENCH_STATS_ROWS ?? 100_000_000);
-const CASES = new Set((process.env.BENCH_STATS_CASES ?? 'report,scan,dashboard,ingest').split(','));
+const CASES = new Set((process.env.BENCH_STATS_CASES ?? 'report,scan,dashboard,rowstats,ingest').split(','));
 const DUCKDB_MEMORY = process.env.BENCH_STATS_MEMORY ?? '4GB';
 /** Rows per generating INSERT: bounded work per statement, and a progress line each. */
 const CHUNK_ROWS = 10_000_000;
@@ -226,6 +227,21 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
       `SELECT channel_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY channel_id ORDER BY r DESC LIMIT 5`,
       `SELECT tag_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY tag_id ORDER BY r DESC LIMIT 5`,
     ]);
+    // The numbers beside a list page of 20 rows (GET /api/rowStats), last 7 days: channels read the
+    // rollup, campaigns the full rows (campaign is not in the rollup).
+    if (CASES.has('rowstats')) {
+      const ids = (base: number) => Array.from({ length: 20 }, (_, k) => TENANT * 1000 + base + k);
+      const rowStats = (kind: 'channels' | 'campaigns', base: number) => () =>
+        getRowStats(ctx(TENANT), null as never, { kind, period: 'last7', ids: ids(base), timezone: 0, tenantId: TENANT, now: NOW });
+      const last7 = `tenant_id = ${TENANT} AND hour >= ${lit('2026-11-16 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
+      const bareFive = 'sum(reqs), sum(imps), sum(imps) * 100 / sum(opps), sum(revenue), sum(revenue) * 1000 / sum(imps)';
+      await runCase('rowstats_channels_7d', 20, 50, 'p95', rowStats('channels', 0), [
+        `SELECT channel_id, ${bareFive} FROM hourly_rollup WHERE ${last7} AND channel_id IN (${ids(0).join(', ')}) GROUP BY channel_id`,
+      ]);
+      await runCase('rowstats_campaigns_7d', 20, 50, 'p95', rowStats('campaigns', 800), [
+        `SELECT campaign_id, sum(bids), sum(wins), sum(imps), sum(revenue), sum(revenue) * 1000 / sum(imps) FROM hourly_stats WHERE ${last7} AND campaign_id IN (${ids(800).join(', ')}) GROUP BY campaign_id`,
+      ]);
+    }
     out.cases = cases;
 
     if (CASES.has('ingest')) out.ingest = await benchIngest(engine, config, database);
