@@ -194,8 +194,13 @@ test('profile: apply the general contact to all after the warning, save, and it 
 
 test('profile is read-only for a subpublisher', async ({ page }) => {
   await signIn(page, 'sub');
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-profile').click();
+  // The sub's dashboard loads its numbers while the menu opens; a click that lands while the
+  // dropdown re-renders is lost, so the menu is opened again until the profile shows.
+  await expect(async () => {
+    if (!(await page.getByTestId('user-menu-profile').isVisible())) await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-profile').click({ timeout: 2_000 });
+    await expect(page.getByTestId('profile-form')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId('profile-form')).toHaveAttribute('data-readonly', 'true');
   await expect(page.getByTestId('apply-to-all-contacts')).toHaveCount(0);
 });
