@@ -48,14 +48,15 @@ for (const server of Object.values(EDITION_SERVERS)) {
     for (const role of ['admin', 'demand', 'manager', 'sub', 'adv', 'sdk'] as const) {
       test(`${role}`, async ({ page }) => {
         await signIn(page, role, undefined, server.url);
-        const canSwitch = role === 'admin' || role === 'demand';
+        // Admins and the demand users of a DSP tenant (Northwind has the DSP view), its team member included.
+        const canSwitch = role === 'admin' || role === 'demand' || role === 'manager';
         for (const mode of canSwitch ? (['ssp', 'dsp'] as const) : (['ssp'] as const)) {
           await setMode(page, mode);
           expect(await navLinks(page), `${role} in ${mode}`).toEqual(expectedLinks(role, mode, server.edition));
           await expect(page.getByTestId('nav-insight-hub')).toHaveCount(server.edition === 'V2V' ? 1 : 0);
         }
-        await page.getByTestId('user-menu').click();
         await expect(page.getByTestId('mode-switch')).toHaveCount(canSwitch ? 1 : 0);
+        await page.getByTestId('user-menu').click();
         await expect(page.getByTestId('user-menu-config')).toHaveCount(role === 'admin' ? 1 : 0);
         await expect(page.getByTestId('user-menu-profile')).toHaveCount(role === 'admin' ? 0 : 1);
         await expect(page.getByTestId('user-menu-settings')).toHaveCount(1);
@@ -70,11 +71,10 @@ test('a user without showDsp stays in SSP mode even with DSP stored', async ({ p
   expect(await navLinks(page)).toEqual(expectedLinks('sub', 'ssp', 'default'));
 });
 
-test('switching mode from the user menu reloads into the other mode', async ({ page }) => {
+test('switching mode with SSP | DSP in the bar reloads into the other mode', async ({ page }) => {
   await signIn(page, 'demand');
   await setMode(page, 'ssp');
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('mode-switch').click();
+  await page.getByTestId('mode-switch-dsp').click();
   await expect(page.locator('[data-testid="nav-/campaigns"]')).toHaveCount(1);
   expect(await page.evaluate(() => localStorage.getItem('adplane_mode'))).toBe('dsp');
 });

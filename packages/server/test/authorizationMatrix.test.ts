@@ -52,6 +52,8 @@ function allowedRoles(method: string, url: string): Role[] {
     'PUT /api/admin/config': ['admin', 'ops'],
     'GET /api/ui/settings': SIGNED_IN,
     'PUT /api/ui/settings': SIGNED_IN,
+    // The SSP/DSP switch: admins and the tenant's demand users (its DSP view is on in the matrix's tenant).
+    'PUT /api/ui/mode': ['admin', 'ops', 'demand', 'manager'],
     'GET /api/demand/vastParams': SIGNED_IN,
     'GET /api/demand/vast2Params': SIGNED_IN,
     'GET /api/activity': ['admin', 'ops', 'demand', 'manager'],

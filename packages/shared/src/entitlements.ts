@@ -1,4 +1,5 @@
-import { type Edition } from './constants.js';
+import { z } from 'zod';
+import { type Edition, MODES } from './constants.js';
 import { RESOURCE_KINDS, RESOURCES, type ResourceKind } from './entities/registry.js';
 import { type AuthUser, type UserType } from './schemas/auth.js';
 
@@ -45,6 +46,32 @@ export function entitlementRefusal(feature: Feature, user: { type: UserType }, t
 export function userEntitlementRefusal(feature: Feature, user: Pick<AuthUser, 'type' | 'tenantShowDsp' | 'config'>): string | null {
   return entitlementRefusal(feature, user, user.tenantShowDsp, user.config.database);
 }
+
+/**
+ * Who may switch the console between the SSP and DSP views (spec section 1: admin, or a user with
+ * the DSP view): admins, and demand users (the owner and its team members alike) whose tenant has the
+ * DSP view. The flag that counts is the tenant's, not the team member's own. Sub, adv and sdk users
+ * have no page that changes with the view, so they stay in SSP and are shown no switch. The server
+ * refuses a switch with this sentence (PUT /api/ui/mode); the console shows the switch to whom it
+ * returns null.
+ */
+export function modeSwitchRefusal(user: { type: UserType }, tenantShowsDsp: boolean): string | null {
+  if (user.type === 'admin') return null;
+  if (user.type !== 'demand') return `This account (${user.type}) works in the SSP view and cannot switch to DSP`;
+  if (!tenantShowsDsp) return 'The DSP view is not enabled for this account, so there is nothing to switch to';
+  return null;
+}
+
+/** The same rule for the signed-in user as the console holds it. */
+export function userMaySwitchMode(user: Pick<AuthUser, 'type' | 'tenantShowDsp'>): boolean {
+  return modeSwitchRefusal(user, user.tenantShowDsp) === null;
+}
+
+/** The body of PUT /api/ui/mode. */
+export const ModeChoice = z.object({
+  mode: z.enum(MODES, { error: 'must be ssp or dsp' }),
+});
+export type ModeChoice = z.infer<typeof ModeChoice>;
 
 /** The page of a feature with a mode or edition rule: every kind's own route, and /log for User Activity. */
 export const FEATURE_ROUTES: Readonly<Record<string, Feature>> = Object.fromEntries([

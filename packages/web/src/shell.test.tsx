@@ -117,19 +117,49 @@ describe('console shell', () => {
     expect(screen.queryByTestId('nav-back-to-admin')).toBeNull();
     expect(screen.getByTestId('dashboard-link-/demands')).toBeTruthy();
     fireEvent.click(screen.getByTestId('user-menu'));
-    for (const id of ['user-menu-settings', 'user-menu-config', 'user-menu-reload', 'mode-switch', 'user-menu-signout']) {
+    expect(screen.getByTestId('mode-switch')).toBeTruthy();
+    for (const id of ['user-menu-settings', 'user-menu-config', 'user-menu-reload', 'user-menu-signout']) {
       expect(await screen.findByTestId(id), id).toBeTruthy();
     }
     expect(screen.queryByTestId('user-menu-profile')).toBeNull();
   });
 
-  it('switches the mode: stores it and reloads', async () => {
-    serve(signedIn(makeUser('admin')));
+  it('switches the mode from SSP | DSP in the bar once the server agrees: stores it and reloads', async () => {
+    const asked: unknown[] = [];
+    serve({
+      ...signedIn(makeUser('admin')),
+      'PUT /api/ui/mode': (init) => {
+        asked.push(JSON.parse(String(init?.body)));
+        return jsonResponse({ mode: 'dsp' });
+      },
+    });
     renderApp('/');
-    fireEvent.click(await screen.findByTestId('user-menu'));
-    fireEvent.click(await screen.findByTestId('mode-switch'));
+    fireEvent.click(await screen.findByTestId('mode-switch-dsp'));
+    await waitFor(() => expect(browser.reload).toHaveBeenCalledTimes(1));
+    expect(asked).toEqual([{ mode: 'dsp' }]);
     expect(localStorage.getItem(STORAGE_KEYS.mode)).toBe('dsp');
-    expect(browser.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the view when the server refuses the switch, and stays signed in', async () => {
+    serve({
+      ...signedIn(makeUser('demand', { showDsp: true })),
+      'PUT /api/ui/mode': () => jsonResponse({ message: 'The DSP view is not enabled for this account, so there is nothing to switch to' }, 403),
+    });
+    renderApp('/');
+    fireEvent.click(await screen.findByTestId('mode-switch-dsp'));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/ui/mode' && init?.method === 'PUT')).toBe(true));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(localStorage.getItem(STORAGE_KEYS.mode)).toBeNull();
+    expect(browser.reload).not.toHaveBeenCalled();
+    expect(browser.assign).not.toHaveBeenCalledWith('/login');
+  });
+
+  it('shows no mode at all to a user who may not switch', async () => {
+    serve(signedIn(makeUser('sub', { tenantShowDsp: true })));
+    renderApp('/');
+    expect(await screen.findByTestId('user-menu')).toBeTruthy();
+    expect(screen.queryByTestId('mode-switch')).toBeNull();
+    expect(screen.queryByText('SSP')).toBeNull();
   });
 
   it('Force data reload clears the cached lists and reloads', async () => {

@@ -8,7 +8,6 @@ import { PageSpinner } from '../components/PageSpinner.js';
 import { ConfigModal } from '../modals/ConfigModal.js';
 import { ProfileModal } from '../modals/profile/ProfileModal.js';
 import { SettingsModal } from '../modals/SettingsModal.js';
-import { otherMode, switchMode } from '../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../prefs/uiTabs.js';
 import { Logo } from './Logo.js';
 import { buildNavigation, selectedKeys, type NavAction, type NavItem } from './navigation.js';
@@ -77,9 +76,6 @@ export function AppLayout() {
         clearLists();
         browser.reload();
         break;
-      case 'switchMode':
-        switchMode(otherMode(mode));
-        break;
       case 'signOut':
         void logout().then(() => navigate('/login', { replace: true }));
         break;
@@ -106,7 +102,7 @@ export function AppLayout() {
               {user.showSystemCost && user.type !== 'sdk' && <MonthToDateCost user={user} />}
               {user.type !== 'sdk' && <SavedReportsBell />}
             </Suspense>
-            <UserArea user={user} mode={mode} navigation={navigation} onAction={runAction} />
+            <UserArea user={user} navigation={navigation} onAction={runAction} />
           </>
         ) : (
           <div className="app-nav-spacer" />

@@ -1,9 +1,9 @@
 import { type MouseEvent } from 'react';
-import { Avatar, Button, Dropdown, Tag, Tooltip, type MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { DownOutlined, RollbackOutlined } from '@ant-design/icons';
-import { type AuthUser, type Mode } from '@adplane/shared';
+import { type AuthUser } from '@adplane/shared';
 import { clearLists } from '../api/lists.js';
-import { modeLabel } from '../prefs/mode.js';
+import { ModeSwitch } from './ModeSwitch.js';
 import { type NavAction, type Navigation } from './navigation.js';
 import { userTypeLabel } from './userType.js';
 import { browser } from '../browser.js';
@@ -26,13 +26,12 @@ function onBackToAdmin(event: MouseEvent<HTMLElement>, href: string): void {
 
 interface UserAreaProps {
   user: AuthUser;
-  mode: Mode;
   navigation: Navigation;
   onAction: (action: NavAction) => void;
 }
 
-/** Right side of the top bar: back to admin, the mode, and the user menu. */
-export function UserArea({ user, mode, navigation, onAction }: UserAreaProps) {
+/** Right side of the top bar: back to admin, the SSP | DSP switch (for those who may switch), and the user menu. */
+export function UserArea({ user, navigation, onAction }: UserAreaProps) {
   const items: MenuProps['items'] = navigation.userMenu.flatMap((item, index) => {
     const entry = { key: item.key, label: <span data-testid={item.testId}>{item.label}</span>, danger: item.action === 'signOut' };
     return item.action === 'signOut' && index > 0 ? [{ type: 'divider' as const }, entry] : [entry];
@@ -59,11 +58,7 @@ export function UserArea({ user, mode, navigation, onAction }: UserAreaProps) {
           </Button>
         </div>
       )}
-      <Tooltip title={`You are in the ${modeLabel(mode)} view`}>
-        <Tag className="app-mode-tag" color={mode === 'ssp' ? 'geekblue' : 'purple'} data-testid="mode-indicator">
-          {modeLabel(mode)}
-        </Tag>
-      </Tooltip>
+      {navigation.modeSwitch && <ModeSwitch current={navigation.modeSwitch.current} />}
       <Dropdown
         trigger={['click']}
         placement="bottomRight"

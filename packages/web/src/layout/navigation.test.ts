@@ -30,14 +30,15 @@ describe('buildNavigation: exact bars', () => {
     const n = nav('admin', 'ssp', 'default');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Targeting', 'Reports']);
     expect(navigationPaths(n.main)).toEqual(['/', '/demands', '/tooltips', '/applists', '/report', '/reports', '/finance']);
-    expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Switch to DSP', 'Sign Out']);
+    expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Sign Out']);
+    expect(n.modeSwitch).toEqual({ current: 'ssp' });
   });
 
   it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
     const n = nav('admin', 'dsp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
     expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/finance', '/log']);
-    expect(n.userMenu.find((i) => i.action === 'switchMode')?.label).toBe('Switch to SSP');
+    expect(n.modeSwitch).toEqual({ current: 'dsp' });
   });
 
   it('demand, SSP, default edition', () => {
@@ -68,9 +69,9 @@ describe('buildNavigation: exact bars', () => {
       'user-menu-profile',
       'user-menu-settings',
       'user-menu-reload',
-      'mode-switch',
       'user-menu-signout',
     ]);
+    expect(n.modeSwitch).toEqual({ current: 'dsp' });
   });
 
   it('demand without a manager, CTVMediaV2V: Managers and User Activity', () => {
@@ -148,13 +149,13 @@ describe('buildNavigation: every rule of spec section 2 over roles x modes x edi
     const hub = n.main.find((i) => i.key === 'insight-hub');
     expect(!!hub).toBe(edition === 'V2V');
     if (hub) expect(hub).toMatchObject({ href: 'https://hub.example/', external: true, testId: 'nav-insight-hub' });
-    // User menu: Profile for non-admins, Settings for all, Config for admin, mode switch for admin.
+    // User menu: Profile for non-admins, Settings for all, Config for admin; the mode switch in the bar for admin.
     const actions = n.userMenu.map((i) => i.action);
     expect(actions.includes('profile')).toBe(!isAdmin);
     expect(actions.includes('settings')).toBe(true);
     expect(actions.includes('config')).toBe(isAdmin);
     expect(actions.includes('reload')).toBe(true);
-    expect(actions.includes('switchMode')).toBe(isAdmin);
+    expect(n.modeSwitch).toEqual(isAdmin ? { current: mode } : null);
     expect(n.userMenu.at(-1)).toMatchObject({ action: 'signOut', path: '/login', label: 'Sign Out' });
     // No impersonation, no back link; no landing, the logo goes home.
     expect(n.backToAdmin).toBeNull();
@@ -181,10 +182,16 @@ describe('buildNavigation: user-specific parts', () => {
     expect(none.main.find((i) => i.key === 'insight-hub')).toBeUndefined();
   });
 
-  it('offers the mode switch to any user with showDsp', () => {
-    for (const role of ['demand', 'sub', 'adv', 'sdk'] as const) {
-      const item = nav(role, 'ssp', 'default', { showDsp: true }).userMenu.find((i) => i.action === 'switchMode');
-      expect(item).toMatchObject({ label: 'Switch to DSP', testId: 'mode-switch' });
+  it("offers the mode switch to the demand users of a DSP tenant, the team member's own flag aside", () => {
+    expect(nav('demand', 'ssp', 'default', { showDsp: true }).modeSwitch).toEqual({ current: 'ssp' });
+    // A team member's own showDsp is off; its tenant's DSP view is what counts.
+    expect(nav('managedDemand', 'dsp', 'default', { showDsp: false, tenantShowDsp: true }).modeSwitch).toEqual({ current: 'dsp' });
+    expect(nav('managedDemand', 'ssp', 'default', { showDsp: true, tenantShowDsp: false }).modeSwitch).toBeNull();
+  });
+
+  it('shows no mode to sub, adv and sdk users, whatever their tenant or flags', () => {
+    for (const role of ['sub', 'adv', 'sdk'] as const) {
+      expect(nav(role, 'ssp', 'default', { showDsp: true, tenantShowDsp: true }).modeSwitch, role).toBeNull();
     }
   });
 

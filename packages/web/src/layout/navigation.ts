@@ -1,5 +1,5 @@
 import { type AuthUser, type Edition, editionHas, type Mode } from '@adplane/shared';
-import { canSwitchMode, modeLabel, otherMode } from '../prefs/mode.js';
+import { canSwitchMode } from '../prefs/mode.js';
 
 /**
  * The navigation bar by role (spec section 2) as data: the bar, the dashboard and the tests all read
@@ -10,9 +10,10 @@ import { canSwitchMode, modeLabel, otherMode } from '../prefs/mode.js';
  * - a menu: `nav-menu-<key>` (`nav-menu-demand`, `nav-menu-supply`, `nav-menu-targeting`, `nav-menu-reports`);
  * - the Insight Hub link: `nav-insight-hub`; the back-to-admin link: `nav-back-to-admin`; the logo: `nav-logo`;
  * - the user menu: `user-menu`, its items `user-menu-profile`, `user-menu-settings`, `user-menu-config`,
- *   `user-menu-reload`, `mode-switch`, `user-menu-signout`.
+ *   `user-menu-reload`, `user-menu-signout`;
+ * - the SSP | DSP switch in the bar (only for those who may switch): `mode-switch`.
  */
-export type NavAction = 'profile' | 'settings' | 'config' | 'reload' | 'switchMode' | 'signOut';
+export type NavAction = 'profile' | 'settings' | 'config' | 'reload' | 'signOut';
 
 export interface NavItem {
   key: string;
@@ -47,6 +48,11 @@ export interface Navigation {
   backToAdmin: NavItem | null;
   /** Where the logo links: config.landing when set, else the dashboard. */
   logoHref: string;
+  /**
+   * The SSP | DSP switch in the bar, with the view that is on; null for those who may not switch
+   * (the shared rule the server applies to PUT /api/ui/mode), who are shown no mode at all.
+   */
+  modeSwitch: { current: Mode } | null;
 }
 
 /** Where the Market report helper opens (spec section 2). */
@@ -123,7 +129,6 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = user.conf
   userMenu.push(command('settings', 'Settings', 'user-menu-settings'));
   if (user.type === 'admin') userMenu.push(command('config', 'Config', 'user-menu-config'));
   userMenu.push(command('reload', 'Force data reload', 'user-menu-reload'));
-  if (canSwitchMode(user)) userMenu.push(command('switchMode', `Switch to ${modeLabel(otherMode(mode))}`, 'mode-switch'));
   userMenu.push(command('signOut', 'Sign Out', 'user-menu-signout', '/login'));
 
   const backToAdmin: NavItem | null =
@@ -131,7 +136,7 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = user.conf
       ? { key: 'back-to-admin', label: 'Back to admin', href: backToAdminHref(user.adminId), testId: 'nav-back-to-admin' }
       : null;
 
-  return { main, userMenu, backToAdmin, logoHref: user.config?.landing || '/' };
+  return { main, userMenu, backToAdmin, logoHref: user.config?.landing || '/', modeSwitch: canSwitchMode(user) ? { current: mode } : null };
 }
 
 /** Every console route the navigation links to, menus flattened, in bar order. */

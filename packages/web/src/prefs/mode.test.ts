@@ -6,10 +6,14 @@ import { canSwitchMode, effectiveMode, otherMode, readStoredMode, switchMode } f
 beforeEach(() => localStorage.clear());
 
 describe('SSP / DSP mode', () => {
-  it('lets admin and showDsp users switch', () => {
+  it("lets admins and the demand users of a DSP tenant switch (the tenant's flag, not the user's own)", () => {
     expect(canSwitchMode(makeUser('admin'))).toBe(true);
     expect(canSwitchMode(makeUser('demand', { showDsp: true }))).toBe(true);
+    expect(canSwitchMode(makeUser('demand', { managerId: 3, showDsp: false, tenantShowDsp: true }))).toBe(true);
+    expect(canSwitchMode(makeUser('demand', { managerId: 3, showDsp: true, tenantShowDsp: false }))).toBe(false);
     expect(canSwitchMode(makeUser('demand'))).toBe(false);
+    expect(canSwitchMode(makeUser('sub', { showDsp: true, tenantShowDsp: true }))).toBe(false);
+    expect(canSwitchMode(makeUser('adv', { tenantShowDsp: true }))).toBe(false);
     expect(canSwitchMode(makeUser('sdk'))).toBe(false);
     expect(canSwitchMode(null)).toBe(false);
   });
@@ -26,6 +30,7 @@ describe('SSP / DSP mode', () => {
     expect(effectiveMode(makeUser('demand'), 'dsp')).toBe('ssp');
     expect(effectiveMode(makeUser('demand', { showDsp: true }), 'dsp')).toBe('dsp');
     expect(effectiveMode(makeUser('admin'), 'dsp')).toBe('dsp');
+    expect(effectiveMode(makeUser('sub', { tenantShowDsp: true }), 'dsp')).toBe('ssp');
   });
 
   it('stores the new mode and reloads', () => {

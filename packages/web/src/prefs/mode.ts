@@ -1,13 +1,16 @@
-import { MODES, STORAGE_KEYS, type AuthUser, type Mode } from '@adplane/shared';
+import { MODES, STORAGE_KEYS, type AuthUser, type Mode, type ModeChoice, userMaySwitchMode } from '@adplane/shared';
+import { api } from '../api/client.js';
 import { readStorage, writeStorage } from './storage.js';
 import { browser } from '../browser.js';
 
 /**
- * SSP or DSP view (spec sections 1 and 6). Admin, or a user with showDsp, may switch; the choice is
- * kept in local storage and the page reloads after switching. Everyone else is in SSP mode.
+ * SSP or DSP view (spec sections 1 and 6). Who may switch is the shared rule the server applies to
+ * PUT /api/ui/mode (entitlements.ts, modeSwitchRefusal): admins, and demand users, owner or team
+ * member, of a tenant with the DSP view. The choice is kept in local storage and the page reloads
+ * after switching. Everyone else is in SSP mode and is shown no switch.
  */
 export function canSwitchMode(user: AuthUser | null): boolean {
-  return !!user && (user.type === 'admin' || user.showDsp);
+  return !!user && userMaySwitchMode(user);
 }
 
 export function readStoredMode(storage: Storage = localStorage): Mode {
@@ -32,4 +35,13 @@ export function modeLabel(mode: Mode): string {
 export function switchMode(next: Mode, reload: () => void = () => browser.reload(), storage: Storage = localStorage): void {
   writeStorage(storage, STORAGE_KEYS.mode, next);
   reload();
+}
+
+/**
+ * The switch as the header's control runs it: the server decides (a refusal is thrown as the
+ * ApiError saying why, without signing the user out), then the view is stored and the page reloads.
+ */
+export async function requestModeSwitch(next: Mode, reload?: () => void, storage?: Storage): Promise<void> {
+  const { mode } = await api.put<ModeChoice>('/api/ui/mode', { mode: next }, { ignoreForbidden: true });
+  switchMode(mode, reload, storage);
 }

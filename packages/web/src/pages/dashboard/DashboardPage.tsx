@@ -49,10 +49,12 @@ export default function DashboardPage() {
   const newTabs = useUiTabs();
   const navigation = useMemo(() => buildNavigation({ user, mode, edition }), [user, mode, edition]);
   const sections = navigation.main.filter((item) => item.path !== '/');
+  const switchable = canSwitchMode(user);
   const facts: DescriptionsProps['items'] = [
     { key: 'type', label: 'Account type', children: userTypeLabel(user.type) },
     { key: 'timezone', label: 'Time zone', children: formatTimezone(user.timezone ?? 0) },
-    { key: 'view', label: 'View', children: `${modeLabel(mode)}${canSwitchMode(user) ? ' (switch in the user menu)' : ''}` },
+    // The view only for those who may switch (no mode chip for the others: they have one view).
+    ...(switchable ? [{ key: 'view', label: 'View', children: `${modeLabel(mode)} (switch with SSP | DSP in the top bar)` }] : []),
     { key: 'edition', label: 'Edition', children: edition },
     ...(user.config?.host ? [{ key: 'host', label: 'Ad server host', children: user.config.host, span: 2 }] : []),
   ];
@@ -68,7 +70,7 @@ export default function DashboardPage() {
             <Tag color="blue" data-testid="dashboard-user-type">
               {userTypeLabel(user.type)}
             </Tag>
-            <Tag color={mode === 'ssp' ? 'geekblue' : 'purple'}>{modeLabel(mode)} view</Tag>
+            {switchable && <Tag color={mode === 'ssp' ? 'geekblue' : 'purple'}>{modeLabel(mode)} view</Tag>}
             {user.adminId != null && <Tag color="orange">Admin acting as this user</Tag>}
           </div>
         </div>
