@@ -91,7 +91,7 @@ function generatorSql(engine: 'duckdb' | 'clickhouse', fromRow: number, toRow: n
     midpoints: `(${reqs} * 15 / 100)`, third_quartiles: `(${reqs} * 14 / 100)`, completes: `(${reqs} * 12 / 100)`, clicks: `(${reqs} / 200)`, errors: `(${reqs} / 50)`,
     ivt: `(${reqs} / 40)`, postbid_imps: `(${reqs} / 50)`, revenue: `(${reqs} * 18 / 100) * (8000 + ${h(5)} * 10)`, cost: `(${reqs} * 18 / 100) * (4000 + ${h(5)} * 5)`,
     rev_m: `(${reqs} * 9 / 100) * 8000`, rev_md: `(${reqs} * 2 / 100) * 8000`,
-    source_reqs: `(${reqs} * 3)`, source_opps: `(${reqs} * 24 / 10)`,
+    source_reqs: `(${reqs} * 3)`, source_opps: `(${reqs} * 24 / 10)`, postbid_ivt: `(${reqs} / 1000)`,
   };
   const all = [...DIMENSION_COLUMNS.map((c) => `${cols[c]} AS ${c}`), ...METRIC_COLUMNS.map((c) => `CAST(${metrics[c]} AS ${engine === 'duckdb' ? 'BIGINT' : 'Int64'}) AS ${c}`)];
   const from = engine === 'duckdb' ? `range(${fromRow}, ${toRow}) t(i)` : `(SELECT number + ${fromRow} AS number FROM numbers(${toRow - fromRow}))`;
@@ -128,7 +128,7 @@ function ingestRows(n: number, offset: number): HourlyRow[] {
       app_bundle: `com.app${i % 500}`, domain: '', publisher_id: `pub-${i % 200}`, integration: 'VAST', vast_error: '', nofill_reason: '',
       reqs, opps: reqs - 10, demand_calls: reqs - 20, responses: reqs - 40, timeouts: 5, bids: 50, wins: 30, imps: 28, starts: 27, first_quartiles: 25,
       midpoints: 22, third_quartiles: 20, completes: 18, clicks: 1, errors: 2, ivt: 3, postbid_imps: 2, revenue: 280_000, cost: 140_000, rev_m: 140_000, rev_md: 0,
-      source_reqs: reqs * 3, source_opps: reqs * 2,
+      source_reqs: reqs * 3, source_opps: reqs * 2, postbid_ivt: 0,
     });
   }
   return rows;

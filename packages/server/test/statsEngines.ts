@@ -67,7 +67,7 @@ export function statsRow(values: Partial<HourlyRow> & { hour: string }): HourlyR
     browser: '', app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
     reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0,
     midpoints: 0, third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
-    source_reqs: 0, source_opps: 0,
+    source_reqs: 0, source_opps: 0, postbid_ivt: 0,
     ...values,
   };
 }

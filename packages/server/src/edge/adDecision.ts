@@ -1,4 +1,5 @@
 import { type PreBidIvt } from './auction/preBidIvt.js';
+import { postbidPixelUrls, type PostbidStage } from './postbid/postbidStage.js';
 import { type AuctionResult, runAuction, type Winner } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
@@ -10,7 +11,7 @@ import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner } from './tracking/trackingToken.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from './snapshot/types.js';
-import { emptyDocument, winnerDocument } from './vast/adResponse.js';
+import { emptyDocument, winnerDocument, withImpressionPixels } from './vast/adResponse.js';
 import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
 
 /**
@@ -31,6 +32,8 @@ export interface EdgeDeps {
   notify?: (url: string) => void;
   /** The pre-bid IVT check of channels that have it (auction/preBidIvt.ts); absent: no request is checked. */
   ivt?: PreBidIvt;
+  /** The post-bid pixel stage (postbid/postbidStage.ts): which filled answers carry the account's pixels; absent: none do. */
+  postbid?: PostbidStage;
 }
 
 export interface DecisionOutcome {
@@ -154,6 +157,8 @@ export interface AdOutcome {
   decision: Decision | null;
   /** Signed tracking token of the decision (null for an unknown channel). */
   token: string | null;
+  /** The post-bid pixels' URLs this answer carries (macros filled), each an extra impression tracker. */
+  postbidUrls: readonly string[];
   trace: DecisionTrace;
 }
 
@@ -161,8 +166,8 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   const override = options.channel;
   const started = performance.now();
   const snapshot = deps.snapshot();
-  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null };
-  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, trace };
+  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null, postbid: null };
+  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, postbidUrls: [], trace };
   const finish = (status: number, result: string): AdOutcome => {
     trace.result = result;
     trace.totalMs = Math.round((performance.now() - started) * 100) / 100;
@@ -182,7 +187,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
     appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
-    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '',
+    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
   };
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
@@ -248,6 +253,15 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     tagId: b.tagId, campaignId: b.campaignId, creativeId: b.creativeId, advertiserId: b.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm,
     adexchangeId: b.adexchangeId ?? 0, dealId: b.dealId ?? '', partner: b.partner ?? '', marketplace: b.marketplace ?? '',
   });
+  // response out: the account's post-bid pixels on the sampled share (the token says so: its impression counts as post-bid)
+  if (deps.postbid) {
+    const chosen = deps.postbid.choose(snapshot.postbid, channel, decision.id, now, !!options.test);
+    trace.postbid = chosen.trace;
+    if (chosen.pixels.length) {
+      decision.postbid = 1;
+      out.postbidUrls = postbidPixelUrls(chosen.pixels, ctx, decision, deps.signer);
+    }
+  }
   out.token = deps.signer.sign(decision);
   // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
   settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
@@ -267,7 +281,7 @@ export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestCon
   const o = await runDecision(deps, channelUid, ctx, options);
   if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace };
   const xml = o.winner
-    ? winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id)
+    ? withImpressionPixels(winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls)
     : emptyDocument(o.channel.vastVersion, deps.origin, o.token);
   return { status: o.status, xml, trace: o.trace };
 }

@@ -67,7 +67,7 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
   reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0, midpoints: 0,
   third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
-  source_reqs: 0, source_opps: 0,
+  source_reqs: 0, source_opps: 0, postbid_ivt: 0,
 });
 
 const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<HourlyRow, (typeof METRIC_COLUMNS)[number]>;
@@ -118,6 +118,8 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
           reqs: imps, opps: imps, source_reqs: imps, source_opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
           starts: int(imps * 0.96), first_quartiles: int(imps * 0.9), midpoints: int(imps * 0.82), third_quartiles: int(imps * 0.76), completes: int(imps * 0.7),
           clicks: int(imps * (0.002 + random() * 0.008)), ivt, postbid_imps: int(imps * 0.1),
+          // the vendors' verdicts on those: 2-8% flagged, varying by tag (no extra draw: the history stays as it was)
+          postbid_ivt: int(imps * 0.1 * (0.02 + (tag.id % 7) / 100)),
           revenue, cost: int(revenue * (0.5 + random() * 0.15)), rev_m: programmatic ? revenue : 0, rev_md: int(programmatic ? revenue * dealShare : 0),
         };
         rows.push(row);

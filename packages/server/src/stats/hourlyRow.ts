@@ -75,6 +75,8 @@ export interface HourlyMetrics {
   source_reqs: number;
   /** On a demand tag's row: times the tag passed its own rules and caps and was offered the request (called). */
   source_opps: number;
+  /** Post-bid impressions a pixel's vendor reported as invalid traffic (its postback, edge/postbid/), on the impression's dimensions. */
+  postbid_ivt: number;
 }
 
 export type HourlyRow = HourlyDimensions & HourlyMetrics;
@@ -88,15 +90,16 @@ export const DIMENSION_COLUMNS = [
 /**
  * The metric columns in table order. Migrations name the columns they add (a migration that has
  * shipped never changes): 0001 created the first list, 0003 added the demand tags' requests and
- * opportunities at the end (the DuckDB appender writes in table order).
+ * opportunities at the end, 0004 the post-bid IVT verdicts (the DuckDB appender writes in table order).
  */
 export const METRIC_COLUMNS_0001 = [
   'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
   'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
 ] as const satisfies readonly (keyof HourlyMetrics)[];
 export const METRIC_COLUMNS_0003 = ['source_reqs', 'source_opps'] as const satisfies readonly (keyof HourlyMetrics)[];
+export const METRIC_COLUMNS_0004 = ['postbid_ivt'] as const satisfies readonly (keyof HourlyMetrics)[];
 
-export const METRIC_COLUMNS = [...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003] as const satisfies readonly (keyof HourlyMetrics)[];
+export const METRIC_COLUMNS = [...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004] as const satisfies readonly (keyof HourlyMetrics)[];
 
 // Compile-time: every metric of the row is a column, and the catalogue of reports sums exactly these.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -108,7 +108,7 @@ for (const engine of ['duckdb', 'clickhouse'] as const) {
       expect(before).not.toContain('source_reqs');
 
       stats = await openStatsStore(config);
-      expect(await stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps']);
+      expect(await stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt']);
       // the old rows are all there, with 0 in the new columns
       expect(await stats.select('SELECT source_reqs, source_opps, demand_calls FROM hourly_stats WHERE tag_id = 7 ORDER BY demand_calls')).toEqual([{ source_reqs: 0, source_opps: 0, demand_calls: 80 }]);
       expect(await sumsOf('hourly_stats')).toEqual({ source_reqs: 0, source_opps: 0, demand_calls: 80, imps: 20, reqs: 100 });
@@ -135,7 +135,7 @@ for (const engine of ['duckdb', 'clickhouse'] as const) {
     it('opens the migrated store again without applying anything twice', async () => {
       await stats!.close();
       stats = await openStatsStore(config);
-      expect(await stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps']);
+      expect(await stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt']);
       expect(await sumsOf(ROLLUP_TABLE)).toEqual({ source_reqs: 11, source_opps: 5, demand_calls: 85, imps: 20, reqs: 100 });
     });
   });

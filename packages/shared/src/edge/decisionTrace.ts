@@ -51,6 +51,30 @@ export interface IvtTrace {
   blocked: boolean;
 }
 
+/**
+ * Post-bid pixels of a filled decision (docs/traffic-quality.md, Post-bid pixels): whether the
+ * answer carries the account's third-party pixels, and if not, why: the account is not granted
+ * post-bid (`not_enabled`), no live post-bid pixel applies to the channel (`none_configured`), the
+ * decision fell outside the account's postbidPercent (`sampled_out`) or every pixel's own
+ * samplePercent (`pixels_sampled_out`), or the account reached postbidMaxImps this month (`cap_reached`).
+ */
+export const POSTBID_RESULTS = ['added', 'not_enabled', 'none_configured', 'sampled_out', 'pixels_sampled_out', 'cap_reached'] as const;
+export type PostbidResult = (typeof POSTBID_RESULTS)[number];
+
+export interface PostbidTrace {
+  result: PostbidResult;
+  /** Where the pixels came from: the channel's list or the account's setPostbidAll; null when none applies. */
+  source: 'channel' | 'account' | null;
+  /** The account's postbidPercent, and this decision's draw (0 <= draw < 100; sampled when draw < percent). */
+  percent: number;
+  draw: number | null;
+  /** Each pixel considered: its draw against its own samplePercent, and whether it was added. */
+  pixels: { id: number; vendor: string; samplePercent: number; draw: number; added: boolean }[];
+  /** The monthly cap (0: none) and the account's post-bid impressions this month as this process counts them. */
+  maxImps: number;
+  monthUsed: number;
+}
+
 export interface DecisionTrace {
   channel: { id: number; uid: string; name: string; mode: string; auctionPrice: string; floorCpm: number; vastVersion: string; timeoutMs: number } | null;
   context: {
@@ -70,6 +94,8 @@ export interface DecisionTrace {
   };
   /** The pre-bid IVT check; null when the channel's traffic is not checked (or the request never reached the check). */
   ivt: IvtTrace | null;
+  /** Post-bid pixels of a filled decision; absent or null when the request did not fill. */
+  postbid?: PostbidTrace | null;
   /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, ivt.<reason>, channel_targeting, no_demand, no_bid). */
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */

@@ -6,8 +6,12 @@ import { defineKind } from './kindDef.js';
 /** '3rd Party Pixels': invalid-traffic vendors' pixels, fired before the auction or after the ad. */
 export const IVT_STAGES = ['prebid', 'postbid'] as const;
 
-/** Macros a pixel URL template may use; the edge fills them per request. */
-export const IVT_MACROS = ['{{ip}}', '{{user_agent}}', '{{app_bundle}}', '{{domain}}', '{{page_url}}', '{{device_id}}', '{{channel_id}}', '{{tag_id}}', '{{cachebuster}}', '{{country}}'] as const;
+/**
+ * Macros a pixel URL template may use; the edge fills them per request, URL-encoded.
+ * `{{impression_id}}` is the impression's signed id: a vendor sends it back with its verdict to the
+ * account's postback URL (`/pb/<key>?id=...&ivt=1`, docs/traffic-quality.md).
+ */
+export const IVT_MACROS = ['{{ip}}', '{{user_agent}}', '{{app_bundle}}', '{{domain}}', '{{page_url}}', '{{device_id}}', '{{channel_id}}', '{{tag_id}}', '{{cachebuster}}', '{{country}}', '{{impression_id}}'] as const;
 
 export const IvtInput = z.object({
   name,

@@ -12,7 +12,7 @@ import { formatPercent, formatUsdMicros } from '../format.js';
 export const STATS_SUM_COLUMNS = [
   'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
   'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
-  'source_reqs', 'source_opps',
+  'source_reqs', 'source_opps', 'postbid_ivt',
 ] as const;
 export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
 
@@ -59,6 +59,11 @@ export const METRICS = [
   sum('errors', 'Errors', 'VAST errors and failed requests counted by the edge', 'errors'),
   sum('ivt', 'IVT', 'requests flagged as invalid traffic', 'ivt'),
   sum('postbidImps', 'Post-bid Impressions', 'impressions scanned by post-bid pixels', 'postbid_imps'),
+  sum('postbidIvt', 'Post-bid IVT', "post-bid impressions a pixel's vendor reported as invalid traffic", 'postbid_ivt'),
+  {
+    id: 'postbidIvtRate', label: 'Post-bid IVT Rate', format: 'percent', formula: 'postbid_ivt / postbid_imps x 100: the share of scanned impressions the vendors flagged',
+    compute: { kind: 'ratio', numerator: 'postbid_ivt', denominator: 'postbid_imps', scale: 100 },
+  },
   sum('revenue', 'Revenue', 'what demand pays for the impressions it won', 'revenue', 'usd'),
   sum('cost', 'Cost', 'what the tenant pays its publishers', 'cost', 'usd'),
   { id: 'profit', label: 'Profit', format: 'usd', formula: 'revenue - cost', compute: { kind: 'difference', minuend: 'revenue', subtrahend: 'cost' } },

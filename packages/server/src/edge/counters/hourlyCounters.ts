@@ -107,6 +107,7 @@ function toHourlyRow(p: PendingRow): HourlyRow {
     rev_md: m[20]!,
     source_reqs: m[21]!,
     source_opps: m[22]!,
+    postbid_ivt: m[23]!,
   };
 }
 

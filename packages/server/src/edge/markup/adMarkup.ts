@@ -2,7 +2,7 @@ import { MTYPE } from '@adplane/shared';
 import { type AdOutcome } from '../adDecision.js';
 import { ortbBannerHtml, ortbLabel } from '../openrtb/ortbMarkup.js';
 import { type SnapCreative } from '../snapshot/types.js';
-import { winnerDocument } from '../vast/adResponse.js';
+import { winnerDocument, withImpressionPixels } from '../vast/adResponse.js';
 import { xmlEscape } from '../vast/xml.js';
 
 /**
@@ -34,21 +34,27 @@ export function bannerHtml(creative: SnapCreative, origin: string, token: string
   return `${linked}${pixel}`;
 }
 
+/** Post-bid pixels (edge/postbid/) in banner HTML: hidden 1x1 images beside our impression pixel. */
+export function pixelImages(urls: readonly string[]): string {
+  return urls.map((u) => `<img src="${xmlEscape(u)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`).join('');
+}
+
 export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | null {
-  const { winner: w, snapshot, channel, token, decision } = outcome;
+  const { winner: w, snapshot, channel, token, decision, postbidUrls } = outcome;
   if (!w || !snapshot || !channel || !token || !decision) return null;
   const markup = w.bid.markup;
+  const vast = () => withImpressionPixels(winnerDocument(snapshot, channel, w, origin, token, decision.id), postbidUrls);
   if (markup.kind === 'campaign') {
     const c = markup.creative;
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
-    if (c.format === 'display') return { ...base, adm: bannerHtml(c, origin, token), mtype: MTYPE.banner, w: c.width, h: c.height };
+    if (c.format === 'display') return { ...base, adm: bannerHtml(c, origin, token) + pixelImages(postbidUrls), mtype: MTYPE.banner, w: c.width, h: c.height };
     const first = c.mediaFiles[0];
-    return { ...base, adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
+    return { ...base, adm: vast(), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
   }
   if (markup.kind === 'ortb') {
     const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };
-    if (markup.media === 'banner') return { ...base, adm: ortbBannerHtml(markup, ev(origin, 'impression', token)), mtype: MTYPE.banner };
-    return { ...base, adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video };
+    if (markup.media === 'banner') return { ...base, adm: ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls), mtype: MTYPE.banner };
+    return { ...base, adm: vast(), mtype: MTYPE.video };
   }
-  return { adm: winnerDocument(snapshot, channel, w, origin, token, decision.id), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
+  return { adm: vast(), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
 }

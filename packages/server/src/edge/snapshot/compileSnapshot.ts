@@ -7,12 +7,15 @@ import {
   parseCreListRow,
   parseDealRow,
   parseDemandTagRow,
+  parseIvtRow,
   parsePubListRow,
   parseSupplierRow,
   parseTargetingRow,
   type SkipSink,
 } from '@adplane/shared';
+import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
+import { compilePostbid } from '../postbid/postbidPlan.js';
 import { compileOwners } from './accounts.js';
 import { campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
 import { compileChannels } from './channels.js';
@@ -45,6 +48,7 @@ export class SnapshotCompiler {
     sups: new ParsedRows('sups', parseSupplierRow),
     adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow),
     deals: new ParsedRows('deals', parseDealRow),
+    ivts: new ParsedRows('ivts', parseIvtRow),
   };
 
   async compile(db: StoreDb, now = Date.now()): Promise<Snapshot> {
@@ -53,7 +57,7 @@ export class SnapshotCompiler {
     const version = await readConfigVersion(db);
     const sink: SkipSink = { skipped: [] };
     const r = this.rows;
-    const [accounts, channels, tags, campaigns, creatives, targetings, applists, publists, crelists, sups, adexchanges, deals] = await Promise.all([
+    const [accounts, channels, tags, campaigns, creatives, targetings, applists, publists, crelists, sups, adexchanges, deals, ivts, appConfig] = await Promise.all([
       loadAccounts(db),
       r.channels.load(db, sink),
       r.tags.load(db, sink),
@@ -66,6 +70,8 @@ export class SnapshotCompiler {
       r.sups.load(db, sink),
       r.adexchanges.load(db, sink),
       r.deals.load(db, sink),
+      r.ivts.load(db, sink),
+      getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists });
@@ -93,6 +99,12 @@ export class SnapshotCompiler {
       deals: compileDeals(deals, owners),
       campaignIndex,
       skipped,
+      postbid: compilePostbid(
+        accounts.filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id)).map((a) => ({ tenantId: a.id, granted: a.postbidGranted, percent: a.postbidPercent, all: a.setPostbidAll })),
+        ivts,
+        channels,
+        appConfig.postbidMaxImps,
+      ),
     };
   }
 }

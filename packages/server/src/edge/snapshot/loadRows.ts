@@ -20,6 +20,10 @@ export interface AccountRow {
   showCheckIVT: boolean;
   setCheckIVTAll: boolean;
   blockIVT: boolean;
+  /** A tenant's post-bid options (profile postbidPercent, setPostbidAll) and the admin's grant of them (showPostbidPix or showPostbidWh). */
+  postbidGranted: boolean;
+  postbidPercent: number;
+  setPostbidAll: boolean;
 }
 
 export type StoreDb = Kysely<Database>;
@@ -27,7 +31,7 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'profile'])
+    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'show_postbid_pix', 'show_postbid_wh', 'profile'])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -44,6 +48,8 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     sellerEntryId: r.type === 'sub' ? sellerEntryIdOf(r.sellers_json) : '',
     showCheckIVT: Number(r.show_check_ivt) === 1,
     ...ivtOptionsOf(r.type === 'demand' ? r.profile : null),
+    postbidGranted: Number(r.show_postbid_pix) === 1 || Number(r.show_postbid_wh) === 1,
+    ...postbidOptionsOf(r.type === 'demand' ? r.profile : null),
   }));
 }
 
@@ -59,6 +65,22 @@ function ivtOptionsOf(json: string | null): { setCheckIVTAll: boolean; blockIVT:
     return { setCheckIVTAll: setCheckIVTAll === 1 || setCheckIVTAll === true, blockIVT: blockIVT === 1 || blockIVT === true };
   } catch {
     return NO_IVT_OPTIONS;
+  }
+}
+
+const NO_POSTBID_OPTIONS = { postbidPercent: 0, setPostbidAll: false } as const;
+
+/** A demand account's post-bid options from its stored profile document (postbidPercent 0..100, setPostbidAll 1 or null); unreadable: none. */
+function postbidOptionsOf(json: string | null): { postbidPercent: number; setPostbidAll: boolean } {
+  if (!json) return NO_POSTBID_OPTIONS;
+  try {
+    const p: unknown = JSON.parse(json);
+    if (!p || typeof p !== 'object' || Array.isArray(p)) return NO_POSTBID_OPTIONS;
+    const { postbidPercent, setPostbidAll } = p as { postbidPercent?: unknown; setPostbidAll?: unknown };
+    const percent = typeof postbidPercent === 'number' && Number.isFinite(postbidPercent) ? Math.min(100, Math.max(0, postbidPercent)) : 0;
+    return { postbidPercent: percent, setPostbidAll: setPostbidAll === 1 || setPostbidAll === true };
+  } catch {
+    return NO_POSTBID_OPTIONS;
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Limit, type Price, type VastVersion } from '@adplane/shared';
+import { type PostbidSnapshot } from '../postbid/postbidPlan.js';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type FrequencyCapRule } from '../../delivery/types.js';
@@ -203,4 +204,6 @@ export interface Snapshot {
   campaignIndex: ReadonlyMap<number, CampaignIndex<SnapCampaign>>;
   /** Stored rows the current schema rejected, per kind (skipped, never fatal). */
   skipped: Readonly<Record<string, number>>;
+  /** Post-bid pixels by channel and account, and the monthly cap (edge/postbid/); absent: none (hand-built snapshots). */
+  postbid?: PostbidSnapshot;
 }

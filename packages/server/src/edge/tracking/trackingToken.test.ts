@@ -7,12 +7,12 @@ const NOW = 1_800_000_000;
 const decision: Decision = {
   id: newDecisionId(), at: NOW, tenantId: 12, channelId: 3456, subpublisherId: 0, tagId: 0, campaignId: 123, creativeId: 789, advertiserId: 4,
   country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'example.com', revenueCpm: 5_000_000, costCpm: 3_500_000, test: 0,
-  integration: 'RTB', supplierId: 7, adexchangeId: 9, dealId: 'DEAL-1', partner: '', marketplace: 'Exchange One', viewer: 'd:abc-123',
+  integration: 'RTB', supplierId: 7, adexchangeId: 9, dealId: 'DEAL-1', partner: '', marketplace: 'Exchange One', viewer: 'd:abc-123', postbid: 1,
 };
-const PLAIN_VAST = { integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '' };
+const PLAIN_VAST = { integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0 };
 const LEGACY_FIELDS = [
   'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
-  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace',
+  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer',
 ] as const;
 
 function legacyToken(count: number): string {
@@ -38,13 +38,15 @@ describe('tracking tokens', () => {
     for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, 'x'.repeat(5000), '%%%.%%%']) expect(signer.verify(junk, NOW)).toBeNull();
   });
 
-  it('accepts tokens signed by earlier versions (before the test flag, the programmatic fields, the viewer) as plain VAST decisions', () => {
+  it('accepts tokens signed by earlier versions (before the test flag, the programmatic fields, the viewer, the post-bid flag) as plain VAST decisions', () => {
     const signer = new TokenSigner(KEY);
     expect(signer.verify(legacyToken(16), NOW)).toEqual({ ...decision, ...PLAIN_VAST, test: 0 });
     expect(signer.verify(legacyToken(17), NOW)).toEqual({ ...decision, ...PLAIN_VAST });
     expect(signer.verify(legacyToken(15), NOW)).toBeNull();
     // before the viewer (delivery control's frequency cap): no viewer to commit
-    expect(signer.verify(legacyToken(23), NOW)).toEqual({ ...decision, viewer: '' });
+    expect(signer.verify(legacyToken(23), NOW)).toEqual({ ...decision, viewer: '', postbid: 0 });
+    // before the post-bid flag: the impression is not a post-bid impression
+    expect(signer.verify(legacyToken(24), NOW)).toEqual({ ...decision, postbid: 0 });
   });
 
   it('gives every decision its own id', () => {

@@ -40,6 +40,8 @@ export interface Decision {
   marketplace: string;
   /** The viewer a frequency cap counted at the decision (delivery viewerKey), '' when the winner has no cap: the impression commits it. */
   viewer: string;
+  /** 1 when the answer carries post-bid pixels (edge/postbid/): the counted impression is also a post-bid impression. */
+  postbid: number;
 }
 
 export const MAX_AGE_S = 24 * 3600;
@@ -55,15 +57,15 @@ export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36
 
 const FIELDS = [
   'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
-  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer',
+  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer', 'postbid',
 ] as const;
-const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test', 'supplierId', 'adexchangeId']);
+const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test', 'supplierId', 'adexchangeId', 'postbid']);
 /**
  * Tokens signed by earlier versions are shorter (before `test`: 16 fields; before the programmatic
- * fields: 17; before `viewer`: 23) and stay valid for their day: an upgrade must not drop the events of ads already in
- * players. The missing fields read as a plain VAST decision.
+ * fields: 17; before `viewer`: 23; before `postbid`: 24) and stay valid for their day: an upgrade must not drop the
+ * events of ads already in players. The missing fields read as a plain VAST decision.
  */
-const LEGACY_TAIL: readonly unknown[] = [0, 'VAST', 0, 0, '', '', '', ''];
+const LEGACY_TAIL: readonly unknown[] = [0, 'VAST', 0, 0, '', '', '', '', 0];
 const LEGACY_FROM = 16;
 
 export class TokenSigner {

@@ -3,6 +3,7 @@ import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
 import { type VastVersion } from './vastVersion.js';
 import { type InlineAd, noTrackers, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+import { safeUrl } from './xml.js';
 
 /**
  * The VAST the player receives for a decision. Our creatives' documents are rendered once per
@@ -112,6 +113,20 @@ export function winnerDocument(snapshot: Snapshot, channel: SnapChannel, winner:
       clickTracking: [...theirs.clickTracking, ...ours.clickTracking],
     },
   });
+}
+
+/**
+ * Post-bid pixels (edge/postbid/) as extra <Impression> elements of a filled answer, right after
+ * its first one: every VAST version's XSD lets Impression repeat there, inline and wrapper alike, and
+ * a player fires them all when the ad starts, with ours. Pre-rendered documents stay cached: the
+ * per-request URLs are spliced in like the token.
+ */
+export function withImpressionPixels(xml: string, urls: readonly string[]): string {
+  if (!urls.length) return xml;
+  const at = xml.indexOf('</Impression>');
+  if (at < 0) return xml;
+  const end = at + '</Impression>'.length;
+  return xml.slice(0, end) + urls.map((u) => `<Impression>${safeUrl(u)}</Impression>`).join('') + xml.slice(end);
 }
 
 const emptyTemplates = new Map<string, Template>();

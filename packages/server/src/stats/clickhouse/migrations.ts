@@ -1,4 +1,4 @@
-import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003 } from '../hourlyRow.js';
+import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
 import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from '../rollup.js';
 
 /**
@@ -49,6 +49,18 @@ export const CLICKHOUSE_MIGRATIONS: { name: string; sql: ClickHouseStep[] }[] = 
       ),
       `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
       rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003]),
+    ],
+  },
+  {
+    // Post-bid pixels' verdicts (docs/traffic-quality.md, Post-bid pixels): rows stored before read 0;
+    // the rollup's view is made again over the longer list, as 0003 did.
+    name: '0004_postbid_ivt',
+    sql: [
+      ...['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
+        METRIC_COLUMNS_0004.map((c) => ({ sql: `ALTER TABLE ${table} ADD COLUMN ${c} Int64`, unless: hasColumn(table, c) })),
+      ),
+      `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
+      rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004]),
     ],
   },
 ];

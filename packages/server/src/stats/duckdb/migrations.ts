@@ -1,4 +1,4 @@
-import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003 } from '../hourlyRow.js';
+import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
 import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
 
 /**
@@ -34,6 +34,13 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     name: '0003_source_reqs_opps',
     sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
       METRIC_COLUMNS_0003.flatMap((c) => [`ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`, `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`]),
+    ),
+  },
+  {
+    // Post-bid pixels' verdicts (docs/traffic-quality.md, Post-bid pixels): rows stored before read 0.
+    name: '0004_postbid_ivt',
+    sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
+      METRIC_COLUMNS_0004.flatMap((c) => [`ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`, `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`]),
     ),
   },
 ];

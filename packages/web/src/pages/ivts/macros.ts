@@ -12,6 +12,7 @@ export const MACRO_INFO: Record<(typeof IVT_MACROS)[number], { label: string; ex
   '{{tag_id}}': { label: 'Tag id', example: '34' },
   '{{cachebuster}}': { label: 'Cache buster', example: '1718000000123' },
   '{{country}}': { label: 'Country', example: 'US' },
+  '{{impression_id}}': { label: 'Impression id (for the postback)', example: 'WzE3NjM5MDA4MDAsMSwxMDBd.k3Jx9QeLrT0vYw2pZs8aNg' },
 };
 
 /** Put a macro where the cursor is (replacing a selection); answers the new text and where the cursor goes. */

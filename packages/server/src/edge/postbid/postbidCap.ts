@@ -1,0 +1,43 @@
+/**
+ * The monthly cap on post-bid impressions (the admin's postbidMaxImps, per account and calendar
+ * month in UTC): pixels are added to a decision only while the account's count for the month is
+ * below the cap, and the count grows with each decision that carries them (a decision that carries
+ * pixels is at most one post-bid impression, so the impressions stay under the cap too).
+ *
+ * The count is this process's (docs/traffic-quality.md says the bound): with N edge processes an
+ * account can reach N x the cap at worst. `seed` lets a process start from the month's post-bid
+ * impressions already in the stats store, so a restart does not reset the month.
+ */
+export class PostbidCap {
+  private month = '';
+  private counts = new Map<number, number>();
+
+  private roll(now: number): void {
+    const month = new Date(now).toISOString().slice(0, 7);
+    if (month !== this.month) {
+      this.month = month;
+      this.counts = new Map();
+    }
+  }
+
+  /** This month's count of an account (post-bid decisions of this process, plus the seed). */
+  used(tenantId: number, now: number): number {
+    this.roll(now);
+    return this.counts.get(tenantId) ?? 0;
+  }
+
+  /** Whether another post-bid impression fits under `max` (0: no cap); takes it when `take` is set. */
+  allow(tenantId: number, max: number, now: number, take: boolean): boolean {
+    const used = this.used(tenantId, now);
+    if (max > 0 && used >= max) return false;
+    if (take) this.counts.set(tenantId, used + 1);
+    return true;
+  }
+
+  /** Starts an account's month at `count` (the stats store's month-to-date post-bid impressions), unless it already counted more. */
+  seed(tenantId: number, count: number, month: string, now: number): void {
+    this.roll(now);
+    if (month !== this.month) return;
+    if (count > (this.counts.get(tenantId) ?? 0)) this.counts.set(tenantId, count);
+  }
+}
