@@ -175,6 +175,17 @@ forEachStatsEngine((t) => {
     expect(tableOf(input(['date'], ['systemCost']))).toBe('hourly_stats');
   });
 
+  it('keeps text exactly: quotes, commas, line breaks, backslashes and empty values', async () => {
+    const awkward = ['a,"b"', 'line\nbreak', '\\N', '', "it's", 'é ✓'];
+    await t.stats.write(awkward.map((domain, i) => statsRow({ hour: '2026-12-02 00:00:00', tenant_id: 8, channel_id: 80 + i, domain, imps: i + 1 })));
+    const rows = await run({ startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['domain'], metrics: ['imps'] }, { tenantId: 8 });
+    const byDomain = new Map(rows.filter((r) => !r.total).map((r) => [r.domain, r.imps]));
+    awkward.forEach((domain, i) => expect(byDomain.get(domain), JSON.stringify(domain)).toBe(i + 1));
+    // the rollup got the same batch
+    const byChannel = await run({ startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 8 });
+    expect(byChannel.at(-1)).toEqual({ total: true, imps: 21 });
+  });
+
   it('writes a bad batch not at all', async () => {
     const good = statsRow({ hour: '2026-12-01 00:00:00', tenant_id: 9, imps: 1 });
     await expect(t.stats.write([good, statsRow({ hour: '2026-12-01 00:30:00', tenant_id: 9 })])).rejects.toThrow(/row 1: hour/);
