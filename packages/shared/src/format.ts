@@ -57,9 +57,35 @@ export function formatDateTime(date: Date | string | number, offsetHours = 0): s
   return `${formatDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
+/** A UTC date-time written without a zone, as saved reports carry it: `2026-11-23 14:05`. */
+const UTC_TEXT = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
+
+/**
+ * The instant of a stored time: a Date, epoch milliseconds, an ISO string with its zone, or a
+ * `YYYY-MM-DD HH:mm` text without one, which is UTC (every store keeps UTC; a browser would read a
+ * zone-less text as its own local time). NaN when it is no time at all.
+ */
+export function instantOf(date: Date | string | number): number {
+  if (date instanceof Date) return date.getTime();
+  if (typeof date === 'number') return date;
+  const bare = UTC_TEXT.exec(date.trim());
+  return bare ? Date.parse(`${bare[1]}T${bare[2]}Z`) : Date.parse(date);
+}
+
 function shift(date: Date | string | number, offsetHours: number): Date {
-  const t = date instanceof Date ? date.getTime() : new Date(date).getTime();
-  return new Date(t + offsetHours * 3_600_000);
+  return new Date(instantOf(date) + offsetHours * 3_600_000);
+}
+
+/**
+ * The one clock of the console: a stored (UTC) time as the user reads it, in the user's whole-hour
+ * offset and saying which: `2026-11-23 14:05 UTC+2`, `2026-11-23 12:05 UTC±0`, `2026-11-23 02:05 UTC-10`.
+ * Lists, drawers, the activity log, saved reports and the bell all show time through this. An empty
+ * or unreadable value shows as an empty string, never as `NaN-aN-aN`.
+ */
+export function formatUserDateTime(date: Date | string | number | null | undefined, offsetHours: number): string {
+  if (date === null || date === undefined || date === '') return '';
+  if (Number.isNaN(instantOf(date))) return '';
+  return `${formatDateTime(date, offsetHours)} ${formatTimezone(offsetHours)}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { BellOutlined, DeleteOutlined, FileTextOutlined } from '@ant-design/icon
 import { Link } from 'react-router';
 import { savedReportHref } from '../api/reports.js';
 import { type BellEntry, useSavedReportsFeed } from './savedReportsFeed.js';
+import { useClock } from '../format/clock.js';
 
 /** The delete confirmation of spec section 2: deletion is permanent, Archive keeps it. */
 export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
@@ -23,6 +24,7 @@ function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) 
 
 export function SavedReportsBell() {
   const feed = useSavedReportsFeed();
+  const clock = useClock();
   const list = (
     <div className="bell-list ant-dropdown-menu" data-testid="bell-list">
       {feed.entries.length === 0 ? (
@@ -32,7 +34,7 @@ export function SavedReportsBell() {
           <div key={entry.id} className={`bell-entry${entry.isNew ? ' bell-entry-new' : ''}`} data-testid={`bell-entry-${entry.id}`} data-new={entry.isNew ? '1' : '0'}>
             <div>
               <EntryLink entry={entry} onOpen={() => feed.markSeen(entry.id)} />
-              <div className="bell-entry-date">{entry.dt}</div>
+              <div className="bell-entry-date">{clock(entry.dt)}</div>
             </div>
             <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => feed.remove(entry.id)}>
               <Button type="text" size="small" icon={<DeleteOutlined />} aria-label={`Delete ${entry.name}`} data-testid={`bell-delete-${entry.id}`} />

@@ -5,11 +5,12 @@ import { type SorterResult, type TableCurrentDataSource } from 'antd/es/table/in
 import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
-  bulkActionsOf, DEFAULT_PAGE_SIZE, formatDateTime, formatTimezone, hasRowStats, PAGE_SIZES, type ResourceDef, ROW_STATS_PERIOD_LABELS, ROW_STATS_PERIODS,
+  bulkActionsOf, DEFAULT_PAGE_SIZE, formatTimezone, hasRowStats, PAGE_SIZES, type ResourceDef, ROW_STATS_PERIOD_LABELS, ROW_STATS_PERIODS,
   type RowStatsPeriod,
 } from '@adplane/shared';
 import { notifyLoadError } from '../errors/notify.js';
 import { useUser } from '../auth/authContext.js';
+import { useClock } from '../format/clock.js';
 import { BulkBar } from './BulkBar.js';
 import { ColumnChooser } from './ColumnChooser.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
@@ -91,6 +92,7 @@ const titleText = (c: ColumnType<ResourceRow> & { label?: string }) => c.label ?
 export function ResourceListPage(props: ResourcePageProps) {
   const { def } = props;
   const user = useUser();
+  const clock = useClock();
   const { message } = App.useApp();
   const api = useMemo(() => resourceApi(def), [def]);
   const [sp, setSp] = useSearchParams();
@@ -189,10 +191,10 @@ export function ResourceListPage(props: ResourcePageProps) {
       title: 'Updated',
       dataIndex: 'updatedAt',
       key: 'updatedAt',
-      width: 140,
+      width: 162,
       sorter: true,
       sortOrder: serverOrder('updatedAt'),
-      render: (v: string) => formatDateTime(v, user.timezone),
+      render: (v: string, row) => <span data-testid={`row-updated-${row.id}`}>{clock(v)}</span>,
     },
     {
       title: '',

@@ -1,9 +1,9 @@
 import { App, Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState } from 'react';
-import { ACTIVITY_ACTIONS, type ActivityEntry, RESOURCES, type ResourceKind, formatDateTime } from '@adplane/shared';
+import { ACTIVITY_ACTIONS, type ActivityEntry, RESOURCES, type ResourceKind } from '@adplane/shared';
 import { api } from '../../api/client.js';
-import { useUser } from '../../auth/authContext.js';
+import { useClock } from '../../format/clock.js';
 import { notifyLoadError } from '../../errors/notify.js';
 import { diffFields, entryName, showValue } from './activityDiff.js';
 
@@ -16,7 +16,7 @@ const kindLabel = (kind: string) => (RESOURCES as Record<string, { label: string
 
 /** User Activity: who changed what and when, with the fields before and after, newest first. */
 export default function ActivityLogPage() {
-  const user = useUser();
+  const clock = useClock();
   const { message } = App.useApp();
   const [kind, setKind] = useState<ResourceKind | undefined>();
   const [action, setAction] = useState<string | undefined>();
@@ -48,7 +48,7 @@ export default function ActivityLogPage() {
   }, [load]);
 
   const columns: ColumnsType<ActivityEntry> = [
-    { title: 'When', dataIndex: 'at', key: 'at', width: 150, render: (at: string) => formatDateTime(at, user.timezone) },
+    { title: 'When', dataIndex: 'at', key: 'at', width: 170, render: (at: string) => clock(at) },
     {
       title: 'Who',
       key: 'who',

@@ -143,7 +143,7 @@ export default function ReportPage() {
         {rows && ran ? (
           <div className="report-results">
             <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} />
-            <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} />
+            <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
           </div>
         ) : (
           <Empty className="report-empty" description="Pick dimensions and metrics, then run the report" />

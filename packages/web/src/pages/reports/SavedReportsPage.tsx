@@ -6,10 +6,12 @@ import { PAGE_SIZES, type SavedReport } from '@adplane/shared';
 import { reportsApi, savedReportHref } from '../../api/reports.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { DELETE_WARNING } from '../../layout/SavedReportsBell.js';
+import { useClock } from '../../format/clock.js';
 
 /** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
 export default function SavedReportsPage() {
   const { message } = App.useApp();
+  const clock = useClock();
   const [reports, setReports] = useState<SavedReport[] | null>(null);
   const [show, setShow] = useState<'active' | 'archived'>('active');
   const [renaming, setRenaming] = useState<SavedReport | null>(null);
@@ -49,7 +51,7 @@ export default function SavedReportsPage() {
             key: 'name', title: 'Name', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name),
             render: (_, r) => (r.file ? <a href={savedReportHref(r)} target="_blank" rel="noopener noreferrer">{r.name}</a> : <Link to={savedReportHref(r)}>{r.name}</Link>),
           },
-          { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend' },
+          { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend', render: (dt: string, r) => <span data-testid={`saved-dt-${r.id}`}>{clock(dt)}</span> },
           { key: 'kind', title: 'Kind', render: (_, r) => (r.file ? <Tag color="blue">CSV file</Tag> : r.ivt ? <Tag color="purple">Post-bid report</Tag> : <Tag>Report</Tag>) },
           { key: 'dates', title: 'Dates', render: (_, r) => (r.request ? `${r.request.startDate} to ${r.request.endDate}` : '') },
           { key: 'status', title: 'Status', render: (_, r) => (r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
