@@ -55,6 +55,20 @@ forEachDeliveryEngine((t) => {
       expect(state).toMatchObject({ day: '2026-03-11', spentToday: PRICE });
     });
 
+    it('holds nothing per decision for a campaign without budgets or caps, and still counts its spend', async () => {
+      const clock = testClock(T0 + 10 * HOUR_MS);
+      const counters = await t.deployment().open({ clock: clock.now, timers: false });
+      const c = campaign();
+      const a = { campaign: c, priceMicros: PRICE };
+      for (let i = 0; i < 5; i++) expect(await admit(counters, a, clock.now(), `u${i}`)).toBeNull();
+      expect(counters.stats()).toMatchObject({ admitted: 5, held: 0 });
+      for (let i = 0; i < 3; i++) counters.commit(`u${i}`, a, clock.now());
+      expect(counters.stats()).toMatchObject({ committed: 3, committedUnreserved: 0, overAllowance: 0 });
+      await counters.flush();
+      const [state] = await counters.readPacing([c], clock.now());
+      expect(state!.spentToday).toBe(3 * PRICE);
+    });
+
     it('holds a total budget across days', async () => {
       const clock = testClock(T0);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });

@@ -140,7 +140,9 @@ export class DeliveryEngine implements DeliveryCounters {
       amounts.push(1);
     }
     this.counts.admitted++;
-    if (!accounts.length && !viewer) return null;
+    // Nothing limited to hold (an unlimited daily budget only counts spend, at the commit): no
+    // reservation, so that unbudgeted traffic keeps no per-decision state for the hold time.
+    if (!viewer && accounts.every((a) => a.unlimited)) return null;
     for (let i = 0; i < accounts.length; i++) {
       const account = accounts[i]!;
       account.reserved += amounts[i]!;
@@ -171,9 +173,9 @@ export class DeliveryEngine implements DeliveryCounters {
       this.counts.committed++;
       return;
     }
-    // decided elsewhere (another process, or here before the hold time ran out): counted all the same
+    // decided elsewhere (another process, or here before the hold time ran out), or nothing limited
+    // was held: counted all the same
     this.counts.committed++;
-    this.counts.committedUnreserved++;
     const amount = Math.round(admission.priceMicros);
     let tracked = false;
     const { campaign, tag } = admission;
@@ -203,7 +205,9 @@ export class DeliveryEngine implements DeliveryCounters {
       imps.usedAt = now;
       tracked = true;
     }
-    if (tracked && this.notices.length < MAX_NOTICES) this.notices.push(decisionId);
+    if (!tracked) return;
+    this.counts.committedUnreserved++;
+    if (this.notices.length < MAX_NOTICES) this.notices.push(decisionId);
   }
 
   release(decisionId: string): void {
