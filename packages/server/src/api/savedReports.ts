@@ -2,11 +2,13 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
+import { PostbidReportRequest, SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { reportFilePath } from '../stats/reportFiles.js';
+import { inTransaction } from '../store/db.js';
+import { requirePostbidReports, takePostbidReportPlace } from './pbReports.js';
 import {
   createSavedReport, deleteSavedReport, getSavedReport, listSavedReports, type StoredReport, updateSavedReport,
 } from '../store/savedReports.js';
@@ -16,6 +18,8 @@ const ListQuery = z.object({
   /** The Saved Reports page: every one, archived too. */
   all: z.enum(['0', '1']).optional(),
 });
+/** A postbid (ivt) report's request: post-bid metrics and dimensions only (field paths under `request.`). */
+const PostbidReportBody = z.object({ request: PostbidReportRequest });
 const IdParams = z.object({ id: z.coerce.number().int().positive('must be a report id') });
 
 const toAnswer = ({ userId: _u, fileName: _f, ...report }: StoredReport) => report;
@@ -47,8 +51,16 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
     const { user } = requireAuth(request);
     const input = parseInput(SaveReportInput, request.body);
-    const saved = await createSavedReport(app.store.db, {
-      userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'report', ivt: input.ivt, request: input.request,
+    // a postbid report (/pbReport): post-bid metrics only, and a place of the account's monthly allowance
+    if (input.ivt) {
+      requirePostbidReports(user);
+      parseInput(PostbidReportBody, request.body);
+    }
+    const saved = await inTransaction(app.store.db, async (trx) => {
+      if (input.ivt) await takePostbidReportPlace(trx, user);
+      return createSavedReport(trx, {
+        userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'report', ivt: input.ivt, request: input.request,
+      });
     });
     return reply.code(201).send(toAnswer(saved));
   });
@@ -59,6 +71,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     const report = await ownReport(request);
     const patch = parseInput(UpdateSavedReportInput, request.body);
     if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
+    if (patch.request && report.ivt) parseInput(PostbidReportBody, request.body);
     await updateSavedReport(app.store.db, report.id, patch);
     return toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport);
   });

@@ -4,3 +4,4 @@ export * from './report.js';
 export * from './csv.js';
 export * from './dashboard.js';
 export * from './rowStats.js';
+export * from './postbidReport.js';

@@ -109,12 +109,12 @@ function answer(res: ServerResponse, status: number, body: object): void {
 
 export async function handlePostback(deps: PostbackDeps, req: IncomingMessage, res: ServerResponse, key: string, search: URLSearchParams, now = Date.now()): Promise<void> {
   const tenantId = tenantOfPostbackKey(deps.signer, key);
-  if (tenantId === null) return answer(res, 403, { error: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
+  if (tenantId === null) return answer(res, 403, { message: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
   let items: unknown[];
   let prefix: (i: number) => string;
   if (req.method === 'POST') {
     const body = await readJsonBody(req);
-    if (!body.ok) return answer(res, 400, { error: `body: ${body.reason === 'body_too_large' ? 'too large (256 KB at most)' : body.reason === 'invalid_json' ? 'must be JSON' : 'could not be read'}`, field: 'body' });
+    if (!body.ok) return answer(res, 400, { message: `body: ${body.reason === 'body_too_large' ? 'too large (256 KB at most)' : body.reason === 'invalid_json' ? 'must be JSON' : 'could not be read'}`, field: 'body' });
     const v = body.value;
     const list = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { results?: unknown }).results) ? (v as { results: unknown[] }).results : null;
     items = list ?? [v];
@@ -124,7 +124,7 @@ export async function handlePostback(deps: PostbackDeps, req: IncomingMessage, r
     prefix = () => '';
   }
   const check = checkPostback(deps.signer, tenantId, items, Math.floor(now / 1000), prefix);
-  if (!check.ok) return answer(res, check.status, { error: `${check.field}: ${check.error}`, field: check.field });
+  if (!check.ok) return answer(res, check.status, { message: `${check.field}: ${check.error}`, field: check.field });
   countVerdicts(deps, check.verdicts, now);
   answer(res, 200, { ok: true, received: check.verdicts.length, flagged: check.verdicts.filter((v) => v.ivt).length });
 }
