@@ -5,7 +5,7 @@ import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
 import { LoginThrottle } from './auth/loginThrottle.js';
 import { installAuth } from './auth/plugin.js';
-import { installEdge } from './edge/edgePlugin.js';
+import { type EdgeOptions, installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
 import { registerSellersJson } from './supplyChain/sellersJson.js';
 import { installErrorHandling } from './http/errors.js';
@@ -47,6 +47,9 @@ export interface BuildAppOptions {
   stats?: StatsStore;
   /** Prefix of the delivery counters' Redis keys and channels (default `adplane:`): tests keep theirs apart. */
   deliveryPrefix?: string;
+  /** A cluster worker's bus and edge transports (cluster/worker.ts); default: from settings. The app closes the bus. */
+  configBus?: (log: FastifyBaseLogger) => ConfigChangeBus;
+  edge?: EdgeOptions;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -55,7 +58,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions }: BuildAppOptions): Promise<FastifyInstance> {
   // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
   // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
   let serveEdgeRaw: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
@@ -92,12 +95,12 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   if (settings.encryptResponses) installResponseEncryption(app);
   registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
   await installAuth(app, sessionSecret);
-  const configBus = await openConfigChangeBus({ redisUrl: settings.redisUrl }, { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+  const configBus = givenBus?.(app.log) ?? await openConfigChangeBus({ redisUrl: settings.redisUrl }, { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
   app.decorate('configBus', configBus);
   app.addHook('onClose', () => configBus.close());
 
   if (role !== 'api') {
-    const edge = await installEdge(app, deliveryPrefix ? { deliveryPrefix } : {});
+    const edge = await installEdge(app, { ...(deliveryPrefix ? { deliveryPrefix } : {}), ...edgeOptions });
     serveEdgeRaw = (req, res) => edge.serveRaw(req, res);
     await registerSellersJson(app);
   }

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 /**
- * The `adplane` command: `tsx packages/server/src/main.ts [--role api|edge|all]`.
- * Settings, store, migrations, first-start seed, then HTTP until SIGINT/SIGTERM.
+ * The `adplane` command: `tsx packages/server/src/main.ts [--role api|edge|all] [--workers N]`.
+ * Settings, store, migrations, first-start seed, then HTTP until SIGINT/SIGTERM. With N > 1 this
+ * process is the cluster primary (cluster/primary.ts) and N workers serve (docs/delivery.md, "Workers").
  */
+import cluster from 'node:cluster';
+import { type ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
+import { logLine, runPrimary } from './cluster/primary.js';
+import { workerServices } from './cluster/worker.js';
+import { openStatsStore, type StatsStore } from './stats/statsStore.js';
+import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
 import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
-import { openStore, redactUrl, SQLITE_FILE_NAME } from './store/db.js';
+import { openStore, redactUrl, SQLITE_FILE_NAME, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrations/index.js';
 import { type SeedResult, seedIfEmpty } from './store/seed.js';
 
@@ -18,11 +27,21 @@ const fail = (text: string): never => {
   process.exit(1);
 };
 
-function readRole(): Role {
-  const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } }, strict: true });
+export const MAX_WORKERS = 64;
+export const WORKER_HEADER = 'x-adplane-worker';
+
+/**
+ * `--role` (default all) and `--workers` (default: one per core for the edge role, else 1). Throws a
+ * TypeError naming the flag and the reason.
+ */
+export function readArgs(args: string[], cores = availableParallelism()): { role: Role; workers: number } {
+  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' }, workers: { type: 'string' } }, strict: true });
   const role = values.role as Role;
-  if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')} (got '${values.role}')`);
-  return role;
+  if (!ROLES.includes(role)) throw new TypeError(`--role must be one of ${ROLES.join(', ')} (got '${values.role}')`);
+  if (values.workers === undefined) return { role, workers: role === 'edge' ? Math.min(cores, MAX_WORKERS) : 1 };
+  const workers = /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
+  if (!(workers >= 1 && workers <= MAX_WORKERS)) throw new TypeError(`--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}')`);
+  return { role, workers };
 }
 
 function printSeed(seed: SeedResult, settings: Settings): void {
@@ -40,13 +59,15 @@ function printSeed(seed: SeedResult, settings: Settings): void {
 
 async function main(): Promise<void> {
   let role: Role;
+  let workers: number;
   let settings: Settings;
   try {
-    role = readRole();
+    ({ role, workers } = readArgs(process.argv.slice(2)));
     settings = loadSettings();
   } catch (error) {
     return fail(error instanceof SettingsError || error instanceof TypeError ? error.message : String(error));
   }
+  if (cluster.isWorker) return serveWorker(role, settings);
 
   const store = await openStore(settings);
   try {
@@ -56,20 +77,32 @@ async function main(): Promise<void> {
     throw error;
   }
   const seed = role === 'edge' ? null : await seedIfEmpty(store, settings);
-  const app = await buildApp({ settings, store, role });
-  if (settings.demo && role !== 'edge') {
-    const rows = await writeDemoHistoryIfEmpty(app.stats, store.db);
-    if (rows > 0) out(`Demo history: ${rows.toLocaleString('en-US')} hourly stats rows over the last 30 days.`);
-  }
+  const where = settings.databaseUrl ? redactUrl(settings.databaseUrl) : `${settings.dataDir}/${SQLITE_FILE_NAME}`;
+  if (workers > 1) return startPrimary({ role, workers, settings, store, seed, where });
 
+  const app = await buildApp({ settings, store, role });
+  await writeDemoHistory(app.stats, store, settings, role);
+  serveUntilSignalled(app, settings, () => store.close());
+  await app.listen({ port: settings.port, host: settings.host });
+  out(`adplane (${role}, edition ${settings.edition}) listening on http://${settings.host}:${settings.port}  store: ${where}`);
+  if (seed) printSeed(seed, settings);
+}
+
+async function writeDemoHistory(stats: StatsStore, store: Store, settings: Settings, role: Role): Promise<void> {
+  if (!settings.demo || role === 'edge') return;
+  const rows = await writeDemoHistoryIfEmpty(stats, store.db);
+  if (rows > 0) out(`Demo history: ${rows.toLocaleString('en-US')} hourly stats rows over the last 30 days.`);
+}
+
+/** SIGINT/SIGTERM: stop accepting, finish the requests in flight (cut after the grace period), then close the stores. */
+function serveUntilSignalled(app: FastifyInstance, settings: Settings, closeStores: () => Promise<void>): void {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      // Stop accepting, finish the requests in flight (cut after the grace period), then close the stores.
-      const drained = await drainAndClose(app, { graceMs: settings.shutdownGraceMs, closeStores: () => store.close() });
+      const drained = await drainAndClose(app, { graceMs: settings.shutdownGraceMs, closeStores });
       process.exit(drained ? 0 : 1);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -78,11 +111,54 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ port: settings.port, host: settings.host });
-  const where = settings.databaseUrl ? redactUrl(settings.databaseUrl) : `${settings.dataDir}/${SQLITE_FILE_NAME}`;
-  out(`adplane (${role}, edition ${settings.edition}) listening on http://${settings.host}:${settings.port}  store: ${where}`);
-  if (seed) printSeed(seed, settings);
+  // a worker whose primary is gone has no one to share counters and stats with: it drains and exits
+  if (cluster.isWorker) process.on('disconnect', () => void shutdown('primary gone'));
 }
 
-main().catch((error: unknown) => fail(`adplane failed to start: ${error instanceof Error ? error.message : String(error)}`));
+/**
+ * The primary of `--workers N`: the store is migrated and seeded once (above), the session secret
+ * made before the workers race for it, and the stats store (DuckDB) opened here only.
+ */
+async function startPrimary(o: { role: Role; workers: number; settings: Settings; store: Store; seed: SeedResult | null; where: string }): Promise<void> {
+  const { role, workers, settings, store, seed, where } = o;
+  await ensureSessionSecret(store, settings);
+  const stats = await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl });
+  await writeDemoHistory(stats, store, settings, role);
+  runPrimary({
+    workers,
+    logLevel: settings.logLevel,
+    // with ClickHouse each worker writes and reads it directly; the primary kept it for the demo history only
+    stats: settings.clickhouseUrl ? null : stats,
+    drainMs: settings.shutdownGraceMs + 10_000,
+    onListening: () => {
+      out(`adplane (${role}, edition ${settings.edition}, ${workers} workers) listening on http://${settings.host}:${settings.port}  store: ${where}`);
+      if (seed) printSeed(seed, settings);
+    },
+    closeStores: async () => {
+      await stats.close();
+      await store.close();
+    },
+  });
+}
+
+/** A worker of `--workers N`: the store is ready (the primary migrated it); what must be shared comes from the primary. */
+async function serveWorker(role: Role, settings: Settings): Promise<void> {
+  const services = workerServices(settings);
+  const store = await openStore(settings);
+  const app = await buildApp({
+    settings, store, role, edge: services.edge, ...(services.stats ? { stats: services.stats } : {}), ...(services.configBus ? { configBus: services.configBus } : {}),
+  });
+  // which worker answered, on every answer (operators and tests tell the workers apart by it)
+  const id = String(cluster.worker?.id ?? 0);
+  app.server.prependListener('request', (_req, res: ServerResponse) => res.setHeader(WORKER_HEADER, id));
+  serveUntilSignalled(app, settings, () => store.close());
+  await app.listen({ port: settings.port, host: settings.host });
+}
+
+const isMain = process.argv[1]?.endsWith('main.ts') || process.argv[1]?.endsWith('main.js') || process.argv[1]?.endsWith('adplane');
+if (isMain) {
+  main().catch((error: unknown) => {
+    if (cluster.isWorker) logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');
+    fail(`adplane failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}

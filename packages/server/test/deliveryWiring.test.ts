@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { readConfigVersion } from '../src/store/configVersion.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
@@ -71,7 +71,8 @@ forEachDeliveryEngine((engine) => {
         });
         await app.edge.snapshots.rebuild();
         expect(await serveUntil(campaign.id, 'device-budget', 'daily_budget')).toEqual({ wins: 3, refusal: 'daily_budget' });
-        expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(3);
+        // on Redis the impression is committed once Redis confirms it is not a replay (after /ev answered)
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(3));
       });
 
       it('gives one device a campaign with a frequency cap of 2 twice, then not again; another device still gets it', async () => {

@@ -20,7 +20,8 @@ export interface ConfigChangeBus {
   close(): Promise<void>;
 }
 
-class Listeners {
+/** The listeners of one process, each called on its own (one that throws is logged, the others still hear). */
+export class Listeners {
   private readonly all = new Set<ConfigChangeListener>();
 
   constructor(private readonly log: DeliveryLog) {}

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { type ConfigChangeBus, LocalConfigChangeBus, RedisConfigChangeBus } from './configChangeBus.js';
 import { DeliveryEngine, type DeliveryOptions } from './deliveryEngine.js';
 import { RedisShared } from './redisShared.js';
-import { MemoryCounterStore, MemoryShared } from './sharedCounters.js';
+import { MemoryCounterStore, MemoryShared, type SharedCounters } from './sharedCounters.js';
 import { type DeliveryCounters, type DeliveryLog } from './types.js';
 
 /**
@@ -23,6 +23,8 @@ export interface OpenDeliveryOptions extends DeliveryOptions {
   connectTimeoutMs?: number;
   /** In-process engine: the store to share (tests run several engines on one); default a fresh one. */
   memoryStore?: MemoryCounterStore;
+  /** Another transport of the shared counters (a cluster worker's link to its primary): used whatever the settings. */
+  shared?: (processId: string, leaseTtlMs: number) => SharedCounters;
 }
 
 export const DEFAULT_PREFIX = 'adplane:';
@@ -32,6 +34,7 @@ export const newProcessId = (): string => `${hostname()}:${process.pid}:${random
 export async function openDeliveryCounters(settings: DeliverySettings, options: OpenDeliveryOptions): Promise<DeliveryCounters> {
   const processId = options.processId ?? newProcessId();
   const leaseTtlMs = options.leaseTtlMs ?? 5_000;
+  if (options.shared) return new DeliveryEngine(options.shared(processId, leaseTtlMs), options);
   if (!settings.redisUrl) return new DeliveryEngine(new MemoryShared(options.memoryStore ?? new MemoryCounterStore(), processId, leaseTtlMs), options);
   const shared = new RedisShared({ url: settings.redisUrl, prefix: options.prefix ?? DEFAULT_PREFIX, pid: processId, leaseTtlMs });
   const up = await shared.connect(options.connectTimeoutMs ?? 2_000);

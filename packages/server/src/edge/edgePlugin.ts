@@ -3,7 +3,9 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
-import { openDeliveryCounters, type Refusal } from '../delivery/index.js';
+import { DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
+import { openReplayGuard } from '../delivery/redisReplay.js';
+import { type SharedCounters } from '../delivery/sharedCounters.js';
 import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
 import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
@@ -17,7 +19,7 @@ import { registerPrebidEntries } from './prebid/prebidEntries.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
-import { ReplayGuard } from './tracking/replayGuard.js';
+import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
 import { handleEvent } from './tracking/trackingEvents.js';
 import { TokenSigner } from './tracking/trackingToken.js';
@@ -64,6 +66,9 @@ export interface EdgeOptions {
   geo?: GeoLookup;
   /** Prefix of the delivery counters' Redis keys (default `adplane:`). */
   deliveryPrefix?: string;
+  /** A cluster worker's transport of the shared delivery counters and its replay guard (cluster/); default: Redis when REDIS_URL is set, else this process. */
+  sharedCounters?: (processId: string, leaseTtlMs: number) => SharedCounters;
+  replay?: (log: DeliveryLog) => ImpressionReplayGuard;
 }
 
 const VAST_PREFIX = '/vast/';
@@ -72,9 +77,10 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const settings = app.settings;
   const counters = new HourlyCounters(() => app.stats);
   // delivery control: Redis when REDIS_URL is set, else in this process (docs/delivery.md)
-  const delivery = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}) });
+  const delivery = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}), ...(options.sharedCounters ? { shared: options.sharedCounters } : {}) });
   const pacing = new Pacing(delivery);
-  const replay = new ReplayGuard();
+  // an impression beacon counts once across every process that shares Redis (or the workers' primary)
+  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX }));
   const fetcher = new VastFetcher();
   const caller = new HttpCaller();
   const ortb = { caller, publicHost: settings.publicHost };
@@ -140,6 +146,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // after the counters: what this process committed reaches the shared counters, its leases go back
     await delivery.flush().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters final flush failed'));
     await delivery.close().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters close failed'));
+    await replay.close?.();
     await fetcher.close();
     await caller.close();
   });

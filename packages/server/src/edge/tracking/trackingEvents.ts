@@ -3,7 +3,7 @@ import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
-import { type ReplayGuard } from './replayGuard.js';
+import { type ImpressionReplayGuard } from './replayGuard.js';
 import { type Decision, type TokenSigner } from './trackingToken.js';
 
 /**
@@ -23,7 +23,7 @@ export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAA
 
 export interface EventDeps {
   signer: TokenSigner;
-  replay: ReplayGuard;
+  replay: ImpressionReplayGuard;
   counters: HourlyCounters;
   pacing: Pacing;
   snapshot: () => Snapshot | null;
@@ -54,7 +54,13 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: Server
 
 function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
   if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
-  if (ONCE.has(event) && !deps.replay.firstTime(`${d.id}:${event}`, now)) return;
+  const first = ONCE.has(event) ? deps.replay.firstTime(`${d.id}:${event}`, now) : true;
+  // other processes asked (workers, Redis): the answer is out already, the count waits for theirs
+  if (first instanceof Promise) void first.then((yes) => yes && count(deps, d, event, query, now));
+  else if (first) count(deps, d, event, query, now);
+}
+
+function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
   const code = query.get('code') ?? '';
   if (event === 'impression' && deps.notify && query.has('b')) {
     // a programmatic bid's billing notice, fired once, when we book the impression

@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The workers benchmark's servers: the real `adplane` command (packages/server/src/main.ts) as an
+ * operator starts it, `--role edge --workers N`, over a filled store; CPU time read from /proc; and a
+ * driver that decides and counts impressions as fast as the server answers (the overspend case).
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface EdgeServer {
+  proc: ChildProcess;
+  port: number;
+  /** The primary and its workers (one pid with --workers 1). */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+export async function startEdge(o: { dataDir: string; port: number; workers: number; env?: Record<string, string>; cpus?: string }): Promise<EdgeServer> {
+  const args = ['--import', 'tsx', join(ROOT, 'packages/server/src/main.ts'), '--role', 'edge', '--workers', String(o.workers)];
+  const env = { ...process.env, DATA_DIR: o.dataDir, PORT: String(o.port), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMO: '0', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(o.dataDir, 'none'), REDIS_URL: '', ...o.env };
+  // taskset before node: the primary and every worker it forks inherit the CPU set
+  const proc = o.cpus ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the edge did not listen within 180 s')), 180_000);
+    void exited.then(() => reject(new Error('the edge exited before listening')));
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (line.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  const primary = proc.pid!;
+  return {
+    proc,
+    port: o.port,
+    pids: () => [primary, ...childrenOf(primary)],
+    async stop() {
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function childrenOf(pid: number): number[] {
+  return spawnSync('pgrep', ['-P', String(pid)]).stdout.toString().split('\n').filter(Boolean).map(Number);
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function get(agent: Agent, port: number, path: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Spends a daily budget at full load: `concurrency` loops, each asking for an ad and, when the
+ * budgeted campaign's creative (`media`) fills, firing its impression beacon at once (on its own
+ * connections: node's cluster gives each connection to a worker in turn, so decision and beacon meet
+ * any two workers). Runs until nothing filled for `quietMs`, or `maxMs`. Answers the impressions
+ * billed (beacons answered 200: each counts once) and the requests made.
+ */
+export async function spendBudget(o: { port: number; paths: string[]; media: string; concurrency: number; quietMs: number; maxMs: number }): Promise<{ impressions: number; requests: number; fills: number; ms: number }> {
+  const start = Date.now();
+  let lastFill = start;
+  let impressions = 0;
+  let requests = 0;
+  let fills = 0;
+  let next = 0;
+  const agents = [new Agent({ keepAlive: true, maxSockets: o.concurrency }), new Agent({ keepAlive: true, maxSockets: o.concurrency })];
+  const loop = async (i: number) => {
+    while (Date.now() - lastFill < o.quietMs && Date.now() - start < o.maxMs) {
+      const vast = await get(agents[i % 2]!, o.port, o.paths[next++ % o.paths.length]!);
+      requests++;
+      if (!vast.body.includes(o.media)) continue;
+      fills++;
+      lastFill = Date.now();
+      const url = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast.body)?.[1];
+      if (!url) continue;
+      const ev = await get(agents[(i + 1) % 2]!, o.port, url.slice(url.indexOf('/ev')));
+      if (ev.status === 200) impressions++;
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, (_, i) => loop(i)));
+  for (const a of agents) a.destroy();
+  return { impressions, requests, fills, ms: Date.now() - start };
+}

@@ -1,0 +1,95 @@
+import { type Worker } from 'node:cluster';
+import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
+import { ReplayGuard } from '../edge/tracking/replayGuard.js';
+import { type StatsStore } from '../stats/statsStore.js';
+import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, type ToWorker } from './protocol.js';
+
+/**
+ * What the primary of `--workers N` holds for its workers: the one stats store (DuckDB: one process
+ * may open the file; null when each worker opens ClickHouse itself), the one in-memory delivery
+ * counter store (unused when the workers share Redis), the impression replay guard, and the relay
+ * of delivery and config notices from one worker to the others.
+ */
+export class PrimaryHub {
+  private readonly counters = new MemoryCounterStore();
+  /** Reads spend for the workers' console (pacing); never exchanges. */
+  private readonly reader = new MemoryShared(this.counters, 'primary', 0);
+  private readonly replay = new ReplayGuard();
+  private readonly workers = new Set<Worker>();
+  /** The delivery process ids a worker exchanged under: they leave the counters when it exits. */
+  private readonly pids = new Map<Worker, Set<string>>();
+
+  constructor(private readonly stats: StatsStore | null) {}
+
+  attach(worker: Worker): void {
+    this.workers.add(worker);
+    worker.on('message', (m: unknown) => {
+      if (isClusterMessage<ToPrimary>(m)) this.receive(worker, m);
+    });
+  }
+
+  /** A worker exited: its leases and QPS demand go back at once (not after their lifetime). */
+  detach(worker: Worker): void {
+    this.workers.delete(worker);
+    for (const pid of this.pids.get(worker) ?? []) this.counters.leave(pid);
+    this.pids.delete(worker);
+  }
+
+  private receive(from: Worker, m: ToPrimary): void {
+    if (m.kind === 'call') {
+      this.answer(from, m.op, m.args).then(
+        (value) => send(from, { tag: CLUSTER_TAG, kind: 'reply', id: m.id, ok: true, value }),
+        (error: unknown) => send(from, { tag: CLUSTER_TAG, kind: 'reply', id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+      return;
+    }
+    for (const worker of this.workers) if (worker !== from) send(worker, m.kind === 'notices' ? { tag: CLUSTER_TAG, kind: 'notices', notices: m.notices } : { tag: CLUSTER_TAG, kind: 'config', version: m.version });
+  }
+
+  private async answer(from: Worker, op: Op, args: Calls[Op]['args']): Promise<unknown> {
+    switch (op) {
+      case 'exchange': {
+        const a = args as Calls['exchange']['args'];
+        let seen = this.pids.get(from);
+        if (!seen) this.pids.set(from, (seen = new Set()));
+        seen.add(a.pid);
+        return this.counters.exchange(a.pid, a.leaseTtlMs, a.x);
+      }
+      case 'readSpend':
+        return this.reader.readSpend((args as Calls['readSpend']['args']).keys);
+      case 'leave':
+        this.counters.leave((args as Calls['leave']['args']).pid);
+        return null;
+      case 'firstTimes': {
+        const a = args as Calls['firstTimes']['args'];
+        return a.keys.map((k) => this.replay.firstTime(k, a.now));
+      }
+      default:
+        return this.answerStats(op, args);
+    }
+  }
+
+  private async answerStats(op: Op, args: Calls[Op]['args']): Promise<unknown> {
+    const stats = this.stats;
+    if (!stats) throw new Error(`stats call '${op}': this cluster's workers open the stats store themselves`);
+    switch (op) {
+      case 'statsWrite':
+        await stats.write((args as Calls['statsWrite']['args']).rows);
+        return null;
+      case 'statsSelect':
+        return stats.select((args as Calls['statsSelect']['args']).sql);
+      case 'statsExec':
+        await stats.exec((args as Calls['statsExec']['args']).sql);
+        return null;
+      case 'statsMigrations':
+        return stats.migrations();
+      default:
+        throw new Error(`unknown cluster call '${op}'`);
+    }
+  }
+}
+
+function send(worker: Worker, message: ToWorker): void {
+  // a worker that exits meanwhile: its caller is gone too
+  if (worker.isConnected()) worker.send(message, undefined, () => {});
+}

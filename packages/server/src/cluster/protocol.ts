@@ -1,0 +1,42 @@
+import { type HourlyRow } from '../stats/hourlyRow.js';
+import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from '../delivery/sharedCounters.js';
+
+/**
+ * The messages between the primary of `adplane --workers N` and its workers (node:cluster IPC,
+ * structured clone). The primary holds what the workers must share when there is no Redis or
+ * ClickHouse to share it through: the DuckDB stats store, the delivery counters, the impression
+ * replay guard, and the relay of config change notices (docs/delivery.md, "Workers").
+ */
+export const CLUSTER_TAG = 'adplane-cluster';
+
+/** A worker's question, and the type of the primary's answer to it. */
+export interface Calls {
+  exchange: { args: { pid: string; leaseTtlMs: number; x: Exchange }; result: ExchangeReply };
+  readSpend: { args: { keys: string[] }; result: SpendRead[] };
+  leave: { args: { pid: string }; result: null };
+  /** Impression (and video event) keys: true for each seen for the first time by any worker. */
+  firstTimes: { args: { keys: string[]; now: number }; result: boolean[] };
+  statsWrite: { args: { rows: readonly HourlyRow[] }; result: null };
+  statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };
+  statsExec: { args: { sql: string }; result: null };
+  statsMigrations: { args: Record<string, never>; result: string[] };
+}
+export type Op = keyof Calls;
+
+export type ToPrimary =
+  | { tag: typeof CLUSTER_TAG; kind: 'call'; id: number; op: Op; args: Calls[Op]['args'] }
+  /** Delivery notices to relay to the other workers (sharedCounters.ts: Notices). */
+  | { tag: typeof CLUSTER_TAG; kind: 'notices'; notices: Notices }
+  /** The config is now at `version`: relayed to the other workers (snapshot invalidation). */
+  | { tag: typeof CLUSTER_TAG; kind: 'config'; version: number };
+
+export type ToWorker =
+  | { tag: typeof CLUSTER_TAG; kind: 'reply'; id: number; ok: true; value: unknown }
+  | { tag: typeof CLUSTER_TAG; kind: 'reply'; id: number; ok: false; error: string }
+  | { tag: typeof CLUSTER_TAG; kind: 'notices'; notices: Notices }
+  | { tag: typeof CLUSTER_TAG; kind: 'config'; version: number };
+
+export function isClusterMessage<T extends ToPrimary | ToWorker>(m: unknown): m is T {
+  return typeof m === 'object' && m !== null && (m as { tag?: unknown }).tag === CLUSTER_TAG;
+}
+

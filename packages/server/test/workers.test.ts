@@ -1,0 +1,288 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readArgs, WORKER_HEADER } from '../src/main.js';
+import { loadSettings } from '../src/settings.js';
+import { openStore } from '../src/store/db.js';
+import { migrateToLatest } from '../src/store/migrations/index.js';
+import { seedIfEmpty } from '../src/store/seed.js';
+import { type DemandServer, startDemandServer } from './demandServers.js';
+import { freePort, hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
+import { DEMO_PASSWORD } from './helpers.js';
+
+/**
+ * `adplane --workers 2` as an operator runs it (a real primary and two real workers on one port,
+ * node's cluster handing each new connection to the next worker): both workers answer, an API
+ * write in one is served by both within a second, a daily budget, a frequency cap and a demand
+ * tag's QPS limit hold across the two, an impression beacon sent to both counts once, and the
+ * stats of both land in the one DuckDB file. Once on the in-process counters (the primary holds
+ * them), once on Redis (a redis-server of its own when there is one, else REDIS_URL).
+ */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const BID = 50_000_000; // $50 CPM: above the demo campaigns
+const PER_IMP = BID / 1000;
+const BUDGET_IMPS = 20;
+const TAG_QPS = 5;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Answer {
+  status: number;
+  worker: string;
+  body: string;
+  cookie: string | null;
+}
+
+/** One request on a connection of its own, so that the cluster picks the next worker for it. */
+function call(port: number, path: string, options: { method?: string; cookie?: string; body?: unknown } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const payload = options.body === undefined ? null : JSON.stringify(options.body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false,
+        headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const set = res.headers['set-cookie']?.[0];
+          resolve({ status: res.statusCode ?? 0, worker: String(res.headers[WORKER_HEADER] ?? ''), body: Buffer.concat(chunks).toString('utf8'), cookie: set ? set.split(';')[0]! : null });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload ?? undefined);
+  });
+}
+
+interface Cluster {
+  proc: ChildProcess;
+  port: number;
+  dataDir: string;
+  stop(): Promise<number | null>;
+}
+
+async function startCluster(env: Record<string, string>): Promise<Cluster> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'adplane-workers-'));
+  // the demo workspace (users, one tenant's entities), without the demo history (slow, not needed)
+  const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
+  const store = await openStore(settings);
+  await migrateToLatest(store);
+  await seedIfEmpty(store, settings);
+  await store.close();
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, ADPLANE_DEMO: '0', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(dataDir, 'none'), REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the cluster did not listen within 90 s')), 90_000);
+    void exited.then((code) => reject(new Error(`the cluster exited (${code}) before listening`)));
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (line.includes('2 workers) listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    proc, port, dataDir,
+    async stop() {
+      proc.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** The impression URL of a VAST answer when the creative `media` won, else null. */
+function impressionOf(vast: string, media: string): string | null {
+  if (!vast.includes(media)) return null;
+  const url = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)?.[1];
+  return url ? url.slice(url.indexOf('/ev')) : null;
+}
+
+async function imps(dataDir: string, campaignId: number): Promise<number> {
+  const instance = await DuckDBInstance.create(join(dataDir, 'stats.duckdb'));
+  const connection = await instance.connect();
+  try {
+    const rows = (await connection.runAndReadAll(`SELECT coalesce(sum(imps), 0)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId}`)).getRowObjectsJS();
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const redisPresent = hasRedisServer() || !!process.env.REDIS_URL;
+const ENGINES = ['memory', ...(redisPresent ? ['redis'] : [])] as const;
+
+describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
+  let cluster: Cluster;
+  let own: OwnRedis | null = null;
+  let demand: DemandServer;
+  let cookie = '';
+
+  beforeAll(async () => {
+    let redisUrl = '';
+    if (engine === 'redis') {
+      // a server of its own: the cluster uses the default key prefix, which no other test may see
+      if (hasRedisServer()) {
+        own = await ownRedisServer();
+        await own.start();
+        redisUrl = own.url;
+      } else redisUrl = process.env.REDIS_URL!;
+    }
+    demand = await startDemandServer();
+    cluster = await startCluster({ REDIS_URL: redisUrl });
+    const login = await call(cluster.port, '/api/auth/login', { method: 'POST', body: { username: 'demand', password: DEMO_PASSWORD } });
+    expect(login.status, login.body).toBe(200);
+    cookie = login.cookie!;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (cluster?.proc.exitCode === null) await cluster.stop();
+    if (cluster) rmSync(cluster.dataDir, { recursive: true, force: true });
+    await demand?.close();
+    await own?.stop();
+  });
+
+  const create = async (kind: string, body: Record<string, unknown>): Promise<{ id: number; uid: string }> => {
+    const res = await call(cluster.port, `/api/demand/${kind}`, { method: 'POST', cookie, body });
+    expect(res.status, res.body).toBe(201);
+    return JSON.parse(res.body) as { id: number; uid: string };
+  };
+  const creative = (name: string) =>
+    create('creatives', {
+      name, format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
+      mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+
+  it('serves on both workers; budgets, caps, QPS limits and impression counts hold across them; stats land in one store', { timeout: 120_000 }, async () => {
+    const { port } = cluster;
+    // both workers answer
+    const workers = new Set<string>();
+    for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((await call(port, '/healthz')).worker);
+    expect([...workers].sort()).toHaveLength(2);
+
+    // an API write in one worker is served by both within a second
+    const spot = await creative('budget-spot');
+    const channel = await create('channels', { name: 'Workers CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] });
+    const vastPath = (device: string) => `/vast/${channel.uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}`;
+    const budgeted = await create('campaigns', { name: 'Twenty a day', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: BUDGET_IMPS * PER_IMP, pacing: 'asap', creativeIds: [spot.id] });
+    const written = Date.now();
+    const servedBy = new Map<string, number>();
+    const pending: string[] = [];
+    while (servedBy.size < 2 && Date.now() - written < 3_000) {
+      const res = await call(port, vastPath(`d${pending.length}`));
+      const impression = impressionOf(res.body, 'budget-spot.mp4');
+      if (impression) {
+        pending.push(impression);
+        if (!servedBy.has(res.worker)) servedBy.set(res.worker, Date.now() - written);
+      }
+    }
+    expect(servedBy.size).toBe(2);
+    for (const ms of servedBy.values()) expect(ms).toBeLessThan(1_000);
+
+    // the daily budget: decisions on both workers, each impression beacon to whichever worker the next connection reaches
+    let counted = 0;
+    const fire = async (impression: string) => {
+      const res = await call(port, impression);
+      expect(res.status).toBe(200);
+      counted++;
+    };
+    for (const impression of pending.splice(0)) await fire(impression);
+    // until refused for 6 s: the last impressions may wait for an idle worker's lease to go back (5 s, docs/delivery.md)
+    for (let i = 0, lastWin = Date.now(); Date.now() - lastWin < 6_000 && i < 1_000; i++) {
+      const res = await call(port, vastPath(`b${i}`));
+      const impression = impressionOf(res.body, 'budget-spot.mp4');
+      if (impression) {
+        lastWin = Date.now();
+        await fire(impression);
+      } else await sleep(30); // a worker without a lease asks the primary (or Redis) in the background
+    }
+    expect(counted).toBeGreaterThanOrEqual(BUDGET_IMPS - 1);
+    expect(counted).toBeLessThanOrEqual(BUDGET_IMPS + 2); // the stated bound: one in-flight impression per process
+
+    // the frequency cap (3 a day per viewer): at most one more, from a worker whose count was a tick old
+    const capped = await creative('capped-spot');
+    const cappedCampaign = await create('campaigns', { name: 'Three per viewer', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', frequencyCap: { count: 3, periodHours: 24 }, creativeIds: [capped.id] });
+    await sleep(1_000);
+    let views = 0;
+    const cappedImpressions: string[] = [];
+    let refusedInARow = 0;
+    for (let i = 0; refusedInARow < 10 && i < 100; i++) {
+      const res = await call(port, vastPath('one-viewer'));
+      const impression = impressionOf(res.body, 'capped-spot.mp4');
+      if (impression) {
+        refusedInARow = 0;
+        views++;
+        cappedImpressions.push(impression);
+        expect((await call(port, impression)).status).toBe(200);
+      } else {
+        refusedInARow++;
+        await sleep(50);
+      }
+    }
+    expect(views).toBeGreaterThanOrEqual(3);
+    expect(views).toBeLessThanOrEqual(4);
+
+    // the same beacons again, each to both workers: not counted again (checked in the stats below)
+    for (const impression of cappedImpressions) {
+      const seen = new Set<string>();
+      for (let i = 0; i < 6 && seen.size < 2; i++) {
+        const res = await call(port, impression);
+        expect(res.status).toBe(200);
+        seen.add(res.worker);
+      }
+      expect(seen.size).toBe(2);
+    }
+
+    // a demand tag's QPS limit: requests spread over both workers, the tag is called at most its limit a second
+    const tag = await create('tags', { name: 'Five a second', vastUrl: `${demand.url}/empty`, price: { type: 'cpm', cpm: 1_000_000 }, qpsLimit: TAG_QPS, timeoutMs: 500 });
+    const tagChannel = await create('channels', { name: 'Workers QPS', demandMode: 'auction', timeoutMs: 500, demand: [{ tagId: tag.id, priority: 1 }] });
+    await sleep(1_000);
+    const start = Date.now();
+    const perSecond: number[] = [];
+    let before = demand.calls.length;
+    let second = 0;
+    while (Date.now() - start < 4_000) {
+      await Promise.all(Array.from({ length: 4 }, (_, i) => call(port, `/vast/${tagChannel.uid}?w=640&h=360&ip=8.8.8.8&device_id=q${i}`)));
+      const now = Math.floor((Date.now() - start) / 1000);
+      if (now > second) {
+        perSecond[second] = demand.calls.length - before;
+        before = demand.calls.length;
+        second = now;
+      }
+    }
+    // the first second starts each worker on its share; after it the two shares add up to the limit
+    for (const n of perSecond.slice(1)) {
+      expect(n).toBeGreaterThan(0);
+      expect(n).toBeLessThanOrEqual(TAG_QPS * 1.2 + 2);
+    }
+
+    // stop: the workers drain (their counters go to the primary's store), the primary exits cleanly
+    expect(await cluster.stop()).toBe(0);
+    expect(await imps(cluster.dataDir, budgeted.id)).toBe(counted);
+    expect(await imps(cluster.dataDir, cappedCampaign.id)).toBe(views);
+  });
+});
+
+describe('the workers flag', () => {
+  it('defaults to one worker per core for the edge role and to one otherwise; refuses what is not 1..64', () => {
+    expect(readArgs(['--role', 'edge'], 8)).toEqual({ role: 'edge', workers: 8 });
+    expect(readArgs(['--role', 'edge'], 200)).toEqual({ role: 'edge', workers: 64 });
+    expect(readArgs([], 8)).toEqual({ role: 'all', workers: 1 });
+    expect(readArgs(['--role', 'api', '--workers', '3'], 8)).toEqual({ role: 'api', workers: 3 });
+    for (const bad of ['0', '65', '1.5', 'two', '-2', '']) expect(() => readArgs([`--workers=${bad}`], 2)).toThrow(`--workers must be a whole number from 1 to 64 (got '${bad}')`);
+    expect(() => readArgs(['--role', 'bidder'], 2)).toThrow("--role must be one of api, edge, all (got 'bidder')");
+  });
+});
