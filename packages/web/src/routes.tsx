@@ -26,7 +26,6 @@ export interface RouteSpec {
  * Pages that a later issue builds answer the standard not-found page until then. To build one, add
  * `src/pages/<name>/<Name>Page.tsx` with a default export and point the route's `page` at it.
  */
-const notBuiltYet = (): Promise<PageModule> => import('./pages/notFound/NotBuiltPage.js');
 
 const login = (): Promise<PageModule> => import('./pages/login/LoginPage.js');
 const dashboard = (): Promise<PageModule> => import('./pages/dashboard/DashboardPage.js');
@@ -68,7 +67,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/targetings', guard: 'demand', page: () => import('./pages/targetings/index.js'), framed: true },
   { path: '/tooltips', guard: 'admin', page: () => import('./pages/tooltips/index.js'), framed: true },
   { path: '/applications/:id?', guard: 'demand', page: () => import('./pages/observed/applicationsPage.js'), framed: true },
-  { path: '/pbReport/:id?', guard: 'auth', page: notBuiltYet, framed: true },
+  { path: '/pbReport/:id?', guard: 'auth', page: () => import('./pages/pbReport/PbReportPage.js'), framed: true },
   { path: '/publishers/:id?', guard: 'demand', page: () => import('./pages/observed/publishersPage.js'), framed: true },
   { path: '/report/:id?', guard: 'auth', page: () => import('./pages/report/ReportPage.js'), framed: true },
   { path: '/sites/:id?', guard: 'demand', page: () => import('./pages/observed/sitesPage.js'), framed: true },

@@ -25,11 +25,22 @@ function childPaths(item: NavItem | undefined): string[] {
 
 const MATRIX = ROLES.flatMap((role) => MODES.flatMap((mode) => EDITIONS.map((edition) => ({ role, mode, edition }))));
 
+describe('buildNavigation: the postbid report', () => {
+  it('is in the Reports menu of users granted post-bid pixels (showPostbidPix or showPostbidWh), never of SDK users', () => {
+    const paths = (role: Role, extra: Partial<AuthUser>) => childPaths(menuOf(nav(role, 'ssp', 'default', extra), 'reports'));
+    expect(paths('demand', { showPostbidPix: true })).toEqual(['/report', '/reports', '/report?store=1', '/pbReport']);
+    expect(paths('managedDemand', { showPostbidWh: true })).toContain('/pbReport');
+    expect(paths('sub', { showPostbidPix: true })).toContain('/pbReport');
+    expect(paths('demand', { showPostbidPix: false, showPostbidWh: false })).not.toContain('/pbReport');
+    expect(menuOf(nav('sdk', 'ssp', 'default', { showPostbidPix: true }), 'reports')).toBeUndefined();
+  });
+});
+
 describe('buildNavigation: exact bars', () => {
   it('admin, SSP, default edition', () => {
     const n = nav('admin', 'ssp', 'default');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Targeting', 'Reports']);
-    expect(navigationPaths(n.main)).toEqual(['/', '/demands', '/tooltips', '/applists', '/report', '/reports', '/finance']);
+    expect(navigationPaths(n.main)).toEqual(['/', '/demands', '/tooltips', '/applists', '/report', '/reports', '/pbReport', '/finance']);
     expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Sign Out']);
     expect(n.modeSwitch).toEqual({ current: 'ssp' });
   });
@@ -37,7 +48,7 @@ describe('buildNavigation: exact bars', () => {
   it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
     const n = nav('admin', 'dsp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/finance', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/pbReport', '/finance', '/log']);
     expect(n.modeSwitch).toEqual({ current: 'dsp' });
   });
 
@@ -142,6 +153,8 @@ describe('buildNavigation: every rule of spec section 2 over roles x modes x edi
     expect(has('/report')).toBe(role !== 'sdk');
     expect(has('/reports')).toBe(role !== 'sdk');
     expect(has('/finance')).toBe(isAdmin);
+    // the postbid report: admins, and users granted post-bid (the fixtures' users are not)
+    expect(has('/pbReport')).toBe(isAdmin);
     expect(has('/log')).toBe(edition === 'CTVMediaV2V' && (isAdmin || isDemand));
     // Managers.
     expect(has('/managers')).toBe(role === 'demand' && edition === 'CTVMediaV2V');

@@ -1,4 +1,4 @@
-import { type AuthUser, type Edition, editionHas, type Mode } from '@adplane/shared';
+import { type AuthUser, type Edition, editionHas, type Mode, postbidReportRefusal } from '@adplane/shared';
 import { canSwitchMode } from '../prefs/mode.js';
 
 /**
@@ -104,6 +104,8 @@ function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
   // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab.
   items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
+  // The postbid report (issue 11): admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).
+  if (!postbidReportRefusal(user)) items.push(link('/pbReport', 'Postbid Report'));
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
   if (editionHas('activity', edition) && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
   return menu('reports', 'Reports', items);

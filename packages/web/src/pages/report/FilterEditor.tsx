@@ -50,9 +50,9 @@ function FilterValues({ id, form, values, onChange }: { id: DimensionId; form: R
   );
 }
 
-export function FilterEditor({ form, isAdmin, onChange }: { form: ReportForm; isAdmin: boolean; onChange: (filters: Filters) => void }) {
+export function FilterEditor({ form, isAdmin, onChange, dimensionChoices }: { form: ReportForm; isAdmin: boolean; onChange: (filters: Filters) => void; dimensionChoices?: readonly DimensionId[] }) {
   const active = Object.keys(form.filters) as DimensionId[];
-  const available = DIMENSIONS.filter((d) => d.type !== 'time' && (!('adminOnly' in d) || isAdmin) && !active.includes(d.id));
+  const available = DIMENSIONS.filter((d) => d.type !== 'time' && (!('adminOnly' in d) || isAdmin) && !active.includes(d.id) && (!dimensionChoices || dimensionChoices.includes(d.id)));
   return (
     <Space direction="vertical" size={6} style={{ width: '100%' }}>
       {active.map((id) => (

@@ -7,10 +7,23 @@ import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportF
 /** Who may pick the system cost: admins and users with showSystemCost (the server refuses the rest). */
 export const maySeeSystemCost = (user: AuthUser) => user.type === 'admin' || (user.type === 'demand' && Boolean(user.showSystemCost));
 
-export function ReportFormCard({ user, form, onChange }: { user: AuthUser; form: ReportForm; onChange: (patch: Partial<ReportForm>) => void }) {
+/**
+ * The report form. A report of a narrower kind (the postbid report) passes the dimensions and
+ * metrics it offers (`dimensionChoices`, `metricChoices`) and may leave out "Hide errors".
+ */
+export interface ReportFormCardProps {
+  user: AuthUser;
+  form: ReportForm;
+  onChange: (patch: Partial<ReportForm>) => void;
+  dimensionChoices?: readonly DimensionId[];
+  metricChoices?: readonly MetricId[];
+  showHideErrors?: boolean;
+}
+
+export function ReportFormCard({ user, form, onChange, dimensionChoices, metricChoices, showHideErrors = true }: ReportFormCardProps) {
   const isAdmin = user.type === 'admin';
-  const dimensionOptions = DIMENSIONS.filter((d) => !('adminOnly' in d) || isAdmin).map((d) => ({ value: d.id, label: d.label }));
-  const metricOptions = METRICS.filter((m) => m.id !== 'systemCost' || maySeeSystemCost(user)).map((m) => ({ value: m.id, label: m.label, title: m.formula }));
+  const dimensionOptions = DIMENSIONS.filter((d) => (!('adminOnly' in d) || isAdmin) && (!dimensionChoices || dimensionChoices.includes(d.id))).map((d) => ({ value: d.id, label: d.label }));
+  const metricOptions = METRICS.filter((m) => (m.id !== 'systemCost' || maySeeSystemCost(user)) && (!metricChoices || metricChoices.includes(m.id))).map((m) => ({ value: m.id, label: m.label, title: m.formula }));
   const sortOptions = [
     ...form.dimensions.map((id) => ({ value: id, label: DIMENSIONS.find((d) => d.id === id)?.label ?? id })),
     ...form.metrics.map((id) => ({ value: id, label: METRICS.find((m) => m.id === id)?.label ?? id })),
@@ -69,7 +82,7 @@ export function ReportFormCard({ user, form, onChange }: { user: AuthUser; form:
       <Row gutter={16}>
         <Col xs={24} lg={16}>
           <Form.Item label="Filters">
-            <FilterEditor form={form} isAdmin={isAdmin} onChange={(filters) => onChange({ filters })} />
+            <FilterEditor form={form} isAdmin={isAdmin} onChange={(filters) => onChange({ filters })} dimensionChoices={dimensionChoices} />
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>
@@ -78,11 +91,13 @@ export function ReportFormCard({ user, form, onChange }: { user: AuthUser; form:
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>
-          <Form.Item label=" ">
-            <Checkbox checked={form.hideErrors} onChange={(e) => onChange({ hideErrors: e.target.checked })} data-testid="report-hide-errors">
-              Hide errors
-            </Checkbox>
-          </Form.Item>
+          {showHideErrors && (
+            <Form.Item label=" ">
+              <Checkbox checked={form.hideErrors} onChange={(e) => onChange({ hideErrors: e.target.checked })} data-testid="report-hide-errors">
+                Hide errors
+              </Checkbox>
+            </Form.Item>
+          )}
         </Col>
       </Row>
     </Form>
