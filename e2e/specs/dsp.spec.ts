@@ -90,7 +90,8 @@ test('a supplier gets a bid endpoint that copies to the clipboard', async ({ pag
   await expect(row).toContainText('Display');
   const id = await rowId(row);
   await page.getByTestId(`copy-endpoint-${id}`).click();
-  await expect(page.getByText('Copied ')).toBeVisible();
+  await page.getByTestId(`row-endpoint-${id}-copy`).click();
+  await expect(page.getByText('Bid endpoint copied')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(new RegExp(`^${EDITION_SERVERS.default.url.replace(/\./g, '\\.')}/rtb/bid/[0-9a-f]{16}$`));
   await expect(row).toContainText(copied.split('/').pop()!);

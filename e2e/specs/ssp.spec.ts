@@ -66,8 +66,11 @@ test('a channel with a floor and a demand tag, edited, and its VAST tag copied',
   await page.keyboard.press('Escape');
   await expect(channels.drawer).toBeHidden();
 
-  // The row action copies the same tag.
-  await page.getByTestId(`copy-tag-${await rowId(row)}`).click();
+  // The row action shows the same tag in a preview (its variants, a Copy button), not a blind copy.
+  const id = await rowId(row);
+  await page.getByTestId(`copy-tag-${id}`).click();
+  await expect(page.getByTestId(`row-tag-${id}`)).toContainText(`/vast/${uid}?`);
+  await page.getByTestId(`row-tag-${id}-copy`).click();
   await expect(page.getByText('Copied: the tag is in your clipboard')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(`/vast/${uid}?`);

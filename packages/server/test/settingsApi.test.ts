@@ -1,7 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TagMacro } from '@adplane/shared';
-import { STANDARD_TAG_MACROS } from '../src/auth/tagMacros.js';
+import { STANDARD_TAG_MACROS, type TagMacro } from '@adplane/shared';
 import { as, buildTestApp, forEachStore, login } from './helpers.js';
 
 forEachStore((t) => {

@@ -1,10 +1,9 @@
 import { type Kysely } from 'kysely';
-import { type AuthUser, type TagMacro } from '@adplane/shared';
+import { type AuthUser, type TagMacro, vast2Macros, vastMacros } from '@adplane/shared';
 import { type Settings } from '../settings.js';
 import { type Database } from '../store/schema.js';
 import { findUserInTenant, type User } from '../store/users.js';
 import { tenantShowsDsp } from './entitlements.js';
-import { vast2Macros, vastMacros } from './tagMacros.js';
 import { isSuperAdmin, tenantIdOf } from './tenancy.js';
 
 type Db = Kysely<Database>;

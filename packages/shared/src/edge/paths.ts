@@ -10,6 +10,9 @@
  * - `/status`: Prebid Server's health check;
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
  */
+/** The macros a VAST tag URL carries, per environment (tagMacros.ts), travel with its paths. */
+export * from './tagMacros.js';
+
 export const VAST_ROUTE = '/vast/:uid';
 export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
 export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';

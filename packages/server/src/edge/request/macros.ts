@@ -1,5 +1,5 @@
 /**
- * The query parameters a channel's VAST tag carries (see auth/tagMacros.ts for what the console
+ * The query parameters a channel's VAST tag carries (see packages/shared edge/tagMacros.ts for what the console
  * prints), read back defensively: a player that did not fill a macro sends `{{width}}` or `[WIDTH]`
  * literally, which must read as "absent", never as a value.
  */

@@ -1,7 +1,6 @@
-import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, ConfigProvider, Divider, Form, Typography } from 'antd';
+import { Alert, ConfigProvider, Divider, Form, Typography } from 'antd';
 import { useUser } from '../../auth/authContext.js';
-import { copyText } from '../../resources/clipboard.js';
+import { TagPreview } from '../../components/TagPreview.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { prebidConfig } from './prebidConfig.js';
 import './channels.css';
@@ -13,7 +12,6 @@ import './channels.css';
  */
 export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']> }) {
   const user = useUser();
-  const { message } = App.useApp();
   const form = Form.useFormInstance();
   const format = Form.useWatch('format', form) as string | undefined;
   if (row.environment !== 'web' && row.integration !== 'PreBid') return null;
@@ -28,11 +26,13 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
         Header bidding through adplane as a Prebid Server: paste into the page after Prebid.js (built with the prebidServerBidAdapter module). The bidder is <Typography.Text code>adplane</Typography.Text>, its only parameter
         the channel.
       </Typography.Paragraph>
-      <div className="channel-tag" data-testid="channel-prebid">
-        <pre data-testid="channel-prebid-config">{text}</pre>
-        <Button icon={<CopyOutlined />} onClick={() => void copyText(text, message, 'Copied: the Prebid.js set-up is in your clipboard')} data-testid="channel-prebid-copy">
-          Copy
-        </Button>
+      <div data-testid="channel-prebid">
+        <TagPreview
+          bare
+          model={{ title: 'Prebid.js set-up', variants: [{ key: 'pbjs', label: 'Prebid.js', text, hint: 'Paste it after the Prebid.js script; the ad unit code names your slot or player.' }], defaultKey: 'pbjs' }}
+          testId="channel-prebid-config"
+          copiedMessage="Copied: the Prebid.js set-up is in your clipboard"
+        />
       </div>
     </ConfigProvider>
   );

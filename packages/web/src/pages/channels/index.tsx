@@ -1,11 +1,9 @@
-import { CodeOutlined } from '@ant-design/icons';
-import { App, Button, Tooltip, Typography } from 'antd';
+import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
-import { copyText } from '../../resources/clipboard.js';
 import { CopyValue, EllipsisText } from '../../resources/cells.js';
 import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
@@ -14,7 +12,8 @@ import { FillFunnelButton } from '../report/FillFunnel.js';
 import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ChannelForm, DEFAULT_REVSHARE } from './ChannelForm.js';
-import { channelTag } from './channelTag.js';
+import { channelTagPreview } from '../../components/tagVariants.js';
+import { TagPreviewButton } from '../../components/TagPreviewButton.js';
 import './channels.css';
 
 const nameOf = (items: readonly { id: string; name: string }[]) => new Map<unknown, string>(items.map((i) => [i.id, i.name]));
@@ -44,23 +43,12 @@ export function channelDefaults(): Record<string, unknown> {
   };
 }
 
-function CopyTagButton({ row }: { row: ResourceRow }) {
+/** The row's tag, opened in a preview to choose the variant and copy it. */
+function RowTagButton({ row }: { row: ResourceRow }) {
   const user = useUser();
-  const { message } = App.useApp();
-  const tag = channelTag(row, user);
-  return (
-    <Tooltip title={tag ? `Copy the ${tag.integration} tag` : 'The tag appears once the channel is saved'}>
-      <Button
-        type="text"
-        size="small"
-        icon={<CodeOutlined />}
-        aria-label="copy tag"
-        disabled={!tag}
-        data-testid={`copy-tag-${row.id}`}
-        onClick={() => tag && void copyText(tag.text, message, 'Copied: the tag is in your clipboard')}
-      />
-    </Tooltip>
-  );
+  const model = channelTagPreview(row, user);
+  if (!model) return null;
+  return <TagPreviewButton label={model.title} heading={`${model.title}: ${row.name}`} buttonTestId={`copy-tag-${row.id}`} model={model} testId={`row-tag-${row.id}`} copiedMessage="Copied: the tag is in your clipboard" />;
 }
 
 /** Supply channels: what the tenant sells, to whom it pays out, and the tag a publisher puts in. */
@@ -122,7 +110,7 @@ export default function ChannelsPage() {
       rowActionCount={3}
       rowActions={(row) => (
         <>
-          <CopyTagButton row={row} />
+          <RowTagButton row={row} />
           <TagTestButton subject={{ kind: 'channel', id: Number(row.id), name: String(row.name), environment: String(row.environment ?? '') }} />
           <FillFunnelButton subject={{ dimension: 'channel', id: Number(row.id), name: String(row.name) }} />
         </>

@@ -1,15 +1,14 @@
-import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Checkbox, Col, ConfigProvider, Form, Row, Space, Typography } from 'antd';
+import { Alert, Checkbox, Col, Form, Row, Typography } from 'antd';
 import { AD_FORMAT_OPTIONS } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
 import { LimitInput } from '../../resources/unitFields.js';
-import { copyToClipboard } from '../../resources/clipboard.js';
+import { TagPreview } from '../../components/TagPreview.js';
+import { supplierTagPreview } from '../../components/tagVariants.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
-import { supplierEndpoint } from './supplierEndpoint.js';
 import '../dsp/dsp.css';
 
 export const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
@@ -18,44 +17,25 @@ export function supplierDefaults(): Record<string, unknown> {
   return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null };
 }
 
-/** The endpoint to hand the supplier, with a copy button that works in a read-only drawer too. */
-function EndpointBox({ endpoint }: { endpoint: string }) {
-  const { message } = App.useApp();
-  const copy = async () => {
-    if (await copyToClipboard(endpoint)) message.success('Bid endpoint copied');
-    else message.error('The browser refused to copy: select the endpoint and copy it by hand');
-  };
+/** The endpoint to hand the supplier and a test call to it (TagPreview); copying works in a read-only drawer too. */
+function EndpointBox({ uid, formats }: { uid: string; formats: unknown }) {
+  const user = useUser();
   return (
-    <Alert
-      type="info"
-      style={{ marginBottom: 16 }}
-      title="Bid endpoint to hand this supplier"
-      description={
-        <Space orientation="vertical" size={4} style={{ width: '100%' }}>
-          <Space size={8} wrap>
-            <Typography.Text className="dsp-mono" data-testid="supplier-endpoint">
-              {endpoint}
-            </Typography.Text>
-            <ConfigProvider componentDisabled={false}>
-              <Button size="small" icon={<CopyOutlined />} onClick={() => void copy()} data-testid="supplier-endpoint-copy">
-                Copy
-              </Button>
-            </ConfigProvider>
-          </Space>
-          <Typography.Text type="secondary">They POST OpenRTB 2.6 bid requests here; the QPS limit and margin below apply to them.</Typography.Text>
-        </Space>
-      }
-    />
+    <div style={{ marginBottom: 16 }}>
+      <Typography.Text strong style={{ display: 'block', marginBottom: 6 }}>
+        Bid endpoint to hand this supplier
+      </Typography.Text>
+      <TagPreview bare model={supplierTagPreview(uid, formats, user.config.host)} testId="supplier-endpoint" copiedMessage="Bid endpoint copied" />
+    </div>
   );
 }
 
 export function SupplierForm({ row }: ResourceFormProps) {
-  const user = useUser();
   const label = useHelpLabel('sups');
   return (
     <div className="dsp-form">
       {row?.uid ? (
-        <EndpointBox endpoint={supplierEndpoint(user.config.host, row.uid)} />
+        <EndpointBox uid={row.uid} formats={row.formats} />
       ) : (
         <Alert type="info" showIcon style={{ marginBottom: 16 }} title="The bid endpoint to hand this supplier appears here once it is created." />
       )}

@@ -1,12 +1,12 @@
-import { LinkOutlined } from '@ant-design/icons';
-import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Space, Tag, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { AD_FORMAT_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { copyToClipboard } from '../../resources/clipboard.js';
+import { TagPreviewButton } from '../../components/TagPreviewButton.js';
+import { supplierTagPreview } from '../../components/tagVariants.js';
 import { CopyValue } from '../../resources/cells.js';
 import { limitText } from '../../resources/unitFields.js';
 import { SupplierForm, supplierDefaults } from './SupplierForm.js';
@@ -17,7 +17,6 @@ const FORMAT_NAMES = new Map<string, string>(AD_FORMAT_OPTIONS.map((o) => [o.id,
 /** Suppliers: partners that send OpenRTB bid requests to the tenant's bidder (DSP mode). */
 export default function SuppliersPage() {
   const user = useUser();
-  const { message } = App.useApp();
   const host = user.config.host;
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
@@ -54,12 +53,6 @@ export default function SuppliersPage() {
     [host],
   );
 
-  const copyEndpoint = async (row: ResourceRow) => {
-    const endpoint = supplierEndpoint(host, String(row.uid));
-    if (await copyToClipboard(endpoint)) message.success(`Copied ${endpoint}`);
-    else message.error('The browser refused to copy: open the supplier and copy the endpoint by hand');
-  };
-
   return (
     <ResourceListPage
       def={RESOURCES.sups}
@@ -77,9 +70,14 @@ export default function SuppliersPage() {
       }
       rowActions={(row) =>
         row.uid ? (
-          <Tooltip title="Copy the bid endpoint">
-            <Button type="text" size="small" icon={<LinkOutlined />} aria-label="copy bid endpoint" data-testid={`copy-endpoint-${row.id}`} onClick={() => void copyEndpoint(row)} />
-          </Tooltip>
+          <TagPreviewButton
+            label="Bid endpoint"
+            heading={`Bid endpoint: ${row.name}`}
+            buttonTestId={`copy-endpoint-${row.id}`}
+            model={supplierTagPreview(String(row.uid), row.formats, host)}
+            testId={`row-endpoint-${row.id}`}
+            copiedMessage="Bid endpoint copied"
+          />
         ) : null
       }
     />

@@ -1,0 +1,87 @@
+import { CheckOutlined, CopyOutlined, ExperimentOutlined } from '@ant-design/icons';
+import { App, Button, ConfigProvider, Segmented, Space, Switch, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { copyText } from '../resources/clipboard.js';
+import { pickVariant, type TagPreviewModel, type TagVariant } from './tagVariants.js';
+import './tagPreview.css';
+
+export interface TagPreviewProps {
+  model: TagPreviewModel;
+  /** Test ids: `<testId>` on the code, `<testId>-copy`, `-variant`, `-example`, `-test` on the controls. */
+  testId: string;
+  /** What the toast says once copied. */
+  copiedMessage?: string;
+  /** "Test this tag" with the shown variant (its environment); no link without it. */
+  onTest?: (variant: TagVariant) => void;
+  /** Hide the model's title (when the section heading already says it). */
+  bare?: boolean;
+}
+
+/**
+ * A tag or endpoint to paste, shown whole: a read-only code box (wrapping, monospace), the variants
+ * to choose from (environments, endpoint or test call), example values in place of the macros on
+ * request, and a labelled Copy button that says when it worked. It stays usable in a read-only
+ * drawer: copying changes nothing.
+ */
+export function TagPreview({ model, testId, copiedMessage = 'Copied: it is in your clipboard', onTest, bare }: TagPreviewProps) {
+  const { message } = App.useApp();
+  const [key, setKey] = useState<string | null>(null);
+  const [example, setExample] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const variant = pickVariant(model, key);
+  const showExample = example && variant.example !== undefined;
+  const text = showExample ? (variant.example ?? '') : variant.text;
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    if (await copyText(text, message, copiedMessage)) setCopied(true);
+  };
+
+  return (
+    <ConfigProvider componentDisabled={false}>
+      <div className="tag-preview" data-testid={`${testId}-preview`} data-variant={variant.key}>
+        <div className="tag-preview-bar">
+          <Space size={8} wrap>
+            {!bare && <Typography.Text strong>{model.title}</Typography.Text>}
+            {model.variants.length > 1 && (
+              <Segmented
+                size="small"
+                value={variant.key}
+                options={model.variants.map((v) => ({ value: v.key, label: <span data-testid={`${testId}-variant-${v.key}`}>{v.label}</span> }))}
+                onChange={(value) => setKey(String(value))}
+                data-testid={`${testId}-variant`}
+              />
+            )}
+            {variant.example !== undefined && (
+              <label className="tag-preview-example">
+                <Switch size="small" checked={example} onChange={setExample} data-testid={`${testId}-example`} /> Example values
+              </label>
+            )}
+          </Space>
+          <Space size={4}>
+            {onTest && (
+              <Button type="link" size="small" icon={<ExperimentOutlined />} onClick={() => onTest(variant)} data-testid={`${testId}-test`}>
+                Test this tag
+              </Button>
+            )}
+            <Button size="small" type={copied ? 'default' : 'primary'} icon={copied ? <CheckOutlined /> : <CopyOutlined />} onClick={() => void copy()} data-testid={`${testId}-copy`}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          </Space>
+        </div>
+        <pre className="tag-preview-code" data-testid={testId} aria-label={`${model.title}: ${variant.label}`}>
+          {text}
+        </pre>
+        <Typography.Text type="secondary" className="tag-preview-hint">
+          {showExample ? 'What such a player sends, with example values: copy the version with macros for your player.' : variant.hint}
+          {model.note ? ` ${model.note}` : ''}
+        </Typography.Text>
+      </div>
+    </ConfigProvider>
+  );
+}
