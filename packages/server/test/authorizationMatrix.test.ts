@@ -59,6 +59,9 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/activity': ['admin', 'ops', 'demand', 'manager'],
     // Reports: everyone with stats in scope (sdk users have none); saved reports are each user's own.
     'POST /api/rrun': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    // The postbid report: admins and users granted post-bid (showPostbidPix or showPostbidWh: the demand user here)
+    'POST /api/pbrun': ['admin', 'ops', 'demand'],
+    'GET /api/pbSetup': ['admin', 'ops', 'demand'],
     'POST /api/rfile': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
     'GET /api/savedReports': SIGNED_IN,
     'POST /api/savedReports': SIGNED_IN,

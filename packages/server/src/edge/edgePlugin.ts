@@ -16,6 +16,9 @@ import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/progra
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
 import { registerPrebidEntries } from './prebid/prebidEntries.js';
+import { registerPostback } from './postbid/postback.js';
+import { PostbidStage } from './postbid/postbidStage.js';
+import { seedPostbidCap } from './postbid/capSeed.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
@@ -108,6 +111,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
     notify: (url) => caller.fire(url),
     ivt,
+    postbid: new PostbidStage(),
   };
   const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 
@@ -133,6 +137,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // before the first request rather than inside it.
     deps.geo('8.8.8.8');
     await snapshots.start();
+    await seedPostbidCap(deps.postbid!.cap, app.stats, app.log);
     // a config write elsewhere: check the version now (null after a reconnect: a notice may be lost)
     unsubscribe = app.configBus.subscribe(() => snapshots.poke());
     timer = setInterval(() => void flush(), options.flushMs ?? 5000);
@@ -247,6 +252,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   });
   installInboundRtb(app);
   registerPrebidEntries(app, edge, deps);
+  registerPostback(edge, eventDeps);
   return edge;
 }
 

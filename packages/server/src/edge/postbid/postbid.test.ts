@@ -9,6 +9,7 @@ import { renderInline, renderWrapper } from '../vast/vastWriter.js';
 import { pixelImages } from '../markup/adMarkup.js';
 import { impressionRef, readImpressionRef } from './impressionRef.js';
 import { checkPostback, postbackKey, tenantOfPostbackKey } from './postback.js';
+import { seedPostbidCap } from './capSeed.js';
 import { PostbidCap } from './postbidCap.js';
 import { compilePostbid, type PostbidSnapshot } from './postbidPlan.js';
 import { postbidDraw } from './postbidSampling.js';
@@ -102,6 +103,22 @@ describe('post-bid monthly cap', () => {
     // 1 December, 00:00 UTC: a new month
     const december = Date.UTC(2026, 11, 1);
     expect(stage.choose(snap, { id: 100, tenantId: 1 }, 'next', december, false).trace).toMatchObject({ result: 'added', monthUsed: 0 });
+  });
+
+  it("starts each account's month from the stats store's post-bid impressions so far; a store that fails leaves 0", async () => {
+    const cap = new PostbidCap();
+    const asked: string[] = [];
+    const stats = { select: async (sql: string) => (asked.push(sql), [{ tenant_id: 1, n: 41 }, { tenant_id: 2, n: 0 }]) };
+    const warnings: string[] = [];
+    const log = { warn: (_: object, msg: string) => void warnings.push(msg) };
+    expect(await seedPostbidCap(cap, stats, log, T)).toBe(2);
+    expect(asked[0]).toContain("hour >= '2026-11-01 00:00:00'");
+    expect(cap.used(1, T)).toBe(41);
+    expect(cap.allow(1, 42, T, true)).toBe(true);
+    expect(cap.allow(1, 42, T, true)).toBe(false);
+    const failing = { select: async () => Promise.reject(new Error('down')) };
+    expect(await seedPostbidCap(new PostbidCap(), failing, log, T)).toBe(0);
+    expect(warnings).toHaveLength(1);
   });
 
   it('0 is no cap; a seed from the stats store starts the month where it was', () => {

@@ -74,6 +74,8 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
     marketplace_name: d.marketplace, vast_error: event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '',
   };
   const metrics: Record<string, number> = { [METRIC[event]]: 1 };
+  // an impression whose answer carried post-bid pixels (edge/postbid/) is a post-bid impression too
+  if (event === 'impression' && d.postbid) metrics.postbid_imps = 1;
   if (event === 'impression' && d.revenueCpm + d.costCpm > 0) {
     metrics.revenue = Math.round(d.revenueCpm / 1000);
     metrics.cost = Math.round(d.costCpm / 1000);
