@@ -2,7 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { exactRow, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { signIn, useMode } from '../support/session.js';
 
 /**
  * Tags to paste (issue 12): a channel's tag in a preview with its variants (CTV, app, web with the
@@ -87,7 +87,7 @@ test("an RTB channel's test call is a bid request the edge accepts", async ({ pa
   await channels.drawer.getByTestId('channel-tag-variant-test').click();
   const call = (await code.textContent()) ?? '';
   expect(call).toContain(`curl -sS -X POST '${base}/rtb/${uid}'`);
-  const body = JSON.parse(/-d '(.*)'$/m.exec(call)![1]) as Record<string, unknown>;
+  const body = JSON.parse(/-d '([\s\S]*)'$/.exec(call)![1]) as Record<string, unknown>;
   expect(body).toMatchObject({ test: 1, app: { bundle: 'com.example.news' } });
   const answer = await page.request.post(`${base}/rtb/${uid}`, { data: body, headers: { 'x-openrtb-version': '2.6' } });
   expect([200, 204]).toContain(answer.status());
@@ -107,4 +107,23 @@ test('a list row opens the same preview instead of copying blind', async ({ page
   await page.screenshot({ path: test.info().outputPath('tag-preview-row.png') });
   await page.getByTestId(`row-tag-${id}-copy`).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await code.textContent());
+});
+
+test("a supplier's bid endpoint and its test call, which the edge accepts", async ({ page }) => {
+  await useMode(page, 'dsp');
+  const sups = new ResourcePage(page, 'sups', '/suppliers');
+  await sups.open();
+  const name = 'Granite Ad Network - in-app';
+  await sups.search(name);
+  await sups.openRow(name);
+  const code = sups.drawer.getByTestId('supplier-endpoint');
+  const endpoint = (await code.textContent()) ?? '';
+  expect(endpoint).toMatch(new RegExp(`^${base.replace(/\./g, '\\.')}/rtb/bid/[0-9a-f]{16}$`));
+  await sups.drawer.getByTestId('supplier-endpoint-variant-test').click();
+  await expect(code).toContainText(`curl -sS -X POST '${endpoint}'`);
+  await page.screenshot({ path: test.info().outputPath('tag-preview-supplier.png') });
+  const body = JSON.parse(/-d '([\s\S]*)'$/.exec((await code.textContent()) ?? '')![1]) as Record<string, unknown>;
+  expect(body).toMatchObject({ test: 1, imp: [{ video: { mimes: ['video/mp4'] } }] });
+  const answer = await page.request.post(endpoint, { data: body, headers: { 'x-openrtb-version': '2.6' } });
+  expect([200, 204]).toContain(answer.status());
 });

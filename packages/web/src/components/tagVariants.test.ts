@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STANDARD_TAG_MACROS, vast2Macros, vastMacros } from '@adplane/shared';
 import { makeUser } from '../test/fixtures.js';
-import { channelTagPreview, exampleBidRequest, macroQuery, pickVariant, supplierTagPreview, vastTagVariants } from './tagVariants.js';
+import { channelTagPreview, curlBody, exampleBidRequest, macroQuery, pickVariant, supplierTagPreview, vastTagVariants } from './tagVariants.js';
 
 // The tenant's macros as the server sends them: the shared standard list, then its own `channel_id`.
 const user = makeUser('demand', {
@@ -98,7 +98,7 @@ describe('channel tag preview', () => {
     expect(pickVariant(model, null).text).toBe('https://ads.example.com/rtb/u2');
     const call = pickVariant(model, 'test').text;
     expect(call).toContain("curl -sS -X POST 'https://ads.example.com/rtb/u2'");
-    const body = JSON.parse(/-d '(.*)'$/m.exec(call)![1]) as Record<string, unknown>;
+    const body = curlBody(call) as Record<string, unknown>;
     expect(body).toEqual(exampleBidRequest('app', 'video'));
     expect(body.test).toBe(1);
   });
@@ -135,7 +135,7 @@ describe('supplier endpoint preview', () => {
     const model = supplierTagPreview('9f3a', ['display'], 'ads.example.com');
     expect(pickVariant(model, null).text).toBe('https://ads.example.com/rtb/bid/9f3a');
     expect(new URL(pickVariant(model, null).text).pathname).toBe('/rtb/bid/9f3a');
-    expect(pickVariant(model, 'test').text).toContain('"banner":{"w":300,"h":250}');
-    expect(pickVariant(supplierTagPreview('9f3a', ['display', 'video'], 'ads.example.com'), 'test').text).toContain('"video":');
+    expect(curlBody(pickVariant(model, 'test').text)).toMatchObject({ imp: [{ banner: { w: 300, h: 250 } }], site: { domain: 'example.com' } });
+    expect(curlBody(pickVariant(supplierTagPreview('9f3a', ['display', 'video'], 'ads.example.com'), 'test').text)).toMatchObject({ imp: [{ video: {} }], app: {} });
   });
 });

@@ -118,9 +118,15 @@ export function exampleBidRequest(environment: TagEnvironment, format: unknown):
   return { id: 'test-request-1', test: 1, tmax: 500, cur: ['USD'], imp: [imp], ...where, device };
 }
 
-/** A shell command that posts the example request to `url` (single quotes survive every value here). */
+/** A shell command that posts the example request to `url`, the JSON laid out to read (single quotes survive every value here). */
 export function curlCall(url: string, body: Record<string, unknown>): string {
-  return [`curl -sS -X POST '${url}' \\`, `  -H 'Content-Type: application/json' -H 'x-openrtb-version: 2.6' \\`, `  -d '${JSON.stringify(body)}'`].join('\n');
+  return [`curl -sS -X POST '${url}' \\`, `  -H 'Content-Type: application/json' -H 'x-openrtb-version: 2.6' \\`, `  -d '${JSON.stringify(body, null, 2)}'`].join('\n');
+}
+
+/** The JSON body of a `curlCall`, read back (what a test call sends). */
+export function curlBody(call: string): unknown {
+  const body = /-d '([\s\S]*)'$/.exec(call);
+  return body ? JSON.parse(body[1]) : null;
 }
 
 /** An OpenRTB endpoint and a test call to it (an RTB channel's, a supplier's). */
