@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
-import { type DashboardAnswer, formatMetric, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
+import { type DashboardAnswer, formatMetric, formatTimezone, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useUser } from '../../auth/authContext.js';
@@ -153,7 +153,7 @@ export function DashboardStats() {
       </Row>
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={`${revenueLabel} by hour`} data-testid="dashboard-hours-chart">
+          <Card size="small" title={`${revenueLabel} by hour (${formatTimezone(user.timezone ?? 0)})`} data-testid="dashboard-hours-chart">
             {hourOption && <EChart option={hourOption} style={{ height: 260 }} />}
           </Card>
         </Col>
