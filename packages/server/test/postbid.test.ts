@@ -39,6 +39,7 @@ forEachStore((t) => {
     let pixelId = 0;
     let channel = { id: 0, uid: '' };
     let bare = { id: 0, uid: '' };
+    let supplier = { id: 0, uid: '' };
 
     const vast = async (uid: string): Promise<Answer> => {
       const res = await app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=73.158.1.1&domain=news.example.com&page_url=${encodeURIComponent('https://news.example.com/a?b=1')}`, headers: { 'user-agent': CHROME } });
@@ -94,6 +95,7 @@ forEachStore((t) => {
       const base = { format: 'video', environment: 'web', vastVersion: '4.2', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
       channel = await createAs(app, cookies.demand!, 'channels', { ...base, name: 'Post-bid: scanned', ivtIds: [pixelId] });
       bare = await createAs(app, cookies.demand!, 'channels', { ...base, name: 'Post-bid: no pixel' });
+      supplier = await createAs(app, cookies.demand!, 'sups', { name: 'Post-bid test SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'] });
       await setConfig({ postbidMaxImps: 0, postbidMaxReps: 0 });
       await setProfile({ postbidPercent: 50, setPostbidAll: null });
     });
@@ -147,6 +149,19 @@ forEachStore((t) => {
         await setProfile({ postbidPercent: 100, setPostbidAll: 1 });
         // (every live post-bid pixel of the account: the store is shared by the stats engines' blocks, each adds one)
         expect((await vast(bare.uid)).pixels.length).toBeGreaterThan(0);
+        // a supplier's OpenRTB bid carries them in its markup too
+        const bid = await app.inject({
+          method: 'POST', url: `/rtb/bid/${supplier.uid}`, headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({
+            id: `pb-${Date.now()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360 } }],
+            site: { domain: 'news.example.com', page: 'https://news.example.com/story' }, device: { ua: CHROME, ip: '73.158.1.1', devicetype: 2 }, tmax: 500,
+          }),
+        });
+        expect(bid.statusCode, bid.body).toBe(200);
+        const adm = String(bid.json<{ seatbid: { bid: { adm: string }[] }[] }>().seatbid[0]!.bid[0]!.adm);
+        expect(adm).toContain(`<Impression><![CDATA[${PIXEL_HOST}?imp=`);
+        const version = /<VAST version="([\d.]+)"/.exec(adm)?.[1] as '4.2';
+        expect(schemaErrors(version, adm)).toBe('');
         const used = app.edge.deps!.postbid!.cap.used(northwind, Date.now());
         await setConfig({ postbidMaxImps: used + 2, postbidMaxReps: 0 });
         const next = [await vast(bare.uid), await vast(channel.uid), await vast(channel.uid)];

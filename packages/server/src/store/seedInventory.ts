@@ -172,7 +172,7 @@ async function northwindSupply(ctx: SeedContext, as: Actor, t: Ids, subs: Record
     vendor: 'HUMAN',
     stage: 'postbid',
     samplePercent: 10,
-    urlTemplate: 'https://b.human-pixel.test/2/nw1/pixel.gif?ch={{channel_id}}&tag={{tag_id}}&ip={{ip}}&ua={{user_agent}}&geo={{country}}&cb={{cachebuster}}',
+    urlTemplate: 'https://b.human-pixel.test/2/nw1/pixel.gif?ch={{channel_id}}&tag={{tag_id}}&ip={{ip}}&ua={{user_agent}}&geo={{country}}&imp={{impression_id}}&cb={{cachebuster}}',
   });
 
   const beaconVast = await create(as, 'tags', {

@@ -11,7 +11,7 @@ import {
   type TagTestAnswer,
 } from '@adplane/shared';
 import { AdPlayer } from './AdPlayer.js';
-import { fateText, ivtSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
+import { fateText, ivtSentence, postbidSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
 
 const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   won: { color: 'success', label: 'won' },
@@ -36,6 +36,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const sources = [...trace.sources].sort((a, b) => FATE_ORDER[a.fate] - FATE_ORDER[b.fate] || a.priority - b.priority);
   const show = (v: string) => v || unknown;
   const ivt = ivtSentence(trace);
+  const postbid = postbidSentence(trace);
 
   return (
     <div className="tag-test-result" data-testid="tag-test-result">
@@ -51,6 +52,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
               <>
                 <br />
                 <span data-testid="tag-test-ivt">{ivt}</span>
+              </>
+            )}
+            {postbid && (
+              <>
+                <br />
+                <span data-testid="tag-test-postbid">{postbid}</span>
               </>
             )}
           </span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { fateText, ivtSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
+import { fateText, ivtSentence, postbidSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
 
 const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
 const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
@@ -26,6 +26,15 @@ describe('the trace in words', () => {
     expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
     expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);
     expect(resultSentence(trace({ result: 'ivt.datacenter_ip', winner: null, sources: [] }))).toBe('Not filled: blocked as invalid traffic (data centre or cloud IP address).');
+  });
+
+  it('states whether the post-bid pixels were added and why not', () => {
+    const base = { source: 'channel' as const, percent: 25, draw: 12.5, pixels: [{ id: 1, vendor: 'HUMAN', samplePercent: 100, draw: 3, added: true }], maxImps: 1000, monthUsed: 10 };
+    expect(postbidSentence(trace({}))).toBe('');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'added' } }))).toBe('Post-bid pixels: HUMAN added (25% of impressions are scanned; this one drew 12.50).');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'sampled_out', draw: 80 } }))).toBe('Post-bid pixels: not added, this impression is outside the 25% scanned (it drew 80.00).');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_reached' } }))).toBe('Post-bid pixels: not added, the monthly cap of 1,000 scanned impressions is reached.');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'none_configured', source: null } }))).toBe('Post-bid pixels: none configured for this channel.');
   });
 
   it("states the pre-bid IVT check's verdict, or nothing when the channel is not checked", () => {

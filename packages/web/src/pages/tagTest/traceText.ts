@@ -154,6 +154,27 @@ export function ivtSentence(trace: Pick<DecisionTrace, 'ivt'>): string {
   return `IVT check: flagged as ${ivtReasonText(v.reason)}; ${v.blocked ? 'blocked, answered empty' : 'served, counted as IVT'}.`;
 }
 
+/** The post-bid pixels of a filled decision in a sentence (docs/traffic-quality.md); '' when it did not fill. */
+export function postbidSentence(trace: Pick<DecisionTrace, 'postbid'>): string {
+  const p = trace.postbid;
+  if (!p) return '';
+  const added = p.pixels.filter((x) => x.added).map((x) => x.vendor);
+  switch (p.result) {
+    case 'added':
+      return `Post-bid pixels: ${added.join(', ')} added (${p.percent}% of impressions are scanned; this one drew ${p.draw?.toFixed(2)}).`;
+    case 'not_enabled':
+      return 'Post-bid pixels: none, post-bid is not enabled for this account.';
+    case 'none_configured':
+      return 'Post-bid pixels: none configured for this channel.';
+    case 'sampled_out':
+      return `Post-bid pixels: not added, this impression is outside the ${p.percent}% scanned (it drew ${p.draw?.toFixed(2)}).`;
+    case 'pixels_sampled_out':
+      return "Post-bid pixels: not added, every pixel's own sample missed this impression.";
+    case 'cap_reached':
+      return `Post-bid pixels: not added, the monthly cap of ${p.maxImps.toLocaleString('en-US')} scanned impressions is reached.`;
+  }
+}
+
 /** What a source earned the publisher and us, for the winner. */
 export function winnerMoney(w: SourceFate): string {
   if (w.clearingCpm === undefined) return '';
