@@ -33,8 +33,8 @@ describe('VAST tag variants', () => {
     expect(app).not.toContain('page_url');
     // An app's player calls from the phone: the edge reads IP and user agent from the connection.
     for (const ctvOnly of ['device_type', 'ip', 'ua', 'content_genre']) expect(app).not.toContain(ctvOnly);
-    expect(v.get('ctv')!.hint).toContain('advertising id (ifa)');
-    expect(v.get('web')!.hint).toContain('page url');
+    expect(v.get('ctv')!.hint).toContain('advertising id (IFA), OpenRTB device type');
+    expect(v.get('web')!.hint).toContain('site domain, page URL');
     const web = paramsOf(v.get('web')!.text);
     expect(web).toEqual(expect.arrayContaining(['page_url', 'domain']));
     for (const appOnly of ['app_bundle', 'app_store_url', 'device_id', 'device_type', 'ip', 'ua']) expect(web).not.toContain(appOnly);

@@ -70,10 +70,13 @@ export function exampleQuery(macros: readonly TagMacro[], environment: TagEnviro
 
 const withQuery = (url: string, query: string) => (query ? `${url}?${query}` : url);
 
+/** `Page URL` -> `page URL`; an acronym (`OpenRTB device type`) keeps its capitals. */
+const inSentence = (text: string) => (/^[A-Z][a-z]*(\s|$)/.test(text) ? text[0].toLowerCase() + text.slice(1) : text);
+
 /** What sets an environment's tag apart: the standard macros that not every environment's players fill. */
 function distinctMacros(environment: TagEnvironment): string[] {
   return STANDARD_TAG_MACROS.filter((m) => m.environments.length < ENVIRONMENTS.length && m.environments.includes(environment)).map((m) =>
-    m.description.replace(/ \([^)]*,[^)]*\)$/, '').toLowerCase(),
+    inSentence(m.description.replace(/ \([^)]*,[^)]*\)$/, '')),
   );
 }
 
