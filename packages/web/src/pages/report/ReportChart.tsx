@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Segmented, Select, Space } from 'antd';
 import { EChart } from '../../components/EChart.js';
 import {
-  DIMENSION_BY_ID, type DimensionId, formatMetric, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
+  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
 } from '@adplane/shared';
 
 /** Most series a time chart draws (the largest by the chart's metric); the rest are in the table. */
@@ -15,7 +15,7 @@ export function rowLabel(row: ReportRow, id: DimensionId): string {
 }
 
 /** Where a trend matters: a time series by date or hour (one line per value of the next dimension), else bars. */
-export function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar') {
+export function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar', timezone?: number) {
   const data = rows.filter((r) => !r.total);
   const time = dimensions.find((d) => d === 'date' || d === 'hour');
   const format = (v: number) => formatMetric(metric, v);
@@ -41,7 +41,8 @@ export function chartOption(rows: readonly ReportRow[], dimensions: readonly Dim
     return {
       ...base,
       legend: { top: 0 },
-      xAxis: { type: 'category' as const, data: x },
+      // Hours are date-times in the report's offset: the axis says which.
+      xAxis: { type: 'category' as const, data: x, ...(time === 'hour' && timezone !== undefined ? { name: formatTimezone(timezone), nameLocation: 'end' as const } : {}) },
       series: keys.map((key) => ({ name: key, type: kind, data: x.map((at) => groups.get(key)?.get(at) ?? 0), smooth: kind === 'line' })),
     };
   }
@@ -55,12 +56,12 @@ export function chartOption(rows: readonly ReportRow[], dimensions: readonly Dim
   };
 }
 
-export function ReportChart({ rows, dimensions, metrics }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[] }) {
+export function ReportChart({ rows, dimensions, metrics, timezone }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[]; timezone?: number }) {
   const hasTime = dimensions.some((d) => d === 'date' || d === 'hour');
   const [kind, setKind] = useState<'line' | 'bar'>(hasTime ? 'line' : 'bar');
   const [picked, setPicked] = useState<MetricId | null>(null);
   const metric = picked && metrics.includes(picked) ? picked : metrics[0];
-  const option = useMemo(() => chartOption(rows, dimensions, metric, kind), [rows, dimensions, metric, kind]);
+  const option = useMemo(() => chartOption(rows, dimensions, metric, kind, timezone), [rows, dimensions, metric, kind, timezone]);
   if (dimensions.length === 0) return null;
   return (
     <div className="report-chart" data-testid="report-chart">

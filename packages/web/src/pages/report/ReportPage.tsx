@@ -142,7 +142,7 @@ export default function ReportPage() {
       <Spin spinning={running}>
         {rows && ran ? (
           <div className="report-results">
-            <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} />
+            <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
             <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
           </div>
         ) : (
