@@ -25,7 +25,7 @@ import { freePort, hasRedisServer, ownRedisServer, type OwnRedis } from '../pack
 import { fill } from './edge.bench.js';
 import { child, pin, rnd, say, sayTable } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
-import { cpuSeconds, type EdgeServer, spendBudget, startEdge } from './workers/servers.js';
+import { cpuSeconds, deliveryStatsByWorker, type EdgeServer, spendBudget, startEdge } from './workers/servers.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -99,9 +99,11 @@ async function main(): Promise<void> {
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   const port = await freePort();
 
+  // BENCH_ONLY=overspend: only (c), printed, nothing written to bench/results
+  const only = process.env.BENCH_ONLY ?? '';
   // (a) one worker, then two, the load generator unpinned beside them (2 cores in all)
   const scaling: Record<string, unknown> = {};
-  for (const workers of [1, 2]) {
+  for (const workers of only ? [] : [1, 2]) {
     say(`(a) --workers ${workers}...`);
     const server = await startEdge({ dataDir, port, workers });
     scaling[`workers${workers}`] = await measure(server, vastPaths);
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
 
   // (b) delivery control on Redis, one worker on CPU 0, the load (and Redis) on CPU 1, beside R
   let onRedis: Record<string, unknown> = { skipped: 'no REDIS_URL and no redis-server' };
-  if (redisUrl) {
+  if (redisUrl && !only) {
     say('(b) VAST on Redis vs the node:http baseline...');
     pin(process.pid, 1);
     if (redis) pinRedis(redis.port);
@@ -121,13 +123,20 @@ async function main(): Promise<void> {
     pin(bare.proc.pid!, 0);
     const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: SECONDS * 1000 });
     bare.proc.kill();
-    const server = await startEdge({ dataDir, port, workers: 1, cpus: '0', env: { REDIS_URL: redisUrl } });
+    // the same path on the in-process counters in the same run: what Redis itself costs
+    let server = await startEdge({ dataDir, port, workers: 1, cpus: '0' });
+    const vastInProcess = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: SECONDS * 1000 });
+    await server.stop();
+    server = await startEdge({ dataDir, port, workers: 1, cpus: '0', env: { REDIS_URL: redisUrl } });
     const vast = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: SECONDS * 1000 });
     await server.stop();
-    onRedis = { R: bareLoad.rps, bare: bareLoad, vast, ofR: Math.round((vast.rps / bareLoad.rps) * 100) / 100, target: '>= 0.5 R' };
+    onRedis = {
+      R: bareLoad.rps, bare: bareLoad, vast, ofR: Math.round((vast.rps / bareLoad.rps) * 100) / 100, target: '>= 0.5 R',
+      vastInProcessCounters: vastInProcess, inProcessOfR: Math.round((vastInProcess.rps / bareLoad.rps) * 100) / 100,
+    };
     // back to both cores for the rest of the run
     spawnSync('taskset', ['-acp', '0,1', String(process.pid)], { stdio: 'ignore' });
-    say(`    ${JSON.stringify({ R: bareLoad.rps, vast: vast.rps, ofR: onRedis.ofR })}`);
+    say(`    ${JSON.stringify({ R: bareLoad.rps, vast: vast.rps, ofR: onRedis.ofR, vastInProcess: vastInProcess.rps, inProcessOfR: onRedis.inProcessOfR })}`);
   }
 
   // (c) a small daily budget spent at full load by two workers: billed impressions against the budget
@@ -140,14 +149,16 @@ async function main(): Promise<void> {
     const server = await startEdge({ dataDir: runDir, port, workers: 2, env: engine === 'redis' ? { REDIS_URL: redisUrl } : {} });
     const paths = IPS.flatMap((ip) => Array.from({ length: 50 }, (_, i) => `/vast/${overspendChannel}?w=640&h=360&ip=${ip}&device_id=o${i}`));
     const spent = await spendBudget({ port, paths, media: 'overspend.mp4', concurrency: 32, quietMs: 7_000, maxMs: 60_000 });
+    const workerStats = await deliveryStatsByWorker(port, 2);
     await server.stop();
     const billed = await billedImps(runDir, overspendCampaign);
-    overspend[engine] = { budgetImps: BUDGET_IMPS, billedImps: billed, beaconsAnswered: spent.impressions, overspendImps: Math.max(billed - BUDGET_IMPS, 0), overspendImpsPerProcess: Math.max(billed - BUDGET_IMPS, 0) / 2, requests: spent.requests, ms: spent.ms, target: 'overspend <= 1 impression per process' };
+    overspend[engine] = { budgetImps: BUDGET_IMPS, billedImps: billed, beaconsAnswered: spent.impressions, overspendImps: Math.max(billed - BUDGET_IMPS, 0), overspendImpsPerProcess: Math.max(billed - BUDGET_IMPS, 0) / 2, requests: spent.requests, ms: spent.ms, target: 'overspend <= 1 impression per process', workerStats };
     rmSync(runDir, { recursive: true, force: true });
     say(`    ${JSON.stringify(overspend[engine])}`);
   }
   if (redis) await redis.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  if (only) process.exit(0);
 
   const result = {
     at: new Date().toISOString(),
@@ -170,7 +181,7 @@ async function main(): Promise<void> {
     workers1: { rps: one.rps, serverCores: one.serverCores, loadCores: one.loadGeneratorCores, perCpuS: one.perServerCpuSecond, p99: one.p99Ms },
     workers2: { rps: two.rps, serverCores: two.serverCores, loadCores: two.loadGeneratorCores, perCpuS: two.perServerCpuSecond, p99: two.p99Ms },
     ratio: { wall: result.scaling.ratio, perCpuSecond: result.scaling.ratioPerServerCpuSecond },
-    onRedis: { ofR: String(onRedis.ofR ?? '-') },
+    onRedis: { ofR: String(onRedis.ofR ?? '-'), inProcessOfR: String(onRedis.inProcessOfR ?? '-') },
     ...Object.fromEntries(Object.entries(overspend).map(([k, v]) => [`overspend ${k}`, v as Record<string, unknown>])),
   });
   process.exit(0);

@@ -34,6 +34,8 @@ export async function startEdge(o: { dataDir: string; port: number; workers: num
         clearTimeout(timer);
         resolve();
       }
+      // the workers' warnings and errors (pino on stdout): a Redis outage during a run must show
+      else if (/"level":[456]\d/.test(line)) process.stderr.write(`server: ${line}\n`);
     });
   });
   const primary = proc.pid!;
@@ -67,6 +69,25 @@ export function cpuSeconds(pid: number): number {
 interface Answer {
   status: number;
   body: string;
+  worker?: string;
+}
+
+/**
+ * Each worker's delivery counts (adplane_delivery{stat} of /metrics), asked on new connections until
+ * every worker answered once: what explains an overspend (commits unreserved, over the allowance,
+ * exchange failures).
+ */
+export async function deliveryStatsByWorker(port: number, workers: number): Promise<Record<string, Record<string, number>>> {
+  const seen: Record<string, Record<string, number>> = {};
+  for (let i = 0; i < 20 * workers && Object.keys(seen).length < workers; i++) {
+    const agent = new Agent({ keepAlive: false });
+    const res = await get(agent, port, '/metrics');
+    agent.destroy();
+    const stats: Record<string, number> = {};
+    for (const m of res.body.matchAll(/^adplane_delivery\{stat="(\w+)"\} (\S+)$/gm)) stats[m[1]!] = Number(m[2]);
+    seen[res.worker || '0'] = stats;
+  }
+  return seen;
 }
 
 function get(agent: Agent, port: number, path: string): Promise<Answer> {
@@ -74,7 +95,7 @@ function get(agent: Agent, port: number, path: string): Promise<Answer> {
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), worker: String(res.headers['x-adplane-worker'] ?? '') }));
     });
     req.on('error', reject);
     req.end();

@@ -2,8 +2,13 @@ import { type Exchange, type ExchangeReply, type Notices, type SharedCounters, t
 import { CLUSTER_TAG } from './protocol.js';
 import { type WorkerLink } from './workerLink.js';
 
-/** An exchange the primary has not answered within this is failed: the engine serves within its down margin. */
-const EXCHANGE_TIMEOUT_MS = 1_000;
+/**
+ * An exchange the primary has not answered within this is failed: the engine then serves within its
+ * down margin. A primary that is gone fails every call at once (the IPC channel closes); a primary
+ * that is only slow (a busy machine: its one core also hands out connections and writes stats) is
+ * waited for up to a lease's lifetime, during which the worker serves on the leases it holds.
+ */
+const EXCHANGE_TIMEOUT_MS = 4_000;
 
 /**
  * A worker's delivery counters without Redis: the shared side is the primary's one

@@ -424,8 +424,11 @@ export class DeliveryEngine implements DeliveryCounters {
     await this.tick(true);
   }
 
-  /** What is due: spend to send, leases to renew or return, viewers to fetch, QPS shares to renew. */
-  private collect(now: number, all: boolean): Batch {
+  /**
+   * What is due: spend to send, leases to renew or return, viewers to fetch, QPS shares to renew.
+   * `spendNow`: commit notices are waiting, so every account with unsent spend goes now (see exchangeDue).
+   */
+  private collect(now: number, all: boolean, spendNow = false): Batch {
     const batch: Batch = { accounts: [], viewers: [], buckets: [] };
     for (const account of this.accounts.values()) {
       if (account.inFlight) continue;
@@ -434,7 +437,7 @@ export class DeliveryEngine implements DeliveryCounters {
         continue;
       }
       const wanted = now - account.wantedAt < this.idleMs;
-      const due = now - account.lastSync >= this.renewMs;
+      const due = now - account.lastSync >= this.renewMs || (spendNow && account.used > 0);
       const low = !account.unlimited && wanted && now >= account.retryAt && (!account.known || this.available(account, now) < this.lowWater(account, now));
       if (all || low || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
     }
@@ -458,19 +461,30 @@ export class DeliveryEngine implements DeliveryCounters {
 
   private async exchangeDue(now: number, all: boolean, closing = false): Promise<void> {
     this.sweep(now);
-    const batch = this.collect(now, all);
+    // A commit notice lets the deciding process drop its reservation and shrink its lease; were the
+    // spend of that impression not yet in the shared store, the freed amount could be leased and
+    // spent again (an overspend measured under load: bench/workers.bench.ts). So the spend goes in
+    // this exchange and the notices after it.
+    // (notices of commits made while the exchange is on its way wait for the next one, with their spend)
+    const notices = { commits: this.notices, views: this.views };
+    this.notices = [];
+    this.views = [];
+    const batch = this.collect(now, all, notices.commits.length > 0);
     const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length;
-    if ((this.notices.length || this.views.length) && this.state === 'ok') {
-      this.shared.publishNotices({ commits: this.notices, views: this.views });
-      this.notices = [];
-      this.views = [];
+    if (!(empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down'))) {
+      const x = askOf(batch, now, this.timing, closing);
+      try {
+        this.settle(now, batch, await this.shared.exchange(x));
+      } catch (error) {
+        this.fail(now, batch, error);
+      }
     }
-    if (empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down')) return;
-    const x = askOf(batch, now, this.timing, closing);
-    try {
-      this.settle(now, batch, await this.shared.exchange(x));
-    } catch (error) {
-      this.fail(now, batch, error);
+    if (!notices.commits.length && !notices.views.length) return;
+    if (this.state === 'ok') this.shared.publishNotices(notices);
+    else {
+      // kept for when the shared counters answer again
+      this.notices = [...notices.commits, ...this.notices].slice(0, MAX_NOTICES);
+      this.views = [...notices.views, ...this.views].slice(0, MAX_NOTICES);
     }
   }
 
