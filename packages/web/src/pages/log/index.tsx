@@ -48,7 +48,7 @@ export default function ActivityLogPage() {
   }, [load]);
 
   const columns: ColumnsType<ActivityEntry> = [
-    { title: 'When', dataIndex: 'at', key: 'at', width: 170, render: (at: string) => clock(at) },
+    { title: 'When', dataIndex: 'at', key: 'at', width: 170, render: (at: string, e) => <span data-testid={`log-at-${e.id}`}>{clock(at)}</span> },
     {
       title: 'Who',
       key: 'who',
