@@ -20,8 +20,8 @@ import { DEMO_PASSWORD } from './helpers.js';
  * `adplane --workers 2` as an operator runs it (a real primary and two real workers on one port,
  * node's cluster handing each new connection to the next worker): both workers answer, an API
  * write in one is served by both within a second, a daily budget, a frequency cap and a demand
- * tag's QPS limit hold across the two, an impression beacon sent to both counts once, and the
- * stats of both land in the one DuckDB file. Once on the in-process counters (the primary holds
+ * tag's QPS limit hold across the two, an impression beacon sent to both counts once, reports in
+ * either worker see the impressions of both, and the stats land in the one DuckDB file. Once on the in-process counters (the primary holds
  * them), once on Redis (a redis-server of its own when there is one, else REDIS_URL).
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -268,6 +268,18 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
       expect(n).toBeGreaterThan(0);
       expect(n).toBeLessThanOrEqual(TAG_QPS * 1.2 + 2);
     }
+
+    // reports in either worker see every worker's impressions (the stats store is the primary's; counters flush every 5 s)
+    const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const reported = new Map<string, number>();
+    for (const until = Date.now() + 20_000; Date.now() < until && !(reported.size === 2 && [...reported.values()].every((n) => n === counted)); ) {
+      const res = await call(port, '/api/rrun', { method: 'POST', cookie, body: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now() + 86_400_000), dimensions: ['campaign'], metrics: ['imps'] } });
+      expect(res.status, res.body).toBe(200);
+      const row = (JSON.parse(res.body) as Record<string, unknown>[]).find((r) => r.campaign === budgeted.id);
+      reported.set(res.worker, Number(row?.imps ?? 0));
+      await sleep(250);
+    }
+    expect([...reported.values()]).toEqual([counted, counted]);
 
     // stop: the workers drain (their counters go to the primary's store), the primary exits cleanly
     expect(await cluster.stop()).toBe(0);
