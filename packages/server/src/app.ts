@@ -21,7 +21,7 @@ import { deleteExpiredSessions } from './store/sessions.js';
 import { registerConsole, sendConsole, wantsConsole } from './web/console.js';
 import { installAccessLog } from './ops/accessLog.js';
 import { registerCreativePreview } from './web/creativePreview.js';
-import { type ConfigChangeBus, openConfigChangeBus } from './delivery/index.js';
+import { type ConfigChangeBus, openConfigChangeBus, openDeliveryCounters } from './delivery/index.js';
 import { readConfigVersion } from './store/configVersion.js';
 
 declare module 'fastify' {
@@ -107,6 +107,15 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
 
   let consoleServed = false;
   if (role !== 'edge') {
+    // the console's pacing reads the delivery counters: the edge's own in role all; in role api a
+    // reader of the shared counters that never serves (no timers: it exchanges nothing, only reads)
+    if (role === 'api') {
+      const reader = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, timers: false, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+      app.addHook('onClose', () => reader.close());
+      app.decorate('deliveryCounters', reader);
+    } else {
+      app.decorate('deliveryCounters', app.edge.pacing.delivery);
+    }
     await registerApiRoutes(app);
     registerCreativePreview(app);
     consoleServed = await registerConsole(app, settings.webDist);

@@ -8,6 +8,8 @@ export * from './entities/index.js';
 export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './schemas/bulk.js';
+export * from './schemas/pacing.js';
+export * from './schemas/usedBy.js';
 export * from './edge/paths.js';
 export * from './edge/decisionTrace.js';
 export * from './edge/ivtReasons.js';

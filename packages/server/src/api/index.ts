@@ -7,6 +7,7 @@ import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
 import { dashboardRoutes } from './dashboard.js';
 import { demandInfoRoutes } from './demandInfo.js';
+import { pacingRoutes } from './pacing.js';
 import { pbReportRoutes } from './pbReports.js';
 import { reportRoutes } from './reports.js';
 import { resourceRoutes } from './resources.js';
@@ -15,6 +16,7 @@ import { savedReportRoutes } from './savedReports.js';
 import { switchRoutes } from './switch.js';
 import { tagTestRoutes } from './tagTest.js';
 import { uiSettingsRoutes } from './uiSettings.js';
+import { usedByRoutes } from './usedBy.js';
 import { vastParamsRoutes } from './vastParams.js';
 
 /**
@@ -22,7 +24,7 @@ import { vastParamsRoutes } from './vastParams.js';
  * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
  * and run `npm run docs:routes -w @adplane/server`.
  */
-export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, resourceRoutes, accountRoutes, bulkRoutes, activityRoutes, reportRoutes, pbReportRoutes, savedReportRoutes, dashboardRoutes, rowStatsRoutes, tagTestRoutes, adsTxtRoutes];
+export const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, pacingRoutes, resourceRoutes, usedByRoutes, accountRoutes, bulkRoutes, activityRoutes, reportRoutes, pbReportRoutes, savedReportRoutes, dashboardRoutes, rowStatsRoutes, tagTestRoutes, adsTxtRoutes];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   for (const routes of API_ROUTES) await app.register(routes);

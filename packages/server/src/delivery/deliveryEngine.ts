@@ -7,7 +7,7 @@ import { askOf, type Batch, putBack, settleBatch } from './exchangeBatch.js';
 import { Reservations } from './reservations.js';
 import { type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
 import {
-  type Admission, type CampaignLimits, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
+  type Admission, type CampaignLimits, type CampaignSpend, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
   type TagLimits,
 } from './types.js';
 
@@ -283,6 +283,27 @@ export class DeliveryEngine implements DeliveryCounters {
       const hourly = [...read.hourly];
       hourly[hour] = (hourly[hour] ?? 0) + unsent;
       return pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: read.spent + unsent, hourly, now });
+    });
+  }
+
+  async readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]> {
+    const daily = campaigns.map((c) => this.accounts.dailyKey(c, now));
+    const totals = campaigns.map((c) => `c${c.id}:t`);
+    // What this process has not sent yet, taken before the read is queued: spend already on its way
+    // (`sending`) was queued on the same connection before this read, so the read sees it; spend
+    // sent after this read was queued is in `used` now.
+    const unsent = new Map([...daily, ...totals].map((key) => [key, this.accounts.get(key)?.used ?? 0]));
+    const reads: SpendRead[] = await this.shared.readSpend([...daily, ...totals]);
+    return campaigns.map((c, i) => {
+      const read = reads[i]!;
+      const hourly = [...read.hourly];
+      const hour = Math.floor((now + c.timezone * HOUR_MS - dayIndex(now, c.timezone) * DAY_MS) / HOUR_MS);
+      hourly[hour] = (hourly[hour] ?? 0) + unsent.get(daily[i]!)!;
+      return {
+        spentToday: read.spent + unsent.get(daily[i]!)!,
+        hourly,
+        totalSpent: c.totalBudget === 'unlimited' ? null : reads[campaigns.length + i]!.spent + unsent.get(totals[i]!)!,
+      };
     });
   }
 

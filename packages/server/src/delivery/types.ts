@@ -60,6 +60,15 @@ export interface Admission {
   viewer?: string | null;
 }
 
+/** A campaign's spend as the shared counters hold it (micro-dollars). */
+export interface CampaignSpend {
+  spentToday: number;
+  /** Today's spend per hour of the tenant's day (24 entries). */
+  hourly: number[];
+  /** Spend over the campaign's life; counted only when it has a total budget (null otherwise). */
+  totalSpent: number | null;
+}
+
 export type QpsScope = 'supplier' | 'adexchange' | 'tag';
 
 export interface DeliveryHealth {
@@ -123,6 +132,8 @@ export interface DeliveryCounters {
   pacingState(campaign: CampaignLimits, now: number): PacingState;
   /** The campaigns' pacing read from the shared counters (for the console: any process, serving or not). */
   readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]>;
+  /** The campaigns' spend today (and per tenant-zone hour) and in total, read from the shared counters plus what this process has not sent yet. */
+  readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]>;
   health(): DeliveryHealth;
   stats(): DeliveryStats;
   /** Runs one exchange with the shared counters now and waits for it (tests, shutdown). */

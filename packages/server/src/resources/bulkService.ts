@@ -1,4 +1,4 @@
-import { type BulkAction, type BulkAnswer, BulkInput, bulkActionsOf, RESOURCES, type ResourceDef } from '@adplane/shared';
+import { type BulkAction, type BulkAnswer, BulkInput, bulkActionsOf, LIST_OF_ROWS, ListAddInput, type ListAddAnswer, type ListKind, RESOURCES, type ResourceDef } from '@adplane/shared';
 import { HttpError, badField, forbidden } from '../http/errors.js';
 import { type AccountRow, getAccount, setAccountArchived, updateAccount } from '../store/accounts.js';
 import { recordActivity } from '../store/activity.js';
@@ -7,11 +7,12 @@ import { type EntityRow, existingIds, getEntity, setEntityArchived, setEntitySta
 import { type EntityKind, isEntityKind } from '../store/entityTables.js';
 import { accessTo as entityAccess } from './access.js';
 import { accessTo as accountAccess, accountDto } from './accountService.js';
+import { addToLists, listWriteAccess } from './addToList.js';
 import { type Actor, prepareWrite, toDto, usageOf, ValidationFailed } from './entityService.js';
 
 /**
- * Bulk actions on selected rows (POST {api}/bulk): pause, activate, archive, restore, and set the
- * targeting where the kind has one. All or nothing: every row is checked first, in the caller's
+ * Bulk actions on selected rows (POST {api}/bulk): pause, activate, archive, restore, set the
+ * targeting where the kind has one, and add to a list where a list holds the kind (creatives). All or nothing: every row is checked first, in the caller's
  * scope and as its own call would check it (an archived row is not edited, a row in use is not
  * archived); a refused row answers 4xx naming it (`ids.<index>`) and why, and nothing is written.
  * Then one transaction writes the changes and one activity entry per changed row. Rows already in
@@ -74,8 +75,13 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
         skip((row.data.targetingId ?? null) === target);
         break;
       }
+      case 'addToList':
+        if (row.archived) throw rowError(409, i, `${named(row)} is archived: restore it first`);
+        if (row.tenantId !== rows[0]!.tenantId) throw rowError(400, i, `${named(row)} is in another account than the first row: add one account's rows at a time`);
+        break;
     }
   }
+  if (input.action === 'addToList') return addRowsToLists(store, def, actor, rows, input.listIds ?? []);
 
   // Documents for a new targeting are checked whole before anything is written, as a save would.
   const writes = new Map<number, Awaited<ReturnType<typeof prepareWrite>>>();
@@ -106,6 +112,8 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
         case 'setTargeting':
           after = await updateEntity(trx, kind, row.id, writes.get(row.id)!, actor.user.id);
           break;
+        case 'addToList':
+          throw new Error('add to list writes the lists (addRowsToLists), not the rows');
       }
       await recordActivity(trx, {
         tenantId: row.tenantId,
@@ -120,6 +128,24 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
     }
   });
   return { action: input.action, changed: changed.map((r) => r.id), unchanged };
+}
+
+/** Selected rows into lists of the kind that holds them (creatives: creative lists, by creative id). */
+async function addRowsToLists(store: Store, def: ResourceDef, actor: Actor, rows: EntityRow[], listIds: number[]): Promise<BulkAnswer> {
+  const kind = LIST_OF_ROWS[def.kind]!;
+  const first = rows[0]!;
+  const { lists, gained } = await addToLists(store, actor, {
+    kind, listIds, items: rows.map((r) => String(r.id)), tenantId: first.tenantId, source: rows.length === 1 ? `${def.label} '${first.name}' (${first.id})` : `the selected ${def.plural.toLowerCase()}`,
+  });
+  const added = (r: EntityRow) => gained.has(String(r.id));
+  return { action: 'addToList', changed: rows.filter(added).map((r) => r.id), unchanged: rows.filter((r) => !added(r)).map((r) => r.id), lists };
+}
+
+/** Values seen in traffic into lists (POST {list api}/add): the list kind's own rule checks each value. */
+export async function addValuesToLists(store: Store, kind: ListKind, actor: Actor, body: unknown): Promise<ListAddAnswer> {
+  listWriteAccess(kind, actor);
+  const input = ListAddInput(kind).parse(body ?? {});
+  return { lists: (await addToLists(store, actor, { kind, listIds: input.listIds, items: input.items, tenantId: null })).lists };
 }
 
 /** Subpublishers, advertisers and managers: pause, activate, archive and restore their accounts. */

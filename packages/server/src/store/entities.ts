@@ -160,6 +160,13 @@ export async function getEntity(db: Db, kind: EntityKind, scope: EntityScope, id
   return row ? toRow(row) : undefined;
 }
 
+/** The rows among `ids` that are in scope (archived ones too), in id order: one query for a page of ids. */
+export async function getEntities(db: Db, kind: EntityKind, scope: EntityScope, ids: readonly number[]): Promise<EntityRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).selectAll().where('id', 'in', [...ids]).orderBy('id').execute();
+  return rows.map(toRow);
+}
+
 /** Ids among `ids` that exist in the tenant and are not archived. */
 export async function existingIds(db: Db, kind: EntityKind, tenantId: number | null, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();

@@ -1,11 +1,14 @@
-import { AimOutlined, CheckCircleOutlined, CloseOutlined, InboxOutlined, PauseCircleOutlined, UndoOutlined } from '@ant-design/icons';
+import { AimOutlined, CheckCircleOutlined, CloseOutlined, InboxOutlined, PauseCircleOutlined, PlusSquareOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Button, Modal, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { type BulkAction, type BulkAnswer, type ResourceDef, bulkActionsOf } from '@adplane/shared';
+import { BULK_ACTION_LABELS, type BulkAction, type BulkAnswer, LIST_OF_ROWS, RESOURCES, type ResourceDef, bulkActionsOf } from '@adplane/shared';
+import { setList } from '../api/lists.js';
+import { useAuth } from '../auth/authContext.js';
+import { isEntitled } from '../auth/guards.js';
 import { notifySaveError } from '../errors/notify.js';
 import { RefSelect } from './fields.js';
 import { inSentence } from './labels.js';
-import { type ResourceApi } from './resourceApi.js';
+import { listNameOf, type ResourceApi } from './resourceApi.js';
 
 const ICONS: Record<BulkAction, ReactNode> = {
   pause: <PauseCircleOutlined />,
@@ -13,13 +16,20 @@ const ICONS: Record<BulkAction, ReactNode> = {
   archive: <InboxOutlined />,
   restore: <UndoOutlined />,
   setTargeting: <AimOutlined />,
+  addToList: <PlusSquareOutlined />,
 };
 
-const DONE: Record<BulkAction, string> = { pause: 'Paused', activate: 'Activated', archive: 'Archived', restore: 'Restored', setTargeting: 'Targeting set on' };
+const DONE: Record<BulkAction, string> = { pause: 'Paused', activate: 'Activated', archive: 'Archived', restore: 'Restored', setTargeting: 'Targeting set on', addToList: 'Added' };
+
+/** What the answer of an "add to list" says: each list named with what it gained. */
+export function listsDone(answer: BulkAnswer): string {
+  return (answer.lists ?? []).map((l) => `'${l.name}' +${l.added} (${l.total} in all)`).join(', ');
+}
 
 /**
- * What to do with the selected rows: pause, activate, archive (or restore, on the archived view) and,
- * where the kind has one, set their targeting. One call for all of them (POST {api}/bulk): all or
+ * What to do with the selected rows: pause, activate, archive (or restore, on the archived view),
+ * where the kind has one, set their targeting, and where a list holds the kind (creatives), add them
+ * to lists. One call for all of them (POST {api}/bulk): all or
  * nothing, and a refusal names the row and why.
  */
 export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
@@ -34,15 +44,22 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
   const [busy, setBusy] = useState<BulkAction | null>(null);
   const [targetingOpen, setTargetingOpen] = useState(false);
   const [targetingId, setTargetingId] = useState<number | null>(null);
-  const actions = bulkActionsOf(def).filter((a) => (archivedView ? a === 'restore' : a !== 'restore'));
+  const [listOpen, setListOpen] = useState(false);
+  const [listIds, setListIds] = useState<number[]>([]);
+  const { user } = useAuth();
+  const listKind = LIST_OF_ROWS[def.kind];
+  const actions = bulkActionsOf(def).filter((a) => (archivedView ? a === 'restore' : a !== 'restore') && (a !== 'addToList' || (listKind && isEntitled(user, listKind))));
   const rows = `${selected.length} ${inSentence(selected.length === 1 ? def.label : def.plural)}`;
+  const opens: Partial<Record<BulkAction, () => void>> = { setTargeting: () => setTargetingOpen(true), addToList: () => setListOpen(true) };
 
-  const run = async (action: BulkAction, extra: { targetingId?: number | null } = {}) => {
+  const run = async (action: BulkAction, extra: { targetingId?: number | null; listIds?: number[] } = {}) => {
     setBusy(action);
     try {
       const answer: BulkAnswer = await api.bulk({ action, ids: selected, ...extra });
       const skipped = answer.unchanged.length ? ` (${answer.unchanged.length} already so)` : '';
-      message.success(`${DONE[action]} ${answer.changed.length} of ${rows}${skipped}`);
+      const lists = answer.lists ? ` to ${listsDone(answer)}` : '';
+      if (listKind && answer.lists) setList(listNameOf(listKind)!, null);
+      message.success(`${DONE[action]} ${answer.changed.length} of ${rows}${lists}${skipped}`);
       onDone();
       return true;
     } catch (error) {
@@ -68,9 +85,9 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
             loading={busy === action}
             disabled={busy !== null && busy !== action}
             data-testid={`bulk-${action}`}
-            onClick={() => (action === 'setTargeting' ? setTargetingOpen(true) : void run(action))}
+            onClick={() => (opens[action] ? opens[action]() : void run(action))}
           >
-            {action === 'setTargeting' ? 'Set targeting…' : action[0].toUpperCase() + action.slice(1)}
+            {opens[action] ? `${BULK_ACTION_LABELS[action]}…` : BULK_ACTION_LABELS[action]}
           </Button>
         ))}
         <Button size="small" type="text" icon={<CloseOutlined />} onClick={onClear} data-testid="bulk-clear">
@@ -89,6 +106,23 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
         <p>Every selected row gets this targeting; leave it empty to take their targeting off.</p>
         <RefSelect kind="targetings" value={targetingId} onChange={(v) => setTargetingId((v as number | null) ?? null)} placeholder="No targeting" />
       </Modal>
+      {listKind && (
+        <Modal
+          title={`Add ${rows} to ${inSentence(RESOURCES[listKind].plural)}`}
+          open={listOpen}
+          okText="Add to lists"
+          okButtonProps={{ disabled: listIds.length === 0 }}
+          confirmLoading={busy === 'addToList'}
+          onCancel={() => setListOpen(false)}
+          onOk={() => void run('addToList', { listIds }).then((ok) => ok && setListOpen(false))}
+          destroyOnHidden
+        >
+          <p>Each list gets the selected {inSentence(def.plural)} it does not hold yet; a list that would go over its limit stops the whole change.</p>
+          <div data-testid="bulk-list-select">
+            <RefSelect kind={listKind} multiple value={listIds} onChange={(v) => setListIds((v as number[] | null) ?? [])} placeholder={`Pick ${inSentence(RESOURCES[listKind].plural)}`} />
+          </div>
+        </Modal>
+      )}
     </div>
   );
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { campaignPacing, type PacedCampaign } from './campaignPacing.js';
+import { HOUR_MS } from './pacing.js';
+
+/** The console's pacing state on a simulated clock: 2026-03-10 in a tenant at UTC+3. */
+const TZ = 3;
+const dayStart = Date.UTC(2026, 2, 10) - TZ * HOUR_MS;
+const at = (hours: number) => dayStart + hours * HOUR_MS;
+const BUDGET = 24_000_000; // $24 a day: $1 an hour at even pace
+
+const campaign = (over: Partial<PacedCampaign> = {}): PacedCampaign => ({
+  id: 7, status: 1, archived: false, startDate: '2026-03-01', endDate: null, dailyBudget: BUDGET, totalBudget: 'unlimited', pacing: 'even', timezone: TZ, ...over,
+});
+/** Spend of `perHour` in each hour before `hours` (and the current hour so far). */
+const spendOf = (hours: number, perHour: number, totalSpent: number | null = null) => {
+  const hourly = Array.from({ length: 24 }, (_, h) => (h < Math.floor(hours) ? perHour : h === Math.floor(hours) ? Math.round(perHour * (hours % 1)) : 0));
+  return { spentToday: hourly.reduce((a, b) => a + b, 0), hourly, totalSpent };
+};
+
+describe('campaignPacing', () => {
+  it('is on pace at the even rate, with the target, the projection and the even line in the tenant day', () => {
+    const p = campaignPacing(campaign(), spendOf(12.5, 1_000_000), at(12.5));
+    expect(p).toMatchObject({ day: '2026-03-10', hour: 12, spentToday: 12_500_000, targetSoFar: 12_500_000, projected: BUDGET, allowedPerHour: 1_000_000, state: 'on_pace' });
+    expect(p.evenByHour![0]).toBe(1_000_000);
+    expect(p.evenByHour![23]).toBe(BUDGET);
+    expect(p.hourly[12]).toBe(500_000);
+  });
+
+  it('is behind after slow hours and catches up at most at twice the even rate', () => {
+    const p = campaignPacing(campaign(), spendOf(12, 500_000), at(12.25));
+    expect(p.state).toBe('behind');
+    expect(p.targetSoFar).toBe(12_250_000);
+    expect(p.allowedPerHour).toBe(2_000_000);
+    expect(p.projected).toBeLessThan(BUDGET);
+  });
+
+  it('is ahead when the spend runs over the even line, and capped once the day or the total is spent', () => {
+    expect(campaignPacing(campaign(), spendOf(6, 2_000_000), at(6.5)).state).toBe('ahead');
+    expect(campaignPacing(campaign(), spendOf(12, 2_000_000), at(12.5))).toMatchObject({ state: 'capped', reason: "Today's budget spent" });
+    expect(campaignPacing(campaign({ totalBudget: 5_000_000 }), spendOf(3, 1_000_000, 5_000_000), at(3.5))).toMatchObject({ state: 'capped', reason: 'Total budget spent' });
+  });
+
+  it('is not delivering when paused, archived, outside its flight or without spend in the last hour', () => {
+    const spend = spendOf(10, 1_000_000);
+    expect(campaignPacing(campaign({ status: 0 }), spend, at(10.5)).reason).toBe('Paused');
+    expect(campaignPacing(campaign({ archived: true }), spend, at(10.5)).reason).toBe('Archived');
+    expect(campaignPacing(campaign({ startDate: '2026-03-11' }), spend, at(10.5)).reason).toBe('Starts on 2026-03-11');
+    expect(campaignPacing(campaign({ endDate: '2026-03-09' }), spend, at(10.5)).reason).toBe('Ended on 2026-03-09');
+    // the tenant's day: at 23:30 UTC on the 9th it is already the 10th in UTC+3
+    expect(campaignPacing(campaign({ startDate: '2026-03-10' }), spendOf(0.5, 0), Date.UTC(2026, 2, 9, 21, 30)).reason).toBe('No spend yet today');
+    const quiet = spendOf(8, 1_000_000);
+    expect(campaignPacing(campaign(), quiet, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'No spend in the last hour' });
+  });
+
+  it('asap has the whole budget as its target; no daily budget means no target and no even line', () => {
+    expect(campaignPacing(campaign({ pacing: 'asap' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({ targetSoFar: BUDGET, allowedPerHour: null, state: 'ahead' });
+    expect(campaignPacing(campaign({ dailyBudget: 'unlimited' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({ targetSoFar: null, evenByHour: null, state: 'on_pace' });
+  });
+});

@@ -1,0 +1,83 @@
+import { type CampaignPacing, type Limit, type PacingStateId } from '@adplane/shared';
+import { HOUR_MS, pacingState, targetSoFar, tenantDay } from './pacing.js';
+import { type CampaignLimits, type CampaignSpend } from './types.js';
+
+/**
+ * A campaign's pacing for the console, from the delivery counters' spend (what the edge counted) and
+ * the campaign row, as a pure function of the clock: the API reads the counters once and answers
+ * this for each campaign (docs/delivery.md, "Pacing state").
+ */
+export interface PacedCampaign {
+  id: number;
+  status: number;
+  archived: boolean;
+  startDate: string;
+  endDate: string | null;
+  dailyBudget: Limit;
+  totalBudget: Limit;
+  pacing: 'even' | 'asap';
+  /** The tenant's whole-hour offset from UTC: the campaign's day is the tenant's day. */
+  timezone: number;
+}
+
+export const limitsOf = (c: PacedCampaign): CampaignLimits => ({
+  id: c.id, timezone: c.timezone, dailyBudget: c.dailyBudget, totalBudget: c.totalBudget, pacing: c.pacing, frequencyCap: null,
+});
+
+const spent = (limit: Limit, amount: number | null) => limit !== 'unlimited' && amount !== null && amount >= limit;
+
+/** Why it does not serve at all now, or null: paused, archived or outside its flight days (tenant's zone). */
+function offFlight(c: PacedCampaign, date: string): string | null {
+  if (c.archived) return 'Archived';
+  if (c.status === 0) return 'Paused';
+  if (date < c.startDate) return `Starts on ${c.startDate}`;
+  if (c.endDate && date > c.endDate) return `Ended on ${c.endDate}`;
+  return null;
+}
+
+export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: number): CampaignPacing {
+  const day = tenantDay(now, c.timezone);
+  const hourly = Array.from({ length: 24 }, (_, h) => spend.hourly[h] ?? 0);
+  const p = pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: spend.spentToday, hourly, now });
+  const budget = c.dailyBudget;
+  const evenByHour = budget === 'unlimited' ? null : hourly.map((_, h) => targetSoFar(budget, day.start + (h + 1) * HOUR_MS, day));
+
+  let state: PacingStateId;
+  let reason: string;
+  const off = offFlight(c, day.date);
+  const quietHour = hourly[day.hour] === 0 && (day.hour === 0 || hourly[day.hour - 1] === 0);
+  if (off) {
+    [state, reason] = ['not_delivering', off];
+  } else if (spent(c.totalBudget, spend.totalSpent)) {
+    [state, reason] = ['capped', 'Total budget spent'];
+  } else if (spent(budget, spend.spentToday)) {
+    [state, reason] = ['capped', "Today's budget spent"];
+  } else if (quietHour) {
+    [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
+  } else if (p.status === 'unlimited') {
+    [state, reason] = ['on_pace', 'No daily budget: spends as traffic comes'];
+  } else {
+    state = p.status === 'ahead' || p.status === 'behind' ? p.status : 'on_pace';
+    const what = c.pacing === 'even' ? 'even pace' : 'a straight line to the budget';
+    reason = state === 'on_pace' ? `Within 5% of the budget of ${what}` : `More than 5% of the budget ${state} of ${what}`;
+  }
+
+  return {
+    campaignId: c.id,
+    pacing: c.pacing,
+    day: day.date,
+    timezone: c.timezone,
+    hour: day.hour,
+    dailyBudget: budget,
+    spentToday: spend.spentToday,
+    targetSoFar: p.targetSoFar,
+    projected: p.projected,
+    allowedPerHour: p.allowedPerHour,
+    totalBudget: c.totalBudget,
+    totalSpent: spend.totalSpent,
+    state,
+    reason,
+    hourly,
+    evenByHour,
+  };
+}

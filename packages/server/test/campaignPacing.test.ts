@@ -1,0 +1,125 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PacingAnswer } from '@adplane/shared';
+import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { targetSoFar, tenantDay } from '../src/delivery/pacing.js';
+import { forEachDeliveryEngine } from './deliveryEngines.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+
+/**
+ * GET /api/demand/campaigns/pacing through the real app on both delivery engines: the spend the edge
+ * counted for impressions it served comes back as spent today (in the hour of the tenant's day it
+ * happened), against the even target of that moment; an api-role process on the same Redis reads
+ * the same numbers; bad ids are named; another tenant's campaign is not found.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const BID = 60_000_000; // $60 CPM: above the seeded campaigns, so ours wins while it may
+const PER_IMP = BID / 1000;
+const TENANT_TZ = -5; // the seeded demand tenant's offset
+
+forEachDeliveryEngine((engine) => {
+  forEachStore((t) => {
+    describe(`campaign pacing API (${engine.engine})`, () => {
+      let app: FastifyInstance;
+      let apiOnly: FastifyInstance | null = null;
+      let cookie: string;
+      let campaignId = 0;
+      let idleId = 0;
+      let wins = 0;
+
+      beforeAll(async () => {
+        const deployment = engine.deployment();
+        app = await buildTestApp(t.store, { redisUrl: deployment.redisUrl }, { deliveryPrefix: deployment.prefix });
+        if (deployment.redisUrl) apiOnly = await buildTestApp(t.store, { redisUrl: deployment.redisUrl }, { deliveryPrefix: deployment.prefix, role: 'api' });
+        cookie = await login(app, 'demand');
+        const creativeId = (await createAs(app, cookie, 'creatives', {
+          name: 'Pacing spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
+          mediaFiles: [{ url: 'https://cdn.example.com/pace.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+        })).id;
+        const channelUid = (await createAs(app, cookie, 'channels', { name: 'Pacing CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
+        campaignId = (await createAs(app, cookie, 'campaigns', {
+          name: 'Paced evenly', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: 4 * PER_IMP, totalBudget: 40 * PER_IMP, pacing: 'asap', creativeIds: [creativeId],
+        })).id;
+        idleId = (await createAs(app, cookie, 'campaigns', {
+          name: 'Not started', startDate: day(3), bidCpm: 1_000_000, dailyBudget: 100_000_000, pacing: 'even', creativeIds: [creativeId],
+        })).id;
+        await app.edge.snapshots.rebuild();
+        // serve until the daily budget of 4 impressions is spent (Redis may first refuse while its lease comes)
+        for (let i = 0; i < 80 && wins < 4; i++) {
+          const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=pace-${i}&debug=1` });
+          const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
+          if (trace.winner?.source === 'campaign' && trace.winner.id === campaignId) {
+            const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
+            expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+            wins++;
+          } else {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+      });
+      afterAll(async () => {
+        await apiOnly?.close();
+        await app?.close();
+      });
+
+      const pacing = async (server: FastifyInstance, query: string, who = cookie) => as(server, who, { method: 'GET', url: `/api/demand/campaigns/pacing?${query}` });
+      /** The answer once the campaign's spend reached `spent` (with Redis, an impression is counted once the replay check answers, after /ev). */
+      async function pacingWhen(server: FastifyInstance, query: string, who: string, spent: number): Promise<PacingAnswer> {
+        let answer: PacingAnswer | null = null;
+        for (let i = 0; i < 100; i++) {
+          const res = await pacing(server, query, who);
+          expect(res.statusCode, res.body).toBe(200);
+          answer = res.json() as PacingAnswer;
+          if (answer.campaigns[0]!.spentToday >= spent) break;
+          await app.edge.pacing.delivery.flush();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return answer!;
+      }
+
+      it('answers the spend the edge counted today, its hour, the target and the capped state', async () => {
+        expect(wins).toBe(4);
+        const answer = await pacingWhen(app, `ids=${campaignId},${idleId}`, cookie, 4 * PER_IMP);
+        const [paced, idle] = answer.campaigns;
+        const today = tenantDay(answer.at, TENANT_TZ);
+        expect(paced).toMatchObject({
+          campaignId, pacing: 'asap', day: today.date, timezone: TENANT_TZ, hour: today.hour,
+          dailyBudget: 4 * PER_IMP, spentToday: 4 * PER_IMP, targetSoFar: 4 * PER_IMP, projected: 4 * PER_IMP,
+          totalBudget: 40 * PER_IMP, totalSpent: 4 * PER_IMP, state: 'capped', reason: "Today's budget spent",
+        });
+        expect(paced!.hourly).toHaveLength(24);
+        expect(paced!.hourly[today.hour]).toBe(4 * PER_IMP);
+        expect(paced!.hourly.reduce((a, b) => a + b, 0)).toBe(4 * PER_IMP);
+        expect(paced!.evenByHour![23]).toBe(4 * PER_IMP);
+
+        // even pacing: the target is the budget's share of the tenant's day gone at the moment of the read
+        expect(idle).toMatchObject({ campaignId: idleId, pacing: 'even', spentToday: 0, state: 'not_delivering', reason: `Starts on ${day(3)}`, totalSpent: null });
+        expect(idle!.targetSoFar).toBe(targetSoFar(100_000_000, answer.at, today));
+        expect(idle!.evenByHour![today.hour]).toBe(targetSoFar(100_000_000, today.start + (today.hour + 1) * 3_600_000, today));
+      });
+
+      it('reads the same numbers from an api-role process on the same Redis', async () => {
+        if (!apiOnly) return; // in-process counters live in the serving process only
+        const answer = await pacingWhen(apiOnly, `ids=${campaignId}`, await login(apiOnly, 'demand'), 4 * PER_IMP);
+        expect(answer.campaigns[0]).toMatchObject({ spentToday: 4 * PER_IMP, totalSpent: 4 * PER_IMP, state: 'capped' });
+      });
+
+      it('names bad ids and keeps other tenants out', async () => {
+        for (const query of ['', 'ids=', 'ids=abc', 'ids=1,-2', `ids=${Array.from({ length: 201 }, (_, i) => i + 1).join(',')}`]) {
+          const res = await pacing(app, query);
+          expect(res.statusCode, query).toBe(400);
+          expect(res.json()).toMatchObject({ field: 'ids' });
+        }
+        const acme = await login(app, 'acme');
+        const other = await pacing(app, `ids=${campaignId}`, acme);
+        expect(other.statusCode).toBeGreaterThanOrEqual(403);
+        expect(other.statusCode).toBeLessThan(405);
+        expect((await pacing(app, `ids=${campaignId}`, null as unknown as string)).statusCode).toBe(403);
+        // an adv user sees only its own campaigns: ours has no advertiser
+        const adv = await pacing(app, `ids=${campaignId}`, await login(app, 'adv'));
+        expect(adv.statusCode).toBe(404);
+        expect(adv.json()).toMatchObject({ field: 'ids' });
+      });
+    });
+  });
+});
