@@ -128,6 +128,16 @@ export function ResourceListPage(props: ResourcePageProps) {
   useEffect(load, [load]);
   // A selection belongs to the rows on screen: another page, search or filter starts afresh.
   useEffect(() => setSelected([]), [key]);
+  // `?open=<id>` (a "Used by" link from another drawer) opens that row's drawer, once.
+  const openId = Number(sp.get('open'));
+  useEffect(() => {
+    if (!Number.isSafeInteger(openId) || openId <= 0) return;
+    setDrawer({ open: true, id: openId });
+    const rest = new URLSearchParams(sp);
+    rest.delete('open');
+    setSp(rest, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when another row is asked for
+  }, [openId]);
 
   // The numbers beside the rows: asked once the rows are known, never holding the list back.
   const statsKind = hasRowStats(def.kind) && user.type !== 'sdk' ? def.kind : null;

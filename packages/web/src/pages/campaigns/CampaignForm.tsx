@@ -7,6 +7,7 @@ import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
+import { PacingPanel } from './PacingPanel.js';
 
 export const PACING_OPTIONS = [
   { value: 'even', label: 'Even' },
@@ -17,11 +18,16 @@ const positiveBid = {
   validator: (_: unknown, v: unknown) => (typeof v === 'number' && v > 0 ? Promise.resolve() : Promise.reject(new Error('Enter a bid CPM above $0.00'))),
 };
 
-export function CampaignForm({ form }: ResourceFormProps) {
+export function CampaignForm({ form, row }: ResourceFormProps) {
   const label = useHelpLabel('campaigns');
   const capOn = Form.useWatch(['frequencyCap', 'enabled'], form) === true;
   return (
     <div className="dsp-form">
+      {row && (
+        <Section title="Pacing today">
+          <PacingPanel campaignId={row.id} />
+        </Section>
+      )}
       <Section title="Basics">
         <Row gutter={16}>
           <Col span={16}>

@@ -1,50 +1,56 @@
-import { Tooltip, Typography } from 'antd';
+import { Badge, Tooltip, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
-import { formatPercent, formatUsdMicros, RESOURCES, ROW_STATS_PERIOD_LABELS, type RowStatsPeriod } from '@adplane/shared';
+import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { type MetricColumn, METRIC_KEY_PREFIX, type RowValues } from '../../resources/rowMetrics.js';
+import { type MetricColumn, METRIC_KEY_PREFIX } from '../../resources/rowMetrics.js';
 import { FlightCell } from '../dsp/FlightCell.js';
 import { limitText } from '../../resources/unitFields.js';
 import { nameOf, useNames } from '../dsp/names.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
 import { campaignDefaults, campaignToBody, campaignToForm } from './campaignValues.js';
-import { pacingOf } from './pacing.js';
+import { pacingOf, useCampaignPacing } from './livePacing.js';
+import { PACING_STATE_COLORS, pacingCellText, pacingTooltipLines, spentOfTarget } from './pacingView.js';
 
 const PACING_LABELS = new Map(PACING_OPTIONS.map((o) => [o.value, o.label]));
 const budget = (v: unknown) => limitText(v, usd);
 
-/** Spend against the daily budget over the period, beside the numbers (sorted on the page like them). */
-function pacingColumn(valueOf: (row: ResourceRow) => RowValues | undefined, period: RowStatsPeriod, loading: boolean): MetricColumn[] {
-  const pacing = (row: ResourceRow) => pacingOf(valueOf(row)?.revenue ?? 0, row.dailyBudget, period);
+/** Live spend today against the target so far (the delivery counters), with its state and why in the tooltip. */
+function LivePacingCell({ row }: { row: ResourceRow }) {
+  const p = useCampaignPacing(row.id);
+  if (!p) return <Typography.Text type="secondary">…</Typography.Text>;
+  return (
+    <Tooltip title={pacingTooltipLines(p).map((line) => <div key={line}>{line}</div>)}>
+      <span className="metric-cell" data-testid={`metric-pacing-${row.id}`} data-state={p.state} data-spent={p.spentToday} data-target={p.targetSoFar ?? ''}>
+        <Badge color={PACING_STATE_COLORS[p.state]} />
+        {pacingCellText(p)}
+      </span>
+    </Tooltip>
+  );
+}
+
+/** The pacing column: asks the live pacing of the rows on screen (one call), sorted by spent over target. */
+function pacingColumn(): MetricColumn[] {
   return [
     {
       key: `${METRIC_KEY_PREFIX}pacing`,
       label: 'Pacing',
       title: (
-        <Tooltip title="Spend over the daily budget times the days of the period">
-          <span>Pacing</span>
+        <Tooltip title="Spent today against the target so far (even pacing: the daily budget's share of the day gone), live from the ad server, in the account's day">
+          <span>Pacing today</span>
         </Tooltip>
       ),
       align: 'right',
-      width: 84,
+      width: 150,
       sorter: true,
-      sortValue: (row) => pacing(row)?.percent ?? -1,
-      render: (_: unknown, row) => {
-        if (loading) return <Typography.Text type="secondary">…</Typography.Text>;
-        const p = pacing(row);
-        if (!p) return <Typography.Text type="secondary">no daily cap</Typography.Text>;
-        return (
-          <Tooltip title={`${formatUsdMicros(valueOf(row)?.revenue ?? 0)} of ${formatUsdMicros(p.budget)} (${ROW_STATS_PERIOD_LABELS[period].toLowerCase()})`}>
-            <span className="metric-cell" data-testid={`metric-pacing-${row.id}`}>
-              {formatPercent(p.percent)}
-            </span>
-          </Tooltip>
-        );
+      sortValue: (row) => {
+        const p = pacingOf(row.id);
+        return p ? (spentOfTarget(p) ?? p.spentToday / 1e12) : -1;
       },
+      render: (_: unknown, row) => <LivePacingCell row={row} />,
     },
   ];
 }
