@@ -5,6 +5,7 @@ import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { applyFieldErrors, schemaFieldErrors, showFieldErrors } from './formErrors.js';
 import { inSentence } from './labels.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
+import { showsUsedBy, UsedBy } from './UsedBy.js';
 
 export interface ResourceFormProps {
   form: FormInstance;
@@ -133,6 +134,7 @@ export function ResourceDrawer(props: {
           )}
         </Form>
       )}
+      {!loading && row && showsUsedBy(def) && <UsedBy def={def} id={row.id} />}
     </Drawer>
   );
 }
