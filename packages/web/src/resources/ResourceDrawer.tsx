@@ -1,10 +1,13 @@
-import { Alert, Button, Drawer, Form, type FormInstance, Space, Spin } from 'antd';
-import { type ComponentType, useEffect, useState } from 'react';
+import { Alert, Button, Drawer, Form, type FormInstance, Spin } from 'antd';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { type ResourceDef } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { applyFieldErrors, schemaFieldErrors, showFieldErrors } from './formErrors.js';
+import { JumpLinks } from './JumpLinks.js';
 import { inSentence } from './labels.js';
+import { ReadOnlyView, readOnlyFormProps } from './ReadOnlyView.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
+import { RowStamps } from './RowStamps.js';
 import { showsUsedBy, UsedBy } from './UsedBy.js';
 
 export interface ResourceFormProps {
@@ -101,7 +104,11 @@ export function ResourceDrawer(props: {
     }
   };
 
-  const title = readOnly ? def.label : state.id === null ? `New ${inSentence(def.label)}` : `Edit ${inSentence(def.label)}: ${row?.name ?? ''}`;
+  const formRef = useRef<HTMLDivElement>(null);
+  const readOnlyReason = row?.archived
+    ? `This ${inSentence(def.label)} is archived: restore it from the list to change it.`
+    : `You can look at this ${inSentence(def.label)} but not change it.`;
+  const title = readOnly ? `${def.label}: ${row?.name ?? ''}` : state.id === null ? `New ${inSentence(def.label)}` : `Edit ${inSentence(def.label)}: ${row?.name ?? ''}`;
   return (
     <Drawer
       open={state.open}
@@ -110,31 +117,41 @@ export function ResourceDrawer(props: {
       onClose={props.onClose}
       destroyOnHidden
       data-testid="resource-drawer"
-      extra={
-        readOnly ? null : (
-          <Space>
-            <Button onClick={props.onClose}>Cancel</Button>
-            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="resource-save">
-              {state.id === null ? 'Create' : 'Save'}
+      // Save and Cancel stay in view however long the form (the footer does not scroll with it).
+      footer={
+        <div className="form-footer" data-testid="resource-drawer-footer">
+          {readOnly ? (
+            <Button onClick={props.onClose} data-testid="resource-close">
+              Close
             </Button>
-          </Space>
-        )
+          ) : (
+            <>
+              <Button onClick={props.onClose} data-testid="resource-cancel">
+                Cancel
+              </Button>
+              <Button type="primary" loading={saving} disabled={loading} onClick={() => void save()} data-testid="resource-save">
+                {state.id === null ? 'Create' : 'Save'}
+              </Button>
+            </>
+          )}
+        </div>
       }
     >
       {loading ? (
         <Spin />
       ) : (
-        <Form form={form} layout="vertical" disabled={readOnly} requiredMark={!readOnly} onFinish={() => void save()} scrollToFirstError>
-          {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="Some values are refused" description={unshown.join('; ')} />}
-          <FormBody form={form} row={row} readOnly={readOnly} />
-          {row?.uid && (
-            <div style={{ color: '#8c8c8c', fontSize: 12 }}>
-              #{row.id} · uid {row.uid} · updated {row.updatedAt.slice(0, 16).replace('T', ' ')} UTC
-            </div>
-          )}
-        </Form>
+        <div className="form-with-jumps" ref={formRef}>
+          <JumpLinks formRef={formRef} />
+          <ReadOnlyView readOnly={readOnly} reason={readOnlyReason}>
+            <Form form={form} layout="vertical" {...readOnlyFormProps(readOnly)} onFinish={() => void save()} scrollToFirstError>
+              {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="Some values are refused" description={unshown.join('; ')} />}
+              <FormBody form={form} row={row} readOnly={readOnly} />
+              {row && <RowStamps row={row} />}
+            </Form>
+            {row && showsUsedBy(def) && <UsedBy def={def} id={row.id} />}
+          </ReadOnlyView>
+        </div>
       )}
-      {!loading && row && showsUsedBy(def) && <UsedBy def={def} id={row.id} />}
     </Drawer>
   );
 }

@@ -1,4 +1,8 @@
-import { Col, Form, Input, Radio, Row } from 'antd';
+import { CopyOutlined } from '@ant-design/icons';
+import { App, Button, Col, Form, Input, Radio, Row, Tooltip } from 'antd';
+import { type ReactNode } from 'react';
+import { copyText } from './clipboard.js';
+import './forms.css';
 
 interface NameProps {
   placeholder?: string;
@@ -51,5 +55,42 @@ export function NameStatusRow(props: NameProps) {
         <StatusField />
       </Col>
     </Row>
+  );
+}
+
+/**
+ * The heading of a group of fields: one style in every drawer and modal form (forms.css). Drawers
+ * list these headings as jump links once a form has several (JumpLinks.tsx finds them by class).
+ */
+export function SectionTitle({ children }: { children: ReactNode }) {
+  return <h4 className="form-section-title">{children}</h4>;
+}
+
+/** A titled group of fields inside a drawer or modal form. */
+export function FormSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="form-section" aria-label={title}>
+      <SectionTitle>{title}</SectionTitle>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * A long value shown in a form (a URL with its macros filled, an endpoint): it wraps inside its own
+ * box, scrolls there when very long, and has a copy action beside it, so that it never runs past the
+ * drawer. The copy action works in the read-only view too.
+ */
+export function LongValue({ value, copyLabel = 'Copy', testId }: { value: string; copyLabel?: string; testId?: string }) {
+  const { message } = App.useApp();
+  return (
+    <div className="long-value">
+      <pre className="long-value-text" data-testid={testId}>
+        {value}
+      </pre>
+      <Tooltip title={copyLabel}>
+        <Button size="small" icon={<CopyOutlined />} aria-label={copyLabel} disabled={false} onClick={() => void copyText(value, message)} data-testid={testId ? `${testId}-copy` : undefined} />
+      </Tooltip>
+    </div>
   );
 }

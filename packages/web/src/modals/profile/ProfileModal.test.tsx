@@ -95,14 +95,27 @@ describe('ProfileModal: apply the general contact to all', () => {
   });
 });
 
+describe('ProfileModal: Escape', () => {
+  it('closes on Escape (the browser case of its closed Add Tag Parameter dialog is in e2e forms.spec)', async () => {
+    const profile = makeProfile();
+    serve(profile);
+    const { onClose } = await openProfile(makeUser('demand'), profile);
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('ProfileModal: read-only users', () => {
-  it.each(['sub', 'adv'] as const)('disables every input for %s and offers nothing to save', async (type) => {
+  it.each(['sub', 'adv'] as const)('shows the values of %s as text, not greyed inputs, and offers nothing to save', async (type) => {
     const profile = makeProfile({ type, sellersJson: type === 'sub' ? { type: 'PUBLISHER', name: 'Pub', id: 'p1', status: 1, confidential: 0 } : [] });
     serve(profile);
     await openProfile(makeUser(type), profile);
     expect(screen.getByTestId('profile-form').getAttribute('data-readonly')).toBe('true');
     expect(input('profile-name').disabled).toBe(true);
     expect(input('contact-general-firstName').disabled).toBe(true);
+    expect(input('profile-name').className).toContain('ant-input-borderless');
+    expect(input('profile-name').closest('.form-readonly')).not.toBeNull();
+    expect(screen.getByTestId('form-readonly-banner').textContent).toContain('account manager');
     expect(screen.queryByTestId('apply-to-all-contacts')).toBeNull();
     expect(screen.queryByTestId('tag-param-add')).toBeNull();
     expect(screen.queryByTestId('profile-save')).toBeNull();

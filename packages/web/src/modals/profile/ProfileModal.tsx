@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Form, Modal, Spin, Tabs, Tag } from 'antd';
+import { App, Button, Form, Modal, Spin, Tabs } from 'antd';
 import { applyGeneralContactToAll, type Contact, type Profile } from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
+import { ReadOnlyView, readOnlyFormProps } from '../../resources/ReadOnlyView.js';
 import { CommonTab } from './CommonTab.js';
 import { ContactTab } from './ContactTab.js';
 import { OptionsTab } from './OptionsTab.js';
@@ -34,7 +35,8 @@ interface Props {
 
 /**
  * The profile of a non-admin user (spec sections 2, 3 and 5), GET and PUT /api/demand/info.
- * Read-only for sub and adv users: every input is disabled and there is nothing to save.
+ * Read-only for sub and adv users: the values read as text (ReadOnlyView) and there is nothing to
+ * save. Save and Cancel sit in a footer that stays in view while the modal scrolls.
  */
 export function ProfileModal({ open, onClose }: Props) {
   return (
@@ -170,46 +172,42 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Form
-      form={form}
-      layout="vertical"
-      requiredMark={!readOnly}
-      disabled={readOnly}
-      initialValues={profileToForm(profile)}
-      data-testid="profile-form"
-      data-readonly={readOnly ? 'true' : 'false'}
-    >
-      {readOnly && (
-        <Tag color="default" className="profile-readonly-tag" data-testid="profile-readonly">
-          Read-only: ask your account manager to change these details
-        </Tag>
-      )}
-      <Tabs
-        activeKey={activeTab}
-        onChange={(key) => setActiveTab(key as ProfileTab)}
-        items={profileTabs(user.type).map((tab) => ({
-          key: tab,
-          label: <span data-testid={`profile-tab-${tab}`}>{labels[tab]}</span>,
-          children: content(tab),
-          forceRender: true,
-        }))}
-      />
-      <div className="modal-actions">
-        {readOnly ? (
-          <Button onClick={onClose} disabled={false} data-testid="profile-close">
-            Close
-          </Button>
-        ) : (
-          <>
-            <Button onClick={onClose} data-testid="profile-cancel">
-              Cancel
+    <ReadOnlyView readOnly={readOnly} reason="Ask your account manager to change these details.">
+      <Form
+        form={form}
+        layout="vertical"
+        {...readOnlyFormProps(readOnly)}
+        initialValues={profileToForm(profile)}
+        data-testid="profile-form"
+        data-readonly={readOnly ? 'true' : 'false'}
+      >
+        <Tabs
+          activeKey={activeTab}
+          onChange={(key) => setActiveTab(key as ProfileTab)}
+          items={profileTabs(user.type).map((tab) => ({
+            key: tab,
+            label: <span data-testid={`profile-tab-${tab}`}>{labels[tab]}</span>,
+            children: content(tab),
+            forceRender: true,
+          }))}
+        />
+        <div className="modal-actions form-footer-sticky" data-testid="profile-footer">
+          {readOnly ? (
+            <Button onClick={onClose} disabled={false} data-testid="profile-close">
+              Close
             </Button>
-            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="profile-save">
-              Save
-            </Button>
-          </>
-        )}
-      </div>
-    </Form>
+          ) : (
+            <>
+              <Button onClick={onClose} data-testid="profile-cancel">
+                Cancel
+              </Button>
+              <Button type="primary" loading={saving} onClick={() => void save()} data-testid="profile-save">
+                Save
+              </Button>
+            </>
+          )}
+        </div>
+      </Form>
+    </ReadOnlyView>
   );
 }

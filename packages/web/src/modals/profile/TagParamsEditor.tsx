@@ -92,7 +92,9 @@ function AddTagParamDialog({ open, existing, impersonating, onCancel, onAdd }: D
       onOk={() => void submit()}
       okText="Add"
       okButtonProps={okButtonProps}
-      forceRender
+      // Not forceRender: a closed modal kept rendered stays on antd's Escape stack above the Profile
+      // modal it sits in, and Escape would then close nothing.
+      destroyOnHidden
       width={400}
     >
       <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void submit()}>

@@ -1,8 +1,9 @@
-import { Divider, Empty, Space, Tag, Typography } from 'antd';
+import { Empty, Space, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { LIST_FEATURES, type ListItem, type ListName, useList } from '../../api/lists.js';
 import { useAuth } from '../../auth/authContext.js';
 import { isEntitled } from '../../auth/guards.js';
+import { SectionTitle } from '../../resources/formParts.js';
 
 /**
  * What is assigned to a subpublisher (its channels) or an advertiser (its tags, campaigns and
@@ -80,7 +81,7 @@ export function AssignedRows({ accountId, groups }: { accountId: number | undefi
   const shown = useEntitledGroups(groups);
   return (
     <>
-      <Divider titlePlacement="start">Assigned to this account</Divider>
+      <SectionTitle>Assigned to this account</SectionTitle>
       {accountId === undefined ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Save the account first, then assign rows to it from their own forms" />
       ) : (

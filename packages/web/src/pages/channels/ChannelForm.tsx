@@ -1,19 +1,17 @@
-import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Col, ConfigProvider, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
+import { DeleteOutlined } from '@ant-design/icons';
+import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { AD_FORMAT_OPTIONS, AUCTION_PRICES, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, VAST_VERSIONS } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
-import { useUser } from '../../auth/authContext.js';
-import { copyText } from '../../resources/clipboard.js';
 import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { PriceFields } from '../../resources/unitFields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
-import { channelTag } from './channelTag.js';
+import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import './channels.css';
-import { NameStatusRow } from '../../resources/formParts.js';
+import { NameStatusRow, SectionTitle } from '../../resources/formParts.js';
 
 export const DEFAULT_REVSHARE = 70;
 
@@ -107,40 +105,13 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
   );
 }
 
-/** The ready-to-copy tag of a saved channel. */
-function ChannelTagBox({ row }: { row: NonNullable<ResourceFormProps['row']> }) {
-  const user = useUser();
-  const { message } = App.useApp();
-  const form = Form.useFormInstance();
-  const integration = Form.useWatch('integration', form) as string | undefined;
-  const tag = channelTag(row, user);
-  if (!tag) return null;
-  return (
-    // The tag stays copyable when the drawer is read-only (an archived channel).
-    <ConfigProvider componentDisabled={false}>
-      <Divider titlePlacement="start">Tag</Divider>
-      {integration && integration !== row.integration && (
-        <Alert type="info" showIcon style={{ marginBottom: 8 }} title={`Save to get the ${integration} tag; this is the tag of the saved channel.`} />
-      )}
-      <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
-        {tag.hint}
-      </Typography.Paragraph>
-      <div className="channel-tag">
-        <pre data-testid="channel-tag">{tag.text}</pre>
-        <Button icon={<CopyOutlined />} onClick={() => void copyText(tag.text, message)} data-testid="channel-tag-copy">
-          Copy
-        </Button>
-      </div>
-    </ConfigProvider>
-  );
-}
-
 /** The fields of a supply channel: who sells it, how it is called and paid, and the demand it calls. */
 export function ChannelForm({ row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
 
   return (
     <>
+      <SectionTitle>Basics</SectionTitle>
       <NameStatusRow placeholder="Publisher - app or site - placement" message="Name the channel" testId="channel-name" />
       <Row gutter={16}>
         <Col span={12}>
@@ -174,7 +145,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">Pricing</Divider>
+      <SectionTitle>Pricing</SectionTitle>
       <Row gutter={16}>
         <Col span={8}>
           <Form.Item name="floorCpm" label={label('floorCpm', 'Floor CPM')} extra="Bids below it are not served">
@@ -198,7 +169,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
         />
       </Row>
 
-      <Divider titlePlacement="start">Demand</Divider>
+      <SectionTitle>Demand</SectionTitle>
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="demandMode" label={label('demandMode', 'Demand mode')}>
@@ -230,7 +201,7 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
       </Row>
       <DemandTags readOnly={readOnly} />
 
-      <Divider titlePlacement="start">Invalid traffic</Divider>
+      <SectionTitle>Invalid traffic</SectionTitle>
       <Row gutter={16}>
         <Col span={16}>
           <Form.Item name="ivtIds" label={label('ivtIds', 'IVT pixels')}>
@@ -244,7 +215,12 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
         </Col>
       </Row>
 
-      {row && <ChannelTagBox row={row} />}
+      {row && (
+        <>
+          <SectionTitle>Tag</SectionTitle>
+          <ChannelTagBox row={row} />
+        </>
+      )}
       {row && <PrebidSetup row={row} />}
       {typeof row?.id === 'number' && <ChannelAdsTxtBox channelId={row.id} />}
     </>

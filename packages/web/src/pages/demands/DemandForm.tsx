@@ -1,4 +1,4 @@
-import { Col, Divider, Form, Input, Row, Select, Switch, Tooltip } from 'antd';
+import { Col, Form, Input, Row, Select, Switch, Tooltip } from 'antd';
 import { type ReactNode } from 'react';
 import { TIMEZONE_OPTIONS } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
@@ -6,6 +6,7 @@ import { MoneyInput, PercentInput, useHelpLabel } from '../../resources/fields.j
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
+import { SectionTitle } from '../../resources/formParts.js';
 
 export const SUPER_ONLY = {
   create: 'Only the super admin can create demand accounts',
@@ -63,7 +64,7 @@ export function DemandForm({ row }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">Prices</Divider>
+      <SectionTitle>Prices</SectionTitle>
       <Row gutter={16}>
         <Col span={12}>
           <PriceItem name="priceReq" label={label('priceReq', 'Request CPM')} locked={locked}>
@@ -87,7 +88,7 @@ export function DemandForm({ row }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">Features</Divider>
+      <SectionTitle>Features</SectionTitle>
       <Row gutter={16}>
         {FLAGS.map((f) => (
           <Col span={8} key={f.name}>

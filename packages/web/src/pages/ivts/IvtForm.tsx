@@ -5,7 +5,7 @@ import { IVT_MACROS } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, useFieldHelp } from '../../resources/fields.js';
 import { MACRO_INFO, insertMacro, previewPixel, unknownMacros } from './macros.js';
-import { NameStatusRow } from '../../resources/formParts.js';
+import { LongValue, NameStatusRow } from '../../resources/formParts.js';
 
 export const IVT_STAGE_LABELS: Record<string, string> = { prebid: 'Pre-bid', postbid: 'Post-bid' };
 
@@ -40,26 +40,28 @@ function UrlTemplateInput(props: { value?: string; onChange?: (v: string) => voi
         style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 }}
         data-testid="ivt-url"
       />
-      <div style={{ marginTop: 8 }}>
-        <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineEnd: 8 }}>
-          Insert a macro:
-        </Typography.Text>
-        <Space size={[4, 4]} wrap>
-          {IVT_MACROS.map((m) => (
-            <Tooltip key={m} title={`${MACRO_INFO[m].label}, e.g. ${MACRO_INFO[m].example}`}>
-              <Button size="small" disabled={props.disabled} onClick={() => insert(m)} data-testid={`ivt-macro-${m.slice(2, -2)}`}>
-                {m}
-              </Button>
-            </Tooltip>
-          ))}
-        </Space>
-      </div>
-      {value.trim() !== '' && (
-        <div style={{ marginTop: 8, fontSize: 12 }}>
-          <Typography.Text type="secondary">Example call: </Typography.Text>
-          <Typography.Text code style={{ wordBreak: 'break-all' }} data-testid="ivt-preview">
-            {previewPixel(value.trim())}
+      {!props.disabled && (
+        <div style={{ marginTop: 8 }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineEnd: 8 }}>
+            Insert a macro:
           </Typography.Text>
+          <Space size={[4, 4]} wrap>
+            {IVT_MACROS.map((m) => (
+              <Tooltip key={m} title={`${MACRO_INFO[m].label}, e.g. ${MACRO_INFO[m].example}`}>
+                <Button size="small" disabled={props.disabled} onClick={() => insert(m)} data-testid={`ivt-macro-${m.slice(2, -2)}`}>
+                  {m}
+                </Button>
+              </Tooltip>
+            ))}
+          </Space>
+        </div>
+      )}
+      {value.trim() !== '' && (
+        <div style={{ marginTop: 8 }}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            Example call, with sample values:
+          </Typography.Text>
+          <LongValue value={previewPixel(value.trim())} copyLabel="Copy the example call" testId="ivt-preview" />
         </div>
       )}
     </div>

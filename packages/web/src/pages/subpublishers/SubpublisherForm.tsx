@@ -1,10 +1,11 @@
-import { Col, Divider, Form, Input, Row, Select, Switch } from 'antd';
+import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import { SELLER_TYPES } from '@adplane/shared';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
 import { AssignedRows, SUBPUBLISHER_GROUPS } from '../accounts/assigned.js';
 import { DOMAIN_RULE, statusSwitch } from '../accounts/formParts.js';
+import { SectionTitle } from '../../resources/formParts.js';
 
 const SELLER_TYPE_LABELS: Record<(typeof SELLER_TYPES)[number], string> = {
   PUBLISHER: 'Publisher (owns the inventory)',
@@ -26,7 +27,7 @@ export function SubpublisherForm({ row }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">sellers.json entry</Divider>
+      <SectionTitle>sellers.json entry</SectionTitle>
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name={['sellersJson', 'type']} label={label('sellersJson.type', 'Seller type')}>

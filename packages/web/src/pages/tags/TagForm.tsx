@@ -1,4 +1,4 @@
-import { Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Tooltip, Typography } from 'antd';
+import { Col, Form, Input, InputNumber, Radio, Row, Select, Tooltip, Typography } from 'antd';
 import { type TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef } from 'react';
 import { INTEGRATION_OPTIONS, partnerById } from '@adplane/shared';
@@ -9,7 +9,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PartnerParamsFields } from './PartnerParamsFields.js';
 import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partnerParams.js';
 import './tags.css';
-import { NameStatusRow } from '../../resources/formParts.js';
+import { NameStatusRow, SectionTitle } from '../../resources/formParts.js';
 
 export const DEFAULT_TAG_REVSHARE = 80;
 const HTTP_URL = /^https?:\/\/\S+$/i;
@@ -122,6 +122,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
 
   return (
     <>
+      <SectionTitle>Basics</SectionTitle>
       <NameStatusRow placeholder="Partner - inventory - integration" message="Name the tag" testId="tag-name" />
 
       <Form.Item name="integration" label={label('integration', 'Integration')}>
@@ -140,7 +141,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
       )}
       {integration === 'PreBid' && <PartnerFields />}
 
-      <Divider titlePlacement="start">Pricing</Divider>
+      <SectionTitle>Pricing</SectionTitle>
       <Row gutter={16}>
         <PriceFields
           name="price"
@@ -164,7 +165,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">Delivery</Divider>
+      <SectionTitle>Delivery</SectionTitle>
       <Row gutter={16}>
         <Col span={8}>
           <Form.Item name="priority" label={label('priority', 'Priority')} required extra="1 is called first">
@@ -193,7 +194,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <Divider titlePlacement="start">Targeting and advertiser</Divider>
+      <SectionTitle>Targeting and advertiser</SectionTitle>
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="targetingId" label={label('targetingId', 'Targeting')}>

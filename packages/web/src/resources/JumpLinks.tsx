@@ -1,0 +1,90 @@
+import { type RefObject, useCallback, useEffect, useState } from 'react';
+
+/** A form with at least this many sections gets jump links. */
+export const JUMP_LINKS_FROM = 4;
+
+const TITLE_SELECTOR = '.form-section-title';
+
+/** The element that scrolls the form: the drawer's or modal's body, else the page. */
+function scrollerOf(el: HTMLElement): HTMLElement | null {
+  return el.closest<HTMLElement>('.ant-drawer-body, .ant-modal-wrap');
+}
+
+/** Scroll the form's scroller so that the heading sits just under the jump links. */
+export function scrollToSection(heading: HTMLElement): void {
+  const scroller = scrollerOf(heading);
+  const bar = heading.closest('.form-with-jumps')?.querySelector<HTMLElement>('.form-jump-links');
+  const offset = (bar?.offsetHeight ?? 0) + 8;
+  if (!scroller) {
+    heading.scrollIntoView({ block: 'start' });
+    return;
+  }
+  const top = heading.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop - offset;
+  scroller.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
+}
+
+/**
+ * The section headings of a long form (SectionTitle, formParts.tsx) as a row of links that stays at
+ * the top while the form scrolls; the one being read is marked. Sections a form shows or hides as it
+ * is filled in (a field's choice) come and go with it.
+ */
+export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> }) {
+  const [titles, setTitles] = useState<string[]>([]);
+  const [current, setCurrent] = useState(0);
+
+  const headings = useCallback(() => [...(formRef.current?.querySelectorAll<HTMLElement>(TITLE_SELECTOR) ?? [])], [formRef]);
+
+  useEffect(() => {
+    const root = formRef.current;
+    if (!root) return;
+    const read = () => {
+      const next = headings().map((h) => h.textContent ?? '');
+      setTitles((prev) => (prev.length === next.length && prev.every((t, i) => t === next[i]) ? prev : next));
+    };
+    read();
+    const observer = new MutationObserver(read);
+    observer.observe(root, { childList: true, subtree: true, characterData: true });
+    const scroller = scrollerOf(root);
+    const onScroll = () => {
+      if (!scroller) return;
+      const top = scroller.getBoundingClientRect().top + 60;
+      const list = headings();
+      let index = 0;
+      list.forEach((h, i) => {
+        if (h.getBoundingClientRect().top <= top) index = i;
+      });
+      // At the very bottom the last section is the one being read, however short it is.
+      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) index = list.length - 1;
+      setCurrent(Math.max(0, index));
+    };
+    scroller?.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      scroller?.removeEventListener('scroll', onScroll);
+    };
+  }, [formRef, headings]);
+
+  if (titles.length < JUMP_LINKS_FROM) return null;
+  return (
+    <nav className="form-jump-links" aria-label="Sections of this form" data-testid="form-jump-links">
+      <span className="form-jump-links-label">Jump to</span>
+      {titles.map((title, i) => (
+        <button
+          key={`${i}-${title}`}
+          type="button"
+          className="form-jump-link"
+          aria-current={i === current ? 'true' : undefined}
+          data-testid={`jump-${title}`}
+          onClick={() => {
+            const heading = headings()[i];
+            if (!heading) return;
+            setCurrent(i);
+            scrollToSection(heading);
+          }}
+        >
+          {title}
+        </button>
+      ))}
+    </nav>
+  );
+}
