@@ -37,7 +37,7 @@ export function UsedBy({ def, id }: { def: ResourceDef; id: number }) {
   }, [def.api, id]);
 
   return (
-    <section className="used-by" aria-label="Used by" data-testid="used-by">
+    <section className="used-by" aria-label="Used by" data-testid="used-by" style={{ marginTop: 20 }}>
       <h4 className="form-section-title">Used by</h4>
       {error ? (
         <Typography.Text type="danger">Could not load who uses it: {error}</Typography.Text>

@@ -31,7 +31,7 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
         </Typography.Text>
       </div>
       {p.state === 'not_delivering' && p.reason.startsWith('No spend') && (
-        <Alert type="warning" showIcon style={{ marginBottom: 8 }} title="No spend in the last hour" description="Check the flight, the bid against the floors, the targeting and the creatives' approval." />
+        <Alert type="warning" showIcon style={{ marginBottom: 8 }} title="Not spending right now" description="Check the flight, the bid against the floors, the targeting and the creatives' approval." />
       )}
       <Row gutter={16}>
         <Col span={6}>
