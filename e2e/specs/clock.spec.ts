@@ -1,0 +1,107 @@
+import { type Page, expect, test } from '@playwright/test';
+import { ResourcePage } from '../support/resourcePage.js';
+import { EDITION_SERVERS } from '../support/servers.js';
+import { signIn } from '../support/session.js';
+
+/**
+ * One clock (issue 12): a row's Updated time reads the same in the list and in its drawer, and it is
+ * the server's stored UTC time shifted by the signed-in user's own offset, with the offset said. A
+ * team member of the same tenant with another offset sees the same instant on their own clock.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const run = Date.now().toString(36);
+const pixelName = `E2E Clock pixel ${run}`;
+
+/** The stored instant as a person in `offset` reads it, computed here apart from the console's formatter. */
+function expected(iso: string, offset: number): string {
+  const shifted = new Date(Date.parse(iso) + offset * 3_600_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${shifted.getUTCFullYear()}-${two(shifted.getUTCMonth() + 1)}-${two(shifted.getUTCDate())}`;
+  const zone = offset === 0 ? 'UTC±0' : `UTC${offset > 0 ? '+' : '-'}${Math.abs(offset)}`;
+  return `${day} ${two(shifted.getUTCHours())}:${two(shifted.getUTCMinutes())} ${zone}`;
+}
+
+/** The signed-in user's offset and the pixel's stored row, read from the API as that user. */
+async function storedPixel(page: Page, name: string): Promise<{ timezone: number; id: number; updatedAt: string; createdAt: string }> {
+  return page.evaluate(async (wanted) => {
+    const session = (await (await fetch('/api/auth/session')).json()) as { user: { timezone: number } };
+    const list = (await (await fetch('/api/demand/ivts/list')).json()) as { id: number; name: string }[];
+    const id = list.find((r) => r.name === wanted)!.id;
+    const row = (await (await fetch(`/api/demand/ivts/${id}`)).json()) as { updatedAt: string; createdAt: string };
+    return { timezone: session.user.timezone, id, updatedAt: row.updatedAt, createdAt: row.createdAt };
+  }, name);
+}
+
+/** The list row's Updated cell and the drawer's stamps of the pixel, as shown. */
+async function shownTimes(page: Page, id: number, shots?: string): Promise<{ list: string; drawer: string; created: string }> {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const pixels = new ResourcePage(page, 'ivts', '/ivts');
+  await pixels.open();
+  await pixels.showColumns('updatedAt');
+  await pixels.search(pixelName);
+  const cell = page.getByTestId(`row-updated-${id}`);
+  await expect(cell).toBeVisible();
+  const list = (await cell.textContent())?.trim() ?? '';
+  if (shots) await page.screenshot({ path: test.info().outputPath(`${shots}-list.png`) });
+  await pixels.openRow(pixelName);
+  const drawer = (await pixels.drawer.getByTestId('drawer-updated').textContent())?.trim() ?? '';
+  const created = (await pixels.drawer.getByTestId('drawer-created').textContent())?.trim() ?? '';
+  if (shots) await page.screenshot({ path: test.info().outputPath(`${shots}-drawer.png`) });
+  return { list, drawer, created };
+}
+
+test('a row reads the same time in the list and its drawer: the stored UTC time in the user offset', async ({ page }) => {
+  await signIn(page, 'demand');
+  const status = await page.evaluate(async (name) => {
+    const res = await fetch('/api/demand/ivts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, vendor: 'E2E clock', urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}', stage: 'postbid', samplePercent: 5 }),
+    });
+    return res.status;
+  }, pixelName);
+  expect(status).toBeLessThan(300);
+
+  const stored = await storedPixel(page, pixelName);
+  expect(stored.updatedAt).toMatch(/Z$|[+-]00:?00$/);
+  const shown = await shownTimes(page, stored.id, 'clock-owner');
+  expect(shown.list).toBe(expected(stored.updatedAt, stored.timezone));
+  expect(shown.drawer).toBe(shown.list);
+  expect(shown.created).toBe(expected(stored.createdAt, stored.timezone));
+  // The demo account is five hours behind UTC: the shift is visible, not a no-op.
+  expect(stored.timezone).toBe(-5);
+  expect(shown.list).toMatch(/ UTC-5$/);
+});
+
+test('a team member with another offset sees the same instant on their own clock', async ({ page }) => {
+  await signIn(page, 'manager');
+  const stored = await storedPixel(page, pixelName);
+  expect(stored.timezone).not.toBe(-5);
+  const shown = await shownTimes(page, stored.id, 'clock-member');
+  expect(shown.list).toBe(expected(stored.updatedAt, stored.timezone));
+  expect(shown.drawer).toBe(shown.list);
+  expect(shown.list).not.toBe(expected(stored.updatedAt, -5));
+});
+
+test('User Activity shows when on the same clock: the stored UTC time in the user offset', async ({ page }) => {
+  const server = EDITION_SERVERS.CTVMediaV2V;
+  await signIn(page, 'demand', undefined, server.url);
+  const entry = await page.evaluate(async (name) => {
+    await fetch('/api/demand/ivts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, vendor: 'E2E clock', urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}', stage: 'postbid', samplePercent: 5 }),
+    });
+    const session = (await (await fetch('/api/auth/session')).json()) as { user: { timezone: number } };
+    const log = (await (await fetch('/api/activity?limit=20&kind=ivts')).json()) as { id: number; at: string; after: { name?: string } | null }[];
+    const mine = log.find((e) => e.after?.name === name)!;
+    return { id: mine.id, at: mine.at, timezone: session.user.timezone };
+  }, `${pixelName} log`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/log`);
+  const when = page.getByTestId(`log-at-${entry.id}`);
+  await expect(when).toHaveText(expected(entry.at, entry.timezone));
+  await expect(when).toContainText(' UTC-5');
+  await page.screenshot({ path: test.info().outputPath('clock-log.png') });
+});
