@@ -42,6 +42,7 @@ test('the campaign list shows live spent / target, and the drawer the pacing pan
   const first = live.campaigns[0]!;
   await page.getByTestId(`metric-pacing-${first.campaignId}`).hover();
   await expect(page.locator('.ant-tooltip')).toContainText('Spent today');
+  await page.screenshot({ path: 'test-results/pacing-list.png' });
 
   await page.goto(`/campaigns?open=${first.campaignId}`);
   const panel = page.getByTestId('pacing-panel');
@@ -105,4 +106,27 @@ test('bulk add to list puts the selected creatives into the picked creative list
   await expect(page.getByText(`to 'E2E creative list ${run}' +2`)).toBeVisible();
   const stored = await jsonOf<{ items: string[] }>(await page.request.get(`${server.url}/api/demand/crelists/${list.id}`));
   expect(stored.items.sort()).toEqual(answer.changed.map(String).sort());
+});
+
+test('apps seen in traffic go to an app list from /applications in one call', async ({ page }) => {
+  await signIn(page, 'demand');
+  const run = Date.now() % 100_000;
+  const created = await page.request.post('/api/demand/applists', { data: { name: `E2E seen apps ${run}`, items: [] }, headers: { origin: EDITION_SERVERS.default.url } });
+  expect(created.status()).toBe(201);
+  const list = await jsonOf<{ id: number }>(created);
+  await page.goto('/applications');
+  const firstRow = page.getByTestId('observed-table').locator('.ant-table-row').first();
+  await expect(firstRow).toBeVisible();
+  const bundle = (await firstRow.locator('a').first().textContent())!.trim();
+  await firstRow.locator('.ant-checkbox-input').check();
+  await page.getByTestId('observed-add-to-list').click();
+  await page.getByTestId('observed-list-select').click();
+  await page.locator('.ant-select-item-option', { hasText: `E2E seen apps ${run}` }).click();
+  // a multiple select stays open after a pick: close it before the modal's button
+  await page.locator('.ant-modal-title').click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+  const done = page.waitForResponse((r) => r.url().endsWith('/api/demand/applists/add'));
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  expect(await jsonOf<{ lists: unknown[] }>(await done)).toEqual({ lists: [{ id: list.id, name: `E2E seen apps ${run}`, added: 1, total: 1 }] });
+  expect((await jsonOf<{ items: string[] }>(await page.request.get(`/api/demand/applists/${list.id}`))).items).toEqual([bundle]);
 });

@@ -25,7 +25,7 @@ function LivePacingCell({ row }: { row: ResourceRow }) {
   return (
     <Tooltip title={pacingTooltipLines(p).map((line) => <div key={line}>{line}</div>)}>
       <span className="metric-cell" data-testid={`metric-pacing-${row.id}`} data-state={p.state} data-spent={p.spentToday} data-target={p.targetSoFar ?? ''}>
-        <Badge color={PACING_STATE_COLORS[p.state]} />
+        <Badge color={PACING_STATE_COLORS[p.state]} style={{ marginInlineEnd: 4 }} />
         {pacingCellText(p)}
       </span>
     </Tooltip>
@@ -44,7 +44,7 @@ function pacingColumn(): MetricColumn[] {
         </Tooltip>
       ),
       align: 'right',
-      width: 150,
+      width: 136,
       sorter: true,
       sortValue: (row) => {
         const p = pacingOf(row.id);
