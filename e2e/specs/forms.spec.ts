@@ -1,0 +1,128 @@
+import { type Locator, type Page, expect, test } from '@playwright/test';
+import { openedModal } from '../support/antdFields.js';
+import { EDITION_SERVERS } from '../support/servers.js';
+import { signIn, useMode } from '../support/session.js';
+
+/**
+ * Drawer and modal forms (issue 12, "Tables and forms"): the footer with Save and Cancel stays in
+ * view, jump links scroll to their section, Escape closes modals and drawers, the read-only view
+ * reads as text without Save, and the SSP | DSP switch is there for those who may switch only.
+ */
+test.use({ viewport: { width: 1440, height: 900 } });
+
+async function openFirstRow(page: Page, path: string): Promise<Locator> {
+  await page.goto(path);
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  const drawer = page.getByTestId('resource-drawer');
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByTestId('form-jump-links')).toBeVisible();
+  return drawer;
+}
+
+/** Open the user menu's entry; the menu may re-render under the first click while the dashboard loads. */
+async function userMenu(page: Page, testId: string): Promise<void> {
+  await expect(async () => {
+    if (!(await page.getByTestId(testId).isVisible())) await page.getByTestId('user-menu').click();
+    await page.getByTestId(testId).click({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+}
+
+const drawerBody = (page: Page) => page.locator('.ant-drawer-body');
+
+test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ page }) => {
+  await signIn(page, 'demand');
+  const drawer = await openFirstRow(page, '/channels');
+  const body = drawerBody(page);
+  expect(await body.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
+  await body.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(300);
+  await expect(drawer.getByTestId('resource-save')).toBeInViewport();
+  await expect(drawer.getByTestId('resource-cancel')).toBeInViewport();
+  // The jump links stay at the top of the body too.
+  await expect(drawer.getByTestId('form-jump-links')).toBeInViewport();
+});
+
+test('a jump link scrolls the drawer to its section', async ({ page }) => {
+  await signIn(page, 'demand');
+  const drawer = await openFirstRow(page, '/channels');
+  const heading = drawer.locator('.form-section-title', { hasText: 'Invalid traffic' });
+  await expect(heading).not.toBeInViewport();
+  await drawer.getByTestId('jump-Invalid traffic').click();
+  await expect(heading).toBeInViewport();
+  // It lands just under the jump links, not hidden behind them.
+  const bar = await drawer.getByTestId('form-jump-links').boundingBox();
+  await expect.poll(async () => ((await heading.boundingBox())?.y ?? 0) - ((bar?.y ?? 0) + (bar?.height ?? 0))).toBeGreaterThanOrEqual(0);
+  await expect(drawer.getByTestId('jump-Invalid traffic')).toHaveAttribute('aria-current', 'true');
+});
+
+test('Escape closes a drawer, a modal, and a dialog inside a modal before the modal', async ({ page }) => {
+  await signIn(page, 'demand');
+  await openFirstRow(page, '/tags');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('resource-drawer')).toBeHidden();
+
+  await userMenu(page, 'user-menu-settings');
+  await openedModal(page, 'settings-close');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('settings-close')).toBeHidden();
+
+  await userMenu(page, 'user-menu-profile');
+  await openedModal(page, 'profile-form');
+  await page.getByTestId('profile-tab-tagParams').click();
+  await page.getByTestId('tag-param-add').click();
+  await expect(page.getByTestId('tag-param-name')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tag-param-name')).toBeHidden();
+  await expect(page.getByTestId('profile-form')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('profile-form')).toBeHidden();
+});
+
+test("a subpublisher's profile shows its values as text, without Save", async ({ page }) => {
+  await signIn(page, 'sub');
+  await userMenu(page, 'user-menu-profile');
+  const modal = await openedModal(page, 'profile-form');
+  await expect(modal.getByTestId('form-readonly-banner')).toContainText('View only');
+  await expect(modal.getByTestId('profile-save')).toHaveCount(0);
+  await expect(modal.getByTestId('profile-close')).toBeVisible();
+  const name = modal.getByTestId('profile-name');
+  await expect(name).toHaveValue('Harbor Video');
+  await expect(name).toBeDisabled();
+  // Text in the normal colour on no box: not antd's pale disabled grey on grey.
+  const look = await name.evaluate((el) => {
+    const style = getComputedStyle(el);
+    const box = getComputedStyle(el.closest('.ant-input-affix-wrapper') ?? el);
+    const border = box.borderTopStyle === 'none' || parseFloat(box.borderTopWidth) === 0 || box.borderTopColor === 'rgba(0, 0, 0, 0)';
+    return { color: style.color, background: box.backgroundColor, border };
+  });
+  expect(look.color).toBe('rgba(0, 0, 0, 0.88)');
+  expect(look.background).toBe('rgba(0, 0, 0, 0)');
+  expect(look.border, 'no visible border').toBe(true);
+});
+
+test('the footer of the profile modal stays in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 560 });
+  await signIn(page, 'demand');
+  await userMenu(page, 'user-menu-profile');
+  await openedModal(page, 'profile-form');
+  await expect(page.getByTestId('profile-save')).toBeInViewport();
+});
+
+test('a manager of a DSP tenant switches SSP | DSP in the bar; a subpublisher has no switch and the server refuses it', async ({ page, browser }) => {
+  await signIn(page, 'manager');
+  await useMode(page, 'ssp');
+  await expect(page.getByTestId('mode-switch')).toBeVisible();
+  await page.getByTestId('mode-switch-dsp').click();
+  await expect(page.locator('[data-testid="nav-/campaigns"]')).toHaveCount(1);
+  expect(await page.evaluate(() => localStorage.getItem('adplane_mode'))).toBe('dsp');
+
+  const sub = await browser.newPage();
+  await signIn(sub, 'sub', undefined, EDITION_SERVERS.default.url);
+  await expect(sub.getByTestId('user-menu')).toBeVisible();
+  await expect(sub.getByTestId('mode-switch')).toHaveCount(0);
+  await expect(sub.locator('.app-header')).not.toContainText(/\b(SSP|DSP)\b/);
+  const refused = await sub.request.put(`${EDITION_SERVERS.default.url}/api/ui/mode`, { data: { mode: 'dsp' } });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { message: string }).message).toMatch(/cannot switch to DSP/);
+  await sub.close();
+});
