@@ -15,7 +15,8 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
   const links = ['/'];
   const reports = ['/report', '/reports'];
   if (role === 'admin') {
-    links.push('/demands', '/tooltips', '/finance', ...reports);
+    // The postbid report is always an admin's (its refusal rule lets admins through).
+    links.push('/demands', '/tooltips', '/finance', '/pbReport', ...reports);
     if (mode === 'ssp') links.push('/applists');
     if (edition === 'CTVMediaV2V') links.push('/log');
   }
@@ -26,6 +27,8 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
     if (edition === 'V2V') links.push('/crelists', '/publists');
     if (edition === 'CTVMediaV2V') links.push('/log');
     if (edition === 'CTVMediaV2V' && role === 'demand') links.push('/managers');
+    // The demo's Northwind owner has post-bid pixels (showPostbidPix); its team member does not.
+    if (role === 'demand') links.push('/pbReport');
   }
   if (role === 'sub' || role === 'adv') links.push(...reports);
   if (role === 'sdk') links.push('/sdk');

@@ -29,7 +29,7 @@ forEachStatsEngine((t) => {
   });
 
   it('records its migrations', async () => {
-    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps']);
+    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt']);
   });
 
   it('shifts local days by the time-zone offset', async () => {
