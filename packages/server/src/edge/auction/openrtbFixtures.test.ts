@@ -224,6 +224,7 @@ describe('OpenRTB auction fixtures', () => {
       await noticesMatch(f.expect.impressionNotices);
       await new Promise((r) => setTimeout(r, 50));
       expect(bidders.notices.filter((n) => n.pathname === '/notice/bill').length, 'billed once').toBe(f.expect.impressionNotices.filter((n) => n.startsWith('bill')).length);
+      expect(bidders.notices.filter((n) => n.pathname === '/notice/win').length, 'won once').toBe(f.expect.impressionNotices.filter((n) => n.startsWith('win')).length + (f.expect.notices ?? []).filter((n) => n.startsWith('win')).length);
     }
   });
 });

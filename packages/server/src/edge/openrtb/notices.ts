@@ -12,7 +12,11 @@ import { type OrtbMarkup } from './ortbMarkup.js';
  * 4.2.3 and 4.4), with the auction macros filled:
  * - nurl, the win notice: fired when our auction picks the bid, fire-and-forget, never delaying the
  *   answer. Markup served on the win notice is fetched by the player (our VAST Wrapper) or the
- *   browser (an iframe): that fetch is the notice, we fire nothing more.
+ *   browser (an iframe): that fetch is the notice, we fire nothing more. When our decision is itself a
+ *   bid into someone else's auction (an inbound OpenRTB request, the Prebid Server auction: the
+ *   context carries `ortb`), picking the bid is not winning: the demand's win notice then rides in our
+ *   impression URL like the billing notice and is fired once, when /ev counts the impression (the
+ *   proof that our bid won and rendered), never for a bid of ours that lost upstream.
  * - burl, the billing notice: fired by our own server when /ev counts the impression, the moment we
  *   book the revenue (the spec's best practice: server-side, as close as possible to where revenue is
  *   booked; for VAST that is the impression event). The burl rides in our impression URL, signed
@@ -50,6 +54,11 @@ export interface Settlement {
   signer: TokenSigner;
   /** Fires a notice URL (the HTTP caller's fire-and-forget GET); absent: none fired. */
   notify?: (url: string) => void;
+  /**
+   * Our answer is a bid into another auction (inbound OpenRTB, Prebid): the winner's win notice waits
+   * for our impression (see above). Default: the context says so (`ctx.ortb`).
+   */
+  upstreamAuction?: boolean;
 }
 
 const KEEP_IMP_TS: ReadonlySet<string> = new Set(['AUCTION_IMP_TS']);
@@ -78,9 +87,13 @@ function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): v
     const burl = fillAuctionMacros(m.burl, macros, KEEP_IMP_TS);
     billingQuery = `&b=${encodeURIComponent(burl)}&bs=${s.signer.attach(s.token, burl)}`;
   }
-  m.settled = { macros, billingQuery };
   // markup served on the win notice: the player's (or browser's) fetch of the nurl is the notice
-  if (!s.test && m.adm && m.nurl) s.notify?.(fillAuctionMacros(m.nurl, macros));
+  if (!s.test && m.adm && m.nurl) {
+    const nurl = fillAuctionMacros(m.nurl, macros);
+    if (!s.upstreamAuction) s.notify?.(nurl);
+    else if (s.token) billingQuery += `&w=${encodeURIComponent(nurl)}&ws=${s.signer.attach(s.token, nurl)}`;
+  }
+  m.settled = { macros, billingQuery };
 }
 
 function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
@@ -91,7 +104,7 @@ function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
 
 /** After the auction: the winner's macros and billing attachment set, its win notice and the losers' loss notices fired. */
 export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFate[], winner: Winner | null, s: Settlement): void {
-  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, fates, s);
+  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, fates, { ...s, upstreamAuction: s.upstreamAuction ?? !!ctx.ortb });
   const list = offers.get(ctx);
   if (!list || s.test || !s.notify) return;
   for (const o of list) {
@@ -120,4 +133,15 @@ export function billingNotice(query: URLSearchParams, token: string, signer: Tok
   const sig = query.get('bs');
   if (!burl || !sig || !/^https?:\/\//i.test(burl) || !signer.attached(token, burl, sig)) return null;
   return fillAuctionMacros(burl, { AUCTION_IMP_TS: String(now) });
+}
+
+/**
+ * The deferred win notice of an impression /ev just counted (first time, not a test): the nurl of
+ * programmatic demand that won our bid into an upstream auction, when its signature binds it to the token.
+ */
+export function deferredWinNotice(query: URLSearchParams, token: string, signer: TokenSigner): string | null {
+  const nurl = query.get('w');
+  const sig = query.get('ws');
+  if (!nurl || !sig || !/^https?:\/\//i.test(nurl) || !signer.attached(token, nurl, sig)) return null;
+  return nurl;
 }

@@ -1,6 +1,6 @@
 import { type ServerResponse } from 'node:http';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
-import { billingNotice } from '../openrtb/notices.js';
+import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
 import { type ImpressionReplayGuard } from './replayGuard.js';
@@ -62,9 +62,11 @@ function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPa
 
 function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
   const code = query.get('code') ?? '';
-  if (event === 'impression' && deps.notify && query.has('b')) {
-    // a programmatic bid's billing notice, fired once, when we book the impression
-    const burl = billingNotice(query, query.get('t') ?? '', deps.signer, now);
+  if (event === 'impression' && deps.notify) {
+    // a programmatic bid's win notice when our bid won upstream, and its billing notice: fired once, when we book the impression
+    const nurl = query.has('w') ? deferredWinNotice(query, query.get('t') ?? '', deps.signer) : null;
+    if (nurl) deps.notify(nurl);
+    const burl = query.has('b') ? billingNotice(query, query.get('t') ?? '', deps.signer, now) : null;
     if (burl) deps.notify(burl);
   }
   const dims = {
