@@ -281,6 +281,27 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     }
     expect([...reported.values()]).toEqual([counted, counted]);
 
+    // the Prebid cache: what an auction on one worker cached answers on both (the page's GET may reach either)
+    const auction = await call(port, '/openrtb2/auction', {
+      method: 'POST',
+      body: {
+        id: 'pbjs-1', tmax: 1000, site: { page: 'https://news.example.com/story', domain: 'news.example.com' }, device: { ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0', ip: '8.8.8.8', ifa: 'cache-viewer' },
+        imp: [{ id: 'v1', video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, plcmt: 1 }, ext: { prebid: { bidder: { adplane: { channel: channel.uid } } } } }],
+        ext: { prebid: { cache: { vastxml: {} }, targeting: { includewinners: true } } },
+      },
+    });
+    expect(auction.status, auction.body).toBe(200);
+    const cached = (JSON.parse(auction.body) as { seatbid: { bid: { adm: string; ext: { prebid: { cache: { vastXml: { url: string } } } } }[] }[] }).seatbid[0]!.bid[0]!;
+    const cachePath = new URL(cached.ext.prebid.cache.vastXml.url).pathname + new URL(cached.ext.prebid.cache.vastXml.url).search;
+    const answeredBy = new Set<string>();
+    for (let i = 0; i < 10 && answeredBy.size < 2; i++) {
+      const got = await call(port, cachePath);
+      expect(got.status, `worker ${got.worker}: ${got.body}`).toBe(200);
+      expect(got.body).toBe(cached.adm);
+      answeredBy.add(got.worker);
+    }
+    expect(answeredBy.size).toBe(2);
+
     // stop: the workers drain (their counters go to the primary's store), the primary exits cleanly
     expect(await cluster.stop()).toBe(0);
     expect(await imps(cluster.dataDir, budgeted.id)).toBe(counted);

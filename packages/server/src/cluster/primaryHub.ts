@@ -1,5 +1,6 @@
 import { type Worker } from 'node:cluster';
 import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
+import { BidCache } from '../edge/prebid/bidCache.js';
 import { ReplayGuard } from '../edge/tracking/replayGuard.js';
 import { type StatsStore } from '../stats/statsStore.js';
 import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, type ToWorker } from './protocol.js';
@@ -7,7 +8,8 @@ import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, typ
 /**
  * What the primary of `--workers N` holds for its workers: the one stats store (DuckDB: one process
  * may open the file; null when each worker opens ClickHouse itself), the one in-memory delivery
- * counter store (unused when the workers share Redis), the impression replay guard, and the relay
+ * counter store (unused when the workers share Redis), the impression replay guard, the Prebid cache
+ * entries (unused with Redis too), and the relay
  * of delivery and config notices from one worker to the others.
  */
 export class PrimaryHub {
@@ -15,6 +17,8 @@ export class PrimaryHub {
   /** Reads spend for the workers' console (pacing); never exchanges. */
   private readonly reader = new MemoryShared(this.counters, 'primary', 0);
   private readonly replay = new ReplayGuard();
+  /** Every worker's Prebid cache entries (a worker answers its own from memory, the others' from here). */
+  private readonly cache = new BidCache({ maxEntries: 20_000, maxBytes: 128 * 1024 * 1024 });
   private readonly workers = new Set<Worker>();
   /** The delivery process ids a worker exchanged under: they leave the counters when it exits. */
   private readonly pids = new Map<Worker, Set<string>>();
@@ -60,6 +64,13 @@ export class PrimaryHub {
       case 'leave':
         this.counters.leave((args as Calls['leave']['args']).pid);
         return null;
+      case 'cachePut': {
+        const a = args as Calls['cachePut']['args'];
+        this.cache.set(a.uuid, a.doc, a.ttlSeconds);
+        return null;
+      }
+      case 'cacheGet':
+        return this.cache.get((args as Calls['cacheGet']['args']).uuid) ?? null;
       case 'firstTimes': {
         const a = args as Calls['firstTimes']['args'];
         return a.keys.map((k) => this.replay.firstTime(k, a.now));

@@ -1,3 +1,4 @@
+import { type CachedDoc } from '../edge/prebid/bidCache.js';
 import { type HourlyRow } from '../stats/hourlyRow.js';
 import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from '../delivery/sharedCounters.js';
 
@@ -20,6 +21,9 @@ export interface Calls {
   statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };
   statsExec: { args: { sql: string }; result: null };
   statsMigrations: { args: Record<string, never>; result: string[] };
+  /** The Prebid cache entries of the workers (edge/prebid/bidCache.ts): the page's GET may reach another worker. */
+  cachePut: { args: { uuid: string; doc: CachedDoc; ttlSeconds: number }; result: null };
+  cacheGet: { args: { uuid: string }; result: CachedDoc | null };
 }
 export type Op = keyof Calls;
 

@@ -15,7 +15,9 @@ import { HttpCaller } from './demand/httpCaller.js';
 import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/programmaticSources.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
+import { PrebidCache, type SharedCacheStore } from './prebid/bidCache.js';
 import { registerPrebidEntries } from './prebid/prebidEntries.js';
+import { redisCacheStore } from './prebid/redisBidCache.js';
 import { registerPostback } from './postbid/postback.js';
 import { PostbidStage } from './postbid/postbidStage.js';
 import { seedPostbidCap } from './postbid/capSeed.js';
@@ -72,6 +74,8 @@ export interface EdgeOptions {
   /** A cluster worker's transport of the shared delivery counters and its replay guard (cluster/); default: Redis when REDIS_URL is set, else this process. */
   sharedCounters?: (processId: string, leaseTtlMs: number) => SharedCounters;
   replay?: (log: DeliveryLog) => ImpressionReplayGuard;
+  /** A cluster worker's shared Prebid cache store (the primary); default: Redis when REDIS_URL is set, else this process alone. */
+  prebidCache?: SharedCacheStore;
 }
 
 const VAST_PREFIX = '/vast/';
@@ -251,7 +255,11 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     await handleVast(deps, request.raw, reply.raw, request.params.uid, search);
   });
   installInboundRtb(app);
-  registerPrebidEntries(app, edge, deps);
+  // Prebid cache entries answer on every process: the page's GET may reach another worker or node
+  const sharedCache = options.prebidCache ?? (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
+  const prebidCache = new PrebidCache(sharedCache, app.log);
+  app.addHook('onClose', () => prebidCache.close());
+  registerPrebidEntries(app, edge, deps, prebidCache);
   registerPostback(edge, eventDeps);
   return edge;
 }

@@ -7,7 +7,7 @@ import { type ConnectionFacts } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
 import { type AuctionAsk, type OurImp } from './auctionRequest.js';
-import { type BidCache, CACHE_PATH, cacheTtl, cacheUrl } from './bidCache.js';
+import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';
 import { targetingKeys } from './targetingKeys.js';
 
 /**
@@ -25,7 +25,7 @@ import { targetingKeys } from './targetingKeys.js';
  * inside, as an exchange's does.
  */
 export interface PrebidDeps extends VastRequestDeps {
-  cache: BidCache;
+  cache: PrebidCache;
 }
 
 /** Prebid Server's error and warning codes (errortypes/code.go). */
@@ -140,8 +140,10 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     const bid = answer.bid;
     const type = answer.type;
     // the cached bid JSON is the bid as the bidder answered it, before targeting and cache fields
-    const cachedBid = ask.cacheBids ? deps.cache.put({ type: 'json', body: JSON.stringify(bid) }, ask.cacheBids.ttl) : null;
-    const cachedVast = ask.cacheVast && type === 'video' && bid.adm ? deps.cache.put({ type: 'xml', body: bid.adm }, ask.cacheVast.ttl) : null;
+    const [cachedBid, cachedVast] = await Promise.all([
+      ask.cacheBids ? deps.cache.put({ type: 'json', body: JSON.stringify(bid) }, ask.cacheBids.ttl) : null,
+      ask.cacheVast && type === 'video' && bid.adm ? deps.cache.put({ type: 'xml', body: bid.adm }, ask.cacheVast.ttl) : null,
+    ]);
     const cache: Record<string, { url: string; cacheId: string }> = {};
     if (cachedBid) cache.bids = { url: cacheUrl(origin, cachedBid), cacheId: cachedBid };
     if (cachedVast) cache.vastXml = { url: cacheUrl(origin, cachedVast), cacheId: cachedVast };

@@ -5,7 +5,7 @@ import { type Edge } from '../edgePlugin.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
 import { clientAddress, corsHeaders, type VastRequestDeps } from '../vastRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
-import { BidCache, CACHE_PATH } from './bidCache.js';
+import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 
 /**
@@ -48,8 +48,8 @@ const BODY_REASONS: Record<string, string> = {
   body_aborted: 'the body did not arrive whole',
 };
 
-export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps): void {
-  const deps: PrebidDeps = { ...edgeDeps, cache: new BidCache() };
+export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps, cache: PrebidCache = new PrebidCache()): void {
+  const deps: PrebidDeps = { ...edgeDeps, cache };
   const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
 
@@ -81,10 +81,11 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     seconds.observe((Date.now() - started) / 1000);
   }
 
-  function cached(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): void {
+  async function cached(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
     const uuid = search.get('uuid');
     if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
-    const doc = deps.cache.get(uuid);
+    // our ids are UUIDs: anything longer is not one of ours, and is not looked up in the shared store
+    const doc = uuid.length <= 64 ? await deps.cache.get(uuid) : undefined;
     if (!doc) return send(req, res, 404, 'text/plain; charset=utf-8', `uuid=${uuid.slice(0, 64)} is not in the cache (expired, or stored by another edge node)\n`);
     send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
   }
