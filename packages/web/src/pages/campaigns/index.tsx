@@ -100,7 +100,7 @@ export default function CampaignsPage() {
       canWrite={user.type === 'demand'}
       drawerWidth={760}
       nameWidth={180}
-      defaultHidden={['updatedAt', 'advertiserId', 'pacing', 'm_bids']}
+      defaultHidden={['updatedAt', 'advertiserId', 'pacing', 'm_bids', 'm_wins']}
       metricExtras={pacingColumn}
     />
   );
