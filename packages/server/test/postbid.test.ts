@@ -145,6 +145,25 @@ forEachStore((t) => {
         expect(cap.used(northwind, Date.now())).toBeGreaterThan(0);
       });
 
+      it("another edge process's count reaches this process's post-bid impressions through the stats store, while it runs", async () => {
+        const other = await buildTestApp(t.store, {}, { stats: s.stats, role: 'edge', edge: { postbidReseedMs: 50 } });
+        try {
+          const otherCap = other.edge.deps!.postbid!.cap;
+          const start = otherCap.used(northwind, Date.now());
+          const answers = await Promise.all(Array.from({ length: 12 }, () => vast(channel.uid)));
+          const carried = answers.filter((a) => a.pixels.length);
+          expect(carried.length).toBeGreaterThan(0);
+          for (const a of carried) await beacon(a.impression);
+          await app.edge.flush();
+          // the other process decided nothing: its count grows from the store alone, on its next read
+          const until = Date.now() + 5_000;
+          while (otherCap.used(northwind, Date.now()) < start + carried.length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+          expect(otherCap.used(northwind, Date.now())).toBe(start + carried.length);
+        } finally {
+          await other.close();
+        }
+      });
+
       it("with setPostbidAll every channel carries the account's post-bid pixels; the monthly cap stops them and the trace says so", async () => {
         await setProfile({ postbidPercent: 100, setPostbidAll: 1 });
         // (every live post-bid pixel of the account: the store is shared by the stats engines' blocks, each adds one)

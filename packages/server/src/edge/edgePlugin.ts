@@ -74,11 +74,14 @@ export interface EdgeOptions {
   /** A cluster worker's transport of the shared delivery counters and its replay guard (cluster/); default: Redis when REDIS_URL is set, else this process. */
   sharedCounters?: (processId: string, leaseTtlMs: number) => SharedCounters;
   replay?: (log: DeliveryLog) => ImpressionReplayGuard;
+  /** How often the post-bid monthly cap re-reads the month so far from the stats store (default a minute). */
+  postbidReseedMs?: number;
   /** A cluster worker's shared Prebid cache store (the primary); default: Redis when REDIS_URL is set, else this process alone. */
   prebidCache?: SharedCacheStore;
 }
 
 const VAST_PREFIX = '/vast/';
+const QUIET = { warn: () => undefined };
 
 export async function installEdge(app: FastifyInstance, options: EdgeOptions = {}): Promise<Edge> {
   const settings = app.settings;
@@ -135,6 +138,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
 
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
+  let capTimer: NodeJS.Timeout | undefined;
   let unsubscribe = (): void => {};
   app.addHook('onReady', async () => {
     // geoip-lite reads its data files synchronously on first use (seconds, hundreds of MB): do it
@@ -142,6 +146,10 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     deps.geo('8.8.8.8');
     await snapshots.start();
     await seedPostbidCap(deps.postbid!.cap, app.stats, app.log);
+    // every minute, the month so far again: the other edge processes' post-bid impressions reach this
+    // one's count through the stats store (a failed read was logged at start; it is tried again quietly)
+    capTimer = setInterval(() => void seedPostbidCap(deps.postbid!.cap, app.stats, QUIET), options.postbidReseedMs ?? 60_000);
+    capTimer.unref();
     // a config write elsewhere: check the version now (null after a reconnect: a notice may be lost)
     unsubscribe = app.configBus.subscribe(() => snapshots.poke());
     timer = setInterval(() => void flush(), options.flushMs ?? 5000);
@@ -149,6 +157,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   });
   app.addHook('preClose', async () => {
     clearInterval(timer);
+    clearInterval(capTimer);
     snapshots.stop();
     unsubscribe();
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));

@@ -4,9 +4,11 @@
  * below the cap, and the count grows with each decision that carries them (a decision that carries
  * pixels is at most one post-bid impression, so the impressions stay under the cap too).
  *
- * The count is this process's (docs/traffic-quality.md says the bound): with N edge processes an
- * account can reach N x the cap at worst. `seed` lets a process start from the month's post-bid
- * impressions already in the stats store, so a restart does not reset the month.
+ * The count is this process's, raised to the stats store's month-to-date count when the edge starts
+ * and every minute after (`seed`, capSeed.ts): the other processes' post-bid impressions reach it
+ * through the store, so with N edge processes an account's month ends at most about N minutes' worth
+ * of post-bid decisions over the cap (docs/traffic-quality.md says the bound), and a restart does not
+ * reset the month.
  */
 export class PostbidCap {
   private month = '';
