@@ -31,6 +31,8 @@ test('runs a report by date and channel, charts it, saves it and opens it from t
   await expect(page.getByTestId('report-chart').locator('canvas')).toBeVisible();
   await expect(page.getByTestId('report-total-revenue')).toHaveText(/^\$[\d,]+\.\d{2}$/);
   await expect(page.getByTestId('report-total-fill')).toHaveText(/^\d+\.\d{2}%$/);
+  // the geo and IP data's credits, with the link DB-IP asks for
+  await expect(page.getByTestId('data-credits').getByRole('link', { name: 'DB-IP (db-ip.com)' })).toHaveAttribute('href', 'https://db-ip.com');
   const rows = page.getByTestId('report-table').locator('.ant-table-tbody .ant-table-row');
   await expect(rows.first()).toBeVisible();
   await page.getByTestId('report-chart-kind').getByText('Bars').click();

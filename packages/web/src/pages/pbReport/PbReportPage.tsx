@@ -14,6 +14,7 @@ import { ReportTable } from '../report/ReportTable.js';
 import { fromRequest, type ReportForm, toRequest } from '../report/reportState.js';
 import { pbApi } from './pbApi.js';
 import { defaultPostbidForm, impressionCapText, keepPostbid, reportAllowanceText } from './pbReportForm.js';
+import { DataCredits } from '../../components/DataCredits.js';
 
 function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -182,6 +183,7 @@ export default function PbReportPage() {
           <div className="report-results">
             <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} />
             <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
+            <DataCredits />
           </div>
         ) : (
           <Empty className="report-empty" description="Pick dimensions, then run the report: post-bid impressions, those the vendors flagged, and the IVT rate" />

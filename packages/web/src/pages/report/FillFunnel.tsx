@@ -9,6 +9,7 @@ import { reportsApi } from '../../api/reports.js';
 import { errorText } from '../../errors/messages.js';
 import { FUNNELS, funnelReasons, funnelReports, type FunnelReason, type FunnelSubject, funnelValues } from './funnelStages.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from './reportState.js';
+import { DataCredits } from '../../components/DataCredits.js';
 
 /**
  * "Why did it not fill?" for a channel or a demand tag over any dates: the funnel from requests to
@@ -90,6 +91,7 @@ export function FillFunnel({ subject }: { subject: FunnelSubject }) {
             { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (r.count / unfilled) * 100 : 0) },
           ]}
         />
+        <DataCredits />
       </Spin>
     </div>
   );

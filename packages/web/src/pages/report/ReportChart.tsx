@@ -40,7 +40,8 @@ export function chartOption(rows: readonly ReportRow[], dimensions: readonly Dim
     const keys = [...groups.keys()].sort((a, b) => (totals.get(b) ?? 0) - (totals.get(a) ?? 0)).slice(0, MAX_SERIES);
     return {
       ...base,
-      legend: { top: 0 },
+      // one line of legend (paged with arrows when the series do not fit), never over the plot
+      legend: { top: 0, type: 'scroll' as const },
       // Hours are date-times in the report's offset: the axis says which.
       xAxis: { type: 'category' as const, data: x, ...(time === 'hour' && timezone !== undefined ? { name: formatTimezone(timezone), nameLocation: 'end' as const } : {}) },
       series: keys.map((key) => ({ name: key, type: kind, data: x.map((at) => groups.get(key)?.get(at) ?? 0), smooth: kind === 'line' })),

@@ -12,6 +12,7 @@ import { ReportChart } from './ReportChart.js';
 import { ReportFormCard } from './ReportFormCard.js';
 import { ReportTable } from './ReportTable.js';
 import { defaultForm, fromRequest, MARKET_REPORT_NAME, marketReportForm, type ReportForm, toRequest } from './reportState.js';
+import { DataCredits } from '../../components/DataCredits.js';
 
 function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -144,6 +145,7 @@ export default function ReportPage() {
           <div className="report-results">
             <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
             <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
+            <DataCredits />
           </div>
         ) : (
           <Empty className="report-empty" description="Pick dimensions and metrics, then run the report" />
