@@ -13,7 +13,8 @@ export class ResourcePage {
 
   async open(): Promise<void> {
     await this.page.goto(this.path);
-    await expect(this.page.getByTestId(`page-${this.kind}`)).toBeVisible();
+    // the first load of the console on a busy machine (a 1 MB bundle, the session probe, the list) may take more than the default 10 s
+    await expect(this.page.getByTestId(`page-${this.kind}`)).toBeVisible({ timeout: 30_000 });
   }
 
   get drawer(): Locator {
