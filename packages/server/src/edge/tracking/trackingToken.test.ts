@@ -49,6 +49,23 @@ describe('tracking tokens', () => {
     expect(signer.verify(legacyToken(24), NOW)).toEqual({ ...decision, postbid: 0 });
   });
 
+  it('signs with HMAC-SHA256 truncated to 128 bits, whatever the key length and the attached value', () => {
+    for (const key of ['k', 'k'.repeat(32), 'k'.repeat(63), 'k'.repeat(64), 'k'.repeat(65), 'k'.repeat(200), 'clé-é€😀'.repeat(3)]) {
+      const signer = new TokenSigner(key);
+      const token = signer.sign(decision);
+      const [payload, sig] = token.split('.') as [string, string];
+      const hmac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
+      expect(sig).toBe(hmac(payload));
+      expect(Buffer.from(payload, 'base64url').toString()).toBe(JSON.stringify(LEGACY_FIELDS.map((f) => decision[f]).concat(decision.postbid)));
+      for (const value of ['https://ssp.example/bill?p=1.25', 'prix-é€😀\n\u0000']) {
+        expect(signer.attach(token, value)).toBe(hmac(`${token}\n${value}`));
+        expect(signer.attached(token, value, signer.attach(token, value))).toBe(true);
+      }
+      // a damaged token with characters beyond ASCII is read as UTF-8, as createHmac reads it, and refused
+      expect(signer.verify(`${payload}é.${sig}`, NOW)).toBeNull();
+    }
+  });
+
   it('gives every decision its own id', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => newDecisionId()));
     expect(ids.size).toBe(10_000);
