@@ -16,6 +16,13 @@ export const dayIndex = (now: number, timezone: number): number => Math.floor((n
 
 export class AccountBook {
   private readonly accounts = new Map<string, Account>();
+  /**
+   * Each campaign's daily account as last found, by campaign id: a decision checks many campaigns,
+   * nearly always on the day it checked them last, so `daily` does not build and hash the key each
+   * time. An entry is used only while `now` is in its day (and zone); every account it holds is the
+   * one `accounts` holds under its key (cleared when a daily account leaves the book).
+   */
+  private readonly dailyById = new Map<number, Account>();
 
   dailyKey(campaign: CampaignLimits, now: number): string {
     return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
@@ -30,6 +37,7 @@ export class AccountBook {
   }
 
   delete(key: string): void {
+    if (this.accounts.get(key)?.kind === 'daily_budget') this.dailyById.clear();
     this.accounts.delete(key);
   }
 
@@ -44,7 +52,12 @@ export class AccountBook {
 
   /** The campaign's day; kept even when the daily budget is unlimited (its spend feeds the pacing state). */
   daily(campaign: CampaignLimits, now: number): Account {
-    const account = this.account(this.dailyKey(campaign, now), 'daily_budget', campaign.timezone, true, now);
+    let account = this.dailyById.get(campaign.id);
+    // the account of `now`'s day in the campaign's zone is the one whose day (dayEnd - DAY_MS .. dayEnd) holds now
+    if (!account || account.timezone !== campaign.timezone || now >= account.dayEnd || now < account.dayEnd - DAY_MS) {
+      account = this.account(this.dailyKey(campaign, now), 'daily_budget', campaign.timezone, true, now);
+      this.dailyById.set(campaign.id, account);
+    }
     account.limit = limitOf(campaign.dailyBudget);
     account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit) : 0;
     return account;

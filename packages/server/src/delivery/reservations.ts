@@ -14,6 +14,8 @@ export interface Reservation {
 
 export class Reservations {
   private readonly held = new Map<string, Reservation>();
+  /** Last `expire` time: a second sweep at the same time has nothing to return (a decision checks many campaigns at one `now`). */
+  private sweptAt = -Infinity;
 
   get size(): number {
     return this.held.size;
@@ -21,6 +23,8 @@ export class Reservations {
 
   add(id: string, reservation: Reservation): void {
     this.held.set(id, reservation);
+    // one that is due already (a zero hold time): the next sweep must look, whatever its time
+    if (reservation.expires <= this.sweptAt) this.sweptAt = -Infinity;
   }
 
   /** Takes the reservation out (the impression came, or it was released); undefined when none. */
@@ -38,6 +42,9 @@ export class Reservations {
 
   /** Returns the reservations past the hold time; how many. */
   expire(now: number): number {
+    // what a sweep leaves expires after its `now`, and so does what is added since (else `add` resets sweptAt)
+    if (now === this.sweptAt || this.held.size === 0) return 0;
+    this.sweptAt = now;
     let n = 0;
     for (const [id, r] of this.held) {
       if (r.expires > now) break;

@@ -61,6 +61,9 @@ function requestDims(channel: SnapChannel, ctx: RequestContext, options: DecideO
   };
 }
 
+/** The trace's context and channel of an untraced decision (DecideOptions.trace false): nothing copied. */
+const UNTRACED_CONTEXT: DecisionTrace['context'] = Object.freeze({ ip: '', country: '', region: '', usState: '', device: '', os: '', browser: '', tvFamily: '', playerSize: '', width: 0, height: 0, appBundle: '', domain: '' });
+
 function contextOf(ctx: RequestContext): DecisionTrace['context'] {
   return {
     ip: ctx.ip,
@@ -140,6 +143,31 @@ export interface DecideOptions {
   supplier?: SnapSupplier;
   deals?: readonly SnapDeal[];
   privateAuction?: boolean;
+  /**
+   * Whether the caller reads the trace (debug=1, "Test this tag", tests): true unless false. False
+   * (the plain VAST, OpenRTB and Prebid entries): the trace holds the result, the counted sources
+   * and the winner only; its context and channel are left empty and our campaigns refused one by
+   * one are not listed (nothing counts them). What is counted and answered is the same.
+   */
+  trace?: boolean;
+}
+
+const NO_OPTIONS: DecideOptions = Object.freeze({});
+
+/** Ends a decision: its result and time on the outcome and the trace. */
+function finish(out: AdOutcome, started: number, status: number, result: string): AdOutcome {
+  out.trace.result = result;
+  out.trace.totalMs = Math.round((performance.now() - started) * 100) / 100;
+  out.status = status;
+  out.result = result;
+  return out;
+}
+
+/** An empty answer for `reason` before or without an auction: the request's row and the decision's token. */
+function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number): AdOutcome {
+  counters.add({ nofill_reason: reason }, { reqs: 1, ivt: ivtFlag }, now);
+  out.token = deps.signer.sign(out.decision!);
+  return finish(out, started, 200, reason);
 }
 
 /**
@@ -162,23 +190,16 @@ export interface AdOutcome {
   trace: DecisionTrace;
 }
 
-export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<AdOutcome> {
-  const override = options.channel;
+export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): Promise<AdOutcome> {
   const started = performance.now();
   const snapshot = deps.snapshot();
-  const trace: DecisionTrace = { channel: null, context: contextOf(ctx), result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null, postbid: null };
+  const traced = options.trace !== false;
+  const trace: DecisionTrace = { channel: null, context: traced ? contextOf(ctx) : UNTRACED_CONTEXT, result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null, postbid: null };
   const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, postbidUrls: [], trace };
-  const finish = (status: number, result: string): AdOutcome => {
-    trace.result = result;
-    trace.totalMs = Math.round((performance.now() - started) * 100) / 100;
-    out.status = status;
-    out.result = result;
-    return out;
-  };
-  const channel = override ?? snapshot?.channelsByUid.get(channelUid);
-  if (!snapshot || !channel) return finish(404, snapshot ? 'unknown_channel' : 'warming_up');
+  const channel = options.channel ?? snapshot?.channelsByUid.get(channelUid);
+  if (!snapshot || !channel) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
   out.channel = channel;
-  trace.channel = { id: channel.id, uid: channel.uid, name: channel.name, mode: channel.demandMode, auctionPrice: channel.auctionPrice, floorCpm: channel.floorCpm, vastVersion: channel.vastVersion, timeoutMs: channel.timeoutMs };
+  if (traced) trace.channel = { id: channel.id, uid: channel.uid, name: channel.name, mode: channel.demandMode, auctionPrice: channel.auctionPrice, floorCpm: channel.floorCpm, vastVersion: channel.vastVersion, timeoutMs: channel.timeoutMs };
 
   const now = ctx.now;
   const dims = requestDims(channel, ctx, options);
@@ -192,32 +213,27 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
   let ivtFlag = 0;
-  const empty = (reason: string): AdOutcome => {
-    counters.add({ nofill_reason: reason }, { reqs: 1, ivt: ivtFlag }, now);
-    out.token = deps.signer.sign(decision);
-    return finish(200, reason);
-  };
-  if (!channel.serving) return empty('channel_paused');
+  if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
     const ivt = (trace.ivt = deps.ivt.check(channel, ctx, !!options.test));
     if (ivt && ivt.reason) {
       ivtFlag = 1;
-      if (ivt.blocked) return empty(`ivt.${ivt.reason}`);
+      if (ivt.blocked) return unfilled(deps, out, counters, `ivt.${ivt.reason}`, ivtFlag, now, started);
     }
   }
   const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
-  if (rule) return empty(`channel_targeting.${rule}`);
+  if (rule) return unfilled(deps, out, counters, `channel_targeting.${rule}`, ivtFlag, now, started);
 
   let result: AuctionResult;
   try {
     const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
     result = await runAuction(
-      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false },
+      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, traced },
       deps.sources,
     );
   } catch {
-    return empty('auction_error');
+    return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started);
   }
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
@@ -229,7 +245,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
     counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0, ivt: ivtFlag }, now);
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
-    return finish(200, reason);
+    return finish(out, started, 200, reason);
   }
   const b = w.bid;
   // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
@@ -242,17 +258,23 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
       counters.add({ nofill_reason: `delivery.${refused}` }, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
       out.token = deps.signer.sign(decision);
       settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
-      return finish(200, `delivery.${refused}`);
+      return finish(out, started, 200, `delivery.${refused}`);
     }
     decision.viewer = admission.viewer ?? '';
   }
   counters.add({}, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
   trace.winner = w.fate;
   out.winner = w;
-  Object.assign(decision, {
-    tagId: b.tagId, campaignId: b.campaignId, creativeId: b.creativeId, advertiserId: b.advertiserId, revenueCpm: w.clearingCpm, costCpm: w.payoutCpm,
-    adexchangeId: b.adexchangeId ?? 0, dealId: b.dealId ?? '', partner: b.partner ?? '', marketplace: b.marketplace ?? '',
-  });
+  decision.tagId = b.tagId;
+  decision.campaignId = b.campaignId;
+  decision.creativeId = b.creativeId;
+  decision.advertiserId = b.advertiserId;
+  decision.revenueCpm = w.clearingCpm;
+  decision.costCpm = w.payoutCpm;
+  decision.adexchangeId = b.adexchangeId ?? 0;
+  decision.dealId = b.dealId ?? '';
+  decision.partner = b.partner ?? '';
+  decision.marketplace = b.marketplace ?? '';
   // response out: the account's post-bid pixels on the sampled share (the token says so: its impression counts as post-bid)
   if (deps.postbid) {
     const chosen = deps.postbid.choose(snapshot.postbid, channel, decision.id, now, !!options.test);
@@ -265,7 +287,7 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   out.token = deps.signer.sign(decision);
   // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
   settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
-  return finish(200, 'filled');
+  return finish(out, started, 200, 'filled');
 }
 
 /** What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to count). */
@@ -277,7 +299,7 @@ function admissionOf(pacing: Pacing, snapshot: Snapshot, channel: SnapChannel, c
 }
 
 /** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version. */
-export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): Promise<DecisionOutcome> {
   const o = await runDecision(deps, channelUid, ctx, options);
   if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace };
   const xml = o.winner

@@ -1,5 +1,5 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
-import { decide, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
+import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext } from './request/context.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
@@ -37,20 +37,32 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
   return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
 }
 
-export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams): Promise<DecisionOutcome | null> {
+/** The channel's decision for a VAST request; `options.trace` false when nobody reads the trace (the plain entry). */
+export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
   try {
     const ctx = buildRequestContext(queryObject(search), { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, Date.now(), deps.geo);
-    return await decide(deps, uid, ctx);
+    return await decide(deps, uid, ctx, options);
   } catch (error) {
     deps.onError(error);
     return null;
   }
 }
 
+/** The plain VAST entry reads no trace. */
+const UNTRACED: DecideOptions = Object.freeze({ trace: false });
+
 export async function handleVast(deps: VastRequestDeps, req: IncomingMessage, res: ServerResponse, uid: string, search: URLSearchParams): Promise<void> {
-  const outcome = await decideVast(deps, req, uid, search);
+  const outcome = await decideVast(deps, req, uid, search, UNTRACED);
   const status = outcome?.status ?? 200;
   const xml = outcome?.xml ?? emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null);
-  res.writeHead(status, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(xml), ...corsHeaders(req) });
+  res.writeHead(status, vastHeaders(req, Buffer.byteLength(xml)));
   res.end(xml);
+}
+
+/** The answer's headers as one literal (corsHeaders' two cases, without a spread per request). */
+function vastHeaders(req: IncomingMessage, length: number): Record<string, string | number> {
+  const origin = req.headers.origin;
+  return origin
+    ? { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': length, 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
+    : { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': length, 'access-control-allow-origin': '*' };
 }

@@ -65,14 +65,24 @@ function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
   return c.floorCpm;
 }
 
-async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: SourceFate[]): Promise<Priced[]> {
-  const results = await Promise.all(group.map((c) => callUnderDeadline(c, req)));
+/** The answers of a group: at once when every candidate's is known (our campaigns: no promise, no timer), else called under the deadline. */
+function callGroup(group: readonly DemandCandidate[], req: AuctionRequest): CallResult[] | Promise<CallResult[]> {
+  const known: CallResult[] = [];
+  for (const c of group) {
+    if (!c.immediate) return Promise.all(group.map((c) => callUnderDeadline(c, req)));
+    known.push(c.immediate);
+  }
+  return known;
+}
+
+function priceGroup(group: readonly DemandCandidate[], results: readonly CallResult[], req: AuctionRequest, fates: SourceFate[]): Priced[] {
   const priced: Priced[] = [];
-  results.forEach((r, i) => {
+  for (let i = 0; i < group.length; i++) {
+    const r = results[i]!;
     const c = group[i]!;
     if (r.kind === 'refused') {
       fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'filtered', reason: r.reason });
-      return;
+      continue;
     }
     const fate: SourceFate = { source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'no_fill', ms: r.ms };
     fates.push(fate);
@@ -94,7 +104,7 @@ async function callGroup(group: DemandCandidate[], req: AuctionRequest, fates: S
         priced.push({ candidate: c, bid: r.bid, fate });
       }
     }
-  });
+  }
   return priced;
 }
 
@@ -105,35 +115,54 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   const runnerUp = priced[1]?.bid.priceCpm ?? null;
   const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.candidate.floorCpm, top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
-  for (const p of priced.slice(1)) p.fate.lostTo = `${top.candidate.source}#${top.candidate.id}`;
-  Object.assign(top.fate, { fate: 'won', clearingCpm: clearing, payoutCpm: payout, marginCpm: clearing - payout });
+  if (priced.length > 1) {
+    const lostTo = `${top.candidate.source}#${top.candidate.id}`;
+    for (let i = 1; i < priced.length; i++) priced[i]!.fate.lostTo = lostTo;
+  }
+  top.fate.fate = 'won';
+  top.fate.clearingCpm = clearing;
+  top.fate.payoutCpm = payout;
+  top.fate.marginCpm = clearing - payout;
   return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, fate: top.fate };
 }
 
 export async function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): Promise<AuctionResult> {
   const fates: SourceFate[] = [];
+  const filtered = (f: SourceFate): void => {
+    fates.push(f);
+  };
   const candidates: DemandCandidate[] = [];
   let indexedOut = 0;
   for (const source of sources) {
-    const found = source.candidates(req, (f) => fates.push(f));
-    candidates.push(...found.candidates);
+    const found = source.candidates(req, filtered);
+    for (const c of found.candidates) candidates.push(c);
     indexedOut += found.indexedOut;
   }
   if (!candidates.length) return { winner: null, fates, indexedOut, offered: 0 };
 
   if (req.channel.demandMode === 'auction') {
-    const priced = await callGroup(candidates, req, fates);
+    const answers = callGroup(candidates, req);
+    const priced = priceGroup(candidates, Array.isArray(answers) ? answers : await answers, req, fates);
     return { winner: decide(priced, req), fates, indexedOut, offered: candidates.length };
   }
 
-  const tiers = [...new Set(candidates.map((c) => c.priority))].sort((a, b) => a - b);
+  const tiers = tiersOf(candidates);
   for (let i = 0; i < tiers.length; i++) {
-    const group = candidates.filter((c) => c.priority === tiers[i]);
-    const winner = decide(await callGroup(group, req, fates), req);
+    const tier = tiers[i]!;
+    const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tier);
+    const answers = callGroup(group, req);
+    const winner = decide(priceGroup(group, Array.isArray(answers) ? answers : await answers, req, fates), req);
     if (winner || Date.now() >= req.deadline) {
-      for (const c of candidates) if (c.priority > tiers[i]!) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
+      for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
       return { winner, fates, indexedOut, offered: candidates.length };
     }
   }
   return { winner: null, fates, indexedOut, offered: candidates.length };
+}
+
+/** The candidates' priorities, each once, lowest first. */
+function tiersOf(candidates: readonly DemandCandidate[]): number[] {
+  const tiers: number[] = [];
+  for (const c of candidates) if (!tiers.includes(c.priority)) tiers.push(c.priority);
+  return tiers.sort((a, b) => a - b);
 }

@@ -2,7 +2,7 @@ import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
 import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
-import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
+import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { ortbCreativeFits } from '../openrtb/impFit.js';
 
 /**
@@ -42,9 +42,28 @@ function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: Request
  */
 const ROTATION_LIMIT = 8;
 
+/** One of our campaigns as the auction's candidate: its bid is known at once (`immediate`), no closure per candidate. */
+class CampaignCandidate implements DemandCandidate {
+  readonly source = 'campaign' as const;
+  readonly id: number;
+  readonly name: string;
+  readonly priority = CAMPAIGN_PRIORITY;
+  readonly external = false;
+  readonly immediate: CallResult;
+  constructor(campaign: SnapCampaign, creative: SnapCreative, readonly floorCpm: number) {
+    this.id = campaign.id;
+    this.name = campaign.name;
+    const bid: Bid = { priceCpm: campaign.bidCpm, fixedPrice: false, markup: { kind: 'campaign', campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id, advertiserId: campaign.advertiserId };
+    this.immediate = { kind: 'bid', ms: 0, bid };
+  }
+
+  call(): Promise<CallResult> {
+    return Promise.resolve(this.immediate);
+  }
+}
+
 function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: number): DemandCandidate {
-  const bid = { priceCpm: campaign.bidCpm, fixedPrice: false, markup: { kind: 'campaign' as const, campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id, advertiserId: campaign.advertiserId };
-  return { source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, floorCpm, external: false, call: () => Promise.resolve({ kind: 'bid', ms: 0, bid }) };
+  return new CampaignCandidate(campaign, creative, floorCpm);
 }
 
 /**
@@ -64,16 +83,27 @@ interface Pick {
  * closure per request: the hot path allocates as little as it can.
  */
 export function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: number): SnapCreative | string {
-  const { ctx, channel } = req;
-  if (ctx.now < campaign.flightStart) return 'flight_not_started';
+  return eligible(campaign, req, tz, true);
+}
+
+/** A refusal whose reason nobody reads (an untraced request): the same checks, no reason built. */
+const REFUSED = 'refused';
+
+/** `eligibility`; with `explain` false, a targeting refusal answers REFUSED instead of building `targeting.<rule>`. */
+function eligible(campaign: SnapCampaign, req: AuctionRequest, tz: number, explain: boolean): SnapCreative | string {
+  const ctx = req.ctx;
+  const now = ctx.now;
+  if (now < campaign.flightStart) return 'flight_not_started';
   // DSP mode: a campaign naming suppliers buys from those only
   if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id)) return 'supplier_not_bought';
-  if (ctx.now >= campaign.flightEnd) return 'flight_ended';
-  const rule = campaign.targeting ? refusal(campaign.targeting, ctx) : null;
-  if (rule) return `targeting.${rule}`;
+  if (now >= campaign.flightEnd) return 'flight_ended';
+  if (campaign.targeting) {
+    const rule = refusal(campaign.targeting, ctx);
+    if (rule) return explain ? `targeting.${rule}` : REFUSED;
+  }
   const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, tz, ctx);
   if (budget) return budget;
-  return pickCreative(campaign, channel, ctx) ?? 'no_fitting_creative';
+  return pickCreative(campaign, req.channel, ctx) ?? 'no_fitting_creative';
 }
 
 /**
@@ -95,10 +125,11 @@ export const campaignSource: DemandSource = {
     const { words, count } = index.passing(req.ctx);
     const best: Pick[] = [];
     let below: Pick | null = null;
-    let traced = 0;
+    // an untraced request reports no campaign refusals (nothing counts them): as if the limit were spent
+    let traced = req.traced === false ? TRACE_LIMIT : 0;
     for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) {
       const campaign = index.items[pos]!;
-      const found = eligibility(campaign, req, tz);
+      const found = eligible(campaign, req, tz, traced < TRACE_LIMIT);
       if (typeof found === 'string') {
         if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
         continue;

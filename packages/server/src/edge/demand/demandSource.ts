@@ -24,6 +24,12 @@ export interface AuctionRequest {
   deals: readonly SnapDeal[];
   /** The whole impression may only go to these deals (imp.pmp.private_auction = 1). */
   privateAuction: boolean;
+  /**
+   * Whether the decision's trace was asked for (debug=1, "Test this tag", tests): absent or true.
+   * False on the plain VAST entry: a source leaves out the refusals nothing counts (our own
+   * campaigns refused one by one), and does not build their reasons.
+   */
+  traced?: boolean;
 }
 
 /** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
@@ -64,6 +70,11 @@ export interface DemandCandidate {
   /** Whether calling it counts as a demand call (an external request) in the counters. */
   external: boolean;
   call(req: AuctionRequest): Promise<CallResult>;
+  /**
+   * The answer, when it is known without calling (our own campaigns price at once): the auction
+   * takes it as it is, without a promise per candidate. `call` answers the same.
+   */
+  readonly immediate?: CallResult;
 }
 
 export interface DemandSource {

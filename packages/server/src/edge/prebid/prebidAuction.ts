@@ -71,7 +71,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
   }
   const ctx = contextOfBidRequest(ask.request, slot, conn, Date.now(), deps.geo);
-  const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', ...(deadline !== undefined ? { deadline } : {}) });
+  const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', trace: false, ...(deadline !== undefined ? { deadline } : {}) });
   const markup = outcome.winner ? adMarkupOf(outcome, deps.origin) : null;
   if (!outcome.winner || !markup || !outcome.decision) return { seat, bid: null };
   const type = channel.format === 'video' ? 'video' : 'banner';

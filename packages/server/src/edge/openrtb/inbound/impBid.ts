@@ -87,11 +87,11 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
     const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
-    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test };
+    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false };
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
     if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
-    options = { channel, integration: 'RTB', deadline: job.deadline, test };
+    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false };
   }
 
   const outcome = await runDecision(deps.edge, '', ctx, options);
