@@ -35,6 +35,13 @@ function keyOf(dims: Dimensions, columns: readonly (keyof Dimensions)[]): string
   return key;
 }
 
+/** The request part of a row's key (see REQUEST_COLUMNS). */
+export const requestKeyOf = (dims: Dimensions): string => keyOf(dims, REQUEST_COLUMNS);
+/** The source part of a row's key (see SOURCE_COLUMNS). */
+export const sourceKeyOf = (dims: Dimensions): string => keyOf(dims, SOURCE_COLUMNS);
+/** The separator of a key's columns, for callers that build a key themselves (HourlyCounters.addKeyed). */
+export const KEY_SEPARATOR = '\u001f';
+
 /** The counters of one request: its columns keyed once, each source's fate added beside them. */
 export interface CounterScope {
   add(source: SourceDimensions, metrics: Metrics, now: number): void;
@@ -153,21 +160,30 @@ export class HourlyCounters {
   }
 
   /**
+   * `add` with the row's two keys already made by the caller from its own fixed-shape object (a
+   * tracking event's decision: trackingEvents.ts), instead of read column by column from `dims`.
+   * They must be `requestKeyOf(dims)` and `sourceKeyOf(dims)`, or the row splits in two.
+   */
+  addKeyed(requestKey: string, sourceKey: string, dims: Dimensions, metrics: Metrics, now: number): void {
+    this.addRow(requestKey, dims, dims, metrics, now, undefined, sourceKey);
+  }
+
+  /**
    * The request's key is built once and kept (a string caches its hash, so every row of the request
    * finds its group without hashing the long key again); each source adds only its short key.
    */
   scope(request: RequestDimensions): CounterScope {
-    const key = keyOf(request, REQUEST_COLUMNS);
-    return { add: (source, metrics, now) => this.addRow(key, request, source, metrics, now) };
+    return new RequestScope(this, keyOf(request, REQUEST_COLUMNS), request);
   }
 
-  private addRow(requestKey: string, request: Dimensions, source: Dimensions, metrics: Metrics, now: number, hourText?: string): void {
+  /** Adds to a row (RequestScope and flush; not for callers: `add` and `scope` are). */
+  addRow(requestKey: string, request: Dimensions, source: Dimensions, metrics: Metrics, now: number, hourText?: string, sourceKeyText?: string): void {
     const hour = hourText ?? this.hour(now);
     let byRequest = this.rows.get(hour);
     if (!byRequest) this.rows.set(hour, (byRequest = new Map()));
     let bySource = byRequest.get(requestKey);
     if (!bySource) byRequest.set(requestKey, (bySource = new Map()));
-    const sourceKey = keyOf(source, SOURCE_COLUMNS);
+    const sourceKey = sourceKeyText ?? keyOf(source, SOURCE_COLUMNS);
     let row = bySource.get(sourceKey);
     if (!row) {
       row = { hour, request, source, sums: new Float64Array(METRIC_COLUMNS.length) };
@@ -205,6 +221,19 @@ export class HourlyCounters {
       }
     })();
     return this.flushing;
+  }
+}
+
+/** A request's counters: an object, not a closure per request. */
+class RequestScope implements CounterScope {
+  constructor(
+    private readonly counters: HourlyCounters,
+    private readonly key: string,
+    private readonly request: RequestDimensions,
+  ) {}
+
+  add(source: SourceDimensions, metrics: Metrics, now: number): void {
+    this.counters.addRow(this.key, this.request, source, metrics, now);
   }
 }
 
