@@ -65,6 +65,10 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
+    // The edge builds its snapshot before the app is ready (onReady): a cold build of a large store
+    // (100,000 campaigns: 3-5 s alone, more with workers starting at once on a busy machine) must not
+    // trip Fastify's default 10 s limit, after which the process would exit and be restarted.
+    ...(role !== 'api' ? { pluginTimeout: 120_000 } : {}),
     // One line per request only at debug (or with ADPLANE_ACCESS_LOG=1, at info): at info the
     // terminal holds start-up, warnings and errors, which a person can read (ops/accessLog.ts).
     logController: new LogController({ disableRequestLogging: true }),
