@@ -108,16 +108,23 @@ function priceGroup(group: readonly DemandCandidate[], results: readonly CallRes
   return priced;
 }
 
+/** Whether `a` ranks before `b`: the higher price, then the lower priority number (equals keep their order). */
+const ranksBefore = (a: Priced, b: Priced): boolean => a.bid.priceCpm > b.bid.priceCpm || (a.bid.priceCpm === b.bid.priceCpm && a.candidate.priority < b.candidate.priority);
+
 function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   if (!priced.length) return null;
-  priced.sort((a, b) => b.bid.priceCpm - a.bid.priceCpm || a.candidate.priority - b.candidate.priority);
-  const top = priced[0]!;
-  const runnerUp = priced[1]?.bid.priceCpm ?? null;
+  // the first and second of a stable sort by rank, found in one pass each (no sort, no comparator closure)
+  let topAt = 0;
+  for (let i = 1; i < priced.length; i++) if (ranksBefore(priced[i]!, priced[topAt]!)) topAt = i;
+  const top = priced[topAt]!;
+  let second: Priced | null = null;
+  for (let i = 0; i < priced.length; i++) if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
+  const runnerUp = second?.bid.priceCpm ?? null;
   const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.candidate.floorCpm, top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
   if (priced.length > 1) {
     const lostTo = `${top.candidate.source}#${top.candidate.id}`;
-    for (let i = 1; i < priced.length; i++) priced[i]!.fate.lostTo = lostTo;
+    for (let i = 0; i < priced.length; i++) if (i !== topAt) priced[i]!.fate.lostTo = lostTo;
   }
   top.fate.fate = 'won';
   top.fate.clearingCpm = clearing;
@@ -160,9 +167,15 @@ export async function runAuction(req: AuctionRequest, sources: readonly DemandSo
   return { winner: null, fates, indexedOut, offered: candidates.length };
 }
 
-/** The candidates' priorities, each once, lowest first. */
+/** The candidates' priorities, each once, lowest first (inserted in place: a handful, no sort call). */
 function tiersOf(candidates: readonly DemandCandidate[]): number[] {
   const tiers: number[] = [];
-  for (const c of candidates) if (!tiers.includes(c.priority)) tiers.push(c.priority);
-  return tiers.sort((a, b) => a - b);
+  for (const c of candidates) {
+    const p = c.priority;
+    let at = tiers.length;
+    while (at > 0 && tiers[at - 1]! > p) at--;
+    if (at > 0 && tiers[at - 1] === p) continue;
+    tiers.splice(at, 0, p);
+  }
+  return tiers;
 }

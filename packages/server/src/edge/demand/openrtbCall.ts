@@ -80,6 +80,31 @@ export function ortbCandidate(req: AuctionRequest, t: OrtbTarget, deps: OrtbDeps
   };
 }
 
+/**
+ * A demand tag's candidate whose target is built only when the auction calls it: in a waterfall
+ * behind our campaigns most tags are listed (counted as not called) and never called, so a
+ * request does not build their targets, pricing and closures. `build` is a function of the source
+ * (not made per request); `floorCpm` is the target's, known up front for the auction.
+ */
+export class LazyOrtbCandidate<A> implements DemandCandidate {
+  readonly external = true;
+  constructor(
+    readonly source: SourceFate['source'],
+    readonly id: number,
+    readonly name: string,
+    readonly priority: number,
+    readonly floorCpm: number,
+    private readonly req: AuctionRequest,
+    private readonly arg: A,
+    private readonly build: (req: AuctionRequest, arg: A, priority: number) => OrtbTarget,
+    private readonly deps: OrtbDeps,
+  ) {}
+
+  call(r: AuctionRequest): Promise<CallResult> {
+    return callOrtb(r, this.build(this.req, this.arg, this.priority), this.deps);
+  }
+}
+
 async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promise<CallResult> {
   const now = Date.now();
   const deadline = Math.min(r.deadline, now + t.timeoutMs);

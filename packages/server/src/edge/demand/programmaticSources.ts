@@ -4,7 +4,7 @@ import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../ope
 import { type SnapTag } from '../snapshot/types.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
-import { ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
+import { LazyOrtbCandidate, ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
 
 /**
  * Programmatic demand as sources of the auction, one per kind, each refusing by its own rules
@@ -40,12 +40,17 @@ function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: str
   };
 }
 
-/** The channel's live tags of one integration, each refused by its own targeting or set up as a candidate. */
+/**
+ * The channel's live tags of one integration, each refused by its own targeting or by `refuse`
+ * (what it lacks to be called at all), or set up as a candidate whose target `build` makes when
+ * it is called (LazyOrtbCandidate: a waterfall rarely reaches the tags behind our campaigns).
+ */
 function tagCandidates(
   req: AuctionRequest,
   integration: 'RTB' | 'PreBid',
   filtered: (fate: SourceFate) => void,
-  target: (tag: SnapTag, priority: number) => OrtbTarget | string,
+  refuse: (tag: SnapTag) => string | null,
+  build: (req: AuctionRequest, tag: SnapTag, priority: number) => OrtbTarget,
   deps: OrtbDeps,
 ): DemandCandidate[] {
   const out: DemandCandidate[] = [];
@@ -53,18 +58,21 @@ function tagCandidates(
   for (const { tag, priority } of req.channel.demand) {
     if (tag.integration !== integration) continue;
     const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
-    const t = rule ? `targeting.${rule}` : target(tag, priority);
-    if (typeof t === 'string') filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: t });
-    else out.push(ortbCandidate(req, t, deps));
+    const refused = rule ? `targeting.${rule}` : refuse(tag);
+    if (refused) filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused });
+    else out.push(new LazyOrtbCandidate(source, tag.id, tag.name, priority, Math.max(req.channel.floorCpm, tag.floorCpm), req, tag, build, deps));
   }
   return out;
 }
+
+const rtbRefusal = (tag: SnapTag): string | null => (tag.endpoint ? null : 'no_endpoint');
+const rtbTarget = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => tagTarget(req, tag, priority, tag.endpoint!);
 
 export function rtbTagSource(deps: OrtbDeps): DemandSource {
   return {
     name: 'rtb_tags',
     candidates(req, filtered) {
-      const candidates = tagCandidates(req, 'RTB', filtered, (tag, priority) => (tag.endpoint ? tagTarget(req, tag, priority, tag.endpoint) : 'no_endpoint'), deps);
+      const candidates = tagCandidates(req, 'RTB', filtered, rtbRefusal, rtbTarget, deps);
       return { candidates, indexedOut: 0 };
     },
   };
@@ -89,22 +97,19 @@ function prebidShape(bidder: string, params: Readonly<Record<string, unknown>>):
 }
 
 export function prebidTagSource(deps: PrebidDeps): DemandSource {
+  const refuse = (tag: SnapTag): string | null => {
+    if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
+    return resolvePartner(tag.partner)?.partner ? null : 'unknown_partner';
+  };
+  const build = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => {
+    const partner = resolvePartner(tag.partner)!.partner;
+    const t = tagTarget(req, tag, priority, deps.prebidServerUrl!);
+    return { ...t, shape: prebidShape(partner.id, tag.partnerParams), ids: { ...t.ids, partner: partner.id, marketplace: partner.name } };
+  };
   return {
     name: 'prebid_tags',
     candidates(req, filtered) {
-      const candidates = tagCandidates(
-        req,
-        'PreBid',
-        filtered,
-        (tag, priority) => {
-          if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
-          const partner = resolvePartner(tag.partner)?.partner;
-          if (!partner) return 'unknown_partner';
-          const t = tagTarget(req, tag, priority, deps.prebidServerUrl);
-          return { ...t, shape: prebidShape(partner.id, tag.partnerParams), ids: { ...t.ids, partner: partner.id, marketplace: partner.name } };
-        },
-        deps,
-      );
+      const candidates = tagCandidates(req, 'PreBid', filtered, refuse, build, deps);
       return { candidates, indexedOut: 0 };
     },
   };
