@@ -11,7 +11,8 @@
  * (count and ms, scavenges apart). Nothing is written to bench/results: the numbers are for
  * comparing a change with the code before it, on the same machine, minutes apart.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
@@ -134,6 +135,16 @@ async function measure(name: string, inFlight: number, one: (i: number, done: ()
   return result;
 }
 
+/** Starts V8's sampling heap profiler (every allocation of about 4 KB sampled, garbage included); the answer stops it and returns the profile. */
+async function heapSampling(): Promise<() => Promise<unknown>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return async () => ((await post('HeapProfiler.stopSampling')) as { profile: unknown }).profile;
+}
+
 async function main(): Promise<void> {
   let channelUids: string[];
   const uidsFile = join(DATA, 'channel-uids.json');
@@ -142,10 +153,8 @@ async function main(): Promise<void> {
     say(`filling ${DATA} (once)...`);
     const filled = await fill(DATA, 'http://127.0.0.1:9');
     channelUids = filled.channelUids;
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(uidsFile, JSON.stringify(channelUids));
   } else {
-    const { readFileSync } = await import('node:fs');
     channelUids = JSON.parse(readFileSync(uidsFile, 'utf8')) as string[];
   }
   const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: DATA, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(DATA, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1' });
@@ -170,6 +179,8 @@ async function main(): Promise<void> {
   const evReqs = evPaths.map(fakeReq);
 
   const only = (process.env.BENCH_CASES ?? 'vast,ev,sign,verify').split(',');
+  // BENCH_HEAP=<file>: a sampling profile of what the cases allocate, collected garbage included (open it in DevTools' Memory tab)
+  const heap = process.env.BENCH_HEAP ? await heapSampling() : null;
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
     if (only.includes('vast')) await measure('vast', 64, (i, done) => void edge.serveRaw(reqs[i % reqs.length]!, fakeRes(done)));
     const ignore = fakeRes(() => undefined);
@@ -181,6 +192,7 @@ async function main(): Promise<void> {
     if (only.includes('sign')) await measure('sign', 0, (i) => signer.sign(decisions[i % decisions.length]!));
     if (only.includes('verify')) await measure('verify', 0, (i) => signer.verify(tokens[i % tokens.length]!, nowS));
   }
+  if (heap) writeFileSync(process.env.BENCH_HEAP!, JSON.stringify(await heap()));
   await app.close();
   await store.close();
   process.exit(0);
