@@ -120,6 +120,28 @@ forEachDeliveryEngine((engine) => {
         expect(adv.statusCode).toBe(404);
         expect(adv.json()).toMatchObject({ field: 'ids' });
       });
+
+      // last: it restarts the app
+      it('a restart carries on from the stats store: the day spent stays spent, the total spend too (in-process counters, or a Redis that lost its data)', async () => {
+        expect(wins).toBe(4);
+        await apiOnly?.close();
+        apiOnly = null;
+        // closing flushes the counters into the stats store; the new process opens a fresh deployment (nothing counted)
+        await app.close();
+        const fresh = engine.deployment();
+        app = await buildTestApp(t.store, { redisUrl: fresh.redisUrl }, { deliveryPrefix: fresh.prefix });
+        cookie = await login(app, 'demand');
+        const answer = await pacingWhen(app, `ids=${campaignId}`, cookie, 4 * PER_IMP);
+        expect(answer.campaigns[0]).toMatchObject({ spentToday: 4 * PER_IMP, totalSpent: 4 * PER_IMP, state: 'capped' });
+        // and the campaign does not win again today
+        const channelUid = (await createAs(app, cookie, 'channels', { name: 'Pacing after restart', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
+        await app.edge.snapshots.rebuild();
+        for (let i = 0; i < 10; i++) {
+          const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=again-${i}&debug=1` });
+          const { trace } = res.json() as { trace: DecisionTrace };
+          expect(trace.winner?.source === 'campaign' && trace.winner.id === campaignId, `decision ${i}`).toBe(false);
+        }
+      });
     });
   });
 });

@@ -9,7 +9,7 @@ import { type CampaignLimits, type TagLimits } from './types.js';
  * requests (`tr<id>:d<day>`). Limits and pacing are refreshed from the caller's values on every use
  * (the snapshot may have changed them).
  */
-const DAILY_KEY_TTL_MS = 3 * DAY_MS;
+export const DAILY_KEY_TTL_MS = 3 * DAY_MS;
 
 const limitOf = (limit: Limit): number => (limit === 'unlimited' ? -1 : limit);
 export const dayIndex = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS) / DAY_MS);
@@ -26,6 +26,10 @@ export class AccountBook {
 
   dailyKey(campaign: CampaignLimits, now: number): string {
     return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
+  }
+
+  tagKey(tag: TagLimits, which: 'ti' | 'tr', now: number): string {
+    return `${which}${tag.id}:d${dayIndex(now, tag.timezone)}`;
   }
 
   get(key: string): Account | undefined {
@@ -70,7 +74,7 @@ export class AccountBook {
   }
 
   tag(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
-    const account = this.account(`${which}${tag.id}:d${dayIndex(now, tag.timezone)}`, which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
+    const account = this.account(this.tagKey(tag, which, now), which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
     account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
     return account;
   }

@@ -1,13 +1,13 @@
 import { type Limit } from '@adplane/shared';
-import { AccountBook, dayIndex } from './accountBook.js';
+import { AccountBook, DAILY_KEY_TTL_MS, dayIndex } from './accountBook.js';
 import { type Account, downAllowance, QpsBucket } from './allowances.js';
 import { type ViewerCount, ViewerCounts } from './frequency.js';
 import { DAY_MS, HOUR_MS, pacingState, type PacingState } from './pacing.js';
 import { askOf, type Batch, putBack, settleBatch } from './exchangeBatch.js';
 import { Reservations } from './reservations.js';
-import { type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
+import { type BudgetAsk, type ExchangeReply, type SharedCounters, type SpendRead } from './sharedCounters.js';
 import {
-  type Admission, type CampaignLimits, type CampaignSpend, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
+  type Admission, type CampaignLimits, type CampaignSpend, type CountFloors, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type DeliveryStats, type QpsScope, type Refusal,
   type TagLimits,
 } from './types.js';
 
@@ -305,6 +305,27 @@ export class DeliveryEngine implements DeliveryCounters {
         totalSpent: c.totalBudget === 'unlimited' ? null : reads[campaigns.length + i]!.spent + unsent.get(totals[i]!)!,
       };
     });
+  }
+
+  /**
+   * Raises the shared counts to what the stats store counted before this process started: today's
+   * and the total spend of campaigns, today's impressions and calls of demand tags. The in-process
+   * engine starts empty at every start, and a Redis without persistence may have lost its data: a
+   * restart must not hand a campaign its budget again. Never lowers a count (a store that counted
+   * more, impressions not yet flushed to the stats, keeps it). One exchange, before serving.
+   */
+  async raiseCounts(floors: CountFloors, now: number): Promise<void> {
+    const ask = (key: string, floor: number, ttlMs: number): BudgetAsk => ({ key, limit: -1, want: 0, min: 1, used: 0, floor, evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
+    const budgets: BudgetAsk[] = [];
+    for (const c of floors.campaigns) {
+      if (c.today > 0) budgets.push(ask(this.accounts.dailyKey(c.campaign, now), c.today, DAILY_KEY_TTL_MS));
+      if (c.total > 0) budgets.push(ask(`c${c.campaign.id}:t`, c.total, 0));
+    }
+    for (const t of floors.tags) {
+      if (t.imps > 0) budgets.push(ask(this.accounts.tagKey(t.tag, 'ti', now), t.imps, DAILY_KEY_TTL_MS));
+      if (t.calls > 0) budgets.push(ask(this.accounts.tagKey(t.tag, 'tr', now), t.calls, DAILY_KEY_TTL_MS));
+    }
+    if (budgets.length) await this.shared.exchange({ now, budgets, frequencies: [], qps: [] });
   }
 
   // ---- health and metrics -----------------------------------------------------------------

@@ -36,6 +36,12 @@ export interface CampaignLimits {
   frequencyCap: FrequencyCapRule | null;
 }
 
+/** What the stats store counted before a process started (micro-dollars; impressions and calls), for `raiseCounts`. */
+export interface CountFloors {
+  campaigns: readonly { campaign: CampaignLimits; today: number; total: number }[];
+  tags: readonly { tag: TagLimits; imps: number; calls: number }[];
+}
+
 /** A demand tag's caps: its daily requests and impressions (in the tenant's day) and its QPS. */
 export interface TagLimits {
   id: number;
@@ -136,6 +142,8 @@ export interface DeliveryCounters {
   readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]>;
   health(): DeliveryHealth;
   stats(): DeliveryStats;
+  /** Raises the shared counts to the stats store's (never lowers them): campaigns' spend today and in total, tags' impressions and calls today (spendSeed.ts). */
+  raiseCounts(floors: CountFloors, now: number): Promise<void>;
   /** Runs one exchange with the shared counters now and waits for it (tests, shutdown). */
   flush(): Promise<void>;
   /** Returns this process's leases, sends what it counted, stops the timers and closes connections. */

@@ -4,6 +4,7 @@ import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
 import { DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
+import { seedDeliveryCounts } from '../delivery/countSeed.js';
 import { openReplayGuard } from '../delivery/redisReplay.js';
 import { type SharedCounters } from '../delivery/sharedCounters.js';
 import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
@@ -145,6 +146,15 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // before the first request rather than inside it.
     deps.geo('8.8.8.8');
     await snapshots.start();
+    // what the counters held before this start (budgets spent today and in total, tags' daily caps), from the stats store
+    const snap = snapshots.current;
+    if (snap) {
+      const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
+      await seedDeliveryCounts(delivery, app.stats, {
+        campaigns: [...snap.campaigns.values()].map((c) => pacing.limitsOfCampaign(c, tz(c.tenantId))),
+        tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
+      }, app.log);
+    }
     await seedPostbidCap(deps.postbid!.cap, app.stats, app.log);
     // every minute, the month so far again: the other edge processes' post-bid impressions reach this
     // one's count through the stats store (a failed read was logged at start; it is tried again quietly)
