@@ -228,10 +228,12 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   let result: AuctionResult;
   try {
     const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
-    result = await runAuction(
+    const auction = runAuction(
       { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, traced },
       deps.sources,
     );
+    // decided at once (nothing called over the network): no await, no microtask
+    result = auction instanceof Promise ? await auction : auction;
   } catch {
     return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started);
   }

@@ -133,11 +133,15 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, fate: top.fate };
 }
 
-export async function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): Promise<AuctionResult> {
+/**
+ * The auction. Its answer is at once (no promise) when no candidate had to be called over the
+ * network: our campaigns win a waterfall's first tier on most requests, and the caller then
+ * continues without a microtask; `await` reads either.
+ */
+export function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): AuctionResult | Promise<AuctionResult> {
   const fates: SourceFate[] = [];
-  const filtered = (f: SourceFate): void => {
-    fates.push(f);
-  };
+  // one collector per auction (a bound push, not a named closure)
+  const filtered: (f: SourceFate) => void = fates.push.bind(fates);
   const candidates: DemandCandidate[] = [];
   let indexedOut = 0;
   for (const source of sources) {
@@ -149,22 +153,46 @@ export async function runAuction(req: AuctionRequest, sources: readonly DemandSo
 
   if (req.channel.demandMode === 'auction') {
     const answers = callGroup(candidates, req);
-    const priced = priceGroup(candidates, Array.isArray(answers) ? answers : await answers, req, fates);
-    return { winner: decide(priced, req), fates, indexedOut, offered: candidates.length };
+    return Array.isArray(answers) ? auctionResult(req, candidates, answers, fates, indexedOut) : answers.then((known) => auctionResult(req, candidates, known, fates, indexedOut));
   }
+  return waterfall(req, candidates, tiersOf(candidates), fates, indexedOut);
+}
 
-  const tiers = tiersOf(candidates);
+/** `auction` mode: every candidate's answer priced together. */
+function auctionResult(req: AuctionRequest, candidates: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult {
+  return { winner: decide(priceGroup(candidates, answers, req, fates), req), fates, indexedOut, offered: candidates.length };
+}
+
+/** A waterfall's tiers in order: each tier known at once is priced here; from the first that must be called, the rest waits for it. */
+function waterfall(req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], fates: SourceFate[], indexedOut: number): AuctionResult | Promise<AuctionResult> {
   for (let i = 0; i < tiers.length; i++) {
-    const tier = tiers[i]!;
-    const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tier);
+    const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tiers[i]);
     const answers = callGroup(group, req);
-    const winner = decide(priceGroup(group, Array.isArray(answers) ? answers : await answers, req, fates), req);
-    if (winner || Date.now() >= req.deadline) {
-      for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
-      return { winner, fates, indexedOut, offered: candidates.length };
-    }
+    if (!Array.isArray(answers)) return waterfallFrom(req, candidates, tiers, i, group, answers, fates, indexedOut);
+    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut);
+    if (done) return done;
   }
   return { winner: null, fates, indexedOut, offered: candidates.length };
+}
+
+async function waterfallFrom(
+  req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], from: number, firstGroup: DemandCandidate[], firstAnswers: Promise<CallResult[]>, fates: SourceFate[], indexedOut: number,
+): Promise<AuctionResult> {
+  for (let i = from; i < tiers.length; i++) {
+    const group = i === from ? firstGroup : candidates.filter((c) => c.priority === tiers[i]);
+    const answers = i === from ? await firstAnswers : await callGroup(group, req);
+    const done = tierDone(req, candidates, tiers[i]!, group, answers, fates, indexedOut);
+    if (done) return done;
+  }
+  return { winner: null, fates, indexedOut, offered: candidates.length };
+}
+
+/** A tier's answers priced: the result when it won or the deadline passed (the later tiers not called), else null. */
+function tierDone(req: AuctionRequest, candidates: DemandCandidate[], tier: number, group: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult | null {
+  const winner = decide(priceGroup(group, answers, req, fates), req);
+  if (!winner && Date.now() < req.deadline) return null;
+  for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
+  return { winner, fates, indexedOut, offered: candidates.length };
 }
 
 /** The candidates' priorities, each once, lowest first (inserted in place: a handful, no sort call). */

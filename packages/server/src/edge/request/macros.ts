@@ -80,15 +80,19 @@ function text(query: RawQuery, names: readonly string[]): string {
 
 function int(query: RawQuery, names: readonly string[], max: number): number {
   const t = text(query, names);
-  if (!/^\d{1,6}$/.test(t)) return 0;
+  if (!t || !/^\d{1,6}$/.test(t)) return 0;
   const n = Number(t);
   return n > max ? 0 : n;
 }
 
-const flag = (query: RawQuery, names: readonly string[]): 0 | 1 => (/^(1|true)$/i.test(text(query, names)) ? 1 : 0);
+function flag(query: RawQuery, names: readonly string[]): 0 | 1 {
+  const t = text(query, names);
+  return t && /^(1|true)$/i.test(t) ? 1 : 0;
+}
 
 /** A bare host name from a domain or URL macro: `https://News.Example.com/x` -> `news.example.com`. */
 export function hostOf(value: string): string {
+  if (!value) return '';
   const v = value.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
   return /^[a-z0-9.-]{1,253}$/.test(v) && v.includes('.') ? v : '';
 }
