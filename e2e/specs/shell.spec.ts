@@ -210,8 +210,13 @@ test('profile is read-only for a subpublisher', async ({ page }) => {
 
 test('config: the admin saves post-bid allowances, commas and dots stripped', async ({ page }) => {
   await signIn(page, 'admin');
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-config').click();
+  // The admin's dashboard loads its numbers while the menu opens; a click that lands while the
+  // dropdown re-renders is lost, so the menu is opened again until the modal shows.
+  await expect(async () => {
+    if (!(await page.getByTestId('user-menu-config').isVisible())) await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-config').click({ timeout: 2_000 });
+    await expect(page.getByTestId('config-postbidMaxImps')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByTestId('config-postbidMaxImps').fill('1,500,000');
   await page.getByTestId('config-postbidMaxReps').fill('');
   await page.getByTestId('config-save').click();

@@ -67,7 +67,11 @@ export class ResourcePage {
   }
 
   async openRow(name: string): Promise<void> {
-    await this.row(name).getByRole('link', { name }).click();
-    await expect(this.drawer).toBeVisible();
+    // The row's numbers arrive after the rows and re-render the table: a click that lands during that
+    // render is lost, so the name is clicked again until the drawer opens (opening is idempotent).
+    await expect(async () => {
+      if (!(await this.drawer.isVisible())) await this.row(name).getByRole('link', { name }).click({ timeout: 5_000 });
+      await expect(this.drawer).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 30_000 });
   }
 }
