@@ -90,6 +90,23 @@ forEachStore((t) => {
     expect(trace.sources.filter((s) => s.fate === 'not_called').map((s) => s.id).sort()).toEqual([ids.share!.id, ids.hang!.id, ids.junk!.id].sort());
   });
 
+  it('answers in the VAST version a tag asks for (vast_version), else in the channel\'s; an unknown version is ignored', async () => {
+    for (const version of ['2.0', '3.0', '4.0', '4.1'] as const) {
+      const res = await vast(ids.waterfall!.uid, `&vast_version=${version}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain(`<VAST version="${version}"`);
+      expect(res.body).toContain('spring.mp4');
+      expect(schemaErrors(version, res.body), version).toBe('');
+    }
+    // the debug view reads the same version, and the channel's own answer is unchanged
+    expect((await debug(ids.waterfall!.uid, '&vast_version=4.2')).vast).toContain('<VAST version="4.2"');
+    for (const query of ['', '&vast_version=5.0', '&vast_version=', '&vast_version=4']) {
+      const res = await vast(ids.waterfall!.uid, query);
+      expect(res.body, query).toContain('<VAST version="3.0"');
+      expect(schemaErrors('3.0', res.body)).toBe('');
+    }
+  });
+
   it('never answers 500: unknown channel is a 404 VAST, a paused one and garbage macros an empty VAST', async () => {
     const unknown = await app.inject({ method: 'GET', url: '/vast/no-such-channel' });
     expect(unknown.statusCode).toBe(404);

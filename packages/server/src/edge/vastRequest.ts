@@ -1,10 +1,12 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext } from './request/context.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
-import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
+import { type SnapChannel } from './snapshot/types.js';
+import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
 
 /**
  * GET /vast/<channel uid> on the raw node request: no body parsing, no JSON; the answer is the XML
@@ -41,11 +43,31 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
 export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
   try {
     const ctx = buildRequestContext(queryObject(search), { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, Date.now(), deps.geo);
-    return await decide(deps, uid, ctx, options);
+    const asked = search.get(VAST_VERSION_PARAM);
+    const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
+    return await decide(deps, uid, ctx, channel ? { ...options, channel } : options);
   } catch (error) {
     deps.onError(error);
     return null;
   }
+}
+
+/** Each channel in the VAST versions tags asked for (`vast_version`), kept with the snapshot's channel object. */
+const versioned = new WeakMap<SnapChannel, Map<VastVersion, SnapChannel>>();
+
+/**
+ * The channel answering in the VAST version a tag asks for, when it is one of ours and not the
+ * channel's own (null: the channel as set up, or no such channel: the decision says why).
+ */
+function inVersion(deps: EdgeDeps, uid: string, asked: string): SnapChannel | null {
+  const version = (VAST_VERSIONS as readonly string[]).includes(asked) ? (asked as VastVersion) : null;
+  const channel = version ? deps.snapshot()?.channelsByUid.get(uid) : undefined;
+  if (!version || !channel || channel.vastVersion === version) return null;
+  let byVersion = versioned.get(channel);
+  if (!byVersion) versioned.set(channel, (byVersion = new Map()));
+  let copy = byVersion.get(version);
+  if (!copy) byVersion.set(version, (copy = { ...channel, vastVersion: version }));
+  return copy;
 }
 
 /** The plain VAST entry reads no trace. */

@@ -24,6 +24,13 @@ export const EVENT_PATH = '/ev';
 const seg = (uid: string) => encodeURIComponent(uid);
 
 export const vastTagPath = (channelUid: string): string => `/vast/${seg(channelUid)}`;
+
+/**
+ * The query parameter of a VAST tag that asks for the answer in another VAST version than the
+ * channel's setting (2.0, 3.0, 4.0, 4.1 or 4.2; anything else is ignored): one channel can serve a
+ * VAST 2 era player and a VAST 4 one.
+ */
+export const VAST_VERSION_PARAM = 'vast_version';
 export const rtbChannelPath = (channelUid: string): string => `/rtb/${seg(channelUid)}`;
 export const supplierBidPath = (supplierUid: string): string => `/rtb/bid/${seg(supplierUid)}`;
 

@@ -45,6 +45,15 @@ describe('<TagPreview>', () => {
     expect(screen.getByTestId('tag').textContent).not.toContain('{{');
   });
 
+  it('shows the tag in another VAST version when one is picked', async () => {
+    renderWithAuth(<TagPreview model={model} testId="tag" />, user);
+    expect(screen.getByTestId('tag').textContent).not.toContain('vast_version');
+    fireEvent.mouseDown(screen.getByTestId('tag-version').querySelector('.ant-select-selector') ?? screen.getByTestId('tag-version'));
+    fireEvent.click(await screen.findByText('VAST 3.0'));
+    await waitFor(() => expect(screen.getByTestId('tag').textContent).toContain('/vast/u1?vast_version=3.0&'));
+    expect(screen.getByTestId('tag-preview').textContent).toContain('Asks for VAST 3.0');
+  });
+
   it('offers "Test this tag" with the shown variant only when asked to', () => {
     const onTest = vi.fn();
     renderWithAuth(<TagPreview model={model} testId="tag" onTest={onTest} />, user);

@@ -1,5 +1,5 @@
 import { CheckOutlined, CopyOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { App, Button, ConfigProvider, Segmented, Space, Switch, Typography } from 'antd';
+import { App, Button, ConfigProvider, Segmented, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { copyText } from '../resources/clipboard.js';
 import { pickVariant, type TagPreviewModel, type TagVariant } from './tagVariants.js';
@@ -23,8 +23,11 @@ export interface TagPreviewProps {
  * request, and a labelled Copy button that says when it worked. It stays usable in a read-only
  * drawer: copying changes nothing.
  */
-export function TagPreview({ model, testId, copiedMessage = 'Copied: it is in your clipboard', onTest, bare }: TagPreviewProps) {
+export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it is in your clipboard', onTest, bare }: TagPreviewProps) {
   const { message } = App.useApp();
+  const [version, setVersion] = useState<string | null>(null);
+  const versions = asSetUp.vastVersions;
+  const model = versions && version && version !== versions.current ? versions.inVersion(version) : asSetUp;
   const [key, setKey] = useState<string | null>(null);
   const [example, setExample] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -55,6 +58,17 @@ export function TagPreview({ model, testId, copiedMessage = 'Copied: it is in yo
                 options={model.variants.map((v) => ({ value: v.key, label: <span data-testid={`${testId}-variant-${v.key}`}>{v.label}</span> }))}
                 onChange={(value) => setKey(String(value))}
                 data-testid={`${testId}-variant`}
+              />
+            )}
+            {versions && (
+              <Select
+                size="small"
+                value={version ?? versions.current}
+                onChange={setVersion}
+                popupMatchSelectWidth={false}
+                options={versions.options.map((v) => ({ value: v, label: v === versions.current ? `VAST ${v} (channel)` : `VAST ${v}` }))}
+                aria-label="VAST version"
+                data-testid={`${testId}-version`}
               />
             )}
             {variant.example !== undefined && (

@@ -83,6 +83,25 @@ describe('VAST tag variants', () => {
   });
 });
 
+describe('VAST version of a tag', () => {
+  it("asks for another version in the tag itself, first; the channel's own version needs nothing", () => {
+    const model = channelTagPreview({ uid: 'u1', integration: 'VAST', environment: 'web', vastVersion: '4.2' }, user)!;
+    expect(model.vastVersions).toMatchObject({ current: '4.2', options: ['2.0', '3.0', '4.0', '4.1', '4.2'] });
+    expect(paramsOf(pickVariant(model, null).text)).not.toContain('vast_version');
+    const v3 = model.vastVersions!.inVersion('3.0');
+    const web = pickVariant(v3, 'web');
+    expect(paramsOf(web.text)[0]).toBe('vast_version');
+    expect(new URL(web.text).searchParams.get('vast_version')).toBe('3.0');
+    expect(new URL(web.example!).searchParams.get('vast_version')).toBe('3.0');
+    expect(v3.note).toContain('VAST 3.0');
+    expect(v3.note).toContain('4.2');
+    // VAST 2 players fill fewer macros: the tenant's VAST 2 list
+    const v2 = pickVariant(model.vastVersions!.inVersion('2.0'), 'web');
+    expect(paramsOf(v2.text)).not.toContain('us_privacy');
+    expect(model.vastVersions!.inVersion('4.2').variants.map((v) => v.text)).toEqual(model.variants.map((v) => v.text));
+  });
+});
+
 describe('channel tag preview', () => {
   it("opens a VAST channel on its own environment and says its VAST version", () => {
     const model = channelTagPreview({ uid: 'u1', integration: 'VAST', environment: 'ctv', vastVersion: '4.1' }, user)!;

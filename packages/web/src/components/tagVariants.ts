@@ -1,6 +1,6 @@
 import {
   type AuthUser, edgeUrl, ENVIRONMENT_OPTIONS, ENVIRONMENTS, macroExample, macroFilledIn, PREBID_AUCTION_PATH, rtbChannelPath, STANDARD_TAG_MACROS,
-  supplierBidPath, type TagEnvironment, type TagMacro, vastTagPath,
+  supplierBidPath, type TagEnvironment, type TagMacro, VAST_VERSION_PARAM, VAST_VERSIONS, vastTagPath,
 } from '@adplane/shared';
 
 /**
@@ -31,6 +31,11 @@ export interface TagPreviewModel {
   defaultKey: string;
   /** A fact about every variant (the VAST version the channel answers in). */
   note?: string;
+  /**
+   * A VAST tag's versions: the channel answers in its own (`current`); a tag may ask for another
+   * (`vast_version`), for a player that plays only that one. The same model in another version.
+   */
+  vastVersions?: { current: string; options: readonly string[]; inVersion(version: string): TagPreviewModel };
 }
 
 export interface TaggedChannel {
@@ -89,17 +94,20 @@ function environmentHint(label: string, environment: TagEnvironment): string {
  * A VAST channel's tag in each environment: its URL with the macros that environment's players fill
  * (a VAST 2.0 channel: the macros VAST 2 players support) and the example call of each.
  */
-export function vastTagVariants(uid: string, vastVersion: unknown, user: TagUser): TagVariant[] {
+export function vastTagVariants(uid: string, vastVersion: unknown, user: TagUser, asked = false): TagVariant[] {
   const url = edgeUrl(user.config.host, vastTagPath(uid));
   const tenantMacros = vastVersion === '2.0' ? user.vast2Params : user.vastParams;
+  // a version other than the channel's is asked for in the tag itself
+  const pinned = asked && typeof vastVersion === 'string' ? `${VAST_VERSION_PARAM}=${vastVersion}` : '';
+  const query = (rest: string) => [pinned, rest].filter(Boolean).join('&');
   return ENVIRONMENTS.map((environment) => {
     const macros = macrosFor(tenantMacros, environment);
     const label = ENVIRONMENT_LABELS.get(environment) ?? environment;
     return {
       key: environment,
       label,
-      text: withQuery(url, macroQuery(macros)),
-      example: withQuery(url, exampleQuery(macros, environment)),
+      text: withQuery(url, query(macroQuery(macros))),
+      example: withQuery(url, query(exampleQuery(macros, environment))),
       hint: environmentHint(label, environment),
       environment,
     };
@@ -179,13 +187,18 @@ export function channelTagPreview(channel: TaggedChannel, user: TagUser): TagPre
       };
     }
     default: {
-      const version = typeof channel.vastVersion === 'string' ? channel.vastVersion : '4.2';
-      return {
+      const current = typeof channel.vastVersion === 'string' ? channel.vastVersion : '4.2';
+      const inVersion = (version: string): TagPreviewModel => ({
         title: 'VAST tag',
-        variants: vastTagVariants(uid, version, user),
+        variants: vastTagVariants(uid, version, user, version !== current),
         defaultKey: environment,
-        note: `Answers in VAST ${version}${version === '2.0' ? ', with the macros VAST 2 players fill' : ''}.`,
-      };
+        note:
+          version === current
+            ? `Answers in VAST ${version}, the channel's version${version === '2.0' ? ', with the macros VAST 2 players fill' : ''}.`
+            : `Asks for VAST ${version} (the channel answers in ${current} otherwise)${version === '2.0' ? ', with the macros VAST 2 players fill' : ''}.`,
+        vastVersions: { current, options: VAST_VERSIONS, inVersion },
+      });
+      return inVersion(current);
     }
   }
 }
