@@ -41,6 +41,9 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 
+/** Requests run by the cases so far, warm-ups included (what a heap profile's bytes are divided by). */
+let ran = 0;
+
 interface FakeRes {
   status: number;
   body: string;
@@ -115,11 +118,12 @@ async function measure(name: string, inFlight: number, one: (i: number, done: ()
       };
       for (let k = 0; k < inFlight; k++) start();
     });
-  await run(1000);
+  ran += await run(1000);
   Object.assign(gc, { scavenges: 0, scavengeMs: 0, others: 0, otherMs: 0 });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const n = await run(seconds * 1000);
+  ran += n;
   const cpu = process.cpuUsage(cpu0);
   const ms = performance.now() - t0;
   await new Promise((r) => setTimeout(r, 50));
@@ -134,6 +138,13 @@ async function measure(name: string, inFlight: number, one: (i: number, done: ()
   say(`${name.padEnd(10)} ${JSON.stringify(result)}`);
   return result;
 }
+
+interface HeapNode {
+  selfSize: number;
+  children: HeapNode[];
+}
+
+const sampledBytes = (node: HeapNode): number => node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
 
 /** Starts V8's sampling heap profiler (every allocation of about 4 KB sampled, garbage included); the answer stops it and returns the profile. */
 async function heapSampling(): Promise<() => Promise<unknown>> {
@@ -192,7 +203,11 @@ async function main(): Promise<void> {
     if (only.includes('sign')) await measure('sign', 0, (i) => signer.sign(decisions[i % decisions.length]!));
     if (only.includes('verify')) await measure('verify', 0, (i) => signer.verify(tokens[i % tokens.length]!, nowS));
   }
-  if (heap) writeFileSync(process.env.BENCH_HEAP!, JSON.stringify(await heap()));
+  if (heap) {
+    const profile = (await heap()) as { head: HeapNode };
+    writeFileSync(process.env.BENCH_HEAP!, JSON.stringify(profile));
+    say(`allocated: ${Math.round(sampledBytes(profile.head) / ran)} bytes per request (sampled, garbage included; ${ran} requests)`);
+  }
   await app.close();
   await store.close();
   process.exit(0);
