@@ -170,6 +170,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     clearInterval(capTimer);
     snapshots.stop();
     unsubscribe();
+    // events whose replay check (Redis, the workers' primary) is still on its way are counted first
+    await replay.drain?.().catch((error: unknown) => app.log.error({ err: error }, 'impression replay checks could not finish before the final flush'));
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));
     // after the counters: what this process committed reaches the shared counters, its leases go back
     await delivery.flush().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters final flush failed'));

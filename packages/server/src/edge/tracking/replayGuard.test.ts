@@ -34,6 +34,22 @@ describe('impression replay guard', () => {
     expect(asked).toHaveLength(1);
   });
 
+  it('drains: every event asked about is answered and its count done before the final flush', async () => {
+    const { log } = quiet();
+    const guard = new SharedReplayGuard((ids) => new Promise((resolve) => setTimeout(() => resolve(ids.map(() => true)), 30)), log);
+    const counted: string[] = [];
+    const now = Date.now();
+    for (const id of ['a:impression', 'b:start']) {
+      const first = guard.firstTime(id, now);
+      // as /ev does: the count follows the answer
+      if (first instanceof Promise) void first.then((yes) => yes && counted.push(id));
+    }
+    // asked in the same turn, before the batch went out: drain sends it and waits for the answer
+    await guard.drain();
+    expect(counted).toEqual(['a:impression', 'b:start']);
+    await guard.drain(); // nothing pending: returns
+  });
+
   it('counts on its own guard while the shared memory is unreachable, logging once per outage', async () => {
     let up = false;
     const { lines, log } = quiet();

@@ -7,6 +7,8 @@
 export interface ImpressionReplayGuard {
   /** True the first time an id is seen (within the lifetime), false on a replay; a promise when other processes are asked. */
   firstTime(id: string, nowMs: number): boolean | Promise<boolean>;
+  /** Resolves once every check asked so far has its answer (and its event was counted): before the final flush. */
+  drain?(): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ interface GuardLog {
 export class SharedReplayGuard implements ImpressionReplayGuard {
   private readonly local = new ReplayGuard();
   private pending: { id: string; resolve(first: boolean): void }[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
   private down = false;
 
   constructor(
@@ -70,8 +73,9 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
 
   private ask(nowMs: number): void {
     const batch = this.pending;
+    if (!batch.length) return; // drained already
     this.pending = [];
-    this.check(batch.map((p) => p.id), nowMs).then(
+    const answered = this.check(batch.map((p) => p.id), nowMs).then(
       (answers) => {
         if (this.down) this.log.info({}, 'impression replay guard: the shared memory answers again');
         this.down = false;
@@ -83,6 +87,21 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
         for (const p of batch) p.resolve(true);
       },
     );
+    this.inFlight.add(answered);
+    void answered.finally(() => this.inFlight.delete(answered));
+  }
+
+  /**
+   * Every event asked about so far answered and counted: SIGTERM's final flush runs after this, or
+   * the events whose shared check was still on its way would be lost (their count follows the answer).
+   */
+  async drain(): Promise<void> {
+    while (this.pending.length || this.inFlight.size) {
+      if (this.pending.length) this.ask(Date.now());
+      await Promise.all([...this.inFlight]);
+    }
+    // the counts follow the answers in the microtasks queued with them
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   close(): Promise<void> {
