@@ -1,6 +1,6 @@
 import { STATS_TABLE, type StatsStore } from '../stats/statsStore.js';
-import { dayIndex } from './accountBook.js';
-import { DAY_MS, HOUR_MS } from './pacing.js';
+import { hourOf } from '../edge/counters/hourlyCounters.js';
+import { tenantDay } from './pacing.js';
 import { type CampaignLimits, type CountFloors, type DeliveryCounters, type DeliveryLog, type TagLimits } from './types.js';
 
 /**
@@ -17,14 +17,8 @@ export interface SeedInput {
   tags: readonly TagLimits[];
 }
 
-/** The stats store's hour text of an instant (UTC, whole hour), as both engines compare it. */
-const hourText = (ms: number): string => new Date(ms).toISOString().slice(0, 13).replace('T', ' ') + ':00:00';
-
-/** The UTC start of today in a tenant zone. */
-const dayStart = (now: number, timezone: number): number => dayIndex(now, timezone) * DAY_MS - timezone * HOUR_MS;
-
 async function sums(stats: Pick<StatsStore, 'select'>, column: 'campaign_id' | 'tag_id', metrics: readonly string[], since: number | null): Promise<Map<number, number[]>> {
-  const where = since === null ? `${column} > 0` : `${column} > 0 AND hour >= '${hourText(since)}'`;
+  const where = since === null ? `${column} > 0` : `${column} > 0 AND hour >= '${hourOf(since)}'`;
   const rows = await stats.select(`SELECT ${column} AS id, ${metrics.map((m, i) => `sum(${m}) AS m${i}`).join(', ')} FROM ${STATS_TABLE} WHERE ${where} GROUP BY ${column}`);
   return new Map(rows.map((r) => [Number(r.id), metrics.map((_, i) => Number(r[`m${i}`] ?? 0))]));
 }
@@ -33,7 +27,7 @@ export async function countFloors(stats: Pick<StatsStore, 'select'>, input: Seed
   const zones = new Set([...input.campaigns.map((c) => c.timezone), ...input.tags.map((t) => t.timezone)]);
   const today = new Map<number, { campaigns: Map<number, number[]>; tags: Map<number, number[]> }>();
   for (const zone of zones) {
-    const since = dayStart(now, zone);
+    const since = tenantDay(now, zone).start;
     today.set(zone, {
       campaigns: input.campaigns.some((c) => c.timezone === zone) ? await sums(stats, 'campaign_id', ['revenue'], since) : new Map(),
       tags: input.tags.some((t) => t.timezone === zone) ? await sums(stats, 'tag_id', ['imps', 'demand_calls'], since) : new Map(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Limit } from '../entities/common.js';
+import { idList } from './idList.js';
 
 /**
  * Campaign pacing as the console shows it (GET /api/demand/campaigns/pacing?ids=1,2,3): the live
@@ -12,18 +13,7 @@ export const PacingQuery = z.object({
   /** Comma-separated campaign ids (the rows on screen, or the campaign of a drawer). */
   ids: z
     .string({ error: 'is required: campaign ids separated by commas' })
-    .transform((v, ctx) => {
-      const parts = v.split(',').map((p) => p.trim()).filter((p) => p !== '');
-      if (parts.length === 0 || parts.some((p) => !/^[1-9]\d{0,15}$/.test(p) || !Number.isSafeInteger(Number(p)))) {
-        ctx.addIssue({ code: 'custom', message: 'must be campaign ids separated by commas' });
-        return z.NEVER;
-      }
-      if (parts.length > PACING_MAX_IDS) {
-        ctx.addIssue({ code: 'custom', message: `at most ${PACING_MAX_IDS} ids` });
-        return z.NEVER;
-      }
-      return [...new Set(parts.map(Number))];
-    }),
+    .transform((v, ctx) => idList(v, ctx, PACING_MAX_IDS, 'campaign')),
 });
 
 /**

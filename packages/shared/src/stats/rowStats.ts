@@ -8,6 +8,7 @@ import { formatDate } from '../format.js';
 import { type ResourceKind } from '../kinds/kindDef.js';
 import { type DimensionId } from './dimensions.js';
 import { type MetricId } from './metrics.js';
+import { idList } from '../schemas/idList.js';
 
 export const ROW_STATS_PERIODS = ['today', 'yesterday', 'last7'] as const;
 export type RowStatsPeriod = (typeof ROW_STATS_PERIODS)[number];
@@ -57,19 +58,7 @@ export const RowStatsQuery = z.object({
   ids: z
     .string()
     .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return undefined;
-      const parts = v.split(',').map((p) => p.trim());
-      if (parts.some((p) => !/^[1-9]\d{0,15}$/.test(p) || !Number.isSafeInteger(Number(p)))) {
-        ctx.addIssue({ code: 'custom', message: 'must be row ids separated by commas' });
-        return z.NEVER;
-      }
-      if (parts.length > ROW_STATS_MAX_IDS) {
-        ctx.addIssue({ code: 'custom', message: `at most ${ROW_STATS_MAX_IDS} ids` });
-        return z.NEVER;
-      }
-      return [...new Set(parts.map(Number))];
-    }),
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : idList(v, ctx, ROW_STATS_MAX_IDS, 'row'))),
 });
 export type RowStatsQuery = z.output<typeof RowStatsQuery>;
 

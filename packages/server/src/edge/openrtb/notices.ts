@@ -124,15 +124,20 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
   }
 }
 
+/** A notice URL our impression URL carries under `urlKey`, when its signature (`sigKey`) binds it to the token. */
+function attachedNotice(query: URLSearchParams, urlKey: string, sigKey: string, token: string, signer: TokenSigner): string | null {
+  const url = query.get(urlKey);
+  const sig = query.get(sigKey);
+  return url && sig && /^https?:\/\//i.test(url) && signer.attached(token, url, sig) ? url : null;
+}
+
 /**
  * The billing notice of an impression /ev just counted (first time, not a test): the burl our
  * impression URL carries, when its signature binds it to the token.
  */
 export function billingNotice(query: URLSearchParams, token: string, signer: TokenSigner, now: number): string | null {
-  const burl = query.get('b');
-  const sig = query.get('bs');
-  if (!burl || !sig || !/^https?:\/\//i.test(burl) || !signer.attached(token, burl, sig)) return null;
-  return fillAuctionMacros(burl, { AUCTION_IMP_TS: String(now) });
+  const burl = attachedNotice(query, 'b', 'bs', token, signer);
+  return burl && fillAuctionMacros(burl, { AUCTION_IMP_TS: String(now) });
 }
 
 /**
@@ -140,8 +145,5 @@ export function billingNotice(query: URLSearchParams, token: string, signer: Tok
  * programmatic demand that won our bid into an upstream auction, when its signature binds it to the token.
  */
 export function deferredWinNotice(query: URLSearchParams, token: string, signer: TokenSigner): string | null {
-  const nurl = query.get('w');
-  const sig = query.get('ws');
-  if (!nurl || !sig || !/^https?:\/\//i.test(nurl) || !signer.attached(token, nurl, sig)) return null;
-  return nurl;
+  return attachedNotice(query, 'w', 'ws', token, signer);
 }
