@@ -26,11 +26,11 @@ import { insertEntities } from '../packages/server/src/store/entities.js';
 import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/entityTables.js';
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
-import { ask, child, pin, rnd, rssMb, say, sayTable, toWrite } from './edge/harness.js';
+import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable, toWrite } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
 import { cpuSeconds } from './workers/servers.js';
 
-const TENANTS = 100;
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const CHANNELS = 100;
 const TAGS = 200;
 const CAMPAIGNS = 1000;
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   // BENCH_NODE_FLAGS: V8 flags for the server (e.g. --max-semi-space-size=64: fewer scavenges, more memory)
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const server = await child([fileURLToPath(import.meta.url), '--serve'], [...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
+  const server = await serverChild([...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);
@@ -168,6 +168,7 @@ async function main(): Promise<void> {
     say(`fiveTags: ${JSON.stringify({ ...tags, eventLoop: await ask(server.proc, 'loop') })}`);
     await ask(server.proc, 'stop').catch(() => undefined);
     demand.proc.kill();
+    bare.proc.kill();
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   }

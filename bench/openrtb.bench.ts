@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AdExchangeInput, type BidRequest, SupplierInput } from '@adplane/shared';
 import { fill } from './edge.bench.js';
-import { ask, child, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
+import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
 import { jsonPost, runLoad } from './edge/loadClient.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   process.env.BENCH_DATA = dataDir;
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops; BENCH_NODE_FLAGS: V8 flags for it
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const server = await child([join(here, 'edge.bench.ts'), '--serve'], [...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
+  const server = await serverChild([...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);

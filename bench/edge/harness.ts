@@ -3,7 +3,9 @@
  * (the server, the bare baseline, local demand) pinned to their cores and asked questions over IPC.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { RESOURCES } from '@adplane/shared';
+import { serverPath } from '../../packages/server/src/serverRoot.js';
 import { type EntityWrite } from '../../packages/server/src/store/entities.js';
 import { type EntityKind } from '../../packages/server/src/store/entityTables.js';
 
@@ -28,12 +30,27 @@ export function pin(pid: number, cpu: number): void {
   spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
-export function child(args: string[], extraExecArgv: string[] = []): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
-  const proc = fork(args[0]!, args.slice(1), { execArgv: [...process.execArgv, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+/** A child process on the same loader as this one (tsx), or on plain node (`plain`: a bundle). */
+export function child(args: string[], extraExecArgv: string[] = [], plain = false): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const proc = fork(args[0]!, args.slice(1), { execArgv: [...(plain ? [] : process.execArgv), ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
   return new Promise((resolve, reject) => {
     proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
+}
+
+/**
+ * The server under test (edge.bench.ts `--serve`: the real app over the filled store), run as
+ * production runs it: bundled by the server's build (src/scripts/buildServer.ts) and started by plain
+ * node, without the TypeScript loader. `BENCH_TSX=1` runs the sources through tsx instead.
+ */
+export async function serverChild(extraExecArgv: string[]): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const entry = fileURLToPath(new URL('../edge.bench.ts', import.meta.url));
+  if (process.env.BENCH_TSX === '1') return child([entry, '--serve'], extraExecArgv);
+  // imported here, not at the top: the server child (which imports this module) never loads esbuild
+  const { bundleServer } = await import('../../packages/server/src/scripts/buildServer.js');
+  const bundle = await bundleServer(entry, serverPath('dist/bench-edge.mjs'));
+  return child([bundle, '--serve'], extraExecArgv, true);
 }
 
 /** A question to the server child; a child that exits or does not answer within a minute fails the run. */

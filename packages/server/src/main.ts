@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `adplane` command: `tsx packages/server/src/main.ts [--role api|edge|all] [--workers N]`.
+ * The `adplane` command: `node packages/server/dist/main.mjs [--role api|edge|all] [--workers N]` (the
+ * bundle `npm run build` writes; `tsx packages/server/src/main.ts` runs the sources the same way).
  * Settings, store, migrations, first-start seed, then HTTP until SIGINT/SIGTERM. With N > 1 this
  * process is the cluster primary (cluster/primary.ts) and N workers serve (docs/delivery.md, "Workers").
  */
 import cluster from 'node:cluster';
+import { realpathSync } from 'node:fs';
 import { type ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
@@ -155,7 +158,15 @@ async function serveWorker(role: Role, settings: Settings): Promise<void> {
   await app.listen({ port: settings.port, host: settings.host });
 }
 
-const isMain = process.argv[1]?.endsWith('main.ts') || process.argv[1]?.endsWith('main.js') || process.argv[1]?.endsWith('adplane');
+/** Run as the command (the sources through tsx, the bundle, or a bin link to either), not imported by a test. */
+function runAsCommand(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+const isMain = runAsCommand();
 if (isMain) {
   main().catch((error: unknown) => {
     if (cluster.isWorker) logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');

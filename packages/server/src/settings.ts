@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '@adplane/shared';
 import { type IvtSettings, readIvtSettings } from './ivt/ivtSettings.js';
 import { parseAllowList } from './ops/metricsAccess.js';
+import { serverPath } from './serverRoot.js';
 
 /**
  * Every setting of the adplane program, read once from the environment at start. A bad value stops
@@ -67,7 +67,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** packages/web/dist, found from this file so it does not depend on the working directory. */
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const DEFAULT_WEB_DIST = serverPath('../web/dist');
 
 export class SettingsError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {

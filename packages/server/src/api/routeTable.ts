@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { type GuardedRoute } from '../auth/guards.js';
+import { serverPath } from '../serverRoot.js';
 
 /** docs/routes.md at the repository root; rewritten by `npm run docs:routes -w @adplane/server`. */
-export const ROUTES_DOC_PATH = fileURLToPath(new URL('../../../../docs/routes.md', import.meta.url));
+export const ROUTES_DOC_PATH = serverPath('../../docs/routes.md');
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

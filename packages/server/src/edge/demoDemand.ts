@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { type FastifyInstance } from 'fastify';
 import { DEMO_DEMAND_PATH, DEMO_VIDEO_PATH } from '../store/seedEdgeDemo.js';
 import { xmlEscape } from './vast/xml.js';
+import { serverPath } from '../serverRoot.js';
 
 /**
  * The demo's world, served by adplane itself so that `npm start` fills offline: the demo video
@@ -10,7 +10,7 @@ import { xmlEscape } from './vast/xml.js';
  * demo demand partner answering inline VAST 3.0 with a <Pricing> (`price` in USD, default 4.50) and
  * its own trackers, as an external VAST demand tag would.
  */
-const VIDEO_FILE = fileURLToPath(new URL('../../assets/demo-ad.mp4', import.meta.url));
+const VIDEO_FILE = serverPath('assets/demo-ad.mp4');
 
 export function registerDemoDemand(app: FastifyInstance, origin: string): void {
   const video = readFileSync(VIDEO_FILE);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { emptyRangeList, type IpRangeSet, type RangeList, rangeSetOf, readRangeList } from './ipRanges.js';
 import { emptyUaPatternList, readUaPatterns, UaClassifier, type UaPatternList } from './userAgentProfile.js';
+import { serverPath } from '../serverRoot.js';
 
 /**
  * The data the pre-bid checks match against, loaded once at start: the shipped datacenter ranges
@@ -39,7 +39,7 @@ export class TrafficListError extends Error {
   }
 }
 
-const LISTS = (name: string) => fileURLToPath(new URL(`./lists/${name}`, import.meta.url));
+const LISTS = (name: string) => serverPath('src/ivt/lists', name);
 export const SHIPPED_RANGES_FILE = LISTS('datacenter-ranges.txt');
 export const SHIPPED_UA_FILE = LISTS('ua-patterns.txt');
 
