@@ -1,11 +1,12 @@
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { type CityResponse } from 'maxmind';
+import { GeoTable } from './geoTable.js';
 
 /**
- * Country, region and US state of a viewer's address. geoip-lite's bundled data (loaded once, in
- * memory) answers by default; a MaxMind GeoIP2/GeoLite2 City database answers instead when the
- * operator sets its path (ADPLANE_MAXMIND_DB), as it is more precise and updated weekly.
+ * Country, region and US state of a viewer's address. geoip-lite's bundled data (read once into a
+ * compact table of country and region ranges: geoTable.ts) answers by default; a MaxMind
+ * GeoIP2/GeoLite2 City database answers instead when the operator sets its path
+ * (ADPLANE_MAXMIND_DB), as it is more precise and updated weekly.
  */
 export interface Geo {
   /** ISO 3166-1 alpha-2, '' when unknown. */
@@ -20,12 +21,8 @@ export const UNKNOWN_GEO: Geo = Object.freeze({ country: '', region: '', usState
 
 export type GeoLookup = (ip: string) => Geo;
 
-interface GeoipLite {
-  lookup(ip: string): { country: string; region: string } | null;
-}
-
-const require = createRequire(import.meta.url);
-let geoipLite: GeoipLite | null = null;
+/** geoip-lite's data compacted to country and region (geoTable.ts): built on first use, kept. */
+let geoipLiteTable: GeoTable<Geo> | null = null;
 
 function fromParts(country: string, region: string): Geo {
   const c = /^[A-Z]{2}$/.test(country) ? country : '';
@@ -39,12 +36,10 @@ export function publicAddress(ip: string): string {
   return isIP(v) ? v : '';
 }
 
+/** geoip-lite's answer for an address (private, loopback and malformed ones unknown), one frozen object per place. */
 export const geoipLiteLookup: GeoLookup = (ip) => {
-  const address = publicAddress(ip);
-  if (!address) return UNKNOWN_GEO;
-  geoipLite ??= require('geoip-lite') as GeoipLite;
-  const hit = geoipLite.lookup(address);
-  return hit ? fromParts(hit.country, hit.region) : UNKNOWN_GEO;
+  geoipLiteTable ??= GeoTable.load((parts) => (parts ? Object.freeze(fromParts(parts.country, parts.region)) : UNKNOWN_GEO));
+  return geoipLiteTable.lookup(ip);
 };
 
 /** A lookup on a MaxMind .mmdb file; geoip-lite answers for addresses the file does not know. */
