@@ -1,10 +1,11 @@
 import { Agent, request } from 'undici';
+import { TIMED_OUT, untilDeadline } from './deadline.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
  * we owe it (win, loss, billing). Keep-alive connections per origin (one undici Agent: OpenRTB 2.6
  * section 2.1 calls persistent connections the most effective performance measure), a hard deadline
- * per call covering headers and body, answers capped in size. It never throws: whatever goes wrong
+ * per call covering headers and body (a late answer keeps its connection: deadline.ts), answers capped in size. It never throws: whatever goes wrong
  * comes back as a result the demand source turns into a counted no-fill.
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -16,7 +17,6 @@ export type PostResult =
   | { kind: 'timeout'; ms: number }
   | { kind: 'failed'; reason: string; ms: number };
 
-class DeadlineError extends Error {}
 class TooLargeError extends Error {}
 
 export class HttpCaller {
@@ -29,33 +29,29 @@ export class HttpCaller {
   /** POST a JSON body; the answer must be complete by `deadline` (epoch ms). */
   async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}): Promise<PostResult> {
     const started = Date.now();
-    const left = deadline - started;
-    if (left <= 0) return { kind: 'timeout', ms: 0 };
-    // One timer per call, cleared when the answer is in (as the VAST fetcher does).
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new DeadlineError()), left);
     try {
-      const res = await request(url, {
-        dispatcher: this.agent,
-        method: 'POST',
-        signal: abort.signal,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-        body,
-      });
-      if (res.statusCode === 204) {
-        await res.body.dump();
-        return { kind: 'answer', status: 204, body: '', ms: Date.now() - started };
-      }
-      const text = await readCapped(res.body);
-      return { kind: 'answer', status: res.statusCode, body: text, ms: Date.now() - started };
+      const answer = await untilDeadline(async (signal) => {
+        const res = await request(url, {
+          dispatcher: this.agent,
+          method: 'POST',
+          signal,
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+          body,
+        });
+        if (res.statusCode === 204) {
+          await res.body.dump();
+          return { status: 204, body: '' };
+        }
+        return { status: res.statusCode, body: await readCapped(res.body) };
+      }, deadline - started);
+      if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
+      return { kind: 'answer', status: answer.status, body: answer.body, ms: Date.now() - started };
     } catch (error) {
       const ms = Date.now() - started;
-      if (error instanceof DeadlineError || isAbort(error) || Date.now() >= deadline) return { kind: 'timeout', ms };
+      if (isAbort(error) || Date.now() >= deadline) return { kind: 'timeout', ms };
       if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
       return { kind: 'failed', reason: 'connection_failed', ms };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

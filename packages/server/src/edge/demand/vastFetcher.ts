@@ -1,10 +1,11 @@
 import { Agent, request } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
+import { TIMED_OUT, untilDeadline } from './deadline.js';
 import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
 
 /**
  * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a hard
- * deadline per call (headers and body), bodies capped, wrappers followed to `MAX_WRAPPERS` deep with
+ * deadline per call (headers and body; a late answer keeps its connection: deadline.ts), bodies capped, wrappers followed to `MAX_WRAPPERS` deep with
  * every hop's trackers kept. Whatever goes wrong is a no-fill with its VAST error code, never a throw.
  */
 export const MAX_WRAPPERS = 5;
@@ -22,18 +23,8 @@ export class VastFetcher {
     await this.agent.close();
   }
 
-  private async get(url: string, deadline: number, ua: string, ip: string): Promise<string> {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new DeadlineError();
-    // One timer per call, cleared when the answer is in: AbortSignal.timeout would fire (and
-    // dispatch an abort event) for every call, finished or not.
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new DeadlineError()), left);
-    try {
-      return await this.read(url, abort.signal, ua, ip);
-    } finally {
-      clearTimeout(timer);
-    }
+  private get(url: string, deadline: number, ua: string, ip: string): Promise<string | typeof TIMED_OUT> {
+    return untilDeadline((signal) => this.read(url, signal, ua, ip), deadline - Date.now());
   }
 
   private async read(url: string, signal: AbortSignal, ua: string, ip: string): Promise<string> {
@@ -71,15 +62,16 @@ export class VastFetcher {
     let wrapperPrice: number | null = null;
     let next = url;
     for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
-      let xml: string;
+      let xml: string | typeof TIMED_OUT;
       try {
         xml = await this.get(next, deadline, viewer.ua, viewer.ip);
       } catch (error) {
         const ms = Date.now() - started;
-        if (error instanceof DeadlineError || isTimeout(error)) return hop === 0 ? { kind: 'timeout', ms } : { kind: 'no_fill', reason: 'wrapper_timeout', vastError: VAST_ERRORS.wrapperTimeout, ms };
+        if (isTimeout(error)) return timedOut(hop, ms);
         if (error instanceof HttpError) return { kind: 'no_fill', reason: `http_${error.status}`, vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
         return { kind: 'no_fill', reason: 'connection_failed', vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
       }
+      if (xml === TIMED_OUT) return timedOut(hop, Date.now() - started);
       const answer = readVastAnswer(xml);
       if (answer.kind === 'empty') return { kind: 'no_fill', reason: answer.reason, vastError: answer.vastError, ms: Date.now() - started };
       if (answer.kind === 'inline') {
@@ -94,7 +86,9 @@ export class VastFetcher {
   }
 }
 
-class DeadlineError extends Error {}
+const timedOut = (hop: number, ms: number): FetchResult =>
+  hop === 0 ? { kind: 'timeout', ms } : { kind: 'no_fill', reason: 'wrapper_timeout', vastError: VAST_ERRORS.wrapperTimeout, ms };
+
 class HttpError extends Error {
   constructor(readonly status: number) {
     super(`HTTP ${status}`);

@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inlineVast } from '../../../test/demandServers.js';
+import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { HttpCaller } from './httpCaller.js';
+import { VastFetcher } from './vastFetcher.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('untilDeadline', () => {
+  it('answers the call when it is in time, and its failure as it comes', async () => {
+    expect(await untilDeadline(async () => 'vast', 100)).toBe('vast');
+    await expect(untilDeadline(async () => Promise.reject(new Error('refused')), 100)).rejects.toThrow('refused');
+    expect(await untilDeadline(async () => 'never called', 0)).toBe(TIMED_OUT);
+  });
+
+  it('stops waiting at the deadline but lets the call run on for the grace, then aborts it', async () => {
+    let signal: AbortSignal | null = null;
+    const late = untilDeadline((s) => {
+      signal = s;
+      return sleep(60).then(() => 'late answer');
+    }, 20, 200);
+    expect(await late).toBe(TIMED_OUT);
+    expect(signal!.aborted).toBe(false);
+    await sleep(80);
+    // answered within the grace: never aborted
+    expect(signal!.aborted).toBe(false);
+
+    let hanging: AbortSignal | null = null;
+    expect(await untilDeadline((s) => {
+      hanging = s;
+      return new Promise<string>(() => undefined);
+    }, 10, 30)).toBe(TIMED_OUT);
+    await sleep(60);
+    expect(hanging!.aborted).toBe(true);
+  });
+});
+
+describe('a late demand answer keeps its connection', () => {
+  let server: Server;
+  let base = '';
+  let connections = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const delay = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('delay') ?? 0);
+      setTimeout(() => {
+        if (req.method === 'POST') {
+          res.writeHead(204);
+          res.end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(inlineVast(base, 2));
+      }, delay);
+    });
+    server.on('connection', () => connections++);
+    server.keepAliveTimeout = 10_000;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('VAST: a call past its deadline is a timeout, and the next call reuses the connection', async () => {
+    const fetcher = new VastFetcher();
+    connections = 0;
+    const viewer = { ua: 'test', ip: '' };
+    expect((await fetcher.fetch(`${base}/inline?delay=80`, Date.now() + 20, viewer)).kind).toBe('timeout');
+    await sleep(120); // the late answer arrives within the grace
+    expect((await fetcher.fetch(`${base}/inline`, Date.now() + 1000, viewer)).kind).toBe('inline');
+    expect(connections).toBe(1);
+    await fetcher.close();
+  });
+
+  it('OpenRTB: the same for a bid request', async () => {
+    const caller = new HttpCaller();
+    connections = 0;
+    expect((await caller.postJson(`${base}/bid?delay=80`, '{}', Date.now() + 20)).kind).toBe('timeout');
+    await sleep(120);
+    expect(await caller.postJson(`${base}/bid`, '{}', Date.now() + 1000)).toMatchObject({ kind: 'answer', status: 204 });
+    expect(connections).toBe(1);
+    await caller.close();
+  });
+});
