@@ -50,16 +50,19 @@ export async function serverChild(extraExecArgv: string[]): Promise<{ proc: Chil
   // imported here, not at the top: the server child (which imports this module) never loads esbuild
   const { bundleServer } = await import('../../packages/server/src/scripts/buildServer.js');
   const bundle = await bundleServer(entry, serverPath('dist/bench-edge.mjs'));
-  return child([bundle, '--serve'], extraExecArgv, true);
+  // --expose-gc only for the last question ('memory': the live heap after a full collection)
+  return child([bundle, '--serve'], ['--expose-gc', ...extraExecArgv], true);
 }
 
 /** A question to the server child; a child that exits or does not answer within a minute fails the run. */
 export function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not answer '${msg}' within 60 s`)), 60_000);
-    proc.once('exit', (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`)));
+    const exited = (code: number | null, signal: string | null) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`));
+    proc.once('exit', exited);
     proc.once('message', (m) => {
       clearTimeout(timer);
+      proc.off('exit', exited);
       resolve(m as Record<string, unknown>);
     });
     proc.send(msg);
