@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { type Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 import { HttpCaller } from './httpCaller.js';
 import { VastFetcher } from './vastFetcher.js';
 
@@ -60,27 +61,39 @@ describe('a late demand answer keeps its connection', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
+  /** Until the late call has been answered and its connection is free again (the pool's own count). */
+  async function lateAnswerRead(agent: Agent): Promise<void> {
+    for (let waited = 0; waited < 10_000; waited += 10) {
+      const pool = (agent.stats as Record<string, { running: number; free: number } | undefined>)[base];
+      if (pool && pool.running === 0 && pool.free === 1) return;
+      await sleep(10);
+    }
+    throw new Error('the late answer never came back to the pool');
+  }
+
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
 
   it('VAST: a call past its deadline is a timeout, and the next call reuses the connection', async () => {
-    const fetcher = new VastFetcher();
+    const agent = demandAgent();
+    const fetcher = new VastFetcher(agent);
     connections = 0;
     const viewer = { ua: 'test', ip: '' };
     expect((await fetcher.fetch(`${base}/inline?delay=80`, Date.now() + 20, viewer)).kind).toBe('timeout');
-    await sleep(120); // the late answer arrives within the grace
+    await lateAnswerRead(agent); // within the grace
     expect((await fetcher.fetch(`${base}/inline`, Date.now() + 1000, viewer)).kind).toBe('inline');
     expect(connections).toBe(1);
     await fetcher.close();
   });
 
   it('OpenRTB: the same for a bid request', async () => {
-    const caller = new HttpCaller();
+    const agent = demandAgent();
+    const caller = new HttpCaller(agent);
     connections = 0;
     expect((await caller.postJson(`${base}/bid?delay=80`, '{}', Date.now() + 20)).kind).toBe('timeout');
-    await sleep(120);
+    await lateAnswerRead(agent);
     expect(await caller.postJson(`${base}/bid`, '{}', Date.now() + 1000)).toMatchObject({ kind: 'answer', status: 204 });
     expect(connections).toBe(1);
     await caller.close();

@@ -1,3 +1,5 @@
+import { Agent } from 'undici';
+
 /**
  * A demand call under a deadline that does not cut the connection. Aborting an HTTP/1.1 request
  * in flight closes its keep-alive connection: when a stall (a long garbage collection, a burst)
@@ -9,6 +11,11 @@
  * allocated per call for the timeout itself (no error object, no stack trace).
  */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/** The keep-alive connections of a demand caller: a pool per origin (VAST tags, OpenRTB, Prebid Server). */
+export function demandAgent(): Agent {
+  return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+}
 
 /** How long a call may run on after its deadline before it is aborted (and its connection closed). */
 export const LATE_GRACE_MS = 1000;

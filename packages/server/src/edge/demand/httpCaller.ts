@@ -1,5 +1,5 @@
-import { Agent, request } from 'undici';
-import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { type Agent, request } from 'undici';
+import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
@@ -20,7 +20,8 @@ export type PostResult =
 class TooLargeError extends Error {}
 
 export class HttpCaller {
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+  /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
+  constructor(private readonly agent: Agent = demandAgent()) {}
 
   async close(): Promise<void> {
     await this.agent.close();

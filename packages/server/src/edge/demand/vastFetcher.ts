@@ -1,6 +1,6 @@
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
 
 /**
@@ -17,7 +17,8 @@ export type FetchResult =
   | { kind: 'timeout'; ms: number };
 
 export class VastFetcher {
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+  /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
+  constructor(private readonly agent: Agent = demandAgent()) {}
 
   async close(): Promise<void> {
     await this.agent.close();
