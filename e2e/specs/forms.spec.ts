@@ -1,7 +1,7 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
 import { openedModal } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
  * Drawer and modal forms (issue 12, "Tables and forms"): the footer with Save and Cancel stays in
@@ -20,13 +20,6 @@ async function openFirstRow(page: Page, path: string): Promise<Locator> {
 }
 
 /** Open the user menu's entry; the menu may re-render under the first click while the dashboard loads. */
-async function userMenu(page: Page, testId: string): Promise<void> {
-  await expect(async () => {
-    if (!(await page.getByTestId(testId).isVisible())) await page.getByTestId('user-menu').click();
-    await page.getByTestId(testId).click({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
-}
-
 const drawerBody = (page: Page) => page.locator('.ant-drawer-body');
 
 test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ page }) => {
@@ -61,12 +54,12 @@ test('Escape closes a drawer, a modal, and a dialog inside a modal before the mo
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('resource-drawer')).toBeHidden();
 
-  await userMenu(page, 'user-menu-settings');
+  await openFromUserMenu(page, 'user-menu-settings', 'settings-close');
   await openedModal(page, 'settings-close');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('settings-close')).toBeHidden();
 
-  await userMenu(page, 'user-menu-profile');
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   await openedModal(page, 'profile-form');
   await page.getByTestId('profile-tab-tagParams').click();
   await page.getByTestId('tag-param-add').click();
@@ -80,7 +73,7 @@ test('Escape closes a drawer, a modal, and a dialog inside a modal before the mo
 
 test("a subpublisher's profile shows its values as text, without Save", async ({ page }) => {
   await signIn(page, 'sub');
-  await userMenu(page, 'user-menu-profile');
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   const modal = await openedModal(page, 'profile-form');
   await expect(modal.getByTestId('form-readonly-banner')).toContainText('View only');
   await expect(modal.getByTestId('profile-save')).toHaveCount(0);
@@ -103,7 +96,7 @@ test("a subpublisher's profile shows its values as text, without Save", async ({
 test('the footer of the profile modal stays in view', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 560 });
   await signIn(page, 'demand');
-  await userMenu(page, 'user-menu-profile');
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   await openedModal(page, 'profile-form');
   await expect(page.getByTestId('profile-save')).toBeInViewport();
 });

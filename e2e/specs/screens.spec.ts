@@ -2,7 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { openedModal } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
  * A screenshot of every list page and of a few drawers at 1440x900, saved to
@@ -94,10 +94,7 @@ test('drawers: a long editable one with its jump links, and the pixel example ca
 
 test('the read-only profile of a subpublisher', async ({ page }) => {
   await signIn(page, 'sub');
-  await expect(async () => {
-    if (!(await page.getByTestId('user-menu-profile').isVisible())) await page.getByTestId('user-menu').click();
-    await page.getByTestId('user-menu-profile').click({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   const modal = await openedModal(page, 'profile-form');
   await expect(modal.getByTestId('form-readonly-banner')).toBeVisible();
   await noHorizontalOverflow(page);

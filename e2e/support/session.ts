@@ -15,3 +15,18 @@ export async function useMode(page: Page, mode: 'ssp' | 'dsp'): Promise<void> {
   await page.evaluate((m) => localStorage.setItem('adplane_mode', m), mode);
   await page.reload();
 }
+
+/**
+ * Opens `item` of the user menu until `opened` (a test id inside what it opens) shows. The
+ * dashboard loads its numbers while the menu opens: a click that lands while the dropdown
+ * re-renders is lost, and so may be the menu item's own click, so both are tried again.
+ */
+export async function openFromUserMenu(page: Page, item: string, opened: string): Promise<void> {
+  await expect(async () => {
+    if (!(await page.getByTestId(opened).isVisible())) {
+      if (!(await page.getByTestId(item).isVisible())) await page.getByTestId('user-menu').click();
+      await page.getByTestId(item).click({ timeout: 2_000 });
+    }
+    await expect(page.getByTestId(opened)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
