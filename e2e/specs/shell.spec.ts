@@ -2,7 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { type Edition } from '@adplane/shared';
 import { openedModal } from '../support/antdFields.js';
 import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { openFromUserMenu, signIn } from '../support/session.js';
 
 /**
  * The console shell against the specification's navigation table (section 2), for every role, both
@@ -171,9 +171,7 @@ test('impersonation: an admin acts as a demand user and comes back', async ({ pa
 
 test('profile: apply the general contact to all after the warning, save, and it stays', async ({ page }) => {
   await signIn(page, 'demand');
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-profile').click();
-  await expect(page.getByTestId('profile-form')).toBeVisible();
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   await page.getByTestId('profile-tab-technical').click();
   await page.getByTestId('contact-technical-lastName').fill('Old-Technical');
   await page.getByTestId('profile-tab-general').click();
@@ -197,26 +195,14 @@ test('profile: apply the general contact to all after the warning, save, and it 
 
 test('profile is read-only for a subpublisher', async ({ page }) => {
   await signIn(page, 'sub');
-  // The sub's dashboard loads its numbers while the menu opens; a click that lands while the
-  // dropdown re-renders is lost, so the menu is opened again until the profile shows.
-  await expect(async () => {
-    if (!(await page.getByTestId('user-menu-profile').isVisible())) await page.getByTestId('user-menu').click();
-    await page.getByTestId('user-menu-profile').click({ timeout: 2_000 });
-    await expect(page.getByTestId('profile-form')).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   await expect(page.getByTestId('profile-form')).toHaveAttribute('data-readonly', 'true');
   await expect(page.getByTestId('apply-to-all-contacts')).toHaveCount(0);
 });
 
 test('config: the admin saves post-bid allowances, commas and dots stripped', async ({ page }) => {
   await signIn(page, 'admin');
-  // The admin's dashboard loads its numbers while the menu opens; a click that lands while the
-  // dropdown re-renders is lost, so the menu is opened again until the modal shows.
-  await expect(async () => {
-    if (!(await page.getByTestId('user-menu-config').isVisible())) await page.getByTestId('user-menu').click();
-    await page.getByTestId('user-menu-config').click({ timeout: 2_000 });
-    await expect(page.getByTestId('config-postbidMaxImps')).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await openFromUserMenu(page, 'user-menu-config', 'config-postbidMaxImps');
   await page.getByTestId('config-postbidMaxImps').fill('1,500,000');
   await page.getByTestId('config-postbidMaxReps').fill('');
   await page.getByTestId('config-save').click();
@@ -232,8 +218,7 @@ test("settings: 'Open links in new Tabs' makes links open in a new tab", async (
   expect((await page.request.put('/api/ui/settings', { data: { tabs: false } })).status()).toBe(200);
   await signIn(page, 'demand');
   await expect(page.locator('[data-testid="nav-/targetings"]')).not.toHaveAttribute('target', '_blank');
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('user-menu-settings').click();
+  await openFromUserMenu(page, 'user-menu-settings', 'settings-tabs');
   // Tick the box once the modal's opening zoom is over (a click during it lands beside the box).
   const modal = await openedModal(page, 'settings-tabs');
   await modal.getByRole('checkbox', { name: 'Open links in new Tabs' }).check();
