@@ -4,9 +4,10 @@ import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
  * we owe it (win, loss, billing). Keep-alive connections per origin (one undici Agent: OpenRTB 2.6
- * section 2.1 calls persistent connections the most effective performance measure), a hard deadline
- * per call covering headers and body (a late answer keeps its connection: deadline.ts), answers capped in size. It never throws: whatever goes wrong
- * comes back as a result the demand source turns into a counted no-fill.
+ * section 2.1 calls persistent connections the most effective performance measure), a deadline per
+ * call covering headers and body (a late answer keeps its connection: deadline.ts), answers capped
+ * in size. It never throws: whatever goes wrong comes back as a result the demand source turns into
+ * a counted no-fill.
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Win, loss and billing notices: fire and forget, given up after this long. */
@@ -49,7 +50,6 @@ export class HttpCaller {
       return { kind: 'answer', status: answer.status, body: answer.body, ms: Date.now() - started };
     } catch (error) {
       const ms = Date.now() - started;
-      if (isAbort(error) || Date.now() >= deadline) return { kind: 'timeout', ms };
       if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
       return { kind: 'failed', reason: 'connection_failed', ms };
@@ -81,9 +81,4 @@ async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown })
     parts.push(buf);
   }
   return Buffer.concat(parts).toString('utf8');
-}
-
-function isAbort(error: unknown): boolean {
-  const e = error as { name?: string; code?: string };
-  return e?.name === 'AbortError' || e?.name === 'TimeoutError' || e?.code === 'UND_ERR_ABORTED' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT';
 }

@@ -4,9 +4,10 @@ import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
 
 /**
- * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a hard
- * deadline per call (headers and body; a late answer keeps its connection: deadline.ts), bodies capped, wrappers followed to `MAX_WRAPPERS` deep with
- * every hop's trackers kept. Whatever goes wrong is a no-fill with its VAST error code, never a throw.
+ * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a deadline
+ * per call (headers and body; a late answer keeps its connection: deadline.ts), bodies capped,
+ * wrappers followed to `MAX_WRAPPERS` deep with every hop's trackers kept. Whatever goes wrong is a
+ * no-fill with its VAST error code, never a throw.
  */
 export const MAX_WRAPPERS = 5;
 const MAX_BODY = 512 * 1024;
@@ -68,7 +69,6 @@ export class VastFetcher {
         xml = await this.get(next, deadline, viewer.ua, viewer.ip);
       } catch (error) {
         const ms = Date.now() - started;
-        if (isTimeout(error)) return timedOut(hop, ms);
         if (error instanceof HttpError) return { kind: 'no_fill', reason: `http_${error.status}`, vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
         return { kind: 'no_fill', reason: 'connection_failed', vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
       }
@@ -94,9 +94,4 @@ class HttpError extends Error {
   constructor(readonly status: number) {
     super(`HTTP ${status}`);
   }
-}
-
-function isTimeout(error: unknown): boolean {
-  const e = error as { name?: string; code?: string };
-  return e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_ABORTED';
 }
