@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServer } from '../src/scripts/buildServer.js';
@@ -10,7 +8,7 @@ import { loadSettings } from '../src/settings.js';
 import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
-import { freePort } from './deliveryEngines.js';
+import { type RunningAdplane, startAdplane } from './adplaneCommand.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -22,9 +20,7 @@ import { DEMO_PASSWORD } from './helpers.js';
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 
 describe('the production build (dist/main.mjs)', () => {
-  let proc: ChildProcess;
-  let exited: Promise<number | null>;
-  let port = 0;
+  let running: RunningAdplane | undefined;
   let dataDir = '';
   let bundle = '';
   let channelUid = '';
@@ -42,37 +38,18 @@ describe('the production build (dist/main.mjs)', () => {
     channelUid = (row as { uid: string }).uid;
     await store.close();
 
-    port = await freePort();
-    proc = spawn(process.execPath, [bundle, '--role', 'edge', '--workers', '2'], {
-      cwd: tmpdir(),
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(dataDir, 'none'), REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the bundle did not listen within 90 s')), 90_000);
-      void exited.then((code) => reject(new Error(`the bundle exited (${code}) before listening`)));
-      createInterface({ input: proc.stdout! }).on('line', (line) => {
-        if (line.includes('2 workers) listening on')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    running = await startAdplane([bundle, '--role', 'edge', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, ADPLANE_WEB_DIST: join(dataDir, 'none') }, { cwd: tmpdir(), workers: 2 });
   }, 120_000);
 
   afterAll(async () => {
-    if (proc && proc.exitCode === null) {
-      proc.kill('SIGTERM');
-      await exited;
-    }
+    await running?.stop();
     rmSync(bundle, { force: true });
     rmSync(`${bundle}.map`, { force: true });
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers health, fills the demo channel with the demo video it serves, and stops cleanly on SIGTERM', async () => {
-    const base = `http://127.0.0.1:${port}`;
+    const base = `http://127.0.0.1:${running!.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const vast = await fetch(`${base}/vast/${channelUid}?w=640&h=360&ip=8.8.8.8`);
     expect(vast.status).toBe(200);
@@ -83,7 +60,6 @@ describe('the production build (dist/main.mjs)', () => {
     expect(video.status).toBe(206);
     expect(video.headers.get('content-type')).toBe('video/mp4');
     await video.arrayBuffer();
-    proc.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await running!.stop()).toBe(0);
   });
 });

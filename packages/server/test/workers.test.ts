@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +11,8 @@ import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
-import { freePort, hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
+import { type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -62,11 +61,8 @@ function call(port: number, path: string, options: { method?: string; cookie?: s
   });
 }
 
-interface Cluster {
-  proc: ChildProcess;
-  port: number;
+interface Cluster extends RunningAdplane {
   dataDir: string;
-  stop(): Promise<number | null>;
 }
 
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
@@ -77,30 +73,8 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   await migrateToLatest(store);
   await seedIfEmpty(store, settings);
   await store.close();
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, ADPLANE_DEMO: '0', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(dataDir, 'none'), REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the cluster did not listen within 90 s')), 90_000);
-    void exited.then((code) => reject(new Error(`the cluster exited (${code}) before listening`)));
-    createInterface({ input: proc.stdout! }).on('line', (line) => {
-      if (line.includes('2 workers) listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return {
-    proc, port, dataDir,
-    async stop() {
-      proc.kill('SIGTERM');
-      return exited;
-    },
-  };
+  const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ...env }, { cwd: ROOT, workers: 2 });
+  return { ...running, dataDir };
 }
 
 /** The impression URL of a VAST answer when the creative `media` won, else null. */

@@ -1,0 +1,45 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { freePort } from './deliveryEngines.js';
+
+/** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test). */
+export interface RunningAdplane {
+  proc: ChildProcess;
+  port: number;
+  /** The exit code, once the process is gone. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts node with `args` (the sources through tsx, or the bundle) on a free port, without the
+ * machine's Redis, ClickHouse or PostgreSQL unless `env` gives them, and waits for the line saying
+ * it listens with `workers` workers.
+ */
+export async function startAdplane(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: { ...process.env, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`adplane ${args.join(' ')} did not listen within 90 s`)), 90_000);
+    void exited.then((code) => reject(new Error(`adplane ${args.join(' ')} exited (${code}) before listening`)));
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      if (line.includes(`${options.workers} workers) listening on`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    proc, port, exited,
+    stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
