@@ -176,34 +176,6 @@ async function main(): Promise<void> {
   say(`server up: ${JSON.stringify(server.msg)}`);
   const duration = SECONDS * 1000;
 
-  if (process.env.BENCH_ONLY === 'tags' || process.env.BENCH_ONLY === 'vast' || process.env.BENCH_ONLY === 'events') {
-    // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
-    await ask(server.proc, 'loop');
-    const cpu0 = cpuSeconds(server.proc.pid!);
-    const demandCpu0 = cpuSeconds(demand.proc.pid!);
-    const only = process.env.BENCH_ONLY;
-    const r = rnd(99);
-    const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=640&h=360&ip=8.8.8.8`);
-    const evPaths: string[] = [];
-    if (only === 'events') {
-      for (const p of vastPaths.slice(0, 600)) {
-        const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
-        for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) evPaths.push(m[1]!);
-      }
-    }
-    const load =
-      only === 'tags'
-        ? await runLoad({ port, paths: [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`], connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS })
-        : await runLoad({ port, paths: only === 'events' ? evPaths : vastPaths, connections: 32, depth: 8, durationMs: duration });
-    const cpu = { serverCpuS: Math.round((cpuSeconds(server.proc.pid!) - cpu0) * 100) / 100, demandCpuS: Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100 };
-    say(`${only}: ${JSON.stringify({ ...load, ...cpu, eventLoop: await ask(server.proc, 'loop') })}`);
-    await ask(server.proc, 'stop').catch(() => undefined);
-    demand.proc.kill();
-    bare.proc.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  }
-
   /**
    * A case's load with the CPU the server process used meanwhile: on a shared machine the rate
    * follows the share of the core the server got, its requests per CPU-second much less so.
@@ -214,6 +186,37 @@ async function main(): Promise<void> {
     const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
     return { ...got, serverCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0 };
   };
+  const r = rnd(99);
+  const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
+  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
+  /** Tracking URLs taken from real answers. */
+  const eventPaths = async () => {
+    const paths: string[] = [];
+    for (const p of vastPaths.slice(0, 600)) {
+      const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
+      for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) paths.push(m[1]!);
+    }
+    if (!paths.length) throw new Error('no tracking URL in the VAST answers: did any of them fill?');
+    return paths;
+  };
+  const tagLoad = () => runLoad({ port, paths: [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`], connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS });
+
+  const only = process.env.BENCH_ONLY;
+  if (only === 'tags' || only === 'vast' || only === 'events') {
+    // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
+    const paths = only === 'events' ? await eventPaths() : vastPaths;
+    await ask(server.proc, 'loop');
+    const demandCpu0 = cpuSeconds(demand.proc.pid!);
+    const load = await measured(server.proc.pid!, () => (only === 'tags' ? tagLoad() : runLoad({ port, paths, connections: 32, depth: 8, durationMs: duration })));
+    const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
+    say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
+    await ask(server.proc, 'stop').catch(() => undefined);
+    demand.proc.kill();
+    bare.proc.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
+
   say('measuring bareLoad...');
   const bareLoad = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration }));
   bare.proc.kill();
@@ -222,9 +225,6 @@ async function main(): Promise<void> {
   /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
   const perCpuOfR = (c: { perServerCpuS: number }) => (bareLoad.perServerCpuS ? Math.round((c.perServerCpuS / bareLoad.perServerCpuS) * 100) / 100 : 0);
 
-  const r = rnd(99);
-  const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
-  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   say('measuring vastMax...');
   await ask(server.proc, 'loop');
   const vastMax = await measured(server.proc.pid!, () => runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: duration }));
@@ -234,22 +234,15 @@ async function main(): Promise<void> {
   const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.min(20_000, Math.round(vastMax.rps / 2)), durationMs: duration });
   const vastHalfLoop = await ask(server.proc, 'loop');
 
-  // tracking URLs from real answers
-  const evPaths: string[] = [];
-  for (const p of vastPaths.slice(0, 600)) {
-    const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
-    for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) evPaths.push(m[1]!);
-  }
-  if (!evPaths.length) throw new Error('no tracking URL in the VAST answers: did any of them fill?');
+  const evPaths = await eventPaths();
   say('measuring events...');
   await ask(server.proc, 'loop');
   const events = await measured(server.proc.pid!, () => runLoad({ port, paths: evPaths, connections: 32, depth: 8, durationMs: duration }));
   const eventsLoop = await ask(server.proc, 'loop');
 
-  const tagPaths = [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`];
   say('measuring tags...');
   await ask(server.proc, 'loop');
-  const tags = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS });
+  const tags = await tagLoad();
   const tagsLoop = await ask(server.proc, 'loop');
 
   const rebuild = await ask(server.proc, 'rebuild');
