@@ -6,10 +6,8 @@
  * process is the cluster primary (cluster/primary.ts) and N workers serve (docs/delivery.md, "Workers").
  */
 import cluster from 'node:cluster';
-import { realpathSync } from 'node:fs';
 import { type ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
@@ -19,6 +17,7 @@ import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
+import { startedAsCommand } from './serverRoot.js';
 import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
 import { openStore, redactUrl, SQLITE_FILE_NAME, type Store } from './store/db.js';
 import { migrateToLatest } from './store/migrations/index.js';
@@ -158,15 +157,7 @@ async function serveWorker(role: Role, settings: Settings): Promise<void> {
   await app.listen({ port: settings.port, host: settings.host });
 }
 
-/** Run as the command (the sources through tsx, the bundle, or a bin link to either), not imported by a test. */
-function runAsCommand(): boolean {
-  try {
-    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-const isMain = runAsCommand();
+const isMain = startedAsCommand(import.meta.url);
 if (isMain) {
   main().catch((error: unknown) => {
     if (cluster.isWorker) logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');

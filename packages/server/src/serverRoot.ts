@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,3 +19,15 @@ export const SERVER_ROOT = findServerRoot(dirname(fileURLToPath(import.meta.url)
 
 /** A path inside the server package (`serverPath('assets', 'demo-ad.mp4')`). */
 export const serverPath = (...parts: string[]): string => join(SERVER_ROOT, ...parts);
+
+/**
+ * Whether the module at `moduleUrl` (its `import.meta.url`) is the one node was started with (the
+ * sources through tsx, the bundle, or a bin link to either), not one a test or another module imported.
+ */
+export function startedAsCommand(moduleUrl: string): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === fileURLToPath(moduleUrl);
+  } catch {
+    return false;
+  }
+}

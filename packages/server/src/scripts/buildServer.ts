@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { SERVER_ROOT, serverPath } from '../serverRoot.js';
+import { SERVER_ROOT, serverPath, startedAsCommand } from '../serverRoot.js';
 
 /** Every package the workspace depends on, kept out of the bundle (node_modules has them). */
 function externals(): string[] {
@@ -46,7 +46,7 @@ export async function bundleServer(entry = serverPath('src/main.ts'), outfile = 
   return outfile;
 }
 
-if (process.argv[1]?.endsWith('buildServer.ts')) {
+if (startedAsCommand(import.meta.url)) {
   const started = Date.now();
   const outfile = await bundleServer();
   process.stdout.write(`server built: ${outfile} (${Date.now() - started} ms)\n`);
