@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { CampaignInput, ChannelInput, CreativeInput, TagInput, TargetingInput } from '@adplane/shared';
 import { buildApp } from '../packages/server/src/app.js';
 import type {} from '../packages/server/src/edge/edgePlugin.js';
+import { tuneHeap } from '../packages/server/src/ops/heapTuning.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';
 import { insertEntities } from '../packages/server/src/store/entities.js';
@@ -117,6 +118,8 @@ export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks 
 
 /** The child: the real app over the filled store. */
 async function serve(): Promise<void> {
+  // the heap growth the adplane command sets for itself (ops/heapTuning.ts)
+  tuneHeap();
   const dataDir = process.env.BENCH_DATA!;
   const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1' });
   const store = await openStore(settings);
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
     const load = await measured(server.proc.pid!, () => (only === 'tags' ? tagLoad() : runLoad({ port, paths, connections: 32, depth: 8, durationMs: duration })));
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
+    say(`memory: ${JSON.stringify({ rssMb: rssMb(server.proc.pid!), ...(await ask(server.proc, 'memory')) })}`);
     await ask(server.proc, 'stop').catch(() => undefined);
     demand.proc.kill();
     bare.proc.kill();

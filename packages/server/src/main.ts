@@ -16,6 +16,7 @@ import { workerServices } from './cluster/worker.js';
 import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
+import { tuneHeap } from './ops/heapTuning.js';
 import { loadSettings, type Settings, SettingsError } from './settings.js';
 import { startedAsCommand } from './serverRoot.js';
 import { writeDemoHistoryIfEmpty } from './stats/demoHistory.js';
@@ -60,6 +61,8 @@ function printSeed(seed: SeedResult, settings: Settings): void {
 }
 
 async function main(): Promise<void> {
+  // before anything large is built: the heap stays near its live size (ops/heapTuning.ts)
+  tuneHeap();
   let role: Role;
   let workers: number;
   let settings: Settings;
