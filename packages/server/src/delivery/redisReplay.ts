@@ -1,11 +1,16 @@
 import { Redis } from 'ioredis';
-import { type ImpressionReplayGuard, ReplayGuard, SharedReplayGuard, TRACKING_LIFETIME_HOURS } from '../edge/tracking/replayGuard.js';
+import { type ImpressionReplayGuard, ReplayGuard, replaySlot, SharedReplayGuard, TRACKING_LIFETIME_HOURS } from '../edge/tracking/replayGuard.js';
 import { type DeliveryLog } from './types.js';
 
 /**
- * The impression replay guard: with REDIS_URL, shared by every process on that Redis (one
- * `SET <prefix>r:<id> 1 PX <token lifetime> NX` per counted event, pipelined per turn of the event
- * loop); without, this process's memory. A cluster worker passes its own (cluster/).
+ * The impression replay guard: with REDIS_URL, shared by every process on that Redis, pipelined per
+ * turn of the event loop; without, this process's memory. A cluster worker passes its own (cluster/).
+ *
+ * In Redis as in a process (edge/tracking/replayGuard.ts), a filled decision's events are bits in
+ * pages of its process's consecutive decisions: `SETBIT <prefix>rp:<id prefix>:<page> <bit> 1` answers
+ * whether the event was counted already, and `PEXPIRE` keeps the page for the token lifetime after
+ * its last event (4 KB a page of 4,096 decisions, against some 90 bytes a key per event). An event
+ * key of another form is one `SET <prefix>r:<key> 1 PX <token lifetime> NX`.
  */
 export async function openReplayGuard(settings: { redisUrl: string | null }, options: { log: DeliveryLog; prefix: string }): Promise<ImpressionReplayGuard> {
   if (!settings.redisUrl) return new ReplayGuard();
@@ -25,12 +30,32 @@ export async function openReplayGuard(settings: { redisUrl: string | null }, opt
   const ttlMs = TRACKING_LIFETIME_HOURS * 3_600_000;
   const check = async (ids: string[]): Promise<boolean[]> => {
     const pipe = client.pipeline();
-    for (const id of ids) pipe.set(`${options.prefix}r:${id}`, '1', 'PX', ttlMs, 'NX');
+    /** Per id, its reply's place in the pipeline and whether it is a SETBIT (0: first time) or a SET NX ('OK': first time). */
+    const replyOf: { at: number; bit: boolean }[] = [];
+    const touched = new Set<string>();
+    let at = 0;
+    for (const id of ids) {
+      const slot = replaySlot(id);
+      if (!slot) {
+        pipe.set(`${options.prefix}r:${id}`, '1', 'PX', ttlMs, 'NX');
+        replyOf.push({ at: at++, bit: false });
+        continue;
+      }
+      const page = `${options.prefix}rp:${slot.prefix}:${slot.page}`;
+      // SETBIT numbers bits from the first byte's highest: the decision's byte, then the event's bit in it
+      pipe.setbit(page, slot.at * 8 + Math.log2(slot.bit), 1);
+      replyOf.push({ at: at++, bit: true });
+      if (!touched.has(page)) {
+        touched.add(page);
+        pipe.pexpire(page, ttlMs);
+        at++;
+      }
+    }
     const replies = (await pipe.exec()) ?? [];
-    return ids.map((_, i) => {
+    return replyOf.map(({ at: i, bit }) => {
       const [error, reply] = replies[i] ?? [new Error('no reply'), null];
       if (error) throw error;
-      return reply === 'OK';
+      return bit ? reply === 0 : reply === 'OK';
     });
   };
   return new SharedReplayGuard(check, options.log, async () => {

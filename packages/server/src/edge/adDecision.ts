@@ -9,7 +9,7 @@ import { type Pacing } from './auction/pacing.js';
 import { type Admission } from '../delivery/types.js';
 import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
-import { type Decision, newDecisionId, type TokenSigner } from './tracking/trackingToken.js';
+import { type Decision, newDecisionId, type TokenSigner, unfilledDecisionId } from './tracking/trackingToken.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from './snapshot/types.js';
 import { emptyDocument, winnerDocument, withImpressionPixels } from './vast/adResponse.js';
 import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
@@ -166,6 +166,7 @@ function finish(out: AdOutcome, started: number, status: number, result: string)
 /** An empty answer for `reason` before or without an auction: the request's row and the decision's token. */
 function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number): AdOutcome {
   counters.add({ nofill_reason: reason }, { reqs: 1, ivt: ivtFlag }, now);
+  out.decision!.id = unfilledDecisionId();
   out.token = deps.signer.sign(out.decision!);
   return finish(out, started, 200, reason);
 }
@@ -205,7 +206,8 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   const dims = requestDims(channel, ctx, options);
   const counters = options.test ? NOT_COUNTED : deps.counters.scope(dims);
   const decision: Decision = {
-    id: newDecisionId(), at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
+    // numbered when the auction ends: filled and unfilled decisions count apart (trackingToken.ts)
+    id: '', at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
     tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
     appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
     integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
@@ -245,11 +247,13 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   if (!w) {
     const reason = result.offered ? 'no_bid' : 'no_demand';
     counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0, ivt: ivtFlag }, now);
+    decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
     return finish(out, started, 200, reason);
   }
   const b = w.bid;
+  decision.id = newDecisionId();
   // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
   // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
   // since the auction looked), the request goes unfilled with that reason. A test spends nothing.

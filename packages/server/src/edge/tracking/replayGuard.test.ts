@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReplayGuard, SharedReplayGuard } from './replayGuard.js';
+import { PAGE_DECISIONS, ReplayGuard, SharedReplayGuard } from './replayGuard.js';
+import { newDecisionId, unfilledDecisionId } from './trackingToken.js';
 
 const quiet = () => {
   const lines: string[] = [];
@@ -15,6 +16,62 @@ describe('impression replay guard', () => {
     // an older generation is dropped when a newer one starts
     expect(guard.firstTime('b:impression', t + 3 * 3_600_000)).toBe(true);
     expect(guard.firstTime('a:impression', t + 3 * 3_600_000)).toBe(true);
+  });
+
+  it("keeps a filled decision's events as bits in pages of its process's decisions, each counted once", () => {
+    const guard = new ReplayGuard();
+    const t = Date.UTC(2026, 0, 1);
+    const ids = Array.from({ length: 3 * PAGE_DECISIONS }, () => newDecisionId());
+    const events = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'postbid_ivt'];
+    const answers = (at: number) => new Set(ids.flatMap((id) => events.map((e) => guard.firstTime(`${id}:${e}`, at))));
+    expect(answers(t)).toEqual(new Set([true]));
+    expect(answers(t + 60_000)).toEqual(new Set([false]));
+    // 3 pages of 4 KB (4 if the run's first id was not at a page's start), no string kept
+    expect(guard.size().pages).toBeLessThanOrEqual(4);
+    expect(guard.size().otherKeys).toBe(0);
+    // another process's ids (another prefix) with the same counters are other decisions
+    const other = ids[0]!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    expect(guard.firstTime(`${other}:impression`, t)).toBe(true);
+    expect(guard.firstTime(`${other}:impression`, t)).toBe(false);
+  });
+
+  it('keeps ids of another form (an unfilled decision, a foreign id, an odd spelling) as strings, each counted once', () => {
+    const guard = new ReplayGuard();
+    const t = Date.UTC(2026, 0, 1);
+    const id = newDecisionId();
+    const prefix = id.slice(0, 8);
+    const n = parseInt(id.slice(8), 36);
+    const keys = [
+      `${unfilledDecisionId()}:impression`,
+      'short:impression',
+      // the same counter spelt with a leading zero is another id: never the filled decision's slot
+      `${prefix}0${n.toString(36)}:impression`,
+      `${prefix}${'z'.repeat(11)}:impression`,
+      `${id}:__proto__`,
+      `${id}:constructor`,
+      `${id}:click`,
+    ];
+    for (const key of keys) expect(guard.firstTime(key, t), key).toBe(true);
+    expect(guard.firstTime(`${id}:impression`, t)).toBe(true);
+    for (const key of keys) expect(guard.firstTime(key, t), key).toBe(false);
+    expect(guard.size()).toEqual({ pages: 1, otherKeys: keys.length });
+  });
+
+  it('drops a page untouched for the lifetime, and keeps one an event touched since', () => {
+    const guard = new ReplayGuard(2);
+    const t = Date.UTC(2026, 0, 1);
+    const first = newDecisionId();
+    // the next page of the same process: far enough in its counter
+    let later = newDecisionId();
+    for (let i = 0; i < PAGE_DECISIONS; i++) later = newDecisionId();
+    expect(guard.firstTime(`${first}:impression`, t)).toBe(true);
+    expect(guard.firstTime(`${later}:impression`, t)).toBe(true);
+    expect(guard.firstTime(`${later}:complete`, t + 1.5 * 3_600_000)).toBe(true);
+    expect(guard.size().pages).toBe(2);
+    // two hours on: the first page was last touched 2 hours ago (its tokens have expired), the other 30 minutes ago
+    expect(guard.firstTime(`${later}:start`, t + 2 * 3_600_000)).toBe(true);
+    expect(guard.size().pages).toBe(1);
+    expect(guard.firstTime(`${later}:impression`, t + 2 * 3_600_000)).toBe(false);
   });
 
   it('asks the shared memory once per turn for the ids this process has not seen, and believes it', async () => {

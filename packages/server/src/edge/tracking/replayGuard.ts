@@ -1,3 +1,5 @@
+import { ID_PREFIX_LENGTH } from './trackingToken.js';
+
 /**
  * Impression and video events count once per decision (trackingEvents.ts). The guard remembers the
  * decision ids already counted for the token lifetime. With several processes (the workers of
@@ -16,24 +18,109 @@ export interface ImpressionReplayGuard {
 export const TRACKING_LIFETIME_HOURS = 25;
 
 /**
- * One process's memory of counted ids, in hourly generations (a generation older than the lifetime
- * is dropped whole), so a replayed impression URL counts once without an ever-growing set.
+ * The events a decision counts once, one bit each in its byte of a page (trackingEvents.ts ONCE,
+ * and a post-bid pixel's verdict: postbid/postback.ts).
+ */
+const EVENT_BITS: ReadonlyMap<string, number> = new Map([['impression', 1], ['start', 2], ['firstQuartile', 4], ['midpoint', 8], ['thirdQuartile', 16], ['complete', 32], ['postbid_ivt', 64]]);
+/** Decisions a page covers: one byte each (4 KB a page). */
+export const PAGE_DECISIONS = 4096;
+/** Longest base36 counter read as a number (36^10 < 2^53: exact). */
+const MAX_COUNTER_DIGITS = 10;
+
+/** Where a counted event lives in the pages: its process's prefix, the page, the decision's byte in it and the event's bit. */
+export interface ReplaySlot {
+  prefix: string;
+  page: number;
+  /** The decision's byte in the page. */
+  at: number;
+  /** The event's bit in that byte (1, 2, 4, ... 64). */
+  bit: number;
+}
+
+/**
+ * The slot of an event key `<decision id>:<event>`, or null when the id is not a filled decision's
+ * (trackingToken.ts `newDecisionId`: the prefix and a base36 counter in its own spelling, so two
+ * different ids never share a slot) or the event is not one that counts once.
+ */
+export function replaySlot(key: string): ReplaySlot | null {
+  const colon = key.lastIndexOf(':');
+  const bit = colon > ID_PREFIX_LENGTH ? EVENT_BITS.get(key.slice(colon + 1)) : undefined;
+  if (bit === undefined) return null;
+  const digits = key.slice(ID_PREFIX_LENGTH, colon);
+  const counter = digits.length <= MAX_COUNTER_DIGITS ? parseInt(digits, 36) : NaN;
+  if (!(counter >= 0) || counter.toString(36) !== digits) return null;
+  const page = Math.floor(counter / PAGE_DECISIONS);
+  return { prefix: key.slice(0, ID_PREFIX_LENGTH), page, at: counter - page * PAGE_DECISIONS, bit };
+}
+
+interface Page {
+  bytes: Uint8Array;
+  /** The hour (since the epoch) an event last touched the page. */
+  hour: number;
+}
+
+/**
+ * One process's memory of counted events, for the token lifetime, without a string per event.
+ *
+ * A decision id is its process's prefix and a counter (trackingToken.ts `newDecisionId`, filled
+ * decisions only), so the events of one process's decisions land in pages of consecutive
+ * counters: one byte per decision, a bit per event, against some 80 bytes per remembered event
+ * in a set of strings (which, at a thousand impressions a second with their quartiles, held
+ * gigabytes by the end of the token's day).
+ *
+ * A page untouched for the lifetime is dropped whole. That forgets nothing that could still
+ * count: every event it remembers was heard over `lifetimeHours` ago, so its token was issued
+ * earlier still and `/ev` refuses it as expired. An id of another form (a decision that did not
+ * fill, an id minted elsewhere) is kept in hourly sets of strings, dropped the same way.
  */
 export class ReplayGuard implements ImpressionReplayGuard {
+  private readonly pages = new Map<string, Map<number, Page>>();
   private generations = new Map<number, Set<string>>();
+  private hour = -1;
 
   constructor(private readonly lifetimeHours = TRACKING_LIFETIME_HOURS) {}
 
-  firstTime(id: string, nowMs: number): boolean {
-    for (const seen of this.generations.values()) if (seen.has(id)) return false;
+  firstTime(key: string, nowMs: number): boolean {
     const hour = Math.floor(nowMs / 3_600_000);
-    let current = this.generations.get(hour);
-    if (!current) {
-      this.generations.set(hour, (current = new Set()));
-      for (const h of this.generations.keys()) if (h <= hour - this.lifetimeHours) this.generations.delete(h);
-    }
-    current.add(id);
+    if (hour > this.hour) this.forgetBefore(hour);
+    const slot = replaySlot(key);
+    if (!slot) return this.firstTimeOther(key, hour);
+    let byPage = this.pages.get(slot.prefix);
+    if (!byPage) this.pages.set(slot.prefix, (byPage = new Map()));
+    let page = byPage.get(slot.page);
+    if (!page) byPage.set(slot.page, (page = { bytes: new Uint8Array(PAGE_DECISIONS), hour }));
+    page.hour = hour;
+    if (page.bytes[slot.at]! & slot.bit) return false;
+    page.bytes[slot.at]! |= slot.bit;
     return true;
+  }
+
+  /** Pages and generations last touched `lifetimeHours` or more before `hour` are dropped. */
+  private forgetBefore(hour: number): void {
+    this.hour = hour;
+    const oldest = hour - this.lifetimeHours;
+    for (const [prefix, byPage] of this.pages) {
+      for (const [pageNo, page] of byPage) if (page.hour <= oldest) byPage.delete(pageNo);
+      if (!byPage.size) this.pages.delete(prefix);
+    }
+    for (const h of this.generations.keys()) if (h <= oldest) this.generations.delete(h);
+  }
+
+  private firstTimeOther(key: string, hour: number): boolean {
+    for (const seen of this.generations.values()) if (seen.has(key)) return false;
+    let current = this.generations.get(hour);
+    if (!current) this.generations.set(hour, (current = new Set()));
+    current.add(key);
+    return true;
+  }
+
+  /** What the memory holds (tests, and the memory figures of docs/performance.md). */
+  size(): { pages: number; otherKeys: number } {
+    let pages = 0;
+    for (const byPage of this.pages.values()) pages += byPage.size;
+    let otherKeys = 0;
+    for (const seen of this.generations.values()) otherKeys += seen.size;
+    return { pages, otherKeys };
   }
 }
 

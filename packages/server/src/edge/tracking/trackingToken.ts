@@ -48,12 +48,19 @@ export const MAX_AGE_S = 24 * 3600;
 const SIG_BYTES = 16;
 
 /**
- * Decision ids: a random prefix per process and a counter, unique across processes and restarts
- * without asking the random pool on every request (the token's HMAC, not the id, is what cannot be forged).
+ * Decision ids: a random prefix per process (8 characters of base64url) and a counter, unique across
+ * processes and restarts without asking the random pool on every request (the token's HMAC, not the
+ * id, is what cannot be forged). Filled decisions count up on their own (`newDecisionId`: the
+ * prefix and the counter in base36), so that the replay guard keeps their events in pages of
+ * consecutive counters (replayGuard.ts); a decision that did not fill, whose token only ever
+ * reports errors, is numbered apart (`unfilledDecisionId`: the prefix, '_', a counter).
  */
+export const ID_PREFIX_LENGTH = 8;
 const ID_PREFIX = randomBytes(6).toString('base64url');
 let idCounter = 0;
+let unfilledCounter = 0;
 export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36);
+export const unfilledDecisionId = (): string => `${ID_PREFIX}_${(unfilledCounter++).toString(36)}`;
 
 const FIELDS = [
   'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
