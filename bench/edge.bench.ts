@@ -12,6 +12,7 @@
  * Results: bench/results/edge.json and a table on stdout (see docs/performance.md).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { sql } from 'kysely';
@@ -149,6 +150,8 @@ async function serve(): Promise<void> {
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();
       const live = gc ? { liveHeapMb: mb(process.memoryUsage().heapUsed) } : {};
+      // BENCH_HEAP_SNAPSHOT=<file>: what is live at the end of the run, for DevTools' Memory tab
+      if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
       process.send!({ rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers), ...live });
     } else if (m === 'stop') {
       await app.close();
@@ -205,12 +208,16 @@ async function main(): Promise<void> {
   const tagLoad = () => runLoad({ port, paths: [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`], connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS });
 
   const only = process.env.BENCH_ONLY;
-  if (only === 'tags' || only === 'vast' || only === 'events') {
+  if (only === 'tags' || only === 'vast' || only === 'half' || only === 'events') {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
     const paths = only === 'events' ? await eventPaths() : vastPaths;
+    // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
+    const halfRate = only === 'half' ? Math.min(20_000, Math.round((await runLoad({ port, paths, connections: 32, depth: 8, durationMs: duration })).rps / 2)) : 0;
     await ask(server.proc, 'loop');
     const demandCpu0 = cpuSeconds(demand.proc.pid!);
-    const load = await measured(server.proc.pid!, () => (only === 'tags' ? tagLoad() : runLoad({ port, paths, connections: 32, depth: 8, durationMs: duration })));
+    const load = await measured(server.proc.pid!, () =>
+      only === 'tags' ? tagLoad() : runLoad({ port, paths, connections: 32, ...(halfRate ? { rate: halfRate } : { depth: 8 }), durationMs: duration }),
+    );
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
     say(`memory: ${JSON.stringify({ rssMb: rssMb(server.proc.pid!), ...(await ask(server.proc, 'memory')) })}`);

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,36 @@ import { as, buildTestApp, forEachStore, login } from './helpers.js';
  * lately, and falls back to every stamp when the row count says rows were deleted. Each change a
  * user can make must reach the next build, on both config stores.
  */
+/** V8's full collection, from a test (`--expose-gc` set at run time reaches a new context's globals). */
+function fullGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 forEachStore((t) => {
+  describe('a replaced snapshot', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildTestApp(t.store);
+    });
+    afterAll(() => app.close());
+
+    it('is let go: nothing in the app keeps the first snapshot alive after a rebuild', async () => {
+      const gc = fullGc();
+      const first = new WeakRef(app.edge.snapshots.current!);
+      const demand = await login(app, 'demand');
+      expect((await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Replacement probe' } })).statusCode).toBe(201);
+      await app.edge.snapshots.rebuild();
+      expect([...app.edge.snapshots.current!.channels.values()].some((c) => c.name === 'Replacement probe')).toBe(true);
+      // a WeakRef holds its target until the end of the job that made or read it
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        gc();
+      }
+      expect(first.deref()).toBeUndefined();
+    });
+  });
+
   describe('snapshot rebuilds', () => {
     let app: FastifyInstance;
     let demand: string;

@@ -23,6 +23,7 @@ import { registerPostback } from './postbid/postback.js';
 import { PostbidStage } from './postbid/postbidStage.js';
 import { seedPostbidCap } from './postbid/capSeed.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
+import { type Snapshot } from './snapshot/types.js';
 import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
@@ -147,14 +148,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     deps.geo('8.8.8.8');
     await snapshots.start();
     // what the counters held before this start (budgets spent today and in total, tags' daily caps), from the stats store
-    const snap = snapshots.current;
-    if (snap) {
-      const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
-      await seedDeliveryCounts(delivery, app.stats, {
-        campaigns: [...snap.campaigns.values()].map((c) => pacing.limitsOfCampaign(c, tz(c.tenantId))),
-        tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
-      }, app.log);
-    }
+    if (snapshots.current) await seedDelivery(snapshots.current, pacing, app);
     await seedPostbidCap(deps.postbid!.cap, app.stats, app.log);
     // every minute, the month so far again: the other edge processes' post-bid impressions reach this
     // one's count through the stats store (a failed read was logged at start; it is tried again quietly)
@@ -283,6 +277,20 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   registerPrebidEntries(app, edge, deps, prebidCache);
   registerPostback(edge, eventDeps);
   return edge;
+}
+
+/**
+ * Seeds the delivery counters from the stats store with the limits of the first snapshot. A function
+ * of its own: a closure over that snapshot made in `onReady` would share its scope with the config
+ * bus's listener, which lives as long as the process, and keep the first snapshot (every campaign,
+ * tag and channel object of it) alive after every rebuild.
+ */
+async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance): Promise<void> {
+  const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
+  await seedDeliveryCounts(pacing.delivery, app.stats, {
+    campaigns: [...snap.campaigns.values()].map((c) => pacing.limitsOfCampaign(c, tz(c.tenantId))),
+    tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
+  }, app.log);
 }
 
 function safeDecode(s: string): string {
