@@ -30,7 +30,7 @@ import { migrateToLatest } from '../packages/server/src/store/migrations/index.j
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
 import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable, toWrite } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
-import { cpuSeconds } from './workers/servers.js';
+import { cpuSeconds, threadCpuSeconds, threadCpuSince } from './workers/servers.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const CHANNELS = 100;
@@ -188,9 +188,11 @@ async function main(): Promise<void> {
    */
   const measured = async (pid: number, load: () => ReturnType<typeof runLoad>) => {
     const cpu0 = cpuSeconds(pid);
+    const threads0 = threadCpuSeconds(pid);
     const got = await load();
     const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
-    return { ...got, serverCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0 };
+    // and which threads used it: the event loop ('node'), V8's collector, DuckDB's workers
+    return { ...got, serverCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0, serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)) };
   };
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
@@ -256,8 +258,13 @@ async function main(): Promise<void> {
   const tags = await tagLoad();
   const tagsLoop = await ask(server.proc, 'loop');
 
-  const rebuild = await ask(server.proc, 'rebuild');
+  // resident memory while serving (after the load cases), then around a rebuild, which holds the
+  // current snapshot and the next one while it builds: just after the swap, and 10 s later
   const rss = rssMb(server.proc.pid!);
+  const rebuild = await ask(server.proc, 'rebuild');
+  const rssAfterRebuild = rssMb(server.proc.pid!);
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  const rssSettled = rssMb(server.proc.pid!);
   const memory = await ask(server.proc, 'memory');
   await ask(server.proc, 'stop').catch(() => undefined);
   demand.proc.kill();
@@ -274,6 +281,8 @@ async function main(): Promise<void> {
     events: { ...events, ofR: Math.round((events.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(events), target: '>= 0.85 R', eventLoop: eventsLoop },
     fiveDemandTags: { ...tags, demandDelayMs: 20, addedP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: tagsLoop },
     rssMb: rss,
+    rssAfterRebuildMb: rssAfterRebuild,
+    rssSettledAfterRebuildMb: rssSettled,
     memory,
   };
   mkdirSync(join(here, 'results'), { recursive: true });
@@ -285,7 +294,7 @@ async function main(): Promise<void> {
     events: { rps: events.rps, ofR: result.events.ofR, perCpuS: events.perServerCpuS, ofRPerCpu: result.events.ofRPerCpu, p99: events.p99Ms, loopMax: eventsLoop.loopMaxMs },
     fiveTags: { rps: tags.rps, p99: tags.p99Ms, added: result.fiveDemandTags.addedP99Ms, loopMax: tagsLoop.loopMaxMs },
   });
-  say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB  memory: ${JSON.stringify(memory)}`);
+  say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`);
   process.exit(0);
 }
 

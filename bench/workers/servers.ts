@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,6 +64,34 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds of a process's threads so far: the event loop's, and the others' summed by thread name (V8's collector, DuckDB's and libuv's workers). */
+export function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        // node's helper threads carry the process's name: the event loop is the one whose id is the process's
+        const name = tid === String(pid) ? 'event loop' : comm === 'node' ? 'other threads' : comm;
+        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+        out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // the process ended
+  }
+  return out;
+}
+
+/** What each thread name used between two readings of threadCpuSeconds, largest first (0.01 s and more). */
+export function threadCpuSince(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const used = Object.entries(after).map(([name, s]) => [name, Math.round((s - (before[name] ?? 0)) * 100) / 100] as const);
+  return Object.fromEntries(used.filter(([, s]) => s >= 0.01).sort((a, b) => b[1] - a[1]));
 }
 
 interface Answer {

@@ -27,19 +27,19 @@ export function campaignFacts(c: CampaignRow): CampaignFacts {
   };
 }
 
-const dayStarts = new Map<string, number>();
+/** 00:00 UTC of each YYYY-MM-DD day met so far (a book has few distinct days). */
+const utcDayStarts = new Map<string, number>();
 
-/** 00:00 of a YYYY-MM-DD day in a zone `tz` hours east of UTC, as ms since the epoch (memoised: a book has few distinct days). */
+/** 00:00 of a YYYY-MM-DD day in a zone `tz` hours east of UTC, as ms since the epoch (the day memoised, no key built per call). */
 export function dayStart(date: string, tz: number): number {
-  const key = date + tz;
-  let ms = dayStarts.get(key);
+  let ms = utcDayStarts.get(date);
   if (ms === undefined) {
     const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-    ms = Date.UTC(y, m - 1, d) - tz * HOUR;
-    if (dayStarts.size > 100_000) dayStarts.clear();
-    dayStarts.set(key, ms);
+    ms = Date.UTC(y, m - 1, d);
+    if (utcDayStarts.size > 100_000) utcDayStarts.clear();
+    utcDayStarts.set(date, ms);
   }
-  return ms;
+  return ms - tz * HOUR;
 }
 
 /**
@@ -99,10 +99,23 @@ export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, C
   }
   const out = new Map<number, CampaignIndex<SnapCampaign>>();
   for (const [tenantId, list] of byTenant) {
-    // best bid first; a tie in a random order (see ROTATION_LIMIT in demand/campaignSource.ts)
-    const order = new Map(list.map((c) => [c.id, Math.random()]));
-    list.sort((a, b) => b.bidCpm - a.bidCpm || order.get(a.id)! - order.get(b.id)!);
+    // best bid first; a tie in a random order (see ROTATION_LIMIT in demand/campaignSource.ts): shuffled,
+    // then sorted by bid alone (Array sort is stable, so a tie keeps the shuffle's order)
+    shuffle(list);
+    list.sort(byBidDescending);
     out.set(tenantId, new CampaignIndex(list, (c) => c.targeting));
   }
   return out;
+}
+
+const byBidDescending = (a: SnapCampaign, b: SnapCampaign): number => b.bidCpm - a.bidCpm;
+
+/** Fisher-Yates, in place. */
+function shuffle<T>(list: T[]): void {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    const t = list[i]!;
+    list[i] = list[j]!;
+    list[j] = t;
+  }
 }

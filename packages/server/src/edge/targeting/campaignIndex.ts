@@ -26,6 +26,14 @@ const DIMENSIONS: Dimension[] = [...CACHED, PER_REQUEST];
 
 const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
 
+/** A day-part grid's hours of the week as an include rule, once per grid (a targeting's grid is shared by its campaigns and kept across builds while unchanged). */
+const dayPartRules = new WeakMap<object, CodeSet>();
+function dayPartRule(grid: NonNullable<CompiledTargeting['dayParts']>): CodeSet {
+  let rule = dayPartRules.get(grid);
+  if (!rule) dayPartRules.set(grid, (rule = { include: true, values: new Set(HOURS_OF_WEEK.filter((_, h) => grid[h])) }));
+  return rule;
+}
+
 function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
   if (!t) return null;
   switch (d) {
@@ -36,7 +44,7 @@ function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
       if (t.geo.statesInclude.size) return { include: true, values: t.geo.statesInclude };
       return t.geo.statesExclude.size ? { include: false, values: t.geo.statesExclude } : null;
     case 'dayPart':
-      return t.dayParts ? { include: true, values: new Set(HOURS_OF_WEEK.filter((_, h) => t.dayParts![h])) } : null;
+      return t.dayParts ? dayPartRule(t.dayParts) : null;
     case 'iabCategory':
       return t.iabCategories;
     case 'appBundle':
