@@ -43,6 +43,35 @@ describe('hourly counters', () => {
     expect(sink.rows[0]).toMatchObject({ imps: 3, revenue: 7500 });
   });
 
+  it('hands a large flush over in batches without waiting for each, and takes back only the refused batch', async () => {
+    const calls: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const stored: HourlyRow[] = [];
+    const sink: StatsSink = {
+      async write(rows) {
+        const n = calls.push(rows.length);
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        if (n === 2) throw new Error('stats store down');
+        stored.push(...rows);
+      },
+    };
+    const c = new HourlyCounters(() => sink);
+    for (let i = 0; i < 2500; i++) c.add({ tenant_id: 1, channel_id: i }, { reqs: 1 }, T);
+    await expect(c.flush()).rejects.toThrow('stats store down');
+    expect(calls).toEqual([1000, 1000, 500]);
+    // the next batch went while the one before was being stored (the store joins them: stats/coalescedWrites.ts)
+    expect(most).toBeGreaterThan(1);
+    expect(stored).toHaveLength(1500);
+    // the refused thousand are pending again, and the next flush sends them
+    expect(c.pending).toBe(1000);
+    await c.flush();
+    expect(new Set(stored.map((r) => r.channel_id)).size).toBe(2500);
+  });
+
   it('puts a request scope\'s rows and plain rows with the same dimensions on one row', async () => {
     const sink = new MemorySink();
     const c = new HourlyCounters(() => sink);

@@ -130,7 +130,13 @@ export function hourOf(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 13)}:00:00`;
 }
 
-/** Rows a stats-store write takes: small enough that one write holds the event loop for a few ms only. */
+/**
+ * Rows a stats-store write takes: small enough that making one (its rows, checked and encoded by
+ * the store) holds the event loop for a few ms only. A flush hands its batches over one turn of the
+ * event loop apart, without waiting for each to be stored: the store joins those that arrive while
+ * it writes (stats/coalescedWrites.ts), so a flush costs the engine two or three writes, not one
+ * per thousand rows.
+ */
 const BATCH = 1000;
 /** Rows that trigger a flush before the timer's: bounds memory when traffic is high and varied. */
 const FLUSH_AT_ROWS = 50_000;
@@ -211,12 +217,23 @@ export class HourlyCounters {
     this.rows = new Map();
     this.size = 0;
     this.flushing = (async () => {
-      let sent = 0;
       try {
-        for (; sent < taken.length; sent += BATCH) await sink.write(taken.slice(sent, sent + BATCH).map(toHourlyRow));
+        const writes: Promise<void>[] = [];
+        for (let at = 0; at < taken.length; at += BATCH) {
+          if (at) await new Promise((resolve) => setImmediate(resolve));
+          const batch = taken.slice(at, at + BATCH);
+          writes.push(Promise.resolve().then(() => sink.write(batch.map(toHourlyRow))));
+        }
+        const results = await Promise.allSettled(writes);
+        // a batch the store refused goes back, summed into what came in meanwhile
+        let refused: { reason: unknown } | null = null;
+        results.forEach((result, i) => {
+          if (result.status === 'fulfilled') return;
+          refused ??= { reason: result.reason };
+          for (const row of taken.slice(i * BATCH, (i + 1) * BATCH)) this.addRow(keyOf(row.request, REQUEST_COLUMNS), row.request, row.source, sumsOf(row.sums), 0, row.hour);
+        });
+        if (refused) throw (refused as { reason: unknown }).reason;
       } finally {
-        // a batch the store refused (and those after it) goes back, summed into what came in meanwhile
-        for (const row of taken.slice(sent)) this.addRow(keyOf(row.request, REQUEST_COLUMNS), row.request, row.source, sumsOf(row.sums), 0, row.hour);
         this.flushing = null;
       }
     })();

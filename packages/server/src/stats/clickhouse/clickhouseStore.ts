@@ -1,6 +1,8 @@
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { redactUrl } from '../../store/db.js';
 import { clickhouseDialect } from '../reportSql.js';
+import { coalescedWrites } from '../coalescedWrites.js';
+import { type HourlyRow } from '../hourlyRow.js';
 import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
 import { CLICKHOUSE_MIGRATIONS } from './migrations.js';
 
@@ -74,13 +76,18 @@ export async function openClickHouseStore(url: string, database: string): Promis
     await client.insert({ table: 'stats_migrations', values: [{ name: m.name, applied_at: new Date().toISOString().slice(0, 19).replace('T', ' ') }], format: 'JSONEachRow' });
   }
 
+  // batches written while an insert runs wait and go together in the next (coalescedWrites.ts): fewer, larger parts
+  const insertRows = coalescedWrites<readonly HourlyRow[]>((parts) =>
+    client.insert({ table: STATS_TABLE, values: parts.flat() as unknown as Record<string, unknown>[], format: 'JSONEachRow' }).then(() => undefined),
+  );
+
   return {
     engine: 'clickhouse',
     dialect: clickhouseDialect,
     async write(rows) {
       checkBatch(rows);
       if (rows.length === 0) return;
-      await client.insert({ table: STATS_TABLE, values: rows as unknown as Record<string, unknown>[], format: 'JSONEachRow' });
+      await insertRows(rows);
     },
     select,
     async exec(query) {

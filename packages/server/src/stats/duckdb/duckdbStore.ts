@@ -6,6 +6,7 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DIMENSION_COLUMNS, type HourlyRow, METRIC_COLUMNS } from '../hourlyRow.js';
 import { duckdbDialect } from '../reportSql.js';
 import { ROLLUP_KEY, ROLLUP_TABLE } from '../rollup.js';
+import { coalescedWrites } from '../coalescedWrites.js';
 import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
 import { DUCKDB_MIGRATIONS } from './migrations.js';
 
@@ -19,19 +20,31 @@ function plain(value: unknown): unknown {
 
 const READERS = 3;
 
-/** A CSV field: numbers as they are, text always quoted (a quote doubled), so '' stays '' (not null). */
-const csvField = (v: unknown): string => (typeof v === 'number' ? String(v) : `"${String(v).replaceAll('"', '""')}"`);
+const CSV_COLUMNS: readonly (keyof HourlyRow)[] = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
 
-/** Rows as CSV in table order (DIMENSION_COLUMNS, then METRIC_COLUMNS), no header. */
+/** A CSV field: numbers as they are, text always quoted (a quote doubled), so '' stays '' (not null). */
+const csvText = (v: unknown): string => {
+  const s = String(v);
+  return s.includes('"') ? `"${s.replaceAll('"', '""')}"` : `"${s}"`;
+};
+
+/**
+ * Rows as CSV in table order (DIMENSION_COLUMNS, then METRIC_COLUMNS), no header. Each line is its
+ * fields joined, the text the lines joined: concatenating field by field into one string made a
+ * rope that cost 2.5 times as much to build and flatten (13 µs a row).
+ */
 export function batchCsv(rows: readonly HourlyRow[]): string {
-  const columns = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
-  let out = '';
-  for (const row of rows) {
-    let line = '';
-    for (let i = 0; i < columns.length; i++) line += (i ? ',' : '') + csvField(row[columns[i] as keyof HourlyRow]);
-    out += `${line}\n`;
+  const lines = new Array<string>(rows.length);
+  const fields = new Array<string>(CSV_COLUMNS.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let i = 0; i < CSV_COLUMNS.length; i++) {
+      const v = row[CSV_COLUMNS[i]!];
+      fields[i] = typeof v === 'number' ? String(v) : csvText(v);
+    }
+    lines[r] = fields.join(',');
   }
-  return out;
+  return rows.length ? `${lines.join('\n')}\n` : '';
 }
 
 /**
@@ -83,16 +96,20 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   const csvColumns = `{${columns.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : ID_COLUMNS.has(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
   let fileNo = 0;
 
-  async function append(rows: readonly HourlyRow[]): Promise<void> {
+  /** Writes CSV text of whole rows (batchCsv) in one transaction: the stored rows and the rollup. */
+  async function append(csv: string): Promise<void> {
     const file = join(incoming, `batch-${process.pid}-${++fileNo}.csv`);
-    await writeFile(file, batchCsv(rows));
+    await writeFile(file, csv);
     const source = `read_csv('${file.replaceAll("'", "''")}', header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, columns = ${csvColumns})`;
     const keys = ROLLUP_KEY.join(', ');
     try {
       await writer.run('BEGIN TRANSACTION');
       try {
-        await writer.run(`INSERT INTO ${STATS_TABLE} (${columns.join(', ')}) SELECT * FROM ${source}`);
-        await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM ${source} GROUP BY ${keys}`);
+        // the file is parsed once, into a temporary table both inserts read
+        await writer.run(`CREATE TEMP TABLE incoming_batch AS SELECT * FROM ${source}`);
+        await writer.run(`INSERT INTO ${STATS_TABLE} (${columns.join(', ')}) SELECT * FROM incoming_batch`);
+        await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM incoming_batch GROUP BY ${keys}`);
+        await writer.run('DROP TABLE incoming_batch');
         await writer.run('COMMIT');
       } catch (error) {
         await writer.run('ROLLBACK').catch(() => undefined);
@@ -103,6 +120,9 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     }
   }
 
+  // batches written while one is stored wait and go together (coalescedWrites.ts), in turn with exec
+  const appendCsv = coalescedWrites<string>((parts) => serial(() => append(parts.join(''))));
+
   let closed = false;
   return {
     engine: 'duckdb',
@@ -110,7 +130,8 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     async write(rows) {
       checkBatch(rows);
       if (rows.length === 0) return;
-      await serial(() => append(rows));
+      // the text is made now, on the caller's turn: a batch is encoded once, whichever write carries it
+      await appendCsv(batchCsv(rows));
     },
     async select(sql) {
       const result = await reader().runAndReadAll(sql);
