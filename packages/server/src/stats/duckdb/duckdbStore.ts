@@ -105,11 +105,8 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     try {
       await writer.run('BEGIN TRANSACTION');
       try {
-        // the file is parsed once, into a temporary table both inserts read
-        await writer.run(`CREATE TEMP TABLE incoming_batch AS SELECT * FROM ${source}`);
-        await writer.run(`INSERT INTO ${STATS_TABLE} (${columns.join(', ')}) SELECT * FROM incoming_batch`);
-        await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM incoming_batch GROUP BY ${keys}`);
-        await writer.run('DROP TABLE incoming_batch');
+        await writer.run(`INSERT INTO ${STATS_TABLE} (${columns.join(', ')}) SELECT * FROM ${source}`);
+        await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM ${source} GROUP BY ${keys}`);
         await writer.run('COMMIT');
       } catch (error) {
         await writer.run('ROLLBACK').catch(() => undefined);
