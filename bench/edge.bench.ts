@@ -152,7 +152,9 @@ async function serve(): Promise<void> {
       const live = gc ? { liveHeapMb: mb(process.memoryUsage().heapUsed) } : {};
       // BENCH_HEAP_SNAPSHOT=<file>: what is live at the end of the run, for DevTools' Memory tab
       if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
-      process.send!({ rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers), ...live });
+      // DuckDB's own memory (its buffer manager: the stats store's blocks), outside V8's heap
+      const duckdb = app.stats.engine === 'duckdb' ? await app.stats.select('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()').then((r) => ({ duckdbMb: mb(Number(r[0]?.b ?? 0)) }), () => ({})) : {};
+      process.send!({ rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers), ...live, ...duckdb });
     } else if (m === 'stop') {
       await app.close();
       await store.close();
