@@ -2,6 +2,7 @@ import { type CampaignRow, isLive } from '@adplane/shared';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
+import { Kept } from './kept.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
@@ -54,6 +55,7 @@ export function compileCampaigns(
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   now = Date.now(),
+  kept = new Kept<CampaignFacts, SnapCampaign>(),
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
   for (const c of rows) {
@@ -64,24 +66,32 @@ export function compileCampaigns(
     if (!own.length) continue;
     const flightEnd = c.endDate ? dayStart(c.endDate, tenant.timezone) + 24 * HOUR : Infinity;
     if (flightEnd <= now) continue; // over for good: requests need not look at it
-    out.set(c.id, {
+    const advertiserName = c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '';
+    const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
+    const flightStart = dayStart(c.startDate, tenant.timezone);
+    // an unchanged campaign keeps its object when what it was made from is the same: its flight in
+    // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
+    const stillValid = (last: SnapCampaign) =>
+      last.flightStart === flightStart && last.flightEnd === flightEnd && last.advertiserName === advertiserName && last.targeting === targeting && sameList(last.creatives, own);
+    const made = kept.take(c, stillValid, () => ({
       id: c.id,
       tenantId: c.tenantId!,
       name: c.name,
       advertiserId: c.advertiserId ?? 0,
-      advertiserName: c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '',
-      flightStart: dayStart(c.startDate, tenant.timezone),
+      advertiserName,
+      flightStart,
       flightEnd,
       totalBudget: c.totalBudget,
       dailyBudget: c.dailyBudget,
       pacing: c.pacing,
       frequencyCap: c.frequencyCap,
       bidCpm: c.bidCpm,
-      targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
+      targeting,
       creatives: own,
       dealIds: c.dealIds,
       supplierIds: c.supplierIds,
-    });
+    }));
+    out.set(c.id, made);
   }
   return out;
 }
@@ -107,6 +117,8 @@ export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, C
   }
   return out;
 }
+
+const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 const byBidDescending = (a: SnapCampaign, b: SnapCampaign): number => b.bidCpm - a.bidCpm;
 

@@ -11,21 +11,23 @@ import {
   parsePubListRow,
   parseSupplierRow,
   parseTargetingRow,
+  type CreativeRow,
   type SkipSink,
 } from '@adplane/shared';
 import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from '../postbid/postbidPlan.js';
 import { compileOwners } from './accounts.js';
-import { campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
+import { type CampaignFacts, campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
 import { compileTags } from './tags.js';
-import { compileTargetings } from './targetings.js';
-import { type Snapshot } from './types.js';
+import { compileTargetings, type TargetingsKept } from './targetings.js';
+import { Kept } from './kept.js';
+import { type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
 
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
@@ -51,6 +53,13 @@ export class SnapshotCompiler {
     ivts: new ParsedRows('ivts', parseIvtRow),
   };
 
+  /** What the last build made of unchanged rows, kept by this build (kept.ts). */
+  private readonly kept = {
+    creatives: new Kept<CreativeRow, SnapCreative>(),
+    targetings: new Kept() as TargetingsKept,
+    campaigns: new Kept<CampaignFacts, SnapCampaign>(),
+  };
+
   async compile(db: StoreDb, now = Date.now()): Promise<Snapshot> {
     const started = performance.now();
     // The version is read first: a write that lands while we read makes the next poll rebuild again.
@@ -74,10 +83,10 @@ export class SnapshotCompiler {
       getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
-    const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists });
-    const snapCreatives = compileCreatives(creatives, owners);
+    const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
+    const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives);
     const snapTags = compileTags(tags, owners, compiledTargetings);
-    const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings, now);
+    const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns);
     const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings);
 
     const campaignIndex = indexCampaigns(snapCampaigns.values());

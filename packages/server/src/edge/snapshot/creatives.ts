@@ -1,32 +1,43 @@
 import { type CreativeRow, creativeServes } from '@adplane/shared';
 import { type Owners, ownersServe } from './accounts.js';
+import { Kept } from './kept.js';
 import { type SnapCreative } from './types.js';
 
-/** Approved, live creatives of live advertisers and tenants. */
-export function compileCreatives(rows: readonly CreativeRow[], owners: Owners): Map<number, SnapCreative> {
+/**
+ * Approved, live creatives of live advertisers and tenants. `kept` (the snapshot compiler's, across
+ * builds) keeps the object of a creative whose row did not change.
+ */
+export function compileCreatives(rows: readonly CreativeRow[], owners: Owners, kept = new Kept<CreativeRow, SnapCreative>()): Map<number, SnapCreative> {
   const out = new Map<number, SnapCreative>();
   for (const c of rows) {
     if (!creativeServes(c, { tenant: { status: 1, archived: false } })) continue;
     if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
-    out.set(c.id, {
-      id: c.id,
-      tenantId: c.tenantId!,
-      name: c.name,
-      advertiserId: c.advertiserId ?? 0,
-      format: c.format,
-      videoSource: c.videoSource,
-      mediaFiles: c.mediaFiles,
-      vastUrl: c.vastUrl,
-      duration: c.duration || Math.max(0, ...c.mediaFiles.map((m) => m.duration)),
-      displayType: c.displayType,
-      imageUrl: c.imageUrl,
-      html: c.html,
-      width: c.width,
-      height: c.height,
-      clickUrl: c.clickUrl,
-      adomain: c.adomain,
-      iabCategories: c.iabCategories,
-    });
+    out.set(c.id, kept.take(c, always, () => compileCreative(c)));
   }
   return out;
+}
+
+/** A creative is made from its row alone. */
+const always = (): boolean => true;
+
+function compileCreative(c: CreativeRow): SnapCreative {
+  return {
+    id: c.id,
+    tenantId: c.tenantId!,
+    name: c.name,
+    advertiserId: c.advertiserId ?? 0,
+    format: c.format,
+    videoSource: c.videoSource,
+    mediaFiles: c.mediaFiles,
+    vastUrl: c.vastUrl,
+    duration: c.duration || Math.max(0, ...c.mediaFiles.map((m) => m.duration)),
+    displayType: c.displayType,
+    imageUrl: c.imageUrl,
+    html: c.html,
+    width: c.width,
+    height: c.height,
+    clickUrl: c.clickUrl,
+    adomain: c.adomain,
+    iabCategories: c.iabCategories,
+  };
 }

@@ -1,0 +1,21 @@
+/**
+ * What snapshot builds made of each row, for the next build to keep: a row that did not change is
+ * the same parsed object (parsedRows.ts), and when what else the object was made from is the same
+ * too (`stillValid`: its owners' values, the compiled objects it points to), the object made from it
+ * is kept instead of made again. Unchanged campaigns, creatives and targetings then stay the same
+ * objects from build to build: a rebuild allocates for what changed, and memoised views of them
+ * (delivery limits, day-part rules) stay valid. Held weakly by row: a row the store dropped, or
+ * parsed again after a change, lets go of what was made from it.
+ */
+export class Kept<Row extends object, Made> {
+  private readonly made = new WeakMap<Row, Made>();
+
+  /** The object last made from `row` while `stillValid` says so, else what `make` makes now. */
+  take(row: Row, stillValid: (made: Made) => boolean, make: () => Made): Made {
+    const last = this.made.get(row);
+    if (last !== undefined && stillValid(last)) return last;
+    const made = make();
+    this.made.set(row, made);
+    return made;
+  }
+}
