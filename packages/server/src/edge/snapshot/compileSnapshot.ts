@@ -32,7 +32,8 @@ import { type SnapCampaign, type SnapCreative, type Snapshot } from './types.js'
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
  * are kept between builds (./parsedRows.ts), so a rebuild after a change re-reads and re-parses only
- * the rows that changed; the compile itself (owners, targeting, indexes) runs whole every time.
+ * the rows that changed; the compile itself (owners, targeting, indexes) runs over every row, keeping
+ * the objects of unchanged campaigns, creatives and targetings (./kept.ts).
  */
 export class SnapshotCompiler {
   private readonly rows = {
