@@ -193,9 +193,14 @@ async function main(): Promise<void> {
     const threads0 = threadCpuSeconds(pid);
     const got = await load();
     const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
-    // and which threads used it: the event loop ('node'), V8's collector, DuckDB's workers
+    // and which threads used it: the event loop, and the others (V8's collector, DuckDB's workers)
     return { ...got, serverCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0, serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)) };
   };
+  /** Throughput: 32 connections with 8 requests in flight each (the bare server's R is measured so too). */
+  const closedLoop = (p: number, paths: string[]) => runLoad({ port: p, paths, connections: 32, depth: 8, durationMs: duration });
+  /** The half-load case: one request at a time per connection, paced at half the closed-loop rate (at most 20,000/s). */
+  const halfOf = (rps: number) => Math.min(20_000, Math.round(rps / 2));
+  const pacedLoad = (paths: string[], rate: number) => runLoad({ port, paths, connections: 32, rate, durationMs: duration });
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
@@ -216,11 +221,11 @@ async function main(): Promise<void> {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
     const paths = only === 'events' ? await eventPaths() : vastPaths;
     // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
-    const halfRate = only === 'half' ? Math.min(20_000, Math.round((await runLoad({ port, paths, connections: 32, depth: 8, durationMs: duration })).rps / 2)) : 0;
+    const halfRate = only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : 0;
     await ask(server.proc, 'loop');
     const demandCpu0 = cpuSeconds(demand.proc.pid!);
     const load = await measured(server.proc.pid!, () =>
-      only === 'tags' ? tagLoad() : runLoad({ port, paths, connections: 32, ...(halfRate ? { rate: halfRate } : { depth: 8 }), durationMs: duration }),
+      only === 'tags' ? tagLoad() : (halfRate ? pacedLoad(paths, halfRate) : closedLoop(port, paths)),
     );
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
@@ -233,7 +238,7 @@ async function main(): Promise<void> {
   }
 
   say('measuring bareLoad...');
-  const bareLoad = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration }));
+  const bareLoad = await measured(bare.proc.pid!, () => closedLoop(Number(bare.msg.port), ['/']));
   bare.proc.kill();
   say(`bare: ${JSON.stringify(bareLoad)}`);
   const R = bareLoad.rps;
@@ -242,17 +247,17 @@ async function main(): Promise<void> {
 
   say('measuring vastMax...');
   await ask(server.proc, 'loop');
-  const vastMax = await measured(server.proc.pid!, () => runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: duration }));
+  const vastMax = await measured(server.proc.pid!, () => closedLoop(port, vastPaths));
   const vastMaxLoop = await ask(server.proc, 'loop');
   say(`vast: ${JSON.stringify(vastMax)}`);
   say('measuring vastHalf...');
-  const vastHalf = await runLoad({ port, paths: vastPaths, connections: 32, rate: Math.min(20_000, Math.round(vastMax.rps / 2)), durationMs: duration });
+  const vastHalf = await pacedLoad(vastPaths, halfOf(vastMax.rps));
   const vastHalfLoop = await ask(server.proc, 'loop');
 
   const evPaths = await eventPaths();
   say('measuring events...');
   await ask(server.proc, 'loop');
-  const events = await measured(server.proc.pid!, () => runLoad({ port, paths: evPaths, connections: 32, depth: 8, durationMs: duration }));
+  const events = await measured(server.proc.pid!, () => closedLoop(port, evPaths));
   const eventsLoop = await ask(server.proc, 'loop');
 
   say('measuring tags...');

@@ -56,11 +56,16 @@ function childrenOf(pid: number): number[] {
   return spawnSync('pgrep', ['-P', String(pid)]).stdout.toString().split('\n').filter(Boolean).map(Number);
 }
 
+/** The CPU seconds (user + system) a `/proc/.../stat` line counts (its fields after the name). */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
 export function cpuSeconds(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return 0;
   }
@@ -76,8 +81,7 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
         const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         // node's helper threads carry the process's name: the event loop is the one whose id is the process's
         const name = tid === String(pid) ? 'event loop' : comm === 'node' ? 'other threads' : comm;
-        const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-        out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+        out[name] = (out[name] ?? 0) + statCpuSeconds(stat);
       } catch {
         // the thread ended
       }

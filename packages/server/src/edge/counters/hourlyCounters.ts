@@ -222,17 +222,19 @@ export class HourlyCounters {
         for (let at = 0; at < taken.length; at += BATCH) {
           if (at) await new Promise((resolve) => setImmediate(resolve));
           const batch = taken.slice(at, at + BATCH);
+          // in a promise: a batch the store refuses at once (its check) settles like one it refuses later
           writes.push(Promise.resolve().then(() => sink.write(batch.map(toHourlyRow))));
         }
         const results = await Promise.allSettled(writes);
         // a batch the store refused goes back, summed into what came in meanwhile
-        let refused: { reason: unknown } | null = null;
-        results.forEach((result, i) => {
-          if (result.status === 'fulfilled') return;
-          refused ??= { reason: result.reason };
+        let refused: PromiseRejectedResult | undefined;
+        for (let i = 0; i < results.length; i++) {
+          const result = results[i]!;
+          if (result.status === 'fulfilled') continue;
+          refused ??= result;
           for (const row of taken.slice(i * BATCH, (i + 1) * BATCH)) this.addRow(keyOf(row.request, REQUEST_COLUMNS), row.request, row.source, sumsOf(row.sums), 0, row.hour);
-        });
-        if (refused) throw (refused as { reason: unknown }).reason;
+        }
+        if (refused) throw refused.reason;
       } finally {
         this.flushing = null;
       }

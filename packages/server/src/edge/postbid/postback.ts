@@ -3,6 +3,7 @@ import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { type Edge } from '../edgePlugin.js';
 import { readJsonBody } from '../openrtb/requestBody.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
+import { POSTBID_VERDICT } from '../tracking/replayGuard.js';
 import { type ImpressionFacts, MAX_REF_LENGTH, readImpressionRef } from './impressionRef.js';
 
 /**
@@ -95,7 +96,7 @@ export function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], 
         { postbid_ivt: 1 },
         f.at * 1000,
       );
-    const first = deps.replay.firstTime(`${f.id}:postbid_ivt`, now);
+    const first = deps.replay.firstTime(`${f.id}:${POSTBID_VERDICT}`, now);
     if (first instanceof Promise) void first.then((yes) => yes && add());
     else if (first) add();
   }

@@ -2,7 +2,7 @@ import { type CampaignRow, isLive } from '@adplane/shared';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
-import { Kept } from './kept.js';
+import { Kept, sameElements } from './kept.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
@@ -72,7 +72,7 @@ export function compileCampaigns(
     // an unchanged campaign keeps its object when what it was made from is the same: its flight in
     // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
-      last.flightStart === flightStart && last.flightEnd === flightEnd && last.advertiserName === advertiserName && last.targeting === targeting && sameList(last.creatives, own);
+      last.flightStart === flightStart && last.flightEnd === flightEnd && last.advertiserName === advertiserName && last.targeting === targeting && sameElements(last.creatives, own);
     const made = kept.take(c, stillValid, () => ({
       id: c.id,
       tenantId: c.tenantId!,
@@ -117,8 +117,6 @@ export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, C
   }
   return out;
 }
-
-const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 const byBidDescending = (a: SnapCampaign, b: SnapCampaign): number => b.bidCpm - a.bidCpm;
 

@@ -19,3 +19,8 @@ export class Kept<Row extends object, Made> {
     return made;
   }
 }
+
+/** Whether two lists hold the same objects in the same order (what a kept object was made from, against what it would be made from now). */
+export function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,6 +1,6 @@
 import { type AppListRow, type CreListRow, isLive, type PubListRow, type TargetingRow } from '@adplane/shared';
 import { compileTargeting, type CompiledTargeting, type ListItems } from '../targeting/compiledTargeting.js';
-import { Kept } from './kept.js';
+import { Kept, sameElements } from './kept.js';
 
 /**
  * Targetings and the lists they reference, compiled once. A paused or archived list contributes no
@@ -31,7 +31,7 @@ export function compileTargetings(
   for (const t of rows.targetings) {
     if (!isLive(t)) continue;
     const named = [...listsNamed(t.rules.appLists, lists.apps), ...listsNamed(t.rules.pubLists, lists.publishers), ...listsNamed(t.rules.creLists, lists.creatives)];
-    const made = kept.take(t, (last) => sameItems(last.lists, named), () => ({ compiled: compileTargeting(t.id, t.rules, lists), lists: named }));
+    const made = kept.take(t, (last) => sameElements(last.lists, named), () => ({ compiled: compileTargeting(t.id, t.rules, lists), lists: named }));
     out.set(t.id, made.compiled);
   }
   return out;
@@ -39,10 +39,6 @@ export function compileTargetings(
 
 /** A compiled targeting, with the items of the lists it was compiled from. */
 export type TargetingsKept = Kept<TargetingRow, { compiled: CompiledTargeting; lists: readonly (readonly string[] | undefined)[] }>;
-
-function sameItems(a: readonly (readonly string[] | undefined)[], b: readonly (readonly string[] | undefined)[]): boolean {
-  return a.length === b.length && a.every((items, i) => items === b[i]);
-}
 
 /** The items of each list a rule names (undefined for a list that is not live), in the rule's order. */
 function listsNamed(rule: { ids: readonly number[] } | null | undefined, lists: ReadonlyMap<number, readonly string[]>): (readonly string[] | undefined)[] {

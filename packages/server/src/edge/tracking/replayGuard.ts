@@ -17,11 +17,12 @@ export interface ImpressionReplayGuard {
 /** How long a tracking token is honoured, and so how long a counted id is remembered. */
 export const TRACKING_LIFETIME_HOURS = 25;
 
-/**
- * The events a decision counts once, one bit each in its byte of a page (trackingEvents.ts ONCE,
- * and a post-bid pixel's verdict: postbid/postback.ts).
- */
-const EVENT_BITS: ReadonlyMap<string, number> = new Map([['impression', 1], ['start', 2], ['firstQuartile', 4], ['midpoint', 8], ['thirdQuartile', 16], ['complete', 32], ['postbid_ivt', 64]]);
+/** The tracking events a decision counts once (trackingEvents.ts); clicks and errors count each time. */
+export const COUNTED_ONCE = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
+/** A post-bid pixel's verdict on an impression, also counted once (postbid/postback.ts). */
+export const POSTBID_VERDICT = 'postbid_ivt';
+/** Each once-counted event's bit in its decision's byte of a page. */
+const EVENT_BITS: ReadonlyMap<string, number> = new Map([...COUNTED_ONCE, POSTBID_VERDICT].map((event, i) => [event, 1 << i]));
 /** Decisions a page covers: one byte each (4 KB a page). */
 export const PAGE_DECISIONS = 4096;
 /** Longest base36 counter read as a number (36^10 < 2^53: exact). */
@@ -114,7 +115,7 @@ export class ReplayGuard implements ImpressionReplayGuard {
     return true;
   }
 
-  /** What the memory holds (tests, and the memory figures of docs/performance.md). */
+  /** What the memory holds (tests). */
   size(): { pages: number; otherKeys: number } {
     let pages = 0;
     for (const byPage of this.pages.values()) pages += byPage.size;

@@ -3,7 +3,7 @@ import { type Dimensions, type HourlyCounters, KEY_SEPARATOR } from '../counters
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
-import { type ImpressionReplayGuard } from './replayGuard.js';
+import { COUNTED_ONCE, type ImpressionReplayGuard } from './replayGuard.js';
 import { type Decision, type TokenSigner } from './trackingToken.js';
 
 /**
@@ -17,7 +17,7 @@ type Tracked = (typeof TRACKED)[number];
 const METRIC: Record<Tracked, string> = {
   impression: 'imps', start: 'starts', firstQuartile: 'first_quartiles', midpoint: 'midpoints', thirdQuartile: 'third_quartiles', complete: 'completes', click: 'clicks', error: 'errors',
 };
-const ONCE = new Set<string>(['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete']);
+const ONCE = new Set<string>(COUNTED_ONCE);
 
 export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 

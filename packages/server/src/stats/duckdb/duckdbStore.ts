@@ -48,8 +48,9 @@ export function batchCsv(rows: readonly HourlyRow[]): string {
 }
 
 /**
- * The embedded stats store: one DuckDB file under DATA_DIR. Writes go through DuckDB's appender in a
- * transaction (a batch lands whole or not at all), one at a time; reads use their own connection.
+ * The embedded stats store: one DuckDB file under DATA_DIR. Writes go in as CSV text in a transaction
+ * (a batch lands whole or not at all), one at a time, batches written meanwhile joined into the next;
+ * reads use their own connections.
  */
 export async function openDuckDbStore(dataDir: string, file: string): Promise<StatsStore> {
   let path = ':memory:';
@@ -92,8 +93,7 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   // the file. The appender this replaced ran its flush on the event loop: 45-100 ms per batch.
   const incoming = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'adplane-stats-')) : join(dataDir, 'stats-incoming');
   mkdirSync(incoming, { recursive: true });
-  const columns = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
-  const csvColumns = `{${columns.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : ID_COLUMNS.has(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
+  const csvColumns = `{${CSV_COLUMNS.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : ID_COLUMNS.has(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
   let fileNo = 0;
 
   /** Writes CSV text of whole rows (batchCsv) in one transaction: the stored rows and the rollup. */
@@ -105,7 +105,7 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     try {
       await writer.run('BEGIN TRANSACTION');
       try {
-        await writer.run(`INSERT INTO ${STATS_TABLE} (${columns.join(', ')}) SELECT * FROM ${source}`);
+        await writer.run(`INSERT INTO ${STATS_TABLE} (${CSV_COLUMNS.join(', ')}) SELECT * FROM ${source}`);
         await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM ${source} GROUP BY ${keys}`);
         await writer.run('COMMIT');
       } catch (error) {
