@@ -28,7 +28,7 @@ import { insertEntities } from '../packages/server/src/store/entities.js';
 import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/entityTables.js';
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
-import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable, toWrite } from './edge/harness.js';
+import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
 import { cpuSeconds, threadCpuSeconds, threadCpuSince } from './workers/servers.js';
 
@@ -132,7 +132,11 @@ async function serve(): Promise<void> {
   // event-loop stalls per case: what a request waits behind (flushes, rebuilds, GC)
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  // BENCH_HEAP_PROMOTED=<file>: a sampling heap profile, from the first case on, of what outlived the young
+  // generation (what makes the full collections come), written at 'memory'
+  let promoted: Promise<() => Promise<unknown>> | null = null;
   process.on('message', async (m) => {
+    if (process.env.BENCH_HEAP_PROMOTED) promoted ??= startHeapSampling('promoted', 8192);
     if (m === 'loop') {
       process.send!({ loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100, loopMaxMs: Math.round(loop.max / 1e4) / 100 });
       loop.reset();
@@ -143,6 +147,7 @@ async function serve(): Promise<void> {
       await app.edge.snapshots.rebuild();
       process.send!({ rebuildMs: Math.round(performance.now() - t0), buildMs: app.edge.snapshots.current!.buildMs });
     } else if (m === 'memory') {
+      if (promoted) writeFileSync(process.env.BENCH_HEAP_PROMOTED!, JSON.stringify(await (await promoted)()));
       // where the resident memory is: V8's heap, buffers outside it, and the rest (code, native stores)
       const mb = (n: number) => Math.round(n / 1_048_576);
       const u = process.memoryUsage();

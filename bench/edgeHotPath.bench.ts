@@ -12,7 +12,6 @@
  * comparing a change with the code before it, on the same machine, minutes apart.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
@@ -22,7 +21,7 @@ import { type Decision } from '../packages/server/src/edge/tracking/trackingToke
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';
 import { fill } from './edge.bench.js';
-import { rnd, say } from './edge/harness.js';
+import { type HeapSampled, rnd, say, sampledBytes, startHeapSampling } from './edge/harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const DATA = process.env.BENCH_DATA_DIR ?? '/tmp/adplane-hotpath-data';
@@ -139,23 +138,6 @@ async function measure(name: string, inFlight: number, one: (i: number, done: ()
   return result;
 }
 
-interface HeapNode {
-  selfSize: number;
-  children: HeapNode[];
-}
-
-const sampledBytes = (node: HeapNode): number => node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
-
-/** Starts V8's sampling heap profiler (every allocation of about 4 KB sampled, garbage included); the answer stops it and returns the profile. */
-async function heapSampling(): Promise<() => Promise<unknown>> {
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
-  await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  return async () => ((await post('HeapProfiler.stopSampling')) as { profile: unknown }).profile;
-}
-
 async function main(): Promise<void> {
   let channelUids: string[];
   const uidsFile = join(DATA, 'channel-uids.json');
@@ -190,8 +172,10 @@ async function main(): Promise<void> {
   const evReqs = evPaths.map(fakeReq);
 
   const only = (process.env.BENCH_CASES ?? 'vast,ev,sign,verify').split(',');
-  // BENCH_HEAP=<file>: a sampling profile of what the cases allocate, collected garbage included (open it in DevTools' Memory tab)
-  const heap = process.env.BENCH_HEAP ? await heapSampling() : null;
+  // BENCH_HEAP=<file>: a sampling profile of what the cases allocate, collected garbage included (open it in DevTools' Memory tab);
+  // BENCH_HEAP_SAMPLED=promoted|live: only what outlived the young generation, or what is still alive at the end
+  const sampled = (process.env.BENCH_HEAP_SAMPLED ?? 'allocated') as HeapSampled;
+  const heap = process.env.BENCH_HEAP ? await startHeapSampling(sampled) : null;
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
     if (only.includes('vast')) await measure('vast', 64, (i, done) => void edge.serveRaw(reqs[i % reqs.length]!, fakeRes(done)));
     const ignore = fakeRes(() => undefined);
@@ -204,9 +188,9 @@ async function main(): Promise<void> {
     if (only.includes('verify')) await measure('verify', 0, (i) => signer.verify(tokens[i % tokens.length]!, nowS));
   }
   if (heap) {
-    const profile = (await heap()) as { head: HeapNode };
+    const profile = await heap();
     writeFileSync(process.env.BENCH_HEAP!, JSON.stringify(profile));
-    say(`allocated: ${Math.round(sampledBytes(profile.head) / ran)} bytes per request (sampled, garbage included; ${ran} requests)`);
+    say(`${sampled}: ${Math.round(sampledBytes(profile.head) / ran)} bytes per request (sampled; ${ran} requests)`);
   }
   await app.close();
   await store.close();

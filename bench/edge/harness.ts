@@ -3,6 +3,7 @@
  * (the server, the bare baseline, local demand) pinned to their cores and asked questions over IPC.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
 import { RESOURCES } from '@adplane/shared';
 import { serverPath } from '../../packages/server/src/serverRoot.js';
@@ -13,6 +14,36 @@ export const say = (text: string) => process.stdout.write(`${text}\n`);
 export const sayTable = (rows: Record<string, Record<string, unknown>>) => {
   for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
 };
+
+/** What a sampling heap profile keeps: everything allocated, what outlived the young generation (promoted), or what is still alive. */
+export type HeapSampled = 'allocated' | 'promoted' | 'live';
+
+/**
+ * Starts V8's sampling heap profiler in this process (an allocation about every `interval` bytes
+ * sampled); the answer stops it and returns the profile (open it in DevTools' Memory tab).
+ * `promoted` keeps the samples no scavenge collected: what outlived the young generation, dead or
+ * alive at the end, which is what makes the full collections come.
+ */
+export async function startHeapSampling(sampled: HeapSampled, interval = 4096): Promise<() => Promise<{ head: HeapNode }>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: sampled !== 'live', includeObjectsCollectedByMinorGC: sampled === 'allocated' });
+  return async () => {
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
+    session.disconnect();
+    return profile;
+  };
+}
+
+export interface HeapNode {
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** The bytes a sampling heap profile holds. */
+export const sampledBytes = (node: HeapNode): number => node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
 
 export function rnd(seed: number) {
   let s = seed >>> 0;
