@@ -10,7 +10,7 @@ import { campaignSource } from '../demand/campaignSource.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
-import { type SnapCampaign, type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
+import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
@@ -59,7 +59,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
   });
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
   const campaigns: SnapCampaign[] = f.campaigns.map((c) => ({
-    id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStart: 0, flightEnd: Infinity, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: rules(c.targeting), creatives: [creative],
+    id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: rules(c.targeting), creatives: [creative],
   }));
   const channel: SnapChannel = {
     id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Fixture channel', serving: true, integration: 'VAST', environment: 'web', format: 'video',

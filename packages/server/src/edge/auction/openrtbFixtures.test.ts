@@ -15,7 +15,7 @@ import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
-import { type SnapAdExchange, type SnapCampaign, type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
+import { OPEN_FLIGHT_END, type SnapAdExchange, type SnapCampaign, type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
 import { handleEvent } from '../tracking/trackingEvents.js';
@@ -97,7 +97,7 @@ function snapshotOf(f: Fixture, base: string): { snapshot: Snapshot; names: Map<
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
   const campaigns: SnapCampaign[] = (f.campaigns ?? []).map((c) => {
     names.set(`campaign:${c.id}`, `campaign${c.id}`);
-    return { id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStart: 0, flightEnd: Infinity, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: null, creatives: [creative] };
+    return { id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: null, creatives: [creative] };
   });
   const c = f.channel;
   const channel: SnapChannel = {

@@ -20,9 +20,12 @@ export class Pacing {
   constructor(readonly delivery: DeliveryCounters = inProcessCounters()) {}
 
   limitsOfCampaign(campaign: SnapCampaign, timezone: number): CampaignLimits {
+    // a compiled campaign is its own limits (no object per campaign for the heap to keep); only
+    // another zone than its tenant's, which no request of its snapshot asks for, makes one
+    if (campaign.timezone === timezone) return campaign;
     let limits = this.campaignLimits.get(campaign);
     if (!limits || limits.timezone !== timezone) {
-      limits = { id: campaign.id, timezone, dailyBudget: campaign.dailyBudget, totalBudget: campaign.totalBudget, pacing: campaign.pacing ?? 'asap', frequencyCap: campaign.frequencyCap ?? null };
+      limits = { id: campaign.id, timezone, dailyBudget: campaign.dailyBudget, totalBudget: campaign.totalBudget, pacing: campaign.pacing, frequencyCap: campaign.frequencyCap };
       this.campaignLimits.set(campaign, limits);
     }
     return limits;

@@ -11,6 +11,7 @@ import { ortbCreativeFits } from '../openrtb/impFit.js';
  * the creative fit are checked on those. A campaign prices at once (its bid), no network call.
  */
 export const CAMPAIGN_PRIORITY = 0;
+const HOUR_MS = 3_600_000;
 const TRACE_LIMIT = 50;
 
 /** Whether a creative fits the channel's format and the player. */
@@ -93,10 +94,10 @@ const REFUSED = 'refused';
 function eligible(campaign: SnapCampaign, req: AuctionRequest, tz: number, explain: boolean): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
-  if (now < campaign.flightStart) return 'flight_not_started';
+  if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
   // DSP mode: a campaign naming suppliers buys from those only
   if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id)) return 'supplier_not_bought';
-  if (now >= campaign.flightEnd) return 'flight_ended';
+  if (now >= campaign.flightEndHour * HOUR_MS) return 'flight_ended';
   if (campaign.targeting) {
     const rule = refusal(campaign.targeting, ctx);
     if (rule) return explain ? `targeting.${rule}` : REFUSED;

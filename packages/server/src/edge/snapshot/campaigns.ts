@@ -3,7 +3,7 @@ import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
-import { type SnapCampaign, type SnapCreative } from './types.js';
+import { OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
 /** One shared empty list: most campaigns name no deal and no supplier, and a book holds 100,000 of them. */
@@ -19,10 +19,28 @@ export type CampaignFacts = Pick<
   | 'dealIds' | 'supplierIds' | 'pacing' | 'frequencyCap'
 >;
 
+/**
+ * One array for each list of creative ids met (books repeat a few lists over many campaigns): each
+ * campaign kept between builds would otherwise hold an array of its own, two objects for every full
+ * collection to mark. Cleared when it grows past any book's variety.
+ */
+const idLists = new Map<string, number[]>();
+
+function sharedIds(ids: number[]): number[] {
+  if (!ids.length) return NONE;
+  const key = ids.join(',');
+  let shared = idLists.get(key);
+  if (!shared) {
+    if (idLists.size > 200_000) idLists.clear();
+    idLists.set(key, (shared = ids));
+  }
+  return shared;
+}
+
 export function campaignFacts(c: CampaignRow): CampaignFacts {
   return {
     id: c.id, tenantId: c.tenantId, name: c.name, status: c.status, archived: c.archived, advertiserId: c.advertiserId, startDate: c.startDate,
-    endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: c.creativeIds,
+    endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: sharedIds(c.creativeIds),
     dealIds: c.dealIds.length ? c.dealIds : NONE, supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
     pacing: c.pacing, frequencyCap: c.frequencyCap,
   };
@@ -44,6 +62,12 @@ export function dayStart(date: string, tz: number): number {
 }
 
 /**
+ * The hour since the epoch that starts at `ms` (a whole hour), as an int32: V8 keeps it in the
+ * object as a small integer, where a division's result could make the field a boxed double.
+ */
+const hourOf = (ms: number): number => (ms / HOUR) | 0;
+
+/**
  * Live campaigns of live tenants with the DSP view and of live advertisers, with their live creatives. Flight days are whole
  * days in the tenant's time zone: a campaign runs from 00:00 of its start day to 24:00 of its end day.
  * A campaign without a creative that can serve, or whose flight is over, is left out (it could
@@ -58,33 +82,45 @@ export function compileCampaigns(
   kept = new Kept<CampaignFacts, SnapCampaign>(),
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
+  // a tenant's campaigns naming the same creatives share one list of them (as they share the ids: sharedIds)
+  const ownLists = new Map<number, Map<readonly number[], readonly SnapCreative[]>>();
   for (const c of rows) {
     if (!isLive(c) || !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
     const tenant = owners.tenants.get(c.tenantId!)!;
     if (!tenant.showDsp) continue; // campaigns are DSP mode: a tenant without the DSP view does not buy
-    const own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
+    let tenantLists = ownLists.get(c.tenantId!);
+    if (!tenantLists) ownLists.set(c.tenantId!, (tenantLists = new Map()));
+    let own = tenantLists.get(c.creativeIds);
+    if (!own) {
+      // only the tenant's own creatives serve its campaigns
+      own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
+      tenantLists.set(c.creativeIds, own);
+    }
     if (!own.length) continue;
-    const flightEnd = c.endDate ? dayStart(c.endDate, tenant.timezone) + 24 * HOUR : Infinity;
-    if (flightEnd <= now) continue; // over for good: requests need not look at it
+    const timezone = tenant.timezone;
+    // a day starts on a whole hour (the zone is whole hours): the flight is kept in hours (types.ts)
+    const flightEndHour = c.endDate ? hourOf(dayStart(c.endDate, timezone)) + 24 : OPEN_FLIGHT_END;
+    if (flightEndHour * HOUR <= now) continue; // over for good: requests need not look at it
     const advertiserName = c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '';
     const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
-    const flightStart = dayStart(c.startDate, tenant.timezone);
+    const flightStartHour = hourOf(dayStart(c.startDate, timezone));
     // an unchanged campaign keeps its object when what it was made from is the same: its flight in
     // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
-      last.flightStart === flightStart && last.flightEnd === flightEnd && last.advertiserName === advertiserName && last.targeting === targeting && sameElements(last.creatives, own);
+      last.timezone === timezone && last.flightStartHour === flightStartHour && last.flightEndHour === flightEndHour && last.advertiserName === advertiserName && last.targeting === targeting && sameElements(last.creatives, own);
     const made = kept.take(c, stillValid, () => ({
       id: c.id,
       tenantId: c.tenantId!,
       name: c.name,
       advertiserId: c.advertiserId ?? 0,
       advertiserName,
-      flightStart,
-      flightEnd,
+      flightStartHour,
+      flightEndHour,
+      timezone,
       totalBudget: c.totalBudget,
       dailyBudget: c.dailyBudget,
-      pacing: c.pacing,
-      frequencyCap: c.frequencyCap,
+      pacing: c.pacing ?? 'asap',
+      frequencyCap: c.frequencyCap ?? null,
       bidCpm: c.bidCpm,
       targeting,
       creatives: own,

@@ -64,7 +64,8 @@ describe('a rebuild keeps what did not change', () => {
     const renamed = build({ ...again, list: appList(['com.b']), creative: creativeRow('https://other.example.com/'), owners: owners(0, 'Brand Inc.') });
     expect(renamed.advertiserName).toBe('Brand Inc.');
     const moved = build({ ...again, list: appList(['com.b']), creative: creativeRow('https://other.example.com/'), owners: owners(-5, 'Brand Inc.') });
-    expect(moved.flightStart - renamed.flightStart).toBe(5 * 3_600_000);
+    expect(moved.flightStartHour - renamed.flightStartHour).toBe(5);
+    expect(moved.timezone).toBe(-5);
   });
 
   it('keeps what it made while the row stands and the check passes', () => {

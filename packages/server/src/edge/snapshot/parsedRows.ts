@@ -11,14 +11,6 @@ import { type StoreDb } from './loadRows.js';
  */
 type Parser<T> = (row: StoredRow, sink?: SkipSink) => T | null;
 
-interface Entry<T> {
-  /** updated_at in ms, times 4, plus archived * 2 and status: a number compares and keeps smaller than text. */
-  stamp: number;
-  value: T | null;
-  /** Why the stored row was skipped, reported again on every build. */
-  skipped: SkipSink['skipped'];
-}
-
 const CHUNK = 500;
 const NONE: SkipSink['skipped'] = [];
 /** Rows stamped this long before the newest stamp seen are read again: clock skew between API nodes, late commits. */
@@ -33,8 +25,25 @@ function stampText(v: unknown): string {
   return v instanceof Date ? v.toISOString() : String(v);
 }
 
+/**
+ * A row's stamp: updated_at in ms, times 4, plus archived * 2 and status (a number compares and keeps
+ * smaller than text).
+ */
+const stampOf = (updatedMs: number, archived: unknown, status: unknown): number => updatedMs * 4 + Number(archived) * 2 + (Number(status) === 1 ? 1 : 0);
+
+/**
+ * Each id has a slot; the slot's stamp, parsed value and skip reasons sit in flat arrays. The store's
+ * 100,000 rows are then no objects of their own and no boxed stamps (a stamp is past the small
+ * integers V8 keeps unboxed): less for every full collection of the edge's heap to mark.
+ */
 export class ParsedRows<T> {
-  private entries = new Map<number, Entry<T>>();
+  /** id to slot, in the order ids were first seen (the order `load` answers in). */
+  private slots = new Map<number, number>();
+  private stamps = new Float64Array(1024);
+  private values: (T | null)[] = [];
+  /** Why the stored row was skipped, reported again on every build. */
+  private skips: SkipSink['skipped'][] = [];
+  private freeSlots: number[] = [];
   /** Newest updated_at seen (epoch ms), and when every head was last read. */
   private newest = -Infinity;
   private lastFull = 0;
@@ -62,11 +71,11 @@ export class ParsedRows<T> {
         const updated = stampText(h.updated_at);
         const ms = Date.parse(updated);
         if (ms > this.newest) this.newest = ms;
-        const stamp = ms * 4 + Number(h.archived) * 2 + (Number(h.status) === 1 ? 1 : 0);
-        const entry = this.entries.get(id);
-        if (!entry || entry.stamp !== stamp) {
+        const stamp = stampOf(ms, h.archived, h.status);
+        const slot = this.slots.get(id);
+        if (slot === undefined || this.stamps[slot] !== stamp) {
           stale.push(id);
-          this.entries.set(id, { stamp, value: null, skipped: NONE });
+          this.keep(slot ?? this.newSlot(id), stamp);
         }
       }
     };
@@ -78,13 +87,13 @@ export class ParsedRows<T> {
         this.table(db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       take(heads as Head[]);
-      if (this.entries.size === Number(count.n)) return stale;
+      if (this.slots.size === Number(count.n)) return stale;
     }
     const heads = (await this.table(db).select(['id', 'updated_at', 'archived', 'status']).execute()) as Head[];
     this.lastFull = Date.now();
     const seen = new Set<number>();
     for (const h of heads) seen.add(Number(h.id));
-    for (const id of this.entries.keys()) if (!seen.has(id)) this.entries.delete(id);
+    for (const [id, slot] of this.slots) if (!seen.has(id)) this.drop(id, slot);
     take(heads);
     return stale;
   }
@@ -105,18 +114,51 @@ export class ParsedRows<T> {
           // left null: the typed parser skips and counts it
         }
         const row: StoredRow = { id: Number(r.id), tenantId: r.tenant_id === null ? null : Number(r.tenant_id), uid: r.uid, name: r.name, status: Number(r.status), archived: Number(r.archived) === 1, data };
-        const entry = this.entries.get(row.id);
-        if (!entry) continue;
+        const slot = this.slots.get(row.id);
+        if (slot === undefined) continue;
         const own: SkipSink = { skipped: [] };
-        entry.value = this.parse(row, own);
-        entry.skipped = own.skipped.length ? own.skipped : NONE;
+        this.values[slot] = this.parse(row, own);
+        this.skips[slot] = own.skipped.length ? own.skipped : NONE;
       }
     }
     const out: T[] = [];
-    for (const e of this.entries.values()) {
-      if (e.value) out.push(e.value);
-      else sink.skipped.push(...e.skipped);
+    for (const slot of this.slots.values()) {
+      const value = this.values[slot];
+      if (value) out.push(value);
+      else sink.skipped.push(...this.skips[slot]!);
     }
     return out;
+  }
+
+  /** A stale row: its new stamp, its value to be read again. */
+  private keep(slot: number, stamp: number): void {
+    this.stamps[slot] = stamp;
+    this.values[slot] = null;
+    this.skips[slot] = NONE;
+  }
+
+  private newSlot(id: number): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.values.length;
+      this.values.push(null);
+      this.skips.push(NONE);
+      if (slot >= this.stamps.length) {
+        const grown = new Float64Array(this.stamps.length * 2);
+        grown.set(this.stamps);
+        this.stamps = grown;
+      }
+    }
+    this.slots.set(id, slot);
+    return slot;
+  }
+
+  /** A row the store no longer has: its slot is free, its value let go. */
+  private drop(id: number, slot: number): void {
+    this.slots.delete(id);
+    this.values[slot] = null;
+    this.skips[slot] = NONE;
+    this.stamps[slot] = Number.NaN;
+    this.freeSlots.push(slot);
   }
 }

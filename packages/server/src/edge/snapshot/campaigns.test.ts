@@ -1,0 +1,82 @@
+import { parseCampaignRow, parseCreativeRow, type StoredRow } from '@adplane/shared';
+import { describe, expect, it } from 'vitest';
+import { eligibility } from '../demand/campaignSource.js';
+import { type AuctionRequest } from '../demand/demandSource.js';
+import { type Owners } from './accounts.js';
+import { campaignFacts, compileCampaigns } from './campaigns.js';
+import { compileCreatives } from './creatives.js';
+import { OPEN_FLIGHT_END } from './types.js';
+
+const HOUR = 3_600_000;
+const stored = (id: number, data: Record<string, unknown>): StoredRow => ({ id, tenantId: 1, uid: null, status: 1, archived: false, name: `Row ${id}`, data });
+const creative = parseCreativeRow(
+  stored(10, { approval: 'approved', format: 'video', videoSource: 'media', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 }] }),
+)!;
+const owners = (timezone: number): Owners => ({
+  tenants: new Map([
+    [1, { id: 1, name: 'Tenant', timezone, showDsp: true }],
+    [2, { id: 2, name: 'Neighbour', timezone, showDsp: true }],
+  ]),
+  subpublishers: new Map(),
+  advertisers: new Map(),
+  sellerIds: new Map(),
+});
+const NOW = Date.UTC(2026, 5, 1, 12);
+
+function compile(flight: { startDate: string; endDate: string | null }, timezone: number) {
+  const rows = [campaignFacts(parseCampaignRow(stored(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10] }))!)];
+  return compileCampaigns(rows, owners(timezone), compileCreatives([creative], owners(timezone)), new Map(), NOW).get(40);
+}
+
+/**
+ * The flight checks of a request at `now`: they come before targeting and delivery control, so a
+ * request past them reaches the budget check, which answers 'past_the_flight_checks' here.
+ */
+const refusalAt = (campaign: NonNullable<ReturnType<typeof compile>>, now: number) =>
+  eligibility(campaign, { ctx: { now }, pacing: { campaignRefusal: () => 'past_the_flight_checks' } } as unknown as AuctionRequest, campaign.timezone);
+
+describe('a compiled campaign', () => {
+  it('flies from 00:00 of its start day to 24:00 of its end day in its tenant zone, in whole hours', () => {
+    const c = compile({ startDate: '2026-06-02', endDate: '2026-06-03' }, -5)!;
+    expect(c.timezone).toBe(-5);
+    // 00:00 in UTC-5 is 05:00 UTC
+    expect(c.flightStartHour * HOUR).toBe(Date.UTC(2026, 5, 2, 5));
+    expect(c.flightEndHour * HOUR).toBe(Date.UTC(2026, 5, 4, 5));
+    expect(Number.isInteger(c.flightStartHour) && Number.isInteger(c.flightEndHour)).toBe(true);
+
+    expect(refusalAt(c, Date.UTC(2026, 5, 2, 5) - 1)).toBe('flight_not_started');
+    expect(refusalAt(c, Date.UTC(2026, 5, 2, 5))).toBe('past_the_flight_checks');
+    expect(refusalAt(c, Date.UTC(2026, 5, 4, 5) - 1)).toBe('past_the_flight_checks');
+    expect(refusalAt(c, Date.UTC(2026, 5, 4, 5))).toBe('flight_ended');
+  });
+
+  it('without an end date flies on, and is its own delivery limits', () => {
+    const c = compile({ startDate: '2026-01-01', endDate: null }, 3)!;
+    expect(c.flightEndHour).toBe(OPEN_FLIGHT_END);
+    expect(refusalAt(c, Date.UTC(2100, 0, 1))).toBe('past_the_flight_checks');
+    expect(c).toMatchObject({ id: 40, timezone: 3, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'even', frequencyCap: null });
+  });
+
+  it('is left out once its flight is over', () => {
+    expect(compile({ startDate: '2026-05-01', endDate: '2026-05-31' }, 0)).toBeUndefined();
+    // the last day is still on in a zone behind UTC: 24:00 of May 31 in UTC-12 is June 1, 12:00 UTC (NOW)
+    expect(compile({ startDate: '2026-05-01', endDate: '2026-05-31' }, -12)).toBeUndefined();
+    expect(compile({ startDate: '2026-05-01', endDate: '2026-06-01' }, 0)).toBeDefined();
+  });
+});
+
+describe("campaigns' creatives", () => {
+  it("share one list per tenant and creatives, and never take another tenant's creative", () => {
+    const row = (id: number, tenantId: number) =>
+      campaignFacts(parseCampaignRow({ ...stored(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }), tenantId })!);
+    const rows = [row(41, 1), row(42, 1), row(43, 2)];
+    // the facts kept between builds share the list of ids
+    expect(rows[0]!.creativeIds).toBe(rows[1]!.creativeIds);
+    expect(rows[0]!.creativeIds).toBe(rows[2]!.creativeIds);
+    const built = compileCampaigns(rows, owners(0), compileCreatives([creative], owners(0)), new Map(), NOW);
+    expect(built.get(41)!.creatives).toBe(built.get(42)!.creatives);
+    expect(built.get(41)!.creatives.map((x) => x.id)).toEqual([10]);
+    // creative 10 is tenant 1's: tenant 2's campaign naming it has nothing to serve and is left out
+    expect(built.has(43)).toBe(false);
+  });
+});
