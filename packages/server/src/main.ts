@@ -8,11 +8,13 @@
 import cluster from 'node:cluster';
 import { type ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
 import { logLine, runPrimary } from './cluster/primary.js';
 import { workerServices } from './cluster/worker.js';
+import { COUNTERS_FILE } from './delivery/savedCounters.js';
 import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
@@ -134,6 +136,8 @@ async function startPrimary(o: { role: Role; workers: number; settings: Settings
     logLevel: settings.logLevel,
     // with ClickHouse each worker writes and reads it directly; the primary kept it for the demo history only
     stats: settings.clickhouseUrl ? null : stats,
+    // the workers' delivery counters, when they live in the primary (no Redis): kept across a restart
+    countersFile: settings.redisUrl ? null : join(settings.dataDir, COUNTERS_FILE),
     drainMs: settings.shutdownGraceMs + 10_000,
     onListening: () => {
       out(`adplane (${role}, edition ${settings.edition}, ${workers} workers) listening on http://${settings.host}:${settings.port}  store: ${where}`);

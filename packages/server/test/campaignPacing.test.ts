@@ -126,7 +126,8 @@ forEachDeliveryEngine((engine) => {
         expect(wins).toBe(4);
         await apiOnly?.close();
         apiOnly = null;
-        // closing flushes the counters into the stats store; the new process opens a fresh deployment (nothing counted)
+        // closing flushes the counters into the stats store; the new process opens a fresh deployment (nothing
+        // counted in Redis; in-process, the counters saved under DATA_DIR at the close come back too: both agree)
         await app.close();
         const fresh = engine.deployment();
         app = await buildTestApp(t.store, { redisUrl: fresh.redisUrl }, { deliveryPrefix: fresh.prefix });

@@ -1,5 +1,7 @@
 import { type Worker } from 'node:cluster';
+import { restoreCounters, saveCounters } from '../delivery/savedCounters.js';
 import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
+import { type DeliveryLog } from '../delivery/types.js';
 import { BidCache } from '../edge/prebid/bidCache.js';
 import { ReplayGuard } from '../edge/tracking/replayGuard.js';
 import { type StatsStore } from '../stats/statsStore.js';
@@ -23,7 +25,19 @@ export class PrimaryHub {
   /** The delivery process ids a worker exchanged under: they leave the counters when it exits. */
   private readonly pids = new Map<Worker, Set<string>>();
 
-  constructor(private readonly stats: StatsStore | null) {}
+  constructor(
+    private readonly stats: StatsStore | null,
+    /** Where the counters are kept across a restart (savedCounters.ts); null when the workers share Redis. */
+    private readonly countersFile: string | null = null,
+    private readonly log: DeliveryLog = { info() {}, warn() {}, error() {} },
+  ) {
+    if (countersFile) restoreCounters(this.counters, countersFile, Date.now(), log);
+  }
+
+  /** At stop, once every worker has drained. */
+  saveCounters(): void {
+    if (this.countersFile) saveCounters(this.counters, this.countersFile, Date.now(), this.log);
+  }
 
   attach(worker: Worker): void {
     this.workers.add(worker);

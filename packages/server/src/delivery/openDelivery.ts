@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { type ConfigChangeBus, LocalConfigChangeBus, RedisConfigChangeBus } from './configChangeBus.js';
 import { DeliveryEngine, type DeliveryOptions } from './deliveryEngine.js';
 import { RedisShared } from './redisShared.js';
+import { restoreCounters, saveCounters } from './savedCounters.js';
 import { MemoryCounterStore, MemoryShared, type SharedCounters } from './sharedCounters.js';
 import { type DeliveryCounters, type DeliveryLog } from './types.js';
 
@@ -23,6 +24,8 @@ export interface OpenDeliveryOptions extends DeliveryOptions {
   connectTimeoutMs?: number;
   /** In-process engine: the store to share (tests run several engines on one); default a fresh one. */
   memoryStore?: MemoryCounterStore;
+  /** In-process engine: where its counters are saved when it closes and read back when it opens (savedCounters.ts). */
+  countersFile?: string;
   /** Another transport of the shared counters (a cluster worker's link to its primary): used whatever the settings. */
   shared?: (processId: string, leaseTtlMs: number) => SharedCounters;
 }
@@ -35,7 +38,13 @@ export async function openDeliveryCounters(settings: DeliverySettings, options: 
   const processId = options.processId ?? newProcessId();
   const leaseTtlMs = options.leaseTtlMs ?? 5_000;
   if (options.shared) return new DeliveryEngine(options.shared(processId, leaseTtlMs), options);
-  if (!settings.redisUrl) return new DeliveryEngine(new MemoryShared(options.memoryStore ?? new MemoryCounterStore(), processId, leaseTtlMs), options);
+  if (!settings.redisUrl) {
+    const store = options.memoryStore ?? new MemoryCounterStore();
+    const file = options.countersFile;
+    const clock = options.clock ?? Date.now;
+    if (file) restoreCounters(store, file, clock(), options.log);
+    return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs, file ? () => saveCounters(store, file, clock(), options.log) : undefined), options);
+  }
   const shared = new RedisShared({ url: settings.redisUrl, prefix: options.prefix ?? DEFAULT_PREFIX, pid: processId, leaseTtlMs });
   const up = await shared.connect(options.connectTimeoutMs ?? 2_000);
   if (!up) options.log.warn({ processId }, 'delivery counters: Redis did not answer at start; serving within the down margin until it does');

@@ -134,6 +134,17 @@ interface Lease {
   expires: number;
 }
 
+/** The form of `MemoryCounterStore.saved`; a file of another version is not read. */
+export const SAVED_VERSION = 1;
+export interface SavedCounters {
+  version: number;
+  savedAt: number;
+  spent: [key: string, micros: number][];
+  hourly: [key: string, micros: number[]][];
+  expiry: [key: string, until: number][];
+  frequency: [key: string, count: number, windowEnd: number][];
+}
+
 /** The in-process shared state. Several `MemoryShared` views (one per "process") may share one. */
 export class MemoryCounterStore {
   readonly spent = new Map<string, number>();
@@ -237,6 +248,33 @@ export class MemoryCounterStore {
     return { share: qpsShare(q.limit, q.demand, total, demands.size), processes: demands.size };
   }
 
+  /**
+   * What the counters hold that outlives a restart (savedCounters.ts): spend and spend per hour by
+   * budget key, when each key may go, and the frequency windows still open. Leases, QPS demand and
+   * the processes are those of running processes, and the pacing buckets refill by themselves.
+   */
+  saved(now: number): SavedCounters {
+    return {
+      version: SAVED_VERSION,
+      savedAt: now,
+      spent: [...this.spent],
+      hourly: [...this.hourly],
+      expiry: [...this.expiry],
+      frequency: [...this.frequency].filter(([, w]) => w.end > now).map(([key, w]) => [key, w.n, w.end]),
+    };
+  }
+
+  /** Takes back what `saved` kept, into a store no process has used yet; what has expired since stays out. */
+  restore(saved: SavedCounters, now: number): void {
+    const expiry = new Map(saved.expiry);
+    // a key without an expiry never goes (a total budget); a daily key whose day has passed is gone
+    const gone = (key: string) => (expiry.get(key) ?? Infinity) <= now;
+    for (const [key, until] of saved.expiry) if (until > now) this.expiry.set(key, until);
+    for (const [key, micros] of saved.spent) if (!gone(key)) this.spent.set(key, micros);
+    for (const [key, hours] of saved.hourly) if (!gone(key)) this.hourly.set(key, hours);
+    for (const [key, count, end] of saved.frequency) if (end > now) this.frequency.set(key, { n: count, end });
+  }
+
   /** Every 10 s: drop closed frequency windows and daily budgets a day past their last use. */
   private sweep(now: number): void {
     if (now - this.sweptAt < 10_000) return;
@@ -265,6 +303,8 @@ export class MemoryShared implements SharedCounters {
     private readonly store: MemoryCounterStore,
     private readonly pid: string,
     private readonly leaseTtlMs: number,
+    /** Called when this view closes (its last exchange made): the embedded edge saves the counters then (savedCounters.ts). */
+    private readonly onClose?: () => void,
   ) {}
 
   exchange(x: Exchange): ExchangeReply {
@@ -289,6 +329,7 @@ export class MemoryShared implements SharedCounters {
   }
 
   close(): Promise<void> {
+    this.onClose?.();
     return Promise.resolve();
   }
 }

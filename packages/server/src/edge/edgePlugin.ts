@@ -3,7 +3,8 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
-import { DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
+import { join } from 'node:path';
+import { COUNTERS_FILE, DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
 import { seedDeliveryCounts } from '../delivery/countSeed.js';
 import { openReplayGuard } from '../delivery/redisReplay.js';
 import { type SharedCounters } from '../delivery/sharedCounters.js';
@@ -89,7 +90,16 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const settings = app.settings;
   const counters = new HourlyCounters(() => app.stats);
   // delivery control: Redis when REDIS_URL is set, else in this process (docs/delivery.md)
-  const delivery = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}), ...(options.sharedCounters ? { shared: options.sharedCounters } : {}) });
+  // (in this process, its counters are saved under DATA_DIR when it stops and read back when it starts;
+  // a worker of --workers uses its primary's, which does the same)
+  const delivery = await openDeliveryCounters(
+    { redisUrl: settings.redisUrl },
+    {
+      log: app.log,
+      ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}),
+      ...(options.sharedCounters ? { shared: options.sharedCounters } : { countersFile: join(settings.dataDir, COUNTERS_FILE) }),
+    },
+  );
   const pacing = new Pacing(delivery);
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX }));
