@@ -15,6 +15,7 @@ import { buildApp, type Role, ROLES } from './app.js';
 import { logLine, runPrimary } from './cluster/primary.js';
 import { workerServices } from './cluster/worker.js';
 import { COUNTERS_FILE } from './delivery/savedCounters.js';
+import { REPLAY_FILE } from './edge/tracking/savedReplay.js';
 import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { drainAndClose } from './ops/shutdown.js';
@@ -136,8 +137,8 @@ async function startPrimary(o: { role: Role; workers: number; settings: Settings
     logLevel: settings.logLevel,
     // with ClickHouse each worker writes and reads it directly; the primary kept it for the demo history only
     stats: settings.clickhouseUrl ? null : stats,
-    // the workers' delivery counters, when they live in the primary (no Redis): kept across a restart
-    countersFile: settings.redisUrl ? null : join(settings.dataDir, COUNTERS_FILE),
+    // the workers' delivery counters and replay guard, when they live in the primary (no Redis): kept across a restart
+    kept: settings.redisUrl ? null : { counters: join(settings.dataDir, COUNTERS_FILE), replay: join(settings.dataDir, REPLAY_FILE) },
     drainMs: settings.shutdownGraceMs + 10_000,
     onListening: () => {
       out(`adplane (${role}, edition ${settings.edition}, ${workers} workers) listening on http://${settings.host}:${settings.port}  store: ${where}`);

@@ -13,8 +13,8 @@ export interface PrimaryOptions {
   logLevel: string;
   /** The stats store the workers write through (DuckDB); null when each opens ClickHouse itself. */
   stats: StatsStore | null;
-  /** Where the workers' in-process delivery counters are saved at stop and read back at start (null: they share Redis). */
-  countersFile: string | null;
+  /** Where the workers' in-process delivery counters and replay guard are saved at stop and read back at start (null: they share Redis). */
+  kept: { counters: string; replay: string } | null;
   /** How long a worker may take to drain before it is killed (its own grace period plus a margin). */
   drainMs: number;
   /** Once every worker listens, with its address. */
@@ -39,7 +39,7 @@ export function logLine(level: 'info' | 'warn' | 'error', fields: object, msg: s
 
 export function runPrimary(options: PrimaryOptions): void {
   threshold = LEVELS[options.logLevel] ?? 30;
-  const hub = new PrimaryHub(options.stats, options.countersFile, { info: (o, m) => logLine('info', o, m), warn: (o, m) => logLine('warn', o, m), error: (o, m) => logLine('error', o, m) });
+  const hub = new PrimaryHub(options.stats, options.kept, { info: (o, m) => logLine('info', o, m), warn: (o, m) => logLine('warn', o, m), error: (o, m) => logLine('error', o, m) });
   const started = new Map<Worker, number>();
   let stopping = false;
   const listening = new Set<Worker>();
@@ -86,8 +86,8 @@ export function runPrimary(options: PrimaryOptions): void {
     }, options.drainMs);
     await exited;
     clearTimeout(timer);
-    // every worker has drained and sent its last counts: what they add up to is kept for the next start
-    hub.saveCounters();
+    // every worker has drained and sent its last counts and replay checks: kept for the next start
+    hub.saveState();
     try {
       await options.closeStores();
       process.exit(0);

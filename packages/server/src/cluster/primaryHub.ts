@@ -4,6 +4,7 @@ import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js'
 import { type DeliveryLog } from '../delivery/types.js';
 import { BidCache } from '../edge/prebid/bidCache.js';
 import { ReplayGuard } from '../edge/tracking/replayGuard.js';
+import { restoreReplay, saveReplay } from '../edge/tracking/savedReplay.js';
 import { type StatsStore } from '../stats/statsStore.js';
 import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, type ToWorker } from './protocol.js';
 
@@ -27,16 +28,21 @@ export class PrimaryHub {
 
   constructor(
     private readonly stats: StatsStore | null,
-    /** Where the counters are kept across a restart (savedCounters.ts); null when the workers share Redis. */
-    private readonly countersFile: string | null = null,
+    /** Where the counters and the replay guard are kept across a restart (savedCounters.ts, savedReplay.ts); null when the workers share Redis. */
+    private readonly kept: { counters: string; replay: string } | null = null,
     private readonly log: DeliveryLog = { info() {}, warn() {}, error() {} },
   ) {
-    if (countersFile) restoreCounters(this.counters, countersFile, Date.now(), log);
+    if (kept) {
+      restoreCounters(this.counters, kept.counters, Date.now(), log);
+      restoreReplay(this.replay, kept.replay, Date.now(), log);
+    }
   }
 
   /** At stop, once every worker has drained. */
-  saveCounters(): void {
-    if (this.countersFile) saveCounters(this.counters, this.countersFile, Date.now(), this.log);
+  saveState(): void {
+    if (!this.kept) return;
+    saveCounters(this.counters, this.kept.counters, Date.now(), this.log);
+    saveReplay(this.replay, this.kept.replay, Date.now(), this.log);
   }
 
   attach(worker: Worker): void {

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readSavedFile, writeSavedFile } from '../ops/savedFile.js';
 import { type MemoryCounterStore, SAVED_VERSION, type SavedCounters } from './sharedCounters.js';
 import { type DeliveryLog } from './types.js';
 
@@ -13,14 +13,10 @@ import { type DeliveryLog } from './types.js';
 export const COUNTERS_FILE = 'delivery-counters.json';
 
 export function restoreCounters(store: MemoryCounterStore, file: string, now: number, log: DeliveryLog): void {
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return; // none yet
-  }
-  try {
-    const saved = JSON.parse(text) as SavedCounters;
+    const text = readSavedFile(file);
+    if (!text) return; // none yet
+    const saved = JSON.parse(text.toString('utf8')) as SavedCounters;
     if (saved?.version !== SAVED_VERSION || !Array.isArray(saved.spent) || !Array.isArray(saved.hourly) || !Array.isArray(saved.expiry) || !Array.isArray(saved.frequency)) {
       log.warn({ file }, 'delivery counters: the saved counters are not of this version; starting empty');
       return;
@@ -32,12 +28,9 @@ export function restoreCounters(store: MemoryCounterStore, file: string, now: nu
   }
 }
 
-/** Written whole to a temporary file, then renamed over the last one: a crash mid-write leaves the last one. */
 export function saveCounters(store: MemoryCounterStore, file: string, now: number, log: DeliveryLog): void {
   try {
-    const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, JSON.stringify(store.saved(now)));
-    renameSync(part, file);
+    writeSavedFile(file, JSON.stringify(store.saved(now)));
   } catch (error) {
     log.warn({ file, err: error instanceof Error ? error.message : String(error) }, 'delivery counters: could not save the counters at stop');
   }

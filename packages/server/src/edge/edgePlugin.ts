@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { COUNTERS_FILE, DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
 import { seedDeliveryCounts } from '../delivery/countSeed.js';
 import { openReplayGuard } from '../delivery/redisReplay.js';
+import { REPLAY_FILE } from './tracking/savedReplay.js';
 import { type SharedCounters } from '../delivery/sharedCounters.js';
 import { PreBidIvt, trafficCheckStateOf } from './auction/preBidIvt.js';
 import { HourlyCounters } from './counters/hourlyCounters.js';
@@ -102,7 +103,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   );
   const pacing = new Pacing(delivery);
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
-  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX }));
+  // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
+  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE) }));
   const fetcher = new VastFetcher();
   const caller = new HttpCaller();
   const ortb = { caller, publicHost: settings.publicHost };

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openReplayGuard } from '../../delivery/redisReplay.js';
 import { PAGE_DECISIONS, ReplayGuard, SharedReplayGuard } from './replayGuard.js';
+import { REPLAY_FILE } from './savedReplay.js';
 import { newDecisionId, unfilledDecisionId } from './trackingToken.js';
 
 const quiet = () => {
@@ -121,5 +126,65 @@ describe('impression replay guard', () => {
     up = true;
     expect(await guard.firstTime('z:impression', now)).toBe(true);
     expect(lines.map((l) => l.split(':')[0])).toEqual(['warn impression replay guard', 'info impression replay guard']);
+  });
+});
+
+describe('the in-process replay guard across a restart (savedReplay.ts)', () => {
+  const t = Date.UTC(2026, 0, 1);
+
+  it('reads back what it counted, pages and other keys, and forgets what the lifetime passed', () => {
+    const guard = new ReplayGuard(3);
+    const filled = Array.from({ length: PAGE_DECISIONS + 10 }, () => newDecisionId());
+    for (const id of filled) expect(guard.firstTime(`${id}:impression`, t)).toBe(true);
+    const unfilled = unfilledDecisionId();
+    expect(guard.firstTime(`${unfilled}:impression`, t)).toBe(true);
+    const old = newDecisionId();
+    // an event of two hours before: its page is forgotten an hour sooner than the others
+    const early = new ReplayGuard(3);
+    expect(early.firstTime(`${old}:start`, t - 2 * 3_600_000)).toBe(true);
+
+    const again = new ReplayGuard(3);
+    expect(again.restore(guard.saved(t + 60_000), t + 2 * 3_600_000)).toEqual(guard.size());
+    for (const id of filled) expect(again.firstTime(`${id}:impression`, t + 2 * 3_600_000)).toBe(false);
+    expect(again.firstTime(`${filled[0]}:complete`, t + 2 * 3_600_000)).toBe(true);
+    expect(again.firstTime(`${unfilled}:impression`, t + 2 * 3_600_000)).toBe(false);
+
+    // restored after the lifetime of the early page: nothing of it is kept
+    const late = new ReplayGuard(3);
+    expect(late.restore(early.saved(t - 2 * 3_600_000), t + 3_600_000)).toEqual({ pages: 0, otherKeys: 0 });
+  });
+
+  it('refuses a damaged or foreign file', () => {
+    const saved = new ReplayGuard().saved(t);
+    expect(() => new ReplayGuard().restore(saved.subarray(0, saved.length - 1), t)).toThrow();
+    expect(() => new ReplayGuard().restore(Buffer.from('{"pages": []}'), t)).toThrow();
+    const withPage = new ReplayGuard();
+    withPage.firstTime(`${newDecisionId()}:impression`, t);
+    const bytes = withPage.saved(t);
+    expect(() => new ReplayGuard().restore(bytes.subarray(0, bytes.length - 100), t)).toThrow(/damaged/);
+  });
+
+  it('is kept by the edge process without Redis: a beacon replayed after a restart counts nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adplane-replay-'));
+    try {
+      const file = join(dir, REPLAY_FILE);
+      const id = newDecisionId();
+      const { log, lines } = quiet();
+      const first = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      expect(await first.firstTime(`${id}:impression`, Date.now())).toBe(true);
+      await first.close?.();
+      const next = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      expect(lines.some((l) => /restored/.test(l))).toBe(true);
+      expect(await next.firstTime(`${id}:impression`, Date.now())).toBe(false);
+      expect(await next.firstTime(`${id}:midpoint`, Date.now())).toBe(true);
+      await next.close?.();
+      // a damaged file: empty, with a warning
+      writeFileSync(file, 'not a guard');
+      const fresh = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      expect(lines.some((l) => l.startsWith('warn') && /could not be read/.test(l))).toBe(true);
+      expect(await fresh.firstTime(`${id}:impression`, Date.now())).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

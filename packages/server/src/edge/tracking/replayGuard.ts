@@ -54,6 +54,9 @@ export function replaySlot(key: string): ReplaySlot | null {
   return { prefix: key.slice(0, ID_PREFIX_LENGTH), page, at: counter - page * PAGE_DECISIONS, bit };
 }
 
+/** The first bytes of a saved guard (`ReplayGuard.saved`); another version's file is not read. */
+const SAVED_MAGIC = Buffer.from('adplane replay guard 1\n', 'utf8');
+
 interface Page {
   bytes: Uint8Array;
   /** The hour (since the epoch) an event last touched the page. */
@@ -113,6 +116,59 @@ export class ReplayGuard implements ImpressionReplayGuard {
     if (!current) this.generations.set(hour, (current = new Set()));
     current.add(key);
     return true;
+  }
+
+  /**
+   * The memory as bytes, to be read back by `restore` after a restart (savedReplay.ts): a magic
+   * line, the length of a JSON header (each page's prefix, number and last hour; the other keys by
+   * hour), the header, then the pages' bytes in the header's order (4 KB a page).
+   */
+  saved(nowMs: number): Buffer {
+    const oldest = Math.floor(nowMs / 3_600_000) - this.lifetimeHours;
+    const pages: [prefix: string, page: number, hour: number][] = [];
+    const bytes: Uint8Array[] = [];
+    for (const [prefix, byPage] of this.pages) {
+      for (const [pageNo, page] of byPage) {
+        if (page.hour <= oldest) continue;
+        pages.push([prefix, pageNo, page.hour]);
+        bytes.push(page.bytes);
+      }
+    }
+    const others = [...this.generations].filter(([hour]) => hour > oldest).map(([hour, keys]) => [hour, [...keys]] as const);
+    const header = Buffer.from(JSON.stringify({ lifetimeHours: this.lifetimeHours, pages, others }), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(header.length);
+    return Buffer.concat([SAVED_MAGIC, length, header, ...bytes]);
+  }
+
+  /** Takes back what `saved` wrote (pages and keys still within the lifetime), into a guard that has seen nothing yet; throws on a damaged buffer. */
+  restore(data: Buffer, nowMs: number): { pages: number; otherKeys: number } {
+    if (data.length < SAVED_MAGIC.length + 4 || !data.subarray(0, SAVED_MAGIC.length).equals(SAVED_MAGIC)) throw new Error('not a saved replay guard of this version');
+    const headerLength = data.readUInt32BE(SAVED_MAGIC.length);
+    const start = SAVED_MAGIC.length + 4;
+    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as { pages: [string, number, number][]; others: [number, string[]][] };
+    if (!Array.isArray(header.pages) || !Array.isArray(header.others) || data.length !== start + headerLength + header.pages.length * PAGE_DECISIONS) {
+      throw new Error('the saved replay guard is damaged');
+    }
+    const oldest = Math.floor(nowMs / 3_600_000) - this.lifetimeHours;
+    let offset = start + headerLength;
+    let pages = 0;
+    for (const [prefix, pageNo, hour] of header.pages) {
+      const bytes = data.subarray(offset, offset + PAGE_DECISIONS);
+      offset += PAGE_DECISIONS;
+      if (hour <= oldest) continue;
+      let byPage = this.pages.get(prefix);
+      if (!byPage) this.pages.set(prefix, (byPage = new Map()));
+      byPage.set(pageNo, { bytes: new Uint8Array(bytes), hour });
+      pages++;
+    }
+    let otherKeys = 0;
+    for (const [hour, keys] of header.others) {
+      if (hour <= oldest) continue;
+      this.generations.set(hour, new Set(keys));
+      otherKeys += keys.length;
+    }
+    return { pages, otherKeys };
   }
 
   /** What the memory holds (tests). */
