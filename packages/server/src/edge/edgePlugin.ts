@@ -1,9 +1,9 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
 import { Pacing } from './auction/pacing.js';
-import { join } from 'node:path';
 import { COUNTERS_FILE, DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
 import { seedDeliveryCounts } from '../delivery/countSeed.js';
 import { openReplayGuard } from '../delivery/redisReplay.js';
@@ -300,7 +300,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
 async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance): Promise<void> {
   const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
   await seedDeliveryCounts(pacing.delivery, app.stats, {
-    campaigns: [...snap.campaigns.values()].map((c) => pacing.limitsOfCampaign(c, tz(c.tenantId))),
+    campaigns: [...snap.campaigns.values()],
     tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
   }, app.log);
 }

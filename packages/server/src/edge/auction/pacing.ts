@@ -2,34 +2,22 @@ import { type Limit } from '@adplane/shared';
 import { DeliveryEngine } from '../../delivery/deliveryEngine.js';
 import { MemoryCounterStore, MemoryShared } from '../../delivery/sharedCounters.js';
 import { viewerKey } from '../../delivery/frequency.js';
-import { type Admission, type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
+import { type Admission, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
 
 /**
  * The edge's view of delivery control (packages/server/src/delivery, docs/delivery.md): the auction's
- * call sites speak in snapshot rows, this adapter turns them into the counters' limits (memoised
- * per row object: a snapshot build makes new rows, so a changed budget is seen at the next build).
+ * call sites speak in snapshot rows. A compiled campaign is its own limits (it carries its tenant's
+ * zone); a tag's limits are memoised per row object (a snapshot build makes new rows, so a changed
+ * cap is seen at the next build).
  */
 export class Pacing {
-  private readonly campaignLimits = new WeakMap<SnapCampaign, CampaignLimits>();
   private readonly tagLimits = new WeakMap<SnapTag, TagLimits>();
   private readonly viewers = new WeakMap<RequestContext, string>();
 
   /** Without counters (unit tests of the auction): an in-process engine of its own, exact for this process. */
   constructor(readonly delivery: DeliveryCounters = inProcessCounters()) {}
-
-  limitsOfCampaign(campaign: SnapCampaign, timezone: number): CampaignLimits {
-    // a compiled campaign is its own limits (no object per campaign for the heap to keep); only
-    // another zone than its tenant's, which no request of its snapshot asks for, makes one
-    if (campaign.timezone === timezone) return campaign;
-    let limits = this.campaignLimits.get(campaign);
-    if (!limits || limits.timezone !== timezone) {
-      limits = { id: campaign.id, timezone, dailyBudget: campaign.dailyBudget, totalBudget: campaign.totalBudget, pacing: campaign.pacing, frequencyCap: campaign.frequencyCap };
-      this.campaignLimits.set(campaign, limits);
-    }
-    return limits;
-  }
 
   limitsOfTag(tag: SnapTag, timezone: number): TagLimits {
     let limits = this.tagLimits.get(tag);
@@ -66,9 +54,8 @@ export class Pacing {
   }
 
   /** Whether one more impression at `cpm` fits the campaign's budgets, pacing and the viewer's frequency cap. Reserves nothing. */
-  campaignRefusal(campaign: SnapCampaign, cpm: number, timezone: number, ctx: RequestContext): Refusal | null {
-    const limits = this.limitsOfCampaign(campaign, timezone);
-    return this.delivery.campaignRefusal(limits, Math.round(cpm / 1000), limits.frequencyCap ? this.viewerOf(ctx) : null, ctx.now);
+  campaignRefusal(campaign: SnapCampaign, cpm: number, ctx: RequestContext): Refusal | null {
+    return this.delivery.campaignRefusal(campaign, Math.round(cpm / 1000), campaign.frequencyCap ? this.viewerOf(ctx) : null, ctx.now);
   }
 
   /**
@@ -77,8 +64,7 @@ export class Pacing {
    * viewer when a frequency cap counts one.
    */
   admission(campaign: SnapCampaign | null, tag: SnapTag | null, timezone: number, revenueCpm: number, viewer: string): Admission {
-    const limits = campaign ? this.limitsOfCampaign(campaign, timezone) : null;
-    return { campaign: limits, tag: tag ? this.limitsOfTag(tag, timezone) : null, priceMicros: Math.round(revenueCpm / 1000), viewer: limits?.frequencyCap && viewer ? viewer : null };
+    return { campaign, tag: tag ? this.limitsOfTag(tag, timezone) : null, priceMicros: Math.round(revenueCpm / 1000), viewer: campaign?.frequencyCap && viewer ? viewer : null };
   }
 }
 

@@ -102,7 +102,7 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, tz: number, expla
     const rule = refusal(campaign.targeting, ctx);
     if (rule) return explain ? `targeting.${rule}` : REFUSED;
   }
-  const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, tz, ctx);
+  const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, ctx);
   if (budget) return budget;
   return pickCreative(campaign, req.channel, ctx) ?? 'no_fitting_creative';
 }

@@ -4,7 +4,7 @@
  * too (`stillValid`: its owners' values, the compiled objects it points to), the object made from it
  * is kept instead of made again. Unchanged campaigns, creatives and targetings then stay the same
  * objects from build to build: a rebuild allocates for what changed, and memoised views of them
- * (delivery limits, day-part rules) stay valid. Held weakly by row: a row the store dropped, or
+ * (day-part rules) stay valid. Held weakly by row: a row the store dropped, or
  * parsed again after a change, lets go of what was made from it.
  */
 export class Kept<Row extends object, Made> {

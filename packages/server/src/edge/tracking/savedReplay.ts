@@ -1,4 +1,4 @@
-import { readSavedFile, writeSavedFile } from '../../ops/savedFile.js';
+import { restoreSaved, saveAtStop, type SavedStateLog } from '../../ops/savedFile.js';
 import { type ImpressionReplayGuard, ReplayGuard } from './replayGuard.js';
 
 /**
@@ -6,36 +6,22 @@ import { type ImpressionReplayGuard, ReplayGuard } from './replayGuard.js';
  * Redis, the events already counted are remembered in the process, and a beacon replayed after a
  * deploy, with a token still valid for up to a day, would count again. The process that holds the
  * guard (the edge, or the primary of `--workers`) writes it under DATA_DIR when it stops and reads it
- * back when it starts. A missing file starts empty; a damaged one is left aside with a warning.
+ * back when it starts (ops/savedFile.ts).
  */
 export const REPLAY_FILE = 'replay-guard.bin';
 
-interface Log {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
+const WHAT = 'impression replay guard';
+
+export function restoreReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): void {
+  restoreSaved(file, WHAT, log, (data) => guard.restore(data, nowMs));
 }
 
-export function restoreReplay(guard: ReplayGuard, file: string, nowMs: number, log: Log): void {
-  try {
-    const data = readSavedFile(file);
-    if (!data) return;
-    const held = guard.restore(data, nowMs);
-    log.info({ file, ...held }, 'impression replay guard: restored from the last stop');
-  } catch (error) {
-    log.warn({ file, err: error instanceof Error ? error.message : String(error) }, 'impression replay guard: the saved guard could not be read; starting empty');
-  }
-}
-
-export function saveReplay(guard: ReplayGuard, file: string, nowMs: number, log: Log): void {
-  try {
-    writeSavedFile(file, guard.saved(nowMs));
-  } catch (error) {
-    log.warn({ file, err: error instanceof Error ? error.message : String(error) }, 'impression replay guard: could not save the guard at stop');
-  }
+export function saveReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): void {
+  saveAtStop(file, WHAT, log, () => guard.saved(nowMs));
 }
 
 /** This process's guard, read back from `file` now and written to it when it closes. */
-export function keptReplayGuard(file: string, log: Log): ImpressionReplayGuard {
+export function keptReplayGuard(file: string, log: SavedStateLog): ImpressionReplayGuard {
   const guard = new ReplayGuard();
   restoreReplay(guard, file, Date.now(), log);
   return {
