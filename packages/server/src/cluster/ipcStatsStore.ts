@@ -1,4 +1,4 @@
-import { type HourlyRow } from '../stats/hourlyRow.js';
+import { type HourlyRows } from '../stats/hourlyRow.js';
 import { clickhouseDialect, duckdbDialect } from '../stats/reportSql.js';
 import { checkBatch, type StatsStore } from '../stats/statsStore.js';
 import { type WorkerLink } from './workerLink.js';
@@ -18,9 +18,10 @@ export class IpcStatsStore implements StatsStore {
     this.dialect = engine === 'duckdb' ? duckdbDialect : clickhouseDialect;
   }
 
-  async write(rows: readonly HourlyRow[]): Promise<void> {
-    checkBatch(rows);
-    if (rows.length) await this.link.call('statsWrite', { rows }, 0);
+  async write(rows: HourlyRows): Promise<void> {
+    const list = Array.from(rows);
+    checkBatch(list);
+    if (list.length) await this.link.call('statsWrite', { rows: list }, 0);
   }
 
   select(sql: string): Promise<Record<string, unknown>[]> {

@@ -87,6 +87,16 @@ export const DIMENSION_COLUMNS = [
   'device', 'os', 'browser', 'app_bundle', 'domain', 'publisher_id', 'integration', 'vast_error', 'nofill_reason',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 
+/** The dimension columns that hold numeric ids (0 when none); every other one but `hour` holds text ('' when none). */
+export const ID_DIMENSIONS = [
+  'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'advertiser_id', 'campaign_id', 'creative_id', 'supplier_id', 'adexchange_id',
+] as const satisfies readonly (keyof HourlyDimensions)[];
+type NumericDimension = { [K in keyof HourlyDimensions]: HourlyDimensions[K] extends number ? K : never }[keyof HourlyDimensions];
+const idsInStep: [NumericDimension] extends [(typeof ID_DIMENSIONS)[number]] ? ([(typeof ID_DIMENSIONS)[number]] extends [NumericDimension] ? true : false) : false = true;
+void idsInStep;
+const ID_SET: ReadonlySet<string> = new Set(ID_DIMENSIONS);
+export const isIdDimension = (column: string): boolean => ID_SET.has(column);
+
 /**
  * The metric columns in table order. Migrations name the columns they add (a migration that has
  * shipped never changes): 0001 created the first list, 0003 added the demand tags' requests and
@@ -106,7 +116,14 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const inStep: Same<keyof HourlyMetrics, (typeof METRIC_COLUMNS)[number]> & Same<StatsSumColumn, (typeof METRIC_COLUMNS)[number]> = true;
 void inStep;
 
+/**
+ * A batch of rows handed to a stats store: an array, or rows made one at a time as the store reads
+ * them (the edge's counters: each row object lives only while the store encodes it, so a flush does
+ * not fill V8's old generation with thousands of row objects). A store reads a batch once.
+ */
+export type HourlyRows = Iterable<HourlyRow> & { readonly length: number };
+
 /** Where the edge's counters go: a stats store appends the rows (in one batch, or fails whole). */
 export interface StatsSink {
-  write(rows: readonly HourlyRow[]): Promise<void>;
+  write(rows: HourlyRows): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { type HourlyRow, type StatsSink, DIMENSION_COLUMNS, METRIC_COLUMNS } from './hourlyRow.js';
+import { type HourlyRow, type StatsSink, DIMENSION_COLUMNS, isIdDimension, METRIC_COLUMNS } from './hourlyRow.js';
 import { type SqlDialect } from './reportSql.js';
 
 /**
@@ -30,21 +30,24 @@ export interface StatsStoreConfig {
 export const STATS_TABLE = 'hourly_stats';
 export const HOUR_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:00:00$/;
 
+/** Throws, naming the row and the column, unless `row` (the `i`th of its batch) is a row the stats tables take. */
+export function checkRow(row: HourlyRow, i: number): void {
+  if (typeof row.hour !== 'string' || !HOUR_PATTERN.test(row.hour)) throw new Error(`stats row ${i}: hour must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(row.hour)}`);
+  for (const c of DIMENSION_COLUMNS) {
+    if (c === 'hour') continue;
+    const v = row[c];
+    if (isIdDimension(c)) {
+      if (!Number.isSafeInteger(v) || (v as number) < 0) throw new Error(`stats row ${i}: ${c} must be a whole number >= 0`);
+    } else if (typeof v !== 'string') throw new Error(`stats row ${i}: ${c} must be text`);
+  }
+  for (const c of METRIC_COLUMNS) {
+    if (!Number.isSafeInteger(row[c])) throw new Error(`stats row ${i}: ${c} must be a whole number`);
+  }
+}
+
 /** The edge's rows are checked whole before any is written, so a bad batch writes nothing. */
 export function checkBatch(rows: readonly HourlyRow[]): void {
-  rows.forEach((row, i) => {
-    if (typeof row.hour !== 'string' || !HOUR_PATTERN.test(row.hour)) throw new Error(`stats row ${i}: hour must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(row.hour)}`);
-    for (const c of DIMENSION_COLUMNS) {
-      if (c === 'hour') continue;
-      const v = row[c];
-      if (c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id') {
-        if (!Number.isSafeInteger(v) || (v as number) < 0) throw new Error(`stats row ${i}: ${c} must be a whole number >= 0`);
-      } else if (typeof v !== 'string') throw new Error(`stats row ${i}: ${c} must be text`);
-    }
-    for (const c of METRIC_COLUMNS) {
-      if (!Number.isSafeInteger(row[c])) throw new Error(`stats row ${i}: ${c} must be a whole number`);
-    }
-  });
+  for (let i = 0; i < rows.length; i++) checkRow(rows[i]!, i);
 }
 
 export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type HourlyRow, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
+import { type HourlyRow, type HourlyRows, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
 import { HourlyCounters, hourOf } from './hourlyCounters.js';
 
 class MemorySink implements StatsSink {
   rows: HourlyRow[] = [];
   failNext = false;
-  async write(rows: readonly HourlyRow[]): Promise<void> {
+  async write(rows: HourlyRows): Promise<void> {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('stats store down');
     }
-    this.rows.push(...rows.map((r) => ({ ...r })));
+    this.rows.push(...Array.from(rows, (r) => ({ ...r })));
   }
 }
 
@@ -101,5 +101,27 @@ describe('hourly counters', () => {
     c.add({ tenant_id: 3 }, distinct, T);
     await c.flush();
     expect(sink.rows.at(-1)).toMatchObject(distinct);
+  });
+
+  it('keeps text right across a renewed list of text ids: a scope made before it, rows a failed write gave back', async () => {
+    const sink = new MemorySink();
+    const c = new HourlyCounters(() => sink, { renewTextAt: 2 });
+    const waiting = c.scope({ tenant_id: 1, country: 'US', device: 'ctv', domain: 'a.example' });
+    for (const domain of ['b.example', 'c.example', 'd.example']) c.add({ tenant_id: 1, country: 'FR', domain }, { reqs: 1 }, T);
+    sink.failNext = true;
+    // the flush renews the list; its rows come back under the new list's ids
+    await expect(c.flush()).rejects.toThrow('stats store down');
+    c.add({ tenant_id: 1, country: 'DE', domain: 'e.example' }, { reqs: 1 }, T);
+    // the scope's request was read under the old list
+    waiting.add({ tag_id: 4, nofill_reason: 'timeout' }, { timeouts: 1 }, T);
+    await c.flush();
+    const rows = sink.rows.map((r) => [r.country, r.domain, r.device, r.tag_id, r.nofill_reason, r.reqs + r.timeouts]);
+    expect(rows.sort()).toEqual([
+      ['DE', 'e.example', '', 0, '', 1],
+      ['FR', 'b.example', '', 0, '', 1],
+      ['FR', 'c.example', '', 0, '', 1],
+      ['FR', 'd.example', '', 0, '', 1],
+      ['US', 'a.example', 'ctv', 4, 'timeout', 1],
+    ]);
   });
 });

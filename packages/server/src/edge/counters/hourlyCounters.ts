@@ -1,9 +1,13 @@
-import { DIMENSION_COLUMNS, type HourlyDimensions, type HourlyMetrics, type HourlyRow, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
+import { DIMENSION_COLUMNS, type HourlyDimensions, type HourlyMetrics, type HourlyRow, type HourlyRows, isIdDimension, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
+import { RowTable, TextIds } from './rowTable.js';
 
 /**
  * The edge's in-memory counters: sums per UTC hour and combination of report dimensions, flushed
  * to the stats store in batches every few seconds and on shutdown. A batch the store refuses is
  * merged back and retried at the next flush, so a hiccup of the stats store loses nothing.
+ *
+ * The rows wait for their flush in flat typed arrays (rowTable.ts), their text as small ids: a
+ * request adds to them without allocating, so they do not fill V8's old generation between flushes.
  */
 export type Dimensions = Partial<Omit<HourlyDimensions, 'hour'>>;
 export type Metrics = Partial<HourlyMetrics>;
@@ -11,7 +15,7 @@ export type Metrics = Partial<HourlyMetrics>;
 /**
  * A row's key is its hour, then the request's columns, then the demand source's: one decision adds
  * several rows (the request, and each source's fate) that share the request part, so a `scope`
- * builds that part once per request instead of once per row.
+ * reads that part once per request instead of once per row.
  */
 const REQUEST_COLUMNS = [
   'tenant_id', 'channel_id', 'subpublisher_id', 'country', 'region', 'us_state', 'device', 'os', 'browser',
@@ -29,100 +33,97 @@ if ([...REQUEST_COLUMNS, ...SOURCE_COLUMNS].sort().join() !== DIMENSION_COLUMNS.
   throw new Error('hourlyCounters: the key columns are out of step with DIMENSION_COLUMNS');
 }
 
-function keyOf(dims: Dimensions, columns: readonly (keyof Dimensions)[]): string {
-  let key = '';
-  for (const col of columns) key += '\u001f' + (dims[col] ?? '');
-  return key;
-}
+/** A row's key: its hour, the request's columns, then the source's (see REQUEST_COLUMNS). */
+const KEY_COLUMNS = ['hour', ...REQUEST_COLUMNS, ...SOURCE_COLUMNS] as const;
+type KeyColumn = (typeof KEY_COLUMNS)[number];
+const WIDTH = KEY_COLUMNS.length;
+const REQUEST_FROM = 1;
+const SOURCE_FROM = 1 + REQUEST_COLUMNS.length;
+/** Each key column's place in the key. */
+const AT = Object.fromEntries(KEY_COLUMNS.map((c, i) => [c, i])) as Readonly<Record<KeyColumn, number>>;
+/** Per key column, whether it holds text (kept as a TextIds id in the key). */
+const IS_TEXT: readonly boolean[] = KEY_COLUMNS.map((c) => c !== 'hour' && !isIdDimension(c));
+const METRICS = METRIC_COLUMNS.length;
+const METRIC_INDEX: Readonly<Record<string, number>> = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i]));
+const HOUR_MS = 3_600_000;
 
-/** The request part of a row's key (see REQUEST_COLUMNS). */
-export const requestKeyOf = (dims: Dimensions): string => keyOf(dims, REQUEST_COLUMNS);
-/** The source part of a row's key (see SOURCE_COLUMNS). */
-export const sourceKeyOf = (dims: Dimensions): string => keyOf(dims, SOURCE_COLUMNS);
-/** The separator of a key's columns, for callers that build a key themselves (HourlyCounters.addKeyed). */
-export const KEY_SEPARATOR = '\u001f';
-
-/** The counters of one request: its columns keyed once, each source's fate added beside them. */
+/** The counters of one request: its columns read once, each source's fate added beside them. */
 export interface CounterScope {
   add(source: SourceDimensions, metrics: Metrics, now: number): void;
 }
 
-const METRIC_INDEX: Readonly<Record<string, number>> = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i]));
-
 /**
- * A row while it counts: the request's and the source's dimension objects as handed over (callers
- * do not change them afterwards) and the sums in a typed array; it becomes an HourlyRow at flush.
+ * Row `row` of a table as the HourlyRow handed to the stats store, built as one literal (a fixed
+ * shape is several times faster than spreads); `text` is the list its text ids were taken from.
  */
-interface PendingRow {
-  hour: string;
-  request: Dimensions;
-  source: Dimensions;
-  sums: Float64Array;
-}
-
-/** The row handed to the stats store, built as one literal (a fixed shape is several times faster than spreads). */
-function toHourlyRow(p: PendingRow): HourlyRow {
-  const r = p.request;
-  const s = p.source;
-  const m = p.sums;
+function hourlyRowOf(table: RowTable, text: readonly string[], row: number, hour: string): HourlyRow {
+  const k = table.keys;
+  const o = row * WIDTH;
+  const m = table.sums;
+  const s = row * METRICS;
   return {
-    hour: p.hour,
-    tenant_id: s.tenant_id ?? r.tenant_id ?? 0,
-    channel_id: s.channel_id ?? r.channel_id ?? 0,
-    subpublisher_id: s.subpublisher_id ?? r.subpublisher_id ?? 0,
-    tag_id: s.tag_id ?? r.tag_id ?? 0,
-    partner: s.partner ?? r.partner ?? '',
-    advertiser_id: s.advertiser_id ?? r.advertiser_id ?? 0,
-    campaign_id: s.campaign_id ?? r.campaign_id ?? 0,
-    creative_id: s.creative_id ?? r.creative_id ?? 0,
-    supplier_id: s.supplier_id ?? r.supplier_id ?? 0,
-    adexchange_id: s.adexchange_id ?? r.adexchange_id ?? 0,
-    deal_id: s.deal_id ?? r.deal_id ?? '',
-    marketplace_name: s.marketplace_name ?? r.marketplace_name ?? '',
-    country: s.country ?? r.country ?? '',
-    region: s.region ?? r.region ?? '',
-    us_state: s.us_state ?? r.us_state ?? '',
-    device: s.device ?? r.device ?? '',
-    os: s.os ?? r.os ?? '',
-    browser: s.browser ?? r.browser ?? '',
-    app_bundle: s.app_bundle ?? r.app_bundle ?? '',
-    domain: s.domain ?? r.domain ?? '',
-    publisher_id: s.publisher_id ?? r.publisher_id ?? '',
-    integration: s.integration ?? r.integration ?? '',
-    vast_error: s.vast_error ?? r.vast_error ?? '',
-    nofill_reason: s.nofill_reason ?? r.nofill_reason ?? '',
-    reqs: m[0]!,
-    opps: m[1]!,
-    demand_calls: m[2]!,
-    responses: m[3]!,
-    timeouts: m[4]!,
-    bids: m[5]!,
-    wins: m[6]!,
-    imps: m[7]!,
-    starts: m[8]!,
-    first_quartiles: m[9]!,
-    midpoints: m[10]!,
-    third_quartiles: m[11]!,
-    completes: m[12]!,
-    clicks: m[13]!,
-    errors: m[14]!,
-    ivt: m[15]!,
-    postbid_imps: m[16]!,
-    revenue: m[17]!,
-    cost: m[18]!,
-    rev_m: m[19]!,
-    rev_md: m[20]!,
-    source_reqs: m[21]!,
-    source_opps: m[22]!,
-    postbid_ivt: m[23]!,
+    hour,
+    tenant_id: k[o + AT.tenant_id]!,
+    channel_id: k[o + AT.channel_id]!,
+    subpublisher_id: k[o + AT.subpublisher_id]!,
+    tag_id: k[o + AT.tag_id]!,
+    partner: text[k[o + AT.partner]!]!,
+    advertiser_id: k[o + AT.advertiser_id]!,
+    campaign_id: k[o + AT.campaign_id]!,
+    creative_id: k[o + AT.creative_id]!,
+    supplier_id: k[o + AT.supplier_id]!,
+    adexchange_id: k[o + AT.adexchange_id]!,
+    deal_id: text[k[o + AT.deal_id]!]!,
+    marketplace_name: text[k[o + AT.marketplace_name]!]!,
+    country: text[k[o + AT.country]!]!,
+    region: text[k[o + AT.region]!]!,
+    us_state: text[k[o + AT.us_state]!]!,
+    device: text[k[o + AT.device]!]!,
+    os: text[k[o + AT.os]!]!,
+    browser: text[k[o + AT.browser]!]!,
+    app_bundle: text[k[o + AT.app_bundle]!]!,
+    domain: text[k[o + AT.domain]!]!,
+    publisher_id: text[k[o + AT.publisher_id]!]!,
+    integration: text[k[o + AT.integration]!]!,
+    vast_error: text[k[o + AT.vast_error]!]!,
+    nofill_reason: text[k[o + AT.nofill_reason]!]!,
+    reqs: m[s]!,
+    opps: m[s + 1]!,
+    demand_calls: m[s + 2]!,
+    responses: m[s + 3]!,
+    timeouts: m[s + 4]!,
+    bids: m[s + 5]!,
+    wins: m[s + 6]!,
+    imps: m[s + 7]!,
+    starts: m[s + 8]!,
+    first_quartiles: m[s + 9]!,
+    midpoints: m[s + 10]!,
+    third_quartiles: m[s + 11]!,
+    completes: m[s + 12]!,
+    clicks: m[s + 13]!,
+    errors: m[s + 14]!,
+    ivt: m[s + 15]!,
+    postbid_imps: m[s + 16]!,
+    revenue: m[s + 17]!,
+    cost: m[s + 18]!,
+    rev_m: m[s + 19]!,
+    rev_md: m[s + 20]!,
+    source_reqs: m[s + 21]!,
+    source_opps: m[s + 22]!,
+    postbid_ivt: m[s + 23]!,
   };
 }
 
-// toHourlyRow names each metric by its index: a row whose sums are 0, 1, 2... must read back in
-// METRIC_COLUMNS order, or a metric added to the catalogue lands in another's column.
+// hourlyRowOf names each column by its place: a row whose key and sums are 1, 2, 3... must read
+// back in order, or a column added to the report lands in another's.
 {
-  const probe = toHourlyRow({ hour: '', request: {}, source: {}, sums: Float64Array.from(METRIC_COLUMNS, (_, i) => i) });
-  if (METRIC_COLUMNS.some((m, i) => probe[m] !== i)) throw new Error('hourlyCounters: toHourlyRow is out of step with METRIC_COLUMNS');
+  const probe = new RowTable(WIDTH, METRICS, 1);
+  const key = Float64Array.from(KEY_COLUMNS, (_, i) => i);
+  const row = probe.rowOf(key);
+  METRIC_COLUMNS.forEach((_, i) => probe.add(row, i, i + 1));
+  const read = hourlyRowOf(probe, KEY_COLUMNS.map((_, i) => `#${i}`), row, 'hour') as unknown as Record<string, unknown>;
+  const wrong = KEY_COLUMNS.some((c, i) => c !== 'hour' && read[c] !== (IS_TEXT[i] ? `#${i}` : i)) || METRIC_COLUMNS.some((c, i) => read[c] !== i + 1);
+  if (wrong || Object.keys(read).length !== KEY_COLUMNS.length + METRICS) throw new Error('hourlyCounters: hourlyRowOf is out of step with the key or METRIC_COLUMNS');
 }
 
 export function hourOf(ms: number): string {
@@ -141,89 +142,130 @@ const BATCH = 1000;
 /** Rows that trigger a flush before the timer's: bounds memory when traffic is high and varied. */
 const FLUSH_AT_ROWS = 50_000;
 
-/** Rows by hour, then by the request's key, then by the source's key (see REQUEST_COLUMNS). */
-type Rows = Map<string, Map<string, Map<string, PendingRow>>>;
+/** Text ids past which a flush starts a new list (TextIds.renew): bounds what varied traffic (domains, bundles) keeps. */
+const TEXT_RENEW_AT = 200_000;
 
 export class HourlyCounters {
-  private rows: Rows = new Map();
-  private size = 0;
+  private table = new RowTable(WIDTH, METRICS);
+  private readonly texts = new TextIds();
+  /** The key being made: every add is synchronous, so one is enough. */
+  private readonly key = new Float64Array(WIDTH);
   private flushing: Promise<void> | null = null;
-  /** Last hour string and the ms range it covers: most adds fall in the current hour. */
-  private hourCache = { from: 0, to: 0, hour: '' };
+  /** The current hour (hours since the epoch) and the ms range it covers: most adds fall in it. */
+  private hourCache = { from: 0, to: 0, hour: 0 };
 
-  constructor(private readonly sink: () => StatsSink | null) {}
+  constructor(
+    private readonly sink: () => StatsSink | null,
+    private readonly options: { renewTextAt?: number } = {},
+  ) {}
 
-  private hour(now: number): string {
+  private hour(now: number): number {
     const c = this.hourCache;
     if (now >= c.from && now < c.to) return c.hour;
-    const from = now - (now % 3_600_000);
-    this.hourCache = { from, to: from + 3_600_000, hour: hourOf(now) };
-    return this.hourCache.hour;
+    const hour = Math.floor(now / HOUR_MS);
+    this.hourCache = { from: hour * HOUR_MS, to: (hour + 1) * HOUR_MS, hour };
+    return hour;
+  }
+
+  /** Puts `dims`' values of `columns` in the key from `at` on: ids as they are, text as its id. */
+  private put(dims: Dimensions, columns: readonly (keyof Dimensions)[], at: number): void {
+    const key = this.key;
+    for (let i = 0; i < columns.length; i++) {
+      const v = dims[columns[i]!];
+      if (IS_TEXT[at + i]) key[at + i] = typeof v === 'string' ? this.texts.idOf(v) : v == null ? 0 : this.texts.idOf(String(v));
+      else key[at + i] = typeof v === 'number' ? v : 0;
+    }
+  }
+
+  /** Adds `metrics` to the row of the key being made; a table grown to FLUSH_AT_ROWS flushes before the timer's. */
+  private count(metrics: Metrics): void {
+    const table = this.table;
+    const row = table.rowOf(this.key);
+    for (const m in metrics) {
+      const v = metrics[m as keyof Metrics];
+      if (v) table.add(row, METRIC_INDEX[m]!, v);
+    }
+    if (table.rows >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch(() => undefined);
   }
 
   add(dims: Dimensions, metrics: Metrics, now: number): void {
-    this.addRow(keyOf(dims, REQUEST_COLUMNS), dims, dims, metrics, now);
+    this.put(dims, REQUEST_COLUMNS, REQUEST_FROM);
+    this.put(dims, SOURCE_COLUMNS, SOURCE_FROM);
+    this.key[0] = this.hour(now);
+    this.count(metrics);
   }
 
-  /**
-   * `add` with the row's two keys already made by the caller from its own fixed-shape object (a
-   * tracking event's decision: trackingEvents.ts), instead of read column by column from `dims`.
-   * They must be `requestKeyOf(dims)` and `sourceKeyOf(dims)`, or the row splits in two.
-   */
-  addKeyed(requestKey: string, sourceKey: string, dims: Dimensions, metrics: Metrics, now: number): void {
-    this.addRow(requestKey, dims, dims, metrics, now, undefined, sourceKey);
-  }
-
-  /**
-   * The request's key is built once and kept (a string caches its hash, so every row of the request
-   * finds its group without hashing the long key again); each source adds only its short key.
-   */
+  /** A request's counters: its columns are read once, each source adds only its own. */
   scope(request: RequestDimensions): CounterScope {
-    return new RequestScope(this, keyOf(request, REQUEST_COLUMNS), request);
+    return new RequestScope(this, request);
   }
 
-  /** Adds to a row (RequestScope and flush; not for callers: `add` and `scope` are). */
-  addRow(requestKey: string, request: Dimensions, source: Dimensions, metrics: Metrics, now: number, hourText?: string, sourceKeyText?: string): void {
-    const hour = hourText ?? this.hour(now);
-    let byRequest = this.rows.get(hour);
-    if (!byRequest) this.rows.set(hour, (byRequest = new Map()));
-    let bySource = byRequest.get(requestKey);
-    if (!bySource) byRequest.set(requestKey, (bySource = new Map()));
-    const sourceKey = sourceKeyText ?? keyOf(source, SOURCE_COLUMNS);
-    let row = bySource.get(sourceKey);
-    if (!row) {
-      row = { hour, request, source, sums: new Float64Array(METRIC_COLUMNS.length) };
-      bySource.set(sourceKey, row);
-      if (++this.size >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch(() => undefined);
+  /** Adds a source's row of a request scope (RequestScope; not for callers: `scope` is). */
+  addScoped(scope: RequestScope, source: SourceDimensions, metrics: Metrics, now: number): void {
+    const key = this.key;
+    if (scope.generation !== this.texts.generation) {
+      // the text ids were renewed since the scope read its columns (a flush while it waited on demand)
+      this.put(scope.request, REQUEST_COLUMNS, REQUEST_FROM);
+      scope.values = Array.from(key.subarray(REQUEST_FROM, SOURCE_FROM));
+      scope.generation = this.texts.generation;
+    } else {
+      const values = scope.values;
+      for (let i = 0; i < values.length; i++) key[REQUEST_FROM + i] = values[i]!;
     }
-    for (const m in metrics) {
-      const v = metrics[m as keyof Metrics];
-      if (v) row.sums[METRIC_INDEX[m]!]! += v;
-    }
+    this.put(source, SOURCE_COLUMNS, SOURCE_FROM);
+    key[0] = this.hour(now);
+    this.count(metrics);
+  }
+
+  /** The request columns' key values of a new scope. */
+  requestValues(request: RequestDimensions): number[] {
+    this.put(request, REQUEST_COLUMNS, REQUEST_FROM);
+    const values = new Array<number>(REQUEST_COLUMNS.length);
+    for (let i = 0; i < values.length; i++) values[i] = this.key[REQUEST_FROM + i]!;
+    return values;
+  }
+
+  get textGeneration(): number {
+    return this.texts.generation;
   }
 
   /** Rows waiting for the next flush (tests and /metrics). */
   get pending(): number {
-    return this.size;
+    return this.table.rows;
+  }
+
+  /** Adds row `row` of an earlier table (whose text ids are in `text`) back, summed into what came in since. */
+  private addFrom(table: RowTable, text: readonly string[], row: number): void {
+    const key = this.key;
+    const o = row * WIDTH;
+    for (let i = 0; i < WIDTH; i++) key[i] = IS_TEXT[i] ? this.texts.idOf(text[table.keys[o + i]!]!) : table.keys[o + i]!;
+    const to = this.table.rowOf(key);
+    for (let m = 0; m < METRICS; m++) {
+      const v = table.sums[row * METRICS + m]!;
+      if (v) this.table.add(to, m, v);
+    }
   }
 
   /** Hand every pending row to the stats store; concurrent calls share one flush. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => this.flush());
     const sink = this.sink();
-    if (!sink || this.size === 0) return Promise.resolve();
-    const taken: PendingRow[] = [];
-    for (const byRequest of this.rows.values()) for (const bySource of byRequest.values()) for (const row of bySource.values()) taken.push(row);
-    this.rows = new Map();
-    this.size = 0;
+    if (!sink || this.table.rows === 0) return Promise.resolve();
+    const taken = this.table;
+    const text = this.texts.text;
+    // the next table is sized for the traffic just seen, so it rarely grows
+    this.table = new RowTable(WIDTH, METRICS, Math.min(taken.rows, FLUSH_AT_ROWS));
+    if (this.texts.size > (this.options.renewTextAt ?? TEXT_RENEW_AT)) this.texts.renew();
     this.flushing = (async () => {
       try {
         const writes: Promise<void>[] = [];
-        for (let at = 0; at < taken.length; at += BATCH) {
+        const hours = new Map<number, string>();
+        const hourText = (h: number): string => hours.get(h) ?? (hours.set(h, hourOf(h * HOUR_MS)), hours.get(h)!);
+        for (let at = 0; at < taken.rows; at += BATCH) {
           if (at) await new Promise((resolve) => setImmediate(resolve));
-          const batch = taken.slice(at, at + BATCH);
+          const batch = tableRows(taken, text, at, Math.min(taken.rows, at + BATCH), hourText);
           // in a promise: a batch the store refuses at once (its check) settles like one it refuses later
-          writes.push(Promise.resolve().then(() => sink.write(batch.map(toHourlyRow))));
+          writes.push(Promise.resolve().then(() => sink.write(batch)));
         }
         const results = await Promise.allSettled(writes);
         // a batch the store refused goes back, summed into what came in meanwhile
@@ -232,7 +274,7 @@ export class HourlyCounters {
           const result = results[i]!;
           if (result.status === 'fulfilled') continue;
           refused ??= result;
-          for (const row of taken.slice(i * BATCH, (i + 1) * BATCH)) this.addRow(keyOf(row.request, REQUEST_COLUMNS), row.request, row.source, sumsOf(row.sums), 0, row.hour);
+          for (let row = i * BATCH; row < Math.min(taken.rows, (i + 1) * BATCH); row++) this.addFrom(taken, text, row);
         }
         if (refused) throw refused.reason;
       } finally {
@@ -243,21 +285,33 @@ export class HourlyCounters {
   }
 }
 
-/** A request's counters: an object, not a closure per request. */
-class RequestScope implements CounterScope {
-  constructor(
-    private readonly counters: HourlyCounters,
-    private readonly key: string,
-    private readonly request: RequestDimensions,
-  ) {}
-
-  add(source: SourceDimensions, metrics: Metrics, now: number): void {
-    this.counters.addRow(this.key, this.request, source, metrics, now);
-  }
+/**
+ * Rows `from` to `to` of a table as a batch for the stats store, each row object made as the store
+ * reads it: a store that encodes row by row (DuckDB) holds one at a time, so they die young instead
+ * of a thousand of them at once outliving a scavenge and being promoted with the whole batch.
+ */
+function tableRows(table: RowTable, text: readonly string[], from: number, to: number, hourText: (hour: number) => string): HourlyRows {
+  return {
+    length: to - from,
+    *[Symbol.iterator]() {
+      for (let row = from; row < to; row++) yield hourlyRowOf(table, text, row, hourText(table.keys[row * WIDTH]!));
+    },
+  };
 }
 
-function sumsOf(sums: Float64Array): Metrics {
-  const out: Record<string, number> = {};
-  for (let i = 0; i < METRIC_COLUMNS.length; i++) if (sums[i]) out[METRIC_COLUMNS[i]!] = sums[i]!;
-  return out as Metrics;
+/** A request's counters: an object with its columns' key values, not a closure per request. */
+class RequestScope implements CounterScope {
+  values: number[];
+  generation: number;
+  constructor(
+    private readonly counters: HourlyCounters,
+    readonly request: RequestDimensions,
+  ) {
+    this.generation = counters.textGeneration;
+    this.values = counters.requestValues(request);
+  }
+
+  add(source: SourceDimensions, metrics: Metrics, now: number): void {
+    this.counters.addScoped(this, source, metrics, now);
+  }
 }

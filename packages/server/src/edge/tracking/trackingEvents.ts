@@ -1,5 +1,5 @@
 import { type ServerResponse } from 'node:http';
-import { type Dimensions, type HourlyCounters, KEY_SEPARATOR } from '../counters/hourlyCounters.js';
+import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
@@ -96,33 +96,15 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
     const tz = snapshot?.tenants.get(d.tenantId)?.timezone ?? 0;
     deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer), now);
   }
-  deps.counters.addKeyed(eventRequestKey(d), eventSourceKey(d, vastError), eventDims(d, vastError), metrics, now);
+  deps.counters.add(eventDims(d, vastError), metrics, now);
 }
 
 /** The report dimensions an event counts under: the decision's, and the VAST error code of an error event. */
-export function eventDims(d: Decision, vastError: string): Dimensions {
+function eventDims(d: Decision, vastError: string): Dimensions {
   return {
     tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,
     creative_id: d.creativeId, advertiser_id: d.advertiserId, country: d.country, device: d.device, os: d.os, app_bundle: d.appBundle,
     domain: d.domain, integration: d.integration, supplier_id: d.supplierId, adexchange_id: d.adexchangeId, deal_id: d.dealId, partner: d.partner,
     marketplace_name: d.marketplace, vast_error: vastError,
   };
-}
-
-const S = KEY_SEPARATOR;
-
-/**
- * An event row's keys read from the decision's named fields (one object shape for every token)
- * rather than column by column from `dims`: the same strings as requestKeyOf(dims) and
- * sourceKeyOf(dims) (trackingEvents.test.ts checks it), in REQUEST_COLUMNS and SOURCE_COLUMNS
- * order; the columns an event does not have are empty.
- */
-export function eventRequestKey(d: Decision): string {
-  // tenant, channel, subpublisher, country, region, us_state, device, os, browser, app_bundle, domain, publisher, integration, supplier
-  return S + d.tenantId + S + d.channelId + S + d.subpublisherId + S + d.country + S + S + S + d.device + S + d.os + S + S + d.appBundle + S + d.domain + S + S + d.integration + S + d.supplierId;
-}
-
-export function eventSourceKey(d: Decision, vastError: string): string {
-  // tag, partner, advertiser, campaign, creative, adexchange, deal, marketplace, vast_error, nofill_reason
-  return S + d.tagId + S + d.partner + S + d.advertiserId + S + d.campaignId + S + d.creativeId + S + d.adexchangeId + S + d.dealId + S + d.marketplace + S + vastError + S;
 }

@@ -85,9 +85,10 @@ export async function openClickHouseStore(url: string, database: string): Promis
     engine: 'clickhouse',
     dialect: clickhouseDialect,
     async write(rows) {
-      checkBatch(rows);
-      if (rows.length === 0) return;
-      await insertRows(rows);
+      const list = Array.from(rows);
+      checkBatch(list);
+      if (list.length === 0) return;
+      await insertRows(list);
     },
     select,
     async exec(query) {

@@ -1,16 +1,15 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DIMENSION_COLUMNS, type HourlyRow, METRIC_COLUMNS } from '../hourlyRow.js';
+import { DIMENSION_COLUMNS, type HourlyRow, type HourlyRows, isIdDimension, METRIC_COLUMNS } from '../hourlyRow.js';
 import { duckdbDialect } from '../reportSql.js';
 import { ROLLUP_KEY, ROLLUP_TABLE } from '../rollup.js';
 import { coalescedWrites } from '../coalescedWrites.js';
-import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
+import { checkRow, STATS_TABLE, type StatsStore } from '../statsStore.js';
 import { DUCKDB_MIGRATIONS } from './migrations.js';
 
-const ID_COLUMNS = new Set<string>(DIMENSION_COLUMNS.filter((c) => c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id'));
 
 /** JS numbers for DuckDB's 64/128-bit sums and decimals; sums of micro-dollars stay below 2^53. */
 function plain(value: unknown): unknown {
@@ -29,22 +28,25 @@ const csvText = (v: unknown): string => {
 };
 
 /**
- * Rows as CSV in table order (DIMENSION_COLUMNS, then METRIC_COLUMNS), no header. Each line is its
- * fields joined, the text the lines joined: concatenating field by field into one string made a
- * rope that cost 2.5 times as much to build and flatten (13 µs a row).
+ * Rows as CSV in table order (DIMENSION_COLUMNS, then METRIC_COLUMNS), no header, each row checked
+ * (checkRow) as it is read: a bad row throws and nothing is written. Each line is its fields joined,
+ * the text the lines joined: concatenating field by field into one string made a rope that cost 2.5
+ * times as much to build and flatten (13 µs a row).
  */
-export function batchCsv(rows: readonly HourlyRow[]): string {
+export function batchCsv(rows: HourlyRows): string {
   const lines = new Array<string>(rows.length);
   const fields = new Array<string>(CSV_COLUMNS.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
+  let r = 0;
+  for (const row of rows) {
+    checkRow(row, r);
     for (let i = 0; i < CSV_COLUMNS.length; i++) {
       const v = row[CSV_COLUMNS[i]!];
       fields[i] = typeof v === 'number' ? String(v) : csvText(v);
     }
-    lines[r] = fields.join(',');
+    lines[r++] = fields.join(',');
   }
-  return rows.length ? `${lines.join('\n')}\n` : '';
+  lines.length = r;
+  return r ? `${lines.join('\n')}\n` : '';
 }
 
 /**
@@ -58,7 +60,10 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     mkdirSync(dataDir, { recursive: true });
     path = join(dataDir, file);
   }
-  const instance = await DuckDBInstance.create(path);
+  // DuckDB sizes its thread pool by the machine's cores; a process allowed fewer (an edge pinned to
+  // one core, a container's CPU set) would run that many threads on what it has, each waiting on the
+  // others: a batch's insert cost twice the CPU on one core with two threads (docs/performance.md)
+  const instance = await DuckDBInstance.create(path, { threads: String(availableParallelism()) });
   const writer = await DuckDBConnection.create(instance);
   // A few read connections taken in turn: one connection runs one query at a time.
   const readers = await Promise.all(Array.from({ length: READERS }, () => DuckDBConnection.create(instance)));
@@ -93,11 +98,11 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   // the file. The appender this replaced ran its flush on the event loop: 45-100 ms per batch.
   const incoming = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'adplane-stats-')) : join(dataDir, 'stats-incoming');
   mkdirSync(incoming, { recursive: true });
-  const csvColumns = `{${CSV_COLUMNS.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : ID_COLUMNS.has(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
+  const csvColumns = `{${CSV_COLUMNS.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : isIdDimension(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
   let fileNo = 0;
 
   /** Writes CSV text of whole rows (batchCsv) in one transaction: the stored rows and the rollup. */
-  async function append(csv: string): Promise<void> {
+  async function append(csv: Buffer): Promise<void> {
     const file = join(incoming, `batch-${process.pid}-${++fileNo}.csv`);
     await writeFile(file, csv);
     const source = `read_csv('${file.replaceAll("'", "''")}', header = false, delim = ',', quote = '"', escape = '"', allow_quoted_nulls = false, auto_detect = false, columns = ${csvColumns})`;
@@ -118,17 +123,25 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   }
 
   // batches written while one is stored wait and go together (coalescedWrites.ts), in turn with exec
-  const appendCsv = coalescedWrites<string>((parts) => serial(() => append(parts.join(''))));
+  // a batch waits as bytes outside V8's heap: while DuckDB stores the one before, a waiting batch
+  // would otherwise outlive the young generation and fill the old one (docs/performance.md)
+  const appendCsv = coalescedWrites<Buffer>((parts) => serial(() => append(parts.length === 1 ? parts[0]! : Buffer.concat(parts))));
 
   let closed = false;
   return {
     engine: 'duckdb',
     dialect: duckdbDialect,
-    async write(rows) {
-      checkBatch(rows);
-      if (rows.length === 0) return;
-      // the text is made now, on the caller's turn: a batch is encoded once, whichever write carries it
-      await appendCsv(batchCsv(rows));
+    write(rows) {
+      // the text is made now, on the caller's turn, each row checked as it is read (a bad batch
+      // writes nothing): a batch is encoded once, whichever write carries it. Not an async
+      // function: its frame would keep the rows alive until the write lands.
+      let csv: string;
+      try {
+        csv = batchCsv(rows);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return csv ? appendCsv(Buffer.from(csv, 'utf8')) : Promise.resolve();
     },
     async select(sql) {
       const result = await reader().runAndReadAll(sql);
