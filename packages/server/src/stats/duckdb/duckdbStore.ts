@@ -62,8 +62,11 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   }
   // DuckDB sizes its thread pool by the machine's cores; a process allowed fewer (an edge pinned to
   // one core, a container's CPU set) would run that many threads on what it has, each waiting on the
-  // others: a batch's insert cost twice the CPU on one core with two threads (docs/performance.md)
-  const instance = await DuckDBInstance.create(path, { threads: String(availableParallelism()) });
+  // others: a batch's insert cost twice the CPU on one core with two threads. With one thread, its
+  // work runs on whichever of libuv's threads calls it, so its allocator is told to hand memory back
+  // after any task that peaked past 16 MB (its default, 128 MB, let resident memory grow ~60 MB in
+  // the edge bench). docs/performance.md, the edge section.
+  const instance = await DuckDBInstance.create(path, { threads: String(availableParallelism()), allocator_flush_threshold: '16MB' });
   const writer = await DuckDBConnection.create(instance);
   // A few read connections taken in turn: one connection runs one query at a time.
   const readers = await Promise.all(Array.from({ length: READERS }, () => DuckDBConnection.create(instance)));
