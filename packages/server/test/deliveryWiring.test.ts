@@ -1,8 +1,10 @@
 import { type FastifyInstance } from 'fastify';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { readConfigVersion } from '../src/store/configVersion.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
+import { startDemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 
 /**
@@ -37,8 +39,8 @@ forEachDeliveryEngine((engine) => {
       });
 
       /** One ad request (debug=1 for the trace; it is a live decision), and its impression fired when ours won. */
-      async function serve(campaignId: number, device: string): Promise<{ won: boolean; trace: DecisionTrace }> {
-        const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
+      async function serve(campaignId: number, device: string, uid = channelUid): Promise<{ won: boolean; trace: DecisionTrace }> {
+        const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
         expect(res.statusCode, res.body).toBe(200);
         const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
         const won = trace.winner?.source === 'campaign' && trace.winner.id === campaignId;
@@ -95,6 +97,48 @@ forEachDeliveryEngine((engine) => {
           expect(heard).toContain(version);
         } finally {
           unsubscribe();
+        }
+      });
+
+      it('gives back what a decision reserved when the player hung up before the answer', async () => {
+        const demand = await startDemandServer();
+        try {
+          const campaign = await createAs(app, cookie, 'campaigns', {
+            name: 'Patient player', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: 3 * PER_IMP, pacing: 'asap', creativeIds: [creativeId],
+          });
+          // a demand tag that answers in 300 ms: the auction waits for it, our campaign still wins
+          const slow = await createAs(app, cookie, 'tags', { name: 'Slow partner', vastUrl: `${demand.url}/inline?price=1&delay=300`, price: { type: 'cpm', cpm: 1_000_000 }, timeoutMs: 1000 });
+          const slowChannel = (await createAs(app, cookie, 'channels', { name: 'Slow CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [{ tagId: slow.id, priority: 1 }] })).uid;
+          await app.edge.snapshots.rebuild();
+          // one impression served and counted, so the budget is in use (and on Redis, leased) before the test
+          const committed = app.edge.pacing.delivery.stats().committed;
+          await vi.waitFor(async () => expect((await serve(campaign.id, 'device-hangup', slowChannel)).won).toBe(true), { timeout: 5000, interval: 20 });
+          // (on Redis the impression commits once Redis confirms it is not a replay)
+          await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThan(committed));
+          const address = await app.listen({ port: 0, host: '127.0.0.1' });
+          const port = Number(new URL(address).port);
+          /** A request whose player hangs up after 50 ms; resolves once its decision is made (400 ms on). */
+          const hangUp = async () => {
+            const socket = connect({ port, host: '127.0.0.1' });
+            await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+            socket.write(`GET /vast/${slowChannel}?w=640&h=360&ip=8.8.8.8&device_id=device-hangup HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            socket.destroy();
+            await new Promise((resolve) => setTimeout(resolve, 400));
+          };
+          // on Redis a decision may be refused while the budget's lease renews: try until one is admitted
+          let before = app.edge.pacing.delivery.stats();
+          for (let i = 0; i < 10; i++) {
+            before = app.edge.pacing.delivery.stats();
+            await hangUp();
+            if (app.edge.pacing.delivery.stats().admitted > before.admitted) break;
+          }
+          // the decision was made (our campaign admitted) after the player had gone...
+          expect(app.edge.pacing.delivery.stats().admitted).toBe(before.admitted + 1);
+          // ...and holds nothing: the reservation went back at once (it would hold for a minute)
+          expect(app.edge.pacing.delivery.stats().held).toBe(before.held);
+        } finally {
+          await demand.close();
         }
       });
 

@@ -40,6 +40,8 @@ export interface DecisionOutcome {
   status: number;
   xml: string;
   trace: DecisionTrace;
+  /** The filled decision's id (what delivery control reserved under), null when nothing filled. */
+  decisionId: string | null;
 }
 
 /** Dimensions of the request itself (every row of this decision carries them). */
@@ -307,9 +309,8 @@ function admissionOf(pacing: Pacing, snapshot: Snapshot, channel: SnapChannel, c
 /** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version. */
 export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): Promise<DecisionOutcome> {
   const o = await runDecision(deps, channelUid, ctx, options);
-  if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace };
-  const xml = o.winner
-    ? withImpressionPixels(winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls)
-    : emptyDocument(o.channel.vastVersion, deps.origin, o.token);
-  return { status: o.status, xml, trace: o.trace };
+  if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace, decisionId: null };
+  if (!o.winner) return { status: o.status, xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token), trace: o.trace, decisionId: null };
+  const xml = withImpressionPixels(winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);
+  return { status: o.status, xml, trace: o.trace, decisionId: o.decision!.id };
 }

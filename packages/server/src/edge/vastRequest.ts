@@ -75,6 +75,12 @@ const UNTRACED: DecideOptions = Object.freeze({ trace: false });
 
 export async function handleVast(deps: VastRequestDeps, req: IncomingMessage, res: ServerResponse, uid: string, search: URLSearchParams): Promise<void> {
   const outcome = await decideVast(deps, req, uid, search, UNTRACED);
+  if (req.socket?.destroyed) {
+    // the player hung up while demand answered: no ad will play, so what delivery control reserved
+    // for this decision goes back now instead of holding the budget for the reservation's lifetime
+    if (outcome?.decisionId) deps.pacing.delivery.release(outcome.decisionId);
+    return;
+  }
   const status = outcome?.status ?? 200;
   const xml = outcome?.xml ?? emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null);
   res.writeHead(status, vastHeaders(req, Buffer.byteLength(xml)));
