@@ -3,17 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { HEAP_GROWING_PERCENT, tuneHeap } from './heapTuning.js';
 
 describe('tuneHeap', () => {
-  it('sets the heap growth when node was started without one', () => {
+  it('sets the heap growth and turns allocation-site pretenuring off when node was started without them', () => {
     const set: string[] = [];
-    expect(tuneHeap(['--enable-source-maps'], (flags) => set.push(flags))).toBe(true);
-    expect(set).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    const flags = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--no-allocation-site-pretenuring'];
+    expect(tuneHeap(['--enable-source-maps'], (f) => set.push(f))).toEqual(flags);
+    expect(set).toEqual(flags);
   });
 
-  it("leaves an operator's own --heap-growing-percent alone, in either spelling", () => {
+  it("leaves an operator's own setting of either flag alone, in either spelling", () => {
     for (const argv of [['--heap-growing-percent=50'], ['--heap_growing_percent=10'], ['--heap-growing-percent', '40']]) {
       const set: string[] = [];
-      expect(tuneHeap(argv, (flags) => set.push(flags))).toBe(false);
-      expect(set).toEqual([]);
+      expect(tuneHeap(argv, (f) => set.push(f))).toEqual(['--no-allocation-site-pretenuring']);
+      expect(set).toEqual(['--no-allocation-site-pretenuring']);
+    }
+    for (const argv of [['--allocation-site-pretenuring'], ['--no-allocation-site-pretenuring'], ['--no_allocation_site_pretenuring']]) {
+      const set: string[] = [];
+      expect(tuneHeap(argv, (f) => set.push(f))).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+      expect(set).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
     }
   });
 
