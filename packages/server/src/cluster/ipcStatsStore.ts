@@ -19,8 +19,7 @@ export class IpcStatsStore implements StatsStore {
   }
 
   async write(rows: HourlyRows): Promise<void> {
-    const list = Array.from(rows);
-    checkBatch(list);
+    const list = checkBatch(rows);
     if (list.length) await this.link.call('statsWrite', { rows: list }, 0);
   }
 

@@ -81,6 +81,9 @@ export interface HourlyMetrics {
 
 export type HourlyRow = HourlyDimensions & HourlyMetrics;
 
+/** True when A and B are the same union (for the compile-time checks below). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
 export const DIMENSION_COLUMNS = [
   'hour', 'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'partner', 'advertiser_id', 'campaign_id',
   'creative_id', 'supplier_id', 'adexchange_id', 'deal_id', 'marketplace_name', 'country', 'region', 'us_state',
@@ -92,7 +95,8 @@ export const ID_DIMENSIONS = [
   'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'advertiser_id', 'campaign_id', 'creative_id', 'supplier_id', 'adexchange_id',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 type NumericDimension = { [K in keyof HourlyDimensions]: HourlyDimensions[K] extends number ? K : never }[keyof HourlyDimensions];
-const idsInStep: [NumericDimension] extends [(typeof ID_DIMENSIONS)[number]] ? ([(typeof ID_DIMENSIONS)[number]] extends [NumericDimension] ? true : false) : false = true;
+// Compile-time: exactly the numeric dimensions are listed
+const idsInStep: Same<NumericDimension, (typeof ID_DIMENSIONS)[number]> = true;
 void idsInStep;
 const ID_SET: ReadonlySet<string> = new Set(ID_DIMENSIONS);
 export const isIdDimension = (column: string): boolean => ID_SET.has(column);
@@ -112,7 +116,6 @@ export const METRIC_COLUMNS_0004 = ['postbid_ivt'] as const satisfies readonly (
 export const METRIC_COLUMNS = [...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004] as const satisfies readonly (keyof HourlyMetrics)[];
 
 // Compile-time: every metric of the row is a column, and the catalogue of reports sums exactly these.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const inStep: Same<keyof HourlyMetrics, (typeof METRIC_COLUMNS)[number]> & Same<StatsSumColumn, (typeof METRIC_COLUMNS)[number]> = true;
 void inStep;
 

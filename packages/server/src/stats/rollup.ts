@@ -1,5 +1,5 @@
 import { DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type ReportRequest } from '@adplane/shared';
-import { type HourlyRow, METRIC_COLUMNS } from './hourlyRow.js';
+import { METRIC_COLUMNS } from './hourlyRow.js';
 import { type StatsScope } from './reportSql.js';
 
 /**
@@ -13,18 +13,6 @@ export const ROLLUP_TABLE = 'hourly_rollup';
 export const ROLLUP_KEY = ['hour', 'tenant_id', 'subpublisher_id', 'advertiser_id', 'channel_id', 'tag_id'] as const;
 
 const ROLLUP_COLUMNS = new Set<string>(ROLLUP_KEY);
-
-/** The rollup's rows of a batch: summed by key, so a batch adds few rows. */
-export function rollupRows(rows: readonly HourlyRow[]): HourlyRow[] {
-  const byKey = new Map<string, HourlyRow>();
-  for (const row of rows) {
-    const key = `${row.hour}|${row.tenant_id}|${row.subpublisher_id}|${row.advertiser_id}|${row.channel_id}|${row.tag_id}`;
-    const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { ...row });
-    else for (const c of METRIC_COLUMNS) seen[c] += row[c];
-  }
-  return [...byKey.values()];
-}
 
 /**
  * SQL that sums the full table into the rollup (migrations' backfill, benchmarks after bulk loads).

@@ -1,4 +1,4 @@
-import { type HourlyRow, type StatsSink, DIMENSION_COLUMNS, isIdDimension, METRIC_COLUMNS } from './hourlyRow.js';
+import { type HourlyRow, type HourlyRows, type StatsSink, DIMENSION_COLUMNS, isIdDimension, METRIC_COLUMNS } from './hourlyRow.js';
 import { type SqlDialect } from './reportSql.js';
 
 /**
@@ -45,9 +45,14 @@ export function checkRow(row: HourlyRow, i: number): void {
   }
 }
 
-/** The edge's rows are checked whole before any is written, so a bad batch writes nothing. */
-export function checkBatch(rows: readonly HourlyRow[]): void {
-  for (let i = 0; i < rows.length; i++) checkRow(rows[i]!, i);
+/**
+ * The edge's rows are checked whole before any is written, so a bad batch writes nothing; answers
+ * them as an array (a store that keeps the rows while it writes takes this copy, not the batch).
+ */
+export function checkBatch(rows: HourlyRows): HourlyRow[] {
+  const list = Array.from(rows);
+  for (let i = 0; i < list.length; i++) checkRow(list[i]!, i);
+  return list;
 }
 
 export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {

@@ -205,13 +205,11 @@ export class HourlyCounters {
     const key = this.key;
     if (scope.generation !== this.texts.generation) {
       // the text ids were renewed since the scope read its columns (a flush while it waited on demand)
-      this.put(scope.request, REQUEST_COLUMNS, REQUEST_FROM);
-      scope.values = Array.from(key.subarray(REQUEST_FROM, SOURCE_FROM));
+      scope.values = this.requestValues(scope.request);
       scope.generation = this.texts.generation;
-    } else {
-      const values = scope.values;
-      for (let i = 0; i < values.length; i++) key[REQUEST_FROM + i] = values[i]!;
     }
+    const values = scope.values;
+    for (let i = 0; i < values.length; i++) key[REQUEST_FROM + i] = values[i]!;
     this.put(source, SOURCE_COLUMNS, SOURCE_FROM);
     key[0] = this.hour(now);
     this.count(metrics);

@@ -83,15 +83,15 @@ interface Pick {
  * The creative the campaign would serve here, or the rule that refuses it. A plain function, not a
  * closure per request: the hot path allocates as little as it can.
  */
-export function eligibility(campaign: SnapCampaign, req: AuctionRequest, tz: number): SnapCreative | string {
-  return eligible(campaign, req, tz, true);
+export function eligibility(campaign: SnapCampaign, req: AuctionRequest): SnapCreative | string {
+  return eligible(campaign, req, true);
 }
 
 /** A refusal whose reason nobody reads (an untraced request): the same checks, no reason built. */
 const REFUSED = 'refused';
 
 /** `eligibility`; with `explain` false, a targeting refusal answers REFUSED instead of building `targeting.<rule>`. */
-function eligible(campaign: SnapCampaign, req: AuctionRequest, tz: number, explain: boolean): SnapCreative | string {
+function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
   if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
@@ -122,7 +122,6 @@ export const campaignSource: DemandSource = {
     if (req.privateAuction) return { candidates: [], indexedOut: 0 };
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
-    const tz = snapshot.tenants.get(channel.tenantId)?.timezone ?? 0;
     const { words, count } = index.passing(req.ctx);
     const best: Pick[] = [];
     let below: Pick | null = null;
@@ -130,7 +129,7 @@ export const campaignSource: DemandSource = {
     let traced = req.traced === false ? TRACE_LIMIT : 0;
     for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) {
       const campaign = index.items[pos]!;
-      const found = eligible(campaign, req, tz, traced < TRACE_LIMIT);
+      const found = eligible(campaign, req, traced < TRACE_LIMIT);
       if (typeof found === 'string') {
         if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
         continue;

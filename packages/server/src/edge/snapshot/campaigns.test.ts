@@ -33,7 +33,7 @@ function compile(flight: { startDate: string; endDate: string | null }, timezone
  * request past them reaches the budget check, which answers 'past_the_flight_checks' here.
  */
 const refusalAt = (campaign: NonNullable<ReturnType<typeof compile>>, now: number) =>
-  eligibility(campaign, { ctx: { now }, pacing: { campaignRefusal: () => 'past_the_flight_checks' } } as unknown as AuctionRequest, campaign.timezone);
+  eligibility(campaign, { ctx: { now }, pacing: { campaignRefusal: () => 'past_the_flight_checks' } } as unknown as AuctionRequest);
 
 describe('a compiled campaign', () => {
   it('flies from 00:00 of its start day to 24:00 of its end day in its tenant zone, in whole hours', () => {

@@ -85,8 +85,7 @@ export async function openClickHouseStore(url: string, database: string): Promis
     engine: 'clickhouse',
     dialect: clickhouseDialect,
     async write(rows) {
-      const list = Array.from(rows);
-      checkBatch(list);
+      const list = checkBatch(rows);
       if (list.length === 0) return;
       await insertRows(list);
     },

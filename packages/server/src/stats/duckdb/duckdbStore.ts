@@ -10,7 +10,6 @@ import { coalescedWrites } from '../coalescedWrites.js';
 import { checkRow, STATS_TABLE, type StatsStore } from '../statsStore.js';
 import { DUCKDB_MIGRATIONS } from './migrations.js';
 
-
 /** JS numbers for DuckDB's 64/128-bit sums and decimals; sums of micro-dollars stay below 2^53. */
 function plain(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);

@@ -49,7 +49,6 @@ export const dealCampaignSource: DemandSource = {
   candidates(req: AuctionRequest, filtered) {
     if (!req.deals.length) return { candidates: [], indexedOut: 0 };
     const index = campaignsByDeal(req.snapshot);
-    const tz = req.snapshot.tenants.get(req.channel.tenantId)?.timezone ?? 0;
     const out: DemandCandidate[] = [];
     for (const deal of req.deals) {
       const campaigns = index.get(deal.id);
@@ -57,7 +56,7 @@ export const dealCampaignSource: DemandSource = {
       let taken = 0;
       for (const campaign of campaigns) {
         if (campaign.tenantId !== deal.tenantId) continue;
-        const found = eligibility(campaign, req, tz);
+        const found = eligibility(campaign, req);
         if (typeof found === 'string') {
           filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: `deal.${found}`, dealId: deal.dealId });
           continue;
