@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { openFromNavMenu, signIn } from '../support/session.js';
 
 const server = EDITION_SERVERS.CTVMediaV2V;
 
@@ -19,9 +19,7 @@ test('User Activity shows who changed which fields, before and after', async ({ 
     return { status: res.status, name: row.name as string };
   });
   expect(result.status).toBe(200);
-  await page.getByTestId('nav-menu-reports').hover();
-  await page.locator('[data-testid="nav-/log"]').click();
-  await expect(page.getByTestId('page-log')).toBeVisible();
+  await openFromNavMenu(page, 'reports', 'nav-/log', 'page-log');
   const entry = page.locator('.ant-table-row', { hasText: result.name }).first();
   await expect(entry).toContainText('Northwind Media');
   await expect(entry).toContainText('update');

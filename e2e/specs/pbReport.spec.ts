@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { openFromNavMenu, signIn } from '../support/session.js';
 
 /**
  * The postbid report (/pbReport, issue 11) against a real server whose demo workspace holds 30 days
@@ -14,8 +14,7 @@ test.describe.configure({ timeout: 120_000 });
 test('runs IVT rates by country, saves the postbid report and reopens it from the bell', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, 'demand', undefined, server.url);
-  await page.getByTestId('nav-menu-reports').hover();
-  await page.locator('[data-testid="nav-/pbReport"]').click();
+  await openFromNavMenu(page, 'reports', 'nav-/pbReport', 'report-title');
   await expect(page.getByTestId('report-title')).toHaveText('Postbid Report', { timeout: 30_000 });
   // the account's postback URL for its vendors, and the month's allowances
   // (shortened on screen, whole in its label and when copied)

@@ -2,7 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { inputOf, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { openFromNavMenu, signIn } from '../support/session.js';
 
 /**
  * Reports against a real server whose demo workspace holds 30 days of stats: run a report, chart it,
@@ -20,8 +20,7 @@ async function runReport(page: Page) {
 
 test('runs a report by date and channel, charts it, saves it and opens it from the bell', async ({ page }) => {
   await signIn(page, 'demand', undefined, server.url);
-  await page.getByTestId('nav-menu-reports').hover();
-  await page.locator('[data-testid="nav-/report"]').click();
+  await openFromNavMenu(page, 'reports', 'nav-/report', 'report-title');
   // The first page of a freshly started server on a busy machine may take a while.
   await expect(page.getByTestId('report-title')).toHaveText('Create Report', { timeout: 30_000 });
   await pickOption(page, page.getByTestId('report-preset'), 'Last 30 days', '');

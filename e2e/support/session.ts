@@ -17,16 +17,27 @@ export async function useMode(page: Page, mode: 'ssp' | 'dsp'): Promise<void> {
 }
 
 /**
- * Opens `item` of the user menu until `opened` (a test id inside what it opens) shows. The
- * dashboard loads its numbers while the menu opens: a click that lands while the dropdown
- * re-renders is lost, and so may be the menu item's own click, so both are tried again.
+ * Opens `item` of a menu until `opened` (a test id inside what it opens) shows. The dashboard
+ * loads its numbers while the menu opens: a click that lands while the dropdown re-renders is
+ * lost, and so may be the menu item's own click, so both are tried again. `open` shows the menu.
  */
-export async function openFromUserMenu(page: Page, item: string, opened: string): Promise<void> {
+async function openFrom(page: Page, open: () => Promise<void>, item: string, opened: string): Promise<void> {
   await expect(async () => {
     if (!(await page.getByTestId(opened).isVisible())) {
-      if (!(await page.getByTestId(item).isVisible())) await page.getByTestId('user-menu').click();
+      if (!(await page.getByTestId(item).isVisible())) await open();
       await page.getByTestId(item).click({ timeout: 2_000 });
     }
-    await expect(page.getByTestId(opened)).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+    // the first visit to a page loads its code, which a busy machine may take a while to serve
+    await expect(page.getByTestId(opened)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** Opens `item` of the user menu (top right) until `opened` shows. */
+export async function openFromUserMenu(page: Page, item: string, opened: string): Promise<void> {
+  await openFrom(page, () => page.getByTestId('user-menu').click(), item, opened);
+}
+
+/** Opens `item` (`nav-/log`) of the navigation's `menu` (`reports`), hovered as a person does, until `opened` shows. */
+export async function openFromNavMenu(page: Page, menu: string, item: string, opened: string): Promise<void> {
+  await openFrom(page, () => page.getByTestId(`nav-menu-${menu}`).hover(), item, opened);
 }
