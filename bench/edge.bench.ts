@@ -28,9 +28,9 @@ import { insertEntities } from '../packages/server/src/store/entities.js';
 import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/entityTables.js';
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
-import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
+import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
 import { runLoad } from './edge/loadClient.js';
-import { cpuSeconds, threadCpuSeconds, threadCpuSince } from './workers/servers.js';
+import { cpuSeconds } from './workers/servers.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const CHANNELS = 100;
@@ -189,18 +189,6 @@ async function main(): Promise<void> {
   say(`server up: ${JSON.stringify(server.msg)}`);
   const duration = SECONDS * 1000;
 
-  /**
-   * A case's load with the CPU the server process used meanwhile: on a shared machine the rate
-   * follows the share of the core the server got, its requests per CPU-second much less so.
-   */
-  const measured = async (pid: number, load: () => ReturnType<typeof runLoad>) => {
-    const cpu0 = cpuSeconds(pid);
-    const threads0 = threadCpuSeconds(pid);
-    const got = await load();
-    const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
-    // and which threads used it: the event loop, and the others (V8's collector, DuckDB's workers)
-    return { ...got, serverCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0, serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)) };
-  };
   /** Throughput: 32 connections with 8 requests in flight each (the bare server's R is measured so too). */
   const closedLoop = (p: number, paths: string[]) => runLoad({ port: p, paths, connections: 32, depth: 8, durationMs: duration });
   /** The half-load case: one request at a time per connection, paced at half the closed-loop rate (at most 20,000/s). */

@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AdExchangeInput, type BidRequest, SupplierInput } from '@adplane/shared';
 import { fill } from './edge.bench.js';
-import { ask, child, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
+import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
 import { jsonPost, runLoad } from './edge/loadClient.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -107,16 +107,16 @@ async function main(): Promise<void> {
 
   say('measuring rtbMax...');
   await ask(server.proc, 'loop');
-  const rtbMax = await runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration });
+  const rtbMax = await measured(server.proc.pid!, () => runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration }));
   const rtbMaxLoop = await ask(server.proc, 'loop');
   say('measuring rtbHalf...');
-  const rtbHalf = await runLoad({ port, requests, connections: 32, rate: Math.min(20_000, Math.round(rtbMax.rps / 2)), durationMs: duration });
+  const rtbHalf = await measured(server.proc.pid!, () => runLoad({ port, requests, connections: 32, rate: Math.min(20_000, Math.round(rtbMax.rps / 2)), durationMs: duration }));
   const rtbHalfLoop = await ask(server.proc, 'loop');
 
   say('measuring fan-out...');
   const fanRequests = bodies.slice(0, 200).map((b) => jsonPost(`/rtb/bid/${fanSupplier}`, b));
   await ask(server.proc, 'loop');
-  const fan = await runLoad({ port, requests: fanRequests, connections: 16, rate: 200, durationMs: duration });
+  const fan = await measured(server.proc.pid!, () => runLoad({ port, requests: fanRequests, connections: 16, rate: 200, durationMs: duration }));
   const fanLoop = await ask(server.proc, 'loop');
 
   const rss = rssMb(server.proc.pid!);
@@ -141,7 +141,8 @@ async function main(): Promise<void> {
   writeFileSync(join(here, 'results/openrtb.json'), `${JSON.stringify(result, null, 2)}\n`);
   sayTable({
     bare: { rps: R, p99: bareLoad.p99Ms },
-    rtbCampaigns: { rps: rtbMax.rps, ofR: result.rtbCampaigns.ofR, p99: rtbMax.p99Ms, statuses: JSON.stringify(rtbMax.statuses), loopMax: rtbMaxLoop.loopMaxMs },
+    rtbCampaigns: { rps: rtbMax.rps, ofR: result.rtbCampaigns.ofR, p99: rtbMax.p99Ms, statuses: JSON.stringify(rtbMax.statuses), loopMax: rtbMaxLoop.loopMaxMs, cpuS: rtbMax.serverCpuS, kernelS: rtbMax.serverKernelCpuS, threads: JSON.stringify(rtbMax.serverThreadsCpuS) },
+    rtbHalfCpu: { cpuS: rtbHalf.serverCpuS, kernelS: rtbHalf.serverKernelCpuS, threads: JSON.stringify(rtbHalf.serverThreadsCpuS) },
     rtbHalfLoad: { rps: rtbHalf.rps, p99: rtbHalf.p99Ms, loopMax: rtbHalfLoop.loopMaxMs },
     fanOut: { rps: fan.rps, p99: fan.p99Ms, added: result.fanOutFiveExchanges.addedP99Ms, statuses: JSON.stringify(fan.statuses), loopMax: fanLoop.loopMaxMs },
   });

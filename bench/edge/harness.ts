@@ -9,6 +9,7 @@ import { RESOURCES } from '@adplane/shared';
 import { serverPath } from '../../packages/server/src/serverRoot.js';
 import { type EntityWrite } from '../../packages/server/src/store/entities.js';
 import { type EntityKind } from '../../packages/server/src/store/entityTables.js';
+import { cpuSeconds, kernelCpuSeconds, threadCpuSeconds, threadCpuSince } from '../workers/servers.js';
 
 export const say = (text: string) => process.stdout.write(`${text}\n`);
 export const sayTable = (rows: Record<string, Record<string, unknown>>) => {
@@ -103,4 +104,19 @@ export function ask(proc: ChildProcess, msg: string): Promise<Record<string, unk
 export function rssMb(pid: number): number {
   const status = spawnSync('cat', [`/proc/${pid}/status`]).stdout.toString();
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/**
+ * A case's load with the CPU the server process used meanwhile: on a shared machine the rate
+ * follows the share of the core the server got, its requests per CPU-second much less so.
+ */
+export async function measured<T extends { requests: number }>(pid: number, load: () => Promise<T>) {
+  const cpu0 = cpuSeconds(pid);
+  const kernel0 = kernelCpuSeconds(pid);
+  const threads0 = threadCpuSeconds(pid);
+  const got = await load();
+  const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
+  // of which the kernel's (socket syscalls), and which threads used it: the event loop, and the others (V8's collector, DuckDB's workers)
+  const serverKernelCpuS = Math.round((kernelCpuSeconds(pid) - kernel0) * 100) / 100;
+  return { ...got, serverCpuS, serverKernelCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0, serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)) };
 }

@@ -71,6 +71,16 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** The kernel's part of cpuSeconds (system time: the sockets' syscalls, and on loopback the TCP work of both ends of a connection). */
+export function kernelCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[12]) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds of a process's threads so far: the event loop's, and the others' summed by thread name (V8's collector, DuckDB's and libuv's workers). */
 export function threadCpuSeconds(pid: number): Record<string, number> {
   const out: Record<string, number> = {};

@@ -151,6 +151,53 @@ forEachStore((t) => {
     expect(Number(reqs!.timeouts)).toBeGreaterThanOrEqual(2);
   });
 
+  it('answers a HEAD and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {
+    const res = await vast(ids.waterfall!.uid);
+    const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
+    const event = impression.slice(impression.indexOf('/ev'));
+    const counted = async () => {
+      await app.edge.flush();
+      const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.waterfall!.id}`);
+      return { reqs: Number(row!.reqs), imps: Number(row!.imps) };
+    };
+    const before = await counted();
+    expect(before.reqs).toBeGreaterThanOrEqual(1);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
+    const origin = 'https://player.example';
+    for (const send of ['inject', 'raw'] as const) {
+      const call = async (method: 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
+        if (send === 'inject') {
+          const r = await app.inject({ method, url: path, headers });
+          return { status: r.statusCode, body: r.body, header: (name: string) => String(r.headers[name] ?? '') };
+        }
+        const r = await live(path, { method, headers });
+        return { status: r.status, body: await r.text(), header: (name: string) => r.headers.get(name) ?? '' };
+      };
+      const head = await call('HEAD', `/vast/${ids.waterfall!.uid}?w=640&h=360&ip=${US_IP}`, { origin });
+      expect(head.status, send).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.header('content-type')).toMatch(/^application\/xml/);
+      expect(head.header('access-control-allow-origin')).toBe(origin);
+      const pixelHead = await call('HEAD', event);
+      expect(pixelHead.status, send).toBe(200);
+      expect(pixelHead.header('content-type')).toBe('image/gif');
+      for (const path of [`/vast/${ids.waterfall!.uid}`, event]) {
+        const pre = await call('OPTIONS', path, { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-player-id' });
+        expect(pre.status, `${send} ${path}`).toBe(204);
+        expect(pre.header('access-control-allow-origin')).toBe(origin);
+        expect(pre.header('access-control-allow-credentials')).toBe('true');
+        expect(pre.header('access-control-allow-methods')).toContain('GET');
+        expect(pre.header('access-control-allow-headers')).toBe('x-player-id');
+      }
+    }
+    // nothing was decided, held or counted: the impression is still there to count, once
+    expect(await counted()).toEqual(before);
+    expect((await app.inject({ method: 'GET', url: event })).statusCode).toBe(200);
+    expect((await counted()).imps).toBe(before.imps + 1);
+  });
+
   it('serves the demo: the demo channel fills with the video adplane serves, and the demo demand answers VAST with a price', async () => {
     const list = await as(app, cookie, { method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
     const channel = (list.json() as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!;

@@ -30,9 +30,10 @@ import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
-import { handleEvent } from './tracking/trackingEvents.js';
+import { handleEvent, pixel } from './tracking/trackingEvents.js';
 import { TokenSigner } from './tracking/trackingToken.js';
-import { corsHeaders, decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
+import { corsHeaders, preflight } from './cors.js';
+import { decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
 
 /**
  * The edge plane inside the adplane app: the snapshot (built before the app is ready, then kept
@@ -243,6 +244,12 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       if (req.method !== 'GET') {
+        if (path === EVENT_PATH || path.startsWith(VAST_PREFIX)) {
+          if (req.method === 'HEAD' || req.method === 'OPTIONS') {
+            answerWithoutDecision(req, res, path === EVENT_PATH);
+            return true;
+          }
+        }
         const found = entries.length ? entryFor(req.method ?? '', path) : null;
         if (!found) return false;
         void runEntry(found, req, res, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
@@ -270,12 +277,26 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   app.decorate('edge', edge);
   if (settings.demo) registerDemoDemand(app, settings.publicHost);
 
+  // (Fastify answers HEAD with a GET route's handler: both handlers check)
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
+    if (request.method !== 'GET') return answerWithoutDecision(request.raw, reply.raw, true);
     handleEvent(eventDeps, searchOf(request), reply.raw);
   });
+  app.options(EVENT_PATH, (request, reply) => {
+    reply.hijack();
+    answerWithoutDecision(request.raw, reply.raw, true);
+  });
 
+  app.options('/vast/:uid', (request, reply) => {
+    reply.hijack();
+    answerWithoutDecision(request.raw, reply.raw, false);
+  });
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
+    if (request.method !== 'GET') {
+      reply.hijack();
+      return answerWithoutDecision(request.raw, reply.raw, false);
+    }
     const search = searchOf(request);
     if (search.get('debug') === '1') return debugAnswer(app, request, reply, deps, search);
     reply.hijack();
@@ -303,6 +324,18 @@ async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance
     campaigns: [...snap.campaigns.values()],
     tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
   }, app.log);
+}
+
+/**
+ * HEAD and OPTIONS on /vast and /ev. A HEAD (a link checker, a chat app's preview, a prefetcher)
+ * gets the headers a GET would, without a decision or a count: no ad plays from it, so it must
+ * neither hold budget nor count an impression. OPTIONS is a page's CORS preflight: allowed.
+ */
+function answerWithoutDecision(req: IncomingMessage, res: ServerResponse, event: boolean): void {
+  if (req.method === 'OPTIONS') return preflight(req, res, 'GET, HEAD, OPTIONS');
+  if (event) return pixel(res);
+  res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
+  res.end();
 }
 
 function safeDecode(s: string): string {

@@ -34,11 +34,6 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   return req.socket.remoteAddress ?? '';
 }
 
-export function corsHeaders(req: IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin;
-  return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
-}
-
 /** The channel's decision for a VAST request; `options.trace` false when nobody reads the trace (the plain entry). */
 export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
   try {

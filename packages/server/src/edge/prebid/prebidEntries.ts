@@ -3,7 +3,8 @@ import { type FastifyInstance } from 'fastify';
 import { PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
-import { clientAddress, corsHeaders, type VastRequestDeps } from '../vastRequest.js';
+import { corsHeaders, preflight } from '../cors.js';
+import { clientAddress, type VastRequestDeps } from '../vastRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
@@ -20,21 +21,6 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  *   credentials, as Prebid Server's CORS does;
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
  */
-const PREFLIGHT_HEADERS = 'Origin, X-Requested-With, Content-Type, Accept';
-
-function preflight(req: IncomingMessage, res: ServerResponse): void {
-  const asked = req.headers['access-control-request-headers'];
-  res.writeHead(204, {
-    ...corsHeaders(req),
-    'access-control-allow-methods': 'POST, GET, OPTIONS',
-    // s2sConfig.customHeaders may add any header: allow what the page asks for
-    'access-control-allow-headers': typeof asked === 'string' && asked.length < 1024 ? asked : PREFLIGHT_HEADERS,
-    'access-control-max-age': '600',
-    vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
-  });
-  res.end();
-}
-
 function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
@@ -91,9 +77,9 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   }
 
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
-  edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: preflight });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: (req, res) => preflight(req, res, 'POST, GET, OPTIONS') });
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
-  edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: preflight });
+  edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: (req, res) => preflight(req, res, 'POST, GET, OPTIONS') });
   edge.addEntry({
     method: 'GET',
     path: PREBID_STATUS_PATH,

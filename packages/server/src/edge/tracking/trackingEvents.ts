@@ -39,7 +39,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 /** The pixel's headers, one object for every answer (writeHead only reads them). */
 const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
 
-function pixel(res: ServerResponse): void {
+export function pixel(res: ServerResponse): void {
   res.writeHead(200, PIXEL_HEADERS);
   res.end(PIXEL);
 }

@@ -1,0 +1,30 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+
+/**
+ * CORS of the edge's entry points. Players, SDKs and Prebid.js call them from publishers' pages,
+ * often with credentials (an IMA or video.js player's XHR with `withCredentials`, Prebid.js's
+ * server-to-server adapter), so an answer echoes the page's Origin and allows credentials; a call
+ * without an Origin (a server, a native app) gets `*`.
+ */
+export function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
+}
+
+const PREFLIGHT_HEADERS = 'Origin, X-Requested-With, Content-Type, Accept';
+
+/**
+ * The answer to a CORS preflight (OPTIONS): 204 allowing `methods` and the headers the page asks
+ * for (a player or `s2sConfig.customHeaders` may add any), for ten minutes.
+ */
+export function preflight(req: IncomingMessage, res: ServerResponse, methods: string): void {
+  const asked = req.headers['access-control-request-headers'];
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    'access-control-allow-methods': methods,
+    'access-control-allow-headers': typeof asked === 'string' && asked.length < 1024 ? asked : PREFLIGHT_HEADERS,
+    'access-control-max-age': '600',
+    vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+  });
+  res.end();
+}
