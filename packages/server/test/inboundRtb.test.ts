@@ -208,6 +208,22 @@ forEachStore((t) => {
       expect(bids.map((b) => b.impid).sort()).toEqual(['1', '2']);
     });
 
+    it('takes a gzipped bid request, and answers gzipped to a caller that accepts it (section 2.4)', async () => {
+      const request = example('video');
+      const gz = await post(ids.supplier!.uid, gzipSync(JSON.stringify(request)), { 'content-encoding': 'gzip', 'accept-encoding': 'gzip' });
+      expect(gz.status).toBe(200);
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/);
+      // fetch inflates it; what came over the wire was smaller than the document
+      const text = await gz.text();
+      expect(Number(gz.headers.get('content-length'))).toBeLessThan(text.length / 2);
+      checkResponse(request, JSON.parse(text) as BidResponse);
+      const plain = await post(ids.supplier!.uid, request, { 'accept-encoding': 'identity' });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(Number(plain.headers.get('content-length'))).toBe(Buffer.byteLength(await plain.text()));
+    });
+
     it('answers through /rtb/<supplier uid> too', async () => {
       await bidOn(ids.supplier!.uid, example('simple-banner'), '/rtb/');
     });
@@ -268,7 +284,9 @@ forEachStore((t) => {
       ['a deal without id', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { deals: [{ bidfloor: 1 }] } }] }), {}, 'imp[0].pmp.deals[0].id', 'imp.pmp.deals.id'],
       ['site and app together', JSON.stringify({ ...ok, app: { bundle: 'x' } }), {}, 'app', 'app'],
       ['oversized', JSON.stringify({ ...ok, ext: { pad: 'x'.repeat(300 * 1024) } }), {}, '', 'too_large'],
-      ['gzip-encoded', gzipSync(JSON.stringify(ok)), { 'content-encoding': 'gzip' }, 'content-encoding', 'content_encoding'],
+      ['brotli-encoded', JSON.stringify(ok), { 'content-encoding': 'br' }, 'content-encoding', 'content_encoding'],
+      ['gzip that is not gzip', Buffer.from([0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5]), { 'content-encoding': 'gzip' }, 'content-encoding', 'gzip'],
+      ['a gzip bomb (a few KB that inflate past the limit)', gzipSync(JSON.stringify({ ...ok, ext: { pad: ' '.repeat(20 * 1024 * 1024) } })), { 'content-encoding': 'gzip' }, '', 'too_large'],
     ];
     it.each(cases)('%s: 400 naming the field, counted on the supplier', async (_name, body, headers, field, counted_) => {
       const res = await post(ids.supplier!.uid, body, headers);

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { type AddressInfo } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -267,14 +268,29 @@ forEachStore((t) => {
       expect(res.body).toMatch(message);
     });
 
-    it('counts the 400s in /metrics, and answers a gzip body (?gzip=1) with a 400 too', async () => {
+    it('counts the 400s in /metrics; a body that is not the gzip it says it is (?gzip=1) is one', async () => {
       const gz = await app.inject({ method: 'POST', url: '/openrtb2/auction?gzip=1', payload: Buffer.from([0x1f, 0x8b, 0x08]) });
       expect(gz.statusCode).toBe(400);
-      expect(gz.body).toMatch(/endpointCompression/);
+      expect(gz.body).toMatch(/not valid gzip/);
+      const br = await post('{}', { 'content-encoding': 'br' });
+      expect(br.statusCode).toBe(400);
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="invalid_json"\} [1-9]/);
       expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="invalid_request"\} [1-9]/);
+      expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="invalid_gzip"\} [1-9]/);
       expect(metrics.body).toMatch(/adplane_prebid_invalid_requests_total\{reason="unsupported_encoding"\} [1-9]/);
+    });
+
+    it("reads a body gzipped by Prebid.js's endpointCompression (?gzip=1) or with Content-Encoding, and gzips the answer for a browser", async () => {
+      const request = JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)]));
+      for (const [url, headers] of [['/openrtb2/auction?gzip=1', {}], ['/openrtb2/auction', { 'content-encoding': 'gzip' }]] as const) {
+        const res = await app.inject({ method: 'POST', url, payload: gzipSync(request), headers: { 'content-type': 'text/plain', 'accept-encoding': 'gzip, deflate, br', origin: PAGE, ...headers } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-encoding']).toBe('gzip');
+        expect(String(res.headers.vary)).toMatch(/Origin/);
+        expect(String(res.headers.vary)).toMatch(/Accept-Encoding/);
+        expect(onlyBid(JSON.parse(gunzipSync(res.rawPayload).toString('utf8')) as PbsResponse).price).toBe(3.5);
+      }
     });
 
     it('answers /cache for an unknown uuid with 404, without one with 400; /status with ok', async () => {

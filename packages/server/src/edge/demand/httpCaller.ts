@@ -1,4 +1,5 @@
 import { type Agent, request } from 'undici';
+import { gunzipCapped, isGzip } from '../openrtb/compression.js';
 import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 
 /**
@@ -6,7 +7,8 @@ import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
  * we owe it (win, loss, billing). Keep-alive connections per origin (one undici Agent: OpenRTB 2.6
  * section 2.1 calls persistent connections the most effective performance measure), a deadline per
  * call covering headers and body (a late answer keeps its connection: deadline.ts), answers capped
- * in size. It never throws: whatever goes wrong comes back as a result the demand source turns into
+ * in size. Answers may come gzipped (we ask for it: OpenRTB 2.6 section 2.4), the cap holding on
+ * the inflated bytes too. It never throws: whatever goes wrong comes back as a result the demand source turns into
  * a counted no-fill.
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -19,6 +21,7 @@ export type PostResult =
   | { kind: 'failed'; reason: string; ms: number };
 
 class TooLargeError extends Error {}
+class BadGzipError extends Error {}
 
 export class HttpCaller {
   /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
@@ -37,20 +40,22 @@ export class HttpCaller {
           dispatcher: this.agent,
           method: 'POST',
           signal,
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers },
           body,
         });
         if (res.statusCode === 204) {
           await res.body.dump();
           return { status: 204, body: '' };
         }
-        return { status: res.statusCode, body: await readCapped(res.body) };
+        const encoding = res.headers['content-encoding'];
+        return { status: res.statusCode, body: await readCapped(res.body, isGzip(typeof encoding === 'string' ? encoding : undefined)) };
       }, deadline - started);
       if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
       return { kind: 'answer', status: answer.status, body: answer.body, ms: Date.now() - started };
     } catch (error) {
       const ms = Date.now() - started;
       if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
+      if (error instanceof BadGzipError) return { kind: 'failed', reason: 'invalid_gzip', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
       return { kind: 'failed', reason: 'connection_failed', ms };
     }
@@ -68,7 +73,7 @@ export class HttpCaller {
   }
 }
 
-async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown }): Promise<string> {
+async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown }, gzipped: boolean): Promise<string> {
   let size = 0;
   const parts: Buffer[] = [];
   for await (const chunk of body) {
@@ -80,5 +85,10 @@ async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown })
     }
     parts.push(buf);
   }
-  return Buffer.concat(parts).toString('utf8');
+  const raw = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  if (!gzipped || raw.length === 0) return raw.toString('utf8');
+  const inflated = await gunzipCapped(raw, MAX_ANSWER_BYTES);
+  if (inflated === 'too_large') throw new TooLargeError();
+  if (inflated === 'corrupt') throw new BadGzipError();
+  return inflated.toString('utf8');
 }

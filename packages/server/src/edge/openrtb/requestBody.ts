@@ -1,19 +1,31 @@
 import { type IncomingMessage } from 'node:http';
+import { gunzipCapped, isGzip } from './compression.js';
 
 /**
  * The body of an edge POST (an OpenRTB bid request, a Prebid Server auction) read from the raw
  * request once: chunks collected up to a limit, then parsed as JSON once. Too large, not JSON, or a
  * connection that drops all answer a reason, never an exception: the entry point turns it into a
- * 400 or a no-bid and counts it.
+ * 400 or a no-bid and counts it. A gzipped body (`Content-Encoding: gzip`, OpenRTB 2.6 section 2.4)
+ * is inflated first, the limit holding on both its sizes.
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-export type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; reason: 'body_too_large' | 'invalid_json' | 'body_aborted' | 'unsupported_encoding' };
+export type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; reason: 'body_too_large' | 'invalid_json' | 'invalid_gzip' | 'body_aborted' | 'unsupported_encoding' };
 
-export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+function parsed(buf: Buffer): BodyResult {
+  try {
+    return { ok: true, value: JSON.parse(buf.toString('utf8')), bytes: buf.length };
+  } catch {
+    return { ok: false, reason: 'invalid_json' };
+  }
+}
+
+/** `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). */
+export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES, gzipBody = false): Promise<BodyResult> {
   return new Promise((resolve) => {
     const encoding = req.headers['content-encoding'];
-    if (encoding && encoding !== 'identity') {
+    const gzipped = gzipBody || isGzip(encoding);
+    if (encoding && encoding !== 'identity' && !gzipped) {
       req.resume();
       resolve({ ok: false, reason: 'unsupported_encoding' });
       return;
@@ -45,11 +57,12 @@ export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Prom
     req.on('end', () => {
       if (done) return;
       const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      try {
-        finish({ ok: true, value: JSON.parse(buf.toString('utf8')), bytes: size });
-      } catch {
-        finish({ ok: false, reason: 'invalid_json' });
-      }
+      if (!gzipped) return finish(parsed(buf));
+      void gunzipCapped(buf, limit).then((inflated) => {
+        if (inflated === 'too_large') finish({ ok: false, reason: 'body_too_large' });
+        else if (inflated === 'corrupt') finish({ ok: false, reason: 'invalid_gzip' });
+        else finish(parsed(inflated));
+      });
     });
     req.on('error', () => finish({ ok: false, reason: 'body_aborted' }));
     req.on('aborted', () => finish({ ok: false, reason: 'body_aborted' }));

@@ -2,6 +2,7 @@ import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
+import { sendMaybeGzipped } from '../openrtb/compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { clientAddress, type VastRequestDeps } from '../vastRequest.js';
@@ -21,16 +22,17 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  *   credentials, as Prebid Server's CORS does;
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
  */
+/** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
 function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
-  res.end(body);
+  sendMaybeGzipped(req, res, status, { 'content-type': type, 'cache-control': 'no-store', ...corsHeaders(req) }, body);
 }
 
 const BODY_REASONS: Record<string, string> = {
   body_too_large: `the body is larger than ${MAX_BODY_BYTES / 1024} KB`,
   invalid_json: 'the body is not valid JSON',
-  unsupported_encoding: 'a compressed body is not accepted: send the JSON uncompressed',
+  invalid_gzip: 'the body is not valid gzip',
+  unsupported_encoding: 'send the JSON plain or gzipped (Content-Encoding: gzip)',
   body_aborted: 'the body did not arrive whole',
 };
 
@@ -45,12 +47,8 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       invalid.inc({ reason });
       send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${message}\n`);
     };
-    // Prebid.js's endpointCompression gzips the body and says so only in the query.
-    if (search.get('gzip') === '1') {
-      req.resume();
-      return refuse('unsupported_encoding', 'a gzip body (?gzip=1) is not accepted: turn s2sConfig.endpointCompression off');
-    }
-    const body = await readJsonBody(req);
+    // Prebid.js's endpointCompression gzips the body and says so only in the query
+    const body = await readJsonBody(req, MAX_BODY_BYTES, search.get('gzip') === '1');
     if (!body.ok) return refuse(body.reason, BODY_REASONS[body.reason] ?? body.reason);
     const read = readAuctionRequest(body.value);
     if (!read.ok) return refuse('invalid_request', read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`);

@@ -5,6 +5,7 @@ import { type Histogram } from 'prom-client';
 import { type EdgeDeps } from '../../adDecision.js';
 import { type VastRequestDeps } from '../../vastRequest.js';
 import { readBidRequest } from '../bidRequestReader.js';
+import { sendMaybeGzipped } from '../compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../requestBody.js';
 import { MAX_TMAX_MS } from './bidChannels.js';
 import { dealCampaignSource } from './dealCampaigns.js';
@@ -48,7 +49,8 @@ export function deadlineOf(arrival: number, tmax: number | undefined): number {
 const BODY_REASON: Record<string, { counted: string; field: string; reason: string }> = {
   invalid_json: { counted: 'json', field: '', reason: 'the body is not JSON' },
   body_too_large: { counted: 'too_large', field: '', reason: `the body is larger than ${MAX_BODY_BYTES} bytes` },
-  unsupported_encoding: { counted: 'content_encoding', field: 'content-encoding', reason: 'send the bid request as plain JSON, without a Content-Encoding' },
+  invalid_gzip: { counted: 'gzip', field: 'content-encoding', reason: 'the body is not valid gzip' },
+  unsupported_encoding: { counted: 'content_encoding', field: 'content-encoding', reason: 'send the bid request as JSON, plain or gzipped (Content-Encoding: gzip)' },
   body_aborted: { counted: 'aborted', field: '', reason: 'the body did not arrive whole' },
 };
 
@@ -59,9 +61,9 @@ function noBid(res: ServerResponse): void {
   res.end();
 }
 
-function answer(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+/** A JSON answer, gzipped for a caller that accepts it (OpenRTB 2.6 section 2.4). */
+function answer(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+  sendMaybeGzipped(req, res, status, JSON_HEADERS, body);
 }
 
 /** The counted reason of a malformed field: indexes dropped, so the reasons stay a bounded set. */
@@ -128,13 +130,13 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     if (!body.ok) {
       const why = BODY_REASON[body.reason] ?? { counted: 'body', field: '', reason: body.reason };
       impDeps.refuse(target, `invalid_request.${why.counted}`, 1, arrival, false);
-      if (!res.destroyed) answer(res, 400, JSON.stringify({ error: 'invalid_request', field: why.field, reason: why.reason }));
+      if (!res.destroyed) answer(req, res, 400, JSON.stringify({ error: 'invalid_request', field: why.field, reason: why.reason }));
       return;
     }
     const read = readBidRequest(body.value);
     if (!read.ok) {
       impDeps.refuse(target, invalidReason(read.field), 1, arrival, false);
-      return answer(res, 400, JSON.stringify({ error: 'invalid_request', field: read.field, reason: read.reason }));
+      return answer(req, res, 400, JSON.stringify({ error: 'invalid_request', field: read.field, reason: read.reason }));
     }
     const request = read.request;
     const test = request.test === 1;
@@ -168,7 +170,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     }
     if (!seatbid.length) return noBid(res);
     const response: BidResponse = { id: request.id, seatbid, bidid: seatbid[0]!.bid[0]!.id, cur: 'USD' };
-    answer(res, 200, JSON.stringify(response));
+    answer(req, res, 200, JSON.stringify(response));
   }
 
   const timed = (req: IncomingMessage, res: ServerResponse, uid: string, supplierOnly: boolean): Promise<void> => {
