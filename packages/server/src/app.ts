@@ -72,11 +72,14 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     // One line per request only at debug (or with ADPLANE_ACCESS_LOG=1, at info): at info the
     // terminal holds start-up, warnings and errors, which a person can read (ops/accessLog.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
         if (serveEdgeRaw?.(req, res)) return;
         handler(req, res);
-      }),
+      });
+      server.keepAliveTimeout = settings.keepAliveMs;
+      return server;
+    },
   }) as unknown as FastifyInstance;
 
   const sessionSecret = await ensureSessionSecret(store, settings);

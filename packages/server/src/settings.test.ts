@@ -112,6 +112,9 @@ describe('loadSettings', () => {
     expect(problemsOf({ ADPLANE_LANDING_URL: 'ftp://x' })[0].variable).toBe('ADPLANE_LANDING_URL');
     expect(problemsOf({ LOG_LEVEL: 'loud' })[0].message).toMatch(/must be one of fatal, error/);
     expect(problemsOf({ ADPLANE_SESSION_TTL_HOURS: '0' })[0].message).toMatch(/at least 1 hour/);
+    expect(loadSettings({}).keepAliveMs).toBe(65_000);
+    expect(loadSettings({ ADPLANE_KEEPALIVE_SECONDS: '120' }).keepAliveMs).toBe(120_000);
+    expect(problemsOf({ ADPLANE_KEEPALIVE_SECONDS: '0' })[0]).toMatchObject({ variable: 'ADPLANE_KEEPALIVE_SECONDS', message: expect.stringMatching(/at least 1 second/) });
     expect(loadSettings({}).redisUrl).toBeNull();
     expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
     expect(problemsOf({ REDIS_URL: '127.0.0.1:6379' })[0]).toMatchObject({ variable: 'REDIS_URL', message: expect.stringMatching(/must be a redis:\/\/ or rediss:\/\/ URL/) });

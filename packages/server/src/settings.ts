@@ -47,6 +47,8 @@ export interface Settings {
   metricsToken: string | null;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** How long an idle keep-alive connection stays open (ms): longer than the callers' own idle timeouts. */
+  keepAliveMs: number;
   /** A MaxMind GeoIP2/GeoLite2 City database the edge reads geo from (geoip-lite's bundled data otherwise). */
   maxmindDb: string | null;
   /**
@@ -97,6 +99,14 @@ const url = (what: string) =>
     .string()
     .trim()
     .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `must be an http:// or https:// URL ${what}`);
+
+/**
+ * Idle keep-alive connections stay open this long by default. Exchanges, Prebid Server and load
+ * balancers keep pools of connections to the ad server and reuse one after a quiet spell (most load
+ * balancers after up to 60 s, Go's HTTP client 90 s); a server that closes first races their next
+ * request on that connection, which then fails (a POST is not retried). Node's own default is 5 s.
+ */
+export const DEFAULT_KEEPALIVE_SECONDS = 65;
 
 const EnvSchema = z.object({
   PORT: port,
@@ -167,6 +177,14 @@ const EnvSchema = z.object({
       .transform(Number)
       .pipe(z.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds')),
   ),
+  ADPLANE_KEEPALIVE_SECONDS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number of seconds')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds')),
+  ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
@@ -219,6 +237,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
+    keepAliveMs: (e.ADPLANE_KEEPALIVE_SECONDS ?? DEFAULT_KEEPALIVE_SECONDS) * 1000,
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,

@@ -33,6 +33,18 @@ forEachStore((t) => {
       expect(response.body).toContain('# TYPE adplane_login_failures_total counter');
     });
 
+    it('keeps idle connections open longer than exchanges and load balancers do (Keep-Alive: timeout=65), as set', async () => {
+      const live = await buildTestApp(t.store, { keepAliveMs: 90_000 });
+      try {
+        expect(app.server.keepAliveTimeout).toBe(65_000);
+        await live.listen({ port: 0, host: '127.0.0.1' });
+        const res = await fetch(`http://127.0.0.1:${(live.server.address() as { port: number }).port}/healthz`);
+        expect(res.headers.get('keep-alive')).toBe('timeout=90');
+      } finally {
+        await live.close();
+      }
+    });
+
     it('answers 404 JSON to an unknown /api route', async () => {
       const response = await app.inject({ method: 'GET', url: '/api/no/such/thing' });
       expect(response.statusCode).toBe(404);
