@@ -138,6 +138,9 @@ forEachStore((t) => {
     await app.inject({ method: 'GET', url: path });
     const forged = await app.inject({ method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, (_m, body: string, first: string) => `t=${body}.${first === 'A' ? 'B' : 'A'}`) });
     expect(forged.statusCode).toBe(403);
+    // a short answer states its length rather than coming chunked
+    expect(forged.headers['content-length']).toBe(String(forged.body.length));
+    expect(forged.headers['transfer-encoding']).toBeUndefined();
     const click = await app.inject({ method: 'GET', url: path.replace('e=impression', 'e=click') });
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://brand.example.com/spring');

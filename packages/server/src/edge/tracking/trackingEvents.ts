@@ -31,9 +31,11 @@ export interface EventDeps {
   notify?: (url: string) => void;
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void {
-  res.writeHead(status, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...headers });
-  res.end(body);
+/** An answer other than the pixel, with its length (writeHead would otherwise make it chunked); a 204 has neither. */
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  const length = status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+  res.writeHead(status, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...length, ...headers });
+  res.end(status === 204 ? undefined : body);
 }
 
 /** The pixel's headers, one object for every answer (writeHead only reads them). */
