@@ -44,6 +44,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
  */
 const TAGS_WARMUP_MS = Number(process.env.BENCH_TAGS_WARMUP_S ?? 5) * 1000;
 const here = dirname(fileURLToPath(import.meta.url));
+/** The edge's cheapest answer: /ev naming no event (a 400 with its reason, before any token work). */
+const FLOOR_PATH = '/ev?e=none';
 
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
 const TARGETS = [
@@ -210,9 +212,9 @@ async function main(): Promise<void> {
   const tagLoad = () => runLoad({ port, paths: [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`], connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS });
 
   const only = process.env.BENCH_ONLY;
-  if (only === 'tags' || only === 'vast' || only === 'half' || only === 'events') {
+  if (only === 'tags' || only === 'vast' || only === 'half' || only === 'events' || only === 'floor') {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
-    const paths = only === 'events' ? await eventPaths() : vastPaths;
+    const paths = only === 'events' ? await eventPaths() : only === 'floor' ? [FLOOR_PATH] : vastPaths;
     // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
     const halfRate = only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : 0;
     await ask(server.proc, 'loop');
@@ -237,6 +239,11 @@ async function main(): Promise<void> {
   const R = bareLoad.rps;
   /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
   const perCpuOfR = (c: { perServerCpuS: number }) => (bareLoad.perServerCpuS ? Math.round((c.perServerCpuS / bareLoad.perServerCpuS) * 100) / 100 : 0);
+
+  // The edge's floor: its cheapest answer through its own dispatch (an /ev call naming no event, a
+  // 400 before any token work). No edge path can be faster than this on node:http.
+  say('measuring edgeFloor...');
+  const edgeFloor = await measured(server.proc.pid!, () => closedLoop(port, [FLOOR_PATH]));
 
   say('measuring vastMax...');
   await ask(server.proc, 'loop');
@@ -276,6 +283,7 @@ async function main(): Promise<void> {
     snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, startBuildMs: server.msg.buildMs, rebuildMs: rebuild.rebuildMs },
     R,
     bare: bareLoad,
+    edgeFloor: { ...edgeFloor, ofR: Math.round((edgeFloor.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(edgeFloor) },
     vastCampaigns: { ...vastMax, ofR: Math.round((vastMax.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(vastMax), target: '>= 0.6 R', eventLoop: vastMaxLoop },
     vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms', eventLoop: vastHalfLoop },
     events: { ...events, ofR: Math.round((events.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(events), target: '>= 0.85 R', eventLoop: eventsLoop },
@@ -289,6 +297,7 @@ async function main(): Promise<void> {
   writeFileSync(join(here, 'results/edge.json'), `${JSON.stringify(result, null, 2)}\n`);
   sayTable({
     bare: { rps: R, p99: bareLoad.p99Ms, perCpuS: bareLoad.perServerCpuS },
+    edgeFloor: { rps: edgeFloor.rps, ofR: result.edgeFloor.ofR, perCpuS: edgeFloor.perServerCpuS, ofRPerCpu: result.edgeFloor.ofRPerCpu },
     vastCampaigns: { rps: vastMax.rps, ofR: result.vastCampaigns.ofR, perCpuS: vastMax.perServerCpuS, ofRPerCpu: result.vastCampaigns.ofRPerCpu, p99: vastMax.p99Ms, errors: vastMax.errors, loopMax: vastMaxLoop.loopMaxMs },
     vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms, loopMax: vastHalfLoop.loopMaxMs },
     events: { rps: events.rps, ofR: result.events.ofR, perCpuS: events.perServerCpuS, ofRPerCpu: result.events.ofRPerCpu, p99: events.p99Ms, loopMax: eventsLoop.loopMaxMs },
