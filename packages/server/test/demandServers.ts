@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
 
 /**
@@ -7,11 +7,13 @@ import { type AddressInfo } from 'node:net';
  * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
  * - /wrapper?depth=<n>: a wrapper chain of n hops ending in /inline;
  * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
- * Every request is recorded in `calls` (path and query), so tests can assert the macros sent.
+ * Every request is recorded in `calls` (path and query) and its headers in `headers` (same index),
+ * so tests can assert the macros and the viewer's headers sent.
  */
 export interface DemandServer {
   url: string;
   calls: URL[];
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -30,11 +32,13 @@ function xml(res: ServerResponse, body: string) {
 
 export async function startDemandServer(): Promise<DemandServer> {
   const calls: URL[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const hanging = new Set<ServerResponse>();
   let base = '';
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', base);
     calls.push(url);
+    headers.push(req.headers);
     const delay = Number(url.searchParams.get('delay') ?? 0);
     const answer = () => {
       switch (url.pathname) {
@@ -73,6 +77,7 @@ export async function startDemandServer(): Promise<DemandServer> {
   return {
     url: base,
     calls,
+    headers,
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

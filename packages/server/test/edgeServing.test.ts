@@ -71,6 +71,10 @@ forEachStore((t) => {
     const call = demand.calls.find((c) => c.pathname === '/inline')!;
     expect(call.searchParams.get('w')).toBe('640');
     expect(call.searchParams.get('ip')).toBe(US_IP);
+    // on the viewer's behalf, named as VAST 4.1+ asks of a server-side caller (and in the older X-Forwarded-For)
+    const sent = demand.headers[demand.calls.indexOf(call)]!;
+    expect(sent).toMatchObject({ 'x-device-ip': US_IP, 'x-forwarded-for': US_IP });
+    expect(sent['x-device-user-agent']).toBe(sent['user-agent']);
   });
 
   it('times every external demand call and every ad request in /metrics (prom-client histograms)', async () => {
@@ -152,6 +156,17 @@ forEachStore((t) => {
     const [reqs] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(timeouts) AS timeouts FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id}`);
     expect(Number(reqs!.reqs)).toBeGreaterThanOrEqual(3);
     expect(Number(reqs!.timeouts)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reads the viewer of a server-side caller from X-Device-IP and X-Device-User-Agent (VAST 4.1+ section 1.1.3); the macros still come first', async () => {
+    const roku = 'Roku/DVP-12.0 (12.0.0.4182-88)';
+    const stitched = async (query: string) => {
+      const res = await as(app, cookie, { method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1${query}`, headers: { 'user-agent': 'stitcher/1.0', 'x-device-ip': '81.2.69.160', 'x-device-user-agent': roku } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { trace: DecisionTrace }).trace.context;
+    };
+    expect(await stitched('')).toMatchObject({ ip: '81.2.69.160', country: 'GB', device: 'smarttv', tvFamily: 'roku' });
+    expect(await stitched(`&ip=${US_IP}`)).toMatchObject({ ip: US_IP, country: 'US', device: 'smarttv' });
   });
 
   it('answers a HEAD and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
-import { buildRequestContext } from './request/context.js';
+import { buildRequestContext, type ConnectionFacts } from './request/context.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
@@ -25,6 +25,22 @@ export function queryObject(search: URLSearchParams): RawQuery {
   return out;
 }
 
+/**
+ * Who a request is for. A player calls for itself: its connection (behind a trusted proxy, the first
+ * X-Forwarded-For address) and its User-Agent. A server calling on a device's behalf (server-side ad
+ * insertion, a CTV stitcher) names the device in `X-Device-IP` and `X-Device-User-Agent` (VAST 4.1+
+ * section 1.1.3), which then stand for the viewer: otherwise the stitcher's own datacenter address
+ * would decide geo and read as invalid traffic. The tag's `ip` and `ua` macros still come first.
+ */
+export function connectionFacts(req: IncomingMessage, trustProxy: boolean): ConnectionFacts {
+  const deviceIp = req.headers['x-device-ip'];
+  const deviceUa = req.headers['x-device-user-agent'];
+  return {
+    remoteAddress: typeof deviceIp === 'string' && deviceIp.trim() ? deviceIp.trim() : clientAddress(req, trustProxy),
+    userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
+  };
+}
+
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = req.headers['x-forwarded-for'];
@@ -37,7 +53,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 /** The channel's decision for a VAST request; `options.trace` false when nobody reads the trace (the plain entry). */
 export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
   try {
-    const ctx = buildRequestContext(queryObject(search), { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, Date.now(), deps.geo);
+    const ctx = buildRequestContext(queryObject(search), connectionFacts(req, deps.trustProxy), Date.now(), deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
     return await decide(deps, uid, ctx, channel ? { ...options, channel } : options);

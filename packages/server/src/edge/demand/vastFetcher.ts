@@ -34,7 +34,14 @@ export class VastFetcher {
       dispatcher: this.agent,
       method: 'GET',
       signal,
-      headers: { accept: 'application/xml, text/xml', 'user-agent': ua || 'adplane', ...(ip ? { 'x-forwarded-for': ip } : {}) },
+      // on the viewer's behalf: its device named as VAST 4.1+ section 1.1.3 asks of a server-side
+      // caller (X-Device-*), and in the deprecated X-Forwarded-For that older demand still reads
+      headers: {
+        accept: 'application/xml, text/xml',
+        'user-agent': ua || 'adplane',
+        ...(ua ? { 'x-device-user-agent': ua } : {}),
+        ...(ip ? { 'x-device-ip': ip, 'x-forwarded-for': ip } : {}),
+      },
     });
     if (res.statusCode === 204) {
       await res.body.dump();

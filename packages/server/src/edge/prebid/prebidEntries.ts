@@ -5,7 +5,7 @@ import { type Edge } from '../edgePlugin.js';
 import { sendMaybeGzipped } from '../openrtb/compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
-import { clientAddress, type VastRequestDeps } from '../vastRequest.js';
+import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
@@ -54,7 +54,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     if (!read.ok) return refuse('invalid_request', read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`);
     let answer: string;
     try {
-      const response = await runPrebidAuction(deps, read.ask, { remoteAddress: clientAddress(req, deps.trustProxy), userAgent: req.headers['user-agent'] ?? '' }, started);
+      const response = await runPrebidAuction(deps, read.ask, connectionFacts(req, deps.trustProxy), started);
       answer = JSON.stringify(response);
     } catch (error) {
       // never a 500: a valid request gets an answer without bids and the reason
