@@ -1,8 +1,37 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EDITION_SERVERS } from './support/servers.js';
+
+/**
+ * One folder of fresh stores per run, made when the runner reads this file; its workers read it too,
+ * and find the folder in the environment they inherit instead of making their own. Folders of runs
+ * more than a day old are removed then, so repeated runs do not fill the temp folder.
+ */
+function runDataDir(): string {
+  const given = process.env.ADPLANE_E2E_RUN_DIR;
+  if (given) return given;
+  const prefix = 'adplane-e2e-run-';
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(prefix)) continue;
+    const dir = join(tmpdir(), name);
+    try {
+      if (Date.now() - statSync(dir).mtimeMs > 86_400_000) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another run's folder, gone meanwhile
+    }
+  }
+  const made = mkdtempSync(join(tmpdir(), prefix));
+  process.env.ADPLANE_E2E_RUN_DIR = made;
+  return made;
+}
+const runDir = runDataDir();
+const dataDirOf = (edition: string): string => {
+  const dir = join(runDir, edition);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
 
 /**
  * One real adplane process per edition (the database setting changes the navigation), each on its
@@ -48,7 +77,7 @@ export default defineConfig({
     env: {
       PORT: String(s.port),
       HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), `adplane-e2e-${s.edition}-`)),
+      DATA_DIR: dataDirOf(s.edition),
       ADPLANE_EDITION: s.edition,
       ADPLANE_DEMO: '1',
       ADPLANE_DEMO_PASSWORD: 'demo',
