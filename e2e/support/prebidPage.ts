@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -16,10 +14,9 @@ import { build } from 'esbuild';
  */
 const E2E_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Builds the bundle (window.pbjs) into a temp folder: a few hundred ms, offline. */
-export async function buildPrebidBundle(): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'adplane-prebid-')), 'prebid.js');
-  await build({
+/** Builds the bundle (window.pbjs) in memory: a few hundred ms, offline. */
+export async function buildPrebidBundle(): Promise<Buffer> {
+  const built = await build({
     stdin: {
       contents: "import pbjs from 'prebid.js';\nimport 'prebid.js/modules/prebidServerBidAdapter';\npbjs.processQueue();\n",
       resolveDir: E2E_DIR,
@@ -29,10 +26,11 @@ export async function buildPrebidBundle(): Promise<string> {
     format: 'iife',
     platform: 'browser',
     target: 'es2020',
-    outfile,
+    outfile: 'prebid.js',
+    write: false,
     logLevel: 'error',
   });
-  return outfile;
+  return Buffer.from(built.outputFiles[0]!.contents);
 }
 
 export interface PageServer {
@@ -45,8 +43,7 @@ export interface PageServer {
  * configures). It listens on 127.0.0.1 and the page is opened as http://localhost:<port>: another
  * origin than adplane's http://127.0.0.1:<port>, so every call to adplane is cross-origin.
  */
-export async function startPageServer(bundle: string, html: () => string): Promise<PageServer> {
-  const js = readFileSync(bundle);
+export async function startPageServer(js: Buffer, html: () => string): Promise<PageServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/prebid.js') {

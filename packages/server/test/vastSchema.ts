@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOMParser } from '@xmldom/xmldom';
@@ -19,18 +17,16 @@ const XSD: Record<VastVersion, string> = {
   '4.2': 'vast_4.2.xsd',
 };
 const FIXTURES = fileURLToPath(new URL('./fixtures/vast/', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'adplane-vast-'));
-let n = 0;
 
 /** '' when valid, else xmllint's complaint. */
 export function schemaErrors(version: VastVersion, xml: string): string {
-  const file = join(dir, `doc${n++}.xml`);
   // libxml2 checks xs:anyURI with a strict RFC 3986 parser that refuses square brackets, while the
   // VAST spec itself writes its macros as [ERRORCODE] inside tracking URLs (IAB samples fail the
   // same way). Only those macros are filled in before validating; everything else is checked as sent.
-  writeFileSync(file, xml.replace(/\[([A-Z_]{3,40})\]/g, '0'));
+  // The document goes to xmllint on its standard input: no file is left behind.
+  const doc = xml.replace(/\[([A-Z_]{3,40})\]/g, '0');
   try {
-    execFileSync('xmllint', ['--noout', '--schema', join(FIXTURES, XSD[version]), file], { stdio: 'pipe' });
+    execFileSync('xmllint', ['--noout', '--schema', join(FIXTURES, XSD[version]), '-'], { input: doc, stdio: ['pipe', 'pipe', 'pipe'] });
     return '';
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };
