@@ -67,7 +67,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: Object.values(EDITION_SERVERS).map((s) => ({
-    command: 'npx tsx packages/server/src/main.ts',
+    // the production bundle, as `npm start` runs it (e2e/run.sh builds it first)
+    command: 'node packages/server/dist/main.mjs',
     cwd: '..',
     url: `${s.url}/healthz`,
     reuseExistingServer: false,
