@@ -167,6 +167,8 @@ forEachStore((t) => {
     };
     expect(await stitched('')).toMatchObject({ ip: '81.2.69.160', country: 'GB', device: 'smarttv', tvFamily: 'roku' });
     expect(await stitched(`&ip=${US_IP}`)).toMatchObject({ ip: US_IP, country: 'US', device: 'smarttv' });
+    const listed = await as(app, cookie, { method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1`, headers: { 'x-device-ip': '81.2.69.160, 10.0.0.1' } });
+    expect((listed.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ ip: '81.2.69.160', country: 'GB' });
   });
 
   it('answers a HEAD and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {

@@ -33,10 +33,12 @@ export function queryObject(search: URLSearchParams): RawQuery {
  * would decide geo and read as invalid traffic. The tag's `ip` and `ua` macros still come first.
  */
 export function connectionFacts(req: IncomingMessage, trustProxy: boolean): ConnectionFacts {
-  const deviceIp = req.headers['x-device-ip'];
+  // one address by the spec; a list (a proxy appended its own) is read from its first
+  const named = req.headers['x-device-ip'];
+  const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
   const deviceUa = req.headers['x-device-user-agent'];
   return {
-    remoteAddress: typeof deviceIp === 'string' && deviceIp.trim() ? deviceIp.trim() : clientAddress(req, trustProxy),
+    remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
   };
 }
