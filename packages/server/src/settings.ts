@@ -94,6 +94,17 @@ const port = optional(
     .pipe(z.number().int().min(1, 'must be between 1 and 65535').max(65535, 'must be between 1 and 65535')),
 );
 
+/** A whole number of `unit`s (plural `units`) from 1 to `max`; `maxNote` follows the maximum in its message. */
+const wholeUnits = (unit: string, units: string, max: number, maxNote = '') =>
+  optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, `must be a whole number of ${units}`)
+      .transform(Number)
+      .pipe(z.number().int().min(1, `must be at least 1 ${unit}`).max(max, `must be at most ${max} ${units}${maxNote}`)),
+  );
+
 const url = (what: string) =>
   z
     .string()
@@ -136,14 +147,7 @@ const EnvSchema = z.object({
   ADPLANE_INSIGHT_HUB_URL: optional(url('(the Insight Hub analytics site linked from the V2V console)')),
   ADPLANE_HOST: optional(url('(the public origin of tag URLs, e.g. https://ads.example.com)')),
   ADPLANE_SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
-  ADPLANE_SESSION_TTL_HOURS: optional(
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, 'must be a whole number of hours')
-      .transform(Number)
-      .pipe(z.number().int().min(1, 'must be at least 1 hour').max(24 * 90, 'must be at most 2160 hours (90 days)')),
-  ),
+  ADPLANE_SESSION_TTL_HOURS: wholeUnits('hour', 'hours', 24 * 90, ' (90 days)'),
   ADPLANE_DEMO: switch01('1'),
   ADPLANE_DEMO_PASSWORD: optional(z.string().min(1)),
   ADPLANE_ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters long')),
@@ -169,22 +173,8 @@ const EnvSchema = z.object({
         }
       }),
   ),
-  ADPLANE_SHUTDOWN_GRACE_SECONDS: optional(
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, 'must be a whole number of seconds')
-      .transform(Number)
-      .pipe(z.number().int().min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds')),
-  ),
-  ADPLANE_KEEPALIVE_SECONDS: optional(
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, 'must be a whole number of seconds')
-      .transform(Number)
-      .pipe(z.number().int().min(1, 'must be at least 1 second').max(3600, 'must be at most 3600 seconds')),
-  ),
+  ADPLANE_SHUTDOWN_GRACE_SECONDS: wholeUnits('second', 'seconds', 600),
+  ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
