@@ -244,11 +244,9 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       if (req.method !== 'GET') {
-        if (path === EVENT_PATH || path.startsWith(VAST_PREFIX)) {
-          if (req.method === 'HEAD' || req.method === 'OPTIONS') {
-            answerWithoutDecision(req, res, path === EVENT_PATH);
-            return true;
-          }
+        if (req.method === 'HEAD' && (path === EVENT_PATH || path.startsWith(VAST_PREFIX))) {
+          headersOnly(req, res, path === EVENT_PATH);
+          return true;
         }
         const found = entries.length ? entryFor(req.method ?? '', path) : null;
         if (!found) return false;
@@ -280,28 +278,22 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // (Fastify answers HEAD with a GET route's handler: both handlers check)
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
-    if (request.method !== 'GET') return answerWithoutDecision(request.raw, reply.raw, true);
+    if (request.method !== 'GET') return headersOnly(request.raw, reply.raw, true);
     handleEvent(eventDeps, searchOf(request), reply.raw);
   });
-  app.options(EVENT_PATH, (request, reply) => {
-    reply.hijack();
-    answerWithoutDecision(request.raw, reply.raw, true);
-  });
 
-  app.options('/vast/:uid', (request, reply) => {
-    reply.hijack();
-    answerWithoutDecision(request.raw, reply.raw, false);
-  });
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
     if (request.method !== 'GET') {
       reply.hijack();
-      return answerWithoutDecision(request.raw, reply.raw, false);
+      return headersOnly(request.raw, reply.raw, false);
     }
     const search = searchOf(request);
     if (search.get('debug') === '1') return debugAnswer(app, request, reply, deps, search);
     reply.hijack();
     await handleVast(deps, request.raw, reply.raw, request.params.uid, search);
   });
+  // a page's CORS preflight on the player's paths: allowed
+  for (const path of [VAST_PREFIX, EVENT_PATH]) edge.addEntry({ method: 'OPTIONS', path, handle: (req, res) => preflight(req, res, 'GET, HEAD, OPTIONS') });
   installInboundRtb(app);
   // Prebid cache entries answer on every process: the page's GET may reach another worker or node
   const sharedCache = options.prebidCache ?? (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
@@ -327,12 +319,11 @@ async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance
 }
 
 /**
- * HEAD and OPTIONS on /vast and /ev. A HEAD (a link checker, a chat app's preview, a prefetcher)
- * gets the headers a GET would, without a decision or a count: no ad plays from it, so it must
- * neither hold budget nor count an impression. OPTIONS is a page's CORS preflight: allowed.
+ * HEAD on /vast and /ev (a link checker, a chat app's preview, a prefetcher): the headers a GET
+ * would get, without a decision or a count: no ad plays from it, so it must neither hold budget
+ * nor count an impression.
  */
-function answerWithoutDecision(req: IncomingMessage, res: ServerResponse, event: boolean): void {
-  if (req.method === 'OPTIONS') return preflight(req, res, 'GET, HEAD, OPTIONS');
+function headersOnly(req: IncomingMessage, res: ServerResponse, event: boolean): void {
   if (event) return pixel(res);
   res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
   res.end();

@@ -47,8 +47,7 @@ export class HttpCaller {
           await res.body.dump();
           return { status: 204, body: '' };
         }
-        const encoding = res.headers['content-encoding'];
-        return { status: res.statusCode, body: await readCapped(res.body, isGzip(typeof encoding === 'string' ? encoding : undefined)) };
+        return { status: res.statusCode, body: await readCapped(res.body, isGzip(res.headers['content-encoding'])) };
       }, deadline - started);
       if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
       return { kind: 'answer', status: answer.status, body: answer.body, ms: Date.now() - started };

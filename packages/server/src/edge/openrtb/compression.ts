@@ -14,8 +14,8 @@ import { constants, gunzip, gzip } from 'node:zlib';
  */
 
 /** Whether a Content-Encoding names gzip (`x-gzip` is its old alias, RFC 9110 section 8.4.1.3). */
-export function isGzip(encoding: string | undefined): boolean {
-  if (!encoding) return false;
+export function isGzip(encoding: string | string[] | undefined): boolean {
+  if (typeof encoding !== 'string') return false;
   const e = encoding.trim().toLowerCase();
   return e === 'gzip' || e === 'x-gzip';
 }

@@ -74,10 +74,11 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
   }
 
+  const allowed = (req: IncomingMessage, res: ServerResponse) => preflight(req, res, 'POST, GET, OPTIONS');
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
-  edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: (req, res) => preflight(req, res, 'POST, GET, OPTIONS') });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
-  edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: (req, res) => preflight(req, res, 'POST, GET, OPTIONS') });
+  edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
   edge.addEntry({
     method: 'GET',
     path: PREBID_STATUS_PATH,
