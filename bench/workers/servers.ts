@@ -56,29 +56,35 @@ function childrenOf(pid: number): number[] {
   return spawnSync('pgrep', ['-P', String(pid)]).stdout.toString().split('\n').filter(Boolean).map(Number);
 }
 
-/** The CPU seconds (user + system) a `/proc/.../stat` line counts (its fields after the name). */
-function statCpuSeconds(stat: string): number {
+/** The user and system CPU seconds a `/proc/.../stat` line counts (its fields after the name). */
+function statTimes(stat: string): { user: number; system: number } {
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
+function statCpuSeconds(stat: string): number {
+  const { user, system } = statTimes(stat);
+  return user + system;
+}
+
+/** A process's CPU times so far; zeros once it is gone. */
+function processTimes(pid: number): { user: number; system: number } {
+  try {
+    return statTimes(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return { user: 0, system: 0 };
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
 export function cpuSeconds(pid: number): number {
-  try {
-    return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return 0;
-  }
+  const { user, system } = processTimes(pid);
+  return user + system;
 }
 
 /** The kernel's part of cpuSeconds (system time: the sockets' syscalls, and on loopback the TCP work of both ends of a connection). */
 export function kernelCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[12]) / 100;
-  } catch {
-    return 0;
-  }
+  return processTimes(pid).system;
 }
 
 /** CPU seconds of a process's threads so far: the event loop's, and the others' summed by thread name (V8's collector, DuckDB's and libuv's workers). */
