@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import './appContext.js';
 import { registerApiRoutes } from './api/index.js';
@@ -8,6 +8,8 @@ import { installAuth } from './auth/plugin.js';
 import { type EdgeOptions, installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
 import { registerSellersJson } from './supplyChain/sellersJson.js';
+import { installEdgeLane } from './http/edgeLane.js';
+import { type EdgeRequest, type EdgeResponse } from './edge/edgeHttp.js';
 import { installErrorHandling } from './http/errors.js';
 import { installSameOriginChecks } from './http/sameOrigin.js';
 import { installSecurityHeaders } from './http/securityHeaders.js';
@@ -50,6 +52,8 @@ export interface BuildAppOptions {
   /** A cluster worker's bus and edge transports (cluster/worker.ts); default: from settings. The app closes the bus. */
   configBus?: (log: FastifyBaseLogger) => ConfigChangeBus;
   edge?: EdgeOptions;
+  /** Headers on every answer of the listening server, the edge lane's and node:http's (a cluster worker's id). */
+  serverHeaders?: Record<string, string>;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -58,10 +62,10 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions, serverHeaders }: BuildAppOptions): Promise<FastifyInstance> {
   // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
   // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
-  let serveEdgeRaw: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+  let serveEdgeRaw: ((req: EdgeRequest, res: EdgeResponse) => boolean) | null = null;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),
     trustProxy: settings.trustProxy,
@@ -73,11 +77,23 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     // terminal holds start-up, warnings and errors, which a person can read (ops/accessLog.ts).
     logController: new LogController({ disableRequestLogging: true }),
     serverFactory: (handler) => {
+      const fixed = serverHeaders ? Object.entries(serverHeaders) : [];
       const server = createServer((req, res) => {
+        for (const [name, value] of fixed) res.setHeader(name, value);
         if (serveEdgeRaw?.(req, res)) return;
         handler(req, res);
       });
       server.keepAliveTimeout = settings.keepAliveMs;
+      // the edge's requests are answered in its lane, before node:http's per-request machinery (http/edgeLane.ts)
+      if (role !== 'api') {
+        installEdgeLane(server, {
+          serve: (req, res) => serveEdgeRaw?.(req, res) ?? false,
+          keepAliveMs: settings.keepAliveMs,
+          headersTimeoutMs: server.headersTimeout,
+          ...(serverHeaders ? { headers: serverHeaders } : {}),
+          onError: (error) => app.log.error({ err: error }, 'edge request failed: connection closed'),
+        });
+      }
       return server;
     },
   }) as unknown as FastifyInstance;

@@ -6,7 +6,6 @@
  * process is the cluster primary (cluster/primary.ts) and N workers serve (docs/delivery.md, "Workers").
  */
 import cluster from 'node:cluster';
-import { type ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -155,12 +154,10 @@ async function startPrimary(o: { role: Role; workers: number; settings: Settings
 async function serveWorker(role: Role, settings: Settings): Promise<void> {
   const services = workerServices(settings);
   const store = await openStore(settings);
-  const app = await buildApp({
-    settings, store, role, edge: services.edge, ...(services.stats ? { stats: services.stats } : {}), ...(services.configBus ? { configBus: services.configBus } : {}),
-  });
   // which worker answered, on every answer (operators and tests tell the workers apart by it)
-  const id = String(cluster.worker?.id ?? 0);
-  app.server.prependListener('request', (_req, res: ServerResponse) => res.setHeader(WORKER_HEADER, id));
+  const app = await buildApp({
+    settings, store, role, edge: services.edge, serverHeaders: { [WORKER_HEADER]: String(cluster.worker?.id ?? 0) }, ...(services.stats ? { stats: services.stats } : {}), ...(services.configBus ? { configBus: services.configBus } : {}),
+  });
   serveUntilSignalled(app, settings, () => store.close());
   await app.listen({ port: settings.port, host: settings.host });
 }

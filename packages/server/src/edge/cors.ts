@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 
 /**
  * CORS of the edge's entry points. Players, SDKs and Prebid.js call them from publishers' pages,
@@ -6,7 +6,7 @@ import { type IncomingMessage, type ServerResponse } from 'node:http';
  * server-to-server adapter), so an answer echoes the page's Origin and allows credentials; a call
  * without an Origin (a server, a native app) gets `*`.
  */
-export function corsHeaders(req: IncomingMessage): Record<string, string> {
+export function corsHeaders(req: EdgeRequest): Record<string, string> {
   const origin = req.headers.origin;
   return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
 }
@@ -17,7 +17,7 @@ const PREFLIGHT_HEADERS = 'Origin, X-Requested-With, Content-Type, Accept';
  * The answer to a CORS preflight (OPTIONS): 204 allowing `methods` and the headers the page asks
  * for (a player or `s2sConfig.customHeaders` may add any), for ten minutes.
  */
-export function preflight(req: IncomingMessage, res: ServerResponse, methods: string): void {
+export function preflight(req: EdgeRequest, res: EdgeResponse, methods: string): void {
   const asked = req.headers['access-control-request-headers'];
   res.writeHead(204, {
     ...corsHeaders(req),

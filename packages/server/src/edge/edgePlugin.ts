@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { join } from 'node:path';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EVENT_PATH } from '@adplane/shared';
@@ -48,7 +48,7 @@ export interface Edge {
   pacing: Pacing;
   deps: VastRequestDeps | null;
   /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
-  serveRaw(req: IncomingMessage, res: ServerResponse): boolean;
+  serveRaw(req: EdgeRequest, res: EdgeResponse): boolean;
   /**
    * Adds an entry point answered from the raw server (and through Fastify for `inject`): the
    * OpenRTB and Prebid Server endpoints register here from their own modules. `path` is exact, or a
@@ -61,7 +61,7 @@ export interface Edge {
 export interface EdgeEntry {
   method: 'GET' | 'POST' | 'OPTIONS';
   path: string;
-  handle(req: IncomingMessage, res: ServerResponse, rest: string, search: URLSearchParams): void | Promise<void>;
+  handle(req: EdgeRequest, res: EdgeResponse, rest: string, search: URLSearchParams): void | Promise<void>;
 }
 
 declare module 'fastify' {
@@ -199,7 +199,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     }
     return null;
   };
-  const runEntry = (found: { entry: EdgeEntry; rest: string }, req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> =>
+  const runEntry = (found: { entry: EdgeEntry; rest: string }, req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> =>
     Promise.resolve()
       .then(() => found.entry.handle(req, res, found.rest, search))
       .catch((error: unknown) => {
@@ -323,7 +323,7 @@ async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance
  * would get, without a decision or a count: no ad plays from it, so it must neither hold budget
  * nor count an impression.
  */
-function headersOnly(req: IncomingMessage, res: ServerResponse, event: boolean): void {
+function headersOnly(req: EdgeRequest, res: EdgeResponse, event: boolean): void {
   if (event) return pixel(res);
   res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
   res.end();

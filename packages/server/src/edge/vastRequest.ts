@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext, type ConnectionFacts } from './request/context.js';
@@ -32,7 +32,7 @@ export function queryObject(search: URLSearchParams): RawQuery {
  * section 1.1.3), which then stand for the viewer: otherwise the stitcher's own datacenter address
  * would decide geo and read as invalid traffic. The tag's `ip` and `ua` macros still come first.
  */
-export function connectionFacts(req: IncomingMessage, trustProxy: boolean): ConnectionFacts {
+export function connectionFacts(req: EdgeRequest, trustProxy: boolean): ConnectionFacts {
   // one address by the spec; a list (a proxy appended its own) is read from its first
   const named = req.headers['x-device-ip'];
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
@@ -43,7 +43,7 @@ export function connectionFacts(req: IncomingMessage, trustProxy: boolean): Conn
   };
 }
 
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+export function clientAddress(req: EdgeRequest, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = req.headers['x-forwarded-for'];
     const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
@@ -53,7 +53,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 }
 
 /** The channel's decision for a VAST request; `options.trace` false when nobody reads the trace (the plain entry). */
-export async function decideVast(deps: VastRequestDeps, req: IncomingMessage, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
+export async function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
   try {
     const ctx = buildRequestContext(queryObject(search), connectionFacts(req, deps.trustProxy), Date.now(), deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
@@ -86,7 +86,7 @@ function inVersion(deps: EdgeDeps, uid: string, asked: string): SnapChannel | nu
 /** The plain VAST entry reads no trace. */
 const UNTRACED: DecideOptions = Object.freeze({ trace: false });
 
-export async function handleVast(deps: VastRequestDeps, req: IncomingMessage, res: ServerResponse, uid: string, search: URLSearchParams): Promise<void> {
+export async function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): Promise<void> {
   const outcome = await decideVast(deps, req, uid, search, UNTRACED);
   if (req.socket?.destroyed) {
     // the player hung up while demand answered: no ad will play, so what delivery control reserved
@@ -101,7 +101,7 @@ export async function handleVast(deps: VastRequestDeps, req: IncomingMessage, re
 }
 
 /** The answer's headers as one literal (corsHeaders' two cases, without a spread per request). */
-function vastHeaders(req: IncomingMessage, length: number): Record<string, string | number> {
+function vastHeaders(req: EdgeRequest, length: number): Record<string, string | number> {
   const origin = req.headers.origin;
   return origin
     ? { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': length, 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }

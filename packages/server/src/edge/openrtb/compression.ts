@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { constants, gunzip, gzip } from 'node:zlib';
 
 /**
@@ -54,7 +54,7 @@ export const GZIP_MIN_BYTES = 1024;
  * Compression runs on libuv's pool at the fastest level: the XML of a VAST `adm` still shrinks to
  * about a quarter.
  */
-export function sendMaybeGzipped(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+export function sendMaybeGzipped(req: EdgeRequest, res: EdgeResponse, status: number, headers: Record<string, string>, body: string): void {
   if (body.length < GZIP_MIN_BYTES || !acceptsGzip(req.headers['accept-encoding'])) {
     res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     res.end(body);

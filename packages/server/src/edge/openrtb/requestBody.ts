@@ -1,4 +1,4 @@
-import { type IncomingMessage } from 'node:http';
+import { type EdgeRequest } from '../edgeHttp.js';
 import { gunzipCapped, isGzip } from './compression.js';
 
 /**
@@ -21,7 +21,7 @@ function parsed(buf: Buffer): BodyResult {
 }
 
 /** `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). */
-export function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES, gzipBody = false): Promise<BodyResult> {
+export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false): Promise<BodyResult> {
   return new Promise((resolve) => {
     const encoding = req.headers['content-encoding'];
     const gzipped = gzipBody || isGzip(encoding);

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { type Edge } from '../edgePlugin.js';
 import { readJsonBody } from '../openrtb/requestBody.js';
@@ -102,13 +102,13 @@ export function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], 
   }
 }
 
-function answer(res: ServerResponse, status: number, body: object): void {
+function answer(res: EdgeResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-export async function handlePostback(deps: PostbackDeps, req: IncomingMessage, res: ServerResponse, key: string, search: URLSearchParams, now = Date.now()): Promise<void> {
+export async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = Date.now()): Promise<void> {
   const tenantId = tenantOfPostbackKey(deps.signer, key);
   if (tenantId === null) return answer(res, 403, { message: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
   let items: unknown[];
@@ -132,7 +132,7 @@ export async function handlePostback(deps: PostbackDeps, req: IncomingMessage, r
 
 /** The postback's entry points on the edge (GET and POST; OPTIONS for browsers' preflight). */
 export function registerPostback(edge: Edge, deps: PostbackDeps): void {
-  const handle = (req: IncomingMessage, res: ServerResponse, rest: string, search: URLSearchParams) => handlePostback(deps, req, res, rest, search);
+  const handle = (req: EdgeRequest, res: EdgeResponse, rest: string, search: URLSearchParams) => handlePostback(deps, req, res, rest, search);
   edge.addEntry({ method: 'GET', path: POSTBACK_PREFIX, handle });
   edge.addEntry({ method: 'POST', path: POSTBACK_PREFIX, handle });
   edge.addEntry({

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
@@ -23,7 +23,7 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
  */
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
-function send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string): void {
+function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string): void {
   if (res.headersSent) return;
   sendMaybeGzipped(req, res, status, { 'content-type': type, 'cache-control': 'no-store', ...corsHeaders(req) }, body);
 }
@@ -41,7 +41,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
 
-  async function auction(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
+  async function auction(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
     const started = Date.now();
     const refuse = (reason: string, message: string) => {
       invalid.inc({ reason });
@@ -65,7 +65,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     seconds.observe((Date.now() - started) / 1000);
   }
 
-  async function cached(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
+  async function cached(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
     const uuid = search.get('uuid');
     if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
     // our ids are UUIDs: anything longer is not one of ours, and is not looked up in the shared store
@@ -74,7 +74,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
   }
 
-  const allowed = (req: IncomingMessage, res: ServerResponse) => preflight(req, res, 'POST, GET, OPTIONS');
+  const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });

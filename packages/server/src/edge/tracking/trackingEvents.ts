@@ -1,4 +1,4 @@
-import { type ServerResponse } from 'node:http';
+import { type EdgeResponse } from '../edgeHttp.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { type Pacing } from '../auction/pacing.js';
@@ -32,7 +32,7 @@ export interface EventDeps {
 }
 
 /** An answer other than the pixel, with its length (writeHead would otherwise make it chunked); a 204 has neither. */
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(res: EdgeResponse, status: number, headers: Record<string, string>, body: string): void {
   const length = status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) };
   res.writeHead(status, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...length, ...headers });
   res.end(status === 204 ? undefined : body);
@@ -41,12 +41,12 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 /** The pixel's headers, one object for every answer (writeHead only reads them). */
 const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
 
-export function pixel(res: ServerResponse): void {
+export function pixel(res: EdgeResponse): void {
   res.writeHead(200, PIXEL_HEADERS);
   res.end(PIXEL);
 }
 
-export function handleEvent(deps: EventDeps, query: URLSearchParams, res: ServerResponse, now = Date.now()): void {
+export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now()): void {
   const e = query.get('e') ?? '';
   if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '));
   const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
 import { type BidResponse, type Imp, type SeatBid } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { type Histogram } from 'prom-client';
@@ -56,13 +56,13 @@ const BODY_REASON: Record<string, { counted: string; field: string; reason: stri
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' } as const;
 
-function noBid(res: ServerResponse): void {
+function noBid(res: EdgeResponse): void {
   res.writeHead(204, { 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' });
   res.end();
 }
 
 /** A JSON answer, gzipped for a caller that accepts it (OpenRTB 2.6 section 2.4). */
-function answer(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+function answer(req: EdgeRequest, res: EdgeResponse, status: number, body: string): void {
   sendMaybeGzipped(req, res, status, JSON_HEADERS, body);
 }
 
@@ -71,7 +71,7 @@ export const invalidReason = (field: string): string => `invalid_request.${field
 
 export interface InboundRtb {
   /** Answers one bid request for a uid (exported for tests and the bench). */
-  handle(req: IncomingMessage, res: ServerResponse, uid: string, supplierOnly: boolean): Promise<void>;
+  handle(req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void>;
 }
 
 export function installInboundRtb(app: FastifyInstance): InboundRtb {
@@ -105,7 +105,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     },
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse, uid: string, supplierOnly: boolean): Promise<void> {
+  async function handle(req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> {
     const arrival = Date.now();
     const snapshot = base.snapshot();
     if (!snapshot) {
@@ -173,7 +173,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     answer(req, res, 200, JSON.stringify(response));
   }
 
-  const timed = (req: IncomingMessage, res: ServerResponse, uid: string, supplierOnly: boolean): Promise<void> => {
+  const timed = (req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> => {
     if (!timer) return handle(req, res, uid, supplierOnly);
     const started = performance.now();
     return handle(req, res, uid, supplierOnly).finally(() => timer.observe((performance.now() - started) / 1000));
