@@ -199,13 +199,24 @@ async function main(): Promise<void> {
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
-  /** Tracking URLs taken from real answers. */
+  /**
+   * Tracking URLs taken from real answers: four beacons a decision (impression, start, midpoint,
+   * complete), one after the other as a player fires them, from 25,000 decisions, more than the /ev
+   * path keeps verified (2 x VERIFIED_CAP tokens): each round, a decision's first beacon has its
+   * token verified from the signature and the next three find it kept, as a real player's beacons do
+   * (those are 5 to 8 a decision: this is the harder mix).
+   */
   const eventPaths = async () => {
     const paths: string[] = [];
-    for (const p of vastPaths.slice(0, 600)) {
-      const body = await (await fetch(`http://127.0.0.1:${port}${p}`)).text();
-      for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) paths.push(m[1]!);
-    }
+    const sources = Array.from({ length: 25_000 }, (_, i) => vastPaths[i % vastPaths.length]!);
+    let next = 0;
+    const worker = async () => {
+      while (next < sources.length) {
+        const body = await (await fetch(`http://127.0.0.1:${port}${sources[next++]!}`)).text();
+        for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) paths.push(m[1]!);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
     if (!paths.length) throw new Error('no tracking URL in the VAST answers: did any of them fill?');
     return paths;
   };

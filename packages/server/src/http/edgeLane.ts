@@ -46,7 +46,7 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const TARGET = /^\/[\x21-\x7e]*$/;
-const NOT_ASCII = /[\u0080-\uffff]/;
+const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
 // node:http keeps the first of these when a request repeats them (IncomingMessage's rules)
 const FIRST_WINS = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
 // handed to node:http: what the lane does not implement
@@ -80,12 +80,11 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
     const field = lineEnd < 0 ? head.slice(start) : head.slice(start, lineEnd);
     const colon = field.indexOf(':');
     if (colon <= 0) return null;
-    const rawName = field.slice(0, colon);
-    if (!TOKEN.test(rawName)) return null;
+    const name = fieldName(field.slice(0, colon));
+    if (name === null) return null;
     const value = trimmed(field, colon + 1);
     // a bare CR or LF fails here (they are not field characters), so does a NUL
     if (!FIELD_VALUE.test(value)) return null;
-    const name = rawName.toLowerCase();
     if (NOT_IN_LANE.has(name)) return null;
     if (name === 'content-length') {
       if (contentLength !== null && contentLength !== value) return null;
@@ -108,6 +107,24 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
   const tokens = connection.toLowerCase();
   const keepAlive = http10 ? /(^|,)\s*keep-alive\s*(,|$)/.test(tokens) : !/(^|,)\s*close\s*(,|$)/.test(tokens);
   return { method, url, headers, keepAlive, bodyBytes };
+}
+
+/**
+ * Names seen as they are spelt (a client spells its headers the same way on every request) and
+ * their lower case: found here, a name skips its check. At most NAMES_KEPT: a client sending
+ * names of its own invention only ever gets them checked.
+ */
+const NAMES_KEPT = 512;
+const knownNames = new Map<string, string>();
+
+/** The header name in lower case, or null when it is not a token. */
+function fieldName(raw: string): string | null {
+  const known = knownNames.get(raw);
+  if (known !== undefined) return known;
+  if (!TOKEN.test(raw)) return null;
+  const lower = raw.toLowerCase();
+  if (knownNames.size < NAMES_KEPT) knownNames.set(raw, lower);
+  return lower;
 }
 
 /** The field's value from `from` on without the optional whitespace around it (SP and HTAB only: RFC 9110 section 5.5). */
@@ -210,19 +227,23 @@ class LaneResponse implements EdgeResponse {
     let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
     let hasLength = false;
     let hasDate = false;
+    let latin1 = false;
     const headers = this.headers;
     if (headers) {
       for (const name in headers) {
         const value = headers[name];
         if (value === undefined) continue;
-        if (!TOKEN.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
-        const lower = name.toLowerCase();
+        const lower = fieldName(name);
+        if (lower === null) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
         if (lower === 'content-length') hasLength = true;
         else if (lower === 'date') hasDate = true;
         else if (lower === 'connection' || lower === 'keep-alive' || lower === 'transfer-encoding') continue; // the lane's to say
         for (const one of Array.isArray(value) ? value : [value]) {
-          const v = String(one);
-          if (!FIELD_VALUE.test(v)) throw new TypeError(`Invalid character in header content ["${name}"]`);
+          const v = typeof one === 'string' ? one : String(one);
+          if (!ASCII_VALUE.test(v)) {
+            if (!FIELD_VALUE.test(v)) throw new TypeError(`Invalid character in header content ["${name}"]`);
+            latin1 = true;
+          }
           text += `${name}: ${v}\r\n`;
         }
       }
@@ -234,7 +255,8 @@ class LaneResponse implements EdgeResponse {
     // a HEAD states the length a GET would have only when the handler said it
     if (!hasLength && !bodyless) text += `content-length: ${payload === null ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length}\r\n`;
     text += '\r\n';
-    this.latin1 = NOT_ASCII.test(text);
+    // (the lines the lane adds are ASCII: the server's own headers are the operator's names and values)
+    this.latin1 = latin1;
     if (typeof payload === 'string' && !this.latin1) this.out = text + payload;
     else {
       this.out = text;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type Decision, MAX_AGE_S, newDecisionId, TokenSigner } from './trackingToken.js';
+import { type Decision, MAX_AGE_S, newDecisionId, TokenSigner, VERIFIED_CAP } from './trackingToken.js';
 
 const KEY = 'k'.repeat(32);
 const NOW = 1_800_000_000;
@@ -36,6 +36,27 @@ describe('tracking tokens', () => {
     expect(new TokenSigner('x'.repeat(32)).verify(token, NOW)).toBeNull();
     expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
     for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, 'x'.repeat(5000), '%%%.%%%']) expect(signer.verify(junk, NOW)).toBeNull();
+  });
+
+  it('keeps the tokens it verified lately: the same token finds its decision again, still refused once expired; a forged one never', () => {
+    const signer = new TokenSigner(KEY);
+    const token = signer.sign(decision);
+    const first = signer.verify(token, NOW);
+    expect(first).toEqual(decision);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(signer.verify(token, NOW + 60)).toBe(first);
+    expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
+    expect(signer.verify(token, NOW - 301)).toBeNull();
+    const [payload, sig] = token.split('.') as [string, string];
+    expect(signer.verify(`${payload}.${sig.slice(0, -2)}AA`, NOW)).toBeNull();
+    expect(signer.verify(`${payload}x.${sig}`, NOW)).toBeNull();
+    // two generations bound what is kept: the first token is forgotten, and verified again from its signature
+    const others = Array.from({ length: 2 * VERIFIED_CAP }, (_, i) => signer.sign({ ...decision, id: `other-${i}` }));
+    for (const other of others) expect(signer.verify(other, NOW)).not.toBeNull();
+    const again = signer.verify(token, NOW);
+    expect(again).toEqual(decision);
+    expect(again).not.toBe(first);
+    expect(signer.verify(others.at(-1)!, NOW)?.id).toBe(`other-${2 * VERIFIED_CAP - 1}`);
   });
 
   it('accepts tokens signed by earlier versions (before the test flag, the programmatic fields, the viewer, the post-bid flag) as plain VAST decisions', () => {
