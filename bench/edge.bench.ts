@@ -201,14 +201,14 @@ async function main(): Promise<void> {
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   /**
    * Tracking URLs taken from real answers: four beacons a decision (impression, start, midpoint,
-   * complete), one after the other as a player fires them, from 25,000 decisions, more than the /ev
+   * complete), one after the other as a player fires them, from 12,000 decisions, more than the /ev
    * path keeps verified (2 x VERIFIED_CAP tokens): each round, a decision's first beacon has its
    * token verified from the signature and the next three find it kept, as a real player's beacons do
-   * (those are 5 to 8 a decision: this is the harder mix).
+   * (those are 5 to 8 a decision: this is the harder mix). `BENCH_EVENT_DECISIONS` sets how many.
    */
   const eventPaths = async () => {
     const paths: string[] = [];
-    const sources = Array.from({ length: 25_000 }, (_, i) => vastPaths[i % vastPaths.length]!);
+    const sources = Array.from({ length: Number(process.env.BENCH_EVENT_DECISIONS ?? 12_000) }, (_, i) => vastPaths[i % vastPaths.length]!);
     let next = 0;
     const worker = async () => {
       while (next < sources.length) {

@@ -10,6 +10,7 @@ import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
 import { schemaErrors } from './vastSchema.js';
+import { exchange } from './rawHttp.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const US_IP = '8.8.8.8';
@@ -242,6 +243,25 @@ forEachStore((t) => {
     }
     expect(status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('answers the edge in its lane and the console in node:http on one pipelined connection, in order', async () => {
+    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const first = await exchange(port, [`GET /vast/${ids.waterfall!.uid}?w=640&h=360&ip=${US_IP} HTTP/1.1\r\nHost: ads.example\r\nOrigin: https://player.example\r\n\r\n`], 1);
+    const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(first.answers[0]!.body)![1]!;
+    const event = impression.slice(impression.indexOf('/ev'));
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: ads.example\r\n\r\n`;
+    const { answers } = await exchange(port, [get(`/vast/${ids.waterfall!.uid}?w=640&h=360&ip=${US_IP}`) + get(event) + get('/api/auth/session') + get(event) + get('/healthz')], 5);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(schemaErrors('3.0', answers[0]!.body)).toBe('');
+    expect(answers[0]!.headers['content-type']).toMatch(/^application\/xml/);
+    expect(answers[1]!.headers['content-type']).toBe('image/gif');
+    // from the console's request on, node:http (and Fastify) answer: its JSON, then the edge again through the raw handler
+    expect(answers[2]!.headers['content-type']).toMatch(/^application\/json/);
+    expect(answers[3]!.headers['content-type']).toBe('image/gif');
+    expect(JSON.parse(answers[4]!.body)).toMatchObject({ status: 'ok' });
+    expect(first.answers[0]!.headers).toMatchObject({ 'access-control-allow-origin': 'https://player.example', connection: 'keep-alive' });
   });
 
   it('reads geo from the MaxMind database set in ADPLANE_MAXMIND_DB', async () => {
