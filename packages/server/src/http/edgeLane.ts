@@ -364,9 +364,23 @@ class LaneConnection {
     this.flush();
   }
 
+  /**
+   * An answer is ready. Answered while its read is processed, it goes out with the read's others;
+   * answered later (a decision continues after an await), it goes out at the end of the turn, with
+   * the answers finished in the same turn (the other requests of the read, decided one microtask
+   * after another): one write for them, not one each.
+   */
   ended(res: LaneResponse): void {
-    if (this.queue[0] === res && !this.reading) this.flush();
+    if (this.queue[0] !== res || this.reading || this.flushQueued) return;
+    this.flushQueued = true;
+    process.nextTick(this.flushQueuedAnswers);
   }
+
+  private flushQueued = false;
+  private readonly flushQueuedAnswers = (): void => {
+    this.flushQueued = false;
+    this.flush();
+  };
 
   flush(): void {
     if (this.done) return;
