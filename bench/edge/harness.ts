@@ -83,6 +83,8 @@ export async function serverChild(extraExecArgv: string[]): Promise<{ proc: Chil
   const { bundleServer } = await import('../../packages/server/src/scripts/buildServer.js');
   const bundle = await bundleServer(entry, serverPath('dist/bench-edge.mjs'));
   // --expose-gc only for the last question ('memory': the live heap after a full collection)
+  // with glibc's arenas capped as `npm run serve` caps them (README), unless the run says otherwise
+  process.env.MALLOC_ARENA_MAX ??= '2';
   return child([bundle, '--serve'], ['--expose-gc', ...extraExecArgv], true);
 }
 
