@@ -330,6 +330,8 @@ function headersOnly(req: EdgeRequest, res: EdgeResponse, event: boolean): void 
 }
 
 function safeDecode(s: string): string {
+  // (a channel uid is plain ASCII: nothing to decode)
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

@@ -2,6 +2,7 @@ import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
 import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
+import { type SourceFate } from '../auction/trace.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { ortbCreativeFits } from '../openrtb/impFit.js';
 
@@ -37,8 +38,8 @@ function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: Request
 }
 
 /**
- * How many eligible campaigns tied at the best bid a request rotates among: it bounds the scan of a
- * large tie. Ties are shuffled when the snapshot is compiled, so over rebuilds every tied campaign
+ * How many campaigns tied at the best bid a request rotates among: it bounds the tie a request
+ * looks at. Ties are shuffled when the snapshot is compiled, so over rebuilds every tied campaign
  * gets its turn, and a campaign whose budget is spent leaves room for the next.
  */
 const ROTATION_LIMIT = 8;
@@ -65,18 +66,6 @@ class CampaignCandidate implements DemandCandidate {
 
 function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: number): DemandCandidate {
   return new CampaignCandidate(campaign, creative, floorCpm);
-}
-
-/**
- * The tenant's index holds its campaigns ranked by bid (snapshot/campaigns.ts: indexCampaigns), so
- * the scan stops at the first eligible campaign below the best bid: a request costs the campaigns
- * it looks at, not the tenant's whole book. Campaigns tied at the best bid rotate at random (as
- * line items of one priority do in Google Ad Manager); the auction gets the chosen one and a
- * runner-up (another of the tie, or the best bid below it) for its second price.
- */
-interface Pick {
-  campaign: SnapCampaign;
-  creative: SnapCreative;
 }
 
 /**
@@ -107,12 +96,27 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
   return pickCreative(campaign, req.channel, ctx) ?? 'no_fitting_creative';
 }
 
+/** Refusals reported for one request (candidates() runs to its end synchronously: one scratch serves every request). */
+const report = { count: 0 };
+
+/** The campaign's creative here, or null: refused (and reported to the trace while it has room). */
+function checked(campaign: SnapCampaign, req: AuctionRequest, filtered: (fate: SourceFate) => void): SnapCreative | null {
+  const found = eligible(campaign, req, report.count < TRACE_LIMIT);
+  if (typeof found !== 'string') return found;
+  if (report.count++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
+  return null;
+}
+
 /**
  * The tenant's index holds its campaigns ranked by bid (snapshot/campaigns.ts: indexCampaigns), so
- * the scan stops at the first eligible campaign below the best bid: a request costs the campaigns
- * it looks at, not the tenant's whole book. Campaigns tied at the best bid rotate at random (as
- * line items of one priority do in Google Ad Manager); the auction gets the chosen one and a
- * runner-up (another of the tie, or the best bid below it) for its second price.
+ * the scan stops at the first eligible campaign: a request costs the campaigns it looks at, not the
+ * tenant's whole book. That campaign's bid is the best a request can get; the campaigns tied with
+ * it (up to ROTATION_LIMIT) rotate at random, as line items of one priority do in Google Ad
+ * Manager: they are drawn in a random order, checked as drawn, and the first eligible wins, which
+ * makes the winner uniform among the tie's eligible campaigns while checking one or two of them
+ * rather than all. The second eligible drawn (else the first eligible after the tie) is the
+ * runner-up the auction's second price needs. A traced request (debug, "Test this tag") checks the
+ * whole tie, so that its trace says why each was not chosen.
  */
 export const campaignSource: DemandSource = {
   name: 'campaigns',
@@ -123,33 +127,40 @@ export const campaignSource: DemandSource = {
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };
     const { words, count } = index.passing(req.ctx);
-    const best: Pick[] = [];
-    let below: Pick | null = null;
+    const indexedOut = index.items.length - count;
+    const items = index.items;
+    const traced = req.traced !== false;
     // an untraced request reports no campaign refusals (nothing counts them): as if the limit were spent
-    let traced = req.traced === false ? TRACE_LIMIT : 0;
-    for (let pos = nextBit(words, 0); pos >= 0; pos = nextBit(words, pos + 1)) {
-      const campaign = index.items[pos]!;
-      const found = eligible(campaign, req, traced < TRACE_LIMIT);
-      if (typeof found === 'string') {
-        if (traced++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
-        continue;
-      }
-      if (best.length && campaign.bidCpm < best[0]!.campaign.bidCpm) {
-        // ranked by bid: every campaign after this one bids less still
-        below = { campaign, creative: found };
-        break;
-      }
-      best.push({ campaign, creative: found });
-      if (best.length >= ROTATION_LIMIT) break;
+    report.count = traced ? 0 : TRACE_LIMIT;
+    let pos = nextBit(words, 0);
+    let first: SnapCreative | null = null;
+    for (; pos >= 0 && !first; ) {
+      first = checked(items[pos]!, req, filtered);
+      if (!first) pos = nextBit(words, pos + 1);
+    }
+    if (!first) return { candidates: [], indexedOut };
+    const top = items[pos]!;
+    // the tie: the campaigns after it at the same bid, not yet checked
+    const tie: SnapCampaign[] = [top];
+    let after = nextBit(words, pos + 1);
+    while (after >= 0 && tie.length < ROTATION_LIMIT && items[after]!.bidCpm === top.bidCpm) {
+      tie.push(items[after]!);
+      after = nextBit(words, after + 1);
     }
     const out: DemandCandidate[] = [];
-    if (best.length) {
-      const pick = Math.floor(Math.random() * best.length);
-      const chosen = best[pick]!;
-      out.push(candidateOf(chosen.campaign, chosen.creative, channel.floorCpm));
-      const runnerUp = best.length > 1 ? best[(pick + 1) % best.length]! : below;
-      if (runnerUp) out.push(candidateOf(runnerUp.campaign, runnerUp.creative, channel.floorCpm));
+    // drawn at random without replacement (a swap-remove per draw)
+    for (let left = tie.length; left > 0 && (out.length < 2 || traced); left--) {
+      const j = Math.floor(Math.random() * left);
+      const campaign = tie[j]!;
+      tie[j] = tie[left - 1]!;
+      const creative = campaign === top ? first : checked(campaign, req, filtered);
+      if (creative && out.length < 2) out.push(candidateOf(campaign, creative, channel.floorCpm));
     }
-    return { candidates: out, indexedOut: index.items.length - count };
+    // no second of the tie: the first eligible after it is the runner-up
+    for (let p = after; p >= 0 && out.length < 2; p = nextBit(words, p + 1)) {
+      const creative = checked(items[p]!, req, filtered);
+      if (creative) out.push(candidateOf(items[p]!, creative, channel.floorCpm));
+    }
+    return { candidates: out, indexedOut };
   },
 };

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { type SourceFate } from '../auction/trace.js';
+import { Pacing } from '../auction/pacing.js';
+import { buildRequestContext } from '../request/context.js';
+import { indexCampaigns } from '../snapshot/campaigns.js';
+import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot } from '../snapshot/types.js';
+import { campaignSource } from './campaignSource.js';
+import { type AuctionRequest, type DemandCandidate } from './demandSource.js';
+
+/**
+ * Our campaigns' rotation: campaigns tied at the best bid are drawn in a random order and checked
+ * as drawn, so the winner is uniform among the tie's eligible campaigns, and an untraced request
+ * checks one or two of them instead of the whole tie.
+ */
+const HOUR_MS = 3_600_000;
+const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
+
+/** `refused`: its flight starts tomorrow (a check made on the campaign itself, after the targeting index). */
+function campaign(id: number, bidCpm: number, refused = false): SnapCampaign {
+  return {
+    id, tenantId: 1, name: `Campaign ${id}`, advertiserId: 0, advertiserName: '', flightStartHour: refused ? Math.floor(Date.now() / HOUR_MS) + 24 : 0, flightEndHour: OPEN_FLIGHT_END,
+    timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm, targeting: null, creatives: [creative],
+  };
+}
+
+function requestOver(campaigns: SnapCampaign[], traced: boolean): AuctionRequest {
+  const channel: SnapChannel = {
+    id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Channel', serving: true, integration: 'VAST', environment: 'web', format: 'video', vastVersion: '4.2', floorCpm: 0,
+    payout: { type: 'revshare', percent: 50 }, demandMode: 'auction', auctionPrice: 'second', timeoutMs: 500, targeting: null, demand: [], idleTags: [],
+  };
+  const snapshot: Snapshot = {
+    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
+    tags: new Map(), campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
+  };
+  const ctx = buildRequestContext({ w: '640', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
+  return { ctx, channel, snapshot, pacing: new Pacing(), deadline: Date.now() + 500, supplier: null, deals: [], privateAuction: false, traced };
+}
+
+function pick(req: AuctionRequest): { ids: number[]; refused: SourceFate[] } {
+  const refused: SourceFate[] = [];
+  const { candidates } = campaignSource.candidates(req, (fate) => refused.push(fate));
+  return { ids: candidates.map((c: DemandCandidate) => c.id), refused };
+}
+
+describe('our campaigns\' rotation', () => {
+  it('draws the winner uniformly among the eligible campaigns of the tie, with another of them as the runner-up', () => {
+    // eight tied at $5 (three refuse this request), one below at $4
+    const campaigns = [...[1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000, id % 3 === 0)), campaign(20, 4_000_000)];
+    const wins = new Map<number, number>();
+    const req = requestOver(campaigns, false);
+    for (let i = 0; i < 5000; i++) {
+      const { ids } = pick(req);
+      expect(ids).toHaveLength(2);
+      expect(ids[0]).not.toBe(ids[1]);
+      for (const id of ids) expect([1, 2, 4, 5, 7, 8]).toContain(id);
+      wins.set(ids[0]!, (wins.get(ids[0]!) ?? 0) + 1);
+    }
+    // six eligible: about 833 wins each (a fair draw stays within 700-970 with near certainty)
+    expect([...wins.keys()].sort((a, b) => a - b)).toEqual([1, 2, 4, 5, 7, 8]);
+    for (const n of wins.values()) {
+      expect(n).toBeGreaterThan(700);
+      expect(n).toBeLessThan(970);
+    }
+  });
+
+  it('checks one or two campaigns of a tie, not the whole tie, when nobody reads the trace', () => {
+    const req = requestOver([1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000)), false);
+    let checks = 0;
+    const check = req.pacing.campaignRefusal.bind(req.pacing);
+    req.pacing.campaignRefusal = (...args) => {
+      checks++;
+      return check(...args);
+    };
+    for (let i = 0; i < 1000; i++) expect(pick(req).ids).toHaveLength(2);
+    // the first of the ranking, then the winner and the runner-up drawn (one of them may be that first): under 3 a request
+    expect(checks / 1000).toBeLessThan(3);
+    expect(checks / 1000).toBeGreaterThanOrEqual(2);
+    // a traced request checks the whole tie
+    checks = 0;
+    pick({ ...req, traced: true });
+    expect(checks).toBe(8);
+  });
+
+  it('takes the best bid below a tie with one eligible campaign as its runner-up, and skips refused campaigns above it', () => {
+    const campaigns = [campaign(1, 9_000_000, true), campaign(2, 7_000_000), campaign(3, 7_000_000, true), campaign(4, 6_000_000), campaign(5, 5_000_000)];
+    for (let i = 0; i < 50; i++) expect(pick(requestOver(campaigns, false)).ids).toEqual([2, 4]);
+  });
+
+  it('tells a traced request why each campaign it looked at was refused: those above the best bid and the whole tie', () => {
+    const campaigns = [campaign(1, 9_000_000, true), ...[2, 3, 4, 5].map((id) => campaign(id, 7_000_000, id === 4)), campaign(6, 6_000_000)];
+    for (let i = 0; i < 20; i++) {
+      const { ids, refused } = pick(requestOver(campaigns, true));
+      expect(ids).toHaveLength(2);
+      expect(refused.map((f) => f.id).sort()).toEqual([1, 4]);
+      expect(refused.every((f) => f.reason === 'flight_not_started')).toBe(true);
+    }
+    // untraced: nothing reported
+    expect(pick(requestOver(campaigns, false)).refused).toEqual([]);
+  });
+
+  it('finds nothing when every campaign refuses the request', () => {
+    expect(pick(requestOver([campaign(1, 5_000_000, true), campaign(2, 5_000_000, true)], false)).ids).toEqual([]);
+  });
+});
