@@ -56,6 +56,17 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
     return true;
   }
   if (url === '/throws') throw new Error('a handler bug');
+  if (url === '/late-bad-header') {
+    setTimeout(() => {
+      try {
+        res.writeHead(200, { 'x-injected': 'a\r\nb' });
+        res.end('x');
+      } catch {
+        // refused, as node:http's writeHead refuses it
+      }
+    }, 10);
+    return true;
+  }
   if (url === '/latin1') {
     res.writeHead(200, { 'x-name': 'caf\xe9' });
     res.end('ok');
@@ -216,6 +227,10 @@ describe('the edge lane', () => {
     const split = await exchange(port, [get('/bad-header')], 1, { waitEndMs: 300 });
     expect(split.answers).toEqual([]);
     expect(split.ended).toBe(true);
+    // refused after its read: the connection closes at once, the answer before it out
+    const late = await exchange(port, [get('/e/a') + get('/late-bad-header')], 2, { waitEndMs: 300 });
+    expect(late.answers.map((a) => a.body)).toEqual(['lane GET /e/a']);
+    expect(late.ended).toBe(true);
     const thrown = await exchange(port, [get('/throws')], 1, { waitEndMs: 300 });
     expect(thrown.ended).toBe(true);
     expect((await exchange(port, [get('/e/still')], 1)).answers[0]!.body).toBe('lane GET /e/still');

@@ -221,6 +221,19 @@ class LaneResponse implements EdgeResponse {
   end(body?: string | Buffer): this {
     if (this.out !== null) return this;
     this.headersSent = true;
+    try {
+      this.serialize(body);
+    } catch (error) {
+      // an answer that cannot be written (a header that would split it) never goes out: the
+      // connection closes, rather than wait behind it until its keep-alive time
+      this.connection.socket.destroy();
+      throw error;
+    }
+    this.connection.ended(this);
+    return this;
+  }
+
+  private serialize(body: string | Buffer | undefined): void {
     const status = this.statusCode;
     if (!Number.isInteger(status) || status < 200 || status > 999) throw new RangeError(`Invalid status code: ${status}`);
     const bodyless = this.head || status === 204 || status === 304;
@@ -262,8 +275,6 @@ class LaneResponse implements EdgeResponse {
       this.out = text;
       this.outBody = typeof payload === 'string' ? Buffer.from(payload) : payload;
     }
-    this.connection.ended(this);
-    return this;
   }
 }
 
@@ -328,7 +339,7 @@ class LaneConnection {
         try {
           served = this.lane.serve(req, res);
         } catch (error) {
-          // as node:http would: a handler's throw ends the connection, not the process
+          // a handler's throw closes its connection and is logged; the process serves on
           this.queue.splice(this.queue.indexOf(res), 1);
           this.lane.onError(error);
           this.socket.destroy();
