@@ -29,7 +29,7 @@ import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/ent
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
-import { runLoad } from './edge/loadClient.js';
+import { percentile, runLoad } from './edge/loadClient.js';
 import { cpuSeconds } from './workers/servers.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
@@ -98,7 +98,7 @@ export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks 
       }
       if (t === TENANTS) {
         // the demand-tag tenant: one channel calling 5 VAST tags that answer in 20 ms, no campaigns
-        const tags = await insert('tags', Array.from({ length: 5 }, (_, i) => ({ name: `Local demand ${i}`, integration: 'VAST', vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}`, price: { type: 'revshare', percent: 80 }, timeoutMs: 500 })), TagInput);
+        const tags = await insert('tags', Array.from({ length: 5 }, (_, i) => ({ name: `Local demand ${i}`, integration: 'VAST', vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}&rid={{device_id}}`, price: { type: 'revshare', percent: 80 }, timeoutMs: 500 })), TagInput);
         const [id] = await insert('channels', [{ name: 'Five demand tags', demandMode: 'auction', timeoutMs: 500, demand: tags.map((tagId) => ({ tagId, priority: 1 })) }], ChannelInput);
         tagChannelUid = (await uids('channels', [id!]))[0]!;
         return;
@@ -220,7 +220,32 @@ async function main(): Promise<void> {
     if (!paths.length) throw new Error('no tracking URL in the VAST answers: did any of them fill?');
     return paths;
   };
-  const tagLoad = () => runLoad({ port, paths: [`/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8`], connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS });
+  /**
+   * The five-tag case: 200 requests/s, each with its own device id, which the tags pass on to the
+   * demand partner (`rid`); the partner says how long it held each request's slowest call (its 20 ms,
+   * plus its own timer's lateness on the busy client core). What the edge adds to the slowest answer
+   * is then each request's latency minus that hold, not minus 20 ms.
+   */
+  const tagLoad = async () => {
+    const count = Math.ceil((200 * (TAGS_WARMUP_MS + duration)) / 1000) + 400;
+    const tagPaths = Array.from({ length: count }, (_, i) => `/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8&device_id=r${i}`);
+    const latency = new Map<number, number>();
+    await ask(demand.proc, 'holds');
+    const load = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS, onAnswer: (which, ms) => latency.set(which, ms) });
+    const holds = (await ask(demand.proc, 'holds')) as Record<string, number>;
+    const added: number[] = [];
+    const held: number[] = [];
+    for (const [which, ms] of latency) {
+      const hold = holds[`r${which}`];
+      if (hold === undefined) continue;
+      added.push(ms - hold);
+      held.push(hold);
+    }
+    const sorted = (xs: number[]) => Float64Array.from(xs).sort();
+    const a = sorted(added);
+    const h = sorted(held);
+    return { ...load, slowestHold: { p50Ms: percentile(h, 0.5), p99Ms: percentile(h, 0.99), maxMs: percentile(h, 1) }, added: { requests: a.length, p50Ms: percentile(a, 0.5), p99Ms: percentile(a, 0.99), maxMs: percentile(a, 1) } };
+  };
 
   const only = process.env.BENCH_ONLY;
   if (only === 'tags' || only === 'vast' || only === 'half' || only === 'events' || only === 'floor') {
@@ -245,7 +270,6 @@ async function main(): Promise<void> {
 
   say('measuring bareLoad...');
   const bareLoad = await measured(bare.proc.pid!, () => closedLoop(Number(bare.msg.port), ['/']));
-  bare.proc.kill();
   say(`bare: ${JSON.stringify(bareLoad)}`);
   const R = bareLoad.rps;
   /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
@@ -262,8 +286,13 @@ async function main(): Promise<void> {
   const vastMaxLoop = await ask(server.proc, 'loop');
   say(`vast: ${JSON.stringify(vastMax)}`);
   say('measuring vastHalf...');
-  const vastHalf = await pacedLoad(vastPaths, halfOf(vastMax.rps));
+  const vastHalf = await measured(server.proc.pid!, () => pacedLoad(vastPaths, halfOf(vastMax.rps)));
   const vastHalfLoop = await ask(server.proc, 'loop');
+  // the instrument's floor at that rate: the bare server, paced the same way (one request at a
+  // time per connection, as players send them, where R and the closed loops pipeline 8)
+  say('measuring the bare server at the same rate...');
+  const bareHalf = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfOf(vastMax.rps), durationMs: duration }));
+  bare.proc.kill();
 
   const evPaths = await eventPaths();
   say('measuring events...');
@@ -296,9 +325,10 @@ async function main(): Promise<void> {
     bare: bareLoad,
     edgeFloor: { ...edgeFloor, ofR: Math.round((edgeFloor.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(edgeFloor) },
     vastCampaigns: { ...vastMax, ofR: Math.round((vastMax.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(vastMax), target: '>= 0.6 R', eventLoop: vastMaxLoop },
-    vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms', eventLoop: vastHalfLoop },
+    vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms', eventLoop: vastHalfLoop, bareAtSameRate: bareHalf },
     events: { ...events, ofR: Math.round((events.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(events), target: '>= 0.85 R', eventLoop: eventsLoop },
-    fiveDemandTags: { ...tags, demandDelayMs: 20, addedP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: tagsLoop },
+    // added: each request's latency minus its slowest call's hold at the partner (tagLoad); addedOverNominalP99Ms: the p99 minus 20 ms, as measured before
+    fiveDemandTags: { ...tags, demandDelayMs: 20, addedP99Ms: tags.added.p99Ms, addedOverNominalP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: tagsLoop },
     rssMb: rss,
     rssAfterRebuildMb: rssAfterRebuild,
     rssSettledAfterRebuildMb: rssSettled,
@@ -310,9 +340,10 @@ async function main(): Promise<void> {
     bare: { rps: R, p99: bareLoad.p99Ms, perCpuS: bareLoad.perServerCpuS },
     edgeFloor: { rps: edgeFloor.rps, ofR: result.edgeFloor.ofR, perCpuS: edgeFloor.perServerCpuS, ofRPerCpu: result.edgeFloor.ofRPerCpu },
     vastCampaigns: { rps: vastMax.rps, ofR: result.vastCampaigns.ofR, perCpuS: vastMax.perServerCpuS, ofRPerCpu: result.vastCampaigns.ofRPerCpu, p99: vastMax.p99Ms, errors: vastMax.errors, loopMax: vastMaxLoop.loopMaxMs },
-    vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms, loopMax: vastHalfLoop.loopMaxMs },
+    vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms, perCpuS: vastHalf.perServerCpuS, loopMax: vastHalfLoop.loopMaxMs },
+    bareAtHalfRate: { rps: bareHalf.rps, p99: bareHalf.p99Ms, perCpuS: bareHalf.perServerCpuS },
     events: { rps: events.rps, ofR: result.events.ofR, perCpuS: events.perServerCpuS, ofRPerCpu: result.events.ofRPerCpu, p99: events.p99Ms, loopMax: eventsLoop.loopMaxMs },
-    fiveTags: { rps: tags.rps, p99: tags.p99Ms, added: result.fiveDemandTags.addedP99Ms, loopMax: tagsLoop.loopMaxMs },
+    fiveTags: { rps: tags.rps, p99: tags.p99Ms, slowestHoldP99: tags.slowestHold.p99Ms, added: result.fiveDemandTags.addedP99Ms, overNominal: result.fiveDemandTags.addedOverNominalP99Ms, loopMax: tagsLoop.loopMaxMs },
   });
   say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`);
   process.exit(0);

@@ -6,7 +6,8 @@ import { inlineVast, startDemandServer } from '../../packages/server/test/demand
  * The bench's helper processes: `bare` is the reference server (node:http answering a fixed
  * 300-byte body, R in docs/performance.md), `demand` the local VAST demand partner, `bidder` a local
  * OpenRTB bidder (an exchange: POST a bid request, a bid with inline VAST after `?delay=` ms at
- * `?price=` USD CPM). Each reports its port or URL to the parent over IPC and runs until killed.
+ * `?price=` USD CPM). Each reports its port or URL to the parent over IPC and runs until killed; the
+ * demand partner also answers 'holds' (how long it held each `rid`'s slowest call, ms).
  */
 const BODY = Buffer.from('x'.repeat(300));
 
@@ -56,6 +57,17 @@ async function main(): Promise<void> {
     process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   } else if (role === 'demand') {
     const demand = await startDemandServer();
+    // 'holds': each request id's longest call hold so far (the five-tag case's slowest answer), then forgotten
+    process.on('message', (m) => {
+      if (m !== 'holds') return;
+      process.send!(Object.fromEntries(demand.holds));
+      demand.holds.clear();
+    });
+    // the calls are the tests' to read: here they would only grow
+    setInterval(() => {
+      demand.calls.length = 0;
+      demand.headers.length = 0;
+    }, 1000).unref();
     process.send!({ url: demand.url });
   }
 }

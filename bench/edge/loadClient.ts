@@ -20,9 +20,12 @@ interface Conn {
   socket: Socket;
   buffer: Buffer;
   sentAt: number[];
+  /** Which of the requests each one in flight is (its index in `paths` or `requests`). */
+  sentWhich: number[];
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+/** The `p` quantile (0..1) of sorted latencies, ms to 3 decimals. */
+export function percentile(sorted: Float64Array, p: number): number {
   if (!sorted.length) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 1000) / 1000;
 }
@@ -35,8 +38,21 @@ export function jsonPost(path: string, body: unknown): Buffer {
   return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nx-openrtb-version: 2.6\r\nContent-Length: ${json.length}\r\n\r\n`), json]);
 }
 
-/** `paths` are sent as GETs; `requests` as the raw bytes given (see jsonPost). */
-export async function runLoad(opts: { port: number; paths?: string[]; requests?: Buffer[]; connections: number; depth?: number; rate?: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+/**
+ * `paths` are sent as GETs; `requests` as the raw bytes given (see jsonPost), in turn. `onAnswer`
+ * hears each measured answer: which request it was (its index) and its latency.
+ */
+export async function runLoad(opts: {
+  port: number;
+  paths?: string[];
+  requests?: Buffer[];
+  connections: number;
+  depth?: number;
+  rate?: number;
+  durationMs: number;
+  warmupMs?: number;
+  onAnswer?: (which: number, ms: number) => void;
+}): Promise<LoadResult> {
   const { port, connections, durationMs } = opts;
   const depth = opts.depth ?? 1;
   const reqs = opts.requests ?? (opts.paths ?? []).map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\n\r\n`));
@@ -51,8 +67,10 @@ export async function runLoad(opts: { port: number; paths?: string[]; requests?:
   const conns: Conn[] = [];
 
   const send = (c: Conn) => {
+    const which = next++ % reqs.length;
     c.sentAt.push(performance.now());
-    c.socket.write(reqs[next++ % reqs.length]!);
+    c.sentWhich.push(which);
+    c.socket.write(reqs[which]!);
   };
 
   const onData = (c: Conn, chunk: Buffer) => {
@@ -66,11 +84,14 @@ export async function runLoad(opts: { port: number; paths?: string[]; requests?:
       if (c.buffer.length < headEnd + 4 + len) return;
       c.buffer = c.buffer.subarray(headEnd + 4 + len);
       const started = c.sentAt.shift()!;
+      const which = c.sentWhich.shift()!;
       if (measuring) {
         const status = head.slice(9, 12);
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (status[0] === '5') errors++;
-        latencies.push(performance.now() - started);
+        const ms = performance.now() - started;
+        latencies.push(ms);
+        opts.onAnswer?.(which, ms);
         done++;
       }
       if (!stopped && !opts.rate) send(c);
@@ -79,7 +100,7 @@ export async function runLoad(opts: { port: number; paths?: string[]; requests?:
 
   for (let i = 0; i < connections; i++) {
     const socket = connect({ port, host: '127.0.0.1', noDelay: true });
-    const c: Conn = { socket, buffer: Buffer.alloc(0), sentAt: [] };
+    const c: Conn = { socket, buffer: Buffer.alloc(0), sentAt: [], sentWhich: [] };
     socket.on('data', (chunk) => onData(c, chunk));
     socket.on('error', () => errors++);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));

@@ -8,12 +8,16 @@ import { type AddressInfo } from 'node:net';
  * - /wrapper?depth=<n>: a wrapper chain of n hops ending in /inline;
  * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
  * Every request is recorded in `calls` (path and query) and its headers in `headers` (same index),
- * so tests can assert the macros and the viewer's headers sent.
+ * so tests can assert the macros and the viewer's headers sent. A call naming `rid=<id>` also has
+ * its hold (ms from its arrival to its answer written: the delay asked, plus this server's own
+ * lateness) kept in `holds`, the longest of the calls naming the same id: the bench's five-tag case
+ * reads it to measure what the edge adds to the slowest answer.
  */
 export interface DemandServer {
   url: string;
   calls: URL[];
   headers: IncomingHttpHeaders[];
+  holds: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -34,12 +38,16 @@ export async function startDemandServer(): Promise<DemandServer> {
   const calls: URL[] = [];
   const headers: IncomingHttpHeaders[] = [];
   const hanging = new Set<ServerResponse>();
+  const holds = new Map<string, number>();
   let base = '';
   const server: Server = createServer((req, res) => {
+    const arrived = performance.now();
     const url = new URL(req.url ?? '/', base);
     calls.push(url);
     headers.push(req.headers);
     const delay = Number(url.searchParams.get('delay') ?? 0);
+    const rid = url.searchParams.get('rid');
+    if (rid) res.on('finish', () => holds.set(rid, Math.max(holds.get(rid) ?? 0, performance.now() - arrived)));
     const answer = () => {
       switch (url.pathname) {
         case '/inline': {
@@ -78,6 +86,7 @@ export async function startDemandServer(): Promise<DemandServer> {
     url: base,
     calls,
     headers,
+    holds,
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
