@@ -15,9 +15,22 @@ const LEGACY_FIELDS = [
   'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer',
 ] as const;
 
+const mac = (payload: string, key = KEY) => createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
+/** A token as earlier versions signed it: the values as base64url JSON. */
+const jsonToken = (values: unknown[]) => {
+  const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
+  return `${payload}.${mac(payload)}`;
+};
+const ALL_FIELDS = [...LEGACY_FIELDS, 'postbid'] as const;
+
 function legacyToken(count: number): string {
-  const payload = Buffer.from(JSON.stringify(LEGACY_FIELDS.slice(0, count).map((f) => decision[f]))).toString('base64url');
-  return `${payload}.${createHmac('sha256', KEY).update(payload).digest().subarray(0, 16).toString('base64url')}`;
+  return jsonToken(LEGACY_FIELDS.slice(0, count).map((f) => decision[f]));
+}
+
+/** A token's payload and signature: the signature follows the last '.'. */
+function partsOf(token: string): [string, string] {
+  const dot = token.lastIndexOf('.');
+  return [token.slice(0, dot), token.slice(dot + 1)];
 }
 
 describe('tracking tokens', () => {
@@ -30,12 +43,13 @@ describe('tracking tokens', () => {
   it('refuses a forged, damaged, foreign-key or expired token, and never throws', () => {
     const signer = new TokenSigner(KEY);
     const token = signer.sign(decision);
-    const [payload, sig] = token.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify(JSON.parse(Buffer.from(payload, 'base64url').toString()).map((v: unknown, i: number) => (i === 14 ? 99_000_000 : v)))).toString('base64url');
+    const [payload, sig] = partsOf(token);
+    // the revenue CPM (field 14) raised, the signature kept
+    const forged = payload.split('.').map((f, i) => (i === 14 ? (99_000_000).toString(36) : f)).join('.');
     expect(signer.verify(`${forged}.${sig}`, NOW)).toBeNull();
     expect(new TokenSigner('x'.repeat(32)).verify(token, NOW)).toBeNull();
     expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
-    for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, 'x'.repeat(5000), '%%%.%%%']) expect(signer.verify(junk, NOW)).toBeNull();
+    for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, `${payload}${sig}`, 'x'.repeat(5000), '%%%.%%%', `.${sig}`]) expect(signer.verify(junk, NOW)).toBeNull();
   });
 
   it('keeps the tokens it verified lately: the same token finds its decision again, still refused once expired; a forged one never', () => {
@@ -47,7 +61,7 @@ describe('tracking tokens', () => {
     expect(signer.verify(token, NOW + 60)).toBe(first);
     expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
     expect(signer.verify(token, NOW - 301)).toBeNull();
-    const [payload, sig] = token.split('.') as [string, string];
+    const [payload, sig] = partsOf(token);
     expect(signer.verify(`${payload}.${sig.slice(0, -2)}AA`, NOW)).toBeNull();
     expect(signer.verify(`${payload}x.${sig}`, NOW)).toBeNull();
     // two generations bound what is kept: the first token is forgotten, and verified again from its signature
@@ -70,14 +84,66 @@ describe('tracking tokens', () => {
     expect(signer.verify(legacyToken(24), NOW)).toEqual({ ...decision, postbid: 0 });
   });
 
+  it('accepts a token of the current fields signed as base64url JSON, as versions before the compact payload signed them', () => {
+    const signer = new TokenSigner(KEY);
+    expect(signer.verify(jsonToken(ALL_FIELDS.map((f) => decision[f])), NOW)).toEqual(decision);
+    // the JSON payload has no '.', the compact one always has: a JSON token's values are read as JSON
+    expect(partsOf(jsonToken(ALL_FIELDS.map((f) => decision[f])))[0]).not.toContain('.');
+  });
+
+  it('writes the payload as URL-safe text, about 40 % shorter than base64url JSON, and reads any text back exactly', () => {
+    const signer = new TokenSigner(KEY);
+    const token = signer.sign(decision);
+    expect(token).toMatch(/^[A-Za-z0-9_~.-]+$/);
+    expect(token.length).toBeLessThan(jsonToken(ALL_FIELDS.map((f) => decision[f])).length * 0.7);
+    const [payload] = partsOf(token);
+    const fields = payload.split('.');
+    expect(fields).toHaveLength(ALL_FIELDS.length);
+    expect(fields[0]).toBe(decision.id);
+    expect(fields[1]).toBe(NOW.toString(36));
+    expect(fields[13]).toBe('example~2Ecom');
+    const texts = ['a.b~c%d', 'com.example.app', "it's (a) test! *", 'spaces and + plus & amp = eq', 'prix-é€😀', 'zh-中文', '~~..%%', '%7E', '\u0000\n'];
+    for (const text of texts) {
+      const d = { ...decision, appBundle: text, domain: text, dealId: text, marketplace: text, viewer: text };
+      const t = signer.sign(d);
+      expect(t).toMatch(/^[A-Za-z0-9_~.-]+$/);
+      expect(partsOf(t)[0]).toContain('.');
+      expect(signer.verify(t, NOW)).toEqual(d);
+      // a player or an exchange that percent-encodes the URL again: /ev reads the parameter decoded once
+      const reencoded = new URL(`https://x.example/ev?t=${encodeURIComponent(t)}`).searchParams.get('t');
+      expect(reencoded).toBe(t);
+    }
+  });
+
+  it('signs what the compact payload cannot hold (a fraction, a negative number, a lone surrogate) as base64url JSON, which verifies', () => {
+    const signer = new TokenSigner(KEY);
+    for (const d of [{ ...decision, revenueCpm: 1_250_000.5 }, { ...decision, costCpm: -1 }, { ...decision, domain: 'bad\ud800' }]) {
+      const token = signer.sign(d);
+      expect(partsOf(token)[0]).not.toContain('.');
+      expect(signer.verify(token, NOW)).toEqual(d);
+    }
+  });
+
+  it('refuses a compact payload that is not one, even under a valid signature', () => {
+    const signer = new TokenSigner(KEY);
+    const fields = partsOf(signer.sign(decision))[0].split('.');
+    const signed = (payload: string) => `${payload}.${mac(payload)}`;
+    expect(signer.verify(signed(fields.join('.')), NOW)).toEqual(decision);
+    expect(signer.verify(signed(fields.slice(0, -1).join('.')), NOW)).toBeNull();
+    expect(signer.verify(signed([...fields, '0'].join('.')), NOW)).toBeNull();
+    expect(signer.verify(signed(fields.map((f, i) => (i === 2 ? '!' : f)).join('.')), NOW)).toBeNull();
+    expect(signer.verify(signed(fields.map((f, i) => (i === 2 ? '' : f)).join('.')), NOW)).toBeNull();
+    expect(signer.verify(signed(fields.map((f, i) => (i === 13 ? 'bad~ZZescape' : f)).join('.')), NOW)).toBeNull();
+  });
+
   it('signs with HMAC-SHA256 truncated to 128 bits, whatever the key length and the attached value', () => {
     for (const key of ['k', 'k'.repeat(32), 'k'.repeat(63), 'k'.repeat(64), 'k'.repeat(65), 'k'.repeat(200), 'clé-é€😀'.repeat(3)]) {
       const signer = new TokenSigner(key);
       const token = signer.sign(decision);
-      const [payload, sig] = token.split('.') as [string, string];
+      const [payload, sig] = partsOf(token);
       const hmac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
       expect(sig).toBe(hmac(payload));
-      expect(Buffer.from(payload, 'base64url').toString()).toBe(JSON.stringify(LEGACY_FIELDS.map((f) => decision[f]).concat(decision.postbid)));
+      expect(signer.verify(token, NOW)).toEqual(decision);
       for (const value of ['https://ssp.example/bill?p=1.25', 'prix-é€😀\n\u0000']) {
         expect(signer.attach(token, value)).toBe(hmac(`${token}\n${value}`));
         expect(signer.attached(token, value, signer.attach(token, value))).toBe(true);

@@ -5,6 +5,15 @@ import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
  * which price), so that /ev trusts nothing else in the URL. HMAC-SHA256 with the key kept in the
  * store, truncated to 128 bits; a token older than `MAX_AGE_S` is refused (and the replay guard
  * only has to remember that long).
+ *
+ * A token is `<payload>.<signature>`. The payload is the decision's values in FIELDS order, each as
+ * URL-safe text, joined by '.' (`compactPayload`): whole numbers in base 36, text as it is when it
+ * is letters, digits, '_' and '-', else percent-encoded with '~' for '%' (and '.', '~' and the
+ * other characters encodeURIComponent keeps, escaped too). A VAST answer carries its token in 8 or
+ * more URLs: this one is about 40 % shorter than the base64url JSON that earlier versions signed,
+ * and made without a buffer. Tokens of that older kind (a payload without a '.') still verify, and
+ * a decision with a value the compact form does not hold (a fraction, a negative number) is signed
+ * in it still.
  */
 export interface Decision {
   /** Random decision id: a replayed impression of the same decision is counted once. */
@@ -129,8 +138,9 @@ export class TokenSigner {
   }
 
   sign(d: Decision): string {
-    const payload = Buffer.from(JSON.stringify(valuesOf(d))).toString('base64url');
-    // base64url is ASCII: no need to look
+    const values = valuesOf(d);
+    const payload = compactPayload(values) ?? jsonPayload(values);
+    // both payloads are ASCII: no need to look
     return `${payload}.${this.hmac.of(payload).subarray(0, SIG_BYTES).toString('base64url')}`;
   }
 
@@ -179,22 +189,101 @@ export class TokenSigner {
 
   /** The decision a token names, when its signature holds (its age is the caller's to check). */
   private decode(token: string): Decision | null {
-    const dot = token.indexOf('.');
+    // the signature is base64url, which has no '.': the last '.' ends the payload
+    const dot = token.lastIndexOf('.');
     if (dot <= 0) return null;
     const payload = token.slice(0, dot);
     const sig = Buffer.from(token.slice(dot + 1), 'base64url');
     if (sig.length !== SIG_BYTES || !timingSafeEqual(sig, this.mac(payload))) return null;
-    let values: unknown;
-    try {
-      values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    } catch {
-      return null;
-    }
-    if (Array.isArray(values) && values.length >= LEGACY_FROM && values.length < FIELDS.length) values.push(...LEGACY_TAIL.slice(values.length - LEGACY_FROM));
-    if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
-    for (let i = 0; i < FIELDS.length; i++) if (IS_NUMERIC[i] ? typeof values[i] !== 'number' : typeof values[i] !== 'string') return null;
-    return decisionOf(values as (string | number)[]);
+    const values = payload.includes('.') ? compactValues(payload) : jsonValues(payload);
+    return values && decisionOf(values);
   }
+}
+
+/** Text a compact payload keeps as it is (ids, countries, device and OS names, most values). */
+const PLAIN_TEXT = /^[A-Za-z0-9_-]*$/;
+/** Text whose only other character is '.' (domains, app bundles): its dots escaped, nothing else to look at. */
+const DOTTED_TEXT = /^[A-Za-z0-9_.-]*$/;
+/** What encodeURIComponent leaves that the payload cannot hold as it is: '%' becomes '~', the others '~' and their code. */
+const NOT_PLAIN = /[%.!'()*~]/g;
+const escapeOf = (c: string): string => (c === '%' ? '~' : `~${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Text percent-encoded with '~' for '%' (NOT_PLAIN), or null for a string with a lone surrogate, which has no UTF-8. */
+function escapedText(v: string): string | null {
+  try {
+    return encodeURIComponent(v).replace(NOT_PLAIN, escapeOf);
+  } catch {
+    return null;
+  }
+}
+
+/** The compact payload of a decision's values (see the top of this file), or null when one does not fit it. */
+function compactPayload(values: readonly (string | number)[]): string | null {
+  const out = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    let field: string;
+    if (IS_NUMERIC[i]) {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return null;
+      field = v.toString(36);
+    } else {
+      if (typeof v !== 'string') return null;
+      if (PLAIN_TEXT.test(v)) field = v;
+      else if (DOTTED_TEXT.test(v)) field = v.replaceAll('.', '~2E');
+      else {
+        const escaped = escapedText(v);
+        if (escaped === null) return null;
+        field = escaped;
+      }
+    }
+    out[i] = field;
+  }
+  // one flat string (a '+=' rope would be flattened by the MAC's hash, piece by piece)
+  return out.join('.');
+}
+
+/** The payload earlier versions signed: the values as JSON, in base64url. */
+const jsonPayload = (values: readonly (string | number)[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+/**
+ * A compact payload's values, or null when it is not one of this version's (another count of
+ * fields). Its signature was checked first: it is sign's own text, read without checking each
+ * character again.
+ */
+function compactValues(payload: string): (string | number)[] | null {
+  const fields = payload.split('.');
+  if (fields.length !== FIELDS.length) return null;
+  const values = new Array<string | number>(fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (IS_NUMERIC[i]) {
+      const n = parseInt(f, 36);
+      if (Number.isNaN(n)) return null;
+      values[i] = n;
+    } else if (!f.includes('~')) values[i] = f;
+    else {
+      try {
+        values[i] = decodeURIComponent(f.replaceAll('~', '%'));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return values;
+}
+
+/** A JSON payload's values (earlier versions' tokens, shorter ones completed: LEGACY_TAIL), or null. */
+function jsonValues(payload: string): (string | number)[] | null {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (Array.isArray(values) && values.length >= LEGACY_FROM && values.length < FIELDS.length) values.push(...LEGACY_TAIL.slice(values.length - LEGACY_FROM));
+  if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
+  for (let i = 0; i < FIELDS.length; i++) if (IS_NUMERIC[i] ? typeof values[i] !== 'number' : typeof values[i] !== 'string') return null;
+  return values as (string | number)[];
 }
 
 /** A decision's values in FIELDS order, as one array literal (no closure per token). */
