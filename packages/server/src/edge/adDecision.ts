@@ -193,7 +193,13 @@ export interface AdOutcome {
   trace: DecisionTrace;
 }
 
-export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): Promise<AdOutcome> {
+/**
+ * The decision, as soon as it is known: an outcome at once when nothing was called over the network
+ * (our own campaigns, a paused channel, a refused request: most requests), a promise otherwise. The
+ * entry points answer an outcome they get at once in the same turn, with no promise or microtask
+ * between the request and its answer; `await` reads either.
+ */
+export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): AdOutcome | Promise<AdOutcome> {
   const started = performance.now();
   const snapshot = deps.snapshot();
   const traced = options.trace !== false;
@@ -229,18 +235,31 @@ export async function runDecision(deps: EdgeDeps, channelUid: string, ctx: Reque
   const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
   if (rule) return unfilled(deps, out, counters, `channel_targeting.${rule}`, ivtFlag, now, started);
 
-  let result: AuctionResult;
+  let auction: AuctionResult | Promise<AuctionResult>;
   try {
     const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
-    const auction = runAuction(
+    auction = runAuction(
       { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, traced },
       deps.sources,
     );
-    // decided at once (nothing called over the network): no await, no microtask
-    result = auction instanceof Promise ? await auction : auction;
   } catch {
     return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started);
   }
+  // decided at once (nothing called over the network): settled now, no promise
+  if (!(auction instanceof Promise)) return settle(deps, out, counters, auction, ctx, options, ivtFlag, started);
+  return auction.then(
+    (result) => settle(deps, out, counters, result, ctx, options, ivtFlag, started),
+    () => unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started),
+  );
+}
+
+/** The decision after its auction: the fates counted, the winner admitted by delivery control, signed and settled. */
+function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: AuctionResult, ctx: RequestContext, options: DecideOptions, ivtFlag: number, started: number): AdOutcome {
+  const trace = out.trace;
+  const decision = out.decision!;
+  const channel = out.channel!;
+  const snapshot = out.snapshot!;
+  const now = ctx.now;
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
   countFates(counters, result.fates, now);
@@ -306,9 +325,13 @@ function admissionOf(pacing: Pacing, snapshot: Snapshot, channel: SnapChannel, c
   return pacing.admission(campaign, tag, snapshot.tenants.get(channel.tenantId)?.timezone ?? 0, revenueCpm, campaign?.frequencyCap ? pacing.viewerOf(ctx) : '');
 }
 
-/** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version. */
-export async function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): Promise<DecisionOutcome> {
-  const o = await runDecision(deps, channelUid, ctx, options);
+/** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version (at once when runDecision's is). */
+export function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): DecisionOutcome | Promise<DecisionOutcome> {
+  const o = runDecision(deps, channelUid, ctx, options);
+  return o instanceof Promise ? o.then((done) => rendered(deps, done)) : rendered(deps, o);
+}
+
+function rendered(deps: EdgeDeps, o: AdOutcome): DecisionOutcome {
   if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace, decisionId: null };
   if (!o.winner) return { status: o.status, xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token), trace: o.trace, decisionId: null };
   const xml = withImpressionPixels(winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);

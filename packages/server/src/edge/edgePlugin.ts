@@ -263,7 +263,9 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       if (path.startsWith(VAST_PREFIX) && search.get('debug') !== '1') {
         const uid = safeDecode(path.slice(VAST_PREFIX.length));
         const started = performance.now();
-        void handleVast(deps, req, res, uid, search).finally(() => vastTimer.observe((performance.now() - started) / 1000));
+        const answering = handleVast(deps, req, res, uid, search);
+        if (answering) void answering.finally(() => vastTimer.observe((performance.now() - started) / 1000));
+        else vastTimer.observe((performance.now() - started) / 1000);
         return true;
       }
       const found = entries.length ? entryFor('GET', path) : null;

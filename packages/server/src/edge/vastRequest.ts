@@ -52,17 +52,26 @@ export function clientAddress(req: EdgeRequest, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? '';
 }
 
-/** The channel's decision for a VAST request; `options.trace` false when nobody reads the trace (the plain entry). */
-export async function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string, search: URLSearchParams, options?: DecideOptions): Promise<DecisionOutcome | null> {
+/**
+ * The channel's decision for a VAST request (at once when nothing was called: adDecision.ts
+ * runDecision), null when it failed (logged); `options.trace` false when nobody reads the trace
+ * (the plain entry).
+ */
+export function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string, search: URLSearchParams, options?: DecideOptions): DecisionOutcome | null | Promise<DecisionOutcome | null> {
   try {
     const ctx = buildRequestContext(queryObject(search), connectionFacts(req, deps.trustProxy), Date.now(), deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
-    return await decide(deps, uid, ctx, channel ? { ...options, channel } : options);
+    const outcome = decide(deps, uid, ctx, channel ? { ...options, channel } : options);
+    return outcome instanceof Promise ? outcome.catch((error: unknown) => failed(deps, error)) : outcome;
   } catch (error) {
-    deps.onError(error);
-    return null;
+    return failed(deps, error);
   }
+}
+
+function failed(deps: VastRequestDeps, error: unknown): null {
+  deps.onError(error);
+  return null;
 }
 
 /** Each channel in the VAST versions tags asked for (`vast_version`), kept with the snapshot's channel object. */
@@ -86,8 +95,15 @@ function inVersion(deps: EdgeDeps, uid: string, asked: string): SnapChannel | nu
 /** The plain VAST entry reads no trace. */
 const UNTRACED: DecideOptions = Object.freeze({ trace: false });
 
-export async function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): Promise<void> {
-  const outcome = await decideVast(deps, req, uid, search, UNTRACED);
+/** Answers a VAST request: in the same turn when its decision is known at once (then undefined), else when it is (the promise). */
+export function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): Promise<void> | undefined {
+  const outcome = decideVast(deps, req, uid, search, UNTRACED);
+  if (outcome instanceof Promise) return outcome.then((done) => answerVast(deps, req, res, done));
+  answerVast(deps, req, res, outcome);
+  return undefined;
+}
+
+function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, outcome: DecisionOutcome | null): void {
   if (req.socket?.destroyed) {
     // the player hung up while demand answered: no ad will play, so what delivery control reserved
     // for this decision goes back now instead of holding the budget for the reservation's lifetime

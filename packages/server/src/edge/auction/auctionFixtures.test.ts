@@ -90,8 +90,12 @@ describe('auction fixtures', () => {
     const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new Pacing(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test' };
     const ctx = buildRequestContext(f.request.query, { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' }, Date.now());
     const started = Date.now();
-    const { xml, trace } = await decide(deps, 'ch', ctx);
+    const callsBefore = server.calls.length;
+    const deciding = decide(deps, 'ch', ctx);
+    const { xml, trace } = await deciding;
     const elapsed = Date.now() - started;
+    // the decision comes at once (no promise, answered in the request's own turn) exactly when no demand was called over the network
+    expect(deciding instanceof Promise).toBe(server.calls.length > callsBefore);
 
     expect(trace.result, f.description).toBe(f.expect.result);
     expect(schemaErrors(f.channel.vastVersion, xml)).toBe('');
