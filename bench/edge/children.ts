@@ -7,7 +7,8 @@ import { inlineVast, startDemandServer } from '../../packages/server/test/demand
  * 300-byte body, R in docs/performance.md), `demand` the local VAST demand partner, `bidder` a local
  * OpenRTB bidder (an exchange: POST a bid request, a bid with inline VAST after `?delay=` ms at
  * `?price=` USD CPM). Each reports its port or URL to the parent over IPC and runs until killed; the
- * demand partner also answers 'holds' (how long it held each `rid`'s slowest call, ms).
+ * demand partner also answers 'holds' (how long it held each `rid`'s slowest call, ms), and the
+ * bidder the same by the bid request's `source.tid` (one per auction, passed on to every exchange).
  */
 const BODY = Buffer.from('x'.repeat(300));
 
@@ -22,7 +23,15 @@ async function main(): Promise<void> {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     process.send!({ port: (server.address() as AddressInfo).port });
   } else if (role === 'bidder') {
+    // each auction's (source.tid's) longest hold of a call, from its arrival to its answer's end
+    const holds = new Map<string, number>();
+    process.on('message', (m) => {
+      if (m !== 'holds') return;
+      process.send!(Object.fromEntries(holds));
+      holds.clear();
+    });
     const server = createServer((req, res) => {
+      const arrived = performance.now();
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -30,12 +39,14 @@ async function main(): Promise<void> {
         const delay = Number(url.searchParams.get('delay') ?? 0);
         const price = Number(url.searchParams.get('price') ?? 2);
         setTimeout(() => {
-          let request: { id?: string; imp?: { id?: string }[] } = {};
+          let request: { id?: string; imp?: { id?: string }[]; source?: { tid?: string } } = {};
           try {
             request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request;
           } catch {
             // answered as a no-bid below
           }
+          const tid = request.source?.tid;
+          if (tid) res.on('finish', () => holds.set(tid, Math.max(holds.get(tid) ?? 0, performance.now() - arrived)));
           const imp = request.imp?.[0];
           if (!request.id || !imp?.id) {
             res.writeHead(204);
