@@ -29,7 +29,7 @@ import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/ent
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
-import { percentile, runLoad } from './edge/loadClient.js';
+import { addedOverHolds, runLoad } from './edge/loadClient.js';
 import { cpuSeconds } from './workers/servers.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
@@ -233,18 +233,7 @@ async function main(): Promise<void> {
     await ask(demand.proc, 'holds');
     const load = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS, onAnswer: (which, ms) => latency.set(which, ms) });
     const holds = (await ask(demand.proc, 'holds')) as Record<string, number>;
-    const added: number[] = [];
-    const held: number[] = [];
-    for (const [which, ms] of latency) {
-      const hold = holds[`r${which}`];
-      if (hold === undefined) continue;
-      added.push(ms - hold);
-      held.push(hold);
-    }
-    const sorted = (xs: number[]) => Float64Array.from(xs).sort();
-    const a = sorted(added);
-    const h = sorted(held);
-    return { ...load, slowestHold: { p50Ms: percentile(h, 0.5), p99Ms: percentile(h, 0.99), maxMs: percentile(h, 1) }, added: { requests: a.length, p50Ms: percentile(a, 0.5), p99Ms: percentile(a, 0.99), maxMs: percentile(a, 1) } };
+    return { ...load, ...addedOverHolds(latency, holds, (which) => `r${which}`) };
   };
 
   const only = process.env.BENCH_ONLY;

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { AdExchangeInput, type BidRequest, SupplierInput } from '@adplane/shared';
 import { fill } from './edge.bench.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
-import { jsonPost, percentile, runLoad } from './edge/loadClient.js';
+import { addedOverHolds, jsonPost, runLoad } from './edge/loadClient.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const EXCHANGES = 5;
@@ -128,18 +128,7 @@ async function main(): Promise<void> {
     await ask(bidder.proc, 'holds');
     const load = await runLoad({ port, requests: fanRequests, connections: 16, rate: FAN_RATE, durationMs: duration, warmupMs: FAN_WARMUP_MS, onAnswer: (which, ms) => latency.set(which, ms) });
     const holds = (await ask(bidder.proc, 'holds')) as Record<string, number>;
-    const added: number[] = [];
-    const held: number[] = [];
-    for (const [which, ms] of latency) {
-      const hold = holds[`fan-${which}`];
-      if (hold === undefined) continue;
-      added.push(ms - hold);
-      held.push(hold);
-    }
-    const sorted = (xs: number[]) => Float64Array.from(xs).sort();
-    const a = sorted(added);
-    const h = sorted(held);
-    return { ...load, slowestHold: { p50Ms: percentile(h, 0.5), p99Ms: percentile(h, 0.99), maxMs: percentile(h, 1) }, added: { requests: a.length, p50Ms: percentile(a, 0.5), p99Ms: percentile(a, 0.99), maxMs: percentile(a, 1) } };
+    return { ...load, ...addedOverHolds(latency, holds, (which) => `fan-${which}`) };
   };
 
   const only = process.env.BENCH_ONLY;

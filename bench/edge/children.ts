@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { inlineVast, startDemandServer } from '../../packages/server/test/demandServers.js';
+import { inlineVast, keepHold, startDemandServer } from '../../packages/server/test/demandServers.js';
 
 /**
  * The bench's helper processes: `bare` is the reference server (node:http answering a fixed
@@ -11,6 +11,15 @@ import { inlineVast, startDemandServer } from '../../packages/server/test/demand
  * bidder the same by the bid request's `source.tid` (one per auction, passed on to every exchange).
  */
 const BODY = Buffer.from('x'.repeat(300));
+
+/** Answers the parent's 'holds' with the holds kept so far (by request key, ms), then forgets them. */
+function answerHolds(holds: Map<string, number>): void {
+  process.on('message', (m) => {
+    if (m !== 'holds') return;
+    process.send!(Object.fromEntries(holds));
+    holds.clear();
+  });
+}
 
 async function main(): Promise<void> {
   const role = process.argv[2];
@@ -25,11 +34,7 @@ async function main(): Promise<void> {
   } else if (role === 'bidder') {
     // each auction's (source.tid's) longest hold of a call, from its arrival to its answer's end
     const holds = new Map<string, number>();
-    process.on('message', (m) => {
-      if (m !== 'holds') return;
-      process.send!(Object.fromEntries(holds));
-      holds.clear();
-    });
+    answerHolds(holds);
     const server = createServer((req, res) => {
       const arrived = performance.now();
       const chunks: Buffer[] = [];
@@ -46,7 +51,7 @@ async function main(): Promise<void> {
             // answered as a no-bid below
           }
           const tid = request.source?.tid;
-          if (tid) res.on('finish', () => holds.set(tid, Math.max(holds.get(tid) ?? 0, performance.now() - arrived)));
+          if (tid) keepHold(holds, tid, res, arrived);
           const imp = request.imp?.[0];
           if (!request.id || !imp?.id) {
             res.writeHead(204);
@@ -68,12 +73,8 @@ async function main(): Promise<void> {
     process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   } else if (role === 'demand') {
     const demand = await startDemandServer();
-    // 'holds': each request id's longest call hold so far (the five-tag case's slowest answer), then forgotten
-    process.on('message', (m) => {
-      if (m !== 'holds') return;
-      process.send!(Object.fromEntries(demand.holds));
-      demand.holds.clear();
-    });
+    // each request id's longest call hold (the five-tag case's slowest answer)
+    answerHolds(demand.holds);
     // the calls are the tests' to read: here they would only grow
     setInterval(() => {
       demand.calls.length = 0;

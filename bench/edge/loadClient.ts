@@ -24,6 +24,35 @@ interface Conn {
   sentWhich: number[];
 }
 
+/** Percentiles of some latencies, ms. */
+export interface Spread {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const spreadOf = (xs: number[]): Spread => {
+  const sorted = Float64Array.from(xs).sort();
+  return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: percentile(sorted, 1) };
+};
+
+/**
+ * What the server added to each request's slowest demand answer: its latency (by request index, as
+ * runLoad's `onAnswer` heard it) minus how long the demand end held that request's slowest call
+ * (`holds`, by the key `keyOf` gives the request). Requests the demand end never saw are left out.
+ */
+export function addedOverHolds(latency: Map<number, number>, holds: Record<string, number>, keyOf: (which: number) => string): { slowestHold: Spread; added: Spread & { requests: number } } {
+  const added: number[] = [];
+  const held: number[] = [];
+  for (const [which, ms] of latency) {
+    const hold = holds[keyOf(which)];
+    if (hold === undefined) continue;
+    added.push(ms - hold);
+    held.push(hold);
+  }
+  return { slowestHold: spreadOf(held), added: { requests: added.length, ...spreadOf(added) } };
+}
+
 /** The `p` quantile (0..1) of sorted latencies, ms to 3 decimals. */
 export function percentile(sorted: Float64Array, p: number): number {
   if (!sorted.length) return 0;

@@ -13,6 +13,14 @@ import { type AddressInfo } from 'node:net';
  * lateness) kept in `holds`, the longest of the calls naming the same id: the bench's five-tag case
  * reads it to measure what the edge adds to the slowest answer.
  */
+/**
+ * Keeps in `holds` how long `res` was held for `key`: from `arrived` until its answer is written,
+ * the longest of the calls with the same key (the bench's partners: a request's slowest call).
+ */
+export function keepHold(holds: Map<string, number>, key: string, res: ServerResponse, arrived: number): void {
+  res.on('finish', () => holds.set(key, Math.max(holds.get(key) ?? 0, performance.now() - arrived)));
+}
+
 export interface DemandServer {
   url: string;
   calls: URL[];
@@ -47,7 +55,7 @@ export async function startDemandServer(): Promise<DemandServer> {
     headers.push(req.headers);
     const delay = Number(url.searchParams.get('delay') ?? 0);
     const rid = url.searchParams.get('rid');
-    if (rid) res.on('finish', () => holds.set(rid, Math.max(holds.get(rid) ?? 0, performance.now() - arrived)));
+    if (rid) keepHold(holds, rid, res, arrived);
     const answer = () => {
       switch (url.pathname) {
         case '/inline': {
