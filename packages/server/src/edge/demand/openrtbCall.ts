@@ -155,7 +155,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
   const b = read.bid;
   const markup: OrtbMarkup = {
-    kind: 'ortb', media, adm: b.adm, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
+    kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
     seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId: id, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
   };
   const deal = b.dealId ? t.deals.find((d) => d.dealId === b.dealId) : undefined;

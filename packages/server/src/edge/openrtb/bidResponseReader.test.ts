@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
+import { readVastAnswer } from '../demand/vastAnswer.js';
 import { parseBidResponse, readBidResponse, type ResponseExpectation } from './bidResponseReader.js';
 
 const VAST = inlineVast('https://dsp.example', null);
@@ -17,7 +18,7 @@ describe('bid response reader', () => {
     expect(read).toEqual({
       ok: true,
       bid: {
-        priceCpm: 3_250_000, bidId: 'resp-7', impId: '1', seat: 's1', adm: VAST, nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: '',
+        priceCpm: 3_250_000, bidId: 'resp-7', impId: '1', seat: 's1', adm: VAST, vast: readVastAnswer(VAST), nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: '',
         adid: 'a9', adomain: ['brand.example'], cat: ['IAB1-1'], crid: 'cr1', dealId: 'D1', w: 640, h: 360, mtype: 2,
       },
     });
@@ -28,8 +29,9 @@ describe('bid response reader', () => {
 
   it('accepts markup served on the win notice (nurl, no adm) and banner HTML', () => {
     const nurlOnly = readBidResponse(answer([bid({ adm: undefined, nurl: 'https://dsp.example/win' })]), x);
-    expect(nurlOnly.ok && nurlOnly.bid.adm).toBe('');
-    expect(reason(answer([bid({ adm: '<div>ad</div>', mtype: 1 })]), { ...x, media: 'banner' })).toBe('ok');
+    expect(nurlOnly.ok && [nurlOnly.bid.adm, nurlOnly.bid.vast]).toEqual(['', null]);
+    const banner = readBidResponse(answer([bid({ adm: '<div>ad</div>', mtype: 1 })]), { ...x, media: 'banner' });
+    expect(banner.ok && [banner.bid.adm, banner.bid.vast]).toEqual(['<div>ad</div>', null]);
   });
 
   it('refuses every other answer with its reason', () => {

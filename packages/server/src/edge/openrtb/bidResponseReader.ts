@@ -1,5 +1,5 @@
 import { MTYPE } from '@adplane/shared';
-import { readVastAnswer } from '../demand/vastAnswer.js';
+import { type DemandInline, type DemandWrapper, readVastAnswer } from '../demand/vastAnswer.js';
 
 /**
  * Reads a demand's OpenRTB 2.6 bid response to the one impression we offered: the response must
@@ -17,6 +17,8 @@ export interface OrtbBid {
   seat: string;
   /** Markup in the bid ('' when served on the win notice). */
   adm: string;
+  /** A video bid's `adm` as read when it came in (null: no adm, or a banner): the winner renders from it, not from a second parse. */
+  vast: DemandInline | DemandWrapper | null;
   nurl: string;
   burl: string;
   lurl: string;
@@ -82,9 +84,11 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
   const adm = typeof raw.adm === 'string' ? raw.adm.trim() : '';
   const nurl = httpUrl(raw.nurl);
   if (!adm && !nurl) return 'no_markup';
+  let vast: DemandInline | DemandWrapper | null = null;
   if (adm && x.media === 'video') {
-    const vast = readVastAnswer(adm);
-    if (vast.kind === 'empty') return `bad_adm_${vast.reason}`;
+    const read = readVastAnswer(adm);
+    if (read.kind === 'empty') return `bad_adm_${read.reason}`;
+    vast = read;
   }
   const dealId = str(raw.dealid, 128);
   // the reasons the auction gives deal bids too (auction/runAuction.ts)
@@ -101,6 +105,7 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
     impId: x.impId,
     seat,
     adm,
+    vast,
     nurl,
     burl: httpUrl(raw.burl),
     lurl: httpUrl(raw.lurl),

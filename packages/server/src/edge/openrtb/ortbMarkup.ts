@@ -1,5 +1,5 @@
 import { MTYPE } from '@adplane/shared';
-import { mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
+import { type DemandAnswer, type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 import { renderEmpty, renderInline, renderWrapper, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
@@ -19,6 +19,8 @@ export interface OrtbMarkup {
   kind: 'ortb';
   media: 'video' | 'banner';
   adm: string;
+  /** A video `adm` as read when the bid came in (bidResponseReader.ts); absent: read when rendered. */
+  vast?: DemandInline | DemandWrapper | null;
   nurl: string;
   burl: string;
   lurl: string;
@@ -76,7 +78,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     });
   }
   if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
-  const answer = readVastAnswer(fillAuctionMacros(m.adm, macros));
+  const answer = vastOf(m, macros);
   if (answer.kind === 'wrapper') {
     return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers) });
   }
@@ -96,6 +98,21 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     nonLinear: null,
     trackers: mergeTrackers(answer.trackers, trackers),
   });
+}
+
+/**
+ * The winner's VAST with the auction macros filled in: the answer read when the bid came in, its
+ * text filled (the macros' values are URL-encoded, so filling the text read from the XML is filling
+ * the XML), else the markup read now.
+ */
+function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
+  if (!m.vast) return readVastAnswer(fillAuctionMacros(m.adm, macros));
+  if (!m.adm.includes('${AUCTION_')) return m.vast;
+  const fill = (url: string) => fillAuctionMacros(url, macros);
+  const t = m.vast.trackers;
+  const trackers = { impression: t.impression.map(fill), error: t.error.map(fill), events: t.events.map(([event, url]): [string, string] => [event, fill(url)]), clickTracking: t.clickTracking.map(fill) };
+  if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
+  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })) };
 }
 
 function bannerBody(m: OrtbMarkup, macros: MacroValues): string {

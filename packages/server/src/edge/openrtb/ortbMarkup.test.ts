@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readVastAnswer } from '../demand/vastAnswer.js';
+import { noTrackers } from '../vast/vastWriter.js';
+import { type MacroValues } from './auctionMacros.js';
+import { BID_PRICE } from './demandPricing.js';
+import { type OrtbMarkup, ortbVastDocument } from './ortbMarkup.js';
+
+const MACROS = '${AUCTION_PRICE}/${AUCTION_ID}/${AUCTION_BID_ID}';
+
+const INLINE = `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>dsp ${MACROS}</AdSystem><AdTitle>t ${MACROS}</AdTitle>
+<Impression><![CDATA[https://d.example/imp?p=\${AUCTION_PRICE}&b=\${AUCTION_BID_ID}]]></Impression><Error>https://d.example/err?p=\${AUCTION_PRICE}</Error>
+<Creatives><Creative><Linear><Duration>00:00:15</Duration><TrackingEvents><Tracking event="start">https://d.example/start?p=\${AUCTION_PRICE}</Tracking></TrackingEvents>
+<VideoClicks><ClickThrough>https://brand.example/?a=\${AUCTION_ID}</ClickThrough><ClickTracking>https://d.example/click?p=\${AUCTION_PRICE}</ClickTracking></VideoClicks>
+<MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.example/ad.mp4?p=\${AUCTION_PRICE}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+
+const WRAPPER = `<VAST version="3.0"><Ad><Wrapper><AdSystem>dsp</AdSystem><VASTAdTagURI>https://d.example/vast?p=\${AUCTION_PRICE}&amp;id=\${AUCTION_ID}</VASTAdTagURI>
+<Impression>https://d.example/imp?p=\${AUCTION_PRICE}</Impression><Creatives/></Wrapper></Ad></VAST>`;
+
+function markup(adm: string, read: boolean): OrtbMarkup {
+  const answer = readVastAnswer(adm);
+  if (answer.kind === 'empty') throw new Error(`fixture unreadable: ${answer.reason}`);
+  return {
+    kind: 'ortb', media: 'video', adm, ...(read ? { vast: answer } : {}), nurl: '', burl: '', lurl: '', adomain: ['brand.example'], cat: [], crid: 'c1', adid: '', dealId: '',
+    seat: 's', w: 640, h: 360, mtype: 2, requestId: 'r', impId: '1', bidId: 'b', bidCpm: 3_000_000, pricing: BID_PRICE,
+  };
+}
+
+describe('a winning programmatic VAST bid', () => {
+  const macros: MacroValues = { AUCTION_PRICE: '2.5', AUCTION_ID: 'req <1>&2', AUCTION_BID_ID: 'bid "x"' };
+  const settle = (m: OrtbMarkup) => ({ ...m, settled: { macros, billingQuery: '' } });
+  const ours = { ...noTrackers(), impression: ['https://ad.example/ev?t=tok'] };
+
+  it.each([['an inline', INLINE], ['a wrapper', WRAPPER]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
+    const fromRead = ortbVastDocument('4.2', settle(markup(adm, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    const fromMarkup = ortbVastDocument('4.2', settle(markup(adm, false)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    expect(fromRead).toBe(fromMarkup);
+    expect(fromRead).not.toContain('${AUCTION_');
+    expect(fromRead).toContain('p=2.5');
+    expect(fromRead).toContain('https://ad.example/ev?t=tok');
+  });
+
+  it('an answer without macros is rendered as read, its text untouched', () => {
+    const plain = INLINE.replaceAll(MACROS, 'x').replace(/\$\{AUCTION_[A-Z_]+\}/g, '1');
+    const m = markup(plain, true);
+    const doc = ortbVastDocument('4.2', settle(m), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    expect(doc).toBe(ortbVastDocument('4.2', settle(markup(plain, false)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000));
+    expect(doc).toContain('https://cdn.example/ad.mp4?p=1');
+  });
+});
