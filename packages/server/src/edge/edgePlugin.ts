@@ -113,7 +113,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
   // Labels from bounded sets only: the source kind and its fate, the edge route.
   const sourceSeconds = app.metrics.latencyHistogram('adplane_demand_source_seconds', 'Time to an answer from an external demand source, by source kind and fate', ['source', 'outcome']);
-  const edgeSeconds = app.metrics.latencyHistogram('adplane_edge_request_seconds', 'Time to answer an ad request or tracking event on the edge, by route', ['route']);
+  const edgeSeconds = app.metrics.routeLatency('adplane_edge_request_seconds', 'Time to answer an ad request or tracking event on the edge, by route', 'route');
   const vastTimer = edgeSeconds.labels('vast');
   /** A VAST request's time, from `started` (no closure for one answered in its own turn). */
   const observeVast = (started: number): void => vastTimer.observe((performance.now() - started) / 1000);

@@ -31,11 +31,19 @@ export function createAppMetrics() {
     return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
   }
 
+  /** A hot route's latency histogram: `routeLatency.labels(route).observe(seconds)` costs a few additions (RouteLatency). */
+  function routeLatency(name: string, help: string, label: string): RouteLatency {
+    const metric = new RouteLatency(name, help, label);
+    registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
+    return metric;
+  }
+
   return {
     registry,
     counter,
     gauge,
     latencyHistogram,
+    routeLatency,
     uptime: gauge('process_uptime_seconds', 'Seconds since the process started', [], function () {
       this.set(Math.round(process.uptime()));
     }),
@@ -48,3 +56,68 @@ export function createAppMetrics() {
 }
 
 export type AppMetrics = ReturnType<typeof createAppMetrics>;
+
+/** One route's observations: a count per bucket (the last is +Inf), the sum and the count. */
+export class RouteTimer {
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+  constructor(private readonly bounds: readonly number[]) {
+    this.counts = new Float64Array(bounds.length + 1);
+  }
+
+  /** Adds one observation in seconds (a bucket holds the values up to its bound, as Prometheus's `le`). */
+  observe(seconds: number): void {
+    if (!Number.isFinite(seconds)) return;
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && seconds > bounds[i]!) i++;
+    this.counts[i]!++;
+    this.sum += seconds;
+    this.count++;
+  }
+}
+
+/**
+ * A latency histogram of the edge's hot routes (a VAST request, a tracking event, a bid request),
+ * read by prom-client's registry in the shape of its own Histogram: the same /metrics lines. An
+ * observation adds to a typed array; prom-client's Histogram hashed the labels and made a closure
+ * and two objects on each one, about 3 % of a VAST request's CPU.
+ */
+export class RouteLatency {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly routes = new Map<string, RouteTimer>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly label: string,
+    private readonly buckets: readonly number[] = LATENCY_BUCKETS,
+  ) {}
+
+  /** The timer of one route (kept: take it once, observe on it per request). */
+  labels(route: string): RouteTimer {
+    let timer = this.routes.get(route);
+    if (!timer) this.routes.set(route, (timer = new RouteTimer(this.buckets)));
+    return timer;
+  }
+
+  get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const [route, t] of this.routes) {
+      let cumulative = 0;
+      this.buckets.forEach((le, i) => {
+        cumulative += t.counts[i]!;
+        values.push({ labels: { le, [this.label]: route }, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', [this.label]: route }, value: t.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: { [this.label]: route }, value: t.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { [this.label]: route }, value: t.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    this.routes.clear();
+  }
+}
