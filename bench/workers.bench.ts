@@ -42,11 +42,14 @@ async function measure(server: EdgeServer, paths: string[]) {
   const load = await runLoad({ port: server.port, paths, connections: 32, depth: 8, durationMs: SECONDS * 1000 });
   const client = process.cpuUsage(clientBefore);
   // CPU over the warm-up second and the measured seconds (the rates are of the measured ones)
-  const serverCpu = cpuBefore.reduce((sum, { pid, s }) => sum + cpuSeconds(pid) - s, 0);
+  const perProcess = cpuBefore.map(({ pid, s }) => cpuSeconds(pid) - s);
+  const serverCpu = perProcess.reduce((sum, s) => sum + s, 0);
   const seconds = SECONDS + 1;
   return {
     ...load,
     serverCores: Math.round((serverCpu / seconds) * 100) / 100,
+    // the primary first (with --workers 1, the one process), then each worker
+    coresByProcess: perProcess.map((s) => Math.round((s / seconds) * 100) / 100),
     loadGeneratorCores: Math.round(((client.user + client.system) / 1e6 / seconds) * 100) / 100,
     perServerCpuSecond: Math.round(load.rps / Math.max(serverCpu / seconds, 0.01)),
   };
@@ -99,11 +102,11 @@ async function main(): Promise<void> {
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   const port = await freePort();
 
-  // BENCH_ONLY=overspend: only (c), printed, nothing written to bench/results
+  // BENCH_ONLY=scaling or overspend: only (a) or (c), printed, nothing written to bench/results
   const only = process.env.BENCH_ONLY ?? '';
   // (a) one worker, then two, the load generator unpinned beside them (2 cores in all)
   const scaling: Record<string, unknown> = {};
-  for (const workers of only ? [] : [1, 2]) {
+  for (const workers of only && only !== 'scaling' ? [] : [1, 2]) {
     say(`(a) --workers ${workers}...`);
     const server = await startEdge({ dataDir, port, workers });
     scaling[`workers${workers}`] = await measure(server, vastPaths);
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
 
   // (c) a small daily budget spent at full load by two workers: billed impressions against the budget
   const overspend: Record<string, unknown> = {};
-  for (const engine of redisUrl ? ['memory', 'redis'] : ['memory']) {
+  for (const engine of only === 'scaling' ? [] : redisUrl ? ['memory', 'redis'] : ['memory']) {
     say(`(c) overspend, 2 workers, ${engine} counters...`);
     // a copy of the store per engine: each run starts with nothing spent
     const runDir = mkdtempSync(join(tmpdir(), 'adplane-workers-overspend-'));

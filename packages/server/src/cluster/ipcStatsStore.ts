@@ -1,26 +1,24 @@
 import { type HourlyRows } from '../stats/hourlyRow.js';
-import { clickhouseDialect, duckdbDialect } from '../stats/reportSql.js';
-import { checkBatch, type StatsStore } from '../stats/statsStore.js';
+import { duckdbDialect } from '../stats/reportSql.js';
+import { batchCsv } from '../stats/duckdb/csvBatch.js';
+import { type StatsStore } from '../stats/statsStore.js';
 import { type WorkerLink } from './workerLink.js';
 
 /**
  * A worker's stats store when the store is the DuckDB file (one process only may open it): every
- * call is served by the primary's store. Batches are checked here too, so a bad one fails in the
- * worker that made it. Closing it closes nothing: the primary owns the store.
+ * call is served by the primary's store. A batch is checked and encoded here, as the store would
+ * (a bad one fails in the worker that made it), and goes to the primary as one string: the primary
+ * only writes it. Closing it closes nothing: the primary owns the store.
  */
 export class IpcStatsStore implements StatsStore {
-  readonly dialect;
+  readonly engine = 'duckdb';
+  readonly dialect = duckdbDialect;
 
-  constructor(
-    private readonly link: WorkerLink,
-    readonly engine: 'duckdb' | 'clickhouse',
-  ) {
-    this.dialect = engine === 'duckdb' ? duckdbDialect : clickhouseDialect;
-  }
+  constructor(private readonly link: WorkerLink) {}
 
   async write(rows: HourlyRows): Promise<void> {
-    const list = checkBatch(rows);
-    if (list.length) await this.link.call('statsWrite', { rows: list }, 0);
+    const csv = batchCsv(rows);
+    if (csv) await this.link.call('statsWriteCsv', { csv }, 0);
   }
 
   select(sql: string): Promise<Record<string, unknown>[]> {

@@ -104,8 +104,9 @@ export class PrimaryHub {
     const stats = this.stats;
     if (!stats) throw new Error(`stats call '${op}': this cluster's workers open the stats store themselves`);
     switch (op) {
-      case 'statsWrite':
-        await stats.write((args as Calls['statsWrite']['args']).rows);
+      case 'statsWriteCsv':
+        if (!stats.writeCsv) throw new Error(`stats call '${op}': the ${stats.engine} store takes rows, not CSV`);
+        await stats.writeCsv((args as Calls['statsWriteCsv']['args']).csv);
         return null;
       case 'statsSelect':
         return stats.select((args as Calls['statsSelect']['args']).sql);

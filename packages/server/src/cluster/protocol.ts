@@ -1,5 +1,4 @@
 import { type CachedDoc } from '../edge/prebid/bidCache.js';
-import { type HourlyRow } from '../stats/hourlyRow.js';
 import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from '../delivery/sharedCounters.js';
 
 /**
@@ -17,7 +16,8 @@ export interface Calls {
   leave: { args: { pid: string }; result: null };
   /** Impression (and video event) keys: true for each seen for the first time by any worker. */
   firstTimes: { args: { keys: string[]; now: number }; result: boolean[] };
-  statsWrite: { args: { rows: readonly HourlyRow[] }; result: null };
+  /** A batch of stats rows, encoded by the worker for the DuckDB store (stats/duckdb/csvBatch.ts). */
+  statsWriteCsv: { args: { csv: string }; result: null };
   statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };
   statsExec: { args: { sql: string }; result: null };
   statsMigrations: { args: Record<string, never>; result: string[] };

@@ -29,7 +29,7 @@ export interface WorkerServices {
  */
 export function workerServices(settings: Pick<Settings, 'redisUrl' | 'clickhouseUrl'>, link = new WorkerLink()): WorkerServices {
   const services: WorkerServices = { edge: {} };
-  if (!settings.clickhouseUrl) services.stats = new IpcStatsStore(link, 'duckdb');
+  if (!settings.clickhouseUrl) services.stats = new IpcStatsStore(link);
   if (!settings.redisUrl) {
     services.configBus = (log) => new IpcConfigChangeBus(link, log);
     services.edge.sharedCounters = (processId, leaseTtlMs) => new IpcShared(link, processId, leaseTtlMs);

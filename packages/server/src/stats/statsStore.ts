@@ -15,6 +15,8 @@ export interface StatsStore extends StatsSink {
   exec(sql: string): Promise<void>;
   /** Names of the applied migrations, in order. */
   migrations(): Promise<string[]>;
+  /** DuckDB: writes a batch a worker already encoded (duckdb/csvBatch.ts batchCsv), as `write` does its rows. */
+  writeCsv?(csv: string): Promise<void>;
   close(): Promise<void>;
 }
 
