@@ -32,18 +32,43 @@ export interface StatsStoreConfig {
 export const STATS_TABLE = 'hourly_stats';
 export const HOUR_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:00:00$/;
 
+/** What a stats column holds: the hour, an id (a whole number >= 0), text, or a metric (a whole number). */
+export const HOUR = 0;
+export const ID = 1;
+export const TEXT = 2;
+export const METRIC = 3;
+export type ColumnKind = typeof HOUR | typeof ID | typeof TEXT | typeof METRIC;
+export const kindOf = (column: string): ColumnKind =>
+  column === 'hour' ? HOUR : (METRIC_COLUMNS as readonly string[]).includes(column) ? METRIC : isIdDimension(column) ? ID : TEXT;
+
+/** Whether `v` is a value of a column of `kind`. */
+export function fits(kind: ColumnKind, v: unknown): boolean {
+  switch (kind) {
+    case HOUR:
+      return typeof v === 'string' && HOUR_PATTERN.test(v);
+    case ID:
+      return Number.isSafeInteger(v) && (v as number) >= 0;
+    case TEXT:
+      return typeof v === 'string';
+    default:
+      return Number.isSafeInteger(v);
+  }
+}
+
+/** The error of row `i` whose `column` (of `kind`) holds `v`, a value it does not take. */
+export function rowError(i: number, column: string, kind: ColumnKind, v: unknown): Error {
+  const rule = kind === HOUR ? `must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(v)}` : kind === ID ? 'must be a whole number >= 0' : kind === TEXT ? 'must be text' : 'must be a whole number';
+  return new Error(`stats row ${i}: ${column} ${rule}`);
+}
+
+const ROW_COLUMNS: readonly (keyof HourlyRow)[] = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
+const ROW_KINDS: readonly ColumnKind[] = ROW_COLUMNS.map(kindOf);
+
 /** Throws, naming the row and the column, unless `row` (the `i`th of its batch) is a row the stats tables take. */
 export function checkRow(row: HourlyRow, i: number): void {
-  if (typeof row.hour !== 'string' || !HOUR_PATTERN.test(row.hour)) throw new Error(`stats row ${i}: hour must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(row.hour)}`);
-  for (const c of DIMENSION_COLUMNS) {
-    if (c === 'hour') continue;
-    const v = row[c];
-    if (isIdDimension(c)) {
-      if (!Number.isSafeInteger(v) || (v as number) < 0) throw new Error(`stats row ${i}: ${c} must be a whole number >= 0`);
-    } else if (typeof v !== 'string') throw new Error(`stats row ${i}: ${c} must be text`);
-  }
-  for (const c of METRIC_COLUMNS) {
-    if (!Number.isSafeInteger(row[c])) throw new Error(`stats row ${i}: ${c} must be a whole number`);
+  for (let c = 0; c < ROW_COLUMNS.length; c++) {
+    const v = row[ROW_COLUMNS[c]!];
+    if (!fits(ROW_KINDS[c]!, v)) throw rowError(i, ROW_COLUMNS[c]!, ROW_KINDS[c]!, v);
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { statsRow } from '../../../test/statsEngines.js';
 import { type HourlyRow } from '../hourlyRow.js';
+import { checkRow } from '../statsStore.js';
 import { batchCsv } from './csvBatch.js';
 import { openDuckDbStore } from './duckdbStore.js';
 
@@ -29,9 +30,29 @@ describe('a stats batch as CSV (what a worker sends the primary)', () => {
     ]);
   });
 
-  it('is empty for no rows, and refuses a bad row naming it and its column', () => {
+  it('is empty for no rows, and refuses a bad row as checkRow does, naming the row and its column', () => {
     expect(batchCsv([])).toBe('');
-    const bad = { ...rows[1]!, imps: 1.5 } as HourlyRow;
-    expect(() => batchCsv([rows[0]!, bad])).toThrow(/stats row 1: imps must be a whole number/);
+    const good = rows[0]!;
+    const bad: Partial<Record<keyof HourlyRow, unknown>>[] = [
+      { hour: '2026-11-24 10:30:00' }, { hour: '' }, { hour: null }, { hour: 7 },
+      { tenant_id: -1 }, { channel_id: 1.5 }, { tag_id: '3' }, { campaign_id: undefined },
+      { country: 5 }, { domain: null }, { nofill_reason: undefined },
+      { imps: 1.5 }, { revenue: Number.NaN }, { reqs: '1' }, { postbid_ivt: 2 ** 53 },
+    ];
+    for (const change of bad) {
+      const row = { ...good, ...change } as HourlyRow;
+      let expected = '';
+      try {
+        checkRow(row, 1);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      expect(expected, JSON.stringify(change)).toMatch(/^stats row 1: /);
+      expect(() => batchCsv([good, row]), JSON.stringify(change)).toThrow(expected);
+      // a third row: the good hour and texts were seen (and kept) by then
+      expect(() => batchCsv([good, good, row]), JSON.stringify(change)).toThrow(expected.replace('stats row 1:', 'stats row 2:'));
+    }
+    // a negative metric (a correction) is a whole number the tables take; an id is not
+    expect(batchCsv([{ ...good, cost: -5 }])).toContain(',-5,');
   });
 });
