@@ -334,6 +334,6 @@ export function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, 
 function rendered(deps: EdgeDeps, o: AdOutcome): DecisionOutcome {
   if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace, decisionId: null };
   if (!o.winner) return { status: o.status, xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token), trace: o.trace, decisionId: null };
-  const xml = withImpressionPixels(winnerDocument(o.snapshot, o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);
+  const xml = withImpressionPixels(winnerDocument(o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);
   return { status: o.status, xml, trace: o.trace, decisionId: o.decision!.id };
 }

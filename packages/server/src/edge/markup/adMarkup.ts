@@ -43,7 +43,7 @@ export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | nu
   const { winner: w, snapshot, channel, token, decision, postbidUrls } = outcome;
   if (!w || !snapshot || !channel || !token || !decision) return null;
   const markup = w.bid.markup;
-  const vast = () => withImpressionPixels(winnerDocument(snapshot, channel, w, origin, token, decision.id), postbidUrls);
+  const vast = () => withImpressionPixels(winnerDocument(channel, w, origin, token, decision.id), postbidUrls);
   if (markup.kind === 'campaign') {
     const c = markup.creative;
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };

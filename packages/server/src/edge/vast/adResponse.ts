@@ -1,19 +1,20 @@
 import { type Winner } from '../auction/runAuction.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
-import { type SnapChannel, type SnapCreative, type Snapshot } from '../snapshot/types.js';
-import { type VastVersion } from './vastVersion.js';
-import { type InlineAd, noTrackers, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
+import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
+import { type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
 import { safeUrl } from './xml.js';
 
 /**
  * The VAST the player receives for a decision. Our creatives' documents are rendered once per
- * snapshot, version and creative with placeholders, and each request only splices in its signed
- * token and serving id (the hot path concatenates strings, it does not build XML). A demand's answer
+ * campaign, creative and version with placeholders, and each request only splices in its signed
+ * token, serving id and price (the hot path concatenates strings, it does not build XML). A demand's answer
  * is re-rendered in the channel's version with the demand's trackers and ours together.
  */
 const TOKEN = 'ADPLANETOKEN0';
 const SERVING = 'ADPLANESERVING0';
-const SPLIT = /(ADPLANETOKEN0|ADPLANESERVING0)/;
+const PRICE = 'ADPLANEPRICE0';
+const SPLIT = /(ADPLANETOKEN0|ADPLANESERVING0|ADPLANEPRICE0)/;
 
 export const VIDEO_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
 
@@ -34,15 +35,31 @@ function compile(xml: string): Template {
   return xml.split(SPLIT);
 }
 
-function fill(t: Template, token: string, servingId: string): string {
+function fill(t: Template, token: string, servingId: string, price: string): string {
   let out = '';
-  for (const part of t) out += part === TOKEN ? token : part === SERVING ? servingId : part;
+  for (const part of t) out += part === TOKEN ? token : part === SERVING ? servingId : part === PRICE ? price : part;
   return out;
 }
 
-const templates = new WeakMap<Snapshot, Map<string, Template>>();
+/**
+ * Our campaigns' pre-rendered documents, by origin, then campaign and creative (the snapshot's
+ * objects: a changed campaign or creative is a new object, and its documents go with the old one),
+ * then the VAST version's place in VAST_VERSIONS. No key is built per request.
+ */
+const templates = new Map<string, WeakMap<SnapCampaign, Map<SnapCreative, (Template | undefined)[]>>>();
 
-function campaignDocument(version: VastVersion, origin: string, campaignName: string, advertiser: string, creative: SnapCreative, priceCpm: number): string {
+function campaignTemplate(origin: string, version: VastVersion, campaign: SnapCampaign, creative: SnapCreative): Template {
+  let byCampaign = templates.get(origin);
+  if (!byCampaign) templates.set(origin, (byCampaign = new WeakMap()));
+  let byCreative = byCampaign.get(campaign);
+  if (!byCreative) byCampaign.set(campaign, (byCreative = new Map()));
+  let byVersion = byCreative.get(creative);
+  if (!byVersion) byCreative.set(creative, (byVersion = []));
+  const at = VAST_VERSIONS.indexOf(version);
+  return (byVersion[at] ??= compile(campaignDocument(version, origin, campaign.name, campaign.advertiserName, creative)));
+}
+
+function campaignDocument(version: VastVersion, origin: string, campaignName: string, advertiser: string, creative: SnapCreative): string {
   const trackers = ourTrackers(origin, TOKEN, false);
   const click = creative.clickUrl ? `${origin}/ev?e=click&t=${TOKEN}` : '';
   if (creative.format === 'video' && creative.videoSource === 'vast') {
@@ -54,7 +71,7 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
     title: creative.name || campaignName,
     advertiser,
     servingId: SERVING,
-    pricingCpm: priceCpm,
+    pricingCpm: PRICE,
     creativeId: String(creative.id),
     universalAdId: `adplane-${creative.id}`,
     clickThrough: click,
@@ -77,20 +94,10 @@ function imageMime(url: string): string {
   return ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : ext === 'svg' ? 'image/svg+xml' : 'image/jpeg';
 }
 
-export function winnerDocument(snapshot: Snapshot, channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
+export function winnerDocument(channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
   const version = channel.vastVersion;
   const markup = winner.bid.markup;
-  if (markup.kind === 'campaign') {
-    let cache = templates.get(snapshot);
-    if (!cache) templates.set(snapshot, (cache = new Map()));
-    const key = `${version}|${markup.campaign.id}|${markup.creative.id}|${winner.clearingCpm}|${origin}`;
-    let t = cache.get(key);
-    if (!t) {
-      t = compile(campaignDocument(version, origin, markup.campaign.name, markup.campaign.advertiserName, markup.creative, winner.clearingCpm));
-      if (cache.size < 100_000) cache.set(key, t);
-    }
-    return fill(t, token, servingId);
-  }
+  if (markup.kind === 'campaign') return fill(campaignTemplate(origin, version, markup.campaign, markup.creative), token, servingId, pricingText(winner.clearingCpm));
   const ours = ourTrackers(origin, token, true);
   if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
   const theirs = markup.ad.trackers;
@@ -137,5 +144,5 @@ export function emptyDocument(version: VastVersion, origin: string, token: strin
   const key = `${version}|${origin}`;
   let t = emptyTemplates.get(key);
   if (!t) emptyTemplates.set(key, (t = compile(renderEmpty(version, [`${origin}/ev?e=error&code=[ERRORCODE]&t=${TOKEN}`]))));
-  return fill(t, token, '');
+  return fill(t, token, '', '');
 }

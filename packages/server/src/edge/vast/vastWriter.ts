@@ -34,8 +34,8 @@ export interface InlineAd {
   advertiser: string;
   /** Per-request serving id (VAST 4.1+ AdServingId). */
   servingId: string;
-  /** The price shown to the player in <Pricing> (VAST 3+), micro-dollars CPM; omitted when null. */
-  pricingCpm: number | null;
+  /** The price shown to the player in <Pricing> (VAST 3+), micro-dollars CPM; omitted when null; a string goes in as it is (a template's placeholder). */
+  pricingCpm: number | string | null;
   creativeId: string;
   universalAdId: string;
   clickThrough: string;
@@ -77,9 +77,12 @@ function videoClicks(version: VastVersion, clickThrough: string, clickTracking: 
   return `<VideoClicks>${isVast4(version) ? trackingUrls + through : through + trackingUrls}</VideoClicks>`;
 }
 
-function pricing(version: VastVersion, cpm: number | null): string {
+/** A price as <Pricing> states it: USD CPM with four decimals. */
+export const pricingText = (cpm: number): string => (cpm / 1_000_000).toFixed(4);
+
+function pricing(version: VastVersion, cpm: number | string | null): string {
   if (cpm === null || version === '2.0') return '';
-  return `<Pricing model="cpm" currency="USD">${(cpm / 1_000_000).toFixed(4)}</Pricing>`;
+  return `<Pricing model="cpm" currency="USD">${typeof cpm === 'string' ? cpm : pricingText(cpm)}</Pricing>`;
 }
 
 function mediaFiles(files: VastMediaFile[]): string {
