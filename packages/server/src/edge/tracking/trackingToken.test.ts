@@ -144,7 +144,8 @@ describe('tracking tokens', () => {
       const hmac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
       expect(sig).toBe(hmac(payload));
       expect(signer.verify(token, NOW)).toEqual(decision);
-      for (const value of ['https://ssp.example/bill?p=1.25', 'prix-é€😀\n\u0000']) {
+      // values short and long (past a SHA-256 block, past 1 KB), and a short one after them
+      for (const value of ['https://ssp.example/bill?p=1.25', 'prix-é€😀\n\u0000', 'a'.repeat(1024 - token.length - 1), 'b'.repeat(1024 - token.length), 'c'.repeat(5000), 'é'.repeat(700), 'short']) {
         expect(signer.attach(token, value)).toBe(hmac(`${token}\n${value}`));
         expect(signer.attached(token, value, signer.attach(token, value))).toBe(true);
       }
