@@ -7,7 +7,7 @@ import { type VastVersion } from './vastVersion.js';
 
 const creative: SnapCreative = {
   id: 7, tenantId: 1, name: 'Spot', advertiserId: 3, format: 'video', videoSource: 'media', vastUrl: '', duration: 15, displayType: 'image', imageUrl: '', html: '',
-  mediaFiles: [{ url: 'https://cdn.example/spot.mp4', mime: 'video/mp4', width: 1280, height: 720, bitrate: 2000 }],
+  mediaFiles: [{ url: 'https://cdn.example/spot.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 }],
   width: 0, height: 0, clickUrl: 'https://brand.example/', adomain: ['brand.example'], iabCategories: [],
 };
 const campaign = (over: Partial<SnapCampaign> = {}): SnapCampaign =>

@@ -47,8 +47,18 @@ function fill(t: Template, token: string, servingId: string, price: string): str
  * then the VAST version's place in VAST_VERSIONS. No key is built per request.
  */
 const templates = new Map<string, WeakMap<SnapCampaign, Map<SnapCreative, (Template | undefined)[]>>>();
+/**
+ * Documents kept at most (a few KB each): past it, all are dropped and rendered again as requests
+ * come, so a book whose every campaign serves keeps tens of MB of them, not hundreds.
+ */
+const TEMPLATE_LIMIT = 20_000;
+let kept = 0;
 
 function campaignTemplate(origin: string, version: VastVersion, campaign: SnapCampaign, creative: SnapCreative): Template {
+  if (kept >= TEMPLATE_LIMIT) {
+    templates.clear();
+    kept = 0;
+  }
   let byCampaign = templates.get(origin);
   if (!byCampaign) templates.set(origin, (byCampaign = new WeakMap()));
   let byCreative = byCampaign.get(campaign);
@@ -56,7 +66,12 @@ function campaignTemplate(origin: string, version: VastVersion, campaign: SnapCa
   let byVersion = byCreative.get(creative);
   if (!byVersion) byCreative.set(creative, (byVersion = []));
   const at = VAST_VERSIONS.indexOf(version);
-  return (byVersion[at] ??= compile(campaignDocument(version, origin, campaign.name, campaign.advertiserName, creative)));
+  let t = byVersion[at];
+  if (!t) {
+    byVersion[at] = t = compile(campaignDocument(version, origin, campaign.name, campaign.advertiserName, creative));
+    kept++;
+  }
+  return t;
 }
 
 function campaignDocument(version: VastVersion, origin: string, campaignName: string, advertiser: string, creative: SnapCreative): string {
