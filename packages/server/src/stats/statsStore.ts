@@ -61,7 +61,8 @@ export function rowError(i: number, column: string, kind: ColumnKind, v: unknown
   return new Error(`stats row ${i}: ${column} ${rule}`);
 }
 
-const ROW_COLUMNS: readonly (keyof HourlyRow)[] = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
+/** A stats row's columns in the tables' order: the dimensions, then the metrics. */
+export const ROW_COLUMNS: readonly (keyof HourlyRow)[] = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
 const ROW_KINDS: readonly ColumnKind[] = ROW_COLUMNS.map(kindOf);
 
 /** Throws, naming the row and the column, unless `row` (the `i`th of its batch) is a row the stats tables take. */

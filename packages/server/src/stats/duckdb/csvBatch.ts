@@ -1,5 +1,5 @@
-import { DIMENSION_COLUMNS, type HourlyRow, type HourlyRows, METRIC_COLUMNS } from '../hourlyRow.js';
-import { type ColumnKind, fits, HOUR, ID, kindOf, METRIC, rowError } from '../statsStore.js';
+import { type HourlyRows } from '../hourlyRow.js';
+import { type ColumnKind, fits, HOUR, ID, kindOf, METRIC, ROW_COLUMNS, rowError } from '../statsStore.js';
 
 /**
  * A batch of stats rows as the DuckDB store reads it: CSV text, apart from the store so that a
@@ -7,7 +7,7 @@ import { type ColumnKind, fits, HOUR, ID, kindOf, METRIC, rowError } from '../st
  * alone opens the file, only writes them. Sending the rows as objects cost the primary a third of a
  * core to decode and encode at full load (docs/performance.md, "Workers").
  */
-export const CSV_COLUMNS: readonly (keyof HourlyRow)[] = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS];
+export const CSV_COLUMNS = ROW_COLUMNS;
 
 const KINDS: readonly ColumnKind[] = CSV_COLUMNS.map(kindOf);
 /**
