@@ -13,6 +13,9 @@ const INLINE = `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>dsp ${MACROS}</
 <VideoClicks><ClickThrough>https://brand.example/?a=\${AUCTION_ID}</ClickThrough><ClickTracking>https://d.example/click?p=\${AUCTION_PRICE}</ClickTracking></VideoClicks>
 <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.example/ad.mp4?p=\${AUCTION_PRICE}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
 
+// a tracker that is a macro alone, with no value at the win, is dropped both ways
+const BARE_MACRO = '<Impression>${AUCTION_LOSS}</Impression>';
+
 const WRAPPER = `<VAST version="3.0"><Ad><Wrapper><AdSystem>dsp</AdSystem><VASTAdTagURI>https://d.example/vast?p=\${AUCTION_PRICE}&amp;id=\${AUCTION_ID}</VASTAdTagURI>
 <Impression>https://d.example/imp?p=\${AUCTION_PRICE}</Impression><Creatives/></Wrapper></Ad></VAST>`;
 
@@ -30,7 +33,7 @@ describe('a winning programmatic VAST bid', () => {
   const settle = (m: OrtbMarkup) => ({ ...m, settled: { macros, billingQuery: '' } });
   const ours = { ...noTrackers(), impression: ['https://ad.example/ev?t=tok'] };
 
-  it.each([['an inline', INLINE], ['a wrapper', WRAPPER]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
+  it.each([['an inline', INLINE], ['a wrapper', WRAPPER], ['an inline with a bare macro tracker', INLINE.replace('<Error>', `${BARE_MACRO}<Error>`)]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
     const fromRead = ortbVastDocument('4.2', settle(markup(adm, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     const fromMarkup = ortbVastDocument('4.2', settle(markup(adm, false)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     expect(fromRead).toBe(fromMarkup);

@@ -109,8 +109,11 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
   if (!m.vast) return readVastAnswer(fillAuctionMacros(m.adm, macros));
   if (!m.adm.includes('${AUCTION_')) return m.vast;
   const fill = (url: string) => fillAuctionMacros(url, macros);
+  // a tracker that was a macro alone and has no value is dropped, as the reader drops an empty one
+  const urls = (list: readonly string[]) => list.map(fill).filter(Boolean);
   const t = m.vast.trackers;
-  const trackers = { impression: t.impression.map(fill), error: t.error.map(fill), events: t.events.map(([event, url]): [string, string] => [event, fill(url)]), clickTracking: t.clickTracking.map(fill) };
+  const events = t.events.map(([event, url]): [string, string] => [event, fill(url)]).filter(([, url]) => url);
+  const trackers = { impression: urls(t.impression), error: urls(t.error), events, clickTracking: urls(t.clickTracking) };
   if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
   return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })) };
 }
