@@ -2,6 +2,14 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { type AddressInfo } from 'node:net';
 
 /**
+ * Keeps in `holds` how long `res` was held for `key`: from `arrived` until its answer is written,
+ * the longest of the calls with the same key (the bench's partners: a request's slowest call).
+ */
+export function keepHold(holds: Map<string, number>, key: string, res: ServerResponse, arrived: number): void {
+  res.on('finish', () => holds.set(key, Math.max(holds.get(key) ?? 0, performance.now() - arrived)));
+}
+
+/**
  * A local VAST demand server for tests and the bench (the edge of the world: an external demand
  * partner). Paths:
  * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
@@ -13,14 +21,6 @@ import { type AddressInfo } from 'node:net';
  * lateness) kept in `holds`, the longest of the calls naming the same id: the bench's five-tag case
  * reads it to measure what the edge adds to the slowest answer.
  */
-/**
- * Keeps in `holds` how long `res` was held for `key`: from `arrived` until its answer is written,
- * the longest of the calls with the same key (the bench's partners: a request's slowest call).
- */
-export function keepHold(holds: Map<string, number>, key: string, res: ServerResponse, arrived: number): void {
-  res.on('finish', () => holds.set(key, Math.max(holds.get(key) ?? 0, performance.now() - arrived)));
-}
-
 export interface DemandServer {
   url: string;
   calls: URL[];

@@ -1,4 +1,5 @@
 import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
+import { type RouteLatency } from '../ops/metrics.js';
 import { join } from 'node:path';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EVENT_PATH } from '@adplane/shared';
@@ -47,6 +48,8 @@ export interface Edge {
   counters: HourlyCounters;
   pacing: Pacing;
   deps: VastRequestDeps | null;
+  /** Time to answer an edge request, by route (`adplane_edge_request_seconds`): an entry point observes on its own route's timer. */
+  requestSeconds: RouteLatency;
   /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
   serveRaw(req: EdgeRequest, res: EdgeResponse): boolean;
   /**
@@ -217,6 +220,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     counters,
     pacing,
     deps,
+    requestSeconds: edgeSeconds,
     flush: () => counters.flush(),
     addEntry(entry) {
       entries.push(entry);

@@ -100,6 +100,9 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   // would otherwise outlive the young generation and fill the old one (docs/performance.md)
   const appendCsv = coalescedWrites<Buffer>((parts) => serial(() => append(parts.length === 1 ? parts[0]! : Buffer.concat(parts))));
 
+  /** A batch already encoded (batchCsv), from this process or a worker's. */
+  const writeCsv = (csv: string): Promise<void> => (csv ? appendCsv(Buffer.from(csv, 'utf8')) : Promise.resolve());
+
   let closed = false;
   return {
     engine: 'duckdb',
@@ -114,11 +117,9 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
       } catch (error) {
         return Promise.reject(error);
       }
-      return csv ? appendCsv(Buffer.from(csv, 'utf8')) : Promise.resolve();
+      return writeCsv(csv);
     },
-    writeCsv(csv) {
-      return csv ? appendCsv(Buffer.from(csv, 'utf8')) : Promise.resolve();
-    },
+    writeCsv,
     async select(sql) {
       const result = await reader().runAndReadAll(sql);
       return result.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));

@@ -1,7 +1,6 @@
 import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
 import { type BidResponse, type Imp, type SeatBid } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
-import { type RouteLatency } from '../../../ops/metrics.js';
 import { type EdgeDeps } from '../../adDecision.js';
 import { type VastRequestDeps } from '../../vastRequest.js';
 import { readBidRequest } from '../bidRequestReader.js';
@@ -80,7 +79,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   const base: VastRequestDeps = edge.deps;
   const refused = app.metrics.counter('adplane_rtb_refused_total', 'Inbound OpenRTB bid requests refused before a tenant was known, by reason', ['reason']);
   const wins = app.metrics.counter('adplane_rtb_win_notices_total', 'Win notices (nurl) of our bids on inbound OpenRTB requests, by outcome', ['outcome']);
-  const timer = (app.metrics.registry.getSingleMetric('adplane_edge_request_seconds') as unknown as RouteLatency | undefined)?.labels('rtb');
+  const timer = edge.requestSeconds.labels('rtb');
 
   // The decision runs the edge's demand sources plus our campaigns' deal bids; the list is built
   // again only when the edge's changes (a source registered after this).
@@ -174,7 +173,6 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   }
 
   const timed = (req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> => {
-    if (!timer) return handle(req, res, uid, supplierOnly);
     const started = performance.now();
     return handle(req, res, uid, supplierOnly).finally(() => timer.observe((performance.now() - started) / 1000));
   };
