@@ -61,34 +61,12 @@ const NAMES = {
 } as const;
 
 const MAX_TEXT = 2048;
+/** Above every name's rank: no value yet. */
+const NO_RANK = 99;
 /** An unfilled macro: {{name}}, [NAME], ${NAME}, %%NAME%%. */
 const UNFILLED = /^(\{\{.*\}\}|\[[A-Z0-9_]+\]|\$\{.*\}|%%.*%%)$/;
 
 export type RawQuery = Record<string, string | string[] | undefined>;
-
-function text(query: RawQuery, names: readonly string[]): string {
-  for (const name of names) {
-    let v = query[name];
-    if (Array.isArray(v)) v = v[0];
-    if (typeof v !== 'string') continue;
-    const t = v.trim();
-    if (!t || UNFILLED.test(t)) continue;
-    return t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t;
-  }
-  return '';
-}
-
-function int(query: RawQuery, names: readonly string[], max: number): number {
-  const t = text(query, names);
-  if (!t || !/^\d{1,6}$/.test(t)) return 0;
-  const n = Number(t);
-  return n > max ? 0 : n;
-}
-
-function flag(query: RawQuery, names: readonly string[]): 0 | 1 {
-  const t = text(query, names);
-  return t && /^(1|true)$/i.test(t) ? 1 : 0;
-}
 
 /** A bare host name from a domain or URL macro: `https://News.Example.com/x` -> `news.example.com`. */
 export function hostOf(value: string): string {
@@ -97,32 +75,70 @@ export function hostOf(value: string): string {
   return /^[a-z0-9.-]{1,253}$/.test(v) && v.includes('.') ? v : '';
 }
 
+type Field = keyof typeof NAMES;
+const FIELDS = Object.keys(NAMES) as Field[];
+/** Each field's place in FIELDS (the index of its value while a query is read). */
+const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
+/**
+ * Each parameter name's field and its rank among that field's names: a query is read in one pass
+ * over the parameters it has (a tag fills a few of the 38 names), not by looking each name up in it.
+ */
+const NAME_AT = new Map<string, { field: number; rank: number }>(FIELDS.flatMap((f) => NAMES[f].map((name, rank) => [name, { field: F[f], rank }] as const)));
+
+/** A parameter's value as a macro's text: trimmed, '' when empty or unfilled, at most MAX_TEXT long. */
+function usable(v: string | string[] | undefined): string {
+  if (Array.isArray(v)) v = v[0];
+  if (typeof v !== 'string') return '';
+  const t = v.trim();
+  if (!t || UNFILLED.test(t)) return '';
+  return t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t;
+}
+
+function int(t: string, max: number): number {
+  if (!t || !/^\d{1,6}$/.test(t)) return 0;
+  const n = Number(t);
+  return n > max ? 0 : n;
+}
+
+const flag = (t: string): 0 | 1 => (t && /^(1|true)$/i.test(t) ? 1 : 0);
+
 export function readTagQuery(query: RawQuery): TagQuery {
-  const gdpr = text(query, NAMES.gdpr);
+  // per field, the usable value of its first name (NAMES order) that has one
+  const values = new Array<string>(FIELDS.length).fill('');
+  const ranks = new Array<number>(FIELDS.length).fill(NO_RANK);
+  for (const name in query) {
+    const at = NAME_AT.get(name);
+    if (at === undefined || at.rank >= ranks[at.field]!) continue;
+    const t = usable(query[name]);
+    if (!t) continue;
+    values[at.field] = t;
+    ranks[at.field] = at.rank;
+  }
+  const gdpr = values[F.gdpr];
   return {
-    ip: text(query, NAMES.ip),
-    ua: text(query, NAMES.ua),
-    width: int(query, NAMES.width, 16_384),
-    height: int(query, NAMES.height, 16_384),
-    appBundle: text(query, NAMES.appBundle).slice(0, 255),
-    appName: text(query, NAMES.appName).slice(0, 255),
-    appStoreUrl: text(query, NAMES.appStoreUrl),
-    domain: hostOf(text(query, NAMES.domain)),
-    pageUrl: text(query, NAMES.pageUrl),
-    deviceId: text(query, NAMES.deviceId).slice(0, 128),
-    deviceType: int(query, NAMES.deviceType, 7),
-    cb: text(query, NAMES.cb).slice(0, 64),
-    usPrivacy: text(query, NAMES.usPrivacy).slice(0, 16),
+    ip: values[F.ip]!,
+    ua: values[F.ua]!,
+    width: int(values[F.width]!, 16_384),
+    height: int(values[F.height]!, 16_384),
+    appBundle: values[F.appBundle]!.slice(0, 255),
+    appName: values[F.appName]!.slice(0, 255),
+    appStoreUrl: values[F.appStoreUrl]!,
+    domain: hostOf(values[F.domain]!),
+    pageUrl: values[F.pageUrl]!,
+    deviceId: values[F.deviceId]!.slice(0, 128),
+    deviceType: int(values[F.deviceType]!, 7),
+    cb: values[F.cb]!.slice(0, 64),
+    usPrivacy: values[F.usPrivacy]!.slice(0, 16),
     gdpr: gdpr === '1' ? 1 : gdpr === '0' ? 0 : null,
-    gdprConsent: text(query, NAMES.gdprConsent),
-    gpp: text(query, NAMES.gpp),
-    gppSid: text(query, NAMES.gppSid).slice(0, 64),
-    coppa: flag(query, NAMES.coppa),
-    dnt: flag(query, NAMES.dnt),
-    contentGenre: text(query, NAMES.contentGenre).slice(0, 128),
-    contentCategory: text(query, NAMES.contentCategory).slice(0, 128),
-    contentRating: text(query, NAMES.contentRating).slice(0, 32),
-    livestream: flag(query, NAMES.livestream),
-    schain: text(query, NAMES.schain),
+    gdprConsent: values[F.gdprConsent]!,
+    gpp: values[F.gpp]!,
+    gppSid: values[F.gppSid]!.slice(0, 64),
+    coppa: flag(values[F.coppa]!),
+    dnt: flag(values[F.dnt]!),
+    contentGenre: values[F.contentGenre]!.slice(0, 128),
+    contentCategory: values[F.contentCategory]!.slice(0, 128),
+    contentRating: values[F.contentRating]!.slice(0, 32),
+    livestream: flag(values[F.livestream]!),
+    schain: values[F.schain]!,
   };
 }
