@@ -2,7 +2,7 @@ import { MTYPE } from '@adplane/shared';
 import { type AdOutcome } from '../adDecision.js';
 import { ortbBannerHtml, ortbLabel } from '../openrtb/ortbMarkup.js';
 import { type SnapCreative } from '../snapshot/types.js';
-import { winnerDocument, withImpressionPixels } from '../vast/adResponse.js';
+import { jsonText, winnerDocument, winnerDocumentJson, withImpressionPixels } from '../vast/adResponse.js';
 import { xmlEscape } from '../vast/xml.js';
 
 /**
@@ -39,22 +39,52 @@ export function pixelImages(urls: readonly string[]): string {
   return urls.map((u) => `<img src="${xmlEscape(u)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`).join('');
 }
 
+/** How a markup is written: as it is, or as the contents of a JSON string (a bid response's `adm`). */
+interface MarkupForm {
+  vast(outcome: Filled, origin: string): string;
+  text(markup: string): string;
+}
+
+type Filled = AdOutcome & { winner: NonNullable<AdOutcome['winner']>; channel: NonNullable<AdOutcome['channel']>; token: string; decision: NonNullable<AdOutcome['decision']> };
+
+const AS_IS: MarkupForm = {
+  vast: (o, origin) => withImpressionPixels(winnerDocument(o.channel, o.winner, origin, o.token, o.decision.id), o.postbidUrls),
+  text: (markup) => markup,
+};
+
+const AS_JSON: MarkupForm = {
+  vast: (o, origin) => withImpressionPixels(winnerDocumentJson(o.channel, o.winner, origin, o.token, o.decision.id), o.postbidUrls, jsonText),
+  text: jsonText,
+};
+
 export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | null {
+  return markupIn(AS_IS, outcome, origin);
+}
+
+/**
+ * adMarkupOf with `adm` already the contents of a JSON string (jsonText of it), for an answer that
+ * splices it into its JSON: our campaigns' VAST comes from a pre-escaped template.
+ */
+export function adMarkupJsonOf(outcome: AdOutcome, origin: string): AdMarkupOut | null {
+  return markupIn(AS_JSON, outcome, origin);
+}
+
+function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarkupOut | null {
   const { winner: w, snapshot, channel, token, decision, postbidUrls } = outcome;
   if (!w || !snapshot || !channel || !token || !decision) return null;
+  const filled = outcome as Filled;
   const markup = w.bid.markup;
-  const vast = () => withImpressionPixels(winnerDocument(channel, w, origin, token, decision.id), postbidUrls);
   if (markup.kind === 'campaign') {
     const c = markup.creative;
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
-    if (c.format === 'display') return { ...base, adm: bannerHtml(c, origin, token) + pixelImages(postbidUrls), mtype: MTYPE.banner, w: c.width, h: c.height };
+    if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height };
     const first = c.mediaFiles[0];
-    return { ...base, adm: vast(), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
   }
   if (markup.kind === 'ortb') {
     const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };
-    if (markup.media === 'banner') return { ...base, adm: ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls), mtype: MTYPE.banner };
-    return { ...base, adm: vast(), mtype: MTYPE.video };
+    if (markup.media === 'banner') return { ...base, adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video };
   }
-  return { adm: vast(), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
+  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
 }

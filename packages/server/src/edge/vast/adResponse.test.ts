@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schemaErrors } from '../../../test/vastSchema.js';
 import { type Winner } from '../auction/runAuction.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
-import { winnerDocument } from './adResponse.js';
+import { jsonText, winnerDocument, winnerDocumentJson, withImpressionPixels } from './adResponse.js';
 import { type VastVersion } from './vastVersion.js';
 
 const creative: SnapCreative = {
@@ -41,5 +41,30 @@ describe("a campaign's VAST answer", () => {
     expect(winnerDocument(channel('4.2'), winner(c, 1_000_000), 'https://other.example', 'tok', 'd')).toContain('https://other.example/ev?');
     const renamed = campaign({ advertiserName: 'Other Brand' });
     expect(winnerDocument(channel('4.2'), winner(renamed, 1_000_000), 'https://ad.example', 'tok', 'd')).toContain('<Advertiser>Other Brand</Advertiser>');
+  });
+});
+
+describe('the document as JSON string contents (a bid response\'s adm)', () => {
+  it('is exactly jsonText of the document, from the pre-escaped template, in every version', () => {
+    // names JSON must escape: quotes, a backslash, a control character, line separators, non-ASCII
+    const odd = campaign({ id: 6, name: 'Say "hi" \\ to\tall', advertiserName: 'Crème & "Brûlée"\u2028Co' });
+    for (const version of ['2.0', '3.0', '4.0', '4.1', '4.2'] as const) {
+      for (const [c, price, token, id] of [[odd, 2_500_000, 'tok1.x~2E-_', 'd1'], [odd, 3_125_000, 'tok2', 'd2'], [campaign(), 1_000_000, 'tok3', 'd3']] as const) {
+        const json = winnerDocumentJson(channel(version), winner(c, price), 'https://ad.example', token, id);
+        expect(json, version).toBe(jsonText(winnerDocument(channel(version), winner(c, price), 'https://ad.example', token, id)));
+        expect(JSON.parse(`"${json}"`)).toBe(winnerDocument(channel(version), winner(c, price), 'https://ad.example', token, id));
+      }
+    }
+  });
+
+  it('escapes a spliced value that JSON does not write as it is, and post-bid pixels spliced into it', () => {
+    const c = campaign();
+    const json = winnerDocumentJson(channel('4.2'), winner(c, 1_000_000), 'https://ad.example', 'a"b\\c', 'd"1');
+    expect(JSON.parse(`"${json}"`)).toBe(winnerDocument(channel('4.2'), winner(c, 1_000_000), 'https://ad.example', 'a"b\\c', 'd"1'));
+    const pixels = ['https://ivt.example/p?a=1&b="2"', 'https://ivt.example/\u00e9'];
+    const xml = winnerDocument(channel('4.2'), winner(c, 1_000_000), 'https://ad.example', 'tok', 'd');
+    const withPixels = withImpressionPixels(winnerDocumentJson(channel('4.2'), winner(c, 1_000_000), 'https://ad.example', 'tok', 'd'), pixels, jsonText);
+    expect(JSON.parse(`"${withPixels}"`)).toBe(withImpressionPixels(xml, pixels));
+    expect(schemaErrors('4.2', JSON.parse(`"${withPixels}"`) as string)).toBe('');
   });
 });

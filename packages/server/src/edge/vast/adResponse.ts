@@ -1,4 +1,5 @@
 import { type Winner } from '../auction/runAuction.js';
+import { type AdMarkup } from '../demand/demandSource.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
@@ -9,7 +10,8 @@ import { safeUrl } from './xml.js';
  * The VAST the player receives for a decision. Our creatives' documents are rendered once per
  * campaign, creative and version with placeholders, and each request only splices in its signed
  * token, serving id and price (the hot path concatenates strings, it does not build XML). A demand's answer
- * is re-rendered in the channel's version with the demand's trackers and ours together.
+ * is re-rendered in the channel's version with the demand's trackers and ours together. The entry
+ * points that answer JSON take the document already as JSON string contents (winnerDocumentJson).
  */
 const TOKEN = 'ADPLANETOKEN0';
 const SERVING = 'ADPLANESERVING0';
@@ -39,6 +41,26 @@ function fill(t: Template, token: string, servingId: string, price: string): str
   let out = '';
   for (const part of t) out += part === TOKEN ? token : part === SERVING ? servingId : part === PRICE ? price : part;
   return out;
+}
+
+/** Text as the contents of a JSON string (what JSON.stringify writes between the quotes). */
+export const jsonText = (s: string): string => JSON.stringify(s).slice(1, -1);
+
+/** Values JSON writes as they are: a token, a serving id and a price always are (checked all the same). */
+const JSON_PLAIN = /^[\w.~-]*$/;
+const asJson = (v: string): string => (JSON_PLAIN.test(v) ? v : jsonText(v));
+
+/**
+ * Each template's twin as JSON string contents, its fixed parts escaped once: a bid response
+ * carries the document in `adm`, and escaping 2-4 KB of XML (its quotes) on every request cost more
+ * than the rest of the answer's JSON.
+ */
+const jsonTwins = new WeakMap<Template, Template>();
+
+function fillJson(t: Template, token: string, servingId: string, price: string): string {
+  let twin = jsonTwins.get(t);
+  if (!twin) jsonTwins.set(t, (twin = t.map((part) => (part === TOKEN || part === SERVING || part === PRICE ? part : jsonText(part)))));
+  return fill(twin, asJson(token), asJson(servingId), asJson(price));
 }
 
 /**
@@ -113,6 +135,18 @@ export function winnerDocument(channel: SnapChannel, winner: Winner, origin: str
   const version = channel.vastVersion;
   const markup = winner.bid.markup;
   if (markup.kind === 'campaign') return fill(campaignTemplate(origin, version, markup.campaign, markup.creative), token, servingId, pricingText(winner.clearingCpm));
+  return demandDocument(version, winner, markup, origin, token, servingId);
+}
+
+/** winnerDocument as the contents of a JSON string (jsonText of it), from a pre-escaped template for our campaigns. */
+export function winnerDocumentJson(channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
+  const markup = winner.bid.markup;
+  if (markup.kind === 'campaign') return fillJson(campaignTemplate(origin, channel.vastVersion, markup.campaign, markup.creative), token, servingId, pricingText(winner.clearingCpm));
+  return jsonText(demandDocument(channel.vastVersion, winner, markup, origin, token, servingId));
+}
+
+/** A demand's answer (a programmatic bid's VAST, a VAST tag's) in the channel's version, with our trackers beside its own. */
+function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<AdMarkup, { kind: 'campaign' }>, origin: string, token: string, servingId: string): string {
   const ours = ourTrackers(origin, token, true);
   if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
   const theirs = markup.ad.trackers;
@@ -143,13 +177,16 @@ export function winnerDocument(channel: SnapChannel, winner: Winner, origin: str
  * a player fires them all when the ad starts, with ours. Pre-rendered documents stay cached: the
  * per-request URLs are spliced in like the token.
  */
-export function withImpressionPixels(xml: string, urls: readonly string[]): string {
+export function withImpressionPixels(xml: string, urls: readonly string[], encode: (xml: string) => string = same): string {
   if (!urls.length) return xml;
+  // ('</Impression>' reads the same in JSON string contents: JSON escapes none of its characters)
   const at = xml.indexOf('</Impression>');
   if (at < 0) return xml;
   const end = at + '</Impression>'.length;
-  return xml.slice(0, end) + urls.map((u) => `<Impression>${safeUrl(u)}</Impression>`).join('') + xml.slice(end);
+  return xml.slice(0, end) + encode(urls.map((u) => `<Impression>${safeUrl(u)}</Impression>`).join('')) + xml.slice(end);
 }
+
+const same = (s: string): string => s;
 
 const emptyTemplates = new Map<string, Template>();
 

@@ -1,7 +1,7 @@
 import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
 import { type DecideOptions, type EdgeDeps, runDecision } from '../../adDecision.js';
 import { type Metrics } from '../../counters/hourlyCounters.js';
-import { adMarkupOf } from '../../markup/adMarkup.js';
+import { adMarkupJsonOf } from '../../markup/adMarkup.js';
 import { contextOfBidRequest } from '../../request/openrtbContext.js';
 import { type GeoLookup } from '../../request/geo.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
@@ -30,7 +30,10 @@ export interface ImpDeps {
 
 export interface ImpBid {
   seat: string;
+  /** The bid without its `adm`, which is admJson. */
   bid: OrtbBid;
+  /** The markup as the contents of a JSON string (adMarkupJsonOf): the answer splices it in (rtbEntry bidJson). */
+  admJson: string;
 }
 
 const NO_CONNECTION = { remoteAddress: '', userAgent: '' };
@@ -111,7 +114,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   }
   if (price <= 0 || price < floor) return null;
   // the VAST's <Pricing> states the price the caller pays (our bid), not what the demand pays us
-  const markup = adMarkupOf({ ...outcome, winner: { ...w, clearingCpm: price } }, deps.origin);
+  const markup = adMarkupJsonOf({ ...outcome, winner: { ...w, clearingCpm: price } }, deps.origin);
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
@@ -119,7 +122,6 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     id: outcome.decision.id,
     impid: imp.id,
     price: microsToCpm(price),
-    adm: markup.adm,
     nurl: `${deps.origin}/rtb/win?t=${outcome.token}&p=\${AUCTION_PRICE}`,
     adid: markup.crid,
     crid: markup.crid,
@@ -139,5 +141,5 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     bid.h = height;
   }
   if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
-  return { seat, bid };
+  return { seat, bid, admJson: markup.adm };
 }

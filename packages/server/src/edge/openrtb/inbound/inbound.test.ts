@@ -5,7 +5,8 @@ import { type SnapCreative, type SnapDeal, type SnapSupplier } from '../../snaps
 import { bannerAllows, ortbCreativeFits, vastVersionOfImp } from '../impFit.js';
 import { matchDeals } from './dealMatch.js';
 import { channelDemandFloor, demandFloor, grossUp, NEVER, supplierPayout } from './margins.js';
-import { deadlineOf, invalidReason } from './rtbEntry.js';
+import { type ImpBid } from './impBid.js';
+import { deadlineOf, invalidReason, responseJson } from './rtbEntry.js';
 
 const creative = (over: Partial<SnapCreative>): SnapCreative => ({
   id: 1, tenantId: 1, name: 'c', advertiserId: 0, format: 'display', videoSource: 'media', mediaFiles: [], vastUrl: '', duration: 0, displayType: 'image', imageUrl: '', html: '',
@@ -119,5 +120,25 @@ describe('the entry point', () => {
   it('counts a malformed field without its indexes', () => {
     expect(invalidReason('imp[3].pmp.deals[12].id')).toBe('invalid_request.imp.pmp.deals.id');
     expect(invalidReason('')).toBe('invalid_request.body');
+  });
+});
+
+describe('the bid response', () => {
+  it("is the bids by seat as JSON, each adm spliced in escaped, bidid the first bid's id", () => {
+    const vast = '<VAST version="4.2"><Ad id="a"><![CDATA[Crème "brûlée" \\ \u2028]]></Ad></VAST>\n';
+    const impBid = (seat: string, id: string, adm: string): ImpBid => ({ seat, bid: { id, impid: `i${id}`, price: 1.5, crid: 'c"1', adomain: ['brand.test'], mtype: 2 }, admJson: JSON.stringify(adm).slice(1, -1) });
+    const a = impBid('s1', 'b1', vast);
+    const b = impBid('s2', 'b2', '<div class="x">banner</div>');
+    const c = impBid('s1', 'b3', vast);
+    const json = responseJson('req "1"', new Map([['s1', [a, c]], ['s2', [b]]]));
+    expect(JSON.parse(json)).toEqual({
+      id: 'req "1"',
+      seatbid: [
+        { seat: 's1', bid: [{ ...a.bid, adm: vast }, { ...c.bid, adm: vast }] },
+        { seat: 's2', bid: [{ ...b.bid, adm: '<div class="x">banner</div>' }] },
+      ],
+      bidid: 'b1',
+      cur: 'USD',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
-import { type BidResponse, type Imp, type SeatBid } from '@adplane/shared';
+import { type Imp } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { type EdgeDeps } from '../../adDecision.js';
 import { type VastRequestDeps } from '../../vastRequest.js';
@@ -160,16 +160,15 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     if (imps === 1) bids = [await bidForImp(impDeps, job, request.imp[0]!)];
     else bids = await Promise.all(request.imp.map((imp: Imp) => bidForImp(impDeps, job, imp)));
 
-    const seatbid: SeatBid[] = [];
+    const seats = new Map<string, ImpBid[]>();
     for (const b of bids) {
       if (!b) continue;
-      const seat = seatbid.find((s) => s.seat === b.seat);
-      if (seat) seat.bid.push(b.bid);
-      else seatbid.push({ seat: b.seat, bid: [b.bid] });
+      const seat = seats.get(b.seat);
+      if (seat) seat.push(b);
+      else seats.set(b.seat, [b]);
     }
-    if (!seatbid.length) return noBid(res);
-    const response: BidResponse = { id: request.id, seatbid, bidid: seatbid[0]!.bid[0]!.id, cur: 'USD' };
-    answer(req, res, 200, JSON.stringify(response));
+    if (!seats.size) return noBid(res);
+    answer(req, res, 200, responseJson(request.id, seats));
   }
 
   const timed = (req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> => {
@@ -195,3 +194,21 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   });
   return { handle };
 }
+
+/**
+ * The bid response (id, seatbid by seat, bidid: the first bid's id, cur USD) as JSON, each bid's
+ * markup spliced in already escaped (ImpBid.admJson): JSON.stringify escaping a VAST document's
+ * quotes cost more than the rest of the answer.
+ */
+export function responseJson(id: string, seats: ReadonlyMap<string, readonly ImpBid[]>): string {
+  let seatbid = '';
+  let bidid = '';
+  for (const [seat, bids] of seats) {
+    bidid ||= bids[0]!.bid.id;
+    seatbid += `${seatbid ? ',' : ''}{"seat":${JSON.stringify(seat)},"bid":[${bids.map(bidJson).join(',')}]}`;
+  }
+  return `{"id":${JSON.stringify(id)},"seatbid":[${seatbid}],"bidid":${JSON.stringify(bidid)},"cur":"USD"}`;
+}
+
+/** A bid as JSON, its `adm` first (a bid always has other fields: its id, impid and price). */
+const bidJson = (b: ImpBid): string => `{"adm":"${b.admJson}",${JSON.stringify(b.bid).slice(1)}`;
