@@ -62,11 +62,14 @@ export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | nu
 }
 
 /**
- * adMarkupOf with `adm` already the contents of a JSON string (jsonText of it), for an answer that
- * splices it into its JSON: our campaigns' VAST comes from a pre-escaped template.
+ * adMarkupOf with the markup already the contents of a JSON string (`admJson`: jsonText of `adm`), for
+ * an answer that splices it into its JSON: our campaigns' VAST comes from a pre-escaped template.
  */
-export function adMarkupJsonOf(outcome: AdOutcome, origin: string): AdMarkupOut | null {
-  return markupIn(AS_JSON, outcome, origin);
+export function adMarkupJsonOf(outcome: AdOutcome, origin: string): (Omit<AdMarkupOut, 'adm'> & { admJson: string }) | null {
+  const out = markupIn(AS_JSON, outcome, origin);
+  if (!out) return null;
+  const { adm, ...rest } = out;
+  return { ...rest, admJson: adm };
 }
 
 function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarkupOut | null {

@@ -141,5 +141,5 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     bid.h = height;
   }
   if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
-  return { seat, bid, admJson: markup.adm };
+  return { seat, bid, admJson: markup.admJson };
 }
