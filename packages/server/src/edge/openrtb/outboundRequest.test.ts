@@ -33,7 +33,7 @@ describe('outbound bid request from a VAST tag request', () => {
 
   it('describes the app, the device with alpha-3 geo, the user and the privacy signals as 2.6 top-level fields', () => {
     expect(req.site).toBeUndefined();
-    expect(req.app).toEqual({ bundle: 'com.example.app', name: 'Example', storeurl: 'https://play.google.com/store/apps/details?id=com.example.app', publisher: { id: '42' }, content: { genre: 'News', livestream: 1 } });
+    expect(req.app).toEqual({ id: 'ch-uid', bundle: 'com.example.app', name: 'Example', storeurl: 'https://play.google.com/store/apps/details?id=com.example.app', publisher: { id: '42' }, content: { genre: 'News', livestream: 1 } });
     expect(req.device).toEqual({ ua: UA, ip: '81.2.69.160', devicetype: 1, ifa: 'ifa-1', dnt: 1, lmt: 1, geo: { country: 'DEU', region: 'BE', type: 2 } });
     expect(req.user).toEqual({ consent: 'CO' });
     expect(req.regs).toEqual({ coppa: 1, gdpr: 1, us_privacy: '1YNN', gpp: 'G', gpp_sid: [7, 8] });
@@ -55,7 +55,10 @@ describe('outbound bid request from a VAST tag request', () => {
     const banner = buildBidRequest(page, { ...channel, format: 'display' }, spec);
     expect(banner.imp[0]).toMatchObject({ banner: { format: [{ w: 300, h: 250 }], w: 300, h: 250 }, secure: 1 });
     expect(banner.imp[0]!.video).toBeUndefined();
-    expect(banner.site).toEqual({ domain: 'news.example.com', page: 'https://www.news.example.com/a', publisher: { id: '42' } });
+    expect(banner.site).toEqual({ id: 'ch-uid', domain: 'news.example.com', page: 'https://www.news.example.com/a', publisher: { id: '42' } });
+    // a tag that names only the domain: the site still has the id Prebid Server requires (an id or a page)
+    const domainOnly = buildRequestContext({ w: '300', h: '250', domain: 'news.example.com' }, { remoteAddress: '', userAgent: UA }, Date.now(), geo);
+    expect(buildBidRequest(domainOnly, { ...channel, format: 'display' }, spec).site).toEqual({ id: 'ch-uid', domain: 'news.example.com', publisher: { id: '42' } });
   });
 
   it('offers deals in imp.pmp with their floors, auction type and seats', () => {
@@ -91,7 +94,7 @@ describe('outbound bid request from a supplier OpenRTB request', () => {
 
   it('forwards the impression media, site, device, user and regs it carried, with our ids, floor and tag', () => {
     expect(req.imp[0]).toEqual({ id: '1', instl: 1, video: { mimes: ['video/mp4'], protocols: [3, 7], w: 1920, h: 1080, minduration: 5, maxduration: 30 }, tagid: 'ch-uid', bidfloor: 1.5, bidfloorcur: 'USD' });
-    expect(req.site).toEqual({ domain: 'pub.example', page: 'https://pub.example/p', publisher: { id: '42', name: 'Pub' }, content: { genre: 'Sports' } });
+    expect(req.site).toEqual({ domain: 'pub.example', page: 'https://pub.example/p', publisher: { id: '42', name: 'Pub' }, content: { genre: 'Sports' }, id: 'ch-uid' });
     expect(req.device).toEqual({ ua: UA, ip: '81.2.69.160', devicetype: 4, geo: { country: 'DEU', region: 'BE', type: 2 } });
     expect(req.user).toEqual({ ext: { consent: 'CONSENT-25' }, eids: [{ source: 'id5-sync.com' }], consent: 'CONSENT-25' });
     expect(req.regs).toEqual({ coppa: 0, gdpr: 1, us_privacy: '1YYN' });

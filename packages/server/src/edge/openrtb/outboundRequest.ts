@@ -143,19 +143,25 @@ function contentOf(ctx: RequestContext): Record<string, unknown> | undefined {
   return Object.keys(content).length ? content : undefined;
 }
 
-/** App when the request names an app, or comes from a CTV/app channel without a page; site otherwise. */
+/**
+ * App when the request names an app, or comes from a CTV/app channel without a page; site otherwise.
+ * Its `id` is the channel's uid, our exchange-specific id for the placement, unless a supplier's
+ * request named one: a site needs an id or a page for Prebid Server (and a tag call may give only a
+ * domain), and a buyer can key on it.
+ */
 function placeOf(ctx: RequestContext, channel: SnapChannel, sellerId: string): { site?: Site; app?: App } {
   const inbound = ctx.ortb?.request;
   if (inbound?.site || inbound?.app) {
     const place = { ...(inbound.site ?? inbound.app) } as Site & App;
     place.publisher = { ...obj(place.publisher), id: sellerId };
+    if (typeof place.id !== 'string' || !place.id) place.id = channel.uid;
     return inbound.site ? { site: place } : { app: place };
   }
   const q = ctx.query;
   const content = contentOf(ctx);
   const isApp = q.appBundle ? true : q.pageUrl || ctx.domain ? false : channel.environment !== 'web';
-  if (isApp) return { app: compact({ bundle: q.appBundle, name: q.appName, storeurl: q.appStoreUrl, publisher: { id: sellerId }, content }) };
-  return { site: compact({ domain: ctx.domain, page: q.pageUrl, publisher: { id: sellerId }, content }) };
+  if (isApp) return { app: compact({ id: channel.uid, bundle: q.appBundle, name: q.appName, storeurl: q.appStoreUrl, publisher: { id: sellerId }, content }) };
+  return { site: compact({ id: channel.uid, domain: ctx.domain, page: q.pageUrl, publisher: { id: sellerId }, content }) };
 }
 
 function geoOf(ctx: RequestContext): Device['geo'] | undefined {
