@@ -115,7 +115,7 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
   await expect
     .poll(async () => {
-      const res = await api.post('/openrtb2/auction', { data: { id: 'probe', imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { adplane: { channel: channels.banner } } } } }] } });
+      const res = await api.post('/openrtb2/auction', { data: { id: 'probe', site: { page: 'https://probe.example/' }, imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { adplane: { channel: channels.banner } } } } }] } });
       return ((await res.json()) as PbsAnswer).seatbid.length;
     }, { timeout: 15_000 })
     .toBe(1);

@@ -249,17 +249,40 @@ forEachStore((t) => {
       expect(cachePre.headers['access-control-allow-origin']).toBe(PAGE);
     });
 
+    /** A request that breaks nothing but what a case puts in it. */
+    const valid = (over: Obj = {}, imp: Obj = {}) => JSON.stringify({ id: 'x', site: { page: PAGE }, imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ...imp }], ...over });
     it.each([
       ['not JSON', '{"id":', /^Invalid request: the body is not valid JSON/],
       ['not an object', '[1]', /^Invalid request: the body must be a JSON object/],
       ['no imp', JSON.stringify({ id: 'x', imp: [] }), /^Invalid request: imp must be a non-empty array/],
-      ['tmax a string', JSON.stringify({ id: 'x', tmax: '500', imp: [{ id: '1' }] }), /^Invalid request: tmax must be a number/],
-      ['channel a number', JSON.stringify({ id: 'x', imp: [{ id: '1', banner: {}, ext: { prebid: { bidder: { adplane: { channel: 42 } } } } }] }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel must be a channel uid/],
-      ['no channel param', JSON.stringify({ id: 'x', imp: [{ id: '1', banner: {}, ext: { prebid: { bidder: { adplane: {} } } } }] }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel is required/],
-      ['bad granularity', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { targeting: { pricegranularity: 'coarse' } } } }), /ext\.prebid\.targeting\.pricegranularity must be one of/],
-      ['no keys at all', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { targeting: { includewinners: false, includebidderkeys: false } } } }), /includewinners or includebidderkeys/],
-      ['cache ttl a string', JSON.stringify({ id: 'x', imp: [{ id: '1' }], ext: { prebid: { cache: { vastxml: { ttlseconds: 'long' } } } } }), /ext\.prebid\.cache\.vastxml\.ttlseconds/],
+      ['tmax a string', valid({ tmax: '500' }), /^Invalid request: tmax must be a number/],
+      ['channel a number', valid({}, { ext: { prebid: { bidder: { adplane: { channel: 42 } } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel must be a channel uid/],
+      ['no channel param', valid({}, { ext: { prebid: { bidder: { adplane: {} } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel is required/],
+      ['bad granularity', valid({ ext: { prebid: { targeting: { pricegranularity: 'coarse' } } } }), /ext\.prebid\.targeting\.pricegranularity must be one of/],
+      ['no keys at all', valid({ ext: { prebid: { targeting: { includewinners: false, includebidderkeys: false } } } }), /includewinners or includebidderkeys/],
+      ['cache ttl a string', valid({ ext: { prebid: { cache: { vastxml: { ttlseconds: 'long' } } } } }), /ext\.prebid\.cache\.vastxml\.ttlseconds/],
       ['too large', JSON.stringify({ id: 'x', imp: [{ id: '1' }], pad: 'x'.repeat(300 * 1024) }), /^Invalid request: the body is larger than 256 KB/],
+      // what Prebid Server's own validation refuses (pbsRules.ts), from its invalid-request samples
+      ['no site, app or dooh', JSON.stringify({ id: 'x', imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] } }] }), /^Invalid request: site or app or dooh must be defined/],
+      ['a site without id or page', valid({ site: { domain: 'example.com' } }), /^Invalid request: site must include at least one of site\.id or site\.page/],
+      ['site.ext.amp 2', valid({ site: { page: PAGE, ext: { amp: 2 } } }), /site\.ext\.amp must be 0, 1 or absent/],
+      ['an impression with no media', valid({}, { banner: undefined }), /^Invalid request: imp\[0\] must contain at least one of "banner", "video", "audio" or "native"/],
+      ['a banner with no size', valid({}, { banner: { w: 300 } }), /imp\[0\]\.banner has no sizes/],
+      ['an empty format list', valid({}, { banner: { format: [] } }), /imp\[0\]\.banner has no sizes/],
+      ['a banner with wmax', valid({}, { banner: { format: [{ w: 300, h: 250 }], wmax: 400 } }), /imp\[0\]\.banner\.wmax is not supported/],
+      ['a format with w alone', valid({}, { banner: { format: [{ w: 300 }] } }), /imp\[0\]\.banner\.format\[0\] must define non-zero "w" and "h"/],
+      ['a format with a size and ratios', valid({}, { banner: { format: [{ w: 300, h: 250, wratio: 16 }] } }), /format\[0\] must define either \{w, h\} or \{wmin, wratio, hratio\}/],
+      ['an empty format', valid({}, { banner: { format: [{}] } }), /format\[0\] must define \{w, h\}/],
+      ['a video without mimes', valid({}, { banner: undefined, video: { mimes: [], w: 640, h: 360 } }), /imp\[0\]\.video\.mimes must contain at least one supported MIME type/],
+      ['a negative bitrate', valid({}, { banner: undefined, video: { mimes: ['video/mp4'], minbitrate: -1 } }), /imp\[0\]\.video\.minbitrate must be a positive number/],
+      ['an audio without mimes', valid({}, { banner: undefined, audio: {} }), /imp\[0\]\.audio\.mimes must contain/],
+      ['a native without its request', valid({}, { banner: undefined, native: {} }), /imp\[0\]\.native\.request is required/],
+      ['regs.gdpr 2', valid({ regs: { gdpr: 2 } }), /regs\.gdpr must be either 0 or 1/],
+      ['regs.ext.gdpr a string', valid({ regs: { ext: { gdpr: '1' } } }), /regs\.ext\.gdpr must be either 0 or 1/],
+      ['user.ext.consent a number', valid({ user: { ext: { consent: 8 } } }), /user\.ext\.consent must be a string/],
+      ['a negative device width', valid({ device: { w: -1 } }), /device\.w must be a positive number/],
+      ['a negative geo accuracy', valid({ device: { geo: { accuracy: -5 } } }), /device\.geo\.accuracy must be a positive number/],
+      ['a cache asking for nothing', valid({ ext: { prebid: { cache: {} } } }), /ext\.prebid\.cache requires one of the "bids" or "vastxml" properties/],
     ])('answers %s with a 400 naming what is wrong', async (_what, body, message) => {
       const res = await post(body, { origin: PAGE });
       expect(res.statusCode).toBe(400);

@@ -1,5 +1,6 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { readBidRequest } from '../openrtb/bidRequestReader.js';
+import { pbsRuleBreach } from './pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
 /**
@@ -17,7 +18,8 @@ import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './p
  * An impression only for other bidders is not ours: adplane is one bidder, it ignores it.
  *
  * Every field is checked by type; a wrong type is a 400 naming it (Prebid Server answers
- * "Invalid request: ..."), never a guess.
+ * "Invalid request: ..."), never a guess; so is what Prebid Server's own validation refuses
+ * (pbsRules.ts).
  */
 export const BIDDER_CODE = 'adplane';
 
@@ -197,6 +199,8 @@ export function readAuctionRequest(body: unknown): AskResult {
   const read = readBidRequest(body);
   if (!read.ok) return read;
   const request = read.request;
+  const breach = pbsRuleBreach(request);
+  if (breach) return { ok: false, ...breach };
   try {
     const ext = (request.ext ?? {}) as Obj;
     const codes = ourCodes(ext);
