@@ -23,10 +23,10 @@ function campaign(id: number, bidCpm: number, refused = false): SnapCampaign {
   };
 }
 
-function requestOver(campaigns: SnapCampaign[], traced: boolean): AuctionRequest {
+function requestOver(campaigns: SnapCampaign[], traced: boolean, auctionPrice: 'first' | 'second' = 'second'): AuctionRequest {
   const channel: SnapChannel = {
     id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Channel', serving: true, integration: 'VAST', environment: 'web', format: 'video', vastVersion: '4.2', floorCpm: 0,
-    payout: { type: 'revshare', percent: 50 }, demandMode: 'auction', auctionPrice: 'second', timeoutMs: 500, targeting: null, demand: [], idleTags: [],
+    payout: { type: 'revshare', percent: 50 }, demandMode: 'auction', auctionPrice, timeoutMs: 500, targeting: null, demand: [], idleTags: [],
   };
   const snapshot: Snapshot = {
     version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
@@ -79,6 +79,18 @@ describe('our campaigns\' rotation', () => {
     checks = 0;
     pick({ ...req, traced: true });
     expect(checks).toBe(8);
+  });
+
+  it('looks for no runner-up at first price unless traced: only a second price or a trace reads it', () => {
+    const campaigns = [campaign(1, 5_000_000), campaign(2, 5_000_000), campaign(3, 4_000_000)];
+    for (let i = 0; i < 200; i++) {
+      const first = pick(requestOver(campaigns, false, 'first')).ids;
+      expect(first).toHaveLength(1);
+      expect([1, 2]).toContain(first[0]);
+    }
+    expect(pick(requestOver(campaigns, true, 'first')).ids).toHaveLength(2);
+    expect(pick(requestOver(campaigns, false, 'second')).ids).toHaveLength(2);
+    expect(pick(requestOver([campaign(1, 5_000_000), campaign(3, 4_000_000)], false, 'second')).ids).toEqual([1, 3]);
   });
 
   it('takes the best bid below a tie with one eligible campaign as its runner-up, and skips refused campaigns above it', () => {

@@ -115,8 +115,9 @@ function checked(campaign: SnapCampaign, req: AuctionRequest, filtered: (fate: S
  * Manager: they are drawn in a random order, checked as drawn, and the first eligible wins, which
  * makes the winner uniform among the tie's eligible campaigns while checking one or two of them
  * rather than all. The second eligible drawn (else the first eligible after the tie) is the
- * runner-up the auction's second price needs. A traced request (debug, "Test this tag") checks the
- * whole tie, so that its trace says why each was not chosen.
+ * runner-up the auction's second price needs (a first-price request looks for none unless traced).
+ * A traced request (debug, "Test this tag") checks the whole tie, so that its trace says why each
+ * was not chosen.
  */
 export const campaignSource: DemandSource = {
   name: 'campaigns',
@@ -132,6 +133,9 @@ export const campaignSource: DemandSource = {
     const traced = req.traced !== false;
     // an untraced request reports no campaign refusals (nothing counts them): as if the limit were spent
     report.count = traced ? 0 : TRACE_LIMIT;
+    // the runner-up sets a second price; at first price only a trace shows it (a campaign that lost
+    // is not counted: adDecision.ts countFates), so an untraced first-price request looks for none
+    const wanted = traced || channel.auctionPrice === 'second' ? 2 : 1;
     let pos = nextBit(words, 0);
     let first: SnapCreative | null = null;
     for (; pos >= 0 && !first; ) {
@@ -149,15 +153,15 @@ export const campaignSource: DemandSource = {
     }
     const out: DemandCandidate[] = [];
     // drawn at random without replacement (a swap-remove per draw)
-    for (let left = tie.length; left > 0 && (out.length < 2 || traced); left--) {
+    for (let left = tie.length; left > 0 && (out.length < wanted || traced); left--) {
       const j = Math.floor(Math.random() * left);
       const campaign = tie[j]!;
       tie[j] = tie[left - 1]!;
       const creative = campaign === top ? first : checked(campaign, req, filtered);
-      if (creative && out.length < 2) out.push(candidateOf(campaign, creative, channel.floorCpm));
+      if (creative && out.length < wanted) out.push(candidateOf(campaign, creative, channel.floorCpm));
     }
     // no second of the tie: the first eligible after it is the runner-up
-    for (let p = after; p >= 0 && out.length < 2; p = nextBit(words, p + 1)) {
+    for (let p = after; p >= 0 && out.length < wanted; p = nextBit(words, p + 1)) {
       const creative = checked(items[p]!, req, filtered);
       if (creative) out.push(candidateOf(items[p]!, creative, channel.floorCpm));
     }
