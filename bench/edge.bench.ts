@@ -29,6 +29,7 @@ import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/ent
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
+import { OWN_CORE_V8_FLAGS } from '../packages/server/src/cluster/workerFlags.js';
 import { addedOverHolds, runLoad } from './edge/loadClient.js';
 import { cpuSeconds } from './workers/servers.js';
 
@@ -308,7 +309,7 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags], loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
     snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, startBuildMs: server.msg.buildMs, rebuildMs: rebuild.rebuildMs },
     R,
     bare: bareLoad,

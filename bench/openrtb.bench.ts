@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { AdExchangeInput, type BidRequest, SupplierInput } from '@adplane/shared';
 import { fill } from './edge.bench.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
+import { OWN_CORE_V8_FLAGS } from '../packages/server/src/cluster/workerFlags.js';
 import { addedOverHolds, jsonPost, runLoad } from './edge/loadClient.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags], loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
     snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, suppliers: suppliers.length + 1, startBuildMs: server.msg.buildMs },
     bidRequestBytes: bytes,
     R,

@@ -6,6 +6,7 @@ import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
 import { RESOURCES } from '@adplane/shared';
+import { OWN_CORE_V8_FLAGS } from '../../packages/server/src/cluster/workerFlags.js';
 import { serverPath } from '../../packages/server/src/serverRoot.js';
 import { type EntityWrite } from '../../packages/server/src/store/entities.js';
 import { type EntityKind } from '../../packages/server/src/store/entityTables.js';
@@ -85,7 +86,9 @@ export async function serverChild(extraExecArgv: string[]): Promise<{ proc: Chil
   // --expose-gc only for the last question ('memory': the live heap after a full collection)
   // with glibc's arenas capped as `npm run serve` caps them (README), unless the run says otherwise
   process.env.MALLOC_ARENA_MAX ??= '2';
-  return child([bundle, '--serve'], ['--expose-gc', ...extraExecArgv], true);
+  // the server has one core, as a worker of `--workers N` on N cores has: it runs with that worker's
+  // V8 flags (cluster/workerFlags.ts; BENCH_NODE_FLAGS=--no-single-threaded-gc runs it without)
+  return child([bundle, '--serve'], ['--expose-gc', ...OWN_CORE_V8_FLAGS, ...extraExecArgv], true);
 }
 
 /** A question to the server child; a child that exits or does not answer within a minute fails the run. */

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -77,6 +77,23 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   return { ...running, dataDir };
 }
 
+/** The processes whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+const cmdlineOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
 /** The impression URL of a VAST answer when the creative `media` won, else null. */
 function impressionOf(vast: string, media: string): string | null {
   if (!vast.includes(media)) return null;
@@ -139,6 +156,12 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
       name, format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
       mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
     });
+
+  it("starts the workers with V8's collector on their own thread when they fill the cores (cluster/workerFlags.ts)", () => {
+    const workers = childrenOf(cluster.proc.pid!).map(cmdlineOf).filter((args) => args.some((a) => a.endsWith('main.ts')));
+    expect(workers).toHaveLength(2);
+    for (const args of workers) expect(args.includes('--single-threaded-gc')).toBe(2 >= availableParallelism());
+  });
 
   it('serves on both workers; budgets, caps, QPS limits and impression counts hold across them; stats land in one store', { timeout: 120_000 }, async () => {
     const { port } = cluster;

@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { type StatsStore } from '../stats/statsStore.js';
 import { PrimaryHub } from './primaryHub.js';
+import { workerExecArgv } from './workerFlags.js';
 
 /**
  * The primary of `adplane --workers N`: forks the workers (each listens on the same port; node's
@@ -45,7 +47,8 @@ export function runPrimary(options: PrimaryOptions): void {
   const listening = new Set<Worker>();
   let announced = false;
 
-  cluster.setupPrimary({ serialization: 'advanced' });
+  // a worker per core: each runs V8's collector on its own thread (workerFlags.ts)
+  cluster.setupPrimary({ serialization: 'advanced', execArgv: workerExecArgv(process.execArgv, options.workers, availableParallelism()) });
   const fork = () => {
     const worker = cluster.fork();
     started.set(worker, Date.now());
