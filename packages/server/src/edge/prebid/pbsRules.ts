@@ -33,7 +33,7 @@ const given = (v: unknown): boolean => v !== undefined && v !== null;
 /** A number field that is absent or at least 0 (Prebid Server keeps its unsigned checks). */
 const negative = (o: Obj, key: string): boolean => typeof o[key] === 'number' && (o[key] as number) < 0;
 const nonZero = (o: Obj, key: string): boolean => typeof o[key] === 'number' && o[key] !== 0;
-const nonEmptyStrings = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
+const nonEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
 
 function inventory(request: Obj): RuleBreach | null {
   const kinds = (['site', 'app', 'dooh'] as const).filter((k) => given(request[k]));
@@ -47,7 +47,7 @@ function inventory(request: Obj): RuleBreach | null {
   }
   const dooh = request.dooh;
   if (given(dooh) && !isObj(dooh)) return { field: 'dooh', reason: 'must be an object' };
-  if (isObj(dooh) && !dooh.id && !nonEmptyStrings(dooh.venuetype)) return { field: 'dooh', reason: 'must include at least one of dooh.id or dooh.venuetype' };
+  if (isObj(dooh) && !dooh.id && !nonEmptyArray(dooh.venuetype)) return { field: 'dooh', reason: 'must include at least one of dooh.id or dooh.venuetype' };
   return null;
 }
 
@@ -106,7 +106,7 @@ function media(imp: Obj, at: string): RuleBreach | null {
   for (const kind of ['video', 'audio'] as const) {
     const m = imp[kind];
     if (!isObj(m)) continue;
-    if (!nonEmptyStrings(m.mimes)) return { field: `${at}.${kind}.mimes`, reason: 'must contain at least one supported MIME type' };
+    if (!nonEmptyArray(m.mimes)) return { field: `${at}.${kind}.mimes`, reason: 'must contain at least one supported MIME type' };
     for (const key of ['minbitrate', 'maxbitrate', 'sequence', 'maxseq'] as const) if (negative(m, key)) return { field: `${at}.${kind}.${key}`, reason: 'must be a positive number' };
   }
   if (given(imp.native) && (!isObj(imp.native) || typeof imp.native.request !== 'string' || !imp.native.request)) return { field: `${at}.native.request`, reason: 'is required (the native request, as a JSON string)' };
