@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { childPids } from '../../packages/server/test/adplaneCommand.js';
 
 /**
  * The workers benchmark's servers: the real `adplane` command (packages/server/src/main.ts) as an
@@ -44,7 +45,7 @@ export async function startEdge(o: { dataDir: string; port: number; workers: num
   return {
     proc,
     port: o.port,
-    pids: () => [primary, ...childrenOf(primary)],
+    pids: () => [primary, ...childPids(primary)],
     async stop() {
       proc.kill('SIGTERM');
       const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
@@ -52,10 +53,6 @@ export async function startEdge(o: { dataDir: string; port: number; workers: num
       clearTimeout(timer);
     },
   };
-}
-
-function childrenOf(pid: number): number[] {
-  return spawnSync('pgrep', ['-P', String(pid)]).stdout.toString().split('\n').filter(Boolean).map(Number);
 }
 
 /** The user and system CPU seconds a `/proc/.../stat` line counts (its fields after the name). */

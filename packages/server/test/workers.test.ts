@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
-import { type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { childPids, type RunningAdplane, startAdplane } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
@@ -75,21 +75,6 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   await store.close();
   const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ...env }, { cwd: ROOT, workers: 2 });
   return { ...running, dataDir };
-}
-
-/** The processes whose parent is `pid` (from /proc). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 const cmdlineOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -158,7 +143,7 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     });
 
   it("starts the workers with V8's collector on their own thread when they fill the cores (cluster/workerFlags.ts)", () => {
-    const workers = childrenOf(cluster.proc.pid!).map(cmdlineOf).filter((args) => args.some((a) => a.endsWith('main.ts')));
+    const workers = childPids(cluster.proc.pid!).map(cmdlineOf).filter((args) => args.some((a) => a.endsWith('main.ts')));
     expect(workers).toHaveLength(2);
     for (const args of workers) expect(args.includes('--single-threaded-gc')).toBe(2 >= availableParallelism());
   });

@@ -9,7 +9,8 @@ import { type BidRequest, type Imp } from '@adplane/shared';
  */
 export type ReadResult = { ok: true; request: BidRequest } | { ok: false; field: string; reason: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+/** A JSON object (not an array, not null): what the readers of bid requests and answers check a field is. */
+export const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const OBJECTS = ['site', 'app', 'device', 'user', 'regs', 'source', 'ext'] as const;
 const IMP_OBJECTS = ['banner', 'video', 'audio', 'native', 'pmp', 'ext'] as const;
 export const MAX_IMPS = 100;

@@ -1,5 +1,6 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandInline, type DemandWrapper, readVastAnswer } from '../demand/vastAnswer.js';
+import { isObj } from './bidRequestReader.js';
 
 /**
  * Reads a demand's OpenRTB 2.6 bid response to the one impression we offered: the response must
@@ -49,7 +50,6 @@ export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string }
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
 export const MAX_PRICE_USD = 1000;
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown, max = 4096): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 const httpUrl = (v: unknown): string => {
   const s = str(v, 8192);

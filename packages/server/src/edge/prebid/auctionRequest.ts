@@ -1,5 +1,5 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
-import { readBidRequest } from '../openrtb/bidRequestReader.js';
+import { isObj, readBidRequest } from '../openrtb/bidRequestReader.js';
 import { pbsRuleBreach } from './pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
@@ -69,7 +69,6 @@ export interface AuctionAsk {
 export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 
 class Invalid extends Error {
   constructor(

@@ -1,4 +1,5 @@
 import { type BidRequest } from '@adplane/shared';
+import { isObj } from '../openrtb/bidRequestReader.js';
 
 /**
  * What Prebid Server refuses with a 400 beyond the OpenRTB contract (openrtb/bidRequestReader.ts
@@ -28,7 +29,6 @@ export interface RuleBreach {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const given = (v: unknown): boolean => v !== undefined && v !== null;
 /** A number field that is absent or at least 0 (Prebid Server keeps its unsigned checks). */
 const negative = (o: Obj, key: string): boolean => typeof o[key] === 'number' && (o[key] as number) < 0;

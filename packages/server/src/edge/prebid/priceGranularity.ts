@@ -1,3 +1,5 @@
+import { isObj } from '../openrtb/bidRequestReader.js';
+
 /**
  * Price granularity of the Prebid Server auction (`ext.prebid.targeting.pricegranularity`): the
  * price bucket a bid's `hb_pb` key carries, so that the publisher's ad server needs one line item
@@ -50,7 +52,6 @@ export const DEFAULT_GRANULARITY = NAMED_GRANULARITIES.medium!;
 
 export type GranularityRead = { ok: true; value: PriceGranularity } | { ok: false; field: string; reason: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
