@@ -242,7 +242,8 @@ async function main(): Promise<void> {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
     const paths = only === 'events' ? await eventPaths() : only === 'floor' ? [FLOOR_PATH] : vastPaths;
     // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
-    const halfRate = only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : 0;
+    // (BENCH_RATE=<n>: the case paced at n requests/s, one at a time per connection, as `half` is)
+    const halfRate = only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : Number(process.env.BENCH_RATE ?? 0);
     await ask(server.proc, 'loop');
     const demandCpu0 = cpuSeconds(demand.proc.pid!);
     const load = await measured(server.proc.pid!, () =>
@@ -250,6 +251,11 @@ async function main(): Promise<void> {
     );
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
+    if (halfRate) {
+      // the bare server paced alike: what the instrument and node:http cost at that rate
+      const bareLoad = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfRate, durationMs: duration }));
+      say(`bare at that rate: ${JSON.stringify(bareLoad)}`);
+    }
     say(`memory: ${JSON.stringify({ rssMb: rssMb(server.proc.pid!), ...(await ask(server.proc, 'memory')) })}`);
     await ask(server.proc, 'stop').catch(() => undefined);
     demand.proc.kill();

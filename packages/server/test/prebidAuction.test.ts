@@ -118,6 +118,13 @@ forEachStore((t) => {
       expect(bid.exp).toBeUndefined();
     });
 
+    it("states the channel's time limit as tmaxrequest when the request gives no tmax", async () => {
+      const { tmax: _tmax, ...request } = pbjsRequest([bannerImp(ids.display!.uid)]);
+      const { body } = await auction(request);
+      expect(body.ext.tmaxrequest).toBe(1000);
+      onlyBid(body);
+    });
+
     it('writes hb_pb in the granularity asked, the bidder keys, hb_format and keys cut to 20 characters', async () => {
       const bucket = async (pricegranularity: unknown) => {
         const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { targeting: { pricegranularity, includebidderkeys: true, includeformat: true } }));

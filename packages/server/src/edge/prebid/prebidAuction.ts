@@ -178,7 +178,9 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   if (!ask.imps.length) warnings.push({ seat: 'general', note: { code: PBS_CODES.unknownWarning, message: `no impression is for adplane: name the channel in imp.ext.prebid.bidder.adplane.channel (${request.imp.length} ${imps(request.imp.length)} read)` } });
   const ext: Record<string, unknown> = {
     responsetimemillis,
-    tmaxrequest: ask.tmax ?? 0,
+    // the time the auction was given: the request's tmax, else (as Prebid Server puts its default
+    // in) the longest of the asked channels' own time limits
+    tmaxrequest: ask.tmax ?? channelsTimeout(deps, ask),
     // Prebid Server echoes the page's auction timestamp (analytics join on it), else its own
     prebid: { auctiontimestamp: auctionTimestamp(request.ext) ?? started },
   };
@@ -187,6 +189,14 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   if (errorsBySeat) ext.errors = errorsBySeat;
   if (warningsBySeat) ext.warnings = warningsBySeat;
   return { id: request.id, seatbid, cur: 'USD', ext };
+}
+
+/** The longest time limit of the channels the request names (0 when none is known). */
+function channelsTimeout(deps: PrebidDeps, ask: AuctionAsk): number {
+  const snapshot = deps.snapshot();
+  let most = 0;
+  for (const our of ask.imps) most = Math.max(most, snapshot?.channelsByUid.get(our.channelUid)?.timeoutMs ?? 0);
+  return most;
 }
 
 function auctionTimestamp(ext: unknown): number | null {
