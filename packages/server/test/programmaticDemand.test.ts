@@ -31,6 +31,7 @@ forEachStore((t) => {
     await create('rtbChannel', 'channels', { name: 'RTB channel', vastVersion: '4.2', demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1500, subpublisherId: t.users.sub!.id, payout: { type: 'revshare', percent: 60 }, demand: [{ tagId: rtb.id, priority: 1 }] });
     const pb = await create('prebid', 'tags', { name: 'PubMatic via Prebid', integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '156209', adSlot: 'slot1@640x360' }, timeoutMs: 1000 });
     await create('prebidChannel', 'channels', { name: 'Prebid channel', vastVersion: '4.2', demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
+    await create('prebidDisplay', 'channels', { name: 'Prebid display channel', format: 'display', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -91,6 +92,19 @@ forEachStore((t) => {
     const call = bidders.requests.find((r) => r.path === '/pbs')!;
     expect(call.body.imp[0]!.ext).toEqual({ prebid: { bidder: { pubmatic: { publisherId: '156209', adSlot: 'slot1@640x360' } } } });
     expect(call.body.source?.schain?.nodes).toEqual([expect.objectContaining({ asi: 'ads.northwind.test', sid: String(t.users.demand!.id) })]);
+  });
+
+  it('calls no Prebid Server for a display request of no stated size (it would refuse the banner), and calls it for a sized one', async () => {
+    const pbsCalls = () => bidders.requests.filter((r) => r.path === '/pbs').length;
+    const before = pbsCalls();
+    const unsized = await as(app, cookie, { method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?ip=8.8.8.8&debug=1` });
+    const { trace } = unsized.json() as { trace: DecisionTrace };
+    expect(trace.sources).toContainEqual(expect.objectContaining({ source: 'prebid_tag', id: ids.prebid!.id, fate: 'filtered', reason: 'no_banner_size' }));
+    expect(pbsCalls()).toBe(before);
+    await as(app, cookie, { method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?w=300&h=250&ip=8.8.8.8&debug=1` });
+    const call = bidders.requests.filter((r) => r.path === '/pbs').at(-1)!;
+    expect(pbsCalls()).toBe(before + 1);
+    expect(call.body.imp[0]!.banner).toEqual({ format: [{ w: 300, h: 250 }], w: 300, h: 250 });
   });
 
   it('"Test this tag" calls the RTB tag for real but fires no win notice and no billing notice', async () => {

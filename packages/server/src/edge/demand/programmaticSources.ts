@@ -1,6 +1,7 @@
 import { type BidRequest, resolvePartner } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
 import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
+import { bannerSized } from '../openrtb/outboundRequest.js';
 import { type SnapTag } from '../snapshot/types.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
@@ -49,7 +50,7 @@ function tagCandidates(
   req: AuctionRequest,
   integration: 'RTB' | 'PreBid',
   filtered: (fate: SourceFate) => void,
-  refuse: (tag: SnapTag) => string | null,
+  refuse: (tag: SnapTag, req: AuctionRequest) => string | null,
   build: (req: AuctionRequest, tag: SnapTag, priority: number) => OrtbTarget,
   deps: OrtbDeps,
 ): DemandCandidate[] {
@@ -58,7 +59,7 @@ function tagCandidates(
   for (const { tag, priority } of req.channel.demand) {
     if (tag.integration !== integration) continue;
     const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
-    const refused = rule ? `targeting.${rule}` : refuse(tag);
+    const refused = rule ? `targeting.${rule}` : refuse(tag, req);
     if (refused) filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused });
     else out.push(new LazyOrtbCandidate(source, tag.id, tag.name, priority, Math.max(req.channel.floorCpm, tag.floorCpm), req, tag, build, deps));
   }
@@ -97,9 +98,11 @@ function prebidShape(bidder: string, params: Readonly<Record<string, unknown>>):
 }
 
 export function prebidTagSource(deps: PrebidDeps): DemandSource {
-  const refuse = (tag: SnapTag): string | null => {
+  const refuse = (tag: SnapTag, req: AuctionRequest): string | null => {
     if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
-    return resolvePartner(tag.partner)?.partner ? null : 'unknown_partner';
+    if (!resolvePartner(tag.partner)?.partner) return 'unknown_partner';
+    // Prebid Server answers a banner of no stated size with a 400: not worth a call
+    return req.channel.format === 'display' && !bannerSized(req.ctx) ? 'no_banner_size' : null;
   };
   const build = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => {
     const partner = resolvePartner(tag.partner)!.partner;

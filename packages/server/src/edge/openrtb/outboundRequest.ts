@@ -117,6 +117,19 @@ function bannerOf(ctx: RequestContext): Banner {
   return w && h ? { format: [{ w, h }], w, h } : {};
 }
 
+/**
+ * Whether the banner we would send states its size (`format`, or `w` and `h`), or needs none (an
+ * interstitial fills the screen): Prebid Server refuses a banner with neither (pbsRules.ts).
+ */
+export function bannerSized(ctx: RequestContext): boolean {
+  const imp = ctx.ortb?.imp;
+  if (!imp) return ctx.query.width > 0 && ctx.query.height > 0;
+  if (imp.instl === 1) return true;
+  const banner = imp.banner;
+  if (!banner) return ctx.query.width > 0 && ctx.query.height > 0;
+  return (Array.isArray(banner.format) && banner.format.length > 0) || ((banner.w ?? 0) > 0 && (banner.h ?? 0) > 0);
+}
+
 function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): Imp {
   const inbound = ctx.ortb?.imp;
   const imp: Imp = { id: spec.impId };
