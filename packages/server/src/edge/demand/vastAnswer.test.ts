@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { readVastAnswer } from './vastAnswer.js';
+import { mergeTrackers, readVastAnswer } from './vastAnswer.js';
 import { parseXmlTree } from './xmlTree.js';
 
 const VAST4_WRAPPER = `<?xml version="1.0"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="w"><Wrapper><AdSystem>Up</AdSystem>
@@ -29,6 +29,42 @@ describe('demand VAST answers', () => {
       pricingCpm: 2_250_000,
       trackers: { impression: ['https://up.example.com/imp?a=1&b=2'], error: [], events: [['start', 'https://up.example.com/start']], clickTracking: [] },
     });
+  });
+
+  it("reads what a real exchange's VAST 4.2 carries beyond the basics: skip offset, progress offsets, VPAID and codec, viewability, verification vendors", () => {
+    const xml = `<VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="x"><InLine><AdSystem>DSP</AdSystem>
+<Impression>https://dsp.example.com/imp</Impression>
+<ViewableImpression id="vi"><Viewable>https://dsp.example.com/v</Viewable><NotViewable>https://dsp.example.com/nv</NotViewable><ViewUndetermined>https://dsp.example.com/vu</ViewUndetermined></ViewableImpression>
+<AdServingId>s</AdServingId><AdTitle>T</AdTitle>
+<AdVerifications><Verification vendor="doubleverify.com-omid"><JavaScriptResource apiFramework="omid" browserOptional="false"><![CDATA[https://cdn.dv.example/dvtp.js]]></JavaScriptResource>
+<TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[https://dv.example/ne?r=[REASON]]]></Tracking></TrackingEvents>
+<VerificationParameters><![CDATA[{"ctx":"1"}]]></VerificationParameters></Verification></AdVerifications>
+<Creatives><Creative><Linear skipoffset=" 00:00:05 "><TrackingEvents><Tracking event="progress" offset="00:00:10">https://dsp.example.com/p10</Tracking><Tracking event="start">https://dsp.example.com/start</Tracking></TrackingEvents>
+<Duration>00:00:30</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720" codec="H.264">https://cdn.example.com/a.mp4</MediaFile>
+<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID">https://cdn.example.com/vpaid.js</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+    const answer = readVastAnswer(xml);
+    if (answer.kind !== 'inline') throw new Error(answer.kind);
+    expect(answer.skipOffset).toBe('00:00:05');
+    expect(answer.trackers.events).toEqual([['progress', 'https://dsp.example.com/p10', '00:00:10'], ['start', 'https://dsp.example.com/start']]);
+    expect(answer.mediaFiles.map((m) => [m.codec, m.apiFramework])).toEqual([['H.264', undefined], [undefined, 'VPAID']]);
+    expect(answer.trackers.viewable).toEqual({ viewable: ['https://dsp.example.com/v'], notViewable: ['https://dsp.example.com/nv'], undetermined: ['https://dsp.example.com/vu'] });
+    expect(answer.trackers.verifications).toEqual([
+      { vendor: 'doubleverify.com-omid', javaScript: [{ url: 'https://cdn.dv.example/dvtp.js', apiFramework: 'omid', browserOptional: 'false' }], executable: [], tracking: [['verificationNotExecuted', 'https://dv.example/ne?r=[REASON]']], parameters: '{"ctx":"1"}' },
+    ]);
+  });
+
+  it("reads the verification vendors a VAST 3 answer puts in an Extension, and a wrapper chain's vendors and viewability add up", () => {
+    const v3 = `<VAST version="3.0"><Ad><Wrapper><AdSystem>Up</AdSystem><VASTAdTagURI>https://up.example.com/v</VASTAdTagURI><Impression>https://up.example.com/imp</Impression>
+<Extensions><Extension type="other"><AdVerifications><Verification vendor="ignored"><JavaScriptResource>https://no.example/x.js</JavaScriptResource></Verification></AdVerifications></Extension>
+<Extension type="AdVerifications"><AdVerifications><Verification vendor="ias.com-omid"><JavaScriptResource apiFramework="omid">https://ias.example/omid.js</JavaScriptResource></Verification>
+<Verification vendor="no-script"><VerificationParameters>p</VerificationParameters></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
+    const wrapper = readVastAnswer(v3);
+    if (wrapper.kind !== 'wrapper') throw new Error(wrapper.kind);
+    expect(wrapper.trackers.verifications).toEqual([{ vendor: 'ias.com-omid', javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }], executable: [], tracking: [], parameters: '' }]);
+    const merged = mergeTrackers(wrapper.trackers, { impression: [], error: [], events: [], clickTracking: [], viewable: { viewable: ['https://d/v'], notViewable: [], undetermined: [] }, verifications: [{ ...wrapper.trackers.verifications![0]!, vendor: 'dv' }] });
+    expect(merged.verifications!.map((v) => v.vendor)).toEqual(['ias.com-omid', 'dv']);
+    expect(merged.viewable).toEqual({ viewable: ['https://d/v'], notViewable: [], undetermined: [] });
+    expect(mergeTrackers(wrapper.trackers, wrapper.trackers).viewable).toBeUndefined();
   });
 
   it('still reads what a careless server writes (a raw & in a URL, an HTML entity): the forgiving parser takes over', () => {

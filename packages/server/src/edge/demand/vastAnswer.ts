@@ -1,11 +1,13 @@
 import { childNamed as child, childrenNamed as children, descendantsNamed as descendants, parseXmlTree, textOf as text, type XmlTreeNode as XmlElement } from './xmlTree.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { type Trackers, type VastMediaFile } from '../vast/vastWriter.js';
+import { type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
 /**
  * What a demand tag's VAST answer holds, read defensively: the first ad, inline or wrapper, with
- * every tracker it carries (so that we keep the demand's trackers when we answer the player), its
- * media, duration, click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars.
+ * every tracker it carries (so that we keep the demand's trackers when we answer the player: its
+ * impressions, errors, linear events with their offsets, clicks, viewability trackers and
+ * verification vendors), its media (with their API framework and codec), duration, skip offset,
+ * click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars.
  */
 export interface DemandInline {
   kind: 'inline';
@@ -15,6 +17,8 @@ export interface DemandInline {
   clickThrough: string;
   mediaFiles: VastMediaFile[];
   duration: number;
+  /** When the ad becomes skippable (Linear skipoffset, as written), '' when it is not. */
+  skipOffset: string;
   pricingCpm: number | null;
 }
 
@@ -27,7 +31,10 @@ export interface DemandWrapper {
 
 export type DemandAnswer = DemandInline | DemandWrapper | { kind: 'empty'; vastError: number; reason: string };
 
-const TRACKED_EVENTS = new Set(['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip', 'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close']);
+const TRACKED_EVENTS = new Set([
+  'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
+  'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
+]);
 
 function seconds(t: string): number {
   const m = /^(\d{1,2}):(\d{2}):(\d{2})(\.\d+)?$/.exec(t);
@@ -43,6 +50,34 @@ function pricing(ad: XmlElement): number | null {
   return model === 'cpm' ? Math.round(v * 1_000_000) : null;
 }
 
+const urlsOf = (el: XmlElement | null, name: string): string[] => children(el, name).map(text).filter(Boolean);
+
+function viewableOf(ad: XmlElement): ViewableTrackers | undefined {
+  const v = child(ad, 'ViewableImpression');
+  if (!v) return undefined;
+  const out = { viewable: urlsOf(v, 'Viewable'), notViewable: urlsOf(v, 'NotViewable'), undetermined: urlsOf(v, 'ViewUndetermined') };
+  return out.viewable.length || out.notViewable.length || out.undetermined.length ? out : undefined;
+}
+
+/** A Verification as VAST 4.1 writes it (4.0's, with scripts only, reads the same). */
+function verificationOf(v: XmlElement): Verification | null {
+  const verification: Verification = {
+    vendor: v.attrs.vendor ?? '',
+    javaScript: children(v, 'JavaScriptResource').filter((r) => text(r)).map((r) => ({ url: text(r), apiFramework: r.attrs.apiFramework ?? '', browserOptional: r.attrs.browserOptional === 'true' || r.attrs.browserOptional === 'false' ? r.attrs.browserOptional : '' })),
+    executable: children(v, 'ExecutableResource').filter((r) => text(r)).map((r) => ({ url: text(r), apiFramework: r.attrs.apiFramework ?? '', type: r.attrs.type ?? '' })),
+    tracking: children(child(v, 'TrackingEvents'), 'Tracking').filter((t) => t.attrs.event && text(t)).map((t): [string, string] => [t.attrs.event!, text(t)]),
+    parameters: text(child(v, 'VerificationParameters')),
+  };
+  return verification.javaScript.length || verification.executable.length ? verification : null;
+}
+
+/** The ad's verification vendors: VAST 4.1's AdVerifications, or an Extension of type AdVerifications (earlier versions). */
+function verificationsOf(ad: XmlElement): Verification[] | undefined {
+  const lists = [child(ad, 'AdVerifications'), ...children(child(ad, 'Extensions'), 'Extension').filter((e) => e.attrs.type === 'AdVerifications').map((e) => child(e, 'AdVerifications'))];
+  const out = lists.flatMap((list) => children(list, 'Verification').map(verificationOf).filter((v): v is Verification => v !== null));
+  return out.length ? out : undefined;
+}
+
 function trackersOf(ad: XmlElement): Trackers {
   const t: Trackers = { impression: [], error: [], events: [], clickTracking: [] };
   for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
@@ -50,9 +85,16 @@ function trackersOf(ad: XmlElement): Trackers {
   for (const tr of descendants(ad, 'Tracking')) {
     const event = tr.attrs.event ?? '';
     // only linear events: companion and non-linear trackers do not apply to what we re-render
-    if (TRACKED_EVENTS.has(event) && text(tr) && tr.parent?.parent?.name === 'Linear') t.events.push([event, text(tr)]);
+    if (!TRACKED_EVENTS.has(event) || !text(tr) || tr.parent?.parent?.name !== 'Linear') continue;
+    const e: TrackingEvent = [event, text(tr)];
+    if (tr.attrs.offset) e.push(tr.attrs.offset.trim());
+    t.events.push(e);
   }
   for (const c of descendants(ad, 'ClickTracking')) if (text(c)) t.clickTracking.push(text(c));
+  const viewable = viewableOf(ad);
+  if (viewable) t.viewable = viewable;
+  const verifications = verificationsOf(ad);
+  if (verifications) t.verifications = verifications;
   return t;
 }
 
@@ -80,6 +122,8 @@ export function readVastAnswer(xml: string): DemandAnswer {
       width: Number(m.attrs.width) || 0,
       height: Number(m.attrs.height) || 0,
       bitrate: Number(m.attrs.bitrate) || 0,
+      ...(m.attrs.apiFramework ? { apiFramework: m.attrs.apiFramework } : {}),
+      ...(m.attrs.codec ? { codec: m.attrs.codec } : {}),
     }))
     .filter((m) => /^https?:\/\//i.test(m.url) && m.width > 0 && m.height > 0);
   if (!mediaFiles.length) return { kind: 'empty', vastError: VAST_ERRORS.mediaNotFound, reason: 'no_media' };
@@ -91,16 +135,22 @@ export function readVastAnswer(xml: string): DemandAnswer {
     clickThrough: text(descendants(linear, 'ClickThrough')[0]),
     mediaFiles,
     duration: seconds(text(child(linear, 'Duration'))),
+    skipOffset: (linear.attrs.skipoffset ?? '').trim(),
     pricingCpm: pricing(inline),
   };
 }
 
 /** Trackers of a wrapper chain and its inline, in the order the player would have fired them. */
 export function mergeTrackers(...all: Trackers[]): Trackers {
-  return {
+  const merged: Trackers = {
     impression: all.flatMap((t) => t.impression),
     error: all.flatMap((t) => t.error),
     events: all.flatMap((t) => t.events),
     clickTracking: all.flatMap((t) => t.clickTracking),
   };
+  const viewable = all.map((t) => t.viewable).filter((v): v is ViewableTrackers => v !== undefined);
+  if (viewable.length) merged.viewable = { viewable: viewable.flatMap((v) => v.viewable), notViewable: viewable.flatMap((v) => v.notViewable), undetermined: viewable.flatMap((v) => v.undetermined) };
+  const verifications = all.flatMap((t) => t.verifications ?? []);
+  if (verifications.length) merged.verifications = verifications;
+  return merged;
 }

@@ -13,6 +13,12 @@ const INLINE = `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>dsp ${MACROS}</
 <VideoClicks><ClickThrough>https://brand.example/?a=\${AUCTION_ID}</ClickThrough><ClickTracking>https://d.example/click?p=\${AUCTION_PRICE}</ClickTracking></VideoClicks>
 <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.example/ad.mp4?p=\${AUCTION_PRICE}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
 
+// what else a bid's VAST carries, with macros in it: viewability, a verification vendor, a progress event and a skip offset
+const MEASURED = INLINE.replace('<AdTitle>', `<ViewableImpression><Viewable>https://d.example/v?p=\${AUCTION_PRICE}</Viewable></ViewableImpression><AdTitle>`)
+  .replace('<Creatives>', `<AdVerifications><Verification vendor="dv"><JavaScriptResource apiFramework="omid">https://dv.example/omid.js?a=\${AUCTION_ID}</JavaScriptResource><TrackingEvents><Tracking event="verificationNotExecuted">https://dv.example/ne?p=\${AUCTION_PRICE}</Tracking></TrackingEvents><VerificationParameters>x</VerificationParameters></Verification></AdVerifications><Creatives>`)
+  .replace('<Linear>', '<Linear skipoffset="00:00:05">')
+  .replace('<Tracking event="start">', '<Tracking event="progress" offset="25%">https://d.example/q?p=${AUCTION_PRICE}</Tracking><Tracking event="start">');
+
 // a tracker that is a macro alone, with no value at the win, is dropped both ways
 const BARE_MACRO = '<Impression>${AUCTION_LOSS}</Impression>';
 
@@ -33,13 +39,22 @@ describe('a winning programmatic VAST bid', () => {
   const settle = (m: OrtbMarkup) => ({ ...m, settled: { macros, billingQuery: '' } });
   const ours = { ...noTrackers(), impression: ['https://ad.example/ev?t=tok'] };
 
-  it.each([['an inline', INLINE], ['a wrapper', WRAPPER], ['an inline with a bare macro tracker', INLINE.replace('<Error>', `${BARE_MACRO}<Error>`)]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
+  it.each([['an inline', INLINE], ['a wrapper', WRAPPER], ['an inline with a bare macro tracker', INLINE.replace('<Error>', `${BARE_MACRO}<Error>`)], ['an inline measured by a verification vendor', MEASURED]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
     const fromRead = ortbVastDocument('4.2', settle(markup(adm, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     const fromMarkup = ortbVastDocument('4.2', settle(markup(adm, false)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     expect(fromRead).toBe(fromMarkup);
     expect(fromRead).not.toContain('${AUCTION_');
     expect(fromRead).toContain('p=2.5');
     expect(fromRead).toContain('https://ad.example/ev?t=tok');
+  });
+
+  it("keeps the bid's viewability, verification vendor, progress offset and skip offset, its macros filled", () => {
+    const doc = ortbVastDocument('4.2', settle(markup(MEASURED, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    expect(doc).toContain('<ViewableImpression><Viewable><![CDATA[https://d.example/v?p=2.5]]></Viewable></ViewableImpression>');
+    expect(doc).toContain('<JavaScriptResource apiFramework="omid"><![CDATA[https://dv.example/omid.js?a=req%20%3C1%3E%262]]></JavaScriptResource>');
+    expect(doc).toContain('<Tracking event="verificationNotExecuted"><![CDATA[https://dv.example/ne?p=2.5]]></Tracking>');
+    expect(doc).toContain('<Tracking event="progress" offset="25%"><![CDATA[https://d.example/q?p=2.5]]></Tracking>');
+    expect(doc).toContain('<Linear skipoffset="00:00:05">');
   });
 
   it('an answer without macros is rendered as read, its text untouched', () => {

@@ -1,7 +1,7 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
-import { renderEmpty, renderInline, renderWrapper, type Trackers } from '../vast/vastWriter.js';
+import { renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
 import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
 import { type DemandPricing } from './demandPricing.js';
@@ -94,7 +94,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     creativeId: m.crid || label.id,
     universalAdId: `adplane-${label.id}`,
     clickThrough: answer.clickThrough,
-    linear: { duration: answer.duration || 1, mediaFiles: answer.mediaFiles },
+    linear: { duration: answer.duration || 1, mediaFiles: answer.mediaFiles, skipOffset: answer.skipOffset },
     nonLinear: null,
     trackers: mergeTrackers(answer.trackers, trackers),
   });
@@ -112,8 +112,17 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
   // a tracker that was a macro alone and has no value is dropped, as the reader drops an empty one
   const urls = (list: readonly string[]) => list.map(fill).filter(Boolean);
   const t = m.vast.trackers;
-  const events = t.events.map(([event, url]): [string, string] => [event, fill(url)]).filter(([, url]) => url);
-  const trackers = { impression: urls(t.impression), error: urls(t.error), events, clickTracking: urls(t.clickTracking) };
+  const events = t.events.map(([event, url, ...offset]): TrackingEvent => [event, fill(url), ...offset]).filter(([, url]) => url);
+  const trackers: Trackers = { impression: urls(t.impression), error: urls(t.error), events, clickTracking: urls(t.clickTracking) };
+  if (t.viewable) trackers.viewable = { viewable: urls(t.viewable.viewable), notViewable: urls(t.viewable.notViewable), undetermined: urls(t.viewable.undetermined) };
+  if (t.verifications) {
+    trackers.verifications = t.verifications.map((v) => ({
+      ...v,
+      javaScript: v.javaScript.map((r) => ({ ...r, url: fill(r.url) })),
+      executable: v.executable.map((r) => ({ ...r, url: fill(r.url) })),
+      tracking: v.tracking.map(([e, u]): [string, string] => [e, fill(u)]),
+    }));
+  }
   if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
   return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })) };
 }

@@ -1,5 +1,6 @@
 import { type Winner } from '../auction/runAuction.js';
 import { type AdMarkup } from '../demand/demandSource.js';
+import { mergeTrackers } from '../demand/vastAnswer.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
@@ -149,7 +150,6 @@ export function winnerDocumentJson(channel: SnapChannel, winner: Winner, origin:
 function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<AdMarkup, { kind: 'campaign' }>, origin: string, token: string, servingId: string): string {
   const ours = ourTrackers(origin, token, true);
   if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
-  const theirs = markup.ad.trackers;
   return renderInline(version, {
     id: `tag${winner.bid.tagId}`,
     adSystem: markup.ad.adSystem,
@@ -160,14 +160,10 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     creativeId: `tag${winner.bid.tagId}`,
     universalAdId: `adplane-tag-${winner.bid.tagId}`,
     clickThrough: markup.ad.clickThrough,
-    linear: { duration: markup.ad.duration || 1, mediaFiles: markup.ad.mediaFiles },
+    linear: { duration: markup.ad.duration || 1, mediaFiles: markup.ad.mediaFiles, skipOffset: markup.ad.skipOffset },
     nonLinear: null,
-    trackers: {
-      impression: [...theirs.impression, ...ours.impression],
-      error: [...theirs.error, ...ours.error],
-      events: [...theirs.events, ...ours.events],
-      clickTracking: [...theirs.clickTracking, ...ours.clickTracking],
-    },
+    // the demand's trackers first (its viewability and verification vendors with them), then ours
+    trackers: mergeTrackers(markup.ad.trackers, ours),
   });
 }
 

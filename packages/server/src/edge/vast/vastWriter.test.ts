@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientAds, schemaErrors } from '../../../test/vastSchema.js';
-import { type InlineAd, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+import { eventIn, type InlineAd, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from './vastWriter.js';
 import { VAST_VERSIONS } from './vastVersion.js';
 
 const ev = (e: string) => `http://ads.test/ev?e=${e}&t=TOKEN`;
@@ -9,6 +9,27 @@ const trackers = (): Trackers => ({
   error: [`${ev('error')}&code=[ERRORCODE]`, 'http://demand.test/err'],
   events: (['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const).map((e) => [e, ev(e)]),
   clickTracking: ['http://demand.test/click'],
+});
+
+/** Every linear event a demand's VAST of any version may carry. */
+const DEMAND_EVENTS = [
+  'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
+  'fullscreen', 'exitFullscreen', 'playerExpand', 'playerCollapse', 'closeLinear', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
+];
+
+describe('eventIn', () => {
+  it("renames VAST 4's player events to 2.0 and 3.0's and back, closeLinear to close where there is no closeLinear, and drops what a version lacks", () => {
+    expect(eventIn('4.2', 'fullscreen')).toBe('playerExpand');
+    expect(eventIn('4.1', 'exitFullscreen')).toBe('playerCollapse');
+    expect(eventIn('3.0', 'playerCollapse')).toBe('exitFullscreen');
+    expect(eventIn('2.0', 'playerCollapse')).toBeNull();
+    expect(eventIn('2.0', 'closeLinear')).toBe('close');
+    expect(eventIn('4.0', 'closeLinear')).toBe('close');
+    expect(eventIn('4.1', 'closeLinear')).toBe('closeLinear');
+    expect(eventIn('2.0', 'skip')).toBeNull();
+    expect(eventIn('4.0', 'loaded')).toBeNull();
+    expect(eventIn('4.2', 'interactiveStart')).toBe('interactiveStart');
+  });
 });
 
 const video = (): InlineAd => ({
@@ -68,6 +89,84 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     const { ads, errorURLTemplates } = clientAds(xml);
     expect(ads).toHaveLength(0);
     expect(errorURLTemplates.length).toBe(version.startsWith('4') ? 1 : 0);
+  });
+
+  it("keeps a demand's ad as it was: every linear event under the version's name, progress offsets, skip offset, VPAID media, viewability and verification vendors", () => {
+    const demand: InlineAd = {
+      ...video(),
+      linear: {
+        duration: 30,
+        skipOffset: '00:00:05',
+        mediaFiles: [
+          { url: 'http://demand.test/spot.mp4', mime: 'video/mp4', width: 1280, height: 720, bitrate: 2000, codec: 'H.264' },
+          { url: 'http://demand.test/vpaid.js', mime: 'application/javascript', width: 640, height: 360, bitrate: 0, apiFramework: 'VPAID' },
+        ],
+      },
+      trackers: {
+        ...trackers(),
+        events: [
+          ...DEMAND_EVENTS.map((e): TrackingEvent => [e, `http://demand.test/t?e=${e}`]),
+          ['progress', 'http://demand.test/t?e=progress5', '00:00:05'],
+          ['progress', 'http://demand.test/t?e=progress50', '50%'],
+          ['progress', 'http://demand.test/t?e=noOffset'],
+          ['start', 'http://demand.test/t?e=badOffset', 'soon'],
+        ],
+        viewable: { viewable: ['http://verify.test/v'], notViewable: ['http://verify.test/nv'], undetermined: ['http://verify.test/vu'] },
+        verifications: [
+          {
+            vendor: 'iabtechlab.com-omid',
+            javaScript: [{ url: 'https://verify.test/omid.js', apiFramework: 'omid', browserOptional: 'true' }],
+            executable: [],
+            tracking: [['verificationNotExecuted', 'https://verify.test/ne?code=[REASON]']],
+            parameters: '{"campaign":"a&b"}',
+          },
+        ],
+      },
+    };
+    const xml = renderInline(version, demand);
+    expect(schemaErrors(version, xml)).toBe('');
+    const ad = clientAds(xml).ads[0] as {
+      adVerifications: { resource: string; vendor: string; apiFramework: string; parameters: string; trackingEvents: Record<string, string[]> }[];
+      viewableImpression: { viewable: string[]; notViewable: string[]; viewUndetermined: string[] }[];
+      creatives: { skipDelay: number | null; trackingEvents: Record<string, string[]>; mediaFiles: { fileURL: string; apiFramework: string | null; codec: string | null }[] }[];
+    };
+    const creative = ad.creatives[0]!;
+    const v2 = version === '2.0';
+    const v4 = version.startsWith('4');
+    // the events the version names, under its names; none it lacks (the XSD check above)
+    expect(Object.keys(creative.trackingEvents)).toEqual(expect.arrayContaining(['start', 'complete', 'pause', 'resume', 'rewind', 'mute', 'unmute', 'creativeView', 'close']));
+    expect(creative.trackingEvents[v4 ? 'playerExpand' : 'fullscreen']).toEqual(['http://demand.test/t?e=fullscreen', 'http://demand.test/t?e=playerExpand']);
+    expect(creative.trackingEvents.skip).toEqual(v2 ? undefined : ['http://demand.test/t?e=skip']);
+    // progress: with its offset from 3.0 on, and never without one
+    expect(creative.trackingEvents['progress-5']).toEqual(v2 ? undefined : ['http://demand.test/t?e=progress5']);
+    expect(creative.trackingEvents['progress-50%']).toEqual(v2 ? undefined : ['http://demand.test/t?e=progress50']);
+    expect(xml).not.toContain('noOffset');
+    expect(creative.trackingEvents.start).toContain('http://demand.test/t?e=badOffset');
+    expect(creative.skipDelay).toBe(v2 ? null : 5);
+    expect(creative.mediaFiles.map((m) => [m.apiFramework, m.codec])).toEqual([
+      [null, v2 ? null : 'H.264'],
+      ['VPAID', null],
+    ]);
+    // verification vendors in every version (4.1+ in AdVerifications, before that in an Extension), viewability in VAST 4
+    expect(ad.adVerifications).toEqual([
+      expect.objectContaining({ resource: 'https://verify.test/omid.js', vendor: 'iabtechlab.com-omid', apiFramework: 'omid', parameters: '{"campaign":"a&b"}', trackingEvents: { verificationNotExecuted: ['https://verify.test/ne?code=[REASON]'] } }),
+    ]);
+    expect(xml.includes('<Extension type="AdVerifications">')).toBe(version !== '4.1' && version !== '4.2');
+    expect(ad.viewableImpression).toEqual(v4 ? [expect.objectContaining({ viewable: ['http://verify.test/v'], notViewable: ['http://verify.test/nv'], viewUndetermined: ['http://verify.test/vu'] })] : []);
+  });
+
+  it("a wrapper carries the demand's events, viewability and verification vendors too, valid", () => {
+    const xml = renderWrapper(version, {
+      id: 'w2', adSystem: 'adplane', servingId: 'd-2', tagUri: 'http://demand.test/vast',
+      trackers: {
+        ...trackers(),
+        events: DEMAND_EVENTS.map((e): TrackingEvent => [e, `http://demand.test/t?e=${e}`]),
+        viewable: { viewable: ['http://verify.test/v'], notViewable: [], undetermined: [] },
+        verifications: [{ vendor: 'v', javaScript: [{ url: 'https://verify.test/omid.js', apiFramework: 'omid', browserOptional: '' }], executable: [], tracking: [], parameters: '' }],
+      },
+    });
+    expect(schemaErrors(version, xml)).toBe('');
+    expect((clientAds(xml).ads[0] as { adVerifications: unknown[] }).adVerifications).toHaveLength(1);
   });
 
   it('a schema check that can fail: a document missing its Impression is refused', () => {

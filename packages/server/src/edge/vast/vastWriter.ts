@@ -10,9 +10,32 @@ import { isVast4, type VastVersion } from './vastVersion.js';
 export interface Trackers {
   impression: string[];
   error: string[];
-  /** [VAST event name, URL]: start, firstQuartile, midpoint, thirdQuartile, complete, ... */
-  events: [string, string][];
+  /** Linear tracking events: start, firstQuartile, midpoint, thirdQuartile, complete, ... */
+  events: TrackingEvent[];
   clickTracking: string[];
+  /** A demand's viewability trackers (VAST 4's ViewableImpression). */
+  viewable?: ViewableTrackers;
+  /** A demand's verification vendors (Open Measurement): their scripts, parameters and trackers. */
+  verifications?: Verification[];
+}
+
+/** [VAST event name, URL, offset]: the offset (HH:MM:SS(.mmm) or n%) says when a progress event fires. */
+export type TrackingEvent = [event: string, url: string, offset?: string];
+
+export interface ViewableTrackers {
+  viewable: string[];
+  notViewable: string[];
+  undetermined: string[];
+}
+
+/** One verification vendor of an ad (VAST 4.1's Verification, which Open Measurement reads). */
+export interface Verification {
+  vendor: string;
+  javaScript: { url: string; apiFramework: string; browserOptional: string }[];
+  executable: { url: string; apiFramework: string; type: string }[];
+  /** [event, URL]: verificationNotExecuted. */
+  tracking: [string, string][];
+  parameters: string;
 }
 
 export const noTrackers = (): Trackers => ({ impression: [], error: [], events: [], clickTracking: [] });
@@ -23,6 +46,9 @@ export interface VastMediaFile {
   width: number;
   height: number;
   bitrate: number;
+  /** A demand's media file: the API it runs under (VPAID) and its codec, kept as the demand wrote them. */
+  apiFramework?: string;
+  codec?: string;
 }
 
 export type NonLinearResource = { type: 'image'; url: string; mime: string } | { type: 'html'; html: string };
@@ -39,7 +65,8 @@ export interface InlineAd {
   creativeId: string;
   universalAdId: string;
   clickThrough: string;
-  linear: { duration: number; mediaFiles: VastMediaFile[] } | null;
+  /** skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not skippable. */
+  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string } | null;
   nonLinear: { width: number; height: number; resource: NonLinearResource } | null;
   trackers: Trackers;
 }
@@ -63,9 +90,77 @@ function errors(version: VastVersion, urls: string[]): string {
 
 const impressions = (urls: string[]) => urls.map((u) => `<Impression>${url(u)}</Impression>`).join('');
 
-function tracking(events: [string, string][]): string {
-  if (!events.length) return '';
-  return `<TrackingEvents>${events.map(([e, u]) => `<Tracking event="${x(e)}">${url(u)}</Tracking>`).join('')}</TrackingEvents>`;
+/** The linear Tracking events each version's XSD enumerates. */
+const COMMON_EVENTS = ['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'close', 'acceptInvitation'];
+const VAST4_EVENTS = [...COMMON_EVENTS, 'skip', 'progress', 'playerExpand', 'playerCollapse', 'acceptInvitationLinear', 'adExpand', 'adCollapse', 'minimize', 'otherAdInteraction', 'overlayViewDuration'];
+const EVENTS: Record<VastVersion, ReadonlySet<string>> = {
+  '2.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse']),
+  '3.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse', 'exitFullscreen', 'skip', 'progress', 'closeLinear', 'acceptInvitationLinear']),
+  '4.0': new Set([...VAST4_EVENTS, 'timeSpentViewing']),
+  '4.1': new Set([...VAST4_EVENTS, 'closeLinear', 'loaded']),
+  '4.2': new Set([...VAST4_EVENTS, 'closeLinear', 'loaded', 'interactiveStart']),
+};
+/** An event of one version under its name in another: VAST 4 renamed fullscreen, and 2.0 and 4.0 close a linear ad with close. */
+const RENAMED: Readonly<Record<string, string>> = { fullscreen: 'playerExpand', exitFullscreen: 'playerCollapse', playerExpand: 'fullscreen', playerCollapse: 'exitFullscreen', closeLinear: 'close' };
+
+/** The name `event` has in `version`, or null when the version has no such event. */
+export function eventIn(version: VastVersion, event: string): string | null {
+  const known = EVENTS[version];
+  if (known.has(event)) return event;
+  const other = RENAMED[event];
+  return other !== undefined && known.has(other) ? other : null;
+}
+
+/** A time in the video (Linear skipoffset, Tracking offset: 3.0 and later), as the XSDs allow it. */
+export const VAST_OFFSET = /^(\d{2}:[0-5]\d:[0-5]\d(\.\d\d\d)?|1?\d?\d(\.?\d)*%)$/;
+
+/**
+ * Tracking elements in the version's names, dropping the events it lacks; an offset where the
+ * version has one (3.0+) and it is well formed; a progress event without one means nothing, and goes.
+ */
+function tracking(version: VastVersion, events: readonly TrackingEvent[]): string {
+  let out = '';
+  for (const [e, u, offset] of events) {
+    const name = eventIn(version, e);
+    if (!name) continue;
+    const at = offset && version !== '2.0' && VAST_OFFSET.test(offset) ? offset : '';
+    if (name === 'progress' && !at) continue;
+    out += `<Tracking event="${name}"${at ? ` offset="${at}"` : ''}>${url(u)}</Tracking>`;
+  }
+  return out && `<TrackingEvents>${out}</TrackingEvents>`;
+}
+
+/** VAST 4's ViewableImpression (a demand's viewability trackers); earlier versions have no place for them. */
+function viewableImpression(version: VastVersion, v: ViewableTrackers | undefined): string {
+  if (!v || !isVast4(version)) return '';
+  const list = (name: string, urls: string[]) => urls.map((u) => `<${name}>${url(u)}</${name}>`).join('');
+  const inner = list('Viewable', v.viewable) + list('NotViewable', v.notViewable) + list('ViewUndetermined', v.undetermined);
+  return inner && `<ViewableImpression>${inner}</ViewableImpression>`;
+}
+
+const attr = (name: string, value: string) => (value ? ` ${name}="${x(value)}"` : '');
+
+/** AdVerifications in VAST 4.1's shape (the one Open Measurement reads, in every version). */
+function adVerifications(list: readonly Verification[]): string {
+  const one = (v: Verification) => {
+    const exec = v.executable.map((r) => `<ExecutableResource${attr('apiFramework', r.apiFramework)}${attr('type', r.type)}>${url(r.url)}</ExecutableResource>`).join('');
+    const js = v.javaScript.map((r) => `<JavaScriptResource${attr('apiFramework', r.apiFramework)}${attr('browserOptional', r.browserOptional)}>${url(r.url)}</JavaScriptResource>`).join('');
+    const events = v.tracking.map(([e, u]) => `<Tracking event="${x(e)}">${url(u)}</Tracking>`).join('');
+    const params = v.parameters ? `<VerificationParameters>${cdata(v.parameters)}</VerificationParameters>` : '';
+    return `<Verification${attr('vendor', v.vendor)}>${exec}${js}${events && `<TrackingEvents>${events}</TrackingEvents>`}${params}</Verification>`;
+  };
+  return `<AdVerifications>${list.map(one).join('')}</AdVerifications>`;
+}
+
+/**
+ * A demand's verification vendors where the version takes them: 4.1 and 4.2 in their own element
+ * (`native`), earlier versions in an Extension of type AdVerifications, as Open Measurement asks
+ * of VAST before 4.1 (4.0's own element lacks the parameters and trackers the scripts need).
+ */
+function verificationParts(version: VastVersion, list: readonly Verification[] | undefined): { native: string; extensions: string } {
+  if (!list?.length) return { native: '', extensions: '' };
+  if (version === '4.1' || version === '4.2') return { native: adVerifications(list), extensions: '' };
+  return { native: '', extensions: `<Extensions><Extension type="AdVerifications">${adVerifications(list)}</Extension></Extensions>` };
 }
 
 function videoClicks(version: VastVersion, clickThrough: string, clickTracking: string[], wrapper: boolean): string {
@@ -85,21 +180,25 @@ function pricing(version: VastVersion, cpm: number | string | null): string {
   return `<Pricing model="cpm" currency="USD">${typeof cpm === 'string' ? cpm : pricingText(cpm)}</Pricing>`;
 }
 
-function mediaFiles(files: VastMediaFile[]): string {
+function mediaFiles(version: VastVersion, files: VastMediaFile[]): string {
   const items = files.map((f) => {
     const delivery = /mpegurl|dash/i.test(f.mime) ? 'streaming' : 'progressive';
     const bitrate = f.bitrate > 0 ? ` bitrate="${f.bitrate}"` : '';
-    return `<MediaFile delivery="${delivery}" type="${x(f.mime)}" width="${f.width}" height="${f.height}"${bitrate}>${url(f.url)}</MediaFile>`;
+    // (2.0 has no codec attribute)
+    const extra = attr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : attr('codec', f.codec ?? ''));
+    return `<MediaFile delivery="${delivery}" type="${x(f.mime)}" width="${f.width}" height="${f.height}"${bitrate}${extra}>${url(f.url)}</MediaFile>`;
   });
   return `<MediaFiles>${items.join('')}</MediaFiles>`;
 }
 
 function linear(version: VastVersion, ad: InlineAd, l: NonNullable<InlineAd['linear']>): string {
   const body = isVast4(version)
-    ? tracking(ad.trackers.events) + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(l.mediaFiles)
-    : `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(ad.trackers.events);
+    ? tracking(version, ad.trackers.events) + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles)
+    : `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(version, ad.trackers.events);
   const clicks = videoClicks(version, ad.clickThrough, ad.trackers.clickTracking, false);
-  return isVast4(version) ? `<Linear>${body}${clicks}</Linear>` : `<Linear>${body}${clicks}${mediaFiles(l.mediaFiles)}</Linear>`;
+  // skippable from 3.0 on; a 2.0 player plays the ad through
+  const skip = l.skipOffset && version !== '2.0' && VAST_OFFSET.test(l.skipOffset) ? ` skipoffset="${l.skipOffset}"` : '';
+  return isVast4(version) ? `<Linear${skip}>${body}${clicks}</Linear>` : `<Linear${skip}>${body}${clicks}${mediaFiles(version, l.mediaFiles)}</Linear>`;
 }
 
 function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['nonLinear']>): string {
@@ -114,7 +213,7 @@ function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['
   // The 4.0 schema gives an inline NonLinear no size attributes; every other version requires them.
   const size = version === '4.0' ? '' : ` width="${n.width}" height="${n.height}"`;
   const item = `<NonLinear${size}>${resource}${clicks}</NonLinear>`;
-  return `<NonLinearAds>${tracking(ad.trackers.events)}${item}</NonLinearAds>`;
+  return `<NonLinearAds>${tracking(version, ad.trackers.events)}${item}</NonLinearAds>`;
 }
 
 function inlineCreative(version: VastVersion, ad: InlineAd): string {
@@ -131,14 +230,16 @@ export function renderInline(version: VastVersion, ad: InlineAd): string {
   const title = `<AdTitle>${x(ad.title)}</AdTitle>`;
   const creatives = `<Creatives>${inlineCreative(version, ad)}</Creatives>`;
   const advertiser = ad.advertiser && version !== '2.0' ? `<Advertiser>${x(ad.advertiser)}</Advertiser>` : '';
+  const verify = verificationParts(version, ad.trackers.verifications);
   let inner: string;
   if (isVast4(version)) {
     const serving = version === '4.0' ? '' : `<AdServingId>${x(ad.servingId)}</AdServingId>`;
-    inner = system + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + serving + title + advertiser + creatives;
+    const viewable = viewableImpression(version, ad.trackers.viewable);
+    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + creatives;
   } else if (version === '3.0') {
-    inner = system + title + advertiser + pricing(version, ad.pricingCpm) + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives;
+    inner = system + title + advertiser + pricing(version, ad.pricingCpm) + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
   } else {
-    inner = system + title + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives;
+    inner = system + title + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
   }
   return `${head(version)}<Ad id="${x(ad.id)}"><InLine>${inner}</InLine></Ad></VAST>`;
 }
@@ -147,12 +248,14 @@ export function renderWrapper(version: VastVersion, ad: WrapperAd): string {
   const system = `<AdSystem>${x(ad.adSystem)}</AdSystem>`;
   const uri = `<VASTAdTagURI>${url(ad.tagUri)}</VASTAdTagURI>`;
   const clicks = videoClicks(version, '', ad.trackers.clickTracking, true);
-  const hasLinear = ad.trackers.events.length > 0 || clicks !== '';
-  const linearPart = hasLinear ? `<Linear>${tracking(ad.trackers.events)}${clicks}</Linear>` : '';
+  const events = tracking(version, ad.trackers.events);
+  const hasLinear = events !== '' || clicks !== '';
+  const linearPart = hasLinear ? `<Linear>${events}${clicks}</Linear>` : '';
   const creatives = hasLinear ? `<Creatives><Creative>${linearPart}</Creative></Creatives>` : isVast4(version) ? '' : '<Creatives></Creatives>';
+  const verify = verificationParts(version, ad.trackers.verifications);
   const inner = isVast4(version)
-    ? system + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + uri
-    : system + uri + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives;
+    ? system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + viewableImpression(version, ad.trackers.viewable) + verify.native + creatives + uri
+    : system + uri + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
   return `${head(version)}<Ad id="${x(ad.id)}"><Wrapper>${inner}</Wrapper></Ad></VAST>`;
 }
 
