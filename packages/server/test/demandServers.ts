@@ -14,6 +14,8 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
  * partner). Paths:
  * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
  * - /wrapper?depth=<n>: a wrapper chain of n hops ending in /inline;
+ * - /measured?price=<usd>: a VAST 3.0 wrapper with a verification vendor, in front of a VAST 4.2
+ *   inline that carries what a measured buy does (verification, viewability, icon, skip, VPAID);
  * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
  * Every request is recorded in `calls` (path and query) and its headers in `headers` (same index),
  * so tests can assert the macros and the viewer's headers sent. A call naming `rid=<id>` also has
@@ -33,6 +35,26 @@ export function inlineVast(base: string, price: number | null, id = 'demand-ad')
   const pricing = price === null ? '' : `<Pricing model="CPM" currency="USD">${price.toFixed(2)}</Pricing>`;
   return `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="${id}"><InLine><AdSystem>LocalDemand</AdSystem><AdTitle>Demand spot</AdTitle>${pricing}<Error><![CDATA[${base}/track/error?c=[ERRORCODE]]]></Error><Impression><![CDATA[${base}/track/imp]]></Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><TrackingEvents><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking><Tracking event="complete"><![CDATA[${base}/track/complete]]></Tracking></TrackingEvents><VideoClicks><ClickThrough><![CDATA[https://brand.example.com/landing]]></ClickThrough><ClickTracking><![CDATA[${base}/track/click]]></ClickTracking></VideoClicks><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[${base}/media/spot.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
 }
+
+/**
+ * A VAST 4.2 ad as a measured buy carries it: a verification vendor (Open Measurement), viewability
+ * trackers, an AdChoices icon, a skip offset, a progress event, a VPAID file with its AdParameters,
+ * and a fullscreen event under VAST 4's name.
+ */
+function measuredVast(base: string, price: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="m"><InLine><AdSystem>MeasuredDemand</AdSystem><Impression><![CDATA[${base}/track/imp]]></Impression><Pricing model="CPM" currency="USD">${price}</Pricing>
+<ViewableImpression><Viewable><![CDATA[${base}/track/viewable]]></Viewable><NotViewable><![CDATA[${base}/track/not-viewable]]></NotViewable></ViewableImpression><AdServingId>m-1</AdServingId><AdTitle>Measured spot</AdTitle>
+<AdVerifications><Verification vendor="inline-vendor"><JavaScriptResource apiFramework="omid" browserOptional="true"><![CDATA[${base}/verify/omid.js]]></JavaScriptResource><TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[${base}/verify/not-executed?r=[REASON]]]></Tracking></TrackingEvents><VerificationParameters><![CDATA[{"k":"v"}]]></VerificationParameters></Verification></AdVerifications>
+<Creatives><Creative><Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="77" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/adchoices.png]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://privacy.example.com/]]></IconClickThrough></IconClicks></Icon></Icons>
+<TrackingEvents><Tracking event="progress" offset="00:00:03"><![CDATA[${base}/track/progress3]]></Tracking><Tracking event="playerExpand"><![CDATA[${base}/track/expand]]></Tracking><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking></TrackingEvents>
+<AdParameters><![CDATA[{"placement":"p1"}]]></AdParameters><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" codec="H.264"><![CDATA[${base}/media/spot.mp4]]></MediaFile>
+<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID"><![CDATA[${base}/media/vpaid.js]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+}
+
+/** A VAST 3.0 wrapper with a verification vendor of its own (as VAST before 4.1 carries one: an Extension), in front of measuredVast. */
+const measuredWrapper = (base: string, price: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="mw"><Wrapper><AdSystem>MeasuredWrapper</AdSystem><VASTAdTagURI><![CDATA[${base}/measured-inline?price=${price}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives>
+<Extensions><Extension type="AdVerifications"><AdVerifications><Verification vendor="wrapper-vendor"><JavaScriptResource apiFramework="omid"><![CDATA[${base}/verify/wrapper.js]]></JavaScriptResource></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
 
 const wrapperVast = (base: string, next: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
@@ -68,6 +90,10 @@ export async function startDemandServer(): Promise<DemandServer> {
           const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}` : `${base}/inline?price=${price}`;
           return xml(res, wrapperVast(base, next));
         }
+        case '/measured':
+          return xml(res, measuredWrapper(base, url.searchParams.get('price') ?? '3'));
+        case '/measured-inline':
+          return xml(res, measuredVast(base, url.searchParams.get('price') ?? '3'));
         case '/empty':
           return xml(res, '<?xml version="1.0"?><VAST version="3.0"/>');
         case '/garbage':

@@ -9,7 +9,7 @@ import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
-import { schemaErrors } from './vastSchema.js';
+import { clientAds, schemaErrors } from './vastSchema.js';
 import { exchange } from './rawHttp.js';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -49,6 +49,8 @@ forEachStore((t) => {
     await create('auction', 'channels', { name: 'Auction CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, payout: { type: 'revshare', percent: 70 }, demand: demandList });
     await create('waterfall', 'channels', { name: 'Waterfall', vastVersion: '3.0', demandMode: 'priority', timeoutMs: 400, demand: demandList });
     await create('paused', 'channels', { name: 'Paused', status: 0, demand: demandList });
+    const measured = await create('measuredTag', 'tags', { name: 'Measured demand', vastUrl: `${demand.url}/measured?price=20`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
+    await create('measured', 'channels', { name: 'Measured', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: measured.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -109,6 +111,23 @@ forEachStore((t) => {
       const res = await vast(ids.waterfall!.uid, query);
       expect(res.body, query).toContain('<VAST version="3.0"');
       expect(schemaErrors('3.0', res.body)).toBe('');
+    }
+  });
+
+  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon, skip offset, VPAID", async () => {
+    for (const version of ['2.0', '3.0', '4.0', '4.1', '4.2'] as const) {
+      const res = await vast(ids.measured!.uid, `&vast_version=${version}`);
+      const xml = res.body;
+      expect(schemaErrors(version, xml), version).toBe('');
+      const ad = clientAds(xml).ads[0] as { adVerifications: { vendor: string }[]; viewableImpression: unknown[]; creatives: { skipDelay: number | null; icons: unknown[]; mediaFiles: { apiFramework: string | null }[] }[] };
+      // the wrapper's vendor and the inline's, in AdVerifications (4.1+) or an Extension (before)
+      expect(ad.adVerifications.map((v) => v.vendor), version).toEqual(['wrapper-vendor', 'inline-vendor']);
+      expect(ad.viewableImpression.length, version).toBe(version.startsWith('4') ? 1 : 0);
+      expect(ad.creatives[0]!.skipDelay, version).toBe(version === '2.0' ? null : 5);
+      expect(ad.creatives[0]!.icons.length, version).toBe(version === '2.0' ? 0 : 1);
+      expect(ad.creatives[0]!.mediaFiles.map((m) => m.apiFramework), version).toEqual([null, 'VPAID']);
+      expect(xml).toContain('{"placement":"p1"}');
+      expect(xml).toContain(version.startsWith('4') ? '<Tracking event="playerExpand">' : '<Tracking event="fullscreen">');
     }
   });
 

@@ -39,14 +39,25 @@ describe('demand VAST answers', () => {
 <AdVerifications><Verification vendor="doubleverify.com-omid"><JavaScriptResource apiFramework="omid" browserOptional="false"><![CDATA[https://cdn.dv.example/dvtp.js]]></JavaScriptResource>
 <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[https://dv.example/ne?r=[REASON]]]></Tracking></TrackingEvents>
 <VerificationParameters><![CDATA[{"ctx":"1"}]]></VerificationParameters></Verification></AdVerifications>
-<Creatives><Creative><Linear skipoffset=" 00:00:05 "><TrackingEvents><Tracking event="progress" offset="00:00:10">https://dsp.example.com/p10</Tracking><Tracking event="start">https://dsp.example.com/start</Tracking></TrackingEvents>
-<Duration>00:00:30</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720" codec="H.264">https://cdn.example.com/a.mp4</MediaFile>
+<Creatives><Creative><Linear skipoffset=" 00:00:05 "><Icons><Icon program="AdChoices" width="77" height="15" xPosition="right" yPosition="nowhere" offset="00:00:01" duration="soon">
+<StaticResource creativeType="image/png">https://icons.example/ac.png</StaticResource><IconClicks><IconClickThrough>https://privacy.example/</IconClickThrough><IconClickTracking>https://icons.example/c</IconClickTracking></IconClicks>
+<IconViewTracking>https://icons.example/v</IconViewTracking></Icon><Icon program="no size"><StaticResource creativeType="image/png">https://icons.example/x.png</StaticResource></Icon>
+<Icon program="no resource" width="10" height="10"></Icon></Icons><TrackingEvents><Tracking event="progress" offset="00:00:10">https://dsp.example.com/p10</Tracking><Tracking event="start">https://dsp.example.com/start</Tracking></TrackingEvents>
+<AdParameters xmlEncoded="true"><![CDATA[{"id":7}]]></AdParameters><Duration>00:00:30</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720" codec="H.264">https://cdn.example.com/a.mp4</MediaFile>
 <MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID">https://cdn.example.com/vpaid.js</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
     const answer = readVastAnswer(xml);
     if (answer.kind !== 'inline') throw new Error(answer.kind);
     expect(answer.skipOffset).toBe('00:00:05');
     expect(answer.trackers.events).toEqual([['progress', 'https://dsp.example.com/p10', '00:00:10'], ['start', 'https://dsp.example.com/start']]);
     expect(answer.mediaFiles.map((m) => [m.codec, m.apiFramework])).toEqual([['H.264', undefined], [undefined, 'VPAID']]);
+    expect(answer.icons).toEqual([
+      {
+        program: 'AdChoices', width: 77, height: 15, xPosition: 'right', yPosition: '', offset: '00:00:01', duration: '', apiFramework: '',
+        resource: { type: 'static', url: 'https://icons.example/ac.png', creativeType: 'image/png' },
+        clickThrough: 'https://privacy.example/', clickTracking: ['https://icons.example/c'], viewTracking: ['https://icons.example/v'],
+      },
+    ]);
+    expect(answer.adParameters).toEqual({ text: '{"id":7}', xmlEncoded: true });
     expect(answer.trackers.viewable).toEqual({ viewable: ['https://dsp.example.com/v'], notViewable: ['https://dsp.example.com/nv'], undetermined: ['https://dsp.example.com/vu'] });
     expect(answer.trackers.verifications).toEqual([
       { vendor: 'doubleverify.com-omid', javaScript: [{ url: 'https://cdn.dv.example/dvtp.js', apiFramework: 'omid', browserOptional: 'false' }], executable: [], tracking: [['verificationNotExecuted', 'https://dv.example/ne?r=[REASON]']], parameters: '{"ctx":"1"}' },

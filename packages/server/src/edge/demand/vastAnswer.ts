@@ -1,6 +1,7 @@
 import { childNamed as child, childrenNamed as children, descendantsNamed as descendants, parseXmlTree, textOf as text, type XmlTreeNode as XmlElement } from './xmlTree.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
+import { type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
 /**
  * What a demand tag's VAST answer holds, read defensively: the first ad, inline or wrapper, with
@@ -19,6 +20,10 @@ export interface DemandInline {
   duration: number;
   /** When the ad becomes skippable (Linear skipoffset, as written), '' when it is not. */
   skipOffset: string;
+  /** Its icons (AdChoices), readable ones only. */
+  icons: VastIcon[];
+  /** What its VPAID unit reads, null when none. */
+  adParameters: AdParameters | null;
   pricingCpm: number | null;
 }
 
@@ -76,6 +81,42 @@ function verificationsOf(ad: XmlElement): Verification[] | undefined {
   const lists = [child(ad, 'AdVerifications'), ...children(child(ad, 'Extensions'), 'Extension').filter((e) => e.attrs.type === 'AdVerifications').map((e) => child(e, 'AdVerifications'))];
   const out = lists.flatMap((list) => children(list, 'Verification').map(verificationOf).filter((v): v is Verification => v !== null));
   return out.length ? out : undefined;
+}
+
+/** An icon as the XSDs allow it: a size, one resource, positions and times only when well formed. */
+function iconOf(i: XmlElement): VastIcon | null {
+  const width = Number(i.attrs.width);
+  const height = Number(i.attrs.height);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;
+  const html = child(i, 'HTMLResource');
+  const iframe = child(i, 'IFrameResource');
+  const image = child(i, 'StaticResource');
+  let resource: VastIcon['resource'];
+  if (image && text(image) && image.attrs.creativeType) resource = { type: 'static', url: text(image), creativeType: image.attrs.creativeType };
+  else if (iframe && text(iframe)) resource = { type: 'iframe', url: text(iframe) };
+  else if (html && text(html)) resource = { type: 'html', html: text(html) };
+  else return null;
+  const well = (value: string | undefined, pattern: RegExp) => (value && pattern.test(value.trim()) ? value.trim() : '');
+  const clicks = child(i, 'IconClicks');
+  return {
+    program: i.attrs.program ?? '',
+    width,
+    height,
+    xPosition: well(i.attrs.xPosition, ICON_X),
+    yPosition: well(i.attrs.yPosition, ICON_Y),
+    offset: well(i.attrs.offset, XS_TIME),
+    duration: well(i.attrs.duration, XS_TIME),
+    apiFramework: i.attrs.apiFramework ?? '',
+    resource,
+    clickThrough: text(child(clicks, 'IconClickThrough')),
+    clickTracking: urlsOf(clicks, 'IconClickTracking'),
+    viewTracking: urlsOf(i, 'IconViewTracking'),
+  };
+}
+
+function adParametersOf(linear: XmlElement): AdParameters | null {
+  const p = child(linear, 'AdParameters');
+  return p && text(p) ? { text: text(p), xmlEncoded: p.attrs.xmlEncoded === 'true' } : null;
 }
 
 function trackersOf(ad: XmlElement): Trackers {
@@ -136,8 +177,15 @@ export function readVastAnswer(xml: string): DemandAnswer {
     mediaFiles,
     duration: seconds(text(child(linear, 'Duration'))),
     skipOffset: (linear.attrs.skipoffset ?? '').trim(),
+    icons: children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null),
+    adParameters: adParametersOf(linear),
     pricingCpm: pricing(inline),
   };
+}
+
+/** The linear ad we render of a demand's inline answer: its media, duration, skip offset, icons and AdParameters. */
+export function demandLinear(ad: DemandInline): NonNullable<InlineAd['linear']> {
+  return { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) };
 }
 
 /** Trackers of a wrapper chain and its inline, in the order the player would have fired them. */

@@ -16,7 +16,8 @@ const INLINE = `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>dsp ${MACROS}</
 // what else a bid's VAST carries, with macros in it: viewability, a verification vendor, a progress event and a skip offset
 const MEASURED = INLINE.replace('<AdTitle>', `<ViewableImpression><Viewable>https://d.example/v?p=\${AUCTION_PRICE}</Viewable></ViewableImpression><AdTitle>`)
   .replace('<Creatives>', `<AdVerifications><Verification vendor="dv"><JavaScriptResource apiFramework="omid">https://dv.example/omid.js?a=\${AUCTION_ID}</JavaScriptResource><TrackingEvents><Tracking event="verificationNotExecuted">https://dv.example/ne?p=\${AUCTION_PRICE}</Tracking></TrackingEvents><VerificationParameters>x</VerificationParameters></Verification></AdVerifications><Creatives>`)
-  .replace('<Linear>', '<Linear skipoffset="00:00:05">')
+  .replace('<Linear>', `<Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">https://d.example/ac.png?p=\${AUCTION_PRICE}</StaticResource><IconClicks><IconClickThrough>https://d.example/privacy?a=\${AUCTION_ID}</IconClickThrough></IconClicks></Icon></Icons>`)
+  .replace('<Duration>', '<AdParameters><![CDATA[{"price":"${AUCTION_PRICE}"}]]></AdParameters><Duration>')
   .replace('<Tracking event="start">', '<Tracking event="progress" offset="25%">https://d.example/q?p=${AUCTION_PRICE}</Tracking><Tracking event="start">');
 
 // a tracker that is a macro alone, with no value at the win, is dropped both ways
@@ -54,7 +55,8 @@ describe('a winning programmatic VAST bid', () => {
     expect(doc).toContain('<JavaScriptResource apiFramework="omid"><![CDATA[https://dv.example/omid.js?a=req%20%3C1%3E%262]]></JavaScriptResource>');
     expect(doc).toContain('<Tracking event="verificationNotExecuted"><![CDATA[https://dv.example/ne?p=2.5]]></Tracking>');
     expect(doc).toContain('<Tracking event="progress" offset="25%"><![CDATA[https://d.example/q?p=2.5]]></Tracking>');
-    expect(doc).toContain('<Linear skipoffset="00:00:05">');
+    expect(doc).toContain('<Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png"><![CDATA[https://d.example/ac.png?p=2.5]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://d.example/privacy?a=req%20%3C1%3E%262]]></IconClickThrough></IconClicks></Icon></Icons>');
+    expect(doc).toContain('<AdParameters><![CDATA[{"price":"2.5"}]]></AdParameters>');
   });
 
   it('an answer without macros is rendered as read, its text untouched', () => {

@@ -1,5 +1,5 @@
 import { MTYPE } from '@adplane/shared';
-import { type DemandAnswer, type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
+import { type DemandAnswer, type DemandInline, type DemandWrapper, demandLinear, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 import { renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
@@ -94,7 +94,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     creativeId: m.crid || label.id,
     universalAdId: `adplane-${label.id}`,
     clickThrough: answer.clickThrough,
-    linear: { duration: answer.duration || 1, mediaFiles: answer.mediaFiles, skipOffset: answer.skipOffset },
+    linear: demandLinear(answer),
     nonLinear: null,
     trackers: mergeTrackers(answer.trackers, trackers),
   });
@@ -124,7 +124,16 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
     }));
   }
   if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
-  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })) };
+  const icons = m.vast.icons.map((i) => ({
+    ...i,
+    resource: i.resource.type === 'html' ? { ...i.resource, html: fill(i.resource.html) } : { ...i.resource, url: fill(i.resource.url) },
+    clickThrough: fill(i.clickThrough),
+    clickTracking: urls(i.clickTracking),
+    viewTracking: urls(i.viewTracking),
+  })).filter((i) => (i.resource.type === 'html' ? i.resource.html : i.resource.url));
+  const params = m.vast.adParameters && fill(m.vast.adParameters.text);
+  const adParameters = params ? { ...m.vast.adParameters!, text: params } : null;
+  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters };
 }
 
 function bannerBody(m: OrtbMarkup, macros: MacroValues): string {

@@ -97,6 +97,18 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
       linear: {
         duration: 30,
         skipOffset: '00:00:05',
+        adParameters: { text: '{"placement":"a<b"}', xmlEncoded: false },
+        icons: [
+          {
+            program: 'AdChoices', width: 77, height: 15, xPosition: 'right', yPosition: 'top', offset: '00:00:01', duration: '', apiFramework: '',
+            resource: { type: 'static', url: 'https://icons.test/adchoices.png', creativeType: 'image/png' },
+            clickThrough: 'https://privacy.test/', clickTracking: ['https://icons.test/click'], viewTracking: ['https://icons.test/view'],
+          },
+          {
+            program: 'Other', width: 20, height: 20, xPosition: '', yPosition: '', offset: '', duration: '', apiFramework: '',
+            resource: { type: 'html', html: '<b>i</b>' }, clickThrough: '', clickTracking: [], viewTracking: [],
+          },
+        ],
         mediaFiles: [
           { url: 'http://demand.test/spot.mp4', mime: 'video/mp4', width: 1280, height: 720, bitrate: 2000, codec: 'H.264' },
           { url: 'http://demand.test/vpaid.js', mime: 'application/javascript', width: 640, height: 360, bitrate: 0, apiFramework: 'VPAID' },
@@ -147,6 +159,11 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
       [null, v2 ? null : 'H.264'],
       ['VPAID', null],
     ]);
+    // icons from 3.0 on (one in 4.0 and 4.1, whose XSDs allow one), AdParameters in every version
+    const icons = (creative as unknown as { icons: { program: string; staticResource: string | null; iconClickThroughURLTemplate: string | null; iconViewTrackingURLTemplate: string }[] }).icons;
+    expect(icons.map((i) => i.program)).toEqual(v2 ? [] : version === '4.0' || version === '4.1' ? ['AdChoices'] : ['AdChoices', 'Other']);
+    if (!v2) expect(icons[0]).toMatchObject({ staticResource: 'https://icons.test/adchoices.png', iconClickThroughURLTemplate: 'https://privacy.test/', iconViewTrackingURLTemplate: 'https://icons.test/view' });
+    expect((creative as unknown as { adParameters: { value: string } | string | null }).adParameters).toEqual(expect.objectContaining({ value: '{"placement":"a<b"}' }));
     // verification vendors in every version (4.1+ in AdVerifications, before that in an Extension), viewability in VAST 4
     expect(ad.adVerifications).toEqual([
       expect.objectContaining({ resource: 'https://verify.test/omid.js', vendor: 'iabtechlab.com-omid', apiFramework: 'omid', parameters: '{"campaign":"a&b"}', trackingEvents: { verificationNotExecuted: ['https://verify.test/ne?code=[REASON]'] } }),

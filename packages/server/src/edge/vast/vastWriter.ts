@@ -1,4 +1,5 @@
 import { cdata, vastDuration, safeUrl as url, xmlEscape as x } from './xml.js';
+import { iconsXml, type VastIcon } from './icons.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
 
 /**
@@ -65,10 +66,19 @@ export interface InlineAd {
   creativeId: string;
   universalAdId: string;
   clickThrough: string;
-  /** skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not skippable. */
-  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string } | null;
+  /**
+   * skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not
+   * skippable; icons (AdChoices) and adParameters (what a VPAID unit reads) as the demand wrote them.
+   */
+  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string; icons?: VastIcon[]; adParameters?: AdParameters } | null;
   nonLinear: { width: number; height: number; resource: NonLinearResource } | null;
   trackers: Trackers;
+}
+
+/** A linear ad's AdParameters: its text, and whether it is XML-encoded (3.0 and later say so). */
+export interface AdParameters {
+  text: string;
+  xmlEncoded: boolean;
 }
 
 export interface WrapperAd {
@@ -191,10 +201,17 @@ function mediaFiles(version: VastVersion, files: VastMediaFile[]): string {
   return `<MediaFiles>${items.join('')}</MediaFiles>`;
 }
 
+function adParameters(version: VastVersion, p: AdParameters | undefined): string {
+  if (!p) return '';
+  return `<AdParameters${p.xmlEncoded && version !== '2.0' ? ' xmlEncoded="true"' : ''}>${cdata(p.text)}</AdParameters>`;
+}
+
 function linear(version: VastVersion, ad: InlineAd, l: NonNullable<InlineAd['linear']>): string {
+  const icons = iconsXml(version, l.icons);
+  const params = adParameters(version, l.adParameters);
   const body = isVast4(version)
-    ? tracking(version, ad.trackers.events) + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles)
-    : `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(version, ad.trackers.events);
+    ? icons + tracking(version, ad.trackers.events) + params + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles)
+    : icons + `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(version, ad.trackers.events) + params;
   const clicks = videoClicks(version, ad.clickThrough, ad.trackers.clickTracking, false);
   // skippable from 3.0 on; a 2.0 player plays the ad through
   const skip = l.skipOffset && version !== '2.0' && VAST_OFFSET.test(l.skipOffset) ? ` skipoffset="${l.skipOffset}"` : '';
