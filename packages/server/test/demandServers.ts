@@ -39,7 +39,7 @@ export function inlineVast(base: string, price: number | null, id = 'demand-ad')
 /**
  * A VAST 4.2 ad as a measured buy carries it: a verification vendor (Open Measurement), viewability
  * trackers, an AdChoices icon, a skip offset, a progress event, a VPAID file with its AdParameters,
- * and a fullscreen event under VAST 4's name.
+ * a companion banner, and a fullscreen event under VAST 4's name.
  */
 function measuredVast(base: string, price: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="m"><InLine><AdSystem>MeasuredDemand</AdSystem><Impression><![CDATA[${base}/track/imp]]></Impression><Pricing model="CPM" currency="USD">${price}</Pricing>
@@ -48,7 +48,9 @@ function measuredVast(base: string, price: string): string {
 <Creatives><Creative><Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="77" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/adchoices.png]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://privacy.example.com/]]></IconClickThrough></IconClicks></Icon></Icons>
 <TrackingEvents><Tracking event="progress" offset="00:00:03"><![CDATA[${base}/track/progress3]]></Tracking><Tracking event="playerExpand"><![CDATA[${base}/track/expand]]></Tracking><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking></TrackingEvents>
 <AdParameters><![CDATA[{"placement":"p1"}]]></AdParameters><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" codec="H.264"><![CDATA[${base}/media/spot.mp4]]></MediaFile>
-<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID"><![CDATA[${base}/media/vpaid.js]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID"><![CDATA[${base}/media/vpaid.js]]></MediaFile></MediaFiles></Linear></Creative>
+<Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png"><![CDATA[${base}/media/companion.png]]></StaticResource><CompanionClickThrough><![CDATA[https://brand.example.com/companion]]></CompanionClickThrough>
+<TrackingEvents><Tracking event="creativeView"><![CDATA[${base}/track/companion-view]]></Tracking></TrackingEvents></Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>`;
 }
 
 /** A VAST 3.0 wrapper with a verification vendor of its own (as VAST before 4.1 carries one: an Extension), in front of measuredVast. */

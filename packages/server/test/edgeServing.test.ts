@@ -114,18 +114,20 @@ forEachStore((t) => {
     }
   });
 
-  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon, skip offset, VPAID", async () => {
+  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon, skip offset, VPAID, its companion", async () => {
     for (const version of ['2.0', '3.0', '4.0', '4.1', '4.2'] as const) {
       const res = await vast(ids.measured!.uid, `&vast_version=${version}`);
       const xml = res.body;
       expect(schemaErrors(version, xml), version).toBe('');
-      const ad = clientAds(xml).ads[0] as { adVerifications: { vendor: string }[]; viewableImpression: unknown[]; creatives: { skipDelay: number | null; icons: unknown[]; mediaFiles: { apiFramework: string | null }[] }[] };
+      const ad = clientAds(xml).ads[0] as { adVerifications: { vendor: string }[]; viewableImpression: unknown[]; creatives: { type: string; skipDelay: number | null; icons: unknown[]; mediaFiles: { apiFramework: string | null }[]; variations?: unknown[] }[] };
+      const linear = ad.creatives.find((c) => c.type === 'linear')!;
+      expect(ad.creatives.find((c) => c.type === 'companion')?.variations, version).toHaveLength(1);
       // the wrapper's vendor and the inline's, in AdVerifications (4.1+) or an Extension (before)
       expect(ad.adVerifications.map((v) => v.vendor), version).toEqual(['wrapper-vendor', 'inline-vendor']);
       expect(ad.viewableImpression.length, version).toBe(version.startsWith('4') ? 1 : 0);
-      expect(ad.creatives[0]!.skipDelay, version).toBe(version === '2.0' ? null : 5);
-      expect(ad.creatives[0]!.icons.length, version).toBe(version === '2.0' ? 0 : 1);
-      expect(ad.creatives[0]!.mediaFiles.map((m) => m.apiFramework), version).toEqual([null, 'VPAID']);
+      expect(linear.skipDelay, version).toBe(version === '2.0' ? null : 5);
+      expect(linear.icons.length, version).toBe(version === '2.0' ? 0 : 1);
+      expect(linear.mediaFiles.map((m) => m.apiFramework), version).toEqual([null, 'VPAID']);
       expect(xml).toContain('{"placement":"p1"}');
       expect(xml).toContain(version.startsWith('4') ? '<Tracking event="playerExpand">' : '<Tracking event="fullscreen">');
     }

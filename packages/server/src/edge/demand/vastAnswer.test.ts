@@ -44,7 +44,11 @@ describe('demand VAST answers', () => {
 <IconViewTracking>https://icons.example/v</IconViewTracking></Icon><Icon program="no size"><StaticResource creativeType="image/png">https://icons.example/x.png</StaticResource></Icon>
 <Icon program="no resource" width="10" height="10"></Icon></Icons><TrackingEvents><Tracking event="progress" offset="00:00:10">https://dsp.example.com/p10</Tracking><Tracking event="start">https://dsp.example.com/start</Tracking></TrackingEvents>
 <AdParameters xmlEncoded="true"><![CDATA[{"id":7}]]></AdParameters><Duration>00:00:30</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720" codec="H.264">https://cdn.example.com/a.mp4</MediaFile>
-<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID">https://cdn.example.com/vpaid.js</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID">https://cdn.example.com/vpaid.js</MediaFile></MediaFiles></Linear></Creative>
+<Creative><CompanionAds required="all"><Companion id="c1" width="300" height="250" adSlotID="side"><StaticResource creativeType="image/jpeg">https://cdn.example.com/c.jpg</StaticResource><AltText>Alt</AltText>
+<CompanionClickThrough>https://brand.example.com/c</CompanionClickThrough><CompanionClickTracking id="k">https://dsp.example.com/cc</CompanionClickTracking>
+<TrackingEvents><Tracking event="creativeView">https://dsp.example.com/cv</Tracking><Tracking event="start">https://dsp.example.com/not-a-companion-event</Tracking></TrackingEvents></Companion>
+<Companion width="0" height="90"><HTMLResource>x</HTMLResource></Companion><Companion width="728" height="90"></Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>`;
     const answer = readVastAnswer(xml);
     if (answer.kind !== 'inline') throw new Error(answer.kind);
     expect(answer.skipOffset).toBe('00:00:05');
@@ -58,6 +62,16 @@ describe('demand VAST answers', () => {
       },
     ]);
     expect(answer.adParameters).toEqual({ text: '{"id":7}', xmlEncoded: true });
+    // companions with a size and something to show; only their creativeView trackers
+    expect(answer.companions).toEqual({
+      required: 'all',
+      list: [
+        {
+          width: 300, height: 250, id: 'c1', apiFramework: '', adSlotId: 'side', resource: { type: 'static', url: 'https://cdn.example.com/c.jpg', creativeType: 'image/jpeg' },
+          altText: 'Alt', clickThrough: 'https://brand.example.com/c', clickTracking: [['k', 'https://dsp.example.com/cc']], creativeView: ['https://dsp.example.com/cv'], adParameters: '',
+        },
+      ],
+    });
     expect(answer.trackers.viewable).toEqual({ viewable: ['https://dsp.example.com/v'], notViewable: ['https://dsp.example.com/nv'], undetermined: ['https://dsp.example.com/vu'] });
     expect(answer.trackers.verifications).toEqual([
       { vendor: 'doubleverify.com-omid', javaScript: [{ url: 'https://cdn.dv.example/dvtp.js', apiFramework: 'omid', browserOptional: 'false' }], executable: [], tracking: [['verificationNotExecuted', 'https://dv.example/ne?r=[REASON]']], parameters: '{"ctx":"1"}' },

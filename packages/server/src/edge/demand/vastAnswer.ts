@@ -1,6 +1,8 @@
 import { childNamed as child, childrenNamed as children, descendantsNamed as descendants, parseXmlTree, textOf as text, type XmlTreeNode as XmlElement } from './xmlTree.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
+import { type CompanionsRequired, type VastCompanion } from '../vast/companions.js';
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
+import { type VastResource } from '../vast/resources.js';
 import { type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
 /**
@@ -24,6 +26,8 @@ export interface DemandInline {
   icons: VastIcon[];
   /** What its VPAID unit reads, null when none. */
   adParameters: AdParameters | null;
+  /** Its companion banners, readable ones only, and how many the player must show. */
+  companions: { list: VastCompanion[]; required: CompanionsRequired };
   pricingCpm: number | null;
 }
 
@@ -83,19 +87,57 @@ function verificationsOf(ad: XmlElement): Verification[] | undefined {
   return out.length ? out : undefined;
 }
 
+/** The first usable resource of an icon or a companion: an image, else an iframe, else HTML. */
+function resourceOf(el: XmlElement): VastResource | null {
+  const image = child(el, 'StaticResource');
+  if (image && text(image) && image.attrs.creativeType) return { type: 'static', url: text(image), creativeType: image.attrs.creativeType };
+  const iframe = child(el, 'IFrameResource');
+  if (iframe && text(iframe)) return { type: 'iframe', url: text(iframe) };
+  const html = child(el, 'HTMLResource');
+  return html && text(html) ? { type: 'html', html: text(html) } : null;
+}
+
+const size = (value: string | undefined): number => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : 0;
+};
+
+/** A companion banner with a size and something to show, its trackers with it. */
+function companionOf(c: XmlElement): VastCompanion | null {
+  const width = size(c.attrs.width);
+  const height = size(c.attrs.height);
+  const resource = resourceOf(c);
+  if (!width || !height || !resource) return null;
+  return {
+    width,
+    height,
+    id: c.attrs.id ?? '',
+    apiFramework: c.attrs.apiFramework ?? '',
+    adSlotId: c.attrs.adSlotId ?? c.attrs.adSlotID ?? '',
+    resource,
+    altText: text(child(c, 'AltText')),
+    clickThrough: text(child(c, 'CompanionClickThrough')),
+    clickTracking: children(c, 'CompanionClickTracking').filter((t) => text(t)).map((t): [string, string] => [t.attrs.id ?? '', text(t)]),
+    creativeView: children(child(c, 'TrackingEvents'), 'Tracking').filter((t) => t.attrs.event === 'creativeView' && text(t)).map(text),
+    adParameters: text(child(c, 'AdParameters')),
+  };
+}
+
+/** The inline ad's companions (the first CompanionAds of its creatives) and how many the player must show. */
+function companionsOf(inline: XmlElement): { list: VastCompanion[]; required: CompanionsRequired } {
+  const ads = descendants(inline, 'CompanionAds')[0];
+  const list = children(ads, 'Companion').map(companionOf).filter((c): c is VastCompanion => c !== null);
+  const required = ads?.attrs.required;
+  return { list, required: required === 'all' || required === 'any' || required === 'none' ? required : '' };
+}
+
 /** An icon as the XSDs allow it: a size, one resource, positions and times only when well formed. */
 function iconOf(i: XmlElement): VastIcon | null {
-  const width = Number(i.attrs.width);
-  const height = Number(i.attrs.height);
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) return null;
-  const html = child(i, 'HTMLResource');
-  const iframe = child(i, 'IFrameResource');
-  const image = child(i, 'StaticResource');
-  let resource: VastIcon['resource'];
-  if (image && text(image) && image.attrs.creativeType) resource = { type: 'static', url: text(image), creativeType: image.attrs.creativeType };
-  else if (iframe && text(iframe)) resource = { type: 'iframe', url: text(iframe) };
-  else if (html && text(html)) resource = { type: 'html', html: text(html) };
-  else return null;
+  const width = size(i.attrs.width);
+  const height = size(i.attrs.height);
+  if (!width || !height) return null;
+  const resource = resourceOf(i);
+  if (!resource) return null;
   const well = (value: string | undefined, pattern: RegExp) => (value && pattern.test(value.trim()) ? value.trim() : '');
   const clicks = child(i, 'IconClicks');
   return {
@@ -179,6 +221,7 @@ export function readVastAnswer(xml: string): DemandAnswer {
     skipOffset: (linear.attrs.skipoffset ?? '').trim(),
     icons: children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null),
     adParameters: adParametersOf(linear),
+    companions: companionsOf(inline),
     pricingCpm: pricing(inline),
   };
 }

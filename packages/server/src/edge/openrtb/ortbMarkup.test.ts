@@ -18,6 +18,7 @@ const MEASURED = INLINE.replace('<AdTitle>', `<ViewableImpression><Viewable>http
   .replace('<Creatives>', `<AdVerifications><Verification vendor="dv"><JavaScriptResource apiFramework="omid">https://dv.example/omid.js?a=\${AUCTION_ID}</JavaScriptResource><TrackingEvents><Tracking event="verificationNotExecuted">https://dv.example/ne?p=\${AUCTION_PRICE}</Tracking></TrackingEvents><VerificationParameters>x</VerificationParameters></Verification></AdVerifications><Creatives>`)
   .replace('<Linear>', `<Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">https://d.example/ac.png?p=\${AUCTION_PRICE}</StaticResource><IconClicks><IconClickThrough>https://d.example/privacy?a=\${AUCTION_ID}</IconClickThrough></IconClicks></Icon></Icons>`)
   .replace('<Duration>', '<AdParameters><![CDATA[{"price":"${AUCTION_PRICE}"}]]></AdParameters><Duration>')
+  .replace('</Creative></Creatives>', `</Creative><Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">https://d.example/c.png?p=\${AUCTION_PRICE}</StaticResource><CompanionClickThrough>https://brand.example/c?a=\${AUCTION_ID}</CompanionClickThrough><TrackingEvents><Tracking event="creativeView">https://d.example/cv?p=\${AUCTION_PRICE}</Tracking></TrackingEvents></Companion></CompanionAds></Creative></Creatives>`)
   .replace('<Tracking event="start">', '<Tracking event="progress" offset="25%">https://d.example/q?p=${AUCTION_PRICE}</Tracking><Tracking event="start">');
 
 // a tracker that is a macro alone, with no value at the win, is dropped both ways
@@ -57,6 +58,7 @@ describe('a winning programmatic VAST bid', () => {
     expect(doc).toContain('<Tracking event="progress" offset="25%"><![CDATA[https://d.example/q?p=2.5]]></Tracking>');
     expect(doc).toContain('<Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png"><![CDATA[https://d.example/ac.png?p=2.5]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://d.example/privacy?a=req%20%3C1%3E%262]]></IconClickThrough></IconClicks></Icon></Icons>');
     expect(doc).toContain('<AdParameters><![CDATA[{"price":"2.5"}]]></AdParameters>');
+    expect(doc).toContain('<CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png"><![CDATA[https://d.example/c.png?p=2.5]]></StaticResource><CompanionClickThrough><![CDATA[https://brand.example/c?a=req%20%3C1%3E%262]]></CompanionClickThrough><TrackingEvents><Tracking event="creativeView"><![CDATA[https://d.example/cv?p=2.5]]></Tracking></TrackingEvents></Companion></CompanionAds>');
   });
 
   it('an answer without macros is rendered as read, its text untouched', () => {

@@ -1,6 +1,7 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, demandLinear, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
+import { type VastResource } from '../vast/resources.js';
 import { renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
 import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
@@ -96,6 +97,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     clickThrough: answer.clickThrough,
     linear: demandLinear(answer),
     nonLinear: null,
+    companions: answer.companions,
     trackers: mergeTrackers(answer.trackers, trackers),
   });
 }
@@ -124,16 +126,25 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
     }));
   }
   if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
-  const icons = m.vast.icons.map((i) => ({
-    ...i,
-    resource: i.resource.type === 'html' ? { ...i.resource, html: fill(i.resource.html) } : { ...i.resource, url: fill(i.resource.url) },
-    clickThrough: fill(i.clickThrough),
-    clickTracking: urls(i.clickTracking),
-    viewTracking: urls(i.viewTracking),
-  })).filter((i) => (i.resource.type === 'html' ? i.resource.html : i.resource.url));
+  const resource = (r: VastResource): VastResource => (r.type === 'html' ? { ...r, html: fill(r.html) } : { ...r, url: fill(r.url) });
+  const shows = (r: VastResource) => (r.type === 'html' ? r.html : r.url);
+  const icons = m.vast.icons
+    .map((i) => ({ ...i, resource: resource(i.resource), clickThrough: fill(i.clickThrough), clickTracking: urls(i.clickTracking), viewTracking: urls(i.viewTracking) }))
+    .filter((i) => shows(i.resource));
+  const companionList = m.vast.companions.list
+    .map((c) => ({
+      ...c,
+      resource: resource(c.resource),
+      clickThrough: fill(c.clickThrough),
+      clickTracking: c.clickTracking.map(([id, u]): [string, string] => [id, fill(u)]).filter(([, u]) => u),
+      creativeView: urls(c.creativeView),
+      adParameters: fill(c.adParameters),
+    }))
+    .filter((c) => shows(c.resource));
+  const companions = { ...m.vast.companions, list: companionList };
   const params = m.vast.adParameters && fill(m.vast.adParameters.text);
   const adParameters = params ? { ...m.vast.adParameters!, text: params } : null;
-  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters };
+  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters, companions };
 }
 
 function bannerBody(m: OrtbMarkup, macros: MacroValues): string {

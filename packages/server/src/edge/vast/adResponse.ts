@@ -162,6 +162,7 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     clickThrough: markup.ad.clickThrough,
     linear: demandLinear(markup.ad),
     nonLinear: null,
+    companions: markup.ad.companions,
     // the demand's trackers first (its viewability and verification vendors with them), then ours
     trackers: mergeTrackers(markup.ad.trackers, ours),
   });

@@ -1,5 +1,6 @@
+import { resourceXml, type VastResource } from './resources.js';
 import { type VastVersion } from './vastVersion.js';
-import { cdata, safeUrl as url, xmlEscape as x } from './xml.js';
+import { safeUrl as url, xmlEscape as x } from './xml.js';
 
 /**
  * A linear ad's icon (VAST 3.0 and later): most often the AdChoices mark that privacy rules require
@@ -18,7 +19,7 @@ export interface VastIcon {
   offset: string;
   duration: string;
   apiFramework: string;
-  resource: { type: 'static'; url: string; creativeType: string } | { type: 'iframe'; url: string } | { type: 'html'; html: string };
+  resource: VastResource;
   clickThrough: string;
   clickTracking: string[];
   viewTracking: string[];
@@ -30,12 +31,6 @@ export const ICON_Y = /^([0-9]+|top|bottom)$/;
 export const XS_TIME = /^\d{2}:[0-5]\d:[0-5]\d(\.\d+)?$/;
 
 const attr = (name: string, value: string) => (value ? ` ${name}="${x(value)}"` : '');
-
-function resource(r: VastIcon['resource']): string {
-  if (r.type === 'static') return `<StaticResource creativeType="${x(r.creativeType)}">${url(r.url)}</StaticResource>`;
-  if (r.type === 'iframe') return `<IFrameResource>${url(r.url)}</IFrameResource>`;
-  return `<HTMLResource>${cdata(r.html)}</HTMLResource>`;
-}
 
 function icon(version: VastVersion, i: VastIcon): string {
   // 3.0 requires the position (AdChoices sits top right unless told otherwise); 4.x makes it optional
@@ -52,7 +47,7 @@ function icon(version: VastVersion, i: VastIcon): string {
   // 3.0 lists the click trackers before the click-through; 4.x after
   const clicks = through || tracking ? `<IconClicks>${v3 ? tracking + through : through + tracking}</IconClicks>` : '';
   const views = i.viewTracking.map((u) => `<IconViewTracking>${url(u)}</IconViewTracking>`).join('');
-  return `<Icon${attrs}>${resource(i.resource)}${clicks}${views}</Icon>`;
+  return `<Icon${attrs}>${resourceXml(i.resource)}${clicks}${views}</Icon>`;
 }
 
 /** A linear ad's Icons element in the version's shape: none in 2.0, one icon in 4.0 and 4.1 (their XSDs allow one). */

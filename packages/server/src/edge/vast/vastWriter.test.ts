@@ -135,14 +135,32 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
         ],
       },
     };
+    demand.companions = {
+      required: 'any',
+      list: [
+        {
+          width: 300, height: 250, id: 'c1', apiFramework: '', adSlotId: 'side', resource: { type: 'static', url: 'https://demand.test/c300.png', creativeType: 'image/png' },
+          altText: 'Spring & more', clickThrough: 'https://brand.test/c', clickTracking: [['ct1', 'https://demand.test/cclick']], creativeView: ['https://demand.test/cview'], adParameters: '',
+        },
+        {
+          width: 728, height: 90, id: '', apiFramework: '', adSlotId: '', resource: { type: 'html', html: '<a href="#">x</a>' },
+          altText: '', clickThrough: '', clickTracking: [], creativeView: [], adParameters: 'p=1',
+        },
+      ],
+    };
     const xml = renderInline(version, demand);
     expect(schemaErrors(version, xml)).toBe('');
+    const companions = (clientAds(xml).ads[0] as { creatives: { type: string; variations?: { staticResources: { url: string }[]; htmlResources: string[]; companionClickThroughURLTemplate: string | null; companionClickTrackingURLTemplates: { url: string }[]; trackingEvents: Record<string, string[]>; altText: string | null }[]; required: string | null }[] }).creatives.find((c) => c.type === 'companion')!;
+    expect(companions.variations!.map((v) => v.staticResources[0]?.url ?? v.htmlResources[0])).toEqual(['https://demand.test/c300.png', '<a href="#">x</a>']);
+    expect(companions.variations![0]).toMatchObject({ companionClickThroughURLTemplate: 'https://brand.test/c', altText: 'Spring & more', trackingEvents: { creativeView: ['https://demand.test/cview'] } });
+    expect(companions.variations![0]!.companionClickTrackingURLTemplates.map((t) => t.url)).toEqual(version.startsWith('4') ? ['https://demand.test/cclick'] : []);
+    expect(companions.required).toBe(version === '2.0' ? null : 'any');
     const ad = clientAds(xml).ads[0] as {
       adVerifications: { resource: string; vendor: string; apiFramework: string; parameters: string; trackingEvents: Record<string, string[]> }[];
       viewableImpression: { viewable: string[]; notViewable: string[]; viewUndetermined: string[] }[];
       creatives: { skipDelay: number | null; trackingEvents: Record<string, string[]>; mediaFiles: { fileURL: string; apiFramework: string | null; codec: string | null }[] }[];
     };
-    const creative = ad.creatives[0]!;
+    const creative = (ad.creatives as unknown as { type: string }[]).find((c) => c.type === 'linear') as unknown as (typeof ad.creatives)[number];
     const v2 = version === '2.0';
     const v4 = version.startsWith('4');
     // the events the version names, under its names; none it lacks (the XSD check above)

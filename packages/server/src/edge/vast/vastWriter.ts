@@ -1,4 +1,5 @@
 import { cdata, vastDuration, safeUrl as url, xmlEscape as x } from './xml.js';
+import { companionAdsXml, type CompanionsRequired, type VastCompanion } from './companions.js';
 import { iconsXml, type VastIcon } from './icons.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
 
@@ -73,6 +74,8 @@ export interface InlineAd {
   linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string; icons?: VastIcon[]; adParameters?: AdParameters } | null;
   nonLinear: { width: number; height: number; resource: NonLinearResource } | null;
   trackers: Trackers;
+  /** A demand's companion banners, and how many the player must show. */
+  companions?: { list: VastCompanion[]; required: CompanionsRequired };
 }
 
 /** A linear ad's AdParameters: its text, and whether it is XML-encoded (3.0 and later say so). */
@@ -235,11 +238,14 @@ function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['
 
 function inlineCreative(version: VastVersion, ad: InlineAd): string {
   const body = ad.linear ? linear(version, ad, ad.linear) : ad.nonLinear ? nonLinear(version, ad, ad.nonLinear) : '';
-  if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>`;
+  const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
+  // 2.0 and 3.0: a creative is one of linear, companions or non-linear, so the companions are a creative of their own
+  if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
   // 4.0 names the id in an attribute, 4.1+ in the text.
   const idValue = version === '4.0' ? ` idValue="${x(ad.universalAdId)}"` : '';
   const uai = `<UniversalAdId idRegistry="adplane"${idValue}>${x(ad.universalAdId)}</UniversalAdId>`;
-  return `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${uai}</Creative>`;
+  // VAST 4: a creative's companions come before its linear ad, in the same creative
+  return `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${companions}${body}${uai}</Creative>`;
 }
 
 export function renderInline(version: VastVersion, ad: InlineAd): string {
