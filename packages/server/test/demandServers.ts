@@ -13,7 +13,8 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
  * A local VAST demand server for tests and the bench (the edge of the world: an external demand
  * partner). Paths:
  * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
- * - /wrapper?depth=<n>: a wrapper chain of n hops ending in /inline;
+ * - /wrapper?depth=<n>&follow=false: a wrapper chain of n hops ending in /inline (follow=false: the
+ *   first hop says followAdditionalWrappers="false");
  * - /measured?price=<usd>: a VAST 3.0 wrapper with a verification vendor, in front of a VAST 4.2
  *   inline that carries what a measured buy does (verification, viewability, icon, skip, VPAID);
  * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
@@ -58,8 +59,8 @@ const measuredWrapper = (base: string, price: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="mw"><Wrapper><AdSystem>MeasuredWrapper</AdSystem><VASTAdTagURI><![CDATA[${base}/measured-inline?price=${price}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives>
 <Extensions><Extension type="AdVerifications"><AdVerifications><Verification vendor="wrapper-vendor"><JavaScriptResource apiFramework="omid"><![CDATA[${base}/verify/wrapper.js]]></JavaScriptResource></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
 
-const wrapperVast = (base: string, next: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
+const wrapperVast = (base: string, next: string, follow = true) =>
+  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper${follow ? '' : ' followAdditionalWrappers="false"'}><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
 
 function xml(res: ServerResponse, body: string) {
   res.writeHead(200, { 'content-type': 'application/xml' });
@@ -90,7 +91,8 @@ export async function startDemandServer(): Promise<DemandServer> {
           const depth = Number(url.searchParams.get('depth') ?? 1);
           const price = url.searchParams.get('price') ?? '3';
           const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}` : `${base}/inline?price=${price}`;
-          return xml(res, wrapperVast(base, next));
+          // follow=false: the first hop allows no further wrapper (followAdditionalWrappers)
+          return xml(res, wrapperVast(base, next, url.searchParams.get('follow') !== 'false'));
         }
         case '/measured':
           return xml(res, measuredWrapper(base, url.searchParams.get('price') ?? '3'));

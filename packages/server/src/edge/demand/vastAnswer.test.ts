@@ -28,7 +28,10 @@ describe('demand VAST answers', () => {
       tagUri: 'https://up.example.com/vast?id=1&b=2',
       pricingCpm: 2_250_000,
       trackers: { impression: ['https://up.example.com/imp?a=1&b=2'], error: [], events: [['start', 'https://up.example.com/start']], clickTracking: [] },
+      followAdditionalWrappers: true,
     });
+    const final = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="false">'));
+    expect(final.kind === 'wrapper' && final.followAdditionalWrappers).toBe(false);
   });
 
   it("reads what a real exchange's VAST 4.2 carries beyond the basics: skip offset, progress offsets, VPAID and codec, viewability, verification vendors", () => {

@@ -36,6 +36,8 @@ export interface DemandWrapper {
   tagUri: string;
   trackers: Trackers;
   pricingCpm: number | null;
+  /** false: the wrapper allows no further wrapper after the answer it points to (followAdditionalWrappers, VAST 3+). */
+  followAdditionalWrappers: boolean;
 }
 
 export type DemandAnswer = DemandInline | DemandWrapper | { kind: 'empty'; vastError: number; reason: string };
@@ -192,7 +194,8 @@ export function readVastAnswer(xml: string): DemandAnswer {
   if (wrapper) {
     const tagUri = text(child(wrapper, 'VASTAdTagURI'));
     if (!/^https?:\/\//i.test(tagUri)) return { kind: 'empty', vastError: VAST_ERRORS.wrapperGeneral, reason: 'bad_wrapper' };
-    return { kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper) };
+    const follow = (wrapper.attrs.followAdditionalWrappers ?? '').trim();
+    return { kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0' };
   }
   const inline = child(ad, 'InLine');
   if (!inline) return { kind: 'empty', vastError: VAST_ERRORS.schema, reason: 'bad_ad' };

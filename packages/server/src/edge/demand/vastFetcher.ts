@@ -69,6 +69,8 @@ export class VastFetcher {
     const started = Date.now();
     const wrapperTrackers = [];
     let wrapperPrice: number | null = null;
+    /** A wrapper before said followAdditionalWrappers="false": the next answer must be an inline ad. */
+    let lastWrapperAllowed = true;
     let next = url;
     for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
       let xml: string | typeof TIMED_OUT;
@@ -86,8 +88,10 @@ export class VastFetcher {
         const pricingCpm = answer.pricingCpm ?? wrapperPrice;
         return { kind: 'inline', ad: { ...answer, trackers: mergeTrackers(...wrapperTrackers, answer.trackers), pricingCpm }, hops: hop, ms: Date.now() - started };
       }
+      if (!lastWrapperAllowed) return { kind: 'no_fill', reason: 'wrapper_not_allowed', vastError: VAST_ERRORS.wrapperLimit, ms: Date.now() - started };
       wrapperTrackers.push(answer.trackers);
       wrapperPrice ??= answer.pricingCpm;
+      lastWrapperAllowed = answer.followAdditionalWrappers;
       next = answer.tagUri;
     }
     return { kind: 'no_fill', reason: 'too_many_wrappers', vastError: VAST_ERRORS.wrapperLimit, ms: Date.now() - started };

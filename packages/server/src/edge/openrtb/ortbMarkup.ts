@@ -81,7 +81,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
   if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
   const answer = vastOf(m, macros);
   if (answer.kind === 'wrapper') {
-    return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers) });
+    return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers), followAdditionalWrappers: answer.followAdditionalWrappers });
   }
   // read once already when the bid came in; macros filled in cannot make it unreadable unless they break the XML
   if (answer.kind === 'empty') return renderEmpty(version, trackers.error);

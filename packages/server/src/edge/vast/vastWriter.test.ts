@@ -192,7 +192,7 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
 
   it("a wrapper carries the demand's events, viewability and verification vendors too, valid", () => {
     const xml = renderWrapper(version, {
-      id: 'w2', adSystem: 'adplane', servingId: 'd-2', tagUri: 'http://demand.test/vast',
+      id: 'w2', adSystem: 'adplane', servingId: 'd-2', tagUri: 'http://demand.test/vast', followAdditionalWrappers: false,
       trackers: {
         ...trackers(),
         events: DEMAND_EVENTS.map((e): TrackingEvent => [e, `http://demand.test/t?e=${e}`]),
@@ -202,6 +202,8 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     });
     expect(schemaErrors(version, xml)).toBe('');
     expect((clientAds(xml).ads[0] as { adVerifications: unknown[] }).adVerifications).toHaveLength(1);
+    // a demand wrapper's "no further wrapper" passes on where the version has the attribute (VAST 4)
+    expect((clientAds(xml).ads[0] as { followAdditionalWrappers: boolean }).followAdditionalWrappers).toBe(!version.startsWith('4'));
   });
 
   it('a schema check that can fail: a document missing its Impression is refused', () => {

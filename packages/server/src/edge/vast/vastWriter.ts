@@ -90,6 +90,8 @@ export interface WrapperAd {
   servingId: string;
   tagUri: string;
   trackers: Trackers;
+  /** false: no wrapper may follow the answer at tagUri (VAST 4 writes it; a demand's wrapper may ask it). */
+  followAdditionalWrappers?: boolean;
 }
 
 const head = (version: VastVersion) =>
@@ -279,7 +281,8 @@ export function renderWrapper(version: VastVersion, ad: WrapperAd): string {
   const inner = isVast4(version)
     ? system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + viewableImpression(version, ad.trackers.viewable) + verify.native + creatives + uri
     : system + uri + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
-  return `${head(version)}<Ad id="${x(ad.id)}"><Wrapper>${inner}</Wrapper></Ad></VAST>`;
+  const follow = ad.followAdditionalWrappers === false && isVast4(version) ? ' followAdditionalWrappers="false"' : '';
+  return `${head(version)}<Ad id="${x(ad.id)}"><Wrapper${follow}>${inner}</Wrapper></Ad></VAST>`;
 }
 
 /** No ad. VAST 4 carries our error URL at the root (the player calls it with code 303); 2.0 and 3.0 cannot. */
