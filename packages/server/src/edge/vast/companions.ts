@@ -1,6 +1,6 @@
 import { resourceXml, type VastResource } from './resources.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
-import { cdata, safeUrl as url, xmlEscape as x } from './xml.js';
+import { cdata, safeUrl as url, xmlAttr, xmlEscape as x } from './xml.js';
 
 /**
  * A demand's companion ad: the banner a page shows beside the video while it plays. Carried into
@@ -25,12 +25,10 @@ export interface VastCompanion {
 /** How many of the companions the player must show: all, any or none (3.0 and later). */
 export type CompanionsRequired = '' | 'all' | 'any' | 'none';
 
-const attr = (name: string, value: string) => (value ? ` ${name}="${x(value)}"` : '');
-
 function companion(version: VastVersion, c: VastCompanion): string {
   // 4.0 spells the slot attribute adSlotID; 2.0 has none
-  const slot = version === '2.0' ? '' : attr(version === '4.0' ? 'adSlotID' : 'adSlotId', c.adSlotId);
-  const attrs = `${attr('id', c.id)} width="${c.width}" height="${c.height}"${attr('apiFramework', c.apiFramework)}${slot}`;
+  const slot = version === '2.0' ? '' : xmlAttr(version === '4.0' ? 'adSlotID' : 'adSlotId', c.adSlotId);
+  const attrs = `${xmlAttr('id', c.id)} width="${c.width}" height="${c.height}"${xmlAttr('apiFramework', c.apiFramework)}${slot}`;
   const views = c.creativeView.map((u) => `<Tracking event="creativeView">${url(u)}</Tracking>`).join('');
   const tracking = views && `<TrackingEvents>${views}</TrackingEvents>`;
   const through = c.clickThrough ? `<CompanionClickThrough>${url(c.clickThrough)}</CompanionClickThrough>` : '';

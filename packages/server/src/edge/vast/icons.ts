@@ -1,6 +1,6 @@
 import { resourceXml, type VastResource } from './resources.js';
 import { type VastVersion } from './vastVersion.js';
-import { safeUrl as url, xmlEscape as x } from './xml.js';
+import { safeUrl as url, xmlAttr, xmlEscape as x } from './xml.js';
 
 /**
  * A linear ad's icon (VAST 3.0 and later): most often the AdChoices mark that privacy rules require
@@ -30,18 +30,16 @@ export const ICON_X = /^([0-9]+|left|right)$/;
 export const ICON_Y = /^([0-9]+|top|bottom)$/;
 export const XS_TIME = /^\d{2}:[0-5]\d:[0-5]\d(\.\d+)?$/;
 
-const attr = (name: string, value: string) => (value ? ` ${name}="${x(value)}"` : '');
-
 function icon(version: VastVersion, i: VastIcon): string {
   // 3.0 requires the position (AdChoices sits top right unless told otherwise); 4.x makes it optional
   const v3 = version === '3.0';
   const attrs =
     ` program="${x(i.program)}" width="${i.width}" height="${i.height}"` +
-    attr('xPosition', i.xPosition || (v3 ? 'right' : '')) +
-    attr('yPosition', i.yPosition || (v3 ? 'top' : '')) +
-    attr('offset', i.offset) +
-    attr('duration', i.duration) +
-    attr('apiFramework', i.apiFramework);
+    xmlAttr('xPosition', i.xPosition || (v3 ? 'right' : '')) +
+    xmlAttr('yPosition', i.yPosition || (v3 ? 'top' : '')) +
+    xmlAttr('offset', i.offset) +
+    xmlAttr('duration', i.duration) +
+    xmlAttr('apiFramework', i.apiFramework);
   const through = i.clickThrough ? `<IconClickThrough>${url(i.clickThrough)}</IconClickThrough>` : '';
   const tracking = i.clickTracking.map((u) => `<IconClickTracking>${url(u)}</IconClickTracking>`).join('');
   // 3.0 lists the click trackers before the click-through; 4.x after

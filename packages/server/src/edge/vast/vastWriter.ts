@@ -1,4 +1,4 @@
-import { cdata, vastDuration, safeUrl as url, xmlEscape as x } from './xml.js';
+import { cdata, vastDuration, safeUrl as url, xmlAttr, xmlEscape as x } from './xml.js';
 import { companionAdsXml, type CompanionsRequired, type VastCompanion } from './companions.js';
 import { iconsXml, type VastIcon } from './icons.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
@@ -153,16 +153,14 @@ function viewableImpression(version: VastVersion, v: ViewableTrackers | undefine
   return inner && `<ViewableImpression>${inner}</ViewableImpression>`;
 }
 
-const attr = (name: string, value: string) => (value ? ` ${name}="${x(value)}"` : '');
-
 /** AdVerifications in VAST 4.1's shape (the one Open Measurement reads, in every version). */
 function adVerifications(list: readonly Verification[]): string {
   const one = (v: Verification) => {
-    const exec = v.executable.map((r) => `<ExecutableResource${attr('apiFramework', r.apiFramework)}${attr('type', r.type)}>${url(r.url)}</ExecutableResource>`).join('');
-    const js = v.javaScript.map((r) => `<JavaScriptResource${attr('apiFramework', r.apiFramework)}${attr('browserOptional', r.browserOptional)}>${url(r.url)}</JavaScriptResource>`).join('');
+    const exec = v.executable.map((r) => `<ExecutableResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('type', r.type)}>${url(r.url)}</ExecutableResource>`).join('');
+    const js = v.javaScript.map((r) => `<JavaScriptResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('browserOptional', r.browserOptional)}>${url(r.url)}</JavaScriptResource>`).join('');
     const events = v.tracking.map(([e, u]) => `<Tracking event="${x(e)}">${url(u)}</Tracking>`).join('');
     const params = v.parameters ? `<VerificationParameters>${cdata(v.parameters)}</VerificationParameters>` : '';
-    return `<Verification${attr('vendor', v.vendor)}>${exec}${js}${events && `<TrackingEvents>${events}</TrackingEvents>`}${params}</Verification>`;
+    return `<Verification${xmlAttr('vendor', v.vendor)}>${exec}${js}${events && `<TrackingEvents>${events}</TrackingEvents>`}${params}</Verification>`;
   };
   return `<AdVerifications>${list.map(one).join('')}</AdVerifications>`;
 }
@@ -200,7 +198,7 @@ function mediaFiles(version: VastVersion, files: VastMediaFile[]): string {
     const delivery = /mpegurl|dash/i.test(f.mime) ? 'streaming' : 'progressive';
     const bitrate = f.bitrate > 0 ? ` bitrate="${f.bitrate}"` : '';
     // (2.0 has no codec attribute)
-    const extra = attr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : attr('codec', f.codec ?? ''));
+    const extra = xmlAttr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : xmlAttr('codec', f.codec ?? ''));
     return `<MediaFile delivery="${delivery}" type="${x(f.mime)}" width="${f.width}" height="${f.height}"${bitrate}${extra}>${url(f.url)}</MediaFile>`;
   });
   return `<MediaFiles>${items.join('')}</MediaFiles>`;

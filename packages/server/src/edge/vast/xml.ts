@@ -9,6 +9,9 @@ export function xmlEscape(text: string): string {
   return text.replace(FORBIDDEN, '').replace(SPECIAL, (c) => ESCAPES[c] ?? c);
 }
 
+/** ` name="value"` with the value escaped, or '' when the value is empty (an optional attribute left out). */
+export const xmlAttr = (name: string, value: string): string => (value ? ` ${name}="${xmlEscape(value)}"` : '');
+
 /** A CDATA section; a `]]>` inside is split across two sections. */
 export function cdata(text: string): string {
   return `<![CDATA[${text.replace(FORBIDDEN, '').replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
