@@ -117,4 +117,15 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   const impression = drawer.getByTestId('tag-test-events').locator('tr', { has: page.getByTestId('tag-test-event-impression') });
   await expect(impression).toContainText('/demo/demand/track?e=impression');
   await expect(impression).toContainText('/ev?e=impression');
+  // what the demand's ad carries beside its media, kept in our answer and shown beside the player
+  await expect(drawer.getByTestId('tag-test-facts')).toHaveText(/Skippable after 3 s.*Icon: AdChoices/);
+  // the AdChoices icon drawn over the video, top right, linking to the partner's page
+  const icon = drawer.getByTestId('tag-test-icon');
+  await expect(icon.locator('img')).toBeVisible();
+  await expect(icon).toHaveAttribute('href', /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const [video, mark] = await Promise.all([drawer.getByTestId('tag-test-video').boundingBox(), icon.boundingBox()]);
+  expect(mark!.x + mark!.width).toBeGreaterThan(video!.x + video!.width - 40);
+  expect(mark!.y).toBeLessThan(video!.y + 40);
+  await drawer.getByTestId('tag-test-facts').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/tagtest-facts.png' });
 });

@@ -252,6 +252,12 @@ forEachStore((t) => {
     const demoDemand = await app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
     expect(schemaErrors('3.0', demoDemand.body)).toBe('');
     expect(demoDemand.body).toContain('>2.50</Pricing>');
+    // skippable, with an AdChoices icon whose image adplane serves
+    expect(demoDemand.body).toContain('<Linear skipoffset="00:00:03">');
+    const icon = /<StaticResource creativeType="image\/svg\+xml"><!\[CDATA\[https?:\/\/[^/]+(\/[^\]]+)\]\]>/.exec(demoDemand.body)![1]!;
+    const svg = await app.inject({ method: 'GET', url: icon });
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 
   it('serves a channel created through the API within a second, without a restart', async () => {

@@ -2,7 +2,7 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Alert, Button, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CreativePreview } from '../creatives/CreativePreview.js';
-import { loadVast, type Playable, type SentEvent, TrackedEvents, TRACKER_EVENTS } from './vastPlayback.js';
+import { adFacts, iconPlacement, loadVast, type Playable, type SentEvent, TrackedEvents, TRACKER_EVENTS } from './vastPlayback.js';
 
 /**
  * The answer played as a publisher's player would: an HTML5 <video> (or the display creative) driven
@@ -86,36 +86,54 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
     <div className="tag-test-player">
       <div className="tag-test-stage">
         {playable.kind === 'video' ? (
-          <video
-            ref={videoRef}
-            src={playable.media.fileURL}
-            data-testid="tag-test-video"
-            controls
-            muted
-            autoPlay
-            playsInline
-            onLoadedMetadata={(e) => tracker.setDuration(e.currentTarget.duration)}
-            onCanPlay={(e) => startPlayback(e.currentTarget)}
-            onPlaying={() => impress(playable)}
-            onTimeUpdate={(e) => tracker.setProgress(e.currentTarget.currentTime)}
-            onPause={(e) => {
-              // The end of the ad also pauses the element: that is 'complete', not a pause.
-              if (e.currentTarget.ended || e.currentTarget.currentTime >= e.currentTarget.duration - 0.3) return;
-              paused.current = true;
-              tracker.setPaused(true);
-            }}
-            onPlay={() => {
-              if (!paused.current) return;
-              paused.current = false;
-              tracker.setPaused(false);
-            }}
-            onVolumeChange={(e) => tracker.setMuted(e.currentTarget.muted)}
-            onEnded={() => tracker.complete()}
-            onError={() => {
-              events.add('error', playable.ad.errorURLTemplates, 0);
-              tracker.errorWithCode('405');
-            }}
-          />
+          <div className="tag-test-screen">
+            <video
+              ref={videoRef}
+              src={playable.media.fileURL}
+              data-testid="tag-test-video"
+              controls
+              muted
+              autoPlay
+              playsInline
+              onLoadedMetadata={(e) => tracker.setDuration(e.currentTarget.duration)}
+              onCanPlay={(e) => startPlayback(e.currentTarget)}
+              onPlaying={() => impress(playable)}
+              onTimeUpdate={(e) => tracker.setProgress(e.currentTarget.currentTime)}
+              onPause={(e) => {
+                // The end of the ad also pauses the element: that is 'complete', not a pause.
+                if (e.currentTarget.ended || e.currentTarget.currentTime >= e.currentTarget.duration - 0.3) return;
+                paused.current = true;
+                tracker.setPaused(true);
+              }}
+              onPlay={() => {
+                if (!paused.current) return;
+                paused.current = false;
+                tracker.setPaused(false);
+              }}
+              onVolumeChange={(e) => tracker.setMuted(e.currentTarget.muted)}
+              onEnded={() => tracker.complete()}
+              onError={() => {
+                events.add('error', playable.ad.errorURLTemplates, 0);
+                tracker.errorWithCode('405');
+              }}
+            />
+            {(playable.creative.icons ?? [])
+              .filter((icon) => icon.staticResource)
+              .map((icon, i) => (
+                <a
+                  key={i}
+                  className="tag-test-icon"
+                  data-testid="tag-test-icon"
+                  href={icon.iconClickThroughURLTemplate ?? undefined}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  title={icon.program ?? 'icon'}
+                  style={iconPlacement(icon)}
+                >
+                  <img src={icon.staticResource!} alt={icon.program ?? 'icon'} width={icon.width || undefined} height={icon.height || undefined} />
+                </a>
+              ))}
+          </div>
         ) : playable.kind === 'image' ? (
           <CreativePreview model={{ kind: 'image', src: playable.src, width: playable.width, height: playable.height }} />
         ) : (
@@ -124,6 +142,7 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
         <div className="tag-test-media">
           <Typography.Text strong>{label}</Typography.Text>
           {playable.title !== 'Ad' && <Typography.Text type="secondary">{playable.title}</Typography.Text>}
+          <AdFacts facts={adFacts(playable.ad)} />
           {playable.kind === 'video' && (
             <Typography.Text type="secondary" className="tag-test-mono">
               {playable.media.mimeType} · {playable.media.width}×{playable.media.height} · {playable.media.fileURL}
@@ -138,6 +157,18 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
         </div>
       </div>
       <EventsTable events={events.list} />
+    </div>
+  );
+}
+
+/** What the ad carries beside its media (vastPlayback.ts adFacts), one tag each. */
+function AdFacts({ facts }: { facts: readonly string[] }) {
+  if (!facts.length) return null;
+  return (
+    <div className="tag-test-facts" data-testid="tag-test-facts">
+      {facts.map((f) => (
+        <Tag key={f}>{f}</Tag>
+      ))}
     </div>
   );
 }

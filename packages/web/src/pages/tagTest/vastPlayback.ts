@@ -12,23 +12,75 @@ export interface VastMediaFile {
   mimeType: string;
   width: number;
   height: number;
+  apiFramework?: string | null;
 }
 
 interface ParsedCreative {
   type: 'linear' | 'nonlinear' | 'companion';
   duration?: number;
+  /** Seconds before the ad may be skipped; null or absent: not skippable. */
+  skipDelay?: number | null;
   mediaFiles?: VastMediaFile[];
+  icons?: VastIcon[];
   videoClickThroughURLTemplate?: unknown;
   videoClickTrackingURLTemplates?: unknown[];
   variations?: { staticResource?: string | null; htmlResource?: string | null; width?: number; height?: number; nonlinearClickTrackingURLTemplates?: unknown[] }[];
 }
 
-interface ParsedAd {
+/** An icon as vast-client reads it (AdChoices, most often): where it sits over the video, and its click-through. */
+export interface VastIcon {
+  program?: string | null;
+  width?: number;
+  height?: number;
+  xPosition?: number | string;
+  yPosition?: number | string;
+  staticResource?: string | null;
+  iconClickThroughURLTemplate?: string | null;
+}
+
+/** Where an icon sits over a player `width` by `height` (VAST: left/right/top/bottom, or pixels from the top left). */
+export function iconPlacement(icon: VastIcon): { left?: number; right?: number; top?: number; bottom?: number } {
+  const x = icon.xPosition;
+  const y = icon.yPosition;
+  const place: { left?: number; right?: number; top?: number; bottom?: number } = {};
+  if (x === 'left') place.left = 0;
+  else if (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x))) place.left = Number(x);
+  else place.right = 0;
+  if (y === 'bottom') place.bottom = 0;
+  else if (typeof y === 'number' || (typeof y === 'string' && /^\d+$/.test(y))) place.top = Number(y);
+  else place.top = 0;
+  return place;
+}
+
+export interface ParsedAd {
   adTitle?: string;
   system?: { value?: string } | string | null;
   impressionURLTemplates: unknown[];
   errorURLTemplates: unknown[];
   creatives: ParsedCreative[];
+  adVerifications?: { vendor?: string | null }[];
+  viewableImpression?: { viewable?: unknown[]; notViewable?: unknown[]; viewUndetermined?: unknown[] }[];
+}
+
+/**
+ * What the ad carries beside its media, as an ad-ops user checks a demand's ad: whether it can be
+ * skipped, a VPAID unit, its verification vendors, viewability trackers, icons (AdChoices) and
+ * companion banners.
+ */
+export function adFacts(ad: ParsedAd): string[] {
+  const facts: string[] = [];
+  const linear = ad.creatives.find((c) => c.type === 'linear');
+  if (typeof linear?.skipDelay === 'number' && linear.skipDelay >= 0) facts.push(`Skippable after ${linear.skipDelay} s`);
+  const apis = [...new Set((linear?.mediaFiles ?? []).map((m) => m.apiFramework).filter((a): a is string => !!a))];
+  if (apis.length) facts.push(`Interactive: ${apis.join(', ')}`);
+  const vendors = (ad.adVerifications ?? []).map((v) => v.vendor || 'unnamed vendor');
+  if (vendors.length) facts.push(`Verification: ${[...new Set(vendors)].join(', ')}`);
+  if ((ad.viewableImpression ?? []).some((v) => (v.viewable?.length ?? 0) + (v.notViewable?.length ?? 0) + (v.viewUndetermined?.length ?? 0) > 0)) facts.push('Viewability trackers');
+  const icons = (linear?.icons ?? []).map((i) => i.program || 'icon');
+  if (icons.length) facts.push(`Icon: ${icons.join(', ')}`);
+  const companions = ad.creatives.filter((c) => c.type === 'companion').flatMap((c) => c.variations ?? []);
+  if (companions.length) facts.push(`Companion: ${companions.map((v) => `${v.width}×${v.height}`).join(', ')}`);
+  return facts;
 }
 
 export type Playable =
