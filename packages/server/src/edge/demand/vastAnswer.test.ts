@@ -109,4 +109,20 @@ describe('demand VAST answers', () => {
     expect(readVastAnswer('<html><body>oops</body></html>')).toMatchObject({ kind: 'empty', vastError: 100, reason: 'not_vast' });
     expect(readVastAnswer('\u0000\u0001 not xml at all <<<')).toMatchObject({ kind: 'empty', vastError: 100 });
   });
+
+  it("takes the ad a player would play for one slot: a pod's first by sequence, else the first stand-alone ad that plays, falling back past a broken one", () => {
+    const inline = (id: string, attrs = '', media = true) =>
+      `<Ad id="${id}"${attrs}><InLine><AdSystem>S</AdSystem><AdTitle>${id}</AdTitle><Impression>https://d.example/${id}</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration>` +
+      `<MediaFiles>${media ? `<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/${id}.mp4</MediaFile>` : ''}</MediaFiles></Linear></Creative></Creatives></InLine></Ad>`;
+    const titleOf = (xml: string) => {
+      const a = readVastAnswer(`<VAST version="4.2">${xml}</VAST>`);
+      return a.kind === 'inline' ? a.title : a.kind;
+    };
+    // a buffet whose first ad has no media: the next one plays
+    expect(titleOf(inline('broken', '', false) + inline('fallback'))).toBe('fallback');
+    // a pod plays before the stand-alone ads, lowest sequence first, wherever it stands in the document
+    expect(titleOf(inline('alone') + inline('second', ' sequence="2"') + inline('first', ' sequence="1"'))).toBe('first');
+    // nothing plays: why the first could not
+    expect(readVastAnswer(`<VAST version="4.2">${inline('a', '', false)}${inline('b', '', false)}</VAST>`)).toMatchObject({ kind: 'empty', reason: 'no_media', vastError: 401 });
+  });
 });

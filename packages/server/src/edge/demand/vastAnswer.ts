@@ -188,8 +188,32 @@ export function readVastAnswer(xml: string): DemandAnswer {
   const root = parseXmlTree(xml);
   if (!root) return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'bad_xml' };
   if (root.name !== 'VAST') return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'not_vast' };
-  const ad = children(root, 'Ad')[0];
-  if (!ad) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'no_ad' };
+  const ads = inPlayOrder(children(root, 'Ad'));
+  if (!ads.length) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'no_ad' };
+  // the first ad a player could play; when none can, why the first could not
+  let first: DemandAnswer | null = null;
+  for (const ad of ads) {
+    const answer = readAd(ad);
+    if (answer.kind !== 'empty') return answer;
+    first ??= answer;
+  }
+  return first!;
+}
+
+/**
+ * An answer's ads in the order a player tries them for one slot (VAST 3+, ad pods and buffets): a
+ * pod's ads (with a `sequence`) first, lowest sequence first, then the stand-alone ads, in document
+ * order, which a player falls back on when the one before fails.
+ */
+function inPlayOrder(ads: XmlElement[]): XmlElement[] {
+  const sequence = (ad: XmlElement) => {
+    const n = Number(ad.attrs.sequence);
+    return Number.isInteger(n) && n > 0 ? n : Infinity;
+  };
+  return ads.map((ad, at) => ({ ad, at, seq: sequence(ad) })).sort((a, b) => a.seq - b.seq || a.at - b.at).map((x) => x.ad);
+}
+
+function readAd(ad: XmlElement): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
     const tagUri = text(child(wrapper, 'VASTAdTagURI'));
