@@ -186,7 +186,8 @@ forEachStore((t) => {
 
     it('6.2.4 video: a VAST 3.0 document (protocols 2, 3) valid against the IAB schema', async () => {
       const [bid] = await bidOn(ids.supplier!.uid, example('video'));
-      expect(bid).toMatchObject({ mtype: 2, protocol: 3, price: 6.4, w: 640, h: 480, crid: String(ids.spot!.id) });
+      // dur: the creative's 15 s (OpenRTB 2.6 bid.dur)
+      expect(bid).toMatchObject({ mtype: 2, protocol: 3, price: 6.4, w: 640, h: 480, crid: String(ids.spot!.id), dur: 15 });
       expect(bid!.adm).toContain('https://cdn.brand.test/spot.mp4');
       // the document states the price the supplier pays, not what the campaign pays us
       expect(bid!.adm).toMatch(/<Pricing model="cpm" currency="USD">6\.40*<\/Pricing>/);

@@ -116,6 +116,7 @@ forEachStore((t) => {
       expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250' });
       expect(bid.ext.prebid.cache).toBeUndefined();
       expect(bid.exp).toBeUndefined();
+      expect(bid.dur).toBeUndefined();
     });
 
     it("states the channel's time limit as tmaxrequest when the request gives no tmax", async () => {
@@ -175,7 +176,9 @@ forEachStore((t) => {
     it('answers the VAST in adm, with hb_uuid and the cache URL when the request asks for vastxml caching', async () => {
       const { body } = await auction(pbjsRequest([videoImp(ids.instream!.uid)], { cache: { vastxml: {} } }));
       const bid = onlyBid(body);
-      expect(bid).toMatchObject({ impid: 'div-video', price: 7, mtype: 2, w: 640, h: 360, crid: String(ids.video!.id) });
+      // its duration as OpenRTB 2.6's bid.dur and as Prebid Server writes it (ext.prebid.video)
+      expect(bid).toMatchObject({ impid: 'div-video', price: 7, mtype: 2, w: 640, h: 360, crid: String(ids.video!.id), dur: 15 });
+      expect((bid.ext.prebid as { video?: unknown }).video).toEqual({ duration: 15, primary_category: '' });
       expect(bid.adm).toMatch(/^<\?xml[^>]*>\s*<VAST version="4\.2"/);
       expect(bid.adm).toContain('https://cdn.example.com/spot.mp4');
       const vast = bid.ext.prebid.cache!.vastXml!;

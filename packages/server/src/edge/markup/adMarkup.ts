@@ -21,9 +21,14 @@ export interface AdMarkupOut {
   cat: readonly string[];
   /** The creative id the demand knows it by. */
   crid: string;
+  /** A video ad's duration in whole seconds (OpenRTB 2.6 `bid.dur`), 0 when unknown or a banner. */
+  dur: number;
 }
 
 const ev = (origin: string, e: string, token: string) => `${origin}/ev?e=${e}&t=${token}`;
+
+/** A duration as `bid.dur` states it: whole seconds, 0 when unknown. */
+const seconds = (s: number): number => (Number.isFinite(s) && s > 0 ? Math.round(s) : 0);
 
 /** A banner as HTML: the image (or the creative's own HTML) in a click-through link, and our impression pixel. */
 export function bannerHtml(creative: SnapCreative, origin: string, token: string): string {
@@ -80,14 +85,14 @@ function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarku
   if (markup.kind === 'campaign') {
     const c = markup.creative;
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
-    if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height };
+    if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height, dur: 0 };
     const first = c.mediaFiles[0];
-    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0 };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, dur: seconds(c.duration || (first?.duration ?? 0)) };
   }
   if (markup.kind === 'ortb') {
     const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };
-    if (markup.media === 'banner') return { ...base, adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner };
-    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video };
+    if (markup.media === 'banner') return { ...base, adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner, dur: 0 };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, dur: seconds(markup.vast?.kind === 'inline' ? markup.vast.duration : 0) };
   }
-  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}` };
+  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}`, dur: seconds(markup.ad.duration) };
 }

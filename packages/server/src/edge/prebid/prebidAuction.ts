@@ -97,6 +97,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}),
     ...(markup.cat.length ? { cat: [...markup.cat] } : {}),
     ...(outcome.winner.bid.dealId ? { dealid: outcome.winner.bid.dealId } : {}),
+    ...(type === 'video' && markup.dur > 0 ? { dur: markup.dur } : {}),
   };
   return { seat, bid, type };
 }
@@ -165,6 +166,8 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
         meta: { adaptercode: answer.seat, mediaType: type, ...(bid.adomain ? { advertiserDomains: bid.adomain } : {}) },
         ...(targeting ? { targeting } : {}),
         ...(cachedBid || cachedVast ? { cache } : {}),
+        // as Prebid Server writes a video bid's duration (Prebid.js reads it for long-form ad pods)
+        ...(type === 'video' && bid.dur ? { video: { duration: bid.dur, primary_category: '' } } : {}),
       },
     };
     const list = seats.get(answer.seat) ?? [];

@@ -141,5 +141,6 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     bid.h = height;
   }
   if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
+  if (video && markup.dur > 0) bid.dur = markup.dur;
   return { seat, bid, admJson: markup.admJson };
 }
