@@ -78,6 +78,14 @@ forEachStore((t) => {
     const sent = demand.headers[demand.calls.indexOf(call)]!;
     expect(sent).toMatchObject({ 'x-device-ip': US_IP, 'x-forwarded-for': US_IP });
     expect(sent['x-device-user-agent']).toBe(sent['user-agent']);
+    expect(sent['x-device-referer']).toBeUndefined();
+  });
+
+  it("names the player's page to the demand as its Referer would have (X-Device-Referer, VAST 4.1+), when the tag says it", async () => {
+    const before = demand.calls.length;
+    await vast(ids.auction!.uid, `&page_url=${encodeURIComponent('https://news.example.com/story?id=7')}`);
+    const at = demand.calls.findIndex((c, i) => i >= before && c.pathname === '/inline');
+    expect(demand.headers[at]!['x-device-referer']).toBe('https://news.example.com/story?id=7');
   });
 
   it('times every external demand call and every ad request in /metrics (prom-client histograms)', async () => {

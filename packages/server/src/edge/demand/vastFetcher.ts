@@ -17,6 +17,13 @@ export type FetchResult =
   | { kind: 'no_fill'; reason: string; vastError: number; ms: number }
   | { kind: 'timeout'; ms: number };
 
+/** The viewer a demand call is made for: its user agent, address and page ('' when unknown). */
+export interface Viewer {
+  ua: string;
+  ip: string;
+  referer?: string;
+}
+
 export class VastFetcher {
   /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
   constructor(private readonly agent: Agent = demandAgent()) {}
@@ -25,22 +32,24 @@ export class VastFetcher {
     await this.agent.close();
   }
 
-  private get(url: string, deadline: number, ua: string, ip: string): Promise<string | typeof TIMED_OUT> {
-    return untilDeadline((signal) => this.read(url, signal, ua, ip), deadline - Date.now());
+  private get(url: string, deadline: number, viewer: Viewer): Promise<string | typeof TIMED_OUT> {
+    return untilDeadline((signal) => this.read(url, signal, viewer), deadline - Date.now());
   }
 
-  private async read(url: string, signal: AbortSignal, ua: string, ip: string): Promise<string> {
+  private async read(url: string, signal: AbortSignal, { ua, ip, referer }: Viewer): Promise<string> {
     const res = await request(url, {
       dispatcher: this.agent,
       method: 'GET',
       signal,
       // on the viewer's behalf: its device named as VAST 4.1+ section 1.1.3 asks of a server-side
-      // caller (X-Device-*), and in the deprecated X-Forwarded-For that older demand still reads
+      // caller (X-Device-*: the page the player is on as its Referer would have said), and in the
+      // deprecated X-Forwarded-For that older demand still reads
       headers: {
         accept: 'application/xml, text/xml',
         'user-agent': ua || 'adplane',
         ...(ua ? { 'x-device-user-agent': ua } : {}),
         ...(ip ? { 'x-device-ip': ip, 'x-forwarded-for': ip } : {}),
+        ...(referer ? { 'x-device-referer': referer } : {}),
       },
     });
     if (res.statusCode === 204) {
@@ -65,7 +74,7 @@ export class VastFetcher {
   }
 
   /** Fetch a demand VAST URL and follow its wrappers until an inline ad, under `deadline` (epoch ms). */
-  async fetch(url: string, deadline: number, viewer: { ua: string; ip: string }): Promise<FetchResult> {
+  async fetch(url: string, deadline: number, viewer: Viewer): Promise<FetchResult> {
     const started = Date.now();
     const wrapperTrackers = [];
     let wrapperPrice: number | null = null;
@@ -75,7 +84,7 @@ export class VastFetcher {
     for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
       let xml: string | typeof TIMED_OUT;
       try {
-        xml = await this.get(next, deadline, viewer.ua, viewer.ip);
+        xml = await this.get(next, deadline, viewer);
       } catch (error) {
         const ms = Date.now() - started;
         if (error instanceof HttpError) return { kind: 'no_fill', reason: `http_${error.status}`, vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };

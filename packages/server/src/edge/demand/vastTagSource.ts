@@ -38,7 +38,7 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
-            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip });
+            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) });
             if (got.kind !== 'inline') return got;
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
@@ -55,4 +55,9 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
       return { candidates: out, indexedOut: 0 };
     },
   };
+}
+
+/** The page URL as a Referer header may carry it: an http(s) URL of header-safe characters, else none. */
+function safeReferer(pageUrl: string): string {
+  return /^https?:\/\/[\x21-\x7e]+$/i.test(pageUrl) && pageUrl.length <= 2048 ? pageUrl : '';
 }
