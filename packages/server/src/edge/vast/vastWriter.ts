@@ -238,14 +238,19 @@ function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['
 
 function inlineCreative(version: VastVersion, ad: InlineAd): string {
   const body = ad.linear ? linear(version, ad, ad.linear) : ad.nonLinear ? nonLinear(version, ad, ad.nonLinear) : '';
+  // a demand's companions are a creative of their own after the ad's, as players expect them (2.0
+  // and 3.0 allow nothing else; VAST 4 would also take them beside the linear ad)
   const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
-  // 2.0 and 3.0: a creative is one of linear, companions or non-linear, so the companions are a creative of their own
   if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
-  // 4.0 names the id in an attribute, 4.1+ in the text.
-  const idValue = version === '4.0' ? ` idValue="${x(ad.universalAdId)}"` : '';
-  const uai = `<UniversalAdId idRegistry="adplane"${idValue}>${x(ad.universalAdId)}</UniversalAdId>`;
-  // VAST 4: a creative's companions come before its linear ad, in the same creative
-  return `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${companions}${body}${uai}</Creative>`;
+  const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${universalAdId(version, 'adplane', ad.universalAdId)}</Creative>`;
+  // (a companion has no id of its own in what the demand answered: the IAB's "unknown")
+  return companions ? `${own}<Creative>${companions}${universalAdId(version, 'unknown', 'unknown')}</Creative>` : own;
+}
+
+/** A VAST 4 creative's UniversalAdId: 4.0 names the id in an attribute, 4.1+ in the text. */
+function universalAdId(version: VastVersion, registry: string, id: string): string {
+  const idValue = version === '4.0' ? ` idValue="${x(id)}"` : '';
+  return `<UniversalAdId idRegistry="${x(registry)}"${idValue}>${x(id)}</UniversalAdId>`;
 }
 
 export function renderInline(version: VastVersion, ad: InlineAd): string {
