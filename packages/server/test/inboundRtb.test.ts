@@ -158,6 +158,9 @@ forEachStore((t) => {
     });
     await create('rtbChannel', 'channels', { name: 'Publisher SSP video', integration: 'RTB', format: 'video', payout: { type: 'revshare', percent: 70 }, demand: [] });
     await create('vastChannel', 'channels', { name: 'A VAST channel', integration: 'VAST', format: 'video', demand: [] });
+    // a VAST tag whose ad is itself skippable (the demo partner's: skippable after 3 s), above the campaign
+    const skippable = await create('skippableTag', 'tags', { name: 'Skippable demand', vastUrl: `${base}/demo/demand/vast?price=30`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
+    await create('rtbSkippable', 'channels', { name: 'Publisher SSP, skippable demand', integration: 'RTB', format: 'video', demandMode: 'auction', payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: skippable.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -378,6 +381,21 @@ forEachStore((t) => {
       const [bid] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
       expect(bid).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), price: 5.6 });
       expect(await counted(`channel_id = ${ids.rtbChannel!.id} AND integration = 'RTB'`)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('says a skippable ad is one (creative attribute 16), and offers none where the impression blocks skippable ads', async () => {
+      // (a VAST tag's ad names no advertiser domain, so the whole-response check of bidOn does not apply)
+      const res = await post(ids.rtbSkippable!.uid, example('video'), {}, '/rtb/');
+      expect(res.status).toBe(200);
+      const bid = ((await res.json()) as BidResponse).seatbid![0]!.bid[0];
+      expect(bid).toMatchObject({ mtype: 2, price: 21, attr: [16], dur: 6 });
+      expect(bid!.adm).toContain('skipoffset="00:00:03"');
+      const blocking = example('video');
+      blocking.imp[0]!.video!.battr = [16];
+      expect((await post(ids.rtbSkippable!.uid, blocking, {}, '/rtb/')).status).toBe(204);
+      // our own campaign's ad is not skippable: no attribute
+      const [own] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
+      expect(own!.attr).toBeUndefined();
     });
 
     it('bids nothing for a banner on a video channel', async () => {

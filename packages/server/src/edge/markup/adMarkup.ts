@@ -23,6 +23,8 @@ export interface AdMarkupOut {
   crid: string;
   /** A video ad's duration in whole seconds (OpenRTB 2.6 `bid.dur`), 0 when unknown or a banner. */
   dur: number;
+  /** A video ad that is itself skippable (a demand's, with a skip offset): OpenRTB creative attribute 16. */
+  skippable: boolean;
 }
 
 const ev = (origin: string, e: string, token: string) => `${origin}/ev?e=${e}&t=${token}`;
@@ -85,14 +87,15 @@ function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarku
   if (markup.kind === 'campaign') {
     const c = markup.creative;
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
-    if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height, dur: 0 };
+    if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height, dur: 0, skippable: false };
     const first = c.mediaFiles[0];
-    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, dur: seconds(c.duration || (first?.duration ?? 0)) };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, dur: seconds(c.duration || (first?.duration ?? 0)), skippable: false };
   }
   if (markup.kind === 'ortb') {
     const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };
-    if (markup.media === 'banner') return { ...base, adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner, dur: 0 };
-    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, dur: seconds(markup.vast?.kind === 'inline' ? markup.vast.duration : 0) };
+    if (markup.media === 'banner') return { ...base, adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner, dur: 0, skippable: false };
+    const inline = markup.vast?.kind === 'inline' ? markup.vast : null;
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, dur: seconds(inline?.duration ?? 0), skippable: !!inline?.skipOffset };
   }
-  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}`, dur: seconds(markup.ad.duration) };
+  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}`, dur: seconds(markup.ad.duration), skippable: !!markup.ad.skipOffset };
 }

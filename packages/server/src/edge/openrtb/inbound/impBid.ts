@@ -13,6 +13,9 @@ import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChann
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
 import { NEVER } from './margins.js';
 
+/** OpenRTB creative attribute 16: the ad itself can be skipped (a skip button). */
+const SKIPPABLE = 16;
+
 /**
  * One impression of an inbound bid request decided and turned into a bid (or null: no bid, counted
  * with its reason). The caller of a bid request is an exchange's server, not the viewer: the
@@ -118,6 +121,8 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
+  // an ad that is itself skippable says so (creative attribute 16), and is not offered where the impression blocks it
+  if (video && markup.skippable && imp.video?.battr?.includes(SKIPPABLE)) return null;
   const bid: OrtbBid = {
     id: outcome.decision.id,
     impid: imp.id,
@@ -142,5 +147,6 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   }
   if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
   if (video && markup.dur > 0) bid.dur = markup.dur;
+  if (video && markup.skippable) bid.attr = [SKIPPABLE];
   return { seat, bid, admJson: markup.admJson };
 }
