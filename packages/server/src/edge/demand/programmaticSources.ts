@@ -1,7 +1,8 @@
 import { type BidRequest, resolvePartner } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
 import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
-import { bannerSized } from '../openrtb/outboundRequest.js';
+import { outboundBanner } from '../openrtb/outboundRequest.js';
+import { bannerHasSize } from '../prebid/pbsRules.js';
 import { type SnapTag } from '../snapshot/types.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
@@ -101,8 +102,8 @@ export function prebidTagSource(deps: PrebidDeps): DemandSource {
   const refuse = (tag: SnapTag, req: AuctionRequest): string | null => {
     if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
     if (!resolvePartner(tag.partner)?.partner) return 'unknown_partner';
-    // Prebid Server answers a banner of no stated size with a 400: not worth a call
-    return req.channel.format === 'display' && !bannerSized(req.ctx) ? 'no_banner_size' : null;
+    // Prebid Server answers a banner of no stated size with a 400 (its rule: pbsRules.ts): not worth a call
+    return req.channel.format === 'display' && !bannerHasSize(outboundBanner(req.ctx), req.ctx.ortb?.imp.instl === 1) ? 'no_banner_size' : null;
   };
   const build = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => {
     const partner = resolvePartner(tag.partner)!.partner;

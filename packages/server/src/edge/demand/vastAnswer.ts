@@ -6,7 +6,7 @@ import { type VastResource } from '../vast/resources.js';
 import { type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
 /**
- * What a demand tag's VAST answer holds, read defensively: the first ad, inline or wrapper, with
+ * What a demand tag's VAST answer holds, read defensively: the ad a player would play (readVastAnswer), inline or wrapper, with
  * every tracker it carries (so that we keep the demand's trackers when we answer the player: its
  * impressions, errors, linear events with their offsets, clicks, viewability trackers and
  * verification vendors), its media (with their API framework and codec), duration, skip offset,
@@ -253,9 +253,19 @@ function readAd(ad: XmlElement): DemandAnswer {
   };
 }
 
-/** The linear ad we render of a demand's inline answer: its media, duration, skip offset, icons and AdParameters. */
-export function demandLinear(ad: DemandInline): NonNullable<InlineAd['linear']> {
-  return { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) };
+/**
+ * What of a demand's inline ad goes into the document we answer (a VAST tag's or a bid's): its linear
+ * ad (media, duration, skip offset, icons, AdParameters), click-through and companions, and its
+ * trackers before `ours`. The caller names the ad (ids, system, title, price).
+ */
+export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers'> {
+  return {
+    clickThrough: ad.clickThrough,
+    linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
+    nonLinear: null,
+    companions: ad.companions,
+    trackers: mergeTrackers(ad.trackers, ours),
+  };
 }
 
 /** Trackers of a wrapper chain and its inline, in the order the player would have fired them. */

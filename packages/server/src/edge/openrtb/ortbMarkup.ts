@@ -1,5 +1,5 @@
 import { MTYPE } from '@adplane/shared';
-import { type DemandAnswer, type DemandInline, type DemandWrapper, demandLinear, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
+import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 import { type VastResource } from '../vast/resources.js';
 import { renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
@@ -94,11 +94,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     pricingCpm: clearingCpm,
     creativeId: m.crid || label.id,
     universalAdId: `adplane-${label.id}`,
-    clickThrough: answer.clickThrough,
-    linear: demandLinear(answer),
-    nonLinear: null,
-    companions: answer.companions,
-    trackers: mergeTrackers(answer.trackers, trackers),
+    ...demandAdParts(answer, trackers),
   });
 }
 

@@ -117,17 +117,10 @@ function bannerOf(ctx: RequestContext): Banner {
   return w && h ? { format: [{ w, h }], w, h } : {};
 }
 
-/**
- * Whether the banner we would send states its size (`format`, or `w` and `h`), or needs none (an
- * interstitial fills the screen): Prebid Server refuses a banner with neither (pbsRules.ts).
- */
-export function bannerSized(ctx: RequestContext): boolean {
-  const imp = ctx.ortb?.imp;
-  if (!imp) return ctx.query.width > 0 && ctx.query.height > 0;
-  if (imp.instl === 1) return true;
-  const banner = imp.banner;
-  if (!banner) return ctx.query.width > 0 && ctx.query.height > 0;
-  return (Array.isArray(banner.format) && banner.format.length > 0) || ((banner.w ?? 0) > 0 && (banner.h ?? 0) > 0);
+/** The banner an outbound request carries: the supplier's own, else the tag call's size. */
+export function outboundBanner(ctx: RequestContext): Banner {
+  const banner = ctx.ortb?.imp.banner;
+  return banner ? { ...banner } : bannerOf(ctx);
 }
 
 function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): Imp {
@@ -135,12 +128,12 @@ function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): I
   const imp: Imp = { id: spec.impId };
   if (inbound) {
     // the supplier's impression, less what is between it and us (its id, floor, deals, tag id, ext)
-    const { id: _id, pmp: _pmp, bidfloor: _floor, bidfloorcur: _cur, tagid: _tag, ext: _ext, banner, video, audio: _audio, native: _native, ...rest } = inbound;
+    const { id: _id, pmp: _pmp, bidfloor: _floor, bidfloorcur: _cur, tagid: _tag, ext: _ext, banner: _banner, video, audio: _audio, native: _native, ...rest } = inbound;
     Object.assign(imp, rest);
     if (channel.format === 'video') imp.video = video ? { ...video } : videoOf(ctx, channel);
-    else imp.banner = banner ? { ...banner } : bannerOf(ctx);
+    else imp.banner = outboundBanner(ctx);
   } else if (channel.format === 'video') imp.video = videoOf(ctx, channel);
-  else imp.banner = bannerOf(ctx);
+  else imp.banner = outboundBanner(ctx);
   imp.tagid = channel.uid;
   imp.bidfloor = spec.bidfloor;
   imp.bidfloorcur = 'USD';

@@ -78,11 +78,20 @@ function caching(request: Obj): RuleBreach | null {
   return null;
 }
 
+/**
+ * Whether a banner states its size as Prebid Server requires: `w` and `h`, or `format` entries; an
+ * interstitial may leave it to the device. (The PreBid demand source asks it of the banner it
+ * would send: demand/programmaticSources.ts.)
+ */
+export function bannerHasSize(b: { w?: unknown; h?: unknown; format?: unknown }, interstitial: boolean): boolean {
+  const rootSize = typeof b.w === 'number' && typeof b.h === 'number' && b.w > 0 && b.h > 0;
+  return rootSize || (Array.isArray(b.format) && b.format.length > 0) || interstitial;
+}
+
 function banner(b: Obj, at: string, interstitial: boolean): RuleBreach | null {
   for (const key of ['wmin', 'wmax', 'hmin', 'hmax'] as const) if (nonZero(b, key)) return { field: `${at}.${key}`, reason: 'is not supported: use the "format" array instead' };
   const format = Array.isArray(b.format) ? (b.format as Obj[]) : [];
-  const rootSize = typeof b.w === 'number' && typeof b.h === 'number' && b.w > 0 && b.h > 0;
-  if (!rootSize && format.length === 0 && !interstitial) return { field: at, reason: 'has no sizes: define "w" and "h", or include "format" elements' };
+  if (!bannerHasSize(b, interstitial)) return { field: at, reason: 'has no sizes: define "w" and "h", or include "format" elements' };
   for (let i = 0; i < format.length; i++) {
     const f = format[i]!;
     const fat = `${at}.format[${i}]`;

@@ -1,6 +1,6 @@
 import { type Winner } from '../auction/runAuction.js';
 import { type AdMarkup } from '../demand/demandSource.js';
-import { demandLinear, mergeTrackers } from '../demand/vastAnswer.js';
+import { demandAdParts } from '../demand/vastAnswer.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
@@ -159,12 +159,8 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     pricingCpm: winner.clearingCpm,
     creativeId: `tag${winner.bid.tagId}`,
     universalAdId: `adplane-tag-${winner.bid.tagId}`,
-    clickThrough: markup.ad.clickThrough,
-    linear: demandLinear(markup.ad),
-    nonLinear: null,
-    companions: markup.ad.companions,
     // the demand's trackers first (its viewability and verification vendors with them), then ours
-    trackers: mergeTrackers(markup.ad.trackers, ours),
+    ...demandAdParts(markup.ad, ours),
   });
 }
 

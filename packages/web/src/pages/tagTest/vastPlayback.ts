@@ -38,7 +38,7 @@ export interface VastIcon {
   iconClickThroughURLTemplate?: string | null;
 }
 
-/** Where an icon sits over a player `width` by `height` (VAST: left/right/top/bottom, or pixels from the top left). */
+/** Where an icon sits over the video, as CSS offsets (VAST: left/right/top/bottom, or pixels from the top left; top right when unsaid). */
 export function iconPlacement(icon: VastIcon): { left?: number; right?: number; top?: number; bottom?: number } {
   const x = icon.xPosition;
   const y = icon.yPosition;
