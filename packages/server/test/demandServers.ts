@@ -13,11 +13,12 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
  * A local VAST demand server for tests and the bench (the edge of the world: an external demand
  * partner). Paths:
  * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
- * - /wrapper?depth=<n>&follow=false: a wrapper chain of n hops ending in /inline (follow=false: the
- *   first hop says followAdditionalWrappers="false");
+ * - /wrapper?depth=<n>&follow=false&end=empty: a wrapper chain of n hops (each with an error tracker
+ *   naming its hop) ending in /inline (follow=false: the first hop says followAdditionalWrappers="false";
+ *   end=empty: ending in /empty?error=1);
  * - /measured?price=<usd>: a VAST 3.0 wrapper with a verification vendor, in front of a VAST 4.2
  *   inline that carries what a measured buy does (verification, viewability, icon, skip, VPAID);
- * - /empty: a VAST with no ad; /garbage: not XML at all; /hang: never answers; /status?code=500.
+ * - /empty: a VAST with no ad (error=1: with a root <Error> tracker); /garbage: not XML at all; /hang: never answers; /status?code=500.
  * Every request is recorded in `calls` (path and query) and its headers in `headers` (same index),
  * so tests can assert the macros and the viewer's headers sent. A call naming `rid=<id>` also has
  * its hold (ms from its arrival to its answer written: the delay asked, plus this server's own
@@ -59,8 +60,9 @@ const measuredWrapper = (base: string, price: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="mw"><Wrapper><AdSystem>MeasuredWrapper</AdSystem><VASTAdTagURI><![CDATA[${base}/measured-inline?price=${price}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives>
 <Extensions><Extension type="AdVerifications"><AdVerifications><Verification vendor="wrapper-vendor"><JavaScriptResource apiFramework="omid"><![CDATA[${base}/verify/wrapper.js]]></JavaScriptResource></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
 
-const wrapperVast = (base: string, next: string, follow = true) =>
-  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper${follow ? '' : ' followAdditionalWrappers="false"'}><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
+/** A wrapper (hop `depth` of its chain) in front of `next`; its error tracker names its hop. */
+const wrapperVast = (base: string, next: string, depth: number, follow = true) =>
+  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="w"><Wrapper${follow ? '' : ' followAdditionalWrappers="false"'}><AdSystem>LocalWrapper</AdSystem><VASTAdTagURI><![CDATA[${next}]]></VASTAdTagURI><Error><![CDATA[${base}/track/wrapper-error?hop=${depth}&c=[ERRORCODE]]]></Error><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
 
 function xml(res: ServerResponse, body: string) {
   res.writeHead(200, { 'content-type': 'application/xml' });
@@ -90,16 +92,19 @@ export async function startDemandServer(): Promise<DemandServer> {
         case '/wrapper': {
           const depth = Number(url.searchParams.get('depth') ?? 1);
           const price = url.searchParams.get('price') ?? '3';
-          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}` : `${base}/inline?price=${price}`;
+          // end=empty: the chain ends in a "no ad" answer (/empty?error=1) instead of the inline ad
+          const end = url.searchParams.get('end') === 'empty' ? `${base}/empty?error=1` : `${base}/inline?price=${price}`;
+          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}${url.searchParams.get('end') === 'empty' ? '&end=empty' : ''}` : end;
           // follow=false: the first hop allows no further wrapper (followAdditionalWrappers)
-          return xml(res, wrapperVast(base, next, url.searchParams.get('follow') !== 'false'));
+          return xml(res, wrapperVast(base, next, depth, url.searchParams.get('follow') !== 'false'));
         }
         case '/measured':
           return xml(res, measuredWrapper(base, url.searchParams.get('price') ?? '3'));
         case '/measured-inline':
           return xml(res, measuredVast(base, url.searchParams.get('price') ?? '3'));
         case '/empty':
-          return xml(res, '<?xml version="1.0"?><VAST version="3.0"/>');
+          // error=1: the "no ad" answer names an error tracker (a root <Error>, VAST 3+)
+          return xml(res, url.searchParams.get('error') ? `<?xml version="1.0"?><VAST version="3.0"><Error><![CDATA[${base}/track/no-ad?c=[ERRORCODE]&ts=[TIMESTAMP]]]></Error></VAST>` : '<?xml version="1.0"?><VAST version="3.0"/>');
         case '/garbage':
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('<html><body>oops {"not": vast} <<<</body>');

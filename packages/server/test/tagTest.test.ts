@@ -108,6 +108,26 @@ forEachStore((t) => {
     expect(app.edge.counters.pending).toBeGreaterThan(pendingBefore);
   });
 
+  it("tells a demand of its no-fill from real traffic as a player would (its wrappers' and its empty answer's error trackers, VAST error 303), but not from a test", async () => {
+    const tag = await create('emptyChain', 'tags', { name: 'Empty chain demand', vastUrl: `${demand.url}/wrapper?depth=1&end=empty&from={{country}}`, price: { type: 'cpm', cpm: 2_000_000 }, timeoutMs: 1500 });
+    const pings = () => demand.calls.filter((c) => c.pathname === '/track/wrapper-error' || c.pathname === '/track/no-ad');
+    const before = pings().length;
+    const tested = await answer({ tagId: tag, context: { country: 'US' } });
+    expect(tested.trace.sources).toEqual([expect.objectContaining({ id: tag, fate: 'no_fill', reason: 'no_ad', vastError: 303 })]);
+    const listed = tested.trace.sources[0]!.errorPings!.map((u) => new URL(u));
+    expect(listed.map((u) => `${u.pathname}?c=${u.searchParams.get('c')}`)).toEqual(['/track/wrapper-error?c=303', '/track/no-ad?c=303']);
+    // a channel calling the same tag, served for real: the demand hears of both
+    const channel = await create('emptyChainChannel', 'channels', { name: 'Empty chain channel', demandMode: 'auction', demand: [{ tagId: tag, priority: 1 }] });
+    await app.edge.snapshots.rebuild();
+    const uid = (await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${channel}` })).json().uid;
+    const real = await app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8` });
+    expect(real.statusCode).toBe(200);
+    await expect.poll(() => pings().length - before, { timeout: 3000 }).toBe(2);
+    // only the real request's: the test's two were listed in its trace, never fired
+    expect(pings().slice(before).map((c) => c.searchParams.get('c'))).toEqual(['303', '303']);
+    expect(demand.calls.filter((c) => c.pathname === '/wrapper' && c.searchParams.get('from') !== null).length).toBe(2);
+  });
+
   it("refuses another tenant's channel and tag as not found, and users who may not see prices", async () => {
     const acme = await login(app, 'acme');
     const channel = await test({ channelId: ids.channel }, acme);

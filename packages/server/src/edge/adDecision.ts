@@ -28,7 +28,10 @@ export interface EdgeDeps {
   origin: string;
   /** Each external demand call's time and outcome (prom-client's per-source histogram in the app). */
   observeCall?: (source: SourceFate['source'], outcome: string, ms: number) => void;
-  /** Fires a programmatic demand's win or loss notice, fire-and-forget (openrtb/notices.ts); absent: none fired. */
+  /**
+   * Fires a notice, fire-and-forget: a programmatic demand's win or loss notice (openrtb/notices.ts),
+   * a VAST demand's error tracker (demand/errorPings.ts); absent: none fired.
+   */
   notify?: (url: string) => void;
   /** The pre-bid IVT check of channels that have it (auction/preBidIvt.ts); absent: no request is checked. */
   ivt?: PreBidIvt;
@@ -263,7 +266,11 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
   countFates(counters, result.fates, now);
-  if (deps.observeCall && !options.test) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
+  if (!options.test) {
+    if (deps.observeCall) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
+    // a VAST demand's no-fill reported where its answers asked, as a player would (demand/errorPings.ts)
+    if (deps.notify) for (const f of result.fates) if (f.errorPings) for (const url of f.errorPings) deps.notify(url);
+  }
   const w = result.winner;
   if (!w) {
     const reason = result.offered ? 'no_bid' : 'no_demand';

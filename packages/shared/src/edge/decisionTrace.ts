@@ -27,6 +27,11 @@ export interface SourceFate {
   /** Listed on the channel but not live for it (paused, archived, deleted, another account's): traced, not counted. */
   idle?: true;
   vastError?: number;
+  /**
+   * A VAST demand's no-fill: the error trackers its answers gave (wrappers' and the failing ad's),
+   * with [ERRORCODE] filled, which adplane fires as the player would have (never for a test).
+   */
+  errorPings?: string[];
   /** How long the call took (ms), for called sources. */
   ms?: number;
   /** The price it offered, CPM micro-dollars. */

@@ -7,6 +7,7 @@ import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { campaignSource } from '../demand/campaignSource.js';
+import { HttpCaller } from '../demand/httpCaller.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
@@ -38,6 +39,12 @@ interface Fixture {
     indexedOut?: number;
     maxMs?: number;
     documentContains?: string[];
+    /**
+     * The error trackers the decision fired for a source's no-fill (path and query as the demand
+     * server got them, in order; [TIMESTAMP] values left out of the comparison), and for sources
+     * listed with [] none.
+     */
+    errorPings?: Record<string, string[]>;
   };
 }
 
@@ -76,18 +83,20 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
 describe('auction fixtures', () => {
   let server: DemandServer;
   const fetcher = new VastFetcher();
+  const notices = new HttpCaller();
   beforeAll(async () => {
     server = await startDemandServer();
   });
   afterAll(async () => {
     await fetcher.close();
+    await notices.close();
     await server.close();
   });
 
   it.each(FIXTURES)('%s', async (file) => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     const { snapshot, tagIds } = snapshotOf(f, server.url);
-    const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new Pacing(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test' };
+    const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new Pacing(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
     const ctx = buildRequestContext(f.request.query, { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' }, Date.now());
     const started = Date.now();
     const callsBefore = server.calls.length;
@@ -108,6 +117,15 @@ describe('auction fixtures', () => {
     if (f.expect.indexedOut !== undefined) expect(trace.indexedOut).toBe(f.expect.indexedOut);
     if (f.expect.maxMs !== undefined) expect(elapsed).toBeLessThan(f.expect.maxMs);
     for (const text of f.expect.documentContains ?? []) expect(xml).toContain(text);
+    const pinged = (url: URL) => `${url.pathname}${url.search}`.replace(/([?&]ts=)[^&]*/, '$1');
+    for (const [k, expected] of Object.entries(f.expect.errorPings ?? {})) {
+      const urls = (trace.sources.find((s) => key(s) === k)?.errorPings ?? []).map((u) => new URL(u));
+      for (const u of urls) expect(u.searchParams.get('ts') ?? '2000', 'a [TIMESTAMP] filled').toMatch(/^\d{4}-?/);
+      const fired = urls.map(pinged);
+      expect(fired, k).toEqual(expected);
+      // fired for real: the demand server hears of each
+      await expect.poll(() => server.calls.slice(callsBefore).map(pinged), { timeout: 3000 }).toEqual(expect.arrayContaining(expected));
+    }
     if (f.expect.winner === null) expect(trace.winner).toBeNull();
     else {
       const { tag, ...rest } = f.expect.winner;

@@ -1,4 +1,6 @@
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import { errorPings } from '../demand/errorPings.js';
+import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from './money.js';
 import { type SourceFate } from './trace.js';
 
@@ -90,6 +92,10 @@ function priceGroup(group: readonly DemandCandidate[], results: readonly CallRes
     else if (r.kind === 'no_fill') {
       fate.reason = r.reason;
       if (r.vastError) fate.vastError = r.vastError;
+      if (r.errorUrls?.length) {
+        const pings = errorPings(r.errorUrls, r.vastError ?? VAST_ERRORS.undefined, req.ctx);
+        if (pings.length) fate.errorPings = pings;
+      }
     } else {
       fate.bidCpm = r.bid.priceCpm;
       if (r.bid.dealId) fate.dealId = r.bid.dealId;

@@ -54,7 +54,8 @@ export interface Bid {
 
 export type CallResult =
   | { kind: 'bid'; bid: Bid; ms: number }
-  | { kind: 'no_fill'; reason: string; vastError?: number; ms: number }
+  /** `errorUrls`: the demand's own error trackers for this no-fill ([ERRORCODE] unfilled), told of it as a player would (errorPings.ts). */
+  | { kind: 'no_fill'; reason: string; vastError?: number; errorUrls?: readonly string[]; ms: number }
   | { kind: 'timeout'; ms: number }
   /** Refused at call time by its own caps (QPS, daily caps): no call was made, the fate is `filtered`. */
   | { kind: 'refused'; reason: string; ms: number };

@@ -40,7 +40,26 @@ export interface DemandWrapper {
   followAdditionalWrappers: boolean;
 }
 
-export type DemandAnswer = DemandInline | DemandWrapper | { kind: 'empty'; vastError: number; reason: string };
+/**
+ * Why an answer has no ad a player could play, with the VAST error code a player would report, and
+ * the error trackers the answer gave for it (the failing ad's <Error>s, or an empty response's root
+ * <Error>s, VAST 3+): adplane reports the error there as the player would have (errorPings.ts).
+ */
+export interface EmptyAnswer {
+  kind: 'empty';
+  vastError: number;
+  reason: string;
+  errorUrls: string[];
+}
+
+export type DemandAnswer = DemandInline | DemandWrapper | EmptyAnswer;
+
+const NO_URLS: string[] = [];
+
+const emptyAnswer = (vastError: number, reason: string, errorUrls: string[] = NO_URLS): EmptyAnswer => ({ kind: 'empty', vastError, reason, errorUrls });
+
+/** The error trackers of an element (<Error> children with a URL). */
+const errorUrlsOf = (e: XmlElement): string[] => children(e, 'Error').map(text).filter(Boolean);
 
 const TRACKED_EVENTS = new Set([
   'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
@@ -184,12 +203,13 @@ function trackersOf(ad: XmlElement): Trackers {
 }
 
 export function readVastAnswer(xml: string): DemandAnswer {
-  if (!xml.trim()) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'empty_answer' };
+  if (!xml.trim()) return emptyAnswer(VAST_ERRORS.noAds, 'empty_answer');
   const root = parseXmlTree(xml);
-  if (!root) return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'bad_xml' };
-  if (root.name !== 'VAST') return { kind: 'empty', vastError: VAST_ERRORS.xmlParse, reason: 'not_vast' };
+  if (!root) return emptyAnswer(VAST_ERRORS.xmlParse, 'bad_xml');
+  if (root.name !== 'VAST') return emptyAnswer(VAST_ERRORS.xmlParse, 'not_vast');
   const ads = inPlayOrder(children(root, 'Ad'));
-  if (!ads.length) return { kind: 'empty', vastError: VAST_ERRORS.noAds, reason: 'no_ad' };
+  // a "no ad" response may name where to report it (VAST 3+: <Error> under the root)
+  if (!ads.length) return emptyAnswer(VAST_ERRORS.noAds, 'no_ad', errorUrlsOf(root));
   // the first ad a player could play; when none can, why the first could not
   let first: DemandAnswer | null = null;
   for (const ad of ads) {
@@ -217,14 +237,14 @@ function readAd(ad: XmlElement): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
     const tagUri = text(child(wrapper, 'VASTAdTagURI'));
-    if (!/^https?:\/\//i.test(tagUri)) return { kind: 'empty', vastError: VAST_ERRORS.wrapperGeneral, reason: 'bad_wrapper' };
+    if (!/^https?:\/\//i.test(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
     const follow = (wrapper.attrs.followAdditionalWrappers ?? '').trim();
     return { kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0' };
   }
   const inline = child(ad, 'InLine');
-  if (!inline) return { kind: 'empty', vastError: VAST_ERRORS.schema, reason: 'bad_ad' };
+  if (!inline) return emptyAnswer(VAST_ERRORS.schema, 'bad_ad');
   const linear = descendants(inline, 'Linear')[0];
-  if (!linear) return { kind: 'empty', vastError: VAST_ERRORS.linearGeneral, reason: 'no_linear' };
+  if (!linear) return emptyAnswer(VAST_ERRORS.linearGeneral, 'no_linear', errorUrlsOf(inline));
   const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
     .map((m) => ({
       url: text(m),
@@ -236,7 +256,7 @@ function readAd(ad: XmlElement): DemandAnswer {
       ...(m.attrs.codec ? { codec: m.attrs.codec } : {}),
     }))
     .filter((m) => /^https?:\/\//i.test(m.url) && m.width > 0 && m.height > 0);
-  if (!mediaFiles.length) return { kind: 'empty', vastError: VAST_ERRORS.mediaNotFound, reason: 'no_media' };
+  if (!mediaFiles.length) return emptyAnswer(VAST_ERRORS.mediaNotFound, 'no_media', errorUrlsOf(inline));
   return {
     kind: 'inline',
     adSystem: text(child(inline, 'AdSystem')) || 'demand',

@@ -1,6 +1,7 @@
 import { type Agent, request } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
+import { type Trackers } from '../vast/vastWriter.js';
 import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
 
 /**
@@ -14,7 +15,11 @@ const MAX_BODY = 512 * 1024;
 
 export type FetchResult =
   | { kind: 'inline'; ad: DemandInline; hops: number; ms: number }
-  | { kind: 'no_fill'; reason: string; vastError: number; ms: number }
+  /**
+   * `errorUrls`: where the demand asked to hear of this error, as a player would report it (the
+   * error trackers of every wrapper followed, then the failing answer's own), [ERRORCODE] unfilled.
+   */
+  | { kind: 'no_fill'; reason: string; vastError: number; errorUrls: string[]; ms: number }
   | { kind: 'timeout'; ms: number };
 
 /** The viewer a demand call is made for: its user agent, address and page ('' when unknown). */
@@ -76,39 +81,44 @@ export class VastFetcher {
   /** Fetch a demand VAST URL and follow its wrappers until an inline ad, under `deadline` (epoch ms). */
   async fetch(url: string, deadline: number, viewer: Viewer): Promise<FetchResult> {
     const started = Date.now();
-    const wrapperTrackers = [];
+    const wrapperTrackers: Trackers[] = [];
     let wrapperPrice: number | null = null;
     /** A wrapper before said followAdditionalWrappers="false": the next answer must be an inline ad. */
     let lastWrapperAllowed = true;
+    /** A no-fill: the error trackers of the wrappers followed, then the failing answer's own. */
+    const noFill = (reason: string, vastError: number, own: readonly string[] = []): FetchResult => ({
+      kind: 'no_fill',
+      reason,
+      vastError,
+      errorUrls: [...wrapperTrackers.flatMap((t) => t.error), ...own],
+      ms: Date.now() - started,
+    });
     let next = url;
     for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
       let xml: string | typeof TIMED_OUT;
       try {
         xml = await this.get(next, deadline, viewer);
       } catch (error) {
-        const ms = Date.now() - started;
-        if (error instanceof HttpError) return { kind: 'no_fill', reason: `http_${error.status}`, vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
-        return { kind: 'no_fill', reason: 'connection_failed', vastError: hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds, ms };
+        const general = hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds;
+        return noFill(error instanceof HttpError ? `http_${error.status}` : 'connection_failed', general);
       }
-      if (xml === TIMED_OUT) return timedOut(hop, Date.now() - started);
+      if (xml === TIMED_OUT) return hop === 0 ? { kind: 'timeout', ms: Date.now() - started } : noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);
       const answer = readVastAnswer(xml);
-      if (answer.kind === 'empty') return { kind: 'no_fill', reason: answer.reason, vastError: answer.vastError, ms: Date.now() - started };
+      if (answer.kind === 'empty') return noFill(answer.reason, answer.vastError, answer.errorUrls);
       if (answer.kind === 'inline') {
         const pricingCpm = answer.pricingCpm ?? wrapperPrice;
         return { kind: 'inline', ad: { ...answer, trackers: mergeTrackers(...wrapperTrackers, answer.trackers), pricingCpm }, hops: hop, ms: Date.now() - started };
       }
-      if (!lastWrapperAllowed) return { kind: 'no_fill', reason: 'wrapper_not_allowed', vastError: VAST_ERRORS.wrapperLimit, ms: Date.now() - started };
+      // the wrapper a player would refuse: its own error trackers hear of it too
+      if (!lastWrapperAllowed) return noFill('wrapper_not_allowed', VAST_ERRORS.wrapperLimit, answer.trackers.error);
       wrapperTrackers.push(answer.trackers);
       wrapperPrice ??= answer.pricingCpm;
       lastWrapperAllowed = answer.followAdditionalWrappers;
       next = answer.tagUri;
     }
-    return { kind: 'no_fill', reason: 'too_many_wrappers', vastError: VAST_ERRORS.wrapperLimit, ms: Date.now() - started };
+    return noFill('too_many_wrappers', VAST_ERRORS.wrapperLimit);
   }
 }
-
-const timedOut = (hop: number, ms: number): FetchResult =>
-  hop === 0 ? { kind: 'timeout', ms } : { kind: 'no_fill', reason: 'wrapper_timeout', vastError: VAST_ERRORS.wrapperTimeout, ms };
 
 class HttpError extends Error {
   constructor(readonly status: number) {

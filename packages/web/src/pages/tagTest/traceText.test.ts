@@ -50,6 +50,9 @@ describe('the trace in words', () => {
     expect(fateText(tag, all)).toBe('Bid $4.00 CPM, lost to Spring');
     expect(fateText({ ...tag, fate: 'timeout', ms: 1500 }, all)).toBe('Timed out after 1500 ms');
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'bad_xml', vastError: 100 }, all)).toBe('No fill: the answer was not well-formed XML, VAST error 100 (XML parsing error)');
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_ad', vastError: 303, errorPings: ['https://d.test/w?c=303', 'https://d.test/e?c=303'] }, all)).toBe(
+      "No fill: the answer held no ad, VAST error 303 (no ads VAST response after wrappers); live traffic reports it to the demand's 2 error trackers",
+    );
     expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe('Filtered: its targeting refused the request (os)');
     expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe('Bid $1.00 CPM, below the $2.50 floor');
     expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');

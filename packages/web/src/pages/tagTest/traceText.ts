@@ -110,8 +110,12 @@ export function fateText(f: SourceFate, sources: readonly SourceFate[]): string 
       return 'Not called: a higher priority tier filled first';
     case 'timeout':
       return `Timed out after ${f.ms ?? 0} ms`;
-    case 'no_fill':
-      return ['No fill', [reasonText(f.reason), f.vastError ? vastErrorText(f.vastError) : ''].filter(Boolean).join(', ')].filter(Boolean).join(': ');
+    case 'no_fill': {
+      const text = ['No fill', [reasonText(f.reason), f.vastError ? vastErrorText(f.vastError) : ''].filter(Boolean).join(', ')].filter(Boolean).join(': ');
+      const pings = f.errorPings?.length ?? 0;
+      // a test fires nothing; the same no-fill on live traffic tells the demand
+      return pings ? `${text}; live traffic reports it to the demand's ${pings === 1 ? 'error tracker' : `${pings} error trackers`}` : text;
+    }
     case 'below_floor':
       return `Bid ${bid} CPM, ${reasonText(f.reason) || 'below the floor'}`;
     case 'lost':

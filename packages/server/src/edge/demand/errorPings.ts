@@ -1,0 +1,32 @@
+import { type RequestContext } from '../request/context.js';
+import { fillIabMacros } from './tagMacros.js';
+
+/**
+ * A VAST demand that gave us no playable ad hears of it as it would from a player. adplane reads a
+ * demand's answer server-side, so its player never sees the answers that failed: without us, the
+ * error trackers of a wrapper chain that ended empty, of an ad without a usable media file, or of a
+ * "no ad" response's root <Error> (VAST 3+) would never be called, and the partner's error and
+ * discrepancy reports would miss every one. The decision fires them (never for a test), with
+ * [ERRORCODE] the VAST error code a player would report and the IAB's other macros filled as in a
+ * tag URL (tagMacros.ts; [SERVERSIDE] is 1).
+ */
+
+/** At most this many error trackers are fired for one no-fill (a chain of 5 wrappers with one or two each). */
+export const MAX_ERROR_PINGS = 10;
+
+const ERRORCODE = /\[ERRORCODE\]|%5BERRORCODE%5D/gi;
+
+/** The error trackers to fire for a no-fill with `code`: http(s) URLs only, each once, macros filled. */
+export function errorPings(urls: readonly string[], code: number, ctx: RequestContext): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const value = String(code);
+  for (const url of urls) {
+    if (out.length === MAX_ERROR_PINGS) break;
+    const trimmed = url.trim();
+    if (!/^https?:\/\/\S+$/i.test(trimmed) || seen.has(trimmed)) continue;
+    seen.add(trimmed);
+    out.push(fillIabMacros(trimmed.replace(ERRORCODE, value), ctx));
+  }
+  return out;
+}
