@@ -55,9 +55,15 @@ function measuredVast(base: string, price: string): string {
 <TrackingEvents><Tracking event="creativeView"><![CDATA[${base}/track/companion-view]]></Tracking></TrackingEvents></Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>`;
 }
 
-/** A VAST 3.0 wrapper with a verification vendor of its own (as VAST before 4.1 carries one: an Extension), in front of measuredVast. */
+/**
+ * A VAST 3.0 wrapper with a verification vendor of its own (as VAST before 4.1 carries one: an
+ * Extension), in front of measuredVast, adding two icons (an AdChoices one, which the inline's
+ * overrides, and one of another program) and a companion (the inline's are kept instead).
+ */
 const measuredWrapper = (base: string, price: string) =>
-  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="mw"><Wrapper><AdSystem>MeasuredWrapper</AdSystem><VASTAdTagURI><![CDATA[${base}/measured-inline?price=${price}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression><Creatives></Creatives>
+  `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="mw"><Wrapper><AdSystem>MeasuredWrapper</AdSystem><VASTAdTagURI><![CDATA[${base}/measured-inline?price=${price}]]></VASTAdTagURI><Impression><![CDATA[${base}/track/wrapper-imp]]></Impression>
+<Creatives><Creative><Linear><Icons><Icon program="AdChoices" width="20" height="20" xPosition="left" yPosition="top"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/wrapper-adchoices.png]]></StaticResource></Icon><Icon program="PartnerMark" width="30" height="15" xPosition="left" yPosition="bottom"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/partner.png]]></StaticResource></Icon></Icons></Linear></Creative>
+<Creative><CompanionAds><Companion width="728" height="90"><StaticResource creativeType="image/png"><![CDATA[${base}/media/wrapper-companion.png]]></StaticResource></Companion></CompanionAds></Creative></Creatives>
 <Extensions><Extension type="AdVerifications"><AdVerifications><Verification vendor="wrapper-vendor"><JavaScriptResource apiFramework="omid"><![CDATA[${base}/verify/wrapper.js]]></JavaScriptResource></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
 
 /** A wrapper (hop `depth` of its chain) in front of `next`; its error tracker names its hop. */

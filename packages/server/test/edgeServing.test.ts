@@ -122,7 +122,7 @@ forEachStore((t) => {
     }
   });
 
-  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon, skip offset, VPAID, its companion", async () => {
+  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon and the wrapper's other icon, skip offset, VPAID, its companion", async () => {
     for (const version of ['2.0', '3.0', '4.0', '4.1', '4.2'] as const) {
       const res = await vast(ids.measured!.uid, `&vast_version=${version}`);
       const xml = res.body;
@@ -134,7 +134,11 @@ forEachStore((t) => {
       expect(ad.adVerifications.map((v) => v.vendor), version).toEqual(['wrapper-vendor', 'inline-vendor']);
       expect(ad.viewableImpression.length, version).toBe(version.startsWith('4') ? 1 : 0);
       expect(linear.skipDelay, version).toBe(version === '2.0' ? null : 5);
-      expect(linear.icons.length, version).toBe(version === '2.0' ? 0 : 1);
+      // the inline's AdChoices icon (the wrapper's of the same program set aside) and the wrapper's other one; 4.0 and 4.1 take one
+      expect(linear.icons.length, version).toBe(version === '2.0' ? 0 : version === '4.0' || version === '4.1' ? 1 : 2);
+      if (version !== '2.0') expect(xml).toContain('/icons/adchoices.png');
+      expect(xml).not.toContain('wrapper-adchoices.png');
+      expect(xml).not.toContain('wrapper-companion.png');
       expect(linear.mediaFiles.map((m) => m.apiFramework), version).toEqual([null, 'VPAID']);
       expect(xml).toContain('{"placement":"p1"}');
       expect(xml).toContain(version.startsWith('4') ? '<Tracking event="playerExpand">' : '<Tracking event="fullscreen">');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { mergeTrackers, readVastAnswer } from './vastAnswer.js';
+import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { parseXmlTree } from './xmlTree.js';
 
 const VAST4_WRAPPER = `<?xml version="1.0"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="w"><Wrapper><AdSystem>Up</AdSystem>
@@ -29,6 +29,9 @@ describe('demand VAST answers', () => {
       pricingCpm: 2_250_000,
       trackers: { impression: ['https://up.example.com/imp?a=1&b=2'], error: [], events: [['start', 'https://up.example.com/start']], clickTracking: [] },
       followAdditionalWrappers: true,
+      // its companion has no size or resource: nothing a player could show
+      icons: [],
+      companions: { list: [], required: '' },
     });
     const final = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="false">'));
     expect(final.kind === 'wrapper' && final.followAdditionalWrappers).toBe(false);
@@ -124,5 +127,26 @@ describe('demand VAST answers', () => {
     expect(titleOf(inline('alone') + inline('second', ' sequence="2"') + inline('first', ' sequence="1"'))).toBe('first');
     // nothing plays: why the first could not
     expect(readVastAnswer(`<VAST version="4.2">${inline('a', '', false)}${inline('b', '', false)}</VAST>`)).toMatchObject({ kind: 'empty', reason: 'no_media', vastError: 401 });
+  });
+
+  it("adds a wrapper's icons and companions to the ad as a player shows them: the creative closest to the inline wins a conflict", () => {
+    const icon = (program: string, url: string) => `<Icon program="${program}" width="20" height="20"><StaticResource creativeType="image/png">${url}</StaticResource></Icon>`;
+    const companion = (url: string) => `<Companion width="300" height="250"><StaticResource creativeType="image/png">${url}</StaticResource></Companion>`;
+    const wrapper = (icons: string, companions: string) => {
+      const w = readVastAnswer(`<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Creatives><Creative><Linear><Icons>${icons}</Icons></Linear></Creative>${companions ? `<Creative><CompanionAds>${companions}</CompanionAds></Creative>` : ''}</Creatives></Wrapper></Ad></VAST>`);
+      if (w.kind !== 'wrapper') throw new Error(w.kind);
+      return w;
+    };
+    const inline = readVastAnswer(inlineVast('https://d.example.com', 3)) as DemandInline;
+    const outer: DemandWrapper = wrapper(icon('AdChoices', 'https://outer/ac.png') + icon('PartnerMark', 'https://outer/pm.png'), companion('https://outer/c.png'));
+    const inner: DemandWrapper = wrapper(icon('AdChoices', 'https://inner/ac.png'), companion('https://inner/c.png'));
+    expect(outer.icons.map((i) => i.program)).toEqual(['AdChoices', 'PartnerMark']);
+    // the inline ad has neither: the inner wrapper's AdChoices and companion win over the outer's
+    const merged = wrapperCreative({ ...inline, icons: [], companions: { list: [], required: '' } }, [outer, inner]);
+    expect(merged.icons.map((i) => i.resource)).toEqual([{ type: 'static', url: 'https://inner/ac.png', creativeType: 'image/png' }, { type: 'static', url: 'https://outer/pm.png', creativeType: 'image/png' }]);
+    expect(merged.companions.list.map((c) => c.resource)).toEqual([{ type: 'static', url: 'https://inner/c.png', creativeType: 'image/png' }]);
+    // the inline's own companions are kept over any wrapper's
+    const own = { list: inner.companions.list.map((c) => ({ ...c, width: 728, height: 90 })), required: 'all' as const };
+    expect(wrapperCreative({ ...inline, icons: [], companions: own }, [outer]).companions).toBe(own);
   });
 });

@@ -38,6 +38,9 @@ export interface DemandWrapper {
   pricingCpm: number | null;
   /** false: the wrapper allows no further wrapper after the answer it points to (followAdditionalWrappers, VAST 3+). */
   followAdditionalWrappers: boolean;
+  /** The icons and companion banners a wrapper may add to the ad (VAST 3+; wrapperCreative merges them). */
+  icons: VastIcon[];
+  companions: { list: VastCompanion[]; required: CompanionsRequired };
 }
 
 /**
@@ -177,6 +180,9 @@ function iconOf(i: XmlElement): VastIcon | null {
   };
 }
 
+/** A Linear's readable icons (none without a Linear: a wrapper's creatives may be empty). */
+const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null);
+
 function adParametersOf(linear: XmlElement): AdParameters | null {
   const p = child(linear, 'AdParameters');
   return p && text(p) ? { text: text(p), xmlEncoded: p.attrs.xmlEncoded === 'true' } : null;
@@ -239,7 +245,10 @@ function readAd(ad: XmlElement): DemandAnswer {
     const tagUri = text(child(wrapper, 'VASTAdTagURI'));
     if (!/^https?:\/\//i.test(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
     const follow = (wrapper.attrs.followAdditionalWrappers ?? '').trim();
-    return { kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0' };
+    return {
+      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0',
+      icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper),
+    };
   }
   const inline = child(ad, 'InLine');
   if (!inline) return emptyAnswer(VAST_ERRORS.schema, 'bad_ad');
@@ -266,7 +275,7 @@ function readAd(ad: XmlElement): DemandAnswer {
     mediaFiles,
     duration: seconds(text(child(linear, 'Duration'))),
     skipOffset: (linear.attrs.skipoffset ?? '').trim(),
-    icons: children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null),
+    icons: iconsOf(linear),
     adParameters: adParametersOf(linear),
     companions: companionsOf(inline),
     pricingCpm: pricing(inline),
@@ -286,6 +295,31 @@ export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 
     companions: ad.companions,
     trackers: mergeTrackers(ad.trackers, ours),
   };
+}
+
+/**
+ * The inline ad with the creative its wrappers add (`wrappers` in the order followed). All of a
+ * chain's creative is one concept, to be shown whole, but where two conflict the player favours the
+ * one closest to the inline (VAST 4.x, "Wrapper creative conflicts"): so an icon of a program the ad
+ * (or a wrapper nearer to it) already shows is dropped, and companions come from the inline ad, or
+ * else from the wrapper nearest to it that has any (two sets would compete for the player's slots).
+ */
+export function wrapperCreative(inline: DemandInline, wrappers: readonly DemandWrapper[]): Pick<DemandInline, 'icons' | 'companions'> {
+  if (!wrappers.length) return inline;
+  const icons = [...inline.icons];
+  const programs = new Set(icons.map((i) => i.program.toLowerCase()));
+  let companions = inline.companions;
+  for (let at = wrappers.length - 1; at >= 0; at--) {
+    const w = wrappers[at]!;
+    for (const icon of w.icons) {
+      const program = icon.program.toLowerCase();
+      if (programs.has(program)) continue;
+      programs.add(program);
+      icons.push(icon);
+    }
+    if (!companions.list.length && w.companions.list.length) companions = w.companions;
+  }
+  return { icons, companions };
 }
 
 /** Trackers of a wrapper chain and its inline, in the order the player would have fired them. */

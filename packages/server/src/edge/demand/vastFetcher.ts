@@ -1,8 +1,7 @@
 import { type Agent, request } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
-import { type Trackers } from '../vast/vastWriter.js';
-import { type DemandInline, mergeTrackers, readVastAnswer } from './vastAnswer.js';
+import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 
 /**
  * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a deadline
@@ -81,7 +80,8 @@ export class VastFetcher {
   /** Fetch a demand VAST URL and follow its wrappers until an inline ad, under `deadline` (epoch ms). */
   async fetch(url: string, deadline: number, viewer: Viewer): Promise<FetchResult> {
     const started = Date.now();
-    const wrapperTrackers: Trackers[] = [];
+    /** The wrappers followed so far, in order. */
+    const wrappers: DemandWrapper[] = [];
     let wrapperPrice: number | null = null;
     /** A wrapper before said followAdditionalWrappers="false": the next answer must be an inline ad. */
     let lastWrapperAllowed = true;
@@ -90,7 +90,7 @@ export class VastFetcher {
       kind: 'no_fill',
       reason,
       vastError,
-      errorUrls: [...wrapperTrackers.flatMap((t) => t.error), ...own],
+      errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own],
       ms: Date.now() - started,
     });
     let next = url;
@@ -107,11 +107,12 @@ export class VastFetcher {
       if (answer.kind === 'empty') return noFill(answer.reason, answer.vastError, answer.errorUrls);
       if (answer.kind === 'inline') {
         const pricingCpm = answer.pricingCpm ?? wrapperPrice;
-        return { kind: 'inline', ad: { ...answer, trackers: mergeTrackers(...wrapperTrackers, answer.trackers), pricingCpm }, hops: hop, ms: Date.now() - started };
+        const ad: DemandInline = { ...answer, ...wrapperCreative(answer, wrappers), trackers: mergeTrackers(...wrappers.map((w) => w.trackers), answer.trackers), pricingCpm };
+        return { kind: 'inline', ad, hops: hop, ms: Date.now() - started };
       }
       // the wrapper a player would refuse: its own error trackers hear of it too
       if (!lastWrapperAllowed) return noFill('wrapper_not_allowed', VAST_ERRORS.wrapperLimit, answer.trackers.error);
-      wrapperTrackers.push(answer.trackers);
+      wrappers.push(answer);
       wrapperPrice ??= answer.pricingCpm;
       lastWrapperAllowed = answer.followAdditionalWrappers;
       next = answer.tagUri;
