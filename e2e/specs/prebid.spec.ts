@@ -46,9 +46,16 @@ interface PbsAnswer {
   ext: { responsetimemillis: Record<string, number> };
 }
 
+/**
+ * Whether the page caches video bids itself, through Prebid.js's own `cache.url` pointed at
+ * adplane's /cache (ignoreBidderCacheKey: every video bid posted there), instead of asking the
+ * auction to cache them.
+ */
+let clientSideCache = false;
+
 /** The publisher's page: Prebid.js, adplane as its Prebid Server, a video and a banner ad unit. */
 function pageHtml(): string {
-  const config = { endpoint: `${base}/openrtb2/auction`, video: channels.video, banner: channels.banner };
+  const config = { endpoint: `${base}/openrtb2/auction`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '' };
   return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
 <h1>A publisher's page</h1><div id="banner-1"></div>
 <script>
@@ -58,8 +65,9 @@ window.prebidResult = new Promise((resolve) => {
     pbjs.setConfig({
       s2sConfig: [{
         accountId: 'e2e-publisher', bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, timeout: 1000,
-        extPrebid: { cache: { vastxml: {} }, targeting: { pricegranularity: 'medium', includebidderkeys: true } },
+        extPrebid: { ...(cfg.clientCache ? {} : { cache: { vastxml: {} } }), targeting: { pricegranularity: 'medium', includebidderkeys: true } },
       }],
+      ...(cfg.clientCache ? { cache: { url: cfg.clientCache, ignoreBidderCacheKey: true } } : {}),
     });
     pbjs.addAdUnits([
       { code: 'video-1', mediaTypes: { video: { context: 'instream', playerSize: [[640, 480]], mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], plcmt: 1 } }, bids: [{ bidder: 'adplane', params: { channel: cfg.video } }] },
@@ -180,6 +188,41 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   // Prebid.js 10.12+ renders the markup in a frame of its own inside the one it is given
   await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator('[data-ad="adplane-e2e"]')).toHaveText('adplane header bidding');
   expect((await (await impression).response())?.status()).toBe(200);
+});
+
+test("a page caching its video bids through Prebid.js's own cache.url stores them in adplane's /cache (as Prebid Cache), cross-origin", async ({ page }) => {
+  clientSideCache = true;
+  try {
+    const auction = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+    const stored = page.waitForResponse((r) => r.url() === `${base}/cache` && r.request().method() === 'POST');
+    await page.goto(`${pageServer.origin}/`);
+    const answer = (await (await auction).json()) as PbsAnswer;
+    const put = await stored;
+    const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+
+    // the auction cached nothing (not asked); Prebid.js posted the bid's VAST to adplane's /cache
+    const videoBid = answer.seatbid[0]!.bid.find((b) => b.impid === 'video-1')!;
+    expect(videoBid.ext.prebid.cache).toBeUndefined();
+    expect(put.status()).toBe(200);
+    expect(await put.headerValue('access-control-allow-origin')).toBe(pageServer.origin);
+    const posted = put.request().postDataJSON() as { puts: { type: string; value: string }[] };
+    expect(posted.puts.map((p) => p.type)).toEqual(['xml']);
+    const { responses } = (await put.json()) as { responses: { uuid: string }[] };
+    expect(responses).toHaveLength(1);
+
+    // the bid Prebid.js hands the player is loaded from there: adplane's document, whole
+    const video = result.responses['video-1']![0]!;
+    expect(video.vastUrl).toBe(`${base}/cache?uuid=${responses[0]!.uuid}`);
+    const vast = await page.evaluate(async (url) => {
+      const res = await fetch(url, { credentials: 'include' });
+      return { status: res.status, body: await res.text() };
+    }, video.vastUrl!);
+    expect(vast.status).toBe(200);
+    expect(vast.body).toBe(posted.puts[0]!.value);
+    expect(vast.body).toContain(videoBid.adm!.slice(0, 200));
+  } finally {
+    clientSideCache = false;
+  }
 });
 
 test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag", async ({ page }) => {

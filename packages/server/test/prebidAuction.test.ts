@@ -334,6 +334,50 @@ forEachStore((t) => {
       expect(status.body).toBe('ok');
     });
 
+    it('stores what a Prebid Cache client posts to /cache (Prebid.js cache.url), and serves it as the auction\'s entries', async () => {
+      const vast = '<VAST version="4.2"><Ad id="client"/></VAST>';
+      const res = await app.inject({
+        method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain', origin: PAGE },
+        payload: JSON.stringify({ puts: [{ type: 'xml', value: vast, ttlseconds: 60, bidid: 'b1', bidder: 'other', key: 'chosen-by-caller' }, { type: 'json', value: { adm: '<div/>', price: 1.5 } }] }),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE);
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+      const { responses } = res.json() as { responses: { uuid: string }[] };
+      expect(responses).toHaveLength(2);
+      // the caller's own key is not honoured: a random UUID, as Prebid Cache's defaults
+      expect(responses[0]!.uuid).toMatch(/^[0-9a-f-]{36}$/);
+      const xml = await app.inject({ method: 'GET', url: `/cache?uuid=${responses[0]!.uuid}` });
+      expect(xml.headers['content-type']).toMatch(/^application\/xml/);
+      expect(xml.body).toBe(vast);
+      const json = await app.inject({ method: 'GET', url: `/cache?uuid=${responses[1]!.uuid}` });
+      expect(json.headers['content-type']).toMatch(/^application\/json/);
+      expect(json.json()).toEqual({ adm: '<div/>', price: 1.5 });
+      expect((await app.inject({ method: 'GET', url: '/cache?uuid=chosen-by-caller' })).statusCode).toBe(404);
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 2/);
+    });
+
+    it.each([
+      ['not JSON', '{puts', /not valid JSON/],
+      ['no puts', '{}', /"puts" array/],
+      ['empty puts', '{"puts":[]}', /must not be empty/],
+      ['eleven puts', JSON.stringify({ puts: Array.from({ length: 11 }, () => ({ type: 'xml', value: '<VAST/>' })) }), /at most 10/],
+      ['an unknown type', '{"puts":[{"type":"html","value":"<p/>"}]}', /puts\[0\]\.type must be "xml" or "json"/],
+      ['xml that is not a string', '{"puts":[{"type":"xml","value":{"a":1}}]}', /puts\[0\]\.value must be a string/],
+      ['a missing value', '{"puts":[{"type":"xml","value":"<VAST/>"},{"type":"json"}]}', /puts\[1\]\.value is missing/],
+      ['a value over 100 KB', JSON.stringify({ puts: [{ type: 'xml', value: `<VAST>${'x'.repeat(110_000)}</VAST>` }] }), /puts\[0\]\.value is larger than 100 KB/],
+      ['a negative ttl', '{"puts":[{"type":"xml","value":"<VAST/>","ttlseconds":-1}]}', /ttlseconds/],
+    ])('refuses a POST /cache with %s: 400 naming the field, nothing stored', async (_, payload, message) => {
+      const res = await app.inject({ method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain', origin: PAGE }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(message);
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE);
+      // still the two documents of the test before: a refused request stores none of its puts
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 2\n/);
+    });
+
     it('answers the same from the raw server, cross-origin', async () => {
       const live = await buildTestApp(t.store);
       try {

@@ -8,6 +8,7 @@ import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
+import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 
 /**
@@ -17,6 +18,7 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  *   <field> <reason>" otherwise, counted by reason in /metrics (a malformed request has no tenant
  *   to count it for);
  * - GET /cache?uuid=<id>: what an auction cached (bidCache.ts), as Prebid Cache serves it;
+ * - POST /cache: documents stored by a Prebid Cache client (cachePuts.ts), Prebid.js's cache.url;
  * - OPTIONS on both: the CORS preflight. Publishers' pages call from their own origin with
  *   credentials (Prebid.js's withCredentials), so every answer echoes the Origin and allows
  *   credentials, as Prebid Server's CORS does;
@@ -74,10 +76,33 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
   }
 
+  const writes = app.metrics.counter('adplane_prebid_cache_writes_total', 'Documents stored through POST /cache (Prebid Cache clients), by result', ['result']);
+
+  async function store(req: EdgeRequest, res: EdgeResponse): Promise<void> {
+    const refuse = (message: string) => {
+      writes.inc({ result: 'invalid' });
+      send(req, res, 400, 'text/plain; charset=utf-8', `${message}\n`);
+    };
+    const body = await readJsonBody(req, MAX_BODY_BYTES);
+    if (!body.ok) return refuse(BODY_REASONS[body.reason] ?? body.reason);
+    const read = readCachePuts(body.value);
+    if (!read.ok) return refuse(read.message);
+    const responses: { uuid: string }[] = [];
+    for (const put of read.puts) {
+      const uuid = await deps.cache.put(put.doc, put.ttlSeconds);
+      // every value fits an entry (readCachePuts caps them below it): no uuid would be a cache set smaller than one document
+      if (!uuid) return refuse('a value is larger than the cache holds');
+      responses.push({ uuid });
+    }
+    writes.inc({ result: 'stored' }, responses.length);
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ responses }));
+  }
+
   const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
+  edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
   edge.addEntry({
     method: 'GET',

@@ -1,0 +1,50 @@
+import { type CachedDoc } from './bidCache.js';
+
+/**
+ * `POST /cache` as Prebid Cache answers it, so that Prebid.js's `cache.url` (its videoCache module:
+ * a client-side video bid's VAST, or every bid's with `ignoreBidderCacheKey`) and any other Prebid
+ * Cache client can store documents in the same cache the auction fills:
+ *
+ *   {"puts": [{"type": "xml", "value": "<VAST ...>", "ttlseconds": 300}, {"type": "json", "value": {...}}]}
+ *   -> {"responses": [{"uuid": "..."}, {"uuid": "..."}]}  (same order; each served at GET /cache?uuid=)
+ *
+ * As Prebid Cache's defaults: at most MAX_PUTS documents a request, an `xml` value must be a string,
+ * a `json` value any JSON (stored as written), each at most MAX_VALUE_BYTES; a `key` of the caller's
+ * own is not honoured (Prebid Cache's allow_setting_keys is off by default): every entry gets a
+ * random UUID. Other fields of a put (Prebid.js sends bidid, bidder, timestamp, aid) are ignored.
+ * `ttlseconds` as for the auction's entries: 5 minutes by default, 15 at most.
+ */
+export const MAX_PUTS = 10;
+export const MAX_VALUE_BYTES = 100 * 1024;
+
+export interface CachePut {
+  doc: CachedDoc;
+  ttlSeconds: number | null;
+}
+
+export type CachePutsRead = { ok: true; puts: CachePut[] } | { ok: false; message: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function readCachePuts(body: unknown): CachePutsRead {
+  if (!isObject(body) || !Array.isArray(body.puts)) return { ok: false, message: 'the body must be an object with a "puts" array' };
+  const list = body.puts;
+  if (list.length === 0) return { ok: false, message: 'puts must not be empty' };
+  if (list.length > MAX_PUTS) return { ok: false, message: `puts has ${list.length} elements; at most ${MAX_PUTS} are allowed` };
+  const puts: CachePut[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const at = `puts[${i}]`;
+    const p: unknown = list[i];
+    if (!isObject(p)) return { ok: false, message: `${at} must be an object` };
+    if (p.type !== 'xml' && p.type !== 'json') return { ok: false, message: `${at}.type must be "xml" or "json"` };
+    if (p.value === undefined || p.value === null) return { ok: false, message: `${at}.value is missing` };
+    if (p.type === 'xml' && typeof p.value !== 'string') return { ok: false, message: `${at}.value must be a string of XML for type "xml"` };
+    const text = typeof p.value === 'string' && p.type === 'xml' ? p.value : JSON.stringify(p.value);
+    if (!text.trim()) return { ok: false, message: `${at}.value is empty` };
+    if (Buffer.byteLength(text) > MAX_VALUE_BYTES) return { ok: false, message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
+    const ttl = p.ttlseconds;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) return { ok: false, message: `${at}.ttlseconds must be a non-negative number` };
+    puts.push({ doc: { type: p.type, body: text }, ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null });
+  }
+  return { ok: true, puts };
+}
