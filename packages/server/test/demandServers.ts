@@ -39,7 +39,7 @@ export function inlineVast(base: string, price: number | null, id = 'demand-ad')
 }
 
 /**
- * A VAST 4.2 ad as a measured buy carries it: a verification vendor (Open Measurement), viewability
+ * A VAST 4.2 ad as a measured buy carries it: its advertiser and category, a verification vendor (Open Measurement), viewability
  * trackers, an AdChoices icon, a skip offset, a progress event, a VPAID file with its AdParameters,
  * a companion banner, and a fullscreen event under VAST 4's name.
  */
@@ -47,6 +47,7 @@ function measuredVast(base: string, price: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="m"><InLine><AdSystem>MeasuredDemand</AdSystem><Impression><![CDATA[${base}/track/imp]]></Impression><Pricing model="CPM" currency="USD">${price}</Pricing>
 <ViewableImpression><Viewable><![CDATA[${base}/track/viewable]]></Viewable><NotViewable><![CDATA[${base}/track/not-viewable]]></NotViewable></ViewableImpression><AdServingId>m-1</AdServingId><AdTitle>Measured spot</AdTitle>
 <AdVerifications><Verification vendor="inline-vendor"><JavaScriptResource apiFramework="omid" browserOptional="true"><![CDATA[${base}/verify/omid.js]]></JavaScriptResource><TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[${base}/verify/not-executed?r=[REASON]]]></Tracking></TrackingEvents><VerificationParameters><![CDATA[{"k":"v"}]]></VerificationParameters></Verification></AdVerifications>
+<Advertiser>brand.example.com</Advertiser><Category authority="https://iabtechlab.com/standards/content-taxonomy">IAB2-3</Category>
 <Creatives><Creative><Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="77" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/adchoices.png]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://privacy.example.com/]]></IconClickThrough></IconClicks></Icon></Icons>
 <TrackingEvents><Tracking event="progress" offset="00:00:03"><![CDATA[${base}/track/progress3]]></Tracking><Tracking event="playerExpand"><![CDATA[${base}/track/expand]]></Tracking><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking></TrackingEvents>
 <AdParameters><![CDATA[{"placement":"p1"}]]></AdParameters><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" codec="H.264"><![CDATA[${base}/media/spot.mp4]]></MediaFile>

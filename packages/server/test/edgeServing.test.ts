@@ -139,6 +139,9 @@ forEachStore((t) => {
       if (version !== '2.0') expect(xml).toContain('/icons/adchoices.png');
       expect(xml).not.toContain('wrapper-adchoices.png');
       expect(xml).not.toContain('wrapper-companion.png');
+      // whom the ad is for (3.0+) and what it is about (VAST 4), for the player's competitive separation
+      expect(xml.includes('<Advertiser>brand.example.com</Advertiser>'), version).toBe(version !== '2.0');
+      expect(xml.includes('<Category authority="https://iabtechlab.com/standards/content-taxonomy">IAB2-3</Category>'), version).toBe(version.startsWith('4'));
       expect(linear.mediaFiles.map((m) => m.apiFramework), version).toEqual([null, 'VPAID']);
       expect(xml).toContain('{"placement":"p1"}');
       expect(xml).toContain(version.startsWith('4') ? '<Tracking event="playerExpand">' : '<Tracking event="fullscreen">');

@@ -383,16 +383,32 @@ forEachStore((t) => {
       expect(await counted(`channel_id = ${ids.rtbChannel!.id} AND integration = 'RTB'`)).toBeGreaterThanOrEqual(1);
     });
 
-    it('says a skippable ad is one (creative attribute 16), and offers none where the impression blocks skippable ads', async () => {
-      // (a VAST tag's ad names no advertiser domain, so the whole-response check of bidOn does not apply)
+    it("says a skippable ad is one (creative attribute 16) and whose it is (adomain), and offers none where the impression blocks skippable ads, the advertiser or the ad's length", async () => {
       const res = await post(ids.rtbSkippable!.uid, example('video'), {}, '/rtb/');
       expect(res.status).toBe(200);
       const bid = ((await res.json()) as BidResponse).seatbid![0]!.bid[0];
-      expect(bid).toMatchObject({ mtype: 2, price: 21, attr: [16], dur: 6 });
+      expect(bid).toMatchObject({ mtype: 2, price: 21, attr: [16], dur: 6, adomain: ['demo-brand.example'] });
       expect(bid!.adm).toContain('skipoffset="00:00:03"');
+      // refused before the auction, the tag leaves the impression to the next best: the tenant's campaign (15 s, not skippable)
+      const nextBest = async (request: BidRequest) => {
+        const next = await post(ids.rtbSkippable!.uid, request, {}, '/rtb/');
+        expect(next.status).toBe(200);
+        const b = ((await next.json()) as BidResponse).seatbid![0]!.bid[0]!;
+        expect(b).toMatchObject({ adomain: ['brand.test'], dur: 15 });
+        expect(b.attr).toBeUndefined();
+      };
       const blocking = example('video');
       blocking.imp[0]!.video!.battr = [16];
-      expect((await post(ids.rtbSkippable!.uid, blocking, {}, '/rtb/')).status).toBe(204);
+      await nextBest(blocking);
+      // the partner's advertiser (its <Advertiser>, a domain) is one the request may block
+      const badv = example('video');
+      badv.badv = ['demo-brand.example'];
+      await nextBest(badv);
+      // and the ad's length: 6 s where 10 to 20 are asked; the campaign's 15 s fits
+      const long = example('video');
+      long.imp[0]!.video!.minduration = 10;
+      long.imp[0]!.video!.maxduration = 20;
+      await nextBest(long);
       // our own campaign's ad is not skippable: no attribute
       const [own] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
       expect(own!.attr).toBeUndefined();

@@ -12,6 +12,9 @@ import { serverPath } from '../serverRoot.js';
  */
 const VIDEO_FILE = serverPath('assets/demo-ad.mp4');
 
+/** Whom the demo partner's ad is for (its <Advertiser>: a domain, as VAST recommends, which bids carry as adomain). */
+export const DEMO_ADVERTISER = 'demo-brand.example';
+
 /** The demo partner's AdChoices icon (its ad is skippable after 3 s and carries the icon, as a real buy's often does). */
 const ADCHOICES_PATH = '/demo/demand/adchoices.svg';
 const ADCHOICES_SVG =
@@ -33,7 +36,7 @@ export function registerDemoDemand(app: FastifyInstance, origin: string): void {
     const price = Number(request.query.price ?? '4.5');
     const usd = Number.isFinite(price) && price >= 0 && price < 1000 ? price : 4.5;
     const track = (e: string) => `${origin}/demo/demand/track?e=${e}`;
-    const xml = `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="demo-demand"><InLine><AdSystem>adplane demo demand</AdSystem><AdTitle>Demo demand spot</AdTitle><Pricing model="cpm" currency="USD">${usd.toFixed(2)}</Pricing><Error><![CDATA[${track('error')}&code=[ERRORCODE]]]></Error><Impression><![CDATA[${track('impression')}]]></Impression><Creatives><Creative><Linear skipoffset="00:00:03"><Icons><Icon program="AdChoices" width="19" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/svg+xml"><![CDATA[${origin}${ADCHOICES_PATH}]]></StaticResource><IconClicks><IconClickThrough><![CDATA[${xmlEscape(origin)}/]]></IconClickThrough></IconClicks></Icon></Icons><Duration>00:00:06</Duration><TrackingEvents><Tracking event="start"><![CDATA[${track('start')}]]></Tracking><Tracking event="complete"><![CDATA[${track('complete')}]]></Tracking></TrackingEvents><VideoClicks><ClickThrough><![CDATA[${xmlEscape(origin)}/]]></ClickThrough></VideoClicks><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[${origin}${DEMO_VIDEO_PATH}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0"><Ad id="demo-demand"><InLine><AdSystem>adplane demo demand</AdSystem><AdTitle>Demo demand spot</AdTitle><Advertiser>${DEMO_ADVERTISER}</Advertiser><Pricing model="cpm" currency="USD">${usd.toFixed(2)}</Pricing><Error><![CDATA[${track('error')}&code=[ERRORCODE]]]></Error><Impression><![CDATA[${track('impression')}]]></Impression><Creatives><Creative><Linear skipoffset="00:00:03"><Icons><Icon program="AdChoices" width="19" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/svg+xml"><![CDATA[${origin}${ADCHOICES_PATH}]]></StaticResource><IconClicks><IconClickThrough><![CDATA[${xmlEscape(origin)}/]]></IconClickThrough></IconClicks></Icon></Icons><Duration>00:00:06</Duration><TrackingEvents><Tracking event="start"><![CDATA[${track('start')}]]></Tracking><Tracking event="complete"><![CDATA[${track('complete')}]]></Tracking></TrackingEvents><VideoClicks><ClickThrough><![CDATA[${xmlEscape(origin)}/]]></ClickThrough></VideoClicks><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[${origin}${DEMO_VIDEO_PATH}]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
     return reply.header('cache-control', 'no-store').type('application/xml; charset=utf-8').send(xml);
   });
 

@@ -3,7 +3,7 @@ import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { type CompanionsRequired, type VastCompanion } from '../vast/companions.js';
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
 /**
  * What a demand tag's VAST answer holds, read defensively: the ad a player would play (readVastAnswer), inline or wrapper, with
@@ -16,6 +16,10 @@ export interface DemandInline {
   kind: 'inline';
   adSystem: string;
   title: string;
+  /** Who the ad is for, as the demand wrote it (<Advertiser>, VAST 3+: a name, the domain recommended), '' when not said. */
+  advertiser: string;
+  /** What the ad is about (<Category>, VAST 4), each with its list's authority. */
+  categories: AdCategory[];
   trackers: Trackers;
   clickThrough: string;
   mediaFiles: VastMediaFile[];
@@ -183,6 +187,17 @@ function iconOf(i: XmlElement): VastIcon | null {
 /** A Linear's readable icons (none without a Linear: a wrapper's creatives may be empty). */
 const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null);
 
+/** An ad's categories that name their authority, as VAST 4 requires (at most 20). */
+function categoriesOf(inline: XmlElement): AdCategory[] {
+  const out: AdCategory[] = [];
+  for (const c of children(inline, 'Category')) {
+    const authority = (c.attrs.authority ?? '').trim();
+    const code = text(c);
+    if (authority && code && out.length < 20) out.push({ authority, code });
+  }
+  return out;
+}
+
 function adParametersOf(linear: XmlElement): AdParameters | null {
   const p = child(linear, 'AdParameters');
   return p && text(p) ? { text: text(p), xmlEncoded: p.attrs.xmlEncoded === 'true' } : null;
@@ -270,6 +285,8 @@ function readAd(ad: XmlElement): DemandAnswer {
     kind: 'inline',
     adSystem: text(child(inline, 'AdSystem')) || 'demand',
     title: text(child(inline, 'AdTitle')) || 'Ad',
+    advertiser: text(child(inline, 'Advertiser')).slice(0, 256),
+    categories: categoriesOf(inline),
     trackers: trackersOf(inline),
     clickThrough: text(descendants(linear, 'ClickThrough')[0]),
     mediaFiles,
@@ -287,8 +304,9 @@ function readAd(ad: XmlElement): DemandAnswer {
  * ad (media, duration, skip offset, icons, AdParameters), click-through and companions, and its
  * trackers before `ours`. The caller names the ad (ids, system, title, price).
  */
-export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers'> {
+export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> {
   return {
+    categories: ad.categories,
     clickThrough: ad.clickThrough,
     linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
     nonLinear: null,
@@ -335,4 +353,29 @@ export function mergeTrackers(...all: Trackers[]): Trackers {
   const verifications = all.flatMap((t) => t.verifications ?? []);
   if (verifications.length) merged.verifications = verifications;
   return merged;
+}
+
+/**
+ * A demand's <Advertiser> as an OpenRTB `adomain` entry: VAST recommends the advertiser's domain
+ * there, and a name that is one (a URL's host counts; `www.` dropped) is taken; any other name is not
+ * a domain a block list could match, and gives none.
+ */
+function advertiserDomain(advertiser: string): string {
+  let host = advertiser.trim().toLowerCase();
+  if (!host) return '';
+  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
+  return /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(host) ? host : '';
+}
+
+/** The ad's advertiser as OpenRTB `adomain` (none when its <Advertiser> is not a domain). */
+export function adomainOf(ad: DemandInline): string[] {
+  const domain = advertiserDomain(ad.advertiser);
+  return domain ? [domain] : [];
+}
+
+/** The IAB Content Taxonomy 1.0 codes among an ad's categories (what OpenRTB `cat` carries by default). */
+export function iabCodesOf(ad: DemandInline): string[] {
+  const out: string[] = [];
+  for (const c of ad.categories) for (const code of c.code.split(',')) if (/^IAB\d{1,2}(-\d{1,2})?$/i.test(code.trim()) && out.length < 10) out.push(code.trim().toUpperCase());
+  return out;
 }

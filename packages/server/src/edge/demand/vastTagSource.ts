@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
+import { demandAdRefusal } from '../openrtb/impFit.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
@@ -40,6 +41,9 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
             const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) });
             if (got.kind !== 'inline') return got;
+            // answering an OpenRTB impression (inbound /rtb, the Prebid auction): what it blocks or does not play is this tag's no-fill
+            const unfit = r.ctx.ortb ? demandAdRefusal(got.ad, r.ctx.ortb.imp, r.ctx.ortb.request) : null;
+            if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
             return {

@@ -3,6 +3,7 @@ import { type AdOutcome } from '../adDecision.js';
 import { ortbBannerHtml, ortbLabel } from '../openrtb/ortbMarkup.js';
 import { type SnapCreative } from '../snapshot/types.js';
 import { jsonText, winnerDocument, winnerDocumentJson, withImpressionPixels } from '../vast/adResponse.js';
+import { adomainOf, iabCodesOf } from '../demand/vastAnswer.js';
 import { xmlEscape } from '../vast/xml.js';
 
 /**
@@ -97,5 +98,8 @@ function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarku
     const inline = markup.vast?.kind === 'inline' ? markup.vast : null;
     return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, dur: seconds(inline?.duration ?? 0), skippable: !!inline?.skipOffset };
   }
-  return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: [], cat: [], crid: `tag${w.bid.tagId}`, dur: seconds(markup.ad.duration), skippable: !!markup.ad.skipOffset };
+  return {
+    adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: adomainOf(markup.ad), cat: iabCodesOf(markup.ad), crid: `tag${w.bid.tagId}`,
+    dur: seconds(markup.ad.duration), skippable: !!markup.ad.skipOffset,
+  };
 }

@@ -1,4 +1,5 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
+import { adomainOf, type DemandInline, iabCodesOf } from '../demand/vastAnswer.js';
 import { type SnapCreative } from '../snapshot/types.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 
@@ -30,12 +31,7 @@ export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: n
 }
 
 function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {
-  const d = creative.duration;
-  if (d > 0) {
-    if (isNum(video.minduration) && d < video.minduration) return false;
-    if (isNum(video.maxduration) && video.maxduration > 0 && d > video.maxduration) return false;
-    if (Array.isArray(video.rqddurs) && video.rqddurs.length && !video.rqddurs.includes(d)) return false;
-  }
+  if (creative.duration > 0 && !durationAllowed(video, creative.duration)) return false;
   if (creative.videoSource === 'vast') {
     // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
     return !Array.isArray(video.protocols) || !video.protocols.length || video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p));
@@ -74,6 +70,38 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
   if (Array.isArray(badv) && badv.length) for (const d of creative.adomain) if (domainBlocked(d.toLowerCase(), badv)) return false;
   if (Array.isArray(bcat) && bcat.length) for (const c of creative.iabCategories) if (categoryBlocked(c, bcat)) return false;
   return true;
+}
+
+/** AdCOM creative attribute 16: "Skippable" (the ad can be skipped). */
+export const SKIPPABLE_ATTR = 16;
+
+/** Whether a duration (seconds) is one the video impression takes (minduration, maxduration, rqddurs). */
+function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boolean {
+  const d = Math.round(seconds);
+  if (isNum(video.minduration) && d < video.minduration) return false;
+  if (isNum(video.maxduration) && video.maxduration > 0 && d > video.maxduration) return false;
+  return !(Array.isArray(video.rqddurs) && video.rqddurs.length && !video.rqddurs.includes(d));
+}
+
+/**
+ * Why a VAST demand tag's ad (read server-side, before the auction) does not fit the OpenRTB
+ * impression it would answer, or null: its advertiser (a domain in <Advertiser>) or an IAB category
+ * (<Category>) the request blocks (badv, bcat), a skippable ad where the impression blocks skippable
+ * ads (video.battr 16), a duration the impression does not take, or no media file of a type it
+ * plays (video.mimes). Refused, it is the tag's no-fill and the auction goes on to the next best;
+ * a request that states nothing refuses nothing.
+ */
+export function demandAdRefusal(ad: DemandInline, imp: Imp, request: BidRequest): string | null {
+  const { badv, bcat } = request;
+  if (Array.isArray(badv) && badv.length) for (const d of adomainOf(ad)) if (domainBlocked(d, badv)) return 'blocked_adomain';
+  if (Array.isArray(bcat) && bcat.length) for (const c of iabCodesOf(ad)) if (categoryBlocked(c, bcat)) return 'blocked_category';
+  const video = imp.video;
+  if (!video) return null;
+  if (ad.skipOffset && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return 'blocked_attribute';
+  if (ad.duration > 0 && !durationAllowed(video, ad.duration)) return 'duration_not_allowed';
+  const mimes = Array.isArray(video.mimes) ? video.mimes.filter((m): m is string => typeof m === 'string').map((m) => m.toLowerCase()) : [];
+  if (mimes.length && !ad.mediaFiles.some((m) => mimes.includes(m.mime.toLowerCase()))) return 'mime_not_allowed';
+  return null;
 }
 
 /** AdCOM "Creative Subtypes - Audio/Video": the VAST version of each protocol, inline and wrapper. */

@@ -2,7 +2,7 @@ import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 import { type VastResource } from '../vast/resources.js';
-import { renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
+import { type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
 import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
 import { type DemandPricing } from './demandPricing.js';
@@ -66,6 +66,9 @@ function withBilling(ours: Trackers, m: OrtbMarkup): Trackers {
   return { ...ours, impression: ours.impression.map((u, i) => (i === 0 ? u + billing : u)) };
 }
 
+/** A bid's `cat` as VAST categories (OpenRTB's default taxonomy: the IAB's content categories). */
+const bidCategories = (m: OrtbMarkup): AdCategory[] => m.cat.map((code) => ({ authority: IAB_CONTENT_TAXONOMY, code }));
+
 /** The VAST document of a winning programmatic bid, in the channel's version. */
 export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: OrtbLabel, ours: Trackers, servingId: string, clearingCpm: number): string {
   const macros = macrosOf(m);
@@ -73,7 +76,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
   if (m.media === 'banner') {
     const html = bannerBody(m, macros);
     return renderInline(version, {
-      id: label.id, adSystem: label.adSystem, title: label.adSystem, advertiser: m.adomain[0] ?? '', servingId, pricingCpm: clearingCpm,
+      id: label.id, adSystem: label.adSystem, title: label.adSystem, advertiser: m.adomain[0] ?? '', categories: bidCategories(m), servingId, pricingCpm: clearingCpm,
       creativeId: m.crid || label.id, universalAdId: `adplane-${label.id}`, clickThrough: '', linear: null,
       nonLinear: { width: m.w || 1, height: m.h || 1, resource: { type: 'html', html } }, trackers,
     });
@@ -95,6 +98,8 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     creativeId: m.crid || label.id,
     universalAdId: `adplane-${label.id}`,
     ...demandAdParts(answer, trackers),
+    // the ad's own categories, else the bid's (OpenRTB cat: IAB Content Taxonomy codes)
+    categories: answer.categories.length ? answer.categories : bidCategories(m),
   });
 }
 

@@ -4,7 +4,7 @@ import { demandAdParts } from '../demand/vastAnswer.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
-import { type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+import { IAB_CONTENT_TAXONOMY, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
 import { safeUrl } from './xml.js';
 
 /**
@@ -108,6 +108,7 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
     adSystem: 'adplane',
     title: creative.name || campaignName,
     advertiser,
+    categories: creative.iabCategories.map((code) => ({ authority: IAB_CONTENT_TAXONOMY, code })),
     servingId: SERVING,
     pricingCpm: PRICE,
     creativeId: String(creative.id),
@@ -154,7 +155,7 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     id: `tag${winner.bid.tagId}`,
     adSystem: markup.ad.adSystem,
     title: markup.ad.title,
-    advertiser: '',
+    advertiser: markup.ad.advertiser,
     servingId,
     pricingCpm: winner.clearingCpm,
     creativeId: `tag${winner.bid.tagId}`,

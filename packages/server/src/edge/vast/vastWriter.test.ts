@@ -37,6 +37,7 @@ const video = (): InlineAd => ({
   adSystem: 'adplane',
   title: 'Spring sale & more',
   advertiser: 'Northwind <Foods>',
+  categories: [{ authority: 'https://iabtechlab.com/standards/content-taxonomy', code: 'IAB8-5' }, { authority: 'iabtechlab.com', code: '232' }],
   servingId: 'd-123',
   pricingCpm: 2_500_000,
   creativeId: '7',
@@ -68,6 +69,10 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     expect(ad.creatives[0]!.mediaFiles[0]!.fileURL).toBe('http://ads.test/media/demo.mp4');
     expect(ad.creatives[0]!.trackingEvents.complete).toEqual([ev('complete')]);
     expect(ad.creatives[0]!.videoClickThroughURLTemplate.url).toBe(ev('click'));
+    // whom the ad is for (3.0+), and what it is about (VAST 4's Category, with its authority)
+    const read = ads[0] as { advertiser: { value: string } | null; categories: { authority: string; value: string }[] };
+    expect(read.advertiser?.value ?? null).toBe(version === '2.0' ? null : 'Northwind <Foods>');
+    expect(read.categories.map((c) => `${c.authority} ${c.value}`)).toEqual(version.startsWith('4') ? ['https://iabtechlab.com/standards/content-taxonomy IAB8-5', 'iabtechlab.com 232'] : []);
   });
 
   it.each([false, true])('inline display (html %s) validates', (html) => {

@@ -55,11 +55,25 @@ export interface VastMediaFile {
 
 export type NonLinearResource = { type: 'image'; url: string; mime: string } | { type: 'html'; html: string };
 
+/**
+ * An ad content category as VAST 4 names it (<Category authority="...">code</Category>), used by
+ * players and publishers for competitive separation: the list's authority and the code in it.
+ */
+export interface AdCategory {
+  authority: string;
+  code: string;
+}
+
+/** The authority of the IAB Content Taxonomy 1.0 codes (IAB1-1...) our creatives and OpenRTB `cat` use. */
+export const IAB_CONTENT_TAXONOMY = 'https://iabtechlab.com/standards/content-taxonomy';
+
 export interface InlineAd {
   id: string;
   adSystem: string;
   title: string;
   advertiser: string;
+  /** What the ad is about (VAST 4: <Category>; the earlier versions have no place for it). */
+  categories?: readonly AdCategory[];
   /** Per-request serving id (VAST 4.1+ AdServingId). */
   servingId: string;
   /** The price shown to the player in <Pricing> (VAST 3+), micro-dollars CPM; omitted when null; a string goes in as it is (a template's placeholder). */
@@ -263,7 +277,8 @@ export function renderInline(version: VastVersion, ad: InlineAd): string {
   if (isVast4(version)) {
     const serving = version === '4.0' ? '' : `<AdServingId>${x(ad.servingId)}</AdServingId>`;
     const viewable = viewableImpression(version, ad.trackers.viewable);
-    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + creatives;
+    const categories = (ad.categories ?? []).map((c) => `<Category authority="${x(c.authority)}">${x(c.code)}</Category>`).join('');
+    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + categories + creatives;
   } else if (version === '3.0') {
     inner = system + title + advertiser + pricing(version, ad.pricingCpm) + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
   } else {

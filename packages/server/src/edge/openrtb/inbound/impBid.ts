@@ -8,13 +8,10 @@ import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } fro
 import { refusal } from '../../targeting/compiledTargeting.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
 import { cpmToMicros, microsToCpm } from '../bidRequestReader.js';
-import { protocolOfVersion, vastVersionOfImp } from '../impFit.js';
+import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from '../impFit.js';
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
 import { NEVER } from './margins.js';
-
-/** OpenRTB creative attribute 16: the ad itself can be skipped (a skip button). */
-const SKIPPABLE = 16;
 
 /**
  * One impression of an inbound bid request decided and turned into a bid (or null: no bid, counted

@@ -1,0 +1,45 @@
+import { type BidRequest, type Imp } from '@adplane/shared';
+import { describe, expect, it } from 'vitest';
+import { adomainOf, type DemandInline, iabCodesOf, readVastAnswer } from '../demand/vastAnswer.js';
+import { demandAdRefusal } from './impFit.js';
+
+const ad = (advertiser: string, categories = '', skip = '', duration = '00:00:15', mime = 'video/mp4'): DemandInline => {
+  const read = readVastAnswer(`<VAST version="4.2"><Ad><InLine><AdSystem>D</AdSystem><AdTitle>T</AdTitle><Impression>https://d.test/i</Impression><Advertiser>${advertiser}</Advertiser>${categories}
+<Creatives><Creative><Linear${skip ? ` skipoffset="${skip}"` : ''}><Duration>${duration}</Duration><MediaFiles><MediaFile delivery="progressive" type="${mime}" width="640" height="360">https://d.test/a.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`);
+  if (read.kind !== 'inline') throw new Error(read.kind);
+  return read;
+};
+const IAB = 'https://iabtechlab.com/standards/content-taxonomy';
+const imp = (video: NonNullable<Imp['video']> = { mimes: ['video/mp4'] }): Imp => ({ id: '1', video });
+const request = (extra: Partial<BidRequest> = {}): BidRequest => ({ id: 'r', imp: [imp()], ...extra });
+
+describe("a VAST demand's ad against the OpenRTB impression it would answer", () => {
+  it('reads its advertiser as adomain when it is a domain (a URL host counts, www. dropped), and its IAB content codes as cat', () => {
+    expect(adomainOf(ad('https://www.Brand.example.com/about'))).toEqual(['brand.example.com']);
+    expect(adomainOf(ad('brand.co.uk'))).toEqual(['brand.co.uk']);
+    expect(adomainOf(ad('Brand Motors Inc.'))).toEqual([]);
+    expect(adomainOf(ad(''))).toEqual([]);
+    const cats = ad('b.example', `<Category authority="${IAB}">IAB2-3</Category><Category authority="${IAB}">iab7, IAB19-2</Category><Category authority="https://iabtechlab.com/ad-product">232</Category><Category>IAB3</Category>`);
+    // a Category without its authority is not one (VAST 4 requires it)
+    expect(cats.categories.map((c) => c.code)).toEqual(['IAB2-3', 'iab7, IAB19-2', '232']);
+    expect(iabCodesOf(cats)).toEqual(['IAB2-3', 'IAB7', 'IAB19-2']);
+  });
+
+  it('refuses what the request blocks: the advertiser (a subdomain too), a category (a subcategory too), a skippable ad under battr 16', () => {
+    expect(demandAdRefusal(ad('shop.brand.example'), imp(), request({ badv: ['brand.example'] }))).toBe('blocked_adomain');
+    expect(demandAdRefusal(ad('notbrand.example'), imp(), request({ badv: ['brand.example'] }))).toBeNull();
+    expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7-39</Category>`), imp(), request({ bcat: ['IAB7'] }))).toBe('blocked_category');
+    expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB17</Category>`), imp(), request({ bcat: ['IAB7'] }))).toBeNull();
+    expect(demandAdRefusal(ad('b.example', '', '00:00:05'), imp({ mimes: ['video/mp4'], battr: [16] }), request())).toBe('blocked_attribute');
+    expect(demandAdRefusal(ad('b.example', '', '00:00:05'), imp({ mimes: ['video/mp4'], battr: [13] }), request())).toBeNull();
+  });
+
+  it("refuses a length or media type the player does not take; a request stating nothing refuses nothing", () => {
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:30'), imp({ maxduration: 15 }), request())).toBe('duration_not_allowed');
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:06'), imp({ minduration: 10 }), request())).toBe('duration_not_allowed');
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:15.2'), imp({ rqddurs: [15, 30] }), request())).toBeNull();
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:20'), imp({ rqddurs: [15, 30] }), request())).toBe('duration_not_allowed');
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'video/webm'), imp({ mimes: ['video/mp4'] }), request())).toBe('mime_not_allowed');
+    expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7</Category>`, '00:00:05', '00:01:00', 'video/webm'), imp({}), request())).toBeNull();
+  });
+});
