@@ -41,7 +41,7 @@ export function inlineVast(base: string, price: number | null, id = 'demand-ad')
 /**
  * A VAST 4.2 ad as a measured buy carries it: its advertiser and category, a verification vendor (Open Measurement), viewability
  * trackers, an AdChoices icon, a skip offset, a progress event, a VPAID file with its AdParameters,
- * a companion banner, and a fullscreen event under VAST 4's name.
+ * a companion banner, captions, a mezzanine and a SIMID file, and a fullscreen event under VAST 4's name.
  */
 function measuredVast(base: string, price: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="m"><InLine><AdSystem>MeasuredDemand</AdSystem><Impression><![CDATA[${base}/track/imp]]></Impression><Pricing model="CPM" currency="USD">${price}</Pricing>
@@ -50,8 +50,11 @@ function measuredVast(base: string, price: string): string {
 <Advertiser>brand.example.com</Advertiser><Category authority="https://iabtechlab.com/standards/content-taxonomy">IAB2-3</Category>
 <Creatives><Creative><Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="77" height="15" xPosition="right" yPosition="top"><StaticResource creativeType="image/png"><![CDATA[${base}/icons/adchoices.png]]></StaticResource><IconClicks><IconClickThrough><![CDATA[https://privacy.example.com/]]></IconClickThrough></IconClicks></Icon></Icons>
 <TrackingEvents><Tracking event="progress" offset="00:00:03"><![CDATA[${base}/track/progress3]]></Tracking><Tracking event="playerExpand"><![CDATA[${base}/track/expand]]></Tracking><Tracking event="start"><![CDATA[${base}/track/start]]></Tracking></TrackingEvents>
-<AdParameters><![CDATA[{"placement":"p1"}]]></AdParameters><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" codec="H.264"><![CDATA[${base}/media/spot.mp4]]></MediaFile>
-<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID"><![CDATA[${base}/media/vpaid.js]]></MediaFile></MediaFiles></Linear></Creative>
+<AdParameters><![CDATA[{"placement":"p1"}]]></AdParameters><Duration>00:00:15</Duration><MediaFiles><ClosedCaptionFiles><ClosedCaptionFile type="text/vtt" language="en"><![CDATA[${base}/media/captions-en.vtt]]></ClosedCaptionFile></ClosedCaptionFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360" codec="H.264"><![CDATA[${base}/media/spot.mp4]]></MediaFile>
+<MediaFile delivery="progressive" type="application/javascript" width="640" height="360" apiFramework="VPAID"><![CDATA[${base}/media/vpaid.js]]></MediaFile>
+<Mezzanine delivery="progressive" type="video/mp4" width="1920" height="1080" fileSize="52000000"><![CDATA[${base}/media/mezzanine.mp4]]></Mezzanine>
+<InteractiveCreativeFile type="text/html" apiFramework="SIMID" variableDuration="false"><![CDATA[${base}/media/simid.html]]></InteractiveCreativeFile></MediaFiles></Linear></Creative>
 <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png"><![CDATA[${base}/media/companion.png]]></StaticResource><CompanionClickThrough><![CDATA[https://brand.example.com/companion]]></CompanionClickThrough>
 <TrackingEvents><Tracking event="creativeView"><![CDATA[${base}/track/companion-view]]></Tracking></TrackingEvents></Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>`;
 }

@@ -122,7 +122,7 @@ forEachStore((t) => {
     }
   });
 
-  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon and the wrapper's other icon, skip offset, VPAID, its companion", async () => {
+  it("keeps what the demand's buyer measures with, through its wrapper, in every version: verification vendors, viewability, the AdChoices icon and the wrapper's other icon, skip offset, VPAID, captions, mezzanine, SIMID, its companion", async () => {
     for (const version of ['2.0', '3.0', '4.0', '4.1', '4.2'] as const) {
       const res = await vast(ids.measured!.uid, `&vast_version=${version}`);
       const xml = res.body;
@@ -139,6 +139,13 @@ forEachStore((t) => {
       if (version !== '2.0') expect(xml).toContain('/icons/adchoices.png');
       expect(xml).not.toContain('wrapper-adchoices.png');
       expect(xml).not.toContain('wrapper-companion.png');
+      // captions (4.1+), the mezzanine and the SIMID file (4.x) a CTV player or stitcher needs, as a VAST client reads them
+      const media = linear as unknown as { closedCaptionFiles: { fileURL: string; language: string }[]; mezzanine: { fileURL: string } | null; interactiveCreativeFile: { fileURL: string; apiFramework: string } | null };
+      expect(media.closedCaptionFiles.map((c) => `${c.language} ${c.fileURL.replace(demand.url, '')}`), version).toEqual(version === '4.1' || version === '4.2' ? ['en /media/captions-en.vtt'] : []);
+      // (4.0's XSD makes the mezzanine a bare URI, whose type and size a client will not guess)
+      expect(media.mezzanine?.fileURL.replace(demand.url, '') ?? null, version).toBe(version === '4.1' || version === '4.2' ? '/media/mezzanine.mp4' : null);
+      expect(xml.includes('/media/mezzanine.mp4'), version).toBe(version.startsWith('4'));
+      expect(media.interactiveCreativeFile?.apiFramework ?? null, version).toBe(version.startsWith('4') ? 'SIMID' : null);
       // whom the ad is for (3.0+) and what it is about (VAST 4), for the player's competitive separation
       expect(xml.includes('<Advertiser>brand.example.com</Advertiser>'), version).toBe(version !== '2.0');
       expect(xml.includes('<Category authority="https://iabtechlab.com/standards/content-taxonomy">IAB2-3</Category>'), version).toBe(version.startsWith('4'));

@@ -2,6 +2,7 @@ import { childNamed as child, childrenNamed as children, descendantsNamed as des
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { type CompanionsRequired, type VastCompanion } from '../vast/companions.js';
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
+import { type MediaExtras, NO_MEDIA_EXTRAS } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
 import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 
@@ -9,7 +10,8 @@ import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, 
  * What a demand tag's VAST answer holds, read defensively: the ad a player would play (readVastAnswer), inline or wrapper, with
  * every tracker it carries (so that we keep the demand's trackers when we answer the player: its
  * impressions, errors, linear events with their offsets, clicks, viewability trackers and
- * verification vendors), its media (with their API framework and codec), duration, skip offset,
+ * verification vendors), its media (with their API framework and codec, and VAST 4's captions,
+ * mezzanine and interactive files), duration, skip offset,
  * click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars.
  */
 export interface DemandInline {
@@ -30,6 +32,8 @@ export interface DemandInline {
   icons: VastIcon[];
   /** What its VPAID unit reads, null when none. */
   adParameters: AdParameters | null;
+  /** Its captions, mezzanine and interactive files (VAST 4). */
+  mediaExtras: MediaExtras;
   /** Its companion banners, readable ones only, and how many the player must show. */
   companions: { list: VastCompanion[]; required: CompanionsRequired };
   pricingCpm: number | null;
@@ -187,6 +191,33 @@ function iconOf(i: XmlElement): VastIcon | null {
 /** A Linear's readable icons (none without a Linear: a wrapper's creatives may be empty). */
 const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null);
 
+const httpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
+
+/** The media's captions, mezzanine and interactive files: those with an http(s) URL (and a mezzanine's type and size). */
+function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
+  if (!files) return NO_MEDIA_EXTRAS;
+  const closedCaptions = children(child(files, 'ClosedCaptionFiles'), 'ClosedCaptionFile')
+    .filter((c) => httpUrl(text(c)))
+    .map((c) => ({ url: text(c), type: c.attrs.type ?? '', language: c.attrs.language ?? '' }));
+  const mezzanine = children(files, 'Mezzanine')
+    .map((m) => ({
+      url: text(m),
+      delivery: m.attrs.delivery === 'streaming' ? ('streaming' as const) : ('progressive' as const),
+      type: m.attrs.type ?? '',
+      width: size(m.attrs.width),
+      height: size(m.attrs.height),
+      codec: m.attrs.codec ?? '',
+      fileSize: size(m.attrs.fileSize),
+      mediaType: m.attrs.mediaType ?? '',
+      id: m.attrs.id ?? '',
+    }))
+    .filter((m) => httpUrl(m.url) && m.type && m.width && m.height);
+  const interactive = children(files, 'InteractiveCreativeFile')
+    .filter((i) => httpUrl(text(i)))
+    .map((i) => ({ url: text(i), type: i.attrs.type ?? '', apiFramework: i.attrs.apiFramework ?? '', variableDuration: i.attrs.variableDuration === undefined ? null : i.attrs.variableDuration === 'true' || i.attrs.variableDuration === '1' }));
+  return closedCaptions.length || mezzanine.length || interactive.length ? { closedCaptions, mezzanine, interactive } : NO_MEDIA_EXTRAS;
+}
+
 /** An ad's categories that name their authority, as VAST 4 requires (at most 20). */
 function categoriesOf(inline: XmlElement): AdCategory[] {
   const out: AdCategory[] = [];
@@ -294,6 +325,7 @@ function readAd(ad: XmlElement): DemandAnswer {
     skipOffset: (linear.attrs.skipoffset ?? '').trim(),
     icons: iconsOf(linear),
     adParameters: adParametersOf(linear),
+    mediaExtras: mediaExtrasOf(child(linear, 'MediaFiles')),
     companions: companionsOf(inline),
     pricingCpm: pricing(inline),
   };
@@ -308,7 +340,7 @@ export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 
   return {
     categories: ad.categories,
     clickThrough: ad.clickThrough,
-    linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
+    linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
     nonLinear: null,
     companions: ad.companions,
     trackers: mergeTrackers(ad.trackers, ours),

@@ -19,7 +19,11 @@ const MEASURED = INLINE.replace('<AdTitle>', `<ViewableImpression><Viewable>http
   .replace('<Linear>', `<Linear skipoffset="00:00:05"><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">https://d.example/ac.png?p=\${AUCTION_PRICE}</StaticResource><IconClicks><IconClickThrough>https://d.example/privacy?a=\${AUCTION_ID}</IconClickThrough></IconClicks></Icon></Icons>`)
   .replace('<Duration>', '<AdParameters><![CDATA[{"price":"${AUCTION_PRICE}"}]]></AdParameters><Duration>')
   .replace('</Creative></Creatives>', `</Creative><Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">https://d.example/c.png?p=\${AUCTION_PRICE}</StaticResource><CompanionClickThrough>https://brand.example/c?a=\${AUCTION_ID}</CompanionClickThrough><TrackingEvents><Tracking event="creativeView">https://d.example/cv?p=\${AUCTION_PRICE}</Tracking></TrackingEvents></Companion></CompanionAds></Creative></Creatives>`)
-  .replace('<Tracking event="start">', '<Tracking event="progress" offset="25%">https://d.example/q?p=${AUCTION_PRICE}</Tracking><Tracking event="start">');
+  .replace('<Tracking event="start">', '<Tracking event="progress" offset="25%">https://d.example/q?p=${AUCTION_PRICE}</Tracking><Tracking event="start">')
+  // captions, a mezzanine and a SIMID file; its advertiser and category
+  .replace('<MediaFiles>', '<MediaFiles><ClosedCaptionFiles><ClosedCaptionFile type="text/vtt" language="en">https://d.example/cc.vtt?p=${AUCTION_PRICE}</ClosedCaptionFile></ClosedCaptionFiles>')
+  .replace('</MediaFiles>', '<Mezzanine delivery="progressive" type="video/mp4" width="1920" height="1080">https://d.example/mezz.mp4?a=${AUCTION_ID}</Mezzanine><InteractiveCreativeFile type="text/html" apiFramework="SIMID">https://d.example/simid.html?p=${AUCTION_PRICE}</InteractiveCreativeFile></MediaFiles>')
+  .replace('<Creatives>', '<Advertiser>brand.example</Advertiser><Category authority="https://iabtechlab.com/standards/content-taxonomy">IAB2</Category><Creatives>');
 
 // a tracker that is a macro alone, with no value at the win, is dropped both ways
 const BARE_MACRO = '<Impression>${AUCTION_LOSS}</Impression>';

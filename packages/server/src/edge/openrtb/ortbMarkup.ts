@@ -1,6 +1,7 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
 import { type VastVersion } from '../vast/vastVersion.js';
+import { type MediaExtras } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
 import { type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
@@ -145,7 +146,17 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
   const companions = { ...m.vast.companions, list: companionList };
   const params = m.vast.adParameters && fill(m.vast.adParameters.text);
   const adParameters = params ? { ...m.vast.adParameters!, text: params } : null;
-  return { ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), trackers, clickThrough: fill(m.vast.clickThrough), mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters, companions };
+  const x = m.vast.mediaExtras;
+  const mediaExtras: MediaExtras = {
+    closedCaptions: x.closedCaptions.map((c) => ({ ...c, url: fill(c.url) })),
+    mezzanine: x.mezzanine.map((z) => ({ ...z, url: fill(z.url) })),
+    interactive: x.interactive.map((i) => ({ ...i, url: fill(i.url) })),
+  };
+  const categories = m.vast.categories.map((c) => ({ authority: fill(c.authority), code: fill(c.code) }));
+  return {
+    ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), advertiser: fill(m.vast.advertiser), categories, trackers, clickThrough: fill(m.vast.clickThrough),
+    mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters, companions, mediaExtras,
+  };
 }
 
 function bannerBody(m: OrtbMarkup, macros: MacroValues): string {

@@ -1,6 +1,7 @@
 import { cdata, vastDuration, safeUrl as url, xmlAttr, xmlEscape as x } from './xml.js';
 import { companionAdsXml, type CompanionsRequired, type VastCompanion } from './companions.js';
 import { iconsXml, type VastIcon } from './icons.js';
+import { closedCaptionsXml, type MediaExtras, mediaTailXml } from './mediaExtras.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
 
 /**
@@ -83,9 +84,10 @@ export interface InlineAd {
   clickThrough: string;
   /**
    * skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not
-   * skippable; icons (AdChoices) and adParameters (what a VPAID unit reads) as the demand wrote them.
+   * skippable; icons (AdChoices), adParameters (what a VPAID unit reads) and the media's extras
+   * (captions, mezzanine, interactive files: mediaExtras.ts) as the demand wrote them.
    */
-  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string; icons?: VastIcon[]; adParameters?: AdParameters } | null;
+  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string; icons?: VastIcon[]; adParameters?: AdParameters; extras?: MediaExtras } | null;
   nonLinear: { width: number; height: number; resource: NonLinearResource } | null;
   trackers: Trackers;
   /** A demand's companion banners, and how many the player must show. */
@@ -207,7 +209,7 @@ function pricing(version: VastVersion, cpm: number | string | null): string {
   return `<Pricing model="cpm" currency="USD">${typeof cpm === 'string' ? cpm : pricingText(cpm)}</Pricing>`;
 }
 
-function mediaFiles(version: VastVersion, files: VastMediaFile[]): string {
+function mediaFiles(version: VastVersion, files: VastMediaFile[], extras: MediaExtras | undefined): string {
   const items = files.map((f) => {
     const delivery = /mpegurl|dash/i.test(f.mime) ? 'streaming' : 'progressive';
     const bitrate = f.bitrate > 0 ? ` bitrate="${f.bitrate}"` : '';
@@ -215,7 +217,7 @@ function mediaFiles(version: VastVersion, files: VastMediaFile[]): string {
     const extra = xmlAttr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : xmlAttr('codec', f.codec ?? ''));
     return `<MediaFile delivery="${delivery}" type="${x(f.mime)}" width="${f.width}" height="${f.height}"${bitrate}${extra}>${url(f.url)}</MediaFile>`;
   });
-  return `<MediaFiles>${items.join('')}</MediaFiles>`;
+  return `<MediaFiles>${closedCaptionsXml(version, extras)}${items.join('')}${mediaTailXml(version, extras)}</MediaFiles>`;
 }
 
 function adParameters(version: VastVersion, p: AdParameters | undefined): string {
@@ -227,12 +229,12 @@ function linear(version: VastVersion, ad: InlineAd, l: NonNullable<InlineAd['lin
   const icons = iconsXml(version, l.icons);
   const params = adParameters(version, l.adParameters);
   const body = isVast4(version)
-    ? icons + tracking(version, ad.trackers.events) + params + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles)
+    ? icons + tracking(version, ad.trackers.events) + params + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles, l.extras)
     : icons + `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(version, ad.trackers.events) + params;
   const clicks = videoClicks(version, ad.clickThrough, ad.trackers.clickTracking, false);
   // skippable from 3.0 on; a 2.0 player plays the ad through
   const skip = l.skipOffset && version !== '2.0' && VAST_OFFSET.test(l.skipOffset) ? ` skipoffset="${l.skipOffset}"` : '';
-  return isVast4(version) ? `<Linear${skip}>${body}${clicks}</Linear>` : `<Linear${skip}>${body}${clicks}${mediaFiles(version, l.mediaFiles)}</Linear>`;
+  return isVast4(version) ? `<Linear${skip}>${body}${clicks}</Linear>` : `<Linear${skip}>${body}${clicks}${mediaFiles(version, l.mediaFiles, l.extras)}</Linear>`;
 }
 
 function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['nonLinear']>): string {
