@@ -6,7 +6,7 @@ import { type Bid, type BidRequest, type BidResponse, type Imp } from '@adplane/
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
 
 /**
@@ -412,6 +412,27 @@ forEachStore((t) => {
       // our own campaign's ad is not skippable: no attribute
       const [own] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
       expect(own!.attr).toBeUndefined();
+      // until its creative is made skippable after 5 s: its bid and its VAST say so, and an impression blocking skippable ads does not get it
+      const spot = {
+        name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
+        mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      };
+      const put = (skipAfter: number) => as(app, cookie, { method: 'PUT', url: `/api/demand/creatives/${ids.spot!.id}`, payload: { ...spot, skipAfter } });
+      expect((await put(15)).statusCode).toBe(400);
+      expect((await put(5)).statusCode).toBe(200);
+      await app.edge.snapshots.rebuild();
+      try {
+        const [skippableOwn] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
+        expect(skippableOwn).toMatchObject({ attr: [16], adomain: ['brand.test'] });
+        expect(skippableOwn!.adm).toContain('<Linear skipoffset="00:00:05">');
+        // the next best, the demo workspace's spot, is not skippable
+        const [instead] = await bidOn(ids.rtbChannel!.uid, blocking, '/rtb/');
+        expect(instead!.crid).not.toBe(String(ids.spot!.id));
+        expect(instead!.attr).toBeUndefined();
+      } finally {
+        expect((await put(0)).statusCode).toBe(200);
+        await app.edge.snapshots.rebuild();
+      }
     });
 
     it('bids nothing for a banner on a video channel', async () => {

@@ -42,6 +42,12 @@ export const CreativeInput = z
     mediaFiles: z.array(MediaFile).max(20).default([]),
     vastUrl: z.string().trim().max(4096).default(''),
     duration: z.number().int().min(0).max(600).default(0),
+    /**
+     * A video with our own media files may be skippable: the player offers a Skip button after this
+     * many seconds (VAST 3.0+ skipoffset; OpenRTB creative attribute 16). 0: not skippable. A
+     * third-party VAST says so itself.
+     */
+    skipAfter: z.number().int().min(0).max(600).default(0),
     /** display: an image URL or HTML markup. */
     displayType: z.enum(['image', 'html']).default('image'),
     imageUrl: z.string().trim().max(2048).default(''),
@@ -59,6 +65,9 @@ export const CreativeInput = z
     const url = (v: string) => /^https?:\/\/\S+$/i.test(v);
     if (c.format === 'video' && c.videoSource === 'media' && c.mediaFiles.length === 0)
       ctx.addIssue({ code: 'custom', path: ['mediaFiles'], message: 'must hold at least one media file' });
+    const shortest = Math.min(...c.mediaFiles.map((m) => m.duration));
+    if (c.format === 'video' && c.videoSource === 'media' && c.skipAfter > 0 && c.mediaFiles.length && c.skipAfter >= shortest)
+      ctx.addIssue({ code: 'custom', path: ['skipAfter'], message: `must be shorter than the ad (its shortest media file lasts ${shortest} s)` });
     if (c.format === 'video' && c.videoSource === 'vast' && !url(c.vastUrl))
       ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
     if (c.format === 'display' && c.displayType === 'image' && !url(c.imageUrl))

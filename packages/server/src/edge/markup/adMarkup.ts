@@ -24,7 +24,7 @@ export interface AdMarkupOut {
   crid: string;
   /** A video ad's duration in whole seconds (OpenRTB 2.6 `bid.dur`), 0 when unknown or a banner. */
   dur: number;
-  /** A video ad that is itself skippable (a demand's, with a skip offset): OpenRTB creative attribute 16. */
+  /** A video ad that is itself skippable (a creative's skipAfter, a demand's skip offset): OpenRTB creative attribute 16. */
   skippable: boolean;
 }
 
@@ -90,7 +90,7 @@ function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarku
     const base = { adomain: c.adomain, cat: c.iabCategories, crid: String(c.id) };
     if (c.format === 'display') return { ...base, adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height, dur: 0, skippable: false };
     const first = c.mediaFiles[0];
-    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, dur: seconds(c.duration || (first?.duration ?? 0)), skippable: false };
+    return { ...base, adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, dur: seconds(c.duration || (first?.duration ?? 0)), skippable: !!c.skipAfter };
   }
   if (markup.kind === 'ortb') {
     const base = { adomain: markup.adomain, cat: markup.cat, crid: markup.crid || ortbLabel(w.bid).id, w: markup.w, h: markup.h };

@@ -12,6 +12,9 @@ import { type VastVersion } from '../vast/vastVersion.js';
  */
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/** AdCOM creative attribute 16: "Skippable" (the ad can be skipped). */
+export const SKIPPABLE_ATTR = 16;
+
 /** Whether a w x h banner is one of the sizes the impression permits (banner.format, else banner.w/h; none stated: any). */
 export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: number): boolean {
   const formats = banner.format;
@@ -32,6 +35,7 @@ export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: n
 
 function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {
   if (creative.duration > 0 && !durationAllowed(video, creative.duration)) return false;
+  if (creative.skipAfter && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return false;
   if (creative.videoSource === 'vast') {
     // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
     return !Array.isArray(video.protocols) || !video.protocols.length || video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p));
@@ -71,9 +75,6 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
   if (Array.isArray(bcat) && bcat.length) for (const c of creative.iabCategories) if (categoryBlocked(c, bcat)) return false;
   return true;
 }
-
-/** AdCOM creative attribute 16: "Skippable" (the ad can be skipped). */
-export const SKIPPABLE_ATTR = 16;
 
 /** Whether a duration (seconds) is one the video impression takes (minduration, maxduration, rqddurs). */
 function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boolean {

@@ -54,6 +54,8 @@ export interface SnapCreative {
   clickUrl: string;
   adomain: readonly string[];
   iabCategories: readonly string[];
+  /** Seconds after which the player offers to skip our media (skipoffset); absent or 0: not skippable. */
+  skipAfter?: number;
 }
 
 /** The flight end of a campaign without an end date (hours since the epoch: year 124,000), a small integer as the others. */

@@ -5,7 +5,7 @@ import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
 import { IAB_CONTENT_TAXONOMY, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
-import { safeUrl } from './xml.js';
+import { safeUrl, vastDuration } from './xml.js';
 
 /**
  * The VAST the player receives for a decision. Our creatives' documents are rendered once per
@@ -114,7 +114,7 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
     creativeId: String(creative.id),
     universalAdId: `adplane-${creative.id}`,
     clickThrough: click,
-    linear: creative.format === 'video' ? { duration: creative.duration || 1, mediaFiles: creative.mediaFiles } : null,
+    linear: creative.format === 'video' ? { duration: creative.duration || 1, mediaFiles: creative.mediaFiles, skipOffset: creative.skipAfter ? vastDuration(creative.skipAfter) : '' } : null,
     nonLinear:
       creative.format === 'display'
         ? {

@@ -114,9 +114,18 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
         </Row>
 
         {format !== 'display' && videoSource !== 'vast' && (
-          <Form.Item label={label('mediaFiles', 'Media files')} required extra="One row per rendition; players pick the one that suits them">
-            <MediaFilesField form={form} readOnly={readOnly} />
-          </Form.Item>
+          <>
+            <Form.Item label={label('mediaFiles', 'Media files')} required extra="One row per rendition; players pick the one that suits them">
+              <MediaFilesField form={form} readOnly={readOnly} />
+            </Form.Item>
+            <Row gutter={16}>
+              <Col span={8}>
+                <Form.Item name="skipAfter" label={label('skipAfter', 'Skippable after')} extra="0: not skippable. Players show Skip after this many seconds (VAST 3.0+); bids say so (attribute 16)">
+                  <InputNumber<number> min={0} max={600} precision={0} suffix="s" style={{ width: '100%' }} aria-label="Skippable after" data-testid="creative-skip-after" />
+                </Form.Item>
+              </Col>
+            </Row>
+          </>
         )}
         {format !== 'display' && videoSource === 'vast' && (
           <Row gutter={16}>

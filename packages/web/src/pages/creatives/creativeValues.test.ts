@@ -20,6 +20,17 @@ describe('creative body', () => {
     expect(CreativeInput.safeParse(body).success).toBe(true);
   });
 
+  it('sends the skip offset of a video with media files, shorter than its shortest file; none for a VAST or display creative', () => {
+    const body = creativeToBody({ name: 'Skippable', format: 'video', videoSource: 'media', mediaFiles: [file(30), file(15, 1280, 720)], skipAfter: 5 });
+    expect(body.skipAfter).toBe(5);
+    expect(CreativeInput.safeParse(body).success).toBe(true);
+    const tooLate = CreativeInput.safeParse({ ...body, skipAfter: 15 });
+    expect(tooLate.success).toBe(false);
+    expect(tooLate.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['skipAfter: must be shorter than the ad (its shortest media file lasts 15 s)']);
+    expect(creativeToBody({ name: 'Wrapper', format: 'video', videoSource: 'vast', vastUrl: 'https://vast.example/tag', skipAfter: 5 }).skipAfter).toBe(0);
+    expect(creativeToBody({ name: 'Banner', format: 'display', skipAfter: 5 }).skipAfter).toBe(0);
+  });
+
   it('starts a new creative as a pending video with one media file row to fill', () => {
     const d = creativeDefaults();
     expect(d).toMatchObject({ format: 'video', videoSource: 'media', approval: 'pending' });

@@ -3,7 +3,7 @@ import { type MediaFileValue } from './creativePreview.js';
 /**
  * The creative drawer's values and the API body. The drawer only sends the fields it shows (a display
  * creative sends no media files); the video duration the API keeps beside the media files is the
- * longest media file's, so that nobody types it twice.
+ * longest media file's, so that nobody types it twice. Only a video with media files sends its skip offset.
  */
 export const NEW_MEDIA_FILE: MediaFileValue = { url: '', mime: 'video/mp4', bitrate: 0 };
 
@@ -16,6 +16,7 @@ export function creativeDefaults(): Record<string, unknown> {
     mediaFiles: [{ ...NEW_MEDIA_FILE }],
     vastUrl: '',
     duration: 0,
+    skipAfter: 0,
     displayType: 'image',
     imageUrl: '',
     html: '',
@@ -35,6 +36,10 @@ export function creativeToBody(values: Record<string, unknown>): Record<string, 
     const files = (Array.isArray(values.mediaFiles) ? values.mediaFiles : []) as MediaFileValue[];
     body.mediaFiles = files.map((f) => ({ ...f, bitrate: f.bitrate ?? 0 }));
     body.duration = Math.max(0, ...files.map((f) => (typeof f.duration === 'number' ? f.duration : 0)));
+    body.skipAfter = typeof values.skipAfter === 'number' ? values.skipAfter : 0;
+  } else {
+    // only our own video can be made skippable: the hidden field's value is not sent
+    body.skipAfter = 0;
   }
   return body;
 }
