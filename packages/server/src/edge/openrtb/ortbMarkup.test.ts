@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { schemaErrors } from '../../../test/vastSchema.js';
 import { readVastAnswer } from '../demand/vastAnswer.js';
 import { noTrackers } from '../vast/vastWriter.js';
 import { type MacroValues } from './auctionMacros.js';
@@ -31,6 +32,10 @@ const BARE_MACRO = '<Impression>${AUCTION_LOSS}</Impression>';
 const WRAPPER = `<VAST version="3.0"><Ad><Wrapper><AdSystem>dsp</AdSystem><VASTAdTagURI>https://d.example/vast?p=\${AUCTION_PRICE}&amp;id=\${AUCTION_ID}</VASTAdTagURI>
 <Impression>https://d.example/imp?p=\${AUCTION_PRICE}</Impression><Creatives/></Wrapper></Ad></VAST>`;
 
+// a wrapper adding its own AdChoices icon and a companion, with macros in them
+const WRAPPER_WITH_CREATIVE = WRAPPER.replace('<Creatives/>', `<Creatives><Creative><Linear><Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">https://d.example/ac.png?p=\${AUCTION_PRICE}</StaticResource></Icon></Icons></Linear></Creative>
+<Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">https://d.example/w.png?a=\${AUCTION_ID}</StaticResource></Companion></CompanionAds></Creative></Creatives>`);
+
 function markup(adm: string, read: boolean): OrtbMarkup {
   const answer = readVastAnswer(adm);
   if (answer.kind === 'empty') throw new Error(`fixture unreadable: ${answer.reason}`);
@@ -45,13 +50,21 @@ describe('a winning programmatic VAST bid', () => {
   const settle = (m: OrtbMarkup) => ({ ...m, settled: { macros, billingQuery: '' } });
   const ours = { ...noTrackers(), impression: ['https://ad.example/ev?t=tok'] };
 
-  it.each([['an inline', INLINE], ['a wrapper', WRAPPER], ['an inline with a bare macro tracker', INLINE.replace('<Error>', `${BARE_MACRO}<Error>`)], ['an inline measured by a verification vendor', MEASURED]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
+  it.each([['an inline', INLINE], ['a wrapper', WRAPPER], ['an inline with a bare macro tracker', INLINE.replace('<Error>', `${BARE_MACRO}<Error>`)], ['an inline measured by a verification vendor', MEASURED], ['a wrapper adding an icon and a companion', WRAPPER_WITH_CREATIVE]])('%s: rendered from the answer read when the bid came in, exactly as from its markup read again with the macros filled', (_, adm) => {
     const fromRead = ortbVastDocument('4.2', settle(markup(adm, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     const fromMarkup = ortbVastDocument('4.2', settle(markup(adm, false)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     expect(fromRead).toBe(fromMarkup);
     expect(fromRead).not.toContain('${AUCTION_');
     expect(fromRead).toContain('p=2.5');
     expect(fromRead).toContain('https://ad.example/ev?t=tok');
+  });
+
+  it("serves a bid's wrapper with the icon and companion it adds, valid, its macros filled", () => {
+    const doc = ortbVastDocument('4.2', settle(markup(WRAPPER_WITH_CREATIVE, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    expect(doc).toContain('<Wrapper>');
+    expect(doc).toContain('<Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png"><![CDATA[https://d.example/ac.png?p=2.5]]></StaticResource></Icon>');
+    expect(doc).toContain('<![CDATA[https://d.example/w.png?a=req%20%3C1%3E%262]]>');
+    expect(schemaErrors('4.2', doc)).toBe('');
   });
 
   it("keeps the bid's viewability, verification vendor, progress offset and skip offset, its macros filled", () => {

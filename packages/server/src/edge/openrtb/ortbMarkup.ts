@@ -85,7 +85,10 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
   if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
   const answer = vastOf(m, macros);
   if (answer.kind === 'wrapper') {
-    return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers), followAdditionalWrappers: answer.followAdditionalWrappers });
+    return renderWrapper(version, {
+      id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers), followAdditionalWrappers: answer.followAdditionalWrappers,
+      icons: answer.icons, companions: answer.companions,
+    });
   }
   // read once already when the bid came in; macros filled in cannot make it unreadable unless they break the XML
   if (answer.kind === 'empty') return renderEmpty(version, trackers.error);
@@ -127,7 +130,6 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
       tracking: v.tracking.map(([e, u]): [string, string] => [e, fill(u)]),
     }));
   }
-  if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers };
   const resource = (r: VastResource): VastResource => (r.type === 'html' ? { ...r, html: fill(r.html) } : { ...r, url: fill(r.url) });
   const shows = (r: VastResource) => (r.type === 'html' ? r.html : r.url);
   const icons = m.vast.icons
@@ -144,6 +146,7 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
     }))
     .filter((c) => shows(c.resource));
   const companions = { ...m.vast.companions, list: companionList };
+  if (m.vast.kind === 'wrapper') return { ...m.vast, tagUri: fill(m.vast.tagUri), trackers, icons, companions };
   const params = m.vast.adParameters && fill(m.vast.adParameters.text);
   const adParameters = params ? { ...m.vast.adParameters!, text: params } : null;
   const x = m.vast.mediaExtras;

@@ -209,6 +209,17 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     expect((clientAds(xml).ads[0] as { adVerifications: unknown[] }).adVerifications).toHaveLength(1);
     // a demand wrapper's "no further wrapper" passes on where the version has the attribute (VAST 4)
     expect((clientAds(xml).ads[0] as { followAdditionalWrappers: boolean }).followAdditionalWrappers).toBe(!version.startsWith('4'));
+
+    // the icons (3.0+) and companions a wrapper adds, valid in every version, read by a VAST client
+    const adding = renderWrapper(version, {
+      id: 'w3', adSystem: 'adplane', servingId: 'd-3', tagUri: 'http://demand.test/vast', trackers: trackers(),
+      icons: [{ program: 'AdChoices', width: 20, height: 20, xPosition: 'right', yPosition: 'top', offset: '', duration: '', apiFramework: '', resource: { type: 'static', url: 'https://demand.test/ac.png', creativeType: 'image/png' }, clickThrough: 'https://privacy.test/', clickTracking: [], viewTracking: [] }],
+      companions: { required: '', list: [{ width: 300, height: 250, id: '', apiFramework: '', adSlotId: '', resource: { type: 'static', url: 'https://demand.test/w300.png', creativeType: 'image/png' }, altText: '', clickThrough: 'https://brand.test/w', clickTracking: [], creativeView: [], adParameters: '' }] },
+    });
+    expect(schemaErrors(version, adding)).toBe('');
+    expect(adding.includes('https://demand.test/ac.png'), version).toBe(version !== '2.0');
+    const read = clientAds(adding).ads[0] as { creatives: { type: string; variations?: { staticResources: { url: string }[] }[] }[] };
+    expect(read.creatives.find((c) => c.type === 'companion')?.variations?.[0]?.staticResources[0]?.url).toBe('https://demand.test/w300.png');
   });
 
   it('a schema check that can fail: a document missing its Impression is refused', () => {

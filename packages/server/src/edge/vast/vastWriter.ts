@@ -108,6 +108,9 @@ export interface WrapperAd {
   trackers: Trackers;
   /** false: no wrapper may follow the answer at tagUri (VAST 4 writes it; a demand's wrapper may ask it). */
   followAdditionalWrappers?: boolean;
+  /** A demand's wrapper: the icons (3.0+) and companions it adds to the ad it points to. */
+  icons?: VastIcon[];
+  companions?: { list: VastCompanion[]; required: CompanionsRequired };
 }
 
 const head = (version: VastVersion) =>
@@ -294,9 +297,12 @@ export function renderWrapper(version: VastVersion, ad: WrapperAd): string {
   const uri = `<VASTAdTagURI>${url(ad.tagUri)}</VASTAdTagURI>`;
   const clicks = videoClicks(version, '', ad.trackers.clickTracking, true);
   const events = tracking(version, ad.trackers.events);
-  const hasLinear = events !== '' || clicks !== '';
-  const linearPart = hasLinear ? `<Linear>${events}${clicks}</Linear>` : '';
-  const creatives = hasLinear ? `<Creatives><Creative>${linearPart}</Creative></Creatives>` : isVast4(version) ? '' : '<Creatives></Creatives>';
+  const icons = iconsXml(version, ad.icons);
+  const linearPart = icons || events || clicks ? `<Creative><Linear>${icons}${events}${clicks}</Linear></Creative>` : '';
+  // companions in a creative of their own after the linear one, as in an inline ad
+  const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
+  const companionPart = companions ? `<Creative>${companions}</Creative>` : '';
+  const creatives = linearPart || companionPart ? `<Creatives>${linearPart}${companionPart}</Creatives>` : isVast4(version) ? '' : '<Creatives></Creatives>';
   const verify = verificationParts(version, ad.trackers.verifications);
   const inner = isVast4(version)
     ? system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + viewableImpression(version, ad.trackers.viewable) + verify.native + creatives + uri
