@@ -156,6 +156,36 @@ forEachStore((t) => {
       expect(got.json()).toMatchObject({ id: bid.id, impid: 'div-banner', price: 3.5, adm: bid.adm, crid: bid.crid });
     });
 
+    it("answers an AMP page's Real Time Config call (/openrtb2/amp) with the winner's targeting keys, its bid cached for the Prebid Universal Creative", async () => {
+      const query = new URLSearchParams({
+        tag_id: ids.display!.uid, w: '320', h: '50', ms: '970x90, 300x250', slot: '/1111/amp_test', curl: 'https://news.example.com/amp/story', timeout: '3000',
+        targeting: JSON.stringify({ section: 'sports' }), gdpr_consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA', consent_type: '2', gdpr_applies: 'true', __amp_source_origin: PAGE,
+      });
+      const res = await app.inject({ method: 'GET', url: `/openrtb2/amp?${query}`, headers: { origin: 'https://news-example-com.cdn.ampproject.org' } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('https://news-example-com.cdn.ampproject.org');
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+      expect(res.headers['amp-access-control-allow-source-origin']).toBe(PAGE);
+      expect(res.headers['access-control-expose-headers']).toBe('AMP-Access-Control-Allow-Source-Origin');
+      const { targeting } = res.json() as { targeting: Record<string, string> };
+      // of the multi-size list, the banner that fits: 300x250 at $3.50 (medium granularity)
+      expect(targeting).toMatchObject({ hb_bidder: 'adplane', hb_pb: '3.50', hb_size: '300x250', hb_bidder_adplane: 'adplane', hb_cache_path: '/cache' });
+      const cached = await app.inject({ method: 'GET', url: `/cache?uuid=${targeting.hb_cache_id}` });
+      expect(cached.statusCode).toBe(200);
+      expect(cached.json()).toMatchObject({ impid: 'amp', price: 3.5, w: 300, h: 250 });
+      expect((cached.json() as { adm: string }).adm).toContain('/ev?e=impression');
+    });
+
+    it.each([
+      ['no tag_id', 'w=300&h=250', /AMP requests require an AMP tag_id/],
+      ['an unknown tag_id', 'tag_id=nosuchchannel00&w=300&h=250', /no AMP config found for tag_id nosuchchannel00/],
+      ['targeting that is not JSON', 'tag_id=CHANNEL&targeting=%7Bnope', /targeting must be a JSON object/],
+    ])('refuses an AMP call with %s: 400 naming it', async (_, q, message) => {
+      const res = await app.inject({ method: 'GET', url: `/openrtb2/amp?${q.replace('CHANNEL', ids.display!.uid)}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(message);
+    });
+
     it('bids in the channel format of a multi-format ad unit, and tells why it cannot bid on the wrong one', async () => {
       const multi = { ...bannerImp(ids.display!.uid), video: { w: 640, h: 360, mimes: ['video/mp4'] } };
       expect(onlyBid((await auction(pbjsRequest([multi]))).body).mtype).toBe(1);

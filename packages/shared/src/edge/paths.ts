@@ -7,6 +7,7 @@
  * - `/rtb/bid/<supplier uid>`: a supplier's OpenRTB endpoint in DSP mode (the supplier posts to us);
  * - `/openrtb2/auction`: the Prebid Server auction endpoint (the channel is the stored request id);
  * - `/cache?uuid=<id>`: what that auction cached (a video bid's VAST, a bid's JSON), as Prebid Cache serves it;
+ * - `/openrtb2/amp`: Prebid Server's AMP endpoint (an amp-ad's Real Time Config call);
  * - `/status`: Prebid Server's health check;
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
  */
@@ -17,6 +18,7 @@ export const VAST_ROUTE = '/vast/:uid';
 export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
 export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';
 export const PREBID_AUCTION_PATH = '/openrtb2/auction';
+export const PREBID_AMP_PATH = '/openrtb2/amp';
 export const PREBID_CACHE_PATH = '/cache';
 export const PREBID_STATUS_PATH = '/status';
 export const EVENT_PATH = '/ev';

@@ -1,11 +1,12 @@
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
-import { PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
+import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
 import { sendMaybeGzipped } from '../openrtb/compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
+import { readAmpRequest } from './ampRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { readCachePuts } from './cachePuts.js';
@@ -19,15 +20,27 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  *   to count it for);
  * - GET /cache?uuid=<id>: what an auction cached (bidCache.ts), as Prebid Cache serves it;
  * - POST /cache: documents stored by a Prebid Cache client (cachePuts.ts), Prebid.js's cache.url;
+ * - GET /openrtb2/amp: an AMP page's Real Time Config call (ampRequest.ts), answered with the
+ *   winner's targeting keys;
  * - OPTIONS on both: the CORS preflight. Publishers' pages call from their own origin with
  *   credentials (Prebid.js's withCredentials), so every answer echoes the Origin and allows
  *   credentials, as Prebid Server's CORS does;
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
  */
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
-function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string): void {
+function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  sendMaybeGzipped(req, res, status, { 'content-type': type, 'cache-control': 'no-store', ...corsHeaders(req) }, body);
+  sendMaybeGzipped(req, res, status, { 'content-type': type, 'cache-control': 'no-store', ...corsHeaders(req), ...extra }, body);
+}
+
+/**
+ * AMP's CORS: the runtime names the page's origin in `__amp_source_origin`, and reads the answer
+ * only when it is echoed in AMP-Access-Control-Allow-Source-Origin (exposed to the page's script).
+ */
+function ampCors(search: URLSearchParams): Record<string, string> {
+  const source = search.get('__amp_source_origin');
+  if (!source || !/^https?:\/\/[\x21-\x7e]+$/i.test(source)) return {};
+  return { 'amp-access-control-allow-source-origin': source, 'access-control-expose-headers': 'AMP-Access-Control-Allow-Source-Origin' };
 }
 
 const BODY_REASONS: Record<string, string> = {
@@ -67,6 +80,36 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     seconds.observe((Date.now() - started) / 1000);
   }
 
+  async function amp(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
+    const started = Date.now();
+    const headers = ampCors(search);
+    const refuse = (message: string) => {
+      invalid.inc({ reason: 'invalid_amp_request' });
+      send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${message}\n`, headers);
+    };
+    const read = readAmpRequest(search);
+    if (!read.ok) return refuse(read.message);
+    const asked = readAuctionRequest(read.body);
+    if (!asked.ok) return refuse(asked.field ? `${asked.field} ${asked.reason}` : asked.reason);
+    const tagId = search.get('tag_id')!.trim();
+    const snapshot = deps.snapshot();
+    if (snapshot && !snapshot.channelsByUid.has(tagId)) return refuse(`no AMP config found for tag_id ${tagId} (the uid of an adplane channel)`);
+    let answer: Record<string, unknown>;
+    try {
+      const response = await runPrebidAuction(deps, asked.ask, connectionFacts(req, deps.trustProxy), started);
+      const ext = (response.ext ?? {}) as { errors?: unknown; warnings?: unknown };
+      // one impression: its winner's keys (the page's ad server line items key on them)
+      const bidExt = response.seatbid?.[0]?.bid[0]?.ext as { prebid?: { targeting?: Record<string, string> } } | undefined;
+      const targeting = bidExt?.prebid?.targeting ?? {};
+      answer = { targeting, ...(ext.errors ? { errors: ext.errors } : {}), ...(ext.warnings ? { warnings: ext.warnings } : {}) };
+    } catch (error) {
+      deps.onError(error);
+      answer = { targeting: {}, errors: { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] } };
+    }
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer), headers);
+    seconds.observe((Date.now() - started) / 1000);
+  }
+
   async function cached(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
     const uuid = search.get('uuid');
     if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
@@ -101,6 +144,8 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: allowed });
+  edge.addEntry({ method: 'GET', path: PREBID_AMP_PATH, handle: (req, res, _rest, search) => amp(req, res, search) });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_AMP_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
   edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });

@@ -2,7 +2,7 @@ import { Alert, ConfigProvider, Divider, Form, Typography } from 'antd';
 import { useUser } from '../../auth/authContext.js';
 import { TagPreview } from '../../components/TagPreview.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
-import { prebidConfig } from './prebidConfig.js';
+import { ampConfig, prebidConfig } from './prebidConfig.js';
 import './channels.css';
 
 /**
@@ -17,6 +17,9 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
   if (row.environment !== 'web' && row.integration !== 'PreBid') return null;
   const text = prebidConfig(row, user.config.host);
   if (!text) return null;
+  const amp = ampConfig(row, user.config.host);
+  const variants = [{ key: 'pbjs', label: 'Prebid.js', text, hint: 'Paste it after the Prebid.js script; the ad unit code names your slot or player.' }];
+  if (amp) variants.push({ key: 'amp', label: 'AMP', text: amp, hint: "An AMP page's ad slot: its Real Time Config asks adplane for bids and hands the keys to your ad server's Prebid line items." });
   return (
     // Copyable when the drawer is read-only (an archived channel), as the tag is.
     <ConfigProvider componentDisabled={false}>
@@ -29,7 +32,7 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
       <div data-testid="channel-prebid">
         <TagPreview
           bare
-          model={{ title: 'Prebid.js set-up', variants: [{ key: 'pbjs', label: 'Prebid.js', text, hint: 'Paste it after the Prebid.js script; the ad unit code names your slot or player.' }], defaultKey: 'pbjs' }}
+          model={{ title: 'Prebid.js set-up', variants, defaultKey: 'pbjs' }}
           testId="channel-prebid-config"
           copiedMessage="Copied: the Prebid.js set-up is in your clipboard"
         />

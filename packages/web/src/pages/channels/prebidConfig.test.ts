@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prebidConfig, prebidTimeout } from './prebidConfig.js';
+import { ampConfig, prebidConfig, prebidTimeout } from './prebidConfig.js';
 
 describe('prebidConfig', () => {
   it("points a display channel's banner ad unit at the Prebid Server endpoint, bidder adplane, params { channel }", () => {
@@ -34,5 +34,17 @@ describe('prebidConfig', () => {
   it('has nothing before the channel is saved', () => {
     expect(prebidConfig({ uid: null, format: 'video' }, 'https://ads.example.com')).toBeNull();
     expect(prebidTimeout('x')).toBe(1000);
+  });
+
+  it("gives a display channel an amp-ad whose Real Time Config calls adplane's AMP endpoint with AMP's macros; none for video", () => {
+    const text = ampConfig({ uid: 'a1b2c3', format: 'display' }, 'ads.example.com')!;
+    expect(text).toMatch(/^<amp-ad width="300" height="250"/);
+    const rtc = JSON.parse(/rtc-config='([^']+)'/.exec(text)![1]!) as { urls: string[]; timeoutMillis: number };
+    const url = new URL(rtc.urls[0]!);
+    expect(`${url.origin}${url.pathname}`).toBe('https://ads.example.com/openrtb2/amp');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ tag_id: 'a1b2c3', w: 'ATTR(width)', h: 'ATTR(height)', ms: 'ATTR(data-multi-size)', curl: 'CANONICAL_URL', timeout: 'TIMEOUT', gdpr_consent: 'CONSENT_STRING' });
+    expect(rtc.timeoutMillis).toBe(1000);
+    expect(ampConfig({ uid: 'v1', format: 'video' }, 'ads.example.com')).toBeNull();
+    expect(ampConfig({ uid: null, format: 'display' }, 'ads.example.com')).toBeNull();
   });
 });

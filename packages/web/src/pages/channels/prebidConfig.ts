@@ -1,4 +1,4 @@
-import { edgeUrl, PREBID_AUCTION_PATH } from '@adplane/shared';
+import { edgeUrl, PREBID_AMP_PATH, PREBID_AUCTION_PATH } from '@adplane/shared';
 
 /**
  * The Prebid.js set-up a publisher pastes to get bids from a channel through adplane's Prebid
@@ -64,5 +64,30 @@ export function prebidConfig(channel: PrebidChannel, host: string): string | nul
     `    bids: [{ bidder: 'adplane', params: { channel: '${uid}' } }],`,
     `  }]);`,
     `});`,
+  ].join('\n');
+}
+
+/**
+ * The amp-ad of a display channel for AMP pages: AMP's Real Time Config calls adplane's
+ * /openrtb2/amp (as it calls a Prebid Server) with the slot's sizes, page and consent filled in by
+ * the AMP runtime's macros, and passes the winner's targeting keys to the page's ad server
+ * (Google Ad Manager here, `type="doubleclick"`), whose Prebid line items render the cached bid.
+ * Null for a video channel (AMP's RTC serves display slots) and before the channel is saved.
+ */
+export function ampConfig(channel: PrebidChannel, host: string): string | null {
+  const uid = channel.uid?.trim();
+  if (!uid || channel.format === 'video') return null;
+  const query = [
+    `tag_id=${encodeURIComponent(uid)}`, 'w=ATTR(width)', 'h=ATTR(height)', 'ow=ATTR(data-override-width)', 'oh=ATTR(data-override-height)', 'ms=ATTR(data-multi-size)',
+    'slot=ATTR(data-slot)', 'targeting=TGT', 'curl=CANONICAL_URL', 'timeout=TIMEOUT', 'gdpr_consent=CONSENT_STRING', 'consent_type=CONSENT_METADATA(consentStringType)',
+    'gdpr_applies=CONSENT_METADATA(gdprApplies)', 'addtl_consent=CONSENT_METADATA(additionalConsent)',
+  ].join('&');
+  const rtc = JSON.stringify({ urls: [`${edgeUrl(host, PREBID_AMP_PATH)}?${query}`], timeoutMillis: 1000 });
+  return [
+    `<amp-ad width="300" height="250"`,
+    `  type="doubleclick"`,
+    `  data-slot="/1234/your-ad-unit"`,
+    `  rtc-config='${rtc}'>`,
+    `</amp-ad>`,
   ].join('\n');
 }
