@@ -32,6 +32,9 @@ forEachStore((t) => {
     const pb = await create('prebid', 'tags', { name: 'PubMatic via Prebid', integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '156209', adSlot: 'slot1@640x360' }, timeoutMs: 1000 });
     await create('prebidChannel', 'channels', { name: 'Prebid channel', vastVersion: '4.2', demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
     await create('prebidDisplay', 'channels', { name: 'Prebid display channel', format: 'display', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
+    // an RTB channel (publishers' SSPs post OpenRTB to it) whose only tag bids a skippable ad
+    const skippy = await create('skippy', 'tags', { name: 'Skippable RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=skippy&price=40&skip=00:00:05`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
+    await create('inboundChannel', 'channels', { name: 'Inbound RTB', integration: 'RTB', format: 'video', demandMode: 'auction', timeoutMs: 1500, payout: { type: 'revshare', percent: 50 }, demand: [{ tagId: skippy.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -105,6 +108,25 @@ forEachStore((t) => {
     const call = bidders.requests.filter((r) => r.path === '/pbs').at(-1)!;
     expect(pbsCalls()).toBe(before + 1);
     expect(call.body.imp[0]!.banner).toEqual({ format: [{ w: 300, h: 250 }], w: 300, h: 250 });
+  });
+
+  it("refuses an RTB tag's skippable ad for an inbound impression that blocks skippable ads (battr 16) before the auction: the next best gets it", async () => {
+    const request = (battr: number[]) => ({
+      id: `inbound-${battr.length}`, tmax: 1000, site: { page: 'https://news.example.com/v' }, device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
+      imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6], battr } }],
+    });
+    const post = (battr: number[]) => app.inject({ method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
+    const open = await post([]);
+    expect(open.statusCode, open.body).toBe(200);
+    const bid = (open.json() as { seatbid: { bid: { crid: string; attr?: number[]; adm: string }[] }[] }).seatbid[0]!.bid[0]!;
+    expect(bid.crid).toBe('cr-skippy');
+    expect(bid.attr).toEqual([16]);
+    const blocking = await post([16]);
+    // refused before the auction, not after it: the demo workspace's campaign (not skippable) wins instead of nothing
+    expect(blocking.statusCode, blocking.body).toBe(200);
+    const other = (blocking.json() as { seatbid: { bid: { crid: string; attr?: number[] }[] }[] }).seatbid[0]!.bid[0]!;
+    expect(other.crid).not.toBe('cr-skippy');
+    expect(other.attr).toBeUndefined();
   });
 
   it('"Test this tag" calls the RTB tag for real but fires no win notice and no billing notice', async () => {

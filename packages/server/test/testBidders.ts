@@ -12,7 +12,7 @@ import { inlineVast } from './demandServers.js';
  *   whose impression tracker carries ${AUCTION_PRICE}), `adm=wrapper`, `adm=html` (a banner), or
  *   `adm=none` (markup served on the win notice: GET /notice/win answers the VAST, or HTML with
  *   `serve=html`); `deal=<id>`, `seat=<s>`, `cur=<ISO>`, `delay=<ms>`, `id=wrong` (answers another
- *   request id), `mtype=<n>`, `adomain=<d>`, `cat=<c>`, `bidid=<id>`;
+ *   request id), `mtype=<n>`, `adomain=<d>`, `cat=<c>`, `bidid=<id>`, `skip=<offset>` (a skippable VAST);
  * - /pbs?price=<usd>: a Prebid Server: the bidder of imp[0].ext.prebid.bidder is the seat;
  * - /nobid (204), /nbr (200 with only a no-bid reason), /garbage (not JSON), /status?code=500, /hang.
  * GET /notice/* records the hit (`notices`).
@@ -60,6 +60,8 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
   if (adm === 'none') bid.nurl = notice('win', `serve=${q.get('serve') ?? 'vast'}&${MACRO_QUERY}`);
   else bid.nurl = notice('win', MACRO_QUERY);
   if (adm === 'vast') bid.adm = inlineVast(base, null, `ad-${name}`).replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}&price=\${AUCTION_PRICE}`);
+  // skip=<offset>: the VAST ad is skippable (Linear skipoffset)
+  if (adm === 'vast' && q.get('skip')) bid.adm = (bid.adm as string).replace('<Linear>', `<Linear skipoffset="${q.get('skip')}">`);
   if (adm === 'wrapper') bid.adm = `<?xml version="1.0"?><VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI><![CDATA[${base}/notice/wrapped?name=${name}]]></VASTAdTagURI><Impression><![CDATA[${base}/notice/wrapper-imp?name=${name}]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
   if (adm === 'html') bid.adm = `<a href="https://brand.example.com"><img src="${base}/banner.png?price=\${AUCTION_PRICE}" width="300" height="250"></a>`;
   if (adm === 'html') Object.assign(bid, { w: 300, h: 250 });

@@ -5,6 +5,7 @@ import { parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
 import { recordOffer } from '../openrtb/notices.js';
 import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
+import { demandAdRefusal } from '../openrtb/impFit.js';
 import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from '../openrtb/outboundRequest.js';
 import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapDeal } from '../snapshot/types.js';
@@ -154,6 +155,9 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   });
   if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
   const b = read.bid;
+  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused there
+  const unfit = ctx.ortb && b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx.ortb.imp, ctx.ortb.request) : null;
+  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   const markup: OrtbMarkup = {
     kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
     seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId: id, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
