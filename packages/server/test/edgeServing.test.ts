@@ -51,6 +51,12 @@ forEachStore((t) => {
     await create('paused', 'channels', { name: 'Paused', status: 0, demand: demandList });
     const measured = await create('measuredTag', 'tags', { name: 'Measured demand', vastUrl: `${demand.url}/measured?price=20`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
     await create('measured', 'channels', { name: 'Measured', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: measured.id, priority: 1 }] });
+    // competitive separation: a channel whose creative list excludes the measured demand's advertiser (its <Advertiser>)
+    // (creative lists are a V2V kind: made through that edition's app over the same store)
+    const v2v = await buildTestApp(t.store, { edition: 'V2V' });
+    const competitors = await createAs(v2v, cookie, 'crelists', { name: 'Competing brands', items: ['brand.example.com'] }).finally(() => v2v.close());
+    const separated = await create('separatedRules', 'targetings', { name: 'No competing brands', rules: { creLists: { mode: 'exclude', ids: [competitors.id] } } });
+    await create('separated', 'channels', { name: 'Separated', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, targetingId: separated.id, demand: [{ tagId: measured.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -153,6 +159,12 @@ forEachStore((t) => {
       expect(xml).toContain('{"placement":"p1"}');
       expect(xml).toContain(version.startsWith('4') ? '<Tracking event="playerExpand">' : '<Tracking event="fullscreen">');
     }
+  });
+
+  it("keeps a demand's ad off a channel whose creative list excludes its advertiser, as it keeps our creatives", async () => {
+    const { trace } = await debug(ids.separated!.uid);
+    expect(trace.sources.find((f) => f.id === ids.measuredTag!.id)).toMatchObject({ fate: 'no_fill', reason: 'blocked_adomain' });
+    expect(trace.winner?.id).not.toBe(ids.measuredTag!.id);
   });
 
   it('never answers 500: unknown channel is a 404 VAST, a paused one and garbage macros an empty VAST', async () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
-import { demandAdRefusal } from '../openrtb/impFit.js';
+import { demandAdRefusal, domainBlocked } from '../openrtb/impFit.js';
+import { blockedAdvertisers } from './openrtbCall.js';
+import { adomainOf } from './vastAnswer.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
@@ -44,6 +46,9 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             // answering an OpenRTB impression (inbound /rtb, the Prebid auction): what it blocks or does not play is this tag's no-fill
             const unfit = r.ctx.ortb ? demandAdRefusal(got.ad, r.ctx.ortb.imp, r.ctx.ortb.request) : null;
             if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
+            // the advertiser domains the channel's or the tag's creative list excludes (as for our creatives, and sent as badv to exchanges)
+            const badv = blockedAdvertisers(r.channel.targeting, tag.targeting);
+            if (badv.length && adomainOf(got.ad).some((d) => domainBlocked(d, badv))) return { kind: 'no_fill', reason: 'blocked_adomain', ms: got.ms };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
             return {

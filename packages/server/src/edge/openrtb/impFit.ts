@@ -47,7 +47,7 @@ function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): 
 }
 
 /** Whether a domain is blocked by a badv entry (the entry itself or a subdomain of it). */
-function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
+export function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
   for (const b of blocked) {
     if (typeof b !== 'string' || !b) continue;
     if (domain === b || (domain.length > b.length && domain.endsWith(b) && domain[domain.length - b.length - 1] === '.')) return true;
