@@ -56,6 +56,7 @@ describe('the trace in words', () => {
     expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe('Filtered: its targeting refused the request (os)');
     expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe('Bid $1.00 CPM, below the $2.50 floor');
     expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'blocked_adomain' }, all)).toBe('No fill: its advertiser is blocked here');
     expect(reasonText('something_new')).toBe('something new');
   });
 
