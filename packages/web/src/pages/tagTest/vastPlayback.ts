@@ -25,6 +25,10 @@ interface ParsedCreative {
   videoClickThroughURLTemplate?: unknown;
   videoClickTrackingURLTemplates?: unknown[];
   variations?: { staticResource?: string | null; htmlResource?: string | null; width?: number; height?: number; nonlinearClickTrackingURLTemplates?: unknown[] }[];
+  /** VAST 4's media extras: captions (4.1+), the mezzanine a stitcher transcodes, a SIMID file. */
+  closedCaptionFiles?: { language?: string | null }[];
+  mezzanine?: unknown;
+  interactiveCreativeFile?: { apiFramework?: string | null } | null;
 }
 
 /** An icon as vast-client reads it (AdChoices, most often): where it sits over the video, and its click-through. */
@@ -60,15 +64,20 @@ export interface ParsedAd {
   creatives: ParsedCreative[];
   adVerifications?: { vendor?: string | null }[];
   viewableImpression?: { viewable?: unknown[]; notViewable?: unknown[]; viewUndetermined?: unknown[] }[];
+  advertiser?: { value?: string | null } | null;
+  categories?: { value?: string | null }[];
 }
 
 /**
- * What the ad carries beside its media, as an ad-ops user checks a demand's ad: whether it can be
- * skipped, a VPAID unit, its verification vendors, viewability trackers, icons (AdChoices) and
- * companion banners.
+ * What the ad carries beside its media, as an ad-ops user checks a demand's ad: its advertiser and
+ * categories, whether it can be skipped, a VPAID unit, its verification vendors, viewability
+ * trackers, icons (AdChoices), companion banners, captions, a mezzanine and a SIMID file.
  */
 export function adFacts(ad: ParsedAd): string[] {
   const facts: string[] = [];
+  if (ad.advertiser?.value) facts.push(`Advertiser: ${ad.advertiser.value}`);
+  const categories = (ad.categories ?? []).map((c) => c.value).filter((v): v is string => !!v);
+  if (categories.length) facts.push(`Category: ${categories.join(', ')}`);
   const linear = ad.creatives.find((c) => c.type === 'linear');
   if (typeof linear?.skipDelay === 'number' && linear.skipDelay >= 0) facts.push(`Skippable after ${linear.skipDelay} s`);
   const apis = [...new Set((linear?.mediaFiles ?? []).map((m) => m.apiFramework).filter((a): a is string => !!a))];
@@ -80,6 +89,10 @@ export function adFacts(ad: ParsedAd): string[] {
   if (icons.length) facts.push(`Icon: ${icons.join(', ')}`);
   const companions = ad.creatives.filter((c) => c.type === 'companion').flatMap((c) => c.variations ?? []);
   if (companions.length) facts.push(`Companion: ${companions.map((v) => `${v.width}×${v.height}`).join(', ')}`);
+  const captions = (linear?.closedCaptionFiles ?? []).map((c) => c.language || 'unnamed language');
+  if (captions.length) facts.push(`Captions: ${[...new Set(captions)].join(', ')}`);
+  if (linear?.mezzanine) facts.push('Mezzanine file');
+  if (linear?.interactiveCreativeFile) facts.push(`Interactive file: ${linear.interactiveCreativeFile.apiFramework || 'unnamed API'}`);
   return facts;
 }
 
