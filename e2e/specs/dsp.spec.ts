@@ -162,6 +162,7 @@ test('a video creative with a media file previews it in the browser', async ({ p
   await field(d, 'Media file 1 width').fill('1920');
   await field(d, 'Media file 1 height').fill('1080');
   await field(d, 'Media file 1 bitrate').fill('4500');
+  await field(d, 'Skippable after').fill('5');
   await field(d, 'Click-through URL').fill('https://bluefin.test/e2e');
   const domains = field(d, 'Advertiser domains');
   await domains.fill('bluefin.test');
@@ -185,6 +186,9 @@ test('a video creative with a media file previews it in the browser', async ({ p
   await openRow(creatives, names.video);
   await expect(creatives.drawer.locator('video[data-testid="creative-preview"]')).toHaveAttribute('src', videoUrl);
   await expect(creatives.drawer).toContainText('Food & Drink > Coffee/Tea (IAB8-6)');
+  await expect(field(creatives.drawer, 'Skippable after')).toHaveValue('5');
+  await creatives.drawer.getByTestId('creative-skip-after').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('creative-skippable.png') });
 });
 
 test('a display creative shows its image', async ({ page }) => {

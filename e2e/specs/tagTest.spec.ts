@@ -118,7 +118,7 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   await expect(impression).toContainText('/demo/demand/track?e=impression');
   await expect(impression).toContainText('/ev?e=impression');
   // what the demand's ad carries beside its media, kept in our answer and shown beside the player
-  await expect(drawer.getByTestId('tag-test-facts')).toHaveText(/Skippable after 3 s.*Icon: AdChoices/);
+  await expect(drawer.getByTestId('tag-test-facts')).toHaveText(/Advertiser: demo-brand\.example.*Skippable after 3 s.*Icon: AdChoices/);
   // the AdChoices icon drawn over the video, top right, linking to the partner's page
   const icon = drawer.getByTestId('tag-test-icon');
   await expect(icon.locator('img')).toBeVisible();

@@ -120,7 +120,7 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
             </Form.Item>
             <Row gutter={16}>
               <Col span={8}>
-                <Form.Item name="skipAfter" label={label('skipAfter', 'Skippable after')} extra="0: not skippable. Players show Skip after this many seconds (VAST 3.0+); bids say so (attribute 16)">
+                <Form.Item name="skipAfter" label={label('skipAfter', 'Skippable after')} extra="0: not skippable. Players offer Skip after this many seconds">
                   <InputNumber<number> min={0} max={600} precision={0} suffix="s" style={{ width: '100%' }} aria-label="Skippable after" data-testid="creative-skip-after" />
                 </Form.Item>
               </Col>
