@@ -12,7 +12,7 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
 /**
  * A local VAST demand server for tests and the bench (the edge of the world: an external demand
  * partner). Paths:
- * - /inline?price=<usd>&delay=<ms>: an inline VAST 3.0 ad with its own trackers and <Pricing>;
+ * - /inline?price=<usd>&delay=<ms>&duration=<s>: an inline VAST 3.0 ad (10 s) with its own trackers and <Pricing>;
  * - /wrapper?depth=<n>&follow=false&end=empty: a wrapper chain of n hops (each with an error tracker
  *   naming its hop) ending in /inline (follow=false: the first hop says followAdditionalWrappers="false";
  *   end=empty: ending in /empty?error=1);
@@ -97,7 +97,9 @@ export async function startDemandServer(): Promise<DemandServer> {
       switch (url.pathname) {
         case '/inline': {
           const price = url.searchParams.get('price');
-          return xml(res, inlineVast(base, price === null ? null : Number(price)));
+          // duration=<s>: the ad lasts that long (10 s otherwise)
+          const seconds = Number(url.searchParams.get('duration') ?? 10);
+          return xml(res, inlineVast(base, price === null ? null : Number(price)).replace('<Duration>00:00:10</Duration>', `<Duration>00:00:${String(seconds).padStart(2, '0')}</Duration>`));
         }
         case '/wrapper': {
           const depth = Number(url.searchParams.get('depth') ?? 1);

@@ -15,12 +15,23 @@ export const CAMPAIGN_PRIORITY = 0;
 const HOUR_MS = 3_600_000;
 const TRACE_LIMIT = 50;
 
+/**
+ * Whether a video of `seconds` is a length the player takes (its tag's min_dur and max_dur; a bound
+ * not stated, or a length not known, refuses nothing).
+ */
+export function lengthFits(seconds: number, ctx: RequestContext): boolean {
+  if (!(seconds > 0)) return true;
+  const { minDuration, maxDuration } = ctx.query;
+  const s = Math.round(seconds);
+  return !(minDuration > 0 && s < minDuration) && !(maxDuration > 0 && s > maxDuration);
+}
+
 /** Whether a creative fits the channel's format and the player. */
 export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: RequestContext): boolean {
   if (creative.format !== channel.format) return false;
   // an OpenRTB impression states what it takes (sizes, mimes, durations, blocked advertisers)
   if (ctx.ortb) return ortbCreativeFits(creative, ctx.ortb.imp, ctx.ortb.request);
-  if (creative.format === 'video') return creative.videoSource === 'vast' ? !!creative.vastUrl : creative.mediaFiles.length > 0;
+  if (creative.format === 'video') return (creative.videoSource === 'vast' ? !!creative.vastUrl : creative.mediaFiles.length > 0) && lengthFits(creative.duration, ctx);
   // display: the banner must fit in the slot the player states
   const { width, height } = ctx.query;
   return !(width > 0 && creative.width > width) && !(height > 0 && creative.height > height);

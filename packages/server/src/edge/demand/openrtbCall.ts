@@ -10,6 +10,7 @@ import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transa
 import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import { lengthFits } from './campaignSource.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
 import { type HttpCaller } from './httpCaller.js';
 
@@ -155,8 +156,10 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   });
   if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
   const b = read.bid;
-  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused there
-  const unfit = ctx.ortb && b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx.ortb.imp, ctx.ortb.request) : null;
+  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused
+  // there; a VAST tag call: a length its player does not take
+  const inline = b.vast?.kind === 'inline' ? b.vast : null;
+  const unfit = inline && (ctx.ortb ? demandAdRefusal(inline, ctx.ortb.imp, ctx.ortb.request) : lengthFits(inline.duration, ctx) ? null : 'duration_not_allowed');
   if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   const markup: OrtbMarkup = {
     kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,

@@ -41,6 +41,8 @@ function fillOwnMacros(template: string, ctx: RequestContext, cachebuster: strin
     livestream: String(q.livestream),
     country: ctx.geo.country,
     schain: q.schain,
+    min_duration: q.minDuration ? String(q.minDuration) : '',
+    max_duration: q.maxDuration ? String(q.maxDuration) : '',
   };
   return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (_, name: string) => encodeURIComponent(values[name.toLowerCase()] ?? ''));
 }

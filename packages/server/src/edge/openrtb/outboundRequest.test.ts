@@ -29,6 +29,9 @@ describe('outbound bid request from a VAST tag request', () => {
     ]);
     expect(req).toMatchObject({ id: 'req-1', at: 2, tmax: 120, cur: ['USD'], badv: ['blocked.example'] });
     expect(req.bcat).toBeUndefined();
+    // the lengths the player takes, when its tag says
+    const bounded = buildBidRequest(buildRequestContext({ w: '640', h: '360', min_dur: '5', max_dur: '30' }, { remoteAddress: '', userAgent: UA }, Date.now(), geo), channel, spec);
+    expect(bounded.imp[0]!.video).toMatchObject({ minduration: 5, maxduration: 30 });
   });
 
   it('describes the app, the device with alpha-3 geo, the user and the privacy signals as 2.6 top-level fields', () => {

@@ -102,6 +102,9 @@ function videoOf(ctx: RequestContext, channel: SnapChannel): Video {
     protocols: videoProtocols(channel.vastVersion),
     w: w || undefined,
     h: h || undefined,
+    // the ad lengths the player takes, when its tag says (min_dur, max_dur)
+    minduration: ctx.query.minDuration || undefined,
+    maxduration: ctx.query.maxDuration || undefined,
     // instream: a VAST player plays the ad before, in or after its content (plcmt 1; 2.5's placement 1)
     plcmt: 1,
     placement: 1,

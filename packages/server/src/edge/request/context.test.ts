@@ -28,6 +28,12 @@ describe('tag macros', () => {
     expect(q.domain).toBe('');
     expect(q.appBundle.length).toBe(255);
   });
+
+  it("reads the ad lengths the player takes (min_dur and max_dur, or their long names), absent when unfilled or not a number", () => {
+    expect(readTagQuery({ min_dur: '5', max_dur: '30' })).toMatchObject({ minDuration: 5, maxDuration: 30 });
+    expect(readTagQuery({ min_duration: '6', maxduration: '15' })).toMatchObject({ minDuration: 6, maxDuration: 15 });
+    expect(readTagQuery({ max_dur: '[MAX_DUR]', min_dur: '-3' })).toMatchObject({ minDuration: 0, maxDuration: 0 });
+  });
 });
 
 describe('user agent', () => {

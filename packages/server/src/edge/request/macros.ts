@@ -30,6 +30,9 @@ export interface TagQuery {
   contentRating: string;
   livestream: 0 | 1;
   schain: string;
+  /** The ad lengths the player takes, in seconds (0: not stated): a video shorter or longer does not serve. */
+  minDuration: number;
+  maxDuration: number;
 }
 
 /** Query parameter names per field, first match wins (short names first: they are what our tags print). */
@@ -58,6 +61,8 @@ const NAMES = {
   contentRating: ['content_rating'],
   livestream: ['livestream'],
   schain: ['schain'],
+  minDuration: ['min_dur', 'min_duration', 'minduration'],
+  maxDuration: ['max_dur', 'max_duration', 'maxduration'],
 } as const;
 
 const MAX_TEXT = 2048;
@@ -81,7 +86,7 @@ const FIELDS = Object.keys(NAMES) as Field[];
 const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 /**
  * Each parameter name's field and its rank among that field's names: a query is read in one pass
- * over the parameters it has (a tag fills a few of the 38 names), not by looking each name up in it.
+ * over the parameters it has (a tag fills a few of the 40 names), not by looking each name up in it.
  */
 const NAME_AT = new Map<string, { field: number; rank: number }>(FIELDS.flatMap((f) => NAMES[f].map((name, rank) => [name, { field: F[f], rank }] as const)));
 
@@ -140,5 +145,7 @@ export function readTagQuery(query: RawQuery): TagQuery {
     contentRating: values[F.contentRating]!.slice(0, 32),
     livestream: flag(values[F.livestream]!),
     schain: values[F.schain]!,
+    minDuration: int(values[F.minDuration]!, 3600),
+    maxDuration: int(values[F.maxDuration]!, 3600),
   };
 }
