@@ -127,6 +127,8 @@ forEachStore((t) => {
     const other = (blocking.json() as { seatbid: { bid: { crid: string; attr?: number[] }[] }[] }).seatbid[0]!.bid[0]!;
     expect(other.crid).not.toBe('cr-skippy');
     expect(other.attr).toBeUndefined();
+    // and the bidder hears why it lost: its creative's attribute is excluded (210), no price would have won
+    await expect.poll(() => bidders.notices.filter((n) => n.pathname === '/notice/loss' && n.searchParams.get('name') === 'skippy').map((n) => [n.searchParams.get('loss'), n.searchParams.get('min')]), { timeout: 3000 }).toEqual([['210', '']]);
   });
 
   it('"Test this tag" calls the RTB tag for real but fires no win notice and no billing notice', async () => {

@@ -156,11 +156,6 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   });
   if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
   const b = read.bid;
-  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused
-  // there; a VAST tag call: a length its player does not take
-  const inline = b.vast?.kind === 'inline' ? b.vast : null;
-  const unfit = inline && (ctx.ortb ? demandAdRefusal(inline, ctx.ortb.imp, ctx.ortb.request) : lengthFits(inline.duration, ctx) ? null : 'duration_not_allowed');
-  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   const markup: OrtbMarkup = {
     kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
     seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId: id, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
@@ -177,5 +172,10 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   };
   if (b.dealId) bid.dealId = b.dealId;
   recordOffer(ctx, { source: t.source, id: t.id, bid: bid as Bid & { markup: OrtbMarkup }, floorCpm: t.floorCpm });
+  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused
+  // there; a VAST tag call: a length its player does not take. A bid refused is its no-fill, and its loss notice says why.
+  const inline = b.vast?.kind === 'inline' ? b.vast : null;
+  const unfit = inline && (ctx.ortb ? demandAdRefusal(inline, ctx.ortb.imp, ctx.ortb.request) : lengthFits(inline.duration, ctx) ? null : 'duration_not_allowed');
+  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   return { kind: 'bid', bid, ms: got.ms };
 }

@@ -22,12 +22,26 @@ import { type OrtbMarkup } from './ortbMarkup.js';
  *   booked; for VAST that is the impression event). The burl rides in our impression URL, signed
  *   with the tracking token (stateless: any edge process can fire it), and is fired once, when the
  *   impression counts (a replayed impression bills nothing), with `${AUCTION_IMP_TS}` the event's time.
- * - lurl, the loss notice: fired for bids that lost (to a higher bid, 102) or fell below the floor
- *   (100; a deal's floor, 101), with `${AUCTION_MIN_TO_WIN}` and `${AUCTION_LOSS}`.
+ * - lurl, the loss notice: fired for bids that lost (to a higher bid, 102), fell below the floor
+ *   (100; a deal's floor, 101) or were refused for what their ad is (advertiser 205, category 209,
+ *   attribute 210, media type 204, length 200), with `${AUCTION_MIN_TO_WIN}` and `${AUCTION_LOSS}`.
  * A test decision ("Test this tag") fires nothing and bills nothing: its token is marked test, and /ev
  * fires no billing notice for it either.
  */
-export const LOSS_REASON = { won: 0, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102 } as const;
+export const LOSS_REASON = {
+  won: 0, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102,
+  // "Creative Filtered" (OpenRTB 3.0's loss reason list, which 2.6's ${AUCTION_LOSS} refers to)
+  creativeFiltered: 200, incorrectCreativeFormat: 204, advertiserExclusions: 205, categoryExclusions: 209, attributeExclusions: 210,
+} as const;
+
+/** A bid refused for what its ad is (demand/openrtbCall.ts, impFit.ts demandAdRefusal): its loss reason. */
+const FILTERED: Readonly<Record<string, number>> = {
+  blocked_adomain: LOSS_REASON.advertiserExclusions,
+  blocked_category: LOSS_REASON.categoryExclusions,
+  blocked_attribute: LOSS_REASON.attributeExclusions,
+  mime_not_allowed: LOSS_REASON.incorrectCreativeFormat,
+  duration_not_allowed: LOSS_REASON.creativeFiltered,
+};
 
 type OrtbBid = Bid & { markup: OrtbMarkup };
 
@@ -98,6 +112,7 @@ function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): v
 
 function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
   if (fate?.fate === 'lost') return LOSS_REASON.lostToHigherBid;
+  if (fate?.fate === 'no_fill') return FILTERED[fate.reason ?? ''] ?? null;
   if (fate?.fate === 'below_floor') return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
   return null;
 }
@@ -113,12 +128,14 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
     const fate = fates.find((f) => f.source === o.source && f.id === o.id);
     const loss = lossOf(fate, o.bid);
     if (loss === null) continue;
-    // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor
+    // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor;
+    // a bid filtered for its ad could not win at any price
     const toWin = winner ? winner.clearingCpm : o.floorCpm;
+    const filtered = loss >= LOSS_REASON.creativeFiltered;
     const macros: MacroValues = {
       ...baseMacros(m),
       AUCTION_LOSS: String(loss),
-      AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : usdCpmText(demandTerms(m.pricing, toWin)),
+      AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' || filtered ? '' : usdCpmText(demandTerms(m.pricing, toWin)),
     };
     s.notify(fillAuctionMacros(m.lurl, macros));
   }
