@@ -381,12 +381,26 @@ forEachStore((t) => {
       const xml = await app.inject({ method: 'GET', url: `/cache?uuid=${responses[0]!.uuid}` });
       expect(xml.headers['content-type']).toMatch(/^application\/xml/);
       expect(xml.body).toBe(vast);
+      // anyone may post a document: a browser sent to its URL runs nothing of it on our origin
+      expect(xml.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+      expect(xml.headers['x-content-type-options']).toBe('nosniff');
       const json = await app.inject({ method: 'GET', url: `/cache?uuid=${responses[1]!.uuid}` });
       expect(json.headers['content-type']).toMatch(/^application\/json/);
       expect(json.json()).toEqual({ adm: '<div/>', price: 1.5 });
       expect((await app.inject({ method: 'GET', url: '/cache?uuid=chosen-by-caller' })).statusCode).toBe(404);
       const metrics = await app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 2/);
+    });
+
+    it("keeps the auction's cached bids through a flood of posted documents (those live apart, in a smaller store)", async () => {
+      const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { cache: { bids: {} } }));
+      const cacheId = onlyBid(body).ext.prebid.cache!.bids!.cacheId;
+      const big = `<VAST>${'x'.repeat(90_000)}</VAST>`;
+      for (let i = 0; i < 100; i++) {
+        const res = await app.inject({ method: 'POST', url: '/cache', payload: JSON.stringify({ puts: [{ type: 'xml', value: big }, { type: 'xml', value: big }] }) });
+        expect(res.statusCode).toBe(200);
+      }
+      expect((await app.inject({ method: 'GET', url: `/cache?uuid=${cacheId}` })).statusCode).toBe(200);
     });
 
     it.each([
@@ -404,8 +418,8 @@ forEachStore((t) => {
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(message);
       expect(res.headers['access-control-allow-origin']).toBe(PAGE);
-      // still the two documents of the test before: a refused request stores none of its puts
-      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 2\n/);
+      // still the documents of the tests before (2, then a flood of 200: 36 MB, more than the auction's 32 MB store holds): a refused request stores none of its puts
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 202\n/);
     });
 
     it('answers the same from the raw server, cross-origin', async () => {

@@ -20,7 +20,7 @@ import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/progra
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
 import { PrebidCache, type SharedCacheStore } from './prebid/bidCache.js';
-import { registerPrebidEntries } from './prebid/prebidEntries.js';
+import { CLIENT_CACHE_BOUNDS, registerPrebidEntries } from './prebid/prebidEntries.js';
 import { redisCacheStore } from './prebid/redisBidCache.js';
 import { registerPostback } from './postbid/postback.js';
 import { PostbidStage } from './postbid/postbidStage.js';
@@ -307,7 +307,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const sharedCache = options.prebidCache ?? (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
   const prebidCache = new PrebidCache(sharedCache, app.log);
   app.addHook('onClose', () => prebidCache.close());
-  registerPrebidEntries(app, edge, deps, prebidCache);
+  // what pages post to /cache: shared the same way, held apart in this process (prebidEntries.ts)
+  registerPrebidEntries(app, edge, deps, prebidCache, new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS));
   registerPostback(edge, eventDeps);
   return edge;
 }

@@ -34,6 +34,21 @@ function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string,
 }
 
 /**
+ * A cached document is data for a player or a creative to fetch, never a page: anyone may store one
+ * (POST /cache, as Prebid Cache), so a browser sent to its URL must not run what it holds on our
+ * origin (an XML document with an XHTML script in it would). A sandbox with nothing allowed, and no
+ * type sniffing; a player's or Prebid's fetch of it reads it as before.
+ */
+const DOCUMENT_ONLY: Record<string, string> = { 'content-security-policy': "sandbox; default-src 'none'", 'x-content-type-options': 'nosniff' };
+
+/**
+ * What POST /cache stores lives apart from the auction's entries, in a smaller store of its own: a
+ * flood of posts evicts only other posted documents, never the auction's bids that pages are about to
+ * render.
+ */
+export const CLIENT_CACHE_BOUNDS = { maxEntries: 2000, maxBytes: 8 * 1024 * 1024 };
+
+/**
  * AMP's CORS: the runtime names the page's origin in `__amp_source_origin`, and reads the answer
  * only when it is echoed in AMP-Access-Control-Allow-Source-Origin (exposed to the page's script).
  */
@@ -51,7 +66,7 @@ const BODY_REASONS: Record<string, string> = {
   body_aborted: 'the body did not arrive whole',
 };
 
-export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps, cache: PrebidCache = new PrebidCache()): void {
+export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps, cache: PrebidCache = new PrebidCache(), clientCache: PrebidCache = new PrebidCache(null, null, CLIENT_CACHE_BOUNDS)): void {
   const deps: PrebidDeps = { ...edgeDeps, cache };
   const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
@@ -114,9 +129,9 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     const uuid = search.get('uuid');
     if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
     // our ids are UUIDs: anything longer is not one of ours, and is not looked up in the shared store
-    const doc = uuid.length <= 64 ? await deps.cache.get(uuid) : undefined;
+    const doc = uuid.length <= 64 ? ((await deps.cache.get(uuid)) ?? (await clientCache.get(uuid))) : undefined;
     if (!doc) return send(req, res, 404, 'text/plain; charset=utf-8', `uuid=${uuid.slice(0, 64)} is not in the cache (expired, or stored by another edge node)\n`);
-    send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body);
+    send(req, res, 200, doc.type === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8', doc.body, DOCUMENT_ONLY);
   }
 
   const writes = app.metrics.counter('adplane_prebid_cache_writes_total', 'Documents stored through POST /cache (Prebid Cache clients), by result', ['result']);
@@ -132,7 +147,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     if (!read.ok) return refuse(read.message);
     const responses: { uuid: string }[] = [];
     for (const put of read.puts) {
-      const uuid = await deps.cache.put(put.doc, put.ttlSeconds);
+      const uuid = await clientCache.put(put.doc, put.ttlSeconds);
       // every value fits an entry (readCachePuts caps them below it): no uuid would be a cache set smaller than one document
       if (!uuid) return refuse('a value is larger than the cache holds');
       responses.push({ uuid });
