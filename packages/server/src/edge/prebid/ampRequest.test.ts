@@ -4,12 +4,12 @@ import { ampSizes, readAmpRequest } from './ampRequest.js';
 const q = (s: string) => new URLSearchParams(s);
 
 describe("an AMP page's Real Time Config call", () => {
-  it('resolves the sizes as Prebid Server does: overrides, then the multi-size list, then w x h', () => {
-    expect(ampSizes(q('w=320&h=50&ow=300&oh=250&ms=728x90'))).toEqual([{ w: 300, h: 250 }]);
+  it("makes the sizes as Prebid Server does: the slot's (overrides first), then the multi-size list", () => {
+    expect(ampSizes(q('w=320&h=50&ow=300&oh=250&ms=728x90'))).toEqual([{ w: 300, h: 250 }, { w: 728, h: 90 }]);
     expect(ampSizes(q('w=320&h=50&ow=300'))).toEqual([{ w: 300, h: 50 }]);
     expect(ampSizes(q('w=320&h=50&oh=100'))).toEqual([{ w: 320, h: 100 }]);
-    expect(ampSizes(q('w=320&h=50&ms=970x90, 728x90,bogus'))).toEqual([{ w: 970, h: 90 }, { w: 728, h: 90 }]);
-    expect(ampSizes(q('w=320&h=50'))).toEqual([{ w: 320, h: 50 }]);
+    expect(ampSizes(q('w=320&h=50&ms=970x90, 320x50,bogus'))).toEqual([{ w: 320, h: 50 }, { w: 970, h: 90 }]);
+    expect(ampSizes(q('ms=970x90'))).toEqual([{ w: 970, h: 90 }]);
     expect(ampSizes(q('w=320'))).toEqual([]);
   });
 
@@ -26,5 +26,11 @@ describe("an AMP page's Real Time Config call", () => {
     });
     const tcf = readAmpRequest(q('tag_id=a1b2c3&timeout=5000&consent_string=CPX&gdpr_applies=true'));
     expect(tcf.ok && tcf.body).toMatchObject({ tmax: 1000, user: { ext: { consent: 'CPX' } }, regs: { ext: { gdpr: 1 } } });
+    // a GPP string goes where OpenRTB 2.6 keeps it; a type adplane does not know is not passed on as anything
+    const gpp = readAmpRequest(q('tag_id=a1b2c3&gdpr_consent=DBABMA~CPX&consent_type=4&gpp_sid=2,6'));
+    expect(gpp.ok && gpp.body).toMatchObject({ regs: { gpp: 'DBABMA~CPX', gpp_sid: [2, 6] } });
+    expect(gpp.ok && gpp.body.user).toBeUndefined();
+    const unknown = readAmpRequest(q('tag_id=a1b2c3&gdpr_consent=XYZ&consent_type=9'));
+    expect(unknown.ok && [unknown.body.user, unknown.body.regs]).toEqual([undefined, undefined]);
   });
 });

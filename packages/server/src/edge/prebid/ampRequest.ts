@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
  *
  * The query, as the AMP runtime fills the RTC URL's macros (Prebid Server's AMP endpoint):
  * - `tag_id` (required): the channel's uid;
- * - the sizes, resolved as Prebid Server resolves them: `ow`x`oh` (the data-override sizes), else
- *   `ow`x`h` or `w`x`oh`, else every size of `ms` (data-multi-size, "970x90,728x90"), else `w`x`h`;
+ * - the sizes, as Prebid Server makes them (ampSizes): the slot's size (`ow`/`oh` over `w`/`h`), then
+ *   every size of `ms` (data-multi-size, "970x90,728x90");
  * - `curl` (the canonical page: site.page), `slot` (imp.tagid), `timeout` (tmax, at most 1000 ms,
  *   AMP's own limit), `targeting` (JSON first-party data: imp.ext.data);
- * - consent: `gdpr_consent` (or `consent_string`) read by `consent_type` (2: a TCF v2 string,
- *   user.ext.consent; 3: a US Privacy string, regs.ext.us_privacy; absent: TCF v2), `gdpr_applies`
+ * - consent: `gdpr_consent` (or `consent_string`) read by `consent_type` (2 or absent: a TCF v2
+ *   string, user.ext.consent; 3: a US Privacy string, regs.ext.us_privacy; 4: a GPP string, regs.gpp
+ *   with `gpp_sid`; another type: not passed on), `gdpr_applies`
  *   ("true"/"false": regs.ext.gdpr 1/0), `addtl_consent` (Google's additional consent).
  * The impression is secure (AMP pages are https), the bids are cached (an AMP page renders the
  * winner through the Prebid Universal Creative, which loads it by hb_cache_id), and the targeting
@@ -27,23 +28,21 @@ const dim = (v: string | null): number => {
   return v && Number.isInteger(n) && n > 0 && n <= 10_000 ? n : 0;
 };
 
-/** The banner sizes of an amp-ad, in Prebid Server's order of precedence (none: the channel's own). */
+/**
+ * The banner sizes of an amp-ad, as Prebid Server makes them: the slot's own size first (the
+ * data-override size, `ow`x`oh`, either side of it standing in for `w` or `h`), then every size of
+ * `ms` (data-multi-size) not already listed; none: the channel's own.
+ */
 export function ampSizes(q: URLSearchParams): { w: number; h: number }[] {
-  const w = dim(q.get('w'));
-  const h = dim(q.get('h'));
-  const ow = dim(q.get('ow'));
-  const oh = dim(q.get('oh'));
-  if (ow && oh) return [{ w: ow, h: oh }];
-  if (ow && h) return [{ w: ow, h }];
-  if (w && oh) return [{ w, h: oh }];
-  const multi = (q.get('ms') ?? '')
-    .split(',')
-    .map((s) => /^\s*(\d+)x(\d+)\s*$/i.exec(s))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ w: dim(m[1]!), h: dim(m[2]!) }))
-    .filter((s) => s.w && s.h);
-  if (multi.length) return multi.slice(0, 20);
-  return w && h ? [{ w, h }] : [];
+  const w = dim(q.get('ow')) || dim(q.get('w'));
+  const h = dim(q.get('oh')) || dim(q.get('h'));
+  const out = w && h ? [{ w, h }] : [];
+  for (const part of (q.get('ms') ?? '').split(',')) {
+    const m = /^\s*(\d+)x(\d+)\s*$/i.exec(part);
+    const size = m ? { w: dim(m[1]!), h: dim(m[2]!) } : null;
+    if (size?.w && size.h && !out.some((s) => s.w === size.w && s.h === size.h) && out.length < 20) out.push(size);
+  }
+  return out;
 }
 
 export function readAmpRequest(q: URLSearchParams): AmpRead {
@@ -78,14 +77,22 @@ export function readAmpRequest(q: URLSearchParams): AmpRead {
   const consentType = q.get('consent_type');
   const regsExt: Record<string, unknown> = {};
   const userExt: Record<string, unknown> = {};
-  if (consent && consentType === '3') regsExt.us_privacy = consent;
-  else if (consent && consentType !== '1') userExt.consent = consent;
+  const regs: Record<string, unknown> = {};
+  // AMP's consent string types: 2 TCF v2 (also when unsaid), 3 US Privacy, 4 GPP; any other is not passed on
+  if (consent && (consentType === '2' || consentType === null || consentType === '')) userExt.consent = consent;
+  else if (consent && consentType === '3') regsExt.us_privacy = consent;
+  else if (consent && consentType === '4') {
+    regs.gpp = consent;
+    const sids = (q.get('gpp_sid') ?? '').split(/[,_]/).map(Number).filter((n) => Number.isInteger(n) && n > 0 && n < 1000);
+    if (sids.length) regs.gpp_sid = sids;
+  }
   const applies = q.get('gdpr_applies');
   if (applies === 'true') regsExt.gdpr = 1;
   else if (applies === 'false') regsExt.gdpr = 0;
   const additional = q.get('addtl_consent');
   if (additional) userExt.ConsentedProvidersSettings = { consented_providers: additional };
-  if (Object.keys(regsExt).length) body.regs = { ext: regsExt };
+  if (Object.keys(regsExt).length) regs.ext = regsExt;
+  if (Object.keys(regs).length) body.regs = regs;
   if (Object.keys(userExt).length) body.user = { ext: userExt };
   return { ok: true, body };
 }
