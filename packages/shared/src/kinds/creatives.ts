@@ -65,9 +65,10 @@ export const CreativeInput = z
     const url = (v: string) => /^https?:\/\/\S+$/i.test(v);
     if (c.format === 'video' && c.videoSource === 'media' && c.mediaFiles.length === 0)
       ctx.addIssue({ code: 'custom', path: ['mediaFiles'], message: 'must hold at least one media file' });
-    const shortest = Math.min(...c.mediaFiles.map((m) => m.duration));
+    // the ad's length as its VAST states it (the duration given, else its files'), and its shortest file
+    const shortest = Math.min(...c.mediaFiles.map((m) => m.duration), c.duration > 0 ? c.duration : Infinity);
     if (c.format === 'video' && c.videoSource === 'media' && c.skipAfter > 0 && c.mediaFiles.length && c.skipAfter >= shortest)
-      ctx.addIssue({ code: 'custom', path: ['skipAfter'], message: `must be shorter than the ad (its shortest media file lasts ${shortest} s)` });
+      ctx.addIssue({ code: 'custom', path: ['skipAfter'], message: `must be shorter than the ad (it lasts ${shortest} s)` });
     if (c.format === 'video' && c.videoSource === 'vast' && !url(c.vastUrl))
       ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
     if (c.format === 'display' && c.displayType === 'image' && !url(c.imageUrl))

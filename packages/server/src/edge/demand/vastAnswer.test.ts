@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import { mediaTailXml } from '../vast/mediaExtras.js';
 import { parseXmlTree } from './xmlTree.js';
 
 const VAST4_WRAPPER = `<?xml version="1.0"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="w"><Wrapper><AdSystem>Up</AdSystem>
@@ -148,5 +149,15 @@ describe('demand VAST answers', () => {
     // the inline's own companions are kept over any wrapper's
     const own = { list: inner.companions.list.map((c) => ({ ...c, width: 728, height: 90 })), required: 'all' as const };
     expect(wrapperCreative({ ...inline, icons: [], companions: own }, [outer]).companions).toBe(own);
+  });
+
+  it("keeps a VAST 4.0 answer's bare mezzanine: written bare in 4.0, left out where 4.1+ would need its type and size", () => {
+    const v40 = `<VAST version="4.0" xmlns="http://www.iab.com/VAST"><Ad><InLine><AdSystem>D</AdSystem><AdTitle>T</AdTitle><Impression>https://d.example/i</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration>
+<MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile><Mezzanine>https://cdn.example/mezz.mov</Mezzanine></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+    const read = readVastAnswer(v40);
+    if (read.kind !== 'inline') throw new Error(read.kind);
+    expect(read.mediaExtras.mezzanine.map((m) => m.url)).toEqual(['https://cdn.example/mezz.mov']);
+    expect(mediaTailXml('4.0', read.mediaExtras)).toBe('<Mezzanine><![CDATA[https://cdn.example/mezz.mov]]></Mezzanine>');
+    expect(mediaTailXml('4.2', read.mediaExtras)).toBe('');
   });
 });

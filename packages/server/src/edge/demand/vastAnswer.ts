@@ -193,7 +193,7 @@ const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(l
 
 const httpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
 
-/** The media's captions, mezzanine and interactive files: those with an http(s) URL (and a mezzanine's type and size). */
+/** The media's captions, mezzanine and interactive files: those with an http(s) URL. */
 function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
   if (!files) return NO_MEDIA_EXTRAS;
   const closedCaptions = children(child(files, 'ClosedCaptionFiles'), 'ClosedCaptionFile')
@@ -211,7 +211,8 @@ function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
       mediaType: m.attrs.mediaType ?? '',
       id: m.attrs.id ?? '',
     }))
-    .filter((m) => httpUrl(m.url) && m.type && m.width && m.height);
+    // (a 4.0 answer's mezzanine is a bare URI: kept, written bare in 4.0; 4.1+ write only a described one)
+    .filter((m) => httpUrl(m.url));
   const interactive = children(files, 'InteractiveCreativeFile')
     .filter((i) => httpUrl(text(i)))
     .map((i) => ({ url: text(i), type: i.attrs.type ?? '', apiFramework: i.attrs.apiFramework ?? '', variableDuration: i.attrs.variableDuration === undefined ? null : i.attrs.variableDuration === 'true' || i.attrs.variableDuration === '1' }));

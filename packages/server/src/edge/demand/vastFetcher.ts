@@ -99,7 +99,8 @@ export class VastFetcher {
       try {
         xml = await this.get(next, deadline, viewer);
       } catch (error) {
-        const general = hop ? VAST_ERRORS.wrapperGeneral : VAST_ERRORS.noAds;
+        // a wrapper's URI that could not be fetched: VAST 301 ("unavailable or reached a timeout")
+        const general = hop ? VAST_ERRORS.wrapperTimeout : VAST_ERRORS.noAds;
         return noFill(error instanceof HttpError ? `http_${error.status}` : 'connection_failed', general);
       }
       if (xml === TIMED_OUT) return hop === 0 ? { kind: 'timeout', ms: Date.now() - started } : noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);

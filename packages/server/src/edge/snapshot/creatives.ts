@@ -39,7 +39,7 @@ function compileCreative(c: CreativeRow): SnapCreative {
     clickUrl: c.clickUrl,
     adomain: c.adomain,
     iabCategories: c.iabCategories,
-    // only our own media can be made skippable: a third-party VAST says so itself
-    ...(c.format === 'video' && c.videoSource === 'media' && c.skipAfter > 0 ? { skipAfter: c.skipAfter } : {}),
+    // only our own media can be made skippable: a third-party VAST says so itself (always set: one object shape)
+    skipAfter: c.format === 'video' && c.videoSource === 'media' ? c.skipAfter : 0,
   };
 }

@@ -33,7 +33,10 @@ export function mediaTailXml(version: VastVersion, extras: MediaExtras | undefin
   const mezzanine =
     version === '4.0'
       ? extras.mezzanine.slice(0, 1).map((m) => `<Mezzanine>${url(m.url)}</Mezzanine>`)
-      : extras.mezzanine.map(
+      : extras.mezzanine
+          // the 4.1+ XSDs require a mezzanine's type and size: one read bare from a 4.0 answer is left out
+          .filter((m) => m.type && m.width > 0 && m.height > 0)
+          .map(
           (m) =>
             `<Mezzanine delivery="${m.delivery}" type="${xmlEscape(m.type)}" width="${m.width}" height="${m.height}"${xmlAttr('id', m.id)}${xmlAttr('codec', m.codec)}${m.fileSize > 0 ? ` fileSize="${m.fileSize}"` : ''}${xmlAttr('mediaType', m.mediaType)}>${url(m.url)}</Mezzanine>`,
         );

@@ -26,7 +26,7 @@ describe('creative body', () => {
     expect(CreativeInput.safeParse(body).success).toBe(true);
     const tooLate = CreativeInput.safeParse({ ...body, skipAfter: 15 });
     expect(tooLate.success).toBe(false);
-    expect(tooLate.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['skipAfter: must be shorter than the ad (its shortest media file lasts 15 s)']);
+    expect(tooLate.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual(['skipAfter: must be shorter than the ad (it lasts 15 s)']);
     expect(creativeToBody({ name: 'Wrapper', format: 'video', videoSource: 'vast', vastUrl: 'https://vast.example/tag', skipAfter: 5 }).skipAfter).toBe(0);
     expect(creativeToBody({ name: 'Banner', format: 'display', skipAfter: 5 }).skipAfter).toBe(0);
   });
