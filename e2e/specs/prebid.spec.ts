@@ -242,3 +242,18 @@ test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag
   await page.screenshot({ path: test.info().outputPath('channel-prebid.png') });
   await setup.screenshot({ path: test.info().outputPath('channel-prebid-section.png') });
 });
+
+test("a display channel's drawer also gives the amp-ad for AMP pages, calling the AMP endpoint with the channel", async ({ page }) => {
+  await signIn(page, 'demand');
+  const list = new ResourcePage(page, 'channels', '/channels');
+  await list.open();
+  await list.search(names.channel);
+  await list.openRow(names.channel);
+  const setup = list.drawer.getByTestId('channel-prebid');
+  await setup.scrollIntoViewIfNeeded();
+  await list.drawer.getByTestId('channel-prebid-config-variant-amp').click();
+  const config = list.drawer.getByTestId('channel-prebid-config');
+  await expect(config).toContainText('<amp-ad width="300" height="250"');
+  await expect(config).toContainText(`${base}/openrtb2/amp?tag_id=${channels.banner}&w=ATTR(width)`);
+  await setup.screenshot({ path: test.info().outputPath('channel-amp-section.png') });
+});

@@ -4,7 +4,7 @@ import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snaps
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
-import { ortbCreativeFits } from '../openrtb/impFit.js';
+import { lengthFits, ortbCreativeFits } from '../openrtb/impFit.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow
@@ -14,17 +14,6 @@ import { ortbCreativeFits } from '../openrtb/impFit.js';
 export const CAMPAIGN_PRIORITY = 0;
 const HOUR_MS = 3_600_000;
 const TRACE_LIMIT = 50;
-
-/**
- * Whether a video of `seconds` is a length the player takes (its tag's min_dur and max_dur; a bound
- * not stated, or a length not known, refuses nothing).
- */
-export function lengthFits(seconds: number, ctx: RequestContext): boolean {
-  if (!(seconds > 0)) return true;
-  const { minDuration, maxDuration } = ctx.query;
-  const s = Math.round(seconds);
-  return !(minDuration > 0 && s < minDuration) && !(maxDuration > 0 && s > maxDuration);
-}
 
 /** Whether a creative fits the channel's format and the player. */
 export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: RequestContext): boolean {

@@ -10,7 +10,6 @@ import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transa
 import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { lengthFits } from './campaignSource.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
 import { type HttpCaller } from './httpCaller.js';
 
@@ -172,10 +171,9 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   };
   if (b.dealId) bid.dealId = b.dealId;
   recordOffer(ctx, { source: t.source, id: t.id, bid: bid as Bid & { markup: OrtbMarkup }, floorCpm: t.floorCpm });
-  // answering an OpenRTB impression: what its VAST says of the ad (advertiser, category, skip, length, media) may be refused
-  // there; a VAST tag call: a length its player does not take. A bid refused is its no-fill, and its loss notice says why.
-  const inline = b.vast?.kind === 'inline' ? b.vast : null;
-  const unfit = inline && (ctx.ortb ? demandAdRefusal(inline, ctx.ortb.imp, ctx.ortb.request) : lengthFits(inline.duration, ctx) ? null : 'duration_not_allowed');
+  // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
+  // no-fill, and its loss notice says why
+  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
   if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   return { kind: 'bid', bid, ms: got.ms };
 }

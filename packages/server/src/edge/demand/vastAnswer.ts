@@ -236,9 +236,8 @@ function adParametersOf(linear: XmlElement): AdParameters | null {
 }
 
 function trackersOf(ad: XmlElement): Trackers {
-  const t: Trackers = { impression: [], error: [], events: [], clickTracking: [] };
+  const t: Trackers = { impression: [], error: errorUrlsOf(ad), events: [], clickTracking: [] };
   for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
-  for (const e of children(ad, 'Error')) if (text(e)) t.error.push(text(e));
   for (const tr of descendants(ad, 'Tracking')) {
     const event = tr.attrs.event ?? '';
     // only linear events: companion and non-linear trackers do not apply to what we re-render
@@ -290,7 +289,7 @@ function readAd(ad: XmlElement): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
     const tagUri = text(child(wrapper, 'VASTAdTagURI'));
-    if (!/^https?:\/\//i.test(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
+    if (!httpUrl(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
     const follow = (wrapper.attrs.followAdditionalWrappers ?? '').trim();
     return {
       kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0',
@@ -311,7 +310,7 @@ function readAd(ad: XmlElement): DemandAnswer {
       ...(m.attrs.apiFramework ? { apiFramework: m.attrs.apiFramework } : {}),
       ...(m.attrs.codec ? { codec: m.attrs.codec } : {}),
     }))
-    .filter((m) => /^https?:\/\//i.test(m.url) && m.width > 0 && m.height > 0);
+    .filter((m) => httpUrl(m.url) && m.width > 0 && m.height > 0);
   if (!mediaFiles.length) return emptyAnswer(VAST_ERRORS.mediaNotFound, 'no_media', errorUrlsOf(inline));
   return {
     kind: 'inline',

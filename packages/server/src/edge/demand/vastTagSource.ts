@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
-import { demandAdRefusal, domainBlocked } from '../openrtb/impFit.js';
+import { demandAdRefusal } from '../openrtb/impFit.js';
 import { blockedAdvertisers } from './openrtbCall.js';
-import { lengthFits } from './campaignSource.js';
-import { adomainOf } from './vastAnswer.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
@@ -44,13 +42,9 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
             const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) });
             if (got.kind !== 'inline') return got;
-            // answering an OpenRTB impression (inbound /rtb, the Prebid auction): what it blocks or does not play is this tag's
-            // no-fill; a VAST tag call: a length its player does not take (min_dur, max_dur)
-            const unfit = r.ctx.ortb ? demandAdRefusal(got.ad, r.ctx.ortb.imp, r.ctx.ortb.request) : lengthFits(got.ad.duration, r.ctx) ? null : 'duration_not_allowed';
+            // what the request or the channel's and tag's creative lists refuse of the ad (impFit.ts)
+            const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting));
             if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
-            // the advertiser domains the channel's or the tag's creative list excludes (as for our creatives, and sent as badv to exchanges)
-            const badv = blockedAdvertisers(r.channel.targeting, tag.targeting);
-            if (badv.length && adomainOf(got.ad).some((d) => domainBlocked(d, badv))) return { kind: 'no_fill', reason: 'blocked_adomain', ms: got.ms };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
             return {

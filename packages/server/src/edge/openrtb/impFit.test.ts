@@ -1,7 +1,12 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { adomainOf, type DemandInline, iabCodesOf, readVastAnswer } from '../demand/vastAnswer.js';
-import { demandAdRefusal } from './impFit.js';
+import { contextOfBidRequest } from '../request/openrtbContext.js';
+import { demandAdRefusal as refusalIn } from './impFit.js';
+
+/** The ad against an OpenRTB impression: the request context an inbound /rtb or Prebid call makes. */
+const demandAdRefusal = (ad: DemandInline, imp: Imp, request: BidRequest) =>
+  refusalIn(ad, contextOfBidRequest({ ...request, imp: [imp] }, imp, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' })), []);
 
 const ad = (advertiser: string, categories = '', skip = '', duration = '00:00:15', mime = 'video/mp4'): DemandInline => {
   const read = readVastAnswer(`<VAST version="4.2"><Ad><InLine><AdSystem>D</AdSystem><AdTitle>T</AdTitle><Impression>https://d.test/i</Impression><Advertiser>${advertiser}</Advertiser>${categories}

@@ -1,5 +1,6 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { adomainOf, type DemandInline, iabCodesOf } from '../demand/vastAnswer.js';
+import { type RequestContext } from '../request/context.js';
 import { type SnapCreative } from '../snapshot/types.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 
@@ -47,7 +48,7 @@ function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): 
 }
 
 /** Whether a domain is blocked by a badv entry (the entry itself or a subdomain of it). */
-export function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
+function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
   for (const b of blocked) {
     if (typeof b !== 'string' || !b) continue;
     if (domain === b || (domain.length > b.length && domain.endsWith(b) && domain[domain.length - b.length - 1] === '.')) return true;
@@ -76,6 +77,17 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
   return true;
 }
 
+/**
+ * Whether a video of `seconds` is a length the player takes (its tag's min_dur and max_dur; a bound
+ * not stated, or a length not known, refuses nothing).
+ */
+export function lengthFits(seconds: number, ctx: RequestContext): boolean {
+  if (!(seconds > 0)) return true;
+  const { minDuration, maxDuration } = ctx.query;
+  const s = Math.round(seconds);
+  return !(minDuration > 0 && s < minDuration) && !(maxDuration > 0 && s > maxDuration);
+}
+
 /** Whether a duration (seconds) is one the video impression takes (minduration, maxduration, rqddurs). */
 function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boolean {
   const d = Math.round(seconds);
@@ -85,16 +97,25 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
 }
 
 /**
- * Why a VAST demand tag's ad (read server-side, before the auction) does not fit the OpenRTB
- * impression it would answer, or null: its advertiser (a domain in <Advertiser>) or an IAB category
- * (<Category>) the request blocks (badv, bcat), a skippable ad where the impression blocks skippable
- * ads (video.battr 16), a duration the impression does not take, or no media file of a type it
- * plays (video.mimes). Refused, it is the tag's no-fill and the auction goes on to the next best;
- * a request that states nothing refuses nothing.
+ * Why a demand's VAST ad (a VAST tag's answer, an RTB tag's or ad exchange's bid, read server-side
+ * before the auction) may not serve this request, or null; refused, it is the source's no-fill and
+ * the auction goes on to the next best. One rule for every demand source:
+ * - answering an OpenRTB impression (inbound /rtb, the Prebid auction): its advertiser (a domain in
+ *   <Advertiser>) or an IAB category (<Category>) the request blocks (badv, bcat), a skippable ad
+ *   where the impression blocks skippable ads (video.battr 16), a duration the impression does not
+ *   take, or no media file of a type it plays (video.mimes);
+ * - a VAST tag call: a length its player does not take (min_dur, max_dur);
+ * - always: an advertiser domain in `blockedDomains` (the channel's and the source's creative lists,
+ *   what our own creatives are refused by and exchanges are sent as badv).
+ * A request that states nothing refuses nothing.
  */
-export function demandAdRefusal(ad: DemandInline, imp: Imp, request: BidRequest): string | null {
+export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[]): string | null {
+  const domains = adomainOf(ad);
+  if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
+  if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';
+  const { request, imp } = ctx.ortb;
   const { badv, bcat } = request;
-  if (Array.isArray(badv) && badv.length) for (const d of adomainOf(ad)) if (domainBlocked(d, badv)) return 'blocked_adomain';
+  if (Array.isArray(badv) && badv.length && domains.some((d) => domainBlocked(d, badv))) return 'blocked_adomain';
   if (Array.isArray(bcat) && bcat.length) for (const c of iabCodesOf(ad)) if (categoryBlocked(c, bcat)) return 'blocked_category';
   const video = imp.video;
   if (!video) return null;
