@@ -118,8 +118,8 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
-  // an ad that is itself skippable says so (creative attribute 16), and is not offered where the impression blocks it
-  if (video && markup.skippable && imp.video?.battr?.includes(SKIPPABLE)) return null;
+  // an ad that is itself skippable says so (creative attribute 16); where the impression blocks it, it
+  // was refused before the auction (impFit.ts: our creatives and every demand's VAST ad alike)
   const bid: OrtbBid = {
     id: outcome.decision.id,
     impid: imp.id,
