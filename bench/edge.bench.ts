@@ -71,7 +71,7 @@ export interface FillHooks {
 }
 
 export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks = {}): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') });
+  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
   const store = await openStore(settings);
   const started = performance.now();
   await migrateToLatest(store);
@@ -125,7 +125,7 @@ async function serve(): Promise<void> {
   // the heap growth the adplane command sets for itself (ops/heapTuning.ts)
   tuneHeap();
   const dataDir = process.env.BENCH_DATA!;
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1' });
+  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
   const store = await openStore(settings);
   const app = await buildApp({ settings, store, role: 'edge' });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   } else {
     channelUids = JSON.parse(readFileSync(uidsFile, 'utf8')) as string[];
   }
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: DATA, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(DATA, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1' });
+  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: DATA, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(DATA, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
   const store = await openStore(settings);
   const app = await buildApp({ settings, store, role: 'edge' });
   await app.ready();

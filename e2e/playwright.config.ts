@@ -84,6 +84,8 @@ export default defineConfig({
       ADPLANE_DEMO_PASSWORD: 'demo',
       // The ads.txt check may read the local test host specs/adsTxt.spec.ts starts.
       ADPLANE_ADSTXT_ALLOW_PRIVATE: '1',
+      // the specs' demand servers (a Prebid Server, bidders) listen on 127.0.0.1
+      ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
       ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
       ADPLANE_LANDING_URL: s.landing,
       ADPLANE_INSIGHT_HUB_URL: s.insightHub,

@@ -61,6 +61,14 @@ export interface Settings {
    * (ADPLANE_ADSTXT_ALLOW_PRIVATE=1): for tests and a local install only; off, it reaches public hosts only.
    */
   adsTxtAllowPrivate: boolean;
+  /**
+   * The edge's calls to demand (VAST tags and their wrappers, OpenRTB and Prebid endpoints, error
+   * trackers, win, loss and billing notices) may reach loopback and private networks
+   * (ADPLANE_DEMAND_ALLOW_PRIVATE=1: tests, a local install, demand on the operator's own network).
+   * Off, they reach public addresses only, and this server's own origin and Prebid Server
+   * (http/outboundAddress.ts). Link-local addresses (cloud metadata) are never called.
+   */
+  demandAllowPrivate: boolean;
   /** The pre-bid IVT check: refresh files for its lists and the rate rule's limits (ivt/ivtSettings.ts, ADPLANE_IVT_*). */
   ivt: IvtSettings;
 }
@@ -177,6 +185,7 @@ const EnvSchema = z.object({
   ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
+  ADPLANE_DEMAND_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
   ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
 });
@@ -231,6 +240,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
+    demandAllowPrivate: e.ADPLANE_DEMAND_ALLOW_PRIVATE,
     ivt: ivt.settings,
   };
 }

@@ -22,7 +22,7 @@ export async function startAdplane(args: string[], env: Record<string, string>, 
   const port = await freePort();
   const proc = spawn(process.execPath, args, {
     cwd: options.cwd,
-    env: { ...process.env, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));

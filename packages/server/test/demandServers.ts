@@ -15,7 +15,7 @@ export function keepHold(holds: Map<string, number>, key: string, res: ServerRes
  * - /inline?price=<usd>&delay=<ms>&duration=<s>: an inline VAST 3.0 ad (10 s) with its own trackers and <Pricing>;
  * - /wrapper?depth=<n>&follow=false&end=empty: a wrapper chain of n hops (each with an error tracker
  *   naming its hop) ending in /inline (follow=false: the first hop says followAdditionalWrappers="false";
- *   end=empty: ending in /empty?error=1; end=broken: in an HTTP 500);
+ *   end=empty: ending in /empty?error=1; end=broken: in an HTTP 500; end=<URL>: at that URL);
  * - /measured?price=<usd>: a VAST 3.0 wrapper with a verification vendor, in front of a VAST 4.2
  *   inline that carries what a measured buy does (verification, viewability, icon, skip, VPAID);
  * - /empty: a VAST with no ad (error=1: with a root <Error> tracker); /garbage: not XML at all; /hang: never answers; /status?code=500.
@@ -106,9 +106,10 @@ export async function startDemandServer(): Promise<DemandServer> {
           const price = url.searchParams.get('price') ?? '3';
           // end=empty: the chain ends in a "no ad" answer (/empty?error=1) instead of the inline ad
           // end=broken: the chain ends in an answer of HTTP 500
+          // end=<an http(s) URL>: the chain's last wrapper sends the player there
           const endAt = url.searchParams.get('end');
-          const end = endAt === 'empty' ? `${base}/empty?error=1` : endAt === 'broken' ? `${base}/status?code=500` : `${base}/inline?price=${price}`;
-          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}${endAt ? `&end=${endAt}` : ''}` : end;
+          const end = endAt === 'empty' ? `${base}/empty?error=1` : endAt === 'broken' ? `${base}/status?code=500` : endAt && /^https?:/.test(endAt) ? endAt : `${base}/inline?price=${price}`;
+          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}${endAt ? `&end=${encodeURIComponent(endAt)}` : ''}` : end;
           // follow=false: the first hop allows no further wrapper (followAdditionalWrappers)
           return xml(res, wrapperVast(base, next, depth, url.searchParams.get('follow') !== 'false'));
         }

@@ -20,6 +20,8 @@ export function testSettings(env: Record<string, string> = {}): Settings {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'adplane-test-')),
     ADPLANE_WEB_DIST: join(tmpdir(), 'adplane-test-no-console'),
     ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD,
+    // the tests' demand (VAST tags, bidders, a Prebid Server) is on 127.0.0.1; the guard's own tests turn it off
+    ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
     ...env,
   });
 }

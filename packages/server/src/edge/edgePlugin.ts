@@ -15,6 +15,8 @@ import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
+import { outboundPolicy } from '../http/outboundAddress.js';
+import { demandAgent } from './demand/deadline.js';
 import { HttpCaller } from './demand/httpCaller.js';
 import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/programmaticSources.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
@@ -109,8 +111,10 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
   const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE) }));
-  const fetcher = new VastFetcher();
-  const caller = new HttpCaller();
+  // where the edge's own calls may go: no SSRF through a demand URL (http/outboundAddress.ts)
+  const outbound = outboundPolicy(settings.demandAllowPrivate, [settings.publicHost, settings.prebidServerUrl]);
+  const fetcher = new VastFetcher(demandAgent(outbound));
+  const caller = new HttpCaller(demandAgent(outbound));
   const ortb = { caller, publicHost: settings.publicHost };
   const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type User } from '../store/users.js';
 import { findLine, parseAdsTxt } from './adsTxt.js';
-import { adsTxtHost, isPublicAddress } from './adsTxtFetch.js';
+import { isPublicAddress } from '../http/outboundAddress.js';
+import { adsTxtHost } from './adsTxtFetch.js';
 import { channelAdsTxt } from './adsTxtLine.js';
 import { buildSellersDirectory } from './sellers.js';
 

@@ -1,7 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { guardedLookup } from '../http/outboundAddress.js';
 
 /**
  * Fetches a publisher's /ads.txt for the console's check, on a user's request, with the guards a
@@ -32,25 +32,6 @@ export type FetchOutcome =
   | { ok: true; url: string; status: number; contentType: string; body: string }
   | { ok: false; url: string | null; reason: string };
 
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** A public unicast address (IPv4-mapped IPv6 is judged by its IPv4 address). */
-export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return !BLOCKED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
 export class AdsTxtTargetError extends Error {}
 
 const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -75,23 +56,6 @@ export function adsTxtHost(input: string, allowPrivate: boolean): string {
   if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError('Enter a domain name, not an IP address: ads.txt belongs to a domain.');
   if (!HOST_NAME.test(hostname)) throw new AdsTxtTargetError(`"${hostname}" is not a domain name such as example.com.`);
   return hostname;
-}
-
-/** A lookup for http(s).request that refuses non-public addresses (unless allowed) and connects to the one it checked. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      const refused = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
-      if (refused || list.length === 0) {
-        const err = Object.assign(new Error(`${hostname} resolves to an address that is not public (${refused?.address ?? 'none'})`), { code: 'EADDRNOTPUBLIC' });
-        return callback(err, '', 0);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
-  };
 }
 
 function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response: IncomingMessage; body: string } | { redirect: string; status: number }> {

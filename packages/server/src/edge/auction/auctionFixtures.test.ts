@@ -7,6 +7,8 @@ import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { campaignSource } from '../demand/campaignSource.js';
+import { ANY_ADDRESS } from '../../http/outboundAddress.js';
+import { demandAgent } from '../demand/deadline.js';
 import { HttpCaller } from '../demand/httpCaller.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
@@ -82,8 +84,8 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
 
 describe('auction fixtures', () => {
   let server: DemandServer;
-  const fetcher = new VastFetcher();
-  const notices = new HttpCaller();
+  const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+  const notices = new HttpCaller(demandAgent(ANY_ADDRESS));
   beforeAll(async () => {
     server = await startDemandServer();
   });

@@ -8,6 +8,8 @@ import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { campaignSource } from '../demand/campaignSource.js';
+import { ANY_ADDRESS } from '../../http/outboundAddress.js';
+import { demandAgent } from '../demand/deadline.js';
 import { HttpCaller } from '../demand/httpCaller.js';
 import { adExchangeSource, prebidTagSource, rtbTagSource } from '../demand/programmaticSources.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
@@ -125,8 +127,8 @@ const sinkResponse = () => ({ writeHead: () => undefined, end: () => undefined }
 
 describe('OpenRTB auction fixtures', () => {
   let bidders: TestBidders;
-  const fetcher = new VastFetcher();
-  const caller = new HttpCaller();
+  const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+  const caller = new HttpCaller(demandAgent(ANY_ADDRESS));
   beforeAll(async () => {
     bidders = await startTestBidders();
   });

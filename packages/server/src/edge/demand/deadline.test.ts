@@ -3,6 +3,7 @@ import { type AddressInfo } from 'node:net';
 import { type Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
+import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
 import { HttpCaller } from './httpCaller.js';
 import { VastFetcher } from './vastFetcher.js';
@@ -77,7 +78,7 @@ describe('a late demand answer keeps its connection', () => {
   });
 
   it('VAST: a call past its deadline is a timeout, and the next call reuses the connection', async () => {
-    const agent = demandAgent();
+    const agent = demandAgent(ANY_ADDRESS);
     const fetcher = new VastFetcher(agent);
     connections = 0;
     const viewer = { ua: 'test', ip: '' };
@@ -89,7 +90,7 @@ describe('a late demand answer keeps its connection', () => {
   });
 
   it('OpenRTB: the same for a bid request', async () => {
-    const agent = demandAgent();
+    const agent = demandAgent(ANY_ADDRESS);
     const caller = new HttpCaller(agent);
     connections = 0;
     expect((await caller.postJson(`${base}/bid?delay=80`, '{}', Date.now() + 20)).kind).toBe('timeout');

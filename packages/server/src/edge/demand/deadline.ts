@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { guardedConnector, type OutboundPolicy } from '../../http/outboundAddress.js';
 
 /**
  * A demand call under a deadline that does not cut the connection. Aborting an HTTP/1.1 request
@@ -12,9 +13,13 @@ import { Agent } from 'undici';
  */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
 
-/** The keep-alive connections of a demand caller: a pool per origin (VAST tags, OpenRTB, Prebid Server). */
-export function demandAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1 });
+/**
+ * The keep-alive connections of a demand caller: a pool per origin (VAST tags, OpenRTB, Prebid
+ * Server), connecting only where `policy` allows (http/outboundAddress.ts: no SSRF through a demand
+ * URL or a URL a demand answer gave).
+ */
+export function demandAgent(policy: OutboundPolicy): Agent {
+  return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1, connect: guardedConnector(policy) });
 }
 
 /** How long a call may run on after its deadline before it is aborted (and its connection closed). */

@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ADDRESS, outboundPolicy } from '../../http/outboundAddress.js';
+import { demandAgent } from './deadline.js';
 import { HttpCaller, MAX_ANSWER_BYTES } from './httpCaller.js';
 
 /**
@@ -13,7 +15,7 @@ describe('HttpCaller', () => {
   let base = '';
   const seen: IncomingHttpHeaders[] = [];
   const answer = JSON.stringify({ id: 'r1', seatbid: [{ bid: [{ id: 'b', impid: '1', price: 2, adm: '<VAST version="4.2"/>'.repeat(50) }] }] });
-  const caller = new HttpCaller();
+  const caller = new HttpCaller(demandAgent(ANY_ADDRESS));
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -58,5 +60,15 @@ describe('HttpCaller', () => {
   it('reads a plain answer when the caller asks for it plain', async () => {
     const got = await caller.postJson(`${base}/bid`, '{}', Date.now() + 2000, { 'accept-encoding': 'identity' });
     expect(got).toMatchObject({ kind: 'answer', body: answer });
+  });
+
+  it('answers address_refused for a bidder on a private address when those are not called, without reaching it', async () => {
+    const strict = new HttpCaller(demandAgent(outboundPolicy(false, [])));
+    const before = seen.length;
+    expect(await strict.postJson(`${base}/bid`, '{}', Date.now() + 2000)).toMatchObject({ kind: 'failed', reason: 'address_refused' });
+    strict.fire(`${base}/win`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.length).toBe(before);
+    await strict.close();
   });
 });

@@ -1,6 +1,7 @@
 import { type Agent, request } from 'undici';
 import { gunzipCapped, isGzip } from '../openrtb/compression.js';
-import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
+import { isAddressRefused } from '../../http/outboundAddress.js';
+import { TIMED_OUT, untilDeadline } from './deadline.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
@@ -24,8 +25,8 @@ class TooLargeError extends Error {}
 class BadGzipError extends Error {}
 
 export class HttpCaller {
-  /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
-  constructor(private readonly agent: Agent = demandAgent()) {}
+  /** `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent). */
+  constructor(private readonly agent: Agent) {}
 
   async close(): Promise<void> {
     await this.agent.close();
@@ -56,6 +57,7 @@ export class HttpCaller {
       if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
       if (error instanceof BadGzipError) return { kind: 'failed', reason: 'invalid_gzip', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
+      if (isAddressRefused(error)) return { kind: 'failed', reason: 'address_refused', ms };
       return { kind: 'failed', reason: 'connection_failed', ms };
     }
   }

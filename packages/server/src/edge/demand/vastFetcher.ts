@@ -1,6 +1,7 @@
 import { type Agent, request } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
+import { isAddressRefused } from '../../http/outboundAddress.js';
+import { TIMED_OUT, untilDeadline } from './deadline.js';
 import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 
 /**
@@ -29,8 +30,8 @@ export interface Viewer {
 }
 
 export class VastFetcher {
-  /** `agent`: keep-alive connections per origin (tests pass their own to read its pool's stats). */
-  constructor(private readonly agent: Agent = demandAgent()) {}
+  /** `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent). */
+  constructor(private readonly agent: Agent) {}
 
   async close(): Promise<void> {
     await this.agent.close();
@@ -101,7 +102,7 @@ export class VastFetcher {
       } catch (error) {
         // a wrapper's URI that could not be fetched: VAST 301 ("unavailable or reached a timeout")
         const general = hop ? VAST_ERRORS.wrapperTimeout : VAST_ERRORS.noAds;
-        return noFill(error instanceof HttpError ? `http_${error.status}` : 'connection_failed', general);
+        return noFill(error instanceof HttpError ? `http_${error.status}` : isAddressRefused(error) ? 'address_refused' : 'connection_failed', general);
       }
       if (xml === TIMED_OUT) return hop === 0 ? { kind: 'timeout', ms: Date.now() - started } : noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);
       const answer = readVastAnswer(xml);

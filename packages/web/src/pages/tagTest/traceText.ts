@@ -54,6 +54,7 @@ const REASONS: Record<string, string> = {
   no_linear: 'the ad had no linear (video) creative',
   no_media: 'the ad had no media file',
   connection_failed: 'the demand server could not be reached',
+  address_refused: 'its address is on a private network (or the cloud metadata address), which the ad server does not call',
   wrapper_timeout: 'a wrapper hop timed out',
   too_many_wrappers: 'too many wrappers in a row',
   wrapper_not_allowed: 'a wrapper allowed no further wrapper, and another followed',

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedConnector, isAddressRefused, isCallableAddress, isPublicAddress, originKey, outboundPolicy } from './outboundAddress.js';
+
+describe('which addresses the server calls', () => {
+  it('calls public addresses always, private ones only when allowed, link-local and the like never', () => {
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '[2606:4700:4700::1111]']) {
+      expect(isPublicAddress(a), a).toBe(true);
+      expect(isCallableAddress(a, false), a).toBe(true);
+      expect(isCallableAddress(a, true), a).toBe(true);
+    }
+    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', '::1', '[::1]', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+      expect(isCallableAddress(a, false), a).toBe(false);
+      expect(isCallableAddress(a, true), a).toBe(true);
+    }
+    // the cloud metadata service and its kin: never, whatever the switch
+    for (const a of ['169.254.169.254', '169.254.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::', 'fe80::1', 'ff02::1', '::ffff:169.254.169.254']) {
+      expect(isCallableAddress(a, false), a).toBe(false);
+      expect(isCallableAddress(a, true), a).toBe(false);
+    }
+    for (const a of ['', 'localhost', 'example.com', '1.2.3']) expect(isCallableAddress(a, true), a).toBe(false);
+  });
+
+  it('keys origins with their port, and trusts the operator\'s own', () => {
+    expect(originKey('https://Ads.Example.com/x?y')).toBe('https://ads.example.com:443');
+    expect(originKey('http://127.0.0.1:8080/demo')).toBe('http://127.0.0.1:8080');
+    expect(originKey('ftp://x')).toBeNull();
+    expect(originKey('not a url')).toBeNull();
+    const p = outboundPolicy(false, ['http://127.0.0.1:8080', null, undefined, 'https://pbs.example.com/openrtb2/auction']);
+    expect([...p.trustedOrigins]).toEqual(['http://127.0.0.1:8080', 'https://pbs.example.com:443']);
+    expect(p.allowPrivate).toBe(false);
+  });
+});
+
+describe('the demand connector (a real undici Agent and a local server)', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const get = async (agent: Agent, url: string): Promise<string> => {
+    try {
+      const res = await request(url, { dispatcher: agent, headersTimeout: 2000, bodyTimeout: 2000 });
+      return `${res.statusCode} ${await res.body.text()}`;
+    } catch (error) {
+      return isAddressRefused(error) ? 'refused' : `failed: ${(error as Error).message}`;
+    } finally {
+      await agent.close();
+    }
+  };
+  const agentOf = (allowPrivate: boolean, trusted: string[] = []) => new Agent({ connect: guardedConnector(outboundPolicy(allowPrivate, trusted)) });
+
+  it('refuses loopback, by address and by name, unless private addresses are allowed', async () => {
+    expect(await get(agentOf(false), `http://127.0.0.1:${port}/`)).toBe('refused');
+    expect(await get(agentOf(false), `http://localhost:${port}/`)).toBe('refused');
+    expect(await get(agentOf(false), `http://[::ffff:7f00:1]:${port}/`)).toBe('refused');
+    expect(await get(agentOf(true), `http://127.0.0.1:${port}/`)).toBe('200 ok');
+    expect(await get(agentOf(true), `http://localhost:${port}/`)).toBe('200 ok');
+  });
+
+  it('calls the operator\'s own origin (its host, its Prebid Server) with private addresses refused', async () => {
+    expect(await get(agentOf(false, [`http://127.0.0.1:${port}`]), `http://127.0.0.1:${port}/`)).toBe('200 ok');
+    // the same host on another port is not that origin
+    expect(await get(agentOf(false, [`http://127.0.0.1:${port + 1}`]), `http://127.0.0.1:${port}/`)).toBe('refused');
+  });
+
+  it('never calls the metadata address, even with private addresses allowed', async () => {
+    expect(await get(agentOf(true), 'http://169.254.169.254/latest/meta-data/')).toBe('refused');
+    expect(await get(agentOf(true), 'http://[fe80::1]/')).toBe('refused');
+    expect(await get(agentOf(true), 'http://0.0.0.0/')).toBe('refused');
+  });
+});
