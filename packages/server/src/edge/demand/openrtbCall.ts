@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
-import { parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
+import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
 import { recordOffer } from '../openrtb/notices.js';
 import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
@@ -153,14 +153,29 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     bcat: request.bcat ?? [],
     badv: request.badv ?? [],
   });
-  if (!read.ok) return { kind: 'no_fill', reason: read.reason, ms: got.ms };
+  if (!read.ok) {
+    // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts)
+    if (read.refused?.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(read.refused, t, media, id), floorCpm: t.floorCpm });
+    return { kind: 'no_fill', reason: read.reason, ms: got.ms };
+  }
   const b = read.bid;
+  const bid = ortbBid(b, t, media, id);
+  recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
+  // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
+  // no-fill, and its loss notice says why
+  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
+  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
+  return { kind: 'bid', bid, ms: got.ms };
+}
+
+/** A demand's bid as the auction takes it: our price (the tag's pricing applied), its markup, its deal. */
+function ortbBid(b: OrtbResponseBid, t: OrtbTarget, media: 'video' | 'banner', requestId: string): Bid & { markup: OrtbMarkup } {
   const markup: OrtbMarkup = {
     kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
-    seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId: id, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
+    seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
   };
   const deal = b.dealId ? t.deals.find((d) => d.dealId === b.dealId) : undefined;
-  const bid: Bid = {
+  const bid: Bid & { markup: OrtbMarkup } = {
     priceCpm: ourPrice(t.pricing, b.priceCpm),
     // a fixed-price tag, or a deal at first or fixed price, pays what it says: nothing clears lower
     fixedPrice: t.pricing.kind === 'fixed' || (deal !== undefined && deal.auctionType !== 2),
@@ -170,10 +185,5 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     ...t.ids,
   };
   if (b.dealId) bid.dealId = b.dealId;
-  recordOffer(ctx, { source: t.source, id: t.id, bid: bid as Bid & { markup: OrtbMarkup }, floorCpm: t.floorCpm });
-  // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
-  // no-fill, and its loss notice says why
-  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
-  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
-  return { kind: 'bid', bid, ms: got.ms };
+  return bid;
 }

@@ -67,4 +67,14 @@ describe('bid response reader', () => {
   it('keeps a valid bid beside refused ones', () => {
     expect(reason(answer([bid({ price: 0 }), bid({ impid: 'x' }), bid({ price: 1 })]))).toBe('ok');
   });
+  it('gives back the refused bid, when it was read far enough, so that its loss notice can tell it why', () => {
+    const lurl = 'https://dsp.example/loss?l=${AUCTION_LOSS}';
+    const blocked = readBidResponse(answer([bid({ adomain: ['blocked.example'], lurl }), bid({ cat: ['IAB25'], lurl: 'https://dsp.example/other' })]), x);
+    expect(blocked).toMatchObject({ ok: false, reason: 'blocked_adomain', refused: { lurl, priceCpm: 2_500_000, bidId: 'b1', adomain: ['blocked.example'] } });
+    expect(readBidResponse(answer([bid({ dealid: 'NOPE', lurl })]), x)).toMatchObject({ ok: false, reason: 'deal_not_offered', refused: { dealId: 'NOPE' } });
+    // a bid without a readable price or for another impression is nobody's to tell
+    expect(readBidResponse(answer([bid({ price: -1, lurl })]), x)).toEqual({ ok: false, reason: 'invalid_price' });
+    expect(readBidResponse(answer([bid({ impid: '9', lurl })]), x)).toEqual({ ok: false, reason: 'imp_id_mismatch' });
+  });
 });
+

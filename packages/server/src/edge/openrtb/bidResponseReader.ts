@@ -45,7 +45,11 @@ export interface ResponseExpectation {
   badv: readonly string[];
 }
 
-export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string };
+/**
+ * `refused`: with no valid bid, the bid refused for `reason` when it was read far enough to be told
+ * of it (its loss notice: openrtb/notices.ts).
+ */
+export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string; refused?: OrtbBid };
 
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
 export const MAX_PRICE_USD = 1000;
@@ -73,51 +77,50 @@ function blockedCategory(cats: readonly string[], bcat: readonly string[]): bool
   return cats.some((c) => blocked.some((b) => c === b || c.startsWith(`${b}-`)));
 }
 
-function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation): OrtbBid | string {
-  if (!isObj(raw)) return 'invalid_response';
-  if (str(raw.impid) !== x.impId) return 'imp_id_mismatch';
+/**
+ * One bid of the response: the bid, or why it is refused. A bid refused after its price and ids
+ * were read (a wrong media type, markup missing or unreadable, a deal not offered, a blocked
+ * advertiser or category) comes with what was read, so that its loss notice can be sent.
+ */
+function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation): OrtbBid | { reason: string; bid?: OrtbBid } {
+  if (!isObj(raw)) return { reason: 'invalid_response' };
+  if (str(raw.impid) !== x.impId) return { reason: 'imp_id_mismatch' };
   const price = raw.price;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price > MAX_PRICE_USD) return 'invalid_price';
-  const mtype = raw.mtype;
+  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price > MAX_PRICE_USD) return { reason: 'invalid_price' };
   const wanted = x.media === 'video' ? MTYPE.video : MTYPE.banner;
-  if (mtype !== undefined && mtype !== wanted) return 'wrong_media';
-  const adm = typeof raw.adm === 'string' ? raw.adm.trim() : '';
-  const nurl = httpUrl(raw.nurl);
-  if (!adm && !nurl) return 'no_markup';
-  let vast: DemandInline | DemandWrapper | null = null;
-  if (adm && x.media === 'video') {
-    const read = readVastAnswer(adm);
-    if (read.kind === 'empty') return `bad_adm_${read.reason}`;
-    vast = read;
-  }
-  const dealId = str(raw.dealid, 128);
-  // the reasons the auction gives deal bids too (auction/runAuction.ts)
-  if (dealId && !x.deals.has(dealId)) return 'deal_not_offered';
-  if (!dealId && x.privateAuction) return 'private_auction';
-  const adomain = strings(raw.adomain).map((d) => d.toLowerCase());
-  const badv = x.badv.map((d) => d.toLowerCase());
-  if (adomain.some((d) => badv.includes(d))) return 'blocked_adomain';
-  const cat = strings(raw.cat).map((c) => c.toUpperCase());
-  if (blockedCategory(cat, x.bcat)) return 'blocked_category';
-  return {
+  const bid: OrtbBid = {
     priceCpm: Math.round(price * 1_000_000),
     bidId: bidid || str(raw.id, 128),
     impId: x.impId,
     seat,
-    adm,
-    vast,
-    nurl,
+    adm: typeof raw.adm === 'string' ? raw.adm.trim() : '',
+    vast: null,
+    nurl: httpUrl(raw.nurl),
     burl: httpUrl(raw.burl),
     lurl: httpUrl(raw.lurl),
     adid: str(raw.adid, 128),
-    adomain,
-    cat,
+    adomain: strings(raw.adomain).map((d) => d.toLowerCase()),
+    cat: strings(raw.cat).map((c) => c.toUpperCase()),
     crid: str(raw.crid, 128),
-    dealId,
+    dealId: str(raw.dealid, 128),
     w: dim(raw.w),
     h: dim(raw.h),
     mtype: wanted,
   };
+  if (raw.mtype !== undefined && raw.mtype !== wanted) return { reason: 'wrong_media', bid };
+  if (!bid.adm && !bid.nurl) return { reason: 'no_markup', bid };
+  if (bid.adm && x.media === 'video') {
+    const read = readVastAnswer(bid.adm);
+    if (read.kind === 'empty') return { reason: `bad_adm_${read.reason}`, bid };
+    bid.vast = read;
+  }
+  // the reasons the auction gives deal bids too (auction/runAuction.ts)
+  if (bid.dealId && !x.deals.has(bid.dealId)) return { reason: 'deal_not_offered', bid };
+  if (!bid.dealId && x.privateAuction) return { reason: 'private_auction', bid };
+  const badv = x.badv.map((d) => d.toLowerCase());
+  if (bid.adomain.some((d) => badv.includes(d))) return { reason: 'blocked_adomain', bid };
+  if (blockedCategory(bid.cat, x.bcat)) return { reason: 'blocked_category', bid };
+  return bid;
 }
 
 /** The best valid bid of a parsed response, or why there is none. */
@@ -132,6 +135,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   const bidid = str(body.bidid, 128);
   let best: OrtbBid | null = null;
   let refusal = '';
+  let refused: OrtbBid | undefined;
   for (const seatbid of body.seatbid) {
     if (!isObj(seatbid) || !Array.isArray(seatbid.bid)) {
       refusal ||= 'invalid_response';
@@ -140,10 +144,14 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
     const seat = str(seatbid.seat, 128);
     for (const raw of seatbid.bid) {
       const bid = readBid(raw, seat, bidid, x);
-      if (typeof bid === 'string') refusal ||= bid;
-      else if (!best || bid.priceCpm > best.priceCpm) best = bid;
+      if ('reason' in bid) {
+        if (!refusal) {
+          refusal = bid.reason;
+          refused = bid.bid;
+        }
+      } else if (!best || bid.priceCpm > best.priceCpm) best = bid;
     }
   }
   if (best) return { ok: true, bid: best };
-  return { ok: false, reason: refusal || 'no_bid' };
+  return refused ? { ok: false, reason: refusal, refused } : { ok: false, reason: refusal || 'no_bid' };
 }

@@ -91,4 +91,28 @@ describe('win, loss and billing notices', () => {
     settleProgrammatic(served.ctx, served.fates, served.winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
     expect(fired.some((u) => u.includes('/win/'))).toBe(false);
   });
+  it('tells a bid refused for what it is why, with no minimum to win: its advertiser, category, media, markup or deal', () => {
+    const ctx = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+    const win = ortbBid('win', 5_000_000);
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    const reasons = ['blocked_adomain', 'blocked_category', 'wrong_media', 'no_markup', 'bad_adm_not_vast', 'deal_not_offered', 'private_auction', 'timeout_unknown_reason'];
+    const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_000_000 }];
+    reasons.forEach((reason, i) => {
+      recordOffer(ctx, { source: 'rtb_tag', id: 10 + i, bid: ortbBid(reason, 9_000_000), floorCpm: 1_000_000 });
+      fates.push({ ...fate(10 + i, 'no_fill', 0), reason });
+    });
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, fate: fates[0]! };
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired.filter((u) => u.includes('/loss/'))).toEqual([
+      'https://d.example/loss/blocked_adomain?l=205&m=&p=',
+      'https://d.example/loss/blocked_category?l=209&m=&p=',
+      'https://d.example/loss/wrong_media?l=204&m=&p=',
+      'https://d.example/loss/no_markup?l=7&m=&p=',
+      'https://d.example/loss/bad_adm_not_vast?l=3&m=&p=',
+      'https://d.example/loss/deal_not_offered?l=4&m=&p=',
+      'https://d.example/loss/private_auction?l=4&m=&p=',
+      // a no-fill that is not about the bid (here an unknown reason) tells nothing
+    ]);
+  });
 });

@@ -24,24 +24,36 @@ import { type OrtbMarkup } from './ortbMarkup.js';
  *   impression counts (a replayed impression bills nothing), with `${AUCTION_IMP_TS}` the event's time.
  * - lurl, the loss notice: fired for bids that lost (to a higher bid, 102), fell below the floor
  *   (100; a deal's floor, 101) or were refused for what their ad is (advertiser 205, category 209,
- *   attribute 210, media type 204, length 200), with `${AUCTION_MIN_TO_WIN}` and `${AUCTION_LOSS}`.
+ *   attribute 210, media type 204, length 200) or for what the bid is (the wrong media type 204, no
+ *   markup 7, an unreadable VAST in adm 3, a deal not offered or none in a private auction 4), with
+ *   `${AUCTION_MIN_TO_WIN}` (empty for a refused bid: no price would have won) and `${AUCTION_LOSS}`.
  * A test decision ("Test this tag") fires nothing and bills nothing: its token is marked test, and /ev
  * fires no billing notice for it either.
  */
 export const LOSS_REASON = {
-  won: 0, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102,
+  won: 0, invalidBidResponse: 3, invalidDealId: 4, missingMarkup: 7, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102,
   // "Creative Filtered" (OpenRTB 3.0's loss reason list, which 2.6's ${AUCTION_LOSS} refers to)
   creativeFiltered: 200, incorrectCreativeFormat: 204, advertiserExclusions: 205, categoryExclusions: 209, attributeExclusions: 210,
 } as const;
 
-/** A bid refused for what its ad is (demand/openrtbCall.ts, impFit.ts demandAdRefusal): its loss reason. */
-const FILTERED: Readonly<Record<string, number>> = {
+/**
+ * A bid refused for what it is: its loss reason. For what its ad is (impFit.ts demandAdRefusal, and
+ * the bid's own adomain and cat: openrtb/bidResponseReader.ts), and for what the bid is (the reader:
+ * the wrong media type, no markup, an unreadable VAST in adm, a deal we did not offer, no deal in a
+ * private auction).
+ */
+const REFUSED: Readonly<Record<string, number>> = {
   blocked_adomain: LOSS_REASON.advertiserExclusions,
   blocked_category: LOSS_REASON.categoryExclusions,
   blocked_attribute: LOSS_REASON.attributeExclusions,
   mime_not_allowed: LOSS_REASON.incorrectCreativeFormat,
   duration_not_allowed: LOSS_REASON.creativeFiltered,
+  wrong_media: LOSS_REASON.incorrectCreativeFormat,
+  no_markup: LOSS_REASON.missingMarkup,
+  deal_not_offered: LOSS_REASON.invalidDealId,
+  private_auction: LOSS_REASON.invalidDealId,
 };
+const refusalLoss = (reason: string): number | null => REFUSED[reason] ?? (reason.startsWith('bad_adm_') ? LOSS_REASON.invalidBidResponse : null);
 
 type OrtbBid = Bid & { markup: OrtbMarkup };
 
@@ -112,7 +124,7 @@ function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): v
 
 function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
   if (fate?.fate === 'lost') return LOSS_REASON.lostToHigherBid;
-  if (fate?.fate === 'no_fill') return FILTERED[fate.reason ?? ''] ?? null;
+  if (fate?.fate === 'no_fill') return refusalLoss(fate.reason ?? '');
   if (fate?.fate === 'below_floor') return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
   return null;
 }
@@ -129,9 +141,9 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
     const loss = lossOf(fate, o.bid);
     if (loss === null) continue;
     // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor;
-    // a bid filtered for its ad could not win at any price
+    // a bid refused for what it is could not win at any price
     const toWin = winner ? winner.clearingCpm : o.floorCpm;
-    const filtered = loss >= LOSS_REASON.creativeFiltered;
+    const filtered = fate?.fate === 'no_fill';
     const macros: MacroValues = {
       ...baseMacros(m),
       AUCTION_LOSS: String(loss),
