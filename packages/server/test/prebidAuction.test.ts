@@ -4,6 +4,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidResponse } from '@adplane/shared';
 import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
+import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/prebid/prebidEntries.js';
 
 /**
  * POST /openrtb2/auction as Prebid.js's prebidServerBidAdapter calls it (the request below is the
@@ -397,7 +398,8 @@ forEachStore((t) => {
       const cacheId = onlyBid(body).ext.prebid.cache!.bids!.cacheId;
       const big = `<VAST>${'x'.repeat(90_000)}</VAST>`;
       for (let i = 0; i < 100; i++) {
-        const res = await app.inject({ method: 'POST', url: '/cache', payload: JSON.stringify({ puts: [{ type: 'xml', value: big }, { type: 'xml', value: big }] }) });
+        // (from many addresses: one address alone is held to CACHE_WRITES_PER_ADDRESS, below)
+        const res = await app.inject({ method: 'POST', url: '/cache', remoteAddress: `198.51.100.${i}`, payload: JSON.stringify({ puts: [{ type: 'xml', value: big }, { type: 'xml', value: big }] }) });
         expect(res.statusCode).toBe(200);
       }
       expect((await app.inject({ method: 'GET', url: `/cache?uuid=${cacheId}` })).statusCode).toBe(200);
@@ -420,6 +422,19 @@ forEachStore((t) => {
       expect(res.headers['access-control-allow-origin']).toBe(PAGE);
       // still the documents of the tests before (2, then a flood of 200: 36 MB, more than the auction's 32 MB store holds): a refused request stores none of its puts
       expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 202\n/);
+    });
+
+    it('holds one address to CACHE_WRITES_PER_ADDRESS writes in 10 s (429, Retry-After), whatever X-Device-IP it names; others write on', async () => {
+      const post = (remoteAddress: string, headers: Record<string, string> = {}) =>
+        app.inject({ method: 'POST', url: '/cache', remoteAddress, headers: { origin: PAGE, ...headers }, payload: '{"puts":[{"type":"xml","value":"<VAST/>"}]}' });
+      for (let i = 0; i < CACHE_WRITES_PER_ADDRESS; i++) expect((await post('192.0.2.7', { 'x-device-ip': `10.9.9.${i}` })).statusCode).toBe(200);
+      const limited = await post('192.0.2.7', { 'x-device-ip': '10.9.9.200' });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['retry-after']).toBe('10');
+      expect(limited.headers['access-control-allow-origin']).toBe(PAGE);
+      expect(limited.body).toMatch(/more than 30 cache writes from this address/);
+      expect((await post('192.0.2.8')).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="rate_limited"\} 1\n/);
     });
 
     it('answers the same from the raw server, cross-origin', async () => {

@@ -5,10 +5,11 @@ import { type Edge } from '../edgePlugin.js';
 import { sendMaybeGzipped } from '../openrtb/compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
-import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
+import { clientAddress, connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
+import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 
@@ -47,6 +48,14 @@ const DOCUMENT_ONLY: Record<string, string> = { 'content-security-policy': "sand
  * render.
  */
 export const CLIENT_CACHE_BOUNDS = { maxEntries: 2000, maxBytes: 8 * 1024 * 1024 };
+
+/**
+ * POST /cache requests one client address may make in 10 s (each storing up to MAX_PUTS documents),
+ * per edge process: a page's Prebid.js writes a few per auction; past this, 429 with Retry-After,
+ * so that one address cannot push everyone else's documents out of the store in a few seconds.
+ */
+export const CACHE_WRITES_PER_ADDRESS = 30;
+const CACHE_WRITE_WINDOW_MS = 10_000;
 
 /**
  * AMP's CORS: the runtime names the page's origin in `__amp_source_origin`, and reads the answer
@@ -136,11 +145,21 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
 
   const writes = app.metrics.counter('adplane_prebid_cache_writes_total', 'Documents stored through POST /cache (Prebid Cache clients), by result', ['result']);
 
+  const writeRate = new RequestRateCounter({ maxPerDevice: CACHE_WRITES_PER_ADDRESS, maxPerIpUa: CACHE_WRITES_PER_ADDRESS, windowMs: CACHE_WRITE_WINDOW_MS, maxKeys: 100_000 });
+
   async function store(req: EdgeRequest, res: EdgeResponse): Promise<void> {
     const refuse = (message: string) => {
       writes.inc({ result: 'invalid' });
       send(req, res, 400, 'text/plain; charset=utf-8', `${message}\n`);
     };
+    // the connection's address (behind a trusted proxy, the one it names), never a header the caller sets itself
+    if (writeRate.exceeds(clientAddress(req, deps.trustProxy), Date.now(), CACHE_WRITES_PER_ADDRESS)) {
+      writes.inc({ result: 'rate_limited' });
+      req.resume();
+      return send(req, res, 429, 'text/plain; charset=utf-8', `more than ${CACHE_WRITES_PER_ADDRESS} cache writes from this address in ${CACHE_WRITE_WINDOW_MS / 1000} s: try again later\n`, {
+        'retry-after': String(CACHE_WRITE_WINDOW_MS / 1000),
+      });
+    }
     const body = await readJsonBody(req, MAX_BODY_BYTES);
     if (!body.ok) return refuse(BODY_REASONS[body.reason] ?? body.reason);
     const read = readCachePuts(body.value);
