@@ -45,6 +45,8 @@ export interface DecisionOutcome {
   trace: DecisionTrace;
   /** The filled decision's id (what delivery control reserved under), null when nothing filled. */
   decisionId: string | null;
+  /** An ad pod's answer (vast/adPod.ts): every filled slot's decision id, the first one's included. */
+  podDecisionIds?: readonly string[];
 }
 
 /** Dimensions of the request itself (every row of this decision carries them). */
@@ -338,7 +340,8 @@ export function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, 
   return o instanceof Promise ? o.then((done) => rendered(deps, done)) : rendered(deps, o);
 }
 
-function rendered(deps: EdgeDeps, o: AdOutcome): DecisionOutcome {
+/** An outcome as the VAST entry point answers it: the winner's document in the channel's version, or the empty one. */
+export function rendered(deps: EdgeDeps, o: AdOutcome): DecisionOutcome {
   if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace, decisionId: null };
   if (!o.winner) return { status: o.status, xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token), trace: o.trace, decisionId: null };
   const xml = withImpressionPixels(winnerDocument(o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);

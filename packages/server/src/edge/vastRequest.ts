@@ -5,6 +5,7 @@ import { buildRequestContext, type ConnectionFacts } from './request/context.js'
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
+import { decidePod, podAsked } from './vast/adPod.js';
 import { type SnapChannel } from './snapshot/types.js';
 import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
 
@@ -62,7 +63,9 @@ export function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string,
     const ctx = buildRequestContext(queryObject(search), connectionFacts(req, deps.trustProxy), Date.now(), deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
-    const outcome = decide(deps, uid, ctx, channel ? { ...options, channel } : options);
+    const decideOptions = channel ? { ...options, channel } : options;
+    // an ad break asked for (pod_max_ads > 1): a pod of ads, each slot decided in turn (vast/adPod.ts)
+    const outcome = podAsked(ctx) ? decidePod(deps, uid, ctx, decideOptions) : decide(deps, uid, ctx, decideOptions);
     return outcome instanceof Promise ? outcome.catch((error: unknown) => failed(deps, error)) : outcome;
   } catch (error) {
     return failed(deps, error);
@@ -107,7 +110,8 @@ function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, 
   if (req.socket?.destroyed) {
     // the player hung up while demand answered: no ad will play, so what delivery control reserved
     // for this decision goes back now instead of holding the budget for the reservation's lifetime
-    if (outcome?.decisionId) deps.pacing.delivery.release(outcome.decisionId);
+    if (outcome?.podDecisionIds) for (const id of outcome.podDecisionIds) deps.pacing.delivery.release(id);
+    else if (outcome?.decisionId) deps.pacing.delivery.release(outcome.decisionId);
     return;
   }
   const status = outcome?.status ?? 200;

@@ -109,4 +109,20 @@ export interface DecisionTrace {
   winner: SourceFate | null;
   totalMs: number;
   snapshotVersion: number;
+  /**
+   * An ad pod (the player asked for more than one ad): each slot decided, in order, the first one
+   * being this trace's own. Absent for a single ad.
+   */
+  pod?: PodSlotTrace[];
+}
+
+/** One slot of an ad pod: its result, the winner that filled it, and the seconds of the pod left before it. */
+export interface PodSlotTrace {
+  sequence: number;
+  result: string;
+  winner: SourceFate | null;
+  /** The length the slot allowed (the pod's seconds left, within max_dur): 0 when neither was stated. */
+  maxDurationS: number;
+  /** The winner's length, seconds (0: not known). */
+  durationS: number;
 }

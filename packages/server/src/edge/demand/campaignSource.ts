@@ -4,7 +4,7 @@ import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snaps
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
-import { lengthFits, ortbCreativeFits } from '../openrtb/impFit.js';
+import { lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow
@@ -91,9 +91,14 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
     const rule = refusal(campaign.targeting, ctx);
     if (rule) return explain ? `targeting.${rule}` : REFUSED;
   }
+  // a later slot of an ad pod: not a campaign, nor an advertiser, the pod already has
+  if (ctx.pod && (ctx.pod.campaigns.has(campaign.id) || (campaign.advertiserId > 0 && ctx.pod.advertisers.has(campaign.advertiserId)))) return 'pod_separation';
   const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, ctx);
   if (budget) return budget;
-  return pickCreative(campaign, req.channel, ctx) ?? 'no_fitting_creative';
+  const creative = pickCreative(campaign, req.channel, ctx);
+  if (!creative) return 'no_fitting_creative';
+  if (ctx.pod && podRepeats(ctx.pod, creative.adomain, creative.mediaFiles[0]?.url ?? creative.vastUrl)) return 'pod_separation';
+  return creative;
 }
 
 /** Refusals reported for one request (candidates() runs to its end synchronously: one scratch serves every request). */

@@ -2,7 +2,7 @@ import { type BidRequest, type Imp } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { adomainOf, type DemandInline, iabCodesOf, readVastAnswer } from '../demand/vastAnswer.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
-import { demandAdRefusal as refusalIn } from './impFit.js';
+import { demandAdRefusal as refusalIn, podRepeats } from './impFit.js';
 
 /** The ad against an OpenRTB impression: the request context an inbound /rtb or Prebid call makes. */
 const demandAdRefusal = (ad: DemandInline, imp: Imp, request: BidRequest) =>
@@ -46,5 +46,13 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:20'), imp({ rqddurs: [15, 30] }), request())).toBe('duration_not_allowed');
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'video/webm'), imp({ mimes: ['video/mp4'] }), request())).toBe('mime_not_allowed');
     expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7</Category>`, '00:00:05', '00:01:00', 'video/webm'), imp({}), request())).toBeNull();
+  });
+
+  it('tells an ad that repeats, in an ad pod, an advertiser (a subdomain too) or the video an earlier slot has', () => {
+    const pod = { campaigns: new Set<number>(), advertisers: new Set<number>(), domains: ['brand.example'], media: new Set(['https://cdn.example/a.mp4']) };
+    expect(podRepeats(pod, ['shop.Brand.example'], '')).toBe(true);
+    expect(podRepeats(pod, ['notbrand.example'], 'https://cdn.example/b.mp4')).toBe(false);
+    expect(podRepeats(pod, [], 'https://cdn.example/a.mp4')).toBe(true);
+    expect(podRepeats({ ...pod, domains: [], media: new Set() }, ['brand.example'], 'https://cdn.example/a.mp4')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { adomainOf, type DemandInline, iabCodesOf } from '../demand/vastAnswer.js';
-import { type RequestContext } from '../request/context.js';
+import { type PodSoFar, type RequestContext } from '../request/context.js';
 import { type SnapCreative } from '../snapshot/types.js';
 import { type VastVersion } from '../vast/vastVersion.js';
 
@@ -78,6 +78,16 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
 }
 
 /**
+ * Whether an ad would repeat, in an ad pod, an advertiser (one of `domains`, a subdomain counting as
+ * its domain) or the video (`media`: its first file, or its VAST URL) of an ad the pod already has.
+ */
+export function podRepeats(pod: PodSoFar, domains: readonly string[], media: string): boolean {
+  if (media && pod.media.has(media)) return true;
+  if (pod.domains.length) for (const d of domains) if (domainBlocked(d.toLowerCase(), pod.domains)) return true;
+  return false;
+}
+
+/**
  * Whether a video of `seconds` is a length the player takes (its tag's min_dur and max_dur; a bound
  * not stated, or a length not known, refuses nothing).
  */
@@ -106,12 +116,14 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
  *   take, or no media file of a type it plays (video.mimes);
  * - a VAST tag call: a length its player does not take (min_dur, max_dur);
  * - always: an advertiser domain in `blockedDomains` (the channel's and the source's creative lists,
- *   what our own creatives are refused by and exchanges are sent as badv).
+ *   what our own creatives are refused by and exchanges are sent as badv);
+ * - in a later slot of an ad pod: an advertiser or a video the pod already has (podRepeats).
  * A request that states nothing refuses nothing.
  */
 export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[]): string | null {
   const domains = adomainOf(ad);
   if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
+  if (ctx.pod && podRepeats(ctx.pod, domains, ad.mediaFiles[0]?.url ?? '')) return 'pod_separation';
   if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';
   const { request, imp } = ctx.ortb;
   const { badv, bcat } = request;

@@ -29,6 +29,20 @@ export interface RequestContext {
    * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
    */
   ortb?: { request: BidRequest; imp: Imp };
+  /** A slot of an ad pod after the first: what the ads before it took (vast/adPod.ts). Absent otherwise. */
+  pod?: PodSoFar;
+}
+
+/**
+ * What a pod's earlier slots were filled with, so that a later slot repeats none of it: not the
+ * same campaign, nor the same advertiser (ours by id, a demand's by its <Advertiser> domain), nor
+ * the same video twice (competitive separation within an ad break, as CTV players expect).
+ */
+export interface PodSoFar {
+  campaigns: Set<number>;
+  advertisers: Set<number>;
+  domains: string[];
+  media: Set<string>;
 }
 
 export interface ConnectionFacts {

@@ -33,6 +33,12 @@ export interface TagQuery {
   /** The ad lengths the player takes, in seconds (0: not stated): a video shorter or longer does not serve. */
   minDuration: number;
   maxDuration: number;
+  /**
+   * An ad pod (CTV's ad break): how many ads the player takes at most, and their total length in
+   * seconds (0: not stated). More than one ad asked: the answer is a pod (vast/adPod.ts).
+   */
+  podMaxAds: number;
+  podMaxDuration: number;
 }
 
 /** Query parameter names per field, first match wins (short names first: they are what our tags print). */
@@ -63,6 +69,8 @@ const NAMES = {
   schain: ['schain'],
   minDuration: ['min_dur', 'min_duration', 'minduration'],
   maxDuration: ['max_dur', 'max_duration', 'maxduration'],
+  podMaxAds: ['pod_max_ads', 'pod_size', 'podsize', 'max_ads'],
+  podMaxDuration: ['pod_max_dur', 'pod_max_duration', 'pod_dur', 'pod_duration', 'poddur'],
 } as const;
 
 const MAX_TEXT = 2048;
@@ -147,5 +155,7 @@ export function readTagQuery(query: RawQuery): TagQuery {
     schain: values[F.schain]!,
     minDuration: int(values[F.minDuration]!, 3600),
     maxDuration: int(values[F.maxDuration]!, 3600),
+    podMaxAds: int(values[F.podMaxAds]!, 1000),
+    podMaxDuration: int(values[F.podMaxDuration]!, 7200),
   };
 }

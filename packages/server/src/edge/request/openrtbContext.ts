@@ -75,6 +75,8 @@ export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
     // what an OpenRTB impression takes is read from it where it applies (openrtb/impFit.ts)
     minDuration: 0,
     maxDuration: 0,
+    podMaxAds: 0,
+    podMaxDuration: 0,
   };
 }
 

@@ -59,6 +59,7 @@ const REASONS: Record<string, string> = {
   too_many_wrappers: 'too many wrappers in a row',
   wrapper_not_allowed: 'a wrapper allowed no further wrapper, and another followed',
   blocked_adomain: 'its advertiser is blocked here',
+  pod_separation: 'an earlier ad of the same ad break has its advertiser, its campaign or its video',
   blocked_category: 'its ad category is blocked here',
   blocked_attribute: 'it is skippable, which the impression blocks',
   duration_not_allowed: 'its length is not one the player takes',

@@ -1,0 +1,100 @@
+import { type PodSlotTrace } from '@adplane/shared';
+import { type AdOutcome, type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
+import { type AdMarkup } from '../demand/demandSource.js';
+import { adomainOf } from '../demand/vastAnswer.js';
+import { type PodSoFar, type RequestContext } from '../request/context.js';
+
+/**
+ * An ad pod: the ads of one ad break, asked for in one VAST request (`pod_max_ads`, and the break's
+ * length `pod_max_dur`), answered as one document whose ads carry their `sequence` (VAST 3.0 and
+ * later: the player plays them in order). Each slot is a decision of its own, made after the one
+ * before it, so that it knows what the pod already holds:
+ * - its length fits what is left of the break (and the player's own `max_dur`);
+ * - it repeats no campaign, no advertiser (ours by id, a demand's by its <Advertiser> domain) and no
+ *   video of an earlier slot (competitive separation within the break: `pod_separation`);
+ * - the slots share the channel's timeout: a slot that would start past it is not decided.
+ * The pod ends at its first slot that does not fill, or when the break is full. Each slot is
+ * counted as an ad request of its own, with its own token, so every ad's events and revenue are
+ * reported as for a single ad. A VAST 2.0 channel (no pods in 2.0) and a display channel answer
+ * one ad.
+ */
+export const MAX_POD_ADS = 10;
+
+/** Whether a VAST request asks for a pod (more than one ad) rather than one ad. */
+export const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;
+
+/** The length of an ad in seconds (0: not known, such as a VAST wrapper of ours). */
+function adSeconds(markup: AdMarkup): number {
+  if (markup.kind === 'campaign') return markup.creative.format === 'video' ? markup.creative.duration : 0;
+  if (markup.kind === 'vast') return markup.ad.duration;
+  return markup.vast?.kind === 'inline' ? markup.vast.duration : 0;
+}
+
+/** What a filled slot adds to the pod: its campaign, advertiser, domains and video. */
+function remember(pod: PodSoFar, o: AdOutcome): void {
+  const bid = o.winner!.bid;
+  const markup = bid.markup;
+  if (bid.campaignId) pod.campaigns.add(bid.campaignId);
+  if (bid.advertiserId) pod.advertisers.add(bid.advertiserId);
+  if (markup.kind === 'campaign') {
+    pod.domains.push(...markup.creative.adomain.map((d) => d.toLowerCase()));
+    const media = markup.creative.mediaFiles[0]?.url ?? markup.creative.vastUrl;
+    if (media) pod.media.add(media);
+  } else if (markup.kind === 'vast') {
+    pod.domains.push(...adomainOf(markup.ad));
+    const media = markup.ad.mediaFiles[0]?.url;
+    if (media) pod.media.add(media);
+  } else {
+    pod.domains.push(...markup.adomain);
+    const media = markup.vast?.kind === 'inline' ? markup.vast.mediaFiles[0]?.url : undefined;
+    if (media) pod.media.add(media);
+  }
+}
+
+/** One document of the filled slots' ads, in order, each with its `sequence`. */
+function podDocument(documents: readonly string[]): string {
+  const first = documents[0]!;
+  const head = first.slice(0, first.indexOf('<Ad '));
+  let ads = '';
+  documents.forEach((xml, i) => {
+    const start = xml.indexOf('<Ad ');
+    ads += `<Ad sequence="${i + 1}"${xml.slice(start + 3, xml.lastIndexOf('</Ad>') + 5)}`;
+  });
+  return `${head}${ads}</VAST>`;
+}
+
+/** The pod's answer for a VAST request that asks for one (podAsked). */
+export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+  const channel = options.channel ?? deps.snapshot()?.channelsByUid.get(channelUid);
+  if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
+  const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);
+  const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
+  const pod: PodSoFar = { campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() };
+  const { maxDuration, minDuration, podMaxDuration } = ctx.query;
+  let left = podMaxDuration > 0 ? podMaxDuration : Infinity;
+  const filled: DecisionOutcome[] = [];
+  const traces: PodSlotTrace[] = [];
+  let first: DecisionOutcome | null = null;
+  for (let sequence = 1; sequence <= slots; sequence++) {
+    const allowed = Math.min(maxDuration > 0 ? maxDuration : Infinity, left);
+    // the break has no room left for an ad the player takes; or the channel's time is up
+    if (allowed < Math.max(minDuration, 1) || (sequence > 1 && Date.now() >= deadline)) break;
+    const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
+    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline });
+    const answer = rendered(deps, o);
+    first ??= answer;
+    const seconds = o.winner ? adSeconds(o.winner.bid.markup) : 0;
+    traces.push({ sequence, result: o.result, winner: o.trace.winner, maxDurationS: Number.isFinite(allowed) ? allowed : 0, durationS: seconds });
+    if (!o.winner) break;
+    filled.push(answer);
+    remember(pod, o);
+    // an ad of unknown length takes what is left of a break of stated length
+    left = seconds > 0 ? left - seconds : podMaxDuration > 0 ? 0 : left;
+  }
+  // (no slot decided: the break is shorter than any ad the player takes; one ad, refused as it would be)
+  if (!first) return decide(deps, channelUid, ctx, options);
+  const head = first;
+  head.trace.pod = traces;
+  if (filled.length <= 1) return head;
+  return { status: 200, xml: podDocument(filled.map((f) => f.xml)), trace: head.trace, decisionId: head.decisionId, podDecisionIds: filled.map((f) => f.decisionId!) };
+}

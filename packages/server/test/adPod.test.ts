@@ -1,0 +1,131 @@
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { startDemandServer, type DemandServer } from './demandServers.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { clientAds, schemaErrors } from './vastSchema.js';
+
+/**
+ * Ad pods through the real app (edge/vast/adPod.ts): a VAST request asking for an ad break
+ * (`pod_max_ads`, `pod_max_dur`) gets one document of several ads in sequence, each its own
+ * decision, none repeating a campaign, an advertiser or a video of the break, all within its length.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const US_IP = '8.8.8.8';
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let demand: DemandServer;
+  let cookie: string;
+  const ids: Record<string, { id: number; uid: string }> = {};
+
+  async function create(name: string, kind: string, body: Record<string, unknown>) {
+    ids[name] = await createAs(app, cookie, kind, body);
+    return ids[name]!;
+  }
+  const spot = (name: string, seconds: number, adomain: string) =>
+    create(name, 'creatives', {
+      name, format: 'video', videoSource: 'media', approval: 'approved', adomain: [adomain],
+      mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: seconds, width: 640, height: 360, bitrate: 800 }],
+    });
+  const debug = async (uid: string, query: string) => {
+    const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { status: number; vast: string; trace: DecisionTrace };
+  };
+  const sequences = (xml: string) => [...xml.matchAll(/<Ad sequence="(\d+)"/g)].map((m) => Number(m[1]));
+  const media = (xml: string) => [...xml.matchAll(/cdn\.example\.com\/(\w+)\.mp4/g)].map((m) => m[1]);
+
+  beforeAll(async () => {
+    demand = await startDemandServer();
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    const advertiser = (name: string) => create(name, 'advs', { name: `${name} (pods)`, username: `${name}-pods-${t.dialect}`, email: `${name}-pods@example.com`, password: 'correct horse battery' });
+    const acme = await advertiser('acme');
+    const globex = await advertiser('globex');
+    // bids: acme's two campaigns first, then globex, then a 30 s spot of a third brand
+    await create('acmeHigh', 'campaigns', { name: 'Acme high', startDate: day(-1), bidCpm: 20_000_000, advertiserId: acme.id, creativeIds: [(await spot('acmeOne', 15, 'acme.example')).id] });
+    await create('acmeLow', 'campaigns', { name: 'Acme low', startDate: day(-1), bidCpm: 19_000_000, advertiserId: acme.id, creativeIds: [(await spot('acmeTwo', 15, 'acme.example')).id] });
+    await create('globexCamp', 'campaigns', { name: 'Globex', startDate: day(-1), bidCpm: 18_000_000, advertiserId: globex.id, creativeIds: [(await spot('globexOne', 15, 'globex.example')).id] });
+    await create('long', 'campaigns', { name: 'Initech long', startDate: day(-1), bidCpm: 17_000_000, creativeIds: [(await spot('initechLong', 30, 'initech.example')).id] });
+    await create('pod', 'channels', { name: 'CTV pods', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000 });
+    await create('pod3', 'channels', { name: 'CTV pods (VAST 3)', vastVersion: '3.0', demandMode: 'auction', timeoutMs: 2000 });
+    await create('pod2', 'channels', { name: 'Old player (VAST 2)', vastVersion: '2.0', demandMode: 'auction', timeoutMs: 2000 });
+    // a demand tag whose every answer is the same video, above every campaign: it may fill one slot only
+    const tag = await create('tag', 'tags', { name: 'Same spot demand', vastUrl: `${demand.url}/inline?price=30&duration=10`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
+    await create('withTag', 'channels', { name: 'CTV pods with demand', vastVersion: '4.1', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
+    await app.edge.snapshots.rebuild();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await demand?.close();
+  });
+
+  it('answers an ad break with its ads in sequence, no advertiser twice, within the break\'s length; XSD-valid and read by a VAST client', async () => {
+    const { vast: xml, trace } = await debug(ids.pod!.uid, '&pod_max_ads=4&pod_max_dur=60');
+    expect(schemaErrors('4.2', xml)).toBe('');
+    expect(sequences(xml)).toEqual([1, 2, 3]);
+    // acme's second campaign is left out (acme is in the break); initech's 30 s fits the 30 s left
+    expect(media(xml)).toEqual(['acmeOne', 'globexOne', 'initechLong']);
+    const ads = clientAds(xml).ads as { sequence: number | null; impressionURLTemplates: { url: string }[] }[];
+    expect(ads.map((a) => Number(a.sequence))).toEqual([1, 2, 3]);
+    // each ad its own decision: its own token in its trackers
+    const tokens = ads.map((a) => new URL(a.impressionURLTemplates[0]!.url).searchParams.get('t'));
+    expect(new Set(tokens).size).toBe(3);
+    expect(trace.pod!.map((s) => [s.sequence, s.result, s.winner?.id, s.maxDurationS, s.durationS])).toEqual([
+      [1, 'filled', ids.acmeHigh!.id, 60, 15],
+      [2, 'filled', ids.globexCamp!.id, 45, 15],
+      [3, 'filled', ids.long!.id, 30, 30],
+    ]);
+    // the break is full: no fourth slot was decided
+    expect(trace.pod).toHaveLength(3);
+  });
+
+  it('stops at the break\'s length and at the ads asked; counts each ad\'s impression', async () => {
+    const short = await debug(ids.pod!.uid, '&pod_max_ads=4&pod_max_dur=35');
+    expect(media(short.vast)).toEqual(['acmeOne', 'globexOne']);
+    // the third slot had 5 s left: no ad that short, and the break ends there
+    expect(short.trace.pod!.map((s) => [s.result, s.maxDurationS])).toEqual([['filled', 35], ['filled', 20], ['no_demand', 5]]);
+    const two = await debug(ids.pod!.uid, '&pod_max_ads=2');
+    expect(media(two.vast)).toEqual(['acmeOne', 'globexOne']);
+    // one ad asked is the plain answer: no sequence, no pod in the trace
+    const one = await debug(ids.pod!.uid, '&pod_max_ads=1');
+    expect(sequences(one.vast)).toEqual([]);
+    expect(one.trace.pod).toBeUndefined();
+
+    // each ad's impression beacon counts: the player fires one per ad
+    await app.edge.flush();
+    const before = app.edge.counters.pending;
+    const res = await app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    const ads = clientAds(res.body).ads as { impressionURLTemplates: { url: string }[] }[];
+    expect(ads).toHaveLength(3);
+    for (const ad of ads) {
+      const url = new URL(ad.impressionURLTemplates[0]!.url);
+      expect((await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
+    }
+    expect(app.edge.counters.pending).toBeGreaterThan(before);
+  });
+
+  it('answers pods in VAST 3.0, and one ad to a VAST 2.0 channel (pods came with 3.0)', async () => {
+    const v3 = await app.inject({ method: 'GET', url: `/vast/${ids.pod3!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    expect(schemaErrors('3.0', v3.body)).toBe('');
+    expect(sequences(v3.body)).toEqual([1, 2, 3]);
+    const v2 = await app.inject({ method: 'GET', url: `/vast/${ids.pod2!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3` });
+    expect(schemaErrors('2.0', v2.body)).toBe('');
+    expect(sequences(v2.body)).toEqual([]);
+    expect(media(v2.body)).toEqual(['acmeOne']);
+  });
+
+  it("lets a demand tag fill one slot, and refuses its same video in the next (pod_separation), where a campaign fills", async () => {
+    const { vast: xml, trace } = await debug(ids.withTag!.uid, '&pod_max_ads=3&pod_max_dur=60');
+    expect(schemaErrors('4.1', xml)).toBe('');
+    expect(sequences(xml)).toEqual([1, 2, 3]);
+    expect(xml.indexOf(`${demand.url}/media/spot.mp4`)).toBeGreaterThan(0);
+    expect(xml.split(`${demand.url}/media/spot.mp4`)).toHaveLength(2);
+    expect(trace.pod!.map((s) => s.winner?.source)).toEqual(['vast_tag', 'campaign', 'campaign']);
+    // the trace of the first slot is the answer's own; the tag's refusal in the second is counted with its reason
+    expect(trace.winner).toMatchObject({ source: 'vast_tag', id: ids.tag!.id });
+    expect(trace.pod![0]!.durationS).toBe(10);
+  });
+});
