@@ -2,6 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
+import { startTestBidders, type TestBidders } from './testBidders.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
@@ -16,6 +17,7 @@ const US_IP = '8.8.8.8';
 forEachStore((t) => {
   let app: FastifyInstance;
   let demand: DemandServer;
+  let bidders: TestBidders;
   let cookie: string;
   const ids: Record<string, { id: number; uid: string }> = {};
 
@@ -38,6 +40,7 @@ forEachStore((t) => {
 
   beforeAll(async () => {
     demand = await startDemandServer();
+    bidders = await startTestBidders();
     app = await buildTestApp(t.store);
     cookie = await login(app, 'demand');
     const advertiser = (name: string) => create(name, 'advs', { name: `${name} (pods)`, username: `${name}-pods-${t.dialect}`, email: `${name}-pods@example.com`, password: 'correct horse battery' });
@@ -54,12 +57,15 @@ forEachStore((t) => {
     // a demand tag whose every answer is the same video, above every campaign: it may fill one slot only
     const tag = await create('tag', 'tags', { name: 'Same spot demand', vastUrl: `${demand.url}/inline?price=30&duration=10`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
     await create('withTag', 'channels', { name: 'CTV pods with demand', vastVersion: '4.1', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
+    const rtb = await create('rtb', 'tags', { name: 'Pod RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=pod&price=40`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
+    await create('withRtb', 'channels', { name: 'CTV pods with RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: rtb.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
   afterAll(async () => {
     await app?.close();
     await demand?.close();
+    await bidders?.close();
   });
 
   it('answers an ad break with its ads in sequence, no advertiser twice, within the break\'s length; XSD-valid and read by a VAST client', async () => {
@@ -127,5 +133,19 @@ forEachStore((t) => {
     // the trace of the first slot is the answer's own; the tag's refusal in the second is counted with its reason
     expect(trace.winner).toMatchObject({ source: 'vast_tag', id: ids.tag!.id });
     expect(trace.pod![0]!.durationS).toBe(10);
+  });
+
+  it('asks OpenRTB demand for one ad of the pod: the pod id, the slot position it can count on, the length the slot allows', async () => {
+    const { vast: xml, trace } = await debug(ids.withRtb!.uid, '&pod_max_ads=3&pod_max_dur=70');
+    expect(schemaErrors('4.2', xml)).toBe('');
+    // the bid's video (10 s) fills the first slot; its same video is refused in the next ones
+    expect(trace.pod!.map((s) => s.winner?.source)).toEqual(['rtb_tag', 'campaign', 'campaign']);
+    const videos = bidders.requestsOf('pod').slice(-3).map((r) => r.body.imp[0]!.video!);
+    expect(videos.map((v) => [v.slotinpod, v.maxduration])).toEqual([[1, 70], [0, 60], [-1, 45]]);
+    expect(new Set(videos.map((v) => v.podid)).size).toBe(1);
+    expect(videos[0]!.podid).toMatch(/^[0-9a-f-]{36}$/);
+    // the refused bids hear why (205: advertiser exclusions, the nearest of OpenRTB's loss reasons)
+    await bidders.waitForNotices('/notice/loss', 2);
+    expect(bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['205', '205']);
   });
 });

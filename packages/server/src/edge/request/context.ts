@@ -39,6 +39,11 @@ export interface RequestContext {
  * the same video twice (competitive separation within an ad break, as CTV players expect).
  */
 export interface PodSoFar {
+  /** The pod's id in outbound bid requests (OpenRTB 2.6 `video.podid`). */
+  id: string;
+  /** The slot being decided (1 first), and the most the pod may have (its last possible slot). */
+  sequence: number;
+  slots: number;
   campaigns: Set<number>;
   advertisers: Set<number>;
   domains: string[];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type PodSlotTrace } from '@adplane/shared';
 import { type AdOutcome, type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
 import { type AdMarkup } from '../demand/demandSource.js';
@@ -12,7 +13,10 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
  * - its length fits what is left of the break (and the player's own `max_dur`);
  * - it repeats no campaign, no advertiser (ours by id, a demand's by its <Advertiser> domain) and no
  *   video of an earlier slot (competitive separation within the break: `pod_separation`);
- * - the slots share the channel's timeout: a slot that would start past it is not decided.
+ * - the slots share the channel's timeout: a slot that would start past it is not decided;
+ * - OpenRTB demand is asked for one ad of the pod: `video.podid`, and `slotinpod` 1 for the first
+ *   slot, -1 for the last one the pod may have, else 0 (AdCOM's "Slot Position in Pod": the position
+ *   we guarantee), with `maxduration` what the slot allows.
  * The pod ends at its first slot that does not fill, or when the break is full. Each slot is
  * counted as an ad request of its own, with its own token, so every ad's events and revenue are
  * reported as for a single ad. A VAST 2.0 channel (no pods in 2.0) and a display channel answer
@@ -69,7 +73,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
   if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
   const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);
   const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
-  const pod: PodSoFar = { campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() };
+  const pod: PodSoFar = { id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() };
   const { maxDuration, minDuration, podMaxDuration } = ctx.query;
   let left = podMaxDuration > 0 ? podMaxDuration : Infinity;
   const filled: DecisionOutcome[] = [];
@@ -79,6 +83,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
     const allowed = Math.min(maxDuration > 0 ? maxDuration : Infinity, left);
     // the break has no room left for an ad the player takes; or the channel's time is up
     if (allowed < Math.max(minDuration, 1) || (sequence > 1 && Date.now() >= deadline)) break;
+    pod.sequence = sequence;
     const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
     const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline });
     const answer = rendered(deps, o);
