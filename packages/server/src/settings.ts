@@ -69,6 +69,13 @@ export interface Settings {
    * (http/outboundAddress.ts). Link-local addresses (cloud metadata) are never called.
    */
   demandAllowPrivate: boolean;
+  /**
+   * Exchange rates for demand and supply that trade in other currencies than USD: a path or an
+   * http(s) URL of a currency file in Prebid's format (ADPLANE_CURRENCY_RATES), a URL read again every
+   * `currencyRefreshMinutes`; null: USD only (edge/openrtb/currency.ts).
+   */
+  currencyRates: string | null;
+  currencyRefreshMinutes: number;
   /** The pre-bid IVT check: refresh files for its lists and the rate rule's limits (ivt/ivtSettings.ts, ADPLANE_IVT_*). */
   ivt: IvtSettings;
 }
@@ -186,6 +193,14 @@ const EnvSchema = z.object({
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_DEMAND_ALLOW_PRIVATE: switch01('0'),
+  ADPLANE_CURRENCY_RATES: optional(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .refine((v) => /^https?:\/\/\S+$/i.test(v) || existsSync(v), 'must be an http(s) URL or the path of a readable currency file (Prebid\'s format)'),
+  ),
+  ADPLANE_CURRENCY_REFRESH_MINUTES: wholeUnits('minute', 'minutes', 24 * 60),
   ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
   ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
 });
@@ -241,6 +256,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
     demandAllowPrivate: e.ADPLANE_DEMAND_ALLOW_PRIVATE,
+    currencyRates: e.ADPLANE_CURRENCY_RATES ? (/^https?:\/\//i.test(e.ADPLANE_CURRENCY_RATES) ? e.ADPLANE_CURRENCY_RATES : resolve(process.cwd(), e.ADPLANE_CURRENCY_RATES)) : null,
+    currencyRefreshMinutes: e.ADPLANE_CURRENCY_REFRESH_MINUTES ?? 60,
     ivt: ivt.settings,
   };
 }

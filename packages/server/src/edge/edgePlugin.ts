@@ -16,6 +16,7 @@ import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
 import { outboundPolicy } from '../http/outboundAddress.js';
+import { CurrencyFeed } from './openrtb/currency.js';
 import { demandAgent } from './demand/deadline.js';
 import { HttpCaller } from './demand/httpCaller.js';
 import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/programmaticSources.js';
@@ -50,6 +51,8 @@ export interface Edge {
   counters: HourlyCounters;
   pacing: Pacing;
   deps: VastRequestDeps | null;
+  /** Exchange rates for demand and supply in other currencies than USD (openrtb/currency.ts; `current` never waits). */
+  currency: CurrencyFeed;
   /** Time to answer an edge request, by route (`adplane_edge_request_seconds`): an entry point observes on its own route's timer. */
   requestSeconds: RouteLatency;
   /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
@@ -115,7 +118,11 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const outbound = outboundPolicy(settings.demandAllowPrivate, [settings.publicHost, settings.prebidServerUrl]);
   const fetcher = new VastFetcher(demandAgent(outbound));
   const caller = new HttpCaller(demandAgent(outbound));
-  const ortb = { caller, publicHost: settings.publicHost };
+  // exchange rates for demand and supply in other currencies (ADPLANE_CURRENCY_RATES): read once here, refreshed in the background
+  const currency = new CurrencyFeed(settings.currencyRates, app.log, settings.currencyRefreshMinutes);
+  await currency.start();
+  app.addHook('onClose', async () => currency.stop());
+  const ortb = { caller, publicHost: settings.publicHost, currency };
   const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
   // Labels from bounded sets only: the source kind and its fate, the edge route.
@@ -224,6 +231,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     counters,
     pacing,
     deps,
+    currency,
     requestSeconds: edgeSeconds,
     flush: () => counters.flush(),
     addEntry(entry) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
 import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
+import { type CurrencyRates } from '../openrtb/currency.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
 import { recordOffer } from '../openrtb/notices.js';
 import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
@@ -25,6 +26,8 @@ export interface OrtbDeps {
   caller: HttpCaller;
   /** The edge's public origin: the advertising system domain of our schain node when the tenant has none. */
   publicHost: string;
+  /** Exchange rates: a bid response in another currency than USD is converted (absent: USD only). */
+  currency?: { readonly current: CurrencyRates };
 }
 
 export interface OrtbTarget {
@@ -152,6 +155,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     privateAuction: t.privateAuction,
     bcat: request.bcat ?? [],
     badv: request.badv ?? [],
+    rates: deps.currency?.current,
   });
   if (!read.ok) {
     // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts)
@@ -174,6 +178,10 @@ function ortbBid(b: OrtbResponseBid, t: OrtbTarget, media: 'video' | 'banner', r
     kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
     seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
   };
+  if (b.currency !== 'USD') {
+    markup.currency = b.currency;
+    markup.usdPerUnit = b.usdPerUnit;
+  }
   const deal = b.dealId ? t.deals.find((d) => d.dealId === b.dealId) : undefined;
   const bid: Bid & { markup: OrtbMarkup } = {
     priceCpm: ourPrice(t.pricing, b.priceCpm),

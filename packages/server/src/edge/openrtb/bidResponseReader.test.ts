@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { readVastAnswer } from '../demand/vastAnswer.js';
 import { parseBidResponse, readBidResponse, type ResponseExpectation } from './bidResponseReader.js';
+import { parseCurrencyFile } from './currency.js';
 
 const VAST = inlineVast('https://dsp.example', null);
 const x: ResponseExpectation = { requestId: 'r1', impId: '1', media: 'video', deals: new Set(['D1']), privateAuction: false, bcat: ['IAB25'], badv: ['blocked.example'] };
@@ -19,7 +20,7 @@ describe('bid response reader', () => {
       ok: true,
       bid: {
         priceCpm: 3_250_000, bidId: 'resp-7', impId: '1', seat: 's1', adm: VAST, vast: readVastAnswer(VAST), nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: '',
-        adid: 'a9', adomain: ['brand.example'], cat: ['IAB1-1'], crid: 'cr1', dealId: 'D1', w: 640, h: 360, mtype: 2,
+        adid: 'a9', adomain: ['brand.example'], cat: ['IAB1-1'], crid: 'cr1', dealId: 'D1', w: 640, h: 360, mtype: 2, currency: 'USD', usdPerUnit: 1,
       },
     });
     // a bid of another seat wins on price; the bid's own id names it without a response bidid
@@ -75,6 +76,17 @@ describe('bid response reader', () => {
     // a bid without a readable price or for another impression is nobody's to tell
     expect(readBidResponse(answer([bid({ price: -1, lurl })]), x)).toEqual({ ok: false, reason: 'invalid_price' });
     expect(readBidResponse(answer([bid({ impid: '9', lurl })]), x)).toEqual({ ok: false, reason: 'imp_id_mismatch' });
+  });
+
+  it('converts a bid in another currency at the operator\'s rates, and refuses one without a rate', () => {
+    const rates = parseCurrencyFile({ conversions: { USD: { EUR: 0.8 }, GBP: { USD: 1.25 } } });
+    const eur = readBidResponse(answer([bid({ price: 4 })], { cur: 'EUR' }), { ...x, rates });
+    expect(eur).toMatchObject({ ok: true, bid: { priceCpm: 5_000_000, currency: 'EUR', usdPerUnit: 1.25 } });
+    expect(readBidResponse(answer([bid({ price: 2 })], { cur: 'gbp' }), { ...x, rates })).toMatchObject({ ok: true, bid: { priceCpm: 2_500_000, currency: 'GBP' } });
+    expect(reason(answer([bid()], { cur: 'JPY' }), { ...x, rates })).toBe('currency_JPY');
+    expect(reason(answer([bid()], { cur: 'EUR' }))).toBe('currency_EUR');
+    // the price cap holds in USD: 900 EUR is 1,125 USD
+    expect(reason(answer([bid({ price: 900 })], { cur: 'EUR' }), { ...x, rates })).toBe('invalid_price');
   });
 });
 

@@ -1,6 +1,7 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandInline, type DemandWrapper, readVastAnswer } from '../demand/vastAnswer.js';
 import { isObj } from './bidRequestReader.js';
+import { type CurrencyRates } from './currency.js';
 
 /**
  * Reads a demand's OpenRTB 2.6 bid response to the one impression we offered: the response must
@@ -31,6 +32,9 @@ export interface OrtbBid {
   w: number;
   h: number;
   mtype: 1 | 2;
+  /** The response's currency (`cur`), and what one unit of it is worth in USD (1 for USD): `priceCpm` is converted. */
+  currency: string;
+  usdPerUnit: number;
 }
 
 export interface ResponseExpectation {
@@ -43,6 +47,8 @@ export interface ResponseExpectation {
   privateAuction: boolean;
   bcat: readonly string[];
   badv: readonly string[];
+  /** Exchange rates for a response in another currency than USD (openrtb/currency.ts); absent: USD only. */
+  rates?: CurrencyRates;
 }
 
 /**
@@ -82,14 +88,14 @@ function blockedCategory(cats: readonly string[], bcat: readonly string[]): bool
  * were read (a wrong media type, markup missing or unreadable, a deal not offered, a blocked
  * advertiser or category) comes with what was read, so that its loss notice can be sent.
  */
-function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation): OrtbBid | { reason: string; bid?: OrtbBid } {
+function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation, currency: string, usdPerUnit: number): OrtbBid | { reason: string; bid?: OrtbBid } {
   if (!isObj(raw)) return { reason: 'invalid_response' };
   if (str(raw.impid) !== x.impId) return { reason: 'imp_id_mismatch' };
   const price = raw.price;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price > MAX_PRICE_USD) return { reason: 'invalid_price' };
+  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price * usdPerUnit > MAX_PRICE_USD) return { reason: 'invalid_price' };
   const wanted = x.media === 'video' ? MTYPE.video : MTYPE.banner;
   const bid: OrtbBid = {
-    priceCpm: Math.round(price * 1_000_000),
+    priceCpm: Math.round(price * usdPerUnit * 1_000_000),
     bidId: bidid || str(raw.id, 128),
     impId: x.impId,
     seat,
@@ -106,6 +112,8 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
     w: dim(raw.w),
     h: dim(raw.h),
     mtype: wanted,
+    currency,
+    usdPerUnit,
   };
   if (raw.mtype !== undefined && raw.mtype !== wanted) return { reason: 'wrong_media', bid };
   if (!bid.adm && !bid.nurl) return { reason: 'no_markup', bid };
@@ -131,7 +139,10 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   if (body.seatbid === undefined || (Array.isArray(body.seatbid) && body.seatbid.length === 0)) return { ok: false, reason: 'no_bid' };
   if (!Array.isArray(body.seatbid)) return { ok: false, reason: 'invalid_response' };
   const cur = body.cur === undefined ? 'USD' : str(body.cur, 8).toUpperCase();
-  if (cur !== 'USD') return { ok: false, reason: /^[A-Z]{3}$/.test(cur) ? `currency_${cur}` : 'currency_invalid' };
+  // another currency: converted at the operator's rates (openrtb/currency.ts), refused without one
+  if (!/^[A-Z]{3}$/.test(cur)) return { ok: false, reason: 'currency_invalid' };
+  const usdPerUnit = cur === 'USD' ? 1 : (x.rates?.rate(cur, 'USD') ?? null);
+  if (usdPerUnit === null) return { ok: false, reason: `currency_${cur}` };
   const bidid = str(body.bidid, 128);
   let best: OrtbBid | null = null;
   let refusal = '';
@@ -143,7 +154,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
     }
     const seat = str(seatbid.seat, 128);
     for (const raw of seatbid.bid) {
-      const bid = readBid(raw, seat, bidid, x);
+      const bid = readBid(raw, seat, bidid, x, cur, usdPerUnit);
       if ('reason' in bid) {
         if (!refusal) {
           refusal = bid.reason;

@@ -115,4 +115,19 @@ describe('win, loss and billing notices', () => {
       // a no-fill that is not about the bid (here an unknown reason) tells nothing
     ]);
   });
+
+  it("states the prices of a demand that bid in another currency in that currency (AUCTION_PRICE, MIN_TO_WIN, CURRENCY)", () => {
+    const ctx = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+    // 4 EUR bid at 1.25 USD a euro: 5 USD; it clears at 3.75 USD, which is 3 EUR
+    const win = ortbBid('eur', 5_000_000, { currency: 'EUR', usdPerUnit: 1.25, nurl: 'https://d.example/win/eur?p=${AUCTION_PRICE}&c=${AUCTION_CURRENCY}&m=${AUCTION_MIN_TO_WIN}' });
+    const lost = ortbBid('lost', 2_500_000, { currency: 'EUR', usdPerUnit: 1.25 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 2, bid: lost, floorCpm: 1_000_000 });
+    const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_750_000 }, fate(2, 'lost', 2_500_000)];
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_750_000, payoutCpm: 0, fate: fates[0]! };
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual(['https://d.example/win/eur?p=3&c=EUR&m=2', 'https://d.example/loss/lost?l=102&m=3&p=']);
+  });
 });
+

@@ -3,7 +3,7 @@ import { type SourceFate } from '../auction/trace.js';
 import { type Bid } from '../demand/demandSource.js';
 import { type RequestContext } from '../request/context.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
-import { fillAuctionMacros, type MacroValues, usdCpmText } from './auctionMacros.js';
+import { cpmText, fillAuctionMacros, type MacroValues, usdCpmText } from './auctionMacros.js';
 import { demandClearing, demandTerms } from './demandPricing.js';
 import { type OrtbMarkup } from './ortbMarkup.js';
 
@@ -92,8 +92,11 @@ export interface Settlement {
 const KEEP_IMP_TS: ReadonlySet<string> = new Set(['AUCTION_IMP_TS']);
 
 function baseMacros(m: OrtbMarkup): MacroValues {
-  return { AUCTION_ID: m.requestId, AUCTION_BID_ID: m.bidId, AUCTION_IMP_ID: m.impId, AUCTION_SEAT_ID: m.seat, AUCTION_AD_ID: m.adid, AUCTION_CURRENCY: 'USD' };
+  return { AUCTION_ID: m.requestId, AUCTION_BID_ID: m.bidId, AUCTION_IMP_ID: m.impId, AUCTION_SEAT_ID: m.seat, AUCTION_AD_ID: m.adid, AUCTION_CURRENCY: m.currency ?? 'USD' };
 }
+
+/** A price of the demand's (micro-dollars CPM) as its notices state it: in the currency it bid in. */
+const priceText = (m: OrtbMarkup, micros: number): string => (m.usdPerUnit && m.usdPerUnit !== 1 ? cpmText(micros / m.usdPerUnit) : usdCpmText(micros));
 
 const ratio = (a: number, b: number): string => (b > 0 ? String(Math.round((a / b) * 10_000) / 10_000) : '');
 
@@ -105,9 +108,9 @@ function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): v
   for (const f of fates) if (f.fate === 'lost' && f.bidCpm !== undefined) runnerUp = Math.max(runnerUp, f.bidCpm);
   const macros: MacroValues = {
     ...baseMacros(m),
-    AUCTION_PRICE: usdCpmText(price),
+    AUCTION_PRICE: priceText(m, price),
     AUCTION_MBR: ratio(price, m.bidCpm),
-    AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : usdCpmText(Math.min(m.bidCpm, demandTerms(m.pricing, runnerUp))),
+    AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : priceText(m, Math.min(m.bidCpm, demandTerms(m.pricing, runnerUp))),
     AUCTION_LOSS: String(LOSS_REASON.won),
   };
   let billingQuery = '';
@@ -149,7 +152,7 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
     const macros: MacroValues = {
       ...baseMacros(m),
       AUCTION_LOSS: String(loss),
-      AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' || filtered ? '' : usdCpmText(demandTerms(m.pricing, toWin)),
+      AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' || filtered ? '' : priceText(m, demandTerms(m.pricing, toWin)),
     };
     s.notify(fillAuctionMacros(m.lurl, macros));
   }

@@ -42,6 +42,9 @@ export interface OrtbMarkup {
   /** The demand's own bid, micro-dollars CPM, and how our price derives from it. */
   bidCpm: number;
   pricing: DemandPricing;
+  /** The currency the demand bid in (its notices' prices are in it), and what one unit is worth in USD; absent: USD. */
+  currency?: string;
+  usdPerUnit?: number;
   /** Set when the auction is decided (openrtb/notices.ts): the win's macro values, and the billing attachment of our impression URL. */
   settled?: { macros: MacroValues; billingQuery: string };
 }

@@ -1,5 +1,6 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { isObj, readBidRequest } from '../openrtb/bidRequestReader.js';
+import { type CurrencyRates, parseCurrencyFile } from '../openrtb/currency.js';
 import { pbsRuleBreach } from './pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
@@ -62,8 +63,13 @@ export interface AuctionAsk {
   cacheVast: CacheAsk | null;
   /** The request's tmax in ms, null when absent or 0. */
   tmax: number | null;
-  /** Whether the request accepts USD (no `cur`, or `cur` lists it). */
-  usd: boolean;
+  /**
+   * The rates the request brings (`ext.prebid.currency.rates`, Prebid.js's currency module: tried
+   * before the operator's unless `usepbsrates` is false, then alone), null when none.
+   */
+  rates: CurrencyRates | null;
+  /** `ext.prebid.currency.usepbsrates` (default true): the operator's rates may answer what the request's do not. */
+  useServerRates: boolean;
 }
 
 export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
@@ -211,8 +217,18 @@ export function readAuctionRequest(body: unknown): AskResult {
       if (found) imps.push({ index, imp, channelUid: found.uid, seat: found.seat });
     });
     const tmax = typeof request.tmax === 'number' && request.tmax > 0 ? request.tmax : null;
-    const usd = !request.cur || request.cur.length === 0 || request.cur.some((c) => c.toUpperCase() === 'USD');
-    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, usd } };
+    const currency = objAt(prebid, 'currency', 'ext.prebid.currency');
+    let rates: CurrencyRates | null = null;
+    if (currency.rates !== undefined) {
+      try {
+        rates = parseCurrencyFile({ conversions: currency.rates });
+      } catch (error) {
+        throw new Invalid('ext.prebid.currency.rates', (error as Error).message.replace(/^conversions/, 'rates'));
+      }
+    }
+    if (currency.usepbsrates !== undefined && typeof currency.usepbsrates !== 'boolean') throw new Invalid('ext.prebid.currency.usepbsrates', 'must be true or false');
+    const useServerRates = currency.usepbsrates !== false;
+    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates } };
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, field: error.field, reason: error.reason };
     throw error;

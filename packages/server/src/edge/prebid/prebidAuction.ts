@@ -3,6 +3,7 @@ import { type Bid, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adpl
 import { runDecision } from '../adDecision.js';
 import { adMarkupOf } from '../markup/adMarkup.js';
 import { microsToCpm } from '../openrtb/bidRequestReader.js';
+import { answerCurrency, CurrencyRates, floorMicros, type RateSource, RatesInTurn } from '../openrtb/currency.js';
 import { type ConnectionFacts } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
@@ -26,6 +27,14 @@ import { targetingKeys } from './targetingKeys.js';
  */
 export interface PrebidDeps extends VastRequestDeps {
   cache: PrebidCache;
+  /** The operator's exchange rates (openrtb/currency.ts); absent: USD only. */
+  rates?: () => CurrencyRates;
+}
+
+/** What converts currencies for this request: its own rates first (unless absent), then the operator's (unless it says not to). */
+function ratesOf(deps: PrebidDeps, ask: AuctionAsk): RateSource {
+  const server = ask.useServerRates ? (deps.rates?.() ?? CurrencyRates.USD_ONLY) : null;
+  return new RatesInTurn([ask.rates, server].filter((r): r is CurrencyRates => r !== null));
 }
 
 /** Prebid Server's error and warning codes (errortypes/code.go). */
@@ -46,6 +55,8 @@ interface ImpAnswer {
   warning?: Note;
   /** What the targeting and the cache need beyond the bid. */
   type?: 'banner' | 'video';
+  /** The bid's price in USD (its `price` is in the answer's currency). */
+  usdPrice?: number;
 }
 
 const imps = (n: number) => (n === 1 ? 'imp' : 'imps');
@@ -59,7 +70,7 @@ function narrowed(imp: Imp, format: 'video' | 'display'): Imp | null {
   return banner || statesNone ? { ...rest, banner: banner ?? {} } : null;
 }
 
-async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: ConnectionFacts, deadline: number | undefined): Promise<ImpAnswer> {
+async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: ConnectionFacts, deadline: number | undefined, money: Money): Promise<ImpAnswer> {
   const { imp, channelUid: uid, seat } = our;
   const snapshot = deps.snapshot();
   if (!snapshot) return { seat, bid: null, error: { code: PBS_CODES.failedToRequestBids, message: `imp "${imp.id}": the ad server is starting, try again in a moment` } };
@@ -76,12 +87,17 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
   if (!outcome.winner || !markup || !outcome.decision) return { seat, bid: null };
   const type = channel.format === 'video' ? 'video' : 'banner';
   if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
-  const price = microsToCpm(outcome.winner.payoutCpm);
-  if (!(price > 0)) return { seat, bid: null };
-  const floorCur = (imp.bidfloorcur ?? 'USD').toUpperCase();
-  if (floorCur === 'USD' && typeof imp.bidfloor === 'number' && price < imp.bidfloor) {
+  const usdPrice = microsToCpm(outcome.winner.payoutCpm);
+  if (!(usdPrice > 0)) return { seat, bid: null };
+  // the bid in the answer's currency (USD unless the request's cur asks another)
+  const price = money.usdPerUnit === 1 ? usdPrice : Math.round(outcome.winner.payoutCpm / money.usdPerUnit) / 1_000_000;
+  const floor = floorMicros(imp.bidfloor, imp.bidfloorcur, money.rates);
+  if (floor === null) {
+    return { seat, bid: null, warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };
+  }
+  if (outcome.winner.payoutCpm < floor) {
     // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
-    return { seat, bid: null, warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} USD, is under the floor of ${imp.bidfloor} USD` } };
+    return { seat, bid: null, warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} ${money.currency}, is under the floor of ${imp.bidfloor} ${imp.bidfloorcur ?? 'USD'}` } };
   }
   const videoSlot = slot.video ?? {};
   const w = markup.w || (type === 'video' ? (videoSlot.w ?? 0) : 0);
@@ -99,7 +115,14 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     ...(outcome.winner.bid.dealId ? { dealid: outcome.winner.bid.dealId } : {}),
     ...(type === 'video' && markup.dur > 0 ? { dur: markup.dur } : {}),
   };
-  return { seat, bid, type };
+  return { seat, bid, type, usdPrice };
+}
+
+/** The answer's currency, what one unit of it is worth in USD, and the rates a floor in another is read with. */
+interface Money {
+  currency: string;
+  usdPerUnit: number;
+  rates: RateSource;
 }
 
 /** The response's ext.errors / ext.warnings: notes by bidder code, absent when there are none. */
@@ -117,12 +140,16 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const deadline = ask.tmax !== null ? started + Math.max(0, ask.tmax - tmaxMargin(ask.tmax)) : undefined;
   const decideStarted = performance.now();
   let answers: ImpAnswer[];
-  if (!ask.usd) {
-    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `adplane bids in USD; the request's cur (${(request.cur ?? []).join(', ')}) does not accept it` } }));
+  // the answer's currency: USD when the request allows it, else the first of its cur a rate converts to
+  const rates = ratesOf(deps, ask);
+  const answerIn = answerCurrency(request.cur, rates);
+  const money: Money = { currency: answerIn?.currency ?? 'USD', usdPerUnit: answerIn?.usdPerUnit ?? 1, rates };
+  if (!answerIn) {
+    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to the request's cur (${(request.cur ?? []).join(', ')}): set ext.prebid.currency.rates, or ask the operator for rates` } }));
   } else {
     answers = await Promise.all(
       ask.imps.map((our) =>
-        decideImp(deps, ask, our, conn, deadline).catch((error: unknown): ImpAnswer => {
+        decideImp(deps, ask, our, conn, deadline, money).catch((error: unknown): ImpAnswer => {
           deps.onError(error);
           return { seat: our.seat, bid: null, error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` } };
         }),
@@ -158,7 +185,8 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     // the bid lives as long as its cached markup
     if (cachedBid || cachedVast) bid.exp = cacheTtl((cachedVast ? ask.cacheVast?.ttl : ask.cacheBids?.ttl) ?? null);
     bid.ext = {
-      origbidcpm: bid.price,
+      // as Prebid Server writes them: the bid before conversion, in the currency we bid in
+      origbidcpm: money.usdPerUnit === 1 ? bid.price : answer.usdPrice!,
       origbidcur: 'USD',
       prebid: {
         type,
@@ -191,7 +219,7 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const warningsBySeat = bySeat(warnings);
   if (errorsBySeat) ext.errors = errorsBySeat;
   if (warningsBySeat) ext.warnings = warningsBySeat;
-  return { id: request.id, seatbid, cur: 'USD', ext };
+  return { id: request.id, seatbid, cur: money.currency, ext };
 }
 
 /** The longest time limit of the channels the request names (0 when none is known). */

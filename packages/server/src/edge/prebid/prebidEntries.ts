@@ -76,7 +76,7 @@ const BODY_REASONS: Record<string, string> = {
 };
 
 export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps, cache: PrebidCache = new PrebidCache(), clientCache: PrebidCache = new PrebidCache(null, null, CLIENT_CACHE_BOUNDS)): void {
-  const deps: PrebidDeps = { ...edgeDeps, cache };
+  const deps: PrebidDeps = { ...edgeDeps, cache, rates: () => app.edge.currency.current };
   const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
 

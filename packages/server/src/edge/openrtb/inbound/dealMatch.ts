@@ -1,6 +1,6 @@
 import { type BidRequest, type Deal, type Imp, tenantSellerId } from '@adplane/shared';
 import { type SnapDeal, type SnapSupplier } from '../../snapshot/types.js';
-import { cpmToMicros } from '../bidRequestReader.js';
+import { type CurrencyRates, floorMicros } from '../currency.js';
 import { demandFloor } from './margins.js';
 
 /**
@@ -44,6 +44,7 @@ export function matchDeals(
   tenantDeals: ReadonlyMap<string, SnapDeal> | undefined,
   supplier: SnapSupplier,
   now: number,
+  rates?: CurrencyRates,
 ): DealTerms[] {
   const asked = imp.pmp?.deals;
   if (!tenantDeals || !Array.isArray(asked) || !asked.length) return [];
@@ -54,10 +55,11 @@ export function matchDeals(
     const deal = tenantDeals.get(d.id);
     if (!deal || now < deal.start || now >= deal.end) continue;
     if (deal.supplierIds.length && !deal.supplierIds.includes(supplier.id)) continue;
-    if (d.bidfloorcur !== undefined && d.bidfloorcur !== 'USD') continue;
+    const dealFloor = floorMicros(d.bidfloor, d.bidfloorcur, rates);
+    if (dealFloor === null) continue;
     const seat = seatFor(deal, strings(d.wseat) ?? requestSeats, ourSeat);
     if (seat === null) continue;
-    const supplierFloorCpm = Math.max(deal.floorCpm, typeof d.bidfloor === 'number' ? cpmToMicros(d.bidfloor) : 0);
+    const supplierFloorCpm = Math.max(deal.floorCpm, dealFloor);
     const fixed = deal.auctionType === 3 || d.at === 3;
     const offered: SnapDeal = { ...deal, floorCpm: demandFloor(supplierFloorCpm, supplier.marginPercent), auctionType: fixed ? 3 : deal.auctionType, buyerSeats: [seat] };
     out.push({ deal, offered, supplierFloorCpm, fixed, seat });

@@ -7,7 +7,8 @@ import { type GeoLookup } from '../../request/geo.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
 import { refusal } from '../../targeting/compiledTargeting.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
-import { cpmToMicros, microsToCpm } from '../bidRequestReader.js';
+import { microsToCpm } from '../bidRequestReader.js';
+import { type CurrencyRates, floorMicros } from '../currency.js';
 import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from '../impFit.js';
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
@@ -22,6 +23,8 @@ export type Target = { kind: 'supplier'; supplier: SnapSupplier; tenantId: numbe
 
 export interface ImpDeps {
   edge: EdgeDeps;
+  /** Exchange rates: floors in another currency are converted to USD (absent: USD only). */
+  rates?: () => CurrencyRates;
   geo: GeoLookup;
   origin: string;
   /** Counts a refusal of the request or an impression on the target's report row (nothing for a test request). */
@@ -46,7 +49,12 @@ export interface ImpJob {
   arrival: number;
   deadline: number;
   test: boolean;
+  /** The currency the answer bids in (the request's `cur`: USD when it allows it), and what one unit of it is worth in USD. */
+  currency: string;
+  usdPerUnit: number;
 }
+
+
 
 /** Report dimensions of a refused impression: its target, nothing of the viewer (it was never read). */
 export function refusalDims(target: Target, reason: string) {
@@ -73,8 +81,10 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   const { target, request, arrival, test } = job;
   const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
   if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
-  if (imp.bidfloorcur !== undefined && imp.bidfloorcur !== 'USD') return refuse(deps, job, 'currency');
-  const impFloor = typeof imp.bidfloor === 'number' ? cpmToMicros(imp.bidfloor) : 0;
+  // a floor in another currency is taken at the operator's rates; without one, no bid
+  const rates = deps.rates?.();
+  const impFloor = floorMicros(imp.bidfloor, imp.bidfloorcur, rates);
+  if (impFloor === null) return refuse(deps, job, 'currency');
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
 
@@ -85,7 +95,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
     const { supplier } = target;
     const rule = supplier.targeting ? refusal(supplier.targeting, ctx) : null;
     if (rule) return refuse(deps, job, `supplier_targeting.${rule}`);
-    deals = matchDeals(request, imp, job.snapshot.deals.get(supplier.tenantId), supplier, arrival);
+    deals = matchDeals(request, imp, job.snapshot.deals.get(supplier.tenantId), supplier, arrival, rates);
     const openAllowed = openSeatAllowed(request, seat);
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
@@ -123,7 +133,8 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   const bid: OrtbBid = {
     id: outcome.decision.id,
     impid: imp.id,
-    price: microsToCpm(price),
+    // in the answer's currency (USD unless the request's cur asks another)
+    price: job.usdPerUnit === 1 ? microsToCpm(price) : Math.round(price / job.usdPerUnit) / 1_000_000,
     nurl: `${deps.origin}/rtb/win?t=${outcome.token}&p=\${AUCTION_PRICE}`,
     adid: markup.crid,
     crid: markup.crid,

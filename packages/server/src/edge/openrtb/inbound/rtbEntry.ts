@@ -5,6 +5,7 @@ import { type EdgeDeps } from '../../adDecision.js';
 import { type VastRequestDeps } from '../../vastRequest.js';
 import { readBidRequest } from '../bidRequestReader.js';
 import { sendMaybeGzipped } from '../compression.js';
+import { answerCurrency } from '../currency.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../requestBody.js';
 import { MAX_TMAX_MS } from './bidChannels.js';
 import { dealCampaignSource } from './dealCampaigns.js';
@@ -99,6 +100,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     },
     geo: base.geo,
     origin: base.origin,
+    rates: () => app.edge.currency.current,
     refuse(target: Target, reason: string, reqs: number, now: number, test: boolean) {
       if (!test) base.counters.add(refusalDims(target, reason), reqs === 1 ? REQ : { reqs }, now);
     },
@@ -150,12 +152,14 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
         return noBid(res);
       }
     }
-    if (Array.isArray(request.cur) && request.cur.length && !request.cur.includes('USD')) {
+    // the answer's currency: USD when the request allows it, else the first it allows that has a rate
+    const answerIn = answerCurrency(request.cur, app.edge.currency.current);
+    if (!answerIn) {
       impDeps.refuse(target, 'currency', imps, arrival, test);
       return noBid(res);
     }
 
-    const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test };
+    const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test, ...answerIn };
     let bids: (ImpBid | null)[];
     if (imps === 1) bids = [await bidForImp(impDeps, job, request.imp[0]!)];
     else bids = await Promise.all(request.imp.map((imp: Imp) => bidForImp(impDeps, job, imp)));
@@ -168,7 +172,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
       else seats.set(b.seat, [b]);
     }
     if (!seats.size) return noBid(res);
-    answer(req, res, 200, responseJson(request.id, seats));
+    answer(req, res, 200, responseJson(request.id, seats, answerIn.currency));
   }
 
   const timed = (req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> => {
@@ -196,18 +200,18 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
 }
 
 /**
- * The bid response (id, seatbid by seat, bidid: the first bid's id, cur USD) as JSON, each bid's
+ * The bid response (id, seatbid by seat, bidid: the first bid's id, cur: USD or the currency the request asked) as JSON, each bid's
  * markup spliced in already escaped (ImpBid.admJson): JSON.stringify escaping a VAST document's
  * quotes cost more than the rest of the answer.
  */
-export function responseJson(id: string, seats: ReadonlyMap<string, readonly ImpBid[]>): string {
+export function responseJson(id: string, seats: ReadonlyMap<string, readonly ImpBid[]>, currency = 'USD'): string {
   let seatbid = '';
   let bidid = '';
   for (const [seat, bids] of seats) {
     bidid ||= bids[0]!.bid.id;
     seatbid += `${seatbid ? ',' : ''}{"seat":${JSON.stringify(seat)},"bid":[${bids.map(bidJson).join(',')}]}`;
   }
-  return `{"id":${JSON.stringify(id)},"seatbid":[${seatbid}],"bidid":${JSON.stringify(bidid)},"cur":"USD"}`;
+  return `{"id":${JSON.stringify(id)},"seatbid":[${seatbid}],"bidid":${JSON.stringify(bidid)},"cur":${JSON.stringify(currency)}}`;
 }
 
 /** A bid as JSON, its `adm` first (a bid always has other fields: its id, impid and price). */
