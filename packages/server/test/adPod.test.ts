@@ -58,6 +58,7 @@ forEachStore((t) => {
     const tag = await create('tag', 'tags', { name: 'Same spot demand', vastUrl: `${demand.url}/inline?price=30&duration=10`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
     await create('withTag', 'channels', { name: 'CTV pods with demand', vastVersion: '4.1', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
     const rtb = await create('rtb', 'tags', { name: 'Pod RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=pod&price=40`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
+    await create('supplier', 'sups', { name: 'CTV exchange (pods)', qpsLimit: 'unlimited', marginPercent: 0, formats: ['video'] });
     await create('withRtb', 'channels', { name: 'CTV pods with RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: rtb.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
@@ -148,4 +149,22 @@ forEachStore((t) => {
     await bidders.waitForNotices('/notice/loss', 2);
     expect(bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['205', '205']);
   });
+
+  it('bids on an OpenRTB 2.6 ad pod (imps sharing video.podid) with no campaign or advertiser twice; imps of no pod stay independent', async () => {
+    const video = (podid?: string, slotinpod?: number) => ({ mimes: ['video/mp4'], w: 640, h: 360, maxduration: 30, ...(podid ? { podid, slotinpod } : {}) });
+    const request = (imps: object[]) => ({ id: `pod-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } });
+    const post = async (body: object) => {
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: body });
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = res.json() as { seatbid: { bid: { impid: string; cid?: string; adomain?: string[] }[] }[] };
+      return new Map(answer.seatbid.flatMap((s) => s.bid).map((b) => [b.impid, b]));
+    };
+    const pod = await post(request([1, 2, 3].map((n) => ({ id: `s${n}`, video: video('break-1', n === 1 ? 1 : n === 3 ? -1 : 0) }))));
+    expect([...pod.keys()].sort()).toEqual(['s1', 's2', 's3']);
+    expect(['s1', 's2', 's3'].map((i) => pod.get(i)!.cid)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id, ids.long!.id].map(String));
+    // the same impressions, no pod: each takes the best campaign
+    const apart = await post(request([1, 2].map((n) => ({ id: `a${n}`, video: video() }))));
+    expect(['a1', 'a2'].map((i) => apart.get(i)!.cid)).toEqual([ids.acmeHigh!.id, ids.acmeHigh!.id].map(String));
+  });
 });
+

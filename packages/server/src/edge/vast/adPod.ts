@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type PodSlotTrace } from '@adplane/shared';
-import { type AdOutcome, type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
+import { type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
+import { type Winner } from '../auction/runAuction.js';
 import { type AdMarkup } from '../demand/demandSource.js';
 import { adomainOf } from '../demand/vastAnswer.js';
 import { type PodSoFar, type RequestContext } from '../request/context.js';
@@ -34,9 +35,12 @@ function adSeconds(markup: AdMarkup): number {
   return markup.vast?.kind === 'inline' ? markup.vast.duration : 0;
 }
 
+/** A pod with nothing in it yet, of at most `slots` ads. */
+export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() });
+
 /** What a filled slot adds to the pod: its campaign, advertiser, domains and video. */
-function remember(pod: PodSoFar, o: AdOutcome): void {
-  const bid = o.winner!.bid;
+export function rememberInPod(pod: PodSoFar, winner: Winner): void {
+  const bid = winner.bid;
   const markup = bid.markup;
   if (bid.campaignId) pod.campaigns.add(bid.campaignId);
   if (bid.advertiserId) pod.advertisers.add(bid.advertiserId);
@@ -73,7 +77,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
   if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
   const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);
   const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
-  const pod: PodSoFar = { id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() };
+  const pod = newPod(slots);
   const { maxDuration, minDuration, podMaxDuration } = ctx.query;
   let left = podMaxDuration > 0 ? podMaxDuration : Infinity;
   const filled: DecisionOutcome[] = [];
@@ -92,7 +96,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
     traces.push({ sequence, result: o.result, winner: o.trace.winner, maxDurationS: Number.isFinite(allowed) ? allowed : 0, durationS: seconds });
     if (!o.winner) break;
     filled.push(answer);
-    remember(pod, o);
+    rememberInPod(pod, o.winner);
     // an ad of unknown length takes what is left of a break of stated length
     left = seconds > 0 ? left - seconds : podMaxDuration > 0 ? 0 : left;
   }

@@ -6,6 +6,8 @@ import { contextOfBidRequest } from '../../request/openrtbContext.js';
 import { type GeoLookup } from '../../request/geo.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
 import { refusal } from '../../targeting/compiledTargeting.js';
+import { type PodSoFar } from '../../request/context.js';
+import { rememberInPod } from '../../vast/adPod.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
 import { microsToCpm } from '../bidRequestReader.js';
 import { type CurrencyRates, floorMicros } from '../currency.js';
@@ -77,7 +79,12 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
   return null;
 }
 
-export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<ImpBid | null> {
+/**
+ * `pod`: the impression is a slot of an ad pod (imps sharing `video.podid`, decided one after
+ * another: rtbEntry.ts), which must not repeat a campaign, an advertiser or a video of the slots
+ * decided before it (vast/adPod.ts); its winner joins the pod.
+ */
+export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodSoFar): Promise<ImpBid | null> {
   const { target, request, arrival, test } = job;
   const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
   if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
@@ -87,6 +94,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   if (impFloor === null) return refuse(deps, job, 'currency');
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
+  if (pod) ctx.pod = pod;
 
   let seat = tenantSeat(target.tenantId);
   let deals: DealTerms[] = [];
@@ -156,5 +164,6 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<I
   if (video) bid.protocol = protocolOfVersion(outcome.channel?.vastVersion ?? DEFAULT_VAST_VERSION);
   if (video && markup.dur > 0) bid.dur = markup.dur;
   if (video && markup.skippable) bid.attr = [SKIPPABLE];
+  if (pod) rememberInPod(pod, w);
   return { seat, bid, admJson: markup.admJson };
 }
