@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
@@ -58,6 +59,10 @@ forEachStore((t) => {
     const tag = await create('tag', 'tags', { name: 'Same spot demand', vastUrl: `${demand.url}/inline?price=30&duration=10`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
     await create('withTag', 'channels', { name: 'CTV pods with demand', vastVersion: '4.1', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
     const rtb = await create('rtb', 'tags', { name: 'Pod RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=pod&price=40`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
+    // an RTB bidder under acme's campaign, for acme's domain, its VAST a wrapper (no <Advertiser> to read)
+    const acmeBidder = await create('acmeBidder', 'tags', { name: 'Acme via RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=acmebid&price=19.5&adomain=acme.example&adm=wrapper`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
+    await create('withAcmeBidder', 'channels', { name: 'CTV pods, acme via RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: acmeBidder.id, priority: 1 }] });
+    await create('checked', 'channels', { name: 'CTV pods, IVT blocked', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, blockIVT: true });
     await create('supplier', 'sups', { name: 'CTV exchange (pods)', qpsLimit: 'unlimited', marginPercent: 0, formats: ['video'] });
     await create('withRtb', 'channels', { name: 'CTV pods with RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: rtb.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
@@ -102,8 +107,12 @@ forEachStore((t) => {
     expect(one.trace.pod).toBeUndefined();
 
     // each ad's impression beacon counts: the player fires one per ad
-    await app.edge.flush();
-    const before = app.edge.counters.pending;
+    const imps = async () => {
+      await app.edge.flush();
+      const [row] = await app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id}`);
+      return Number(row?.imps ?? 0);
+    };
+    const before = await imps();
     const res = await app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     const ads = clientAds(res.body).ads as { impressionURLTemplates: { url: string }[] }[];
     expect(ads).toHaveLength(3);
@@ -111,7 +120,7 @@ forEachStore((t) => {
       const url = new URL(ad.impressionURLTemplates[0]!.url);
       expect((await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
     }
-    expect(app.edge.counters.pending).toBeGreaterThan(before);
+    expect((await imps()) - before).toBe(3);
   });
 
   it('answers pods in VAST 3.0, and one ad to a VAST 2.0 channel (pods came with 3.0)', async () => {
@@ -131,8 +140,11 @@ forEachStore((t) => {
     expect(xml.indexOf(`${demand.url}/media/spot.mp4`)).toBeGreaterThan(0);
     expect(xml.split(`${demand.url}/media/spot.mp4`)).toHaveLength(2);
     expect(trace.pod!.map((s) => s.winner?.source)).toEqual(['vast_tag', 'campaign', 'campaign']);
-    // the trace of the first slot is the answer's own; the tag's refusal in the second is counted with its reason
+    // the trace of the first slot is the answer's own; the tag's refusal in the later ones is counted with its reason
     expect(trace.winner).toMatchObject({ source: 'vast_tag', id: ids.tag!.id });
+    await app.edge.flush();
+    const [row] = await app.stats.select(`SELECT sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${ids.tag!.id} AND nofill_reason = 'pod_separation'`);
+    expect(Number(row?.n)).toBe(2);
     expect(trace.pod![0]!.durationS).toBe(10);
   });
 
@@ -165,6 +177,24 @@ forEachStore((t) => {
     // the same impressions, no pod: each takes the best campaign
     const apart = await post(request([1, 2].map((n) => ({ id: `a${n}`, video: video() }))));
     expect(['a1', 'a2'].map((i) => apart.get(i)!.cid)).toEqual([ids.acmeHigh!.id, ids.acmeHigh!.id].map(String));
+  });
+
+  it("refuses in a later slot an OpenRTB bid for an advertiser the pod has, read from the bid's adomain", async () => {
+    const { trace } = await debug(ids.withAcmeBidder!.uid, '&pod_max_ads=2');
+    // acme's campaign takes the first slot; acme's bid (19.50) would beat globex (18.00) in the second
+    expect(trace.pod!.map((s) => [s.winner?.source, s.winner?.id])).toEqual([
+      ['campaign', ids.acmeHigh!.id],
+      ['campaign', ids.globexCamp!.id],
+    ]);
+  });
+
+  it('checks a pod once for invalid traffic: its slots are one request to the rate rule', async () => {
+    const UA = encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
+    // 20 breaks of 4 ads from one viewer in a moment: 20 requests (the rule allows 60 in 10 s), not 80
+    for (let i = 0; i < 20; i++) {
+      const res = await app.inject({ method: 'GET', url: `/vast/${ids.checked!.uid}?w=640&h=360&ip=73.162.1.20&ua=${UA}&pod_max_ads=4` });
+      expect(sequences(res.body), `break ${i + 1}`).toEqual([1, 2, 3, 4]);
+    }
   });
 });
 

@@ -157,6 +157,8 @@ export interface DecideOptions {
    * one are not listed (nothing counts them). What is counted and answered is the same.
    */
   trace?: boolean;
+  /** The pre-bid IVT check's verdict already given for this request (a later slot of an ad pod: vast/adPod.ts); absent: checked here. */
+  ivtVerdict?: DecisionTrace['ivt'];
 }
 
 const NO_OPTIONS: DecideOptions = Object.freeze({});
@@ -231,7 +233,8 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
-    const ivt = (trace.ivt = deps.ivt.check(channel, ctx, !!options.test));
+    // (a later slot of an ad pod takes the first slot's verdict: one request, counted once by the rate rule)
+    const ivt = (trace.ivt = options.ivtVerdict !== undefined ? options.ivtVerdict : deps.ivt.check(channel, ctx, !!options.test));
     if (ivt && ivt.reason) {
       ivtFlag = 1;
       if (ivt.blocked) return unfilled(deps, out, counters, `ivt.${ivt.reason}`, ivtFlag, now, started);

@@ -21,6 +21,15 @@ describe('which addresses the server calls', () => {
       expect(isCallableAddress(a, true), a).toBe(false);
     }
     for (const a of ['', 'localhost', 'example.com', '1.2.3']) expect(isCallableAddress(a, true), a).toBe(false);
+    // the metadata address carried in IPv6 (compatible, translated, NAT64), and two clouds' private-range metadata: never
+    for (const a of ['::a9fe:a9fe', '::169.254.169.254', '::ffff:0:a9fe:a9fe', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', 'fd00:ec2::254', '100.100.100.200']) {
+      expect(isCallableAddress(a, false), a).toBe(false);
+      expect(isCallableAddress(a, true), a).toBe(false);
+    }
+    // a private address carried the same way: only when private ones are allowed; a public one: always
+    expect(isCallableAddress('::ffff:0:a00:1', false)).toBe(false);
+    expect(isCallableAddress('::ffff:0:a00:1', true)).toBe(true);
+    expect(isCallableAddress('::ffff:0:808:808', false)).toBe(true);
   });
 
   it('keys origins with their port, and trusts the operator\'s own', () => {
@@ -66,6 +75,9 @@ describe('the demand connector (a real undici Agent and a local server)', () => 
 
   it('calls the operator\'s own origin (its host, its Prebid Server) with private addresses refused', async () => {
     expect(await get(agentOf(false, [`http://127.0.0.1:${port}`]), `http://127.0.0.1:${port}/`)).toBe('200 ok');
+    // an IPv6 origin as a URL writes it, in brackets (the server listens on IPv4 here: refused, or trusted and not answering)
+    expect(await get(agentOf(false, []), `http://[::1]:${port}/`)).toBe('refused');
+    expect(await get(agentOf(false, [`http://[::1]:${port}`]), `http://[::1]:${port}/`)).not.toBe('refused');
     // the same host on another port is not that origin
     expect(await get(agentOf(false, [`http://127.0.0.1:${port + 1}`]), `http://127.0.0.1:${port}/`)).toBe('refused');
   });

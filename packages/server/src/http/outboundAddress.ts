@@ -22,8 +22,9 @@ import { buildConnector } from 'undici';
  */
 
 const NEVER = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) NEVER.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['fe80::', 10], ['ff00::', 8]] as const) NEVER.addSubnet(net, prefix, 'ipv6');
+// (and two clouds' metadata services on private addresses: Alibaba's, AWS's IPv6 one)
+for (const [net, prefix] of [['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4], ['100.100.100.200', 32]] as const) NEVER.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [['::', 128], ['fe80::', 10], ['ff00::', 8], ['fd00:ec2::254', 128]] as const) NEVER.addSubnet(net, prefix, 'ipv6');
 
 const NOT_PUBLIC = new BlockList();
 for (const [net, prefix] of [
@@ -35,14 +36,50 @@ for (const [net, prefix] of [
   ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 
-/** Whether `address` (an IP; IPv4-mapped IPv6 judged by its IPv4 address) is outside `list`; a non-address never is. */
+/**
+ * IPv6 forms that carry an IPv4 address in their last 32 bits (the packet may reach that IPv4
+ * address through a translator): IPv4-compatible (::/96, deprecated), IPv4-mapped (::ffff:0:0/96),
+ * IPv4-translated (::ffff:0:0:0/96) and the NAT64 prefixes (64:ff9b::/96, 64:ff9b:1::/48). They are
+ * judged by that IPv4 address (and by the rules of IPv6 as well).
+ */
+const EMBEDS_IPV4 = new BlockList();
+for (const [net, prefix] of [['::', 96], ['::ffff:0:0', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48]] as const) EMBEDS_IPV4.addSubnet(net, prefix, 'ipv6');
+
+/** The 16 bytes of an IPv6 address (valid per isIP), '::' expanded and a dotted IPv4 tail read. */
+export function ipv6Bytes(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  let tail: number[] = [];
+  if (dotted) {
+    tail = dotted[1]!.split('.').map(Number);
+    text = text.slice(0, -dotted[1]!.length) + '0:0';
+  }
+  const [head, rest] = text.split('::') as [string, string | undefined];
+  const groups = (part: string | undefined) => (part ? part.split(':').filter((g) => g !== '') : []);
+  const left = groups(head);
+  const right = groups(rest);
+  const all = rest === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const bytes = all.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
+  if (tail.length) bytes.splice(12, 4, ...tail);
+  return bytes;
+}
+
+/** Whether `address` (an IP) is outside `list`; an IPv6 form carrying an IPv4 address must have both outside. A non-address never is. */
 function outside(list: BlockList, address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped) return !list.check(mapped[1]!, 'ipv4');
   const family = isIP(bare);
   if (family === 0) return false;
-  return !list.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !list.check(bare, 'ipv4');
+  if (list.check(bare, 'ipv6')) return false;
+  // ::1 and :: are IPv6's own (loopback, unspecified), judged above
+  if (EMBEDS_IPV4.check(bare, 'ipv6') && bare !== '::1' && bare !== '::') {
+    const b = ipv6Bytes(bare);
+    return !list.check(`${b[12]}.${b[13]}.${b[14]}.${b[15]}`, 'ipv4');
+  }
+  return true;
 }
 
 /** A public unicast address (IPv4-mapped IPv6 is judged by its IPv4 address). */
@@ -124,7 +161,9 @@ export function guardedConnector(policy: OutboundPolicy, socketOptions: buildCon
   return (options, callback) => {
     const host = options.hostname.toLowerCase();
     const port = options.port || (options.protocol === 'https:' ? '443' : '80');
-    if (policy.trustedOrigins.has(`${options.protocol}//${host}:${port}`)) return open(options, callback);
+    // (an IPv6 host as a URL writes it, in brackets, which undici may have taken off)
+    const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    if (policy.trustedOrigins.has(`${options.protocol}//${urlHost}:${port}`)) return open(options, callback);
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
     if (isIP(bare) !== 0 && !isCallableAddress(bare, policy.allowPrivate)) {
       queueMicrotask(() => callback(new AddressRefusedError(host, bare), null));

@@ -84,6 +84,8 @@ describe('what the check may fetch', () => {
       expect(() => adsTxtHost(bad, false), bad).toThrow();
     }
     expect(adsTxtHost('http://127.0.0.1:8123/', true)).toBe('127.0.0.1:8123');
+    // what no setting lifts: the metadata address, link-local, as a literal (connected to without a lookup)
+    for (const never of ['http://169.254.169.254/', '[fe80::1]', 'http://[::ffff:169.254.169.254]:80/']) expect(() => adsTxtHost(never, true), never).toThrow(/not an address this server calls/);
   });
 
   it('refuses every non-public address a name could resolve to', () => {

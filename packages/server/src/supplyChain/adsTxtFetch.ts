@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup } from '../http/outboundAddress.js';
+import { guardedLookup, isCallableAddress } from '../http/outboundAddress.js';
 
 /**
  * Fetches a publisher's /ads.txt for the console's check, on a user's request, with the guards a
@@ -51,7 +51,12 @@ export function adsTxtHost(input: string, allowPrivate: boolean): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AdsTxtTargetError('Only http and https addresses can be checked.');
   if (url.username || url.password) throw new AdsTxtTargetError('Enter the domain without a user name or password.');
   const hostname = url.hostname.replace(/\.$/, '').toLowerCase();
-  if (allowPrivate) return url.port ? `${hostname}:${url.port}` : hostname;
+  if (allowPrivate) {
+    // an IP literal is connected to without a lookup: the rule that no setting lifts is checked here
+    const literal = hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) && !isCallableAddress(literal, true)) throw new AdsTxtTargetError(`${literal} is not an address this server calls (link-local, metadata or reserved).`);
+    return url.port ? `${hostname}:${url.port}` : hostname;
+  }
   if (url.port) throw new AdsTxtTargetError('Enter the domain without a port: ads.txt is read from the standard ports.');
   if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError('Enter a domain name, not an IP address: ads.txt belongs to a domain.');
   if (!HOST_NAME.test(hostname)) throw new AdsTxtTargetError(`"${hostname}" is not a domain name such as example.com.`);
@@ -129,7 +134,7 @@ async function fetchFollowing(start: URL, options: Required<FetchOptions>): Prom
     try {
       next = new URL(answer.redirect);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new AdsTxtTargetError('redirects to an address that is not http or https');
-      if (!options.allowPrivate) adsTxtHost(next.toString(), false);
+      adsTxtHost(next.toString(), options.allowPrivate);
     } catch (error) {
       return { ok: false, url: url.toString(), reason: `it redirects to ${answer.redirect}, which cannot be checked: ${(error as Error).message}` };
     }

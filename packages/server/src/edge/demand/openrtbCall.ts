@@ -6,7 +6,7 @@ import { type CurrencyRates } from '../openrtb/currency.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
 import { recordOffer } from '../openrtb/notices.js';
 import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
-import { demandAdRefusal } from '../openrtb/impFit.js';
+import { demandAdRefusal, podRepeats } from '../openrtb/impFit.js';
 import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from '../openrtb/outboundRequest.js';
 import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapDeal } from '../snapshot/types.js';
@@ -169,6 +169,8 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   // no-fill, and its loss notice says why
   const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
   if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
+  // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
+  if (ctx.pod && podRepeats(ctx.pod, b.adomain, '')) return { kind: 'no_fill', reason: 'pod_separation', ms: got.ms };
   return { kind: 'bid', bid, ms: got.ms };
 }
 

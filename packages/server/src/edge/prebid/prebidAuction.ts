@@ -3,7 +3,7 @@ import { type Bid, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adpl
 import { runDecision } from '../adDecision.js';
 import { adMarkupOf } from '../markup/adMarkup.js';
 import { microsToCpm } from '../openrtb/bidRequestReader.js';
-import { answerCurrency, CurrencyRates, floorMicros, type RateSource, RatesInTurn } from '../openrtb/currency.js';
+import { CurrencyRates, currencyCode, floorMicros, type RateSource, RatesInTurn } from '../openrtb/currency.js';
 import { type ConnectionFacts } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
@@ -140,12 +140,14 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const deadline = ask.tmax !== null ? started + Math.max(0, ask.tmax - tmaxMargin(ask.tmax)) : undefined;
   const decideStarted = performance.now();
   let answers: ImpAnswer[];
-  // the answer's currency: USD when the request allows it, else the first of its cur a rate converts to
+  // the answer's currency, as Prebid Server reads it: the first of the request's cur (the ad server's), else USD
   const rates = ratesOf(deps, ask);
-  const answerIn = answerCurrency(request.cur, rates);
+  const wanted = Array.isArray(request.cur) && request.cur.length ? currencyCode(request.cur[0]) : 'USD';
+  const usdPerUnit = wanted ? rates.rate(wanted, 'USD') : null;
+  const answerIn = wanted && usdPerUnit ? { currency: wanted, usdPerUnit } : null;
   const money: Money = { currency: answerIn?.currency ?? 'USD', usdPerUnit: answerIn?.usdPerUnit ?? 1, rates };
   if (!answerIn) {
-    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to the request's cur (${(request.cur ?? []).join(', ')}): set ext.prebid.currency.rates, or ask the operator for rates` } }));
+    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to ${String(request.cur?.[0])}, the request's currency: set ext.prebid.currency.rates, or ask the operator for rates` } }));
   } else {
     answers = await Promise.all(
       ask.imps.map((our) =>

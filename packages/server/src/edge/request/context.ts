@@ -29,7 +29,7 @@ export interface RequestContext {
    * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
    */
   ortb?: { request: BidRequest; imp: Imp };
-  /** A slot of an ad pod after the first: what the ads before it took (vast/adPod.ts). Absent otherwise. */
+  /** A slot of an ad pod: the pod, and what the slots before it took (vast/adPod.ts). Absent for a single ad. */
   pod?: PodSoFar;
 }
 

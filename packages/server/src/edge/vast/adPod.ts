@@ -42,9 +42,10 @@ export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence
 export function rememberInPod(pod: PodSoFar, winner: Winner): void {
   const bid = winner.bid;
   const markup = bid.markup;
-  if (bid.campaignId) pod.campaigns.add(bid.campaignId);
-  if (bid.advertiserId) pod.advertisers.add(bid.advertiserId);
   if (markup.kind === 'campaign') {
+    // our advertiser is the brand; a demand tag's account is its partner, whose ads are told apart by their own domains
+    pod.campaigns.add(bid.campaignId);
+    if (bid.advertiserId) pod.advertisers.add(bid.advertiserId);
     pod.domains.push(...markup.creative.adomain.map((d) => d.toLowerCase()));
     const media = markup.creative.mediaFiles[0]?.url ?? markup.creative.vastUrl;
     if (media) pod.media.add(media);
@@ -89,7 +90,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
     if (allowed < Math.max(minDuration, 1) || (sequence > 1 && Date.now() >= deadline)) break;
     pod.sequence = sequence;
     const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
-    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline });
+    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt } : {}) });
     const answer = rendered(deps, o);
     first ??= answer;
     const seconds = o.winner ? adSeconds(o.winner.bid.markup) : 0;
