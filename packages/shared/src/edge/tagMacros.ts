@@ -46,8 +46,8 @@ export const STANDARD_TAG_MACROS: readonly StandardTagMacro[] = [
   { param: 'dnt', macro: '{{dnt}}', description: 'Do not track (0/1)', vast2: true, environments: ALL, example: '0' },
   { param: 'content_genre', macro: '{{content_genre}}', description: 'Content genre', vast2: false, environments: CTV, example: 'News' },
   // an ad break (pods came with VAST 3): the server-side ad insertion asks for its ads in one call
-  { param: 'pod_max_ads', macro: '{{pod_max_ads}}', description: 'Ad pod: most ads in the break', vast2: false, environments: CTV, example: '4' },
-  { param: 'pod_max_dur', macro: '{{pod_max_dur}}', description: 'Ad pod: length of the break in seconds', vast2: false, environments: CTV, example: '120' },
+  { param: 'pod_max_ads', macro: '{{pod_max_ads}}', description: 'Most ads in the ad break (pod)', vast2: false, environments: CTV, example: '4' },
+  { param: 'pod_max_dur', macro: '{{pod_max_dur}}', description: 'Length of the ad break in seconds', vast2: false, environments: CTV, example: '120' },
   { param: 'domain', macro: '{{domain}}', description: 'Site domain', vast2: true, environments: ['web'], example: 'example.com' },
   { param: 'page_url', macro: '{{page_url}}', description: 'Page URL', vast2: true, environments: ['web'], example: 'https://example.com/watch/42' },
   { param: 'schain', macro: '{{schain}}', description: 'Supply chain (OpenRTB schain, serialised)', vast2: false, environments: ALL, example: '' },
