@@ -15,6 +15,7 @@ import { HourlyCounters } from './counters/hourlyCounters.js';
 import { campaignSource } from './demand/campaignSource.js';
 import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
+import { proxyTrust } from '../http/clientAddress.js';
 import { outboundPolicy } from '../http/outboundAddress.js';
 import { CurrencyFeed } from './openrtb/currency.js';
 import { demandAgent } from './demand/deadline.js';
@@ -144,7 +145,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     origin: settings.publicHost,
     // an operator's MaxMind City database when set (more precise, updated weekly), else geoip-lite's bundled data
     geo: options.geo ?? (settings.maxmindDb ? await maxmindLookup(settings.maxmindDb) : geoipLiteLookup),
-    trustProxy: settings.trustProxy !== false,
+    trustProxy: proxyTrust(settings.trustProxy),
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
     notify: (url) => caller.fire(url),

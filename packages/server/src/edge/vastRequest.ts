@@ -1,4 +1,5 @@
 import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
+import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext, type ConnectionFacts } from './request/context.js';
@@ -16,7 +17,8 @@ import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/va
 export interface VastRequestDeps extends EdgeDeps {
   geo: GeoLookup;
   /** Read the client address from X-Forwarded-For (behind a trusted load balancer). */
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For is believed (ADPLANE_TRUST_PROXY: http/clientAddress.ts). */
+  trustProxy: ProxyTrust;
   onError: (error: unknown) => void;
 }
 
@@ -27,13 +29,13 @@ export function queryObject(search: URLSearchParams): RawQuery {
 }
 
 /**
- * Who a request is for. A player calls for itself: its connection (behind a trusted proxy, the first
- * X-Forwarded-For address) and its User-Agent. A server calling on a device's behalf (server-side ad
+ * Who a request is for. A player calls for itself: its connection (behind trusted proxies, the
+ * address they name: http/clientAddress.ts) and its User-Agent. A server calling on a device's behalf (server-side ad
  * insertion, a CTV stitcher) names the device in `X-Device-IP` and `X-Device-User-Agent` (VAST 4.1+
  * section 1.1.3), which then stand for the viewer: otherwise the stitcher's own datacenter address
  * would decide geo and read as invalid traffic. The tag's `ip` and `ua` macros still come first.
  */
-export function connectionFacts(req: EdgeRequest, trustProxy: boolean): ConnectionFacts {
+export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): ConnectionFacts {
   // one address by the spec; a list (a proxy appended its own) is read from its first
   const named = req.headers['x-device-ip'];
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
@@ -42,15 +44,6 @@ export function connectionFacts(req: EdgeRequest, trustProxy: boolean): Connecti
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
   };
-}
-
-export function clientAddress(req: EdgeRequest, trustProxy: boolean): string {
-  if (trustProxy) {
-    const xff = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { INVALID, IPV4, ip, isReservedV4, isReservedV6, parseIp } from '../ivt/ipAddress.js';
 import { buildConnector } from 'undici';
 
 /**
@@ -21,72 +22,58 @@ import { buildConnector } from 'undici';
  * lookup a DNS rebinding could change). An IP literal is checked as it is.
  */
 
-const NEVER = new BlockList();
-// (and two clouds' metadata services on private addresses: Alibaba's, AWS's IPv6 one)
-for (const [net, prefix] of [['0.0.0.0', 8], ['169.254.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4], ['100.100.100.200', 32]] as const) NEVER.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['fe80::', 10], ['ff00::', 8], ['fd00:ec2::254', 128]] as const) NEVER.addSubnet(net, prefix, 'ipv6');
+/**
+ * Never called, whatever the switch (IPv4): "this network" 0/8, link-local 169.254/16 (where clouds
+ * serve instance credentials), multicast, reserved and broadcast (224 and up), and Alibaba's metadata
+ * service on a carrier-grade NAT address (100.100.100.200).
+ */
+function neverV4(v4: number): boolean {
+  const a = v4 >>> 24;
+  return a === 0 || a >= 224 || v4 >>> 16 === 0xa9fe || v4 === 0x646464c8;
+}
 
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+/** The same for the IPv6 address parseIp read last: unspecified, link-local fe80::/10, multicast ff00::/8, AWS's metadata fd00:ec2::254. */
+function neverV6(): boolean {
+  const w = ip.words;
+  if ((w[0]! & 0xffc0) === 0xfe80 || (w[0]! & 0xff00) === 0xff00) return true;
+  if (w[0] === 0xfd00 && w[1] === 0x0ec2 && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0 && w[6] === 0 && w[7] === 0x254) return true;
+  return w.every((g) => g === 0);
+}
 
 /**
- * IPv6 forms that carry an IPv4 address in their last 32 bits (the packet may reach that IPv4
- * address through a translator): IPv4-compatible (::/96, deprecated), IPv4-mapped (::ffff:0:0/96),
- * IPv4-translated (::ffff:0:0:0/96) and the NAT64 prefixes (64:ff9b::/96, 64:ff9b:1::/48). They are
- * judged by that IPv4 address (and by the rules of IPv6 as well).
+ * The IPv4 address the IPv6 address parseIp read last carries in its last 32 bits, or -1: the
+ * packet may reach it through a translator. IPv4-compatible (::/96, deprecated; not :: and ::1,
+ * IPv6's own), IPv4-translated (::ffff:0:0:0/96) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48).
+ * (IPv4-mapped addresses parseIp reads as IPv4.)
  */
-const EMBEDS_IPV4 = new BlockList();
-for (const [net, prefix] of [['::', 96], ['::ffff:0:0', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48]] as const) EMBEDS_IPV4.addSubnet(net, prefix, 'ipv6');
-
-/** The 16 bytes of an IPv6 address (valid per isIP), '::' expanded and a dotted IPv4 tail read. */
-export function ipv6Bytes(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  let tail: number[] = [];
-  if (dotted) {
-    tail = dotted[1]!.split('.').map(Number);
-    text = text.slice(0, -dotted[1]!.length) + '0:0';
-  }
-  const [head, rest] = text.split('::') as [string, string | undefined];
-  const groups = (part: string | undefined) => (part ? part.split(':').filter((g) => g !== '') : []);
-  const left = groups(head);
-  const right = groups(rest);
-  const all = rest === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  const bytes = all.flatMap((g) => {
-    const n = parseInt(g, 16);
-    return [n >> 8, n & 0xff];
-  });
-  if (tail.length) bytes.splice(12, 4, ...tail);
-  return bytes;
+function embeddedV4(): number {
+  const w = ip.words;
+  const v4 = ((w[6]! << 16) | w[7]!) >>> 0;
+  const zeros = (from: number, to: number) => w.subarray(from, to).every((g) => g === 0);
+  if (zeros(0, 6) && v4 > 1) return v4;
+  if (zeros(0, 4) && w[4] === 0xffff && w[5] === 0) return v4;
+  if (w[0] === 0x64 && w[1] === 0xff9b && (zeros(2, 6) || w[2] === 1)) return v4;
+  return -1;
 }
 
-/** Whether `address` (an IP) is outside `list`; an IPv6 form carrying an IPv4 address must have both outside. A non-address never is. */
-function outside(list: BlockList, address: string): boolean {
+/**
+ * Whether the server may connect to `address` (an IP, IPv6 in brackets or not): with private
+ * addresses allowed, all but the never-called ones; else public addresses only (ivt/ipAddress.ts:
+ * the same reserved ranges the traffic check reads). An IPv6 address carrying an IPv4 one must pass
+ * as both. A non-address never may.
+ */
+export function isCallableAddress(address: string, allowPrivate: boolean): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(bare);
-  if (family === 0) return false;
-  if (family === 4) return !list.check(bare, 'ipv4');
-  if (list.check(bare, 'ipv6')) return false;
-  // ::1 and :: are IPv6's own (loopback, unspecified), judged above
-  if (EMBEDS_IPV4.check(bare, 'ipv6') && bare !== '::1' && bare !== '::') {
-    const b = ipv6Bytes(bare);
-    return !list.check(`${b[12]}.${b[13]}.${b[14]}.${b[15]}`, 'ipv4');
-  }
-  return true;
+  const family = parseIp(bare);
+  if (family === INVALID) return false;
+  if (family === IPV4) return allowPrivate ? !neverV4(ip.v4) : !isReservedV4(ip.v4);
+  if (allowPrivate ? neverV6() : isReservedV6()) return false;
+  const v4 = embeddedV4();
+  return v4 < 0 || (allowPrivate ? !neverV4(v4) : !isReservedV4(v4));
 }
 
-/** A public unicast address (IPv4-mapped IPv6 is judged by its IPv4 address). */
-export const isPublicAddress = (address: string): boolean => outside(NOT_PUBLIC, address);
-
-/** Whether the server may connect to `address` at all: with private addresses allowed, all but NEVER's. */
-export const isCallableAddress = (address: string, allowPrivate: boolean): boolean => (allowPrivate ? outside(NEVER, address) : isPublicAddress(address));
+/** A public unicast address (an IPv6 one carrying an IPv4 address judged by both). */
+export const isPublicAddress = (address: string): boolean => isCallableAddress(address, false);
 
 /** The error a refused address fails a connection with: `code` says which, for the callers' reasons. */
 export const ADDRESS_REFUSED = 'EADDRNOTPUBLIC';

@@ -28,8 +28,3 @@ export function fillAuctionMacros(text: string, values: MacroValues, keep: Reado
 export function usdCpmText(micros: number): string {
   return String(Math.round(micros) / 1_000_000);
 }
-
-/** Millionths of a unit (of any currency) as the CPM a bid states, to the millionth: 4166666.7 -> '4.166667'. */
-export function cpmText(millionths: number): string {
-  return String(Math.round(millionths) / 1_000_000);
-}

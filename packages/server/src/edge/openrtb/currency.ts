@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { cpmToMicros } from './bidRequestReader.js';
+import { cpmToMicros, microsToCpm } from './bidRequestReader.js';
 
 /**
  * Exchange rates between currencies, so that adplane, which keeps its money in US dollars, can
@@ -130,6 +130,9 @@ export function floorMicros(price: unknown, cur: unknown, rates: RateSource | un
   if (usdPerUnit === null) return null;
   return typeof price === 'number' ? Math.ceil(cpmToMicros(price) * usdPerUnit) : 0;
 }
+
+/** Micro-dollars CPM as the CPM a bid states in a currency worth `usdPerUnit` dollars a unit (USD by default), to the millionth. */
+export const cpmIn = (micros: number, usdPerUnit = 1): number => microsToCpm(micros / usdPerUnit);
 
 export interface CurrencyFeedLog {
   info(obj: object, msg: string): void;

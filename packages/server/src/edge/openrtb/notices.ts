@@ -3,7 +3,7 @@ import { type SourceFate } from '../auction/trace.js';
 import { type Bid } from '../demand/demandSource.js';
 import { type RequestContext } from '../request/context.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
-import { cpmText, fillAuctionMacros, type MacroValues, usdCpmText } from './auctionMacros.js';
+import { fillAuctionMacros, type MacroValues, usdCpmText } from './auctionMacros.js';
 import { demandClearing, demandTerms } from './demandPricing.js';
 import { type OrtbMarkup } from './ortbMarkup.js';
 
@@ -96,7 +96,7 @@ function baseMacros(m: OrtbMarkup): MacroValues {
 }
 
 /** A price of the demand's (micro-dollars CPM) as its notices state it: in the currency it bid in. */
-const priceText = (m: OrtbMarkup, micros: number): string => (m.usdPerUnit && m.usdPerUnit !== 1 ? cpmText(micros / m.usdPerUnit) : usdCpmText(micros));
+const priceText = (m: OrtbMarkup, micros: number): string => usdCpmText(micros / (m.usdPerUnit ?? 1));
 
 const ratio = (a: number, b: number): string => (b > 0 ? String(Math.round((a / b) * 10_000) / 10_000) : '');
 

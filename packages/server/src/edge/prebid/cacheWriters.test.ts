@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EdgeRequest } from '../edgeHttp.js';
-import { proxyTrust, writerKey } from './prebidEntries.js';
+import { proxyTrust } from '../../http/clientAddress.js';
+import { writerKey } from './prebidEntries.js';
 
 /** Who a POST /cache is counted against (the per-address write limit). */
 const request = (remoteAddress: string, headers: Record<string, string> = {}): EdgeRequest =>

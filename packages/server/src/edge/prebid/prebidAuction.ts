@@ -3,7 +3,7 @@ import { type Bid, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adpl
 import { runDecision } from '../adDecision.js';
 import { adMarkupOf } from '../markup/adMarkup.js';
 import { microsToCpm } from '../openrtb/bidRequestReader.js';
-import { CurrencyRates, currencyCode, floorMicros, type RateSource, RatesInTurn } from '../openrtb/currency.js';
+import { cpmIn, CurrencyRates, currencyCode, floorMicros, type RateSource, RatesInTurn } from '../openrtb/currency.js';
 import { type ConnectionFacts } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
@@ -90,7 +90,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
   const usdPrice = microsToCpm(outcome.winner.payoutCpm);
   if (!(usdPrice > 0)) return { seat, bid: null };
   // the bid in the answer's currency (USD unless the request's cur asks another)
-  const price = money.usdPerUnit === 1 ? usdPrice : Math.round(outcome.winner.payoutCpm / money.usdPerUnit) / 1_000_000;
+  const price = cpmIn(outcome.winner.payoutCpm, money.usdPerUnit);
   const floor = floorMicros(imp.bidfloor, imp.bidfloorcur, money.rates);
   if (floor === null) {
     return { seat, bid: null, warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };

@@ -1,7 +1,5 @@
-import { type IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
-import proxyaddr from '@fastify/proxy-addr';
-import { ipv6Bytes } from '../../http/outboundAddress.js';
+import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
+import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
@@ -61,25 +59,15 @@ export const CLIENT_CACHE_BOUNDS = { maxEntries: 2000, maxBytes: 8 * 1024 * 1024
 export const CACHE_WRITES_PER_ADDRESS = 30;
 const CACHE_WRITE_WINDOW_MS = 10_000;
 
-/** Which proxies' X-Forwarded-For may be believed, from ADPLANE_TRUST_PROXY (as Fastify reads it: none, all, or a list). */
-export function proxyTrust(setting: boolean | string): (address: string, hop: number) => boolean {
-  if (setting === false) return () => false;
-  if (setting === true) return () => true;
-  return proxyaddr.compile(setting.split(',').map((a) => a.trim()).filter(Boolean));
-}
-
 /**
- * Who a cache write is counted against: the client address as Fastify reads it (proxy-addr: the
- * connection's, or behind proxies named in ADPLANE_TRUST_PROXY the first address from the right of
- * X-Forwarded-For that is not one of them), never X-Device-IP, which the caller writes; an IPv6
- * address by its /64, the block one subscriber is given.
+ * Who a cache write is counted against: the client's address (http/clientAddress.ts), never
+ * X-Device-IP, which the caller writes; an IPv6 address by its /64, the block one subscriber is given.
  */
-export function writerKey(req: EdgeRequest, trust: (address: string, hop: number) => boolean): string {
-  const address = proxyaddr(req as unknown as IncomingMessage, trust);
-  if (isIP(address) !== 6 || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address;
-  const b = ipv6Bytes(address);
-  const group = (i: number) => ((b[i]! << 8) | b[i + 1]!).toString(16);
-  return `${group(0)}:${group(2)}:${group(4)}:${group(6)}::/64`;
+export function writerKey(req: EdgeRequest, trust: ProxyTrust): string {
+  const address = clientAddress(req, trust);
+  if (parseIp(address) !== IPV6) return address;
+  const w = ip.words;
+  return `${w[0]!.toString(16)}:${w[1]!.toString(16)}:${w[2]!.toString(16)}:${w[3]!.toString(16)}::/64`;
 }
 
 /**
@@ -170,7 +158,6 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
 
   const writes = app.metrics.counter('adplane_prebid_cache_writes_total', 'Documents stored through POST /cache (Prebid Cache clients), by result', ['result']);
 
-  const trust = proxyTrust(app.settings.trustProxy);
   const writeRate = new RequestRateCounter({ maxPerDevice: CACHE_WRITES_PER_ADDRESS, maxPerIpUa: CACHE_WRITES_PER_ADDRESS, windowMs: CACHE_WRITE_WINDOW_MS, maxKeys: 100_000 });
 
   async function store(req: EdgeRequest, res: EdgeResponse): Promise<void> {
@@ -179,7 +166,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       send(req, res, 400, 'text/plain; charset=utf-8', `${message}\n`);
     };
     const untracked = writeRate.untracked;
-    const over = writeRate.exceeds(writerKey(req, trust), Date.now(), CACHE_WRITES_PER_ADDRESS);
+    const over = writeRate.exceeds(writerKey(req, deps.trustProxy), Date.now(), CACHE_WRITES_PER_ADDRESS);
     // a flood of new addresses past what the counter tracks is refused too, not let through
     if (over || writeRate.untracked > untracked) {
       writes.inc({ result: 'rate_limited' });

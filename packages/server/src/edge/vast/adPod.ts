@@ -91,11 +91,12 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
     pod.sequence = sequence;
     const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
     const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt } : {}) });
-    const answer = rendered(deps, o);
+    // (a later slot that did not fill ends the break: its empty document is never sent)
+    const answer: DecisionOutcome | null = o.winner || !first ? rendered(deps, o) : null;
     first ??= answer;
     const seconds = o.winner ? adSeconds(o.winner.bid.markup) : 0;
     traces.push({ sequence, result: o.result, winner: o.trace.winner, maxDurationS: Number.isFinite(allowed) ? allowed : 0, durationS: seconds });
-    if (!o.winner) break;
+    if (!o.winner || !answer) break;
     filled.push(answer);
     rememberInPod(pod, o.winner);
     // an ad of unknown length takes what is left of a break of stated length

@@ -9,8 +9,7 @@ import { refusal } from '../../targeting/compiledTargeting.js';
 import { type PodSoFar } from '../../request/context.js';
 import { rememberInPod } from '../../vast/adPod.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
-import { microsToCpm } from '../bidRequestReader.js';
-import { type CurrencyRates, floorMicros } from '../currency.js';
+import { cpmIn, type CurrencyRates, floorMicros } from '../currency.js';
 import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from '../impFit.js';
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
@@ -55,8 +54,6 @@ export interface ImpJob {
   currency: string;
   usdPerUnit: number;
 }
-
-
 
 /** Report dimensions of a refused impression: its target, nothing of the viewer (it was never read). */
 export function refusalDims(target: Target, reason: string) {
@@ -142,7 +139,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
     id: outcome.decision.id,
     impid: imp.id,
     // in the answer's currency (USD unless the request's cur asks another)
-    price: job.usdPerUnit === 1 ? microsToCpm(price) : Math.round(price / job.usdPerUnit) / 1_000_000,
+    price: cpmIn(price, job.usdPerUnit),
     nurl: `${deps.origin}/rtb/win?t=${outcome.token}&p=\${AUCTION_PRICE}`,
     adid: markup.crid,
     crid: markup.crid,
