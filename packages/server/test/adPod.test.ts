@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
@@ -177,6 +177,63 @@ forEachStore((t) => {
     // the same impressions, no pod: each takes the best campaign
     const apart = await post(request([1, 2].map((n) => ({ id: `a${n}`, video: video() }))));
     expect(['a1', 'a2'].map((i) => apart.get(i)!.cid)).toEqual([ids.acmeHigh!.id, ids.acmeHigh!.id].map(String));
+  });
+
+  describe('OpenRTB 2.6 dynamic pods (video.poddur, maxseq)', () => {
+    type Answered = { impid: string; cid?: string; dur?: number; price: number };
+    const ask = async (imps: object[]) => {
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: `dyn-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+      if (res.statusCode === 204) return [];
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
+    };
+    const dynamic = (video: object, extra: object = {}) => ({ id: 'break', video: { mimes: ['video/mp4'], w: 640, h: 360, podid: 'preroll', ...video }, ...extra });
+    const cids = (bids: Answered[]) => bids.map((b) => Number(b.cid));
+
+    it('bids several ads for one impression, each its length, no advertiser twice, all within poddur', async () => {
+      const bids = await ask([dynamic({ maxduration: 30, poddur: 60, maxseq: 4 })]);
+      // acme's second campaign is refused (acme has a slot): globex, then the 30 s spot fills the minute
+      expect(cids(bids)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id, ids.long!.id]);
+      expect(bids.map((b) => [b.impid, b.dur])).toEqual([['break', 15], ['break', 15], ['break', 30]]);
+      expect(new Set(bids.map((b) => (b as { id?: string }).id)).size).toBe(3);
+      // a shorter break: the 30 s spot no longer fits the 15 s left; a shorter ad of another brand takes them
+      const shorter = await ask([dynamic({ maxduration: 30, poddur: 45 })]);
+      expect(cids(shorter).slice(0, 2)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id]);
+      expect(cids(shorter)).not.toContain(ids.long!.id);
+      expect(shorter.reduce((sum, b) => sum + b.dur!, 0)).toBeLessThanOrEqual(45);
+      // maxseq caps the ads
+      expect(cids(await ask([dynamic({ maxduration: 30, poddur: 60, maxseq: 1 })]))).toEqual([ids.acmeHigh!.id]);
+    });
+
+    it('keeps to rqddurs and to a floor per second (mincpmpersec)', async () => {
+      // only 30 s ads: the one 30 s spot, once
+      expect(cids(await ask([dynamic({ rqddurs: [30], poddur: 60 })]))).toEqual([ids.long!.id]);
+      // $0.60 a second: the 15 s spots ($20, $18) pass, the 30 s one ($17 < $18) does not, ending the break
+      const bids = await ask([dynamic({ maxduration: 30, poddur: 60, mincpmpersec: 0.6 })]);
+      expect(cids(bids)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id]);
+      // the impression's own mincpmpersec counts for a single ad too
+      expect(await ask([{ id: 'one', video: { mimes: ['video/mp4'], w: 640, h: 360, minduration: 30, maxduration: 30 }, mincpmpersec: 0.6 }])).toEqual([]);
+    });
+
+    it('shares the separation between the structured slots and the dynamic part of a hybrid pod', async () => {
+      const bids = await ask([
+        { id: 'first', video: { mimes: ['video/mp4'], w: 640, h: 360, podid: 'hybrid', slotinpod: 1, maxduration: 15 } },
+        { id: 'rest', video: { mimes: ['video/mp4'], w: 640, h: 360, podid: 'hybrid', maxduration: 30, poddur: 45, maxseq: 3 } },
+      ]);
+      expect(bids.map((b) => [b.impid, Number(b.cid)])).toEqual([
+        ['first', ids.acmeHigh!.id],
+        ['rest', ids.globexCamp!.id],
+        ['rest', ids.long!.id],
+      ]);
+    });
+
+    it('refuses a malformed pod field with a 400 naming it', async () => {
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60' })] } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'imp[0].video.poddur' });
+      const rqd = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs: [15, 'x'] })] } });
+      expect(rqd.json()).toMatchObject({ field: 'imp[0].video.rqddurs' });
+    });
   });
 
   it("refuses in a later slot an OpenRTB bid for an advertiser the pod has, read from the bid's adomain", async () => {

@@ -32,7 +32,8 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
     if (!isSize(video.w) || !isSize(video.h)) return fail(`${at}.video.${isSize(video.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
     if (video.mimes !== undefined && !isStrings(video.mimes)) return fail(`${at}.video.mimes`, 'must be an array of strings');
     if (video.protocols !== undefined && !isInts(video.protocols)) return fail(`${at}.video.protocols`, 'must be an array of integers');
-    for (const key of ['minduration', 'maxduration'] as const) if (!isSize(video[key])) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
+    for (const key of ['minduration', 'maxduration', 'poddur', 'maxseq', 'mincpmpersec'] as const) if (!isSize(video[key])) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
+    if (video.rqddurs !== undefined && !isInts(video.rqddurs)) return fail(`${at}.video.rqddurs`, 'must be an array of integers');
   }
   return null;
 }
@@ -62,6 +63,7 @@ export function readBidRequest(body: unknown): ReadResult {
     for (const key of IMP_OBJECTS) if (imp[key] !== undefined && !isObj(imp[key])) return fail(`${at}.${key}`, 'must be an object');
     if (imp.bidfloor !== undefined && (typeof imp.bidfloor !== 'number' || !(imp.bidfloor >= 0))) return fail(`${at}.bidfloor`, 'must be a number of at least 0');
     if (imp.bidfloorcur !== undefined && typeof imp.bidfloorcur !== 'string') return fail(`${at}.bidfloorcur`, 'must be a currency code');
+    if (!isSize(imp.mincpmpersec)) return fail(`${at}.mincpmpersec`, 'must be a number of at least 0');
     const media = readMedia(imp, at);
     if (media) return media;
     const pmp = imp.pmp as Record<string, unknown> | undefined;

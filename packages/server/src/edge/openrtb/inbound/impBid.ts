@@ -133,6 +133,15 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
+  // OpenRTB 2.6 mincpmpersec: a floor per second of the ad (the video's own, else the impression's),
+  // judged on the ad's length; an ad of unknown length is held to bidfloor alone
+  if (video && markup.dur > 0 && !dealId) {
+    const perSecond = imp.video?.mincpmpersec ?? imp.mincpmpersec;
+    if (typeof perSecond === 'number' && perSecond > 0) {
+      const least = floorMicros(perSecond * markup.dur, imp.bidfloorcur, rates);
+      if (least === null || price < least) return null;
+    }
+  }
   // an ad that is itself skippable says so (creative attribute 16); where the impression blocks it, it
   // was refused before the auction (impFit.ts: our creatives and every demand's VAST ad alike)
   const bid: OrtbBid = {

@@ -1,5 +1,4 @@
 import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
-import { type Imp } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { type EdgeDeps } from '../../adDecision.js';
 import { type VastRequestDeps } from '../../vastRequest.js';
@@ -9,8 +8,8 @@ import { answerCurrency } from '../currency.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../requestBody.js';
 import { MAX_TMAX_MS } from './bidChannels.js';
 import { dealCampaignSource } from './dealCampaigns.js';
-import { newPod } from '../../vast/adPod.js';
-import { bidForImp, type ImpBid, type ImpDeps, type ImpJob, REQ, refusalDims, type Target } from './impBid.js';
+import { type ImpBid, type ImpDeps, type ImpJob, REQ, refusalDims, type Target } from './impBid.js';
+import { bidsForImps } from './podBids.js';
 
 /**
  * The inbound OpenRTB 2.6 entry points (2.5 accepted), adplane as the bidder:
@@ -161,13 +160,9 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     }
 
     const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test, ...answerIn };
-    let bids: (ImpBid | null)[];
-    if (imps === 1) bids = [await bidForImp(impDeps, job, request.imp[0]!)];
-    else bids = await bidsForImps(impDeps, job, request.imp);
-
+    const bids = await bidsForImps(impDeps, job, request.imp);
     const seats = new Map<string, ImpBid[]>();
     for (const b of bids) {
-      if (!b) continue;
       const seat = seats.get(b.seat);
       if (seat) seat.push(b);
       else seats.set(b.seat, [b]);
@@ -217,43 +212,3 @@ export function responseJson(id: string, seats: ReadonlyMap<string, readonly Imp
 
 /** A bid as JSON, its `adm` first (a bid always has other fields: its id, impid and price). */
 const bidJson = (b: ImpBid): string => `{"adm":"${b.admJson}",${JSON.stringify(b.bid).slice(1)}`;
-
-/**
- * Each impression's bid, in the request's order. Impressions are decided side by side, except the
- * slots of an ad pod (OpenRTB 2.6: imps whose `video.podid` is the same), which are decided one after
- * another in their order, each knowing what the slots before it took: no campaign, advertiser or
- * video twice in one ad break (vast/adPod.ts).
- */
-async function bidsForImps(deps: ImpDeps, job: ImpJob, imps: readonly Imp[]): Promise<(ImpBid | null)[]> {
-  const pods = new Map<string, number[]>();
-  imps.forEach((imp, i) => {
-    const podId = imp.video?.podid;
-    if (typeof podId === 'string' && podId) {
-      const slots = pods.get(podId);
-      if (slots) slots.push(i);
-      else pods.set(podId, [i]);
-    }
-  });
-  const bids = new Array<ImpBid | null>(imps.length).fill(null);
-  const work: Promise<void>[] = [];
-  imps.forEach((imp, i) => {
-    const podId = imp.video?.podid;
-    if (typeof podId === 'string' && podId && pods.get(podId)!.length > 1) return;
-    work.push(bidForImp(deps, job, imp).then((b) => void (bids[i] = b)));
-  });
-  for (const slots of pods.values()) {
-    if (slots.length < 2) continue;
-    work.push(
-      (async () => {
-        const pod = newPod(slots.length);
-        for (const [n, i] of slots.entries()) {
-          pod.sequence = n + 1;
-          bids[i] = await bidForImp(deps, job, imps[i]!, pod);
-        }
-      })(),
-    );
-  }
-  await Promise.all(work);
-  return bids;
-}
-
