@@ -107,15 +107,20 @@ forEachStore((t) => {
     expect(one.trace.pod).toBeUndefined();
 
     // each ad's impression beacon counts: the player fires one per ad
-    const imps = async () => {
+    const sums = async () => {
       await app.edge.flush();
-      const [row] = await app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id}`);
-      return Number(row?.imps ?? 0);
+      const [row] = await app.stats.select(`SELECT sum(imps) AS imps, sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id}`);
+      return { imps: Number(row?.imps ?? 0), reqs: Number(row?.reqs ?? 0), opps: Number(row?.opps ?? 0) };
     };
-    const before = await imps();
+    const imps = async () => (await sums()).imps;
+    const counted = await sums();
     const res = await app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     const ads = clientAds(res.body).ads as { impressionURLTemplates: { url: string }[] }[];
     expect(ads).toHaveLength(3);
+    // the break is one request received, and three opportunities (its slots decided)
+    const after = await sums();
+    expect([after.reqs - counted.reqs, after.opps - counted.opps]).toEqual([1, 3]);
+    const before = after.imps;
     for (const ad of ads) {
       const url = new URL(ad.impressionURLTemplates[0]!.url);
       expect((await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
@@ -203,6 +208,16 @@ forEachStore((t) => {
       expect(shorter.reduce((sum, b) => sum + b.dur!, 0)).toBeLessThanOrEqual(45);
       // maxseq caps the ads
       expect(cids(await ask([dynamic({ maxduration: 30, poddur: 60, maxseq: 1 })]))).toEqual([ids.acmeHigh!.id]);
+      // the impression is one request on the supplier's row, each ad an opportunity
+      const supplierSums = async () => {
+        await app.edge.flush();
+        const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id}`);
+        return [Number(row?.reqs ?? 0), Number(row?.opps ?? 0)];
+      };
+      const [reqs, opps] = await supplierSums();
+      expect(await ask([dynamic({ maxduration: 30, poddur: 60, maxseq: 4 })])).toHaveLength(3);
+      const [reqsAfter, oppsAfter] = await supplierSums();
+      expect([reqsAfter - reqs, oppsAfter - opps]).toEqual([1, 3]);
     });
 
     it('keeps to rqddurs and to a floor per second (mincpmpersec)', async () => {

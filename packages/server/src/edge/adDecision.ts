@@ -159,6 +159,12 @@ export interface DecideOptions {
   trace?: boolean;
   /** The pre-bid IVT check's verdict already given for this request (a later slot of an ad pod: vast/adPod.ts); absent: checked here. */
   ivtVerdict?: DecisionTrace['ivt'];
+  /**
+   * A later ad of one request's pod (a VAST pod's slot after the first, a dynamic OpenRTB pod's ad
+   * after the first): counted as an opportunity of its own, not as another request received (nor
+   * its IVT flag again), so that Requests and what they cost stay the requests that came in.
+   */
+  extraSlot?: boolean;
 }
 
 const NO_OPTIONS: DecideOptions = Object.freeze({});
@@ -173,8 +179,8 @@ function finish(out: AdOutcome, started: number, status: number, result: string)
 }
 
 /** An empty answer for `reason` before or without an auction: the request's row and the decision's token. */
-function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number): AdOutcome {
-  counters.add({ nofill_reason: reason }, { reqs: 1, ivt: ivtFlag }, now);
+function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number, reqs: number): AdOutcome {
+  counters.add({ nofill_reason: reason }, { reqs, ivt: reqs && ivtFlag }, now);
   out.decision!.id = unfilledDecisionId();
   out.token = deps.signer.sign(out.decision!);
   return finish(out, started, 200, reason);
@@ -230,18 +236,20 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
   let ivtFlag = 0;
-  if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started);
+  /** The request received, counted once (0 for a later ad of a pod: options.extraSlot). */
+  const reqs = options.extraSlot ? 0 : 1;
+  if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started, reqs);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
     // (a later slot of an ad pod takes the first slot's verdict: one request, counted once by the rate rule)
     const ivt = (trace.ivt = options.ivtVerdict !== undefined ? options.ivtVerdict : deps.ivt.check(channel, ctx, !!options.test));
     if (ivt && ivt.reason) {
       ivtFlag = 1;
-      if (ivt.blocked) return unfilled(deps, out, counters, `ivt.${ivt.reason}`, ivtFlag, now, started);
+      if (ivt.blocked) return unfilled(deps, out, counters, `ivt.${ivt.reason}`, ivtFlag, now, started, reqs);
     }
   }
   const rule = channel.targeting ? refusal(channel.targeting, ctx) : null;
-  if (rule) return unfilled(deps, out, counters, `channel_targeting.${rule}`, ivtFlag, now, started);
+  if (rule) return unfilled(deps, out, counters, `channel_targeting.${rule}`, ivtFlag, now, started, reqs);
 
   let auction: AuctionResult | Promise<AuctionResult>;
   try {
@@ -251,13 +259,13 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
       deps.sources,
     );
   } catch {
-    return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started);
+    return unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started, reqs);
   }
   // decided at once (nothing called over the network): settled now, no promise
   if (!(auction instanceof Promise)) return settle(deps, out, counters, auction, ctx, options, ivtFlag, started);
   return auction.then(
     (result) => settle(deps, out, counters, result, ctx, options, ivtFlag, started),
-    () => unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started),
+    () => unfilled(deps, out, counters, 'auction_error', ivtFlag, now, started, reqs),
   );
 }
 
@@ -268,6 +276,8 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   const channel = out.channel!;
   const snapshot = out.snapshot!;
   const now = ctx.now;
+  const reqs = options.extraSlot ? 0 : 1;
+  const ivt = reqs && ivtFlag;
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
   countFates(counters, result.fates, now);
@@ -279,7 +289,7 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   const w = result.winner;
   if (!w) {
     const reason = result.offered ? 'no_bid' : 'no_demand';
-    counters.add({ nofill_reason: reason }, { reqs: 1, opps: result.offered ? 1 : 0, ivt: ivtFlag }, now);
+    counters.add({ nofill_reason: reason }, { reqs, opps: result.offered ? 1 : 0, ivt }, now);
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
@@ -294,14 +304,14 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   if (admission) {
     const refused = deps.pacing.delivery.admit(decision.id, admission, now);
     if (refused) {
-      counters.add({ nofill_reason: `delivery.${refused}` }, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
+      counters.add({ nofill_reason: `delivery.${refused}` }, { reqs, opps: 1, ivt }, now);
       out.token = deps.signer.sign(decision);
       settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
       return finish(out, started, 200, `delivery.${refused}`);
     }
     decision.viewer = admission.viewer ?? '';
   }
-  counters.add({}, { reqs: 1, opps: 1, ivt: ivtFlag }, now);
+  counters.add({}, { reqs, opps: 1, ivt }, now);
   trace.winner = w.fate;
   out.winner = w;
   decision.tagId = b.tagId;

@@ -41,7 +41,7 @@ const sum = (id: string, label: string, formula: string, column: StatsSumColumn,
 
 export const METRICS = [
   sum('reqs', 'Requests', 'ad requests received: tag calls, bid requests, header-bidding requests', 'reqs'),
-  sum('opps', 'Opportunities', 'requests that passed validation and IVT filtering and were offered to at least one demand source', 'opps'),
+  sum('opps', 'Opportunities', 'requests (each slot of an ad pod) that passed validation and IVT filtering and were offered to at least one demand source', 'opps'),
   sum('source_reqs', 'Demand Requests', 'times a demand tag was considered for a request: offered it, refused it by its own rules or caps, or not reached in a waterfall', 'source_reqs'),
   sum('source_opps', 'Demand Opportunities', 'times a demand tag passed its own rules and caps and was offered the request (called)', 'source_opps'),
   sum('demandCalls', 'Demand Calls', 'calls made to demand sources', 'demand_calls'),

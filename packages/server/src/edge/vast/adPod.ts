@@ -18,9 +18,9 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
  * - OpenRTB demand is asked for one ad of the pod: `video.podid`, and `slotinpod` 1 for the first
  *   slot, -1 for the last one the pod may have, else 0 (AdCOM's "Slot Position in Pod": the position
  *   we guarantee), with `maxduration` what the slot allows.
- * The pod ends at its first slot that does not fill, or when the break is full. Each slot is
- * counted as an ad request of its own, with its own token, so every ad's events and revenue are
- * reported as for a single ad. A VAST 2.0 channel (no pods in 2.0) and a display channel answer
+ * The pod ends at its first slot that does not fill, or when the break is full. The break is one
+ * request received (Requests, and the IVT flag, count once); each slot decided is an opportunity of
+ * its own, with its own token, so every ad's events and revenue are reported as for a single ad. A VAST 2.0 channel (no pods in 2.0) and a display channel answer
  * one ad.
  */
 export const MAX_POD_ADS = 10;
@@ -90,7 +90,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
     if (allowed < Math.max(minDuration, 1) || (sequence > 1 && Date.now() >= deadline)) break;
     pod.sequence = sequence;
     const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
-    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt } : {}) });
+    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt, extraSlot: true } : {}) });
     // (a later slot that did not fill ends the break: its empty document is never sent)
     const answer: DecisionOutcome | null = o.winner || !first ? rendered(deps, o) : null;
     first ??= answer;

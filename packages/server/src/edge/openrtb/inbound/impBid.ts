@@ -1,5 +1,6 @@
 import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
 import { type DecideOptions, type EdgeDeps, runDecision } from '../../adDecision.js';
+import { type DecisionTrace } from '../../auction/trace.js';
 import { type Metrics } from '../../counters/hourlyCounters.js';
 import { adMarkupJsonOf } from '../../markup/adMarkup.js';
 import { contextOfBidRequest } from '../../request/openrtbContext.js';
@@ -38,6 +39,8 @@ export interface ImpBid {
   bid: OrtbBid;
   /** The markup as the contents of a JSON string (adMarkupJsonOf): the answer splices it in (rtbEntry bidJson). */
   admJson: string;
+  /** The decision's pre-bid IVT verdict: a dynamic pod's next ad takes it (bidForImp's `previous`). */
+  ivt: DecisionTrace['ivt'];
 }
 
 const NO_CONNECTION = { remoteAddress: '', userAgent: '' };
@@ -79,9 +82,11 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
 /**
  * `pod`: the impression is a slot of an ad pod (imps sharing `video.podid`, decided one after
  * another: rtbEntry.ts), which must not repeat a campaign, an advertiser or a video of the slots
- * decided before it (vast/adPod.ts); its winner joins the pod.
+ * decided before it (vast/adPod.ts); its winner joins the pod. `previous`: the bid before this one
+ * for the same impression (a dynamic pod's): this ad is an opportunity of the same request, counted
+ * as one but not as another request, and takes its IVT verdict (DecideOptions.extraSlot).
  */
-export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodSoFar): Promise<ImpBid | null> {
+export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
   const { target, request, arrival, test } = job;
   const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
   if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
@@ -92,6 +97,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
+  const slot: DecideOptions = previous ? { extraSlot: true, ivtVerdict: previous.ivt } : {};
 
   let seat = tenantSeat(target.tenantId);
   let deals: DealTerms[] = [];
@@ -105,11 +111,11 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
     const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
-    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false };
+    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, ...slot };
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
     if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
-    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false };
+    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, ...slot };
   }
 
   const outcome = await runDecision(deps.edge, '', ctx, options);
@@ -171,5 +177,5 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   if (video && markup.dur > 0) bid.dur = markup.dur;
   if (video && markup.skippable) bid.attr = [SKIPPABLE];
   if (pod) rememberInPod(pod, w);
-  return { seat, bid, admJson: markup.admJson };
+  return { seat, bid, admJson: markup.admJson, ivt: outcome.trace.ivt };
 }

@@ -126,7 +126,7 @@ describe('the entry point', () => {
 describe('the bid response', () => {
   it("is the bids by seat as JSON, each adm spliced in escaped, bidid the first bid's id", () => {
     const vast = '<VAST version="4.2"><Ad id="a"><![CDATA[Crème "brûlée" \\ \u2028]]></Ad></VAST>\n';
-    const impBid = (seat: string, id: string, adm: string): ImpBid => ({ seat, bid: { id, impid: `i${id}`, price: 1.5, crid: 'c"1', adomain: ['brand.test'], mtype: 2 }, admJson: JSON.stringify(adm).slice(1, -1) });
+    const impBid = (seat: string, id: string, adm: string): ImpBid => ({ seat, bid: { id, impid: `i${id}`, price: 1.5, crid: 'c"1', adomain: ['brand.test'], mtype: 2 }, admJson: JSON.stringify(adm).slice(1, -1), ivt: null });
     const a = impBid('s1', 'b1', vast);
     const b = impBid('s2', 'b2', '<div class="x">banner</div>');
     const c = impBid('s1', 'b3', vast);

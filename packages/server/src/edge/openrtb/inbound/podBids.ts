@@ -18,9 +18,10 @@ import { bidForImp, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
  *   separation, in the request's order.
  *
  * A dynamic part stops at its first slot that does not fill, at the request's deadline, or when the
- * break is full; a structured slot that does not fill leaves the next one its chance. Each ad is
- * counted as an impression opportunity of its own, as a VAST pod's are. Impressions of no pod are
- * decided side by side. The answer lists the bids in the request's order of impressions.
+ * break is full; a structured slot that does not fill leaves the next one its chance. A dynamic
+ * impression is one request (its IVT verdict given once), each of its ads an opportunity, as a VAST
+ * pod's slots are. Impressions of no pod are decided side by side. The answer lists the bids in the
+ * request's order of impressions.
  */
 
 /** An impression's pod id (a number is read as its text, as some exchanges send it), or ''. */
@@ -64,7 +65,7 @@ async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, 
       if (allowed < shortest) break;
       slot = { ...imp, video: { ...video, maxduration: allowed } };
     }
-    const bid = await bidForImp(deps, job, slot, pod);
+    const bid = await bidForImp(deps, job, slot, pod, bids[bids.length - 1]);
     if (!bid) break;
     bids.push(bid);
     pod.sequence++;
