@@ -138,7 +138,7 @@ forEachStore((t) => {
     expect(media(v2.body)).toEqual(['acmeOne']);
   });
 
-  it("lets a demand tag fill one slot, and refuses its same video in the next (pod_separation), where a campaign fills", async () => {
+  it("lets a demand tag fill one slot, and refuses its same video in the next (pod_repeat), where a campaign fills", async () => {
     const { vast: xml, trace } = await debug(ids.withTag!.uid, '&pod_max_ads=3&pod_max_dur=60');
     expect(schemaErrors('4.1', xml)).toBe('');
     expect(sequences(xml)).toEqual([1, 2, 3]);
@@ -148,7 +148,7 @@ forEachStore((t) => {
     // the trace of the first slot is the answer's own; the tag's refusal in the later ones is counted with its reason
     expect(trace.winner).toMatchObject({ source: 'vast_tag', id: ids.tag!.id });
     await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${ids.tag!.id} AND nofill_reason = 'pod_separation'`);
+    const [row] = await app.stats.select(`SELECT sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${ids.tag!.id} AND nofill_reason = 'pod_repeat'`);
     expect(Number(row?.n)).toBe(2);
     expect(trace.pod![0]!.durationS).toBe(10);
   });
@@ -162,9 +162,9 @@ forEachStore((t) => {
     expect(videos.map((v) => [v.slotinpod, v.maxduration])).toEqual([[1, 70], [0, 60], [-1, 45]]);
     expect(new Set(videos.map((v) => v.podid)).size).toBe(1);
     expect(videos[0]!.podid).toMatch(/^[0-9a-f-]{36}$/);
-    // the refused bids hear why (205: advertiser exclusions, the nearest of OpenRTB's loss reasons)
+    // the refused bids hear why (200, "creative filtered": the very video the break already has)
     await bidders.waitForNotices('/notice/loss', 2);
-    expect(bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['205', '205']);
+    expect(bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['200', '200']);
   });
 
   it('bids on an OpenRTB 2.6 ad pod (imps sharing video.podid) with no campaign or advertiser twice; imps of no pod stay independent', async () => {

@@ -97,7 +97,8 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
   if (budget) return budget;
   const creative = pickCreative(campaign, req.channel, ctx);
   if (!creative) return 'no_fitting_creative';
-  if (ctx.pod && podRepeats(ctx.pod, creative.adomain, creative.mediaFiles[0]?.url ?? creative.vastUrl)) return 'pod_separation';
+  const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creative.mediaFiles[0]?.url ?? creative.vastUrl) : null;
+  if (repeat) return repeat;
   return creative;
 }
 

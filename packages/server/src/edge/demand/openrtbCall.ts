@@ -170,7 +170,8 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
   if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
-  if (ctx.pod && podRepeats(ctx.pod, b.adomain, '')) return { kind: 'no_fill', reason: 'pod_separation', ms: got.ms };
+  const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;
+  if (repeat) return { kind: 'no_fill', reason: repeat, ms: got.ms };
   return { kind: 'bid', bid, ms: got.ms };
 }
 

@@ -50,9 +50,11 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
 
   it('tells an ad that repeats, in an ad pod, an advertiser (a subdomain too) or the video an earlier slot has', () => {
     const pod = { id: 'p', sequence: 2, slots: 3, campaigns: new Set<number>(), advertisers: new Set<number>(), domains: ['brand.example'], media: new Set(['https://cdn.example/a.mp4']) };
-    expect(podRepeats(pod, ['shop.Brand.example'], '')).toBe(true);
-    expect(podRepeats(pod, ['notbrand.example'], 'https://cdn.example/b.mp4')).toBe(false);
-    expect(podRepeats(pod, [], 'https://cdn.example/a.mp4')).toBe(true);
-    expect(podRepeats({ ...pod, domains: [], media: new Set() }, ['brand.example'], 'https://cdn.example/a.mp4')).toBe(false);
+    expect(podRepeats(pod, ['shop.Brand.example'], '')).toBe('pod_separation');
+    expect(podRepeats(pod, ['notbrand.example'], 'https://cdn.example/b.mp4')).toBeNull();
+    expect(podRepeats(pod, [], 'https://cdn.example/a.mp4')).toBe('pod_repeat');
+    // the same video of the same advertiser: the video is what it repeats
+    expect(podRepeats(pod, ['brand.example'], 'https://cdn.example/a.mp4')).toBe('pod_repeat');
+    expect(podRepeats({ ...pod, domains: [], media: new Set() }, ['brand.example'], 'https://cdn.example/a.mp4')).toBeNull();
   });
 });

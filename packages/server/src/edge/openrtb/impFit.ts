@@ -78,13 +78,14 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
 }
 
 /**
- * Whether an ad would repeat, in an ad pod, an advertiser (one of `domains`, a subdomain counting as
- * its domain) or the video (`media`: its first file, or its VAST URL) of an ad the pod already has.
+ * What an ad would repeat, in an ad pod, of an ad the pod already has, as its no-fill reason: the
+ * video (`media`: its first file, or its VAST URL), `pod_repeat`; an advertiser (one of `domains`, a
+ * subdomain counting as its domain), `pod_separation`; null when neither.
  */
-export function podRepeats(pod: PodSoFar, domains: readonly string[], media: string): boolean {
-  if (media && pod.media.has(media)) return true;
-  if (pod.domains.length) for (const d of domains) if (domainBlocked(d.toLowerCase(), pod.domains)) return true;
-  return false;
+export function podRepeats(pod: PodSoFar, domains: readonly string[], media: string): 'pod_repeat' | 'pod_separation' | null {
+  if (media && pod.media.has(media)) return 'pod_repeat';
+  if (pod.domains.length) for (const d of domains) if (domainBlocked(d.toLowerCase(), pod.domains)) return 'pod_separation';
+  return null;
 }
 
 /**
@@ -117,13 +118,15 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
  * - a VAST tag call: a length its player does not take (min_dur, max_dur);
  * - always: an advertiser domain in `blockedDomains` (the channel's and the source's creative lists,
  *   what our own creatives are refused by and exchanges are sent as badv);
- * - in a later slot of an ad pod: an advertiser or a video the pod already has (podRepeats).
+ * - in a later slot of an ad pod: a video (`pod_repeat`) or an advertiser (`pod_separation`) the pod
+ *   already has (podRepeats).
  * A request that states nothing refuses nothing.
  */
 export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[]): string | null {
   const domains = adomainOf(ad);
   if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
-  if (ctx.pod && podRepeats(ctx.pod, domains, ad.mediaFiles[0]?.url ?? '')) return 'pod_separation';
+  const repeat = ctx.pod ? podRepeats(ctx.pod, domains, ad.mediaFiles[0]?.url ?? '') : null;
+  if (repeat) return repeat;
   if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';
   const { request, imp } = ctx.ortb;
   const { badv, bcat } = request;

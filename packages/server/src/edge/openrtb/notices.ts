@@ -48,8 +48,9 @@ const REFUSED: Readonly<Record<string, number>> = {
   blocked_attribute: LOSS_REASON.attributeExclusions,
   mime_not_allowed: LOSS_REASON.incorrectCreativeFormat,
   duration_not_allowed: LOSS_REASON.creativeFiltered,
-  // an advertiser or a video an ad pod's earlier slot already has (vast/adPod.ts)
+  // an advertiser, or the very video, an ad pod's earlier slot already has (vast/adPod.ts)
   pod_separation: LOSS_REASON.advertiserExclusions,
+  pod_repeat: LOSS_REASON.creativeFiltered,
   wrong_media: LOSS_REASON.incorrectCreativeFormat,
   no_markup: LOSS_REASON.missingMarkup,
   deal_not_offered: LOSS_REASON.invalidDealId,
