@@ -4,7 +4,7 @@ import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snaps
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
-import { lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
+import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow
@@ -97,7 +97,7 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
   if (budget) return budget;
   const creative = pickCreative(campaign, req.channel, ctx);
   if (!creative) return 'no_fitting_creative';
-  const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creative.mediaFiles[0]?.url ?? creative.vastUrl) : null;
+  const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;
 }

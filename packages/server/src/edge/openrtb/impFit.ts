@@ -77,6 +77,11 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
   return true;
 }
 
+/** The video an ad pod knows our creative by (its first media file, or the VAST URL it wraps). */
+export const creativeVideo = (creative: SnapCreative): string => creative.mediaFiles[0]?.url ?? creative.vastUrl;
+/** The video an ad pod knows a demand's ad by (its first media file), '' when it has none. */
+export const demandAdVideo = (ad: DemandInline): string => ad.mediaFiles[0]?.url ?? '';
+
 /**
  * What an ad would repeat, in an ad pod, of an ad the pod already has, as its no-fill reason: the
  * video (`media`: its first file, or its VAST URL), `pod_repeat`; an advertiser (one of `domains`, a
@@ -125,7 +130,7 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
 export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[]): string | null {
   const domains = adomainOf(ad);
   if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
-  const repeat = ctx.pod ? podRepeats(ctx.pod, domains, ad.mediaFiles[0]?.url ?? '') : null;
+  const repeat = ctx.pod ? podRepeats(ctx.pod, domains, demandAdVideo(ad)) : null;
   if (repeat) return repeat;
   if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';
   const { request, imp } = ctx.ortb;

@@ -4,6 +4,7 @@ import { type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, render
 import { type Winner } from '../auction/runAuction.js';
 import { type AdMarkup } from '../demand/demandSource.js';
 import { adomainOf } from '../demand/vastAnswer.js';
+import { creativeVideo, demandAdVideo } from '../openrtb/impFit.js';
 import { type PodSoFar, type RequestContext } from '../request/context.js';
 
 /**
@@ -38,26 +39,25 @@ function adSeconds(markup: AdMarkup): number {
 /** A pod with nothing in it yet, of at most `slots` ads. */
 export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() });
 
-/** What a filled slot adds to the pod: its campaign, advertiser, domains and video. */
+/** What a filled slot adds to the pod: its campaign, advertiser, domains and video (what podRepeats and campaignSource check). */
 export function rememberInPod(pod: PodSoFar, winner: Winner): void {
   const bid = winner.bid;
   const markup = bid.markup;
+  let video = '';
   if (markup.kind === 'campaign') {
     // our advertiser is the brand; a demand tag's account is its partner, whose ads are told apart by their own domains
     pod.campaigns.add(bid.campaignId);
     if (bid.advertiserId) pod.advertisers.add(bid.advertiserId);
     pod.domains.push(...markup.creative.adomain.map((d) => d.toLowerCase()));
-    const media = markup.creative.mediaFiles[0]?.url ?? markup.creative.vastUrl;
-    if (media) pod.media.add(media);
+    video = creativeVideo(markup.creative);
   } else if (markup.kind === 'vast') {
     pod.domains.push(...adomainOf(markup.ad));
-    const media = markup.ad.mediaFiles[0]?.url;
-    if (media) pod.media.add(media);
+    video = demandAdVideo(markup.ad);
   } else {
     pod.domains.push(...markup.adomain);
-    const media = markup.vast?.kind === 'inline' ? markup.vast.mediaFiles[0]?.url : undefined;
-    if (media) pod.media.add(media);
+    if (markup.vast?.kind === 'inline') video = demandAdVideo(markup.vast);
   }
+  if (video) pod.media.add(video);
 }
 
 /** One document of the filled slots' ads, in order, each with its `sequence`. */
