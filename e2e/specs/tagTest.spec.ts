@@ -129,3 +129,37 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   await drawer.getByTestId('tag-test-facts').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/tagtest-facts.png' });
 });
+
+test('an ad break: the channel is tested for a pod of ads, each slot listed with its ad, length and price', async ({ page }) => {
+  await signIn(page, 'demand');
+  const channels = new ResourcePage(page, 'channels', '/channels');
+  await channels.open();
+  await channels.search(names.channel);
+  await page.getByTestId(`tag-test-${await rowId(exactRow(page, names.channel))}`).click();
+  const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('tag-test-run') });
+  await expect(drawer).toBeVisible();
+  // the break's length waits for a number of ads
+  await expect(drawer.getByTestId('tag-test-pod-seconds')).toBeDisabled();
+  await drawer.getByTestId('tag-test-pod-ads').fill('3');
+  await drawer.getByTestId('tag-test-pod-seconds').fill('60');
+  await page.screenshot({ path: '/tmp/tagtest-pod-form.png' });
+  await drawer.getByTestId('tag-test-run').click();
+  const pod = drawer.getByTestId('tag-test-pod');
+  await expect(pod).toBeVisible({ timeout: 15_000 });
+  // the campaign's 6 s spot opens the break, with 60 s of room; the demand tag's spot follows in the
+  // 54 s left; then every source would repeat a video or an advertiser of the break, which ends there
+  const rows = pod.locator('tbody tr.ant-table-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText(names.campaign);
+  await expect(rows.nth(0)).toContainText(/6 s\s*60 s\s*\$40\.00/);
+  await expect(rows.nth(1)).toContainText(names.tag);
+  await expect(rows.nth(1)).toContainText(/6 s\s*54 s\s*\$3\.00/);
+  await expect(rows.nth(2)).toContainText('the break ends here');
+  await expect(drawer.getByText('2 ads fill 12 s of the break, played in this order', { exact: false })).toBeVisible();
+  // the answer is one document of the break's ads in sequence
+  await expect(drawer.getByTestId('tag-test-vast')).toHaveCount(0);
+  await drawer.getByText('VAST answer').click();
+  await expect(drawer.getByTestId('tag-test-vast')).toContainText('<Ad sequence="2"');
+  await pod.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/tagtest-pod.png' });
+});

@@ -140,6 +140,29 @@ forEachStore((t) => {
     expect(admin.statusCode).toBe(200);
   });
 
+  it('tests an ad break: the slots one after another, no campaign twice, within its length, counted nowhere', async () => {
+    const spot = await create('spot10', 'creatives', {
+      name: 'Tag test 10 s spot', format: 'video', videoSource: 'media', approval: 'approved',
+      mediaFiles: [{ url: 'https://cdn.example.com/ten.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 800 }],
+    });
+    await create('second', 'campaigns', { name: 'Tag test second campaign', startDate: day(-1), bidCpm: 18_500_000, creativeIds: [spot], targetingId: ids.germany });
+    await app.edge.flush();
+    const pendingBefore = app.edge.counters.pending;
+    const pod = await answer({ channelId: ids.channel!, context: { country: 'DE', device: 'smarttv', os: 'roku', width: 1280, height: 720, podMaxAds: 3, podMaxDuration: 25 } });
+    expect(pod.trace.pod!.slice(0, 2).map((slot) => [slot.sequence, slot.result, slot.winner?.id, slot.maxDurationS, slot.durationS])).toEqual([
+      [1, 'filled', ids.campaign, 25, 15],
+      [2, 'filled', ids.second, 10, 10],
+    ]);
+    // the break is full after 25 s: no third slot
+    expect(pod.trace.pod).toHaveLength(2);
+    expect([...pod.vast.matchAll(/<Ad sequence="(\d)"/g)].map((m) => m[1])).toEqual(['1', '2']);
+    expect(schemaErrors('4.1', pod.vast)).toBe('');
+    expect(app.edge.counters.pending).toBe(pendingBefore);
+    // one ad asked: the plain answer
+    const one = await answer({ channelId: ids.channel!, context: { country: 'DE', podMaxAds: 1 } });
+    expect(one.trace.pod).toBeUndefined();
+  });
+
   it('answers 400 naming the field for an unknown code or a malformed body', async () => {
     const cases: [object, string][] = [
       [{ channelId: ids.channel, context: { country: 'XX' } }, 'context.country'],
@@ -148,6 +171,9 @@ forEachStore((t) => {
       [{ channelId: ids.channel, context: { country: 'DE', usState: 'CA' } }, 'context.usState'],
       [{ channelId: ids.channel, context: { width: 0 } }, 'context.width'],
       [{ channelId: ids.channel, context: { ip: '999.1.1.1' } }, 'context.ip'],
+      [{ channelId: ids.channel, context: { podMaxAds: 11 } }, 'context.podMaxAds'],
+      [{ channelId: ids.channel, context: { podMaxAds: 2, podMaxDuration: 0 } }, 'context.podMaxDuration'],
+      [{ channelId: ids.channel, context: { podMaxDuration: 60 } }, 'context.podMaxAds'],
       [{ channelId: ids.channel, tagId: ids.tag }, 'channelId'],
       [{ channelId: 'abc' }, 'channelId'],
     ];

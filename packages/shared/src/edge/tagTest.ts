@@ -22,6 +22,9 @@ const code = (valid: (v: string) => boolean, what: string) =>
     .transform((v) => v || undefined)
     .optional();
 
+/** The most ads an ad break holds (the edge's MAX_POD_ADS). */
+export const TEST_POD_MAX_ADS = 10;
+
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 /** Loose IPv6 (hex groups and colons, optionally an embedded IPv4): the edge re-checks with node's isIP. */
 const IPV6 = /^(?=.*:)[0-9a-f:]{2,39}(\d+\.\d+\.\d+\.\d+)?$/i;
@@ -43,11 +46,16 @@ export const TagTestContext = z
     height: pixels('height'),
     ip: code((v) => IPV4.test(v) || IPV6.test(v), 'an IPv4 or IPv6 address'),
     ua: z.string({ error: 'must be a user agent string' }).trim().max(1024, 'must be at most 1024 characters').transform((v) => v || undefined).optional(),
+    /** An ad break (a CTV player's `pod_max_ads`): at most this many ads, answered as one pod on a VAST 3.0+ video channel. */
+    podMaxAds: z.number({ error: 'must be a whole number of ads' }).int('must be a whole number of ads').min(1, 'must be at least 1 ad').max(TEST_POD_MAX_ADS, `must be at most ${TEST_POD_MAX_ADS} ads`).optional(),
+    /** The break's length in seconds (`pod_max_dur`). */
+    podMaxDuration: z.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds').optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
     if (c.usState && c.country && c.country !== 'US') ctx.addIssue({ code: 'custom', path: ['usState'], message: 'is a US state: choose country US or no state' });
     if (c.appBundle && c.domain) ctx.addIssue({ code: 'custom', path: ['domain'], message: 'a request comes from an app or from a site: give the app bundle or the domain, not both' });
+    if (c.podMaxDuration !== undefined && c.podMaxAds === undefined) ctx.addIssue({ code: 'custom', path: ['podMaxAds'], message: 'say how many ads the break holds to give its length' });
   });
 export type TagTestContext = z.output<typeof TagTestContext>;
 

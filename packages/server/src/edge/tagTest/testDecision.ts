@@ -1,16 +1,18 @@
 import { type TagTestAnswer, type TagTestContext } from '@adplane/shared';
-import { decide } from '../adDecision.js';
+import { type DecideOptions, decide, type EdgeDeps } from '../adDecision.js';
 import { type Edge } from '../edgePlugin.js';
 import { buildRequestContext, type ConnectionFacts, type RequestContext } from '../request/context.js';
 import { type RawQuery } from '../request/macros.js';
 import { type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
+import { decidePod, podAsked } from '../vast/adPod.js';
 import { sampleUserAgent } from './sampleUserAgents.js';
 
 /**
  * "Test this tag" on the edge: the real decision (live snapshot, real auction, real demand calls) for
  * a channel, or for one demand tag alone, in a context the person chose. The chosen country, state,
  * device, OS and browser replace what the address and user agent would say; the rest comes from the
- * caller's connection, as for a player's request.
+ * caller's connection, as for a player's request. With `podMaxAds` (and `podMaxDuration`) it asks
+ * for an ad break, as a CTV player's `pod_max_ads` and `pod_max_dur` do (vast/adPod.ts).
  */
 export interface TestSubject {
   kind: 'channel' | 'tag';
@@ -34,6 +36,8 @@ export function testContext(choice: TagTestContext, conn: ConnectionFacts, now: 
     domain: choice.domain,
     ip: choice.ip,
     ua: choice.ua ?? (sampleUserAgent(choice.os, choice.device) || undefined),
+    pod_max_ads: choice.podMaxAds?.toString(),
+    pod_max_dur: choice.podMaxDuration?.toString(),
   };
   const ctx = buildRequestContext(raw, conn, now, geoLookup);
   const country = choice.country ?? (choice.usState ? 'US' : undefined);
@@ -90,6 +94,9 @@ async function freshSnapshot(edge: Edge, configVersion: () => Promise<number>): 
   return edge.snapshots.current;
 }
 
+/** One ad, or an ad break when the context asks for one (trace.pod lists its slots). */
+const decideTest = (deps: EdgeDeps, uid: string, ctx: RequestContext, options: DecideOptions) => (podAsked(ctx) ? decidePod(deps, uid, ctx, options) : decide(deps, uid, ctx, options));
+
 /** Run the test decision; throws SubjectNotLoaded when the edge has not loaded the subject even after catching up. */
 export async function runTestDecision(
   edge: Edge,
@@ -108,7 +115,7 @@ export async function runTestDecision(
   if (subject.kind === 'channel') {
     const channel = snapshot.channels.get(subject.id);
     if (!channel || channel.tenantId !== tenantId) throw new SubjectNotLoaded(`Channel ${subject.id} is not served by the edge (it has no tag URL yet)`);
-    const { status, xml, trace } = await decide(deps, channel.uid, ctx, { test: true });
+    const { status, xml, trace } = await decideTest(deps, channel.uid, ctx, { test: true });
     return { tested: { kind: 'channel', id: channel.id, name: channel.name, format: channel.format }, status, vast: xml, trace };
   }
 
@@ -118,6 +125,6 @@ export async function runTestDecision(
   const channel = channelForTag(tag, subject.id, name, tenantId, subject.idleReason);
   // The tag alone: the tenant's campaigns are not asked (they would compete on any channel of the tenant).
   const tagOnly = { ...deps, sources: deps.sources.filter((s) => s.name !== 'campaigns') };
-  const { status, xml, trace } = await decide(tagOnly, channel.uid, ctx, { channel, test: true });
+  const { status, xml, trace } = await decideTest(tagOnly, channel.uid, ctx, { channel, test: true });
   return { tested: { kind: 'tag', id: subject.id, name, format: 'video' }, status, vast: xml, trace };
 }

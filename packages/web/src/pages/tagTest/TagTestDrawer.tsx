@@ -1,5 +1,5 @@
 import { CaretRightOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { Alert, Button, Col, Collapse, Drawer, Form, Input, Radio, Row, Select, Spin, Tooltip, Typography } from 'antd';
+import { Alert, Button, Col, Collapse, Drawer, Form, Input, InputNumber, Radio, Row, Select, Spin, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import {
   BROWSER_FAMILIES,
@@ -7,6 +7,7 @@ import {
   DEVICE_TYPES,
   OPERATING_SYSTEMS,
   TAG_TEST_PATH,
+  TEST_POD_MAX_ADS,
   type TagTestAnswer,
   type TagTestRequest,
   US_STATES,
@@ -33,6 +34,9 @@ interface ContextForm {
   size: string;
   ip?: string;
   ua?: string;
+  /** An ad break: how many ads at most, and its length in seconds (empty: one ad). */
+  podMaxAds?: number | null;
+  podMaxDuration?: number | null;
 }
 
 const options = (items: readonly { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
@@ -61,6 +65,8 @@ export function contextBody(v: ContextForm): NonNullable<TagTestRequest['context
     height: size?.height,
     ip: text(v.ip),
     ua: text(v.ua),
+    podMaxAds: v.podMaxAds ?? undefined,
+    podMaxDuration: v.podMaxAds ? (v.podMaxDuration ?? undefined) : undefined,
   };
 }
 
@@ -76,6 +82,7 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
   const [running, setRunning] = useState(false);
   const country = Form.useWatch('country', form);
   const inventory = Form.useWatch('inventory', form);
+  const podMaxAds = Form.useWatch('podMaxAds', form);
 
   async function run() {
     const values = await form.validateFields();
@@ -158,6 +165,16 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
                 <Input placeholder="example.com" allowClear data-testid="tag-test-domain" />
               </Form.Item>
             )}
+          </Col>
+          <Col span={8}>
+            <Form.Item name="podMaxAds" label="Ads in the break" extra="Empty: one ad. More: a CTV ad pod (VAST 3.0 and later).">
+              <InputNumber min={1} max={TEST_POD_MAX_ADS} precision={0} placeholder="One ad" className="tag-test-number" data-testid="tag-test-pod-ads" />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="podMaxDuration" label="Break length" extra="Seconds the break may fill.">
+              <InputNumber min={1} max={600} precision={0} placeholder="Any" suffix="s" disabled={!podMaxAds} className="tag-test-number" data-testid="tag-test-pod-seconds" />
+            </Form.Item>
           </Col>
         </Row>
         <Collapse

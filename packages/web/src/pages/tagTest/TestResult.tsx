@@ -6,12 +6,13 @@ import {
   type Fate,
   formatUsdMicros,
   OPERATING_SYSTEM_BY_ID,
+  type PodSlotTrace,
   SMART_TV_FAMILY_BY_ID,
   type SourceFate,
   type TagTestAnswer,
 } from '@adplane/shared';
 import { AdPlayer } from './AdPlayer.js';
-import { fateText, ivtSentence, postbidSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
+import { fateText, ivtSentence, podSentence, podSlotText, postbidSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
 
 const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   won: { color: 'success', label: 'won' },
@@ -27,6 +28,46 @@ const FATE_ORDER: Record<Fate, number> = { won: 0, lost: 1, below_floor: 2, no_f
 
 const nameOr = (map: ReadonlyMap<string, { name: string }>, id: string) => (id ? (map.get(id)?.name ?? id) : '');
 const unknown = <Typography.Text type="secondary">unknown</Typography.Text>;
+
+/** An ad break's slots: each one's ad (or why it ended the break), its length and the room it had. */
+function AdBreak({ pod }: { pod: readonly PodSlotTrace[] }) {
+  return (
+    <>
+      <Typography.Title level={5}>The ad break</Typography.Title>
+      <Table<PodSlotTrace>
+        size="small"
+        data-testid="tag-test-pod"
+        rowKey="sequence"
+        pagination={false}
+        dataSource={[...pod]}
+        columns={[
+          { key: 'slot', title: 'Slot', width: 60, align: 'right', render: (_, s) => s.sequence },
+          {
+            key: 'ad',
+            title: 'Ad',
+            render: (_, s) =>
+              s.winner ? (
+                <div className="tag-test-source">
+                  <Typography.Text type="secondary" className="tag-test-kind">
+                    {sourceLabel(s.winner)} #{s.winner.id}
+                  </Typography.Text>
+                  <span>{s.winner.name}</span>
+                </div>
+              ) : (
+                <Typography.Text type="secondary">{podSlotText(s)}</Typography.Text>
+              ),
+          },
+          { key: 'length', title: 'Length', width: 80, align: 'right', render: (_, s) => (s.winner ? (s.durationS ? `${s.durationS} s` : 'unknown') : '') },
+          { key: 'room', title: 'Room left', width: 100, align: 'right', render: (_, s) => (s.maxDurationS ? `${s.maxDurationS} s` : 'any') },
+          { key: 'cpm', title: 'CPM', width: 90, align: 'right', render: (_, s) => (s.winner?.clearingCpm !== undefined ? formatUsdMicros(s.winner.clearingCpm) : '') },
+        ]}
+      />
+      <Typography.Paragraph type="secondary" className="tag-test-note">
+        {podSentence(pod)}
+      </Typography.Paragraph>
+    </>
+  );
+}
 
 /** The decision of a "Test this tag" run: the outcome in a sentence, the context, every source's fate, and the ad playing. */
 export function TestResult({ answer }: { answer: TagTestAnswer }) {
@@ -63,6 +104,8 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
           </span>
         }
       />
+
+      {trace.pod && <AdBreak pod={trace.pod} />}
 
       <Typography.Title level={5}>Context as the edge understood it</Typography.Title>
       <Descriptions size="small" bordered column={3} data-testid="tag-test-context">

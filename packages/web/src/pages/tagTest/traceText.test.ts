@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { fateText, ivtSentence, postbidSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
+import { fateText, ivtSentence, podSentence, podSlotText, postbidSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
 
 const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
 const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
@@ -67,5 +67,15 @@ describe('the trace in words', () => {
     expect(trackerUrlPattern('http://x.test/ev?e=start&t=q.r').test('http://x.test/ev?e=start&t=q.r')).toBe(true);
     expect(templateUrl({ id: null, url: ' http://x.test/imp ' })).toBe('http://x.test/imp');
     expect(templateUrl(42)).toBe('');
+  });
+});
+
+describe('an ad break in words', () => {
+  const slot = (sequence: number, result: string, durationS = 0) => ({ sequence, result, winner: null, maxDurationS: 60, durationS });
+  it('sums the filled ads and says where the break ended', () => {
+    expect(podSentence([slot(1, 'filled', 15), slot(2, 'filled', 30), slot(3, 'no_bid')])).toBe('2 ads fill 45 s of the break, played in this order (each <Ad sequence="n">). The demand sources below are the first slot\'s.');
+    expect(podSentence([slot(1, 'filled', 15), slot(2, 'filled', 0)])).toContain('fill at least 15 s');
+    expect(podSentence([slot(1, 'filled', 6)])).toMatch(/^1 ad fills 6 s/);
+    expect(podSlotText(slot(2, 'no_demand'))).toMatch(/^Not filled \(no demand source was eligible.*repeat.*\): the break ends here\.$/);
   });
 });

@@ -1,4 +1,4 @@
-import { type DecisionTrace, formatUsdMicros, IVT_REASONS, type SourceFate } from '@adplane/shared';
+import { type DecisionTrace, formatUsdMicros, IVT_REASONS, type PodSlotTrace, type SourceFate } from '@adplane/shared';
 
 /**
  * The decision trace in ad-ops sentences: why a request filled or not, and each demand source's fate.
@@ -150,6 +150,28 @@ export function resultSentence(trace: DecisionTrace): string {
   if (r === 'unknown_channel') return 'Not filled: the edge does not know this channel yet.';
   if (r === 'warming_up') return 'Not filled: the edge is still loading its configuration.';
   return `Not filled: ${reasonText(r)}.`;
+}
+
+/** Why a slot of an ad break did not fill, in words: the break ends at it. */
+export function podSlotText(slot: Pick<PodSlotTrace, 'result'>): string {
+  const r = slot.result;
+  const why =
+    r === 'no_bid'
+      ? 'no demand source filled it: none bid above the floor, or each bid would repeat an ad or an advertiser of the break'
+      : r === 'no_demand'
+        ? 'no demand source was eligible: each was filtered, or would repeat an ad, advertiser or campaign of the break'
+        : reasonText(r);
+  return `Not filled (${why}): the break ends here.`;
+}
+
+/** What an ad break holds: its ads and their seconds, and how a player takes them. */
+export function podSentence(pod: readonly PodSlotTrace[]): string {
+  const filled = pod.filter((s) => s.result === 'filled');
+  const seconds = filled.reduce((sum, s) => sum + s.durationS, 0);
+  const known = filled.every((s) => s.durationS > 0);
+  if (filled.length === 0) return 'The break is empty.';
+  const ads = `${filled.length} ad${filled.length === 1 ? '' : 's'}`;
+  return `${ads} ${filled.length === 1 ? 'fills' : 'fill'} ${known ? '' : 'at least '}${seconds} s of the break, played in this order (each <Ad sequence="n">). The demand sources below are the first slot's.`;
 }
 
 /** An IVT reason code in words: its label, lower-cased inside a sentence. */
