@@ -223,11 +223,18 @@ forEachStore((t) => {
     it('keeps to rqddurs and to a floor per second (mincpmpersec)', async () => {
       // only 30 s ads: the one 30 s spot, once
       expect(cids(await ask([dynamic({ rqddurs: [30], poddur: 60 })]))).toEqual([ids.long!.id]);
-      // $0.60 a second: the 15 s spots ($20, $18) pass, the 30 s one ($17 < $18) does not, ending the break
+      // $0.60 a second: the 15 s spots ($20, $18) pass, the 30 s one ($17 < $18) is refused in the
+      // auction, and a spot that does reach the floor takes the third slot instead
       const bids = await ask([dynamic({ maxduration: 30, poddur: 60, mincpmpersec: 0.6 })]);
-      expect(cids(bids)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id]);
-      // the impression's own mincpmpersec counts for a single ad too
-      expect(await ask([{ id: 'one', video: { mimes: ['video/mp4'], w: 640, h: 360, minduration: 30, maxduration: 30 }, mincpmpersec: 0.6 }])).toEqual([]);
+      expect(cids(bids).slice(0, 2)).toEqual([ids.acmeHigh!.id, ids.globexCamp!.id]);
+      expect(cids(bids)).not.toContain(ids.long!.id);
+      for (const b of bids) expect(b.price, `bid ${b.cid}`).toBeGreaterThanOrEqual(0.6 * b.dur!);
+      const without = await ask([dynamic({ maxduration: 30, poddur: 60 })]);
+      expect(cids(without)).toContain(ids.long!.id);
+      // a single ad too: only the 30 s spot is that long, and it is below $18
+      const long = { id: 'one', video: { mimes: ['video/mp4'], w: 640, h: 360, minduration: 30, maxduration: 30, mincpmpersec: 0.6 } };
+      expect(await ask([long])).toEqual([]);
+      expect(cids(await ask([{ ...long, video: { ...long.video, mincpmpersec: 0.5 } }]))).toEqual([ids.long!.id]);
     });
 
     it('shares the separation between the structured slots and the dynamic part of a hybrid pod', async () => {
@@ -246,8 +253,23 @@ forEachStore((t) => {
       const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60' })] } });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ field: 'imp[0].video.poddur' });
-      const rqd = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs: [15, 'x'] })] } });
-      expect(rqd.json()).toMatchObject({ field: 'imp[0].video.rqddurs' });
+      for (const rqddurs of [[15, 'x'], [0, 15]]) {
+        const rqd = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs })] } });
+        expect(rqd.statusCode).toBe(400);
+        expect(rqd.json()).toMatchObject({ field: 'imp[0].video.rqddurs' });
+      }
+    });
+
+    it('counts a break too short for any ad it takes as one refused request (pod_too_short)', async () => {
+      const refused = async () => {
+        await app.edge.flush();
+        const [row] = await app.stats.select(`SELECT sum(reqs) AS n FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id} AND nofill_reason = 'pod_too_short'`);
+        return Number(row?.n ?? 0);
+      };
+      const before = await refused();
+      expect(await ask([dynamic({ minduration: 15, maxduration: 30, poddur: 10 })])).toEqual([]);
+      expect(await ask([dynamic({ rqddurs: [30], poddur: 20 })])).toEqual([]);
+      expect((await refused()) - before).toBe(2);
     });
   });
 

@@ -165,6 +165,8 @@ export interface DecideOptions {
    * its IVT flag again), so that Requests and what they cost stay the requests that came in.
    */
   extraSlot?: boolean;
+  /** OpenRTB 2.6 `video.mincpmpersec` in demand's money (AuctionRequest.floorPerSecondCpm). */
+  floorPerSecondCpm?: number;
 }
 
 const NO_OPTIONS: DecideOptions = Object.freeze({});
@@ -255,7 +257,7 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   try {
     const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
     auction = runAuction(
-      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, traced },
+      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, traced },
       deps.sources,
     );
   } catch {

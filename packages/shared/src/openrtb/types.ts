@@ -103,8 +103,6 @@ export interface Imp {
   tagid?: string;
   bidfloor?: number;
   bidfloorcur?: string;
-  /** OpenRTB 2.6: a floor per second of a video or audio ad, relative to its length. */
-  mincpmpersec?: number;
   clickbrowser?: 0 | 1;
   secure?: 0 | 1;
   iframebuster?: string[];

@@ -48,6 +48,8 @@ interface Fixture {
   supplier?: boolean;
   deals?: { dealId: string; floorCpm: number; auctionType?: 1 | 2 | 3 }[];
   privateAuction?: boolean;
+  /** A floor per second of the ad in demand's money (DecideOptions.floorPerSecondCpm: an inbound video.mincpmpersec). */
+  floorPerSecondCpm?: number;
   request: { query?: Record<string, string>; ortb?: BidRequest; userAgent?: string };
   /** Decide this many times (a QPS limit case). */
   repeat?: number;
@@ -157,7 +159,7 @@ describe('OpenRTB auction fixtures', () => {
       ? { id: 7, uid: 'sup', tenantId: 1, name: 'Supplier', serving: true, qpsLimit: 'unlimited', marginPercent: 0, formats: ['video', 'display'], targeting: null }
       : undefined;
     const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({ id: i + 1, tenantId: 1, name: d.dealId, dealId: d.dealId, floorCpm: d.floorCpm, auctionType: d.auctionType ?? 2, buyerSeats: ['upstream-seat'], supplierIds: [], start: -Infinity, end: Infinity }));
-    const options = { supplier, deals, privateAuction: f.privateAuction ?? false, integration: supplier ? ('RTB' as const) : ('VAST' as const) };
+    const options = { supplier, deals, privateAuction: f.privateAuction ?? false, integration: supplier ? ('RTB' as const) : ('VAST' as const), floorPerSecondCpm: f.floorPerSecondCpm ?? 0 };
     // QPS limits count per wall-clock second: repeated decisions start early in one
     if (f.repeat && Date.now() % 1000 > 700) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
     let outcome!: Awaited<ReturnType<typeof decide>>;

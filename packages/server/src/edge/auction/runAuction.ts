@@ -1,4 +1,4 @@
-import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import { adSeconds, type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from './money.js';
@@ -62,7 +62,12 @@ function dealRule(bid: Bid, req: AuctionRequest): string | null {
 }
 
 function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
-  if (!bid.dealId) return c.floorCpm;
+  if (!bid.dealId) {
+    // a floor per second of the ad (OpenRTB 2.6 mincpmpersec), for an ad of known length
+    const perSecond = req.floorPerSecondCpm;
+    const seconds = perSecond ? adSeconds(bid.markup) : 0;
+    return seconds > 0 ? Math.max(c.floorCpm, Math.ceil(perSecond! * seconds)) : c.floorCpm;
+  }
   for (const d of req.deals) if (d.dealId === bid.dealId) return d.floorCpm;
   return c.floorCpm;
 }
@@ -126,7 +131,8 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   let second: Priced | null = null;
   for (let i = 0; i < priced.length; i++) if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
   const runnerUp = second?.bid.priceCpm ?? null;
-  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.candidate.floorCpm, top.bid.fixedPrice);
+  // (at second price an open bid clears at least its floor, a floor per second included)
+  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.bid.dealId ? top.candidate.floorCpm : floorOf(top.bid, top.candidate, req), top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
   if (priced.length > 1) {
     const lostTo = `${top.candidate.source}#${top.candidate.id}`;

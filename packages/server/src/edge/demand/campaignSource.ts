@@ -97,6 +97,9 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
   if (budget) return budget;
   const creative = pickCreative(campaign, req.channel, ctx);
   if (!creative) return 'no_fitting_creative';
+  // a floor per second of the ad (OpenRTB 2.6 mincpmpersec): the next campaign may be shorter or pay more
+  const perSecond = req.floorPerSecondCpm;
+  if (perSecond && creative.format === 'video' && creative.duration > 0 && campaign.bidCpm < Math.ceil(perSecond * creative.duration)) return 'below_floor_per_second';
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;

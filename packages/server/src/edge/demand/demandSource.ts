@@ -25,11 +25,23 @@ export interface AuctionRequest {
   /** The whole impression may only go to these deals (imp.pmp.private_auction = 1). */
   privateAuction: boolean;
   /**
+   * OpenRTB 2.6 `video.mincpmpersec` in demand's money (micro-dollars CPM per second; 0: none): an
+   * open-auction bid for a video of known length must also reach this times its seconds.
+   */
+  floorPerSecondCpm?: number;
+  /**
    * Whether the decision's trace was asked for (debug=1, "Test this tag", tests): absent or true.
    * False on the plain VAST entry: a source leaves out the refusals nothing counts (our own
    * campaigns refused one by one), and does not build their reasons.
    */
   traced?: boolean;
+}
+
+/** The length of an ad in seconds (0: not known, such as a VAST wrapper of ours, or a banner). */
+export function adSeconds(markup: AdMarkup): number {
+  if (markup.kind === 'campaign') return markup.creative.format === 'video' ? markup.creative.duration : 0;
+  if (markup.kind === 'vast') return markup.ad.duration;
+  return markup.vast?.kind === 'inline' ? markup.vast.duration : 0;
 }
 
 /** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */

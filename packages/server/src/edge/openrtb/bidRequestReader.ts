@@ -33,7 +33,7 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
     if (video.mimes !== undefined && !isStrings(video.mimes)) return fail(`${at}.video.mimes`, 'must be an array of strings');
     if (video.protocols !== undefined && !isInts(video.protocols)) return fail(`${at}.video.protocols`, 'must be an array of integers');
     for (const key of ['minduration', 'maxduration', 'poddur', 'maxseq', 'mincpmpersec'] as const) if (!isSize(video[key])) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
-    if (video.rqddurs !== undefined && !isInts(video.rqddurs)) return fail(`${at}.video.rqddurs`, 'must be an array of integers');
+    if (video.rqddurs !== undefined && !(isInts(video.rqddurs) && (video.rqddurs as number[]).every((d) => d > 0))) return fail(`${at}.video.rqddurs`, 'must be an array of whole seconds above 0');
   }
   return null;
 }
@@ -63,7 +63,6 @@ export function readBidRequest(body: unknown): ReadResult {
     for (const key of IMP_OBJECTS) if (imp[key] !== undefined && !isObj(imp[key])) return fail(`${at}.${key}`, 'must be an object');
     if (imp.bidfloor !== undefined && (typeof imp.bidfloor !== 'number' || !(imp.bidfloor >= 0))) return fail(`${at}.bidfloor`, 'must be a number of at least 0');
     if (imp.bidfloorcur !== undefined && typeof imp.bidfloorcur !== 'string') return fail(`${at}.bidfloorcur`, 'must be a currency code');
-    if (!isSize(imp.mincpmpersec)) return fail(`${at}.mincpmpersec`, 'must be a number of at least 0');
     const media = readMedia(imp, at);
     if (media) return media;
     const pmp = imp.pmp as Record<string, unknown> | undefined;

@@ -44,6 +44,9 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:06'), imp({ minduration: 10 }), request())).toBe('duration_not_allowed');
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:15.2'), imp({ rqddurs: [15, 30] }), request())).toBeNull();
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:20'), imp({ rqddurs: [15, 30] }), request())).toBe('duration_not_allowed');
+    // exact lengths asked (live TV): an ad of unknown length cannot promise one; bounds alone let it through
+    expect(demandAdRefusal(ad('b.example', '', '', ''), imp({ rqddurs: [15, 30] }), request())).toBe('duration_not_allowed');
+    expect(demandAdRefusal(ad('b.example', '', '', ''), imp({ maxduration: 30 }), request())).toBeNull();
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'video/webm'), imp({ mimes: ['video/mp4'] }), request())).toBe('mime_not_allowed');
     expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7</Category>`, '00:00:05', '00:01:00', 'video/webm'), imp({}), request())).toBeNull();
   });

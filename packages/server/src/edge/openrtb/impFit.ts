@@ -35,7 +35,7 @@ export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: n
 }
 
 function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {
-  if (creative.duration > 0 && !durationAllowed(video, creative.duration)) return false;
+  if (creative.duration > 0 ? !durationAllowed(video, creative.duration) : exactLengths(video)) return false;
   if (creative.skipAfter && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return false;
   if (creative.videoSource === 'vast') {
     // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
@@ -104,6 +104,9 @@ export function lengthFits(seconds: number, ctx: RequestContext): boolean {
   return !(minDuration > 0 && s < minDuration) && !(maxDuration > 0 && s > maxDuration);
 }
 
+/** Whether the impression takes exact lengths only (rqddurs, live TV's "no dead air"): an ad of unknown length cannot promise one. */
+const exactLengths = (video: NonNullable<Imp['video']>): boolean => Array.isArray(video.rqddurs) && video.rqddurs.length > 0;
+
 /** Whether a duration (seconds) is one the video impression takes (minduration, maxduration, rqddurs). */
 function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boolean {
   const d = Math.round(seconds);
@@ -140,7 +143,7 @@ export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDo
   const video = imp.video;
   if (!video) return null;
   if (ad.skipOffset && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return 'blocked_attribute';
-  if (ad.duration > 0 && !durationAllowed(video, ad.duration)) return 'duration_not_allowed';
+  if (ad.duration > 0 ? !durationAllowed(video, ad.duration) : exactLengths(video)) return 'duration_not_allowed';
   const mimes = Array.isArray(video.mimes) ? video.mimes.filter((m): m is string => typeof m === 'string').map((m) => m.toLowerCase()) : [];
   if (mimes.length && !ad.mediaFiles.some((m) => mimes.includes(m.mime.toLowerCase()))) return 'mime_not_allowed';
   return null;

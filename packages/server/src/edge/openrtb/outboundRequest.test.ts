@@ -104,6 +104,16 @@ describe('outbound bid request from a supplier OpenRTB request', () => {
     expect(req.test).toBe(1);
   });
 
+  it("forwards a dynamic pod's slot as one ad, and never the supplier's own floor per second", () => {
+    const video = { mimes: ['video/mp4'], maxduration: 30, podid: 'break-1', poddur: 60, maxseq: 3, mincpmpersec: 0.5 };
+    const podded: BidRequest = { ...inbound, imp: [{ id: 'd', video }] };
+    const slotCtx = { ...contextOfBidRequest(podded, podded.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now(), geo), pod: { id: 'ours', sequence: 2, slots: 3, campaigns: new Set<number>(), advertisers: new Set<number>(), domains: [], media: new Set<string>() } };
+    expect(buildBidRequest(slotCtx, channel, spec).imp[0]!.video).toEqual({ mimes: ['video/mp4'], maxduration: 30, podid: 'break-1' });
+    // the whole impression forwarded (not one slot of ours): its pod stays as the supplier offered it
+    const whole = contextOfBidRequest(podded, podded.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now(), geo);
+    expect(buildBidRequest(whole, channel, spec).imp[0]!.video).toEqual({ mimes: ['video/mp4'], maxduration: 30, podid: 'break-1', poddur: 60, maxseq: 3 });
+  });
+
   it('joins its bcat and badv with ours and keeps its bapp', () => {
     expect(req.bcat).toEqual(['IAB25', 'IAB26']);
     expect(req.badv).toEqual(['blocked.example', 'rival.example']);

@@ -129,6 +129,16 @@ export function outboundBanner(ctx: RequestContext): Banner {
   return banner ? { ...banner } : bannerOf(ctx);
 }
 
+/**
+ * The supplier's video as we forward it: without its `mincpmpersec` (in the supplier's currency and
+ * before our margin: our auction holds every bid to it), and, for one slot of its pod, without the
+ * dynamic pod's `poddur` and `maxseq` (we ask each partner for the one ad of that slot).
+ */
+function forwardedVideo(video: Video, slotOfPod: boolean): Video {
+  const { mincpmpersec: _perSecond, poddur, maxseq, ...rest } = video;
+  return slotOfPod ? rest : compact({ ...rest, poddur, maxseq });
+}
+
 function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): Imp {
   const inbound = ctx.ortb?.imp;
   const imp: Imp = { id: spec.impId };
@@ -136,7 +146,7 @@ function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): I
     // the supplier's impression, less what is between it and us (its id, floor, deals, tag id, ext)
     const { id: _id, pmp: _pmp, bidfloor: _floor, bidfloorcur: _cur, tagid: _tag, ext: _ext, banner: _banner, video, audio: _audio, native: _native, ...rest } = inbound;
     Object.assign(imp, rest);
-    if (channel.format === 'video') imp.video = video ? { ...video } : videoOf(ctx, channel);
+    if (channel.format === 'video') imp.video = video ? forwardedVideo(video, !!ctx.pod) : videoOf(ctx, channel);
     else imp.banner = outboundBanner(ctx);
   } else if (channel.format === 'video') imp.video = videoOf(ctx, channel);
   else imp.banner = outboundBanner(ctx);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type PodSlotTrace } from '@adplane/shared';
 import { type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
 import { type Winner } from '../auction/runAuction.js';
-import { type AdMarkup } from '../demand/demandSource.js';
+import { adSeconds } from '../demand/demandSource.js';
 import { adomainOf } from '../demand/vastAnswer.js';
 import { creativeVideo, demandAdVideo } from '../openrtb/impFit.js';
 import { type PodSoFar, type RequestContext } from '../request/context.js';
@@ -14,7 +14,8 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
  * before it, so that it knows what the pod already holds:
  * - its length fits what is left of the break (and the player's own `max_dur`);
  * - it repeats no campaign, no advertiser (ours by id, a demand's by its <Advertiser> domain) and no
- *   video of an earlier slot (competitive separation within the break: `pod_separation`);
+ *   video of an earlier slot (competitive separation within the break: `pod_separation` for an
+ *   advertiser or a campaign, `pod_repeat` for the same video);
  * - the slots share the channel's timeout: a slot that would start past it is not decided;
  * - OpenRTB demand is asked for one ad of the pod: `video.podid`, and `slotinpod` 1 for the first
  *   slot, -1 for the last one the pod may have, else 0 (AdCOM's "Slot Position in Pod": the position
@@ -28,13 +29,6 @@ export const MAX_POD_ADS = 10;
 
 /** Whether a VAST request asks for a pod (more than one ad) rather than one ad. */
 export const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;
-
-/** The length of an ad in seconds (0: not known, such as a VAST wrapper of ours). */
-function adSeconds(markup: AdMarkup): number {
-  if (markup.kind === 'campaign') return markup.creative.format === 'video' ? markup.creative.duration : 0;
-  if (markup.kind === 'vast') return markup.ad.duration;
-  return markup.vast?.kind === 'inline' ? markup.vast.duration : 0;
-}
 
 /** A pod with nothing in it yet, of at most `slots` ads. */
 export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() });

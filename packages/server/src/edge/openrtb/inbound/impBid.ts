@@ -14,7 +14,7 @@ import { cpmIn, type CurrencyRates, floorMicros } from '../currency.js';
 import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from '../impFit.js';
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
-import { NEVER } from './margins.js';
+import { demandFloor, grossUp, NEVER } from './margins.js';
 
 /**
  * One impression of an inbound bid request decided and turned into a bid (or null: no bid, counted
@@ -94,6 +94,9 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   const rates = deps.rates?.();
   const impFloor = floorMicros(imp.bidfloor, imp.bidfloorcur, rates);
   if (impFloor === null) return refuse(deps, job, 'currency');
+  // OpenRTB 2.6 video.mincpmpersec: a floor per second of the ad, in bidfloorcur, what the caller earns
+  const perSecond = imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0 ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates) : 0;
+  if (perSecond === null) return refuse(deps, job, 'currency');
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
@@ -111,11 +114,15 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
     const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
-    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, ...slot };
+    const floorPerSecondCpm = demandFloor(perSecond, supplier.marginPercent);
+    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...slot };
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
     if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
-    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, ...slot };
+    // (a channel paying its publisher a fixed CPM pays it whatever the ad's length: no floor per second there)
+    const { payout } = target.channel;
+    const floorPerSecondCpm = payout.type === 'revshare' ? grossUp(perSecond, payout.percent) : 0;
+    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...slot };
   }
 
   const outcome = await runDecision(deps.edge, '', ctx, options);
@@ -139,15 +146,6 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
-  // OpenRTB 2.6 mincpmpersec: a floor per second of the ad (the video's own, else the impression's),
-  // judged on the ad's length; an ad of unknown length is held to bidfloor alone
-  if (video && markup.dur > 0 && !dealId) {
-    const perSecond = imp.video?.mincpmpersec ?? imp.mincpmpersec;
-    if (typeof perSecond === 'number' && perSecond > 0) {
-      const least = floorMicros(perSecond * markup.dur, imp.bidfloorcur, rates);
-      if (least === null || price < least) return null;
-    }
-  }
   // an ad that is itself skippable says so (creative attribute 16); where the impression blocks it, it
   // was refused before the auction (impFit.ts: our creatives and every demand's VAST ad alike)
   const bid: OrtbBid = {

@@ -53,6 +53,11 @@ async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, 
   const required = Array.isArray(video.rqddurs) && video.rqddurs.length ? video.rqddurs : null;
   const bids: ImpBid[] = [];
   let left = dynamic.seconds;
+  // no ad the impression takes fits the break (rqddurs or minduration longer than poddur): one request, refused
+  if (required ? !required.some((d) => d <= left) : Math.min(longest, left) < shortest) {
+    deps.refuse(job.target, 'pod_too_short', 1, job.arrival, job.test);
+    return bids;
+  }
   for (let n = 0; n < dynamic.ads; n++) {
     if (n > 0 && Date.now() >= job.deadline) break;
     let slot: Imp;
