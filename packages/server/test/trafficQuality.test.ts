@@ -192,6 +192,30 @@ forEachStore((t) => {
     });
   });
 
+  describe("a supplier's dynamic ad pod (OpenRTB 2.6 video.poddur)", () => {
+    beforeAll(() => setOptions({ setCheckIVTAll: 1, blockIVT: null }));
+
+    it('is checked once: one request, one IVT flag, however many ads it gets', async () => {
+      const other = await create('otherSpot', 'creatives', {
+        name: 'IVT test other spot', format: 'video', videoSource: 'media', approval: 'approved', adomain: ['other.example.com'], duration: 15,
+        mediaFiles: [{ url: 'https://cdn.example.com/ivt-other.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      });
+      await create('otherCampaign', 'campaigns', { name: 'IVT test other campaign', startDate: day(-1), endDate: day(30), bidCpm: 24_000_000, creativeIds: [other.id] });
+      await app.edge.snapshots.rebuild();
+      const before = await counted(`supplier_id = ${ids.supplier!.id} AND tag_id = 0`);
+      const flaggedBefore = await flaggedMetric('bot_user_agent', false);
+      const request = ortbRequest(BOT);
+      request.imp[0]!.video = { ...request.imp[0]!.video, maxduration: 15, poddur: 30, maxseq: 2 };
+      const res = await rtb(ids.supplier!.uid, request);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().seatbid.flatMap((s: { bid: unknown[] }) => s.bid)).toHaveLength(2);
+      const after = await counted(`supplier_id = ${ids.supplier!.id} AND tag_id = 0`);
+      expect([after.reqs - before.reqs, after.ivt - before.ivt, after.opps - before.opps]).toEqual([1, 1, 2]);
+      // the check itself ran once (its verdict taken by the second ad)
+      expect((await flaggedMetric('bot_user_agent', false)) - flaggedBefore).toBe(1);
+    });
+  });
+
   describe('with blockIVT on the account: flagged requests of every channel and supplier answered empty', () => {
     beforeAll(() => setOptions({ setCheckIVTAll: null, blockIVT: 1 }));
 
