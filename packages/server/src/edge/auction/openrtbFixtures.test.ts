@@ -46,7 +46,7 @@ interface Fixture {
   prebidServer?: string | null;
   /** DSP mode: the request is a supplier's, with these deals. */
   supplier?: boolean;
-  deals?: { dealId: string; floorCpm: number; auctionType?: 1 | 2 | 3 }[];
+  deals?: { dealId: string; floorCpm: number; auctionType?: 1 | 2 | 3; floorPerSecondCpm?: number }[];
   privateAuction?: boolean;
   /** A floor per second of the ad in demand's money (DecideOptions.floorPerSecondCpm: an inbound video.mincpmpersec). */
   floorPerSecondCpm?: number;
@@ -158,7 +158,7 @@ describe('OpenRTB auction fixtures', () => {
     const supplier: SnapSupplier | undefined = f.supplier
       ? { id: 7, uid: 'sup', tenantId: 1, name: 'Supplier', serving: true, qpsLimit: 'unlimited', marginPercent: 0, formats: ['video', 'display'], targeting: null }
       : undefined;
-    const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({ id: i + 1, tenantId: 1, name: d.dealId, dealId: d.dealId, floorCpm: d.floorCpm, auctionType: d.auctionType ?? 2, buyerSeats: ['upstream-seat'], supplierIds: [], start: -Infinity, end: Infinity }));
+    const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({ id: i + 1, tenantId: 1, name: d.dealId, dealId: d.dealId, floorCpm: d.floorCpm, auctionType: d.auctionType ?? 2, buyerSeats: ['upstream-seat'], supplierIds: [], start: -Infinity, end: Infinity, ...(d.floorPerSecondCpm ? { floorPerSecondCpm: d.floorPerSecondCpm } : {}) }));
     const options = { supplier, deals, privateAuction: f.privateAuction ?? false, integration: supplier ? ('RTB' as const) : ('VAST' as const), floorPerSecondCpm: f.floorPerSecondCpm ?? 0 };
     // QPS limits count per wall-clock second: repeated decisions start early in one
     if (f.repeat && Date.now() % 1000 > 700) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));

@@ -68,7 +68,11 @@ function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
     const seconds = perSecond ? adSeconds(bid.markup) : 0;
     return seconds > 0 ? Math.max(c.floorCpm, Math.ceil(perSecond! * seconds)) : c.floorCpm;
   }
-  for (const d of req.deals) if (d.dealId === bid.dealId) return d.floorCpm;
+  for (const d of req.deals) {
+    if (d.dealId !== bid.dealId) continue;
+    const seconds = d.floorPerSecondCpm ? adSeconds(bid.markup) : 0;
+    return seconds > 0 ? Math.max(d.floorCpm, Math.ceil(d.floorPerSecondCpm! * seconds)) : d.floorCpm;
+  }
   return c.floorCpm;
 }
 

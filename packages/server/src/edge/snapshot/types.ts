@@ -195,6 +195,11 @@ export interface SnapDeal {
   supplierIds: readonly number[];
   start: number;
   end: number;
+  /**
+   * Offered in a bid request only (matchDeals): the request deal's floor per second of the ad
+   * (OpenRTB 2.6 deal.mincpmpersec, else the video's), in demand's money; absent or 0: none.
+   */
+  floorPerSecondCpm?: number;
 }
 
 export interface Snapshot {

@@ -38,6 +38,8 @@ function seatFor(deal: SnapDeal, allowed: readonly string[] | null, ourSeat: str
   return allowed.includes(ourSeat) ? ourSeat : null;
 }
 
+const positive = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
+
 export function matchDeals(
   request: BidRequest,
   imp: Imp,
@@ -57,11 +59,17 @@ export function matchDeals(
     if (deal.supplierIds.length && !deal.supplierIds.includes(supplier.id)) continue;
     const dealFloor = floorMicros(d.bidfloor, d.bidfloorcur, rates);
     if (dealFloor === null) continue;
+    // a floor per second of the ad (2.6): the deal's own, else the video's
+    const perSecond = positive(d.mincpmpersec) ?? positive(imp.video?.mincpmpersec);
+    const perSecondFloor = perSecond ? floorMicros(perSecond, d.bidfloorcur ?? imp.bidfloorcur, rates) : 0;
+    if (perSecondFloor === null) continue;
     const seat = seatFor(deal, strings(d.wseat) ?? requestSeats, ourSeat);
     if (seat === null) continue;
     const supplierFloorCpm = Math.max(deal.floorCpm, dealFloor);
     const fixed = deal.auctionType === 3 || d.at === 3;
     const offered: SnapDeal = { ...deal, floorCpm: demandFloor(supplierFloorCpm, supplier.marginPercent), auctionType: fixed ? 3 : deal.auctionType, buyerSeats: [seat] };
+    // (a fixed price is the price, whatever the length)
+    if (perSecondFloor && !fixed) offered.floorPerSecondCpm = demandFloor(perSecondFloor, supplier.marginPercent);
     out.push({ deal, offered, supplierFloorCpm, fixed, seat });
   }
   return out;
