@@ -99,6 +99,10 @@ forEachStore((t) => {
     expect(media(short.vast)).toEqual(['acmeOne', 'globexOne']);
     // the third slot had 5 s left: no ad that short, and the break ends there
     expect(short.trace.pod!.map((s) => [s.result, s.maxDurationS])).toEqual([['filled', 35], ['filled', 20], ['no_demand', 5]]);
+    // the slot that ended the break was no request of its own and never offered: no row of zeros for it
+    await app.edge.flush();
+    const [zeros] = await app.stats.select(`SELECT count(*) AS n FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id} AND tag_id = 0 AND campaign_id = 0 AND reqs = 0 AND opps = 0`);
+    expect(Number(zeros?.n)).toBe(0);
     const two = await debug(ids.pod!.uid, '&pod_max_ads=2');
     expect(media(two.vast)).toEqual(['acmeOne', 'globexOne']);
     // one ad asked is the plain answer: no sequence, no pod in the trace

@@ -182,7 +182,8 @@ function finish(out: AdOutcome, started: number, status: number, result: string)
 
 /** An empty answer for `reason` before or without an auction: the request's row and the decision's token. */
 function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number, reqs: number): AdOutcome {
-  counters.add({ nofill_reason: reason }, { reqs, ivt: reqs && ivtFlag }, now);
+  // (a later slot of a pod counts nothing here: no request of its own, never offered)
+  if (reqs) counters.add({ nofill_reason: reason }, { reqs, ivt: ivtFlag }, now);
   out.decision!.id = unfilledDecisionId();
   out.token = deps.signer.sign(out.decision!);
   return finish(out, started, 200, reason);
@@ -291,7 +292,7 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   const w = result.winner;
   if (!w) {
     const reason = result.offered ? 'no_bid' : 'no_demand';
-    counters.add({ nofill_reason: reason }, { reqs, opps: result.offered ? 1 : 0, ivt }, now);
+    if (reqs || result.offered) counters.add({ nofill_reason: reason }, { reqs, opps: result.offered ? 1 : 0, ivt }, now);
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
