@@ -241,6 +241,30 @@ forEachStore((t) => {
       expect(cids(await ask([{ ...long, video: { ...long.video, mincpmpersec: 0.5 } }]))).toEqual([ids.long!.id]);
     });
 
+    it("holds a deal's bid to the deal's own floor per second, not the open auction's; a fixed-price deal to none", async () => {
+      const fixed = await create('ctvFixed', 'deals', { name: 'CTV fixed price', dealId: 'CTV-FIXED', floorCpm: 5_000_000, auctionType: 3 });
+      await create('dealSpot', 'campaigns', { name: 'Deal spot', startDate: day(-1), bidCpm: 6_000_000, dealIds: [fixed.id], creativeIds: [(await spot('dealLong', 30, 'dealbrand.example')).id] });
+      await app.edge.snapshots.rebuild();
+      // $0.60 a second would ask $18 of a 30 s ad in the open auction; the fixed-price deal's price is $5
+      const imp = { id: 'd', video: { mimes: ['video/mp4'], w: 640, h: 360, minduration: 30, maxduration: 30, mincpmpersec: 0.6 }, pmp: { private_auction: 1, deals: [{ id: 'CTV-FIXED' }] } };
+      const bids = await ask([imp]);
+      expect(bids.map((b) => [Number(b.cid), b.price, (b as { dealid?: string }).dealid])).toEqual([[ids.dealSpot!.id, 5, 'CTV-FIXED']]);
+    });
+
+    it('turns the floor per second into a longest ad on an RTB channel paying a fixed CPM', async () => {
+      const channel = await create('rtbFixedPayout', 'channels', { name: 'SSP, $5 fixed payout', integration: 'RTB', format: 'video', vastVersion: '4.2', demandMode: 'auction', payout: { type: 'cpm', cpm: 5_000_000 }, demand: [] });
+      await app.edge.snapshots.rebuild();
+      const bid = async (video: object) => {
+        const res = await app.inject({ method: 'POST', url: `/rtb/${channel.uid}`, payload: { id: `fx-${Math.random()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, ...video } }], site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+        return res.statusCode === 204 ? [] : (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
+      };
+      // $5 at $0.25 a second pays for 20 s at most: the 30 s spot cannot be bid, a 15 s one can
+      expect(await bid({ minduration: 30, maxduration: 30, mincpmpersec: 0.25 })).toEqual([]);
+      expect((await bid({ maxduration: 30, mincpmpersec: 0.25 })).map((b) => b.dur)).toEqual([15]);
+      // at $0.10 a second, 50 s: the 30 s spot is bid
+      expect(cids(await bid({ minduration: 30, maxduration: 30, mincpmpersec: 0.1 }))).toEqual([ids.long!.id]);
+    });
+
     it('shares the separation between the structured slots and the dynamic part of a hybrid pod', async () => {
       const bids = await ask([
         { id: 'first', video: { mimes: ['video/mp4'], w: 640, h: 360, podid: 'hybrid', slotinpod: 1, maxduration: 15 } },

@@ -1,4 +1,4 @@
-import { adSeconds, type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import { adSeconds, type AuctionRequest, lengthFloor, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from './money.js';
@@ -65,13 +65,11 @@ function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
   if (!bid.dealId) {
     // a floor per second of the ad (OpenRTB 2.6 mincpmpersec), for an ad of known length
     const perSecond = req.floorPerSecondCpm;
-    const seconds = perSecond ? adSeconds(bid.markup) : 0;
-    return seconds > 0 ? Math.max(c.floorCpm, Math.ceil(perSecond! * seconds)) : c.floorCpm;
+    return perSecond ? Math.max(c.floorCpm, lengthFloor(perSecond, adSeconds(bid.markup))) : c.floorCpm;
   }
   for (const d of req.deals) {
     if (d.dealId !== bid.dealId) continue;
-    const seconds = d.floorPerSecondCpm ? adSeconds(bid.markup) : 0;
-    return seconds > 0 ? Math.max(d.floorCpm, Math.ceil(d.floorPerSecondCpm! * seconds)) : d.floorCpm;
+    return d.floorPerSecondCpm ? Math.max(d.floorCpm, lengthFloor(d.floorPerSecondCpm, adSeconds(bid.markup))) : d.floorCpm;
   }
   return c.floorCpm;
 }

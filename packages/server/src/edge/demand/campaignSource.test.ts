@@ -5,7 +5,7 @@ import { buildRequestContext } from '../request/context.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot } from '../snapshot/types.js';
 import { campaignSource } from './campaignSource.js';
-import { type AuctionRequest, type DemandCandidate } from './demandSource.js';
+import { type AuctionRequest, type DemandCandidate, lengthFloor } from './demandSource.js';
 
 /**
  * Our campaigns' rotation: campaigns tied at the best bid are drawn in a random order and checked
@@ -112,5 +112,15 @@ describe('our campaigns\' rotation', () => {
 
   it('finds nothing when every campaign refuses the request', () => {
     expect(pick(requestOver([campaign(1, 5_000_000, true), campaign(2, 5_000_000, true)], false)).ids).toEqual([]);
+  });
+});
+
+describe('a floor per second for an ad of some length', () => {
+  it('counts the whole seconds the bid states as dur (a 29.97 s ad is 30 s), rounded up to the micro-dollar; unknown length: none', () => {
+    expect(lengthFloor(600_000, 29.97)).toBe(18_000_000);
+    expect(lengthFloor(333_333, 15)).toBe(4_999_995);
+    expect(lengthFloor(123_456.5, 2)).toBe(246_913);
+    expect(lengthFloor(600_000, 0)).toBe(0);
+    expect(lengthFloor(600_000, 0.4)).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
+import { lengthFloor } from './demandSource.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow
@@ -70,17 +71,19 @@ function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: n
 
 /**
  * The creative the campaign would serve here, or the rule that refuses it. A plain function, not a
- * closure per request: the hot path allocates as little as it can.
+ * closure per request: the hot path allocates as little as it can. `perSecondFloor`: the floor per
+ * second of the ad its bid must reach (demand's money; a deal's own, which dealCampaigns.ts passes;
+ * the open auction's is the request's floorPerSecondCpm).
  */
-export function eligibility(campaign: SnapCampaign, req: AuctionRequest): SnapCreative | string {
-  return eligible(campaign, req, true);
+export function eligibility(campaign: SnapCampaign, req: AuctionRequest, perSecondFloor = req.floorPerSecondCpm ?? 0): SnapCreative | string {
+  return eligible(campaign, req, true, perSecondFloor);
 }
 
 /** A refusal whose reason nobody reads (an untraced request): the same checks, no reason built. */
 const REFUSED = 'refused';
 
 /** `eligibility`; with `explain` false, a targeting refusal answers REFUSED instead of building `targeting.<rule>`. */
-function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean): SnapCreative | string {
+function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean, perSecondFloor: number): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
   if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
@@ -98,8 +101,7 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean)
   const creative = pickCreative(campaign, req.channel, ctx);
   if (!creative) return 'no_fitting_creative';
   // a floor per second of the ad (OpenRTB 2.6 mincpmpersec): the next campaign may be shorter or pay more
-  const perSecond = req.floorPerSecondCpm;
-  if (perSecond && creative.format === 'video' && creative.duration > 0 && campaign.bidCpm < Math.ceil(perSecond * creative.duration)) return 'below_floor_per_second';
+  if (perSecondFloor && creative.format === 'video' && campaign.bidCpm < lengthFloor(perSecondFloor, creative.duration)) return 'below_floor_per_second';
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;
@@ -110,7 +112,7 @@ const report = { count: 0 };
 
 /** The campaign's creative here, or null: refused (and reported to the trace while it has room). */
 function checked(campaign: SnapCampaign, req: AuctionRequest, filtered: (fate: SourceFate) => void): SnapCreative | null {
-  const found = eligible(campaign, req, report.count < TRACE_LIMIT);
+  const found = eligible(campaign, req, report.count < TRACE_LIMIT, req.floorPerSecondCpm ?? 0);
   if (typeof found !== 'string') return found;
   if (report.count++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
   return null;

@@ -44,6 +44,15 @@ export function adSeconds(markup: AdMarkup): number {
   return markup.vast?.kind === 'inline' ? markup.vast.duration : 0;
 }
 
+/**
+ * A floor per second of the ad (micro-dollars CPM a second) for an ad of `seconds`, as the caller
+ * reckons it from the whole seconds of the bid's `dur` (adMarkup.ts); 0 for an ad of unknown length.
+ */
+export const lengthFloor = (perSecond: number, seconds: number): number => {
+  const whole = Math.round(seconds);
+  return whole > 0 ? Math.ceil(perSecond * whole) : 0;
+};
+
 /** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
 export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline } | OrtbMarkup;
 

@@ -56,7 +56,8 @@ export const dealCampaignSource: DemandSource = {
       let taken = 0;
       for (const campaign of campaigns) {
         if (campaign.tenantId !== deal.tenantId) continue;
-        const found = eligibility(campaign, req);
+        // a deal's bid is held to the deal's own floor per second (none at a fixed price), not the open auction's
+        const found = eligibility(campaign, req, deal.floorPerSecondCpm ?? 0);
         if (typeof found === 'string') {
           filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: `deal.${found}`, dealId: deal.dealId });
           continue;

@@ -59,8 +59,8 @@ export function matchDeals(
     if (deal.supplierIds.length && !deal.supplierIds.includes(supplier.id)) continue;
     const dealFloor = floorMicros(d.bidfloor, d.bidfloorcur, rates);
     if (dealFloor === null) continue;
-    // a floor per second of the ad (2.6): the deal's own, else the video's
-    const perSecond = positive(d.mincpmpersec) ?? positive(imp.video?.mincpmpersec);
+    // a floor per second of the ad (2.6): the deal's own; the video's only for a deal that states no floor at all (guide 7.11.2)
+    const perSecond = positive(d.mincpmpersec) ?? (positive(d.bidfloor) ? undefined : positive(imp.video?.mincpmpersec));
     const perSecondFloor = perSecond ? floorMicros(perSecond, d.bidfloorcur ?? imp.bidfloorcur, rates) : 0;
     if (perSecondFloor === null) continue;
     const seat = seatFor(deal, strings(d.wseat) ?? requestSeats, ourSeat);

@@ -79,6 +79,19 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
   return null;
 }
 
+/** A video impression taking ads of at most `longest` seconds (its maxduration, or rqddurs, cut), or null when it takes none that short. */
+function cappedToLength(imp: Imp, longest: number): Imp | null {
+  const video = imp.video!;
+  if (longest < 1) return null;
+  if (Array.isArray(video.rqddurs) && video.rqddurs.length) {
+    const rqddurs = video.rqddurs.filter((d) => d <= longest);
+    return rqddurs.length ? { ...imp, video: { ...video, rqddurs } } : null;
+  }
+  if (typeof video.minduration === 'number' && video.minduration > longest) return null;
+  const maxduration = typeof video.maxduration === 'number' && video.maxduration > 0 ? Math.min(video.maxduration, longest) : longest;
+  return { ...imp, video: { ...video, maxduration } };
+}
+
 /**
  * `pod`: the impression is a slot of an ad pod (imps sharing `video.podid`, decided one after
  * another: rtbEntry.ts), which must not repeat a campaign, an advertiser or a video of the slots
@@ -86,7 +99,8 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
  * for the same impression (a dynamic pod's): this ad is an opportunity of the same request, counted
  * as one but not as another request, and takes its IVT verdict (DecideOptions.extraSlot).
  */
-export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
+export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
+  let imp = offered;
   const { target, request, arrival, test } = job;
   const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
   if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
@@ -97,6 +111,13 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   // OpenRTB 2.6 video.mincpmpersec: a floor per second of the ad, in bidfloorcur, what the caller earns
   const perSecond = imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0 ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates) : 0;
   if (perSecond === null) return refuse(deps, job, 'currency');
+  if (perSecond && target.kind === 'channel' && target.channel.payout.type === 'cpm') {
+    // a channel paying its publisher a fixed CPM pays it whatever the demand bids: the floor per
+    // second is a longest ad that payout reaches
+    const capped = cappedToLength(imp, Math.floor(target.channel.payout.cpm / perSecond));
+    if (!capped) return refuse(deps, job, 'floor_above_payout');
+    imp = capped;
+  }
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
@@ -119,7 +140,7 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, imp: Imp, pod?: PodS
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
     if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
-    // (a channel paying its publisher a fixed CPM pays it whatever the ad's length: no floor per second there)
+    // (a channel paying its publisher a fixed CPM: the floor per second capped the ad's length above)
     const { payout } = target.channel;
     const floorPerSecondCpm = payout.type === 'revshare' ? grossUp(perSecond, payout.percent) : 0;
     options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...slot };

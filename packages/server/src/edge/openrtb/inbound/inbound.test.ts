@@ -108,11 +108,13 @@ describe('deal matching', () => {
     expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]!.offered.auctionType).toBe(3);
   });
 
-  it("offers the deal's floor per second (its mincpmpersec, else the video's) with our margin on top; none at a fixed price", () => {
+  it("offers the deal's floor per second (its mincpmpersec, else the video's when it states no floor) with our margin on top; none at a fixed price", () => {
     const videoImp = (video: object, deals: object[]): Imp => ({ id: '1', video, pmp: { deals: deals as never } });
     const offered = (video: object, asked: object[], ours = deal({})) => matchDeals({ id: 'r', imp: [] }, videoImp(video, asked), new Map([[ours.dealId, ours]]), supplier, 1000)[0]?.offered;
     expect(offered({}, [{ id: 'D1', mincpmpersec: 0.4 }])!.floorPerSecondCpm).toBe(500_000);
     expect(offered({ mincpmpersec: 0.2 }, [{ id: 'D1' }])!.floorPerSecondCpm).toBe(250_000);
+    // a deal stating a floor of its own is not held to the video's floor per second (guide 7.11.2)
+    expect(offered({ mincpmpersec: 0.2 }, [{ id: 'D1', bidfloor: 1 }])!.floorPerSecondCpm).toBeUndefined();
     expect(offered({ mincpmpersec: 0.2 }, [{ id: 'D1', mincpmpersec: 0.4 }])!.floorPerSecondCpm).toBe(500_000);
     expect(offered({}, [{ id: 'D1' }])!.floorPerSecondCpm).toBeUndefined();
     expect(offered({ mincpmpersec: 0.2 }, [{ id: 'D1', at: 3 }])!.floorPerSecondCpm).toBeUndefined();
