@@ -124,3 +124,24 @@ describe('a floor per second for an ad of some length', () => {
     expect(lengthFloor(600_000, 0.4)).toBe(0);
   });
 });
+
+describe('a floor per second of the ad (OpenRTB 2.6 mincpmpersec)', () => {
+  const long = { ...creative, id: 10, duration: 30, mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }] };
+  const bidsWith = (creatives: (typeof creative)[], bidCpm: number, perSecond: number) => {
+    const c = { ...campaign(1, bidCpm), creatives };
+    const req = { ...requestOver([c], true), floorPerSecondCpm: perSecond };
+    return campaignSource.candidates(req, () => undefined).candidates.map((cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId);
+  };
+  it("picks, of a campaign's creatives, one its bid pays for at that floor; none, and the campaign is passed over", () => {
+    // $6 at $0.50 a second: the 10 s spot ($5) yes, the 30 s one ($15) no, every time
+    for (let i = 0; i < 50; i++) expect(bidsWith([creative, long], 6_000_000, 500_000)).toEqual([9]);
+    expect(bidsWith([long], 6_000_000, 500_000)).toEqual([]);
+    const refused: SourceFate[] = [];
+    campaignSource.candidates({ ...requestOver([{ ...campaign(1, 6_000_000), creatives: [long] }], true), floorPerSecondCpm: 500_000 }, (f) => refused.push(f));
+    expect(refused.map((f) => f.reason)).toEqual(['below_floor_per_second']);
+    // no floor per second: either creative
+    const seen = new Set<number>();
+    for (let i = 0; i < 50; i++) seen.add(bidsWith([creative, long], 6_000_000, 0)[0]!);
+    expect(seen).toEqual(new Set([9, 10]));
+  });
+});

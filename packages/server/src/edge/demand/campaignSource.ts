@@ -27,13 +27,18 @@ export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: 
   return !(width > 0 && creative.width > width) && !(height > 0 && creative.height > height);
 }
 
-function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext): SnapCreative | null {
+/** Whether the campaign's bid reaches a floor per second of the creative's length (none stated, or a length not known: yes). */
+const paysPerSecond = (campaign: SnapCampaign, creative: SnapCreative, perSecondFloor: number): boolean =>
+  !perSecondFloor || creative.format !== 'video' || campaign.bidCpm >= lengthFloor(perSecondFloor, creative.duration);
+
+/** A creative of the campaign that fits here, at random among those that do (`perSecondFloor`: only those its bid pays for at that floor). */
+function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext, perSecondFloor: number): SnapCreative | null {
   const all = campaign.creatives;
   if (all.length === 1) {
     const only = all[0]!;
-    return creativeFits(only, channel, ctx) && !creativeRefusal(channel.targeting, only.id, only.adomain) ? only : null;
+    return creativeFits(only, channel, ctx) && !creativeRefusal(channel.targeting, only.id, only.adomain) && paysPerSecond(campaign, only, perSecondFloor) ? only : null;
   }
-  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && !creativeRefusal(channel.targeting, c.id, c.adomain));
+  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && !creativeRefusal(channel.targeting, c.id, c.adomain) && paysPerSecond(campaign, c, perSecondFloor));
   if (!fitting.length) return null;
   return fitting[Math.floor(Math.random() * fitting.length)]!;
 }
@@ -98,10 +103,10 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean,
   if (ctx.pod && (ctx.pod.campaigns.has(campaign.id) || (campaign.advertiserId > 0 && ctx.pod.advertisers.has(campaign.advertiserId)))) return 'pod_separation';
   const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, ctx);
   if (budget) return budget;
-  const creative = pickCreative(campaign, req.channel, ctx);
-  if (!creative) return 'no_fitting_creative';
-  // a floor per second of the ad (OpenRTB 2.6 mincpmpersec): the next campaign may be shorter or pay more
-  if (perSecondFloor && creative.format === 'video' && campaign.bidCpm < lengthFloor(perSecondFloor, creative.duration)) return 'below_floor_per_second';
+  // (with a floor per second of the ad, OpenRTB 2.6 mincpmpersec: a creative short enough for the bid;
+  // none, and the campaign is passed over for the next, which may be shorter or pay more)
+  const creative = pickCreative(campaign, req.channel, ctx, perSecondFloor);
+  if (!creative) return perSecondFloor && pickCreative(campaign, req.channel, ctx, 0) ? 'below_floor_per_second' : 'no_fitting_creative';
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;
