@@ -79,8 +79,12 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
   return null;
 }
 
-/** A video impression taking ads of at most `longest` seconds (its maxduration, or rqddurs, cut), or null when it takes none that short. */
-function cappedToLength(imp: Imp, longest: number): Imp | null {
+/**
+ * A video impression taking ads of at most `longest` seconds (its maxduration, or rqddurs, cut), or
+ * null when it takes none that short: a fixed payout's longest ad (bidForImp), what is left of a
+ * dynamic pod's break (podBids.ts).
+ */
+export function cappedToLength(imp: Imp, longest: number): Imp | null {
   const video = imp.video!;
   if (longest < 1) return null;
   if (Array.isArray(video.rqddurs) && video.rqddurs.length) {

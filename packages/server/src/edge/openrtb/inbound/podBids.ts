@@ -1,7 +1,7 @@
 import { type Imp } from '@adplane/shared';
 import { type PodSoFar } from '../../request/context.js';
 import { MAX_POD_ADS, newPod } from '../../vast/adPod.js';
-import { bidForImp, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
+import { bidForImp, cappedToLength, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
 
 /**
  * The bids of an inbound bid request's impressions, with OpenRTB 2.6's ad pods (section 7.6 of the
@@ -42,34 +42,22 @@ export function dynamicPodOf(imp: Imp): { ads: number; seconds: number } | null 
 const slotsOf = (imps: readonly Imp[]): number => imps.reduce((n, imp) => n + (dynamicPodOf(imp)?.ads ?? 1), 0);
 
 /**
- * Bids for a dynamic pod's impression: each slot offered what is left of the break (its `maxduration`
- * the smaller of the impression's and what is left; `rqddurs` those that still fit). An ad of
- * unknown length takes the rest of the break.
+ * Bids for a dynamic pod's impression: each slot offered what is left of the break (cappedToLength:
+ * its `maxduration` the smaller of the impression's and what is left; `rqddurs` those that still
+ * fit). An ad of unknown length takes the rest of the break.
  */
 async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, dynamic: { ads: number; seconds: number }): Promise<ImpBid[]> {
-  const video = imp.video!;
-  const longest = typeof video.maxduration === 'number' && video.maxduration > 0 ? video.maxduration : Infinity;
-  const shortest = Math.max(typeof video.minduration === 'number' ? video.minduration : 0, 1);
-  const required = Array.isArray(video.rqddurs) && video.rqddurs.length ? video.rqddurs : null;
   const bids: ImpBid[] = [];
   let left = dynamic.seconds;
   // no ad the impression takes fits the break (rqddurs or minduration longer than poddur): one request, refused
-  if (required ? !required.some((d) => d <= left) : Math.min(longest, left) < shortest) {
+  if (!cappedToLength(imp, left)) {
     deps.refuse(job.target, 'pod_too_short', 1, job.arrival, job.test);
     return bids;
   }
   for (let n = 0; n < dynamic.ads; n++) {
     if (n > 0 && Date.now() >= job.deadline) break;
-    let slot: Imp;
-    if (required) {
-      const fitting = required.filter((d) => d <= left);
-      if (!fitting.length) break;
-      slot = { ...imp, video: { ...video, rqddurs: fitting } };
-    } else {
-      const allowed = Math.min(longest, left);
-      if (allowed < shortest) break;
-      slot = { ...imp, video: { ...video, maxduration: allowed } };
-    }
+    const slot = cappedToLength(imp, left);
+    if (!slot) break;
     const bid = await bidForImp(deps, job, slot, pod, bids[bids.length - 1]);
     if (!bid) break;
     bids.push(bid);
