@@ -1,12 +1,12 @@
 import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
-import { decide, type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
+import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext, type ConnectionFacts } from './request/context.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
-import { decidePod, podAsked } from './vast/adPod.js';
+import { decideVastAds } from './vast/adPod.js';
 import { type SnapChannel } from './snapshot/types.js';
 import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
 
@@ -58,7 +58,7 @@ export function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string,
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
     const decideOptions = channel ? { ...options, channel } : options;
     // an ad break asked for (pod_max_ads > 1): a pod of ads, each slot decided in turn (vast/adPod.ts)
-    const outcome = podAsked(ctx) ? decidePod(deps, uid, ctx, decideOptions) : decide(deps, uid, ctx, decideOptions);
+    const outcome = decideVastAds(deps, uid, ctx, decideOptions);
     return outcome instanceof Promise ? outcome.catch((error: unknown) => failed(deps, error)) : outcome;
   } catch (error) {
     return failed(deps, error);

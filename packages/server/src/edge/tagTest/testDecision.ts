@@ -1,10 +1,9 @@
 import { type TagTestAnswer, type TagTestContext } from '@adplane/shared';
-import { type DecideOptions, decide, type EdgeDeps } from '../adDecision.js';
 import { type Edge } from '../edgePlugin.js';
 import { buildRequestContext, type ConnectionFacts, type RequestContext } from '../request/context.js';
 import { type RawQuery } from '../request/macros.js';
 import { type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
-import { decidePod, podAsked } from '../vast/adPod.js';
+import { decideVastAds } from '../vast/adPod.js';
 import { sampleUserAgent } from './sampleUserAgents.js';
 
 /**
@@ -94,9 +93,6 @@ async function freshSnapshot(edge: Edge, configVersion: () => Promise<number>): 
   return edge.snapshots.current;
 }
 
-/** One ad, or an ad break when the context asks for one (trace.pod lists its slots). */
-const decideTest = (deps: EdgeDeps, uid: string, ctx: RequestContext, options: DecideOptions) => (podAsked(ctx) ? decidePod(deps, uid, ctx, options) : decide(deps, uid, ctx, options));
-
 /** Run the test decision; throws SubjectNotLoaded when the edge has not loaded the subject even after catching up. */
 export async function runTestDecision(
   edge: Edge,
@@ -115,7 +111,7 @@ export async function runTestDecision(
   if (subject.kind === 'channel') {
     const channel = snapshot.channels.get(subject.id);
     if (!channel || channel.tenantId !== tenantId) throw new SubjectNotLoaded(`Channel ${subject.id} is not served by the edge (it has no tag URL yet)`);
-    const { status, xml, trace } = await decideTest(deps, channel.uid, ctx, { test: true });
+    const { status, xml, trace } = await decideVastAds(deps, channel.uid, ctx, { test: true });
     return { tested: { kind: 'channel', id: channel.id, name: channel.name, format: channel.format }, status, vast: xml, trace };
   }
 
@@ -125,6 +121,6 @@ export async function runTestDecision(
   const channel = channelForTag(tag, subject.id, name, tenantId, subject.idleReason);
   // The tag alone: the tenant's campaigns are not asked (they would compete on any channel of the tenant).
   const tagOnly = { ...deps, sources: deps.sources.filter((s) => s.name !== 'campaigns') };
-  const { status, xml, trace } = await decideTest(tagOnly, channel.uid, ctx, { channel, test: true });
+  const { status, xml, trace } = await decideVastAds(tagOnly, channel.uid, ctx, { channel, test: true });
   return { tested: { kind: 'tag', id: subject.id, name, format: 'video' }, status, vast: xml, trace };
 }

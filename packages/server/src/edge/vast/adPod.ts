@@ -66,6 +66,11 @@ function podDocument(documents: readonly string[]): string {
   return `${head}${ads}</VAST>`;
 }
 
+/** A VAST request's answer: an ad break when it asks for one (podAsked: pod_max_ads > 1), else one ad. */
+export function decideVastAds(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options?: DecideOptions): DecisionOutcome | Promise<DecisionOutcome> {
+  return podAsked(ctx) ? decidePod(deps, channelUid, ctx, options) : decide(deps, channelUid, ctx, options);
+}
+
 /** The pod's answer for a VAST request that asks for one (podAsked). */
 export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
   const channel = options.channel ?? deps.snapshot()?.channelsByUid.get(channelUid);
