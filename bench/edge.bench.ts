@@ -136,10 +136,11 @@ async function serve(): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   // BENCH_HEAP_PROMOTED=<file>: a sampling heap profile, from the first case on, of what outlived the young
-  // generation (what makes the full collections come), written at 'memory'
+  // generation (what makes the full collections come), written at 'memory'; with BENCH_HEAP_SAMPLED=allocated,
+  // of everything allocated (what makes the young collections come)
   let promoted: Promise<() => Promise<unknown>> | null = null;
   process.on('message', async (m) => {
-    if (process.env.BENCH_HEAP_PROMOTED) promoted ??= startHeapSampling('promoted', 8192);
+    if (process.env.BENCH_HEAP_PROMOTED) promoted ??= startHeapSampling(process.env.BENCH_HEAP_SAMPLED === 'allocated' ? 'allocated' : 'promoted', 8192);
     if (m === 'loop') {
       process.send!({ loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100, loopMaxMs: Math.round(loop.max / 1e4) / 100 });
       loop.reset();

@@ -20,29 +20,54 @@ const localName = (qualified: string): string => {
   return colon < 0 ? qualified : qualified.slice(colon + 1);
 };
 
-function strictTree(xml: string): XmlTreeNode | null {
-  const parser = new SaxesParser();
-  let root: XmlTreeNode | null = null;
-  let current: XmlTreeNode | null = null;
-  parser.on('opentag', (tag) => {
-    const attrs: Record<string, string> = {};
-    for (const key in tag.attributes) attrs[localName(key)] = String(tag.attributes[key]);
-    const node: XmlTreeNode = { name: localName(tag.name), attrs, text: '', children: [], parent: current };
-    if (current) current.children.push(node);
-    else root = node;
-    current = node;
-  });
-  parser.on('closetag', () => {
-    current = current?.parent ?? null;
-  });
-  const addText = (t: string) => {
-    if (current) current.text += t;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.write(xml).close();
-  return root;
+/**
+ * Builds trees with one saxes parser, reused: its end() leaves it in a clean state (saxes' own
+ * contract), and making a parser (its state table, its handlers) was some 5 KB of garbage per demand
+ * answer, more young collections on the serving core. A parser that threw mid-document is dropped
+ * for a new one. Parsing is synchronous and its handlers never parse, so one builder serves all.
+ */
+class StrictTrees {
+  private root: XmlTreeNode | null = null;
+  private current: XmlTreeNode | null = null;
+  private parser = this.newParser();
+
+  private newParser(): SaxesParser {
+    const parser = new SaxesParser();
+    parser.on('opentag', (tag) => {
+      const attrs: Record<string, string> = {};
+      for (const key in tag.attributes) attrs[localName(key)] = String(tag.attributes[key]);
+      const node: XmlTreeNode = { name: localName(tag.name), attrs, text: '', children: [], parent: this.current };
+      if (this.current) this.current.children.push(node);
+      else this.root = node;
+      this.current = node;
+    });
+    parser.on('closetag', () => {
+      this.current = this.current?.parent ?? null;
+    });
+    const addText = (t: string) => {
+      if (this.current) this.current.text += t;
+    };
+    parser.on('text', addText);
+    parser.on('cdata', addText);
+    return parser;
+  }
+
+  /** The document's root element; throws on what is not well-formed XML. */
+  tree(xml: string): XmlTreeNode | null {
+    this.root = this.current = null;
+    try {
+      this.parser.write(xml).close();
+      return this.root;
+    } catch (error) {
+      this.parser = this.newParser();
+      throw error;
+    } finally {
+      this.root = this.current = null;
+    }
+  }
 }
+
+const strictTrees = new StrictTrees();
 
 function fromDom(el: XmlElement, parent: XmlTreeNode | null): XmlTreeNode {
   const attrs: Record<string, string> = {};
@@ -67,7 +92,7 @@ function lenientTree(xml: string): XmlTreeNode | null {
 /** The document's root element, or null when not even a forgiving parser finds one. Never throws. */
 export function parseXmlTree(xml: string): XmlTreeNode | null {
   try {
-    return strictTree(xml);
+    return strictTrees.tree(xml);
   } catch {
     try {
       return lenientTree(xml);

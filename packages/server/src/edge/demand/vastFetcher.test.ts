@@ -1,0 +1,65 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inlineVast } from '../../../test/demandServers.js';
+import { ANY_ADDRESS } from '../../http/outboundAddress.js';
+import { demandAgent } from './deadline.js';
+import { VastFetcher } from './vastFetcher.js';
+
+/** How a demand answer's body arrives: whole, in pieces, too large, or cut off. */
+describe('VastFetcher reads a demand answer body', () => {
+  let server: Server;
+  let base = '';
+  const viewer = { ua: 'test', ip: '' };
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const vast = inlineVast(base, 4);
+      if (path === '/pieces') {
+        // chunked, in three writes a few ms apart (several 'data' events, one of them splitting a character)
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        const bytes = Buffer.from(vast.replace('</AdSystem>', '</AdSystem><AdTitle>Café ☕</AdTitle>'), 'utf8');
+        const cut = bytes.indexOf(Buffer.from('☕')) + 1;
+        res.write(bytes.subarray(0, cut));
+        setTimeout(() => res.write(bytes.subarray(cut, cut + 40)), 5);
+        setTimeout(() => res.end(bytes.subarray(cut + 40)), 10);
+      } else if (path === '/huge') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`${vast}<!--${'x'.repeat(600 * 1024)}-->`);
+      } else if (path === '/cut') {
+        // headers and half a document, then the connection drops
+        res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(vast.length) });
+        res.write(vast.slice(0, 100));
+        setTimeout(() => res.destroy(), 5);
+      } else {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(vast);
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('joins a body that comes in pieces, a UTF-8 character split between them', async () => {
+    const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+    const got = await fetcher.fetch(`${base}/pieces`, Date.now() + 2000, viewer);
+    expect(got.kind).toBe('inline');
+    expect(got.kind === 'inline' && got.ad.title).toBe('Café ☕');
+    await fetcher.close();
+  });
+
+  it('refuses a body over 512 KB as HTTP 413, and one cut off as a failed connection, never a throw', async () => {
+    const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+    expect(await fetcher.fetch(`${base}/huge`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'http_413' });
+    expect(await fetcher.fetch(`${base}/cut`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'connection_failed' });
+    // and the next answer reads as usual
+    expect((await fetcher.fetch(`${base}/inline`, Date.now() + 2000, viewer)).kind).toBe('inline');
+    await fetcher.close();
+  });
+});

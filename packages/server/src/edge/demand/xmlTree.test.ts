@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { childNamed, parseXmlTree, textOf } from './xmlTree.js';
+
+describe('parseXmlTree', () => {
+  it('reads a document after one that broke the strict parser midway, and after a sloppy one', () => {
+    const good = '<VAST version="3.0"><Ad id="a"><InLine><AdTitle><![CDATA[One]]></AdTitle></InLine></Ad></VAST>';
+    expect(textOf(childNamed(childNamed(childNamed(parseXmlTree(good), 'Ad'), 'InLine'), 'AdTitle'))).toBe('One');
+    // a bare & breaks the strict parser midway; the forgiving one reads it
+    const sloppy = parseXmlTree('<VAST version="2.0"><Ad id="b"><InLine><AdTitle>Fish & Chips</AdTitle></InLine></Ad></VAST>');
+    expect(sloppy?.name).toBe('VAST');
+    expect(sloppy?.attrs.version).toBe('2.0');
+    expect(textOf(childNamed(childNamed(childNamed(sloppy, 'Ad'), 'InLine'), 'AdTitle'))).toBe('Fish & Chips');
+    expect(parseXmlTree('<<<not xml')).toBeNull();
+    // the strict parser is whole again: the next document is read afresh, nothing of the ones before
+    const again = parseXmlTree(good.replace('One', 'Two').replace('id="a"', 'id="c"'));
+    expect(again?.children).toHaveLength(1);
+    expect(childNamed(again, 'Ad')?.attrs.id).toBe('c');
+    expect(textOf(childNamed(childNamed(childNamed(again, 'Ad'), 'InLine'), 'AdTitle'))).toBe('Two');
+    expect(again?.parent).toBeNull();
+  });
+
+  it('gives each document its own tree (one parser reused)', () => {
+    const a = parseXmlTree('<VAST><Ad id="1"/></VAST>');
+    const b = parseXmlTree('<VAST><Ad id="2"/><Ad id="3"/></VAST>');
+    expect(a?.children.map((c) => c.attrs.id)).toEqual(['1']);
+    expect(b?.children.map((c) => c.attrs.id)).toEqual(['2', '3']);
+  });
+});
