@@ -171,6 +171,9 @@ export interface DecideOptions {
 
 const NO_OPTIONS: DecideOptions = Object.freeze({});
 
+/** The request received that a decision counts: 1, or 0 for a later ad of a pod (DecideOptions.extraSlot). */
+const receivedOf = (options: DecideOptions): number => (options.extraSlot ? 0 : 1);
+
 /** Ends a decision: its result and time on the outcome and the trace. */
 function finish(out: AdOutcome, started: number, status: number, result: string): AdOutcome {
   out.trace.result = result;
@@ -239,8 +242,7 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
   let ivtFlag = 0;
-  /** The request received, counted once (0 for a later ad of a pod: options.extraSlot). */
-  const reqs = options.extraSlot ? 0 : 1;
+  const reqs = receivedOf(options);
   if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started, reqs);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
@@ -279,7 +281,7 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   const channel = out.channel!;
   const snapshot = out.snapshot!;
   const now = ctx.now;
-  const reqs = options.extraSlot ? 0 : 1;
+  const reqs = receivedOf(options);
   const ivt = reqs && ivtFlag;
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;

@@ -4,6 +4,14 @@ import { type ENVIRONMENTS } from '../entities/common.js';
 /** Where a VAST tag is played: a connected TV app, a mobile app, a web page. */
 export type TagEnvironment = (typeof ENVIRONMENTS)[number];
 
+/**
+ * An ad break's limits, on every entry point (a VAST tag's `pod_max_ads` and `pod_max_dur`, an
+ * OpenRTB dynamic pod's `maxseq`, "Test this tag"): the most ads one break holds, and the longest
+ * break in seconds (a longer `pod_max_dur` is not read).
+ */
+export const MAX_POD_ADS = 10;
+export const MAX_POD_SECONDS = 7200;
+
 export interface StandardTagMacro extends TagMacro {
   /** Whether a VAST 2 era player can fill it. */
   vast2: boolean;

@@ -5,6 +5,7 @@ import { isCountry } from '../reference/countries.js';
 import { BROWSER_FAMILY_BY_ID, DEVICE_TYPE_BY_ID, OPERATING_SYSTEM_BY_ID } from '../reference/platforms.js';
 import { isUsState } from '../reference/usStates.js';
 import { type DecisionTrace } from './decisionTrace.js';
+import { MAX_POD_ADS, MAX_POD_SECONDS } from './tagMacros.js';
 
 /**
  * "Test this tag": one real ad decision for a channel, or for one demand tag alone, in a context the
@@ -21,9 +22,6 @@ const code = (valid: (v: string) => boolean, what: string) =>
     .refine((v) => v === '' || valid(v), `is not ${what}`)
     .transform((v) => v || undefined)
     .optional();
-
-/** The most ads an ad break holds (the edge's MAX_POD_ADS). */
-export const TEST_POD_MAX_ADS = 10;
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 /** Loose IPv6 (hex groups and colons, optionally an embedded IPv4): the edge re-checks with node's isIP. */
@@ -47,9 +45,9 @@ export const TagTestContext = z
     ip: code((v) => IPV4.test(v) || IPV6.test(v), 'an IPv4 or IPv6 address'),
     ua: z.string({ error: 'must be a user agent string' }).trim().max(1024, 'must be at most 1024 characters').transform((v) => v || undefined).optional(),
     /** An ad break (a CTV player's `pod_max_ads`): at most this many ads, answered as one pod on a VAST 3.0+ video channel. */
-    podMaxAds: z.number({ error: 'must be a whole number of ads' }).int('must be a whole number of ads').min(1, 'must be at least 1 ad').max(TEST_POD_MAX_ADS, `must be at most ${TEST_POD_MAX_ADS} ads`).optional(),
+    podMaxAds: z.number({ error: 'must be a whole number of ads' }).int('must be a whole number of ads').min(1, 'must be at least 1 ad').max(MAX_POD_ADS, `must be at most ${MAX_POD_ADS} ads`).optional(),
     /** The break's length in seconds (`pod_max_dur`). */
-    podMaxDuration: z.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(1, 'must be at least 1 second').max(600, 'must be at most 600 seconds').optional(),
+    podMaxDuration: z.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(1, 'must be at least 1 second').max(MAX_POD_SECONDS, `must be at most ${MAX_POD_SECONDS} seconds`).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -3,9 +3,8 @@ import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
-import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
+import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource, lengthFloor } from './demandSource.js';
 import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
-import { lengthFloor } from './demandSource.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow

@@ -3,6 +3,8 @@
  * prints), read back defensively: a player that did not fill a macro sends `{{width}}` or `[WIDTH]`
  * literally, which must read as "absent", never as a value.
  */
+import { MAX_POD_SECONDS } from '@adplane/shared';
+
 export interface TagQuery {
   ip: string;
   ua: string;
@@ -156,6 +158,6 @@ export function readTagQuery(query: RawQuery): TagQuery {
     minDuration: int(values[F.minDuration]!, 3600),
     maxDuration: int(values[F.maxDuration]!, 3600),
     podMaxAds: int(values[F.podMaxAds]!, 1000),
-    podMaxDuration: int(values[F.podMaxDuration]!, 7200),
+    podMaxDuration: int(values[F.podMaxDuration]!, MAX_POD_SECONDS),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type PodSlotTrace } from '@adplane/shared';
+import { MAX_POD_ADS, type PodSlotTrace } from '@adplane/shared';
 import { type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from '../adDecision.js';
 import { type Winner } from '../auction/runAuction.js';
 import { adSeconds } from '../demand/demandSource.js';
@@ -25,7 +25,6 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
  * its own, with its own token, so every ad's events and revenue are reported as for a single ad. A VAST 2.0 channel (no pods in 2.0) and a display channel answer
  * one ad.
  */
-export const MAX_POD_ADS = 10;
 
 /** Whether a VAST request asks for a pod (more than one ad) rather than one ad. */
 export const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;

@@ -5,9 +5,10 @@ import {
   BROWSER_FAMILIES,
   COUNTRIES,
   DEVICE_TYPES,
+  MAX_POD_ADS,
+  MAX_POD_SECONDS,
   OPERATING_SYSTEMS,
   TAG_TEST_PATH,
-  TEST_POD_MAX_ADS,
   type TagTestAnswer,
   type TagTestRequest,
   US_STATES,
@@ -168,12 +169,12 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
           </Col>
           <Col span={8}>
             <Form.Item name="podMaxAds" label="Ads in the break" extra="Empty: one ad. More: a CTV ad pod (VAST 3.0 and later).">
-              <InputNumber min={1} max={TEST_POD_MAX_ADS} precision={0} placeholder="One ad" className="tag-test-number" data-testid="tag-test-pod-ads" />
+              <InputNumber min={1} max={MAX_POD_ADS} precision={0} placeholder="One ad" className="tag-test-number" data-testid="tag-test-pod-ads" />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="podMaxDuration" label="Break length" extra="Seconds the break may fill.">
-              <InputNumber min={1} max={600} precision={0} placeholder="Any" suffix="s" disabled={!podMaxAds} className="tag-test-number" data-testid="tag-test-pod-seconds" />
+              <InputNumber min={1} max={MAX_POD_SECONDS} precision={0} placeholder="Any" suffix="s" disabled={!podMaxAds} className="tag-test-number" data-testid="tag-test-pod-seconds" />
             </Form.Item>
           </Col>
         </Row>

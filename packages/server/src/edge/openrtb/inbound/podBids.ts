@@ -1,6 +1,6 @@
-import { type Imp } from '@adplane/shared';
+import { type Imp, MAX_POD_ADS } from '@adplane/shared';
 import { type PodSoFar } from '../../request/context.js';
-import { MAX_POD_ADS, newPod } from '../../vast/adPod.js';
+import { newPod } from '../../vast/adPod.js';
 import { bidForImp, cappedToLength, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
 
 /**
