@@ -55,7 +55,7 @@ let clientSideCache = false;
 
 /** The publisher's page: Prebid.js, adplane as its Prebid Server, a video and a banner ad unit. */
 function pageHtml(): string {
-  const config = { endpoint: `${base}/openrtb2/auction`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '' };
+  const config = { endpoint: `${base}/openrtb2/auction`, sync: `${base}/cookie_sync`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '' };
   return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
 <h1>A publisher's page</h1><div id="banner-1"></div>
 <script>
@@ -64,7 +64,7 @@ window.prebidResult = new Promise((resolve) => {
   pbjs.que.push(() => {
     pbjs.setConfig({
       s2sConfig: [{
-        accountId: 'e2e-publisher', bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, timeout: 1000,
+        accountId: 'e2e-publisher', bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, syncEndpoint: cfg.sync, timeout: 1000,
         extPrebid: { ...(cfg.clientCache ? {} : { cache: { vastxml: {} } }), targeting: { pricegranularity: 'medium', includebidderkeys: true } },
       }],
       ...(cfg.clientCache ? { cache: { url: cfg.clientCache, ignoreBidderCacheKey: true } } : {}),
@@ -129,9 +129,19 @@ test('a page on another origin running Prebid.js gets video and banner bids from
     .toBe(1);
 
   const auction = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+  const cookieSync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
+  const setuid = page.waitForResponse((r) => r.url().startsWith(`${base}/setuid?bidder=adplane&uid=`));
   await page.goto(`${pageServer.origin}/`);
   const response = await auction;
   const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+
+  // User sync (s2sConfig.syncEndpoint): adplane names the pixel that would give this browser its
+  // adplane id; the page is of another site, and this browser (as Incognito) keeps no third-party
+  // cookie: the next test runs it on a page of adplane's site
+  const sync = await cookieSync;
+  expect(await sync.json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect' } }] });
+  expect(await sync.headerValue('access-control-allow-origin')).toBe(pageServer.origin);
+  expect((await setuid).status()).toBe(200);
 
   // Cross-origin, with credentials: the browser sent the page's Origin and accepted adplane's answer
   // only because it echoes that Origin and allows credentials (Prebid.js calls withCredentials).
@@ -190,6 +200,25 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   expect((await (await impression).response())?.status()).toBe(200);
 });
 
+test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's uids cookie), which its next auctions carry", async ({ page }) => {
+  const sync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
+  const setuid = page.waitForResponse((r) => r.url().startsWith(`${base}/setuid?bidder=adplane&uid=`));
+  await page.goto(`${pageServer.sameSiteOrigin}/`);
+  expect(await (await sync).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane', no_cookie: true }] });
+  expect((await setuid).status()).toBe(200);
+  const uid = new URL((await setuid).url()).searchParams.get('uid')!;
+  await expect.poll(async () => (await page.context().cookies(base)).find((c) => c.name === 'uids')).toMatchObject({ sameSite: 'None', secure: true });
+  expect(await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).json(), `${base}/getuids`)).toEqual({ buyeruids: { adplane: uid } });
+
+  // the next page view: the auction carries the id (frequency caps count it), nothing left to sync
+  const auction = page.waitForRequest((r) => r.url() === `${base}/openrtb2/auction`);
+  const again = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
+  await page.reload();
+  expect(await (await auction).headerValue('cookie')).toContain('uids=');
+  expect(await (await again).json()).toEqual({ status: 'ok', bidder_status: [] });
+  await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
+});
+
 test("a page caching its video bids through Prebid.js's own cache.url stores them in adplane's /cache (as Prebid Cache), cross-origin", async ({ page }) => {
   clientSideCache = true;
   try {
@@ -235,6 +264,7 @@ test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag
   await setup.scrollIntoViewIfNeeded();
   const config = list.drawer.getByTestId('channel-prebid-config');
   await expect(config).toContainText(`endpoint: '${base}/openrtb2/auction'`);
+  await expect(config).toContainText(`syncEndpoint: '${base}/cookie_sync'`);
   await expect(config).toContainText(`bids: [{ bidder: 'adplane', params: { channel: '${channels.video}' } }]`);
   await expect(config).toContainText("context: 'instream'");
   await expect(list.drawer.getByTestId('channel-tag')).toContainText(`${base}/vast/${channels.video}`);

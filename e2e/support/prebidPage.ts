@@ -35,6 +35,12 @@ export async function buildPrebidBundle(): Promise<Buffer> {
 
 export interface PageServer {
   origin: string;
+  /**
+   * The same page at http://127.0.0.1:<port>: another origin than adplane's, but the same site, so
+   * that adplane's cookie is first-party to it (headless Chromium's contexts, like Incognito, keep no
+   * third-party cookie).
+   */
+  sameSiteOrigin: string;
   close(): Promise<void>;
 }
 
@@ -62,6 +68,7 @@ export async function startPageServer(js: Buffer, html: () => string): Promise<P
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://localhost:${port}`,
+    sameSiteOrigin: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -38,9 +38,14 @@ forEachDeliveryEngine((engine) => {
         await app?.close();
       });
 
-      /** One ad request (debug=1 for the trace; it is a live decision), and its impression fired when ours won. */
-      async function serve(campaignId: number, device: string, uid = channelUid): Promise<{ won: boolean; trace: DecisionTrace }> {
-        const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
+      /**
+       * One ad request (debug=1 for the trace; it is a live decision), and its impression fired when ours won.
+       * `browser`: no device id, but the browser's adplane id in its uids cookie (from an address of its own each time).
+       */
+      async function serve(campaignId: number, device: string, uid = channelUid, browser?: string): Promise<{ won: boolean; trace: DecisionTrace }> {
+        const viewer = browser ? `ip=8.8.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` : `ip=8.8.8.8&device_id=${device}`;
+        const uids = browser ? `; uids=${Buffer.from(JSON.stringify({ tempUIDs: { adplane: { uid: browser, expires: new Date(Date.now() + 86_400_000).toISOString() } } })).toString('base64url')}` : '';
+        const res = await as(app, `${cookie}${uids}`, { method: 'GET', url: `/vast/${uid}?w=640&h=360&${viewer}&debug=1` });
         expect(res.statusCode, res.body).toBe(200);
         const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
         const won = trace.winner?.source === 'campaign' && trace.winner.id === campaignId;
@@ -52,10 +57,10 @@ forEachDeliveryEngine((engine) => {
       }
 
       /** Requests until ours has `wins` wins or is refused for `reason` (the Redis engine may first answer budget_lease while its lease comes). */
-      async function serveUntil(campaignId: number, device: string, reason: string): Promise<{ wins: number; refusal: string }> {
+      async function serveUntil(campaignId: number, device: string, reason: string, browser?: string): Promise<{ wins: number; refusal: string }> {
         let wins = 0;
         for (let i = 0; i < 60; i++) {
-          const { won, trace } = await serve(campaignId, device);
+          const { won, trace } = await serve(campaignId, device, channelUid, browser);
           if (won) {
             wins++;
             continue;
@@ -85,6 +90,16 @@ forEachDeliveryEngine((engine) => {
         expect(await serveUntil(campaign.id, 'device-a', 'frequency_cap')).toEqual({ wins: 2, refusal: 'frequency_cap' });
         expect((await serve(campaign.id, 'device-a')).won).toBe(false);
         expect((await serveUntil(campaign.id, 'device-b', 'frequency_cap')).wins).toBe(2);
+      });
+
+      it("counts a browser without a device id by its adplane id (the uids cookie of Prebid Server's user sync), whatever its address", async () => {
+        const campaign = await createAs(app, cookie, 'campaigns', {
+          name: 'Twice per browser', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', frequencyCap: { count: 2, periodHours: 24 }, creativeIds: [creativeId],
+        });
+        await app.edge.snapshots.rebuild();
+        expect(await serveUntil(campaign.id, '', 'frequency_cap', 'browser-a')).toEqual({ wins: 2, refusal: 'frequency_cap' });
+        expect((await serve(campaign.id, '', channelUid, 'browser-a')).won).toBe(false);
+        expect((await serveUntil(campaign.id, '', 'frequency_cap', 'browser-b')).wins).toBe(2);
       });
 
       it('publishes the config version after a config write, for edge processes to rebuild at once', async () => {

@@ -457,4 +457,79 @@ forEachStore((t) => {
       }
     });
   });
+  describe('user sync (cookie_sync, setuid, getuids)', () => {
+    /** What Prebid.js posts to s2sConfig.syncEndpoint, from the page, with credentials. */
+    const syncBody = (extra: Obj = {}) => JSON.stringify({ uuid: 'u-1', bidders: ['adplane'], account: 'acct-1', filterSettings: { image: { bidders: '*', filter: 'include' } }, gdpr: 0, us_privacy: '1---', ...extra });
+    const cookieSync = (payload: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: '/cookie_sync', payload, headers: { 'content-type': 'text/plain', origin: PAGE, ...headers } });
+    const uidsOf = (setCookie: unknown) => /^(uids=[^;]+);/.exec(String(setCookie))![1]!;
+
+    it("gives a new browser its adplane id: cookie_sync names the pixel, setuid stores it in Prebid Server's uids cookie, getuids reads it", async () => {
+      const sync = await cookieSync(syncBody());
+      expect(sync.statusCode, sync.body).toBe(200);
+      expect(sync.headers).toMatchObject({ 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true', 'content-type': 'application/json; charset=utf-8' });
+      const answer = sync.json() as { status: string; bidder_status: { bidder: string; no_cookie: boolean; usersync: { url: string; type: string; supportCORS: boolean } }[] };
+      expect(answer.status).toBe('no_cookie');
+      expect(answer.bidder_status).toHaveLength(1);
+      const [entry] = answer.bidder_status;
+      expect(entry).toMatchObject({ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect', supportCORS: false } });
+      const url = new URL(entry!.usersync.url);
+      expect(`${url.protocol}//${url.host}`).toBe(t.settings.publicHost);
+      expect(url.pathname).toBe('/setuid');
+      const uid = url.searchParams.get('uid')!;
+      expect(uid).toMatch(/^[\w-]{22}$/);
+
+      // the pixel Prebid.js fires
+      const set = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      expect(set.statusCode).toBe(200);
+      expect(set.headers['content-type']).toBe('image/gif');
+      expect(set.rawPayload.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+      expect(String(set.headers['set-cookie'])).toMatch(/; Path=\/; Max-Age=7776000; Expires=.+; SameSite=None; Secure$/);
+      const cookie = uidsOf(set.headers['set-cookie']);
+
+      const got = await app.inject({ method: 'GET', url: '/getuids', headers: { cookie, origin: PAGE } });
+      expect(got.json()).toEqual({ buyeruids: { adplane: uid } });
+      expect(got.headers['access-control-allow-credentials']).toBe('true');
+      // the browser has its id: nothing more to sync
+      expect((await cookieSync(syncBody(), { cookie })).json()).toEqual({ status: 'ok', bidder_status: [] });
+      expect((await app.inject({ method: 'GET', url: '/getuids' })).json()).toEqual({ buyeruids: {} });
+    });
+
+    it('syncs nothing where the GDPR applies or the viewer opted out of sale, and refuses what Prebid Server refuses', async () => {
+      expect((await cookieSync(syncBody({ gdpr: 1, gdpr_consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA' }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
+      expect((await cookieSync(syncBody({ us_privacy: '1YYN' }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
+      expect((await cookieSync(syncBody({ bidders: ['appnexus'] }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
+      const gdpr = await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=abc&gdpr=1&gdpr_consent=CO' });
+      expect(gdpr.statusCode).toBe(451);
+      expect(gdpr.headers['set-cookie']).toBeUndefined();
+      expect((await app.inject({ method: 'GET', url: '/setuid?bidder=rubicon&uid=abc' })).statusCode).toBe(400);
+      const bad = await cookieSync(syncBody({ bidders: 'adplane' }));
+      expect(bad.statusCode).toBe(400);
+      expect(bad.body).toBe('Invalid request: bidders must be an array of bidder codes\n');
+      expect((await cookieSync('{nope')).statusCode).toBe(400);
+      // no body: the defaults (every bidder adplane syncs)
+      expect((await app.inject({ method: 'POST', url: '/cookie_sync' })).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
+      const pre = await app.inject({ method: 'OPTIONS', url: '/cookie_sync', headers: { origin: PAGE, 'access-control-request-method': 'POST' } });
+      expect(pre.statusCode).toBe(204);
+      expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_user_syncs_total\{call="setuid",result="451"\} 1\n/);
+    });
+
+    it('sets the cookie from the raw server too', async () => {
+      const live = await buildTestApp(t.store);
+      try {
+        await live.listen({ port: 0, host: '127.0.0.1' });
+        const base = `http://127.0.0.1:${(live.server.address() as AddressInfo).port}`;
+        const set = await fetch(`${base}/setuid?bidder=adplane&uid=raw-1&f=b`, { headers: { origin: PAGE } });
+        expect(set.status).toBe(200);
+        expect(set.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(set.headers.get('access-control-allow-origin')).toBe(PAGE);
+        const cookie = uidsOf(set.headers.get('set-cookie'));
+        expect(await (await fetch(`${base}/getuids`, { headers: { cookie } })).json()).toEqual({ buyeruids: { adplane: 'raw-1' } });
+        const sync = await fetch(`${base}/cookie_sync`, { method: 'POST', body: syncBody(), headers: { 'content-type': 'text/plain', cookie } });
+        expect(await sync.json()).toEqual({ status: 'ok', bidder_status: [] });
+      } finally {
+        await live.close();
+      }
+    });
+  });
 });

@@ -15,10 +15,15 @@ import { createHash } from 'node:crypto';
 /** All-zero advertising ids (a limited-ad-tracking device) identify nobody. */
 const BLANK_DEVICE = /^[0-]*$/;
 
-/** The viewer a frequency cap counts: the device id when there is one, else a hash of the IP and user agent. */
-export function viewerKey(deviceId: string | null | undefined, ip: string, userAgent: string): string {
+/**
+ * The viewer a frequency cap counts: the device id when there is one, else adplane's own id for the
+ * browser (`userId`: the `uids` cookie of Prebid Server's user sync, edge/prebid/userSync.ts, or the
+ * buyer uid a bid request carries), else a hash of the IP and user agent.
+ */
+export function viewerKey(deviceId: string | null | undefined, ip: string, userAgent: string, userId = ''): string {
   const device = (deviceId ?? '').trim().toLowerCase();
   if (device && !BLANK_DEVICE.test(device)) return `d:${device.length > 64 ? createHash('sha1').update(device).digest('base64url') : device}`;
+  if (userId) return `u:${userId.length > 64 ? createHash('sha1').update(userId).digest('base64url') : userId}`;
   return `h:${createHash('sha1').update(ip).update('\n').update(userAgent).digest('base64url').slice(0, 16)}`;
 }
 

@@ -79,6 +79,11 @@ describe('viewers and QPS shares', () => {
     expect(viewerKey('00000000-0000-0000-0000-000000000000', '1.2.3.4', 'UA')).toMatch(/^h:[\w-]{16}$/);
     expect(viewerKey('', '1.2.3.4', 'UA')).toBe(viewerKey(null, '1.2.3.4', 'UA'));
     expect(viewerKey('', '1.2.3.4', 'UA')).not.toBe(viewerKey('', '1.2.3.5', 'UA'));
+    // adplane's id for the browser (the uids cookie) after the device id, before the address
+    expect(viewerKey('', '1.2.3.4', 'UA', 'uid-1')).toBe('u:uid-1');
+    expect(viewerKey('', '1.2.3.5', 'UA', 'uid-1')).toBe(viewerKey('', '1.2.3.4', 'Other UA', 'uid-1'));
+    expect(viewerKey('IFA-1', '1.2.3.4', 'UA', 'uid-1')).toBe('d:ifa-1');
+    expect(viewerKey('', '1.2.3.4', 'UA', 'x'.repeat(100))).toMatch(/^u:[\w-]{27}$/);
   });
 
   it('splits a QPS limit: spare shared equally, else in proportion to demand; shares add up to the limit', () => {

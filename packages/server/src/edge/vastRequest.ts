@@ -3,6 +3,7 @@ import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
 import { buildRequestContext, type ConnectionFacts } from './request/context.js';
+import { adplaneUid } from './prebid/userSync.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
@@ -40,9 +41,12 @@ export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): Conne
   const named = req.headers['x-device-ip'];
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
   const deviceUa = req.headers['x-device-user-agent'];
+  const cookie = req.headers.cookie;
   return {
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
+    // a browser's adplane id (Prebid Server's user sync: prebid/userSync.ts); a player without cookies sends none
+    userId: cookie ? adplaneUid(cookie, Date.now()) : '',
   };
 }
 

@@ -9,6 +9,7 @@
  * - `/cache?uuid=<id>`: what that auction cached (a video bid's VAST, a bid's JSON), as Prebid Cache serves it;
  * - `/openrtb2/amp`: Prebid Server's AMP endpoint (an amp-ad's Real Time Config call);
  * - `/status`: Prebid Server's health check;
+ * - `/cookie_sync`, `/setuid`, `/getuids`: Prebid Server's user sync (the browser's adplane id, in the `uids` cookie);
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
  */
 /** The macros a VAST tag URL carries, per environment (tagMacros.ts), travel with its paths. */
@@ -21,6 +22,9 @@ export const PREBID_AUCTION_PATH = '/openrtb2/auction';
 export const PREBID_AMP_PATH = '/openrtb2/amp';
 export const PREBID_CACHE_PATH = '/cache';
 export const PREBID_STATUS_PATH = '/status';
+export const PREBID_COOKIE_SYNC_PATH = '/cookie_sync';
+export const PREBID_SETUID_PATH = '/setuid';
+export const PREBID_GETUIDS_PATH = '/getuids';
 export const EVENT_PATH = '/ev';
 
 const seg = (uid: string) => encodeURIComponent(uid);

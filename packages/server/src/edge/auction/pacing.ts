@@ -28,11 +28,11 @@ export class Pacing {
     return limits;
   }
 
-  /** The viewer a frequency cap counts: the device id (VAST macro or OpenRTB ifa), else a hash of IP and user agent. */
+  /** The viewer a frequency cap counts: the device id (VAST macro or OpenRTB ifa), else adplane's id for the browser, else a hash of IP and user agent. */
   viewerOf(ctx: RequestContext): string {
     let viewer = this.viewers.get(ctx);
     if (viewer === undefined) {
-      viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua);
+      viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua, ctx.userId);
       this.viewers.set(ctx, viewer);
     }
     return viewer;

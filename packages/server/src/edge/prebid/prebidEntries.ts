@@ -2,7 +2,7 @@ import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
 import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
-import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
+import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_GETUIDS_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
 import { sendMaybeGzipped } from '../openrtb/compression.js';
 import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
@@ -14,6 +14,8 @@ import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
+import { PIXEL } from '../tracking/trackingEvents.js';
+import { cookieSyncAnswer, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 
 /**
  * The Prebid Server entry points of the edge, answered from the raw server like /vast:
@@ -28,7 +30,9 @@ import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js
  * - OPTIONS on both: the CORS preflight. Publishers' pages call from their own origin with
  *   credentials (Prebid.js's withCredentials), so every answer echoes the Origin and allows
  *   credentials, as Prebid Server's CORS does;
- * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded.
+ * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded;
+ * - POST /cookie_sync, GET /setuid, GET /getuids: Prebid Server's user sync for the bidder adplane
+ *   (userSync.ts), the browser's adplane id in the `uids` cookie.
  */
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
 function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
@@ -190,7 +194,55 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ responses }));
   }
 
+  const syncs = app.metrics.counter('adplane_prebid_user_syncs_total', 'Prebid Server user sync calls (cookie_sync, setuid), by call and result', ['call', 'result']);
+
+  async function cookieSync(req: EdgeRequest, res: EdgeResponse): Promise<void> {
+    // Prebid.js always posts a JSON body; a call without one asks with the defaults
+    const empty = !req.headers['content-length'] || req.headers['content-length'] === '0';
+    const body = empty ? ({ ok: true, value: {} } as const) : await readJsonBody(req, MAX_BODY_BYTES);
+    if (!body.ok) {
+      syncs.inc({ call: 'cookie_sync', result: 'invalid' });
+      return send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${BODY_REASONS[body.reason] ?? body.reason}\n`);
+    }
+    const read = readCookieSyncAsk(body.value);
+    if (!read.ok) {
+      syncs.inc({ call: 'cookie_sync', result: 'invalid' });
+      return send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`}\n`);
+    }
+    const answer = cookieSyncAnswer(read.ask, readSyncCookie(req.headers.cookie, Date.now()), deps.origin);
+    syncs.inc({ call: 'cookie_sync', result: answer.bidder_status.length ? 'sync' : 'none' });
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
+  }
+
+  function setUid(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): void {
+    const now = Date.now();
+    const result = setuid(search, readSyncCookie(req.headers.cookie, now), now);
+    if (!result.ok) {
+      syncs.inc({ call: 'setuid', result: String(result.status) });
+      return send(req, res, result.status, 'text/plain; charset=utf-8', `${result.message}\n`);
+    }
+    syncs.inc({ call: 'setuid', result: 'stored' });
+    res.writeHead(200, {
+      'content-type': result.image ? 'image/gif' : 'text/html; charset=utf-8',
+      'content-length': result.image ? PIXEL.length : 0,
+      'cache-control': 'no-store',
+      'set-cookie': setCookieHeader(result.cookie, now),
+      ...corsHeaders(req),
+    });
+    res.end(result.image ? PIXEL : '');
+  }
+
+  function getUids(req: EdgeRequest, res: EdgeResponse): void {
+    const cookie = readSyncCookie(req.headers.cookie, Date.now());
+    const buyeruids = Object.fromEntries(Object.entries(cookie.uids).map(([bidder, entry]) => [bidder, entry.uid]));
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ buyeruids }));
+  }
+
   const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');
+  edge.addEntry({ method: 'POST', path: PREBID_COOKIE_SYNC_PATH, handle: (req, res) => cookieSync(req, res) });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_COOKIE_SYNC_PATH, handle: allowed });
+  edge.addEntry({ method: 'GET', path: PREBID_SETUID_PATH, handle: (req, res, _rest, search) => setUid(req, res, search) });
+  edge.addEntry({ method: 'GET', path: PREBID_GETUIDS_PATH, handle: (req, res) => getUids(req, res) });
   edge.addEntry({ method: 'POST', path: PREBID_AUCTION_PATH, handle: (req, res, _rest, search) => auction(req, res, search) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_AUCTION_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: PREBID_AMP_PATH, handle: (req, res, _rest, search) => amp(req, res, search) });

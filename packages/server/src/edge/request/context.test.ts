@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type BidRequest, type Imp } from '@adplane/shared';
 import { buildRequestContext } from './context.js';
+import { contextOfBidRequest } from './openrtbContext.js';
 import { readTagQuery } from './macros.js';
 import { platformOf } from './userAgent.js';
 
@@ -68,5 +70,17 @@ describe('request context', () => {
     const ctx = buildRequestContext({ ip: '10.0.0.1' }, { remoteAddress: 'nonsense', userAgent: '' }, 0);
     expect(ctx.geo.country).toBe('');
     expect(ctx.playerSize).toBe('');
+  });
+
+  it("carries adplane's id for the browser: the connection's cookie on a tag call; on a bid request the explicit buyer uids, then buyeruid, then the cookie", () => {
+    expect(buildRequestContext({}, { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN, userId: 'cookie-id' }, 0).userId).toBe('cookie-id');
+    expect(buildRequestContext({}, { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN }, 0).userId).toBe('');
+    const imp: Imp = { id: '1', banner: { w: 300, h: 250 } };
+    const request = (user: unknown): BidRequest => ({ id: 'r', imp: [imp], site: { page: 'https://a.example/' }, ...(user ? { user } : {}) }) as BidRequest;
+    const conn = { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN, userId: 'cookie-id' };
+    expect(contextOfBidRequest(request({ buyeruid: 'b', ext: { prebid: { buyeruids: { adplane: 'explicit', appnexus: 'x' } } } }), imp, conn, 0).userId).toBe('explicit');
+    expect(contextOfBidRequest(request({ buyeruid: 'b', ext: { prebid: { buyeruids: { appnexus: 'x' } } } }), imp, conn, 0).userId).toBe('b');
+    expect(contextOfBidRequest(request({ buyeruid: 7 }), imp, conn, 0).userId).toBe('cookie-id');
+    expect(contextOfBidRequest(request(null), imp, { remoteAddress: '', userAgent: '' }, 0).userId).toBe('');
   });
 });

@@ -24,6 +24,12 @@ export interface RequestContext {
   /** Request time, ms since the epoch. */
   now: number;
   /**
+   * adplane's own id for the viewer's browser, '' when none: the `uids` cookie's (Prebid Server's
+   * user sync: prebid/userSync.ts) or, on a bid request, the buyer uid it carries for adplane. A
+   * frequency cap counts it when there is no device id (delivery/frequency.ts viewerKey).
+   */
+  userId: string;
+  /**
    * When the request came as OpenRTB (a supplier's bid request, a Prebid Server auction): the
    * request and the impression being decided, for outbound requests that forward what the
    * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
@@ -53,6 +59,8 @@ export interface PodSoFar {
 export interface ConnectionFacts {
   remoteAddress: string;
   userAgent: string;
+  /** adplane's id in the request's `uids` cookie ('' or absent: none; prebid/userSync.ts adplaneUid). */
+  userId?: string;
 }
 
 export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: number, geoLookup: GeoLookup = geoipLiteLookup): RequestContext {
@@ -72,6 +80,7 @@ export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: n
     appBundle: query.appBundle,
     domain: query.domain || (query.pageUrl ? hostFromUrl(query.pageUrl) : ''),
     now,
+    userId: conn.userId ?? '',
   };
 }
 

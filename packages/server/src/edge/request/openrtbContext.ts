@@ -108,6 +108,18 @@ export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionF
     appBundle: query.appBundle,
     domain: query.domain,
     now,
+    userId: userIdOf(req, conn),
     ortb: { request: req, imp },
   };
+}
+
+/**
+ * adplane's id for the viewer on a bid request, as Prebid Server picks a bidder's: the request's
+ * `user.ext.prebid.buyeruids.adplane` (an app's or a server's explicit ids), else `user.buyeruid`
+ * (an exchange's id for its buyer, adplane, from its own cookie sync), else the `uids` cookie of the
+ * caller's browser (Prebid.js calling with credentials); '' when none.
+ */
+function userIdOf(req: BidRequest, conn: ConnectionFacts): string {
+  const user = obj(req.user);
+  return str(obj(obj(obj(user.ext).prebid).buyeruids).adplane, 128) || str(user.buyeruid, 128) || (conn.userId ?? '');
 }

@@ -5,6 +5,7 @@ describe('prebidConfig', () => {
   it("points a display channel's banner ad unit at the Prebid Server endpoint, bidder adplane, params { channel }", () => {
     const text = prebidConfig({ uid: 'a1b2c3', format: 'display', timeoutMs: 800 }, 'ads.example.com/')!;
     expect(text).toContain("endpoint: 'https://ads.example.com/openrtb2/auction',");
+    expect(text).toContain("syncEndpoint: 'https://ads.example.com/cookie_sync',");
     expect(text).toContain("bidders: ['adplane'],");
     expect(text).toContain("adapter: 'prebidServer',");
     expect(text).toContain('timeout: 800,');
@@ -27,7 +28,7 @@ describe('prebidConfig', () => {
     const calls: { setConfig?: unknown; adUnits?: unknown } = {};
     const pbjs = { que: { push: (fn: () => void) => fn() }, setConfig: (c: unknown) => (calls.setConfig = c), addAdUnits: (u: unknown) => (calls.adUnits = u) };
     new Function('pbjs', prebidConfig({ uid: 'v1', format: 'video' }, 'https://ads.example.com')!)(pbjs);
-    expect(calls.setConfig).toMatchObject({ s2sConfig: [{ accountId: 'v1', bidders: ['adplane'], enabled: true, endpoint: 'https://ads.example.com/openrtb2/auction', timeout: 1000 }] });
+    expect(calls.setConfig).toMatchObject({ s2sConfig: [{ accountId: 'v1', bidders: ['adplane'], enabled: true, endpoint: 'https://ads.example.com/openrtb2/auction', syncEndpoint: 'https://ads.example.com/cookie_sync', timeout: 1000 }] });
     expect(calls.adUnits).toMatchObject([{ mediaTypes: { video: { context: 'instream' } }, bids: [{ bidder: 'adplane', params: { channel: 'v1' } }] }]);
   });
 

@@ -1,4 +1,4 @@
-import { edgeUrl, PREBID_AMP_PATH, PREBID_AUCTION_PATH } from '@adplane/shared';
+import { edgeUrl, PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH } from '@adplane/shared';
 
 /**
  * The Prebid.js set-up a publisher pastes to get bids from a channel through adplane's Prebid
@@ -6,7 +6,8 @@ import { edgeUrl, PREBID_AMP_PATH, PREBID_AUCTION_PATH } from '@adplane/shared';
  * code `adplane` (any code listed in s2sConfig.bidders is called server side, no client adapter
  * needed), and an ad unit whose bid names the channel. A display channel's ad unit is a banner; a
  * video channel's is instream video, with the VAST cached by adplane (ext.prebid.cache.vastxml) so
- * that Prebid.js hands the player a URL.
+ * that Prebid.js hands the player a URL. `syncEndpoint` lets adplane give the browser its id (Prebid
+ * Server's cookie sync), which frequency caps count when there is no device id.
  */
 export interface PrebidChannel {
   uid?: string | null;
@@ -49,6 +50,7 @@ export function prebidConfig(channel: PrebidChannel, host: string): string | nul
     `      adapter: 'prebidServer',`,
     `      enabled: true,`,
     `      endpoint: '${endpoint}',`,
+    `      syncEndpoint: '${edgeUrl(host, PREBID_COOKIE_SYNC_PATH)}', // user sync: frequency caps per browser`,
     `      timeout: ${timeout},`,
     `      extPrebid: {`,
     `        targeting: { pricegranularity: 'medium' },`,

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Prebid Server's user sync (docs/prebid.md, "User sync"), for the one bidder adplane is: the
+ * browser's adplane id lives in Prebid Server's `uids` cookie on adplane's host, so that a viewer
+ * without an advertising id is still one viewer to a frequency cap (delivery/frequency.ts) from one
+ * page, one IP address or one day to the next.
+ *
+ * - `POST /cookie_sync` (Prebid.js's `s2sConfig.syncEndpoint`): for a browser without an adplane
+ *   id, the sync to run: a pixel on `/setuid?bidder=adplane&uid=<a new id>`;
+ * - `GET /setuid?bidder=adplane&uid=<id>`: writes the id into the cookie (an empty uid removes it);
+ * - `GET /getuids`: the ids the cookie holds.
+ *
+ * The cookie is Prebid Server's own: base64 (URL alphabet, padded) of
+ * `{"tempUIDs":{"<bidder>":{"uid":"…","expires":"<RFC 3339>"}},"optout":true?}`, so a Prebid
+ * Server sharing the host reads what adplane wrote and the other way round. Ids of other bidders
+ * are kept as they are; an opted-out cookie is never synced or written.
+ *
+ * Privacy: adplane is not a registered TCF vendor, so where the GDPR applies (`gdpr=1`, or GPP
+ * section 2) it issues and stores no id; a US Privacy string that opts out of sale (`1-Y-`) gets no
+ * sync either.
+ */
+export const UIDS_COOKIE = 'uids';
+export const ADPLANE_BIDDER = 'adplane';
+/** How long an id is kept (Prebid Server's default host cookie life). */
+export const UID_TTL_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** The longest id /setuid stores. */
+export const MAX_UID_LENGTH = 128;
+const VISIBLE = /^[\x21-\x7e]+$/;
+/** A cookie larger than this is not read (a browser sends at most about 4 KB a cookie). */
+const MAX_COOKIE_LENGTH = 8192;
+
+export interface UidEntry {
+  uid: string;
+  /** RFC 3339. */
+  expires: string;
+}
+
+export interface SyncCookie {
+  /** Whether the request carried a readable `uids` cookie. */
+  present: boolean;
+  uids: Record<string, UidEntry>;
+  optout: boolean;
+}
+
+const EMPTY = (): SyncCookie => ({ present: false, uids: {}, optout: false });
+
+/** The value of cookie `name` in a Cookie header ('' when absent). */
+function cookieValue(header: string, name: string): string {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return '';
+}
+
+/** The `uids` cookie of a request's Cookie header; an absent, damaged or foreign one reads as empty. Never throws. */
+export function readSyncCookie(header: string | string[] | undefined, now: number): SyncCookie {
+  const text = Array.isArray(header) ? header.join('; ') : header;
+  if (!text || text.length > MAX_COOKIE_LENGTH || !text.includes(UIDS_COOKIE)) return EMPTY();
+  const raw = cookieValue(text, UIDS_COOKIE);
+  if (!raw) return EMPTY();
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    return EMPTY();
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return EMPTY();
+  const read = json as { tempUIDs?: unknown; optout?: unknown };
+  const cookie: SyncCookie = { present: true, uids: {}, optout: read.optout === true };
+  if (read.tempUIDs && typeof read.tempUIDs === 'object' && !Array.isArray(read.tempUIDs)) {
+    for (const [bidder, entry] of Object.entries(read.tempUIDs as Record<string, unknown>)) {
+      if (!entry || typeof entry !== 'object') continue;
+      const { uid, expires } = entry as { uid?: unknown; expires?: unknown };
+      if (typeof uid !== 'string' || !uid || typeof expires !== 'string') continue;
+      const until = Date.parse(expires);
+      // an entry past its date is gone, as Prebid Server drops it
+      if (Number.isNaN(until) || until <= now) continue;
+      cookie.uids[bidder] = { uid, expires };
+    }
+  }
+  return cookie;
+}
+
+/** adplane's own id in a request's cookie ('' when there is none, or the viewer opted out). */
+export function adplaneUid(header: string | string[] | undefined, now: number): string {
+  if (!header) return '';
+  const cookie = readSyncCookie(header, now);
+  return cookie.optout ? '' : (cookie.uids[ADPLANE_BIDDER]?.uid ?? '');
+}
+
+/** The cookie's value as Prebid Server writes it (Go's base64.URLEncoding: the URL alphabet, padded). */
+export function syncCookieValue(cookie: SyncCookie): string {
+  const json = JSON.stringify({ tempUIDs: cookie.uids, ...(cookie.optout ? { optout: true } : {}) });
+  return Buffer.from(json, 'utf8').toString('base64').replaceAll('+', '-').replaceAll('/', '_');
+}
+
+/**
+ * The Set-Cookie header of `cookie`: third-party on publishers' pages, so SameSite=None and Secure
+ * (browsers refuse the one without the other; localhost counts as secure), kept UID_TTL_DAYS.
+ */
+export function setCookieHeader(cookie: SyncCookie, now: number): string {
+  const maxAge = UID_TTL_DAYS * 86_400;
+  return `${UIDS_COOKIE}=${syncCookieValue(cookie)}; Path=/; Max-Age=${maxAge}; Expires=${new Date(now + maxAge * 1000).toUTCString()}; SameSite=None; Secure`;
+}
+
+/** A new adplane id: 128 random bits, base64url. */
+export const newUid = (): string => randomBytes(16).toString('base64url');
+
+/** The privacy signals a sync reads (a cookie_sync body's, or a setuid query's). */
+export interface SyncPrivacy {
+  gdpr: number | null;
+  gdprConsent: string;
+  usPrivacy: string;
+  gpp: string;
+  /** GPP section ids that apply. */
+  gppSid: readonly number[];
+}
+
+/** Why no id may be issued or stored for this browser, or null when one may. */
+export function syncRefusal(privacy: SyncPrivacy, cookie: SyncCookie): 'optout' | 'gdpr' | 'us_privacy' | null {
+  if (cookie.optout) return 'optout';
+  // GPP section 2 is the EU's TCF: the GDPR applies as with gdpr=1
+  if (privacy.gdpr === 1 || (privacy.gdpr === null && privacy.gppSid.includes(2))) return 'gdpr';
+  // US Privacy 1.0: version, notice, opt-out of sale, LSPA; 'Y' in the third place opts out
+  if (/^1[YN-]Y[YN-]$/i.test(privacy.usPrivacy)) return 'us_privacy';
+  return null;
+}
+
+/** What a cookie_sync request asks (Prebid.js's payload; every field optional). */
+export interface CookieSyncAsk extends SyncPrivacy {
+  /** The bidders to sync; null: every bidder the server syncs (cooperative sync). */
+  bidders: string[] | null;
+  /** At most this many syncs (0: no limit). */
+  limit: number;
+}
+
+export type CookieSyncRead = { ok: true; ask: CookieSyncAsk } | { ok: false; field: string; reason: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A cookie_sync body read and checked as Prebid Server checks it; a wrong type names its field. */
+export function readCookieSyncAsk(body: unknown): CookieSyncRead {
+  // Prebid.js posts JSON; an empty body asks with the defaults
+  const b = body === undefined || body === null ? {} : body;
+  if (!isObject(b)) return { ok: false, field: '', reason: 'must be a JSON object' };
+  const wrong = (field: string, reason: string): CookieSyncRead => ({ ok: false, field, reason });
+  let bidders: string[] | null = null;
+  if (b.bidders !== undefined && b.bidders !== null) {
+    if (!Array.isArray(b.bidders) || b.bidders.some((x) => typeof x !== 'string')) return wrong('bidders', 'must be an array of bidder codes');
+    bidders = (b.bidders as string[]).slice(0, 100);
+  }
+  let gdpr: number | null = null;
+  if (b.gdpr !== undefined && b.gdpr !== null) {
+    if (b.gdpr !== 0 && b.gdpr !== 1) return wrong('gdpr', 'must be 0 or 1');
+    gdpr = b.gdpr;
+  }
+  const text = (field: string): string | CookieSyncRead => {
+    const v = b[field];
+    if (v === undefined || v === null) return '';
+    return typeof v === 'string' ? v.slice(0, 4096) : wrong(field, 'must be a string');
+  };
+  const gdprConsent = text('gdpr_consent');
+  const usPrivacy = text('us_privacy');
+  const gpp = text('gpp');
+  const gppSidText = text('gpp_sid');
+  for (const v of [gdprConsent, usPrivacy, gpp, gppSidText]) if (typeof v !== 'string') return v;
+  let limit = 0;
+  if (b.limit !== undefined && b.limit !== null) {
+    if (typeof b.limit !== 'number' || !Number.isInteger(b.limit) || b.limit < 0) return wrong('limit', 'must be a whole number, 0 or more');
+    limit = b.limit;
+  }
+  return { ok: true, ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit } };
+}
+
+/** GPP section ids from their comma-separated list ('2,6'); what is not a number is left out. */
+export function sectionIds(list: string): number[] {
+  const ids: number[] = [];
+  for (const part of list.split(',')) {
+    const n = Number(part.trim());
+    if (part.trim() && Number.isInteger(n) && n >= 0) ids.push(n);
+  }
+  return ids;
+}
+
+export interface BidderStatus {
+  bidder: string;
+  no_cookie: true;
+  usersync: { url: string; type: 'redirect'; supportCORS: false };
+}
+
+export interface CookieSyncAnswer {
+  /** Prebid Server's: `no_cookie` when the request carried no `uids` cookie, `ok` otherwise. */
+  status: 'ok' | 'no_cookie';
+  bidder_status: BidderStatus[];
+}
+
+/**
+ * The answer to a cookie_sync: a pixel sync for adplane when the browser has no adplane id yet, it
+ * was asked for (or no bidder was named) and privacy allows it; nothing otherwise. `uid` makes the
+ * new id (the pixel's URL carries it to /setuid).
+ */
+export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, uid: () => string = newUid): CookieSyncAnswer {
+  const status = cookie.present ? 'ok' : 'no_cookie';
+  const wanted = ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER);
+  if (!wanted || cookie.uids[ADPLANE_BIDDER] || syncRefusal(ask, cookie)) return { status, bidder_status: [] };
+  const query = new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' });
+  if (ask.gdpr !== null) query.set('gdpr', String(ask.gdpr));
+  if (ask.usPrivacy) query.set('us_privacy', ask.usPrivacy);
+  if (ask.gppSid.length) query.set('gpp_sid', ask.gppSid.join(','));
+  // (limit 0 is no limit; adplane has one sync to give)
+  return { status, bidder_status: [{ bidder: ADPLANE_BIDDER, no_cookie: true, usersync: { url: `${origin}/setuid?${query}`, type: 'redirect', supportCORS: false } }] };
+}
+
+export type SetuidResult =
+  | { ok: true; cookie: SyncCookie; image: boolean }
+  | { ok: false; status: 400 | 401 | 451; message: string };
+
+/**
+ * A /setuid call: the cookie to write (adplane's id set, or removed for an empty uid; other bidders'
+ * ids kept), or why not, with Prebid Server's status (400 a bad bidder or uid, 401 opted out, 451
+ * the GDPR applies). `f=i` (the default) answers a pixel, `f=b` an empty page.
+ */
+export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number): SetuidResult {
+  const bidder = query.get('bidder');
+  if (!bidder) return { ok: false, status: 400, message: '"bidder" query param is required' };
+  if (bidder !== ADPLANE_BIDDER) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: only "${ADPLANE_BIDDER}" syncs here` };
+  const gdprText = query.get('gdpr') ?? '';
+  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
+  const f = query.get('f') ?? 'i';
+  if (f !== 'i' && f !== 'b') return { ok: false, status: 400, message: 'the f query param must be i (a pixel) or b (an empty page)' };
+  const privacy: SyncPrivacy = { gdpr: gdprText === '' ? null : Number(gdprText), gdprConsent: query.get('gdpr_consent') ?? '', usPrivacy: query.get('us_privacy') ?? '', gpp: query.get('gpp') ?? '', gppSid: sectionIds(query.get('gpp_sid') ?? '') };
+  const refused = syncRefusal(privacy, cookie);
+  if (refused === 'optout') return { ok: false, status: 401, message: 'The user has opted out' };
+  if (refused === 'gdpr') return { ok: false, status: 451, message: 'The gdpr_consent string prevents cookies from being saved (adplane stores no id where the GDPR applies)' };
+  const uid = query.get('uid') ?? '';
+  if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid))) return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
+  const uids = { ...cookie.uids };
+  if (uid) uids[ADPLANE_BIDDER] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
+  else delete uids[ADPLANE_BIDDER];
+  return { ok: true, cookie: { present: true, uids, optout: false }, image: f === 'i' };
+}
