@@ -208,7 +208,8 @@ test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's 
   expect((await setuid).status()).toBe(200);
   const uid = new URL((await setuid).url()).searchParams.get('uid')!;
   await expect.poll(async () => (await page.context().cookies(base)).find((c) => c.name === 'uids')).toMatchObject({ sameSite: 'None', secure: true });
-  expect(await page.evaluate(async (url) => (await fetch(url, { credentials: 'include' })).json(), `${base}/getuids`)).toEqual({ buyeruids: { adplane: uid } });
+  // (getuids is for the browser itself, not for pages: read with the browser's cookies, outside the page)
+  expect(await (await page.request.get(`${base}/getuids`)).json()).toEqual({ buyeruids: { adplane: uid } });
 
   // the next page view: the auction carries the id (frequency caps count it), nothing left to sync
   const auction = page.waitForRequest((r) => r.url() === `${base}/openrtb2/auction`);

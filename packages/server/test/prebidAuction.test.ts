@@ -489,16 +489,21 @@ forEachStore((t) => {
 
       const got = await app.inject({ method: 'GET', url: '/getuids', headers: { cookie, origin: PAGE } });
       expect(got.json()).toEqual({ buyeruids: { adplane: uid } });
-      expect(got.headers['access-control-allow-credentials']).toBe('true');
+      // for the browser itself: no other site's page may read the ids
+      expect(got.headers['access-control-allow-origin']).toBeUndefined();
       // the browser has its id: nothing more to sync
       expect((await cookieSync(syncBody(), { cookie })).json()).toEqual({ status: 'ok', bidder_status: [] });
-      expect((await app.inject({ method: 'GET', url: '/getuids' })).json()).toEqual({ buyeruids: {} });
+      expect((await app.inject({ method: 'GET', url: '/getuids' })).json()).toEqual({});
     });
 
     it('syncs nothing where the GDPR applies or the viewer opted out of sale, and refuses what Prebid Server refuses', async () => {
       expect((await cookieSync(syncBody({ gdpr: 1, gdpr_consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA' }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
       expect((await cookieSync(syncBody({ us_privacy: '1YYN' }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
       expect((await cookieSync(syncBody({ bidders: ['appnexus'] }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
+      expect((await cookieSync(syncBody({ filterSettings: { image: { bidders: '*', filter: 'exclude' } } }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
+      const optedOut = `uids=${Buffer.from(JSON.stringify({ tempUIDs: {}, optout: true })).toString('base64url')}`;
+      expect((await cookieSync(syncBody(), { cookie: optedOut })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=x', headers: { cookie: optedOut } })).statusCode).toBe(401);
       const gdpr = await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=abc&gdpr=1&gdpr_consent=CO' });
       expect(gdpr.statusCode).toBe(451);
       expect(gdpr.headers['set-cookie']).toBeUndefined();
@@ -509,9 +514,41 @@ forEachStore((t) => {
       expect((await cookieSync('{nope')).statusCode).toBe(400);
       // no body: the defaults (every bidder adplane syncs)
       expect((await app.inject({ method: 'POST', url: '/cookie_sync' })).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
+      expect((await app.inject({ method: 'POST', url: '/cookie_sync', payload: '' })).json()).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
       const pre = await app.inject({ method: 'OPTIONS', url: '/cookie_sync', headers: { origin: PAGE, 'access-control-request-method': 'POST' } });
       expect(pre.statusCode).toBe(204);
       expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_user_syncs_total\{call="setuid",result="451"\} 1\n/);
+    });
+
+    it("counts the browser's adplane id as the viewer of a frequency cap, from any address, except where the GDPR applies", async () => {
+      const cookie = await login(app, 'demand');
+      const creative = await createAs(app, cookie, 'creatives', {
+        name: 'Capped banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.example.com/capped.png', width: 300, height: 250, clickUrl: 'https://brand.example.com/', approval: 'approved',
+      });
+      await createAs(app, cookie, 'campaigns', { name: 'Once per browser', startDate: day(-1), endDate: day(30), bidCpm: 40_000_000, pacing: 'asap', frequencyCap: { count: 1, periodHours: 24 }, creativeIds: [creative.id] });
+      await app.edge.snapshots.rebuild();
+      const uids = (uid: string) => `uids=${Buffer.from(JSON.stringify({ tempUIDs: { adplane: { uid, expires: new Date(Date.now() + 86_400_000).toISOString() } } })).toString('base64url')}`;
+      /** The winning creative of a banner auction from `ip`, its impression fired (the cap counts impressions). */
+      const winner = async (ip: string, headers: Record<string, string>, regs?: Obj) => {
+        const request = pbjsRequest([bannerImp(ids.display!.uid)]);
+        (request.device as Obj).ip = ip;
+        if (regs) request.regs = regs;
+        const bid = onlyBid((await auction(request, headers)).body);
+        const impression = /https?:\/\/[^"'\s]*\/ev\?e=impression&amp;t=[^"'\s]+/.exec(bid.adm!)![0].replaceAll('&amp;', '&');
+        expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+        return Number(bid.crid);
+      };
+      expect(await winner('8.8.4.1', { cookie: uids('browser-1') })).toBe(creative.id);
+      // the same browser from another address: capped, the next campaign wins
+      expect(await winner('8.8.4.2', { cookie: uids('browser-1') })).not.toBe(creative.id);
+      // the app's explicit id for adplane counts the same
+      const request = pbjsRequest([bannerImp(ids.display!.uid)]);
+      Object.assign(request, { device: { ...(request.device as Obj), ip: '8.8.4.3' }, user: { ext: { prebid: { buyeruids: { adplane: 'browser-1' } } } } });
+      expect(onlyBid((await auction(request)).body).crid).not.toBe(String(creative.id));
+      // another browser still gets it
+      expect(await winner('8.8.4.4', { cookie: uids('browser-2') })).toBe(creative.id);
+      // where the GDPR applies the id is not used: the address and user agent are the viewer
+      expect(await winner('8.8.4.5', { cookie: uids('browser-2') }, { gdpr: 1 })).toBe(creative.id);
     });
 
     it('sets the cookie from the raw server too', async () => {
@@ -525,6 +562,9 @@ forEachStore((t) => {
         expect(set.headers.get('access-control-allow-origin')).toBe(PAGE);
         const cookie = uidsOf(set.headers.get('set-cookie'));
         expect(await (await fetch(`${base}/getuids`, { headers: { cookie } })).json()).toEqual({ buyeruids: { adplane: 'raw-1' } });
+        // a chunked body is read too: its gdpr=1 is heard
+        const chunked = await fetch(`${base}/cookie_sync`, { method: 'POST', body: new Blob([syncBody({ gdpr: 1, gdpr_consent: 'CO' })]).stream(), duplex: 'half', headers: { 'content-type': 'text/plain' } } as RequestInit);
+        expect(await chunked.json()).toEqual({ status: 'no_cookie', bidder_status: [] });
         const sync = await fetch(`${base}/cookie_sync`, { method: 'POST', body: syncBody(), headers: { 'content-type': 'text/plain', cookie } });
         expect(await sync.json()).toEqual({ status: 'ok', bidder_status: [] });
       } finally {

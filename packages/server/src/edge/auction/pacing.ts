@@ -2,6 +2,7 @@ import { type Limit } from '@adplane/shared';
 import { DeliveryEngine } from '../../delivery/deliveryEngine.js';
 import { MemoryCounterStore, MemoryShared } from '../../delivery/sharedCounters.js';
 import { viewerKey } from '../../delivery/frequency.js';
+import { gdprApplies, sectionIds } from '../prebid/userSync.js';
 import { type Admission, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
@@ -28,11 +29,16 @@ export class Pacing {
     return limits;
   }
 
-  /** The viewer a frequency cap counts: the device id (VAST macro or OpenRTB ifa), else adplane's id for the browser, else a hash of IP and user agent. */
+  /**
+   * The viewer a frequency cap counts: the device id (VAST macro or OpenRTB ifa), else adplane's id
+   * for the browser (not where the GDPR applies: adplane, no TCF vendor, uses no id there), else a
+   * hash of IP and user agent.
+   */
   viewerOf(ctx: RequestContext): string {
     let viewer = this.viewers.get(ctx);
     if (viewer === undefined) {
-      viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua, ctx.userId);
+      const userId = ctx.userId && !gdprApplies(ctx.query.gdpr, sectionIds(ctx.query.gppSid)) ? ctx.userId : '';
+      viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua, userId);
       this.viewers.set(ctx, viewer);
     }
     return viewer;

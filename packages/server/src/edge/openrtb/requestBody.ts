@@ -12,7 +12,8 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 export type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; reason: 'body_too_large' | 'invalid_json' | 'invalid_gzip' | 'body_aborted' | 'unsupported_encoding' };
 
-function parsed(buf: Buffer): BodyResult {
+function parsed(buf: Buffer, empty: unknown): BodyResult {
+  if (buf.length === 0 && empty !== undefined) return { ok: true, value: empty, bytes: 0 };
   try {
     return { ok: true, value: JSON.parse(buf.toString('utf8')), bytes: buf.length };
   } catch {
@@ -20,8 +21,11 @@ function parsed(buf: Buffer): BodyResult {
   }
 }
 
-/** `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). */
-export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false): Promise<BodyResult> {
+/**
+ * `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). `empty`:
+ * the value of a body of no bytes (absent: an empty body is not JSON).
+ */
+export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false, empty?: unknown): Promise<BodyResult> {
   return new Promise((resolve) => {
     const encoding = req.headers['content-encoding'];
     const gzipped = gzipBody || isGzip(encoding);
@@ -57,11 +61,11 @@ export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody 
     req.on('end', () => {
       if (done) return;
       const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      if (!gzipped) return finish(parsed(buf));
+      if (!gzipped) return finish(parsed(buf, empty));
       void gunzipCapped(buf, limit).then((inflated) => {
         if (inflated === 'too_large') finish({ ok: false, reason: 'body_too_large' });
         else if (inflated === 'corrupt') finish({ ok: false, reason: 'invalid_gzip' });
-        else finish(parsed(inflated));
+        else finish(parsed(inflated, empty));
       });
     });
     req.on('error', () => finish({ ok: false, reason: 'body_aborted' }));

@@ -198,8 +198,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
 
   async function cookieSync(req: EdgeRequest, res: EdgeResponse): Promise<void> {
     // Prebid.js always posts a JSON body; a call without one asks with the defaults
-    const empty = !req.headers['content-length'] || req.headers['content-length'] === '0';
-    const body = empty ? ({ ok: true, value: {} } as const) : await readJsonBody(req, MAX_BODY_BYTES);
+    const body = await readJsonBody(req, MAX_BODY_BYTES, false, {});
     if (!body.ok) {
       syncs.inc({ call: 'cookie_sync', result: 'invalid' });
       return send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${BODY_REASONS[body.reason] ?? body.reason}\n`);
@@ -209,14 +208,19 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       syncs.inc({ call: 'cookie_sync', result: 'invalid' });
       return send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`}\n`);
     }
-    const answer = cookieSyncAnswer(read.ask, readSyncCookie(req.headers.cookie, Date.now()), deps.origin);
+    const cookie = readSyncCookie(req.headers.cookie);
+    if (cookie.optout) {
+      syncs.inc({ call: 'cookie_sync', result: 'opted_out' });
+      return send(req, res, 401, 'text/plain; charset=utf-8', 'User has opted out\n');
+    }
+    const answer = cookieSyncAnswer(read.ask, cookie, deps.origin, Date.now());
     syncs.inc({ call: 'cookie_sync', result: answer.bidder_status.length ? 'sync' : 'none' });
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
   }
 
   function setUid(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): void {
     const now = Date.now();
-    const result = setuid(search, readSyncCookie(req.headers.cookie, now), now);
+    const result = setuid(search, readSyncCookie(req.headers.cookie), now);
     if (!result.ok) {
       syncs.inc({ call: 'setuid', result: String(result.status) });
       return send(req, res, result.status, 'text/plain; charset=utf-8', `${result.message}\n`);
@@ -232,10 +236,16 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     res.end(result.image ? PIXEL : '');
   }
 
+  /**
+   * The browser's ids, for the browser itself (a person checking what the cookie holds): no CORS, so
+   * no other site's page reads them (Prebid.js never calls it). Prebid Server's answer: `{}` without ids.
+   */
   function getUids(req: EdgeRequest, res: EdgeResponse): void {
-    const cookie = readSyncCookie(req.headers.cookie, Date.now());
-    const buyeruids = Object.fromEntries(Object.entries(cookie.uids).map(([bidder, entry]) => [bidder, entry.uid]));
-    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ buyeruids }));
+    const entries = Object.entries(readSyncCookie(req.headers.cookie).uids);
+    const answer = entries.length ? { buyeruids: Object.fromEntries(entries.map(([bidder, entry]) => [bidder, entry.uid])) } : {};
+    const body = JSON.stringify(answer);
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+    res.end(body);
   }
 
   const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');

@@ -1,104 +1,151 @@
 import { describe, expect, it } from 'vitest';
-import { adplaneUid, cookieSyncAnswer, type CookieSyncAsk, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid, syncCookieValue, type SyncCookie } from './userSync.js';
+import {
+  adplaneUid, cookieSyncAnswer, type CookieSyncAsk, gdprApplies, MAX_WRITTEN_VALUE, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid, syncCookieValue, type SyncCookie,
+} from './userSync.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12);
 const later = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
-/** A `uids` cookie as Prebid Server (Go) writes it: base64.URLEncoding (padded) of its JSON. */
-const goCookie = (json: unknown) => `uids=${Buffer.from(JSON.stringify(json)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')}`;
-const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, ...over });
+/** Written by Go's base64.URLEncoding (the alphabet -_ and padding), as Prebid Server writes it: adplane's id and an expired appnexus id. */
+const GO_COOKIE = 'uids=eyJ0ZW1wVUlEcyI6eyJhZHBsYW5lIjp7InVpZCI6ImdvLXVpZC0xIiwiZXhwaXJlcyI6IjIwMjctMDEtMDFUMDA6MDA6MDAuMTIzNDU2Nzg5WiJ9LCJhcHBuZXh1cyI6eyJ1aWQiOiJhbi03IiwiZXhwaXJlcyI6IjIwMjYtMTEtMjBUMDA6MDA6MDBaIn19fQ==';
+/** A cookie of `json`, encoded as the one above. */
+const cookieOf = (json: unknown) => `uids=${Buffer.from(JSON.stringify(json)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')}`;
+const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, imageAllowed: true, ...over });
 const none: SyncCookie = { present: false, uids: {}, optout: false };
+const q = (s: string) => new URLSearchParams(s);
 
 describe('the uids cookie (Prebid Server user sync)', () => {
-  it("reads Prebid Server's own cookie: every live bidder id, expired ones dropped", () => {
-    const header = `session=abc; ${goCookie({ tempUIDs: { adplane: { uid: 'u-1', expires: later(30) }, appnexus: { uid: '123', expires: later(2) }, rubicon: { uid: 'old', expires: later(-1) } } })}; other=1`;
-    const cookie = readSyncCookie(header, NOW);
-    expect(cookie).toEqual({ present: true, optout: false, uids: { adplane: { uid: 'u-1', expires: later(30) }, appnexus: { uid: '123', expires: later(2) } } });
-    expect(adplaneUid(header, NOW)).toBe('u-1');
+  it("reads Prebid Server's own cookie, every entry kept; adplane's id only while it lives", () => {
+    const cookie = readSyncCookie(`session=abc; ${GO_COOKIE}; other=1`);
+    expect(cookie).toMatchObject({ present: true, optout: false });
+    expect({ ...cookie.uids }).toEqual({ adplane: { uid: 'go-uid-1', expires: '2027-01-01T00:00:00.123456789Z' }, appnexus: { uid: 'an-7', expires: '2026-11-20T00:00:00Z' } });
+    expect(adplaneUid(GO_COOKIE, NOW)).toBe('go-uid-1');
+    expect(adplaneUid(GO_COOKIE, Date.UTC(2027, 0, 2))).toBe('');
   });
 
   it('reads a missing, damaged or foreign cookie as none, and an opted-out one as no id', () => {
-    for (const header of [undefined, '', 'uids=', 'uids=%%%', 'uids=bm90IGpzb24', goCookie([1, 2]), goCookie('x'), 'xuids=abc']) {
-      expect(readSyncCookie(header, NOW).uids).toEqual({});
+    for (const header of [undefined, '', 'uids=', 'uids=%%%', 'uids=bm90IGpzb24', cookieOf([1, 2]), cookieOf('x'), 'xuids=abc']) {
+      expect(Object.keys(readSyncCookie(header).uids)).toEqual([]);
       expect(adplaneUid(header, NOW)).toBe('');
     }
-    // an entry of the wrong shape is left out, the rest kept
-    expect(readSyncCookie(goCookie({ tempUIDs: { a: { uid: 5, expires: later(1) }, b: { uid: 'x', expires: 'soon' }, c: { uid: 'ok', expires: later(1) } } }), NOW).uids).toEqual({ c: { uid: 'ok', expires: later(1) } });
-    const optedOut = goCookie({ tempUIDs: { adplane: { uid: 'u-1', expires: later(30) } }, optout: true });
-    expect(readSyncCookie(optedOut, NOW).optout).toBe(true);
+    // an entry of the wrong shape is left out, the rest kept; a bidder named __proto__ is only a name
+    const odd = readSyncCookie(cookieOf({ tempUIDs: { a: { uid: 5, expires: later(1) }, b: { uid: 'x', expires: 'soon' }, c: { uid: 'ok', expires: later(1) }, ['__proto__']: { uid: 'p', expires: later(1) } } }));
+    expect(Object.keys(odd.uids).sort()).toEqual(['__proto__', 'c']);
+    expect(Object.getPrototypeOf(odd.uids)).toBeNull();
+    const optedOut = cookieOf({ tempUIDs: { adplane: { uid: 'u-1', expires: later(30) } }, optout: true });
+    expect(readSyncCookie(optedOut).optout).toBe(true);
     expect(adplaneUid(optedOut, NOW)).toBe('');
   });
 
-  it('writes what it reads, in the form Prebid Server decodes (URL alphabet, padded), as a third-party cookie', () => {
+  it('finds the cookie behind a long Cookie header (an opted-out browser stays opted out)', () => {
+    const header = `${Array.from({ length: 120 }, (_, i) => `c${i}=${'v'.repeat(90)}`).join('; ')}; ${cookieOf({ tempUIDs: {}, optout: true })}`;
+    expect(header.length).toBeGreaterThan(10_000);
+    expect(readSyncCookie(header).optout).toBe(true);
+    expect(setuid(q('bidder=adplane&uid=x'), readSyncCookie(header), NOW)).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('writes what Prebid Server decodes (URL alphabet, padded), as a third-party cookie', () => {
     const cookie: SyncCookie = { present: true, optout: false, uids: { adplane: { uid: 'ü/+?', expires: later(90) } } };
     const value = syncCookieValue(cookie);
+    expect(value.length % 4).toBe(0);
     expect(value).toMatch(/^[A-Za-z0-9_-]+=*$/);
     expect(JSON.parse(Buffer.from(value.replaceAll('-', '+').replaceAll('_', '/'), 'base64').toString('utf8'))).toEqual({ tempUIDs: cookie.uids });
-    expect(readSyncCookie(`uids=${value}`, NOW)).toEqual(cookie);
-    const header = setCookieHeader(cookie, NOW);
-    expect(header).toMatch(/^uids=[A-Za-z0-9_=-]+; Path=\/; Max-Age=7776000; Expires=[^;]+ GMT; SameSite=None; Secure$/);
+    expect(readSyncCookie(`uids=${value}`)).toEqual({ ...cookie, uids: expect.objectContaining(cookie.uids) });
+    // Go's own cookie comes back out as it went in
+    expect(`uids=${syncCookieValue(readSyncCookie(GO_COOKIE))}`).toBe(GO_COOKIE);
+    expect(setCookieHeader(cookie, NOW)).toMatch(/^uids=[A-Za-z0-9_=-]+; Path=\/; Max-Age=7776000; Expires=[^;]+ GMT; SameSite=None; Secure$/);
+  });
+
+  it("sheds other bidders' soonest-expiring ids from a cookie grown past what a browser keeps, never adplane's", () => {
+    const uids: SyncCookie['uids'] = { adplane: { uid: 'mine', expires: later(1) } };
+    for (let i = 0; i < 60; i++) uids[`bidder${i}`] = { uid: 'x'.repeat(40), expires: later(10 + i) };
+    const header = setCookieHeader({ present: true, optout: false, uids }, NOW);
+    const value = /^uids=([^;]+);/.exec(header)![1]!;
+    expect(value.length).toBeLessThanOrEqual(MAX_WRITTEN_VALUE);
+    const kept = readSyncCookie(`uids=${value}`).uids;
+    expect(kept.adplane?.uid).toBe('mine');
+    expect(kept.bidder59).toBeDefined();
+    expect(kept.bidder0).toBeUndefined();
   });
 });
 
 describe('POST /cookie_sync', () => {
   it("reads Prebid.js's payload and names the field of a wrong type", () => {
-    const read = readCookieSyncAsk({ uuid: 'x', bidders: ['adplane', 'appnexus'], account: 'a', gdpr: 0, gdpr_consent: 'CO', us_privacy: '1---', gpp: 'DBA', gpp_sid: '7, 8', limit: 2, filterSettings: {} });
-    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2 } });
-    expect(readCookieSyncAsk(undefined)).toMatchObject({ ok: true, ask: { bidders: null, gdpr: null } });
+    const read = readCookieSyncAsk({ uuid: 'x', bidders: ['adplane', 'appnexus'], account: 'a', gdpr: 0, gdpr_consent: 'CO', us_privacy: '1---', gpp: 'DBA', gpp_sid: '7, 8', limit: 2, filterSettings: { image: { bidders: '*', filter: 'include' } } });
+    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2, imageAllowed: true } });
+    expect(readCookieSyncAsk(undefined)).toMatchObject({ ok: true, ask: { bidders: null, gdpr: null, imageAllowed: true } });
     expect(readCookieSyncAsk([])).toEqual({ ok: false, field: '', reason: 'must be a JSON object' });
     expect(readCookieSyncAsk({ bidders: 'adplane' })).toMatchObject({ ok: false, field: 'bidders' });
     expect(readCookieSyncAsk({ gdpr: 2 })).toMatchObject({ ok: false, field: 'gdpr' });
     expect(readCookieSyncAsk({ us_privacy: 1 })).toMatchObject({ ok: false, field: 'us_privacy' });
     expect(readCookieSyncAsk({ limit: -1 })).toMatchObject({ ok: false, field: 'limit' });
+    expect(readCookieSyncAsk({ filterSettings: { image: { bidders: 'adplane' } } })).toMatchObject({ ok: false, field: 'filterSettings' });
     expect(sectionIds('2,x,,6')).toEqual([2, 6]);
   });
 
-  it('gives a browser without an adplane id a pixel sync that carries a new one', () => {
-    const answer = cookieSyncAnswer(ask({ gdpr: 0, usPrivacy: '1NN-', gppSid: [7] }), none, 'https://ads.example.com', () => 'NEW');
+  it("follows the page's pixel filter (image, else all)", () => {
+    const allowed = (filterSettings: unknown) => (readCookieSyncAsk({ filterSettings }) as { ask: CookieSyncAsk }).ask.imageAllowed;
+    expect(allowed({ image: { bidders: '*', filter: 'exclude' } })).toBe(false);
+    expect(allowed({ image: { bidders: ['adplane'], filter: 'exclude' } })).toBe(false);
+    expect(allowed({ image: { bidders: ['other'], filter: 'exclude' } })).toBe(true);
+    expect(allowed({ image: { bidders: ['other'], filter: 'include' } })).toBe(false);
+    expect(allowed({ all: { bidders: '*', filter: 'exclude' } })).toBe(false);
+    expect(allowed({ iframe: { bidders: '*', filter: 'exclude' } })).toBe(true);
+    expect(cookieSyncAnswer(ask({ imageAllowed: false }), none, 'https://a', NOW).bidder_status).toEqual([]);
+  });
+
+  it('gives a browser without a live adplane id a pixel sync that carries a new one', () => {
+    const answer = cookieSyncAnswer(ask({ gdpr: 0, usPrivacy: '1NN-', gppSid: [7] }), none, 'https://ads.example.com', NOW, () => 'NEW');
     expect(answer).toEqual({
       status: 'no_cookie',
       bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { url: 'https://ads.example.com/setuid?bidder=adplane&uid=NEW&f=i&gdpr=0&us_privacy=1NN-&gpp_sid=7', type: 'redirect', supportCORS: false } }],
     });
     // no bidder named: every bidder adplane syncs (cooperative sync), which is adplane
-    expect(cookieSyncAnswer(ask({ bidders: null }), none, 'https://a').bidder_status).toHaveLength(1);
+    expect(cookieSyncAnswer(ask({ bidders: null }), none, 'https://a', NOW).bidder_status).toHaveLength(1);
+    // another bidder's live id: status ok, adplane still to sync; adplane's expired id: synced again
+    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), 'https://a', Date.UTC(2026, 10, 10))).toEqual({ status: 'ok', bidder_status: [] });
+    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), 'https://a', Date.UTC(2027, 0, 2))).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
     // a new id each time: 128 random bits
     const url = (a: ReturnType<typeof cookieSyncAnswer>) => new URL(a.bidder_status[0]!.usersync.url).searchParams.get('uid');
-    const [one, two] = [url(cookieSyncAnswer(ask(), none, 'https://a')), url(cookieSyncAnswer(ask(), none, 'https://a'))];
+    const [one, two] = [url(cookieSyncAnswer(ask(), none, 'https://a', NOW)), url(cookieSyncAnswer(ask(), none, 'https://a', NOW))];
     expect(one).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(one).not.toBe(two);
   });
 
-  it('syncs nothing for a browser that has its id, other bidders, the GDPR, a sale opt-out or an opted-out cookie', () => {
-    const known: SyncCookie = { present: true, optout: false, uids: { adplane: { uid: 'u', expires: later(9) } } };
-    expect(cookieSyncAnswer(ask(), known, 'https://a')).toEqual({ status: 'ok', bidder_status: [] });
-    expect(cookieSyncAnswer(ask({ bidders: ['appnexus'] }), none, 'https://a')).toEqual({ status: 'no_cookie', bidder_status: [] });
-    expect(cookieSyncAnswer(ask({ gdpr: 1, gdprConsent: 'CO' }), none, 'https://a').bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask({ gppSid: [2] }), none, 'https://a').bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, 'https://a').bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask(), { present: true, optout: true, uids: {} }, 'https://a').bidder_status).toEqual([]);
+  it('syncs nothing for other bidders, where the GDPR applies (gdpr=1, or GPP section 2 whatever gdpr says) or on a sale opt-out', () => {
+    expect(cookieSyncAnswer(ask({ bidders: ['appnexus'] }), none, 'https://a', NOW)).toEqual({ status: 'no_cookie', bidder_status: [] });
+    expect(cookieSyncAnswer(ask({ gdpr: 1, gdprConsent: 'CO' }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ gppSid: [2] }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ gdpr: 0, gppSid: [2] }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(gdprApplies(0, [7, 2])).toBe(true);
+    expect(gdprApplies(null, [7])).toBe(false);
   });
 });
 
 describe('GET /setuid', () => {
-  const q = (s: string) => new URLSearchParams(s);
-
-  it("stores adplane's id beside other bidders' ids, for 90 days; an empty uid removes it", () => {
-    const cookie: SyncCookie = { present: true, optout: false, uids: { appnexus: { uid: '123', expires: later(5) } } };
+  it("stores adplane's id beside other bidders' ids (expired ones kept), for 90 days; an empty uid removes it", () => {
+    const cookie = readSyncCookie(GO_COOKIE);
     const stored = setuid(q('bidder=adplane&uid=abc-1&gdpr=0'), cookie, NOW);
-    expect(stored).toEqual({ ok: true, image: true, cookie: { present: true, optout: false, uids: { appnexus: { uid: '123', expires: later(5) }, adplane: { uid: 'abc-1', expires: later(90) } } } });
+    expect(stored).toMatchObject({ ok: true, image: true });
+    const uids = stored.ok ? { ...stored.cookie.uids } : {};
+    expect(uids).toEqual({ appnexus: { uid: 'an-7', expires: '2026-11-20T00:00:00Z' }, adplane: { uid: 'abc-1', expires: later(90) } });
     expect(setuid(q('bidder=adplane&uid=abc-1&f=b'), none, NOW)).toMatchObject({ ok: true, image: false });
+    expect(setuid(q('bidder=adplane&uid=abc-1&f=I'), none, NOW)).toMatchObject({ ok: true, image: true });
     const removed = setuid(q('bidder=adplane&uid='), stored.ok ? stored.cookie : none, NOW);
-    expect(removed.ok && removed.cookie.uids).toEqual({ appnexus: { uid: '123', expires: later(5) } });
+    expect(removed.ok && { ...removed.cookie.uids }).toEqual({ appnexus: { uid: 'an-7', expires: '2026-11-20T00:00:00Z' } });
   });
 
-  it("refuses as Prebid Server does: 400 a bad bidder or uid, 401 an opted-out browser, 451 where the GDPR applies", () => {
+  it('refuses as Prebid Server does: 401 an opted-out browser first, 400 a bad bidder, uid or parameter, 451 where the GDPR applies; and on a sale opt-out', () => {
+    expect(setuid(q('bidder=nobody'), { present: true, optout: true, uids: {} }, NOW)).toMatchObject({ ok: false, status: 401 });
     expect(setuid(q('uid=x'), none, NOW)).toMatchObject({ ok: false, status: 400, message: '"bidder" query param is required' });
     expect(setuid(q('bidder=appnexus&uid=x'), none, NOW)).toMatchObject({ ok: false, status: 400 });
     expect(setuid(q(`bidder=adplane&uid=${'x'.repeat(129)}`), none, NOW)).toMatchObject({ ok: false, status: 400 });
     expect(setuid(q('bidder=adplane&uid=a%20b'), none, NOW)).toMatchObject({ ok: false, status: 400 });
     expect(setuid(q('bidder=adplane&uid=x&gdpr=yes'), none, NOW)).toMatchObject({ ok: false, status: 400 });
     expect(setuid(q('bidder=adplane&uid=x&f=z'), none, NOW)).toMatchObject({ ok: false, status: 400 });
-    expect(setuid(q('bidder=adplane&uid=x'), { present: true, optout: true, uids: {} }, NOW)).toMatchObject({ ok: false, status: 401 });
+    expect(setuid(q('bidder=adplane&uid=x&gdpr=1'), none, NOW)).toMatchObject({ ok: false, status: 400, message: 'gdpr_consent is required when gdpr=1' });
     expect(setuid(q('bidder=adplane&uid=x&gdpr=1&gdpr_consent=CO'), none, NOW)).toMatchObject({ ok: false, status: 451 });
-    expect(setuid(q('bidder=adplane&uid=x&gpp_sid=2'), none, NOW)).toMatchObject({ ok: false, status: 451 });
+    expect(setuid(q('bidder=adplane&uid=x&gdpr=0&gpp_sid=2'), none, NOW)).toMatchObject({ ok: false, status: 451 });
+    expect(setuid(q('bidder=adplane&uid=x&us_privacy=1YYN'), none, NOW)).toMatchObject({ ok: false, status: 451 });
   });
 });

@@ -13,12 +13,14 @@ import { randomBytes } from 'node:crypto';
  *
  * The cookie is Prebid Server's own: base64 (URL alphabet, padded) of
  * `{"tempUIDs":{"<bidder>":{"uid":"…","expires":"<RFC 3339>"}},"optout":true?}`, so a Prebid
- * Server sharing the host reads what adplane wrote and the other way round. Ids of other bidders
- * are kept as they are; an opted-out cookie is never synced or written.
+ * Server sharing the host (without a cookie domain of its own) reads what adplane wrote and the other
+ * way round. Other bidders' ids are kept as they are, expired ones too (Prebid Server still uses
+ * them); an opted-out cookie is never synced or written; a cookie grown past what browsers keep sheds
+ * its soonest-expiring ids (as Prebid Server's PrepareCookieForWrite does).
  *
  * Privacy: adplane is not a registered TCF vendor, so where the GDPR applies (`gdpr=1`, or GPP
- * section 2) it issues and stores no id; a US Privacy string that opts out of sale (`1-Y-`) gets no
- * sync either.
+ * section 2 listed as applying) it issues, stores and uses no id; a US Privacy string that opts out
+ * of sale (`1-Y-`) gets no id either.
  */
 export const UIDS_COOKIE = 'uids';
 export const ADPLANE_BIDDER = 'adplane';
@@ -28,8 +30,10 @@ const DAY_MS = 86_400_000;
 /** The longest id /setuid stores. */
 export const MAX_UID_LENGTH = 128;
 const VISIBLE = /^[\x21-\x7e]+$/;
-/** A cookie larger than this is not read (a browser sends at most about 4 KB a cookie). */
-const MAX_COOKIE_LENGTH = 8192;
+/** A `uids` value longer than this is not read (a browser keeps at most about 4 KB a cookie). */
+const MAX_VALUE_LENGTH = 8192;
+/** The most a written `uids` value may be: browsers drop a cookie past about 4 KB, name and attributes included. */
+export const MAX_WRITTEN_VALUE = 3800;
 
 export interface UidEntry {
   uid: string;
@@ -40,11 +44,13 @@ export interface UidEntry {
 export interface SyncCookie {
   /** Whether the request carried a readable `uids` cookie. */
   present: boolean;
+  /** Every bidder's entry, expired ones included (Prebid Server keeps and uses them). */
   uids: Record<string, UidEntry>;
   optout: boolean;
 }
 
 const EMPTY = (): SyncCookie => ({ present: false, uids: {}, optout: false });
+const live = (entry: UidEntry | undefined, now: number): boolean => !!entry && Date.parse(entry.expires) > now;
 
 /** The value of cookie `name` in a Cookie header ('' when absent). */
 function cookieValue(header: string, name: string): string {
@@ -56,11 +62,11 @@ function cookieValue(header: string, name: string): string {
 }
 
 /** The `uids` cookie of a request's Cookie header; an absent, damaged or foreign one reads as empty. Never throws. */
-export function readSyncCookie(header: string | string[] | undefined, now: number): SyncCookie {
+export function readSyncCookie(header: string | string[] | undefined): SyncCookie {
   const text = Array.isArray(header) ? header.join('; ') : header;
-  if (!text || text.length > MAX_COOKIE_LENGTH || !text.includes(UIDS_COOKIE)) return EMPTY();
+  if (!text || !text.includes(UIDS_COOKIE)) return EMPTY();
   const raw = cookieValue(text, UIDS_COOKIE);
-  if (!raw) return EMPTY();
+  if (!raw || raw.length > MAX_VALUE_LENGTH) return EMPTY();
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -69,26 +75,28 @@ export function readSyncCookie(header: string | string[] | undefined, now: numbe
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) return EMPTY();
   const read = json as { tempUIDs?: unknown; optout?: unknown };
-  const cookie: SyncCookie = { present: true, uids: {}, optout: read.optout === true };
+  // (a map without a prototype: a bidder named __proto__ is only a name)
+  const cookie: SyncCookie = { present: true, uids: Object.create(null) as Record<string, UidEntry>, optout: read.optout === true };
   if (read.tempUIDs && typeof read.tempUIDs === 'object' && !Array.isArray(read.tempUIDs)) {
     for (const [bidder, entry] of Object.entries(read.tempUIDs as Record<string, unknown>)) {
       if (!entry || typeof entry !== 'object') continue;
       const { uid, expires } = entry as { uid?: unknown; expires?: unknown };
-      if (typeof uid !== 'string' || !uid || typeof expires !== 'string') continue;
-      const until = Date.parse(expires);
-      // an entry past its date is gone, as Prebid Server drops it
-      if (Number.isNaN(until) || until <= now) continue;
+      if (typeof uid !== 'string' || !uid || typeof expires !== 'string' || Number.isNaN(Date.parse(expires))) continue;
       cookie.uids[bidder] = { uid, expires };
     }
   }
   return cookie;
 }
 
-/** adplane's own id in a request's cookie ('' when there is none, or the viewer opted out). */
+/** Whether the cookie holds any id still within its date (Prebid Server's HasAnyLiveSyncs). */
+export const hasLiveIds = (cookie: SyncCookie, now: number): boolean => Object.values(cookie.uids).some((e) => live(e, now));
+
+/** adplane's own id in a request's cookie ('' when there is none, it expired, or the viewer opted out). */
 export function adplaneUid(header: string | string[] | undefined, now: number): string {
   if (!header) return '';
-  const cookie = readSyncCookie(header, now);
-  return cookie.optout ? '' : (cookie.uids[ADPLANE_BIDDER]?.uid ?? '');
+  const cookie = readSyncCookie(header);
+  const entry = cookie.uids[ADPLANE_BIDDER];
+  return cookie.optout || !live(entry, now) ? '' : entry!.uid;
 }
 
 /** The cookie's value as Prebid Server writes it (Go's base64.URLEncoding: the URL alphabet, padded). */
@@ -99,11 +107,32 @@ export function syncCookieValue(cookie: SyncCookie): string {
 
 /**
  * The Set-Cookie header of `cookie`: third-party on publishers' pages, so SameSite=None and Secure
- * (browsers refuse the one without the other; localhost counts as secure), kept UID_TTL_DAYS.
+ * (browsers refuse the one without the other; localhost counts as secure), kept UID_TTL_DAYS. Past
+ * MAX_WRITTEN_VALUE, other bidders' ids go first, the soonest-expiring first, until it fits.
  */
 export function setCookieHeader(cookie: SyncCookie, now: number): string {
   const maxAge = UID_TTL_DAYS * 86_400;
-  return `${UIDS_COOKIE}=${syncCookieValue(cookie)}; Path=/; Max-Age=${maxAge}; Expires=${new Date(now + maxAge * 1000).toUTCString()}; SameSite=None; Secure`;
+  return `${UIDS_COOKIE}=${syncCookieValue(fitted(cookie))}; Path=/; Max-Age=${maxAge}; Expires=${new Date(now + maxAge * 1000).toUTCString()}; SameSite=None; Secure`;
+}
+
+/** The cookie with as many ids as fit a browser's limit (adplane's kept; the others by latest expiry). */
+function fitted(cookie: SyncCookie): SyncCookie {
+  if (syncCookieValue(cookie).length <= MAX_WRITTEN_VALUE) return cookie;
+  const uids: Record<string, UidEntry> = Object.create(null) as Record<string, UidEntry>;
+  const own = cookie.uids[ADPLANE_BIDDER];
+  if (own) uids[ADPLANE_BIDDER] = own;
+  const others = Object.entries(cookie.uids)
+    .filter(([bidder]) => bidder !== ADPLANE_BIDDER)
+    .sort((a, b) => Date.parse(b[1].expires) - Date.parse(a[1].expires));
+  const out: SyncCookie = { ...cookie, uids };
+  for (const [bidder, entry] of others) {
+    uids[bidder] = entry;
+    if (syncCookieValue(out).length > MAX_WRITTEN_VALUE) {
+      delete uids[bidder];
+      break;
+    }
+  }
+  return out;
 }
 
 /** A new adplane id: 128 random bits, base64url. */
@@ -119,11 +148,16 @@ export interface SyncPrivacy {
   gppSid: readonly number[];
 }
 
+/**
+ * Whether the GDPR applies to a request: `gdpr=1`, or GPP section 2 (the EU's TCF) among the
+ * sections that apply (Prebid Server lets a GPP section list decide, whatever `gdpr` says).
+ */
+export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
+
 /** Why no id may be issued or stored for this browser, or null when one may. */
 export function syncRefusal(privacy: SyncPrivacy, cookie: SyncCookie): 'optout' | 'gdpr' | 'us_privacy' | null {
   if (cookie.optout) return 'optout';
-  // GPP section 2 is the EU's TCF: the GDPR applies as with gdpr=1
-  if (privacy.gdpr === 1 || (privacy.gdpr === null && privacy.gppSid.includes(2))) return 'gdpr';
+  if (gdprApplies(privacy.gdpr, privacy.gppSid)) return 'gdpr';
   // US Privacy 1.0: version, notice, opt-out of sale, LSPA; 'Y' in the third place opts out
   if (/^1[YN-]Y[YN-]$/i.test(privacy.usPrivacy)) return 'us_privacy';
   return null;
@@ -135,6 +169,8 @@ export interface CookieSyncAsk extends SyncPrivacy {
   bidders: string[] | null;
   /** At most this many syncs (0: no limit). */
   limit: number;
+  /** Whether the page's userSync.filterSettings (image, else all) let adplane's pixel sync run. */
+  imageAllowed: boolean;
 }
 
 export type CookieSyncRead = { ok: true; ask: CookieSyncAsk } | { ok: false; field: string; reason: string };
@@ -172,7 +208,26 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
     if (typeof b.limit !== 'number' || !Number.isInteger(b.limit) || b.limit < 0) return wrong('limit', 'must be a whole number, 0 or more');
     limit = b.limit;
   }
-  return { ok: true, ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit } };
+  const filter = imageFilter(b.filterSettings);
+  if (typeof filter === 'string') return wrong('filterSettings', filter);
+  return { ok: true, ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filter } };
+}
+
+/**
+ * Whether Prebid.js's filterSettings (`image`, else `all`: `{ bidders: '*' | string[], filter:
+ * 'include' | 'exclude' }`) let adplane's pixel run; a malformed setting, the reason. None: allowed.
+ */
+function imageFilter(settings: unknown): boolean | string {
+  if (settings === undefined || settings === null) return true;
+  if (!isObject(settings)) return 'must be an object';
+  const rule = settings.image ?? settings.all;
+  if (rule === undefined || rule === null) return true;
+  if (!isObject(rule)) return 'image and all must be objects';
+  const { bidders, filter } = rule;
+  const named = bidders === '*' || (Array.isArray(bidders) && bidders.includes(ADPLANE_BIDDER));
+  if (bidders !== '*' && !Array.isArray(bidders)) return "bidders must be '*' or an array of bidder codes";
+  if (filter !== undefined && filter !== 'include' && filter !== 'exclude') return "filter must be 'include' or 'exclude'";
+  return filter === 'exclude' ? !named : named;
 }
 
 /** GPP section ids from their comma-separated list ('2,6'); what is not a number is left out. */
@@ -192,20 +247,21 @@ export interface BidderStatus {
 }
 
 export interface CookieSyncAnswer {
-  /** Prebid Server's: `no_cookie` when the request carried no `uids` cookie, `ok` otherwise. */
+  /** Prebid Server's: `ok` when the browser's cookie holds a live id (any bidder's), `no_cookie` otherwise. */
   status: 'ok' | 'no_cookie';
   bidder_status: BidderStatus[];
 }
 
 /**
- * The answer to a cookie_sync: a pixel sync for adplane when the browser has no adplane id yet, it
- * was asked for (or no bidder was named) and privacy allows it; nothing otherwise. `uid` makes the
- * new id (the pixel's URL carries it to /setuid).
+ * The answer to a cookie_sync: a pixel sync for adplane when the browser has no live adplane id, it
+ * was asked for (or no bidder was named), the page's filter lets pixels run and privacy allows it;
+ * nothing otherwise. `uid` makes the new id (the pixel's URL carries it to /setuid). An opted-out
+ * browser is the caller's to refuse (401, as Prebid Server).
  */
-export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, uid: () => string = newUid): CookieSyncAnswer {
-  const status = cookie.present ? 'ok' : 'no_cookie';
+export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, now: number, uid: () => string = newUid): CookieSyncAnswer {
+  const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
   const wanted = ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER);
-  if (!wanted || cookie.uids[ADPLANE_BIDDER] || syncRefusal(ask, cookie)) return { status, bidder_status: [] };
+  if (!wanted || !ask.imageAllowed || live(cookie.uids[ADPLANE_BIDDER], now) || syncRefusal(ask, cookie)) return { status, bidder_status: [] };
   const query = new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' });
   if (ask.gdpr !== null) query.set('gdpr', String(ask.gdpr));
   if (ask.usPrivacy) query.set('us_privacy', ask.usPrivacy);
@@ -220,24 +276,27 @@ export type SetuidResult =
 
 /**
  * A /setuid call: the cookie to write (adplane's id set, or removed for an empty uid; other bidders'
- * ids kept), or why not, with Prebid Server's status (400 a bad bidder or uid, 401 opted out, 451
- * the GDPR applies). `f=i` (the default) answers a pixel, `f=b` an empty page.
+ * ids kept), or why not, with Prebid Server's status (401 opted out, 400 a bad bidder, uid or
+ * parameter, or gdpr=1 without a consent string, 451 where the GDPR applies or the viewer opted out
+ * of sale). `f=i` (the default) answers a pixel, `f=b` an empty page.
  */
 export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number): SetuidResult {
+  if (cookie.optout) return { ok: false, status: 401, message: 'The user has opted out' };
   const bidder = query.get('bidder');
   if (!bidder) return { ok: false, status: 400, message: '"bidder" query param is required' };
   if (bidder !== ADPLANE_BIDDER) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: only "${ADPLANE_BIDDER}" syncs here` };
   const gdprText = query.get('gdpr') ?? '';
   if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
-  const f = query.get('f') ?? 'i';
+  const f = (query.get('f') ?? 'i').toLowerCase();
   if (f !== 'i' && f !== 'b') return { ok: false, status: 400, message: 'the f query param must be i (a pixel) or b (an empty page)' };
   const privacy: SyncPrivacy = { gdpr: gdprText === '' ? null : Number(gdprText), gdprConsent: query.get('gdpr_consent') ?? '', usPrivacy: query.get('us_privacy') ?? '', gpp: query.get('gpp') ?? '', gppSid: sectionIds(query.get('gpp_sid') ?? '') };
+  if (privacy.gdpr === 1 && !privacy.gdprConsent) return { ok: false, status: 400, message: 'gdpr_consent is required when gdpr=1' };
   const refused = syncRefusal(privacy, cookie);
-  if (refused === 'optout') return { ok: false, status: 401, message: 'The user has opted out' };
   if (refused === 'gdpr') return { ok: false, status: 451, message: 'The gdpr_consent string prevents cookies from being saved (adplane stores no id where the GDPR applies)' };
+  if (refused === 'us_privacy') return { ok: false, status: 451, message: 'The us_privacy string opts out of sale: adplane stores no id' };
   const uid = query.get('uid') ?? '';
   if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid))) return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
-  const uids = { ...cookie.uids };
+  const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
   if (uid) uids[ADPLANE_BIDDER] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
   else delete uids[ADPLANE_BIDDER];
   return { ok: true, cookie: { present: true, uids, optout: false }, image: f === 'i' };
