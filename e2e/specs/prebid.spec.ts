@@ -220,6 +220,21 @@ test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's 
   await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
 });
 
+test("a person opts the browser out of adplane's id on its opt-out page, and back in", async ({ page }) => {
+  await page.goto(`${base}/optout`);
+  await expect(page.locator('#status')).toHaveText('adplane keeps no id for this browser.');
+  await page.getByRole('button', { name: 'Opt out' }).click();
+  await expect(page.locator('#status')).toContainText('This browser is opted out');
+  await page.screenshot({ path: test.info().outputPath('optout.png') });
+  // Prebid.js's cookie sync from a publisher's page now gets Prebid Server's 401, and no pixel
+  const sync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
+  await page.goto(`${pageServer.sameSiteOrigin}/`);
+  expect((await sync).status()).toBe(401);
+  await page.goto(`${base}/optout`);
+  await page.getByRole('button', { name: 'Opt back in' }).click();
+  await expect(page.locator('#status')).toHaveText('adplane keeps no id for this browser.');
+});
+
 test("a page caching its video bids through Prebid.js's own cache.url stores them in adplane's /cache (as Prebid Cache), cross-origin", async ({ page }) => {
   clientSideCache = true;
   try {

@@ -551,6 +551,31 @@ forEachStore((t) => {
       expect(await winner('8.8.4.5', { cookie: uids('browser-2') }, { gdpr: 1 })).toBe(creative.id);
     });
 
+    it('opts a browser out on its page (nothing synced or stored after), and back in only from that page', async () => {
+      const page = await app.inject({ method: 'GET', url: '/optout' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.body).toContain('adplane keeps no id for this browser.');
+      const form = (optout: string, headers: Record<string, string> = {}) =>
+        app.inject({ method: 'POST', url: '/optout', payload: `optout=${optout}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+      const out = await form('1', { 'sec-fetch-site': 'same-origin' });
+      expect(out.statusCode).toBe(303);
+      expect(out.headers.location).toBe('/optout');
+      const cookie = uidsOf(out.headers['set-cookie']);
+      expect((await app.inject({ method: 'GET', url: '/optout', headers: { cookie } })).body).toContain('This browser is opted out');
+      expect((await cookieSync(syncBody(), { cookie })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=again', headers: { cookie } })).statusCode).toBe(401);
+      // another site may not opt the browser back in for it
+      const forced = await form('0', { cookie, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
+      expect(forced.statusCode).toBe(403);
+      expect(forced.headers['set-cookie']).toBeUndefined();
+      const back = await form('0', { cookie, 'sec-fetch-site': 'same-origin' });
+      expect(back.statusCode).toBe(303);
+      expect((await cookieSync(syncBody(), { cookie: uidsOf(back.headers['set-cookie']) })).json()).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
+      expect((await form('maybe')).statusCode).toBe(400);
+    });
+
     it('sets the cookie from the raw server too', async () => {
       const live = await buildTestApp(t.store);
       try {

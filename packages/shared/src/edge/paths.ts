@@ -10,6 +10,7 @@
  * - `/openrtb2/amp`: Prebid Server's AMP endpoint (an amp-ad's Real Time Config call);
  * - `/status`: Prebid Server's health check;
  * - `/cookie_sync`, `/setuid`, `/getuids`: Prebid Server's user sync (the browser's adplane id, in the `uids` cookie);
+ * - `/optout`: the page where a person opts the browser out of that id;
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
  */
 /** The macros a VAST tag URL carries, per environment (tagMacros.ts), travel with its paths. */
@@ -25,6 +26,7 @@ export const PREBID_STATUS_PATH = '/status';
 export const PREBID_COOKIE_SYNC_PATH = '/cookie_sync';
 export const PREBID_SETUID_PATH = '/setuid';
 export const PREBID_GETUIDS_PATH = '/getuids';
+export const PREBID_OPTOUT_PATH = '/optout';
 export const EVENT_PATH = '/ev';
 
 const seg = (uid: string) => encodeURIComponent(uid);

@@ -72,3 +72,33 @@ export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody 
     req.on('aborted', () => finish({ ok: false, reason: 'body_aborted' }));
   });
 }
+
+/** A small body as text (a form's), or null when it is larger than `limit` bytes or does not arrive whole. */
+export function readSmallText(req: EdgeRequest, limit: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (text: string | null) => {
+      if (done) return;
+      done = true;
+      resolve(text);
+    };
+    if (Number(req.headers['content-length']) > limit) {
+      req.resume();
+      return finish(null);
+    }
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        req.resume();
+        return finish(null);
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish(Buffer.concat(chunks, size).toString('utf8')));
+    req.on('error', () => finish(null));
+    req.on('aborted', () => finish(null));
+  });
+}

@@ -2,10 +2,10 @@ import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
 import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
-import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_GETUIDS_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
+import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
 import { sendMaybeGzipped } from '../openrtb/compression.js';
-import { MAX_BODY_BYTES, readJsonBody } from '../openrtb/requestBody.js';
+import { MAX_BODY_BYTES, readJsonBody, readSmallText } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
@@ -15,7 +15,7 @@ import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 import { PIXEL } from '../tracking/trackingEvents.js';
-import { cookieSyncAnswer, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
+import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 
 /**
  * The Prebid Server entry points of the edge, answered from the raw server like /vast:
@@ -32,7 +32,8 @@ import { cookieSyncAnswer, readCookieSyncAsk, readSyncCookie, setCookieHeader, s
  *   credentials, as Prebid Server's CORS does;
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded;
  * - POST /cookie_sync, GET /setuid, GET /getuids: Prebid Server's user sync for the bidder adplane
- *   (userSync.ts), the browser's adplane id in the `uids` cookie.
+ *   (userSync.ts), the browser's adplane id in the `uids` cookie; GET and POST /optout, the page
+ *   where a person opts the browser out of it.
  */
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
 function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
@@ -248,7 +249,32 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     res.end(body);
   }
 
+  /** The opt-out page: a page of adplane's own, which runs nothing and posts only to itself. */
+  const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'", 'x-content-type-options': 'nosniff' };
+
+  function optoutShown(req: EdgeRequest, res: EdgeResponse): void {
+    const body = optoutPage(readSyncCookie(req.headers.cookie), Date.now());
+    res.writeHead(200, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  async function optoutChosen(req: EdgeRequest, res: EdgeResponse): Promise<void> {
+    const plain = (status: number, message: string) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(message) + 1 });
+      res.end(`${message}\n`);
+    };
+    const text = await readSmallText(req, 4096);
+    const choice = text === null ? null : new URLSearchParams(text).get('optout');
+    if (choice !== '1' && choice !== '0') return plain(400, 'optout must be 1 (opt out) or 0 (opt back in), as the form of GET /optout sends it');
+    if (choice === '0' && !fromOwnPage(req.headers)) return plain(403, "opting back in is only possible from adplane's own opt-out page (GET /optout)");
+    syncs.inc({ call: 'optout', result: choice === '1' ? 'opted_out' : 'opted_in' });
+    res.writeHead(303, { location: PREBID_OPTOUT_PATH, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(optedCookie(choice === '1'), Date.now()) });
+    res.end();
+  }
+
   const allowed = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'POST, GET, OPTIONS');
+  edge.addEntry({ method: 'GET', path: PREBID_OPTOUT_PATH, handle: (req, res) => optoutShown(req, res) });
+  edge.addEntry({ method: 'POST', path: PREBID_OPTOUT_PATH, handle: (req, res) => optoutChosen(req, res) });
   edge.addEntry({ method: 'POST', path: PREBID_COOKIE_SYNC_PATH, handle: (req, res) => cookieSync(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_COOKIE_SYNC_PATH, handle: allowed });
   edge.addEntry({ method: 'GET', path: PREBID_SETUID_PATH, handle: (req, res, _rest, search) => setUid(req, res, search) });

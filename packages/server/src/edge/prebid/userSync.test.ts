@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  adplaneUid, cookieSyncAnswer, type CookieSyncAsk, gdprApplies, MAX_WRITTEN_VALUE, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid, syncCookieValue, type SyncCookie,
+  adplaneUid, cookieSyncAnswer, type CookieSyncAsk, fromOwnPage, gdprApplies, MAX_WRITTEN_VALUE, optedCookie, optoutPage, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid,
+  syncCookieValue, type SyncCookie,
 } from './userSync.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12);
@@ -147,5 +148,29 @@ describe('GET /setuid', () => {
     expect(setuid(q('bidder=adplane&uid=x&gdpr=1&gdpr_consent=CO'), none, NOW)).toMatchObject({ ok: false, status: 451 });
     expect(setuid(q('bidder=adplane&uid=x&gdpr=0&gpp_sid=2'), none, NOW)).toMatchObject({ ok: false, status: 451 });
     expect(setuid(q('bidder=adplane&uid=x&us_privacy=1YYN'), none, NOW)).toMatchObject({ ok: false, status: 451 });
+  });
+});
+
+describe('the opt-out page', () => {
+  it('says what the cookie holds and offers the one change', () => {
+    const known = readSyncCookie(GO_COOKIE);
+    expect(optoutPage(known, NOW)).toContain('adplane keeps an id for this browser');
+    expect(optoutPage(known, NOW)).toContain('name="optout" value="1"><button type="submit">Opt out</button>');
+    expect(optoutPage(none, NOW)).toContain('adplane keeps no id for this browser.');
+    const out = optedCookie(true);
+    expect(optoutPage(out, NOW)).toContain('This browser is opted out');
+    expect(optoutPage(out, NOW)).toContain('name="optout" value="0"><button type="submit">Opt back in</button>');
+    // what an opted-out cookie says, Prebid Server reads
+    expect(JSON.parse(Buffer.from(syncCookieValue(out), 'base64url').toString())).toEqual({ tempUIDs: {}, optout: true });
+  });
+
+  it("lets only adplane's own page (or no browser) opt back in", () => {
+    expect(fromOwnPage({ 'sec-fetch-site': 'same-origin', host: 'ads.example.com' })).toBe(true);
+    expect(fromOwnPage({ 'sec-fetch-site': 'cross-site', origin: 'https://ads.example.com', host: 'ads.example.com' })).toBe(false);
+    expect(fromOwnPage({ 'sec-fetch-site': 'same-site' })).toBe(false);
+    expect(fromOwnPage({ origin: 'https://ads.example.com', host: 'ads.example.com' })).toBe(true);
+    expect(fromOwnPage({ origin: 'https://evil.example', host: 'ads.example.com' })).toBe(false);
+    expect(fromOwnPage({ origin: 'null', host: 'ads.example.com' })).toBe(false);
+    expect(fromOwnPage({ host: 'ads.example.com' })).toBe(true);
   });
 });

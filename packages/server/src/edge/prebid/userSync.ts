@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
  * - `POST /cookie_sync` (Prebid.js's `s2sConfig.syncEndpoint`): for a browser without an adplane
  *   id, the sync to run: a pixel on `/setuid?bidder=adplane&uid=<a new id>`;
  * - `GET /setuid?bidder=adplane&uid=<id>`: writes the id into the cookie (an empty uid removes it);
- * - `GET /getuids`: the ids the cookie holds.
+ * - `GET /getuids`: the ids the cookie holds;
+ * - `GET /optout`, `POST /optout`: a page where a person opts the browser out of adplane's id (or
+ *   back in): the cookie keeps no id and says `optout`, which every call above then honours.
  *
  * The cookie is Prebid Server's own: base64 (URL alphabet, padded) of
  * `{"tempUIDs":{"<bidder>":{"uid":"…","expires":"<RFC 3339>"}},"optout":true?}`, so a Prebid
@@ -300,4 +302,45 @@ export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number):
   if (uid) uids[ADPLANE_BIDDER] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
   else delete uids[ADPLANE_BIDDER];
   return { ok: true, cookie: { present: true, uids, optout: false }, image: f === 'i' };
+}
+
+/** The cookie of a browser that opted out (no ids, `optout`), or back in (no ids). */
+export const optedCookie = (optout: boolean): SyncCookie => ({ present: true, uids: Object.create(null) as Record<string, UidEntry>, optout });
+
+/**
+ * Whether a POST comes from adplane's own page (or from no browser at all): Fetch Metadata's
+ * `Sec-Fetch-Site`, else the `Origin` against the request's host. Opting back in must be the
+ * person's own act on that page, never a form another site submits for them.
+ */
+export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; host?: string | string[] }): boolean {
+  const site = headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
+  const origin = headers.origin;
+  if (typeof origin !== 'string') return true;
+  try {
+    return new URL(origin).host.toLowerCase() === String(headers.host ?? '').toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/** The opt-out page: what the cookie says now, and the one button that changes it. */
+export function optoutPage(cookie: SyncCookie, now: number): string {
+  const hasId = !cookie.optout && live(cookie.uids[ADPLANE_BIDDER], now);
+  const status = cookie.optout
+    ? 'This browser is opted out: adplane keeps no id for it, and issues none.'
+    : hasId
+      ? 'adplane keeps an id for this browser (in its uids cookie), to cap how often one ad is shown to it.'
+      : 'adplane keeps no id for this browser.';
+  const [value, label] = cookie.optout ? ['0', 'Opt back in'] : ['1', 'Opt out'];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>adplane: opt out of the browser id</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1f2329}main{max-width:36rem;margin:4rem auto;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px #0002}h1{font-size:1.4rem;margin:0 0 1rem}button{font:inherit;padding:.5rem 1.2rem;border:0;border-radius:6px;background:#1f5fd1;color:#fff;cursor:pointer}p.note{color:#5b6270;font-size:.9rem}</style>
+</head><body><main>
+<h1>adplane's browser id</h1>
+<p id="status">${status}</p>
+<form method="post" action="/optout"><input type="hidden" name="optout" value="${value}"><button type="submit">${label}</button></form>
+<p class="note">Opting out keeps a cookie that says so on this browser; clearing cookies clears the choice too. Ads are still shown, capped by address and browser instead.</p>
+</main></body></html>
+`;
 }
