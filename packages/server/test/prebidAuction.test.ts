@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidResponse } from '@adplane/shared';
 import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
 import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/prebid/prebidEntries.js';
+import AjvDraft04 from 'ajv-draft-04';
 
 /**
  * POST /openrtb2/auction as Prebid.js's prebidServerBidAdapter calls it (the request below is the
@@ -435,6 +436,23 @@ forEachStore((t) => {
       expect(limited.body).toMatch(/more than 30 cache writes from this address/);
       expect((await post('192.0.2.8')).statusCode).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_cache_writes_total\{result="rate_limited"\} 1\n/);
+    });
+
+    it("answers Prebid Server's bidder information: the bidder list, adplane's media types, its parameters' JSON Schema", async () => {
+      expect((await app.inject({ method: 'GET', url: '/info/bidders?enabledonly=true' })).json()).toEqual(['adplane']);
+      expect((await app.inject({ method: 'GET', url: '/info/bidders/adplane' })).json()).toEqual({ status: 'ACTIVE', usesHttps: true, capabilities: { app: { mediaTypes: ['banner', 'video'] }, site: { mediaTypes: ['banner', 'video'] } } });
+      const unknown = await app.inject({ method: 'GET', url: '/info/bidders/appnexus' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.body).toBe('Unknown bidder: appnexus\n');
+      const params = (await app.inject({ method: 'GET', url: '/bidders/params' })).json() as Record<string, object>;
+      expect(Object.keys(params)).toEqual(['adplane']);
+      // the schema says what the auction takes: a channel uid, and nothing without one
+      const validate = new AjvDraft04().compile(params.adplane!);
+      expect(validate({ channel: ids.display!.uid })).toBe(true);
+      expect(validate({})).toBe(false);
+      expect(validate({ channel: 7 })).toBe(false);
+      const refused = await post(pbjsRequest([{ ...bannerImp(ids.display!.uid), ext: { prebid: { bidder: { adplane: { channel: 7 } } } } }]));
+      expect(refused.statusCode).toBe(400);
     });
 
     it('answers the same from the raw server, cross-origin', async () => {

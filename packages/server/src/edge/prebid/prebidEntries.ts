@@ -10,6 +10,7 @@ import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
+import { registerBidderInfo } from './bidderInfo.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
@@ -33,7 +34,8 @@ import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, readCookieSyncA
  * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded;
  * - POST /cookie_sync, GET /setuid, GET /getuids: Prebid Server's user sync for the bidder adplane
  *   (userSync.ts), the browser's adplane id in the `uids` cookie; GET and POST /optout, the page
- *   where a person opts the browser out of it.
+ *   where a person opts the browser out of it;
+ * - GET /info/bidders, /info/bidders/adplane, /bidders/params: Prebid Server's bidder information (bidderInfo.ts).
  */
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
 function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
@@ -286,6 +288,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
   edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
+  registerBidderInfo(edge);
   edge.addEntry({
     method: 'GET',
     path: PREBID_STATUS_PATH,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BIDDER_CODE } from './auctionRequest.js';
 
 /**
  * Prebid Server's user sync (docs/prebid.md, "User sync"), for the one bidder adplane is: the
@@ -25,7 +26,8 @@ import { randomBytes } from 'node:crypto';
  * of sale (`1-Y-`) gets no id either.
  */
 export const UIDS_COOKIE = 'uids';
-export const ADPLANE_BIDDER = 'adplane';
+/** The one bidder adplane syncs: itself. */
+export const ADPLANE_BIDDER = BIDDER_CODE;
 /** How long an id is kept (Prebid Server's default host cookie life). */
 export const UID_TTL_DAYS = 90;
 const DAY_MS = 86_400_000;

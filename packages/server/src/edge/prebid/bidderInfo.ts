@@ -1,0 +1,53 @@
+import { type Edge } from '../edgePlugin.js';
+import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
+import { corsHeaders } from '../cors.js';
+import { BIDDER_CODE } from './auctionRequest.js';
+
+/**
+ * Prebid Server's information endpoints, for the one bidder adplane is (docs/prebid.md, "Bad
+ * requests and health"), as tools that list a Prebid Server's bidders read them:
+ * - GET /info/bidders: the bidder codes (`["adplane"]`), whatever `enabledonly` or `baseadaptersonly` say;
+ * - GET /info/bidders/<code>: what the bidder takes (its status and media types on sites and apps); 404 for another code;
+ * - GET /bidders/params: each bidder's parameters as the JSON Schema (draft-04) Prebid Server publishes.
+ */
+export const BIDDER_INFO = {
+  status: 'ACTIVE',
+  usesHttps: true,
+  capabilities: {
+    app: { mediaTypes: ['banner', 'video'] },
+    site: { mediaTypes: ['banner', 'video'] },
+  },
+} as const;
+
+/** adplane's parameters: the channel whose demand bids (auctionRequest.ts reads it). */
+export const BIDDER_PARAMS_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-04/schema#',
+  title: 'adplane Adapter Params',
+  description: 'A schema which validates params accepted by the adplane adapter',
+  type: 'object',
+  properties: {
+    channel: { type: 'string', minLength: 1, description: 'The uid of the adplane channel whose demand bids (its Prebid.js set-up names it)' },
+  },
+  required: ['channel'],
+} as const;
+
+function json(req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
+  res.end(body);
+}
+
+export function registerBidderInfo(edge: Edge): void {
+  edge.addEntry({ method: 'GET', path: '/info/bidders', handle: (req, res) => json(req, res, 200, [BIDDER_CODE]) });
+  edge.addEntry({
+    method: 'GET',
+    path: '/info/bidders/',
+    handle: (req, res, rest) => {
+      if (rest.toLowerCase() === BIDDER_CODE) return json(req, res, 200, BIDDER_INFO);
+      const text = `Unknown bidder: ${rest.slice(0, 64)}\n`;
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...corsHeaders(req) });
+      res.end(text);
+    },
+  });
+  edge.addEntry({ method: 'GET', path: '/bidders/params', handle: (req, res) => json(req, res, 200, { [BIDDER_CODE]: BIDDER_PARAMS_SCHEMA }) });
+}
