@@ -281,6 +281,7 @@ test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag
   const config = list.drawer.getByTestId('channel-prebid-config');
   await expect(config).toContainText(`endpoint: '${base}/openrtb2/auction'`);
   await expect(config).toContainText(`syncEndpoint: '${base}/cookie_sync'`);
+  await expect(list.drawer.getByTestId('channel-prebid-optout')).toContainText(`${base}/optout`);
   await expect(config).toContainText(`bids: [{ bidder: 'adplane', params: { channel: '${channels.video}' } }]`);
   await expect(config).toContainText("context: 'instream'");
   await expect(list.drawer.getByTestId('channel-tag')).toContainText(`${base}/vast/${channels.video}`);

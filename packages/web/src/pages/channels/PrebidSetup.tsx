@@ -1,3 +1,4 @@
+import { edgeUrl, PREBID_OPTOUT_PATH } from '@adplane/shared';
 import { Alert, ConfigProvider, Divider, Form, Typography } from 'antd';
 import { useUser } from '../../auth/authContext.js';
 import { TagPreview } from '../../components/TagPreview.js';
@@ -28,6 +29,12 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
       <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
         Header bidding through adplane as a Prebid Server: paste into the page after Prebid.js (built with the prebidServerBidAdapter module). The bidder is <Typography.Text code>adplane</Typography.Text>, its only parameter
         the channel.
+      </Typography.Paragraph>
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }} data-testid="channel-prebid-optout">
+        Its cookie sync gives each browser an adplane id, so frequency caps count the same viewer from page to page (never where the GDPR applies). Link the opt-out page from the site&apos;s privacy policy:{' '}
+        <Typography.Text code copyable>
+          {edgeUrl(user.config.host, PREBID_OPTOUT_PATH)}
+        </Typography.Text>
       </Typography.Paragraph>
       <div data-testid="channel-prebid">
         <TagPreview

@@ -50,7 +50,7 @@ export function prebidConfig(channel: PrebidChannel, host: string): string | nul
     `      adapter: 'prebidServer',`,
     `      enabled: true,`,
     `      endpoint: '${endpoint}',`,
-    `      syncEndpoint: '${edgeUrl(host, PREBID_COOKIE_SYNC_PATH)}', // user sync: frequency caps per browser`,
+    `      syncEndpoint: '${edgeUrl(host, PREBID_COOKIE_SYNC_PATH)}', // user sync`,
     `      timeout: ${timeout},`,
     `      extPrebid: {`,
     `        targeting: { pricegranularity: 'medium' },`,
