@@ -440,6 +440,8 @@ forEachStore((t) => {
 
     it("answers Prebid Server's bidder information: the bidder list, adplane's media types, its parameters' JSON Schema", async () => {
       expect((await app.inject({ method: 'GET', url: '/info/bidders?enabledonly=true' })).json()).toEqual(['adplane']);
+      expect((await app.inject({ method: 'GET', url: '/info/bidders?baseadaptersonly=maybe' })).statusCode).toBe(400);
+      expect((await app.inject({ method: 'GET', url: '/info/bidders/all' })).json()).toEqual({ adplane: expect.objectContaining({ status: 'ACTIVE' }) });
       expect((await app.inject({ method: 'GET', url: '/info/bidders/adplane' })).json()).toEqual({ status: 'ACTIVE', usesHttps: true, capabilities: { app: { mediaTypes: ['banner', 'video'] }, site: { mediaTypes: ['banner', 'video'] } } });
       const unknown = await app.inject({ method: 'GET', url: '/info/bidders/appnexus' });
       expect(unknown.statusCode).toBe(404);
@@ -451,6 +453,8 @@ forEachStore((t) => {
       expect(validate({ channel: ids.display!.uid })).toBe(true);
       expect(validate({})).toBe(false);
       expect(validate({ channel: 7 })).toBe(false);
+      expect(validate({ channel: '   ' })).toBe(false);
+      expect(validate({ channel: 'x'.repeat(65) })).toBe(false);
       const refused = await post(pbjsRequest([{ ...bannerImp(ids.display!.uid), ext: { prebid: { bidder: { adplane: { channel: 7 } } } } }]));
       expect(refused.statusCode).toBe(400);
     });
@@ -574,6 +578,9 @@ forEachStore((t) => {
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['set-cookie']).toBeUndefined();
       expect(page.body).toContain('adplane keeps no id for this browser.');
       const form = (optout: string, headers: Record<string, string> = {}) =>
         app.inject({ method: 'POST', url: '/optout', payload: `optout=${optout}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
@@ -581,13 +588,19 @@ forEachStore((t) => {
       expect(out.statusCode).toBe(303);
       expect(out.headers.location).toBe('/optout');
       const cookie = uidsOf(out.headers['set-cookie']);
-      expect((await app.inject({ method: 'GET', url: '/optout', headers: { cookie } })).body).toContain('This browser is opted out');
+      expect(String(out.headers['set-cookie'])).toContain('; Max-Age=34560000;');
+      // each visit to the page renews the opt-out
+      const again = await app.inject({ method: 'GET', url: '/optout', headers: { cookie } });
+      expect(again.body).toContain('This browser is opted out');
+      expect(uidsOf(again.headers['set-cookie'])).toBe(cookie);
       expect((await cookieSync(syncBody(), { cookie })).statusCode).toBe(401);
       expect((await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=again', headers: { cookie } })).statusCode).toBe(401);
-      // another site may not opt the browser back in for it
+      // another site may not opt the browser back in for it, nor out
       const forced = await form('0', { cookie, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
       expect(forced.statusCode).toBe(403);
       expect(forced.headers['set-cookie']).toBeUndefined();
+      expect((await form('1', { origin: 'https://evil.example' })).statusCode).toBe(403);
+      expect((await form(`1&pad=${'x'.repeat(5000)}`, { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(413);
       const back = await form('0', { cookie, 'sec-fetch-site': 'same-origin' });
       expect(back.statusCode).toBe(303);
       expect((await cookieSync(syncBody(), { cookie: uidsOf(back.headers['set-cookie']) })).json()).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });

@@ -73,27 +73,27 @@ export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody 
   });
 }
 
-/** A small body as text (a form's), or null when it is larger than `limit` bytes or does not arrive whole. */
-export function readSmallText(req: EdgeRequest, limit: number): Promise<string | null> {
+/** A small body as text (a form's); 'too_large' past `limit` bytes, null when it does not arrive whole. */
+export function readSmallText(req: EdgeRequest, limit: number): Promise<string | 'too_large' | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (text: string | null) => {
+    const finish = (text: string | 'too_large' | null) => {
       if (done) return;
       done = true;
       resolve(text);
     };
     if (Number(req.headers['content-length']) > limit) {
       req.resume();
-      return finish(null);
+      return finish('too_large');
     }
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
       if (size > limit) {
         req.resume();
-        return finish(null);
+        return finish('too_large');
       }
       chunks.push(chunk);
     });

@@ -6,8 +6,9 @@ import { BIDDER_CODE } from './auctionRequest.js';
 /**
  * Prebid Server's information endpoints, for the one bidder adplane is (docs/prebid.md, "Bad
  * requests and health"), as tools that list a Prebid Server's bidders read them:
- * - GET /info/bidders: the bidder codes (`["adplane"]`), whatever `enabledonly` or `baseadaptersonly` say;
- * - GET /info/bidders/<code>: what the bidder takes (its status and media types on sites and apps); 404 for another code;
+ * - GET /info/bidders: the bidder codes (`["adplane"]`); `enabledonly` and `baseadaptersonly` must be true or false;
+ * - GET /info/bidders/<code>: what the bidder takes (its status and media types on sites and apps),
+ *   `all` every bidder's by code; 404 for another code;
  * - GET /bidders/params: each bidder's parameters as the JSON Schema (draft-04) Prebid Server publishes.
  */
 export const BIDDER_INFO = {
@@ -26,7 +27,8 @@ export const BIDDER_PARAMS_SCHEMA = {
   description: 'A schema which validates params accepted by the adplane adapter',
   type: 'object',
   properties: {
-    channel: { type: 'string', minLength: 1, description: 'The uid of the adplane channel whose demand bids (its Prebid.js set-up names it)' },
+    // what the auction takes (auctionRequest.ts uidAt): a non-blank string of at most 64 characters
+    channel: { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: 'The uid of the adplane channel whose demand bids (its Prebid.js set-up names it)' },
   },
   required: ['channel'],
 } as const;
@@ -37,16 +39,33 @@ function json(req: EdgeRequest, res: EdgeResponse, status: number, value: unknow
   res.end(body);
 }
 
+function text(req: EdgeRequest, res: EdgeResponse, status: number, message: string): void {
+  const body = `${message}\n`;
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
+  res.end(body);
+}
+
 export function registerBidderInfo(edge: Edge): void {
-  edge.addEntry({ method: 'GET', path: '/info/bidders', handle: (req, res) => json(req, res, 200, [BIDDER_CODE]) });
+  edge.addEntry({
+    method: 'GET',
+    path: '/info/bidders',
+    handle: (req, res, _rest, search) => {
+      // as Prebid Server: the filters are booleans (adplane is enabled and a base adapter either way)
+      for (const name of ['enabledonly', 'baseadaptersonly']) {
+        const v = search.get(name);
+        if (v !== null && !/^(true|false)$/i.test(v)) return text(req, res, 400, `Invalid value for '${name}' query param, must be of boolean type`);
+      }
+      json(req, res, 200, [BIDDER_CODE]);
+    },
+  });
   edge.addEntry({
     method: 'GET',
     path: '/info/bidders/',
     handle: (req, res, rest) => {
-      if (rest.toLowerCase() === BIDDER_CODE) return json(req, res, 200, BIDDER_INFO);
-      const text = `Unknown bidder: ${rest.slice(0, 64)}\n`;
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...corsHeaders(req) });
-      res.end(text);
+      const code = rest.toLowerCase();
+      if (code === BIDDER_CODE) return json(req, res, 200, BIDDER_INFO);
+      if (code === 'all') return json(req, res, 200, { [BIDDER_CODE]: BIDDER_INFO });
+      text(req, res, 404, `Unknown bidder: ${rest.slice(0, 64)}`);
     },
   });
   edge.addEntry({ method: 'GET', path: '/bidders/params', handle: (req, res) => json(req, res, 200, { [BIDDER_CODE]: BIDDER_PARAMS_SCHEMA }) });

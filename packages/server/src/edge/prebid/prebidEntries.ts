@@ -252,11 +252,20 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   }
 
   /** The opt-out page: a page of adplane's own, which runs nothing and posts only to itself. */
-  const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'", 'x-content-type-options': 'nosniff' };
+  const PAGE_HEADERS = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+  };
 
+  /** The page; an opted-out browser's cookie is written again, so that the choice lasts 400 days from the last visit. */
   function optoutShown(req: EdgeRequest, res: EdgeResponse): void {
-    const body = optoutPage(readSyncCookie(req.headers.cookie), Date.now());
-    res.writeHead(200, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(body) });
+    const now = Date.now();
+    const cookie = readSyncCookie(req.headers.cookie);
+    const body = optoutPage(cookie, now);
+    res.writeHead(200, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(body), ...(cookie.optout ? { 'set-cookie': setCookieHeader(optedCookie(true), now) } : {}) });
     res.end(body);
   }
 
@@ -266,9 +275,11 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       res.end(`${message}\n`);
     };
     const text = await readSmallText(req, 4096);
+    if (text === 'too_large') return plain(413, 'the form is larger than 4 KB');
     const choice = text === null ? null : new URLSearchParams(text).get('optout');
     if (choice !== '1' && choice !== '0') return plain(400, 'optout must be 1 (opt out) or 0 (opt back in), as the form of GET /optout sends it');
-    if (choice === '0' && !fromOwnPage(req.headers)) return plain(403, "opting back in is only possible from adplane's own opt-out page (GET /optout)");
+    // either way the person's own act on the page: no other site opts them in, or wipes the ids a Prebid Server sharing the host keeps
+    if (!fromOwnPage(req.headers, deps.origin)) return plain(403, "the choice is taken only from adplane's own opt-out page (GET /optout)");
     syncs.inc({ call: 'optout', result: choice === '1' ? 'opted_out' : 'opted_in' });
     res.writeHead(303, { location: PREBID_OPTOUT_PATH, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(optedCookie(choice === '1'), Date.now()) });
     res.end();

@@ -164,13 +164,24 @@ describe('the opt-out page', () => {
     expect(JSON.parse(Buffer.from(syncCookieValue(out), 'base64url').toString())).toEqual({ tempUIDs: {}, optout: true });
   });
 
-  it("lets only adplane's own page (or no browser) opt back in", () => {
-    expect(fromOwnPage({ 'sec-fetch-site': 'same-origin', host: 'ads.example.com' })).toBe(true);
-    expect(fromOwnPage({ 'sec-fetch-site': 'cross-site', origin: 'https://ads.example.com', host: 'ads.example.com' })).toBe(false);
-    expect(fromOwnPage({ 'sec-fetch-site': 'same-site' })).toBe(false);
-    expect(fromOwnPage({ origin: 'https://ads.example.com', host: 'ads.example.com' })).toBe(true);
-    expect(fromOwnPage({ origin: 'https://evil.example', host: 'ads.example.com' })).toBe(false);
-    expect(fromOwnPage({ origin: 'null', host: 'ads.example.com' })).toBe(false);
-    expect(fromOwnPage({ host: 'ads.example.com' })).toBe(true);
+  it("takes the choice only from adplane's own page (or from no browser)", () => {
+    const own = 'https://ads.example.com';
+    expect(fromOwnPage({ 'sec-fetch-site': 'same-origin', host: 'ads.example.com' }, own)).toBe(true);
+    expect(fromOwnPage({ 'sec-fetch-site': 'none' }, own)).toBe(true);
+    expect(fromOwnPage({ 'sec-fetch-site': 'cross-site', origin: own, host: 'ads.example.com' }, own)).toBe(false);
+    expect(fromOwnPage({ 'sec-fetch-site': 'same-site' }, own)).toBe(false);
+    // without Fetch Metadata (older browsers): the Origin, against the public origin or the request's host
+    expect(fromOwnPage({ origin: own, host: 'ads.example.com' }, own)).toBe(true);
+    expect(fromOwnPage({ origin: own, host: 'edge-7.internal:8080' }, own)).toBe(true);
+    expect(fromOwnPage({ origin: own, host: 'ads.example.com:443' }, 'http://127.0.0.1:8080')).toBe(true);
+    expect(fromOwnPage({ origin: 'https://evil.example', host: 'ads.example.com' }, own)).toBe(false);
+    expect(fromOwnPage({ origin: 'https://ads.example.com.evil.example', host: 'ads.example.com' }, own)).toBe(false);
+    expect(fromOwnPage({ origin: 'null', host: 'ads.example.com' }, own)).toBe(false);
+    expect(fromOwnPage({ host: 'ads.example.com' }, own)).toBe(true);
+  });
+
+  it('keeps an opt-out 400 days (the longest a browser keeps a cookie), an id 90', () => {
+    expect(setCookieHeader(optedCookie(true), NOW)).toContain('; Max-Age=34560000;');
+    expect(setCookieHeader(readSyncCookie(GO_COOKIE), NOW)).toContain('; Max-Age=7776000;');
   });
 });

@@ -30,6 +30,8 @@ export const UIDS_COOKIE = 'uids';
 export const ADPLANE_BIDDER = BIDDER_CODE;
 /** How long an id is kept (Prebid Server's default host cookie life). */
 export const UID_TTL_DAYS = 90;
+/** How long an opt-out is kept: the longest a browser keeps a cookie (Chrome caps Max-Age at 400 days); the opt-out page renews it. */
+export const OPTOUT_TTL_DAYS = 400;
 const DAY_MS = 86_400_000;
 /** The longest id /setuid stores. */
 export const MAX_UID_LENGTH = 128;
@@ -115,7 +117,7 @@ export function syncCookieValue(cookie: SyncCookie): string {
  * MAX_WRITTEN_VALUE, other bidders' ids go first, the soonest-expiring first, until it fits.
  */
 export function setCookieHeader(cookie: SyncCookie, now: number): string {
-  const maxAge = UID_TTL_DAYS * 86_400;
+  const maxAge = (cookie.optout ? OPTOUT_TTL_DAYS : UID_TTL_DAYS) * 86_400;
   return `${UIDS_COOKIE}=${syncCookieValue(fitted(cookie))}; Path=/; Max-Age=${maxAge}; Expires=${new Date(now + maxAge * 1000).toUTCString()}; SameSite=None; Secure`;
 }
 
@@ -311,16 +313,20 @@ export const optedCookie = (optout: boolean): SyncCookie => ({ present: true, ui
 
 /**
  * Whether a POST comes from adplane's own page (or from no browser at all): Fetch Metadata's
- * `Sec-Fetch-Site`, else the `Origin` against the request's host. Opting back in must be the
- * person's own act on that page, never a form another site submits for them.
+ * `Sec-Fetch-Site`, else the `Origin`: adplane's public origin (`publicOrigin`), or the request's
+ * own host (a port the scheme implies is the same host). The choice must be the person's own act on
+ * that page, never a form another site submits for them.
  */
-export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; host?: string | string[] }): boolean {
+export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; host?: string | string[] }, publicOrigin: string): boolean {
   const site = headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin' || site === 'none';
   const origin = headers.origin;
   if (typeof origin !== 'string') return true;
   try {
-    return new URL(origin).host.toLowerCase() === String(headers.host ?? '').toLowerCase();
+    const url = new URL(origin);
+    if (url.origin === new URL(publicOrigin).origin) return true;
+    const host = String(headers.host ?? '').toLowerCase().replace(url.protocol === 'https:' ? /:443$/ : /:80$/, '');
+    return url.host.toLowerCase() === host;
   } catch {
     return false;
   }
@@ -342,7 +348,7 @@ export function optoutPage(cookie: SyncCookie, now: number): string {
 <h1>adplane's browser id</h1>
 <p id="status">${status}</p>
 <form method="post" action="/optout"><input type="hidden" name="optout" value="${value}"><button type="submit">${label}</button></form>
-<p class="note">Opting out keeps a cookie that says so on this browser; clearing cookies clears the choice too. Ads are still shown, capped by address and browser instead.</p>
+<p class="note">Opting out keeps a cookie that says so on this browser alone, for 400 days from the last visit to this page; clearing cookies clears the choice too. Ads are still shown, capped by network address and browser type instead.</p>
 </main></body></html>
 `;
 }

@@ -31,7 +31,8 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
         the channel.
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }} data-testid="channel-prebid-optout">
-        Its cookie sync gives each browser an adplane id, so frequency caps count the same viewer from page to page (never where the GDPR applies). Link the opt-out page from the site&apos;s privacy policy:{' '}
+        With <Typography.Text code>syncEndpoint</Typography.Text>, Prebid.js gives each browser an adplane id (a cookie on adplane&apos;s host, where the browser keeps third-party cookies), so frequency caps count the same
+        viewer across pages and sites. No id where the GDPR applies, the viewer opted out of sale, or the browser opted out. Link the opt-out page (per browser, kept 400 days) from the site&apos;s privacy policy:{' '}
         <Typography.Text code copyable>
           {edgeUrl(user.config.host, PREBID_OPTOUT_PATH)}
         </Typography.Text>
