@@ -197,7 +197,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ responses }));
   }
 
-  const syncs = app.metrics.counter('adplane_prebid_user_syncs_total', 'Prebid Server user sync calls (cookie_sync, setuid), by call and result', ['call', 'result']);
+  const syncs = app.metrics.counter('adplane_prebid_user_syncs_total', 'Prebid Server user sync calls (cookie_sync, setuid, optout), by call and result', ['call', 'result']);
 
   async function cookieSync(req: EdgeRequest, res: EdgeResponse): Promise<void> {
     // Prebid.js always posts a JSON body; a call without one asks with the defaults
