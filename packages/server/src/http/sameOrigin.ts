@@ -35,13 +35,21 @@ function hostOf(value: string): string | null {
 
 /** Whether the browser headers of a request say it comes from this origin (or from no page at all). */
 export function isSameOrigin(request: Pick<FastifyRequest, 'headers' | 'host' | 'protocol'>, publicHost: string): boolean {
-  // Through URL so that a default port (:80, :443) is dropped the same way on both sides.
-  const own = new Set([hostOf(`${request.protocol}://${request.host}`), hostOf(publicHost)].filter((h): h is string => h !== null));
-  const fetchSite = request.headers['sec-fetch-site'];
+  return sameOriginHeaders(request.headers, [`${request.protocol}://${request.host}`, publicHost]);
+}
+
+/**
+ * The check itself, on the headers alone: Fetch Metadata's `Sec-Fetch-Site`, else an `Origin`, else
+ * a `Referer`, whose host must be one of `ownOrigins`' (URLs: through URL, a default port, :80 or
+ * :443, is dropped the same way on both sides); a request with none of them is from no page.
+ */
+export function sameOriginHeaders(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; referer?: string | string[] }, ownOrigins: readonly string[]): boolean {
+  const own = new Set(ownOrigins.map(hostOf).filter((h): h is string => h !== null));
+  const fetchSite = headers['sec-fetch-site'];
   if (typeof fetchSite === 'string') return fetchSite === 'same-origin' || fetchSite === 'none';
-  const origin = request.headers.origin;
+  const origin = headers.origin;
   if (typeof origin === 'string') return origin !== 'null' && own.has(hostOf(origin) ?? '');
-  const referer = request.headers.referer;
+  const referer = headers.referer;
   if (typeof referer === 'string') return own.has(hostOf(referer) ?? '');
   return true;
 }

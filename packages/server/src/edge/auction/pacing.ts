@@ -2,7 +2,7 @@ import { type Limit } from '@adplane/shared';
 import { DeliveryEngine } from '../../delivery/deliveryEngine.js';
 import { MemoryCounterStore, MemoryShared } from '../../delivery/sharedCounters.js';
 import { viewerKey } from '../../delivery/frequency.js';
-import { gdprApplies, sectionIds } from '../prebid/userSync.js';
+import { gdprApplies, gppSectionIds } from '../request/privacy.js';
 import { type Admission, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
@@ -37,7 +37,7 @@ export class Pacing {
   viewerOf(ctx: RequestContext): string {
     let viewer = this.viewers.get(ctx);
     if (viewer === undefined) {
-      const userId = ctx.userId && !gdprApplies(ctx.query.gdpr, sectionIds(ctx.query.gppSid)) ? ctx.userId : '';
+      const userId = ctx.userId && !gdprApplies(ctx.query.gdpr, gppSectionIds(ctx.query.gppSid)) ? ctx.userId : '';
       viewer = viewerKey(ctx.query.deviceId || ctx.ortb?.request.device?.ifa, ctx.ip, ctx.ua, userId);
       this.viewers.set(ctx, viewer);
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gppSectionIds } from '../request/privacy.js';
 import {
   type App, type Banner, type BidRequest, countryAlpha3, type Deal, type Device, type Imp, type Regs, type Site, type SupplyChainNode, type User, type Video, VIDEO_PROTOCOLS,
 } from '@adplane/shared';
@@ -232,7 +233,7 @@ function regsOf(ctx: RequestContext): Regs | undefined {
   const q = ctx.query;
   // queryOfBidRequest already read an inbound request's regs (2.5 ext spellings included) into q
   const inbound = ctx.ortb?.request.regs;
-  const sid = q.gppSid.split(',').filter((s) => s.trim() !== '').map(Number).filter((n) => Number.isInteger(n) && n >= 0);
+  const sid = gppSectionIds(q.gppSid);
   const regs: Regs = compact({
     coppa: q.coppa === 1 ? 1 : inbound?.coppa === 0 ? 0 : undefined,
     gdpr: q.gdpr ?? undefined,

@@ -22,83 +22,55 @@ function parsed(buf: Buffer, empty: unknown): BodyResult {
 }
 
 /**
- * `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). `empty`:
- * the value of a body of no bytes (absent: an empty body is not JSON).
+ * The raw bytes of a body, up to `limit`: 'too_large' past it (a declared Content-Length past it is
+ * refused before a byte is read; the rest of the body is read and dropped), 'aborted' when the
+ * connection drops first. Never throws.
  */
-export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false, empty?: unknown): Promise<BodyResult> {
+export function readBodyBytes(req: EdgeRequest, limit: number): Promise<Buffer | 'too_large' | 'aborted'> {
   return new Promise((resolve) => {
-    const encoding = req.headers['content-encoding'];
-    const gzipped = gzipBody || isGzip(encoding);
-    if (encoding && encoding !== 'identity' && !gzipped) {
-      req.resume();
-      resolve({ ok: false, reason: 'unsupported_encoding' });
-      return;
-    }
-    const declared = Number(req.headers['content-length']);
-    if (declared > limit) {
-      req.resume();
-      resolve({ ok: false, reason: 'body_too_large' });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
     let done = false;
-    const finish = (r: BodyResult) => {
+    const finish = (r: Buffer | 'too_large' | 'aborted') => {
       if (done) return;
       done = true;
       resolve(r);
-    };
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        finish({ ok: false, reason: 'body_too_large' });
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (done) return;
-      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      if (!gzipped) return finish(parsed(buf, empty));
-      void gunzipCapped(buf, limit).then((inflated) => {
-        if (inflated === 'too_large') finish({ ok: false, reason: 'body_too_large' });
-        else if (inflated === 'corrupt') finish({ ok: false, reason: 'invalid_gzip' });
-        else finish(parsed(inflated, empty));
-      });
-    });
-    req.on('error', () => finish({ ok: false, reason: 'body_aborted' }));
-    req.on('aborted', () => finish({ ok: false, reason: 'body_aborted' }));
-  });
-}
-
-/** A small body as text (a form's); 'too_large' past `limit` bytes, null when it does not arrive whole. */
-export function readSmallText(req: EdgeRequest, limit: number): Promise<string | 'too_large' | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (text: string | 'too_large' | null) => {
-      if (done) return;
-      done = true;
-      resolve(text);
     };
     if (Number(req.headers['content-length']) > limit) {
       req.resume();
       return finish('too_large');
     }
+    const chunks: Buffer[] = [];
+    let size = 0;
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
       if (size > limit) {
+        finish('too_large');
         req.resume();
-        return finish('too_large');
+        return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => finish(Buffer.concat(chunks, size).toString('utf8')));
-    req.on('error', () => finish(null));
-    req.on('aborted', () => finish(null));
+    req.on('end', () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', () => finish('aborted'));
+    req.on('aborted', () => finish('aborted'));
+  });
+}
+
+/**
+ * `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). `empty`:
+ * the value of a body of no bytes (absent: an empty body is not JSON).
+ */
+export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false, empty?: unknown): Promise<BodyResult> {
+  const encoding = req.headers['content-encoding'];
+  const gzipped = gzipBody || isGzip(encoding);
+  if (encoding && encoding !== 'identity' && !gzipped) {
+    req.resume();
+    return Promise.resolve({ ok: false, reason: 'unsupported_encoding' });
+  }
+  return readBodyBytes(req, limit).then((buf): BodyResult | Promise<BodyResult> => {
+    if (buf === 'too_large') return { ok: false, reason: 'body_too_large' };
+    if (buf === 'aborted') return { ok: false, reason: 'body_aborted' };
+    if (!gzipped) return parsed(buf, empty);
+    return gunzipCapped(buf, limit).then((inflated) => (inflated === 'too_large' ? { ok: false, reason: 'body_too_large' } : inflated === 'corrupt' ? { ok: false, reason: 'invalid_gzip' } : parsed(inflated, empty)));
   });
 }

@@ -1,6 +1,6 @@
 import { type Edge } from '../edgePlugin.js';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
-import { corsHeaders } from '../cors.js';
+import { send } from './answer.js';
 import { BIDDER_CODE } from './auctionRequest.js';
 
 /**
@@ -33,17 +33,8 @@ export const BIDDER_PARAMS_SCHEMA = {
   required: ['channel'],
 } as const;
 
-function json(req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
-  res.end(body);
-}
-
-function text(req: EdgeRequest, res: EdgeResponse, status: number, message: string): void {
-  const body = `${message}\n`;
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), ...corsHeaders(req) });
-  res.end(body);
-}
+const json = (req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void => send(req, res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+const text = (req: EdgeRequest, res: EdgeResponse, status: number, message: string): void => send(req, res, status, 'text/plain; charset=utf-8', `${message}\n`);
 
 export function registerBidderInfo(edge: Edge): void {
   edge.addEntry({

@@ -4,13 +4,13 @@ import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
-import { sendMaybeGzipped } from '../openrtb/compression.js';
-import { MAX_BODY_BYTES, readJsonBody, readSmallText } from '../openrtb/requestBody.js';
+import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
 import { registerBidderInfo } from './bidderInfo.js';
+import { send } from './answer.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
@@ -37,11 +37,6 @@ import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, readCookieSyncA
  *   where a person opts the browser out of it;
  * - GET /info/bidders, /info/bidders/adplane, /bidders/params: Prebid Server's bidder information (bidderInfo.ts).
  */
-/** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
-function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  sendMaybeGzipped(req, res, status, { 'content-type': type, 'cache-control': 'no-store', ...corsHeaders(req), ...extra }, body);
-}
 
 /**
  * A cached document is data for a player or a creative to fetch, never a page: anyone may store one
@@ -274,9 +269,9 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(message) + 1 });
       res.end(`${message}\n`);
     };
-    const text = await readSmallText(req, 4096);
-    if (text === 'too_large') return plain(413, 'the form is larger than 4 KB');
-    const choice = text === null ? null : new URLSearchParams(text).get('optout');
+    const form = await readBodyBytes(req, 4096);
+    if (form === 'too_large') return plain(413, 'the form is larger than 4 KB');
+    const choice = form === 'aborted' ? null : new URLSearchParams(form.toString('utf8')).get('optout');
     if (choice !== '1' && choice !== '0') return plain(400, 'optout must be 1 (opt out) or 0 (opt back in), as the form of GET /optout sends it');
     // either way the person's own act on the page: no other site opts them in, or wipes the ids a Prebid Server sharing the host keeps
     if (!fromOwnPage(req.headers, deps.origin)) return plain(403, "the choice is taken only from adplane's own opt-out page (GET /optout)");

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { BIDDER_CODE } from './auctionRequest.js';
+import { gdprApplies, gppSectionIds as sectionIds } from '../request/privacy.js';
+import { sameOriginHeaders } from '../../http/sameOrigin.js';
+
+export { gdprApplies, sectionIds };
 
 /**
  * Prebid Server's user sync (docs/prebid.md, "User sync"), for the one bidder adplane is: the
@@ -154,12 +158,6 @@ export interface SyncPrivacy {
   gppSid: readonly number[];
 }
 
-/**
- * Whether the GDPR applies to a request: `gdpr=1`, or GPP section 2 (the EU's TCF) among the
- * sections that apply (Prebid Server lets a GPP section list decide, whatever `gdpr` says).
- */
-export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
-
 /** Why no id may be issued or stored for this browser, or null when one may. */
 export function syncRefusal(privacy: SyncPrivacy, cookie: SyncCookie): 'optout' | 'gdpr' | 'us_privacy' | null {
   if (cookie.optout) return 'optout';
@@ -236,16 +234,6 @@ function imageFilter(settings: unknown): boolean | string {
   return filter === 'exclude' ? !named : named;
 }
 
-/** GPP section ids from their comma-separated list ('2,6'); what is not a number is left out. */
-export function sectionIds(list: string): number[] {
-  const ids: number[] = [];
-  for (const part of list.split(',')) {
-    const n = Number(part.trim());
-    if (part.trim() && Number.isInteger(n) && n >= 0) ids.push(n);
-  }
-  return ids;
-}
-
 export interface BidderStatus {
   bidder: string;
   no_cookie: true;
@@ -312,24 +300,14 @@ export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number):
 export const optedCookie = (optout: boolean): SyncCookie => ({ present: true, uids: Object.create(null) as Record<string, UidEntry>, optout });
 
 /**
- * Whether a POST comes from adplane's own page (or from no browser at all): Fetch Metadata's
- * `Sec-Fetch-Site`, else the `Origin`: adplane's public origin (`publicOrigin`), or the request's
- * own host (a port the scheme implies is the same host). The choice must be the person's own act on
- * that page, never a form another site submits for them.
+ * Whether a POST comes from adplane's own page (or from no browser at all): the control plane's
+ * same-origin check (http/sameOrigin.ts) with adplane's public origin and the request's own host,
+ * under either scheme (the edge does not know which one a proxy in front of it was reached by). The
+ * choice must be the person's own act on that page, never a form another site submits for them.
  */
-export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; host?: string | string[] }, publicOrigin: string): boolean {
-  const site = headers['sec-fetch-site'];
-  if (typeof site === 'string') return site === 'same-origin' || site === 'none';
-  const origin = headers.origin;
-  if (typeof origin !== 'string') return true;
-  try {
-    const url = new URL(origin);
-    if (url.origin === new URL(publicOrigin).origin) return true;
-    const host = String(headers.host ?? '').toLowerCase().replace(url.protocol === 'https:' ? /:443$/ : /:80$/, '');
-    return url.host.toLowerCase() === host;
-  } catch {
-    return false;
-  }
+export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; referer?: string | string[]; host?: string | string[] }, publicOrigin: string): boolean {
+  const host = typeof headers.host === 'string' ? headers.host : '';
+  return sameOriginHeaders(headers, [publicOrigin, ...(host ? [`http://${host}`, `https://${host}`] : [])]);
 }
 
 /** The opt-out page: what the cookie says now, and the one button that changes it. */

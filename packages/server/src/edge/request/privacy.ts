@@ -1,0 +1,20 @@
+/**
+ * The privacy signals of a request, read one way for every part of the edge that acts on them (the
+ * outbound bid request's regs, a frequency cap's viewer, Prebid Server's user sync).
+ */
+
+/** GPP section ids from their comma-separated list ('2,6'); what is not a whole number is left out. */
+export function gppSectionIds(list: string): number[] {
+  const ids: number[] = [];
+  for (const part of list.split(',')) {
+    const n = Number(part.trim());
+    if (part.trim() && Number.isInteger(n) && n >= 0) ids.push(n);
+  }
+  return ids;
+}
+
+/**
+ * Whether the GDPR applies to a request: `gdpr=1`, or GPP section 2 (the EU's TCF) among the
+ * sections that apply (Prebid Server lets a GPP section list decide, whatever `gdpr` says).
+ */
+export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
