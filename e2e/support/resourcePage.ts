@@ -62,8 +62,14 @@ export class ResourcePage {
 
   /** An action of a row's "More" menu (duplicate, delete). */
   async moreAction(id: string, action: 'duplicate' | 'delete'): Promise<void> {
-    await this.page.getByTestId(`row-more-${id}`).click();
-    await this.page.getByTestId(`row-${action}-${id}`).click();
+    // As in openRow: the row's numbers re-render the table after the rows, and a menu opened during
+    // that render may be lost, so the menu is opened again until its item shows.
+    const item = this.page.getByTestId(`row-${action}-${id}`);
+    await expect(async () => {
+      if (!(await item.isVisible())) await this.page.getByTestId(`row-more-${id}`).click({ timeout: 5_000 });
+      await expect(item).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 30_000 });
+    await item.click();
   }
 
   async openRow(name: string): Promise<void> {
