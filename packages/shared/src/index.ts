@@ -20,5 +20,6 @@ export * from './stats/index.js';
 export * from './entitlements.js';
 export * from './openrtb/types.js';
 export * from './edge/supplyChain.js';
+export * from './edge/userSyncUrl.js';
 export * from './schemas/adsTxt.js';
 export * from './consoleRoutes.js';

@@ -23,6 +23,7 @@ import { HttpCaller } from './demand/httpCaller.js';
 import { adExchangeSource, prebidTagSource, rtbTagSource } from './demand/programmaticSources.js';
 import { geoipLiteLookup, type GeoLookup, maxmindLookup } from './request/geo.js';
 import { installInboundRtb } from './openrtb/inbound/rtbEntry.js';
+import { registerSupplierSync } from './openrtb/inbound/supplierSync.js';
 import { PrebidCache, type SharedCacheStore } from './prebid/bidCache.js';
 import { CLIENT_CACHE_BOUNDS, registerPrebidEntries } from './prebid/prebidEntries.js';
 import { redisCacheStore } from './prebid/redisBidCache.js';
@@ -316,6 +317,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // a page's CORS preflight on the player's paths: allowed
   for (const path of [VAST_PREFIX, EVENT_PATH]) edge.addEntry({ method: 'OPTIONS', path, handle: (req, res) => preflight(req, res, 'GET, HEAD, OPTIONS') });
   installInboundRtb(app);
+  registerSupplierSync(app);
   // Prebid cache entries answer on every process: the page's GET may reach another worker or node
   const sharedCache = options.prebidCache ?? (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
   const prebidCache = new PrebidCache(sharedCache, app.log);

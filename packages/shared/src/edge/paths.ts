@@ -5,6 +5,8 @@
  * - `/vast/<channel uid>`: a VAST channel's tag URL (a player calls it, macros in the query);
  * - `/rtb/<channel uid>`: an RTB channel's OpenRTB 2.6 endpoint (a publisher's SSP posts bid requests);
  * - `/rtb/bid/<supplier uid>`: a supplier's OpenRTB endpoint in DSP mode (the supplier posts to us);
+ * - `/rtb/sync/<supplier uid>`: the supplier's user-sync pixel (DSP mode): sends a browser to the
+ *   supplier's user-sync URL with adplane's id, which its bid requests then carry as `user.buyeruid`;
  * - `/openrtb2/auction`: the Prebid Server auction endpoint (the channel is the stored request id);
  * - `/cache?uuid=<id>`: what that auction cached (a video bid's VAST, a bid's JSON), as Prebid Cache serves it;
  * - `/openrtb2/amp`: Prebid Server's AMP endpoint (an amp-ad's Real Time Config call);
@@ -19,6 +21,7 @@ export * from './tagMacros.js';
 export const VAST_ROUTE = '/vast/:uid';
 export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
 export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';
+export const SUPPLIER_SYNC_ROUTE = '/rtb/sync/:uid';
 export const PREBID_AUCTION_PATH = '/openrtb2/auction';
 export const PREBID_AMP_PATH = '/openrtb2/amp';
 export const PREBID_CACHE_PATH = '/cache';
@@ -41,6 +44,7 @@ export const vastTagPath = (channelUid: string): string => `/vast/${seg(channelU
 export const VAST_VERSION_PARAM = 'vast_version';
 export const rtbChannelPath = (channelUid: string): string => `/rtb/${seg(channelUid)}`;
 export const supplierBidPath = (supplierUid: string): string => `/rtb/bid/${seg(supplierUid)}`;
+export const supplierSyncPath = (supplierUid: string): string => `/rtb/sync/${seg(supplierUid)}`;
 
 /**
  * The public origin of the edge from the configured host (`https://ads.example.com`, trailing slashes

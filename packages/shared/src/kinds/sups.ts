@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AD_FORMATS, countLimit, name, optionalId, percent, Status } from '../entities/common.js';
+import { userSyncUrl } from '../edge/userSyncUrl.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, targetingRef } from './kindDef.js';
 
@@ -11,6 +12,8 @@ export const SupplierInput = z.object({
   marginPercent: percent.default(20),
   formats: z.array(z.enum(AD_FORMATS)).min(1, 'must hold at least one format').default(['video']),
   targetingId: optionalId,
+  /** The supplier's user-sync URL (edge/userSyncUrl.ts): where `/rtb/sync/<uid>` sends a browser with adplane's id. */
+  userSyncUrl,
 });
 export type SupplierInput = z.input<typeof SupplierInput>;
 

@@ -156,7 +156,7 @@ describe('OpenRTB auction fixtures', () => {
     };
     const conn = { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' };
     const supplier: SnapSupplier | undefined = f.supplier
-      ? { id: 7, uid: 'sup', tenantId: 1, name: 'Supplier', serving: true, qpsLimit: 'unlimited', marginPercent: 0, formats: ['video', 'display'], targeting: null }
+      ? { id: 7, uid: 'sup', tenantId: 1, name: 'Supplier', serving: true, qpsLimit: 'unlimited', marginPercent: 0, formats: ['video', 'display'], targeting: null, userSyncUrl: '' }
       : undefined;
     const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({ id: i + 1, tenantId: 1, name: d.dealId, dealId: d.dealId, floorCpm: d.floorCpm, auctionType: d.auctionType ?? 2, buyerSeats: ['upstream-seat'], supplierIds: [], start: -Infinity, end: Infinity, ...(d.floorPerSecondCpm ? { floorPerSecondCpm: d.floorPerSecondCpm } : {}) }));
     const options = { supplier, deals, privateAuction: f.privateAuction ?? false, integration: supplier ? ('RTB' as const) : ('VAST' as const), floorPerSecondCpm: f.floorPerSecondCpm ?? 0 };

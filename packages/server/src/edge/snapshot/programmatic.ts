@@ -22,6 +22,7 @@ export function compileSuppliers(rows: readonly SupplierRow[], owners: Owners, t
       marginPercent: s.marginPercent,
       formats: s.formats,
       targeting: s.targetingId ? (targetings.get(s.targetingId) ?? null) : null,
+      userSyncUrl: s.userSyncUrl,
     });
   }
   return out;

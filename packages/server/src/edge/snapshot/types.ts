@@ -165,6 +165,8 @@ export interface SnapSupplier {
   marginPercent: number;
   formats: readonly ('video' | 'display')[];
   targeting: CompiledTargeting | null;
+  /** Its user-sync URL with the id's macro ('' for none): where `/rtb/sync/<uid>` sends a browser (openrtb/inbound/supplierSync.ts). */
+  userSyncUrl: string;
 }
 
 /** An ad exchange (DSP mode) the tenant sends OpenRTB bid requests to. */

@@ -42,8 +42,19 @@ describe('<SupplierForm>', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60'));
   });
 
+  it("offers the sync pixel of an existing supplier with the privacy macros, and copies it", async () => {
+    renderWithAuth(<Harness row={row} readOnly />, user, { mode: 'dsp' });
+    const pixel = 'https://ads.example.com/rtb/sync/9f3a1c2b7d4e5f60?gdpr=${GDPR}&gdpr_consent=${GDPR_CONSENT}&us_privacy=${US_PRIVACY}&gpp=${GPP}&gpp_sid=${GPP_SID}';
+    const shown = screen.getByTestId('supplier-sync-pixel');
+    expect(shown.textContent).toContain(pixel);
+    fireEvent.click(shown.querySelector('.ant-typography-copy')!);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(pixel));
+    expect(screen.getByLabelText(/User sync URL/)).toBeTruthy();
+  });
+
   it('says where the endpoint will appear for a new supplier', () => {
     renderWithAuth(<Harness row={null} />, user, { mode: 'dsp' });
+    expect(screen.queryByTestId('supplier-sync-pixel')).toBeNull();
     expect(screen.queryByTestId('supplier-endpoint')).toBeNull();
     expect(screen.getByText(/appears here once it is created/)).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import { Alert, Checkbox, Col, Form, Row, Typography } from 'antd';
+import { Alert, Checkbox, Col, Form, Input, Row, Typography } from 'antd';
 import { AD_FORMAT_OPTIONS } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
@@ -9,12 +9,14 @@ import { supplierTagPreview } from '../../components/tagVariants.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
+import { CopyValue } from '../../resources/cells.js';
+import { supplierSyncPixel } from './supplierEndpoint.js';
 import '../dsp/dsp.css';
 
 export const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
 
 export function supplierDefaults(): Record<string, unknown> {
-  return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null };
+  return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null, userSyncUrl: '' };
 }
 
 /** The endpoint to hand the supplier and a test call to it (TagPreview); copying works in a read-only drawer too. */
@@ -26,6 +28,24 @@ function EndpointBox({ uid, formats }: { uid: string; formats: unknown }) {
         Bid endpoint to hand this supplier
       </Typography.Text>
       <TagPreview bare model={supplierTagPreview(uid, formats, user.config.host)} testId="supplier-endpoint" copiedMessage="Bid endpoint copied" />
+    </div>
+  );
+}
+
+/** Our sync pixel for this supplier: what its sync iframe (or the tenant's pages) loads in a browser. */
+function SyncPixel({ uid }: { uid: string }) {
+  const user = useUser();
+  const url = supplierSyncPixel(user.config.host, uid);
+  return (
+    <div className="supplier-sync-pixel">
+      <Typography.Text strong style={{ display: 'block', marginBottom: 4 }}>
+        Sync pixel to hand this supplier
+      </Typography.Text>
+      <CopyValue value={url} testId="supplier-sync-pixel" />
+      <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
+        A browser that loads it gets our id and is sent on to the user sync URL above. Where the GDPR applies, or the browser has opted out, no id is given and nothing is
+        sent.
+      </Typography.Paragraph>
     </div>
   );
 }
@@ -81,6 +101,24 @@ export function SupplierForm({ row }: ResourceFormProps) {
         <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="Only bid requests that match it are bid on; none = all traffic">
           <RefSelect kind="targetings" placeholder="None (all traffic)" />
         </Form.Item>
+      </Section>
+      <Section title="User matching">
+        <Form.Item
+          name="userSyncUrl"
+          label={label('userSyncUrl', 'User sync URL')}
+          extra={
+            <>
+              The supplier&apos;s URL that stores our id for a browser: put <Typography.Text code>{'${UID}'}</Typography.Text> where it reads the id (
+              <Typography.Text code>{'${GDPR}'}</Typography.Text>, <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>,{' '}
+              <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>, <Typography.Text code>{'${GPP}'}</Typography.Text> and{' '}
+              <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). The supplier then sends that id as the bid request&apos;s buyeruid, so
+              frequency caps count one browser from any address. Empty = no matching.
+            </>
+          }
+        >
+          <Input placeholder="https://sync.supplier.example/match?dsp=adplane&uid=${UID}" data-testid="supplier-sync-url" />
+        </Form.Item>
+        {row?.uid ? <SyncPixel uid={row.uid} /> : null}
       </Section>
     </div>
   );

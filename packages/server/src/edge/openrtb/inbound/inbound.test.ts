@@ -75,7 +75,7 @@ describe('margins', () => {
 });
 
 describe('deal matching', () => {
-  const supplier: SnapSupplier = { id: 7, uid: 's', tenantId: 3, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 20, formats: ['display'], targeting: null };
+  const supplier: SnapSupplier = { id: 7, uid: 's', tenantId: 3, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 20, formats: ['display'], targeting: null, userSyncUrl: '' };
   const deal = (over: Partial<SnapDeal>): SnapDeal => ({
     id: 1, tenantId: 3, name: 'd', dealId: 'D1', floorCpm: 2_000_000, auctionType: 1, buyerSeats: [], supplierIds: [], start: -Infinity, end: Infinity, ...over,
   });

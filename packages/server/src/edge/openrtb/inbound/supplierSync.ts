@@ -1,0 +1,111 @@
+import { type FastifyInstance } from 'fastify';
+import { fillSyncUrl, supplierSyncPath } from '@adplane/shared';
+import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
+import { type SnapSupplier } from '../../snapshot/types.js';
+import { PIXEL } from '../../tracking/trackingEvents.js';
+import { ADPLANE_BIDDER, newUid, readSyncCookie, sectionIds, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, type UidEntry, UID_TTL_DAYS } from '../../prebid/userSync.js';
+
+/**
+ * User matching with a supplier (DSP mode; docs/programmatic.md, "User matching with suppliers"):
+ * `GET /rtb/sync/<supplier uid>` is the pixel a supplier (or the tenant's own pages and ads) loads in
+ * a browser. The browser gets adplane's id, in the same `uids` cookie as Prebid Server's user sync
+ * (prebid/userSync.ts: one id per browser for the whole of adplane), and is sent on to the
+ * supplier's user-sync URL with that id in its macro. The supplier keeps it, and sends it back as
+ * `user.buyeruid` on its bid requests to `/rtb/bid/<uid>`, where a frequency cap then knows the
+ * browser (request/openrtbContext.ts userIdOf).
+ *
+ * The privacy signals of the call (`gdpr`, `gdpr_consent`, `us_privacy`, `gpp`, `gpp_sid` in the
+ * query) are read as the user sync reads them: where the GDPR applies, for a sale opt-out, or for an
+ * opted-out browser, no id is issued or handed on, and the answer is a plain pixel. So is it for a
+ * supplier without a sync URL, or one that is not trading (paused, archived). A uid that is no
+ * supplier's is a 404.
+ */
+export const SUPPLIER_SYNC_PREFIX = supplierSyncPath('');
+
+/**
+ * A query value, '' for a macro the supplier left unfilled (`${GDPR}`, `{GDPR}`, `[GDPR]`, `$GDPR`): the
+ * console hands out the pixel with the macros in, and an exchange that does not know one sends it as is.
+ */
+function param(query: URLSearchParams, name: string): string {
+  const v = query.get(name) ?? '';
+  return /^(\$?\{[A-Za-z_]+\}|\[[A-Za-z_]+\]|\$[A-Za-z_]+)$/.test(v) ? '' : v;
+}
+
+export type SupplierSyncOutcome =
+  | { kind: 'redirect'; location: string; cookie: SyncCookie }
+  | { kind: 'pixel'; reason: 'no_url' | 'paused' | 'optout' | 'gdpr' | 'us_privacy' }
+  | { kind: 'invalid'; message: string };
+
+const DAY_MS = 86_400_000;
+
+/** What a sync call for `supplier` does: where the browser goes, with which cookie; or why it only gets a pixel. */
+export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>, query: URLSearchParams, cookie: SyncCookie, now: number, uid: () => string = newUid): SupplierSyncOutcome {
+  const gdprText = param(query, 'gdpr');
+  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { kind: 'invalid', message: 'the gdpr query param must be 0 or 1' };
+  if (!supplier.userSyncUrl) return { kind: 'pixel', reason: 'no_url' };
+  if (!supplier.serving) return { kind: 'pixel', reason: 'paused' };
+  const privacy: SyncPrivacy = {
+    gdpr: gdprText === '' ? null : Number(gdprText),
+    gdprConsent: param(query, 'gdpr_consent'),
+    usPrivacy: param(query, 'us_privacy'),
+    gpp: param(query, 'gpp'),
+    gppSid: sectionIds(param(query, 'gpp_sid')),
+  };
+  const refused = syncRefusal(privacy, cookie);
+  if (refused) return { kind: 'pixel', reason: refused };
+  // the browser's id stays the one it has (any bidder's cookie_sync or another supplier may have given it); its life starts again
+  const own = cookie.uids[ADPLANE_BIDDER];
+  const id = own && Date.parse(own.expires) > now ? own.uid : uid();
+  const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
+  uids[ADPLANE_BIDDER] = { uid: id, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
+  const location = fillSyncUrl(supplier.userSyncUrl, {
+    UID: id,
+    GDPR: privacy.gdpr === null ? '' : String(privacy.gdpr),
+    GDPR_CONSENT: privacy.gdprConsent,
+    US_PRIVACY: privacy.usPrivacy,
+    GPP: privacy.gpp,
+    GPP_SID: privacy.gppSid.join(','),
+  });
+  return { kind: 'redirect', location, cookie: { present: true, uids, optout: false } };
+}
+
+export function registerSupplierSync(app: FastifyInstance): void {
+  const edge = app.edge;
+  const deps = edge.deps;
+  if (!deps) throw new Error('registerSupplierSync: the edge has no decision deps');
+  const syncs = app.metrics.counter('adplane_supplier_syncs_total', 'User-sync pixels of suppliers (DSP mode), by result: redirect, or why only a pixel', ['result']);
+
+  const pixel = (res: EdgeResponse): void => {
+    res.writeHead(200, { 'content-type': 'image/gif', 'content-length': PIXEL.length, 'cache-control': 'no-store' });
+    res.end(PIXEL);
+  };
+
+  function handle(req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): void {
+    const snapshot = deps!.snapshot();
+    if (!snapshot) {
+      syncs.inc({ result: 'warming_up' });
+      return pixel(res);
+    }
+    const supplier = snapshot.suppliersByUid.get(uid);
+    if (!supplier) {
+      syncs.inc({ result: 'unknown' });
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end('no supplier has this id\n');
+      return;
+    }
+    const now = Date.now();
+    const outcome = supplierSync(supplier, search, readSyncCookie(req.headers.cookie), now);
+    if (outcome.kind === 'invalid') {
+      syncs.inc({ result: 'invalid' });
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(`${outcome.message}\n`);
+      return;
+    }
+    syncs.inc({ result: outcome.kind === 'pixel' ? outcome.reason : 'redirect' });
+    if (outcome.kind === 'pixel') return pixel(res);
+    res.writeHead(302, { location: outcome.location, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(outcome.cookie, now) });
+    res.end();
+  }
+
+  edge.addEntry({ method: 'GET', path: SUPPLIER_SYNC_PREFIX, handle: (req, res, rest, search) => handle(req, res, rest, search) });
+}

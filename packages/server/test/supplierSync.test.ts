@@ -1,0 +1,150 @@
+import { type BidRequest, type BidResponse } from '@adplane/shared';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+
+/**
+ * User matching with a supplier (DSP mode), through the real app: the supplier's user-sync URL is
+ * checked on save; `GET /rtb/sync/<uid>` gives the browser adplane's id and sends it on to the
+ * supplier with the id and the privacy signals in the URL's macros, or answers a plain pixel where no
+ * id may be used; and the id the supplier then sends back as `user.buyeruid` is one viewer to a
+ * frequency cap from any address.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const SYNC_URL = 'https://sync.tidewater.test/match?dsp=adplane&uid=${UID}&gdpr=${GDPR}&consent={GDPR_CONSENT}&ccpa=[US_PRIVACY]&gpp_sid=$GPP_SID';
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** The `uids` cookie a response sets, as a Cookie header ('' without one). */
+function uidsCookie(setCookie: string | string[] | undefined): string {
+  const header = Array.isArray(setCookie) ? setCookie.join('\n') : (setCookie ?? '');
+  const m = /(?:^|\n)(uids=[^;]+)/.exec(header);
+  return m ? m[1]! : '';
+}
+const idIn = (cookie: string): string => (JSON.parse(Buffer.from(cookie.slice('uids='.length), 'base64url').toString('utf8')) as { tempUIDs: { adplane: { uid: string } } }).tempUIDs.adplane.uid;
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let cookie: string;
+  const suppliers: Record<string, { id: number; uid: string }> = {};
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    suppliers.matched = await createAs(app, cookie, 'sups', { name: 'Tidewater SSP', formats: ['video', 'display'], userSyncUrl: SYNC_URL });
+    suppliers.plain = await createAs(app, cookie, 'sups', { name: 'No sync SSP', formats: ['display'] });
+    suppliers.paused = await createAs(app, cookie, 'sups', { name: 'Paused SSP', status: 0, formats: ['display'], userSyncUrl: 'https://paused.test/s?u=${UID}' });
+    await app.edge.snapshots.rebuild();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const sync = (uid: string, query = '', headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/rtb/sync/${uid}${query}`, headers });
+
+  describe('the user-sync URL of a supplier', () => {
+    it('is refused on save without the id macro or as something other than an http(s) URL, naming the field', async () => {
+      for (const [userSyncUrl, reason] of [
+        ['https://sync.example.test/match?dsp=adplane', 'must carry the id macro'],
+        ['javascript:alert(1)//${UID}', 'must be an http(s) URL'],
+        ['https://exa mple.test/${UID}', 'must be an http(s) URL'],
+        [`https://sync.example.test/${'a'.repeat(2048)}?u=\${UID}`, 'must be at most 2048 characters'],
+      ]) {
+        const res = await as(app, cookie, { method: 'POST', url: '/api/demand/sups', payload: { name: `Bad sync ${reason}`, formats: ['display'], userSyncUrl } });
+        expect(res.statusCode, userSyncUrl).toBe(400);
+        expect(res.body).toContain('userSyncUrl');
+        expect(res.body).toContain(reason);
+      }
+      const list = await as(app, cookie, { method: 'GET', url: '/api/demand/sups?search=Bad%20sync' });
+      expect(list.statusCode).toBe(200);
+      expect((list.json() as { items: unknown[] }).items).toHaveLength(0);
+    });
+
+    it('is kept as written, and empty when not given', async () => {
+      const read = async (id: number) => (await as(app, cookie, { method: 'GET', url: `/api/demand/sups/${id}` })).json() as { userSyncUrl: string };
+      expect((await read(suppliers.matched!.id)).userSyncUrl).toBe(SYNC_URL);
+      expect((await read(suppliers.plain!.id)).userSyncUrl).toBe('');
+    });
+  });
+
+  describe('GET /rtb/sync/<supplier uid>', () => {
+    it("gives a new browser adplane's id and sends it to the supplier with the privacy signals filled in", async () => {
+      const res = await sync(suppliers.matched!.uid, '?gdpr=0&gdpr_consent=&us_privacy=1YNN&gpp_sid=7,8');
+      expect(res.statusCode).toBe(302);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const set = String(res.headers['set-cookie']);
+      expect(set).toContain('; SameSite=None; Secure');
+      const id = idIn(uidsCookie(res.headers['set-cookie']));
+      expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(res.headers.location).toBe(`https://sync.tidewater.test/match?dsp=adplane&uid=${id}&gdpr=0&consent=&ccpa=1YNN&gpp_sid=7%2C8`);
+    });
+
+    it('keeps the id a browser already has, from this supplier or any other sync', async () => {
+      const first = await sync(suppliers.matched!.uid);
+      const browser = uidsCookie(first.headers['set-cookie']);
+      const again = await sync(suppliers.matched!.uid, '', { cookie: browser });
+      expect(again.statusCode).toBe(302);
+      expect(idIn(uidsCookie(again.headers['set-cookie']))).toBe(idIn(browser));
+      // the id of Prebid Server's user sync is the same id
+      const stored = await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=from-prebid&f=i' });
+      const fromPrebid = await sync(suppliers.matched!.uid, '', { cookie: uidsCookie(stored.headers['set-cookie']) });
+      expect(fromPrebid.headers.location).toContain('&uid=from-prebid&');
+    });
+
+    it('answers a plain pixel, with no id and nowhere to go, where no id may be used or there is nothing to sync', async () => {
+      const optedOut = `uids=${Buffer.from(JSON.stringify({ tempUIDs: {}, optout: true })).toString('base64url')}`;
+      for (const [uid, query, headers] of [
+        [suppliers.matched!.uid, '?gdpr=1&gdpr_consent=CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA', {}],
+        [suppliers.matched!.uid, '?gpp=DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA&gpp_sid=2', {}],
+        [suppliers.matched!.uid, '?us_privacy=1YYN', {}],
+        [suppliers.matched!.uid, '', { cookie: optedOut }],
+        [suppliers.plain!.uid, '', {}],
+        [suppliers.paused!.uid, '', {}],
+      ] as const) {
+        const res = await sync(uid, query, headers);
+        expect(res.statusCode, `${uid}${query}`).toBe(200);
+        expect(res.headers['content-type']).toBe('image/gif');
+        expect(res.rawPayload.equals(GIF)).toBe(true);
+        expect(res.headers['set-cookie']).toBeUndefined();
+        expect(res.headers.location).toBeUndefined();
+      }
+      const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      for (const result of ['gdpr', 'us_privacy', 'optout', 'no_url', 'paused']) expect(metrics).toMatch(new RegExp(`adplane_supplier_syncs_total\\{result="${result}"\\} [1-9]`));
+    });
+
+    it('answers 400 to a gdpr that is not 0 or 1, and 404 to a uid that is no supplier', async () => {
+      const bad = await sync(suppliers.matched!.uid, '?gdpr=yes');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.body).toContain('gdpr');
+      expect((await sync('no-such-supplier')).statusCode).toBe(404);
+    });
+  });
+
+  it("counts the id the supplier sends back as user.buyeruid as one viewer to a frequency cap, from any address", async () => {
+    const creative = await createAs(app, cookie, 'creatives', {
+      name: 'Matched banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.brand.test/matched.png', width: 300, height: 250, clickUrl: 'https://brand.test/', adomain: ['brand.test'], approval: 'approved',
+    });
+    await createAs(app, cookie, 'campaigns', { name: 'Once per matched browser', startDate: day(-1), endDate: day(30), bidCpm: 40_000_000, pacing: 'asap', frequencyCap: { count: 1, periodHours: 24 }, creativeIds: [creative.id] });
+    await app.edge.snapshots.rebuild();
+    const id = idIn(uidsCookie((await sync(suppliers.matched!.uid)).headers['set-cookie']));
+
+    /** The creative our bid carries for a request from `ip` with `buyeruid` (0 for no bid), its impression fired. */
+    const won = async (ip: string, buyeruid: string): Promise<number> => {
+      const request: BidRequest = {
+        id: `matched-${ip}`, imp: [{ id: '1', banner: { w: 300, h: 250 } }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' },
+        device: { ip, ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' }, user: { buyeruid },
+      };
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
+      if (res.statusCode === 204) return 0;
+      expect(res.statusCode, res.body).toBe(200);
+      const bid = (res.json() as BidResponse).seatbid![0]!.bid[0]!;
+      const impression = /https?:\/\/[^"'\s]*\/ev\?e=impression&amp;t=[^"'\s]+/.exec(bid.adm!)![0].replaceAll('&amp;', '&');
+      expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+      return Number(bid.crid);
+    };
+    expect(await won('8.8.8.1', id)).toBe(creative.id);
+    // the same browser through the supplier from another address: capped
+    expect(await won('8.8.8.2', id)).not.toBe(creative.id);
+    // another browser still gets it
+    expect(await won('8.8.8.3', 'another-browser')).toBe(creative.id);
+  });
+});
