@@ -2,6 +2,7 @@ import { type BidRequest, type BidResponse } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { schemaErrors } from './vastSchema.js';
 
 /**
  * User matching with a supplier (DSP mode), through the real app: the supplier's user-sync URL is
@@ -116,6 +117,55 @@ forEachStore((t) => {
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toContain('gdpr');
       expect((await sync('no-such-supplier')).statusCode).toBe(404);
+    });
+  });
+
+  describe('the sync pixel on the ads we win', () => {
+    const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+    beforeAll(async () => {
+      const creative = await createAs(app, cookie, 'creatives', {
+        name: 'Sync spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], duration: 15,
+        mediaFiles: [{ url: 'https://cdn.brand.test/sync-spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      });
+      const banner = await createAs(app, cookie, 'creatives', {
+        name: 'Sync banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.brand.test/sync.png', width: 320, height: 50, clickUrl: 'https://brand.test/', adomain: ['brand.test'], approval: 'approved',
+      });
+      await createAs(app, cookie, 'campaigns', { name: 'Sync campaign', startDate: day(-1), endDate: day(30), bidCpm: 30_000_000, pacing: 'asap', creativeIds: [creative.id, banner.id] });
+      await app.edge.snapshots.rebuild();
+    });
+    /** Our bid's adm for one impression on `supplier`'s request. */
+    const adm = async (supplier: string, imp: object, extra: Partial<BidRequest> = {}): Promise<string> => {
+      const request = { id: `sync-${Math.random()}`, imp: [{ id: '1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' }, device: { ip: '8.8.8.9', ua: UA }, ...extra };
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${supplier}`, payload: request, headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as BidResponse).seatbid![0]!.bid[0]!.adm!;
+    };
+    const video = { video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6, 7, 8], maxduration: 30 } };
+    const banner = { banner: { w: 320, h: 50 } };
+
+    it('adds it to a VAST ad won on a request without our id, as one more valid <Impression> with the privacy signals', async () => {
+      const xml = await adm(suppliers.matched!.uid, video, { regs: { gdpr: 0, us_privacy: '1YNN' } });
+      expect(xml).toContain(`<Impression><![CDATA[${app.edge.deps!.origin}/rtb/sync/${suppliers.matched!.uid}?gdpr=0&us_privacy=1YNN]]></Impression>`);
+      expect(schemaErrors(/<VAST version="([\d.]+)"/.exec(xml)![1]!, xml)).toBe('');
+    });
+
+    it('adds it to a banner as one more pixel', async () => {
+      const html = await adm(suppliers.matched!.uid, banner);
+      expect(html).toContain(`<img src="${app.edge.deps!.origin}/rtb/sync/${suppliers.matched!.uid}" width="1" height="1"`);
+    });
+
+    it('leaves it out when the request carries our id, where no id may be used, and for a supplier without a sync URL', async () => {
+      for (const [supplier, extra] of [
+        [suppliers.matched!.uid, { user: { buyeruid: 'known-browser' } }],
+        [suppliers.matched!.uid, { user: { ext: { prebid: { buyeruids: { adplane: 'known-browser' } } } } }],
+        [suppliers.matched!.uid, { regs: { gdpr: 1 }, user: { consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA' } }],
+        [suppliers.matched!.uid, { regs: { us_privacy: '1YYN' } }],
+        [suppliers.plain!.uid, {}],
+      ] as const) {
+        const markup = await adm(supplier, banner, extra as Partial<BidRequest>);
+        expect(markup, JSON.stringify(extra)).toContain('/ev?e=impression');
+        expect(markup, JSON.stringify(extra)).not.toContain('/rtb/sync/');
+      }
     });
   });
 

@@ -15,6 +15,7 @@ import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
 import { demandFloor, grossUp, NEVER } from './margins.js';
+import { syncOnWin } from './supplierSync.js';
 
 /**
  * One impression of an inbound bid request decided and turned into a bid (or null: no bid, counted
@@ -167,7 +168,10 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
   }
   if (price <= 0 || price < floor) return null;
   // the VAST's <Pricing> states the price the caller pays (our bid), not what the demand pays us
-  const markup = adMarkupJsonOf({ ...outcome, winner: { ...w, clearingCpm: price } }, deps.origin);
+  // (and a supplier that does not know our id for the viewer gets its sync pixel beside the ad's own: supplierSync.ts)
+  const sync = target.kind === 'supplier' ? syncOnWin(target.supplier, ctx, deps.origin) : null;
+  const postbidUrls = sync ? [...outcome.postbidUrls, sync] : outcome.postbidUrls;
+  const markup = adMarkupJsonOf({ ...outcome, postbidUrls, winner: { ...w, clearingCpm: price } }, deps.origin);
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;

@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { fillSyncUrl, supplierSyncPath } from '@adplane/shared';
 import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
+import { type RequestContext } from '../../request/context.js';
 import { type SnapSupplier } from '../../snapshot/types.js';
 import { PIXEL } from '../../tracking/trackingEvents.js';
 import { ADPLANE_BIDDER, newUid, readSyncCookie, sectionIds, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, type UidEntry, UID_TTL_DAYS } from '../../prebid/userSync.js';
@@ -19,6 +20,10 @@ import { ADPLANE_BIDDER, newUid, readSyncCookie, sectionIds, setCookieHeader, ty
  * opted-out browser, no id is issued or handed on, and the answer is a plain pixel. So is it for a
  * supplier without a sync URL, or one that is not trading (paused, archived). A uid that is no
  * supplier's is a 404.
+ *
+ * The pixel also rides on what we win: an ad we serve for a supplier with a sync URL, on a request
+ * that came without our id, carries it as one more impression pixel (syncOnWin), so that browsers are
+ * matched as our ads are seen, without the supplier setting anything up.
  */
 export const SUPPLIER_SYNC_PREFIX = supplierSyncPath('');
 
@@ -109,3 +114,25 @@ export function registerSupplierSync(app: FastifyInstance): void {
 
   edge.addEntry({ method: 'GET', path: SUPPLIER_SYNC_PREFIX, handle: (req, res, rest, search) => handle(req, res, rest, search) });
 }
+
+/**
+ * The sync pixel to add to an ad won on `supplier`'s request, or null: only for a supplier with a sync
+ * URL, a request without our id for the viewer, and where an id may be used at all (the pixel's call
+ * checks again, the browser's opt-out too). The privacy signals travel in its query.
+ */
+export function syncOnWin(supplier: SnapSupplier, ctx: RequestContext, origin: string): string | null {
+  if (!supplier.userSyncUrl || ctx.userId) return null;
+  const q = ctx.query;
+  const privacy: SyncPrivacy = { gdpr: q.gdpr, gdprConsent: q.gdprConsent, usPrivacy: q.usPrivacy, gpp: q.gpp, gppSid: sectionIds(q.gppSid) };
+  if (syncRefusal(privacy, NO_COOKIE)) return null;
+  const query = new URLSearchParams();
+  if (q.gdpr !== null) query.set('gdpr', String(q.gdpr));
+  if (q.gdprConsent) query.set('gdpr_consent', q.gdprConsent);
+  if (q.usPrivacy) query.set('us_privacy', q.usPrivacy);
+  if (q.gpp) query.set('gpp', q.gpp);
+  if (q.gppSid) query.set('gpp_sid', q.gppSid);
+  const search = query.toString();
+  return `${origin}${SUPPLIER_SYNC_PREFIX}${encodeURIComponent(supplier.uid)}${search ? `?${search}` : ''}`;
+}
+
+const NO_COOKIE: SyncCookie = { present: false, uids: {}, optout: false };
