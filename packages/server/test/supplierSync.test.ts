@@ -1,8 +1,9 @@
-import { type BidRequest, type BidResponse } from '@adplane/shared';
+import { type BidRequest, type BidResponse, type VastVersion } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
+
 
 /**
  * User matching with a supplier (DSP mode), through the real app: the supplier's user-sync URL is
@@ -146,7 +147,7 @@ forEachStore((t) => {
     it('adds it to a VAST ad won on a request without our id, as one more valid <Impression> with the privacy signals', async () => {
       const xml = await adm(suppliers.matched!.uid, video, { regs: { gdpr: 0, us_privacy: '1YNN' } });
       expect(xml).toContain(`<Impression><![CDATA[${app.edge.deps!.origin}/rtb/sync/${suppliers.matched!.uid}?gdpr=0&us_privacy=1YNN]]></Impression>`);
-      expect(schemaErrors(/<VAST version="([\d.]+)"/.exec(xml)![1]!, xml)).toBe('');
+      expect(schemaErrors(/<VAST version="([\d.]+)"/.exec(xml)![1]! as VastVersion, xml)).toBe('');
     });
 
     it('adds it to a banner as one more pixel', async () => {
