@@ -2,8 +2,8 @@ import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
 import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
-import { buildRequestContext, type ConnectionFacts } from './request/context.js';
-import { adplaneUid } from './prebid/userSync.js';
+import { buildRequestContext, type ConnectionFacts, NO_PARTNER_UIDS } from './request/context.js';
+import { cookieIds } from './prebid/userSync.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
 import { emptyDocument } from './vast/adResponse.js';
@@ -42,11 +42,13 @@ export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): Conne
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
   const deviceUa = req.headers['x-device-user-agent'];
   const cookie = req.headers.cookie;
+  // a browser's adplane id and its demand partners' (Prebid Server's user sync: prebid/userSync.ts); a player without cookies sends none
+  const ids = cookie ? cookieIds(cookie, Date.now()) : null;
   return {
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
-    // a browser's adplane id (Prebid Server's user sync: prebid/userSync.ts); a player without cookies sends none
-    userId: cookie ? adplaneUid(cookie, Date.now()) : '',
+    userId: ids ? ids.adplane : '',
+    partnerUids: ids ? ids.others : NO_PARTNER_UIDS,
   };
 }
 

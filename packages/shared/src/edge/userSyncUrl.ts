@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { edgeUrl, PREBID_SETUID_PATH } from './paths.js';
 
 /**
  * User matching with a supplier (DSP mode): the supplier's own user-sync URL, where a browser is sent
@@ -12,7 +13,7 @@ import { z } from 'zod';
  *
  * Every value is URL-encoded in place; a macro the URL does not carry is not added.
  */
-export const SYNC_MACROS = ['UID', 'GDPR_CONSENT', 'GDPR', 'US_PRIVACY', 'GPP_SID', 'GPP'] as const;
+export const SYNC_MACROS = ['UID', 'REDIRECT', 'GDPR_CONSENT', 'GDPR', 'US_PRIVACY', 'GPP_SID', 'GPP'] as const;
 export type SyncMacro = (typeof SYNC_MACROS)[number];
 
 const NAMES = SYNC_MACROS.join('|');
@@ -41,4 +42,31 @@ export const userSyncUrl = z
   .max(2048, 'must be at most 2048 characters')
   .refine((v) => v === '' || (/^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v)), 'must be an http(s) URL')
   .refine((v) => v === '' || syncMacrosIn(v).includes('UID'), 'must carry the id macro ${UID} (or $UID, {UID}, [UID]) where the supplier reads our id')
+  .default('');
+
+/**
+ * User sync with a demand partner (SSP mode: an RTB demand tag's DSP). The partner keeps its own id
+ * for a browser and hands it to adplane's `/setuid?bidder=<partnerSyncBidder(tag id)>&uid=<its id>`,
+ * which keeps it in the browser's `uids` cookie; the tag's bid requests then carry it as
+ * `user.buyeruid`. The tag's user-sync URL is the partner's own sync URL; `${REDIRECT}` (any of the
+ * four spellings) in it is filled with adplane's setuid URL for the tag, URL-encoded, where the
+ * partner writes its id in place of `$UID` (Prebid Server's convention). A URL without it is called
+ * as it is: the partner must then redirect to the setuid URL the console shows. The privacy macros
+ * are filled as for a supplier.
+ */
+export const partnerSyncBidder = (tagId: number): string => `adplane_tag_${tagId}`;
+/** The tag id of a partner's bidder code, or null when the code is not one. */
+export function tagOfSyncBidder(bidder: string): number | null {
+  const m = /^adplane_tag_([1-9]\d{0,14})$/.exec(bidder);
+  return m ? Number(m[1]) : null;
+}
+/** The setuid URL a demand partner redirects a browser to, its id in place of `$UID`. */
+export const partnerSetuidUrl = (host: string, tagId: number): string => `${edgeUrl(host, PREBID_SETUID_PATH)}?bidder=${partnerSyncBidder(tagId)}&uid=$UID`;
+
+/** A demand tag's user-sync URL: empty (no sync), or the partner's http(s) sync URL. */
+export const demandSyncUrl = z
+  .string({ error: 'must be text' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((v) => v === '' || (/^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v)), 'must be an http(s) URL')
   .default('');

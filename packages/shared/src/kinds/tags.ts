@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countLimit, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
 import { validatePartnerParams } from '../reference/partners/validate.js';
+import { demandSyncUrl } from '../edge/userSyncUrl.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, advertiserRef, targetingRef } from './kindDef.js';
 
@@ -36,6 +37,8 @@ export const TagInput = z
     priority: z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(5),
     targetingId: optionalId,
     advertiserId: optionalId,
+    /** RTB: the demand partner's user-sync URL (edge/userSyncUrl.ts); kept only on an RTB tag. */
+    userSyncUrl: demandSyncUrl,
   })
   .superRefine((t, ctx) => {
     if (t.integration === 'VAST' && !httpLike(t.vastUrl)) ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
@@ -45,9 +48,9 @@ export const TagInput = z
   .transform((t, ctx) => {
     // A Prebid partner's parameters follow the catalogue's schema for that partner (typed: an
     // integer id must be a number); the value kept is the schema's output.
-    if (t.integration !== 'PreBid') return t;
+    if (t.integration !== 'PreBid') return t.integration === 'RTB' || !t.userSyncUrl ? t : { ...t, userSyncUrl: '' };
     const result = validatePartnerParams(t.partner, t.partnerParams);
-    if (result.ok) return { ...t, partnerParams: result.value as Record<string, unknown> };
+    if (result.ok) return { ...t, userSyncUrl: '', partnerParams: result.value as Record<string, unknown> };
     for (const e of result.errors) {
       const path = e.field.startsWith('partner') ? e.field.split('.') : ['partnerParams', ...(e.field ? e.field.split('.') : [])];
       ctx.addIssue({ code: 'custom', path, message: e.message });

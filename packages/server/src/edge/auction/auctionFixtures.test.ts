@@ -63,7 +63,7 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
     tagIds.set(key, id);
     tags.set(id, {
       id, tenantId: 1, name: key, integration: 'VAST', vastUrl: `${demandUrl}${t.path}`, endpoint: '', partner: '', partnerParams: {}, price: t.price, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000,
-      qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', advertiserId: 0, targeting: rules(t.targeting),
+      qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', advertiserId: 0, targeting: rules(t.targeting), userSyncUrl: '',
     });
   });
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };

@@ -91,7 +91,7 @@ function snapshotOf(f: Fixture, base: string): { snapshot: Snapshot; names: Map<
     tags.set(id, {
       id, tenantId: 1, name, integration: t.integration, vastUrl: '', endpoint: t.path ? `${base}${t.path}` : '', partner: t.partner ?? '', partnerParams: t.params ?? {},
       price: t.price ?? { type: 'cpm', cpm: 0 }, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000, qpsLimit: limit(t.qpsLimit), dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited',
-      advertiserId: 0, targeting: rules(t.targeting),
+      advertiserId: 0, targeting: rules(t.targeting), userSyncUrl: '',
     });
   });
   const exchanges: SnapAdExchange[] = Object.entries(f.adExchanges ?? {}).map(([name, x], i) => {

@@ -1,4 +1,6 @@
-import { type BidRequest, resolvePartner } from '@adplane/shared';
+import { type BidRequest, partnerSyncBidder, resolvePartner } from '@adplane/shared';
+import { gdprApplies, gppSectionIds } from '../request/privacy.js';
+import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
 import { outboundBanner } from '../openrtb/outboundRequest.js';
@@ -68,7 +70,20 @@ function tagCandidates(
 }
 
 const rtbRefusal = (tag: SnapTag): string | null => (tag.endpoint ? null : 'no_endpoint');
-const rtbTarget = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => tagTarget(req, tag, priority, tag.endpoint!);
+function rtbTarget(req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget {
+  const target = tagTarget(req, tag, priority, tag.endpoint!);
+  const buyeruid = tag.userSyncUrl ? partnerUid(req.ctx, tag) : '';
+  return buyeruid ? { ...target, shape: (request) => void (request.user = { ...request.user, buyeruid }) } : target;
+}
+
+/**
+ * The partner's own id for the viewer (its user sync: prebid/userSync.ts), sent as `user.buyeruid`;
+ * '' when the browser has none, or where the GDPR applies (adplane uses no id there).
+ */
+function partnerUid(ctx: RequestContext, tag: SnapTag): string {
+  const uid = ctx.partnerUids[partnerSyncBidder(tag.id)];
+  return uid && !gdprApplies(ctx.query.gdpr, gppSectionIds(ctx.query.gppSid)) ? uid : '';
+}
 
 export function rtbTagSource(deps: OrtbDeps): DemandSource {
   return {

@@ -16,7 +16,9 @@ import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 import { PIXEL } from '../tracking/trackingEvents.js';
-import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
+import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, type PartnerSync, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
+import { tagOfSyncBidder } from '@adplane/shared';
+import { type SnapTag } from '../snapshot/types.js';
 
 /**
  * The Prebid Server entry points of the edge, answered from the raw server like /vast:
@@ -211,14 +213,28 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       syncs.inc({ call: 'cookie_sync', result: 'opted_out' });
       return send(req, res, 401, 'text/plain; charset=utf-8', 'User has opted out\n');
     }
-    const answer = cookieSyncAnswer(read.ask, cookie, deps.origin, Date.now());
+    const answer = cookieSyncAnswer(read.ask, cookie, deps.origin, Date.now(), undefined, partnersOf(read.ask.account));
     syncs.inc({ call: 'cookie_sync', result: answer.bidder_status.length ? 'sync' : 'none' });
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
   }
 
+  /** An RTB demand tag that syncs its partner's users (live, with a user-sync URL). */
+  const syncsUsers = (tag: SnapTag | undefined): tag is SnapTag => !!tag && tag.integration === 'RTB' && !!tag.userSyncUrl;
+  /** The demand partners of the channel whose uid is a cookie_sync's account (the console's Prebid.js set-up names it). */
+  function partnersOf(account: string): PartnerSync[] {
+    const channel = account ? deps.snapshot()?.channelsByUid.get(account) : undefined;
+    if (!channel?.serving) return [];
+    return channel.demand.filter((d) => syncsUsers(d.tag)).map((d) => ({ tagId: d.tag.id, url: d.tag.userSyncUrl }));
+  }
+  /** Whether /setuid keeps an id for `bidder`: a partner whose tag syncs. */
+  const isPartner = (bidder: string): boolean => {
+    const id = tagOfSyncBidder(bidder);
+    return id !== null && syncsUsers(deps.snapshot()?.tags.get(id));
+  };
+
   function setUid(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): void {
     const now = Date.now();
-    const result = setuid(search, readSyncCookie(req.headers.cookie), now);
+    const result = setuid(search, readSyncCookie(req.headers.cookie), now, isPartner);
     if (!result.ok) {
       syncs.inc({ call: 'setuid', result: String(result.status) });
       return send(req, res, result.status, 'text/plain; charset=utf-8', `${result.message}\n`);

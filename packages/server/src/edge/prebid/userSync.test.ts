@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  adplaneUid, cookieSyncAnswer, type CookieSyncAsk, fromOwnPage, gdprApplies, MAX_WRITTEN_VALUE, optedCookie, optoutPage, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid,
+  adplaneUid, cookieIds, cookieSyncAnswer, type CookieSyncAsk, fromOwnPage, gdprApplies, MAX_WRITTEN_VALUE, optedCookie, optoutPage, readCookieSyncAsk, readSyncCookie, sectionIds, setCookieHeader, setuid,
   syncCookieValue, type SyncCookie,
 } from './userSync.js';
 
@@ -10,7 +10,7 @@ const later = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
 const GO_COOKIE = 'uids=eyJ0ZW1wVUlEcyI6eyJhZHBsYW5lIjp7InVpZCI6ImdvLXVpZC0xIiwiZXhwaXJlcyI6IjIwMjctMDEtMDFUMDA6MDA6MDAuMTIzNDU2Nzg5WiJ9LCJhcHBuZXh1cyI6eyJ1aWQiOiJhbi03IiwiZXhwaXJlcyI6IjIwMjYtMTEtMjBUMDA6MDA6MDBaIn19fQ==';
 /** A cookie of `json`, encoded as the one above. */
 const cookieOf = (json: unknown) => `uids=${Buffer.from(JSON.stringify(json)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')}`;
-const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, imageAllowed: true, ...over });
+const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, imageAllowed: true, imageFilter: null, account: '', coopSync: true, ...over });
 const none: SyncCookie = { present: false, uids: {}, optout: false };
 const q = (s: string) => new URLSearchParams(s);
 
@@ -72,13 +72,15 @@ describe('the uids cookie (Prebid Server user sync)', () => {
 describe('POST /cookie_sync', () => {
   it("reads Prebid.js's payload and names the field of a wrong type", () => {
     const read = readCookieSyncAsk({ uuid: 'x', bidders: ['adplane', 'appnexus'], account: 'a', gdpr: 0, gdpr_consent: 'CO', us_privacy: '1---', gpp: 'DBA', gpp_sid: '7, 8', limit: 2, filterSettings: { image: { bidders: '*', filter: 'include' } } });
-    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2, imageAllowed: true } });
+    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2, imageAllowed: true, imageFilter: { bidders: '*', exclude: false }, account: 'a', coopSync: true } });
     expect(readCookieSyncAsk(undefined)).toMatchObject({ ok: true, ask: { bidders: null, gdpr: null, imageAllowed: true } });
     expect(readCookieSyncAsk([])).toEqual({ ok: false, field: '', reason: 'must be a JSON object' });
     expect(readCookieSyncAsk({ bidders: 'adplane' })).toMatchObject({ ok: false, field: 'bidders' });
     expect(readCookieSyncAsk({ gdpr: 2 })).toMatchObject({ ok: false, field: 'gdpr' });
     expect(readCookieSyncAsk({ us_privacy: 1 })).toMatchObject({ ok: false, field: 'us_privacy' });
     expect(readCookieSyncAsk({ limit: -1 })).toMatchObject({ ok: false, field: 'limit' });
+    expect(readCookieSyncAsk({ coopSync: 'no' })).toMatchObject({ ok: false, field: 'coopSync' });
+    expect(readCookieSyncAsk({ coopSync: false })).toMatchObject({ ok: true, ask: { coopSync: false } });
     expect(readCookieSyncAsk({ filterSettings: { image: { bidders: 'adplane' } } })).toMatchObject({ ok: false, field: 'filterSettings' });
     expect(sectionIds('2,x,,6')).toEqual([2, 6]);
   });
@@ -183,5 +185,39 @@ describe('the opt-out page', () => {
   it('keeps an opt-out 400 days (the longest a browser keeps a cookie), an id 90', () => {
     expect(setCookieHeader(optedCookie(true), NOW)).toContain('; Max-Age=34560000;');
     expect(setCookieHeader(readSyncCookie(GO_COOKIE), NOW)).toContain('; Max-Age=7776000;');
+  });
+});
+
+describe("demand partners' syncs in a cookie_sync", () => {
+  const partners = [{ tagId: 7, url: 'https://sync.dsp.test/u?redir=${REDIRECT}&gdpr=[GDPR]' }];
+  const codes = (a: CookieSyncAsk, cookie: SyncCookie = none) => cookieSyncAnswer(a, cookie, 'https://ads.example.com', NOW, () => 'NEW', partners).bidder_status.map((s) => s.bidder);
+
+  it("come after adplane's with cooperative sync, or when named, within the page's filter and limit", () => {
+    expect(codes(ask())).toEqual(['adplane', 'adplane_tag_7']);
+    expect(codes(ask({ bidders: null }))).toEqual(['adplane', 'adplane_tag_7']);
+    expect(codes(ask({ coopSync: false }))).toEqual(['adplane']);
+    expect(codes(ask({ coopSync: false, bidders: ['adplane_tag_7'] }))).toEqual(['adplane_tag_7']);
+    expect(codes(ask({ bidders: ['appnexus'] }))).toEqual([]);
+    expect(codes(ask({ imageFilter: { bidders: ['adplane_tag_7'], exclude: true } }))).toEqual(['adplane']);
+    expect(codes(ask({ imageAllowed: false, imageFilter: { bidders: ['adplane_tag_7'], exclude: false } }))).toEqual(['adplane_tag_7']);
+    expect(codes(ask({ limit: 1 }))).toEqual(['adplane']);
+    expect(codes(ask(), readSyncCookie(cookieOf({ tempUIDs: { adplane_tag_7: { uid: 'p', expires: later(3) } } })))).toEqual(['adplane']);
+    expect(codes(ask({ gdpr: 1, gdprConsent: 'CO' }))).toEqual([]);
+  });
+
+  it("fill the partner's URL: the redirect to /setuid, URL-encoded and ending in uid=$UID, and the privacy macros", () => {
+    const answer = cookieSyncAnswer(ask({ gdpr: 0, gdprConsent: 'CO x' }), none, 'https://ads.example.com', NOW, () => 'NEW', partners);
+    expect(answer.bidder_status[1]!.usersync.url).toBe(
+      `https://sync.dsp.test/u?redir=${encodeURIComponent('https://ads.example.com/setuid?bidder=adplane_tag_7&gdpr=0&gdpr_consent=CO+x&f=i&uid=$UID')}&gdpr=0`,
+    );
+  });
+
+  it("are stored by /setuid for a partner the server knows, beside adplane's id, and read back as the cookie's other ids", () => {
+    const known = (bidder: string) => bidder === 'adplane_tag_7';
+    const stored = setuid(q('bidder=adplane_tag_7&uid=dsp-1'), readSyncCookie(GO_COOKIE), NOW, known);
+    expect(stored).toMatchObject({ ok: true });
+    const header = /^(uids=[^;]+);/.exec(setCookieHeader((stored as { cookie: SyncCookie }).cookie, NOW))![1]!;
+    expect(cookieIds(header, NOW)).toEqual({ adplane: 'go-uid-1', others: { adplane_tag_7: 'dsp-1' } });
+    expect(setuid(q('bidder=adplane_tag_8&uid=x'), none, NOW, known)).toMatchObject({ ok: false, status: 400 });
   });
 });

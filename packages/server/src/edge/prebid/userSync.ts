@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fillSyncUrl, partnerSyncBidder, PREBID_SETUID_PATH } from '@adplane/shared';
 import { BIDDER_CODE } from './auctionRequest.js';
 import { gdprApplies, gppSectionIds as sectionIds } from '../request/privacy.js';
 import { sameOriginHeaders } from '../../http/sameOrigin.js';
@@ -24,6 +25,12 @@ export { gdprApplies, sectionIds };
  * way round. Other bidders' ids are kept as they are, expired ones too (Prebid Server still uses
  * them); an opted-out cookie is never synced or written; a cookie grown past what browsers keep sheds
  * its soonest-expiring ids (as Prebid Server's PrepareCookieForWrite does).
+ *
+ * Demand partners (SSP mode: an RTB demand tag with a user-sync URL) sync through the same calls:
+ * a cookie_sync whose `account` is a channel's uid also hands out the sync of each of the channel's
+ * partners the browser has no id for (as Prebid Server's cooperative sync adds bidders), and
+ * `/setuid?bidder=adplane_tag_<id>` keeps the partner's id, which the tag's bid requests then carry
+ * as `user.buyeruid` (demand/programmaticSources.ts).
  *
  * Privacy: adplane is not a registered TCF vendor, so where the GDPR applies (`gdpr=1`, or GPP
  * section 2 listed as applying) it issues, stores and uses no id; a US Privacy string that opts out
@@ -103,10 +110,31 @@ export const hasLiveIds = (cookie: SyncCookie, now: number): boolean => Object.v
 
 /** adplane's own id in a request's cookie ('' when there is none, it expired, or the viewer opted out). */
 export function adplaneUid(header: string | string[] | undefined, now: number): string {
-  if (!header) return '';
+  return cookieIds(header, now).adplane;
+}
+
+export interface CookieIds {
+  /** adplane's own id ('' for none). */
+  adplane: string;
+  /** Every other live id by bidder code (demand partners' among them: partnerSyncBidder). */
+  others: Readonly<Record<string, string>>;
+}
+const NO_IDS: CookieIds = { adplane: '', others: Object.freeze({}) };
+
+/** The live ids of a request's cookie, read once: none when it has none or the viewer opted out. */
+export function cookieIds(header: string | string[] | undefined, now: number): CookieIds {
+  if (!header) return NO_IDS;
   const cookie = readSyncCookie(header);
-  const entry = cookie.uids[ADPLANE_BIDDER];
-  return cookie.optout || !live(entry, now) ? '' : entry!.uid;
+  if (cookie.optout || !cookie.present) return NO_IDS;
+  let adplane = '';
+  let others: Record<string, string> | null = null;
+  for (const bidder in cookie.uids) {
+    const entry = cookie.uids[bidder];
+    if (!live(entry, now)) continue;
+    if (bidder === ADPLANE_BIDDER) adplane = entry!.uid;
+    else (others ??= Object.create(null) as Record<string, string>)[bidder] = entry!.uid;
+  }
+  return adplane || others ? { adplane, others: others ?? NO_IDS.others } : NO_IDS;
 }
 
 /** The cookie's value as Prebid Server writes it (Go's base64.URLEncoding: the URL alphabet, padded). */
@@ -175,6 +203,25 @@ export interface CookieSyncAsk extends SyncPrivacy {
   limit: number;
   /** Whether the page's userSync.filterSettings (image, else all) let adplane's pixel sync run. */
   imageAllowed: boolean;
+  /** That filter, for the other bidders' pixels (null: none set, every pixel may run). */
+  imageFilter: ImageFilter | null;
+  /** The account (Prebid.js's s2sConfig.accountId): the channel's uid in the set-up the console gives ('' when absent). */
+  account: string;
+  /** Prebid.js's s2sConfig.coopSync: false syncs only the bidders named (default true, cooperative). */
+  coopSync: boolean;
+}
+
+/** A page's pixel filter: the bidders it names ('*' for all), and whether it keeps or drops them. */
+export interface ImageFilter {
+  bidders: '*' | readonly string[];
+  exclude: boolean;
+}
+
+/** Whether a page's pixel filter lets `bidder`'s pixel run. */
+export function filterAllows(filter: ImageFilter | null, bidder: string): boolean {
+  if (!filter) return true;
+  const named = filter.bidders === '*' || filter.bidders.includes(bidder);
+  return filter.exclude ? !named : named;
 }
 
 export type CookieSyncRead = { ok: true; ask: CookieSyncAsk } | { ok: false; field: string; reason: string };
@@ -214,24 +261,30 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
   }
   const filter = imageFilter(b.filterSettings);
   if (typeof filter === 'string') return wrong('filterSettings', filter);
-  return { ok: true, ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filter } };
+  const account = text('account');
+  if (typeof account !== 'string') return account;
+  if (b.coopSync !== undefined && b.coopSync !== null && typeof b.coopSync !== 'boolean') return wrong('coopSync', 'must be true or false');
+  const coopSync = b.coopSync !== false;
+  return {
+    ok: true,
+    ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filterAllows(filter, ADPLANE_BIDDER), imageFilter: filter, account, coopSync },
+  };
 }
 
 /**
- * Whether Prebid.js's filterSettings (`image`, else `all`: `{ bidders: '*' | string[], filter:
- * 'include' | 'exclude' }`) let adplane's pixel run; a malformed setting, the reason. None: allowed.
+ * Prebid.js's filterSettings for pixels (`image`, else `all`: `{ bidders: '*' | string[], filter:
+ * 'include' | 'exclude' }`); a malformed setting, the reason. None: null (every pixel may run).
  */
-function imageFilter(settings: unknown): boolean | string {
-  if (settings === undefined || settings === null) return true;
+function imageFilter(settings: unknown): ImageFilter | null | string {
+  if (settings === undefined || settings === null) return null;
   if (!isObject(settings)) return 'must be an object';
   const rule = settings.image ?? settings.all;
-  if (rule === undefined || rule === null) return true;
+  if (rule === undefined || rule === null) return null;
   if (!isObject(rule)) return 'image and all must be objects';
   const { bidders, filter } = rule;
-  const named = bidders === '*' || (Array.isArray(bidders) && bidders.includes(ADPLANE_BIDDER));
-  if (bidders !== '*' && !Array.isArray(bidders)) return "bidders must be '*' or an array of bidder codes";
+  if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string'))) return "bidders must be '*' or an array of bidder codes";
   if (filter !== undefined && filter !== 'include' && filter !== 'exclude') return "filter must be 'include' or 'exclude'";
-  return filter === 'exclude' ? !named : named;
+  return { bidders: bidders === '*' ? '*' : (bidders as string[]).slice(0, 100), exclude: filter === 'exclude' };
 }
 
 export interface BidderStatus {
@@ -246,22 +299,66 @@ export interface CookieSyncAnswer {
   bidder_status: BidderStatus[];
 }
 
+/** A demand partner that syncs (SSP mode): its RTB demand tag and the partner's user-sync URL. */
+export interface PartnerSync {
+  tagId: number;
+  url: string;
+}
+
 /**
- * The answer to a cookie_sync: a pixel sync for adplane when the browser has no live adplane id, it
- * was asked for (or no bidder was named), the page's filter lets pixels run and privacy allows it;
- * nothing otherwise. `uid` makes the new id (the pixel's URL carries it to /setuid). An opted-out
- * browser is the caller's to refuse (401, as Prebid Server).
+ * The answer to a cookie_sync: a pixel sync for adplane when the browser has no live adplane id, and
+ * one for each demand partner of the channel (`partners`) it has no live id for, when adplane was
+ * asked for (or no bidder was named) and cooperative sync is on (`coopSync`, the default), or when
+ * the partner's code was named, the page's filter
+ * lets its pixel run and privacy allows it; at most `limit` (0: no limit), adplane's first. `uid`
+ * makes adplane's new id (its pixel's URL carries it to /setuid). An opted-out browser is the
+ * caller's to refuse (401, as Prebid Server).
  */
-export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, now: number, uid: () => string = newUid): CookieSyncAnswer {
+export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, now: number, uid: () => string = newUid, partners: readonly PartnerSync[] = []): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
-  const wanted = ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER);
-  if (!wanted || !ask.imageAllowed || live(cookie.uids[ADPLANE_BIDDER], now) || syncRefusal(ask, cookie)) return { status, bidder_status: [] };
-  const query = new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' });
-  if (ask.gdpr !== null) query.set('gdpr', String(ask.gdpr));
-  if (ask.usPrivacy) query.set('us_privacy', ask.usPrivacy);
-  if (ask.gppSid.length) query.set('gpp_sid', ask.gppSid.join(','));
-  // (limit 0 is no limit; adplane has one sync to give)
-  return { status, bidder_status: [{ bidder: ADPLANE_BIDDER, no_cookie: true, usersync: { url: `${origin}/setuid?${query}`, type: 'redirect', supportCORS: false } }] };
+  if (syncRefusal(ask, cookie)) return { status, bidder_status: [] };
+  const wanted = (bidder: string): boolean => ask.bidders === null || ask.bidders.includes(bidder);
+  // the channel's partners come with adplane, as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
+  const cooperative = ask.coopSync && wanted(ADPLANE_BIDDER);
+  const out: BidderStatus[] = [];
+  if (wanted(ADPLANE_BIDDER) && ask.imageAllowed && !live(cookie.uids[ADPLANE_BIDDER], now)) {
+    const query = new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' });
+    if (ask.gdpr !== null) query.set('gdpr', String(ask.gdpr));
+    if (ask.usPrivacy) query.set('us_privacy', ask.usPrivacy);
+    if (ask.gppSid.length) query.set('gpp_sid', ask.gppSid.join(','));
+    out.push(pixelSync(ADPLANE_BIDDER, `${origin}${PREBID_SETUID_PATH}?${query}`));
+  }
+  for (const partner of partners) {
+    const bidder = partnerSyncBidder(partner.tagId);
+    if (!(cooperative || (ask.bidders !== null && ask.bidders.includes(bidder))) || !filterAllows(ask.imageFilter, bidder) || live(cookie.uids[bidder], now)) continue;
+    out.push(pixelSync(bidder, partnerSyncUrl(partner, ask, origin)));
+  }
+  return { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
+}
+
+const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_cookie: true, usersync: { url, type: 'redirect', supportCORS: false } });
+
+/**
+ * A partner's sync URL for this browser: its privacy macros filled, and `${REDIRECT}` with adplane's
+ * setuid URL for the partner, where it writes its id in place of `$UID` (uid last, as Prebid Server
+ * writes it: a partner that appends its id still lands in the uid).
+ */
+export function partnerSyncUrl(partner: PartnerSync, privacy: SyncPrivacy, origin: string): string {
+  const gdpr = privacy.gdpr === null ? '' : String(privacy.gdpr);
+  const back = new URLSearchParams({ bidder: partnerSyncBidder(partner.tagId) });
+  if (gdpr) back.set('gdpr', gdpr);
+  if (privacy.gdprConsent) back.set('gdpr_consent', privacy.gdprConsent);
+  if (privacy.usPrivacy) back.set('us_privacy', privacy.usPrivacy);
+  if (privacy.gppSid.length) back.set('gpp_sid', privacy.gppSid.join(','));
+  back.set('f', 'i');
+  return fillSyncUrl(partner.url, {
+    REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID`,
+    GDPR: gdpr,
+    GDPR_CONSENT: privacy.gdprConsent,
+    US_PRIVACY: privacy.usPrivacy,
+    GPP: privacy.gpp,
+    GPP_SID: privacy.gppSid.join(','),
+  });
 }
 
 export type SetuidResult =
@@ -269,16 +366,17 @@ export type SetuidResult =
   | { ok: false; status: 400 | 401 | 451; message: string };
 
 /**
- * A /setuid call: the cookie to write (adplane's id set, or removed for an empty uid; other bidders'
- * ids kept), or why not, with Prebid Server's status (401 opted out, 400 a bad bidder, uid or
+ * A /setuid call: the cookie to write (the bidder's id set, or removed for an empty uid; other
+ * bidders' ids kept), or why not. The bidder is adplane, or one `partner` says syncs (a demand
+ * partner's code whose tag has a user-sync URL); with Prebid Server's status (401 opted out, 400 a bad bidder, uid or
  * parameter, or gdpr=1 without a consent string, 451 where the GDPR applies or the viewer opted out
  * of sale). `f=i` (the default) answers a pixel, `f=b` an empty page.
  */
-export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number): SetuidResult {
+export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number, partner: (bidder: string) => boolean = () => false): SetuidResult {
   if (cookie.optout) return { ok: false, status: 401, message: 'The user has opted out' };
   const bidder = query.get('bidder');
   if (!bidder) return { ok: false, status: 400, message: '"bidder" query param is required' };
-  if (bidder !== ADPLANE_BIDDER) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: only "${ADPLANE_BIDDER}" syncs here` };
+  if (bidder !== ADPLANE_BIDDER && !partner(bidder)) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: "${ADPLANE_BIDDER}" syncs here, and the demand partners of RTB demand tags with a user sync URL` };
   const gdprText = query.get('gdpr') ?? '';
   if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
   const f = (query.get('f') ?? 'i').toLowerCase();
@@ -291,8 +389,8 @@ export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number):
   const uid = query.get('uid') ?? '';
   if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid))) return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
   const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
-  if (uid) uids[ADPLANE_BIDDER] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
-  else delete uids[ADPLANE_BIDDER];
+  if (uid) uids[bidder] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
+  else delete uids[bidder];
   return { ok: true, cookie: { present: true, uids, optout: false }, image: f === 'i' };
 }
 

@@ -30,6 +30,12 @@ export interface RequestContext {
    */
   userId: string;
   /**
+   * Demand partners' ids for the viewer, by the partner's bidder code (partnerSyncBidder: an RTB
+   * demand tag's): the `uids` cookie's, or a Prebid request's `user.ext.prebid.buyeruids`. A tag's
+   * bid request carries its own as `user.buyeruid` (demand/programmaticSources.ts).
+   */
+  partnerUids: Readonly<Record<string, string>>;
+  /**
    * When the request came as OpenRTB (a supplier's bid request, a Prebid Server auction): the
    * request and the impression being decided, for outbound requests that forward what the
    * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
@@ -59,9 +65,14 @@ export interface PodSoFar {
 export interface ConnectionFacts {
   remoteAddress: string;
   userAgent: string;
-  /** adplane's id in the request's `uids` cookie ('' or absent: none; prebid/userSync.ts adplaneUid). */
+  /** adplane's id in the request's `uids` cookie ('' or absent: none; prebid/userSync.ts cookieIds). */
   userId?: string;
+  /** The other live ids of that cookie, by bidder code (absent: none). */
+  partnerUids?: Readonly<Record<string, string>>;
 }
+
+/** No partner ids. */
+export const NO_PARTNER_UIDS: Readonly<Record<string, string>> = Object.freeze({});
 
 export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: number, geoLookup: GeoLookup = geoipLiteLookup): RequestContext {
   const query = readTagQuery(raw);
@@ -81,6 +92,7 @@ export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: n
     domain: query.domain || (query.pageUrl ? hostFromUrl(query.pageUrl) : ''),
     now,
     userId: conn.userId ?? '',
+    partnerUids: conn.partnerUids ?? NO_PARTNER_UIDS,
   };
 }
 

@@ -1,5 +1,5 @@
-import { type BidRequest, countryFromAlpha3, type Imp } from '@adplane/shared';
-import { type ConnectionFacts, type RequestContext } from './context.js';
+import { type BidRequest, countryFromAlpha3, type Imp, partnerSyncBidder } from '@adplane/shared';
+import { type ConnectionFacts, NO_PARTNER_UIDS, type RequestContext } from './context.js';
 import { type GeoLookup, geoipLiteLookup, publicAddress, UNKNOWN_GEO } from './geo.js';
 import { hostOf, type TagQuery } from './macros.js';
 import { playerSizeOf } from './playerSize.js';
@@ -109,6 +109,7 @@ export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionF
     domain: query.domain,
     now,
     userId: userIdOf(req, conn),
+    partnerUids: partnerUidsOf(req, conn),
     ortb: { request: req, imp },
   };
 }
@@ -123,3 +124,20 @@ function userIdOf(req: BidRequest, conn: ConnectionFacts): string {
   const user = obj(req.user);
   return str(obj(obj(obj(user.ext).prebid).buyeruids).adplane, 128) || str(user.buyeruid, 128) || (conn.userId ?? '');
 }
+
+/**
+ * Demand partners' ids (request/context.ts partnerUids): a Prebid request's explicit
+ * `user.ext.prebid.buyeruids` for a partner's code over the caller's cookie.
+ */
+function partnerUidsOf(req: BidRequest, conn: ConnectionFacts): Readonly<Record<string, string>> {
+  const fromCookie = conn.partnerUids ?? NO_PARTNER_UIDS;
+  const explicit = obj(obj(obj(obj(req.user).ext).prebid).buyeruids);
+  let out: Record<string, string> | null = null;
+  for (const bidder in explicit) {
+    if (!bidder.startsWith(PARTNER_PREFIX)) continue;
+    const uid = str(explicit[bidder], 128);
+    if (uid) (out ??= { ...fromCookie })[bidder] = uid;
+  }
+  return out ?? fromCookie;
+}
+const PARTNER_PREFIX = partnerSyncBidder(0).slice(0, -1);

@@ -37,6 +37,7 @@ export function compileTags(
       dailyImpCap: t.dailyImpCap,
       advertiserId: t.advertiserId ?? 0,
       targeting: t.targetingId ? (targetings.get(t.targetingId) ?? null) : null,
+      userSyncUrl: t.userSyncUrl,
     });
   }
   return { live, idle };

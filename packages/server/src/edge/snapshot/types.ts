@@ -114,6 +114,8 @@ export interface SnapTag {
   dailyImpCap: Limit;
   advertiserId: number;
   targeting: CompiledTargeting | null;
+  /** RTB: the partner's user-sync URL ('' for none): cookie_sync hands it out, /setuid keeps its id (prebid/userSync.ts). */
+  userSyncUrl: string;
 }
 
 export interface SnapChannel {

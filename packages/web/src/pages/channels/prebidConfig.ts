@@ -45,7 +45,7 @@ export function prebidConfig(channel: PrebidChannel, host: string): string | nul
     `pbjs.que.push(function () {`,
     `  pbjs.setConfig({`,
     `    s2sConfig: [{`,
-    `      accountId: '${uid}', // Prebid.js requires one; any id does`,
+    `      accountId: '${uid}', // the channel: its demand partners' user syncs`,
     `      bidders: ['adplane'],`,
     `      adapter: 'prebidServer',`,
     `      enabled: true,`,

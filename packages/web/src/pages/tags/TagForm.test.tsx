@@ -100,3 +100,29 @@ describe('TagForm with a PreBid partner', () => {
     await waitFor(() => expect(screen.getAllByText('AppNexus needs placement_id, or inv_code + member').length).toBeGreaterThan(0));
   });
 });
+
+describe('TagForm with an RTB partner', () => {
+  const RTB_TAG = { ...APPNEXUS_TAG, id: 42, integration: 'RTB', endpoint: 'https://bid.dsp.example/ortb', partner: '', partnerParams: {}, userSyncUrl: 'https://sync.dsp.example/u?redir=${REDIRECT}' } satisfies ResourceRow;
+
+  it("offers the partner's user sync URL, sends it, and shows where the partner sends the browser back", async () => {
+    let form!: FormInstance;
+    function RtbHarness() {
+      const [f] = Form.useForm();
+      form = f;
+      return (
+        <Form form={f} layout="vertical" initialValues={tagToForm(RTB_TAG)}>
+          <TagForm form={f} row={RTB_TAG} readOnly={false} />
+        </Form>
+      );
+    }
+    renderWithAuth(<RtbHarness />, makeUser('demand', { config: { host: 'https://ads.example.com', landing: '', database: 'default' } }));
+    const input = (await screen.findByTestId('tag-sync-url')) as HTMLInputElement;
+    expect(input.value).toBe('https://sync.dsp.example/u?redir=${REDIRECT}');
+    expect(screen.getByTestId('tag-setuid-url').textContent).toBe('https://ads.example.com/setuid?bidder=adplane_tag_42&uid=$UID');
+    fireEvent.change(input, { target: { value: 'https://sync.dsp.example/other?r=${REDIRECT}' } });
+    await waitFor(() => expect(form.getFieldValue('userSyncUrl')).toBe('https://sync.dsp.example/other?r=${REDIRECT}'));
+    expect(tagToBody(form.getFieldsValue(true) as Record<string, unknown>)).toMatchObject({ integration: 'RTB', endpoint: 'https://bid.dsp.example/ortb', userSyncUrl: 'https://sync.dsp.example/other?r=${REDIRECT}' });
+    // another integration sends no sync URL
+    expect(tagToBody({ ...RTB_TAG, integration: 'VAST', vastUrl: 'https://v.example/tag' })).not.toHaveProperty('userSyncUrl');
+  });
+});

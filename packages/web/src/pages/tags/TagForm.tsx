@@ -1,7 +1,8 @@
 import { Col, Form, Input, InputNumber, Radio, Row, Select, Tooltip, Typography } from 'antd';
 import { type TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef } from 'react';
-import { INTEGRATION_OPTIONS, partnerById } from '@adplane/shared';
+import { INTEGRATION_OPTIONS, partnerById, partnerSetuidUrl } from '@adplane/shared';
+import { CopyValue } from '../../resources/cells.js';
 import { useUser } from '../../auth/authContext.js';
 import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { LimitInput, PriceFields } from '../../resources/unitFields.js';
@@ -116,7 +117,40 @@ function PartnerFields() {
 }
 
 /** The fields of a demand tag: where the ad server calls, at what price, how much and for whom. */
-export function TagForm({ form, readOnly }: ResourceFormProps) {
+/**
+ * User sync with the RTB partner: its sync URL (where `${REDIRECT}` takes adplane's setuid URL), and,
+ * once the tag is saved, that setuid URL to hand a partner that redirects to a fixed address.
+ */
+function PartnerSyncFields({ tagId }: { tagId: number | undefined }) {
+  const user = useUser();
+  const label = useHelpLabel('tags');
+  return (
+    <>
+      <Form.Item
+        name="userSyncUrl"
+        label={label('userSyncUrl', 'User sync URL')}
+        extra={
+          <>
+            The partner&apos;s cookie-sync URL, for browsers coming through Prebid.js. Put <Typography.Text code>{'${REDIRECT}'}</Typography.Text> where it
+            takes the address to send the browser back to (<Typography.Text code>{'${GDPR}'}</Typography.Text> and{' '}
+            <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text> are filled too). Its id then goes out as buyeruid in its bid requests. Empty = no
+            sync.
+          </>
+        }
+      >
+        <Input placeholder="https://sync.bidder.example/usersync?redir=${REDIRECT}" data-testid="tag-sync-url" />
+      </Form.Item>
+      {tagId ? (
+        <div className="tag-setuid">
+          <Typography.Text type="secondary">Where the partner sends the browser back, its id in place of $UID:</Typography.Text>{' '}
+          <CopyValue value={partnerSetuidUrl(user.config.host, tagId)} testId="tag-setuid-url" />
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function TagForm({ form, readOnly, row }: ResourceFormProps) {
   const label = useHelpLabel('tags');
   const integration = Form.useWatch('integration', form) as string | undefined;
 
@@ -139,6 +173,7 @@ export function TagForm({ form, readOnly }: ResourceFormProps) {
           <Input placeholder="https://bidder.example/openrtb2/auction" data-testid="tag-endpoint" />
         </Form.Item>
       )}
+      {integration === 'RTB' && <PartnerSyncFields tagId={row?.id} />}
       {integration === 'PreBid' && <PartnerFields />}
 
       <SectionTitle>Pricing</SectionTitle>

@@ -31,6 +31,7 @@ export function tagDefaults(): Record<string, unknown> {
     priority: 5,
     targetingId: null,
     advertiserId: null,
+    userSyncUrl: '',
   };
 }
 
@@ -46,12 +47,12 @@ export function tagToForm(row: ResourceRow): Record<string, unknown> {
 
 /** The form's values as the API takes them: only the fields of the chosen integration, partner parameters typed. */
 export function tagToBody(values: Record<string, unknown>): Record<string, unknown> {
-  const { vastUrl, endpoint, partner, partnerParams, ...rest } = values;
+  const { vastUrl, endpoint, partner, partnerParams, userSyncUrl, ...rest } = values;
   switch (values.integration) {
     case 'VAST':
       return { ...rest, vastUrl };
     case 'RTB':
-      return { ...rest, endpoint };
+      return { ...rest, endpoint, userSyncUrl: userSyncUrl ?? '' };
     default: {
       const def = partnerById(String(partner ?? ''));
       return { ...rest, partner, partnerParams: def ? partnerParamsToBody(def.params, partnerParams) : {} };
