@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { type BidRequest, type BidResponse, type VastVersion } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +79,16 @@ forEachStore((t) => {
       const id = idIn(uidsCookie(res.headers['set-cookie']));
       expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(res.headers.location).toBe(`https://sync.tidewater.test/match?dsp=adplane&uid=${id}&gdpr=0&consent=&ccpa=1YNN&gpp_sid=7%2C8`);
+    });
+
+    it('sends the browser to a URL a Location header can hold when the supplier wrote it in other scripts', async () => {
+      const unicode = await createAs(app, cookie, 'sups', { name: 'Unicode SSP', formats: ['display'], userSyncUrl: 'https://sÿnc.exämple.test/mätch?u=${UID}&n=ü' });
+      await app.edge.snapshots.rebuild();
+      const res = await sync(unicode.uid);
+      expect(res.statusCode).toBe(302);
+      const id = idIn(uidsCookie(res.headers['set-cookie']));
+      expect(res.headers.location).toBe(`https://${domainToASCII('sÿnc.exämple.test')}/m%C3%A4tch?u=${id}&n=%C3%BC`);
+      expect(res.headers.location).toMatch(/^[\x21-\x7e]+$/);
     });
 
     it('keeps the id a browser already has, from this supplier or any other sync', async () => {

@@ -63,7 +63,7 @@ export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncU
   const id = own && Date.parse(own.expires) > now ? own.uid : uid();
   const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
   uids[ADPLANE_BIDDER] = { uid: id, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
-  const location = fillSyncUrl(supplier.userSyncUrl, {
+  const filled = fillSyncUrl(supplier.userSyncUrl, {
     UID: id,
     GDPR: privacy.gdpr === null ? '' : String(privacy.gdpr),
     GDPR_CONSENT: privacy.gdprConsent,
@@ -71,6 +71,9 @@ export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncU
     GPP: privacy.gpp,
     GPP_SID: privacy.gppSid.join(','),
   });
+  // as a URL serializes it (a host in punycode, other non-ASCII percent-encoded): a Location header holds ASCII alone
+  const location = URL.canParse(filled) ? new URL(filled).href : '';
+  if (!location) return { kind: 'pixel', reason: 'no_url' };
   return { kind: 'redirect', location, cookie: { present: true, uids, optout: false } };
 }
 
