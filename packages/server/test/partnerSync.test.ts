@@ -64,6 +64,12 @@ forEachStore((t) => {
       expect((await read(ids.partner!.id)).userSyncUrl).toBe(PARTNER_SYNC);
       const vast = await createAs(app, cookie, 'tags', { name: 'VAST with a sync URL', integration: 'VAST', vastUrl: 'https://vast.example.test/tag', userSyncUrl: PARTNER_SYNC });
       expect((await read(vast.id)).userSyncUrl).toBe('');
+      const prebid = await createAs(app, cookie, 'tags', { name: 'PreBid with a sync URL', integration: 'PreBid', partner: 'appnexus', partnerParams: { placement_id: 123 }, userSyncUrl: PARTNER_SYNC });
+      expect((await read(prebid.id)).userSyncUrl).toBe('');
+      // a macro the browser's call fills may not choose the host adplane's sync sends the browser to
+      const host = await as(app, cookie, { method: 'POST', url: '/api/demand/tags', payload: { name: 'Host macro', integration: 'RTB', endpoint: `${bidders.url}/bid`, userSyncUrl: 'https://$GDPR_CONSENT/u?r=${REDIRECT}' } });
+      expect(host.statusCode).toBe(400);
+      expect(host.body).toContain('must not carry a macro in its host');
     });
   });
 
@@ -139,8 +145,15 @@ forEachStore((t) => {
     // a Prebid client's explicit id for the partner counts too
     const explicit = await auction({ ...request(), user: { ext: { prebid: { buyeruids: { [partner()]: 'dsp-user-4' } } } } }, {});
     expect(explicit.synced.user?.buyeruid).toBe('dsp-user-4');
-    const gdpr = await auction(request({ gdpr: 1 }), { cookie: browser });
-    expect(gdpr.synced.user?.buyeruid).toBeUndefined();
+    // adplane's and its partners' explicit ids go to nobody downstream
+    const relayed = await auction({ ...request(), user: { ext: { prebid: { buyeruids: { adplane: 'ours', [partner()]: 'dsp-user-4' } }, consent: 'CO-y' } } }, {});
+    for (const sent of [relayed.synced, relayed.plain]) expect(JSON.stringify(sent.user ?? {})).not.toMatch(/buyeruids|ours/);
+    expect(relayed.plain.user?.buyeruid).toBeUndefined();
+    // nor where the request forbids ids: the GDPR, a sale opt-out, COPPA
+    for (const regs of [{ gdpr: 1 }, { us_privacy: '1YYN' }, { coppa: 1 }]) {
+      const refused = await auction(request(regs), { cookie: browser });
+      expect(refused.synced.user?.buyeruid, JSON.stringify(regs)).toBeUndefined();
+    }
     expect((await auction(request(), {})).synced.user?.buyeruid).toBeUndefined();
   });
 });

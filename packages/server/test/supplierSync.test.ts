@@ -166,8 +166,20 @@ forEachStore((t) => {
       expect(html).toContain(`<img src="${app.edge.deps!.origin}/rtb/sync/${suppliers.matched!.uid}" width="1" height="1"`);
     });
 
-    it('leaves it out when the request carries our id, where no id may be used, and for a supplier without a sync URL', async () => {
+    it('adds it once per response, however many ads it holds', async () => {
+      const request = {
+        id: 'two-imps', imp: [{ id: '1', ...banner }, { id: '2', ...banner }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' }, device: { ip: '8.8.8.9', ua: UA },
+      };
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
+      const bids = (res.json() as BidResponse).seatbid!.flatMap((seat) => seat.bid);
+      expect(bids).toHaveLength(2);
+      expect(bids.filter((b) => b.adm!.includes('/rtb/sync/'))).toHaveLength(1);
+    });
+
+    it('leaves it out when the request carries our id, where no id may be used, in an app, and for a supplier without a sync URL', async () => {
       for (const [supplier, extra] of [
+        [suppliers.matched!.uid, { site: undefined, app: { bundle: 'com.example.news', storeurl: 'https://play.google.com/store/apps/details?id=com.example.news' } }],
+        [suppliers.matched!.uid, { regs: { coppa: 1 } }],
         [suppliers.matched!.uid, { user: { buyeruid: 'known-browser' } }],
         [suppliers.matched!.uid, { user: { ext: { prebid: { buyeruids: { adplane: 'known-browser' } } } } }],
         [suppliers.matched!.uid, { regs: { gdpr: 1 }, user: { consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA' } }],

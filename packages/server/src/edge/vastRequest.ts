@@ -48,7 +48,7 @@ export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): Conne
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
     userId: ids ? ids.adplane : '',
-    partnerUids: ids ? ids.others : NO_PARTNER_UIDS,
+    partnerUids: ids ? ids.partners : NO_PARTNER_UIDS,
   };
 }
 

@@ -27,20 +27,36 @@ export function syncMacrosIn(url: string): SyncMacro[] {
   return [...found];
 }
 
-/** `url` with every macro replaced by its value, URL-encoded (an absent value leaves it empty). */
+/**
+ * `url` with each macro `values` names replaced by its value, URL-encoded ('' empties it); a macro it
+ * does not name is left as written (a partner's own `$UID` in a URL of ours it carries, say).
+ */
 export function fillSyncUrl(url: string, values: Partial<Record<SyncMacro, string>>): string {
-  return url.replace(MACRO, (_all, a?: string, b?: string, c?: string, d?: string) => encodeURIComponent(values[(a ?? b ?? c ?? d) as SyncMacro] ?? ''));
+  return url.replace(MACRO, (all, a?: string, b?: string, c?: string, d?: string) => {
+    const value = values[(a ?? b ?? c ?? d) as SyncMacro];
+    return value === undefined ? all : encodeURIComponent(value);
+  });
 }
 
+/** The scheme and host of a URL (up to its path, query or fragment). */
+const originPart = (v: string): string => /^[a-z]+:\/\/[^/?#]*/i.exec(v)?.[0] ?? v;
+
 /**
- * A supplier's user-sync URL: empty (no matching), or an http(s) URL with a parsable host that
- * carries the id's macro (a URL without it would only tell the supplier that a browser passed by).
+ * A user-sync URL: empty, or an http(s) URL with a parsable host and no macro in its scheme or host
+ * (a value a browser's call fills must never decide where adplane's host sends it).
  */
-export const userSyncUrl = z
+const syncUrl = z
   .string({ error: 'must be text' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
   .refine((v) => v === '' || (/^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v)), 'must be an http(s) URL')
+  .refine((v) => v === '' || syncMacrosIn(originPart(v)).length === 0, 'must not carry a macro in its host');
+
+/**
+ * A supplier's user-sync URL: empty (no matching), or a sync URL that carries the id's macro (a URL
+ * without it would only tell the supplier that a browser passed by).
+ */
+export const userSyncUrl = syncUrl
   .refine((v) => v === '' || syncMacrosIn(v).includes('UID'), 'must carry the id macro ${UID} (or $UID, {UID}, [UID]) where the supplier reads our id')
   .default('');
 
@@ -63,10 +79,5 @@ export function tagOfSyncBidder(bidder: string): number | null {
 /** The setuid URL a demand partner redirects a browser to, its id in place of `$UID`. */
 export const partnerSetuidUrl = (host: string, tagId: number): string => `${edgeUrl(host, PREBID_SETUID_PATH)}?bidder=${partnerSyncBidder(tagId)}&uid=$UID`;
 
-/** A demand tag's user-sync URL: empty (no sync), or the partner's http(s) sync URL. */
-export const demandSyncUrl = z
-  .string({ error: 'must be text' })
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((v) => v === '' || (/^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v)), 'must be an http(s) URL')
-  .default('');
+/** A demand tag's user-sync URL: empty (no sync), or the partner's sync URL. */
+export const demandSyncUrl = syncUrl.default('');

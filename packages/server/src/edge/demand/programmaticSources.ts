@@ -1,5 +1,5 @@
 import { type BidRequest, partnerSyncBidder, resolvePartner } from '@adplane/shared';
-import { gdprApplies, gppSectionIds } from '../request/privacy.js';
+import { userIdsForbidden } from '../request/privacy.js';
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
 import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
@@ -78,11 +78,11 @@ function rtbTarget(req: AuctionRequest, tag: SnapTag, priority: number): OrtbTar
 
 /**
  * The partner's own id for the viewer (its user sync: prebid/userSync.ts), sent as `user.buyeruid`;
- * '' when the browser has none, or where the GDPR applies (adplane uses no id there).
+ * '' when the browser has none, or where the request forbids ids (the GDPR, a sale opt-out, COPPA).
  */
 function partnerUid(ctx: RequestContext, tag: SnapTag): string {
   const uid = ctx.partnerUids[partnerSyncBidder(tag.id)];
-  return uid && !gdprApplies(ctx.query.gdpr, gppSectionIds(ctx.query.gppSid)) ? uid : '';
+  return uid && !userIdsForbidden(ctx.query) ? uid : '';
 }
 
 export function rtbTagSource(deps: OrtbDeps): DemandSource {

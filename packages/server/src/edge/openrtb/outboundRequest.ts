@@ -219,9 +219,15 @@ function deviceOf(ctx: RequestContext, channel: SnapChannel): Device {
 function userOf(ctx: RequestContext): User | undefined {
   const inbound = ctx.ortb?.request.user;
   if (inbound) {
-    // the ids are the upstream exchange's (and buyeruid names us as its buyer): meaningless downstream
+    // the ids are the upstream exchange's (and buyeruid names us as its buyer): meaningless downstream;
+    // so are a Prebid request's ids for its bidders (user.ext.prebid.buyeruids), adplane's and its partners'
     const { id: _id, buyeruid: _buyer, ...rest } = inbound;
     const user: User = { ...rest };
+    if (user.ext && 'prebid' in obj(user.ext)) {
+      const { prebid: _prebid, ...ext } = obj(user.ext);
+      if (Object.keys(ext).length) user.ext = ext;
+      else delete user.ext;
+    }
     const consent = str(user.consent) || str(obj(user.ext).consent);
     if (consent) user.consent = consent;
     return Object.keys(user).length ? user : undefined;

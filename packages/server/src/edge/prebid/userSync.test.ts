@@ -196,10 +196,13 @@ describe("demand partners' syncs in a cookie_sync", () => {
     expect(codes(ask())).toEqual(['adplane', 'adplane_tag_7']);
     expect(codes(ask({ bidders: null }))).toEqual(['adplane', 'adplane_tag_7']);
     expect(codes(ask({ coopSync: false }))).toEqual(['adplane']);
+    expect(codes(ask({ coopSync: false, bidders: null }))).toEqual(['adplane', 'adplane_tag_7']);
     expect(codes(ask({ coopSync: false, bidders: ['adplane_tag_7'] }))).toEqual(['adplane_tag_7']);
     expect(codes(ask({ bidders: ['appnexus'] }))).toEqual([]);
     expect(codes(ask({ imageFilter: { bidders: ['adplane_tag_7'], exclude: true } }))).toEqual(['adplane']);
-    expect(codes(ask({ imageAllowed: false, imageFilter: { bidders: ['adplane_tag_7'], exclude: false } }))).toEqual(['adplane_tag_7']);
+    const onlyPartner = (readCookieSyncAsk({ bidders: ['adplane'], filterSettings: { image: { bidders: ['adplane_tag_7'], filter: 'include' } } }) as { ask: CookieSyncAsk }).ask;
+    expect(onlyPartner.imageAllowed).toBe(false);
+    expect(codes(onlyPartner)).toEqual(['adplane_tag_7']);
     expect(codes(ask({ limit: 1 }))).toEqual(['adplane']);
     expect(codes(ask(), readSyncCookie(cookieOf({ tempUIDs: { adplane_tag_7: { uid: 'p', expires: later(3) } } })))).toEqual(['adplane']);
     expect(codes(ask({ gdpr: 1, gdprConsent: 'CO' }))).toEqual([]);
@@ -210,6 +213,9 @@ describe("demand partners' syncs in a cookie_sync", () => {
     expect(answer.bidder_status[1]!.usersync.url).toBe(
       `https://sync.dsp.test/u?redir=${encodeURIComponent('https://ads.example.com/setuid?bidder=adplane_tag_7&gdpr=0&gdpr_consent=CO+x&f=i&uid=$UID')}&gdpr=0`,
     );
+    // a partner URL that carries our setuid address itself keeps its own $UID, and is serialized as a URL
+    const own = cookieSyncAnswer(ask({ gpp: 'DBA', gppSid: [7] }), none, 'https://ads.example.com', NOW, () => 'NEW', [{ tagId: 9, url: 'https://sÿnc.dsp.test/u?back=https://ads.example.com/setuid?bidder=adplane_tag_9%26uid=$UID&s=${GPP_SID}' }]);
+    expect(own.bidder_status[1]!.usersync.url).toBe('https://xn--snc-toa.dsp.test/u?back=https://ads.example.com/setuid?bidder=adplane_tag_9%26uid=$UID&s=7');
   });
 
   it("are stored by /setuid for a partner the server knows, beside adplane's id, and read back as the cookie's other ids", () => {
@@ -217,7 +223,9 @@ describe("demand partners' syncs in a cookie_sync", () => {
     const stored = setuid(q('bidder=adplane_tag_7&uid=dsp-1'), readSyncCookie(GO_COOKIE), NOW, known);
     expect(stored).toMatchObject({ ok: true });
     const header = /^(uids=[^;]+);/.exec(setCookieHeader((stored as { cookie: SyncCookie }).cookie, NOW))![1]!;
-    expect(cookieIds(header, NOW)).toEqual({ adplane: 'go-uid-1', others: { adplane_tag_7: 'dsp-1' } });
+    expect(cookieIds(header, NOW)).toEqual({ adplane: 'go-uid-1', partners: { adplane_tag_7: 'dsp-1' } });
+    // other bidders' ids (appnexus, live here) are not read
+    expect(cookieIds(cookieOf({ tempUIDs: { appnexus: { uid: 'a', expires: later(5) } } }), NOW)).toEqual({ adplane: '', partners: {} });
     expect(setuid(q('bidder=adplane_tag_8&uid=x'), none, NOW, known)).toMatchObject({ ok: false, status: 400 });
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { fillSyncUrl, partnerSyncBidder, PREBID_SETUID_PATH } from '@adplane/shared';
+import { fillSyncUrl, partnerSyncBidder, PREBID_SETUID_PATH, type SyncMacro, tagOfSyncBidder } from '@adplane/shared';
+import { NO_PARTNER_UIDS } from '../request/context.js';
 import { BIDDER_CODE } from './auctionRequest.js';
-import { gdprApplies, gppSectionIds as sectionIds } from '../request/privacy.js';
+import { gdprApplies, gppSectionIds as sectionIds, optsOutOfSale } from '../request/privacy.js';
 import { sameOriginHeaders } from '../../http/sameOrigin.js';
 
 export { gdprApplies, sectionIds };
@@ -66,8 +67,11 @@ export interface SyncCookie {
   optout: boolean;
 }
 
-const EMPTY = (): SyncCookie => ({ present: false, uids: {}, optout: false });
-const live = (entry: UidEntry | undefined, now: number): boolean => !!entry && Date.parse(entry.expires) > now;
+/** A request without a readable cookie. */
+export const noCookie = (): SyncCookie => ({ present: false, uids: {}, optout: false });
+const EMPTY = noCookie;
+/** Whether an id is still within its date. */
+export const live = (entry: UidEntry | undefined, now: number): boolean => !!entry && Date.parse(entry.expires) > now;
 
 /** The value of cookie `name` in a Cookie header ('' when absent). */
 function cookieValue(header: string, name: string): string {
@@ -116,26 +120,62 @@ export function adplaneUid(header: string | string[] | undefined, now: number): 
 export interface CookieIds {
   /** adplane's own id ('' for none). */
   adplane: string;
-  /** Every other live id by bidder code (demand partners' among them: partnerSyncBidder). */
-  others: Readonly<Record<string, string>>;
+  /** The demand partners' live ids by their code (partnerSyncBidder); other bidders' are not read. */
+  partners: Readonly<Record<string, string>>;
 }
-const NO_IDS: CookieIds = { adplane: '', others: Object.freeze({}) };
+const NO_IDS: CookieIds = { adplane: '', partners: NO_PARTNER_UIDS };
 
-/** The live ids of a request's cookie, read once: none when it has none or the viewer opted out. */
+/** The live ids of a request's cookie that adplane uses, read once: none when it has none or the viewer opted out. */
 export function cookieIds(header: string | string[] | undefined, now: number): CookieIds {
   if (!header) return NO_IDS;
   const cookie = readSyncCookie(header);
   if (cookie.optout || !cookie.present) return NO_IDS;
   let adplane = '';
-  let others: Record<string, string> | null = null;
+  let partners: Record<string, string> | null = null;
   for (const bidder in cookie.uids) {
     const entry = cookie.uids[bidder];
     if (!live(entry, now)) continue;
     if (bidder === ADPLANE_BIDDER) adplane = entry!.uid;
-    else (others ??= Object.create(null) as Record<string, string>)[bidder] = entry!.uid;
+    else if (tagOfSyncBidder(bidder) !== null) (partners ??= Object.create(null) as Record<string, string>)[bidder] = entry!.uid;
   }
-  return adplane || others ? { adplane, others: others ?? NO_IDS.others } : NO_IDS;
+  return adplane || partners ? { adplane, partners: partners ?? NO_PARTNER_UIDS } : NO_IDS;
 }
+
+/** `cookie` with `bidder`'s id set to `uid` for UID_TTL_DAYS (removed for ''), the other ids kept as they are. */
+export function withUid(cookie: SyncCookie, bidder: string, uid: string, now: number): SyncCookie {
+  const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
+  if (uid) uids[bidder] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
+  else delete uids[bidder];
+  return { present: true, uids, optout: false };
+}
+
+/**
+ * The privacy signals of a sync as query parameters (`gdpr`, `gdpr_consent`, `us_privacy`, `gpp`,
+ * `gpp_sid`, each when given), onto `query`; `strings` false leaves out the consent and GPP strings
+ * (often over a kilobyte) where only the flags matter.
+ */
+export function privacyQuery(privacy: SyncPrivacy, query = new URLSearchParams(), strings = true): URLSearchParams {
+  if (privacy.gdpr !== null) query.set('gdpr', String(privacy.gdpr));
+  if (strings && privacy.gdprConsent) query.set('gdpr_consent', privacy.gdprConsent);
+  if (privacy.usPrivacy) query.set('us_privacy', privacy.usPrivacy);
+  if (strings && privacy.gpp) query.set('gpp', privacy.gpp);
+  if (privacy.gppSid.length) query.set('gpp_sid', privacy.gppSid.join(','));
+  return query;
+}
+
+/** The privacy macros of a sync URL (userSyncUrl.ts), each filled ('' for a signal not given). */
+export function privacyMacros(privacy: SyncPrivacy): Partial<Record<SyncMacro, string>> {
+  return {
+    GDPR: privacy.gdpr === null ? '' : String(privacy.gdpr),
+    GDPR_CONSENT: privacy.gdprConsent,
+    US_PRIVACY: privacy.usPrivacy,
+    GPP: privacy.gpp,
+    GPP_SID: privacy.gppSid.join(','),
+  };
+}
+
+/** A filled sync URL as a URL serializes it (a host in punycode, other non-ASCII percent-encoded), '' when it no longer parses. */
+export const serializedUrl = (url: string): string => (URL.canParse(url) ? new URL(url).href : '');
 
 /** The cookie's value as Prebid Server writes it (Go's base64.URLEncoding: the URL alphabet, padded). */
 export function syncCookieValue(cookie: SyncCookie): string {
@@ -190,8 +230,7 @@ export interface SyncPrivacy {
 export function syncRefusal(privacy: SyncPrivacy, cookie: SyncCookie): 'optout' | 'gdpr' | 'us_privacy' | null {
   if (cookie.optout) return 'optout';
   if (gdprApplies(privacy.gdpr, privacy.gppSid)) return 'gdpr';
-  // US Privacy 1.0: version, notice, opt-out of sale, LSPA; 'Y' in the third place opts out
-  if (/^1[YN-]Y[YN-]$/i.test(privacy.usPrivacy)) return 'us_privacy';
+  if (optsOutOfSale(privacy.usPrivacy)) return 'us_privacy';
   return null;
 }
 
@@ -284,7 +323,7 @@ function imageFilter(settings: unknown): ImageFilter | null | string {
   const { bidders, filter } = rule;
   if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string'))) return "bidders must be '*' or an array of bidder codes";
   if (filter !== undefined && filter !== 'include' && filter !== 'exclude') return "filter must be 'include' or 'exclude'";
-  return { bidders: bidders === '*' ? '*' : (bidders as string[]).slice(0, 100), exclude: filter === 'exclude' };
+  return { bidders: bidders === '*' ? '*' : (bidders as string[]), exclude: filter === 'exclude' };
 }
 
 export interface BidderStatus {
@@ -317,21 +356,19 @@ export interface PartnerSync {
 export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, now: number, uid: () => string = newUid, partners: readonly PartnerSync[] = []): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
   if (syncRefusal(ask, cookie)) return { status, bidder_status: [] };
-  const wanted = (bidder: string): boolean => ask.bidders === null || ask.bidders.includes(bidder);
-  // the channel's partners come with adplane, as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
-  const cooperative = ask.coopSync && wanted(ADPLANE_BIDDER);
+  // no bidder named: every bidder adplane syncs; else those named, and the channel's partners beside
+  // adplane as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
+  const cooperative = ask.bidders === null || (ask.coopSync && ask.bidders.includes(ADPLANE_BIDDER));
   const out: BidderStatus[] = [];
-  if (wanted(ADPLANE_BIDDER) && ask.imageAllowed && !live(cookie.uids[ADPLANE_BIDDER], now)) {
-    const query = new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' });
-    if (ask.gdpr !== null) query.set('gdpr', String(ask.gdpr));
-    if (ask.usPrivacy) query.set('us_privacy', ask.usPrivacy);
-    if (ask.gppSid.length) query.set('gpp_sid', ask.gppSid.join(','));
+  if ((ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER)) && ask.imageAllowed && !live(cookie.uids[ADPLANE_BIDDER], now)) {
+    const query = privacyQuery(ask, new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' }), false);
     out.push(pixelSync(ADPLANE_BIDDER, `${origin}${PREBID_SETUID_PATH}?${query}`));
   }
   for (const partner of partners) {
     const bidder = partnerSyncBidder(partner.tagId);
-    if (!(cooperative || (ask.bidders !== null && ask.bidders.includes(bidder))) || !filterAllows(ask.imageFilter, bidder) || live(cookie.uids[bidder], now)) continue;
-    out.push(pixelSync(bidder, partnerSyncUrl(partner, ask, origin)));
+    if (!(cooperative || ask.bidders!.includes(bidder)) || !filterAllows(ask.imageFilter, bidder) || live(cookie.uids[bidder], now)) continue;
+    const url = partnerSyncUrl(partner, ask, origin);
+    if (url) out.push(pixelSync(bidder, url));
   }
   return { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
 }
@@ -344,21 +381,9 @@ const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_c
  * writes it: a partner that appends its id still lands in the uid).
  */
 export function partnerSyncUrl(partner: PartnerSync, privacy: SyncPrivacy, origin: string): string {
-  const gdpr = privacy.gdpr === null ? '' : String(privacy.gdpr);
-  const back = new URLSearchParams({ bidder: partnerSyncBidder(partner.tagId) });
-  if (gdpr) back.set('gdpr', gdpr);
-  if (privacy.gdprConsent) back.set('gdpr_consent', privacy.gdprConsent);
-  if (privacy.usPrivacy) back.set('us_privacy', privacy.usPrivacy);
-  if (privacy.gppSid.length) back.set('gpp_sid', privacy.gppSid.join(','));
+  const back = privacyQuery(privacy, new URLSearchParams({ bidder: partnerSyncBidder(partner.tagId) }));
   back.set('f', 'i');
-  return fillSyncUrl(partner.url, {
-    REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID`,
-    GDPR: gdpr,
-    GDPR_CONSENT: privacy.gdprConsent,
-    US_PRIVACY: privacy.usPrivacy,
-    GPP: privacy.gpp,
-    GPP_SID: privacy.gppSid.join(','),
-  });
+  return serializedUrl(fillSyncUrl(partner.url, { ...privacyMacros(privacy), REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID` }));
 }
 
 export type SetuidResult =
@@ -388,10 +413,7 @@ export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number, 
   if (refused === 'us_privacy') return { ok: false, status: 451, message: 'The us_privacy string opts out of sale: adplane stores no id' };
   const uid = query.get('uid') ?? '';
   if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid))) return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
-  const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
-  if (uid) uids[bidder] = { uid, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
-  else delete uids[bidder];
-  return { ok: true, cookie: { present: true, uids, optout: false }, image: f === 'i' };
+  return { ok: true, cookie: withUid(cookie, bidder, uid, now), image: f === 'i' };
 }
 
 /** The cookie of a browser that opted out (no ids, `optout`), or back in (no ids). */

@@ -13,7 +13,9 @@ import { deviceOfOrtbType, platformOf } from './userAgent.js';
  */
 const str = (v: unknown, max = 2048): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+/** Read only: an absent object is one shared empty object, so that reading a request's nested fields allocates nothing. */
+const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
+const obj = (v: unknown): Readonly<Record<string, unknown>> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : NONE);
 const bit = (v: unknown): 0 | 1 => (v === 1 || v === true ? 1 : 0);
 const dim = (v: unknown): number => {
   const n = num(v);
@@ -133,6 +135,7 @@ function partnerUidsOf(req: BidRequest, conn: ConnectionFacts): Readonly<Record<
   const fromCookie = conn.partnerUids ?? NO_PARTNER_UIDS;
   const explicit = obj(obj(obj(obj(req.user).ext).prebid).buyeruids);
   let out: Record<string, string> | null = null;
+  if (explicit === NONE) return fromCookie;
   for (const bidder in explicit) {
     if (!bidder.startsWith(PARTNER_PREFIX)) continue;
     const uid = str(explicit[bidder], 128);

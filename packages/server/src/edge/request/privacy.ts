@@ -18,3 +18,14 @@ export function gppSectionIds(list: string): number[] {
  * sections that apply (Prebid Server lets a GPP section list decide, whatever `gdpr` says).
  */
 export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
+
+/** A US Privacy string (1.0: version, notice, opt-out of sale, LSPA) that opts out of sale: 'Y' in the third place. */
+export const optsOutOfSale = (usPrivacy: string): boolean => /^1[YN-]Y[YN-]$/i.test(usPrivacy);
+
+/**
+ * Whether a request forbids user ids (adplane's, or a partner's as `buyeruid`): the GDPR applies
+ * (adplane is no TCF vendor), the viewer opted out of sale, or the request is under COPPA.
+ */
+export function userIdsForbidden(q: { gdpr: number | null; gppSid: string; usPrivacy: string; coppa: number | null }): boolean {
+  return q.coppa === 1 || optsOutOfSale(q.usPrivacy) || gdprApplies(q.gdpr, gppSectionIds(q.gppSid));
+}

@@ -132,9 +132,10 @@ function PartnerSyncFields({ tagId }: { tagId: number | undefined }) {
         extra={
           <>
             The partner&apos;s cookie-sync URL, for browsers coming through Prebid.js. Put <Typography.Text code>{'${REDIRECT}'}</Typography.Text> where it
-            takes the address to send the browser back to (<Typography.Text code>{'${GDPR}'}</Typography.Text> and{' '}
-            <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text> are filled too). Its id then goes out as buyeruid in its bid requests. Empty = no
-            sync.
+            takes the address to send the browser back to (<Typography.Text code>{'${GDPR}'}</Typography.Text>,{' '}
+            <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>, <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>,{' '}
+            <Typography.Text code>{'${GPP}'}</Typography.Text> and <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). Its id then goes
+            out as buyeruid in its bid requests. Empty = no sync.
           </>
         }
       >

@@ -4,7 +4,8 @@ import { type EdgeRequest, type EdgeResponse } from '../../edgeHttp.js';
 import { type RequestContext } from '../../request/context.js';
 import { type SnapSupplier } from '../../snapshot/types.js';
 import { PIXEL } from '../../tracking/trackingEvents.js';
-import { ADPLANE_BIDDER, newUid, readSyncCookie, sectionIds, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, type UidEntry, UID_TTL_DAYS } from '../../prebid/userSync.js';
+import { ADPLANE_BIDDER, live, newUid, privacyMacros, privacyQuery, readSyncCookie, sectionIds, serializedUrl, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, withUid } from '../../prebid/userSync.js';
+import { userIdsForbidden } from '../../request/privacy.js';
 
 /**
  * User matching with a supplier (DSP mode; docs/programmatic.md, "User matching with suppliers"):
@@ -38,10 +39,8 @@ function param(query: URLSearchParams, name: string): string {
 
 export type SupplierSyncOutcome =
   | { kind: 'redirect'; location: string; cookie: SyncCookie }
-  | { kind: 'pixel'; reason: 'no_url' | 'paused' | 'optout' | 'gdpr' | 'us_privacy' }
+  | { kind: 'pixel'; reason: 'no_url' | 'bad_url' | 'paused' | 'optout' | 'gdpr' | 'us_privacy' }
   | { kind: 'invalid'; message: string };
-
-const DAY_MS = 86_400_000;
 
 /** What a sync call for `supplier` does: where the browser goes, with which cookie; or why it only gets a pixel. */
 export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>, query: URLSearchParams, cookie: SyncCookie, now: number, uid: () => string = newUid): SupplierSyncOutcome {
@@ -60,21 +59,11 @@ export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncU
   if (refused) return { kind: 'pixel', reason: refused };
   // the browser's id stays the one it has (any bidder's cookie_sync or another supplier may have given it); its life starts again
   const own = cookie.uids[ADPLANE_BIDDER];
-  const id = own && Date.parse(own.expires) > now ? own.uid : uid();
-  const uids: Record<string, UidEntry> = Object.assign(Object.create(null) as Record<string, UidEntry>, cookie.uids);
-  uids[ADPLANE_BIDDER] = { uid: id, expires: new Date(now + UID_TTL_DAYS * DAY_MS).toISOString() };
-  const filled = fillSyncUrl(supplier.userSyncUrl, {
-    UID: id,
-    GDPR: privacy.gdpr === null ? '' : String(privacy.gdpr),
-    GDPR_CONSENT: privacy.gdprConsent,
-    US_PRIVACY: privacy.usPrivacy,
-    GPP: privacy.gpp,
-    GPP_SID: privacy.gppSid.join(','),
-  });
-  // as a URL serializes it (a host in punycode, other non-ASCII percent-encoded): a Location header holds ASCII alone
-  const location = URL.canParse(filled) ? new URL(filled).href : '';
-  if (!location) return { kind: 'pixel', reason: 'no_url' };
-  return { kind: 'redirect', location, cookie: { present: true, uids, optout: false } };
+  const id = live(own, now) ? own!.uid : uid();
+  // (serialized: a Location header holds ASCII alone)
+  const location = serializedUrl(fillSyncUrl(supplier.userSyncUrl, { ...privacyMacros(privacy), UID: id }));
+  if (!location) return { kind: 'pixel', reason: 'bad_url' };
+  return { kind: 'redirect', location, cookie: withUid(cookie, ADPLANE_BIDDER, id, now) };
 }
 
 export function registerSupplierSync(app: FastifyInstance): void {
@@ -118,24 +107,21 @@ export function registerSupplierSync(app: FastifyInstance): void {
   edge.addEntry({ method: 'GET', path: SUPPLIER_SYNC_PREFIX, handle: (req, res, rest, search) => handle(req, res, rest, search) });
 }
 
+/** The responses that already carry a sync pixel: one per response is enough. */
+const synced = new WeakSet<object>();
+
 /**
  * The sync pixel to add to an ad won on `supplier`'s request, or null: only for a supplier with a sync
- * URL, a request without our id for the viewer, and where an id may be used at all (the pixel's call
- * checks again, the browser's opt-out too). The privacy signals travel in its query.
+ * URL, a site's request (an app or a TV keeps no cookie of ours) without our id for the viewer, where
+ * ids may be used at all (the pixel's call checks again, the browser's opt-out too), and once per
+ * response. The privacy flags travel in its query (not the consent strings: with the GDPR not
+ * applying they decide nothing, and they would weigh on every ad).
  */
 export function syncOnWin(supplier: SnapSupplier, ctx: RequestContext, origin: string): string | null {
-  if (!supplier.userSyncUrl || ctx.userId) return null;
+  const request = ctx.ortb?.request;
+  if (!supplier.userSyncUrl || ctx.userId || !request?.site || request.app || synced.has(request) || userIdsForbidden(ctx.query)) return null;
+  synced.add(request);
   const q = ctx.query;
-  const privacy: SyncPrivacy = { gdpr: q.gdpr, gdprConsent: q.gdprConsent, usPrivacy: q.usPrivacy, gpp: q.gpp, gppSid: sectionIds(q.gppSid) };
-  if (syncRefusal(privacy, NO_COOKIE)) return null;
-  const query = new URLSearchParams();
-  if (q.gdpr !== null) query.set('gdpr', String(q.gdpr));
-  if (q.gdprConsent) query.set('gdpr_consent', q.gdprConsent);
-  if (q.usPrivacy) query.set('us_privacy', q.usPrivacy);
-  if (q.gpp) query.set('gpp', q.gpp);
-  if (q.gppSid) query.set('gpp_sid', q.gppSid);
-  const search = query.toString();
+  const search = privacyQuery({ gdpr: q.gdpr, gdprConsent: '', usPrivacy: q.usPrivacy, gpp: '', gppSid: sectionIds(q.gppSid) }).toString();
   return `${origin}${SUPPLIER_SYNC_PREFIX}${encodeURIComponent(supplier.uid)}${search ? `?${search}` : ''}`;
 }
-
-const NO_COOKIE: SyncCookie = { present: false, uids: {}, optout: false };
