@@ -1,6 +1,7 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { ResourcePage } from '../support/resourcePage.js';
+import { clickUntilShown, exactRow, rowId } from '../support/antdFields.js';
 import { signIn, useMode } from '../support/session.js';
 
 /**
@@ -30,29 +31,9 @@ async function asDemandInDsp(page: Page): Promise<void> {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * The row whose name is exactly `name` (a copy's "<name> (copy)" does not match), found by the name
- * link's test id so that it does not depend on how the link is rendered.
- */
-function exactRow(page: Page, name: string): Locator {
-  return page.locator('.ant-table-row').filter({ has: page.locator('[data-testid^="row-open-"]', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) });
-}
-
 /** A form field by its label; optional fields' labels end in "(optional)". */
 function field(scope: Page | Locator, label: string): Locator {
   return scope.getByLabel(new RegExp(`^${escapeRegExp(label)}(\\s*\\(optional\\))?$`));
-}
-
-/** Open a row's drawer by clicking its name. */
-async function openRow(resource: ResourcePage, name: string): Promise<void> {
-  await exactRow(resource.page, name).locator('[data-testid^="row-open-"]').click();
-  await expect(resource.drawer).toBeVisible();
-}
-
-async function rowId(row: Locator): Promise<string> {
-  const id = await row.getAttribute('data-row-key');
-  expect(id).toMatch(/^\d+$/);
-  return id!;
 }
 
 /** Pick an option of an antd select (RefSelect, Select) by the text it shows. */
@@ -89,15 +70,51 @@ test('a supplier gets a bid endpoint that copies to the clipboard', async ({ pag
   await expect(row).toContainText('Video');
   await expect(row).toContainText('Display');
   const id = await rowId(row);
-  await page.getByTestId(`copy-endpoint-${id}`).click();
+  await clickUntilShown(page.getByTestId(`copy-endpoint-${id}`), page.getByTestId(`row-endpoint-${id}`));
   await page.getByTestId(`row-endpoint-${id}-copy`).click();
   await expect(page.getByText('Bid endpoint copied')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(new RegExp(`^${EDITION_SERVERS.default.url.replace(/\./g, '\\.')}/rtb/bid/[0-9a-f]{16}$`));
   await expect(row).toContainText(copied.split('/').pop()!);
 
-  await openRow(sups, names.supplier);
+  await sups.openRow(names.supplier);
   await expect(sups.drawer.getByTestId('supplier-endpoint')).toHaveText(copied);
+});
+
+test("a supplier matched by user sync: its URL checked on the field, and a browser loading our sync pixel sent to it with adplane's id", async ({ page, context }) => {
+  await asDemandInDsp(page);
+  const sups = new ResourcePage(page, 'sups', '/suppliers');
+  await sups.open();
+  await sups.search(run);
+  await sups.openRow(names.supplier);
+  const d = sups.drawer;
+  const syncUrl = field(d, 'User sync URL');
+  const item = d.locator('.ant-form-item').filter({ has: field(page, 'User sync URL') });
+  // (the supplier's user-sync URL: here a page of adplane's own that answers 200, so the browser stops on it)
+  await syncUrl.fill(`${EDITION_SERVERS.default.url}/status?dsp=adplane`);
+  await page.getByTestId('resource-save').click();
+  await expect(item.locator('.ant-form-item-explain-error')).toContainText('must carry the id macro ${UID}');
+  await syncUrl.fill(`${EDITION_SERVERS.default.url}/status?dsp=adplane&uid=\${UID}`);
+  await sups.save();
+
+  await sups.openRow(names.supplier);
+  const pixel = d.getByTestId('supplier-sync-pixel');
+  await expect(pixel).toContainText('/rtb/sync/');
+  await pixel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('supplier-user-sync.png') });
+  const url = (await pixel.textContent())!;
+  expect(url).toMatch(new RegExp(`^${EDITION_SERVERS.default.url.replace(/\./g, '\\.')}/rtb/sync/[0-9a-f]{16}\\?gdpr=\\$\\{GDPR\\}&gdpr_consent=`));
+
+  // a browser that loads the pixel (its macros left unfilled) gets an id and lands on the supplier's URL with it
+  const browser = await context.newPage();
+  await browser.goto(url);
+  const landed = new URL(browser.url());
+  expect(landed.pathname).toBe('/status');
+  const id = landed.searchParams.get('uid')!;
+  expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  const uids = (await context.cookies(EDITION_SERVERS.default.url)).find((c) => c.name === 'uids');
+  expect(JSON.parse(Buffer.from(uids!.value, 'base64url').toString('utf8')).tempUIDs.adplane.uid).toBe(id);
+  await browser.close();
 });
 
 test('an ad exchange with its OpenRTB endpoint, timeout and seat', async ({ page }) => {
@@ -183,7 +200,7 @@ test('a video creative with a media file previews it in the browser', async ({ p
   await expect(row).toContainText('30 s · 1920×1080');
   await expect(row).toContainText('Blue Fin Foods');
 
-  await openRow(creatives, names.video);
+  await creatives.openRow(names.video);
   await expect(creatives.drawer.locator('video[data-testid="creative-preview"]')).toHaveAttribute('src', videoUrl);
   await expect(creatives.drawer).toContainText('Food & Drink > Coffee/Tea (IAB8-6)');
   await expect(field(creatives.drawer, 'Skippable after')).toHaveValue('5');
@@ -242,7 +259,7 @@ test('a campaign buys with the creative, the deal and the supplier; its bid is e
   await expect(row).toContainText('$250.00 a day');
   await expect(row).toContainText('ASAP');
 
-  await openRow(campaigns, names.campaign);
+  await campaigns.openRow(names.campaign);
   await expect(field(d, 'Impressions')).toHaveValue('4');
   await expect(d.locator('.ant-select-selection-item', { hasText: names.video })).toBeVisible();
   await expect(d.locator('.ant-select-selection-item', { hasText: names.deal })).toBeVisible();
@@ -256,7 +273,7 @@ test('an end date before the start date is refused on the end-date field, in the
   await asDemandInDsp(page);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
   await campaigns.open();
-  await openRow(campaigns, names.campaign);
+  await campaigns.openRow(names.campaign);
   const d = campaigns.drawer;
   await field(d, 'End date').clear();
   await typeDate(field(d, 'End date'), '2026-02-01');

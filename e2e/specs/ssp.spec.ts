@@ -1,5 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
-import { exactRow, formItem, inputOf, pickOption, rowId } from '../support/antdFields.js';
+import { clickUntilShown, exactRow, formItem, inputOf, pickOption, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -17,6 +17,7 @@ const names = {
   channel: `E2E Channel ${run}`,
   vastTag: `E2E VAST tag ${run}`,
   prebidTag: `E2E PreBid tag ${run}`,
+  rtbTag: `E2E RTB tag ${run}`,
   sub: `E2E Publisher ${run}`,
   adv: `E2E Advertiser ${run}`,
 };
@@ -68,7 +69,7 @@ test('a channel with a floor and a demand tag, edited, and its VAST tag copied',
 
   // The row action shows the same tag in a preview (its variants, a Copy button), not a blind copy.
   const id = await rowId(row);
-  await page.getByTestId(`copy-tag-${id}`).click();
+  await clickUntilShown(page.getByTestId(`copy-tag-${id}`), page.getByTestId(`row-tag-${id}`));
   await expect(page.getByTestId(`row-tag-${id}`)).toContainText(`/vast/${uid}?`);
   await page.getByTestId(`row-tag-${id}-copy`).click();
   await expect(page.getByText('Copied: the tag is in your clipboard')).toBeVisible();
@@ -121,6 +122,30 @@ test('a PreBid tag with partner parameters typed as the partner wants them', asy
   const [tag] = (await answer.json()).items as { partner: string; partnerParams: Record<string, unknown> }[];
   expect(tag.partner).toBe('appnexusP');
   expect(tag.partnerParams).toEqual({ placement_id: 27412399, reserve: 1.25, position: 'above' });
+});
+
+test("an RTB tag whose partner syncs users: its sync URL checked on the field, and the setuid URL to hand the partner", async ({ page }) => {
+  await signIn(page, 'demand');
+  const tags = new ResourcePage(page, 'tags', '/tags');
+  await tags.open();
+  await tags.startNew();
+  await page.getByTestId('tag-name').fill(names.rtbTag);
+  await tags.drawer.getByText('RTB', { exact: true }).click();
+  await inputOf(page.getByTestId('tag-endpoint')).fill('https://bid.dsp.e2e.test/openrtb2');
+  const sync = inputOf(page.getByTestId('tag-sync-url'));
+  await sync.fill('dsp.e2e.test/usersync');
+  await page.getByTestId('resource-save').click();
+  await expect(formItem(tags.drawer, 'User sync URL')).toContainText('must be an http(s) URL');
+  await sync.fill('https://sync.dsp.e2e.test/usersync?redir=${REDIRECT}');
+  await tags.save();
+
+  const id = await rowId(exactRow(page, names.rtbTag));
+  await tags.openRow(names.rtbTag);
+  await expect(inputOf(page.getByTestId('tag-sync-url'))).toHaveValue('https://sync.dsp.e2e.test/usersync?redir=${REDIRECT}');
+  const setuid = page.getByTestId('tag-setuid-url');
+  await expect(setuid).toHaveText(`${EDITION_SERVERS.default.url}/setuid?bidder=adplane_tag_${id}&uid=$UID`);
+  await setuid.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('rtb-tag-user-sync.png') });
 });
 
 test('a subpublisher with its sellers.json entry, and an advertiser', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
-import { exactRow, rowId } from '../support/antdFields.js';
+import { clickUntilShown, exactRow, rowId } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn, useMode } from '../support/session.js';
@@ -99,8 +99,8 @@ test('a list row opens the same preview instead of copying blind', async ({ page
   await channels.open();
   await channels.search(CTV_CHANNEL);
   const id = await rowId(exactRow(page, CTV_CHANNEL));
-  await page.getByTestId(`copy-tag-${id}`).click();
   const code = page.getByTestId(`row-tag-${id}`);
+  await clickUntilShown(page.getByTestId(`copy-tag-${id}`), code);
   await expect(code).toContainText(`/vast/${uid}?`);
   await page.getByTestId(`row-tag-${id}-variant-app`).click();
   await expect(code).toContainText('app_store_url={{app_store_url}}');

@@ -18,6 +18,17 @@ export async function rowId(row: Locator): Promise<string> {
   return id!;
 }
 
+/**
+ * Click `trigger` until `shown` is visible: a row's menu or popover opened while the list re-renders
+ * (the rows' numbers arrive after the rows) may be lost, or the click land beside a button that moved.
+ */
+export async function clickUntilShown(trigger: Locator, shown: Locator): Promise<void> {
+  await expect(async () => {
+    if (!(await shown.isVisible())) await trigger.click({ timeout: 5_000 });
+    await expect(shown).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** Open an antd select (its search input or its box), narrow it by typing, and pick the option showing `option`. */
 export async function pickOption(page: Page, field: Locator, option: string, search = option): Promise<void> {
   await field.click();

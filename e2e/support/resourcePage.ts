@@ -1,4 +1,5 @@
 import { type Locator, type Page, expect } from '@playwright/test';
+import { clickUntilShown } from './antdFields.js';
 
 /**
  * Page object of every resource list page (ResourceListPage in packages/web/src/resources): the
@@ -62,13 +63,8 @@ export class ResourcePage {
 
   /** An action of a row's "More" menu (duplicate, delete). */
   async moreAction(id: string, action: 'duplicate' | 'delete'): Promise<void> {
-    // As in openRow: the row's numbers re-render the table after the rows, and a menu opened during
-    // that render may be lost, so the menu is opened again until its item shows.
     const item = this.page.getByTestId(`row-${action}-${id}`);
-    await expect(async () => {
-      if (!(await item.isVisible())) await this.page.getByTestId(`row-more-${id}`).click({ timeout: 5_000 });
-      await expect(item).toBeVisible({ timeout: 3_000 });
-    }).toPass({ timeout: 30_000 });
+    await clickUntilShown(this.page.getByTestId(`row-more-${id}`), item);
     await item.click();
   }
 

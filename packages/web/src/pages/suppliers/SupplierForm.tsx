@@ -37,7 +37,7 @@ function SyncPixel({ uid }: { uid: string }) {
   const user = useUser();
   const url = supplierSyncPixel(user.config.host, uid);
   return (
-    <div className="supplier-sync-pixel">
+    <div className="supplier-sync-pixel" style={{ marginTop: 4 }}>
       <Typography.Text strong style={{ display: 'block', marginBottom: 4 }}>
         Sync pixel to hand this supplier
       </Typography.Text>
