@@ -1,10 +1,11 @@
 import { type Worker } from 'node:cluster';
-import { restoreCounters, saveCounters } from '../delivery/savedCounters.js';
+import { checkpointCounters, restoreCounters, saveCounters } from '../delivery/savedCounters.js';
+import { type Checkpoint } from '../ops/savedFile.js';
 import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
 import { type DeliveryLog } from '../delivery/types.js';
 import { BidCache } from '../edge/prebid/bidCache.js';
 import { ReplayGuard } from '../edge/tracking/replayGuard.js';
-import { restoreReplay, saveReplay } from '../edge/tracking/savedReplay.js';
+import { checkpointReplay, restoreReplay, saveReplay } from '../edge/tracking/savedReplay.js';
 import { type StatsStore } from '../stats/statsStore.js';
 import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, type ToWorker } from './protocol.js';
 
@@ -35,12 +36,17 @@ export class PrimaryHub {
     if (kept) {
       restoreCounters(this.counters, kept.counters, Date.now(), log);
       restoreReplay(this.replay, kept.replay, Date.now(), log);
+      this.checkpoints = [checkpointCounters(this.counters, kept.counters, log), checkpointReplay(this.replay, kept.replay, log)];
     }
   }
+
+  /** The state written every minute while the workers run (ops/savedFile.ts). */
+  private checkpoints: Checkpoint[] = [];
 
   /** At stop, once every worker has drained. */
   saveState(): void {
     if (!this.kept) return;
+    for (const c of this.checkpoints) c.stop();
     saveCounters(this.counters, this.kept.counters, Date.now(), this.log);
     saveReplay(this.replay, this.kept.replay, Date.now(), this.log);
   }

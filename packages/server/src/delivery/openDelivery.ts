@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { type ConfigChangeBus, LocalConfigChangeBus, RedisConfigChangeBus } from './configChangeBus.js';
 import { DeliveryEngine, type DeliveryOptions } from './deliveryEngine.js';
 import { RedisShared } from './redisShared.js';
-import { restoreCounters, saveCounters } from './savedCounters.js';
+import { checkpointCounters, restoreCounters, saveCounters } from './savedCounters.js';
 import { MemoryCounterStore, MemoryShared, type SharedCounters } from './sharedCounters.js';
 import { type DeliveryCounters, type DeliveryLog } from './types.js';
 
@@ -24,8 +24,10 @@ export interface OpenDeliveryOptions extends DeliveryOptions {
   connectTimeoutMs?: number;
   /** In-process engine: the store to share (tests run several engines on one); default a fresh one. */
   memoryStore?: MemoryCounterStore;
-  /** In-process engine: where its counters are saved when it closes and read back when it opens (savedCounters.ts). */
+  /** In-process engine: where its counters are saved when it closes (and every checkpointMs) and read back when it opens (savedCounters.ts). */
   countersFile?: string;
+  /** How often the in-process counters are written while running (default ops/savedFile.ts CHECKPOINT_MS). */
+  checkpointMs?: number;
   /** Another transport of the shared counters (a cluster worker's link to its primary): used whatever the settings. */
   shared?: (processId: string, leaseTtlMs: number) => SharedCounters;
 }
@@ -42,8 +44,14 @@ export async function openDeliveryCounters(settings: DeliverySettings, options: 
     const store = options.memoryStore ?? new MemoryCounterStore();
     const file = options.countersFile;
     const clock = options.clock ?? Date.now;
-    if (file) restoreCounters(store, file, clock(), options.log);
-    return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs, file ? () => saveCounters(store, file, clock(), options.log) : undefined), options);
+    if (!file) return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs), options);
+    restoreCounters(store, file, clock(), options.log);
+    const checkpoint = checkpointCounters(store, file, options.log, options.checkpointMs, clock);
+    const saveAtStop = () => {
+      checkpoint.stop();
+      saveCounters(store, file, clock(), options.log);
+    };
+    return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs, saveAtStop), options);
   }
   const shared = new RedisShared({ url: settings.redisUrl, prefix: options.prefix ?? DEFAULT_PREFIX, pid: processId, leaseTtlMs });
   const up = await shared.connect(options.connectTimeoutMs ?? 2_000);

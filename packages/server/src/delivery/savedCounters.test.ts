@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,46 @@ function serve(counters: DeliveryCounters, viewer: string, now: number) {
   if (!refusal) counters.commit(id, admission, now);
   return refusal;
 }
+
+/** Waits until `file` exists (a checkpoint was written). */
+async function written(file: string): Promise<void> {
+  for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(existsSync(file), `${file} written`).toBe(true);
+}
+
+describe('the saved counters in parts', () => {
+  it('read back as the whole JSON does, made a slice at a time', () => {
+    const store = new MemoryCounterStore();
+    const now = T0;
+    for (let i = 0; i < 5_000; i++) store.frequency.set(`f:9:d:viewer-${i}`, { n: (i % 3) + 1, end: i % 10 === 0 ? now - 1 : now + HOUR_MS });
+    store.spent.set('spent:9:2026-03-10', 123_456);
+    store.hourly.set('hourly:9:2026-03-10', [0, 5, 10]);
+    store.expiry.set('spent:9:2026-03-10', now + 48 * HOUR_MS);
+    const parts = [...store.savedParts(now)];
+    expect(parts.length).toBeGreaterThan(3);
+    expect(JSON.parse(parts.join(''))).toEqual(store.saved(now));
+    expect(JSON.parse([...new MemoryCounterStore().savedParts(now)].join(''))).toEqual(new MemoryCounterStore().saved(now));
+  });
+});
+
+describe('the embedded delivery counters across a crash', () => {
+  it('are written every checkpoint while the process runs, so that a crash keeps what the last one held', async () => {
+    const file = newFile();
+    const clock = testClock(T0 + 10 * HOUR_MS);
+    const log = testLog();
+    const running = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 20 });
+    expect(serve(running, 'd:viewer-1', clock.now())).toBeNull();
+    expect(serve(running, 'd:viewer-1', clock.now())).toBeNull();
+    await running.flush();
+    await written(file);
+    // the process dies without closing; the next start reads the last checkpoint
+    const next = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 60_000 });
+    expect(next.campaignRefusal(campaign, PRICE, 'd:viewer-1', clock.now())).toBe('frequency_cap');
+    expect(next.campaignRefusal(campaign, PRICE, 'd:viewer-2', clock.now())).toBeNull();
+    await next.close();
+    await running.close();
+  });
+});
 
 describe('the embedded delivery counters across a restart', () => {
   it('keep open frequency windows and the day\'s spend, by the hour', async () => {

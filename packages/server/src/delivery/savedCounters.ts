@@ -1,4 +1,4 @@
-import { restoreSaved, saveAtStop, type SavedStateLog } from '../ops/savedFile.js';
+import { Checkpoint, restoreSaved, saveAtStop, type SavedStateLog } from '../ops/savedFile.js';
 import { type MemoryCounterStore, SAVED_VERSION, type SavedCounters } from './sharedCounters.js';
 
 /**
@@ -6,7 +6,8 @@ import { type MemoryCounterStore, SAVED_VERSION, type SavedCounters } from './sh
  * that decide delivery live in the process, and a deploy would forget every open frequency window
  * and the day's spend per hour (the stats store gives back the day's and the campaign's spend, not
  * who saw what). The process that holds them (the edge, or the primary of `--workers`) writes them
- * to this file under DATA_DIR when it stops and reads them when it starts (ops/savedFile.ts).
+ * to this file under DATA_DIR when it stops, and every minute while it runs (a crash loses that
+ * much), and reads them when it starts (ops/savedFile.ts).
  */
 export const COUNTERS_FILE = 'delivery-counters.json';
 const WHAT = 'delivery counters';
@@ -23,5 +24,10 @@ export function restoreCounters(store: MemoryCounterStore, file: string, now: nu
 }
 
 export function saveCounters(store: MemoryCounterStore, file: string, now: number, log: SavedStateLog): void {
-  saveAtStop(file, WHAT, log, () => JSON.stringify(store.saved(now)));
+  saveAtStop(file, WHAT, log, () => store.savedParts(now));
+}
+
+/** The counters written every `everyMs` while the process runs (ops/savedFile.ts Checkpoint). */
+export function checkpointCounters(store: MemoryCounterStore, file: string, log: SavedStateLog, everyMs?: number, clock: () => number = Date.now): Checkpoint {
+  return new Checkpoint(file, WHAT, log, () => store.savedParts(clock()), everyMs);
 }

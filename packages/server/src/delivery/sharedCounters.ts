@@ -134,6 +134,27 @@ interface Lease {
   expires: number;
 }
 
+/** Entries per part of `MemoryCounterStore.savedParts`: a few ms of the event loop each. */
+const SAVED_SLICE = 2_000;
+
+/** `,"<name>":[...]` of a map's entries as JSON, SAVED_SLICE at a time (`entry` '' leaves one out). */
+function* jsonArray<V>(name: string, map: ReadonlyMap<string, V>, entry: (key: string, value: V) => string): Generator<string, void, undefined> {
+  let part = `,"${name}":[`;
+  let first = true;
+  let n = 0;
+  for (const [key, value] of map) {
+    const text = entry(key, value);
+    if (!text) continue;
+    part += first ? text : `,${text}`;
+    first = false;
+    if (++n % SAVED_SLICE === 0) {
+      yield part;
+      part = '';
+    }
+  }
+  yield `${part}]`;
+}
+
 /** The form of `MemoryCounterStore.saved`; a file of another version is not read. */
 export const SAVED_VERSION = 1;
 export interface SavedCounters {
@@ -262,6 +283,21 @@ export class MemoryCounterStore {
       expiry: [...this.expiry],
       frequency: [...this.frequency].filter(([, w]) => w.end > now).map(([key, w]) => [key, w.n, w.end]),
     };
+  }
+
+  /**
+   * `saved` as JSON text in parts (ops/savedFile.ts StateParts), SAVED_SLICE entries at a time, each
+   * made when the last is written: a million frequency windows make some 40 MB, which JSON.stringify
+   * of the whole would take a second or more of the event loop to make. A map changed between two
+   * slices is read as it is then (a new entry may be in or not; a deleted one is skipped).
+   */
+  *savedParts(now: number): Generator<string, void, undefined> {
+    yield `{"version":${SAVED_VERSION},"savedAt":${now}`;
+    yield* jsonArray('spent', this.spent, (key, micros) => JSON.stringify([key, micros]));
+    yield* jsonArray('hourly', this.hourly, (key, hours) => JSON.stringify([key, hours]));
+    yield* jsonArray('expiry', this.expiry, (key, until) => JSON.stringify([key, until]));
+    yield* jsonArray('frequency', this.frequency, (key, w) => (w.end > now ? JSON.stringify([key, w.n, w.end]) : ''));
+    yield '}';
   }
 
   /** Takes back what `saved` kept, into a store no process has used yet; what has expired since stays out. */

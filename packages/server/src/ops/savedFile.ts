@@ -1,9 +1,11 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 
 /**
  * State a process keeps across its restarts under DATA_DIR (the in-process delivery counters, the
  * impression replay guard): written whole to a temporary file, then renamed over the last one, so
- * that a crash mid-write leaves the last one; read back at the next start. A missing file starts
+ * that a crash mid-write leaves the last one; read back at the next start. Written when the process
+ * stops, and every CHECKPOINT_MS while it runs (Checkpoint), so that a crash loses that much at most. A missing file starts
  * empty; one that cannot be read (damaged, another version's) is left aside with a warning.
  */
 export interface SavedStateLog {
@@ -30,14 +32,87 @@ export function restoreSaved(file: string, what: string, log: SavedStateLog, tak
   }
 }
 
+/**
+ * A state's bytes, in the parts its maker hands them out: a large state (a million frequency windows
+ * make some 40 MB of JSON) is made a slice at a time, so that a checkpoint never holds the event loop
+ * for long (each part is made when the last one is written).
+ */
+export type StateParts = Generator<string | Uint8Array, void, undefined> | readonly (string | Uint8Array)[];
+
 /** Writes what `data` makes, at stop; a failure is logged, never thrown (the process is stopping). */
-export function saveAtStop(file: string, what: string, log: SavedStateLog, data: () => string | Uint8Array): void {
+export function saveAtStop(file: string, what: string, log: SavedStateLog, data: () => StateParts): void {
   try {
     const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, data());
+    const fd = openSync(part, 'w');
+    try {
+      for (const chunk of data()) writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(part, file);
   } catch (error) {
     log.warn({ file, err: errorText(error) }, `${what}: could not save the state at stop`);
+  }
+}
+
+/** How often a running process writes its state: what a crash (a kill, the machine going down) may lose. */
+export const CHECKPOINT_MS = 60_000;
+
+/**
+ * A running process's state written every `everyMs` besides at stop: each part made on the event loop
+ * and written off it (libuv's pool), the next made once the last is written, so that requests are
+ * served between them (a state that changes meanwhile is caught part by part: a checkpoint is a recent
+ * state, not one instant's); to a part file of its own, then renamed over the last file. A checkpoint
+ * still being written when the next is due is not started twice; one still being written at stop is
+ * not renamed (the stop's own write is the newer). A failure is logged.
+ */
+export class Checkpoint {
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly what: string,
+    private readonly log: SavedStateLog,
+    private readonly data: () => StateParts,
+    everyMs = CHECKPOINT_MS,
+  ) {
+    this.timer = setInterval(() => void this.write(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Writes one checkpoint now (at most one at a time); resolves when it is on disk. */
+  write(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (!this.writing) this.writing = this.writeOnce().finally(() => (this.writing = null));
+    return this.writing;
+  }
+
+  private async writeOnce(): Promise<void> {
+    const part = `${this.file}.${process.pid}.checkpoint`;
+    try {
+      const handle = await open(part, 'w');
+      try {
+        for (const chunk of this.data()) {
+          if (this.stopped) break;
+          await handle.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+        }
+      } finally {
+        await handle.close();
+      }
+      // (renamed on the event loop, so that it cannot land after the stop's write)
+      if (!this.stopped) renameSync(part, this.file);
+      else await unlink(part).catch(() => undefined);
+    } catch (error) {
+      this.log.warn({ file: this.file, err: errorText(error) }, `${this.what}: could not write a checkpoint`);
+    }
+  }
+
+  /** No more checkpoints (the caller saves at stop next). */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
   }
 }
 

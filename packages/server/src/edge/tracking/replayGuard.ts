@@ -54,6 +54,9 @@ export function replaySlot(key: string): ReplaySlot | null {
   return { prefix: key.slice(0, ID_PREFIX_LENGTH), page, at: counter - page * PAGE_DECISIONS, bit };
 }
 
+/** Pages per part of `ReplayGuard.savedParts`: a megabyte. */
+const PAGES_PER_PART = 256;
+
 /** The first bytes of a saved guard (`ReplayGuard.saved`); another version's file is not read. */
 const SAVED_MAGIC = Buffer.from('adplane replay guard 1\n', 'utf8');
 
@@ -124,6 +127,14 @@ export class ReplayGuard implements ImpressionReplayGuard {
    * hour), the header, then the pages' bytes in the header's order (4 KB a page).
    */
   saved(nowMs: number): Buffer {
+    return Buffer.concat([...this.savedParts(nowMs)]);
+  }
+
+  /**
+   * `saved`'s bytes in parts (ops/savedFile.ts StateParts): the magic line, the header's length and
+   * the header, then the pages a megabyte at a time, each made when the last is written.
+   */
+  *savedParts(nowMs: number): Generator<Uint8Array, void, undefined> {
     const oldest = Math.floor(nowMs / 3_600_000) - this.lifetimeHours;
     const pages: [prefix: string, page: number, hour: number][] = [];
     const bytes: Uint8Array[] = [];
@@ -138,7 +149,9 @@ export class ReplayGuard implements ImpressionReplayGuard {
     const header = Buffer.from(JSON.stringify({ lifetimeHours: this.lifetimeHours, pages, others }), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32BE(header.length);
-    return Buffer.concat([SAVED_MAGIC, length, header, ...bytes]);
+    yield Buffer.concat([SAVED_MAGIC, length, header]);
+    // (the pages as they are when written: a bit set meanwhile is an event counted, kept either way)
+    for (let i = 0; i < bytes.length; i += PAGES_PER_PART) yield Buffer.concat(bytes.slice(i, i + PAGES_PER_PART));
   }
 
   /** Takes back what `saved` wrote (pages and keys still within the lifetime), into a guard that has seen nothing yet; throws on a damaged buffer. */
