@@ -55,6 +55,8 @@ export function saveAtStop(file: string, what: string, log: SavedStateLog, data:
   }
 }
 
+let checkpoints = 0;
+
 /** How often a running process writes its state: what a crash (a kill, the machine going down) may lose. */
 export const CHECKPOINT_MS = 60_000;
 
@@ -70,6 +72,8 @@ export class Checkpoint {
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> | null = null;
   private stopped = false;
+  /** Its part file's own name: two holders of one file in a process (tests) never share one. */
+  private readonly id = ++checkpoints;
 
   constructor(
     private readonly file: string,
@@ -90,7 +94,7 @@ export class Checkpoint {
   }
 
   private async writeOnce(): Promise<void> {
-    const part = `${this.file}.${process.pid}.checkpoint`;
+    const part = `${this.file}.${process.pid}.${this.id}.checkpoint`;
     try {
       const handle = await open(part, 'w');
       try {
