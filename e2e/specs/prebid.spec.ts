@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test';
-import { buildPrebidBundle, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { buildPrebidBundle, DSP_USER_ID, type PageServer, startPageServer } from '../support/prebidPage.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -52,10 +52,12 @@ interface PbsAnswer {
  * auction to cache them.
  */
 let clientSideCache = false;
+/** The page's s2sConfig.accountId: the console's set-up gives the channel's uid (its demand partners' syncs come with it). */
+let account = 'e2e-publisher';
 
 /** The publisher's page: Prebid.js, adplane as its Prebid Server, a video and a banner ad unit. */
 function pageHtml(): string {
-  const config = { endpoint: `${base}/openrtb2/auction`, sync: `${base}/cookie_sync`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '' };
+  const config = { endpoint: `${base}/openrtb2/auction`, sync: `${base}/cookie_sync`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '', account };
   return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
 <h1>A publisher's page</h1><div id="banner-1"></div>
 <script>
@@ -64,7 +66,7 @@ window.prebidResult = new Promise((resolve) => {
   pbjs.que.push(() => {
     pbjs.setConfig({
       s2sConfig: [{
-        accountId: 'e2e-publisher', bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, syncEndpoint: cfg.sync, timeout: 1000,
+        accountId: cfg.account, bidders: ['adplane'], adapter: 'prebidServer', enabled: true, endpoint: cfg.endpoint, syncEndpoint: cfg.sync, timeout: 1000,
         extPrebid: { ...(cfg.clientCache ? {} : { cache: { vastxml: {} } }), targeting: { pricegranularity: 'medium', includebidderkeys: true } },
       }],
       ...(cfg.clientCache ? { cache: { url: cfg.clientCache, ignoreBidderCacheKey: true } } : {}),
@@ -218,6 +220,42 @@ test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's 
   expect(await (await auction).headerValue('cookie')).toContain('uids=');
   expect(await (await again).json()).toEqual({ status: 'ok', bidder_status: [] });
   await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
+});
+
+test("a demand partner of the channel syncs through Prebid.js's cookie sync, and its bid requests carry its id", async ({ page }) => {
+  // the page server plays the DSP: an RTB demand tag of the banner channel, with its user sync URL
+  const tag = await api.post('/api/demand/tags', {
+    data: { name: `E2E synced DSP ${run}`, integration: 'RTB', endpoint: `${pageServer.sameSiteOrigin}/dsp/bid`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 500, userSyncUrl: `${pageServer.sameSiteOrigin}/dsp/sync?redir=\${REDIRECT}` },
+  });
+  expect(tag.status(), await tag.text()).toBe(201);
+  const tagId = ((await tag.json()) as { id: number }).id;
+  const found = await api.get(`/api/demand/channels?search=${encodeURIComponent(names.channel)}&pageSize=10`);
+  const channel = ((await found.json()) as { items: { id: number; name: string }[] }).items.find((c) => c.name === names.channel)!;
+  const current = (await (await api.get(`/api/demand/channels/${channel.id}`)).json()) as Record<string, unknown>;
+  const updated = await api.put(`/api/demand/channels/${channel.id}`, { data: { ...current, demand: [{ tagId, priority: 1 }] } });
+  expect(updated.status(), await updated.text()).toBe(200);
+  account = channels.banner;
+  try {
+    const partner = `adplane_tag_${tagId}`;
+    const sync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
+    const stored = page.waitForResponse((r) => r.url().startsWith(`${base}/setuid?bidder=${partner}&`));
+    await page.goto(`${pageServer.sameSiteOrigin}/`);
+    const answer = (await (await sync).json()) as { bidder_status: { bidder: string }[] };
+    expect(answer.bidder_status.map((s) => s.bidder)).toContain(partner);
+    // Prebid.js fired the partner's pixel: the DSP sent the browser back to adplane with its id
+    expect((await stored).status()).toBe(200);
+    expect(new URL((await stored).url()).searchParams.get('uid')).toBe(DSP_USER_ID);
+    await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
+    // the next auction of this browser: the partner's bid request carries its id
+    const before = pageServer.dspBidRequests.length;
+    await page.reload();
+    await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
+    const asked = pageServer.dspBidRequests.slice(before);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((r) => r.user?.buyeruid === DSP_USER_ID)).toBe(true);
+  } finally {
+    account = 'e2e-publisher';
+  }
 });
 
 test("a person opts the browser out of adplane's id on its opt-out page, and back in", async ({ page }) => {

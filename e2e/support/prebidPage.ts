@@ -41,18 +41,39 @@ export interface PageServer {
    * third-party cookie).
    */
   sameSiteOrigin: string;
+  /** The bid requests its DSP endpoint (`POST /dsp/bid`, which never bids) received. */
+  dspBidRequests: { user?: { buyeruid?: string } }[];
   close(): Promise<void>;
 }
+
+/** The id the page server's DSP gives every browser (`GET /dsp/sync?redir=<adplane's setuid URL>`). */
+export const DSP_USER_ID = 'dsp-e2e-user';
 
 /**
  * Serves `/prebid.js` and `/` (the page's HTML, built per request so the spec can set what it
  * configures). It listens on 127.0.0.1 and the page is opened as http://localhost:<port>: another
- * origin than adplane's http://127.0.0.1:<port>, so every call to adplane is cross-origin.
+ * origin than adplane's http://127.0.0.1:<port>, so every call to adplane is cross-origin. It also
+ * plays a DSP, a demand partner of adplane: its user sync (`GET /dsp/sync?redir=...` sends the browser
+ * back to `redir` with its id in place of `$UID`) and its bid endpoint (`POST /dsp/bid`, 204).
  */
 export async function startPageServer(js: Buffer, html: () => string): Promise<PageServer> {
+  const dspBidRequests: PageServer['dspBidRequests'] = [];
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/prebid.js') {
+    const url = new URL(req.url ?? '/', 'http://page.test');
+    const path = url.pathname;
+    if (path === '/dsp/sync') {
+      const back = url.searchParams.get('redir') ?? '';
+      res.writeHead(back ? 302 : 400, back ? { location: back.replace('$UID', DSP_USER_ID) } : {});
+      res.end();
+    } else if (path === '/dsp/bid' && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        dspBidRequests.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as PageServer['dspBidRequests'][number]);
+        res.writeHead(204);
+        res.end();
+      });
+    } else if (path === '/prebid.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-length': js.length });
       res.end(js);
     } else if (path === '/') {
@@ -69,6 +90,7 @@ export async function startPageServer(js: Buffer, html: () => string): Promise<P
   return {
     origin: `http://localhost:${port}`,
     sameSiteOrigin: `http://127.0.0.1:${port}`,
+    dspBidRequests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
