@@ -67,7 +67,7 @@ export interface ConnectionFacts {
   userAgent: string;
   /** adplane's id in the request's `uids` cookie ('' or absent: none; prebid/userSync.ts cookieIds). */
   userId?: string;
-  /** The other live ids of that cookie, by bidder code (absent: none). */
+  /** The demand partners' live ids in that cookie, by their code (partnerSyncBidder; absent: none). */
   partnerUids?: Readonly<Record<string, string>>;
 }
 
