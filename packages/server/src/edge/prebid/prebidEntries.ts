@@ -213,7 +213,7 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       syncs.inc({ call: 'cookie_sync', result: 'opted_out' });
       return send(req, res, 401, 'text/plain; charset=utf-8', 'User has opted out\n');
     }
-    const answer = cookieSyncAnswer(read.ask, cookie, deps.origin, Date.now(), undefined, partnersOf(read.ask.account));
+    const answer = cookieSyncAnswer(read.ask, cookie, { origin: deps.origin, now: Date.now(), partners: partnersOf(read.ask.account) });
     syncs.inc({ call: 'cookie_sync', result: answer.bidder_status.length ? 'sync' : 'none' });
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
   }

@@ -93,33 +93,33 @@ describe('POST /cookie_sync', () => {
     expect(allowed({ image: { bidders: ['other'], filter: 'include' } })).toBe(false);
     expect(allowed({ all: { bidders: '*', filter: 'exclude' } })).toBe(false);
     expect(allowed({ iframe: { bidders: '*', filter: 'exclude' } })).toBe(true);
-    expect(cookieSyncAnswer(ask({ imageAllowed: false }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ imageAllowed: false }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
   });
 
   it('gives a browser without a live adplane id a pixel sync that carries a new one', () => {
-    const answer = cookieSyncAnswer(ask({ gdpr: 0, usPrivacy: '1NN-', gppSid: [7] }), none, 'https://ads.example.com', NOW, () => 'NEW');
+    const answer = cookieSyncAnswer(ask({ gdpr: 0, usPrivacy: '1NN-', gppSid: [7] }), none, { origin: 'https://ads.example.com', now: NOW, uid: () => 'NEW' });
     expect(answer).toEqual({
       status: 'no_cookie',
       bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { url: 'https://ads.example.com/setuid?bidder=adplane&uid=NEW&f=i&gdpr=0&us_privacy=1NN-&gpp_sid=7', type: 'redirect', supportCORS: false } }],
     });
     // no bidder named: every bidder adplane syncs (cooperative sync), which is adplane
-    expect(cookieSyncAnswer(ask({ bidders: null }), none, 'https://a', NOW).bidder_status).toHaveLength(1);
+    expect(cookieSyncAnswer(ask({ bidders: null }), none, { origin: 'https://a', now: NOW }).bidder_status).toHaveLength(1);
     // another bidder's live id: status ok, adplane still to sync; adplane's expired id: synced again
-    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), 'https://a', Date.UTC(2026, 10, 10))).toEqual({ status: 'ok', bidder_status: [] });
-    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), 'https://a', Date.UTC(2027, 0, 2))).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
+    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), { origin: 'https://a', now: Date.UTC(2026, 10, 10) })).toEqual({ status: 'ok', bidder_status: [] });
+    expect(cookieSyncAnswer(ask(), readSyncCookie(GO_COOKIE), { origin: 'https://a', now: Date.UTC(2027, 0, 2) })).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
     // a new id each time: 128 random bits
     const url = (a: ReturnType<typeof cookieSyncAnswer>) => new URL(a.bidder_status[0]!.usersync.url).searchParams.get('uid');
-    const [one, two] = [url(cookieSyncAnswer(ask(), none, 'https://a', NOW)), url(cookieSyncAnswer(ask(), none, 'https://a', NOW))];
+    const [one, two] = [url(cookieSyncAnswer(ask(), none, { origin: 'https://a', now: NOW })), url(cookieSyncAnswer(ask(), none, { origin: 'https://a', now: NOW }))];
     expect(one).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(one).not.toBe(two);
   });
 
   it('syncs nothing for other bidders, where the GDPR applies (gdpr=1, or GPP section 2 whatever gdpr says) or on a sale opt-out', () => {
-    expect(cookieSyncAnswer(ask({ bidders: ['appnexus'] }), none, 'https://a', NOW)).toEqual({ status: 'no_cookie', bidder_status: [] });
-    expect(cookieSyncAnswer(ask({ gdpr: 1, gdprConsent: 'CO' }), none, 'https://a', NOW).bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask({ gppSid: [2] }), none, 'https://a', NOW).bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask({ gdpr: 0, gppSid: [2] }), none, 'https://a', NOW).bidder_status).toEqual([]);
-    expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, 'https://a', NOW).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ bidders: ['appnexus'] }), none, { origin: 'https://a', now: NOW })).toEqual({ status: 'no_cookie', bidder_status: [] });
+    expect(cookieSyncAnswer(ask({ gdpr: 1, gdprConsent: 'CO' }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ gppSid: [2] }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ gdpr: 0, gppSid: [2] }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
     expect(gdprApplies(0, [7, 2])).toBe(true);
     expect(gdprApplies(null, [7])).toBe(false);
   });
@@ -190,7 +190,7 @@ describe('the opt-out page', () => {
 
 describe("demand partners' syncs in a cookie_sync", () => {
   const partners = [{ tagId: 7, url: 'https://sync.dsp.test/u?redir=${REDIRECT}&gdpr=[GDPR]' }];
-  const codes = (a: CookieSyncAsk, cookie: SyncCookie = none) => cookieSyncAnswer(a, cookie, 'https://ads.example.com', NOW, () => 'NEW', partners).bidder_status.map((s) => s.bidder);
+  const codes = (a: CookieSyncAsk, cookie: SyncCookie = none) => cookieSyncAnswer(a, cookie, { origin: 'https://ads.example.com', now: NOW, uid: () => 'NEW', partners: partners }).bidder_status.map((s) => s.bidder);
 
   it("come after adplane's with cooperative sync, or when named, within the page's filter and limit", () => {
     expect(codes(ask())).toEqual(['adplane', 'adplane_tag_7']);
@@ -209,12 +209,12 @@ describe("demand partners' syncs in a cookie_sync", () => {
   });
 
   it("fill the partner's URL: the redirect to /setuid, URL-encoded and ending in uid=$UID, and the privacy macros", () => {
-    const answer = cookieSyncAnswer(ask({ gdpr: 0, gdprConsent: 'CO x' }), none, 'https://ads.example.com', NOW, () => 'NEW', partners);
+    const answer = cookieSyncAnswer(ask({ gdpr: 0, gdprConsent: 'CO x' }), none, { origin: 'https://ads.example.com', now: NOW, uid: () => 'NEW', partners: partners });
     expect(answer.bidder_status[1]!.usersync.url).toBe(
       `https://sync.dsp.test/u?redir=${encodeURIComponent('https://ads.example.com/setuid?bidder=adplane_tag_7&gdpr=0&gdpr_consent=CO+x&f=i&uid=$UID')}&gdpr=0`,
     );
     // a partner URL that carries our setuid address itself keeps its own $UID, and is serialized as a URL
-    const own = cookieSyncAnswer(ask({ gpp: 'DBA', gppSid: [7] }), none, 'https://ads.example.com', NOW, () => 'NEW', [{ tagId: 9, url: 'https://sÿnc.dsp.test/u?back=https://ads.example.com/setuid?bidder=adplane_tag_9%26uid=$UID&s=${GPP_SID}' }]);
+    const own = cookieSyncAnswer(ask({ gpp: 'DBA', gppSid: [7] }), none, { origin: 'https://ads.example.com', now: NOW, uid: () => 'NEW', partners: [{ tagId: 9, url: 'https://sÿnc.dsp.test/u?back=https://ads.example.com/setuid?bidder=adplane_tag_9%26uid=$UID&s=${GPP_SID}' }] });
     expect(own.bidder_status[1]!.usersync.url).toBe('https://xn--snc-toa.dsp.test/u?back=https://ads.example.com/setuid?bidder=adplane_tag_9%26uid=$UID&s=7');
   });
 

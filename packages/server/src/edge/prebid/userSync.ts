@@ -353,7 +353,18 @@ export interface PartnerSync {
  * makes adplane's new id (its pixel's URL carries it to /setuid). An opted-out browser is the
  * caller's to refuse (401, as Prebid Server).
  */
-export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, origin: string, now: number, uid: () => string = newUid, partners: readonly PartnerSync[] = []): CookieSyncAnswer {
+/** Where and when a cookie sync is answered, and for which of the channel's demand partners. */
+export interface CookieSyncPlace {
+  /** The edge's public origin: adplane's own setuid URL starts with it. */
+  origin: string;
+  now: number;
+  /** The channel's demand partners that sync (after adplane's own pixel, in this order). */
+  partners?: readonly PartnerSync[];
+  /** Makes adplane's id for a browser that has none (a fixed one in tests). */
+  uid?: () => string;
+}
+
+export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origin, now, partners = [], uid = newUid }: CookieSyncPlace): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
   if (syncRefusal(ask, cookie)) return { status, bidder_status: [] };
   // no bidder named: every bidder adplane syncs; else those named, and the channel's partners beside
