@@ -4,40 +4,11 @@ import { type Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
-import { demandAgent, TIMED_OUT, untilDeadline } from './deadline.js';
+import { demandAgent } from './deadline.js';
 import { HttpCaller } from './httpCaller.js';
 import { VastFetcher } from './vastFetcher.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-describe('untilDeadline', () => {
-  it('answers the call when it is in time, and its failure as it comes', async () => {
-    expect(await untilDeadline(async () => 'vast', 100)).toBe('vast');
-    await expect(untilDeadline(async () => Promise.reject(new Error('refused')), 100)).rejects.toThrow('refused');
-    expect(await untilDeadline(async () => 'never called', 0)).toBe(TIMED_OUT);
-  });
-
-  it('stops waiting at the deadline but lets the call run on for the grace, then aborts it', async () => {
-    let signal: AbortSignal | null = null;
-    const late = untilDeadline((s) => {
-      signal = s;
-      return sleep(60).then(() => 'late answer');
-    }, 20, 200);
-    expect(await late).toBe(TIMED_OUT);
-    expect(signal!.aborted).toBe(false);
-    await sleep(80);
-    // answered within the grace: never aborted
-    expect(signal!.aborted).toBe(false);
-
-    let hanging: AbortSignal | null = null;
-    expect(await untilDeadline((s) => {
-      hanging = s;
-      return new Promise<string>(() => undefined);
-    }, 10, 30)).toBe(TIMED_OUT);
-    await sleep(60);
-    expect(hanging!.aborted).toBe(true);
-  });
-});
 
 describe('a late demand answer keeps its connection', () => {
   let server: Server;

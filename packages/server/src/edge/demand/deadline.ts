@@ -9,7 +9,8 @@ import { guardedConnector, type OutboundPolicy } from '../../http/outboundAddres
  * own deadlines: a spiral. Here the auction stops waiting at the deadline (the call is a timeout
  * for it), while the request runs on for a grace period and, when its answer comes, leaves its
  * connection to the next call. Only a call still unanswered after the grace is aborted. Nothing is
- * allocated per call for the timeout itself (no error object, no stack trace).
+ * allocated per call for the timeout itself (no error object, no stack trace). The call itself:
+ * demandCall.ts.
  */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
 
@@ -24,30 +25,3 @@ export function demandAgent(policy: OutboundPolicy): Agent {
 
 /** How long a call may run on after its deadline before it is aborted (and its connection closed). */
 export const LATE_GRACE_MS = 1000;
-
-const GIVEN_UP = Object.freeze(new Error('demand answer given up after the grace period'));
-
-/** `call`'s result, or TIMED_OUT when `leftMs` passed first; `call`'s own failures reject as they come. */
-export function untilDeadline<T>(call: (signal: AbortSignal) => Promise<T>, leftMs: number, graceMs = LATE_GRACE_MS): Promise<T | typeof TIMED_OUT> {
-  if (leftMs <= 0) return Promise.resolve(TIMED_OUT);
-  const abort = new AbortController();
-  const work = call(abort.signal);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      resolve(TIMED_OUT);
-      const cutoff = setTimeout(() => abort.abort(GIVEN_UP), graceMs);
-      const settled = () => clearTimeout(cutoff);
-      work.then(settled, settled);
-    }, leftMs);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}

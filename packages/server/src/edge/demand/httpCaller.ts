@@ -1,7 +1,8 @@
-import { type Agent, request } from 'undici';
+import { type Agent } from 'undici';
 import { gunzipCapped, isGzip } from '../openrtb/compression.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
-import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { TIMED_OUT } from './deadline.js';
+import { AnswerTooLarge, demandCall, fireAndForget } from './demandCall.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
@@ -36,25 +37,17 @@ export class HttpCaller {
   async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}): Promise<PostResult> {
     const started = Date.now();
     try {
-      const answer = await untilDeadline(async (signal) => {
-        const res = await request(url, {
-          dispatcher: this.agent,
-          method: 'POST',
-          signal,
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers },
-          body,
-        });
-        if (res.statusCode === 204) {
-          await res.body.dump();
-          return { status: 204, body: '' };
-        }
-        return { status: res.statusCode, body: await readCapped(res.body, isGzip(res.headers['content-encoding'])) };
-      }, deadline - started);
+      const answer = await demandCall(
+        this.agent,
+        { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers }, body, maxBytes: MAX_ANSWER_BYTES },
+        deadline - started,
+      );
       if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
-      return { kind: 'answer', status: answer.status, body: answer.body, ms: Date.now() - started };
+      const text = answer.status === 204 ? '' : await answerText(answer.body, isGzip(answer.headers['content-encoding']));
+      return { kind: 'answer', status: answer.status, body: text, ms: Date.now() - started };
     } catch (error) {
       const ms = Date.now() - started;
-      if (error instanceof TooLargeError) return { kind: 'failed', reason: 'answer_too_large', ms };
+      if (error instanceof TooLargeError || error instanceof AnswerTooLarge) return { kind: 'failed', reason: 'answer_too_large', ms };
       if (error instanceof BadGzipError) return { kind: 'failed', reason: 'invalid_gzip', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
       if (isAddressRefused(error)) return { kind: 'failed', reason: 'address_refused', ms };
@@ -68,25 +61,12 @@ export class HttpCaller {
    */
   fire(url: string, timeoutMs = NOTICE_TIMEOUT_MS): void {
     if (!/^https?:\/\//i.test(url)) return;
-    request(url, { dispatcher: this.agent, method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
-      .then((res) => res.body.dump())
-      .catch(() => undefined);
+    fireAndForget(this.agent, url, timeoutMs);
   }
 }
 
-async function readCapped(body: AsyncIterable<unknown> & { destroy(): unknown }, gzipped: boolean): Promise<string> {
-  let size = 0;
-  const parts: Buffer[] = [];
-  for await (const chunk of body) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy();
-      throw new TooLargeError();
-    }
-    parts.push(buf);
-  }
-  const raw = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+/** The answer's text, inflated when it came gzipped (the cap holding on the inflated bytes too). */
+async function answerText(raw: Buffer, gzipped: boolean): Promise<string> {
   if (!gzipped || raw.length === 0) return raw.toString('utf8');
   const inflated = await gunzipCapped(raw, MAX_ANSWER_BYTES);
   if (inflated === 'too_large') throw new TooLargeError();

@@ -1,8 +1,8 @@
-import { type Readable } from 'node:stream';
-import { type Agent, request } from 'undici';
+import { type Agent } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
-import { TIMED_OUT, untilDeadline } from './deadline.js';
+import { TIMED_OUT } from './deadline.js';
+import { AnswerTooLarge, demandCall } from './demandCall.js';
 import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 
 /**
@@ -38,35 +38,40 @@ export class VastFetcher {
     await this.agent.close();
   }
 
-  private get(url: string, deadline: number, viewer: Viewer): Promise<string | typeof TIMED_OUT> {
-    return untilDeadline((signal) => this.read(url, signal, viewer), deadline - Date.now());
+  /** The answer's text ('' for a 204), TIMED_OUT, or a throw: an HTTP status other than 200 (HttpError), a failed call. */
+  private async get(url: string, deadline: number, viewer: Viewer): Promise<string | typeof TIMED_OUT> {
+    let answer;
+    try {
+      answer = await this.call(url, deadline, viewer);
+    } catch (error) {
+      throw error instanceof AnswerTooLarge ? new HttpError(413) : error;
+    }
+    if (answer === TIMED_OUT) return TIMED_OUT;
+    if (answer.status === 204) return '';
+    if (answer.status !== 200) throw new HttpError(answer.status);
+    return answer.body.toString('utf8');
   }
 
-  private async read(url: string, signal: AbortSignal, { ua, ip, referer }: Viewer): Promise<string> {
-    const res = await request(url, {
-      dispatcher: this.agent,
-      method: 'GET',
-      signal,
-      // on the viewer's behalf: its device named as VAST 4.1+ section 1.1.3 asks of a server-side
-      // caller (X-Device-*: the page the player is on as its Referer would have said), and in the
-      // deprecated X-Forwarded-For that older demand still reads
-      headers: {
-        accept: 'application/xml, text/xml',
-        'user-agent': ua || 'adplane',
-        ...(ua ? { 'x-device-user-agent': ua } : {}),
-        ...(ip ? { 'x-device-ip': ip, 'x-forwarded-for': ip } : {}),
-        ...(referer ? { 'x-device-referer': referer } : {}),
+  private call(url: string, deadline: number, { ua, ip, referer }: Viewer) {
+    return demandCall(
+      this.agent,
+      {
+        url,
+        method: 'GET',
+        // on the viewer's behalf: its device named as VAST 4.1+ section 1.1.3 asks of a server-side
+        // caller (X-Device-*: the page the player is on as its Referer would have said), and in the
+        // deprecated X-Forwarded-For that older demand still reads
+        headers: {
+          accept: 'application/xml, text/xml',
+          'user-agent': ua || 'adplane',
+          ...(ua ? { 'x-device-user-agent': ua } : {}),
+          ...(ip ? { 'x-device-ip': ip, 'x-forwarded-for': ip } : {}),
+          ...(referer ? { 'x-device-referer': referer } : {}),
+        },
+        maxBytes: MAX_BODY,
       },
-    });
-    if (res.statusCode === 204) {
-      await res.body.dump();
-      return '';
-    }
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new HttpError(res.statusCode);
-    }
-    return bodyText(res.body);
+      deadline - Date.now(),
+    );
   }
 
   /** Fetch a demand VAST URL and follow its wrappers until an inline ad, under `deadline` (epoch ms). */
@@ -112,29 +117,6 @@ export class VastFetcher {
     }
     return noFill('too_many_wrappers', VAST_ERRORS.wrapperLimit);
   }
-}
-
-/**
- * A body as text, at most MAX_BODY bytes (HTTP 413 past it), read from its events: an async
- * iterator over it (for await) made some 20 KB of garbage per demand answer (the iterator, its
- * promises and end-of-stream listeners). A body cut by the deadline's abort rejects with its error.
- */
-function bodyText(body: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const parts: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        body.destroy();
-        reject(new HttpError(413));
-        return;
-      }
-      parts.push(chunk);
-    });
-    body.once('end', () => resolve(parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8')));
-    body.once('error', reject);
-  });
 }
 
 class HttpError extends Error {
