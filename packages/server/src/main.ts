@@ -54,6 +54,7 @@ function printSeed(seed: SeedResult, settings: Settings): void {
   if (seed.demo) {
     out(`Demo workspace created. Sign in with any of these users, password '${settings.demoPassword}':`);
     for (const u of seed.users) out(`  ${u.username.padEnd(8)} ${u.type.padEnd(6)} ${u.name}`);
+    for (const line of seed.notes) out(line);
   } else {
     for (const u of seed.users) {
       const given = settings.adminPassword !== null;

@@ -24,6 +24,7 @@ describe('the production build (dist/main.mjs)', () => {
   let dataDir = '';
   let bundle = '';
   let channelUid = '';
+  let demoTagLine = '';
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'adplane-build-'));
@@ -33,9 +34,11 @@ describe('the production build (dist/main.mjs)', () => {
     const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
     const store = await openStore(settings);
     await migrateToLatest(store);
-    await seedIfEmpty(store, settings);
+    const seed = await seedIfEmpty(store, settings);
     const row = await store.db.selectFrom('supply_channels' as never).select('uid' as never).where('name' as never, '=', 'Demo player - auction' as never).executeTakeFirstOrThrow();
     channelUid = (row as { uid: string }).uid;
+    // the start prints the demo's tag URLs to try at once (main.ts prints the seed's notes)
+    demoTagLine = seed.notes.find((line) => line.includes('Demo player - auction')) ?? '';
     await store.close();
 
     running = await startAdplane([bundle, '--role', 'edge', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, ADPLANE_WEB_DIST: join(dataDir, 'none') }, { cwd: tmpdir(), workers: 2 });
@@ -51,7 +54,9 @@ describe('the production build (dist/main.mjs)', () => {
   it('answers health, fills the demo channel with the demo video it serves, and stops cleanly on SIGTERM', async () => {
     const base = `http://127.0.0.1:${running!.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    const vast = await fetch(`${base}/vast/${channelUid}?w=640&h=360&ip=8.8.8.8`);
+    const printed = /'https?:\/\/[^/]+(\/vast\/[^']+)'/.exec(demoTagLine)?.[1];
+    expect(printed).toBe(`/vast/${channelUid}?w=640&h=360&ip=8.8.8.8`);
+    const vast = await fetch(`${base}${printed}`);
     expect(vast.status).toBe(200);
     const xml = await vast.text();
     expect(xml).toContain('<InLine>');

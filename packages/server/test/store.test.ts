@@ -160,7 +160,7 @@ forEachStore((t) => {
   describe('seed', () => {
     it('does nothing on a store that has users', async () => {
       const before = await countUsers(t.store.db);
-      expect(await seedIfEmpty(t.store, t.settings)).toEqual({ seeded: false, demo: true, users: [] });
+      expect(await seedIfEmpty(t.store, t.settings)).toEqual({ seeded: false, demo: true, users: [], notes: [] });
       expect(await countUsers(t.store.db)).toBe(before);
     });
 

@@ -21,6 +21,8 @@ export interface SeedContext {
   users: Record<string, User>;
   /** Create an account with this password (hashed with argon2) and remember it for later steps. */
   addUser(input: Omit<NewUser, 'passwordHash'>, password: string): Promise<User>;
+  /** A line for main.ts to print once the seed has committed (where to try what was made). */
+  tell(line: string): void;
 }
 
 /** One part of the demo workspace (DEMO_SEED), run in the seed's transaction. */
@@ -39,6 +41,8 @@ export interface SeedResult {
   seeded: boolean;
   demo: boolean;
   users: SeededUser[];
+  /** What the steps asked to be printed after the users (the demo's VAST tags). */
+  notes: string[];
 }
 
 const token = () => randomBytes(16).toString('hex');
@@ -136,16 +140,17 @@ export async function seedIfEmpty(
   settings: Pick<Settings, 'demo' | 'demoPassword' | 'adminPassword'>,
   steps: SeedStep[] = settings.demo ? DEMO_SEED : ADMIN_ONLY_SEED,
 ): Promise<SeedResult> {
-  if ((await countUsers(store.db)) > 0) return { seeded: false, demo: settings.demo, users: [] };
+  if ((await countUsers(store.db)) > 0) return { seeded: false, demo: settings.demo, users: [], notes: [] };
   const created: SeededUser[] = [];
+  const notes: string[] = [];
   try {
-    await seedInTransaction(store, settings, steps, created);
+    await seedInTransaction(store, settings, steps, created, notes);
   } catch (error) {
     // Another node seeded the same empty PostgreSQL store at the same moment: its seed stands.
-    if ((await countUsers(store.db)) > 0) return { seeded: false, demo: settings.demo, users: [] };
+    if ((await countUsers(store.db)) > 0) return { seeded: false, demo: settings.demo, users: [], notes: [] };
     throw error;
   }
-  return { seeded: true, demo: settings.demo, users: created };
+  return { seeded: true, demo: settings.demo, users: created, notes };
 }
 
 async function seedInTransaction(
@@ -153,6 +158,7 @@ async function seedInTransaction(
   settings: Pick<Settings, 'demoPassword' | 'adminPassword'>,
   steps: SeedStep[],
   created: SeededUser[],
+  notes: string[],
 ): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
     const ctx: SeedContext = {
@@ -166,6 +172,7 @@ async function seedInTransaction(
         created.push({ id: user.id, username: user.username, type: user.type, name: user.name, password });
         return user;
       },
+      tell: (line) => notes.push(line),
     };
     for (const step of steps) await step(ctx);
   });

@@ -1,4 +1,4 @@
-import { RESOURCES } from '@adplane/shared';
+import { RESOURCES, vastTagPath } from '@adplane/shared';
 import { type Actor, createOne } from '../resources/entityService.js';
 import { type Settings } from '../settings.js';
 import { type EntityKind } from './entityTables.js';
@@ -47,6 +47,8 @@ export const seedEdgeDemo: SeedStep = async (ctx) => {
     timeoutMs: 1000,
   });
   const channel = { environment: 'web', format: 'video', integration: 'VAST', targetingId: demoTargeting, payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: tag, priority: 1 }] };
-  await create('channels', { ...channel, name: 'Demo player - auction', demandMode: 'auction', vastVersion: '4.2', timeoutMs: 1500 });
-  await create('channels', { ...channel, name: 'Demo player - waterfall', demandMode: 'priority', vastVersion: '3.0', timeoutMs: 1500 });
+  const auction = await createOne(ctx.store, RESOURCES.channels, as, { ...channel, name: 'Demo player - auction', demandMode: 'auction', vastVersion: '4.2', timeoutMs: 1500 });
+  const waterfall = await createOne(ctx.store, RESOURCES.channels, as, { ...channel, name: 'Demo player - waterfall', demandMode: 'priority', vastVersion: '3.0', timeoutMs: 1500 });
+  ctx.tell('The demo channels serve at once (README: "Serve an ad"); paste a tag into a VAST player, or:');
+  for (const c of [auction, waterfall]) ctx.tell(`  ${c.name.padEnd(24)} curl '${host}${vastTagPath(String(c.uid))}?w=640&h=360&ip=8.8.8.8'`);
 };
