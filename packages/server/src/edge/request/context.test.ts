@@ -84,3 +84,47 @@ describe('request context', () => {
     expect(contextOfBidRequest(request(null), imp, { remoteAddress: '', userAgent: '' }, 0).userId).toBe('');
   });
 });
+
+describe('content categories', () => {
+  const conn = { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN };
+  const fromTag = (cat: string) => buildRequestContext({ content_cat: cat }, conn, 0).iabCategories;
+  const imp: Imp = { id: '1', video: { w: 640, h: 360 } };
+  const fromBid = (over: Partial<BidRequest>) => contextOfBidRequest({ id: 'r', imp: [imp], ...over } as BidRequest, imp, conn, 0).iabCategories;
+
+  it("reads a tag's content_cat as a list: split on commas, known IAB 1.0 codes only, each once, in the taxonomy's spelling", () => {
+    expect(fromTag('IAB1-5')).toEqual(['IAB1-5']);
+    expect(fromTag('IAB1,IAB2')).toEqual(['IAB1', 'IAB2']);
+    expect(fromTag(' iab7-1 , IAB99,IAB7-1,,IAB19')).toEqual(['IAB7-1', 'IAB19']);
+    expect(fromTag('[CONTENT_CAT]')).toEqual([]);
+    expect(fromTag('IAB99')).toEqual([]);
+    expect(buildRequestContext({}, conn, 0).iabCategories).toEqual([]);
+  });
+
+  it('shares one list between requests without categories, and between requests naming the same one category', () => {
+    expect(fromTag('')).toBe(buildRequestContext({}, conn, 0).iabCategories);
+    expect(fromTag('IAB1-5')).toBe(fromTag('IAB1-5'));
+    expect(Object.isFrozen(fromTag('IAB1-5'))).toBe(true);
+  });
+
+  it("reads a bid request's site cat, sectioncat and pagecat and its content's cat, not just the content's first", () => {
+    expect(fromBid({ site: { cat: ['IAB1-5', 'IAB2'], sectioncat: ['IAB17'], pagecat: ['IAB17-3', 'IAB1-5'], content: { cat: ['IAB19-1', 'IAB20'] } } })).toEqual(['IAB1-5', 'IAB2', 'IAB17', 'IAB17-3', 'IAB19-1', 'IAB20']);
+    expect(fromBid({ site: { cat: ['IAB3'] } })).toEqual(['IAB3']);
+    expect(fromBid({ site: { content: { cat: ['IAB3-1'] } } })).toEqual(['IAB3-1']);
+  });
+
+  it("reads an app's cat and its content's cat", () => {
+    expect(fromBid({ app: { bundle: 'com.example.tv', cat: ['IAB1-6'], content: { cat: ['IAB9'] } } })).toEqual(['IAB1-6', 'IAB9']);
+  });
+
+  it('reads a list only in taxonomy 1 (cattax absent or 1), each object by its own cattax', () => {
+    expect(fromBid({ site: { cattax: 1, cat: ['IAB1'] } })).toEqual(['IAB1']);
+    // Content Taxonomy 2.0 ids are not IAB 1.0 codes, even where they look like one
+    expect(fromBid({ site: { cattax: 2, cat: ['IAB1', '483'], pagecat: ['IAB2'], content: { cat: ['IAB3'] } } })).toEqual(['IAB3']);
+    expect(fromBid({ app: { cat: ['IAB1'], content: { cattax: 6, cat: ['IAB3'] } } })).toEqual(['IAB1']);
+  });
+
+  it('reads garbage as no category', () => {
+    expect(fromBid({ site: { cat: 'IAB1' as never, pagecat: [7, null, 'IAB1-1'] as never, content: { cat: {} as never } } })).toEqual(['IAB1-1']);
+    expect(fromBid({})).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
+import { categoriesOfMacro } from './contentCategories.js';
 import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.js';
 import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
 import { deviceOfOrtbType, type Platform, platformOf } from './userAgent.js';
@@ -21,6 +22,12 @@ export interface RequestContext {
   /** app bundle when in an app, else the site's domain: what app and publisher lists match. */
   appBundle: string;
   domain: string;
+  /**
+   * The request's IAB 1.0 content categories (request/contentCategories.ts): the tag's `content_cat`
+   * split on commas, or a bid request's site or app and content categories; known codes only, each
+   * once, a shared empty list when none. What category targeting matches.
+   */
+  iabCategories: readonly string[];
   /** Request time, ms since the epoch. */
   now: number;
   /**
@@ -90,6 +97,7 @@ export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: n
     playerSize: query.width > 0 ? playerSizeOf(query.width) : '',
     appBundle: query.appBundle,
     domain: query.domain || (query.pageUrl ? hostFromUrl(query.pageUrl) : ''),
+    iabCategories: categoriesOfMacro(query.contentCategory),
     now,
     userId: conn.userId ?? '',
     partnerUids: conn.partnerUids ?? NO_PARTNER_UIDS,

@@ -1,4 +1,5 @@
 import { type BidRequest, countryFromAlpha3, type Imp, partnerSyncBidder } from '@adplane/shared';
+import { categoriesOfBidRequest } from './contentCategories.js';
 import { type ConnectionFacts, NO_PARTNER_UIDS, type RequestContext } from './context.js';
 import { type GeoLookup, geoipLiteLookup, publicAddress, UNKNOWN_GEO } from './geo.js';
 import { hostOf, type TagQuery } from './macros.js';
@@ -48,6 +49,7 @@ export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
   const { w, h } = impSize(imp);
   const gdpr = regs.gdpr ?? regsExt.gdpr;
   const gppSid = Array.isArray(regs.gpp_sid) ? regs.gpp_sid.filter((n) => typeof n === 'number').join(',') : '';
+  // the content's first category, as a demand tag's macro passes it on; targeting reads all of a request's (contextOfBidRequest)
   const cat = Array.isArray(content.cat) ? str(content.cat[0], 128) : '';
   return {
     ip: str(device.ip, 64) || str(device.ipv6, 64),
@@ -100,6 +102,8 @@ export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionF
     const region = str(g.region, 3).toUpperCase();
     if (country) geo = { country, region, usState: country === 'US' ? region : '' };
   }
+  // the app when there is one, else the site (as queryOfBidRequest reads them)
+  const place = obj(req.app ? req.app : req.site);
   return {
     query,
     ip,
@@ -109,6 +113,7 @@ export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionF
     playerSize: query.width > 0 ? playerSizeOf(query.width) : '',
     appBundle: query.appBundle,
     domain: query.domain,
+    iabCategories: categoriesOfBidRequest(place, obj(place.content)),
     now,
     userId: userIdOf(req, conn),
     partnerUids: partnerUidsOf(req, conn),

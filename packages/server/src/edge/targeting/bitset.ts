@@ -42,3 +42,13 @@ export function narrow(out: Uint32Array, any: Uint32Array, include: Uint32Array 
     out[k]! &= pass;
   }
 }
+
+/** out = out OR other (nothing when other is undefined). */
+export function or(out: Uint32Array, other: Uint32Array | undefined): void {
+  if (other) for (let k = 0; k < out.length; k++) out[k]! |= other[k]!;
+}
+
+/** out = out AND NOT other (nothing when other is undefined). */
+export function andNot(out: Uint32Array, other: Uint32Array | undefined): void {
+  if (other) for (let k = 0; k < out.length; k++) out[k]! &= ~other[k]!;
+}

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildRequestContext } from '../request/context.js';
 import { nextBit } from './bitset.js';
 import { CampaignIndex } from './campaignIndex.js';
-import { compileTargeting, refusal } from './compiledTargeting.js';
+import { type CompiledTargeting, compileTargeting, refusal } from './compiledTargeting.js';
 
 const LISTS = { apps: new Map([[7, ['com.example.tv', 'com.example.news']]]), publishers: new Map(), creatives: new Map() };
 const NOW = Date.UTC(2026, 10, 23, 14, 30); // a Monday, 14:30 UTC
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
-const RULES = [
+const RAW_RULES: object[] = [
   {},
   { countries: { mode: 'include', values: ['US'] } },
   { countries: { mode: 'exclude', values: ['US', 'GB'] } },
@@ -21,9 +21,15 @@ const RULES = [
   { dayParting: { enabled: true, timezone: -5, days: [1, 2], hours: HOURS } },
   { iabCategories: { mode: 'include', values: ['IAB1', 'IAB17'] } },
   { iabCategories: { mode: 'exclude', values: ['IAB17'] } },
+  { iabCategories: { mode: 'include', values: ['IAB1-5'] } },
+  { iabCategories: { mode: 'exclude', values: ['IAB1', 'IAB7-1'] } },
+  { iabCategories: { mode: 'include', values: ['IAB2', 'IAB7-1'] }, countries: { mode: 'include', values: ['US'] } },
   { appLists: { mode: 'include', ids: [7] } },
   { appLists: { mode: 'exclude', ids: [7] } },
-].map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
+];
+const RULES = RAW_RULES.map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
+/** The rules that target IAB categories alone, by position. */
+const CATEGORY_ONLY = RAW_RULES.flatMap((r, i) => (Object.keys(r).join() === 'iabCategories' ? [{ i, rule: TargetingRules.parse(r).iabCategories }] : []));
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
@@ -47,7 +53,17 @@ describe('campaign index', () => {
     const contexts = [];
     for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24']) {
       for (const ua of UAS) {
-        for (const [w, cat, app] of [['320', 'IAB17', ''], ['1280', '', 'com.example.tv'], ['', 'IAB1', 'com.other.app']]) {
+        for (const [w, cat, app] of [
+          ['320', 'IAB17', ''],
+          ['1280', '', 'com.example.tv'],
+          ['', 'IAB1', 'com.other.app'],
+          // sub-categories of a targeted parent, several categories at once, codes nothing targets
+          ['640', 'IAB1-5', ''],
+          ['1280', 'IAB17-3,IAB2', ''],
+          ['320', 'IAB7-1,IAB1-2', 'com.example.tv'],
+          ['640', 'IAB3,IAB19-1', ''],
+          ['', 'IAB99,IAB2-1', ''],
+        ]) {
           for (const now of [NOW, NOW - 86_400_000, NOW + 2 * 3_600_000 - 14 * 3_600_000]) {
             contexts.push(buildRequestContext({ ip, w: w!, content_cat: cat!, app_bundle: app! }, { remoteAddress: '', userAgent: ua }, now));
           }
@@ -55,13 +71,72 @@ describe('campaign index', () => {
       }
     }
     expect(new Set(contexts.map((c) => c.geo.usState)).size, 'some US states among the addresses').toBeGreaterThan(1);
-    expect(new Set(contexts.map((c) => c.query.contentCategory)).size).toBe(3);
+    expect(new Set(contexts.map((c) => c.iabCategories.join())).size).toBe(8);
     for (const ctx of contexts) {
+      // the rules themselves, against a plain reading of the macro: a rule on X matches X and X's sub-categories
+      const cats = ctx.query.contentCategory.split(',');
+      for (const { i, rule } of CATEGORY_ONLY) {
+        const hit = cats.some((c) => rule.values.some((v) => c === v || c.startsWith(`${v}-`)));
+        expect(refusal(RULES[i]!, ctx) === null, `${rule.mode} ${rule.values.join()} on ${ctx.query.contentCategory}`).toBe(hit === (rule.mode === 'include'));
+      }
       const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
       for (let round = 0; round < 2; round++) {
         expect(index.candidates(ctx).map((c) => c.id)).toEqual(expected);
         expect(index.passing(ctx).count).toBe(expected.length);
       }
     }
+  });
+});
+
+describe('IAB category targeting', () => {
+  const ctxOf = (cat: string) => buildRequestContext({ ip: '8.8.8.8', content_cat: cat }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
+  const rule = (mode: 'include' | 'exclude', values: string[]) => compileTargeting(1, TargetingRules.parse({ iabCategories: { mode, values } }), LISTS);
+  /** The rule's verdict, which the index must give too. */
+  function passes(t: CompiledTargeting, cat: string): boolean {
+    const ctx = ctxOf(cat);
+    const byRule = refusal(t, ctx) === null;
+    expect(new CampaignIndex([t], (x) => x).passing(ctx).count, `index and rule agree on ${cat || 'no category'}`).toBe(byRule ? 1 : 0);
+    return byRule;
+  }
+
+  it('an included top-level category passes its sub-categories, not the other way round', () => {
+    const arts = rule('include', ['IAB1']);
+    expect(passes(arts, 'IAB1')).toBe(true);
+    expect(passes(arts, 'IAB1-5')).toBe(true);
+    expect(passes(arts, 'IAB2-1')).toBe(false);
+    expect(passes(arts, '')).toBe(false);
+    const movies = rule('include', ['IAB1-5']);
+    expect(passes(movies, 'IAB1-5')).toBe(true);
+    expect(passes(movies, 'IAB1')).toBe(false);
+    expect(passes(movies, 'IAB1-6')).toBe(false);
+  });
+
+  it('an excluded top-level category refuses its sub-categories (brand safety)', () => {
+    const noArts = rule('exclude', ['IAB1']);
+    expect(passes(noArts, 'IAB1-5')).toBe(false);
+    expect(passes(noArts, 'IAB1')).toBe(false);
+    expect(passes(noArts, 'IAB2')).toBe(true);
+    expect(passes(noArts, '')).toBe(true);
+  });
+
+  it('a request with several categories passes an include when any matches, and is refused by an exclude when any matches', () => {
+    expect(passes(rule('include', ['IAB2']), 'IAB1,IAB2')).toBe(true);
+    expect(passes(rule('include', ['IAB1']), 'IAB19,IAB1-5')).toBe(true);
+    expect(passes(rule('include', ['IAB3']), 'IAB1,IAB2')).toBe(false);
+    expect(passes(rule('exclude', ['IAB2']), 'IAB1,IAB2-3')).toBe(false);
+    expect(passes(rule('exclude', ['IAB3']), 'IAB1,IAB2')).toBe(true);
+  });
+
+  it('names the rule that refused', () => {
+    expect(refusal(rule('exclude', ['IAB25']), ctxOf('IAB1,IAB25-3'))).toBe('iab_category');
+  });
+
+  it('caches by the categories that some rule names, and keeps the answers of different categories apart', () => {
+    const index = new CampaignIndex([rule('include', ['IAB1']), rule('exclude', ['IAB2'])], (x) => x);
+    expect(index.passing(ctxOf('IAB1-5,IAB19')).count).toBe(2);
+    expect(index.passing(ctxOf('IAB19')).count).toBe(1);
+    expect(index.passing(ctxOf('IAB1-1,IAB2-2')).count).toBe(1);
+    expect(index.passing(ctxOf('IAB2-2')).count).toBe(0);
+    expect(index.passing(ctxOf('IAB1-5,IAB19')).count).toBe(2);
   });
 });

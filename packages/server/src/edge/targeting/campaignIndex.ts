@@ -1,5 +1,6 @@
+import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
-import { Bitset, countBits, narrow, nextBit } from './bitset.js';
+import { andNot, Bitset, countBits, narrow, nextBit, or } from './bitset.js';
 import { type CodeSet, type CompiledTargeting, hourOfWeek } from './compiledTargeting.js';
 
 /**
@@ -8,8 +9,11 @@ import { type CodeSet, type CompiledTargeting, hourOfWeek } from './compiledTarg
  * `any` holds the campaigns with no include rule there, `include[v]` those that include v and
  * `exclude[v]` those that exclude v. Indexed: country (with regions), US state, device, OS,
  * browser, TV family, player size, day-part (the hour of the week), IAB content category and app
- * bundle. What the index cannot decide alone (publisher lists, which match a domain or a bundle;
- * flight, budget, creatives) is checked on the campaigns that survive, best bid first.
+ * bundle. A request has several IAB categories, and a rule on a tier-1 category also matches its
+ * sub-categories: a request passes `any`, or `include[v]` for one of its categories or their
+ * tier-1 parents, and no `exclude[v]` of those. What the index cannot decide alone (publisher
+ * lists, which match a domain or a bundle; flight, budget, creatives) is checked on the campaigns
+ * that survive, best bid first.
  */
 interface DimensionIndex {
   any: Bitset;
@@ -18,11 +22,13 @@ interface DimensionIndex {
 }
 
 type Dimension = 'country' | 'usState' | 'device' | 'os' | 'browser' | 'tvFamily' | 'playerSize' | 'dayPart' | 'iabCategory' | 'appBundle';
-/** Dimensions whose values repeat all day: their passing set is cached by those values. */
-const CACHED: Dimension[] = ['country', 'usState', 'device', 'os', 'browser', 'tvFamily', 'playerSize', 'dayPart', 'iabCategory'];
+/** Dimensions of one value per request. */
+type SingleDimension = Exclude<Dimension, 'iabCategory'>;
+/** Dimensions whose values repeat all day: their passing set is cached by those values (and by the request's categories). */
+const CACHED: SingleDimension[] = ['country', 'usState', 'device', 'os', 'browser', 'tvFamily', 'playerSize', 'dayPart'];
 /** App bundles are too many to cache by: narrowed per request, and only when some campaign has an app list. */
-const PER_REQUEST: Dimension = 'appBundle';
-const DIMENSIONS: Dimension[] = [...CACHED, PER_REQUEST];
+const PER_REQUEST: SingleDimension = 'appBundle';
+const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', PER_REQUEST];
 
 const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
 
@@ -62,7 +68,7 @@ function ruleOf(t: CompiledTargeting | null, d: Dimension): CodeSet | null {
   }
 }
 
-function valueOf(ctx: RequestContext, d: Dimension): string {
+function valueOf(ctx: RequestContext, d: SingleDimension): string {
   switch (d) {
     case 'country':
       return ctx.geo.country;
@@ -71,8 +77,6 @@ function valueOf(ctx: RequestContext, d: Dimension): string {
       return ctx.geo.country === 'US' ? ctx.geo.usState : '';
     case 'dayPart':
       return HOURS_OF_WEEK[hourOfWeek(ctx.now)]!;
-    case 'iabCategory':
-      return ctx.query.contentCategory;
     case 'appBundle':
       return ctx.appBundle;
     case 'device':
@@ -94,6 +98,9 @@ export class CampaignIndex<T> {
   private readonly passingCache = new Map<string, { words: Uint32Array; count: number }>();
   /** Whether any campaign has an app list (else the per-request narrowing is skipped). */
   private readonly appRules: boolean;
+  private readonly categories: DimensionIndex;
+  /** Where a request's categories are combined (one at a time: passing() runs to its end synchronously). */
+  private readonly scratch: Uint32Array;
 
   constructor(readonly items: readonly T[], targetingOf: (item: T) => CompiledTargeting | null) {
     const n = items.length;
@@ -118,6 +125,8 @@ export class CampaignIndex<T> {
     }
     const apps = this.dims.get(PER_REQUEST)!;
     this.appRules = apps.include.size > 0 || apps.exclude.size > 0;
+    this.categories = this.dims.get('iabCategory')!;
+    this.scratch = new Uint32Array(this.all.words.length);
   }
 
   /**
@@ -127,10 +136,14 @@ export class CampaignIndex<T> {
   passing(ctx: RequestContext): { words: Uint32Array; count: number } {
     let key = '';
     for (const d of CACHED) key += valueOf(ctx, d) + '\u001f';
+    // only a category that some rule names (itself or its parent) changes the answer: the others stay out of the key
+    const categories = ctx.iabCategories;
+    for (let i = 0; i < categories.length; i++) if (this.ruled(categories[i]!)) key += categories[i] + ',';
     let hit = this.passingCache.get(key);
     if (!hit) {
       const words = new Uint32Array(this.all.words);
       for (const d of CACHED) this.narrowBy(words, d, valueOf(ctx, d));
+      this.narrowByCategories(words, categories);
       hit = { words, count: countBits(words) };
       if (this.passingCache.size >= PASSING_CACHE_LIMIT) this.passingCache.clear();
       this.passingCache.set(key, hit);
@@ -141,9 +154,39 @@ export class CampaignIndex<T> {
     return { words, count: countBits(words) };
   }
 
-  private narrowBy(words: Uint32Array, d: Dimension, v: string): void {
+  private narrowBy(words: Uint32Array, d: SingleDimension, v: string): void {
     const index = this.dims.get(d)!;
     narrow(words, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
+  }
+
+  /** Whether some rule names the category or its tier-1 parent. */
+  private ruled(category: string): boolean {
+    const { include, exclude } = this.categories;
+    if (include.has(category) || exclude.has(category)) return true;
+    const parent = iabParentOf(category);
+    return parent !== undefined && (include.has(parent) || exclude.has(parent));
+  }
+
+  /** words AND (any OR include[c or its parent] for some c) AND NOT exclude[c or its parent] for every c. */
+  private narrowByCategories(words: Uint32Array, categories: readonly string[]): void {
+    const { any, include, exclude } = this.categories;
+    if (!categories.length) {
+      narrow(words, any.words, undefined, undefined);
+      return;
+    }
+    const pass = this.scratch;
+    pass.set(any.words);
+    for (const c of categories) {
+      const parent = iabParentOf(c);
+      or(pass, include.get(c)?.words);
+      if (parent !== undefined) or(pass, include.get(parent)?.words);
+    }
+    for (const c of categories) {
+      const parent = iabParentOf(c);
+      andNot(pass, exclude.get(c)?.words);
+      if (parent !== undefined) andNot(pass, exclude.get(parent)?.words);
+    }
+    narrow(words, pass, undefined, undefined);
   }
 
   /** Items whose indexed dimensions pass the request, in their original order. */

@@ -1,4 +1,5 @@
 import { geoSets, type GeoSets, passesGeo, type TargetingRules } from '@adplane/shared';
+import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
 
 /**
@@ -83,6 +84,21 @@ export function passesSet(set: CodeSet | null, value: string): boolean {
   return set.values.has(value) === set.include;
 }
 
+/**
+ * A category rule passes a request's IAB categories: a rule on X matches a category that is X or a
+ * sub-category of X (IAB1 matches IAB1-5, as the console promises). Include needs one category to
+ * match (a request without any fails); exclude refuses the request when any one matches.
+ */
+export function passesCategories(set: CodeSet | null, categories: readonly string[]): boolean {
+  if (!set) return true;
+  for (let i = 0; i < categories.length; i++) {
+    const c = categories[i]!;
+    const parent = iabParentOf(c);
+    if (set.values.has(c) || (parent !== undefined && set.values.has(parent))) return set.include;
+  }
+  return !set.include;
+}
+
 /** Monday = 0 hour-of-week in UTC. */
 export function hourOfWeek(now: number): number {
   const d = new Date(now);
@@ -90,7 +106,7 @@ export function hourOfWeek(now: number): number {
 }
 
 /** Why a request does not match, as a rule name ('country', 'device', ...), or null when it matches. */
-export function refusal(t: CompiledTargeting, ctx: RequestContext, iabCategory = ''): string | null {
+export function refusal(t: CompiledTargeting, ctx: RequestContext): string | null {
   if (!passesGeo(t.geo, ctx.geo.country || null, ctx.geo.usState || null)) {
     return t.geo.statesInclude.size || t.geo.statesExclude.size ? 'geo' : 'country';
   }
@@ -101,7 +117,7 @@ export function refusal(t: CompiledTargeting, ctx: RequestContext, iabCategory =
   if (t.playerSizes && !t.playerSizes.has(ctx.playerSize)) return 'player_size';
   if (!passesSet(t.apps, ctx.appBundle)) return 'app_list';
   if (t.publishers && !passesSet(t.publishers, ctx.domain) && !(ctx.appBundle && passesSet(t.publishers, ctx.appBundle))) return 'publisher_list';
-  if (!passesSet(t.iabCategories, iabCategory || ctx.query.contentCategory)) return 'iab_category';
+  if (!passesCategories(t.iabCategories, ctx.iabCategories)) return 'iab_category';
   if (t.dayParts && !t.dayParts[hourOfWeek(ctx.now)]) return 'day_part';
   return null;
 }

@@ -24,6 +24,7 @@ describe('the trace in words', () => {
     expect(sourceLabel({ source: 'ad_exchange' })).toBe('Ad exchange');
     expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe('Not filled: 1 demand source was asked and none bid above the floor.');
     expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
+    expect(resultSentence(trace({ result: 'channel_targeting.iab_category', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (IAB content category).");
     expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);
     expect(resultSentence(trace({ result: 'ivt.datacenter_ip', winner: null, sources: [] }))).toBe('Not filled: blocked as invalid traffic (data centre or cloud IP address).');
   });
@@ -54,6 +55,7 @@ describe('the trace in words', () => {
       "No fill: the answer held no ad, VAST error 303 (no ads VAST response after wrappers); live traffic reports it to the demand's 2 error trackers",
     );
     expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe('Filtered: its targeting refused the request (os)');
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.iab_category' }, all)).toBe('Filtered: its targeting refused the request (IAB content category)');
     expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe('Bid $1.00 CPM, below the $2.50 floor');
     expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'blocked_adomain' }, all)).toBe('No fill: its advertiser is blocked here');

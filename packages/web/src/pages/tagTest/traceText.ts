@@ -76,11 +76,14 @@ const REASONS: Record<string, string> = {
   tag_not_found: 'the tag no longer exists',
 };
 
+/** A targeting rule's name (compiledTargeting.ts refusal) as words: `tv_family` -> `tv family`; IAB categories by their full name. */
+const ruleText = (rule: string): string => (rule === 'iab_category' ? 'IAB content category' : rule.replace(/_/g, ' '));
+
 export function reasonText(reason: string | undefined): string {
   if (!reason) return '';
   if (REASONS[reason]) return REASONS[reason];
   const rule = /^(?:channel_)?targeting\.(.+)$/.exec(reason);
-  if (rule) return `its targeting refused the request (${rule[1]!.replace(/_/g, ' ')})`;
+  if (rule) return `its targeting refused the request (${ruleText(rule[1]!)})`;
   const floor = /^floor_(\d+)$/.exec(reason);
   if (floor) return `below the ${formatUsdMicros(Number(floor[1]))} floor`;
   const http = /^http_(\d+)$/.exec(reason);
@@ -147,7 +150,7 @@ export function resultSentence(trace: DecisionTrace): string {
   if (r === 'no_demand') return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
   if (r === 'channel_paused') return 'Not filled: the channel, or an account above it, is paused or archived.';
   if (r.startsWith('ivt.')) return `Not filled: blocked as invalid traffic (${ivtReasonText(r.slice('ivt.'.length))}).`;
-  if (r.startsWith('channel_targeting.')) return `Not filled: the channel's own targeting refused this request (${r.slice('channel_targeting.'.length).replace(/_/g, ' ')}).`;
+  if (r.startsWith('channel_targeting.')) return `Not filled: the channel's own targeting refused this request (${ruleText(r.slice('channel_targeting.'.length))}).`;
   if (r === 'unknown_channel') return 'Not filled: the edge does not know this channel yet.';
   if (r === 'warming_up') return 'Not filled: the edge is still loading its configuration.';
   return `Not filled: ${reasonText(r)}.`;
@@ -208,6 +211,8 @@ export function postbidSentence(trace: Pick<DecisionTrace, 'postbid'>): string {
       return "Post-bid pixels: not added, every pixel's own sample missed this impression.";
     case 'cap_reached':
       return `Post-bid pixels: not added, the monthly cap of ${p.maxImps.toLocaleString('en-US')} scanned impressions is reached.`;
+    case 'cap_lease':
+      return "Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.";
   }
 }
 
