@@ -42,6 +42,13 @@ describe('outbound bid request from a VAST tag request', () => {
     expect(req.regs).toEqual({ coppa: 1, gdpr: 1, us_privacy: '1YNN', gpp: 'G', gpp_sid: [7, 8] });
   });
 
+  it("sends the tag's content categories as a list: one, or several separated by commas", () => {
+    const content = (cat: string) => buildBidRequest(buildRequestContext({ w: '640', h: '360', app_bundle: 'com.example.app', content_cat: cat }, { remoteAddress: '', userAgent: UA }, Date.now(), geo), channel, spec).app?.content;
+    expect(content('IAB17')).toEqual({ cat: ['IAB17'] });
+    expect(content('IAB1-5, IAB17,')).toEqual({ cat: ['IAB1-5', 'IAB17'] });
+    expect(content(' , ')).toBeUndefined();
+  });
+
   it('starts a complete supply chain with our node when the player sent none', () => {
     expect(req.source).toEqual({ tid: 'tid-1', schain: { complete: 1, ver: '1.0', nodes: [{ asi: 'ads.example.com', sid: '42', hp: 1, rid: 'req-1' }] } });
   });

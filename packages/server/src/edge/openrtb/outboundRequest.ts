@@ -162,7 +162,9 @@ function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): I
 
 function contentOf(ctx: RequestContext): Record<string, unknown> | undefined {
   const q = ctx.query;
-  const content = compact({ genre: q.contentGenre, cat: q.contentCategory ? [q.contentCategory] : undefined, contentrating: q.contentRating, livestream: q.livestream ? 1 : undefined });
+  // the tag's content_cat may list several categories, comma-separated: cat is their list
+  const cat = q.contentCategory ? q.contentCategory.split(',').map((c) => c.trim()).filter(Boolean) : [];
+  const content = compact({ genre: q.contentGenre, cat: cat.length ? cat : undefined, contentrating: q.contentRating, livestream: q.livestream ? 1 : undefined });
   return Object.keys(content).length ? content : undefined;
 }
 
