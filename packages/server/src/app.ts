@@ -8,6 +8,7 @@ import { installAuth } from './auth/plugin.js';
 import { type EdgeOptions, installEdge } from './edge/edgePlugin.js';
 import { createSessions } from './auth/sessions.js';
 import { registerSellersJson } from './supplyChain/sellersJson.js';
+import { answerClientError } from './http/clientError.js';
 import { installEdgeLane } from './http/edgeLane.js';
 import { type EdgeRequest, type EdgeResponse } from './edge/edgeHttp.js';
 import { installErrorHandling } from './http/errors.js';
@@ -76,6 +77,8 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     // One line per request only at debug (or with ADPLANE_ACCESS_LOG=1, at info): at info the
     // terminal holds start-up, warnings and errors, which a person can read (ops/accessLog.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    // a request node:http cannot read: Fastify's 4xx, without a body for HEAD (http/clientError.ts)
+    clientErrorHandler: answerClientError,
     serverFactory: (handler) => {
       const fixed = serverHeaders ? Object.entries(serverHeaders) : [];
       const server = createServer((req, res) => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthUser, decryptJsonBody } from '@adplane/shared';
 import { buildApp } from '../src/app.js';
 import { as, buildTestApp, DEMO_PASSWORD, forEachStore, login } from './helpers.js';
+import { exchange } from './rawHttp.js';
 
 forEachStore((t) => {
   describe('operations and errors', () => {
@@ -40,6 +41,25 @@ forEachStore((t) => {
         await live.listen({ port: 0, host: '127.0.0.1' });
         const res = await fetch(`http://127.0.0.1:${(live.server.address() as { port: number }).port}/healthz`);
         expect(res.headers.get('keep-alive')).toBe('timeout=90');
+      } finally {
+        await live.close();
+      }
+    });
+
+    it('answers a request head over 16 KB with 431: a JSON reason to GET, no body to HEAD (its client reads the next answer cleanly)', async () => {
+      const live = await buildTestApp(t.store);
+      try {
+        await live.listen({ port: 0, host: '127.0.0.1' });
+        const port = (live.server.address() as { port: number }).port;
+        const big = `pad=${'x'.repeat(20_000)}`;
+        const get = await exchange(port, [`GET /ev?${big} HTTP/1.1\r\nHost: a\r\n\r\n`], 1);
+        expect(get.answers[0]).toMatchObject({ status: 431, headers: { 'content-type': 'application/json' } });
+        expect(JSON.parse(get.answers[0]!.body)).toMatchObject({ statusCode: 431, message: 'Exceeded maximum allowed HTTP header size' });
+        const head = await exchange(port, [`HEAD /ev?${big} HTTP/1.1\r\nHost: a\r\n\r\n`], 1, { waitEndMs: 2000 });
+        expect(head.ended).toBe(true);
+        expect(head.answers).toEqual([{ status: 431, headers: { connection: 'close', 'content-length': '0' }, body: '' }]);
+        // and through a real HTTP client
+        await expect(fetch(`http://127.0.0.1:${port}/healthz?${big}`, { method: 'HEAD' }).then((r) => r.status)).resolves.toBe(431);
       } finally {
         await live.close();
       }
