@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type AdsTxtCheckResult, AdsTxtCheckRequest, adsTxtCheckPath, adsTxtLinePath, type ChannelAdsTxt, RESOURCES } from '@adplane/shared';
+import { adSystemDomain, type AdsTxtCheckResult, AdsTxtCheckRequest, adsTxtCheckPath, adsTxtLinePath, type ChannelAdsTxt, RESOURCES } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { entitled } from '../auth/entitlements.js';
 import { badField, forbidden, parseInput } from '../http/errors.js';
@@ -9,7 +9,7 @@ import { type Actor, getOne } from '../resources/entityService.js';
 import { findLine, parseAdsTxt } from '../supplyChain/adsTxt.js';
 import { AdsTxtTargetError, adsTxtHost, fetchAdsTxt, type FetchOutcome } from '../supplyChain/adsTxtFetch.js';
 import { channelAdsTxt } from '../supplyChain/adsTxtLine.js';
-import { buildSellersDirectory } from '../supplyChain/sellers.js';
+import { buildSellersDirectory, sellersServed } from '../supplyChain/sellers.js';
 import { readSellerAccounts } from '../supplyChain/sellersJson.js';
 
 /**
@@ -29,13 +29,16 @@ function actorOf(request: FastifyRequest): Actor {
 async function lineOf(app: FastifyInstance, actor: Actor, id: number): Promise<ChannelAdsTxt> {
   const channel = await getOne(app.store, channels, actor, id);
   const tenantId = Number(channel.tenantId);
-  const accounts = (await readSellerAccounts(app.store.db, app.log)).filter((u) => u.id === tenantId || u.tenantId === tenantId);
+  // Every tenant's accounts: a tenant without a domain is listed in the operator's file, with everyone's sellers.
+  const accounts = await readSellerAccounts(app.store.db, app.log);
   const tenant = accounts.find((u) => u.id === tenantId);
   if (!tenant) throw badField('channel', 'belongs to a demand account that is archived or gone');
   const subId = typeof channel.subpublisherId === 'number' ? channel.subpublisherId : null;
-  const sub = subId === null ? null : (accounts.find((u) => u.id === subId && u.type === 'sub') ?? null);
-  const sellersFile = buildSellersDirectory(accounts).byTenant.get(tenantId) ?? null;
-  const line = channelAdsTxt({ channel: { domain: channel.domain, subpublisherId: channel.subpublisherId }, tenant, sub, publicHost: app.settings.publicHost, sellersFile });
+  const sub = subId === null ? null : (accounts.find((u) => u.id === subId && u.type === 'sub' && u.tenantId === tenantId) ?? null);
+  // The file buyers read for the line: the one its domain (field #1) answers.
+  const publicHost = app.settings.publicHost;
+  const served = sellersServed(buildSellersDirectory(accounts), adSystemDomain(tenant.domain, publicHost), new URL(publicHost).hostname);
+  const line = channelAdsTxt({ channel: { domain: channel.domain, subpublisherId: channel.subpublisherId }, tenant, sub, publicHost, sellersFile: served.file, sellerSources: served.sources });
   if (subId !== null && !sub) line.warnings.push('The channel\'s subpublisher is archived or gone: pick another one on the channel.');
   return line;
 }

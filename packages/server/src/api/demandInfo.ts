@@ -8,7 +8,11 @@ import {
 } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { badField, forbidden, parseInput } from '../http/errors.js';
+import { ValidationFailed } from '../resources/entityService.js';
 import { type ProfileChanges, type SellersJson, updateOwnProfile, type User } from '../store/users.js';
+import { isTenant } from '../supplyChain/sellers.js';
+import { profileSellerIdErrors } from '../supplyChain/sellerIds.js';
+import { readSellerAccounts } from '../supplyChain/sellersJson.js';
 
 const READ_ONLY_TYPES = new Set(['sub', 'adv']);
 
@@ -102,7 +106,13 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
     if (user.type === 'admin') throw forbidden('Admins have no profile');
     if (READ_ONLY_TYPES.has(user.type)) throw forbidden('Your profile is read-only');
     const body = parseInput(ProfileUpdate, request.body);
-    const updated = await updateOwnProfile(app.store.db, user.id, changesFor(user, body), adminId);
+    const changes = changesFor(user, body);
+    // The tenant's entries are sellers of its sellers.json: each id no other seller's (supplyChain/sellerIds.ts).
+    if (isTenant(user) && Array.isArray(changes.sellersJson)) {
+      const errors = profileSellerIdErrors(await readSellerAccounts(app.store.db, request.log, { withArchived: true }), user, changes.sellersJson);
+      if (errors.length) throw new ValidationFailed(errors);
+    }
+    const updated = await updateOwnProfile(app.store.db, user.id, changes, adminId);
     request.log.info({ userId: user.id, adminId: request.auth?.adminId ?? null }, 'profile updated');
     return profileOf(updated);
   });

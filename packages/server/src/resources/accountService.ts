@@ -30,6 +30,8 @@ import { inTransaction, type Store } from '../store/db.js';
 import { ENTITY_TABLES } from '../store/entityTables.js';
 import { deleteSessionsOfUser } from '../store/sessions.js';
 import { createUser } from '../store/users.js';
+import { subEntryIdOf, type SubSellerIdChange, subSellerIdErrors } from '../supplyChain/sellerIds.js';
+import { readSellerAccounts } from '../supplyChain/sellersJson.js';
 import { type Actor, ValidationFailed } from './entityService.js';
 
 /**
@@ -121,6 +123,13 @@ async function checkLogins(store: Store, value: { username: string; email: strin
   if (errors.length) throw new ValidationFailed(errors);
 }
 
+/** A subpublisher's Sellers JSON id must be no other seller's (supplyChain/sellerIds.ts). */
+async function checkSellerId(store: Store, change: SubSellerIdChange): Promise<void> {
+  if (!subEntryIdOf(change.after)) return;
+  const errors = subSellerIdErrors(await readSellerAccounts(store.db, undefined, { withArchived: true }), change);
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
 /** The owner tenant of a new sub, adv or manager: the caller's, or for admins the `tenantId` named. */
 async function ownerTenant(store: Store, filter: AccountFilter, body: unknown): Promise<number> {
   if (filter.tenantId !== null) return filter.tenantId;
@@ -165,8 +174,9 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
   if (!v.password) throw badField('password', 'is required for a new account');
   await checkLogins(store, v as { username: string; email: string });
   const tenantId = def.kind === 'demands' ? undefined : await ownerTenant(store, filter, body);
-  const passwordHash = await hashPassword(v.password as string);
   const c = changesFrom(def, v);
+  if (def.kind === 'subs' && tenantId !== undefined) await checkSellerId(store, { accountId: null, tenantId, before: null, after: c.sellersJson });
+  const passwordHash = await hashPassword(v.password as string);
   const created = await inTransaction(store.db, async (trx) => {
     const user = await createUser(trx, {
       type: filter.type,
@@ -225,6 +235,7 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
   const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
   await checkLogins(store, v as { username: string; email: string }, id);
   const c = changesFrom(def, v);
+  if (def.kind === 'subs' && before.tenantId !== null) await checkSellerId(store, { accountId: id, tenantId: before.tenantId, before: before.sellersJson, after: c.sellersJson });
   if (def.kind === 'demands') requireDemandUpdate(actor.user, accountDto(def, before), v);
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
   return inTransaction(store.db, async (trx) => {

@@ -5,7 +5,7 @@ import { findLine, parseAdsTxt } from './adsTxt.js';
 import { isPublicAddress } from '../http/outboundAddress.js';
 import { adsTxtHost } from './adsTxtFetch.js';
 import { channelAdsTxt } from './adsTxtLine.js';
-import { buildSellersDirectory } from './sellers.js';
+import { buildSellersDirectory, sellersServed } from './sellers.js';
 
 /** The examples of the ads.txt 1.1 specification, section 4 (copied into fixtures/adstxt/). */
 const example = (name: string) => parseAdsTxt(readFileSync(new URL(`./fixtures/adstxt/adstxt_${name}.txt`, import.meta.url), 'utf8'));
@@ -139,6 +139,24 @@ describe('the ads.txt line of a channel', () => {
       line: null,
       warnings: ["The subpublisher Broken has no valid sellers.json entry: fill in its Sellers JSON tab."],
     });
+  });
+
+  it('warns when the sellers.json lists the seller id for another seller (two rows saved with one id before ids were checked)', () => {
+    const twin = account({ id: 8, type: 'sub', name: 'Twin', sellersJson: { type: 'PUBLISHER', name: 'Twin', id: 'h-1', status: 1, confidential: 0 } });
+    const hijacker = account({ id: 9, type: 'sub', sellersJson: { type: 'PUBLISHER', name: 'Northwind News', id: 'nw-own', status: 1, confidential: 1 } });
+    const directory = buildSellersDirectory([tenant, hijacker, publisher, twin]);
+    const served = sellersServed(directory, 'ads.northwind.test', 'adplane.example');
+    const lineOf = (sub: User | null, domain = '') => channelAdsTxt({ channel: { domain }, tenant, sub, publicHost: 'https://adplane.example', sellersFile: served.file, sellerSources: served.sources });
+    // The first row keeps the id: its line is fine, the other's says buyers would credit someone else.
+    expect(lineOf(publisher).warnings).toEqual([]);
+    expect(lineOf(twin)).toMatchObject({
+      line: 'ads.northwind.test, h-1, DIRECT',
+      warnings: [
+        'https://ads.northwind.test/sellers.json lists seller id h-1 for another seller, Harbor (harbor.test): buyers would credit this channel\'s traffic to it. The two were saved with one id before ids were checked: give one of them an id of its own.',
+      ],
+    });
+    // The tenant's own site is listed under the id a confidential subpublisher took first.
+    expect(lineOf(null, 'northwind-news.test').warnings).toEqual([expect.stringContaining('lists seller id nw-own for another seller, a confidential seller')]);
   });
 
   it("uses the operator's host for a tenant without a domain", () => {

@@ -1,6 +1,6 @@
 import { adSystemDomain, type AdsTxtRelationship, type ChannelAdsTxt, edgeOrigin, tenantSellerId } from '@adplane/shared';
 import { type User } from '../store/users.js';
-import { profileSellers, rootDomainOf, type SellersFile, subSellerEntry, subSellerId } from './sellers.js';
+import { profileSellers, rootDomainOf, sameSeller, type Seller, type SellersFile, sellerSource, subSeller, subSellerEntry, subSellerId, tenantSeller } from './sellers.js';
 
 /**
  * The ads.txt line of a channel: `<our domain>, <seller id>, DIRECT|RESELLER` (ads.txt 1.1, 3.3).
@@ -14,6 +14,11 @@ import { profileSellers, rootDomainOf, type SellersFile, subSellerEntry, subSell
  *   DIRECT), else the tenant's own account id: the tenant holds that account and resells the
  *   publisher's site through it, so RESELLER.
  * Field #4 (certification authority id) is left out: it is optional and superseded by sellers.json.
+ *
+ * The line is checked against the sellers.json its domain serves: a warning when the file does not
+ * list the seller id, or lists it for another seller (two rows saved with one id before ids were
+ * checked: the file keeps the first, ./sellers.ts), since buyers would then credit the traffic to
+ * that other seller.
  */
 
 const onDomain = (host: string, domain: string): boolean => host !== '' && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
@@ -27,9 +32,11 @@ export interface ChannelAdsTxtInput {
   publicHost: string;
   /** The sellers.json the line's domain serves, to tell when the seller is not listed there. */
   sellersFile: SellersFile | null;
+  /** The row each seller id of `sellersFile` stands for (sellersServed in ./sellers.ts), to tell when it is another seller's. */
+  sellerSources?: ReadonlyMap<string, string>;
 }
 
-export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }: ChannelAdsTxtInput): ChannelAdsTxt {
+export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile, sellerSources }: ChannelAdsTxtInput): ChannelAdsTxt {
   const domain = adSystemDomain(tenant.domain, publicHost);
   const tenantDomain = adSystemDomain(tenant.domain, '');
   const sellersJsonUrl = tenantDomain ? `https://${tenantDomain}/sellers.json` : `${edgeOrigin(publicHost)}/sellers.json`;
@@ -39,6 +46,8 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }:
   let sellerId: string | null = null;
   let relationship: AdsTxtRelationship = 'RESELLER';
   let seller: ChannelAdsTxt['seller'] = null;
+  /** The channel's seller: the row its id comes from (sellerSource), and its Seller object (null: not listed, e.g. inactive). */
+  let own: { source: string; listed: Seller | null } | null = null;
 
   if (sub) {
     const entry = subSellerEntry(sub);
@@ -47,24 +56,38 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile }:
       warnings.push(`The subpublisher ${sub.name} has no valid sellers.json entry: fill in its Sellers JSON tab.`);
     } else {
       sellerId = subSellerId(sub, entry);
+      own = { source: sellerSource.subpublisher(sub), listed: subSeller(sub) };
       relationship = entry.type === 'PUBLISHER' || (entry.type === 'BOTH' && onDomain(channelDomain, rootDomainOf(sub.domain))) ? 'DIRECT' : 'RESELLER';
       if (entry.status !== 1) warnings.push(`The sellers.json entry of ${sub.name} is not active: sellers.json lists it only once it is marked Active.`);
     }
     seller = { source: 'subpublisher', name };
   } else {
-    const own = profileSellers(tenant).find((s) => s.domain && onDomain(channelDomain, s.domain));
-    if (own) {
-      sellerId = own.seller_id;
+    const entries = profileSellers(tenant);
+    const index = entries.findIndex((s) => s.domain && onDomain(channelDomain, s.domain));
+    if (index >= 0) {
+      const entry = entries[index];
+      sellerId = entry.seller_id;
       relationship = 'DIRECT';
-      seller = { source: 'profile', name: own.name ?? own.seller_id };
+      seller = { source: 'profile', name: entry.name ?? entry.seller_id };
+      own = { source: sellerSource.profile(tenant, index), listed: entry };
     } else {
       sellerId = tenantSellerId(tenant.id);
       seller = { source: 'tenant', name: tenant.profile.companyName || tenant.name };
+      own = { source: sellerSource.tenant(tenant), listed: tenantSeller(tenant) };
     }
   }
 
-  if (sellerId !== null && sellersFile && !sellersFile.sellers.some((s) => s.seller_id === sellerId) && !warnings.length) {
-    warnings.push(`${sellersJsonUrl} does not list seller id ${sellerId} yet.`);
+  const listed = sellerId === null ? undefined : sellersFile?.sellers.find((s) => s.seller_id === sellerId);
+  if (sellerId !== null && sellersFile && !warnings.length) {
+    const source = sellerSources?.get(sellerId);
+    if (!listed) {
+      warnings.push(`${sellersJsonUrl} does not list seller id ${sellerId} yet.`);
+    } else if (own && source !== undefined && source !== own.source && !(own.listed && sameSeller(listed, own.listed))) {
+      const other = listed.is_confidential === 1 ? 'a confidential seller' : `${listed.name ?? 'another seller'}${listed.domain ? ` (${listed.domain})` : ''}`;
+      warnings.push(
+        `${sellersJsonUrl} lists seller id ${sellerId} for another seller, ${other}: buyers would credit this channel's traffic to it. The two were saved with one id before ids were checked: give one of them an id of its own.`,
+      );
+    }
   }
   return {
     line: sellerId === null ? null : `${domain}, ${sellerId}, ${relationship}`,

@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts';
 import { DemandSellerEntry, SubSellerEntry, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type User } from '../store/users.js';
 
@@ -17,8 +18,12 @@ import { type User } from '../store/users.js';
  *   that have no subpublisher, whose sites the tenant does not own.
  * The ids follow the one rule of shared edge/supplyChain.ts, which the schain nodes of outbound bid
  * requests follow too.
- * A seller_id is listed once per file ("every seller_id must map to only a single entity"): the first
- * wins, in the order above.
+ * A seller_id is listed once per file ("every seller_id must map to only a single entity"). Saves
+ * refuse an id another seller has (./sellerIds.ts), so two sellers share one only in rows saved
+ * before that rule (or by two saves racing): the first in the order above keeps the id, the others
+ * are left out, and the directory reports each such conflict (the cache logs it, and the channel's
+ * ads.txt line warns). Two rows that name the same company, domain and type are one seller to
+ * buyers, listed once without a conflict.
  */
 
 export const SELLERS_JSON_VERSION = '1.0';
@@ -43,16 +48,28 @@ export interface SellersFile {
   sellers: Seller[];
 }
 
+/** A host as a setting or a form gives it: lower case, no scheme, port, path or trailing dot; '' when it is no host name. */
+function bareHostOf(value: string | null | undefined): string {
+  const host = (value ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d+$/, '')
+    .replace(/\.$/, '');
+  return /^[a-z0-9.-]+$/.test(host) && host.includes('.') ? host : '';
+}
+
 /**
- * A domain as sellers.json and ads.txt want it: lower case, no scheme, port, path or trailing dot, and
- * no leading `www.` (the spec asks for the root domain; without the public suffix list, `www.` is the
- * one label known never to be part of it). Empty when nothing usable is left.
+ * The root domain sellers.json asks for: "the public suffix plus one string in the name", from the
+ * Public Suffix List (tldts; its private section too, so a seller at `pub.github.io` is not
+ * `github.io`). `https://WWW.News.Pub.co.uk:443/x` -> `pub.co.uk`; a name under no known suffix
+ * keeps its last two labels (`ads.northwind.test` -> `northwind.test`). Empty for an IP address,
+ * a single label or a public suffix alone.
  */
 export function rootDomainOf(value: string | null | undefined): string {
-  let host = (value ?? '').trim().toLowerCase();
-  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '').replace(/:\d+$/, '').replace(/\.$/, '');
-  host = host.replace(/^www\./, '');
-  return /^[a-z0-9.-]+$/.test(host) && host.includes('.') ? host : '';
+  const host = bareHostOf(value);
+  return (host && getDomain(host, { allowPrivateDomains: true })) || '';
 }
 
 /** A host from the Host header or a setting: lower case, no port or trailing dot. */
@@ -113,15 +130,66 @@ export function tenantSeller(tenant: User): Seller | null {
   return seller;
 }
 
-/** Every seller of a tenant, each seller_id once (see the top of the file for the order). */
-export function tenantSellers(tenant: User, subs: readonly User[]): Seller[] {
-  const all = [...subs.map(subSeller), ...profileSellers(tenant), tenantSeller(tenant)];
-  return uniqueSellers(all.filter((s): s is Seller => s !== null));
+/** A seller with the row it comes from, to say which rows conflict. */
+interface Listed {
+  seller: Seller;
+  /** `subpublisher 12`, `profile entry 2 of tenant 3`, `tenant 3`. */
+  source: string;
 }
 
-function uniqueSellers(sellers: readonly Seller[]): Seller[] {
-  const seen = new Set<string>();
-  return sellers.filter((s) => !seen.has(s.seller_id) && seen.add(s.seller_id));
+/** Two seller rows buyers cannot tell apart: the same type, company and domain (a confidential one names nobody). */
+export const sameSeller = (a: Seller, b: Seller): boolean =>
+  a.is_confidential !== 1 && b.is_confidential !== 1 && a.seller_type === b.seller_type && a.name === b.name && a.domain === b.domain;
+
+/** A seller id that two different sellers have: the file lists the first, `kept`, and leaves out `dropped`. */
+export interface SellerIdConflict {
+  /** The tenant whose file it is; null for the operator's file. */
+  file: number | null;
+  sellerId: string;
+  kept: string;
+  dropped: string;
+}
+
+/** The row a seller comes from, as conflicts and the directory's `sources` name it. */
+export const sellerSource = {
+  subpublisher: (sub: User): string => `subpublisher ${sub.id}`,
+  /** `index`: of the entry among the valid ones (profileSellers). */
+  profile: (tenant: User, index: number): string => `profile entry ${index + 1} of tenant ${tenant.id}`,
+  tenant: (tenant: User): string => `tenant ${tenant.id}`,
+};
+
+function listedOf(tenant: User, subs: readonly User[]): Listed[] {
+  const listed: Listed[] = [];
+  for (const sub of subs) {
+    const seller = subSeller(sub);
+    if (seller) listed.push({ seller, source: sellerSource.subpublisher(sub) });
+  }
+  profileSellers(tenant).forEach((seller, i) => listed.push({ seller, source: sellerSource.profile(tenant, i) }));
+  const own = tenantSeller(tenant);
+  if (own) listed.push({ seller: own, source: sellerSource.tenant(tenant) });
+  return listed;
+}
+
+/** Each seller id once, the first kept (in `first`); a later different seller with the id is a conflict. */
+function uniqueSellers(listed: readonly Listed[], file: number | null, conflicts: SellerIdConflict[], first = new Map<string, Listed>()): Seller[] {
+  const sellers: Seller[] = [];
+  for (const entry of listed) {
+    const kept = first.get(entry.seller.seller_id);
+    if (!kept) {
+      first.set(entry.seller.seller_id, entry);
+      sellers.push(entry.seller);
+    } else if (!sameSeller(kept.seller, entry.seller)) {
+      conflicts.push({ file, sellerId: entry.seller.seller_id, kept: kept.source, dropped: entry.source });
+    }
+  }
+  return sellers;
+}
+
+const sourcesOf = (first: ReadonlyMap<string, Listed>): Map<string, string> => new Map([...first].map(([id, l]) => [id, l.source]));
+
+/** Every seller of a tenant, each seller_id once (see the top of the file for the order). */
+export function tenantSellers(tenant: User, subs: readonly User[], conflicts: SellerIdConflict[] = []): Seller[] {
+  return uniqueSellers(listedOf(tenant, subs), tenant.id, conflicts);
 }
 
 /** The contact of a tenant's file: its general contact's e-mail (else technical, else billing) and company address. */
@@ -136,10 +204,14 @@ function contactOf(tenant: User): Pick<SellersFile, 'contact_email' | 'contact_a
 export interface SellersDirectory {
   /** The file of each tenant, by tenant id. */
   readonly byTenant: ReadonlyMap<number, SellersFile>;
-  /** Tenants' domains (root domains), longest first, for matching a Host header. */
+  /** Tenants' hosts (their domain settings, without `www.`), longest first, for matching a Host header. */
   readonly domains: readonly (readonly [domain: string, tenantId: number])[];
   /** The operator's file: every tenant's sellers. */
   readonly operator: SellersFile;
+  /** Seller ids two different sellers have, in a tenant's file or the operator's: each file lists the first. */
+  readonly conflicts: readonly SellerIdConflict[];
+  /** Of each file (by tenant id, null: the operator's), the row each seller id stands for (sellerSource). */
+  readonly sources: ReadonlyMap<number | null, ReadonlyMap<string, string>>;
 }
 
 /** Builds the directory from the accounts (tenants and subpublishers; other users are ignored). */
@@ -152,16 +224,34 @@ export function buildSellersDirectory(users: readonly User[]): SellersDirectory 
   }
   const byTenant = new Map<number, SellersFile>();
   const domains: [string, number][] = [];
-  const everyone: Seller[] = [];
+  const everyone: Listed[] = [];
+  const conflicts: SellerIdConflict[] = [];
+  const sources = new Map<number | null, Map<string, string>>();
   for (const tenant of tenants) {
-    const sellers = tenantSellers(tenant, (subsOf.get(tenant.id) ?? []).sort((a, b) => a.id - b.id));
+    const listed = listedOf(tenant, (subsOf.get(tenant.id) ?? []).sort((a, b) => a.id - b.id));
+    const first = new Map<string, Listed>();
+    const sellers = uniqueSellers(listed, tenant.id, conflicts, first);
     byTenant.set(tenant.id, { ...contactOf(tenant), version: SELLERS_JSON_VERSION, sellers });
-    everyone.push(...sellers);
-    const domain = rootDomainOf(tenant.domain);
+    sources.set(tenant.id, sourcesOf(first));
+    // The operator's file repeats the tenant's conflicts; each is reported once, for the tenant's file.
+    everyone.push(...listed.filter((l) => sellers.includes(l.seller)));
+    const domain = tenantHostOf(tenant.domain);
     if (domain && !domains.some(([d]) => d === domain)) domains.push([domain, tenant.id]);
   }
   domains.sort((a, b) => b[0].length - a[0].length);
-  return { byTenant, domains, operator: { version: SELLERS_JSON_VERSION, sellers: uniqueSellers(everyone) } };
+  const first = new Map<string, Listed>();
+  const operator: SellersFile = { version: SELLERS_JSON_VERSION, sellers: uniqueSellers(everyone, null, conflicts, first) };
+  sources.set(null, sourcesOf(first));
+  return { byTenant, domains, operator, conflicts, sources };
+}
+
+/**
+ * The host a tenant's domain setting names, without a leading `www.`: the tenant's file answers on
+ * it and its subdomains. Not reduced to the root domain: two tenants may have hosts under one root
+ * domain (`ads.a.com`, `video.a.com`), and the root domain may be a site the tenant does not run.
+ */
+function tenantHostOf(value: string | null | undefined): string {
+  return bareHostOf(value).replace(/^www\./, '');
 }
 
 /**
@@ -179,6 +269,13 @@ export function tenantForHost(directory: SellersDirectory, host: string, operato
 
 /** The sellers.json a host answers. */
 export function sellersFileFor(directory: SellersDirectory, host: string, operatorHost: string): SellersFile {
+  return sellersServed(directory, host, operatorHost).file;
+}
+
+/** The sellers.json a host answers, and the row each of its seller ids stands for (see sellerSource). */
+export function sellersServed(directory: SellersDirectory, host: string, operatorHost: string): { file: SellersFile; sources: ReadonlyMap<string, string> } {
   const tenantId = tenantForHost(directory, host, operatorHost);
-  return (tenantId !== null && directory.byTenant.get(tenantId)) || directory.operator;
+  const file = tenantId !== null ? directory.byTenant.get(tenantId) : undefined;
+  const key = file ? tenantId : null;
+  return { file: file ?? directory.operator, sources: directory.sources.get(key) ?? new Map() };
 }

@@ -65,9 +65,37 @@ describe('the sellers of a tenant', () => {
       { seller_id: 'p-2', seller_type: 'INTERMEDIARY', is_confidential: 1 },
       { seller_id: 'p-5', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Company Five' },
       { seller_id: 'own-1', seller_type: 'PUBLISHER', is_confidential: 0, name: 'Harbor O&O', domain: 'harbor.test' },
-      { seller_id: '1', seller_type: 'INTERMEDIARY', is_confidential: 0, name: 'Northwind', domain: 'ads.northwind.test' },
+      // INTERMEDIARY: the root domain of its sellers.json (served on ads.northwind.test).
+      { seller_id: '1', seller_type: 'INTERMEDIARY', is_confidential: 0, name: 'Northwind', domain: 'northwind.test' },
     ]);
     for (const file of [...directory.byTenant.values(), directory.operator]) expect(schemaErrors(file)).toEqual([]);
+  });
+
+  it('reports a seller id two sellers share (rows saved before ids were checked): the first keeps it, the other is left out', () => {
+    // Twin (subpublisher 6) was saved with Pub's id p-1: buyers resolve p-1 to Pub, so Twin cannot be listed under it.
+    expect(directory.conflicts).toEqual([{ file: 1, sellerId: 'p-1', kept: 'subpublisher 2', dropped: 'subpublisher 6' }]);
+    expect(directory.byTenant.get(1)?.sellers.filter((s) => s.seller_id === 'p-1')).toEqual([expect.objectContaining({ name: 'Pub' })]);
+    expect(directory.sources.get(1)?.get('p-1')).toBe('subpublisher 2');
+    expect(directory.sources.get(null)?.get('1')).toBe('tenant 1');
+  });
+
+  it('lists a seller once without a conflict when two rows name the same company, domain and type', () => {
+    const t = account({ id: 20, type: 'demand', domain: 'ads.t.test', name: 'T', sellersJson: [{ id: 'h-1', domain: 'harbor.test', name: 'Harbor' }] });
+    const sub = account({ id: 21, type: 'sub', tenantId: 20, domain: 'harbor.test', sellersJson: { type: 'PUBLISHER', name: 'Harbor', id: 'h-1', status: 1, confidential: 0 } });
+    const same = buildSellersDirectory([t, sub]);
+    expect(same.byTenant.get(20)?.sellers.map((s) => s.seller_id)).toEqual(['h-1', '20']);
+    expect(same.conflicts).toEqual([]);
+    // Two confidential sellers name nobody: they are not taken for one.
+    const hidden = (id: number) => account({ id, type: 'sub', tenantId: 20, sellersJson: { type: 'PUBLISHER', name: 'X', id: 'c-1', status: 1, confidential: 1 } });
+    expect(buildSellersDirectory([t, hidden(22), hidden(23)]).conflicts).toEqual([{ file: 20, sellerId: 'c-1', kept: 'subpublisher 22', dropped: 'subpublisher 23' }]);
+  });
+
+  it("reports a seller id two tenants share in the operator's file", () => {
+    const a = account({ id: 30, type: 'demand', name: 'A', sellersJson: [{ id: 'x-1', domain: 'a-site.test', name: 'A Site' }] });
+    const b = account({ id: 31, type: 'demand', name: 'B', sellersJson: [{ id: 'x-1', domain: 'b-site.test', name: 'B Site' }] });
+    const both = buildSellersDirectory([a, b]);
+    expect(both.conflicts).toEqual([{ file: null, sellerId: 'x-1', kept: 'profile entry 1 of tenant 30', dropped: 'profile entry 1 of tenant 31' }]);
+    expect(both.operator.sellers.map((s) => s.seller_id)).toEqual(['x-1', '30', '31']);
   });
 
   it("picks the file by the request's host; the operator's host and unknown hosts get everyone's", () => {
@@ -79,10 +107,27 @@ describe('the sellers of a tenant', () => {
     expect(sellersFileFor(directory, 'other.example', 'adplane.example').sellers.map((s) => s.seller_id)).toEqual(['p-1', 'p-2', 'p-5', 'own-1', '1', '10']);
   });
 
-  it('writes domains as root domains', () => {
+  it('writes domains as root domains: the public suffix plus one label (Public Suffix List)', () => {
     expect(rootDomainOf('https://WWW.Example.com:443/path')).toBe('example.com');
-    expect(rootDomainOf('localhost')).toBe('');
-    expect(rootDomainOf(null)).toBe('');
+    expect(rootDomainOf('news.pub.co.uk')).toBe('pub.co.uk');
+    expect(rootDomainOf('video.news.example.com.')).toBe('example.com');
+    expect(rootDomainOf('www.city.kawasaki.jp')).toBe('city.kawasaki.jp');
+    // The list's private section too: a site on a hosting platform is its own entity.
+    expect(rootDomainOf('shop.seller.github.io')).toBe('seller.github.io');
+    // A name under no known suffix keeps its last two labels.
+    expect(rootDomainOf('ads.northwind.test')).toBe('northwind.test');
+    for (const none of ['co.uk', 'localhost', '192.168.0.1', 'not a host', '', null]) expect(rootDomainOf(none), String(none)).toBe('');
+  });
+
+  it("keeps matching a tenant's file by its host, not by the root domain", () => {
+    // Two tenants under one root domain each keep their file.
+    const a = account({ id: 40, type: 'demand', domain: 'ads.shared.test', name: 'A' });
+    const b = account({ id: 41, type: 'demand', domain: 'https://video.shared.test/', name: 'B' });
+    const two = buildSellersDirectory([a, b]);
+    expect(tenantForHost(two, 'ads.shared.test', 'adplane.example')).toBe(40);
+    expect(tenantForHost(two, 'video.shared.test', 'adplane.example')).toBe(41);
+    expect(tenantForHost(two, 'shared.test', 'adplane.example')).toBeNull();
+    expect(two.byTenant.get(41)?.sellers[0]).toMatchObject({ seller_id: '41', domain: 'shared.test' });
   });
 });
 

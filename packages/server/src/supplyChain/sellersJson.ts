@@ -31,16 +31,14 @@ interface Built {
 
 type UsersDb = Store['db'];
 
-/** The accounts sellers.json is made of: tenants and subpublishers (rows that do not parse are skipped). */
-export async function readSellerAccounts(db: UsersDb, log?: { warn(obj: object, msg: string): void }): Promise<User[]> {
-  const rows = await db
-    .withTables<{ users: { archived: number } }>()
-    .selectFrom('users')
-    .selectAll()
-    .where('type', 'in', ['demand', 'sub'])
-    .where('archived', '=', 0)
-    .orderBy('id')
-    .execute();
+/**
+ * The accounts sellers.json is made of: tenants and subpublishers (rows that do not parse are
+ * skipped); archived ones too with `withArchived` (seller ids are never given to another seller).
+ */
+export async function readSellerAccounts(db: UsersDb, log?: { warn(obj: object, msg: string): void }, { withArchived = false } = {}): Promise<User[]> {
+  let query = db.withTables<{ users: { archived: number } }>().selectFrom('users').selectAll().where('type', 'in', ['demand', 'sub']);
+  if (!withArchived) query = query.where('archived', '=', 0);
+  const rows = await query.orderBy('id').execute();
   const users: User[] = [];
   for (const row of rows) {
     try {
@@ -80,6 +78,13 @@ export class SellersJsonCache {
       this.checkedAt = this.now();
       if (this.built && this.built.version === version) return this.built;
       const directory = buildSellersDirectory(await readSellerAccounts(this.db, this.log));
+      // Rows saved before seller ids were checked (or two saves racing): loud, once per rebuild.
+      for (const c of directory.conflicts) {
+        this.log.warn(
+          { sellerId: c.sellerId, file: c.file === null ? 'operator' : `tenant ${c.file}`, listed: c.kept, leftOut: c.dropped },
+          'sellers.json: two sellers have one seller id; the file lists the first only: give the other an id of its own',
+        );
+      }
       this.built = { version, directory, bodies: new Map() };
       return this.built;
     } catch (error) {

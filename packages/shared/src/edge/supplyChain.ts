@@ -7,7 +7,8 @@
  *   profile) when set, else the host of the edge's public address;
  * - a subpublisher's seller id is the id of its sellers.json entry when it set one, else its account
  *   id; a tenant's own inventory (a channel without a subpublisher) is sold under the tenant's account id.
- *   Account ids are unique across all accounts, so the two never collide.
+ *   Account ids are unique across all accounts; entry ids are free text, so the server refuses one
+ *   that another seller has or that is digits alone (server supplyChain/sellerIds.ts).
  */
 export function adSystemDomain(tenantDomain: string | null | undefined, publicHost: string): string {
   const own = hostName(tenantDomain ?? '');

@@ -206,4 +206,24 @@ describe('ProfileModal: demand user', () => {
     expect(await screen.findByText('must be an e-mail address')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
   });
+
+  it("puts the server's refusal of a taken seller id on that entry's Seller ID, in the Sellers JSON tab", async () => {
+    const profile = makeProfile({
+      sellersJson: [
+        { id: 'own-1', domain: 'one.example', name: 'One' },
+        { id: 'p-1', domain: 'two.example', name: 'Two' },
+      ],
+    });
+    const message = 'is already the seller id of subpublisher Pub: sellers.json gives each seller id to one seller; choose another';
+    serve(profile, () => jsonResponse({ message: `sellersJson.1.id: ${message}`, field: 'sellersJson.1.id', errors: [{ field: 'sellersJson.1.id', message }] }, 400));
+    const { onClose } = await openProfile(makeUser('demand'), profile);
+    fireEvent.click(screen.getByTestId('profile-save'));
+    expect(await screen.findByText('Error on save')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('profile-tab-sellers').closest('.ant-tabs-tab')?.className).toContain('ant-tabs-tab-active'));
+    const rows = screen.getAllByTestId('sellers-row');
+    expect(within(rows[1]).getByText(message)).toBeTruthy();
+    expect(within(rows[1]).getByDisplayValue('p-1').closest('.ant-form-item')?.className).toContain('ant-form-item-has-error');
+    expect(within(rows[0]).queryByText(message)).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+  });
 });
