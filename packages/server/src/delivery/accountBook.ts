@@ -6,10 +6,20 @@ import { type CampaignLimits, type TagLimits } from './types.js';
 /**
  * This process's budget accounts, by shared key: a campaign's day (`c<id>:d<day>`, the day counted
  * in the tenant's zone) and total (`c<id>:t`), a tag's daily impressions (`ti<id>:d<day>`) and
- * requests (`tr<id>:d<day>`). Limits and pacing are refreshed from the caller's values on every use
- * (the snapshot may have changed them).
+ * requests (`tr<id>:d<day>`), an account's post-bid decisions in a calendar month of UTC
+ * (`pb<tenant>:m<YYYY-MM>`, the admin's postbidMaxImps). Limits and pacing are refreshed from the
+ * caller's values on every use (the snapshot may have changed them).
  */
 export const DAILY_KEY_TTL_MS = 3 * DAY_MS;
+/** A month's key outlives the rest of its month after any use (and is gone a month later). */
+export const MONTH_KEY_TTL_MS = 32 * DAY_MS;
+
+/** The calendar month of UTC that holds `now`: its name (YYYY-MM), start and end. */
+export function utcMonth(now: number): { name: string; start: number; end: number } {
+  const d = new Date(now);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  return { name: `${y}-${String(m + 1).padStart(2, '0')}`, start: Date.UTC(y, m, 1), end: Date.UTC(y, m + 1, 1) };
+}
 
 const limitOf = (limit: Limit): number => (limit === 'unlimited' ? -1 : limit);
 export const dayIndex = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS) / DAY_MS);
@@ -23,6 +33,8 @@ export class AccountBook {
    * one `accounts` holds under its key (cleared when a daily account leaves the book).
    */
   private readonly dailyById = new Map<number, Account>();
+  /** The same for the accounts' post-bid months, by tenant id: an entry is used while `now` is in its month. */
+  private readonly postbidById = new Map<number, { account: Account; start: number }>();
 
   dailyKey(campaign: CampaignLimits, now: number): string {
     return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
@@ -30,6 +42,10 @@ export class AccountBook {
 
   tagKey(tag: TagLimits, which: 'ti' | 'tr', now: number): string {
     return `${which}${tag.id}:d${dayIndex(now, tag.timezone)}`;
+  }
+
+  postbidKey(tenantId: number, now: number): string {
+    return `pb${tenantId}:m${utcMonth(now).name}`;
   }
 
   get(key: string): Account | undefined {
@@ -41,7 +57,9 @@ export class AccountBook {
   }
 
   delete(key: string): void {
-    if (this.accounts.get(key)?.kind === 'daily_budget') this.dailyById.clear();
+    const kind = this.accounts.get(key)?.kind;
+    if (kind === 'daily_budget') this.dailyById.clear();
+    if (kind === 'postbid_cap') this.postbidById.clear();
     this.accounts.delete(key);
   }
 
@@ -76,6 +94,24 @@ export class AccountBook {
   tag(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
     const account = this.account(this.tagKey(tag, which, now), which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
     account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
+    return account;
+  }
+
+  /**
+   * The account's post-bid decisions in `now`'s month (UTC); `maxImps` 0 is no cap (counted all the
+   * same, so a cap set mid-month starts from the month's count). Undefined `maxImps`: the limit stays.
+   */
+  postbid(tenantId: number, maxImps: number | undefined, now: number): Account {
+    const held = this.postbidById.get(tenantId);
+    let account = held && now >= held.start && now < held.account.dayEnd ? held.account : undefined;
+    if (!account) {
+      const month = utcMonth(now);
+      const key = `pb${tenantId}:m${month.name}`;
+      account = this.accounts.get(key);
+      if (!account) this.accounts.set(key, (account = new Account(key, 'postbid_cap', MONTH_KEY_TTL_MS, null, month.end, now)));
+      this.postbidById.set(tenantId, { account, start: month.start });
+    }
+    if (maxImps !== undefined) account.limit = maxImps > 0 ? maxImps : -1;
     return account;
   }
 

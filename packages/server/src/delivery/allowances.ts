@@ -23,7 +23,7 @@ export class DecayingRate {
   }
 }
 
-export type AccountKind = 'daily_budget' | 'total_budget' | 'daily_imp_cap' | 'daily_request_cap';
+export type AccountKind = 'daily_budget' | 'total_budget' | 'daily_imp_cap' | 'daily_request_cap' | 'postbid_cap';
 
 export class Account {
   /** The cap; -1 when unlimited (the spend is counted for the pacing state, nothing is leased). */
@@ -41,6 +41,8 @@ export class Account {
   shrunk = 0;
   /** The shared spend and the other processes' leases, as of the last exchange. */
   spent = 0;
+  /** The stats store counted this much (`raiseCounts` while the account is in use): the next exchange raises the shared spend to it. */
+  floor = 0;
   others = 0;
   hourNow = 0;
   hourBefore = 0;
@@ -71,7 +73,7 @@ export class Account {
     readonly ttlMs: number,
     /** The tenant's offset (hour of the day the spend is booked to); null: no spend per hour. */
     readonly timezone: number | null,
-    /** The end of the account's day (Infinity for a total budget). */
+    /** The end of the account's day (Infinity for a total budget; a post-bid count's: its month). */
     readonly dayEnd: number,
     now: number,
   ) {

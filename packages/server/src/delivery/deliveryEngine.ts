@@ -1,5 +1,5 @@
 import { type Limit } from '@adplane/shared';
-import { AccountBook, DAILY_KEY_TTL_MS, dayIndex } from './accountBook.js';
+import { AccountBook, DAILY_KEY_TTL_MS, dayIndex, MONTH_KEY_TTL_MS } from './accountBook.js';
 import { type Account, downAllowance, QpsBucket } from './allowances.js';
 import { type ViewerCount, ViewerCounts } from './frequency.js';
 import { DAY_MS, HOUR_MS, pacingState, type PacingState } from './pacing.js';
@@ -44,7 +44,7 @@ const FRESH_MS = 1_000;
 const MAX_NOTICES = 10_000;
 
 const noRefusals = (): Record<Refusal, number> => ({
-  daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0,
+  daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0, postbid_cap: 0,
 });
 
 
@@ -243,6 +243,31 @@ export class DeliveryEngine implements DeliveryCounters {
     return null;
   }
 
+  takePostbid(tenantId: number, maxImps: number, now: number): Refusal | null {
+    const account = this.accounts.postbid(tenantId, maxImps, now);
+    if (!account.unlimited) {
+      const refusal = this.short(account, 1, now);
+      if (refusal) return this.refuse(refusal);
+    }
+    account.used++;
+    account.usedAt = now;
+    account.rate.add(1, now);
+    if (!account.unlimited && this.available(account, now) < this.lowWater(account, now)) this.wake();
+    return null;
+  }
+
+  postbidCount(tenantId: number, now: number): number {
+    const account = this.accounts.postbid(tenantId, undefined, now);
+    // read once from the shared counters (then renewed while in use): at once in process, else in the background
+    account.wantedAt = now;
+    account.usedAt = now;
+    if (!account.known && !account.inFlight) {
+      if (this.shared.sync) this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
+      else this.wake();
+    }
+    return account.spentSoFar;
+  }
+
   takeQps(scope: QpsScope, id: number, limit: Limit, now: number): boolean {
     if (limit === 'unlimited') return true;
     if (limit <= 0) return this.refuse('qps_limit') === null;
@@ -312,19 +337,35 @@ export class DeliveryEngine implements DeliveryCounters {
    * and the total spend of campaigns, today's impressions and calls of demand tags. The in-process
    * engine starts empty at every start, and a Redis without persistence may have lost its data: a
    * restart must not hand a campaign its budget again. Never lowers a count (a store that counted
-   * more, impressions not yet flushed to the stats, keeps it). One exchange, before serving.
+   * more, impressions not yet flushed to the stats, keeps it). One exchange, before serving; the
+   * post-bid counts are raised again every minute while serving (capSeed.ts), so a count this process
+   * holds an account of is raised by that account's own exchange: an ask of the count alone would
+   * drop its lease in the shared counters.
    */
   async raiseCounts(floors: CountFloors, now: number): Promise<void> {
-    const ask = (key: string, floor: number, ttlMs: number): BudgetAsk => ({ key, limit: -1, want: 0, min: 1, used: 0, floor, evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
     const budgets: BudgetAsk[] = [];
+    const inUse: Account[] = [];
+    const raise = (key: string, floor: number, ttlMs: number) => {
+      if (floor <= 0) return;
+      const account = this.accounts.get(key);
+      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
+      else if (floor > Math.max(account.floor, account.spent)) {
+        account.floor = floor;
+        if (!account.inFlight) inUse.push(account);
+      }
+    };
     for (const c of floors.campaigns) {
-      if (c.today > 0) budgets.push(ask(this.accounts.dailyKey(c.campaign, now), c.today, DAILY_KEY_TTL_MS));
-      if (c.total > 0) budgets.push(ask(`c${c.campaign.id}:t`, c.total, 0));
+      raise(this.accounts.dailyKey(c.campaign, now), c.today, DAILY_KEY_TTL_MS);
+      raise(`c${c.campaign.id}:t`, c.total, 0);
     }
     for (const t of floors.tags) {
-      if (t.imps > 0) budgets.push(ask(this.accounts.tagKey(t.tag, 'ti', now), t.imps, DAILY_KEY_TTL_MS));
-      if (t.calls > 0) budgets.push(ask(this.accounts.tagKey(t.tag, 'tr', now), t.calls, DAILY_KEY_TTL_MS));
+      raise(this.accounts.tagKey(t.tag, 'ti', now), t.imps, DAILY_KEY_TTL_MS);
+      raise(this.accounts.tagKey(t.tag, 'tr', now), t.calls, DAILY_KEY_TTL_MS);
     }
+    for (const p of floors.postbid ?? []) raise(this.accounts.postbidKey(p.tenantId, now), p.count, MONTH_KEY_TTL_MS);
+    // (an account on its way in an exchange keeps its floor for the next: collect sends it)
+    if (inUse.length && this.shared.sync) this.exchangeInline(now, { accounts: inUse, viewers: [], buckets: [] });
+    else if (inUse.length) this.wake();
     if (budgets.length) await this.shared.exchange({ now, budgets, frequencies: [], qps: [] });
   }
 
@@ -480,8 +521,10 @@ export class DeliveryEngine implements DeliveryCounters {
       }
       const wanted = now - account.wantedAt < this.idleMs;
       const due = now - account.lastSync >= this.renewMs || (spendNow && account.used > 0);
-      const low = !account.unlimited && wanted && now >= account.retryAt && (!account.known || this.available(account, now) < this.lowWater(account, now));
-      if (all || low || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
+      // (an unlimited count asked about is read once: a post-bid month's count for the trace)
+      const low = wanted && now >= account.retryAt && (!account.known || (!account.unlimited && this.available(account, now) < this.lowWater(account, now)));
+      const raised = account.floor > account.spent;
+      if (all || low || raised || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
     }
     for (const viewer of this.viewers.touched) {
       if (viewer.inFlight) continue;

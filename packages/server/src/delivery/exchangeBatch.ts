@@ -30,7 +30,7 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.used = 0;
     account.inFlight = true;
     return {
-      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: account.known ? account.spent : 0,
+      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: Math.max(account.known ? account.spent : 0, account.floor),
       evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
   });

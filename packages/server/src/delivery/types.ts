@@ -18,7 +18,9 @@ export type Refusal =
   | 'frequency_cap'
   | 'daily_imp_cap'
   | 'daily_request_cap'
-  | 'qps_limit';
+  | 'qps_limit'
+  /** The account's post-bid pixels reached postbidMaxImps this month (UTC). */
+  | 'postbid_cap';
 
 export interface FrequencyCapRule {
   count: number;
@@ -40,6 +42,8 @@ export interface CampaignLimits {
 export interface CountFloors {
   campaigns: readonly { campaign: CampaignLimits; today: number; total: number }[];
   tags: readonly { tag: TagLimits; imps: number; calls: number }[];
+  /** Accounts' post-bid impressions this month (UTC): the floor of their post-bid counts (edge/postbid/capSeed.ts). */
+  postbid?: readonly { tenantId: number; count: number }[];
 }
 
 /** A demand tag's caps: its daily requests and impressions (in the tenant's day) and its QPS. */
@@ -134,6 +138,16 @@ export interface DeliveryCounters {
   takeTagRequest(tag: TagLimits, now: number): Refusal | null;
   /** One request under the QPS limit of a supplier, an ad exchange or a demand tag: true when allowed (and counted). */
   takeQps(scope: QpsScope, id: number, limit: Limit, now: number): boolean;
+  /**
+   * Post-bid pixels on one more decision of an account (edge/postbid): its post-bid decisions this
+   * calendar month (UTC) under `maxImps` (the admin's postbidMaxImps; 0: no cap, counted all the
+   * same). Null when allowed, and then counted; 'postbid_cap' when the month's count has reached the
+   * cap, or 'budget_lease' while this process's allowance of it is on its way. Counted as a daily
+   * request cap is: a lease of the shared count, no reservation (the decision is what is counted).
+   */
+  takePostbid(tenantId: number, maxImps: number, now: number): Refusal | null;
+  /** The account's post-bid decisions this month as this process sees them: the shared count as of the last exchange plus its own since. */
+  postbidCount(tenantId: number, now: number): number;
   /** The campaign's pacing as this process sees it (the shared spend as of the last exchange, about a second old). */
   pacingState(campaign: CampaignLimits, now: number): PacingState;
   /** The campaigns' pacing read from the shared counters (for the console: any process, serving or not). */
@@ -142,7 +156,11 @@ export interface DeliveryCounters {
   readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]>;
   health(): DeliveryHealth;
   stats(): DeliveryStats;
-  /** Raises the shared counts to the stats store's (never lowers them): campaigns' spend today and in total, tags' impressions and calls today (spendSeed.ts). */
+  /**
+   * Raises the shared counts to the stats store's (never lowers them): campaigns' spend today and in
+   * total, tags' impressions and calls today (countSeed.ts), accounts' post-bid impressions this
+   * month (capSeed.ts). A count this process is using goes with its next exchange (its lease kept).
+   */
   raiseCounts(floors: CountFloors, now: number): Promise<void>;
   /** Runs one exchange with the shared counters now and waits for it (tests, shutdown). */
   flush(): Promise<void>;

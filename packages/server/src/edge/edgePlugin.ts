@@ -29,6 +29,7 @@ import { CLIENT_CACHE_BOUNDS, registerPrebidEntries } from './prebid/prebidEntri
 import { redisCacheStore } from './prebid/redisBidCache.js';
 import { registerPostback } from './postbid/postback.js';
 import { PostbidStage } from './postbid/postbidStage.js';
+import { PostbidCap } from './postbid/postbidCap.js';
 import { seedPostbidCap } from './postbid/capSeed.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { type Snapshot } from './snapshot/types.js';
@@ -89,7 +90,7 @@ export interface EdgeOptions {
   /** A cluster worker's transport of the shared delivery counters and its replay guard (cluster/); default: Redis when REDIS_URL is set, else this process. */
   sharedCounters?: (processId: string, leaseTtlMs: number) => SharedCounters;
   replay?: (log: DeliveryLog) => ImpressionReplayGuard;
-  /** How often the post-bid monthly cap re-reads the month so far from the stats store (default a minute). */
+  /** How often the post-bid monthly cap's counts are raised to the month so far in the stats store (default a minute). */
   postbidReseedMs?: number;
   /** A cluster worker's shared Prebid cache store (the primary); default: Redis when REDIS_URL is set, else this process alone. */
   prebidCache?: SharedCacheStore;
@@ -151,7 +152,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
     notify: (url) => caller.fire(url),
     ivt,
-    postbid: new PostbidStage(),
+    // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
+    postbid: new PostbidStage(new PostbidCap(delivery)),
   };
   const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 
@@ -181,8 +183,9 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // what the counters held before this start (budgets spent today and in total, tags' daily caps), from the stats store
     if (snapshots.current) await seedDelivery(snapshots.current, pacing, app);
     await seedPostbidCap(deps.postbid!.cap, app.stats, app.log);
-    // every minute, the month so far again: the other edge processes' post-bid impressions reach this
-    // one's count through the stats store (a failed read was logged at start; it is tried again quietly)
+    // every minute, the month so far again (never lowering the shared count): edge processes that share
+    // no counters (nodes without Redis) see each other's post-bid impressions through the stats store
+    // (a failed read was logged at start; it is tried again quietly)
     capTimer = setInterval(() => void seedPostbidCap(deps.postbid!.cap, app.stats, QUIET), options.postbidReseedMs ?? 60_000);
     capTimer.unref();
     // a config write elsewhere: check the version now (null after a reconnect: a notice may be lost)

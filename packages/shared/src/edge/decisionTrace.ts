@@ -61,9 +61,10 @@ export interface IvtTrace {
  * answer carries the account's third-party pixels, and if not, why: the account is not granted
  * post-bid (`not_enabled`), no live post-bid pixel applies to the channel (`none_configured`), the
  * decision fell outside the account's postbidPercent (`sampled_out`) or every pixel's own
- * samplePercent (`pixels_sampled_out`), or the account reached postbidMaxImps this month (`cap_reached`).
+ * samplePercent (`pixels_sampled_out`), the account reached postbidMaxImps this month (`cap_reached`),
+ * or the cap has room but this process's allowance of it was on its way (`cap_lease`).
  */
-export const POSTBID_RESULTS = ['added', 'not_enabled', 'none_configured', 'sampled_out', 'pixels_sampled_out', 'cap_reached'] as const;
+export const POSTBID_RESULTS = ['added', 'not_enabled', 'none_configured', 'sampled_out', 'pixels_sampled_out', 'cap_reached', 'cap_lease'] as const;
 export type PostbidResult = (typeof POSTBID_RESULTS)[number];
 
 export interface PostbidTrace {
@@ -75,7 +76,7 @@ export interface PostbidTrace {
   draw: number | null;
   /** Each pixel considered: its draw against its own samplePercent, and whether it was added. */
   pixels: { id: number; vendor: string; samplePercent: number; draw: number; added: boolean }[];
-  /** The monthly cap (0: none) and the account's post-bid impressions this month as this process counts them. */
+  /** The monthly cap (0: none) and the account's post-bid impressions this month as this process sees the shared count. */
   maxImps: number;
   monthUsed: number;
 }

@@ -74,7 +74,8 @@ export class Pacing {
   }
 }
 
-function inProcessCounters(): DeliveryCounters {
+/** Counters of this process alone (exact here), for an edge part built without the app's (unit tests). */
+export function inProcessCounters(): DeliveryCounters {
   const log = { info() {}, warn() {}, error() {} };
   return new DeliveryEngine(new MemoryShared(new MemoryCounterStore(), 'local', 5_000), { log });
 }

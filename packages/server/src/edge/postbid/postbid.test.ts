@@ -105,7 +105,7 @@ describe('post-bid monthly cap', () => {
     expect(stage.choose(snap, { id: 100, tenantId: 1 }, 'next', december, false).trace).toMatchObject({ result: 'added', monthUsed: 0 });
   });
 
-  it("starts each account's month from the stats store's post-bid impressions so far; a store that fails leaves 0", async () => {
+  it("starts each account's month from the stats store's post-bid impressions so far; a store that fails leaves the count", async () => {
     const cap = new PostbidCap();
     const asked: string[] = [];
     const stats = { select: async (sql: string) => (asked.push(sql), [{ tenant_id: 1, n: 41 }, { tenant_id: 2, n: 0 }]) };
@@ -114,24 +114,33 @@ describe('post-bid monthly cap', () => {
     expect(await seedPostbidCap(cap, stats, log, T)).toBe(2);
     expect(asked[0]).toContain("hour >= '2026-11-01 00:00:00'");
     expect(cap.used(1, T)).toBe(41);
-    expect(cap.allow(1, 42, T, true)).toBe(true);
-    expect(cap.allow(1, 42, T, true)).toBe(false);
+    expect(cap.take(1, 42, T)).toBe('taken');
+    expect(cap.take(1, 42, T)).toBe('cap_reached');
     const failing = { select: async () => Promise.reject(new Error('down')) };
-    expect(await seedPostbidCap(new PostbidCap(), failing, log, T)).toBe(0);
+    const other = new PostbidCap();
+    expect(await seedPostbidCap(other, failing, log, T)).toBe(0);
+    expect(other.used(1, T)).toBe(0);
     expect(warnings).toHaveLength(1);
   });
 
-  it('0 is no cap; a seed from the stats store starts the month where it was', () => {
+  it('0 is no cap (counted all the same); a seed only ever raises the month, and a seed of last month is not this one', async () => {
     const cap = new PostbidCap();
-    for (let i = 0; i < 1000; i++) expect(cap.allow(1, 0, T, true)).toBe(true);
+    for (let i = 0; i < 1000; i++) expect(cap.take(1, 0, T)).toBe('taken');
+    expect(cap.used(1, T)).toBe(1000);
     const seeded = new PostbidCap();
-    seeded.seed(1, 7, '2026-11', T);
-    seeded.seed(1, 5, '2026-11', T);
-    seeded.seed(2, 9, '2026-10', T);
+    const seed = (tenantId: number, n: number, at: number) => seedPostbidCap(seeded, { select: async () => [{ tenant_id: tenantId, n }] }, { warn: () => {} }, at);
+    await seed(1, 7, T);
+    await seed(1, 5, T);
+    await seed(2, 9, Date.UTC(2026, 9, 20));
     expect(seeded.used(1, T)).toBe(7);
     expect(seeded.used(2, T)).toBe(0);
-    expect(seeded.allow(1, 8, T, true)).toBe(true);
-    expect(seeded.allow(1, 8, T, true)).toBe(false);
+    expect(seeded.take(1, 8, T)).toBe('taken');
+    expect(seeded.take(1, 8, T)).toBe('cap_reached');
+    // while the account is in use: raised by its own exchange (its allowance kept)
+    await seed(1, 20, T);
+    expect(seeded.used(1, T)).toBe(20);
+    expect(seeded.take(1, 21, T)).toBe('taken');
+    expect(seeded.take(1, 21, T)).toBe('cap_reached');
   });
 });
 

@@ -1,45 +1,37 @@
+import { inProcessCounters } from '../auction/pacing.js';
+import { type DeliveryCounters } from '../../delivery/types.js';
+
 /**
  * The monthly cap on post-bid impressions (the admin's postbidMaxImps, per account and calendar
  * month in UTC): pixels are added to a decision only while the account's count for the month is
  * below the cap, and the count grows with each decision that carries them (a decision that carries
  * pixels is at most one post-bid impression, so the impressions stay under the cap too).
  *
- * The count is this process's, raised to the stats store's month-to-date count when the edge starts
- * and every minute after (`seed`, capSeed.ts): the other processes' post-bid impressions reach it
- * through the store, so with N edge processes an account's month ends at most about N minutes' worth
- * of post-bid decisions over the cap (docs/traffic-quality.md says the bound), and a restart does not
- * reset the month.
+ * The count is one of the delivery counters (delivery/, docs/delivery.md), shared as a daily request
+ * cap is: by every process of the deployment (the workers' primary, or Redis), each process deciding
+ * on a lease of the cap (about a second of its post-bid decisions) with no round trip per request.
+ * It starts at the stats store's month-to-date count (capSeed.ts), so a restart does not reset the
+ * month. docs/traffic-quality.md states the bound.
  */
+export type PostbidTake = 'taken' | 'cap_reached' | 'cap_lease';
+
 export class PostbidCap {
-  private month = '';
-  private counts = new Map<number, number>();
+  /** Without the app's counters (unit tests): counters of this process alone. */
+  constructor(readonly delivery: DeliveryCounters = inProcessCounters()) {}
 
-  private roll(now: number): void {
-    const month = new Date(now).toISOString().slice(0, 7);
-    if (month !== this.month) {
-      this.month = month;
-      this.counts = new Map();
-    }
-  }
-
-  /** This month's count of an account (post-bid decisions of this process, plus the seed). */
+  /** This month's count of an account as this process sees it (the shared count, about a second old, plus its own since). */
   used(tenantId: number, now: number): number {
-    this.roll(now);
-    return this.counts.get(tenantId) ?? 0;
+    return this.delivery.postbidCount(tenantId, now);
   }
 
-  /** Whether another post-bid impression fits under `max` (0: no cap); takes it when `take` is set. */
-  allow(tenantId: number, max: number, now: number, take: boolean): boolean {
-    const used = this.used(tenantId, now);
-    if (max > 0 && used >= max) return false;
-    if (take) this.counts.set(tenantId, used + 1);
-    return true;
+  /** Whether another post-bid impression fits under `max` (0: no cap), and takes it (counted everywhere). */
+  take(tenantId: number, max: number, now: number): PostbidTake {
+    const refusal = this.delivery.takePostbid(tenantId, max, now);
+    return refusal === null ? 'taken' : refusal === 'budget_lease' ? 'cap_lease' : 'cap_reached';
   }
 
-  /** Starts an account's month at `count` (the stats store's month-to-date post-bid impressions), unless it already counted more. */
-  seed(tenantId: number, count: number, month: string, now: number): void {
-    this.roll(now);
-    if (month !== this.month) return;
-    if (count > (this.counts.get(tenantId) ?? 0)) this.counts.set(tenantId, count);
+  /** Whether another would fit, taking nothing ("Test this tag"). */
+  wouldFit(tenantId: number, max: number, now: number): boolean {
+    return max <= 0 || this.used(tenantId, now) < max;
   }
 }

@@ -10,7 +10,8 @@ import { inShare, postbidDraw } from './postbidSampling.js';
  * The auction's post-bid stage (after the winner is admitted, before the answer is written): which
  * of the account's third-party pixels this impression carries. The answer is deterministic per
  * decision id (postbidSampling.ts); the monthly cap is checked last, so only decisions that would
- * carry pixels use it up. A test decision ("Test this tag") gets the same answer but uses nothing up.
+ * carry pixels use it up (postbidCap.ts: shared by every process). A test decision ("Test this tag")
+ * gets the same answer but uses nothing up.
  */
 export interface PostbidChoice {
   pixels: readonly SnapPostbidPixel[];
@@ -49,8 +50,9 @@ export class PostbidStage {
       trace.result = 'pixels_sampled_out';
       return none;
     }
-    if (!this.cap.allow(channel.tenantId, p.maxImps, now, !test)) {
-      trace.result = 'cap_reached';
+    const fits = test ? (this.cap.wouldFit(channel.tenantId, p.maxImps, now) ? 'taken' : 'cap_reached') : this.cap.take(channel.tenantId, p.maxImps, now);
+    if (fits !== 'taken') {
+      trace.result = fits;
       for (const t of trace.pixels) t.added = false;
       return none;
     }

@@ -35,6 +35,7 @@ describe('the trace in words', () => {
     expect(postbidSentence(trace({ postbid: { ...base, result: 'added' } }))).toBe('Post-bid pixels: HUMAN added (25% of impressions are scanned; this one drew 12.50).');
     expect(postbidSentence(trace({ postbid: { ...base, result: 'sampled_out', draw: 80 } }))).toBe('Post-bid pixels: not added, this impression is outside the 25% scanned (it drew 80.00).');
     expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_reached' } }))).toBe('Post-bid pixels: not added, the monthly cap of 1,000 scanned impressions is reached.');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_lease' } }))).toBe('Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.');
     expect(postbidSentence(trace({ postbid: { ...base, result: 'none_configured', source: null } }))).toBe('Post-bid pixels: none configured for this channel.');
   });
 
