@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { freePort } from './deliveryEngines.js';
 
-/** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test). */
+/** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test, rolesOnRedis.test). */
 export interface RunningAdplane {
   proc: ChildProcess;
   port: number;
@@ -16,7 +16,7 @@ export interface RunningAdplane {
 /**
  * Starts node with `args` (the sources through tsx, or the bundle) on a free port, without the
  * machine's Redis, ClickHouse or PostgreSQL unless `env` gives them, and waits for the line saying
- * it listens with `workers` workers.
+ * it listens with `workers` workers (1: the single process of `--workers 1`, whose line names no workers).
  */
 export async function startAdplane(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane> {
   const port = await freePort();
@@ -26,11 +26,12 @@ export async function startAdplane(args: string[], env: Record<string, string>, 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const listening = options.workers > 1 ? `${options.workers} workers) listening on` : ') listening on';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`adplane ${args.join(' ')} did not listen within 90 s`)), 90_000);
     void exited.then((code) => reject(new Error(`adplane ${args.join(' ')} exited (${code}) before listening`)));
     createInterface({ input: proc.stdout! }).on('line', (line) => {
-      if (line.includes(`${options.workers} workers) listening on`)) {
+      if (line.includes(listening)) {
         clearTimeout(timer);
         resolve();
       }
