@@ -85,6 +85,19 @@ export function unknownCodes(values: readonly string[], valid: (v: string) => bo
   return bad.length > 1 ? `${bad.slice(0, 10).join(', ')} are not known (${what})` : `${bad[0]} is not a known ${what}`;
 }
 
+/**
+ * Ad categories a targeting blocks (brand safety): IAB Content Taxonomy 1.0 codes, the reference list
+ * of `iabCategories`, a tier-1 code blocking its sub-categories (IAB7 blocks IAB7-39). Unlike
+ * `iabCategories`, which is about the request's content and refuses requests, this refuses ads: our
+ * creatives by their categories, demand's answers by theirs, and it is sent to programmatic demand as
+ * OpenRTB `bcat`. A list, not a filter: there is nothing to include.
+ */
+export const BlockedAdCategories = z
+  .array(code)
+  .max(500, 'must hold at most 500 categories')
+  .default([])
+  .transform((v) => [...new Set(v)]);
+
 export const TargetingRules = z.object({
   countries: Filter,
   /** Region tree selections: region ids (APAC, EMEA, ...) expand to their countries. */
@@ -95,6 +108,7 @@ export const TargetingRules = z.object({
   browsers: Filter,
   tvFamilies: Filter,
   iabCategories: Filter,
+  blockedAdCategories: BlockedAdCategories,
   appLists: listRefs,
   pubLists: listRefs,
   creLists: listRefs,
@@ -106,6 +120,8 @@ export const TargetingRules = z.object({
     const message = unknownCodes(rules[key].values, valid, what);
     if (message) ctx.addIssue({ code: 'custom', path: [key], message });
   }
+  const blocked = unknownCodes(rules.blockedAdCategories, isIabCategory, 'IAB category');
+  if (blocked) ctx.addIssue({ code: 'custom', path: ['blockedAdCategories'], message: blocked });
 });
 export type TargetingRules = z.infer<typeof TargetingRules>;
 

@@ -23,6 +23,17 @@ describe('targeting codes', () => {
     expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { regions: { values: ['MARS'] } } }))[0]).toMatch(/^rules\.regions: /);
     expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { os: { values: ['roku', 'tvos'] }, tvFamilies: { values: ['roku'] } } }))).toEqual([]);
   });
+
+  it('takes blocked ad categories as IAB 1.0 codes, tier-1 or sub-category, deduped, and names an unknown one', () => {
+    expect(rules({}).blockedAdCategories).toEqual([]);
+    expect(rules({ blockedAdCategories: ['IAB7', ' IAB25-3 ', 'IAB7'] }).blockedAdCategories).toEqual(['IAB7', 'IAB25-3']);
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7', 'IAB99'] } }))).toEqual(['rules.blockedAdCategories: IAB99 is not a known IAB category']);
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7-999', 'gambling'] } }))).toEqual([
+      'rules.blockedAdCategories: IAB7-999, gambling are not known (IAB category)',
+    ]);
+    // a list, not a filter: no include/exclude to choose
+    expect(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: { mode: 'exclude', values: ['IAB7'] } } }).success).toBe(false);
+  });
 });
 
 describe('the geo rule', () => {

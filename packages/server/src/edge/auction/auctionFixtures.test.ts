@@ -13,8 +13,9 @@ import { HttpCaller } from '../demand/httpCaller.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
-import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
+import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type SnapCreative, type SnapTag, type Snapshot } from '../snapshot/types.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
+import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
 import { Pacing } from './pacing.js';
@@ -26,9 +27,10 @@ import { Pacing } from './pacing.js';
  */
 interface Fixture {
   description: string;
-  channel: { demandMode: 'auction' | 'priority'; auctionPrice: 'first' | 'second'; floorCpm: number; payout: Price; vastVersion: VastVersion; timeoutMs: number; demand: { tag: string; priority: number }[] };
+  channel: { demandMode: 'auction' | 'priority'; auctionPrice: 'first' | 'second'; floorCpm: number; payout: Price; vastVersion: VastVersion; timeoutMs: number; demand: { tag: string; priority: number }[]; targeting?: unknown };
   tags: Record<string, { path: string; price: Price; floorCpm?: number; timeoutMs?: number; targeting?: unknown }>;
-  campaigns: { id: number; bidCpm: number; targeting?: unknown }[];
+  /** `iabCategories`: its creative's (a creative of its own, id 1000 + the campaign's); none: the shared creative, of no category. */
+  campaigns: { id: number; bidCpm: number; targeting?: unknown; iabCategories?: string[] }[];
   request: { query: Record<string, string>; userAgent?: string };
   expect: {
     result: string;
@@ -67,17 +69,26 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
     });
   });
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
-  const campaigns: SnapCampaign[] = f.campaigns.map((c) => ({
-    id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: rules(c.targeting), creatives: [creative],
-  }));
+  const creatives = new Map<number, SnapCreative>([[9, creative]]);
+  const campaigns: SnapCampaign[] = f.campaigns.map((c) => {
+    const own = c.iabCategories ? { ...creative, id: 1000 + c.id, iabCategories: c.iabCategories } : creative;
+    creatives.set(own.id, own);
+    return {
+      id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: rules(c.targeting), creatives: [own],
+    };
+  });
+  const targeting = rules(f.channel.targeting);
   const channel: SnapChannel = {
     id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Fixture channel', serving: true, integration: 'VAST', environment: 'web', format: 'video',
     vastVersion: f.channel.vastVersion, floorCpm: f.channel.floorCpm, payout: f.channel.payout, demandMode: f.channel.demandMode, auctionPrice: f.channel.auctionPrice,
-    timeoutMs: f.channel.timeoutMs, targeting: null, demand: f.channel.demand.map((d) => ({ tag: tags.get(tagIds.get(d.tag)!)!, priority: d.priority })), idleTags: [],
+    timeoutMs: f.channel.timeoutMs, targeting,
+    // what the snapshot compiles of the channel's blocked ad categories (snapshot/categoryBlocks.ts)
+    ...(targeting?.blockedAdCategories ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, creatives.values()) } : {}),
+    demand: f.channel.demand.map((d) => ({ tag: tags.get(tagIds.get(d.tag)!)!, priority: d.priority })), idleTags: [],
   };
   const snapshot: Snapshot = {
     version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
+    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives, suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
   };
   return { snapshot, tagIds };
 }

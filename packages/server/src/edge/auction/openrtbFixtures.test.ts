@@ -17,6 +17,7 @@ import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
+import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { OPEN_FLIGHT_END, type SnapAdExchange, type SnapCampaign, type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
@@ -104,9 +105,12 @@ function snapshotOf(f: Fixture, base: string): { snapshot: Snapshot; names: Map<
     return { id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: null, creatives: [creative] };
   });
   const c = f.channel;
+  const targeting = rules(c.targeting);
   const channel: SnapChannel = {
     id: 1, uid: 'ch', tenantId: 1, subpublisherId: c.subpublisherId ?? 0, name: 'Fixture channel', serving: true, integration: 'VAST', environment: c.environment ?? 'web', format: c.format ?? 'video',
-    vastVersion: c.vastVersion, floorCpm: c.floorCpm, payout: c.payout, demandMode: c.demandMode, auctionPrice: c.auctionPrice, timeoutMs: c.timeoutMs, targeting: rules(c.targeting),
+    vastVersion: c.vastVersion, floorCpm: c.floorCpm, payout: c.payout, demandMode: c.demandMode, auctionPrice: c.auctionPrice, timeoutMs: c.timeoutMs, targeting,
+    // what the snapshot compiles of the channel's blocked ad categories (snapshot/categoryBlocks.ts)
+    ...(targeting?.blockedAdCategories ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, [creative]) } : {}),
     demand: Object.values(f.tags).map((t, i) => ({ tag: tags.get(100 + i)!, priority: t.priority ?? 1 })), idleTags: [], ...(c.sellerId ? { sellerId: c.sellerId } : {}),
   };
   const snapshot: Snapshot = {

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { type SourceFate } from '../auction/trace.js';
 import { Pacing } from '../auction/pacing.js';
 import { buildRequestContext } from '../request/context.js';
+import { supplierChannel } from '../openrtb/inbound/bidChannels.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
-import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot } from '../snapshot/types.js';
+import { categoryBlocks } from '../snapshot/categoryBlocks.js';
+import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
 import { campaignSource } from './campaignSource.js';
 import { type AuctionRequest, type DemandCandidate, lengthFloor } from './demandSource.js';
 
@@ -143,5 +145,49 @@ describe('a floor per second of the ad (OpenRTB 2.6 mincpmpersec)', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 50; i++) seen.add(bidsWith([creative, long], 6_000_000, 0)[0]!);
     expect(seen).toEqual(new Set([9, 10]));
+  });
+});
+
+describe("a channel's blocked ad categories (brand safety)", () => {
+  const health = { ...creative, id: 11, iabCategories: ['IAB7-39'] };
+  const sports = { ...creative, id: 12, iabCategories: ['IAB17'] };
+  /** The request on a channel whose targeting blocks `blocked`, compiled as the snapshot does (snapshot/categoryBlocks.ts). */
+  const onChannelBlocking = (campaigns: SnapCampaign[], blocked: string[]) => {
+    const req = requestOver(campaigns, true);
+    return { ...req, channel: { ...req.channel, categoryBlocks: categoryBlocks(blocked, [creative, health, sports]) } };
+  };
+  const creativesBid = (req: AuctionRequest) =>
+    campaignSource.candidates(req, () => undefined).candidates.map((cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId);
+
+  it("serves, of a campaign's creatives, only those whose categories the channel does not block (IAB7 blocks IAB7-39)", () => {
+    const both = { ...campaign(1, 6_000_000), creatives: [health, sports] };
+    for (let i = 0; i < 30; i++) expect(creativesBid(onChannelBlocking([both], ['IAB7']))).toEqual([12]);
+    // a block on another sub-category, or none, leaves either
+    const seen = new Set<number>();
+    for (let i = 0; i < 50; i++) seen.add(creativesBid(onChannelBlocking([both], ['IAB7-38']))[0]!);
+    expect(seen).toEqual(new Set([11, 12]));
+  });
+
+  it('passes over a campaign whose every fitting creative is blocked, naming the reason, for the next best', () => {
+    const refused: SourceFate[] = [];
+    const req = onChannelBlocking([{ ...campaign(1, 9_000_000), creatives: [health] }, { ...campaign(2, 6_000_000), creatives: [sports] }], ['IAB7']);
+    const { candidates } = campaignSource.candidates(req, (f) => refused.push(f));
+    expect(candidates.map((c) => c.id)).toEqual([2]);
+    expect(refused.map((f) => [f.id, f.reason])).toEqual([[1, 'blocked_category']]);
+    // a creative of no category is never blocked; one that does not fit the player is not a category matter
+    expect(creativesBid(onChannelBlocking([campaign(3, 5_000_000)], ['IAB7']))).toEqual([9]);
+    const banner = { ...health, format: 'display' as const };
+    const unfit: SourceFate[] = [];
+    campaignSource.candidates(onChannelBlocking([{ ...campaign(4, 5_000_000), creatives: [banner] }], ['IAB7']), (f) => unfit.push(f));
+    expect(unfit.map((f) => f.reason)).toEqual(['no_fitting_creative']);
+  });
+
+  it("holds a supplier's impressions (DSP mode) to the supplier's blocked ad categories", () => {
+    const blocks = categoryBlocks(['IAB7'], [health, sports]);
+    const supplier: SnapSupplier = { id: 7, uid: 'sup', tenantId: 1, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 10, formats: ['video'], targeting: null, categoryBlocks: blocks, userSyncUrl: '' };
+    const req = requestOver([{ ...campaign(1, 6_000_000), creatives: [health, sports] }], true);
+    const channel = supplierChannel(req.snapshot, supplier, 'video', '4.2', 'web', 0);
+    expect(channel.categoryBlocks).toBe(blocks);
+    for (let i = 0; i < 20; i++) expect(creativesBid({ ...req, channel, supplier })).toEqual([12]);
   });
 });

@@ -30,16 +30,29 @@ export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: 
 const paysPerSecond = (campaign: SnapCampaign, creative: SnapCreative, perSecondFloor: number): boolean =>
   !perSecondFloor || creative.format !== 'video' || campaign.bidCpm >= lengthFloor(perSecondFloor, creative.duration);
 
+/**
+ * Whether the channel takes the creative: its creative lists (by id or advertiser domain), and its
+ * blocked ad categories, compiled into the set of the creatives they block (snapshot/categoryBlocks.ts).
+ */
+const channelTakes = (channel: SnapChannel, c: SnapCreative): boolean =>
+  !channel.categoryBlocks?.creatives.has(c.id) && !creativeRefusal(channel.targeting, c.id, c.adomain);
+
 /** A creative of the campaign that fits here, at random among those that do (`perSecondFloor`: only those its bid pays for at that floor). */
 function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext, perSecondFloor: number): SnapCreative | null {
   const all = campaign.creatives;
   if (all.length === 1) {
     const only = all[0]!;
-    return creativeFits(only, channel, ctx) && !creativeRefusal(channel.targeting, only.id, only.adomain) && paysPerSecond(campaign, only, perSecondFloor) ? only : null;
+    return creativeFits(only, channel, ctx) && channelTakes(channel, only) && paysPerSecond(campaign, only, perSecondFloor) ? only : null;
   }
-  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && !creativeRefusal(channel.targeting, c.id, c.adomain) && paysPerSecond(campaign, c, perSecondFloor));
+  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && channelTakes(channel, c) && paysPerSecond(campaign, c, perSecondFloor));
   if (!fitting.length) return null;
   return fitting[Math.floor(Math.random() * fitting.length)]!;
+}
+
+/** Why no creative of the campaign serves here: `blocked_category` when the channel's blocked ad categories refuse one that fits, else `no_fitting_creative`. */
+function noCreativeReason(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext): string {
+  const blocked = channel.categoryBlocks?.creatives;
+  return blocked?.size && campaign.creatives.some((c) => blocked.has(c.id) && creativeFits(c, channel, ctx)) ? 'blocked_category' : 'no_fitting_creative';
 }
 
 /**
@@ -105,7 +118,7 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean,
   // (with a floor per second of the ad, OpenRTB 2.6 mincpmpersec: a creative short enough for the bid;
   // none, and the campaign is passed over for the next, which may be shorter or pay more)
   const creative = pickCreative(campaign, req.channel, ctx, perSecondFloor);
-  if (!creative) return perSecondFloor && pickCreative(campaign, req.channel, ctx, 0) ? 'below_floor_per_second' : 'no_fitting_creative';
+  if (!creative) return perSecondFloor && pickCreative(campaign, req.channel, ctx, 0) ? 'below_floor_per_second' : noCreativeReason(campaign, req.channel, ctx);
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;

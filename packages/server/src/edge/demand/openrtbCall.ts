@@ -9,7 +9,7 @@ import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
 import { demandAdRefusal, podRepeats } from '../openrtb/impFit.js';
 import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from '../openrtb/outboundRequest.js';
 import { channelSellerId } from '../snapshot/channels.js';
-import { type SnapDeal } from '../snapshot/types.js';
+import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
 import { type HttpCaller } from './httpCaller.js';
@@ -46,7 +46,7 @@ export interface OrtbTarget {
   deals: readonly SnapDeal[];
   privateAuction: boolean;
   wseat: readonly string[];
-  /** Its own targeting (its blocked advertiser domains join the channel's). */
+  /** Its own targeting (its blocked advertiser domains and ad categories join the channel's). */
   targeting: CompiledTargeting | null;
   /** Last changes to the request (Prebid Server's bidder parameters). */
   shape?: (request: BidRequest) => void;
@@ -68,6 +68,20 @@ export function blockedAdvertisers(...targetings: (CompiledTargeting | null)[]):
     for (const v of t.creatives.values) if (DOMAIN.test(v)) out.add(v);
   }
   return [...out];
+}
+
+const NONE: readonly string[] = [];
+
+/**
+ * Blocked ad categories (IAB 1.0): the channel's (a supplier's channel: the supplier's) and the
+ * demand's own targeting's. Sent as bcat, joined with an inbound request's (outboundRequest.ts), and
+ * enforced on the answer whatever was sent: a bid's `cat`, its VAST's <Category>.
+ */
+export function blockedCategories(channel: SnapChannel, own: CompiledTargeting | null): readonly string[] {
+  const ofChannel = channel.categoryBlocks?.categories ?? channel.targeting?.blockedAdCategories ?? NONE;
+  const ofDemand = own?.blockedAdCategories ?? NONE;
+  if (!ofDemand.length) return ofChannel;
+  return ofChannel.length ? [...new Set([...ofChannel, ...ofDemand])] : ofDemand;
 }
 
 const usd = (micros: number): number => Math.round(micros) / 1_000_000;
@@ -123,6 +137,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   const sellerId = channelSellerId(channel);
   const asi = adSystemDomain(snapshot.tenants.get(channel.tenantId)?.domain, deps.publicHost);
   const badv = blockedAdvertisers(channel.targeting, t.targeting);
+  const bcat = blockedCategories(channel, t.targeting);
   const spec: OutboundSpec = {
     id,
     impId: '1',
@@ -132,7 +147,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     at: channel.auctionPrice === 'first' ? 1 : 2,
     node: { asi, sid: sellerId, hp: 1, rid: id },
     sellerId,
-    bcat: [],
+    bcat,
     badv,
     deals: t.deals,
     privateAuction: t.privateAuction,
@@ -153,7 +168,8 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     media,
     deals: new Set(t.deals.map((d) => d.dealId)),
     privateAuction: t.privateAuction,
-    bcat: request.bcat ?? [],
+    // ours too when the request could not carry them (an inbound bcat in another taxonomy: outboundRequest.ts)
+    bcat: bcat.length ? [...new Set([...(request.bcat ?? []), ...bcat])] : (request.bcat ?? []),
     badv: request.badv ?? [],
     rates: deps.currency?.current,
   });
@@ -167,7 +183,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
   // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
   // no-fill, and its loss notice says why
-  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv) : null;
+  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null;
   if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
   // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
   const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;

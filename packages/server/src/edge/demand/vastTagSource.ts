@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tagRevenueCpm } from '../auction/money.js';
 import { demandAdRefusal } from '../openrtb/impFit.js';
-import { blockedAdvertisers } from './openrtbCall.js';
+import { blockedAdvertisers, blockedCategories } from './openrtbCall.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
@@ -42,8 +42,8 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
             const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) });
             if (got.kind !== 'inline') return got;
-            // what the request or the channel's and tag's creative lists refuse of the ad (impFit.ts)
-            const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting));
+            // what the request or the channel's and tag's creative lists and blocked ad categories refuse of the ad (impFit.ts)
+            const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting), blockedCategories(r.channel, tag.targeting));
             if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };

@@ -2,11 +2,12 @@ import { type BidRequest, type Imp } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { adomainOf, type DemandInline, iabCodesOf, readVastAnswer } from '../demand/vastAnswer.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
-import { demandAdRefusal as refusalIn, podRepeats } from './impFit.js';
+import { buildRequestContext } from '../request/context.js';
+import { categoryBlocked, demandAdRefusal as refusalIn, podRepeats } from './impFit.js';
 
 /** The ad against an OpenRTB impression: the request context an inbound /rtb or Prebid call makes. */
 const demandAdRefusal = (ad: DemandInline, imp: Imp, request: BidRequest) =>
-  refusalIn(ad, contextOfBidRequest({ ...request, imp: [imp] }, imp, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' })), []);
+  refusalIn(ad, contextOfBidRequest({ ...request, imp: [imp] }, imp, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' })), [], []);
 
 const ad = (advertiser: string, categories = '', skip = '', duration = '00:00:15', mime = 'video/mp4'): DemandInline => {
   const read = readVastAnswer(`<VAST version="4.2"><Ad><InLine><AdSystem>D</AdSystem><AdTitle>T</AdTitle><Impression>https://d.test/i</Impression><Advertiser>${advertiser}</Advertiser>${categories}
@@ -15,6 +16,7 @@ const ad = (advertiser: string, categories = '', skip = '', duration = '00:00:15
   return read;
 };
 const IAB = 'https://iabtechlab.com/standards/content-taxonomy';
+const noGeo = () => ({ country: '', region: '', usState: '' });
 const imp = (video: NonNullable<Imp['video']> = { mimes: ['video/mp4'] }): Imp => ({ id: '1', video });
 const request = (extra: Partial<BidRequest> = {}): BidRequest => ({ id: 'r', imp: [imp()], ...extra });
 
@@ -49,6 +51,30 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
     expect(demandAdRefusal(ad('b.example', '', '', ''), imp({ maxduration: 30 }), request())).toBeNull();
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'video/webm'), imp({ mimes: ['video/mp4'] }), request())).toBe('mime_not_allowed');
     expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7</Category>`, '00:00:05', '00:01:00', 'video/webm'), imp({}), request())).toBeNull();
+  });
+
+  it("refuses, on any call, an ad whose IAB category the channel's or the source's targeting blocks (a tier-1 code blocks its sub-categories)", () => {
+    // a player's VAST tag call: no OpenRTB request, the targetings' blocked ad categories alone
+    const tagCall = buildRequestContext({ w: '640', h: '360' }, { remoteAddress: '127.0.0.1', userAgent: '' }, Date.now(), noGeo);
+    const health = ad('b.example', `<Category authority="${IAB}">IAB7-39</Category>`);
+    expect(refusalIn(health, tagCall, [], ['IAB7'])).toBe('blocked_category');
+    expect(refusalIn(health, tagCall, [], ['IAB7-39'])).toBe('blocked_category');
+    expect(refusalIn(health, tagCall, [], ['IAB7-38', 'IAB17'])).toBeNull();
+    // a category of another taxonomy (the ad product one) is not an IAB 1.0 code, and no category blocks nothing
+    expect(refusalIn(ad('b.example', '<Category authority="https://iabtechlab.com/ad-product">7</Category>'), tagCall, [], ['IAB7'])).toBeNull();
+    expect(refusalIn(ad('b.example'), tagCall, [], ['IAB7'])).toBeNull();
+    // answering an OpenRTB impression: ours and the request's bcat both hold
+    expect(demandAdRefusal(health, imp(), request({ bcat: ['IAB25'] }))).toBeNull();
+    const ortb = contextOfBidRequest(request({ bcat: ['IAB25'] }), imp(), { remoteAddress: '', userAgent: '' }, Date.now(), noGeo);
+    expect(refusalIn(health, ortb, [], ['IAB7'])).toBe('blocked_category');
+  });
+
+  it('matches a blocked category by itself or as the tier-1 parent of a sub-category, never by a prefix alone', () => {
+    expect(categoryBlocked('IAB7-39', ['IAB7'])).toBe(true);
+    expect(categoryBlocked('IAB7', ['IAB7'])).toBe(true);
+    expect(categoryBlocked('IAB17', ['IAB1'])).toBe(false);
+    expect(categoryBlocked('IAB1-7', ['IAB1-7', 'IAB2'])).toBe(true);
+    expect(categoryBlocked('IAB7', ['IAB7-39'])).toBe(false);
   });
 
   it('tells an ad that repeats, in an ad pod, an advertiser (a subdomain too) or the video an earlier slot has', () => {

@@ -56,8 +56,12 @@ function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
   return false;
 }
 
-/** Whether an IAB category is blocked by a bcat entry (the entry itself or a subcategory: IAB8 blocks IAB8-5). */
-function categoryBlocked(cat: string, blocked: readonly unknown[]): boolean {
+/**
+ * Whether an IAB category is blocked by a bcat entry (the entry itself or a subcategory: IAB8 blocks
+ * IAB8-5). The one matcher of blocked categories: a request's bcat, and a targeting's blocked ad
+ * categories (snapshot/categoryBlocks.ts, demandAdRefusal).
+ */
+export function categoryBlocked(cat: string, blocked: readonly unknown[]): boolean {
   for (const b of blocked) {
     if (typeof b !== 'string' || !b) continue;
     if (cat === b || (cat.length > b.length && cat.startsWith(b) && cat[b.length] === '-')) return true;
@@ -125,14 +129,17 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
  *   take, or no media file of a type it plays (video.mimes);
  * - a VAST tag call: a length its player does not take (min_dur, max_dur);
  * - always: an advertiser domain in `blockedDomains` (the channel's and the source's creative lists,
- *   what our own creatives are refused by and exchanges are sent as badv);
+ *   what our own creatives are refused by and exchanges are sent as badv), and an IAB category of its
+ *   <Category> in `blockedCategories` (the channel's and the source's blocked ad categories, sent as
+ *   bcat), `blocked_category`;
  * - in a later slot of an ad pod: a video (`pod_repeat`) or an advertiser (`pod_separation`) the pod
  *   already has (podRepeats).
  * A request that states nothing refuses nothing.
  */
-export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[]): string | null {
+export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[], blockedCategories: readonly string[]): string | null {
   const domains = adomainOf(ad);
   if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
+  if (blockedCategories.length) for (const c of iabCodesOf(ad)) if (categoryBlocked(c, blockedCategories)) return 'blocked_category';
   const repeat = ctx.pod ? podRepeats(ctx.pod, domains, demandAdVideo(ad)) : null;
   if (repeat) return repeat;
   if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';

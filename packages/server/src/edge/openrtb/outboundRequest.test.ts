@@ -127,6 +127,33 @@ describe('outbound bid request from a supplier OpenRTB request', () => {
     expect(req.bapp).toEqual(['com.rival']);
   });
 
+  it("sends the union of its bcat and our blocked ad categories, in the IAB 1.0 taxonomy it states or implies", () => {
+    const ours = { ...spec, bcat: ['IAB7', 'IAB25'] };
+    expect(buildBidRequest(ctx, channel, ours)).toMatchObject({ bcat: ['IAB25', 'IAB26', 'IAB7'] });
+    expect(buildBidRequest(ctx, channel, ours).cattax).toBeUndefined();
+    const tax1: BidRequest = { ...inbound, cattax: 1 };
+    const one = buildBidRequest(contextOfBidRequest(tax1, tax1.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now(), geo), channel, ours);
+    expect(one).toMatchObject({ bcat: ['IAB25', 'IAB26', 'IAB7'], cattax: 1 });
+    // a request blocking nothing: ours alone
+    const clean: BidRequest = { ...inbound, bcat: undefined };
+    expect(buildBidRequest(contextOfBidRequest(clean, clean.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now(), geo), channel, ours).bcat).toEqual(['IAB7', 'IAB25']);
+  });
+
+  it('never mixes taxonomies: an inbound bcat in another goes as it came, else ours go with cattax 1', () => {
+    const ours = { ...spec, bcat: ['IAB7'] };
+    const ctxOf = (r: BidRequest) => contextOfBidRequest(r, r.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now(), geo);
+    // Content Taxonomy 2.x codes blocked upstream: kept with their cattax (ours are enforced on the answers: openrtbCall.ts)
+    const tax2: BidRequest = { ...inbound, cattax: 2, bcat: ['483', '484'] };
+    expect(buildBidRequest(ctxOf(tax2), channel, ours)).toMatchObject({ bcat: ['483', '484'], cattax: 2 });
+    // another taxonomy named but nothing blocked in it: our IAB 1.0 list, saying so
+    const named: BidRequest = { ...inbound, cattax: 2, bcat: [] };
+    expect(buildBidRequest(ctxOf(named), channel, ours)).toMatchObject({ bcat: ['IAB7'], cattax: 1 });
+    // nothing blocked anywhere: neither field
+    const none = buildBidRequest(ctxOf({ ...named }), channel, spec);
+    expect(none.bcat).toBeUndefined();
+    expect(none.cattax).toBeUndefined();
+  });
+
   it('keeps its transaction id and appends our node once to its chain, complete as it was', () => {
     expect(req.source).toEqual({ tid: 'their-tid', schain: { complete: 1, ver: '1.0', nodes: [...inbound.source!.schain!.nodes, spec.node] } });
     // a second outbound request of the same decision appends to the inbound chain again, not to ours

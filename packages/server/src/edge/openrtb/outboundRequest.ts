@@ -15,7 +15,8 @@ import { extendSupplyChain, inboundSupplyChain, parseSupplyChain } from './suppl
  * `source.tid` and `source.schain` with our node appended. When the request came as OpenRTB (a
  * supplier's bid request), what it carried is forwarded rather than rebuilt from the flat context:
  * its site or app, device, user, regs, its impression's media fields, its bcat/badv (joined with
- * ours), its transaction id and supply chain.
+ * ours: the blocked ad categories and advertisers of the channel's and the demand's targetings),
+ * its transaction id and supply chain.
  */
 
 /**
@@ -56,6 +57,7 @@ export interface OutboundSpec {
   node: SupplyChainNode;
   /** The seller id our node names (also `publisher.id`, as the SupplyChainNode spec asks). */
   sellerId: string;
+  /** Our blocks: the ad categories (IAB 1.0) and advertiser domains of the channel's and the demand's targetings. */
   bcat: readonly string[];
   badv: readonly string[];
   deals?: readonly SnapDeal[];
@@ -262,6 +264,32 @@ function supplyChainOf(ctx: RequestContext, node: SupplyChainNode) {
   return extendSupplyChain(null, node, true);
 }
 
+/**
+ * `bcat` (and `cattax`, the taxonomy of bcat: IAB 1.0 when absent): the inbound request's blocks
+ * joined with ours (`ours`: IAB 1.0 codes). Taxonomies are never mixed: when the inbound request
+ * blocks in another taxonomy (cattax neither absent nor 1), its bcat and cattax go as they came and
+ * ours are only enforced on the answers (openrtbCall.ts); when it names another taxonomy but blocks
+ * nothing, ours go with cattax 1.
+ */
+function blockedCategoriesOf(request: BidRequest, inbound: BidRequest | undefined, ours: readonly string[]): void {
+  const theirs = strings(inbound?.bcat);
+  const cattax = inbound?.cattax;
+  if (cattax !== undefined && cattax !== 1) {
+    if (theirs.length) {
+      request.bcat = theirs;
+      request.cattax = cattax;
+    } else if (ours.length) {
+      request.bcat = [...ours];
+      request.cattax = 1;
+    }
+    return;
+  }
+  const bcat = union(theirs, ours);
+  if (!bcat.length) return;
+  request.bcat = bcat;
+  if (cattax !== undefined) request.cattax = cattax;
+}
+
 export function buildBidRequest(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): BidRequest {
   const inbound = ctx.ortb?.request;
   const request: BidRequest = {
@@ -277,10 +305,8 @@ export function buildBidRequest(ctx: RequestContext, channel: SnapChannel, spec:
   request.tmax = spec.tmax;
   request.cur = ['USD'];
   if (spec.wseat?.length) request.wseat = [...spec.wseat];
-  const bcat = union(strings(inbound?.bcat), spec.bcat);
+  blockedCategoriesOf(request, inbound, spec.bcat);
   const badv = union(strings(inbound?.badv), spec.badv);
-  if (bcat.length) request.bcat = bcat;
-  if (inbound?.cattax !== undefined && bcat.length) request.cattax = inbound.cattax;
   if (badv.length) request.badv = badv;
   const bapp = strings(inbound?.bapp);
   if (bapp.length) request.bapp = bapp;

@@ -1,6 +1,7 @@
 import { type ChannelRow, isLive, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
+import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { type SnapChannel, type SnapTag } from './types.js';
 
 /**
@@ -13,6 +14,7 @@ export function compileChannels(
   owners: Owners,
   tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
   targetings: ReadonlyMap<number, CompiledTargeting>,
+  blocks?: CategoryBlocksCompiler,
 ): Map<number, SnapChannel> {
   const out = new Map<number, SnapChannel>();
   for (const c of rows) {
@@ -24,6 +26,8 @@ export function compileChannels(
       if (tag && tag.tenantId === c.tenantId) demand.push({ tag, priority: d.priority });
       else idleTags.push({ id: d.tagId, reason: tags.idle.get(d.tagId) ?? 'not_found' });
     }
+    const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
+    const categoryBlocks = blocks?.of(c.tenantId, targeting);
     out.set(c.id, {
       id: c.id,
       uid: c.uid,
@@ -40,7 +44,8 @@ export function compileChannels(
       demandMode: c.demandMode,
       auctionPrice: c.auctionPrice,
       timeoutMs: c.timeoutMs,
-      targeting: c.targetingId ? (targetings.get(c.targetingId) ?? null) : null,
+      targeting,
+      ...(categoryBlocks ? { categoryBlocks } : {}),
       demand,
       idleTags,
       sellerId: c.subpublisherId ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null)) : tenantSellerId(c.tenantId),

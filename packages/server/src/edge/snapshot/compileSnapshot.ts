@@ -19,6 +19,7 @@ import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from '../postbid/postbidPlan.js';
 import { compileOwners } from './accounts.js';
 import { type CampaignFacts, campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
+import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
@@ -88,7 +89,9 @@ export class SnapshotCompiler {
     const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives);
     const snapTags = compileTags(tags, owners, compiledTargetings);
     const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns);
-    const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings);
+    // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
+    const categoryBlocks = new CategoryBlocksCompiler(snapCreatives.values());
+    const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings, categoryBlocks);
 
     const campaignIndex = indexCampaigns(snapCampaigns.values());
 
@@ -104,7 +107,7 @@ export class SnapshotCompiler {
       tags: snapTags.live,
       campaigns: snapCampaigns,
       creatives: snapCreatives,
-      suppliersByUid: compileSuppliers(sups, owners, compiledTargetings),
+      suppliersByUid: compileSuppliers(sups, owners, compiledTargetings, categoryBlocks),
       adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
       deals: compileDeals(deals, owners),
       campaignIndex,

@@ -1,6 +1,7 @@
 import { type AdExchangeRow, type DealRow, isLive, type SupplierRow } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
+import { type CategoryBlocksCompiler } from './categoryBlocks.js';
 import { type SnapAdExchange, type SnapDeal, type SnapSupplier } from './types.js';
 
 /**
@@ -8,10 +9,17 @@ import { type SnapAdExchange, type SnapDeal, type SnapSupplier } from './types.j
  * supplier's request is a counted no-bid rather than an unknown one), the ad exchanges each tenant
  * buys from, and its deals by deal id. Only a tenant with the DSP view trades here.
  */
-export function compileSuppliers(rows: readonly SupplierRow[], owners: Owners, targetings: ReadonlyMap<number, CompiledTargeting>): Map<string, SnapSupplier> {
+export function compileSuppliers(
+  rows: readonly SupplierRow[],
+  owners: Owners,
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+  blocks?: CategoryBlocksCompiler,
+): Map<string, SnapSupplier> {
   const out = new Map<string, SnapSupplier>();
   for (const s of rows) {
     if (!s.uid || s.tenantId === null) continue;
+    const targeting = s.targetingId ? (targetings.get(s.targetingId) ?? null) : null;
+    const categoryBlocks = blocks?.of(s.tenantId, targeting);
     out.set(s.uid, {
       id: s.id,
       uid: s.uid,
@@ -21,7 +29,8 @@ export function compileSuppliers(rows: readonly SupplierRow[], owners: Owners, t
       qpsLimit: s.qpsLimit,
       marginPercent: s.marginPercent,
       formats: s.formats,
-      targeting: s.targetingId ? (targetings.get(s.targetingId) ?? null) : null,
+      targeting,
+      ...(categoryBlocks ? { categoryBlocks } : {}),
       userSyncUrl: s.userSyncUrl,
     });
   }

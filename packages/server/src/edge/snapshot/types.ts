@@ -58,6 +58,16 @@ export interface SnapCreative {
   skipAfter?: number;
 }
 
+/**
+ * Ad categories a channel's (or a supplier's) targeting blocks, compiled against the tenant's
+ * creatives (./categoryBlocks.ts): `creatives` holds the ids of those whose IAB categories are blocked.
+ */
+export interface CategoryBlocks {
+  /** IAB 1.0 codes, a tier-1 code blocking its sub-categories: what demand's ads are refused by and sent as `bcat`. */
+  categories: readonly string[];
+  creatives: ReadonlySet<number>;
+}
+
 /** The flight end of a campaign without an end date (hours since the epoch: year 124,000), a small integer as the others. */
 export const OPEN_FLIGHT_END = 2 ** 30 - 1;
 
@@ -136,6 +146,11 @@ export interface SnapChannel {
   auctionPrice: 'first' | 'second';
   timeoutMs: number;
   targeting: CompiledTargeting | null;
+  /**
+   * The ad categories its targeting blocks and the tenant's creatives they block (a supplier's
+   * channel: the supplier's); absent when none. Compiled with the snapshot (./categoryBlocks.ts).
+   */
+  categoryBlocks?: CategoryBlocks;
   /** Live demand tags the channel calls, with the channel's priority for each. */
   demand: readonly { tag: SnapTag; priority: number }[];
   /** Tags the channel lists that cannot serve (paused, archived, invalid), for the trace. */
@@ -167,6 +182,8 @@ export interface SnapSupplier {
   marginPercent: number;
   formats: readonly ('video' | 'display')[];
   targeting: CompiledTargeting | null;
+  /** The ad categories its targeting blocks and the tenant's creatives they block; absent when none (its channel carries them). */
+  categoryBlocks?: CategoryBlocks;
   /** Its user-sync URL with the id's macro ('' for none): where `/rtb/sync/<uid>` sends a browser (openrtb/inbound/supplierSync.ts). */
   userSyncUrl: string;
 }

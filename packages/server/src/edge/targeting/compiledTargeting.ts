@@ -19,6 +19,13 @@ export interface CompiledTargeting {
   browsers: CodeSet | null;
   tvFamilies: CodeSet | null;
   iabCategories: CodeSet | null;
+  /**
+   * Ad categories it blocks (IAB 1.0, a tier-1 code blocking its sub-categories): never matched
+   * against the request, but against ads (impFit.ts categoryBlocked) and sent as OpenRTB `bcat`.
+   * Our creatives are checked through the set of blocked creative ids the snapshot compiles from it
+   * (snapshot/categoryBlocks.ts). Null: none.
+   */
+  blockedAdCategories: readonly string[] | null;
   /** App bundles of the referenced app lists. */
   apps: CodeSet | null;
   /** Domains and publisher ids of the referenced publisher lists. */
@@ -69,6 +76,7 @@ export function compileTargeting(id: number, rules: TargetingRules, lists: ListI
     browsers: codeSet(rules.browsers),
     tvFamilies: codeSet(rules.tvFamilies),
     iabCategories: codeSet(rules.iabCategories),
+    blockedAdCategories: rules.blockedAdCategories.length ? [...rules.blockedAdCategories] : null,
     apps: listSet(rules.appLists, lists.apps),
     publishers: listSet(rules.pubLists, lists.publishers),
     creatives: listSet(rules.creLists, lists.creatives),

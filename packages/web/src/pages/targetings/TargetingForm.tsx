@@ -50,6 +50,30 @@ function CheckGrid(props: { options: { value: string; label: string }[]; value: 
   );
 }
 
+/** Help under "Blocked ad categories": it refuses ads, where the content categories refuse requests. */
+export const BLOCKED_AD_CATEGORIES_HELP =
+  'Brand safety: ads in these categories never serve where this targeting applies (our creatives, demand tags\' ads, programmatic bids), and programmatic demand is told so (OpenRTB bcat). It refuses ads, not requests, unlike the content categories above. A top-level category blocks all its sub-categories. Nothing checked: no ad is blocked for its category.';
+
+/** The blocked ad categories (a plain list of IAB codes, no include/exclude) on the IAB tree. */
+function BlockedCategoriesField({ value, onChange, disabled }: { value?: string[]; onChange?: (v: string[]) => void; disabled?: boolean }) {
+  const values = value ?? [];
+  const set = (v: string[]) => onChange?.(v);
+  return (
+    <CheckTree
+      testId="targeting-blocked-ad-tree"
+      treeData={IAB_TREE}
+      checkedKeys={iabCheckedKeys(values)}
+      onToggle={(key, checked) => set(toggleIab(values, key, checked))}
+      onClear={() => set([])}
+      chips={values.map(iabChip)}
+      onRemoveChip={(v) => set(toggleIab(values, v, false))}
+      searchPlaceholder="Find a category to block: gambling, IAB7..."
+      disabled={disabled}
+      height={280}
+    />
+  );
+}
+
 /** Holds a value the form does not show (publisher and creative lists outside V2V), so that saving keeps it. */
 function Kept(_props: { value?: unknown }) {
   return null;
@@ -59,7 +83,7 @@ type RuleKey = keyof RulesLike;
 const TAB_RULES: Record<string, RuleKey[]> = {
   geo: ['countries', 'regions', 'usStates'],
   devices: ['devices', 'os', 'browsers', 'tvFamilies'],
-  content: ['iabCategories'],
+  content: ['iabCategories', 'blockedAdCategories'],
   lists: ['appLists', 'pubLists', 'creLists', 'playerSizes'],
   daypart: ['dayParting'],
 };
@@ -187,28 +211,37 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
       label: tabLabel('Content', rules, 'content'),
       forceRender: true,
       children: (
-        <Form.Item
-          name={['rules', 'iabCategories']}
-          label={label('IAB content categories', 'rules.iabCategories')}
-          extra="Checking a top-level category covers all its sub-categories and is saved as that category alone."
-        >
-          <FilterField<'values', string> itemsKey="values" anyText="any content" testId="targeting-iab" disabled={readOnly}>
-            {(values, set) => (
-              <CheckTree
-                testId="targeting-iab-tree"
-                treeData={IAB_TREE}
-                checkedKeys={iabCheckedKeys(values)}
-                onToggle={(key, checked) => set(toggleIab(values, key, checked))}
-                onClear={() => set([])}
-                chips={values.map(iabChip)}
-                onRemoveChip={(v) => set(toggleIab(values, v, false))}
-                searchPlaceholder="Find a category: sports, IAB17..."
-                disabled={readOnly}
-                height={340}
-              />
-            )}
-          </FilterField>
-        </Form.Item>
+        <>
+          <Form.Item
+            name={['rules', 'iabCategories']}
+            label={label('IAB content categories', 'rules.iabCategories')}
+            extra="What the page, app or video is about: a request outside these categories is refused. Checking a top-level category covers all its sub-categories and is saved as that category alone."
+          >
+            <FilterField<'values', string> itemsKey="values" anyText="any content" testId="targeting-iab" disabled={readOnly}>
+              {(values, set) => (
+                <CheckTree
+                  testId="targeting-iab-tree"
+                  treeData={IAB_TREE}
+                  checkedKeys={iabCheckedKeys(values)}
+                  onToggle={(key, checked) => set(toggleIab(values, key, checked))}
+                  onClear={() => set([])}
+                  chips={values.map(iabChip)}
+                  onRemoveChip={(v) => set(toggleIab(values, v, false))}
+                  searchPlaceholder="Find a category: sports, IAB17..."
+                  disabled={readOnly}
+                  height={340}
+                />
+              )}
+            </FilterField>
+          </Form.Item>
+          <Form.Item
+            name={['rules', 'blockedAdCategories']}
+            label={label('Blocked ad categories', 'rules.blockedAdCategories')}
+            extra={BLOCKED_AD_CATEGORIES_HELP}
+          >
+            <BlockedCategoriesField disabled={readOnly} />
+          </Form.Item>
+        </>
       ),
     },
     {

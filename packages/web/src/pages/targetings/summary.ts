@@ -15,7 +15,7 @@ import { iabLeaves } from './trees.js';
 
 /**
  * One line per targeting for the list page ('Countries: US, CA · Devices: SmartTV · IAB −2 ·
- * Day-parting') and the longer lines of its tooltip. An include filter reads 'Label: values', an
+ * Blocked ads: 3 · Day-parting') and the longer lines of its tooltip. An include filter reads 'Label: values', an
  * exclude filter 'Label −values'; up to three values are named, more are counted ('+9').
  */
 
@@ -64,6 +64,9 @@ export function targetingParts(rules: RulesLike | null | undefined): string[] {
     if (values.length === 0) continue;
     parts.push(part(f.label, filter?.mode, f.count ? String(values.length) : shortList(values, f.short)));
   }
+  // blocked ad categories refuse ads, not requests: a list of their own, counted
+  const blocked = rules.blockedAdCategories ?? [];
+  if (blocked.length) parts.push(`Blocked ads: ${blocked.length}`);
   for (const l of LISTS) {
     const list = rules[l.key] as ListLike | undefined;
     const ids = list?.ids ?? [];
@@ -114,6 +117,8 @@ export function describeTargeting(rules: RulesLike | null | undefined, listName:
     const l = LONG[f.key];
     lines.push(`${filter?.mode === 'exclude' ? 'Exclude' : 'Include'} ${l.what}: ${longList(values, l.label)}`);
   }
+  const blocked = rules.blockedAdCategories ?? [];
+  if (blocked.length) lines.push(`Blocked ad categories: ${longList(blocked, iabLong)}`);
   for (const l of LISTS) {
     const list = rules[l.key] as ListLike | undefined;
     const ids = list?.ids ?? [];

@@ -8,8 +8,9 @@ import { channelDemandFloor, demandFloor, supplierPayout } from './margins.js';
  * of its impressions runs on a synthetic one: the supplier's tenant, channel id 0 (reports group it
  * by supplier), an auction at first price (we bid what the demand is worth; the supplier runs its
  * own auction), a payout of 100 - our margin, no demand tags (campaigns and the tenant's ad
- * exchanges are the demand of DSP mode). One per supplier, format, VAST version and environment,
- * built once per snapshot; an impression with a floor gets a copy with that floor.
+ * exchanges are the demand of DSP mode), the ad categories the supplier's targeting blocks. One per
+ * supplier, format, VAST version and environment, built once per snapshot; an impression with a
+ * floor gets a copy with that floor.
  */
 export const SUPPLIER_CHANNEL_ID = 0;
 /** The longest a supplier's impression may take when its request states no tmax (or a longer one). */
@@ -41,6 +42,8 @@ export function supplierChannel(
       id: SUPPLIER_CHANNEL_ID, uid: supplier.uid, tenantId: supplier.tenantId, subpublisherId: 0, name: `Supplier: ${supplier.name}`, serving: true,
       integration: 'RTB', environment, format, vastVersion, floorCpm: 0, payout: supplierPayout(supplier.marginPercent), demandMode: 'auction',
       auctionPrice: 'first', timeoutMs: MAX_TMAX_MS, targeting: null, demand: [], idleTags: [],
+      // the supplier's targeting refused the request already (impBid.ts); its blocked ad categories refuse ads
+      ...(supplier.categoryBlocks ? { categoryBlocks: supplier.categoryBlocks } : {}),
       // a supplier has no IVT option of its own: the tenant's apply
       ivt: snapshot.tenants.get(supplier.tenantId)?.ivt ?? 'off',
     };
