@@ -14,9 +14,25 @@ import { inlineVast } from './demandServers.js';
  *   `serve=html`); `deal=<id>`, `seat=<s>`, `cur=<ISO>`, `delay=<ms>`, `id=wrong` (answers another
  *   request id), `mtype=<n>`, `adomain=<d>`, `cat=<c>`, `bidid=<id>`, `skip=<offset>` (a skippable VAST);
  * - /pbs?price=<usd>: a Prebid Server: the bidder of imp[0].ext.prebid.bidder is the seat;
- * - /nobid (204), /nbr (200 with only a no-bid reason), /garbage (not JSON), /status?code=500, /hang.
+ * - /nobid (204), /nbr (200 with only a no-bid reason), /garbage (not JSON), /status?code=500, /hang;
+ * - /answer/<key>: the answer a test wrote down word for word (`setAnswer`: an auction fixture's bidder
+ *   answers), its placeholders filled from the request.
  * GET /notice/* records the hit (`notices`).
  */
+
+/**
+ * An answer written down as the bidder sends it: `json` (its strings' placeholders filled: `{request.id}`
+ * the bid request's id, `{imp.id}` its first impression's, `{bidders}` this server's URL, where notices
+ * are recorded) or `text` (bytes as written: a broken answer), with `status` (200) and `contentType`,
+ * after `delayMs` (longer than the caller waits: a timeout).
+ */
+export interface LiteralAnswer {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  contentType?: string;
+  delayMs?: number;
+}
 export interface BidderCall {
   path: string;
   query: URLSearchParams;
@@ -30,6 +46,8 @@ export interface TestBidders {
   notices: URL[];
   /** The requests a bidder (by its /bid `name`, or its path) received. */
   requestsOf(name: string): BidderCall[];
+  /** Answers POST /answer/<key> with `answer` from now on. */
+  setAnswer(key: string, answer: LiteralAnswer): void;
   /** Waits until `count` notices matching `path` arrived (fire-and-forget notices land a little later). */
   waitForNotices(path: string, count: number, ms?: number): Promise<URL[]>;
   close(): Promise<void>;
@@ -71,7 +89,33 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
   return bid;
 }
 
+/** `value` with the placeholders of its strings filled (LiteralAnswer). */
+function filled(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === 'string') return fill(value);
+  if (Array.isArray(value)) return value.map((v) => filled(v, fill));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, fill)]));
+  return value;
+}
+
+function literal(res: ServerResponse, answer: LiteralAnswer, request: BidRequest, base: string): void {
+  const status = answer.status ?? 200;
+  if (answer.text !== undefined) {
+    res.writeHead(status, { 'content-type': answer.contentType ?? 'application/json' });
+    res.end(answer.text);
+    return;
+  }
+  if (answer.json === undefined) {
+    res.writeHead(status);
+    res.end();
+    return;
+  }
+  const fill = (text: string) => text.replaceAll('{request.id}', request.id).replaceAll('{imp.id}', request.imp[0]?.id ?? '').replaceAll('{bidders}', base);
+  res.writeHead(status, { 'content-type': answer.contentType ?? 'application/json', 'x-openrtb-version': '2.6' });
+  res.end(JSON.stringify(filled(answer.json, fill)));
+}
+
 export async function startTestBidders(): Promise<TestBidders> {
+  const answers = new Map<string, LiteralAnswer>();
   const requests: BidderCall[] = [];
   const notices: URL[] = [];
   const hanging = new Set<ServerResponse>();
@@ -111,6 +155,17 @@ export async function startTestBidders(): Promise<TestBidders> {
       }
       const q = url.searchParams;
       requests.push({ path: url.pathname, query: q, headers: req.headers, body });
+      const written = url.pathname.startsWith('/answer/') ? answers.get(decodeURIComponent(url.pathname.slice('/answer/'.length))) : undefined;
+      if (written) {
+        if (written.delayMs) {
+          hanging.add(res);
+          setTimeout(() => {
+            hanging.delete(res);
+            if (!res.destroyed) literal(res, written, body, base);
+          }, written.delayMs);
+        } else literal(res, written, body, base);
+        return;
+      }
       const answer = () => {
         switch (url.pathname) {
           case '/bid': {
@@ -158,6 +213,7 @@ export async function startTestBidders(): Promise<TestBidders> {
     requests,
     notices,
     requestsOf: (name) => requests.filter((r) => r.query.get('name') === name || r.path === name),
+    setAnswer: (key, answer) => answers.set(key, answer),
     async waitForNotices(path, count, ms = 1000) {
       const started = Date.now();
       const hits = () => notices.filter((n) => n.pathname === path);

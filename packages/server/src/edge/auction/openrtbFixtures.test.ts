@@ -3,7 +3,7 @@ import { type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type BidRequest, type Price, TargetingRules, type VastVersion } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BidderCall, startTestBidders, type TestBidders } from '../../../test/testBidders.js';
+import { type BidderCall, type LiteralAnswer, startTestBidders, type TestBidders } from '../../../test/testBidders.js';
 import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
@@ -28,7 +28,8 @@ import { Pacing } from './pacing.js';
 /**
  * Programmatic auction cases as JSON files (fixtures/openrtb/*.json), a case a file: the channel, its
  * RTB and PreBid demand tags and the tenant's ad exchanges answered by local test bidders (a bid, a
- * deal bid, a bid under the floor, garbage, HTTP 500, no bid, a hang), the request (a player's VAST
+ * deal bid, a bid under the floor, garbage, HTTP 500, no bid, a hang: by a path that says how, or
+ * by the answer written down in the case), the request (a player's VAST
  * query or a supplier's OpenRTB bid request, with its deals), and what must happen: the outgoing
  * requests (matched field by field), the winner and its price, every fate and reason, the notices
  * fired (macros filled) before and after the impression.
@@ -40,8 +41,14 @@ interface Fixture {
     format?: 'video' | 'display'; environment?: 'ctv' | 'app' | 'web'; subpublisherId?: number; sellerId?: string; targeting?: unknown;
   };
   tenant?: { domain?: string };
-  tags: Record<string, { integration: 'RTB' | 'PreBid'; path?: string; partner?: string; params?: Record<string, unknown>; price?: Price; floorCpm?: number; timeoutMs?: number; priority?: number; qpsLimit?: number; targeting?: unknown }>;
-  adExchanges?: Record<string, { path: string; seat?: string; tmaxMs?: number; qpsLimit?: number; marginPercent?: number }>;
+  /**
+   * The tags and exchanges are answered by the local test bidders: either a `path` that says how
+   * (testBidders.ts: `/bid?price=5&deal=D1`, `/garbage`, `/hang`...), or the `answer` itself, written
+   * down as the bidder sends it (testBidders.ts LiteralAnswer: `{ "json": { "id": "{request.id}", ...
+   * } }`, `{ "text": "not json" }`, `{ "status": 204 }`, `delayMs`).
+   */
+  tags: Record<string, { integration: 'RTB' | 'PreBid'; path?: string; answer?: LiteralAnswer; partner?: string; params?: Record<string, unknown>; price?: Price; floorCpm?: number; timeoutMs?: number; priority?: number; qpsLimit?: number; targeting?: unknown }>;
+  adExchanges?: Record<string, { path?: string; answer?: LiteralAnswer; seat?: string; tmaxMs?: number; qpsLimit?: number; marginPercent?: number }>;
   campaigns?: { id: number; bidCpm: number }[];
   /** The Prebid Server path on the test bidders; null: none configured. */
   prebidServer?: string | null;
@@ -83,21 +90,27 @@ const rules = (r: unknown) => (r ? compileTargeting(1, TargetingRules.parse(r), 
 const ORIGIN = 'http://ads.test';
 const limit = (n: number | undefined) => (n === undefined ? ('unlimited' as const) : n);
 
-function snapshotOf(f: Fixture, base: string): { snapshot: Snapshot; names: Map<string, string> } {
+/** Where a tag or exchange of the fixture is called: its `path`, or the answer written down for it (registered under the fixture's file and the name). */
+function pathOf(file: string, name: string, source: { path?: string; answer?: LiteralAnswer } | undefined): string {
+  if (source?.answer) return `/answer/${encodeURIComponent(`${file}/${name}`)}`;
+  return source?.path ?? '';
+}
+
+function snapshotOf(f: Fixture, file: string, base: string): { snapshot: Snapshot; names: Map<string, string> } {
   const names = new Map<string, string>();
   const tags = new Map<number, SnapTag>();
   Object.entries(f.tags).forEach(([name, t], i) => {
     const id = 100 + i;
     names.set(`${t.integration === 'RTB' ? 'rtb_tag' : 'prebid_tag'}:${id}`, name);
     tags.set(id, {
-      id, tenantId: 1, name, integration: t.integration, vastUrl: '', endpoint: t.path ? `${base}${t.path}` : '', partner: t.partner ?? '', partnerParams: t.params ?? {},
+      id, tenantId: 1, name, integration: t.integration, vastUrl: '', endpoint: pathOf(file, name, t) ? `${base}${pathOf(file, name, t)}` : '', partner: t.partner ?? '', partnerParams: t.params ?? {},
       price: t.price ?? { type: 'cpm', cpm: 0 }, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000, qpsLimit: limit(t.qpsLimit), dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited',
       advertiserId: 0, targeting: rules(t.targeting), userSyncUrl: '',
     });
   });
   const exchanges: SnapAdExchange[] = Object.entries(f.adExchanges ?? {}).map(([name, x], i) => {
     names.set(`ad_exchange:${200 + i}`, name);
-    return { id: 200 + i, tenantId: 1, name, endpoint: `${base}${x.path}`, tmaxMs: x.tmaxMs ?? 1000, qpsLimit: limit(x.qpsLimit), seat: x.seat ?? '', marginPercent: x.marginPercent ?? 0, targeting: null };
+    return { id: 200 + i, tenantId: 1, name, endpoint: `${base}${pathOf(file, name, x)}`, tmaxMs: x.tmaxMs ?? 1000, qpsLimit: limit(x.qpsLimit), seat: x.seat ?? '', marginPercent: x.marginPercent ?? 0, targeting: null };
   });
   const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
   const campaigns: SnapCampaign[] = (f.campaigns ?? []).map((c) => {
@@ -148,7 +161,8 @@ describe('OpenRTB auction fixtures', () => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     bidders.requests.length = 0;
     bidders.notices.length = 0;
-    const { snapshot, names } = snapshotOf(f, bidders.url);
+    for (const [name, source] of [...Object.entries(f.tags), ...Object.entries(f.adExchanges ?? {})]) if (source.answer) bidders.setAnswer(`${file}/${name}`, source.answer);
+    const { snapshot, names } = snapshotOf(f, file, bidders.url);
     const ortb = { caller, publicHost: ORIGIN };
     const prebidServerUrl = f.prebidServer === null ? null : `${bidders.url}${f.prebidServer ?? '/pbs'}`;
     const signer = new TokenSigner('k'.repeat(32));
@@ -192,7 +206,7 @@ describe('OpenRTB auction fixtures', () => {
     };
     const sent = (name: string): BidderCall | undefined => {
       const tag = f.tags[name];
-      const path = tag?.integration === 'PreBid' ? (f.prebidServer ?? '/pbs') : (tag?.path ?? f.adExchanges?.[name]?.path ?? '');
+      const path = tag?.integration === 'PreBid' ? (f.prebidServer ?? '/pbs') : pathOf(file, name, tag ?? f.adExchanges?.[name]);
       return bidders.requests.find((r) => `${r.path}?${r.query.toString()}` === normal(path));
     };
     for (const [name, partial] of Object.entries(f.expect.outgoing ?? {})) {
