@@ -127,9 +127,10 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
     let total = 0;
     for (let i = 0, last = Date.now(); Date.now() - last < 6_000 && i < 400; i++) {
       const res = await call(port, `/vast/${String(channel.uid)}?w=640&h=360&ip=8.8.8.8&device_id=pb${i}`);
-      expect(res.status).toBe(200);
-      if (!res.body.includes('cap-spot.mp4')) {
-        // the account's writes reach a worker within a second; until then the campaign may not fill
+      // the account's writes reach a worker within a second: until then the channel is unknown there (404)
+      expect([200, 404]).toContain(res.status);
+      if (res.status === 404 || !res.body.includes('cap-spot.mp4')) {
+        // and the campaign may not fill yet
         await sleep(20);
         continue;
       }

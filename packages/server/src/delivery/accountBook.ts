@@ -1,6 +1,7 @@
 import { type Limit } from '@adplane/shared';
 import { Account, type AccountKind } from './allowances.js';
 import { DAY_MS, evenRate, HOUR_MS } from './pacing.js';
+import { type BudgetAsk } from './sharedCounters.js';
 import { type CampaignLimits, type TagLimits } from './types.js';
 
 /**
@@ -35,6 +36,13 @@ export class AccountBook {
   private readonly dailyById = new Map<number, Account>();
   /** The same for the accounts' post-bid months, by tenant id: an entry is used while `now` is in its month. */
   private readonly postbidById = new Map<number, { account: Account; start: number }>();
+  /**
+   * The shared spend last seen of accounts that left the book (idle), until their day (or month)
+   * ends; a total's is kept. A Redis that comes back empty is raised back to it (`lastSeen`), and an
+   * account made again for its key starts with it as its floor.
+   */
+  private readonly seen = new Map<string, { spent: number; generation: string; ttlMs: number; until: number }>();
+  private seenSweptAt = -Infinity;
 
   dailyKey(campaign: CampaignLimits, now: number): string {
     return `c${campaign.id}:d${dayIndex(now, campaign.timezone)}`;
@@ -57,17 +65,46 @@ export class AccountBook {
   }
 
   delete(key: string): void {
-    const kind = this.accounts.get(key)?.kind;
-    if (kind === 'daily_budget') this.dailyById.clear();
-    if (kind === 'postbid_cap') this.postbidById.clear();
+    const account = this.accounts.get(key);
+    if (account?.kind === 'daily_budget') this.dailyById.clear();
+    if (account?.kind === 'postbid_cap') this.postbidById.clear();
+    if (account && account.known && account.spent >= account.floor && account.spent > 0) this.seen.set(key, { spent: account.spent, generation: account.generation, ttlMs: account.ttlMs, until: account.dayEnd });
+    else if (account && account.floor > 0) this.seen.set(key, { spent: account.floor, generation: account.floorGen, ttlMs: account.ttlMs, until: account.dayEnd });
     this.accounts.delete(key);
+  }
+
+  /** An account new to the book starts from the spend last seen of its key, if it left the book before. */
+  private added(account: Account): Account {
+    const seen = this.seen.get(account.key);
+    if (seen) {
+      account.floor = seen.spent;
+      account.floorGen = seen.generation;
+      this.seen.delete(account.key);
+    }
+    return account;
+  }
+
+  /**
+   * The keys of accounts that left the book and the shared spend last seen of each, as asks that
+   * only raise the shared spend to it (no lease: this process holds none on them). Drops what has ended.
+   */
+  lastSeen(now: number): BudgetAsk[] {
+    this.sweepSeen(now, true);
+    return [...this.seen].map(([key, s]) => ({ key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs }));
+  }
+
+  /** Drops the spend last seen of days (and months) that have ended; at most once a minute unless `now`. */
+  sweepSeen(now: number, force = false): void {
+    if (!force && now - this.seenSweptAt < 60_000) return;
+    this.seenSweptAt = now;
+    for (const [key, s] of this.seen) if (s.until <= now) this.seen.delete(key);
   }
 
   private account(key: string, kind: AccountKind, timezone: number | null, daily: boolean, now: number): Account {
     let account = this.accounts.get(key);
     if (!account) {
       const dayEnd = daily ? (dayIndex(now, timezone ?? 0) + 1) * DAY_MS - (timezone ?? 0) * HOUR_MS : Infinity;
-      this.accounts.set(key, (account = new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now)));
+      this.accounts.set(key, (account = this.added(new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now))));
     }
     return account;
   }
@@ -108,7 +145,7 @@ export class AccountBook {
       const month = utcMonth(now);
       const key = `pb${tenantId}:m${month.name}`;
       account = this.accounts.get(key);
-      if (!account) this.accounts.set(key, (account = new Account(key, 'postbid_cap', MONTH_KEY_TTL_MS, null, month.end, now)));
+      if (!account) this.accounts.set(key, (account = this.added(new Account(key, 'postbid_cap', MONTH_KEY_TTL_MS, null, month.end, now))));
       this.postbidById.set(tenantId, { account, start: month.start });
     }
     if (maxImps !== undefined) account.limit = maxImps > 0 ? maxImps : -1;

@@ -41,8 +41,15 @@ export class Account {
   shrunk = 0;
   /** The shared spend and the other processes' leases, as of the last exchange. */
   spent = 0;
-  /** The stats store counted this much (`raiseCounts` while the account is in use): the next exchange raises the shared spend to it. */
+  /** The generation of the shared counters' data `spent` was seen in (sharedCounters.ts BudgetAsk.floorGen). */
+  generation = '';
+  /**
+   * The stats store counted this much (`raiseCounts` while the account is in use; `floorGen` ''), or
+   * the spend last seen of the key before the account was made again (AccountBook; its generation):
+   * the next exchange raises the shared spend to it.
+   */
   floor = 0;
+  floorGen = '';
   others = 0;
   hourNow = 0;
   hourBefore = 0;
@@ -50,6 +57,8 @@ export class Account {
   paced = false;
   /** An exchange answered for it at least once. */
   known = false;
+  /** The shared counters lost their data (a Redis restarted empty): the next exchange sends `spent` back as the floor, whatever else is due. */
+  restore = false;
   inFlight = false;
   lastSync = -Infinity;
   /** Last time a decision asked for it, and last time anything touched it. */

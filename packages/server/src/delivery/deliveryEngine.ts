@@ -42,6 +42,8 @@ export interface DeliveryOptions {
 
 const FRESH_MS = 1_000;
 const MAX_NOTICES = 10_000;
+/** After the shared counters lost their data: at most this many counts sent back per exchange. */
+const RESTORE_SLICE = 2_000;
 
 const noRefusals = (): Record<Refusal, number> => ({
   daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0, postbid_cap: 0,
@@ -56,6 +58,10 @@ export class DeliveryEngine implements DeliveryCounters {
   private readonly viewers: ViewerCounts;
   private notices: string[] = [];
   private views: string[] = [];
+  /** Spend last seen of accounts no longer held, to send back after the shared counters lost their data. */
+  private restoring: BudgetAsk[] = [];
+  /** The generation of the shared counters' data, as of the last exchange (null: none yet). */
+  private generation: string | null = null;
   private state: 'ok' | 'down' = 'ok';
   private since: number;
   private processes = 1;
@@ -348,9 +354,10 @@ export class DeliveryEngine implements DeliveryCounters {
     const raise = (key: string, floor: number, ttlMs: number) => {
       if (floor <= 0) return;
       const account = this.accounts.get(key);
-      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
+      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, floorGen: '', evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
       else if (floor > Math.max(account.floor, account.spent)) {
         account.floor = floor;
+        account.floorGen = '';
         if (!account.inFlight) inUse.push(account);
       }
     };
@@ -366,7 +373,7 @@ export class DeliveryEngine implements DeliveryCounters {
     // (an account on its way in an exchange keeps its floor for the next: collect sends it)
     if (inUse.length && this.shared.sync) this.exchangeInline(now, { accounts: inUse, viewers: [], buckets: [] });
     else if (inUse.length) this.wake();
-    if (budgets.length) await this.shared.exchange({ now, budgets, frequencies: [], qps: [] });
+    if (budgets.length) this.generationSeen(now, null, (await this.shared.exchange({ now, budgets, frequencies: [], qps: [] })).generation);
   }
 
   // ---- health and metrics -----------------------------------------------------------------
@@ -513,9 +520,11 @@ export class DeliveryEngine implements DeliveryCounters {
    */
   private collect(now: number, all: boolean, spendNow = false): Batch {
     const batch: Batch = { accounts: [], viewers: [], buckets: [] };
+    this.accounts.sweepSeen(now);
     for (const account of this.accounts.values()) {
       if (account.inFlight) continue;
-      if (account.idle && now - account.usedAt > this.idleMs) {
+      // (one with a count to send back goes first: AccountBook keeps its spend when it leaves)
+      if (account.idle && !account.restore && now - account.usedAt > this.idleMs) {
         this.accounts.delete(account.key);
         continue;
       }
@@ -524,17 +533,20 @@ export class DeliveryEngine implements DeliveryCounters {
       // (an unlimited count asked about is read once: a post-bid month's count for the trace)
       const low = wanted && now >= account.retryAt && (!account.known || (!account.unlimited && this.available(account, now) < this.lowWater(account, now)));
       const raised = account.floor > account.spent;
-      if (all || low || raised || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
+      if (all || low || raised || account.restore || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
     }
+    let restored = 0;
     for (const viewer of this.viewers.touched) {
       if (viewer.inFlight) continue;
       // asked about since the last fetch: fetched again after a second, or at the next tick when one
       // more impression would reach the cap (there a stale count would matter)
       const asked = viewer.usedAt >= viewer.fetchedAt;
-      if (viewer.unsent > 0 || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) {
+      const restore = viewer.restore && restored < RESTORE_SLICE;
+      if (viewer.unsent > 0 || restore || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) {
+        if (viewer.restore) restored++;
         batch.viewers.push(viewer);
         this.viewers.touched.delete(viewer);
-      } else if (!asked) this.viewers.touched.delete(viewer);
+      } else if (!asked && !viewer.restore) this.viewers.touched.delete(viewer);
     }
     for (const bucket of this.buckets.values()) {
       if (bucket.inFlight) continue;
@@ -555,15 +567,19 @@ export class DeliveryEngine implements DeliveryCounters {
     this.notices = [];
     this.views = [];
     const batch = this.collect(now, all, notices.commits.length > 0);
-    const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length;
+    const restoring = this.restoring.splice(0, RESTORE_SLICE);
+    const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length && !restoring.length;
     if (!(empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down'))) {
       const x = askOf(batch, now, this.timing, closing);
+      // (after the batch's own: settle reads the replies of the batch's accounts by their place)
+      x.budgets.push(...restoring);
       try {
         this.settle(now, batch, await this.shared.exchange(x));
       } catch (error) {
+        this.restoring.unshift(...restoring);
         this.fail(now, batch, error);
       }
-    }
+    } else this.restoring.unshift(...restoring);
     if (!notices.commits.length && !notices.views.length) return;
     if (this.state === 'ok') this.shared.publishNotices(notices);
     else {
@@ -578,11 +594,46 @@ export class DeliveryEngine implements DeliveryCounters {
     this.settle(now, batch, reply);
   }
 
+  /**
+   * The generation of the shared counters' data changed: they lost it (a Redis restarted without
+   * persistence, or flushed). The exchange that found it sent back only the counts it carried; the
+   * next ones send back what this process last saw of every other count it knows: the spend of every
+   * account it holds and of those it dropped since (AccountBook.lastSeen), its viewers' open windows.
+   * So a count seen by a process that spends nothing on it after the loss is not lost, and what is
+   * counted after the loss adds to the most any process saw before (exchangeScript.ts).
+   */
+  private generationSeen(now: number, batch: Batch | null, generation: string): void {
+    const before = this.generation;
+    this.generation = generation;
+    if (before === null || before === generation) return;
+    const sent = new Set<unknown>([...(batch?.accounts ?? []), ...(batch?.viewers ?? [])]);
+    let accounts = 0;
+    let viewers = 0;
+    for (const account of this.accounts.values()) {
+      if (sent.has(account) || account.restore || !((account.known && account.spent > 0) || account.floor > 0)) continue;
+      account.restore = true;
+      accounts++;
+    }
+    for (const viewer of this.viewers.values()) {
+      if (sent.has(viewer) || viewer.restore || !(viewer.seenEnd > now && viewer.seenCount > 0)) continue;
+      viewer.restore = true;
+      this.viewers.touched.add(viewer);
+      viewers++;
+    }
+    this.restoring = this.accounts.lastSeen(now);
+    this.log.warn(
+      { engine: this.engine, accounts, dropped: this.restoring.length, viewers },
+      'delivery counters: Redis lost its data (restarted without persistence, or flushed); sending back the counts last seen',
+    );
+    this.wake();
+  }
+
   private settle(now: number, batch: Batch, reply: ExchangeReply): void {
     this.processes = Math.max(reply.processes, 1);
     this.lastExchange = now;
     this.counts.exchanges++;
     settleBatch(batch, reply, now, this.renewMs);
+    this.generationSeen(now, batch, reply.generation);
     if (this.state === 'down') {
       this.log.info({ engine: this.engine, downMs: now - this.since, reconciled: batch.accounts.length }, 'delivery counters: Redis is back, the spend counted meanwhile is reconciled');
       this.state = 'ok';

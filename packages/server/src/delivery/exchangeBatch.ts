@@ -29,8 +29,10 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.sending = account.used;
     account.used = 0;
     account.inFlight = true;
+    // the shared spend last seen (and its generation), unless the stats store counted more
+    const seen = account.known && account.spent >= account.floor;
     return {
-      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: Math.max(account.known ? account.spent : 0, account.floor),
+      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
       evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
   });
@@ -38,7 +40,9 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     viewer.sending = viewer.unsent;
     viewer.unsent = 0;
     viewer.inFlight = true;
-    return { key: viewer.key, incr: viewer.sending, periodMs: viewer.periodMs };
+    // as last fetched (a notice's count may be of an impression sent after a loss)
+    const open = viewer.seenEnd > now && viewer.seenCount > 0;
+    return { key: viewer.key, incr: viewer.sending, periodMs: viewer.periodMs, floor: open ? viewer.seenCount : 0, floorEnd: open ? viewer.seenEnd : 0, floorGen: viewer.generation };
   });
   const qps = batch.buckets.map((bucket) => {
     const elapsed = Math.max(now - bucket.lastSync, 100);
@@ -55,10 +59,12 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
   batch.accounts.forEach((account, i) => {
     const g = reply.budgets[i]!;
     account.inFlight = false;
+    account.restore = false;
     account.sending = 0;
     account.granted = Math.max(g.granted - account.shrunk, 0);
     account.shrunk = 0;
     account.spent = g.spent;
+    account.generation = reply.generation;
     account.others = g.others;
     account.paced = g.paced;
     account.hourNow = g.hourNow;
@@ -77,8 +83,12 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
   batch.viewers.forEach((viewer, i) => {
     const f = reply.frequencies[i]!;
     viewer.inFlight = false;
+    viewer.restore = false;
     viewer.sending = 0;
     viewer.count = f.count;
+    viewer.seenCount = f.count;
+    viewer.seenEnd = f.windowEnd;
+    viewer.generation = reply.generation;
     viewer.windowEnd = f.windowEnd;
     viewer.fetchedAt = now;
   });

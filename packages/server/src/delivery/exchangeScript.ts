@@ -3,21 +3,29 @@
  * as `MemoryCounterStore` in sharedCounters.ts, which is the readable version; keep the two in step.
  *
  * KEYS[1]  the live processes (zset pid -> last exchange)
- * then per budget 5 keys: spent, lease amounts (hash pid -> amount), lease expiries (hash pid ->
- *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend)
- * then per frequency count 1 key (hash n, e)
+ * KEYS[2]  the generation of the data: made by the first exchange that finds it missing (a new
+ *   Redis, or one that lost its data: restarted without persistence, or flushed)
+ * then per budget 6 keys: spent, lease amounts (hash pid -> amount), lease expiries (hash pid ->
+ *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend), restored base (the most
+ *   spend seen before the data was lost, sent back by a process)
+ * then per frequency count 1 key (hash n, e, b: the count restored from before the data was lost)
  * then per QPS limit 2 keys: demands (hash pid -> requests/s), expiries (hash pid -> ms)
  *
  * ARGV: pid, now, lease ttl, #budgets, #frequencies, #qps, pacing burst ms, catch-up multiple,
- *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, even rate, day end, hour, ttl;
- *   per frequency: incr, period; per QPS: limit, demand.
+ *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, floor's generation, even rate,
+ *   day end, hour, ttl; per frequency: incr, period, floor, floor's window end, floor's generation;
+ *   per QPS: limit, demand.
+ *
+ * A floor of the current generation (or of none: '', the stats store's counts) raises the count to
+ * it. A floor of another generation was seen before the data was lost: the count since then adds to
+ * the most any process sent back (whichever process's exchange comes first after the loss).
  *
  * Numbers go to Redis as call arguments (never concatenated into strings), so amounts beyond 14
  * digits keep their precision. Times are the caller's clock (so a test's simulated clock works);
  * Redis expiries (PEXPIRE) only clean up.
  *
  * Returns { processes, { {granted, spent, others, paced, hourNow, hourBefore}... },
- *   { {count, windowEnd}... }, { {share x 1000, processes}... } }.
+ *   { {count, windowEnd}... }, { {share x 1000, processes}... }, generation }.
  */
 export const EXCHANGE_SCRIPT = `
 local pid = ARGV[1]
@@ -25,7 +33,7 @@ local now = tonumber(ARGV[2])
 local leaseTtl = tonumber(ARGV[3])
 local nb, nf, nq = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local burst, catchUp, qpsTtl, catchUpMs = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local k, a = 2, 11
+local k, a = 3, 11
 local DAY = 86400000
 
 local function num(v) return tonumber(v) or 0 end
@@ -36,6 +44,11 @@ local function hash(key)
   return t
 end
 
+local gen = redis.call('GET', KEYS[2])
+if not gen then
+  gen = pid .. '@' .. ARGV[2]
+  redis.call('SET', KEYS[2], gen)
+end
 redis.call('ZADD', KEYS[1], now, pid)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. tostring(now - leaseTtl))
 redis.call('PEXPIRE', KEYS[1], DAY)
@@ -43,13 +56,20 @@ local processes = redis.call('ZCARD', KEYS[1])
 
 local budgets = {}
 for i = 1, nb do
-  local spentK, amountK, expiryK, paceK, hourK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
-  k = k + 5
-  local limit, want, minG, used, floor = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
-  local even, dayEnd, hour, ttl = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8])
-  a = a + 9
+  local spentK, amountK, expiryK, paceK, hourK, baseK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
+  k = k + 6
+  local limit, want, minG, used, floor, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), ARGV[a + 5]
+  local even, dayEnd, hour, ttl = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9])
+  a = a + 10
   local spent = num(redis.call('GET', spentK))
-  if spent < floor then
+  if floorGen ~= '' and floorGen ~= gen then
+    local base = num(redis.call('GET', baseK))
+    if floor > base then
+      spent = spent + floor - base
+      redis.call('SET', spentK, spent)
+      redis.call('SET', baseK, floor)
+    end
+  elseif spent < floor then
     spent = floor
     redis.call('SET', spentK, floor)
   end
@@ -111,6 +131,7 @@ for i = 1, nb do
   if ttl > 0 then
     redis.call('PEXPIRE', spentK, ttl)
     redis.call('PEXPIRE', hourK, ttl)
+    redis.call('PEXPIRE', baseK, ttl)
   end
   local hourNow, hourBefore = 0, 0
   if hour >= 0 then hourNow = num(redis.call('HGET', hourK, hour)) end
@@ -122,15 +143,23 @@ local counts = {}
 for i = 1, nf do
   local key = KEYS[k]
   k = k + 1
-  local incr, period = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-  a = a + 2
-  local v = redis.call('HMGET', key, 'n', 'e')
-  local n, e = num(v[1]), num(v[2])
-  if e <= now then n = 0; e = 0 end
-  if incr > 0 then
+  local incr, period, floor, floorEnd, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), ARGV[a + 4]
+  a = a + 5
+  local v = redis.call('HMGET', key, 'n', 'e', 'b')
+  local n, e, b = num(v[1]), num(v[2]), num(v[3])
+  if e <= now then n = 0; e = 0; b = 0 end
+  local raised = false
+  if floorGen ~= '' and floorGen ~= gen and floorEnd > now and floor > b then
+    -- the window as seen before the data was lost: it opened then, and the count since adds to it
+    n = n + floor - b
+    b = floor
+    if e == 0 or floorEnd < e then e = floorEnd end
+    raised = true
+  end
+  if incr > 0 or raised then
     if n == 0 then e = now + period end
     n = n + incr
-    redis.call('HSET', key, 'n', n, 'e', e)
+    redis.call('HSET', key, 'n', n, 'e', e, 'b', b)
     redis.call('PEXPIRE', key, period + 3600000)
   end
   counts[i] = { n, e }
@@ -165,5 +194,5 @@ for i = 1, nq do
   shares[i] = { math.floor(share * 1000), n }
 end
 
-return { processes, budgets, counts, shares }
+return { processes, budgets, counts, shares, gen }
 `;

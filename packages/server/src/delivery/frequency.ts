@@ -40,6 +40,15 @@ export class ViewerCount {
   sending = 0;
   fetchedAt = -Infinity;
   inFlight = false;
+  /**
+   * The shared count and window end as the last exchange answered (`count` moves on with other
+   * processes' notices too), and the generation of the shared counters' data they were seen in.
+   */
+  seenCount = 0;
+  seenEnd = 0;
+  generation = '';
+  /** The shared counters lost their data (a Redis restarted empty): the next exchange sends the count back. */
+  restore = false;
   usedAt: number;
 
   constructor(
@@ -82,6 +91,10 @@ export class ViewerCounts {
     entry.usedAt = now;
     this.touched.add(entry);
     return entry;
+  }
+
+  values(): IterableIterator<ViewerCount> {
+    return this.entries.values();
   }
 
   /** The entry if this process has it (a notice never creates one). */

@@ -19,7 +19,7 @@ export interface RedisSharedOptions {
   leaseTtlMs: number;
 }
 
-type ScriptReply = [number, number[][], number[][], number[][]];
+type ScriptReply = [number, number[][], number[][], number[][], string];
 interface WithExchange {
   adplaneExchange(...args: (string | number)[]): Promise<ScriptReply>;
 }
@@ -65,23 +65,24 @@ export class RedisShared implements SharedCounters {
 
   async exchange(x: Exchange): Promise<ExchangeReply> {
     const { prefix, pid, leaseTtlMs } = this.options;
-    const keys: string[] = [`${prefix}procs`];
+    const keys: string[] = [`${prefix}procs`, `${prefix}gen`];
     const args: (string | number)[] = [pid, x.now, leaseTtlMs, x.budgets.length, x.frequencies.length, x.qps.length, PACE_BURST_MS, CATCH_UP, QPS_DEMAND_TTL_MS, CATCH_UP_MS];
     for (const b of x.budgets) {
-      keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'));
-      args.push(b.limit, b.want, b.min, b.used, b.floor, b.evenRate, b.dayEnd, b.hour, b.ttlMs);
+      keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'), this.key(b.key, 'r'));
+      args.push(b.limit, b.want, b.min, b.used, b.floor, b.floorGen, b.evenRate, b.dayEnd, b.hour, b.ttlMs);
     }
     for (const f of x.frequencies) {
       keys.push(`${prefix}f:${f.key}`);
-      args.push(f.incr, f.periodMs);
+      args.push(f.incr, f.periodMs, f.floor, f.floorEnd, f.floorGen);
     }
     for (const q of x.qps) {
       keys.push(`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`);
       args.push(q.limit, q.demand);
     }
-    const [processes, budgets, counts, shares] = await (this.client as unknown as WithExchange).adplaneExchange(keys.length, ...keys, ...args);
+    const [processes, budgets, counts, shares, generation] = await (this.client as unknown as WithExchange).adplaneExchange(keys.length, ...keys, ...args);
     return {
       processes,
+      generation,
       budgets: budgets.map(([granted, spent, others, paced, hourNow, hourBefore]): BudgetGrant => ({ granted, spent, others, paced: paced === 1, hourNow, hourBefore })),
       frequencies: counts.map(([count, windowEnd]): FrequencyCount => ({ count, windowEnd })),
       qps: shares.map(([milli, n]): QpsShare => ({ share: milli / 1000, processes: n })),

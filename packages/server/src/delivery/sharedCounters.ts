@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { allowedRate, PACE_BURST_MS } from './pacing.js';
 
 /**
@@ -19,8 +20,14 @@ export interface BudgetAsk {
   min: number;
   /** Spent here since the last exchange: added to the shared spend. */
   used: number;
-  /** The shared spend this process last saw: a store that lost its data (a Redis restart) is raised back to it. */
+  /**
+   * The shared spend this process last saw, or the stats store's count (`raiseCounts`): a store that
+   * holds less is raised to it. Seen in another generation of the store's data (`floorGen`; '' for
+   * the stats store's), it was seen before the store lost its data (a Redis restarted without
+   * persistence, or flushed): what was counted since adds to the most any process sends back.
+   */
   floor: number;
+  floorGen: string;
   /** Even pacing: the even rate (per ms) and the day's end; 0 when not paced. */
   evenRate: number;
   dayEnd: number;
@@ -49,6 +56,14 @@ export interface FrequencyAsk {
   key: string;
   incr: number;
   periodMs: number;
+  /**
+   * The count and window end this process last saw (0, 0: none open), and the generation of the
+   * store's data it saw them in: seen before the store lost its data, the window is restored while it
+   * has not ended, and the count since adds to the most any process sends back.
+   */
+  floor: number;
+  floorEnd: number;
+  floorGen: string;
 }
 
 /** The count in the viewer's window and when the window ends (0: no window open). */
@@ -81,6 +96,12 @@ export interface Exchange {
 export interface ExchangeReply {
   /** Live processes (those that exchanged within a lease lifetime). */
   processes: number;
+  /**
+   * The generation of the store's data: a new one when the store lost its data (a Redis restarted
+   * without persistence, or flushed). A process that sees it change sends back what it last saw of
+   * every count it knows (deliveryEngine.ts).
+   */
+  generation: string;
   budgets: BudgetGrant[];
   frequencies: FrequencyCount[];
   qps: QpsShare[];
@@ -172,7 +193,11 @@ export class MemoryCounterStore {
   readonly hourly = new Map<string, number[]>();
   readonly leases = new Map<string, Map<string, Lease>>();
   readonly pace = new Map<string, { tokens: number; at: number }>();
-  readonly frequency = new Map<string, { n: number; end: number }>();
+  readonly frequency = new Map<string, { n: number; end: number; base?: number }>();
+  /** Per budget, the most spend a process saw before the data was lost and sent back (exchangeScript.ts: the restored base). */
+  readonly base = new Map<string, number>();
+  /** This store's data lives as long as the store (it is never lost while a process uses it): one generation. */
+  readonly generation = randomBytes(6).toString('hex');
   readonly qps = new Map<string, Map<string, { demand: number; expires: number }>>();
   readonly processes = new Map<string, number>();
   readonly listeners = new Map<string, (notices: Notices) => void>();
@@ -187,6 +212,7 @@ export class MemoryCounterStore {
     this.sweep(now);
     return {
       processes: this.processes.size,
+      generation: this.generation,
       budgets: x.budgets.map((b) => this.budget(pid, leaseTtlMs, now, b)),
       frequencies: x.frequencies.map((f) => this.count(now, f)),
       qps: x.qps.map((q) => this.share(pid, now, q)),
@@ -194,7 +220,15 @@ export class MemoryCounterStore {
   }
 
   private budget(pid: string, leaseTtlMs: number, now: number, b: BudgetAsk): BudgetGrant {
-    let spent = Math.max(this.spent.get(b.key) ?? 0, b.floor);
+    let spent = this.spent.get(b.key) ?? 0;
+    if (b.floorGen && b.floorGen !== this.generation) {
+      // seen before the data was lost: the spend since adds to the most any process saw
+      const base = this.base.get(b.key) ?? 0;
+      if (b.floor > base) {
+        spent += b.floor - base;
+        this.base.set(b.key, b.floor);
+      }
+    } else spent = Math.max(spent, b.floor);
     let hours = this.hourly.get(b.key);
     if (b.used !== 0) {
       spent += b.used;
@@ -249,6 +283,13 @@ export class MemoryCounterStore {
     if (entry && entry.end <= now) {
       this.frequency.delete(f.key);
       entry = undefined;
+    }
+    // a window seen before the data was lost: it opened then, and the count since adds to it
+    if (f.floorGen && f.floorGen !== this.generation && f.floorEnd > now && f.floor > (entry?.base ?? 0)) {
+      if (!entry) this.frequency.set(f.key, (entry = { n: 0, end: f.floorEnd }));
+      entry.n += f.floor - (entry.base ?? 0);
+      entry.base = f.floor;
+      entry.end = Math.min(entry.end, f.floorEnd);
     }
     if (f.incr > 0) {
       if (!entry) this.frequency.set(f.key, (entry = { n: 0, end: now + f.periodMs }));
@@ -318,7 +359,7 @@ export class MemoryCounterStore {
     for (const [key, entry] of this.frequency) if (entry.end <= now) this.frequency.delete(key);
     for (const [key, until] of this.expiry) {
       if (until > now) continue;
-      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry] as Map<string, unknown>[]) map.delete(key);
+      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry, this.base] as Map<string, unknown>[]) map.delete(key);
     }
   }
 
