@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace, type PostbidSetup } from '@adplane/shared';
@@ -146,7 +149,10 @@ forEachStore((t) => {
       });
 
       it("another edge process's count reaches this process's post-bid impressions through the stats store, while it runs", async () => {
-        const other = await buildTestApp(t.store, {}, { stats: s.stats, role: 'edge', edge: { postbidReseedMs: 50 } });
+        // another process: a data folder of its own (the delivery counters a process saves at its stop are
+        // read back by the next one started on the same folder), its count starting at the store's
+        const otherDir = mkdtempSync(join(tmpdir(), 'adplane-other-edge-'));
+        const other = await buildTestApp(t.store, { dataDir: otherDir }, { stats: s.stats, role: 'edge', edge: { postbidReseedMs: 50 } });
         try {
           const otherCap = other.edge.deps!.postbid!.cap;
           const start = otherCap.used(northwind, Date.now());
@@ -161,6 +167,7 @@ forEachStore((t) => {
           expect(otherCap.used(northwind, Date.now())).toBe(start + carried.length);
         } finally {
           await other.close();
+          rmSync(otherDir, { recursive: true, force: true });
         }
       });
 

@@ -264,7 +264,7 @@ export class DeliveryEngine implements DeliveryCounters {
 
   postbidCount(tenantId: number, now: number): number {
     const account = this.accounts.postbid(tenantId, undefined, now);
-    // read once from the shared counters (then renewed while in use): at once in process, else in the background
+    // read from the shared counters (at once in process, else in the background), then again each renewal while asked about
     account.wantedAt = now;
     account.usedAt = now;
     if (!account.known && !account.inFlight) {
@@ -533,7 +533,8 @@ export class DeliveryEngine implements DeliveryCounters {
       // (an unlimited count asked about is read once: a post-bid month's count for the trace)
       const low = wanted && now >= account.retryAt && (!account.known || (!account.unlimited && this.available(account, now) < this.lowWater(account, now)));
       const raised = account.floor > account.spent;
-      if (all || low || raised || account.restore || (due && (account.used > 0 || account.granted > 0))) batch.accounts.push(account);
+      // (a count only read, as a post-bid month's for the trace on a process that takes none, is read again each renewal while asked about)
+      if (all || low || raised || account.restore || (due && (account.used > 0 || account.granted > 0 || wanted))) batch.accounts.push(account);
     }
     let restored = 0;
     for (const viewer of this.viewers.touched) {

@@ -76,6 +76,26 @@ forEachDeliveryEngine((t) => {
       expect(await take(c, 9, 40, clock.now())).toBe('postbid_cap');
     });
 
+    it('a process that only reads the count (the trace, "Test this tag") sees the takes of the others within a renewal', async () => {
+      const clock = testClock(T0);
+      const deployment = t.deployment();
+      const a = await deployment.open({ clock: clock.now, timers: false });
+      // the reader's own background exchanges (every 100 ms of real time, on the test clock)
+      const b = await deployment.open({ clock: clock.now });
+      try {
+        expect(await countOf(b, 11, clock.now())).toBe(0);
+        for (let i = 0; i < 4; i++) expect(await take(a, 11, 0, clock.advance(10))).toBeNull();
+        await a.flush();
+        // a renewal later, still asked about: read again
+        clock.advance(1_500);
+        for (let waited = 0; b.postbidCount(11, clock.now()) < 4 && waited < 3_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+        expect(b.postbidCount(11, clock.now())).toBe(4);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
     it("starts the month at the stats store's count, and raises it while serving without losing a process's allowance", async () => {
       const clock = testClock(T0);
       const deployment = t.deployment();
