@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
+import { WORKER_HEADER } from '../src/main.js';
 import { freePort } from './deliveryEngines.js';
 
 /** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test, rolesOnRedis.test). */
@@ -59,4 +61,38 @@ export function childPids(pid: number): number[] {
     }
   }
   return out;
+}
+
+/** An answer of the running program: its status, the worker that answered (its header), the body and the session cookie it set. */
+export interface ProgramAnswer {
+  status: number;
+  worker: string;
+  body: string;
+  cookie: string | null;
+}
+
+/**
+ * One request on a connection of its own (so that a cluster picks the next worker for it), with a
+ * JSON body and a session cookie when given.
+ */
+export function callProgram(port: number, path: string, options: { method?: string; cookie?: string; body?: unknown } = {}): Promise<ProgramAnswer> {
+  return new Promise((resolve, reject) => {
+    const payload = options.body === undefined ? null : JSON.stringify(options.body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false,
+        headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const set = res.headers['set-cookie']?.[0];
+          resolve({ status: res.statusCode ?? 0, worker: String(res.headers[WORKER_HEADER] ?? ''), body: Buffer.concat(chunks).toString('utf8'), cookie: set ? set.split(';')[0]! : null });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload ?? undefined);
+  });
 }

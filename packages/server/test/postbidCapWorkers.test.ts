@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKER_HEADER } from '../src/main.js';
 import { loadSettings } from '../src/settings.js';
 import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
-import { type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
@@ -27,35 +25,7 @@ const PIXEL_HOST = 'https://scan.cap-vendor.test/p';
 const CAP = 12;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Answer {
-  status: number;
-  worker: string;
-  body: string;
-  cookie: string | null;
-}
-
-/** One request on a connection of its own, so that the cluster picks the next worker for it. */
-function call(port: number, path: string, options: { method?: string; cookie?: string; body?: unknown } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? null : JSON.stringify(options.body);
-    const req = httpRequest(
-      {
-        host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false,
-        headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const set = res.headers['set-cookie']?.[0];
-          resolve({ status: res.statusCode ?? 0, worker: String(res.headers[WORKER_HEADER] ?? ''), body: Buffer.concat(chunks).toString('utf8'), cookie: set ? set.split(';')[0]! : null });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload ?? undefined);
-  });
-}
+const call = callProgram;
 
 const redisPresent = hasRedisServer() || !!process.env.REDIS_URL;
 const ENGINES = ['memory', ...(redisPresent ? ['redis'] : [])] as const;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +10,7 @@ import { loadSettings } from '../src/settings.js';
 import { openStore, SQLITE_FILE_NAME } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
-import { type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { DEMO_PASSWORD } from './helpers.js';
@@ -43,34 +42,7 @@ const CAP = 3;
 const TAG_QPS = 5;
 const present = hasRedisServer() || !!process.env.REDIS_URL;
 
-interface Answer {
-  status: number;
-  body: string;
-  cookie: string | null;
-}
-
-/** One request on a connection of its own. */
-function call(port: number, path: string, options: { method?: string; cookie?: string; body?: unknown } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? null : JSON.stringify(options.body);
-    const req = httpRequest(
-      {
-        host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false,
-        headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const set = res.headers['set-cookie']?.[0];
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), cookie: set ? set.split(';')[0]! : null });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload ?? undefined);
-  });
-}
+const call = callProgram;
 
 /** The impression URL (from /ev on) of a VAST answer when the creative `media` won, else null. */
 function impressionOf(vast: string, media: string): string | null {
