@@ -93,6 +93,15 @@ export function forEachStore(fn: (t: TestStore) => void, options: { seed?: boole
   }
 }
 
+/**
+ * `fn`'s tests on SQLite alone: for suites whose subject does not depend on the store engine (the
+ * fuzzers: the edge answers from its in-memory snapshot, the routes' queries are the same Kysely on
+ * both), too heavy to run twice on CI's two cores.
+ */
+export function onSqliteStore(fn: (t: TestStore) => void, options: { seed?: boolean } = {}): void {
+  describe('sqlite', () => fn(openTestStore('sqlite', options.seed ?? true)));
+}
+
 /** The app over a test store, silent; close it in afterAll. */
 export async function buildTestApp(
   store: Store,
