@@ -55,23 +55,26 @@ export const BLOCKED_AD_CATEGORIES_HELP =
   'Brand safety: ads in these categories never serve where this targeting applies (our creatives, demand tags\' ads, programmatic bids), and programmatic demand is told so (OpenRTB bcat). It refuses ads, not requests, unlike the content categories above. A top-level category blocks all its sub-categories. Nothing checked: no ad is blocked for its category.';
 
 /** The blocked ad categories (a plain list of IAB codes, no include/exclude) on the IAB tree. */
-function BlockedCategoriesField({ value, onChange, disabled }: { value?: string[]; onChange?: (v: string[]) => void; disabled?: boolean }) {
-  const values = value ?? [];
-  const set = (v: string[]) => onChange?.(v);
+/** The IAB category tree: a top-level category checked stands for its sub-categories (trees.ts). */
+function IabTree({ values, set, testId, searchPlaceholder, height, disabled }: { values: string[]; set: (v: string[]) => void; testId: string; searchPlaceholder: string; height: number; disabled: boolean | undefined }) {
   return (
     <CheckTree
-      testId="targeting-blocked-ad-tree"
+      testId={testId}
       treeData={IAB_TREE}
       checkedKeys={iabCheckedKeys(values)}
       onToggle={(key, checked) => set(toggleIab(values, key, checked))}
       onClear={() => set([])}
       chips={values.map(iabChip)}
       onRemoveChip={(v) => set(toggleIab(values, v, false))}
-      searchPlaceholder="Find a category to block: gambling, IAB7..."
+      searchPlaceholder={searchPlaceholder}
       disabled={disabled}
-      height={280}
+      height={height}
     />
   );
+}
+
+function BlockedCategoriesField({ value, onChange, disabled }: { value?: string[]; onChange?: (v: string[]) => void; disabled?: boolean }) {
+  return <IabTree values={value ?? []} set={(v) => onChange?.(v)} testId="targeting-blocked-ad-tree" searchPlaceholder="Find a category to block: gambling, IAB7..." height={280} disabled={disabled} />;
 }
 
 /** Holds a value the form does not show (publisher and creative lists outside V2V), so that saving keeps it. */
@@ -218,20 +221,7 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
             extra="What the page, app or video is about: a request outside these categories is refused. Checking a top-level category covers all its sub-categories and is saved as that category alone."
           >
             <FilterField<'values', string> itemsKey="values" anyText="any content" testId="targeting-iab" disabled={readOnly}>
-              {(values, set) => (
-                <CheckTree
-                  testId="targeting-iab-tree"
-                  treeData={IAB_TREE}
-                  checkedKeys={iabCheckedKeys(values)}
-                  onToggle={(key, checked) => set(toggleIab(values, key, checked))}
-                  onClear={() => set([])}
-                  chips={values.map(iabChip)}
-                  onRemoveChip={(v) => set(toggleIab(values, v, false))}
-                  searchPlaceholder="Find a category: sports, IAB17..."
-                  disabled={readOnly}
-                  height={340}
-                />
-              )}
+              {(values, set) => <IabTree values={values} set={set} testId="targeting-iab-tree" searchPlaceholder="Find a category: sports, IAB17..." height={340} disabled={readOnly} />}
             </FilterField>
           </Form.Item>
           <Form.Item
