@@ -92,6 +92,21 @@ test('drawers: a long editable one with its jump links, and the pixel example ca
   await page.keyboard.press('Escape');
 });
 
+test("a targeting's Content tab: the content categories and the blocked ad categories, each its own tree", async ({ page }) => {
+  await signIn(page, 'demand');
+  await page.goto('/targetings');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  const drawer = page.getByTestId('resource-drawer');
+  await drawer.getByRole('tab', { name: /Content/ }).click();
+  await expect(drawer.getByTestId('targeting-iab-tree')).toBeVisible();
+  const blocked = drawer.getByTestId('targeting-blocked-ad-tree');
+  await blocked.scrollIntoViewIfNeeded();
+  await expect(blocked).toBeVisible();
+  await noHorizontalOverflow(page);
+  await page.screenshot({ path: `${DIR}/drawer-targeting-content.png` });
+  await page.keyboard.press('Escape');
+});
+
 test('the read-only profile of a subpublisher', async ({ page }) => {
   await signIn(page, 'sub');
   await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
