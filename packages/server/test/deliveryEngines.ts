@@ -134,6 +134,18 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
+/**
+ * The Redis a test's program runs on: a redis-server of the test's own when the binary is here (the
+ * program uses the default key prefix, which no other test may see), else REDIS_URL. `own` is the
+ * server to stop (or kill) afterwards, null for REDIS_URL's.
+ */
+export async function redisForProgram(): Promise<{ url: string; own: OwnRedis | null }> {
+  if (!hasRedisServer()) return { url: process.env.REDIS_URL ?? '', own: null };
+  const own = await ownRedisServer();
+  await own.start();
+  return { url: own.url, own };
+}
+
 export async function ownRedisServer(): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'adplane-redis-'));

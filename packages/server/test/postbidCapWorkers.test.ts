@@ -8,7 +8,7 @@ import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
 import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
-import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
+import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -37,14 +37,7 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
 
   beforeAll(async () => {
     let redisUrl = '';
-    if (engine === 'redis') {
-      // a server of its own: the cluster uses the default key prefix, which no other test may see
-      if (hasRedisServer()) {
-        own = await ownRedisServer();
-        await own.start();
-        redisUrl = own.url;
-      } else redisUrl = process.env.REDIS_URL!;
-    }
+    if (engine === 'redis') ({ url: redisUrl, own } = await redisForProgram());
     dataDir = mkdtempSync(join(tmpdir(), 'adplane-pbcap-'));
     // the demo workspace (users; Northwind is granted post-bid), without the demo history
     const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });

@@ -11,7 +11,7 @@ import { openStore, SQLITE_FILE_NAME } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
 import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
-import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
+import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
@@ -87,13 +87,8 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
 
   beforeAll(async () => {
     if (!present) throw new Error('CI=true but neither redis-server nor REDIS_URL: .ci/redis.sh installs and starts it');
-    let redisUrl = process.env.REDIS_URL ?? '';
-    // a server of its own: the processes use the default key prefix, which no other test may see
-    if (hasRedisServer()) {
-      own = await ownRedisServer();
-      await own.start();
-      redisUrl = own.url;
-    }
+    const { url: redisUrl, own: started } = await redisForProgram();
+    own = started;
     demand = await startDemandServer();
 
     const dataDir = () => {

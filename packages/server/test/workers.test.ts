@@ -11,7 +11,7 @@ import { migrateToLatest } from '../src/store/migrations/index.js';
 import { seedIfEmpty } from '../src/store/seed.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { childPids, type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
-import { hasRedisServer, type OwnRedis, ownRedisServer } from './deliveryEngines.js';
+import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -80,14 +80,7 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
 
   beforeAll(async () => {
     let redisUrl = '';
-    if (engine === 'redis') {
-      // a server of its own: the cluster uses the default key prefix, which no other test may see
-      if (hasRedisServer()) {
-        own = await ownRedisServer();
-        await own.start();
-        redisUrl = own.url;
-      } else redisUrl = process.env.REDIS_URL!;
-    }
+    if (engine === 'redis') ({ url: redisUrl, own } = await redisForProgram());
     demand = await startDemandServer();
     cluster = await startCluster({ REDIS_URL: redisUrl });
     const login = await call(cluster.port, '/api/auth/login', { method: 'POST', body: { username: 'demand', password: DEMO_PASSWORD } });
