@@ -174,8 +174,9 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
         edges.map(async (edge, e) => {
           for (let i = 0; Date.now() - since < 3_000; i++) {
             const res = await call(edge.port, vastPath(`switch-${e}-${i}`));
-            expect(res.status).toBe(200);
-            if (serving(res.body)) return Date.now() - since;
+            // a channel the api process wrote a moment ago may not have reached this edge yet: 404 until it does
+            expect([200, 404]).toContain(res.status);
+            if (res.status === 200 && serving(res.body)) return Date.now() - since;
             await sleep(10);
           }
           return null;
