@@ -115,6 +115,9 @@ describe('loadSettings', () => {
     expect(loadSettings({}).keepAliveMs).toBe(65_000);
     expect(loadSettings({ ADPLANE_KEEPALIVE_SECONDS: '120' }).keepAliveMs).toBe(120_000);
     expect(problemsOf({ ADPLANE_KEEPALIVE_SECONDS: '0' })[0]).toMatchObject({ variable: 'ADPLANE_KEEPALIVE_SECONDS', message: expect.stringMatching(/at least 1 second/) });
+    expect(loadSettings({}).configPollMs).toBe(250);
+    expect(loadSettings({ ADPLANE_CONFIG_POLL_MS: '60000' }).configPollMs).toBe(60_000);
+    expect(problemsOf({ ADPLANE_CONFIG_POLL_MS: '10' })[0]).toMatchObject({ variable: 'ADPLANE_CONFIG_POLL_MS', message: expect.stringMatching(/at least 50 milliseconds/) });
     expect(loadSettings({}).redisUrl).toBeNull();
     expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redisUrl).toBe('redis://127.0.0.1:6379/2');
     expect(problemsOf({ REDIS_URL: '127.0.0.1:6379' })[0]).toMatchObject({ variable: 'REDIS_URL', message: expect.stringMatching(/must be a redis:\/\/ or rediss:\/\/ URL/) });

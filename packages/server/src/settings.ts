@@ -49,6 +49,12 @@ export interface Settings {
   shutdownGraceMs: number;
   /** How long an idle keep-alive connection stays open (ms): longer than the callers' own idle timeouts. */
   keepAliveMs: number;
+  /**
+   * How often an edge process reads the config version (ADPLANE_CONFIG_POLL_MS, default 250): the
+   * safety net behind the change feed (in-process, the cluster primary, or Redis pub/sub), which
+   * brings a change at once; a rebuild follows when the version moved.
+   */
+  configPollMs: number;
   /** A MaxMind GeoIP2/GeoLite2 City database the edge reads geo from (geoip-lite's bundled data otherwise). */
   maxmindDb: string | null;
   /**
@@ -190,6 +196,14 @@ const EnvSchema = z.object({
   ),
   ADPLANE_SHUTDOWN_GRACE_SECONDS: wholeUnits('second', 'seconds', 600),
   ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
+  ADPLANE_CONFIG_POLL_MS: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number of milliseconds')
+      .transform(Number)
+      .pipe(z.number().int().min(50, 'must be at least 50 milliseconds').max(3_600_000, 'must be at most 3600000 milliseconds (an hour)')),
+  ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_DEMAND_ALLOW_PRIVATE: switch01('0'),
@@ -252,6 +266,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     keepAliveMs: (e.ADPLANE_KEEPALIVE_SECONDS ?? DEFAULT_KEEPALIVE_SECONDS) * 1000,
+    configPollMs: e.ADPLANE_CONFIG_POLL_MS ?? 250,
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,

@@ -4,6 +4,7 @@ import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotCompiler } from '../src/edge/snapshot/compileSnapshot.js';
+import { SnapshotHolder } from '../src/edge/snapshot/snapshotHolder.js';
 import { as, buildTestApp, forEachStore, login } from './helpers.js';
 
 /**
@@ -98,6 +99,34 @@ forEachStore((t) => {
       const late = new Date((m instanceof Date ? m.getTime() : Date.parse(String(m))) - 2000).toISOString();
       await sql`update supply_channels set data = ${JSON.stringify({ ...JSON.parse(String((await sql<{ data: string }>`select data from supply_channels where id = ${other.id}`.execute(t.store.db)).rows[0]!.data)), floorCpm: 7_770_000 })}, updated_at = ${late} where id = ${other.id}`.execute(t.store.db);
       expect((await build()).channels.get(other.id)?.floorCpm).toBe(7_770_000);
+    });
+
+    it('checks the version again after a build when a change notice came while it ran (the write may follow its reads)', async () => {
+      let during: (() => Promise<void>) | null = null;
+      const quiet = { info: () => undefined, error: () => undefined };
+      // no polling in the test's time: only the notice can bring the change
+      const holder = new SnapshotHolder(t.store.db, quiet, 600_000, async (db) => {
+        const snap = await compiler.compile(db);
+        const write = during;
+        during = null;
+        await write?.();
+        return snap;
+      });
+      await holder.start();
+      const has = (name: string) => [...holder.current!.channels.values()].some((c) => c.name === name);
+      try {
+        during = async () => {
+          // committed after the build read the version and the rows; its notice arrives before the build ends
+          expect((await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Heard mid-build' } })).statusCode).toBe(201);
+          holder.poke();
+        };
+        await holder.rebuild();
+        expect(has('Heard mid-build')).toBe(false);
+        for (const until = Date.now() + 2_000; !has('Heard mid-build') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+        expect(has('Heard mid-build')).toBe(true);
+      } finally {
+        holder.stop();
+      }
     });
 
     it("serves a tenant's campaigns only while it has the DSP view (campaigns are DSP mode)", async () => {

@@ -126,7 +126,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   await currency.start();
   app.addHook('onClose', async () => currency.stop());
   const ortb = { caller, publicHost: settings.publicHost, currency };
-  const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? 250);
+  const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? settings.configPollMs);
   const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
   // Labels from bounded sets only: the source kind and its fate, the edge route.
   const sourceSeconds = app.metrics.latencyHistogram('adplane_demand_source_seconds', 'Time to an answer from an external demand source, by source kind and fate', ['source', 'outcome']);
@@ -190,6 +190,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     capTimer.unref();
     // a config write elsewhere: check the version now (null after a reconnect: a notice may be lost)
     unsubscribe = app.configBus.subscribe(() => snapshots.poke());
+    // and once now: a change between the start's build and this listener was heard by no one
+    snapshots.poke();
     timer = setInterval(() => void flush(), options.flushMs ?? 5000);
     timer.unref();
   });

@@ -19,12 +19,14 @@ export class SnapshotHolder {
   private timer: NodeJS.Timeout | null = null;
   private building: Promise<void> | null = null;
   private again = false;
-  private readonly compiler = new SnapshotCompiler();
-
+  /** A check asked for while a build ran: made when it ends (the change may have come after the build read its rows). */
+  private checkAfter = false;
   constructor(
     private readonly db: StoreDb,
     private readonly log: SnapshotLog,
     private readonly pollMs = 250,
+    /** One build (a test times a write against it); the compiler keeps parsed rows between builds. */
+    private readonly compile: (db: StoreDb) => Promise<Snapshot> = defaultCompile(),
   ) {}
 
   async start(): Promise<void> {
@@ -48,7 +50,7 @@ export class SnapshotHolder {
       try {
         do {
           this.again = false;
-          const next = await this.compiler.compile(this.db);
+          const next = await this.compile(this.db);
           this.current = next;
           this.log.info({ version: next.version, ms: next.buildMs, channels: next.channels.size, campaigns: next.campaigns.size, skipped: next.skipped }, 'edge snapshot built');
         } while (this.again);
@@ -56,17 +58,25 @@ export class SnapshotHolder {
         this.log.error({ err: error }, 'edge snapshot build failed: keeping the previous one');
       } finally {
         this.building = null;
+        if (this.checkAfter) {
+          this.checkAfter = false;
+          void this.poll();
+        }
       }
     })();
     return this.building;
   }
 
+  /** Check the version now (a change feed's notice): while a build runs, as soon as it ends. */
   poke(): void {
     void this.poll();
   }
 
   private async poll(): Promise<void> {
-    if (this.building) return;
+    if (this.building) {
+      this.checkAfter = true;
+      return;
+    }
     try {
       const version = await readConfigVersion(this.db);
       if (!this.current || version !== this.current.version) await this.rebuild();
@@ -74,4 +84,9 @@ export class SnapshotHolder {
       this.log.error({ err: error }, 'edge config version poll failed');
     }
   }
+}
+
+function defaultCompile(): (db: StoreDb) => Promise<Snapshot> {
+  const compiler = new SnapshotCompiler();
+  return (db) => compiler.compile(db);
 }
