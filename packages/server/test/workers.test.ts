@@ -17,7 +17,8 @@ import { DEMO_PASSWORD } from './helpers.js';
 /**
  * `adplane --workers 2` as an operator runs it (a real primary and two real workers on one port,
  * node's cluster handing each new connection to the next worker): both workers answer, an API
- * write in one is served by both within a second, a daily budget, a frequency cap and a demand
+ * write in one is served by both within a second (through the change feed: the polling is slowed to
+ * 10 minutes), a daily budget, a frequency cap and a demand
  * tag's QPS limit hold across the two, an impression beacon sent to both counts once, reports in
  * either worker see the impressions of both, and the stats land in the one DuckDB file. Once on the in-process counters (the primary holds
  * them), once on Redis (a redis-server of its own when there is one, else REDIS_URL).
@@ -44,7 +45,12 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   await migrateToLatest(store);
   await seedIfEmpty(store, settings);
   await store.close();
-  const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ...env }, { cwd: ROOT, workers: 2 });
+  const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], {
+    DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'),
+    // the config store's polling at 10 minutes: a write reaches the other worker in the test's seconds only through the change feed (the primary's relay, or Redis pub/sub)
+    ADPLANE_CONFIG_POLL_MS: '600000',
+    ...env,
+  }, { cwd: ROOT, workers: 2 });
   return { ...running, dataDir };
 }
 
