@@ -87,6 +87,10 @@ forEachStore((t) => {
           [{ metrics: ['imps'], startDate: 'yesterday' }, 'startDate', /YYYY-MM-DD/],
           [{ metrics: ['imps'], timezone: 14 }, 'timezone', /-12 and \+12/],
           [{ dimensions: ['tenant'], metrics: ['imps'] }, 'dimensions', /admins only/],
+          // names every object inherits are not ids (they were taken for known ones)
+          [{ metrics: ['imps', 'toString'] }, 'metrics.1', /unknown metric 'toString'/],
+          [{ dimensions: ['constructor'], metrics: ['imps'] }, 'dimensions.0', /unknown dimension 'constructor'/],
+          [{ metrics: ['imps'], sort: { by: 'valueOf' } }, 'sort.by', /'valueOf' is not one of the report's dimensions or metrics/],
         ];
         for (const [body, field, message] of cases) {
           const res = await rrun('demand', body);

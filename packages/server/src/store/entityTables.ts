@@ -23,7 +23,7 @@ export const ENTITY_TABLES = {
 export type EntityKind = keyof typeof ENTITY_TABLES;
 export type EntityTableName = (typeof ENTITY_TABLES)[EntityKind];
 
-export const isEntityKind = (kind: string): kind is EntityKind => kind in ENTITY_TABLES;
+export const isEntityKind = (kind: string): kind is EntityKind => Object.hasOwn(ENTITY_TABLES, kind);
 
 export interface EntityTable {
   id: Generated<number>;

@@ -60,6 +60,12 @@ export const BODY_CASES: BodyCase[] = [
     name: 123, status: 'on', tenantId: '1', id: 'x', username: {}, email: 1, password: [], priceReq: '1e400', floorCpm: -1e308,
     timezone: 'UTC', showDsp: 'yes', rules: 'all', demand: {}, mediaFiles: 'a.mp4', postbidMaxImps: -1, tabs: 'true', contacts: {},
   }),
+  // names every object inherits, as values a lookup table is read with (a report's metrics were taken for known ones: a 500)
+  json('prototype names as report fields', { startDate: '2026-11-01', endDate: '2026-11-01', metrics: ['imps', 'toString'], dimensions: [], sort: { by: 'imps' } }),
+  json('prototype names as values', {
+    startDate: '2026-11-01', endDate: '2026-11-01', metrics: ['imps'], dimensions: ['constructor'], sort: { by: 'valueOf' }, filters: { hasOwnProperty: [1] },
+    name: 'constructor', kind: 'constructor', action: 'toString', type: '__proto__', status: 'valueOf', format: 'hasOwnProperty', mode: 'constructor', ids: [1],
+  }),
   json('injection strings', {
     name: INJECTIONS[0], username: "admin'--", email: "a@b.c' OR '1'='1", search: INJECTIONS[2], key: INJECTIONS[3], url: 'javascript:alert(1)',
   }),

@@ -49,6 +49,14 @@ describe('report request', () => {
     expect(fieldsOf({ ...base, filters: { planet: ['x'] } })).toEqual(["filters.planet: unknown filter 'planet'"]);
   });
 
+  it('reads the short names rev, eCPM, VTR and CTR as the catalogue ids, in metrics and the sort', () => {
+    const r = ReportRequest.parse({ ...base, metrics: ['rev', 'eCPM', 'VTR', 'CTR', 'imps'], sort: { by: 'rev', order: 'asc' } });
+    expect(r.metrics).toEqual(['revenue', 'ecpm', 'vtr', 'ctr', 'imps']);
+    expect(r.sort).toEqual({ by: 'revenue', order: 'asc' });
+    expect(fieldsOf({ ...base, metrics: ['Rev'] })).toEqual(["metrics.0: unknown metric 'Rev'"]);
+    expect(fieldsOf({ ...base, metrics: ['toString'] })).toEqual(["metrics.0: unknown metric 'toString'"]);
+  });
+
   it('refuses bad dates, offsets and sorts', () => {
     expect(fieldsOf({ ...base, startDate: '2026-02-30' })).toEqual(['startDate: is not a real date']);
     expect(fieldsOf({ ...base, startDate: '2026-11-03' })).toEqual(['endDate: must not be before startDate']);

@@ -52,7 +52,7 @@ export const DIMENSIONS = [
 export type DimensionId = (typeof DIMENSIONS)[number]['id'];
 export const DIMENSION_IDS = DIMENSIONS.map((d) => d.id) as [DimensionId, ...DimensionId[]];
 export const DIMENSION_BY_ID: Readonly<Record<DimensionId, DimensionDef>> = Object.fromEntries(DIMENSIONS.map((d) => [d.id, d])) as Record<DimensionId, DimensionDef>;
-export const isDimensionId = (id: string): id is DimensionId => id in DIMENSION_BY_ID;
+export const isDimensionId = (id: string): id is DimensionId => Object.hasOwn(DIMENSION_BY_ID, id);
 
 /** The field of a report row that carries an entity dimension's name: `channel` -> `channel_name`. */
 export const nameField = (id: DimensionId) => `${id}_name`;

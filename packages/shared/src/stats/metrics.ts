@@ -89,7 +89,7 @@ export type MetricId = (typeof METRICS)[number]['id'];
 export const METRIC_IDS = METRICS.map((m) => m.id) as [MetricId, ...MetricId[]];
 export const METRIC_BY_ID: Readonly<Record<MetricId, MetricDef>> = Object.fromEntries(METRICS.map((m) => [m.id, m])) as Record<MetricId, MetricDef>;
 
-export const isMetricId = (id: string): id is MetricId => id in METRIC_BY_ID;
+export const isMetricId = (id: string): id is MetricId => Object.hasOwn(METRIC_BY_ID, id);
 
 /** A metric's value as people read it: `$1,234.50`, `12.35%`, `1,234`. */
 export function formatMetric(id: MetricId, value: number | null | undefined): string {

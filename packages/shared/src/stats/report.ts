@@ -18,7 +18,13 @@ const known = <T extends string>(what: string, is: (v: string) => v is T) =>
     if (!is(v)) ctx.addIssue({ code: 'custom', message: `unknown ${what} '${v}'` });
   }) as unknown as z.ZodType<T, string>;
 const dimensionId = known<DimensionId>('dimension', isDimensionId);
-const metricId = known<MetricId>('metric', isMetricId);
+/**
+ * Other names for a few metrics, read as the catalogue's ids (the answer's keys are the ids): the
+ * short names ad-ops tools use (`rev`, `eCPM`, `VTR`, `CTR`).
+ */
+export const METRIC_ALIASES: Readonly<Record<string, MetricId>> = { rev: 'revenue', eCPM: 'ecpm', VTR: 'vtr', CTR: 'ctr' };
+const canonicalMetric = (v: string): string => (Object.hasOwn(METRIC_ALIASES, v) ? METRIC_ALIASES[v]! : v);
+const metricId = z.string().transform(canonicalMetric).pipe(known<MetricId>('metric', isMetricId));
 
 /** The longest range one report covers (a year and a day: "last 365 days" plus today). */
 export const REPORT_MAX_DAYS = 366;
@@ -37,7 +43,7 @@ export const ReportRequest = z
     metrics: z.array(metricId).min(1, 'pick at least one metric').max(40),
     /** Dimension id -> the values to keep (an empty list keeps all). */
     filters: z.record(z.string(), filterValues).default({}),
-    sort: z.object({ by: z.string(), order: z.enum(['asc', 'desc']).default('desc') }).optional(),
+    sort: z.object({ by: z.string().transform(canonicalMetric), order: z.enum(['asc', 'desc']).default('desc') }).optional(),
     /** Rows before the totals row; 0 or absent means up to REPORT_MAX_ROWS. */
     limit: z.number().int().min(0).max(REPORT_MAX_ROWS).optional(),
     /** Leave out rows that only carry errors (no request, impression or revenue). */
