@@ -12,7 +12,8 @@ import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './p
  *
  * An impression is ours, for a channel, when it names it (first match wins):
  * 1. `imp.ext.prebid.bidder.adplane.channel` (Prebid.js's prebidServerBidAdapter with params
- *    `{ channel }`), or the same under an alias of adplane (`ext.prebid.aliases`);
+ *    `{ channel }`; the code in any case, as Prebid Server matches bidder names), or the same under
+ *    an alias of adplane (`ext.prebid.aliases`);
  * 2. `imp.ext.adplane.channel` (bidder params straight under imp.ext, the older Prebid Server form);
  * 3. `imp.ext.prebid.storedrequest.id`;
  * 4. the request's `ext.prebid.storedrequest.id`, for an impression that names no bidder at all.
@@ -70,6 +71,8 @@ export interface AuctionAsk {
   rates: CurrencyRates | null;
   /** `ext.prebid.currency.usepbsrates` (default true): the operator's rates may answer what the request's do not. */
   useServerRates: boolean;
+  /** `test: 1` or `ext.prebid.debug: true` (Prebid.js's `debug` config): the answer carries `ext.debug`. */
+  debug: boolean;
 }
 
 export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
@@ -180,8 +183,9 @@ function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored
   const ext = (imp.ext ?? {}) as Obj;
   const prebid = objAt(ext, 'prebid', `${at}.prebid`);
   const bidders = objAt(prebid, 'bidder', `${at}.prebid.bidder`);
-  for (const code of codes) {
-    if (bidders[code] === undefined) continue;
+  for (const code of Object.keys(bidders)) {
+    // as Prebid Server resolves a bidder: its code in any case ("AdPlane"), an alias as declared; the seat is the code as written
+    if (!codes.has(code) && code.toLowerCase() !== BIDDER_CODE) continue;
     const params = objAt(bidders, code, `${at}.prebid.bidder.${code}`);
     const uid = uidAt(params, 'channel', `${at}.prebid.bidder.${code}.channel`);
     if (!uid) throw new Invalid(`${at}.prebid.bidder.${code}.channel`, 'is required: the uid of the adplane channel to bid for');
@@ -228,7 +232,8 @@ export function readAuctionRequest(body: unknown): AskResult {
     }
     if (currency.usepbsrates !== undefined && typeof currency.usepbsrates !== 'boolean') throw new Invalid('ext.prebid.currency.usepbsrates', 'must be true or false');
     const useServerRates = currency.usepbsrates !== false;
-    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates } };
+    const debug = request.test === 1 || boolAt(prebid, 'debug', 'ext.prebid.debug', false);
+    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates, debug } };
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, field: error.field, reason: error.reason };
     throw error;

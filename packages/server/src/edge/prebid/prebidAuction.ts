@@ -221,6 +221,9 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const warningsBySeat = bySeat(warnings);
   if (errorsBySeat) ext.errors = errorsBySeat;
   if (warningsBySeat) ext.warnings = warningsBySeat;
+  // Prebid Server's debug output (openrtb_ext.ExtResponseDebug): the request as the auction read it.
+  // No httpcalls: adplane's demand calls belong to the tenant, not to the page.
+  if (ask.debug) ext.debug = { resolvedrequest: request };
   return { id: request.id, seatbid, cur: money.currency, ext };
 }
 

@@ -142,10 +142,14 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
       // one impression: its winner's keys (the page's ad server line items key on them)
       const bidExt = response.seatbid?.[0]?.bid[0]?.ext as { prebid?: { targeting?: Record<string, string> } } | undefined;
       const targeting = bidExt?.prebid?.targeting ?? {};
-      answer = { targeting, ...(ext.errors ? { errors: ext.errors } : {}), ...(ext.warnings ? { warnings: ext.warnings } : {}) };
+      // Prebid Server's AMP answer (endpoints/openrtb2/amp_auction.go AmpResponse): the keys, and the
+      // bid response's ext under ortb2.ext; errors and warnings also at the top, where older Prebid
+      // Servers put them
+      answer = { targeting, ortb2: { ext }, ...(ext.errors ? { errors: ext.errors } : {}), ...(ext.warnings ? { warnings: ext.warnings } : {}) };
     } catch (error) {
       deps.onError(error);
-      answer = { targeting: {}, errors: { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] } };
+      const errors = { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] };
+      answer = { targeting: {}, ortb2: { ext: { errors } }, errors };
     }
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer), headers);
     seconds.observe((Date.now() - started) / 1000);
