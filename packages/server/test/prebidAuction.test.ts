@@ -297,7 +297,8 @@ forEachStore((t) => {
       ['not JSON', '{"id":', /^Invalid request: the body is not valid JSON/],
       ['not an object', '[1]', /^Invalid request: the body must be a JSON object/],
       ['no imp', JSON.stringify({ id: 'x', imp: [] }), /^Invalid request: imp must be a non-empty array/],
-      ['tmax a string', valid({ tmax: '500' }), /^Invalid request: tmax must be a number/],
+      // a number written as a string ("500") is read as the number, as Prebid Server Java (Jackson) and exchanges' readers do
+      ['tmax not a number', valid({ tmax: 'soon' }), /^Invalid request: tmax must be a number/],
       ['channel a number', valid({}, { ext: { prebid: { bidder: { adplane: { channel: 42 } } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel must be a channel uid/],
       ['no channel param', valid({}, { ext: { prebid: { bidder: { adplane: {} } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel is required/],
       ['bad granularity', valid({ ext: { prebid: { targeting: { pricegranularity: 'coarse' } } } }), /ext\.prebid\.targeting\.pricegranularity must be one of/],

@@ -31,7 +31,13 @@ export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: n
     stated = true;
     if (banner.w === w && banner.h === h) return true;
   }
-  return !stated;
+  return !stated && withinRanges(banner as Record<string, unknown>, w, h);
+}
+
+/** 2.5's size ranges (wmin..wmax, hmin..hmax, removed in 2.6), read only where no size is stated; a bound not stated refuses nothing. */
+function withinRanges(banner: Record<string, unknown>, w: number, h: number): boolean {
+  const { wmin, wmax, hmin, hmax } = banner;
+  return !(isNum(wmax) && wmax > 0 && w > wmax) && !(isNum(hmax) && hmax > 0 && h > hmax) && !(isNum(wmin) && w < wmin) && !(isNum(hmin) && h < hmin);
 }
 
 function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {

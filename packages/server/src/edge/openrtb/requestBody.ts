@@ -15,7 +15,9 @@ export type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: fal
 function parsed(buf: Buffer, empty: unknown): BodyResult {
   if (buf.length === 0 && empty !== undefined) return { ok: true, value: empty, bytes: 0 };
   try {
-    return { ok: true, value: JSON.parse(buf.toString('utf8')), bytes: buf.length };
+    // a UTF-8 byte order mark (some .NET and Windows senders write one) is not part of the JSON
+    const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    return { ok: true, value: JSON.parse(buf.toString('utf8', bom)), bytes: buf.length };
   } catch {
     return { ok: false, reason: 'invalid_json' };
   }

@@ -85,6 +85,23 @@ describe('request context', () => {
   });
 });
 
+describe('privacy signals of a bid request', () => {
+  const imp: Imp = { id: '1', banner: { w: 300, h: 250 } };
+  const conn = { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN };
+  const gdprOf = (regs: unknown) => contextOfBidRequest({ id: 'r', imp: [imp], site: { page: 'https://a.example/' }, regs } as BidRequest, imp, conn, 0).query.gdpr;
+
+  it('reads gdpr from 2.6 regs.gdpr, else 2.5 regs.ext.gdpr, as a number, a quoted number or a boolean', () => {
+    expect(gdprOf({ gdpr: 1 })).toBe(1);
+    expect(gdprOf({ gdpr: '1' })).toBe(1);
+    expect(gdprOf({ ext: { gdpr: '1' } })).toBe(1);
+    expect(gdprOf({ ext: { gdpr: true } })).toBe(1);
+    expect(gdprOf({ gdpr: 0, ext: { gdpr: 1 } })).toBe(0);
+    expect(gdprOf({ gdpr: '0' })).toBe(0);
+    expect(gdprOf({ gdpr: 'yes' })).toBeNull();
+    expect(gdprOf(undefined)).toBeNull();
+  });
+});
+
 describe('content categories', () => {
   const conn = { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN };
   const fromTag = (cat: string) => buildRequestContext({ content_cat: cat }, conn, 0).iabCategories;

@@ -17,7 +17,9 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 /** Read only: an absent object is one shared empty object, so that reading a request's nested fields allocates nothing. */
 const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
 const obj = (v: unknown): Readonly<Record<string, unknown>> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : NONE);
-const bit = (v: unknown): 0 | 1 => (v === 1 || v === true ? 1 : 0);
+const bit = (v: unknown): 0 | 1 => (v === 1 || v === true || v === '1' ? 1 : 0);
+/** A privacy flag as exchanges write it (1, "1", true; 0, "0", false), null when not stated. */
+const flag = (v: unknown): 0 | 1 | null => (v === 1 || v === '1' || v === true ? 1 : v === 0 || v === '0' || v === false ? 0 : null);
 const dim = (v: unknown): number => {
   const n = num(v);
   return n > 0 && n <= 16_384 ? Math.floor(n) : 0;
@@ -47,7 +49,8 @@ export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
   const regsExt = obj(regs.ext);
   const content = obj(req.app ? app.content : site.content);
   const { w, h } = impSize(imp);
-  const gdpr = regs.gdpr ?? regsExt.gdpr;
+  // the 2.6 field, else 2.5's regs.ext.gdpr ("1" read as 1: some exchanges quote it)
+  const gdpr = flag(regs.gdpr) ?? flag(regsExt.gdpr);
   const gppSid = Array.isArray(regs.gpp_sid) ? regs.gpp_sid.filter((n) => typeof n === 'number').join(',') : '';
   // the content's first category, as a demand tag's macro passes it on; targeting reads all of a request's (contextOfBidRequest)
   const cat = Array.isArray(content.cat) ? str(content.cat[0], 128) : '';
@@ -65,7 +68,7 @@ export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
     deviceType: Number.isInteger(device.devicetype) && num(device.devicetype) >= 1 && num(device.devicetype) <= 7 ? num(device.devicetype) : 0,
     cb: str(req.id, 64),
     usPrivacy: str(regs.us_privacy, 16) || str(regsExt.us_privacy, 16),
-    gdpr: gdpr === 1 ? 1 : gdpr === 0 ? 0 : null,
+    gdpr,
     gdprConsent: str(user.consent) || str(obj(user.ext).consent),
     gpp: str(regs.gpp),
     gppSid,

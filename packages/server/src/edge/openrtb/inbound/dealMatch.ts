@@ -57,7 +57,8 @@ export function matchDeals(
     const deal = tenantDeals.get(d.id);
     if (!deal || now < deal.start || now >= deal.end) continue;
     if (deal.supplierIds.length && !deal.supplierIds.includes(supplier.id)) continue;
-    const dealFloor = floorMicros(d.bidfloor, d.bidfloorcur, rates);
+    // (no floor: its currency, even one without a rate, asks nothing)
+    const dealFloor = positive(d.bidfloor) ? floorMicros(d.bidfloor, d.bidfloorcur, rates) : 0;
     if (dealFloor === null) continue;
     // a floor per second of the ad (2.6): the deal's own; the video's only for a deal that states no floor at all (guide 7.11.2)
     const perSecond = positive(d.mincpmpersec) ?? (positive(d.bidfloor) ? undefined : positive(imp.video?.mincpmpersec));

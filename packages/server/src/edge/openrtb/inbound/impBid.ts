@@ -75,6 +75,41 @@ function openSeatAllowed(request: BidRequest, seat: string): boolean {
   return !(Array.isArray(bseat) && bseat.includes(seat));
 }
 
+const positive = (v: unknown): v is number => typeof v === 'number' && v > 0;
+
+/** imp.qty.multiplier (2.6 section 3.2.31): how many billable events one purchase of the impression is; 1 when not stated. */
+export function quantityOf(imp: Imp): number {
+  const qty: unknown = imp.qty;
+  const m = qty && typeof qty === 'object' ? (qty as Record<string, unknown>).multiplier : undefined;
+  return typeof m === 'number' && Number.isFinite(m) && m > 0 ? m : 1;
+}
+
+/**
+ * The floor (micro-dollars CPM) of an ad of `seconds` under video.durfloors (2.6 section 3.2.35):
+ * the highest of the ranges holding that length (they may overlap), 0 when none does (imp.bidfloor
+ * is then the floor), null when a range's floor is in a currency without a rate.
+ */
+export function durationFloor(durfloors: unknown, seconds: number, cur: unknown, rates: CurrencyRates | undefined): number | null {
+  if (!Array.isArray(durfloors)) return 0;
+  const d = Math.round(seconds);
+  let floor = 0;
+  for (const range of durfloors as unknown[]) {
+    if (!range || typeof range !== 'object') continue;
+    const { mindur, maxdur, bidfloor } = range as Record<string, unknown>;
+    if (typeof mindur === 'number' && d < mindur) continue;
+    if (typeof maxdur === 'number' && d > maxdur) continue;
+    if (typeof mindur !== 'number' && typeof maxdur !== 'number') continue;
+    if (!positive(bidfloor)) continue;
+    const micros = floorMicros(bidfloor, cur, rates);
+    if (micros === null) return null;
+    if (micros > floor) floor = micros;
+  }
+  return floor;
+}
+
+/** Whether a video impression names the protocols it takes (2.6 `protocols`, else 2.5's single `protocol`). */
+const statesProtocols = (video: NonNullable<Imp['video']>): boolean => (Array.isArray(video.protocols) ? video.protocols.length > 0 : typeof video.protocol === 'number');
+
 function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
   deps.refuse(job.target, reason, 1, job.arrival, job.test);
   return null;
@@ -111,7 +146,8 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
   if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
   // a floor in another currency is taken at the operator's rates; without one, no bid
   const rates = deps.rates?.();
-  const impFloor = floorMicros(imp.bidfloor, imp.bidfloorcur, rates);
+  // (no floor: its currency, even one without a rate, asks nothing)
+  const impFloor = positive(imp.bidfloor) ? floorMicros(imp.bidfloor, imp.bidfloorcur, rates) : 0;
   if (impFloor === null) return refuse(deps, job, 'currency');
   // OpenRTB 2.6 video.mincpmpersec: a floor per second of the ad, in bidfloorcur, what the caller earns
   const perSecond = imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0 ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates) : 0;
@@ -124,6 +160,8 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
     imp = capped;
   }
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
+  // a player stating only protocols we write no VAST in (VAST 1.0, DAAST): nothing of ours plays there
+  if (format === 'video' && !version && statesProtocols(imp.video!)) return refuse(deps, job, 'protocol_not_supported');
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
   const slot: DecideOptions = previous ? { extraSlot: true, ivtVerdict: previous.ivt } : {};
@@ -166,6 +204,10 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
     floor = terms.supplierFloorCpm;
     if (terms.fixed) price = terms.supplierFloorCpm;
   }
+  // 2.6 imp.qty: buying this impression is `multiplier` billable events (a DOOH screen's audience);
+  // the demand pays for one, so each event is bid its share, the floor held per event
+  const quantity = quantityOf(imp);
+  if (quantity > 1) price = Math.floor(price / quantity);
   if (price <= 0 || price < floor) return null;
   // the VAST's <Pricing> states the price the caller pays (our bid), not what the demand pays us
   // (and a supplier that does not know our id for the viewer gets its sync pixel beside the ad's own: supplierSync.ts)
@@ -175,6 +217,12 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
+  // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a deal has its own)
+  const durfloors = video && !dealId && markup.dur > 0 ? (imp.video as { durfloors?: unknown } | undefined)?.durfloors : undefined;
+  if (durfloors) {
+    const durFloor = durationFloor(durfloors, markup.dur, imp.bidfloorcur, rates);
+    if (durFloor === null || price < durFloor) return null;
+  }
   // an ad that is itself skippable says so (creative attribute 16); where the impression blocks it, it
   // was refused before the auction (impFit.ts: our creatives and every demand's VAST ad alike)
   const bid: OrtbBid = {

@@ -5,7 +5,9 @@ import { type SnapCreative, type SnapDeal, type SnapSupplier } from '../../snaps
 import { bannerAllows, ortbCreativeFits, vastVersionOfImp } from '../impFit.js';
 import { matchDeals } from './dealMatch.js';
 import { channelDemandFloor, demandFloor, grossUp, NEVER, supplierPayout } from './margins.js';
-import { type ImpBid } from './impBid.js';
+import { CurrencyRates } from '../currency.js';
+import { readBidRequest } from '../bidRequestReader.js';
+import { durationFloor, type ImpBid, quantityOf } from './impBid.js';
 import { deadlineOf, invalidReason, responseJson } from './rtbEntry.js';
 
 const creative = (over: Partial<SnapCreative>): SnapCreative => ({
@@ -20,6 +22,12 @@ describe('what an impression accepts', () => {
     expect(bannerAllows({ w: 300, h: 250 }, 300, 250)).toBe(true);
     expect(bannerAllows({ w: 300, h: 250 }, 300, 50)).toBe(false);
     expect(bannerAllows({}, 160, 600)).toBe(true);
+    // 2.5's ranges, where no size is stated
+    const ranged = { wmin: 200, wmax: 300, hmin: 50, hmax: 100 } as never;
+    expect(bannerAllows(ranged, 300, 50)).toBe(true);
+    expect(bannerAllows(ranged, 300, 250)).toBe(false);
+    expect(bannerAllows(ranged, 728, 90)).toBe(false);
+    expect(bannerAllows({ w: 300, h: 250, wmax: 100 } as never, 300, 250)).toBe(true);
   });
 
   it('refuses a blocked advertiser domain (and its subdomains) and a blocked category (and its subcategories)', () => {
@@ -95,7 +103,9 @@ describe('deal matching', () => {
     expect(match(deal({ start: 2000 }), [{ id: 'D1' }])).toEqual([]);
     expect(match(deal({ supplierIds: [8] }), [{ id: 'D1' }])).toEqual([]);
     expect(match(deal({ supplierIds: [8, 7] }), [{ id: 'D1' }])).toHaveLength(1);
-    expect(match(deal({}), [{ id: 'D1', bidfloorcur: 'EUR' }])).toEqual([]);
+    expect(match(deal({}), [{ id: 'D1', bidfloor: 1, bidfloorcur: 'EUR' }])).toEqual([]);
+    // no floor: its currency, even one without a rate, asks nothing
+    expect(match(deal({}), [{ id: 'D1', bidfloorcur: 'EUR' }])).toHaveLength(1);
     expect(match(deal({ buyerSeats: ['A'] }), [{ id: 'D1', wseat: ['B'] }])).toEqual([]);
     expect(match(deal({ buyerSeats: ['A', 'B'] }), [{ id: 'D1', wseat: ['B'] }])[0]!.seat).toBe('B');
     expect(match(deal({}), [{ id: 'D1', wseat: ['3'] }])[0]!.seat).toBe('3');
@@ -152,5 +162,40 @@ describe('the bid response', () => {
       bidid: 'b1',
       cur: 'USD',
     });
+  });
+});
+
+describe('what exchanges write, read as the spec means it', () => {
+  it('reads null as absent and numbers written as strings as numbers, in place', () => {
+    const body = {
+      id: 'r', tmax: '250', at: '1', test: true, cur: 'EUR', site: null, app: { bundle: 'x' }, ext: [], device: { devicetype: '3' },
+      imp: [{ id: '1', banner: null, native: null, ext: 'x', bidfloor: '0.5', bidfloorcur: '', video: { w: '640', h: '480', protocols: ['2', 3], mimes: null }, pmp: { private_auction: '1', deals: [{ id: 'D', bidfloor: '2', bidfloorcur: null, at: '3' }] } }],
+    };
+    const read = readBidRequest(body);
+    expect(read.ok).toBe(true);
+    expect(body).toEqual({
+      id: 'r', tmax: 250, at: 1, test: 1, cur: ['EUR'], app: { bundle: 'x' }, device: { devicetype: 3 },
+      imp: [{ id: '1', bidfloor: 0.5, video: { w: 640, h: 480, protocols: [2, 3] }, pmp: { private_auction: 1, deals: [{ id: 'D', bidfloor: 2, at: 3 }] } }],
+    });
+    // what is no number stays refused
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: 'free' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: '-1' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
+  });
+
+  it('reads imp.qty.multiplier, 1 when absent or not a positive number', () => {
+    expect(quantityOf({ id: '1', qty: { multiplier: 14.2 } })).toBe(14.2);
+    expect(quantityOf({ id: '1' })).toBe(1);
+    expect(quantityOf({ id: '1', qty: { multiplier: -2 } })).toBe(1);
+    expect(quantityOf({ id: '1', qty: 'x' as never })).toBe(1);
+  });
+
+  it('takes the highest durfloors range holding the length, 0 outside them, null for a currency without a rate', () => {
+    const ranges = [{ maxdur: 15, bidfloor: 2 }, { mindur: 10, maxdur: 30, bidfloor: 5 }, { mindur: 31, bidfloor: 9 }, { bidfloor: 100 }, 'junk'];
+    expect(durationFloor(ranges, 6, undefined, undefined)).toBe(2_000_000);
+    expect(durationFloor(ranges, 15, undefined, undefined)).toBe(5_000_000);
+    expect(durationFloor(ranges, 45, undefined, undefined)).toBe(9_000_000);
+    expect(durationFloor([{ mindur: 31, bidfloor: 9 }], 20, undefined, undefined)).toBe(0);
+    expect(durationFloor(ranges, 6, 'JPY', CurrencyRates.USD_ONLY)).toBeNull();
+    expect(durationFloor(ranges, 6, 'EUR', new CurrencyRates({ EUR: { USD: 1.1 } }))).toBe(2_200_000);
   });
 });

@@ -1,0 +1,330 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type Bid, type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CurrencyRates } from '../src/edge/openrtb/currency.js';
+import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { schemaErrors } from './vastSchema.js';
+
+/**
+ * Bid requests shaped like the ones real exchanges send (test/fixtures/openrtb/exchanges, each
+ * one's source in the README beside them) posted to /rtb/<supplier uid> on the real app: never a
+ * 5xx; a malformed one a 400 naming the field, counted; one our campaigns can fill a 200 whose
+ * bid response is checked field by field against OpenRTB 2.6 section 4; else a 204.
+ */
+const DIR = fileURLToPath(new URL('./fixtures/openrtb/exchanges/', import.meta.url));
+const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const fixture = (prefix: string): Record<string, unknown> & BidRequest => JSON.parse(readFileSync(`${DIR}${FILES.find((f) => f.startsWith(prefix))!}`, 'utf8')) as Record<string, unknown> & BidRequest;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const usd = (n: number) => Math.round(n * 1_000_000);
+
+/** The operator's rates in this app: one USD is 0.9 EUR or 0.8 GBP (no JPY). */
+const RATES = new CurrencyRates({ USD: { EUR: 0.9, GBP: 0.8 } });
+/** A price in `from` as `to` (the rates above, either way). */
+const convert = (price: number, from: string, to: string) => price * RATES.rate(from, to)!;
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0);
+
+/** The sizes a banner impression permits (format[], else w/h; numbers as the request wrote them). */
+function permittedSizes(imp: Imp): string[] {
+  const sizes = (imp.banner?.format ?? []).map((f) => `${num(f.w)}x${num(f.h)}`);
+  if (imp.banner?.w && imp.banner.h) sizes.push(`${num(imp.banner.w)}x${num(imp.banner.h)}`);
+  return sizes;
+}
+
+/** What section 4 asks of a response to `request`, every bid checked; the bids. */
+function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
+  expect(response.id).toBe(request.id);
+  const cur = response.cur ?? 'USD';
+  if (Array.isArray(request.cur) && request.cur.length) expect(request.cur.map((c) => c.toUpperCase())).toContain(cur);
+  else expect(cur).toBe('USD');
+  expect(Array.isArray(response.seatbid) && response.seatbid.length).toBeTruthy();
+  const bids: Bid[] = [];
+  for (const seat of response.seatbid!) {
+    expect(typeof seat.seat).toBe('string');
+    expect(seat.bid.length).toBeGreaterThan(0);
+    for (const bid of seat.bid) {
+      bids.push(bid);
+      const imp = request.imp.find((i) => i.id === bid.impid);
+      expect(imp, `impid ${bid.impid} names an imp of the request`).toBeDefined();
+      expect(typeof bid.id).toBe('string');
+      expect(bid.id.length).toBeGreaterThan(0);
+      expect(typeof bid.price).toBe('number');
+      expect(bid.price).toBeGreaterThan(0);
+      // the floor, in its currency (USD when it names none), as the answer's currency
+      const floorCur = typeof imp!.bidfloorcur === 'string' && imp!.bidfloorcur ? imp!.bidfloorcur.toUpperCase() : 'USD';
+      expect(bid.price).toBeGreaterThanOrEqual(convert(num(imp!.bidfloor), floorCur, cur) - 1e-6);
+      expect(typeof bid.adm === 'string' || typeof bid.nurl === 'string').toBe(true);
+      expect(typeof bid.crid).toBe('string');
+      expect(bid.adomain!.length).toBeGreaterThan(0);
+      for (const d of bid.adomain!) expect(request.badv ?? []).not.toContain(d);
+      for (const c of bid.cat ?? []) expect((request.bcat ?? []).some((b) => c === b || c.startsWith(`${b}-`))).toBe(false);
+      if (bid.dealid) {
+        const deal = imp!.pmp?.deals?.find((d) => d.id === bid.dealid);
+        expect(deal, `dealid ${bid.dealid} names a deal of the imp`).toBeDefined();
+        expect(bid.price).toBeGreaterThanOrEqual(convert(num(deal!.bidfloor), deal!.bidfloorcur ?? 'USD', cur) - 1e-6);
+      } else expect(imp!.pmp?.private_auction ?? 0).toBe(0);
+      // mtype (2.6): 1 banner, 2 video, of a media the impression offers
+      expect([1, 2]).toContain(bid.mtype);
+      if (bid.mtype === 2) {
+        expect(imp!.video).toBeTruthy();
+        const version = bid.protocol === 2 ? '2.0' : bid.protocol === 3 ? '3.0' : bid.protocol === 7 ? '4.0' : bid.protocol === 11 ? '4.1' : '4.2';
+        if (imp!.video!.protocols) expect(imp!.video!.protocols).toContain(bid.protocol);
+        expect(bid.adm).toContain(`<VAST version="${version}"`);
+        expect(schemaErrors(version, bid.adm!)).toBe('');
+        if (imp!.video!.w && imp!.video!.h) expect([bid.w, bid.h]).toEqual([num(imp!.video!.w), num(imp!.video!.h)]);
+      } else {
+        expect(imp!.banner).toBeTruthy();
+        const sizes = permittedSizes(imp!);
+        if (sizes.length) expect(sizes).toContain(`${bid.w}x${bid.h}`);
+        expect(bid.w! > 0 && bid.h! > 0).toBe(true);
+      }
+    }
+  }
+  expect(new Set(bids.map((b) => b.id)).size).toBe(bids.length);
+  return bids;
+}
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let base = '';
+  let cookie: string;
+  const ids: Record<string, { id: number; uid: string }> = {};
+  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+  const ours = (crid: string | undefined) => Object.entries(ids).find(([, v]) => String(v.id) === crid)?.[0];
+
+  const post = async (body: unknown) => {
+    const res = await fetch(`${base}/rtb/${ids.supplier!.uid}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    expect(res.status, 'never a 5xx').toBeLessThan(500);
+    return res;
+  };
+  const bidOn = async (request: BidRequest): Promise<{ response: BidResponse; bids: Bid[] }> => {
+    const res = await post(request);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-openrtb-version')).toBe('2.6');
+    const response = (await res.json()) as BidResponse;
+    return { response, bids: checkResponse(request, response) };
+  };
+  const noBid = async (request: unknown) => {
+    const res = await post(request);
+    expect(res.status, await res.clone().text()).toBe(204);
+    expect(await res.text()).toBe('');
+  };
+  const counted = async (where: string): Promise<number> => {
+    await app.edge.flush();
+    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id} AND ${where}`);
+    return Number(row?.reqs ?? 0);
+  };
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    app.edge.currency.current = RATES;
+
+    await create('supplier', 'sups', { name: 'Exchange samples', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
+    const banner = (name: string, w: number, h: number, adomain: string, cat: string) =>
+      create(name, 'creatives', {
+        name, format: 'display', displayType: 'image', imageUrl: `https://cdn.${adomain}/${w}x${h}.png`, width: w, height: h, clickUrl: `https://${adomain}/offer`,
+        adomain: [adomain], iabCategories: [cat], approval: 'approved',
+      });
+    await banner('mpu', 300, 250, 'brand.test', 'IAB3');
+    await banner('leaderboard', 728, 90, 'brand.test', 'IAB3');
+    // a size no demo creative has: what the blocking sample blocks is all there is
+    await banner('billboard', 970, 250, 'onlyhere.test', 'IAB9');
+    await banner('dealBanner', 300, 250, 'agency.test', 'IAB3');
+    await create('spot', 'creatives', {
+      name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
+      mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 1200 }],
+    });
+    await create('exchangeDeal', 'deals', { name: 'Exchange PMP', dealId: 'EXCH-PMP-0042', floorCpm: usd(1), auctionType: 1, buyerSeats: ['ExchangeBuyer7'] });
+    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
+      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
+    await campaign('banners', 5, [ids.mpu!.id, ids.leaderboard!.id, ids.billboard!.id]);
+    await campaign('video', 8, [ids.spot!.id]);
+    await campaign('dealBuyer', 4.5, [ids.dealBanner!.id], { dealIds: [ids.exchangeDeal!.id], supplierIds: [ids.supplier!.id] });
+    await app.edge.snapshots.rebuild();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('has the exchanges\' samples as fixtures, each with its source in the README', () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(10);
+    const readme = readFileSync(`${DIR}README.md`, 'utf8');
+    for (const f of FILES) expect(readme).toContain(f);
+  });
+
+  it('01 Prebid Server, 2.5 ext spellings (regs.ext.gdpr, user.ext.consent, eids, source.ext.schain), banner format[] only: a bid in one of its sizes', async () => {
+    const { bids } = await bidOn(fixture('01'));
+    expect(bids).toHaveLength(1);
+    expect(['300x250', '300x600']).toContain(`${bids[0]!.w}x${bids[0]!.h}`);
+  });
+
+  it('02 three video imps, two private with deals not ours (2.5-era "wseats"): only the open one gets a bid, at or above its floor', async () => {
+    const { bids } = await bidOn(fixture('02'));
+    expect(bids.map((b) => b.impid)).toEqual(['3']);
+    expect(bids[0]).toMatchObject({ mtype: 2, protocol: 3 });
+    expect(await counted(`nofill_reason = 'private_auction_no_deal'`)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('03 a kitchen-sink request whose wseat names another buyer: 204, counted seat_not_allowed', async () => {
+    await noBid(fixture('03'));
+    expect(await counted(`nofill_reason = 'seat_not_allowed'`)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('03 without its wseat: the banner only in a size within its 2.5 ranges (wmin..wmax, hmin..hmax), the video in VAST 2.0 (protocols [2] over protocol 3)', async () => {
+    const open = fixture('03');
+    delete open.wseat;
+    const res = await post(open);
+    expect([200, 204]).toContain(res.status);
+    const bids = res.status === 200 ? checkResponse(open, (await res.json()) as BidResponse) : [];
+    for (const b of bids.filter((x) => x.impid === 'imp1')) expect(b.w! >= 200 && b.w! <= 300 && b.h! >= 50 && b.h! <= 100, `${b.w}x${b.h}`).toBe(true);
+    for (const b of bids.filter((x) => x.impid === 'imp2')) expect(b).toMatchObject({ mtype: 2, protocol: 2 });
+    expect(bids.some((b) => b.impid === 'imp3')).toBe(false);
+  });
+
+  it('a video stating only protocols we write no VAST in (VAST 1.0, DAAST): no bid, counted protocol_not_supported; 2.5\'s single protocol read the same way', async () => {
+    const only1 = fixture('07');
+    only1.imp[0]!.video!.protocols = [1];
+    await noBid(only1);
+    const single = fixture('07');
+    single.imp[0]!.video!.protocol = 1;
+    await noBid(single);
+    expect(await counted(`nofill_reason = 'protocol_not_supported'`)).toBe(2);
+    single.imp[0]!.video!.protocol = 3;
+    const { bids } = await bidOn(single);
+    expect(bids[0]).toMatchObject({ mtype: 2, protocol: 3 });
+  });
+
+  it('a body with a UTF-8 byte order mark before its JSON: read as the JSON', async () => {
+    const res = await post(`\uFEFF${JSON.stringify(fixture('01'))}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+
+  it('a tmax too small to decide in (1 ms, 5 ms): 200 or 204, never an error', async () => {
+    for (const tmax of [1, 5]) expect([200, 204]).toContain((await post({ ...fixture('01'), tmax })).status);
+  });
+
+  it('04 null where an object or a number may be (banner, native, pmp, publisher, geo, user, regs.ext, tmax, bcat) reads as absent: the video gets a bid', async () => {
+    const { bids } = await bidOn(fixture('04'));
+    expect(bids[0]).toMatchObject({ mtype: 2, w: 800, h: 600 });
+    expect(bids[0]!.price).toBeGreaterThanOrEqual(1);
+  });
+
+  it('05 native only (with an empty pmp.deals): 204, counted unsupported_media', async () => {
+    const before = await counted(`nofill_reason = 'unsupported_media'`);
+    await noBid(fixture('05'));
+    expect(await counted(`nofill_reason = 'unsupported_media'`)).toBe(before + 1);
+  });
+
+  it('06 an app on IPv6 alone asking for EUR, its floor in EUR: bid in EUR', async () => {
+    const { response, bids } = await bidOn(fixture('06'));
+    expect(response.cur).toBe('EUR');
+    // our campaign's 5.00 USD less 20%, in EUR
+    expect(bids[0]).toMatchObject({ mtype: 1, w: 300, h: 250 });
+  });
+
+  it('07 CTV app without a bundle, video with only w/h (no mimes, no protocols): a VAST 4.2 bid of the player size', async () => {
+    const { bids } = await bidOn(fixture('07'));
+    expect(bids[0]).toMatchObject({ mtype: 2, protocol: 13, w: 1920, h: 1080 });
+  });
+
+  it('08 audio only: 204', async () => {
+    await noBid(fixture('08'));
+  });
+
+  it('09 numbers written as strings (tmax, at, test, bidfloor, banner w/h, format w/h): read as the numbers they are, a 300x250 bid', async () => {
+    const { bids } = await bidOn(fixture('09'));
+    expect(bids[0]).toMatchObject({ w: 300, h: 250, mtype: 1 });
+    expect(bids[0]!.price).toBeGreaterThanOrEqual(0.5);
+    // a string that is no number is still refused, naming the field
+    const res = await post({ ...fixture('09'), tmax: 'soon' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', field: 'tmax' });
+  });
+
+  it('10 badv and bcat blocking the only creative of the size: 204', async () => {
+    await noBid(fixture('10'));
+    // the same request unblocked gets the billboard
+    const { bids } = await bidOn({ ...fixture('10'), badv: [], bcat: [] });
+    expect(bids[0]).toMatchObject({ crid: String(ids.billboard!.id), adomain: ['onlyhere.test'], cat: ['IAB9'], w: 970, h: 250 });
+  });
+
+  it('11 a private auction with a deal of ours among others: a deal bid under the deal\'s seat', async () => {
+    const { response, bids } = await bidOn(fixture('11'));
+    expect(response.seatbid![0]!.seat).toBe('ExchangeBuyer7');
+    expect(bids[0]).toMatchObject({ dealid: 'EXCH-PMP-0042', crid: String(ids.dealBanner!.id) });
+    expect(bids[0]!.price).toBeGreaterThanOrEqual(1.5);
+  });
+
+  it('12 test=1, a small tmax, unknown top-level fields, an empty bidfloorcur, ext of other types: a bid', async () => {
+    const { bids } = await bidOn(fixture('12'));
+    expect(bids[0]).toMatchObject({ w: 728, h: 90, mtype: 1 });
+  });
+
+  it('13 DOOH with a quantity multiplier: the bid is per billable event, what one impression earns divided by the multiplier', async () => {
+    const { bids } = await bidOn(fixture('13'));
+    expect(bids[0]).toMatchObject({ w: 728, h: 90 });
+    // 5.00 less 20% for one impression, 14.2 billed
+    expect(bids[0]!.price).toBeCloseTo(4 / 14.2, 5);
+    // a multiplier that takes the price under the floor: no bid
+    const high = fixture('13');
+    high.imp[0]!.qty = { multiplier: 100 };
+    await noBid(high);
+  });
+
+  it('14 video durfloors above what any ad of ours is worth: 204; a range our 15 s ad reaches: a bid', async () => {
+    await noBid(fixture('14'));
+    const reachable = fixture('14');
+    (reachable.imp[0]!.video as Record<string, unknown>).durfloors = [{ maxdur: 15, bidfloor: 2 }, { mindur: 16, bidfloor: 60 }];
+    const { bids } = await bidOn(reachable);
+    expect(bids[0]).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), dur: 15 });
+    expect(bids[0]!.price).toBeGreaterThanOrEqual(2);
+  });
+
+  it('15 a cur without a rate (JPY): 204, counted currency', async () => {
+    const before = await counted(`nofill_reason = 'currency'`);
+    await noBid(fixture('15'));
+    expect(await counted(`nofill_reason = 'currency'`)).toBe(before + 1);
+  });
+
+  it('16 an imp without an id: 400 naming the field, counted', async () => {
+    const res = await post(fixture('16'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', field: 'imp[0].id' });
+    expect(await counted(`nofill_reason = 'invalid_request.imp.id'`)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('17 banner, video and native side by side, second price, cur EUR then USD: banner and video bids in USD', async () => {
+    const { response, bids } = await bidOn(fixture('17'));
+    expect(response.cur).toBe('USD');
+    expect(bids.map((b) => b.impid)).toEqual(['banner-1', 'video-2']);
+    expect(bids.map((b) => b.mtype)).toEqual([1, 2]);
+    expect(bids[1]!.protocol).toBe(7);
+  });
+
+  it('18 a floor in GBP (lower case): held to its value in USD', async () => {
+    const { bids } = await bidOn(fixture('18'));
+    expect(bids[0]!.price).toBeGreaterThanOrEqual(3 / 0.8);
+    // a floor our bid does not reach in GBP: no bid
+    const high = fixture('18');
+    high.imp[0]!.bidfloor = 3.5;
+    await noBid(high);
+  });
+
+  it('the bids carry what the spec says of our creatives: crid, adomain and cat', async () => {
+    const { bids } = await bidOn(fixture('01'));
+    for (const b of bids) {
+      if (!ours(b.crid)) continue;
+      expect(b.cat!.length).toBeGreaterThan(0);
+      expect(b.adid).toBe(b.crid);
+    }
+  });
+});
