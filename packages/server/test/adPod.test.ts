@@ -278,7 +278,7 @@ forEachStore((t) => {
     });
 
     it('refuses a malformed pod field with a 400 naming it', async () => {
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60' })] } });
+      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60s' })] } }); // ('60' is read as 60, as exchanges quote numbers)
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ field: 'imp[0].video.poddur' });
       for (const rqddurs of [[15, 'x'], [0, 15]]) {
