@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { type DemandInline, type DemandWrapper, mergeTrackers, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import { type DemandInline, type DemandWrapper, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { mediaTailXml } from '../vast/mediaExtras.js';
 import { parseXmlTree } from './xmlTree.js';
 
@@ -30,12 +30,17 @@ describe('demand VAST answers', () => {
       pricingCpm: 2_250_000,
       trackers: { impression: ['https://up.example.com/imp?a=1&b=2'], error: [], events: [['start', 'https://up.example.com/start']], clickTracking: [] },
       followAdditionalWrappers: true,
+      allowMultipleAds: false,
+      fallbackOnNoAd: true,
       // its companion has no size or resource: nothing a player could show
       icons: [],
       companions: { list: [], required: '' },
     });
     const final = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="false">'));
     expect(final.kind === 'wrapper' && final.followAdditionalWrappers).toBe(false);
+    // xs:boolean as servers write it
+    const capital = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="False" allowMultipleAds="1">'));
+    expect(capital).toMatchObject({ followAdditionalWrappers: false, allowMultipleAds: true });
   });
 
   it("reads what a real exchange's VAST 4.2 carries beyond the basics: skip offset, progress offsets, VPAID and codec, viewability, verification vendors", () => {
@@ -128,6 +133,43 @@ describe('demand VAST answers', () => {
     expect(titleOf(inline('alone') + inline('second', ' sequence="2"') + inline('first', ' sequence="1"'))).toBe('first');
     // nothing plays: why the first could not
     expect(readVastAnswer(`<VAST version="4.2">${inline('a', '', false)}${inline('b', '', false)}</VAST>`)).toMatchObject({ kind: 'empty', reason: 'no_media', vastError: 401 });
+  });
+
+  it('reads what real ad servers and players\' samples send (fixtures/vast/demand: vastDemandSamples.test.ts serves them all)', () => {
+    const ad = (creatives: string, head = '<VAST version="3.0">') =>
+      `${head}<Ad><InLine><AdSystem>S</AdSystem><AdTitle>T</AdTitle><Error>https://d.example/e?c=[ERRORCODE]</Error><Impression>https://d.example/i</Impression><Creatives>${creatives}</Creatives></InLine></Ad></VAST>`;
+    const linear = (media: string, duration = '00:00:10') => `<Creative><Linear><Duration>${duration}</Duration><MediaFiles>${media}</MediaFiles></Linear></Creative>`;
+    const mp4 = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile>';
+    // VAST 1.0's root: an unsupported version (102), not a parse error
+    expect(readVastAnswer('<VideoAdServingTemplate><Ad id="1"><InLine/></Ad></VideoAdServingTemplate>')).toMatchObject({ kind: 'empty', vastError: 102, reason: 'unsupported_version' });
+    // an inline ad with no creative is an empty answer (303, as vast-client reports it), with its error trackers
+    expect(readVastAnswer(ad(''))).toMatchObject({ kind: 'empty', vastError: 303, reason: 'no_creative', errorUrls: ['https://d.example/e?c=[ERRORCODE]'] });
+    // an overlay or companion-only ad cannot fill a linear slot: 201, "expecting different linearity"
+    const overlay = '<Creative><NonLinearAds><NonLinear width="300" height="50"><StaticResource creativeType="image/png">https://cdn.example/o.png</StaticResource></NonLinear></NonLinearAds></Creative>';
+    expect(readVastAnswer(ad(overlay))).toMatchObject({ kind: 'empty', vastError: 201, reason: 'not_linear' });
+    // a Duration in bare seconds; blank lines before the XML declaration; a stream that states no size
+    const bare = readVastAnswer(`\n\n  <?xml version="1.0"?>${ad(linear('<MediaFile delivery="streaming" type="application/x-mpegURL">https://cdn.example/s.m3u8</MediaFile>', '30'))}`);
+    expect(bare).toMatchObject({ kind: 'inline', duration: 30, mediaFiles: [{ url: 'https://cdn.example/s.m3u8', width: 0, height: 0 }] });
+    // protocol-relative media take the answer's scheme; the creative's Universal Ad ID is kept (4.0 names it in idValue)
+    const uid = readVastAnswer(ad(linear(mp4.replace('https://cdn.example', '//cdn.example')).replace('</Linear>', '</Linear><UniversalAdId idRegistry="Ad-ID" idValue="ABCD0001"/>')), 'https://tags.example/vast');
+    expect(uid).toMatchObject({ kind: 'inline', mediaFiles: [{ url: 'https://cdn.example/a.mp4' }], universalAdId: { registry: 'Ad-ID', id: 'ABCD0001' } });
+    // a legacy wrapper's <VASTAdTagURL><URL>, and a relative VASTAdTagURI read against the answer's URL
+    const legacy = readVastAnswer('<VAST version="2.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURL><URL><![CDATA[https://next.example/v]]></URL></VASTAdTagURL></Wrapper></Ad></VAST>');
+    expect(legacy).toMatchObject({ kind: 'wrapper', tagUri: 'https://next.example/v' });
+    const relative = readVastAnswer('<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>next.xml?a=1</VASTAdTagURI></Wrapper></Ad></VAST>', 'http://tags.example/dir/first.xml');
+    expect(relative).toMatchObject({ kind: 'wrapper', tagUri: 'http://tags.example/dir/next.xml?a=1' });
+    // a price in another currency than US dollars is not read as dollars (500 JPY is not $500)
+    const priced = (attrs: string) => readVastAnswer(ad(linear(mp4)).replace('<Impression>', `<Pricing ${attrs}> 500.00 </Pricing><Impression>`));
+    expect(priced('model="CPM" currency="usd"')).toMatchObject({ pricingCpm: 500_000_000 });
+    expect(priced('model="cpm" currency="JPY"')).toMatchObject({ pricingCpm: null });
+    expect(priced('model="cpc" currency="USD"')).toMatchObject({ pricingCpm: null });
+    // without allowMultipleAds, a wrapper's answer is read for its first stand-alone ad
+    const pod = `<VAST version="4.0">${['1', '', '2'].map((seq, i) => `<Ad${seq ? ` sequence="${seq}"` : ''}><InLine><AdSystem>S</AdSystem><AdTitle>ad${i}</AdTitle><Impression>https://d/i</Impression><Creatives>${linear(mp4)}</Creatives></InLine></Ad>`).join('')}</VAST>`;
+    expect(readVastAnswer(pod)).toMatchObject({ title: 'ad0' });
+    expect(readVastAnswer(pod, '', true)).toMatchObject({ title: 'ad1' });
+    // a player's fallback: the next ad that could play, then none
+    expect(readVastAnswer(pod, '', false, 1)).toMatchObject({ title: 'ad2' });
+    expect(readVastAnswer(pod, '', false, 3)).toMatchObject({ kind: 'empty', reason: NO_MORE_ADS });
   });
 
   it("adds a wrapper's icons and companions to the ad as a player shows them: the creative closest to the inline wins a conflict", () => {

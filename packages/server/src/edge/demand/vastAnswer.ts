@@ -37,6 +37,8 @@ export interface DemandInline {
   /** Its companion banners, readable ones only, and how many the player must show. */
   companions: { list: VastCompanion[]; required: CompanionsRequired };
   pricingCpm: number | null;
+  /** The linear creative's Universal Ad ID (VAST 4: the registry and the creative's id in it), null when it gave none. */
+  universalAdId: { registry: string; id: string } | null;
 }
 
 export interface DemandWrapper {
@@ -46,6 +48,10 @@ export interface DemandWrapper {
   pricingCpm: number | null;
   /** false: the wrapper allows no further wrapper after the answer it points to (followAdditionalWrappers, VAST 3+). */
   followAdditionalWrappers: boolean;
+  /** allowMultipleAds (VAST 4, false by default): false, the answer it points to is read for its first stand-alone ad. */
+  allowMultipleAds: boolean;
+  /** fallbackOnNoAd (VAST 4; true unless said): when its chain gives no ad, the player may try the next ad of the answer holding it. */
+  fallbackOnNoAd: boolean;
   /** The icons and companion banners a wrapper may add to the ad (VAST 3+; wrapperCreative merges them). */
   icons: VastIcon[];
   companions: { list: VastCompanion[]; required: CompanionsRequired };
@@ -77,9 +83,11 @@ const TRACKED_EVENTS = new Set([
   'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
 ]);
 
+/** A Duration in seconds: HH:MM:SS(.mmm) as VAST writes it, or a bare number of seconds as some servers do; 0 when unreadable. */
 function seconds(t: string): number {
   const m = /^(\d{1,2}):(\d{2}):(\d{2})(\.\d+)?$/.exec(t);
-  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4] ?? 0) : 0;
+  if (m) return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) + Number(m[4] ?? 0);
+  return /^\d{1,5}(\.\d+)?$/.test(t) ? Number(t) : 0;
 }
 
 function pricing(ad: XmlElement): number | null {
@@ -87,8 +95,11 @@ function pricing(ad: XmlElement): number | null {
   if (!p) return null;
   const v = Number(text(p));
   if (!Number.isFinite(v) || v < 0 || v > 1000) return null;
-  const model = (p.attrs.model ?? 'cpm').toLowerCase();
-  return model === 'cpm' ? Math.round(v * 1_000_000) : null;
+  const model = (p.attrs.model ?? 'cpm').trim().toLowerCase();
+  // adplane keeps money in US dollars: a price in another currency is not one it can read as stated
+  // (500 JPY is not $500); VAST names its currency with ISO 4217 codes, USD when unsaid
+  const currency = (p.attrs.currency ?? 'USD').trim().toUpperCase();
+  return model === 'cpm' && (currency === 'USD' || currency === '') ? Math.round(v * 1_000_000) : null;
 }
 
 const urlsOf = (el: XmlElement | null, name: string): string[] => children(el, name).map(text).filter(Boolean);
@@ -132,6 +143,12 @@ function resourceOf(el: XmlElement): VastResource | null {
 const size = (value: string | undefined): number => {
   const n = Number(value);
   return Number.isInteger(n) && n > 0 ? n : 0;
+};
+
+/** A media file's pixels as written (`640.0` too), 0 when unsaid or unreadable. */
+const mediaSize = (value: string | undefined): number => {
+  const n = Math.round(Number(value));
+  return Number.isFinite(n) && n > 0 ? n : 0;
 };
 
 /** A companion banner with a size and something to show, its trackers with it. */
@@ -193,6 +210,22 @@ const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(l
 
 const httpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
 
+/**
+ * A URL of the answer as a player would read it against the answer's own URL (`base`): a
+ * protocol-relative one (`//cdn...`, common in older tags) takes the base's scheme; with `relative`
+ * (a wrapper's VASTAdTagURI, as VAST clients resolve it) a path is resolved too. Else as written.
+ */
+function absolute(u: string, base: string, relative = false): string {
+  if (!base || !u || httpUrl(u)) return u;
+  if (u.startsWith('//')) return (base.startsWith('https:') ? 'https:' : 'http:') + u;
+  if (!relative || /^[a-z][a-z0-9+.-]*:/i.test(u)) return u;
+  try {
+    return new URL(u, base).href;
+  } catch {
+    return u;
+  }
+}
+
 /** The media's captions, mezzanine and interactive files: those with an http(s) URL. */
 function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
   if (!files) return NO_MEDIA_EXTRAS;
@@ -204,8 +237,8 @@ function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
       url: text(m),
       delivery: m.attrs.delivery === 'streaming' ? ('streaming' as const) : ('progressive' as const),
       type: m.attrs.type ?? '',
-      width: size(m.attrs.width),
-      height: size(m.attrs.height),
+      width: mediaSize(m.attrs.width),
+      height: mediaSize(m.attrs.height),
       codec: m.attrs.codec ?? '',
       fileSize: size(m.attrs.fileSize),
       mediaType: m.attrs.mediaType ?? '',
@@ -230,6 +263,15 @@ function categoriesOf(inline: XmlElement): AdCategory[] {
   return out;
 }
 
+/** A creative's first Universal Ad ID: 4.1+ write the id as the text, 4.0 in idValue. */
+function universalAdIdOf(creative: XmlElement | null): DemandInline['universalAdId'] {
+  const u = child(creative, 'UniversalAdId');
+  if (!u) return null;
+  const registry = (u.attrs.idRegistry ?? '').trim();
+  const id = text(u) || (u.attrs.idValue ?? '').trim();
+  return registry && id ? { registry: registry.slice(0, 256), id: id.slice(0, 256) } : null;
+}
+
 function adParametersOf(linear: XmlElement): AdParameters | null {
   const p = child(linear, 'AdParameters');
   return p && text(p) ? { text: text(p), xmlEncoded: p.attrs.xmlEncoded === 'true' } : null;
@@ -246,7 +288,8 @@ function trackersOf(ad: XmlElement): Trackers {
     if (tr.attrs.offset) e.push(tr.attrs.offset.trim());
     t.events.push(e);
   }
-  for (const c of descendants(ad, 'ClickTracking')) if (text(c)) t.clickTracking.push(text(c));
+  // a linear ad's click trackers (not what an Extension may name so)
+  for (const c of descendants(ad, 'ClickTracking')) if (c.parent?.name === 'VideoClicks' && text(c)) t.clickTracking.push(text(c));
   const viewable = viewableOf(ad);
   if (viewable) t.viewable = viewable;
   const verifications = verificationsOf(ad);
@@ -254,63 +297,91 @@ function trackersOf(ad: XmlElement): Trackers {
   return t;
 }
 
-export function readVastAnswer(xml: string): DemandAnswer {
+/** The reason readVastAnswer gives when `skip` passes the answer's last ad that could play. */
+export const NO_MORE_ADS = 'no_more_ads';
+
+/**
+ * `base`: the URL the answer came from, to read its relative URLs against (none: as written).
+ * `standAloneFirst`: the answer to a wrapper that allows no multiple ads (allowMultipleAds, VAST
+ * 4: "only the first stand-alone Ad"): its stand-alone ads come before a pod's.
+ * `skip`: the ads that could play to pass first (a player's fallback after the first one failed).
+ */
+export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0): DemandAnswer {
   if (!xml.trim()) return emptyAnswer(VAST_ERRORS.noAds, 'empty_answer');
   const root = parseXmlTree(xml);
   if (!root) return emptyAnswer(VAST_ERRORS.xmlParse, 'bad_xml');
+  // VAST 1.0's root: a version no current player reads (VAST 102)
+  if (root.name === 'VideoAdServingTemplate') return emptyAnswer(VAST_ERRORS.unsupportedVersion, 'unsupported_version');
   if (root.name !== 'VAST') return emptyAnswer(VAST_ERRORS.xmlParse, 'not_vast');
-  const ads = inPlayOrder(children(root, 'Ad'));
+  const ads = inPlayOrder(children(root, 'Ad'), standAloneFirst);
   // a "no ad" response may name where to report it (VAST 3+: <Error> under the root)
   if (!ads.length) return emptyAnswer(VAST_ERRORS.noAds, 'no_ad', errorUrlsOf(root));
   // the first ad a player could play; when none can, why the first could not
   let first: DemandAnswer | null = null;
+  let playable = 0;
   for (const ad of ads) {
-    const answer = readAd(ad);
-    if (answer.kind !== 'empty') return answer;
-    first ??= answer;
+    const answer = readAd(ad, base);
+    if (answer.kind === 'empty') first ??= answer;
+    else if (playable++ === skip) return answer;
   }
-  return first!;
+  // (past the last ad that could play, for a fallback)
+  return skip > 0 || !first ? emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS) : first;
 }
 
 /**
  * An answer's ads in the order a player tries them for one slot (VAST 3+, ad pods and buffets): a
  * pod's ads (with a `sequence`) first, lowest sequence first, then the stand-alone ads, in document
- * order, which a player falls back on when the one before fails.
+ * order, which a player falls back on when the one before fails (`standAloneFirst`: the stand-alone
+ * ads first, then the pod's, which a strict player would not play at all).
  */
-function inPlayOrder(ads: XmlElement[]): XmlElement[] {
+function inPlayOrder(ads: XmlElement[], standAloneFirst: boolean): XmlElement[] {
+  if (ads.length < 2) return ads;
   const sequence = (ad: XmlElement) => {
     const n = Number(ad.attrs.sequence);
-    return Number.isInteger(n) && n > 0 ? n : Infinity;
+    return Number.isInteger(n) && n > 0 ? n : standAloneFirst ? -Infinity : Infinity;
   };
   return ads.map((ad, at) => ({ ad, at, seq: sequence(ad) })).sort((a, b) => a.seq - b.seq || a.at - b.at).map((x) => x.ad);
 }
 
-function readAd(ad: XmlElement): DemandAnswer {
+/** An xs:boolean attribute as servers write it (true, 1, True...); `absent` when missing or unreadable. */
+function flag(value: string | undefined, absent: boolean): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : absent;
+}
+
+function readAd(ad: XmlElement, base: string): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
-    const tagUri = text(child(wrapper, 'VASTAdTagURI'));
+    // (VAST 1 and some VAST 2 servers write <VASTAdTagURL><URL>...</URL></VASTAdTagURL>)
+    const tagUri = absolute(text(child(wrapper, 'VASTAdTagURI') ?? child(wrapper, 'VASTAdTagURL')), base, true);
     if (!httpUrl(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
-    const follow = (wrapper.attrs.followAdditionalWrappers ?? '').trim();
     return {
-      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper), followAdditionalWrappers: follow !== 'false' && follow !== '0',
+      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper),
+      followAdditionalWrappers: flag(wrapper.attrs.followAdditionalWrappers, true), allowMultipleAds: flag(wrapper.attrs.allowMultipleAds, false), fallbackOnNoAd: flag(wrapper.attrs.fallbackOnNoAd, true),
       icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper),
     };
   }
   const inline = child(ad, 'InLine');
   if (!inline) return emptyAnswer(VAST_ERRORS.schema, 'bad_ad');
   const linear = descendants(inline, 'Linear')[0];
-  if (!linear) return emptyAnswer(VAST_ERRORS.linearGeneral, 'no_linear', errorUrlsOf(inline));
+  if (!linear) {
+    // no creative at all is an empty answer (as players report it: 303); a non-linear (overlay) or
+    // companion-only ad cannot fill the linear slot a player asked for (201, "expecting different linearity")
+    const other = descendants(inline, 'NonLinearAds').length || descendants(inline, 'CompanionAds').length;
+    return other ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrlsOf(inline)) : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrlsOf(inline));
+  }
   const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
     .map((m) => ({
-      url: text(m),
-      mime: m.attrs.type ?? 'video/mp4',
-      width: Number(m.attrs.width) || 0,
-      height: Number(m.attrs.height) || 0,
+      url: absolute(text(m), base),
+      mime: m.attrs.type?.trim() || 'video/mp4',
+      // a stream or an audio file often states no size: kept, as players keep it (written 0)
+      width: mediaSize(m.attrs.width),
+      height: mediaSize(m.attrs.height),
       bitrate: Number(m.attrs.bitrate) || 0,
       ...(m.attrs.apiFramework ? { apiFramework: m.attrs.apiFramework } : {}),
       ...(m.attrs.codec ? { codec: m.attrs.codec } : {}),
     }))
-    .filter((m) => httpUrl(m.url) && m.width > 0 && m.height > 0);
+    .filter((m) => httpUrl(m.url));
   if (!mediaFiles.length) return emptyAnswer(VAST_ERRORS.mediaNotFound, 'no_media', errorUrlsOf(inline));
   return {
     kind: 'inline',
@@ -328,6 +399,7 @@ function readAd(ad: XmlElement): DemandAnswer {
     mediaExtras: mediaExtrasOf(child(linear, 'MediaFiles')),
     companions: companionsOf(inline),
     pricingCpm: pricing(inline),
+    universalAdId: universalAdIdOf(linear.parent),
   };
 }
 
@@ -336,8 +408,13 @@ function readAd(ad: XmlElement): DemandAnswer {
  * ad (media, duration, skip offset, icons, AdParameters), click-through and companions, and its
  * trackers before `ours`. The caller names the ad (ids, system, title, price).
  */
-export function demandAdParts(ad: DemandInline, ours: Trackers): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> {
+export function demandAdParts(
+  ad: DemandInline,
+  ours: Trackers,
+): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry'>> {
   return {
+    // the creative's own Universal Ad ID, when the demand gave one (else the caller's)
+    ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
     categories: ad.categories,
     clickThrough: ad.clickThrough,
     linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },

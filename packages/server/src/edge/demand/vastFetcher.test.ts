@@ -32,6 +32,11 @@ describe('VastFetcher reads a demand answer body', () => {
         res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(vast.length) });
         res.write(vast.slice(0, 100));
         setTimeout(() => res.destroy(), 5);
+      } else if (path === '/moved') {
+        // an ad server's redirect to where the answer is (relative Location), hops=<n> of them
+        const hops = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('hops') ?? 1);
+        res.writeHead(302, { location: hops > 1 ? `/moved?hops=${hops - 1}` : '/inline' });
+        res.end();
       } else {
         res.writeHead(200, { 'content-type': 'application/xml' });
         res.end(vast);
@@ -60,6 +65,13 @@ describe('VastFetcher reads a demand answer body', () => {
     expect(await fetcher.fetch(`${base}/cut`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'connection_failed' });
     // and the next answer reads as usual
     expect((await fetcher.fetch(`${base}/inline`, Date.now() + 2000, viewer)).kind).toBe('inline');
+    await fetcher.close();
+  });
+
+  it('follows an HTTP redirect as a browser would, up to 3, under the same deadline', async () => {
+    const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+    expect(await fetcher.fetch(`${base}/moved?hops=3`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'inline', hops: 0 });
+    expect(await fetcher.fetch(`${base}/moved?hops=4`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'http_302', vastError: 303 });
     await fetcher.close();
   });
 });

@@ -25,4 +25,9 @@ describe('parseXmlTree', () => {
     expect(a?.children.map((c) => c.attrs.id)).toEqual(['1']);
     expect(b?.children.map((c) => c.attrs.id)).toEqual(['2', '3']);
   });
+
+  it('reads a document after a byte-order mark or blank lines before its XML declaration', () => {
+    expect(parseXmlTree('\uFEFF<?xml version="1.0"?><VAST/>')?.name).toBe('VAST');
+    expect(parseXmlTree('\r\n\n  <?xml version="1.0" encoding="UTF-8"?>\n<VAST version="2.0"/>')?.attrs.version).toBe('2.0');
+  });
 });

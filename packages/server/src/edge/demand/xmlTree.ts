@@ -91,6 +91,11 @@ function lenientTree(xml: string): XmlTreeNode | null {
 
 /** The document's root element, or null when not even a forgiving parser finds one. Never throws. */
 export function parseXmlTree(xml: string): XmlTreeNode | null {
+  // a byte-order mark or blank lines before the XML declaration (a server's template printing
+  // newlines first) make the document ill-formed to both parsers; a player's reads it: trimmed first
+  // (a copy only for such an answer)
+  const first = xml.charCodeAt(0);
+  if (first <= 32 || first === 0xfeff) xml = xml.trimStart();
   try {
     return strictTrees.tree(xml);
   } catch {

@@ -13,6 +13,7 @@ export const VAST_ERRORS = {
   xmlParse: 100,
   schema: 101,
   unsupportedVersion: 102,
+  linearity: 201,
   wrapperGeneral: 300,
   wrapperTimeout: 301,
   wrapperLimit: 302,

@@ -234,4 +234,10 @@ describe('sloppy URLs', () => {
     expect(schemaErrors('4.2', xml)).toBe('');
     expect((clientAds(xml).ads[0] as { nextWrapperURL: string }).nextWrapperURL).toBe('http://demand.test/v?q=a%20b%3Cc%3E%22d%22');
   });
+
+  it("encodes a '%' that starts no escape (vast-client's own sample: progress-60%) and a second '#', keeping real escapes", () => {
+    const xml = renderWrapper('3.0', { id: 'w', adSystem: 'adplane', servingId: 's', tagUri: 'http://demand.test/v?p=60%&e=%2F#a#b', trackers: trackers() });
+    expect(schemaErrors('3.0', xml)).toBe('');
+    expect((clientAds(xml).ads[0] as { nextWrapperURL: string }).nextWrapperURL).toBe('http://demand.test/v?p=60%25&e=%2F#a%23b');
+  });
 });

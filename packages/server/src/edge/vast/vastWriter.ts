@@ -81,6 +81,8 @@ export interface InlineAd {
   pricingCpm: number | string | null;
   creativeId: string;
   universalAdId: string;
+  /** The registry of universalAdId (VAST 4): 'adplane' unless said (a demand's creative keeps its own). */
+  universalAdIdRegistry?: string;
   clickThrough: string;
   /**
    * skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not
@@ -261,7 +263,7 @@ function inlineCreative(version: VastVersion, ad: InlineAd): string {
   // and 3.0 allow nothing else; VAST 4 would also take them beside the linear ad)
   const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
   if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
-  const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${universalAdId(version, 'adplane', ad.universalAdId)}</Creative>`;
+  const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${universalAdId(version, ad.universalAdIdRegistry || 'adplane', ad.universalAdId)}</Creative>`;
   // (a companion has no id of its own in what the demand answered: the IAB's "unknown")
   return companions ? `${own}<Creative>${companions}${universalAdId(version, 'unknown', 'unknown')}</Creative>` : own;
 }

@@ -26,10 +26,17 @@ export function vastDuration(seconds: number): string {
   return `${hh}:${mm}:${ss}`;
 }
 
-/** Characters a URI may not hold (xs:anyURI): percent-encoded, so a sloppy demand URL still validates. */
-const NOT_IN_URI = /[\s<>"{}|\\^`]/g;
+/**
+ * Characters a URI may not hold (xs:anyURI): percent-encoded, so a sloppy demand URL still validates;
+ * a `%` that starts no escape (`...progress-60%`) is one of them.
+ */
+const NOT_IN_URI = /[\s<>"{}|\\^`]|%(?![0-9A-Fa-f]{2})/g;
 
 /** A URL as the text of a VAST element: URI-safe, in a CDATA section. */
 export function safeUrl(u: string): string {
-  return cdata(u.trim().replace(NOT_IN_URI, (c) => encodeURIComponent(c)));
+  let s = u.trim().replace(NOT_IN_URI, (c) => encodeURIComponent(c));
+  // a URI has one fragment: a later '#' is encoded
+  const hash = s.indexOf('#');
+  if (hash >= 0 && s.indexOf('#', hash + 1) > 0) s = s.slice(0, hash + 1) + s.slice(hash + 1).replaceAll('#', '%23');
+  return cdata(s);
 }
