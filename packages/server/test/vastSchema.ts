@@ -22,9 +22,10 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/vast/', import.meta.url));
 export function schemaErrors(version: VastVersion, xml: string): string {
   // libxml2 checks xs:anyURI with a strict RFC 3986 parser that refuses square brackets, while the
   // VAST spec itself writes its macros as [ERRORCODE] inside tracking URLs (IAB samples fail the
-  // same way). Only those macros are filled in before validating; everything else is checked as sent.
+  // same way). Only those macros are filled in before validating, in any case (the IAB writes them
+  // in capitals, older ad servers `[random]` or `[Timestamp]`); everything else is checked as sent.
   // The document goes to xmllint on its standard input: no file is left behind.
-  const doc = xml.replace(/\[([A-Z_]{3,40})\]/g, '0');
+  const doc = xml.replace(/\[[A-Za-z_]{3,40}\]/g, '0');
   try {
     execFileSync('xmllint', ['--noout', '--schema', join(FIXTURES, XSD[version]), '-'], { input: doc, stdio: ['pipe', 'pipe', 'pipe'] });
     return '';

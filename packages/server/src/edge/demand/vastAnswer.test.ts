@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { type DemandInline, type DemandWrapper, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import { type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { mediaTailXml } from '../vast/mediaExtras.js';
+import { renderInline } from '../vast/vastWriter.js';
+import { CurrencyRates } from '../openrtb/currency.js';
 import { parseXmlTree } from './xmlTree.js';
 
 const VAST4_WRAPPER = `<?xml version="1.0"?><VAST version="4.2" xmlns="http://www.iab.com/VAST"><Ad id="w"><Wrapper><AdSystem>Up</AdSystem>
@@ -170,6 +172,60 @@ describe('demand VAST answers', () => {
     // a player's fallback: the next ad that could play, then none
     expect(readVastAnswer(pod, '', false, 1)).toMatchObject({ title: 'ad2' });
     expect(readVastAnswer(pod, '', false, 3)).toMatchObject({ kind: 'empty', reason: NO_MORE_ADS });
+  });
+
+  it("converts a <Pricing> in another currency to US dollars at the operator's rates, as an OpenRTB bid's cur is; without a rate it states no price", () => {
+    // 1 USD is 0.80 EUR (1 EUR = 1.25 USD) and 150 JPY
+    const rates = new CurrencyRates({ USD: { EUR: 0.8, JPY: 150 } });
+    const inline = (pricing: string) =>
+      `<VAST version="3.0"><Ad><InLine><AdSystem>S</AdSystem><AdTitle>T</AdTitle>${pricing}<Impression>https://d.example/i</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration>` +
+      '<MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>';
+    const priced = (attrs: string, value: string, using: CurrencyRates | 'none' = rates) => {
+      const a = readVastAnswer(inline(`<Pricing ${attrs}>${value}</Pricing>`), '', false, 0, using === 'none' ? undefined : using);
+      return a.kind === 'inline' ? a.pricingCpm : a.kind;
+    };
+    expect(priced('model="cpm" currency="EUR"', '8.00')).toBe(10_000_000);
+    // the code in any case, with spaces; the value in CDATA with spaces
+    expect(priced('model="CPM" currency=" eur "', '<![CDATA[ 8.00 ]]>')).toBe(10_000_000);
+    // more units than $1000 is not too much in yen: the bound is in dollars
+    expect(priced('model="cpm" currency="JPY"', '1500')).toBe(10_000_000);
+    expect(priced('model="cpm" currency="EUR"', '1.234567')).toBe(1_543_209);
+    // past $1000 once converted: no price, as a price past $1000 in dollars
+    expect(priced('model="cpm" currency="EUR"', '900')).toBeNull();
+    // a currency without a rate, or no code at all, states no price adplane can read
+    expect(priced('model="cpm" currency="CHF"', '8.00')).toBeNull();
+    expect(priced('model="cpm" currency="EURO"', '8.00')).toBeNull();
+    expect(priced('model="cpm" currency="EUR"', '8.00', 'none')).toBeNull();
+    expect(priced('model="cpm" currency="EUR"', '8.00', CurrencyRates.USD_ONLY)).toBeNull();
+    // dollars need no rate; a wrapper's price is converted as an inline ad's
+    expect(priced('model="cpm" currency="USD"', '8.00', 'none')).toBe(8_000_000);
+    expect(priced('model="cpm"', '8.00', CurrencyRates.USD_ONLY)).toBe(8_000_000);
+    const wrapper = readVastAnswer('<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Pricing model="cpm" currency="EUR">4</Pricing></Wrapper></Ad></VAST>', '', false, 0, rates);
+    expect(wrapper).toMatchObject({ kind: 'wrapper', pricingCpm: 5_000_000 });
+  });
+
+  it("reads a skipoffset in bare seconds as VAST's HH:MM:SS, keeps a percent and HH:MM:SS(.mmm), and drops garbage", () => {
+    const skip = (offset: string) => {
+      const a = readVastAnswer(
+        `<VAST version="3.0"><Ad><InLine><AdSystem>S</AdSystem><AdTitle>T</AdTitle><Impression>https://d.example/i</Impression><Creatives><Creative><Linear skipoffset="${offset}"><Duration>00:01:30</Duration>` +
+          '<MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>',
+      );
+      if (a.kind !== 'inline') throw new Error(a.kind);
+      return a;
+    };
+    expect(skip('5').skipOffset).toBe('00:00:05');
+    expect(skip(' 75 ').skipOffset).toBe('00:01:15');
+    expect(skip('0').skipOffset).toBe('00:00:00');
+    expect(skip('5.5').skipOffset).toBe('00:00:05.500');
+    expect(skip('25%').skipOffset).toBe('25%');
+    expect(skip('00:00:05').skipOffset).toBe('00:00:05');
+    expect(skip('00:00:05.250').skipOffset).toBe('00:00:05.250');
+    // not a time a player reads: the ad is not skippable
+    for (const garbage of ['soon', '-5', '5s', '00:5', '']) expect(skip(garbage).skipOffset, garbage).toBe('');
+    // written in the answer as VAST's HH:MM:SS (3.0 and later)
+    const ad = skip('5');
+    const xml = renderInline('4.2', { id: 'a', adSystem: 'S', title: 'T', advertiser: '', servingId: 's', creativeId: 'c', universalAdId: 'u', pricingCpm: null, ...demandAdParts(ad, { impression: [], error: [], events: [], clickTracking: [] }) });
+    expect(xml).toContain('<Linear skipoffset="00:00:05">');
   });
 
   it("adds a wrapper's icons and companions to the ad as a player shows them: the creative closest to the inline wins a conflict", () => {

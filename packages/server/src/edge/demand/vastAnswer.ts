@@ -4,7 +4,9 @@ import { type CompanionsRequired, type VastCompanion } from '../vast/companions.
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
 import { type MediaExtras, NO_MEDIA_EXTRAS } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, type Trackers, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, type Trackers, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { vastDuration } from '../vast/xml.js';
+import { currencyCode, type RateSource } from '../openrtb/currency.js';
 
 /**
  * What a demand tag's VAST answer holds, read defensively: the ad a player would play (readVastAnswer), inline or wrapper, with
@@ -12,7 +14,8 @@ import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, 
  * impressions, errors, linear events with their offsets, clicks, viewability trackers and
  * verification vendors), its media (with their API framework and codec, and VAST 4's captions,
  * mezzanine and interactive files), duration, skip offset,
- * click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars.
+ * click-through and the price it states in <Pricing> (VAST 3+), in micro-dollars (another currency
+ * than USD converted at the operator's rates).
  */
 export interface DemandInline {
   kind: 'inline';
@@ -26,7 +29,7 @@ export interface DemandInline {
   clickThrough: string;
   mediaFiles: VastMediaFile[];
   duration: number;
-  /** When the ad becomes skippable (Linear skipoffset, as written), '' when it is not. */
+  /** When the ad becomes skippable (Linear skipoffset: HH:MM:SS(.mmm), bare seconds written so, or n%), '' when it is not. */
   skipOffset: string;
   /** Its icons (AdChoices), readable ones only. */
   icons: VastIcon[];
@@ -90,16 +93,41 @@ function seconds(t: string): number {
   return /^\d{1,5}(\.\d+)?$/.test(t) ? Number(t) : 0;
 }
 
-function pricing(ad: XmlElement): number | null {
+/** The most a <Pricing> may state, in US dollars CPM (more is a mistake, not a price). */
+const MAX_PRICING_USD = 1000;
+
+/**
+ * The CPM an ad's <Pricing> states, in micro-dollars, or null. adplane keeps money in US dollars:
+ * VAST names the currency with an ISO 4217 code (USD when unsaid), and another one is converted at
+ * `rates` (the operator's, openrtb/currency.ts), as an OpenRTB bid's `cur` is; a currency without a
+ * rate states no price adplane can read (500 JPY is not $500).
+ */
+function pricing(ad: XmlElement, rates: RateSource | undefined): number | null {
   const p = child(ad, 'Pricing');
   if (!p) return null;
   const v = Number(text(p));
-  if (!Number.isFinite(v) || v < 0 || v > 1000) return null;
-  const model = (p.attrs.model ?? 'cpm').trim().toLowerCase();
-  // adplane keeps money in US dollars: a price in another currency is not one it can read as stated
-  // (500 JPY is not $500); VAST names its currency with ISO 4217 codes, USD when unsaid
-  const currency = (p.attrs.currency ?? 'USD').trim().toUpperCase();
-  return model === 'cpm' && (currency === 'USD' || currency === '') ? Math.round(v * 1_000_000) : null;
+  if (!Number.isFinite(v) || v < 0) return null;
+  if ((p.attrs.model ?? 'cpm').trim().toLowerCase() !== 'cpm') return null;
+  const stated = p.attrs.currency?.trim();
+  const code = stated ? currencyCode(stated) : 'USD';
+  const usdPerUnit = code === 'USD' ? 1 : code && rates ? rates.rate(code, 'USD') : null;
+  if (usdPerUnit === null) return null;
+  const usd = v * usdPerUnit;
+  return usd <= MAX_PRICING_USD ? Math.round(usd * 1_000_000) : null;
+}
+
+/**
+ * A Linear's skipoffset: HH:MM:SS(.mmm) or n% as VAST writes it; bare seconds (`5`, as some ad
+ * servers write) as HH:MM:SS(.mmm); anything else is no skip offset a player reads ('').
+ */
+function skipOffsetOf(value: string | undefined): string {
+  const t = (value ?? '').trim();
+  if (/^\d{1,4}(\.\d+)?$/.test(t)) {
+    const ms = Math.round(Number(t) * 1000);
+    const whole = vastDuration(Math.floor(ms / 1000));
+    return ms % 1000 ? `${whole}.${String(ms % 1000).padStart(3, '0')}` : whole;
+  }
+  return VAST_OFFSET.test(t) ? t : '';
 }
 
 const urlsOf = (el: XmlElement | null, name: string): string[] => children(el, name).map(text).filter(Boolean);
@@ -305,8 +333,9 @@ export const NO_MORE_ADS = 'no_more_ads';
  * `standAloneFirst`: the answer to a wrapper that allows no multiple ads (allowMultipleAds, VAST
  * 4: "only the first stand-alone Ad"): its stand-alone ads come before a pod's.
  * `skip`: the ads that could play to pass first (a player's fallback after the first one failed).
+ * `rates`: what converts a <Pricing> in another currency than USD (none: only USD is a price).
  */
-export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0): DemandAnswer {
+export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0, rates?: RateSource): DemandAnswer {
   if (!xml.trim()) return emptyAnswer(VAST_ERRORS.noAds, 'empty_answer');
   const root = parseXmlTree(xml);
   if (!root) return emptyAnswer(VAST_ERRORS.xmlParse, 'bad_xml');
@@ -320,7 +349,7 @@ export function readVastAnswer(xml: string, base = '', standAloneFirst = false, 
   let first: DemandAnswer | null = null;
   let playable = 0;
   for (const ad of ads) {
-    const answer = readAd(ad, base);
+    const answer = readAd(ad, base, rates);
     if (answer.kind === 'empty') first ??= answer;
     else if (playable++ === skip) return answer;
   }
@@ -349,14 +378,14 @@ function flag(value: string | undefined, absent: boolean): boolean {
   return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : absent;
 }
 
-function readAd(ad: XmlElement, base: string): DemandAnswer {
+function readAd(ad: XmlElement, base: string, rates: RateSource | undefined): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
     // (VAST 1 and some VAST 2 servers write <VASTAdTagURL><URL>...</URL></VASTAdTagURL>)
     const tagUri = absolute(text(child(wrapper, 'VASTAdTagURI') ?? child(wrapper, 'VASTAdTagURL')), base, true);
     if (!httpUrl(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
     return {
-      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper),
+      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper, rates),
       followAdditionalWrappers: flag(wrapper.attrs.followAdditionalWrappers, true), allowMultipleAds: flag(wrapper.attrs.allowMultipleAds, false), fallbackOnNoAd: flag(wrapper.attrs.fallbackOnNoAd, true),
       icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper),
     };
@@ -393,12 +422,12 @@ function readAd(ad: XmlElement, base: string): DemandAnswer {
     clickThrough: text(descendants(linear, 'ClickThrough')[0]),
     mediaFiles,
     duration: seconds(text(child(linear, 'Duration'))),
-    skipOffset: (linear.attrs.skipoffset ?? '').trim(),
+    skipOffset: skipOffsetOf(linear.attrs.skipoffset),
     icons: iconsOf(linear),
     adParameters: adParametersOf(linear),
     mediaExtras: mediaExtrasOf(child(linear, 'MediaFiles')),
     companions: companionsOf(inline),
-    pricingCpm: pricing(inline),
+    pricingCpm: pricing(inline, rates),
     universalAdId: universalAdIdOf(linear.parent),
   };
 }

@@ -3,6 +3,7 @@ import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
+import { CurrencyRates } from '../openrtb/currency.js';
 import { demandAgent } from './deadline.js';
 import { VastFetcher } from './vastFetcher.js';
 
@@ -37,9 +38,13 @@ describe('VastFetcher reads a demand answer body', () => {
         const hops = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('hops') ?? 1);
         res.writeHead(302, { location: hops > 1 ? `/moved?hops=${hops - 1}` : '/inline' });
         res.end();
+      } else if (path === '/eur-wrapper') {
+        // a wrapper priced in euros in front of an ad that states no price
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>${base}/unpriced</VASTAdTagURI><Pricing model="cpm" currency="EUR">4.00</Pricing></Wrapper></Ad></VAST>`);
       } else {
         res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(vast);
+        res.end(path === '/eur' ? vast.replace('currency="USD"', 'currency="EUR"') : path === '/unpriced' ? inlineVast(base, null) : vast);
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -65,6 +70,16 @@ describe('VastFetcher reads a demand answer body', () => {
     expect(await fetcher.fetch(`${base}/cut`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'connection_failed' });
     // and the next answer reads as usual
     expect((await fetcher.fetch(`${base}/inline`, Date.now() + 2000, viewer)).kind).toBe('inline');
+    await fetcher.close();
+  });
+
+  it("converts a price stated in another currency at the rates it is given, a wrapper's too; without them, no price", async () => {
+    const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+    const rates = new CurrencyRates({ USD: { EUR: 0.8 } });
+    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer, rates)).toMatchObject({ kind: 'inline', ad: { pricingCpm: 5_000_000 } });
+    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, rates)).toMatchObject({ kind: 'inline', hops: 1, ad: { pricingCpm: 5_000_000 } });
+    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'inline', ad: { pricingCpm: null } });
+    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, CurrencyRates.USD_ONLY)).toMatchObject({ kind: 'inline', ad: { pricingCpm: null } });
     await fetcher.close();
   });
 

@@ -4,6 +4,7 @@ import { isAddressRefused } from '../../http/outboundAddress.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
 import { type DemandInline, type DemandWrapper, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import { type RateSource } from '../openrtb/currency.js';
 
 /**
  * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a deadline
@@ -96,8 +97,9 @@ export class VastFetcher {
    * When the answer's ad is a wrapper whose chain gives no ad, and the answer holds other ads (a
    * buffet), the next one is tried as a player falls back (unless the wrapper says
    * `fallbackOnNoAd="false"`), up to MAX_FALLBACKS; when none fills, the first one's no-fill stands.
+   * `rates`: what converts a <Pricing> in another currency than USD (the operator's; none: USD only).
    */
-  async fetch(url: string, deadline: number, viewer: Viewer): Promise<FetchResult> {
+  async fetch(url: string, deadline: number, viewer: Viewer, rates?: RateSource): Promise<FetchResult> {
     const started = Date.now();
     let first: { text: string; url: string } | typeof TIMED_OUT;
     try {
@@ -106,10 +108,10 @@ export class VastFetcher {
       return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: Date.now() - started };
     }
     if (first === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
-    const result = await this.chain(first, 0, deadline, viewer, started);
+    const result = await this.chain(first, 0, deadline, viewer, started, rates);
     if (result.kind !== 'no_fill' || !result.fallback) return result.outcome;
     for (let skip = 1; skip <= MAX_FALLBACKS && Date.now() < deadline; skip++) {
-      const next = await this.chain(first, skip, deadline, viewer, started);
+      const next = await this.chain(first, skip, deadline, viewer, started, rates);
       if (next.kind !== 'no_fill') return next.outcome;
       if (!next.fallback) break;
     }
@@ -126,6 +128,7 @@ export class VastFetcher {
     deadline: number,
     viewer: Viewer,
     started: number,
+    rates: RateSource | undefined,
   ): Promise<{ kind: 'inline'; outcome: FetchResult } | { kind: 'no_fill'; outcome: FetchResult; fallback: boolean }> {
     /** The wrappers followed so far, in order. */
     const wrappers: DemandWrapper[] = [];
@@ -151,7 +154,7 @@ export class VastFetcher {
         }
         if (got === TIMED_OUT) return noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);
       }
-      const answer = readVastAnswer(got.text, got.url, hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds, hop ? 0 : skip);
+      const answer = readVastAnswer(got.text, got.url, hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds, hop ? 0 : skip, rates);
       if (answer.kind === 'empty') {
         // (past the answer's last ad: no further fallback, and the first try's no-fill stands)
         if (answer.reason === NO_MORE_ADS) return { kind: 'no_fill', fallback: false, outcome: { kind: 'no_fill', reason: NO_MORE_ADS, vastError: answer.vastError, errorUrls: [], ms: 0 } };

@@ -6,15 +6,17 @@ import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
+import { type RateSource } from '../openrtb/currency.js';
 
 /**
  * VAST demand tags the channel calls: eligibility (targeting, caps), then a server-side fetch of the
  * tag URL with its macros filled, under the tag's own timeout and the channel's deadline. The price
- * is the tag's CPM, or its share of the <Pricing> the answer states. The channel's RTB and PreBid
- * tags are sources of their own (programmaticSources.ts).
+ * is the tag's CPM, or its share of the <Pricing> the answer states (in another currency than USD:
+ * at the operator's rates, `currency`, read at each call; without a rate, no price stated). The
+ * channel's RTB and PreBid tags are sources of their own (programmaticSources.ts).
  */
 
-export function vastTagSource(fetcher: VastFetcher): DemandSource {
+export function vastTagSource(fetcher: VastFetcher, currency?: { readonly current: RateSource }): DemandSource {
   return {
     name: 'vast_tags',
     candidates(req: AuctionRequest, filtered) {
@@ -40,7 +42,7 @@ export function vastTagSource(fetcher: VastFetcher): DemandSource {
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
-            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) });
+            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current);
             if (got.kind !== 'inline') return got;
             // what the request or the channel's and tag's creative lists and blocked ad categories refuse of the ad (impFit.ts)
             const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting), blockedCategories(r.channel, tag.targeting));
