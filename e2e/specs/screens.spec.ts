@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
-import { openedModal } from '../support/antdFields.js';
+import { openedModal, pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
@@ -114,4 +114,108 @@ test('the read-only profile of a subpublisher', async ({ page }) => {
   await expect(modal.getByTestId('form-readonly-banner')).toBeVisible();
   await noHorizontalOverflow(page);
   await page.screenshot({ path: `${DIR}/profile-sub-readonly.png` });
+});
+
+/** A full-page screenshot once `testId` shows (pages that are not resource lists). */
+async function shot(page: Page, url: string, testId: string, name: string, fullPage = true): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId(testId)).toBeVisible({ timeout: 30_000 });
+  await noHorizontalOverflow(page);
+  await page.screenshot({ path: `${DIR}/${name}.png`, fullPage });
+}
+
+test('the pages around the lists: dashboard, a report with results, saved reports, traffic seen, an empty list', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'demand');
+  await useMode(page, 'ssp');
+  await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('dashboard-top-channels').locator('.ant-table-row').first()).toBeVisible();
+  await page.screenshot({ path: `${DIR}/page-dashboard.png`, fullPage: true });
+
+  await page.goto('/report');
+  await expect(page.getByTestId('report-title')).toBeVisible({ timeout: 30_000 });
+  await pickOption(page, page.getByTestId('report-preset'), 'Last 7 days', '');
+  await pickOption(page, page.getByTestId('report-dimensions'), 'Channel');
+  await page.getByTestId('report-run').click();
+  await expect(page.getByTestId('report-total-row')).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: `${DIR}/page-report.png`, fullPage: true });
+
+  await shot(page, '/reports', 'saved-reports-page', 'page-saved-reports');
+  await shot(page, '/applications', 'observed-table', 'page-observed-apps');
+
+  await page.goto('/channels?search=no-such-channel');
+  await expect(page.getByTestId('page-channels').locator('.ant-table')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/list-channels-empty.png` });
+});
+
+test("drawers of the SSP view: a channel's tag and Prebid set-up, a demand tag, a new channel", async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'ssp');
+  const drawer = page.getByTestId('resource-drawer');
+  await page.goto('/channels');
+  await page.getByText('Demo player - auction', { exact: true }).click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-channel.png` });
+  await drawer.getByTestId('channel-tag').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${DIR}/drawer-channel-tag.png` });
+  await drawer.getByTestId('channel-prebid').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${DIR}/drawer-channel-prebid.png` });
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
+  await page.getByTestId('resource-new').click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-channel-new.png` });
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
+  await page.goto('/tags');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-tag.png` });
+  await page.keyboard.press('Escape');
+
+  await page.goto('/subpublishers');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-sub.png` });
+  await page.keyboard.press('Escape');
+});
+
+test('the DSP view: dashboard and a creative; the admin: finance and a demand account', async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'dsp');
+  const drawer = page.getByTestId('resource-drawer');
+  await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: `${DIR}/page-dashboard-dsp.png`, fullPage: true });
+  await page.goto('/creatives');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-creative.png` });
+  await page.keyboard.press('Escape');
+  await page.goto('/deals');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-deal.png` });
+  await page.keyboard.press('Escape');
+
+  await page.context().clearCookies();
+  await signIn(page, 'admin');
+  await page.screenshot({ path: `${DIR}/page-dashboard-admin.png`, fullPage: true });
+  await shot(page, '/finance', 'finance-table', 'page-finance');
+  await page.goto('/demands');
+  await page.locator('[data-testid^="row-open-"]').first().click();
+  await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/drawer-demand.png` });
+});
+
+test('the CTVMediaV2V pages: user activity and managers; the sign-in page', async ({ page }) => {
+  const ctv = EDITION_SERVERS.CTVMediaV2V.url;
+  await signIn(page, 'demand', undefined, ctv);
+  await shot(page, `${ctv}/log`, 'page-log', 'page-log');
+  await shot(page, `${ctv}/managers`, 'page-managers', 'list-managers');
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await expect(page.getByTestId('login-submit')).toBeVisible();
+  await page.screenshot({ path: `${DIR}/page-login.png` });
 });

@@ -167,13 +167,17 @@ export function ResourceListPage(props: ResourcePageProps) {
   const commands = useRowCommands(def, api, load);
   const serverOrder = (k: string) => (!metricSort && params.sort === k ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null);
 
+  // The name takes the room the other columns leave, unless the kind has a wide column of its own
+  // (a targeting's rules, a tooltip's text) that needs it more: then it keeps `nameWidth`.
+  const nameWidth = props.nameWidth ?? 200;
+  const nameFlexes = !props.columns.some((c) => c.width === undefined);
   const allColumns: (ColumnType<ResourceRow> & { label?: string })[] = [
     { title: 'ID', dataIndex: 'id', key: 'id', width: 54, sorter: true, sortOrder: serverOrder('id') },
     {
       title: props.nameTitle ?? 'Name',
       dataIndex: 'name',
       key: 'name',
-      width: props.nameWidth ?? 200,
+      width: nameFlexes ? undefined : nameWidth,
       ellipsis: { showTitle: false },
       sorter: true,
       sortOrder: serverOrder('name'),
@@ -228,7 +232,7 @@ export function ResourceListPage(props: ResourcePageProps) {
   ];
   const hiddenSet = new Set(hidden);
   const columns = allColumns.filter((c) => ALWAYS_SHOWN.has(String(c.key)) || !hiddenSet.has(String(c.key)));
-  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 160), canWrite ? 32 : 0);
+  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : c.key === 'name' ? nameWidth : 160), canWrite ? 32 : 0);
 
   const rows = useMemo(() => {
     if (!metricSort) return data.items;
@@ -259,7 +263,7 @@ export function ResourceListPage(props: ResourcePageProps) {
   return (
     <Card
       title={def.plural}
-      className="resource-page"
+      className="resource-page page-card"
       data-testid={`page-${def.kind}`}
       extra={
         canWrite &&

@@ -9,7 +9,8 @@ import { type ResourceRow } from '../../resources/resourceApi.js';
 import { type MetricColumn, METRIC_KEY_PREFIX } from '../../resources/rowMetrics.js';
 import { FlightCell } from '../dsp/FlightCell.js';
 import { limitText } from '../../resources/unitFields.js';
-import { nameOf, useNames } from '../dsp/names.js';
+import { useNames } from '../dsp/names.js';
+import { AdvertiserName } from '../dsp/AdvertiserName.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
 import { campaignDefaults, campaignToBody, campaignToForm } from './campaignValues.js';
 import { pacingOf, useCampaignPacing } from './livePacing.js';
@@ -22,10 +23,15 @@ const budget = (v: unknown) => limitText(v, usd);
 function LivePacingCell({ row }: { row: ResourceRow }) {
   const p = useCampaignPacing(row.id);
   if (!p) return <Typography.Text type="secondary">…</Typography.Text>;
+  // Red is for a campaign that should deliver and does not; one that is paused, archived or outside
+  // its flight is not expected to spend, so its dot stays grey.
+  const expectedIdle =
+    p.state === 'not_delivering' &&
+    (row.status !== 1 || Boolean(row.archived) || (typeof row.startDate === 'string' && row.startDate > p.day) || (typeof row.endDate === 'string' && row.endDate !== '' && row.endDate < p.day));
   return (
     <Tooltip title={pacingTooltipLines(p).map((line) => <div key={line}>{line}</div>)}>
       <span className="metric-cell" data-testid={`metric-pacing-${row.id}`} data-state={p.state} data-spent={p.spentToday} data-target={p.targetSoFar ?? ''}>
-        <Badge color={PACING_STATE_COLORS[p.state]} style={{ marginInlineEnd: 4 }} />
+        <Badge color={expectedIdle ? '#bfbfbf' : PACING_STATE_COLORS[p.state]} style={{ marginInlineEnd: 4 }} />
         {pacingCellText(p)}
       </span>
     </Tooltip>
@@ -62,7 +68,7 @@ export default function CampaignsPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 140, ellipsis: true, render: (id: unknown) => nameOf(advertisers, id) },
+      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 140, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
       {
         title: 'Flight',
         key: 'startDate',

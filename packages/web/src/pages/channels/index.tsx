@@ -70,7 +70,7 @@ export default function ChannelsPage() {
       dataIndex: 'integration',
       key: 'integration',
       sorter: true,
-      width: 124,
+      width: 150,
       ellipsis: { showTitle: false },
       render: (v: string, row) => {
         const text = `${INTEGRATION_NAMES.get(v) ?? v} · ${ENVIRONMENT_NAMES.get(row.environment) ?? String(row.environment ?? '')} ${(FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')).toLowerCase()}`;
@@ -94,7 +94,7 @@ export default function ChannelsPage() {
       title: 'Subpublisher',
       dataIndex: 'subpublisherId',
       key: 'subpublisherId',
-      width: 120,
+      width: 136,
       ellipsis: { showTitle: false },
       render: (id: number | null) =>
         id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : <EllipsisText text={subNames.get(id) ?? `#${id}`} />,

@@ -6,7 +6,8 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { CopyValue } from '../../resources/cells.js';
-import { nameOf, useNames } from '../dsp/names.js';
+import { useNames } from '../dsp/names.js';
+import { AdvertiserName } from '../dsp/AdvertiserName.js';
 import { APPROVAL_LABELS, CreativeForm } from './CreativeForm.js';
 import { creativeDefaults, creativeSizeLabel, creativeToBody } from './creativeValues.js';
 
@@ -40,7 +41,7 @@ export default function CreativesPage() {
         ),
       },
       { title: 'Approval', dataIndex: 'approval', key: 'approval', width: 96, sorter: true, render: (a: unknown) => <ApprovalTag approval={a} /> },
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 130, ellipsis: true, render: (id: unknown) => nameOf(advertisers, id) },
+      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 130, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
       { title: 'Size / duration', key: 'size', width: 120, align: 'right', render: (_: unknown, row) => creativeSizeLabel(row) },
     ],
     [advertisers],

@@ -15,7 +15,8 @@ import { SECTION_SUMMARIES, PAGE_SUMMARIES, greeting } from './summaries.js';
 const DashboardStats = lazy(() => import('./DashboardStats.js').then((m) => ({ default: m.DashboardStats })));
 
 function SectionLink({ item, newTabs }: { item: NavItem; newTabs: boolean }) {
-  const summary = item.path ? PAGE_SUMMARIES[item.path] : undefined;
+  const where = item.path ?? item.href;
+  const summary = where ? PAGE_SUMMARIES[where] : undefined;
   const body = (
     <>
       <span className="dashboard-link-label">

@@ -17,7 +17,7 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     title: 'Deal ID',
     dataIndex: 'dealId',
     key: 'dealId',
-    width: 160,
+    width: 200,
     sorter: true,
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} />,

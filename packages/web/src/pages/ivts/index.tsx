@@ -8,7 +8,7 @@ import { IVT_STAGE_LABELS, IvtForm } from './IvtForm.js';
 const def = RESOURCES.ivts;
 
 const columns: ColumnsType<ResourceRow> = [
-  { title: 'Vendor', dataIndex: 'vendor', key: 'vendor', sorter: true },
+  { title: 'Vendor', dataIndex: 'vendor', key: 'vendor', sorter: true, width: 220 },
   {
     title: 'Stage',
     dataIndex: 'stage',

@@ -80,6 +80,7 @@ export function AllowListPage({ kind }: { kind: ListKind }) {
       defaults={() => ({ name: '', status: 1, items: '' })}
       toForm={listToForm}
       toBody={(values) => listToBody(kind, values)}
+      nameWidth={280}
       intro={<Typography.Paragraph type="secondary">{INTRO[kind]}</Typography.Paragraph>}
     />
   );

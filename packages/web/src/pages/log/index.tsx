@@ -82,7 +82,7 @@ export default function ActivityLogPage() {
   ];
 
   return (
-    <Card title="User Activity" data-testid="page-log">
+    <Card title="User Activity" className="page-card" data-testid="page-log">
       <Space style={{ marginBottom: 12 }} wrap>
         <Select
           allowClear

@@ -15,7 +15,7 @@ export default function ManagersPage() {
   // The server answers 403 (which signs the console out) to a team member asking for the team.
   if (useUser().managerId !== null) {
     return (
-      <Card title={RESOURCES.managers.plural} data-testid="page-managers">
+      <Card title={RESOURCES.managers.plural} className="page-card" data-testid="page-managers">
         <Alert type="info" showIcon title="Only the account owner manages the team. Ask them to add or change a manager." />
       </Card>
     );

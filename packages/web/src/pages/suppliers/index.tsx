@@ -25,7 +25,7 @@ export default function SuppliersPage() {
       {
         title: 'Bid endpoint',
         key: 'endpoint',
-        width: 210,
+        width: 180,
         ellipsis: { showTitle: false },
         render: (_: unknown, row) => {
           if (!row.uid) return null;

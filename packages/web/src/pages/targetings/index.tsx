@@ -41,6 +41,7 @@ export default function TargetingsPage() {
       {
         title: 'Rules',
         key: 'rules',
+        ellipsis: { showTitle: false },
         render: (_: unknown, row) => {
           const rules = row.rules as RulesLike | undefined;
           const lines = describeTargeting(rules, (kind, id) => `${names[kind].get(id) ?? 'List'} (#${id})`);
@@ -68,6 +69,7 @@ export default function TargetingsPage() {
       toForm={targetingToForm}
       toBody={targetingToBody}
       drawerWidth={880}
+      nameWidth={250}
       intro={
         <Typography.Paragraph type="secondary">
           Reusable sets of rules (where, on what, which content, when) that tags, channels, campaigns and ad exchanges point at. A rule left
