@@ -1,5 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDashboard } from '../src/stats/queries/getDashboard.js';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
@@ -127,6 +128,28 @@ forEachStore((t) => {
         const sub = (await as(app, cookies.sub, { method: 'GET', url: '/api/dashboard' })).json<{ totals: Record<string, Record<string, number>> }>();
         expect(sub.totals.today).toMatchObject({ imps: 0 });
         expect((await as(app, cookies.sdk, { method: 'GET', url: '/api/dashboard' })).statusCode).toBe(403);
+      });
+
+      it("compares today so far with yesterday up to the same local hour, and keeps yesterday's whole day beside it", async () => {
+        const tenant = 424_242;
+        await s.stats.write([
+          statsRow({ hour: '2026-10-01 07:00:00', tenant_id: tenant, channel_id: 1, reqs: 10, opps: 10, imps: 10, revenue: 1_000_000 }),
+          statsRow({ hour: '2026-10-01 12:00:00', tenant_id: tenant, channel_id: 1, reqs: 5, opps: 5, imps: 5, revenue: 500_000 }),
+          statsRow({ hour: '2026-10-01 15:00:00', tenant_id: tenant, channel_id: 1, reqs: 20, opps: 20, imps: 20, revenue: 2_000_000 }),
+          statsRow({ hour: '2026-10-02 09:00:00', tenant_id: tenant, channel_id: 1, reqs: 4, opps: 4, imps: 4, revenue: 400_000 }),
+        ]);
+        const ctx = { stats: s.stats, db: null, scope: { tenantId: tenant }, prices: new Map(), isAdmin: false };
+        // 12:30 UTC: yesterday's 07:00 and 12:00 hours are "so far", its 15:00 is not
+        const d = await getDashboard(ctx, 0, Date.parse('2026-10-02T12:30:00Z'), []);
+        expect(d.totals.today).toMatchObject({ imps: 4 });
+        expect(d.totals.yesterday).toMatchObject({ imps: 35, revenue: 3_500_000 });
+        expect(d.totals.yesterdaySoFar).toMatchObject({ imps: 15, revenue: 1_500_000 });
+        // at 09:30 UTC it is 04:30 in UTC-5: of local yesterday (2026-10-01 05:00 to 2026-10-02 05:00 UTC), only the
+        // 07:00 UTC row (02:00 local) is so far; the 09:00 UTC row is today's 04:00
+        const west = await getDashboard(ctx, -5, Date.parse('2026-10-02T09:30:00Z'), []);
+        expect(west.totals.today).toMatchObject({ imps: 4 });
+        expect(west.totals.yesterday).toMatchObject({ imps: 35 });
+        expect(west.totals.yesterdaySoFar).toMatchObject({ imps: 10 });
       });
 
       it('bills each tenant its month in its own zone, equal to its month-to-date cost', async () => {

@@ -17,7 +17,11 @@ export interface DashboardAnswer {
   yesterday: string;
   weekStart: string;
   timezone: number;
-  totals: { today: ReportRow; yesterday: ReportRow; last7: ReportRow };
+  /**
+   * `yesterdaySoFar`: yesterday up to the local hour it is now (that hour included), what today so
+   * far compares with; `yesterday`: the whole day.
+   */
+  totals: { today: ReportRow; yesterday: ReportRow; yesterdaySoFar: ReportRow; last7: ReportRow };
   /** Revenue and impressions by local hour, for today and yesterday. */
   hours: ReportRow[];
   /** Revenue and impressions by day over the last 7 days. */

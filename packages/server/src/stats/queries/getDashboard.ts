@@ -59,9 +59,12 @@ export async function getDashboard(
     const t = totalsOf(onDay(date));
     return { date, revenue: t.revenue, cost: t.cost, profit: t.profit, imps: t.imps };
   });
+  // yesterday up to this local hour: what today so far compares with (a day's first hours are not its whole)
+  const hourNow = new Date(now + timezone * 3_600_000).getUTCHours();
+  const yesterdaySoFar = onDay(yesterday).filter((r) => Number(String(r.hour).slice(11, 13)) <= hourNow);
   return {
     today, yesterday, weekStart, timezone,
-    totals: { today: totalsOf(onDay(today)), yesterday: totalsOf(onDay(yesterday)), last7: totalsOf(hours) },
+    totals: { today: totalsOf(onDay(today)), yesterday: totalsOf(onDay(yesterday)), yesterdaySoFar: totalsOf(yesterdaySoFar), last7: totalsOf(hours) },
     hours: [...onDay(yesterday), ...onDay(today)].map((r) => ({ hour: r.hour, revenue: r.revenue, imps: r.imps })),
     days, topChannels, topDemand, topCampaigns,
   };

@@ -48,7 +48,7 @@ const RATIOS = new Set<MetricId>(['fill', 'ecpm']);
 function change(now: number, before: number): { text: string; up: boolean } | null {
   if (!before) return null;
   const pct = ((now - before) / Math.abs(before)) * 100;
-  return { text: `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`, up: pct >= 0 };
+  return { text: `${Math.abs(pct).toFixed(1)}%`, up: pct >= 0 };
 }
 
 function TopTable({ title, rows, dimension, testId, third = 'fill', revenueLabel = 'Revenue' }: {
@@ -102,7 +102,7 @@ export function DashboardStats() {
       legend: { top: 0 },
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: hours.map((h) => `${h}:00`) },
-      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v}` } },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v.toLocaleString('en-US')}` } },
       series: [
         { name: `Today (${data.today})`, type: 'line' as const, smooth: true, data: series(data.today) },
         { name: `Yesterday (${data.yesterday})`, type: 'line' as const, smooth: true, data: series(data.yesterday), lineStyle: { type: 'dashed' as const } },
@@ -117,7 +117,7 @@ export function DashboardStats() {
       legend: { top: 0 },
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: data.days.map((r) => String(r.date)) },
-      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v}` } },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v.toLocaleString('en-US')}` } },
       series: (ownMargin ? (['revenue', 'cost', 'profit'] as const) : (['revenue'] as const)).map((m) => ({
         name: m === 'revenue' ? revenueLabel : m[0].toUpperCase() + m.slice(1),
         type: 'bar' as const,
@@ -132,7 +132,9 @@ export function DashboardStats() {
       <Row gutter={[16, 16]} className="stat-cards">
         {cardsFor(user.type).map(({ id, label }) => {
           const today = Number(data.totals.today[id] ?? 0);
-          const vsYesterday = change(today, Number(data.totals.yesterday[id] ?? 0));
+          // today so far against yesterday up to the same hour (the whole of yesterday is beside it)
+          const soFar = Number(data.totals.yesterdaySoFar[id] ?? 0);
+          const vsYesterday = change(today, soFar);
           const weekAvg = RATIOS.has(id) ? Number(data.totals.last7[id] ?? 0) : Number(data.totals.last7[id] ?? 0) / 7;
           return (
             <Col key={id} xs={12} md={8} xl={4} flex="1">
@@ -144,7 +146,9 @@ export function DashboardStats() {
                       {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
                     </span>
                   ) : '—'}{' '}
-                  vs yesterday ({formatMetric(id, Number(data.totals.yesterday[id] ?? 0))}); 7-day {RATIOS.has(id) ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
+                  vs this time yesterday ({formatMetric(id, soFar)})
+                  <br />
+                  yesterday {formatMetric(id, Number(data.totals.yesterday[id] ?? 0))} · 7-day {RATIOS.has(id) ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
                 </Typography.Text>
               </Card>
             </Col>
