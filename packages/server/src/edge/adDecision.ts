@@ -165,6 +165,15 @@ export interface DecideOptions {
    * its IVT flag again), so that Requests and what they cost stay the requests that came in.
    */
   extraSlot?: boolean;
+  /**
+   * Another format of the same impression is decided next when this decision finds no winner (an
+   * OpenRTB impression offering video and banner: openrtb/inbound/impBid.ts). Its auction without a
+   * winner counts no request (the next format's decision counts it, with offeredBefore): one
+   * request, at most one opportunity, whichever format fills. Its sources' fates count as usual.
+   */
+  nextFormat?: boolean;
+  /** An earlier format's decision of this impression offered it to demand (nextFormat): this one counts the opportunity even when it offers nothing. */
+  offeredBefore?: boolean;
   /** OpenRTB 2.6 `video.mincpmpersec` in demand's money (AuctionRequest.floorPerSecondCpm). */
   floorPerSecondCpm?: number;
 }
@@ -293,8 +302,10 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   }
   const w = result.winner;
   if (!w) {
-    const reason = result.offered ? 'no_bid' : 'no_demand';
-    if (reqs || result.offered) counters.add({ nofill_reason: reason }, { reqs, opps: result.offered ? 1 : 0, ivt }, now);
+    const offered = result.offered > 0 || options.offeredBefore === true;
+    const reason = offered ? 'no_bid' : 'no_demand';
+    // (a format followed by another counts nothing yet: the last format's decision is the request's)
+    if ((reqs || offered) && !options.nextFormat) counters.add({ nofill_reason: reason }, { reqs, opps: offered ? 1 : 0, ivt }, now);
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });

@@ -60,7 +60,7 @@ export function rtbChannel(channel: SnapChannel, vastVersion: VastVersion | null
   return floorCpm === channel.floorCpm && version === channel.vastVersion ? channel : { ...channel, floorCpm, vastVersion: version };
 }
 
-/** The impression's media a target set up for `formats` takes: video first, then banner; null when neither. */
+/** The impression's media a target set up for `formats` takes: video first, then banner; null when neither (a multi-format impression's banner is tried after its video: impBid.ts multiFormatBid). */
 export function formatOf(imp: Imp, formats: readonly SnapChannel['format'][]): SnapChannel['format'] | null {
   if (imp.video && formats.includes('video')) return 'video';
   if (imp.banner && formats.includes('display')) return 'display';

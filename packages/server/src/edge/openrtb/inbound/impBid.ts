@@ -116,8 +116,30 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
 }
 
 /**
+ * A format of a multi-format impression that found nothing and counted nothing (refused before its
+ * decision, or its auction without a winner): the next format is decided and counts the request.
+ */
+interface Missed {
+  missed: true;
+  /** The pre-bid IVT verdict its decision gave (the next one takes it); undefined: no decision ran. */
+  ivt?: DecisionTrace['ivt'];
+  /** Whether its decision offered the impression to demand (an opportunity, whatever the next finds). */
+  offered: boolean;
+}
+
+const REFUSED: Missed = Object.freeze({ missed: true, offered: false });
+const NO_TURN: DecideOptions = Object.freeze({});
+/** The first format of a multi-format impression: a no-fill leaves the next format the request (DecideOptions.nextFormat). */
+const FIRST_FORMAT: DecideOptions = Object.freeze({ nextFormat: true });
+
+/** A refusal of the impression: counted, or, for a format another follows (`turn.nextFormat`), left to that one. */
+function refused(deps: ImpDeps, job: ImpJob, reason: string, turn: DecideOptions): null | Missed {
+  return turn.nextFormat ? REFUSED : refuse(deps, job, reason);
+}
+
+/**
  * A video impression taking ads of at most `longest` seconds (its maxduration, or rqddurs, cut), or
- * null when it takes none that short: a fixed payout's longest ad (bidForImp), what is left of a
+ * null when it takes none that short: a fixed payout's longest ad (bidInFormat), what is left of a
  * dynamic pod's break (podBids.ts).
  */
 export function cappedToLength(imp: Imp, longest: number): Imp | null {
@@ -138,33 +160,74 @@ export function cappedToLength(imp: Imp, longest: number): Imp | null {
  * decided before it (vast/adPod.ts); its winner joins the pod. `previous`: the bid before this one
  * for the same impression (a dynamic pod's): this ad is an opportunity of the same request, counted
  * as one but not as another request, and takes its IVT verdict (DecideOptions.extraSlot).
+ *
+ * A multi-format impression (video and banner: outstream video with a banner fallback, a Prebid ad
+ * unit with both mediaTypes) of a supplier set up for both, outside a pod, is decided as video and,
+ * when that finds no winner, as banner (multiFormatBid); of a target set up for display only, as
+ * its banner alone. An impression of one format is decided once, as before: no other allocation
+ * nor await.
  */
-export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
+export function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
+  const { target } = job;
+  const formats = target.kind === 'supplier' ? target.supplier.formats : [target.channel.format];
+  const format = formatOf(offered, formats);
+  if (!format) return Promise.resolve(refuse(deps, job, offered.video || offered.banner ? 'format_not_set_up' : 'unsupported_media'));
+  if (offered.video && offered.banner && !pod) {
+    // a multi-format impression: video then banner; or, for a supplier set up for display only, the banner alone
+    if (format === 'video' && formats.includes('display')) return multiFormatBid(deps, job, offered);
+    if (format === 'display') return bidInFormat(deps, job, bannerOnly(offered), format, undefined, NO_TURN) as Promise<ImpBid | null>;
+  }
+  // (with no format after it, a try counts its own no-fill: never Missed)
+  return bidInFormat(deps, job, offered, format, pod, previous ? { extraSlot: true, ivtVerdict: previous.ivt } : NO_TURN) as Promise<ImpBid | null>;
+}
+
+/**
+ * A multi-format impression: video first (the richer ad, as before); when it finds no winner, or is
+ * refused (a player reading no VAST we write, a floor per second in a currency without a rate), the
+ * banner, decided as an impression of that format alone (its size, floor, deals and channel). One
+ * request, counted by the decision that fills or by the last: the banner's takes the video's IVT
+ * verdict and, when the video was offered to demand, counts the opportunity (DecideOptions.nextFormat,
+ * offeredBefore). A video winner the answer refuses after its auction (its length's floor, the
+ * quantity's share under the floor) was counted: no bid, the banner not tried (as the next best ad
+ * is not).
+ */
+async function multiFormatBid(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<ImpBid | null> {
+  const video = await bidInFormat(deps, job, imp, 'video', undefined, FIRST_FORMAT);
+  if (!video || !('missed' in video)) return video;
+  const turn: DecideOptions = video.ivt === undefined ? (video.offered ? { offeredBefore: true } : NO_TURN) : { ivtVerdict: video.ivt, offeredBefore: video.offered };
+  return bidInFormat(deps, job, bannerOnly(imp), 'display', undefined, turn) as Promise<ImpBid | null>;
+}
+
+/** A multi-format impression as its banner alone: decided on its sizes, floor and deals, never its video's (its player size, mincpmpersec, durfloors). */
+function bannerOnly(imp: Imp): Imp {
+  const { video: _video, ...banner } = imp;
+  return banner;
+}
+
+/** The impression decided in one format, `turn` the decision's place in its request (DecideOptions: a pod's later ad, a multi-format impression's try). */
+async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: SnapChannel['format'], pod: PodSoFar | undefined, turn: DecideOptions): Promise<ImpBid | Missed | null> {
   let imp = offered;
   const { target, request, arrival, test } = job;
-  const format = formatOf(imp, target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
-  if (!format) return refuse(deps, job, imp.video || imp.banner ? 'format_not_set_up' : 'unsupported_media');
   // a floor in another currency is taken at the operator's rates; without one, no bid
   const rates = deps.rates?.();
   // (no floor: its currency, even one without a rate, asks nothing)
   const impFloor = positive(imp.bidfloor) ? floorMicros(imp.bidfloor, imp.bidfloorcur, rates) : 0;
-  if (impFloor === null) return refuse(deps, job, 'currency');
+  if (impFloor === null) return refused(deps, job, 'currency', turn);
   // OpenRTB 2.6 video.mincpmpersec: a floor per second of the ad, in bidfloorcur, what the caller earns
   const perSecond = imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0 ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates) : 0;
-  if (perSecond === null) return refuse(deps, job, 'currency');
+  if (perSecond === null) return refused(deps, job, 'currency', turn);
   if (perSecond && target.kind === 'channel' && target.channel.payout.type === 'cpm') {
     // a channel paying its publisher a fixed CPM pays it whatever the demand bids: the floor per
     // second is a longest ad that payout reaches
     const capped = cappedToLength(imp, Math.floor(target.channel.payout.cpm / perSecond));
-    if (!capped) return refuse(deps, job, 'floor_above_payout');
+    if (!capped) return refused(deps, job, 'floor_above_payout', turn);
     imp = capped;
   }
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   // a player stating only protocols we write no VAST in (VAST 1.0, DAAST): nothing of ours plays there
-  if (format === 'video' && !version && statesProtocols(imp.video!)) return refuse(deps, job, 'protocol_not_supported');
+  if (format === 'video' && !version && statesProtocols(imp.video!)) return refused(deps, job, 'protocol_not_supported', turn);
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
-  const slot: DecideOptions = previous ? { extraSlot: true, ivtVerdict: previous.ivt } : {};
 
   let seat = tenantSeat(target.tenantId);
   let deals: DealTerms[] = [];
@@ -172,26 +235,30 @@ export async function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: 
   if (target.kind === 'supplier') {
     const { supplier } = target;
     const rule = supplier.targeting ? refusal(supplier.targeting, ctx) : null;
-    if (rule) return refuse(deps, job, `supplier_targeting.${rule}`);
+    if (rule) return refused(deps, job, `supplier_targeting.${rule}`, turn);
     deals = matchDeals(request, imp, job.snapshot.deals.get(supplier.tenantId), supplier, arrival, rates);
     const openAllowed = openSeatAllowed(request, seat);
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
-    if (privateAuction && !deals.length) return refuse(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed');
+    if (privateAuction && !deals.length) return refused(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed', turn);
     const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
     const floorPerSecondCpm = demandFloor(perSecond, supplier.marginPercent);
-    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...slot };
+    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
   } else {
     const channel = rtbChannel(target.channel, version, impFloor);
-    if (channel.floorCpm >= NEVER) return refuse(deps, job, 'floor_above_payout');
+    if (channel.floorCpm >= NEVER) return refused(deps, job, 'floor_above_payout', turn);
     // (a channel paying its publisher a fixed CPM: the floor per second capped the ad's length above)
     const { payout } = target.channel;
     const floorPerSecondCpm = payout.type === 'revshare' ? grossUp(perSecond, payout.percent) : 0;
-    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...slot };
+    options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
   }
 
   const outcome = await runDecision(deps.edge, '', ctx, options);
   const w = outcome.winner;
-  if (!w) return null;
+  if (!w) {
+    // a format another follows, its auction without a winner (nothing counted): the next is tried
+    if (turn.nextFormat && (outcome.result === 'no_bid' || outcome.result === 'no_demand')) return { missed: true, ivt: outcome.trace.ivt, offered: outcome.result === 'no_bid' };
+    return null;
+  }
   if (!outcome.decision || !outcome.token) return null;
   // the price is what the caller earns: the winner's payout, or a fixed deal's price
   let price = w.payoutCpm;

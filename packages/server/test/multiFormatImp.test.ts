@@ -1,0 +1,228 @@
+import { type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
+import { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+
+/**
+ * A multi-format impression (video and banner in one imp: outstream video with a banner fallback,
+ * a Prebid ad unit with both mediaTypes) posted to /rtb/bid/<supplier uid> on the real app: video
+ * is decided first; when it finds no winner and the supplier is set up for display, the banner is
+ * decided, and bid at its own price, floors, deals and mtype. Either way the impression is one
+ * request and at most one opportunity on the supplier's row, its pre-bid IVT checked once.
+ */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const usd = (n: number) => Math.round(n * 1_000_000);
+const BOT = 'python-requests/2.31.0';
+
+interface Answered {
+  impid: string;
+  price: number;
+  mtype: number;
+  w?: number;
+  h?: number;
+  crid: string;
+  cid?: string;
+  dealid?: string;
+  adm: string;
+  protocol?: number;
+  dur?: number;
+}
+
+interface Counted {
+  reqs: number;
+  opps: number;
+  ivt: number;
+}
+
+/** Video no campaign of ours takes (20 to 30 s: the spots are 15 s and 6 s), beside a 300x250 banner. */
+const longVideo = { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, minduration: 20, maxduration: 30 };
+/** Video our 15 s spot fits. */
+const spotVideo = { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, maxduration: 30 };
+const mpu = { format: [{ w: 300, h: 250 }], w: 300, h: 250 };
+
+forEachStore((t) => {
+  let app: FastifyInstance;
+  let cookie: string;
+  const ids: Record<string, { id: number; uid: string }> = {};
+  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+
+  const request = (imp: Omit<Imp, 'id'>, extra: Partial<BidRequest> = {}): BidRequest => ({
+    id: `mf-${Math.random()}`, imp: [{ id: 'slot-1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/story' }, tmax: 500, ...extra,
+  });
+  const rtb = (uid: string, body: BidRequest) => app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const bidsOf = async (uid: string, body: BidRequest): Promise<Answered[]> => {
+    const res = await rtb(uid, body);
+    if (res.statusCode === 204) return [];
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as BidResponse).seatbid!.flatMap((s) => s.bid) as Answered[];
+  };
+  /** The supplier's request rows (no demand source's), summed. */
+  const counted = async (supplier: string): Promise<Counted> => {
+    await app.edge.flush();
+    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0`);
+    return { reqs: Number(row?.reqs ?? 0), opps: Number(row?.opps ?? 0), ivt: Number(row?.ivt ?? 0) };
+  };
+  /** The supplier's request rows by no-fill reason ('' filled). */
+  const reasons = async (supplier: string): Promise<Record<string, { reqs: number; opps: number }>> => {
+    await app.edge.flush();
+    const rows = await app.stats.select(
+      `SELECT nofill_reason AS reason, sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0 GROUP BY nofill_reason`,
+    );
+    return Object.fromEntries(rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps) }]));
+  };
+  /** The calls our exchange was made for a supplier's impressions. */
+  const exchangeCalls = async (supplier: string): Promise<number> => {
+    await app.edge.flush();
+    const [row] = await app.stats.select(`SELECT sum(demand_calls) AS calls FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND adexchange_id = ${ids.exchange!.id}`);
+    return Number(row?.calls ?? 0);
+  };
+  /** What one request added to a supplier's request rows. */
+  const added = async (supplier: string, run: () => Promise<unknown>): Promise<Counted> => {
+    const before = await counted(supplier);
+    await run();
+    const after = await counted(supplier);
+    return { reqs: after.reqs - before.reqs, opps: after.opps - before.opps, ivt: after.ivt - before.ivt };
+  };
+
+  beforeAll(async () => {
+    app = await buildTestApp(t.store);
+    cookie = await login(app, 'demand');
+    const sup = (name: string, formats: string[]) => create(name, 'sups', { name, qpsLimit: 'unlimited', marginPercent: 20, formats });
+    await sup('both', ['video', 'display']);
+    await sup('counting', ['video', 'display']);
+    await sup('bothFail', ['video', 'display']);
+    await sup('videoOnly', ['video']);
+    await sup('displayOnly', ['display']);
+    await sup('ivt', ['video', 'display']);
+
+    await create('mpu', 'creatives', {
+      name: 'MF 300x250', format: 'display', displayType: 'image', imageUrl: 'https://cdn.brand.test/mf-300x250.png', width: 300, height: 250, clickUrl: 'https://brand.test/offer',
+      adomain: ['brand.test'], iabCategories: ['IAB3'], approval: 'approved',
+    });
+    await create('dealMpu', 'creatives', {
+      name: 'MF deal 300x250', format: 'display', displayType: 'image', imageUrl: 'https://cdn.agency.test/mf-300x250.png', width: 300, height: 250, clickUrl: 'https://agency.test',
+      adomain: ['agency.test'], iabCategories: ['IAB3'], approval: 'approved',
+    });
+    await create('spot', 'creatives', {
+      name: 'MF spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
+      mediaFiles: [{ url: 'https://cdn.brand.test/mf-spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+    });
+    // an exchange of ours that never answers (a .test host): each format's decision offers it the impression
+    await create('exchange', 'adexchanges', { name: 'MF exchange', endpoint: 'https://bid.multiformat.test/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'mf-seat', marginPercent: 15 });
+    await create('deal', 'deals', { name: 'MF display PMP', dealId: 'MF-PMP-1', floorCpm: usd(2), auctionType: 1 });
+    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
+      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
+    await campaign('banners', 5, [ids.mpu!.id]);
+    await campaign('video', 8, [ids.spot!.id]);
+    await campaign('dealBuyer', 4.5, [ids.dealMpu!.id], { dealIds: [ids.deal!.id], supplierIds: [ids.both!.id] });
+    await app.edge.snapshots.rebuild();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('video first, then banner', () => {
+    it('bids the banner (mtype 1, its own size and price) when no video fits', async () => {
+      const [bid, ...more] = await bidsOf(ids.both!.uid, request({ video: longVideo, banner: mpu }));
+      expect(more).toEqual([]);
+      // the banner campaign's 5.00 less our 20%: the display decision's price, no video field
+      expect(bid).toMatchObject({ impid: 'slot-1', mtype: 1, w: 300, h: 250, price: 4, crid: String(ids.mpu!.id), cid: String(ids.banners!.id) });
+      expect(bid!.protocol).toBeUndefined();
+      expect(bid!.dur).toBeUndefined();
+      expect(bid!.adm).toMatch(/^<(a|img|div)\b[\s\S]*\/ev\?e=impression&amp;t=/);
+    });
+
+    it('still bids the video when it fits (mtype 2, the player size)', async () => {
+      const [bid, ...more] = await bidsOf(ids.both!.uid, request({ video: spotVideo, banner: mpu }));
+      expect(more).toEqual([]);
+      expect(bid).toMatchObject({ mtype: 2, w: 640, h: 360, price: 6.4, crid: String(ids.spot!.id), dur: 15, protocol: 3 });
+      expect(bid!.adm).toContain('<VAST version="3.0"');
+    });
+
+    it('holds the banner to its own floors: the video\'s floor per second (mincpmpersec) is not the banner\'s, imp.bidfloor is', async () => {
+      // $10 a second asks $150 of the 15 s spot: no video; the banner, at $4, reaches the $3 floor
+      const [bid] = await bidsOf(ids.both!.uid, request({ video: { ...spotVideo, mincpmpersec: 10 }, banner: mpu, bidfloor: 3 }));
+      expect(bid).toMatchObject({ mtype: 1, price: 4, w: 300, h: 250 });
+      // a floor the banner does not reach either: no bid
+      expect(await bidsOf(ids.both!.uid, request({ video: longVideo, banner: mpu, bidfloor: 4.5 }))).toEqual([]);
+    });
+
+    it('buys a deal with a banner of the deal when no video takes it (dealid, the deal\'s seat)', async () => {
+      const body = request({ video: longVideo, banner: mpu, pmp: { private_auction: 1, deals: [{ id: 'MF-PMP-1', bidfloor: 2 }] } });
+      const res = await rtb(ids.both!.uid, body);
+      expect(res.statusCode, res.body).toBe(200);
+      const [bid] = (res.json() as BidResponse).seatbid!.flatMap((s) => s.bid) as Answered[];
+      // 4.50 less 20%
+      expect(bid).toMatchObject({ mtype: 1, dealid: 'MF-PMP-1', price: 3.6, crid: String(ids.dealMpu!.id) });
+    });
+
+    it('does not try the banner for a supplier not set up for display: no bid', async () => {
+      expect(await bidsOf(ids.videoOnly!.uid, request({ video: longVideo, banner: mpu }))).toEqual([]);
+      expect(await bidsOf(ids.videoOnly!.uid, request({ video: spotVideo, banner: mpu }))).toMatchObject([{ mtype: 2 }]);
+    });
+
+    it('decides the banner alone for a supplier set up for display only (the video\'s floor per second no part of it), counted once', async () => {
+      const body = request({ video: { ...spotVideo, mincpmpersec: 10 }, banner: mpu, bidfloor: 1 });
+      const bids: Answered[][] = [];
+      expect(await added('displayOnly', async () => bids.push(await bidsOf(ids.displayOnly!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]).toMatchObject([{ mtype: 1, w: 300, h: 250, price: 4 }]);
+    });
+
+    it('tries the banner when the player reads no VAST we write (protocols VAST 1.0 only)', async () => {
+      const [bid] = await bidsOf(ids.both!.uid, request({ video: { ...spotVideo, protocols: [1] }, banner: mpu }));
+      expect(bid).toMatchObject({ mtype: 1, w: 300, h: 250 });
+    });
+  });
+
+  describe('counting: one request, one opportunity', () => {
+    it('counts the banner bid as one filled request and one opportunity, the video\'s no-fill nowhere', async () => {
+      const bids: Answered[][] = [];
+      expect(await added('counting', async () => bids.push(await bidsOf(ids.counting!.uid, request({ video: longVideo, banner: mpu }))))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]).toMatchObject([{ mtype: 1 }]);
+      // both formats were offered to the exchange (a call each): still one opportunity
+      expect(await exchangeCalls('counting')).toBe(2);
+      const rows = await reasons('counting');
+      expect(rows['']).toEqual({ reqs: 1, opps: 1 });
+      expect(rows.no_bid).toBeUndefined();
+      expect(rows.no_demand).toBeUndefined();
+      // the video winning counts the same: one request, one opportunity
+      expect(await added('counting', () => bidsOf(ids.counting!.uid, request({ video: spotVideo, banner: mpu })))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      // as does a refusal of the video (its protocols) that the banner fills
+      expect(await added('counting', () => bidsOf(ids.counting!.uid, request({ video: { ...spotVideo, protocols: [1] }, banner: mpu })))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect((await reasons('counting')).protocol_not_supported).toBeUndefined();
+    });
+
+    it('counts an impression neither format fills as one request, with one reason', async () => {
+      const sizeless = { format: [{ w: 160, h: 600 }] };
+      expect(await added('bothFail', async () => expect(await bidsOf(ids.bothFail!.uid, request({ video: longVideo, banner: sizeless }))).toEqual([]))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      // the video was offered to the exchange, the banner too: one request, one opportunity, no_bid
+      expect(await exchangeCalls('bothFail')).toBe(2);
+      expect(await reasons('bothFail')).toEqual({ no_bid: { reqs: 1, opps: 1 } });
+    });
+  });
+
+  describe('pre-bid IVT', () => {
+    beforeAll(async () => {
+      const before = (await as(app, cookie, { method: 'GET', url: '/api/demand/info' })).json<Record<string, unknown>>();
+      const res = await as(app, cookie, { method: 'PUT', url: '/api/demand/info', payload: { ...before, setCheckIVTAll: 1, blockIVT: null } });
+      expect(res.statusCode, res.body).toBe(200);
+      await app.edge.snapshots.rebuild();
+    });
+
+    it('checks the impression once: a bot\'s banner bid is one request, one IVT flag, one opportunity', async () => {
+      const flagged = async () => {
+        const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+        const line = /^adplane_ivt_flagged_total\{reason="bot_user_agent",blocked="false"\} (\d+)$/m.exec(body);
+        return line ? Number(line[1]) : 0;
+      };
+      const flaggedBefore = await flagged();
+      const bids: Answered[][] = [];
+      const body = request({ video: longVideo, banner: mpu }, { device: { ua: BOT, ip: '73.158.1.1', devicetype: 2 } });
+      expect(await added('ivt', async () => bids.push(await bidsOf(ids.ivt!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 1 });
+      expect(bids[0]).toMatchObject([{ mtype: 1 }]);
+      expect((await flagged()) - flaggedBefore).toBe(1);
+    });
+  });
+});
