@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
 import { logLine, runPrimary } from './cluster/primary.js';
+import { WORKER_HEADER } from './cluster/protocol.js';
 import { workerServices } from './cluster/worker.js';
 import { COUNTERS_FILE } from './delivery/savedCounters.js';
 import { REPLAY_FILE } from './edge/tracking/savedReplay.js';
@@ -33,7 +34,6 @@ const fail = (text: string): never => {
 };
 
 export const MAX_WORKERS = 64;
-export const WORKER_HEADER = 'x-adplane-worker';
 
 /**
  * `--role` (default all) and `--workers` (default: one per core for the edge role, else 1). Throws a

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
-import { WORKER_HEADER } from '../src/main.js';
+// (not from main.ts: importing it starts the program where it is bundled, as bench/ bundles this module)
+import { WORKER_HEADER } from '../src/cluster/protocol.js';
 import { freePort } from './deliveryEngines.js';
 
 /** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test, rolesOnRedis.test). */

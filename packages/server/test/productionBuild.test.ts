@@ -68,3 +68,19 @@ describe('the production build (dist/main.mjs)', () => {
     expect(await running!.stop()).toBe(0);
   });
 });
+
+describe('the benches’ server bundle (bench/edge.bench.ts --serve)', () => {
+  it('holds no program entry point: main.ts run where it is bundled parses the bench’s arguments and exits', async () => {
+    const { readFileSync } = await import('node:fs');
+    const out = join(SERVER, 'dist', `bench-test-${process.pid}.mjs`);
+    try {
+      await bundleServer(fileURLToPath(new URL('../../../bench/edge.bench.ts', import.meta.url)), out);
+      const sources = readFileSync(out, 'utf8').match(/^\/\/ (\S+\.ts)$/gm) ?? [];
+      expect(sources.length).toBeGreaterThan(100);
+      expect(sources.filter((line) => line.endsWith('packages/server/src/main.ts'))).toEqual([]);
+    } finally {
+      rmSync(out, { force: true });
+      rmSync(`${out}.map`, { force: true });
+    }
+  }, 60_000);
+});

@@ -9,6 +9,9 @@ import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from 
  */
 export const CLUSTER_TAG = 'adplane-cluster';
 
+/** The answer header naming the worker that answered (its cluster id; 0 for a single process). */
+export const WORKER_HEADER = 'x-adplane-worker';
+
 /** A worker's question, and the type of the primary's answer to it. */
 export interface Calls {
   exchange: { args: { pid: string; leaseTtlMs: number; x: Exchange }; result: ExchangeReply };
