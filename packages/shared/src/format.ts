@@ -28,6 +28,11 @@ export function formatUsd(amount: number): string {
   return usd.format(amount);
 }
 
+/** A chart's money axis label, in dollars: whole steps without cents (`$1,200`), others with two (`$0.80`, `$12.50`). */
+export function formatUsdAxis(amount: number): string {
+  return Number.isInteger(amount) ? `${amount < 0 ? '-' : ''}$${Math.abs(amount).toLocaleString('en-US')}` : usd.format(amount);
+}
+
 /** `12.345` -> `12.35%`. */
 export function formatPercent(value: number): string {
   return `${value.toFixed(PERCENT_DECIMALS)}%`;

@@ -1,4 +1,4 @@
-import { type CampaignPacing, formatPercent, formatTimezone, formatUsdMicros, PACING_STATE_LABELS, type PacingStateId } from '@adplane/shared';
+import { type CampaignPacing, formatPercent, formatTimezone, formatUsdAxis, formatUsdMicros, PACING_STATE_LABELS, type PacingStateId } from '@adplane/shared';
 import { type EChartOption } from '../../components/EChart.js';
 
 /**
@@ -62,8 +62,8 @@ export function pacingChartOption(p: CampaignPacing): EChartOption {
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `$${v.toFixed(2)}` : '–') },
     xAxis: { type: 'category', data: hours, name: formatTimezone(p.timezone), nameGap: 4 },
     yAxis: [
-      { type: 'value', name: 'So far', axisLabel: { formatter: '${value}' } },
-      { type: 'value', name: 'Per hour', axisLabel: { formatter: '${value}' }, splitLine: { show: false } },
+      { type: 'value', name: 'So far', axisLabel: { formatter: formatUsdAxis } },
+      { type: 'value', name: 'Per hour', axisLabel: { formatter: formatUsdAxis }, splitLine: { show: false } },
     ],
     series,
   } as EChartOption;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
-import { type DashboardAnswer, formatMetric, formatTimezone, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
+import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useUser } from '../../auth/authContext.js';
@@ -102,7 +102,7 @@ export function DashboardStats() {
       legend: { top: 0 },
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: hours.map((h) => `${h}:00`) },
-      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v.toLocaleString('en-US')}` } },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: formatUsdAxis } },
       series: [
         { name: `Today (${data.today})`, type: 'line' as const, smooth: true, data: series(data.today) },
         { name: `Yesterday (${data.yesterday})`, type: 'line' as const, smooth: true, data: series(data.yesterday), lineStyle: { type: 'dashed' as const } },
@@ -117,7 +117,7 @@ export function DashboardStats() {
       legend: { top: 0 },
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: data.days.map((r) => String(r.date)) },
-      yAxis: { type: 'value' as const, axisLabel: { formatter: (v: number) => `$${v.toLocaleString('en-US')}` } },
+      yAxis: { type: 'value' as const, axisLabel: { formatter: formatUsdAxis } },
       series: (ownMargin ? (['revenue', 'cost', 'profit'] as const) : (['revenue'] as const)).map((m) => ({
         name: m === 'revenue' ? revenueLabel : m[0].toUpperCase() + m.slice(1),
         type: 'bar' as const,

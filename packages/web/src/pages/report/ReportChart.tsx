@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Segmented, Select, Space } from 'antd';
 import { EChart } from '../../components/EChart.js';
 import {
-  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
+  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, formatUsdAxis, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
 } from '@adplane/shared';
 
 /** Most series a time chart draws (the largest by the chart's metric); the rest are in the table. */
@@ -19,7 +19,7 @@ export function chartOption(rows: readonly ReportRow[], dimensions: readonly Dim
   const data = rows.filter((r) => !r.total);
   const time = dimensions.find((d) => d === 'date' || d === 'hour');
   const format = (v: number) => formatMetric(metric, v);
-  const axisFormat = (v: number) => (METRIC_BY_ID[metric].format === 'usd' ? `$${(v / 1_000_000).toLocaleString('en-US')}` : METRIC_BY_ID[metric].format === 'percent' ? `${v}%` : v.toLocaleString('en-US'));
+  const axisFormat = (v: number) => (METRIC_BY_ID[metric].format === 'usd' ? formatUsdAxis(v / 1_000_000) : METRIC_BY_ID[metric].format === 'percent' ? `${v}%` : v.toLocaleString('en-US'));
   const base = {
     tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => format(Number(v)) },
     grid: { left: 70, right: 20, top: 40, bottom: 40 },
