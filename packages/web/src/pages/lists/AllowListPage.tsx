@@ -2,7 +2,7 @@ import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { RESOURCES, type ListKind, parseListText } from '@adplane/shared';
-import { useList } from '../../api/lists.js';
+import { findListItem, useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
@@ -36,6 +36,24 @@ function DemandName({ id }: { id: number | null | undefined }) {
   return <>{items.find((d) => Number(d.id) === id)?.name ?? (id ? `#${id}` : '')}</>;
 }
 
+/** A creative list's first entries: a creative id shown as the creative's name (its id on hover), a domain as it is. */
+export function CreativeEntries({ items }: { items: string[] }) {
+  useList('creatives'); // loads the list, and renders again when it comes
+  return (
+    <>
+      {items.map((item, i) => {
+        const creative = findListItem('creatives', item);
+        return (
+          <span key={item}>
+            {i > 0 ? ', ' : ''}
+            {creative ? <span title={`creative ${item}`}>{creative.name}</span> : item}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
 /** /applists, /publists, /crelists: the allow/block lists of one kind. */
 export function AllowListPage({ kind }: { kind: ListKind }) {
   const def = RESOURCES[kind];
@@ -60,7 +78,7 @@ export function AllowListPage({ kind }: { kind: ListKind }) {
           const items = itemsOf(row);
           return items.length ? (
             <Typography.Text type="secondary">
-              {items.slice(0, 3).join(', ')}
+              {kind === 'crelists' ? <CreativeEntries items={items.slice(0, 3)} /> : items.slice(0, 3).join(', ')}
               {items.length > 3 ? ', …' : ''}
             </Typography.Text>
           ) : (
