@@ -101,4 +101,17 @@ forEachStore((t) => {
     const theirs = await createAs(app, cookies.demand, 'channels', { name: 'ids channel first', subpublisherId: first, domain: 'ids-first.test' });
     expect((await as(app, cookies.demand, { method: 'GET', url: adsTxtLinePath(theirs.id) })).json().warnings).toEqual([]);
   });
+
+  it('gives an id to one of two saves that ask for it at the same time: the other gets the 400', async () => {
+    // two new subpublishers, and a tenant's profile entry, all asking for the same new id at once
+    const profile = (await as(app, cookies.demand, { method: 'GET', url: '/api/demand/info' })).json<Profile>();
+    const answers = await Promise.all([
+      postSub('demand', newSub('ids-race-a', 'race-1')),
+      postSub('acme', newSub('ids-race-b', 'race-1')),
+      as(app, cookies.demand, { method: 'PUT', url: '/api/demand/info', payload: { ...profile, sellersJson: [...(profile.sellersJson as object[]), { id: 'race-1', domain: 'race-entry.test', name: 'Race entry' }] } }),
+    ]);
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s < 300), answers.map((r) => r.body).join('\n')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(2);
+  });
 });

@@ -9,10 +9,11 @@ import {
 import { requireAuth } from '../auth/guards.js';
 import { badField, forbidden, parseInput } from '../http/errors.js';
 import { ValidationFailed } from '../resources/entityService.js';
+import { inTransaction } from '../store/db.js';
 import { type ProfileChanges, type SellersJson, updateOwnProfile, type User } from '../store/users.js';
 import { isTenant } from '../supplyChain/sellers.js';
 import { profileSellerIdErrors } from '../supplyChain/sellerIds.js';
-import { readSellerAccounts } from '../supplyChain/sellersJson.js';
+import { readSellerAccountsForSave } from '../supplyChain/sellersJson.js';
 
 const READ_ONLY_TYPES = new Set(['sub', 'adv']);
 
@@ -107,12 +108,15 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
     if (READ_ONLY_TYPES.has(user.type)) throw forbidden('Your profile is read-only');
     const body = parseInput(ProfileUpdate, request.body);
     const changes = changesFor(user, body);
-    // The tenant's entries are sellers of its sellers.json: each id no other seller's (supplyChain/sellerIds.ts).
-    if (isTenant(user) && Array.isArray(changes.sellersJson)) {
-      const errors = profileSellerIdErrors(await readSellerAccounts(app.store.db, request.log, { withArchived: true }), user, changes.sellersJson);
-      if (errors.length) throw new ValidationFailed(errors);
-    }
-    const updated = await updateOwnProfile(app.store.db, user.id, changes, adminId);
+    const updated = await inTransaction(app.store.db, async (trx) => {
+      // The tenant's entries are sellers of its sellers.json: each id no other seller's (supplyChain/sellerIds.ts),
+      // checked in the transaction that writes them, under the seller-id lock
+      if (isTenant(user) && Array.isArray(changes.sellersJson)) {
+        const errors = profileSellerIdErrors(await readSellerAccountsForSave(trx, app.store.dialect), user, changes.sellersJson);
+        if (errors.length) throw new ValidationFailed(errors);
+      }
+      return updateOwnProfile(trx, user.id, changes, adminId);
+    });
     request.log.info({ userId: user.id, adminId: request.auth?.adminId ?? null }, 'profile updated');
     return profileOf(updated);
   });

@@ -31,7 +31,7 @@ import { ENTITY_TABLES } from '../store/entityTables.js';
 import { deleteSessionsOfUser } from '../store/sessions.js';
 import { createUser } from '../store/users.js';
 import { subEntryIdOf, type SubSellerIdChange, subSellerIdErrors } from '../supplyChain/sellerIds.js';
-import { readSellerAccounts } from '../supplyChain/sellersJson.js';
+import { readSellerAccountsForSave } from '../supplyChain/sellersJson.js';
 import { type Actor, ValidationFailed } from './entityService.js';
 
 /**
@@ -123,10 +123,13 @@ async function checkLogins(store: Store, value: { username: string; email: strin
   if (errors.length) throw new ValidationFailed(errors);
 }
 
-/** A subpublisher's Sellers JSON id must be no other seller's (supplyChain/sellerIds.ts). */
-async function checkSellerId(store: Store, change: SubSellerIdChange): Promise<void> {
+/**
+ * A subpublisher's Sellers JSON id must be no other seller's (supplyChain/sellerIds.ts): checked in
+ * the transaction that writes it, under the seller-id lock (two saves of one id: the second fails).
+ */
+async function checkSellerId(trx: Store['db'], dialect: Store['dialect'], change: SubSellerIdChange): Promise<void> {
   if (!subEntryIdOf(change.after)) return;
-  const errors = subSellerIdErrors(await readSellerAccounts(store.db, undefined, { withArchived: true }), change);
+  const errors = subSellerIdErrors(await readSellerAccountsForSave(trx, dialect), change);
   if (errors.length) throw new ValidationFailed(errors);
 }
 
@@ -175,9 +178,9 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
   await checkLogins(store, v as { username: string; email: string });
   const tenantId = def.kind === 'demands' ? undefined : await ownerTenant(store, filter, body);
   const c = changesFrom(def, v);
-  if (def.kind === 'subs' && tenantId !== undefined) await checkSellerId(store, { accountId: null, tenantId, before: null, after: c.sellersJson });
   const passwordHash = await hashPassword(v.password as string);
   const created = await inTransaction(store.db, async (trx) => {
+    if (def.kind === 'subs' && tenantId !== undefined) await checkSellerId(trx, store.dialect, { accountId: null, tenantId, before: null, after: c.sellersJson });
     const user = await createUser(trx, {
       type: filter.type,
       username: c.username!,
@@ -235,10 +238,10 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
   const v = def.schema.parse(body ?? {}) as Record<string, unknown>;
   await checkLogins(store, v as { username: string; email: string }, id);
   const c = changesFrom(def, v);
-  if (def.kind === 'subs' && before.tenantId !== null) await checkSellerId(store, { accountId: id, tenantId: before.tenantId, before: before.sellersJson, after: c.sellersJson });
   if (def.kind === 'demands') requireDemandUpdate(actor.user, accountDto(def, before), v);
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
   return inTransaction(store.db, async (trx) => {
+    if (def.kind === 'subs' && before.tenantId !== null) await checkSellerId(trx, store.dialect, { accountId: id, tenantId: before.tenantId, before: before.sellersJson, after: c.sellersJson });
     await updateAccount(trx, id, c);
     // A new password ends every session of the account (a thief's among them).
     if (c.passwordHash) await deleteSessionsOfUser(trx, id);

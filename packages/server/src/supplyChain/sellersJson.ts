@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { readConfigVersion } from '../store/configVersion.js';
 import { type Store } from '../store/db.js';
 import { type User, userFromRow } from '../store/users.js';
@@ -35,6 +36,21 @@ type UsersDb = Store['db'];
  * The accounts sellers.json is made of: tenants and subpublishers (rows that do not parse are
  * skipped); archived ones too with `withArchived` (seller ids are never given to another seller).
  */
+/** The key of PostgreSQL's advisory lock that puts seller-id saves one after another (any constant of our own). */
+const SELLER_IDS_LOCK = 4_250_001;
+
+/**
+ * Every account with a seller id, read inside the transaction that saves a new one (`trx`), after
+ * taking the seller-id lock: two saves asking for the same id at once are checked one after the
+ * other, so the second sees the first's id. PostgreSQL: an advisory lock held until the transaction
+ * ends. SQLite: the transaction itself (one connection per process, so one transaction at a time;
+ * processes sharing one SQLite file are not covered).
+ */
+export async function readSellerAccountsForSave(trx: UsersDb, dialect: Store['dialect']): Promise<User[]> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SELLER_IDS_LOCK})`.execute(trx);
+  return readSellerAccounts(trx, undefined, { withArchived: true });
+}
+
 export async function readSellerAccounts(db: UsersDb, log?: { warn(obj: object, msg: string): void }, { withArchived = false } = {}): Promise<User[]> {
   let query = db.withTables<{ users: { archived: number } }>().selectFrom('users').selectAll().where('type', 'in', ['demand', 'sub']);
   if (!withArchived) query = query.where('archived', '=', 0);
