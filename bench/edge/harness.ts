@@ -63,9 +63,17 @@ export function pin(pid: number, cpu: number): void {
   spawnSync('taskset', ['-acp', String(cpu), String(pid)], { stdio: 'ignore' });
 }
 
+/** The children a run started: stopped when it ends, however it ends (a failed run left its servers running). */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const proc of started) if (proc.exitCode === null && proc.signalCode === null) proc.kill();
+});
+
 /** A child process on the same loader as this one (tsx), or on plain node (`plain`: a bundle). */
 export function child(args: string[], extraExecArgv: string[] = [], plain = false): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
   const proc = fork(args[0]!, args.slice(1), { execArgv: [...(plain ? [] : process.execArgv), ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+  started.add(proc);
+  proc.once('exit', () => started.delete(proc));
   return new Promise((resolve, reject) => {
     proc.once('message', (msg) => resolve({ proc, msg: msg as Record<string, unknown> }));
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
