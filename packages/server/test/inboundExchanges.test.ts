@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type Bid, type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
+import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CurrencyRates } from '../src/edge/openrtb/currency.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
-import { schemaErrors } from './vastSchema.js';
+import { checkBidResponse } from './bidResponseCheck.js';
 
 /**
  * Bid requests shaped like the ones real exchanges send (test/fixtures/openrtb/exchanges, each
@@ -26,67 +26,8 @@ const RATES = new CurrencyRates({ USD: { EUR: 0.9, GBP: 0.8 } });
 /** A price in `from` as `to` (the rates above, either way). */
 const convert = (price: number, from: string, to: string) => price * RATES.rate(from, to)!;
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0);
-
-/** The sizes a banner impression permits (format[], else w/h; numbers as the request wrote them). */
-function permittedSizes(imp: Imp): string[] {
-  const sizes = (imp.banner?.format ?? []).map((f) => `${num(f.w)}x${num(f.h)}`);
-  if (imp.banner?.w && imp.banner.h) sizes.push(`${num(imp.banner.w)}x${num(imp.banner.h)}`);
-  return sizes;
-}
-
-/** What section 4 asks of a response to `request`, every bid checked; the bids. */
-function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
-  expect(response.id).toBe(request.id);
-  const cur = response.cur ?? 'USD';
-  if (Array.isArray(request.cur) && request.cur.length) expect(request.cur.map((c) => c.toUpperCase())).toContain(cur);
-  else expect(cur).toBe('USD');
-  expect(Array.isArray(response.seatbid) && response.seatbid.length).toBeTruthy();
-  const bids: Bid[] = [];
-  for (const seat of response.seatbid!) {
-    expect(typeof seat.seat).toBe('string');
-    expect(seat.bid.length).toBeGreaterThan(0);
-    for (const bid of seat.bid) {
-      bids.push(bid);
-      const imp = request.imp.find((i) => i.id === bid.impid);
-      expect(imp, `impid ${bid.impid} names an imp of the request`).toBeDefined();
-      expect(typeof bid.id).toBe('string');
-      expect(bid.id.length).toBeGreaterThan(0);
-      expect(typeof bid.price).toBe('number');
-      expect(bid.price).toBeGreaterThan(0);
-      // the floor, in its currency (USD when it names none), as the answer's currency
-      const floorCur = typeof imp!.bidfloorcur === 'string' && imp!.bidfloorcur ? imp!.bidfloorcur.toUpperCase() : 'USD';
-      expect(bid.price).toBeGreaterThanOrEqual(convert(num(imp!.bidfloor), floorCur, cur) - 1e-6);
-      expect(typeof bid.adm === 'string' || typeof bid.nurl === 'string').toBe(true);
-      expect(typeof bid.crid).toBe('string');
-      expect(bid.adomain!.length).toBeGreaterThan(0);
-      for (const d of bid.adomain!) expect(request.badv ?? []).not.toContain(d);
-      for (const c of bid.cat ?? []) expect((request.bcat ?? []).some((b) => c === b || c.startsWith(`${b}-`))).toBe(false);
-      if (bid.dealid) {
-        const deal = imp!.pmp?.deals?.find((d) => d.id === bid.dealid);
-        expect(deal, `dealid ${bid.dealid} names a deal of the imp`).toBeDefined();
-        expect(bid.price).toBeGreaterThanOrEqual(convert(num(deal!.bidfloor), deal!.bidfloorcur ?? 'USD', cur) - 1e-6);
-      } else expect(imp!.pmp?.private_auction ?? 0).toBe(0);
-      // mtype (2.6): 1 banner, 2 video, of a media the impression offers
-      expect([1, 2]).toContain(bid.mtype);
-      if (bid.mtype === 2) {
-        expect(imp!.video).toBeTruthy();
-        const version = bid.protocol === 2 ? '2.0' : bid.protocol === 3 ? '3.0' : bid.protocol === 7 ? '4.0' : bid.protocol === 11 ? '4.1' : '4.2';
-        if (imp!.video!.protocols) expect(imp!.video!.protocols).toContain(bid.protocol);
-        expect(bid.adm).toContain(`<VAST version="${version}"`);
-        expect(schemaErrors(version, bid.adm!)).toBe('');
-        if (imp!.video!.w && imp!.video!.h) expect([bid.w, bid.h]).toEqual([num(imp!.video!.w), num(imp!.video!.h)]);
-      } else {
-        expect(imp!.banner).toBeTruthy();
-        const sizes = permittedSizes(imp!);
-        if (sizes.length) expect(sizes).toContain(`${bid.w}x${bid.h}`);
-        expect(bid.w! > 0 && bid.h! > 0).toBe(true);
-      }
-    }
-  }
-  expect(new Set(bids.map((b) => b.id)).size).toBe(bids.length);
-  return bids;
-}
+/** Section 4 (test/bidResponseCheck.ts), floors converted at the app's rates. */
+const checkResponse = (request: BidRequest, response: BidResponse): Bid[] => checkBidResponse(request, response, { convert });
 
 forEachStore((t) => {
   let app: FastifyInstance;
