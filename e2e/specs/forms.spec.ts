@@ -46,6 +46,31 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
   const bar = await drawer.getByTestId('form-jump-links').boundingBox();
   await expect.poll(async () => ((await heading.boundingBox())?.y ?? 0) - ((bar?.y ?? 0) + (bar?.height ?? 0))).toBeGreaterThanOrEqual(0);
   await expect(drawer.getByTestId('jump-Invalid traffic')).toHaveAttribute('aria-current', 'true');
+
+  // Each link marks its own section once its scroll has settled, short sections included.
+  for (const title of ['Pricing', 'Demand', 'Basics', 'Tag']) {
+    await drawer.getByTestId(`jump-${title}`).click();
+    const target = drawer.locator('.form-section-title', { hasText: title });
+    // settled: the heading no longer moves between two reads
+    await expect
+      .poll(async () => {
+        const before = (await target.boundingBox())?.y ?? 0;
+        await page.waitForTimeout(200);
+        return Math.abs(((await target.boundingBox())?.y ?? 0) - before);
+      })
+      .toBeLessThan(1);
+    await expect(drawer.getByTestId(`jump-${title}`)).toHaveAttribute('aria-current', 'true');
+  }
+
+  // Scrolled by hand so that the tag box fills the view under its heading, with only the end of
+  // the section above left at the top: "Tag" is the section being read.
+  const body = drawerBody(page);
+  const tag = drawer.locator('.form-section-title', { hasText: 'Tag' });
+  await drawer.getByTestId('jump-Basics').click();
+  await expect(drawer.getByTestId('jump-Basics')).toHaveAttribute('aria-current', 'true');
+  const barBottom = (bar?.y ?? 0) + (bar?.height ?? 0);
+  await body.evaluate((el, shift) => el.scrollBy({ top: shift }), ((await tag.boundingBox())?.y ?? 0) - barBottom - 40);
+  await expect(drawer.getByTestId('jump-Tag')).toHaveAttribute('aria-current', 'true');
 });
 
 test('Escape closes a drawer, a modal, and a dialog inside a modal before the modal', async ({ page }) => {

@@ -5,16 +5,24 @@ export const JUMP_LINKS_FROM = 4;
 
 const TITLE_SELECTOR = '.form-section-title';
 
+/** Less than this much of a section left in view under the jump links counts as read past. */
+const SLIVER_PX = 96;
+
 /** The element that scrolls the form: the drawer's or modal's body, else the page. */
 function scrollerOf(el: HTMLElement): HTMLElement | null {
   return el.closest<HTMLElement>('.ant-drawer-body, .ant-modal-wrap');
 }
 
+/** How far under the scroller's top a heading sits once jumped to: just under the jump links. */
+function headingOffset(el: HTMLElement): number {
+  const bar = el.closest('.form-with-jumps')?.querySelector<HTMLElement>('.form-jump-links');
+  return (bar?.offsetHeight ?? 0) + 8;
+}
+
 /** Scroll the form's scroller so that the heading sits just under the jump links. */
 export function scrollToSection(heading: HTMLElement): void {
   const scroller = scrollerOf(heading);
-  const bar = heading.closest('.form-with-jumps')?.querySelector<HTMLElement>('.form-jump-links');
-  const offset = (bar?.offsetHeight ?? 0) + 8;
+  const offset = headingOffset(heading);
   if (!scroller) {
     heading.scrollIntoView({ block: 'start' });
     return;
@@ -47,12 +55,18 @@ export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> 
     const scroller = scrollerOf(root);
     const onScroll = () => {
       if (!scroller) return;
-      const top = scroller.getBoundingClientRect().top + 60;
+      // The section being read is the last whose heading has reached the jump links (where a jump
+      // puts it; the bar is taller when its links wrap) ...
+      const top = scroller.getBoundingClientRect().top + headingOffset(root) + 24;
       const list = headings();
       let index = 0;
       list.forEach((h, i) => {
         if (h.getBoundingClientRect().top <= top) index = i;
       });
+      // ... unless only a sliver of it is left above the next heading (the tag box under "Tag" in
+      // view, the end of the section above just above it): then the next one is.
+      const next = list[index + 1];
+      if (next && next.getBoundingClientRect().top - top < SLIVER_PX) index += 1;
       // At the very bottom the last section is the one being read, however short it is.
       if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) index = list.length - 1;
       setCurrent(Math.max(0, index));

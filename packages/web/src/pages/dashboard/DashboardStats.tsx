@@ -148,7 +148,8 @@ export function DashboardStats() {
                   ) : '—'}{' '}
                   vs this time yesterday ({formatMetric(id, soFar)})
                   <br />
-                  yesterday {formatMetric(id, Number(data.totals.yesterday[id] ?? 0))} · 7-day {RATIOS.has(id) ? '' : 'daily '}avg {formatMetric(id, weekAvg)}
+                  yesterday {formatMetric(id, Number(data.totals.yesterday[id] ?? 0))} ·{' '}
+                  <span title={RATIOS.has(id) ? 'Over the last 7 days' : 'Daily average over the last 7 days'}>7-day avg {formatMetric(id, weekAvg)}</span>
                 </Typography.Text>
               </Card>
             </Col>
