@@ -1,13 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CurrencyRates } from '../src/edge/openrtb/currency.js';
-import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { forEachStore } from './helpers.js';
 import { checkBidResponse } from './bidResponseCheck.js';
+import { dspTenant, expectBid, expectNoBid } from './dspFixture.js';
 
 /**
  * Bid requests shaped like the ones real exchanges send (test/fixtures/openrtb/exchanges, each
@@ -18,8 +16,6 @@ import { checkBidResponse } from './bidResponseCheck.js';
 const DIR = fileURLToPath(new URL('./fixtures/openrtb/exchanges/', import.meta.url));
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 const fixture = (prefix: string): Record<string, unknown> & BidRequest => JSON.parse(readFileSync(`${DIR}${FILES.find((f) => f.startsWith(prefix))!}`, 'utf8')) as Record<string, unknown> & BidRequest;
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const usd = (n: number) => Math.round(n * 1_000_000);
 
 /** The operator's rates in this app: one USD is 0.9 EUR or 0.8 GBP (no JPY). */
 const RATES = new CurrencyRates({ USD: { EUR: 0.9, GBP: 0.8 } });
@@ -30,71 +26,36 @@ const convert = (price: number, from: string, to: string) => price * RATES.rate(
 const checkResponse = (request: BidRequest, response: BidResponse): Bid[] => checkBidResponse(request, response, { convert });
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let base = '';
-  let cookie: string;
-  const ids: Record<string, { id: number; uid: string }> = {};
-  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+  const dsp = dspTenant(t, async (dsp) => {
+    dsp.app.edge.currency.current = RATES;
+    await dsp.supplier('supplier', 'Exchange samples', { marginPercent: 20 });
+    await dsp.banner('mpu', { size: [300, 250], advertiser: 'brand.test', category: 'IAB3' });
+    await dsp.banner('leaderboard', { size: [728, 90], advertiser: 'brand.test', category: 'IAB3' });
+    // a size no demo creative has: what the blocking sample blocks is all there is
+    await dsp.banner('billboard', { size: [970, 250], advertiser: 'onlyhere.test', category: 'IAB9' });
+    await dsp.banner('dealBanner', { size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
+    await dsp.videoSpot('spot', { width: 1280, height: 720, bitrate: 1200 });
+    await dsp.deal('exchangeDeal', { name: 'Exchange PMP', dealId: 'EXCH-PMP-0042', floor: 1, auctionType: 1, buyerSeats: ['ExchangeBuyer7'] });
+    await dsp.campaign('banners', { bid: 5, creatives: ['mpu', 'leaderboard', 'billboard'] });
+    await dsp.campaign('video', { bid: 8, creatives: ['spot'] });
+    await dsp.campaign('dealBuyer', { bid: 4.5, creatives: ['dealBanner'], deals: ['exchangeDeal'], suppliers: ['supplier'] });
+  });
+  const { ids } = dsp;
   const ours = (crid: string | undefined) => Object.entries(ids).find(([, v]) => String(v.id) === crid)?.[0];
 
+  /** A request from the exchange samples' supplier, at /rtb/<its uid>: never a 5xx. */
   const post = async (body: unknown) => {
-    const res = await fetch(`${base}/rtb/${ids.supplier!.uid}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await dsp.postBidRequest(ids.supplier!.uid, body, {}, '/rtb/');
     expect(res.status, 'never a 5xx').toBeLessThan(500);
     return res;
   };
   const bidOn = async (request: BidRequest): Promise<{ response: BidResponse; bids: Bid[] }> => {
-    const res = await post(request);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.headers.get('x-openrtb-version')).toBe('2.6');
-    const response = (await res.json()) as BidResponse;
+    const response = await expectBid(await post(request));
     return { response, bids: checkResponse(request, response) };
   };
-  const noBid = async (request: unknown) => {
-    const res = await post(request);
-    expect(res.status, await res.clone().text()).toBe(204);
-    expect(await res.text()).toBe('');
-  };
-  const counted = async (where: string): Promise<number> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id} AND ${where}`);
-    return Number(row?.reqs ?? 0);
-  };
-
-  beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    cookie = await login(app, 'demand');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    app.edge.currency.current = RATES;
-
-    await create('supplier', 'sups', { name: 'Exchange samples', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
-    const banner = (name: string, w: number, h: number, adomain: string, cat: string) =>
-      create(name, 'creatives', {
-        name, format: 'display', displayType: 'image', imageUrl: `https://cdn.${adomain}/${w}x${h}.png`, width: w, height: h, clickUrl: `https://${adomain}/offer`,
-        adomain: [adomain], iabCategories: [cat], approval: 'approved',
-      });
-    await banner('mpu', 300, 250, 'brand.test', 'IAB3');
-    await banner('leaderboard', 728, 90, 'brand.test', 'IAB3');
-    // a size no demo creative has: what the blocking sample blocks is all there is
-    await banner('billboard', 970, 250, 'onlyhere.test', 'IAB9');
-    await banner('dealBanner', 300, 250, 'agency.test', 'IAB3');
-    await create('spot', 'creatives', {
-      name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
-      mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 1200 }],
-    });
-    await create('exchangeDeal', 'deals', { name: 'Exchange PMP', dealId: 'EXCH-PMP-0042', floorCpm: usd(1), auctionType: 1, buyerSeats: ['ExchangeBuyer7'] });
-    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
-      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
-    await campaign('banners', 5, [ids.mpu!.id, ids.leaderboard!.id, ids.billboard!.id]);
-    await campaign('video', 8, [ids.spot!.id]);
-    await campaign('dealBuyer', 4.5, [ids.dealBanner!.id], { dealIds: [ids.exchangeDeal!.id], supplierIds: [ids.supplier!.id] });
-    await app.edge.snapshots.rebuild();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const noBid = async (request: unknown) => expectNoBid(await post(request));
+  /** The exchange samples' supplier's requests counted where `where`. */
+  const counted = (where: string) => dsp.countedRequests(`supplier_id = ${ids.supplier!.id} AND ${where}`);
 
   it('has the exchanges\' samples as fixtures, each with its source in the README', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(10);

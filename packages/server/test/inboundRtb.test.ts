@@ -1,13 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { forEachStore } from './helpers.js';
 import { checkBidResponse, permittedSizes } from './bidResponseCheck.js';
+import { dspTenant, expectBid, expectNoBid } from './dspFixture.js';
 
 /**
  * adplane as the bidder: OpenRTB 2.6 bid requests posted to /rtb/bid/<supplier uid> (and
@@ -17,8 +15,6 @@ import { checkBidResponse, permittedSizes } from './bidResponseCheck.js';
 const FIXTURES = fileURLToPath(new URL('./fixtures/openrtb/', import.meta.url));
 const EXAMPLES = readdirSync(FIXTURES).filter((f) => /^ortb26_6_2_\d_request_.*\.json$/.test(f)).sort();
 const example = (name: string): BidRequest => JSON.parse(readFileSync(`${FIXTURES}${EXAMPLES.find((f) => f.includes(name))!}`, 'utf8')) as BidRequest;
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const usd = (n: number) => Math.round(n * 1_000_000);
 
 /** Section 4.2 (test/bidResponseCheck.ts), and what adplane's own answers to the spec's examples add: USD, a bidid, a win notice, our markup. */
 function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
@@ -38,94 +34,48 @@ function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
 }
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let base = '';
-  let cookie: string;
-  const ids: Record<string, { id: number; uid: string }> = {};
-  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+  const dsp = dspTenant(t, async (dsp) => {
+    await dsp.supplier('supplier', 'Inbound SSP', { marginPercent: 20 });
+    await dsp.supplier('other', 'Another SSP', { marginPercent: 20 });
+    await dsp.supplier('paused', 'Paused SSP', { status: 0 });
+    await dsp.supplier('limited', 'Two a second', { qpsLimit: 2 });
+    await dsp.supplier('videoOnly', 'Video only', { formats: ['video'] });
 
-  const post = (uid: string, body: unknown, headers: Record<string, string> = {}, path = '/rtb/bid/') =>
-    fetch(`${base}${path}${uid}`, { method: 'POST', body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
-  const bidOn = async (uid: string, request: BidRequest, path?: string) => {
-    const res = await post(uid, request, {}, path);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.headers.get('x-openrtb-version')).toBe('2.6');
-    return checkResponse(request, (await res.json()) as BidResponse);
-  };
-  const noBid = async (uid: string, request: unknown) => {
-    const res = await post(uid, request);
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe('');
-    return res;
-  };
-  const counted = async (where: string): Promise<number> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE ${where}`);
-    return Number(row?.reqs ?? 0);
-  };
+    await dsp.banner('mpu', { size: [300, 250], advertiser: 'brand.test', category: 'IAB3' });
+    await dsp.banner('leaderboard', { size: [728, 90], advertiser: 'brand.test', category: 'IAB3' });
+    await dsp.videoSpot('spot', { width: 640, height: 360, bitrate: 800 });
+    await dsp.banner('blocked', { name: 'Blocked brand', size: [728, 90], advertiser: 'apple.com', category: 'IAB19' });
+    await dsp.banner('dealBanner', { name: 'Deal banner', size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
+
+    await dsp.deal('pmpDeal', { name: 'Agency 1 PMP', dealId: 'AB-Agency1-0001', floor: 2, auctionType: 1, buyerSeats: ['Agency1'] });
+    await dsp.deal('highDeal', { name: 'High floor', dealId: 'HIGH-FLOOR', floor: 10 });
+    await dsp.deal('fixedDeal', { name: 'Fixed price', dealId: 'FIXED-3', floor: 3, auctionType: 3 });
+    await dsp.deal('otherDeal', { name: 'Another supplier', dealId: 'OTHER-SUPPLIER', floor: 1, suppliers: ['other'] });
+    await dsp.deal('expiredDeal', { name: 'Expired', dealId: 'EXPIRED', floor: 1, flight: [-10, -2] });
+
+    await dsp.campaign('banners', { bid: 5, creatives: ['mpu', 'leaderboard'] });
+    await dsp.campaign('video', { bid: 8, creatives: ['spot'] });
+    await dsp.campaign('blockedBrand', { bid: 20, creatives: ['blocked'] });
+    await dsp.campaign('dealBuyer', {
+      bid: 4.5, creatives: ['dealBanner'],
+      deals: ['pmpDeal', 'highDeal', 'fixedDeal', 'otherDeal', 'expiredDeal'],
+      suppliers: ['supplier', 'other'],
+    });
+    await dsp.create('rtbChannel', 'channels', { name: 'Publisher SSP video', integration: 'RTB', format: 'video', payout: { type: 'revshare', percent: 70 }, demand: [] });
+    await dsp.create('vastChannel', 'channels', { name: 'A VAST channel', integration: 'VAST', format: 'video', demand: [] });
+    // a VAST tag whose ad is itself skippable (the demo partner's: skippable after 3 s), above the campaign
+    const skippable = await dsp.create('skippableTag', 'tags', { name: 'Skippable demand', vastUrl: `${dsp.base}/demo/demand/vast?price=30`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
+    await dsp.create('rtbSkippable', 'channels', { name: 'Publisher SSP, skippable demand', integration: 'RTB', format: 'video', demandMode: 'auction', payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: skippable.id, priority: 1 }] });
+  });
+  const { ids } = dsp;
+
+  const post = dsp.postBidRequest;
+  const bidOn = async (uid: string, request: BidRequest, path?: string) => checkResponse(request, await expectBid(await post(uid, request, {}, path)));
+  const noBid = async (uid: string, request: unknown) => expectNoBid(await post(uid, request));
+  const counted = dsp.countedRequests;
   /** A banner request of one 300x250 impression carrying `deals`, private unless told. */
   const dealRequest = (deals: object[], privateAuction = 1): BidRequest => ({
     id: `deal-${Math.random()}`, imp: [{ id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: privateAuction as 0 | 1, deals: deals as never } }], site: { domain: 'news.example.com' },
-  });
-
-  beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    cookie = await login(app, 'demand');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-
-    await create('supplier', 'sups', { name: 'Inbound SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
-    await create('other', 'sups', { name: 'Another SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video', 'display'] });
-    await create('paused', 'sups', { name: 'Paused SSP', status: 0, qpsLimit: 'unlimited', formats: ['video', 'display'] });
-    await create('limited', 'sups', { name: 'Two a second', qpsLimit: 2, formats: ['video', 'display'] });
-    await create('videoOnly', 'sups', { name: 'Video only', qpsLimit: 'unlimited', formats: ['video'] });
-
-    const banner = (name: string, w: number, h: number) =>
-      create(name, 'creatives', {
-        name, format: 'display', displayType: 'image', imageUrl: `https://cdn.brand.test/${w}x${h}.png`, width: w, height: h, clickUrl: 'https://brand.test/offer',
-        adomain: ['brand.test'], iabCategories: ['IAB3'], approval: 'approved',
-      });
-    await banner('mpu', 300, 250);
-    await banner('leaderboard', 728, 90);
-    await create('spot', 'creatives', {
-      name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
-      mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    });
-    await create('blocked', 'creatives', {
-      name: 'Blocked brand', format: 'display', displayType: 'image', imageUrl: 'https://cdn.apple.com/728.png', width: 728, height: 90, clickUrl: 'https://apple.com',
-      adomain: ['apple.com'], iabCategories: ['IAB19'], approval: 'approved',
-    });
-    await create('dealBanner', 'creatives', {
-      name: 'Deal banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.agency.test/300x250.png', width: 300, height: 250, clickUrl: 'https://agency.test',
-      adomain: ['agency.test'], iabCategories: ['IAB3'], approval: 'approved',
-    });
-
-    await create('pmpDeal', 'deals', { name: 'Agency 1 PMP', dealId: 'AB-Agency1-0001', floorCpm: usd(2), auctionType: 1, buyerSeats: ['Agency1'] });
-    await create('highDeal', 'deals', { name: 'High floor', dealId: 'HIGH-FLOOR', floorCpm: usd(10) });
-    await create('fixedDeal', 'deals', { name: 'Fixed price', dealId: 'FIXED-3', floorCpm: usd(3), auctionType: 3 });
-    await create('otherDeal', 'deals', { name: 'Another supplier', dealId: 'OTHER-SUPPLIER', floorCpm: usd(1), supplierIds: [ids.other!.id] });
-    await create('expiredDeal', 'deals', { name: 'Expired', dealId: 'EXPIRED', floorCpm: usd(1), startDate: day(-10), endDate: day(-2) });
-
-    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
-      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
-    await campaign('banners', 5, [ids.mpu!.id, ids.leaderboard!.id]);
-    await campaign('video', 8, [ids.spot!.id]);
-    await campaign('blockedBrand', 20, [ids.blocked!.id]);
-    await campaign('dealBuyer', 4.5, [ids.dealBanner!.id], {
-      dealIds: [ids.pmpDeal!.id, ids.highDeal!.id, ids.fixedDeal!.id, ids.otherDeal!.id, ids.expiredDeal!.id],
-      supplierIds: [ids.supplier!.id, ids.other!.id],
-    });
-    await create('rtbChannel', 'channels', { name: 'Publisher SSP video', integration: 'RTB', format: 'video', payout: { type: 'revshare', percent: 70 }, demand: [] });
-    await create('vastChannel', 'channels', { name: 'A VAST channel', integration: 'VAST', format: 'video', demand: [] });
-    // a VAST tag whose ad is itself skippable (the demo partner's: skippable after 3 s), above the campaign
-    const skippable = await create('skippableTag', 'tags', { name: 'Skippable demand', vastUrl: `${base}/demo/demand/vast?price=30`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
-    await create('rtbSkippable', 'channels', { name: 'Publisher SSP, skippable demand', integration: 'RTB', format: 'video', demandMode: 'auction', payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: skippable.id, priority: 1 }] });
-    await app.edge.snapshots.rebuild();
-  });
-
-  afterAll(async () => {
-    await app?.close();
   });
 
   describe('the OpenRTB 2.6 example requests (section 6.2)', () => {
@@ -194,11 +144,11 @@ forEachStore((t) => {
 
     it('counts the win notice of a bid', async () => {
       const [bid] = await bidOn(ids.supplier!.uid, example('simple-banner'));
-      const win = await fetch(bid!.nurl!.replace('${AUCTION_PRICE}', '3.21').replace(/^https?:\/\/[^/]+/, base));
+      const win = await fetch(bid!.nurl!.replace('${AUCTION_PRICE}', '3.21').replace(/^https?:\/\/[^/]+/, dsp.base));
       expect(win.status).toBe(204);
-      const forged = await fetch(`${base}/rtb/win?t=nope&p=1`);
+      const forged = await fetch(`${dsp.base}/rtb/win?t=nope&p=1`);
       expect(forged.status).toBe(400);
-      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      const metrics = await dsp.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_rtb_win_notices_total\{outcome="won"\} [1-9]/);
       expect(metrics.body).toMatch(/adplane_edge_request_seconds_count\{route="rtb"\} [1-9]/);
     });
@@ -225,7 +175,7 @@ forEachStore((t) => {
       expect((await post('no-such-uid', example('simple-banner'))).status).toBe(404);
       expect((await post(ids.vastChannel!.uid, example('simple-banner'), {}, '/rtb/')).status).toBe(404);
       expect((await post(ids.rtbChannel!.uid, example('video'))).status).toBe(404);
-      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      const metrics = await dsp.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_rtb_refused_total\{reason="unknown_uid"\} [2-9]/);
       expect(metrics.body).toMatch(/adplane_rtb_refused_total\{reason="not_an_rtb_channel"\} 1/);
     });
@@ -373,14 +323,10 @@ forEachStore((t) => {
       const [own] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
       expect(own!.attr).toBeUndefined();
       // until its creative is made skippable after 5 s: its bid and its VAST say so, and an impression blocking skippable ads does not get it
-      const spot = {
-        name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
-        mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-      };
-      const put = (skipAfter: number) => as(app, cookie, { method: 'PUT', url: `/api/demand/creatives/${ids.spot!.id}`, payload: { ...spot, skipAfter } });
+      const put = (skipAfter: number) => dsp.edit('spot', { skipAfter });
       expect((await put(15)).statusCode).toBe(400);
       expect((await put(5)).statusCode).toBe(200);
-      await app.edge.snapshots.rebuild();
+      await dsp.app.edge.snapshots.rebuild();
       try {
         const [skippableOwn] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
         expect(skippableOwn).toMatchObject({ attr: [16], adomain: ['brand.test'] });
@@ -391,7 +337,7 @@ forEachStore((t) => {
         expect(instead!.attr).toBeUndefined();
       } finally {
         expect((await put(0)).statusCode).toBe(200);
-        await app.edge.snapshots.rebuild();
+        await dsp.app.edge.snapshots.rebuild();
       }
     });
 
