@@ -1,7 +1,7 @@
 import { type Limit } from '@adplane/shared';
 import { Account, type AccountKind } from './allowances.js';
 import { DAY_MS, evenRate, HOUR_MS } from './pacing.js';
-import { type BudgetAsk } from './sharedCounters.js';
+import { type BudgetAsk, type HoursSeen } from './sharedCounters.js';
 import { type CampaignLimits, type TagLimits } from './types.js';
 
 /**
@@ -41,7 +41,7 @@ export class AccountBook {
    * ends; a total's is kept. A Redis that comes back empty is raised back to it (`lastSeen`), and an
    * account made again for its key starts with it as its floor.
    */
-  private readonly seen = new Map<string, { spent: number; generation: string; ttlMs: number; until: number }>();
+  private readonly seen = new Map<string, { spent: number; generation: string; ttlMs: number; until: number; hours: HoursSeen | null }>();
   private seenSweptAt = -Infinity;
 
   dailyKey(campaign: CampaignLimits, now: number): string {
@@ -68,8 +68,10 @@ export class AccountBook {
     const account = this.accounts.get(key);
     if (account?.kind === 'daily_budget') this.dailyById.clear();
     if (account?.kind === 'postbid_cap') this.postbidById.clear();
-    if (account && account.known && account.spent >= account.floor && account.spent > 0) this.seen.set(key, { spent: account.spent, generation: account.generation, ttlMs: account.ttlMs, until: account.dayEnd });
-    else if (account && account.floor > 0) this.seen.set(key, { spent: account.floor, generation: account.floorGen, ttlMs: account.ttlMs, until: account.dayEnd });
+    // (its day's spend per hour too: those not yet sent back from before a loss, else as last seen)
+    const hours = account ? (account.hoursBack ?? account.hoursSeen()) : null;
+    if (account && account.known && account.spent >= account.floor && account.spent > 0) this.seen.set(key, { spent: account.spent, generation: account.generation, ttlMs: account.ttlMs, until: account.dayEnd, hours });
+    else if (account && account.floor > 0) this.seen.set(key, { spent: account.floor, generation: account.floorGen, ttlMs: account.ttlMs, until: account.dayEnd, hours });
     this.accounts.delete(key);
   }
 
@@ -79,18 +81,28 @@ export class AccountBook {
     if (seen) {
       account.floor = seen.spent;
       account.floorGen = seen.generation;
+      if (seen.hours) {
+        account.hours = new Array<number>(24).fill(0);
+        for (const [hour, spend] of seen.hours.spend) account.hours[hour] = spend;
+        account.hoursGen = seen.hours.gen;
+      }
       this.seen.delete(account.key);
     }
     return account;
   }
 
   /**
-   * The keys of accounts that left the book and the shared spend last seen of each, as asks that
-   * only raise the shared spend to it (no lease: this process holds none on them). Drops what has ended.
+   * The keys of accounts that left the book and the shared spend last seen of each (and of a day's,
+   * its spend per hour), as asks that only raise the shared spend to it (no lease: this process holds
+   * none on them). Drops what has ended: the hours sent back are of days not over.
    */
   lastSeen(now: number): BudgetAsk[] {
     this.sweepSeen(now, true);
-    return [...this.seen].map(([key, s]) => ({ key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs }));
+    return [...this.seen].map(([key, s]) => {
+      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
+      if (s.hours) ask.hours = s.hours;
+      return ask;
+    });
   }
 
   /** Drops the spend last seen of days (and months) that have ended; at most once a minute unless `now`. */

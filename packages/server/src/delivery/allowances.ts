@@ -1,4 +1,5 @@
 import { allowedRate } from './pacing.js';
+import { type HoursSeen } from './sharedCounters.js';
 
 /**
  * The local side of delivery control: what this process may spend without asking anyone. A budget's
@@ -70,6 +71,17 @@ export class Account {
   price = 1;
   /** The tenant-zone hour of the last exchange (hourNow, hourBefore are of it and the hour before). */
   hourAt = -1;
+  /**
+   * The day's spend per hour as last seen (hourNow and hourBefore of each exchange), in the
+   * generation `hoursGen`: what this process sends back, for the hours it saw, when the shared
+   * counters lose their data (a daily account; null until seen).
+   */
+  hours: number[] | null = null;
+  hoursGen = '';
+  /** Hours seen in a generation before the current one, to send back (the next exchanges carry them); null: none. */
+  hoursBack: HoursSeen | null = null;
+  /** The hours the exchange in flight sends back. */
+  hoursSending: HoursSeen | null = null;
   /** While Redis is down: what this process may spend beyond its lease, worked out for the outage that began at `downSince`. */
   downShare = 0;
   downSince = -1;
@@ -101,6 +113,32 @@ export class Account {
   get idle(): boolean {
     return !this.reserved && !this.used && !this.sending && !this.granted && !this.inFlight;
   }
+
+  /** The hours seen with spend, as sent back. */
+  hoursSeen(): HoursSeen | null {
+    const spend = spendByHour(this.hours);
+    return spend.length ? { gen: this.hoursGen, spend } : null;
+  }
+
+  /**
+   * The day's spend per hour now seen in `generation`: hours seen in another (before the shared
+   * counters lost their data) are kept to send back, and seeing starts again.
+   */
+  hoursIn(generation: string): number[] {
+    if (this.hoursGen !== generation || !this.hours) {
+      if (this.hoursGen) this.hoursBack = this.hoursSeen() ?? this.hoursBack;
+      this.hours = new Array<number>(24).fill(0);
+      this.hoursGen = generation;
+    }
+    return this.hours;
+  }
+}
+
+/** [hour, spend] of the hours with spend. */
+export function spendByHour(hours: readonly number[] | null): [hour: number, spend: number][] {
+  const spend: [number, number][] = [];
+  if (hours) for (let h = 0; h < hours.length; h++) if (hours[h]! > 0) spend.push([h, hours[h]!]);
+  return spend;
 }
 
 /** The outage under way: since when, how many processes were live, the down margin. */

@@ -44,6 +44,8 @@ const FRESH_MS = 1_000;
 const MAX_NOTICES = 10_000;
 /** After the shared counters lost their data: at most this many counts sent back per exchange. */
 const RESTORE_SLICE = 2_000;
+/** ... and at most this many hours of days' spend per hour, all budgets together (1,000 whole days). */
+const RESTORE_HOURS = 24_000;
 
 const noRefusals = (): Record<Refusal, number> => ({
   daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0, postbid_cap: 0,
@@ -60,6 +62,8 @@ export class DeliveryEngine implements DeliveryCounters {
   private views: string[] = [];
   /** Spend last seen of accounts no longer held, to send back after the shared counters lost their data. */
   private restoring: BudgetAsk[] = [];
+  /** Of the exchange being made: how many more hours of days' spend per hour it may send back. */
+  private hoursLeft = RESTORE_HOURS;
   /** The generation of the shared counters' data, as of the last exchange (null: none yet). */
   private generation: string | null = null;
   private state: 'ok' | 'down' = 'ok';
@@ -523,8 +527,10 @@ export class DeliveryEngine implements DeliveryCounters {
     this.accounts.sweepSeen(now);
     for (const account of this.accounts.values()) {
       if (account.inFlight) continue;
+      // (hours of a day that is over are not sent back)
+      if (account.hoursBack && now >= account.dayEnd) account.hoursBack = null;
       // (one with a count to send back goes first: AccountBook keeps its spend when it leaves)
-      if (account.idle && !account.restore && now - account.usedAt > this.idleMs) {
+      if (account.idle && !account.restore && !account.hoursBack && now - account.usedAt > this.idleMs) {
         this.accounts.delete(account.key);
         continue;
       }
@@ -533,8 +539,16 @@ export class DeliveryEngine implements DeliveryCounters {
       // (an unlimited count asked about is read once: a post-bid month's count for the trace)
       const low = wanted && now >= account.retryAt && (!account.known || (!account.unlimited && this.available(account, now) < this.lowWater(account, now)));
       const raised = account.floor > account.spent;
+      // the day's spend per hour seen before a loss: sent back RESTORE_HOURS hours at a time
+      const hours = account.hoursBack && account.hoursBack.spend.length <= this.hoursLeft ? account.hoursBack : null;
       // (a count only read, as a post-bid month's for the trace on a process that takes none, is read again each renewal while asked about)
-      if (all || low || raised || account.restore || (due && (account.used > 0 || account.granted > 0 || wanted))) batch.accounts.push(account);
+      if (all || low || raised || account.restore || hours || (due && (account.used > 0 || account.granted > 0 || wanted))) {
+        batch.accounts.push(account);
+        if (hours) {
+          account.hoursSending = hours;
+          this.hoursLeft -= hours.spend.length;
+        }
+      }
     }
     let restored = 0;
     for (const viewer of this.viewers.touched) {
@@ -567,8 +581,9 @@ export class DeliveryEngine implements DeliveryCounters {
     const notices = { commits: this.notices, views: this.views };
     this.notices = [];
     this.views = [];
+    this.hoursLeft = RESTORE_HOURS;
     const batch = this.collect(now, all, notices.commits.length > 0);
-    const restoring = this.restoring.splice(0, RESTORE_SLICE);
+    const restoring = this.restoring.splice(0, this.restoreSlice());
     const empty = !batch.accounts.length && !batch.viewers.length && !batch.buckets.length && !restoring.length;
     if (!(empty && now - this.lastExchange < this.renewMs && !(all && this.state === 'down'))) {
       const x = askOf(batch, now, this.timing, closing);
@@ -590,6 +605,17 @@ export class DeliveryEngine implements DeliveryCounters {
     }
   }
 
+  /** How many of the counts to send back go in this exchange: RESTORE_SLICE, and their hours within what is left of RESTORE_HOURS. */
+  private restoreSlice(): number {
+    let n = 0;
+    for (; n < this.restoring.length && n < RESTORE_SLICE; n++) {
+      const hours = this.restoring[n]!.hours?.spend.length ?? 0;
+      if (hours > this.hoursLeft) break;
+      this.hoursLeft -= hours;
+    }
+    return n;
+  }
+
   private exchangeInline(now: number, batch: Batch): void {
     const reply = this.shared.exchange(askOf(batch, now, this.timing, false)) as ExchangeReply;
     this.settle(now, batch, reply);
@@ -599,9 +625,11 @@ export class DeliveryEngine implements DeliveryCounters {
    * The generation of the shared counters' data changed: they lost it (a Redis restarted without
    * persistence, or flushed). The exchange that found it sent back only the counts it carried; the
    * next ones send back what this process last saw of every other count it knows: the spend of every
-   * account it holds and of those it dropped since (AccountBook.lastSeen), its viewers' open windows.
-   * So a count seen by a process that spends nothing on it after the loss is not lost, and what is
-   * counted after the loss adds to the most any process saw before (exchangeScript.ts).
+   * account it holds and of those it dropped since (AccountBook.lastSeen), with a day's spend per
+   * hour as it saw it (the hours it knows: Account.hours), and its viewers' open windows. So a count
+   * seen by a process that spends nothing on it after the loss is not lost, and what is counted after
+   * the loss adds to the most any process saw before (exchangeScript.ts), hour by hour for the
+   * spend per hour (RESTORE_HOURS hours an exchange, of days not over).
    */
   private generationSeen(now: number, batch: Batch | null, generation: string): void {
     const before = this.generation;
@@ -610,7 +638,12 @@ export class DeliveryEngine implements DeliveryCounters {
     const sent = new Set<unknown>([...(batch?.accounts ?? []), ...(batch?.viewers ?? [])]);
     let accounts = 0;
     let viewers = 0;
+    let hours = 0;
     for (const account of this.accounts.values()) {
+      // the day's spend per hour seen in the generation before: kept to send back (the accounts of
+      // this exchange's batch were turned over as it settled; one in flight is as it settles)
+      if (account.hours && !account.inFlight && account.hoursGen !== generation) account.hoursIn(generation);
+      if (account.hoursBack) hours++;
       if (sent.has(account) || account.restore || !((account.known && account.spent > 0) || account.floor > 0)) continue;
       account.restore = true;
       accounts++;
@@ -623,7 +656,7 @@ export class DeliveryEngine implements DeliveryCounters {
     }
     this.restoring = this.accounts.lastSeen(now);
     this.log.warn(
-      { engine: this.engine, accounts, dropped: this.restoring.length, viewers },
+      { engine: this.engine, accounts, hours, dropped: this.restoring.length, viewers },
       'delivery counters: Redis lost its data (restarted without persistence, or flushed); sending back the counts last seen',
     );
     this.wake();

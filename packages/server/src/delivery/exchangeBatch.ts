@@ -31,10 +31,13 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.inFlight = true;
     // the shared spend last seen (and its generation), unless the stats store counted more
     const seen = account.known && account.spent >= account.floor;
-    return {
+    const ask: BudgetAsk = {
       key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
       evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
+    // the day's spend per hour seen before the shared counters lost their data (the engine chose it: hoursSending)
+    if (account.hoursSending) ask.hours = account.hoursSending;
+    return ask;
   });
   const frequencies = batch.viewers.map((viewer) => {
     viewer.sending = viewer.unsent;
@@ -70,6 +73,16 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
     account.hourNow = g.hourNow;
     account.hourBefore = g.hourBefore;
     account.hourAt = hourOf(account, now);
+    if (account.hoursSending) {
+      if (account.hoursBack === account.hoursSending) account.hoursBack = null;
+      account.hoursSending = null;
+    }
+    if (account.hourAt >= 0) {
+      // the hours as seen now, in this generation (hoursIn keeps those seen in another to send back)
+      const hours = account.hoursIn(reply.generation);
+      hours[account.hourAt] = g.hourNow;
+      if (account.hourAt > 0) hours[account.hourAt - 1] = g.hourBefore;
+    }
     account.known = true;
     account.lastSync = now;
     // a spent or paced budget asks again later, not on every tick
@@ -106,6 +119,7 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
 export function putBack(batch: Batch): void {
   for (const account of batch.accounts) {
     account.shrunk = 0;
+    account.hoursSending = null;
     account.used += account.sending;
     account.sending = 0;
     account.inFlight = false;

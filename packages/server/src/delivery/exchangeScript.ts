@@ -7,18 +7,21 @@
  *   Redis, or one that lost its data: restarted without persistence, or flushed)
  * then per budget 6 keys: spent, lease amounts (hash pid -> amount), lease expiries (hash pid ->
  *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend), restored base (the most
- *   spend seen before the data was lost, sent back by a process)
+ *   spend seen before the data was lost, sent back by a process); and a 7th when the budget sends
+ *   back its spend per hour (below): the restored base per hour (hash hour -> the most seen)
  * then per frequency count 1 key (hash n, e, b: the count restored from before the data was lost)
  * then per QPS limit 2 keys: demands (hash pid -> requests/s), expiries (hash pid -> ms)
  *
  * ARGV: pid, now, lease ttl, #budgets, #frequencies, #qps, pacing burst ms, catch-up multiple,
  *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, floor's generation, even rate,
- *   day end, hour, ttl; per frequency: incr, period, floor, floor's window end, floor's generation;
- *   per QPS: limit, demand.
+ *   day end, hour, ttl, the number n of hours sent back (0 nearly always) and, when n > 0, their
+ *   generation and n pairs hour, spend seen; per frequency: incr, period, floor, floor's window end,
+ *   floor's generation; per QPS: limit, demand.
  *
  * A floor of the current generation (or of none: '', the stats store's counts) raises the count to
  * it. A floor of another generation was seen before the data was lost: the count since then adds to
- * the most any process sent back (whichever process's exchange comes first after the loss).
+ * the most any process sent back (whichever process's exchange comes first after the loss). The
+ * day's spend per hour sent back is raised the same way, hour by hour (the base per hour).
  *
  * Numbers go to Redis as call arguments (never concatenated into strings), so amounts beyond 14
  * digits keep their precision. Times are the caller's clock (so a test's simulated clock works);
@@ -57,10 +60,29 @@ local processes = redis.call('ZCARD', KEYS[1])
 local budgets = {}
 for i = 1, nb do
   local spentK, amountK, expiryK, paceK, hourK, baseK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
-  k = k + 6
   local limit, want, minG, used, floor, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), ARGV[a + 5]
-  local even, dayEnd, hour, ttl = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9])
-  a = a + 10
+  local even, dayEnd, hour, ttl, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10])
+  local hourBaseK = nil
+  if nh > 0 then
+    hourBaseK = KEYS[k + 6]
+    k = k + 7
+    local hoursGen = ARGV[a + 11]
+    if hoursGen ~= '' and hoursGen ~= gen then
+      -- the day's spend per hour seen before the data was lost: each hour as the day's spend below
+      for j = 0, nh - 1 do
+        local h, seen = ARGV[a + 12 + 2 * j], tonumber(ARGV[a + 13 + 2 * j])
+        local hb = num(redis.call('HGET', hourBaseK, h))
+        if seen > hb then
+          redis.call('HINCRBY', hourK, h, seen - hb)
+          redis.call('HSET', hourBaseK, h, seen)
+        end
+      end
+    end
+    a = a + 12 + 2 * nh
+  else
+    k = k + 6
+    a = a + 11
+  end
   local spent = num(redis.call('GET', spentK))
   if floorGen ~= '' and floorGen ~= gen then
     local base = num(redis.call('GET', baseK))
@@ -132,6 +154,7 @@ for i = 1, nb do
     redis.call('PEXPIRE', spentK, ttl)
     redis.call('PEXPIRE', hourK, ttl)
     redis.call('PEXPIRE', baseK, ttl)
+    if hourBaseK then redis.call('PEXPIRE', hourBaseK, ttl) end
   end
   local hourNow, hourBefore = 0, 0
   if hour >= 0 then hourNow = num(redis.call('HGET', hourK, hour)) end

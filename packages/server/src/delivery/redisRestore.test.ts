@@ -2,7 +2,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRedisServer, type OwnRedis, ownRedisServer, testClock, testLog } from '../../test/deliveryEngines.js';
 import { openDeliveryCounters } from './openDelivery.js';
-import { DAY_MS } from './pacing.js';
+import { RedisShared } from './redisShared.js';
+import { type BudgetAsk, type HoursSeen, MemoryCounterStore, MemoryShared } from './sharedCounters.js';
+import { DAY_MS, pacingState } from './pacing.js';
 import { type Admission, type CampaignLimits, type DeliveryCounters, type TagLimits } from './types.js';
 
 /**
@@ -175,6 +177,173 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
       await a.close();
       await b.close();
       // (for the next case)
+      if (down) await redis.start();
+    }
+  });
+});
+
+/**
+ * The day's spend per hour (the `:h` keys: the console's `hourly`, pacing's projection from the last
+ * hour) comes back the same way: each process sends back, per hour of the day, the spend it last
+ * saw; Redis keeps the most seen per hour plus what is counted after. Two processes that both saw the
+ * same hours must not count them twice.
+ */
+describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the spend per hour of the day comes back too', () => {
+  let redis: OwnRedis;
+  beforeAll(async () => {
+    if (!present) throw new Error('CI=true but redis-server is not installed: .ci/redis.sh installs it');
+    redis = await ownRedisServer();
+    await redis.start();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  const HOUR = 3_600_000;
+  // a daily budget in UTC, and no budget in a zone three hours east (its hours 15 and 16)
+  const byBudget: CampaignLimits = { id: 11, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
+  const eastFree: CampaignLimits = { id: 12, timezone: 3, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
+  const campaigns = [byBudget, eastFree];
+  /** Per campaign, the day's spend per hour expected at the end: one impression at 12:00 UTC, one at 13:00 before the loss, two after. */
+  const expected = (c: CampaignLimits) => {
+    const hourly = new Array<number>(24).fill(0);
+    hourly[12 + c.timezone] = PRICE;
+    hourly[13 + c.timezone] = 3 * PRICE;
+    return hourly;
+  };
+
+  /** One impression of each campaign, decided by `decider` and counted by `counter`. */
+  async function spend(decider: DeliveryCounters, counter: DeliveryCounters, clock: { now(): number; advance(ms: number): number }): Promise<void> {
+    for (const campaign of campaigns) {
+      const admission: Admission = { campaign, priceMicros: PRICE };
+      const id = `h${ids++}`;
+      let refusal = decider.admit(id, admission, clock.now());
+      for (let i = 0; i < 20 && refusal === 'budget_lease'; i++) {
+        await pass(clock, 100);
+        refusal = decider.admit(id, admission, clock.now());
+      }
+      expect(refusal).toBeNull();
+      counter.commit(id, admission, clock.now());
+    }
+  }
+
+  it('the script and the in-process store raise each hour alike: the most sent back plus what is counted after', async () => {
+    const ask = (hours: HoursSeen | undefined, used = 0): BudgetAsk => ({
+      key: 'c1:d9', limit: -1, want: 0, min: 1, used, floor: 0, floorGen: '', evenRate: 0, dayEnd: 0, hour: 5, ttlMs: DAY_MS, ...(hours ? { hours } : {}),
+    });
+    const redisShared = new RedisShared({ url: redis.url, prefix: 'restore-hours:script:', pid: 'p1', leaseTtlMs: 5_000 });
+    await redisShared.connect();
+    const store = new MemoryCounterStore();
+    const memory = new MemoryShared(store, 'p1', 5_000);
+    try {
+      for (const shared of [redisShared, memory]) {
+        const x = (budgets: BudgetAsk[]) => Promise.resolve(shared.exchange({ now: T0, budgets, frequencies: [], qps: [] }));
+        // counted in the current generation, then hours seen in an earlier one from two processes
+        // (one with spend of its own in the same ask), and some seen in the current one (not raised)
+        const { generation } = await x([ask(undefined, 100)]);
+        await x([ask({ gen: 'old', spend: [[3, 50], [5, 30]] })]);
+        await x([ask({ gen: 'old', spend: [[3, 40], [4, 20], [5, 60]] }, 10)]);
+        const [reply] = (await x([ask({ gen: generation, spend: [[1, 999]] }), ask({ gen: '', spend: [[2, 999]] })])).budgets;
+        expect(reply).toMatchObject({ hourNow: 100 + 30 + 30 + 10, hourBefore: 20 });
+        const [read] = await shared.readSpend(['c1:d9']);
+        expect(read!.hourly).toEqual(Array.from({ length: 24 }, (_, h) => ({ 3: 50, 4: 20, 5: 170 })[h] ?? 0));
+        // (the day's spend itself only counts what was used)
+        expect(read!.spent).toBe(110);
+      }
+    } finally {
+      await redisShared.close();
+    }
+  });
+
+  const cases = [
+    { how: 'restarted' as const, idle: false },
+    { how: 'restarted' as const, idle: true },
+    { how: 'flushed' as const, idle: false },
+    { how: 'flushed' as const, idle: true },
+  ];
+  it.each(cases)('$how; idle accounts dropped before: $idle', { timeout: 30_000 }, async ({ how, idle }) => {
+    const prefix = `restore-hours:${how}:${idle}:`;
+    let down = false;
+    const clock = testClock(T0);
+    const options = () => ({ log: testLog(), prefix, clock: clock.now, tickMs: 10, connectTimeoutMs: 1_000 });
+    const a = await openDeliveryCounters({ redisUrl: redis.url }, options());
+    const b = await openDeliveryCounters({ redisUrl: redis.url }, options());
+    let client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await client.connect();
+    /** Each campaign's spend per hour as Redis holds it. */
+    const hours = async () => {
+      const out: number[][] = [];
+      for (const c of campaigns) {
+        const hourly = new Array<number>(24).fill(0);
+        const day = Math.floor((clock.now() + c.timezone * HOUR) / DAY_MS);
+        for (const [h, v] of Object.entries(await client.hgetall(`${prefix}b:c${c.id}:d${day}:h`))) hourly[Number(h)] = Number(v);
+        out.push(hourly);
+      }
+      return out;
+    };
+    /** The spend per hour once it is `want`, or as it is after 5 s (simulated) of exchanges. */
+    const hoursAt = async (want: number[][]) => {
+      let seen = await hours();
+      for (let i = 0; i < 50 && JSON.stringify(seen) !== JSON.stringify(want); i++) {
+        await pass(clock, 100);
+        seen = await hours();
+      }
+      return seen;
+    };
+    const first = campaigns.map((c) => expected(c).map((v, h) => (h === 12 + c.timezone ? v : 0)));
+    const before = campaigns.map((c) => expected(c).map((v, h) => (h === 13 + c.timezone ? PRICE : v)));
+    try {
+      // 12:00 UTC: one impression decided by a, counted by b; an hour later, one the other way
+      await spend(a, b, clock);
+      expect(await hoursAt(first)).toEqual(first);
+      clock.advance(HOUR);
+      await spend(b, a, clock);
+      expect(await hoursAt(before)).toEqual(before);
+      // both processes exchange in 13:00 (so both have seen 12:00's hour whole, and 13:00's)
+      await pass(clock, 1_500);
+      if (idle) await pass(clock, 8_000);
+
+      if (how === 'restarted') {
+        down = true;
+        await redis.kill();
+        client.disconnect();
+        // counted locally while Redis is down, one each way
+        await spend(a, b, clock);
+        await spend(b, a, clock);
+        await pass(clock, 1_000);
+        expect([a.health().redis, b.health().redis]).toEqual(['down', 'down']);
+        await redis.start();
+        down = false;
+        for (let i = 0; i < 100 && (a.health().redis !== 'ok' || b.health().redis !== 'ok'); i++) await pass(clock, 100);
+        expect([a.health().redis, b.health().redis]).toEqual(['ok', 'ok']);
+        client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        await client.connect();
+      } else {
+        await client.flushall();
+        await spend(a, b, clock);
+        await spend(b, a, clock);
+      }
+      const after = campaigns.map(expected);
+      expect(await hoursAt(after)).toEqual(after);
+      // and a third process reads it so: the console's spend per hour, pacing's projection from the last hour
+      const c = await openDeliveryCounters({ redisUrl: redis.url }, options());
+      try {
+        const spends = await c.readCampaignSpend(campaigns, clock.now());
+        expect(spends.map((s) => s.hourly)).toEqual(after);
+        expect(spends.map((s) => s.spentToday)).toEqual([4 * PRICE, 4 * PRICE]);
+        const states = await c.readPacing(campaigns, clock.now());
+        expect(states).toEqual(
+          campaigns.map((k, i) =>
+            pacingState({ campaignId: k.id, pacing: k.pacing, dailyBudget: k.dailyBudget, timezone: k.timezone, spentToday: 4 * PRICE, hourly: after[i]!, now: clock.now() }),
+          ),
+        );
+      } finally {
+        await c.close();
+      }
+    } finally {
+      client.disconnect();
+      await a.close();
+      await b.close();
       if (down) await redis.start();
     }
   });

@@ -70,6 +70,14 @@ export class RedisShared implements SharedCounters {
     for (const b of x.budgets) {
       keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'), this.key(b.key, 'r'));
       args.push(b.limit, b.want, b.min, b.used, b.floor, b.floorGen, b.evenRate, b.dayEnd, b.hour, b.ttlMs);
+      // the day's spend per hour sent back after a loss (exchangeScript.ts): its base per hour, the hours
+      const hours = b.hours?.spend.length ? b.hours : null;
+      args.push(hours?.spend.length ?? 0);
+      if (hours) {
+        keys.push(this.key(b.key, 'hr'));
+        args.push(hours.gen);
+        for (const [hour, spend] of hours.spend) args.push(hour, spend);
+      }
     }
     for (const f of x.frequencies) {
       keys.push(`${prefix}f:${f.key}`);

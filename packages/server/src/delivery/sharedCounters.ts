@@ -35,6 +35,18 @@ export interface BudgetAsk {
   hour: number;
   /** How long the shared keys live after their last use (ms); 0: kept (total budgets). */
   ttlMs: number;
+  /**
+   * The day's spend per hour this process saw before the store lost its data, sent back once it
+   * finds the generation changed (absent otherwise): each hour is raised as the day's spend is, the
+   * most any process sends back plus what was counted in that hour after the loss.
+   */
+  hours?: HoursSeen;
+}
+
+/** A day's spend per tenant-zone hour as seen in one generation of the store's data: [hour, spend] of the hours seen spending (at most 24). */
+export interface HoursSeen {
+  gen: string;
+  spend: [hour: number, spend: number][];
 }
 
 export interface BudgetGrant {
@@ -196,6 +208,8 @@ export class MemoryCounterStore {
   readonly frequency = new Map<string, { n: number; end: number; base?: number }>();
   /** Per budget, the most spend a process saw before the data was lost and sent back (exchangeScript.ts: the restored base). */
   readonly base = new Map<string, number>();
+  /** The same per hour of a budget's day (exchangeScript.ts: the restored base per hour). */
+  readonly hourBase = new Map<string, number[]>();
   /** This store's data lives as long as the store (it is never lost while a process uses it): one generation. */
   readonly generation = randomBytes(6).toString('hex');
   readonly qps = new Map<string, Map<string, { demand: number; expires: number }>>();
@@ -230,6 +244,17 @@ export class MemoryCounterStore {
       }
     } else spent = Math.max(spent, b.floor);
     let hours = this.hourly.get(b.key);
+    if (b.hours?.spend.length && b.hours.gen && b.hours.gen !== this.generation) {
+      // the day's spend per hour seen before the data was lost: each hour as the day's spend above
+      let base = this.hourBase.get(b.key);
+      if (!base) this.hourBase.set(b.key, (base = new Array<number>(24).fill(0)));
+      for (const [hour, seen] of b.hours.spend) {
+        if (seen <= (base[hour] ?? 0)) continue;
+        if (!hours) this.hourly.set(b.key, (hours = new Array<number>(24).fill(0)));
+        hours[hour] = (hours[hour] ?? 0) + seen - (base[hour] ?? 0);
+        base[hour] = seen;
+      }
+    }
     if (b.used !== 0) {
       spent += b.used;
       if (b.hour >= 0) {
@@ -359,7 +384,7 @@ export class MemoryCounterStore {
     for (const [key, entry] of this.frequency) if (entry.end <= now) this.frequency.delete(key);
     for (const [key, until] of this.expiry) {
       if (until > now) continue;
-      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry, this.base] as Map<string, unknown>[]) map.delete(key);
+      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry, this.base, this.hourBase] as Map<string, unknown>[]) map.delete(key);
     }
   }
 
