@@ -90,11 +90,11 @@ test("a supplier matched by user sync: its URL checked on the field, and a brows
   const d = sups.drawer;
   const syncUrl = field(d, 'User sync URL');
   const item = d.locator('.ant-form-item').filter({ has: field(page, 'User sync URL') });
-  // (the supplier's user-sync URL: here a page of adplane's own that answers 200, so the browser stops on it)
-  await syncUrl.fill(`${EDITION_SERVERS.default.url}/status?dsp=adplane`);
+  // (the supplier's user-sync URL: here a page of adplane's own that answers 200 (/getuids; /status answers 204, where a browser would not land), so the browser stops on it)
+  await syncUrl.fill(`${EDITION_SERVERS.default.url}/getuids?dsp=adplane`);
   await page.getByTestId('resource-save').click();
   await expect(item.locator('.ant-form-item-explain-error')).toContainText('must carry the id macro ${UID}');
-  await syncUrl.fill(`${EDITION_SERVERS.default.url}/status?dsp=adplane&uid=\${UID}`);
+  await syncUrl.fill(`${EDITION_SERVERS.default.url}/getuids?dsp=adplane&uid=\${UID}`);
   await sups.save();
 
   await sups.openRow(names.supplier);
@@ -109,7 +109,7 @@ test("a supplier matched by user sync: its URL checked on the field, and a brows
   const browser = await context.newPage();
   await browser.goto(url);
   const landed = new URL(browser.url());
-  expect(landed.pathname).toBe('/status');
+  expect(landed.pathname).toBe('/getuids');
   const id = landed.searchParams.get('uid')!;
   expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
   const uids = (await context.cookies(EDITION_SERVERS.default.url)).find((c) => c.name === 'uids');

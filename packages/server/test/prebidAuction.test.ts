@@ -114,8 +114,12 @@ forEachStore((t) => {
       expect(bid.ext.origbidcpm).toBe(3.5);
       expect(bid.ext.prebid).toMatchObject({ type: 'banner', meta: { adaptercode: 'adplane', mediaType: 'banner' } });
       expect(bid.ext.prebid.bidid).toMatch(/^[0-9a-f-]{36}$/);
-      // includewinners true, includebidderkeys false (Prebid.js's defaults), medium granularity (Prebid Server's)
-      expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250' });
+      // includewinners true, includebidderkeys false (Prebid.js's defaults), medium granularity (Prebid Server's);
+      // where the cache answers on every targeted bid, as Prebid Server (Go) writes them with a cache configured
+      const host = new URL(t.settings.publicHost).host;
+      expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250', hb_cache_host: host, hb_cache_path: '/cache' });
+      // no events asked: no event URLs
+      expect((bid.ext.prebid as { events?: unknown }).events).toBeUndefined();
       expect(bid.ext.prebid.cache).toBeUndefined();
       expect(bid.exp).toBeUndefined();
       expect(bid.dur).toBeUndefined();
@@ -135,13 +139,15 @@ forEachStore((t) => {
       };
       expect((await bucket('low')).hb_pb).toBe('3.50');
       const keys = await bucket({ precision: 1, ranges: [{ max: 3, increment: 1 }, { max: 10, increment: 2 }] });
+      const host = new URL(t.settings.publicHost).host;
       expect(keys).toEqual({
         hb_pb: '3.0', hb_pb_adplane: '3.0', hb_bidder: 'adplane', hb_bidder_adplane: 'adplane', hb_size: '300x250', hb_size_adplane: '300x250', hb_format: 'banner', hb_format_adplane: 'banner',
+        hb_cache_host: host, hb_cache_host_adplan: host, hb_cache_path: '/cache', hb_cache_path_adplan: '/cache',
       });
       // above the top range: capped at its max
       expect((await bucket({ ranges: [{ max: 2, increment: 0.5 }] })).hb_pb).toBe('2.00');
       const { body } = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { targeting: { includewinners: false, includebidderkeys: true, mediatypepricegranularity: { banner: 'dense' } } }));
-      expect(onlyBid(body).ext.prebid.targeting).toEqual({ hb_pb_adplane: '3.50', hb_bidder_adplane: 'adplane', hb_size_adplane: '300x250' });
+      expect(onlyBid(body).ext.prebid.targeting).toEqual({ hb_pb_adplane: '3.50', hb_bidder_adplane: 'adplane', hb_size_adplane: '300x250', hb_cache_host_adplan: host, hb_cache_path_adplan: '/cache' });
     });
 
     it('caches the bid JSON when asked (hb_cache_id) and serves it at /cache', async () => {
@@ -359,12 +365,12 @@ forEachStore((t) => {
       }
     });
 
-    it('answers /cache for an unknown uuid with 404, without one with 400; /status with ok', async () => {
+    it('answers /cache for an unknown uuid with 404, without one with 400; /status with 204 No Content, as Prebid Server without a status_response', async () => {
       expect((await app.inject({ method: 'GET', url: '/cache?uuid=00000000-0000-0000-0000-000000000000' })).statusCode).toBe(404);
       expect((await app.inject({ method: 'GET', url: '/cache' })).statusCode).toBe(400);
       const status = await app.inject({ method: 'GET', url: '/status' });
-      expect(status.statusCode).toBe(200);
-      expect(status.body).toBe('ok');
+      expect(status.statusCode).toBe(204);
+      expect(status.body).toBe('');
     });
 
     it('stores what a Prebid Cache client posts to /cache (Prebid.js cache.url), and serves it as the auction\'s entries', async () => {
@@ -473,7 +479,9 @@ forEachStore((t) => {
         const xml = await fetch(bid.ext.prebid.cache!.vastXml!.url.replace(t.settings.publicHost, base));
         expect(xml.status).toBe(200);
         expect(await xml.text()).toBe(bid.adm);
-        expect((await fetch(`${base}/status`)).status).toBe(200);
+        const status = await fetch(`${base}/status`);
+        expect(status.status).toBe(204);
+        expect(await status.text()).toBe('');
         expect((await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: 'nope' })).status).toBe(400);
       } finally {
         await live.close();

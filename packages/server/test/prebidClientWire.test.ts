@@ -88,7 +88,8 @@ forEachStore((t) => {
       expect(bid.adm).toContain('https://cdn.example.com/w300x250.png');
       expect(bid.ext.prebid).toMatchObject({ type: 'banner', meta: { adaptercode: 'adplane' } });
       expect(typeof bid.ext.prebid.bidid).toBe('string');
-      expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250' });
+      // hb_cache_host / hb_cache_path on every targeted bid, as Prebid Server (Go) writes them with a cache configured
+      expect(bid.ext.prebid.targeting).toEqual({ hb_pb: '3.50', hb_bidder: 'adplane', hb_size: '300x250', hb_cache_host: new URL(t.settings.publicHost).host, hb_cache_path: '/cache' });
     });
 
     it('video with ext.prebid.cache.vastxml {returnCreative: false}: the VAST by URL (cache.vastXml and the hb_uuid/hb_cache_host/hb_cache_path fallback), hb_pb in the custom granularity', async () => {

@@ -328,7 +328,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const prebidCache = new PrebidCache(sharedCache, app.log);
   app.addHook('onClose', () => prebidCache.close());
   // what pages post to /cache: shared the same way, held apart in this process (prebidEntries.ts)
-  registerPrebidEntries(app, edge, deps, prebidCache, new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS));
+  registerPrebidEntries(app, edge, deps, prebidCache, new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS), eventDeps);
   registerPostback(edge, eventDeps);
   return edge;
 }

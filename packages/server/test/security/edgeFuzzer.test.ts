@@ -513,7 +513,6 @@ onSqliteStore((t) => {
         make(r) {
           const what: string[] = [];
           const odd = () => String(oddValue(r) ?? '');
-          const choice = r.int(10);
           const preflightPath = r.pick(['/vast/x', '/ev', '/openrtb2/auction', '/cookie_sync', '/cache', '/openrtb2/amp', '/pb/x']);
           const cases: (() => Sent)[] = [
             () => ({ method: 'GET', path: '/status', headers: {}, what }),
@@ -526,15 +525,20 @@ onSqliteStore((t) => {
             () => ({ method: 'GET', path: withQuery('/rtb/win', mutatedQuery(r, [['t', 'x'], ['p', '1.5']], what)), headers: {}, what }),
             () => ({ method: 'OPTIONS', path: preflightPath, headers: withOddHeaders(r, { origin: 'https://news.example.com', 'access-control-request-method': r.pick(['POST', 'GET', 'PUT', '']) }, what), what }),
             () => ({ method: 'HEAD', path: withQuery(r.pick(['/vast/x', '/ev']), mutatedQuery(r, [['e', 'impression']], what)).slice(0, HEAD_MAX_TARGET), headers: {}, what }),
+            // Prebid Server's event endpoint (prebidEvents.ts), its parameters mutated, the token forged
+            () => ({ method: r.pick(['GET', 'GET', 'HEAD']), path: withQuery('/event', mutatedQuery(r, [['t', 'imp'], ['b', 'bid-1'], ['a', 'pub-1'], ['bidder', 'adplane'], ['f', 'i'], ['ts', '1700000000000'], ['tk', 'x.y']], what)).slice(0, HEAD_MAX_TARGET), headers: {}, what }),
           ];
-          return cases[choice]!();
+          return cases[r.int(cases.length)]!();
         },
         check(sent, got) {
           if (got.status === 400) {
             if (sent.path.startsWith('/info/bidders')) return badRequestProblem(got, ['enabledonly', 'baseadaptersonly']);
             if (sent.path.startsWith('/optout')) return badRequestProblem(got, ['optout']);
             if (sent.path.startsWith('/rtb/win')) return null; // a refused win notice: no body, as exchanges read none
+            if (sent.path.startsWith('/event') && sent.method !== 'HEAD') return badRequestProblem(got, ['parameter', 't must be']);
           }
+          // a forged event token is refused, never counted
+          if (sent.path.startsWith('/event') && got.status < 300 && !/[?&]x=0(&|$)/.test(sent.path) && sent.method !== 'HEAD') return `a forged event token was taken: ${got.status}`;
           return null;
         },
       },

@@ -73,6 +73,15 @@ export interface AuctionAsk {
   useServerRates: boolean;
   /** `test: 1` or `ext.prebid.debug: true` (Prebid.js's `debug` config): the answer carries `ext.debug`. */
   debug: boolean;
+  /**
+   * `ext.prebid.events` present (any object, `{}` included, as Prebid Server enables them): each banner
+   * bid carries `ext.prebid.events.win` / `.imp`, URLs to GET /event (prebidEvents.ts).
+   */
+  events: boolean;
+  /** `ext.prebid.integration` (the `int` of the event URLs), '' when absent. */
+  integration: string;
+  /** `ext.prebid.returnallbidstatus: true`: the answer lists the impressions without a bid in `ext.seatnonbid`. */
+  returnAllBidStatus: boolean;
 }
 
 export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
@@ -233,7 +242,21 @@ export function readAuctionRequest(body: unknown): AskResult {
     if (currency.usepbsrates !== undefined && typeof currency.usepbsrates !== 'boolean') throw new Invalid('ext.prebid.currency.usepbsrates', 'must be true or false');
     const useServerRates = currency.usepbsrates !== false;
     const debug = request.test === 1 || boolAt(prebid, 'debug', 'ext.prebid.debug', false);
-    return { ok: true, ask: { request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates, debug } };
+    if (prebid.events !== undefined && prebid.events !== null && !isObj(prebid.events)) throw new Invalid('ext.prebid.events', 'must be an object');
+    const events = isObj(prebid.events);
+    const integration = prebid.integration;
+    // Prebid Server's own limit on the event URL's `int`: 64 letters, digits, - or _
+    if (integration !== undefined && integration !== null && (typeof integration !== 'string' || !/^[\p{L}\p{N}_-]{0,64}$/u.test(integration))) {
+      throw new Invalid('ext.prebid.integration', 'must be a string of at most 64 letters, digits, - or _');
+    }
+    const returnAllBidStatus = boolAt(prebid, 'returnallbidstatus', 'ext.prebid.returnallbidstatus', false);
+    return {
+      ok: true,
+      ask: {
+        request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates, debug, events,
+        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus,
+      },
+    };
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, field: error.field, reason: error.reason };
     throw error;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Bid, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adplane/shared';
+import { type Bid, type BidRequest, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adplane/shared';
 import { runDecision } from '../adDecision.js';
 import { adMarkupOf } from '../markup/adMarkup.js';
 import { microsToCpm } from '../openrtb/bidRequestReader.js';
@@ -10,6 +10,7 @@ import { type VastRequestDeps } from '../vastRequest.js';
 import { type AuctionAsk, type OurImp } from './auctionRequest.js';
 import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';
 import { targetingKeys } from './targetingKeys.js';
+import { eventUrls } from './prebidEvents.js';
 
 /**
  * One Prebid Server auction request decided: each of our impressions is a decision for its channel
@@ -40,6 +41,42 @@ function ratesOf(deps: PrebidDeps, ask: AuctionAsk): RateSource {
 /** Prebid Server's error and warning codes (errortypes/code.go). */
 export const PBS_CODES = { badInput: 2, failedToRequestBids: 5, noConversionRate: 9, unknown: 999, floorRejection: 10009, unknownWarning: 10999 } as const;
 
+/**
+ * Prebid Server's seat non-bid status codes (openrtb_ext/seat_non_bids.go, prebid-server-java's
+ * BidRejectionReason; the IAB's seat-non-bid community extension): why an impression of ours got no
+ * bid, in `ext.seatnonbid` when the request asks `ext.prebid.returnallbidstatus`.
+ */
+export const NONBID = {
+  /** Declined to bid: no demand, no bid, a paused channel, its targeting, IVT, a cap or budget spent. */
+  noBid: 0,
+  /** An error: an unknown channel, the edge starting, a failed decision. */
+  errorGeneral: 100,
+  /** Every demand called ran out of time. */
+  errorTimeout: 101,
+  /** Not decided: the ad unit offers none of the channel's format. */
+  unsupportedMediaType: 202,
+  /** Not decided: no rate converts USD into the request's currency. */
+  unacceptableCurrency: 205,
+  /** Decided, then refused: the winning ad is not of the channel's format, or a floor no rate converts. */
+  rejectedGeneral: 300,
+  rejectedBelowFloor: 301,
+  rejectedBelowDealFloor: 304,
+} as const;
+
+interface NonBid {
+  impid: string;
+  statuscode: number;
+  /** The refused bid (a floor rejection), as Prebid Server describes it. */
+  ext?: { prebid: { bid: Record<string, unknown> } };
+}
+
+/** The no-bid status of a decision that found no winner, by its result (adDecision.ts) and its sources' fates. */
+function noWinnerStatus(result: string, fates: readonly { fate: string }[]): number {
+  if (result === 'auction_error' || result === 'unknown_channel' || result === 'warming_up') return NONBID.errorGeneral;
+  if (fates.some((f) => f.fate === 'timeout') && !fates.some((f) => f.fate === 'no_fill' || f.fate === 'lost' || f.fate === 'below_floor')) return NONBID.errorTimeout;
+  return NONBID.noBid;
+}
+
 interface Note {
   code: number;
   message: string;
@@ -57,6 +94,13 @@ interface ImpAnswer {
   type?: 'banner' | 'video';
   /** The bid's price in USD (its `price` is in the answer's currency). */
   usdPrice?: number;
+  /** No bid: its Prebid Server non-bid status (ext.seatnonbid). */
+  nonbid?: NonBid;
+  /** The decision's signed tracking token, and the signed notices its impression URL carries (the event URLs carry both). */
+  token?: string;
+  notices?: string;
+  /** The channel the bid is for (the event URLs' account when the request names none). */
+  channelUid?: string;
 }
 
 const imps = (n: number) => (n === 1 ? 'imp' : 'imps');
@@ -72,36 +116,48 @@ function narrowed(imp: Imp, format: 'video' | 'display'): Imp | null {
 
 async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: ConnectionFacts, deadline: number | undefined, money: Money): Promise<ImpAnswer> {
   const { imp, channelUid: uid, seat } = our;
+  const nonbid = (statuscode: number, ext?: NonBid['ext']): NonBid => ({ impid: imp.id, statuscode, ...(ext ? { ext } : {}) });
   const snapshot = deps.snapshot();
-  if (!snapshot) return { seat, bid: null, error: { code: PBS_CODES.failedToRequestBids, message: `imp "${imp.id}": the ad server is starting, try again in a moment` } };
+  if (!snapshot) return { seat, bid: null, nonbid: nonbid(NONBID.errorGeneral), error: { code: PBS_CODES.failedToRequestBids, message: `imp "${imp.id}": the ad server is starting, try again in a moment` } };
   const channel = snapshot.channelsByUid.get(uid);
-  if (!channel) return { seat, bid: null, error: { code: PBS_CODES.badInput, message: `imp "${imp.id}": unknown channel "${uid}" (the channel uid from the adplane console)` } };
+  if (!channel) return { seat, bid: null, nonbid: nonbid(NONBID.errorGeneral), error: { code: PBS_CODES.badInput, message: `imp "${imp.id}": unknown channel "${uid}" (the channel uid from the adplane console)` } };
   const slot = narrowed(imp, channel.format);
   if (!slot) {
     const wants = channel.format === 'video' ? 'video (mediaTypes.video)' : 'banner (mediaTypes.banner)';
-    return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
+    return { seat, bid: null, nonbid: nonbid(NONBID.unsupportedMediaType), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
   }
   const ctx = contextOfBidRequest(ask.request, slot, conn, Date.now(), deps.geo);
   const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', trace: false, ...(deadline !== undefined ? { deadline } : {}) });
   const markup = outcome.winner ? adMarkupOf(outcome, deps.origin) : null;
-  if (!outcome.winner || !markup || !outcome.decision) return { seat, bid: null };
+  if (!outcome.winner || !markup || !outcome.decision) {
+    return { seat, bid: null, nonbid: nonbid(outcome.winner ? NONBID.errorGeneral : noWinnerStatus(outcome.result, outcome.trace.sources)) };
+  }
   const type = channel.format === 'video' ? 'video' : 'banner';
-  if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
+  if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
   const usdPrice = microsToCpm(outcome.winner.payoutCpm);
-  if (!(usdPrice > 0)) return { seat, bid: null };
+  if (!(usdPrice > 0)) return { seat, bid: null, nonbid: nonbid(NONBID.noBid) };
   // the bid in the answer's currency (USD unless the request's cur asks another)
   const price = cpmIn(outcome.winner.payoutCpm, money.usdPerUnit);
   const floor = floorMicros(imp.bidfloor, imp.bidfloorcur, money.rates);
   if (floor === null) {
-    return { seat, bid: null, warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };
-  }
-  if (outcome.winner.payoutCpm < floor) {
-    // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
-    return { seat, bid: null, warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} ${money.currency}, is under the floor of ${imp.bidfloor} ${imp.bidfloorcur ?? 'USD'}` } };
+    return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };
   }
   const videoSlot = slot.video ?? {};
   const w = markup.w || (type === 'video' ? (videoSlot.w ?? 0) : 0);
   const h = markup.h || (type === 'video' ? (videoSlot.h ?? 0) : 0);
+  const dealId = outcome.winner.bid.dealId;
+  if (outcome.winner.payoutCpm < floor) {
+    // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
+    // Prebid Server's non-bid describes the refused bid (openrtb_ext.NewNonBid)
+    const refused = {
+      price, ...(w > 0 && h > 0 ? { w, h } : {}), ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}), ...(dealId ? { dealid: dealId } : {}),
+      mtype: markup.mtype, origbidcpm: usdPrice, origbidcur: 'USD',
+    };
+    return {
+      seat, bid: null, nonbid: nonbid(dealId ? NONBID.rejectedBelowDealFloor : NONBID.rejectedBelowFloor, { prebid: { bid: refused } }),
+      warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} ${money.currency}, is under the floor of ${imp.bidfloor} ${imp.bidfloorcur ?? 'USD'}` },
+    };
+  }
   const bid: Bid = {
     id: outcome.decision.id,
     impid: imp.id,
@@ -112,10 +168,13 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     ...(w > 0 && h > 0 ? { w, h } : {}),
     ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}),
     ...(markup.cat.length ? { cat: [...markup.cat] } : {}),
-    ...(outcome.winner.bid.dealId ? { dealid: outcome.winner.bid.dealId } : {}),
+    ...(dealId ? { dealid: dealId } : {}),
     ...(type === 'video' && markup.dur > 0 ? { dur: markup.dur } : {}),
   };
-  return { seat, bid, type, usdPrice };
+  // the notices programmatic demand's impression URL carries (openrtb/notices.ts), for the event URLs
+  const won = outcome.winner.bid.markup;
+  const notices = won.kind === 'ortb' ? (won.settled?.billingQuery ?? '').replace(/^&/, '') : '';
+  return { seat, bid, type, usdPrice, token: outcome.token ?? '', notices, channelUid: uid };
 }
 
 /** The answer's currency, what one unit of it is worth in USD, and the rates a floor in another is read with. */
@@ -147,13 +206,13 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const answerIn = wanted && usdPerUnit ? { currency: wanted, usdPerUnit } : null;
   const money: Money = { currency: answerIn?.currency ?? 'USD', usdPerUnit: answerIn?.usdPerUnit ?? 1, rates };
   if (!answerIn) {
-    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to ${String(request.cur?.[0])}, the request's currency: set ext.prebid.currency.rates, or ask the operator for rates` } }));
+    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, nonbid: { impid: our.imp.id, statuscode: NONBID.unacceptableCurrency }, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to ${String(request.cur?.[0])}, the request's currency: set ext.prebid.currency.rates, or ask the operator for rates` } }));
   } else {
     answers = await Promise.all(
       ask.imps.map((our) =>
         decideImp(deps, ask, our, conn, deadline, money).catch((error: unknown): ImpAnswer => {
           deps.onError(error);
-          return { seat: our.seat, bid: null, error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` } };
+          return { seat: our.seat, bid: null, nonbid: { impid: our.imp.id, statuscode: NONBID.errorGeneral }, error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` } };
         }),
       ),
     );
@@ -163,9 +222,18 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const origin = deps.origin;
   const cacheHost = hostOf(origin);
   const seats = new Map<string, Bid[]>();
+  const nonbids = new Map<string, NonBid[]>();
+  // Prebid Server's auction timestamp: the page's (analytics join on it), else its own
+  const auctionTs = auctionTimestamp(request.ext) ?? started;
+  const account = publisherId(request);
   for (const answer of answers) {
     if (answer.error) errors.push({ seat: answer.seat, note: answer.error });
     if (answer.warning) warnings.push({ seat: answer.seat, note: answer.warning });
+    if (answer.nonbid) {
+      const list = nonbids.get(answer.seat) ?? [];
+      list.push(answer.nonbid);
+      nonbids.set(answer.seat, list);
+    }
     if (!answer.bid || !answer.type) continue;
     const bid = answer.bid;
     const type = answer.type;
@@ -186,16 +254,23 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     if ((cachedVast && ask.cacheVast?.returnCreative === false) || (type !== 'video' && cachedBid && ask.cacheBids?.returnCreative === false)) delete bid.adm;
     // the bid lives as long as its cached markup
     if (cachedBid || cachedVast) bid.exp = cacheTtl((cachedVast ? ask.cacheVast?.ttl : ask.cacheBids?.ttl) ?? null);
+    const bidid = randomUUID();
+    // Prebid Server's event URLs: a banner bid's (a video bid gets none, as there), when the request asks
+    const events =
+      ask.events && type === 'banner' && answer.token
+        ? eventUrls({ origin, bidId: bidid, account: account || answer.channelUid || '', bidder: answer.seat, integration: ask.integration, timestamp: auctionTs, token: answer.token, notices: answer.notices ?? '' })
+        : null;
     bid.ext = {
       // as Prebid Server writes them: the bid before conversion, in the currency we bid in
       origbidcpm: money.usdPerUnit === 1 ? bid.price : answer.usdPrice!,
       origbidcur: 'USD',
       prebid: {
         type,
-        bidid: randomUUID(),
+        bidid,
         meta: { adaptercode: answer.seat, mediaType: type, ...(bid.adomain ? { advertiserDomains: bid.adomain } : {}) },
         ...(targeting ? { targeting } : {}),
         ...(cachedBid || cachedVast ? { cache } : {}),
+        ...(events ? { events } : {}),
         // as Prebid Server writes a video bid's duration (Prebid.js reads it for long-form ad pods)
         ...(type === 'video' && bid.dur ? { video: { duration: bid.dur, primary_category: '' } } : {}),
       },
@@ -215,7 +290,7 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     // in) the longest of the asked channels' own time limits
     tmaxrequest: ask.tmax ?? channelsTimeout(deps, ask),
     // Prebid Server echoes the page's auction timestamp (analytics join on it), else its own
-    prebid: { auctiontimestamp: auctionTimestamp(request.ext) ?? started },
+    prebid: { auctiontimestamp: auctionTs },
   };
   const errorsBySeat = bySeat(errors);
   const warningsBySeat = bySeat(warnings);
@@ -224,6 +299,8 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   // Prebid Server's debug output (openrtb_ext.ExtResponseDebug): the request as the auction read it.
   // No httpcalls: adplane's demand calls belong to the tenant, not to the page.
   if (ask.debug) ext.debug = { resolvedrequest: request };
+  // Prebid Server's seat non-bids (exchange.go: with returnallbidstatus), absent when every impression of ours got a bid
+  if (ask.returnAllBidStatus && nonbids.size) ext.seatnonbid = [...nonbids].map(([seat, nonbid]) => ({ seat, nonbid }));
   return { id: request.id, seatbid, cur: money.currency, ext };
 }
 
@@ -239,6 +316,16 @@ function auctionTimestamp(ext: unknown): number | null {
   const prebid = ext && typeof ext === 'object' ? (ext as { prebid?: unknown }).prebid : null;
   const at = prebid && typeof prebid === 'object' ? (prebid as { auctiontimestamp?: unknown }).auctiontimestamp : null;
   return typeof at === 'number' && Number.isFinite(at) ? at : null;
+}
+
+/** The request's account as Prebid Server reads it: its site's, app's or dooh's publisher id ('' when none). */
+function publisherId(request: BidRequest): string {
+  for (const holder of [request.site, request.app, (request as { dooh?: unknown }).dooh]) {
+    const publisher = holder && typeof holder === 'object' ? (holder as { publisher?: unknown }).publisher : null;
+    const id = publisher && typeof publisher === 'object' ? (publisher as { id?: unknown }).id : null;
+    if (typeof id === 'string' && id) return id;
+  }
+  return '';
 }
 
 /** host[:port] of an origin (hb_cache_host), '' for a malformed one. */

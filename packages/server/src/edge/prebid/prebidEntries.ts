@@ -15,7 +15,8 @@ import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { RequestRateCounter } from '../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
-import { PIXEL } from '../tracking/trackingEvents.js';
+import { type EventDeps, PIXEL } from '../tracking/trackingEvents.js';
+import { handlePrebidEvent, PREBID_EVENT_PATH } from './prebidEvents.js';
 import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, type PartnerSync, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 import { tagOfSyncBidder } from '@adplane/shared';
 import { type SnapTag } from '../snapshot/types.js';
@@ -33,7 +34,10 @@ import { type SnapTag } from '../snapshot/types.js';
  * - OPTIONS on both: the CORS preflight. Publishers' pages call from their own origin with
  *   credentials (Prebid.js's withCredentials), so every answer echoes the Origin and allows
  *   credentials, as Prebid Server's CORS does;
- * - GET /status: Prebid Server's health check, 200 once the snapshot is loaded;
+ * - GET /status: Prebid Server's health check, 204 No Content once the snapshot is loaded (Prebid
+ *   Server's answer without a configured status_response), 503 before;
+ * - GET /event: Prebid Server's event notifications (prebidEvents.ts), the win and imp URLs of the
+ *   bids of a request with ext.prebid.events;
  * - POST /cookie_sync, GET /setuid, GET /getuids: Prebid Server's user sync for the bidder adplane
  *   (userSync.ts), the browser's adplane id in the `uids` cookie; GET and POST /optout, the page
  *   where a person opts the browser out of it;
@@ -92,7 +96,14 @@ const BODY_REASONS: Record<string, string> = {
   body_aborted: 'the body did not arrive whole',
 };
 
-export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps: VastRequestDeps, cache: PrebidCache = new PrebidCache(), clientCache: PrebidCache = new PrebidCache(null, null, CLIENT_CACHE_BOUNDS)): void {
+export function registerPrebidEntries(
+  app: FastifyInstance,
+  edge: Edge,
+  edgeDeps: VastRequestDeps,
+  cache: PrebidCache = new PrebidCache(),
+  clientCache: PrebidCache = new PrebidCache(null, null, CLIENT_CACHE_BOUNDS),
+  eventDeps: EventDeps | null = null,
+): void {
   const deps: PrebidDeps = { ...edgeDeps, cache, rates: () => app.edge.currency.current };
   const invalid = app.metrics.counter('adplane_prebid_invalid_requests_total', 'Prebid Server auction requests refused with a 400, by reason', ['reason']);
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
@@ -315,9 +326,32 @@ export function registerPrebidEntries(app: FastifyInstance, edge: Edge, edgeDeps
   edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
   registerBidderInfo(edge);
+  // Prebid Server answers 204 No Content when no status_response is configured (endpoints/status.go,
+  // StatusHandler); adplane is ready once it has its snapshot, 503 before
   edge.addEntry({
     method: 'GET',
     path: PREBID_STATUS_PATH,
-    handle: (req, res) => (deps.snapshot() ? send(req, res, 200, 'text/plain; charset=utf-8', 'ok') : send(req, res, 503, 'text/plain; charset=utf-8', 'warming up')),
+    handle: (req, res) => {
+      if (deps.snapshot()) {
+        res.writeHead(204, { 'cache-control': 'no-store', ...corsHeaders(req) });
+        res.end();
+      } else send(req, res, 503, 'text/plain; charset=utf-8', 'warming up');
+    },
+  });
+  const events = app.metrics.counter('adplane_prebid_events_total', 'Prebid Server event notifications (GET /event), by type and outcome', ['type', 'result']);
+  edge.addEntry({
+    method: 'GET',
+    path: PREBID_EVENT_PATH,
+    handle: (req, res, _rest, search) => {
+      const type = search.get('t') === 'win' || search.get('t') === 'imp' ? search.get('t')! : 'other';
+      if (!eventDeps) {
+        // (an app without the tracking machinery: answered as Prebid Server with events off for the account)
+        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
+        res.end("events are not enabled on this server\n");
+        events.inc({ type, result: 'disabled' });
+        return;
+      }
+      events.inc({ type, result: handlePrebidEvent(eventDeps, req, res, search) });
+    },
   });
 }

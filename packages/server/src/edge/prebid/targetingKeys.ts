@@ -5,8 +5,8 @@ import { priceBucket } from './priceGranularity.js';
  * The ad server targeting keys of a bid (bid.ext.prebid.targeting), as Prebid Server writes them
  * (exchange/targeting.go): hb_pb (the price bucket of the granularity asked, per media type when
  * asked), hb_bidder, hb_size (WxH, when both are known), hb_cache_id (the cached bid JSON), hb_uuid
- * (the cached VAST), hb_format (when includeformat), hb_cache_host and hb_cache_path (with a cache
- * id: where to fetch it), hb_deal (a deal bid), hb_env=mobile-app (an app request). Each key comes
+ * (the cached VAST), hb_format (when includeformat), hb_cache_host and hb_cache_path (where the cache
+ * answers, on every targeted bid as Prebid Server Go writes them), hb_deal (a deal bid), hb_env=mobile-app (an app request). Each key comes
  * bidder-suffixed (hb_pb_adplane) when includebidderkeys (or for a deal with alwaysincludedeals), and
  * plain for the impression's winner when includewinners: adplane is the only bidder of its
  * answer, so its bid is the winner of its impression. Keys are cut to 20 characters (or
@@ -22,7 +22,7 @@ export interface TargetedBid {
   cacheId: string | null;
   /** hb_uuid: the UUID of the cached VAST. */
   vastCacheId: string | null;
-  /** Where the cache answers (host[:port] and path), for a bid with a cache id. */
+  /** Where the cache answers (host[:port] and path): hb_cache_host / hb_cache_path, each when not ''. */
   cacheHost: string;
   cachePath: string;
   app: boolean;
@@ -43,10 +43,11 @@ export function targetingKeys(ask: TargetingAsk, seat: string, bid: TargetedBid,
   if (bid.cacheId) add('cache_id', bid.cacheId);
   if (bid.vastCacheId) add('uuid', bid.vastCacheId);
   if (ask.includeFormat) add('format', bid.type);
-  if (bid.cacheId || bid.vastCacheId) {
-    add('cache_host', bid.cacheHost);
-    add('cache_path', bid.cachePath);
-  }
+  // Prebid Server (Go) writes where its cache answers on every targeted bid once a cache is configured
+  // (exchange/targeting.go: targData.cacheHost from GetExtCacheData), cached or not; adplane's
+  // always is (/cache). (Prebid Server Java writes them only beside a cache id.)
+  if (bid.cacheHost) add('cache_host', bid.cacheHost);
+  if (bid.cachePath) add('cache_path', bid.cachePath);
   if (hasDeal) add('deal', bid.dealId);
   if (bid.app) add('env', 'mobile-app');
   return keys;

@@ -10,7 +10,7 @@ const later = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
 const GO_COOKIE = 'uids=eyJ0ZW1wVUlEcyI6eyJhZHBsYW5lIjp7InVpZCI6ImdvLXVpZC0xIiwiZXhwaXJlcyI6IjIwMjctMDEtMDFUMDA6MDA6MDAuMTIzNDU2Nzg5WiJ9LCJhcHBuZXh1cyI6eyJ1aWQiOiJhbi03IiwiZXhwaXJlcyI6IjIwMjYtMTEtMjBUMDA6MDA6MDBaIn19fQ==';
 /** A cookie of `json`, encoded as the one above. */
 const cookieOf = (json: unknown) => `uids=${Buffer.from(JSON.stringify(json)).toString('base64').replaceAll('+', '-').replaceAll('/', '_')}`;
-const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, imageAllowed: true, imageFilter: null, account: '', coopSync: true, ...over });
+const ask = (over: Partial<CookieSyncAsk> = {}): CookieSyncAsk => ({ bidders: ['adplane'], gdpr: null, gdprConsent: '', usPrivacy: '', gpp: '', gppSid: [], limit: 0, imageAllowed: true, imageFilter: null, iframeFilter: null, debug: false, account: '', coopSync: true, ...over });
 const none: SyncCookie = { present: false, uids: {}, optout: false };
 const q = (s: string) => new URLSearchParams(s);
 
@@ -72,7 +72,7 @@ describe('the uids cookie (Prebid Server user sync)', () => {
 describe('POST /cookie_sync', () => {
   it("reads Prebid.js's payload and names the field of a wrong type", () => {
     const read = readCookieSyncAsk({ uuid: 'x', bidders: ['adplane', 'appnexus'], account: 'a', gdpr: 0, gdpr_consent: 'CO', us_privacy: '1---', gpp: 'DBA', gpp_sid: '7, 8', limit: 2, filterSettings: { image: { bidders: '*', filter: 'include' } } });
-    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2, imageAllowed: true, imageFilter: { bidders: '*', exclude: false }, account: 'a', coopSync: true } });
+    expect(read).toEqual({ ok: true, ask: { bidders: ['adplane', 'appnexus'], gdpr: 0, gdprConsent: 'CO', usPrivacy: '1---', gpp: 'DBA', gppSid: [7, 8], limit: 2, imageAllowed: true, imageFilter: { bidders: '*', exclude: false }, iframeFilter: null, debug: false, account: 'a', coopSync: true } });
     expect(readCookieSyncAsk(undefined)).toMatchObject({ ok: true, ask: { bidders: null, gdpr: null, imageAllowed: true } });
     expect(readCookieSyncAsk([])).toEqual({ ok: false, field: '', reason: 'must be a JSON object' });
     expect(readCookieSyncAsk({ bidders: 'adplane' })).toMatchObject({ ok: false, field: 'bidders' });
@@ -81,19 +81,31 @@ describe('POST /cookie_sync', () => {
     expect(readCookieSyncAsk({ limit: -1 })).toMatchObject({ ok: false, field: 'limit' });
     expect(readCookieSyncAsk({ coopSync: 'no' })).toMatchObject({ ok: false, field: 'coopSync' });
     expect(readCookieSyncAsk({ coopSync: false })).toMatchObject({ ok: true, ask: { coopSync: false } });
-    expect(readCookieSyncAsk({ filterSettings: { image: { bidders: 'adplane' } } })).toMatchObject({ ok: false, field: 'filterSettings' });
+    expect(readCookieSyncAsk({ filterSettings: { image: { bidders: 'adplane', filter: 'include' } } })).toMatchObject({ ok: false, field: 'filterSettings' });
+    // as Prebid Server: a filter without its mode is refused, the iframe one is read too
+    expect(readCookieSyncAsk({ filterSettings: { image: { bidders: '*' } } })).toEqual({ ok: false, field: 'filterSettings', reason: "image.filter must be 'include' or 'exclude'" });
+    expect(readCookieSyncAsk({ filterSettings: { iframe: { bidders: 7, filter: 'include' } } })).toEqual({ ok: false, field: 'filterSettings', reason: "iframe.bidders must be '*' or an array of bidder codes" });
+    expect(readCookieSyncAsk({ debug: 'yes' })).toMatchObject({ ok: false, field: 'debug' });
     expect(sectionIds('2,x,,6')).toEqual([2, 6]);
   });
 
-  it("follows the page's pixel filter (image, else all)", () => {
+  it("follows the page's filters as Prebid Server does: adplane syncs by pixel (redirect) only, so image decides", () => {
     const allowed = (filterSettings: unknown) => (readCookieSyncAsk({ filterSettings }) as { ask: CookieSyncAsk }).ask.imageAllowed;
     expect(allowed({ image: { bidders: '*', filter: 'exclude' } })).toBe(false);
     expect(allowed({ image: { bidders: ['adplane'], filter: 'exclude' } })).toBe(false);
     expect(allowed({ image: { bidders: ['other'], filter: 'exclude' } })).toBe(true);
     expect(allowed({ image: { bidders: ['other'], filter: 'include' } })).toBe(false);
-    expect(allowed({ all: { bidders: '*', filter: 'exclude' } })).toBe(false);
+    // Prebid Server reads iframe and image only (Prebid.js turns `all` into both before it posts)
+    expect(allowed({ all: { bidders: '*', filter: 'exclude' } })).toBe(true);
     expect(allowed({ iframe: { bidders: '*', filter: 'exclude' } })).toBe(true);
-    expect(cookieSyncAnswer(ask({ imageAllowed: false }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    const excluded = ask({ imageFilter: { bidders: '*', exclude: true } });
+    expect(cookieSyncAnswer(excluded, none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    // with debug, why: no type allowed ("Rejected by request filter"), or only the iframe adplane has no sync of
+    const both = ask({ debug: true, imageFilter: { bidders: '*', exclude: true }, iframeFilter: { bidders: ['adplane'], exclude: true } });
+    expect(cookieSyncAnswer(both, none, { origin: 'https://a', now: NOW })).toEqual({ status: 'no_cookie', bidder_status: [], debug: [{ bidder: 'adplane', error: 'Rejected by request filter' }] });
+    expect(cookieSyncAnswer({ ...excluded, debug: true }, none, { origin: 'https://a', now: NOW }).debug).toEqual([{ bidder: 'adplane', error: 'Type not supported' }]);
+    // the iframe filter alone never stops a pixel
+    expect(cookieSyncAnswer(ask({ iframeFilter: { bidders: '*', exclude: true } }), none, { origin: 'https://a', now: NOW }).bidder_status).toHaveLength(1);
   });
 
   it('gives a browser without a live adplane id a pixel sync that carries a new one', () => {
@@ -120,6 +132,12 @@ describe('POST /cookie_sync', () => {
     expect(cookieSyncAnswer(ask({ gppSid: [2] }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
     expect(cookieSyncAnswer(ask({ gdpr: 0, gppSid: [2] }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
     expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, { origin: 'https://a', now: NOW }).bidder_status).toEqual([]);
+    // debug names the reasons, Prebid Server's words; no debug list without debug
+    expect(cookieSyncAnswer(ask({ debug: true, bidders: ['adplane', 'appnexus'], usPrivacy: '1YYN' }), none, { origin: 'https://a', now: NOW })).toEqual({
+      status: 'no_cookie', bidder_status: [], debug: [{ bidder: 'adplane', error: 'Rejected by privacy' }, { bidder: 'appnexus', error: 'Unsupported bidder' }],
+    });
+    expect(cookieSyncAnswer(ask({ debug: true }), readSyncCookie(GO_COOKIE), { origin: 'https://a', now: Date.UTC(2026, 10, 10) }).debug).toEqual([{ bidder: 'adplane', error: 'Already in sync' }]);
+    expect(cookieSyncAnswer(ask({ usPrivacy: '1YYN' }), none, { origin: 'https://a', now: NOW }).debug).toBeUndefined();
     expect(gdprApplies(0, [7, 2])).toBe(true);
     expect(gdprApplies(null, [7])).toBe(false);
   });

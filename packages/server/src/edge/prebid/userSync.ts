@@ -240,10 +240,14 @@ export interface CookieSyncAsk extends SyncPrivacy {
   bidders: string[] | null;
   /** At most this many syncs (0: no limit). */
   limit: number;
-  /** Whether the page's userSync.filterSettings (image, else all) let adplane's pixel sync run. */
+  /** Whether the page's `filterSettings.image` lets adplane's pixel (redirect) sync run. */
   imageAllowed: boolean;
   /** That filter, for the other bidders' pixels (null: none set, every pixel may run). */
   imageFilter: ImageFilter | null;
+  /** `filterSettings.iframe` (null: none set, every iframe may run); no bidder adplane syncs has an iframe sync. */
+  iframeFilter: ImageFilter | null;
+  /** `debug: true`: the answer says in `debug` why each bidder asked got no sync, as Prebid Server does. */
+  debug: boolean;
   /** The account (Prebid.js's s2sConfig.accountId): the channel's uid in the set-up the console gives ('' when absent). */
   account: string;
   /** Prebid.js's s2sConfig.coopSync: false syncs only the bidders named (default true, cooperative). */
@@ -298,31 +302,43 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
     if (typeof b.limit !== 'number' || !Number.isInteger(b.limit) || b.limit < 0) return wrong('limit', 'must be a whole number, 0 or more');
     limit = b.limit;
   }
-  const filter = imageFilter(b.filterSettings);
-  if (typeof filter === 'string') return wrong('filterSettings', filter);
+  const filters = syncFilters(b.filterSettings);
+  if (typeof filters === 'string') return wrong('filterSettings', filters);
+  const filter = filters.image;
+  if (b.debug !== undefined && b.debug !== null && typeof b.debug !== 'boolean') return wrong('debug', 'must be true or false');
   const account = text('account');
   if (typeof account !== 'string') return account;
   if (b.coopSync !== undefined && b.coopSync !== null && typeof b.coopSync !== 'boolean') return wrong('coopSync', 'must be true or false');
   const coopSync = b.coopSync !== false;
   return {
     ok: true,
-    ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filterAllows(filter, ADPLANE_BIDDER), imageFilter: filter, account, coopSync },
+    ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filterAllows(filter, ADPLANE_BIDDER), imageFilter: filter, iframeFilter: filters.iframe, debug: b.debug === true, account, coopSync },
   };
 }
 
 /**
- * Prebid.js's filterSettings for pixels (`image`, else `all`: `{ bidders: '*' | string[], filter:
- * 'include' | 'exclude' }`); a malformed setting, the reason. None: null (every pixel may run).
+ * The page's filterSettings as Prebid Server reads them (endpoints/cookie_sync.go parseTypeFilter):
+ * `iframe` and `image`, each `{ bidders: '*' | string[], filter: 'include' | 'exclude' }`, an absent
+ * one letting every bidder's syncs of that type run. Nothing else is read: Prebid.js turns its
+ * `all` into both before it posts. A malformed setting: the reason.
  */
-function imageFilter(settings: unknown): ImageFilter | null | string {
-  if (settings === undefined || settings === null) return null;
+function syncFilters(settings: unknown): { iframe: ImageFilter | null; image: ImageFilter | null } | string {
+  if (settings === undefined || settings === null) return { iframe: null, image: null };
   if (!isObject(settings)) return 'must be an object';
-  const rule = settings.image ?? settings.all;
+  const iframe = typeFilter(settings.iframe, 'iframe');
+  if (typeof iframe === 'string') return iframe;
+  const image = typeFilter(settings.image, 'image');
+  if (typeof image === 'string') return image;
+  return { iframe, image };
+}
+
+function typeFilter(rule: unknown, type: 'iframe' | 'image'): ImageFilter | null | string {
   if (rule === undefined || rule === null) return null;
-  if (!isObject(rule)) return 'image and all must be objects';
+  if (!isObject(rule)) return `${type} must be an object`;
   const { bidders, filter } = rule;
-  if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string'))) return "bidders must be '*' or an array of bidder codes";
-  if (filter !== undefined && filter !== 'include' && filter !== 'exclude') return "filter must be 'include' or 'exclude'";
+  // (Prebid Server refuses a filter without its mode, as any other mode)
+  if (filter !== 'include' && filter !== 'exclude') return `${type}.filter must be 'include' or 'exclude'`;
+  if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string'))) return `${type}.bidders must be '*' or an array of bidder codes`;
   return { bidders: bidders === '*' ? '*' : (bidders as string[]), exclude: filter === 'exclude' };
 }
 
@@ -336,6 +352,28 @@ export interface CookieSyncAnswer {
   /** Prebid Server's: `ok` when the browser's cookie holds a live id (any bidder's), `no_cookie` otherwise. */
   status: 'ok' | 'no_cookie';
   bidder_status: BidderStatus[];
+  /** With `debug: true`: why each bidder asked got no sync, in Prebid Server's words (absent when none). */
+  debug?: { bidder: string; error: string }[];
+}
+
+/** Prebid Server's reasons (cookie_sync.go getDebugMessage). */
+export const SYNC_REFUSED = {
+  alreadySynced: 'Already in sync',
+  privacy: 'Rejected by privacy',
+  optout: 'Status blocked by user opt out',
+  unknownBidder: 'Unsupported bidder',
+  filter: 'Rejected by request filter',
+  typeNotSupported: 'Type not supported',
+} as const;
+
+/**
+ * Why a redirect-only syncer's sync may not run under the page's filters, or null when it may: as
+ * Prebid Server chooses (usersync/chooser.go): no type allowed for the bidder is "rejected by
+ * request filter", only types it has no sync of (an iframe) "type not supported".
+ */
+function filterRefusal(ask: Pick<CookieSyncAsk, 'imageFilter' | 'iframeFilter'>, bidder: string): string | null {
+  if (filterAllows(ask.imageFilter, bidder)) return null;
+  return filterAllows(ask.iframeFilter, bidder) ? SYNC_REFUSED.typeNotSupported : SYNC_REFUSED.filter;
 }
 
 /** A demand partner that syncs (SSP mode): its RTB demand tag and the partner's user-sync URL. */
@@ -366,22 +404,36 @@ export interface CookieSyncPlace {
 
 export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origin, now, partners = [], uid = newUid }: CookieSyncPlace): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
-  if (syncRefusal(ask, cookie)) return { status, bidder_status: [] };
   // no bidder named: every bidder adplane syncs; else those named, and the channel's partners beside
   // adplane as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
   const cooperative = ask.bidders === null || (ask.coopSync && ask.bidders.includes(ADPLANE_BIDDER));
+  const debug: { bidder: string; error: string }[] = [];
+  const refused = syncRefusal(ask, cookie);
   const out: BidderStatus[] = [];
-  if ((ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER)) && ask.imageAllowed && !live(cookie.uids[ADPLANE_BIDDER], now)) {
+  /** Whether `bidder` may sync now; why not goes to the debug list. */
+  const mayRun = (bidder: string): boolean => {
+    const why = refused ? (refused === 'optout' ? SYNC_REFUSED.optout : SYNC_REFUSED.privacy) : live(cookie.uids[bidder], now) ? SYNC_REFUSED.alreadySynced : filterRefusal(ask, bidder);
+    if (why) debug.push({ bidder, error: why });
+    return !why;
+  };
+  if ((ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER)) && mayRun(ADPLANE_BIDDER)) {
     const query = privacyQuery(ask, new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' }), false);
     out.push(pixelSync(ADPLANE_BIDDER, `${origin}${PREBID_SETUID_PATH}?${query}`));
   }
   for (const partner of partners) {
     const bidder = partnerSyncBidder(partner.tagId);
-    if (!(cooperative || ask.bidders!.includes(bidder)) || !filterAllows(ask.imageFilter, bidder) || live(cookie.uids[bidder], now)) continue;
+    if (!(cooperative || ask.bidders!.includes(bidder)) || !mayRun(bidder)) continue;
     const url = partnerSyncUrl(partner, ask, origin);
     if (url) out.push(pixelSync(bidder, url));
   }
-  return { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
+  if (ask.debug && ask.bidders) {
+    // a bidder the page named that adplane does not sync
+    const known = new Set([ADPLANE_BIDDER, ...partners.map((p) => partnerSyncBidder(p.tagId))]);
+    for (const bidder of new Set(ask.bidders)) if (!known.has(bidder)) debug.push({ bidder, error: SYNC_REFUSED.unknownBidder });
+  }
+  const answer: CookieSyncAnswer = { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
+  if (ask.debug && debug.length) answer.debug = debug;
+  return answer;
 }
 
 const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_cookie: true, usersync: { url, type: 'redirect', supportCORS: false } });

@@ -60,7 +60,8 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeRe
   record(deps, d, event, query, now);
 }
 
-function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
+/** Counts an event of a verified decision (once for the events that count once); the Prebid `/event` counts its impressions here too. */
+export function record(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
   if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
   const first = ONCE.has(event) ? deps.replay.firstTime(`${d.id}:${event}`, now) : true;
   // other processes asked (workers, Redis): the answer is out already, the count waits for theirs
