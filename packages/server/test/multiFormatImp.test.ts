@@ -2,14 +2,19 @@ import { type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { inlineVast } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { startTestBidders, type TestBidders } from './testBidders.js';
 
 /**
  * A multi-format impression (video and banner in one imp: outstream video with a banner fallback,
  * a Prebid ad unit with both mediaTypes) posted to /rtb/bid/<supplier uid> on the real app: video
  * is decided first; when it finds no winner and the supplier is set up for display, the banner is
  * decided, and bid at its own price, floors, deals and mtype. Either way the impression is one
- * request and at most one opportunity on the supplier's row, its pre-bid IVT checked once.
+ * request and at most one opportunity on the supplier's row, its pre-bid IVT checked once. A video
+ * winner under a floor held on the winner (its length's, video.durfloors; the quantity's, imp.qty)
+ * loses in the video's auction: the next best video wins, else the banner is tried. A slot of an ad
+ * pod offers its banner too, under the pod's separation.
  */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const usd = (n: number) => Math.round(n * 1_000_000);
@@ -40,10 +45,16 @@ const longVideo = { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 36
 /** Video our 15 s spot fits. */
 const spotVideo = { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, maxduration: 30 };
 const mpu = { format: [{ w: 300, h: 250 }], w: 300, h: 250 };
+/** The spot's video with OpenRTB 2.6 durfloors (not in the shared contract's Video: read by type). */
+const spotWithDurfloors = (durfloors: object[]) => ({ ...spotVideo, durfloors }) as NonNullable<Imp['video']>;
+
+/** What our second exchange answers when it has nothing to say: no bid. */
+const NO_BID = { status: 204 };
 
 forEachStore((t) => {
   let app: FastifyInstance;
   let cookie: string;
+  let bidders: TestBidders;
   const ids: Record<string, { id: number; uid: string }> = {};
   const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
 
@@ -86,6 +97,8 @@ forEachStore((t) => {
   };
 
   beforeAll(async () => {
+    bidders = await startTestBidders();
+    bidders.setAnswer('mf', NO_BID);
     app = await buildTestApp(t.store);
     cookie = await login(app, 'demand');
     const sup = (name: string, formats: string[]) => create(name, 'sups', { name, qpsLimit: 'unlimited', marginPercent: 20, formats });
@@ -95,6 +108,8 @@ forEachStore((t) => {
     await sup('videoOnly', ['video']);
     await sup('displayOnly', ['display']);
     await sup('ivt', ['video', 'display']);
+    await sup('refusedAfter', ['video', 'display']);
+    await sup('pods', ['video', 'display']);
 
     await create('mpu', 'creatives', {
       name: 'MF 300x250', format: 'display', displayType: 'image', imageUrl: 'https://cdn.brand.test/mf-300x250.png', width: 300, height: 250, clickUrl: 'https://brand.test/offer',
@@ -110,6 +125,8 @@ forEachStore((t) => {
     });
     // an exchange of ours that never answers (a .test host): each format's decision offers it the impression
     await create('exchange', 'adexchanges', { name: 'MF exchange', endpoint: 'https://bid.multiformat.test/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'mf-seat', marginPercent: 15 });
+    // a second exchange that answers what a test sets (bidders.setAnswer('mf', ...)); no bid otherwise
+    await create('bidder', 'adexchanges', { name: 'MF bidder', endpoint: `${bidders.url}/answer/mf`, tmaxMs: 250, qpsLimit: 1000, seat: 'mf-bidder', marginPercent: 15 });
     await create('deal', 'deals', { name: 'MF display PMP', dealId: 'MF-PMP-1', floorCpm: usd(2), auctionType: 1 });
     const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
       create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
@@ -121,6 +138,20 @@ forEachStore((t) => {
 
   afterAll(async () => {
     await app?.close();
+    await bidders?.close();
+  });
+
+  /** Our second exchange's bid, as it answers it (its price in USD, before its 15% margin). */
+  const exchangeBid = (price: number, media: 'video' | 'banner') => ({
+    json: {
+      id: '{request.id}',
+      seatbid: [{
+        seat: 'mf-dsp',
+        bid: [media === 'video'
+          ? { id: 'xv', impid: '{imp.id}', price, adm: inlineVast('{bidders}', null, 'mf-exchange-video'), adomain: ['exchange-video.test'], crid: 'xv-crid', mtype: 2 }
+          : { id: 'xb', impid: '{imp.id}', price, adm: '<a href="https://exchange-banner.test"><img src="https://cdn.exchange-banner.test/300x250.png" width="300" height="250"></a>', adomain: ['exchange-banner.test'], crid: 'xb-crid', w: 300, h: 250, mtype: 1 }],
+      }],
+    },
   });
 
   describe('video first, then banner', () => {
@@ -200,6 +231,106 @@ forEachStore((t) => {
       // the video was offered to the exchange, the banner too: one request, one opportunity, no_bid
       expect(await exchangeCalls('bothFail')).toBe(2);
       expect(await reasons('bothFail')).toEqual({ no_bid: { reqs: 1, opps: 1 } });
+    });
+  });
+
+  describe('a video winner under a floor held on the winner (durfloors, imp.qty)', () => {
+    afterAll(() => bidders.setAnswer('mf', NO_BID));
+
+    it('bids the banner when its length\'s floor (video.durfloors) refuses the only video: one request, one opportunity, filled', async () => {
+      // the 15 s spot earns 6.40; 15 s ads must reach 7.00
+      const body = request({ video: spotWithDurfloors([{ mindur: 10, maxdur: 20, bidfloor: 7 }]), banner: mpu });
+      const bids: Answered[][] = [];
+      expect(await added('refusedAfter', async () => bids.push(await bidsOf(ids.refusedAfter!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]).toMatchObject([{ mtype: 1, w: 300, h: 250, price: 4, crid: String(ids.mpu!.id) }]);
+      expect(await reasons('refusedAfter')).toEqual({ '': { reqs: 1, opps: 1 } });
+      // the banner is held to imp.bidfloor, not to the video's durfloors
+      expect(await bidsOf(ids.refusedAfter!.uid, request({ video: spotWithDurfloors([{ maxdur: 60, bidfloor: 50 }]), banner: mpu, bidfloor: 3 }))).toMatchObject([{ mtype: 1, price: 4 }]);
+    });
+
+    it('counts a video refused by its length\'s floor, and a banner that does not reach imp.bidfloor, as one request not filled (no_bid), never as a fill', async () => {
+      const body = request({ video: spotWithDurfloors([{ mindur: 15, bidfloor: 7 }]), banner: mpu, bidfloor: 4.5 });
+      const before = await reasons('refusedAfter');
+      expect(await added('refusedAfter', async () => expect(await bidsOf(ids.refusedAfter!.uid, body)).toEqual([]))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      const after = await reasons('refusedAfter');
+      expect(after['']).toEqual(before['']);
+      expect(after.no_bid).toEqual({ reqs: (before.no_bid?.reqs ?? 0) + 1, opps: (before.no_bid?.opps ?? 0) + 1 });
+    });
+
+    it('bids the next best video when its length\'s floor refuses the best one (no banner tried)', async () => {
+      // the exchange's 10 s video: 5.00 less its 15% and our 20%, 3.40; the 15 s spot (6.40) is under its 7.00
+      bidders.setAnswer('mf', exchangeBid(5, 'video'));
+      const body = request({ video: spotWithDurfloors([{ mindur: 15, maxdur: 15, bidfloor: 7 }]), banner: mpu });
+      const bids: Answered[][] = [];
+      expect(await added('refusedAfter', async () => bids.push(await bidsOf(ids.refusedAfter!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]).toMatchObject([{ mtype: 2, dur: 10, crid: 'xv-crid', price: 3.4 }]);
+      // without the floor, the spot outbids it
+      expect(await bidsOf(ids.refusedAfter!.uid, request({ video: spotVideo, banner: mpu }))).toMatchObject([{ mtype: 2, dur: 15, crid: String(ids.spot!.id) }]);
+      bidders.setAnswer('mf', NO_BID);
+    });
+
+    it('bids the banner when the quantity (imp.qty) takes every video\'s share under the floor', async () => {
+      // two billable events: the spot's 6.40 is 3.20 each, under 3.30; the exchange's banner (10.00
+      // less 15% and 20%: 6.80) is 3.40 each
+      bidders.setAnswer('mf', exchangeBid(10, 'banner'));
+      const body = request({ video: spotVideo, banner: mpu, bidfloor: 3.3, qty: { multiplier: 2 } });
+      const bids: Answered[][] = [];
+      expect(await added('refusedAfter', async () => bids.push(await bidsOf(ids.refusedAfter!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]).toMatchObject([{ mtype: 1, crid: 'xb-crid', w: 300, h: 250 }]);
+      expect(bids[0]![0]!.price).toBeCloseTo(3.4, 6);
+      bidders.setAnswer('mf', NO_BID);
+      // neither share reaches the floor: one request, not filled
+      const before = await reasons('refusedAfter');
+      expect(await added('refusedAfter', async () => expect(await bidsOf(ids.refusedAfter!.uid, body)).toEqual([]))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect((await reasons('refusedAfter'))['']).toEqual(before['']);
+    });
+  });
+
+  describe('ad pods (video.podid): the banner of a slot', () => {
+    type PodBid = Answered & { id: string };
+    const podRequest = (imps: Imp[]): BidRequest => ({ id: `mf-pod-${Math.random()}`, imp: imps, site: { domain: 'news.example.com' }, tmax: 500 });
+    const podBidsOf = async (body: BidRequest) => (await bidsOf(ids.pods!.uid, body)) as PodBid[];
+
+    it('bids a structured pod slot\'s banner when no video fits it, and holds the next slot to the pod\'s separation', async () => {
+      const bids = await podBidsOf(podRequest([
+        { id: 's1', video: { ...longVideo, podid: 'break-1', slotinpod: 1 }, banner: mpu },
+        // no video again, and the banner's campaign (and advertiser) is in the break: no bid (pod_separation)
+        { id: 's2', video: { ...longVideo, podid: 'break-1' }, banner: mpu },
+        { id: 's3', video: { ...spotVideo, podid: 'break-1', slotinpod: -1 }, banner: mpu },
+      ]));
+      expect(bids.map((b) => [b.impid, b.mtype])).toEqual([['s1', 1], ['s3', 2]]);
+      expect(bids[0]!.crid).toBe(String(ids.mpu!.id));
+      // the banner's advertiser is the spot's: the spot is refused too, another advertiser's video takes the slot
+      expect(bids[1]!.crid).not.toBe(String(ids.spot!.id));
+      // a slot whose video fits: the video
+      const video = await podBidsOf(podRequest([
+        { id: 'v1', video: { ...spotVideo, podid: 'break-2', slotinpod: 1 }, banner: mpu },
+        { id: 'v2', video: { ...longVideo, podid: 'break-2', slotinpod: -1 }, banner: { format: [{ w: 160, h: 600 }] } },
+      ]));
+      expect(video.map((b) => [b.impid, b.mtype])).toEqual([['v1', 2]]);
+    });
+
+    it('bids one banner for a dynamic pod (poddur) no video fits, counted one request and one opportunity', async () => {
+      const imp: Imp = { id: 'break', video: { ...longVideo, podid: 'dyn', poddur: 60, maxseq: 3 }, banner: mpu };
+      const bids: PodBid[][] = [];
+      expect(await added('pods', async () => bids.push(await podBidsOf(podRequest([imp]))))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]!.map((b) => [b.impid, b.mtype, b.w, b.h])).toEqual([['break', 1, 300, 250]]);
+    });
+
+    it('keeps a dynamic pod\'s later ads video: after its first video, no banner', async () => {
+      // the spot fills the first ad, the tenant's 6 s spot the second; the third finds no other video
+      // (both campaigns are in the break) and the break ends there, with no banner
+      const bids = await podBidsOf(podRequest([{ id: 'break', video: { ...spotVideo, podid: 'dyn-2', poddur: 60, maxseq: 3 }, banner: mpu }]));
+      expect(bids.map((b) => b.mtype)).toEqual([2, 2]);
+      expect(bids[0]!.dur).toBe(15);
+    });
+
+    it('bids the banner of a dynamic pod whose break is too short for any video it takes (not pod_too_short)', async () => {
+      const imp: Imp = { id: 'short', video: { ...spotVideo, minduration: 15, podid: 'dyn-3', poddur: 10 }, banner: mpu };
+      const bids: PodBid[][] = [];
+      expect(await added('pods', async () => bids.push(await podBidsOf(podRequest([imp]))))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
+      expect(bids[0]!.map((b) => b.mtype)).toEqual([1]);
+      expect((await reasons('pods')).pod_too_short).toBeUndefined();
     });
   });
 

@@ -40,6 +40,26 @@ interface Fill {
   lacks?: Partial<Record<VastVersion | 'all', string[]>>;
   skipDelay?: Partial<Record<VastVersion, number | null>>;
   duration?: number;
+  /**
+   * Error trackers of the ads the answer gave that failed before the one that fills (a buffet's
+   * broken ad, a wrapper chain that gave no ad): the decision calls them with their code.
+   */
+  pings?: string[];
+}
+
+/** A NonLinear ad passed through on a display channel (our display answers are NonLinear ads). */
+interface DisplayFill {
+  /** What the NonLinear shows: its StaticResource or IFrameResource URL. */
+  resource: string;
+  size: [number, number];
+  impressions: string[];
+  /** The ad's <Error>s: all kept in 4.x, the first in 2.0 and 3.0. */
+  errors?: string[];
+  clickThrough?: string;
+  /** NonLinearClickTracking (3.0 and later; 2.0 has no place for them). */
+  clicks?: string[];
+  /** NonLinearAds events by name (checked in each version that has the event). */
+  events?: Record<string, string[]>;
 }
 
 interface NoFill {
@@ -57,6 +77,10 @@ interface Sample {
   price?: Price;
   fill?: Fill;
   noFill?: NoFill;
+  /** The channel's format (video unless said) and the request's slot (`w=640&h=360` unless said). */
+  format?: 'video' | 'display';
+  query?: string;
+  display?: DisplayFill;
 }
 
 const D = '__DEMAND__';
@@ -262,12 +286,38 @@ const SAMPLES: Sample[] = [
   // a buffet whose first ad is a wrapper to no ad: the next ad plays, unless the wrapper says fallbackOnNoAd="false"
   {
     file: 'buffet-wrapper-fallback-default.xml',
-    fill: { media: ['https://cdn.sample.test/fallback.mp4'], impressions: [`${D}/t/fallback-default-inline-impression`], lacks: { all: ['fallback-default-wrapper'] } },
+    fill: {
+      media: ['https://cdn.sample.test/fallback.mp4'],
+      impressions: [`${D}/t/fallback-default-inline-impression`],
+      lacks: { all: ['fallback-default-wrapper'] },
+      // the wrapper whose chain gave no ad, and the empty answer's root <Error>, hear of it (303)
+      pings: ['/t/fallback-default-wrapper-error?c=303', '/t/no-ad?c=303'],
+    },
   },
+  // a buffet's failed chain before the ad that fills: its error trackers are called all the same, with its code (VAST 4.x 2.3.6: every wrapper of a failed chain)
+  {
+    file: 'buffet-fallback-chain.xml',
+    fill: {
+      media: ['https://cdn.sample.test/chain-third.mp4'],
+      impressions: [`${D}/t/chain-third-impression`],
+      errors: [`${D}/t/chain-third-error?c=[ERRORCODE]`],
+      lacks: { all: ['chain-first', 'chain-second'] },
+      pings: ['/t/chain-first-error?c=301', '/t/chain-second-error?c=100'],
+    },
+  },
+  // none of a buffet's ads plays: the first one's no-fill is the tag's, and every ad tried hears of its own failure
+  { file: 'buffet-fallbacks-all-fail.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/all-fail-first-error?c=303', '/t/all-fail-broken-error?c=401', '/t/all-fail-second-error?c=301'] } },
   { file: 'buffet-wrapper-fallback-false.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/fallback-false-wrapper-error?c=303', '/t/no-ad?c=303'] } },
   {
     file: 'ad-buffet.xml',
-    fill: { media: ['https://cdn.sample.test/buffet-good.mp4'], impressions: [`${D}/t/buffet-good-impression`], errors: [`${D}/t/buffet-good-error?c=[ERRORCODE]`], lacks: { all: ['buffet-spare', 'buffet-broken'] } },
+    fill: {
+      media: ['https://cdn.sample.test/buffet-good.mp4'],
+      impressions: [`${D}/t/buffet-good-impression`],
+      errors: [`${D}/t/buffet-good-error?c=[ERRORCODE]`],
+      lacks: { all: ['buffet-spare', 'buffet-broken'] },
+      // the broken ad passed over hears of it (401: no usable media file)
+      pings: ['/t/buffet-broken-error?c=401'],
+    },
   },
   { file: 'bom-prefixed.xml', fill: { media: ['https://cdn.sample.test/bom.mp4'], impressions: [`${D}/t/bom-impression?x=1`], duration: 12 } },
   {
@@ -330,6 +380,44 @@ const SAMPLES: Sample[] = [
   // a long answer (real ones carry big Extensions and HTML companions): 400 KB fills, past the 512 KB cap is a no-fill
   { file: 'iab42-inline-linear.xml', path: '/long?kb=400', fill: { media: ['https://cdn.sample.test/spot-720.mp4', 'https://cdn.sample.test/spot-360.mp4'], impressions: [`${D}/t/impression`], lacks: { all: ['padding'] } } },
   { file: 'iab42-inline-linear.xml', path: '/long?kb=600', noFill: { vastError: 303, reason: 'http_413' } },
+  // a 4.1 wrapper with several impressions (one empty), its own viewability and verification vendor, in front of an SSAI ad
+  {
+    file: 'wrapper-verification-impressions.xml',
+    fill: {
+      media: ['https://cdn.sample.test/ssai-1080.mp4', 'https://cdn.sample.test/ssai.m3u8'],
+      impressions: [`${D}/t/wv-impression-a`, `${D}/t/wv-impression-b`, `${D}/t/ssai-impression`],
+      errors: [`${D}/t/wv-error?c=[ERRORCODE]`, `${D}/t/ssai-error`],
+      events: { start: [`${D}/t/wv-start`] },
+      clicks: [`${D}/t/wv-click`],
+      contains: { all: ['https://verify.sample.test/wrapper-omid.js', `${D}/t/wv-not-executed?r=[REASON]`], '4.2': [`${D}/t/wv-viewable`, 'mezzanine.mp4'] },
+    },
+  },
+  // display channels: their answer is a NonLinear (docs/ad-server.md), so a demand's NonLinear-only ad is passed through there
+  {
+    file: 'iab41-nonlinear-only.xml',
+    format: 'display',
+    query: 'w=300&h=250',
+    display: { resource: 'https://cdn.sample.test/overlay.png', size: [0, 0], impressions: [`${D}/t/overlay-impression`], errors: [`${D}/t/overlay-error?c=[ERRORCODE]`], clickThrough: 'https://brand.sample.test/overlay' },
+  },
+  {
+    file: 'nonlinear-wrapper.xml',
+    format: 'display',
+    query: 'w=300&h=250',
+    display: {
+      resource: 'https://cdn.sample.test/overlay-300x250.html',
+      size: [300, 250],
+      impressions: [`${D}/t/nl-wrapper-impression-a`, `${D}/t/nl-wrapper-impression-b`, `${D}/t/nl-inline-impression`],
+      errors: [`${D}/t/nl-wrapper-error?c=[ERRORCODE]`, `${D}/t/nl-inline-error?c=[ERRORCODE]`],
+      clickThrough: 'https://brand.sample.test/nl',
+      clicks: [`${D}/t/nl-wrapper-click`, `${D}/t/nl-click`],
+      events: { creativeView: [`${D}/t/nl-wrapper-view`, `${D}/t/nl-view`], acceptInvitation: [`${D}/t/nl-accept`], collapse: [`${D}/t/nl-collapse`] },
+    },
+  },
+  // a NonLinear larger than the slot stated: VAST 501, as our own banners must fit the slot
+  { file: 'nonlinear-wrapper.xml', format: 'display', query: 'w=320&h=50', noFill: { vastError: 501, reason: 'nonlinear_too_large', pings: ['/t/nl-wrapper-error?c=501', '/t/nl-inline-error?c=501'] } },
+  // on a video channel a NonLinear is still not the linear ad the player asked for; nor is a companion alone on a display channel
+  { file: 'nonlinear-wrapper.xml', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/nl-wrapper-error?c=201', '/t/nl-inline-error?c=201'] } },
+  { file: 'companion-only.xml', format: 'display', query: 'w=300&h=250', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/companion-only-error?c=201'] } },
 ];
 
 /** A local demand server: /sample/<file> answers the fixture (its __DEMAND__ URLs pointing back here), /t/* are its trackers. */
@@ -397,6 +485,19 @@ interface ClientLinear {
   videoClickTrackingURLTemplates: unknown[];
 }
 
+interface ClientNonLinear {
+  type: string;
+  trackingEvents: Record<string, string[]>;
+  variations: {
+    staticResource: string | null;
+    iframeResource: string | null;
+    width: string | number;
+    height: string | number;
+    nonlinearClickThroughURLTemplate: { url: string } | string | null;
+    nonlinearClickTrackingURLTemplates: unknown[];
+  }[];
+}
+
 onSqliteStore((t) => {
   let app: FastifyInstance;
   let demand: Awaited<ReturnType<typeof sampleServer>>;
@@ -413,7 +514,7 @@ onSqliteStore((t) => {
     cookie = await login(app, 'acme');
     for (const [i, s] of SAMPLES.entries()) {
       const tag = await createAs(app, cookie, 'tags', { name: `Sample ${i} ${s.file}`, vastUrl: `${demand.url}${s.path ?? `/sample/${s.file}`}`, price: s.price ?? { type: 'cpm', cpm: 5_000_000 }, timeoutMs: s.timeoutMs ?? 1500 });
-      const channel = await createAs(app, cookie, 'channels', { name: `Samples ${i}`, vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
+      const channel = await createAs(app, cookie, 'channels', { name: `Samples ${i}`, vastVersion: '4.2', format: s.format ?? 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
       channels.push({ uid: channel.uid, tagId: tag.id });
     }
     await app.edge.snapshots.rebuild();
@@ -426,7 +527,7 @@ onSqliteStore((t) => {
 
   const served = (u: string) => u.replace(PLACEHOLDER, demand.url);
   const request = (at: number, version: VastVersion, debug = false) =>
-    as(app, debug ? cookie : null, { method: 'GET', url: `/vast/${channels[at]!.uid}?w=640&h=360&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}` });
+    as(app, debug ? cookie : null, { method: 'GET', url: `/vast/${channels[at]!.uid}?${SAMPLES[at]!.query ?? 'w=640&h=360'}&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}` });
 
   describe.each(SAMPLES.map((s, at) => ({ ...s, at, name: `${s.file}${s.path ? ` ${s.path}` : ''}` })))('$name', (sample) => {
     if (sample.fill) {
@@ -470,6 +571,44 @@ onSqliteStore((t) => {
         if (f.skipDelay && version in f.skipDelay) expect(linear.skipDelay).toBe(f.skipDelay[version]);
         for (const s of [...(f.contains?.all ?? []), ...(f.contains?.[version] ?? [])]) expect(xml).toContain(served(s));
         for (const s of [...(f.lacks?.all ?? []), ...(f.lacks?.[version] ?? [])]) expect(xml).not.toContain(served(s));
+        for (const ping of f.pings ?? []) await expect.poll(() => demand.pings.some((p) => p.startsWith(ping)), { timeout: 2000 }).toBe(true);
+      });
+    }
+    if (sample.display) {
+      const d = sample.display;
+      it.each([...VAST_VERSIONS])("passes a NonLinear ad through on a display channel in VAST %s: valid, parsed, the demand's trackers and ours", async (version) => {
+        const res = await request(sample.at, version);
+        expect(res.statusCode).toBe(200);
+        const xml = res.body;
+        expect(schemaErrors(version, xml), xml).toBe('');
+        expect(xml).not.toContain('<Linear');
+        const { ads } = clientAds(xml);
+        expect(ads).toHaveLength(1);
+        const ad = ads[0] as { impressionURLTemplates: unknown[]; errorURLTemplates: string[]; creatives: ClientNonLinear[] };
+        const creative = ad.creatives.find((c) => c.type === 'nonlinear')!;
+        expect(creative, xml).toBeDefined();
+        const variation = creative.variations[0]!;
+        expect([variation.staticResource, variation.iframeResource]).toContain(d.resource);
+        // (4.0's inline NonLinear has no size attributes)
+        if (version !== '4.0') expect([Number(variation.width), Number(variation.height)]).toEqual(d.size);
+        const impressions = urls(ad.impressionURLTemplates);
+        expect(impressions.slice(0, d.impressions.length)).toEqual(d.impressions.map(served));
+        expect(impressions.some((u) => u.includes('/ev?e=impression'))).toBe(true);
+        if (d.errors) {
+          const kept = version.startsWith('4') ? d.errors : d.errors.slice(0, 1);
+          expect(ad.errorURLTemplates.slice(0, kept.length)).toEqual(kept.map(served));
+        }
+        if (d.clickThrough) {
+          const through = variation.nonlinearClickThroughURLTemplate;
+          expect(typeof through === 'string' ? through : through?.url).toBe(d.clickThrough);
+        }
+        if (version !== '2.0') expect(urls(variation.nonlinearClickTrackingURLTemplates)).toEqual(expect.arrayContaining((d.clicks ?? []).map(served)));
+        for (const [event, list] of Object.entries(d.events ?? {})) {
+          const name = eventIn(version, event);
+          if (name) expect(creative.trackingEvents[name], `${event} as ${name}`).toEqual(expect.arrayContaining(list.map(served)));
+        }
+        const { trace } = (await request(sample.at, version, true)).json() as { trace: DecisionTrace };
+        expect(trace.result).toBe('filled');
       });
     }
     if (sample.noFill) {

@@ -1,6 +1,6 @@
 import { type PreBidIvt } from './auction/preBidIvt.js';
 import { postbidPixelUrls, type PostbidStage } from './postbid/postbidStage.js';
-import { type AuctionResult, runAuction, type Winner } from './auction/runAuction.js';
+import { type AuctionResult, type DurationFloor, runAuction, type Winner } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
 import { type DemandSource } from './demand/demandSource.js';
@@ -176,6 +176,8 @@ export interface DecideOptions {
   offeredBefore?: boolean;
   /** OpenRTB 2.6 `video.mincpmpersec` in demand's money (AuctionRequest.floorPerSecondCpm). */
   floorPerSecondCpm?: number;
+  /** OpenRTB 2.6 `video.durfloors` in demand's money (AuctionInput.durationFloors): held in the auction, so that the next best bid wins. */
+  durationFloors?: readonly DurationFloor[];
 }
 
 const NO_OPTIONS: DecideOptions = Object.freeze({});
@@ -269,7 +271,7 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   try {
     const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
     auction = runAuction(
-      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, traced },
+      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, durationFloors: options.durationFloors ?? null, traced },
       deps.sources,
     );
   } catch {

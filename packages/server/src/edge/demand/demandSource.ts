@@ -74,7 +74,12 @@ export interface Bid {
 }
 
 export type CallResult =
-  | { kind: 'bid'; bid: Bid; ms: number }
+  /**
+   * `errorUrls`: a VAST demand's error trackers of the ads its answer gave that failed before the one
+   * it bids with (a buffet's fallback), [ERRORCODE] already filled with each one's code (errorPings.ts
+   * failedAdUrls): called whether the bid wins or not, as a player would have.
+   */
+  | { kind: 'bid'; bid: Bid; ms: number; errorUrls?: readonly string[] }
   /** `errorUrls`: the demand's own error trackers for this no-fill ([ERRORCODE] unfilled), told of it as a player would (errorPings.ts). */
   | { kind: 'no_fill'; reason: string; vastError?: number; errorUrls?: readonly string[]; ms: number }
   | { kind: 'timeout'; ms: number }

@@ -1,5 +1,6 @@
 import { type RequestContext } from '../request/context.js';
 import { fillIabMacros } from './tagMacros.js';
+import { type FailedAd } from './vastAnswer.js';
 
 /**
  * A VAST demand that gave us no playable ad hears of it as it would from a player. adplane reads a
@@ -11,7 +12,10 @@ import { fillIabMacros } from './tagMacros.js';
  * tag URL (tagMacros.ts; [SERVERSIDE] is 1).
  */
 
-/** At most this many error trackers are fired for one no-fill (a chain of 5 wrappers with one or two each). */
+/**
+ * At most this many error trackers are fired for one demand call (a chain of 5 wrappers with one or
+ * two each; or, with a buffet's fallbacks, the first ones of the ads given up on).
+ */
 export const MAX_ERROR_PINGS = 10;
 
 const ERRORCODE = /\[ERRORCODE\]|%5BERRORCODE%5D/gi;
@@ -29,4 +33,15 @@ export function errorPings(urls: readonly string[], code: number, ctx: RequestCo
     out.push(fillIabMacros(trimmed.replace(ERRORCODE, value), ctx));
   }
   return out;
+}
+
+/**
+ * The error trackers of ads a demand's answer gave that a player tried and gave up on (a buffet's
+ * broken ad, a wrapper chain that gave no ad before the next ad was tried: vastFetcher.ts `failed`),
+ * each with its own ad's code in [ERRORCODE], the rest of the macros left for errorPings: so that
+ * they can go beside a no-fill's own trackers, or with a bid, and be fired after the auction.
+ */
+export function failedAdUrls(failed: readonly FailedAd[] | undefined): string[] {
+  if (!failed?.length) return [];
+  return failed.flatMap((f) => f.errorUrls.map((u) => u.replace(ERRORCODE, String(f.vastError))));
 }

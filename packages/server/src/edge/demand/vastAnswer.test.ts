@@ -37,6 +37,7 @@ describe('demand VAST answers', () => {
       // its companion has no size or resource: nothing a player could show
       icons: [],
       companions: { list: [], required: '' },
+      nonLinearTrackers: { events: [], clickTracking: [] },
     });
     const final = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="false">'));
     expect(final.kind === 'wrapper' && final.followAdditionalWrappers).toBe(false);

@@ -4,7 +4,7 @@ import { type CompanionsRequired, type VastCompanion } from '../vast/companions.
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
 import { type MediaExtras, NO_MEDIA_EXTRAS } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdCategory, type AdParameters, type InlineAd, type TrackingEvent, type Trackers, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 import { vastDuration } from '../vast/xml.js';
 import { currencyCode, type RateSource } from '../openrtb/currency.js';
 
@@ -42,6 +42,30 @@ export interface DemandInline {
   pricingCpm: number | null;
   /** The linear creative's Universal Ad ID (VAST 4: the registry and the creative's id in it), null when it gave none. */
   universalAdId: { registry: string; id: string } | null;
+  /**
+   * A NonLinear-only ad, read only for a display slot (readVastAnswer's `nonLinear`): its first
+   * readable NonLinear (size as written, 0 when unsaid), its click-through in `clickThrough` and its
+   * NonLinearAds events and NonLinearClickTracking in `trackers`; `mediaFiles` is empty. Absent: a linear ad.
+   */
+  nonLinear?: DemandNonLinear;
+  /** The answer's ads passed over before this one (readVastAnswer): reported as a player would (errorPings.ts). */
+  failedBefore?: FailedAd[];
+}
+
+export interface DemandNonLinear {
+  width: number;
+  height: number;
+  resource: NonLinearResource;
+}
+
+/**
+ * An ad a player tried and gave up on (a buffet's broken ad, a wrapper chain that gave no ad) while
+ * another one was tried after it: the VAST error code it reports, and where the demand asked to hear
+ * of it ([ERRORCODE] unfilled).
+ */
+export interface FailedAd {
+  vastError: number;
+  errorUrls: string[];
 }
 
 export interface DemandWrapper {
@@ -58,6 +82,10 @@ export interface DemandWrapper {
   /** The icons and companion banners a wrapper may add to the ad (VAST 3+; wrapperCreative merges them). */
   icons: VastIcon[];
   companions: { list: VastCompanion[]; required: CompanionsRequired };
+  /** Its NonLinearAds events and NonLinearClickTracking: what joins a NonLinear ad's trackers instead of its linear ones. */
+  nonLinearTrackers: Pick<Trackers, 'events' | 'clickTracking'>;
+  /** The answer's ads passed over before this one (readVastAnswer). */
+  failedBefore?: FailedAd[];
 }
 
 /**
@@ -70,6 +98,8 @@ export interface EmptyAnswer {
   vastError: number;
   reason: string;
   errorUrls: string[];
+  /** The answer's other ads that could not play either, tried after the one this answer reports (readVastAnswer). */
+  failedBefore?: FailedAd[];
 }
 
 export type DemandAnswer = DemandInline | DemandWrapper | EmptyAnswer;
@@ -85,6 +115,9 @@ const TRACKED_EVENTS = new Set([
   'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
   'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
 ]);
+
+/** A NonLinear ad's events (VAST 2.0 to 4.2: NonLinearAds/TrackingEvents). */
+const NONLINEAR_EVENTS = new Set(['creativeView', 'acceptInvitation', 'adExpand', 'adCollapse', 'minimize', 'close', 'overlayViewDuration', 'otherAdInteraction', 'expand', 'collapse']);
 
 /** A Duration in seconds: HH:MM:SS(.mmm) as VAST writes it, or a bare number of seconds as some servers do; 0 when unreadable. */
 function seconds(t: string): number {
@@ -305,19 +338,35 @@ function adParametersOf(linear: XmlElement): AdParameters | null {
   return p && text(p) ? { text: text(p), xmlEncoded: p.attrs.xmlEncoded === 'true' } : null;
 }
 
-function trackersOf(ad: XmlElement): Trackers {
-  const t: Trackers = { impression: [], error: errorUrlsOf(ad), events: [], clickTracking: [] };
-  for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
+/** The events and click trackers of an ad's NonLinearAds (those of a NonLinear itself too, as VAST 2.0 wrappers write them). */
+function nonLinearTrackersOf(ad: XmlElement): Pick<Trackers, 'events' | 'clickTracking'> {
+  const events: TrackingEvent[] = [];
   for (const tr of descendants(ad, 'Tracking')) {
     const event = tr.attrs.event ?? '';
-    // only linear events: companion and non-linear trackers do not apply to what we re-render
-    if (!TRACKED_EVENTS.has(event) || !text(tr) || tr.parent?.parent?.name !== 'Linear') continue;
-    const e: TrackingEvent = [event, text(tr)];
-    if (tr.attrs.offset) e.push(tr.attrs.offset.trim());
-    t.events.push(e);
+    const holder = tr.parent?.parent?.name;
+    if (NONLINEAR_EVENTS.has(event) && text(tr) && (holder === 'NonLinearAds' || holder === 'NonLinear')) events.push([event, text(tr)]);
   }
-  // a linear ad's click trackers (not what an Extension may name so)
-  for (const c of descendants(ad, 'ClickTracking')) if (c.parent?.name === 'VideoClicks' && text(c)) t.clickTracking.push(text(c));
+  const clickTracking = descendants(ad, 'NonLinearClickTracking').map(text).filter(Boolean);
+  return { events, clickTracking };
+}
+
+/** `nonLinear`: the events and click trackers of its NonLinearAds instead of its Linear's. */
+function trackersOf(ad: XmlElement, nonLinear = false): Trackers {
+  const t: Trackers = { impression: [], error: errorUrlsOf(ad), events: [], clickTracking: [] };
+  for (const e of children(ad, 'Impression')) if (text(e)) t.impression.push(text(e));
+  if (nonLinear) Object.assign(t, nonLinearTrackersOf(ad));
+  else {
+    for (const tr of descendants(ad, 'Tracking')) {
+      const event = tr.attrs.event ?? '';
+      // only linear events: companion and non-linear trackers do not apply to what we re-render
+      if (!TRACKED_EVENTS.has(event) || !text(tr) || tr.parent?.parent?.name !== 'Linear') continue;
+      const e: TrackingEvent = [event, text(tr)];
+      if (tr.attrs.offset) e.push(tr.attrs.offset.trim());
+      t.events.push(e);
+    }
+    // a linear ad's click trackers (not what an Extension may name so)
+    for (const c of descendants(ad, 'ClickTracking')) if (c.parent?.name === 'VideoClicks' && text(c)) t.clickTracking.push(text(c));
+  }
   const viewable = viewableOf(ad);
   if (viewable) t.viewable = viewable;
   const verifications = verificationsOf(ad);
@@ -334,8 +383,12 @@ export const NO_MORE_ADS = 'no_more_ads';
  * 4: "only the first stand-alone Ad"): its stand-alone ads come before a pod's.
  * `skip`: the ads that could play to pass first (a player's fallback after the first one failed).
  * `rates`: what converts a <Pricing> in another currency than USD (none: only USD is a price).
+ * `nonLinear`: the slot takes a NonLinear ad (a display channel's, whose answer is one): an ad with
+ * a NonLinear and no Linear is an ad to play, not a 201.
+ * The ads a player would try and give up on before the one returned (a buffet's broken ads) are in
+ * its `failedBefore`, each once over the `skip`s: those after the (skip-1)-th ad that could play.
  */
-export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0, rates?: RateSource): DemandAnswer {
+export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0, rates?: RateSource, nonLinear = false): DemandAnswer {
   if (!xml.trim()) return emptyAnswer(VAST_ERRORS.noAds, 'empty_answer');
   const root = parseXmlTree(xml);
   if (!root) return emptyAnswer(VAST_ERRORS.xmlParse, 'bad_xml');
@@ -346,15 +399,22 @@ export function readVastAnswer(xml: string, base = '', standAloneFirst = false, 
   // a "no ad" response may name where to report it (VAST 3+: <Error> under the root)
   if (!ads.length) return emptyAnswer(VAST_ERRORS.noAds, 'no_ad', errorUrlsOf(root));
   // the first ad a player could play; when none can, why the first could not
-  let first: DemandAnswer | null = null;
+  let first: EmptyAnswer | null = null;
   let playable = 0;
+  /** The ads that could not play since the last one that could. */
+  let failed: FailedAd[] = [];
   for (const ad of ads) {
-    const answer = readAd(ad, base, rates);
-    if (answer.kind === 'empty') first ??= answer;
-    else if (playable++ === skip) return answer;
+    const answer = readAd(ad, base, rates, nonLinear);
+    if (answer.kind === 'empty') {
+      first ??= answer;
+      failed.push({ vastError: answer.vastError, errorUrls: answer.errorUrls });
+    } else if (playable++ === skip) return failed.length ? { ...answer, failedBefore: failed } : answer;
+    else failed = [];
   }
-  // (past the last ad that could play, for a fallback)
-  return skip > 0 || !first ? emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS) : first;
+  // (past the last ad that could play, for a fallback: the ads after it could not play either)
+  if (skip > 0 || !first) return failed.length ? { ...emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS), failedBefore: failed } : emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS);
+  // none could play: the first one's reason, and the others' errors beside it
+  return failed.length > 1 ? { ...first, failedBefore: failed.slice(1) } : first;
 }
 
 /**
@@ -378,7 +438,7 @@ function flag(value: string | undefined, absent: boolean): boolean {
   return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : absent;
 }
 
-function readAd(ad: XmlElement, base: string, rates: RateSource | undefined): DemandAnswer {
+function readAd(ad: XmlElement, base: string, rates: RateSource | undefined, nonLinear: boolean): DemandAnswer {
   const wrapper = child(ad, 'Wrapper');
   if (wrapper) {
     // (VAST 1 and some VAST 2 servers write <VASTAdTagURL><URL>...</URL></VASTAdTagURL>)
@@ -387,16 +447,19 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined): De
     return {
       kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper, rates),
       followAdditionalWrappers: flag(wrapper.attrs.followAdditionalWrappers, true), allowMultipleAds: flag(wrapper.attrs.allowMultipleAds, false), fallbackOnNoAd: flag(wrapper.attrs.fallbackOnNoAd, true),
-      icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper),
+      icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper), nonLinearTrackers: nonLinearTrackersOf(wrapper),
     };
   }
   const inline = child(ad, 'InLine');
   if (!inline) return emptyAnswer(VAST_ERRORS.schema, 'bad_ad');
   const linear = descendants(inline, 'Linear')[0];
   if (!linear) {
+    const nonLinearAds = descendants(inline, 'NonLinearAds');
+    // a display slot's answer is a NonLinear: the demand's is its ad, when it has one to show
+    if (nonLinear && nonLinearAds.length) return nonLinearAd(inline, nonLinearAds, base, rates);
     // no creative at all is an empty answer (as players report it: 303); a non-linear (overlay) or
     // companion-only ad cannot fill the linear slot a player asked for (201, "expecting different linearity")
-    const other = descendants(inline, 'NonLinearAds').length || descendants(inline, 'CompanionAds').length;
+    const other = nonLinearAds.length || descendants(inline, 'CompanionAds').length;
     return other ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrlsOf(inline)) : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrlsOf(inline));
   }
   const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
@@ -414,10 +477,7 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined): De
   if (!mediaFiles.length) return emptyAnswer(VAST_ERRORS.mediaNotFound, 'no_media', errorUrlsOf(inline));
   return {
     kind: 'inline',
-    adSystem: text(child(inline, 'AdSystem')) || 'demand',
-    title: text(child(inline, 'AdTitle')) || 'Ad',
-    advertiser: text(child(inline, 'Advertiser')).slice(0, 256),
-    categories: categoriesOf(inline),
+    ...inlineHead(inline, rates),
     trackers: trackersOf(inline),
     clickThrough: text(descendants(linear, 'ClickThrough')[0]),
     mediaFiles,
@@ -427,9 +487,62 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined): De
     adParameters: adParametersOf(linear),
     mediaExtras: mediaExtrasOf(child(linear, 'MediaFiles')),
     companions: companionsOf(inline),
-    pricingCpm: pricing(inline, rates),
     universalAdId: universalAdIdOf(linear.parent),
   };
+}
+
+/** What every inline ad says of itself, linear or not. */
+function inlineHead(inline: XmlElement, rates: RateSource | undefined) {
+  return {
+    adSystem: text(child(inline, 'AdSystem')) || 'demand',
+    title: text(child(inline, 'AdTitle')) || 'Ad',
+    advertiser: text(child(inline, 'Advertiser')).slice(0, 256),
+    categories: categoriesOf(inline),
+    pricingCpm: pricing(inline, rates),
+  };
+}
+
+/** A NonLinear's resource as our writer shows it: an image (StaticResource with its type), an iframe, or HTML; null when none is usable. */
+function nonLinearResourceOf(n: XmlElement, base: string): NonLinearResource | null {
+  const r = resourceOf(n);
+  if (!r) return null;
+  if (r.type === 'static') {
+    const url = absolute(r.url, base);
+    return httpUrl(url) ? { type: 'image', url, mime: r.creativeType.trim() } : null;
+  }
+  if (r.type === 'iframe') {
+    const url = absolute(r.url, base);
+    return httpUrl(url) ? { type: 'iframe', url } : null;
+  }
+  return { type: 'html', html: r.html };
+}
+
+/**
+ * A NonLinear-only ad for a display slot: its first NonLinear with a resource to show (none: 503,
+ * "couldn't find NonLinear resource with supported type"), with the ad's NonLinearAds trackers.
+ */
+function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rates: RateSource | undefined): DemandAnswer {
+  for (const n of lists.flatMap((l) => children(l, 'NonLinear'))) {
+    const resource = nonLinearResourceOf(n, base);
+    if (!resource) continue;
+    const creative = n.parent?.parent ?? null;
+    return {
+      kind: 'inline',
+      ...inlineHead(inline, rates),
+      trackers: trackersOf(inline, true),
+      clickThrough: text(child(n, 'NonLinearClickThrough')),
+      mediaFiles: [],
+      duration: 0,
+      skipOffset: '',
+      icons: [],
+      adParameters: null,
+      mediaExtras: NO_MEDIA_EXTRAS,
+      companions: companionsOf(inline),
+      universalAdId: universalAdIdOf(creative),
+      nonLinear: { width: mediaSize(n.attrs.width), height: mediaSize(n.attrs.height), resource },
+    };
+  }
+  return emptyAnswer(VAST_ERRORS.nonLinearResource, 'no_nonlinear_resource', errorUrlsOf(inline));
 }
 
 /**
@@ -446,8 +559,9 @@ export function demandAdParts(
     ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
     categories: ad.categories,
     clickThrough: ad.clickThrough,
-    linear: { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
-    nonLinear: null,
+    // (a NonLinear-only ad, on a display slot: its NonLinear, as our own display creatives are written)
+    linear: ad.nonLinear ? null : { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
+    nonLinear: ad.nonLinear ?? null,
     companions: ad.companions,
     trackers: mergeTrackers(ad.trackers, ours),
   };

@@ -3,7 +3,7 @@ import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
-import { type DemandInline, type DemandWrapper, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { type RateSource } from '../openrtb/currency.js';
 
 /**
@@ -20,14 +20,29 @@ export const MAX_FALLBACKS = 2;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_BODY = 512 * 1024;
 
+/**
+ * `failed`: the ads a player would have tried and given up on besides the outcome's own (a buffet's
+ * broken ads, the wrapper chains that gave no ad before the fallback that filled, or after the first
+ * one that did not), in the order tried, each with its VAST error code and error trackers (a failed
+ * chain's: every wrapper's, then the failing answer's), [ERRORCODE] unfilled: the demand hears of
+ * each as from a player (errorPings.ts), whether a later ad fills or not.
+ */
 export type FetchResult =
-  | { kind: 'inline'; ad: DemandInline; hops: number; ms: number }
+  | { kind: 'inline'; ad: DemandInline; hops: number; ms: number; failed?: FailedAd[] }
   /**
    * `errorUrls`: where the demand asked to hear of this error, as a player would report it (the
    * error trackers of every wrapper followed, then the failing answer's own), [ERRORCODE] unfilled.
    */
-  | { kind: 'no_fill'; reason: string; vastError: number; errorUrls: string[]; ms: number }
+  | { kind: 'no_fill'; reason: string; vastError: number; errorUrls: string[]; ms: number; failed?: FailedAd[] }
   | { kind: 'timeout'; ms: number };
+
+/** What the slot takes besides a linear ad: `nonLinear`, a NonLinear-only ad (a display channel's slot). */
+export interface FetchOptions {
+  nonLinear?: boolean;
+}
+
+/** The outcome of one wrapper chain: `failed`, the ads passed over on its way (a buffet's broken ones). */
+type ChainResult = ({ kind: 'inline'; outcome: FetchResult } | { kind: 'no_fill'; outcome: Extract<FetchResult, { kind: 'no_fill' }>; fallback: boolean }) & { failed: FailedAd[] };
 
 /** The viewer a demand call is made for: its user agent, address and page ('' when unknown). */
 export interface Viewer {
@@ -98,8 +113,10 @@ export class VastFetcher {
    * buffet), the next one is tried as a player falls back (unless the wrapper says
    * `fallbackOnNoAd="false"`), up to MAX_FALLBACKS; when none fills, the first one's no-fill stands.
    * `rates`: what converts a <Pricing> in another currency than USD (the operator's; none: USD only).
+   * Every ad given up on the way (a failed chain a fallback replaced, a buffet's broken ad) is in the
+   * result's `failed`, so that its error trackers are called even when a later ad fills.
    */
-  async fetch(url: string, deadline: number, viewer: Viewer, rates?: RateSource): Promise<FetchResult> {
+  async fetch(url: string, deadline: number, viewer: Viewer, rates?: RateSource, options: FetchOptions = {}): Promise<FetchResult> {
     const started = Date.now();
     let first: { text: string; url: string } | typeof TIMED_OUT;
     try {
@@ -108,14 +125,21 @@ export class VastFetcher {
       return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: Date.now() - started };
     }
     if (first === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
-    const result = await this.chain(first, 0, deadline, viewer, started, rates);
-    if (result.kind !== 'no_fill' || !result.fallback) return result.outcome;
+    const nonLinear = options.nonLinear === true;
+    const result = await this.chain(first, 0, deadline, viewer, started, rates, nonLinear);
+    if (result.kind !== 'no_fill' || !result.fallback) return withFailed(result.outcome, result.failed);
+    // the first chain's own failure is the no-fill's; the ads tried after it are `failed` beside it,
+    // and when one of them fills, every failure before it is
+    const tried: FailedAd[] = [...result.failed, { vastError: result.outcome.vastError, errorUrls: result.outcome.errorUrls }];
+    const after: FailedAd[] = [];
     for (let skip = 1; skip <= MAX_FALLBACKS && Date.now() < deadline; skip++) {
-      const next = await this.chain(first, skip, deadline, viewer, started, rates);
-      if (next.kind !== 'no_fill') return next.outcome;
+      const next = await this.chain(first, skip, deadline, viewer, started, rates, nonLinear);
+      after.push(...next.failed);
+      if (next.kind !== 'no_fill') return withFailed(next.outcome, [...tried, ...after]);
+      if (next.outcome.reason !== NO_MORE_ADS) after.push({ vastError: next.outcome.vastError, errorUrls: next.outcome.errorUrls });
       if (!next.fallback) break;
     }
-    return result.outcome;
+    return withFailed(result.outcome, [...result.failed, ...after]);
   }
 
   /**
@@ -129,18 +153,22 @@ export class VastFetcher {
     viewer: Viewer,
     started: number,
     rates: RateSource | undefined,
-  ): Promise<{ kind: 'inline'; outcome: FetchResult } | { kind: 'no_fill'; outcome: FetchResult; fallback: boolean }> {
+    nonLinear: boolean,
+  ): Promise<ChainResult> {
     /** The wrappers followed so far, in order. */
     const wrappers: DemandWrapper[] = [];
+    /** The ads passed over on the way (a buffet's broken ads, at any hop). */
+    const failed: FailedAd[] = [];
     let wrapperPrice: number | null = null;
     /** A wrapper before said followAdditionalWrappers="false": the next answer must be an inline ad. */
     let lastWrapperAllowed = true;
     /** A no-fill: the error trackers of the wrappers followed, then the failing answer's own. */
-    const noFill = (reason: string, vastError: number, own: readonly string[] = []) => ({
+    const noFill = (reason: string, vastError: number, own: readonly string[] = []): ChainResult => ({
       kind: 'no_fill' as const,
       // a fallback past the first ad is tried only when the chain started at a wrapper that allows it
       fallback: wrappers.length > 0 && wrappers[0]!.fallbackOnNoAd,
-      outcome: { kind: 'no_fill', reason, vastError, errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own], ms: Date.now() - started } as FetchResult,
+      outcome: { kind: 'no_fill', reason, vastError, errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own], ms: Date.now() - started },
+      failed,
     });
     let next = '';
     for (let hop = 0; hop <= MAX_WRAPPERS; hop++) {
@@ -154,16 +182,19 @@ export class VastFetcher {
         }
         if (got === TIMED_OUT) return noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);
       }
-      const answer = readVastAnswer(got.text, got.url, hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds, hop ? 0 : skip, rates);
+      const { failedBefore, ...answer } = readVastAnswer(got.text, got.url, hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds, hop ? 0 : skip, rates, nonLinear);
+      if (failedBefore) failed.push(...failedBefore);
       if (answer.kind === 'empty') {
         // (past the answer's last ad: no further fallback, and the first try's no-fill stands)
-        if (answer.reason === NO_MORE_ADS) return { kind: 'no_fill', fallback: false, outcome: { kind: 'no_fill', reason: NO_MORE_ADS, vastError: answer.vastError, errorUrls: [], ms: 0 } };
+        if (answer.reason === NO_MORE_ADS) return { kind: 'no_fill', fallback: false, outcome: { kind: 'no_fill', reason: NO_MORE_ADS, vastError: answer.vastError, errorUrls: [], ms: 0 }, failed };
         return noFill(answer.reason, answer.vastError, answer.errorUrls);
       }
       if (answer.kind === 'inline') {
         const pricingCpm = answer.pricingCpm ?? wrapperPrice;
-        const ad: DemandInline = { ...answer, ...wrapperCreative(answer, wrappers), trackers: mergeTrackers(...wrappers.map((w) => w.trackers), answer.trackers), pricingCpm };
-        return { kind: 'inline', outcome: { kind: 'inline', ad, hops: hop, ms: Date.now() - started } };
+        // a NonLinear ad takes its wrappers' NonLinearAds trackers, a linear one their linear trackers
+        const chain = answer.nonLinear ? wrappers.map((w) => ({ ...w.trackers, ...w.nonLinearTrackers })) : wrappers.map((w) => w.trackers);
+        const ad: DemandInline = { ...answer, ...wrapperCreative(answer, wrappers), trackers: mergeTrackers(...chain, answer.trackers), pricingCpm };
+        return { kind: 'inline', outcome: { kind: 'inline', ad, hops: hop, ms: Date.now() - started }, failed };
       }
       // the wrapper a player would refuse: its own error trackers hear of it too
       if (!lastWrapperAllowed) return noFill('wrapper_not_allowed', VAST_ERRORS.wrapperLimit, answer.trackers.error);
@@ -174,6 +205,12 @@ export class VastFetcher {
     }
     return noFill('too_many_wrappers', VAST_ERRORS.wrapperLimit);
   }
+}
+
+/** The outcome with the ads given up on beside it (none: as it is). */
+function withFailed(outcome: FetchResult, failed: FailedAd[]): FetchResult {
+  const reported = failed.filter((f) => f.errorUrls.length);
+  return reported.length && outcome.kind !== 'timeout' ? { ...outcome, failed: reported } : outcome;
 }
 
 /** Why a call failed, as a no-fill reason. */

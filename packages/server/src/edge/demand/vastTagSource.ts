@@ -6,6 +6,8 @@ import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
+import { failedAdUrls } from './errorPings.js';
+import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { type RateSource } from '../openrtb/currency.js';
 
 /**
@@ -42,17 +44,31 @@ export function vastTagSource(fetcher: VastFetcher, currency?: { readonly curren
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
-            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current);
-            if (got.kind !== 'inline') return got;
+            // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear-only ad is an ad to show
+            const display = r.channel.format === 'display';
+            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current, { nonLinear: display });
+            if (got.kind === 'timeout') return got;
+            // the ads its answer gave that a player would have given up on on the way (a buffet's, a
+            // fallback's): their error trackers, each with its own code, go out with the outcome
+            const failed = failedAdUrls(got.failed);
+            if (got.kind === 'no_fill') return failed.length ? { ...got, errorUrls: [...got.errorUrls, ...failed] } : got;
+            const errorUrls = failed.length ? { errorUrls: failed } : {};
+            // a NonLinear larger than the slot the request states, as our own banners must fit it (VAST 501)
+            const n = got.ad.nonLinear;
+            const { width, height } = r.ctx.query;
+            if (n && ((width > 0 && n.width > width) || (height > 0 && n.height > height))) {
+              return { kind: 'no_fill', reason: 'nonlinear_too_large', vastError: VAST_ERRORS.nonLinearSize, errorUrls: [...got.ad.trackers.error, ...failed], ms: got.ms };
+            }
             // what the request or the channel's and tag's creative lists and blocked ad categories refuse of the ad (impFit.ts)
             const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting), blockedCategories(r.channel, tag.targeting));
-            if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
+            if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms, ...errorUrls };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
-            if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms };
+            if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms, ...errorUrls };
             return {
               kind: 'bid',
               ms: got.ms,
               bid: { priceCpm: price, fixedPrice: tag.price.type === 'cpm', markup: { kind: 'vast', ad: got.ad }, tagId: tag.id, campaignId: 0, creativeId: 0, advertiserId: tag.advertiserId },
+              ...errorUrls,
             };
           },
         });

@@ -20,5 +20,9 @@ export const VAST_ERRORS = {
   noAds: 303,
   linearGeneral: 400,
   mediaNotFound: 401,
+  /** A NonLinear larger than the slot it is for ("creative dimensions do not align with creative display area"). */
+  nonLinearSize: 501,
+  /** A NonLinear with no resource a player could show ("couldn't find NonLinear resource with supported type"). */
+  nonLinearResource: 503,
   undefined: 900,
 } as const;

@@ -54,7 +54,8 @@ export interface VastMediaFile {
   codec?: string;
 }
 
-export type NonLinearResource = { type: 'image'; url: string; mime: string } | { type: 'html'; html: string };
+/** What a NonLinear shows: an image (our display creatives, a demand's StaticResource), a demand's iframe, or HTML. */
+export type NonLinearResource = { type: 'image'; url: string; mime: string } | { type: 'iframe'; url: string } | { type: 'html'; html: string };
 
 /**
  * An ad content category as VAST 4 names it (<Category authority="...">code</Category>), used by
@@ -246,7 +247,9 @@ function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['
   const resource =
     n.resource.type === 'image'
       ? `<StaticResource creativeType="${x(n.resource.mime)}">${url(n.resource.url)}</StaticResource>`
-      : `<HTMLResource>${cdata(n.resource.html)}</HTMLResource>`;
+      : n.resource.type === 'iframe'
+        ? `<IFrameResource>${url(n.resource.url)}</IFrameResource>`
+        : `<HTMLResource>${cdata(n.resource.html)}</HTMLResource>`;
   const through = ad.clickThrough ? `<NonLinearClickThrough>${url(ad.clickThrough)}</NonLinearClickThrough>` : '';
   const clickTracks = ad.trackers.clickTracking.map((u) => `<NonLinearClickTracking>${url(u)}</NonLinearClickTracking>`).join('');
   // 3.0 puts NonLinearClickTracking before NonLinearClickThrough; 4.x after; 2.0 has none.

@@ -1,5 +1,6 @@
 import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
 import { type DecideOptions, type EdgeDeps, runDecision } from '../../adDecision.js';
+import { type DurationFloor, durationFloorOf } from '../../auction/runAuction.js';
 import { type DecisionTrace } from '../../auction/trace.js';
 import { type Metrics } from '../../counters/hourlyCounters.js';
 import { adMarkupJsonOf } from '../../markup/adMarkup.js';
@@ -14,7 +15,7 @@ import { cpmIn, type CurrencyRates, floorMicros } from '../currency.js';
 import { protocolOfVersion, SKIPPABLE_ATTR as SKIPPABLE, vastVersionOfImp } from '../impFit.js';
 import { environmentOf, formatOf, rtbChannel, supplierChannel } from './bidChannels.js';
 import { type DealTerms, matchDeals, tenantSeat } from './dealMatch.js';
-import { demandFloor, grossUp, NEVER } from './margins.js';
+import { channelDemandFloor, demandFloor, grossUp, NEVER } from './margins.js';
 import { syncOnWin } from './supplierSync.js';
 
 /**
@@ -85,26 +86,58 @@ export function quantityOf(imp: Imp): number {
 }
 
 /**
+ * A floor per billable event (micro-dollars CPM) as the floor of the whole purchase of `quantity`
+ * events: what the demand must pay for one impression so that each event's share (our bid, the
+ * payout divided by the quantity: bidInFormat) reaches it. 1: the floor itself, nothing computed.
+ */
+export const purchaseFloor = (floor: number, quantity: number): number => (quantity === 1 || floor <= 0 ? floor : Math.ceil(floor * quantity - 1e-6));
+
+/** Each billable event's share of what one purchase pays (imp.qty), in whole micro-dollars (a hair of float error forgiven, as purchaseFloor). */
+const perEvent = (price: number, quantity: number): number => (quantity === 1 ? price : Math.floor(price / quantity + 1e-6));
+
+/**
  * The floor (micro-dollars CPM) of an ad of `seconds` under video.durfloors (2.6 section 3.2.35):
  * the highest of the ranges holding that length (they may overlap), 0 when none does (imp.bidfloor
  * is then the floor), null when a range's floor is in a currency without a rate.
  */
 export function durationFloor(durfloors: unknown, seconds: number, cur: unknown, rates: CurrencyRates | undefined): number | null {
-  if (!Array.isArray(durfloors)) return 0;
-  const d = Math.round(seconds);
-  let floor = 0;
+  const ranges = auctionDurationFloors(durfloors, cur, rates, 1, (floor) => floor);
+  return ranges === null ? null : ranges ? durationFloorOf(ranges, seconds) : 0;
+}
+
+/**
+ * video.durfloors as the auction holds them (AuctionInput.durationFloors): each range with a floor,
+ * that floor per event made the purchase's (purchaseFloor) and turned into demand's money
+ * (`toDemand`: the supplier's margin grossed up, or an RTB channel's payout: margins.ts); a range a
+ * fixed payout reaches anyway is dropped, one it never reaches refuses every ad of its lengths.
+ * Undefined when none; null when a range's floor is in a currency without a rate.
+ */
+export function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: CurrencyRates | undefined, quantity: number, toDemand: (floor: number) => number): DurationFloor[] | null | undefined {
+  if (!Array.isArray(durfloors) || !durfloors.length) return undefined;
+  let out: DurationFloor[] | undefined;
   for (const range of durfloors as unknown[]) {
     if (!range || typeof range !== 'object') continue;
     const { mindur, maxdur, bidfloor } = range as Record<string, unknown>;
-    if (typeof mindur === 'number' && d < mindur) continue;
-    if (typeof maxdur === 'number' && d > maxdur) continue;
     if (typeof mindur !== 'number' && typeof maxdur !== 'number') continue;
     if (!positive(bidfloor)) continue;
     const micros = floorMicros(bidfloor, cur, rates);
     if (micros === null) return null;
-    if (micros > floor) floor = micros;
+    const floorCpm = toDemand(purchaseFloor(micros, quantity));
+    if (floorCpm <= 0) continue;
+    (out ??= []).push({ min: typeof mindur === 'number' ? mindur : 0, max: typeof maxdur === 'number' ? maxdur : Infinity, floorCpm });
   }
-  return floor;
+  return out;
+}
+
+/**
+ * The deals of an impression bought `quantity` events at once (imp.qty above 1): each deal's floor
+ * held per event, as the open floor is (its offered floor the purchase's); a fixed-price deal is left
+ * out, its price per event being its price divided by the quantity, under its own floor (never bid).
+ */
+function dealsPerPurchase(deals: readonly DealTerms[], quantity: number, marginPercent: number): DealTerms[] {
+  const out: DealTerms[] = [];
+  for (const d of deals) if (!d.fixed) out.push({ ...d, offered: { ...d.offered, floorCpm: demandFloor(purchaseFloor(d.supplierFloorCpm, quantity), marginPercent) } });
+  return out;
 }
 
 /** Whether a video impression names the protocols it takes (2.6 `protocols`, else 2.5's single `protocol`). */
@@ -162,23 +195,36 @@ export function cappedToLength(imp: Imp, longest: number): Imp | null {
  * as one but not as another request, and takes its IVT verdict (DecideOptions.extraSlot).
  *
  * A multi-format impression (video and banner: outstream video with a banner fallback, a Prebid ad
- * unit with both mediaTypes) of a supplier set up for both, outside a pod, is decided as video and,
- * when that finds no winner, as banner (multiFormatBid); of a target set up for display only, as
- * its banner alone. An impression of one format is decided once, as before: no other allocation
- * nor await.
+ * unit with both mediaTypes) of a supplier set up for both is decided as video and, when that finds
+ * no winner, as banner (multiFormatBid); of a target set up for display only, as its banner alone.
+ * A slot of a pod too (OpenRTB 2.6 3.2.4: the impression is offered as each type it carries; the
+ * pod is the video's): its banner, decided under the pod's separation, joins the pod when it wins.
+ * A dynamic pod's later ads (`previous`) are video only: the break is made of videos. An impression
+ * of one format is decided once, as before: no other allocation nor await.
  */
 export function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
   const { target } = job;
-  const formats = target.kind === 'supplier' ? target.supplier.formats : [target.channel.format];
+  const formats = formatsOf(target);
   const format = formatOf(offered, formats);
   if (!format) return Promise.resolve(refuse(deps, job, offered.video || offered.banner ? 'format_not_set_up' : 'unsupported_media'));
-  if (offered.video && offered.banner && !pod) {
+  if (offered.video && offered.banner && !previous) {
     // a multi-format impression: video then banner; or, for a supplier set up for display only, the banner alone
-    if (format === 'video' && formats.includes('display')) return multiFormatBid(deps, job, offered);
-    if (format === 'display') return bidInFormat(deps, job, bannerOnly(offered), format, undefined, NO_TURN) as Promise<ImpBid | null>;
+    if (format === 'video' && formats.includes('display')) return multiFormatBid(deps, job, offered, pod);
+    if (format === 'display') return bidInFormat(deps, job, bannerOnly(offered), format, pod, NO_TURN) as Promise<ImpBid | null>;
   }
   // (with no format after it, a try counts its own no-fill: never Missed)
   return bidInFormat(deps, job, offered, format, pod, previous ? { extraSlot: true, ivtVerdict: previous.ivt } : NO_TURN) as Promise<ImpBid | null>;
+}
+
+/** The formats a target is set up for (a channel: its one). */
+const formatsOf = (target: Target): readonly SnapChannel['format'][] => (target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
+
+/**
+ * The banner of an impression whose target is set up for display (a multi-format dynamic pod whose
+ * break is too short for any video it takes: podBids.ts), or null.
+ */
+export function bannerOffered(job: ImpJob, imp: Imp): Imp | null {
+  return imp.banner && formatsOf(job.target).includes('display') ? bannerOnly(imp) : null;
 }
 
 /**
@@ -187,15 +233,16 @@ export function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoF
  * banner, decided as an impression of that format alone (its size, floor, deals and channel). One
  * request, counted by the decision that fills or by the last: the banner's takes the video's IVT
  * verdict and, when the video was offered to demand, counts the opportunity (DecideOptions.nextFormat,
- * offeredBefore). A video winner the answer refuses after its auction (its length's floor, the
- * quantity's share under the floor) was counted: no bid, the banner not tried (as the next best ad
- * is not).
+ * offeredBefore). The floors held on the winner (its length's, video.durfloors; the quantity's,
+ * imp.qty) are held in the video's auction, so that a bid under them loses there: the next best
+ * video wins, and without one the banner is tried. `pod`: a slot of an ad pod, both formats under
+ * its separation.
  */
-async function multiFormatBid(deps: ImpDeps, job: ImpJob, imp: Imp): Promise<ImpBid | null> {
-  const video = await bidInFormat(deps, job, imp, 'video', undefined, FIRST_FORMAT);
+async function multiFormatBid(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar | undefined): Promise<ImpBid | null> {
+  const video = await bidInFormat(deps, job, imp, 'video', pod, FIRST_FORMAT);
   if (!video || !('missed' in video)) return video;
   const turn: DecideOptions = video.ivt === undefined ? (video.offered ? { offeredBefore: true } : NO_TURN) : { ivtVerdict: video.ivt, offeredBefore: video.offered };
-  return bidInFormat(deps, job, bannerOnly(imp), 'display', undefined, turn) as Promise<ImpBid | null>;
+  return bidInFormat(deps, job, bannerOnly(imp), 'display', pod, turn) as Promise<ImpBid | null>;
 }
 
 /** A multi-format impression as its banner alone: decided on its sizes, floor and deals, never its video's (its player size, mincpmpersec, durfloors). */
@@ -223,12 +270,21 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     if (!capped) return refused(deps, job, 'floor_above_payout', turn);
     imp = capped;
   }
+  // 2.6 imp.qty: buying this impression is `multiplier` billable events (a DOOH screen's audience);
+  // the demand pays for one, so each event is bid its share, every floor held per event: the
+  // auction holds the purchase's (purchaseFloor), and a bid under it loses there to the next best
+  const stated = quantityOf(imp);
+  // (a multiplier under 1 is bid as one event, as before)
+  const quantity = stated > 1 ? stated : 1;
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   // a player stating only protocols we write no VAST in (VAST 1.0, DAAST): nothing of ours plays there
   if (format === 'video' && !version && statesProtocols(imp.video!)) return refused(deps, job, 'protocol_not_supported', turn);
   const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
 
+  // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a
+  // deal has its own), held in the auction (AuctionInput.durationFloors)
+  const durfloors = format === 'video' ? (imp.video as { durfloors?: unknown } | undefined)?.durfloors : undefined;
   let seat = tenantSeat(target.tenantId);
   let deals: DealTerms[] = [];
   let options: DecideOptions;
@@ -237,19 +293,30 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     const rule = supplier.targeting ? refusal(supplier.targeting, ctx) : null;
     if (rule) return refused(deps, job, `supplier_targeting.${rule}`, turn);
     deals = matchDeals(request, imp, job.snapshot.deals.get(supplier.tenantId), supplier, arrival, rates);
+    if (quantity !== 1 && deals.length) deals = dealsPerPurchase(deals, quantity, supplier.marginPercent);
     const openAllowed = openSeatAllowed(request, seat);
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
     if (privateAuction && !deals.length) return refused(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed', turn);
-    const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), impFloor);
+    const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), purchaseFloor(impFloor, quantity));
     const floorPerSecondCpm = demandFloor(perSecond, supplier.marginPercent);
     options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
+    if (durfloors) {
+      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) => demandFloor(floor, supplier.marginPercent));
+      if (durationFloors === null) return refused(deps, job, 'currency', turn);
+      if (durationFloors) options.durationFloors = durationFloors;
+    }
   } else {
-    const channel = rtbChannel(target.channel, version, impFloor);
+    const channel = rtbChannel(target.channel, version, purchaseFloor(impFloor, quantity));
     if (channel.floorCpm >= NEVER) return refused(deps, job, 'floor_above_payout', turn);
     // (a channel paying its publisher a fixed CPM: the floor per second capped the ad's length above)
     const { payout } = target.channel;
     const floorPerSecondCpm = payout.type === 'revshare' ? grossUp(perSecond, payout.percent) : 0;
     options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
+    if (durfloors) {
+      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) => channelDemandFloor(payout, floor));
+      if (durationFloors === null) return refused(deps, job, 'currency', turn);
+      if (durationFloors) options.durationFloors = durationFloors;
+    }
   }
 
   const outcome = await runDecision(deps.edge, '', ctx, options);
@@ -271,10 +338,9 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     floor = terms.supplierFloorCpm;
     if (terms.fixed) price = terms.supplierFloorCpm;
   }
-  // 2.6 imp.qty: buying this impression is `multiplier` billable events (a DOOH screen's audience);
-  // the demand pays for one, so each event is bid its share, the floor held per event
-  const quantity = quantityOf(imp);
-  if (quantity > 1) price = Math.floor(price / quantity);
+  // (imp.qty: each billable event's share; the auction held the floors on the purchase, so that share
+  // reaches them: what is checked here is a winner that could not be bid whatever its floor, a price of 0)
+  price = perEvent(price, quantity);
   if (price <= 0 || price < floor) return null;
   // the VAST's <Pricing> states the price the caller pays (our bid), not what the demand pays us
   // (and a supplier that does not know our id for the viewer gets its sync pixel beside the ad's own: supplierSync.ts)
@@ -284,12 +350,6 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   if (!markup) return null;
 
   const video = markup.mtype === MTYPE.video;
-  // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a deal has its own)
-  const durfloors = video && !dealId && markup.dur > 0 ? (imp.video as { durfloors?: unknown } | undefined)?.durfloors : undefined;
-  if (durfloors) {
-    const durFloor = durationFloor(durfloors, markup.dur, imp.bidfloorcur, rates);
-    if (durFloor === null || price < durFloor) return null;
-  }
   // an ad that is itself skippable says so (creative attribute 16); where the impression blocks it, it
   // was refused before the auction (impFit.ts: our creatives and every demand's VAST ad alike)
   const bid: OrtbBid = {

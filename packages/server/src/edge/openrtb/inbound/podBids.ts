@@ -1,7 +1,7 @@
 import { type Imp, MAX_POD_ADS } from '@adplane/shared';
 import { type PodSoFar } from '../../request/context.js';
 import { newPod } from '../../vast/adPod.js';
-import { bidForImp, cappedToLength, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
+import { bannerOffered, bidForImp, cappedToLength, type ImpBid, type ImpDeps, type ImpJob } from './impBid.js';
 
 /**
  * The bids of an inbound bid request's impressions, with OpenRTB 2.6's ad pods (section 7.6 of the
@@ -22,6 +22,10 @@ import { bidForImp, cappedToLength, type ImpBid, type ImpDeps, type ImpJob } fro
  * impression is one request (its IVT verdict given once), each of its ads an opportunity, as a VAST
  * pod's slots are. Impressions of no pod are decided side by side. The answer lists the bids in the
  * request's order of impressions.
+ *
+ * A pod's impression that offers a banner too (impBid.ts bidForImp): a structured slot, or a dynamic
+ * part's first ad, is decided as video and then as its banner, under the pod's separation; a
+ * dynamic part's later ads are video only; a break too short for any video it takes is its banner's.
  */
 
 /** An impression's pod id (a number is read as its text, as some exchanges send it), or ''. */
@@ -49,8 +53,15 @@ const slotsOf = (imps: readonly Imp[]): number => imps.reduce((n, imp) => n + (d
 async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, dynamic: { ads: number; seconds: number }): Promise<ImpBid[]> {
   const bids: ImpBid[] = [];
   let left = dynamic.seconds;
-  // no ad the impression takes fits the break (rqddurs or minduration longer than poddur): one request, refused
+  // no ad the impression takes fits the break (rqddurs or minduration longer than poddur): one request,
+  // refused; or, when it offers a banner too (and the target takes one), its banner alone
   if (!cappedToLength(imp, left)) {
+    const banner = bannerOffered(job, imp);
+    if (banner) {
+      const bid = await bidForImp(deps, job, banner, pod);
+      if (bid) bids.push(bid);
+      return bids;
+    }
     deps.refuse(job.target, 'pod_too_short', 1, job.arrival, job.test);
     return bids;
   }
