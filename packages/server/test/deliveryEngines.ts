@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, describe, it } from 'vitest';
-import { type DeliveryCounters, type DeliveryLog } from '../src/delivery/types.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
 import { MemoryCounterStore } from '../src/delivery/sharedCounters.js';
 
@@ -45,9 +45,8 @@ const testPrefix = () => `adplane-test:${process.pid}:${randomBytes(4).toString(
 
 /** Deletes every key under `prefix` (a test's namespace). */
 export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = await testRedisClient(url);
   try {
-    await redis.connect();
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
@@ -57,6 +56,18 @@ export async function dropRedisPrefix(url: string, prefix: string): Promise<void
   } finally {
     redis.disconnect();
   }
+}
+
+/** A test's own ioredis connection (to read, flush or delete keys), connected; the caller disconnects it. */
+export async function testRedisClient(url: string): Promise<Redis> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+  } catch (err) {
+    client.disconnect();
+    throw err;
+  }
+  return client;
 }
 
 function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
@@ -193,4 +204,76 @@ export async function ownRedisServer(): Promise<OwnRedis> {
 export function testClock(start: number): { now: () => number; advance(ms: number): number; set(ms: number): number } {
   let t = start;
   return { now: () => t, advance: (ms) => (t += ms), set: (ms) => (t = ms) };
+}
+
+/**
+ * A describe block with a redis-server of its own (started before its tests, stopped after), which
+ * `fn`'s tests may kill and restart: `redis` stands for that server once the block has started it.
+ * Without Debian's binary the block is skipped, except with CI=true (.ci/run always installs it),
+ * where it fails.
+ */
+export function describeWithOwnRedis(title: string, fn: (redis: OwnRedis) => void): void {
+  const present = hasRedisServer();
+  let own: OwnRedis | null = null;
+  const started = (): OwnRedis => {
+    if (!own) throw new Error('the own redis-server is not started yet: use it inside a test');
+    return own;
+  };
+  const redis: OwnRedis = {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    start: () => started().start(),
+    kill: () => started().kill(),
+    stop: () => started().stop(),
+  };
+  describe.skipIf(!present && process.env.CI !== 'true')(title, () => {
+    beforeAll(async () => {
+      if (!present) throw new Error('CI=true but redis-server is not installed: .ci/redis.sh installs it');
+      own = await ownRedisServer();
+      await own.start();
+    });
+    afterAll(async () => {
+      await own?.stop();
+    });
+    fn(redis);
+  });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (in real time) until `ok()`, failing after `ms` with "timed out waiting for <what>". */
+export async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!ok()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * One take (an admission, a tag request, a post-bid take), tried again after `wait()` while it is
+ * refused for a lease still on its way (`budget_lease`), `tries` times at most: the last refusal.
+ */
+export async function admitThroughLease(take: () => Refusal | null, wait: () => Promise<unknown>, tries = 20): Promise<Refusal | null> {
+  let refusal = take();
+  for (let i = 0; i < tries && refusal === 'budget_lease'; i++) {
+    await wait();
+    refusal = take();
+  }
+  return refusal;
+}
+
+/**
+ * Starts the killed `redis` again and lets the processes run (`step()` between looks, 100 times at
+ * most) until each says Redis is ok: their `health().redis` as it is then.
+ */
+export async function restartRedisAndRejoin(redis: OwnRedis, processes: DeliveryCounters[], step: () => Promise<unknown>): Promise<DeliveryHealth['redis'][]> {
+  await redis.start();
+  const states = () => processes.map((p) => p.health().redis);
+  for (let i = 0; i < 100 && states().some((s) => s !== 'ok'); i++) await step();
+  return states();
 }

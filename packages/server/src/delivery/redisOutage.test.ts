@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, type OwnRedis, ownRedisServer, testLog } from '../../test/deliveryEngines.js';
+import { describe, expect, it } from 'vitest';
+import { admitThroughLease, describeWithOwnRedis, ownRedisServer, sleep, testLog, until } from '../../test/deliveryEngines.js';
 import { openConfigChangeBus, openDeliveryCounters } from './openDelivery.js';
 import { type Admission, type DeliveryCounters, type Refusal } from './types.js';
 
@@ -7,41 +7,18 @@ import { type Admission, type DeliveryCounters, type Refusal } from './types.js'
  * Redis killed mid-test and restarted: the test runs a redis-server of its own on a random port
  * (Debian's binary; without it the block is skipped, except on CI where it fails).
  */
-const present = hasRedisServer();
 const PRICE = 1_000;
 let ids = 0;
-
-const until = async (what: string, ok: () => boolean, ms = 10_000) => {
-  const start = Date.now();
-  while (!ok()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** Serve one impression now (decision and event), waiting a little for a lease on its way. */
 async function serve(counters: DeliveryCounters, admission: Admission): Promise<Refusal | null> {
   const id = `o${ids++}`;
-  let refusal = counters.admit(id, admission, Date.now());
-  for (let i = 0; i < 20 && refusal === 'budget_lease'; i++) {
-    await new Promise((r) => setTimeout(r, 5));
-    refusal = counters.admit(id, admission, Date.now());
-  }
+  const refusal = await admitThroughLease(() => counters.admit(id, admission, Date.now()), () => sleep(5));
   if (!refusal) counters.commit(id, admission, Date.now());
   return refusal;
 }
 
-describe.skipIf(!present && process.env.CI !== 'true')('Redis killed mid-test and restarted', () => {
-  let redis: OwnRedis;
-  beforeAll(async () => {
-    if (!present) throw new Error('CI=true but redis-server is not installed: .ci/redis.sh installs it');
-    redis = await ownRedisServer();
-    await redis.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
+describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
   it('serves on local allowances within the down margin, logs it once, shows it in health, and reconciles the spend when Redis is back', { timeout: 60_000 }, async () => {
     const prefix = 'outage:';
     const logs = [testLog(), testLog()];

@@ -1,6 +1,5 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, type OwnRedis, ownRedisServer, testClock, testLog } from '../../test/deliveryEngines.js';
+import { expect, it } from 'vitest';
+import { admitThroughLease, describeWithOwnRedis, type OwnRedis, restartRedisAndRejoin, sleep, testClock, testLog, testRedisClient } from '../../test/deliveryEngines.js';
 import { openDeliveryCounters } from './openDelivery.js';
 import { RedisShared } from './redisShared.js';
 import { type BudgetAsk, type HoursSeen, MemoryCounterStore, MemoryShared } from './sharedCounters.js';
@@ -16,7 +15,6 @@ import { type Admission, type CampaignLimits, type DeliveryCounters, type TagLim
  * viewer's frequency count. Found by test/rolesOnRedis.test.ts (the pre-outage impression was lost
  * when the process that had seen it had dropped its idle account, or never sent it again).
  */
-const present = hasRedisServer();
 const T0 = Date.UTC(2026, 10, 23, 12);
 const DAY = Math.floor(T0 / DAY_MS);
 const PRICE = 100_000;
@@ -37,7 +35,6 @@ const admissions: Admission[] = [
 ];
 
 let ids = 0;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The processes run their own timers (every 10 ms) on a simulated clock: `pass(ms)` moves it on in
@@ -51,38 +48,76 @@ async function pass(clock: { advance(ms: number): number }, ms: number): Promise
   }
 }
 
+/** What `read()` gives once it is `want`, or as it is after 5 s (simulated) of exchanges. */
+async function settled<T>(clock: { advance(ms: number): number }, read: () => Promise<T>, want: T): Promise<T> {
+  let seen = await read();
+  for (let i = 0; i < 50 && JSON.stringify(seen) !== JSON.stringify(want); i++) {
+    await pass(clock, 100);
+    seen = await read();
+  }
+  return seen;
+}
+
+/**
+ * Two processes `a` and `b` on `redis` under `prefix`, on one simulated clock, and the test's own
+ * connection to read and flush it (`client()`: opened again after a restart). `loseData` empties
+ * Redis with `meanwhile` counted across it; `close` closes them all (and starts Redis again if a
+ * failed test left it down, for the next case).
+ */
+async function twoProcesses(redis: OwnRedis, prefix: string) {
+  const clock = testClock(T0);
+  const options = () => ({ log: testLog(), prefix, clock: clock.now, tickMs: 10, connectTimeoutMs: 1_000 });
+  const a = await openDeliveryCounters({ redisUrl: redis.url }, options());
+  const b = await openDeliveryCounters({ redisUrl: redis.url }, options());
+  let client = await testRedisClient(redis.url);
+  let down = false;
+  return {
+    clock,
+    a,
+    b,
+    client: () => client,
+    /** A third process on the same Redis (the caller closes it). */
+    third: () => openDeliveryCounters({ redisUrl: redis.url }, options()),
+    /** Redis killed, `meanwhile` counted locally while it is down, then restarted empty; or Redis flushed, then `meanwhile`. */
+    async loseData(how: 'restarted' | 'flushed', meanwhile: () => Promise<void>): Promise<void> {
+      if (how === 'flushed') {
+        await client.flushall();
+        await meanwhile();
+        return;
+      }
+      down = true;
+      await redis.kill();
+      client.disconnect();
+      await meanwhile();
+      // (a process with nothing to send finds Redis down at its exchange of the second)
+      await pass(clock, 1_000);
+      expect([a.health().redis, b.health().redis]).toEqual(['down', 'down']);
+      const rejoined = await restartRedisAndRejoin(redis, [a, b], () => pass(clock, 100));
+      down = false;
+      expect(rejoined).toEqual(['ok', 'ok']);
+      client = await testRedisClient(redis.url);
+    },
+    async close(): Promise<void> {
+      client.disconnect();
+      await a.close();
+      await b.close();
+      if (down) await redis.start();
+    },
+  };
+}
+
 /** One impression of each admission, decided by `decider` and counted by `counter` (as a beacon to another edge); one call to the tag on the decider. */
 async function impressions(decider: DeliveryCounters, counter: DeliveryCounters, clock: { now(): number; advance(ms: number): number }): Promise<void> {
   for (const admission of admissions) {
     const id = `r${ids++}`;
-    let refusal = decider.admit(id, admission, clock.now());
     // a lease, or the down state, on its way
-    for (let i = 0; i < 20 && refusal === 'budget_lease'; i++) {
-      await pass(clock, 100);
-      refusal = decider.admit(id, admission, clock.now());
-    }
-    expect(refusal).toBeNull();
+    expect(await admitThroughLease(() => decider.admit(id, admission, clock.now()), () => pass(clock, 100))).toBeNull();
     counter.commit(id, admission, clock.now());
   }
-  let refusal = decider.takeTagRequest(tag, clock.now());
-  for (let i = 0; i < 20 && refusal === 'budget_lease'; i++) {
-    await pass(clock, 100);
-    refusal = decider.takeTagRequest(tag, clock.now());
-  }
-  expect(refusal).toBeNull();
+  expect(await admitThroughLease(() => decider.takeTagRequest(tag, clock.now()), () => pass(clock, 100))).toBeNull();
 }
 
-describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each process raises it back to what it last saw', () => {
-  let redis: OwnRedis;
-  beforeAll(async () => {
-    if (!present) throw new Error('CI=true but redis-server is not installed: .ci/redis.sh installs it');
-    redis = await ownRedisServer();
-    await redis.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
+describeWithOwnRedis('Redis back empty: each process raises it back to what it last saw', (redis) => {
   // how Redis lost its data; whether the processes had dropped their idle accounts before; whether
   // both processes count impressions after it, or only the one that had not counted the first
   const cases = [
@@ -96,15 +131,9 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
   ];
   it.each(cases)('$how; idle accounts dropped before: $idle; counted after by $after', { timeout: 30_000 }, async ({ how, idle, after }) => {
     const prefix = `restore:${how}:${idle}:${after}:`;
-    let down = false;
-    const clock = testClock(T0);
-    const options = () => ({ log: testLog(), prefix, clock: clock.now, tickMs: 10, connectTimeoutMs: 1_000 });
-    const a = await openDeliveryCounters({ redisUrl: redis.url }, options());
-    const b = await openDeliveryCounters({ redisUrl: redis.url }, options());
-    // the test's own connection, to flush and read (opened again after a restart)
-    let client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await client.connect();
-    const spent = async (key: string) => Number((await client.get(`${prefix}b:${key}:s`)) ?? 0);
+    const processes = await twoProcesses(redis, prefix);
+    const { clock, a, b, client } = processes;
+    const spent = async (key: string) => Number((await client().get(`${prefix}b:${key}:s`)) ?? 0);
     const counts = async () => ({
       free: await spent(`c1:d${DAY}`),
       freeCapped: await spent(`c2:d${DAY}`),
@@ -112,8 +141,8 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
       budgetedTotal: await spent('c3:t'),
       tagImps: await spent(`ti4:d${DAY}`),
       tagCalls: await spent(`tr4:d${DAY}`),
-      viewerFreeCapped: Number((await client.hget(`${prefix}f:2:${VIEWER}`, 'n')) ?? 0),
-      viewerBudgeted: Number((await client.hget(`${prefix}f:3:${VIEWER}`, 'n')) ?? 0),
+      viewerFreeCapped: Number((await client().hget(`${prefix}f:2:${VIEWER}`, 'n')) ?? 0),
+      viewerBudgeted: Number((await client().hget(`${prefix}f:3:${VIEWER}`, 'n')) ?? 0),
     });
     /** Two more impressions: one each way, or both decided and counted by `a` (`b` counted the first). */
     const meanwhile = async () => {
@@ -122,43 +151,17 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
     };
     const times = (n: number) => ({ free: n * PRICE, freeCapped: n * PRICE, budgetedDay: n * PRICE, budgetedTotal: n * PRICE, tagImps: n, tagCalls: n, viewerFreeCapped: n, viewerBudgeted: n });
     /** The shared counts once they are `n` impressions each, or as they are after 5 s (simulated) of exchanges. */
-    const countsAt = async (n: number) => {
-      let seen = await counts();
-      for (let i = 0; i < 50 && JSON.stringify(seen) !== JSON.stringify(times(n)); i++) {
-        await pass(clock, 100);
-        seen = await counts();
-      }
-      return seen;
-    };
+    const countsAt = (n: number) => settled(clock, counts, times(n));
     try {
       await impressions(a, b, clock);
       expect(await countsAt(1)).toEqual(times(1));
       // nothing asked for a while: the processes return their leases and drop the accounts
       if (idle) await pass(clock, 8_000);
 
-      if (how === 'restarted') {
-        down = true;
-        await redis.kill();
-        // while Redis is down, counted locally
-        client.disconnect();
-        await meanwhile();
-        // (a process with nothing to send finds Redis down at its exchange of the second)
-        await pass(clock, 1_000);
-        expect(a.health().redis).toBe('down');
-        expect(b.health().redis).toBe('down');
-        await redis.start();
-        down = false;
-        for (let i = 0; i < 100 && (a.health().redis !== 'ok' || b.health().redis !== 'ok'); i++) await pass(clock, 100);
-        expect([a.health().redis, b.health().redis]).toEqual(['ok', 'ok']);
-        client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-        await client.connect();
-      } else {
-        await client.flushall();
-        await meanwhile();
-      }
+      await processes.loseData(how, meanwhile);
       expect(await countsAt(3)).toEqual(times(3));
       // and a third process reads it so: the viewer is at the cap of 3
-      const c = await openDeliveryCounters({ redisUrl: redis.url }, options());
+      const c = await processes.third();
       try {
         // (the first asks ask for its leases, daily then total, and fetch the viewer)
         for (let i = 0; i < 3; i++) {
@@ -173,11 +176,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
         await c.close();
       }
     } finally {
-      client.disconnect();
-      await a.close();
-      await b.close();
-      // (for the next case)
-      if (down) await redis.start();
+      await processes.close();
     }
   });
 });
@@ -188,17 +187,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: each p
  * saw; Redis keeps the most seen per hour plus what is counted after. Two processes that both saw the
  * same hours must not count them twice.
  */
-describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the spend per hour of the day comes back too', () => {
-  let redis: OwnRedis;
-  beforeAll(async () => {
-    if (!present) throw new Error('CI=true but redis-server is not installed: .ci/redis.sh installs it');
-    redis = await ownRedisServer();
-    await redis.start();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
+describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back too', (redis) => {
   const HOUR = 3_600_000;
   // a daily budget in UTC, and no budget in a zone three hours east (its hours 15 and 16)
   const byBudget: CampaignLimits = { id: 11, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
@@ -217,12 +206,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the sp
     for (const campaign of campaigns) {
       const admission: Admission = { campaign, priceMicros: PRICE };
       const id = `h${ids++}`;
-      let refusal = decider.admit(id, admission, clock.now());
-      for (let i = 0; i < 20 && refusal === 'budget_lease'; i++) {
-        await pass(clock, 100);
-        refusal = decider.admit(id, admission, clock.now());
-      }
-      expect(refusal).toBeNull();
+      expect(await admitThroughLease(() => decider.admit(id, admission, clock.now()), () => pass(clock, 100))).toBeNull();
       counter.commit(id, admission, clock.now());
     }
   }
@@ -263,33 +247,21 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the sp
   ];
   it.each(cases)('$how; idle accounts dropped before: $idle', { timeout: 30_000 }, async ({ how, idle }) => {
     const prefix = `restore-hours:${how}:${idle}:`;
-    let down = false;
-    const clock = testClock(T0);
-    const options = () => ({ log: testLog(), prefix, clock: clock.now, tickMs: 10, connectTimeoutMs: 1_000 });
-    const a = await openDeliveryCounters({ redisUrl: redis.url }, options());
-    const b = await openDeliveryCounters({ redisUrl: redis.url }, options());
-    let client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await client.connect();
+    const processes = await twoProcesses(redis, prefix);
+    const { clock, a, b, client } = processes;
     /** Each campaign's spend per hour as Redis holds it. */
     const hours = async () => {
       const out: number[][] = [];
       for (const c of campaigns) {
         const hourly = new Array<number>(24).fill(0);
         const day = Math.floor((clock.now() + c.timezone * HOUR) / DAY_MS);
-        for (const [h, v] of Object.entries(await client.hgetall(`${prefix}b:c${c.id}:d${day}:h`))) hourly[Number(h)] = Number(v);
+        for (const [h, v] of Object.entries(await client().hgetall(`${prefix}b:c${c.id}:d${day}:h`))) hourly[Number(h)] = Number(v);
         out.push(hourly);
       }
       return out;
     };
     /** The spend per hour once it is `want`, or as it is after 5 s (simulated) of exchanges. */
-    const hoursAt = async (want: number[][]) => {
-      let seen = await hours();
-      for (let i = 0; i < 50 && JSON.stringify(seen) !== JSON.stringify(want); i++) {
-        await pass(clock, 100);
-        seen = await hours();
-      }
-      return seen;
-    };
+    const hoursAt = (want: number[][]) => settled(clock, hours, want);
     const first = campaigns.map((c) => expected(c).map((v, h) => (h === 12 + c.timezone ? v : 0)));
     const before = campaigns.map((c) => expected(c).map((v, h) => (h === 13 + c.timezone ? PRICE : v)));
     try {
@@ -303,30 +275,15 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the sp
       await pass(clock, 1_500);
       if (idle) await pass(clock, 8_000);
 
-      if (how === 'restarted') {
-        down = true;
-        await redis.kill();
-        client.disconnect();
-        // counted locally while Redis is down, one each way
+      // one each way across the loss (counted locally while Redis is down)
+      await processes.loseData(how, async () => {
         await spend(a, b, clock);
         await spend(b, a, clock);
-        await pass(clock, 1_000);
-        expect([a.health().redis, b.health().redis]).toEqual(['down', 'down']);
-        await redis.start();
-        down = false;
-        for (let i = 0; i < 100 && (a.health().redis !== 'ok' || b.health().redis !== 'ok'); i++) await pass(clock, 100);
-        expect([a.health().redis, b.health().redis]).toEqual(['ok', 'ok']);
-        client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-        await client.connect();
-      } else {
-        await client.flushall();
-        await spend(a, b, clock);
-        await spend(b, a, clock);
-      }
+      });
       const after = campaigns.map(expected);
       expect(await hoursAt(after)).toEqual(after);
       // and a third process reads it so: the console's spend per hour, pacing's projection from the last hour
-      const c = await openDeliveryCounters({ redisUrl: redis.url }, options());
+      const c = await processes.third();
       try {
         const spends = await c.readCampaignSpend(campaigns, clock.now());
         expect(spends.map((s) => s.hourly)).toEqual(after);
@@ -341,10 +298,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('Redis back empty: the sp
         await c.close();
       }
     } finally {
-      client.disconnect();
-      await a.close();
-      await b.close();
-      if (down) await redis.start();
+      await processes.close();
     }
   });
 });
