@@ -11,7 +11,9 @@ import { inlineVast } from './demandServers.js';
  *   them) pointing back at /notice/<win|bill|loss>?name=<n>&...; `adm=vast` (default: an inline VAST
  *   whose impression tracker carries ${AUCTION_PRICE}), `adm=wrapper`, `adm=html` (a banner), or
  *   `adm=none` (markup served on the win notice: GET /notice/win answers the VAST, or HTML with
- *   `serve=html`); `deal=<id>`, `seat=<s>`, `cur=<ISO>`, `delay=<ms>`, `id=wrong` (answers another
+ *   `serve=html`), `adm=buffet` (a VAST buffet whose first ad has no media file, then the inline ad;
+ *   each ad's <Error> at /notice/error?name=<n>&ad=<broken|good>&code=[ERRORCODE]), `adm=unplayable`
+ *   (that broken ad alone); `deal=<id>`, `seat=<s>`, `cur=<ISO>`, `delay=<ms>`, `id=wrong` (answers another
  *   request id), `mtype=<n>`, `adomain=<d>`, `cat=<c>`, `bidid=<id>`, `skip=<offset>` (a skippable VAST);
  * - /pbs?price=<usd>: a Prebid Server: the bidder of imp[0].ext.prebid.bidder is the seat;
  * - /nobid (204), /nbr (200 with only a no-bid reason), /garbage (not JSON), /status?code=500, /hang;
@@ -80,6 +82,9 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
   if (adm === 'vast') bid.adm = inlineVast(base, null, `ad-${name}`).replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}&price=\${AUCTION_PRICE}`);
   // skip=<offset>: the VAST ad is skippable (Linear skipoffset)
   if (adm === 'vast' && q.get('skip')) bid.adm = (bid.adm as string).replace('<Linear>', `<Linear skipoffset="${q.get('skip')}">`);
+  // adm=buffet: a buffet whose first ad cannot play (no media file: VAST 401) before the inline ad above;
+  // adm=unplayable: that broken ad alone. Each ad's <Error> points at /notice/error?name=<n>&ad=<broken|good>&code=[ERRORCODE]
+  if (adm === 'buffet' || adm === 'unplayable') bid.adm = vastBuffet(base, name, adm === 'buffet');
   if (adm === 'wrapper') bid.adm = `<?xml version="1.0"?><VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI><![CDATA[${base}/notice/wrapped?name=${name}]]></VASTAdTagURI><Impression><![CDATA[${base}/notice/wrapper-imp?name=${name}]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
   if (adm === 'html') bid.adm = `<a href="https://brand.example.com"><img src="${base}/banner.png?price=\${AUCTION_PRICE}" width="300" height="250"></a>`;
   if (adm === 'html') Object.assign(bid, { w: 300, h: 250 });
@@ -87,6 +92,16 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
   if (q.get('mtype')) bid.mtype = Number(q.get('mtype'));
   if (q.get('cat')) bid.cat = [q.get('cat')];
   return bid;
+}
+
+/** A VAST 3.0 answer whose first ad has no media file (VAST 401), then, with `good`, a playable ad (each with an error tracker at /notice/error). */
+function vastBuffet(base: string, name: string, good: boolean): string {
+  const error = (ad: string) => `<Error><![CDATA[${base}/notice/error?name=${name}&ad=${ad}&code=[ERRORCODE]]]></Error>`;
+  const broken = `<Ad id="broken-${name}"><InLine><AdSystem>LocalDemand</AdSystem><AdTitle>Broken</AdTitle>${error('broken')}<Impression><![CDATA[${base}/notice/broken-imp?name=${name}]]></Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles></MediaFiles></Linear></Creative></Creatives></InLine></Ad>`;
+  const playable = good
+    ? inlineVast(base, null, `ad-${name}`).replace(/^[\s\S]*?<VAST version="3.0">/, '').replace('</VAST>', '').replace(`<Error><![CDATA[${base}/track/error?c=[ERRORCODE]]]></Error>`, error('good')).replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}`)
+    : '';
+  return `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0">${broken}${playable}</VAST>`;
 }
 
 /** `value` with the placeholders of its strings filled (LiteralAnswer). */

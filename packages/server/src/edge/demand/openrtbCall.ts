@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
 import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
+import { fillAuctionMacros } from '../openrtb/auctionMacros.js';
 import { type CurrencyRates } from '../openrtb/currency.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
 import { recordOffer } from '../openrtb/notices.js';
@@ -12,7 +13,9 @@ import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
+import { failedAdUrls } from './errorPings.js';
 import { type HttpCaller } from './httpCaller.js';
+import { type EmptyAnswer, type FailedAd } from './vastAnswer.js';
 
 /**
  * One call of programmatic demand, shared by RTB demand tags, Prebid tags (through Prebid Server)
@@ -176,19 +179,53 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   if (!read.ok) {
     // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts)
     if (read.refused?.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(read.refused, t, media, id), floorCpm: t.floorCpm });
-    return { kind: 'no_fill', reason: read.reason, ms: got.ms };
+    // its VAST's error trackers hear of the ads a player would have given up on, as a VAST tag's do (vastTagSource.ts)
+    if (read.unplayable) return unplayableNoFill(read.reason, read.unplayable, got.ms);
+    const refusedFailed = failedErrorUrls(read.refused?.vast?.failedBefore);
+    return refusedFailed ? { kind: 'no_fill', reason: read.reason, ms: got.ms, errorUrls: refusedFailed } : { kind: 'no_fill', reason: read.reason, ms: got.ms };
   }
   const b = read.bid;
   const bid = ortbBid(b, t, media, id);
   recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
+  // the ads of its VAST a player would have given up on before this one (a buffet's broken ad): their
+  // error trackers, each with its own code, go out after the auction whether the bid wins or not, as a
+  // VAST tag's do (vastTagSource.ts); null (nothing allocated) for a bid without any
+  const failed = failedErrorUrls(b.vast?.failedBefore);
   // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
   // no-fill, and its loss notice says why
   const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null;
-  if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms };
+  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms: got.ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms: got.ms };
   // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
   const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;
-  if (repeat) return { kind: 'no_fill', reason: repeat, ms: got.ms };
-  return { kind: 'bid', bid, ms: got.ms };
+  if (repeat) return failed ? { kind: 'no_fill', reason: repeat, ms: got.ms, errorUrls: failed } : { kind: 'no_fill', reason: repeat, ms: got.ms };
+  return failed ? { kind: 'bid', bid, ms: got.ms, errorUrls: failed } : { kind: 'bid', bid, ms: got.ms };
+}
+
+const NO_MACROS = {};
+
+/**
+ * The error trackers of a bid's VAST ads passed over (vastAnswer.ts `failedBefore`), [ERRORCODE]
+ * filled with each one's code (errorPings.ts failedAdUrls; the IAB macros are filled when they are
+ * fired) and OpenRTB's auction macros emptied (an ad that never played has no price to report: the
+ * spec's rule for a value not known). null when there are none.
+ */
+function failedErrorUrls(failed: readonly FailedAd[] | undefined): string[] | null {
+  if (!failed?.length) return null;
+  const urls = failedAdUrls(failed);
+  for (let i = 0; i < urls.length; i++) urls[i] = fillAuctionMacros(urls[i]!, NO_MACROS);
+  return urls.length ? urls : null;
+}
+
+/**
+ * A bid whose VAST `adm` has no ad a player could play (`bad_adm_<why>`): a no-fill with the code a
+ * player reports, its error trackers (and those of its other ads that could not play) told of it,
+ * as a VAST tag's broken answer is (vastTagSource.ts); its loss notice says 3 as well.
+ */
+function unplayableNoFill(reason: string, empty: EmptyAnswer, ms: number): CallResult {
+  const failed = failedErrorUrls(empty.failedBefore);
+  const own = empty.errorUrls.length ? empty.errorUrls.map((u) => fillAuctionMacros(u, NO_MACROS)) : empty.errorUrls;
+  const errorUrls = failed ? [...own, ...failed] : own;
+  return errorUrls.length ? { kind: 'no_fill', reason, vastError: empty.vastError, errorUrls, ms } : { kind: 'no_fill', reason, vastError: empty.vastError, ms };
 }
 
 /** A demand's bid as the auction takes it: our price (the tag's pricing applied), its markup, its deal. */

@@ -1,5 +1,5 @@
 import { MTYPE } from '@adplane/shared';
-import { type DemandInline, type DemandWrapper, readVastAnswer } from '../demand/vastAnswer.js';
+import { type DemandInline, type DemandWrapper, type EmptyAnswer, readVastAnswer } from '../demand/vastAnswer.js';
 import { isObj } from './bidRequestReader.js';
 import { type CurrencyRates } from './currency.js';
 
@@ -53,9 +53,10 @@ export interface ResponseExpectation {
 
 /**
  * `refused`: with no valid bid, the bid refused for `reason` when it was read far enough to be told
- * of it (its loss notice: openrtb/notices.ts).
+ * of it (its loss notice: openrtb/notices.ts). `unplayable`: that bid's VAST `adm` when no ad of it
+ * could play (`bad_adm_<why>`), with the code a player reports and the error trackers it gave.
  */
-export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string; refused?: OrtbBid };
+export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string; refused?: OrtbBid; unplayable?: EmptyAnswer };
 
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
 export const MAX_PRICE_USD = 1000;
@@ -88,7 +89,7 @@ function blockedCategory(cats: readonly string[], bcat: readonly string[]): bool
  * were read (a wrong media type, markup missing or unreadable, a deal not offered, a blocked
  * advertiser or category) comes with what was read, so that its loss notice can be sent.
  */
-function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation, currency: string, usdPerUnit: number): OrtbBid | { reason: string; bid?: OrtbBid } {
+function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation, currency: string, usdPerUnit: number): OrtbBid | { reason: string; bid?: OrtbBid; unplayable?: EmptyAnswer } {
   if (!isObj(raw)) return { reason: 'invalid_response' };
   if (str(raw.impid) !== x.impId) return { reason: 'imp_id_mismatch' };
   const price = raw.price;
@@ -119,7 +120,7 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
   if (!bid.adm && !bid.nurl) return { reason: 'no_markup', bid };
   if (bid.adm && x.media === 'video') {
     const read = readVastAnswer(bid.adm);
-    if (read.kind === 'empty') return { reason: `bad_adm_${read.reason}`, bid };
+    if (read.kind === 'empty') return { reason: `bad_adm_${read.reason}`, bid, unplayable: read };
     bid.vast = read;
   }
   // the reasons the auction gives deal bids too (auction/runAuction.ts)
@@ -147,6 +148,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   let best: OrtbBid | null = null;
   let refusal = '';
   let refused: OrtbBid | undefined;
+  let unplayable: EmptyAnswer | undefined;
   for (const seatbid of body.seatbid) {
     if (!isObj(seatbid) || !Array.isArray(seatbid.bid)) {
       refusal ||= 'invalid_response';
@@ -159,10 +161,12 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
         if (!refusal) {
           refusal = bid.reason;
           refused = bid.bid;
+          unplayable = bid.unplayable;
         }
       } else if (!best || bid.priceCpm > best.priceCpm) best = bid;
     }
   }
   if (best) return { ok: true, bid: best };
-  return refused ? { ok: false, reason: refusal, refused } : { ok: false, reason: refusal || 'no_bid' };
+  if (!refused) return { ok: false, reason: refusal || 'no_bid' };
+  return unplayable ? { ok: false, reason: refusal, refused, unplayable } : { ok: false, reason: refusal, refused };
 }

@@ -10,7 +10,7 @@ import { type VastRequestDeps } from '../vastRequest.js';
 import { type AuctionAsk, type OurImp } from './auctionRequest.js';
 import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';
 import { targetingKeys } from './targetingKeys.js';
-import { eventUrls } from './prebidEvents.js';
+import { type EventUrlParts, eventUrls, vastEventUrl, withVastImpression } from './prebidEvents.js';
 
 /**
  * One Prebid Server auction request decided: each of our impressions is a decision for its channel
@@ -237,6 +237,15 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     if (!answer.bid || !answer.type) continue;
     const bid = answer.bid;
     const type = answer.type;
+    const bidid = randomUUID();
+    // Prebid Server's events, when the request asks: a banner bid's win and imp URLs (ext.prebid.events,
+    // below); a video bid's imp event written into its VAST as one more <Impression> (exchange/events.go
+    // modifyBidVAST), before the VAST is cached, so that the cached copy carries it too. Either counts the
+    // impression once with our own tracker (the token's replay guard: prebidEvents.ts)
+    const eventParts: EventUrlParts | null = ask.events && answer.token
+      ? { origin, bidId: bidid, account: account || answer.channelUid || '', bidder: answer.seat, integration: ask.integration, timestamp: auctionTs, token: answer.token, notices: answer.notices ?? '' }
+      : null;
+    if (eventParts && type === 'video' && bid.adm) bid.adm = withVastImpression(bid.adm, vastEventUrl(eventParts));
     // the cached bid JSON is the bid as the bidder answered it, before targeting and cache fields
     const [cachedBid, cachedVast] = await Promise.all([
       ask.cacheBids ? deps.cache.put({ type: 'json', body: JSON.stringify(bid) }, ask.cacheBids.ttl) : null,
@@ -254,12 +263,8 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     if ((cachedVast && ask.cacheVast?.returnCreative === false) || (type !== 'video' && cachedBid && ask.cacheBids?.returnCreative === false)) delete bid.adm;
     // the bid lives as long as its cached markup
     if (cachedBid || cachedVast) bid.exp = cacheTtl((cachedVast ? ask.cacheVast?.ttl : ask.cacheBids?.ttl) ?? null);
-    const bidid = randomUUID();
-    // Prebid Server's event URLs: a banner bid's (a video bid gets none, as there), when the request asks
-    const events =
-      ask.events && type === 'banner' && answer.token
-        ? eventUrls({ origin, bidId: bidid, account: account || answer.channelUid || '', bidder: answer.seat, integration: ask.integration, timestamp: auctionTs, token: answer.token, notices: answer.notices ?? '' })
-        : null;
+    // Prebid Server's event URLs in ext.prebid.events: a banner bid's (a video bid gets none, as there: its VAST has the imp event)
+    const events = eventParts && type === 'banner' ? eventUrls(eventParts) : null;
     bid.ext = {
       // as Prebid Server writes them: the bid before conversion, in the currency we bid in
       origbidcpm: money.usdPerUnit === 1 ? bid.price : answer.usdPrice!,

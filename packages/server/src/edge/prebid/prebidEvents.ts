@@ -21,7 +21,13 @@ import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
  *   what adplane books. It is answered and counted in /metrics only;
  * - a forged, damaged or expired token is refused (403) and nothing is counted; `x=0` (analytics
  *   off) answers 204 at once, as Prebid Server does, and counts nothing either.
- * Video bids get no event URLs, as Prebid Server gives none (their VAST carries the trackers).
+ *
+ * Video bids get no `ext.prebid.events`, as Prebid Server gives none (exchange/events.go
+ * makeBidExtEvents: banners only). Their VAST gets the impression event instead, as Prebid Server
+ * writes it into a video bid's VAST when events are on (exchange/events.go modifyBidVAST,
+ * endpoints/events/vtrack.go ModifyVastXmlString): one more `<Impression>`, after the first, whose
+ * URL is the `t=imp` one with `f=b` (vastEventUrl, withVastImpression). The player fires it beside our
+ * own tracker; the replay guard counts the impression once.
  */
 export const PREBID_EVENT_PATH = '/event';
 
@@ -37,15 +43,49 @@ export interface EventUrlParts {
   notices: string;
 }
 
-/** The win and imp URLs of a bid, as Prebid Server writes them (optional parameters in Go's url.Values order), with adplane's token last. */
-export function eventUrls(p: EventUrlParts): { win: string; imp: string } {
+/**
+ * An event URL as Prebid Server writes one (endpoints/events/event.go EventRequestToUrl): `t`, `b`,
+ * `a`, then its optional parameters in Go's url.Values order (bidder, f, int, ts), with adplane's
+ * token and notices last.
+ */
+function eventUrl(p: EventUrlParts, t: 'win' | 'imp', format: '' | 'b' = ''): string {
   const optional = new URLSearchParams({ bidder: p.bidder });
+  if (format) optional.set('f', format);
   if (p.integration) optional.set('int', p.integration);
   if (p.timestamp > 0) optional.set('ts', String(p.timestamp));
   optional.set('tk', p.token);
   if (p.notices) optional.set('n', p.notices);
-  const url = (t: string) => `${p.origin}${PREBID_EVENT_PATH}?t=${t}&b=${encodeURIComponent(p.bidId)}&a=${encodeURIComponent(p.account)}&${optional}`;
-  return { win: url('win'), imp: url('imp') };
+  return `${p.origin}${PREBID_EVENT_PATH}?t=${t}&b=${encodeURIComponent(p.bidId)}&a=${encodeURIComponent(p.account)}&${optional}`;
+}
+
+/** The win and imp URLs of a banner bid, as Prebid Server writes them. */
+export function eventUrls(p: EventUrlParts): { win: string; imp: string } {
+  return { win: eventUrl(p, 'win'), imp: eventUrl(p, 'imp') };
+}
+
+/** A video bid's impression event, as Prebid Server puts it in the VAST (vtrack.go GetVastUrlTracking: `t=imp`, `f=b`, answered 204). */
+export function vastEventUrl(p: EventUrlParts): string {
+  return eventUrl(p, 'imp', 'b');
+}
+
+const IMPRESSION_OPEN = '<Impression>';
+const IMPRESSION_CLOSE = '</Impression>';
+
+/**
+ * `vast` with `url` as an impression tracker, where Prebid Server's ModifyVastXmlString puts it: in
+ * the first `<Impression>` when it is empty, else as a new `<Impression>` right after the first one
+ * (in each VAST version's XSD, InLine and Wrapper, Impression repeats: the document stays valid). A
+ * VAST without an `</Impression>` is left as it is. The URL goes in CDATA as there; it is
+ * URL-encoded, so it holds no `]]>`.
+ */
+export function withVastImpression(vast: string, url: string): string {
+  const close = vast.indexOf(IMPRESSION_CLOSE);
+  if (close === -1) return vast;
+  const cdata = `<![CDATA[${url}]]>`;
+  const open = vast.indexOf(IMPRESSION_OPEN);
+  if (open !== -1 && close - open === IMPRESSION_OPEN.length) return `${vast.slice(0, close)}${cdata}${vast.slice(close)}`;
+  const after = close + IMPRESSION_CLOSE.length;
+  return `${vast.slice(0, after)}${IMPRESSION_OPEN}${cdata}${IMPRESSION_CLOSE}${vast.slice(after)}`;
 }
 
 /** Prebid Server's limit on `int`. */
