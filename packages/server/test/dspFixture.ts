@@ -1,16 +1,19 @@
 import { type AddressInfo } from 'node:net';
 import { type BidResponse } from '@adplane/shared';
-import { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js';
 
 /**
- * A DSP tenant with a supplier and campaigns, set up through the real app: the demo demand user
- * signs in and creates suppliers, creatives, deals and campaigns with the demand API, as an ad-ops
- * person would; the app listens on a free port so that suppliers can post bid requests to it over
- * real HTTP. The set-up of the inbound OpenRTB tests (inboundRtb.test.ts: the spec's examples,
- * inboundExchanges.test.ts: exchanges' shapes), each saying only what its tenant buys and sells.
+ * Ad-ops tenants set up through the real app: the demo demand user signs in and creates, with the
+ * demand API, what an ad-ops person would: creatives, deals and campaigns, and, as a DSP, the
+ * suppliers that post it bid requests (dspTenant: the inbound OpenRTB tests, inboundRtb.test.ts the
+ * spec's examples, inboundExchanges.test.ts exchanges' shapes, and multiFormatImp.test.ts), or, as a
+ * publisher, the Prebid channels its pages call, filled by its own campaigns (publisherTenant; the
+ * Prebid Server tests' one is prebidPublisher). The app listens on a free port, so that suppliers and
+ * pages reach it over real HTTP, unless the test asks `{ listen: false }` (it calls `app.inject`).
+ * Each test says only what its tenant buys and sells.
  */
 
 /** A row the tenant created, by the name the test gave it. */
@@ -26,6 +29,11 @@ const usd = (n: number) => Math.round(n * 1_000_000);
 /** A flight in days from today: from, to. */
 type Flight = [from: number, to: number];
 
+export interface TenantOptions {
+  /** Listen on a free port (default); false: the tests call `app.inject` and there is no `base`. */
+  listen?: boolean;
+}
+
 export interface SupplierTerms {
   /** Our margin on what the supplier's impressions earn, in percent; unset leaves the API's default. */
   marginPercent?: number;
@@ -37,22 +45,34 @@ export interface SupplierTerms {
   status?: number;
 }
 
-export interface BannerSpec {
+/** What every creative states: whose ad it is, and what it is about. */
+export interface CreativeSpec {
+  /** The advertiser's domain: its adomain, and by default where its file is (cdn.<domain>) and where a click goes. */
+  advertiser: string;
+  /** Its IAB content category; default none. */
+  category?: string;
+  /** Where a click goes; default https://<advertiser>/offer (a banner), https://<advertiser>/spot (a video spot). */
+  clickUrl?: string;
+}
+
+export interface BannerSpec extends CreativeSpec {
   /** Width and height. */
   size: [w: number, h: number];
-  /** The advertiser's domain (its adomain, and where the image and click go). */
-  advertiser: string;
-  /** Its IAB content category. */
-  category: string;
+  /** Default: https://cdn.<advertiser>/<w>x<h>.png. */
+  imageUrl?: string;
   /** Default: the name the test gives it. */
   name?: string;
 }
 
-export interface VideoSpotSpec {
+export interface VideoSpotSpec extends CreativeSpec {
   /** The media file's width, height and bitrate (kbps). */
   width: number;
   height: number;
   bitrate: number;
+  /** The MP4 file; default https://cdn.<advertiser>/spot.mp4. */
+  mediaUrl?: string;
+  /** Default: 'Spot 15s'. */
+  name?: string;
 }
 
 export interface DealTerms {
@@ -81,40 +101,102 @@ export interface CampaignTerms {
   suppliers?: string[];
   /** Default: from yesterday for 30 days. */
   flight?: Flight;
+  /** Default: the name the test gives it. */
+  name?: string;
 }
 
-export interface DspTenant {
-  /** The app, built and listening (in the tests and in the set-up). */
+export interface PrebidChannelTerms {
+  /** The ad units it serves: banners ('display') or instream video ('video'). */
+  format: 'display' | 'video';
+  /** The VAST a video channel writes; unset leaves the API's default. */
+  vastVersion?: string;
+}
+
+/** What every tenant has: the app, its rows, and the demand side it buys with. */
+export interface Tenant {
+  /** The app, built (and listening unless `{ listen: false }`), in the tests and in the set-up. */
   readonly app: FastifyInstance;
-  /** Where it listens: http://127.0.0.1:<port>. */
+  /** Where it listens: http://127.0.0.1:<port> (none with `{ listen: false }`). */
   readonly base: string;
   /** Everything created, by the name the test gave it. */
   readonly ids: Record<string, Created>;
-  /** A supplier sending OpenRTB bid requests to /rtb/<its uid>. */
-  supplier(name: string, label: string, terms?: SupplierTerms): Promise<Created>;
   /** An approved image banner. */
   banner(name: string, spec: BannerSpec): Promise<Created>;
-  /** An approved 15 s video spot ('Spot 15s', brand.test, IAB2) of one MP4 media file. */
+  /** An approved 15 s video spot of one MP4 media file. */
   videoSpot(name: string, spec: VideoSpotSpec): Promise<Created>;
   deal(name: string, terms: DealTerms): Promise<Created>;
-  /** A campaign named `name`, running by default from yesterday for 30 days. */
+  /** A campaign, running by default from yesterday for 30 days. */
   campaign(name: string, terms: CampaignTerms): Promise<Created>;
-  /** Any other row (channels, tags, …) of demand API `kind`. */
+  /** Any other row (channels, tags, exchanges, …) of demand API `kind`. */
   create(name: string, kind: string, body: Record<string, unknown>): Promise<Created>;
   /** PUT a created row again as it was created, with `changes`; the answer is the test's to check. */
   edit(name: string, changes: Record<string, unknown>): Promise<LightMyRequestResponse>;
+  /** Any other request, signed in as the tenant's ad-ops user; the answer is the test's to check. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Requests counted in the stats where `where` (SQL on the stats table), the edge's counts flushed first. */
   countedRequests(where: string): Promise<number>;
+}
+
+/** A DSP: suppliers post it bid requests, its campaigns bid. */
+export interface DspTenant extends Tenant {
+  /** A supplier sending OpenRTB bid requests to /rtb/<its uid>. */
+  supplier(name: string, label: string, terms?: SupplierTerms): Promise<Created>;
   /** POST a bid request to `path`<uid> (default /rtb/bid/): JSON unless given text or bytes, with `headers`. */
   postBidRequest(uid: string, body: unknown, headers?: Record<string, string>, path?: string): Promise<Response>;
 }
 
+/** A publisher: its pages' Prebid.js calls its channels, its own campaigns fill them. */
+export interface PublisherTenant extends Tenant {
+  /** A web channel Prebid.js calls (/openrtb2/auction, the channel's uid as the bidder's param): an auction within 1 s, the publisher paid 70% of revenue. */
+  prebidChannel(name: string, label: string, terms: PrebidChannelTerms): Promise<Created>;
+}
+
 /**
  * Register, in the calling describe block, a DSP tenant on `t`'s store: before its tests the app is
- * built and listening, `setUp` creates the tenant's rows, and the edge's snapshot is rebuilt; after
+ * built (and listening), `setUp` creates the tenant's rows, and the edge's snapshot is rebuilt; after
  * them the app is closed.
  */
-export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>): DspTenant {
+export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>, options: TenantOptions = {}): DspTenant {
+  return tenant(t, setUp, options);
+}
+
+/** Register a publisher tenant on `t`'s store, as dspTenant does a DSP. */
+export function publisherTenant(t: TestStore, setUp: (publisher: PublisherTenant) => Promise<void>, options: TenantOptions = {}): PublisherTenant {
+  return tenant(t, setUp, options);
+}
+
+export interface PrebidPublisherSpec extends TenantOptions {
+  /** What its rows' names start with: '<label> banner', '<label> display', …. */
+  label: string;
+  /** The banner's image. */
+  imageUrl: string;
+  /** The spot's MP4 file. */
+  mediaUrl: string;
+  /** Where a click on either goes; default https://brand.example.com/offer (the banner), /spot (the spot). */
+  clickUrl?: string;
+}
+
+/**
+ * Register the Prebid tests' publisher on `t`'s store: brand.example.com's 300x250 banner ('banner',
+ * in campaign 'bannerCampaign' at $5) and 15 s 640x360 spot ('video', in 'videoCampaign' at $10:
+ * above the demo workspace's own video campaign at $6, it wins the video channel), sold through
+ * Prebid channels 'display' and 'instream' (VAST 4.2); `more` adds a test's own rows.
+ */
+export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: (publisher: PublisherTenant) => Promise<void>): PublisherTenant {
+  const { label, imageUrl, mediaUrl, clickUrl, ...options } = spec;
+  return publisherTenant(t, async (publisher) => {
+    const advertiser = 'brand.example.com';
+    await publisher.banner('banner', { name: `${label} banner`, size: [300, 250], advertiser, imageUrl, clickUrl });
+    await publisher.videoSpot('video', { name: `${label} spot`, width: 640, height: 360, bitrate: 800, advertiser, mediaUrl, clickUrl });
+    await publisher.campaign('bannerCampaign', { name: `${label} banner`, bid: 5, creatives: ['banner'] });
+    await publisher.campaign('videoCampaign', { name: `${label} video`, bid: 10, creatives: ['video'] });
+    await publisher.prebidChannel('display', `${label} display`, { format: 'display' });
+    await publisher.prebidChannel('instream', `${label} instream`, { format: 'video', vastVersion: '4.2' });
+    await more?.(publisher);
+  }, options);
+}
+
+function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>, { listen = true }: TenantOptions): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
   let cookie = '';
   let base = '';
@@ -122,16 +204,17 @@ export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>
   const created: Record<string, { kind: string; body: Record<string, unknown> }> = {};
   const idsOf = (names: string[]) => names.map((n) => ids[n]!.id);
   const ready = (): FastifyInstance => {
-    if (!app) throw new Error('The DSP tenant is set up in beforeAll: use it inside a test or hook');
+    if (!app) throw new Error('The tenant is set up in beforeAll: use it inside a test or hook');
     return app;
   };
 
-  const dsp: DspTenant = {
+  const tenant: DspTenant & PublisherTenant = {
     get app() {
       return ready();
     },
     get base() {
       ready();
+      if (!listen) throw new Error('The app does not listen ({ listen: false }): use app.inject');
       return base;
     },
     ids,
@@ -139,42 +222,48 @@ export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>
       created[name] = { kind, body };
       return (ids[name] = await createAs(ready(), cookie, kind, body));
     },
-    supplier: (name, label, terms = {}) => dsp.create(name, 'sups', { name: label, qpsLimit: 'unlimited', formats: ['video', 'display'], ...terms }),
-    banner: (name, { size: [w, h], advertiser, category, name: label = name }) =>
-      dsp.create(name, 'creatives', {
-        name: label, format: 'display', displayType: 'image', imageUrl: `https://cdn.${advertiser}/${w}x${h}.png`, width: w, height: h, clickUrl: `https://${advertiser}/offer`,
-        adomain: [advertiser], iabCategories: [category], approval: 'approved',
+    supplier: (name, label, terms = {}) => tenant.create(name, 'sups', { name: label, qpsLimit: 'unlimited', formats: ['video', 'display'], ...terms }),
+    banner: (name, { size: [w, h], advertiser, category, name: label = name, imageUrl = `https://cdn.${advertiser}/${w}x${h}.png`, clickUrl = `https://${advertiser}/offer` }) =>
+      tenant.create(name, 'creatives', {
+        name: label, format: 'display', displayType: 'image', imageUrl, width: w, height: h, clickUrl,
+        adomain: [advertiser], ...(category && { iabCategories: [category] }), approval: 'approved',
       }),
-    videoSpot: (name, { width, height, bitrate }) =>
-      dsp.create(name, 'creatives', {
-        name: 'Spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
-        mediaFiles: [{ url: 'https://cdn.brand.test/spot.mp4', mime: 'video/mp4', duration: 15, width, height, bitrate }],
+    videoSpot: (name, { width, height, bitrate, advertiser, category, name: label = 'Spot 15s', mediaUrl = `https://cdn.${advertiser}/spot.mp4`, clickUrl = `https://${advertiser}/spot` }) =>
+      tenant.create(name, 'creatives', {
+        name: label, format: 'video', videoSource: 'media', approval: 'approved', clickUrl, adomain: [advertiser], ...(category && { iabCategories: [category] }), duration: 15,
+        mediaFiles: [{ url: mediaUrl, mime: 'video/mp4', duration: 15, width, height, bitrate }],
       }),
     deal: (name, { name: label, dealId, floor, auctionType, buyerSeats, suppliers, flight }) =>
-      dsp.create(name, 'deals', {
+      tenant.create(name, 'deals', {
         name: label, dealId, floorCpm: usd(floor),
         ...(auctionType !== undefined && { auctionType }),
         ...(buyerSeats && { buyerSeats }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),
         ...(flight && { startDate: day(flight[0]), endDate: day(flight[1]) }),
       }),
-    campaign: (name, { bid, creatives, deals, suppliers, flight = [-1, 30] }) =>
-      dsp.create(name, 'campaigns', {
-        name, startDate: day(flight[0]), endDate: day(flight[1]), bidCpm: usd(bid), creativeIds: idsOf(creatives),
+    campaign: (name, { name: label = name, bid, creatives, deals, suppliers, flight = [-1, 30] }) =>
+      tenant.create(name, 'campaigns', {
+        name: label, startDate: day(flight[0]), endDate: day(flight[1]), bidCpm: usd(bid), creativeIds: idsOf(creatives),
         ...(deals && { dealIds: idsOf(deals) }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),
       }),
+    prebidChannel: (name, label, { format, vastVersion }) =>
+      tenant.create(name, 'channels', {
+        name: label, environment: 'web', integration: 'PreBid', format, payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000,
+        ...(vastVersion && { vastVersion }),
+      }),
     edit(name, changes) {
       const { kind, body } = created[name]!;
-      return as(ready(), cookie, { method: 'PUT', url: `/api/demand/${kind}/${ids[name]!.id}`, payload: { ...body, ...changes } });
+      return tenant.request({ method: 'PUT', url: `/api/demand/${kind}/${ids[name]!.id}`, payload: { ...body, ...changes } });
     },
+    request: (options) => as(ready(), cookie, options),
     async countedRequests(where) {
       await ready().edge.flush();
       const [row] = await ready().stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE ${where}`);
       return Number(row?.reqs ?? 0);
     },
     postBidRequest: (uid, body, headers = {}, path = '/rtb/bid/') =>
-      fetch(`${dsp.base}${path}${uid}`, {
+      fetch(`${tenant.base}${path}${uid}`, {
         method: 'POST',
         body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
         headers: { 'content-type': 'application/json', ...headers },
@@ -184,9 +273,11 @@ export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>
   beforeAll(async () => {
     app = await buildTestApp(t.store);
     cookie = await login(app, 'demand');
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    await setUp(dsp);
+    if (listen) {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    }
+    await setUp(tenant);
     await app.edge.snapshots.rebuild();
   });
 
@@ -194,7 +285,7 @@ export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>
     await app?.close();
   });
 
-  return dsp;
+  return tenant;
 }
 
 /** A bid: 200, JSON, OpenRTB 2.6 (the body in the message of a wrong status); its bid response, to check. */

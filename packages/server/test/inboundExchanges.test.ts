@@ -34,7 +34,7 @@ forEachStore((t) => {
     // a size no demo creative has: what the blocking sample blocks is all there is
     await dsp.banner('billboard', { size: [970, 250], advertiser: 'onlyhere.test', category: 'IAB9' });
     await dsp.banner('dealBanner', { size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
-    await dsp.videoSpot('spot', { width: 1280, height: 720, bitrate: 1200 });
+    await dsp.videoSpot('spot', { width: 1280, height: 720, bitrate: 1200, advertiser: 'brand.test', category: 'IAB2' });
     await dsp.deal('exchangeDeal', { name: 'Exchange PMP', dealId: 'EXCH-PMP-0042', floor: 1, auctionType: 1, buyerSeats: ['ExchangeBuyer7'] });
     await dsp.campaign('banners', { bid: 5, creatives: ['mpu', 'leaderboard', 'billboard'] });
     await dsp.campaign('video', { bid: 8, creatives: ['spot'] });

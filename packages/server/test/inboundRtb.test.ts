@@ -43,7 +43,7 @@ forEachStore((t) => {
 
     await dsp.banner('mpu', { size: [300, 250], advertiser: 'brand.test', category: 'IAB3' });
     await dsp.banner('leaderboard', { size: [728, 90], advertiser: 'brand.test', category: 'IAB3' });
-    await dsp.videoSpot('spot', { width: 640, height: 360, bitrate: 800 });
+    await dsp.videoSpot('spot', { width: 640, height: 360, bitrate: 800, advertiser: 'brand.test', category: 'IAB2' });
     await dsp.banner('blocked', { name: 'Blocked brand', size: [728, 90], advertiser: 'apple.com', category: 'IAB19' });
     await dsp.banner('dealBanner', { name: 'Deal banner', size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
 

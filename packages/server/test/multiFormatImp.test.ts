@@ -1,9 +1,9 @@
 import { type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
-import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { inlineVast } from './demandServers.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { dspTenant } from './dspFixture.js';
+import { forEachStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 
 /**
@@ -16,8 +16,6 @@ import { startTestBidders, type TestBidders } from './testBidders.js';
  * loses in the video's auction: the next best video wins, else the banner is tried. A slot of an ad
  * pod offers its banner too, under the pod's separation.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const usd = (n: number) => Math.round(n * 1_000_000);
 const BOT = 'python-requests/2.31.0';
 
 interface Answered {
@@ -52,16 +50,42 @@ const spotWithDurfloors = (durfloors: object[]) => ({ ...spotVideo, durfloors })
 const NO_BID = { status: 204 };
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let cookie: string;
   let bidders: TestBidders;
-  const ids: Record<string, { id: number; uid: string }> = {};
-  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+  const dsp = dspTenant(t, async (dsp) => {
+    bidders = await startTestBidders();
+    bidders.setAnswer('mf', NO_BID);
+    const supplier = (name: string, formats?: string[]) => dsp.supplier(name, name, { marginPercent: 20, ...(formats && { formats }) });
+    await supplier('both');
+    await supplier('counting');
+    await supplier('bothFail');
+    await supplier('videoOnly', ['video']);
+    await supplier('displayOnly', ['display']);
+    await supplier('ivt');
+    await supplier('refusedAfter');
+    await supplier('pods');
+
+    await dsp.banner('mpu', { name: 'MF 300x250', size: [300, 250], advertiser: 'brand.test', category: 'IAB3', imageUrl: 'https://cdn.brand.test/mf-300x250.png' });
+    await dsp.banner('dealMpu', { name: 'MF deal 300x250', size: [300, 250], advertiser: 'agency.test', category: 'IAB3', imageUrl: 'https://cdn.agency.test/mf-300x250.png', clickUrl: 'https://agency.test' });
+    await dsp.videoSpot('spot', { name: 'MF spot 15s', width: 640, height: 360, bitrate: 800, advertiser: 'brand.test', category: 'IAB2', mediaUrl: 'https://cdn.brand.test/mf-spot.mp4' });
+    // an exchange of ours that never answers (a .test host): each format's decision offers it the impression
+    await dsp.create('exchange', 'adexchanges', { name: 'MF exchange', endpoint: 'https://bid.multiformat.test/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'mf-seat', marginPercent: 15 });
+    // a second exchange that answers what a test sets (bidders.setAnswer('mf', ...)); no bid otherwise
+    await dsp.create('bidder', 'adexchanges', { name: 'MF bidder', endpoint: `${bidders.url}/answer/mf`, tmaxMs: 250, qpsLimit: 1000, seat: 'mf-bidder', marginPercent: 15 });
+    await dsp.deal('deal', { name: 'MF display PMP', dealId: 'MF-PMP-1', floor: 2, auctionType: 1 });
+    await dsp.campaign('banners', { bid: 5, creatives: ['mpu'] });
+    await dsp.campaign('video', { bid: 8, creatives: ['spot'] });
+    await dsp.campaign('dealBuyer', { bid: 4.5, creatives: ['dealMpu'], deals: ['deal'], suppliers: ['both'] });
+  }, { listen: false });
+  const { ids } = dsp;
+
+  afterAll(async () => {
+    await bidders?.close();
+  });
 
   const request = (imp: Omit<Imp, 'id'>, extra: Partial<BidRequest> = {}): BidRequest => ({
     id: `mf-${Math.random()}`, imp: [{ id: 'slot-1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/story' }, tmax: 500, ...extra,
   });
-  const rtb = (uid: string, body: BidRequest) => app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const rtb = (uid: string, body: BidRequest) => dsp.app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const bidsOf = async (uid: string, body: BidRequest): Promise<Answered[]> => {
     const res = await rtb(uid, body);
     if (res.statusCode === 204) return [];
@@ -70,22 +94,22 @@ forEachStore((t) => {
   };
   /** The supplier's request rows (no demand source's), summed. */
   const counted = async (supplier: string): Promise<Counted> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0`);
+    await dsp.app.edge.flush();
+    const [row] = await dsp.app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0`);
     return { reqs: Number(row?.reqs ?? 0), opps: Number(row?.opps ?? 0), ivt: Number(row?.ivt ?? 0) };
   };
   /** The supplier's request rows by no-fill reason ('' filled). */
   const reasons = async (supplier: string): Promise<Record<string, { reqs: number; opps: number }>> => {
-    await app.edge.flush();
-    const rows = await app.stats.select(
+    await dsp.app.edge.flush();
+    const rows = await dsp.app.stats.select(
       `SELECT nofill_reason AS reason, sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0 GROUP BY nofill_reason`,
     );
     return Object.fromEntries(rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps) }]));
   };
   /** The calls our exchange was made for a supplier's impressions. */
   const exchangeCalls = async (supplier: string): Promise<number> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(demand_calls) AS calls FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND adexchange_id = ${ids.exchange!.id}`);
+    await dsp.app.edge.flush();
+    const [row] = await dsp.app.stats.select(`SELECT sum(demand_calls) AS calls FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND adexchange_id = ${ids.exchange!.id}`);
     return Number(row?.calls ?? 0);
   };
   /** What one request added to a supplier's request rows. */
@@ -95,51 +119,6 @@ forEachStore((t) => {
     const after = await counted(supplier);
     return { reqs: after.reqs - before.reqs, opps: after.opps - before.opps, ivt: after.ivt - before.ivt };
   };
-
-  beforeAll(async () => {
-    bidders = await startTestBidders();
-    bidders.setAnswer('mf', NO_BID);
-    app = await buildTestApp(t.store);
-    cookie = await login(app, 'demand');
-    const sup = (name: string, formats: string[]) => create(name, 'sups', { name, qpsLimit: 'unlimited', marginPercent: 20, formats });
-    await sup('both', ['video', 'display']);
-    await sup('counting', ['video', 'display']);
-    await sup('bothFail', ['video', 'display']);
-    await sup('videoOnly', ['video']);
-    await sup('displayOnly', ['display']);
-    await sup('ivt', ['video', 'display']);
-    await sup('refusedAfter', ['video', 'display']);
-    await sup('pods', ['video', 'display']);
-
-    await create('mpu', 'creatives', {
-      name: 'MF 300x250', format: 'display', displayType: 'image', imageUrl: 'https://cdn.brand.test/mf-300x250.png', width: 300, height: 250, clickUrl: 'https://brand.test/offer',
-      adomain: ['brand.test'], iabCategories: ['IAB3'], approval: 'approved',
-    });
-    await create('dealMpu', 'creatives', {
-      name: 'MF deal 300x250', format: 'display', displayType: 'image', imageUrl: 'https://cdn.agency.test/mf-300x250.png', width: 300, height: 250, clickUrl: 'https://agency.test',
-      adomain: ['agency.test'], iabCategories: ['IAB3'], approval: 'approved',
-    });
-    await create('spot', 'creatives', {
-      name: 'MF spot 15s', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.test/spot', adomain: ['brand.test'], iabCategories: ['IAB2'], duration: 15,
-      mediaFiles: [{ url: 'https://cdn.brand.test/mf-spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    });
-    // an exchange of ours that never answers (a .test host): each format's decision offers it the impression
-    await create('exchange', 'adexchanges', { name: 'MF exchange', endpoint: 'https://bid.multiformat.test/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'mf-seat', marginPercent: 15 });
-    // a second exchange that answers what a test sets (bidders.setAnswer('mf', ...)); no bid otherwise
-    await create('bidder', 'adexchanges', { name: 'MF bidder', endpoint: `${bidders.url}/answer/mf`, tmaxMs: 250, qpsLimit: 1000, seat: 'mf-bidder', marginPercent: 15 });
-    await create('deal', 'deals', { name: 'MF display PMP', dealId: 'MF-PMP-1', floorCpm: usd(2), auctionType: 1 });
-    const campaign = (name: string, bid: number, creativeIds: number[], extra: Record<string, unknown> = {}) =>
-      create(name, 'campaigns', { name, startDate: day(-1), endDate: day(30), bidCpm: usd(bid), creativeIds, ...extra });
-    await campaign('banners', 5, [ids.mpu!.id]);
-    await campaign('video', 8, [ids.spot!.id]);
-    await campaign('dealBuyer', 4.5, [ids.dealMpu!.id], { dealIds: [ids.deal!.id], supplierIds: [ids.both!.id] });
-    await app.edge.snapshots.rebuild();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await bidders?.close();
-  });
 
   /** Our second exchange's bid, as it answers it (its price in USD, before its 15% margin). */
   const exchangeBid = (price: number, media: 'video' | 'banner') => ({
@@ -238,8 +217,8 @@ forEachStore((t) => {
     afterAll(() => bidders.setAnswer('mf', NO_BID));
 
     it('bids the banner when its length\'s floor (video.durfloors) refuses the only video: one request, one opportunity, filled', async () => {
-      // the 15 s spot earns 6.40; 15 s ads must reach 7.00
-      const body = request({ video: spotWithDurfloors([{ mindur: 10, maxdur: 20, bidfloor: 7 }]), banner: mpu });
+      // the 15 s spot earns 6.40, the 6 s one 4.80; ads of 1 to 20 s must reach 7.00
+      const body = request({ video: spotWithDurfloors([{ mindur: 1, maxdur: 20, bidfloor: 7 }]), banner: mpu });
       const bids: Answered[][] = [];
       expect(await added('refusedAfter', async () => bids.push(await bidsOf(ids.refusedAfter!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
       expect(bids[0]).toMatchObject([{ mtype: 1, w: 300, h: 250, price: 4, crid: String(ids.mpu!.id) }]);
@@ -249,7 +228,7 @@ forEachStore((t) => {
     });
 
     it('counts a video refused by its length\'s floor, and a banner that does not reach imp.bidfloor, as one request not filled (no_bid), never as a fill', async () => {
-      const body = request({ video: spotWithDurfloors([{ mindur: 15, bidfloor: 7 }]), banner: mpu, bidfloor: 4.5 });
+      const body = request({ video: spotWithDurfloors([{ mindur: 1, bidfloor: 7 }]), banner: mpu, bidfloor: 4.5 });
       const before = await reasons('refusedAfter');
       expect(await added('refusedAfter', async () => expect(await bidsOf(ids.refusedAfter!.uid, body)).toEqual([]))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
       const after = await reasons('refusedAfter');
@@ -260,7 +239,11 @@ forEachStore((t) => {
     it('bids the next best video when its length\'s floor refuses the best one (no banner tried)', async () => {
       // the exchange's 10 s video: 5.00 less its 15% and our 20%, 3.40; the 15 s spot (6.40) is under its 7.00
       bidders.setAnswer('mf', exchangeBid(5, 'video'));
-      const body = request({ video: spotWithDurfloors([{ mindur: 15, maxdur: 15, bidfloor: 7 }]), banner: mpu });
+      // our next best campaign first: the 6 s spot (6.00 less our 20%: 4.80), whose length has no floor
+      const bestCampaign = await bidsOf(ids.refusedAfter!.uid, request({ video: spotWithDurfloors([{ mindur: 15, maxdur: 15, bidfloor: 7 }]), banner: mpu }));
+      expect(bestCampaign).toMatchObject([{ mtype: 2, dur: 6, price: 4.8 }]);
+      // 6 s ads held to 7.00 as well: the exchange's video
+      const body = request({ video: spotWithDurfloors([{ mindur: 1, maxdur: 9, bidfloor: 7 }, { mindur: 15, maxdur: 15, bidfloor: 7 }]), banner: mpu });
       const bids: Answered[][] = [];
       expect(await added('refusedAfter', async () => bids.push(await bidsOf(ids.refusedAfter!.uid, body)))).toEqual({ reqs: 1, opps: 1, ivt: 0 });
       expect(bids[0]).toMatchObject([{ mtype: 2, dur: 10, crid: 'xv-crid', price: 3.4 }]);
@@ -336,15 +319,15 @@ forEachStore((t) => {
 
   describe('pre-bid IVT', () => {
     beforeAll(async () => {
-      const before = (await as(app, cookie, { method: 'GET', url: '/api/demand/info' })).json<Record<string, unknown>>();
-      const res = await as(app, cookie, { method: 'PUT', url: '/api/demand/info', payload: { ...before, setCheckIVTAll: 1, blockIVT: null } });
+      const before = (await dsp.request({ method: 'GET', url: '/api/demand/info' })).json<Record<string, unknown>>();
+      const res = await dsp.request({ method: 'PUT', url: '/api/demand/info', payload: { ...before, setCheckIVTAll: 1, blockIVT: null } });
       expect(res.statusCode, res.body).toBe(200);
-      await app.edge.snapshots.rebuild();
+      await dsp.app.edge.snapshots.rebuild();
     });
 
     it('checks the impression once: a bot\'s banner bid is one request, one IVT flag, one opportunity', async () => {
       const flagged = async () => {
-        const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+        const body = (await dsp.app.inject({ method: 'GET', url: '/metrics' })).body;
         const line = /^adplane_ivt_flagged_total\{reason="bot_user_agent",blocked="false"\} (\d+)$/m.exec(body);
         return line ? Number(line[1]) : 0;
       };

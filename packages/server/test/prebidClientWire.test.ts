@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { prebidPublisher } from './dspFixture.js';
+import { forEachStore } from './helpers.js';
 
 /**
  * The wire format real Prebid clients use, through the real app: the requests are fixtures shaped
@@ -15,7 +15,6 @@ import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
  * ext.prebid.targeting, ext.prebid.meta, ext.prebid.bidid, ext.prebid.cache.vastXml {url, cacheId}
  * (else hb_uuid + hb_cache_host + hb_cache_path), response cur and ext.responsetimemillis.<code>.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 type Obj = Record<string, unknown>;
 const fixture = (name: string, channel: string): Obj =>
   JSON.parse(readFileSync(new URL(`./fixtures/prebid/${name}`, import.meta.url), 'utf8').replaceAll('__CHANNEL__', channel)) as Obj;
@@ -41,35 +40,16 @@ interface WireResponse {
 }
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  const ids: Record<string, { id: number; uid: string }> = {};
+  const publisher = prebidPublisher(t, {
+    label: 'Wire', imageUrl: 'https://cdn.example.com/w300x250.png', mediaUrl: 'https://cdn.example.com/wire.mp4', clickUrl: 'https://brand.example.com/', listen: false,
+  });
+  const { ids } = publisher;
 
   const auction = async (body: Obj) => {
-    const res = await app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
     expect(res.statusCode, res.body).toBe(200);
     return { res, body: res.json() as WireResponse };
   };
-
-  beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    const cookie = await login(app, 'demand');
-    const create = async (name: string, kind: string, body: Obj) => (ids[name] = await createAs(app, cookie, kind, body));
-    const banner = await create('banner', 'creatives', {
-      name: 'Wire banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.example.com/w300x250.png', width: 300, height: 250,
-      clickUrl: 'https://brand.example.com/', adomain: ['brand.example.com'], approval: 'approved',
-    });
-    const video = await create('video', 'creatives', {
-      name: 'Wire spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/', adomain: ['brand.example.com'],
-      mediaFiles: [{ url: 'https://cdn.example.com/wire.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    });
-    await create('bannerCampaign', 'campaigns', { name: 'Wire banner', startDate: day(-1), endDate: day(30), bidCpm: 5_000_000, creativeIds: [banner.id] });
-    await create('videoCampaign', 'campaigns', { name: 'Wire video', startDate: day(-1), endDate: day(30), bidCpm: 10_000_000, creativeIds: [video.id] });
-    const channel = { environment: 'web', integration: 'PreBid', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
-    await create('display', 'channels', { ...channel, name: 'Wire display', format: 'display' });
-    await create('instream', 'channels', { ...channel, name: 'Wire instream', format: 'video', vastVersion: '4.2' });
-    await app.edge.snapshots.rebuild();
-  });
-  afterAll(() => app?.close());
 
   describe("Prebid.js's prebidServerBidAdapter request", () => {
     it('banner: a bid Prebid.js matches to its ad unit and bidder, with the winner keys, CORS for the page', async () => {
@@ -106,7 +86,7 @@ forEachStore((t) => {
       expect(keys).toMatchObject({ hb_pb: '7.00', hb_bidder: 'adplane', hb_size: '640x360', hb_uuid: vast.cacheId, hb_cache_path: '/cache' });
       // what Prebid.js builds when cache.vastXml is missing: https://<hb_cache_host><hb_cache_path>?uuid=<hb_uuid>
       const fallback = new URL(`https://${keys.hb_cache_host}${keys.hb_cache_path}?uuid=${keys.hb_uuid}`);
-      const served = await app.inject({ method: 'GET', url: `${fallback.pathname}${fallback.search}`, headers: { origin: PAGE } });
+      const served = await publisher.app.inject({ method: 'GET', url: `${fallback.pathname}${fallback.search}`, headers: { origin: PAGE } });
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toMatch(/^application\/xml/);
       expect(served.headers['access-control-allow-origin']).toBe(PAGE);
@@ -124,7 +104,7 @@ forEachStore((t) => {
       const { body: tested } = await auction({ ...request, test: 1 });
       expect(tested.ext.debug!.resolvedrequest).toMatchObject({ id: request.id, test: 1 });
       // a debug flag of the wrong type is refused, as Prebid Server's JSON decoding refuses it
-      const res = await app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify({ ...request, ext: { prebid: { ...prebid, debug: 'yes' } } }) });
+      const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify({ ...request, ext: { prebid: { ...prebid, debug: 'yes' } } }) });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(/ext\.prebid\.debug/);
     });
@@ -144,7 +124,7 @@ forEachStore((t) => {
   describe("Prebid Server's AMP answer", () => {
     it("carries the bid response's ext under ortb2.ext beside the targeting keys", async () => {
       const query = new URLSearchParams({ tag_id: ids.display!.uid, w: '300', h: '250', curl: `${PAGE}/amp/story`, timeout: '1000' });
-      const res = await app.inject({ method: 'GET', url: `/openrtb2/amp?${query}` });
+      const res = await publisher.app.inject({ method: 'GET', url: `/openrtb2/amp?${query}` });
       expect(res.statusCode, res.body).toBe(200);
       const answer = res.json() as { targeting: Record<string, string>; ortb2: { ext: { responsetimemillis: Record<string, number>; tmaxrequest: number } } };
       expect(answer.targeting).toMatchObject({ hb_bidder: 'adplane', hb_pb: '3.50', hb_size: '300x250' });

@@ -1,7 +1,6 @@
-import { type AddressInfo } from 'node:net';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAs, buildTestApp, forEachStore, login } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { prebidPublisher } from './dspFixture.js';
+import { forEachStore } from './helpers.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 
 /**
@@ -9,7 +8,6 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
  * (ext.prebid.returnallbidstatus), its /status and its cookie_sync filters, through the real app over
  * real HTTP (the raw edge server a page reaches), as Prebid.js and Prebid Server's clients call them.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const PAGE = 'https://news.example.com';
 type Obj = Record<string, unknown>;
 
@@ -40,50 +38,27 @@ const bannerImp = (channel: string, id = 'div-banner', extra: Obj = {}): Obj => 
 const videoImp = (channel: string, id = 'div-video'): Obj => ({ id, video: { mimes: ['video/mp4'], protocols: [2, 3], w: 640, h: 360, plcmt: 1 }, secure: 1, ext: { prebid: { bidder: { adplane: { channel } } } } });
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let base = '';
-  const ids: Record<string, { id: number; uid: string }> = {};
+  const publisher = prebidPublisher(t, { label: 'Events', imageUrl: 'https://cdn.example.com/e300x250.png', mediaUrl: 'https://cdn.example.com/spot.mp4' }, async (publisher) => {
+    await publisher.prebidChannel('counted', 'Events counted', { format: 'display' });
+  });
+  const { ids } = publisher;
 
   /** A URL the edge wrote (its public host) as this test server answers it. */
-  const local = (url: string) => url.replace(t.settings.publicHost, base);
+  const local = (url: string) => url.replace(t.settings.publicHost, publisher.base);
   const auction = async (body: Obj): Promise<Answer> => {
-    const res = await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as Answer;
   };
   const imps = async (channel: number): Promise<number> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channel}`);
+    await publisher.app.edge.flush();
+    const [row] = await publisher.app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channel}`);
     return Number(row?.imps ?? 0);
   };
 
-  beforeAll(async () => {
-    app = await buildTestApp(t.store);
-    const cookie = await login(app, 'demand');
-    const create = async (name: string, kind: string, body: Obj) => (ids[name] = await createAs(app, cookie, kind, body));
-    const banner = await create('banner', 'creatives', {
-      name: 'Events banner', format: 'display', displayType: 'image', imageUrl: 'https://cdn.example.com/e300x250.png', width: 300, height: 250,
-      clickUrl: 'https://brand.example.com/offer', adomain: ['brand.example.com'], approval: 'approved',
-    });
-    const video = await create('video', 'creatives', {
-      name: 'Events spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spot', adomain: ['brand.example.com'],
-      mediaFiles: [{ url: 'https://cdn.example.com/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    });
-    await create('bannerCampaign', 'campaigns', { name: 'Events banner', startDate: day(-1), endDate: day(30), bidCpm: 5_000_000, creativeIds: [banner.id] });
-    await create('videoCampaign', 'campaigns', { name: 'Events video', startDate: day(-1), endDate: day(30), bidCpm: 10_000_000, creativeIds: [video.id] });
-    const channel = { environment: 'web', integration: 'PreBid', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
-    await create('display', 'channels', { ...channel, name: 'Events display', format: 'display' });
-    await create('counted', 'channels', { ...channel, name: 'Events counted', format: 'display' });
-    await create('instream', 'channels', { ...channel, name: 'Events instream', format: 'video', vastVersion: '4.2' });
-    await app.edge.snapshots.rebuild();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => app?.close());
-
   describe('GET /status', () => {
     it('answers 204 No Content once ready, as Prebid Server without a status_response', async () => {
-      const res = await fetch(`${base}/status`);
+      const res = await fetch(`${publisher.base}/status`);
       expect(res.status).toBe(204);
       expect(await res.text()).toBe('');
     });
@@ -129,7 +104,7 @@ forEachStore((t) => {
       expect(await imps(channel)).toBe(before + 1);
       // the markup's own impression pixel, then the imp event again: replays, counted once
       const token = new URL(imp).searchParams.get('tk')!;
-      expect((await fetch(`${base}/ev?e=impression&t=${encodeURIComponent(token)}`)).status).toBe(200);
+      expect((await fetch(`${publisher.base}/ev?e=impression&t=${encodeURIComponent(token)}`)).status).toBe(200);
       expect((await fetch(local(imp))).status).toBe(204);
       expect(await imps(channel)).toBe(before + 1);
 
@@ -150,7 +125,7 @@ forEachStore((t) => {
       const call = async (change: (q: URLSearchParams) => void) => {
         const q = new URLSearchParams(imp.search);
         change(q);
-        const res = await fetch(`${base}/event?${q}`);
+        const res = await fetch(`${publisher.base}/event?${q}`);
         return { status: res.status, text: await res.text() };
       };
       expect(await call((q) => q.delete('t'))).toEqual({ status: 400, text: "invalid request: parameter 't' is required\n" });
@@ -175,7 +150,7 @@ forEachStore((t) => {
       expect(await imps(channel)).toBe(before);
       // odd input never fails the edge
       for (const odd of ['%', 't=%ZZ', 'a=&b=&t=', `t=imp&b=1&a=1&tk=${'.'.repeat(3000)}`, 'n=%00&t=imp']) {
-        expect((await fetch(`${base}/event?${odd}`)).status).toBeLessThan(500);
+        expect((await fetch(`${publisher.base}/event?${odd}`)).status).toBeLessThan(500);
       }
       // a HEAD (a link checker, a preview) is answered and counts nothing
       expect((await fetch(imp.href, { method: 'HEAD' })).status).toBe(204);
@@ -187,7 +162,7 @@ forEachStore((t) => {
 
     it('refuses ext.prebid.events and ext.prebid.integration of the wrong type with a 400 naming them', async () => {
       for (const [prebid, field] of [[{ events: true }, 'ext.prebid.events'], [{ integration: 7 }, 'ext.prebid.integration'], [{ returnallbidstatus: 'yes' }, 'ext.prebid.returnallbidstatus']] as const) {
-        const res = await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)], prebid)) });
+        const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)], prebid)) });
         expect(res.status).toBe(400);
         expect(await res.text()).toContain(field);
       }
@@ -232,7 +207,7 @@ forEachStore((t) => {
 
   describe('cookie_sync filterSettings, as Prebid Server reads them', () => {
     const sync = async (body: Obj) => {
-      const res = await fetch(`${base}/cookie_sync`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+      const res = await fetch(`${publisher.base}/cookie_sync`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
       return { status: res.status, body: res.status === 200 ? ((await res.json()) as Obj) : await res.text() };
     };
 

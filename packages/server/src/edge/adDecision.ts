@@ -1,9 +1,9 @@
 import { type PreBidIvt } from './auction/preBidIvt.js';
 import { postbidPixelUrls, type PostbidStage } from './postbid/postbidStage.js';
-import { type AuctionResult, type DurationFloor, runAuction, type Winner } from './auction/runAuction.js';
+import { type AuctionResult, runAuction, type Winner } from './auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
-import { type DemandSource } from './demand/demandSource.js';
+import { type DemandSource, type DurationFloor } from './demand/demandSource.js';
 import { settleProgrammatic } from './openrtb/notices.js';
 import { type Pacing } from './auction/pacing.js';
 import { type Admission } from '../delivery/types.js';
@@ -176,7 +176,7 @@ export interface DecideOptions {
   offeredBefore?: boolean;
   /** OpenRTB 2.6 `video.mincpmpersec` in demand's money (AuctionRequest.floorPerSecondCpm). */
   floorPerSecondCpm?: number;
-  /** OpenRTB 2.6 `video.durfloors` in demand's money (AuctionInput.durationFloors): held in the auction, so that the next best bid wins. */
+  /** OpenRTB 2.6 `video.durfloors` in demand's money (AuctionRequest.durationFloors): held in the auction, so that the next best bid wins. */
   durationFloors?: readonly DurationFloor[];
 }
 

@@ -1,4 +1,4 @@
-import { adSeconds, type AuctionRequest, lengthFloor, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import { adSeconds, type AuctionRequest, durationFloorOf, lengthFloor, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from './money.js';
@@ -18,35 +18,8 @@ export interface Winner {
   fate: SourceFate;
 }
 
-/**
- * One range of OpenRTB 2.6 `video.durfloors` (section 3.2.35) as the auction holds it: an ad of
- * `min` to `max` whole seconds (inclusive; an open end is 0 or Infinity) must reach `floorCpm`, in
- * demand's money (openrtb/inbound/impBid.ts turns the caller's floors into it).
- */
-export interface DurationFloor {
-  min: number;
-  max: number;
-  floorCpm: number;
-}
-
-/**
- * What runAuction reads: the sources' AuctionRequest, and the floors by the ad's length of an
- * inbound impression (null or absent: none). Held like the floor per second, on open-auction bids
- * for an ad of known length, before the winner is chosen: a bid under its length's floor is
- * `below_floor` and the next best bid wins (the ranges where they overlap: the highest).
- */
-export interface AuctionInput extends AuctionRequest {
-  durationFloors?: readonly DurationFloor[] | null;
-}
-
-/** The floor `floors` set for an ad of `seconds` (whole seconds, as a bid's `dur`): the highest range holding it, 0 for none or an unknown length. */
-export function durationFloorOf(floors: readonly DurationFloor[], seconds: number): number {
-  const whole = Math.round(seconds);
-  if (whole <= 0) return 0;
-  let floor = 0;
-  for (const r of floors) if (whole >= r.min && whole <= r.max && r.floorCpm > floor) floor = r.floorCpm;
-  return floor;
-}
+// (the floors by an ad's length live beside the floor per second: demand/demandSource.ts)
+export { type DurationFloor, durationFloorOf } from '../demand/demandSource.js';
 
 export interface AuctionResult {
   winner: Winner | null;
@@ -57,7 +30,7 @@ export interface AuctionResult {
 }
 
 /** A call that never outlives the deadline: a hanging demand becomes a timeout, never a stuck request. */
-async function callUnderDeadline(c: DemandCandidate, req: AuctionInput): Promise<CallResult> {
+async function callUnderDeadline(c: DemandCandidate, req: AuctionRequest): Promise<CallResult> {
   // our own campaigns price at once: no network, no timer
   if (!c.external) return c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: 0 }));
   const started = Date.now();
@@ -86,12 +59,12 @@ interface Priced {
  * deal's floor instead of the open floor; a private auction (imp.pmp.private_auction) takes deal
  * bids only. Deal floors here are in the demand's money, as the channel floor is.
  */
-function dealRule(bid: Bid, req: AuctionInput): string | null {
+function dealRule(bid: Bid, req: AuctionRequest): string | null {
   if (!bid.dealId) return req.privateAuction ? 'private_auction' : null;
   return req.deals.some((d) => d.dealId === bid.dealId) ? null : 'deal_not_offered';
 }
 
-function floorOf(bid: Bid, c: DemandCandidate, req: AuctionInput): number {
+function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
   if (!bid.dealId) {
     // a floor per second of the ad (OpenRTB 2.6 mincpmpersec) and a floor by its length (durfloors), for an ad of known length
     const perSecond = req.floorPerSecondCpm;
@@ -108,7 +81,7 @@ function floorOf(bid: Bid, c: DemandCandidate, req: AuctionInput): number {
 }
 
 /** The answers of a group: at once when every candidate's is known (our campaigns: no promise, no timer), else called under the deadline. */
-function callGroup(group: readonly DemandCandidate[], req: AuctionInput): CallResult[] | Promise<CallResult[]> {
+function callGroup(group: readonly DemandCandidate[], req: AuctionRequest): CallResult[] | Promise<CallResult[]> {
   const known: CallResult[] = [];
   for (const c of group) {
     if (!c.immediate) return Promise.all(group.map((c) => callUnderDeadline(c, req)));
@@ -117,7 +90,7 @@ function callGroup(group: readonly DemandCandidate[], req: AuctionInput): CallRe
   return known;
 }
 
-function priceGroup(group: readonly DemandCandidate[], results: readonly CallResult[], req: AuctionInput, fates: SourceFate[]): Priced[] {
+function priceGroup(group: readonly DemandCandidate[], results: readonly CallResult[], req: AuctionRequest, fates: SourceFate[]): Priced[] {
   const priced: Priced[] = [];
   for (let i = 0; i < group.length; i++) {
     const r = results[i]!;
@@ -162,7 +135,7 @@ function priceGroup(group: readonly DemandCandidate[], results: readonly CallRes
 /** Whether `a` ranks before `b`: the higher price, then the lower priority number (equals keep their order). */
 const ranksBefore = (a: Priced, b: Priced): boolean => a.bid.priceCpm > b.bid.priceCpm || (a.bid.priceCpm === b.bid.priceCpm && a.candidate.priority < b.candidate.priority);
 
-function decide(priced: Priced[], req: AuctionInput): Winner | null {
+function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   if (!priced.length) return null;
   // the first and second of a stable sort by rank, found in one pass each (no sort, no comparator closure)
   let topAt = 0;
@@ -190,7 +163,7 @@ function decide(priced: Priced[], req: AuctionInput): Winner | null {
  * network: our campaigns win a waterfall's first tier on most requests, and the caller then
  * continues without a microtask; `await` reads either.
  */
-export function runAuction(req: AuctionInput, sources: readonly DemandSource[]): AuctionResult | Promise<AuctionResult> {
+export function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): AuctionResult | Promise<AuctionResult> {
   const fates: SourceFate[] = [];
   // one collector per auction (a bound push, not a named closure)
   const filtered: (f: SourceFate) => void = fates.push.bind(fates);
@@ -211,12 +184,12 @@ export function runAuction(req: AuctionInput, sources: readonly DemandSource[]):
 }
 
 /** `auction` mode: every candidate's answer priced together. */
-function auctionResult(req: AuctionInput, candidates: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult {
+function auctionResult(req: AuctionRequest, candidates: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult {
   return { winner: decide(priceGroup(candidates, answers, req, fates), req), fates, indexedOut, offered: candidates.length };
 }
 
 /** A waterfall's tiers in order: each tier known at once is priced here; from the first that must be called, the rest waits for it. */
-function waterfall(req: AuctionInput, candidates: DemandCandidate[], tiers: number[], fates: SourceFate[], indexedOut: number): AuctionResult | Promise<AuctionResult> {
+function waterfall(req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], fates: SourceFate[], indexedOut: number): AuctionResult | Promise<AuctionResult> {
   for (let i = 0; i < tiers.length; i++) {
     const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tiers[i]);
     const answers = callGroup(group, req);
@@ -228,7 +201,7 @@ function waterfall(req: AuctionInput, candidates: DemandCandidate[], tiers: numb
 }
 
 async function waterfallFrom(
-  req: AuctionInput, candidates: DemandCandidate[], tiers: number[], from: number, firstGroup: DemandCandidate[], firstAnswers: Promise<CallResult[]>, fates: SourceFate[], indexedOut: number,
+  req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], from: number, firstGroup: DemandCandidate[], firstAnswers: Promise<CallResult[]>, fates: SourceFate[], indexedOut: number,
 ): Promise<AuctionResult> {
   for (let i = from; i < tiers.length; i++) {
     const group = i === from ? firstGroup : candidates.filter((c) => c.priority === tiers[i]);
@@ -240,7 +213,7 @@ async function waterfallFrom(
 }
 
 /** A tier's answers priced: the result when it won or the deadline passed (the later tiers not called), else null. */
-function tierDone(req: AuctionInput, candidates: DemandCandidate[], tier: number, group: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult | null {
+function tierDone(req: AuctionRequest, candidates: DemandCandidate[], tier: number, group: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult | null {
   const winner = decide(priceGroup(group, answers, req, fates), req);
   if (!winner && Date.now() < req.deadline) return null;
   for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });

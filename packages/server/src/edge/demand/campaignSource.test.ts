@@ -6,7 +6,7 @@ import { supplierChannel } from '../openrtb/inbound/bidChannels.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
-import { campaignSource } from './campaignSource.js';
+import { campaignSource, eligibility } from './campaignSource.js';
 import { type AuctionRequest, type DemandCandidate, lengthFloor } from './demandSource.js';
 
 /**
@@ -145,6 +145,32 @@ describe('a floor per second of the ad (OpenRTB 2.6 mincpmpersec)', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 50; i++) seen.add(bidsWith([creative, long], 6_000_000, 0)[0]!);
     expect(seen).toEqual(new Set([9, 10]));
+  });
+});
+
+describe('floors by the length of the ad (OpenRTB 2.6 video.durfloors)', () => {
+  const long = { ...creative, id: 10, duration: 30, mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }] };
+  // 1-15 s at $4, 16-30 s at $8 (demand's money)
+  const floors = [{ min: 1, max: 15, floorCpm: 4_000_000 }, { min: 16, max: 30, floorCpm: 8_000_000 }];
+  const chosen = (campaigns: SnapCampaign[]) => {
+    const refused: SourceFate[] = [];
+    const { candidates } = campaignSource.candidates({ ...requestOver(campaigns, true, 'first'), durationFloors: floors }, (f) => refused.push(f));
+    return { picks: candidates.map((c) => [c.id, (c as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId]), reasons: refused.map((f) => f.reason) };
+  };
+  it("picks, of a campaign's creatives, one its bid reaches its length's floor with", () => {
+    // $6: the 10 s spot ($4 floor) yes, the 30 s one ($8) no, every time
+    for (let i = 0; i < 50; i++) expect(chosen([{ ...campaign(1, 6_000_000), creatives: [creative, long] }]).picks).toEqual([[1, 9]]);
+  });
+  it('passes over a campaign whose every creative is under its length\'s floor, naming the reason, for the next best', () => {
+    // the $7 campaign has only the 30 s ad ($8 floor): the $5 one with the 10 s spot wins
+    const { picks, reasons } = chosen([{ ...campaign(1, 7_000_000), creatives: [long] }, campaign(2, 5_000_000)]);
+    expect(picks.map(([id]) => id)).toEqual([2]);
+    expect(reasons).toEqual(['below_duration_floor']);
+  });
+  it('holds nothing on a deal: a deal has its own floor', () => {
+    const req = { ...requestOver([{ ...campaign(1, 6_000_000), creatives: [long] }], true), durationFloors: floors };
+    expect(eligibility(req.snapshot.campaigns.get(1)!, req, { perSecond: 0, byLength: null })).toMatchObject({ id: 10 });
+    expect(eligibility(req.snapshot.campaigns.get(1)!, req)).toBe('below_duration_floor');
   });
 });
 

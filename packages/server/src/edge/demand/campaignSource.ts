@@ -3,7 +3,7 @@ import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '../auction/trace.js';
-import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource, lengthFloor } from './demandSource.js';
+import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource, type DurationFloor, durationFloorOf, lengthFloor } from './demandSource.js';
 import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
 
 /**
@@ -26,9 +26,22 @@ export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: 
   return !(width > 0 && creative.width > width) && !(height > 0 && creative.height > height);
 }
 
-/** Whether the campaign's bid reaches a floor per second of the creative's length (none stated, or a length not known: yes). */
-const paysPerSecond = (campaign: SnapCampaign, creative: SnapCreative, perSecondFloor: number): boolean =>
-  !perSecondFloor || creative.format !== 'video' || campaign.bidCpm >= lengthFloor(perSecondFloor, creative.duration);
+/**
+ * The open auction's floors by the ad's length (OpenRTB 2.6 `mincpmpersec` and `durfloors`, in
+ * demand's money), as campaigns are picked under them; NO_LENGTH_FLOORS: none (a deal's bid, or a
+ * request that states none).
+ */
+export interface LengthFloors {
+  perSecond: number;
+  byLength: readonly DurationFloor[] | null;
+}
+
+const NO_LENGTH_FLOORS: LengthFloors = Object.freeze({ perSecond: 0, byLength: null });
+
+/** Whether the campaign's bid reaches the floors of the creative's length (none stated, or a length not known: yes). */
+const paysForLength = (campaign: SnapCampaign, creative: SnapCreative, floors: LengthFloors): boolean =>
+  creative.format !== 'video' ||
+  ((!floors.perSecond || campaign.bidCpm >= lengthFloor(floors.perSecond, creative.duration)) && (!floors.byLength || campaign.bidCpm >= durationFloorOf(floors.byLength, creative.duration)));
 
 /**
  * Whether the channel takes the creative: its creative lists (by id or advertiser domain), and its
@@ -37,14 +50,14 @@ const paysPerSecond = (campaign: SnapCampaign, creative: SnapCreative, perSecond
 const channelTakes = (channel: SnapChannel, c: SnapCreative): boolean =>
   !channel.categoryBlocks?.creatives.has(c.id) && !creativeRefusal(channel.targeting, c.id, c.adomain);
 
-/** A creative of the campaign that fits here, at random among those that do (`perSecondFloor`: only those its bid pays for at that floor). */
-function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext, perSecondFloor: number): SnapCreative | null {
+/** A creative of the campaign that fits here, at random among those that do (`floors`: only those its bid pays for at the floors of their length). */
+function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext, floors: LengthFloors): SnapCreative | null {
   const all = campaign.creatives;
   if (all.length === 1) {
     const only = all[0]!;
-    return creativeFits(only, channel, ctx) && channelTakes(channel, only) && paysPerSecond(campaign, only, perSecondFloor) ? only : null;
+    return creativeFits(only, channel, ctx) && channelTakes(channel, only) && paysForLength(campaign, only, floors) ? only : null;
   }
-  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && channelTakes(channel, c) && paysPerSecond(campaign, c, perSecondFloor));
+  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && channelTakes(channel, c) && paysForLength(campaign, c, floors));
   if (!fitting.length) return null;
   return fitting[Math.floor(Math.random() * fitting.length)]!;
 }
@@ -88,19 +101,29 @@ function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: n
 
 /**
  * The creative the campaign would serve here, or the rule that refuses it. A plain function, not a
- * closure per request: the hot path allocates as little as it can. `perSecondFloor`: the floor per
- * second of the ad its bid must reach (demand's money; a deal's own, which dealCampaigns.ts passes;
- * the open auction's is the request's floorPerSecondCpm).
+ * closure per request: the hot path allocates as little as it can. `floors`: the floors of the ad's
+ * length its bid must reach (demand's money; a deal's own, which dealCampaigns.ts passes; the open
+ * auction's are the request's floorPerSecondCpm and durationFloors).
  */
-export function eligibility(campaign: SnapCampaign, req: AuctionRequest, perSecondFloor = req.floorPerSecondCpm ?? 0): SnapCreative | string {
-  return eligible(campaign, req, true, perSecondFloor);
+export function eligibility(campaign: SnapCampaign, req: AuctionRequest, floors: LengthFloors = openLengthFloors(req, { perSecond: 0, byLength: null })): SnapCreative | string {
+  return eligible(campaign, req, true, floors);
+}
+
+/** The open auction's floors of the ad's length, written into `into` (a scratch: no allocation on the hot path). */
+function openLengthFloors(req: AuctionRequest, into: LengthFloors): LengthFloors {
+  const perSecond = req.floorPerSecondCpm ?? 0;
+  const byLength = req.durationFloors?.length ? req.durationFloors : null;
+  if (!perSecond && !byLength) return NO_LENGTH_FLOORS;
+  into.perSecond = perSecond;
+  into.byLength = byLength;
+  return into;
 }
 
 /** A refusal whose reason nobody reads (an untraced request): the same checks, no reason built. */
 const REFUSED = 'refused';
 
 /** `eligibility`; with `explain` false, a targeting refusal answers REFUSED instead of building `targeting.<rule>`. */
-function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean, perSecondFloor: number): SnapCreative | string {
+function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean, floors: LengthFloors): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
   if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
@@ -115,21 +138,28 @@ function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean,
   if (ctx.pod && (ctx.pod.campaigns.has(campaign.id) || (campaign.advertiserId > 0 && ctx.pod.advertisers.has(campaign.advertiserId)))) return 'pod_separation';
   const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, ctx);
   if (budget) return budget;
-  // (with a floor per second of the ad, OpenRTB 2.6 mincpmpersec: a creative short enough for the bid;
-  // none, and the campaign is passed over for the next, which may be shorter or pay more)
-  const creative = pickCreative(campaign, req.channel, ctx, perSecondFloor);
-  if (!creative) return perSecondFloor && pickCreative(campaign, req.channel, ctx, 0) ? 'below_floor_per_second' : noCreativeReason(campaign, req.channel, ctx);
+  // (with floors by the ad's length, OpenRTB 2.6 mincpmpersec and durfloors: a creative whose length
+  // the bid pays for; none, and the campaign is passed over for the next, which may be shorter or pay more)
+  const creative = pickCreative(campaign, req.channel, ctx, floors);
+  if (!creative) {
+    if (floors === NO_LENGTH_FLOORS || !pickCreative(campaign, req.channel, ctx, NO_LENGTH_FLOORS)) return noCreativeReason(campaign, req.channel, ctx);
+    return floors.perSecond ? 'below_floor_per_second' : 'below_duration_floor';
+  }
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
   if (repeat) return repeat;
   return creative;
 }
 
-/** Refusals reported for one request (candidates() runs to its end synchronously: one scratch serves every request). */
-const report = { count: 0 };
+/**
+ * Refusals reported for one request, and its open auction's floors of the ad's length
+ * (candidates() runs to its end synchronously: one scratch serves every request).
+ */
+const report = { count: 0, floors: NO_LENGTH_FLOORS };
+const reportFloors: LengthFloors = { perSecond: 0, byLength: null };
 
 /** The campaign's creative here, or null: refused (and reported to the trace while it has room). */
 function checked(campaign: SnapCampaign, req: AuctionRequest, filtered: (fate: SourceFate) => void): SnapCreative | null {
-  const found = eligible(campaign, req, report.count < TRACE_LIMIT, req.floorPerSecondCpm ?? 0);
+  const found = eligible(campaign, req, report.count < TRACE_LIMIT, report.floors);
   if (typeof found !== 'string') return found;
   if (report.count++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
   return null;
@@ -161,6 +191,7 @@ export const campaignSource: DemandSource = {
     const traced = req.traced !== false;
     // an untraced request reports no campaign refusals (nothing counts them): as if the limit were spent
     report.count = traced ? 0 : TRACE_LIMIT;
+    report.floors = openLengthFloors(req, reportFloors);
     // the runner-up sets a second price; at first price only a trace shows it (a campaign that lost
     // is not counted: adDecision.ts countFates), so an untraced first-price request looks for none
     const wanted = traced || channel.auctionPrice === 'second' ? 2 : 1;

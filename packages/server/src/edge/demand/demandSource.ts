@@ -30,6 +30,12 @@ export interface AuctionRequest {
    */
   floorPerSecondCpm?: number;
   /**
+   * OpenRTB 2.6 `video.durfloors` in demand's money (openrtb/inbound/impBid.ts turns the caller's
+   * floors into it; null or absent: none): an open-auction bid for an ad of known length must reach
+   * its length's floor (durationFloorOf).
+   */
+  durationFloors?: readonly DurationFloor[] | null;
+  /**
    * Whether the decision's trace was asked for (debug=1, "Test this tag", tests): absent or true.
    * False on the plain VAST entry: a source leaves out the refusals nothing counts (our own
    * campaigns refused one by one), and does not build their reasons.
@@ -52,6 +58,26 @@ export const lengthFloor = (perSecond: number, seconds: number): number => {
   const whole = Math.round(seconds);
   return whole > 0 ? Math.ceil(perSecond * whole) : 0;
 };
+
+/**
+ * One range of OpenRTB 2.6 `video.durfloors` (section 3.2.35) as the auction holds it: an ad of
+ * `min` to `max` whole seconds (inclusive; an open end is 0 or Infinity) must reach `floorCpm`, in
+ * demand's money.
+ */
+export interface DurationFloor {
+  min: number;
+  max: number;
+  floorCpm: number;
+}
+
+/** The floor `floors` set for an ad of `seconds` (whole seconds, as a bid's `dur`): the highest range holding it, 0 for none or an unknown length. */
+export function durationFloorOf(floors: readonly DurationFloor[], seconds: number): number {
+  const whole = Math.round(seconds);
+  if (whole <= 0) return 0;
+  let floor = 0;
+  for (const r of floors) if (whole >= r.min && whole <= r.max && r.floorCpm > floor) floor = r.floorCpm;
+  return floor;
+}
 
 /** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
 export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline } | OrtbMarkup;

@@ -62,6 +62,7 @@ const REASONS: Record<string, string> = {
   pod_separation: 'an earlier ad of the same ad break has its advertiser or its campaign',
   pod_repeat: 'an earlier ad of the same ad break is the same video',
   below_floor_per_second: 'its price is below the floor per second of the ad (mincpmpersec) for its length',
+  below_duration_floor: "its price is below the floor of its ad's length (durfloors)",
   blocked_category: 'its ad category is blocked here (the request\'s bcat, or the blocked ad categories of the targeting)',
   blocked_attribute: 'it is skippable, which the impression blocks',
   duration_not_allowed: 'its length is not one the player takes',

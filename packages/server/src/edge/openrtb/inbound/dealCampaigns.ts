@@ -57,7 +57,7 @@ export const dealCampaignSource: DemandSource = {
       for (const campaign of campaigns) {
         if (campaign.tenantId !== deal.tenantId) continue;
         // a deal's bid is held to the deal's own floor per second (none at a fixed price), not the open auction's
-        const found = eligibility(campaign, req, deal.floorPerSecondCpm ?? 0);
+        const found = eligibility(campaign, req, { perSecond: deal.floorPerSecondCpm ?? 0, byLength: null });
         if (typeof found === 'string') {
           filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: `deal.${found}`, dealId: deal.dealId });
           continue;

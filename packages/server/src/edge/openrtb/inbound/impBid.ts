@@ -106,7 +106,7 @@ export function durationFloor(durfloors: unknown, seconds: number, cur: unknown,
 }
 
 /**
- * video.durfloors as the auction holds them (AuctionInput.durationFloors): each range with a floor,
+ * video.durfloors as the auction holds them (AuctionRequest.durationFloors): each range with a floor,
  * that floor per event made the purchase's (purchaseFloor) and turned into demand's money
  * (`toDemand`: the supplier's margin grossed up, or an RTB channel's payout: margins.ts); a range a
  * fixed payout reaches anyway is dropped, one it never reaches refuses every ad of its lengths.
@@ -283,7 +283,7 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   if (pod) ctx.pod = pod;
 
   // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a
-  // deal has its own), held in the auction (AuctionInput.durationFloors)
+  // deal has its own), held in the auction (AuctionRequest.durationFloors)
   const durfloors = format === 'video' ? (imp.video as { durfloors?: unknown } | undefined)?.durfloors : undefined;
   let seat = tenantSeat(target.tenantId);
   let deals: DealTerms[] = [];
