@@ -13,7 +13,8 @@
  * - `/status`: Prebid Server's health check;
  * - `/cookie_sync`, `/setuid`, `/getuids`: Prebid Server's user sync (the browser's adplane id, in the `uids` cookie);
  * - `/optout`: the page where a person opts the browser out of that id;
- * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token.
+ * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token;
+ * - `/event`: Prebid Server's event notifications (win, impression) of a bid's `ext.prebid.events`.
  */
 /** The macros a VAST tag URL carries, per environment (tagMacros.ts), travel with its paths. */
 export * from './tagMacros.js';
@@ -31,6 +32,7 @@ export const PREBID_SETUID_PATH = '/setuid';
 export const PREBID_GETUIDS_PATH = '/getuids';
 export const PREBID_OPTOUT_PATH = '/optout';
 export const EVENT_PATH = '/ev';
+export const PREBID_EVENT_PATH = '/event';
 
 const seg = (uid: string) => encodeURIComponent(uid);
 

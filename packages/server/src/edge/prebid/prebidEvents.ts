@@ -1,3 +1,4 @@
+import { PREBID_EVENT_PATH } from '@adplane/shared';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { corsHeaders } from '../cors.js';
 import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
@@ -29,7 +30,6 @@ import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
  * URL is the `t=imp` one with `f=b` (vastEventUrl, withVastImpression). The player fires it beside our
  * own tracker; the replay guard counts the impression once.
  */
-export const PREBID_EVENT_PATH = '/event';
 
 export interface EventUrlParts {
   origin: string;

@@ -61,6 +61,15 @@ describe('the trace in words', () => {
     expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'blocked_adomain' }, all)).toBe('No fill: its advertiser is blocked here');
     expect(reasonText('something_new')).toBe('something new');
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'nonlinear_too_large', vastError: 501 }, all)).toBe(
+      'No fill: its overlay (NonLinear) ad is larger than the slot, VAST error 501 (NonLinear ad larger than the display area)',
+    );
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_nonlinear_resource', vastError: 503 }, all)).toMatch(/nothing to show, VAST error 503/);
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'not_linear', vastError: 201 }, all)).toMatch(/VAST error 201 \(expecting different linearity\)$/);
+    expect(fateText({ ...campaign, fate: 'filtered', reason: 'below_duration_floor' }, all)).toBe("Filtered: its price is below the floor of its ad's length (durfloors)");
+    expect(reasonText('bad_adm_no_media')).toBe("its bid's VAST had no ad a player could play (the ad had no media file)");
+    expect(reasonText('currency_XYZ')).toBe("its bid's currency (XYZ) has no rate");
+    expect(reasonText('deal.flight_ended')).toBe('under the deal, its flight has ended');
   });
 
   it('matches a tracker URL as the VAST library sends it, macros filled in', () => {

@@ -20,6 +20,7 @@ const VAST_ERRORS: Record<number, string> = {
   101: 'VAST schema validation error',
   102: 'VAST version not supported',
   200: 'trafficking error',
+  201: 'expecting different linearity',
   300: 'wrapper error',
   301: 'timeout of the wrapper\'s VAST URI',
   302: 'wrapper limit reached',
@@ -29,6 +30,8 @@ const VAST_ERRORS: Record<number, string> = {
   402: 'timeout of the media file',
   403: 'no supported media file',
   405: 'problem displaying the media file',
+  501: 'NonLinear ad larger than the display area',
+  503: 'no NonLinear resource of a supported type',
   900: 'undefined error',
 };
 
@@ -51,8 +54,34 @@ const REASONS: Record<string, string> = {
   not_vast: 'the answer was not VAST',
   bad_wrapper: 'a wrapper had no VAST URI',
   bad_ad: 'the ad was malformed',
-  no_linear: 'the ad had no linear (video) creative',
+  not_linear: 'the ad had no linear (video) creative, only an overlay (NonLinear) or companions',
+  no_creative: 'the ad had no creative',
+  unsupported_version: 'the answer was VAST 1.0, which is not supported',
   no_media: 'the ad had no media file',
+  nonlinear_too_large: 'its overlay (NonLinear) ad is larger than the slot',
+  no_nonlinear_resource: 'its overlay (NonLinear) ad had nothing to show',
+  answer_too_large: 'the answer was too large',
+  invalid_gzip: 'the answer was not the gzip it said it was',
+  bad_url: 'its URL is not a valid address',
+  no_endpoint: 'it has no endpoint URL',
+  no_bid: 'the demand answered no bid',
+  no_time_left: 'too little time was left to call it',
+  invalid_response: 'the bid response was malformed',
+  request_id_mismatch: 'the bid response answered another request',
+  imp_id_mismatch: 'the bid was for another impression',
+  invalid_price: 'the bid had no valid price',
+  wrong_media: 'the bid was not of the format asked for',
+  no_markup: 'the bid had no ad markup',
+  currency_invalid: "its bid's currency was not a currency code",
+  deal_not_offered: 'its bid named a deal this request does not offer',
+  private_auction: 'the auction is private (deals only) and its bid named no deal',
+  no_banner_size: 'the request states no banner size',
+  prebid_server_not_configured: 'no Prebid Server is set up (ADPLANE_PREBID_SERVER_URL)',
+  unknown_partner: 'its Prebid partner is unknown',
+  supplier_not_bought: 'the campaign buys from other suppliers',
+  pacing: 'its pacing holds it back for now',
+  budget_lease: 'this edge process is still getting its share of the budget',
+  frequency_cap: 'its frequency cap for this viewer is reached',
   connection_failed: 'the demand server could not be reached',
   address_refused: 'its address is on a private network (or the cloud metadata address), which the ad server does not call',
   wrapper_timeout: 'a wrapper hop timed out',
@@ -89,6 +118,10 @@ export function reasonText(reason: string | undefined): string {
   if (floor) return `below the ${formatUsdMicros(Number(floor[1]))} floor`;
   const http = /^http_(\d+)$/.exec(reason);
   if (http) return `the demand server answered HTTP ${http[1]}`;
+  if (reason.startsWith('bad_adm_')) return `its bid's VAST had no ad a player could play (${reasonText(reason.slice('bad_adm_'.length))})`;
+  const currency = /^currency_(.+)$/.exec(reason);
+  if (currency) return `its bid's currency (${currency[1]}) has no rate`;
+  if (reason.startsWith('deal.')) return `under the deal, ${reasonText(reason.slice('deal.'.length))}`;
   return reason.replace(/_/g, ' ');
 }
 
