@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { CurrencyRates } from '../src/edge/openrtb/currency.js';
 import { forEachStore } from './helpers.js';
 import { checkBidResponse } from './bidResponseCheck.js';
-import { dspTenant, expectBid, expectNoBid } from './dspFixture.js';
+import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
 
 /**
  * Bid requests shaped like the ones real exchanges send (test/fixtures/openrtb/exchanges, each

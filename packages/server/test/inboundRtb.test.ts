@@ -5,7 +5,7 @@ import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { forEachStore } from './helpers.js';
 import { checkBidResponse, permittedSizes } from './bidResponseCheck.js';
-import { dspTenant, expectBid, expectNoBid } from './dspFixture.js';
+import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
 
 /**
  * adplane as the bidder: OpenRTB 2.6 bid requests posted to /rtb/bid/<supplier uid> (and

@@ -2,7 +2,7 @@ import { type BidRequest, type BidResponse, type Imp } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { inlineVast } from './demandServers.js';
-import { dspTenant } from './dspFixture.js';
+import { dspTenant } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { prebidPublisher } from './dspFixture.js';
+import { prebidPublisher } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
 
 /**

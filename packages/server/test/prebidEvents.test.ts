@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prebidPublisher } from './dspFixture.js';
+import { prebidPublisher } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
-import { STATS_TABLE } from '../src/stats/statsStore.js';
 
 /**
  * Prebid Server's events (GET /event and ext.prebid.events), its seat non-bids
@@ -50,11 +49,7 @@ forEachStore((t) => {
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as Answer;
   };
-  const imps = async (channel: number): Promise<number> => {
-    await publisher.app.edge.flush();
-    const [row] = await publisher.app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channel}`);
-    return Number(row?.imps ?? 0);
-  };
+  const imps = (channel: number) => publisher.countedImpressions(`channel_id = ${channel}`);
 
   describe('GET /status', () => {
     it('answers 204 No Content once ready, as Prebid Server without a status_response', async () => {

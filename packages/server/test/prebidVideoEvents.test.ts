@@ -1,10 +1,7 @@
-import { type AddressInfo } from 'node:net';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type VastVersion } from '../src/edge/vast/vastVersion.js';
-import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
-import { startTestBidders, type TestBidders } from './testBidders.js';
+import { forEachStore } from './helpers.js';
+import { publisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
 /**
@@ -16,7 +13,6 @@ import { clientAds, schemaErrors } from './vastSchema.js';
  * cached VAST carries it too; and the impression is counted (and programmatic demand billed) once,
  * whichever of our own tracker and the event the player fires first.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const PAGE = 'https://news.example.com';
 const VERSIONS: VastVersion[] = ['2.0', '3.0', '4.0', '4.1', '4.2'];
 type Obj = Record<string, unknown>;
@@ -47,48 +43,25 @@ const videoImp = (channel: string, id: string): Obj => ({ id, video: { mimes: ['
 const impressionsOf = (xml: string): string[] => [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let bidders: TestBidders;
-  let base = '';
-  const ids: Record<string, { id: number; uid: string }> = {};
+  const publisher = publisherTenant(t, async (publisher) => {
+    await publisher.videoSpot('video', { name: 'Video events spot', width: 640, height: 360, bitrate: 800, advertiser: 'brand.example.com', mediaUrl: 'https://cdn.example.com/spot.mp4' });
+    await publisher.campaign('campaign', { name: 'Video events', bid: 10, creatives: ['video'] });
+    for (const version of VERSIONS) await publisher.prebidChannel(`v${version}`, `Video events ${version}`, { format: 'video', vastVersion: version });
+    await publisher.prebidChannel('counted', 'Video events counted', { format: 'video', vastVersion: '4.2' });
+    // programmatic demand that outbids the campaigns: its billing notice rides in our impression URL and the event's
+    await publisher.rtbTag('rtb', 'Video events RTB', 'name=vev&price=80');
+    await publisher.prebidChannel('programmatic', 'Video events RTB channel', { format: 'video', vastVersion: '3.0', demand: ['rtb'] });
+  }, { programmatic: {} });
+  const { ids } = publisher;
 
   /** A URL the edge wrote (its public host) as this test server answers it. */
-  const local = (url: string) => url.replace(t.settings.publicHost, base);
+  const local = (url: string) => url.replace(t.settings.publicHost, publisher.base);
   const auction = async (body: Obj): Promise<VideoBid[]> => {
-    const res = await fetch(`${base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
     expect(res.status, await res.clone().text()).toBe(200);
     return ((await res.json()) as Answer).seatbid?.flatMap((s) => s.bid) ?? [];
   };
-  const imps = async (channel: number): Promise<number> => {
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channel}`);
-    return Number(row?.imps ?? 0);
-  };
-
-  beforeAll(async () => {
-    bidders = await startTestBidders();
-    app = await buildTestApp(t.store);
-    const cookie = await login(app, 'demand');
-    const create = async (name: string, kind: string, body: Obj) => (ids[name] = await createAs(app, cookie, kind, body));
-    const video = await create('video', 'creatives', {
-      name: 'Video events spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spot', adomain: ['brand.example.com'],
-      mediaFiles: [{ url: 'https://cdn.example.com/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    });
-    await create('campaign', 'campaigns', { name: 'Video events', startDate: day(-1), endDate: day(30), bidCpm: 10_000_000, creativeIds: [video.id] });
-    const channel = { environment: 'web', integration: 'PreBid', format: 'video', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
-    for (const version of VERSIONS) await create(`v${version}`, 'channels', { ...channel, name: `Video events ${version}`, vastVersion: version });
-    await create('counted', 'channels', { ...channel, name: 'Video events counted', vastVersion: '4.2' });
-    // programmatic demand that outbids the campaigns: its billing notice rides in our impression URL and the event's
-    const rtb = await create('rtb', 'tags', { name: 'Video events RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=vev&price=80`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
-    await create('programmatic', 'channels', { ...channel, name: 'Video events RTB channel', vastVersion: '3.0', demand: [{ tagId: rtb.id, priority: 1 }] });
-    await app.edge.snapshots.rebuild();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await app?.close();
-    await bidders?.close();
-  });
+  const imps = (channel: number) => publisher.countedImpressions(`channel_id = ${channel}`);
 
   describe('ext.prebid.events on a video bid', () => {
     it("writes Prebid Server's imp event into the VAST after our impression, valid in every version and read by a VAST client; no ext.prebid.events", async () => {
@@ -158,21 +131,21 @@ forEachStore((t) => {
       const [bid] = await auction(pbjsRequest([videoImp(ids.programmatic!.uid, 'rtb')], { events: {} }));
       const xml = bid!.adm!;
       expect(schemaErrors('3.0', xml)).toBe('');
-      expect(xml).toContain(`${bidders.url}/notice/adm-imp?name=vev`);
+      expect(xml).toContain(`${publisher.bidders.url}/notice/adm-imp?name=vev`);
       const urls = impressionsOf(xml);
       const ours = urls.find((u) => u.includes('/ev?e=impression'))!;
       const event = urls.find((u) => u.includes('/event?'))!;
       // the billing notice rides in both (signed): the event carries it as `n`
       expect(new URL(event).searchParams.get('n')).toContain('b=');
-      expect(bidders.notices.filter((n) => n.pathname === '/notice/bill')).toHaveLength(0);
+      expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/bill')).toHaveLength(0);
       expect((await fetch(local(event))).status).toBe(204);
       expect((await fetch(local(ours))).status).toBe(200);
       expect((await fetch(local(event))).status).toBe(204);
-      const bills = await bidders.waitForNotices('/notice/bill', 1);
+      const bills = await publisher.bidders.waitForNotices('/notice/bill', 1);
       expect(bills[0]!.searchParams.get('price')).toBe('80');
       await new Promise((r) => setTimeout(r, 150));
-      expect(bidders.notices.filter((n) => n.pathname === '/notice/bill' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
-      expect(bidders.notices.filter((n) => n.pathname === '/notice/win' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
+      expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/bill' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
+      expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/win' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
     });
   });
 });

@@ -1,10 +1,9 @@
-import { type FastifyInstance } from 'fastify';
 import { TAG_TEST_PATH } from '@adplane/shared';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
-import { startTestBidders, type TestBidders } from './testBidders.js';
+import { forEachStore } from './helpers.js';
+import { publisherTenant } from './tenantFixture.js';
 import { schemaErrors } from './vastSchema.js';
 
 /**
@@ -16,41 +15,27 @@ import { schemaErrors } from './vastSchema.js';
  * its partner's parameters.
  */
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let bidders: TestBidders;
-  let cookie: string;
-  const ids: Record<string, { id: number; uid: string }> = {};
-  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
-  const vast = (uid: string) => app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv` });
-
-  beforeAll(async () => {
-    bidders = await startTestBidders();
-    app = await buildTestApp(t.store, { prebidServerUrl: `${bidders.url}/pbs?price=30` });
-    cookie = await login(app, 'demand');
-    const rtb = await create('rtb', 'tags', { name: 'Local RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=api&price=25`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
-    await create('rtbChannel', 'channels', { name: 'RTB channel', vastVersion: '4.2', demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1500, subpublisherId: t.users.sub!.id, payout: { type: 'revshare', percent: 60 }, demand: [{ tagId: rtb.id, priority: 1 }] });
-    const pb = await create('prebid', 'tags', { name: 'PubMatic via Prebid', integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '156209', adSlot: 'slot1@640x360' }, timeoutMs: 1000 });
-    await create('prebidChannel', 'channels', { name: 'Prebid channel', vastVersion: '4.2', demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
-    await create('prebidDisplay', 'channels', { name: 'Prebid display channel', format: 'display', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1500, demand: [{ tagId: pb.id, priority: 1 }] });
+  const publisher = publisherTenant(t, async (publisher) => {
+    await publisher.rtbTag('rtb', 'Local RTB', 'name=api&price=25');
+    await publisher.vastChannel('rtbChannel', 'RTB channel', { auctionPrice: 'first', subpublisherId: t.users.sub!.id, revshare: 60, demand: ['rtb'] });
+    await publisher.prebidTag('prebid', 'PubMatic via Prebid', 'pubmaticP', { publisherId: '156209', adSlot: 'slot1@640x360' });
+    await publisher.vastChannel('prebidChannel', 'Prebid channel', { auctionPrice: 'first', demand: ['prebid'] });
+    await publisher.vastChannel('prebidDisplay', 'Prebid display channel', { format: 'display', demand: ['prebid'] });
     // an RTB channel (publishers' SSPs post OpenRTB to it) whose only tag bids a skippable ad
-    const skippy = await create('skippy', 'tags', { name: 'Skippable RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=skippy&price=40&skip=00:00:05`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
-    await create('inboundChannel', 'channels', { name: 'Inbound RTB', integration: 'RTB', format: 'video', demandMode: 'auction', timeoutMs: 1500, payout: { type: 'revshare', percent: 50 }, demand: [{ tagId: skippy.id, priority: 1 }] });
-    await app.edge.snapshots.rebuild();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await bidders?.close();
-  });
+    await publisher.rtbTag('skippy', 'Skippable RTB', 'name=skippy&price=40&skip=00:00:05');
+    await publisher.openRtbChannel('inboundChannel', 'Inbound RTB', { demand: ['skippy'] });
+  }, { listen: false, programmatic: { prebidServer: 'price=30' } });
+  const { ids } = publisher;
+  const vast = (uid: string) => publisher.app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv` });
 
   it('serves an RTB tag\'s bid as valid VAST, fires the win notice, bills once on the impression, and counts the call, bid, win and marketplace revenue', async () => {
     const res = await vast(ids.rtbChannel!.uid);
     expect(res.statusCode).toBe(200);
     expect(schemaErrors('4.2', res.body)).toBe('');
-    expect(res.body).toContain(`${bidders.url}/notice/adm-imp?name=api&price=25`);
+    expect(res.body).toContain(`${publisher.bidders.url}/notice/adm-imp?name=api&price=25`);
     expect(res.body).toContain('/media/spot.mp4');
 
-    const [sent] = bidders.requestsOf('api');
+    const [sent] = publisher.bidders.requestsOf('api');
     expect(sent!.headers['x-openrtb-version']).toBe('2.6');
     expect(sent!.body).toMatchObject({
       imp: [{ video: { protocols: [2, 3, 5, 6, 7, 8], w: 640, h: 360 }, bidfloorcur: 'USD' }],
@@ -59,53 +44,53 @@ forEachStore((t) => {
       source: { schain: { complete: 1, nodes: [{ asi: 'ads.northwind.test', sid: 'nw1-sub-1', hp: 1 }] } },
     });
     expect(sent!.body.tmax).toBeLessThanOrEqual(1000 - 15);
-    const [win] = await bidders.waitForNotices('/notice/win', 1);
+    const [win] = await publisher.bidders.waitForNotices('/notice/win', 1);
     expect(win!.searchParams.get('price')).toBe('25');
 
     const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(res.body)![1]!;
     expect(impression).toContain('&b=');
     const path = impression.slice(impression.indexOf('/ev'));
-    expect((await app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
-    const bills = await bidders.waitForNotices('/notice/bill', 1);
+    expect((await publisher.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    expect((await publisher.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    const bills = await publisher.bidders.waitForNotices('/notice/bill', 1);
     expect(bills[0]!.searchParams.get('price')).toBe('25');
     expect(Number(bills[0]!.searchParams.get('ts'))).toBeGreaterThan(Date.now() - 60_000);
     await new Promise((r) => setTimeout(r, 100));
-    expect(bidders.notices.filter((n) => n.pathname === '/notice/bill')).toHaveLength(1);
+    expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/bill')).toHaveLength(1);
 
-    await app.edge.flush();
-    const [tag] = await app.stats.select(
+    await publisher.app.edge.flush();
+    const [tag] = await publisher.app.stats.select(
       `SELECT sum(demand_calls) AS calls, sum(bids) AS bids, sum(wins) AS wins FROM ${STATS_TABLE} WHERE tag_id = ${ids.rtb!.id}`,
     );
     expect(tag).toMatchObject({ calls: 1, bids: 1, wins: 1 });
-    const [money] = await app.stats.select(
+    const [money] = await publisher.app.stats.select(
       `SELECT sum(imps) AS imps, sum(revenue) AS revenue, sum(cost) AS cost, sum(rev_m) AS rev_m, sum(rev_md) AS rev_md, max(marketplace_name) AS marketplace FROM ${STATS_TABLE} WHERE channel_id = ${ids.rtbChannel!.id} AND imps > 0`,
     );
     expect(money).toMatchObject({ imps: 1, revenue: 25000, cost: 15000, rev_m: 25000, rev_md: 0, marketplace: 'Local RTB' });
 
-    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await publisher.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="rtb_tag",outcome="won"\} [1-9]/);
   });
 
   it('sends a PreBid tag to the Prebid Server with the partner\'s parameters under imp[].ext.prebid.bidder, and serves its bid', async () => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${ids.prebidChannel!.uid}?w=640&h=360&ip=8.8.8.8&debug=1` });
+    const res = await publisher.request({ method: 'GET', url: `/vast/${ids.prebidChannel!.uid}?w=640&h=360&ip=8.8.8.8&debug=1` });
     const { vast: xml, trace } = res.json() as { vast: string; trace: DecisionTrace };
     expect(trace.winner).toMatchObject({ source: 'prebid_tag', id: ids.prebid!.id, clearingCpm: 30_000_000 });
     expect(schemaErrors('4.2', xml)).toBe('');
-    const call = bidders.requests.find((r) => r.path === '/pbs')!;
+    const call = publisher.bidders.requests.find((r) => r.path === '/pbs')!;
     expect(call.body.imp[0]!.ext).toEqual({ prebid: { bidder: { pubmatic: { publisherId: '156209', adSlot: 'slot1@640x360' } } } });
     expect(call.body.source?.schain?.nodes).toEqual([expect.objectContaining({ asi: 'ads.northwind.test', sid: String(t.users.demand!.id) })]);
   });
 
   it('calls no Prebid Server for a display request of no stated size (it would refuse the banner), and calls it for a sized one', async () => {
-    const pbsCalls = () => bidders.requests.filter((r) => r.path === '/pbs').length;
+    const pbsCalls = () => publisher.bidders.requests.filter((r) => r.path === '/pbs').length;
     const before = pbsCalls();
-    const unsized = await as(app, cookie, { method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?ip=8.8.8.8&debug=1` });
+    const unsized = await publisher.request({ method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?ip=8.8.8.8&debug=1` });
     const { trace } = unsized.json() as { trace: DecisionTrace };
     expect(trace.sources).toContainEqual(expect.objectContaining({ source: 'prebid_tag', id: ids.prebid!.id, fate: 'filtered', reason: 'no_banner_size' }));
     expect(pbsCalls()).toBe(before);
-    await as(app, cookie, { method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?w=300&h=250&ip=8.8.8.8&debug=1` });
-    const call = bidders.requests.filter((r) => r.path === '/pbs').at(-1)!;
+    await publisher.request({ method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?w=300&h=250&ip=8.8.8.8&debug=1` });
+    const call = publisher.bidders.requests.filter((r) => r.path === '/pbs').at(-1)!;
     expect(pbsCalls()).toBe(before + 1);
     expect(call.body.imp[0]!.banner).toEqual({ format: [{ w: 300, h: 250 }], w: 300, h: 250 });
   });
@@ -115,7 +100,7 @@ forEachStore((t) => {
       id: `inbound-${battr.length}`, tmax: 1000, site: { page: 'https://news.example.com/v' }, device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
       imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6], battr } }],
     });
-    const post = (battr: number[]) => app.inject({ method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
+    const post = (battr: number[]) => publisher.app.inject({ method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
     const open = await post([]);
     expect(open.statusCode, open.body).toBe(200);
     const bid = (open.json() as { seatbid: { bid: { crid: string; attr?: number[]; adm: string }[] }[] }).seatbid[0]!.bid[0]!;
@@ -128,19 +113,19 @@ forEachStore((t) => {
     expect(other.crid).not.toBe('cr-skippy');
     expect(other.attr).toBeUndefined();
     // and the bidder hears why it lost: its creative's attribute is excluded (210), no price would have won
-    await expect.poll(() => bidders.notices.filter((n) => n.pathname === '/notice/loss' && n.searchParams.get('name') === 'skippy').map((n) => [n.searchParams.get('loss'), n.searchParams.get('min')]), { timeout: 3000 }).toEqual([['210', '']]);
+    await expect.poll(() => publisher.bidders.notices.filter((n) => n.pathname === '/notice/loss' && n.searchParams.get('name') === 'skippy').map((n) => [n.searchParams.get('loss'), n.searchParams.get('min')]), { timeout: 3000 }).toEqual([['210', '']]);
   });
 
   it('"Test this tag" calls the RTB tag for real but fires no win notice and no billing notice', async () => {
-    const before = bidders.notices.length;
-    const res = await as(app, cookie, { method: 'POST', url: TAG_TEST_PATH, payload: { tagId: ids.rtb!.id, context: { country: 'US', width: 640, height: 360, domain: 'example.com' } } });
+    const before = publisher.bidders.notices.length;
+    const res = await publisher.request({ method: 'POST', url: TAG_TEST_PATH, payload: { tagId: ids.rtb!.id, context: { country: 'US', width: 640, height: 360, domain: 'example.com' } } });
     expect(res.statusCode, res.body).toBe(200);
     const { vast: xml, trace } = res.json() as { vast: string; trace: DecisionTrace };
     expect(trace.winner).toMatchObject({ source: 'rtb_tag', id: ids.rtb!.id });
     const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(xml)![1]!;
     expect(impression).not.toContain('&b=');
-    await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) });
+    await publisher.app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) });
     await new Promise((r) => setTimeout(r, 150));
-    expect(bidders.notices.slice(before).filter((n) => n.searchParams.get('name') === 'api').map((n) => n.pathname + n.search)).toEqual([]);
+    expect(publisher.bidders.notices.slice(before).filter((n) => n.searchParams.get('name') === 'api').map((n) => n.pathname + n.search)).toEqual([]);
   });
 });

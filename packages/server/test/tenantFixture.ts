@@ -4,6 +4,7 @@ import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse }
 import { afterAll, beforeAll, expect } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js';
+import { startTestBidders, type TestBidders } from './testBidders.js';
 
 /**
  * Ad-ops tenants set up through the real app: the demo demand user signs in and creates, with the
@@ -11,9 +12,11 @@ import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js'
  * suppliers that post it bid requests (dspTenant: the inbound OpenRTB tests, inboundRtb.test.ts the
  * spec's examples, inboundExchanges.test.ts exchanges' shapes, and multiFormatImp.test.ts), or, as a
  * publisher, the Prebid channels its pages call, filled by its own campaigns (publisherTenant; the
- * Prebid Server tests' one is prebidPublisher). The app listens on a free port, so that suppliers and
- * pages reach it over real HTTP, unless the test asks `{ listen: false }` (it calls `app.inject`).
- * Each test says only what its tenant buys and sells.
+ * Prebid Server tests' one is prebidPublisher), and that sells its channels to programmatic demand
+ * as well (`{ programmatic }`: local bidders answer its RTB demand tags, and stand in for Prebid
+ * Server for its PreBid ones). The app listens on a free port, so that suppliers and pages reach it
+ * over real HTTP, unless the test asks `{ listen: false }` (it calls `app.inject`). Each test says
+ * only what its tenant buys and sells.
  */
 
 /** A row the tenant created, by the name the test gave it. */
@@ -32,6 +35,12 @@ type Flight = [from: number, to: number];
 export interface TenantOptions {
   /** Listen on a free port (default); false: the tests call `app.inject` and there is no `base`. */
   listen?: boolean;
+  /**
+   * Sells to programmatic demand: local bidders (testBidders.ts, `bidders`) are started before the
+   * app, for its RTB demand tags; `prebidServer`, how their /pbs answers ('price=30'), makes them its
+   * Prebid Server, for its PreBid demand tags.
+   */
+  programmatic?: { prebidServer?: string };
 }
 
 export interface SupplierTerms {
@@ -110,6 +119,22 @@ export interface PrebidChannelTerms {
   format: 'display' | 'video';
   /** The VAST a video channel writes; unset leaves the API's default. */
   vastVersion?: string;
+  /** Its programmatic demand tags, by name (all at priority 1); default none: the tenant's campaigns alone. */
+  demand?: string[];
+}
+
+/** How a channel selling to programmatic demand (its demand tags) is set up. */
+export interface DemandChannelTerms {
+  /** Its demand tags, by name, all at priority 1. */
+  demand: string[];
+  /** The ad units it serves; unset leaves the API's default (video). */
+  format?: 'display' | 'video';
+  /** The publisher's revenue share in percent; unset leaves the API's default. */
+  revshare?: number;
+  /** Its auction's price: 'first' (the winner pays its bid); unset leaves the API's default. */
+  auctionPrice?: 'first';
+  /** Under this subpublisher (its user id); default none. */
+  subpublisherId?: number;
 }
 
 /** What every tenant has: the app, its rows, and the demand side it buys with. */
@@ -135,6 +160,8 @@ export interface Tenant {
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** Requests counted in the stats where `where` (SQL on the stats table), the edge's counts flushed first. */
   countedRequests(where: string): Promise<number>;
+  /** Impressions counted in the stats where `where`, the edge's counts flushed first. */
+  countedImpressions(where: string): Promise<number>;
 }
 
 /** A DSP: suppliers post it bid requests, its campaigns bid. */
@@ -149,12 +176,22 @@ export interface DspTenant extends Tenant {
 export interface PublisherTenant extends Tenant {
   /** A web channel Prebid.js calls (/openrtb2/auction, the channel's uid as the bidder's param): an auction within 1 s, the publisher paid 70% of revenue. */
   prebidChannel(name: string, label: string, terms: PrebidChannelTerms): Promise<Created>;
+  /** The local bidders its programmatic demand calls (`{ programmatic }` only); each records what it is sent. */
+  readonly bidders: TestBidders;
+  /** An RTB demand tag calling the local bidder, which answers as `/bid?<answer>` says ('name=api&price=25', testBidders.ts): paid its bid (CPM 0), within 1 s. */
+  rtbTag(name: string, label: string, answer: string): Promise<Created>;
+  /** A PreBid demand tag: Prebid Server calls `partner` with its `params`, within 1 s. */
+  prebidTag(name: string, label: string, partner: string, params: Record<string, unknown>): Promise<Created>;
+  /** A channel players call (GET /vast/<uid>, VAST 4.2) that sells to its demand tags: an auction within 1.5 s. */
+  vastChannel(name: string, label: string, terms: DemandChannelTerms): Promise<Created>;
+  /** A channel publishers' SSPs post OpenRTB video requests to (/rtb/<uid>), selling to its demand tags: an auction within 1.5 s, the publisher paid 50% of revenue. */
+  openRtbChannel(name: string, label: string, terms: { demand: string[] }): Promise<Created>;
 }
 
 /**
  * Register, in the calling describe block, a DSP tenant on `t`'s store: before its tests the app is
- * built (and listening), `setUp` creates the tenant's rows, and the edge's snapshot is rebuilt; after
- * them the app is closed.
+ * built (and listening; the local bidders started first with `{ programmatic }`), `setUp` creates the
+ * tenant's rows, and the edge's snapshot is rebuilt; after them the app (then the bidders) is closed.
  */
 export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>, options: TenantOptions = {}): DspTenant {
   return tenant(t, setUp, options);
@@ -196,13 +233,20 @@ export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: 
   }, options);
 }
 
-function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>, { listen = true }: TenantOptions): DspTenant & PublisherTenant {
+function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>, { listen = true, programmatic }: TenantOptions): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
+  let bidders: TestBidders | undefined;
   let cookie = '';
   let base = '';
   const ids: Record<string, Created> = {};
   const created: Record<string, { kind: string; body: Record<string, unknown> }> = {};
   const idsOf = (names: string[]) => names.map((n) => ids[n]!.id);
+  const counted = async (column: 'reqs' | 'imps', where: string) => {
+    await ready().edge.flush();
+    const [row] = await ready().stats.select(`SELECT sum(${column}) AS ${column} FROM ${STATS_TABLE} WHERE ${where}`);
+    return Number(row?.[column] ?? 0);
+  };
+  const demandOf = (tags: string[]) => ({ demand: idsOf(tags).map((tagId) => ({ tagId, priority: 1 })) });
   const ready = (): FastifyInstance => {
     if (!app) throw new Error('The tenant is set up in beforeAll: use it inside a test or hook');
     return app;
@@ -216,6 +260,11 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
       ready();
       if (!listen) throw new Error('The app does not listen ({ listen: false }): use app.inject');
       return base;
+    },
+    get bidders() {
+      ready();
+      if (!bidders) throw new Error('The tenant buys no programmatic demand: ask { programmatic: {} }');
+      return bidders;
     },
     ids,
     async create(name, kind, body) {
@@ -247,21 +296,35 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
         ...(deals && { dealIds: idsOf(deals) }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),
       }),
-    prebidChannel: (name, label, { format, vastVersion }) =>
+    prebidChannel: (name, label, { format, vastVersion, demand }) =>
       tenant.create(name, 'channels', {
         name: label, environment: 'web', integration: 'PreBid', format, payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000,
         ...(vastVersion && { vastVersion }),
+        ...(demand && demandOf(demand)),
+      }),
+    rtbTag: (name, label, answer) =>
+      tenant.create(name, 'tags', { name: label, integration: 'RTB', endpoint: `${tenant.bidders.url}/bid?${answer}`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 }),
+    prebidTag: (name, label, partner, partnerParams) => tenant.create(name, 'tags', { name: label, integration: 'PreBid', partner, partnerParams, timeoutMs: 1000 }),
+    vastChannel: (name, label, { demand, format, revshare, auctionPrice, subpublisherId }) =>
+      tenant.create(name, 'channels', {
+        name: label, vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1500,
+        ...(format && { format }),
+        ...(auctionPrice && { auctionPrice }),
+        ...(subpublisherId !== undefined && { subpublisherId }),
+        ...(revshare !== undefined && { payout: { type: 'revshare', percent: revshare } }),
+        ...demandOf(demand),
+      }),
+    openRtbChannel: (name, label, { demand }) =>
+      tenant.create(name, 'channels', {
+        name: label, integration: 'RTB', format: 'video', demandMode: 'auction', timeoutMs: 1500, payout: { type: 'revshare', percent: 50 }, ...demandOf(demand),
       }),
     edit(name, changes) {
       const { kind, body } = created[name]!;
       return tenant.request({ method: 'PUT', url: `/api/demand/${kind}/${ids[name]!.id}`, payload: { ...body, ...changes } });
     },
     request: (options) => as(ready(), cookie, options),
-    async countedRequests(where) {
-      await ready().edge.flush();
-      const [row] = await ready().stats.select(`SELECT sum(reqs) AS reqs FROM ${STATS_TABLE} WHERE ${where}`);
-      return Number(row?.reqs ?? 0);
-    },
+    countedRequests: (where) => counted('reqs', where),
+    countedImpressions: (where) => counted('imps', where),
     postBidRequest: (uid, body, headers = {}, path = '/rtb/bid/') =>
       fetch(`${tenant.base}${path}${uid}`, {
         method: 'POST',
@@ -271,7 +334,9 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
   };
 
   beforeAll(async () => {
-    app = await buildTestApp(t.store);
+    if (programmatic) bidders = await startTestBidders();
+    const prebidServer = programmatic?.prebidServer;
+    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {});
     cookie = await login(app, 'demand');
     if (listen) {
       await app.listen({ port: 0, host: '127.0.0.1' });
@@ -283,6 +348,7 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
 
   afterAll(async () => {
     await app?.close();
+    await bidders?.close();
   });
 
   return tenant;
