@@ -513,7 +513,7 @@ onSqliteStore((t) => {
         make(r) {
           const what: string[] = [];
           const odd = () => String(oddValue(r) ?? '');
-          const preflightPath = r.pick(['/vast/x', '/ev', '/openrtb2/auction', '/cookie_sync', '/cache', '/openrtb2/amp', '/pb/x']);
+          const preflightPath = r.pick(['/vast/x', '/ev', '/openrtb2/auction', '/cookie_sync', '/cache', '/vtrack', '/openrtb2/amp', '/pb/x']);
           const cases: (() => Sent)[] = [
             () => ({ method: 'GET', path: '/status', headers: {}, what }),
             () => ({ method: 'GET', path: withQuery('/info/bidders', mutatedQuery(r, [['enabledonly', 'true'], ['baseadaptersonly', 'false']], what)), headers: {}, what }),
@@ -527,6 +527,14 @@ onSqliteStore((t) => {
             () => ({ method: 'HEAD', path: withQuery(r.pick(['/vast/x', '/ev']), mutatedQuery(r, [['e', 'impression']], what)).slice(0, HEAD_MAX_TARGET), headers: {}, what }),
             // Prebid Server's event endpoint (prebidEvents.ts), its parameters mutated, the token forged
             () => ({ method: r.pick(['GET', 'GET', 'HEAD']), path: withQuery('/event', mutatedQuery(r, [['t', 'imp'], ['b', 'bid-1'], ['a', 'pub-1'], ['bidder', 'adplane'], ['f', 'i'], ['ts', '1700000000000'], ['tk', 'x.y']], what)).slice(0, HEAD_MAX_TARGET), headers: {}, what }),
+            // Prebid Server's VAST cache with its impression event (vtrack.ts): the query and the puts mutated
+            () => {
+              const seed = { puts: [{ type: 'xml', value: '<VAST version="3.0"><Ad><InLine><Impression><![CDATA[https://ads.example.com/ev?e=impression&t=x.y]]></Impression></InLine></Ad></VAST>', ttlseconds: 300, bidder: 'adplane', bidid: 'req-1', aid: 'a-1', timestamp: 1700000000000 }] };
+              const mutate = r.chance(0.8);
+              const wire = wireBody(r, mutate ? mutatedJson(r, seed, what) : seed, { mutate });
+              if (wire.what) what.push(wire.what);
+              return { method: 'POST', path: withQuery('/vtrack', r.chance(0.5) ? mutatedQuery(r, [['a', 'pub-1'], ['int', 'pbjs']], what) : [['a', 'pub-1']]), headers: wire.headers, body: wire.body, what };
+            },
           ];
           return cases[r.int(cases.length)]!();
         },
@@ -536,6 +544,15 @@ onSqliteStore((t) => {
             if (sent.path.startsWith('/optout')) return badRequestProblem(got, ['optout']);
             if (sent.path.startsWith('/rtb/win')) return null; // a refused win notice: no body, as exchanges read none
             if (sent.path.startsWith('/event') && sent.method !== 'HEAD') return badRequestProblem(got, ['parameter', 't must be']);
+            if (sent.path.startsWith('/vtrack')) return badRequestProblem(got, ['puts', 'body', 'JSON', 'gzip', 'encoding', 'KB', "Account 'a'", 'integration', 'cache']);
+          }
+          if (sent.path.startsWith('/vtrack') && sent.method === 'POST') {
+            if (got.status === 200) {
+              const body = JSON.parse(got.text) as { responses?: { uuid?: unknown }[] };
+              if (!Array.isArray(body.responses) || body.responses.some((x) => typeof x.uuid !== 'string')) return `not a Prebid Cache answer: ${got.text.slice(0, 200)}`;
+              return null;
+            }
+            if (got.status !== 400 && got.status !== 429) return `answered ${got.status}`;
           }
           // a forged event token is refused, never counted
           if (sent.path.startsWith('/event') && got.status < 300 && !/[?&]x=0(&|$)/.test(sent.path) && sent.method !== 'HEAD') return `a forged event token was taken: ${got.status}`;

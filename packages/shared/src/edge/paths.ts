@@ -14,7 +14,8 @@
  * - `/cookie_sync`, `/setuid`, `/getuids`: Prebid Server's user sync (the browser's adplane id, in the `uids` cookie);
  * - `/optout`: the page where a person opts the browser out of that id;
  * - `/ev`: tracking events (impression, quartiles, clicks) with a signed token;
- * - `/event`: Prebid Server's event notifications (win, impression) of a bid's `ext.prebid.events`.
+ * - `/event`: Prebid Server's event notifications (win, impression) of a bid's `ext.prebid.events`;
+ * - `/vtrack?a=<account>`: Prebid Server's VAST cache (Prebid.js's `cache.url` with `vasttrack`), our bids' VAST stored with the impression event.
  */
 /** The macros a VAST tag URL carries, per environment (tagMacros.ts), travel with its paths. */
 export * from './tagMacros.js';
@@ -33,6 +34,7 @@ export const PREBID_GETUIDS_PATH = '/getuids';
 export const PREBID_OPTOUT_PATH = '/optout';
 export const EVENT_PATH = '/ev';
 export const PREBID_EVENT_PATH = '/event';
+export const PREBID_VTRACK_PATH = '/vtrack';
 
 const seg = (uid: string) => encodeURIComponent(uid);
 

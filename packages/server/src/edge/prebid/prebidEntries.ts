@@ -2,7 +2,7 @@ import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
 import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
 import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
-import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_EVENT_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH } from '@adplane/shared';
+import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_EVENT_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH, PREBID_VTRACK_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
 import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../openrtb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
@@ -17,6 +17,7 @@ import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
 import { type EventDeps, PIXEL } from '../tracking/trackingEvents.js';
 import { handlePrebidEvent } from './prebidEvents.js';
+import { readVtrackPuts, readVtrackQuery, trackedVast } from './vtrack.js';
 import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, type PartnerSync, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 import { tagOfSyncBidder } from '@adplane/shared';
 import { type SnapTag } from '../snapshot/types.js';
@@ -41,7 +42,9 @@ import { type SnapTag } from '../snapshot/types.js';
  * - POST /cookie_sync, GET /setuid, GET /getuids: Prebid Server's user sync for the bidder adplane
  *   (userSync.ts), the browser's adplane id in the `uids` cookie; GET and POST /optout, the page
  *   where a person opts the browser out of it;
- * - GET /info/bidders, /info/bidders/adplane, /bidders/params: Prebid Server's bidder information (bidderInfo.ts).
+ * - GET /info/bidders, /info/bidders/adplane, /bidders/params: Prebid Server's bidder information (bidderInfo.ts);
+ * - POST /vtrack: Prebid Server's VAST cache with its impression event (vtrack.ts), Prebid.js's
+ *   `cache.url` with `vasttrack: true`; stored as POST /cache stores, under the same rate limit.
  */
 
 /**
@@ -184,16 +187,7 @@ export function registerPrebidEntries(
       writes.inc({ result: 'invalid' });
       send(req, res, 400, 'text/plain; charset=utf-8', `${message}\n`);
     };
-    const untracked = writeRate.untracked;
-    const over = writeRate.exceeds(writerKey(req, deps.trustProxy), Date.now(), CACHE_WRITES_PER_ADDRESS);
-    // a flood of new addresses past what the counter tracks is refused too, not let through
-    if (over || writeRate.untracked > untracked) {
-      writes.inc({ result: 'rate_limited' });
-      req.resume();
-      return send(req, res, 429, 'text/plain; charset=utf-8', `more than ${CACHE_WRITES_PER_ADDRESS} cache writes from this address in ${CACHE_WRITE_WINDOW_MS / 1000} s: try again later\n`, {
-        'retry-after': String(CACHE_WRITE_WINDOW_MS / 1000),
-      });
-    }
+    if (overWriteRate(req, res)) return void writes.inc({ result: 'rate_limited' });
     const body = await readJsonBody(req, MAX_BODY_BYTES);
     if (!body.ok) return refuse(BODY_REASONS[body.reason] ?? body.reason);
     const read = readCachePuts(body.value);
@@ -206,6 +200,58 @@ export function registerPrebidEntries(
       responses.push({ uuid });
     }
     writes.inc({ result: 'stored' }, responses.length);
+    send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ responses }));
+  }
+
+  /** Whether a client write (POST /cache or /vtrack) is over its address's rate; answered 429 then. */
+  function overWriteRate(req: EdgeRequest, res: EdgeResponse): boolean {
+    const untracked = writeRate.untracked;
+    const over = writeRate.exceeds(writerKey(req, deps.trustProxy), Date.now(), CACHE_WRITES_PER_ADDRESS);
+    // a flood of new addresses past what the counter tracks is refused too, not let through
+    if (!over && writeRate.untracked <= untracked) return false;
+    req.resume();
+    send(req, res, 429, 'text/plain; charset=utf-8', `more than ${CACHE_WRITES_PER_ADDRESS} cache writes from this address in ${CACHE_WRITE_WINDOW_MS / 1000} s: try again later\n`, {
+      'retry-after': String(CACHE_WRITE_WINDOW_MS / 1000),
+    });
+    return true;
+  }
+
+  const vtracks = app.metrics.counter('adplane_prebid_vtrack_writes_total', 'VAST documents stored through POST /vtrack, by result (tracked: with the impression event)', ['result']);
+
+  /**
+   * POST /vtrack as Prebid Server answers it (vtrack.ts): 400 without `a` or with a bad `int` (the
+   * body unread), 400 `Invalid request: <put and field> …` for a bad body (nothing stored), else 200
+   * with a uuid per put, in order.
+   */
+  async function vtrack(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
+    const refuse = (message: string) => {
+      vtracks.inc({ result: 'invalid' });
+      send(req, res, 400, 'text/plain; charset=utf-8', `${message}\n`);
+    };
+    const query = readVtrackQuery(search);
+    if (!query.ok) {
+      req.resume();
+      return refuse(query.message);
+    }
+    if (overWriteRate(req, res)) return void vtracks.inc({ result: 'rate_limited' });
+    const body = await readJsonBody(req, MAX_BODY_BYTES, false, null);
+    if (!body.ok) return refuse(`Invalid request: ${BODY_REASONS[body.reason] ?? body.reason}`);
+    if (body.value === null && body.bytes === 0) return refuse('Invalid request: request body is empty');
+    const read = readVtrackPuts(body.value);
+    if (!read.ok) return refuse(`Invalid request: ${read.message}`);
+    const ctx = { origin: deps.origin, account: query.account, integration: query.integration, signer: eventDeps?.signer ?? null, nowS: Math.floor(Date.now() / 1000) };
+    const responses: { uuid: string }[] = [];
+    let tracked = 0;
+    for (const put of read.puts) {
+      const doc = trackedVast(put, ctx);
+      const uuid = await clientCache.put({ type: 'xml', body: doc.vast }, put.ttlSeconds);
+      // every value fits an entry (readVtrackPuts caps them far below it)
+      if (!uuid) return refuse('Invalid request: a value is larger than the cache holds');
+      if (doc.tracked) tracked++;
+      responses.push({ uuid });
+    }
+    if (tracked) vtracks.inc({ result: 'tracked' }, tracked);
+    if (responses.length > tracked) vtracks.inc({ result: 'stored' }, responses.length - tracked);
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify({ responses }));
   }
 
@@ -325,6 +371,8 @@ export function registerPrebidEntries(
   edge.addEntry({ method: 'GET', path: CACHE_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
   edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
+  edge.addEntry({ method: 'POST', path: PREBID_VTRACK_PATH, handle: (req, res, _rest, search) => vtrack(req, res, search) });
+  edge.addEntry({ method: 'OPTIONS', path: PREBID_VTRACK_PATH, handle: allowed });
   registerBidderInfo(edge);
   // Prebid Server answers 204 No Content when no status_response is configured (endpoints/status.go,
   // StatusHandler); adplane is ready once it has its snapshot, 503 before

@@ -89,7 +89,7 @@ export function withVastImpression(vast: string, url: string): string {
 }
 
 /** Prebid Server's limit on `int`. */
-const INTEGRATION = /^[\p{L}\p{N}_-]{0,64}$/u;
+export const INTEGRATION = /^[\p{L}\p{N}_-]{0,64}$/u;
 
 export type EventOutcome = 'counted' | 'acknowledged' | 'disabled' | 'refused' | 'invalid';
 
