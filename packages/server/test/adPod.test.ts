@@ -1,10 +1,8 @@
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { startDemandServer, type DemandServer } from './demandServers.js';
-import { startTestBidders, type TestBidders } from './testBidders.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { forEachStore } from './helpers.js';
+import { publisherTenant, type PublisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
 /**
@@ -16,63 +14,43 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const US_IP = '8.8.8.8';
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let demand: DemandServer;
-  let bidders: TestBidders;
-  let cookie: string;
-  const ids: Record<string, { id: number; uid: string }> = {};
-
-  async function create(name: string, kind: string, body: Record<string, unknown>) {
-    ids[name] = await createAs(app, cookie, kind, body);
-    return ids[name]!;
-  }
-  const spot = (name: string, seconds: number, adomain: string) =>
-    create(name, 'creatives', {
+  const spot = (p: PublisherTenant, name: string, seconds: number, adomain: string) =>
+    p.create(name, 'creatives', {
       name, format: 'video', videoSource: 'media', approval: 'approved', adomain: [adomain],
       mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: seconds, width: 640, height: 360, bitrate: 800 }],
     });
+  const publisher = publisherTenant(t, async (p) => {
+    const advertiser = (name: string) => p.create(name, 'advs', { name: `${name} (pods)`, username: `${name}-pods-${t.dialect}`, email: `${name}-pods@example.com`, password: 'correct horse battery' });
+    const acme = await advertiser('acme');
+    const globex = await advertiser('globex');
+    // bids: acme's two campaigns first, then globex, then a 30 s spot of a third brand
+    await p.create('acmeHigh', 'campaigns', { name: 'Acme high', startDate: day(-1), bidCpm: 20_000_000, advertiserId: acme.id, creativeIds: [(await spot(p, 'acmeOne', 15, 'acme.example')).id] });
+    await p.create('acmeLow', 'campaigns', { name: 'Acme low', startDate: day(-1), bidCpm: 19_000_000, advertiserId: acme.id, creativeIds: [(await spot(p, 'acmeTwo', 15, 'acme.example')).id] });
+    await p.create('globexCamp', 'campaigns', { name: 'Globex', startDate: day(-1), bidCpm: 18_000_000, advertiserId: globex.id, creativeIds: [(await spot(p, 'globexOne', 15, 'globex.example')).id] });
+    await p.create('long', 'campaigns', { name: 'Initech long', startDate: day(-1), bidCpm: 17_000_000, creativeIds: [(await spot(p, 'initechLong', 30, 'initech.example')).id] });
+    await p.vastChannel('pod', 'CTV pods', { timeoutMs: 2000 });
+    await p.vastChannel('pod3', 'CTV pods (VAST 3)', { vastVersion: '3.0', timeoutMs: 2000 });
+    await p.vastChannel('pod2', 'Old player (VAST 2)', { vastVersion: '2.0', timeoutMs: 2000 });
+    // a demand tag whose every answer is the same video, above every campaign: it may fill one slot only
+    await p.vastTag('tag', 'Same spot demand', { answer: 'inline?price=30&duration=10', price: { revshare: 100 }, timeoutMs: 1000 });
+    await p.vastChannel('withTag', 'CTV pods with demand', { vastVersion: '4.1', timeoutMs: 2000, demand: ['tag'] });
+    await p.rtbTag('rtb', 'Pod RTB', 'name=pod&price=40');
+    // an RTB bidder under acme's campaign, for acme's domain, its VAST a wrapper (no <Advertiser> to read)
+    await p.rtbTag('acmeBidder', 'Acme via RTB', 'name=acmebid&price=19.5&adomain=acme.example&adm=wrapper');
+    await p.vastChannel('withAcmeBidder', 'CTV pods, acme via RTB', { timeoutMs: 2000, demand: ['acmeBidder'] });
+    await p.vastChannel('checked', 'CTV pods, IVT blocked', { timeoutMs: 2000, blockInvalidTraffic: true });
+    await p.create('supplier', 'sups', { name: 'CTV exchange (pods)', qpsLimit: 'unlimited', marginPercent: 0, formats: ['video'] });
+    await p.vastChannel('withRtb', 'CTV pods with RTB', { timeoutMs: 2000, demand: ['rtb'] });
+  }, { listen: false, programmatic: {}, vastDemand: true });
+  const { ids } = publisher;
+
   const debug = async (uid: string, query: string) => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
+    const res = await publisher.request({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { status: number; vast: string; trace: DecisionTrace };
   };
   const sequences = (xml: string) => [...xml.matchAll(/<Ad sequence="(\d+)"/g)].map((m) => Number(m[1]));
   const media = (xml: string) => [...xml.matchAll(/cdn\.example\.com\/(\w+)\.mp4/g)].map((m) => m[1]);
-
-  beforeAll(async () => {
-    demand = await startDemandServer();
-    bidders = await startTestBidders();
-    app = await buildTestApp(t.store);
-    cookie = await login(app, 'demand');
-    const advertiser = (name: string) => create(name, 'advs', { name: `${name} (pods)`, username: `${name}-pods-${t.dialect}`, email: `${name}-pods@example.com`, password: 'correct horse battery' });
-    const acme = await advertiser('acme');
-    const globex = await advertiser('globex');
-    // bids: acme's two campaigns first, then globex, then a 30 s spot of a third brand
-    await create('acmeHigh', 'campaigns', { name: 'Acme high', startDate: day(-1), bidCpm: 20_000_000, advertiserId: acme.id, creativeIds: [(await spot('acmeOne', 15, 'acme.example')).id] });
-    await create('acmeLow', 'campaigns', { name: 'Acme low', startDate: day(-1), bidCpm: 19_000_000, advertiserId: acme.id, creativeIds: [(await spot('acmeTwo', 15, 'acme.example')).id] });
-    await create('globexCamp', 'campaigns', { name: 'Globex', startDate: day(-1), bidCpm: 18_000_000, advertiserId: globex.id, creativeIds: [(await spot('globexOne', 15, 'globex.example')).id] });
-    await create('long', 'campaigns', { name: 'Initech long', startDate: day(-1), bidCpm: 17_000_000, creativeIds: [(await spot('initechLong', 30, 'initech.example')).id] });
-    await create('pod', 'channels', { name: 'CTV pods', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000 });
-    await create('pod3', 'channels', { name: 'CTV pods (VAST 3)', vastVersion: '3.0', demandMode: 'auction', timeoutMs: 2000 });
-    await create('pod2', 'channels', { name: 'Old player (VAST 2)', vastVersion: '2.0', demandMode: 'auction', timeoutMs: 2000 });
-    // a demand tag whose every answer is the same video, above every campaign: it may fill one slot only
-    const tag = await create('tag', 'tags', { name: 'Same spot demand', vastUrl: `${demand.url}/inline?price=30&duration=10`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
-    await create('withTag', 'channels', { name: 'CTV pods with demand', vastVersion: '4.1', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
-    const rtb = await create('rtb', 'tags', { name: 'Pod RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=pod&price=40`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
-    // an RTB bidder under acme's campaign, for acme's domain, its VAST a wrapper (no <Advertiser> to read)
-    const acmeBidder = await create('acmeBidder', 'tags', { name: 'Acme via RTB', integration: 'RTB', endpoint: `${bidders.url}/bid?name=acmebid&price=19.5&adomain=acme.example&adm=wrapper`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 });
-    await create('withAcmeBidder', 'channels', { name: 'CTV pods, acme via RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: acmeBidder.id, priority: 1 }] });
-    await create('checked', 'channels', { name: 'CTV pods, IVT blocked', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, blockIVT: true });
-    await create('supplier', 'sups', { name: 'CTV exchange (pods)', qpsLimit: 'unlimited', marginPercent: 0, formats: ['video'] });
-    await create('withRtb', 'channels', { name: 'CTV pods with RTB', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: rtb.id, priority: 1 }] });
-    await app.edge.snapshots.rebuild();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await demand?.close();
-    await bidders?.close();
-  });
 
   it('answers an ad break with its ads in sequence, no advertiser twice, within the break\'s length; XSD-valid and read by a VAST client', async () => {
     const { vast: xml, trace } = await debug(ids.pod!.uid, '&pod_max_ads=4&pod_max_dur=60');
@@ -100,8 +78,8 @@ forEachStore((t) => {
     // the third slot had 5 s left: no ad that short, and the break ends there
     expect(short.trace.pod!.map((s) => [s.result, s.maxDurationS])).toEqual([['filled', 35], ['filled', 20], ['no_demand', 5]]);
     // the slot that ended the break was no request of its own and never offered: no row of zeros for it
-    await app.edge.flush();
-    const [zeros] = await app.stats.select(`SELECT count(*) AS n FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id} AND tag_id = 0 AND campaign_id = 0 AND reqs = 0 AND opps = 0`);
+    await publisher.app.edge.flush();
+    const [zeros] = await publisher.app.stats.select(`SELECT count(*) AS n FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id} AND tag_id = 0 AND campaign_id = 0 AND reqs = 0 AND opps = 0`);
     expect(Number(zeros?.n)).toBe(0);
     const two = await debug(ids.pod!.uid, '&pod_max_ads=2');
     expect(media(two.vast)).toEqual(['acmeOne', 'globexOne']);
@@ -112,13 +90,13 @@ forEachStore((t) => {
 
     // each ad's impression beacon counts: the player fires one per ad
     const sums = async () => {
-      await app.edge.flush();
-      const [row] = await app.stats.select(`SELECT sum(imps) AS imps, sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id}`);
+      await publisher.app.edge.flush();
+      const [row] = await publisher.app.stats.select(`SELECT sum(imps) AS imps, sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE channel_id = ${ids.pod!.id}`);
       return { imps: Number(row?.imps ?? 0), reqs: Number(row?.reqs ?? 0), opps: Number(row?.opps ?? 0) };
     };
     const imps = async () => (await sums()).imps;
     const counted = await sums();
-    const res = await app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     const ads = clientAds(res.body).ads as { impressionURLTemplates: { url: string }[] }[];
     expect(ads).toHaveLength(3);
     // the break is one request received, and three opportunities (its slots decided)
@@ -127,16 +105,16 @@ forEachStore((t) => {
     const before = after.imps;
     for (const ad of ads) {
       const url = new URL(ad.impressionURLTemplates[0]!.url);
-      expect((await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
+      expect((await publisher.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
     }
     expect((await imps()) - before).toBe(3);
   });
 
   it('answers pods in VAST 3.0, and one ad to a VAST 2.0 channel (pods came with 3.0)', async () => {
-    const v3 = await app.inject({ method: 'GET', url: `/vast/${ids.pod3!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    const v3 = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod3!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     expect(schemaErrors('3.0', v3.body)).toBe('');
     expect(sequences(v3.body)).toEqual([1, 2, 3]);
-    const v2 = await app.inject({ method: 'GET', url: `/vast/${ids.pod2!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3` });
+    const v2 = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod2!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3` });
     expect(schemaErrors('2.0', v2.body)).toBe('');
     expect(sequences(v2.body)).toEqual([]);
     expect(media(v2.body)).toEqual(['acmeOne']);
@@ -146,13 +124,13 @@ forEachStore((t) => {
     const { vast: xml, trace } = await debug(ids.withTag!.uid, '&pod_max_ads=3&pod_max_dur=60');
     expect(schemaErrors('4.1', xml)).toBe('');
     expect(sequences(xml)).toEqual([1, 2, 3]);
-    expect(xml.indexOf(`${demand.url}/media/spot.mp4`)).toBeGreaterThan(0);
-    expect(xml.split(`${demand.url}/media/spot.mp4`)).toHaveLength(2);
+    expect(xml.indexOf(`${publisher.vastDemand.url}/media/spot.mp4`)).toBeGreaterThan(0);
+    expect(xml.split(`${publisher.vastDemand.url}/media/spot.mp4`)).toHaveLength(2);
     expect(trace.pod!.map((s) => s.winner?.source)).toEqual(['vast_tag', 'campaign', 'campaign']);
     // the trace of the first slot is the answer's own; the tag's refusal in the later ones is counted with its reason
     expect(trace.winner).toMatchObject({ source: 'vast_tag', id: ids.tag!.id });
-    await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${ids.tag!.id} AND nofill_reason = 'pod_repeat'`);
+    await publisher.app.edge.flush();
+    const [row] = await publisher.app.stats.select(`SELECT sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${ids.tag!.id} AND nofill_reason = 'pod_repeat'`);
     expect(Number(row?.n)).toBe(2);
     expect(trace.pod![0]!.durationS).toBe(10);
   });
@@ -162,20 +140,20 @@ forEachStore((t) => {
     expect(schemaErrors('4.2', xml)).toBe('');
     // the bid's video (10 s) fills the first slot; its same video is refused in the next ones
     expect(trace.pod!.map((s) => s.winner?.source)).toEqual(['rtb_tag', 'campaign', 'campaign']);
-    const videos = bidders.requestsOf('pod').slice(-3).map((r) => r.body.imp[0]!.video!);
+    const videos = publisher.bidders.requestsOf('pod').slice(-3).map((r) => r.body.imp[0]!.video!);
     expect(videos.map((v) => [v.slotinpod, v.maxduration])).toEqual([[1, 70], [0, 60], [-1, 45]]);
     expect(new Set(videos.map((v) => v.podid)).size).toBe(1);
     expect(videos[0]!.podid).toMatch(/^[0-9a-f-]{36}$/);
     // the refused bids hear why (200, "creative filtered": the very video the break already has)
-    await bidders.waitForNotices('/notice/loss', 2);
-    expect(bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['200', '200']);
+    await publisher.bidders.waitForNotices('/notice/loss', 2);
+    expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/loss').map((n) => n.searchParams.get('loss'))).toEqual(['200', '200']);
   });
 
   it('bids on an OpenRTB 2.6 ad pod (imps sharing video.podid) with no campaign or advertiser twice; imps of no pod stay independent', async () => {
     const video = (podid?: string, slotinpod?: number) => ({ mimes: ['video/mp4'], w: 640, h: 360, maxduration: 30, ...(podid ? { podid, slotinpod } : {}) });
     const request = (imps: object[]) => ({ id: `pod-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } });
     const post = async (body: object) => {
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: body });
+      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: body });
       expect(res.statusCode, res.body).toBe(200);
       const answer = res.json() as { seatbid: { bid: { impid: string; cid?: string; adomain?: string[] }[] }[] };
       return new Map(answer.seatbid.flatMap((s) => s.bid).map((b) => [b.impid, b]));
@@ -191,7 +169,7 @@ forEachStore((t) => {
   describe('OpenRTB 2.6 dynamic pods (video.poddur, maxseq)', () => {
     type Answered = { impid: string; cid?: string; dur?: number; price: number };
     const ask = async (imps: object[]) => {
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: `dyn-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: `dyn-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
       if (res.statusCode === 204) return [];
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
@@ -214,8 +192,8 @@ forEachStore((t) => {
       expect(cids(await ask([dynamic({ maxduration: 30, poddur: 60, maxseq: 1 })]))).toEqual([ids.acmeHigh!.id]);
       // the impression is one request on the supplier's row, each ad an opportunity
       const supplierSums = async () => {
-        await app.edge.flush();
-        const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id}`);
+        await publisher.app.edge.flush();
+        const [row] = await publisher.app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id}`);
         return [Number(row?.reqs ?? 0), Number(row?.opps ?? 0)];
       };
       const [reqs, opps] = await supplierSums();
@@ -242,9 +220,9 @@ forEachStore((t) => {
     });
 
     it("holds a deal's bid to the deal's own floor per second, not the open auction's; a fixed-price deal to none", async () => {
-      const fixed = await create('ctvFixed', 'deals', { name: 'CTV fixed price', dealId: 'CTV-FIXED', floorCpm: 5_000_000, auctionType: 3 });
-      await create('dealSpot', 'campaigns', { name: 'Deal spot', startDate: day(-1), bidCpm: 6_000_000, dealIds: [fixed.id], creativeIds: [(await spot('dealLong', 30, 'dealbrand.example')).id] });
-      await app.edge.snapshots.rebuild();
+      const fixed = await publisher.deal('ctvFixed', { name: 'CTV fixed price', dealId: 'CTV-FIXED', floor: 5, auctionType: 3 });
+      await publisher.create('dealSpot', 'campaigns', { name: 'Deal spot', startDate: day(-1), bidCpm: 6_000_000, dealIds: [fixed.id], creativeIds: [(await spot(publisher, 'dealLong', 30, 'dealbrand.example')).id] });
+      await publisher.app.edge.snapshots.rebuild();
       // $0.60 a second would ask $18 of a 30 s ad in the open auction; the fixed-price deal's price is $5
       const imp = { id: 'd', video: { mimes: ['video/mp4'], w: 640, h: 360, minduration: 30, maxduration: 30, mincpmpersec: 0.6 }, pmp: { private_auction: 1, deals: [{ id: 'CTV-FIXED' }] } };
       const bids = await ask([imp]);
@@ -252,10 +230,10 @@ forEachStore((t) => {
     });
 
     it('turns the floor per second into a longest ad on an RTB channel paying a fixed CPM', async () => {
-      const channel = await create('rtbFixedPayout', 'channels', { name: 'SSP, $5 fixed payout', integration: 'RTB', format: 'video', vastVersion: '4.2', demandMode: 'auction', payout: { type: 'cpm', cpm: 5_000_000 }, demand: [] });
-      await app.edge.snapshots.rebuild();
+      const channel = await publisher.create('rtbFixedPayout', 'channels', { name: 'SSP, $5 fixed payout', integration: 'RTB', format: 'video', vastVersion: '4.2', demandMode: 'auction', payout: { type: 'cpm', cpm: 5_000_000 }, demand: [] });
+      await publisher.app.edge.snapshots.rebuild();
       const bid = async (video: object) => {
-        const res = await app.inject({ method: 'POST', url: `/rtb/${channel.uid}`, payload: { id: `fx-${Math.random()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, ...video } }], site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+        const res = await publisher.app.inject({ method: 'POST', url: `/rtb/${channel.uid}`, payload: { id: `fx-${Math.random()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, ...video } }], site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
         return res.statusCode === 204 ? [] : (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
       };
       // $5 at $0.25 a second pays for 20 s at most: the 30 s spot cannot be bid, a 15 s one can
@@ -278,11 +256,11 @@ forEachStore((t) => {
     });
 
     it('refuses a malformed pod field with a 400 naming it', async () => {
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60s' })] } }); // ('60' is read as 60, as exchanges quote numbers)
+      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60s' })] } }); // ('60' is read as 60, as exchanges quote numbers)
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ field: 'imp[0].video.poddur' });
       for (const rqddurs of [[15, 'x'], [0, 15]]) {
-        const rqd = await app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs })] } });
+        const rqd = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs })] } });
         expect(rqd.statusCode).toBe(400);
         expect(rqd.json()).toMatchObject({ field: 'imp[0].video.rqddurs' });
       }
@@ -290,8 +268,8 @@ forEachStore((t) => {
 
     it('counts a break too short for any ad it takes as one refused request (pod_too_short)', async () => {
       const refused = async () => {
-        await app.edge.flush();
-        const [row] = await app.stats.select(`SELECT sum(reqs) AS n FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id} AND nofill_reason = 'pod_too_short'`);
+        await publisher.app.edge.flush();
+        const [row] = await publisher.app.stats.select(`SELECT sum(reqs) AS n FROM ${STATS_TABLE} WHERE supplier_id = ${ids.supplier!.id} AND nofill_reason = 'pod_too_short'`);
         return Number(row?.n ?? 0);
       };
       const before = await refused();
@@ -314,7 +292,7 @@ forEachStore((t) => {
     const UA = encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
     // 20 breaks of 4 ads from one viewer in a moment: 20 requests (the rule allows 60 in 10 s), not 80
     for (let i = 0; i < 20; i++) {
-      const res = await app.inject({ method: 'GET', url: `/vast/${ids.checked!.uid}?w=640&h=360&ip=73.162.1.20&ua=${UA}&pod_max_ads=4` });
+      const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.checked!.uid}?w=640&h=360&ip=73.162.1.20&ua=${UA}&pod_max_ads=4` });
       expect(sequences(res.body), `break ${i + 1}`).toEqual([1, 2, 3, 4]);
     }
   });

@@ -1,8 +1,7 @@
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startDemandServer, type DemandServer } from './demandServers.js';
-import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { forEachStore, freshAddress } from './helpers.js';
 import { forEachStatsEngine } from './statsEngines.js';
+import { publisherTenant } from './tenantFixture.js';
 
 /**
  * The fill funnel of a demand tag from real edge traffic (docs/ad-server.md, Counters): every tag a
@@ -16,50 +15,32 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 forEachStore((t) => {
   forEachStatsEngine((s) => {
-    let app: FastifyInstance;
-    let demand: DemandServer;
-    let cookie: string;
-    const ids: Record<string, { id: number; uid: string }> = {};
-
-    async function create(name: string, kind: string, body: Record<string, unknown>) {
-      ids[name] = await createAs(app, cookie, kind, body);
-      return ids[name]!;
-    }
+    const publisher = publisherTenant(t, async (p) => {
+      await p.create('brazil', 'targetings', { name: 'Brazil only', rules: { countries: { values: ['BR'] } } });
+      await p.vastTag('refused', 'Brazil demand', { answer: 'inline?price=5', price: { cpm: 5 }, targeting: 'brazil' });
+      await p.vastTag('hang', 'Hanging demand', { answer: 'hang', price: { cpm: 9 }, timeoutMs: 200 });
+      // above every campaign of the demo workspace, so it wins each auction
+      await p.vastTag('fill', 'Filling demand', { answer: 'inline?price=50', price: { cpm: 50 } });
+      await p.vastTag('capped', 'Capped demand', { answer: 'status?code=500', price: { cpm: 3 }, dailyRequestCap: 1 });
+      await p.vastChannel('auction', 'Funnel auction', { timeoutMs: 2000, demand: ['refused', 'hang', 'fill', 'capped'] });
+      // a waterfall: something always fills before the hanging tag's turn (a campaign at tier 0, or the filling tag)
+      await p.vastChannel('waterfall', 'Funnel waterfall', { waterfall: true, timeoutMs: 2000, demand: [['fill'], ['hang']] });
+    }, { listen: false, vastDemand: true, statsEngine: s, signInFrom: freshAddress() });
+    const { ids } = publisher;
 
     beforeAll(async () => {
-      demand = await startDemandServer();
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
-      cookie = await login(app, 'demand', undefined, freshAddress());
-      const brazil = await create('brazil', 'targetings', { name: 'Brazil only', rules: { countries: { values: ['BR'] } } });
-      const refused = await create('refused', 'tags', { name: 'Brazil demand', vastUrl: `${demand.url}/inline?price=5`, price: { type: 'cpm', cpm: 5_000_000 }, targetingId: brazil.id });
-      const hang = await create('hang', 'tags', { name: 'Hanging demand', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
-      // above every campaign of the demo workspace, so it wins each auction
-      const fill = await create('fill', 'tags', { name: 'Filling demand', vastUrl: `${demand.url}/inline?price=50`, price: { type: 'cpm', cpm: 50_000_000 } });
-      const capped = await create('capped', 'tags', { name: 'Capped demand', vastUrl: `${demand.url}/status?code=500`, price: { type: 'cpm', cpm: 3_000_000 }, dailyRequestCap: 1 });
-      await create('auction', 'channels', {
-        name: 'Funnel auction', demandMode: 'auction', timeoutMs: 2000,
-        demand: [refused, hang, fill, capped].map((x) => ({ tagId: x.id, priority: 1 })),
-      });
-      // a waterfall: something always fills before the hanging tag's turn (a campaign at tier 0, or the filling tag)
-      await create('waterfall', 'channels', { name: 'Funnel waterfall', demandMode: 'priority', timeoutMs: 2000, demand: [{ tagId: fill.id, priority: 1 }, { tagId: hang.id, priority: 2 }] });
-      await app.edge.snapshots.rebuild();
       for (let i = 0; i < REQUESTS; i++) {
         for (const channel of ['auction', 'waterfall']) {
-          const res = await app.inject({ method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=${US_IP}` });
+          const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=${US_IP}` });
           expect(res.statusCode).toBe(200);
           expect(res.body).toMatch(/<Ad[\s>]/);
         }
       }
-      await app.edge.flush();
-    });
-
-    afterAll(async () => {
-      await app?.close();
-      await demand?.close();
+      await publisher.app.edge.flush();
     });
 
     const rrun = (body: Record<string, unknown>) =>
-      as(app, cookie, { method: 'POST', url: '/api/rrun', payload: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now()), ...body } });
+      publisher.request({ method: 'POST', url: '/api/rrun', payload: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now()), ...body } });
     const funnelOf = async (tag: string, channel = 'auction') => {
       const filters = { tag: [ids[tag]!.id], channel: [ids[channel]!.id] };
       const totals = await rrun({ metrics: ['source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'reqs', 'opps'], filters });

@@ -1,69 +1,51 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 import { exchange } from './rawHttp.js';
+import { publisherTenant } from './tenantFixture.js';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const US_IP = '8.8.8.8';
 
 forEachStore((t) => {
-  let app: FastifyInstance;
-  let demand: DemandServer;
-  let cookie: string;
-  const ids: Record<string, { id: number; uid: string }> = {};
-
-  async function create(name: string, kind: string, body: Record<string, unknown>) {
-    ids[name] = await createAs(app, cookie, kind, body);
-    return ids[name]!;
-  }
-
-  const vast = (uid: string, query = '') => app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}${query}` });
-  const debug = async (uid: string, query = '') => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { status: number; vast: string; trace: DecisionTrace };
-  };
-
-  beforeAll(async () => {
-    demand = await startDemandServer();
-    app = await buildTestApp(t.store);
-    cookie = await login(app, 'demand');
-    const creative = await create('creative', 'creatives', {
+  const publisher = publisherTenant(t, async (p) => {
+    await p.create('creative', 'creatives', {
       name: 'Spring spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/spring',
       mediaFiles: [{ url: 'https://cdn.example.com/spring.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
     });
-    await create('campaign', 'campaigns', { name: 'Spring', startDate: day(-1), endDate: day(30), bidCpm: 7_000_000, creativeIds: [creative.id] });
-    const share = await create('share', 'tags', { name: 'Local share', vastUrl: `${demand.url}/inline?price=8&w={{width}}&ip={{ip}}`, price: { type: 'revshare', percent: 50 }, timeoutMs: 1000 });
-    const hang = await create('hang', 'tags', { name: 'Hanging', vastUrl: `${demand.url}/hang`, price: { type: 'cpm', cpm: 9_000_000 }, timeoutMs: 200 });
-    const junk = await create('junk', 'tags', { name: 'Garbage', vastUrl: `${demand.url}/garbage`, price: { type: 'cpm', cpm: 9_000_000 } });
-    const demandList = [share, hang, junk].map((x, i) => ({ tagId: x.id, priority: i + 1 }));
-    await create('auction', 'channels', { name: 'Auction CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, payout: { type: 'revshare', percent: 70 }, demand: demandList });
-    await create('waterfall', 'channels', { name: 'Waterfall', vastVersion: '3.0', demandMode: 'priority', timeoutMs: 400, demand: demandList });
-    await create('paused', 'channels', { name: 'Paused', status: 0, demand: demandList });
-    const measured = await create('measuredTag', 'tags', { name: 'Measured demand', vastUrl: `${demand.url}/measured?price=20`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
-    await create('measured', 'channels', { name: 'Measured', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: measured.id, priority: 1 }] });
+    await p.campaign('campaign', { name: 'Spring', bid: 7, creatives: ['creative'] });
+    await p.vastTag('share', 'Local share', { answer: 'inline?price=8&w={{width}}&ip={{ip}}', price: { revshare: 50 }, timeoutMs: 1000 });
+    await p.vastTag('hang', 'Hanging', { answer: 'hang', price: { cpm: 9 }, timeoutMs: 200 });
+    await p.vastTag('junk', 'Garbage', { answer: 'garbage', price: { cpm: 9 } });
+    const tiers = [['share'], ['hang'], ['junk']];
+    await p.vastChannel('auction', 'Auction CTV', { timeoutMs: 2000, revshare: 70, demand: tiers });
+    await p.vastChannel('waterfall', 'Waterfall', { vastVersion: '3.0', waterfall: true, timeoutMs: 400, demand: tiers });
+    await p.vastChannel('paused', 'Paused', { paused: true, demand: tiers });
+    await p.vastTag('measuredTag', 'Measured demand', { answer: 'measured?price=20', price: { revshare: 100 }, timeoutMs: 1000 });
+    await p.vastChannel('measured', 'Measured', { timeoutMs: 2000, demand: ['measuredTag'] });
     // competitive separation: a channel whose creative list excludes the measured demand's advertiser (its <Advertiser>)
     // (creative lists are a V2V kind: made through that edition's app over the same store)
     const v2v = await buildTestApp(t.store, { edition: 'V2V' });
-    const competitors = await createAs(v2v, cookie, 'crelists', { name: 'Competing brands', items: ['brand.example.com'] }).finally(() => v2v.close());
-    const separated = await create('separatedRules', 'targetings', { name: 'No competing brands', rules: { creLists: { mode: 'exclude', ids: [competitors.id] } } });
-    await create('separated', 'channels', { name: 'Separated', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 2000, targetingId: separated.id, demand: [{ tagId: measured.id, priority: 1 }] });
-    await app.edge.snapshots.rebuild();
-  });
+    const competitors = await login(v2v, 'demand')
+      .then((cookie) => createAs(v2v, cookie, 'crelists', { name: 'Competing brands', items: ['brand.example.com'] }))
+      .finally(() => v2v.close());
+    await p.create('separatedRules', 'targetings', { name: 'No competing brands', rules: { creLists: { mode: 'exclude', ids: [competitors.id] } } });
+    await p.vastChannel('separated', 'Separated', { timeoutMs: 2000, targeting: 'separatedRules', demand: ['measuredTag'] });
+  }, { listen: false, vastDemand: true });
+  const { ids } = publisher;
 
-  afterAll(async () => {
-    await app?.close();
-    await demand?.close();
-  });
+  const vast = (uid: string, query = '') => publisher.app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}${query}` });
+  const debug = async (uid: string, query = '') => {
+    const res = await publisher.request({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { status: number; vast: string; trace: DecisionTrace };
+  };
 
   it('fills an auction channel from the best price: our campaign beats the demand tag, a hanging tag times out, garbage is a no-fill', async () => {
     const { vast: xml, trace } = await debug(ids.auction!.uid);
@@ -77,27 +59,27 @@ forEachStore((t) => {
     expect(fate(ids.junk!.id)).toMatchObject({ fate: 'no_fill', vastError: 100 });
     expect(trace.context).toMatchObject({ country: 'US', playerSize: 'large' });
     // the demand tag was called with its macros filled in
-    const call = demand.calls.find((c) => c.pathname === '/inline')!;
+    const call = publisher.vastDemand.calls.find((c) => c.pathname === '/inline')!;
     expect(call.searchParams.get('w')).toBe('640');
     expect(call.searchParams.get('ip')).toBe(US_IP);
     // on the viewer's behalf, named as VAST 4.1+ asks of a server-side caller (and in the older X-Forwarded-For)
-    const sent = demand.headers[demand.calls.indexOf(call)]!;
+    const sent = publisher.vastDemand.headers[publisher.vastDemand.calls.indexOf(call)]!;
     expect(sent).toMatchObject({ 'x-device-ip': US_IP, 'x-forwarded-for': US_IP });
     expect(sent['x-device-user-agent']).toBe(sent['user-agent']);
     expect(sent['x-device-referer']).toBeUndefined();
   });
 
   it("names the player's page to the demand as its Referer would have (X-Device-Referer, VAST 4.1+), when the tag says it", async () => {
-    const before = demand.calls.length;
+    const before = publisher.vastDemand.calls.length;
     await vast(ids.auction!.uid, `&page_url=${encodeURIComponent('https://news.example.com/story?id=7')}`);
-    const at = demand.calls.findIndex((c, i) => i >= before && c.pathname === '/inline');
-    expect(demand.headers[at]!['x-device-referer']).toBe('https://news.example.com/story?id=7');
+    const at = publisher.vastDemand.calls.findIndex((c, i) => i >= before && c.pathname === '/inline');
+    expect(publisher.vastDemand.headers[at]!['x-device-referer']).toBe('https://news.example.com/story?id=7');
   });
 
   it('times every external demand call and every ad request in /metrics (prom-client histograms)', async () => {
     await debug(ids.auction!.uid);
     expect((await vast(ids.auction!.uid)).statusCode).toBe(200);
-    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await publisher.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="vast_tag",outcome="timeout"\} [1-9]/);
     expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="vast_tag",outcome="(lost|won)"\} [1-9]/);
@@ -147,9 +129,9 @@ forEachStore((t) => {
       expect(xml).not.toContain('wrapper-companion.png');
       // captions (4.1+), the mezzanine and the SIMID file (4.x) a CTV player or stitcher needs, as a VAST client reads them
       const media = linear as unknown as { closedCaptionFiles: { fileURL: string; language: string }[]; mezzanine: { fileURL: string } | null; interactiveCreativeFile: { fileURL: string; apiFramework: string } | null };
-      expect(media.closedCaptionFiles.map((c) => `${c.language} ${c.fileURL.replace(demand.url, '')}`), version).toEqual(version === '4.1' || version === '4.2' ? ['en /media/captions-en.vtt'] : []);
+      expect(media.closedCaptionFiles.map((c) => `${c.language} ${c.fileURL.replace(publisher.vastDemand.url, '')}`), version).toEqual(version === '4.1' || version === '4.2' ? ['en /media/captions-en.vtt'] : []);
       // (4.0's XSD makes the mezzanine a bare URI, whose type and size a client will not guess)
-      expect(media.mezzanine?.fileURL.replace(demand.url, '') ?? null, version).toBe(version === '4.1' || version === '4.2' ? '/media/mezzanine.mp4' : null);
+      expect(media.mezzanine?.fileURL.replace(publisher.vastDemand.url, '') ?? null, version).toBe(version === '4.1' || version === '4.2' ? '/media/mezzanine.mp4' : null);
       expect(xml.includes('/media/mezzanine.mp4'), version).toBe(version.startsWith('4'));
       expect(media.interactiveCreativeFile?.apiFramework ?? null, version).toBe(version.startsWith('4') ? 'SIMID' : null);
       // whom the ad is for (3.0+) and what it is about (VAST 4), for the player's competitive separation
@@ -168,22 +150,22 @@ forEachStore((t) => {
   });
 
   it('never answers 500: unknown channel is a 404 VAST, a paused one and garbage macros an empty VAST', async () => {
-    const unknown = await app.inject({ method: 'GET', url: '/vast/no-such-channel' });
+    const unknown = await publisher.app.inject({ method: 'GET', url: '/vast/no-such-channel' });
     expect(unknown.statusCode).toBe(404);
     expect(schemaErrors('4.2', unknown.body)).toBe('');
     const paused = await debug(ids.paused!.uid);
     expect(paused.trace.result).toBe('channel_paused');
     expect(schemaErrors('4.2', paused.vast)).toBe('');
-    const garbage = await app.inject({ method: 'GET', url: `/vast/${ids.auction!.uid}?w=%ZZ&h=-1&ip=999.1.1.1&ua=%00%01&gdpr=x&w=1&dnt[]=1` });
+    const garbage = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.auction!.uid}?w=%ZZ&h=-1&ip=999.1.1.1&ua=%00%01&gdpr=x&w=1&dnt[]=1` });
     expect(garbage.statusCode).toBe(200);
     expect(schemaErrors('4.2', garbage.body)).toBe('');
-    const badPath = await app.inject({ method: 'GET', url: '/vast/%E0%A4%A' });
+    const badPath = await publisher.app.inject({ method: 'GET', url: '/vast/%E0%A4%A' });
     expect(badPath.statusCode).toBeLessThan(500);
   });
 
   it('shows the trace only to users of the tenant', async () => {
-    const other = await login(app, 'acme');
-    const res = await as(app, other, { method: 'GET', url: `/vast/${ids.auction!.uid}?debug=1` });
+    const other = await login(publisher.app, 'acme');
+    const res = await as(publisher.app, other, { method: 'GET', url: `/vast/${ids.auction!.uid}?debug=1` });
     expect(res.headers['content-type']).toMatch(/xml/);
     expect(res.headers['x-adplane-debug']).toMatch(/refused/);
   });
@@ -192,24 +174,24 @@ forEachStore((t) => {
     const res = await vast(ids.auction!.uid);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const path = impression.slice(impression.indexOf('/ev'));
-    const first = await app.inject({ method: 'GET', url: path });
+    const first = await publisher.app.inject({ method: 'GET', url: path });
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-type']).toBe('image/gif');
-    await app.inject({ method: 'GET', url: path });
-    const forged = await app.inject({ method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, (_m, body: string, first: string) => `t=${body}.${first === 'A' ? 'B' : 'A'}`) });
+    await publisher.app.inject({ method: 'GET', url: path });
+    const forged = await publisher.app.inject({ method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, (_m, body: string, first: string) => `t=${body}.${first === 'A' ? 'B' : 'A'}`) });
     expect(forged.statusCode).toBe(403);
     // a short answer states its length rather than coming chunked
     expect(forged.headers['content-length']).toBe(String(forged.body.length));
     expect(forged.headers['transfer-encoding']).toBeUndefined();
-    const click = await app.inject({ method: 'GET', url: path.replace('e=impression', 'e=click') });
+    const click = await publisher.app.inject({ method: 'GET', url: path.replace('e=impression', 'e=click') });
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://brand.example.com/spring');
-    await app.edge.flush();
-    const [row] = await app.stats.select(
+    await publisher.app.edge.flush();
+    const [row] = await publisher.app.stats.select(
       `SELECT sum(imps) AS imps, sum(revenue) AS revenue, sum(cost) AS cost, sum(clicks) AS clicks FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id} AND campaign_id = ${ids.campaign!.id}`,
     );
     expect(row).toMatchObject({ imps: 1, revenue: 7000, cost: 4900, clicks: 1 });
-    const [reqs] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(timeouts) AS timeouts FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id}`);
+    const [reqs] = await publisher.app.stats.select(`SELECT sum(reqs) AS reqs, sum(timeouts) AS timeouts FROM ${STATS_TABLE} WHERE channel_id = ${ids.auction!.id}`);
     expect(Number(reqs!.reqs)).toBeGreaterThanOrEqual(3);
     expect(Number(reqs!.timeouts)).toBeGreaterThanOrEqual(2);
   });
@@ -217,13 +199,13 @@ forEachStore((t) => {
   it('reads the viewer of a server-side caller from X-Device-IP and X-Device-User-Agent (VAST 4.1+ section 1.1.3); the macros still come first', async () => {
     const roku = 'Roku/DVP-12.0 (12.0.0.4182-88)';
     const stitched = async (query: string) => {
-      const res = await as(app, cookie, { method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1${query}`, headers: { 'user-agent': 'stitcher/1.0', 'x-device-ip': '81.2.69.160', 'x-device-user-agent': roku } });
+      const res = await publisher.request({ method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1${query}`, headers: { 'user-agent': 'stitcher/1.0', 'x-device-ip': '81.2.69.160', 'x-device-user-agent': roku } });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { trace: DecisionTrace }).trace.context;
     };
     expect(await stitched('')).toMatchObject({ ip: '81.2.69.160', country: 'GB', device: 'smarttv', tvFamily: 'roku' });
     expect(await stitched(`&ip=${US_IP}`)).toMatchObject({ ip: US_IP, country: 'US', device: 'smarttv' });
-    const listed = await as(app, cookie, { method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1`, headers: { 'x-device-ip': '81.2.69.160, 10.0.0.1' } });
+    const listed = await publisher.request({ method: 'GET', url: `/vast/${ids.waterfall!.uid}?w=640&h=360&debug=1`, headers: { 'x-device-ip': '81.2.69.160, 10.0.0.1' } });
     expect((listed.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ ip: '81.2.69.160', country: 'GB' });
   });
 
@@ -232,20 +214,20 @@ forEachStore((t) => {
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const event = impression.slice(impression.indexOf('/ev'));
     const counted = async () => {
-      await app.edge.flush();
-      const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.waterfall!.id}`);
+      await publisher.app.edge.flush();
+      const [row] = await publisher.app.stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.waterfall!.id}`);
       return { reqs: Number(row!.reqs), imps: Number(row!.imps) };
     };
     const before = await counted();
     expect(before.reqs).toBeGreaterThanOrEqual(1);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as { port: number };
+    await publisher.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = publisher.app.server.address() as { port: number };
     const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
     const origin = 'https://player.example';
     for (const send of ['inject', 'raw'] as const) {
       const call = async (method: 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
         if (send === 'inject') {
-          const r = await app.inject({ method, url: path, headers });
+          const r = await publisher.app.inject({ method, url: path, headers });
           return { status: r.statusCode, body: r.body, header: (name: string) => String(r.headers[name] ?? '') };
         }
         const r = await live(path, { method, headers });
@@ -270,32 +252,32 @@ forEachStore((t) => {
     }
     // nothing was decided, held or counted: the impression is still there to count, once
     expect(await counted()).toEqual(before);
-    expect((await app.inject({ method: 'GET', url: event })).statusCode).toBe(200);
+    expect((await publisher.app.inject({ method: 'GET', url: event })).statusCode).toBe(200);
     expect((await counted()).imps).toBe(before.imps + 1);
   });
 
   it('serves the demo: the demo channel fills with the video adplane serves, and the demo demand answers VAST with a price', async () => {
-    const list = await as(app, cookie, { method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
+    const list = await publisher.request({ method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
     const channel = (list.json() as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!;
     const res = await vast(channel.uid);
     expect(schemaErrors('4.2', res.body)).toBe('');
     expect(res.body).toContain('/media/demo-ad.mp4');
-    const video = await app.inject({ method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
+    const video = await publisher.app.inject({ method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
     expect(video.statusCode).toBe(206);
     expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
-    const demoDemand = await app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
+    const demoDemand = await publisher.app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
     expect(schemaErrors('3.0', demoDemand.body)).toBe('');
     expect(demoDemand.body).toContain('>2.50</Pricing>');
     // skippable, with an AdChoices icon whose image adplane serves
     expect(demoDemand.body).toContain('<Linear skipoffset="00:00:03">');
     const icon = /<StaticResource creativeType="image\/svg\+xml"><!\[CDATA\[https?:\/\/[^/]+(\/[^\]]+)\]\]>/.exec(demoDemand.body)![1]!;
-    const svg = await app.inject({ method: 'GET', url: icon });
+    const svg = await publisher.app.inject({ method: 'GET', url: icon });
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 
   it('serves a channel created through the API within a second, without a restart', async () => {
-    const fresh = await create('fresh', 'channels', { name: 'Fresh', demand: [] });
+    const fresh = await publisher.create('fresh', 'channels', { name: 'Fresh', demand: [] });
     const started = Date.now();
     let status = 404;
     while (status === 404 && Date.now() - started < 3000) {
@@ -307,8 +289,8 @@ forEachStore((t) => {
   });
 
   it('answers the edge in its lane and the console in node:http on one pipelined connection, in order', async () => {
-    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as { port: number };
+    if (!publisher.app.server.listening) await publisher.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = publisher.app.server.address() as { port: number };
     const first = await exchange(port, [`GET /vast/${ids.waterfall!.uid}?w=640&h=360&ip=${US_IP} HTTP/1.1\r\nHost: ads.example\r\nOrigin: https://player.example\r\n\r\n`], 1);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(first.answers[0]!.body)![1]!;
     const event = impression.slice(impression.indexOf('/ev'));

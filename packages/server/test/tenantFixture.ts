@@ -3,7 +3,9 @@ import { type BidResponse } from '@adplane/shared';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
+import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js';
+import { type TestStats } from './statsEngines.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 
 /**
@@ -14,9 +16,10 @@ import { startTestBidders, type TestBidders } from './testBidders.js';
  * publisher, the Prebid channels its pages call, filled by its own campaigns (publisherTenant; the
  * Prebid Server tests' one is prebidPublisher), and that sells its channels to programmatic demand
  * as well (`{ programmatic }`: local bidders answer its RTB demand tags, and stand in for Prebid
- * Server for its PreBid ones). The app listens on a free port, so that suppliers and pages reach it
- * over real HTTP, unless the test asks `{ listen: false }` (it calls `app.inject`). Each test says
- * only what its tenant buys and sells.
+ * Server for its PreBid ones; `{ vastDemand }`: a local VAST demand partner answers its VAST demand
+ * tags, as in edgeServing, adPod and demandTagFunnel). The app listens on a free port, so that
+ * suppliers and pages reach it over real HTTP, unless the test asks `{ listen: false }` (it calls
+ * `app.inject`). Each test says only what its tenant buys and sells.
  */
 
 /** A row the tenant created, by the name the test gave it. */
@@ -41,6 +44,12 @@ export interface TenantOptions {
    * Prebid Server, for its PreBid demand tags.
    */
   programmatic?: { prebidServer?: string };
+  /** Sells to VAST demand: a local demand partner (demandServers.ts, `vastDemand`) is started before the app, for its VAST demand tags. */
+  vastDemand?: boolean;
+  /** Counts into this stats engine's store (forEachStatsEngine) rather than one of the app's own. */
+  statsEngine?: TestStats;
+  /** The ad-ops user signs in from this client address (freshAddress()); default 127.0.0.1. */
+  signInFrom?: string;
 }
 
 export interface SupplierTerms {
@@ -123,10 +132,28 @@ export interface PrebidChannelTerms {
   demand?: string[];
 }
 
+/**
+ * Demand tags by name: all at priority 1, or in tiers (`[['first'], ['second', 'third']]`), a tier's
+ * tags at its priority (1, 2, …).
+ */
+export type DemandTags = string[] | string[][];
+
 /** How a channel selling to programmatic demand (its demand tags) is set up. */
 export interface DemandChannelTerms {
-  /** Its demand tags, by name, all at priority 1. */
-  demand: string[];
+  /** Its demand tags, by name (DemandTags); default none: the tenant's campaigns alone. */
+  demand?: DemandTags;
+  /** The VAST version its player reads; default 4.2. */
+  vastVersion?: string;
+  /** Calls its demand tier by tier, the first to fill wins (priority), rather than all at once in an auction. */
+  waterfall?: boolean;
+  /** How long it waits for demand in all, in ms; default 1500. */
+  timeoutMs?: number;
+  /** Served only where this targeting (by name) allows. */
+  targeting?: string;
+  /** Checks its requests for invalid traffic and blocks it (blockIVT). */
+  blockInvalidTraffic?: boolean;
+  /** Created paused (status 0). */
+  paused?: boolean;
   /** The ad units it serves; unset leaves the API's default (video). */
   format?: 'display' | 'video';
   /** The publisher's revenue share in percent; unset leaves the API's default. */
@@ -172,6 +199,20 @@ export interface DspTenant extends Tenant {
   postBidRequest(uid: string, body: unknown, headers?: Record<string, string>, path?: string): Promise<Response>;
 }
 
+/** A VAST demand tag calling the local demand partner (`{ vastDemand }`). */
+export interface VastTagTerms {
+  /** Its path and query on the partner (demandServers.ts: 'inline?price=8&w={{width}}', 'hang', …). */
+  answer: string;
+  /** What it is paid: a CPM in USD, or a share in percent of the price its VAST states. */
+  price: { cpm: number } | { revshare: number };
+  /** How long it is waited for, in ms; unset leaves the API's default (1 s). */
+  timeoutMs?: number;
+  /** Called only where this targeting (by name) allows. */
+  targeting?: string;
+  /** Called this many times a day at the most. */
+  dailyRequestCap?: number;
+}
+
 /** A publisher: its pages' Prebid.js calls its channels, its own campaigns fill them. */
 export interface PublisherTenant extends Tenant {
   /** A web channel Prebid.js calls (/openrtb2/auction, the channel's uid as the bidder's param): an auction within 1 s, the publisher paid 70% of revenue. */
@@ -182,7 +223,11 @@ export interface PublisherTenant extends Tenant {
   rtbTag(name: string, label: string, answer: string): Promise<Created>;
   /** A PreBid demand tag: Prebid Server calls `partner` with its `params`, within 1 s. */
   prebidTag(name: string, label: string, partner: string, params: Record<string, unknown>): Promise<Created>;
-  /** A channel players call (GET /vast/<uid>, VAST 4.2) that sells to its demand tags: an auction within 1.5 s. */
+  /** The local VAST demand partner its VAST demand tags call (`{ vastDemand }` only); it records every call and its headers. */
+  readonly vastDemand: DemandServer;
+  /** A VAST demand tag calling the local demand partner for `answer`. */
+  vastTag(name: string, label: string, terms: VastTagTerms): Promise<Created>;
+  /** A channel players call (GET /vast/<uid>, VAST 4.2 unless told) that sells to its demand tags: an auction within 1.5 s unless told. */
   vastChannel(name: string, label: string, terms: DemandChannelTerms): Promise<Created>;
   /** A channel publishers' SSPs post OpenRTB video requests to (/rtb/<uid>), selling to its demand tags: an auction within 1.5 s, the publisher paid 50% of revenue. */
   openRtbChannel(name: string, label: string, terms: { demand: string[] }): Promise<Created>;
@@ -190,8 +235,9 @@ export interface PublisherTenant extends Tenant {
 
 /**
  * Register, in the calling describe block, a DSP tenant on `t`'s store: before its tests the app is
- * built (and listening; the local bidders started first with `{ programmatic }`), `setUp` creates the
- * tenant's rows, and the edge's snapshot is rebuilt; after them the app (then the bidders) is closed.
+ * built (and listening; the local bidders and VAST demand partner started first with `{ programmatic }`
+ * and `{ vastDemand }`), `setUp` creates the tenant's rows, and the edge's snapshot is rebuilt; after
+ * them the app (then the bidders and the partner) is closed.
  */
 export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>, options: TenantOptions = {}): DspTenant {
   return tenant(t, setUp, options);
@@ -233,9 +279,14 @@ export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: 
   }, options);
 }
 
-function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>, { listen = true, programmatic }: TenantOptions): DspTenant & PublisherTenant {
+function tenant(
+  t: TestStore,
+  setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>,
+  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom }: TenantOptions,
+): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
   let bidders: TestBidders | undefined;
+  let vastDemand: DemandServer | undefined;
   let cookie = '';
   let base = '';
   const ids: Record<string, Created> = {};
@@ -246,7 +297,9 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
     const [row] = await ready().stats.select(`SELECT sum(${column}) AS ${column} FROM ${STATS_TABLE} WHERE ${where}`);
     return Number(row?.[column] ?? 0);
   };
-  const demandOf = (tags: string[]) => ({ demand: idsOf(tags).map((tagId) => ({ tagId, priority: 1 })) });
+  const demandOf = (tags: DemandTags) => ({
+    demand: (tags as (string | string[])[]).flatMap((tier, i) => (Array.isArray(tier) ? idsOf(tier).map((tagId) => ({ tagId, priority: i + 1 })) : [{ tagId: ids[tier]!.id, priority: 1 }])),
+  });
   const ready = (): FastifyInstance => {
     if (!app) throw new Error('The tenant is set up in beforeAll: use it inside a test or hook');
     return app;
@@ -265,6 +318,11 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
       ready();
       if (!bidders) throw new Error('The tenant buys no programmatic demand: ask { programmatic: {} }');
       return bidders;
+    },
+    get vastDemand() {
+      ready();
+      if (!vastDemand) throw new Error('The tenant buys no VAST demand: ask { vastDemand: true }');
+      return vastDemand;
     },
     ids,
     async create(name, kind, body) {
@@ -305,9 +363,20 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
     rtbTag: (name, label, answer) =>
       tenant.create(name, 'tags', { name: label, integration: 'RTB', endpoint: `${tenant.bidders.url}/bid?${answer}`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 }),
     prebidTag: (name, label, partner, partnerParams) => tenant.create(name, 'tags', { name: label, integration: 'PreBid', partner, partnerParams, timeoutMs: 1000 }),
-    vastChannel: (name, label, { demand, format, revshare, auctionPrice, subpublisherId }) =>
+    vastTag: (name, label, { answer, price, timeoutMs, targeting, dailyRequestCap }) =>
+      tenant.create(name, 'tags', {
+        name: label, vastUrl: `${tenant.vastDemand.url}/${answer}`,
+        price: 'cpm' in price ? { type: 'cpm', cpm: usd(price.cpm) } : { type: 'revshare', percent: price.revshare },
+        ...(timeoutMs !== undefined && { timeoutMs }),
+        ...(targeting && { targetingId: ids[targeting]!.id }),
+        ...(dailyRequestCap !== undefined && { dailyRequestCap }),
+      }),
+    vastChannel: (name, label, { demand = [], vastVersion = '4.2', waterfall, timeoutMs = 1500, targeting, blockInvalidTraffic, paused, format, revshare, auctionPrice, subpublisherId }) =>
       tenant.create(name, 'channels', {
-        name: label, vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1500,
+        name: label, vastVersion, demandMode: waterfall ? 'priority' : 'auction', timeoutMs,
+        ...(paused && { status: 0 }),
+        ...(targeting && { targetingId: ids[targeting]!.id }),
+        ...(blockInvalidTraffic && { blockIVT: true }),
         ...(format && { format }),
         ...(auctionPrice && { auctionPrice }),
         ...(subpublisherId !== undefined && { subpublisherId }),
@@ -335,9 +404,10 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
 
   beforeAll(async () => {
     if (programmatic) bidders = await startTestBidders();
+    if (withVastDemand) vastDemand = await startDemandServer();
     const prebidServer = programmatic?.prebidServer;
-    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {});
-    cookie = await login(app, 'demand');
+    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {}, statsEngine ? { stats: statsEngine.stats } : {});
+    cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {
       await app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -349,6 +419,7 @@ function tenant(t: TestStore, setUp: (tenant: DspTenant & PublisherTenant) => Pr
   afterAll(async () => {
     await app?.close();
     await bidders?.close();
+    await vastDemand?.close();
   });
 
   return tenant;
