@@ -1,4 +1,4 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { openedModal, pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
@@ -116,6 +116,17 @@ test('the read-only profile of a subpublisher', async ({ page }) => {
   await page.screenshot({ path: `${DIR}/profile-sub-readonly.png` });
 });
 
+/** Once the element has stopped moving (a drawer sliding in): its place the same on two reads. */
+async function settled(el: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      const before = (await el.boundingBox())?.x ?? 0;
+      await el.page().waitForTimeout(150);
+      return Math.abs(((await el.boundingBox())?.x ?? 0) - before);
+    })
+    .toBeLessThan(1);
+}
+
 /** A full-page screenshot once `testId` shows (pages that are not resource lists). */
 async function shot(page: Page, url: string, testId: string, name: string, fullPage = true): Promise<void> {
   await page.goto(url);
@@ -165,6 +176,7 @@ test("drawers of the SSP view: a channel's tag and Prebid set-up, a demand tag, 
 
   await page.getByTestId('resource-new').click();
   await expect(drawer.getByTestId('resource-save')).toBeVisible();
+  await settled(drawer);
   await page.screenshot({ path: `${DIR}/drawer-channel-new.png` });
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
@@ -201,6 +213,8 @@ test('the DSP view: dashboard and a creative; the admin: finance and a demand ac
 
   await page.context().clearCookies();
   await signIn(page, 'admin');
+  // (the admin's dashboard, once its numbers have come: not the sign-in page it left)
+  await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: `${DIR}/page-dashboard-admin.png`, fullPage: true });
   await shot(page, '/finance', 'finance-table', 'page-finance');
   await page.goto('/demands');

@@ -136,20 +136,27 @@ export function DashboardStats() {
           const soFar = Number(data.totals.yesterdaySoFar[id] ?? 0);
           const vsYesterday = change(today, soFar);
           const weekAvg = RATIOS.has(id) ? Number(data.totals.last7[id] ?? 0) : Number(data.totals.last7[id] ?? 0) / 7;
+          const yesterday = formatMetric(id, Number(data.totals.yesterday[id] ?? 0));
           return (
             <Col key={id} xs={12} md={8} xl={4} flex="1">
               <Card size="small" data-testid={`dashboard-stat-${id}`}>
                 <Statistic title={`${label} today`} value={formatMetric(id, today)} />
+                {/* Two lines whatever the numbers: each stays on its line, cut with "…" if it must, the whole of it on hover. */}
                 <Typography.Text type="secondary" className="dashboard-stat-compare">
-                  {vsYesterday ? (
-                    <span style={{ color: vsYesterday.up ? '#389e0d' : '#cf1322' }}>
-                      {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
-                    </span>
-                  ) : '—'}{' '}
-                  vs this time yesterday ({formatMetric(id, soFar)})
-                  <br />
-                  yesterday {formatMetric(id, Number(data.totals.yesterday[id] ?? 0))} ·{' '}
-                  <span title={RATIOS.has(id) ? 'Over the last 7 days' : 'Daily average over the last 7 days'}>7-day avg {formatMetric(id, weekAvg)}</span>
+                  <span className="dashboard-stat-line" title={`${vsYesterday ? `${vsYesterday.up ? '+' : '-'}${vsYesterday.text}` : '—'} vs this time yesterday (${formatMetric(id, soFar)})`}>
+                    {vsYesterday ? (
+                      <span style={{ color: vsYesterday.up ? '#389e0d' : '#cf1322' }}>
+                        {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
+                      </span>
+                    ) : '—'}{' '}
+                    vs this time yesterday ({formatMetric(id, soFar)})
+                  </span>
+                  <span
+                    className="dashboard-stat-line"
+                    title={`yesterday ${yesterday} · 7-day avg ${formatMetric(id, weekAvg)}: ${RATIOS.has(id) ? 'over the last 7 days' : 'daily average over the last 7 days'}`}
+                  >
+                    yesterday {yesterday} · 7-day avg {formatMetric(id, weekAvg)}
+                  </span>
                 </Typography.Text>
               </Card>
             </Col>

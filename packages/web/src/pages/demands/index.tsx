@@ -54,8 +54,8 @@ const right = { align: 'right' as const, width: 110 };
 export default function DemandsPage() {
   const limited = useIsLimitedAdmin();
   const columns: ColumnsType<ResourceRow> = [
-    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 80, render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null) },
-    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: 130 },
+    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 72, render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null) },
+    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: 120 },
     { title: 'Company', dataIndex: 'companyName', key: 'companyName', render: (v: string) => v || <Typography.Text type="secondary">-</Typography.Text> },
     { title: 'Request CPM', dataIndex: 'priceReq', key: 'priceReq', render: usd, ...right },
     { title: 'Impression CPM', dataIndex: 'priceImp', key: 'priceImp', render: usd, ...right, width: 125 },

@@ -1,4 +1,4 @@
-import { AutoComplete, Button, Col, Form, Input, InputNumber, Radio, Row, Slider, Space, Tooltip, Typography } from 'antd';
+import { AutoComplete, Col, Form, Input, InputNumber, Radio, Row, Slider, Space, Tooltip, Typography } from 'antd';
 import { type TextAreaRef } from 'antd/es/input/TextArea';
 import { useRef } from 'react';
 import { IVT_MACROS } from '@adplane/shared';
@@ -6,6 +6,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, useFieldHelp } from '../../resources/fields.js';
 import { MACRO_INFO, insertMacro, previewPixel, unknownMacros } from './macros.js';
 import { LongValue, NameStatusRow } from '../../resources/formParts.js';
+import '../tags/tags.css';
 
 export const IVT_STAGE_LABELS: Record<string, string> = { prebid: 'Pre-bid', postbid: 'Post-bid' };
 
@@ -41,19 +42,18 @@ function UrlTemplateInput(props: { value?: string; onChange?: (v: string) => voi
         data-testid="ivt-url"
       />
       {!props.disabled && (
-        <div style={{ marginTop: 8 }}>
-          <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineEnd: 8 }}>
+        // The same macro chips as under a tag's VAST URL (tags.css).
+        <div className="macro-helper" style={{ margin: '8px 0 0' }}>
+          <Typography.Text type="secondary" className="macro-helper-title">
             Insert a macro:
           </Typography.Text>
-          <Space size={[4, 4]} wrap>
-            {IVT_MACROS.map((m) => (
-              <Tooltip key={m} title={`${MACRO_INFO[m].label}, e.g. ${MACRO_INFO[m].example}`}>
-                <Button size="small" disabled={props.disabled} onClick={() => insert(m)} data-testid={`ivt-macro-${m.slice(2, -2)}`}>
-                  {m}
-                </Button>
-              </Tooltip>
-            ))}
-          </Space>
+          {IVT_MACROS.map((m) => (
+            <Tooltip key={m} title={`${MACRO_INFO[m].label}, e.g. ${MACRO_INFO[m].example}`}>
+              <button type="button" className="macro-chip" onClick={() => insert(m)} data-testid={`ivt-macro-${m.slice(2, -2)}`}>
+                {m}
+              </button>
+            </Tooltip>
+          ))}
         </div>
       )}
       {value.trim() !== '' && (

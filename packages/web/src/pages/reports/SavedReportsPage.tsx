@@ -46,6 +46,11 @@ export default function SavedReportsPage() {
         dataSource={visible}
         pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
         data-testid="saved-reports-table"
+        locale={{
+          emptyText: show === 'archived'
+            ? 'No archived reports: reports you archive wait here, out of sight, until you restore them'
+            : <>No saved reports yet: build one on <Link to="/report">Create Report</Link> and click Save, or Run to file for a CSV</>,
+        }}
         columns={[
           {
             key: 'name', title: 'Name', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name),

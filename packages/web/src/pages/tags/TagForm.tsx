@@ -230,7 +230,7 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
         </Col>
       </Row>
 
-      <SectionTitle>Targeting and advertiser</SectionTitle>
+      <SectionTitle>Targeting &amp; advertiser</SectionTitle>
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="targetingId" label={label('targetingId', 'Targeting')}>
