@@ -24,7 +24,18 @@ export interface CachePut {
 
 export type CachePutsRead = { ok: true; puts: CachePut[] } | { ok: false; message: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * What POST /cache and /vtrack both hold a put to: a value of at most MAX_VALUE_BYTES, and a
+ * `ttlseconds` that is absent or a non-negative number (whole seconds kept). The put's `ttlSeconds`
+ * (null: the default), or the message naming `at`'s field.
+ */
+export function putLimits(at: string, text: string, ttl: unknown): { ttlSeconds: number | null } | { message: string } {
+  if (Buffer.byteLength(text) > MAX_VALUE_BYTES) return { message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
+  if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) return { message: `${at}.ttlseconds must be a non-negative number` };
+  return { ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null };
+}
 
 export function readCachePuts(body: unknown): CachePutsRead {
   if (!isObject(body) || !Array.isArray(body.puts)) return { ok: false, message: 'the body must be an object with a "puts" array' };
@@ -41,10 +52,9 @@ export function readCachePuts(body: unknown): CachePutsRead {
     if (p.type === 'xml' && typeof p.value !== 'string') return { ok: false, message: `${at}.value must be a string of XML for type "xml"` };
     const text = typeof p.value === 'string' && p.type === 'xml' ? p.value : JSON.stringify(p.value);
     if (!text.trim()) return { ok: false, message: `${at}.value is empty` };
-    if (Buffer.byteLength(text) > MAX_VALUE_BYTES) return { ok: false, message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
-    const ttl = p.ttlseconds;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) return { ok: false, message: `${at}.ttlseconds must be a non-negative number` };
-    puts.push({ doc: { type: p.type, body: text }, ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null });
+    const limits = putLimits(at, text, p.ttlseconds);
+    if ('message' in limits) return { ok: false, message: limits.message };
+    puts.push({ doc: { type: p.type, body: text }, ttlSeconds: limits.ttlSeconds });
   }
   return { ok: true, puts };
 }

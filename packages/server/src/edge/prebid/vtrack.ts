@@ -1,6 +1,6 @@
 import { EVENT_PATH, PREBID_EVENT_PATH } from '@adplane/shared';
 import { type TokenSigner } from '../tracking/trackingToken.js';
-import { MAX_PUTS, MAX_VALUE_BYTES } from './cachePuts.js';
+import { isObject, MAX_PUTS, putLimits } from './cachePuts.js';
 import { INTEGRATION, vastEventUrl, withVastImpression } from './prebidEvents.js';
 
 /**
@@ -34,7 +34,6 @@ export interface VtrackPut {
 
 export type VtrackRead = { ok: true; puts: VtrackPut[] } | { ok: false; message: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const filled = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /**
@@ -58,12 +57,11 @@ export function readVtrackPuts(body: unknown): VtrackRead {
     if (!filled(p.bidder)) return { ok: false, message: `${at}.bidder: 'bidder' is required field and can't be empty` };
     if (p.type !== 'xml') return { ok: false, message: `${at}.type: vtrack only accepts type xml` };
     if (typeof p.value !== 'string' || !/<vast/i.test(p.value)) return { ok: false, message: `${at}.value: vtrack content must be VAST (a string of XML)` };
-    if (Buffer.byteLength(p.value) > MAX_VALUE_BYTES) return { ok: false, message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
-    const ttl = p.ttlseconds;
-    if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) return { ok: false, message: `${at}.ttlseconds must be a non-negative number` };
+    const limits = putLimits(at, p.value, p.ttlseconds);
+    if ('message' in limits) return { ok: false, message: limits.message };
     const ts = p.timestamp;
     if (ts !== undefined && ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) return { ok: false, message: `${at}.timestamp must be a whole number (the auction's start, in ms)` };
-    puts.push({ bidId: p.bidid, bidder: p.bidder, vast: p.value, ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null, timestamp: typeof ts === 'number' ? ts : 0 });
+    puts.push({ bidId: p.bidid, bidder: p.bidder, vast: p.value, ttlSeconds: limits.ttlSeconds, timestamp: typeof ts === 'number' ? ts : 0 });
   }
   return { ok: true, puts };
 }
