@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test';
-import { buildPrebidBundle, DSP_USER_ID, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { buildPrebidBundle, demandApi, DSP_USER_ID, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
+import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
 /**
@@ -16,7 +16,6 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 });
 const base = EDITION_SERVERS.default.url;
 const run = Date.now().toString(36);
 const names = { creative: `E2E Prebid banner ${run}`, campaign: `E2E Prebid banner campaign ${run}`, channel: `E2E Prebid display ${run}` };
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 let api: APIRequestContext;
 let pageServer: PageServer;
@@ -92,20 +91,8 @@ window.prebidResult = new Promise((resolve) => {
 }
 
 test.beforeAll(async () => {
-  // A display channel that fills: an HTML banner (nothing to fetch from made-up hosts) bought by a campaign.
-  api = await playwrightRequest.newContext({ baseURL: base });
-  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
-  const create = async (kind: string, data: Record<string, unknown>) => {
-    const res = await api.post(`/api/demand/${kind}`, { data });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()) as { id: number; uid: string };
-  };
-  const creative = await create('creatives', {
-    name: names.creative, format: 'display', displayType: 'html', width: 300, height: 250, approval: 'approved', clickUrl: `${base}/`, adomain: ['adplane.test'],
-    html: '<div data-ad="adplane-e2e" style="width:300px;height:250px;background:#0b3d91;color:#fff;font:bold 18px/250px sans-serif;text-align:center">adplane header bidding</div>',
-  });
-  await create('campaigns', { name: names.campaign, startDate: day(-1), endDate: day(30), bidCpm: 25_000_000, creativeIds: [creative.id] });
-  channels.banner = (await create('channels', { name: names.channel, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 })).uid;
+  api = await demandApi(base);
+  channels.banner = (await fillingDisplayChannel(api, base, { ...names, marker: 'adplane-e2e', text: 'adplane header bidding', bidCpm: 25_000_000 })).uid;
   const list = await api.get(`/api/demand/channels?search=${encodeURIComponent('Demo player - auction')}&pageSize=10`);
   channels.video = ((await list.json()) as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!.uid;
   expect(channels.video).toBeTruthy();

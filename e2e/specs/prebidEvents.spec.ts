@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, request as playwrightRequest, test } from '@playwright/test';
-import { buildPrebidBundle, type PageServer, startPageServer } from '../support/prebidPage.js';
-import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { buildPrebidBundle, demandApi, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { EDITION_SERVERS } from '../support/servers.js';
 
 /**
  * Prebid Server's event notifications and seat non-bids through adplane, proven by the real
@@ -131,20 +131,11 @@ async function auction(id: string, domain: string): Promise<PbsAnswer> {
 }
 
 test.beforeAll(async () => {
-  // A display channel that fills: an HTML banner (nothing to fetch from made-up hosts) bought by a campaign.
-  api = await playwrightRequest.newContext({ baseURL: base });
-  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
-  const create = async (kind: string, data: Record<string, unknown>) => {
-    const res = await api.post(`/api/demand/${kind}`, { data });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()) as { id: number; uid: string };
-  };
-  const creative = await create('creatives', {
-    name: `E2E Prebid events banner ${run}`, format: 'display', displayType: 'html', width: 300, height: 250, approval: 'approved', clickUrl: `${base}/`, adomain: ['adplane.test'],
-    html: '<div data-ad="adplane-events-e2e" style="width:300px;height:250px;background:#0b3d91;color:#fff;font:bold 18px/250px sans-serif;text-align:center">adplane events</div>',
+  api = await demandApi(base);
+  const made = await fillingDisplayChannel(api, base, {
+    channel: `E2E Prebid events ${run}`, campaign: `E2E Prebid events campaign ${run}`, creative: `E2E Prebid events banner ${run}`, marker: 'adplane-events-e2e', text: 'adplane events', bidCpm: 30_000_000,
   });
-  await create('campaigns', { name: `E2E Prebid events campaign ${run}`, startDate: day(-1), endDate: day(30), bidCpm: 30_000_000, creativeIds: [creative.id] });
-  Object.assign(channel, await create('channels', { name: `E2E Prebid events ${run}`, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 }));
+  Object.assign(channel, made);
   // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
   await expect.poll(async () => (await auction('probe', 'probe.example')).seatbid.length, { timeout: 15_000 }).toBe(1);
   pageServer = await startPageServer(await buildPrebidBundle(), pageHtml);

@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, expect, request as playwrightRequest } from '@playwright/test';
 import { build } from 'esbuild';
+import { DEMO_PASSWORD } from './servers.js';
 
 /**
  * A publisher's page running Prebid.js, for the end-to-end test of adplane's Prebid Server
@@ -93,4 +95,41 @@ export async function startPageServer(js: Buffer, html: () => string): Promise<P
     dspBidRequests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Signs the demo demand user in on an API context of adplane at `base` (the test's own, for set-up calls). */
+export async function demandApi(base: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL: base });
+  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
+  return api;
+}
+
+export interface FillingChannel {
+  channel: string;
+  campaign: string;
+  creative: string;
+  /** The banner's `data-ad` marker and its text, to find it rendered on the page. */
+  marker: string;
+  text: string;
+  /** The campaign's bid, micro-dollars CPM. */
+  bidCpm: number;
+}
+
+/**
+ * A PreBid display channel that fills: a 300x250 HTML banner (nothing to fetch from made-up hosts)
+ * bought by a campaign from yesterday for 30 days, the publisher paid 70 %. Returns the channel.
+ */
+export async function fillingDisplayChannel(api: APIRequestContext, base: string, names: FillingChannel): Promise<{ id: number; uid: string }> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const create = async (kind: string, data: Record<string, unknown>) => {
+    const res = await api.post(`/api/demand/${kind}`, { data });
+    expect(res.status(), await res.text()).toBe(201);
+    return (await res.json()) as { id: number; uid: string };
+  };
+  const creative = await create('creatives', {
+    name: names.creative, format: 'display', displayType: 'html', width: 300, height: 250, approval: 'approved', clickUrl: `${base}/`, adomain: ['adplane.test'],
+    html: `<div data-ad="${names.marker}" style="width:300px;height:250px;background:#0b3d91;color:#fff;font:bold 18px/250px sans-serif;text-align:center">${names.text}</div>`,
+  });
+  await create('campaigns', { name: names.campaign, startDate: day(-1), endDate: day(30), bidCpm: names.bidCpm, creativeIds: [creative.id] });
+  return create('channels', { name: names.channel, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 });
 }
