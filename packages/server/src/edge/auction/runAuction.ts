@@ -18,9 +18,6 @@ export interface Winner {
   fate: SourceFate;
 }
 
-// (the floors by an ad's length live beside the floor per second: demand/demandSource.ts)
-export { type DurationFloor, durationFloorOf } from '../demand/demandSource.js';
-
 export interface AuctionResult {
   winner: Winner | null;
   fates: SourceFate[];

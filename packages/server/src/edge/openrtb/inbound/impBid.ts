@@ -1,6 +1,6 @@
 import { type Bid as OrtbBid, type BidRequest, type Imp, MTYPE } from '@adplane/shared';
 import { type DecideOptions, type EdgeDeps, runDecision } from '../../adDecision.js';
-import { type DurationFloor, durationFloorOf } from '../../auction/runAuction.js';
+import { type DurationFloor, durationFloorOf } from '../../demand/demandSource.js';
 import { type DecisionTrace } from '../../auction/trace.js';
 import { type Metrics } from '../../counters/hourlyCounters.js';
 import { adMarkupJsonOf } from '../../markup/adMarkup.js';
