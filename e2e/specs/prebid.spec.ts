@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { buildPrebidBundle, demandApi, DSP_USER_ID, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { buildPrebidBundle, demandApi, DSP_USER_ID, expectBannerRendered, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -16,6 +16,8 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 });
 const base = EDITION_SERVERS.default.url;
 const run = Date.now().toString(36);
 const names = { creative: `E2E Prebid banner ${run}`, campaign: `E2E Prebid banner campaign ${run}`, channel: `E2E Prebid display ${run}` };
+/** The display channel's banner, as the page shows it. */
+const BANNER_AD = { marker: 'adplane-e2e', text: 'adplane header bidding' };
 
 let api: APIRequestContext;
 let pageServer: PageServer;
@@ -92,7 +94,7 @@ window.prebidResult = new Promise((resolve) => {
 
 test.beforeAll(async () => {
   api = await demandApi(base);
-  channels.banner = (await fillingDisplayChannel(api, base, { ...names, marker: 'adplane-e2e', text: 'adplane header bidding', bidCpm: 25_000_000 })).uid;
+  channels.banner = (await fillingDisplayChannel(api, base, { ...names, ...BANNER_AD, bidCpm: 25_000_000 })).uid;
   const list = await api.get(`/api/demand/channels?search=${encodeURIComponent('Demo player - auction')}&pageSize=10`);
   channels.video = ((await list.json()) as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!.uid;
   expect(channels.video).toBeTruthy();
@@ -177,16 +179,7 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   expect(vast.body).toBe(videoBid.adm);
 
   // The banner renders where Prebid.js puts it, and its impression pixel reaches adplane.
-  const impression = page.waitForRequest((r) => r.url().startsWith(`${base}/ev?e=impression`));
-  await page.evaluate((adId) => {
-    const frame = document.createElement('iframe');
-    Object.assign(frame, { width: '300', height: '250', id: 'ad-frame', frameBorder: '0', scrolling: 'no' });
-    document.getElementById('banner-1')!.appendChild(frame);
-    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(frame.contentWindow!.document, adId);
-  }, banner.adId);
-  // Prebid.js 10.12+ renders the markup in a frame of its own inside the one it is given
-  await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator('[data-ad="adplane-e2e"]')).toHaveText('adplane header bidding');
-  expect((await (await impression).response())?.status()).toBe(200);
+  await expectBannerRendered(page, base, { code: 'banner-1', adId: banner.adId }, BANNER_AD);
 });
 
 test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's uids cookie), which its next auctions carry", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { buildPrebidBundle, demandApi, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
+import { buildPrebidBundle, demandApi, expectBannerRendered, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 
 /**
@@ -25,6 +25,8 @@ let pageServer: PageServer;
 const channel = { id: 0, uid: '' };
 /** The banner's campaign bids $30.00; the channel pays its publisher 70%. */
 const BANNER_PRICE = 21;
+/** The channel's banner, as the page shows it. */
+const BANNER_AD = { marker: 'adplane-events-e2e', text: 'adplane events' };
 
 /** What a page of this spec configures: its s2sConfig.extPrebid and its ad units. */
 interface PageSetup {
@@ -133,7 +135,7 @@ async function auction(id: string, domain: string): Promise<PbsAnswer> {
 test.beforeAll(async () => {
   api = await demandApi(base);
   const made = await fillingDisplayChannel(api, base, {
-    channel: `E2E Prebid events ${run}`, campaign: `E2E Prebid events campaign ${run}`, creative: `E2E Prebid events banner ${run}`, marker: 'adplane-events-e2e', text: 'adplane events', bidCpm: 30_000_000,
+    channel: `E2E Prebid events ${run}`, campaign: `E2E Prebid events campaign ${run}`, creative: `E2E Prebid events banner ${run}`, ...BANNER_AD, bidCpm: 30_000_000,
   });
   Object.assign(channel, made);
   // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
@@ -186,16 +188,8 @@ test("with s2sConfig.extPrebid.events, Prebid.js fires the bid's win event at ad
   expect(banner.eventtrackers).toEqual([{ event: 500, method: 1, url: win }]);
 
   // The page renders the winning ad: its markup's impression pixel reaches adplane, and Prebid.js fires the win event
-  const impression = page.waitForRequest((r) => r.url().startsWith(`${base}/ev?e=impression`));
   const winFired = page.waitForRequest((r) => r.url() === win);
-  await page.evaluate((adId) => {
-    const frame = document.createElement('iframe');
-    Object.assign(frame, { width: '300', height: '250', id: 'ad-frame', frameBorder: '0', scrolling: 'no' });
-    document.getElementById('banner-1')!.appendChild(frame);
-    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(frame.contentWindow!.document, adId);
-  }, banner.adId);
-  await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator('[data-ad="adplane-events-e2e"]')).toHaveText('adplane events');
-  expect((await (await impression).response())?.status()).toBe(200);
+  await expectBannerRendered(page, base, { code: 'banner-1', adId: banner.adId }, BANNER_AD);
   const winRequest = await winFired;
   expect(winRequest.method()).toBe('GET');
   expect((await winRequest.response())?.status()).toBe(204);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, request as playwrightRequest } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request as playwrightRequest } from '@playwright/test';
 import { build } from 'esbuild';
 import { DEMO_PASSWORD } from './servers.js';
 
@@ -132,4 +132,22 @@ export async function fillingDisplayChannel(api: APIRequestContext, base: string
   });
   await create('campaigns', { name: names.campaign, startDate: day(-1), endDate: day(30), bidCpm: names.bidCpm, creativeIds: [creative.id] });
   return create('channels', { name: names.channel, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 });
+}
+
+/**
+ * The page's ad server picked the bid `adId` of ad unit `code`: Prebid.js renders it into a 300x250
+ * frame in the unit's element (`#<code>`), the banner of a fillingDisplayChannel shows (its `data-ad`
+ * marker, its text) and its impression pixel reaches adplane's /ev.
+ */
+export async function expectBannerRendered(page: Page, base: string, bid: { code: string; adId: string }, banner: Pick<FillingChannel, 'marker' | 'text'>): Promise<void> {
+  const impression = page.waitForRequest((r) => r.url().startsWith(`${base}/ev?e=impression`));
+  await page.evaluate(({ code, adId }) => {
+    const frame = document.createElement('iframe');
+    Object.assign(frame, { width: '300', height: '250', id: 'ad-frame', frameBorder: '0', scrolling: 'no' });
+    document.getElementById(code)!.appendChild(frame);
+    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(frame.contentWindow!.document, adId);
+  }, bid);
+  // Prebid.js 10.12+ renders the markup in a frame of its own inside the one it is given
+  await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator(`[data-ad="${banner.marker}"]`)).toHaveText(banner.text);
+  expect((await (await impression).response())?.status()).toBe(200);
 }

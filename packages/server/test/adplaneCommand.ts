@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 // (not from main.ts: importing it starts the program where it is bundled, as bench/ bundles this module)
 import { WORKER_HEADER } from '../src/cluster/protocol.js';
-import { freePort } from './deliveryEngines.js';
+import { freePort } from './localServer.js';
 
 /** The `adplane` command running in a child process on a free port (workers.test, productionBuild.test, rolesOnRedis.test). */
 export interface RunningAdplane {

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { adsTxtCheckPath, adsTxtLinePath } from '@adplane/shared';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { freePort, type LocalServer, localServer } from './localServer.js';
 
 /**
  * The ads.txt line of a channel and the check of a publisher's ads.txt, against a local test host
@@ -12,7 +11,7 @@ import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 forEachStore((t) => {
   let app: FastifyInstance;
   let strict: FastifyInstance;
-  let site: Server;
+  let site: LocalServer;
   let siteHost = '';
   let answer: { status: number; type: string; body: string; location?: string } = { status: 200, type: 'text/plain', body: '' };
   const cookies: Record<string, string> = {};
@@ -20,12 +19,11 @@ forEachStore((t) => {
   let ownChannelId = 0;
 
   beforeAll(async () => {
-    site = createServer((req, res) => {
+    site = await localServer((req, res) => {
       if (req.url !== '/ads.txt') return void res.writeHead(404).end();
       res.writeHead(answer.status, { 'content-type': answer.type, ...(answer.location ? { location: answer.location } : {}) }).end(answer.body);
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    siteHost = `127.0.0.1:${(site.address() as AddressInfo).port}`;
+    siteHost = `127.0.0.1:${site.port}`;
     app = await buildTestApp(t.store, { adsTxtAllowPrivate: true, publicHost: 'https://adplane.example' });
     strict = await buildTestApp(t.store, { adsTxtAllowPrivate: false });
     for (const role of ['demand', 'sub', 'adv', 'acme']) cookies[role] = await login(app, role);
@@ -36,7 +34,7 @@ forEachStore((t) => {
   afterAll(async () => {
     await app.close();
     await strict.close();
-    await new Promise((resolve) => site.close(resolve));
+    await site.close();
   });
   beforeEach(() => {
     answer = { status: 200, type: 'text/plain; charset=utf-8', body: '' };
@@ -98,23 +96,19 @@ forEachStore((t) => {
     expect((await check(siteHost)).json()).toMatchObject({ status: 'not_adstxt' });
     answer = { status: 404, type: 'text/plain', body: 'Not found' };
     expect((await check(siteHost)).json()).toMatchObject({ status: 'not_adstxt', message: expect.stringContaining('HTTP 404') });
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await freePort();
     expect((await check(`127.0.0.1:${port}`)).json()).toMatchObject({ status: 'unreachable', url: `http://127.0.0.1:${port}/ads.txt` });
   });
 
   it('follows a redirect to the file', async () => {
     let hits = 0;
-    const mover = createServer((req, res) => {
+    const mover = await localServer((req, res) => {
       hits++;
       res.writeHead(301, { location: `http://${siteHost}/ads.txt` }).end();
     });
-    await new Promise<void>((resolve) => mover.listen(0, '127.0.0.1', resolve));
     answer.body = 'ads.northwind.test, nw1-sub-1, DIRECT\n';
-    const res = await check(`http://127.0.0.1:${(mover.address() as AddressInfo).port}`);
-    await new Promise((resolve) => mover.close(resolve));
+    const res = await check(mover.url);
+    await mover.close();
     expect(hits).toBeGreaterThan(0);
     expect(res.json()).toMatchObject({ status: 'found', url: `http://${siteHost}/ads.txt` });
   });

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
 import { MemoryCounterStore } from '../src/delivery/sharedCounters.js';
+import { freePort } from './localServer.js';
 
 export type DeliveryEngineName = 'memory' | 'redis';
 
@@ -113,16 +113,6 @@ export function forEachDeliveryEngine(fn: (t: TestDelivery) => void): void {
       });
     });
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 /** Whether Debian's redis-server binary is on this machine. */

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { localServer } from './localServer.js';
 
 /**
  * Keeps in `holds` how long `res` was held for `key`: from `arrived` until its answer is written,
@@ -85,7 +85,7 @@ export async function startDemandServer(): Promise<DemandServer> {
   const hanging = new Set<ServerResponse>();
   const holds = new Map<string, number>();
   let base = '';
-  const server: Server = createServer((req, res) => {
+  const demand = await localServer((req, res) => {
     const arrived = performance.now();
     const url = new URL(req.url ?? '/', base);
     calls.push(url);
@@ -137,9 +137,8 @@ export async function startDemandServer(): Promise<DemandServer> {
     if (delay > 0) setTimeout(answer, delay);
     else answer();
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  demand.server.keepAliveTimeout = 60_000;
+  base = demand.url;
   return {
     url: base,
     calls,
@@ -147,8 +146,7 @@ export async function startDemandServer(): Promise<DemandServer> {
     holds,
     close: async () => {
       for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await demand.close();
     },
   };
 }

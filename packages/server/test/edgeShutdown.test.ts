@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
+import { freePort } from './localServer.js';
 
 /**
  * The edge's counters live in memory and reach the stats store every few seconds: a SIGTERM between
@@ -16,16 +16,6 @@ import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'adplane-sigterm-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function until<T>(what: string, probe: () => Promise<T | null>, ms = 60_000): Promise<T> {
   const started = Date.now();

@@ -137,6 +137,27 @@ forEachStore((t) => {
       expect(await cached(b!)).toBe(forged);
     });
 
+    it('finds our impression as a player reads the VAST: the event goes in our ad, past a commented-out <Impression> and another ad', async () => {
+      const [bid] = await auction(pbjsRequest([videoImp(ids.instream!.uid, 'read-as-xml')]));
+      const ours = bid!.adm!;
+      const adAt = ours.indexOf('<Ad');
+      const ahead = `<!-- was: <Impression>https://old.example.com/imp</Impression> -->${FOREIGN.slice(FOREIGN.indexOf('<Ad'), FOREIGN.indexOf('</VAST>'))}`;
+      const posted = ours.slice(0, adAt) + ahead + ours.slice(adAt);
+      const [uuid] = await uuidsOf(await vtrack({ puts: [put(posted)] }));
+      const xml = await cached(uuid!);
+      const event = /<Impression><!\[CDATA\[([^\]]*\/event\?[^\]]*)\]\]><\/Impression>/.exec(xml)!;
+      expect(event, xml).not.toBeNull();
+      // the posted VAST byte for byte but for the event, right after our ad's first <Impression>
+      expect(xml.slice(0, event.index) + xml.slice(event.index + event[0].length)).toBe(posted);
+      const oursFirst = posted.indexOf('</Impression>', adAt + ahead.length) + '</Impression>'.length;
+      expect(event.index).toBe(oursFirst);
+      const { ads } = clientAds(xml);
+      const urlsOf = (ad: Record<string, unknown>) => (ad.impressionURLTemplates as { url: string }[]).map((i) => i.url);
+      expect(ads).toHaveLength(2);
+      expect(urlsOf(ads[0]!)).toEqual(['https://other.example.com/imp?x=1']);
+      expect(urlsOf(ads[1]!)).toContain(event[1]);
+    });
+
     it('answers no uuids for no puts, as Prebid Server', async () => {
       expect(await uuidsOf(await vtrack({ puts: [] }))).toEqual([]);
     });

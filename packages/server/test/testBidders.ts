@@ -1,7 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { type BidRequest } from '@adplane/shared';
 import { inlineVast } from './demandServers.js';
+import { localServer } from './localServer.js';
 
 /**
  * Local OpenRTB bidders for tests and the bench (the other end of adplane's outbound OpenRTB): one
@@ -135,7 +135,7 @@ export async function startTestBidders(): Promise<TestBidders> {
   const notices: URL[] = [];
   const hanging = new Set<ServerResponse>();
   let base = '';
-  const server: Server = createServer((req, res) => {
+  const bidderServer = await localServer((req, res) => {
     const url = new URL(req.url ?? '/', base);
     if (req.method === 'GET') {
       if (!url.pathname.startsWith('/notice/')) {
@@ -220,9 +220,8 @@ export async function startTestBidders(): Promise<TestBidders> {
       else answer();
     });
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  bidderServer.server.keepAliveTimeout = 60_000;
+  base = bidderServer.url;
   return {
     url: base,
     requests,
@@ -237,8 +236,7 @@ export async function startTestBidders(): Promise<TestBidders> {
     },
     close: async () => {
       for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await bidderServer.close();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Price } from '@adplane/shared';
@@ -11,6 +10,7 @@ import { eventIn } from '../src/edge/vast/vastWriter.js';
 import { VAST_VERSIONS, type VastVersion } from '../src/edge/vast/vastVersion.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
+import { localServer } from './localServer.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
 /**
@@ -426,7 +426,7 @@ async function sampleServer(): Promise<{ url: string; pings: string[]; close(): 
   const hanging = new Set<ServerResponse>();
   let base = '';
   const fixture = (name: string) => readFileSync(new URL(name, DIR)).toString('latin1').replace(PLACEHOLDER, base);
-  const server: Server = createServer((req, res) => {
+  const demand = await localServer((req, res) => {
     const url = new URL(req.url ?? '/', base);
     if (url.pathname.startsWith('/t/')) {
       pings.push(url.pathname + url.search);
@@ -459,15 +459,13 @@ async function sampleServer(): Promise<{ url: string; pings: string[]; close(): 
     res.writeHead(200, { 'content-type': 'application/xml' });
     res.end(Buffer.from(body, 'latin1'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = demand.url;
   return {
     url: base,
     pings,
     close: async () => {
       for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await demand.close();
     },
   };
 }

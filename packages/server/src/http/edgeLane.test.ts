@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { type IncomingMessage, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { type LocalServer, localServer } from '../../test/localServer.js';
 import { exchange } from '../../test/rawHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
@@ -11,13 +12,10 @@ import { installEdgeLane, MAX_HEAD_BYTES, readHead } from './edgeLane.js';
  * request's headers, `/body` echoes a POST's body; each answer says whether the lane or node:http
  * carried it. Everything else is node:http's (`node <method> <url>`).
  */
-const servers: Server[] = [];
+const servers: LocalServer[] = [];
 const hungUp: string[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
+  for (const server of servers.splice(0)) await server.close();
 });
 
 function viaOf(req: EdgeRequest): string {
@@ -81,17 +79,17 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
 }
 
 async function start(keepAliveMs = 5000, headers?: Record<string, string>): Promise<{ port: number; server: Server; lane: { connections(): number } }> {
-  const server = createServer((req: IncomingMessage, res) => {
+  const local = await localServer((req: IncomingMessage, res) => {
     if (serve(req, res)) return;
     const body = `node ${req.method} ${req.url}`;
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(body);
   });
-  server.keepAliveTimeout = keepAliveMs;
-  const lane = installEdgeLane(server, { serve, keepAliveMs, ...(headers ? { headers } : {}) });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as AddressInfo).port, server, lane };
+  servers.push(local);
+  // (no client knows the port yet: the lane is in front of every connection)
+  local.server.keepAliveTimeout = keepAliveMs;
+  const lane = installEdgeLane(local.server, { serve, keepAliveMs, ...(headers ? { headers } : {}) });
+  return { port: local.port, server: local.server, lane };
 }
 
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\n${extra}\r\n`;
@@ -281,6 +279,6 @@ describe('the edge lane', () => {
     expect(answer.answers[0]!.headers.connection).toBe('close');
     expect(answer.ended).toBe(true);
     await closed;
-    servers.splice(servers.indexOf(server), 1);
+    servers.splice(servers.findIndex((s) => s.server === server), 1);
   });
 });

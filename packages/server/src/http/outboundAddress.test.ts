@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalServer, localServer } from '../../test/localServer.js';
 import { guardedConnector, isAddressRefused, isCallableAddress, isPublicAddress, originKey, outboundPolicy } from './outboundAddress.js';
 
 describe('which addresses the server calls', () => {
@@ -44,14 +43,13 @@ describe('which addresses the server calls', () => {
 });
 
 describe('the demand connector (a real undici Agent and a local server)', () => {
-  let server: Server;
+  let origin: LocalServer;
   let port = 0;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    origin = await localServer((_req, res) => res.end('ok'));
+    port = origin.port;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => origin.close());
 
   const get = async (agent: Agent, url: string): Promise<string> => {
     try {

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { type Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { demandAgent } from './deadline.js';
 import { HttpCaller } from './httpCaller.js';
@@ -11,12 +10,12 @@ import { VastFetcher } from './vastFetcher.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a late demand answer keeps its connection', () => {
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   let connections = 0;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       const delay = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('delay') ?? 0);
       setTimeout(() => {
         if (req.method === 'POST') {
@@ -28,10 +27,9 @@ describe('a late demand answer keeps its connection', () => {
         res.end(inlineVast(base, 2));
       }, delay);
     });
-    server.on('connection', () => connections++);
-    server.keepAliveTimeout = 10_000;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    demand.server.on('connection', () => connections++);
+    demand.server.keepAliveTimeout = 10_000;
+    base = demand.url;
   });
   /** Until the late call has been answered and its connection is free again (the pool's own count). */
   async function lateAnswerRead(agent: Agent): Promise<void> {
@@ -43,10 +41,7 @@ describe('a late demand answer keeps its connection', () => {
     throw new Error('the late answer never came back to the pool');
   }
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  afterAll(() => demand.close());
 
   it('VAST: a call past its deadline is a timeout, and the next call reuses the connection', async () => {
     const agent = demandAgent(ANY_ADDRESS);

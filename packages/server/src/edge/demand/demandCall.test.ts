@@ -1,14 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall, fireAndForget } from './demandCall.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('demandCall', () => {
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   let agent: Agent;
   /** Connections the server saw closed, and requests it saw (method, path, a header, the body). */
@@ -16,7 +15,7 @@ describe('demandCall', () => {
   const seen: { method: string; path: string; device: string | undefined; body: string }[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
@@ -39,15 +38,13 @@ describe('demandCall', () => {
         }, Number(url.searchParams.get('delay') ?? 0));
       });
     });
-    server.on('connection', (socket) => socket.on('close', () => closed++));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    demand.server.on('connection', (socket) => socket.on('close', () => closed++));
+    base = demand.url;
     agent = new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
   });
   afterAll(async () => {
     await agent.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await demand.close();
   });
 
   it('answers the status, the headers and the body, joined from its pieces; a POST sends its body', async () => {

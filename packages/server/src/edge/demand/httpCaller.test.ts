@@ -1,7 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type IncomingHttpHeaders } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS, outboundPolicy } from '../../http/outboundAddress.js';
 import { demandAgent } from './deadline.js';
 import { HttpCaller, MAX_ANSWER_BYTES } from './httpCaller.js';
@@ -11,14 +11,14 @@ import { HttpCaller, MAX_ANSWER_BYTES } from './httpCaller.js';
  * section 2.4) and reads a gzipped answer; the size cap holds on the inflated bytes.
  */
 describe('HttpCaller', () => {
-  let server: Server;
+  let bidder: LocalServer;
   let base = '';
   const seen: IncomingHttpHeaders[] = [];
   const answer = JSON.stringify({ id: 'r1', seatbid: [{ bid: [{ id: 'b', impid: '1', price: 2, adm: '<VAST version="4.2"/>'.repeat(50) }] }] });
   const caller = new HttpCaller(demandAgent(ANY_ADDRESS));
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    bidder = await localServer((req, res) => {
       seen.push(req.headers);
       req.resume();
       req.on('end', () => {
@@ -38,12 +38,11 @@ describe('HttpCaller', () => {
         }
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = bidder.url;
   });
   afterAll(async () => {
     await caller.close();
-    await new Promise((r) => server.close(r));
+    await bidder.close();
   });
 
   it('asks for gzip and reads the gzipped answer', async () => {

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { buildRequestContext } from '../request/context.js';
 import { renderInline } from '../vast/vastWriter.js';
@@ -72,12 +71,12 @@ describe('a NonLinear-only ad', () => {
 });
 
 describe('VastFetcher reports the chains a fallback replaced', () => {
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   const viewer = { ua: 'test', ip: '' };
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const answers: Record<string, string> = {
         '/empty': '<VAST version="4.1"><Error>https://d.example/empty-root?c=[ERRORCODE]</Error></VAST>',
@@ -92,14 +91,10 @@ describe('VastFetcher reports the chains a fallback replaced', () => {
       res.writeHead(body ? 200 : 404, { 'content-type': 'application/xml' });
       res.end(body ?? '');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = demand.url;
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  afterAll(() => demand.close());
 
   it('a later ad fills: every ad given up on before it, in the order tried, with its code', async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { CurrencyRates } from '../openrtb/currency.js';
 import { demandAgent } from './deadline.js';
@@ -9,12 +8,12 @@ import { VastFetcher } from './vastFetcher.js';
 
 /** How a demand answer's body arrives: whole, in pieces, too large, or cut off. */
 describe('VastFetcher reads a demand answer body', () => {
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   const viewer = { ua: 'test', ip: '' };
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const vast = inlineVast(base, 4);
       if (path === '/pieces') {
@@ -47,14 +46,10 @@ describe('VastFetcher reads a demand answer body', () => {
         res.end(path === '/eur' ? vast.replace('currency="USD"', 'currency="EUR"') : path === '/unpriced' ? inlineVast(base, null) : vast);
       }
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = demand.url;
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  afterAll(() => demand.close());
 
   it('joins a body that comes in pieces, a UTF-8 character split between them', async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { type Price } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
+import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { Pacing } from '../auction/pacing.js';
 import { CurrencyRates } from '../openrtb/currency.js';
@@ -20,24 +19,22 @@ import { vastTagSource } from './vastTagSource.js';
  * OpenRTB sources read them); without a rate, no price stated.
  */
 describe('VAST tag source pricing', () => {
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       const cur = new URL(req.url ?? '/', 'http://x').searchParams.get('cur') ?? 'USD';
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(inlineVast(base, 8).replace('currency="USD"', `currency="${cur}"`));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = demand.url;
   });
 
   afterAll(async () => {
     await fetcher.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await demand.close();
   });
 
   function requestFor(cur: string, price: Price): AuctionRequest {

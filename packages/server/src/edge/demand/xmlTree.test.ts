@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childNamed, parseXmlTree, textOf } from './xmlTree.js';
+import { childNamed, descendantsNamed, parseXmlTree, parseXmlTreeAt, textOf, type XmlTreeNode } from './xmlTree.js';
 
 describe('parseXmlTree', () => {
   it('reads a document after one that broke the strict parser midway, and after a sloppy one', () => {
@@ -29,5 +29,25 @@ describe('parseXmlTree', () => {
   it('reads a document after a byte-order mark or blank lines before its XML declaration', () => {
     expect(parseXmlTree('\uFEFF<?xml version="1.0"?><VAST/>')?.name).toBe('VAST');
     expect(parseXmlTree('\r\n\n  <?xml version="1.0" encoding="UTF-8"?>\n<VAST version="2.0"/>')?.attrs.version).toBe('2.0');
+  });
+
+  it('says where each element is in the text, for a well-formed document only', () => {
+    const xml = '\uFEFF\r\n<?xml version="1.0"?>\r\n<!-- <Ad>not one</Ad> --><VAST a="x>y" b=\'<\'><v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad></VAST>';
+    // (b='<' is no XML: an attribute's '<' is written &lt;)
+    expect(parseXmlTreeAt(xml)).toBeNull();
+    const good = xml.replace("b='<'", "b='&lt;'");
+    const root = parseXmlTreeAt(good)!;
+    const text = (node: XmlTreeNode) => ({ whole: good.slice(node.at!.start, node.at!.end), content: good.slice(node.at!.inner, node.at!.close) });
+    const ad = childNamed(root, 'Ad')!;
+    expect(text(root).whole).toBe(good.slice(good.indexOf('<VAST')));
+    expect(text(ad)).toEqual({ whole: '<v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad>', content: '<![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n>' });
+    const [closed, open] = descendantsNamed(root, 'Impression');
+    expect(text(closed!)).toEqual({ whole: '<Impression/>', content: '' });
+    expect(closed!.at!.close).toBe(closed!.at!.end);
+    expect(text(open!)).toEqual({ whole: '<Impression ></Impression\r\n>', content: '' });
+    expect(open!.at!.close).toBeLessThan(open!.at!.end);
+    // the same parser reads the next document without places, as the demand answers are read
+    expect(parseXmlTree(good)?.at).toBeUndefined();
+    expect(parseXmlTreeAt('<VAST version="2.0"><Ad>Fish & Chips</Ad></VAST>')).toBeNull();
   });
 });

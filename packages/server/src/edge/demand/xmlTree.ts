@@ -13,6 +13,21 @@ export interface XmlTreeNode {
   text: string;
   children: XmlTreeNode[];
   parent: XmlTreeNode | null;
+  /** Where the element is in the document's text: only in a tree of parseXmlTreeAt. */
+  at?: XmlSpan;
+}
+
+/**
+ * Where an element is in its document's text (string offsets): `<Impression id="1">…</Impression>`
+ * runs from `start` (its `<`) to `end` (after the end tag's `>`), its content from `inner` (after
+ * the start tag's `>`) to `close` (the end tag's `<`). A self-closed element (`<Impression/>`) has
+ * no content nor end tag: `inner`, `close` and `end` are all after its `/>`.
+ */
+export interface XmlSpan {
+  start: number;
+  inner: number;
+  close: number;
+  end: number;
 }
 
 const localName = (qualified: string): string => {
@@ -29,6 +44,9 @@ const localName = (qualified: string): string => {
 class StrictTrees {
   private root: XmlTreeNode | null = null;
   private current: XmlTreeNode | null = null;
+  /** The text being read when its elements' spans are asked for (tree's `spans`), and where the parser's input starts in it. */
+  private source: string | null = null;
+  private shift = 0;
   private parser = this.newParser();
 
   private newParser(): SaxesParser {
@@ -37,11 +55,21 @@ class StrictTrees {
       const attrs: Record<string, string> = {};
       for (const key in tag.attributes) attrs[localName(key)] = String(tag.attributes[key]);
       const node: XmlTreeNode = { name: localName(tag.name), attrs, text: '', children: [], parent: this.current };
+      if (this.source !== null) {
+        // (no '<' inside a start tag of well-formed XML, not even in an attribute's value)
+        const inner = this.shift + parser.position;
+        node.at = { start: this.source.lastIndexOf('<', inner - 1), inner, close: inner, end: inner };
+      }
       if (this.current) this.current.children.push(node);
       else this.root = node;
       this.current = node;
     });
-    parser.on('closetag', () => {
+    parser.on('closetag', (tag) => {
+      const at = this.current?.at;
+      if (at && this.source !== null && !tag.isSelfClosing) {
+        at.end = this.shift + parser.position;
+        at.close = this.source.lastIndexOf('<', at.end - 1);
+      }
       this.current = this.current?.parent ?? null;
     });
     const addText = (t: string) => {
@@ -52,9 +80,14 @@ class StrictTrees {
     return parser;
   }
 
-  /** The document's root element; throws on what is not well-formed XML. */
-  tree(xml: string): XmlTreeNode | null {
+  /**
+   * The document's root element; throws on what is not well-formed XML. With `spans`, each element
+   * has its XmlSpan in `spans.source`, of which `xml` is the part from `spans.shift` on.
+   */
+  tree(xml: string, spans?: { source: string; shift: number }): XmlTreeNode | null {
     this.root = this.current = null;
+    this.source = spans?.source ?? null;
+    this.shift = spans?.shift ?? 0;
     try {
       this.parser.write(xml).close();
       return this.root;
@@ -62,7 +95,7 @@ class StrictTrees {
       this.parser = this.newParser();
       throw error;
     } finally {
-      this.root = this.current = null;
+      this.root = this.current = this.source = null;
     }
   }
 }
@@ -89,13 +122,19 @@ function lenientTree(xml: string): XmlTreeNode | null {
   return root ? fromDom(root, null) : null;
 }
 
+/**
+ * A byte-order mark or blank lines before the XML declaration (a server's template printing
+ * newlines first) make the document ill-formed to both parsers; a player's reads it: trimmed first
+ * (a copy only for such an answer).
+ */
+function withoutLeadingBlanks(xml: string): string {
+  const first = xml.charCodeAt(0);
+  return first <= 32 || first === 0xfeff ? xml.trimStart() : xml;
+}
+
 /** The document's root element, or null when not even a forgiving parser finds one. Never throws. */
 export function parseXmlTree(xml: string): XmlTreeNode | null {
-  // a byte-order mark or blank lines before the XML declaration (a server's template printing
-  // newlines first) make the document ill-formed to both parsers; a player's reads it: trimmed first
-  // (a copy only for such an answer)
-  const first = xml.charCodeAt(0);
-  if (first <= 32 || first === 0xfeff) xml = xml.trimStart();
+  xml = withoutLeadingBlanks(xml);
   try {
     return strictTrees.tree(xml);
   } catch {
@@ -104,6 +143,20 @@ export function parseXmlTree(xml: string): XmlTreeNode | null {
     } catch {
       return null;
     }
+  }
+}
+
+/**
+ * The root element of a well-formed document with where each element is in `xml` (XmlTreeNode.at), for
+ * a caller that changes the text in place; null for anything else (a forgiving parser's tree has no
+ * place in the text). Never throws.
+ */
+export function parseXmlTreeAt(xml: string): XmlTreeNode | null {
+  const trimmed = withoutLeadingBlanks(xml);
+  try {
+    return strictTrees.tree(trimmed, { source: xml, shift: xml.length - trimmed.length });
+  } catch {
+    return null;
   }
 }
 

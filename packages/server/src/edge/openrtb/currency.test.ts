@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localServer } from '../../../test/localServer.js';
 import { answerCurrency, CurrencyFeed, CurrencyRates, floorMicros, parseCurrencyFile, RatesInTurn } from './currency.js';
 
 /** A currency file as Prebid's (one unit of the outer currency is worth that many of the inner). */
@@ -81,13 +80,11 @@ describe('the currency feed', () => {
   it('reads a URL, and again on its refresh, keeping the last good rates when the URL fails', async () => {
     let body = JSON.stringify(FILE);
     let status = 200;
-    const server = createServer((_req, res) => {
+    const rates = await localServer((_req, res) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(body);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latest.json`;
-    const feed = new CurrencyFeed(url, log, 1);
+    const feed = new CurrencyFeed(`${rates.url}/latest.json`, log, 1);
     try {
       await feed.start();
       expect(feed.current.rate('USD', 'EUR')).toBe(0.8);
@@ -100,7 +97,7 @@ describe('the currency feed', () => {
       expect(feed.current.rate('USD', 'EUR')).toBe(0.9);
     } finally {
       feed.stop();
-      await new Promise((r) => server.close(r));
+      await rates.close();
     }
   });
 });

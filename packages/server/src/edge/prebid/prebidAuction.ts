@@ -10,7 +10,8 @@ import { type VastRequestDeps } from '../vastRequest.js';
 import { type AuctionAsk, type OurImp } from './auctionRequest.js';
 import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';
 import { targetingKeys } from './targetingKeys.js';
-import { type EventUrlParts, eventUrls, vastEventUrl, withVastImpression } from './prebidEvents.js';
+import { type EventUrlParts, eventUrls, vastEventUrl } from './prebidEvents.js';
+import { withVastImpression } from './vastImpressions.js';
 
 /**
  * One Prebid Server auction request decided: each of our impressions is a decision for its channel

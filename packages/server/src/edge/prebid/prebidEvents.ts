@@ -27,7 +27,7 @@ import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
  * makeBidExtEvents: banners only). Their VAST gets the impression event instead, as Prebid Server
  * writes it into a video bid's VAST when events are on (exchange/events.go modifyBidVAST,
  * endpoints/events/vtrack.go ModifyVastXmlString): one more `<Impression>`, after the first, whose
- * URL is the `t=imp` one with `f=b` (vastEventUrl, withVastImpression). The player fires it beside our
+ * URL is the `t=imp` one with `f=b` (vastEventUrl; vastImpressions.ts). The player fires it beside our
  * own tracker; the replay guard counts the impression once.
  */
 
@@ -66,26 +66,6 @@ export function eventUrls(p: EventUrlParts): { win: string; imp: string } {
 /** A video bid's impression event, as Prebid Server puts it in the VAST (vtrack.go GetVastUrlTracking: `t=imp`, `f=b`, answered 204). */
 export function vastEventUrl(p: EventUrlParts): string {
   return eventUrl(p, 'imp', 'b');
-}
-
-const IMPRESSION_OPEN = '<Impression>';
-const IMPRESSION_CLOSE = '</Impression>';
-
-/**
- * `vast` with `url` as an impression tracker, where Prebid Server's ModifyVastXmlString puts it: in
- * the first `<Impression>` when it is empty, else as a new `<Impression>` right after the first one
- * (in each VAST version's XSD, InLine and Wrapper, Impression repeats: the document stays valid). A
- * VAST without an `</Impression>` is left as it is. The URL goes in CDATA as there; it is
- * URL-encoded, so it holds no `]]>`.
- */
-export function withVastImpression(vast: string, url: string): string {
-  const close = vast.indexOf(IMPRESSION_CLOSE);
-  if (close === -1) return vast;
-  const cdata = `<![CDATA[${url}]]>`;
-  const open = vast.indexOf(IMPRESSION_OPEN);
-  if (open !== -1 && close - open === IMPRESSION_OPEN.length) return `${vast.slice(0, close)}${cdata}${vast.slice(close)}`;
-  const after = close + IMPRESSION_CLOSE.length;
-  return `${vast.slice(0, after)}${IMPRESSION_OPEN}${cdata}${IMPRESSION_CLOSE}${vast.slice(after)}`;
 }
 
 /** Prebid Server's limit on `int`. */

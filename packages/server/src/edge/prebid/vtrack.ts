@@ -1,7 +1,8 @@
 import { EVENT_PATH, PREBID_EVENT_PATH } from '@adplane/shared';
 import { type TokenSigner } from '../tracking/trackingToken.js';
 import { isObject, MAX_PUTS, putLimits } from './cachePuts.js';
-import { INTEGRATION, vastEventUrl, withVastImpression } from './prebidEvents.js';
+import { INTEGRATION, vastEventUrl } from './prebidEvents.js';
+import { type VastImpression, vastImpressions, withImpression } from './vastImpressions.js';
 
 /**
  * Prebid Server's `POST /vtrack?a=<account>[&int=<integration>]` (endpoints/events/vtrack.go,
@@ -13,14 +14,16 @@ import { INTEGRATION, vastEventUrl, withVastImpression } from './prebidEvents.js
  *   -> {"responses": [{"uuid": "..."}]}  (same order; each served at GET /cache?uuid=)
  *
  * and Prebid Server writes its impression event into the VAST of each put whose bidder may have its
- * VAST changed (ModifyVastXmlString: one more <Impression>, after the first), then stores them all.
+ * VAST changed (ModifyVastXmlString: one more <Impression>, after the first; vastImpressions.ts), then
+ * stores them all.
  *
  * adplane's impression event counts only with the decision's signed token (prebidEvents.ts), so the
  * "bidder that allows VAST modification" is adplane's own bid, recognised by its VAST: the impression
  * URL of ours it carries (`<origin>/ev?e=impression&t=<token>[&b=…&bs=…&w=…&ws=…]`) with a token that
- * verifies. Its event then carries that token and the notices, and /event counts the impression once
- * with our pixel (the replay guard). Any other VAST (another bidder's, a Prebid.js wrapper of a URL)
- * is stored as posted, as Prebid Server stores a bidder it is not allowed to modify.
+ * verifies. Its event then carries that token and the notices, goes in the ad that carries our URL,
+ * and /event counts the impression once with our pixel (the replay guard). Any other VAST (another
+ * bidder's, a Prebid.js wrapper of a URL, what is not well-formed XML) is stored as posted, as Prebid
+ * Server stores a bidder it is not allowed to modify.
  */
 
 export interface VtrackPut {
@@ -75,21 +78,15 @@ export function readVtrackQuery(search: URLSearchParams): { ok: true; account: s
   return { ok: true, account, integration };
 }
 
-/** The impression trackers of a VAST document, CDATA or escaped text, at most `max`. */
-function impressionUrls(vast: string, max = 32): string[] {
-  const urls: string[] = [];
-  for (const m of vast.matchAll(/<Impression\b[^>]*>\s*(?:<!\[CDATA\[([\s\S]*?)\]\]>|([^<]*))\s*<\/Impression>/g)) {
-    const raw = m[1] ?? (m[2] ?? '').replace(/&amp;/g, '&');
-    urls.push(raw.trim());
-    if (urls.length >= max) break;
-  }
-  return urls;
-}
+/** The impression trackers read for ours, at most (a put's VAST is up to 100 KB). */
+const MAX_IMPRESSIONS = 32;
 
 export interface OurImpression {
   token: string;
   /** The signed notices our impression URL carries (`b=…&bs=…&w=…&ws=…`), '' when none. */
   notices: string;
+  /** The first `<Impression>` of the ad that carries ours: where Prebid Server's event goes. */
+  first: VastImpression;
 }
 
 /**
@@ -97,20 +94,21 @@ export interface OurImpression {
  * the VAST is a bid of adplane's. Null for anything else; also when the VAST already carries our
  * impression event for that token (an auction with `ext.prebid.events`), which needs no second one.
  */
-export function ourImpression(vast: string, origin: string, signer: TokenSigner, nowS: number): OurImpression | null {
+export function ourImpression(vast: string, origin: string, signer: Pick<TokenSigner, 'verify'>, nowS: number): OurImpression | null {
   let ourOrigin: string;
   try {
     ourOrigin = new URL(origin).origin;
   } catch {
     return null;
   }
-  const urls = impressionUrls(vast);
+  const impressions = vastImpressions(vast);
+  if (!impressions) return null;
   let found: OurImpression | null = null;
   const events = new Set<string>();
-  for (const text of urls) {
+  for (const impression of impressions.slice(0, MAX_IMPRESSIONS)) {
     let url: URL;
     try {
-      url = new URL(text);
+      url = new URL(impression.url);
     } catch {
       continue;
     }
@@ -125,7 +123,7 @@ export function ourImpression(vast: string, origin: string, signer: TokenSigner,
     const notices = new URLSearchParams(url.search);
     notices.delete('e');
     notices.delete('t');
-    found = { token, notices: notices.toString() };
+    found = { token, notices: notices.toString(), first: impressions.find((i) => i.ad === impression.ad)! };
   }
   return found && !events.has(found.token) ? found : null;
 }
@@ -134,8 +132,8 @@ export interface VtrackContext {
   origin: string;
   account: string;
   integration: string;
-  /** The edge's token signer; null: no bid is recognised (every VAST is stored as posted). */
-  signer: TokenSigner | null;
+  /** The edge's token signer (its check only); null: no bid is recognised (every VAST is stored as posted). */
+  signer: Pick<TokenSigner, 'verify'> | null;
   nowS: number;
 }
 
@@ -144,6 +142,5 @@ export function trackedVast(put: VtrackPut, ctx: VtrackContext): { vast: string;
   const ours = ctx.signer ? ourImpression(put.vast, ctx.origin, ctx.signer, ctx.nowS) : null;
   if (!ours) return { vast: put.vast, tracked: false };
   const url = vastEventUrl({ origin: ctx.origin, bidId: put.bidId, account: ctx.account, bidder: put.bidder, integration: ctx.integration, timestamp: put.timestamp, token: ours.token, notices: ours.notices });
-  const vast = withVastImpression(put.vast, url);
-  return { vast, tracked: vast !== put.vast };
+  return { vast: withImpression(put.vast, ours.first, url), tracked: true };
 }
