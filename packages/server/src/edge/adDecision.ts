@@ -166,14 +166,25 @@ export interface DecideOptions {
    */
   extraSlot?: boolean;
   /**
-   * Another format of the same impression is decided next when this decision finds no winner (an
+   * Another format of the same impression is decided next when this decision does not fill (an
    * OpenRTB impression offering video and banner: openrtb/inbound/impBid.ts). Its auction without a
-   * winner counts no request (the next format's decision counts it, with offeredBefore): one
-   * request, at most one opportunity, whichever format fills. Its sources' fates count as usual.
+   * winner, or its winner refused by delivery control after the auction (a budget another process
+   * spent first, a frequency cap reached since the auction looked), counts no request: the next
+   * format's decision counts it (with offeredBefore, refusedBefore): one request, at most one
+   * opportunity, whichever format fills. Refused before its auction (blocked as IVT, the channel's
+   * targeting), it counts the request as any decision: a blocked request is blocked in every format.
+   * Its sources' fates count as usual.
    */
   nextFormat?: boolean;
   /** An earlier format's decision of this impression offered it to demand (nextFormat): this one counts the opportunity even when it offers nothing. */
   offeredBefore?: boolean;
+  /**
+   * An earlier format's winner of this impression was refused by delivery control (nextFormat): its
+   * reason (`delivery.<refusal>`) names the request when this decision finds no winner either, rather
+   * than `no_bid`: the impression had a buyer, and the row reads as it did before the next format
+   * was tried. When this one fills, the request is filled ('').
+   */
+  refusedBefore?: string;
   /** OpenRTB 2.6 `video.mincpmpersec` in demand's money (AuctionRequest.floorPerSecondCpm). */
   floorPerSecondCpm?: number;
   /** OpenRTB 2.6 `video.durfloors` in demand's money (AuctionRequest.durationFloors): held in the auction, so that the next best bid wins. */
@@ -220,6 +231,8 @@ export interface AdOutcome {
   token: string | null;
   /** The post-bid pixels' URLs this answer carries (macros filled), each an extra impression tracker. */
   postbidUrls: readonly string[];
+  /** `delivery.<refusal>` when delivery control refused the auction's winner (the result too), else ''. */
+  deliveryRefusal: string;
   trace: DecisionTrace;
 }
 
@@ -234,7 +247,7 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   const snapshot = deps.snapshot();
   const traced = options.trace !== false;
   const trace: DecisionTrace = { channel: null, context: traced ? contextOf(ctx) : UNTRACED_CONTEXT, result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null, postbid: null };
-  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, postbidUrls: [], trace };
+  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, postbidUrls: [], deliveryRefusal: '', trace };
   const channel = options.channel ?? snapshot?.channelsByUid.get(channelUid);
   if (!snapshot || !channel) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
   out.channel = channel;
@@ -307,7 +320,7 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
     const offered = result.offered > 0 || options.offeredBefore === true;
     const reason = offered ? 'no_bid' : 'no_demand';
     // (a format followed by another counts nothing yet: the last format's decision is the request's)
-    if ((reqs || offered) && !options.nextFormat) counters.add({ nofill_reason: reason }, { reqs, opps: offered ? 1 : 0, ivt }, now);
+    if ((reqs || offered) && !options.nextFormat) counters.add({ nofill_reason: options.refusedBefore ?? reason }, { reqs, opps: offered ? 1 : 0, ivt }, now);
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
     settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
@@ -317,15 +330,17 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   decision.id = newDecisionId();
   // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
   // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
-  // since the auction looked), the request goes unfilled with that reason. A test spends nothing.
+  // since the auction looked), the request goes unfilled with that reason, or, for a format another
+  // follows, is left to that one (DecideOptions.nextFormat, refusedBefore). A test spends nothing.
   const admission = options.test ? null : admissionOf(deps.pacing, snapshot, channel, b.campaignId, b.tagId, w.clearingCpm, ctx);
   if (admission) {
     const refused = deps.pacing.delivery.admit(decision.id, admission, now);
     if (refused) {
-      counters.add({ nofill_reason: `delivery.${refused}` }, { reqs, opps: 1, ivt }, now);
+      const reason = (out.deliveryRefusal = `delivery.${refused}`);
+      if (!options.nextFormat) counters.add({ nofill_reason: reason }, { reqs, opps: 1, ivt }, now);
       out.token = deps.signer.sign(decision);
       settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
-      return finish(out, started, 200, `delivery.${refused}`);
+      return finish(out, started, 200, reason);
     }
     decision.viewer = admission.viewer ?? '';
   }

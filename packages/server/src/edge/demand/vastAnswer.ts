@@ -43,9 +43,10 @@ export interface DemandInline {
   /** The linear creative's Universal Ad ID (VAST 4: the registry and the creative's id in it), null when it gave none. */
   universalAdId: { registry: string; id: string } | null;
   /**
-   * A NonLinear-only ad, read only for a display slot (readVastAnswer's `nonLinear`): its first
-   * readable NonLinear (size as written, 0 when unsaid), its click-through in `clickThrough` and its
-   * NonLinearAds events and NonLinearClickTracking in `trackers`; `mediaFiles` is empty. Absent: a linear ad.
+   * The ad's NonLinear, read only for a display slot (readVastAnswer's `nonLinear`; there a Linear
+   * beside it is left out): its first readable NonLinear (size as written, 0 when unsaid), its
+   * click-through in `clickThrough` and its NonLinearAds events and NonLinearClickTracking in
+   * `trackers`; `mediaFiles` is empty. Absent: a linear ad.
    */
   nonLinear?: DemandNonLinear;
   /** The answer's ads passed over before this one (readVastAnswer): reported as a player would (errorPings.ts). */
@@ -383,8 +384,9 @@ export const NO_MORE_ADS = 'no_more_ads';
  * 4: "only the first stand-alone Ad"): its stand-alone ads come before a pod's.
  * `skip`: the ads that could play to pass first (a player's fallback after the first one failed).
  * `rates`: what converts a <Pricing> in another currency than USD (none: only USD is a price).
- * `nonLinear`: the slot takes a NonLinear ad (a display channel's, whose answer is one): an ad with
- * a NonLinear and no Linear is an ad to play, not a 201.
+ * `nonLinear`: the slot takes a NonLinear ad (a display channel's, whose answer is one), never a
+ * linear video: an ad's NonLinear is the ad to play (a 201 on a linear slot), and an ad with a Linear
+ * alone is the 201 there (displayAd), passed over as a buffet's broken ad is.
  * The ads a player would try and give up on before the one returned (a buffet's broken ads) are in
  * its `failedBefore`, each once over the `skip`s: those after the (skip-1)-th ad that could play.
  */
@@ -453,15 +455,9 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined, non
   const inline = child(ad, 'InLine');
   if (!inline) return emptyAnswer(VAST_ERRORS.schema, 'bad_ad');
   const linear = descendants(inline, 'Linear')[0];
-  if (!linear) {
-    const nonLinearAds = descendants(inline, 'NonLinearAds');
-    // a display slot's answer is a NonLinear: the demand's is its ad, when it has one to show
-    if (nonLinear && nonLinearAds.length) return nonLinearAd(inline, nonLinearAds, base, rates);
-    // no creative at all is an empty answer (as players report it: 303); a non-linear (overlay) or
-    // companion-only ad cannot fill the linear slot a player asked for (201, "expecting different linearity")
-    const other = nonLinearAds.length || descendants(inline, 'CompanionAds').length;
-    return other ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrlsOf(inline)) : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrlsOf(inline));
-  }
+  if (nonLinear) return displayAd(inline, linear !== undefined, base, rates);
+  // a non-linear (overlay) ad cannot fill the linear slot a player asked for
+  if (!linear) return notShowable(inline, descendants(inline, 'NonLinearAds').length > 0);
   const mediaFiles: VastMediaFile[] = descendants(linear, 'MediaFile')
     .map((m) => ({
       url: absolute(text(m), base),
@@ -518,7 +514,31 @@ function nonLinearResourceOf(n: XmlElement, base: string): NonLinearResource | n
 }
 
 /**
- * A NonLinear-only ad for a display slot: its first NonLinear with a resource to show (none: 503,
+ * An inline ad read for a display slot, whose answer is a NonLinear (docs/ad-server.md, display
+ * channels): its NonLinear, whether or not it has a Linear too (a video plays in no display slot).
+ * Without one, the ad is not one the slot can show, as a player that asked for a non-linear ad
+ * reports it (201, "expecting different linearity"): a linear video (`linear_on_display`: its error
+ * trackers hear 201 and the auction goes on to the next demand), else as notShowable.
+ */
+function displayAd(inline: XmlElement, hasLinear: boolean, base: string, rates: RateSource | undefined): DemandAnswer {
+  const nonLinearAds = descendants(inline, 'NonLinearAds');
+  if (nonLinearAds.length) return nonLinearAd(inline, nonLinearAds, base, rates);
+  if (hasLinear) return emptyAnswer(VAST_ERRORS.linearity, 'linear_on_display', errorUrlsOf(inline));
+  return notShowable(inline, false);
+}
+
+/**
+ * An inline ad with no creative the slot can show: one of the other linearity (`otherKind`: an
+ * overlay on a linear slot) or a companion alone (shown beside an ad, never alone) is 201 ("expecting
+ * different linearity"), `not_linear` on either kind of slot; no creative at all 303, as players report it.
+ */
+function notShowable(inline: XmlElement, otherKind: boolean): EmptyAnswer {
+  const errorUrls = errorUrlsOf(inline);
+  return otherKind || descendants(inline, 'CompanionAds').length ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrls) : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrls);
+}
+
+/**
+ * A NonLinear ad for a display slot: its first NonLinear with a resource to show (none: 503,
  * "couldn't find NonLinear resource with supported type"), with the ad's NonLinearAds trackers.
  */
 function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rates: RateSource | undefined): DemandAnswer {
@@ -559,7 +579,7 @@ export function demandAdParts(
     ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
     categories: ad.categories,
     clickThrough: ad.clickThrough,
-    // (a NonLinear-only ad, on a display slot: its NonLinear, as our own display creatives are written)
+    // (an ad read for a display slot: its NonLinear, as our own display creatives are written)
     linear: ad.nonLinear ? null : { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
     nonLinear: ad.nonLinear ?? null,
     companions: ad.companions,

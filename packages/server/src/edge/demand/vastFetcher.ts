@@ -36,7 +36,7 @@ export type FetchResult =
   | { kind: 'no_fill'; reason: string; vastError: number; errorUrls: string[]; ms: number; failed?: FailedAd[] }
   | { kind: 'timeout'; ms: number };
 
-/** What the slot takes besides a linear ad: `nonLinear`, a NonLinear-only ad (a display channel's slot). */
+/** `nonLinear`: the slot is a display channel's, which shows an ad's NonLinear and never a linear video (vastAnswer.ts displayAd). */
 export interface FetchOptions {
   nonLinear?: boolean;
 }

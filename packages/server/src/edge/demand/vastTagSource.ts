@@ -44,7 +44,8 @@ export function vastTagSource(fetcher: VastFetcher, currency?: { readonly curren
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
-            // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear-only ad is an ad to show
+            // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
+            // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)
             const display = r.channel.format === 'display';
             const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current, { nonLinear: display });
             if (got.kind === 'timeout') return got;

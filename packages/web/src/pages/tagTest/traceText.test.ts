@@ -66,6 +66,9 @@ describe('the trace in words', () => {
     );
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_nonlinear_resource', vastError: 503 }, all)).toMatch(/nothing to show, VAST error 503/);
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'not_linear', vastError: 201 }, all)).toMatch(/VAST error 201 \(expecting different linearity\)$/);
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'linear_on_display', vastError: 201 }, all)).toBe(
+      'No fill: the ad was a linear video, which a display slot cannot play (it had no overlay, NonLinear, creative), VAST error 201 (expecting different linearity)',
+    );
     expect(fateText({ ...campaign, fate: 'filtered', reason: 'below_duration_floor' }, all)).toBe("Filtered: its price is below the floor of its ad's length (durfloors)");
     expect(reasonText('bad_adm_no_media')).toBe("its bid's VAST had no ad a player could play (the ad had no media file)");
     expect(reasonText('currency_XYZ')).toBe("its bid's currency (XYZ) has no rate");

@@ -55,6 +55,7 @@ const REASONS: Record<string, string> = {
   bad_wrapper: 'a wrapper had no VAST URI',
   bad_ad: 'the ad was malformed',
   not_linear: 'the ad had no linear (video) creative, only an overlay (NonLinear) or companions',
+  linear_on_display: 'the ad was a linear video, which a display slot cannot play (it had no overlay, NonLinear, creative)',
   no_creative: 'the ad had no creative',
   unsupported_version: 'the answer was VAST 1.0, which is not supported',
   no_media: 'the ad had no media file',

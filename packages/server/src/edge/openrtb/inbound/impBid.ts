@@ -150,7 +150,8 @@ function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
 
 /**
  * A format of a multi-format impression that found nothing and counted nothing (refused before its
- * decision, or its auction without a winner): the next format is decided and counts the request.
+ * decision, its auction without a winner, or its winner refused by delivery control after it): the
+ * next format is decided and counts the request.
  */
 interface Missed {
   missed: true;
@@ -158,9 +159,11 @@ interface Missed {
   ivt?: DecisionTrace['ivt'];
   /** Whether its decision offered the impression to demand (an opportunity, whatever the next finds). */
   offered: boolean;
+  /** `delivery.<refusal>` when delivery control refused its winner (DecideOptions.refusedBefore), else ''. */
+  refusal: string;
 }
 
-const REFUSED: Missed = Object.freeze({ missed: true, offered: false });
+const REFUSED: Missed = Object.freeze({ missed: true, offered: false, refusal: '' });
 const NO_TURN: DecideOptions = Object.freeze({});
 /** The first format of a multi-format impression: a no-fill leaves the next format the request (DecideOptions.nextFormat). */
 const FIRST_FORMAT: DecideOptions = Object.freeze({ nextFormat: true });
@@ -228,20 +231,27 @@ export function bannerOffered(job: ImpJob, imp: Imp): Imp | null {
 }
 
 /**
- * A multi-format impression: video first (the richer ad, as before); when it finds no winner, or is
- * refused (a player reading no VAST we write, a floor per second in a currency without a rate), the
- * banner, decided as an impression of that format alone (its size, floor, deals and channel). One
- * request, counted by the decision that fills or by the last: the banner's takes the video's IVT
- * verdict and, when the video was offered to demand, counts the opportunity (DecideOptions.nextFormat,
- * offeredBefore). The floors held on the winner (its length's, video.durfloors; the quantity's,
- * imp.qty) are held in the video's auction, so that a bid under them loses there: the next best
- * video wins, and without one the banner is tried. `pod`: a slot of an ad pod, both formats under
- * its separation.
+ * A multi-format impression: video first (the richer ad, as before); when it finds no winner, is
+ * refused (a player reading no VAST we write, a floor per second in a currency without a rate), or
+ * its winner is refused by delivery control after the auction (a budget another process spent
+ * first, the viewer's frequency cap reached since the auction looked), the banner, decided as an
+ * impression of that format alone (its size, floor, deals and channel). One request, counted by the
+ * decision that fills or by the last: the banner's takes the video's IVT verdict and, when the video
+ * was offered to demand, counts the opportunity (DecideOptions.nextFormat, offeredBefore). The video's
+ * delivery refusal names the request when the banner finds no winner either (refusedBefore: as
+ * before the banner was tried); when the banner fills, the request is filled, and the refusal is on
+ * delivery control's own count (adplane_delivery_refused). A video blocked as IVT is not followed:
+ * that request is blocked in every format. The floors held on the winner (its length's,
+ * video.durfloors; the quantity's, imp.qty) are held in the video's auction, so that a bid under
+ * them loses there: the next best video wins, and without one the banner is tried. `pod`: a slot of
+ * an ad pod, both formats under its separation.
  */
 async function multiFormatBid(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar | undefined): Promise<ImpBid | null> {
   const video = await bidInFormat(deps, job, imp, 'video', pod, FIRST_FORMAT);
   if (!video || !('missed' in video)) return video;
-  const turn: DecideOptions = video.ivt === undefined ? (video.offered ? { offeredBefore: true } : NO_TURN) : { ivtVerdict: video.ivt, offeredBefore: video.offered };
+  // (no decision ran: no verdict to pass on; a refused winner was offered, its decision's verdict given)
+  let turn: DecideOptions = video.offered ? { offeredBefore: true } : NO_TURN;
+  if (video.ivt !== undefined) turn = video.refusal ? { ivtVerdict: video.ivt, offeredBefore: true, refusedBefore: video.refusal } : { ivtVerdict: video.ivt, offeredBefore: video.offered };
   return bidInFormat(deps, job, bannerOnly(imp), 'display', pod, turn) as Promise<ImpBid | null>;
 }
 
@@ -322,8 +332,10 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   const outcome = await runDecision(deps.edge, '', ctx, options);
   const w = outcome.winner;
   if (!w) {
-    // a format another follows, its auction without a winner (nothing counted): the next is tried
-    if (turn.nextFormat && (outcome.result === 'no_bid' || outcome.result === 'no_demand')) return { missed: true, ivt: outcome.trace.ivt, offered: outcome.result === 'no_bid' };
+    // a format another follows, its auction without a winner or its winner refused by delivery control
+    // (nothing counted): the next is tried. Blocked as IVT (counted), it is not: blocked in every format
+    const { result, deliveryRefusal } = outcome;
+    if (turn.nextFormat && (result === 'no_bid' || result === 'no_demand' || deliveryRefusal)) return { missed: true, ivt: outcome.trace.ivt, offered: result !== 'no_demand', refusal: deliveryRefusal };
     return null;
   }
   if (!outcome.decision || !outcome.token) return null;
