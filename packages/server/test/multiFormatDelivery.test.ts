@@ -79,6 +79,14 @@ forEachStore((t) => {
     );
     return Object.fromEntries(rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps), ivt: Number(r.ivt) }]));
   };
+  /** A campaign's rows under a supplier by no-fill reason: its bids and wins. */
+  const campaignRows = async (supplier: string, campaign: string): Promise<Record<string, { bids: number; wins: number }>> => {
+    await dsp.app.edge.flush();
+    const rows = await dsp.app.stats.select(
+      `SELECT nofill_reason AS reason, sum(bids) AS bids, sum(wins) AS wins FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND campaign_id = ${ids[campaign]!.id} GROUP BY nofill_reason`,
+    );
+    return Object.fromEntries(rows.map((r) => [String(r.reason), { bids: Number(r.bids), wins: Number(r.wins) }]));
+  };
   const refusedMetric = async (): Promise<number> => {
     const body = (await dsp.app.inject({ method: 'GET', url: '/metrics' })).body;
     const line = /^adplane_delivery_refused\{reason="frequency_cap"\} (\d+)$/m.exec(body);
@@ -101,6 +109,8 @@ forEachStore((t) => {
       expect(await reasons('capped')).toEqual({ '': { reqs: 2, opps: 2, ivt: 0 } });
       // the refusal itself is on delivery control's count
       expect((await refusedMetric()) - refusedBefore).toBeGreaterThanOrEqual(1);
+      // the capped campaign won one auction that served; the refused pick is a bid that did not win, with its reason
+      expect(await campaignRows('capped', 'onceADay')).toEqual({ '': { bids: 1, wins: 1 }, 'delivery.frequency_cap': { bids: 1, wins: 0 } });
     });
 
     it('names the request by the refusal when the banner finds no winner either (as before the banner was tried)', async () => {

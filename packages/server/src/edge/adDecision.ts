@@ -106,6 +106,8 @@ function countFates(counters: CounterScope, fates: readonly SourceFate[], now: n
   for (const f of fates) {
     if (f.source === 'campaign') {
       if (f.fate === 'won') counters.add({ campaign_id: f.id, nofill_reason: '' }, { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 }, now);
+      // (the auction's pick refused by delivery control: its row says why it did not serve)
+      else if (f.fate === 'no_fill' && f.reason) counters.add({ campaign_id: f.id, nofill_reason: f.reason }, { bids: f.bidCpm !== undefined ? 1 : 0 }, now);
       continue;
     }
     if (f.idle) continue;
@@ -132,6 +134,19 @@ function countFates(counters: CounterScope, fates: readonly SourceFate[], now: n
       now,
     );
   }
+}
+
+/**
+ * The auction's winner refused by delivery control: its fate becomes a no-fill for that reason (a bid
+ * that served nothing: counted as a bid, never a win, and traced as such), and the reason is returned.
+ */
+function refusedWinner(fate: SourceFate, reason: string): string {
+  fate.fate = 'no_fill';
+  fate.reason = reason;
+  delete fate.clearingCpm;
+  delete fate.payoutCpm;
+  delete fate.marginCpm;
+  return reason;
 }
 
 /** Counts nothing: a "Test this tag" decision stays out of reports. */
@@ -309,13 +324,26 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   const ivt = reqs && ivtFlag;
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
+  const w = result.winner;
+  // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
+  // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
+  // since the auction looked), the request goes unfilled with that reason, or, for a format another
+  // follows, is left to that one (DecideOptions.nextFormat, refusedBefore). A test spends nothing.
+  // Admitted before the fates are counted: a refused winner counts as a bid that lost, not a win.
+  let admission: Admission | null = null;
+  let refusal = '';
+  if (w) {
+    decision.id = newDecisionId();
+    admission = options.test ? null : admissionOf(deps.pacing, snapshot, channel, w.bid.campaignId, w.bid.tagId, w.clearingCpm, ctx);
+    const refused = admission ? deps.pacing.delivery.admit(decision.id, admission, now) : null;
+    if (refused) refusal = refusedWinner(w.fate, `delivery.${refused}`);
+  }
   countFates(counters, result.fates, now);
   if (!options.test) {
     if (deps.observeCall) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
     // a VAST demand's no-fill reported where its answers asked, as a player would (demand/errorPings.ts)
     if (deps.notify) for (const f of result.fates) if (f.errorPings) for (const url of f.errorPings) deps.notify(url);
   }
-  const w = result.winner;
   if (!w) {
     const offered = result.offered > 0 || options.offeredBefore === true;
     const reason = offered ? 'no_bid' : 'no_demand';
@@ -327,23 +355,16 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
     return finish(out, started, 200, reason);
   }
   const b = w.bid;
-  decision.id = newDecisionId();
-  // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
-  // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
-  // since the auction looked), the request goes unfilled with that reason, or, for a format another
-  // follows, is left to that one (DecideOptions.nextFormat, refusedBefore). A test spends nothing.
-  const admission = options.test ? null : admissionOf(deps.pacing, snapshot, channel, b.campaignId, b.tagId, w.clearingCpm, ctx);
-  if (admission) {
-    const refused = deps.pacing.delivery.admit(decision.id, admission, now);
-    if (refused) {
-      const reason = (out.deliveryRefusal = `delivery.${refused}`);
-      if (!options.nextFormat) counters.add({ nofill_reason: reason }, { reqs, opps: 1, ivt }, now);
-      out.token = deps.signer.sign(decision);
-      settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
-      return finish(out, started, 200, reason);
-    }
-    decision.viewer = admission.viewer ?? '';
+  if (refusal) {
+    out.deliveryRefusal = refusal;
+    if (!options.nextFormat) counters.add({ nofill_reason: refusal }, { reqs, opps: 1, ivt }, now);
+    // (nothing filled: numbered as a no-fill, whose token only ever reports errors)
+    decision.id = unfilledDecisionId();
+    out.token = deps.signer.sign(decision);
+    settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
+    return finish(out, started, 200, refusal);
   }
+  if (admission) decision.viewer = admission.viewer ?? '';
   counters.add({}, { reqs, opps: 1, ivt }, now);
   trace.winner = w.fate;
   out.winner = w;

@@ -73,6 +73,7 @@ describe('the trace in words', () => {
     expect(reasonText('bad_adm_no_media')).toBe("its bid's VAST had no ad a player could play (the ad had no media file)");
     expect(reasonText('currency_XYZ')).toBe("its bid's currency (XYZ) has no rate");
     expect(reasonText('deal.flight_ended')).toBe('under the deal, its flight has ended');
+    expect(reasonText('delivery.frequency_cap')).toBe('it won the auction, then delivery control refused it: its frequency cap for this viewer is reached');
   });
 
   it('matches a tracker URL as the VAST library sends it, macros filled in', () => {

@@ -123,6 +123,7 @@ export function reasonText(reason: string | undefined): string {
   const currency = /^currency_(.+)$/.exec(reason);
   if (currency) return `its bid's currency (${currency[1]}) has no rate`;
   if (reason.startsWith('deal.')) return `under the deal, ${reasonText(reason.slice('deal.'.length))}`;
+  if (reason.startsWith('delivery.')) return `it won the auction, then delivery control refused it: ${reasonText(reason.slice('delivery.'.length))}`;
   return reason.replace(/_/g, ' ');
 }
 
