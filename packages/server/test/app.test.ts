@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
@@ -32,6 +32,22 @@ forEachStore((t) => {
       expect(response.body).toMatch(/^# HELP process_uptime_seconds .*\n# TYPE process_uptime_seconds gauge\nprocess_uptime_seconds \d+$/m);
       expect(response.body).toMatch(/adplane_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/);
       expect(response.body).toContain('# TYPE adplane_login_failures_total counter');
+    });
+
+    it("lists every metric family of /metrics in docs/security.md's tables, with its type", async () => {
+      const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      const rows = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .map((line) => line.split(' | '));
+      const families = [...body.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name: name!, type: type! }));
+      // the edge's too: this app has the edge (role all)
+      expect(families.map((f) => f.name)).toContain('adplane_edge_request_seconds');
+      for (const { name, type } of families) {
+        const row = rows.find((cells) => cells[0]!.includes(`\`${name}\``));
+        expect(row, `${name} is missing from docs/security.md, "What /metrics holds"`).toBeDefined();
+        expect(row![1], `the type of ${name} in docs/security.md`).toBe(type);
+      }
     });
 
     it('keeps idle connections open longer than exchanges and load balancers do (Keep-Alive: timeout=65), as set', async () => {

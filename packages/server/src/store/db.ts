@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type Settings } from '../settings.js';
 import { type Database } from './schema.js';
+import { ImmediateSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqliteDialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,9 +47,9 @@ function openSqlite(dataDir: string): Store {
   const file = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  // processes sharing the file (`--workers N`) wait up to 5 s for each other's writes; transactions begin IMMEDIATE
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(file, SQLITE_BUSY_TIMEOUT_MS) });
   return { db, dialect: 'sqlite', pgSchema: null, close: () => db.destroy() };
 }
 

@@ -42,9 +42,10 @@ const SELLER_IDS_LOCK = 4_250_001;
 /**
  * Every account with a seller id, read inside the transaction that saves a new one (`trx`), after
  * taking the seller-id lock: two saves asking for the same id at once are checked one after the
- * other, so the second sees the first's id. PostgreSQL: an advisory lock held until the transaction
- * ends. SQLite: the transaction itself (one connection per process, so one transaction at a time;
- * processes sharing one SQLite file are not covered).
+ * other, so the second sees the first's id, in one process or several. PostgreSQL: an advisory lock
+ * held until the transaction ends. SQLite: the transaction itself, which holds the file's write lock
+ * from its start (begun IMMEDIATE, ../store/sqliteDialect.ts), so a transaction of another process
+ * on the file waits for it to end.
  */
 export async function readSellerAccountsForSave(trx: UsersDb, dialect: Store['dialect']): Promise<User[]> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${SELLER_IDS_LOCK})`.execute(trx);

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ImmediateSqliteDialect } from './sqliteDialect.js';
+
+/**
+ * Transactions on SQLite begin IMMEDIATE (./sqliteDialect.ts). Two connections to one file lock as two
+ * processes do, so this process plays both: `other` holds the write lock as another process's
+ * transaction would. Across processes: test/sellerIdsProcesses.test.ts.
+ */
+interface Tables {
+  seller_ids: { id: string };
+}
+
+describe('SQLite transactions begin IMMEDIATE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'adplane-sqlite-dialect-'));
+  const path = join(dir, 'store.sqlite');
+  let file: SqliteDatabase.Database;
+  let db: Kysely<Tables>;
+  let other: SqliteDatabase.Database;
+  const count = async (id: string) => (await db.selectFrom('seller_ids').select((e) => e.fn.countAll<number>().as('n')).where('id', '=', id).executeTakeFirstOrThrow()).n;
+  /** Read, check, write: the id is written unless a row has it. */
+  const claim = (id: string) =>
+    db.transaction().execute(async (trx) => {
+      const taken = await trx.selectFrom('seller_ids').select('id').where('id', '=', id).executeTakeFirst();
+      if (taken) return false;
+      await trx.insertInto('seller_ids').values({ id }).execute();
+      return true;
+    });
+
+  beforeAll(async () => {
+    file = new SqliteDatabase(path);
+    file.pragma('journal_mode = WAL');
+    db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect(file, 1_000) });
+    await sql`create table seller_ids (id text not null)`.execute(db);
+    other = new SqliteDatabase(path);
+  });
+  afterEach(() => {
+    if (other.inTransaction) other.exec('rollback');
+  });
+  afterAll(async () => {
+    other.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("waits for another connection's write transaction, without blocking the event loop, then reads what it wrote", async () => {
+    other.exec('begin immediate');
+    other.prepare('insert into seller_ids (id) values (?)').run('race-1');
+    let settled = false;
+    const claimed = claim('race-1').finally(() => (settled = true));
+    // a begun DEFERRED transaction read here and failed at its insert with SQLITE_BUSY at once
+    let ticks = 0;
+    const started = Date.now();
+    while (Date.now() - started < 200) {
+      await new Promise((r) => setTimeout(r, 10));
+      ticks++;
+    }
+    expect(settled).toBe(false);
+    expect(ticks).toBeGreaterThan(5);
+    other.exec('commit');
+    expect(await claimed).toBe(false);
+    expect(await count('race-1')).toBe(1);
+    // the connection waits its busy_timeout again for a write outside a transaction
+    expect(file.pragma('busy_timeout', { simple: true })).toBe(1_000);
+  });
+
+  it('gives up with SQLITE_BUSY after the busy timeout, and the store works on', async () => {
+    other.exec('begin immediate');
+    const started = Date.now();
+    await expect(claim('race-2')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(file.pragma('busy_timeout', { simple: true })).toBe(1_000);
+    other.exec('rollback');
+    expect(await claim('race-2')).toBe(true);
+    expect(await claim('race-2')).toBe(false);
+  });
+});
