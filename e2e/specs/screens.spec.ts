@@ -6,12 +6,39 @@ import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
  * A screenshot of every list page and of a few drawers at 1440x900, saved to
- * test-results/screens/ to be looked at (issue 12), each with what must hold on it: the page's
- * heading, its table with rows, and nothing wider than the window.
+ * test-results/screens/ (or SCREENS_DIR) to be looked at (issue 12), each with what must hold on it:
+ * the page's heading, its table with rows, and nothing wider than the window.
  */
 test.use({ viewport: { width: 1440, height: 900 } });
 
-const DIR = 'test-results/screens';
+const DIR = process.env.SCREENS_DIR ?? 'test-results/screens';
+
+/** The pager's count under the table, as every list shows it: `1-3 of 3`. */
+async function pagerCounts(table: Locator): Promise<void> {
+  const wrapper = table.locator('xpath=ancestor-or-self::div[contains(concat(" ", @class, " "), " ant-table-wrapper ")]');
+  await expect(wrapper.locator('.ant-pagination-total-text')).toHaveText(/^1-\d+ of [\d,]+$/);
+}
+
+/** The lines the browser wrapped an element's text into, as drawn. */
+async function renderedLines(el: Locator): Promise<string[]> {
+  return el.evaluate((node) => {
+    const lines: string[] = [];
+    const range = document.createRange();
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    let top: number | null = null;
+    for (let text = walker.nextNode() as Text | null; text; text = walker.nextNode() as Text | null) {
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const at = Math.round(range.getBoundingClientRect().top);
+        if (top === null || at !== top) lines.push('');
+        top = at;
+        lines[lines.length - 1] += text.data[i];
+      }
+    }
+    return lines;
+  });
+}
 
 async function noHorizontalOverflow(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -112,6 +139,10 @@ test('the read-only profile of a subpublisher', async ({ page }) => {
   await openFromUserMenu(page, 'user-menu-profile', 'profile-form');
   const modal = await openedModal(page, 'profile-form');
   await expect(modal.getByTestId('form-readonly-banner')).toBeVisible();
+  // Labels in sentence case; the sub's empty fields (no company, no API token) show the empty mark.
+  await expect(modal.getByText('Time zone', { exact: true })).toBeVisible();
+  await expect(modal.getByTestId('profile-companyAddress')).toHaveAttribute('placeholder', '—');
+  await expect(modal.getByTestId('profile-token')).toHaveText('—');
   await noHorizontalOverflow(page);
   await page.screenshot({ path: `${DIR}/profile-sub-readonly.png` });
 });
@@ -153,6 +184,7 @@ test('the pages around the lists: dashboard, a report with results, saved report
 
   await shot(page, '/reports', 'saved-reports-page', 'page-saved-reports');
   await shot(page, '/applications', 'observed-table', 'page-observed-apps');
+  await pagerCounts(page.getByTestId('observed-table'));
 
   await page.goto('/channels?search=no-such-channel');
   await expect(page.getByTestId('page-channels').locator('.ant-table')).toBeVisible();
@@ -167,7 +199,12 @@ test("drawers of the SSP view: a channel's tag and Prebid set-up, a demand tag, 
   await page.getByText('Demo player - auction', { exact: true }).click();
   await expect(drawer.getByTestId('resource-save')).toBeVisible();
   await page.screenshot({ path: `${DIR}/drawer-channel.png` });
-  await drawer.getByTestId('channel-tag').scrollIntoViewIfNeeded();
+  const tag = drawer.getByTestId('channel-tag');
+  await tag.scrollIntoViewIfNeeded();
+  // The tag wraps between its parts (before '/', '?', '&'), never inside a parameter or a macro.
+  const lines = await renderedLines(tag);
+  expect(lines.length).toBeGreaterThan(1);
+  for (const line of lines.slice(1)) expect(line, lines.join('\n')).toMatch(/^[/?&#]/);
   await page.screenshot({ path: `${DIR}/drawer-channel-tag.png` });
   await drawer.getByTestId('channel-prebid').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${DIR}/drawer-channel-prebid.png` });
@@ -199,6 +236,12 @@ test('the DSP view: dashboard and a creative; the admin: finance and a demand ac
   await useMode(page, 'dsp');
   const drawer = page.getByTestId('resource-drawer');
   await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
+  // The DSP view's words: its campaigns and suppliers, not the SSP's channels and demand tags.
+  await expect(page.getByTestId('dashboard-top-campaigns')).toContainText('Top campaigns');
+  await expect(page.getByTestId('dashboard-top-campaigns').locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByTestId('dashboard-top-suppliers').locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByTestId('dashboard-top-channels')).toHaveCount(0);
+  await expect(page.getByTestId('dashboard-top-demand')).toHaveCount(0);
   await page.screenshot({ path: `${DIR}/page-dashboard-dsp.png`, fullPage: true });
   await page.goto('/creatives');
   await page.locator('[data-testid^="row-open-"]').first().click();
@@ -217,6 +260,7 @@ test('the DSP view: dashboard and a creative; the admin: finance and a demand ac
   await expect(page.getByTestId('dashboard-stats')).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: `${DIR}/page-dashboard-admin.png`, fullPage: true });
   await shot(page, '/finance', 'finance-table', 'page-finance');
+  await pagerCounts(page.getByTestId('finance-table'));
   await page.goto('/demands');
   await page.locator('[data-testid^="row-open-"]').first().click();
   await expect(drawer.getByTestId('resource-save')).toBeVisible();

@@ -3,6 +3,7 @@ import { App, Button, ConfigProvider, Segmented, Select, Space, Switch, Typograp
 import { useEffect, useState } from 'react';
 import { copyText } from '../resources/clipboard.js';
 import { pickVariant, type TagPreviewModel, type TagVariant } from './tagVariants.js';
+import { UrlText } from './UrlText.js';
 import './tagPreview.css';
 
 export interface TagPreviewProps {
@@ -18,7 +19,8 @@ export interface TagPreviewProps {
 }
 
 /**
- * A tag or endpoint to paste, shown whole: a read-only code box (wrapping, monospace), the variants
+ * A tag or endpoint to paste, shown whole: a read-only code box (monospace, URLs wrapping between
+ * their parts, UrlText), the variants
  * to choose from (environments, endpoint or test call), example values in place of the macros on
  * request, and a labelled Copy button that says when it worked. It stays usable in a read-only
  * drawer: copying changes nothing.
@@ -89,7 +91,7 @@ export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it
           </Space>
         </div>
         <pre className="tag-preview-code" data-testid={testId} aria-label={`${model.title}: ${variant.label}`}>
-          {text}
+          <UrlText text={text} />
         </pre>
         <Typography.Text type="secondary" className="tag-preview-hint">
           {showExample ? 'What such a player sends, with example values: copy the version with macros for your player.' : variant.hint}

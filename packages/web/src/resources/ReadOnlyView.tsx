@@ -1,5 +1,6 @@
 import { Alert, ConfigProvider, type ThemeConfig } from 'antd';
 import { type ReactNode } from 'react';
+import { EMPTY_MARK } from '../format/empty.js';
 import './forms.css';
 
 /**
@@ -34,4 +35,13 @@ export function ReadOnlyView({ readOnly, reason, children }: { readOnly: boolean
 /** The Form props of a form that may be read-only: disabled, boxes off, no required marks. */
 export function readOnlyFormProps(readOnly: boolean): { disabled: boolean; requiredMark: boolean; variant?: 'borderless' } {
   return readOnly ? { disabled: true, requiredMark: false, variant: 'borderless' } : { disabled: false, requiredMark: true };
+}
+
+/**
+ * The placeholder of a field that may be read-only: in the read-only view an empty field reads as the
+ * console's empty mark (forms.css shows it in grey), not as a blank; while editing, `editing`.
+ * Other placeholders stay hidden in the read-only view: they are hints for typing, not values.
+ */
+export function readOnlyPlaceholder(readOnly: boolean, editing?: string): string | undefined {
+  return readOnly ? EMPTY_MARK : editing;
 }

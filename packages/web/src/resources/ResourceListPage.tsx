@@ -17,6 +17,7 @@ import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './Reso
 import { StatusTag } from './fields.js';
 import { inSentence } from './labels.js';
 import { isMetricKey, type MetricColumn, metricColumns, type RowValues, sortByMetric, useRowStats } from './rowMetrics.js';
+import { listPagination } from './pagination.js';
 import { type ListParams, type ResourceRow, resourceApi } from './resourceApi.js';
 import { Locked, RowActions, useRowCommands } from './RowActions.js';
 import { useHiddenColumns, usePeriod } from './tablePrefs.js';
@@ -330,15 +331,7 @@ export function ResourceListPage(props: ResourcePageProps) {
         scroll={{ x: scrollX }}
         rowSelection={bulk ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 32 } : undefined}
         onRow={(row) => ({ 'data-testid': `row-${row.id}` }) as React.HTMLAttributes<HTMLElement>}
-        pagination={{
-          current: params.page,
-          pageSize: params.pageSize,
-          total: data.total,
-          size: 'small',
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showTotal: (total, [from, to]) => `${from}-${to} of ${total}`,
-        }}
+        pagination={listPagination({ current: params.page, pageSize: params.pageSize, total: data.total })}
         locale={{ emptyText: params.search || params.status !== 'all' ? 'Nothing matches these filters' : `No ${inSentence(def.plural)} yet` }}
       />
       <ResourceDrawer

@@ -1,13 +1,15 @@
 import { Tooltip, Typography } from 'antd';
 import { type ReactNode } from 'react';
+import { EmptyValue } from '../components/EmptyValue.js';
 
 /**
  * Table cells that keep rows one line high: a long value is cut with an ellipsis, and whoever needs
  * all of it hovers for a tooltip and copies it with the copy icon (endpoints, tag URLs, deal ids).
- * Give the column `ellipsis: { showTitle: false }` and a width (or let it take the rest).
+ * Give the column `ellipsis: { showTitle: false }` and a width (or let it take the rest). No value
+ * shows the empty mark.
  */
 export function CopyValue({ value, shown, mono = true, testId }: { value: string; shown?: ReactNode; mono?: boolean; testId?: string }) {
-  if (!value) return null;
+  if (!value) return <EmptyValue />;
   return (
     <span className="cell-copy" data-testid={testId}>
       <Tooltip title={value} placement="topLeft" mouseEnterDelay={0.3}>

@@ -1,6 +1,7 @@
 import { CopyOutlined } from '@ant-design/icons';
 import { App, Button, Col, Form, Input, Radio, Row, Tooltip } from 'antd';
 import { type ReactNode } from 'react';
+import { UrlText } from '../components/UrlText.js';
 import { copyText } from './clipboard.js';
 import './forms.css';
 
@@ -86,7 +87,7 @@ export function LongValue({ value, copyLabel = 'Copy', testId }: { value: string
   return (
     <div className="long-value">
       <pre className="long-value-text" data-testid={testId}>
-        {value}
+        <UrlText text={value} />
       </pre>
       <Tooltip title={copyLabel}>
         <Button size="small" icon={<CopyOutlined />} aria-label={copyLabel} disabled={false} onClick={() => void copyText(value, message)} data-testid={testId ? `${testId}-copy` : undefined} />

@@ -1,15 +1,16 @@
 import { Button, Col, Form, Input, Row } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import { CONTACT_TYPES, type ContactType } from '@adplane/shared';
+import { readOnlyPlaceholder } from '../../resources/ReadOnlyView.js';
 
 const FIELDS = [
-  { name: 'firstName', label: 'First Name', max: 100, autoComplete: 'given-name' },
-  { name: 'lastName', label: 'Last Name', max: 100, autoComplete: 'family-name' },
+  { name: 'firstName', label: 'First name', max: 100, autoComplete: 'given-name' },
+  { name: 'lastName', label: 'Last name', max: 100, autoComplete: 'family-name' },
   { name: 'position', label: 'Position', max: 100, autoComplete: 'organization-title' },
-  { name: 'contactPhone', label: 'Contact Phone', max: 50, autoComplete: 'tel' },
-  { name: 'mobilePhone', label: 'Mobile Phone', max: 50, autoComplete: 'tel' },
-  { name: 'contactEmail', label: 'Contact E-mail', max: 255, autoComplete: 'email', email: true },
-  { name: 'personalEmail', label: 'Personal E-mail', max: 255, autoComplete: 'email', email: true },
+  { name: 'contactPhone', label: 'Contact phone', max: 50, autoComplete: 'tel' },
+  { name: 'mobilePhone', label: 'Mobile phone', max: 50, autoComplete: 'tel' },
+  { name: 'contactEmail', label: 'Contact e-mail', max: 255, autoComplete: 'email', email: true },
+  { name: 'personalEmail', label: 'Personal e-mail', max: 255, autoComplete: 'email', email: true },
 ] as const;
 
 interface Props {
@@ -19,7 +20,7 @@ interface Props {
   onApplyToAll?: () => void;
 }
 
-/** One contact (general, billing or technical); the form holds them in order in `contacts`. */
+/** One contact (general, billing or technical); the form holds them in order in `contacts`. Read-only, an empty field shows the empty mark. */
 export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
   const index = CONTACT_TYPES.indexOf(type);
   return (
@@ -32,7 +33,7 @@ export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
               label={field.label}
               rules={'email' in field ? [{ type: 'email', message: 'Enter an e-mail address' }] : undefined}
             >
-              <Input maxLength={field.max} autoComplete={field.autoComplete} data-testid={`contact-${type}-${field.name}`} />
+              <Input maxLength={field.max} autoComplete={field.autoComplete} placeholder={readOnlyPlaceholder(readOnly)} data-testid={`contact-${type}-${field.name}`} />
             </Form.Item>
           </Col>
         ))}

@@ -123,6 +123,48 @@ describe('ProfileModal: read-only users', () => {
     expect(screen.queryByTestId('profile-tab-options')).toBeNull();
     expect(!!screen.queryByTestId('profile-tab-sellers')).toBe(type === 'sub');
   });
+
+  it("shows a subpublisher's empty fields as the console's empty mark, under sentence-case labels", async () => {
+    const blank = { firstName: '', lastName: '', position: '', contactPhone: '', mobilePhone: '', contactEmail: '', personalEmail: '' };
+    const profile = makeProfile({
+      type: 'sub',
+      companyName: '',
+      companyAddress: '',
+      contactNumber: '',
+      contactExpired: null,
+      token: '',
+      domain: null,
+      contacts: [{ type: 'general', ...blank, firstName: 'Hana' }],
+      sellersJson: { type: 'PUBLISHER', name: '', id: '', status: 0, confidential: 0 },
+    });
+    serve(profile);
+    await openProfile(makeUser('sub'), profile);
+    for (const id of ['profile-companyName', 'profile-companyAddress', 'profile-contactNumber', 'contact-general-lastName', 'contact-billing-firstName', 'sub-seller-name', 'sub-seller-id']) {
+      expect(input(id).value, id).toBe('');
+      expect(input(id).placeholder, id).toBe('—');
+    }
+    expect((document.querySelector('.ant-picker input') as HTMLInputElement).placeholder).toBe('—');
+    expect(input('profile-domain').placeholder).toBe('—');
+    expect(screen.getByTestId('profile-token').textContent).toBe('—');
+    // a filled field shows its value, not the mark
+    expect(input('contact-general-firstName').value).toBe('Hana');
+    for (const label of ['Company name', 'Company address', 'Contact number', 'Contract expires', 'Time zone', 'API token', 'First name', 'Contact e-mail']) {
+      expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
+    }
+    for (const titleCase of ['Company Name', 'Time Zone', 'API Token', 'First Name', 'Contact E-mail']) expect(screen.queryByText(titleCase), titleCase).toBeNull();
+    expect(screen.getByTestId('profile-tab-general').textContent).toBe('General contact');
+    expect(screen.getByTestId('profile-tab-tagParams').textContent).toBe('Tag parameters');
+    // what the platform bills is a demand account's business, not a subpublisher's
+    expect(screen.queryByTestId('profile-prices')).toBeNull();
+  });
+
+  it('keeps editing placeholders off the fields a demand user edits', async () => {
+    const profile = makeProfile({ companyAddress: '' });
+    serve(profile);
+    await openProfile(makeUser('demand'), profile);
+    expect(input('profile-companyAddress').placeholder).toBe('');
+    expect(screen.getByTestId('profile-prices').textContent).toContain('Platform prices');
+  });
 });
 
 describe('ProfileModal: demand user', () => {

@@ -146,13 +146,13 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
     general: CONTACT_TAB_LABELS.general,
     billing: CONTACT_TAB_LABELS.billing,
     technical: CONTACT_TAB_LABELS.technical,
-    tagParams: 'Tag Parameters',
+    tagParams: 'Tag parameters',
   };
 
   const content = (tab: ProfileTab) => {
     switch (tab) {
       case 'common':
-        return <CommonTab user={user} profile={profile} />;
+        return <CommonTab user={user} profile={profile} readOnly={readOnly} />;
       case 'options':
         return <OptionsTab user={user} />;
       case 'sellers':

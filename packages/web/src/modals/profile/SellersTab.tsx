@@ -1,6 +1,7 @@
 import { Button, Col, Form, Input, Row, Select, Switch, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { SELLER_TYPES, type UserType } from '@adplane/shared';
+import { readOnlyPlaceholder } from '../../resources/ReadOnlyView.js';
 
 const SELLER_TYPE_OPTIONS = SELLER_TYPES.map((type) => ({ value: type, label: type }));
 const required = [{ required: true, whitespace: true, message: '' }];
@@ -52,8 +53,9 @@ function DemandSellers({ readOnly }: { readOnly: boolean }) {
   );
 }
 
-/** Sub: the subpublisher's own sellers.json entry. */
-function SubSeller() {
+/** Sub: the subpublisher's own sellers.json entry (read-only for the sub: an empty field shows the empty mark). */
+function SubSeller({ readOnly }: { readOnly: boolean }) {
+  const empty = readOnlyPlaceholder(readOnly);
   return (
     <Row gutter={16}>
       <Col span={12}>
@@ -63,12 +65,12 @@ function SubSeller() {
       </Col>
       <Col span={12}>
         <Form.Item name={['subSeller', 'name']} label="Name">
-          <Input maxLength={255} />
+          <Input maxLength={255} placeholder={empty} data-testid="sub-seller-name" />
         </Form.Item>
       </Col>
       <Col span={12}>
         <Form.Item name={['subSeller', 'id']} label="Seller ID">
-          <Input maxLength={100} />
+          <Input maxLength={100} placeholder={empty} data-testid="sub-seller-id" />
         </Form.Item>
       </Col>
       <Col span={6}>
@@ -86,5 +88,5 @@ function SubSeller() {
 }
 
 export function SellersTab({ type, readOnly }: { type: UserType; readOnly: boolean }) {
-  return type === 'sub' ? <SubSeller /> : <DemandSellers readOnly={readOnly} />;
+  return type === 'sub' ? <SubSeller readOnly={readOnly} /> : <DemandSellers readOnly={readOnly} />;
 }

@@ -50,9 +50,9 @@ export interface ProfileFormValues {
 export type ProfileTab = 'common' | 'options' | 'sellers' | ContactType | 'tagParams';
 
 export const CONTACT_TAB_LABELS: Record<ContactType, string> = {
-  general: 'General Contact',
-  billing: 'Billing Contact',
-  technical: 'Technical Contact',
+  general: 'General contact',
+  billing: 'Billing contact',
+  technical: 'Technical contact',
 };
 
 /** Which tabs a user type sees (spec section 2): Options for demand, Sellers JSON for demand and sub. */

@@ -1,9 +1,11 @@
 import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { EllipsisText } from '../../resources/cells.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 
-const orNone = (v: unknown) => (typeof v === 'string' && v !== '' ? <EllipsisText text={v} /> : <Typography.Text type="secondary">-</Typography.Text>);
+/** A text cell cut to one line, or the empty mark. */
+const textCell = (v: unknown) => orEmpty(typeof v === 'string' ? v : null, (text) => <EllipsisText text={text} />);
 
 /** The columns every account list shows after its name: sign-in, e-mail, company and, where kept, domain. */
 export function accountColumns(options: { company?: boolean; domain?: boolean } = {}): ColumnsType<ResourceRow> {
@@ -17,9 +19,9 @@ export function accountColumns(options: { company?: boolean; domain?: boolean } 
       ellipsis: { showTitle: false },
       render: (v: string) => <Typography.Text copyable={{ text: v, tooltips: ['Copy', 'Copied'] }}>{v}</Typography.Text>,
     },
-    { title: 'E-mail', dataIndex: 'email', key: 'email', width: 190, ellipsis: { showTitle: false }, render: orNone },
+    { title: 'E-mail', dataIndex: 'email', key: 'email', width: 190, ellipsis: { showTitle: false }, render: textCell },
   ];
-  if (options.company ?? true) columns.push({ title: 'Company', dataIndex: 'companyName', key: 'companyName', width: 160, ellipsis: { showTitle: false }, render: orNone });
-  if (options.domain) columns.push({ title: 'Domain', dataIndex: 'domain', key: 'domain', width: 140, ellipsis: { showTitle: false }, render: orNone });
+  if (options.company ?? true) columns.push({ title: 'Company', dataIndex: 'companyName', key: 'companyName', width: 160, ellipsis: { showTitle: false }, render: textCell });
+  if (options.domain) columns.push({ title: 'Domain', dataIndex: 'domain', key: 'domain', width: 140, ellipsis: { showTitle: false }, render: textCell });
   return columns;
 }

@@ -1,7 +1,7 @@
-import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { RESOURCES, formatPercent } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { limitText } from '../../resources/unitFields.js';
@@ -17,10 +17,10 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} shown={endpointHost(v)} />,
   },
-  { title: 'tmax', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 84, align: 'right', sorter: true, render: (v: unknown) => (typeof v === 'number' ? `${v} ms` : '') },
+  { title: 'tmax', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 84, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (ms) => `${ms} ms`) },
   { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
-  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 100, ellipsis: true, render: (v: unknown) => (v ? String(v) : <Typography.Text type="secondary">none</Typography.Text>) },
-  { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 80, align: 'right', render: (v: unknown) => (typeof v === 'number' ? formatPercent(v) : '') },
+  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 100, ellipsis: true, render: (v: unknown) => orEmpty(v ? String(v) : null) },
+  { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 80, align: 'right', render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
 ];
 
 /** Ad exchanges: outbound OpenRTB 2.6 demand the tenant's bidder calls (DSP mode). */

@@ -2,10 +2,11 @@ import { Alert, Col, Progress, Row, Skeleton, Statistic, Tag, Tooltip, Typograph
 import { useMemo } from 'react';
 import { formatUsdMicros, PACING_STATE_LABELS } from '@adplane/shared';
 import { EChart } from '../../components/EChart.js';
+import { EMPTY_MARK } from '../../format/empty.js';
 import { useCampaignPacing } from './livePacing.js';
 import { PACING_STATE_COLORS, pacingChartOption, pacingTooltipLines, spentOfTarget } from './pacingView.js';
 
-const money = (v: number | null | 'unlimited') => (v === null ? '–' : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
+const money = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
 
 /**
  * A campaign's pacing today, live from the delivery counters (what the edge has counted, not the
@@ -44,7 +45,7 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
           <Statistic title="Projected today" value={money(p.projected)} data-testid="pacing-projected" />
         </Col>
         <Col span={6}>
-          <Statistic title="Total spent" value={p.totalSpent === null ? '–' : money(p.totalSpent)} suffix={<Typography.Text type="secondary" style={{ fontSize: 12 }}>of {money(p.totalBudget)}</Typography.Text>} data-testid="pacing-total" />
+          <Statistic title="Total spent" value={p.totalSpent === null ? EMPTY_MARK : money(p.totalSpent)} suffix={<Typography.Text type="secondary" style={{ fontSize: 12 }}>of {money(p.totalBudget)}</Typography.Text>} data-testid="pacing-total" />
         </Col>
       </Row>
       {daily !== null && (

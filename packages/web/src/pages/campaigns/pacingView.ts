@@ -1,5 +1,6 @@
 import { type CampaignPacing, formatPercent, formatTimezone, formatUsdAxis, formatUsdMicros, PACING_STATE_LABELS, type PacingStateId } from '@adplane/shared';
 import { type EChartOption } from '../../components/EChart.js';
+import { EMPTY_MARK } from '../../format/empty.js';
 
 /**
  * How a campaign's live pacing reads in the console (GET /api/demand/campaigns/pacing): the state's
@@ -13,7 +14,7 @@ export const PACING_STATE_COLORS: Record<PacingStateId, string> = {
   not_delivering: 'red',
 };
 
-const money = (v: number | null | 'unlimited') => (v === null ? '–' : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
+const money = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
 
 /** Spent today over the target so far, as a share (null without a target: no daily budget, or nothing due yet). */
 export function spentOfTarget(p: CampaignPacing): number | null {
@@ -59,7 +60,7 @@ export function pacingChartOption(p: CampaignPacing): EChartOption {
     animation: false,
     grid: { left: 56, right: 56, top: 36, bottom: 28 },
     legend: { top: 0 },
-    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `$${v.toFixed(2)}` : '–') },
+    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `$${v.toFixed(2)}` : EMPTY_MARK) },
     xAxis: { type: 'category', data: hours, name: formatTimezone(p.timezone), nameGap: 4 },
     yAxis: [
       { type: 'value', name: 'So far', axisLabel: { formatter: formatUsdAxis } },

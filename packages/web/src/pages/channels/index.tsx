@@ -63,7 +63,7 @@ export default function ChannelsPage() {
       key: 'uid',
       width: 170,
       ellipsis: { showTitle: false },
-      render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null),
+      render: (uid: string | null) => <CopyValue value={uid ?? ''} />,
     },
     {
       title: 'Type',

@@ -4,9 +4,12 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
 import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
+import { reportsApi } from '../../api/reports.js';
 import { statsApi } from '../../api/stats.js';
-import { useUser } from '../../auth/authContext.js';
+import { useAuth, useUser } from '../../auth/authContext.js';
 import { notifyLoadError } from '../../errors/notify.js';
+import { EMPTY_MARK } from '../../format/empty.js';
+import { type TopDimension, type TopList, topListRequest, topListsFor, topRows } from './topLists.js';
 
 type StatCard = { id: MetricId; label: string };
 
@@ -51,25 +54,21 @@ function change(now: number, before: number): { text: string; up: boolean } | nu
   return { text: `${Math.abs(pct).toFixed(1)}%`, up: pct >= 0 };
 }
 
-function TopTable({ title, rows, dimension, testId, third = 'fill', revenueLabel = 'Revenue' }: {
-  title: string;
-  rows: ReportRow[];
-  dimension: 'channel' | 'tag' | 'campaign';
-  testId: string;
-  third?: 'fill' | 'ecpm';
-  revenueLabel?: string;
-}) {
+/** A top list of the week (topLists.ts); `rows` null while its report runs. */
+function TopTable({ list, rows }: { list: TopList; rows: ReportRow[] | null }) {
+  const { dimension, third } = list;
   return (
-    <Card size="small" title={title} data-testid={testId}>
+    <Card size="small" title={list.title} data-testid={list.testId}>
       <Table<ReportRow>
         size="small"
         pagination={false}
+        loading={rows === null}
         rowKey={(r) => String(r[dimension])}
-        dataSource={rows}
+        dataSource={rows ?? []}
         locale={{ emptyText: 'No traffic this week' }}
         columns={[
           { key: 'name', title: 'Name', render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`) },
-          { key: 'revenue', title: revenueLabel, align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
+          { key: 'revenue', title: list.revenueLabel, align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
           { key: 'imps', title: 'Impressions', align: 'right', render: (_, r) => formatMetric('imps', r.imps as number) },
           { key: third, title: third === 'fill' ? 'Fill' : 'eCPM', align: 'right', render: (_, r) => formatMetric(third, r[third] as number) },
         ]}
@@ -83,10 +82,33 @@ export function DashboardStats() {
   const user = useUser();
   const ownMargin = user.type === 'admin' || user.type === 'demand';
   const revenueLabel = user.type === 'adv' ? 'Spend' : 'Revenue';
+  const { mode } = useAuth();
+  const topLists = useMemo(() => topListsFor(user.type, mode), [user.type, mode]);
   const [data, setData] = useState<DashboardAnswer | null>(null);
+  // The lists the dashboard answer does not carry (the DSP view's), each from a report of the same week.
+  const [reported, setReported] = useState<Partial<Record<TopDimension, ReportRow[]>>>({});
   useEffect(() => {
     statsApi.dashboard().then(setData).catch(notifyLoadError);
   }, []);
+  useEffect(() => {
+    if (!data) return;
+    let active = true;
+    for (const list of topLists.filter((l) => !l.fromAnswer)) {
+      reportsApi
+        .run(topListRequest(list, data))
+        .then((rows) => topRows(rows, list.dimension))
+        .catch((error: unknown) => {
+          notifyLoadError(error);
+          return [];
+        })
+        .then((rows) => {
+          if (active) setReported((before) => ({ ...before, [list.dimension]: rows }));
+        });
+    }
+    return () => {
+      active = false;
+    };
+  }, [data, topLists]);
 
   const hourOption = useMemo(() => {
     if (!data) return null;
@@ -143,12 +165,12 @@ export function DashboardStats() {
                 <Statistic title={`${label} today`} value={formatMetric(id, today)} />
                 {/* Two lines whatever the numbers: each stays on its line, cut with "…" if it must, the whole of it on hover. */}
                 <Typography.Text type="secondary" className="dashboard-stat-compare">
-                  <span className="dashboard-stat-line" title={`${vsYesterday ? `${vsYesterday.up ? '+' : '-'}${vsYesterday.text}` : '—'} vs this time yesterday (${formatMetric(id, soFar)})`}>
+                  <span className="dashboard-stat-line" title={`${vsYesterday ? `${vsYesterday.up ? '+' : '-'}${vsYesterday.text}` : EMPTY_MARK} vs this time yesterday (${formatMetric(id, soFar)})`}>
                     {vsYesterday ? (
                       <span style={{ color: vsYesterday.up ? '#389e0d' : '#cf1322' }}>
                         {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
                       </span>
-                    ) : '—'}{' '}
+                    ) : EMPTY_MARK}{' '}
                     vs this time yesterday ({formatMetric(id, soFar)})
                   </span>
                   <span
@@ -174,21 +196,11 @@ export function DashboardStats() {
             {dayOption && <EChart option={dayOption} style={{ height: 260 }} />}
           </Card>
         </Col>
-        {user.type !== 'adv' && (
-          <Col xs={24} xl={12}>
-            <TopTable title={user.type === 'sub' ? 'Your channels, last 7 days' : 'Top channels, last 7 days'} rows={data.topChannels} dimension="channel" testId="dashboard-top-channels" />
+        {topLists.map((list) => (
+          <Col key={list.testId} xs={24} xl={12}>
+            <TopTable list={list} rows={list.fromAnswer ? data[list.fromAnswer] : (reported[list.dimension] ?? null)} />
           </Col>
-        )}
-        {user.type === 'adv' && (
-          <Col xs={24} xl={12}>
-            <TopTable title="Your campaigns, last 7 days" rows={data.topCampaigns} dimension="campaign" testId="dashboard-top-campaigns" third="ecpm" revenueLabel="Spend" />
-          </Col>
-        )}
-        {user.type !== 'sub' && (
-          <Col xs={24} xl={12}>
-            <TopTable title={user.type === 'adv' ? 'Your demand tags, last 7 days' : 'Top demand tags, last 7 days'} rows={data.topDemand} dimension="tag" testId="dashboard-top-demand" revenueLabel={revenueLabel} />
-          </Col>
-        )}
+        ))}
       </Row>
       {user.type === 'demand' && (
         <Typography.Paragraph className="dashboard-observed" style={{ marginTop: 12 }} data-testid="dashboard-observed">

@@ -36,7 +36,7 @@ export function SdkAppsCard() {
           { key: 'name', title: 'App', dataIndex: 'name' },
           { key: 'bundle', title: 'Bundle', dataIndex: 'bundle' },
           { key: 'platform', title: 'Platform', dataIndex: 'platform', render: (p: keyof typeof SDK_PLATFORM_NAMES) => SDK_PLATFORM_NAMES[p] ?? p },
-          { key: 'uid', title: 'App key', dataIndex: 'uid', width: 260, ellipsis: { showTitle: false }, render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null) },
+          { key: 'uid', title: 'App key', dataIndex: 'uid', width: 260, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
         ]}
       />
     </Card>

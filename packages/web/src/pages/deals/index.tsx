@@ -2,6 +2,7 @@ import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
 import { CopyValue, EllipsisText } from '../../resources/cells.js';
@@ -23,7 +24,7 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
   },
   { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', width: 104, align: 'right', sorter: true, render: usd },
-  { title: 'Auction', dataIndex: 'auctionType', key: 'auctionType', width: 104, render: (v: number) => AUCTION_LABELS.get(v) ?? '' },
+  { title: 'Auction', dataIndex: 'auctionType', key: 'auctionType', width: 104, render: (v: number) => orEmpty(AUCTION_LABELS.get(v)) },
   {
     title: 'Buyer seats',
     dataIndex: 'buyerSeats',

@@ -5,6 +5,7 @@ import { type MouseEvent } from 'react';
 import { RESOURCES, formatPercent } from '@adplane/shared';
 import { clearLists } from '../../api/lists.js';
 import { browser } from '../../browser.js';
+import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { usd } from '../../resources/fields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
@@ -54,9 +55,9 @@ const right = { align: 'right' as const, width: 110 };
 export default function DemandsPage() {
   const limited = useIsLimitedAdmin();
   const columns: ColumnsType<ResourceRow> = [
-    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 72, render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : null) },
+    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 72, render: (v: string | null) => orEmpty(v, (uid) => <Typography.Text code>{uid}</Typography.Text>) },
     { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: 120 },
-    { title: 'Company', dataIndex: 'companyName', key: 'companyName', render: (v: string) => v || <Typography.Text type="secondary">-</Typography.Text> },
+    { title: 'Company', dataIndex: 'companyName', key: 'companyName', render: (v: string) => orEmpty(v) },
     { title: 'Request CPM', dataIndex: 'priceReq', key: 'priceReq', render: usd, ...right },
     { title: 'Impression CPM', dataIndex: 'priceImp', key: 'priceImp', render: usd, ...right, width: 125 },
     { title: 'Post-bid CPM', dataIndex: 'pricePostbid', key: 'pricePostbid', render: usd, ...right },
@@ -67,7 +68,7 @@ export default function DemandsPage() {
       key: 'showDsp',
       width: 70,
       align: 'center',
-      render: (v: boolean) => (v ? <Tag color="purple" variant="filled">DSP</Tag> : <Typography.Text type="secondary">-</Typography.Text>),
+      render: (v: boolean) => (v ? <Tag color="purple" variant="filled">DSP</Tag> : <EmptyValue />),
     },
   ];
 

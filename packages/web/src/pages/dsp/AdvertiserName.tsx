@@ -1,9 +1,9 @@
-import { Typography } from 'antd';
+import { EmptyValue } from '../../components/EmptyValue.js';
 import { EllipsisText } from '../../resources/cells.js';
 import { nameOf } from './names.js';
 
-/** A row's advertiser in a list: its name (whole on hover), or a grey "None" when the row has none. */
+/** A row's advertiser in a list: its name (whole on hover), or the empty mark when the row has none. */
 export function AdvertiserName({ names, id }: { names: Map<number, string>; id: unknown }) {
-  if (typeof id !== 'number') return <Typography.Text type="secondary">None</Typography.Text>;
+  if (typeof id !== 'number') return <EmptyValue />;
   return <EllipsisText text={nameOf(names, id)} />;
 }

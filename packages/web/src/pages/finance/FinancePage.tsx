@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { Button, DatePicker, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { csvCell, type FinanceAnswer, type FinanceRow, formatMetric, formatOffset, formatPercent, formatUsdMicros, PAGE_SIZES } from '@adplane/shared';
+import { csvCell, type FinanceAnswer, type FinanceRow, formatMetric, formatOffset, formatPercent, formatTimezone, formatUsdMicros } from '@adplane/shared';
 import { statsApi } from '../../api/stats.js';
 import { notifyLoadError } from '../../errors/notify.js';
+import { listPagination } from '../../resources/pagination.js';
 
 const money = (v: number) => (v / 1_000_000).toFixed(2);
 
@@ -52,12 +53,12 @@ export default function FinancePage() {
         size="small"
         loading={answer === null}
         dataSource={answer?.rows ?? []}
-        pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        pagination={listPagination()}
         data-testid="finance-table"
         scroll={{ x: 'max-content' }}
         columns={[
           { key: 'name', title: 'Demand', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
-          { key: 'tz', title: 'Time zone', render: (_, r) => `UTC${formatOffset(r.timezone)}` },
+          { key: 'tz', title: 'Time zone', render: (_, r) => formatTimezone(r.timezone) },
           { key: 'prices', title: 'Prices (req / imp / post-bid CPM, DSP %)', render: (_, r) => `${formatUsdMicros(r.priceReq)} / ${formatUsdMicros(r.priceImp)} / ${formatUsdMicros(r.pricePostbid)}, ${formatPercent(r.priceDsp)}` },
           { key: 'reqs', title: 'Requests', align: 'right', sorter: (a, b) => a.reqs - b.reqs, render: (_, r) => formatMetric('reqs', r.reqs) },
           { key: 'imps', title: 'Impressions', align: 'right', sorter: (a, b) => a.imps - b.imps, render: (_, r) => formatMetric('imps', r.imps) },

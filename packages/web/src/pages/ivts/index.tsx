@@ -1,6 +1,7 @@
 import { Tag, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { RESOURCES } from '@adplane/shared';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { IVT_STAGE_LABELS, IvtForm } from './IvtForm.js';
@@ -23,7 +24,7 @@ const columns: ColumnsType<ResourceRow> = [
     key: 'samplePercent',
     width: 100,
     align: 'right',
-    render: (v: unknown) => (typeof v === 'number' ? `${Number(v.toFixed(2))}%` : ''),
+    render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (n) => `${Number(n.toFixed(2))}%`),
   },
 ];
 

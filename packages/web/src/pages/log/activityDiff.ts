@@ -1,3 +1,5 @@
+import { EMPTY_MARK } from '../../format/empty.js';
+
 /** Fields every row carries that say nothing about what a person changed. */
 const META = new Set(['id', 'tenantId', 'createdAt', 'updatedAt', 'archivedAt']);
 
@@ -25,7 +27,7 @@ export function diffFields(before: unknown, after: unknown): FieldChange[] {
 /** A value as one line of text for the changes table. */
 export function showValue(v: unknown): string {
   if (v === undefined) return '';
-  if (v === null) return '—';
+  if (v === null) return EMPTY_MARK;
   if (typeof v === 'string') return v;
   return JSON.stringify(v);
 }

@@ -2,10 +2,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { DIMENSION_BY_ID, formatMetric, type MetricId, nameField, PAGE_SIZES, type ReportRow } from '@adplane/shared';
+import { DIMENSION_BY_ID, formatMetric, type MetricId, nameField, type ReportRow } from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
 import { useUser } from '../../auth/authContext.js';
 import { errorText } from '../../errors/messages.js';
+import { listPagination } from '../../resources/pagination.js';
 import { ReportChart } from '../report/ReportChart.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from '../report/reportState.js';
 import { AddToListButton } from './AddToList.js';
@@ -75,7 +76,7 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
           <Table<ReportRow>
             size="small" loading={rows === null} dataSource={shown} rowKey={(r) => String(r[kind.dimension])}
             rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-            pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+            pagination={listPagination()}
             columns={[{ key: 'value', title: kind.singular, sorter: (a, b) => label(a).localeCompare(label(b)), render: (_, r) => <Link to={`${kind.route}/${encodeURIComponent(String(r[kind.dimension]))}`}>{label(r)}</Link> }, ...metricColumns]}
             data-testid="observed-table"
           />

@@ -15,6 +15,7 @@ import { fromRequest, type ReportForm, toRequest } from '../report/reportState.j
 import { pbApi } from './pbApi.js';
 import { defaultPostbidForm, impressionCapText, keepPostbid, reportAllowanceText } from './pbReportForm.js';
 import { DataCredits } from '../../components/DataCredits.js';
+import { EmptyValue } from '../../components/EmptyValue.js';
 
 function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -154,8 +155,8 @@ export default function PbReportPage() {
       </div>
       <Card size="small" className="report-form-card" style={{ marginBottom: 12 }} data-testid="pb-setup">
         <Descriptions size="small" column={{ xs: 1, md: 3 }}>
-          <Descriptions.Item label="Saved postbid reports">{setup ? reportAllowanceText(setup) : '-'}</Descriptions.Item>
-          <Descriptions.Item label="Post-bid pixels">{setup ? impressionCapText(setup.maxImps) : '-'}</Descriptions.Item>
+          <Descriptions.Item label="Saved postbid reports">{setup ? reportAllowanceText(setup) : <EmptyValue />}</Descriptions.Item>
+          <Descriptions.Item label="Post-bid pixels">{setup ? impressionCapText(setup.maxImps) : <EmptyValue />}</Descriptions.Item>
           <Descriptions.Item label="Postback URL for your vendors">
             {setup?.postbackUrl ? (
               <Typography.Text copyable code ellipsis style={{ maxWidth: 360 }} data-testid="pb-postback-url">

@@ -1,7 +1,8 @@
 import { Table, type TableColumnsType, Tooltip, Typography } from 'antd';
 import {
-  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, PAGE_SIZES, type ReportRow,
+  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, type ReportRow,
 } from '@adplane/shared';
+import { listPagination } from '../../resources/pagination.js';
 import { rowLabel } from './ReportChart.js';
 
 type Row = ReportRow & { key: number };
@@ -46,7 +47,7 @@ export function ReportTable({ rows, dimensions, metrics, timezone }: { rows: rea
       columns={columns}
       dataSource={data}
       scroll={{ x: 'max-content' }}
-      pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true, showTotal: (n) => `${n.toLocaleString('en-US')} rows` }}
+      pagination={listPagination()}
       summary={() =>
         totals ? (
           <Table.Summary fixed>

@@ -2,11 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { App, Button, Input, Modal, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, InboxOutlined, RollbackOutlined } from '@ant-design/icons';
-import { PAGE_SIZES, type SavedReport } from '@adplane/shared';
+import { type SavedReport } from '@adplane/shared';
 import { reportsApi, savedReportHref } from '../../api/reports.js';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { DELETE_WARNING } from '../../layout/SavedReportsBell.js';
 import { useClock } from '../../format/clock.js';
+import { listPagination } from '../../resources/pagination.js';
 
 /** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
 export default function SavedReportsPage() {
@@ -44,7 +46,7 @@ export default function SavedReportsPage() {
         size="small"
         loading={reports === null}
         dataSource={visible}
-        pagination={{ defaultPageSize: 20, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        pagination={listPagination()}
         data-testid="saved-reports-table"
         locale={{
           emptyText: show === 'archived'
@@ -58,7 +60,7 @@ export default function SavedReportsPage() {
           },
           { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend', render: (dt: string, r) => <span data-testid={`saved-dt-${r.id}`}>{clock(dt)}</span> },
           { key: 'kind', title: 'Kind', render: (_, r) => (r.file ? <Tag color="blue">CSV file</Tag> : r.ivt ? <Tag color="purple">Post-bid report</Tag> : <Tag>Report</Tag>) },
-          { key: 'dates', title: 'Dates', render: (_, r) => (r.request ? `${r.request.startDate} to ${r.request.endDate}` : '') },
+          { key: 'dates', title: 'Dates', render: (_, r) => orEmpty(r.request, (q) => `${q.startDate} to ${q.endDate}`) },
           { key: 'status', title: 'Status', render: (_, r) => (r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
           {
             key: 'actions', title: '', align: 'right',

@@ -3,6 +3,7 @@ import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { AD_FORMAT_OPTIONS, RESOURCES, formatPercent } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { TagPreviewButton } from '../../components/TagPreviewButton.js';
@@ -21,7 +22,7 @@ export default function SuppliersPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => (uid ? <CopyValue value={uid} /> : null) },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
       {
         title: 'Bid endpoint',
         key: 'endpoint',
@@ -35,7 +36,7 @@ export default function SuppliersPage() {
         },
       },
       { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span> },
-      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 76, align: 'right', sorter: true, render: (v: number) => (typeof v === 'number' ? formatPercent(v) : '') },
+      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 76, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
       {
         title: 'Formats',
         dataIndex: 'formats',

@@ -3,6 +3,7 @@ import { type ColumnsType } from 'antd/es/table';
 import { useMemo } from 'react';
 import { RESOURCES, partnerById } from '@adplane/shared';
 import { useList } from '../../api/lists.js';
+import { orEmpty } from '../../components/EmptyValue.js';
 import { usd } from '../../resources/fields.js';
 import { EllipsisText } from '../../resources/cells.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
@@ -94,7 +95,7 @@ export default function TagsPage() {
       width: 130,
       ellipsis: { showTitle: false },
       render: (id: number | null) =>
-        id === null || id === undefined ? <Typography.Text type="secondary">None</Typography.Text> : <EllipsisText text={advNames.get(id) ?? `#${id}`} />,
+        orEmpty(id, (v) => <EllipsisText text={advNames.get(v) ?? `#${v}`} />),
     },
   ];
 

@@ -1,0 +1,85 @@
+import '../../test/setup.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { type DashboardAnswer } from '@adplane/shared';
+import { jsonResponse, makeUser } from '../../test/fixtures.js';
+import { renderWithAuth } from '../../test/render.js';
+
+// Charts need a canvas jsdom does not have; the lists are what is tested here.
+vi.mock('../../components/EChart.js', () => ({ EChart: () => null }));
+const { DashboardStats } = await import('./DashboardStats.js');
+
+vi.setConfig({ testTimeout: 20_000 });
+const fetchMock = vi.fn<typeof fetch>();
+
+const zero = { revenue: 0, cost: 0, profit: 0, imps: 0, fill: 0, reqs: 0, ecpm: 0 };
+const ANSWER: DashboardAnswer = {
+  today: '2026-11-07', yesterday: '2026-11-06', weekStart: '2026-11-01', timezone: 0,
+  totals: { today: zero, yesterday: zero, yesterdaySoFar: zero, last7: zero },
+  hours: [], days: [],
+  topChannels: [{ channel: 1, channel_name: 'Demo player', revenue: 5_000_000, imps: 100, fill: 50 }],
+  topDemand: [{ tag: 2, tag_name: 'Demo VAST tag', revenue: 4_000_000, imps: 90, fill: 40 }],
+  topCampaigns: [],
+};
+const requests: unknown[] = [];
+
+beforeEach(() => {
+  requests.length = 0;
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === '/api/dashboard') return jsonResponse(ANSWER);
+    if (url === '/api/rrun') {
+      const body = JSON.parse(String(init?.body)) as { dimensions: string[] };
+      requests.push(body);
+      if (body.dimensions[0] === 'campaign') return jsonResponse([{ campaign: 7, campaign_name: 'Blue Fin Foods - Q4', revenue: 3_000_000, imps: 80, ecpm: 37_500_000 }, { total: true }]);
+      return jsonResponse([{ supplier: 0, revenue: 1 }, { supplier: 4, supplier_name: 'Harbor Exchange', revenue: 2_000_000, imps: 60, fill: 30 }, { total: true }]);
+    }
+    return jsonResponse({ message: `unexpected ${url}` }, 404);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+const renderIn = (mode: 'ssp' | 'dsp') =>
+  renderWithAuth(
+    <MemoryRouter>
+      <DashboardStats />
+    </MemoryRouter>,
+    makeUser('demand', { showDsp: true }),
+    { mode },
+  );
+
+describe('the dashboard top lists by view', () => {
+  it('DSP: top campaigns and top suppliers of the week, no channels or demand tags', async () => {
+    renderIn('dsp');
+    const campaigns = await screen.findByTestId('dashboard-top-campaigns');
+    expect(within(campaigns).getByText('Top campaigns, last 7 days')).toBeTruthy();
+    expect(await within(campaigns).findByText('Blue Fin Foods - Q4')).toBeTruthy();
+    expect(within(campaigns).getByText('eCPM')).toBeTruthy();
+    const suppliers = screen.getByTestId('dashboard-top-suppliers');
+    expect(within(suppliers).getByText('Top suppliers, last 7 days')).toBeTruthy();
+    expect(await within(suppliers).findByText('Harbor Exchange')).toBeTruthy();
+    expect(within(suppliers).getAllByRole('row')).toHaveLength(2);
+    expect(screen.queryByTestId('dashboard-top-channels')).toBeNull();
+    expect(screen.queryByTestId('dashboard-top-demand')).toBeNull();
+    expect(screen.queryByText(/Top channels|Top demand tags/)).toBeNull();
+    expect(requests).toEqual([
+      expect.objectContaining({ startDate: '2026-11-01', endDate: '2026-11-07', dimensions: ['campaign'] }),
+      expect.objectContaining({ startDate: '2026-11-01', endDate: '2026-11-07', dimensions: ['supplier'] }),
+    ]);
+  });
+
+  it('SSP: top channels and demand tags from the dashboard answer, no extra report', async () => {
+    renderIn('ssp');
+    const channels = await screen.findByTestId('dashboard-top-channels');
+    expect(within(channels).getByText('Top channels, last 7 days')).toBeTruthy();
+    expect(within(channels).getByText('Demo player')).toBeTruthy();
+    expect(within(screen.getByTestId('dashboard-top-demand')).getByText('Demo VAST tag')).toBeTruthy();
+    expect(screen.queryByTestId('dashboard-top-campaigns')).toBeNull();
+    expect(requests).toEqual([]);
+  });
+});
