@@ -1,6 +1,7 @@
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type z, ZodError } from 'zod';
 import { type ApiError, describeFieldErrors, fieldErrors } from '@adplane/shared';
+import { isStoreBusy } from '../store/storeBusy.js';
 import { uniqueViolationOf } from '../store/uniqueViolation.js';
 
 /** An answer other than 2xx that a handler or hook chooses on purpose; its message is shown to the user. */
@@ -66,6 +67,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (unique) {
       const message = `${unique.field}: is already taken (by another row or account); choose another`;
       return answer(reply, 409, { message, field: unique.field, errors: [{ field: unique.field, message: 'is already taken (by another row or account); choose another' }] });
+    }
+    // Another writer held the store past the wait (another process's save on one SQLite file, a lock
+    // on PostgreSQL): nothing was written, and the same request a moment later goes through.
+    if (isStoreBusy(error)) {
+      request.log.warn({ err: error }, 'config store busy');
+      reply.header('retry-after', '1');
+      return answer(reply, 503, { message: 'The store is busy with another save; nothing was saved. Try again in a moment.' });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
