@@ -33,6 +33,9 @@ describe('bid response reader', () => {
     expect(nurlOnly.ok && [nurlOnly.bid.adm, nurlOnly.bid.vast]).toEqual(['', null]);
     const banner = readBidResponse(answer([bid({ adm: '<div>ad</div>', mtype: 1 })]), { ...x, media: 'banner' });
     expect(banner.ok && [banner.bid.adm, banner.bid.vast]).toEqual(['<div>ad</div>', null]);
+    // HTML that merely mentions VAST is HTML
+    const mentions = readBidResponse(answer([bid({ adm: '<div data-kind="<VAST>">ad</div>' })]), { ...x, media: 'banner' });
+    expect(mentions.ok).toBe(true);
   });
 
   it('refuses every other answer with its reason', () => {
@@ -54,6 +57,9 @@ describe('bid response reader', () => {
       ['invalid_price', answer([bid({ price: '2.5' })])],
       ['invalid_price', answer([bid({ price: 5000 })])],
       ['wrong_media', answer([bid({ mtype: 1 })])],
+      // a VAST answered for a banner without mtype: a video, not HTML
+      ['wrong_media', answer([bid()]), { ...x, media: 'banner' }],
+      ['wrong_media', answer([bid({ adm: `\uFEFF<?xml version="1.0"?>\n<!-- ad server 1 -->\n<vast version="2.0"><Ad/></vast>` })]), { ...x, media: 'banner' }],
       ['no_markup', answer([bid({ adm: '', nurl: 'javascript:alert(1)' })])],
       ['bad_adm_not_vast', answer([bid({ adm: '<html></html>' })])],
       ['bad_adm_no_ad', answer([bid({ adm: '<VAST version="3.0"/>' })])],

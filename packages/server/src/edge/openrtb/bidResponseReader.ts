@@ -84,6 +84,12 @@ function blockedCategory(cats: readonly string[], bcat: readonly string[]): bool
   return cats.some((c) => blocked.some((b) => c === b || c.startsWith(`${b}-`)));
 }
 
+/** A VAST document's start: an optional byte-order mark, XML declaration and comments, then `<VAST` (any prefix-free case). */
+const VAST_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<VAST[\s>/]/i;
+
+/** Whether a bid's markup is a VAST document (its start only: the rest is read where VAST is wanted). */
+export const isVastDocument = (adm: string): boolean => VAST_START.test(adm);
+
 /**
  * One bid of the response: the bid, or why it is refused. A bid refused after its price and ids
  * were read (a wrong media type, markup missing or unreadable, a deal not offered, a blocked
@@ -118,6 +124,8 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
   };
   if (raw.mtype !== undefined && raw.mtype !== wanted) return { reason: 'wrong_media', bid };
   if (!bid.adm && !bid.nurl) return { reason: 'no_markup', bid };
+  // (a VAST document answered for a banner, by a bidder that states no mtype: a video, never HTML to show)
+  if (bid.adm && x.media === 'banner' && isVastDocument(bid.adm)) return { reason: 'wrong_media', bid };
   if (bid.adm && x.media === 'video') {
     const read = readVastAnswer(bid.adm);
     if (read.kind === 'empty') return { reason: `bad_adm_${read.reason}`, bid, unplayable: read };
