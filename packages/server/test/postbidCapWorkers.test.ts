@@ -3,12 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../src/settings.js';
-import { openStore } from '../src/store/db.js';
-import { migrateToLatest } from '../src/store/migrations/index.js';
-import { seedIfEmpty } from '../src/store/seed.js';
 import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
+import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -40,11 +37,7 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
     if (engine === 'redis') ({ url: redisUrl, own } = await redisForProgram());
     dataDir = mkdtempSync(join(tmpdir(), 'adplane-pbcap-'));
     // the demo workspace (users; Northwind is granted post-bid), without the demo history
-    const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
-    const store = await openStore(settings);
-    await migrateToLatest(store);
-    await seedIfEmpty(store, settings);
-    await store.close();
+    await seedDemoStore(dataDir);
     cluster = await startAdplane(
       ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
       { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), REDIS_URL: redisUrl },

@@ -6,13 +6,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../src/settings.js';
-import { openStore, SQLITE_FILE_NAME } from '../src/store/db.js';
-import { migrateToLatest } from '../src/store/migrations/index.js';
-import { seedIfEmpty } from '../src/store/seed.js';
+import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
+import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -108,11 +106,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       databaseUrl = url.toString();
     }
     const storeEnv = { DATABASE_URL: databaseUrl };
-    const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: apiDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl });
-    const store = await openStore(settings);
-    await migrateToLatest(store);
-    await seedIfEmpty(store, settings);
-    await store.close();
+    await seedDemoStore(apiDir, { DATABASE_URL: databaseUrl });
 
     const start = async (role: 'api' | 'edge', dir: string, redis: string): Promise<Node> => {
       const node = await startAdplane(

@@ -6,11 +6,9 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../src/settings.js';
-import { openStore, SQLITE_FILE_NAME } from '../src/store/db.js';
-import { migrateToLatest } from '../src/store/migrations/index.js';
-import { seedIfEmpty } from '../src/store/seed.js';
+import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { callProgram, type ProgramAnswer, type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -102,11 +100,7 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
       databaseUrl = url.toString();
     }
     // the demo accounts (two tenants), without the demo history
-    const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
-    const store = await openStore(settings);
-    await migrateToLatest(store);
-    await seedIfEmpty(store, settings);
-    await store.close();
+    await seedDemoStore(dataDir, { DATABASE_URL: databaseUrl });
     cluster = await startAdplane(
       ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
       { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') },

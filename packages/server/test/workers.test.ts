@@ -5,13 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArgs } from '../src/main.js';
-import { loadSettings } from '../src/settings.js';
-import { openStore } from '../src/store/db.js';
-import { migrateToLatest } from '../src/store/migrations/index.js';
-import { seedIfEmpty } from '../src/store/seed.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { childPids, type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
+import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
 /**
@@ -40,11 +37,7 @@ interface Cluster extends RunningAdplane {
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-workers-'));
   // the demo workspace (users, one tenant's entities), without the demo history (slow, not needed)
-  const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
-  const store = await openStore(settings);
-  await migrateToLatest(store);
-  await seedIfEmpty(store, settings);
-  await store.close();
+  await seedDemoStore(dataDir);
   const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], {
     DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'),
     // the config store's polling at 10 minutes: a write reaches the other worker in the test's seconds only through the change feed (the primary's relay, or Redis pub/sub)
