@@ -1,15 +1,43 @@
 /** The dashboard and finance answers (GET /api/dashboard, GET /api/finance), shared by server and console. */
 import { z } from 'zod';
+import { type Mode, MODES } from '../constants.js';
+import { type UserType } from '../schemas/auth.js';
 import { type ReportRow } from './report.js';
 
 export const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'] as const;
 
 /**
- * The top lists a dashboard shows, by who is looking: the tenant and admins their supply and demand,
- * a subpublisher its channels, an advertiser its campaigns and demand tags.
+ * The top lists a dashboard shows, by who is looking and in which view: the tenant and admins their
+ * supply and demand in the SSP view (channels, demand tags), what they buy and from whom in the DSP
+ * view (campaigns, suppliers); a subpublisher its channels, an advertiser its campaigns and demand tags.
  */
-export const DASHBOARD_TOPS = ['channel', 'tag', 'campaign'] as const;
+export const DASHBOARD_TOPS = ['channel', 'tag', 'campaign', 'supplier'] as const;
 export type DashboardTop = (typeof DASHBOARD_TOPS)[number];
+
+/** The field of the answer that carries each top list. */
+export const DASHBOARD_TOP_FIELD = {
+  channel: 'topChannels',
+  tag: 'topDemand',
+  campaign: 'topCampaigns',
+  supplier: 'topSuppliers',
+} as const satisfies Record<DashboardTop, keyof DashboardAnswer>;
+
+/**
+ * The top lists of a role in a view. Only admins and demand users have a DSP view (who may be in it
+ * is modeSwitchRefusal's rule, entitlements.ts); a subpublisher's and an advertiser's lists are
+ * their own whatever the view.
+ */
+export function dashboardTopsFor(type: UserType, view: Mode): DashboardTop[] {
+  if (type === 'sub') return ['channel'];
+  if (type === 'adv') return ['campaign', 'tag'];
+  return view === 'dsp' ? ['campaign', 'supplier'] : ['channel', 'tag'];
+}
+
+/** The query of GET /api/dashboard: the console's view (SSP when absent). */
+export const DashboardQuery = z.object({
+  view: z.enum(MODES, { error: 'must be ssp or dsp' }).default('ssp'),
+});
+export type DashboardQuery = z.output<typeof DashboardQuery>;
 
 export interface DashboardAnswer {
   /** Local days of the user's time zone. */
@@ -26,10 +54,14 @@ export interface DashboardAnswer {
   hours: ReportRow[];
   /** Revenue and impressions by day over the last 7 days. */
   days: ReportRow[];
-  /** The top lists of the week, by revenue; a list the user's dashboard does not show is empty. */
+  /**
+   * The top lists of the week, by revenue (dashboardTopsFor: the role's, in the view asked); a list
+   * the user's dashboard does not show in that view is empty.
+   */
   topChannels: ReportRow[];
   topDemand: ReportRow[];
   topCampaigns: ReportRow[];
+  topSuppliers: ReportRow[];
 }
 
 export const FinanceQuery = z.object({

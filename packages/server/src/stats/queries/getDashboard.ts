@@ -5,11 +5,12 @@ import { getReport, type ReportContext } from './getReport.js';
 
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
 
-/** What each top list shows: a campaign's delivery is its impressions, spend and eCPM. */
+/** What each top list shows: a campaign's delivery is its impressions, spend and eCPM; a source's its fill. */
 const TOP_METRICS: Record<DashboardTop, MetricId[]> = {
   channel: ['revenue', 'imps', 'fill'],
   tag: ['revenue', 'imps', 'fill'],
   campaign: ['revenue', 'imps', 'ecpm'],
+  supplier: ['revenue', 'imps', 'fill'],
 };
 
 /** The summed columns the dashboard's metrics are computed from. */
@@ -25,10 +26,11 @@ function totalsOf(rows: readonly ReportRow[]): ReportRow {
 
 /**
  * The dashboard for the user's scope: today against yesterday and the last 7 days, by hour and by day,
- * and the top lists of the week the user's role looks at (`tops`: channels and demand tags for the
- * tenant, its channels for a subpublisher, its campaigns and tags for an advertiser). One query on the
- * hourly rollup for the week by local hour (every total, the hours and the days come from it), and
- * one per top list.
+ * and the top lists of the week the user's role looks at in its view (`tops`, dashboardTopsFor:
+ * channels and demand tags for the tenant in the SSP view, campaigns and suppliers in the DSP view,
+ * its channels for a subpublisher, its campaigns and tags for an advertiser). One query on the hourly
+ * rollup for the week by local hour (every total, the hours and the days come from it), and one per
+ * top list shown (the DSP dimensions are not in the rollup: theirs read the week's hourly rows).
  */
 export async function getDashboard(
   ctx: ReportContext,
@@ -48,11 +50,12 @@ export async function getDashboard(
           .filter((r) => Number(r[dimension]) > 0)
           .slice(0, 5)
       : [];
-  const [hours, topChannels, topDemand, topCampaigns] = await Promise.all([
+  const [hours, topChannels, topDemand, topCampaigns, topSuppliers] = await Promise.all([
     run({ startDate: weekStart, endDate: today, dimensions: ['hour'], metrics: [...SUMS] }),
     top('channel'),
     top('tag'),
     top('campaign'),
+    top('supplier'),
   ]);
   const onDay = (day: string) => hours.filter((r) => String(r.hour).startsWith(day));
   const days = [...new Set(hours.map((r) => String(r.hour).slice(0, 10)))].sort().map((date) => {
@@ -66,6 +69,6 @@ export async function getDashboard(
     today, yesterday, weekStart, timezone,
     totals: { today: totalsOf(onDay(today)), yesterday: totalsOf(onDay(yesterday)), yesterdaySoFar: totalsOf(yesterdaySoFar), last7: totalsOf(hours) },
     hours: [...onDay(yesterday), ...onDay(today)].map((r) => ({ hour: r.hour, revenue: r.revenue, imps: r.imps })),
-    days, topChannels, topDemand, topCampaigns,
+    days, topChannels, topDemand, topCampaigns, topSuppliers,
   };
 }

@@ -1,12 +1,9 @@
 import { Alert, Col, Progress, Row, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
-import { formatUsdMicros, PACING_STATE_LABELS } from '@adplane/shared';
+import { PACING_STATE_LABELS } from '@adplane/shared';
 import { EChart } from '../../components/EChart.js';
-import { EMPTY_MARK } from '../../format/empty.js';
 import { useCampaignPacing } from './livePacing.js';
-import { PACING_STATE_COLORS, pacingChartOption, pacingTooltipLines, spentOfTarget } from './pacingView.js';
-
-const money = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
+import { PACING_STATE_COLORS, pacingChartOption, pacingMoney, pacingTooltipLines, spentOfTarget } from './pacingView.js';
 
 /**
  * A campaign's pacing today, live from the delivery counters (what the edge has counted, not the
@@ -36,16 +33,16 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
       )}
       <Row gutter={16}>
         <Col span={6}>
-          <Statistic title="Spent today" value={money(p.spentToday)} data-testid="pacing-spent" />
+          <Statistic title="Spent today" value={pacingMoney(p.spentToday)} data-testid="pacing-spent" />
         </Col>
         <Col span={6}>
-          <Statistic title="Target so far" value={money(p.targetSoFar)} data-testid="pacing-target" />
+          <Statistic title="Target so far" value={pacingMoney(p.targetSoFar)} data-testid="pacing-target" />
         </Col>
         <Col span={6}>
-          <Statistic title="Projected today" value={money(p.projected)} data-testid="pacing-projected" />
+          <Statistic title="Projected today" value={pacingMoney(p.projected)} data-testid="pacing-projected" />
         </Col>
         <Col span={6}>
-          <Statistic title="Total spent" value={p.totalSpent === null ? EMPTY_MARK : money(p.totalSpent)} suffix={<Typography.Text type="secondary" style={{ fontSize: 12 }}>of {money(p.totalBudget)}</Typography.Text>} data-testid="pacing-total" />
+          <Statistic title="Total spent" value={pacingMoney(p.totalSpent)} suffix={<Typography.Text type="secondary" style={{ fontSize: 12 }}>of {pacingMoney(p.totalBudget)}</Typography.Text>} data-testid="pacing-total" />
         </Col>
       </Row>
       {daily !== null && (
@@ -53,7 +50,7 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
           <Progress
             percent={Math.min((p.spentToday / Math.max(daily, 1)) * 100, 100)}
             success={{ percent: Math.min(((p.targetSoFar ?? 0) / Math.max(daily, 1)) * 100, 100), strokeColor: '#d9d9d9' }}
-            format={() => `${money(p.spentToday)} of ${money(daily)}`}
+            format={() => `${pacingMoney(p.spentToday)} of ${pacingMoney(daily)}`}
             size="small"
             style={{ marginTop: 8 }}
           />

@@ -7,7 +7,8 @@ import { jsonResponse, makeUser } from '../../test/fixtures.js';
 import { renderWithAuth } from '../../test/render.js';
 import { resetLivePacing } from './livePacing.js';
 import { PacingPanel } from './PacingPanel.js';
-import { cumulativeSpend, pacingCellText, pacingChartOption, pacingTooltipLines, spentOfTarget } from './pacingView.js';
+import { EMPTY_MARK } from '../../format/empty.js';
+import { cumulativeSpend, pacingCellText, pacingChartOption, pacingMoney, pacingTooltipLines, spentOfTarget } from './pacingView.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 // jsdom has no canvas: the chart is stood in for by its option (checked above through pacingChartOption)
@@ -38,6 +39,12 @@ describe('pacing view', () => {
     expect(so[10]).toBe(10_000_000);
     expect(so[11]).toBeNull();
     expect(pacingCellText(pacing({ dailyBudget: 'unlimited', targetSoFar: null, evenByHour: null }))).toBe('$10.00');
+  });
+
+  it('reads an amount as USD, a budget without a limit as Unlimited, an unknown amount as the empty mark (the panel and the tooltip alike)', () => {
+    expect(pacingMoney(1_234_567)).toBe('$1.23');
+    expect(pacingMoney('unlimited')).toBe('Unlimited');
+    expect(pacingMoney(null)).toBe(EMPTY_MARK);
   });
 
   it('charts the hourly spend in dollars with the even-pace line, and leaves the line out without a daily budget', () => {
@@ -77,6 +84,7 @@ describe('PacingPanel', () => {
     expect(screen.getByTestId('pacing-spent').textContent).toContain('$6.00');
     expect(screen.getByTestId('pacing-target').textContent).toContain('$10.50');
     expect(screen.getByTestId('pacing-projected').textContent).toContain('$20.00');
+    expect(screen.getByTestId('pacing-total').textContent).toBe(`Total spent${EMPTY_MARK}of Unlimited`);
     expect(screen.getByTestId('pacing-reason').textContent).toContain('behind even pace');
     expect(screen.getByTestId('pacing-chart')).toBeTruthy();
     expect(fetchMock.mock.calls.map(([u]) => String(u))).toEqual(['/api/demand/campaigns/pacing?ids=5']);

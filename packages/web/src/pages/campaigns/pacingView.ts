@@ -14,7 +14,8 @@ export const PACING_STATE_COLORS: Record<PacingStateId, string> = {
   not_delivering: 'red',
 };
 
-const money = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
+/** A pacing amount in micro-dollars as USD; a budget may be 'unlimited', an amount not known yet (null) is the empty mark. */
+export const pacingMoney = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
 
 /** Spent today over the target so far, as a share (null without a target: no daily budget, or nothing due yet). */
 export function spentOfTarget(p: CampaignPacing): number | null {
@@ -31,9 +32,9 @@ export function pacingTooltipLines(p: CampaignPacing): string[] {
   const ratio = spentOfTarget(p);
   return [
     `${PACING_STATE_LABELS[p.state]}: ${p.reason}`,
-    `Spent today ${money(p.spentToday)}${ratio === null ? '' : ` (${formatPercent(ratio * 100)} of the target)`}`,
-    `Target so far ${money(p.targetSoFar)} (${p.pacing === 'even' ? 'even pacing' : 'ASAP'})`,
-    `Projected ${money(p.projected)} of ${money(p.dailyBudget)} a day`,
+    `Spent today ${pacingMoney(p.spentToday)}${ratio === null ? '' : ` (${formatPercent(ratio * 100)} of the target)`}`,
+    `Target so far ${pacingMoney(p.targetSoFar)} (${p.pacing === 'even' ? 'even pacing' : 'ASAP'})`,
+    `Projected ${pacingMoney(p.projected)} of ${pacingMoney(p.dailyBudget)} a day`,
     `${p.day} ${String(p.hour).padStart(2, '0')}:00 ${formatTimezone(p.timezone)}, the account's day`,
   ];
 }

@@ -14,28 +14,36 @@ vi.setConfig({ testTimeout: 20_000 });
 const fetchMock = vi.fn<typeof fetch>();
 
 const zero = { revenue: 0, cost: 0, profit: 0, imps: 0, fill: 0, reqs: 0, ecpm: 0 };
-const ANSWER: DashboardAnswer = {
+const BASE = {
   today: '2026-11-07', yesterday: '2026-11-06', weekStart: '2026-11-01', timezone: 0,
   totals: { today: zero, yesterday: zero, yesterdaySoFar: zero, last7: zero },
   hours: [], days: [],
+};
+// What the server answers in each view: that view's lists filled, the others empty.
+const SSP_ANSWER: DashboardAnswer = {
+  ...BASE,
   topChannels: [{ channel: 1, channel_name: 'Demo player', revenue: 5_000_000, imps: 100, fill: 50 }],
   topDemand: [{ tag: 2, tag_name: 'Demo VAST tag', revenue: 4_000_000, imps: 90, fill: 40 }],
   topCampaigns: [],
+  topSuppliers: [],
 };
-const requests: unknown[] = [];
+const DSP_ANSWER: DashboardAnswer = {
+  ...BASE,
+  topChannels: [],
+  topDemand: [],
+  topCampaigns: [{ campaign: 7, campaign_name: 'Blue Fin Foods - Q4', revenue: 3_000_000, imps: 80, ecpm: 37_500_000 }],
+  topSuppliers: [{ supplier: 4, supplier_name: 'Harbor Exchange', revenue: 2_000_000, imps: 60, fill: 30 }],
+};
+const calls: string[] = [];
 
 beforeEach(() => {
-  requests.length = 0;
+  calls.length = 0;
   vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockImplementation(async (input, init) => {
+  fetchMock.mockImplementation(async (input) => {
     const url = String(input);
-    if (url === '/api/dashboard') return jsonResponse(ANSWER);
-    if (url === '/api/rrun') {
-      const body = JSON.parse(String(init?.body)) as { dimensions: string[] };
-      requests.push(body);
-      if (body.dimensions[0] === 'campaign') return jsonResponse([{ campaign: 7, campaign_name: 'Blue Fin Foods - Q4', revenue: 3_000_000, imps: 80, ecpm: 37_500_000 }, { total: true }]);
-      return jsonResponse([{ supplier: 0, revenue: 1 }, { supplier: 4, supplier_name: 'Harbor Exchange', revenue: 2_000_000, imps: 60, fill: 30 }, { total: true }]);
-    }
+    calls.push(url);
+    if (url === '/api/dashboard?view=ssp') return jsonResponse(SSP_ANSWER);
+    if (url === '/api/dashboard?view=dsp') return jsonResponse(DSP_ANSWER);
     return jsonResponse({ message: `unexpected ${url}` }, 404);
   });
 });
@@ -54,23 +62,22 @@ const renderIn = (mode: 'ssp' | 'dsp') =>
   );
 
 describe('the dashboard top lists by view', () => {
-  it('DSP: top campaigns and top suppliers of the week, no channels or demand tags', async () => {
+  it('DSP: top campaigns and top suppliers of the week from the one dashboard call, no channels or demand tags', async () => {
     renderIn('dsp');
     const campaigns = await screen.findByTestId('dashboard-top-campaigns');
     expect(within(campaigns).getByText('Top campaigns, last 7 days')).toBeTruthy();
-    expect(await within(campaigns).findByText('Blue Fin Foods - Q4')).toBeTruthy();
+    expect(within(campaigns).getByText('Blue Fin Foods - Q4')).toBeTruthy();
     expect(within(campaigns).getByText('eCPM')).toBeTruthy();
+    expect(within(campaigns).getByText('$37.50')).toBeTruthy();
     const suppliers = screen.getByTestId('dashboard-top-suppliers');
     expect(within(suppliers).getByText('Top suppliers, last 7 days')).toBeTruthy();
-    expect(await within(suppliers).findByText('Harbor Exchange')).toBeTruthy();
+    expect(within(suppliers).getByText('Harbor Exchange')).toBeTruthy();
+    expect(within(suppliers).getByText('Fill')).toBeTruthy();
     expect(within(suppliers).getAllByRole('row')).toHaveLength(2);
     expect(screen.queryByTestId('dashboard-top-channels')).toBeNull();
     expect(screen.queryByTestId('dashboard-top-demand')).toBeNull();
     expect(screen.queryByText(/Top channels|Top demand tags/)).toBeNull();
-    expect(requests).toEqual([
-      expect.objectContaining({ startDate: '2026-11-01', endDate: '2026-11-07', dimensions: ['campaign'] }),
-      expect.objectContaining({ startDate: '2026-11-01', endDate: '2026-11-07', dimensions: ['supplier'] }),
-    ]);
+    expect(calls).toEqual(['/api/dashboard?view=dsp']);
   });
 
   it('SSP: top channels and demand tags from the dashboard answer, no extra report', async () => {
@@ -80,6 +87,7 @@ describe('the dashboard top lists by view', () => {
     expect(within(channels).getByText('Demo player')).toBeTruthy();
     expect(within(screen.getByTestId('dashboard-top-demand')).getByText('Demo VAST tag')).toBeTruthy();
     expect(screen.queryByTestId('dashboard-top-campaigns')).toBeNull();
-    expect(requests).toEqual([]);
+    expect(screen.queryByTestId('dashboard-top-suppliers')).toBeNull();
+    expect(calls).toEqual(['/api/dashboard?view=ssp']);
   });
 });

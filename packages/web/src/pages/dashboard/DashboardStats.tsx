@@ -4,12 +4,11 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
 import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
-import { reportsApi } from '../../api/reports.js';
 import { statsApi } from '../../api/stats.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
 import { notifyLoadError } from '../../errors/notify.js';
 import { EMPTY_MARK } from '../../format/empty.js';
-import { type TopDimension, type TopList, topListRequest, topListsFor, topRows } from './topLists.js';
+import { type TopList, topListsFor, topRowsOf } from './topLists.js';
 
 type StatCard = { id: MetricId; label: string };
 
@@ -54,17 +53,16 @@ function change(now: number, before: number): { text: string; up: boolean } | nu
   return { text: `${Math.abs(pct).toFixed(1)}%`, up: pct >= 0 };
 }
 
-/** A top list of the week (topLists.ts); `rows` null while its report runs. */
-function TopTable({ list, rows }: { list: TopList; rows: ReportRow[] | null }) {
+/** A top list of the week (topLists.ts), from the dashboard answer. */
+function TopTable({ list, rows }: { list: TopList; rows: ReportRow[] }) {
   const { dimension, third } = list;
   return (
     <Card size="small" title={list.title} data-testid={list.testId}>
       <Table<ReportRow>
         size="small"
         pagination={false}
-        loading={rows === null}
         rowKey={(r) => String(r[dimension])}
-        dataSource={rows ?? []}
+        dataSource={rows}
         locale={{ emptyText: 'No traffic this week' }}
         columns={[
           { key: 'name', title: 'Name', render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`) },
@@ -85,30 +83,19 @@ export function DashboardStats() {
   const { mode } = useAuth();
   const topLists = useMemo(() => topListsFor(user.type, mode), [user.type, mode]);
   const [data, setData] = useState<DashboardAnswer | null>(null);
-  // The lists the dashboard answer does not carry (the DSP view's), each from a report of the same week.
-  const [reported, setReported] = useState<Partial<Record<TopDimension, ReportRow[]>>>({});
+  // One call: the server answers the top lists of the view asked (the DSP view's campaigns and suppliers too).
   useEffect(() => {
-    statsApi.dashboard().then(setData).catch(notifyLoadError);
-  }, []);
-  useEffect(() => {
-    if (!data) return;
     let active = true;
-    for (const list of topLists.filter((l) => !l.fromAnswer)) {
-      reportsApi
-        .run(topListRequest(list, data))
-        .then((rows) => topRows(rows, list.dimension))
-        .catch((error: unknown) => {
-          notifyLoadError(error);
-          return [];
-        })
-        .then((rows) => {
-          if (active) setReported((before) => ({ ...before, [list.dimension]: rows }));
-        });
-    }
+    statsApi
+      .dashboard(mode)
+      .then((answer) => {
+        if (active) setData(answer);
+      })
+      .catch(notifyLoadError);
     return () => {
       active = false;
     };
-  }, [data, topLists]);
+  }, [mode]);
 
   const hourOption = useMemo(() => {
     if (!data) return null;
@@ -198,7 +185,7 @@ export function DashboardStats() {
         </Col>
         {topLists.map((list) => (
           <Col key={list.testId} xs={24} xl={12}>
-            <TopTable list={list} rows={list.fromAnswer ? data[list.fromAnswer] : (reported[list.dimension] ?? null)} />
+            <TopTable list={list} rows={topRowsOf(data, list)} />
           </Col>
         ))}
       </Row>
