@@ -1,6 +1,7 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
-import { openedModal, pickOption } from '../support/antdFields.js';
+import { exactRow, formItem, openedModal, pickOption, rowId } from '../support/antdFields.js';
+import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
@@ -146,6 +147,46 @@ test('the read-only profile of a subpublisher', async ({ page }) => {
   await noHorizontalOverflow(page);
   await page.screenshot({ path: `${DIR}/profile-sub-readonly.png` });
 });
+
+test('a read-only drawer: an archived campaign, its empty fields showing the empty mark', async ({ page }) => {
+  await signIn(page, 'demand');
+  await useMode(page, 'dsp');
+  // A copy of a demo campaign without deals or suppliers, archived: a row that opens read-only (and, paused, never bids).
+  const name = 'Crescent Auto - Spring Sales Event display';
+  const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
+  await campaigns.open();
+  await campaigns.moreAction(await rowId(exactRow(page, name)), 'duplicate');
+  const copy = exactRow(page, `${name} (copy)`);
+  await page.getByTestId(`row-archive-${await rowId(copy)}`).click();
+  await expect(copy).toHaveCount(0);
+  await page.locator('.ant-segmented-item', { hasText: 'Archived' }).click();
+  await campaigns.openRow(`${name} (copy)`);
+  const drawer = campaigns.drawer;
+  await expect(drawer.getByTestId('form-readonly-banner')).toContainText('archived');
+  await settled(drawer);
+  // No deals and no suppliers: the mark, in the secondary grey, not the editing hint ("None (open auction only)").
+  const deals = formItem(drawer, 'Deals').locator('.ant-select-placeholder');
+  await expect(deals).toHaveText('—');
+  await expect(deals).toHaveCSS('color', 'rgba(0, 0, 0, 0.45)');
+  await expect(formItem(drawer, 'Suppliers').locator('.ant-select-placeholder')).toHaveText('—');
+  // It starts under its label, as values do (antd sets a multiple select's placeholder in).
+  const [markAt, labelAt] = await Promise.all([textLeft(deals), textLeft(formItem(drawer, 'Deals').locator('.ant-form-item-label label'))]);
+  expect(Math.abs(markAt - labelAt)).toBeLessThan(3);
+  await expect(formItem(drawer, 'Targeting')).not.toContainText('—');
+  await formItem(drawer, 'Creatives').scrollIntoViewIfNeeded();
+  await noHorizontalOverflow(page);
+  await page.screenshot({ path: `${DIR}/drawer-campaign-readonly.png` });
+  await page.keyboard.press('Escape');
+});
+
+/** Where an element's text starts on screen. */
+async function textLeft(el: Locator): Promise<number> {
+  return el.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return range.getBoundingClientRect().left;
+  });
+}
 
 /** Once the element has stopped moving (a drawer sliding in): its place the same on two reads. */
 async function settled(el: Locator): Promise<void> {

@@ -155,6 +155,8 @@ test('an ad break: the channel is tested for a pod of ads, each slot listed with
   await expect(rows.nth(1)).toContainText(names.tag);
   await expect(rows.nth(1)).toContainText(/6 s\s*54 s\s*\$3\.00/);
   await expect(rows.nth(2)).toContainText('the break ends here');
+  // the slot no ad filled has no length and no price: the empty mark, as lists show it
+  await expect(rows.nth(2)).toContainText(/—\s*48 s\s*—/);
   await expect(drawer.getByText('2 ads fill 12 s of the break, played in this order', { exact: false })).toBeVisible();
   // the answer is one document of the break's ads in sequence
   await expect(drawer.getByTestId('tag-test-vast')).toHaveCount(0);

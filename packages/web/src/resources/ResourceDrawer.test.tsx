@@ -1,12 +1,13 @@
 import '../test/setup.js';
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Form, Input, Radio } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Radio, Select } from 'antd';
+import { type ComponentType, useEffect, useState } from 'react';
 import { RESOURCES } from '@adplane/shared';
 import { makeUser } from '../test/fixtures.js';
 import { renderWithAuth } from '../test/render.js';
 import { FormSection, NameStatusRow } from './formParts.js';
-import { type DrawerState, ResourceDrawer } from './ResourceDrawer.js';
+import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -61,7 +62,7 @@ function formWith(sections: number) {
   };
 }
 
-function renderDrawer(options: { readOnly: boolean; sections?: number; row?: ResourceRow; onClose?: () => void }) {
+function renderDrawer(options: { readOnly: boolean; sections?: number; row?: ResourceRow; body?: ComponentType<ResourceFormProps>; onClose?: () => void }) {
   const state: DrawerState = { open: true, id: (options.row ?? ROW).id };
   const onClose = options.onClose ?? vi.fn();
   renderWithAuth(
@@ -70,7 +71,7 @@ function renderDrawer(options: { readOnly: boolean; sections?: number; row?: Res
       api={fakeApi(options.row ?? ROW)}
       state={state}
       readOnly={options.readOnly}
-      FormBody={formWith(options.sections ?? 2)}
+      FormBody={options.body ?? formWith(options.sections ?? 2)}
       defaults={() => ({})}
       onClose={onClose}
       onSaved={() => undefined}
@@ -115,6 +116,111 @@ describe('ResourceDrawer: the read-only view', () => {
   it('says why an archived row cannot be changed', async () => {
     renderDrawer({ readOnly: true, row: { ...ROW, archived: true } });
     await waitFor(() => expect(screen.getByTestId('form-readonly-banner').textContent).toContain('archived: restore it'));
+  });
+});
+
+/**
+ * A form of every kind of field, as the entity forms write them: some with a placeholder of their own
+ * (a hint for typing), some without; one field appears only after the form has rendered (as a field
+ * shown by another's value, or a tab's fields, do).
+ */
+function EveryKindOfField() {
+  const [later, setLater] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLater(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const options = [
+    { value: 'ctv', label: 'CTV' },
+    { value: 'web', label: 'Web' },
+  ];
+  return (
+    <>
+      <NameStatusRow testId="name" />
+      <Form.Item name="domain" label="Domain">
+        <Input placeholder="example.com" />
+      </Form.Item>
+      <Form.Item name="contact" label="Contact">
+        <Input />
+      </Form.Item>
+      <Form.Item name="notes" label="Notes">
+        <Input.TextArea />
+      </Form.Item>
+      <Form.Item name="endDate" label="End date">
+        <DatePicker placeholder="No end date" />
+      </Form.Item>
+      <Form.Item name="cap" label="Cap">
+        <InputNumber placeholder="Unlimited" />
+      </Form.Item>
+      <Form.Item name="targetingId" label="Targeting">
+        <Select placeholder="None (all traffic)" options={options} />
+      </Form.Item>
+      <Form.Item name="ivtIds" label="Pixels">
+        <Select mode="multiple" options={options} />
+      </Form.Item>
+      <Form.Item name="environment" label="Environment">
+        <Select options={options} />
+      </Form.Item>
+      <Form.Item label="Find">
+        <Input.Search placeholder="Find a country" />
+      </Form.Item>
+      <p>
+        Check a domain: <Input placeholder="publisher.com" aria-label="Domain to check" />
+      </p>
+      {later && (
+        <Form.Item name="appBundle" label="App bundle">
+          <Input placeholder="com.example.app" />
+        </Form.Item>
+      )}
+    </>
+  );
+}
+
+/** The form item of a label, once the drawer has loaded the row. */
+async function fieldOf(label: string): Promise<HTMLElement> {
+  const item = (await screen.findByText(label, { selector: 'label' })).closest('.ant-form-item');
+  if (!(item instanceof HTMLElement)) throw new Error(`no field labelled ${label}`);
+  return item;
+}
+
+const placeholderOf = async (label: string) => (await fieldOf(label)).querySelector<HTMLInputElement | HTMLTextAreaElement>('input, textarea')?.placeholder;
+const selectPlaceholderOf = async (label: string) => (await fieldOf(label)).querySelector('.ant-select-placeholder')?.textContent;
+
+describe('ResourceDrawer: empty fields', () => {
+  const row: ResourceRow = { ...ROW, domain: '', environment: 'ctv' };
+
+  it("shows the console's empty mark in every empty field of the read-only view, whatever the form gave as placeholder", async () => {
+    renderDrawer({ readOnly: true, row, body: EveryKindOfField });
+    await waitFor(() => expect((screen.getByTestId('name') as HTMLInputElement).value).toBe(ROW.name));
+    // text inputs (with and without a hint of their own), a text area, a date picker, a number
+    for (const label of ['Domain', 'Contact', 'Notes', 'End date', 'Cap']) {
+      expect(await placeholderOf(label), label).toBe('—');
+      expect((await fieldOf(label)).querySelector<HTMLInputElement>('input, textarea')?.value, label).toBe('');
+    }
+    // selects, single and multiple, with and without a hint
+    expect(await selectPlaceholderOf('Targeting')).toBe('—');
+    expect(await selectPlaceholderOf('Pixels')).toBe('—');
+    // a field that appears later gets the mark too
+    await waitFor(async () => expect(await placeholderOf('App bundle')).toBe('—'));
+    // filled fields show their values, not the mark
+    expect((await fieldOf('Environment')).textContent).toContain('CTV');
+    expect((await fieldOf('Environment')).querySelector('.ant-select-placeholder')).toBeNull();
+    // a search box, or a tool outside the fields, holds no value: it keeps its own hint (hidden in the read-only view)
+    expect(await placeholderOf('Find')).toBe('Find a country');
+    expect(screen.getByLabelText('Domain to check').getAttribute('placeholder')).toBe('publisher.com');
+  });
+
+  it('keeps the own placeholders of an editable form', async () => {
+    renderDrawer({ readOnly: false, row, body: EveryKindOfField });
+    await waitFor(() => expect((screen.getByTestId('name') as HTMLInputElement).value).toBe(ROW.name));
+    expect(await placeholderOf('Domain')).toBe('example.com');
+    expect(await placeholderOf('Contact')).toBe('');
+    expect(await placeholderOf('End date')).toBe('No end date');
+    expect(await placeholderOf('Cap')).toBe('Unlimited');
+    expect(await selectPlaceholderOf('Targeting')).toBe('None (all traffic)');
+    expect(await selectPlaceholderOf('Pixels')).toBe('');
+    expect(await placeholderOf('App bundle')).toBe('com.example.app');
+    expect(document.body.textContent).not.toContain('—');
   });
 });
 

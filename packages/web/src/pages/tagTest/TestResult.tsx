@@ -11,6 +11,7 @@ import {
   type SourceFate,
   type TagTestAnswer,
 } from '@adplane/shared';
+import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
 import { fateText, ivtSentence, podSentence, podSlotText, postbidSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
 
@@ -57,9 +58,9 @@ function AdBreak({ pod }: { pod: readonly PodSlotTrace[] }) {
                 <Typography.Text type="secondary">{podSlotText(s)}</Typography.Text>
               ),
           },
-          { key: 'length', title: 'Length', width: 80, align: 'right', render: (_, s) => (s.winner ? (s.durationS ? `${s.durationS} s` : 'unknown') : '') },
+          { key: 'length', title: 'Length', width: 80, align: 'right', render: (_, s) => (s.winner ? (s.durationS ? `${s.durationS} s` : 'unknown') : <EmptyValue />) },
           { key: 'room', title: 'Room left', width: 100, align: 'right', render: (_, s) => (s.maxDurationS ? `${s.maxDurationS} s` : 'any') },
-          { key: 'cpm', title: 'CPM', width: 90, align: 'right', render: (_, s) => (s.winner?.clearingCpm !== undefined ? formatUsdMicros(s.winner.clearingCpm) : '') },
+          { key: 'cpm', title: 'CPM', width: 90, align: 'right', render: (_, s) => orEmpty(s.winner?.clearingCpm, formatUsdMicros) },
         ]}
       />
       <Typography.Paragraph type="secondary" className="tag-test-note">
@@ -145,8 +146,8 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
           { key: 'priority', title: 'Priority', width: 70, align: 'right', render: (_, s) => s.priority },
           { key: 'fate', title: 'Fate', width: 100, render: (_, s) => <Tag color={FATE_TAG[s.fate].color}>{FATE_TAG[s.fate].label}</Tag> },
           { key: 'why', title: 'What happened', render: (_, s) => fateText(s, trace.sources) },
-          { key: 'bid', title: 'Bid CPM', width: 90, align: 'right', render: (_, s) => (s.bidCpm !== undefined ? formatUsdMicros(s.bidCpm) : '') },
-          { key: 'ms', title: 'Time', width: 80, align: 'right', render: (_, s) => (s.ms !== undefined ? `${s.ms} ms` : '') },
+          { key: 'bid', title: 'Bid CPM', width: 90, align: 'right', render: (_, s) => orEmpty(s.bidCpm, formatUsdMicros) },
+          { key: 'ms', title: 'Time', width: 80, align: 'right', render: (_, s) => orEmpty(s.ms, (ms) => `${ms} ms`) },
         ]}
       />
       {trace.indexedOut > 0 && (
