@@ -6,7 +6,10 @@ import { makeUser } from '../test/fixtures.js';
 import { renderWithAuth } from '../test/render.js';
 import { TagPreview } from './TagPreview.js';
 import { channelTagPreview } from './tagVariants.js';
-import { urlBreakSegments, UrlText } from './UrlText.js';
+import { urlBreakPieces, UrlText } from './UrlText.js';
+
+/** The texts of a text's pieces (urlBreakPieces). */
+const urlBreakSegments = (text: string): string[] => urlBreakPieces(text).map((piece) => piece.text);
 
 vi.setConfig({ testTimeout: 20_000 });
 

@@ -31,11 +31,6 @@ export function urlBreakPieces(text: string): TextPiece[] {
   return pieces;
 }
 
-/** The pieces' texts (urlBreakPieces). */
-export function urlBreakSegments(text: string): string[] {
-  return urlBreakPieces(text).map((piece) => piece.text);
-}
-
 /**
  * A text holding URLs (a tag, an endpoint, a test call) that wraps between the URLs' parts. Each part
  * is an unbreakable box (urlText.css: Chromium would otherwise break `domain=` from `{{domain}}`) with

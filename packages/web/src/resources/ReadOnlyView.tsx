@@ -40,16 +40,6 @@ export function readOnlyFormProps(readOnly: boolean): { disabled: boolean; requi
   return readOnly ? { disabled: true, requiredMark: false, variant: 'borderless' } : { disabled: false, requiredMark: true };
 }
 
-/**
- * The placeholder of a field that may be read-only: in the read-only view an empty field reads as the
- * console's empty mark (forms.css shows it in grey), not as a blank; while editing, `editing`.
- * Other placeholders stay hidden in the read-only view: they are hints for typing, not values.
- * Inside ReadOnlyView every field gets the mark anyway (markEmptyFields); this says so in the JSX.
- */
-export function readOnlyPlaceholder(readOnly: boolean, editing?: string): string | undefined {
-  return readOnly ? EMPTY_MARK : editing;
-}
-
 /** Inputs that hold a value of their own (text, numbers, dates); not a search box, a checkbox or a file. */
 const VALUE_INPUT_TYPES = new Set(['text', 'number', 'email', 'url', 'tel']);
 

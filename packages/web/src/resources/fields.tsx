@@ -64,7 +64,7 @@ export function RefSelect(props: {
       showSearch={{ optionFilterProp: 'label' }}
       loading={loading}
       disabled={props.disabled}
-      placeholder={props.placeholder ?? (props.multiple ? 'None' : 'None')}
+      placeholder={props.placeholder ?? 'None'}
       options={options}
       value={props.value ?? (props.multiple ? [] : undefined)}
       onChange={(v) => props.onChange?.((v as number | number[] | undefined) ?? (props.multiple ? [] : null))}

@@ -11,7 +11,6 @@ import {
 } from '@adplane/shared';
 import { EmptyValue } from '../../components/EmptyValue.js';
 import { EMPTY_MARK } from '../../format/empty.js';
-import { readOnlyPlaceholder } from '../../resources/ReadOnlyView.js';
 
 const TIMEZONE_OPTIONS = TIMEZONES.map((offset) => ({ value: offset, label: formatTimezone(offset) }));
 
@@ -19,37 +18,36 @@ const TIMEZONE_OPTIONS = TIMEZONES.map((offset) => ({ value: offset, label: form
  * Name, company, contract and time zone, plus what only an admin sets: the account's uid (shown while
  * an admin is acting as the user) or its API token, the channel domain, and (a demand account's) the
  * platform prices.
- * Read-only (sub and adv users), an empty field shows the empty mark.
+ * Read-only (sub and adv users), an empty field shows the empty mark (ReadOnlyView marks every field).
  */
-export function CommonTab({ user, profile, readOnly }: { user: AuthUser; profile: Profile; readOnly: boolean }) {
+export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile }) {
   const adminViewing = user.adminId != null;
-  const empty = readOnlyPlaceholder(readOnly);
   return (
     <>
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: '' }]}>
-            <Input maxLength={255} autoComplete="off" placeholder={empty} data-testid="profile-name" />
+            <Input maxLength={255} autoComplete="off" data-testid="profile-name" />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="companyName" label="Company name">
-            <Input maxLength={COMPANY_NAME_MAX} showCount autoComplete="organization" placeholder={empty} data-testid="profile-companyName" />
+            <Input maxLength={COMPANY_NAME_MAX} showCount autoComplete="organization" data-testid="profile-companyName" />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="companyAddress" label="Company address">
-            <Input maxLength={500} autoComplete="street-address" placeholder={empty} data-testid="profile-companyAddress" />
+            <Input maxLength={500} autoComplete="street-address" data-testid="profile-companyAddress" />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="contactNumber" label="Contact number">
-            <Input maxLength={50} autoComplete="tel" placeholder={empty} data-testid="profile-contactNumber" />
+            <Input maxLength={50} autoComplete="tel" data-testid="profile-contactNumber" />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="contactExpired" label="Contract expires">
-            <DatePicker format={DATE_FORMAT} className="full-width" placeholder={empty} data-testid="profile-contactExpired" />
+            <DatePicker format={DATE_FORMAT} className="full-width" data-testid="profile-contactExpired" />
           </Form.Item>
         </Col>
         <Col span={12}>

@@ -1,7 +1,6 @@
 import { Button, Col, Form, Input, Row } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import { CONTACT_TYPES, type ContactType } from '@adplane/shared';
-import { readOnlyPlaceholder } from '../../resources/ReadOnlyView.js';
 
 const FIELDS = [
   { name: 'firstName', label: 'First name', max: 100, autoComplete: 'given-name' },
@@ -20,7 +19,7 @@ interface Props {
   onApplyToAll?: () => void;
 }
 
-/** One contact (general, billing or technical); the form holds them in order in `contacts`. Read-only, an empty field shows the empty mark. */
+/** One contact (general, billing or technical); the form holds them in order in `contacts`. Read-only, an empty field shows the empty mark (ReadOnlyView). */
 export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
   const index = CONTACT_TYPES.indexOf(type);
   return (
@@ -33,7 +32,7 @@ export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
               label={field.label}
               rules={'email' in field ? [{ type: 'email', message: 'Enter an e-mail address' }] : undefined}
             >
-              <Input maxLength={field.max} autoComplete={field.autoComplete} placeholder={readOnlyPlaceholder(readOnly)} data-testid={`contact-${type}-${field.name}`} />
+              <Input maxLength={field.max} autoComplete={field.autoComplete} data-testid={`contact-${type}-${field.name}`} />
             </Form.Item>
           </Col>
         ))}

@@ -152,7 +152,7 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
   const content = (tab: ProfileTab) => {
     switch (tab) {
       case 'common':
-        return <CommonTab user={user} profile={profile} readOnly={readOnly} />;
+        return <CommonTab user={user} profile={profile} />;
       case 'options':
         return <OptionsTab user={user} />;
       case 'sellers':

@@ -1,7 +1,6 @@
 import { Button, Col, Form, Input, Row, Select, Switch, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { SELLER_TYPES, type UserType } from '@adplane/shared';
-import { readOnlyPlaceholder } from '../../resources/ReadOnlyView.js';
 
 const SELLER_TYPE_OPTIONS = SELLER_TYPES.map((type) => ({ value: type, label: type }));
 const required = [{ required: true, whitespace: true, message: '' }];
@@ -53,9 +52,8 @@ function DemandSellers({ readOnly }: { readOnly: boolean }) {
   );
 }
 
-/** Sub: the subpublisher's own sellers.json entry (read-only for the sub: an empty field shows the empty mark). */
-function SubSeller({ readOnly }: { readOnly: boolean }) {
-  const empty = readOnlyPlaceholder(readOnly);
+/** Sub: the subpublisher's own sellers.json entry (read-only for the sub: an empty field shows the empty mark, ReadOnlyView). */
+function SubSeller() {
   return (
     <Row gutter={16}>
       <Col span={12}>
@@ -65,12 +63,12 @@ function SubSeller({ readOnly }: { readOnly: boolean }) {
       </Col>
       <Col span={12}>
         <Form.Item name={['subSeller', 'name']} label="Name">
-          <Input maxLength={255} placeholder={empty} data-testid="sub-seller-name" />
+          <Input maxLength={255} data-testid="sub-seller-name" />
         </Form.Item>
       </Col>
       <Col span={12}>
         <Form.Item name={['subSeller', 'id']} label="Seller ID">
-          <Input maxLength={100} placeholder={empty} data-testid="sub-seller-id" />
+          <Input maxLength={100} data-testid="sub-seller-id" />
         </Form.Item>
       </Col>
       <Col span={6}>
@@ -88,5 +86,5 @@ function SubSeller({ readOnly }: { readOnly: boolean }) {
 }
 
 export function SellersTab({ type, readOnly }: { type: UserType; readOnly: boolean }) {
-  return type === 'sub' ? <SubSeller readOnly={readOnly} /> : <DemandSellers readOnly={readOnly} />;
+  return type === 'sub' ? <SubSeller /> : <DemandSellers readOnly={readOnly} />;
 }
