@@ -22,7 +22,9 @@ export interface CachePut {
   ttlSeconds: number | null;
 }
 
-export type CachePutsRead = { ok: true; puts: CachePut[] } | { ok: false; message: string };
+/** A `puts` list read, or the first refusal's message. */
+export type PutsRead<T> = { ok: true; puts: T[] } | { ok: false; message: string };
+export type CachePutsRead = PutsRead<CachePut>;
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -37,24 +39,35 @@ export function putLimits(at: string, text: string, ttl: unknown): { ttlSeconds:
   return { ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null };
 }
 
-export function readCachePuts(body: unknown): CachePutsRead {
-  if (!isObject(body) || !Array.isArray(body.puts)) return { ok: false, message: 'the body must be an object with a "puts" array' };
-  const list = body.puts;
-  if (list.length === 0) return { ok: false, message: 'puts must not be empty' };
+/**
+ * A `puts` list as POST /cache and /vtrack both read it: at most MAX_PUTS, each an object, read by
+ * `readOne` with its path (`puts[i]`), which answers the put or the message refusing it.
+ */
+export function readPuts<T>(list: unknown[], readOne: (put: Record<string, unknown>, at: string) => T | string): PutsRead<T> {
   if (list.length > MAX_PUTS) return { ok: false, message: `puts has ${list.length} elements; at most ${MAX_PUTS} are allowed` };
-  const puts: CachePut[] = [];
+  const puts: T[] = [];
   for (let i = 0; i < list.length; i++) {
     const at = `puts[${i}]`;
     const p: unknown = list[i];
     if (!isObject(p)) return { ok: false, message: `${at} must be an object` };
-    if (p.type !== 'xml' && p.type !== 'json') return { ok: false, message: `${at}.type must be "xml" or "json"` };
-    if (p.value === undefined || p.value === null) return { ok: false, message: `${at}.value is missing` };
-    if (p.type === 'xml' && typeof p.value !== 'string') return { ok: false, message: `${at}.value must be a string of XML for type "xml"` };
-    const text = typeof p.value === 'string' && p.type === 'xml' ? p.value : JSON.stringify(p.value);
-    if (!text.trim()) return { ok: false, message: `${at}.value is empty` };
-    const limits = putLimits(at, text, p.ttlseconds);
-    if ('message' in limits) return { ok: false, message: limits.message };
-    puts.push({ doc: { type: p.type, body: text }, ttlSeconds: limits.ttlSeconds });
+    const put = readOne(p, at);
+    if (typeof put === 'string') return { ok: false, message: put };
+    puts.push(put);
   }
   return { ok: true, puts };
+}
+
+export function readCachePuts(body: unknown): CachePutsRead {
+  if (!isObject(body) || !Array.isArray(body.puts)) return { ok: false, message: 'the body must be an object with a "puts" array' };
+  if (body.puts.length === 0) return { ok: false, message: 'puts must not be empty' };
+  return readPuts(body.puts, (p, at) => {
+    if (p.type !== 'xml' && p.type !== 'json') return `${at}.type must be "xml" or "json"`;
+    if (p.value === undefined || p.value === null) return `${at}.value is missing`;
+    if (p.type === 'xml' && typeof p.value !== 'string') return `${at}.value must be a string of XML for type "xml"`;
+    const text = typeof p.value === 'string' && p.type === 'xml' ? p.value : JSON.stringify(p.value);
+    if (!text.trim()) return `${at}.value is empty`;
+    const limits = putLimits(at, text, p.ttlseconds);
+    if ('message' in limits) return limits.message;
+    return { doc: { type: p.type, body: text }, ttlSeconds: limits.ttlSeconds };
+  });
 }

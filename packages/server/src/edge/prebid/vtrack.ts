@@ -1,6 +1,6 @@
 import { EVENT_PATH, PREBID_EVENT_PATH } from '@adplane/shared';
 import { type TokenSigner } from '../tracking/trackingToken.js';
-import { isObject, MAX_PUTS, putLimits } from './cachePuts.js';
+import { isObject, type PutsRead, putLimits, readPuts } from './cachePuts.js';
 import { INTEGRATION, vastEventUrl } from './prebidEvents.js';
 import { type VastImpression, vastImpressions, withImpression } from './vastImpressions.js';
 
@@ -35,7 +35,7 @@ export interface VtrackPut {
   timestamp: number;
 }
 
-export type VtrackRead = { ok: true; puts: VtrackPut[] } | { ok: false; message: string };
+export type VtrackRead = PutsRead<VtrackPut>;
 
 const filled = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
@@ -49,24 +49,17 @@ export function readVtrackPuts(body: unknown): VtrackRead {
   if (!isObject(body)) return { ok: false, message: 'the body must be a JSON object with a "puts" array' };
   if (body.puts === undefined || body.puts === null) return { ok: true, puts: [] };
   if (!Array.isArray(body.puts)) return { ok: false, message: 'puts must be an array' };
-  const list = body.puts;
-  if (list.length > MAX_PUTS) return { ok: false, message: `puts has ${list.length} elements; at most ${MAX_PUTS} are allowed` };
-  const puts: VtrackPut[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const at = `puts[${i}]`;
-    const p: unknown = list[i];
-    if (!isObject(p)) return { ok: false, message: `${at} must be an object` };
-    if (!filled(p.bidid)) return { ok: false, message: `${at}.bidid: 'bidid' is required field and can't be empty` };
-    if (!filled(p.bidder)) return { ok: false, message: `${at}.bidder: 'bidder' is required field and can't be empty` };
-    if (p.type !== 'xml') return { ok: false, message: `${at}.type: vtrack only accepts type xml` };
-    if (typeof p.value !== 'string' || !/<vast/i.test(p.value)) return { ok: false, message: `${at}.value: vtrack content must be VAST (a string of XML)` };
+  return readPuts(body.puts, (p, at) => {
+    if (!filled(p.bidid)) return `${at}.bidid: 'bidid' is required field and can't be empty`;
+    if (!filled(p.bidder)) return `${at}.bidder: 'bidder' is required field and can't be empty`;
+    if (p.type !== 'xml') return `${at}.type: vtrack only accepts type xml`;
+    if (typeof p.value !== 'string' || !/<vast/i.test(p.value)) return `${at}.value: vtrack content must be VAST (a string of XML)`;
     const limits = putLimits(at, p.value, p.ttlseconds);
-    if ('message' in limits) return { ok: false, message: limits.message };
+    if ('message' in limits) return limits.message;
     const ts = p.timestamp;
-    if (ts !== undefined && ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) return { ok: false, message: `${at}.timestamp must be a whole number (the auction's start, in ms)` };
-    puts.push({ bidId: p.bidid, bidder: p.bidder, vast: p.value, ttlSeconds: limits.ttlSeconds, timestamp: typeof ts === 'number' ? ts : 0 });
-  }
-  return { ok: true, puts };
+    if (ts !== undefined && ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) return `${at}.timestamp must be a whole number (the auction's start, in ms)`;
+    return { bidId: p.bidid, bidder: p.bidder, vast: p.value, ttlSeconds: limits.ttlSeconds, timestamp: typeof ts === 'number' ? ts : 0 };
+  });
 }
 
 /** The `?a=` and `?int=` of a /vtrack call as Prebid Server checks them (400 either way). */
