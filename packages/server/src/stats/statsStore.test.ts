@@ -56,7 +56,7 @@ forEachStatsEngine((t) => {
     const total = rows[0];
     expect(total).toMatchObject({ total: true, revenue: 3_000_000, cost: 1_200_000, profit: 1_800_000 });
     expect(total.margin).toBeCloseTo(60, 9);
-    expect(total.ecpm).toBeCloseTo((3_000_000 / 22) * 1000, 6);
+    expect(total.ecpm).toBe(Math.round((3_000_000 / 22) * 1000)); // whole micro-dollars
     expect(total.fill).toBeCloseTo((22 / 60) * 100, 9);
     expect(total.vtr).toBeCloseTo((4 / 22) * 100, 9);
     expect(total.ctr).toBeCloseTo((1 / 22) * 100, 9);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIMENSION_IDS } from './dimensions.js';
-import { formatMetric, METRIC_IDS, METRICS, metricCsvValue, systemCostMicros } from './metrics.js';
+import { formatMetric, METRIC_IDS, METRICS, metricCsvValue, metricFromSums, systemCostMicros } from './metrics.js';
 import { ReportRequest } from './report.js';
 
 describe('metric catalogue', () => {
@@ -27,6 +27,14 @@ describe('metric catalogue', () => {
       { reqs: 1_000_000, imps: 100_000, postbidImps: 50_000, dspRevenue: 200_000_000 },
     );
     expect(micros).toBe(10_000_000 + 5_000_000 + 1_000_000 + 20_000_000);
+  });
+});
+
+describe('metrics from sums', () => {
+  it('answers a money ratio in whole micro-dollars and a percent as it falls', () => {
+    expect(metricFromSums('ecpm', { revenue: 3_000_000, imps: 22 })).toBe(136_363_636);
+    expect(metricFromSums('ecpm', { revenue: 3_000_000, imps: 0 })).toBe(0);
+    expect(metricFromSums('fill', { opps: 3, imps: 1 })).toBeCloseTo(33.333333, 5);
   });
 });
 

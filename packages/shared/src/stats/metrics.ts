@@ -119,7 +119,8 @@ export function metricCsvValue(id: MetricId, value: number | null | undefined): 
 
 /**
  * A metric from summed columns, by the same formula the report SQL runs (for answers assembled from
- * finer rows, e.g. the dashboard's totals from its hourly rows). Not for the system cost.
+ * finer rows, e.g. the dashboard's totals from its hourly rows). A money ratio (eCPM) is rounded to whole
+ * micro-dollars. Not for the system cost.
  */
 export function metricFromSums(id: MetricId, sums: Partial<Record<StatsSumColumn, number>>): number {
   const compute = METRIC_BY_ID[id].compute;
@@ -131,7 +132,10 @@ export function metricFromSums(id: MetricId, sums: Partial<Record<StatsSumColumn
       return v(compute.minuend) - v(compute.subtrahend);
     case 'ratio': {
       const numerator = compute.numerator === 'profit' ? v('revenue') - v('cost') : v(compute.numerator);
-      return v(compute.denominator) === 0 ? 0 : (numerator * compute.scale) / v(compute.denominator);
+      if (v(compute.denominator) === 0) return 0;
+      const ratio = (numerator * compute.scale) / v(compute.denominator);
+      // Money stays whole micro-dollars (an eCPM of 2.3456789 USD is 2,345,679), as every stored amount is.
+      return METRIC_BY_ID[id].format === 'usd' ? Math.round(ratio) : ratio;
     }
     case 'systemCost':
       throw new Error('The system cost needs the tenant prices: run it as a report');
