@@ -221,6 +221,34 @@ forEachStore((t) => {
     await noBid(high);
   });
 
+  it('ids written as numbers (the request\'s, an imp\'s, a deal\'s) and private_auction written as true: read as the spec means them, a deal bid echoing the ids as strings', async () => {
+    const request = fixture('11') as unknown as Record<string, unknown> & { imp: Record<string, unknown>[] };
+    request.id = 77821;
+    request.imp[0]!.id = 1;
+    const pmp = request.imp[0]!.pmp as { private_auction: unknown };
+    pmp.private_auction = true;
+    const response = await expectBid(await post(request));
+    expect(response.id).toBe('77821');
+    expect(response.seatbid![0]!.bid[0]).toMatchObject({ impid: '1', dealid: 'EXCH-PMP-0042' });
+  });
+
+  it('video rqddurs written as strings: read as whole seconds, our 15 s ad bid', async () => {
+    const request = fixture('14');
+    const video = request.imp[0]!.video as Record<string, unknown>;
+    delete video.durfloors;
+    video.rqddurs = ['15', '30'];
+    const { bids } = await bidOn(request);
+    expect(bids[0]).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), dur: 15 });
+  });
+
+  it('an endpoint set up with a trailing slash (/rtb/<uid>/, /rtb/bid/<uid>/): the same supplier, a bid', async () => {
+    for (const path of ['/rtb/', '/rtb/bid/']) {
+      const res = await dsp.postBidRequest(`${ids.supplier!.uid}/`, fixture('01'), {}, path);
+      expect(res.status, path).toBe(200);
+      checkResponse(fixture('01'), (await res.json()) as BidResponse);
+    }
+  });
+
   it('the bids carry what the spec says of our creatives: crid, adomain and cat', async () => {
     const { bids } = await bidOn(fixture('01'));
     for (const b of bids) {

@@ -24,8 +24,11 @@ const isSize = (v: unknown): boolean => v === undefined || (typeof v === 'number
  * What real exchanges write that the spec spells otherwise, read as the spec means it, in place (the
  * body is ours, just parsed; nothing is allocated for a request that needs none of it):
  * - `null` is a field not sent (JSON's "nothing here"; Go and Java encoders write it for unset pointers);
- * - a number written as a string ("0.50", "300": Go's `,string` tags, PHP encoders) is that number.
- * `present` and `numeric` return the field's value after that reading.
+ * - a number written as a string ("0.50", "300": Go's `,string` tags, PHP encoders) is that number;
+ * - an id written as a number (`"id": 1`, a deal's `"id": 448812`: encoders that keep ids as integers)
+ *   is its text, which the answer echoes (bid.impid, dealid) as the spec's string;
+ * - a flag written as a boolean (`"test": true`, `"private_auction": false`) is 1 or 0.
+ * `present`, `numeric`, `idText` and `flag` return the field's value after that reading.
  */
 const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 function present(o: Record<string, unknown>, key: string): unknown {
@@ -41,6 +44,22 @@ function numeric(o: Record<string, unknown>, key: string): unknown {
     return (o[key] = Number(v));
   }
   return v === null ? present(o, key) : v;
+}
+/** An id field: a whole number written as a number is its text (a fraction or a float's exponent is no id: left to fail). */
+function idText(o: Record<string, unknown>, key: string): unknown {
+  const v = o[key];
+  return typeof v === 'number' && Number.isSafeInteger(v) ? (o[key] = String(v)) : v;
+}
+/** A 0/1 flag: true and false are 1 and 0, a number written as a string that number. */
+function flag(o: Record<string, unknown>, key: string): unknown {
+  const v = o[key];
+  return typeof v === 'boolean' ? (o[key] = v ? 1 : 0) : numeric(o, key);
+}
+/** A list of numbers whose entries may be written as strings ("15"): each read as its number, in place. */
+function numbers(o: Record<string, unknown>, key: string): unknown {
+  const v = present(o, key);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (typeof v[i] === 'string' && NUMERIC.test(v[i] as string)) v[i] = Number(v[i]);
+  return v;
 }
 /** A currency code field: null or '' is none (USD, the spec's default). */
 function currency(o: Record<string, unknown>, key: string): unknown {
@@ -75,11 +94,10 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
     if (!isSize(numeric(video, 'w')) || !isSize(numeric(video, 'h'))) return fail(`${at}.video.${isSize(video.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
     const mimes = present(video, 'mimes');
     if (mimes !== undefined && !isStrings(mimes)) return fail(`${at}.video.mimes`, 'must be an array of strings');
-    const protocols = present(video, 'protocols');
-    if (Array.isArray(protocols)) for (let p = 0; p < protocols.length; p++) if (typeof protocols[p] === 'string' && NUMERIC.test(protocols[p] as string)) protocols[p] = Number(protocols[p]);
+    const protocols = numbers(video, 'protocols');
     if (protocols !== undefined && !isInts(protocols)) return fail(`${at}.video.protocols`, 'must be an array of integers');
     for (const key of ['minduration', 'maxduration', 'poddur', 'maxseq', 'mincpmpersec'] as const) if (!isSize(numeric(video, key))) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
-    const rqddurs = present(video, 'rqddurs');
+    const rqddurs = numbers(video, 'rqddurs');
     if (rqddurs !== undefined && !(isInts(rqddurs) && (rqddurs as number[]).every((d) => d > 0))) return fail(`${at}.video.rqddurs`, 'must be an array of whole seconds above 0');
     present(video, 'durfloors');
   }
@@ -87,14 +105,14 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
 }
 
 function readPmp(pmp: Record<string, unknown>, at: string): ReadResult | null {
-  const privateAuction = numeric(pmp, 'private_auction');
+  const privateAuction = flag(pmp, 'private_auction');
   if (privateAuction !== undefined && privateAuction !== 0 && privateAuction !== 1) return fail(`${at}.pmp.private_auction`, 'must be 0 or 1');
   const deals = present(pmp, 'deals');
   if (deals === undefined) return null;
   if (!Array.isArray(deals)) return fail(`${at}.pmp.deals`, 'must be an array');
   for (let d = 0; d < deals.length; d++) {
     const deal: unknown = deals[d];
-    if (!isObj(deal) || typeof deal.id !== 'string' || !deal.id) return fail(`${at}.pmp.deals[${d}].id`, 'must be a non-empty string');
+    if (!isObj(deal) || typeof idText(deal, 'id') !== 'string' || !deal.id) return fail(`${at}.pmp.deals[${d}].id`, 'must be a non-empty string');
     const floor = numeric(deal, 'bidfloor');
     if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0))) return fail(`${at}.pmp.deals[${d}].bidfloor`, 'must be a number of at least 0');
     const cur = currency(deal, 'bidfloorcur');
@@ -110,7 +128,7 @@ function readPmp(pmp: Record<string, unknown>, at: string): ReadResult | null {
 
 export function readBidRequest(body: unknown): ReadResult {
   if (!isObj(body)) return fail('', 'must be a JSON object');
-  if (typeof body.id !== 'string' || !body.id) return fail('id', 'must be a non-empty string');
+  if (typeof idText(body, 'id') !== 'string' || !body.id) return fail('id', 'must be a non-empty string');
   if (!Array.isArray(body.imp) || body.imp.length === 0) return fail('imp', 'must be a non-empty array');
   if (body.imp.length > MAX_IMPS) return fail('imp', `must hold at most ${MAX_IMPS} impressions`);
   for (const key of OBJECTS) {
@@ -123,8 +141,7 @@ export function readBidRequest(body: unknown): ReadResult {
   if (tmax !== undefined && (typeof tmax !== 'number' || !(tmax >= 0))) return fail('tmax', 'must be a number of milliseconds');
   const auction = numeric(body, 'at');
   if (auction !== undefined && !Number.isInteger(auction)) return fail('at', 'must be an integer');
-  let test = numeric(body, 'test');
-  if (typeof test === 'boolean') test = body.test = test ? 1 : 0;
+  const test = flag(body, 'test');
   if (test !== undefined && test !== 0 && test !== 1) return fail('test', 'must be 0 or 1');
   // a single currency written as a string instead of a list of one
   if (typeof body.cur === 'string') body.cur = [body.cur];
@@ -138,9 +155,10 @@ export function readBidRequest(body: unknown): ReadResult {
     const imp: unknown = body.imp[i];
     const at = `imp[${i}]`;
     if (!isObj(imp)) return fail(at, 'must be an object');
-    if (typeof imp.id !== 'string' || !imp.id) return fail(`${at}.id`, 'must be a non-empty string');
-    if (ids.has(imp.id)) return fail(`${at}.id`, 'must be unique within the request');
-    ids.add(imp.id);
+    const id = idText(imp, 'id');
+    if (typeof id !== 'string' || !id) return fail(`${at}.id`, 'must be a non-empty string');
+    if (ids.has(id)) return fail(`${at}.id`, 'must be unique within the request');
+    ids.add(id);
     for (const key of IMP_OBJECTS) {
       const v = present(imp, key);
       if (v !== undefined && !isObj(v)) return fail(`${at}.${key}`, 'must be an object');

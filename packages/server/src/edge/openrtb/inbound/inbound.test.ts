@@ -8,7 +8,7 @@ import { channelDemandFloor, demandFloor, grossUp, NEVER, supplierPayout } from 
 import { CurrencyRates } from '../currency.js';
 import { readBidRequest } from '../bidRequestReader.js';
 import { durationFloor, type ImpBid, quantityOf } from './impBid.js';
-import { deadlineOf, invalidReason, responseJson } from './rtbEntry.js';
+import { deadlineOf, invalidReason, responseJson, uidOfPath } from './rtbEntry.js';
 
 const creative = (over: Partial<SnapCreative>): SnapCreative => ({
   id: 1, tenantId: 1, name: 'c', advertiserId: 0, format: 'display', videoSource: 'media', mediaFiles: [], vastUrl: '', duration: 0, displayType: 'image', imageUrl: '', html: '',
@@ -180,6 +180,29 @@ describe('what exchanges write, read as the spec means it', () => {
     // what is no number stays refused
     expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: 'free' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
     expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: '-1' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
+  });
+
+  it('reads ids written as numbers as their text, flags written as booleans as 1/0, rqddurs written as strings as numbers', () => {
+    const body = {
+      id: 90817, test: false,
+      imp: [{ id: 1, video: { rqddurs: ['15', 30] }, pmp: { private_auction: true, deals: [{ id: 448812, bidfloor: 2 }] } }, { id: '2', banner: {}, pmp: { private_auction: false } }],
+    };
+    expect(readBidRequest(body).ok).toBe(true);
+    expect(body).toEqual({
+      id: '90817', test: 0,
+      imp: [{ id: '1', video: { rqddurs: [15, 30] }, pmp: { private_auction: 1, deals: [{ id: '448812', bidfloor: 2 }] } }, { id: '2', banner: {}, pmp: { private_auction: 0 } }],
+    });
+    // a number that is no whole id, or a duplicate once read as text, is still refused
+    expect(readBidRequest({ id: 1.5, imp: [{ id: '1' }] })).toMatchObject({ ok: false, field: 'id' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: 1 }, { id: '1' }] })).toMatchObject({ ok: false, field: 'imp[1].id' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', video: { rqddurs: ['15s'] } }] })).toMatchObject({ ok: false, field: 'imp[0].video.rqddurs' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', pmp: { private_auction: 'yes' } }] })).toMatchObject({ ok: false, field: 'imp[0].pmp.private_auction' });
+  });
+
+  it('reads the uid of an entry point\'s path without one trailing slash', () => {
+    expect(uidOfPath('954109aa7af756c9')).toBe('954109aa7af756c9');
+    expect(uidOfPath('954109aa7af756c9/')).toBe('954109aa7af756c9');
+    expect(uidOfPath('')).toBe('');
   });
 
   it('reads imp.qty.multiplier, 1 when absent or not a positive number', () => {

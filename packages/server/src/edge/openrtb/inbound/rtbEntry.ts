@@ -66,6 +66,12 @@ function answer(req: EdgeRequest, res: EdgeResponse, status: number, body: strin
   sendMaybeGzipped(req, res, status, JSON_HEADERS, body);
 }
 
+/**
+ * The uid of an entry point's path: the rest after its prefix, less one trailing slash (an endpoint
+ * set up in an exchange's console as `/rtb/<uid>/` is the same endpoint, not an unknown uid).
+ */
+export const uidOfPath = (rest: string): string => (rest.endsWith('/') ? rest.slice(0, -1) : rest);
+
 /** The counted reason of a malformed field: indexes dropped, so the reasons stay a bounded set. */
 export const invalidReason = (field: string): string => `invalid_request.${field.replace(/\[\d+\]/g, '') || 'body'}`;
 
@@ -177,8 +183,8 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   };
 
   // /rtb/bid/ first: the entries are matched in the order they were added
-  edge.addEntry({ method: 'POST', path: SUPPLIER_PREFIX, handle: (req, res, rest) => timed(req, res, rest, true) });
-  edge.addEntry({ method: 'POST', path: RTB_PREFIX, handle: (req, res, rest) => timed(req, res, rest, false) });
+  edge.addEntry({ method: 'POST', path: SUPPLIER_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), true) });
+  edge.addEntry({ method: 'POST', path: RTB_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), false) });
   // The win notice (nurl): the exchange tells us our bid won, with the price it cleared at. The
   // impression itself is counted by the ad's own tracking (/ev); this counts the notices.
   edge.addEntry({
