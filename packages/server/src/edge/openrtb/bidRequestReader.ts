@@ -143,8 +143,13 @@ export function readBidRequest(body: unknown): ReadResult {
   if (auction !== undefined && !Number.isInteger(auction)) return fail('at', 'must be an integer');
   const test = flag(body, 'test');
   if (test !== undefined && test !== 0 && test !== 1) return fail('test', 'must be 0 or 1');
-  // a single currency written as a string instead of a list of one
+  // a single currency written as a string instead of a list of one; an empty code names none (USD)
   if (typeof body.cur === 'string') body.cur = [body.cur];
+  if (Array.isArray(body.cur) && body.cur.includes('')) {
+    const named = body.cur.filter((c) => c !== '');
+    if (named.length) body.cur = named;
+    else delete body.cur;
+  }
   for (const key of ['bcat', 'badv', 'bapp', 'wseat', 'bseat', 'cur'] as const) {
     const v = present(body, key);
     if (v !== undefined && (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))) return fail(key, 'must be an array of strings');

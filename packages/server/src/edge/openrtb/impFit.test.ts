@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adomainOf, type DemandInline, iabCodesOf, readVastAnswer } from '../demand/vastAnswer.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { buildRequestContext } from '../request/context.js';
-import { categoryBlocked, demandAdRefusal as refusalIn, podRepeats } from './impFit.js';
+import { categoryBlocked, demandAdRefusal as refusalIn, playsOneOf, podRepeats } from './impFit.js';
 
 /** The ad against an OpenRTB impression: the request context an inbound /rtb or Prebid call makes. */
 const demandAdRefusal = (ad: DemandInline, imp: Imp, request: BidRequest) =>
@@ -50,6 +50,10 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
     expect(demandAdRefusal(ad('b.example', '', '', ''), imp({ rqddurs: [15, 30] }), request())).toBe('duration_not_allowed');
     expect(demandAdRefusal(ad('b.example', '', '', ''), imp({ maxduration: 30 }), request())).toBeNull();
     expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'video/webm'), imp({ mimes: ['video/mp4'] }), request())).toBe('mime_not_allowed');
+    // a type compares without case and parameters: a player listing its codecs plays the MP4
+    expect(demandAdRefusal(ad('b.example'), imp({ mimes: ['video/mp4; codecs="avc1.42E01E, mp4a.40.2"'] }), request())).toBeNull();
+    expect(demandAdRefusal(ad('b.example', '', '', '00:00:15', 'Video/MP4'), imp({ mimes: ['video/mp4'] }), request())).toBeNull();
+    expect(demandAdRefusal(ad('b.example'), imp({ mimes: ['video/webm; codecs=vp9'] }), request())).toBe('mime_not_allowed');
     expect(demandAdRefusal(ad('b.example', `<Category authority="${IAB}">IAB7</Category>`, '00:00:05', '00:01:00', 'video/webm'), imp({}), request())).toBeNull();
   });
 
@@ -85,5 +89,15 @@ describe("a VAST demand's ad against the OpenRTB impression it would answer", ()
     // the same video of the same advertiser: the video is what it repeats
     expect(podRepeats(pod, ['brand.example'], 'https://cdn.example/a.mp4')).toBe('pod_repeat');
     expect(podRepeats({ ...pod, domains: [], media: new Set() }, ['brand.example'], 'https://cdn.example/a.mp4')).toBeNull();
+  });
+});
+
+describe('the media types an impression plays', () => {
+  it('matches a file by its type, without case or parameters; entries that are not text match nothing', () => {
+    expect(playsOneOf(['video/mp4; codecs="avc1"'], [{ mime: 'video/mp4' }])).toBe(true);
+    expect(playsOneOf(['VIDEO/MP4'], [{ mime: 'video/mp4;  codecs=avc1' }])).toBe(true);
+    expect(playsOneOf(['application/x-mpegURL'], [{ mime: 'application/x-mpegurl' }])).toBe(true);
+    expect(playsOneOf(['video/webm'], [{ mime: 'video/mp4' }])).toBe(false);
+    expect(playsOneOf([7, null], [{ mime: 'video/mp4' }])).toBe(false);
   });
 });

@@ -47,10 +47,28 @@ function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): 
     // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
     return !Array.isArray(video.protocols) || !video.protocols.length || video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p));
   }
-  const mimes = video.mimes;
-  if (!Array.isArray(mimes) || !mimes.length) return creative.mediaFiles.length > 0;
-  for (const m of creative.mediaFiles) for (const accepted of mimes) if (typeof accepted === 'string' && accepted.toLowerCase() === m.mime.toLowerCase()) return true;
+  if (!Array.isArray(video.mimes) || !video.mimes.length) return creative.mediaFiles.length > 0;
+  return playsOneOf(video.mimes, creative.mediaFiles);
+}
+
+/**
+ * Whether one of the media files is of a type the impression's `mimes` lists. Types compare without
+ * case and without their parameters: a player that lists `video/mp4; codecs="avc1.42E01E"` plays an
+ * MP4 file (the codec is the player's to check; VAST's MediaFile states only the type).
+ */
+export function playsOneOf(mimes: readonly unknown[], files: readonly { mime: string }[]): boolean {
+  for (const accepted of mimes) {
+    if (typeof accepted !== 'string') continue;
+    const type = mediaType(accepted);
+    for (const f of files) if (mediaType(f.mime) === type) return true;
+  }
   return false;
+}
+
+/** A mime type without its parameters, in lower case (`Video/MP4; codecs=...` is `video/mp4`). */
+function mediaType(mime: string): string {
+  const semicolon = mime.indexOf(';');
+  return (semicolon < 0 ? mime : mime.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /** Whether a domain is blocked by a badv entry (the entry itself or a subdomain of it). */
@@ -157,8 +175,7 @@ export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDo
   if (!video) return null;
   if (ad.skipOffset && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return 'blocked_attribute';
   if (ad.duration > 0 ? !durationAllowed(video, ad.duration) : exactLengths(video)) return 'duration_not_allowed';
-  const mimes = Array.isArray(video.mimes) ? video.mimes.filter((m): m is string => typeof m === 'string').map((m) => m.toLowerCase()) : [];
-  if (mimes.length && !ad.mediaFiles.some((m) => mimes.includes(m.mime.toLowerCase()))) return 'mime_not_allowed';
+  if (Array.isArray(video.mimes) && video.mimes.some((m) => typeof m === 'string') && !playsOneOf(video.mimes, ad.mediaFiles)) return 'mime_not_allowed';
   return null;
 }
 

@@ -199,6 +199,15 @@ describe('what exchanges write, read as the spec means it', () => {
     expect(readBidRequest({ id: 'r', imp: [{ id: '1', pmp: { private_auction: 'yes' } }] })).toMatchObject({ ok: false, field: 'imp[0].pmp.private_auction' });
   });
 
+  it('reads an empty currency code as none named (USD, the default)', () => {
+    const empty = { id: 'r', cur: '', imp: [{ id: '1' }] };
+    expect(readBidRequest(empty).ok).toBe(true);
+    expect(empty).toEqual({ id: 'r', imp: [{ id: '1' }] });
+    const mixed = { id: 'r', cur: ['', 'EUR'], imp: [{ id: '1' }] };
+    expect(readBidRequest(mixed).ok).toBe(true);
+    expect(mixed.cur).toEqual(['EUR']);
+  });
+
   it('reads the uid of an entry point\'s path without one trailing slash', () => {
     expect(uidOfPath('954109aa7af756c9')).toBe('954109aa7af756c9');
     expect(uidOfPath('954109aa7af756c9/')).toBe('954109aa7af756c9');
