@@ -38,8 +38,9 @@ describe('outbound bid request from a VAST tag request', () => {
     expect(req.site).toBeUndefined();
     expect(req.app).toEqual({ id: 'ch-uid', bundle: 'com.example.app', name: 'Example', storeurl: 'https://play.google.com/store/apps/details?id=com.example.app', publisher: { id: '42' }, content: { genre: 'News', livestream: 1 } });
     expect(req.device).toEqual({ ua: UA, ip: '81.2.69.160', devicetype: 1, ifa: 'ifa-1', dnt: 1, lmt: 1, geo: { country: 'DEU', region: 'BE', type: 2 } });
-    expect(req.user).toEqual({ consent: 'CO' });
-    expect(req.regs).toEqual({ coppa: 1, gdpr: 1, us_privacy: '1YNN', gpp: 'G', gpp_sid: [7, 8] });
+    // each also where 2.5 put it (ext), for bidders that still read it there
+    expect(req.user).toEqual({ consent: 'CO', ext: { consent: 'CO' } });
+    expect(req.regs).toEqual({ coppa: 1, gdpr: 1, us_privacy: '1YNN', gpp: 'G', gpp_sid: [7, 8], ext: { gdpr: 1, us_privacy: '1YNN' } });
   });
 
   it("sends the tag's content categories as a list: one, or several separated by commas", () => {
@@ -50,7 +51,8 @@ describe('outbound bid request from a VAST tag request', () => {
   });
 
   it('starts a complete supply chain with our node when the player sent none', () => {
-    expect(req.source).toEqual({ tid: 'tid-1', schain: { complete: 1, ver: '1.0', nodes: [{ asi: 'ads.example.com', sid: '42', hp: 1, rid: 'req-1' }] } });
+    const schain = { complete: 1, ver: '1.0', nodes: [{ asi: 'ads.example.com', sid: '42', hp: 1, rid: 'req-1' }] };
+    expect(req.source).toEqual({ tid: 'tid-1', schain, ext: { schain } });
   });
 
   it('carries the schain parameter the player sent, complete flag kept, and marks a chain it cannot read incomplete', () => {
@@ -107,8 +109,11 @@ describe('outbound bid request from a supplier OpenRTB request', () => {
     expect(req.site).toEqual({ domain: 'pub.example', page: 'https://pub.example/p', publisher: { id: '42', name: 'Pub' }, content: { genre: 'Sports' }, id: 'ch-uid' });
     expect(req.device).toEqual({ ua: UA, ip: '81.2.69.160', devicetype: 4, geo: { country: 'DEU', region: 'BE', type: 2 } });
     expect(req.user).toEqual({ ext: { consent: 'CONSENT-25' }, eids: [{ source: 'id5-sync.com' }], consent: 'CONSENT-25' });
-    expect(req.regs).toEqual({ coppa: 0, gdpr: 1, us_privacy: '1YYN' });
+    expect(req.regs).toEqual({ coppa: 0, gdpr: 1, us_privacy: '1YYN', ext: { gdpr: 1, us_privacy: '1YYN' } });
     expect(req.test).toBe(1);
+    // the inbound request's own objects are not changed by the copies
+    expect(inbound.user?.ext).toEqual({ consent: 'CONSENT-25' });
+    expect(inbound.regs).toEqual({ coppa: 0, ext: { gdpr: 1, us_privacy: '1YYN' } });
   });
 
   it("forwards a dynamic pod's slot as one ad, and never the supplier's own floor per second", () => {
@@ -155,7 +160,8 @@ describe('outbound bid request from a supplier OpenRTB request', () => {
   });
 
   it('keeps its transaction id and appends our node once to its chain, complete as it was', () => {
-    expect(req.source).toEqual({ tid: 'their-tid', schain: { complete: 1, ver: '1.0', nodes: [...inbound.source!.schain!.nodes, spec.node] } });
+    const schain = { complete: 1, ver: '1.0', nodes: [...inbound.source!.schain!.nodes, spec.node] };
+    expect(req.source).toEqual({ tid: 'their-tid', schain, ext: { schain } });
     // a second outbound request of the same decision appends to the inbound chain again, not to ours
     expect(buildBidRequest(ctx, channel, spec).source?.schain?.nodes).toHaveLength(3);
     expect(inbound.source!.schain!.nodes).toHaveLength(2);

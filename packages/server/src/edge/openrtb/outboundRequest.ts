@@ -11,8 +11,9 @@ import { extendSupplyChain, inboundSupplyChain, parseSupplyChain } from './suppl
 /**
  * The OpenRTB 2.6 bid request adplane sends to programmatic demand (RTB demand tags, ad exchanges,
  * Prebid Server), built from the request context: one impression (video or banner, per the channel),
- * site or app, device with geo, user, regs with the privacy signals as 2.6 top-level fields,
- * `source.tid` and `source.schain` with our node appended. When the request came as OpenRTB (a
+ * site or app, device with geo, user, regs with the privacy signals as 2.6 top-level fields (and
+ * in their 2.5 `ext` places too: alsoIn25Places), `source.tid` and `source.schain` with our node
+ * appended. When the request came as OpenRTB (a
  * supplier's bid request), what it carried is forwarded rather than rebuilt from the flat context:
  * its site or app, device, user, regs, its impression's media fields, its bcat/badv (joined with
  * ours: the blocked ad categories and advertisers of the channel's and the demand's targetings),
@@ -313,5 +314,25 @@ export function buildBidRequest(ctx: RequestContext, channel: SnapChannel, spec:
   request.source = { tid: spec.tid, schain: supplyChainOf(ctx, spec.node) };
   const regs = regsOf(ctx);
   if (regs) request.regs = regs;
+  alsoIn25Places(request);
   return request;
+}
+
+/**
+ * OpenRTB 2.6 moved the consent string, GDPR, US privacy and the supply chain out of `ext`; many
+ * bidders still read them where 2.5 (and Prebid's extensions) put them. So the same values go in
+ * both places: `user.ext.consent`, `regs.ext.gdpr`, `regs.ext.us_privacy`, `source.ext.schain`
+ * beside `user.consent`, `regs.gdpr`, `regs.us_privacy`, `source.schain`. A 2.6 reader ignores the
+ * `ext` copies. New objects throughout: a forwarded inbound request's own are never changed.
+ */
+function alsoIn25Places(request: BidRequest): void {
+  const { user, regs, source } = request;
+  if (user?.consent) user.ext = { ...obj(user.ext), consent: user.consent };
+  if (regs && (regs.gdpr !== undefined || regs.us_privacy !== undefined)) {
+    const ext: Record<string, unknown> = { ...obj(regs.ext) };
+    if (regs.gdpr !== undefined) ext.gdpr = regs.gdpr;
+    if (regs.us_privacy !== undefined) ext.us_privacy = regs.us_privacy;
+    regs.ext = ext;
+  }
+  if (source?.schain) source.ext = { ...obj(source.ext), schain: source.schain };
 }
