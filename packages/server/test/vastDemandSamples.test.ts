@@ -40,6 +40,8 @@ interface Fill {
   lacks?: Partial<Record<VastVersion | 'all', string[]>>;
   skipDelay?: Partial<Record<VastVersion, number | null>>;
   duration?: number;
+  /** How many <Verification>s the answer holds (in AdVerifications or its Extension), in every version. */
+  verifications?: number;
   /**
    * Error trackers of the ads the answer gave that failed before the one that fills (a buffet's
    * broken ad, a wrapper chain that gave no ad): the decision calls them with their code.
@@ -130,6 +132,11 @@ const SAMPLES: Sample[] = [
         '4.0': ['<Extension type="AdVerifications">'],
       },
     },
+  },
+  // a vendor written both in 4.1's AdVerifications and in the Extension older players read: measured once, its trackers kept
+  {
+    file: 'verification-both-forms.xml',
+    fill: { media: ['https://cdn.sample.test/both.mp4'], impressions: [`${D}/t/both-forms-impression`], verifications: 1, contains: { all: ['https://verify.sample.test/both.js', `${D}/t/both-not-executed?r=[REASON]`] } },
   },
   {
     file: 'vast3-omid-extension.xml',
@@ -232,7 +239,8 @@ const SAMPLES: Sample[] = [
     fill: {
       media: ['https://cdn.sample.test/vpaid.js', 'https://cdn.sample.test/vpaid.swf'],
       impressions: [`${D}/t/vpaid-impression`],
-      events: { start: [`${D}/t/vpaid-start`], close: [`${D}/t/vpaid-close`] },
+      // (2.0's expand and collapse are VAST 4's adExpand and adCollapse)
+      events: { start: [`${D}/t/vpaid-start`], close: [`${D}/t/vpaid-close`], acceptInvitation: [`${D}/t/vpaid-accept`], expand: [`${D}/t/vpaid-expand`], collapse: [`${D}/t/vpaid-collapse`] },
       contains: { all: ['apiFramework="VPAID"', 'vpaid-inner.mp4'] },
     },
   },
@@ -335,7 +343,7 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/dfp-360.mp4', 'https://cdn.sample.test/dfp.m3u8', 'https://cdn.sample.test/dfp-720.webm'],
       impressions: [`${D}/t/dfp-impression?label=videoimpression&ad_mt=[AD_MT]`],
       errors: [`${D}/t/dfp-error?label=videoadplay&ad_mt=[AD_MT]&err=[ERRORCODE]&sdkv=[SDKV]`],
-      events: { start: [`${D}/t/dfp-start?label=part2viewed&ad_mt=[AD_MT]`], mute: [`${D}/t/dfp-mute?label=admute`], pause: [`${D}/t/dfp-pause?label=adpause`], skip: [`${D}/t/dfp-skip?label=videoskipped`], fullscreen: [`${D}/t/dfp-fullscreen?label=adfullscreen`] },
+      events: { start: [`${D}/t/dfp-start?label=part2viewed&ad_mt=[AD_MT]`], mute: [`${D}/t/dfp-mute?label=admute`], pause: [`${D}/t/dfp-pause?label=adpause`], skip: [`${D}/t/dfp-skip?label=videoskipped`], fullscreen: [`${D}/t/dfp-fullscreen?label=adfullscreen`], acceptInvitation: [`${D}/t/dfp-accept?label=acceptinvitation`] },
       clicks: [`${D}/t/dfp-click`],
       skipDelay: { '3.0': 5, '4.0': 5 },
       contains: { all: ['type="video/webm"'] },
@@ -349,6 +357,11 @@ const SAMPLES: Sample[] = [
   {
     file: 'wrapper-relative-uri.xml',
     fill: { media: ['http://cdn.sample.test/proto.mp4'], impressions: [`${D}/t/relative-wrapper-impression`, `${D}/t/proto-impression`] },
+  },
+  // a wrapper's VASTAdTagURI is a VAST request URI: its IAB macros are filled before it is called (its trackers' are the player's)
+  {
+    file: 'wrapper-macros.xml',
+    fill: { media: ['https://cdn.sample.test/click.mp4'], impressions: [`${D}/t/wrapper-macros-impression?cb=[CACHEBUSTING]`, `${D}/t/click-impression-a`, `${D}/t/click-impression-b`] },
   },
   { file: 'protocol-relative-media.xml', fill: { media: ['http://cdn.sample.test/proto.mp4'], impressions: [`${D}/t/proto-impression`] } },
   // a revshare tag whose answer states its price in euros (8 EUR, $10 at the test's rates): half of it, in dollars
@@ -448,6 +461,10 @@ async function sampleServer(): Promise<{ url: string; pings: string[]; close(): 
       } catch {
         body = null;
       }
+    } else if (url.pathname.startsWith('/filled/')) {
+      // a wrapper's target that answers only when the player's macros in its URI were filled (none left in brackets, [SERVERSIDE] 1)
+      const filled = !/\[|%5B/i.test(url.search) && url.searchParams.get('ss') === '1';
+      body = filled ? fixture(url.pathname.slice('/filled/'.length)) : null;
     } else if (url.pathname === '/long') {
       const padding = `<Extension type="padding"><Data><![CDATA[${'x'.repeat(Number(url.searchParams.get('kb')) * 1024)}]]></Data></Extension>`;
       body = fixture('iab42-inline-linear.xml').replace('<Extensions>', `<Extensions>${padding}`);
@@ -566,6 +583,7 @@ onSqliteStore((t) => {
           expect(typeof through === 'string' ? through : through?.url).toBe(f.clickThrough);
         }
         if (f.duration !== undefined) expect(Math.round(linear.duration)).toBe(f.duration);
+        if (f.verifications !== undefined) expect(xml.match(/<Verification[\s>]/g) ?? []).toHaveLength(f.verifications);
         if (f.skipDelay && version in f.skipDelay) expect(linear.skipDelay).toBe(f.skipDelay[version]);
         for (const s of [...(f.contains?.all ?? []), ...(f.contains?.[version] ?? [])]) expect(xml).toContain(served(s));
         for (const s of [...(f.lacks?.all ?? []), ...(f.lacks?.[version] ?? [])]) expect(xml).not.toContain(served(s));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { mediaTailXml } from '../vast/mediaExtras.js';
-import { renderInline } from '../vast/vastWriter.js';
+import { renderInline, type Verification } from '../vast/vastWriter.js';
 import { CurrencyRates } from '../openrtb/currency.js';
 import { parseXmlTree } from './xmlTree.js';
 
@@ -105,6 +105,14 @@ describe('demand VAST answers', () => {
     expect(merged.verifications!.map((v) => v.vendor)).toEqual(['ias.com-omid', 'dv']);
     expect(merged.viewable).toEqual({ viewable: ['https://d/v'], notViewable: [], undetermined: [] });
     expect(mergeTrackers(wrapper.trackers, wrapper.trackers).viewable).toBeUndefined();
+  });
+
+  it("lists a wrapper chain's repeated measurement once, its trackers joined, and the same vendor with other parameters apart", () => {
+    const ias: Verification = { vendor: 'ias.com-omid', javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }], executable: [], tracking: [], parameters: 'c=1' };
+    const notRun: [string, string] = ['verificationNotExecuted', 'https://ias.example/ne?r=[REASON]'];
+    const t = (verifications: Verification[]) => ({ impression: [], error: [], events: [], clickTracking: [], verifications });
+    const merged = mergeTrackers(t([ias]), t([{ ...ias, tracking: [notRun] }, { ...ias, parameters: 'c=2' }]));
+    expect(merged.verifications).toEqual([{ ...ias, tracking: [notRun] }, { ...ias, parameters: 'c=2' }]);
   });
 
   it('still reads what a careless server writes (a raw & in a URL, an HTML entity): the forgiving parser takes over', () => {

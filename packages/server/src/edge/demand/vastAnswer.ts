@@ -4,7 +4,7 @@ import { type CompanionsRequired, type VastCompanion } from '../vast/companions.
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
 import { type MediaExtras, NO_MEDIA_EXTRAS } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_EVENTS, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 import { vastDuration } from '../vast/xml.js';
 import { currencyCode, type RateSource } from '../openrtb/currency.js';
 
@@ -112,10 +112,12 @@ const emptyAnswer = (vastError: number, reason: string, errorUrls: string[] = NO
 /** The error trackers of an element (<Error> children with a URL). */
 const errorUrlsOf = (e: XmlElement): string[] => children(e, 'Error').map(text).filter(Boolean);
 
-const TRACKED_EVENTS = new Set([
-  'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
-  'playerExpand', 'playerCollapse', 'progress', 'closeLinear', 'fullscreen', 'exitFullscreen', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
-]);
+/**
+ * A Linear's events a player fires: every event some VAST version names (vastWriter.ts VAST_EVENTS;
+ * 2.0's expand and acceptInvitation as much as 4.2's interactiveStart), each written under the
+ * channel's version's name, or left out where it has none.
+ */
+const TRACKED_EVENTS = VAST_EVENTS;
 
 /** A NonLinear ad's events (VAST 2.0 to 4.2: NonLinearAds/TrackingEvents). */
 const NONLINEAR_EVENTS = new Set(['creativeView', 'acceptInvitation', 'adExpand', 'adCollapse', 'minimize', 'close', 'overlayViewDuration', 'otherAdInteraction', 'expand', 'collapse']);
@@ -185,11 +187,35 @@ function verificationOf(v: XmlElement): Verification | null {
   return verification.javaScript.length || verification.executable.length ? verification : null;
 }
 
-/** The ad's verification vendors: VAST 4.1's AdVerifications, or an Extension of type AdVerifications (earlier versions). */
+/**
+ * The ad's verification vendors: VAST 4.1's AdVerifications, or an Extension of type AdVerifications
+ * (earlier versions); an ad server writing both for players of either kind lists each vendor once.
+ */
 function verificationsOf(ad: XmlElement): Verification[] | undefined {
   const lists = [child(ad, 'AdVerifications'), ...children(child(ad, 'Extensions'), 'Extension').filter((e) => e.attrs.type === 'AdVerifications').map((e) => child(e, 'AdVerifications'))];
-  const out = lists.flatMap((list) => children(list, 'Verification').map(verificationOf).filter((v): v is Verification => v !== null));
+  const out = distinctVerifications(lists.flatMap((list) => children(list, 'Verification').map(verificationOf).filter((v): v is Verification => v !== null)));
   return out.length ? out : undefined;
+}
+
+/**
+ * Verifications without repeats: one with the vendor, scripts and parameters of an earlier one is
+ * the same measurement (a player would run its script twice, and the vendor count the ad twice), its
+ * trackers joining the earlier one's. The same vendor with other parameters (another account's
+ * measurement, in a wrapper) is one of its own.
+ */
+export function distinctVerifications(list: readonly Verification[]): Verification[] {
+  const byKey = new Map<string, Verification>();
+  for (const v of list) {
+    const key = JSON.stringify([v.vendor, v.javaScript.map((r) => r.url), v.executable.map((r) => r.url), v.parameters]);
+    const earlier = byKey.get(key);
+    if (!earlier) byKey.set(key, v);
+    else {
+      const tracked = new Set(earlier.tracking.map(([e, u]) => `${e} ${u}`));
+      const more = v.tracking.filter(([e, u]) => !tracked.has(`${e} ${u}`));
+      if (more.length) byKey.set(key, { ...earlier, tracking: [...earlier.tracking, ...more] });
+    }
+  }
+  return byKey.size === list.length ? [...list] : [...byKey.values()];
 }
 
 /** The first usable resource of an icon or a companion: an image, else an iframe, else HTML. */
@@ -622,7 +648,8 @@ export function mergeTrackers(...all: Trackers[]): Trackers {
   };
   const viewable = all.map((t) => t.viewable).filter((v): v is ViewableTrackers => v !== undefined);
   if (viewable.length) merged.viewable = { viewable: viewable.flatMap((v) => v.viewable), notViewable: viewable.flatMap((v) => v.notViewable), undetermined: viewable.flatMap((v) => v.undetermined) };
-  const verifications = all.flatMap((t) => t.verifications ?? []);
+  // (a wrapper repeating its inline's measurement runs it once)
+  const verifications = distinctVerifications(all.flatMap((t) => t.verifications ?? []));
   if (verifications.length) merged.verifications = verifications;
   return merged;
 }

@@ -37,6 +37,11 @@ describe('VastFetcher reads a demand answer body', () => {
         const hops = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('hops') ?? 1);
         res.writeHead(302, { location: hops > 1 ? `/moved?hops=${hops - 1}` : '/inline' });
         res.end();
+      } else if (path === '/latin1') {
+        // an ISO-8859-1 answer (its declaration says so), as some European ad servers still write
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        const doc = vast.replace(/^<\?xml[^>]*\?>/, '').replace('<AdTitle>Demand spot</AdTitle>', '<AdTitle>Caf\u00e9 cr\u00e8me</AdTitle>');
+        res.end(Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>${doc}`, 'latin1'));
       } else if (path === '/eur-wrapper') {
         // a wrapper priced in euros in front of an ad that states no price
         res.writeHead(200, { 'content-type': 'application/xml' });
@@ -56,6 +61,13 @@ describe('VastFetcher reads a demand answer body', () => {
     const got = await fetcher.fetch(`${base}/pieces`, Date.now() + 2000, viewer);
     expect(got.kind).toBe('inline');
     expect(got.kind === 'inline' && got.ad.title).toBe('Café ☕');
+    await fetcher.close();
+  });
+
+  it('reads an answer in the encoding it declares (ISO-8859-1), not as UTF-8', async () => {
+    const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
+    const got = await fetcher.fetch(`${base}/latin1`, Date.now() + 2000, viewer);
+    expect(got.kind === 'inline' && got.ad.title).toBe('Café crème');
     await fetcher.close();
   });
 

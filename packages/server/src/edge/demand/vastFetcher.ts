@@ -1,6 +1,7 @@
 import { type Agent } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
+import { answerText } from './answerText.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
 import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
@@ -36,9 +37,14 @@ export type FetchResult =
   | { kind: 'no_fill'; reason: string; vastError: number; errorUrls: string[]; ms: number; failed?: FailedAd[] }
   | { kind: 'timeout'; ms: number };
 
-/** `nonLinear`: the slot is a display channel's, which shows an ad's NonLinear and never a linear video (vastAnswer.ts displayAd). */
+/**
+ * `nonLinear`: the slot is a display channel's, which shows an ad's NonLinear and never a linear video (vastAnswer.ts displayAd).
+ * `fillMacros`: a wrapper's VASTAdTagURI with its macros filled, as a player fills them in every VAST
+ * request URI (`[CACHEBUSTING]`, `[TIMESTAMP]`...: tagMacros.ts fillIabMacros); none: called as written.
+ */
 export interface FetchOptions {
   nonLinear?: boolean;
+  fillMacros?: (uri: string) => string;
 }
 
 /** The outcome of one wrapper chain: `failed`, the ads passed over on its way (a buffet's broken ones). */
@@ -81,7 +87,7 @@ export class VastFetcher {
         continue;
       }
       if (answer.status !== 200) throw new HttpError(answer.status);
-      return { text: answer.body.toString('utf8'), url };
+      return { text: answerText(answer.body, answer.headers['content-type']), url };
     }
   }
 
@@ -125,15 +131,16 @@ export class VastFetcher {
       return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: Date.now() - started };
     }
     if (first === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
-    const nonLinear = options.nonLinear === true;
-    const result = await this.chain(first, 0, deadline, viewer, started, rates, nonLinear);
+    const { nonLinear = false, fillMacros = asWritten } = options;
+    const chainFrom = (skip: number) => this.chain(first, skip, deadline, viewer, started, rates, nonLinear, fillMacros);
+    const result = await chainFrom(0);
     if (result.kind !== 'no_fill' || !result.fallback) return withFailed(result.outcome, result.failed);
     // the first chain's own failure is the no-fill's; the ads tried after it are `failed` beside it,
     // and when one of them fills, every failure before it is
     const tried: FailedAd[] = [...result.failed, { vastError: result.outcome.vastError, errorUrls: result.outcome.errorUrls }];
     const after: FailedAd[] = [];
     for (let skip = 1; skip <= MAX_FALLBACKS && Date.now() < deadline; skip++) {
-      const next = await this.chain(first, skip, deadline, viewer, started, rates, nonLinear);
+      const next = await chainFrom(skip);
       after.push(...next.failed);
       if (next.kind !== 'no_fill') return withFailed(next.outcome, [...tried, ...after]);
       if (next.outcome.reason !== NO_MORE_ADS) after.push({ vastError: next.outcome.vastError, errorUrls: next.outcome.errorUrls });
@@ -154,6 +161,7 @@ export class VastFetcher {
     started: number,
     rates: RateSource | undefined,
     nonLinear: boolean,
+    fillMacros: (uri: string) => string,
   ): Promise<ChainResult> {
     /** The wrappers followed so far, in order. */
     const wrappers: DemandWrapper[] = [];
@@ -201,11 +209,13 @@ export class VastFetcher {
       wrappers.push(answer);
       wrapperPrice ??= answer.pricingCpm;
       lastWrapperAllowed = answer.followAdditionalWrappers;
-      next = answer.tagUri;
+      next = fillMacros(answer.tagUri);
     }
     return noFill('too_many_wrappers', VAST_ERRORS.wrapperLimit);
   }
 }
+
+const asWritten = (uri: string): string => uri;
 
 /** The outcome with the ads given up on beside it (none: as it is). */
 function withFailed(outcome: FetchResult, failed: FailedAd[]): FetchResult {

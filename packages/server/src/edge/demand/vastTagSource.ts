@@ -4,7 +4,7 @@ import { demandAdRefusal } from '../openrtb/impFit.js';
 import { blockedAdvertisers, blockedCategories } from './openrtbCall.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
-import { fillTagUrl } from './tagMacros.js';
+import { fillIabMacros, fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
 import { failedAdUrls } from './errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
@@ -47,7 +47,11 @@ export function vastTagSource(fetcher: VastFetcher, currency?: { readonly curren
             // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
             // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)
             const display = r.channel.format === 'display';
-            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current, { nonLinear: display });
+            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current, {
+              nonLinear: display,
+              // a wrapper's VASTAdTagURI is a VAST request URI too: its IAB macros filled as the tag URL's
+              fillMacros: (uri) => fillIabMacros(uri, r.ctx),
+            });
             if (got.kind === 'timeout') return got;
             // the ads its answer gave that a player would have given up on on the way (a buffet's, a
             // fallback's): their error trackers, each with its own code, go out with the outcome

@@ -15,6 +15,7 @@ const trackers = (): Trackers => ({
 const DEMAND_EVENTS = [
   'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip',
   'fullscreen', 'exitFullscreen', 'playerExpand', 'playerCollapse', 'closeLinear', 'close', 'loaded', 'otherAdInteraction', 'interactiveStart',
+  'acceptInvitation', 'acceptInvitationLinear', 'expand', 'collapse', 'adExpand', 'adCollapse', 'minimize', 'timeSpentViewing', 'overlayViewDuration',
 ];
 
 describe('eventIn', () => {
@@ -29,6 +30,19 @@ describe('eventIn', () => {
     expect(eventIn('2.0', 'skip')).toBeNull();
     expect(eventIn('4.0', 'loaded')).toBeNull();
     expect(eventIn('4.2', 'interactiveStart')).toBe('interactiveStart');
+  });
+
+  it("keeps 2.0 and 3.0's expand, collapse and acceptInvitation under VAST 4's names, and 4.1 has no acceptInvitationLinear nor timeSpentViewing", () => {
+    expect(eventIn('4.2', 'expand')).toBe('adExpand');
+    expect(eventIn('4.0', 'collapse')).toBe('adCollapse');
+    expect(eventIn('2.0', 'adExpand')).toBe('expand');
+    expect(eventIn('2.0', 'acceptInvitation')).toBe('acceptInvitation');
+    expect(eventIn('4.2', 'acceptInvitation')).toBe('acceptInvitation');
+    expect(eventIn('3.0', 'acceptInvitationLinear')).toBe('acceptInvitationLinear');
+    expect(eventIn('4.0', 'acceptInvitationLinear')).toBe('acceptInvitationLinear');
+    expect(eventIn('4.1', 'acceptInvitationLinear')).toBe('acceptInvitation');
+    expect(eventIn('4.0', 'timeSpentViewing')).toBe('timeSpentViewing');
+    expect(eventIn('4.2', 'timeSpentViewing')).toBeNull();
   });
 });
 

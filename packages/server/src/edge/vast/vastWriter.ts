@@ -129,16 +129,27 @@ const impressions = (urls: string[]) => urls.map((u) => `<Impression>${url(u)}</
 
 /** The linear Tracking events each version's XSD enumerates. */
 const COMMON_EVENTS = ['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'close', 'acceptInvitation'];
-const VAST4_EVENTS = [...COMMON_EVENTS, 'skip', 'progress', 'playerExpand', 'playerCollapse', 'acceptInvitationLinear', 'adExpand', 'adCollapse', 'minimize', 'otherAdInteraction', 'overlayViewDuration'];
+const VAST4_EVENTS = [...COMMON_EVENTS, 'skip', 'progress', 'playerExpand', 'playerCollapse', 'adExpand', 'adCollapse', 'minimize', 'otherAdInteraction', 'overlayViewDuration'];
 const EVENTS: Record<VastVersion, ReadonlySet<string>> = {
   '2.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse']),
   '3.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse', 'exitFullscreen', 'skip', 'progress', 'closeLinear', 'acceptInvitationLinear']),
-  '4.0': new Set([...VAST4_EVENTS, 'timeSpentViewing']),
+  // (4.1 dropped 4.0's acceptInvitationLinear and timeSpentViewing)
+  '4.0': new Set([...VAST4_EVENTS, 'acceptInvitationLinear', 'timeSpentViewing']),
   '4.1': new Set([...VAST4_EVENTS, 'closeLinear', 'loaded']),
   '4.2': new Set([...VAST4_EVENTS, 'closeLinear', 'loaded', 'interactiveStart']),
 };
-/** An event of one version under its name in another: VAST 4 renamed fullscreen, and 2.0 and 4.0 close a linear ad with close. */
-const RENAMED: Readonly<Record<string, string>> = { fullscreen: 'playerExpand', exitFullscreen: 'playerCollapse', playerExpand: 'fullscreen', playerCollapse: 'exitFullscreen', closeLinear: 'close' };
+/** Every Tracking event some version names: what a demand's ad may carry that a version can write. */
+export const VAST_EVENTS: ReadonlySet<string> = new Set(Object.values(EVENTS).flatMap((s) => [...s]));
+/**
+ * An event of one version under its name in another: VAST 4 renamed fullscreen and exitFullscreen
+ * (playerExpand, playerCollapse) and expand and collapse (adExpand, adCollapse), 2.0 and 4.0 close a
+ * linear ad with close, and 4.1 folds 3.0's acceptInvitationLinear into acceptInvitation.
+ */
+const RENAMED: Readonly<Record<string, string>> = {
+  fullscreen: 'playerExpand', exitFullscreen: 'playerCollapse', playerExpand: 'fullscreen', playerCollapse: 'exitFullscreen',
+  expand: 'adExpand', collapse: 'adCollapse', adExpand: 'expand', adCollapse: 'collapse',
+  closeLinear: 'close', acceptInvitationLinear: 'acceptInvitation',
+};
 
 /** The name `event` has in `version`, or null when the version has no such event. */
 export function eventIn(version: VastVersion, event: string): string | null {
