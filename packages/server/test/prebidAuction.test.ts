@@ -286,7 +286,6 @@ forEachStore((t) => {
       ['channel a number', valid({}, { ext: { prebid: { bidder: { adplane: { channel: 42 } } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel must be a channel uid/],
       ['no channel param', valid({}, { ext: { prebid: { bidder: { adplane: {} } } } }), /imp\[0\]\.ext\.prebid\.bidder\.adplane\.channel is required/],
       ['bad granularity', valid({ ext: { prebid: { targeting: { pricegranularity: 'coarse' } } } }), /ext\.prebid\.targeting\.pricegranularity must be one of/],
-      ['no keys at all', valid({ ext: { prebid: { targeting: { includewinners: false, includebidderkeys: false } } } }), /includewinners or includebidderkeys/],
       ['cache ttl a string', valid({ ext: { prebid: { cache: { vastxml: { ttlseconds: 'long' } } } } }), /ext\.prebid\.cache\.vastxml\.ttlseconds/],
       ['too large', JSON.stringify({ id: 'x', imp: [{ id: '1' }], pad: 'x'.repeat(300 * 1024) }), /^Invalid request: the body is larger than 256 KB/],
       // what Prebid Server's own validation refuses (pbsRules.ts), from its invalid-request samples

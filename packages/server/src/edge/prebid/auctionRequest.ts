@@ -82,6 +82,32 @@ export interface AuctionAsk {
   integration: string;
   /** `ext.prebid.returnallbidstatus: true`: the answer lists the impressions without a bid in `ext.seatnonbid`. */
   returnAllBidStatus: boolean;
+  /** `ext.prebid.bidadjustmentfactors`: what each bidder's bids are multiplied by (bidAdjustment). */
+  adjustments: BidAdjustments;
+}
+
+/**
+ * The publisher's bid adjustments, as Prebid Server applies them: a factor by bidder code (any case),
+ * and Prebid Server Java's by media type (`mediatypes.banner`, `.video`, `.video-instream`,
+ * `.video-outstream`), which comes first. Keys lower-cased.
+ */
+export interface BidAdjustments {
+  byBidder: Record<string, number>;
+  byType: Record<string, Record<string, number>>;
+}
+
+/**
+ * The factor a bid of `seat` in `type` is multiplied by (1 when none is set): the media type's (for
+ * video, its instream or outstream one before plain `video`), else the bidder's.
+ */
+export function bidAdjustment(adjustments: BidAdjustments, seat: string, type: 'banner' | 'video', instream: boolean): number {
+  const code = seat.toLowerCase();
+  const types = type === 'video' ? [instream ? 'video-instream' : 'video-outstream', 'video'] : ['banner'];
+  for (const t of types) {
+    const factor = adjustments.byType[t]?.[code];
+    if (factor !== undefined) return factor;
+  }
+  return adjustments.byBidder[code] ?? 1;
 }
 
 export type AskResult = { ok: true; ask: AuctionAsk } | { ok: false; field: string; reason: string };
@@ -137,8 +163,9 @@ function readTargeting(ext: Obj): TargetingAsk | null {
   const byType = objAt(t, 'mediatypepricegranularity', `${at}.mediatypepricegranularity`);
   const typed = (key: 'banner' | 'video') => (byType[key] === undefined || byType[key] === null ? null : granularityOf(byType[key], `${at}.mediatypepricegranularity.${key}`));
   const includeWinners = boolAt(t, 'includewinners', `${at}.includewinners`, true);
+  // Both false is a valid request that asks for no keys (Prebid Server Go's targeting-optional-all-false
+  // sample: 200, no targeting in the bids); Prebid Server Java and older Go refused it with a 400
   const includeBidderKeys = boolAt(t, 'includebidderkeys', `${at}.includebidderkeys`, true);
-  if (!includeWinners && !includeBidderKeys) throw new Invalid(at, 'must enable at least one of includewinners or includebidderkeys');
   let maxKeyLength = MAX_KEY_LENGTH;
   const truncate = t.truncateattrchars;
   if (truncate !== undefined && truncate !== null) {
@@ -174,6 +201,25 @@ function readCache(ext: Obj, kind: 'bids' | 'vastxml'): CacheAsk | null {
   return { ttl: typeof ttl === 'number' && ttl > 0 ? ttl : null, returnCreative: boolAt(c, 'returnCreative', `${at}.returnCreative`, true) };
 }
 
+/** Factors by bidder code, each a number above 0 (Prebid Server refuses another, for any bidder). */
+function factorsAt(o: Obj, field: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [bidder, factor] of Object.entries(o)) {
+    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0) throw new Invalid(`${field}.${bidder}`, 'must be a positive number');
+    out[bidder.toLowerCase()] = factor;
+  }
+  return out;
+}
+
+function readAdjustments(prebid: Obj): BidAdjustments {
+  const at = 'ext.prebid.bidadjustmentfactors';
+  const { mediatypes: _mediatypes, ...bidders } = objAt(prebid, 'bidadjustmentfactors', at);
+  const types = objAt(objAt(prebid, 'bidadjustmentfactors', at), 'mediatypes', `${at}.mediatypes`);
+  const byType: Record<string, Record<string, number>> = {};
+  for (const type of Object.keys(types)) byType[type] = factorsAt(objAt(types, type, `${at}.mediatypes.${type}`), `${at}.mediatypes.${type}`);
+  return { byBidder: factorsAt(bidders, at), byType };
+}
+
 /** Bidder codes that mean us: adplane and its aliases (`ext.prebid.aliases: { alias: 'adplane' }`). */
 function ourCodes(ext: Obj): Set<string> {
   const prebid = objAt(ext, 'prebid', 'ext.prebid');
@@ -181,7 +227,8 @@ function ourCodes(ext: Obj): Set<string> {
   const codes = new Set([BIDDER_CODE]);
   for (const [alias, bidder] of Object.entries(aliases)) {
     if (typeof bidder !== 'string') throw new Invalid(`ext.prebid.aliases.${alias}`, 'must be a bidder code');
-    if (bidder === BIDDER_CODE) codes.add(alias);
+    // the adapter's code in any case ("AdPlane"), as Prebid Server normalises an alias's bidder
+    if (bidder.toLowerCase() === BIDDER_CODE) codes.add(alias);
   }
   return codes;
 }
@@ -254,7 +301,7 @@ export function readAuctionRequest(body: unknown): AskResult {
       ok: true,
       ask: {
         request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates, debug, events,
-        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus,
+        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus, adjustments: readAdjustments(prebid),
       },
     };
   } catch (error) {

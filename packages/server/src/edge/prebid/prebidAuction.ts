@@ -7,7 +7,7 @@ import { cpmIn, CurrencyRates, currencyCode, floorMicros, type RateSource, Rates
 import { type ConnectionFacts } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
-import { type AuctionAsk, type OurImp } from './auctionRequest.js';
+import { type AuctionAsk, bidAdjustment, type OurImp } from './auctionRequest.js';
 import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';
 import { targetingKeys } from './targetingKeys.js';
 import { type EventUrlParts, eventUrls, vastEventUrl } from './prebidEvents.js';
@@ -137,8 +137,12 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
   if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
   const usdPrice = microsToCpm(outcome.winner.payoutCpm);
   if (!(usdPrice > 0)) return { seat, bid: null, nonbid: nonbid(NONBID.noBid) };
+  // the publisher's bid adjustment (ext.prebid.bidadjustmentfactors), as Prebid Server applies it before
+  // the floor and the price bucket; origbidcpm stays the price before it
+  const instream = slot.video?.plcmt === 1 || slot.video?.placement === 1;
+  const bidMicros = outcome.winner.payoutCpm * bidAdjustment(ask.adjustments, seat, type, instream);
   // the bid in the answer's currency (USD unless the request's cur asks another)
-  const price = cpmIn(outcome.winner.payoutCpm, money.usdPerUnit);
+  const price = cpmIn(bidMicros, money.usdPerUnit);
   const floor = floorMicros(imp.bidfloor, imp.bidfloorcur, money.rates);
   if (floor === null) {
     return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };
@@ -147,7 +151,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
   const w = markup.w || (type === 'video' ? (videoSlot.w ?? 0) : 0);
   const h = markup.h || (type === 'video' ? (videoSlot.h ?? 0) : 0);
   const dealId = outcome.winner.bid.dealId;
-  if (outcome.winner.payoutCpm < floor) {
+  if (bidMicros < floor) {
     // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
     // Prebid Server's non-bid describes the refused bid (openrtb_ext.NewNonBid)
     const refused = {
@@ -268,13 +272,14 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     const events = eventParts && type === 'banner' ? eventUrls(eventParts) : null;
     bid.ext = {
       // as Prebid Server writes them: the bid before conversion, in the currency we bid in
-      origbidcpm: money.usdPerUnit === 1 ? bid.price : answer.usdPrice!,
+      origbidcpm: answer.usdPrice!,
       origbidcur: 'USD',
       prebid: {
         type,
         bidid,
         meta: { adaptercode: answer.seat, mediaType: type, ...(bid.adomain ? { advertiserDomains: bid.adomain } : {}) },
-        ...(targeting ? { targeting } : {}),
+        // no keys (includewinners and includebidderkeys both false): no targeting, as Prebid Server omits an empty one
+        ...(targeting && Object.keys(targeting).length ? { targeting } : {}),
         ...(cachedBid || cachedVast ? { cache } : {}),
         ...(events ? { events } : {}),
         // as Prebid Server writes a video bid's duration (Prebid.js reads it for long-form ad pods)
