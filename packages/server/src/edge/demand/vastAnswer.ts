@@ -158,11 +158,7 @@ function pricing(ad: XmlElement, rates: RateSource | undefined): number | null {
  */
 function skipOffsetOf(value: string | undefined): string {
   const t = (value ?? '').trim();
-  if (/^\d{1,4}(\.\d+)?$/.test(t)) {
-    const ms = Math.round(Number(t) * 1000);
-    const whole = vastDuration(Math.floor(ms / 1000));
-    return ms % 1000 ? `${whole}.${String(ms % 1000).padStart(3, '0')}` : whole;
-  }
+  if (/^\d{1,4}(\.\d+)?$/.test(t)) return vastDuration(Number(t));
   return VAST_OFFSET.test(t) ? t : '';
 }
 

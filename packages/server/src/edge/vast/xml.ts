@@ -17,13 +17,17 @@ export function cdata(text: string): string {
   return `<![CDATA[${text.replace(FORBIDDEN, '').replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
 }
 
-/** 'HH:MM:SS' for a duration in seconds (VAST Duration is xs:time). */
+/**
+ * 'HH:MM:SS' for a duration in seconds, 'HH:MM:SS.mmm' when it has a fraction of a second (VAST's
+ * Duration and skipoffset are xs:time in every version: a demand's 15.5 s ad stays 15.5 s, not 16).
+ */
 export function vastDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const s = Math.floor(ms / 1000);
   const hh = String(Math.floor(s / 3600) % 24).padStart(2, '0');
   const mm = String(Math.floor(s / 60) % 60).padStart(2, '0');
   const ss = String(s % 60).padStart(2, '0');
-  return `${hh}:${mm}:${ss}`;
+  return ms % 1000 ? `${hh}:${mm}:${ss}.${String(ms % 1000).padStart(3, '0')}` : `${hh}:${mm}:${ss}`;
 }
 
 /**
