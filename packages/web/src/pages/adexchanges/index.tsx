@@ -17,7 +17,7 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} shown={endpointHost(v)} />,
   },
-  { title: 'tmax', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 84, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (ms) => `${ms} ms`) },
+  { title: 'Timeout', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 96, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (ms) => `${ms} ms`) },
   { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
   { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 100, ellipsis: true, render: (v: unknown) => orEmpty(v ? String(v) : null) },
   { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 80, align: 'right', render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },

@@ -1,4 +1,4 @@
-import { Col, DatePicker, Form, InputNumber, Radio, Row, Space, Switch, Typography } from 'antd';
+import { Col, DatePicker, Form, InputNumber, Radio, Row, Space, Switch } from 'antd';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { MoneyInput, RefSelect } from '../../resources/fields.js';
 import { LimitInput } from '../../resources/unitFields.js';
@@ -14,8 +14,10 @@ export const PACING_OPTIONS = [
   { value: 'asap', label: 'ASAP' },
 ];
 
+/** A bid of $0.00 never wins; an empty bid is the required rule's to name, so it gets one message, not two. */
 const positiveBid = {
-  validator: (_: unknown, v: unknown) => (typeof v === 'number' && v > 0 ? Promise.resolve() : Promise.reject(new Error('Enter a bid CPM above $0.00'))),
+  validator: (_: unknown, v: unknown) =>
+    v === undefined || v === null || (typeof v === 'number' && v > 0) ? Promise.resolve() : Promise.reject(new Error('Enter a bid CPM above $0.00')),
 };
 
 export function CampaignForm({ form, row }: ResourceFormProps) {
@@ -82,10 +84,16 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
 
       <Section title="Frequency cap">
         <Space align="start" size={16} wrap>
-          <Form.Item name={['frequencyCap', 'enabled']} valuePropName="checked" label={label('frequencyCap', 'Cap impressions per user')}>
+          {/* Off, the switch says what that means right under it, as every field's hint does. */}
+          <Form.Item
+            name={['frequencyCap', 'enabled']}
+            valuePropName="checked"
+            label={label('frequencyCap', 'Cap impressions per user')}
+            extra={capOn ? undefined : 'No cap: a user may see this campaign any number of times'}
+          >
             <Switch checkedChildren="On" unCheckedChildren="Off" data-testid="campaign-cap" />
           </Form.Item>
-          {capOn ? (
+          {capOn && (
             <>
               <Form.Item
                 name={['frequencyCap', 'count']}
@@ -106,10 +114,6 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
                 <InputNumber<number> min={1} max={720} precision={0} suffix="h" style={{ width: 120 }} />
               </Form.Item>
             </>
-          ) : (
-            <Typography.Text type="secondary" style={{ display: 'inline-block', paddingTop: 30 }}>
-              No cap: a user may see this campaign any number of times.
-            </Typography.Text>
           )}
         </Space>
       </Section>

@@ -1,6 +1,6 @@
 import { Tag, Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
-import { RESOURCES } from '@adplane/shared';
+import { formatPercent, RESOURCES } from '@adplane/shared';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
@@ -8,7 +8,8 @@ import { IVT_STAGE_LABELS, IvtForm } from './IvtForm.js';
 
 const def = RESOURCES.ivts;
 
-const columns: ColumnsType<ResourceRow> = [
+/** The list's own columns; the sample reads as every percent does (`10.00%`). */
+export const ivtColumns: ColumnsType<ResourceRow> = [
   { title: 'Vendor', dataIndex: 'vendor', key: 'vendor', sorter: true, width: 220 },
   {
     title: 'Stage',
@@ -24,7 +25,7 @@ const columns: ColumnsType<ResourceRow> = [
     key: 'samplePercent',
     width: 100,
     align: 'right',
-    render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (n) => `${Number(n.toFixed(2))}%`),
+    render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent),
   },
 ];
 
@@ -33,7 +34,7 @@ export default function IvtsPage() {
   return (
     <ResourceListPage
       def={def}
-      columns={columns}
+      columns={ivtColumns}
       FormBody={IvtForm}
       defaults={() => ({ name: '', status: 1, vendor: '', urlTemplate: '', stage: 'postbid', samplePercent: 100 })}
       intro={

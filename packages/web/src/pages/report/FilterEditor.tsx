@@ -3,6 +3,7 @@ import { Button, Select, Space, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { DIMENSION_BY_ID, DIMENSIONS, type DimensionId, nameField } from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
+import { EMPTY_MARK } from '../../format/empty.js';
 import { type ReportForm } from './reportState.js';
 
 type Filters = ReportForm['filters'];
@@ -25,7 +26,7 @@ function FilterValues({ id, form, values, onChange }: { id: DimensionId; form: R
         setOptions(
           rows.filter((r) => !r.total).map((r) => ({
             value: r[id] as string | number,
-            label: entity ? `${String(r[nameField(id)] || '(none)')} #${String(r[id])}` : String(r[id] === '' ? '(none)' : r[id]),
+            label: entity ? `${String(r[nameField(id)] || EMPTY_MARK)} #${String(r[id])}` : String(r[id] === '' ? EMPTY_MARK : r[id]),
           })),
         ),
       )

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Segmented, Select, Space } from 'antd';
 import { EChart } from '../../components/EChart.js';
+import { EMPTY_MARK } from '../../format/empty.js';
 import {
   DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, formatUsdAxis, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
 } from '@adplane/shared';
@@ -9,9 +10,10 @@ import {
 const MAX_SERIES = 8;
 const MAX_BARS = 20;
 
+/** A row's value of a dimension as text; rows without one (no channel, no marketplace) read as the one empty mark. */
 export function rowLabel(row: ReportRow, id: DimensionId): string {
-  if (DIMENSION_BY_ID[id].type === 'entity') return String(row[nameField(id)] || (row[id] === 0 ? '(none)' : `#${String(row[id])}`));
-  return String(row[id] === '' ? '(none)' : row[id]);
+  if (DIMENSION_BY_ID[id].type === 'entity') return String(row[nameField(id)] || (row[id] === 0 ? EMPTY_MARK : `#${String(row[id])}`));
+  return row[id] === '' ? EMPTY_MARK : String(row[id]);
 }
 
 /** Where a trend matters: a time series by date or hour (one line per value of the next dimension), else bars. */

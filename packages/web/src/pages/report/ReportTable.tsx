@@ -2,6 +2,8 @@ import { Table, type TableColumnsType, Tooltip, Typography } from 'antd';
 import {
   DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, type ReportRow,
 } from '@adplane/shared';
+import { EmptyValue } from '../../components/EmptyValue.js';
+import { EMPTY_MARK } from '../../format/empty.js';
 import { listPagination } from '../../resources/pagination.js';
 import { rowLabel } from './ReportChart.js';
 
@@ -21,14 +23,17 @@ export function ReportTable({ rows, dimensions, metrics, timezone }: { rows: rea
       dataIndex: id,
       title: id === 'hour' && timezone !== undefined ? `${DIMENSION_BY_ID[id].label} (${formatTimezone(timezone)})` : DIMENSION_BY_ID[id].label,
       sorter: (a: Row, b: Row) => compare(rowLabel(a, id), rowLabel(b, id)),
-      render: (_: unknown, row: Row) =>
-        DIMENSION_BY_ID[id].type === 'entity' && row[id] ? (
+      render: (_: unknown, row: Row) => {
+        const label = rowLabel(row, id);
+        if (label === EMPTY_MARK) return <EmptyValue />;
+        return DIMENSION_BY_ID[id].type === 'entity' && row[id] ? (
           <span>
-            {rowLabel(row, id)} <Typography.Text type="secondary">#{String(row[id])}</Typography.Text>
+            {label} <Typography.Text type="secondary">#{String(row[id])}</Typography.Text>
           </span>
         ) : (
-          rowLabel(row, id)
-        ),
+          label
+        );
+      },
     })),
     ...metrics.map((id) => ({
       key: id,
