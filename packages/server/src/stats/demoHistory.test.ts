@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ReportRequest } from '@adplane/shared';
+import { ReportRequest, resolvePartner } from '@adplane/shared';
 import { forEachStore } from '../../test/helpers.js';
 import { forEachStatsEngine } from '../../test/statsEngines.js';
 import { writeDemoHistoryIfEmpty } from './demoHistory.js';
@@ -36,6 +36,12 @@ forEachStore((t) => {
       const reasons = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['nofill_reason'], metrics: ['source_reqs'], filters: { tag: [Number(tag.tag)] } }));
       const unfilled = reasons.filter((r) => !r.total && r.nofill_reason !== '').reduce((sum, r) => sum + Number(r.source_reqs), 0);
       expect(unfilled).toBe(Number(tag.source_reqs) - Number(tag.imps));
+
+      // The Market Report names marketplaces as live traffic does: a Prebid partner by its name, never its catalogue id
+      const markets = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['marketplace_name'], metrics: ['rev_m'], hideErrors: true }));
+      const names = markets.filter((r) => !r.total).map((r) => String(r.marketplace_name));
+      expect(names).toEqual(expect.arrayContaining([resolvePartner('appnexusP')!.partner.name, resolvePartner('pubmaticP')!.partner.name]));
+      expect(names.filter((n) => /P$/.test(n) && resolvePartner(n))).toEqual([]);
     }, 120_000);
   });
 });

@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely';
+import { resolvePartner } from '@adplane/shared';
 import { type Database } from '../store/schema.js';
 import { type EntityTables } from '../store/entityTables.js';
 import { parseJson } from '../store/json.js';
@@ -108,7 +109,8 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
           channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, partner: tag.partner, advertiser_id: tag.advId,
           campaign_id: campaign?.id ?? 0, creative_id: campaign?.creativeId ?? 0, supplier_id: campaign?.supplierId ?? 0, adexchange_id: exchange?.id ?? 0,
           deal_id: campaign?.dealId || (dealShare > 0 ? `deal-${tenantId}-${tag.id}` : ''),
-          marketplace_name: programmatic ? (tag.partner || exchange?.name || tag.name) : '',
+          // as the edge names it: a Prebid partner by its name in the catalogue (not its id), an exchange, a tag
+          marketplace_name: programmatic ? ((tag.partner && (resolvePartner(tag.partner)?.partner.name ?? tag.partner)) || exchange?.name || tag.name) : '',
           country, region, us_state: country === 'US' ? state : '', device, os, browser,
           app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length], domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
           publisher_id: `pub-${channel.subId || channel.id}`, integration: tag.integration,
