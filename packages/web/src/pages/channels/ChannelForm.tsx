@@ -106,8 +106,9 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
 }
 
 /** The fields of a supply channel: who sells it, how it is called and paid, and the demand it calls. */
-export function ChannelForm({ row, readOnly }: ResourceFormProps) {
+export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
   const label = useHelpLabel('channels');
+  const auctionPrice = Form.useWatch('auctionPrice', form) as string | undefined;
 
   return (
     <>
@@ -189,7 +190,11 @@ export function ChannelForm({ row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="auctionPrice" label={label('auctionPrice', 'Auction price')} extra="Second price: the runner-up's bid plus $0.01">
+          <Form.Item
+            name="auctionPrice"
+            label={label('auctionPrice', 'Auction price')}
+            extra={auctionPrice === 'second' ? "Second price: the winner pays the runner-up's bid plus $0.01" : 'First price: the winner pays its bid'}
+          >
             <Radio.Group optionType="button" options={AUCTION_PRICES.map((p) => ({ value: p, label: p === 'first' ? 'First' : 'Second' }))} />
           </Form.Item>
         </Col>

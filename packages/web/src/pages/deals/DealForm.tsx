@@ -10,8 +10,16 @@ import '../dsp/dsp.css';
 
 export const AUCTION_TYPE_OPTIONS = AUCTION_TYPES.map((a) => ({ value: a.id, label: a.label }));
 
-export function DealForm(_: ResourceFormProps) {
+/** What the chosen auction type means for the price a buyer pays (OpenRTB imp.pmp.deals.at). */
+export const AUCTION_TYPE_HINTS: Readonly<Record<number, string>> = {
+  1: 'First price: a winning buyer pays its bid, at least the floor',
+  2: "Second price: a winning buyer pays the runner-up's bid plus $0.01, at least the floor",
+  3: 'Fixed price: the floor is the price every buyer pays',
+};
+
+export function DealForm({ form }: ResourceFormProps) {
   const label = useHelpLabel('deals');
+  const auctionType = Form.useWatch('auctionType', form) as number | undefined;
   return (
     <div className="dsp-form">
       <Row gutter={16}>
@@ -44,7 +52,7 @@ export function DealForm(_: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={6}>
-            <Form.Item name="auctionType" label={label('auctionType', 'Auction type')} extra="Fixed: the floor is the price">
+            <Form.Item name="auctionType" label={label('auctionType', 'Auction type')} extra={AUCTION_TYPE_HINTS[auctionType ?? 0] ?? 'How a winning buyer pays'}>
               <Select options={AUCTION_TYPE_OPTIONS} aria-label="Auction type" />
             </Form.Item>
           </Col>
