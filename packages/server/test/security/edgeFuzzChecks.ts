@@ -79,7 +79,8 @@ export function bidResponseProblem(request: unknown, response: unknown, mayBeEmp
   if (typeof response.id !== 'string') return 'id is not a string';
   if (!Array.isArray(response.seatbid)) return 'seatbid is not an array';
   if (!mayBeEmpty && !response.seatbid.length) return 'a 200 without a bid (no bid is a 204)';
-  const impIds = new Set(isObj(request) && Array.isArray(request.imp) ? request.imp.filter(isObj).map((i) => i.id) : []);
+  // (an id written as a whole number is its text: bidRequestReader.ts)
+  const impIds = new Set(isObj(request) && Array.isArray(request.imp) ? request.imp.filter(isObj).map((i) => (Number.isSafeInteger(i.id) ? String(i.id) : i.id)) : []);
   for (const seat of response.seatbid) {
     if (!isObj(seat) || !Array.isArray(seat.bid) || !seat.bid.length) return `a seatbid without bids: ${preview(seat)}`;
     for (const bid of seat.bid) {

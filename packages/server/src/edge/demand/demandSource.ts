@@ -80,7 +80,17 @@ export function durationFloorOf(floors: readonly DurationFloor[], seconds: numbe
 }
 
 /** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
-export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | { kind: 'vast'; ad: DemandInline } | OrtbMarkup;
+export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | VastMarkup | OrtbMarkup;
+
+/**
+ * A VAST demand's ad. `errorForward`: set on the winner once its token is signed (errorPings.ts
+ * errorForwardQuery), the query our error URL carries in VAST 2.0 and 3.0, which hold one <Error>.
+ */
+export interface VastMarkup {
+  kind: 'vast';
+  ad: DemandInline;
+  errorForward?: string;
+}
 
 export interface Bid {
   /** What the demand offers, CPM micro-dollars. */

@@ -1,4 +1,5 @@
 import { type RequestContext } from '../request/context.js';
+import { type TokenSigner } from '../tracking/trackingToken.js';
 import { fillIabMacros } from './tagMacros.js';
 import { type FailedAd } from './vastAnswer.js';
 
@@ -44,4 +45,43 @@ export function errorPings(urls: readonly string[], code: number, ctx: RequestCo
 export function failedAdUrls(failed: readonly FailedAd[] | undefined): string[] {
   if (!failed?.length) return [];
   return failed.flatMap((f) => f.errorUrls.map((u) => u.replace(ERRORCODE, String(f.vastError))));
+}
+
+/** What the error trackers our error URL forwards may take of it, in characters (a player's URL stays short). */
+export const MAX_FORWARD_CHARS = 2000;
+
+/**
+ * VAST 2.0 and 3.0 hold one <Error> per ad, so an answer that keeps ours (every error the player
+ * reports is counted) has no room for the demand's. Ours then carries the demand's error trackers
+ * (`de`, newline-separated, their IAB macros filled from the request as errorPings fills them,
+ * [ERRORCODE] left for the player's code) with a signature binding them to the token (`ds`): when
+ * the player reports an error to us, /ev forwards it to each (forwardedErrors). At most
+ * MAX_ERROR_PINGS trackers and MAX_FORWARD_CHARS characters; none: ''.
+ */
+export function errorForwardQuery(urls: readonly string[], ctx: RequestContext, token: string, signer: TokenSigner): string {
+  const kept: string[] = [];
+  let chars = 0;
+  for (const url of urls) {
+    const trimmed = url.trim();
+    if (kept.length === MAX_ERROR_PINGS || !/^https?:\/\/\S+$/i.test(trimmed)) continue;
+    const filled = fillIabMacros(trimmed, ctx);
+    if (kept.includes(filled) || chars + filled.length > MAX_FORWARD_CHARS) continue;
+    kept.push(filled);
+    chars += filled.length + 1;
+  }
+  if (!kept.length) return '';
+  const joined = kept.join('\n');
+  return `&de=${encodeURIComponent(joined)}&ds=${signer.attach(token, joined)}`;
+}
+
+/**
+ * The demand error trackers an error event's URL forwards (errorForwardQuery), with the reported
+ * code in [ERRORCODE], when their signature binds them to the token; [] otherwise (a forged or
+ * altered list is never called).
+ */
+export function forwardedErrors(query: URLSearchParams, token: string, signer: TokenSigner, code: string): string[] {
+  const joined = query.get('de');
+  const sig = query.get('ds');
+  if (!joined || !sig || !signer.attached(token, joined, sig)) return [];
+  return joined.split('\n').slice(0, MAX_ERROR_PINGS).filter((u) => /^https?:\/\//i.test(u)).map((u) => u.replace(ERRORCODE, code));
 }

@@ -1,6 +1,7 @@
 import { type EdgeResponse } from '../edgeHttp.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
+import { forwardedErrors } from '../demand/errorPings.js';
 import { type Pacing } from '../auction/pacing.js';
 import { type Snapshot } from '../snapshot/types.js';
 import { COUNTED_ONCE, type ImpressionReplayGuard } from './replayGuard.js';
@@ -79,6 +80,8 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
     if (burl) deps.notify(burl);
   }
   const vastError = event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '';
+  // a VAST 2.0/3.0 answer's one <Error> is ours: the demand's error trackers it carries hear the code too
+  if (event === 'error' && deps.notify && query.has('de')) for (const url of forwardedErrors(query, query.get('t') ?? '', deps.signer, vastError)) deps.notify(url);
   const metrics: Record<string, number> = { [METRIC[event]]: 1 };
   // an impression whose answer carried post-bid pixels (edge/postbid/) is a post-bid impression too
   if (event === 'impression' && d.postbid) metrics.postbid_imps = 1;

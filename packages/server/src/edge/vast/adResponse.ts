@@ -3,7 +3,7 @@ import { type AdMarkup } from '../demand/demandSource.js';
 import { demandAdParts } from '../demand/vastAnswer.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
-import { VAST_VERSIONS, type VastVersion } from './vastVersion.js';
+import { isVast4, VAST_VERSIONS, type VastVersion } from './vastVersion.js';
 import { IAB_CONTENT_TAXONOMY, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
 import { safeUrl, vastDuration } from './xml.js';
 
@@ -151,6 +151,12 @@ export function winnerDocumentJson(channel: SnapChannel, winner: Winner, origin:
 function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<AdMarkup, { kind: 'campaign' }>, origin: string, token: string, servingId: string): string {
   const ours = ourTrackers(origin, token, true);
   if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
+  let ad = markup.ad;
+  // VAST 2.0 and 3.0 hold one <Error>: ours, carrying the demand's for /ev to forward (errorPings.ts errorForwardQuery)
+  if (!isVast4(version) && markup.errorForward) {
+    ours.error = [ours.error[0]! + markup.errorForward];
+    ad = { ...ad, trackers: { ...ad.trackers, error: [] } };
+  }
   return renderInline(version, {
     id: `tag${winner.bid.tagId}`,
     adSystem: markup.ad.adSystem,
@@ -161,7 +167,7 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     creativeId: `tag${winner.bid.tagId}`,
     universalAdId: `adplane-tag-${winner.bid.tagId}`,
     // the demand's trackers first (its viewability and verification vendors with them), then ours
-    ...demandAdParts(markup.ad, ours),
+    ...demandAdParts(ad, ours),
   });
 }
 
