@@ -26,7 +26,12 @@ function sellersJsonOf(user: User): Profile['sellersJson'] {
   return Array.isArray(user.sellersJson) ? user.sellersJson : [];
 }
 
-export function profileOf(user: User): Profile {
+/**
+ * The profile as its reader may see it. While an admin acts as the user (`adminId`), the account's API
+ * token (a credential: debug traces accept it instead of a session) is not sent: the Profile shows the
+ * UID instead (docs/console.md, "Acting as another user").
+ */
+export function profileOf(user: User, adminId: number | null = null): Profile {
   const p = user.profile;
   return {
     id: user.id,
@@ -37,7 +42,7 @@ export function profileOf(user: User): Profile {
     contactNumber: p.contactNumber,
     contactExpired: p.contactExpired,
     uid: user.uid,
-    token: user.token,
+    token: adminId === null ? user.token : null,
     domain: user.domain,
     timezone: user.timezone,
     priceReq: user.priceReq,
@@ -97,9 +102,9 @@ function changesFor(user: User, body: ReturnType<typeof ProfileUpdate.parse>): P
 /** The Profile modal of non-admin users (spec sections 2, 3 and 5). */
 export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/demand/info', { config: { guard: 'auth' } }, async (request) => {
-    const { user } = requireAuth(request);
+    const { user, adminId } = requireAuth(request);
     if (user.type === 'admin') throw forbidden('Admins have no profile');
-    return profileOf(user);
+    return profileOf(user, adminId);
   });
 
   app.put('/api/demand/info', { config: { guard: 'auth' } }, async (request) => {
@@ -108,6 +113,13 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
     if (READ_ONLY_TYPES.has(user.type)) throw forbidden('Your profile is read-only');
     const body = parseInput(ProfileUpdate, request.body);
     const changes = changesFor(user, body);
+    // While acting as the user an admin may remove tag parameters but not add any (the console's "Add
+    // Tag Parameter" OK is disabled then): the account's own tag parameters are its owner's to add.
+    if (adminId !== null && changes.tagParams) {
+      const had = new Set(user.tagParams ?? []);
+      const added = changes.tagParams.filter((param) => !had.has(param));
+      if (added.length) throw badField('tagParams', `an admin acting as the user cannot add tag parameters (${added.join(', ')})`);
+    }
     const updated = await inTransaction(app.store.db, async (trx) => {
       // The tenant's entries are sellers of its sellers.json: each id no other seller's (supplyChain/sellerIds.ts),
       // checked in the transaction that writes them, under the seller-id lock
@@ -118,6 +130,6 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
       return updateOwnProfile(trx, user.id, changes, adminId);
     });
     request.log.info({ userId: user.id, adminId: request.auth?.adminId ?? null }, 'profile updated');
-    return profileOf(updated);
+    return profileOf(updated, adminId);
   });
 }

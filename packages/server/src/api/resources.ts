@@ -14,7 +14,7 @@ import {
   listPage,
   setArchived,
   updateOne,
-  usageOf,
+  visibleUsageOf,
 } from '../resources/entityService.js';
 import { isEntityKind } from '../store/entityTables.js';
 
@@ -55,7 +55,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     const namesPath = def.namesApi;
     if (namesPath) app.get(namesPath, read(), async (request) => listItems(store, def, actorOf(request), true));
     app.get(`${base}/:id`, read(), async (request) => getOne(store, def, actorOf(request), id(request)));
-    app.get(`${base}/:id/usage`, read(), async (request) => usageOf(store, def, actorOf(request), id(request)));
+    app.get(`${base}/:id/usage`, read(), async (request) => visibleUsageOf(store, def, actorOf(request), id(request)));
     app.post(base, write(), async (request, reply) => {
       reply.code(201);
       return createOne(store, def, actorOf(request), request.body);

@@ -9,6 +9,7 @@ import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { reportFilePath } from '../stats/reportFiles.js';
 import { inTransaction } from '../store/db.js';
 import { requirePostbidReports, takePostbidReportPlace } from './pbReports.js';
+import { requireRunnableReport } from './reports.js';
 import {
   createSavedReport, deleteSavedReport, getSavedReport, listSavedReports, type StoredReport, updateSavedReport,
 } from '../store/savedReports.js';
@@ -51,6 +52,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
     const { user } = requireAuth(request);
     const input = parseInput(SaveReportInput, request.body);
+    requireRunnableReport(user, input.request);
     // a postbid report (/pbReport): post-bid metrics only, and a place of the account's monthly allowance
     if (input.ivt) {
       requirePostbidReports(user);
@@ -70,6 +72,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
     const report = await ownReport(request);
     const patch = parseInput(UpdateSavedReportInput, request.body);
+    if (patch.request) requireRunnableReport(requireAuth(request).user, patch.request);
     if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
     if (patch.request && report.ivt) parseInput(PostbidReportBody, request.body);
     await updateSavedReport(app.store.db, report.id, patch);

@@ -17,6 +17,7 @@ import {
   deleteEntity,
   existingIds,
   findLiveRowWith,
+  getEntities,
   getEntity,
   insertEntity,
   listAllEntities,
@@ -217,6 +218,24 @@ export async function usageOf(store: Store, def: ResourceDef, actor: Actor, id: 
     }
   }
   return used;
+}
+
+/**
+ * GET {api}/:id/usage: the rows using this one, as far as the caller may see them (as usedBy does).
+ * A sub or adv user reads a row assigned to it, not the tenant's other rows that use it: an
+ * advertiser's creative is in campaigns of other advertisers, its tag in the tenant's channels.
+ * Archiving and deleting still weigh every use (usageOf).
+ */
+export async function visibleUsageOf(store: Store, def: ResourceDef, actor: Actor, id: number) {
+  const used = await usageOf(store, def, actor, id);
+  const visible = new Map<string, Set<number>>();
+  for (const kind of new Set(used.map((u) => u.kind))) {
+    const a = accessTo(RESOURCES[kind as EntityKind], actor.user);
+    const ids = used.filter((u) => u.kind === kind).map((u) => u.id);
+    const rows = a.level === 'none' ? [] : await getEntities(store.db, kind as EntityKind, a.scope, ids);
+    visible.set(kind, new Set(rows.map((r) => r.id)));
+  }
+  return used.filter((u) => visible.get(u.kind)?.has(u.id));
 }
 
 function inUse(def: ResourceDef, used: Awaited<ReturnType<typeof usageOf>>, verb: string): HttpError {
