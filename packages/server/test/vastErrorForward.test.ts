@@ -32,6 +32,18 @@ onSqliteStore((t) => {
         res.writeHead(204);
         return res.end();
       }
+      if (url.pathname === '/rtb') {
+        // an OpenRTB bidder answering the one impression with a VAST adm whose <Error> has an auction macro
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          const request = JSON.parse(body) as { id: string; imp: { id: string }[] };
+          const adm = answer(base).replace('/t/error?c=[ERRORCODE]', '/t/rtb-error?c=[ERRORCODE]&p=${AUCTION_PRICE}');
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: request.id, seatbid: [{ seat: 's1', bid: [{ id: 'b1', impid: request.imp[0]!.id, price: 6, adm, adomain: ['brand.test'], crid: 'c1', mtype: 2 }] }] }));
+        });
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(answer(base));
     });
@@ -43,6 +55,8 @@ onSqliteStore((t) => {
     for (const v of ['2.0', '3.0', '4.2']) {
       ids[v] = await createAs(app, cookie, 'channels', { name: `Error forward ${v}`, vastVersion: v, format: 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: ids.tag.id, priority: 1 }] });
     }
+    ids.rtbTag = await createAs(app, cookie, 'tags', { name: 'Error forward bidder', integration: 'RTB', endpoint: `${base}/rtb`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1500 });
+    ids.rtb = await createAs(app, cookie, 'channels', { name: 'Error forward RTB 3.0', vastVersion: '3.0', format: 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: ids.rtbTag.id, priority: 1 }] });
     await app.edge.snapshots.rebuild();
   });
 
@@ -91,6 +105,16 @@ onSqliteStore((t) => {
       await expect.poll(() => pings, { timeout: 2000 }).toContain('/t/error?c=402&s=1');
       expect(pings.filter((p) => p.includes('evil'))).toEqual([]);
     });
+  });
+
+  it("does the same for an OpenRTB bid's VAST, its auction macros filled", async () => {
+    const vast = await serve('rtb');
+    expect(schemaErrors('3.0', vast)).toBe('');
+    const errors = errorsOf(vast);
+    expect(errors).toHaveLength(1);
+    pings.length = 0;
+    expect((await report(errors[0]!, 402)).statusCode).toBe(200);
+    await expect.poll(() => pings, { timeout: 2000 }).toContain('/t/rtb-error?c=402&p=6&s=1');
   });
 
   it('lists both <Error>s in VAST 4, ours without a forward', async () => {

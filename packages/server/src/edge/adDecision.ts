@@ -10,7 +10,7 @@ import { type Admission } from '../delivery/types.js';
 import { type RequestContext } from './request/context.js';
 import { refusal } from './targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner, unfilledDecisionId } from './tracking/trackingToken.js';
-import { errorForwardQuery } from './demand/errorPings.js';
+import { demandErrorTrackers, errorForwardQuery } from './demand/errorPings.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from './snapshot/types.js';
 import { emptyDocument, winnerDocument, withImpressionPixels } from './vast/adResponse.js';
 import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
@@ -389,12 +389,13 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
     }
   }
   out.token = deps.signer.sign(decision);
-  // a VAST demand's error trackers, for the versions whose one <Error> is ours (errorPings.ts errorForwardQuery)
-  if (b.markup.kind === 'vast' && b.markup.ad.trackers.error.length && !options.test) {
-    b.markup.errorForward = errorForwardQuery(b.markup.ad.trackers.error, ctx, out.token, deps.signer);
-  }
   // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
   settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
+  // a demand's VAST error trackers, for the versions whose one <Error> is ours (errorPings.ts errorForwardQuery)
+  if (b.markup.kind !== 'campaign' && !options.test) {
+    const errors = demandErrorTrackers(b.markup);
+    if (errors.length) b.markup.errorForward = errorForwardQuery(errors, ctx, out.token, deps.signer);
+  }
   return finish(out, started, 200, 'filled');
 }
 

@@ -1,5 +1,8 @@
 import { type RequestContext } from '../request/context.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
+import { fillAuctionMacros } from '../openrtb/auctionMacros.js';
+import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
+import { type VastMarkup } from './demandSource.js';
 import { fillIabMacros } from './tagMacros.js';
 import { type FailedAd } from './vastAnswer.js';
 
@@ -73,6 +76,17 @@ export function errorForwardQuery(urls: readonly string[], ctx: RequestContext, 
   const joined = kept.join('\n');
   return `&de=${encodeURIComponent(joined)}&ds=${signer.attach(token, joined)}`;
 }
+
+/** A winning demand ad's VAST error trackers: a VAST tag's, or an OpenRTB bid's VAST with the win's auction macros filled. */
+export function demandErrorTrackers(markup: VastMarkup | OrtbMarkup): readonly string[] {
+  if (markup.kind === 'vast') return markup.ad.trackers.error;
+  const vast = markup.media === 'video' && markup.adm ? markup.vast : null;
+  if (!vast) return NO_URLS;
+  const macros = markup.settled?.macros ?? {};
+  return vast.trackers.error.map((u) => fillAuctionMacros(u, macros)).filter(Boolean);
+}
+
+const NO_URLS: readonly string[] = [];
 
 /**
  * The demand error trackers an error event's URL forwards (errorForwardQuery), with the reported

@@ -1,6 +1,6 @@
 import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../demand/vastAnswer.js';
-import { type VastVersion } from '../vast/vastVersion.js';
+import { isVast4, type VastVersion } from '../vast/vastVersion.js';
 import { type MediaExtras } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
 import { type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
@@ -47,6 +47,8 @@ export interface OrtbMarkup {
   usdPerUnit?: number;
   /** Set when the auction is decided (openrtb/notices.ts): the win's macro values, and the billing attachment of our impression URL. */
   settled?: { macros: MacroValues; billingQuery: string };
+  /** The winner's VAST error trackers our one <Error> forwards in VAST 2.0 and 3.0 (demand/errorPings.ts errorForwardQuery). */
+  errorForward?: string;
 }
 
 /** A label for the ad's ids in our VAST (`rtb12`, `ax3`). */
@@ -66,8 +68,7 @@ function macrosOf(m: OrtbMarkup): MacroValues {
 /** Our trackers with the impression URL carrying the bid's billing notice (fired by /ev on the counted impression). */
 function withBilling(ours: Trackers, m: OrtbMarkup): Trackers {
   const billing = m.settled?.billingQuery ?? '';
-  if (!billing) return ours;
-  return { ...ours, impression: ours.impression.map((u, i) => (i === 0 ? u + billing : u)) };
+  return { ...ours, impression: billing ? ours.impression.map((u, i) => (i === 0 ? u + billing : u)) : ours.impression };
 }
 
 /** A bid's `cat` as VAST categories (OpenRTB's default taxonomy: the IAB's content categories). */
@@ -86,7 +87,12 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     });
   }
   if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
-  const answer = vastOf(m, macros);
+  let answer = vastOf(m, macros);
+  // VAST 2.0 and 3.0 hold one <Error>: ours, carrying the bid's for /ev to forward (demand/errorPings.ts)
+  if (!isVast4(version) && m.errorForward && answer.kind !== 'empty') {
+    trackers.error = [trackers.error[0]! + m.errorForward];
+    answer = { ...answer, trackers: { ...answer.trackers, error: [] } };
+  }
   if (answer.kind === 'wrapper') {
     return renderWrapper(version, {
       id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers), followAdditionalWrappers: answer.followAdditionalWrappers,
