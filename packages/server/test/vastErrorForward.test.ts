@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
+import { type LocalServer, localServer } from './localServer.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
 /**
@@ -19,13 +18,13 @@ const answer = (base: string) =>
 onSqliteStore((t) => {
   let app: FastifyInstance;
   let cookie: string;
-  let server: Server;
+  let demand: LocalServer;
   let base = '';
   const pings: string[] = [];
   const ids: Record<string, { id: number; uid: string }> = {};
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    demand = await localServer((req, res) => {
       const url = new URL(req.url ?? '/', base);
       if (url.pathname.startsWith('/t/')) {
         pings.push(url.pathname + url.search);
@@ -47,8 +46,7 @@ onSqliteStore((t) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(answer(base));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = demand.url;
     app = await buildTestApp(t.store);
     cookie = await login(app, 'acme');
     ids.tag = await createAs(app, cookie, 'tags', { name: 'Error forward tag', vastUrl: `${base}/vast`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1500 });
@@ -62,8 +60,7 @@ onSqliteStore((t) => {
 
   afterAll(async () => {
     await app?.close();
-    server?.closeAllConnections();
-    await new Promise((r) => server?.close(r));
+    await demand?.close();
   });
 
   const serve = async (channel: string): Promise<string> => {

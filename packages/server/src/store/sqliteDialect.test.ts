@@ -15,6 +15,17 @@ interface Tables {
   seller_ids: { id: string };
 }
 
+/** How many 10 ms timers ran in `ms`: about ms / 10 when the event loop is free, 0 or 1 when a statement holds it. */
+async function timerTicksFor(ms: number): Promise<number> {
+  let ticks = 0;
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    await new Promise((r) => setTimeout(r, 10));
+    ticks++;
+  }
+  return ticks;
+}
+
 describe('SQLite transactions begin IMMEDIATE; statements wait without blocking', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adplane-sqlite-dialect-'));
   const path = join(dir, 'store.sqlite');
@@ -53,12 +64,7 @@ describe('SQLite transactions begin IMMEDIATE; statements wait without blocking'
     let settled = false;
     const claimed = claim('race-1').finally(() => (settled = true));
     // a begun DEFERRED transaction read here and failed at its insert with SQLITE_BUSY at once
-    let ticks = 0;
-    const started = Date.now();
-    while (Date.now() - started < 200) {
-      await new Promise((r) => setTimeout(r, 10));
-      ticks++;
-    }
+    const ticks = await timerTicksFor(200);
     expect(settled).toBe(false);
     expect(ticks).toBeGreaterThan(5);
     other.exec('commit');
@@ -83,12 +89,7 @@ describe('SQLite transactions begin IMMEDIATE; statements wait without blocking'
     let settled = false;
     const inserted = db.insertInto('seller_ids').values({ id: 'single-1' }).execute().finally(() => (settled = true));
     // with SQLite's busy handler the insert slept on this thread: no timer could run meanwhile
-    let ticks = 0;
-    const started = Date.now();
-    while (Date.now() - started < 200) {
-      await new Promise((r) => setTimeout(r, 10));
-      ticks++;
-    }
+    const ticks = await timerTicksFor(200);
     expect(settled).toBe(false);
     expect(ticks).toBeGreaterThan(5);
     other.exec('commit');

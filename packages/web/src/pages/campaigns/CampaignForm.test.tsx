@@ -1,35 +1,14 @@
 import '../../test/setup.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
-import { Form, type FormInstance } from 'antd';
-import { clearLists } from '../../api/lists.js';
-import { jsonResponse, makeUser } from '../../test/fixtures.js';
-import { renderWithAuth } from '../../test/render.js';
+import { type FormInstance } from 'antd';
+import { makeUser } from '../../test/fixtures.js';
+import { renderEntityForm, stubEmptyLists } from '../../test/formHarness.js';
 import { CampaignForm } from './CampaignForm.js';
 import { campaignDefaults } from './campaignValues.js';
 
 vi.setConfig({ testTimeout: 20_000 });
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  clearLists();
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockImplementation(async () => jsonResponse([]));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  fetchMock.mockReset();
-});
-
-function Harness({ onForm }: { onForm: (f: FormInstance) => void }) {
-  const [form] = Form.useForm();
-  onForm(form);
-  return (
-    <Form form={form} layout="vertical" initialValues={campaignDefaults()}>
-      <CampaignForm form={form} row={null} readOnly={false} />
-    </Form>
-  );
-}
+stubEmptyLists();
 
 async function bidErrors(form: FormInstance, bid: number | null): Promise<string[]> {
   act(() => form.setFieldValue('bidCpm', bid));
@@ -41,8 +20,7 @@ async function bidErrors(form: FormInstance, bid: number | null): Promise<string
 
 describe('CampaignForm bid CPM', () => {
   it('says once that an empty bid is missing, and that a $0.00 bid is too low', async () => {
-    let form!: FormInstance;
-    renderWithAuth(<Harness onForm={(f) => (form = f)} />, makeUser('demand', { showDsp: true }));
+    const form = renderEntityForm(CampaignForm, campaignDefaults(), makeUser('demand', { showDsp: true }));
     await screen.findByText('Bid CPM');
 
     expect(await bidErrors(form, null)).toEqual(['Enter the bid CPM']);
@@ -51,8 +29,7 @@ describe('CampaignForm bid CPM', () => {
   });
 
   it("explains the frequency cap switch under it while it is off, and the cap's fields once it is on", async () => {
-    let form!: FormInstance;
-    renderWithAuth(<Harness onForm={(f) => (form = f)} />, makeUser('demand', { showDsp: true }));
+    const form = renderEntityForm(CampaignForm, campaignDefaults(), makeUser('demand', { showDsp: true }));
     const cap = await screen.findByTestId('campaign-cap');
     const hint = screen.getByText('No cap: a user may see this campaign any number of times');
     // the hint belongs to the switch's own field, right under it

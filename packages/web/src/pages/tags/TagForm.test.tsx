@@ -1,26 +1,16 @@
 import '../../test/setup.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form, type FormInstance } from 'antd';
-import { clearLists } from '../../api/lists.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
-import { jsonResponse, makeUser } from '../../test/fixtures.js';
+import { makeUser } from '../../test/fixtures.js';
 import { renderWithAuth } from '../../test/render.js';
+import { stubEmptyLists } from '../../test/formHarness.js';
 import { tagToBody, tagToForm } from './index.js';
 import { TagForm } from './TagForm.js';
 
 vi.setConfig({ testTimeout: 20_000 });
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  clearLists();
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockImplementation(async () => jsonResponse([]));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  fetchMock.mockReset();
-});
+stubEmptyLists();
 
 const APPNEXUS_TAG = {
   id: 3,

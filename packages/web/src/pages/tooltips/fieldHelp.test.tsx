@@ -1,25 +1,16 @@
 import '../../test/setup.js';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form } from 'antd';
-import { clearLists, setList } from '../../api/lists.js';
+import { setList } from '../../api/lists.js';
 import { jsonResponse, makeUser } from '../../test/fixtures.js';
 import { renderWithAuth } from '../../test/render.js';
+import { stubEmptyLists } from '../../test/formHarness.js';
 import { ChannelForm } from '../channels/ChannelForm.js';
 import { channelDefaults } from '../channels/index.js';
 
 vi.setConfig({ testTimeout: 20_000 });
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  clearLists();
-  vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockImplementation(async () => jsonResponse([]));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  fetchMock.mockReset();
-});
+const fetchMock = stubEmptyLists();
 
 function ChannelDrawerBody() {
   const [form] = Form.useForm();
