@@ -121,6 +121,23 @@ export class AccountBook {
     return account;
   }
 
+  /**
+   * The account of the same count (a campaign's day, a tag's daily impressions or requests) on
+   * `now`'s day in its zone: an impression whose decision was made on a day that has ended is booked
+   * to it. Made with the old account's limit and pacing when new (the next use refreshes them).
+   */
+  sameOn(account: Account, now: number): Account {
+    if (account.timezone === null || now < account.dayEnd) return account;
+    const key = `${account.key.slice(0, account.key.lastIndexOf(':d'))}:d${dayIndex(now, account.timezone)}`;
+    const known = this.accounts.has(key);
+    const today = this.account(key, account.kind, account.timezone, true, now);
+    if (!known) {
+      today.limit = account.limit;
+      today.evenRate = account.evenRate;
+    }
+    return today;
+  }
+
   /** The campaign's day; kept even when the daily budget is unlimited (its spend feeds the pacing state). */
   daily(campaign: CampaignLimits, now: number): Account {
     let account = this.dailyById.get(campaign.id);

@@ -169,9 +169,16 @@ export class DeliveryEngine implements DeliveryCounters {
     const held = this.reservations.take(decisionId);
     if (held) {
       for (let i = 0; i < held.accounts.length; i++) {
-        const account = held.accounts[i]!;
-        account.reserved -= held.amounts[i]!;
-        account.used += held.amounts[i]!;
+        let account = held.accounts[i]!;
+        const amount = held.amounts[i]!;
+        account.reserved -= amount;
+        // decided on a day that has ended since (a decision just before the tenant's midnight): the
+        // impression is booked to its own day, as the reports book it and as another process would
+        if (now >= account.dayEnd) {
+          account = this.accounts.sameOn(account, now);
+          if (!account.unlimited) this.counts.overAllowance += Math.max(amount - Math.max(this.available(account, now), 0), 0);
+        }
+        account.used += amount;
         account.usedAt = now;
       }
       if (held.viewer) {
@@ -415,6 +422,9 @@ export class DeliveryEngine implements DeliveryCounters {
     account.wantedAt = now;
     account.usedAt = now;
     account.price = Math.max(amount, 1);
+    // what is left of the budget as last seen, whatever lease is held: a budget lowered since the
+    // lease was granted (a config change) takes effect at once
+    if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
     if (this.available(account, now) >= amount) return null;
     if (this.shared.sync) {
       this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
