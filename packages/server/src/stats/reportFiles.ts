@@ -38,15 +38,17 @@ export async function writeReportFile(app: FastifyInstance, id: number, ctx: Rep
     const byTime = request.dimensions.some((d) => d === 'date' || d === 'hour');
     const inDateOrder = byTime && (!request.sort || ((request.sort.by === 'date' || request.sort.by === 'hour') && request.sort.order === 'asc'));
     const chunks = inDateOrder ? days(request.startDate, request.endDate) : [null];
+    // The request's own limit (the rows on screen) holds in its file too; without one, a file goes up to its own maximum.
+    const maxRows = request.limit && request.limit > 0 ? Math.min(request.limit, REPORT_FILE_MAX_ROWS) : REPORT_FILE_MAX_ROWS;
     let written = 0;
     for (const [i, day] of chunks.entries()) {
       const part = day ? { ...request, startDate: day, endDate: day } : request;
       // Each part without totals: the file's totals come last, from the whole range.
-      const rows = await getReport(ctx, part, { limit: REPORT_FILE_MAX_ROWS - written, totals: false });
+      const rows = await getReport(ctx, part, { limit: maxRows - written, totals: false });
       for (const row of rows) await write(reportCsvLine(request.dimensions, request.metrics, row));
       written += rows.length;
       await updateSavedReport(db, id, { progress: Math.floor(((i + 1) / chunks.length) * 95) });
-      if (written >= REPORT_FILE_MAX_ROWS) break;
+      if (written >= maxRows) break;
     }
     const totals = (await getReport({ ...ctx }, { ...request, dimensions: [] })).at(-1);
     if (totals) await write(reportCsvLine(request.dimensions, request.metrics, totals));

@@ -47,7 +47,8 @@ function metricsOf(metrics: readonly MetricId[], sums: Sums, into: ReportRow): R
   const columns: Partial<Record<StatsSumColumn, number>> = {};
   for (const c of STATS_SUM_COLUMNS) columns[c] = sums[sumAlias(c)] ?? 0;
   for (const id of metrics) {
-    into[id] = METRIC_BY_ID[id].compute.kind === 'systemCost' ? (sums[SYSTEM_COST_ALIAS] ?? 0) : metricFromSums(id, columns);
+    // The system cost's per-1,000 prices make fractions of a micro-dollar: money is answered whole, as metricFromSums does an eCPM.
+    into[id] = METRIC_BY_ID[id].compute.kind === 'systemCost' ? Math.round(sums[SYSTEM_COST_ALIAS] ?? 0) : metricFromSums(id, columns);
   }
   return into;
 }
