@@ -87,7 +87,7 @@ forEachStore((t) => {
           [{ metrics: ['imps'], filters: { channel: ['abc'] } }, 'filters.channel', /list of ids/],
           [{ metrics: ['imps'], startDate: 'yesterday' }, 'startDate', /YYYY-MM-DD/],
           [{ metrics: ['imps'], timezone: 14 }, 'timezone', /-12 and \+12/],
-          [{ dimensions: ['tenant'], metrics: ['imps'] }, 'dimensions', /admins only/],
+          [{ dimensions: ['tenant'], metrics: ['imps'] }, 'dimensions.0', /admins only/],
           // names every object inherits are not ids (they were taken for known ones)
           [{ metrics: ['imps', 'toString'] }, 'metrics.1', /unknown metric 'toString'/],
           [{ dimensions: ['constructor'], metrics: ['imps'] }, 'dimensions.0', /unknown dimension 'constructor'/],

@@ -1,31 +1,18 @@
 import { type FastifyInstance } from 'fastify';
-import { DIMENSION_BY_ID, type DimensionId, ReportFileInput, ReportRequest } from '@adplane/shared';
+import { ReportFileInput, ReportRequest } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
-import { badField, forbidden, parseInput } from '../http/errors.js';
-import { getReport } from '../stats/queries/getReport.js';
+import { forbidden, parseInput } from '../http/errors.js';
+import { checkRunnable, getReport } from '../stats/queries/getReport.js';
 import { reportContextOf } from '../stats/queries/reportContext.js';
 import { writeReportFile } from '../stats/reportFiles.js';
 import { statsScopeOf } from '../stats/scope.js';
 import { createSavedReport } from '../store/savedReports.js';
 import { type User } from '../store/users.js';
 
-/**
- * What getReport refuses when it runs (admin-only dimensions and filters, entity filters that are not
- * ids), checked before a report is kept: a file runs in the background and a saved report runs later,
- * so without this the caller would get 202 or 201 for a report that can only fail. `at` is where the
- * request sits in the body (`request.`).
- */
-export function requireRunnableReport(user: User, report: ReportRequest, at = 'request.'): void {
-  const isAdmin = user.type === 'admin';
-  for (const [i, id] of report.dimensions.entries()) {
-    if (DIMENSION_BY_ID[id].adminOnly && !isAdmin) throw badField(`${at}dimensions.${i}`, `'${id}' is for admins only`);
-  }
-  for (const [id, values] of Object.entries(report.filters)) {
-    const def = DIMENSION_BY_ID[id as DimensionId];
-    if (def.adminOnly && !isAdmin) throw badField(`${at}filters.${id}`, 'is for admins only');
-    if (def.type === 'entity' && values.some((v) => !Number.isSafeInteger(Number(v)) || Number(v) < 0)) throw badField(`${at}filters.${id}`, 'must be a list of ids');
-  }
+/** A report the caller could not run, refused before it is kept (a file runs later in the background, a saved report later). */
+export function requireRunnableReport(user: User, report: ReportRequest): void {
+  checkRunnable(report, user.type === 'admin', 'request.');
 }
 
 /**

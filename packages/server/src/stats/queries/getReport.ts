@@ -19,16 +19,20 @@ export interface ReportContext {
   isAdmin: boolean;
 }
 
-/** Entity filters take ids; a value that is not one is refused with the filter named. */
-function checkFilters(request: ReportRequest, isAdmin: boolean): void {
-  for (const id of request.dimensions) {
-    if (DIMENSION_BY_ID[id].adminOnly && !isAdmin) throw badField('dimensions', `'${id}' is for admins only`);
+/**
+ * What a caller may not run: an admin-only dimension or filter for a non-admin, an entity filter whose
+ * values are not ids. Refused with the field named, `at` before it (`request.` where the report sits in
+ * a body: a file or a saved report, checked before it is kept, as a run checks it).
+ */
+export function checkRunnable(request: ReportRequest, isAdmin: boolean, at = ''): void {
+  for (const [i, id] of request.dimensions.entries()) {
+    if (DIMENSION_BY_ID[id].adminOnly && !isAdmin) throw badField(`${at}dimensions.${i}`, `'${id}' is for admins only`);
   }
   for (const [id, values] of Object.entries(request.filters)) {
     const def = DIMENSION_BY_ID[id as DimensionId];
-    if (def.adminOnly && !isAdmin) throw badField(`filters.${id}`, 'is for admins only');
+    if (def.adminOnly && !isAdmin) throw badField(`${at}filters.${id}`, 'is for admins only');
     if (def.type === 'entity' && values.some((v) => !Number.isSafeInteger(Number(v)) || Number(v) < 0)) {
-      throw badField(`filters.${id}`, 'must be a list of ids');
+      throw badField(`${at}filters.${id}`, 'must be a list of ids');
     }
   }
 }
@@ -68,7 +72,7 @@ const numbers = (raw: Record<string, unknown>): Sums => {
  * cut or filtered answer reads the range a second time for its totals.
  */
 export async function getReport(ctx: ReportContext, request: ReportRequest, options: ReportOptions = {}): Promise<ReportRow[]> {
-  checkFilters(request, ctx.isAdmin);
+  checkRunnable(request, ctx.isAdmin);
   const input = { request, scope: ctx.scope, prices: ctx.prices };
   const dialect = ctx.stats.dialect;
   const wantTotals = options.totals ?? true;
