@@ -422,10 +422,12 @@ export class DeliveryEngine implements DeliveryCounters {
     account.wantedAt = now;
     account.usedAt = now;
     account.price = Math.max(amount, 1);
-    // what is left of the budget as last seen, whatever lease is held: a budget lowered since the
-    // lease was granted (a config change) takes effect at once
-    if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
-    if (this.available(account, now) >= amount) return null;
+    if (this.available(account, now) >= amount) {
+      // the lease covers it, but not what is left of the budget as last seen: a budget lowered since
+      // the lease was granted (a config change) takes effect at once
+      if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
+      return null;
+    }
     if (this.shared.sync) {
       this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
       if (this.available(account, now) >= amount) return null;
