@@ -189,7 +189,7 @@ test('shows the server refusing an unknown pixel macro on the field, then saves 
   const row = pixels.row(name);
   await expect(row).toContainText('Pixalate');
   await expect(row).toContainText('Pre-bid');
-  await expect(row).toContainText('25%');
+  await expect(row).toContainText('25.00%');
 });
 
 test('on V2V, keeps publisher lists with the same list page and offers them in targetings', async ({ page }) => {
