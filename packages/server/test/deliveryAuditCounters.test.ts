@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS, DAY_MS } from '../src/delivery/pacing.js';
-import { type Admission, type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from '../src/delivery/types.js';
-import { forEachDeliveryEngine, testClock } from './deliveryEngines.js';
+import { type Admission, type CampaignLimits, type Refusal, type TagLimits } from '../src/delivery/types.js';
+import { admitDecision, forEachDeliveryEngine, serveDecision, testClock } from './deliveryEngines.js';
 
 /**
  * Audit probes of delivery control (docs/delivery.md) on both engines, on a simulated clock: budgets
@@ -19,22 +19,8 @@ const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
 });
 const tag = (over: Partial<TagLimits> = {}): TagLimits => ({ id: 7, timezone: WEST, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', ...over });
 
-let ids = 0;
-async function admit(counters: DeliveryCounters, admission: Admission, now: number, id = `a${ids++}`): Promise<Refusal | null> {
-  let refusal = counters.admit(id, admission, now);
-  for (let i = 0; i < 3 && refusal === 'budget_lease'; i++) {
-    await counters.flush();
-    refusal = counters.admit(id, admission, now);
-  }
-  return refusal;
-}
-
-async function serve(counters: DeliveryCounters, admission: Admission, now: number): Promise<Refusal | null> {
-  const id = `a${ids++}`;
-  const refusal = await admit(counters, admission, now, id);
-  if (!refusal) counters.commit(id, admission, now);
-  return refusal;
-}
+const admit = admitDecision;
+const serve = serveDecision;
 
 forEachDeliveryEngine((t) => {
   describe('audit: budgets changed mid-day', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
+import { type Admission, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
 import { MemoryCounterStore } from '../src/delivery/sharedCounters.js';
 import { freePort } from './localServer.js';
@@ -266,4 +266,23 @@ export async function restartRedisAndRejoin(redis: OwnRedis, processes: Delivery
   const states = () => processes.map((p) => p.health().redis);
   for (let i = 0; i < 100 && states().some((s) => s !== 'ok'); i++) await step();
   return states();
+}
+
+let decisions = 0;
+/** A decision: admit, letting a background exchange run (up to three) while the lease is on its way (Redis). */
+export async function admitDecision(counters: DeliveryCounters, admission: Admission, now: number, id = `d${decisions++}`): Promise<Refusal | null> {
+  let refusal = counters.admit(id, admission, now);
+  for (let i = 0; i < 3 && refusal === 'budget_lease'; i++) {
+    await counters.flush();
+    refusal = counters.admit(id, admission, now);
+  }
+  return refusal;
+}
+
+/** A decision and its impression at once. */
+export async function serveDecision(counters: DeliveryCounters, admission: Admission, now: number): Promise<Refusal | null> {
+  const id = `d${decisions++}`;
+  const refusal = await admitDecision(counters, admission, now, id);
+  if (!refusal) counters.commit(id, admission, now);
+  return refusal;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { forEachDeliveryEngine, testClock } from '../../test/deliveryEngines.js';
+import { admitDecision, forEachDeliveryEngine, serveDecision, testClock } from '../../test/deliveryEngines.js';
 import { HOUR_MS } from './pacing.js';
-import { type Admission, type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from './types.js';
+import { type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from './types.js';
 
 /**
  * Delivery control on both engines: the in-process counters, and Redis when REDIS_URL is set. Two
@@ -16,24 +16,8 @@ const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
 });
 const tag = (over: Partial<TagLimits> = {}): TagLimits => ({ id: 7, timezone: -5, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', ...over });
 
-let ids = 0;
-/** A decision: admit, letting one background exchange run when the lease is on its way (Redis). */
-async function admit(counters: DeliveryCounters, admission: Admission, now: number, id = `d${ids++}`): Promise<Refusal | null> {
-  let refusal = counters.admit(id, admission, now);
-  for (let i = 0; i < 3 && refusal === 'budget_lease'; i++) {
-    await counters.flush();
-    refusal = counters.admit(id, admission, now);
-  }
-  return refusal;
-}
-
-/** A decision and its impression at once. */
-async function serve(counters: DeliveryCounters, admission: Admission, now: number): Promise<Refusal | null> {
-  const id = `d${ids++}`;
-  const refusal = await admit(counters, admission, now, id);
-  if (!refusal) counters.commit(id, admission, now);
-  return refusal;
-}
+const admit = admitDecision;
+const serve = serveDecision;
 
 forEachDeliveryEngine((t) => {
   describe('budgets', () => {
