@@ -91,6 +91,9 @@ test('a VAST tag: the URL is checked on the field, macros go in with a click', a
   await expect(tags.drawer).toBeVisible();
 
   await url.fill('https://vast.e2e.test/v4?sid=e2e&w=');
+  // The error's message collapses with an animation: the chips below move up until it is gone.
+  await expect(formItem(tags.drawer, 'VAST URL')).not.toContainText('Must be an http(s) URL');
+  await expect(formItem(tags.drawer, 'VAST URL').locator('.ant-form-item-explain-error')).toHaveCount(0);
   await page.getByTestId('macro-w').click();
   await expect(url).toHaveValue('https://vast.e2e.test/v4?sid=e2e&w={{width}}');
   await inputOf(page.getByTestId('tag-price-cpm')).fill('6.5');
