@@ -143,7 +143,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     counters,
     pacing,
     signer,
-    sources: [campaignSource, vastTagSource(fetcher, currency), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl: settings.prebidServerUrl }), adExchangeSource(ortb)],
+    sources: [campaignSource, vastTagSource(fetcher, { currency, publicHost: settings.publicHost }), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl: settings.prebidServerUrl }), adExchangeSource(ortb)],
     origin: settings.publicHost,
     // an operator's MaxMind City database when set (more precise, updated weekly), else geoip-lite's bundled data
     geo: options.geo ?? (settings.maxmindDb ? await maxmindLookup(settings.maxmindDb) : geoipLiteLookup),

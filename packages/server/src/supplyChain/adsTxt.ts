@@ -95,17 +95,26 @@ export type LineMatch =
   | { kind: 'relationship_differs'; records: AdsTxtRecord[] }
   | { kind: 'missing'; records: AdsTxtRecord[] };
 
+/** Field #2 as its value: URL-decoded (ads.txt 1.1, 3.4.2: a field with whitespace or a comma is written URL-encoded). */
+function accountIdValue(field: string): string {
+  try {
+    return decodeURIComponent(field);
+  } catch {
+    return field;
+  }
+}
+
 /**
- * Whether a file carries the expected line: domain (case-insensitive), seller id (exactly) and
- * relationship (case-insensitive). Failing that, records of our domain and seller id with the other
+ * Whether a file carries the expected line: domain (case-insensitive), seller id (exactly, as written
+ * or URL-decoded) and relationship (case-insensitive). Failing that, records of our domain and seller id with the other
  * relationship, or, as a hint, records of our domain whose seller id differs only in letter case.
  */
 export function findLine(file: AdsTxtFile, expected: ExpectedLine): LineMatch {
   const domain = expected.domain.toLowerCase();
   const ours = file.records.filter((r) => r.domain === domain);
-  const sameId = ours.filter((r) => r.accountId === expected.sellerId);
+  const sameId = ours.filter((r) => r.accountId === expected.sellerId || accountIdValue(r.accountId) === expected.sellerId);
   const exact = sameId.filter((r) => r.relationship === expected.relationship.toUpperCase());
   if (exact.length) return { kind: 'found', records: exact };
   if (sameId.length) return { kind: 'relationship_differs', records: sameId };
-  return { kind: 'missing', records: ours.filter((r) => r.accountId.toLowerCase() === expected.sellerId.toLowerCase()) };
+  return { kind: 'missing', records: ours.filter((r) => accountIdValue(r.accountId).toLowerCase() === expected.sellerId.toLowerCase()) };
 }

@@ -2,18 +2,24 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { guardedLookup, isCallableAddress } from '../http/outboundAddress.js';
+import { parseAdsTxt } from './adsTxt.js';
+import { rootDomainOf } from './sellers.js';
 
 /**
  * Fetches a publisher's /ads.txt for the console's check, on a user's request, with the guards a
  * server-side fetch of a user-given address needs (SSRF):
  * - only a host name is taken from the user (`example.com`, or a URL whose host is used); the path is
  *   always /ads.txt, the scheme https then http (the spec prefers https and allows http);
+ * - the file read is the one crawlers read (ads.txt 1.1, 5.5): the root domain's (`www.example.com`
+ *   and `news.example.com` are `example.com`), and a subdomain's own file only when the root file
+ *   declares it with `subdomain=` and the subdomain has one;
  * - no IP literals, no single-label names, no ports, no user info;
  * - every address the name resolves to must be public: loopback, private, link-local, CGNAT,
  *   multicast and reserved ranges are refused, and the connection goes to the address that was
  *   checked (no second lookup a DNS rebinding could change);
- * - redirects (301, 302, 303, 307, 308) are followed at most 5 times, each hop checked the same way;
- *   as the spec allows, at most one of them leaves the original domain;
+ * - redirects (301, 302, 303, 307, 308) are followed at most 5 times, each hop checked the same way,
+ *   as long as they stay within the root domain asked for (ads.txt 1.1, 3.1); one may leave it (a
+ *   delegation to a third party's server), and a redirect from there is an error;
  * - 3 seconds per attempt and 2 MB of body at most.
  * `allowPrivate` (ADPLANE_ADSTXT_ALLOW_PRIVATE=1) lifts the address and port rules, for tests and local installs.
  */
@@ -110,16 +116,14 @@ function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response:
   });
 }
 
-const sameSite = (a: string, b: string): boolean => {
-  const strip = (h: string) => h.replace(/:\d+$/, '').replace(/^www\./, '');
-  const [x, y] = [strip(a), strip(b)];
-  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`);
-};
+/** The root domain of a URL host (Public Suffix List + 1, as the spec defines it); a host without one (an IP address) stands for itself. */
+const rootOfHost = (host: string): string => rootDomainOf(host) || host.replace(/:\d+$/, '');
 
 /** GET <url>, following redirects within the rules above. */
 async function fetchFollowing(start: URL, options: Required<FetchOptions>): Promise<FetchOutcome> {
   let url = start;
-  let offsite = 0;
+  const root = rootOfHost(start.host);
+  let delegated = false;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let answer: Awaited<ReturnType<typeof getOnce>>;
     try {
@@ -138,19 +142,40 @@ async function fetchFollowing(start: URL, options: Required<FetchOptions>): Prom
     } catch (error) {
       return { ok: false, url: url.toString(), reason: `it redirects to ${answer.redirect}, which cannot be checked: ${(error as Error).message}` };
     }
-    if (!sameSite(next.host, start.host) && ++offsite > 1) return { ok: false, url: next.toString(), reason: 'it redirects outside its domain more than once (the ads.txt spec allows one such hop)' };
+    if (delegated) return { ok: false, url: url.toString(), reason: `${url.host}, outside ${root}, redirects again (the ads.txt spec allows one redirect to a third party, which must answer the file itself)` };
+    delegated = rootOfHost(next.host) !== root;
     url = next;
   }
   return { ok: false, url: url.toString(), reason: `more than ${MAX_REDIRECTS} redirects` };
 }
 
 /** https://<host>/ads.txt, then http://<host>/ads.txt when https gives no answer or no file. */
-export async function fetchAdsTxt(host: string, options: FetchOptions): Promise<FetchOutcome> {
-  const full: Required<FetchOptions> = { timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options };
+async function fetchFile(host: string, full: Required<FetchOptions>): Promise<FetchOutcome> {
   const https = await fetchFollowing(new URL(`https://${host}/ads.txt`), full);
   if (https.ok && https.status >= 200 && https.status < 300) return https;
   const http = await fetchFollowing(new URL(`http://${host}/ads.txt`), full);
   // Report the https attempt when http did no better.
   if (!http.ok && https.ok) return https;
   return http.ok || !https.ok ? http : https;
+}
+
+const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> => o.ok && o.status >= 200 && o.status < 300;
+
+/**
+ * The ads.txt crawlers read for a host (ads.txt 1.1, 5.5): "the crawler should strip the subdomains",
+ * so a host is checked against its root domain's file, unless that file names the host with
+ * `subdomain=` and the host serves a file of its own: then only that file counts. `host` may carry a
+ * port (test hosts), kept on the root domain.
+ */
+export async function fetchAdsTxt(host: string, options: FetchOptions): Promise<FetchOutcome> {
+  const full: Required<FetchOptions> = { timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options };
+  const name = host.replace(/:\d+$/, '');
+  const root = rootDomainOf(name);
+  if (!root || root === name) return fetchFile(host, full);
+  const rootFile = await fetchFile(host.replace(name, root), full);
+  if (!is2xx(rootFile)) return rootFile;
+  const declared = parseAdsTxt(rootFile.body).variables.some((v) => v.name === 'subdomain' && v.value.toLowerCase().replace(/\.$/, '') === name);
+  if (!declared) return rootFile;
+  const own = await fetchFile(host, full);
+  return is2xx(own) ? own : rootFile;
 }

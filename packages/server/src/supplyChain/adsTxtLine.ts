@@ -14,12 +14,18 @@ import { profileSellers, rootDomainOf, sameSeller, type Seller, type SellersFile
  *   DIRECT), else the tenant's own account id: the tenant holds that account and resells the
  *   publisher's site through it, so RESELLER.
  * Field #4 (certification authority id) is left out: it is optional and superseded by sellers.json.
+ * A seller id with whitespace, a comma, `#` or `;` is written URL-encoded, as ads.txt 1.1 (3.4.2)
+ * asks ("no field should contain tabs, commas or whitespace, otherwise it should be escaped with URL
+ * encoding"): written as it is, a comma splits the field, `#` starts a comment, `;` an extension.
  *
  * The line is checked against the sellers.json its domain serves: a warning when the file does not
  * list the seller id, or lists it for another seller (two rows saved with one id before ids were
  * checked: the file keeps the first, ./sellers.ts), since buyers would then credit the traffic to
  * that other seller.
  */
+
+/** Field #2 as ads.txt can carry it (see above); `%` too, so that the encoded form reads back as one value. */
+export const adsTxtAccountField = (sellerId: string): string => sellerId.replace(/[\s,#;%]/g, (c) => encodeURIComponent(c));
 
 const onDomain = (host: string, domain: string): boolean => host !== '' && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
 
@@ -90,7 +96,7 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile, s
     }
   }
   return {
-    line: sellerId === null ? null : `${domain}, ${sellerId}, ${relationship}`,
+    line: sellerId === null ? null : `${domain}, ${adsTxtAccountField(sellerId)}, ${relationship}`,
     domain,
     sellerId,
     relationship,

@@ -1,16 +1,20 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { type SupplyChainNode } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
+import { outboundSupplyChain, serializeSupplyChain } from '../openrtb/supplyChain.js';
 
 /**
  * Fill the macros of a demand tag's VAST URL from the request: adplane's own {{macros}} (the same
  * names the console prints in channel tags; an unknown one becomes empty) and the IAB's VAST 4
- * [MACROS] that a partner's tag carries (iabMacros). Every value is URL-encoded.
+ * [MACROS] that a partner's tag carries (iabMacros). Every value is URL-encoded. `{{schain}}` is the
+ * request's supply chain with our node (`node`) appended, serialized (the SupplyChain spec's
+ * "Non-OpenRTB Requests"), as our bid requests' `source.schain`.
  */
-export function fillTagUrl(template: string, ctx: RequestContext, cachebuster: string): string {
-  return fillIabMacros(fillOwnMacros(template, ctx, cachebuster), ctx);
+export function fillTagUrl(template: string, ctx: RequestContext, cachebuster: string, node: SupplyChainNode): string {
+  return fillIabMacros(fillOwnMacros(template, ctx, cachebuster, node), ctx);
 }
 
-function fillOwnMacros(template: string, ctx: RequestContext, cachebuster: string): string {
+function fillOwnMacros(template: string, ctx: RequestContext, cachebuster: string, node: SupplyChainNode): string {
   if (!template.includes('{{')) return template;
   const q = ctx.query;
   const values: Record<string, string> = {
@@ -40,7 +44,7 @@ function fillOwnMacros(template: string, ctx: RequestContext, cachebuster: strin
     content_rating: q.contentRating,
     livestream: String(q.livestream),
     country: ctx.geo.country,
-    schain: q.schain,
+    schain: template.includes('schain') ? serializeSupplyChain(outboundSupplyChain({ ortb: ctx.ortb?.request, schain: q.schain }, node)) : '',
     min_duration: q.minDuration ? String(q.minDuration) : '',
     max_duration: q.maxDuration ? String(q.maxDuration) : '',
   };

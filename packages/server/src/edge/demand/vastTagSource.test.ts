@@ -64,7 +64,7 @@ describe('VAST tag source pricing', () => {
   it("bids a revshare tag's share of a price in euros at the operator's rates, read at each call", async () => {
     // 1 USD = 0.8 EUR: 8 EUR is $10, the tag's half $5
     const feed = { current: new CurrencyRates({ USD: { EUR: 0.8 } }) };
-    const source = vastTagSource(fetcher, feed);
+    const source = vastTagSource(fetcher, { currency: feed });
     expect(await call(source, 'EUR')).toMatchObject({ kind: 'bid', bid: { priceCpm: 5_000_000, fixedPrice: false } });
     expect(await call(source, 'USD')).toMatchObject({ kind: 'bid', bid: { priceCpm: 4_000_000 } });
     // a currency without a rate states no price

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { adSystemDomain } from '@adplane/shared';
+import { channelSellerId } from '../snapshot/channels.js';
 import { tagRevenueCpm } from '../auction/money.js';
 import { demandAdRefusal } from '../openrtb/impFit.js';
 import { blockedAdvertisers, blockedCategories } from './openrtbCall.js';
@@ -18,7 +20,14 @@ import { type RateSource } from '../openrtb/currency.js';
  * channel's RTB and PreBid tags are sources of their own (programmaticSources.ts).
  */
 
-export function vastTagSource(fetcher: VastFetcher, currency?: { readonly current: RateSource }): DemandSource {
+export interface VastTagSourceOptions {
+  /** The operator's exchange rates, read at each call. */
+  currency?: { readonly current: RateSource };
+  /** The edge's public origin: the advertising system domain of our schain node when the tenant has none. */
+  publicHost?: string;
+}
+
+export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' }: VastTagSourceOptions = {}): DemandSource {
   return {
     name: 'vast_tags',
     candidates(req: AuctionRequest, filtered) {
@@ -42,7 +51,9 @@ export function vastTagSource(fetcher: VastFetcher, currency?: { readonly curren
             // Caps are taken when the call is actually made (a waterfall may never reach this tag).
             const capped = pacing.takeTagRequest(tag, r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, Date.now());
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
-            const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'));
+            // our schain node, as in our bid requests (openrtbCall.ts), without a request id: the tag call has none
+            const node = { asi: adSystemDomain(r.snapshot.tenants.get(r.channel.tenantId)?.domain, publicHost), sid: channelSellerId(r.channel), hp: 1 as const };
+            const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'), node);
             const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
             // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
             // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)

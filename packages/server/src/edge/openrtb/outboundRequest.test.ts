@@ -189,7 +189,7 @@ describe('schain string serialization', () => {
   it('round-trips the spec examples, URL-encoding commas and bangs in values', () => {
     const chain = parseSupplyChain('1.0,1!exchange1.com,1234%21abcd,1,bid-request-1,publisher%2C%20Inc.,publisher.com')!;
     expect(chain).toEqual({ ver: '1.0', complete: 1, nodes: [{ asi: 'exchange1.com', sid: '1234!abcd', hp: 1, rid: 'bid-request-1', name: 'publisher, Inc.', domain: 'publisher.com' }] });
-    expect(serializeSupplyChain(chain)).toBe('1.0,1!exchange1.com,1234!abcd,1,bid-request-1,publisher%2C%20Inc.,publisher.com');
+    expect(serializeSupplyChain(chain)).toBe('1.0,1!exchange1.com,1234%21abcd,1,bid-request-1,publisher%2C%20Inc.,publisher.com');
     expect(parseSupplyChain('1.0,1!exchange1.com,1234,1!exchange2.com,abcd,1')!.nodes.map((n) => n.asi)).toEqual(['exchange1.com', 'exchange2.com']);
     for (const bad of ['', '1.0,1', '1.0,x!a.com,1,1', '1.0,1!,1,1', '1.0,1!a.com,%E0%A4%A,1']) expect(parseSupplyChain(bad), bad).toBeNull();
   });

@@ -6,7 +6,7 @@ import {
 import { type RequestContext } from '../request/context.js';
 import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
 import { type VastVersion } from '../vast/vastVersion.js';
-import { extendSupplyChain, inboundSupplyChain, parseSupplyChain } from './supplyChain.js';
+import { outboundSupplyChain } from './supplyChain.js';
 
 /**
  * The OpenRTB 2.6 bid request adplane sends to programmatic demand (RTB demand tags, ad exchanges,
@@ -256,13 +256,7 @@ function regsOf(ctx: RequestContext): Regs | undefined {
 }
 
 function supplyChainOf(ctx: RequestContext, node: SupplyChainNode) {
-  if (ctx.ortb) return extendSupplyChain(inboundSupplyChain(ctx.ortb.request), node, false);
-  // a player's VAST request: its schain parameter when it sent one (a chain we cannot read makes ours incomplete)
-  if (ctx.query.schain) {
-    const received = parseSupplyChain(ctx.query.schain);
-    return received ? extendSupplyChain(received, node, false) : extendSupplyChain(null, node, false);
-  }
-  return extendSupplyChain(null, node, true);
+  return outboundSupplyChain({ ortb: ctx.ortb?.request, schain: ctx.query.schain }, node);
 }
 
 /**

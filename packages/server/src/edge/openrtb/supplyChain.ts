@@ -41,10 +41,13 @@ export function readSupplyChain(v: unknown): SupplyChain | null {
   return { complete: c.complete, nodes, ver: str(c.ver, 16) || SCHAIN_VERSION };
 }
 
-/** The chain of an inbound OpenRTB request: 2.6 `source.schain`, else 2.5 `source.ext.schain`. */
+/**
+ * The chain of an inbound OpenRTB request: 2.6 `source.schain`, else 2.5 `source.ext.schain`, else
+ * `ext.schain`, where the spec puts it for OpenRTB 2.4 and before (sellers still on 2.4 send it there).
+ */
 export function inboundSupplyChain(req: BidRequest): SupplyChain | null {
   const source = obj(req.source);
-  return readSupplyChain(source?.schain) ?? readSupplyChain(obj(source?.ext)?.schain);
+  return readSupplyChain(source?.schain) ?? readSupplyChain(obj(source?.ext)?.schain) ?? readSupplyChain(obj(req.ext)?.schain);
 }
 
 const decode = (s: string): string | null => {
@@ -75,11 +78,18 @@ export function parseSupplyChain(serialized: string): SupplyChain | null {
   return { complete: complete === '1' ? 1 : 0, nodes, ver };
 }
 
+/**
+ * A value of the string form, URL-encoded (RFC 3986). encodeURIComponent alone leaves `!` as it is,
+ * and `!` separates the nodes: a seller id `1234!abcd` would read as two nodes (the spec's own
+ * example writes it `1234%21abcd`). The other characters it leaves (`'()*`) are reserved by RFC 3986 too.
+ */
+const schainField = (v: string | undefined): string => (v ? encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : '');
+
+const serializeNode = (n: SupplyChainNode): string => [schainField(n.asi), schainField(n.sid), String(n.hp), schainField(n.rid), schainField(n.name), schainField(n.domain)].join(',');
+
 /** The string serialization (for a VAST tag's `schain` parameter); `ext` is exchange-specific and left out. */
 export function serializeSupplyChain(chain: SupplyChain): string {
-  const field = (v: string | undefined) => (v ? encodeURIComponent(v) : '');
-  const nodes = chain.nodes.map((n) => [field(n.asi), field(n.sid), String(n.hp), field(n.rid), field(n.name), field(n.domain)].join(','));
-  return [`${chain.ver},${chain.complete}`, ...nodes].join('!');
+  return [`${chain.ver},${chain.complete}`, ...chain.nodes.map(serializeNode)].join('!');
 }
 
 /**
@@ -90,4 +100,18 @@ export function serializeSupplyChain(chain: SupplyChain): string {
 export function extendSupplyChain(received: SupplyChain | null, ours: SupplyChainNode, firstSeller: boolean): SupplyChain {
   if (!received) return { complete: firstSeller ? 1 : 0, nodes: [ours], ver: SCHAIN_VERSION };
   return { complete: received.complete, nodes: [...received.nodes, ours], ver: received.ver };
+}
+
+/**
+ * The chain a request of ours to demand carries, our node appended (`source.schain` of a bid request;
+ * serialized, a VAST demand tag's `{{schain}}`, which the spec's "SupplyChain for Non-OpenRTB
+ * Requests" wants "with the advertising system's node appended" too):
+ * - an OpenRTB request's chain (incomplete when it brought none: sellers before us are unknown);
+ * - a player's VAST request: its `schain` parameter when it sent one (a chain we cannot read makes ours incomplete);
+ * - a player's request without one: our node alone, complete (we are the first seller).
+ */
+export function outboundSupplyChain(received: { ortb?: BidRequest | null; schain: string }, ours: SupplyChainNode): SupplyChain {
+  if (received.ortb) return extendSupplyChain(inboundSupplyChain(received.ortb), ours, false);
+  if (!received.schain) return extendSupplyChain(null, ours, true);
+  return extendSupplyChain(parseSupplyChain(received.schain), ours, false);
 }
