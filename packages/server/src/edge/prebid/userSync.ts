@@ -260,12 +260,18 @@ export interface ImageFilter {
   exclude: boolean;
 }
 
-/** Whether a page's pixel filter lets `bidder`'s pixel run. */
+/**
+ * Whether a page's pixel filter lets `bidder`'s pixel run. Bidder codes match in any case, as Prebid
+ * Server matches them (usersync/bidderfilter.go lower-cases the filter's list and the bidder).
+ */
 export function filterAllows(filter: ImageFilter | null, bidder: string): boolean {
   if (!filter) return true;
-  const named = filter.bidders === '*' || filter.bidders.includes(bidder);
+  const named = filter.bidders === '*' || filter.bidders.some((b) => sameBidder(b, bidder));
   return filter.exclude ? !named : named;
 }
+
+/** Whether two bidder codes name the same bidder: in any case, as Prebid Server normalises bidder names (openrtb_ext.NormalizeBidderName). */
+const sameBidder = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 export type CookieSyncRead = { ok: true; ask: CookieSyncAsk } | { ok: false; field: string; reason: string };
 
@@ -404,32 +410,40 @@ export interface CookieSyncPlace {
 
 export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origin, now, partners = [], uid = newUid }: CookieSyncPlace): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
+  /**
+   * The page's name for the bidder whose code is `code` (its id's key in the cookie), undefined when
+   * not named: in any case, as Prebid Server (usersync/chooser.go) normalises the names asked, and
+   * answers each under the name the page gave (an "AdPlane" the auction bids for is synced too).
+   */
+  const named = (code: string): string | undefined => (ask.bidders === null ? code : ask.bidders.find((b) => sameBidder(b, code)));
+  const adplane = named(ADPLANE_BIDDER);
   // no bidder named: every bidder adplane syncs; else those named, and the channel's partners beside
   // adplane as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
-  const cooperative = ask.bidders === null || (ask.coopSync && ask.bidders.includes(ADPLANE_BIDDER));
+  const cooperative = ask.bidders === null || (ask.coopSync && adplane !== undefined);
   const debug: { bidder: string; error: string }[] = [];
   const refused = syncRefusal(ask, cookie);
   const out: BidderStatus[] = [];
-  /** Whether `bidder` may sync now; why not goes to the debug list. */
-  const mayRun = (bidder: string): boolean => {
-    const why = refused ? (refused === 'optout' ? SYNC_REFUSED.optout : SYNC_REFUSED.privacy) : live(cookie.uids[bidder], now) ? SYNC_REFUSED.alreadySynced : filterRefusal(ask, bidder);
-    if (why) debug.push({ bidder, error: why });
+  /** Whether the bidder with code `code` may sync now; why not goes to the debug list, under `name`. */
+  const mayRun = (code: string, name: string): boolean => {
+    const why = refused ? (refused === 'optout' ? SYNC_REFUSED.optout : SYNC_REFUSED.privacy) : live(cookie.uids[code], now) ? SYNC_REFUSED.alreadySynced : filterRefusal(ask, code);
+    if (why) debug.push({ bidder: name, error: why });
     return !why;
   };
-  if ((ask.bidders === null || ask.bidders.includes(ADPLANE_BIDDER)) && mayRun(ADPLANE_BIDDER)) {
+  if (adplane !== undefined && mayRun(ADPLANE_BIDDER, adplane)) {
     const query = privacyQuery(ask, new URLSearchParams({ bidder: ADPLANE_BIDDER, uid: uid(), f: 'i' }), false);
-    out.push(pixelSync(ADPLANE_BIDDER, `${origin}${PREBID_SETUID_PATH}?${query}`));
+    out.push(pixelSync(adplane, `${origin}${PREBID_SETUID_PATH}?${query}`));
   }
   for (const partner of partners) {
-    const bidder = partnerSyncBidder(partner.tagId);
-    if (!(cooperative || ask.bidders!.includes(bidder)) || !mayRun(bidder)) continue;
+    const code = partnerSyncBidder(partner.tagId);
+    const name = named(code) ?? (cooperative ? code : undefined);
+    if (name === undefined || !mayRun(code, name)) continue;
     const url = partnerSyncUrl(partner, ask, origin);
-    if (url) out.push(pixelSync(bidder, url));
+    if (url) out.push(pixelSync(name, url));
   }
   if (ask.debug && ask.bidders) {
     // a bidder the page named that adplane does not sync
-    const known = new Set([ADPLANE_BIDDER, ...partners.map((p) => partnerSyncBidder(p.tagId))]);
-    for (const bidder of new Set(ask.bidders)) if (!known.has(bidder)) debug.push({ bidder, error: SYNC_REFUSED.unknownBidder });
+    const known = [ADPLANE_BIDDER, ...partners.map((p) => partnerSyncBidder(p.tagId))];
+    for (const bidder of new Set(ask.bidders)) if (!known.some((code) => sameBidder(code, bidder))) debug.push({ bidder, error: SYNC_REFUSED.unknownBidder });
   }
   const answer: CookieSyncAnswer = { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
   if (ask.debug && debug.length) answer.debug = debug;
@@ -458,16 +472,19 @@ export type SetuidResult =
  * bidders' ids kept), or why not. The bidder is adplane, or one `partner` says syncs (a demand
  * partner's code whose tag has a user-sync URL); with Prebid Server's status (401 opted out, 400 a bad bidder, uid or
  * parameter, or gdpr=1 without a consent string, 451 where the GDPR applies or the viewer opted out
- * of sale). `f=i` (the default) answers a pixel, `f=b` an empty page.
+ * of sale). `f=i` (the default, also for an empty `f`) answers a pixel, `f=b` an empty page.
  */
 export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number, partner: (bidder: string) => boolean = () => false): SetuidResult {
   if (cookie.optout) return { ok: false, status: 401, message: 'The user has opted out' };
-  const bidder = query.get('bidder');
-  if (!bidder) return { ok: false, status: 400, message: '"bidder" query param is required' };
+  const asked = query.get('bidder');
+  if (!asked) return { ok: false, status: 400, message: '"bidder" query param is required' };
+  // the bidder's code in any case, its id kept under the code itself, as Prebid Server keeps it under the syncer's key (endpoints/setuid.go getSyncer)
+  const bidder = asked.toLowerCase();
   if (bidder !== ADPLANE_BIDDER && !partner(bidder)) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: "${ADPLANE_BIDDER}" syncs here, and the demand partners of RTB demand tags with a user sync URL` };
   const gdprText = query.get('gdpr') ?? '';
   if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
-  const f = (query.get('f') ?? 'i').toLowerCase();
+  // an empty f is no f, as Prebid Server's getResponseFormat reads it: the pixel
+  const f = (query.get('f') || 'i').toLowerCase();
   if (f !== 'i' && f !== 'b') return { ok: false, status: 400, message: 'the f query param must be i (a pixel) or b (an empty page)' };
   const privacy: SyncPrivacy = { gdpr: gdprText === '' ? null : Number(gdprText), gdprConsent: query.get('gdpr_consent') ?? '', usPrivacy: query.get('us_privacy') ?? '', gpp: query.get('gpp') ?? '', gppSid: sectionIds(query.get('gpp_sid') ?? '') };
   if (privacy.gdpr === 1 && !privacy.gdprConsent) return { ok: false, status: 400, message: 'gdpr_consent is required when gdpr=1' };
