@@ -36,6 +36,8 @@ export interface SourceFate {
   ms?: number;
   /** The price it offered, CPM micro-dollars. */
   bidCpm?: number;
+  /** Below the floor: the floor the auction held the bid to (the channel's, the tag's, a deal's or one per second of the ad), CPM micro-dollars. */
+  floorCpm?: number;
   lostTo?: string;
   /** The deal a programmatic bid was made under (OpenRTB dealid). */
   dealId?: string;

@@ -120,6 +120,7 @@ function priceGroup(group: readonly DemandCandidate[], results: readonly CallRes
       else if (r.bid.priceCpm < floor || r.bid.priceCpm <= 0) {
         fate.fate = 'below_floor';
         fate.reason = r.bid.priceCpm <= 0 ? 'zero_price' : `floor_${floor}`;
+        fate.floorCpm = floor;
       } else {
         fate.fate = 'lost';
         priced.push({ candidate: c, bid: r.bid, fate });

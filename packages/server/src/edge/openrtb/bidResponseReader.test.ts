@@ -42,7 +42,8 @@ describe('bid response reader', () => {
     const cases: [string, unknown, ResponseExpectation?][] = [
       ['invalid_response', parseBidResponse('{not json')],
       ['invalid_response', parseBidResponse('[1,2]')],
-      ['invalid_response', { seatbid: [] }],
+      ['invalid_response', { seatbid: [bid()] }],
+      ['invalid_response', { id: 7, seatbid: [bid()] }],
       ['invalid_response', answer([]).seatbid && { id: 'r1', seatbid: 'x' }],
       ['invalid_response', { id: 'r1', seatbid: [{ seat: 's' }] }],
       ['invalid_response', answer(['not a bid'])],
@@ -69,6 +70,35 @@ describe('bid response reader', () => {
       ['blocked_category', answer([bid({ cat: ['IAB25-3'] })])],
     ];
     for (const [expected, body, expectation] of cases) expect(reason(body, expectation), JSON.stringify(body)?.slice(0, 80)).toBe(expected);
+  });
+
+  it('hears every no-bid signal as no_bid: {}, no seatbid or an empty or null one, with or without id and nbr', () => {
+    for (const body of [{}, { nbr: 2 }, { seatbid: [] }, { id: 'r1', seatbid: null, nbr: 0 }, { id: 'r1', seatbid: [], nbr: 2 }, parseBidResponse('{}')]) {
+      expect(reason(body), JSON.stringify(body)).toBe('no_bid');
+    }
+    // someone else's answer, bids or not, says so
+    expect(reason({ id: 'r2', seatbid: [] })).toBe('request_id_mismatch');
+  });
+
+  it('reads a body that starts with a byte-order mark, and refuses trailing garbage', () => {
+    expect(reason(parseBidResponse(`\uFEFF${JSON.stringify(answer([bid()]))}`))).toBe('ok');
+    expect(reason(parseBidResponse(`${JSON.stringify(answer([bid()]))}\n`))).toBe('ok');
+    expect(reason(parseBidResponse(`${JSON.stringify(answer([bid()]))}<!-- 3ms -->`))).toBe('invalid_response');
+  });
+
+  it('reads an unset mtype or cur (null, 0, empty) as absent, and Prebid Server\'s ext.prebid.type as the media', () => {
+    expect(reason(answer([bid({ mtype: null })]))).toBe('ok');
+    expect(reason(answer([bid({ mtype: 0 })]))).toBe('ok');
+    expect(reason(answer([bid()], { cur: null }))).toBe('ok');
+    expect(readBidResponse(answer([bid()], { cur: '' }), x)).toMatchObject({ ok: true, bid: { currency: 'USD', priceCpm: 2_500_000 } });
+    // a video bid whose markup is on the win notice, answered to a banner: not an iframe of VAST XML
+    const videoByExt = bid({ adm: undefined, nurl: 'https://dsp.example/vast', ext: { prebid: { type: 'video' } } });
+    expect(reason(answer([videoByExt]), { ...x, media: 'banner' })).toBe('wrong_media');
+    expect(reason(answer([bid({ adm: '<div>ad</div>', ext: { prebid: { type: 'banner' } } })]))).toBe('wrong_media');
+    expect(reason(answer([bid({ ext: { prebid: { type: 'video' } } })]))).toBe('ok');
+    // mtype, the standard field, speaks first; a type Prebid does not name is no statement
+    expect(reason(answer([bid({ mtype: 2, ext: { prebid: { type: 'banner' } } })]))).toBe('ok');
+    expect(reason(answer([bid({ ext: { prebid: { type: 'constructor' } } })]))).toBe('ok');
   });
 
   it('keeps a valid bid beside refused ones', () => {

@@ -72,7 +72,8 @@ const dim = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v
 /** Parses the body (a 200 with JSON): `invalid_response` when it is not a bid response at all. */
 export function parseBidResponse(body: string): unknown {
   try {
-    return JSON.parse(body);
+    // a byte-order mark, which JSON.parse refuses and RFC 8259 section 8.1 lets a reader ignore
+    return JSON.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body);
   } catch {
     return undefined;
   }
@@ -82,6 +83,20 @@ export function parseBidResponse(body: string): unknown {
 function blockedCategory(cats: readonly string[], bcat: readonly string[]): boolean {
   const blocked = bcat.map((b) => b.toUpperCase());
   return cats.some((c) => blocked.some((b) => c === b || c.startsWith(`${b}-`)));
+}
+
+/** Prebid Server's `ext.prebid.type`, the media a bid is for when it states no `mtype`. */
+const PREBID_TYPE: ReadonlyMap<unknown, number> = new Map([['banner', MTYPE.banner], ['video', MTYPE.video], ['audio', MTYPE.audio], ['native', MTYPE.native]]);
+
+/**
+ * The media a bid states: its `mtype`, else Prebid Server's `ext.prebid.type`; undefined when it states
+ * none (null, or 0, are how serializers write an unset field: no markup type is 0).
+ */
+function statedMedia(raw: Record<string, unknown>): unknown {
+  if (raw.mtype !== undefined && raw.mtype !== null && raw.mtype !== 0) return raw.mtype;
+  const ext = raw.ext;
+  const prebid = isObj(ext) ? ext.prebid : undefined;
+  return isObj(prebid) ? PREBID_TYPE.get(prebid.type) : undefined;
 }
 
 /** A VAST document's start: an optional byte-order mark, XML declaration and comments, then `<VAST` (any prefix-free case). */
@@ -122,7 +137,8 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
     currency,
     usdPerUnit,
   };
-  if (raw.mtype !== undefined && raw.mtype !== wanted) return { reason: 'wrong_media', bid };
+  const stated = statedMedia(raw);
+  if (stated !== undefined && stated !== wanted) return { reason: 'wrong_media', bid };
   if (!bid.adm && !bid.nurl) return { reason: 'no_markup', bid };
   // (a VAST document answered for a banner, by a bidder that states no mtype: a video, never HTML to show)
   if (bid.adm && x.media === 'banner' && isVastDocument(bid.adm)) return { reason: 'wrong_media', bid };
@@ -143,11 +159,15 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
 /** The best valid bid of a parsed response, or why there is none. */
 export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead {
   if (!isObj(body)) return { ok: false, reason: 'invalid_response' };
+  // no bids is a no-bid, with or without an id: `{}` and `{"id": ..., "nbr": 2}` are the no-bid signals of
+  // the implementation guide (7.1), and a response with no actual bids is one (2.6 section 4.2); null is unset
+  const none = body.seatbid === undefined || body.seatbid === null || (Array.isArray(body.seatbid) && body.seatbid.length === 0);
+  if (none && (body.id === undefined || body.id === x.requestId)) return { ok: false, reason: 'no_bid' };
   if (typeof body.id !== 'string') return { ok: false, reason: 'invalid_response' };
   if (body.id !== x.requestId) return { ok: false, reason: 'request_id_mismatch' };
-  if (body.seatbid === undefined || (Array.isArray(body.seatbid) && body.seatbid.length === 0)) return { ok: false, reason: 'no_bid' };
   if (!Array.isArray(body.seatbid)) return { ok: false, reason: 'invalid_response' };
-  const cur = body.cur === undefined ? 'USD' : str(body.cur, 8).toUpperCase();
+  // absent (null, or empty, as serializers write an unset field): the default, USD
+  const cur = body.cur === undefined || body.cur === null || body.cur === '' ? 'USD' : str(body.cur, 8).toUpperCase();
   // another currency: converted at the operator's rates (openrtb/currency.ts), refused without one
   if (!/^[A-Z]{3}$/.test(cur)) return { ok: false, reason: 'currency_invalid' };
   const usdPerUnit = cur === 'USD' ? 1 : (x.rates?.rate(cur, 'USD') ?? null);

@@ -116,6 +116,26 @@ describe('win, loss and billing notices', () => {
     ]);
   });
 
+  it('tells a bid below the floor the floor the auction held it to (a deal\'s), never less: a winner may clear under it', () => {
+    const ctx = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+    const win = ortbBid('win', 5_000_000);
+    // a deal bid of $6 under its deal's $8 floor; the tag's own floor is $1
+    const deal = ortbBid('deal', 6_000_000, { dealId: 'D' });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 2, bid: deal, floorCpm: 1_000_000 });
+    const below: SourceFate = { ...fate(2, 'below_floor', 6_000_000), reason: 'floor_8000000', floorCpm: 8_000_000 };
+    const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_000_000 }, below];
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, fate: fates[0]! }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired.filter((u) => u.includes('/loss/'))).toEqual(['https://d.example/loss/deal?l=101&m=8&p=']);
+    // alone: the floor, not the tag's
+    const alone = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+    recordOffer(alone, { source: 'rtb_tag', id: 2, bid: deal, floorCpm: 1_000_000 });
+    fired.length = 0;
+    settleProgrammatic(alone, [below], null, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual(['https://d.example/loss/deal?l=101&m=8&p=']);
+  });
+
   it("states the prices of a demand that bid in another currency in that currency (AUCTION_PRICE, MIN_TO_WIN, CURRENCY)", () => {
     const ctx = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
     // 4 EUR bid at 1.25 USD a euro: 5 USD; it clears at 3.75 USD, which is 3 EUR

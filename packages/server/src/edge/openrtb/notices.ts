@@ -147,8 +147,10 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
     const loss = lossOf(fate, o.bid);
     if (loss === null) continue;
     // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor;
-    // a bid refused for what it is could not win at any price
-    const toWin = winner ? winner.clearingCpm : o.floorCpm;
+    // a bid refused for what it is could not win at any price. Below the floor, never less than the floor that
+    // refused it (a deal's, one per second of the ad: the auction's, not the tag's), which the winner may clear under
+    const floor = fate?.fate === 'below_floor' ? (fate.floorCpm ?? o.floorCpm) : 0;
+    const toWin = winner ? Math.max(winner.clearingCpm, floor) : floor || o.floorCpm;
     const filtered = fate?.fate === 'no_fill';
     const macros: MacroValues = {
       ...baseMacros(m),
