@@ -59,6 +59,12 @@ describe('a winning programmatic VAST bid', () => {
     expect(fromRead).toContain('https://ad.example/ev?t=tok');
   });
 
+  it("an inline bid without a Universal Ad ID of its own says unknown (not the tag's id, which every ad it answers would share), and expires before its token", () => {
+    const doc = ortbVastDocument('4.2', settle(markup(INLINE, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
+    expect(doc).toContain('<UniversalAdId idRegistry="unknown">unknown</UniversalAdId>');
+    expect(doc).toMatch(/<\/Creatives><Expires>82800<\/Expires>/);
+  });
+
   it("serves a bid's wrapper with the icon and companion it adds, valid, its macros filled", () => {
     const doc = ortbVastDocument('4.2', settle(markup(WRAPPER_WITH_CREATIVE, true)), { id: 'tag1', adSystem: 'adplane' }, ours, 'sid', 2_500_000);
     expect(doc).toContain('<Wrapper>');

@@ -3,7 +3,7 @@ import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts
 import { isVast4, type VastVersion } from '../vast/vastVersion.js';
 import { type MediaExtras } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers } from '../vast/vastWriter.js';
+import { AD_EXPIRES_S, type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers, UNKNOWN_UNIVERSAL_AD_ID } from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
 import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
 import { type DemandPricing } from './demandPricing.js';
@@ -82,7 +82,7 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     const html = bannerBody(m, macros);
     return renderInline(version, {
       id: label.id, adSystem: label.adSystem, title: label.adSystem, advertiser: m.adomain[0] ?? '', categories: bidCategories(m), servingId, pricingCpm: clearingCpm,
-      creativeId: m.crid || label.id, universalAdId: `adplane-${label.id}`, clickThrough: '', linear: null,
+      creativeId: m.crid || label.id, ...UNKNOWN_UNIVERSAL_AD_ID, expiresS: AD_EXPIRES_S, clickThrough: '', linear: null,
       nonLinear: { width: m.w || 1, height: m.h || 1, resource: { type: 'html', html } }, trackers,
     });
   }
@@ -109,7 +109,8 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
     servingId,
     pricingCpm: clearingCpm,
     creativeId: m.crid || label.id,
-    universalAdId: `adplane-${label.id}`,
+    ...UNKNOWN_UNIVERSAL_AD_ID,
+    expiresS: AD_EXPIRES_S,
     ...demandAdParts(answer, trackers),
     // the ad's own categories, else the bid's (OpenRTB cat: IAB Content Taxonomy codes)
     categories: answer.categories.length ? answer.categories : bidCategories(m),

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type EdgeResponse } from '../edgeHttp.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
@@ -9,8 +10,8 @@ import { type Decision, type TokenSigner } from './trackingToken.js';
 
 /**
  * GET /ev?e=<event>&t=<token>[&code=<VAST error>]: impression, the video events, click (302 to the
- * creative's click-through) and error. The answer goes out first (a 1x1 GIF, or the redirect);
- * counting follows. A forged or expired token is refused (403) and nothing is counted. Impressions
+ * creative's click-through; 204 where our URL is a click tracker: a demand's ad, our wrapper) and
+ * error. The answer goes out first (a 1x1 GIF, or the redirect); counting follows. A forged or expired token is refused (403) and nothing is counted. Impressions
  * and video events count once per decision; clicks and errors count each time.
  */
 export const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
@@ -54,11 +55,50 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeRe
   if (!d) return send(res, 403, { 'content-type': 'text/plain' }, 'token refused');
   const event = e as Tracked;
   if (event === 'click') {
-    const target = d.creativeId ? deps.snapshot()?.creatives.get(d.creativeId)?.clickUrl : '';
+    const creative = d.creativeId ? deps.snapshot()?.creatives.get(d.creativeId) : undefined;
+    // A wrapper's click URL is a <ClickTracking> beacon (the click-through is the third party's):
+    // redirecting it would make the player's beacon load the advertiser's page, as if visited.
+    const target = creative && !(creative.format === 'video' && creative.videoSource === 'vast') ? clickLocation(creative.clickUrl, now) : null;
     if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '');
     else send(res, 204, {}, '');
   } else pixel(res);
   record(deps, d, event, query, now);
+}
+
+/** The IAB macros a click-through URL may carry, as the player would have filled them (VAST 4.x, "Generic macros"). */
+const CLICK_MACROS = /\[(CACHEBUSTING|TIMESTAMP)\]|%5B(CACHEBUSTING|TIMESTAMP)%5D/gi;
+/** What an HTTP header value carries as it is (visible ASCII): anything else is percent-encoded. */
+const LOCATION_SAFE = /^[\x21-\x7e]*$/;
+
+/**
+ * The Location of a click's redirect to the creative's click-through, or null when there is none.
+ * The player opens our /ev URL, so the advertiser's URL never passes through its macro filling:
+ * [CACHEBUSTING] and [TIMESTAMP] are filled here (a brand's click-through commonly carries them, and
+ * would otherwise reach its analytics as the literal text). A URL the console took with a character
+ * a header cannot hold (a non-Latin-1 letter makes node refuse the answer, a Latin-1 one goes out as
+ * a byte browsers read as UTF-8: a broken address) is sent in its ASCII form, as a browser would
+ * request it (WHATWG URL: punycode host, UTF-8 percent-encoded path and query).
+ */
+export function clickLocation(url: string, now: number): string | null {
+  if (!url) return null;
+  let target = url;
+  if (target.includes('[') || target.includes('%5')) {
+    target = target.replace(CLICK_MACROS, (_m, a: string | undefined, b: string | undefined) =>
+      (a ?? b)!.toUpperCase() === 'CACHEBUSTING' ? String(randomInt(10_000_000, 100_000_000)) : encodeURIComponent(new Date(now).toISOString().replace('Z', '+00:00')),
+    );
+  }
+  if (LOCATION_SAFE.test(target)) return target;
+  try {
+    const ascii = new URL(target).href;
+    if (LOCATION_SAFE.test(ascii)) return ascii;
+  } catch {
+    // not a URL the WHATWG parser takes: encoded character by character below
+  }
+  try {
+    return target.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return null; // a lone surrogate: no address to send
+  }
 }
 
 /** Counts an event of a verified decision (once for the events that count once); the Prebid `/event` counts its impressions here too. */

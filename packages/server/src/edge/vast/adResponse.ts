@@ -4,7 +4,7 @@ import { demandAdParts } from '../demand/vastAnswer.js';
 import { ortbLabel, ortbVastDocument } from '../openrtb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { isVast4, VAST_VERSIONS, type VastVersion } from './vastVersion.js';
-import { IAB_CONTENT_TAXONOMY, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
+import { AD_EXPIRES_S, IAB_CONTENT_TAXONOMY, UNKNOWN_UNIVERSAL_AD_ID, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from './vastWriter.js';
 import { safeUrl, vastDuration } from './xml.js';
 
 /**
@@ -101,7 +101,9 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
   const trackers = ourTrackers(origin, TOKEN, false);
   const click = creative.clickUrl ? `${origin}/ev?e=click&t=${TOKEN}` : '';
   if (creative.format === 'video' && creative.videoSource === 'vast') {
-    return renderWrapper(version, { id: `cr${creative.id}`, adSystem: 'adplane', servingId: SERVING, tagUri: creative.vastUrl, trackers: { ...trackers, clickTracking: click ? [click] : [] } });
+    // the click-through is the third party's: our click URL is a tracker, with or without a clickUrl
+    // of ours (/ev answers it without a redirect), so a wrapped creative's clicks are counted too
+    return renderWrapper(version, { id: `cr${creative.id}`, adSystem: 'adplane', servingId: SERVING, tagUri: creative.vastUrl, trackers: { ...trackers, clickTracking: [`${origin}/ev?e=click&t=${TOKEN}`] } });
   }
   const ad: InlineAd = {
     id: `cr${creative.id}`,
@@ -124,6 +126,7 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
           }
         : null,
     trackers,
+    expiresS: AD_EXPIRES_S,
   };
   return renderInline(version, ad);
 }
@@ -165,7 +168,9 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
     servingId,
     pricingCpm: winner.clearingCpm,
     creativeId: `tag${winner.bid.tagId}`,
-    universalAdId: `adplane-tag-${winner.bid.tagId}`,
+    // unless the demand's ad names its own (demandAdParts)
+    ...UNKNOWN_UNIVERSAL_AD_ID,
+    expiresS: AD_EXPIRES_S,
     // the demand's trackers first (its viewability and verification vendors with them), then ours
     ...demandAdParts(ad, ours),
   });

@@ -3,6 +3,7 @@ import { companionAdsXml, type CompanionsRequired, type VastCompanion } from './
 import { iconsXml, type VastIcon } from './icons.js';
 import { closedCaptionsXml, type MediaExtras, mediaTailXml } from './mediaExtras.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
+import { MAX_AGE_S } from '../tracking/trackingToken.js';
 
 /**
  * VAST documents in the version a channel speaks: inline (our creatives, and demand answers
@@ -95,7 +96,26 @@ export interface InlineAd {
   trackers: Trackers;
   /** A demand's companion banners, and how many the player must show. */
   companions?: { list: VastCompanion[]; required: CompanionsRequired };
+  /**
+   * For how many seconds after the request the ad may still start (VAST 4.1+ <Expires>): absent, a
+   * player or a stitcher that fetches breaks ahead may play it "indefinitely" (the spec's words).
+   */
+  expiresS?: number;
 }
+
+/**
+ * How long after the request an ad of ours may still start (VAST 4.1+ <Expires>): /ev refuses a
+ * token older than MAX_AGE_S, so an ad a CTV app or a stitcher kept longer would play uncounted and
+ * unpaid. An hour short of it, so that the ad's last events (up to its 10 minutes later) still count.
+ */
+export const AD_EXPIRES_S = MAX_AGE_S - 3600;
+
+/**
+ * The Universal Ad ID of a demand's ad that gave none: a Universal Ad ID names one creative across
+ * systems (SSAI stitchers may look up their transcodes by it), so the tag's or exchange's id would
+ * name every ad it answers alike; the IAB's default says so instead (VAST 4.x 3.7.1: "unknown").
+ */
+export const UNKNOWN_UNIVERSAL_AD_ID = { universalAdId: 'unknown', universalAdIdRegistry: 'unknown' } as const;
 
 /** A linear ad's AdParameters: its text, and whether it is XML-encoded (3.0 and later say so). */
 export interface AdParameters {
@@ -299,7 +319,9 @@ export function renderInline(version: VastVersion, ad: InlineAd): string {
     const serving = version === '4.0' ? '' : `<AdServingId>${x(ad.servingId)}</AdServingId>`;
     const viewable = viewableImpression(version, ad.trackers.viewable);
     const categories = (ad.categories ?? []).map((c) => `<Category authority="${x(c.authority)}">${x(c.code)}</Category>`).join('');
-    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + categories + creatives;
+    // (Expires is 4.1's: after Creatives and the Description we do not write)
+    const expires = version !== '4.0' && ad.expiresS !== undefined && ad.expiresS > 0 ? `<Expires>${Math.floor(ad.expiresS)}</Expires>` : '';
+    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + categories + creatives + expires;
   } else if (version === '3.0') {
     inner = system + title + advertiser + pricing(version, ad.pricingCpm) + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
   } else {
