@@ -198,6 +198,20 @@ forEachStore((t) => {
       }
     });
 
+    it("serves a stored VAST at the video URL Prebid.js makes of the cache URL (`/vtrack?a=<account>?uuid=<id>`), as GET /cache", async () => {
+      const [uuid] = await uuidsOf(await vtrack({ puts: [put(FOREIGN, { bidder: 'otherbidder', bidid: 'req-url' })] }));
+      // videoCache.js getCacheUrl: `${cache.url}?uuid=${id}`, with cache.url already carrying ?a=
+      for (const url of [`${publisher.base}/vtrack?a=acct-1?uuid=${uuid}`, `${publisher.base}/vtrack?uuid=${uuid}`]) {
+        const res = await fetch(url, { headers: { origin: PAGE } });
+        expect(res.status, url).toBe(200);
+        expect(res.headers.get('content-type')).toContain('application/xml');
+        expect(res.headers.get('access-control-allow-origin')).toBe(PAGE);
+        expect(await res.text()).toBe(FOREIGN);
+      }
+      expect((await fetch(`${publisher.base}/vtrack?a=acct-1`)).status).toBe(400);
+      expect((await fetch(`${publisher.base}/vtrack?a=acct-1?uuid=not-stored`)).status).toBe(404);
+    });
+
     it('answers the CORS preflight as the other Prebid endpoints', async () => {
       const res = await fetch(`${publisher.base}/vtrack?a=acct-1`, { method: 'OPTIONS', headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
       expect(res.status).toBe(204);

@@ -74,6 +74,20 @@ const CACHE_WRITE_WINDOW_MS = 10_000;
  * Who a cache write is counted against: the client's address (http/clientAddress.ts), never
  * X-Device-IP, which the caller writes; an IPv6 address by its /64, the block one subscriber is given.
  */
+/**
+ * The id a GET of a stored document names: `uuid`, or, where Prebid.js appended `?uuid=<id>` to a
+ * cache URL that already had a query (`/vtrack?a=<account>?uuid=<id>`), the id inside that value.
+ */
+export function cachedUuid(search: URLSearchParams): string | null {
+  const uuid = search.get('uuid');
+  if (uuid) return uuid;
+  for (const value of search.values()) {
+    const at = value.lastIndexOf('?uuid=');
+    if (at >= 0) return value.slice(at + 6) || null;
+  }
+  return null;
+}
+
 export function writerKey(req: EdgeRequest, trust: ProxyTrust): string {
   const address = clientAddress(req, trust);
   if (parseIp(address) !== IPV6) return address;
@@ -170,7 +184,7 @@ export function registerPrebidEntries(
   }
 
   async function cached(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
-    const uuid = search.get('uuid');
+    const uuid = cachedUuid(search);
     if (!uuid) return send(req, res, 400, 'text/plain; charset=utf-8', 'GET /cache requests must carry a "uuid" query parameter\n');
     // our ids are UUIDs: anything longer is not one of ours, and is not looked up in the shared store
     const doc = uuid.length <= 64 ? ((await deps.cache.get(uuid)) ?? (await clientCache.get(uuid))) : undefined;
@@ -372,6 +386,9 @@ export function registerPrebidEntries(
   edge.addEntry({ method: 'POST', path: CACHE_PATH, handle: (req, res) => store(req, res) });
   edge.addEntry({ method: 'OPTIONS', path: CACHE_PATH, handle: allowed });
   edge.addEntry({ method: 'POST', path: PREBID_VTRACK_PATH, handle: (req, res, _rest, search) => vtrack(req, res, search) });
+  // Prebid.js's video URL of a bid stored through /vtrack is the cache URL and `?uuid=<id>` (videoCache.js
+  // getCacheUrl): `/vtrack?a=<account>?uuid=<id>`; a player given that URL reads the document here
+  edge.addEntry({ method: 'GET', path: PREBID_VTRACK_PATH, handle: (req, res, _rest, search) => cached(req, res, search) });
   edge.addEntry({ method: 'OPTIONS', path: PREBID_VTRACK_PATH, handle: allowed });
   registerBidderInfo(edge);
   // Prebid Server answers 204 No Content when no status_response is configured (endpoints/status.go,
