@@ -36,7 +36,7 @@ export interface SourceFate {
   ms?: number;
   /** The price it offered, CPM micro-dollars. */
   bidCpm?: number;
-  /** Below the floor: the floor the auction held the bid to (the channel's, the tag's, a deal's or one per second of the ad), CPM micro-dollars. */
+  /** The floor the auction held the bid to (the channel's, the tag's, a deal's or one per second of the ad), CPM micro-dollars: set below the floor, and on the winner (its minimum to win is never under it). */
   floorCpm?: number;
   lostTo?: string;
   /** The deal a programmatic bid was made under (OpenRTB dealid). */

@@ -15,6 +15,9 @@ export interface Winner {
   bid: Bid;
   clearingCpm: number;
   payoutCpm: number;
+  /** The next-highest offer above its floor (another source's, or another bid of the winner's own answer); null: none. */
+  runnerUpCpm: number | null;
+  /** Its fate records the floor the auction held it to (`floorCpm`: a deal's, one per second of the ad...). */
   fate: SourceFate;
 }
 
@@ -49,6 +52,8 @@ interface Priced {
   candidate: DemandCandidate;
   bid: Bid;
   fate: SourceFate;
+  /** The floor the bid was held to (floorOf). */
+  floor: number;
 }
 
 /**
@@ -112,22 +117,68 @@ function priceGroup(group: readonly DemandCandidate[], results: readonly CallRes
         const pings = errorPings(r.errorUrls, VAST_ERRORS.undefined, req.ctx);
         if (pings.length) fate.errorPings = pings;
       }
-      fate.bidCpm = r.bid.priceCpm;
-      if (r.bid.dealId) fate.dealId = r.bid.dealId;
-      const refused = dealRule(r.bid, req);
-      const floor = floorOf(r.bid, c, req);
-      if (refused) fate.reason = refused;
-      else if (r.bid.priceCpm < floor || r.bid.priceCpm <= 0) {
-        fate.fate = 'below_floor';
-        fate.reason = r.bid.priceCpm <= 0 ? 'zero_price' : `floor_${floor}`;
-        fate.floorCpm = floor;
-      } else {
-        fate.fate = 'lost';
-        priced.push({ candidate: c, bid: r.bid, fate });
+      if (r.more) priceOffers(c, r.bid, r.more, req, fate, priced);
+      else {
+        const floor = judge(r.bid, c, req, fate);
+        if (floor >= 0) priced.push({ candidate: c, bid: r.bid, fate, floor });
       }
     }
   }
   return priced;
+}
+
+/** A bid held to the deal rules and its floor, its fate set: the floor it reaches, or -1 when it may not compete. */
+function judge(bid: Bid, c: DemandCandidate, req: AuctionRequest, fate: SourceFate): number {
+  fate.bidCpm = bid.priceCpm;
+  if (bid.dealId) fate.dealId = bid.dealId;
+  const refused = dealRule(bid, req);
+  if (refused) {
+    fate.reason = refused;
+    return -1;
+  }
+  const floor = floorOf(bid, c, req);
+  if (bid.priceCpm < floor || bid.priceCpm <= 0) {
+    fate.fate = 'below_floor';
+    fate.reason = bid.priceCpm <= 0 ? 'zero_price' : `floor_${floor}`;
+    fate.floorCpm = floor;
+    return -1;
+  }
+  fate.fate = 'lost';
+  return floor;
+}
+
+/**
+ * An answer of several bids (openrtbCall.ts: several seats): each is an offer held to its own floor
+ * (a deal's, one per second of its ad), and every one above it competes, so that at second price the
+ * runner-up may be another bid of the same answer. The trace keeps one fate per source: its best bid
+ * that competes (else its best); each bid's own fate is on it (Bid.offerFate) for its loss notice.
+ */
+function priceOffers(c: DemandCandidate, best: Bid, more: readonly Bid[], req: AuctionRequest, fate: SourceFate, priced: Priced[]): void {
+  const base = { ...fate };
+  let chosen: Priced | null = null;
+  const others: Priced[] = [];
+  for (let i = -1; i < more.length; i++) {
+    const bid = i < 0 ? best : more[i]!;
+    const own: SourceFate = { ...base };
+    bid.offerFate = own;
+    const floor = judge(bid, c, req, own);
+    if (floor < 0) continue;
+    const p = { candidate: c, bid, fate: own, floor };
+    if (!chosen) chosen = p;
+    else if (bid.priceCpm > chosen.bid.priceCpm) {
+      others.push(chosen);
+      chosen = p;
+    } else others.push(p);
+  }
+  const shown = chosen?.bid ?? best;
+  // the source's fate is its chosen bid's: the one the auction marks won or lost
+  Object.assign(fate, shown.offerFate);
+  shown.offerFate = fate;
+  if (!chosen) return;
+  chosen.fate = fate;
+  // (the chosen first: a bid of the same answer at the same price ranks after it)
+  priced.push(chosen);
+  for (const p of others) priced.push(p);
 }
 
 /** Whether `a` ranks before `b`: the higher price, then the lower priority number (equals keep their order). */
@@ -143,17 +194,19 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   for (let i = 0; i < priced.length; i++) if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
   const runnerUp = second?.bid.priceCpm ?? null;
   // (at second price an open bid clears at least its floor, a floor per second included)
-  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.bid.dealId ? top.candidate.floorCpm : floorOf(top.bid, top.candidate, req), top.bid.fixedPrice);
+  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.bid.dealId ? top.candidate.floorCpm : top.floor, top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
   if (priced.length > 1) {
     const lostTo = `${top.candidate.source}#${top.candidate.id}`;
     for (let i = 0; i < priced.length; i++) if (i !== topAt) priced[i]!.fate.lostTo = lostTo;
   }
   top.fate.fate = 'won';
+  // the floor it was held to, which its minimum to win is never under (openrtb/notices.ts)
+  top.fate.floorCpm = top.floor;
   top.fate.clearingCpm = clearing;
   top.fate.payoutCpm = payout;
   top.fate.marginCpm = clearing - payout;
-  return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, fate: top.fate };
+  return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, runnerUpCpm: runnerUp, fate: top.fate };
 }
 
 /**

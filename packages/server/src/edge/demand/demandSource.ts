@@ -107,6 +107,11 @@ export interface Bid {
   dealId?: string;
   partner?: string;
   marketplace?: string;
+  /**
+   * Set by the auction on the bids of an answer that held several (CallResult `more`): this bid's own
+   * fate (the source's, in the trace, is that of its best), which its loss notice tells (openrtb/notices.ts).
+   */
+  offerFate?: SourceFate;
 }
 
 export type CallResult =
@@ -115,7 +120,17 @@ export type CallResult =
    * it bids with (a buffet's fallback), [ERRORCODE] already filled with each one's code (errorPings.ts
    * failedAdUrls): called whether the bid wins or not, as a player would have.
    */
-  | { kind: 'bid'; bid: Bid; ms: number; errorUrls?: readonly string[] }
+  | {
+      kind: 'bid';
+      bid: Bid;
+      /**
+       * The answer's other bids (programmatic demand: other seats', or more of one seat's), each an
+       * offer in the auction against its own floor; absent for the common single bid.
+       */
+      more?: readonly Bid[];
+      ms: number;
+      errorUrls?: readonly string[];
+    }
   /** `errorUrls`: the demand's own error trackers for this no-fill ([ERRORCODE] unfilled), told of it as a player would (errorPings.ts). */
   | { kind: 'no_fill'; reason: string; vastError?: number; errorUrls?: readonly string[]; ms: number }
   | { kind: 'timeout'; ms: number }

@@ -176,14 +176,15 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     badv: request.badv ?? [],
     rates: deps.currency?.current,
   });
+  // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts): each of them, beside a valid bid too
+  if (read.refusals) for (const r of read.refusals) if (r.bid.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(r.bid, t, media, id), floorCpm: t.floorCpm, refusal: r.reason });
   if (!read.ok) {
-    // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts)
-    if (read.refused?.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(read.refused, t, media, id), floorCpm: t.floorCpm });
     // its VAST's error trackers hear of the ads a player would have given up on, as a VAST tag's do (vastTagSource.ts)
     if (read.unplayable) return unplayableNoFill(read.reason, read.unplayable, got.ms);
     const refusedFailed = failedErrorUrls(read.refused?.vast?.failedBefore);
     return refusedFailed ? { kind: 'no_fill', reason: read.reason, ms: got.ms, errorUrls: refusedFailed } : { kind: 'no_fill', reason: read.reason, ms: got.ms };
   }
+  if (read.others) return severalBids([read.bid, ...read.others], r, t, media, id, badv, bcat, got.ms);
   const b = read.bid;
   const bid = ortbBid(b, t, media, id);
   recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
@@ -199,6 +200,37 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;
   if (repeat) return failed ? { kind: 'no_fill', reason: repeat, ms: got.ms, errorUrls: failed } : { kind: 'no_fill', reason: repeat, ms: got.ms };
   return failed ? { kind: 'bid', bid, ms: got.ms, errorUrls: failed } : { kind: 'bid', bid, ms: got.ms };
+}
+
+/**
+ * An answer of several valid bids (several seats, or several bids of one): each is an offer in the
+ * auction (runAuction.ts prices each against its own floor; the source's fate is its best's), and
+ * each is held to what the request refuses of its ad, as a single bid is above. The error trackers of
+ * every bid's VAST ads passed over go out. No bid left: the no-fill of the best bid's refusal.
+ */
+function severalBids(bids: readonly OrtbResponseBid[], r: AuctionRequest, t: OrtbTarget, media: 'video' | 'banner', id: string, badv: readonly string[], bcat: readonly string[], ms: number): CallResult {
+  const { ctx } = r;
+  let first: Bid | null = null;
+  const more: Bid[] = [];
+  let refusal = '';
+  const errorUrls: string[] = [];
+  for (const b of bids) {
+    const bid = ortbBid(b, t, media, id);
+    const failed = failedErrorUrls(b.vast?.failedBefore);
+    if (failed) errorUrls.push(...failed);
+    const unfit = (b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null) ?? (ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null);
+    if (unfit) {
+      refusal ||= unfit;
+      if (b.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm, refusal: unfit });
+      continue;
+    }
+    recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
+    if (!first) first = bid;
+    else more.push(bid);
+  }
+  const errors = errorUrls.length ? { errorUrls } : {};
+  if (!first) return { kind: 'no_fill', reason: refusal, ms, ...errors };
+  return more.length ? { kind: 'bid', bid: first, more, ms, ...errors } : { kind: 'bid', bid: first, ms, ...errors };
 }
 
 const NO_MACROS = {};

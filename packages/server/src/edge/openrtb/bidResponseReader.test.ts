@@ -22,6 +22,8 @@ describe('bid response reader', () => {
         priceCpm: 3_250_000, bidId: 'resp-7', impId: '1', seat: 's1', adm: VAST, vast: readVastAnswer(VAST), nurl: 'https://dsp.example/win?p=${AUCTION_PRICE}', burl: 'https://dsp.example/bill', lurl: '',
         adid: 'a9', adomain: ['brand.example'], cat: ['IAB1-1'], crid: 'cr1', dealId: 'D1', w: 640, h: 360, mtype: 2, currency: 'USD', usdPerUnit: 1,
       },
+      // the other valid bid is an offer too
+      others: [expect.objectContaining({ priceCpm: 2_500_000, dealId: '' })],
     });
     // a bid of another seat wins on price; the bid's own id names it without a response bidid
     const second = readBidResponse({ id: 'r1', seatbid: [{ seat: 'a', bid: [bid()] }, { seat: 'b', bid: [bid({ id: 'bb', price: 9 })] }] }, x);
@@ -103,6 +105,23 @@ describe('bid response reader', () => {
 
   it('keeps a valid bid beside refused ones', () => {
     expect(reason(answer([bid({ price: 0 }), bid({ impid: 'x' }), bid({ price: 1 })]))).toBe('ok');
+  });
+
+  it('gives back every valid bid, of every seat, the best first, and every refused bid it can tell; nothing more for a single bid', () => {
+    const lurl = 'https://dsp.example/loss';
+    const body = {
+      id: 'r1',
+      seatbid: [
+        { seat: 'a', bid: [bid({ id: 'a1', price: 3 }), bid({ id: 'a2', price: 4, adomain: ['blocked.example'], lurl })] },
+        { seat: 'b', bid: [bid({ id: 'b1', price: 5 }), bid({ id: 'b2', price: 2 }), bid({ id: 'b3', price: -1 })] },
+      ],
+    };
+    const read = readBidResponse(body, x);
+    expect(read.ok && [read.bid.bidId, read.others?.map((b) => `${b.seat}:${b.bidId}`), read.refusals?.map((r) => `${r.bid.bidId}:${r.reason}`)]).toEqual(['b1', ['a:a1', 'b:b2'], ['a2:blocked_adomain']]);
+    // none valid: the first refused names the no-fill, and each is there to be told
+    const refused = readBidResponse(answer([bid({ id: 'r1', dealid: 'NOPE' }), bid({ id: 'r2', cat: ['IAB25'] })]), x);
+    expect(refused).toMatchObject({ ok: false, reason: 'deal_not_offered', refused: { bidId: 'r1' }, refusals: [{ reason: 'deal_not_offered', bid: { bidId: 'r1' } }, { reason: 'blocked_category', bid: { bidId: 'r2' } }] });
+    expect(Object.keys(readBidResponse(answer([bid()]), x))).toEqual(['ok', 'bid']);
   });
   it('gives back the refused bid, when it was read far enough, so that its loss notice can tell it why', () => {
     const lurl = 'https://dsp.example/loss?l=${AUCTION_LOSS}';

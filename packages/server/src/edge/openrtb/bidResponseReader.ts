@@ -7,7 +7,8 @@ import { type CurrencyRates } from './currency.js';
  * Reads a demand's OpenRTB 2.6 bid response to the one impression we offered: the response must
  * answer our request (`id`), in USD; of its bids for our impression, the valid ones (a finite price
  * above zero, markup in `adm` or served on the win notice `nurl`, the media we asked for, a deal we
- * offered, nothing we blocked), the highest-priced wins. Anything else is a no-fill with its reason,
+ * offered, nothing we blocked) are each an offer in our auction (every seat is a bidder, as Prebid
+ * Server treats them), the highest-priced first. Anything else is a no-fill with its reason,
  * never an error of ours. The body is a stranger's JSON: every field is read by its type.
  */
 export interface OrtbBid {
@@ -51,12 +52,23 @@ export interface ResponseExpectation {
   rates?: CurrencyRates;
 }
 
+/** A bid refused for `reason`, read far enough to be told of it (its loss notice: openrtb/notices.ts). */
+export interface RefusedBid {
+  reason: string;
+  bid: OrtbBid;
+}
+
 /**
- * `refused`: with no valid bid, the bid refused for `reason` when it was read far enough to be told
- * of it (its loss notice: openrtb/notices.ts). `unplayable`: that bid's VAST `adm` when no ad of it
- * could play (`bad_adm_<why>`), with the code a player reports and the error trackers it gave.
+ * `bid`: the best valid bid. `others`: the response's other valid bids for our impression (other
+ * seats', or more of one seat's), each an offer in our auction as the best is (absent: it had one).
+ * `refusals`: every bid refused after it was read far enough to be told (absent: none).
+ * `refused`: with no valid bid, the first of them, and its reason is the no-fill's. `unplayable`: that
+ * bid's VAST `adm` when no ad of it could play (`bad_adm_<why>`), with the code a player reports and
+ * the error trackers it gave.
  */
-export type BidRead = { ok: true; bid: OrtbBid } | { ok: false; reason: string; refused?: OrtbBid; unplayable?: EmptyAnswer };
+export type BidRead =
+  | { ok: true; bid: OrtbBid; others?: OrtbBid[]; refusals?: RefusedBid[] }
+  | { ok: false; reason: string; refused?: OrtbBid; unplayable?: EmptyAnswer; refusals?: RefusedBid[] };
 
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
 export const MAX_PRICE_USD = 1000;
@@ -156,7 +168,7 @@ function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectati
   return bid;
 }
 
-/** The best valid bid of a parsed response, or why there is none. */
+/** The valid bids of a parsed response, the best first, and the refused ones; or why there is none. */
 export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead {
   if (!isObj(body)) return { ok: false, reason: 'invalid_response' };
   // no bids is a no-bid, with or without an id: `{}` and `{"id": ..., "nbr": 2}` are the no-bid signals of
@@ -174,6 +186,9 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   if (usdPerUnit === null) return { ok: false, reason: `currency_${cur}` };
   const bidid = str(body.bidid, 128);
   let best: OrtbBid | null = null;
+  // (allocated only for a response with more than one bid to tell of: the common single bid needs none)
+  let others: OrtbBid[] | undefined;
+  let refusals: RefusedBid[] | undefined;
   let refusal = '';
   let refused: OrtbBid | undefined;
   let unplayable: EmptyAnswer | undefined;
@@ -191,10 +206,23 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
           refused = bid.bid;
           unplayable = bid.unplayable;
         }
-      } else if (!best || bid.priceCpm > best.priceCpm) best = bid;
+        // every refused bid hears why, not only the first
+        if (bid.bid) (refusals ??= []).push({ reason: bid.reason, bid: bid.bid });
+      } else if (!best) best = bid;
+      else if (bid.priceCpm > best.priceCpm) {
+        (others ??= []).push(best);
+        best = bid;
+      } else (others ??= []).push(bid);
     }
   }
-  if (best) return { ok: true, bid: best };
+  if (best) {
+    const read: BidRead = { ok: true, bid: best };
+    if (others) read.others = others;
+    if (refusals) read.refusals = refusals;
+    return read;
+  }
   if (!refused) return { ok: false, reason: refusal || 'no_bid' };
-  return unplayable ? { ok: false, reason: refusal, refused, unplayable } : { ok: false, reason: refusal, refused };
+  const read: BidRead = unplayable ? { ok: false, reason: refusal, refused, unplayable } : { ok: false, reason: refusal, refused };
+  if (refusals) read.refusals = refusals;
+  return read;
 }

@@ -6,7 +6,7 @@ import { buildRequestContext } from '../request/context.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
 import { fillAuctionMacros, usdCpmText } from './auctionMacros.js';
 import { BID_PRICE, demandClearing, demandTerms, ourPrice, pricingOfTag } from './demandPricing.js';
-import { billingNotice, recordOffer, settleProgrammatic } from './notices.js';
+import { billingNotice, deferredWinNotice, recordOffer, settleProgrammatic } from './notices.js';
 import { type OrtbMarkup } from './ortbMarkup.js';
 
 describe('auction macros', () => {
@@ -55,7 +55,7 @@ describe('win, loss and billing notices', () => {
     recordOffer(ctx, { source: 'rtb_tag', id: 2, bid: lost, floorCpm: 1_000_000 });
     recordOffer(ctx, { source: 'rtb_tag', id: 3, bid: low, floorCpm: 1_000_000 });
     const fates = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_010_000 }, fate(2, 'lost', 3_000_000), fate(3, 'below_floor', 500_000)];
-    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_010_000, payoutCpm: 0, fate: fates[0]! };
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_010_000, payoutCpm: 0, runnerUpCpm: 3_000_000, fate: fates[0]! };
     return { ctx, win, fates, winner };
   };
 
@@ -101,7 +101,7 @@ describe('win, loss and billing notices', () => {
       recordOffer(ctx, { source: 'rtb_tag', id: 10 + i, bid: ortbBid(reason, 9_000_000), floorCpm: 1_000_000 });
       fates.push({ ...fate(10 + i, 'no_fill', 0), reason });
     });
-    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, fate: fates[0]! };
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, runnerUpCpm: null, fate: fates[0]! };
     const fired: string[] = [];
     settleProgrammatic(ctx, fates, winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
     expect(fired.filter((u) => u.includes('/loss/'))).toEqual([
@@ -126,7 +126,7 @@ describe('win, loss and billing notices', () => {
     const below: SourceFate = { ...fate(2, 'below_floor', 6_000_000), reason: 'floor_8000000', floorCpm: 8_000_000 };
     const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_000_000 }, below];
     const fired: string[] = [];
-    settleProgrammatic(ctx, fates, { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, fate: fates[0]! }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    settleProgrammatic(ctx, fates, { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, runnerUpCpm: null, fate: fates[0]! }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
     expect(fired.filter((u) => u.includes('/loss/'))).toEqual(['https://d.example/loss/deal?l=101&m=8&p=']);
     // alone: the floor, not the tag's
     const alone = buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
@@ -144,10 +144,68 @@ describe('win, loss and billing notices', () => {
     recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
     recordOffer(ctx, { source: 'rtb_tag', id: 2, bid: lost, floorCpm: 1_000_000 });
     const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 3_750_000 }, fate(2, 'lost', 2_500_000)];
-    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_750_000, payoutCpm: 0, fate: fates[0]! };
+    const winner: Winner = { candidate: candidate(1), bid: win, clearingCpm: 3_750_000, payoutCpm: 0, runnerUpCpm: 2_500_000, fate: fates[0]! };
     const fired: string[] = [];
     settleProgrammatic(ctx, fates, winner, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
     expect(fired).toEqual(['https://d.example/win/eur?p=3&c=EUR&m=2', 'https://d.example/loss/lost?l=102&m=3&p=']);
+  });
+
+  const newCtx = () => buildRequestContext({}, { remoteAddress: '', userAgent: '' }, Date.now(), () => ({ country: '', region: '', usState: '' }));
+
+  it("gives the winner the floor the auction held it to as its minimum to win when nothing else was above it (a deal's, not the tag's)", () => {
+    const ctx = newCtx();
+    const win = ortbBid('deal', 5_000_000, { dealId: 'D' });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    // the deal's $2 floor (the tag's is $1): alone, and above a runner-up of $1.50
+    const won: SourceFate = { ...fate(1, 'won', 5_000_000), clearingCpm: 5_000_000, floorCpm: 2_000_000 };
+    for (const runnerUpCpm of [null, 1_500_000]) {
+      const fired: string[] = [];
+      settleProgrammatic(ctx, [won], { candidate: candidate(1), bid: win, clearingCpm: 5_000_000, payoutCpm: 0, runnerUpCpm, fate: won }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+      expect(fired).toEqual(['https://d.example/win/deal?p=5&m=2']);
+    }
+  });
+
+  it('leaves the deferred win notice\'s impression time to /ev, which fills it when the impression counts', () => {
+    const ctx = newCtx();
+    const win = ortbBid('up', 5_000_000, { nurl: 'https://d.example/win/up?p=${AUCTION_PRICE}&t=${AUCTION_IMP_TS}' });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: win, floorCpm: 1_000_000 });
+    const won: SourceFate = { ...fate(1, 'won', 5_000_000), clearingCpm: 3_000_000 };
+    const fired: string[] = [];
+    settleProgrammatic(ctx, [won], { candidate: candidate(1), bid: win, clearingCpm: 3_000_000, payoutCpm: 0, runnerUpCpm: null, fate: won }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u), upstreamAuction: true });
+    expect(fired).toEqual([]);
+    const query = new URLSearchParams(win.markup.settled!.billingQuery.slice(1));
+    expect(query.get('w')).toBe('https://d.example/win/up?p=3&t=${AUCTION_IMP_TS}');
+    expect(deferredWinNotice(query, 'tok', signer, 1_700_000_000_000)).toBe('https://d.example/win/up?p=3&t=1700000000000');
+    expect(deferredWinNotice(query, 'other', signer, 1)).toBeNull();
+  });
+
+  it('tells each bid of an answer that held several its own fate, and a bid refused beside them why', () => {
+    const ctx = newCtx();
+    const win = ortbBid('win', 5_000_000);
+    const second = ortbBid('second', 4_000_000);
+    const low = ortbBid('low', 1_500_000, { dealId: 'D' });
+    const blocked = ortbBid('blocked', 9_000_000);
+    // one answer of source 1 (its fate is its best's): the winner, a bid that lost to it, one below its deal's floor, one refused
+    const fates: SourceFate[] = [{ ...fate(1, 'won', 5_000_000), clearingCpm: 4_010_000 }];
+    win.offerFate = fates[0];
+    second.offerFate = { ...fate(1, 'lost', 4_000_000) };
+    low.offerFate = { ...fate(1, 'below_floor', 1_500_000), floorCpm: 2_000_000 };
+    for (const bid of [win, second, low]) recordOffer(ctx, { source: 'rtb_tag', id: 1, bid, floorCpm: 1_000_000 });
+    recordOffer(ctx, { source: 'rtb_tag', id: 1, bid: blocked, floorCpm: 1_000_000, refusal: 'blocked_adomain' });
+    const fired: string[] = [];
+    settleProgrammatic(ctx, fates, { candidate: candidate(1), bid: win, clearingCpm: 4_010_000, payoutCpm: 0, runnerUpCpm: 4_000_000, fate: fates[0]! }, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual([
+      'https://d.example/win/win?p=4.01&m=4',
+      'https://d.example/loss/second?l=102&m=4.01&p=',
+      'https://d.example/loss/low?l=101&m=4.01&p=',
+      'https://d.example/loss/blocked?l=205&m=&p=',
+    ]);
+    // an answer that came too late tells nothing, its refused bids neither
+    const late = newCtx();
+    recordOffer(late, { source: 'rtb_tag', id: 1, bid: ortbBid('late', 9_000_000), floorCpm: 1_000_000, refusal: 'blocked_adomain' });
+    fired.length = 0;
+    settleProgrammatic(late, [fate(1, 'timeout', 0)], null, { test: false, token: 'tok', signer, notify: (u) => fired.push(u) });
+    expect(fired).toEqual([]);
   });
 });
 

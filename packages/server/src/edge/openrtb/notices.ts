@@ -65,6 +65,8 @@ interface Offer {
   id: number;
   bid: OrtbBid;
   floorCpm: number;
+  /** A bid refused for what it is (or its ad) when it came in, beside the answer's others: why (its fate may be another bid's). */
+  refusal?: string;
 }
 
 /** Programmatic bids of a decision, by its request context (one object per decision): the sources record them as they come in. */
@@ -101,12 +103,12 @@ const priceText = (m: OrtbMarkup, micros: number): string => usdCpmText(micros /
 
 const ratio = (a: number, b: number): string => (b > 0 ? String(Math.round((a / b) * 10_000) / 10_000) : '');
 
-function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): void {
+function settleWinner(w: Winner, s: Settlement): void {
   const m = w.bid.markup as OrtbMarkup;
   const price = demandClearing(m.pricing, w.clearingCpm, m.bidCpm);
-  // 4.4.1: the winner's minimum to win ties the next-closest bid, or the floor when it was alone
-  let runnerUp = w.candidate.floorCpm;
-  for (const f of fates) if (f.fate === 'lost' && f.bidCpm !== undefined) runnerUp = Math.max(runnerUp, f.bidCpm);
+  // 4.4.1: the winner's minimum to win ties the next-closest bid (another bid of its own answer too), never
+  // under the floor the auction held it to (a deal's, one per second of the ad: not only the tag's)
+  const runnerUp = Math.max(w.runnerUpCpm ?? 0, w.fate.floorCpm ?? w.candidate.floorCpm);
   const macros: MacroValues = {
     ...baseMacros(m),
     AUCTION_PRICE: priceText(m, price),
@@ -121,14 +123,19 @@ function settleWinner(w: Winner, fates: readonly SourceFate[], s: Settlement): v
   }
   // markup served on the win notice: the player's (or browser's) fetch of the nurl is the notice
   if (!s.test && m.adm && m.nurl) {
-    const nurl = fillAuctionMacros(m.nurl, macros);
-    if (!s.upstreamAuction) s.notify?.(nurl);
-    else if (s.token) billingQuery += `&w=${encodeURIComponent(nurl)}&ws=${s.signer.attach(s.token, nurl)}`;
+    if (!s.upstreamAuction) s.notify?.(fillAuctionMacros(m.nurl, macros));
+    else if (s.token) {
+      // fired by /ev when the impression counts: ${AUCTION_IMP_TS} is that moment, filled then (deferredWinNotice)
+      const nurl = fillAuctionMacros(m.nurl, macros, KEEP_IMP_TS);
+      billingQuery += `&w=${encodeURIComponent(nurl)}&ws=${s.signer.attach(s.token, nurl)}`;
+    }
   }
   m.settled = { macros, billingQuery };
 }
 
-function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
+function lossOf(fate: SourceFate | undefined, bid: OrtbBid, refusal: string | undefined): number | null {
+  // (a bid refused beside others of its answer: unless the answer itself came too late)
+  if (refusal) return fate && fate.fate !== 'timeout' ? refusalLoss(refusal) : null;
   if (fate?.fate === 'lost') return LOSS_REASON.lostToHigherBid;
   if (fate?.fate === 'no_fill') return refusalLoss(fate.reason ?? '');
   if (fate?.fate === 'below_floor') return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
@@ -137,21 +144,22 @@ function lossOf(fate: SourceFate | undefined, bid: OrtbBid): number | null {
 
 /** After the auction: the winner's macros and billing attachment set, its win notice and the losers' loss notices fired. */
 export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFate[], winner: Winner | null, s: Settlement): void {
-  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, fates, { ...s, upstreamAuction: s.upstreamAuction ?? !!ctx.ortb });
+  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, { ...s, upstreamAuction: s.upstreamAuction ?? !!ctx.ortb });
   const list = offers.get(ctx);
   if (!list || s.test || !s.notify) return;
   for (const o of list) {
     const m = o.bid.markup;
     if (!m.lurl || o.bid === winner?.bid) continue;
-    const fate = fates.find((f) => f.source === o.source && f.id === o.id);
-    const loss = lossOf(fate, o.bid);
+    // one bid of an answer that held several has its own fate (runAuction.ts); else its source's is its
+    const fate = o.bid.offerFate ?? fates.find((f) => f.source === o.source && f.id === o.id);
+    const loss = lossOf(fate, o.bid, o.refusal);
     if (loss === null) continue;
     // 4.4.1: a loser's minimum to win ties the winner's clearing price; below the floor with no winner, the floor;
     // a bid refused for what it is could not win at any price. Below the floor, never less than the floor that
     // refused it (a deal's, one per second of the ad: the auction's, not the tag's), which the winner may clear under
     const floor = fate?.fate === 'below_floor' ? (fate.floorCpm ?? o.floorCpm) : 0;
     const toWin = winner ? Math.max(winner.clearingCpm, floor) : floor || o.floorCpm;
-    const filtered = fate?.fate === 'no_fill';
+    const filtered = !!o.refusal || fate?.fate === 'no_fill';
     const macros: MacroValues = {
       ...baseMacros(m),
       AUCTION_LOSS: String(loss),
@@ -181,6 +189,7 @@ export function billingNotice(query: URLSearchParams, token: string, signer: Tok
  * The deferred win notice of an impression /ev just counted (first time, not a test): the nurl of
  * programmatic demand that won our bid into an upstream auction, when its signature binds it to the token.
  */
-export function deferredWinNotice(query: URLSearchParams, token: string, signer: TokenSigner): string | null {
-  return attachedNotice(query, 'w', 'ws', token, signer);
+export function deferredWinNotice(query: URLSearchParams, token: string, signer: TokenSigner, now: number): string | null {
+  const nurl = attachedNotice(query, 'w', 'ws', token, signer);
+  return nurl && fillAuctionMacros(nurl, { AUCTION_IMP_TS: String(now) });
 }

@@ -114,7 +114,7 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
   const code = query.get('code') ?? '';
   if (event === 'impression' && deps.notify) {
     // a programmatic bid's win notice when our bid won upstream, and its billing notice: fired once, when we book the impression
-    const nurl = query.has('w') ? deferredWinNotice(query, query.get('t') ?? '', deps.signer) : null;
+    const nurl = query.has('w') ? deferredWinNotice(query, query.get('t') ?? '', deps.signer, now) : null;
     if (nurl) deps.notify(nurl);
     const burl = query.has('b') ? billingNotice(query, query.get('t') ?? '', deps.signer, now) : null;
     if (burl) deps.notify(burl);
