@@ -1,15 +1,17 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { type AdsTxtFileName } from '@adplane/shared';
 import { guardedLookup, isCallableAddress } from '../http/outboundAddress.js';
 import { parseAdsTxt } from './adsTxt.js';
 import { rootDomainOf } from './sellers.js';
 
 /**
  * Fetches a publisher's /ads.txt for the console's check, on a user's request, with the guards a
- * server-side fetch of a user-given address needs (SSRF):
+ * server-side fetch of a user-given address needs (SSRF). An app's /app-ads.txt is read by the same
+ * path (fetchFileAt, ./appAdsTxtFetch.ts picks the hosts), so both files get the same guards:
  * - only a host name is taken from the user (`example.com`, or a URL whose host is used); the path is
- *   always /ads.txt, the scheme https then http (the spec prefers https and allows http);
+ *   always /ads.txt (or /app-ads.txt), the scheme https then http (the spec prefers https and allows http);
  * - the file read is the one crawlers read (ads.txt 1.1, 5.5): the root domain's (`www.example.com`
  *   and `news.example.com` are `example.com`), and a subdomain's own file only when the root file
  *   declares it with `subdomain=` and the subdomain has one;
@@ -46,13 +48,14 @@ const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z
  * The host to check from what a user typed: `example.com`, `www.example.com`, `https://example.com/x`.
  * Throws AdsTxtTargetError with a sentence for the user when it is not a public host name.
  */
-export function adsTxtHost(input: string, allowPrivate: boolean): string {
+export function adsTxtHost(input: string, allowPrivate: boolean, file: AdsTxtFileName = 'ads.txt'): string {
   const text = input.trim();
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new AdsTxtTargetError('Enter the publisher\'s domain, such as example.com.');
+    // app-ads.txt lives on the developer's website (the one the app's store listing links to), not on a publisher's site
+    throw new AdsTxtTargetError(file === 'app-ads.txt' ? 'Enter the developer\'s website domain, such as example.com.' : 'Enter the publisher\'s domain, such as example.com.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AdsTxtTargetError('Only http and https addresses can be checked.');
   if (url.username || url.password) throw new AdsTxtTargetError('Enter the domain without a user name or password.');
@@ -63,11 +66,13 @@ export function adsTxtHost(input: string, allowPrivate: boolean): string {
     if (isIP(literal) && !isCallableAddress(literal, true)) throw new AdsTxtTargetError(`${literal} is not an address this server calls (link-local, metadata or reserved).`);
     return url.port ? `${hostname}:${url.port}` : hostname;
   }
-  if (url.port) throw new AdsTxtTargetError('Enter the domain without a port: ads.txt is read from the standard ports.');
-  if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError('Enter a domain name, not an IP address: ads.txt belongs to a domain.');
+  if (url.port) throw new AdsTxtTargetError(`Enter the domain without a port: ${file} is read from the standard ports.`);
+  if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError(`Enter a domain name, not an IP address: ${file} belongs to a domain.`);
   if (!HOST_NAME.test(hostname)) throw new AdsTxtTargetError(`"${hostname}" is not a domain name such as example.com.`);
   return hostname;
 }
+
+const sizeText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`);
 
 function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response: IncomingMessage; body: string } | { redirect: string; status: number }> {
   return new Promise((resolve, reject) => {
@@ -98,7 +103,12 @@ function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response:
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > options.maxBytes) {
-          req.destroy(new Error(`the file is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`));
+          // Rejected here, and the request destroyed without an error: when the chunk over the limit is
+          // the last one, `end` is already queued and an error given to destroy() is emitted after the
+          // promise settled, with no listener (an uncaught exception), while `end` resolves the cut body.
+          clearTimeout(timer);
+          reject(new Error(`the file is larger than ${sizeText(options.maxBytes)}`));
+          req.destroy();
           return;
         }
         chunks.push(chunk);
@@ -108,6 +118,7 @@ function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response:
         reject(error);
       });
       response.on('end', () => {
+        if (size > options.maxBytes) return;
         clearTimeout(timer);
         resolve({ response, body: Buffer.concat(chunks).toString('utf8') });
       });
@@ -149,17 +160,22 @@ async function fetchFollowing(start: URL, options: Required<FetchOptions>): Prom
   return { ok: false, url: url.toString(), reason: `more than ${MAX_REDIRECTS} redirects` };
 }
 
-/** https://<host>/ads.txt, then http://<host>/ads.txt when https gives no answer or no file. */
-async function fetchFile(host: string, full: Required<FetchOptions>): Promise<FetchOutcome> {
-  const https = await fetchFollowing(new URL(`https://${host}/ads.txt`), full);
+export const withDefaults = (options: FetchOptions): Required<FetchOptions> => ({ timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options });
+
+/**
+ * https://<host>/<file>, then http://<host>/<file> when https gives no answer or no file: the one
+ * fetch of both ads.txt and app-ads.txt (the app-ads.txt spec asks for the same https-then-http order).
+ */
+export async function fetchFileAt(host: string, file: AdsTxtFileName, full: Required<FetchOptions>): Promise<FetchOutcome> {
+  const https = await fetchFollowing(new URL(`https://${host}/${file}`), full);
   if (https.ok && https.status >= 200 && https.status < 300) return https;
-  const http = await fetchFollowing(new URL(`http://${host}/ads.txt`), full);
+  const http = await fetchFollowing(new URL(`http://${host}/${file}`), full);
   // Report the https attempt when http did no better.
   if (!http.ok && https.ok) return https;
   return http.ok || !https.ok ? http : https;
 }
 
-const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> => o.ok && o.status >= 200 && o.status < 300;
+export const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> => o.ok && o.status >= 200 && o.status < 300;
 
 /**
  * The ads.txt crawlers read for a host (ads.txt 1.1, 5.5): "the crawler should strip the subdomains",
@@ -168,14 +184,14 @@ const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> => o.o
  * port (test hosts), kept on the root domain.
  */
 export async function fetchAdsTxt(host: string, options: FetchOptions): Promise<FetchOutcome> {
-  const full: Required<FetchOptions> = { timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options };
+  const full = withDefaults(options);
   const name = host.replace(/:\d+$/, '');
   const root = rootDomainOf(name);
-  if (!root || root === name) return fetchFile(host, full);
-  const rootFile = await fetchFile(host.replace(name, root), full);
+  if (!root || root === name) return fetchFileAt(host, 'ads.txt', full);
+  const rootFile = await fetchFileAt(host.replace(name, root), 'ads.txt', full);
   if (!is2xx(rootFile)) return rootFile;
   const declared = parseAdsTxt(rootFile.body).variables.some((v) => v.name === 'subdomain' && v.value.toLowerCase().replace(/\.$/, '') === name);
   if (!declared) return rootFile;
-  const own = await fetchFile(host, full);
+  const own = await fetchFileAt(host, 'ads.txt', full);
   return is2xx(own) ? own : rootFile;
 }

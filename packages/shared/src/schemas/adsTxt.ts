@@ -29,17 +29,33 @@ export interface ChannelAdsTxt {
   warnings: string[];
 }
 
+/**
+ * The file that carries the line: a site's `/ads.txt` (ads.txt 1.1), or for an app (in-app and CTV
+ * channels) the `/app-ads.txt` of the developer's website its store listing links to (IAB app-ads.txt
+ * 1.0). Both hold the same records; only where they live differs.
+ */
+export const ADS_TXT_FILES = ['ads.txt', 'app-ads.txt'] as const;
+export type AdsTxtFileName = (typeof ADS_TXT_FILES)[number];
+
+/** The file a channel's publisher puts the line in, by the channel's environment: apps have no site of their own. */
+export const adsTxtFileOf = (environment: unknown): AdsTxtFileName => (environment === 'app' || environment === 'ctv' ? 'app-ads.txt' : 'ads.txt');
+
 export const AdsTxtCheckRequest = z.object({
-  /** The publisher's site: `example.com`, `www.example.com` or `https://example.com/`. */
+  /**
+   * Where the file is: for ads.txt the publisher's site, for app-ads.txt the developer's website from
+   * the app's store listing; `example.com`, `www.example.com` or `https://example.com/`.
+   */
   domain: z.string({ error: 'is required' }).trim().min(1, 'is required').max(2048, 'must be at most 2048 characters'),
+  /** Which file to read; without it, the channel's (adsTxtFileOf its environment). */
+  file: z.enum(ADS_TXT_FILES, { error: 'must be ads.txt or app-ads.txt' }).optional(),
 });
 export type AdsTxtCheckRequest = z.input<typeof AdsTxtCheckRequest>;
 
 /**
  * - found: the line is there (domain, seller id and relationship);
  * - relationship_differs: our domain and seller id are there, with the other relationship;
- * - missing: the file is an ads.txt but does not carry the line;
- * - not_adstxt: the site answered something that is not an ads.txt (an HTML page, a 404...);
+ * - missing: the file is an ads.txt (or app-ads.txt) but does not carry the line;
+ * - not_adstxt: the site answered something that is not such a file (an HTML page, a 404...);
  * - unreachable: no answer (DNS, connection, timeout, too large).
  */
 export const ADS_TXT_CHECK_STATUSES = ['found', 'relationship_differs', 'missing', 'not_adstxt', 'unreachable'] as const;
@@ -47,7 +63,7 @@ export type AdsTxtCheckStatus = (typeof ADS_TXT_CHECK_STATUSES)[number];
 
 export interface AdsTxtCheckResult {
   status: AdsTxtCheckStatus;
-  /** The URL that answered (after redirects), or the last one tried. */
+  /** The URL that answered (after redirects), or the last one tried: it names the file read (/ads.txt or /app-ads.txt) and the host. */
   url: string | null;
   /** The line looked for. */
   expected: string | null;

@@ -1,10 +1,11 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, ConfigProvider, Divider, Input, Space, Typography } from 'antd';
+import { Alert, App, Button, ConfigProvider, Divider, Form, Input, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
+import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtFileOf, type AdsTxtFileName, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
 import { copyText } from '../../resources/clipboard.js';
+import { adsTxtTexts } from './adsTxtTexts.js';
 
 const RESULT_TYPE: Record<AdsTxtCheckStatus, 'success' | 'warning' | 'error'> = {
   found: 'success',
@@ -12,14 +13,6 @@ const RESULT_TYPE: Record<AdsTxtCheckStatus, 'success' | 'warning' | 'error'> = 
   missing: 'error',
   not_adstxt: 'error',
   unreachable: 'error',
-};
-
-const RESULT_TITLE: Record<AdsTxtCheckStatus, string> = {
-  found: 'The line is in the ads.txt',
-  relationship_differs: 'Found, with the other relationship',
-  missing: 'The line is not in the ads.txt',
-  not_adstxt: 'No ads.txt there',
-  unreachable: 'The ads.txt could not be read',
 };
 
 const SOURCE: Record<NonNullable<ChannelAdsTxt['seller']>['source'], string> = {
@@ -31,15 +24,23 @@ const SOURCE: Record<NonNullable<ChannelAdsTxt['seller']>['source'], string> = {
 /**
  * The ads.txt line a saved channel's publisher adds (GET .../adstxt), with a copy button, and a check of
  * a publisher's live ads.txt for it (POST .../adstxt/check) for the users who manage the channel.
+ * An app or CTV channel's line goes in the app-ads.txt of the developer's website instead: the file
+ * follows the environment in the form it sits in (the line itself does not depend on it), and the
+ * check names that file, so what it reads is what the texts say.
  */
 export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
   const user = useUser();
   const { message } = App.useApp();
+  const form = Form.useFormInstance();
+  const file: AdsTxtFileName = adsTxtFileOf(Form.useWatch('environment', { form, preserve: true }));
+  const texts = adsTxtTexts(file);
   const [info, setInfo] = useState<ChannelAdsTxt | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [domain, setDomain] = useState('');
   const [checking, setChecking] = useState(false);
-  const [result, setResult] = useState<AdsTxtCheckResult | null>(null);
+  /** The last answer, with the file it is of (the environment may have changed since). */
+  const [checked, setChecked] = useState<{ file: AdsTxtFileName; result: AdsTxtCheckResult } | null>(null);
+  const result = checked?.file === file ? checked.result : null;
   const [checkError, setCheckError] = useState<string | null>(null);
   const canCheck = user.type !== 'sub' && user.type !== 'adv';
 
@@ -56,10 +57,10 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
 
   const check = async () => {
     setChecking(true);
-    setResult(null);
+    setChecked(null);
     setCheckError(null);
     try {
-      setResult(await api.post<AdsTxtCheckResult>(adsTxtCheckPath(channelId), { domain }));
+      setChecked({ file, result: await api.post<AdsTxtCheckResult>(adsTxtCheckPath(channelId), { domain, file }) });
     } catch (error) {
       setCheckError(error instanceof ApiError ? error.message.replace(/^domain: /, '') : String(error));
     } finally {
@@ -70,12 +71,12 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
   return (
     // Readable and checkable when the drawer is read-only (an archived channel).
     <ConfigProvider componentDisabled={false}>
-      <Divider titlePlacement="start">ads.txt</Divider>
-      {loadError && <Alert type="error" showIcon title={`The ads.txt line could not be loaded: ${loadError}`} />}
+      <Divider titlePlacement="start">{texts.title}</Divider>
+      {loadError && <Alert type="error" showIcon title={`${texts.loadError}: ${loadError}`} />}
       {info && (
         <div data-testid="channel-adstxt">
           <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
-            The line the publisher adds to the ads.txt of its site: seller id of {info.seller ? SOURCE[info.seller.source] : 'this channel'}, as{' '}
+            {texts.intro}: seller id of {info.seller ? SOURCE[info.seller.source] : 'this channel'}, as{' '}
             <Typography.Link href={info.sellersJsonUrl} target="_blank" rel="noreferrer">
               sellers.json
             </Typography.Link>{' '}
@@ -94,27 +95,32 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
           ))}
           {canCheck && info.line && (
             <div style={{ marginTop: 12 }}>
-              <Typography.Text strong>Check a publisher's ads.txt</Typography.Text>
+              <Typography.Text strong>{texts.checkTitle}</Typography.Text>
               <Space.Compact style={{ width: '100%', marginTop: 6 }}>
                 <Input
-                  placeholder="publisher.com"
+                  placeholder={texts.placeholder}
                   value={domain}
                   onChange={(e) => setDomain(e.target.value)}
                   onPressEnter={() => domain.trim() && void check()}
                   data-testid="channel-adstxt-domain"
-                  aria-label="Publisher domain"
+                  aria-label={texts.fieldLabel}
                 />
                 <Button type="primary" loading={checking} disabled={!domain.trim()} onClick={() => void check()} data-testid="channel-adstxt-check">
                   Check
                 </Button>
               </Space.Compact>
+              {texts.hint && (
+                <Typography.Text type="secondary" style={{ display: 'block', marginTop: 4 }} data-testid="channel-adstxt-hint">
+                  {texts.hint}
+                </Typography.Text>
+              )}
               {checkError && <Alert type="error" showIcon style={{ marginTop: 8 }} title={checkError} data-testid="channel-adstxt-result" />}
               {result && (
                 <Alert
                   type={RESULT_TYPE[result.status]}
                   showIcon
                   style={{ marginTop: 8 }}
-                  title={RESULT_TITLE[result.status]}
+                  title={texts.results[result.status]}
                   data-testid="channel-adstxt-result"
                   description={
                     <>
