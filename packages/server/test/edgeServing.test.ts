@@ -252,8 +252,18 @@ forEachStore((t) => {
     }
     // nothing was decided, held or counted: the impression is still there to count, once
     expect(await counted()).toEqual(before);
-    expect((await publisher.app.inject({ method: 'GET', url: event })).statusCode).toBe(200);
+    // a GET from a page's script echoes its Origin with credentials, as /vast does; an <img> (no Origin) gets *
+    const got = await publisher.app.inject({ method: 'GET', url: event, headers: { origin } });
+    expect(got.statusCode).toBe(200);
+    expect(got.headers).toMatchObject({ 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'content-type': 'image/gif' });
     expect((await counted()).imps).toBe(before.imps + 1);
+    expect(event).toContain('e=impression');
+    const start = await live(event.replace('e=impression', 'e=start'), { headers: { origin } });
+    expect([start.status, start.headers.get('access-control-allow-origin'), start.headers.get('access-control-allow-credentials')]).toEqual([200, origin, 'true']);
+    const beacon = await live(event.replace('e=impression', 'e=midpoint'), {});
+    expect([beacon.status, beacon.headers.get('access-control-allow-origin'), beacon.headers.get('access-control-allow-credentials')]).toEqual([200, '*', null]);
+    const refused = await live(event.replace(/t=[^&]+/, 't=forged'), { headers: { origin } });
+    expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, origin]);
   });
 
   it('serves the demo: the demo channel fills with the video adplane serves, and the demo demand answers VAST with a price', async () => {

@@ -7,7 +7,11 @@ import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
  * without an Origin (a server, a native app) gets `*`.
  */
 export function corsHeaders(req: EdgeRequest): Record<string, string> {
-  const origin = req.headers.origin;
+  return corsOf(req.headers.origin);
+}
+
+/** The same, from the Origin header's value (absent: `*`). */
+export function corsOf(origin: string | undefined): Record<string, string> {
   return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
 }
 

@@ -281,7 +281,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
       if (path === EVENT_PATH) {
         const started = performance.now();
-        handleEvent(eventDeps, search, res);
+        handleEvent(eventDeps, search, res, Date.now(), req.headers.origin);
         eventTimer.observe((performance.now() - started) / 1000);
         return true;
       }
@@ -306,7 +306,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
     if (request.method !== 'GET') return headersOnly(request.raw, reply.raw, true);
-    handleEvent(eventDeps, searchOf(request), reply.raw);
+    handleEvent(eventDeps, searchOf(request), reply.raw, Date.now(), request.headers.origin);
   });
 
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
@@ -353,7 +353,7 @@ async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance
  * nor count an impression.
  */
 function headersOnly(req: EdgeRequest, res: EdgeResponse, event: boolean): void {
-  if (event) return pixel(res);
+  if (event) return pixel(res, req.headers.origin);
   res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
   res.end();
 }

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type EdgeResponse } from '../edgeHttp.js';
+import { corsOf } from '../cors.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { forwardedErrors } from '../demand/errorPings.js';
@@ -33,35 +34,40 @@ export interface EventDeps {
   notify?: (url: string) => void;
 }
 
-/** An answer other than the pixel, with its length (writeHead would otherwise make it chunked); a 204 has neither. */
-function send(res: EdgeResponse, status: number, headers: Record<string, string>, body: string): void {
+/**
+ * An answer other than the pixel, with its length (writeHead would otherwise make it chunked); a 204 has neither.
+ * `origin`: the page's (a player's XHR with credentials), echoed as the other entry points do (../cors.ts).
+ */
+function send(res: EdgeResponse, status: number, headers: Record<string, string>, body: string, origin: string | undefined): void {
   const length = status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-  res.writeHead(status, { 'cache-control': 'no-store', 'access-control-allow-origin': '*', ...length, ...headers });
+  res.writeHead(status, { 'cache-control': 'no-store', ...corsOf(origin), ...length, ...headers });
   res.end(status === 204 ? undefined : body);
 }
 
-/** The pixel's headers, one object for every answer (writeHead only reads them). */
+/** The pixel's headers, one object for every answer without an Origin (an <img>, a server's ping: writeHead only reads them). */
 const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
 
-export function pixel(res: EdgeResponse): void {
-  res.writeHead(200, PIXEL_HEADERS);
+/** The 1x1 GIF; a page's XHR or fetch with credentials (`origin`) gets its Origin echoed, as `*` would be refused. */
+export function pixel(res: EdgeResponse, origin?: string): void {
+  res.writeHead(200, origin ? { ...PIXEL_HEADERS, ...corsOf(origin) } : PIXEL_HEADERS);
   res.end(PIXEL);
 }
 
-export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now()): void {
+/** `origin`: the request's Origin header, when a page's script sent it (else an <img> or a server). */
+export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now(), origin?: string): void {
   const e = query.get('e') ?? '';
-  if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '));
+  if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '), origin);
   const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));
-  if (!d) return send(res, 403, { 'content-type': 'text/plain' }, 'token refused');
+  if (!d) return send(res, 403, { 'content-type': 'text/plain' }, 'token refused', origin);
   const event = e as Tracked;
   if (event === 'click') {
     const creative = d.creativeId ? deps.snapshot()?.creatives.get(d.creativeId) : undefined;
     // A wrapper's click URL is a <ClickTracking> beacon (the click-through is the third party's):
     // redirecting it would make the player's beacon load the advertiser's page, as if visited.
     const target = creative && !(creative.format === 'video' && creative.videoSource === 'vast') ? clickLocation(creative.clickUrl, now) : null;
-    if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '');
-    else send(res, 204, {}, '');
-  } else pixel(res);
+    if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '', origin);
+    else send(res, 204, {}, '', origin);
+  } else pixel(res, origin);
   record(deps, d, event, query, now);
 }
 
