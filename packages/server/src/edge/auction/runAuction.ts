@@ -193,8 +193,9 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   let second: Priced | null = null;
   for (let i = 0; i < priced.length; i++) if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
   const runnerUp = second?.bid.priceCpm ?? null;
-  // (at second price an open bid clears at least its floor, a floor per second included)
-  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.bid.dealId ? top.candidate.floorCpm : top.floor, top.bid.fixedPrice);
+  // (at second price a bid clears at least the floor it was held to: a deal's under a deal (its terms, above
+  // or below the open floor), a floor per second included; the minimum to win its notices tell is the same)
+  const clearing = clearingCpm(req.channel.auctionPrice, top.bid.priceCpm, runnerUp, top.floor, top.bid.fixedPrice);
   const payout = payoutCpm(req.channel.payout, clearing);
   if (priced.length > 1) {
     const lostTo = `${top.candidate.source}#${top.candidate.id}`;
