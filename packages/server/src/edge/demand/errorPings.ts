@@ -22,7 +22,8 @@ import { type FailedAd } from './vastAnswer.js';
  */
 export const MAX_ERROR_PINGS = 10;
 
-const ERRORCODE = /\[ERRORCODE\]|%5BERRORCODE%5D/gi;
+/** The [ERRORCODE] macro, as written or percent-encoded. */
+export const ERRORCODE = /\[ERRORCODE\]|%5BERRORCODE%5D/gi;
 
 /** The error trackers to fire for a no-fill with `code`: http(s) URLs only, each once, macros filled. */
 export function errorPings(urls: readonly string[], code: number, ctx: RequestContext): string[] {

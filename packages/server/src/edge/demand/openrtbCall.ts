@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
 import { type SourceFate } from '../auction/trace.js';
-import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse } from '../openrtb/bidResponseReader.js';
+import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse, type RefusedBid } from '../openrtb/bidResponseReader.js';
 import { fillAuctionMacros } from '../openrtb/auctionMacros.js';
 import { type CurrencyRates } from '../openrtb/currency.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
@@ -13,7 +13,7 @@ import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
-import { failedAdUrls } from './errorPings.js';
+import { ERRORCODE, failedAdUrls } from './errorPings.js';
 import { type HttpCaller } from './httpCaller.js';
 import { type EmptyAnswer, type FailedAd } from './vastAnswer.js';
 
@@ -184,8 +184,16 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     const refusedFailed = failedErrorUrls(read.refused?.vast?.failedBefore);
     return refusedFailed ? { kind: 'no_fill', reason: read.reason, ms: got.ms, errorUrls: refusedFailed } : { kind: 'no_fill', reason: read.reason, ms: got.ms };
   }
-  if (read.others) return severalBids([read.bid, ...read.others], r, t, media, id, badv, bcat, got.ms);
-  const b = read.bid;
+  const result = read.others ? severalBids([read.bid, ...read.others], r, t, media, id, badv, bcat, got.ms) : oneBid(read.bid, r, t, media, id, badv, bcat, got.ms);
+  // the answer's unplayable bids beside a valid one: their VAST's error trackers hear of it as a lone one's do
+  const passedOver = read.refusals ? unplayableRefusalUrls(read.refusals) : null;
+  if (!passedOver || (result.kind !== 'bid' && result.kind !== 'no_fill')) return result;
+  return { ...result, errorUrls: result.errorUrls ? [...result.errorUrls, ...passedOver] : passedOver };
+}
+
+/** The answer's one valid bid, held to what the request refuses of its ad. */
+function oneBid(b: OrtbResponseBid, r: AuctionRequest, t: OrtbTarget, media: 'video' | 'banner', id: string, badv: readonly string[], bcat: readonly string[], ms: number): CallResult {
+  const { ctx } = r;
   const bid = ortbBid(b, t, media, id);
   recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
   // the ads of its VAST a player would have given up on before this one (a buffet's broken ad): their
@@ -195,11 +203,11 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
   // no-fill, and its loss notice says why
   const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null;
-  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms: got.ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms: got.ms };
+  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms: ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms: ms };
   // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
   const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;
-  if (repeat) return failed ? { kind: 'no_fill', reason: repeat, ms: got.ms, errorUrls: failed } : { kind: 'no_fill', reason: repeat, ms: got.ms };
-  return failed ? { kind: 'bid', bid, ms: got.ms, errorUrls: failed } : { kind: 'bid', bid, ms: got.ms };
+  if (repeat) return failed ? { kind: 'no_fill', reason: repeat, ms: ms, errorUrls: failed } : { kind: 'no_fill', reason: repeat, ms: ms };
+  return failed ? { kind: 'bid', bid, ms: ms, errorUrls: failed } : { kind: 'bid', bid, ms: ms };
 }
 
 /**
@@ -246,6 +254,19 @@ function failedErrorUrls(failed: readonly FailedAd[] | undefined): string[] | nu
   const urls = failedAdUrls(failed);
   for (let i = 0; i < urls.length; i++) urls[i] = fillAuctionMacros(urls[i]!, NO_MACROS);
   return urls.length ? urls : null;
+}
+
+/** The error trackers of the refused bids whose VAST had no playable ad, [ERRORCODE] each one's code; null: none. */
+function unplayableRefusalUrls(refusals: readonly RefusedBid[]): string[] | null {
+  let urls: string[] | null = null;
+  for (const r of refusals) {
+    if (!r.unplayable) continue;
+    const code = String(r.unplayable.vastError);
+    for (const u of r.unplayable.errorUrls) (urls ??= []).push(fillAuctionMacros(u.replace(ERRORCODE, code), NO_MACROS));
+    const failed = failedErrorUrls(r.unplayable.failedBefore);
+    if (failed) (urls ??= []).push(...failed);
+  }
+  return urls;
 }
 
 /**

@@ -52,10 +52,14 @@ export interface ResponseExpectation {
   rates?: CurrencyRates;
 }
 
-/** A bid refused for `reason`, read far enough to be told of it (its loss notice: openrtb/notices.ts). */
+/**
+ * A bid refused for `reason`, read far enough to be told of it (its loss notice: openrtb/notices.ts);
+ * `unplayable`: its VAST `adm` had no ad a player could play, with the code and the error trackers.
+ */
 export interface RefusedBid {
   reason: string;
   bid: OrtbBid;
+  unplayable?: EmptyAnswer;
 }
 
 /**
@@ -207,7 +211,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
           unplayable = bid.unplayable;
         }
         // every refused bid hears why, not only the first
-        if (bid.bid) (refusals ??= []).push({ reason: bid.reason, bid: bid.bid });
+        if (bid.bid) (refusals ??= []).push(bid.unplayable ? { reason: bid.reason, bid: bid.bid, unplayable: bid.unplayable } : { reason: bid.reason, bid: bid.bid });
       } else if (!best) best = bid;
       else if (bid.priceCpm > best.priceCpm) {
         (others ??= []).push(best);
