@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { readVastAnswer } from '../demand/vastAnswer.js';
-import { parseBidResponse, readBidResponse, type ResponseExpectation } from './bidResponseReader.js';
+import { MAX_BIDS_READ, parseBidResponse, readBidResponse, type ResponseExpectation } from './bidResponseReader.js';
 import { parseCurrencyFile } from './currency.js';
 
 const VAST = inlineVast('https://dsp.example', null);
@@ -123,6 +123,14 @@ describe('bid response reader', () => {
     expect(refused).toMatchObject({ ok: false, reason: 'deal_not_offered', refused: { bidId: 'r1' }, refusals: [{ reason: 'deal_not_offered', bid: { bidId: 'r1' } }, { reason: 'blocked_category', bid: { bidId: 'r2' } }] });
     expect(Object.keys(readBidResponse(answer([bid()]), x))).toEqual(['ok', 'bid']);
   });
+  it('reads at most MAX_BIDS_READ bids of a response, across its seats', () => {
+    const many = (n: number, from: number) => Array.from({ length: n }, (_, i) => bid({ id: `m${from + i}`, price: 1 + (from + i) / 1000 }));
+    const body = { id: 'r1', seatbid: [{ seat: 'a', bid: many(MAX_BIDS_READ - 1, 0) }, { seat: 'b', bid: many(5, MAX_BIDS_READ - 1) }] };
+    const read = readBidResponse(body, x);
+    // the first MAX_BIDS_READ are read (the best of them is the last read), the others never looked at
+    expect(read.ok && [read.bid.bidId, 1 + (read.others?.length ?? 0)]).toEqual([`m${MAX_BIDS_READ - 1}`, MAX_BIDS_READ]);
+  });
+
   it('gives back the refused bid, when it was read far enough, so that its loss notice can tell it why', () => {
     const lurl = 'https://dsp.example/loss?l=${AUCTION_LOSS}';
     const blocked = readBidResponse(answer([bid({ adomain: ['blocked.example'], lurl }), bid({ cat: ['IAB25'], lurl: 'https://dsp.example/other' })]), x);

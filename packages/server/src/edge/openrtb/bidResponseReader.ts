@@ -74,6 +74,13 @@ export type BidRead =
   | { ok: true; bid: OrtbBid; others?: OrtbBid[]; refusals?: RefusedBid[] }
   | { ok: false; reason: string; refused?: OrtbBid; unplayable?: EmptyAnswer; refusals?: RefusedBid[] };
 
+/**
+ * At most this many bids of one response are read (we offered one impression: a seat per bidder of a
+ * Prebid Server and a few bids each is far below it); the rest are not looked at, so that an answer of
+ * thousands of bids, each with a VAST to parse, cannot hold the event loop.
+ */
+export const MAX_BIDS_READ = 64;
+
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
 export const MAX_PRICE_USD = 1000;
 
@@ -196,6 +203,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   let refusal = '';
   let refused: OrtbBid | undefined;
   let unplayable: EmptyAnswer | undefined;
+  let left = MAX_BIDS_READ;
   for (const seatbid of body.seatbid) {
     if (!isObj(seatbid) || !Array.isArray(seatbid.bid)) {
       refusal ||= 'invalid_response';
@@ -203,6 +211,8 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
     }
     const seat = str(seatbid.seat, 128);
     for (const raw of seatbid.bid) {
+      if (left <= 0) break;
+      left--;
       const bid = readBid(raw, seat, bidid, x, cur, usdPerUnit);
       if ('reason' in bid) {
         if (!refusal) {
