@@ -213,16 +213,23 @@ forEachStore((t) => {
     const res = await vast(ids.waterfall!.uid);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const event = impression.slice(impression.indexOf('/ev'));
+    const click = event.replace('e=impression', 'e=click');
     const counted = async () => {
       await publisher.app.edge.flush();
-      const [row] = await publisher.app.stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${ids.waterfall!.id}`);
-      return { reqs: Number(row!.reqs), imps: Number(row!.imps) };
+      const [row] = await publisher.app.stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps, sum(clicks) AS clicks FROM ${STATS_TABLE} WHERE channel_id = ${ids.waterfall!.id}`);
+      return { reqs: Number(row!.reqs), imps: Number(row!.imps), clicks: Number(row!.clicks) };
     };
     const before = await counted();
     expect(before.reqs).toBeGreaterThanOrEqual(1);
+    // what a GET of the click gets (counted: the HEADs below must not add to it)
+    const clickGet = await publisher.app.inject({ method: 'GET', url: click });
+    const clickStatus = clickGet.statusCode;
+    const clickType = String(clickGet.headers['content-type'] ?? '');
+    expect([302, 204]).toContain(clickStatus);
+    before.clicks += 1;
     await publisher.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = publisher.app.server.address() as { port: number };
-    const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
+    const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual', ...init });
     const origin = 'https://player.example';
     for (const send of ['inject', 'raw'] as const) {
       const call = async (method: 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
@@ -241,6 +248,10 @@ forEachStore((t) => {
       const pixelHead = await call('HEAD', event);
       expect(pixelHead.status, send).toBe(200);
       expect(pixelHead.header('content-type')).toBe('image/gif');
+      expect(pixelHead.body).toBe('');
+      // a click's HEAD gets the click's answer (its redirect, or 204 for a click tracker), not the pixel
+      const clickHead = await call('HEAD', click, { origin });
+      expect([clickHead.status, clickHead.header('content-type'), clickHead.header('access-control-allow-origin')], send).toEqual([clickStatus, clickType, origin]);
       for (const path of [`/vast/${ids.waterfall!.uid}`, event]) {
         const pre = await call('OPTIONS', path, { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-player-id' });
         expect(pre.status, `${send} ${path}`).toBe(204);

@@ -37,7 +37,7 @@ import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
-import { handleEvent, pixel } from './tracking/trackingEvents.js';
+import { handleEvent } from './tracking/trackingEvents.js';
 import { TokenSigner } from './tracking/trackingToken.js';
 import { corsHeaders, preflight } from './cors.js';
 import { decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
@@ -269,8 +269,12 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       if (req.method !== 'GET') {
-        if (req.method === 'HEAD' && (path === EVENT_PATH || path.startsWith(VAST_PREFIX))) {
-          headersOnly(req, res, path === EVENT_PATH);
+        if (req.method === 'HEAD' && path === EVENT_PATH) {
+          handleEvent(eventDeps, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), res, Date.now(), req.headers.origin, false);
+          return true;
+        }
+        if (req.method === 'HEAD' && path.startsWith(VAST_PREFIX)) {
+          vastHeadersOnly(req, res);
           return true;
         }
         const found = entries.length ? entryFor(req.method ?? '', path) : null;
@@ -305,14 +309,14 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // (Fastify answers HEAD with a GET route's handler: both handlers check)
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
-    if (request.method !== 'GET') return headersOnly(request.raw, reply.raw, true);
+    if (request.method !== 'GET') return handleEvent(eventDeps, searchOf(request), reply.raw, Date.now(), request.headers.origin, false);
     handleEvent(eventDeps, searchOf(request), reply.raw, Date.now(), request.headers.origin);
   });
 
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
     if (request.method !== 'GET') {
       reply.hijack();
-      return headersOnly(request.raw, reply.raw, false);
+      return vastHeadersOnly(request.raw, reply.raw);
     }
     const search = searchOf(request);
     if (search.get('debug') === '1') return debugAnswer(app, request, reply, deps, search);
@@ -348,12 +352,11 @@ async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance
 }
 
 /**
- * HEAD on /vast and /ev (a link checker, a chat app's preview, a prefetcher): the headers a GET
- * would get, without a decision or a count: no ad plays from it, so it must neither hold budget
- * nor count an impression.
+ * HEAD on /vast (a link checker, a chat app's preview, a prefetcher): the headers a GET would get,
+ * without a decision or a count: no ad plays from it, so it must neither hold budget nor count a
+ * request. (HEAD on /ev: handleEvent, counting nothing.)
  */
-function headersOnly(req: EdgeRequest, res: EdgeResponse, event: boolean): void {
-  if (event) return pixel(res, req.headers.origin);
+function vastHeadersOnly(req: EdgeRequest, res: EdgeResponse): void {
   res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
   res.end();
 }

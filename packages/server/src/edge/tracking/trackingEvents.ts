@@ -53,8 +53,12 @@ export function pixel(res: EdgeResponse, origin?: string): void {
   res.end(PIXEL);
 }
 
-/** `origin`: the request's Origin header, when a page's script sent it (else an <img> or a server). */
-export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now(), origin?: string): void {
+/**
+ * `origin`: the request's Origin header, when a page's script sent it (else an <img> or a server).
+ * `count` false: a HEAD (a link checker, a preview): the answer a GET gets (the click's redirect too;
+ * Node sends no body to a HEAD), nothing counted and no notice fired.
+ */
+export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now(), origin?: string, count = true): void {
   const e = query.get('e') ?? '';
   if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '), origin);
   const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));
@@ -68,7 +72,7 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeRe
     if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '', origin);
     else send(res, 204, {}, '', origin);
   } else pixel(res, origin);
-  record(deps, d, event, query, now);
+  if (count) record(deps, d, event, query, now);
 }
 
 /** The IAB macros a click-through URL may carry, as the player would have filled them (VAST 4.x, "Generic macros"). */
