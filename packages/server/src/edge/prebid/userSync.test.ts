@@ -78,7 +78,10 @@ describe('POST /cookie_sync', () => {
     expect(readCookieSyncAsk({ bidders: 'adplane' })).toMatchObject({ ok: false, field: 'bidders' });
     expect(readCookieSyncAsk({ gdpr: 2 })).toMatchObject({ ok: false, field: 'gdpr' });
     expect(readCookieSyncAsk({ us_privacy: 1 })).toMatchObject({ ok: false, field: 'us_privacy' });
-    expect(readCookieSyncAsk({ limit: -1 })).toMatchObject({ ok: false, field: 'limit' });
+    // as Prebid Server: a limit of 0 or less is no limit; a number that is not whole is refused
+    expect(readCookieSyncAsk({ limit: -1 })).toMatchObject({ ok: true, ask: { limit: 0 } });
+    expect(readCookieSyncAsk({ limit: 2.5 })).toMatchObject({ ok: false, field: 'limit' });
+    expect(readCookieSyncAsk({ limit: '2' })).toMatchObject({ ok: false, field: 'limit' });
     expect(readCookieSyncAsk({ coopSync: 'no' })).toMatchObject({ ok: false, field: 'coopSync' });
     expect(readCookieSyncAsk({ coopSync: false })).toMatchObject({ ok: true, ask: { coopSync: false } });
     expect(readCookieSyncAsk({ filterSettings: { image: { bidders: 'adplane', filter: 'include' } } })).toMatchObject({ ok: false, field: 'filterSettings' });

@@ -305,8 +305,9 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
   for (const v of [gdprConsent, usPrivacy, gpp, gppSidText]) if (typeof v !== 'string') return v;
   let limit = 0;
   if (b.limit !== undefined && b.limit !== null) {
-    if (typeof b.limit !== 'number' || !Number.isInteger(b.limit) || b.limit < 0) return wrong('limit', 'must be a whole number, 0 or more');
-    limit = b.limit;
+    if (typeof b.limit !== 'number' || !Number.isInteger(b.limit)) return wrong('limit', 'must be a whole number');
+    // (0 or less: no limit, as Prebid Server reads it)
+    limit = Math.max(0, b.limit);
   }
   const filters = syncFilters(b.filterSettings);
   if (typeof filters === 'string') return wrong('filterSettings', filters);
