@@ -273,6 +273,12 @@ forEachStore((t) => {
       const cachePre = await publisher.app.inject({ method: 'OPTIONS', url: '/cache', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
       expect(cachePre.statusCode).toBe(204);
       expect(cachePre.headers['access-control-allow-origin']).toBe(PAGE);
+      // every other path answers its preflight too, as Prebid Server's CORS handler does
+      for (const url of ['/setuid?bidder=adplane&uid=1', '/getuids', '/status', '/event?t=win&b=1&a=1', '/info/bidders', '/info/bidders/adplane', '/bidders/params', '/optout']) {
+        const pre = await publisher.app.inject({ method: 'OPTIONS', url, headers: { origin: PAGE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-custom' } });
+        expect([pre.statusCode, pre.headers['access-control-allow-origin'], pre.headers['access-control-allow-credentials'], pre.headers['access-control-allow-headers']], url).toEqual([204, PAGE, 'true', 'x-custom']);
+        expect(pre.headers['access-control-allow-methods'], url).toContain('GET');
+      }
     });
 
     /** A request that breaks nothing but what a case puts in it. */

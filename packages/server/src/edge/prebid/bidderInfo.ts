@@ -36,6 +36,9 @@ export const BIDDER_PARAMS_SCHEMA = {
 const json = (req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void => send(req, res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 const text = (req: EdgeRequest, res: EdgeResponse, status: number, message: string): void => send(req, res, status, 'text/plain; charset=utf-8', `${message}\n`);
 
+/** The paths registerBidderInfo answers (GET). */
+export const BIDDER_INFO_PATHS = ['/info/bidders', '/info/bidders/', '/bidders/params'] as const;
+
 export function registerBidderInfo(edge: Edge): void {
   edge.addEntry({
     method: 'GET',

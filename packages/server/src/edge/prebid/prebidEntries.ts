@@ -9,7 +9,7 @@ import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
 import { readAuctionRequest } from './auctionRequest.js';
-import { registerBidderInfo } from './bidderInfo.js';
+import { BIDDER_INFO_PATHS, registerBidderInfo } from './bidderInfo.js';
 import { send } from './answer.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
 import { RequestRateCounter } from '../../ivt/requestRate.js';
@@ -419,4 +419,10 @@ export function registerPrebidEntries(
       events.inc({ type, result: handlePrebidEvent(eventDeps, req, res, search) });
     },
   });
+  // every path answers a CORS preflight, as Prebid Server's CORS handler does for all of its routes
+  // (a page's fetch with a header of its own, or a non-simple request, asks first)
+  const readOnly = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'GET, OPTIONS');
+  for (const path of [PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_GETUIDS_PATH, PREBID_STATUS_PATH, PREBID_EVENT_PATH, ...BIDDER_INFO_PATHS]) {
+    edge.addEntry({ method: 'OPTIONS', path, handle: path === PREBID_OPTOUT_PATH ? allowed : readOnly });
+  }
 }
