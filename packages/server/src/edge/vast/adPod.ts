@@ -53,14 +53,25 @@ export function rememberInPod(pod: PodSoFar, winner: Winner): void {
   if (video) pod.media.add(video);
 }
 
-/** One document of the filled slots' ads, in order, each with its `sequence`. */
-function podDocument(documents: readonly string[]): string {
+/**
+ * One document of the filled slots' ads, in order, each with its `sequence`. An `id` an earlier ad of
+ * the break has (one demand tag filling two slots with two advertisers' ads: both `tag<id>`) gets the
+ * slot's number after it, so that every ad of the break is told apart by a player's reporting.
+ */
+export function podDocument(documents: readonly string[]): string {
   const first = documents[0]!;
   const head = first.slice(0, first.indexOf('<Ad '));
   let ads = '';
+  const ids = new Set<string>();
   documents.forEach((xml, i) => {
     const start = xml.indexOf('<Ad ');
-    ads += `<Ad sequence="${i + 1}"${xml.slice(start + 3, xml.lastIndexOf('</Ad>') + 5)}`;
+    let ad = xml.slice(start + 3, xml.lastIndexOf('</Ad>') + 5);
+    const id = /^ id="([^"]*)"/.exec(ad)?.[1];
+    if (id !== undefined) {
+      if (ids.has(id)) ad = ` id="${id}-${i + 1}"${ad.slice(id.length + 6)}`;
+      ids.add(id);
+    }
+    ads += `<Ad sequence="${i + 1}"${ad}`;
   });
   return `${head}${ads}</VAST>`;
 }
