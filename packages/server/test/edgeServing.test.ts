@@ -273,6 +273,9 @@ forEachStore((t) => {
     expect([start.status, start.headers.get('access-control-allow-origin'), start.headers.get('access-control-allow-credentials')]).toEqual([200, origin, 'true']);
     const beacon = await live(event.replace('e=impression', 'e=midpoint'), {});
     expect([beacon.status, beacon.headers.get('access-control-allow-origin'), beacon.headers.get('access-control-allow-credentials')]).toEqual([200, '*', null]);
+    // a cache buster a stitcher appended with a second '?' leaves the token whole (a 403 otherwise)
+    expect((await live(`${event.replace('e=impression', 'e=complete')}?cb=123`, {})).status).toBe(200);
+    expect((await publisher.app.inject({ method: 'GET', url: `${event.replace('e=impression', 'e=thirdQuartile')}?cb=1?x=2` })).statusCode).toBe(200);
     const refused = await live(event.replace(/t=[^&]+/, 't=forged'), { headers: { origin } });
     expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, origin]);
   });

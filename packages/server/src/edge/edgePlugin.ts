@@ -37,7 +37,7 @@ import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
-import { handleEvent } from './tracking/trackingEvents.js';
+import { eventQuery, handleEvent } from './tracking/trackingEvents.js';
 import { TokenSigner } from './tracking/trackingToken.js';
 import { corsHeaders, preflight } from './cors.js';
 import { decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
@@ -270,7 +270,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const path = q < 0 ? url : url.slice(0, q);
       if (req.method !== 'GET') {
         if (req.method === 'HEAD' && path === EVENT_PATH) {
-          handleEvent(eventDeps, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), res, Date.now(), req.headers.origin, false);
+          handleEvent(eventDeps, eventQuery(url), res, Date.now(), req.headers.origin, false);
           return true;
         }
         if (req.method === 'HEAD' && path.startsWith(VAST_PREFIX)) {
@@ -282,13 +282,13 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
         void runEntry(found, req, res, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
         return true;
       }
-      const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
       if (path === EVENT_PATH) {
         const started = performance.now();
-        handleEvent(eventDeps, search, res, Date.now(), req.headers.origin);
+        handleEvent(eventDeps, eventQuery(url), res, Date.now(), req.headers.origin);
         eventTimer.observe((performance.now() - started) / 1000);
         return true;
       }
+      const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
       if (path.startsWith(VAST_PREFIX) && search.get('debug') !== '1') {
         const uid = safeDecode(path.slice(VAST_PREFIX.length));
         const started = performance.now();
@@ -309,8 +309,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // (Fastify answers HEAD with a GET route's handler: both handlers check)
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
-    if (request.method !== 'GET') return handleEvent(eventDeps, searchOf(request), reply.raw, Date.now(), request.headers.origin, false);
-    handleEvent(eventDeps, searchOf(request), reply.raw, Date.now(), request.headers.origin);
+    if (request.method !== 'GET') return handleEvent(eventDeps, eventQuery(request.raw.url ?? ''), reply.raw, Date.now(), request.headers.origin, false);
+    handleEvent(eventDeps, eventQuery(request.raw.url ?? ''), reply.raw, Date.now(), request.headers.origin);
   });
 
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {

@@ -44,6 +44,19 @@ function send(res: EdgeResponse, status: number, headers: Record<string, string>
   res.end(status === 204 ? undefined : body);
 }
 
+/**
+ * The parameters of an event URL (`/ev?...`). None of our values holds a bare '?' (the token is
+ * base64url, '.' and '~'; the rest is percent-encoded), so a '?' after the first one is a cache
+ * buster that a stitcher or player appended without looking (`...&t=<token>?cb=123`): read as '&', so
+ * the token, or the signature ending the URL, stays whole and the impression still counts.
+ */
+export function eventQuery(url: string): URLSearchParams {
+  const q = url.indexOf('?');
+  if (q < 0) return new URLSearchParams('');
+  const rest = url.slice(q + 1);
+  return new URLSearchParams(rest.includes('?') ? rest.replaceAll('?', '&') : rest);
+}
+
 /** The pixel's headers, one object for every answer without an Origin (an <img>, a server's ping: writeHead only reads them). */
 const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
 
