@@ -51,6 +51,25 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     }
   });
 
+  it("a demand ad's own <Expires> (4.1+) is kept when it is sooner than ours, never a longer one", () => {
+    const expiring = (seconds: string) =>
+      readVastAnswer(
+        `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>Partner</AdSystem><Impression><![CDATA[https://partner.example/imp]]></Impression><AdServingId>x</AdServingId><AdTitle>T</AdTitle><Creatives><Creative><UniversalAdId idRegistry="ad-id.org">ABCD0001000H</UniversalAdId><Linear><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://partner.example/one.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives><Expires>${seconds}</Expires></InLine></Ad></VAST>`,
+      ) as DemandInline;
+    const expiresOf = (seconds: string) => {
+      const xml = winnerDocument(channel(version), demand(expiring(seconds)), ORIGIN, 'TOK', 'srv');
+      expect(schemaErrors(version, xml), seconds).toBe('');
+      return (clientAds(xml).ads as { expires: number | null }[])[0]!.expires;
+    };
+    if (version === '4.1' || version === '4.2') {
+      expect(expiresOf('3600')).toBe(3600);
+      expect(expiresOf('999999')).toBe(MAX_AGE_S - 3600);
+      // unreadable or zero: ours
+      expect(expiresOf('soon')).toBe(MAX_AGE_S - 3600);
+      expect(expiresOf('0')).toBe(MAX_AGE_S - 3600);
+    } else expect(expiresOf('3600')).toBeNull();
+  });
+
   it("a creative that is a VAST URL is a wrapper that tracks its clicks, with or without a click URL of ours (the click-through is the wrapped ad's)", () => {
     for (const clickUrl of ['', 'https://brand.example/land']) {
       const xml = winnerDocument(channel(version), ours(creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast?cb=[CACHEBUSTING]', mediaFiles: [], clickUrl })), ORIGIN, 'TOK', 'srv');

@@ -4,7 +4,7 @@ import { type CompanionsRequired, type VastCompanion } from '../vast/companions.
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from '../vast/icons.js';
 import { type MediaExtras, NO_MEDIA_EXTRAS } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
-import { type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_EVENTS, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
+import { AD_EXPIRES_S, type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_EVENTS, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from '../vast/vastWriter.js';
 import { vastDuration } from '../vast/xml.js';
 import { currencyCode, type RateSource } from '../openrtb/currency.js';
 
@@ -42,6 +42,8 @@ export interface DemandInline {
   pricingCpm: number | null;
   /** The linear creative's Universal Ad ID (VAST 4: the registry and the creative's id in it), null when it gave none. */
   universalAdId: { registry: string; id: string } | null;
+  /** For how many seconds the demand lets its ad be played (VAST 4.1+ <Expires>, whole seconds from 1); absent when unsaid. */
+  expiresS?: number;
   /**
    * The ad's NonLinear, read only for a display slot (readVastAnswer's `nonLinear`; there a Linear
    * beside it is left out): its first readable NonLinear (size as written, 0 when unsaid), its
@@ -511,13 +513,23 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined, non
 
 /** What every inline ad says of itself, linear or not. */
 function inlineHead(inline: XmlElement, rates: RateSource | undefined) {
-  return {
+  const head = {
     adSystem: text(child(inline, 'AdSystem')) || 'demand',
     title: text(child(inline, 'AdTitle')) || 'Ad',
     advertiser: text(child(inline, 'Advertiser')).slice(0, 256),
     categories: categoriesOf(inline),
     pricingCpm: pricing(inline, rates),
   };
+  const expires = expiresOf(inline);
+  return expires === undefined ? head : { ...head, expiresS: expires };
+}
+
+/** An inline ad's <Expires> (VAST 4.1+: an integer of seconds), when it is a whole number from 1; else undefined. */
+function expiresOf(inline: XmlElement): number | undefined {
+  const written = text(child(inline, 'Expires'));
+  if (!/^\+?\d{1,10}$/.test(written)) return undefined;
+  const seconds = Number(written);
+  return seconds >= 1 ? seconds : undefined;
 }
 
 /** A NonLinear's resource as our writer shows it: an image (StaticResource with its type), an iframe, or HTML; null when none is usable. */
@@ -595,10 +607,12 @@ function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rate
 export function demandAdParts(
   ad: DemandInline,
   ours: Trackers,
-): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry'>> {
+): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry' | 'expiresS'>> {
   return {
     // the creative's own Universal Ad ID, when the demand gave one (else the caller's)
     ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
+    // the demand's own expiry when it is sooner than the caller's (our token's life): never promise the player longer
+    ...(ad.expiresS !== undefined ? { expiresS: Math.min(ad.expiresS, AD_EXPIRES_S) } : {}),
     categories: ad.categories,
     clickThrough: ad.clickThrough,
     // (an ad read for a display slot: its NonLinear, as our own display creatives are written)
