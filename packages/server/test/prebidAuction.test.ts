@@ -273,6 +273,11 @@ forEachStore((t) => {
       const cachePre = await publisher.app.inject({ method: 'OPTIONS', url: '/cache', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
       expect(cachePre.statusCode).toBe(204);
       expect(cachePre.headers['access-control-allow-origin']).toBe(PAGE);
+      // a GET where only POST is served: 405 and the methods, with CORS (not the console's 404 page)
+      for (const url of ['/openrtb2/auction', '/cookie_sync']) {
+        const get = await publisher.app.inject({ method: 'GET', url, headers: { origin: PAGE } });
+        expect([get.statusCode, get.headers.allow, get.headers['access-control-allow-origin']], url).toEqual([405, 'POST, OPTIONS', PAGE]);
+      }
       // every other path answers its preflight too, as Prebid Server's CORS handler does
       for (const url of ['/setuid?bidder=adplane&uid=1', '/getuids', '/status', '/event?t=win&b=1&a=1', '/info/bidders', '/info/bidders/adplane', '/bidders/params', '/optout']) {
         const pre = await publisher.app.inject({ method: 'OPTIONS', url, headers: { origin: PAGE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-custom' } });

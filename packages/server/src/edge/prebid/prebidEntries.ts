@@ -419,6 +419,10 @@ export function registerPrebidEntries(
       events.inc({ type, result: handlePrebidEvent(eventDeps, req, res, search) });
     },
   });
+  // a GET where only POST is served: 405 naming the methods, as Prebid Server's router answers (not the console's 404 page)
+  for (const path of [PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH]) {
+    edge.addEntry({ method: 'GET', path, handle: (req, res) => send(req, res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed\n', { allow: 'POST, OPTIONS' }) });
+  }
   // every path answers a CORS preflight, as Prebid Server's CORS handler does for all of its routes
   // (a page's fetch with a header of its own, or a non-simple request, asks first)
   const readOnly = (req: EdgeRequest, res: EdgeResponse) => preflight(req, res, 'GET, OPTIONS');
