@@ -70,6 +70,19 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
     } else expect(expiresOf('3600')).toBeNull();
   });
 
+  it("a demand creative's several Universal Ad IDs are all kept where VAST allows several (4.2), the first elsewhere", () => {
+    const twoIds = readVastAnswer(
+      `<VAST version="4.2"><Ad id="a"><InLine><AdSystem>Partner</AdSystem><Impression><![CDATA[https://partner.example/imp]]></Impression><AdServingId>x</AdServingId><AdTitle>T</AdTitle><Creatives><Creative><UniversalAdId idRegistry="ad-id.org">ABCD0001000H</UniversalAdId><UniversalAdId idRegistry="clearcast.co.uk">CC/ABC/123</UniversalAdId><UniversalAdId idRegistry="">no registry</UniversalAdId><Linear><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://partner.example/one.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`,
+    ) as DemandInline;
+    const xml = winnerDocument(channel(version), demand(twoIds), ORIGIN, 'TOK', 'srv');
+    expect(schemaErrors(version, xml)).toBe('');
+    const creatives = (clientAds(xml).ads as { creatives: ClientCreative[] }[])[0]!.creatives;
+    const ids = creatives[0]!.universalAdIds.map((u) => `${u.idRegistry}:${u.value}`);
+    if (version === '4.2') expect(ids).toEqual(['ad-id.org:ABCD0001000H', 'clearcast.co.uk:CC/ABC/123']);
+    else if (version === '4.0' || version === '4.1') expect(ids).toEqual(['ad-id.org:ABCD0001000H']);
+    else expect(xml).not.toContain('UniversalAdId');
+  });
+
   it("a creative that is a VAST URL is a wrapper that tracks its clicks, with or without a click URL of ours (the click-through is the wrapped ad's)", () => {
     for (const clickUrl of ['', 'https://brand.example/land']) {
       const xml = winnerDocument(channel(version), ours(creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast?cb=[CACHEBUSTING]', mediaFiles: [], clickUrl })), ORIGIN, 'TOK', 'srv');

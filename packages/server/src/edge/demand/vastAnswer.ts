@@ -42,6 +42,8 @@ export interface DemandInline {
   pricingCpm: number | null;
   /** The linear creative's Universal Ad ID (VAST 4: the registry and the creative's id in it), null when it gave none. */
   universalAdId: { registry: string; id: string } | null;
+  /** Its other Universal Ad IDs (VAST 4.2 allows several, each its registry's: Ad-ID and Clearcast...), absent when one or none. */
+  moreUniversalAdIds?: { registry: string; id: string }[];
   /** For how many seconds the demand lets its ad be played (VAST 4.1+ <Expires>, whole seconds from 1); absent when unsaid. */
   expiresS?: number;
   /**
@@ -349,13 +351,21 @@ function categoriesOf(inline: XmlElement): AdCategory[] {
   return out;
 }
 
-/** A creative's first Universal Ad ID: 4.1+ write the id as the text, 4.0 in idValue. */
-function universalAdIdOf(creative: XmlElement | null): DemandInline['universalAdId'] {
-  const u = child(creative, 'UniversalAdId');
-  if (!u) return null;
-  const registry = (u.attrs.idRegistry ?? '').trim();
-  const id = text(u) || (u.attrs.idValue ?? '').trim();
-  return registry && id ? { registry: registry.slice(0, 256), id: id.slice(0, 256) } : null;
+/** At most this many Universal Ad IDs of a creative are kept (one per registry an ad is known by). */
+const MAX_UNIVERSAL_AD_IDS = 5;
+
+/**
+ * A creative's Universal Ad IDs (4.1+ write the id as the text, 4.0 in idValue), readable ones only:
+ * the first as `universalAdId`, the others (VAST 4.2 allows several) in `moreUniversalAdIds`.
+ */
+function universalAdIdsOf(creative: XmlElement | null): Pick<DemandInline, 'universalAdId' | 'moreUniversalAdIds'> {
+  const ids: { registry: string; id: string }[] = [];
+  for (const u of children(creative, 'UniversalAdId')) {
+    const registry = (u.attrs.idRegistry ?? '').trim();
+    const id = text(u) || (u.attrs.idValue ?? '').trim();
+    if (registry && id && ids.length < MAX_UNIVERSAL_AD_IDS) ids.push({ registry: registry.slice(0, 256), id: id.slice(0, 256) });
+  }
+  return ids.length > 1 ? { universalAdId: ids[0]!, moreUniversalAdIds: ids.slice(1) } : { universalAdId: ids[0] ?? null };
 }
 
 function adParametersOf(linear: XmlElement): AdParameters | null {
@@ -507,7 +517,7 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined, non
     adParameters: adParametersOf(linear),
     mediaExtras: mediaExtrasOf(child(linear, 'MediaFiles')),
     companions: companionsOf(inline),
-    universalAdId: universalAdIdOf(linear.parent),
+    ...universalAdIdsOf(linear.parent),
   };
 }
 
@@ -592,7 +602,7 @@ function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rate
       adParameters: null,
       mediaExtras: NO_MEDIA_EXTRAS,
       companions: companionsOf(inline),
-      universalAdId: universalAdIdOf(creative),
+      ...universalAdIdsOf(creative),
       nonLinear: { width: mediaSize(n.attrs.width), height: mediaSize(n.attrs.height), resource },
     };
   }
@@ -607,10 +617,11 @@ function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rate
 export function demandAdParts(
   ad: DemandInline,
   ours: Trackers,
-): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry' | 'expiresS'>> {
+): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry' | 'moreUniversalAdIds' | 'expiresS'>> {
   return {
     // the creative's own Universal Ad ID, when the demand gave one (else the caller's)
     ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
+    ...(ad.moreUniversalAdIds ? { moreUniversalAdIds: ad.moreUniversalAdIds } : {}),
     // the demand's own expiry when it is sooner than the caller's (our token's life): never promise the player longer
     ...(ad.expiresS !== undefined ? { expiresS: Math.min(ad.expiresS, AD_EXPIRES_S) } : {}),
     categories: ad.categories,

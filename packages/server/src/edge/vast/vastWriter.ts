@@ -85,6 +85,8 @@ export interface InlineAd {
   universalAdId: string;
   /** The registry of universalAdId (VAST 4): 'adplane' unless said (a demand's creative keeps its own). */
   universalAdIdRegistry?: string;
+  /** A demand creative's other Universal Ad IDs, written after the first where VAST allows several (4.2). */
+  moreUniversalAdIds?: readonly { registry: string; id: string }[];
   clickThrough: string;
   /**
    * skipOffset: when a demand's ad becomes skippable (HH:MM:SS(.mmm) or n%), '' or absent: not
@@ -297,7 +299,9 @@ function inlineCreative(version: VastVersion, ad: InlineAd): string {
   // and 3.0 allow nothing else; VAST 4 would also take them beside the linear ad)
   const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
   if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
-  const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${universalAdId(version, ad.universalAdIdRegistry || 'adplane', ad.universalAdId)}</Creative>`;
+  let ids = universalAdId(version, ad.universalAdIdRegistry || 'adplane', ad.universalAdId);
+  if (ad.moreUniversalAdIds && version === '4.2') for (const u of ad.moreUniversalAdIds) ids += universalAdId(version, u.registry, u.id);
+  const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${ids}</Creative>`;
   // (a companion has no id of its own in what the demand answered: the IAB's "unknown")
   return companions ? `${own}<Creative>${companions}${universalAdId(version, 'unknown', 'unknown')}</Creative>` : own;
 }
