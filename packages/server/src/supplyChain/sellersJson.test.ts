@@ -162,6 +162,9 @@ forEachStore((t) => {
     expect(res.json().contact_email).toBeUndefined();
     const again = await get('adplane.example', { 'if-none-match': String(res.headers.etag) });
     expect(again.statusCode).toBe(304);
+    // several tags, a weak one, or *: as RFC 9110 compares them
+    for (const header of [`"old", ${String(res.headers.etag)}`, `W/${String(res.headers.etag)}`, '*']) expect((await get('adplane.example', { 'if-none-match': header })).statusCode, header).toBe(304);
+    expect((await get('adplane.example', { 'if-none-match': '"old", "older"' })).statusCode).toBe(200);
   });
 
   it('follows changes made through the console, and skips a stored row that does not parse', async () => {

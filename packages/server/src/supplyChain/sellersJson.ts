@@ -142,8 +142,19 @@ export async function registerSellersJson(app: FastifyInstance): Promise<void> {
       .header('access-control-allow-origin', '*')
       // The file differs by host.
       .header('vary', 'Host');
-    if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    if (noneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
     return reply.send(answer.body);
   });
 }
 
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 13.1.2: `*`, or a list of entity tags
+ * compared weakly, `W/` ignored), so that the answer is a 304. A cache or crawler may send several.
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const ours = opaque(etag);
+  return header.split(',').some((tag) => opaque(tag) === ours);
+}
