@@ -167,9 +167,12 @@ export function registerPrebidEntries(
     try {
       const response = await runPrebidAuction(deps, asked.ask, connectionFacts(req, deps.trustProxy), started);
       const ext = (response.ext ?? {}) as { errors?: unknown; warnings?: unknown };
-      // one impression: its winner's keys (the page's ad server line items key on them)
-      const bidExt = response.seatbid?.[0]?.bid[0]?.ext as { prebid?: { targeting?: Record<string, string> } } | undefined;
-      const targeting = bidExt?.prebid?.targeting ?? {};
+      // one impression: the keys of its bids, merged (the winner's hb_* and each bidder's own), as
+      // Prebid Server's AMP endpoint merges every bid's; the page's ad server line items key on them
+      const targeting: Record<string, string> = {};
+      for (const seat of response.seatbid ?? []) {
+        for (const bid of seat.bid) Object.assign(targeting, (bid.ext as { prebid?: { targeting?: Record<string, string> } } | undefined)?.prebid?.targeting);
+      }
       // Prebid Server's AMP answer (endpoints/openrtb2/amp_auction.go AmpResponse): the keys, and the
       // bid response's ext under ortb2.ext; errors and warnings also at the top, where older Prebid
       // Servers put them
