@@ -29,12 +29,19 @@ const HEX_ID = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$/i;
 const ZEROS = /^[0-]+$/;
 /** OpenRTB 2.6 ifa_type values whose ids are the publisher's or the SSP's own, in any format. */
 const FREE_FORM_ID_TYPES = /^(?:ppid|sspid|sessionid|pubid|custom)$/i;
+/** What a free-form id holds when there is none: shared by every viewer, so never one device. */
+const FREE_FORM_PLACEHOLDER = /^(?:[0-]+|null|undefined|none|unknown|n\/?a)$/i;
 
-export type DeviceIdVerdict = 'ok' | 'invalid' | 'zero';
+/**
+ * `ok`: one device's id (the rate rule counts it); `zero`: an ad id of all zeros (no usable id);
+ * `placeholder`: a free-form id that stands for none (`0`, `null`...), neither flagged nor counted
+ * as a device; `invalid`: not an ad id at all.
+ */
+export type DeviceIdVerdict = 'ok' | 'invalid' | 'zero' | 'placeholder';
 
 /** Advertising ids (IDFA, AAID, RIDA, AFAI, TIFA, LGUDID, VIDA, MSAI) are UUIDs; all zeros is what a device sends when tracking is limited. */
 export function deviceIdVerdict(id: string, idType: string): DeviceIdVerdict {
-  if (idType && FREE_FORM_ID_TYPES.test(idType)) return 'ok';
+  if (idType && FREE_FORM_ID_TYPES.test(idType)) return FREE_FORM_PLACEHOLDER.test(id) ? 'placeholder' : 'ok';
   if (!UUID.test(id) && !HEX_ID.test(id)) return 'invalid';
   return ZEROS.test(id) ? 'zero' : 'ok';
 }
@@ -78,11 +85,14 @@ const NON_ANDROID_TV = new Set(['roku', 'tizen', 'webos', 'vizio', 'vidaa', 'app
 /**
  * The device type a request states (OpenRTB 1..7) against its user agent. CTV or set-top box with
  * a Windows or Mac browser; phone, tablet or PC with a Roku, Tizen, webOS... user agent. Android
- * TV and Fire TV devices often state "mobile" (their SDKs are Android's), so they pass.
+ * TV and Fire TV devices often state "mobile" (their SDKs are Android's), so they pass; so does an
+ * Xbox stating "PC": it runs Windows and says so in its user agent (`Windows NT 10.0; ...; Xbox`),
+ * and SDKs that map Windows to a PC state 2 honestly.
  */
 export function deviceTypeContradicts(deviceType: number, ua: UaProfile): boolean {
   if (deviceType === 3 || deviceType === 7) return ua.device === 'desktop' && ua.tvFamily === '' && (ua.os === 'windows' || ua.os === 'macos');
-  if (deviceType === 2 || deviceType === 4 || deviceType === 5) return NON_ANDROID_TV.has(ua.tvFamily);
+  if (deviceType === 2) return ua.tvFamily !== 'xbox' && NON_ANDROID_TV.has(ua.tvFamily);
+  if (deviceType === 4 || deviceType === 5) return NON_ANDROID_TV.has(ua.tvFamily);
   return false;
 }
 

@@ -1,5 +1,5 @@
 import { appContradictsOs, deviceIdVerdict, deviceTypeContradicts, isPlausibleBundle, isPlausibleStoreUrl, statedOsFamily, uaOsFamily } from './appDeviceRules.js';
-import { INVALID, IPV4, ip, isReservedV4, isReservedV6, parseIp } from './ipAddress.js';
+import { INVALID, IPV4, ip, isNonViewerV6, isReservedV4, parseViewerIp } from './ipAddress.js';
 import { CLEAN, type IvtReason, type TrafficVerdict, verdictOf } from './reasons.js';
 import { DEFAULT_RATE_LIMIT, type RateLimit, RequestRateCounter } from './requestRate.js';
 import { shippedTrafficLists, type TrafficLists } from './trafficLists.js';
@@ -31,6 +31,11 @@ export interface TrafficFacts {
   deviceIdType: string;
   /** Limit ad tracking as stated; null when the request did not say. */
   lmt: boolean | null;
+  /**
+   * iOS App Tracking Transparency status as stated (OpenRTB `device.ext.atts`: 0 not determined,
+   * 1 restricted, 2 denied, 3 authorized); null or absent when not stated (every VAST tag call).
+   */
+  atts?: number | null;
   /** OpenRTB device type as stated (1..7), 0 when not stated. */
   deviceType: number;
   /** The OS as stated (`device.os`), '' when not stated. */
@@ -76,9 +81,9 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   // the address, parsed once into `ip` (module scratch) for every rule below
   let family = INVALID;
   if (facts.ip !== '') {
-    family = parseIp(facts.ip);
+    family = parseViewerIp(facts.ip);
     if (family === INVALID) return verdictOf('malformed_ip');
-    if (family === IPV4 ? isReservedV4(ip.v4) : isReservedV6()) {
+    if (family === IPV4 ? isReservedV4(ip.v4) : isNonViewerV6()) {
       if (!facts.ipFromConnection) return verdictOf('private_ip');
       // a private connection address is our own network (a load balancer, a test) that every
       // viewer shares: it says nothing about the viewer, so no rule below reads it
@@ -114,7 +119,12 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   }
 
   if (idVerdict === 'invalid') return verdictOf('invalid_device_id');
-  if (idVerdict === 'zero' && facts.lmt === false) return verdictOf('zero_device_id');
+  // All zeros is what a device sends without a usable ad id, whatever lmt says: iOS 14.5+ before the
+  // ATT prompt (Prebid Server then writes lmt=0), Android apps without the AD_ID permission. Only an
+  // Apple device that states tracking as authorized (atts=3, when the IDFA is always there) contradicts it.
+  if (idVerdict === 'zero' && facts.atts === 3 && facts.lmt !== true && (uaOsFamily(profile) === 'apple' || statedOsFamily(facts.os) === 'apple')) {
+    return verdictOf('zero_device_id');
+  }
 
   if (facts.bundle !== '') {
     if (!isPlausibleBundle(facts.bundle)) return verdictOf('invalid_bundle');

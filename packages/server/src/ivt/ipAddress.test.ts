@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { INVALID, IPV4, IPV6, ip, isReservedV4, isReservedV6, parseIp } from './ipAddress.js';
+import { INVALID, IPV4, IPV6, ip, isNonViewerV6, isReservedV4, isReservedV6, parseIp, parseViewerIp } from './ipAddress.js';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -87,6 +87,41 @@ describe('parseIp', () => {
   });
 });
 
+describe('parseViewerIp', () => {
+  it('reads what parseIp reads', () => {
+    expect(parseViewerIp('73.162.18.44')).toBe(IPV4);
+    expect(ip.v4).toBe(0x49a2122c);
+    expect(parseViewerIp('2601:600:8a80:41::1b')).toBe(IPV6);
+    expect(words()).toEqual([0x2601, 0x600, 0x8a80, 0x41, 0, 0, 0, 0x1b]);
+    expect(parseViewerIp('::ffff:73.162.18.44')).toBe(IPV4);
+    expect(parseViewerIp('fe80::1%eth0')).toBe(IPV6);
+  });
+
+  it('drops the port and brackets a proxy or server stack leaves on an address', () => {
+    expect(parseViewerIp('73.162.18.44:8080')).toBe(IPV4);
+    expect(ip.v4).toBe(0x49a2122c);
+    expect(parseViewerIp('10.0.0.1:0')).toBe(IPV4);
+    expect(ip.v4).toBe(0x0a000001);
+    expect(parseViewerIp('[2601:600:8a80:41::1b]')).toBe(IPV6);
+    expect(words()).toEqual([0x2601, 0x600, 0x8a80, 0x41, 0, 0, 0, 0x1b]);
+    expect(parseViewerIp('[2601:600:8a80:41::1b]:443')).toBe(IPV6);
+    expect(words()).toEqual([0x2601, 0x600, 0x8a80, 0x41, 0, 0, 0, 0x1b]);
+    expect(parseViewerIp('[::ffff:73.162.18.44]:65535')).toBe(IPV4);
+    expect(ip.v4).toBe(0x49a2122c);
+    expect(parseViewerIp('[fe80::1%eth0]:80')).toBe(IPV6);
+    expect(words()).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('refuses anything else, without throwing', () => {
+    const bad = [
+      '', ':', '[', '[]', '[]:80', '[::1', '[::1]80', '[::1]:', '[::1]:65536', '[::1]:12345678', '[73.162.18.44]', '73.162.18.44:', '73.162.18.44:99999',
+      '73.162.18.44:8o', ':8080', '73.162.18:80', '73.162.18.44%eth0', '73.162.18.44, 10.0.0.1', 'unknown', 'localhost:80', '{{ip}}', '2601:600::1:', '[2601:600::1]:443:1',
+      '1.2.3.4:80:90', 'x'.repeat(65),
+    ];
+    for (const s of bad) expect(parseViewerIp(s), s).toBe(INVALID);
+  });
+});
+
 describe('reserved addresses', () => {
   const reserved = (s: string) => {
     const f = parseIp(s);
@@ -104,5 +139,21 @@ describe('reserved addresses', () => {
     for (const s of ['9.255.255.255', '11.0.0.0', '172.15.255.255', '172.32.0.0', '192.167.255.255', '192.169.0.0', '100.63.255.255', '100.128.0.0', '73.162.18.44', '8.8.8.8', '223.255.255.255', '2601:600::1', '2001:4860::8888', '2001:db9::1', '::2', '::ffff:73.162.18.44']) {
       expect(reserved(s), s).toBe(false);
     }
+  });
+
+  it("knows IPv6 no viewer has: reserved, and outside global unicast 2000::/3 but NAT64's prefix", () => {
+    const nonViewer = (s: string) => {
+      expect(parseIp(s), s).toBe(IPV6);
+      return isNonViewerV6();
+    };
+    for (const s of ['::', '::1', '::2', '::1.2.3.4', '1::', '1:2:3:4:5:6:7:8', '100::1', '64:ff9b:1::a00:1', '4000::1', 'c000::1', 'fec0::1', 'fc00::1', 'fe80::1', 'ff02::1', '2001:db8::1', '2001:2::1', '2001:2:0:ffff::1', '3fff::1', '3fff:fff:ffff::1']) {
+      expect(nonViewer(s), s).toBe(true);
+    }
+    for (const s of ['2000::1', '2601:600::1', '2001:4860::8888', '2001:3::1', '2001:2:1::1', '2a00:1450::1', '3ffe:ffff::1', '3fff:1000::1', '64:ff9b::8.8.8.8']) {
+      expect(nonViewer(s), s).toBe(false);
+    }
+    // isReservedV6, which also guards outbound calls, is unchanged by it
+    expect(reserved('::2')).toBe(false);
+    expect(reserved('3fff::1')).toBe(false);
   });
 });

@@ -52,15 +52,16 @@ function hexValue(c: number): number {
   return -1;
 }
 
-function parseV6(s: string, n: number): IpFamily {
+/** IPv6 text between `from` and `to` (a zone id after `%` ignored). */
+function parseV6(s: string, from: number, n: number): IpFamily {
   const w = ip.words;
   let g = 0;
   let gap = -1;
-  let i = 0;
-  if (s.charCodeAt(0) === 58) {
-    if (s.charCodeAt(1) !== 58) return INVALID;
+  let i = from;
+  if (s.charCodeAt(from) === 58) {
+    if (s.charCodeAt(from + 1) !== 58) return INVALID;
     gap = 0;
-    i = 2;
+    i = from + 2;
   }
   while (i < n) {
     const start = i;
@@ -73,7 +74,7 @@ function parseV6(s: string, n: number): IpFamily {
     if (i < n && s.charCodeAt(i) === 46) {
       // an embedded IPv4 tail (::ffff:1.2.3.4) takes the last two groups
       let end = s.indexOf('%', start);
-      if (end < 0) end = n;
+      if (end < 0 || end > n) end = n;
       if (g > 6 || !parseV4(s, start, end)) return INVALID;
       w[g++] = ip.v4 >>> 16;
       w[g++] = ip.v4 & 0xffff;
@@ -115,8 +116,49 @@ function parseV6(s: string, n: number): IpFamily {
 export function parseIp(s: string): IpFamily {
   const n = s.length;
   if (n < 2 || n > 64) return INVALID;
-  for (let i = 0; i < n; i++) if (s.charCodeAt(i) === 58) return parseV6(s, n);
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) === 58) return parseV6(s, 0, n);
   return parseV4(s, 0, n) ? IPV4 : INVALID;
+}
+
+/** `:` and a port number (1-5 digits, at most 65535) from `at` to the end of `s`. */
+function isPortAt(s: string, at: number, n: number): boolean {
+  if (s.charCodeAt(at) !== 58 || n - at < 2 || n - at > 6) return false;
+  let port = 0;
+  for (let i = at + 1; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    port = port * 10 + (c - 48);
+  }
+  return port <= 65535;
+}
+
+/**
+ * A viewer's address as requests state it: what `parseIp` reads, and also the transport spellings
+ * a server stack or proxy leaves on a real address: a port (`73.162.18.44:51234`, as Azure's
+ * Application Gateway writes X-Forwarded-For and Go's `RemoteAddr` reads) and brackets
+ * (`[2601:600::1]`, `[2601:600::1]:443`). The port is dropped; the address is judged as usual.
+ */
+export function parseViewerIp(s: string): IpFamily {
+  const n = s.length;
+  if (n < 2 || n > 64) return INVALID;
+  if (s.charCodeAt(0) === 91) {
+    // [IPv6] or [IPv6]:port
+    const close = s.indexOf(']');
+    if (close < 3 || (close !== n - 1 && !isPortAt(s, close + 1, n))) return INVALID;
+    return parseV6(s, 1, close);
+  }
+  let colons = 0;
+  let last = -1;
+  for (let i = 0; i < n; i++) {
+    if (s.charCodeAt(i) === 58) {
+      colons++;
+      last = i;
+    }
+  }
+  if (colons === 0) return parseV4(s, 0, n) ? IPV4 : INVALID;
+  // one colon is never IPv6 (it has two at least): an IPv4 address and its port
+  if (colons === 1) return isPortAt(s, last, n) && parseV4(s, 0, last) ? IPV4 : INVALID;
+  return parseV6(s, 0, n);
 }
 
 /**
@@ -164,4 +206,20 @@ export function isReservedV6(): boolean {
   if (first === 0x2001 && w[1] === 0x0db8) return true; // 2001:db8::/32 documentation
   if (first === 0x0100 && w[1] === 0 && w[2] === 0 && w[3] === 0) return true; // 100::/64 discard
   return false;
+}
+
+/**
+ * Of the address last parsed as IPv6: no viewer's. What `isReservedV6` says, and also every address
+ * outside global unicast 2000::/3 (the rest of IPv6 is reserved by the IETF or has the special uses
+ * above: no ISP hands it out) except NAT64's well-known prefix 64:ff9b::/96 (globally reachable),
+ * benchmarking 2001:2::/48 (as 198.18/15 is for IPv4) and the second documentation block 3fff::/20
+ * (RFC 9637). Kept apart from `isReservedV6`, which also guards the server's own outbound calls.
+ */
+export function isNonViewerV6(): boolean {
+  if (isReservedV6()) return true;
+  const w = ip.words;
+  const first = w[0]!;
+  if ((first & 0xe000) !== 0x2000) return !(first === 0x0064 && w[1] === 0xff9b && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0);
+  if (first === 0x2001 && w[1] === 0x0002 && w[2] === 0) return true; // 2001:2::/48 benchmarking
+  return first === 0x3fff && (w[1]! & 0xf000) === 0; // 3fff::/20 documentation
 }

@@ -16,7 +16,7 @@ describe('trafficFactsOf', () => {
     const facts = trafficFactsOf(ctx, { id: 'ch-uid', environment: 'ctv' });
     expect(facts).toEqual({
       origin: 'vast', source: 'ch-uid', ip: '300.1.2.3', ipFromConnection: false, ua: ROKU, environment: 'ctv', bundle: '151908',
-      storeUrl: 'https://channelstore.roku.com/details/151908', deviceId: IFA, deviceIdType: '', lmt: null, deviceType: 3, os: '', now: 1_000,
+      storeUrl: 'https://channelstore.roku.com/details/151908', deviceId: IFA, deviceIdType: '', lmt: null, atts: null, deviceType: 3, os: '', now: 1_000,
     });
     expect(checkTraffic(facts).reason).toBe('malformed_ip');
   });
@@ -40,5 +40,24 @@ describe('trafficFactsOf', () => {
     expect(checkTraffic(facts).reason).toBe('');
     const site = { ...req, app: undefined, site: { domain: 'news.example.org' }, device: { ...req.device, devicetype: 2, lmt: undefined } } as unknown as BidRequest;
     expect(trafficFactsOf(contextOfBidRequest(site, site.imp[0]!, { remoteAddress: '', userAgent: '' }, 5, noGeo), { id: 's' })).toMatchObject({ environment: 'web', lmt: null });
+  });
+
+  it("reads iOS's ATT status (device.ext.atts): an all-zero IDFA is flagged only when it says authorized", () => {
+    const ios = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+    const request = (ext: Record<string, unknown>) =>
+      ({
+        id: 'r1', imp: [{ id: '1', banner: { w: 320, h: 50 } }], app: { bundle: '284882215' },
+        device: { ua: ios, ip: '73.162.18.44', ifa: '00000000-0000-0000-0000-000000000000', lmt: 0, devicetype: 4, os: 'iOS', ext },
+      }) as unknown as BidRequest;
+    const factsOf = (ext: Record<string, unknown>) => {
+      const req = request(ext);
+      return trafficFactsOf(contextOfBidRequest(req, req.imp[0]!, { remoteAddress: '', userAgent: '' }, 5, noGeo), { id: 's' });
+    };
+    expect(factsOf({ atts: 0 })).toMatchObject({ atts: 0, lmt: false });
+    expect(checkTraffic(factsOf({ atts: 0 })).reason).toBe('');
+    expect(checkTraffic(factsOf({})).reason).toBe('');
+    expect(factsOf({ atts: '3' }).atts).toBe(null);
+    expect(factsOf({ atts: 7 }).atts).toBe(null);
+    expect(checkTraffic(factsOf({ atts: 3 })).reason).toBe('zero_device_id');
   });
 });

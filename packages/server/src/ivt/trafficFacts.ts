@@ -22,15 +22,18 @@ export function trafficFactsOf(ctx: RequestContext, source: TrafficSource): Traf
   let environment: TrafficFacts['environment'] = source.environment ?? '';
   let deviceIdType = '';
   let lmt: boolean | null = q.dnt === 1 ? true : null;
+  let atts: number | null = null;
   let os = '';
   if (ctx.ortb) {
     const req = ctx.ortb.request;
     const device = obj(req.device);
     if (req.app) environment = q.deviceType === 3 || q.deviceType === 7 ? 'ctv' : 'app';
     else if (req.site) environment = 'web';
-    const ifaType = obj(device.ext).ifa_type;
+    const ext = obj(device.ext);
+    const ifaType = ext.ifa_type;
     deviceIdType = typeof ifaType === 'string' ? ifaType.slice(0, 32) : '';
     lmt = device.lmt === 1 ? true : device.lmt === 0 ? false : null;
+    atts = ext.atts === 0 || ext.atts === 1 || ext.atts === 2 || ext.atts === 3 ? ext.atts : null;
     os = typeof device.os === 'string' ? device.os.slice(0, 64) : '';
   }
   return {
@@ -45,6 +48,7 @@ export function trafficFactsOf(ctx: RequestContext, source: TrafficSource): Traf
     deviceId: q.deviceId,
     deviceIdType,
     lmt,
+    atts,
     deviceType: q.deviceType,
     os,
     now: ctx.now,
