@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeTestCityDb } from '../../../test/mmdbWriter.js';
-import { geoipLiteLookup, maxmindLookup } from './geo.js';
+import { geoipLiteLookup, maxmindLookup, publicAddress } from './geo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adplane-mmdb-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +18,17 @@ describe('geo', () => {
     // an address the file does not know: geoip-lite's bundled data answers
     expect(lookup('8.8.8.8')).toEqual(geoipLiteLookup('8.8.8.8'));
     expect(geoipLiteLookup('81.2.69.160').country).toBe('GB');
+  });
+
+  it('reads a stated address with a port or in brackets as the address (as the IVT check does), and nothing else', () => {
+    expect(publicAddress('81.2.69.160')).toBe('81.2.69.160');
+    expect(publicAddress('::ffff:81.2.69.160')).toBe('81.2.69.160');
+    expect(publicAddress('81.2.69.160:51234')).toBe('81.2.69.160');
+    expect(publicAddress('[2001:4860:4860::8888]:443')).toBe('2001:4860:4860::8888');
+    expect(publicAddress('[2001:4860:4860::8888]')).toBe('2001:4860:4860::8888');
+    expect(publicAddress('[::ffff:81.2.69.160]:80')).toBe('81.2.69.160');
+    for (const bad of ['81.2.69.160:', '81.2.69.160:abc', '81.2.69.160:123456', '[2001:db8::1', '[2001:db8::1]x', '81.2.69.160, 10.0.0.1', 'garbage:80', ':80', '']) expect(publicAddress(bad), bad).toBe('');
+    expect(geoipLiteLookup(publicAddress('81.2.69.160:8080')).country).toBe('GB');
   });
 
   it('has no geo for private, loopback or malformed addresses, and never throws', async () => {

@@ -30,10 +30,30 @@ function fromParts(country: string, region: string): Geo {
   return { country: c, region: r, usState: c === 'US' ? r : '' };
 }
 
-/** Private, loopback and malformed addresses have no geo (and must not throw). */
+/**
+ * The address a request states, as geo and the viewer's keys read it ('' when it is none; private,
+ * loopback and malformed addresses have no geo, and must not throw). Besides the plain spellings, the
+ * transport ones a server stack leaves on a real address, as the IVT check reads them
+ * (ivt/ipAddress.ts parseViewerIp): a port (`73.162.18.44:51234`) and brackets (`[2601:600::1]:443`).
+ */
 export function publicAddress(ip: string): string {
   const v = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return isIP(v) ? v : '';
+  if (isIP(v)) return v;
+  return v.length > 2 && v.length <= 64 ? transportAddress(v) : '';
+}
+
+/** An address with a port, or in brackets (with or without a port): the address; else ''. */
+function transportAddress(v: string): string {
+  let address = '';
+  if (v.charCodeAt(0) === 91) {
+    const close = v.indexOf(']');
+    if (close > 0 && (close === v.length - 1 || /^:\d{1,5}$/.test(v.slice(close + 1)))) address = v.slice(1, close);
+  } else {
+    const colon = v.indexOf(':');
+    if (colon > 0 && colon === v.lastIndexOf(':') && /^\d{1,5}$/.test(v.slice(colon + 1))) address = v.slice(0, colon);
+  }
+  if (address.startsWith('::ffff:')) address = address.slice(7);
+  return isIP(address) ? address : '';
 }
 
 /** geoip-lite's answer for an address (private, loopback and malformed ones unknown), one frozen object per place. */
