@@ -1,7 +1,7 @@
-import { CheckOutlined, CopyOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { App, Button, ConfigProvider, Segmented, Select, Space, Switch, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { copyText } from '../resources/clipboard.js';
+import { ExperimentOutlined } from '@ant-design/icons';
+import { Button, ConfigProvider, Segmented, Select, Space, Switch, Typography } from 'antd';
+import { useState } from 'react';
+import { CopyButton } from './CopyButton.js';
 import { pickVariant, type TagPreviewModel, type TagVariant } from './tagVariants.js';
 import { UrlText } from './UrlText.js';
 import './tagPreview.css';
@@ -26,26 +26,14 @@ export interface TagPreviewProps {
  * drawer: copying changes nothing.
  */
 export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it is in your clipboard', onTest, bare }: TagPreviewProps) {
-  const { message } = App.useApp();
   const [version, setVersion] = useState<string | null>(null);
   const versions = asSetUp.vastVersions;
   const model = versions && version && version !== versions.current ? versions.inVersion(version) : asSetUp;
   const [key, setKey] = useState<string | null>(null);
   const [example, setExample] = useState(false);
-  const [copied, setCopied] = useState(false);
   const variant = pickVariant(model, key);
   const showExample = example && variant.example !== undefined;
   const text = showExample ? (variant.example ?? '') : variant.text;
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    if (await copyText(text, message, copiedMessage)) setCopied(true);
-  };
 
   return (
     <ConfigProvider componentDisabled={false}>
@@ -85,9 +73,7 @@ export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it
                 Test this tag
               </Button>
             )}
-            <Button size="small" type={copied ? 'default' : 'primary'} icon={copied ? <CheckOutlined /> : <CopyOutlined />} onClick={() => void copy()} data-testid={`${testId}-copy`}>
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
+            <CopyButton text={text} copiedMessage={copiedMessage} testId={`${testId}-copy`} />
           </Space>
         </div>
         <pre className="tag-preview-code" data-testid={testId} aria-label={`${model.title}: ${variant.label}`}>

@@ -1,10 +1,9 @@
-import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, ConfigProvider, Divider, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, ConfigProvider, Divider, Form, Input, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtFileOf, type AdsTxtFileName, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
-import { copyText } from '../../resources/clipboard.js';
+import { CopyButton } from '../../components/CopyButton.js';
 import { adsTxtTexts } from './adsTxtTexts.js';
 
 const RESULT_TYPE: Record<AdsTxtCheckStatus, 'success' | 'warning' | 'error'> = {
@@ -30,7 +29,6 @@ const SOURCE: Record<NonNullable<ChannelAdsTxt['seller']>['source'], string> = {
  */
 export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
   const user = useUser();
-  const { message } = App.useApp();
   const form = Form.useFormInstance();
   const file: AdsTxtFileName = adsTxtFileOf(Form.useWatch('environment', { form, preserve: true }));
   const texts = adsTxtTexts(file);
@@ -85,9 +83,7 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
           {info.line && (
             <div className="channel-tag">
               <pre data-testid="channel-adstxt-line">{info.line}</pre>
-              <Button icon={<CopyOutlined />} onClick={() => void copyText(info.line ?? '', message)} data-testid="channel-adstxt-copy">
-                Copy
-              </Button>
+              <CopyButton text={info.line} copiedMessage="Copied: the line is in your clipboard" testId="channel-adstxt-copy" />
             </div>
           )}
           {info.warnings.map((w) => (
