@@ -200,14 +200,19 @@ function oneBid(b: OrtbResponseBid, r: AuctionRequest, t: OrtbTarget, media: 'vi
   // error trackers, each with its own code, go out after the auction whether the bid wins or not, as a
   // VAST tag's do (vastTagSource.ts); null (nothing allocated) for a bid without any
   const failed = failedErrorUrls(b.vast?.failedBefore);
-  // what the request or the creative lists refuse of the ad its VAST describes (impFit.ts): a bid refused is its
-  // no-fill, and its loss notice says why
-  const unfit = b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null;
-  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms: ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms: ms };
-  // a slot of an ad pod: the bid's own adomain too (a wrapper, or markup on the win notice, has no <Advertiser> to read)
-  const repeat = ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null;
-  if (repeat) return failed ? { kind: 'no_fill', reason: repeat, ms: ms, errorUrls: failed } : { kind: 'no_fill', reason: repeat, ms: ms };
-  return failed ? { kind: 'bid', bid, ms: ms, errorUrls: failed } : { kind: 'bid', bid, ms: ms };
+  // a bid refused for its ad is its no-fill, and its loss notice says why
+  const unfit = adRefusal(b, ctx, badv, bcat);
+  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms };
+  return failed ? { kind: 'bid', bid, ms, errorUrls: failed } : { kind: 'bid', bid, ms };
+}
+
+/**
+ * What the request refuses of a bid's ad: what it or the creative lists refuse of the ad its VAST
+ * describes (impFit.ts), else, in a slot of an ad pod, the bid's own adomain already in the pod (a
+ * wrapper, or markup on the win notice, has no <Advertiser> to read); null when nothing.
+ */
+function adRefusal(b: OrtbResponseBid, ctx: AuctionRequest['ctx'], badv: readonly string[], bcat: readonly string[]): string | null {
+  return (b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null) ?? (ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null);
 }
 
 /**
@@ -226,7 +231,7 @@ function severalBids(bids: readonly OrtbResponseBid[], r: AuctionRequest, t: Ort
     const bid = ortbBid(b, t, media, id);
     const failed = failedErrorUrls(b.vast?.failedBefore);
     if (failed) errorUrls.push(...failed);
-    const unfit = (b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null) ?? (ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null);
+    const unfit = adRefusal(b, ctx, badv, bcat);
     if (unfit) {
       refusal ||= unfit;
       if (b.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm, refusal: unfit });
@@ -259,14 +264,20 @@ function failedErrorUrls(failed: readonly FailedAd[] | undefined): string[] | nu
 /** The error trackers of the refused bids whose VAST had no playable ad, [ERRORCODE] each one's code; null: none. */
 function unplayableRefusalUrls(refusals: readonly RefusedBid[]): string[] | null {
   let urls: string[] | null = null;
-  for (const r of refusals) {
-    if (!r.unplayable) continue;
-    const code = String(r.unplayable.vastError);
-    for (const u of r.unplayable.errorUrls) (urls ??= []).push(fillAuctionMacros(u.replace(ERRORCODE, code), NO_MACROS));
-    const failed = failedErrorUrls(r.unplayable.failedBefore);
-    if (failed) (urls ??= []).push(...failed);
-  }
+  for (const r of refusals) if (r.unplayable) (urls ??= []).push(...unplayableUrls(r.unplayable, true));
   return urls;
+}
+
+/**
+ * An unplayable VAST's error trackers: its own, then those of the ads passed over before it, OpenRTB's
+ * auction macros emptied. `withCode`: [ERRORCODE] filled with its code now (a bid beside a valid one);
+ * else left for the no-fill's, which the auction fills with `vastError` (runAuction.ts).
+ */
+function unplayableUrls(empty: EmptyAnswer, withCode: boolean): string[] {
+  const code = String(empty.vastError);
+  const own = empty.errorUrls.map((u) => fillAuctionMacros(withCode ? u.replace(ERRORCODE, code) : u, NO_MACROS));
+  const failed = failedErrorUrls(empty.failedBefore);
+  return failed ? [...own, ...failed] : own;
 }
 
 /**
@@ -275,9 +286,7 @@ function unplayableRefusalUrls(refusals: readonly RefusedBid[]): string[] | null
  * as a VAST tag's broken answer is (vastTagSource.ts); its loss notice says 3 as well.
  */
 function unplayableNoFill(reason: string, empty: EmptyAnswer, ms: number): CallResult {
-  const failed = failedErrorUrls(empty.failedBefore);
-  const own = empty.errorUrls.length ? empty.errorUrls.map((u) => fillAuctionMacros(u, NO_MACROS)) : empty.errorUrls;
-  const errorUrls = failed ? [...own, ...failed] : own;
+  const errorUrls = unplayableUrls(empty, false);
   return errorUrls.length ? { kind: 'no_fill', reason, vastError: empty.vastError, errorUrls, ms } : { kind: 'no_fill', reason, vastError: empty.vastError, ms };
 }
 
