@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { INVALID, IPV4, IPV6, ip, isNonViewerV6, isReservedV4, isReservedV6, parseIp, parseViewerIp } from './ipAddress.js';
+import { addressText, INVALID, IPV4, IPV6, ip, isNonViewerV6, isReservedV4, isReservedV6, parseIp, parseViewerIp } from './ipAddress.js';
 
 /** A small deterministic generator, so that a failure can be replayed. */
 function rng(seed: number): () => number {
@@ -112,11 +112,25 @@ describe('parseViewerIp', () => {
     expect(words()).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
   });
 
+  it('reads the first address of a list (an X-Forwarded-For value put in the IP macro): its leftmost entry is the viewer', () => {
+    expect(parseViewerIp('73.162.18.44, 10.0.0.1')).toBe(IPV4);
+    expect(ip.v4).toBe(0x49a2122c);
+    expect(parseViewerIp('10.0.0.1,73.162.18.44')).toBe(IPV4);
+    expect(ip.v4).toBe(0x0a000001);
+    expect(parseViewerIp('2601:600:8a80:41::1b, 73.162.18.44')).toBe(IPV6);
+    expect(words()).toEqual([0x2601, 0x600, 0x8a80, 0x41, 0, 0, 0, 0x1b]);
+    expect(parseViewerIp('73.162.18.44:51234, 10.0.0.1:80')).toBe(IPV4);
+    expect(ip.v4).toBe(0x49a2122c);
+    expect(addressText('73.162.18.44')).toBe('73.162.18.44');
+    expect(addressText(' 73.162.18.44 ,10.0.0.1')).toBe('73.162.18.44');
+    expect(addressText('[2601:600::1]:443')).toBe('2601:600::1');
+  });
+
   it('refuses anything else, without throwing', () => {
     const bad = [
       '', ':', '[', '[]', '[]:80', '[::1', '[::1]80', '[::1]:', '[::1]:65536', '[::1]:12345678', '[73.162.18.44]', '73.162.18.44:', '73.162.18.44:99999',
-      '73.162.18.44:8o', ':8080', '73.162.18:80', '73.162.18.44%eth0', '73.162.18.44, 10.0.0.1', 'unknown', 'localhost:80', '{{ip}}', '2601:600::1:', '[2601:600::1]:443:1',
-      '1.2.3.4:80:90', 'x'.repeat(65),
+      '73.162.18.44:8o', ':8080', '73.162.18:80', '73.162.18.44%eth0', ', 73.162.18.44', 'unknown', 'localhost:80', '{{ip}}', '2601:600::1:', '[2601:600::1]:443:1',
+      '1.2.3.4:80:90', 'x'.repeat(65), `73.162.18.44,${' '.repeat(256)}`,
     ];
     for (const s of bad) expect(parseViewerIp(s), s).toBe(INVALID);
   });

@@ -132,20 +132,30 @@ function isPortAt(s: string, at: number, n: number): boolean {
   return port <= 65535;
 }
 
+/** A stated address longer than this is not read (a list of a few addresses fits). */
+const MAX_STATED = 256;
+
 /**
- * A viewer's address as requests state it: what `parseIp` reads, and also the transport spellings
- * a server stack or proxy leaves on a real address: a port (`73.162.18.44:51234`, as Azure's
+ * The address a request states, as text: `s` itself when plain; without the transport spellings a
+ * server stack or proxy leaves on a real address: a port (`73.162.18.44:51234`, as Azure's
  * Application Gateway writes X-Forwarded-For and Go's `RemoteAddr` reads) and brackets
- * (`[2601:600::1]`, `[2601:600::1]:443`). The port is dropped; the address is judged as usual.
+ * (`[2601:600::1]`, `[2601:600::1]:443`); the first of a list (`73.162.18.44, 10.0.0.1`: an
+ * X-Forwarded-For value put in the IP macro as it came, whose leftmost entry is the viewer). ''
+ * when it is none of these. Only the spellings other than a plain address allocate.
  */
-export function parseViewerIp(s: string): IpFamily {
+export function addressText(stated: string): string {
+  let s = stated;
+  if (s.length > MAX_STATED) return '';
+  const comma = s.indexOf(',');
+  if (comma >= 0) s = s.slice(0, comma).trim();
   const n = s.length;
-  if (n < 2 || n > 64) return INVALID;
+  if (n < 2 || n > 64) return '';
   if (s.charCodeAt(0) === 91) {
     // [IPv6] or [IPv6]:port
     const close = s.indexOf(']');
-    if (close < 3 || (close !== n - 1 && !isPortAt(s, close + 1, n))) return INVALID;
-    return parseV6(s, 1, close);
+    if (close < 3 || (close !== n - 1 && !isPortAt(s, close + 1, n))) return '';
+    const inner = s.slice(1, close);
+    return inner.includes(':') ? inner : ''; // brackets hold IPv6 only
   }
   let colons = 0;
   let last = -1;
@@ -155,10 +165,15 @@ export function parseViewerIp(s: string): IpFamily {
       last = i;
     }
   }
-  if (colons === 0) return parseV4(s, 0, n) ? IPV4 : INVALID;
   // one colon is never IPv6 (it has two at least): an IPv4 address and its port
-  if (colons === 1) return isPortAt(s, last, n) && parseV4(s, 0, last) ? IPV4 : INVALID;
-  return parseV6(s, 0, n);
+  if (colons === 1) return isPortAt(s, last, n) ? s.slice(0, last) : '';
+  return s;
+}
+
+/** A viewer's address as requests state it (`addressText`), judged as `parseIp` reads it. */
+export function parseViewerIp(s: string): IpFamily {
+  const address = addressText(s);
+  return address === '' ? INVALID : parseIp(address);
 }
 
 /**

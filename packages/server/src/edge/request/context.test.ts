@@ -57,6 +57,12 @@ describe('request context', () => {
     expect(ctx.playerSize).toBe('xlarge');
   });
 
+  it('reads an X-Forwarded-For list in the ip macro as its leftmost entry, the viewer', () => {
+    const ctx = buildRequestContext({ ip: '81.2.69.160, 10.0.0.7, 172.16.0.9', ua: ROKU }, { remoteAddress: '8.8.8.8', userAgent: CHROME_WIN }, 0);
+    expect(ctx.ip).toBe('81.2.69.160');
+    expect(ctx.geo.country).toBe('GB');
+  });
+
   it('falls back to the connection address and User-Agent header', () => {
     const ctx = buildRequestContext({ w: '500', page_url: 'https://www.site.example.org/p' }, { remoteAddress: '::ffff:81.2.69.160', userAgent: CHROME_WIN }, 0);
     expect(ctx.ip).toBe('81.2.69.160');

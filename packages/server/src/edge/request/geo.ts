@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type CityResponse } from 'maxmind';
 import { GeoTable } from './geoTable.js';
+import { addressText } from '../../ivt/ipAddress.js';
 
 /**
  * Country, region and US state of a viewer's address. geoip-lite's bundled data (read once into a
@@ -32,27 +33,13 @@ function fromParts(country: string, region: string): Geo {
 
 /**
  * The address a request states, as geo and the viewer's keys read it ('' when it is none; private,
- * loopback and malformed addresses have no geo, and must not throw). Besides the plain spellings, the
- * transport ones a server stack leaves on a real address, as the IVT check reads them
- * (ivt/ipAddress.ts parseViewerIp): a port (`73.162.18.44:51234`) and brackets (`[2601:600::1]:443`).
+ * loopback and malformed addresses have no geo, and must not throw): the spellings the IVT check
+ * reads too (ivt/ipAddress.ts `addressText`: a port, brackets, the first of a list), an IPv4-mapped
+ * IPv6 address as its IPv4 one.
  */
-export function publicAddress(ip: string): string {
-  const v = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  if (isIP(v)) return v;
-  return v.length > 2 && v.length <= 64 ? transportAddress(v) : '';
-}
-
-/** An address with a port, or in brackets (with or without a port): the address; else ''. */
-function transportAddress(v: string): string {
-  let address = '';
-  if (v.charCodeAt(0) === 91) {
-    const close = v.indexOf(']');
-    if (close > 0 && (close === v.length - 1 || /^:\d{1,5}$/.test(v.slice(close + 1)))) address = v.slice(1, close);
-  } else {
-    const colon = v.indexOf(':');
-    if (colon > 0 && colon === v.lastIndexOf(':') && /^\d{1,5}$/.test(v.slice(colon + 1))) address = v.slice(0, colon);
-  }
-  if (address.startsWith('::ffff:')) address = address.slice(7);
+export function publicAddress(stated: string): string {
+  const text = addressText(stated);
+  const address = text.startsWith('::ffff:') ? text.slice(7) : text;
   return isIP(address) ? address : '';
 }
 
