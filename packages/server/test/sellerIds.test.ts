@@ -47,6 +47,14 @@ forEachStore((t) => {
     second = (await createAs(app, cookies.demand, 'subs', newSub('ids-second', 'dup-2'))).id;
   });
 
+  it('refuses an id that would split the ads.txt line publishers add (a comma), and writes nothing', async () => {
+    const res = await postSub('demand', newSub('ids-comma', 'pub, 1'));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual([{ field: 'sellersJson.id', message: expect.stringContaining('must not hold a comma, # or ;') }]);
+    // nothing was written: the same user name saves with a clean id
+    expect((await postSub('demand', newSub('ids-comma', 'pub-1'))).statusCode).toBeLessThan(300);
+  });
+
   it("refuses another tenant's id without naming its seller: the operator's sellers.json lists every tenant", async () => {
     const res = await postSub('acme', newSub('ids-acme', 'dup-1'));
     expect(res.statusCode, res.body).toBe(400);

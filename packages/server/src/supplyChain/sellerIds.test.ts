@@ -19,6 +19,9 @@ describe('seller ids are unique', () => {
   const accounts = [tenant, pub, paused, gone, other, otherSub, manager];
 
   const sub = (after: unknown, accountId: number | null = null, before: unknown = null) => subSellerIdErrors(accounts, { accountId, tenantId: 1, before, after });
+  const profile = (entries: { id: string; domain?: string; name?: string }[], who = tenant) =>
+    profileSellerIdErrors(accounts, who, entries.map((e) => ({ domain: 'site.test', name: 'Site', ...e })));
+
 
   it("refuses a subpublisher id another seller of the tenant has, naming that seller", () => {
     expect(sub(entry('p-1'))).toEqual([{ field: 'sellersJson.id', message: 'is already the seller id of subpublisher Pub: sellers.json gives each seller id to one seller; choose another' }]);
@@ -40,6 +43,15 @@ describe('seller ids are unique', () => {
     expect(sub(entry('2'), 2, entry('p-1'))).toEqual([]);
   });
 
+  it('refuses a new id that would break the ads.txt line publishers add: a comma, #, ; or a line break', () => {
+    for (const id of ['p,1', 'p#1', 'p;1', 'p\n1', 'p\t1']) {
+      expect(sub(entry(id)), JSON.stringify(id)).toEqual([{ field: 'sellersJson.id', message: expect.stringContaining('ads.txt line') }]);
+    }
+    expect(profile([{ id: 'own-1' }, { id: 'site, 2' }])).toEqual([{ field: 'sellersJson.1.id', message: expect.stringContaining('must not hold a comma') }]);
+    // the ids ads.txt lines carry: letters, digits, dashes, dots, underscores, a pub- prefix
+    for (const id of ['pub-9876543210', 'abc.def_1', 'A1-B2']) expect(sub(entry(id)), id).toEqual([]);
+  });
+
   it('passes a free id, an empty one (the account id is used), the account keeping its own id, and an id only a manager lists', () => {
     expect(sub(entry('p-9'))).toEqual([]);
     expect(sub(entry(''))).toEqual([]);
@@ -54,9 +66,6 @@ describe('seller ids are unique', () => {
     // Changing it to another taken id is refused.
     expect(subSellerIdErrors([...accounts, twin], { accountId: 5, tenantId: 1, before: entry('p-1'), after: entry('p-2') })).toHaveLength(1);
   });
-
-  const profile = (entries: { id: string; domain?: string; name?: string }[], who = tenant) =>
-    profileSellerIdErrors(accounts, who, entries.map((e) => ({ domain: 'site.test', name: 'Site', ...e })));
 
   it("checks the tenant's profile entries: against other sellers, each other and the digits rule, each error on its row", () => {
     expect(profile([{ id: 'own-1' }, { id: 'new-1' }])).toEqual([]);

@@ -19,7 +19,8 @@ import { isTenant } from './sellers.js';
  * tenants for that file to hold each id once. An id of another tenant is answered without naming
  * its seller.
  *
- * A new id of digits alone is refused: accounts without an id of their own (and tenants) are listed
+ * A new id that would break the ads.txt line (a comma, `#`, `;`, a line break) is refused, and so is
+ * a new id of digits alone: accounts without an id of their own (and tenants) are listed
  * under their account ids, digits, so such an id would sooner or later name another account. A
  * subpublisher may still type its own account id (the same as leaving the field empty).
  *
@@ -36,6 +37,23 @@ interface Holder {
 }
 
 const digitsOnly = (id: string): boolean => /^\d+$/.test(id);
+
+/**
+ * A seller id is a field of the ads.txt line each publisher adds (`domain, id, DIRECT`): a comma
+ * splits the line, `#` starts a comment and `;` its extension data, and a control character (a line
+ * break) ends it, so such an id could never be authorised. Refused when a save brings it in.
+ */
+const breaksAdsTxt = (id: string): boolean => {
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 32 || c === 127 || c === 44 /* , */ || c === 35 /* # */ || c === 59 /* ; */) return true;
+  }
+  return false;
+};
+const ADS_TXT_MESSAGE = 'must not hold a comma, # or ; (or a line break): it is a field of the ads.txt line publishers add, which they would split';
+
+/** Why a new id cannot be a seller id whatever others hold, or null. */
+const malformed = (id: string): string | null => (digitsOnly(id) ? DIGITS_MESSAGE : breaksAdsTxt(id) ? ADS_TXT_MESSAGE : null);
 
 const DIGITS_MESSAGE = 'must not be digits alone: adplane lists accounts without a seller id of their own under their account ids (digits), so such an id could name another account';
 
@@ -90,7 +108,8 @@ export function subSellerIdErrors(accounts: readonly User[], change: SubSellerId
   if (!id) return [];
   if (change.accountId !== null && subEntryIdOf(change.before) === id) return [];
   if (change.accountId !== null && id === String(change.accountId)) return [];
-  if (digitsOnly(id)) return [{ field: 'sellersJson.id', message: DIGITS_MESSAGE }];
+  const bad = malformed(id);
+  if (bad) return [{ field: 'sellersJson.id', message: bad }];
   const taken = takenBy(holdersOf(accounts), id, change.accountId === null ? '' : `account ${change.accountId}`, change.tenantId);
   return taken ? [{ field: 'sellersJson.id', message: taken }] : [];
 }
@@ -116,7 +135,7 @@ export function profileSellerIdErrors(accounts: readonly User[], tenant: User, e
     }
     seen.set(id, i);
     if (stored.has(id)) return;
-    const message = digitsOnly(id) ? DIGITS_MESSAGE : takenBy(holders, id, `profile ${tenant.id}`, tenant.id);
+    const message = malformed(id) ?? takenBy(holders, id, `profile ${tenant.id}`, tenant.id);
     if (message) errors.push({ field, message });
   });
   return errors;
