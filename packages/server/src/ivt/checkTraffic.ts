@@ -60,6 +60,13 @@ export function createTrafficCheckState(options: { lists?: TrafficLists; rate?: 
 
 let stateless: TrafficCheckState | null = null;
 
+/**
+ * The IP + user agent rate of a reduced user agent (userAgentProfile.ts `reduced`) may be this many
+ * times the limit: the string names a platform, not a device, so a carrier's NAT address with many
+ * Android phones on Chrome sends it as one viewer would.
+ */
+export const REDUCED_UA_FACTOR = 4;
+
 /** Mixes an address and a user agent hash into a small-integer map key. */
 function mix(a: number, b: number, c: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
@@ -106,7 +113,9 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
     } else if (family !== INVALID) {
       // IPv6 by its /64: a device's privacy addresses change within it
       const address = family === IPV4 ? v4 : hi ^ Math.imul(lo, 0x9e3779b1);
-      if (s.rates.limit.maxPerIpUa > 0 && s.rates.exceeds(mix(address, profile.hash, sourceHash), facts.now, s.rates.limit.maxPerIpUa)) rateReason = 'ip_ua_rate';
+      // a reduced user agent is shared by every device of its platform behind a carrier's NAT address
+      const max = profile.reduced ? s.rates.limit.maxPerIpUa * REDUCED_UA_FACTOR : s.rates.limit.maxPerIpUa;
+      if (max > 0 && s.rates.exceeds(mix(address, profile.hash, sourceHash), facts.now, max)) rateReason = 'ip_ua_rate';
     }
   }
 
