@@ -209,7 +209,7 @@ forEachStore((t) => {
     expect((listed.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ ip: '81.2.69.160', country: 'GB' });
   });
 
-  it('answers a HEAD and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {
+  it('answers a HEAD, a browser\'s prefetch and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {
     const res = await vast(ids.waterfall!.uid);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const event = impression.slice(impression.indexOf('/ev'));
@@ -232,7 +232,7 @@ forEachStore((t) => {
     const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual', ...init });
     const origin = 'https://player.example';
     for (const send of ['inject', 'raw'] as const) {
-      const call = async (method: 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
+      const call = async (method: 'GET' | 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
         if (send === 'inject') {
           const r = await publisher.app.inject({ method, url: path, headers });
           return { status: r.statusCode, body: r.body, header: (name: string) => String(r.headers[name] ?? '') };
@@ -252,6 +252,17 @@ forEachStore((t) => {
       // a click's HEAD gets the click's answer (its redirect, or 204 for a click tracker), not the pixel
       const clickHead = await call('HEAD', click, { origin });
       expect([clickHead.status, clickHead.header('content-type'), clickHead.header('access-control-allow-origin')], send).toEqual([clickStatus, clickType, origin]);
+      // a browser prefetching the click on hover, or the pixel for a preview: a 503 never stored, nothing counted
+      for (const [path, headers] of [
+        [click, { 'sec-purpose': 'prefetch' }],
+        [click, { 'sec-purpose': 'prefetch;prerender' }],
+        [click, { purpose: 'prefetch' }],
+        [event, { 'x-moz': 'prefetch' }],
+        [event, { 'x-purpose': 'preview' }],
+      ] as const) {
+        const got = await call('GET', path, { origin, ...headers });
+        expect([got.status, got.header('cache-control'), got.header('location')], `${send} ${JSON.stringify(headers)}`).toEqual([503, 'no-store', '']);
+      }
       for (const path of [`/vast/${ids.waterfall!.uid}`, event]) {
         const pre = await call('OPTIONS', path, { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-player-id' });
         expect(pre.status, `${send} ${path}`).toBe(204);

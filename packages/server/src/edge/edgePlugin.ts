@@ -37,7 +37,7 @@ import { debugCaller } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
-import { eventQuery, handleEvent } from './tracking/trackingEvents.js';
+import { answerEvent } from './tracking/trackingEvents.js';
 import { TokenSigner } from './tracking/trackingToken.js';
 import { corsHeaders, preflight } from './cors.js';
 import { decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
@@ -270,7 +270,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       const path = q < 0 ? url : url.slice(0, q);
       if (req.method !== 'GET') {
         if (req.method === 'HEAD' && path === EVENT_PATH) {
-          handleEvent(eventDeps, eventQuery(url), res, Date.now(), req.headers.origin, false);
+          answerEvent(eventDeps, url, 'HEAD', req.headers, res);
           return true;
         }
         if (req.method === 'HEAD' && path.startsWith(VAST_PREFIX)) {
@@ -284,7 +284,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       }
       if (path === EVENT_PATH) {
         const started = performance.now();
-        handleEvent(eventDeps, eventQuery(url), res, Date.now(), req.headers.origin);
+        answerEvent(eventDeps, url, 'GET', req.headers, res);
         eventTimer.observe((performance.now() - started) / 1000);
         return true;
       }
@@ -309,8 +309,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // (Fastify answers HEAD with a GET route's handler: both handlers check)
   app.get(EVENT_PATH, (request, reply) => {
     reply.hijack();
-    if (request.method !== 'GET') return handleEvent(eventDeps, eventQuery(request.raw.url ?? ''), reply.raw, Date.now(), request.headers.origin, false);
-    handleEvent(eventDeps, eventQuery(request.raw.url ?? ''), reply.raw, Date.now(), request.headers.origin);
+    answerEvent(eventDeps, request.raw.url ?? '', request.method, request.headers, reply.raw);
   });
 
   app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { type IncomingHttpHeaders } from 'node:http';
 import { type EdgeResponse } from '../edgeHttp.js';
 import { corsOf } from '../cors.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
@@ -64,6 +65,28 @@ const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-c
 export function pixel(res: EdgeResponse, origin?: string): void {
   res.writeHead(200, origin ? { ...PIXEL_HEADERS, ...corsOf(origin) } : PIXEL_HEADERS);
   res.end(PIXEL);
+}
+
+/**
+ * A request the browser makes ahead of the viewer, to have the answer ready (Chrome's speculation
+ * rules and link prefetch: `Sec-Purpose: prefetch` or `prefetch;prerender`, older Chrome's
+ * `Purpose: prefetch`; Firefox's `X-Moz: prefetch`; Safari's previews: `X-Purpose: preview`).
+ */
+export function isSpeculative(headers: IncomingHttpHeaders): boolean {
+  const purpose = headers['sec-purpose'] ?? headers.purpose ?? headers['x-moz'] ?? headers['x-purpose'];
+  return typeof purpose === 'string' && (purpose.startsWith('prefetch') || purpose === 'preview');
+}
+
+/**
+ * A tracking URL as it arrives (GET or HEAD). A speculative request (a browser prefetching a click
+ * URL on hover, a preview) is not the viewer's act: it gets a 503 that is never stored, as browsers
+ * then drop what they fetched and request it again when the viewer really clicks, and nothing is
+ * counted. Answering it would count a click nobody made, and the real click would be served from
+ * the prefetch, uncounted.
+ */
+export function answerEvent(deps: EventDeps, url: string, method: string | undefined, headers: IncomingHttpHeaders, res: EdgeResponse, now = Date.now()): void {
+  if (isSpeculative(headers)) return send(res, 503, { 'content-type': 'text/plain' }, 'speculative request: not served', headers.origin);
+  handleEvent(deps, eventQuery(url), res, now, headers.origin, method !== 'HEAD');
 }
 
 /**
