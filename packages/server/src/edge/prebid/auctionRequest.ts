@@ -1,7 +1,7 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { isObj, readBidRequest } from '../openrtb/bidRequestReader.js';
 import { type CurrencyRates, parseCurrencyFile } from '../openrtb/currency.js';
-import { pbsRuleBreach } from './pbsRules.js';
+import { pbsRuleBreach, prunedEids, type RuleNote } from './pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
 /**
@@ -14,10 +14,14 @@ import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './p
  * 1. `imp.ext.prebid.bidder.adplane.channel` (Prebid.js's prebidServerBidAdapter with params
  *    `{ channel }`; the code in any case, as Prebid Server matches bidder names), or the same under
  *    an alias of adplane (`ext.prebid.aliases`);
- * 2. `imp.ext.adplane.channel` (bidder params straight under imp.ext, the older Prebid Server form);
+ * 2. `imp.ext.adplane.channel` (bidder params straight under imp.ext, the older Prebid Server form,
+ *    the code in any case or an alias there too);
+ *    in either place a missing `channel` is taken from the request's `ext.prebid.bidderparams.<code>`,
+ *    as Prebid Server merges request-level bidder params into the impression's;
  * 3. `imp.ext.prebid.storedrequest.id`;
  * 4. the request's `ext.prebid.storedrequest.id`, for an impression that names no bidder at all.
- * An impression only for other bidders is not ours: adplane is one bidder, it ignores it.
+ * An impression only for other bidders is not ours: adplane is one bidder, it ignores it. One that
+ * names no bidder and no stored request is for no one: a 400, as Prebid Server answers it.
  *
  * Every field is checked by type; a wrong type is a 400 naming it (Prebid Server answers
  * "Invalid request: ..."), never a guess; so is what Prebid Server's own validation refuses
@@ -84,6 +88,8 @@ export interface AuctionAsk {
   returnAllBidStatus: boolean;
   /** `ext.prebid.bidadjustmentfactors`: what each bidder's bids are multiplied by (bidAdjustment). */
   adjustments: BidAdjustments;
+  /** The request's own warnings (what was removed from it, as Prebid Server removes it), answered under `general`. */
+  warnings: RuleNote[];
 }
 
 /**
@@ -201,12 +207,21 @@ function readCache(ext: Obj, kind: 'bids' | 'vastxml'): CacheAsk | null {
   return { ttl: typeof ttl === 'number' && ttl > 0 ? ttl : null, returnCreative: boolAt(c, 'returnCreative', `${at}.returnCreative`, true) };
 }
 
-/** Factors by bidder code, each a number above 0 (Prebid Server refuses another, for any bidder). */
+/**
+ * Factors by bidder code, each a number above 0 (Prebid Server refuses another, for any bidder), and
+ * each bidder named once: two codes that differ only in case ("ADPLANE" and "AdPlane") are refused, as
+ * Prebid Server refuses them, rather than one of them picked.
+ */
 function factorsAt(o: Obj, field: string): Record<string, number> {
   const out: Record<string, number> = {};
+  const named = new Map<string, string>();
   for (const [bidder, factor] of Object.entries(o)) {
     if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0) throw new Invalid(`${field}.${bidder}`, 'must be a positive number');
-    out[bidder.toLowerCase()] = factor;
+    const code = bidder.toLowerCase();
+    const twin = named.get(code);
+    if (twin !== undefined) throw new Invalid(field, `cannot have multiple bidders that differ only in case style ("${twin}" and "${bidder}")`);
+    named.set(code, bidder);
+    out[code] = factor;
   }
   return out;
 }
@@ -227,37 +242,59 @@ function ourCodes(ext: Obj): Set<string> {
   const codes = new Set([BIDDER_CODE]);
   for (const [alias, bidder] of Object.entries(aliases)) {
     if (typeof bidder !== 'string') throw new Invalid(`ext.prebid.aliases.${alias}`, 'must be a bidder code');
+    // an alias of a bidder to its own code is nothing (Prebid Server refuses it: validateAliases)
+    if (alias === bidder.toLowerCase()) throw new Invalid(`ext.prebid.aliases.${alias}`, 'defines a no-op alias: choose a different alias, or remove this entry');
     // the adapter's code in any case ("AdPlane"), as Prebid Server normalises an alias's bidder
     if (bidder.toLowerCase() === BIDDER_CODE) codes.add(alias);
   }
   return codes;
 }
 
-/** Which channel an impression is for, and under which bidder code; null when it is not ours. */
-function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored: string | null): { uid: string; seat: string } | null {
+/**
+ * The keys of imp.ext that are not bidders (Prebid Server's openrtb_ext.IsPotentialBidder): first-party
+ * data, the global placement id, the transaction id, SKAdNetwork, Protected Audience (ae, igs), and
+ * prebid itself.
+ */
+const NOT_BIDDERS = new Set(['prebid', 'context', 'data', 'gpid', 'skadn', 'tid', 'ae', 'igs']);
+
+/**
+ * The bidders an impression names, with their parameters' place, as Prebid Server reads them:
+ * `imp.ext.prebid.bidder.<code>`, then every other key of `imp.ext` (the older place, which Prebid
+ * Server promotes into `prebid.bidder` unless the code is already there).
+ */
+function biddersOfImp(ext: Obj, prebid: Obj, at: string): { code: string; params: unknown; field: string }[] {
+  const bidders = objAt(prebid, 'bidder', `${at}.prebid.bidder`);
+  const out = Object.keys(bidders).map((code) => ({ code, params: bidders[code], field: `${at}.prebid.bidder.${code}` }));
+  for (const code of Object.keys(ext)) if (!NOT_BIDDERS.has(code) && !Object.hasOwn(bidders, code)) out.push({ code, params: ext[code], field: `${at}.${code}` });
+  return out;
+}
+
+/**
+ * Which channel an impression is for, and under which bidder code; null when it is not ours. An
+ * impression that names no bidder at all and no stored request (its own or the request's) is refused,
+ * as Prebid Server refuses it: it is for no one.
+ */
+function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored: string | null, requestParams: Obj): { uid: string; seat: string } | null {
   const at = `imp[${index}].ext`;
   const ext = (imp.ext ?? {}) as Obj;
   const prebid = objAt(ext, 'prebid', `${at}.prebid`);
-  const bidders = objAt(prebid, 'bidder', `${at}.prebid.bidder`);
-  for (const code of Object.keys(bidders)) {
+  const bidders = biddersOfImp(ext, prebid, at);
+  for (const { code, params, field } of bidders) {
     // as Prebid Server resolves a bidder: its code in any case ("AdPlane"), an alias as declared; the seat is the code as written
     if (!codes.has(code) && code.toLowerCase() !== BIDDER_CODE) continue;
-    const params = objAt(bidders, code, `${at}.prebid.bidder.${code}`);
-    const uid = uidAt(params, 'channel', `${at}.prebid.bidder.${code}.channel`);
-    if (!uid) throw new Invalid(`${at}.prebid.bidder.${code}.channel`, 'is required: the uid of the adplane channel to bid for');
+    if (params !== undefined && params !== null && !isObj(params)) throw new Invalid(field, 'must be an object');
+    // Prebid Server's ext.prebid.bidderparams: the request's parameters for a bidder code, where the impression's lack them
+    const uid = uidAt(isObj(params) ? params : {}, 'channel', `${field}.channel`) ?? uidAt(objAt(requestParams, code, `ext.prebid.bidderparams.${code}`), 'channel', `ext.prebid.bidderparams.${code}.channel`);
+    if (!uid) throw new Invalid(`${field}.channel`, 'is required: the uid of the adplane channel to bid for');
     return { uid, seat: code };
-  }
-  if (ext[BIDDER_CODE] !== undefined) {
-    const uid = uidAt(objAt(ext, BIDDER_CODE, `${at}.${BIDDER_CODE}`), 'channel', `${at}.${BIDDER_CODE}.channel`);
-    if (!uid) throw new Invalid(`${at}.${BIDDER_CODE}.channel`, 'is required: the uid of the adplane channel to bid for');
-    return { uid, seat: BIDDER_CODE };
   }
   const stored = uidAt(objAt(prebid, 'storedrequest', `${at}.prebid.storedrequest`), 'id', `${at}.prebid.storedrequest.id`);
   if (stored) return { uid: stored, seat: BIDDER_CODE };
   // Only an impression that names no bidder at all takes the request's stored request as its channel.
-  const namesBidders = Object.keys(bidders).length > 0 || Object.keys(ext).some((k) => k !== 'prebid' && k !== 'data' && k !== 'gpid' && k !== 'tid' && k !== 'skadn' && k !== 'context');
-  if (requestStored && !namesBidders) return { uid: requestStored, seat: BIDDER_CODE };
-  return null;
+  if (bidders.length) return null;
+  if (requestStored) return { uid: requestStored, seat: BIDDER_CODE };
+  if (imp.ext === undefined) throw new Invalid(at, 'is required: name the bidder in imp.ext.prebid.bidder (adplane: { channel })');
+  throw new Invalid(`${at}.prebid.bidder`, 'must contain at least one bidder');
 }
 
 export function readAuctionRequest(body: unknown): AskResult {
@@ -266,16 +303,12 @@ export function readAuctionRequest(body: unknown): AskResult {
   const request = read.request;
   const breach = pbsRuleBreach(request);
   if (breach) return { ok: false, ...breach };
+  const warnings = prunedEids(request);
   try {
     const ext = (request.ext ?? {}) as Obj;
     const codes = ourCodes(ext);
     const prebid = objAt(ext, 'prebid', 'ext.prebid');
     const requestStored = uidAt(objAt(prebid, 'storedrequest', 'ext.prebid.storedrequest'), 'id', 'ext.prebid.storedrequest.id');
-    const imps: OurImp[] = [];
-    request.imp.forEach((imp, index) => {
-      const found = channelOfImp(imp, index, codes, requestStored);
-      if (found) imps.push({ index, imp, channelUid: found.uid, seat: found.seat });
-    });
     const tmax = typeof request.tmax === 'number' && request.tmax > 0 ? request.tmax : null;
     const currency = objAt(prebid, 'currency', 'ext.prebid.currency');
     let rates: CurrencyRates | null = null;
@@ -297,11 +330,23 @@ export function readAuctionRequest(body: unknown): AskResult {
       throw new Invalid('ext.prebid.integration', 'must be a string of at most 64 letters, digits, - or _');
     }
     const returnAllBidStatus = boolAt(prebid, 'returnallbidstatus', 'ext.prebid.returnallbidstatus', false);
+    const targeting = readTargeting(ext);
+    const cacheBids = readCache(ext, 'bids');
+    const cacheVast = readCache(ext, 'vastxml');
+    const adjustments = readAdjustments(prebid);
+    // the impressions after the request's own extensions, as Prebid Server checks them (validateRequest);
+    // ext.prebid.bidderparams is read only where an impression of ours lacks its channel (Prebid Server ignores the rest of it)
+    const requestParams = isObj(prebid.bidderparams) ? prebid.bidderparams : {};
+    const imps: OurImp[] = [];
+    request.imp.forEach((imp, index) => {
+      const found = channelOfImp(imp, index, codes, requestStored, requestParams);
+      if (found) imps.push({ index, imp, channelUid: found.uid, seat: found.seat });
+    });
     return {
       ok: true,
       ask: {
-        request, imps, targeting: readTargeting(ext), cacheBids: readCache(ext, 'bids'), cacheVast: readCache(ext, 'vastxml'), tmax, rates, useServerRates, debug, events,
-        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus, adjustments: readAdjustments(prebid),
+        request, imps, targeting, cacheBids, cacheVast, tmax, rates, useServerRates, debug, events,
+        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus, adjustments, warnings,
       },
     };
   } catch (error) {

@@ -200,7 +200,8 @@ function bySeat(notes: { seat: string; note: Note }[]): Record<string, Note[]> |
 export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: ConnectionFacts, started = Date.now()): Promise<BidResponse> {
   const { request } = ask;
   const errors: { seat: string; note: Note }[] = [];
-  const warnings: { seat: string; note: Note }[] = [];
+  // the request's own (an eid Prebid Server would remove, removed), under general as Prebid Server files them
+  const warnings: { seat: string; note: Note }[] = ask.warnings.map((note) => ({ seat: 'general', note }));
   const deadline = ask.tmax !== null ? started + Math.max(0, ask.tmax - tmaxMargin(ask.tmax)) : undefined;
   const decideStarted = performance.now();
   let answers: ImpAnswer[];
