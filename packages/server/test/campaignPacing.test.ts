@@ -2,7 +2,8 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PacingAnswer } from '@adplane/shared';
 import { type DecisionTrace } from '../src/edge/auction/trace.js';
-import { targetSoFar, tenantDay } from '../src/delivery/pacing.js';
+import { createdAtMinute, paceWindow, targetSoFar, tenantDay } from '../src/delivery/pacing.js';
+import { getEntities } from '../src/store/entities.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 
@@ -92,10 +93,29 @@ forEachDeliveryEngine((engine) => {
         expect(paced!.hourly.reduce((a, b) => a + b, 0)).toBe(4 * PER_IMP);
         expect(paced!.evenByHour![23]).toBe(4 * PER_IMP);
 
-        // even pacing: the target is the budget's share of the tenant's day gone at the moment of the read
+        // even pacing: the target is the budget's share of its pace window gone at the moment of the read
+        // (the tenant's day, from the campaign's creation on the day it was created: today)
         expect(idle).toMatchObject({ campaignId: idleId, pacing: 'even', spentToday: 0, state: 'not_delivering', reason: `Starts on ${day(3)}`, totalSpent: null });
-        expect(idle!.targetSoFar).toBe(targetSoFar(100_000_000, answer.at, today));
-        expect(idle!.evenByHour![today.hour]).toBe(targetSoFar(100_000_000, today.start + (today.hour + 1) * 3_600_000, today));
+        const [idleRow] = await getEntities(app.store.db, 'campaigns', { tenantId: null }, [idleId]);
+        const window = paceWindow(today, createdAtMinute(idleRow!.createdAt));
+        expect(idle!.targetSoFar).toBe(targetSoFar(100_000_000, answer.at, window));
+        expect(idle!.evenByHour![today.hour]).toBe(targetSoFar(100_000_000, today.start + (today.hour + 1) * 3_600_000, window));
+      });
+
+      it('a campaign created today is on pace at its creation, not behind the whole day\'s line', async () => {
+        const freshId = (await createAs(app, cookie, 'campaigns', {
+          name: 'Created mid-day', startDate: day(-1), bidCpm: 1_000, dailyBudget: 100_000_000, pacing: 'even', creativeIds: [],
+        })).id;
+        const res = await pacing(app, `ids=${freshId}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const answer = res.json() as PacingAnswer;
+        const fresh = answer.campaigns[0]!;
+        // read at once: at most two minutes' share of what is left of the day (its creation is taken to the minute), not behind
+        const today = tenantDay(answer.at, TENANT_TZ);
+        expect(fresh).toMatchObject({ campaignId: freshId, pacing: 'even', spentToday: 0 });
+        expect(fresh.state).not.toBe('behind');
+        expect(fresh.targetSoFar!).toBeLessThanOrEqual(Math.ceil((100_000_000 * 120_000) / Math.max(today.end - answer.at, 120_000)));
+        expect(fresh.allowedPerHour!).toBeGreaterThanOrEqual(Math.floor((100_000_000 * 3_600_000) / (today.end - today.start)));
       });
 
       it('reads the same numbers from an api-role process on the same Redis', async () => {

@@ -3,6 +3,7 @@ import { type Limit, type PacingAnswer, PacingQuery, RESOURCES } from '@adplane/
 import { entitled } from '../auth/entitlements.js';
 import { requireAuth } from '../auth/guards.js';
 import { campaignPacing, limitsOf, type PacedCampaign } from '../delivery/campaignPacing.js';
+import { createdAtMinute } from '../delivery/pacing.js';
 import { type DeliveryCounters } from '../delivery/types.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';
 import { accessTo } from '../resources/access.js';
@@ -50,6 +51,8 @@ export async function pacingRoutes(app: FastifyInstance): Promise<void> {
       totalBudget: (r.data.totalBudget ?? 'unlimited') as Limit,
       pacing: r.data.pacing === 'even' ? 'even' : 'asap',
       timezone: r.tenantId !== null ? (zones.get(r.tenantId) ?? 0) : 0,
+      // its first day is paced from its creation (delivery/pacing.ts paceWindow), as the edge paces it
+      createdAtMinute: createdAtMinute(r.createdAt),
     }));
     const at = Date.now();
     const spend = await app.deliveryCounters.readCampaignSpend(campaigns.map(limitsOf), at);

@@ -1,6 +1,6 @@
 import { type Limit } from '@adplane/shared';
 import { Account, type AccountKind } from './allowances.js';
-import { DAY_MS, evenRate, HOUR_MS } from './pacing.js';
+import { DAY_MS, evenRate, HOUR_MS, paceStart } from './pacing.js';
 import { type BudgetAsk, type HoursSeen } from './sharedCounters.js';
 import { type CampaignLimits, type TagLimits } from './types.js';
 
@@ -99,7 +99,7 @@ export class AccountBook {
   lastSeen(now: number): BudgetAsk[] {
     this.sweepSeen(now, true);
     return [...this.seen].map(([key, s]) => {
-      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
+      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
       if (s.hours) ask.hours = s.hours;
       return ask;
     });
@@ -133,7 +133,8 @@ export class AccountBook {
     const today = this.account(key, account.kind, account.timezone, true, now);
     if (!known) {
       today.limit = account.limit;
-      today.evenRate = account.evenRate;
+      // (a later day than the campaign's first: its pace window is the whole day)
+      today.evenRate = account.evenRate ? evenRate(today.limit, today.dayEnd - today.paceStart) : 0;
     }
     return today;
   }
@@ -147,7 +148,9 @@ export class AccountBook {
       this.dailyById.set(campaign.id, account);
     }
     account.limit = limitOf(campaign.dailyBudget);
-    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit) : 0;
+    // the pace window: the whole day, or from the campaign's creation on its first day
+    account.paceStart = paceStart(account.dayEnd - DAY_MS, account.dayEnd, campaign.createdAtMinute);
+    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit, account.dayEnd - account.paceStart) : 0;
     return account;
   }
 

@@ -1,4 +1,4 @@
-import { allowedRate } from './pacing.js';
+import { allowedRate, DAY_MS, type PaceWindow } from './pacing.js';
 import { type HoursSeen } from './sharedCounters.js';
 
 /**
@@ -29,8 +29,13 @@ export type AccountKind = 'daily_budget' | 'total_budget' | 'daily_imp_cap' | 'd
 export class Account {
   /** The cap; -1 when unlimited (the spend is counted for the pacing state, nothing is leased). */
   limit = -1;
-  /** Even pacing: the daily budget's even rate (per ms); 0 when not paced. */
+  /** Even pacing: the daily budget's even rate over its pace window (per ms); 0 when not paced. */
   evenRate = 0;
+  /**
+   * Even pacing: the start of the pace window, [paceStart, dayEnd) (pacing.ts paceWindow): the day's
+   * start, or the campaign's creation on its first day.
+   */
+  paceStart: number;
   /** The lease held: what the shared counters count as this process's. */
   granted = 0;
   /** Committed here and not yet sent; being sent in the exchange in flight. */
@@ -99,6 +104,12 @@ export class Account {
     now: number,
   ) {
     this.usedAt = now;
+    this.paceStart = dayEnd - DAY_MS;
+  }
+
+  /** The pace window of an even daily budget. */
+  get paceWindow(): PaceWindow {
+    return { start: this.paceStart, end: this.dayEnd };
   }
 
   get unlimited(): boolean {
@@ -162,7 +173,7 @@ export function downAllowance(account: Account, outage: Outage, now: number): nu
     account.downShare = account.known ? Math.min(Math.max(Math.floor(unleased / Math.max(outage.processes, 1)), 0), margin) : margin;
   }
   if (!account.evenRate) return account.downShare;
-  const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd) / Math.max(outage.processes, 1);
+  const rate = allowedRate(account.limit, account.spentSoFar, now, account.paceWindow) / Math.max(outage.processes, 1);
   return Math.min(account.downShare, Math.floor(rate * Math.max(now - outage.since, 0)));
 }
 

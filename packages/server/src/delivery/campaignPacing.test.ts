@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignPacing, type PacedCampaign } from './campaignPacing.js';
-import { HOUR_MS } from './pacing.js';
+import { HOUR_MS, MINUTE_MS } from './pacing.js';
 
 /** The console's pacing state on a simulated clock: 2026-03-10 in a tenant at UTC+3. */
 const TZ = 3;
@@ -50,6 +50,32 @@ describe('campaignPacing', () => {
     expect(campaignPacing(campaign({ startDate: '2026-03-10' }), spendOf(0.5, 0), Date.UTC(2026, 2, 9, 21, 30)).reason).toBe('No spend yet today');
     const quiet = spendOf(8, 1_000_000);
     expect(campaignPacing(campaign(), quiet, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'No spend in the last hour' });
+  });
+
+  it('a campaign created today at 16:00 is on pace from its creation, its even line from then to midnight', () => {
+    const created = campaign({ startDate: '2026-03-10', createdAtMinute: at(16) / MINUTE_MS });
+    const none = { spentToday: 0, hourly: new Array<number>(24).fill(0), totalSpent: null };
+    const first = campaignPacing(created, none, at(16));
+    // nothing is due yet: not behind (no spend yet, so not delivering), the budget over the 8 hours left
+    expect(first).toMatchObject({ targetSoFar: 0, allowedPerHour: BUDGET / 8, state: 'not_delivering' });
+    expect(first.evenByHour!.slice(0, 16)).toEqual(new Array<number>(16).fill(0));
+    expect(first.evenByHour![16]).toBe(BUDGET / 8);
+    expect(first.evenByHour![19]).toBe(BUDGET / 2);
+    expect(first.evenByHour![23]).toBe(BUDGET);
+    // ten minutes in, on the line from 16:00: on pace (over the whole day it would be $16 behind)
+    const hourly = new Array<number>(24).fill(0);
+    hourly[16] = BUDGET / 48;
+    const tenMinutes = campaignPacing(created, { spentToday: BUDGET / 48, hourly, totalSpent: null }, at(16 + 1 / 6));
+    expect(tenMinutes).toMatchObject({ targetSoFar: BUDGET / 48, state: 'on_pace', allowedPerHour: BUDGET / 8 });
+    // the next day: the whole day again
+    const next = campaignPacing(created, spendOf(12.5, 1_000_000), at(24 + 12.5));
+    expect(next).toMatchObject({ targetSoFar: 12_500_000, allowedPerHour: 1_000_000, state: 'on_pace' });
+    expect(next.evenByHour![0]).toBe(1_000_000);
+  });
+
+  it('a campaign created before the day is paced over the whole day', () => {
+    const p = campaignPacing(campaign({ createdAtMinute: (dayStart - 3 * HOUR_MS) / MINUTE_MS }), spendOf(12, 500_000), at(12.25));
+    expect(p).toMatchObject({ state: 'behind', targetSoFar: 12_250_000, allowedPerHour: 2_000_000 });
   });
 
   it('asap has the whole budget as its target; no daily budget means no target and no even line', () => {

@@ -1,5 +1,5 @@
 import { type CampaignPacing, type Limit, type PacingStateId } from '@adplane/shared';
-import { HOUR_MS, pacingState, targetSoFar, tenantDay } from './pacing.js';
+import { HOUR_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
 import { type CampaignLimits, type CampaignSpend } from './types.js';
 
 /**
@@ -18,10 +18,12 @@ export interface PacedCampaign {
   pacing: 'even' | 'asap';
   /** The tenant's whole-hour offset from UTC: the campaign's day is the tenant's day. */
   timezone: number;
+  /** When the campaign was created (the row's createdAt, whole minutes since the epoch): its first day is paced from then. Absent: whole days. */
+  createdAtMinute?: number;
 }
 
 export const limitsOf = (c: PacedCampaign): CampaignLimits => ({
-  id: c.id, timezone: c.timezone, dailyBudget: c.dailyBudget, totalBudget: c.totalBudget, pacing: c.pacing, frequencyCap: null,
+  id: c.id, timezone: c.timezone, dailyBudget: c.dailyBudget, totalBudget: c.totalBudget, pacing: c.pacing, frequencyCap: null, createdAtMinute: c.createdAtMinute,
 });
 
 const spent = (limit: Limit, amount: number | null) => limit !== 'unlimited' && amount !== null && amount >= limit;
@@ -38,9 +40,11 @@ function offFlight(c: PacedCampaign, date: string): string | null {
 export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: number): CampaignPacing {
   const day = tenantDay(now, c.timezone);
   const hourly = Array.from({ length: 24 }, (_, h) => spend.hourly[h] ?? 0);
-  const p = pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: spend.spentToday, hourly, now });
+  const p = pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: spend.spentToday, hourly, now, createdAtMinute: c.createdAtMinute });
   const budget = c.dailyBudget;
-  const evenByHour = budget === 'unlimited' ? null : hourly.map((_, h) => targetSoFar(budget, day.start + (h + 1) * HOUR_MS, day));
+  // the even line: nothing before the pace window (on the day the campaign was created), then straight to the budget at midnight
+  const window = paceWindow(day, c.createdAtMinute);
+  const evenByHour = budget === 'unlimited' ? null : hourly.map((_, h) => targetSoFar(budget, day.start + (h + 1) * HOUR_MS, window));
 
   let state: PacingStateId;
   let reason: string;

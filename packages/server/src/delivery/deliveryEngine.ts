@@ -311,7 +311,9 @@ export class DeliveryEngine implements DeliveryCounters {
       }
       hourly[hour] = (hourly[hour] ?? 0) + account.used + account.sending;
     }
-    return pacingState({ campaignId: campaign.id, pacing: campaign.pacing, dailyBudget: campaign.dailyBudget, timezone: campaign.timezone, spentToday: spent, hourly, now });
+    return pacingState({
+      campaignId: campaign.id, pacing: campaign.pacing, dailyBudget: campaign.dailyBudget, timezone: campaign.timezone, spentToday: spent, hourly, now, createdAtMinute: campaign.createdAtMinute,
+    });
   }
 
   async readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]> {
@@ -324,7 +326,7 @@ export class DeliveryEngine implements DeliveryCounters {
       const hour = Math.floor((now + c.timezone * HOUR_MS - dayIndex(now, c.timezone) * DAY_MS) / HOUR_MS);
       const hourly = [...read.hourly];
       hourly[hour] = (hourly[hour] ?? 0) + unsent;
-      return pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: read.spent + unsent, hourly, now });
+      return pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: read.spent + unsent, hourly, now, createdAtMinute: c.createdAtMinute });
     });
   }
 
@@ -365,7 +367,7 @@ export class DeliveryEngine implements DeliveryCounters {
     const raise = (key: string, floor: number, ttlMs: number) => {
       if (floor <= 0) return;
       const account = this.accounts.get(key);
-      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, floorGen: '', evenRate: 0, dayEnd: 0, hour: -1, ttlMs });
+      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, floorGen: '', evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs });
       else if (floor > Math.max(account.floor, account.spent)) {
         account.floor = floor;
         account.floorGen = '';

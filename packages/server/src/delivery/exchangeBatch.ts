@@ -33,7 +33,7 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     const seen = account.known && account.spent >= account.floor;
     const ask: BudgetAsk = {
       key: account.key, limit: account.limit, want, min: account.price, used: account.sending, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
-      evenRate: account.evenRate, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
+      evenRate: account.evenRate, paceStart: account.evenRate ? account.paceStart : 0, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
     // the day's spend per hour seen before the shared counters lost their data (the engine chose it: hoursSending)
     if (account.hoursSending) ask.hours = account.hoursSending;
@@ -89,7 +89,7 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
     const short = !account.unlimited && g.granted - account.used - account.reserved < account.price;
     if (!short) account.retryAt = 0;
     else if (g.paced) {
-      const rate = allowedRate(account.limit, account.spentSoFar, now, account.dayEnd);
+      const rate = allowedRate(account.limit, account.spentSoFar, now, account.paceWindow);
       account.retryAt = now + Math.min(Math.max(rate > 0 ? account.price / rate : renewMs, 100), renewMs);
     } else account.retryAt = now + renewMs;
   });

@@ -13,10 +13,12 @@
  * then per QPS limit 2 keys: demands (hash pid -> requests/s), expiries (hash pid -> ms)
  *
  * ARGV: pid, now, lease ttl, #budgets, #frequencies, #qps, pacing burst ms, catch-up multiple,
- *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, floor's generation, even rate,
- *   day end, hour, ttl, the number n of hours sent back (0 nearly always) and, when n > 0, their
- *   generation and n pairs hour, spend seen; per frequency: incr, period, floor, floor's window end,
- *   floor's generation; per QPS: limit, demand.
+ *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, floor's generation, even rate
+ *   (over the pace window, computed by the caller), pace start (the window [pace start, day end):
+ *   the day, or from the campaign's creation on its first day; pacing.ts paceWindow), day end, hour,
+ *   ttl, the number n of hours sent back (0 nearly always) and, when n > 0, their generation and n
+ *   pairs hour, spend seen; per frequency: incr, period, floor, floor's window end, floor's
+ *   generation; per QPS: limit, demand.
  *
  * A floor of the current generation (or of none: '', the stats store's counts) raises the count to
  * it. A floor of another generation was seen before the data was lost: the count since then adds to
@@ -61,16 +63,16 @@ local budgets = {}
 for i = 1, nb do
   local spentK, amountK, expiryK, paceK, hourK, baseK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
   local limit, want, minG, used, floor, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), ARGV[a + 5]
-  local even, dayEnd, hour, ttl, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10])
+  local even, paceStart, dayEnd, hour, ttl, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]), tonumber(ARGV[a + 11])
   local hourBaseK = nil
   if nh > 0 then
     hourBaseK = KEYS[k + 6]
     k = k + 7
-    local hoursGen = ARGV[a + 11]
+    local hoursGen = ARGV[a + 12]
     if hoursGen ~= '' and hoursGen ~= gen then
       -- the day's spend per hour seen before the data was lost: each hour as the day's spend below
       for j = 0, nh - 1 do
-        local h, seen = ARGV[a + 12 + 2 * j], tonumber(ARGV[a + 13 + 2 * j])
+        local h, seen = ARGV[a + 13 + 2 * j], tonumber(ARGV[a + 14 + 2 * j])
         local hb = num(redis.call('HGET', hourBaseK, h))
         if seen > hb then
           redis.call('HINCRBY', hourK, h, seen - hb)
@@ -78,10 +80,10 @@ for i = 1, nb do
         end
       end
     end
-    a = a + 12 + 2 * nh
+    a = a + 13 + 2 * nh
   else
     k = k + 6
-    a = a + 11
+    a = a + 12
   end
   local spent = num(redis.call('GET', spentK))
   if floorGen ~= '' and floorGen ~= gen then
@@ -121,7 +123,7 @@ for i = 1, nb do
       local held = math.min(math.max(mine - used, 0), math.max(free, 0))
       -- pacing.ts allowedRate: the rest spread over the time left, plus the shortfall over catchUpMs
       local left = math.max(limit - spent, 0)
-      local share = math.min(math.max((now - (dayEnd - DAY)) / DAY, 0), 1)
+      local share = math.min(math.max((now - paceStart) / (dayEnd - paceStart), 0), 1)
       local behind = math.max(math.floor(limit * share + 0.5) - spent, 0)
       local rate = math.min(left / math.max(dayEnd - now, 1) + behind / catchUpMs, left > 0 and catchUp * even or 0)
       local cap = math.max(rate * burst, minG)

@@ -7,14 +7,18 @@ import { type Limit } from '@adplane/shared';
  * A campaign's day is the tenant's calendar day: tenants have whole-hour offsets from UTC and no
  * daylight saving, so a day is always 24 hours, from 00:00 to 24:00 there.
  *
- * `even`: the target so far is the daily budget times the share of the day gone (a straight line to
- * the budget at midnight). The campaign may spend its remaining budget over the remaining time, plus
- * its shortfall against the target over the next hour, never faster than CATCH_UP times the even
- * rate (daily budget / 24 h): after a slow hour it catches up within an hour or two, without a burst.
+ * `even`: the daily budget is spread over the campaign's pace window of the day: the whole day, but on
+ * the day the campaign was created only from the minute it was created (`paceWindow`). The target so
+ * far is the daily budget times the share of the window gone (a straight line to the budget at
+ * midnight). The campaign may spend its remaining budget over the remaining time, plus its shortfall
+ * against the target over the next hour, never faster than CATCH_UP times the even rate (daily budget
+ * / the window's length): after a slow hour it catches up within an hour or two, without a burst, and
+ * a campaign created mid-day is on pace from its first minute.
  * `asap`: no rate, the budget is spent as traffic comes.
  */
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
+export const MINUTE_MS = 60_000;
 /** The catch-up ceiling, as a multiple of the even rate. */
 export const CATCH_UP = 2;
 /** A shortfall against the target is made up over about this long (at most CATCH_UP x even). */
@@ -50,23 +54,56 @@ export function tenantDay(now: number, timezone: number): TenantDay {
   };
 }
 
-/** The even rate of a daily budget, per ms. */
-export const evenRate = (dailyBudget: number): number => dailyBudget / DAY_MS;
-
 /**
- * The rate (per ms) an `even` campaign may spend at now: what is left spread over the time that is
- * left, plus, when it is behind its target so far, the shortfall over the next CATCH_UP_MS; at most
- * CATCH_UP x the even rate, never negative. Ahead of target, the spread rate is below even: it slows.
+ * A campaign's creation as its pacing takes it (`CampaignLimits.createdAtMinute`): whole minutes since
+ * the epoch of a stored instant (the row's created_at: ISO text, or a Date); undefined when unreadable.
  */
-export function allowedRate(dailyBudget: number, spentToday: number, now: number, dayEnd: number): number {
-  const left = Math.max(dailyBudget - spentToday, 0);
-  const behind = Math.max(targetSoFar(dailyBudget, now, { start: dayEnd - DAY_MS, end: dayEnd }) - spentToday, 0);
-  return Math.min(left / Math.max(dayEnd - now, 1) + behind / CATCH_UP_MS, left > 0 ? CATCH_UP * evenRate(dailyBudget) : 0);
+export function createdAtMinute(at: string | Date): number | undefined {
+  const ms = at instanceof Date ? at.getTime() : Date.parse(at);
+  return Number.isFinite(ms) ? Math.floor(ms / MINUTE_MS) : undefined;
 }
 
-/** Where an even campaign should be by now: the daily budget times the share of the day gone. */
-export function targetSoFar(dailyBudget: number, now: number, day: Pick<TenantDay, 'start' | 'end'>): number {
-  const share = Math.min(Math.max((now - day.start) / (day.end - day.start), 0), 1);
+/** The part of a tenant-zone day an `even` campaign spreads its daily budget over: [start, end). */
+export interface PaceWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * The start of a campaign's pace window on the day [dayStart, dayEnd): the minute it was created
+ * (`createdAtMinute`, whole minutes since the epoch) when that falls within the day (its first day),
+ * else the day's start (absent: always). The window is never shorter than a minute.
+ */
+export function paceStart(dayStart: number, dayEnd: number, createdAtMinute?: number): number {
+  return createdAtMinute === undefined ? dayStart : Math.min(Math.max(dayStart, createdAtMinute * MINUTE_MS), dayEnd - MINUTE_MS);
+}
+
+/** The campaign's pace window on `day`: from `paceStart` to the day's end. */
+export function paceWindow(day: Pick<TenantDay, 'start' | 'end'>, createdAtMinute?: number): PaceWindow {
+  return { start: paceStart(day.start, day.end, createdAtMinute), end: day.end };
+}
+
+/** The even rate of a daily budget spread over a pace window `windowMs` long (a whole day when absent), per ms. */
+export const evenRate = (dailyBudget: number, windowMs = DAY_MS): number => dailyBudget / windowMs;
+
+/**
+ * The rate (per ms) an `even` campaign may spend at now, in its pace window: what is left spread over
+ * the time that is left, plus, when it is behind its target so far, the shortfall over the next
+ * CATCH_UP_MS; at most CATCH_UP x the window's even rate, never negative. Ahead of target, the spread
+ * rate is below even: it slows.
+ */
+export function allowedRate(dailyBudget: number, spentToday: number, now: number, window: PaceWindow): number {
+  const left = Math.max(dailyBudget - spentToday, 0);
+  const behind = Math.max(targetSoFar(dailyBudget, now, window) - spentToday, 0);
+  return Math.min(left / Math.max(window.end - now, 1) + behind / CATCH_UP_MS, left > 0 ? CATCH_UP * evenRate(dailyBudget, window.end - window.start) : 0);
+}
+
+/**
+ * Where an even campaign should be by now: the daily budget times the share of its pace window gone
+ * (`paceWindow`; a whole day: the share of the day gone).
+ */
+export function targetSoFar(dailyBudget: number, now: number, window: PaceWindow): number {
+  const share = Math.min(Math.max((now - window.start) / (window.end - window.start), 0), 1);
   return Math.round(dailyBudget * share);
 }
 
@@ -93,13 +130,13 @@ export interface PacingState {
   day: string;
   dailyBudget: Limit;
   spentToday: number;
-  /** even: the budget times the share of the day gone; asap: the whole budget; null when unlimited. */
+  /** even: the budget times the share of the pace window gone; asap: the whole budget; null when unlimited. */
   targetSoFar: number | null;
   /** End-of-day spend if the last 60 minutes' rate holds, capped by the budget. */
   projected: number;
   /** even: the rate it may spend at now; asap and unlimited: null. */
   allowedPerHour: number | null;
-  /** The even rate (daily budget / 24); null when unlimited. */
+  /** The even rate (daily budget / the pace window's hours: 24 but on the day the campaign was created); null when unlimited. */
   evenPerHour: number | null;
   /** ahead / behind: more than 5% of the daily budget away from the target so far. */
   status: PacingStatus;
@@ -117,6 +154,8 @@ export interface PacingInput {
   /** The day's spend per tenant-zone hour (24 entries; missing entries read as 0). */
   hourly: readonly number[];
   now: number;
+  /** When the campaign was created (whole minutes since the epoch): its first day is paced from then. Absent: whole days. */
+  createdAtMinute?: number;
 }
 
 export function pacingState(input: PacingInput): PacingState {
@@ -129,10 +168,11 @@ export function pacingState(input: PacingInput): PacingState {
     return { ...base, targetSoFar: null, projected: projectedRaw, allowedPerHour: null, evenPerHour: null, status: 'unlimited' };
   }
   const projected = Math.min(projectedRaw, Math.max(dailyBudget, spentToday));
-  const evenPerHour = Math.round(evenRate(dailyBudget) * HOUR_MS);
-  const target = pacing === 'even' ? targetSoFar(dailyBudget, now, day) : dailyBudget;
-  const allowedPerHour = pacing === 'even' ? Math.round(allowedRate(dailyBudget, spentToday, now, day.end) * HOUR_MS) : null;
-  const gap = spentToday - (pacing === 'even' ? target : targetSoFar(dailyBudget, now, day));
+  const window = paceWindow(day, input.createdAtMinute);
+  const evenPerHour = Math.round(evenRate(dailyBudget, window.end - window.start) * HOUR_MS);
+  const target = pacing === 'even' ? targetSoFar(dailyBudget, now, window) : dailyBudget;
+  const allowedPerHour = pacing === 'even' ? Math.round(allowedRate(dailyBudget, spentToday, now, window) * HOUR_MS) : null;
+  const gap = spentToday - (pacing === 'even' ? target : targetSoFar(dailyBudget, now, window));
   const status: PacingStatus = spentToday >= dailyBudget ? 'spent' : gap > ON_PACE * dailyBudget ? 'ahead' : gap < -ON_PACE * dailyBudget ? 'behind' : 'on_pace';
   return { ...base, targetSoFar: target, projected, allowedPerHour, evenPerHour, status };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { allowedRate, PACE_BURST_MS } from './pacing.js';
+import { allowedRate, DAY_MS, PACE_BURST_MS } from './pacing.js';
 
 /**
  * The shared side of delivery control: what every process of a deployment agrees on (spend, leases,
@@ -28,8 +28,13 @@ export interface BudgetAsk {
    */
   floor: number;
   floorGen: string;
-  /** Even pacing: the even rate (per ms) and the day's end; 0 when not paced. */
+  /**
+   * Even pacing: the even rate (per ms) over the pace window [paceStart, dayEnd) (pacing.ts
+   * paceWindow: the day, or from the campaign's creation on its first day); 0 when not paced.
+   * `paceStart` absent: the day's start (dayEnd - 24 h).
+   */
   evenRate: number;
+  paceStart?: number;
   dayEnd: number;
   /** The tenant-zone hour `used` is booked to (the day's spend per hour); -1: none. */
   hour: number;
@@ -42,6 +47,9 @@ export interface BudgetAsk {
    */
   hours?: HoursSeen;
 }
+
+/** The start of an even budget's pace window, as sent (redisShared.ts sends the same). */
+export const paceStartOf = (b: BudgetAsk): number => b.paceStart ?? b.dayEnd - DAY_MS;
 
 /** A day's spend per tenant-zone hour as seen in one generation of the store's data: [hour, spend] of the hours seen spending (at most 24). */
 export interface HoursSeen {
@@ -284,7 +292,7 @@ export class MemoryCounterStore {
       granted = Math.max(Math.min(b.want, free), 0);
       if (b.evenRate > 0) {
         const held = Math.min(Math.max(mine - b.used, 0), Math.max(free, 0));
-        const rate = allowedRate(b.limit, spent, now, b.dayEnd);
+        const rate = allowedRate(b.limit, spent, now, { start: paceStartOf(b), end: b.dayEnd });
         const cap = Math.max(rate * PACE_BURST_MS, b.min);
         const bucket = this.pace.get(b.key) ?? { tokens: cap, at: now };
         // a lease that lapsed unused gives its paced allowance back

@@ -36,6 +36,13 @@ export interface CampaignLimits {
   totalBudget: Limit;
   pacing: PacingMode;
   frequencyCap: FrequencyCapRule | null;
+  /**
+   * When the campaign was created, in whole minutes since the epoch (a small integer: the snapshot's
+   * campaign objects keep it unboxed): `even` pacing spreads its first day's budget from then to
+   * midnight (pacing.ts paceWindow). Absent: every day is paced whole. The tracking token does not
+   * carry it: an impression's admission is rebuilt from the snapshot's campaign.
+   */
+  createdAtMinute?: number;
 }
 
 /** What the stats store counted before a process started (micro-dollars; impressions and calls), for `raiseCounts`. */

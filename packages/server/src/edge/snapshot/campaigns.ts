@@ -1,4 +1,5 @@
 import { type CampaignRow, isLive } from '@adplane/shared';
+import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
@@ -12,12 +13,14 @@ const NONE: number[] = [];
 /**
  * What the edge reads of a stored campaign. The snapshot keeps this projection of each parsed row
  * between builds (parsedRows.ts), not the whole document: less than half the memory per campaign.
+ * `createdAtMinute` is the row's created_at (a column, not the document), in whole minutes since the
+ * epoch: even pacing spreads the campaign's first day from then (delivery/pacing.ts paceWindow).
  */
 export type CampaignFacts = Pick<
   CampaignRow,
   'id' | 'tenantId' | 'name' | 'status' | 'archived' | 'advertiserId' | 'startDate' | 'endDate' | 'totalBudget' | 'dailyBudget' | 'bidCpm' | 'targetingId' | 'creativeIds'
   | 'dealIds' | 'supplierIds' | 'pacing' | 'frequencyCap'
->;
+> & { createdAtMinute?: number };
 
 /**
  * One array for each list of creative ids met (books repeat a few lists over many campaigns): each
@@ -37,12 +40,13 @@ function sharedIds(ids: number[]): number[] {
   return shared;
 }
 
-export function campaignFacts(c: CampaignRow): CampaignFacts {
+/** The facts of a parsed row; `createdAt` is the stored row's created_at (absent: its days are paced whole). */
+export function campaignFacts(c: CampaignRow, createdAt?: string): CampaignFacts {
   return {
     id: c.id, tenantId: c.tenantId, name: c.name, status: c.status, archived: c.archived, advertiserId: c.advertiserId, startDate: c.startDate,
     endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: sharedIds(c.creativeIds),
     dealIds: c.dealIds.length ? c.dealIds : NONE, supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
-    pacing: c.pacing, frequencyCap: c.frequencyCap,
+    pacing: c.pacing, frequencyCap: c.frequencyCap, createdAtMinute: createdAt === undefined ? undefined : createdAtMinute(createdAt),
   };
 }
 
@@ -121,6 +125,8 @@ export function compileCampaigns(
       dailyBudget: c.dailyBudget,
       pacing: c.pacing ?? 'asap',
       frequencyCap: c.frequencyCap ?? null,
+      // (of the row itself: a kept object is made from this same row, so it needs no check in stillValid)
+      createdAtMinute: c.createdAtMinute,
       bidCpm: c.bidCpm,
       targeting,
       creatives: own,

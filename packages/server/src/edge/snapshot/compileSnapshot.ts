@@ -42,7 +42,7 @@ export class SnapshotCompiler {
     tags: new ParsedRows('tags', parseDemandTagRow),
     campaigns: new ParsedRows('campaigns', (row, sink) => {
       const c = parseCampaignRow(row, sink);
-      return c && campaignFacts(c);
+      return c && campaignFacts(c, row.createdAt);
     }),
     creatives: new ParsedRows('creatives', parseCreativeRow),
     targetings: new ParsedRows('targetings', parseTargetingRow),

@@ -9,7 +9,12 @@ import { type StoreDb } from './loadRows.js';
  * the rows updated lately (see staleIds), then fetches and parses just the rows that changed. Parsing every stored document through
  * its schema is what makes a cold build slow; a change to a few rows should not pay for 100,000.
  */
-type Parser<T> = (row: StoredRow, sink?: SkipSink) => T | null;
+type Parser<T> = (row: LoadedRow, sink?: SkipSink) => T | null;
+
+/** A stored row as loaded: its meta columns and document, and when it was created (the created_at column, ISO text). */
+export interface LoadedRow extends StoredRow {
+  createdAt: string;
+}
 
 const CHUNK = 500;
 const NONE: SkipSink['skipped'] = [];
@@ -103,7 +108,7 @@ export class ParsedRows<T> {
     const stale = await this.staleIds(db);
     for (let i = 0; i < stale.length; i += CHUNK) {
       const rows = await this.table(db)
-        .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data'])
+        .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data', 'created_at'])
         .where('id', 'in', stale.slice(i, i + CHUNK))
         .execute();
       for (const r of rows) {
@@ -113,7 +118,10 @@ export class ParsedRows<T> {
         } catch {
           // left null: the typed parser skips and counts it
         }
-        const row: StoredRow = { id: Number(r.id), tenantId: r.tenant_id === null ? null : Number(r.tenant_id), uid: r.uid, name: r.name, status: Number(r.status), archived: Number(r.archived) === 1, data };
+        const row: LoadedRow = {
+          id: Number(r.id), tenantId: r.tenant_id === null ? null : Number(r.tenant_id), uid: r.uid, name: r.name, status: Number(r.status), archived: Number(r.archived) === 1, data,
+          createdAt: stampText(r.created_at),
+        };
         const slot = this.slots.get(row.id);
         if (slot === undefined) continue;
         const own: SkipSink = { skipped: [] };

@@ -94,6 +94,12 @@ export interface SnapCampaign {
   pacing: PacingMode;
   /** Impressions per viewer per period; null: no cap. */
   frequencyCap: FrequencyCapRule | null;
+  /**
+   * When the campaign was created (its row's created_at), in whole minutes since the epoch: a small
+   * integer, as the flight hours are. Even pacing spreads its first day's budget from then to midnight
+   * (delivery control's `CampaignLimits`). Absent in hand-built snapshots: its days are paced whole.
+   */
+  createdAtMinute?: number;
   bidCpm: number;
   targeting: CompiledTargeting | null;
   creatives: readonly SnapCreative[];
