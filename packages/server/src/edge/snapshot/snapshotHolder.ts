@@ -1,5 +1,6 @@
 import { readConfigVersion } from '../../store/configVersion.js';
 import { SnapshotCompiler } from './compileSnapshot.js';
+import { DepartedEntities } from './departed.js';
 import { type StoreDb } from './loadRows.js';
 import { type Snapshot } from './types.js';
 
@@ -16,6 +17,8 @@ export interface SnapshotLog {
  */
 export class SnapshotHolder {
   current: Snapshot | null = null;
+  /** What left the snapshot between builds, given to each new one (departed.ts). */
+  private readonly departed = new DepartedEntities();
   private timer: NodeJS.Timeout | null = null;
   private building: Promise<void> | null = null;
   private again = false;
@@ -51,6 +54,7 @@ export class SnapshotHolder {
         do {
           this.again = false;
           const next = await this.compile(this.db);
+          this.departed.swap(this.current, next, Date.now());
           this.current = next;
           this.log.info({ version: next.version, ms: next.buildMs, channels: next.channels.size, campaigns: next.campaigns.size, skipped: next.skipped }, 'edge snapshot built');
         } while (this.again);

@@ -251,4 +251,16 @@ export interface Snapshot {
   skipped: Readonly<Record<string, number>>;
   /** Post-bid pixels by channel and account, and the monthly cap (edge/postbid/); absent: none (hand-built snapshots). */
   postbid?: PostbidSnapshot;
+  /**
+   * Campaigns and demand tags that left the snapshot (paused, archived, their flight over) while
+   * this process served them, as they last were, for a day (snapshot/departed.ts): an impression
+   * decided before they left still books its spend, caps and frequency on whichever process hears
+   * it. Absent: none known (the first build, hand-built snapshots).
+   */
+  departed?: Departed;
+}
+
+export interface Departed {
+  campaigns: ReadonlyMap<number, SnapCampaign>;
+  tags: ReadonlyMap<number, SnapTag>;
 }

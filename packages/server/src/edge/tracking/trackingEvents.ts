@@ -183,8 +183,9 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
     // the counted impression: the decision's reservation becomes spend, in whichever process hears it
     // (the admission is rebuilt from the token and the snapshot, as the deciding process made it)
     const snapshot = deps.snapshot();
-    const campaign = (d.campaignId && snapshot?.campaigns.get(d.campaignId)) || null;
-    const tag = (d.tagId && snapshot?.tags.get(d.tagId)) || null;
+    // a campaign or tag paused (or over) since the decision is still booked, as it was (snapshot/departed.ts)
+    const campaign = (d.campaignId && (snapshot?.campaigns.get(d.campaignId) ?? snapshot?.departed?.campaigns.get(d.campaignId))) || null;
+    const tag = (d.tagId && (snapshot?.tags.get(d.tagId) ?? snapshot?.departed?.tags.get(d.tagId))) || null;
     const tz = snapshot?.tenants.get(d.tenantId)?.timezone ?? 0;
     deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer), now);
   }
