@@ -42,6 +42,8 @@ test('a channel with a floor and a demand tag, edited, and its VAST tag copied',
 
   const row = exactRow(page, names.channel);
   await expect(row).toContainText('$2.50');
+  // The subpublisher's column waits in the column chooser (the list fits a 1280 px window without it).
+  await channels.showColumns('subpublisherId');
   await expect(row).toContainText('Harbor Video');
   await expect(row).toContainText('70.00% share');
 
@@ -181,6 +183,7 @@ test('a subpublisher with its sellers.json entry, and an advertiser', async ({ p
   await inputOf(page.getByTestId('account-password')).fill('e2e-password');
   await page.getByTestId('account-domain').fill('e2e-brand.test');
   await advs.save();
+  await advs.showColumns('domain');
   await expect(exactRow(page, names.adv)).toContainText('e2e-brand.test');
 });
 

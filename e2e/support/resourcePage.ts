@@ -61,8 +61,8 @@ export class ResourcePage {
     await expect(this.page.getByTestId('column-chooser')).toBeHidden();
   }
 
-  /** An action of a row's "More" menu (duplicate, delete). */
-  async moreAction(id: string, action: 'duplicate' | 'delete'): Promise<void> {
+  /** An action of a row's "More" menu (archive or restore, duplicate, delete). */
+  async moreAction(id: string, action: 'archive' | 'restore' | 'duplicate' | 'delete'): Promise<void> {
     const item = this.page.getByTestId(`row-${action}-${id}`);
     await clickUntilShown(this.page.getByTestId(`row-more-${id}`), item);
     await item.click();

@@ -89,6 +89,18 @@ describe('list page numbers, columns and bulk actions', () => {
     expect(localStorage.getItem(columnsKey(42, 'channels'))).toBe('["updatedAt","uid"]');
   });
 
+  it('archives a row from its More menu once its usage is checked, with edit the only other icon', async () => {
+    renderList();
+    await screen.findByText('Gamma');
+    const actions = screen.getByTestId('row-more-3').closest('.row-actions')!;
+    expect(actions.querySelectorAll('button').length).toBe(2);
+    expect(screen.queryByTestId('row-archive-3')).toBeNull();
+    fireEvent.click(screen.getByTestId('row-more-3'));
+    fireEvent.click(await screen.findByTestId('row-archive-3'));
+    await waitFor(() => expect(calls).toContain('POST /api/demand/channels/3/archive'));
+    expect(calls.indexOf('GET /api/demand/channels/3/usage')).toBeLessThan(calls.indexOf('POST /api/demand/channels/3/archive'));
+  });
+
   it('pauses the selected rows in one call', async () => {
     renderList();
     await screen.findByText('Gamma');

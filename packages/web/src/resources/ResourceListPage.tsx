@@ -13,6 +13,7 @@ import { useUser } from '../auth/authContext.js';
 import { useClock } from '../format/clock.js';
 import { BulkBar } from './BulkBar.js';
 import { ColumnChooser } from './ColumnChooser.js';
+import { actionsWidth, COLUMN_WIDTHS, minTableWidth } from './columnWidths.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
 import { StatusTag } from './fields.js';
 import { inSentence } from './labels.js';
@@ -25,8 +26,12 @@ import './resources.css';
 
 export interface ResourcePageProps {
   def: ResourceDef;
-  /** The kind's own columns (each with a `key`); name, numbers, status, updated and actions are added around them. */
-  columns: ColumnsType<ResourceRow>;
+  /**
+   * The kind's own columns (each with a `key`); name, numbers, status, updated and actions are added
+   * around them. Widths from columnWidths.ts; a `label` names a column in the chooser when its title
+   * is not a plain string (a short title with its full name on hover: shortTitle in cells.tsx).
+   */
+  columns: ListColumns;
   FormBody: ComponentType<ResourceFormProps>;
   defaults: () => Record<string, unknown>;
   toBody?: (values: Record<string, unknown>, row: ResourceRow | null) => Record<string, unknown>;
@@ -48,13 +53,20 @@ export interface ResourcePageProps {
   locked?: { create?: string; archive?: string; delete?: string };
   /** Title of the name column, for kinds whose rows are named by something else (a tooltip's key). */
   nameTitle?: string;
-  /** Width of the name column (names longer than it end in an ellipsis, whole on hover). */
+  /**
+   * Width of the name column when one of the kind's columns has none (a targeting's rules): that one
+   * takes the room left. Otherwise the name does, at least NAME_MIN_WIDTH (columnWidths.ts). Names
+   * longer than their column end in an ellipsis, whole on hover.
+   */
   nameWidth?: number;
   /** Column keys hidden until the user shows them with the column chooser. Default: `updatedAt`. */
   defaultHidden?: string[];
   /** Columns computed from the row numbers and the row itself (a campaign's pacing), after the numbers. */
   metricExtras?: (valueOf: (row: ResourceRow) => RowValues | undefined, period: RowStatsPeriod, loading: boolean) => MetricColumn[];
 }
+
+/** A list's column: antd's, with the name the column chooser shows for it when its title is not a string. */
+export type ListColumns = (ColumnsType<ResourceRow>[number] & { label?: string })[];
 
 const STATUS_FILTERS = [
   { value: 'all', label: 'All' },
@@ -170,15 +182,15 @@ export function ResourceListPage(props: ResourcePageProps) {
 
   // The name takes the room the other columns leave, unless the kind has a wide column of its own
   // (a targeting's rules, a tooltip's text) that needs it more: then it keeps `nameWidth`.
-  const nameWidth = props.nameWidth ?? 200;
   const nameFlexes = !props.columns.some((c) => c.width === undefined);
+  const bulk = canWrite && bulkActionsOf(def).length > 0;
   const allColumns: (ColumnType<ResourceRow> & { label?: string })[] = [
-    { title: 'ID', dataIndex: 'id', key: 'id', width: 54, sorter: true, sortOrder: serverOrder('id') },
+    { title: 'ID', dataIndex: 'id', key: 'id', width: COLUMN_WIDTHS.id, sorter: true, sortOrder: serverOrder('id') },
     {
       title: props.nameTitle ?? 'Name',
       dataIndex: 'name',
       key: 'name',
-      width: nameFlexes ? undefined : nameWidth,
+      width: nameFlexes ? undefined : (props.nameWidth ?? 200),
       ellipsis: { showTitle: false },
       sorter: true,
       sortOrder: serverOrder('name'),
@@ -201,12 +213,12 @@ export function ResourceListPage(props: ResourcePageProps) {
     },
     ...props.columns.map((c) => ({ ...c, sortOrder: 'key' in c && c.sorter ? serverOrder(String(c.key)) : null })),
     ...metricCols.map((c) => ({ ...c, sortOrder: metricSort?.key === c.key ? metricSort.order : null })),
-    { title: 'Status', dataIndex: 'status', key: 'status', width: 78, sorter: true, sortOrder: serverOrder('status'), render: (s: number, row) => <StatusTag status={s} archived={row.archived} /> },
+    { title: 'Status', dataIndex: 'status', key: 'status', width: COLUMN_WIDTHS.status, sorter: true, sortOrder: serverOrder('status'), render: (s: number, row) => <StatusTag status={s} archived={row.archived} /> },
     {
       title: 'Updated',
       dataIndex: 'updatedAt',
       key: 'updatedAt',
-      width: 162,
+      width: COLUMN_WIDTHS.updated,
       sorter: true,
       sortOrder: serverOrder('updatedAt'),
       render: (v: string, row) => <span data-testid={`row-updated-${row.id}`}>{clock(v)}</span>,
@@ -215,8 +227,8 @@ export function ResourceListPage(props: ResourcePageProps) {
       title: '',
       key: 'actions',
       fixed: 'right',
-      // The kind's own actions (copy a tag, test it...) take room of their own.
-      width: (canWrite ? 86 : 40) + (props.rowActionCount ?? (props.rowActions ? 1 : 0)) * 26,
+      // Edit (or view) and the More menu, and the kind's own actions (copy a tag, test it...).
+      width: actionsWidth((canWrite ? 2 : 1) + (props.rowActionCount ?? (props.rowActions ? 1 : 0))),
       render: (_: unknown, row) => (
         <RowActions
           api={api}
@@ -233,7 +245,8 @@ export function ResourceListPage(props: ResourcePageProps) {
   ];
   const hiddenSet = new Set(hidden);
   const columns = allColumns.filter((c) => ALWAYS_SHOWN.has(String(c.key)) || !hiddenSet.has(String(c.key)));
-  const scrollX = columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : c.key === 'name' ? nameWidth : 160), canWrite ? 32 : 0);
+  // Scrolls sideways only below the columns' smallest widths; a wider window widens the name.
+  const scrollX = minTableWidth(columns, bulk);
 
   const rows = useMemo(() => {
     if (!metricSort) return data.items;
@@ -258,7 +271,6 @@ export function ResourceListPage(props: ResourcePageProps) {
     update({ page: pagination.current ?? 1, pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE, ...bySort });
   };
 
-  const bulk = canWrite && bulkActionsOf(def).length > 0;
   const chooser = allColumns.filter((c) => !ALWAYS_SHOWN.has(String(c.key))).map((c) => ({ key: String(c.key), label: titleText(c) }));
 
   return (
@@ -329,7 +341,7 @@ export function ResourceListPage(props: ResourcePageProps) {
         dataSource={rows}
         onChange={onTableChange}
         scroll={{ x: scrollX }}
-        rowSelection={bulk ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 32 } : undefined}
+        rowSelection={bulk ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: COLUMN_WIDTHS.select } : undefined}
         onRow={(row) => ({ 'data-testid': `row-${row.id}` }) as React.HTMLAttributes<HTMLElement>}
         pagination={listPagination({ current: params.page, pageSize: params.pageSize, total: data.total })}
         locale={{ emptyText: params.search || params.status !== 'all' ? 'Nothing matches these filters' : `No ${inSentence(def.plural)} yet` }}

@@ -87,49 +87,38 @@ export interface RowActionsProps {
 
 /**
  * A row's actions, each with its name on hover: the kind's own (copy a tag, test it, its funnel),
- * then edit (view when read-only), archive or restore; the "More" menu holds duplicate and, apart
- * from archive, delete, which cannot be undone and asks first.
+ * then edit (view when read-only); the "More" menu holds archive or restore (usage checked first),
+ * duplicate and delete, which cannot be undone and asks first. Two icons besides the kind's own keep
+ * the actions column narrow (columnWidths.ts); a locked action stays in the menu, greyed, with why.
  */
 export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, onOpen, commands }: RowActionsProps) {
   const { act, showUsageThen, confirmDelete } = commands;
   const editable = canWrite && !row.archived;
+  const verb = row.archived ? 'restore' : 'archive';
+  const more = [verb, ...(canDuplicate ? ['duplicate'] : []), 'delete'].join(', ');
   return (
     <div className="row-actions" onClick={(e) => e.stopPropagation()}>
       {extra}
       <Tooltip title={editable ? 'Edit' : 'View'}>
         <Button type="text" size="small" icon={editable ? <EditOutlined /> : <EyeOutlined />} onClick={onOpen} aria-label={editable ? 'edit' : 'view'} data-testid={`row-edit-${row.id}`} />
       </Tooltip>
-      {canWrite && locked.archive && (
-        <Locked reason={locked.archive}>
-          <Button type="text" size="small" icon={row.archived ? <UndoOutlined /> : <InboxOutlined />} aria-label={row.archived ? 'restore' : 'archive'} disabled data-testid={`row-archive-${row.id}`} />
-        </Locked>
-      )}
-      {canWrite && !locked.archive && !row.archived && (
-        <Tooltip title="Archive (keeps its history in reports)">
-          <Button
-            type="text"
-            size="small"
-            icon={<InboxOutlined />}
-            aria-label="archive"
-            data-testid={`row-archive-${row.id}`}
-            onClick={() => void showUsageThen(row, 'archive').then((ok) => (ok ? act('Archived', () => api.archive(row.id)) : undefined))}
-          />
-        </Tooltip>
-      )}
-      {canWrite && !locked.archive && row.archived && (
-        <Tooltip title="Restore">
-          <Button type="text" size="small" icon={<UndoOutlined />} aria-label="restore" data-testid={`row-restore-${row.id}`} onClick={() => void act('Restored', () => api.restore(row.id))} />
-        </Tooltip>
-      )}
       {canWrite && (
         <Dropdown
           trigger={['click']}
           menu={{
             items: [
-              ...(canDuplicate
-                ? [{ key: 'duplicate', icon: <CopyOutlined />, label: <span data-testid={`row-duplicate-${row.id}`}>Duplicate (starts paused)</span> }]
-                : []),
-              ...(canDuplicate ? [{ type: 'divider' as const }] : []),
+              {
+                key: verb,
+                disabled: Boolean(locked.archive),
+                icon: row.archived ? <UndoOutlined /> : <InboxOutlined />,
+                label: (
+                  <span data-testid={`row-${verb}-${row.id}`} data-locked={locked.archive}>
+                    {locked.archive ? `${row.archived ? 'Restore' : 'Archive'}: ${locked.archive}` : row.archived ? 'Restore' : 'Archive (keeps its history in reports)'}
+                  </span>
+                ),
+              },
+              ...(canDuplicate ? [{ key: 'duplicate', icon: <CopyOutlined />, label: <span data-testid={`row-duplicate-${row.id}`}>Duplicate (starts paused)</span> }] : []),
+              { type: 'divider' as const },
               {
                 key: 'delete',
                 danger: !locked.delete,
@@ -143,12 +132,14 @@ export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, on
               },
             ],
             onClick: ({ key }) => {
+              if (key === 'archive') void showUsageThen(row, 'archive').then((ok) => (ok ? act('Archived', () => api.archive(row.id)) : undefined));
+              if (key === 'restore') void act('Restored', () => api.restore(row.id));
               if (key === 'duplicate') void act('Duplicated', () => api.duplicate(row.id));
               if (key === 'delete') confirmDelete(row);
             },
           }}
         >
-          <Tooltip title="More: duplicate, delete">
+          <Tooltip title={`More: ${more}`}>
             <Button type="text" size="small" icon={<EllipsisOutlined />} aria-label="more actions" data-testid={`row-more-${row.id}`} />
           </Tooltip>
         </Dropdown>

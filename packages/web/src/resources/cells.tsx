@@ -28,3 +28,18 @@ export function EllipsisText({ text, children, className }: { text: string; chil
     </Tooltip>
   );
 }
+
+/**
+ * A column title kept short for a narrow column (`Imp. CPM`), its full name on hover, and that name
+ * as the column's `label` in the column chooser.
+ */
+export function shortTitle(short: string, full: string): { title: ReactNode; label: string } {
+  return {
+    title: (
+      <Tooltip title={full}>
+        <span>{short}</span>
+      </Tooltip>
+    ),
+    label: full,
+  };
+}

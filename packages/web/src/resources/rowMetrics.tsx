@@ -5,6 +5,7 @@ import {
   formatMetric, METRIC_BY_ID, type MetricId, ROW_STATS_KINDS, type RowStatsAnswer, type RowStatsKindId, type RowStatsPeriod,
 } from '@adplane/shared';
 import { api } from '../api/client.js';
+import { metricWidth } from './columnWidths.js';
 import { type ResourceRow } from './resourceApi.js';
 
 /** A row's numbers, or undefined while they load or when it had no traffic in the period. */
@@ -15,9 +16,6 @@ export type MetricColumn = ColumnType<ResourceRow> & { key: string; label: strin
 
 export const METRIC_KEY_PREFIX = 'm_';
 export const isMetricKey = (key: string) => key.startsWith(METRIC_KEY_PREFIX);
-
-/** Room for the widest value a list shows (`$12,345.67`, `100.00%`, `1,234,567`). */
-const METRIC_WIDTHS: Partial<Record<MetricId, number>> = { revenue: 90, reqs: 88, source_reqs: 88, bids: 76, wins: 72, ecpm: 72, fill: 68, sourceFill: 68, imps: 72 };
 
 /** Short column titles; the catalogue's formula is the header's tooltip. */
 const SHORT: Partial<Record<MetricId, string>> = { imps: 'Impr.', source_reqs: 'Requests', sourceFill: 'Fill', ecpm: 'eCPM' };
@@ -83,7 +81,7 @@ export function metricColumns(kind: RowStatsKindId, valueOf: (row: ResourceRow) 
       </Tooltip>
     ),
     align: 'right' as const,
-    width: METRIC_WIDTHS[id] ?? 76,
+    width: metricWidth(id),
     sorter: true,
     sortValue: (row: ResourceRow) => valueOf(row)?.[id] ?? 0,
     render: (_: unknown, row: ResourceRow) => <MetricCell id={id} value={valueOf(row)?.[id]} loading={loading} testId={`metric-${id}-${row.id}`} />,

@@ -5,7 +5,8 @@ import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { limitText } from '../../resources/unitFields.js';
-import { CopyValue } from '../../resources/cells.js';
+import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { AdExchangeForm, adExchangeDefaults, endpointHost } from './AdExchangeForm.js';
 
 const COLUMNS: ColumnsType<ResourceRow> = [
@@ -13,14 +14,14 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     title: 'Endpoint',
     dataIndex: 'endpoint',
     key: 'endpoint',
-    width: 180,
+    width: COLUMN_WIDTHS.copyValue,
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} shown={endpointHost(v)} />,
   },
-  { title: 'Timeout', dataIndex: 'tmaxMs', key: 'tmaxMs', width: 96, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (ms) => `${ms} ms`) },
-  { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
-  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: 100, ellipsis: true, render: (v: unknown) => orEmpty(v ? String(v) : null) },
-  { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 80, align: 'right', render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
+  { title: 'Timeout', dataIndex: 'tmaxMs', key: 'tmaxMs', width: COLUMN_WIDTHS.count, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, (ms) => `${ms} ms`) },
+  { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: COLUMN_WIDTHS.count, align: 'right', sorter: true, render: (v: unknown) => limitText(v) },
+  { title: 'Seat', dataIndex: 'seat', key: 'seat', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (v: unknown) => orEmpty(v ? String(v) : null, (seat) => <EllipsisText text={seat} />) },
+  { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: COLUMN_WIDTHS.percent, align: 'right', render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
 ];
 
 /** Ad exchanges: outbound OpenRTB 2.6 demand the tenant's bidder calls (DSP mode). */
@@ -34,8 +35,7 @@ export default function AdExchangesPage() {
       defaults={adExchangeDefaults}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      nameWidth={180}
-      defaultHidden={['updatedAt', 'marginPercent']}
+      defaultHidden={['updatedAt', 'seat', 'marginPercent']}
     />
   );
 }

@@ -22,8 +22,8 @@ export default function AdvertisersPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
-      nameWidth={160}
-      defaultHidden={['updatedAt', 'email', 'companyName']}
+      // With the domain the list is wider than a 1280 px window: it waits in the column chooser, with the e-mail and company.
+      defaultHidden={['updatedAt', 'email', 'companyName', 'domain']}
     />
   );
 }

@@ -5,6 +5,8 @@ import { RESOURCES } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
+import { EllipsisText } from '../../resources/cells.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { type MetricColumn, METRIC_KEY_PREFIX } from '../../resources/rowMetrics.js';
 import { FlightCell } from '../dsp/FlightCell.js';
@@ -50,7 +52,7 @@ function pacingColumn(): MetricColumn[] {
         </Tooltip>
       ),
       align: 'right',
-      width: 136,
+      width: 128,
       sorter: true,
       sortValue: (row) => {
         const p = pacingOf(row.id);
@@ -68,27 +70,32 @@ export default function CampaignsPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 140, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
+      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
       {
         title: 'Flight',
         key: 'startDate',
-        width: 178,
+        width: COLUMN_WIDTHS.flight,
         sorter: true,
         render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
       },
-      { title: 'Bid CPM', dataIndex: 'bidCpm', key: 'bidCpm', width: 96, align: 'right', sorter: true, render: usd },
+      { title: 'Bid CPM', dataIndex: 'bidCpm', key: 'bidCpm', width: COLUMN_WIDTHS.money, align: 'right', sorter: true, render: usd },
       {
         title: 'Budget',
         key: 'totalBudget',
-        width: 186,
+        width: 150,
         align: 'right',
         sorter: true,
-        render: (_: unknown, row) => (
-          <span>
-            {budget(row.totalBudget)}
-            {row.dailyBudget !== 'unlimited' && <Typography.Text type="secondary"> · {budget(row.dailyBudget)} a day</Typography.Text>}
-          </span>
-        ),
+        ellipsis: { showTitle: false },
+        // The total first: a long daily budget is what the ellipsis cuts, whole on hover.
+        render: (_: unknown, row) => {
+          const daily = row.dailyBudget !== 'unlimited' ? `${budget(row.dailyBudget)} a day` : '';
+          return (
+            <EllipsisText text={`Total ${budget(row.totalBudget)}${daily ? ` · ${daily}` : ''}`}>
+              {budget(row.totalBudget)}
+              {daily && <Typography.Text type="secondary"> · {daily}</Typography.Text>}
+            </EllipsisText>
+          );
+        },
       },
       { title: 'Pacing mode', dataIndex: 'pacing', key: 'pacing', width: 100, render: (v: string) => PACING_LABELS.get(v) ?? v },
     ],
@@ -105,7 +112,6 @@ export default function CampaignsPage() {
       toBody={campaignToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      nameWidth={180}
       defaultHidden={['updatedAt', 'advertiserId', 'pacing', 'm_bids', 'm_wins']}
       metricExtras={pacingColumn}
     />

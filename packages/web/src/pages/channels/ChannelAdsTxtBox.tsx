@@ -72,7 +72,7 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
       <Divider titlePlacement="start">{texts.title}</Divider>
       {loadError && <Alert type="error" showIcon title={`${texts.loadError}: ${loadError}`} />}
       {info && (
-        <div data-testid="channel-adstxt">
+        <div className="channel-adstxt" data-testid="channel-adstxt">
           <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
             {texts.intro}: seller id of {info.seller ? SOURCE[info.seller.source] : 'this channel'}, as{' '}
             <Typography.Link href={info.sellersJsonUrl} target="_blank" rel="noreferrer">

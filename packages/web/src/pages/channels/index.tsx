@@ -5,6 +5,7 @@ import { AD_FORMAT_OPTIONS, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, RESOURCES 
 import { useList } from '../../api/lists.js';
 import { useUser } from '../../auth/authContext.js';
 import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
@@ -61,7 +62,7 @@ export default function ChannelsPage() {
       title: 'UID',
       dataIndex: 'uid',
       key: 'uid',
-      width: 170,
+      width: COLUMN_WIDTHS.copyValue,
       ellipsis: { showTitle: false },
       render: (uid: string | null) => <CopyValue value={uid ?? ''} />,
     },
@@ -70,7 +71,7 @@ export default function ChannelsPage() {
       dataIndex: 'integration',
       key: 'integration',
       sorter: true,
-      width: 150,
+      width: COLUMN_WIDTHS.type,
       ellipsis: { showTitle: false },
       render: (v: string, row) => {
         const text = `${INTEGRATION_NAMES.get(v) ?? v} · ${ENVIRONMENT_NAMES.get(row.environment) ?? String(row.environment ?? '')} ${(FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')).toLowerCase()}`;
@@ -83,18 +84,19 @@ export default function ChannelsPage() {
       key: 'floorCpm',
       sorter: true,
       align: 'right',
-      width: 140,
+      width: COLUMN_WIDTHS.floorPrice,
+      ellipsis: { showTitle: false },
       render: (floor: number, row) => (
-        <span className="channel-nowrap">
+        <EllipsisText text={`Floor ${usd(floor)} · payout ${priceText(row.payout)}`}>
           {usd(floor)} <Typography.Text type="secondary">· {priceText(row.payout)}</Typography.Text>
-        </span>
+        </EllipsisText>
       ),
     },
     {
       title: 'Subpublisher',
       dataIndex: 'subpublisherId',
       key: 'subpublisherId',
-      width: 136,
+      width: COLUMN_WIDTHS.account,
       ellipsis: { showTitle: false },
       render: (id: number | null) =>
         id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : <EllipsisText text={subNames.get(id) ?? `#${id}`} />,
@@ -116,8 +118,8 @@ export default function ChannelsPage() {
         </>
       )}
       drawerWidth={760}
-      nameWidth={190}
-      defaultHidden={['updatedAt', 'uid']}
+      // The subpublisher waits in the column chooser: with it the list is wider than a 1280 px window.
+      defaultHidden={['updatedAt', 'uid', 'subpublisherId']}
     />
   );
 }

@@ -6,6 +6,7 @@ import { useUser } from '../../auth/authContext.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { CopyValue } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { useNames } from '../dsp/names.js';
 import { AdvertiserName } from '../dsp/AdvertiserName.js';
 import { APPROVAL_LABELS, CreativeForm } from './CreativeForm.js';
@@ -25,7 +26,7 @@ export default function CreativesPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.copyValue, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
       {
         title: 'Format',
         dataIndex: 'format',
@@ -41,7 +42,7 @@ export default function CreativesPage() {
         ),
       },
       { title: 'Approval', dataIndex: 'approval', key: 'approval', width: 96, sorter: true, render: (a: unknown) => <ApprovalTag approval={a} /> },
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: 130, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
+      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
       { title: 'Size / duration', key: 'size', width: 120, align: 'right', render: (_: unknown, row) => creativeSizeLabel(row) },
     ],
     [advertisers],

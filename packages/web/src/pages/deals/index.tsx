@@ -6,6 +6,7 @@ import { orEmpty } from '../../components/EmptyValue.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { usd } from '../../resources/fields.js';
 import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { FlightCell } from '../dsp/FlightCell.js';
 import { AUCTION_TYPE_OPTIONS, DealForm } from './DealForm.js';
@@ -18,23 +19,23 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     title: 'Deal ID',
     dataIndex: 'dealId',
     key: 'dealId',
-    width: 200,
+    width: COLUMN_WIDTHS.copyValue,
     sorter: true,
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
   },
-  { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', width: 104, align: 'right', sorter: true, render: usd },
+  { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', width: COLUMN_WIDTHS.price, align: 'right', sorter: true, render: usd },
   { title: 'Auction', dataIndex: 'auctionType', key: 'auctionType', width: 104, render: (v: number) => orEmpty(AUCTION_LABELS.get(v)) },
   {
     title: 'Buyer seats',
     dataIndex: 'buyerSeats',
     key: 'buyerSeats',
-    width: 136,
+    width: COLUMN_WIDTHS.account,
     ellipsis: { showTitle: false },
     render: (seats: string[] | undefined) =>
       seats && seats.length > 0 ? <EllipsisText text={seats.join(', ')} className="cell-mono" /> : <Typography.Text type="secondary">Any buyer</Typography.Text>,
   },
-  { title: 'Flight', key: 'flight', width: 170, render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} /> },
+  { title: 'Flight', key: 'flight', width: COLUMN_WIDTHS.flight, render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} /> },
 ];
 
 /** Deals: private-marketplace deals the tenant's suppliers send (DSP mode, Targeting menu). */
@@ -50,8 +51,7 @@ export default function DealsPage() {
       toBody={dealToBody}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      nameWidth={170}
-      defaultHidden={['updatedAt', 'auctionType', 'm_bids']}
+      defaultHidden={['updatedAt', 'auctionType', 'buyerSeats', 'm_bids']}
     />
   );
 }

@@ -71,9 +71,11 @@ describe('Demands page', () => {
     expect(await screen.findByText('Northwind Media')).toBeTruthy();
     const newButton = screen.getByTestId('resource-new') as HTMLButtonElement;
     expect(newButton.disabled).toBe(true);
-    expect((screen.getByTestId('row-archive-3') as HTMLButtonElement).disabled).toBe(true);
-    // Delete sits in the row's "More" menu, greyed with the reason.
+    // Archive and delete sit in the row's "More" menu, greyed with the reason.
     fireEvent.click(screen.getByTestId('row-more-3'));
+    const archive = await screen.findByTestId('row-archive-3');
+    expect(archive.closest('.ant-dropdown-menu-item')?.getAttribute('aria-disabled')).toBe('true');
+    expect(archive.textContent).toBe('Archive: Only the super admin can archive or restore demand accounts');
     const remove = await screen.findByTestId('row-delete-3');
     expect(remove.closest('.ant-dropdown-menu-item')?.getAttribute('aria-disabled')).toBe('true');
     expect(remove.textContent).toContain('Only the super admin');
@@ -99,7 +101,9 @@ describe('Demands page', () => {
     renderAs(superAdmin);
     expect(await screen.findByText('Northwind Media')).toBeTruthy();
     expect((screen.getByTestId('resource-new') as HTMLButtonElement).disabled).toBe(false);
-    expect((screen.getByTestId('row-archive-3') as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByTestId('row-more-3'));
+    const archive = await screen.findByTestId('row-archive-3');
+    expect(archive.closest('.ant-dropdown-menu-item')?.getAttribute('aria-disabled')).not.toBe('true');
     expect(screen.queryByTestId('demands-limited')).toBeNull();
     fireEvent.click(screen.getByTestId('row-open-3'));
     await waitFor(() => expect(screen.queryByTestId('locked-priceReq')).toBeNull());

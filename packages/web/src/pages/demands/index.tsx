@@ -1,13 +1,14 @@
 import { LoginOutlined } from '@ant-design/icons';
 import { Alert, Button, Tag, Tooltip, Typography } from 'antd';
-import { type ColumnsType } from 'antd/es/table';
 import { type MouseEvent } from 'react';
 import { RESOURCES, formatPercent } from '@adplane/shared';
 import { clearLists } from '../../api/lists.js';
 import { browser } from '../../browser.js';
 import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { usd } from '../../resources/fields.js';
-import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { EllipsisText, shortTitle } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
+import { type ListColumns, ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
 import { DemandForm, SUPER_ONLY, useIsLimitedAdmin } from './DemandForm.js';
@@ -49,24 +50,25 @@ function LoginAsButton({ row }: { row: ResourceRow }) {
   );
 }
 
-const right = { align: 'right' as const, width: 110 };
+const money = { align: 'right' as const, width: COLUMN_WIDTHS.money };
 
 /** Demand accounts (tenants), for admins: who they are, what the platform charges them, what they may use. */
 export default function DemandsPage() {
   const limited = useIsLimitedAdmin();
-  const columns: ColumnsType<ResourceRow> = [
+  // The prices' titles are short for their narrow columns: the full name is on hover and in the chooser.
+  const columns: ListColumns = [
     { title: 'UID', dataIndex: 'uid', key: 'uid', width: 72, render: (v: string | null) => orEmpty(v, (uid) => <Typography.Text code>{uid}</Typography.Text>) },
-    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: 120 },
-    { title: 'Company', dataIndex: 'companyName', key: 'companyName', render: (v: string) => orEmpty(v) },
-    { title: 'Request CPM', dataIndex: 'priceReq', key: 'priceReq', render: usd, ...right },
-    { title: 'Impression CPM', dataIndex: 'priceImp', key: 'priceImp', render: usd, ...right, width: 125 },
-    { title: 'Post-bid CPM', dataIndex: 'pricePostbid', key: 'pricePostbid', render: usd, ...right },
-    { title: 'DSP share', dataIndex: 'priceDsp', key: 'priceDsp', render: (v: number) => formatPercent(v), ...right, width: 95 },
+    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (v: string) => <EllipsisText text={v} /> },
+    { title: 'Company', dataIndex: 'companyName', key: 'companyName', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (v: string) => orEmpty(v, (text) => <EllipsisText text={text} />) },
+    { ...shortTitle('Req. CPM', 'Request CPM'), dataIndex: 'priceReq', key: 'priceReq', render: usd, ...money },
+    { ...shortTitle('Imp. CPM', 'Impression CPM'), dataIndex: 'priceImp', key: 'priceImp', render: usd, ...money },
+    { ...shortTitle('Post-bid', 'Post-bid CPM'), dataIndex: 'pricePostbid', key: 'pricePostbid', render: usd, ...money },
+    { title: 'DSP share', dataIndex: 'priceDsp', key: 'priceDsp', render: (v: number) => formatPercent(v), ...money },
     {
       title: 'DSP',
       dataIndex: 'showDsp',
       key: 'showDsp',
-      width: 70,
+      width: 56,
       align: 'center',
       render: (v: boolean) => (v ? <Tag color="purple" variant="filled">DSP</Tag> : <EmptyValue />),
     },
@@ -84,7 +86,6 @@ export default function DemandsPage() {
       locked={limited ? { create: SUPER_ONLY.create, archive: SUPER_ONLY.archive, delete: SUPER_ONLY.delete } : undefined}
       rowActions={(row) => <LoginAsButton row={row} />}
       drawerWidth={760}
-      nameWidth={190}
       intro={
         limited && (
           <Alert

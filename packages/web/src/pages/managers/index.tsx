@@ -29,7 +29,6 @@ export default function ManagersPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
-      nameWidth={200}
       intro={
         <Typography.Paragraph type="secondary">
           Team members sign in with their own username and work on the same channels, tags and campaigns as you. Pause one to stop their access.

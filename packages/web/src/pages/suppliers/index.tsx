@@ -9,6 +9,7 @@ import { type ResourceRow } from '../../resources/resourceApi.js';
 import { TagPreviewButton } from '../../components/TagPreviewButton.js';
 import { supplierTagPreview } from '../../components/tagVariants.js';
 import { CopyValue } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { limitText } from '../../resources/unitFields.js';
 import { SupplierForm, supplierDefaults } from './SupplierForm.js';
 import { supplierEndpoint } from './supplierEndpoint.js';
@@ -22,11 +23,11 @@ export default function SuppliersPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: 170, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
+      { title: 'UID', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.copyValue, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
       {
         title: 'Bid endpoint',
         key: 'endpoint',
-        width: 180,
+        width: COLUMN_WIDTHS.copyValue,
         ellipsis: { showTitle: false },
         render: (_: unknown, row) => {
           if (!row.uid) return null;
@@ -35,8 +36,8 @@ export default function SuppliersPage() {
           return <CopyValue value={url} shown={url.replace(/^https?:\/\/[^/]+/, '')} testId={`endpoint-${row.id}`} />;
         },
       },
-      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: 90, align: 'right', sorter: true, render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span> },
-      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: 76, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
+      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: COLUMN_WIDTHS.count, align: 'right', sorter: true, render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span> },
+      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: COLUMN_WIDTHS.percent, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
       {
         title: 'Formats',
         dataIndex: 'formats',
@@ -62,8 +63,8 @@ export default function SuppliersPage() {
       defaults={supplierDefaults}
       canWrite={user.type === 'demand'}
       drawerWidth={760}
-      nameWidth={170}
-      defaultHidden={['updatedAt', 'uid']}
+      // The endpoint is a row action too (the code icon: see it, copy it); its column waits in the chooser.
+      defaultHidden={['updatedAt', 'uid', 'endpoint']}
       intro={
         <Typography.Paragraph type="secondary">
           Partners that send OpenRTB bid requests to your bidder. Hand each one its bid endpoint; the QPS limit and margin apply per supplier.

@@ -6,6 +6,7 @@ import { useList } from '../../api/lists.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { usd } from '../../resources/fields.js';
 import { EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
 import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { priceText } from '../../resources/unitFields.js';
@@ -73,26 +74,35 @@ export default function TagsPage() {
       dataIndex: 'integration',
       key: 'integration',
       sorter: true,
-      width: 140,
+      width: COLUMN_WIDTHS.type,
       ellipsis: { showTitle: false },
-      render: (v: string, row) =>
-        v === 'PreBid' ? (
-          <span>
-            PreBid <Typography.Text type="secondary">· {partnerById(String(row.partner ?? ''))?.name ?? String(row.partner ?? '')}</Typography.Text>
-          </span>
-        ) : (
-          v
-        ),
+      render: (v: string, row) => {
+        if (v !== 'PreBid') return v;
+        const partner = partnerById(String(row.partner ?? ''))?.name ?? String(row.partner ?? '');
+        return (
+          <EllipsisText text={`PreBid · ${partner}`}>
+            PreBid <Typography.Text type="secondary">· {partner}</Typography.Text>
+          </EllipsisText>
+        );
+      },
     },
-    { title: 'Price', dataIndex: 'price', key: 'price', align: 'right', width: 116, render: (p: unknown) => priceText(p) },
-    { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: 85, render: usd },
-    { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: 95, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
-    { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: 90 },
+    {
+      title: 'Price',
+      dataIndex: 'price',
+      key: 'price',
+      align: 'right',
+      width: COLUMN_WIDTHS.price,
+      ellipsis: { showTitle: false },
+      render: (p: unknown) => <EllipsisText text={priceText(p)} />,
+    },
+    { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: COLUMN_WIDTHS.money, render: usd },
+    { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: COLUMN_WIDTHS.count, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
+    { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: COLUMN_WIDTHS.count },
     {
       title: 'Advertiser',
       dataIndex: 'advertiserId',
       key: 'advertiserId',
-      width: 130,
+      width: COLUMN_WIDTHS.account,
       ellipsis: { showTitle: false },
       render: (id: number | null) =>
         orEmpty(id, (v) => <EllipsisText text={advNames.get(v) ?? `#${v}`} />),
@@ -108,8 +118,8 @@ export default function TagsPage() {
       toForm={tagToForm}
       toBody={tagToBody}
       drawerWidth={760}
-      nameWidth={200}
-      defaultHidden={['updatedAt', 'floorCpm', 'timeoutMs', 'priority']}
+      // The advertiser (whose login sees the tag) waits in the column chooser, so the names keep room at 1280 px.
+      defaultHidden={['updatedAt', 'floorCpm', 'timeoutMs', 'priority', 'advertiserId']}
       rowActionCount={2}
       rowActions={(row) => (
         <>
