@@ -52,6 +52,14 @@ describe('campaignPacing', () => {
     expect(campaignPacing(campaign(), quiet, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'No spend in the last hour' });
   });
 
+  it('says a campaign created within the hour is new, not "No spend" (the console warns about that one)', () => {
+    const fresh = campaign({ createdAtMinute: at(10) / MINUTE_MS });
+    const none = spendOf(0, 0);
+    expect(campaignPacing(fresh, none, at(10) + 20_000)).toMatchObject({ state: 'not_delivering', reason: 'Created just now: no spend yet' });
+    expect(campaignPacing(fresh, none, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'Created 30 min ago: no spend yet' });
+    expect(campaignPacing(fresh, none, at(11.5)).reason).toBe('No spend in the last hour');
+  });
+
   it('a campaign created today at 16:00 is on pace from its creation, its even line from then to midnight', () => {
     const created = campaign({ startDate: '2026-03-10', createdAtMinute: at(16) / MINUTE_MS });
     const none = { spentToday: 0, hourly: new Array<number>(24).fill(0), totalSpent: null };

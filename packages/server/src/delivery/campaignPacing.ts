@@ -1,5 +1,5 @@
 import { type CampaignPacing, type Limit, type PacingStateId } from '@adplane/shared';
-import { HOUR_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
+import { HOUR_MS, MINUTE_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
 import { type CampaignLimits, type CampaignSpend } from './types.js';
 
 /**
@@ -57,7 +57,10 @@ export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: numb
   } else if (spent(budget, spend.spentToday)) {
     [state, reason] = ['capped', "Today's budget spent"];
   } else if (quietHour) {
-    [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
+    // created within the hour: too new to tell (the console warns only about a campaign that should have spent)
+    const minutesOld = c.createdAtMinute !== undefined ? Math.floor(now / MINUTE_MS) - c.createdAtMinute : Infinity;
+    if (minutesOld < 60) [state, reason] = ['not_delivering', `Created ${minutesOld < 1 ? 'just now' : `${minutesOld} min ago`}: no spend yet`];
+    else [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
   } else if (p.status === 'unlimited') {
     [state, reason] = ['on_pace', 'No daily budget: spends as traffic comes'];
   } else {
