@@ -4,7 +4,7 @@ import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
-import { OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
+import { type LeftAt, OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
 /** One shared empty list: most campaigns name no deal and no supplier, and a book holds 100,000 of them. */
@@ -86,56 +86,120 @@ export function compileCampaigns(
   kept = new Kept<CampaignFacts, SnapCampaign>(),
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
-  // a tenant's campaigns naming the same creatives share one list of them (as they share the ids: sharedIds)
-  const ownLists = new Map<number, Map<readonly number[], readonly SnapCreative[]>>();
+  const compiler = new CampaignCompiler(owners, creatives, targetings);
   for (const c of rows) {
-    if (!isLive(c) || !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
-    const tenant = owners.tenants.get(c.tenantId!)!;
-    if (!tenant.showDsp) continue; // campaigns are DSP mode: a tenant without the DSP view does not buy
-    let tenantLists = ownLists.get(c.tenantId!);
-    if (!tenantLists) ownLists.set(c.tenantId!, (tenantLists = new Map()));
-    let own = tenantLists.get(c.creativeIds);
-    if (!own) {
-      // only the tenant's own creatives serve its campaigns
-      own = c.creativeIds.map((id) => creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
-      tenantLists.set(c.creativeIds, own);
-    }
-    if (!own.length) continue;
-    const timezone = tenant.timezone;
-    // a day starts on a whole hour (the zone is whole hours): the flight is kept in hours (types.ts)
-    const flightEndHour = c.endDate ? hourOf(dayStart(c.endDate, timezone)) + 24 : OPEN_FLIGHT_END;
-    if (flightEndHour * HOUR <= now) continue; // over for good: requests need not look at it
-    const advertiserName = c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '';
-    const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
-    const flightStartHour = hourOf(dayStart(c.startDate, timezone));
+    if (!isLive(c)) continue;
+    const parts = compiler.parts(c);
+    if (!parts || !parts.creatives.length) continue;
+    if (parts.flightEndHour * HOUR <= now) continue; // over for good: requests need not look at it
     // an unchanged campaign keeps its object when what it was made from is the same: its flight in
     // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
-      last.timezone === timezone && last.flightStartHour === flightStartHour && last.flightEndHour === flightEndHour && last.advertiserName === advertiserName && last.targeting === targeting && sameElements(last.creatives, own);
-    const made = kept.take(c, stillValid, () => ({
-      id: c.id,
-      tenantId: c.tenantId!,
-      name: c.name,
-      advertiserId: c.advertiserId ?? 0,
-      advertiserName,
-      flightStartHour,
-      flightEndHour,
-      timezone,
-      totalBudget: c.totalBudget,
-      dailyBudget: c.dailyBudget,
-      pacing: c.pacing ?? 'asap',
-      frequencyCap: c.frequencyCap ?? null,
-      // (of the row itself: a kept object is made from this same row, so it needs no check in stillValid)
-      createdAtMinute: c.createdAtMinute,
-      bidCpm: c.bidCpm,
-      targeting,
-      creatives: own,
-      dealIds: c.dealIds,
-      supplierIds: c.supplierIds,
-    }));
-    out.set(c.id, made);
+      last.timezone === parts.timezone && last.flightStartHour === parts.flightStartHour && last.flightEndHour === parts.flightEndHour
+      && last.advertiserName === parts.advertiserName && last.targeting === parts.targeting && sameElements(last.creatives, parts.creatives);
+    out.set(c.id, kept.take(c, stillValid, () => snapCampaign(c, parts)));
   }
   return out;
+}
+
+/**
+ * The campaigns a process starting now would have seen leave in the last `withinMs` had it been
+ * running (snapshot/departed.ts), each with when it left: paused or archived since (its row's
+ * updated_at, from `updatedAt`), or its flight over since (its flight's end). An impression decided
+ * by another process before they left can still come, and books their spend. Campaigns of accounts
+ * that do not serve, or of a tenant without the DSP view, never served here and are not among them.
+ */
+export function compileLeftCampaigns(
+  rows: readonly CampaignFacts[],
+  owners: Owners,
+  creatives: ReadonlyMap<number, SnapCreative>,
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+  updatedAt: (id: number) => number | undefined,
+  now: number,
+  withinMs: number,
+): Map<number, LeftAt<SnapCampaign>> {
+  const out = new Map<number, LeftAt<SnapCampaign>>();
+  const compiler = new CampaignCompiler(owners, creatives, targetings);
+  for (const c of rows) {
+    const parts = compiler.parts(c);
+    if (!parts) continue;
+    const flightEnd = parts.flightEndHour * HOUR;
+    const at = !isLive(c) ? updatedAt(c.id) : flightEnd <= now ? flightEnd : undefined;
+    if (at === undefined || !(now - at <= withinMs)) continue;
+    out.set(c.id, { value: snapCampaign(c, parts), at });
+  }
+  return out;
+}
+
+/** What a campaign's compiled object is made of besides its row: its owners', its tenant's zone, its targeting and its creatives. */
+interface CampaignParts {
+  timezone: number;
+  flightStartHour: number;
+  flightEndHour: number;
+  advertiserName: string;
+  targeting: CompiledTargeting | null;
+  creatives: readonly SnapCreative[];
+}
+
+class CampaignCompiler {
+  /** A tenant's campaigns naming the same creatives share one list of them (as they share the ids: sharedIds). */
+  private readonly ownLists = new Map<number, Map<readonly number[], readonly SnapCreative[]>>();
+
+  constructor(
+    private readonly owners: Owners,
+    private readonly creatives: ReadonlyMap<number, SnapCreative>,
+    private readonly targetings: ReadonlyMap<number, CompiledTargeting>,
+  ) {}
+
+  /** The parts of a campaign whose accounts serve and whose tenant buys (the DSP view), else null. */
+  parts(c: CampaignFacts): CampaignParts | null {
+    const { owners } = this;
+    if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) return null;
+    const tenant = owners.tenants.get(c.tenantId!)!;
+    if (!tenant.showDsp) return null; // campaigns are DSP mode: a tenant without the DSP view does not buy
+    let tenantLists = this.ownLists.get(c.tenantId!);
+    if (!tenantLists) this.ownLists.set(c.tenantId!, (tenantLists = new Map()));
+    let own = tenantLists.get(c.creativeIds);
+    if (!own) {
+      // only the tenant's own creatives serve its campaigns
+      own = c.creativeIds.map((id) => this.creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
+      tenantLists.set(c.creativeIds, own);
+    }
+    const timezone = tenant.timezone;
+    // a day starts on a whole hour (the zone is whole hours): the flight is kept in hours (types.ts)
+    return {
+      timezone,
+      flightStartHour: hourOf(dayStart(c.startDate, timezone)),
+      flightEndHour: c.endDate ? hourOf(dayStart(c.endDate, timezone)) + 24 : OPEN_FLIGHT_END,
+      advertiserName: c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '',
+      targeting: c.targetingId ? (this.targetings.get(c.targetingId) ?? null) : null,
+      creatives: own,
+    };
+  }
+}
+
+function snapCampaign(c: CampaignFacts, parts: CampaignParts): SnapCampaign {
+  return {
+    id: c.id,
+    tenantId: c.tenantId!,
+    name: c.name,
+    advertiserId: c.advertiserId ?? 0,
+    advertiserName: parts.advertiserName,
+    flightStartHour: parts.flightStartHour,
+    flightEndHour: parts.flightEndHour,
+    timezone: parts.timezone,
+    totalBudget: c.totalBudget,
+    dailyBudget: c.dailyBudget,
+    pacing: c.pacing ?? 'asap',
+    frequencyCap: c.frequencyCap ?? null,
+    // (of the row itself: a kept object is made from this same row, so it needs no check in stillValid)
+    createdAtMinute: c.createdAtMinute,
+    bidCpm: c.bidCpm,
+    targeting: parts.targeting,
+    creatives: parts.creatives,
+    dealIds: c.dealIds,
+    supplierIds: c.supplierIds,
+  };
 }
 
 /**

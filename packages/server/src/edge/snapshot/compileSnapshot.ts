@@ -18,17 +18,18 @@ import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from '../postbid/postbidPlan.js';
 import { compileOwners } from './accounts.js';
-import { type CampaignFacts, campaignFacts, compileCampaigns, indexCampaigns } from './campaigns.js';
+import { type CampaignFacts, campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
 import { loadAccounts, type StoreDb } from './loadRows.js';
 import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
-import { compileTags } from './tags.js';
+import { DEPARTED_MS } from './departed.js';
+import { compileLeftTags, compileTags } from './tags.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
-import { type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
+import { type LeftBeforeStart, type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
 
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
@@ -62,6 +63,9 @@ export class SnapshotCompiler {
     campaigns: new Kept<CampaignFacts, SnapCampaign>(),
   };
 
+  /** Whether a build has been made: the first one also reads what left the store's live set lately (leftBeforeStart). */
+  private built = false;
+
   async compile(db: StoreDb, now = Date.now()): Promise<Snapshot> {
     const started = performance.now();
     // The version is read first: a write that lands while we read makes the next poll rebuild again.
@@ -94,6 +98,15 @@ export class SnapshotCompiler {
     const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings, categoryBlocks);
 
     const campaignIndex = indexCampaigns(snapCampaigns.values());
+    // the first build knows nothing of what left before it: the store says what left in the last day
+    let leftBeforeStart: LeftBeforeStart | undefined;
+    if (!this.built) {
+      leftBeforeStart = {
+        campaigns: compileLeftCampaigns(campaigns, owners, snapCreatives, compiledTargetings, (id) => r.campaigns.updatedAt(id), now, DEPARTED_MS),
+        tags: compileLeftTags(tags, owners, compiledTargetings, (id) => r.tags.updatedAt(id), now, DEPARTED_MS),
+      };
+      this.built = true;
+    }
 
     const skipped: Record<string, number> = {};
     for (const s of sink.skipped) skipped[s.kind] = (skipped[s.kind] ?? 0) + 1;
@@ -112,6 +125,8 @@ export class SnapshotCompiler {
       deals: compileDeals(deals, owners),
       campaignIndex,
       skipped,
+      // always present (undefined after the first build): every snapshot has one shape for the request path's loads
+      leftBeforeStart,
       postbid: compilePostbid(
         accounts.filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id)).map((a) => ({ tenantId: a.id, granted: a.postbidGranted, percent: a.postbidPercent, all: a.setPostbidAll })),
         ivts,

@@ -41,6 +41,28 @@ describe('entities that left the snapshot', () => {
     expect(fourth.departed!.tags.size).toBe(0);
   });
 
+  it("start with what the store says left before the process's first build, each kept a day from when it left", () => {
+    const departed = new DepartedEntities();
+    const first = snapshot([campaign(2)]);
+    first.leftBeforeStart = {
+      campaigns: new Map([
+        [1, { value: campaign(1), at: NOW - DEPARTED_MS + 5_000 }],
+        // live again by the time the build read it: not departed
+        [2, { value: campaign(2), at: NOW - 1_000 }],
+      ]),
+      tags: new Map([[9, { value: tag(9), at: NOW - 60_000 }]]),
+    };
+    departed.swap(null, first, NOW);
+    expect([...first.departed!.campaigns.keys()]).toEqual([1]);
+    expect([...first.departed!.tags.keys()]).toEqual([9]);
+    expect(first.leftBeforeStart).toBeUndefined();
+    // a day after it left, not when the process learnt of it
+    const second = snapshot([campaign(2)]);
+    departed.swap(first, second, NOW + 10_000);
+    expect([...second.departed!.campaigns.keys()]).toEqual([]);
+    expect([...second.departed!.tags.keys()]).toEqual([9]);
+  });
+
   it("book an impression decided before its campaign was paused on a process that did not decide it: the campaign's spend counts it", () => {
     const d: Decision = {
       id: newDecisionId(), at: Math.floor(NOW / 1000), tenantId: 1, channelId: 2, subpublisherId: 0, tagId: 9, campaignId: 5, creativeId: 0, advertiserId: 3,

@@ -1,5 +1,5 @@
 import { MAX_AGE_S } from '../tracking/trackingToken.js';
-import { type Departed, type SnapCampaign, type Snapshot, type SnapTag } from './types.js';
+import { type Departed, type LeftAt, type SnapCampaign, type Snapshot, type SnapTag } from './types.js';
 
 /**
  * How long an entity that left the snapshot is still known to the impression count: as long as a
@@ -8,25 +8,27 @@ import { type Departed, type SnapCampaign, type Snapshot, type SnapTag } from '.
  */
 export const DEPARTED_MS = MAX_AGE_S * 1000;
 
-interface Left<T> {
-  value: T;
-  at: number;
-}
-
 /**
  * The campaigns and demand tags that left between builds, kept with the moment they left. A build
  * reads the previous snapshot's maps against the new ones (ids only: a few ms for a book of 100,000
  * campaigns), so nothing is read from the store for it.
  */
 export class DepartedEntities {
-  private readonly campaigns = new Map<number, Left<SnapCampaign>>();
-  private readonly tags = new Map<number, Left<SnapTag>>();
+  private readonly campaigns = new Map<number, LeftAt<SnapCampaign>>();
+  private readonly tags = new Map<number, LeftAt<SnapTag>>();
 
   /** Notes what left from `previous` to `next` (and what came back), and gives `next` the current view. */
   swap(previous: Snapshot | null, next: Snapshot, now: number): void {
     if (previous) {
       note(this.campaigns, previous.campaigns, next.campaigns, now);
       note(this.tags, previous.tags, next.tags, now);
+    }
+    // a process's first build: what left before it started, read from the store (compileSnapshot.ts)
+    const before = next.leftBeforeStart;
+    if (before) {
+      seed(this.campaigns, before.campaigns, next.campaigns);
+      seed(this.tags, before.tags, next.tags);
+      next.leftBeforeStart = undefined; // (not `delete`: the snapshot keeps its shape)
     }
     next.departed = this.view();
   }
@@ -36,11 +38,15 @@ export class DepartedEntities {
   }
 }
 
-function note<T>(left: Map<number, Left<T>>, before: ReadonlyMap<number, T>, after: ReadonlyMap<number, T>, now: number): void {
+function note<T>(left: Map<number, LeftAt<T>>, before: ReadonlyMap<number, T>, after: ReadonlyMap<number, T>, now: number): void {
   for (const [id, entry] of left) if (after.has(id) || now - entry.at > DEPARTED_MS) left.delete(id);
   for (const [id, value] of before) if (!after.has(id)) left.set(id, { value, at: now });
 }
 
-function values<T>(left: Map<number, Left<T>>): ReadonlyMap<number, T> {
+function seed<T>(left: Map<number, LeftAt<T>>, before: ReadonlyMap<number, LeftAt<T>>, live: ReadonlyMap<number, T>): void {
+  for (const [id, entry] of before) if (!live.has(id) && !left.has(id)) left.set(id, entry);
+}
+
+function values<T>(left: Map<number, LeftAt<T>>): ReadonlyMap<number, T> {
   return new Map([...left].map(([id, entry]) => [id, entry.value]));
 }

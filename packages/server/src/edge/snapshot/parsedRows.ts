@@ -138,6 +138,13 @@ export class ParsedRows<T> {
     return out;
   }
 
+  /** The updated_at (epoch ms) of the row with id `id` as last read, undefined for a row the store does not have. */
+  updatedAt(id: number): number | undefined {
+    const slot = this.slots.get(id);
+    // the stamp is updated_at * 4 plus two flag bits (stampOf)
+    return slot === undefined ? undefined : Math.floor(this.stamps[slot]! / 4);
+  }
+
   /** A stale row: its new stamp, its value to be read again. */
   private keep(slot: number, stamp: number): void {
     this.stamps[slot] = stamp;

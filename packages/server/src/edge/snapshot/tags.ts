@@ -1,7 +1,7 @@
 import { type DemandTagRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
-import { type SnapTag } from './types.js';
+import { type LeftAt, type SnapTag } from './types.js';
 
 /** Demand tags, live or not (a channel's trace names an idle tag); `live` says whether it may be called. */
 export function compileTags(
@@ -20,25 +20,52 @@ export function compileTags(
       idle.set(t.id, 'account_paused');
       continue;
     }
-    live.set(t.id, {
-      id: t.id,
-      tenantId: t.tenantId!,
-      name: t.name,
-      integration: t.integration,
-      vastUrl: t.vastUrl,
-      endpoint: t.endpoint,
-      partner: t.partner,
-      partnerParams: t.partnerParams,
-      price: t.price,
-      floorCpm: t.floorCpm,
-      timeoutMs: t.timeoutMs,
-      qpsLimit: t.qpsLimit,
-      dailyRequestCap: t.dailyRequestCap,
-      dailyImpCap: t.dailyImpCap,
-      advertiserId: t.advertiserId ?? 0,
-      targeting: t.targetingId ? (targetings.get(t.targetingId) ?? null) : null,
-      userSyncUrl: t.userSyncUrl,
-    });
+    live.set(t.id, snapTag(t, targetings));
   }
   return { live, idle };
+}
+
+/**
+ * The demand tags a process starting now would have seen leave in the last `withinMs` had it been
+ * running (snapshot/departed.ts): paused or archived since, by their row's updated_at (from
+ * `updatedAt`), with that moment. Tags of accounts that do not serve never served here.
+ */
+export function compileLeftTags(
+  rows: readonly DemandTagRow[],
+  owners: Owners,
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+  updatedAt: (id: number) => number | undefined,
+  now: number,
+  withinMs: number,
+): Map<number, LeftAt<SnapTag>> {
+  const out = new Map<number, LeftAt<SnapTag>>();
+  for (const t of rows) {
+    if (isLive(t) || !ownersServe(owners, t.tenantId, { advertiserId: t.advertiserId })) continue;
+    const at = updatedAt(t.id);
+    if (at === undefined || !(now - at <= withinMs)) continue;
+    out.set(t.id, { value: snapTag(t, targetings), at });
+  }
+  return out;
+}
+
+function snapTag(t: DemandTagRow, targetings: ReadonlyMap<number, CompiledTargeting>): SnapTag {
+  return {
+    id: t.id,
+    tenantId: t.tenantId!,
+    name: t.name,
+    integration: t.integration,
+    vastUrl: t.vastUrl,
+    endpoint: t.endpoint,
+    partner: t.partner,
+    partnerParams: t.partnerParams,
+    price: t.price,
+    floorCpm: t.floorCpm,
+    timeoutMs: t.timeoutMs,
+    qpsLimit: t.qpsLimit,
+    dailyRequestCap: t.dailyRequestCap,
+    dailyImpCap: t.dailyImpCap,
+    advertiserId: t.advertiserId ?? 0,
+    targeting: t.targetingId ? (targetings.get(t.targetingId) ?? null) : null,
+    userSyncUrl: t.userSyncUrl,
+  };
 }

@@ -258,9 +258,26 @@ export interface Snapshot {
    * it. Absent: none known (the first build, hand-built snapshots).
    */
   departed?: Departed;
+  /**
+   * The first build of a process only: what it would have seen leave in the last day had it been
+   * running, read from the store (paused or archived since, by updated_at; flights over since), with
+   * when each left. The holder adds them to what it keeps as departed and drops this field.
+   */
+  leftBeforeStart?: LeftBeforeStart;
 }
 
 export interface Departed {
   campaigns: ReadonlyMap<number, SnapCampaign>;
   tags: ReadonlyMap<number, SnapTag>;
+}
+
+/** An entity that left the snapshot, as it last was, and when it left (ms since the epoch). */
+export interface LeftAt<T> {
+  value: T;
+  at: number;
+}
+
+export interface LeftBeforeStart {
+  campaigns: ReadonlyMap<number, LeftAt<SnapCampaign>>;
+  tags: ReadonlyMap<number, LeftAt<SnapTag>>;
 }

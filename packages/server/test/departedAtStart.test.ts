@@ -1,0 +1,95 @@
+import { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
+import { Pacing } from '../src/edge/auction/pacing.js';
+import { type EdgeResponse } from '../src/edge/edgeHttp.js';
+import { DEPARTED_MS } from '../src/edge/snapshot/departed.js';
+import { SnapshotHolder } from '../src/edge/snapshot/snapshotHolder.js';
+import { type SnapCampaign } from '../src/edge/snapshot/types.js';
+import { ReplayGuard } from '../src/edge/tracking/replayGuard.js';
+import { handleEvent } from '../src/edge/tracking/trackingEvents.js';
+import { type Decision, newDecisionId, TokenSigner } from '../src/edge/tracking/trackingToken.js';
+import { as, buildTestApp, forEachStore, login } from './helpers.js';
+
+/**
+ * A process started after a campaign or demand tag left the live set (paused, archived, its flight
+ * over) still knows it for a day (edge/snapshot/departed.ts): its first build reads from the store
+ * what left lately, so an impression another process decided before the pause books its spend here.
+ */
+const silent = { info() {}, error() {} };
+const signer = new TokenSigner('k'.repeat(32));
+
+forEachStore((t) => {
+  describe('what left before a process started', () => {
+    let app: FastifyInstance;
+    let demand: string;
+    let live: SnapCampaign[];
+    beforeAll(async () => {
+      app = await buildTestApp(t.store);
+      demand = await login(app, 'demand');
+      live = [...app.edge.snapshots.current!.campaigns.values()];
+    });
+    afterAll(() => app.close());
+
+    const startProcess = async () => {
+      const holder = new SnapshotHolder(t.store.db, silent, 60_000);
+      await holder.rebuild();
+      return holder.current!;
+    };
+    const bulk = async (action: 'pause' | 'archive', ids: number[]) =>
+      expect((await as(app, demand, { method: 'POST', url: '/api/demand/campaigns/bulk', payload: { action, ids } })).statusCode).toBeLessThan(300);
+
+    it('is known to its first build: paused and archived lately, as they were; long ago, or live, not', async () => {
+      const [paused, archived, longAgo] = live;
+      expect(longAgo, 'the demo workspace has three live campaigns').toBeDefined();
+      await bulk('pause', [paused!.id]);
+      await bulk('archive', [archived!.id]);
+      await bulk('pause', [longAgo!.id]);
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3_600_000).toISOString();
+      await sql`update campaigns set updated_at = ${twoDaysAgo} where id = ${longAgo!.id}`.execute(t.store.db);
+
+      const snapshot = await startProcess();
+      const departed = snapshot.departed!.campaigns;
+      expect(departed.get(paused!.id)).toMatchObject({ id: paused!.id, dailyBudget: paused!.dailyBudget, totalBudget: paused!.totalBudget, pacing: paused!.pacing });
+      expect(departed.has(archived!.id)).toBe(true);
+      expect(departed.has(longAgo!.id)).toBe(false);
+      for (const c of snapshot.campaigns.values()) expect(departed.has(c.id)).toBe(false);
+      // the first build's reading of the store is handed over, not kept on the snapshot
+      expect(snapshot.leftBeforeStart).toBeUndefined();
+    });
+
+    it("books an impression decided before the pause on the new process: the campaign's spend counts it", async () => {
+      const [paused] = live;
+      const snapshot = await startProcess();
+      expect(snapshot.campaigns.has(paused!.id)).toBe(false);
+      const now = Date.now();
+      const d: Decision = {
+        id: newDecisionId(), at: Math.floor(now / 1000) - 60, tenantId: paused!.tenantId, channelId: 2, subpublisherId: 0, tagId: 0, campaignId: paused!.id, creativeId: 0,
+        advertiserId: paused!.advertiserId, country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'news.example', revenueCpm: 4_000_000, costCpm: 3_000_000,
+        test: 0, integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
+      };
+      const pacing = new Pacing();
+      const deps = { signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => snapshot };
+      const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
+      handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, now);
+      expect(pacing.delivery.pacingState(paused!, now).spentToday).toBe(4_000);
+    });
+
+    it("knows a campaign whose flight ended within the day, from its flight's end", async () => {
+      // the one paused two days ago, live again and stamped as long ago, its flight over since
+      const [, , ended] = live;
+      const row = await sql<{ data: string }>`select data from campaigns where id = ${ended!.id}`.execute(t.store.db);
+      // ended at the start of today in the tenant's zone (a flight ends at 24:00 of its end day)
+      const today = new Date(Date.now() + ended!.timezone * 3_600_000).toISOString().slice(0, 10);
+      const yesterday = new Date(Date.parse(today) - 24 * 3_600_000).toISOString().slice(0, 10);
+      const data = { ...(JSON.parse(String(row.rows[0]!.data)) as Record<string, unknown>), startDate: '2020-01-01', endDate: yesterday };
+      await sql`update campaigns set data = ${JSON.stringify(data)}, status = 1 where id = ${ended!.id}`.execute(t.store.db);
+      const snapshot = await startProcess();
+      expect(snapshot.campaigns.has(ended!.id)).toBe(false);
+      const endedAt = Date.parse(today) - ended!.timezone * 3_600_000;
+      expect(Date.now() - endedAt).toBeLessThan(DEPARTED_MS);
+      expect(snapshot.departed!.campaigns.get(ended!.id)?.flightEndHour).toBe(endedAt / 3_600_000);
+    });
+  });
+});
