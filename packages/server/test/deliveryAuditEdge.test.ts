@@ -65,7 +65,7 @@ forEachDeliveryEngine((engine) => {
         const campaign = await createAs(app, cookie, 'campaigns', body);
         await app.edge.snapshots.rebuild();
         await win(campaign.id, 6);
-        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(6));
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(6), { timeout: 5000 });
         const put = await as(app, cookie, { method: 'PUT', url: `/api/demand/campaigns/${campaign.id}`, payload: { ...body, dailyBudget: 6 * PER_IMP } });
         expect(put.statusCode, put.body).toBe(200);
         await app.edge.snapshots.rebuild();
@@ -91,7 +91,7 @@ forEachDeliveryEngine((engine) => {
         expect(first).not.toBeNull();
         const committed = app.edge.pacing.delivery.stats().committed;
         for (let i = 0; i < 4; i++) await fire(first!);
-        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1));
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1), { timeout: 5000 });
         await new Promise((r) => setTimeout(r, 200));
         expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1);
         // two more fit the budget of three

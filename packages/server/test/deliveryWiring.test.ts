@@ -79,7 +79,7 @@ forEachDeliveryEngine((engine) => {
         await app.edge.snapshots.rebuild();
         expect(await serveUntil(campaign.id, 'device-budget', 'daily_budget')).toEqual({ wins: 3, refusal: 'daily_budget' });
         // on Redis the impression is committed once Redis confirms it is not a replay (after /ev answered)
-        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(3));
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(3), { timeout: 5000 });
       });
 
       it('gives one device a campaign with a frequency cap of 2 twice, then not again; another device still gets it', async () => {
@@ -129,7 +129,7 @@ forEachDeliveryEngine((engine) => {
           const committed = app.edge.pacing.delivery.stats().committed;
           await vi.waitFor(async () => expect((await serve(campaign.id, 'device-hangup', slowChannel)).won).toBe(true), { timeout: 5000, interval: 20 });
           // (on Redis the impression commits once Redis confirms it is not a replay)
-          await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThan(committed));
+          await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThan(committed), { timeout: 5000 });
           const address = await app.listen({ port: 0, host: '127.0.0.1' });
           const port = Number(new URL(address).port);
           /** A request whose player hangs up after 50 ms; resolves once its decision is made (400 ms on). */

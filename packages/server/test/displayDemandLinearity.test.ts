@@ -87,7 +87,7 @@ onSqliteStore((t) => {
       expect(vast).not.toContain('<Linear');
       expect(vast).not.toContain('spot.mp4');
       expect(schemaErrors('4.2', vast)).toBe('');
-      await expect.poll(() => pings.includes('/t/linear-error?c=201'), { timeout: 2000 }).toBe(true);
+      await expect.poll(() => pings.includes('/t/linear-error?c=201'), { timeout: 5000 }).toBe(true);
     });
 
     it('counts the refusal on the linear tag\'s row, with its VAST error', async () => {

@@ -270,14 +270,14 @@ forEachStore((t) => {
     });
 
     it('answers 204 past the supplier\'s QPS limit, counted', async () => {
-      // start early in a second, so that the requests share it
-      while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
-      const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await post(ids.limited!.uid, example('simple-banner'))).status);
+      // a burst of four at once (one after the other, on a busy machine, they could span the half
+      // second in which the limit of two a second lets one more through)
+      const statuses = (await Promise.all(Array.from({ length: 4 }, () => post(ids.limited!.uid, example('simple-banner'))))).map((r) => r.status);
       // delivery control's local token bucket holds 200 ms of the limit, at least one request
-      // (docs/delivery.md, QPS limits): a burst gets its first request through, never four
-      expect(statuses[0]).toBe(200);
-      expect(statuses.slice(2)).toEqual([204, 204]);
+      // (docs/delivery.md, QPS limits): a burst gets one request through, never four
+      expect(statuses.filter((s) => s === 200).length, statuses.join(', ')).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((s) => s === 204).length, statuses.join(', ')).toBeGreaterThanOrEqual(2);
+      expect(statuses.every((s) => s === 200 || s === 204), statuses.join(', ')).toBe(true);
       expect(await counted(`supplier_id = ${ids.limited!.id} AND nofill_reason = 'supplier_qps'`)).toBe(statuses.filter((s) => s === 204).length);
     });
 

@@ -50,7 +50,10 @@ export interface TestBidders {
   requestsOf(name: string): BidderCall[];
   /** Answers POST /answer/<key> with `answer` from now on. */
   setAnswer(key: string, answer: LiteralAnswer): void;
-  /** Waits until `count` notices matching `path` arrived (fire-and-forget notices land a little later). */
+  /**
+   * Waits until `count` notices matching `path` arrived (fire-and-forget notices land a little later),
+   * `ms` at most (5 s by default: on a busy two-core machine a notice may take more than a second).
+   */
   waitForNotices(path: string, count: number, ms?: number): Promise<URL[]>;
   close(): Promise<void>;
 }
@@ -228,7 +231,7 @@ export async function startTestBidders(): Promise<TestBidders> {
     notices,
     requestsOf: (name) => requests.filter((r) => r.query.get('name') === name || r.path === name),
     setAnswer: (key, answer) => answers.set(key, answer),
-    async waitForNotices(path, count, ms = 1000) {
+    async waitForNotices(path, count, ms = 5000) {
       const started = Date.now();
       const hits = () => notices.filter((n) => n.pathname === path);
       while (hits().length < count && Date.now() - started < ms) await new Promise((r) => setTimeout(r, 10));

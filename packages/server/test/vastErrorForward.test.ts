@@ -90,7 +90,7 @@ onSqliteStore((t) => {
       pings.length = 0;
       const res = await report(ours!, 405);
       expect(res.statusCode).toBe(200);
-      await expect.poll(() => pings, { timeout: 2000 }).toContain('/t/error?c=405&s=1');
+      await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/error?c=405&s=1');
     });
 
     it('never calls a forwarded list that was changed on the way', async () => {
@@ -99,7 +99,7 @@ onSqliteStore((t) => {
       const forged = ours!.replace(/&de=[^&]+/, `&de=${encodeURIComponent('http://127.0.0.1:9/t/evil?c=[ERRORCODE]')}`);
       expect((await report(forged, 405)).statusCode).toBe(200);
       expect((await report(ours!, 402)).statusCode).toBe(200);
-      await expect.poll(() => pings, { timeout: 2000 }).toContain('/t/error?c=402&s=1');
+      await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/error?c=402&s=1');
       expect(pings.filter((p) => p.includes('evil'))).toEqual([]);
     });
   });
@@ -111,7 +111,7 @@ onSqliteStore((t) => {
     expect(errors).toHaveLength(1);
     pings.length = 0;
     expect((await report(errors[0]!, 402)).statusCode).toBe(200);
-    await expect.poll(() => pings, { timeout: 2000 }).toContain('/t/rtb-error?c=402&p=6&s=1');
+    await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/rtb-error?c=402&p=6&s=1');
   });
 
   it('lists both <Error>s in VAST 4, ours without a forward', async () => {

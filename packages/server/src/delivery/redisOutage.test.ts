@@ -10,10 +10,13 @@ import { type Admission, type DeliveryCounters, type Refusal } from './types.js'
 const PRICE = 1_000;
 let ids = 0;
 
-/** Serve one impression now (decision and event), waiting a little for a lease on its way. */
+/**
+ * Serve one impression now (decision and event), waiting for a lease on its way: 2 s at most (a lease
+ * comes in a few ms, but a busy two-core machine may keep the Redis round trip past 100 ms).
+ */
 async function serve(counters: DeliveryCounters, admission: Admission): Promise<Refusal | null> {
   const id = `o${ids++}`;
-  const refusal = await admitThroughLease(() => counters.admit(id, admission, Date.now()), () => sleep(5));
+  const refusal = await admitThroughLease(() => counters.admit(id, admission, Date.now()), () => sleep(5), 400);
   if (!refusal) counters.commit(id, admission, Date.now());
   return refusal;
 }

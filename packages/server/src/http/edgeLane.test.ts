@@ -260,7 +260,7 @@ describe('the edge lane', () => {
     const { ended, answers } = await exchange(port, [get('/e/a')], 1, { waitEndMs: 600 });
     expect(answers).toHaveLength(1);
     expect(ended).toBe(true);
-    await expect.poll(() => lane.connections()).toBe(0);
+    await expect.poll(() => lane.connections(), { timeout: 5000 }).toBe(0);
   });
 
   it('lets the server close: idle connections at once, a busy one after its answer', async () => {
