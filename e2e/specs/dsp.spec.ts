@@ -258,8 +258,8 @@ test('a campaign buys with the creative, the deal and the supplier; its bid is e
   await expect(row).toContainText('2026-03-01');
   await expect(row).toContainText('– 2026-05-31');
   await expect(row).toContainText('$7.50');
-  await expect(row).toContainText('$5,000.00');
-  await expect(row).toContainText('$250.00 a day');
+  // The budgets in whole dollars, as they were typed.
+  await expect(row).toContainText('$5,000 · $250/day');
   await expect(row).toContainText('ASAP');
 
   await campaigns.openRow(names.campaign);

@@ -57,8 +57,9 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
       })
       .toBeLessThan(1);
 
-  // Each link marks its own section once its scroll has settled, short sections included.
-  for (const title of ['Pricing', 'Demand', 'Basics', 'Tag']) {
+  // Each link marks its own section once its scroll has settled, short sections included, and the
+  // ads.txt section at the end of the drawer has its link too.
+  for (const title of ['Pricing', 'Demand', 'Basics', 'ads.txt', 'Tag']) {
     await drawer.getByTestId(`jump-${title}`).click();
     await settled(drawer.locator('.form-section-title', { hasText: title }));
     await expect(drawer.getByTestId(`jump-${title}`)).toHaveAttribute('aria-current', 'true');
@@ -66,7 +67,7 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
 
   // Scrolled by hand (at once, from a still view) so that the tag box fills the view under its
   // heading, with only the end of the section above left at the top: "Tag" is the section being
-  // read. (Where the drawer cannot scroll that far, it is at its end: the last section, "Tag", too.)
+  // read. (The Prebid.js set-up and the ads.txt section under it leave the drawer room to scroll that far.)
   const body = drawerBody(page);
   const tag = drawer.locator('.form-section-title', { hasText: 'Tag' });
   await drawer.getByTestId('jump-Basics').click();

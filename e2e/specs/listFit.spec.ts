@@ -10,8 +10,10 @@ import { signIn, useMode } from '../support/session.js';
  * The list pages on a laptop: at 1280x800 every list fits the window with its default columns, so
  * the numbers beside each row and its actions are on screen without scrolling sideways (and at 1440
  * and 1920 too). Screenshots in test-results/screens/ (or SCREENS_DIR), as screens.spec.ts saves
- * them: list-<kind>-1280.png (and list-channels-1440.png, list-channels-1920.png). Also a web channel's ads.txt box, checked against a local test host this
- * spec starts (the e2e servers run with ADPLANE_ADSTXT_ALLOW_PRIVATE=1).
+ * them: list-<kind>-1280.png (and list-channels-1440.png, list-channels-1920.png). The values a
+ * list is read for show whole where WHOLE says (not cut by their ellipsis). Also a web channel's
+ * ads.txt box, checked against a local test host this spec starts (the e2e servers run with
+ * ADPLANE_ADSTXT_ALLOW_PRIVATE=1).
  */
 test.describe.configure({ timeout: 180_000 });
 
@@ -21,6 +23,17 @@ const SSP_PAGES: ResourceKind[] = ['channels', 'tags', 'subs', 'advs', 'targetin
 const DSP_PAGES: ResourceKind[] = ['campaigns', 'creatives', 'sups', 'adexchanges', 'deals'];
 
 const WEB_CHANNEL = 'Pinecrest Sports EU - web outstream (PreBid)';
+
+/**
+ * Columns whose values show whole from a window width up: a campaign's budgets and an SDK app's key
+ * at 1280 px (1263 beside a scrollbar), a channel's type where the window is wide (WIDE_WINDOW,
+ * columnWidths.ts). Below, or in other columns, a long value may end in an ellipsis, whole on hover.
+ */
+const WHOLE: Partial<Record<ResourceKind, { column: string; from: number }>> = {
+  campaigns: { column: 'Budget', from: 1263 },
+  channels: { column: 'Type', from: 1440 },
+  sdkapps: { column: 'App key', from: 1263 },
+};
 
 let site: Server;
 let host = '';
@@ -54,6 +67,17 @@ interface Fit {
   actionsOut: number;
 }
 
+/** The values of the column titled `column` that its ellipsis cuts. */
+async function cutValues(card: Locator, column: string): Promise<string[]> {
+  return card.evaluate((el, title) => {
+    const heads = Array.from(el.querySelectorAll('.ant-table-thead > tr > th'));
+    const index = heads.findIndex((th) => th.textContent?.trim() === title);
+    if (index < 0) return [`no column ${title}`];
+    const values = Array.from(el.querySelectorAll(`.ant-table-tbody > tr.ant-table-row > td:nth-child(${index + 1}) .cell-ellipsis`));
+    return values.filter((v) => v.scrollWidth > v.clientWidth).map((v) => v.textContent ?? '');
+  }, column);
+}
+
 /** Open a list at the current viewport and measure it (rows and their numbers loaded first). */
 async function measure(page: Page, kind: ResourceKind, url: string): Promise<Fit> {
   await page.goto(url);
@@ -81,6 +105,7 @@ async function measure(page: Page, kind: ResourceKind, url: string): Promise<Fit
 
 async function checkLists(page: Page, pages: readonly ResourceKind[], base = ''): Promise<void> {
   const overflowing: Fit[] = [];
+  const cut: string[] = [];
   // Headless Chromium draws no scrollbar: 1263 px is a 1280 px window beside a classic 17 px one.
   for (const width of [1263, 1280, 1440, 1920]) {
     await page.setViewportSize({ width, height: 800 });
@@ -89,9 +114,12 @@ async function checkLists(page: Page, pages: readonly ResourceKind[], base = '')
       // Every list at 1280 px; the channels at each width too.
       if (width === 1280 || kind === 'channels') await page.screenshot({ path: `${DIR}/list-${kind}-${width}.png` });
       if (fit.table > 1 || fit.page > 0 || fit.actionsOut > 1) overflowing.push(fit);
+      const whole = WHOLE[kind];
+      if (whole && width >= whole.from) cut.push(...(await cutValues(page.getByTestId(`page-${kind}`), whole.column)).map((v) => `${kind} at ${width}px: ${v}`));
     }
   }
   expect(overflowing, 'lists wider than the window').toEqual([]);
+  expect(cut, 'values cut where they should show whole').toEqual([]);
 }
 
 test('the SSP lists fit a 1280 px window', async ({ page }) => {
@@ -116,6 +144,11 @@ test("the admin's lists and the V2V and CTVMediaV2V editions' own fit a 1280 px 
   await page.context().clearCookies();
   await signIn(page, 'admin');
   await checkLists(page, ['demands']);
+});
+
+test("an SDK developer's apps list fits a 1280 px window", async ({ page }) => {
+  await signIn(page, 'sdk');
+  await checkLists(page, ['sdkapps']);
 });
 
 test("a web channel's ads.txt box at 1280 px: the line, its copy button, the check and its result", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { type RefObject, useCallback, useEffect, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 
 /** A form with at least this many sections gets jump links. */
 export const JUMP_LINKS_FROM = 4;
@@ -7,6 +7,9 @@ const TITLE_SELECTOR = '.form-section-title';
 
 /** Less than this much of a section left in view under the jump links counts as read past. */
 const SLIVER_PX = 96;
+
+/** What a reader scrolls the form with by hand (a jump's own scroll is none of these). */
+const HAND_EVENTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
 /** The element that scrolls the form: the drawer's or modal's body, else the page. */
 function scrollerOf(el: HTMLElement): HTMLElement | null {
@@ -39,6 +42,8 @@ export function scrollToSection(heading: HTMLElement): void {
 export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> }) {
   const [titles, setTitles] = useState<string[]>([]);
   const [current, setCurrent] = useState(0);
+  /** The section of the last jump, until the reader scrolls by hand. */
+  const jumped = useRef<number | null>(null);
 
   const headings = useCallback(() => [...(formRef.current?.querySelectorAll<HTMLElement>(TITLE_SELECTOR) ?? [])], [formRef]);
 
@@ -67,14 +72,26 @@ export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> 
       // view, the end of the section above just above it): then the next one is.
       const next = list[index + 1];
       if (next && next.getBoundingClientRect().top - top < SLIVER_PX) index += 1;
-      // At the very bottom the last section is the one being read, however short it is.
-      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) index = list.length - 1;
+      // At the very bottom the last section is the one being read, however short it is, unless a
+      // jump went to one above it whose heading is in view (the sections under it too short for the
+      // drawer to scroll further).
+      if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) {
+        const view = scroller.getBoundingClientRect();
+        const to = jumped.current;
+        const target = to === null ? undefined : list[to]?.getBoundingClientRect();
+        index = to !== null && target && target.top >= view.top && target.bottom <= view.bottom ? to : list.length - 1;
+      }
       setCurrent(Math.max(0, index));
     };
+    const byHand = () => {
+      jumped.current = null;
+    };
     scroller?.addEventListener('scroll', onScroll, { passive: true });
+    for (const type of HAND_EVENTS) scroller?.addEventListener(type, byHand, { passive: true });
     return () => {
       observer.disconnect();
       scroller?.removeEventListener('scroll', onScroll);
+      for (const type of HAND_EVENTS) scroller?.removeEventListener(type, byHand);
     };
   }, [formRef, headings]);
 
@@ -92,6 +109,7 @@ export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> 
           onClick={() => {
             const heading = headings()[i];
             if (!heading) return;
+            jumped.current = i;
             setCurrent(i);
             scrollToSection(heading);
           }}

@@ -247,6 +247,20 @@ describe('ResourceDrawer: jump links', () => {
     expect(scrollTo).toHaveBeenCalledTimes(1);
     expect(link.getAttribute('aria-current')).toBe('true');
   });
+
+  it("keeps a jump's section marked at the end of the drawer, the last section under it, until the drawer is scrolled by hand", async () => {
+    renderDrawer({ readOnly: false, sections: 4 });
+    const link = await screen.findByTestId('jump-Part 3');
+    const body = document.querySelector('.ant-drawer-body') as HTMLElement;
+    body.scrollTo = vi.fn() as unknown as typeof body.scrollTo;
+    // jsdom lays nothing out: the body is at its end, and every heading in view.
+    fireEvent.click(link);
+    fireEvent.scroll(body);
+    expect(link.getAttribute('aria-current')).toBe('true');
+    fireEvent.wheel(body);
+    fireEvent.scroll(body);
+    expect(screen.getByTestId('jump-Part 4').getAttribute('aria-current')).toBe('true');
+  });
 });
 
 describe('ResourceDrawer: Escape', () => {

@@ -39,10 +39,14 @@ export const COLUMN_WIDTHS = {
   updated: 162,
   /** a uid, an endpoint or a deal id, cut to fit, with its copy icon */
   copyValue: 150,
+  /** an SDK app's key (a 16-character uid) whole, with its copy icon */
+  appKey: 176,
   /** the name of another account on the row (an advertiser, a subpublisher), cut to fit */
   account: 112,
-  /** a short label of what a row is: a channel's type, a tag's integration and partner */
+  /** a short label of what a row is: a channel's type, a tag's integration and partner, an app's platform */
   type: 136,
+  /** the longest such label whole, `PreBid · Mobile app display`, where a wide window leaves room (WIDE_WINDOW) */
+  typeWide: 184,
   /** an amount: `$18.00`, `$1,250.00` */
   money: 88,
   /** an amount and its unit: `$22.00 CPM`, `80.00% share` */
@@ -55,7 +59,17 @@ export const COLUMN_WIDTHS = {
   count: 90,
   /** `2026-10-28 – 2027-01-26` */
   flight: 168,
+  /** a total budget and a daily one in whole dollars: `$120,000 · $1,500/day` */
+  budget: 150,
+  /** an app's bundle id or store id: `com.harborvideo.androidtv` */
+  bundle: 200,
 } as const;
+
+/**
+ * The narrowest window (a 1440 px laptop and up, beside a scrollbar) where a list's widest columns
+ * get the room their longest values need (`typeWide`); below it they keep the width that fits 1280 px.
+ */
+export const WIDE_WINDOW = 1440;
 
 /** Room for the widest value a list shows (`$12,345.67`, `100.00%`, `1,234,567`) and the metric's short title with its sort arrows. */
 const METRIC_WIDTHS: Partial<Record<MetricId, number>> = { revenue: 90, reqs: 88, source_reqs: 88, bids: 76, wins: 72, ecpm: 72, fill: 68, sourceFill: 68, imps: 72 };

@@ -10,16 +10,15 @@ import { EllipsisText } from '../../resources/cells.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { type MetricColumn, METRIC_KEY_PREFIX } from '../../resources/rowMetrics.js';
 import { FlightCell } from '../dsp/FlightCell.js';
-import { limitText } from '../../resources/unitFields.js';
 import { useNames } from '../dsp/names.js';
 import { AdvertiserName } from '../dsp/AdvertiserName.js';
+import { budgetCell } from './budgetView.js';
 import { CampaignForm, PACING_OPTIONS } from './CampaignForm.js';
 import { campaignDefaults, campaignToBody, campaignToForm } from './campaignValues.js';
 import { pacingOf, useCampaignPacing } from './livePacing.js';
 import { PACING_STATE_COLORS, pacingCellText, pacingTooltipLines, spentOfTarget } from './pacingView.js';
 
 const PACING_LABELS = new Map(PACING_OPTIONS.map((o) => [o.value, o.label]));
-const budget = (v: unknown) => limitText(v, usd);
 
 /** Live spend today against the target so far (the delivery counters), with its state and why in the tooltip. */
 function LivePacingCell({ row }: { row: ResourceRow }) {
@@ -82,16 +81,16 @@ export default function CampaignsPage() {
       {
         title: 'Budget',
         key: 'totalBudget',
-        width: 150,
+        width: COLUMN_WIDTHS.budget,
         align: 'right',
         sorter: true,
         ellipsis: { showTitle: false },
-        // The total first: a long daily budget is what the ellipsis cuts, whole on hover.
+        // The total first: of budgets too long for the column (millions, cents) the ellipsis cuts the daily one, exact on hover.
         render: (_: unknown, row) => {
-          const daily = row.dailyBudget !== 'unlimited' ? `${budget(row.dailyBudget)} a day` : '';
+          const { total, daily, full } = budgetCell(row.totalBudget, row.dailyBudget);
           return (
-            <EllipsisText text={`Total ${budget(row.totalBudget)}${daily ? ` · ${daily}` : ''}`}>
-              {budget(row.totalBudget)}
+            <EllipsisText text={full}>
+              {total}
               {daily && <Typography.Text type="secondary"> · {daily}</Typography.Text>}
             </EllipsisText>
           );

@@ -66,7 +66,8 @@ describe('ChannelAdsTxtBox', () => {
   ])("on %s channel, asks for the developer's website domain and checks its app-ads.txt", async (_name, environment) => {
     renderIn(environment);
     expect(await screen.findByText(LINE.line ?? '')).toBeTruthy();
-    expect(screen.getByText('app-ads.txt')).toBeTruthy();
+    // A section of the channel form: the drawer's jump links list it.
+    expect(screen.getByText('app-ads.txt').classList.contains('form-section-title')).toBe(true);
     expect(screen.getByText(/The line the app's developer adds to the app-ads.txt of its website/)).toBeTruthy();
     expect(screen.getByText("Check a developer's app-ads.txt")).toBeTruthy();
     expect(screen.getByPlaceholderText("Developer website domain (from the app's store listing)")).toBeTruthy();
@@ -82,6 +83,7 @@ describe('ChannelAdsTxtBox', () => {
   it("on a web channel, keeps the publisher's ads.txt", async () => {
     renderIn('web');
     expect(await screen.findByText(LINE.line ?? '')).toBeTruthy();
+    expect(screen.getByText('ads.txt').classList.contains('form-section-title')).toBe(true);
     expect(screen.getByText(/The line the publisher adds to the ads.txt of its site/)).toBeTruthy();
     expect(screen.getByText("Check a publisher's ads.txt")).toBeTruthy();
     expect(screen.getByPlaceholderText('publisher.com')).toBeTruthy();

@@ -1,9 +1,10 @@
-import { Alert, Button, ConfigProvider, Divider, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, ConfigProvider, Form, Input, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtFileOf, type AdsTxtFileName, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
 import { CopyButton } from '../../components/CopyButton.js';
+import { SectionTitle } from '../../resources/formParts.js';
 import { adsTxtTexts } from './adsTxtTexts.js';
 
 const RESULT_TYPE: Record<AdsTxtCheckStatus, 'success' | 'warning' | 'error'> = {
@@ -69,7 +70,8 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
   return (
     // Readable and checkable when the drawer is read-only (an archived channel).
     <ConfigProvider componentDisabled={false}>
-      <Divider titlePlacement="start">{texts.title}</Divider>
+      {/* A section of the form like Basics or Tag: the jump links list it. */}
+      <SectionTitle>{texts.title}</SectionTitle>
       {loadError && <Alert type="error" showIcon title={`${texts.loadError}: ${loadError}`} />}
       {info && (
         <div className="channel-adstxt" data-testid="channel-adstxt">

@@ -9,6 +9,7 @@ import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { usd } from '../../resources/fields.js';
 import { priceText } from '../../resources/unitFields.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
+import { useWideWindow } from '../../resources/wideWindow.js';
 import { FillFunnelButton } from '../report/FillFunnel.js';
 import { TagTestButton } from '../tagTest/TagTestDrawer.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
@@ -56,6 +57,7 @@ function RowTagButton({ row }: { row: ResourceRow }) {
 export default function ChannelsPage() {
   const { items: subs } = useList('subpublishers');
   const subNames = useMemo(() => new Map(subs.map((s) => [Number(s.id), s.name])), [subs]);
+  const wide = useWideWindow();
 
   const columns: ColumnsType<ResourceRow> = [
     {
@@ -71,7 +73,8 @@ export default function ChannelsPage() {
       dataIndex: 'integration',
       key: 'integration',
       sorter: true,
-      width: COLUMN_WIDTHS.type,
+      // Whole in a wide window; cut, whole on hover, where the list fits 1280 px.
+      width: wide ? COLUMN_WIDTHS.typeWide : COLUMN_WIDTHS.type,
       ellipsis: { showTitle: false },
       render: (v: string, row) => {
         const text = `${INTEGRATION_NAMES.get(v) ?? v} · ${ENVIRONMENT_NAMES.get(row.environment) ?? String(row.environment ?? '')} ${(FORMAT_NAMES.get(row.format) ?? String(row.format ?? '')).toLowerCase()}`;

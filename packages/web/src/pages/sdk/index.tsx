@@ -1,8 +1,8 @@
-import { CopyOutlined } from '@ant-design/icons';
-import { App, Button, Space, Tooltip, Typography } from 'antd';
+import { Typography } from 'antd';
 import { type ColumnsType } from 'antd/es/table';
 import { RESOURCES } from '@adplane/shared';
-import { copyText } from '../../resources/clipboard.js';
+import { CopyValue, EllipsisText } from '../../resources/cells.js';
+import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { SDK_PLATFORM_NAMES } from './platforms.js';
@@ -12,25 +12,20 @@ export function sdkAppDefaults(): Record<string, unknown> {
   return { name: '', status: 1, bundle: '', platform: undefined, storeUrl: '' };
 }
 
-function AppKey({ uid, id }: { uid: string | null | undefined; id: number }) {
-  const { message } = App.useApp();
-  if (!uid) return null;
-  return (
-    <Space size={4}>
-      <Typography.Text code>{uid}</Typography.Text>
-      <Tooltip title="Copy the app key">
-        <Button type="text" size="small" icon={<CopyOutlined />} aria-label="copy app key" data-testid={`copy-key-${id}`} onClick={() => void copyText(uid, message)} />
-      </Tooltip>
-    </Space>
-  );
-}
-
 /** SDK Admin: the apps of the in-app SDK and their app keys. */
 export default function SdkPage() {
   const columns: ColumnsType<ResourceRow> = [
-    { title: 'Bundle', dataIndex: 'bundle', key: 'bundle' },
-    { title: 'Platform', dataIndex: 'platform', key: 'platform', width: 150, render: (p: keyof typeof SDK_PLATFORM_NAMES) => SDK_PLATFORM_NAMES[p] ?? p },
-    { title: 'App key', dataIndex: 'uid', key: 'uid', width: 230, render: (uid: string | null, row) => <AppKey uid={uid} id={row.id} /> },
+    { title: 'Bundle', dataIndex: 'bundle', key: 'bundle', width: COLUMN_WIDTHS.bundle, ellipsis: { showTitle: false }, render: (bundle: string) => <EllipsisText text={bundle} /> },
+    {
+      title: 'Platform',
+      dataIndex: 'platform',
+      key: 'platform',
+      width: COLUMN_WIDTHS.type,
+      ellipsis: { showTitle: false },
+      render: (p: keyof typeof SDK_PLATFORM_NAMES) => <EllipsisText text={SDK_PLATFORM_NAMES[p] ?? p} />,
+    },
+    // What the page is for: the key whole, with its copy icon, as on the dashboard.
+    { title: 'App key', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.appKey, ellipsis: { showTitle: false }, render: (uid: string | null, row) => <CopyValue value={uid ?? ''} testId={`app-key-${row.id}`} /> },
   ];
   return (
     <ResourceListPage
