@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -8,7 +9,6 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type Admission, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
 import { MemoryCounterStore } from '../src/delivery/sharedCounters.js';
-import { freePort } from './localServer.js';
 
 export type DeliveryEngineName = 'memory' | 'redis';
 
@@ -147,17 +147,44 @@ export async function redisForProgram(): Promise<{ url: string; own: OwnRedis | 
   return { url: own.url, own };
 }
 
+/**
+ * The ports of the tests' own redis-servers: below Linux's ephemeral range (32768-60999 by default),
+ * so that no port the system hands out (a listen on port 0 in a test file running beside this one,
+ * an outgoing connection) can land on one, in particular while its server is down between a kill
+ * and a restart on the same port. Test files running at once pick at random among them.
+ */
+const OWN_REDIS_PORTS = { from: 20_000, count: 10_000 };
+
+/** Whether nothing listens on 127.0.0.1:`port` now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createTcpServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function unusedOwnRedisPort(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const port = OWN_REDIS_PORTS.from + randomInt(OWN_REDIS_PORTS.count);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`no free port for a redis-server of the test's own in ${OWN_REDIS_PORTS.from}-${OWN_REDIS_PORTS.from + OWN_REDIS_PORTS.count - 1}`);
+}
+
 export async function ownRedisServer(): Promise<OwnRedis> {
-  const port = await freePort();
+  const port = await unusedOwnRedisPort();
   const dir = mkdtempSync(join(tmpdir(), 'adplane-redis-'));
   let child: ChildProcess | null = null;
   const url = `redis://127.0.0.1:${port}`;
-  const ping = async (): Promise<boolean> => {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
+  /** Whether the redis-server answering on the port is `pid` (not one that another test file started there meanwhile). */
+  const answersAs = async (pid: number): Promise<boolean> => {
+    // (commandTimeout: a listener there that is not a redis-server never answers)
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500, commandTimeout: 500 });
     probe.on('error', () => {});
     try {
       await probe.connect();
-      return (await probe.ping()) === 'PONG';
+      return /^process_id:(\d+)\r?$/m.exec(await probe.info('server'))?.[1] === String(pid);
     } catch {
       return false;
     } finally {
@@ -165,22 +192,30 @@ export async function ownRedisServer(): Promise<OwnRedis> {
     }
   };
   const kill = async () => {
-    if (!child) return;
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    const running = child;
+    if (!running) return;
+    // (a server that exited by itself, one that could not bind the port, has no exit left to wait for)
+    if (running.exitCode === null && running.signalCode === null) {
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    }
     child = null;
   };
   return {
     url,
     port,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-      for (let i = 0; i < 100; i++) {
-        if (await ping()) return;
+      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+      child = started;
+      let exit: string | null = null;
+      started.once('exit', (code, signal) => (exit = `${code ?? signal}`));
+      for (let i = 0; i < 100 && exit === null; i++) {
+        if (await answersAs(started.pid!)) return;
         await new Promise((r) => setTimeout(r, 50));
       }
-      throw new Error(`redis-server did not start on port ${port}`);
+      await kill();
+      throw new Error(exit === null ? `redis-server did not start on port ${port}` : `redis-server exited (${exit}) at its start on port ${port}: is the port taken?`);
     },
     kill,
     async stop() {

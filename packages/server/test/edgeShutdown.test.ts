@@ -36,7 +36,9 @@ describe('SIGTERM', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         ...process.env,
-        PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', CLICKHOUSE_URL: '', ADPLANE_DEMO: '1',
+        // none of the machine's servers (REDIS_URL too: the program's default key prefix on the one
+        // Redis would be shared with other test files and earlier runs, which spent the demo budgets)
+        PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', CLICKHOUSE_URL: '', REDIS_URL: '', ADPLANE_DEMO: '1',
         ADPLANE_DEMO_PASSWORD: 'demo', LOG_LEVEL: 'warn', ADPLANE_HOST: base, ADPLANE_WEB_DIST: join(dataDir, 'no-console'),
       },
     });

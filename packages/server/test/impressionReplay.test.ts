@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openReplayGuard } from '../src/delivery/redisReplay.js';
@@ -11,7 +12,8 @@ import { dropRedisPrefix, testLog } from './deliveryEngines.js';
  * decision's events take a bit in a page key, not a key each.
  */
 const redisUrl = process.env.REDIS_URL ?? '';
-const prefix = `adplane-test:${process.pid}:replay:`;
+// a namespace of this run's own on the one Redis, which other test files use at the same time
+const prefix = `adplane-test:${process.pid}:${randomBytes(4).toString('hex')}:replay:`;
 const opened: ImpressionReplayGuard[] = [];
 afterAll(async () => {
   for (const guard of opened) await guard.close?.();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { admitThroughLease, describeWithOwnRedis, ownRedisServer, sleep, testLog, until } from '../../test/deliveryEngines.js';
 import { openConfigChangeBus, openDeliveryCounters } from './openDelivery.js';
@@ -104,7 +105,8 @@ describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
 describe('config changes over Redis pub/sub', () => {
   it.skipIf(!process.env.REDIS_URL)('reach another process within a second', async () => {
     const url = process.env.REDIS_URL!;
-    const prefix = `bus-test:${process.pid}:`;
+    // a channel of this run's own on the one Redis, which other test files use at the same time
+    const prefix = `bus-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
     const api = await openConfigChangeBus({ redisUrl: url }, { log: testLog(), prefix });
     const edge = await openConfigChangeBus({ redisUrl: url }, { log: testLog(), prefix });
     try {
