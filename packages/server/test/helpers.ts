@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Edition, EDITION_ONLY, type Feature, RESOURCE_KINDS, RESOURCES } from '@adplane/shared';
 import { buildApp, type BuildAppOptions } from '../src/app.js';
@@ -37,6 +38,38 @@ export interface TestStore {
 
 const settingsOfStore = new WeakMap<Store, Settings>();
 
+/**
+ * PostgreSQL: the test files running at once share DATABASE_URL's database, a schema each. Kysely's
+ * migrator first reads the tables of every schema in the database (its introspector calls
+ * has_schema_privilege and pg_get_serial_sequence by name on each), which fails ("schema ... does
+ * not exist", "relation ... does not exist") when another file drops its schema, or a table, during
+ * that read. So migrating up takes this advisory lock shared, and what drops schemas or tables (a
+ * block's schema at its end, a down migration) takes it alone. (Any constant of the tests' own.)
+ */
+const PG_SCHEMA_CHANGES_LOCK = 4_250_100;
+
+/**
+ * `run` holding the schema-changes lock `shared` or `exclusive` (see PG_SCHEMA_CHANGES_LOCK) when
+ * `store` is on PostgreSQL; at once on SQLite.
+ */
+export async function withPgSchemaLock<T>(store: Pick<Store, 'dialect'>, mode: 'shared' | 'exclusive', run: () => Promise<T>): Promise<T> {
+  if (store.dialect !== 'postgres') return run();
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [PG_SCHEMA_CHANGES_LOCK]);
+    return await run();
+  } finally {
+    // (closing the session lets go of its lock)
+    await client.end();
+  }
+}
+
+/** migrateToLatest, holding the schema-changes lock shared on PostgreSQL: what a test that migrates a test store again calls. */
+export function migrateTestStore(store: Store): Promise<string[]> {
+  return withPgSchemaLock(store, 'shared', () => migrateToLatest(store));
+}
+
 function openTestStore(dialect: Dialect, seed: boolean): TestStore {
   let store: Store | undefined;
   let settings: Settings | undefined;
@@ -48,13 +81,13 @@ function openTestStore(dialect: Dialect, seed: boolean): TestStore {
     settings = testSettings({ DATABASE_URL: dialect === 'postgres' ? databaseUrl : '' });
     store = await openStore(settings, dialect === 'postgres' ? { pgSchema } : {});
     settingsOfStore.set(store, settings);
-    await migrateToLatest(store);
+    await migrateTestStore(store);
     if (seed) for (const u of (await seedIfEmpty(store, settings)).users) users[u.username] = u;
   });
 
   afterAll(async () => {
     await store?.close();
-    if (dialect === 'postgres') await dropPgSchema(databaseUrl, pgSchema);
+    if (dialect === 'postgres') await withPgSchemaLock({ dialect }, 'exclusive', () => dropPgSchema(databaseUrl, pgSchema));
     if (settings) rmSync(settings.dataDir, { recursive: true, force: true });
   });
 

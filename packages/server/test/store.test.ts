@@ -6,17 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantIdOf } from '../src/auth/guards.js';
 import { verifyPassword } from '../src/auth/passwords.js';
 import { CONFIG_KEYS, getConfigValue, setConfigValueOnce } from '../src/store/appConfig.js';
-import { MIGRATIONS, migrateToLatest } from '../src/store/migrations/index.js';
+import { MIGRATIONS } from '../src/store/migrations/index.js';
 import { ADMIN_ONLY_SEED, seedIfEmpty } from '../src/store/seed.js';
 import { ensureSessionSecret, SESSION_SECRET_FILE } from '../src/store/sessionSecret.js';
 import { deleteExpiredSessions, findLiveSession, insertSession } from '../src/store/sessions.js';
 import { countUsers, createUser, findUserById, findUserForLogin, findUserInTenant, setUserStatus } from '../src/store/users.js';
-import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
+import { as, buildTestApp, forEachStore, freshAddress, login, migrateTestStore } from './helpers.js';
 
 forEachStore((t) => {
   describe('migrations', () => {
     it('are applied once; running them again changes nothing', async () => {
-      expect(await migrateToLatest(t.store)).toEqual([]);
+      expect(await migrateTestStore(t.store)).toEqual([]);
       const names = await t.store.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
       expect(names.map((r) => (r as { name: string }).name)).toEqual(Object.keys(MIGRATIONS).sort());
     });
