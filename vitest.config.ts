@@ -26,15 +26,14 @@ const server = {
 
 export default defineConfig({
   test: {
-    // One test file at a time for now (vitest's default on CI's two cores). Two at once (maxWorkers: 2)
-    // took the server files from 21 to 14 minutes in four runs with the real PostgreSQL, ClickHouse
-    // and Redis, once the files were made to share nothing (each opens its own PostgreSQL schema or
-    // database, ClickHouse database, Redis key prefix, or redis-server of its own on its own port
-    // when it kills Redis, data folder and ports: packages/server/test/helpers.ts, statsEngines.ts,
-    // deliveryEngines.ts); one of those runs failed on a race since fixed (kysely's migrator reads
-    // every schema's tables while another file drops its schema: helpers.ts PG_SCHEMA_CHANGES_LOCK).
-    // Turn it back to 2 after more clean runs.
-    maxWorkers: 1,
+    // Two test files at once (vitest's default on CI's two cores is one): the server files take 14
+    // minutes instead of 21-29 with the real PostgreSQL, ClickHouse and Redis. Files share nothing:
+    // each opens its own PostgreSQL schema or database, ClickHouse database, Redis key prefix, or
+    // redis-server of its own on its own port when it kills Redis, data folder and ports
+    // (packages/server/test/helpers.ts, statsEngines.ts, deliveryEngines.ts), and PostgreSQL schema
+    // changes take turns (kysely's migrator reads every schema's tables: helpers.ts
+    // PG_SCHEMA_CHANGES_LOCK). `--maxWorkers=1` runs them one at a time.
+    maxWorkers: 2,
     projects: [
       {
         test: {

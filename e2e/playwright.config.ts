@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EDITION_SERVERS } from './support/servers.js';
+import { E2E_WORKERS, EDITION_SERVERS, editionServers } from './support/servers.js';
 
 /**
  * One folder of fresh stores per run, made when the runner reads this file; its workers read it too,
@@ -27,22 +27,25 @@ function runDataDir(): string {
   return made;
 }
 const runDir = runDataDir();
-const dataDirOf = (edition: string): string => {
-  const dir = join(runDir, edition);
+const dataDirOf = (slot: number, edition: string): string => {
+  const dir = join(runDir, `${slot}-${edition}`);
   mkdirSync(dir, { recursive: true });
   return dir;
 };
 
 /**
  * One real adplane process per edition (the database setting changes the navigation), each on its
- * own fresh SQLite store with the demo workspace. The V2V one encrypts its responses, so the
- * console's json-encrypt path is exercised in a real browser too.
+ * own fresh SQLite store with the demo workspace, for each worker slot (support/servers.ts). The V2V
+ * one encrypts its responses, so the console's json-encrypt path is exercised in a real browser too.
  */
+const slots = Array.from({ length: E2E_WORKERS }, (_, slot) => slot);
+
 export default defineConfig({
   testDir: './specs',
   outputDir: '../test-results',
+  // files run side by side, each slot on its own servers; the tests of one file run in order
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 20_000 },
@@ -62,11 +65,14 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
-    trace: 'retain-on-failure',
+    // Recording a trace of every test (DOM snapshots at each action, a screencast) took a third of the
+    // run's time; a failure still leaves its screenshot and the page's ARIA snapshot
+    // (test-results/*/error-context.md). `E2E_TRACE=1` records traces and keeps those of failed tests.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: Object.values(EDITION_SERVERS).map((s) => ({
+  webServer: slots.flatMap((slot) => Object.values(editionServers(slot)).map((s) => ({ slot, ...s }))).map((s) => ({
     // the production bundle, as `npm start` runs it (e2e/run.sh builds it first)
     command: 'node packages/server/dist/main.mjs',
     cwd: '..',
@@ -78,7 +84,7 @@ export default defineConfig({
     env: {
       PORT: String(s.port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDirOf(s.edition),
+      DATA_DIR: dataDirOf(s.slot, s.edition),
       ADPLANE_EDITION: s.edition,
       ADPLANE_DEMO: '1',
       ADPLANE_DEMO_PASSWORD: 'demo',
