@@ -50,12 +50,17 @@ export class ResourcePage {
   /** Show columns the list hides by default, by key (the column chooser remembers it for this user). */
   async showColumns(...keys: string[]): Promise<void> {
     await this.page.getByTestId('column-chooser-open').click();
+    await expect(this.page.getByTestId('column-chooser')).toBeVisible();
     for (const key of keys) {
       // The test id may sit on the checkbox's input or on its label.
       const toggle = this.page.getByTestId(`column-toggle-${key}`);
       const box = toggle.locator('xpath=self::input | .//input').first();
-      if (!(await box.isChecked())) await toggle.click();
-      await expect(box).toBeChecked();
+      // A click that lands while the popover still zooms in can be lost on a busy machine (CI saw the
+      // box stay unchecked): click again until it shows checked, giving each click time to render.
+      await expect(async () => {
+        if (!(await box.isChecked())) await toggle.click({ timeout: 5_000 });
+        await expect(box).toBeChecked({ timeout: 5_000 });
+      }).toPass({ timeout: 30_000 });
     }
     await this.page.getByTestId('column-chooser-open').click();
     await expect(this.page.getByTestId('column-chooser')).toBeHidden();
