@@ -140,6 +140,11 @@ const debugEids = (where: 'eids' | 'ext') => (answer: Answer) => {
   expect(where === 'eids' ? user.eids : (user.ext as Obj).eids).toEqual([{ source: 'kept.example', uids: [{ id: 'u-1' }] }]);
 };
 
+/** The request's regs as the auction read them (Prebid Server drops an invalid US Privacy string with warning 10001). */
+const debugRegs = (regs: Obj) => (answer: Answer) => {
+  expect((answer.ext.debug!.resolvedrequest as { regs?: Obj }).regs).toEqual(regs);
+};
+
 /** Accepted as Prebid Server accepts them, where adplane refused them or did not bid before. */
 const NOW_ACCEPTED: Row[] = [
   // Prebid Server removes empty eids and uids with a warning (10013, 10014) rather than refusing the request; demand is not sent them
@@ -172,7 +177,7 @@ const DIFFERENT_ON_PURPOSE: Row[] = [
   ['app-bad-ext / invalid-source (app.ext.prebid.source an object)', 400, (c) => ({ ...display(c, { site: undefined, app: { bundle: 'com.example.news', ext: { prebid: { source: { foo: 'prebid-mobile' }, version: '1.0' } } } }) }), { status: 200, bids: 1 }],
   ['digitrust (retired)', 400, (c) => display(c, { user: { ext: { digitrust: { id: 'x', keyv: 1, pref: 1 } } } }), bids(1)],
   // Prebid Server no longer refuses these either
-  ['regs-ext-usprivacy-invalid', 400, (c) => display(c, { regs: { ext: { us_privacy: 'invalid by length' } } }), bids(1)],
+  ['regs-ext-usprivacy-invalid', 400, (c) => display(c, { regs: { ext: { us_privacy: 'invalid by length' } } }), bids(1, /"code":10001,"message":"CCPA consent is invalid and will be ignored\. \(request\.regs\.ext\.us_privacy must contain 4 characters\)"/)],
   ['user-ext-empty', 400, (c) => display(c, { user: { ext: {} } }), bids(1)],
   ['user-ext-eids-source-duplicate', 400, (c) => display(c, { user: { ext: { eids: [{ source: 's.example', uids: [{ id: 'A' }] }, { source: 's.example', uids: [{ id: 'B' }] }] } } }), bids(1)],
 ];
@@ -198,7 +203,10 @@ const VALID: Row[] = [
   ['app-ios140-no-ifa', 200, (c) => display(c, { site: undefined, app: { bundle: 'com.example.app' }, device: { os: 'iOS', osv: '14.0', ifa: '', ext: { atts: 0 } } }), bids(1)],
   ['cache-bids', 200, (c) => display(c, { ext: { prebid: { cache: { bids: {} } } } }), bids(1)],
   ['cache-vast', 200, (c) => video(c, { ext: { prebid: { cache: { vastxml: {} } } } }), bids(1)],
-  ['ccpa-invalid', 200, (c) => display(c, { regs: { us_privacy: '{invalid}' } }), bids(1)],
+  ['ccpa-invalid', 200, (c) => display(c, { test: 1, regs: { us_privacy: '{invalid}' } }), bids(1, /"code":10001,"message":"CCPA consent is invalid and will be ignored\. \(request\.regs\.us_privacy must contain 4 characters\)"/, debugRegs({}))],
+  ['ccpa-invalid (a version other than 1)', 200, (c) => display(c, { test: 1, regs: { ext: { gdpr: 0, us_privacy: '2YNN' } } }), bids(1, /\(request\.regs\.ext\.us_privacy must specify version 1\)"/, debugRegs({ ext: { gdpr: 0 } }))],
+  ['ccpa-invalid (a signal other than Y, N or -)', 200, (c) => display(c, { test: 1, regs: { us_privacy: '1NXN' } }), bids(1, /\(request\.regs\.us_privacy must specify 'N', 'Y' or '-' for the opt-out sale\)"/, debugRegs({}))],
+  ['ccpa-valid, lower case: kept', 200, (c) => display(c, { test: 1, regs: { us_privacy: '1nyn' } }), bids(1, undefined, debugRegs({ us_privacy: '1nyn' }))],
   ['empty-gppsid-conflict', 200, (c) => display(c, { regs: { gpp: 'DBACNYA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA~1NYN', gpp_sid: [], gdpr: 1, ext: { us_privacy: '1YYY' } }, user: { consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA' } }), bids(1)],
   ['first-party-data', 200, (c) => video(c, { site: { id: 's', page: SITE.page, content: { episode: 6, data: [{ id: 'd' }] }, ext: { amp: 1, data: { key: 'v' } } }, user: { id: 'u', yob: 1982, data: [{ id: 'd' }], ext: { data: { key: 'v' } } }, test: 1, ext: { prebid: { data: { bidders: ['adplane'] }, bidderconfig: [{ bidders: ['adplane'], config: { ortb2: { site: { keywords: 'k' } } } }] } } }, { ext: { adplane: { channel: c.video }, telaria: { seatCode: 't' } } }), bids(1)],
   ['multi-bid-error', 200, (c) => display(c, { ext: { prebid: { multibid: [{ bidder: 'adplane' }, { maxbids: -1, bidder: 'rubicon' }] } } }), bids(1)],

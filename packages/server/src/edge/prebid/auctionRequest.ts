@@ -1,7 +1,7 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
 import { isObj, readBidRequest } from '../openrtb/bidRequestReader.js';
 import { type CurrencyRates, parseCurrencyFile } from '../openrtb/currency.js';
-import { pbsRuleBreach, prunedEids, type RuleNote } from './pbsRules.js';
+import { droppedUsPrivacy, pbsRuleBreach, prunedEids, type RuleNote } from './pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
 /**
@@ -303,7 +303,7 @@ export function readAuctionRequest(body: unknown): AskResult {
   const request = read.request;
   const breach = pbsRuleBreach(request);
   if (breach) return { ok: false, ...breach };
-  const warnings = prunedEids(request);
+  const warnings = [...droppedUsPrivacy(request), ...prunedEids(request)];
   try {
     const ext = (request.ext ?? {}) as Obj;
     const codes = ourCodes(ext);

@@ -1,5 +1,6 @@
 import { type BidRequest } from '@adplane/shared';
 import { isObj } from '../openrtb/bidRequestReader.js';
+import { usPrivacyFault } from '../request/privacy.js';
 
 /**
  * What Prebid Server refuses with a 400 beyond the OpenRTB contract (openrtb/bidRequestReader.ts
@@ -159,6 +160,32 @@ function supplyChain(request: Obj): RuleBreach | null {
 export interface RuleNote {
   code: number;
   message: string;
+}
+
+/** Prebid Server's warning code for a privacy consent it ignores (errortypes/code.go). */
+export const INVALID_CONSENT_WARNING = 10001;
+
+/**
+ * Removes a US Privacy string that is not one from `regs.us_privacy` and 2.5's `regs.ext.us_privacy`,
+ * as Prebid Server does (it reads the CCPA policy, and on an invalid consent answers warning 10001 and
+ * clears the string): the request is served as if it had none, and demand is not sent it. Run after
+ * pbsRuleBreach (the shapes are checked).
+ */
+export function droppedUsPrivacy(request: BidRequest): RuleNote[] {
+  const notes: RuleNote[] = [];
+  const regs = (request as unknown as Obj).regs;
+  if (!isObj(regs)) return notes;
+  const check = (holder: Obj, at: string) => {
+    const value = holder.us_privacy;
+    if (typeof value !== 'string' || value === '') return;
+    const fault = usPrivacyFault(value);
+    if (!fault) return;
+    delete holder.us_privacy;
+    notes.push({ code: INVALID_CONSENT_WARNING, message: `CCPA consent is invalid and will be ignored. (${at} ${fault})` });
+  };
+  check(regs, 'request.regs.us_privacy');
+  if (isObj(regs.ext)) check(regs.ext, 'request.regs.ext.us_privacy');
+  return notes;
 }
 
 /** Prebid Server's warning codes for an eid or a uid it removed (errortypes/code.go). */

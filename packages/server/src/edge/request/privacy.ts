@@ -19,6 +19,21 @@ export function gppSectionIds(list: string): number[] {
  */
 export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
 
+const US_PRIVACY_SIGNALS = ['explicit notice', 'opt-out sale', 'limited service provider agreement'] as const;
+
+/**
+ * Why a US Privacy string is not one (IAB US Privacy String 1.0: '1', then 'Y', 'N' or '-', either
+ * case, for the explicit notice, the opt-out of sale and the LSPA), or null for a valid one.
+ */
+export function usPrivacyFault(usPrivacy: string): string | null {
+  if (usPrivacy.length !== 4) return 'must contain 4 characters';
+  if (usPrivacy[0] !== '1') return 'must specify version 1';
+  for (let i = 1; i < 4; i++) {
+    if (!'YyNn-'.includes(usPrivacy[i]!)) return `must specify 'N', 'Y' or '-' for the ${US_PRIVACY_SIGNALS[i - 1]!}`;
+  }
+  return null;
+}
+
 /** A US Privacy string (1.0: version, notice, opt-out of sale, LSPA) that opts out of sale: 'Y' in the third place. */
 export const optsOutOfSale = (usPrivacy: string): boolean => /^1[YN-]Y[YN-]$/i.test(usPrivacy);
 
