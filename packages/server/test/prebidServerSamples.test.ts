@@ -132,6 +132,9 @@ const NOW_REFUSED: Row[] = [
   ['user-ext-prebid-buyeruids-empty', 400, (c) => display(c, { user: { ext: { prebid: { buyeruids: {} } } } }), refused(/user\.ext\.prebid requires a "buyeruids" property/)],
   ['buyeruids an id not a string', 400, (c) => display(c, { user: { ext: { prebid: { buyeruids: { adplane: 42 } } } } }), refused(/user\.ext\.prebid\.buyeruids\.adplane must be a string/)],
   ['user.eids not a list', 400, (c) => display(c, { user: { eids: { source: 'id5-sync.com' } } }), refused(/user\.eids must be an array/)],
+  ['req-ext-prebid-channel-name-empty', 400, (c) => display(c, { ext: { prebid: { channel: { name: '', version: '' } } } }), refused(/^Invalid request: ext\.prebid\.channel\.name can't be empty/)],
+  ['req-ext-prebid-channel without a name', 400, (c) => display(c, { ext: { prebid: { channel: { version: '9.1' } } } }), refused(/ext\.prebid\.channel\.name can't be empty/)],
+  ['req-ext-prebid-channel not an object', 400, (c) => display(c, { ext: { prebid: { channel: 'pbjs' } } }), refused(/ext\.prebid\.channel must be an object/)],
   ['a uid id not a string', 400, (c) => display(c, { user: { eids: [{ source: 'id5-sync.com', uids: [{ id: 7 }] }] } }), refused(/user\.eids\[0\]\.uids\[0\]\.id must be a string/)],
 ];
 

@@ -234,6 +234,20 @@ function caching(request: Obj): RuleBreach | null {
 }
 
 /**
+ * `ext.prebid.channel`, the integration that sent the request (Prebid.js sends `{ name: 'pbjs' }`):
+ * Prebid Server fills it in when absent and refuses one without a name.
+ */
+function integrationChannel(request: Obj): RuleBreach | null {
+  const prebid = isObj(request.ext) && isObj(request.ext.prebid) ? request.ext.prebid : {};
+  const channel = prebid.channel;
+  if (!given(channel)) return null;
+  if (!isObj(channel)) return { field: 'ext.prebid.channel', reason: 'must be an object' };
+  if (given(channel.name) && typeof channel.name !== 'string') return { field: 'ext.prebid.channel.name', reason: 'must be a string' };
+  if (!nonEmptyString(channel.name)) return { field: 'ext.prebid.channel.name', reason: "can't be empty" };
+  return null;
+}
+
+/**
  * Whether a banner states its size as Prebid Server requires: `w` and `h`, or `format` entries; an
  * interstitial may leave it to the device. (The PreBid demand source asks it of the banner it
  * would send: demand/programmaticSources.ts.)
@@ -313,7 +327,7 @@ function stored(o: Obj): boolean {
 export function pbsRuleBreach(request: BidRequest): RuleBreach | null {
   const r = request as unknown as Obj;
   const storedRequest = stored(r);
-  const found = (storedRequest ? null : inventory(r)) ?? privacy(r) ?? supplyChain(r) ?? caching(r);
+  const found = (storedRequest ? null : inventory(r)) ?? privacy(r) ?? supplyChain(r) ?? caching(r) ?? integrationChannel(r);
   if (found) return found;
   for (let i = 0; i < request.imp.length; i++) {
     const imp = request.imp[i] as unknown as Obj;
