@@ -49,17 +49,22 @@ export class ResourcePage {
 
   /** Show columns the list hides by default, by key (the column chooser remembers it for this user). */
   async showColumns(...keys: string[]): Promise<void> {
+    await this.setColumns(Object.fromEntries(keys.map((key) => [key, true])));
+  }
+
+  /** Shows (true) or hides (false) columns by key with the column chooser, then closes it. */
+  async setColumns(wanted: Record<string, boolean>): Promise<void> {
     await this.page.getByTestId('column-chooser-open').click();
     await expect(this.page.getByTestId('column-chooser')).toBeVisible();
-    for (const key of keys) {
+    for (const [key, shown] of Object.entries(wanted)) {
       // The test id may sit on the checkbox's input or on its label.
       const toggle = this.page.getByTestId(`column-toggle-${key}`);
       const box = toggle.locator('xpath=self::input | .//input').first();
-      // A click that lands while the popover still zooms in can be lost on a busy machine (CI saw the
-      // box stay unchecked): click again until it shows checked, giving each click time to render.
+      // A click that lands while the popover still zooms in can be lost on a busy machine (CI saw a
+      // box keep its state): click again until it shows the state, giving each click time to render.
       await expect(async () => {
-        if (!(await box.isChecked())) await toggle.click({ timeout: 5_000 });
-        await expect(box).toBeChecked({ timeout: 5_000 });
+        if ((await box.isChecked()) !== shown) await toggle.click({ timeout: 5_000 });
+        await expect(box).toBeChecked({ checked: shown, timeout: 5_000 });
       }).toPass({ timeout: 30_000 });
     }
     await this.page.getByTestId('column-chooser-open').click();
