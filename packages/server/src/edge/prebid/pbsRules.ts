@@ -227,8 +227,11 @@ export function prunedEids(request: BidRequest): RuleNote[] {
   return notes;
 }
 
+/** `ext.prebid` of a request or an impression, or an empty object. */
+const prebidExt = (o: Obj): Obj => (isObj(o.ext) && isObj(o.ext.prebid) ? o.ext.prebid : {});
+
 function caching(request: Obj): RuleBreach | null {
-  const prebid = isObj(request.ext) && isObj(request.ext.prebid) ? request.ext.prebid : {};
+  const prebid = prebidExt(request);
   if (isObj(prebid.cache) && !given(prebid.cache.bids) && !given(prebid.cache.vastxml)) return { field: 'ext.prebid.cache', reason: 'requires one of the "bids" or "vastxml" properties' };
   return null;
 }
@@ -238,8 +241,7 @@ function caching(request: Obj): RuleBreach | null {
  * Prebid Server fills it in when absent and refuses one without a name.
  */
 function integrationChannel(request: Obj): RuleBreach | null {
-  const prebid = isObj(request.ext) && isObj(request.ext.prebid) ? request.ext.prebid : {};
-  const channel = prebid.channel;
+  const channel = prebidExt(request).channel;
   if (!given(channel)) return null;
   if (!isObj(channel)) return { field: 'ext.prebid.channel', reason: 'must be an object' };
   if (given(channel.name) && typeof channel.name !== 'string') return { field: 'ext.prebid.channel.name', reason: 'must be a string' };
@@ -314,7 +316,7 @@ function nativeRequest(text: string, at: string): RuleBreach | null {
 
 /** Whether an object names a stored request (`ext.prebid.storedrequest.id`). */
 function stored(o: Obj): boolean {
-  const prebid = isObj(o.ext) && isObj(o.ext.prebid) ? o.ext.prebid : {};
+  const prebid = prebidExt(o);
   return isObj(prebid.storedrequest) && given(prebid.storedrequest.id);
 }
 

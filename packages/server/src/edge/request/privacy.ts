@@ -35,7 +35,7 @@ export function usPrivacyFault(usPrivacy: string): string | null {
 }
 
 /** A US Privacy string (1.0: version, notice, opt-out of sale, LSPA) that opts out of sale: 'Y' in the third place. */
-export const optsOutOfSale = (usPrivacy: string): boolean => /^1[YN-]Y[YN-]$/i.test(usPrivacy);
+export const optsOutOfSale = (usPrivacy: string): boolean => (usPrivacy[2] === 'Y' || usPrivacy[2] === 'y') && usPrivacyFault(usPrivacy) === null;
 
 /**
  * Whether a request forbids user ids (adplane's, or a partner's as `buyeruid`): the GDPR applies
