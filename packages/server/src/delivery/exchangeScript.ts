@@ -16,7 +16,7 @@
  *   qps demand ttl, catch-up ms; then per budget: limit, want, min, used, floor, floor's generation, even rate
  *   (over the pace window, computed by the caller), pace start (the window [pace start, day end):
  *   the day, or from the campaign's creation on its first day; pacing.ts paceWindow), day end, hour,
- *   ttl, the number n of hours sent back (0 nearly always) and, when n > 0, their generation and n
+ *   ttl, the reservations held (the lease is never less), the number n of hours sent back (0 nearly always) and, when n > 0, their generation and n
  *   pairs hour, spend seen; per frequency: incr, period, floor, floor's window end, floor's
  *   generation; per QPS: limit, demand.
  *
@@ -63,16 +63,16 @@ local budgets = {}
 for i = 1, nb do
   local spentK, amountK, expiryK, paceK, hourK, baseK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
   local limit, want, minG, used, floor, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), ARGV[a + 5]
-  local even, paceStart, dayEnd, hour, ttl, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]), tonumber(ARGV[a + 11])
+  local even, paceStart, dayEnd, hour, ttl, heldR, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]), tonumber(ARGV[a + 11]), tonumber(ARGV[a + 12])
   local hourBaseK = nil
   if nh > 0 then
     hourBaseK = KEYS[k + 6]
     k = k + 7
-    local hoursGen = ARGV[a + 12]
+    local hoursGen = ARGV[a + 13]
     if hoursGen ~= '' and hoursGen ~= gen then
       -- the day's spend per hour seen before the data was lost: each hour as the day's spend below
       for j = 0, nh - 1 do
-        local h, seen = ARGV[a + 13 + 2 * j], tonumber(ARGV[a + 14 + 2 * j])
+        local h, seen = ARGV[a + 14 + 2 * j], tonumber(ARGV[a + 15 + 2 * j])
         local hb = num(redis.call('HGET', hourBaseK, h))
         if seen > hb then
           redis.call('HINCRBY', hourK, h, seen - hb)
@@ -80,10 +80,10 @@ for i = 1, nb do
         end
       end
     end
-    a = a + 13 + 2 * nh
+    a = a + 14 + 2 * nh
   else
     k = k + 6
-    a = a + 12
+    a = a + 13
   end
   local spent = num(redis.call('GET', spentK))
   if floorGen ~= '' and floorGen ~= gen then
@@ -142,6 +142,8 @@ for i = 1, nb do
       redis.call('PEXPIRE', paceK, ttl > 0 and ttl or DAY)
     end
   end
+  -- never below the reservations this process holds (sharedCounters.ts BudgetAsk.held)
+  if limit >= 0 and heldR > granted then granted = heldR end
   if granted > 0 then
     redis.call('HSET', amountK, pid, granted)
     redis.call('HSET', expiryK, pid, now + leaseTtl)

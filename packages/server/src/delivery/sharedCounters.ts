@@ -18,6 +18,14 @@ export interface BudgetAsk {
   want: number;
   /** The smallest useful grant (one impression's price). */
   min: number;
+  /**
+   * The reservations this process holds (decisions admitted under its lease whose impression has not
+   * come): the lease granted is never less, whatever is free. Another process may have counted some
+   * of their impressions already (their spend is in the shared spend, and this process drops them
+   * when it hears the commit notice): cut below them, the lease would free budget those decisions
+   * still hold, and another process could be leased it. Absent: 0.
+   */
+  held?: number;
   /** Spent here since the last exchange: added to the shared spend. */
   used: number;
   /**
@@ -306,6 +314,7 @@ export class MemoryCounterStore {
         this.pace.set(b.key, { tokens, at: Math.max(now, bucket.at) });
       }
     }
+    if (b.limit >= 0 && b.held && granted < b.held) granted = b.held;
     if (granted > 0) leases.set(pid, { amount: granted, expires: now + leaseTtlMs });
     else leases.delete(pid);
     return { granted, spent, others, paced, hourNow: b.hour >= 0 ? (hours?.[b.hour] ?? 0) : 0, hourBefore: b.hour > 0 ? (hours?.[b.hour - 1] ?? 0) : 0 };
