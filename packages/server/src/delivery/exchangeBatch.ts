@@ -32,7 +32,7 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     // the shared spend last seen (and its generation), unless the stats store counted more
     const seen = account.known && account.spent >= account.floor;
     const ask: BudgetAsk = {
-      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, held: account.unlimited || closing ? 0 : account.reserved, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
+      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, reserved: account.unlimited || closing ? 0 : account.reserved, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
       evenRate: account.evenRate, paceStart: account.evenRate ? account.paceStart : 0, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
     // the day's spend per hour seen before the shared counters lost their data (the engine chose it: hoursSending)

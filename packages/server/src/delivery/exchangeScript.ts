@@ -63,7 +63,7 @@ local budgets = {}
 for i = 1, nb do
   local spentK, amountK, expiryK, paceK, hourK, baseK = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
   local limit, want, minG, used, floor, floorGen = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), ARGV[a + 5]
-  local even, paceStart, dayEnd, hour, ttl, heldR, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]), tonumber(ARGV[a + 11]), tonumber(ARGV[a + 12])
+  local even, paceStart, dayEnd, hour, ttl, reserved, nh = tonumber(ARGV[a + 6]), tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]), tonumber(ARGV[a + 11]), tonumber(ARGV[a + 12])
   local hourBaseK = nil
   if nh > 0 then
     hourBaseK = KEYS[k + 6]
@@ -142,8 +142,8 @@ for i = 1, nb do
       redis.call('PEXPIRE', paceK, ttl > 0 and ttl or DAY)
     end
   end
-  -- never below the reservations this process holds (sharedCounters.ts BudgetAsk.held)
-  if limit >= 0 and heldR > granted then granted = heldR end
+  -- never below the reservations this process holds (sharedCounters.ts BudgetAsk.reserved)
+  if limit >= 0 and reserved > granted then granted = reserved end
   if granted > 0 then
     redis.call('HSET', amountK, pid, granted)
     redis.call('HSET', expiryK, pid, now + leaseTtl)
