@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
   const port = await freePort();
 
-  // BENCH_ONLY=scaling or overspend: only (a) or (c), printed, nothing written to bench/results
+  // BENCH_ONLY=scaling, redis or overspend: only (a), (b) or (c), printed, nothing written to bench/results
   const only = process.env.BENCH_ONLY ?? '';
   // (a) one worker, then two, the load generator unpinned beside them (2 cores in all)
   const scaling: Record<string, unknown> = {};
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
 
   // (b) delivery control on Redis, one worker on CPU 0, the load (and Redis) on CPU 1, beside R
   let onRedis: Record<string, unknown> = { skipped: 'no REDIS_URL and no redis-server' };
-  if (redisUrl && !only) {
+  if (redisUrl && (!only || only === 'redis')) {
     say('(b) VAST on Redis vs the node:http baseline...');
     pin(process.pid, 1);
     if (redis) pinRedis(redis.port);
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
 
   // (c) a small daily budget spent at full load by two workers: billed impressions against the budget
   const overspend: Record<string, unknown> = {};
-  for (const engine of only === 'scaling' ? [] : redisUrl ? ['memory', 'redis'] : ['memory']) {
+  for (const engine of only === 'scaling' || only === 'redis' ? [] : redisUrl ? ['memory', 'redis'] : ['memory']) {
     say(`(c) overspend, 2 workers, ${engine} counters...`);
     // a copy of the store per engine: each run starts with nothing spent
     const runDir = mkdtempSync(join(tmpdir(), 'adplane-workers-overspend-'));
