@@ -58,8 +58,8 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
       .toBeLessThan(1);
 
   // Each link marks its own section once its scroll has settled, short sections included, and the
-  // ads.txt section at the end of the drawer has its link too.
-  for (const title of ['Pricing', 'Demand', 'Basics', 'ads.txt', 'Tag']) {
+  // Prebid.js set-up and the ads.txt section at the end of the drawer have their links too.
+  for (const title of ['Pricing', 'Demand', 'Basics', 'ads.txt', 'Prebid.js', 'Tag']) {
     await drawer.getByTestId(`jump-${title}`).click();
     await settled(drawer.locator('.form-section-title', { hasText: title }));
     await expect(drawer.getByTestId(`jump-${title}`)).toHaveAttribute('aria-current', 'true');

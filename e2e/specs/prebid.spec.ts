@@ -303,7 +303,9 @@ test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag
   await expect(config).toContainText(`bids: [{ bidder: 'adplane', params: { channel: '${channels.video}' } }]`);
   await expect(config).toContainText("context: 'instream'");
   await expect(list.drawer.getByTestId('channel-tag')).toContainText(`${base}/vast/${channels.video}`);
-  await list.drawer.getByText('Prebid.js', { exact: true }).scrollIntoViewIfNeeded();
+  // The set-up is a section of the drawer: its jump link brings it into view.
+  await list.drawer.getByTestId('jump-Prebid.js').click();
+  await expect(list.drawer.locator('.form-section-title', { hasText: 'Prebid.js' })).toBeInViewport();
   await page.screenshot({ path: test.info().outputPath('channel-prebid.png') });
   await setup.screenshot({ path: test.info().outputPath('channel-prebid-section.png') });
 });

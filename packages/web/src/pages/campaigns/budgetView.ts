@@ -2,8 +2,19 @@ import { formatUsdAxis, fromMicros } from '@adplane/shared';
 import { usd } from '../../resources/fields.js';
 import { limitText } from '../../resources/unitFields.js';
 
-/** A budget in whole dollars, as people set it (`$120,000`; `$1,500.25` when it has cents), or `Unlimited`. */
-export const budgetAmount = (v: unknown): string => limitText(v, (micros) => formatUsdAxis(fromMicros(micros)));
+/** From a million dollars on, the list reads `$1.25M` (the exact amount is on the hover). */
+const MILLION = 1_000_000;
+const millions = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/**
+ * A budget as people set it, short enough for the list: whole dollars (`$120,000`), cents when it has
+ * some (`$1,500.25`), millions in short (`$1.25M`), or `Unlimited`.
+ */
+export const budgetAmount = (v: unknown): string =>
+  limitText(v, (micros) => {
+    const dollars = fromMicros(micros);
+    return Math.abs(dollars) >= MILLION ? millions.format(dollars) : formatUsdAxis(dollars);
+  });
 
 /**
  * How a campaign's budgets read in the list: the total, then the daily one if any, short enough for
@@ -12,9 +23,10 @@ export const budgetAmount = (v: unknown): string => limitText(v, (micros) => for
 export function budgetCell(totalBudget: unknown, dailyBudget: unknown): { total: string; daily: string; full: string } {
   // An unlimited daily budget says nothing more than the total.
   const hasDaily = typeof dailyBudget === 'number';
+  const exact = (v: unknown) => (typeof v === 'number' ? usd(v) : 'unlimited');
   return {
     total: budgetAmount(totalBudget),
     daily: hasDaily ? `${budgetAmount(dailyBudget)}/day` : '',
-    full: `Total ${limitText(totalBudget, usd)}${hasDaily ? ` · ${limitText(dailyBudget, usd)} a day` : ''}`,
+    full: `Total budget: ${exact(totalBudget)}${hasDaily ? ` · Daily budget: ${exact(dailyBudget)}` : ''}`,
   };
 }

@@ -1,7 +1,8 @@
 import { edgeUrl, PREBID_OPTOUT_PATH } from '@adplane/shared';
-import { Alert, ConfigProvider, Divider, Form, Typography } from 'antd';
+import { Alert, ConfigProvider, Form, Typography } from 'antd';
 import { useUser } from '../../auth/authContext.js';
 import { TagPreview } from '../../components/TagPreview.js';
+import { SectionTitle } from '../../resources/formParts.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { ampConfig, prebidConfig } from './prebidConfig.js';
 import './channels.css';
@@ -24,7 +25,8 @@ export function PrebidSetup({ row }: { row: NonNullable<ResourceFormProps['row']
   return (
     // Copyable when the drawer is read-only (an archived channel), as the tag is.
     <ConfigProvider componentDisabled={false}>
-      <Divider titlePlacement="start">Prebid.js</Divider>
+      {/* A section of its own, so the drawer's jump links reach it */}
+      <SectionTitle>Prebid.js</SectionTitle>
       {format && format !== row.format && <Alert type="info" showIcon style={{ marginBottom: 8 }} title={`Save to get the ${format} ad unit; this is the set-up of the saved channel.`} />}
       <Typography.Paragraph type="secondary" style={{ marginBottom: 6 }}>
         Header bidding through adplane as a Prebid Server: paste into the page after Prebid.js (built with the prebidServerBidAdapter module). The bidder is <Typography.Text code>adplane</Typography.Text>, its only parameter

@@ -31,7 +31,8 @@ export default function CreativesPage() {
         title: 'Format',
         dataIndex: 'format',
         key: 'format',
-        width: 96,
+        // `Display (HTML)` whole, with room before the next column
+        width: 120,
         sorter: true,
         render: (f: string, row) => (
           <span>
