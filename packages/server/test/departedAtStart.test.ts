@@ -91,5 +91,36 @@ forEachStore((t) => {
       expect(Date.now() - endedAt).toBeLessThan(DEPARTED_MS);
       expect(snapshot.departed!.campaigns.get(ended!.id)?.flightEndHour).toBe(endedAt / 3_600_000);
     });
+
+    it('knows the campaigns of an advertiser, and the campaigns and demand tags of a tenant, paused lately; not of one paused long ago', async () => {
+      // the campaign paused in the first case, serving again under its advertiser
+      const [campaign] = live;
+      await sql`update campaigns set status = 1, archived = 0 where id = ${campaign!.id}`.execute(t.store.db);
+      const stamp = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+      const setAccount = (id: number, status: number, msAgo: number) => sql`update users set status = ${status}, updated_at = ${stamp(msAgo)} where id = ${id}`.execute(t.store.db);
+      expect((await startProcess()).campaigns.has(campaign!.id)).toBe(true);
+
+      // its advertiser paused an hour ago: known as departed from then
+      await setAccount(campaign!.advertiserId!, 0, 3_600_000);
+      let snapshot = await startProcess();
+      expect(snapshot.campaigns.has(campaign!.id)).toBe(false);
+      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({ id: campaign!.id, dailyBudget: campaign!.dailyBudget });
+      // ... but paused two days ago, it has not served for longer than a process keeps what left
+      await setAccount(campaign!.advertiserId!, 0, 2 * DEPARTED_MS);
+      expect((await startProcess()).departed!.campaigns.has(campaign!.id)).toBe(false);
+      await setAccount(campaign!.advertiserId!, 1, 0);
+
+      // the tenant paused a minute ago: its campaign and its live demand tags
+      const liveTags = await sql<{ id: number }>`select id from demand_tags where tenant_id = ${campaign!.tenantId} and status = 1 and archived = 0`.execute(t.store.db);
+      expect(liveTags.rows.length, 'the demo tenant has live demand tags').toBeGreaterThan(0);
+      await setAccount(campaign!.tenantId, 0, 60_000);
+      snapshot = await startProcess();
+      expect(snapshot.departed!.campaigns.has(campaign!.id)).toBe(true);
+      for (const tag of liveTags.rows) expect(snapshot.departed!.tags.has(Number(tag.id)), `tag ${tag.id}`).toBe(true);
+      await setAccount(campaign!.tenantId, 1, 0);
+      snapshot = await startProcess();
+      expect(snapshot.campaigns.has(campaign!.id)).toBe(true);
+      expect(snapshot.departed!.campaigns.has(campaign!.id)).toBe(false);
+    });
   });
 });

@@ -38,6 +38,53 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
 }
 
 /**
+ * The owners as a process running before any of them stopped knew them (snapshot/departed.ts): every
+ * tenant (as buying, whatever its DSP view now), subpublisher and advertiser, live or not, and for
+ * each one that no longer serves what is under it, when it stopped at the latest (its last change:
+ * a pause, an archive, a tenant's DSP view turned off).
+ */
+export interface OwnersBefore {
+  owners: Owners;
+  /** Accounts paused or archived, by id: when at the latest. */
+  stoppedAt: ReadonlyMap<number, number>;
+  /** Live tenants without the DSP view (their campaigns do not serve), by id: since when at the latest. */
+  notBuyingAt: ReadonlyMap<number, number>;
+}
+
+export function compileOwnersBefore(rows: readonly AccountRow[]): OwnersBefore {
+  const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map(), sellerIds: new Map() };
+  const stoppedAt = new Map<number, number>();
+  const notBuyingAt = new Map<number, number>();
+  for (const r of rows) {
+    const tenant = r.type === 'demand' && r.managerId === null;
+    if (!isLive(r)) stoppedAt.set(r.id, r.updatedAt);
+    else if (tenant && !r.showDsp) notBuyingAt.set(r.id, r.updatedAt);
+    if (tenant) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: true, domain: r.domain, ivt: tenantIvtMode(r) });
+    else if (r.type === 'sub') {
+      owners.subpublishers.set(r.id, r.name);
+      owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
+    } else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
+  }
+  return { owners, stoppedAt, notBuyingAt };
+}
+
+/**
+ * When the owners of a row (its tenant, its advertiser) stopped serving it, at the latest: the first
+ * of them to stop; for a campaign (`buying`), its tenant's DSP view turned off too. Undefined when
+ * none did (or none has a known time).
+ */
+export function ownersStoppedAt(before: OwnersBefore, tenantId: number | null, advertiserId: number | null, buying: boolean): number | undefined {
+  let at: number | undefined;
+  const stopped = (when: number | undefined) => {
+    if (when !== undefined && Number.isFinite(when)) at = at === undefined ? when : Math.min(at, when);
+  };
+  if (tenantId) stopped(before.stoppedAt.get(tenantId));
+  if (tenantId && buying) stopped(before.notBuyingAt.get(tenantId));
+  if (advertiserId) stopped(before.stoppedAt.get(advertiserId));
+  return at;
+}
+
+/**
  * The account's IVT options in force (docs/traffic-quality.md). showCheckIVT is the admin's grant:
  * without it the console hides the two options and the user cannot change them, so stored values
  * wait, not in force, until it is granted again. blockIVT checks and blocks every channel's and

@@ -2,7 +2,7 @@ import { type CampaignRow, isLive } from '@adplane/shared';
 import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { type Owners, ownersServe } from './accounts.js';
+import { type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
 import { type LeftAt, OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
 
@@ -105,13 +105,15 @@ export function compileCampaigns(
 /**
  * The campaigns a process starting now would have seen leave in the last `withinMs` had it been
  * running (snapshot/departed.ts), each with when it left: paused or archived since (its row's
- * updated_at, from `updatedAt`), or its flight over since (its flight's end). An impression decided
- * by another process before they left can still come, and books their spend. Campaigns of accounts
- * that do not serve, or of a tenant without the DSP view, never served here and are not among them.
+ * updated_at, from `updatedAt`), its tenant or advertiser paused or archived since (the account's
+ * last change, `before`), or its flight over since (its flight's end); the first of these when there
+ * are several. An impression decided by another process before they left can still come, and books
+ * their spend. Campaigns that have not served in that time are not among them.
  */
 export function compileLeftCampaigns(
   rows: readonly CampaignFacts[],
   owners: Owners,
+  before: OwnersBefore,
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   updatedAt: (id: number) => number | undefined,
@@ -120,11 +122,20 @@ export function compileLeftCampaigns(
 ): Map<number, LeftAt<SnapCampaign>> {
   const out = new Map<number, LeftAt<SnapCampaign>>();
   const compiler = new CampaignCompiler(owners, creatives, targetings);
+  const compilerBefore = new CampaignCompiler(before.owners, creatives, targetings);
   for (const c of rows) {
-    const parts = compiler.parts(c);
+    const serving = compiler.parts(c);
+    const parts = serving ?? compilerBefore.parts(c);
     if (!parts) continue;
+    // when it stopped, for each reason it did: the first of them
+    let at: number | undefined;
+    const stopped = (when: number | undefined) => {
+      if (when !== undefined) at = at === undefined ? when : Math.min(at, when);
+    };
+    if (!isLive(c)) stopped(updatedAt(c.id));
+    if (!serving) stopped(ownersStoppedAt(before, c.tenantId, c.advertiserId, true));
     const flightEnd = parts.flightEndHour * HOUR;
-    const at = !isLive(c) ? updatedAt(c.id) : flightEnd <= now ? flightEnd : undefined;
+    if (flightEnd <= now) stopped(flightEnd);
     if (at === undefined || !(now - at <= withinMs)) continue;
     out.set(c.id, { value: snapCampaign(c, parts), at });
   }

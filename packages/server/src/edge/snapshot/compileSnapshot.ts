@@ -17,7 +17,7 @@ import {
 import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from '../postbid/postbidPlan.js';
-import { compileOwners } from './accounts.js';
+import { compileOwners, compileOwnersBefore } from './accounts.js';
 import { type CampaignFacts, campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
@@ -101,9 +101,10 @@ export class SnapshotCompiler {
     // the first build knows nothing of what left before it: the store says what left in the last day
     let leftBeforeStart: LeftBeforeStart | undefined;
     if (!this.built) {
+      const before = compileOwnersBefore(accounts);
       leftBeforeStart = {
-        campaigns: compileLeftCampaigns(campaigns, owners, snapCreatives, compiledTargetings, (id) => r.campaigns.updatedAt(id), now, DEPARTED_MS),
-        tags: compileLeftTags(tags, owners, compiledTargetings, (id) => r.tags.updatedAt(id), now, DEPARTED_MS),
+        campaigns: compileLeftCampaigns(campaigns, owners, before, snapCreatives, compiledTargetings, (id) => r.campaigns.updatedAt(id), now, DEPARTED_MS),
+        tags: compileLeftTags(tags, owners, before, compiledTargetings, (id) => r.tags.updatedAt(id), now, DEPARTED_MS),
       };
       this.built = true;
     }

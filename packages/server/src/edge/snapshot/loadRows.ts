@@ -24,6 +24,8 @@ export interface AccountRow {
   postbidGranted: boolean;
   postbidPercent: number;
   setPostbidAll: boolean;
+  /** When the account was last changed (epoch ms): for one that stopped serving, when at the latest (departed.ts). */
+  updatedAt: number;
 }
 
 export type StoreDb = Kysely<Database>;
@@ -31,7 +33,7 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'show_postbid_pix', 'show_postbid_wh', 'profile'])
+    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'show_postbid_pix', 'show_postbid_wh', 'profile', 'updated_at'])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -50,8 +52,12 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     ...ivtOptionsOf(r.type === 'demand' ? r.profile : null),
     postbidGranted: Number(r.show_postbid_pix) === 1 || Number(r.show_postbid_wh) === 1,
     ...postbidOptionsOf(r.type === 'demand' ? r.profile : null),
+    updatedAt: stampMs(r.updated_at as unknown),
   }));
 }
+
+/** A stored time in epoch ms (PostgreSQL hands a Date, SQLite the ISO text). */
+const stampMs = (v: unknown): number => (v instanceof Date ? v.getTime() : Date.parse(String(v)));
 
 const NO_IVT_OPTIONS = { setCheckIVTAll: false, blockIVT: false } as const;
 

@@ -1,6 +1,6 @@
 import { type DemandTagRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { type Owners, ownersServe } from './accounts.js';
+import { type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { type LeftAt, type SnapTag } from './types.js';
 
 /** Demand tags, live or not (a channel's trace names an idle tag); `live` says whether it may be called. */
@@ -27,12 +27,15 @@ export function compileTags(
 
 /**
  * The demand tags a process starting now would have seen leave in the last `withinMs` had it been
- * running (snapshot/departed.ts): paused or archived since, by their row's updated_at (from
- * `updatedAt`), with that moment. Tags of accounts that do not serve never served here.
+ * running (snapshot/departed.ts), with that moment: paused or archived since (their row's updated_at,
+ * from `updatedAt`), or their tenant or advertiser paused or archived since (the account's last
+ * change, `before`); the first of these when there are several. Tags that have not served in that
+ * time are not among them.
  */
 export function compileLeftTags(
   rows: readonly DemandTagRow[],
   owners: Owners,
+  before: OwnersBefore,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   updatedAt: (id: number) => number | undefined,
   now: number,
@@ -40,8 +43,12 @@ export function compileLeftTags(
 ): Map<number, LeftAt<SnapTag>> {
   const out = new Map<number, LeftAt<SnapTag>>();
   for (const t of rows) {
-    if (isLive(t) || !ownersServe(owners, t.tenantId, { advertiserId: t.advertiserId })) continue;
-    const at = updatedAt(t.id);
+    const serving = ownersServe(owners, t.tenantId, { advertiserId: t.advertiserId });
+    if (isLive(t) && serving) continue;
+    if (!serving && !ownersServe(before.owners, t.tenantId, { advertiserId: t.advertiserId })) continue;
+    let at = isLive(t) ? undefined : updatedAt(t.id);
+    const ownersAt = serving ? undefined : ownersStoppedAt(before, t.tenantId, t.advertiserId, false);
+    if (ownersAt !== undefined) at = at === undefined ? ownersAt : Math.min(at, ownersAt);
     if (at === undefined || !(now - at <= withinMs)) continue;
     out.set(t.id, { value: snapTag(t, targetings), at });
   }
