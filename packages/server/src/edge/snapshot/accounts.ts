@@ -75,13 +75,17 @@ export function compileOwnersBefore(rows: readonly AccountRow[]): OwnersBefore {
  */
 export function ownersStoppedAt(before: OwnersBefore, tenantId: number | null, advertiserId: number | null, buying: boolean): number | undefined {
   let at: number | undefined;
-  const stopped = (when: number | undefined) => {
-    if (when !== undefined && Number.isFinite(when)) at = at === undefined ? when : Math.min(at, when);
-  };
-  if (tenantId) stopped(before.stoppedAt.get(tenantId));
-  if (tenantId && buying) stopped(before.notBuyingAt.get(tenantId));
-  if (advertiserId) stopped(before.stoppedAt.get(advertiserId));
+  if (tenantId) at = earliest(at, before.stoppedAt.get(tenantId));
+  if (tenantId && buying) at = earliest(at, before.notBuyingAt.get(tenantId));
+  if (advertiserId) at = earliest(at, before.stoppedAt.get(advertiserId));
   return at;
+}
+
+/** The earlier of two moments, either of which may be unknown (undefined, or an unreadable stamp). */
+export function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  const known = (v: number | undefined) => v !== undefined && Number.isFinite(v);
+  if (!known(b)) return a;
+  return known(a) ? Math.min(a!, b!) : b;
 }
 
 /**

@@ -2,7 +2,7 @@ import { type CampaignRow, isLive } from '@adplane/shared';
 import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
+import { earliest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
 import { type LeftAt, OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
 
@@ -128,14 +128,10 @@ export function compileLeftCampaigns(
     const parts = serving ?? compilerBefore.parts(c);
     if (!parts) continue;
     // when it stopped, for each reason it did: the first of them
-    let at: number | undefined;
-    const stopped = (when: number | undefined) => {
-      if (when !== undefined) at = at === undefined ? when : Math.min(at, when);
-    };
-    if (!isLive(c)) stopped(updatedAt(c.id));
-    if (!serving) stopped(ownersStoppedAt(before, c.tenantId, c.advertiserId, true));
+    let at = isLive(c) ? undefined : updatedAt(c.id);
+    if (!serving) at = earliest(at, ownersStoppedAt(before, c.tenantId, c.advertiserId, true));
     const flightEnd = parts.flightEndHour * HOUR;
-    if (flightEnd <= now) stopped(flightEnd);
+    if (flightEnd <= now) at = earliest(at, flightEnd);
     if (at === undefined || !(now - at <= withinMs)) continue;
     out.set(c.id, { value: snapCampaign(c, parts), at });
   }

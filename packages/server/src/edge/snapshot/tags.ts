@@ -1,6 +1,6 @@
 import { type DemandTagRow, isLive } from '@adplane/shared';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
+import { earliest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { type LeftAt, type SnapTag } from './types.js';
 
 /** Demand tags, live or not (a channel's trace names an idle tag); `live` says whether it may be called. */
@@ -47,8 +47,7 @@ export function compileLeftTags(
     if (isLive(t) && serving) continue;
     if (!serving && !ownersServe(before.owners, t.tenantId, { advertiserId: t.advertiserId })) continue;
     let at = isLive(t) ? undefined : updatedAt(t.id);
-    const ownersAt = serving ? undefined : ownersStoppedAt(before, t.tenantId, t.advertiserId, false);
-    if (ownersAt !== undefined) at = at === undefined ? ownersAt : Math.min(at, ownersAt);
+    if (!serving) at = earliest(at, ownersStoppedAt(before, t.tenantId, t.advertiserId, false));
     if (at === undefined || !(now - at <= withinMs)) continue;
     out.set(t.id, { value: snapTag(t, targetings), at });
   }
