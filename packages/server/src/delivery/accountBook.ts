@@ -99,7 +99,7 @@ export class AccountBook {
   lastSeen(now: number): BudgetAsk[] {
     this.sweepSeen(now, true);
     return [...this.seen].map(([key, s]) => {
-      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
+      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, reserved: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
       if (s.hours) ask.hours = s.hours;
       return ask;
     });

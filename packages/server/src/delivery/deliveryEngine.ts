@@ -367,7 +367,7 @@ export class DeliveryEngine implements DeliveryCounters {
     const raise = (key: string, floor: number, ttlMs: number) => {
       if (floor <= 0) return;
       const account = this.accounts.get(key);
-      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, floor, floorGen: '', evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs });
+      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, reserved: 0, floor, floorGen: '', evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs });
       else if (floor > Math.max(account.floor, account.spent)) {
         account.floor = floor;
         account.floorGen = '';

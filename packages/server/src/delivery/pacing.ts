@@ -1,4 +1,5 @@
 import { type Limit } from '@adplane/shared';
+import { storedMs } from '../store/json.js';
 
 /**
  * Pacing, as pure functions of the clock and the spend: no state, so that the in-process engine, the
@@ -59,7 +60,7 @@ export function tenantDay(now: number, timezone: number): TenantDay {
  * the epoch of a stored instant (the row's created_at: ISO text, or a Date); undefined when unreadable.
  */
 export function createdAtMinute(at: string | Date): number | undefined {
-  const ms = at instanceof Date ? at.getTime() : Date.parse(at);
+  const ms = storedMs(at);
   return Number.isFinite(ms) ? Math.floor(ms / MINUTE_MS) : undefined;
 }
 

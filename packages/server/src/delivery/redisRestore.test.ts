@@ -213,7 +213,7 @@ describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back
 
   it('the script and the in-process store raise each hour alike: the most sent back plus what is counted after', async () => {
     const ask = (hours: HoursSeen | undefined, used = 0): BudgetAsk => ({
-      key: 'c1:d9', limit: -1, want: 0, min: 1, used, floor: 0, floorGen: '', evenRate: 0, dayEnd: 0, hour: 5, ttlMs: DAY_MS, ...(hours ? { hours } : {}),
+      key: 'c1:d9', limit: -1, want: 0, min: 1, used, reserved: 0, floor: 0, floorGen: '', evenRate: 0, dayEnd: 0, hour: 5, ttlMs: DAY_MS, ...(hours ? { hours } : {}),
     });
     const redisShared = new RedisShared({ url: redis.url, prefix: 'restore-hours:script:', pid: 'p1', leaseTtlMs: 5_000 });
     await redisShared.connect();

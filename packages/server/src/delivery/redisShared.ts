@@ -69,7 +69,7 @@ export class RedisShared implements SharedCounters {
     const args: (string | number)[] = [pid, x.now, leaseTtlMs, x.budgets.length, x.frequencies.length, x.qps.length, PACE_BURST_MS, CATCH_UP, QPS_DEMAND_TTL_MS, CATCH_UP_MS];
     for (const b of x.budgets) {
       keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'), this.key(b.key, 'r'));
-      args.push(b.limit, b.want, b.min, b.used, b.floor, b.floorGen, b.evenRate, paceStartOf(b), b.dayEnd, b.hour, b.ttlMs, b.reserved ?? 0);
+      args.push(b.limit, b.want, b.min, b.used, b.floor, b.floorGen, b.evenRate, paceStartOf(b), b.dayEnd, b.hour, b.ttlMs, b.reserved);
       // the day's spend per hour sent back after a loss (exchangeScript.ts): its base per hour, the hours
       const hours = b.hours?.spend.length ? b.hours : null;
       args.push(hours?.spend.length ?? 0);

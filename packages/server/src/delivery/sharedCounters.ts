@@ -23,9 +23,9 @@ export interface BudgetAsk {
    * come): the lease granted is never less, whatever is free. Another process may have counted some
    * of their impressions already (their spend is in the shared spend, and this process drops them
    * when it hears the commit notice): cut below them, the lease would free budget those decisions
-   * still hold, and another process could be leased it. Absent: 0.
+   * still hold, and another process could be leased it. 0 when the budget is unlimited or the process closes.
    */
-  reserved?: number;
+  reserved: number;
   /** Spent here since the last exchange: added to the shared spend. */
   used: number;
   /**
@@ -314,7 +314,7 @@ export class MemoryCounterStore {
         this.pace.set(b.key, { tokens, at: Math.max(now, bucket.at) });
       }
     }
-    if (b.limit >= 0 && b.reserved && granted < b.reserved) granted = b.reserved;
+    if (b.limit >= 0 && granted < b.reserved) granted = b.reserved;
     if (granted > 0) leases.set(pid, { amount: granted, expires: now + leaseTtlMs });
     else leases.delete(pid);
     return { granted, spent, others, paced, hourNow: b.hour >= 0 ? (hours?.[b.hour] ?? 0) : 0, hourBefore: b.hour > 0 ? (hours?.[b.hour - 1] ?? 0) : 0 };

@@ -13,3 +13,6 @@ export function toJson(value: unknown): string {
 }
 
 export const nowIso = (): string => new Date().toISOString();
+
+/** A stored instant (created_at, updated_at) in epoch ms: PostgreSQL hands a Date, SQLite the ISO text; NaN when unreadable. */
+export const storedMs = (v: unknown): number => (v instanceof Date ? v.getTime() : Date.parse(String(v)));

@@ -18,15 +18,7 @@ export interface Owners {
 
 export function compileOwners(rows: readonly AccountRow[]): Owners {
   const owners: Owners = { tenants: new Map(), subpublishers: new Map(), advertisers: new Map(), sellerIds: new Map() };
-  for (const r of rows) {
-    if (!isLive(r)) continue;
-    if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: r.showDsp, domain: r.domain, ivt: tenantIvtMode(r) });
-    else if (r.type === 'sub') {
-      owners.subpublishers.set(r.id, r.name);
-      owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
-    }
-    else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
-  }
+  for (const r of rows) if (isLive(r)) addOwner(owners, r, r.showDsp);
   // A subpublisher or advertiser under a tenant that is not live does not serve either.
   for (const r of rows) {
     if (r.tenantId !== null && !owners.tenants.has(r.tenantId)) {
@@ -35,6 +27,15 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
     }
   }
   return owners;
+}
+
+/** An account as the owner of rows: a tenant (buying when `showDsp`), a subpublisher or an advertiser. */
+function addOwner(owners: Owners, r: AccountRow, showDsp: boolean): void {
+  if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp, domain: r.domain, ivt: tenantIvtMode(r) });
+  else if (r.type === 'sub') {
+    owners.subpublishers.set(r.id, r.name);
+    owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
+  } else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
 }
 
 /**
@@ -59,11 +60,7 @@ export function compileOwnersBefore(rows: readonly AccountRow[]): OwnersBefore {
     const tenant = r.type === 'demand' && r.managerId === null;
     if (!isLive(r)) stoppedAt.set(r.id, r.updatedAt);
     else if (tenant && !r.showDsp) notBuyingAt.set(r.id, r.updatedAt);
-    if (tenant) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp: true, domain: r.domain, ivt: tenantIvtMode(r) });
-    else if (r.type === 'sub') {
-      owners.subpublishers.set(r.id, r.name);
-      owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
-    } else if (r.type === 'adv') owners.advertisers.set(r.id, r.name);
+    addOwner(owners, r, true);
   }
   return { owners, stoppedAt, notBuyingAt };
 }
@@ -83,9 +80,8 @@ export function ownersStoppedAt(before: OwnersBefore, tenantId: number | null, a
 
 /** The earlier of two moments, either of which may be unknown (undefined, or an unreadable stamp). */
 export function earliest(a: number | undefined, b: number | undefined): number | undefined {
-  const known = (v: number | undefined) => v !== undefined && Number.isFinite(v);
-  if (!known(b)) return a;
-  return known(a) ? Math.min(a!, b!) : b;
+  if (b === undefined || !Number.isFinite(b)) return a;
+  return a === undefined || !Number.isFinite(a) ? b : Math.min(a, b);
 }
 
 /**

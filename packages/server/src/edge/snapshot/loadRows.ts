@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely';
+import { storedMs } from '../../store/json.js';
 import { type Database } from '../../store/schema.js';
 
 /** An account row (tenant, subpublisher, advertiser) as the snapshot needs it. */
@@ -52,12 +53,9 @@ export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
     ...ivtOptionsOf(r.type === 'demand' ? r.profile : null),
     postbidGranted: Number(r.show_postbid_pix) === 1 || Number(r.show_postbid_wh) === 1,
     ...postbidOptionsOf(r.type === 'demand' ? r.profile : null),
-    updatedAt: stampMs(r.updated_at as unknown),
+    updatedAt: storedMs(r.updated_at),
   }));
 }
-
-/** A stored time in epoch ms (PostgreSQL hands a Date, SQLite the ISO text). */
-const stampMs = (v: unknown): number => (v instanceof Date ? v.getTime() : Date.parse(String(v)));
 
 const NO_IVT_OPTIONS = { setCheckIVTAll: false, blockIVT: false } as const;
 

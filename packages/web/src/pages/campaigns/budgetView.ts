@@ -1,4 +1,4 @@
-import { formatUsdAxis, fromMicros } from '@adplane/shared';
+import { formatUsdAxis, fromMicros, UNLIMITED } from '@adplane/shared';
 import { usd } from '../../resources/fields.js';
 import { limitText } from '../../resources/unitFields.js';
 
@@ -23,7 +23,7 @@ export const budgetAmount = (v: unknown): string =>
 export function budgetCell(totalBudget: unknown, dailyBudget: unknown): { total: string; daily: string; full: string } {
   // An unlimited daily budget says nothing more than the total.
   const hasDaily = typeof dailyBudget === 'number';
-  const exact = (v: unknown) => (typeof v === 'number' ? usd(v) : 'unlimited');
+  const exact = (v: unknown) => (v === UNLIMITED ? 'unlimited' : limitText(v, usd));
   return {
     total: budgetAmount(totalBudget),
     daily: hasDaily ? `${budgetAmount(dailyBudget)}/day` : '',
