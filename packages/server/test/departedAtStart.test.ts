@@ -122,5 +122,27 @@ forEachStore((t) => {
       expect(snapshot.campaigns.has(campaign!.id)).toBe(true);
       expect(snapshot.departed!.campaigns.has(campaign!.id)).toBe(false);
     });
+
+    it('knows a campaign whose last creative stopped lately (paused: a creative a campaign names cannot be archived), from the creative; not long ago', async () => {
+      const [campaign] = live;
+      const serving = (await startProcess()).campaigns.get(campaign!.id);
+      expect(serving, 'the campaign serves again after the case before').toBeDefined();
+      const creativeIds = serving!.creatives.map((c) => c.id);
+      expect(creativeIds.length).toBeGreaterThan(0);
+      const paused = await as(app, demand, { method: 'POST', url: '/api/demand/creatives/bulk', payload: { action: 'pause', ids: creativeIds } });
+      expect(paused.statusCode, paused.body).toBeLessThan(300);
+      // the campaign itself unchanged for two days: only its creatives say when it stopped
+      const twoDaysAgo = new Date(Date.now() - 2 * DEPARTED_MS).toISOString();
+      await sql`update campaigns set updated_at = ${twoDaysAgo} where id = ${campaign!.id}`.execute(t.store.db);
+
+      let snapshot = await startProcess();
+      expect(snapshot.campaigns.has(campaign!.id)).toBe(false);
+      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({ id: campaign!.id, dailyBudget: campaign!.dailyBudget, totalBudget: campaign!.totalBudget });
+
+      // paused two days ago: it has not served for longer than a process keeps what left
+      for (const id of creativeIds) await sql`update creatives set updated_at = ${twoDaysAgo} where id = ${id}`.execute(t.store.db);
+      snapshot = await startProcess();
+      expect(snapshot.departed!.campaigns.has(campaign!.id)).toBe(false);
+    });
   });
 });

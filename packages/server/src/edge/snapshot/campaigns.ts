@@ -105,10 +105,12 @@ export function compileCampaigns(
 /**
  * The campaigns a process starting now would have seen leave in the last `withinMs` had it been
  * running (snapshot/departed.ts), each with when it left: paused or archived since (its row's
- * updated_at, from `updatedAt`), its tenant or advertiser paused or archived since (the account's
- * last change, `before`), or its flight over since (its flight's end); the first of these when there
- * are several. An impression decided by another process before they left can still come, and books
- * their spend. Campaigns that have not served in that time are not among them.
+ * updated_at, from `updatedAt.campaign`), its tenant or advertiser paused or archived since (the
+ * account's last change, `before`), its flight over since (its flight's end), or no creative of it
+ * able to serve any more (archived, paused or refused since: the latest change of its row and of the
+ * creatives it names, from `updatedAt.creative`, the moment its last one stopped at the latest); the
+ * first of these when there are several. An impression decided by another process before they left
+ * can still come, and books their spend. Campaigns that have not served in that time are not among them.
  */
 export function compileLeftCampaigns(
   rows: readonly CampaignFacts[],
@@ -116,7 +118,7 @@ export function compileLeftCampaigns(
   before: OwnersBefore,
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
-  updatedAt: (id: number) => number | undefined,
+  updatedAt: RowStamps,
   now: number,
   withinMs: number,
 ): Map<number, LeftAt<SnapCampaign>> {
@@ -128,14 +130,35 @@ export function compileLeftCampaigns(
     const parts = serving ?? compilerBefore.parts(c);
     if (!parts) continue;
     // when it stopped, for each reason it did: the first of them
-    let at = isLive(c) ? undefined : updatedAt(c.id);
+    let at = isLive(c) ? undefined : updatedAt.campaign(c.id);
     if (!serving) at = earliest(at, ownersStoppedAt(before, c.tenantId, c.advertiserId, true));
+    else if (!parts.creatives.length) at = earliest(at, lastCreativeStoppedAt(c, updatedAt));
     const flightEnd = parts.flightEndHour * HOUR;
     if (flightEnd <= now) at = earliest(at, flightEnd);
     if (at === undefined || !(now - at <= withinMs)) continue;
     out.set(c.id, { value: snapCampaign(c, parts), at });
   }
   return out;
+}
+
+/** When stored rows last changed (ms since the epoch; undefined for a row the store does not hold). */
+export interface RowStamps {
+  campaign: (id: number) => number | undefined;
+  creative: (id: number) => number | undefined;
+}
+
+/**
+ * When a campaign whose owners serve was left with no creative able to serve, at the latest: the
+ * last change of its row (its creatives unlinked) or of a creative it names (archived, paused or
+ * refused). Undefined when none of them is stamped.
+ */
+function lastCreativeStoppedAt(c: CampaignFacts, updatedAt: RowStamps): number | undefined {
+  let at = updatedAt.campaign(c.id);
+  for (const id of c.creativeIds) {
+    const changed = updatedAt.creative(id);
+    if (changed !== undefined && (at === undefined || changed > at)) at = changed;
+  }
+  return at;
 }
 
 /** What a campaign's compiled object is made of besides its row: its owners', its tenant's zone, its targeting and its creatives. */

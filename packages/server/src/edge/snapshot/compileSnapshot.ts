@@ -103,7 +103,7 @@ export class SnapshotCompiler {
     if (!this.built) {
       const before = compileOwnersBefore(accounts);
       leftBeforeStart = {
-        campaigns: compileLeftCampaigns(campaigns, owners, before, snapCreatives, compiledTargetings, (id) => r.campaigns.updatedAt(id), now, DEPARTED_MS),
+        campaigns: compileLeftCampaigns(campaigns, owners, before, snapCreatives, compiledTargetings, { campaign: (id) => r.campaigns.updatedAt(id), creative: (id) => r.creatives.updatedAt(id) }, now, DEPARTED_MS),
         tags: compileLeftTags(tags, owners, before, compiledTargetings, (id) => r.tags.updatedAt(id), now, DEPARTED_MS),
       };
       this.built = true;
