@@ -20,26 +20,49 @@ export interface RunningAdplane {
  * Starts node with `args` (the sources through tsx, or the bundle) on a free port, without the
  * machine's Redis, ClickHouse or PostgreSQL unless `env` gives them, and waits for the line saying
  * it listens with `workers` workers (1: the single process of `--workers 1`, whose line names no workers).
+ * A port taken between its pick and the listen (EADDRINUSE: another test's process got it) is picked
+ * again, twice at most.
  */
 export async function startAdplane(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreePort(args, env, options);
+    if (started !== 'port_taken' || attempt === 3) {
+      if (started === 'port_taken') throw new Error(`adplane ${args.join(' ')}: three ports picked were taken before it listened`);
+      return started;
+    }
+  }
+}
+
+async function startOnFreePort(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane | 'port_taken'> {
   const port = await freePort();
   const proc = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { ...process.env, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // its errors still reach the test's output; a taken port is told apart by them
+  let portTaken = false;
+  proc.stderr!.on('data', (chunk: Buffer) => {
+    if (chunk.includes('EADDRINUSE')) portTaken = true;
+    process.stderr.write(chunk);
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const listening = options.workers > 1 ? `${options.workers} workers) listening on` : ') listening on';
-  await new Promise<void>((resolve, reject) => {
+  const outcome = await new Promise<'listening' | 'port_taken'>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`adplane ${args.join(' ')} did not listen within 90 s`)), 90_000);
-    void exited.then((code) => reject(new Error(`adplane ${args.join(' ')} exited (${code}) before listening`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      if (portTaken) resolve('port_taken');
+      else reject(new Error(`adplane ${args.join(' ')} exited (${code}) before listening`));
+    });
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (line.includes(listening)) {
         clearTimeout(timer);
-        resolve();
+        resolve('listening');
       }
     });
   });
+  if (outcome === 'port_taken') return outcome;
   return {
     proc, port, exited,
     stop() {

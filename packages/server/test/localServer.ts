@@ -39,8 +39,32 @@ export async function localServer(answer: RequestListener): Promise<LocalServer>
   };
 }
 
-/** A port on 127.0.0.1 that nothing listens on now: for a child process to listen on, or a call to be refused. */
-export function freePort(): Promise<number> {
+/**
+ * Ports below Linux's ephemeral range (32768-60999 by default), where the system never puts the
+ * local end of an outgoing connection: a port picked here is not taken by one of the many client
+ * sockets of tests running beside this one before its child process listens on it.
+ */
+const PICKED_PORTS = { from: 20_000, to: 32_767 } as const;
+
+/** Whether something may listen on `port` of 127.0.0.1 now (it listened and closed). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createTcpServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port on 127.0.0.1 that nothing listens on now: for a child process to listen on, or a call to be
+ * refused. Picked at random below the ephemeral range (PICKED_PORTS); the system's pick when none of
+ * 50 tries is free.
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1));
+    if (await bindable(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const s = createTcpServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as AddressInfo;
