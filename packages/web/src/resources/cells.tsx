@@ -20,11 +20,12 @@ export function CopyValue({ value, shown, mono = true, testId }: { value: string
   );
 }
 
-/** A text cut to one line with its whole text on hover. */
-export function EllipsisText({ text, children, className }: { text: string; children?: ReactNode; className?: string }) {
+/** A text cut to one line with its whole text on hover; given as lines, the hover shows one a line. */
+export function EllipsisText({ text, children, className }: { text: string | readonly string[]; children?: ReactNode; className?: string }) {
+  const title = typeof text === 'string' ? text : text.map((line) => <div key={line}>{line}</div>);
   return (
-    <Tooltip title={text} placement="topLeft" mouseEnterDelay={0.5}>
-      <span className={`cell-ellipsis${className ? ` ${className}` : ''}`}>{children ?? text}</span>
+    <Tooltip title={title} placement="topLeft" mouseEnterDelay={0.5}>
+      <span className={`cell-ellipsis${className ? ` ${className}` : ''}`}>{children ?? (typeof text === 'string' ? text : text.join(' · '))}</span>
     </Tooltip>
   );
 }

@@ -18,15 +18,15 @@ export const budgetAmount = (v: unknown): string =>
 
 /**
  * How a campaign's budgets read in the list: the total, then the daily one if any, short enough for
- * the column at 1280 px (`$120,000` · `$1,500/day`), and the exact amounts on hover.
+ * the column at 1280 px (`$120,000` · `$1,500/day`), and the exact amounts on hover, a line each.
  */
-export function budgetCell(totalBudget: unknown, dailyBudget: unknown): { total: string; daily: string; full: string } {
+export function budgetCell(totalBudget: unknown, dailyBudget: unknown): { total: string; daily: string; full: string[] } {
   // An unlimited daily budget says nothing more than the total.
   const hasDaily = typeof dailyBudget === 'number';
   const exact = (v: unknown) => (v === UNLIMITED ? 'unlimited' : limitText(v, usd));
   return {
     total: budgetAmount(totalBudget),
     daily: hasDaily ? `${budgetAmount(dailyBudget)}/day` : '',
-    full: `Total budget: ${exact(totalBudget)}${hasDaily ? ` · Daily budget: ${exact(dailyBudget)}` : ''}`,
+    full: [`Total budget: ${exact(totalBudget)}`, ...(hasDaily ? [`Daily budget: ${exact(dailyBudget)}`] : [])],
   };
 }
