@@ -45,6 +45,14 @@ export class Account {
   reserved = 0;
   /** Given back while an exchange was in flight (commit notices): taken off the grant it brings. */
   shrunk = 0;
+  /**
+   * What the exchange in flight asked the shared counters to keep for this process whatever else they
+   * decide (its `reserved`: the reservations held when it left, and a little room for the decisions
+   * of its round trip). Its grant comes back at least this much, so while it is in flight this
+   * process admits only within it: a decision admitted then cannot find its lease cut below it and
+   * that part leased to another process. 0 when none is in flight.
+   */
+  claimed = 0;
   /** The shared spend and the other processes' leases, as of the last exchange. */
   spent = 0;
   /** The generation of the shared counters' data `spent` was seen in (sharedCounters.ts BudgetAsk.floorGen). */

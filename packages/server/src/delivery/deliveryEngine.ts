@@ -415,6 +415,16 @@ export class DeliveryEngine implements DeliveryCounters {
     return left;
   }
 
+  /**
+   * What a decision may take of the account now: what is available, and while an exchange is in
+   * flight no more than its claim (Account.claimed), which its answer cannot cut below.
+   */
+  private admissible(account: Account, now: number): number {
+    const left = this.available(account, now);
+    if (!account.inFlight || account.unlimited || this.state === 'down') return left;
+    return Math.min(left, account.claimed - account.reserved - account.used - account.shrunk);
+  }
+
   private lowWater(account: Account, now: number): number {
     return Math.max(account.price, (account.rate.get(now) * this.timing.chunkMs) / 2);
   }
@@ -424,15 +434,17 @@ export class DeliveryEngine implements DeliveryCounters {
     account.wantedAt = now;
     account.usedAt = now;
     account.price = Math.max(amount, 1);
-    if (this.available(account, now) >= amount) {
+    if (this.admissible(account, now) >= amount) {
       // the lease covers it, but not what is left of the budget as last seen: a budget lowered since
       // the lease was granted (a config change) takes effect at once
       if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
       return null;
     }
-    if (this.shared.sync) {
+    // (not while an exchange of it is in flight: its answer, coming after, would settle the account
+    // again with the older grant, over what this one settled)
+    if (this.shared.sync && !account.inFlight) {
       this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
-      if (this.available(account, now) >= amount) return null;
+      if (this.admissible(account, now) >= amount) return null;
     } else if (now >= account.retryAt) this.wake();
     if (this.state === 'down') return account.kind;
     if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;

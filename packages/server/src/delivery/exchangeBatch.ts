@@ -19,8 +19,17 @@ const hourOf = (account: Account, now: number): number =>
   account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
 
 /**
+ * How long an exchange's round trip is provisioned for: a budget's claim (Account.claimed) holds its
+ * reservations and about this long of its recent spend (at least two impressions), within its lease.
+ */
+export const FLIGHT_MS = 50;
+
+/**
  * The exchange to send; marks what it carries as in flight. A budget asked for lately wants its
  * reservations plus about `chunkMs` of its recent spend (at least two impressions); closing, nothing.
+ * Its grant is floored at its claim: the reservations held now and room for the decisions admitted
+ * before the answer comes (FLIGHT_MS of its spend, within what the lease has left; an evenly paced
+ * budget claims no room, and admits nothing more until the answer).
  */
 export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunkMs: number }, closing: boolean): Exchange {
   const budgets = batch.accounts.map((account): BudgetAsk => {
@@ -29,10 +38,13 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.sending = account.used;
     account.used = 0;
     account.inFlight = true;
+    // (none for an evenly paced budget: its grant is what pacing allows, which a floor must not raise)
+    const room = account.evenRate > 0 ? 0 : Math.max(0, Math.min(Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS), account.granted - account.sending - account.reserved));
+    account.claimed = account.unlimited || closing ? 0 : account.reserved + Math.floor(room);
     // the shared spend last seen (and its generation), unless the stats store counted more
     const seen = account.known && account.spent >= account.floor;
     const ask: BudgetAsk = {
-      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, reserved: account.unlimited || closing ? 0 : account.reserved, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
+      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, reserved: account.claimed, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
       evenRate: account.evenRate, paceStart: account.evenRate ? account.paceStart : 0, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
     };
     // the day's spend per hour seen before the shared counters lost their data (the engine chose it: hoursSending)
@@ -62,6 +74,7 @@ export function settleBatch(batch: Batch, reply: ExchangeReply, now: number, ren
   batch.accounts.forEach((account, i) => {
     const g = reply.budgets[i]!;
     account.inFlight = false;
+    account.claimed = 0;
     account.restore = false;
     account.sending = 0;
     account.granted = Math.max(g.granted - account.shrunk, 0);
@@ -123,6 +136,7 @@ export function putBack(batch: Batch): void {
     account.used += account.sending;
     account.sending = 0;
     account.inFlight = false;
+    account.claimed = 0;
     account.retryAt = 0;
   }
   for (const viewer of batch.viewers) {
