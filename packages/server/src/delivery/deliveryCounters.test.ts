@@ -85,93 +85,66 @@ forEachDeliveryEngine((t) => {
       expect(state!.spentToday).toBe(25 * PRICE);
     });
 
+    /**
+     * Two processes sharing a daily budget of `BUDGET` impressions, driven by a seeded random walk of
+     * 300 steps: decisions admitted on either, impressions counted by either, exchanges awaited, or
+     * (`leaveInFlight`) some exchanges left on their way while the walk goes on. No more decisions
+     * are admitted than the budget holds, and the shared spend is theirs.
+     */
+    async function randomWalk(seed: number, id: number, odds: { admit: number; commit: number; leaveInFlight?: number }): Promise<void> {
+      const BUDGET = 20;
+      let state = seed;
+      const random = () => (state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
+      const clock = testClock(T0 + HOUR_MS);
+      const deployment = t.deployment();
+      const processes = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const either = () => processes[random() < 0.5 ? 0 : 1]!;
+      const c = campaign({ id, dailyBudget: BUDGET * PRICE });
+      const a = { campaign: c, priceMicros: PRICE };
+      const pending: string[] = [];
+      const flights: Promise<void>[] = [];
+      let admitted = 0;
+      for (let step = 0; step < 300; step++) {
+        clock.advance(Math.floor(random() * 5));
+        const r = random();
+        if (r < odds.admit) {
+          if (either().admit(`x${id}-${step}`, a, clock.now()) === null) {
+            admitted++;
+            pending.push(`x${id}-${step}`);
+          }
+        } else if (r < odds.commit && pending.length) {
+          either().commit(pending.splice(Math.floor(random() * pending.length), 1)[0]!, a, clock.now());
+        } else {
+          if (odds.leaveInFlight !== undefined && r < odds.leaveInFlight) flights.push(either().flush());
+          else if (odds.leaveInFlight !== undefined) await Promise.all(flights.splice(0));
+          else await either().flush();
+          // (on Redis, the commit notices travel over pub/sub)
+          if (t.engine === 'redis' && (odds.leaveInFlight === undefined || r >= odds.leaveInFlight)) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      }
+      await Promise.all(flights);
+      expect(admitted, `seed ${seed}: ${admitted} decisions admitted on a budget of ${BUDGET}`).toBeLessThanOrEqual(BUDGET);
+      for (const id of pending) either().commit(id, a, clock.now());
+      await Promise.all(processes.map((p) => p.flush()));
+      const [spent] = await processes[0]!.readPacing([c], clock.now());
+      expect(spent!.spentToday).toBe(admitted * PRICE);
+    }
+
     it('never leases budget a reservation still holds when another process counted impressions of this one (random interleavings)', async () => {
       // Decisions on both processes; each impression counted by either, some before and some after
       // exchanges and commit notices. A process that counts another's impressions spends them from
       // the shared budget while the deciding one still holds their reservations in its lease: the
       // lease granted to the counting process must not fall below its own reservations, or what those
       // hold is leased again (up to 3 over a budget of 20 in these runs before it was fixed).
-      const BUDGET = 20;
       // (fewer on Redis, where each exchange is a round trip: the fault showed by seed 9 there, by seed 3 in process)
-      for (let seed = 1; seed <= (t.engine === 'redis' ? 20 : 40); seed++) {
-        let state = seed;
-        const random = () => (state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
-        const clock = testClock(T0 + HOUR_MS);
-        const deployment = t.deployment();
-        const processes = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
-        const either = () => processes[random() < 0.5 ? 0 : 1]!;
-        const c = campaign({ id: 1_000 + seed, dailyBudget: BUDGET * PRICE });
-        const a = { campaign: c, priceMicros: PRICE };
-        const pending: string[] = [];
-        let admitted = 0;
-        for (let step = 0; step < 300; step++) {
-          clock.advance(Math.floor(random() * 5));
-          const r = random();
-          if (r < 0.45) {
-            const id = `x${seed}-${step}`;
-            if (either().admit(id, a, clock.now()) === null) {
-              admitted++;
-              pending.push(id);
-            }
-          } else if (r < 0.8 && pending.length) {
-            either().commit(pending.splice(Math.floor(random() * pending.length), 1)[0]!, a, clock.now());
-          } else {
-            await either().flush();
-            // (on Redis, the commit notices travel over pub/sub)
-            if (t.engine === 'redis') await new Promise((resolve) => setTimeout(resolve, 1));
-          }
-        }
-        expect(admitted, `seed ${seed}: ${admitted} decisions admitted on a budget of ${BUDGET}`).toBeLessThanOrEqual(BUDGET);
-        for (const id of pending) either().commit(id, a, clock.now());
-        await Promise.all(processes.map((p) => p.flush()));
-        const [spent] = await processes[0]!.readPacing([c], clock.now());
-        expect(spent!.spentToday).toBe(admitted * PRICE);
-      }
+      for (let seed = 1; seed <= (t.engine === 'redis' ? 20 : 40); seed++) await randomWalk(seed, 1_000 + seed, { admit: 0.45, commit: 0.8 });
     });
 
     it('never admits past the budget while an exchange is in flight (random interleavings, exchanges left to answer later)', async () => {
       // An exchange's answer may cut the lease to what it claimed when it left (the reservations then,
       // and a little room): decisions admitted while it is on its way must fit in that claim, or the
       // part of the lease they took can be leased to the other process before the next exchange.
-      const BUDGET = 20;
-      for (let seed = 1; seed <= (t.engine === 'redis' ? 30 : 20); seed++) {
-        let state = seed;
-        const random = () => (state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
-        const clock = testClock(T0 + HOUR_MS);
-        const deployment = t.deployment();
-        const processes = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
-        const either = () => processes[random() < 0.5 ? 0 : 1]!;
-        const c = campaign({ id: 2_000 + seed, dailyBudget: BUDGET * PRICE });
-        const a = { campaign: c, priceMicros: PRICE };
-        const pending: string[] = [];
-        const flights: Promise<void>[] = [];
-        let admitted = 0;
-        for (let step = 0; step < 300; step++) {
-          clock.advance(Math.floor(random() * 5));
-          const r = random();
-          if (r < 0.5) {
-            const id = `f${seed}-${step}`;
-            if (either().admit(id, a, clock.now()) === null) {
-              admitted++;
-              pending.push(id);
-            }
-          } else if (r < 0.75 && pending.length) {
-            either().commit(pending.splice(Math.floor(random() * pending.length), 1)[0]!, a, clock.now());
-          } else if (r < 0.92) {
-            // an exchange left on its way: decisions go on before its answer
-            flights.push(either().flush());
-          } else {
-            await Promise.all(flights.splice(0));
-            if (t.engine === 'redis') await new Promise((resolve) => setTimeout(resolve, 1));
-          }
-        }
-        await Promise.all(flights);
-        expect(admitted, `seed ${seed}: ${admitted} decisions admitted on a budget of ${BUDGET}`).toBeLessThanOrEqual(BUDGET);
-        for (const id of pending) either().commit(id, a, clock.now());
-        await Promise.all(processes.map((p) => p.flush()));
-        const [spent] = await processes[0]!.readPacing([c], clock.now());
-        expect(spent!.spentToday).toBe(admitted * PRICE);
-      }
+      for (let seed = 1; seed <= (t.engine === 'redis' ? 30 : 20); seed++) await randomWalk(seed, 2_000 + seed, { admit: 0.5, commit: 0.75, leaveInFlight: 0.92 });
     });
 
     it('admits within what its exchange in flight claimed, and goes on once it answers', async () => {
