@@ -24,13 +24,11 @@ export interface RunningAdplane {
  * again, twice at most.
  */
 export async function startAdplane(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     const started = await startOnFreePort(args, env, options);
-    if (started !== 'port_taken' || attempt === 3) {
-      if (started === 'port_taken') throw new Error(`adplane ${args.join(' ')}: three ports picked were taken before it listened`);
-      return started;
-    }
+    if (started !== 'port_taken') return started;
   }
+  throw new Error(`adplane ${args.join(' ')}: three ports picked were taken before it listened`);
 }
 
 async function startOnFreePort(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane | 'port_taken'> {

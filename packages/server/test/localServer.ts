@@ -46,12 +46,15 @@ export async function localServer(answer: RequestListener): Promise<LocalServer>
  */
 const PICKED_PORTS = { from: 20_000, to: 32_767 } as const;
 
-/** Whether something may listen on `port` of 127.0.0.1 now (it listened and closed). */
-function bindable(port: number): Promise<boolean> {
+/** The port of 127.0.0.1 a listener got (`port`, or the system's pick for 0) and closed again; null when it was taken. */
+function listenedOn(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const s = createTcpServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    s.once('error', () => resolve(null));
+    s.listen(port, '127.0.0.1', () => {
+      const got = (s.address() as AddressInfo).port;
+      s.close(() => resolve(got));
+    });
   });
 }
 
@@ -62,14 +65,10 @@ function bindable(port: number): Promise<boolean> {
  */
 export async function freePort(): Promise<number> {
   for (let i = 0; i < 50; i++) {
-    const port = PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1));
-    if (await bindable(port)) return port;
+    const port = await listenedOn(PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1)));
+    if (port !== null) return port;
   }
-  return new Promise((resolve, reject) => {
-    const s = createTcpServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+  const picked = await listenedOn(0);
+  if (picked === null) throw new Error('no port of 127.0.0.1 could be listened on');
+  return picked;
 }

@@ -440,9 +440,7 @@ export class DeliveryEngine implements DeliveryCounters {
       if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
       return null;
     }
-    // (not while an exchange of it is in flight: its answer, coming after, would settle the account
-    // again with the older grant, over what this one settled)
-    if (this.shared.sync && !account.inFlight) {
+    if (this.shared.sync) {
       this.exchangeInline(now, { accounts: [account], viewers: [], buckets: [] });
       if (this.admissible(account, now) >= amount) return null;
     } else if (now >= account.retryAt) this.wake();
@@ -642,9 +640,15 @@ export class DeliveryEngine implements DeliveryCounters {
     return n;
   }
 
+  /**
+   * An exchange answered at once (the in-process store), for accounts not in an exchange already: the
+   * answer of one in flight, coming after, would settle the account again with its older grant.
+   */
   private exchangeInline(now: number, batch: Batch): void {
-    const reply = this.shared.exchange(askOf(batch, now, this.timing, false)) as ExchangeReply;
-    this.settle(now, batch, reply);
+    const due: Batch = { ...batch, accounts: batch.accounts.filter((a) => !a.inFlight) };
+    if (!due.accounts.length && !due.viewers.length && !due.buckets.length) return;
+    const reply = this.shared.exchange(askOf(due, now, this.timing, false)) as ExchangeReply;
+    this.settle(now, due, reply);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOwnersBefore, earliest, ownersStoppedAt } from './accounts.js';
+import { compileOwnersBefore, earliest, latest, ownersStoppedAt } from './accounts.js';
 import { type AccountRow } from './loadRows.js';
 
 const account = (over: Partial<AccountRow>): AccountRow => ({
@@ -8,12 +8,15 @@ const account = (over: Partial<AccountRow>): AccountRow => ({
 });
 
 describe('when the owners of a row stopped serving it', () => {
-  it('takes the earlier of two moments, either of which may be unknown', () => {
+  it('takes the earlier (and the later) of two moments, either of which may be unknown', () => {
     expect(earliest(undefined, undefined)).toBeUndefined();
     expect(earliest(5, undefined)).toBe(5);
     expect(earliest(undefined, 7)).toBe(7);
     expect(earliest(9, 4)).toBe(4);
     expect(earliest(3, Number.NaN)).toBe(3);
+    expect(latest(undefined, 7)).toBe(7);
+    expect(latest(9, 4)).toBe(9);
+    expect(latest(Number.NaN, 2)).toBe(2);
   });
 
   it("is the first of its tenant and advertiser to stop; a tenant's DSP view turned off stops its campaigns, not its tags", () => {

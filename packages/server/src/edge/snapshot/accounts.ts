@@ -80,8 +80,17 @@ export function ownersStoppedAt(before: OwnersBefore, tenantId: number | null, a
 
 /** The earlier of two moments, either of which may be unknown (undefined, or an unreadable stamp). */
 export function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  return either(a, b, Math.min);
+}
+
+/** The later of two moments, either of which may be unknown. */
+export function latest(a: number | undefined, b: number | undefined): number | undefined {
+  return either(a, b, Math.max);
+}
+
+function either(a: number | undefined, b: number | undefined, pick: (x: number, y: number) => number): number | undefined {
   if (b === undefined || !Number.isFinite(b)) return a;
-  return a === undefined || !Number.isFinite(a) ? b : Math.min(a, b);
+  return a === undefined || !Number.isFinite(a) ? b : pick(a, b);
 }
 
 /**

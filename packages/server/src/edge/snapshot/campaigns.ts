@@ -2,7 +2,7 @@ import { type CampaignRow, isLive } from '@adplane/shared';
 import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
-import { earliest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
+import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
 import { type LeftAt, OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
 
@@ -154,10 +154,7 @@ export interface RowStamps {
  */
 function lastCreativeStoppedAt(c: CampaignFacts, updatedAt: RowStamps): number | undefined {
   let at = updatedAt.campaign(c.id);
-  for (const id of c.creativeIds) {
-    const changed = updatedAt.creative(id);
-    if (changed !== undefined && (at === undefined || changed > at)) at = changed;
-  }
+  for (const id of c.creativeIds) at = latest(at, updatedAt.creative(id));
   return at;
 }
 
