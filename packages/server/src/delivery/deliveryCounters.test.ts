@@ -128,6 +128,20 @@ forEachDeliveryEngine((t) => {
       await Promise.all(processes.map((p) => p.flush()));
       const [spent] = await processes[0]!.readPacing([c], clock.now());
       expect(spent!.spentToday).toBe(admitted * PRICE);
+      // what is left of the budget is not stranded: traffic on both, as a player sends it (an
+      // impression for each decision), spends it to the last impression within a few seconds
+      let drained = admitted;
+      for (let step = 0; step < 200 && drained < BUDGET; step++) {
+        const p = processes[step % 2]!;
+        const decision = `d${id}-${step}`;
+        if (p.admit(decision, a, clock.advance(50)) === null) {
+          drained++;
+          p.commit(decision, a, clock.now());
+        }
+        await p.flush();
+        if (t.engine === 'redis') await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      expect(drained, `seed ${seed}: ${drained} of ${BUDGET} spent after 10 s of traffic`).toBe(BUDGET);
     }
 
     it('never leases budget a reservation still holds when another process counted impressions of this one (random interleavings)', async () => {

@@ -39,8 +39,11 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.used = 0;
     account.inFlight = true;
     // (none for an evenly paced budget: its grant is what pacing allows, which a floor must not raise)
-    const room = account.evenRate > 0 ? 0 : Math.max(0, Math.min(Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS), account.granted - account.sending - account.reserved));
-    account.claimed = account.unlimited || closing ? 0 : account.reserved + Math.floor(room);
+    // (less than one decision's price is no room: claimed, a fragment of a lease would be kept from
+    // the process that could put it together with the rest of the budget, exchange after exchange)
+    const left = account.evenRate > 0 ? 0 : Math.min(Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS), account.granted - account.sending - account.reserved);
+    const room = left >= account.price ? Math.floor(left) : 0;
+    account.claimed = account.unlimited || closing ? 0 : account.reserved + room;
     // the shared spend last seen (and its generation), unless the stats store counted more
     const seen = account.known && account.spent >= account.floor;
     const ask: BudgetAsk = {

@@ -118,7 +118,8 @@ for i = 1, nb do
   local granted, paced = 0, 0
   if limit >= 0 then
     local free = limit - spent - others
-    granted = math.max(math.min(want, free), 0)
+    -- less than one decision's price is no lease (sharedCounters.ts: a fragment would strand)
+    if free >= minG then granted = math.max(math.min(want, free), 0) end
     if even > 0 then
       local held = math.min(math.max(mine - used, 0), math.max(free, 0))
       -- pacing.ts allowedRate: the rest spread over the time left, plus the shortfall over catchUpMs

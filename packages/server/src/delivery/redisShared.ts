@@ -32,7 +32,7 @@ export class RedisShared implements SharedCounters {
   private readonly client: Redis;
   private readonly sub: Redis;
   private readonly channel: string;
-  private listening = false;
+  private subscribed: Promise<unknown> | null = null;
 
   constructor(private readonly options: RedisSharedOptions) {
     this.client = new Redis(options.url, {
@@ -46,17 +46,26 @@ export class RedisShared implements SharedCounters {
     this.channel = `${options.prefix}delivery:commits`;
   }
 
-  /** Connects; true when Redis answered within `timeoutMs` (otherwise ioredis keeps trying in the background). */
+  /**
+   * Connects, and subscribes to the other processes' notices; true when Redis answered both within
+   * `timeoutMs` (otherwise ioredis keeps trying in the background). A notice published before the
+   * subscription holds is lost to this process (pub/sub keeps nothing): the reservation it would have
+   * dropped then holds its budget until the hold time, so the engine starts on a subscription made.
+   */
   async connect(timeoutMs = 2_000): Promise<boolean> {
-    const ready = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      this.client.once('ready', () => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const ready = new Promise<boolean>((resolve) => this.client.once('ready', () => resolve(true)));
     this.client.connect().catch(() => {});
-    return ready;
+    const up = await Promise.race([Promise.all([ready, this.subscribe()]).then(() => true), late]);
+    clearTimeout(timer);
+    return up;
+  }
+
+  /** Subscribes to the notices' channel (once; ioredis subscribes again after a reconnect). */
+  private subscribe(): Promise<unknown> {
+    this.subscribed ??= this.sub.subscribe(this.channel).catch(() => {});
+    return this.subscribed;
   }
 
   private key(k: string, part: string): string {
@@ -127,10 +136,7 @@ export class RedisShared implements SharedCounters {
         // not ours: ignored
       }
     });
-    if (!this.listening) {
-      this.listening = true;
-      this.sub.subscribe(this.channel).catch(() => {});
-    }
+    void this.subscribe();
   }
 
   async leave(): Promise<void> {

@@ -297,7 +297,9 @@ export class MemoryCounterStore {
     let paced = false;
     if (b.limit >= 0) {
       const free = b.limit - spent - others;
-      granted = Math.max(Math.min(b.want, free), 0);
+      // less than one decision's price is no lease: a fragment of it would strand there, the rest in
+      // another process's lease (two holding 6,666 and 3,334 of a last 10,000: neither can serve it)
+      granted = free >= b.min ? Math.max(Math.min(b.want, free), 0) : 0;
       if (b.evenRate > 0) {
         const held = Math.min(Math.max(mine - b.used, 0), Math.max(free, 0));
         const rate = allowedRate(b.limit, spent, now, { start: paceStartOf(b), end: b.dayEnd });
