@@ -8,7 +8,8 @@
  *  (a) the VAST path of `--role edge --workers 1` and `--workers 2` at full load, the load generator
  *      (this process) unpinned beside them, with each side's CPU time, so the scaling can be read
  *      per server CPU-second as well as per wall second (the machine has 2 cores for all of it);
- *  (b) with delivery control on Redis (REDIS_URL, else a redis-server of its own): one worker pinned
+ *  (b) with delivery control on Redis (a redis-server of its own, empty, so that no budget spent by an
+ *      earlier run is found; REDIS_URL only when redis-server is not installed): one worker pinned
  *      to CPU 0, the load on CPU 1, beside the node:http baseline R in the same run;
  *  (c) the overspend of a small daily budget spent at full load by 2 workers (in-process counters
  *      in the primary, then Redis): billed impressions (the stats store) against the budget.
@@ -72,12 +73,17 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-workers-bench-'));
+  // a fresh Redis: the budgets of case (c) keep their campaign ids from run to run, and a shared
+  // server still holds what the last run spent of them (nothing was admitted on it in a second run)
   let redis: OwnRedis | null = null;
-  let redisUrl = process.env.REDIS_URL ?? '';
-  if (!redisUrl && hasRedisServer()) {
+  let redisUrl = '';
+  if (hasRedisServer()) {
     redis = await ownRedisServer();
     await redis.start();
     redisUrl = redis.url;
+  } else if (process.env.REDIS_URL) {
+    redisUrl = process.env.REDIS_URL;
+    say(`no redis-server here: using REDIS_URL, which keeps what earlier runs spent (flush it first)`);
   }
   const demand = await child([join(here, 'edge/children.ts'), 'demand']);
   say('filling the store...');

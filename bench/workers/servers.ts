@@ -25,7 +25,8 @@ export async function startEdge(o: { dataDir: string; port: number; workers: num
   // BENCH_NODE_FLAGS: node options for the primary, which its workers inherit (--cpu-prof --cpu-prof-dir=... profiles each process)
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const args = [...nodeFlags, '--import', 'tsx', join(ROOT, 'packages/server/src/main.ts'), '--role', 'edge', '--workers', String(o.workers)];
-  const env = { ...process.env, DATA_DIR: o.dataDir, PORT: String(o.port), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMO: '0', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(o.dataDir, 'none'), REDIS_URL: '', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...o.env };
+  // the store the bench filled (SQLite and DuckDB in dataDir), whatever the shell running it points at
+  const env = { ...process.env, DATA_DIR: o.dataDir, DATABASE_URL: '', CLICKHOUSE_URL: '', PORT: String(o.port), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMO: '0', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(o.dataDir, 'none'), REDIS_URL: '', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...o.env };
   // taskset before node: the primary and every worker it forks inherit the CPU set
   const proc = o.cpus ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
