@@ -8,7 +8,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type Admission, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
-import { MemoryCounterStore } from '../src/delivery/sharedCounters.js';
+import { RedisShared } from '../src/delivery/redisShared.js';
+import { MemoryCounterStore, MemoryShared, type SharedCounters } from '../src/delivery/sharedCounters.js';
 
 export type DeliveryEngineName = 'memory' | 'redis';
 
@@ -31,6 +32,8 @@ export function testLog(): TestLog {
 export interface TestDeployment {
   /** Open one "process" on the deployment (closed after the block). */
   open(options?: Partial<OpenDeliveryOptions>): Promise<DeliveryCounters>;
+  /** One process's view of the shared counters alone, without an engine (connected on Redis; closed after the block). */
+  openShared(pid: string): Promise<SharedCounters>;
   readonly redisUrl: string | null;
   readonly prefix: string;
 }
@@ -71,7 +74,7 @@ export async function testRedisClient(url: string): Promise<Redis> {
 }
 
 function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
-  const opened: DeliveryCounters[] = [];
+  const opened: { close(): Promise<void> }[] = [];
   const prefixes: string[] = [];
   const redisUrl = engine === 'redis' ? (process.env.REDIS_URL ?? '') : null;
   afterAll(async () => {
@@ -91,6 +94,13 @@ function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
           const counters = await openDeliveryCounters({ redisUrl }, { log: testLog(), prefix, memoryStore, ...options });
           opened.push(counters);
           return counters;
+        },
+        async openShared(pid) {
+          if (!redisUrl) return new MemoryShared(memoryStore, pid, 5_000);
+          const shared = new RedisShared({ url: redisUrl, prefix, pid, leaseTtlMs: 5_000 });
+          opened.push(shared);
+          if (!(await shared.connect())) throw new Error(`Redis at ${redisUrl} did not answer`);
+          return shared;
         },
       };
     },

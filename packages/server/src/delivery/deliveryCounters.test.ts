@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitDecision, forEachDeliveryEngine, serveDecision, testClock } from '../../test/deliveryEngines.js';
+import { admitDecision, forEachDeliveryEngine, serveDecision, sleep, testClock, until } from '../../test/deliveryEngines.js';
 import { HOUR_MS } from './pacing.js';
 import { type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from './types.js';
 
@@ -119,7 +119,7 @@ forEachDeliveryEngine((t) => {
           else if (odds.leaveInFlight !== undefined) await Promise.all(flights.splice(0));
           else await either().flush();
           // (on Redis, the commit notices travel over pub/sub)
-          if (t.engine === 'redis' && (odds.leaveInFlight === undefined || r >= odds.leaveInFlight)) await new Promise((resolve) => setTimeout(resolve, 1));
+          if (t.engine === 'redis' && (odds.leaveInFlight === undefined || r >= odds.leaveInFlight)) await sleep(1);
         }
       }
       await Promise.all(flights);
@@ -139,7 +139,7 @@ forEachDeliveryEngine((t) => {
           p.commit(decision, a, clock.now());
         }
         await p.flush();
-        if (t.engine === 'redis') await new Promise((resolve) => setTimeout(resolve, 1));
+        if (t.engine === 'redis') await sleep(1);
       }
       expect(drained, `seed ${seed}: ${drained} of ${BUDGET} spent after 10 s of traffic`).toBe(BUDGET);
     }
@@ -234,7 +234,7 @@ forEachDeliveryEngine((t) => {
       b.commit('elsewhere', adm, clock.now());
       await b.flush();
       // (on Redis, `a` hears of it over pub/sub: 5 s at most, for a busy two-core machine)
-      for (const until = Date.now() + 5_000; a.stats().committedElsewhere === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      await until('the commit notice', () => a.stats().committedElsewhere > 0, 5_000);
       expect(a.stats()).toMatchObject({ committedElsewhere: 1, held: 0 });
       await Promise.all([a.flush(), b.flush()]);
       const [state] = await a.readPacing([c], clock.now());
@@ -304,7 +304,7 @@ forEachDeliveryEngine((t) => {
         if ((await serve(p, adm, clock.advance(60_000))) === null) served.push(i % 2 ? 'b' : 'a');
         // the minute between two requests: exchanges, and the notice of the impression reaching the other process
         await Promise.all([a.flush(), b.flush()]);
-        await new Promise((r) => setTimeout(r, 10));
+        await sleep(10);
       }
       expect(served).toEqual(['a', 'b', 'a']);
       // another viewer and another campaign are counted apart

@@ -1,10 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { dropRedisPrefix } from '../../test/deliveryEngines.js';
+import { describe, expect, it } from 'vitest';
+import { forEachDeliveryEngine } from '../../test/deliveryEngines.js';
 import { Account } from './allowances.js';
 import { askOf } from './exchangeBatch.js';
 import { DAY_MS } from './pacing.js';
-import { RedisShared } from './redisShared.js';
-import { type BudgetAsk, MemoryCounterStore, MemoryShared, type SharedCounters } from './sharedCounters.js';
+import { type BudgetAsk, type SharedCounters } from './sharedCounters.js';
 
 /**
  * The last impressions of a budget must not strand in pieces: a lease smaller than one decision's
@@ -19,39 +18,19 @@ const ask = (over: Partial<BudgetAsk>): BudgetAsk => ({
   key: 'c1:d1', limit: 10 * PRICE, want: 2 * PRICE, min: PRICE, used: 0, reserved: 0, floor: 0, floorGen: '', evenRate: 0, dayEnd: T0 + DAY_MS, hour: 12, ttlMs: DAY_MS, ...over,
 });
 
-const engines: [string, () => Promise<[SharedCounters, SharedCounters, () => Promise<void>]>][] = [
-  ['memory', async () => {
-    const store = new MemoryCounterStore();
-    return [new MemoryShared(store, 'a', 5_000), new MemoryShared(store, 'b', 5_000), async () => {}];
-  }],
-];
-const url = process.env.REDIS_URL;
-if (url) {
-  const prefix = `lease-fragments:${process.pid}:`;
-  afterAll(() => dropRedisPrefix(url, prefix));
-  engines.push(['redis', async () => {
-    const [a, b] = [new RedisShared({ url, prefix, pid: 'a', leaseTtlMs: 5_000 }), new RedisShared({ url, prefix, pid: 'b', leaseTtlMs: 5_000 })];
-    await Promise.all([a.connect(), b.connect()]);
-    return [a, b, async () => void (await Promise.all([a.close(), b.close()]))];
-  }]);
-}
-
-describe.each(engines)('lease fragments (%s)', (_, open) => {
+forEachDeliveryEngine((t) => {
   it('leases nothing smaller than a price from what is free, so the last impression goes to one process whole', async () => {
-    const [a, b, close] = await open();
-    try {
-      const exchange = async (shared: SharedCounters, over: Partial<BudgetAsk>, now = T0) => (await shared.exchange({ now, budgets: [ask(over)], frequencies: [], qps: [] })).budgets[0]!;
-      // nine impressions spent; a holds 6,666 of the last one (it asked for no more)
-      expect(await exchange(a, { used: 9 * PRICE, want: 6_666 })).toMatchObject({ granted: 6_666, spent: 9 * PRICE });
-      // b wants two impressions: 3,334 are free, less than one: none of it (before: 3,334, stranded beside a's)
-      expect(await exchange(b, {})).toMatchObject({ granted: 0, others: 6_666 });
-      // a asks again: the whole impression
-      expect(await exchange(a, {}, T0 + 100)).toMatchObject({ granted: PRICE, others: 0 });
-      // and what is left of it for b is nothing: it is a's to spend
-      expect(await exchange(b, {}, T0 + 200)).toMatchObject({ granted: 0, others: PRICE });
-    } finally {
-      await close();
-    }
+    const deployment = t.deployment();
+    const [a, b] = [await deployment.openShared('a'), await deployment.openShared('b')];
+    const exchange = async (shared: SharedCounters, over: Partial<BudgetAsk>, now = T0) => (await shared.exchange({ now, budgets: [ask(over)], frequencies: [], qps: [] })).budgets[0]!;
+    // nine impressions spent; a holds 6,666 of the last one (it asked for no more)
+    expect(await exchange(a, { used: 9 * PRICE, want: 6_666 })).toMatchObject({ granted: 6_666, spent: 9 * PRICE });
+    // b wants two impressions: 3,334 are free, less than one: none of it (before: 3,334, stranded beside a's)
+    expect(await exchange(b, {})).toMatchObject({ granted: 0, others: 6_666 });
+    // a asks again: the whole impression
+    expect(await exchange(a, {}, T0 + 100)).toMatchObject({ granted: PRICE, others: 0 });
+    // and what is left of it for b is nothing: it is a's to spend
+    expect(await exchange(b, {}, T0 + 200)).toMatchObject({ granted: 0, others: PRICE });
   });
 });
 
