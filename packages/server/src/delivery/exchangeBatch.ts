@@ -38,9 +38,9 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     account.sending = account.used;
     account.used = 0;
     account.inFlight = true;
-    // (none for an evenly paced budget: its grant is what pacing allows, which a floor must not raise)
-    // (less than one decision's price is no room: claimed, a fragment of a lease would be kept from
-    // the process that could put it together with the rest of the budget, exchange after exchange)
+    // Room for whole decisions only: a claimed piece under one price would be kept, exchange after
+    // exchange, from the process that could put it together with the rest of the budget. None for an
+    // evenly paced budget: its grant is what pacing allows, which a floor must not raise.
     const left = account.evenRate > 0 ? 0 : Math.min(Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS), account.granted - account.sending - account.reserved);
     const room = left >= account.price ? Math.floor(left) : 0;
     account.claimed = account.unlimited || closing ? 0 : account.reserved + room;
