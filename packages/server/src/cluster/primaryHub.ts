@@ -46,7 +46,7 @@ export class PrimaryHub {
   /** At stop, once every worker has drained. */
   saveState(): void {
     if (!this.kept) return;
-    for (const c of this.checkpoints) c.stop();
+    for (const c of this.checkpoints) void c.stop();
     saveCounters(this.counters, this.kept.counters, Date.now(), this.log);
     saveReplay(this.replay, this.kept.replay, Date.now(), this.log);
   }

@@ -48,7 +48,7 @@ export async function openDeliveryCounters(settings: DeliverySettings, options: 
     restoreCounters(store, file, clock(), options.log);
     const checkpoint = checkpointCounters(store, file, options.log, options.checkpointMs, clock);
     const saveAtStop = () => {
-      checkpoint.stop();
+      void checkpoint.stop();
       saveCounters(store, file, clock(), options.log);
     };
     return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs, saveAtStop), options);

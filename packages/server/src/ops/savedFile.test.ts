@@ -35,7 +35,7 @@ describe('Checkpoint', () => {
     await until(() => existsSync(file) && readFileSync(file, 'utf8') === '{"state":1}');
     state = 2;
     await until(() => readFileSync(file, 'utf8') === '{"state":2}');
-    checkpoint.stop();
+    await checkpoint.stop();
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
@@ -44,7 +44,7 @@ describe('Checkpoint', () => {
     const file = join(dir, 'state.json');
     const checkpoint = new Checkpoint(file, 'test state', logOf().log, () => ['x'.repeat(1_000_000), 'y'.repeat(1_000_000)], 60_000);
     const underWay = checkpoint.write();
-    checkpoint.stop();
+    void checkpoint.stop();
     await underWay;
     await checkpoint.write();
     expect(readdirSync(dir)).toEqual([]);
@@ -54,7 +54,7 @@ describe('Checkpoint', () => {
     const { log, warnings } = logOf();
     const checkpoint = new Checkpoint(join(newDir(), 'missing-dir', 'state.json'), 'test state', log, () => ['x'], 20);
     await until(() => warnings.length >= 2);
-    checkpoint.stop();
+    await checkpoint.stop();
     expect(warnings[0]).toBe('test state: could not write a checkpoint');
   });
 });

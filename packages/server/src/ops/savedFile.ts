@@ -113,10 +113,14 @@ export class Checkpoint {
     }
   }
 
-  /** No more checkpoints (the caller saves at stop next). */
-  stop(): void {
+  /**
+   * No more checkpoints (the caller saves at stop next). Resolves when a write under way has given up
+   * and removed its part file (it is never renamed over the stop's own write).
+   */
+  stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    return this.writing ?? Promise.resolve();
   }
 }
 

@@ -33,7 +33,7 @@ export function keptReplayGuard(file: string, log: SavedStateLog, everyMs?: numb
   return {
     firstTime: (id, nowMs) => guard.firstTime(id, nowMs),
     close: () => {
-      checkpoint.stop();
+      void checkpoint.stop();
       saveReplay(guard, file, Date.now(), log);
       return Promise.resolve();
     },
