@@ -396,10 +396,13 @@ forEachStore((t) => {
     });
 
     describe('CSV, dashboard, rowStats and finance', () => {
+      // text that a spreadsheet would read as a formula gets a leading ' and quotes; numbers are written as they are
       const csvText = (v: unknown) => {
+        if (typeof v === 'number') return String(v);
         const text = String(v ?? '');
-        const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-        return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+        const formula = /^[=+\-@\t\r\0]/.test(text);
+        const safe = formula ? `'${text}` : text;
+        return formula || /[",;\t\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
       };
       const csvValue = (m: MetricId, v: number) => {
         const f = METRIC_BY_ID[m].format;

@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './format.js';
+export * from './csv.js';
 export * from './cipher.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

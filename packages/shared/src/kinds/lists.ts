@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvText, csvTextValue } from '../csv.js';
 import { name, Status } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind } from './kindDef.js';
@@ -38,14 +39,16 @@ export interface ParsedList {
 
 /**
  * Parse pasted text or a CSV file: one item per line (first column of a CSV; a header line that is
- * not an item is reported like any other invalid line), trimmed, quotes removed, deduplicated.
+ * not an item is reported like any other invalid line), trimmed, quotes removed (and the `'` that
+ * neutralises a formula-like cell), deduplicated.
  */
 export function parseListText(kind: ListKind, text: string): ParsedList {
   const seen = new Set<string>();
   const out: ParsedList = { items: [], invalid: [], duplicates: 0 };
   text.split(/\r\n|\n|\r/).forEach((raw, index) => {
     const first = raw.split(/[,;\t]/)[0] ?? '';
-    const value = first.trim().replace(/^"(.*)"$/, '$1').trim();
+    // (a cell `listCsv` neutralised reads back as the entry it wrote)
+    const value = csvTextValue(first.trim().replace(/^"(.*)"$/, '$1').trim());
     if (!value) return;
     const normalised = kind === 'applists' ? value : value.toLowerCase();
     const reason = LIST_ITEM_RULES[kind].check(value);
@@ -62,6 +65,9 @@ export function parseListText(kind: ListKind, text: string): ParsedList {
   });
   return out;
 }
+
+/** A list's entries as the CSV file the console downloads: one a line, each a text cell (`csvText`), read back by `parseListText`. */
+export const listCsv = (items: readonly string[]): string => items.map((item) => `${csvText(item)}\n`).join('');
 
 export const MAX_LIST_ITEMS = 100_000;
 

@@ -6,6 +6,7 @@
  * Units in the API: counts are whole numbers; money ('usd') is integer micro-dollars (eCPM too: micro-
  * dollars per 1,000 impressions); percents are numbers of percent (12.5 means 12.50%).
  */
+import { csvNumber } from '../csv.js';
 import { formatPercent, formatUsdMicros } from '../format.js';
 
 /** Columns of the hourly stats row that reports sum (packages/server/src/stats/hourlyRow.ts). */
@@ -104,16 +105,16 @@ export function formatMetric(id: MetricId, value: number | null | undefined): st
   }
 }
 
-/** A metric's value for a CSV cell: dollars with 2 decimals, percent with 2 decimals, counts whole. */
+/** A metric's value for a CSV cell, a number: dollars with 2 decimals, percent with 2 decimals, counts whole. */
 export function metricCsvValue(id: MetricId, value: number | null | undefined): string {
   const v = value ?? 0;
   switch (METRIC_BY_ID[id].format) {
     case 'usd':
-      return (v / 1_000_000).toFixed(2);
+      return csvNumber(v / 1_000_000, 2);
     case 'percent':
-      return v.toFixed(2);
+      return csvNumber(v, 2);
     default:
-      return String(Math.round(v));
+      return csvNumber(Math.round(v));
   }
 }
 

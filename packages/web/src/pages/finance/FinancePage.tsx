@@ -2,20 +2,10 @@ import { useEffect, useState } from 'react';
 import { Button, DatePicker, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { csvCell, type FinanceAnswer, type FinanceRow, formatMetric, formatOffset, formatPercent, formatTimezone, formatUsdMicros } from '@adplane/shared';
+import { financeCsv, type FinanceAnswer, type FinanceRow, formatMetric, formatPercent, formatTimezone, formatUsdMicros } from '@adplane/shared';
 import { statsApi } from '../../api/stats.js';
 import { notifyLoadError } from '../../errors/notify.js';
 import { listPagination } from '../../resources/pagination.js';
-
-const money = (v: number) => (v / 1_000_000).toFixed(2);
-
-function financeCsv(answer: FinanceAnswer): string {
-  const head = ['Demand', 'Time zone', 'Price per 1,000 requests', 'Price per 1,000 impressions', 'Price per 1,000 post-bid impressions', 'DSP revenue share %', 'Requests', 'Impressions', 'Post-bid impressions', 'Revenue', 'System Cost'];
-  const lines = answer.rows.map((r) => [r.name, formatOffset(r.timezone), money(r.priceReq), money(r.priceImp), money(r.pricePostbid), r.priceDsp.toFixed(2), r.reqs, r.imps, r.postbidImps, money(r.revenue), money(r.systemCost)].map(csvCell).join(','));
-  const t = answer.totals;
-  lines.push(['Total', '', '', '', '', '', t.reqs, t.imps, t.postbidImps, money(t.revenue), money(t.systemCost)].map(csvCell).join(','));
-  return `${[head.map(csvCell).join(','), ...lines].join('\n')}\n`;
-}
 
 /** Financial Report (`/finance`, admin): each tenant's system cost for a month from its prices. */
 export default function FinancePage() {

@@ -1,7 +1,7 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Space, Typography, Upload } from 'antd';
 import { type ComponentType, useState } from 'react';
-import { LIST_ITEM_RULES, MAX_LIST_ITEMS, type ListKind, parseListText } from '@adplane/shared';
+import { LIST_ITEM_RULES, listCsv, MAX_LIST_ITEMS, type ListKind, parseListText } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, RefSelect, useFieldHelp } from '../../resources/fields.js';
@@ -34,7 +34,7 @@ const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString(
 const entries = (n: number) => count(n, 'entry', 'entries');
 
 function download(name: string, entries: string[]) {
-  const url = URL.createObjectURL(new Blob([`${entries.join('\n')}\n`], { type: 'text/csv' }));
+  const url = URL.createObjectURL(new Blob([listCsv(entries)], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = `${name.trim() || 'list'}.csv`;
