@@ -18,6 +18,7 @@ import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
 import { isHttpsHost, type Settings } from './settings.js';
 import { type Store } from './store/db.js';
+import { createReportLines } from './stats/reportQueue.js';
 import { openStatsStore, type StatsStore } from './stats/statsStore.js';
 import { ensureSessionSecret } from './store/sessionSecret.js';
 import { deleteExpiredSessions } from './store/sessions.js';
@@ -106,6 +107,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   const statsStore = stats ?? (await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl }));
   app.decorate('stats', statsStore);
   if (!stats) app.addHook('onClose', () => statsStore.close());
+  app.decorate('reportLines', createReportLines({ filesAtOnce: settings.reportFilesAtOnce, filesPerUser: settings.reportFilesPerUser }));
   app.decorate('settings', settings);
   app.decorate('metrics', createAppMetrics());
   app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle());

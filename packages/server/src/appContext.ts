@@ -3,6 +3,7 @@ import { type GuardedRoute } from './auth/guards.js';
 import { type Sessions } from './auth/sessions.js';
 import { type AppMetrics } from './ops/metrics.js';
 import { type Settings } from './settings.js';
+import { type ReportLines } from './stats/reportQueue.js';
 import { type StatsStore } from './stats/statsStore.js';
 import { type Store } from './store/db.js';
 
@@ -19,6 +20,8 @@ declare module 'fastify' {
     metrics: AppMetrics;
     /** The stats store: the edge writes hourly rows into it (StatsSink), reports read it. */
     stats: StatsStore;
+    /** The lines report files and runs wait in (stats/reportQueue.ts). */
+    reportLines: ReportLines;
     /** Every /api route with its guard, filled as routes register (docs/routes.md is rendered from it). */
     guardedRoutes: GuardedRoute[];
   }

@@ -45,6 +45,10 @@ export interface Settings {
   /** Who may scrape /metrics: addresses or CIDR ranges, and/or a bearer token (ops/metricsAccess.ts). */
   metricsAllow: string[];
   metricsToken: string | null;
+  /** Report files written at once by this process (ADPLANE_REPORT_FILES_AT_ONCE, default 2); more wait in line (docs/reports.md). */
+  reportFilesAtOnce: number;
+  /** Report files one user may have in line, written and waiting (ADPLANE_REPORT_FILES_PER_USER, default 4); one more is refused. */
+  reportFilesPerUser: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
   /** How long an idle keep-alive connection stays open (ms): longer than the callers' own idle timeouts. */
@@ -194,6 +198,8 @@ const EnvSchema = z.object({
         }
       }),
   ),
+  ADPLANE_REPORT_FILES_AT_ONCE: wholeUnits('file', 'files', 64),
+  ADPLANE_REPORT_FILES_PER_USER: wholeUnits('file', 'files', 100),
   ADPLANE_SHUTDOWN_GRACE_SECONDS: wholeUnits('second', 'seconds', 600),
   ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
   ADPLANE_CONFIG_POLL_MS: optional(
@@ -264,6 +270,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxy: trustProxyOf(e.ADPLANE_TRUST_PROXY),
     metricsAllow: parseAllowList(e.ADPLANE_METRICS_ALLOW),
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
+    reportFilesAtOnce: e.ADPLANE_REPORT_FILES_AT_ONCE ?? 2,
+    reportFilesPerUser: e.ADPLANE_REPORT_FILES_PER_USER ?? 4,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     keepAliveMs: (e.ADPLANE_KEEPALIVE_SECONDS ?? DEFAULT_KEEPALIVE_SECONDS) * 1000,
     configPollMs: e.ADPLANE_CONFIG_POLL_MS ?? 250,

@@ -7,7 +7,9 @@ import { checkRunnable, getReport } from '../stats/queries/getReport.js';
 import { reportContextOf } from '../stats/queries/reportContext.js';
 import { writeReportFile } from '../stats/reportFiles.js';
 import { statsScopeOf } from '../stats/scope.js';
-import { createSavedReport } from '../store/savedReports.js';
+import { LineFull, type LineState } from '../stats/reportQueue.js';
+import { createSavedReport, deleteSavedReport } from '../store/savedReports.js';
+import { closeFileLine, lineFullAnswer, requireFileRoom } from './reportLimits.js';
 import { type User } from '../store/users.js';
 
 /** A report the caller could not run, refused before it is kept (a file runs later in the background, a saved report later). */
@@ -21,16 +23,16 @@ export function requireRunnableReport(user: User, report: ReportRequest): void {
  * lands in the bell as a CSV.
  */
 export async function reportRoutes(app: FastifyInstance): Promise<void> {
-  const running = new Set<Promise<void>>();
-  app.addHook('onClose', async () => {
-    await Promise.allSettled([...running]);
-  });
+  closeFileLine(app);
 
   app.post('/api/rrun', { config: { guard: 'auth' } }, async (request) => {
     const { user } = requireAuth(request);
     if (!statsScopeOf(user)) throw forbidden('Reports are not available to this user');
     const report = parseInput(ReportRequest, request.body);
-    return getReport(await reportContextOf(app, user, report), report);
+    const ctx = await reportContextOf(app, user, report);
+    return app.reportLines.runs.run(user.id, () => getReport(ctx, report)).catch((error: unknown) => {
+      throw error instanceof LineFull ? lineFullAnswer(error, 'run') : error;
+    });
   });
 
   app.post('/api/rfile', { config: { guard: 'auth' } }, async (request, reply) => {
@@ -39,12 +41,19 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const input = parseInput(ReportFileInput, request.body);
     requireRunnableReport(user, input.request);
     const ctx = await reportContextOf(app, user, input.request);
+    requireFileRoom(app.reportLines.files, user.id);
     const saved = await createSavedReport(app.store.db, {
       userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'file', ivt: false, request: input.request, running: true,
     });
-    const job = writeReportFile(app, saved.id, ctx, input.request).finally(() => running.delete(job));
-    running.add(job);
+    let at: LineState;
+    try {
+      at = app.reportLines.files.add(user.id, saved.id, (signal) => writeReportFile(app, saved.id, ctx, input.request, signal));
+    } catch (error) {
+      // another request of the user's took the last place meanwhile
+      await deleteSavedReport(app.store.db, saved.id);
+      throw error instanceof LineFull ? lineFullAnswer(error, 'file') : error;
+    }
     const { userId: _u, fileName: _f, ...answer } = saved;
-    return reply.code(202).send(answer);
+    return reply.code(202).send(at.state === 'waiting' ? { ...answer, status: 'waiting', ahead: at.ahead } : answer);
   });
 }

@@ -9,6 +9,7 @@ import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { reportFilePath } from '../stats/reportFiles.js';
 import { inTransaction } from '../store/db.js';
 import { requirePostbidReports, takePostbidReportPlace } from './pbReports.js';
+import { withLineState } from './reportLimits.js';
 import { requireRunnableReport } from './reports.js';
 import {
   createSavedReport, deleteSavedReport, getSavedReport, listSavedReports, type StoredReport, updateSavedReport,
@@ -46,7 +47,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     const reports = await listSavedReports(app.store.db, user.id, {
       afterId: query.last, includeArchived: all, limit: all ? 1000 : SAVED_REPORTS_MAX,
     });
-    return reports.map(toAnswer);
+    return reports.map((r) => withLineState(app.reportLines.files, toAnswer(r)));
   });
 
   app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
@@ -67,7 +68,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(201).send(toAnswer(saved));
   });
 
-  app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => toAnswer(await ownReport(request)));
+  app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => withLineState(app.reportLines.files, toAnswer(await ownReport(request))));
 
   app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
     const report = await ownReport(request);
@@ -76,11 +77,13 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
     if (patch.request && report.ivt) parseInput(PostbidReportBody, request.body);
     await updateSavedReport(app.store.db, report.id, patch);
-    return toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport);
+    return withLineState(app.reportLines.files, toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport));
   });
 
   app.delete('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
     const report = await ownReport(request);
+    // a file in line leaves it; one being written stops at its next chunk and removes what it wrote
+    app.reportLines.files.cancel(report.id);
     await deleteSavedReport(app.store.db, report.id);
     if (report.fileName) await rm(reportFilePath(app.settings.dataDir, report.fileName), { force: true });
     return { ok: true };
@@ -89,6 +92,8 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/savedFile/:id', { config: { guard: 'auth' } }, async (request, reply) => {
     const report = await ownReport(request);
     if (!report.file) throw notFound('This saved report is not a file');
+    const waiting = withLineState(app.reportLines.files, report);
+    if (waiting.status === 'waiting') throw new HttpError(409, `The file waits for its turn: ${waiting.ahead} ${waiting.ahead === 1 ? 'file' : 'files'} ahead of it`);
     if (report.status === 'running') throw new HttpError(409, `The file is still being written (${report.progress}%)`);
     if (report.status === 'failed') throw new HttpError(409, `The file could not be written: ${report.error ?? 'unknown error'}`);
     const path = report.fileName ? reportFilePath(app.settings.dataDir, report.fileName) : '';

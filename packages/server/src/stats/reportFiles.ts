@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -19,20 +19,37 @@ const days = (start: string, end: string): string[] => {
   return out;
 };
 
+/** Lets the event loop serve what waits (edge requests) between two chunks of a file's work. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The error a cancelled file's work stops with (its saved report was deleted). */
+class Cancelled extends Error {}
+
 /**
  * Write a long report to a CSV file under DATA_DIR in the background, recording progress on the saved
  * report row. A report by date or hour (in date order) runs a day at a time, so progress is real and
  * memory stays flat; any other runs as one query. The totals row is last, as on screen.
+ *
+ * Rows come from the engine a chunk (about 2,000 rows) at a time and each chunk's lines are written
+ * before the next is read, with a turn of the event loop between chunks: the edge's requests in the
+ * same process wait at most one chunk's work, never a whole answer's. `signal` stops it between two
+ * chunks (the file was deleted); it then removes what it wrote and leaves the row alone.
  */
-export async function writeReportFile(app: FastifyInstance, id: number, ctx: ReportContext, request: ReportRequest): Promise<void> {
+export async function writeReportFile(app: FastifyInstance, id: number, ctx: ReportContext, request: ReportRequest, signal?: AbortSignal): Promise<void> {
   const db = app.store.db;
   const fileName = `report-${id}.csv`;
   const path = reportFilePath(app.settings.dataDir, fileName);
+  let stream: WriteStream | undefined;
+  const check = () => {
+    if (signal?.aborted) throw new Cancelled();
+  };
   try {
+    check();
     mkdirSync(reportFilesDir(app.settings.dataDir), { recursive: true });
-    const out = createWriteStream(path);
+    const file = createWriteStream(path);
+    stream = file;
     const write = async (line: string) => {
-      if (!out.write(`${line}\n`)) await once(out, 'drain');
+      if (!file.write(`${line}\n`)) await once(file, 'drain');
     };
     await write(reportCsvHeader(request.dimensions, request.metrics));
     const byTime = request.dimensions.some((d) => d === 'date' || d === 'hour');
@@ -44,20 +61,31 @@ export async function writeReportFile(app: FastifyInstance, id: number, ctx: Rep
     for (const [i, day] of chunks.entries()) {
       const part = day ? { ...request, startDate: day, endDate: day } : request;
       // Each part without totals: the file's totals come last, from the whole range.
-      const rows = await getReport(ctx, part, { limit: maxRows - written, totals: false });
-      for (const row of rows) await write(reportCsvLine(request.dimensions, request.metrics, row));
-      written += rows.length;
+      await getReport(ctx, part, {
+        limit: maxRows - written,
+        totals: false,
+        onRows: async (rows) => {
+          check();
+          for (const row of rows) await write(reportCsvLine(request.dimensions, request.metrics, row));
+          written += rows.length;
+          await turn();
+        },
+      });
+      check();
       await updateSavedReport(db, id, { progress: Math.floor(((i + 1) / chunks.length) * 95) });
       if (written >= maxRows) break;
     }
     const totals = (await getReport({ ...ctx }, { ...request, dimensions: [] })).at(-1);
+    check();
     if (totals) await write(reportCsvLine(request.dimensions, request.metrics, totals));
-    out.end();
-    await once(out, 'finish');
+    file.end();
+    await once(file, 'finish');
     await updateSavedReport(db, id, { status: 'ready', progress: 100, fileName });
   } catch (error) {
-    app.log.error({ err: error, reportId: id }, 'report file failed');
+    stream?.destroy();
     await rm(path, { force: true }).catch(() => undefined);
+    if (error instanceof Cancelled) return;
+    app.log.error({ err: error, reportId: id }, 'report file failed');
     await updateSavedReport(db, id, { status: 'failed', error: (error as Error).message.slice(0, 500) }).catch(() => undefined);
   }
 }

@@ -11,6 +11,12 @@ export interface StatsStore extends StatsSink {
   readonly dialect: SqlDialect;
   /** Run one SELECT; 64-bit sums come back as JS numbers. */
   select(sql: string): Promise<Record<string, unknown>[]>;
+  /**
+   * Run one SELECT and answer its rows a chunk at a time (a few thousand rows), as the engine reads
+   * them: a report file's rows never sit whole in the heap, and the caller can yield between chunks.
+   * Stopping early (break) ends the query. Absent, callers chunk what `select` answers.
+   */
+  selectChunks?(sql: string): AsyncIterable<Record<string, unknown>[]>;
   /** Run one statement that answers no rows (maintenance, benchmarks' bulk generation). */
   exec(sql: string): Promise<void>;
   /** Names of the applied migrations, in order. */
@@ -27,6 +33,8 @@ export interface StatsStoreConfig {
   clickhouseDatabase?: string;
   /** DuckDB file name under dataDir; default 'stats.duckdb'. ':memory:' keeps it in memory. */
   duckdbFile?: string;
+  /** DuckDB's threads; default duckdbThreadsFor(the cores this process may run on). */
+  duckdbThreads?: number;
 }
 
 export const STATS_TABLE = 'hourly_stats';
@@ -83,11 +91,21 @@ export function checkBatch(rows: HourlyRows): HourlyRow[] {
   return list;
 }
 
+/** A SELECT's rows a chunk at a time: the store's own chunks, or its whole answer cut in chunks (a store without them). */
+export async function* selectInChunks(stats: StatsStore, sql: string, size = 2048): AsyncGenerator<Record<string, unknown>[]> {
+  if (stats.selectChunks) {
+    yield* stats.selectChunks(sql);
+    return;
+  }
+  const all = await stats.select(sql);
+  for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+}
+
 export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {
   if (config.clickhouseUrl) {
     const { openClickHouseStore } = await import('./clickhouse/clickhouseStore.js');
     return openClickHouseStore(config.clickhouseUrl, config.clickhouseDatabase ?? 'adplane');
   }
   const { openDuckDbStore } = await import('./duckdb/duckdbStore.js');
-  return openDuckDbStore(config.dataDir, config.duckdbFile ?? 'stats.duckdb');
+  return openDuckDbStore(config.dataDir, config.duckdbFile ?? 'stats.duckdb', config.duckdbThreads);
 }

@@ -74,6 +74,8 @@ export type ReportRow = Record<string, string | number | boolean | null>;
 export const SAVED_REPORT_KINDS = ['report', 'file'] as const;
 export type SavedReportKind = (typeof SAVED_REPORT_KINDS)[number];
 
+export type SavedReportStatus = 'ready' | 'waiting' | 'running' | 'failed';
+
 export interface SavedReport {
   id: number;
   /** When it was saved (or the file finished), 'YYYY-MM-DD HH:mm' UTC. */
@@ -84,9 +86,14 @@ export interface SavedReport {
   /** 1 for a post-bid (IVT) report, opened at /pbReport/{id}. */
   ivt: 0 | 1;
   archived: boolean;
-  /** Files: 'running' with progress 0..100, then 'ready' or 'failed'. */
-  status: 'ready' | 'running' | 'failed';
+  /**
+   * Files: 'waiting' in line (`ahead`: the files before it), then 'running' with progress 0..100,
+   * then 'ready' or 'failed'.
+   */
+  status: SavedReportStatus;
   progress: number;
+  /** A waiting file: how many files are before it in line (its owner's file being written, and those queued earlier). */
+  ahead?: number;
   error: string | null;
   request: ReportRequest | null;
 }

@@ -10,6 +10,8 @@ const DATABASE_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/;
 
 /** 64-bit integers as JSON numbers (sums of micro-dollars stay below 2^53). */
 const READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+/** Rows a chunk of selectChunks holds, about DuckDB's vector. */
+const CHUNK_ROWS = 2048;
 
 function clientOf(url: string, database?: string): ClickHouseClient {
   const u = new URL(url);
@@ -90,6 +92,23 @@ export async function openClickHouseStore(url: string, database: string): Promis
       await insertRows(list);
     },
     select,
+    async *selectChunks(query) {
+      const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: READ_SETTINGS });
+      try {
+        let chunk: Record<string, unknown>[] = [];
+        for await (const rows of result.stream<Record<string, unknown>>()) {
+          for (const row of rows) chunk.push(row.json());
+          if (chunk.length >= CHUNK_ROWS) {
+            yield chunk;
+            chunk = [];
+          }
+        }
+        if (chunk.length) yield chunk;
+      } finally {
+        // a caller that stopped early: the rest of the answer is not read
+        result.close();
+      }
+    },
     async exec(query) {
       await client.command({ query });
     },

@@ -17,6 +17,11 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+const plainRow = (row: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)]));
+
+/** DuckDB's threads in a process that may run on `cores` cores. */
+export const duckdbThreadsFor = (cores: number): number => Math.max(1, cores);
+
 const READERS = 3;
 
 /**
@@ -24,7 +29,7 @@ const READERS = 3;
  * (a batch lands whole or not at all), one at a time, batches written meanwhile joined into the next;
  * reads use their own connections.
  */
-export async function openDuckDbStore(dataDir: string, file: string): Promise<StatsStore> {
+export async function openDuckDbStore(dataDir: string, file: string, threads = duckdbThreadsFor(availableParallelism())): Promise<StatsStore> {
   let path = ':memory:';
   if (file !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -36,7 +41,7 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
   // work runs on whichever of libuv's threads calls it, so its allocator is told to hand memory back
   // after any task that peaked past 16 MB (its default, 128 MB, let resident memory grow ~60 MB in
   // the edge bench). docs/performance.md, the edge section.
-  const instance = await DuckDBInstance.create(path, { threads: String(availableParallelism()), allocator_flush_threshold: '16MB' });
+  const instance = await DuckDBInstance.create(path, { threads: String(threads), allocator_flush_threshold: '16MB' });
   const writer = await DuckDBConnection.create(instance);
   // A few read connections taken in turn: one connection runs one query at a time.
   const readers = await Promise.all(Array.from({ length: READERS }, () => DuckDBConnection.create(instance)));
@@ -122,7 +127,18 @@ export async function openDuckDbStore(dataDir: string, file: string): Promise<St
     writeCsv,
     async select(sql) {
       const result = await reader().runAndReadAll(sql);
-      return result.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));
+      return result.getRowObjectsJS().map(plainRow);
+    },
+    async *selectChunks(sql) {
+      // a connection of its own: a streamed result holds its connection until it is read, and a
+      // reader's next query would end it
+      const connection = await DuckDBConnection.create(instance);
+      try {
+        const result = await connection.stream(sql);
+        for await (const rows of result.yieldRowObjectJs()) yield rows.map(plainRow);
+      } finally {
+        connection.closeSync();
+      }
     },
     async exec(sql) {
       await serial(() => writer.run(sql));

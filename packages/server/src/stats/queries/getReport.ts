@@ -6,7 +6,7 @@ import {
 import { badField } from '../../http/errors.js';
 import { type Database } from '../../store/schema.js';
 import { dimAlias, reportRowsSql, reportTotalsSql, type StatsScope, sumAlias, SYSTEM_COST_ALIAS } from '../reportSql.js';
-import { type StatsStore } from '../statsStore.js';
+import { selectInChunks, type StatsStore } from '../statsStore.js';
 import { entityNames } from './entityNames.js';
 
 export interface ReportContext {
@@ -42,6 +42,12 @@ export interface ReportOptions {
   limit?: number;
   /** false leaves the totals row out (the dashboard's top lists, a file's parts). Default true. */
   totals?: boolean;
+  /**
+   * A report file: the rows (at most `limit`, no totals) are handed over a chunk at a time as the
+   * engine reads them, and getReport answers none; a long answer never sits whole in the heap nor
+   * holds the event loop in one stretch.
+   */
+  onRows?: (rows: ReportRow[]) => Promise<void>;
 }
 
 type Sums = Record<string, number>;
@@ -82,6 +88,14 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
     const [raw] = await ctx.stats.select(reportTotalsSql(dialect, input));
     return [metricsOf(request.metrics, numbers(raw ?? {}), { total: true })];
   }
+  if (options.onRows) {
+    for await (const raw of selectInChunks(ctx.stats, reportRowsSql(dialect, input, limit))) {
+      const rows = raw.map((r) => reportRowOf(request, r));
+      if (ctx.db) await addNames(ctx.db, request.dimensions, rows);
+      await options.onRows(rows);
+    }
+    return [];
+  }
   // An explicit limit or hidden rows will most likely need the totals query: run it beside the rows.
   const early = wantTotals && (request.hideErrors || (request.limit ?? 0) > 0) ? ctx.stats.select(reportTotalsSql(dialect, input)) : null;
   // Handled here so a failed rows query never leaves it unhandled; awaited below when used.
@@ -90,14 +104,7 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
   const complete = raw.length <= limit;
   if (!complete) raw.length = limit;
   const rowSums = raw.map(numbers);
-  const rows: ReportRow[] = raw.map((r, i) => {
-    const row: ReportRow = {};
-    for (const id of request.dimensions) {
-      const v = r[dimAlias(id)];
-      row[id] = DIMENSION_BY_ID[id].type === 'entity' ? Number(v) : String(v ?? '');
-    }
-    return metricsOf(request.metrics, rowSums[i], row);
-  });
+  const rows: ReportRow[] = raw.map((r, i) => reportRowOf(request, r, rowSums[i]));
   if (ctx.db) await addNames(ctx.db, request.dimensions, rows);
   if (!wantTotals) return rows;
   let totalSums: Sums;
@@ -112,7 +119,18 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
   return rows;
 }
 
-async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[], rows: ReportRow[]): Promise<void> {
+/** One grouped row of the engine as a report row: its dimensions' values and its metrics (names are added after, by addNames). */
+export function reportRowOf(request: ReportRequest, raw: Record<string, unknown>, sums: Sums = numbers(raw)): ReportRow {
+  const row: ReportRow = {};
+  for (const id of request.dimensions) {
+    const v = raw[dimAlias(id)];
+    row[id] = DIMENSION_BY_ID[id].type === 'entity' ? Number(v) : String(v ?? '');
+  }
+  return metricsOf(request.metrics, sums, row);
+}
+
+/** Entity dimensions' names beside their ids (`<id>_name`), read from the config store. */
+export async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[], rows: ReportRow[]): Promise<void> {
   for (const id of dimensions) {
     const kind = DIMENSION_BY_ID[id].entityKind;
     if (!kind) continue;
