@@ -1,4 +1,4 @@
-import { type Decision, MAX_AGE_S, type TokenSigner } from '../tracking/trackingToken.js';
+import { canonicalBase64url, type Decision, MAX_AGE_S, type TokenSigner } from '../tracking/trackingToken.js';
 
 /**
  * The `{{impression_id}}` a post-bid pixel carries and its vendor sends back with its verdict
@@ -34,9 +34,12 @@ export function readImpressionRef(signer: TokenSigner, ref: string, nowS: number
   if (dot <= 0 || dot === ref.length - 1) return { ok: false, reason: 'malformed' };
   const payload = ref.slice(0, dot);
   if (!signer.attached(payload, DOMAIN, ref.slice(dot + 1))) return { ok: false, reason: 'forged' };
+  // (signed as its text: a payload in any other spelling than impressionRef's is not one it made)
+  const bytes = canonicalBase64url(payload);
+  if (bytes === null) return { ok: false, reason: 'malformed' };
   let values: unknown;
   try {
-    values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    values = JSON.parse(bytes.toString('utf8'));
   } catch {
     return { ok: false, reason: 'malformed' };
   }

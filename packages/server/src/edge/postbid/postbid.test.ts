@@ -180,6 +180,18 @@ describe('post-bid pixel URLs and the impression id', () => {
     for (const junk of ['', '.', 'abc', `${payload}.`, 'x'.repeat(3000), '%%.%%']) expect(readImpressionRef(signer, junk, decision.at).ok).toBe(false);
   });
 
+  it('reads an id only in the spelling impressionRef made: its signature and payload canonical base64url', () => {
+    const ref = impressionRef(signer, decision);
+    const [payload, sig] = ref.split('.') as [string, string];
+    for (const spelling of [`${sig}=`, `${sig}==`, `${sig}!!`, `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`]) {
+      expect(readImpressionRef(signer, `${payload}.${spelling}`, decision.at).ok, spelling).toBe(false);
+    }
+    // a payload spelled otherwise, signed as that text: the same bytes, still not an id this edge made
+    const padded = `${payload}=`;
+    expect(readImpressionRef(signer, `${padded}.${signer.attach(padded, 'postbid-impression')}`, decision.at)).toEqual({ ok: false, reason: 'malformed' });
+    expect(tenantOfPostbackKey(signer, `${postbackKey(signer, 1).slice(0, -1)}${postbackKey(signer, 1).endsWith('A') ? 'B' : 'A'}`)).toBeNull();
+  });
+
   it.each(VAST_VERSIONS)('VAST %s: the pixels are extra <Impression>s, inline and wrapper, valid against the XSD', (version) => {
     const urls = [postbidPixelUrl('https://v1.test/p?imp={{impression_id}}&ua={{user_agent}}&u={{page_url}}', ctx, decision, impressionRef(signer, decision)), 'https://v2.test/p?a=1&b=<2>'];
     const trackers = { impression: ['http://ads.test/ev?e=impression&t=T'], error: ['http://ads.test/ev?e=error&t=T'], events: [['start', 'http://ads.test/ev?e=start&t=T']] as [string, string][], clickTracking: [] };

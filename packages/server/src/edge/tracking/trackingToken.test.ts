@@ -161,3 +161,47 @@ describe('tracking tokens', () => {
     expect(ids.size).toBe(10_000);
   });
 });
+
+describe('one spelling of each signed value', () => {
+  const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  /** Other spellings Node's base64url decoder reads as the same bytes as `canonical`. */
+  function respellings(canonical: string): string[] {
+    const out = [`${canonical}=`, `${canonical}==`, `${canonical}!!`, ` ${canonical}`, `${canonical}\n`];
+    // the last character's unused bits set (16 bytes: 22 characters, 4 bits unused)
+    const last = B64URL.indexOf(canonical.at(-1)!);
+    if (canonical.length % 4 !== 0) out.push(canonical.slice(0, -1) + B64URL[last + 1]!);
+    // the standard alphabet's spelling of '-' and '_'
+    if (/[-_]/.test(canonical)) out.push(canonical.replaceAll('-', '+').replaceAll('_', '/'));
+    for (const spelling of out) expect(Buffer.from(spelling, 'base64url').equals(Buffer.from(canonical, 'base64url')), spelling).toBe(true);
+    return out;
+  }
+
+  it('refuses a token whose signature is spelled otherwise than sign spells it: padding, other characters, unused bits', () => {
+    const signer = new TokenSigner(KEY);
+    for (let i = 0; i < 8; i++) {
+      const token = signer.sign({ ...decision, id: `spelling-${i}` });
+      const [payload, sig] = partsOf(token);
+      for (const spelling of respellings(sig)) expect(signer.verify(`${payload}.${spelling}`, NOW), spelling).toBeNull();
+      // the canonical token still verifies, after its variants were refused and before
+      expect(signer.verify(token, NOW)?.id).toBe(`spelling-${i}`);
+    }
+  });
+
+  it('refuses an earlier version\'s token whose base64url payload is not spelled canonically, even with a valid signature over that text', () => {
+    const signer = new TokenSigner(KEY);
+    const [payload] = partsOf(legacyToken(24));
+    expect(signer.verify(`${payload}.${mac(payload)}`, NOW)).not.toBeNull();
+    for (const spelling of respellings(payload)) expect(signer.verify(`${spelling}.${mac(spelling)}`, NOW), spelling).toBeNull();
+  });
+
+  it('accepts an attached signature only as attach spells it', () => {
+    const signer = new TokenSigner(KEY);
+    const token = signer.sign(decision);
+    for (let i = 0; i < 8; i++) {
+      const value = `https://notice.example/win?n=${i}`;
+      const sig = signer.attach(token, value);
+      expect(signer.attached(token, value, sig)).toBe(true);
+      for (const spelling of respellings(sig)) expect(signer.attached(token, value, spelling), spelling).toBe(false);
+    }
+  });
+});

@@ -122,6 +122,18 @@ class HmacSha256 {
   }
 }
 
+/**
+ * The bytes `text` encodes when it is exactly their canonical base64url (RFC 4648 section 5: that
+ * alphabet only, no padding, the unused bits of the last character zero), else null. Node's decoder
+ * skips what it does not know ('=', '!', a space) and ignores the unused bits, so that several
+ * spellings decode to the same bytes: a signature or a payload is accepted in one spelling only, so
+ * that a signed value has one text (the verified tokens are kept by their text).
+ */
+export function canonicalBase64url(text: string): Buffer | null {
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : null;
+}
+
 /** Whether every character is ASCII (its UTF-8 is one byte a character): the string is then its own bytes. */
 const isAscii = (s: string): boolean => Buffer.byteLength(s, 'utf8') === s.length;
 
@@ -152,10 +164,10 @@ export class TokenSigner {
     return this.mac(`${token}\n${value}`).toString('base64url');
   }
 
-  /** Whether `signature` is `attach(token, value)`. Never throws. */
+  /** Whether `signature` is `attach(token, value)`, spelled as attach spells it (canonicalBase64url). Never throws. */
   attached(token: string, value: string, signature: string): boolean {
-    const sig = Buffer.from(signature, 'base64url');
-    return sig.length === SIG_BYTES && timingSafeEqual(sig, this.mac(`${token}\n${value}`));
+    const sig = typeof signature === 'string' ? canonicalBase64url(signature) : null;
+    return sig !== null && sig.length === SIG_BYTES && timingSafeEqual(sig, this.mac(`${token}\n${value}`));
   }
 
   /**
@@ -193,8 +205,8 @@ export class TokenSigner {
     const dot = token.lastIndexOf('.');
     if (dot <= 0) return null;
     const payload = token.slice(0, dot);
-    const sig = Buffer.from(token.slice(dot + 1), 'base64url');
-    if (sig.length !== SIG_BYTES || !timingSafeEqual(sig, this.mac(payload))) return null;
+    const sig = canonicalBase64url(token.slice(dot + 1));
+    if (sig === null || sig.length !== SIG_BYTES || !timingSafeEqual(sig, this.mac(payload))) return null;
     const values = payload.includes('.') ? compactValues(payload) : jsonValues(payload);
     return values && decisionOf(values);
   }
@@ -274,9 +286,11 @@ function compactValues(payload: string): (string | number)[] | null {
 
 /** A JSON payload's values (earlier versions' tokens, shorter ones completed: LEGACY_TAIL), or null. */
 function jsonValues(payload: string): (string | number)[] | null {
+  const bytes = canonicalBase64url(payload);
+  if (bytes === null) return null;
   let values: unknown;
   try {
-    values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    values = JSON.parse(bytes.toString('utf8'));
   } catch {
     return null;
   }
