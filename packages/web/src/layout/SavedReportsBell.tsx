@@ -2,19 +2,20 @@ import { Badge, Button, Dropdown, Empty, Popconfirm, Progress, Tooltip } from 'a
 import { BellOutlined, DeleteOutlined, FileTextOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { savedReportHref } from '../api/reports.js';
-import { type BellEntry, useSavedReportsFeed } from './savedReportsFeed.js';
+import { type BellEntry, fileWaitText, useSavedReportsFeed } from './savedReportsFeed.js';
 import { useClock } from '../format/clock.js';
 
 /** The delete confirmation of spec section 2: deletion is permanent, Archive keeps it. */
 export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
 
-function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
+export function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
   const label = (
     <span className="bell-entry-name">
       {entry.file ? <FileTextOutlined /> : null} {entry.name}
     </span>
   );
   if (entry.file) {
+    if (entry.status === 'waiting') return <span>{label} <span className="bell-entry-waiting" data-testid={`bell-entry-waits-${entry.id}`}>{fileWaitText(entry.ahead)}</span></span>;
     if (entry.status === 'running') return <span>{label} <Progress percent={entry.progress} size="small" style={{ width: 100 }} /></span>;
     if (entry.status === 'failed') return <Tooltip title={entry.error}><span>{label} (failed)</span></Tooltip>;
     return <a href={savedReportHref(entry)} target="_blank" rel="noopener noreferrer" onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>{label}</a>;

@@ -8,7 +8,16 @@ export type BellEntry = SavedReport & { isNew: boolean };
 export const SAVED_REPORTS_CHANGED = 'adplane:saved-reports-changed';
 export const announceSavedReports = () => window.dispatchEvent(new Event(SAVED_REPORTS_CHANGED));
 
-/** While a file is being written the bell refreshes its progress this often. */
+/** A file not written yet: waiting in line, or being written. */
+export const inProgress = (report: Pick<SavedReport, 'status'>) => report.status === 'waiting' || report.status === 'running';
+
+/** What a file waiting in line shows: 'waits: 2 files ahead' (its owner's file being written and those queued before it). */
+export function fileWaitText(ahead: number | undefined): string {
+  if (!ahead) return 'waits: next in line';
+  return `waits: ${ahead} ${ahead === 1 ? 'file' : 'files'} ahead`;
+}
+
+/** While a file waits or is being written the bell refreshes its state this often. */
 const RUNNING_POLL_MS = 2000;
 
 /** Merge newly polled reports in front, flagged new, keeping at most 20 (spec section 4). */
@@ -43,11 +52,15 @@ export function useSavedReportsFeed() {
         setEntries((current) => mergeNew(current, fresh));
         setHighlighted(true);
       }
-      // Files still being written: read their progress again.
-      const running = entriesRef.current.filter((e) => e.status === 'running');
+      // Files waiting or being written: read their place in line or progress again.
+      const running = entriesRef.current.filter(inProgress);
       if (running.length > 0) {
         const updated = await Promise.all(running.map((e) => reportsApi.get(e.id, { silent: true })));
-        setEntries((current) => current.map((e) => ({ ...e, ...updated.find((u) => u.id === e.id) })));
+        // (a file that started has no `ahead` any more: the fresh answer replaces the entry's fields)
+        setEntries((current) => current.map((e) => {
+          const fresh = updated.find((u) => u.id === e.id);
+          return fresh ? { ...fresh, isNew: e.isNew } : e;
+        }));
       }
     } catch (error) {
       console.error('Saved reports poll failed', error);
@@ -65,7 +78,7 @@ export function useSavedReportsFeed() {
     };
   }, [poll]);
 
-  const anyRunning = entries.some((e) => e.status === 'running');
+  const anyRunning = entries.some(inProgress);
   useEffect(() => {
     if (!anyRunning) return;
     const timer = setInterval(() => void poll(), RUNNING_POLL_MS);

@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, Empty, Input, Modal, Space, Spin, Typography 
 import { DownloadOutlined, FileTextOutlined, PlayCircleOutlined, SaveOutlined } from '@ant-design/icons';
 import { type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
-import { announceSavedReports } from '../../layout/savedReportsFeed.js';
+import { announceSavedReports, fileWaitText } from '../../layout/savedReportsFeed.js';
 import { reportsApi } from '../../api/reports.js';
 import { errorText } from '../../errors/messages.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
@@ -92,8 +92,10 @@ export default function ReportPage() {
     if (!trimmed) return;
     try {
       if (saveOpen === 'file') {
-        await reportsApi.toFile(trimmed, toRequest(form));
-        void message.success('The report is being written to a file: it appears in the bell when ready');
+        const file = await reportsApi.toFile(trimmed, toRequest(form));
+        void message.success(file.status === 'waiting'
+          ? `The file ${fileWaitText(file.ahead)}: the bell shows its place in line, and the file when ready`
+          : 'The report is being written to a file: it appears in the bell when ready');
       } else if (saved && trimmed === saved.name) {
         await reportsApi.update(saved.id, { request: toRequest(form) });
         void message.success('Saved');

@@ -7,6 +7,7 @@ import { reportsApi, savedReportHref } from '../../api/reports.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { DELETE_WARNING } from '../../layout/SavedReportsBell.js';
+import { fileWaitText } from '../../layout/savedReportsFeed.js';
 import { useClock } from '../../format/clock.js';
 import { listPagination } from '../../resources/pagination.js';
 
@@ -61,7 +62,7 @@ export default function SavedReportsPage() {
           { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend', render: (dt: string, r) => <span data-testid={`saved-dt-${r.id}`}>{clock(dt)}</span> },
           { key: 'kind', title: 'Kind', render: (_, r) => (r.file ? <Tag color="blue">CSV file</Tag> : r.ivt ? <Tag color="purple">Post-bid report</Tag> : <Tag>Report</Tag>) },
           { key: 'dates', title: 'Dates', render: (_, r) => orEmpty(r.request, (q) => `${q.startDate} to ${q.endDate}`) },
-          { key: 'status', title: 'Status', render: (_, r) => (r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
+          { key: 'status', title: 'Status', render: (_, r) => (r.status === 'waiting' ? fileWaitText(r.ahead) : r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
           {
             key: 'actions', title: '', align: 'right',
             render: (_, r) => (
