@@ -89,6 +89,46 @@ describe('GET /ev?e=click', () => {
     }
   });
 
+  it('counts a click once per decision however often its URL is hit, and still redirects every hit', () => {
+    const spot = creative({ clickUrl: 'https://brand.example/land' });
+    const counted: Record<string, number>[] = [];
+    const deps = {
+      signer, replay: new ReplayGuard(), pacing: {} as Pacing,
+      counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
+      snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
+    };
+    const token = tokenFor(spot.id);
+    const statuses = Array.from({ length: 25 }, () => {
+      const { res, out } = response();
+      handleEvent(deps, new URLSearchParams({ e: 'click', t: token }), res, NOW);
+      return out.status;
+    });
+    expect(new Set(statuses)).toEqual(new Set([302]));
+    expect(counted.filter((m) => m.clicks)).toHaveLength(1);
+  });
+
+  it("counts an error once per decision and fires the demand's forwarded error trackers once, never from a replay", () => {
+    const spot = creative({});
+    const counted: Record<string, number>[] = [];
+    const fired: string[] = [];
+    const deps = {
+      signer, replay: new ReplayGuard(), pacing: {} as Pacing,
+      counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
+      snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
+      notify: (url: string) => void fired.push(url),
+    };
+    const token = tokenFor(spot.id);
+    const trackers = 'https://demand.example/err?c=[ERRORCODE]\nhttps://other.example/e?code=[ERRORCODE]';
+    const query = () => new URLSearchParams({ e: 'error', t: token, code: '405', de: trackers, ds: signer.attach(token, trackers) });
+    for (let i = 0; i < 25; i++) {
+      const { res, out } = response();
+      handleEvent(deps, query(), res, NOW);
+      expect(out.status).toBe(200);
+    }
+    expect(counted.filter((m) => m.errors)).toHaveLength(1);
+    expect(fired).toEqual(['https://demand.example/err?c=405', 'https://other.example/e?code=405']);
+  });
+
   it("answers a wrapper's click tracker without a redirect (its click-through is the wrapped ad's), and counts it", () => {
     const r = click([creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast', clickUrl: 'https://brand.example/land' })]);
     expect(r.status).toBe(204);

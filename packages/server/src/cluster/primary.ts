@@ -90,7 +90,7 @@ export function runPrimary(options: PrimaryOptions): void {
     await exited;
     clearTimeout(timer);
     // every worker has drained and sent its last counts and replay checks: kept for the next start
-    hub.saveState();
+    await hub.saveState();
     try {
       await options.closeStores();
       process.exit(0);

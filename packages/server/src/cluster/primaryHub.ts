@@ -4,8 +4,8 @@ import { type Checkpoint } from '../ops/savedFile.js';
 import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
 import { type DeliveryLog } from '../delivery/types.js';
 import { BidCache } from '../edge/prebid/bidCache.js';
-import { ReplayGuard } from '../edge/tracking/replayGuard.js';
-import { checkpointReplay, restoreReplay, saveReplay } from '../edge/tracking/savedReplay.js';
+import { type ImpressionReplayGuard, ReplayGuard } from '../edge/tracking/replayGuard.js';
+import { KeptReplayGuard } from '../edge/tracking/savedReplay.js';
 import { type StatsStore } from '../stats/statsStore.js';
 import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, type ToWorker } from './protocol.js';
 
@@ -20,7 +20,8 @@ export class PrimaryHub {
   private readonly counters = new MemoryCounterStore();
   /** Reads spend for the workers' console (pacing); never exchanges. */
   private readonly reader = new MemoryShared(this.counters, 'primary', 0);
-  private readonly replay = new ReplayGuard();
+  /** Kept in its file and journal when `kept` says where (savedReplay.ts); else memory only. */
+  private readonly replay: ImpressionReplayGuard & { firstTime(id: string, nowMs: number): boolean };
   /** Every worker's Prebid cache entries (a worker answers its own from memory, the others' from here). */
   private readonly cache = new BidCache({ maxEntries: 20_000, maxBytes: 128 * 1024 * 1024 });
   private readonly workers = new Set<Worker>();
@@ -33,10 +34,10 @@ export class PrimaryHub {
     private readonly kept: { counters: string; replay: string } | null = null,
     private readonly log: DeliveryLog = { info() {}, warn() {}, error() {} },
   ) {
+    this.replay = kept ? new KeptReplayGuard(kept.replay, log) : new ReplayGuard();
     if (kept) {
       restoreCounters(this.counters, kept.counters, Date.now(), log);
-      restoreReplay(this.replay, kept.replay, Date.now(), log);
-      this.checkpoints = [checkpointCounters(this.counters, kept.counters, log), checkpointReplay(this.replay, kept.replay, log)];
+      this.checkpoints = [checkpointCounters(this.counters, kept.counters, log)];
     }
   }
 
@@ -44,11 +45,11 @@ export class PrimaryHub {
   private checkpoints: Checkpoint[] = [];
 
   /** At stop, once every worker has drained. */
-  saveState(): void {
+  async saveState(): Promise<void> {
     if (!this.kept) return;
     for (const c of this.checkpoints) void c.stop();
     saveCounters(this.counters, this.kept.counters, Date.now(), this.log);
-    saveReplay(this.replay, this.kept.replay, Date.now(), this.log);
+    await this.replay.close?.();
   }
 
   attach(worker: Worker): void {
@@ -101,6 +102,9 @@ export class PrimaryHub {
         const a = args as Calls['firstTimes']['args'];
         return a.keys.map((k) => this.replay.firstTime(k, a.now));
       }
+      case 'persistReplay':
+        await this.replay.persist?.();
+        return null;
       default:
         return this.answerStats(op, args);
     }

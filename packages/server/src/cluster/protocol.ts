@@ -19,6 +19,8 @@ export interface Calls {
   leave: { args: { pid: string }; result: null };
   /** Impression (and video event) keys: true for each seen for the first time by any worker. */
   firstTimes: { args: { keys: string[]; now: number }; result: boolean[] };
+  /** Every key answered new so far is on disk (the primary's journal): asked before a worker writes counts. */
+  persistReplay: { args: Record<string, never>; result: null };
   /** A batch of stats rows, encoded by the worker for the DuckDB store (stats/duckdb/csvBatch.ts). */
   statsWriteCsv: { args: { csv: string }; result: null };
   statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };

@@ -11,6 +11,8 @@ import { WorkerLink } from './workerLink.js';
 
 /** How long a worker waits for the primary's replay answer before counting the event on its own guard. */
 const REPLAY_TIMEOUT_MS = 1_000;
+/** How long a worker waits for the primary's journal before a write of counts (then the write waits for the next flush). */
+const PERSIST_TIMEOUT_MS = 10_000;
 /** How long a worker waits for the primary to store or read a Prebid cache entry (then: this worker's copy only). */
 const CACHE_TIMEOUT_MS = 1_000;
 
@@ -33,7 +35,10 @@ export function workerServices(settings: Pick<Settings, 'redisUrl' | 'clickhouse
   if (!settings.redisUrl) {
     services.configBus = (log) => new IpcConfigChangeBus(link, log);
     services.edge.sharedCounters = (processId, leaseTtlMs) => new IpcShared(link, processId, leaseTtlMs);
-    services.edge.replay = (log): ImpressionReplayGuard => new SharedReplayGuard((keys, now) => link.call('firstTimes', { keys, now }, REPLAY_TIMEOUT_MS), log);
+    services.edge.replay = (log): ImpressionReplayGuard =>
+      new SharedReplayGuard((keys, now) => link.call('firstTimes', { keys, now }, REPLAY_TIMEOUT_MS), log, undefined, async () => {
+        await link.call('persistReplay', {}, PERSIST_TIMEOUT_MS);
+      });
     services.edge.prebidCache = {
       put: async (uuid, doc, ttlSeconds) => {
         await link.call('cachePut', { uuid, doc, ttlSeconds }, CACHE_TIMEOUT_MS);

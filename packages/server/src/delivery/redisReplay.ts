@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { type ImpressionReplayGuard, ReplayGuard, replaySlot, SharedReplayGuard, TRACKING_LIFETIME_HOURS } from '../edge/tracking/replayGuard.js';
-import { keptReplayGuard } from '../edge/tracking/savedReplay.js';
+import { KeptReplayGuard } from '../edge/tracking/savedReplay.js';
 import { type DeliveryLog } from './types.js';
 
 /**
@@ -15,7 +15,7 @@ import { type DeliveryLog } from './types.js';
  */
 export async function openReplayGuard(settings: { redisUrl: string | null }, options: { log: DeliveryLog; prefix: string; file?: string }): Promise<ImpressionReplayGuard> {
   // without Redis: this process's memory, kept across its restarts in `file` (savedReplay.ts)
-  if (!settings.redisUrl) return options.file ? keptReplayGuard(options.file, options.log) : new ReplayGuard();
+  if (!settings.redisUrl) return options.file ? new KeptReplayGuard(options.file, options.log) : new ReplayGuard();
   const client = new Redis(settings.redisUrl, {
     lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, retryStrategy: (times: number) => Math.min(times * 100, 1_000),
   });

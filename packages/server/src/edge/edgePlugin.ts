@@ -101,7 +101,6 @@ const QUIET = { warn: () => undefined };
 
 export async function installEdge(app: FastifyInstance, options: EdgeOptions = {}): Promise<Edge> {
   const settings = app.settings;
-  const counters = new HourlyCounters(() => app.stats);
   // delivery control: Redis when REDIS_URL is set, else in this process (docs/delivery.md)
   // (in this process, its counters are saved under DATA_DIR when it stops and read back when it starts;
   // a worker of --workers uses its primary's, which does the same)
@@ -117,6 +116,8 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
   const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE) }));
+  // no count reaches the stats store before the guard can refuse its event's replay, even after a crash
+  const counters = new HourlyCounters(() => app.stats, { beforeWrite: () => replay.persist?.() ?? Promise.resolve() });
   // where the edge's own calls may go: no SSRF through a demand URL (http/outboundAddress.ts)
   const outbound = outboundPolicy(settings.demandAllowPrivate, [settings.publicHost, settings.prebidServerUrl]);
   const fetcher = new VastFetcher(demandAgent(outbound));
@@ -196,10 +197,15 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     timer.unref();
   });
   app.addHook('preClose', async () => {
-    clearInterval(timer);
     clearInterval(capTimer);
     snapshots.stop();
     unsubscribe();
+  });
+  // After the server has closed (onClose runs once every connection has ended: the last answer is
+  // out), so that every request answered is in the final flush; the stats store, registered earlier,
+  // closes after this hook.
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
     // events whose replay check (Redis, the workers' primary) is still on its way are counted first
     await replay.drain?.().catch((error: unknown) => app.log.error({ err: error }, 'impression replay checks could not finish before the final flush'));
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));

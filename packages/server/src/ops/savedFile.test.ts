@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keptReplayGuard } from '../edge/tracking/savedReplay.js';
+import { KeptReplayGuard } from '../edge/tracking/savedReplay.js';
 import { Checkpoint, type SavedStateLog } from './savedFile.js';
 
 /**
@@ -63,12 +63,12 @@ describe('the impression replay guard across a crash', () => {
   it('remembers, at the next start, the impressions counted before the last checkpoint', async () => {
     const file = join(newDir(), 'replay-guard.bin');
     const { log } = logOf();
-    const running = keptReplayGuard(file, log, 20);
+    const running = new KeptReplayGuard(file, log, 20);
     const now = Date.now();
     expect(running.firstTime('decision-1:impression', now)).toBe(true);
     await until(() => existsSync(file));
     // the process dies without closing: the next start reads the checkpoint
-    const next = keptReplayGuard(file, log, 60_000);
+    const next = new KeptReplayGuard(file, log, 60_000);
     expect(next.firstTime('decision-1:impression', now)).toBe(false);
     expect(next.firstTime('decision-2:impression', now)).toBe(true);
     await next.close?.();

@@ -39,8 +39,8 @@ export function restoreSaved(file: string, what: string, log: SavedStateLog, tak
  */
 export type StateParts = Generator<string | Uint8Array, void, undefined> | readonly (string | Uint8Array)[];
 
-/** Writes what `data` makes, at stop; a failure is logged, never thrown (the process is stopping). */
-export function saveAtStop(file: string, what: string, log: SavedStateLog, data: () => StateParts): void {
+/** Writes what `data` makes, at stop; a failure is logged, never thrown (the process is stopping). True when the file is written. */
+export function saveAtStop(file: string, what: string, log: SavedStateLog, data: () => StateParts): boolean {
   try {
     const part = `${file}.${process.pid}.part`;
     const fd = openSync(part, 'w');
@@ -50,8 +50,10 @@ export function saveAtStop(file: string, what: string, log: SavedStateLog, data:
       closeSync(fd);
     }
     renameSync(part, file);
+    return true;
   } catch (error) {
     log.warn({ file, err: errorText(error) }, `${what}: could not save the state at stop`);
+    return false;
   }
 }
 
@@ -81,6 +83,8 @@ export class Checkpoint {
     private readonly log: SavedStateLog,
     private readonly data: () => StateParts,
     everyMs = CHECKPOINT_MS,
+    /** Called once a checkpoint's file is in place (renamed over the last one). */
+    private readonly saved?: () => void,
   ) {
     this.timer = setInterval(() => void this.write(), everyMs);
     this.timer.unref();
@@ -106,8 +110,10 @@ export class Checkpoint {
         await handle.close();
       }
       // (renamed on the event loop, so that it cannot land after the stop's write)
-      if (!this.stopped) renameSync(part, this.file);
-      else await unlink(part).catch(() => undefined);
+      if (!this.stopped) {
+        renameSync(part, this.file);
+        this.saved?.();
+      } else await unlink(part).catch(() => undefined);
     } catch (error) {
       this.log.warn({ file: this.file, err: errorText(error) }, `${this.what}: could not write a checkpoint`);
     }

@@ -43,6 +43,27 @@ describe('hourly counters', () => {
     expect(sink.rows[0]).toMatchObject({ imps: 3, revenue: 7500 });
   });
 
+  it('writes nothing before the replay guard has made its events durable; a refusal keeps the rows', async () => {
+    const sink = new MemorySink();
+    const order: string[] = [];
+    let guardDown = true;
+    const c = new HourlyCounters(() => sink, {
+      beforeWrite: async () => {
+        order.push('persist');
+        if (guardDown) throw new Error('journal not written');
+      },
+    });
+    c.add({ tenant_id: 1 }, { imps: 2 }, T);
+    await expect(c.flush()).rejects.toThrow('journal not written');
+    expect(sink.rows).toEqual([]);
+    guardDown = false;
+    c.add({ tenant_id: 1 }, { imps: 1 }, T);
+    await c.flush();
+    expect(order).toEqual(['persist', 'persist']);
+    expect(sink.rows).toHaveLength(1);
+    expect(sink.rows[0]).toMatchObject({ imps: 3 });
+  });
+
   it('hands a large flush over in batches without waiting for each, and takes back only the refused batch', async () => {
     const calls: number[] = [];
     let inFlight = 0;

@@ -156,7 +156,14 @@ export class HourlyCounters {
 
   constructor(
     private readonly sink: () => StatsSink | null,
-    private readonly options: { renewTextAt?: number } = {},
+    private readonly options: {
+      renewTextAt?: number;
+      /**
+       * Resolves once what the rows count may be written (the replay guard's memory of the events
+       * counted is durable: ImpressionReplayGuard.persist); a rejection keeps the rows for the next flush.
+       */
+      beforeWrite?: () => Promise<void>;
+    } = {},
   ) {}
 
   private hour(now: number): number {
@@ -256,6 +263,12 @@ export class HourlyCounters {
     if (this.texts.size > (this.options.renewTextAt ?? TEXT_RENEW_AT)) this.texts.renew();
     this.flushing = (async () => {
       try {
+        try {
+          await this.options.beforeWrite?.();
+        } catch (error) {
+          for (let row = 0; row < taken.rows; row++) this.addFrom(taken, text, row);
+          throw error;
+        }
         const writes: Promise<void>[] = [];
         const hours = new Map<number, string>();
         const hourText = (h: number): string => hours.get(h) ?? (hours.set(h, hourOf(h * HOUR_MS)), hours.get(h)!);

@@ -54,12 +54,27 @@ describe('impression replay guard', () => {
       `${prefix}${'z'.repeat(11)}:impression`,
       `${id}:__proto__`,
       `${id}:constructor`,
-      `${id}:click`,
+      `${id}:clicks`,
     ];
     for (const key of keys) expect(guard.firstTime(key, t), key).toBe(true);
     expect(guard.firstTime(`${id}:impression`, t)).toBe(true);
     for (const key of keys) expect(guard.firstTime(key, t), key).toBe(false);
     expect(guard.size()).toEqual({ pages: 1, otherKeys: keys.length });
+  });
+
+  it('keeps clicks and errors in pages of their own, and an unfilled decision\'s errors in pages of its counters', () => {
+    const guard = new ReplayGuard();
+    const t = Date.UTC(2026, 0, 1);
+    const ids = Array.from({ length: 10 }, () => newDecisionId());
+    const unfilled = Array.from({ length: 10 }, () => unfilledDecisionId());
+    const keys = [...ids.flatMap((id) => [`${id}:impression`, `${id}:click`, `${id}:error`]), ...unfilled.map((id) => `${id}:error`)];
+    for (const key of keys) expect(guard.firstTime(key, t), key).toBe(true);
+    for (const key of keys) expect(guard.firstTime(key, t), key).toBe(false);
+    // delivery events, clicks and errors, unfilled errors: a page each, no string kept
+    expect(guard.size()).toEqual({ pages: 3, otherKeys: 0 });
+    // an unfilled decision reports nothing but errors: another event of it is kept as a string
+    expect(guard.firstTime(`${unfilled[0]}:click`, t)).toBe(true);
+    expect(guard.size()).toEqual({ pages: 3, otherKeys: 1 });
   });
 
   it('drops a page untouched for the lifetime, and keeps one an event touched since', () => {

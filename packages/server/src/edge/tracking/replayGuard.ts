@@ -11,25 +11,49 @@ export interface ImpressionReplayGuard {
   firstTime(id: string, nowMs: number): boolean | Promise<boolean>;
   /** Resolves once every check asked so far has its answer (and its event was counted): before the final flush. */
   drain?(): Promise<void>;
+  /**
+   * Resolves once every event this guard answered as new so far is remembered durably (a crash
+   * after it cannot make them new again); the counters call it before every write of counts, so no
+   * count reaches the stats store before the guard could refuse its replay. Absent: nothing to do
+   * (the memory is already outside this process, as Redis is).
+   */
+  persist?(): Promise<void>;
   close?(): Promise<void>;
 }
 
 /** How long a tracking token is honoured, and so how long a counted id is remembered. */
 export const TRACKING_LIFETIME_HOURS = 25;
 
-/** The tracking events a decision counts once (trackingEvents.ts); clicks and errors count each time. */
-export const COUNTED_ONCE = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
+/** The tracking events a decision counts once (trackingEvents.ts): every one of them, clicks and errors too. */
+export const COUNTED_ONCE = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
 /** A post-bid pixel's verdict on an impression, also counted once (postbid/postback.ts). */
 export const POSTBID_VERDICT = 'postbid_ivt';
-/** Each once-counted event's bit in its decision's byte of a page. */
-const EVENT_BITS: ReadonlyMap<string, number> = new Map([...COUNTED_ONCE, POSTBID_VERDICT].map((event, i) => [event, 1 << i]));
+/**
+ * A decision's events, each a bit of one byte of a page, in families of up to eight: the page of a
+ * family is kept under its own prefix (the decision id's prefix, and a mark that base64url never
+ * holds), so a decision's byte per family costs nothing until one of its events is heard. Filled
+ * decisions have their delivery events in one family and clicks and errors in another (clicks are
+ * rarer: their pages stay few); an unfilled decision (`unfilledDecisionId`: the prefix, '_', a
+ * counter) reports only errors, in pages of its own counters.
+ */
+const FILLED_FAMILIES: readonly { mark: string; events: readonly string[] }[] = [
+  { mark: '', events: ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', POSTBID_VERDICT] },
+  { mark: '+', events: ['click', 'error'] },
+];
+const UNFILLED_MARK = '_';
+const UNFILLED_EVENTS: ReadonlyMap<string, number> = new Map([['error', 1]]);
+/** A filled decision's event: its family's mark and its bit in the decision's byte. */
+const EVENT_BITS: ReadonlyMap<string, { mark: string; bit: number }> = new Map(
+  FILLED_FAMILIES.flatMap(({ mark, events }) => events.map((event, i) => [event, { mark, bit: 1 << i }] as const)),
+);
 /** Decisions a page covers: one byte each (4 KB a page). */
 export const PAGE_DECISIONS = 4096;
 /** Longest base36 counter read as a number (36^10 < 2^53: exact). */
 const MAX_COUNTER_DIGITS = 10;
 
-/** Where a counted event lives in the pages: its process's prefix, the page, the decision's byte in it and the event's bit. */
+/** Where a counted event lives in the pages: its page family's prefix, the page, the decision's byte in it and the event's bit. */
 export interface ReplaySlot {
+  /** The decision id's prefix, then its family's mark ('' for a filled decision's delivery events). */
   prefix: string;
   page: number;
   /** The decision's byte in the page. */
@@ -39,19 +63,24 @@ export interface ReplaySlot {
 }
 
 /**
- * The slot of an event key `<decision id>:<event>`, or null when the id is not a filled decision's
- * (trackingToken.ts `newDecisionId`: the prefix and a base36 counter in its own spelling, so two
- * different ids never share a slot) or the event is not one that counts once.
+ * The slot of an event key `<decision id>:<event>`, or null when the id is not a decision's of our
+ * form (trackingToken.ts `newDecisionId`, `unfilledDecisionId`: the prefix and a base36 counter in
+ * its own spelling, so two different ids never share a slot) or the event is not one that counts once.
  */
 export function replaySlot(key: string): ReplaySlot | null {
   const colon = key.lastIndexOf(':');
-  const bit = colon > ID_PREFIX_LENGTH ? EVENT_BITS.get(key.slice(colon + 1)) : undefined;
-  if (bit === undefined) return null;
-  const digits = key.slice(ID_PREFIX_LENGTH, colon);
+  if (colon <= ID_PREFIX_LENGTH) return null;
+  const event = key.slice(colon + 1);
+  const unfilled = key[ID_PREFIX_LENGTH] === UNFILLED_MARK;
+  const found = unfilled ? UNFILLED_EVENTS.get(event) : EVENT_BITS.get(event);
+  if (found === undefined) return null;
+  const mark = unfilled ? UNFILLED_MARK : (found as { mark: string }).mark;
+  const bit = unfilled ? (found as number) : (found as { bit: number }).bit;
+  const digits = key.slice(ID_PREFIX_LENGTH + (unfilled ? 1 : 0), colon);
   const counter = digits.length <= MAX_COUNTER_DIGITS ? parseInt(digits, 36) : NaN;
   if (!(counter >= 0) || counter.toString(36) !== digits) return null;
   const page = Math.floor(counter / PAGE_DECISIONS);
-  return { prefix: key.slice(0, ID_PREFIX_LENGTH), page, at: counter - page * PAGE_DECISIONS, bit };
+  return { prefix: key.slice(0, ID_PREFIX_LENGTH) + mark, page, at: counter - page * PAGE_DECISIONS, bit };
 }
 
 /** Pages per part of `ReplayGuard.savedParts`: a megabyte. */
@@ -218,6 +247,8 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
     private readonly check: FirstTimesCheck,
     private readonly log: GuardLog,
     private readonly closeShared: () => Promise<void> = () => Promise.resolve(),
+    /** Makes the shared memory's answers so far durable (the workers' primary journals them); absent: they are as soon as answered (Redis). */
+    private readonly persistShared?: () => Promise<void>,
   ) {}
 
   firstTime(id: string, nowMs: number): boolean | Promise<boolean> {
@@ -259,6 +290,10 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
     }
     // the counts follow the answers in the microtasks queued with them
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  persist(): Promise<void> {
+    return this.persistShared?.() ?? Promise.resolve();
   }
 
   close(): Promise<void> {

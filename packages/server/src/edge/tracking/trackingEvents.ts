@@ -13,8 +13,10 @@ import { type Decision, type TokenSigner } from './trackingToken.js';
 /**
  * GET /ev?e=<event>&t=<token>[&code=<VAST error>]: impression, the video events, click (302 to the
  * creative's click-through; 204 where our URL is a click tracker: a demand's ad, our wrapper) and
- * error. The answer goes out first (a 1x1 GIF, or the redirect); counting follows. A forged or expired token is refused (403) and nothing is counted. Impressions
- * and video events count once per decision; clicks and errors count each time.
+ * error. The answer goes out first (a 1x1 GIF, or the redirect); counting follows. A forged or
+ * expired token is refused (403) and nothing is counted. Every event counts once per decision for
+ * the token's lifetime (the replay guard): a second click on one ad still gets its redirect, and a
+ * replayed error beacon neither counts again nor fires the demand's error trackers again.
  */
 export const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
 type Tracked = (typeof TRACKED)[number];
