@@ -33,7 +33,7 @@ import { PostbidCap } from './postbid/postbidCap.js';
 import { seedPostbidCap } from './postbid/capSeed.js';
 import { SnapshotHolder } from './snapshot/snapshotHolder.js';
 import { type Snapshot } from './snapshot/types.js';
-import { debugCaller } from './debugAccess.js';
+import { debugCaller, traceCors } from './debugAccess.js';
 import { registerDemoDemand } from './demoDemand.js';
 import { type ImpressionReplayGuard } from './tracking/replayGuard.js';
 import { ensureTrackingKey } from './tracking/trackingKey.js';
@@ -389,11 +389,15 @@ async function debugAnswer(app: FastifyInstance, request: FastifyRequest<{ Param
   const allowed = caller && (caller.tenantId === null || (channel && caller.tenantId === channel.tenantId));
   const outcome = await decideVast(deps, request.raw, request.params.uid, search);
   const xml = outcome?.xml ?? '';
-  reply.headers({ 'cache-control': 'no-store', ...corsHeaders(request.raw) });
-  if (!allowed) {
-    // The trace shows prices and demand: only for the tenant's users. Others get the plain VAST.
-    return reply.code(outcome?.status ?? 200).header('x-adplane-debug', 'refused: sign in as a user of this channel\'s tenant').type('application/xml; charset=utf-8').send(xml);
+  const cors = traceCors(request, app.settings.publicHost);
+  if (!allowed || !cors) {
+    // The trace shows prices and demand: only for the tenant's users, asking from the console's origin
+    // or from no page (debugAccess.ts). Others get the plain VAST, with the players' CORS.
+    reply.headers({ 'cache-control': 'no-store', ...corsHeaders(request.raw) });
+    const refused = allowed ? 'refused: ask from the console\'s own origin, a typed URL or a script' : 'refused: sign in as a user of this channel\'s tenant';
+    return reply.code(outcome?.status ?? 200).header('x-adplane-debug', refused).type('application/xml; charset=utf-8').send(xml);
   }
+  reply.headers({ 'cache-control': 'no-store', ...cors });
   const trace: DecisionTrace | null = outcome?.trace ?? null;
   return reply.code(200).type('application/json; charset=utf-8').send({ status: outcome?.status ?? 200, vast: xml, trace });
 }
