@@ -1,10 +1,13 @@
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * State a process keeps across its restarts under DATA_DIR (the in-process delivery counters, the
- * impression replay guard): written whole to a temporary file, then renamed over the last one, so
- * that a crash mid-write leaves the last one; read back at the next start. Written when the process
+ * impression replay guard): written whole to a temporary file, synced to disk, then renamed over the
+ * last one and the folder synced, so that a crash mid-write (of the process or of the machine)
+ * leaves the last one whole, and a rename that returned survives the machine going down; read back
+ * at the next start. Written when the process
  * stops, and every CHECKPOINT_MS while it runs (Checkpoint), so that a crash loses that much at most. A missing file starts
  * empty; one that cannot be read (damaged, another version's) is left aside with a warning.
  */
@@ -46,10 +49,12 @@ export function saveAtStop(file: string, what: string, log: SavedStateLog, data:
     const fd = openSync(part, 'w');
     try {
       for (const chunk of data()) writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(part, file);
+    syncFolder(file);
     return true;
   } catch (error) {
     log.warn({ file, err: errorText(error) }, `${what}: could not save the state at stop`);
@@ -106,12 +111,14 @@ export class Checkpoint {
           if (this.stopped) break;
           await handle.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
         }
+        if (!this.stopped) await handle.sync();
       } finally {
         await handle.close();
       }
       // (renamed on the event loop, so that it cannot land after the stop's write)
       if (!this.stopped) {
         renameSync(part, this.file);
+        await syncFolderOf(this.file);
         this.saved?.();
       } else await unlink(part).catch(() => undefined);
     } catch (error) {
@@ -127,6 +134,26 @@ export class Checkpoint {
     this.stopped = true;
     clearInterval(this.timer);
     return this.writing ?? Promise.resolve();
+  }
+}
+
+/** Syncs the folder holding `file`, so that a rename into it survives the machine going down. */
+function syncFolder(file: string): void {
+  const fd = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The same off the event loop (libuv's pool): a file created or renamed into the folder is there after the machine goes down. */
+export async function syncFolderOf(file: string): Promise<void> {
+  const handle = await open(dirname(file), 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

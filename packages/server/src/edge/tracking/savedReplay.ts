@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Checkpoint, restoreSaved, saveAtStop, type SavedStateLog } from '../../ops/savedFile.js';
+import { Checkpoint, restoreSaved, saveAtStop, type SavedStateLog, syncFolderOf } from '../../ops/savedFile.js';
 import { type ImpressionReplayGuard, ReplayGuard, TRACKING_LIFETIME_HOURS } from './replayGuard.js';
 
 /**
@@ -59,6 +59,8 @@ export class ReplayJournal {
   private n: number;
   /** Writes one after the other, each to the file that was current when it was asked. */
   private writing: Promise<void> = Promise.resolve();
+  /** The journal file whose name is synced in its folder (a new file's entry must survive the machine going down too). */
+  private synced = 0;
 
   constructor(private readonly file: string) {
     this.n = (journals(file).at(-1)?.n ?? 0) + 1;
@@ -72,13 +74,18 @@ export class ReplayJournal {
   persist(): Promise<void> {
     const text = this.noted;
     this.noted = '';
-    const path = `${this.file}.journal.${this.n}`;
+    const n = this.n;
+    const path = `${this.file}.journal.${n}`;
     const write = this.writing.then(async () => {
       if (!text) return;
       const handle = await open(path, 'a');
       try {
         await handle.write(text);
         await handle.datasync();
+        if (this.synced !== n) {
+          await syncFolderOf(path);
+          this.synced = n;
+        }
       } catch (error) {
         // not on disk: kept for the next persist, ahead of what came since
         this.noted = text + this.noted;
