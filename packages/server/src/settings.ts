@@ -80,6 +80,15 @@ export interface Settings {
    */
   demandAllowPrivate: boolean;
   /**
+   * Demand tags and exchange endpoints may address this server's own decision entry points (/vast/,
+   * /rtb/, /openrtb2/auction, /openrtb2/amp on its public host or its listening address), and a
+   * request that came from one of its own demand calls is decided, one hop deep
+   * (ADPLANE_ALLOW_SELF_DEMAND=1: one tenant reselling to another on the same deployment). Off, such
+   * URLs are refused when saved and when called, and a request of its own is a no-fill
+   * (edge/request/demandHops.ts).
+   */
+  allowSelfDemand: boolean;
+  /**
    * Exchange rates for demand and supply that trade in other currencies than USD: a path or an
    * http(s) URL of a currency file in Prebid's format (ADPLANE_CURRENCY_RATES), a URL read again every
    * `currencyRefreshMinutes`; null: USD only (edge/openrtb/currency.ts).
@@ -213,6 +222,7 @@ const EnvSchema = z.object({
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
   ADPLANE_DEMAND_ALLOW_PRIVATE: switch01('0'),
+  ADPLANE_ALLOW_SELF_DEMAND: switch01('0'),
   ADPLANE_CURRENCY_RATES: optional(
     z
       .string()
@@ -279,6 +289,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
     demandAllowPrivate: e.ADPLANE_DEMAND_ALLOW_PRIVATE,
+    allowSelfDemand: e.ADPLANE_ALLOW_SELF_DEMAND,
     currencyRates: e.ADPLANE_CURRENCY_RATES ? (/^https?:\/\//i.test(e.ADPLANE_CURRENCY_RATES) ? e.ADPLANE_CURRENCY_RATES : resolve(process.cwd(), e.ADPLANE_CURRENCY_RATES)) : null,
     currencyRefreshMinutes: e.ADPLANE_CURRENCY_REFRESH_MINUTES ?? 60,
     ivt: ivt.settings,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ListQuery, RESOURCES, type ResourceDef } from '@adplane/shared';
 import { entitled } from '../auth/entitlements.js';
 import { type Guard, requireAuth } from '../auth/guards.js';
-import { parseInput } from '../http/errors.js';
+import { badField, parseInput } from '../http/errors.js';
+import { demandUrlFields, ownEntryPointsOf } from '../http/ownEntryPoints.js';
 import {
   type Actor,
   createOne,
@@ -37,7 +38,28 @@ function guards(def: ResourceDef): { read: Guard; write: Guard } {
   return { read: 'auth', write: 'auth' };
 }
 
+/**
+ * A demand tag's or an ad exchange's URL at one of this server's own decision entry points (its
+ * /vast/, /rtb/ or Prebid Server endpoints): every request would call the edge again, and that
+ * decision again. Refused with a 400 naming the field unless the operator allows demand on the
+ * server's own origin (ADPLANE_ALLOW_SELF_DEMAND=1; the edge then allows one hop:
+ * edge/request/demandHops.ts).
+ */
+function selfDemandCheck(app: FastifyInstance): (kind: string, body: unknown) => void {
+  const own = ownEntryPointsOf(app);
+  return (kind, body) => {
+    if (app.settings.allowSelfDemand) return;
+    for (const [field, url] of demandUrlFields(kind, body)) {
+      const entry = own(url);
+      if (entry) {
+        throw badField(field, `addresses this ad server's own ${entry} entry point: every request would call the ad server again (a demand loop). Use the demand's own URL; an operator can allow demand on the server's own origin with ADPLANE_ALLOW_SELF_DEMAND=1`);
+      }
+    }
+  };
+}
+
 export async function resourceRoutes(app: FastifyInstance): Promise<void> {
+  const refuseSelfDemand = selfDemandCheck(app);
   for (const def of Object.values(RESOURCES)) {
     if (def.storage !== 'entity' || !isEntityKind(def.kind)) continue;
     const { read: readGuard, write: writeGuard } = guards(def);
@@ -57,10 +79,14 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     app.get(`${base}/:id`, read(), async (request) => getOne(store, def, actorOf(request), id(request)));
     app.get(`${base}/:id/usage`, read(), async (request) => visibleUsageOf(store, def, actorOf(request), id(request)));
     app.post(base, write(), async (request, reply) => {
+      refuseSelfDemand(def.kind, request.body);
       reply.code(201);
       return createOne(store, def, actorOf(request), request.body);
     });
-    app.put(`${base}/:id`, write(), async (request) => updateOne(store, def, actorOf(request), id(request), request.body));
+    app.put(`${base}/:id`, write(), async (request) => {
+      refuseSelfDemand(def.kind, request.body);
+      return updateOne(store, def, actorOf(request), id(request), request.body);
+    });
     app.post(`${base}/:id/duplicate`, write(), async (request, reply) => {
       reply.code(201);
       return duplicateOne(store, def, actorOf(request), id(request));

@@ -8,6 +8,7 @@ import { settleProgrammatic } from './openrtb/notices.js';
 import { type Pacing } from './auction/pacing.js';
 import { type Admission } from '../delivery/types.js';
 import { type RequestContext } from './request/context.js';
+import { DEMAND_LOOP, type DemandLoopGuard } from './request/demandHops.js';
 import { refusal } from './targeting/compiledTargeting.js';
 import { type Decision, newDecisionId, type TokenSigner, unfilledDecisionId } from './tracking/trackingToken.js';
 import { demandErrorTrackers, errorForwardQuery } from './demand/errorPings.js';
@@ -38,6 +39,8 @@ export interface EdgeDeps {
   ivt?: PreBidIvt;
   /** The post-bid pixel stage (postbid/postbidStage.ts): which filled answers carry the account's pixels; absent: none do. */
   postbid?: PostbidStage;
+  /** The demand loop guard (request/demandHops.ts): a request of the edge's own demand calls beyond its hops is refused; absent: none is. */
+  loops?: DemandLoopGuard;
 }
 
 export interface DecisionOutcome {
@@ -283,6 +286,11 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
   let ivtFlag = 0;
   const reqs = receivedOf(options);
+  // a request one of the edge's own demand calls made, deeper than allowed: no auction, or one request
+  // would call the edge again at every hop (request/demandHops.ts)
+  if (ctx.hops && deps.loops?.refusesEntry(ctx.hops, { kind: dims.integration ?? 'VAST', tenantId: channel.tenantId, channelUid: channel.uid })) {
+    return unfilled(deps, out, counters, DEMAND_LOOP, ivtFlag, now, started, reqs);
+  }
   if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started, reqs);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {

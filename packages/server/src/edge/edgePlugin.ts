@@ -17,6 +17,8 @@ import { VastFetcher } from './demand/vastFetcher.js';
 import { vastTagSource } from './demand/vastTagSource.js';
 import { proxyTrust } from '../http/clientAddress.js';
 import { outboundPolicy } from '../http/outboundAddress.js';
+import { ownEntryPointsOf } from '../http/ownEntryPoints.js';
+import { DemandLoopGuard, HopMarker } from './request/demandHops.js';
 import { CurrencyFeed } from './openrtb/currency.js';
 import { demandAgent } from './demand/deadline.js';
 import { HttpCaller } from './demand/httpCaller.js';
@@ -120,15 +122,18 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const counters = new HourlyCounters(() => app.stats, { beforeWrite: () => replay.persist?.() ?? Promise.resolve() });
   // where the edge's own calls may go: no SSRF through a demand URL (http/outboundAddress.ts)
   const outbound = outboundPolicy(settings.demandAllowPrivate, [settings.publicHost, settings.prebidServerUrl]);
-  const fetcher = new VastFetcher(demandAgent(outbound));
-  const caller = new HttpCaller(demandAgent(outbound));
+  const trackingKey = await ensureTrackingKey(app.store.db);
+  // every call to demand carries the hop marker, and none goes to the edge's own entry points (request/demandHops.ts)
+  const loops = demandLoopGuard(app, trackingKey);
+  const fetcher = new VastFetcher(demandAgent(outbound), loops);
+  const caller = new HttpCaller(demandAgent(outbound), loops);
   // exchange rates for demand and supply in other currencies (ADPLANE_CURRENCY_RATES): read once here, refreshed in the background
   const currency = new CurrencyFeed(settings.currencyRates, app.log, settings.currencyRefreshMinutes);
   await currency.start();
   app.addHook('onClose', async () => currency.stop());
-  const ortb = { caller, publicHost: settings.publicHost, currency };
+  const ortb = { caller, publicHost: settings.publicHost, currency, loops };
   const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? settings.configPollMs);
-  const signer = new TokenSigner(await ensureTrackingKey(app.store.db));
+  const signer = new TokenSigner(trackingKey);
   // Labels from bounded sets only: the source kind and its fate, the edge route.
   const sourceSeconds = app.metrics.latencyHistogram('adplane_demand_source_seconds', 'Time to an answer from an external demand source, by source kind and fate', ['source', 'outcome']);
   const edgeSeconds = app.metrics.routeLatency('adplane_edge_request_seconds', 'Time to answer an ad request or tracking event on the edge, by route', 'route');
@@ -152,6 +157,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     onError: (error) => app.log.error({ err: error }, 'edge request failed: answered empty'),
     observeCall: (source, outcome, ms) => sourceSeconds.observe({ source, outcome }, ms / 1000),
     notify: (url) => caller.fire(url),
+    loops,
     ivt,
     // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
     postbid: new PostbidStage(new PostbidCap(delivery)),
@@ -340,6 +346,21 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   registerPrebidEntries(app, edge, deps, prebidCache, new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS), eventDeps);
   registerPostback(edge, eventDeps);
   return edge;
+}
+
+/**
+ * The demand loop guard of this edge: its hop marker signed with the deployment's key, the operator's
+ * switch (ADPLANE_ALLOW_SELF_DEMAND), the server's own entry points (its public host, and the address
+ * it listens on once it does), and its refusals counted in `adplane_demand_loops_refused_total` and
+ * logged (a line a minute at most).
+ */
+function demandLoopGuard(app: FastifyInstance, trackingKey: string): DemandLoopGuard {
+  const refused = app.metrics.counter(
+    'adplane_demand_loops_refused_total',
+    "Demand loops refused: requests of the edge's own demand calls beyond the hops allowed (stage entry), and demand URLs at its own entry points not called (stage call), by entry point or call",
+    ['stage', 'kind'],
+  );
+  return new DemandLoopGuard(new HopMarker(trackingKey), app.settings.allowSelfDemand, ownEntryPointsOf(app), (r) => refused.inc({ stage: r.stage, kind: r.kind.toLowerCase() }), app.log);
 }
 
 /**

@@ -10,6 +10,7 @@ import { emptyDocument } from './vast/adResponse.js';
 import { decideVastAds } from './vast/adPod.js';
 import { type SnapChannel } from './snapshot/types.js';
 import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
+import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from './request/demandHops.js';
 
 /**
  * GET /vast/<channel uid> on the raw node request: no body parsing, no JSON; the answer is the XML
@@ -57,9 +58,19 @@ export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): Conne
  * runDecision), null when it failed (logged); `options.trace` false when nobody reads the trace
  * (the plain entry).
  */
-export function decideVast(deps: VastRequestDeps, req: EdgeRequest, uid: string, search: URLSearchParams, options?: DecideOptions): DecisionOutcome | null | Promise<DecisionOutcome | null> {
+export function decideVast(
+  deps: VastRequestDeps,
+  req: EdgeRequest,
+  uid: string,
+  search: URLSearchParams,
+  options?: DecideOptions,
+  hops: DemandHops | null | undefined = deps.loops?.inbound(req.headers),
+): DecisionOutcome | null | Promise<DecisionOutcome | null> {
   try {
-    const ctx = buildRequestContext(queryObject(search), connectionFacts(req, deps.trustProxy), Date.now(), deps.geo);
+    const conn = connectionFacts(req, deps.trustProxy);
+    // a request one of the edge's own demand calls made (its hop marker): the decision refuses it beyond the limit
+    if (hops) conn.hops = hops;
+    const ctx = buildRequestContext(queryObject(search), conn, Date.now(), deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
     const decideOptions = channel ? { ...options, channel } : options;
@@ -99,13 +110,14 @@ const UNTRACED: DecideOptions = Object.freeze({ trace: false });
 
 /** Answers a VAST request: in the same turn when its decision is known at once (then undefined), else when it is (the promise). */
 export function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): Promise<void> | undefined {
-  const outcome = decideVast(deps, req, uid, search, UNTRACED);
-  if (outcome instanceof Promise) return outcome.then((done) => answerVast(deps, req, res, done));
-  answerVast(deps, req, res, outcome);
+  const hops = deps.loops?.inbound(req.headers);
+  const outcome = decideVast(deps, req, uid, search, UNTRACED, hops);
+  if (outcome instanceof Promise) return outcome.then((done) => answerVast(deps, req, res, done, hops));
+  answerVast(deps, req, res, outcome, hops);
   return undefined;
 }
 
-function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, outcome: DecisionOutcome | null): void {
+function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, outcome: DecisionOutcome | null, hops?: DemandHops | null): void {
   if (req.socket?.destroyed) {
     // the player hung up while demand answered: no ad will play, so what delivery control reserved
     // for this decision goes back now instead of holding the budget for the reservation's lifetime
@@ -115,7 +127,10 @@ function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, 
   }
   const status = outcome?.status ?? 200;
   const xml = outcome?.xml ?? emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null);
-  res.writeHead(status, vastHeaders(req, Buffer.byteLength(xml)));
+  const headers = vastHeaders(req, Buffer.byteLength(xml));
+  // our own demand call's no-fill that a demand loop caused: its caller's trace names the loop
+  if (hops?.looped && !outcome?.decisionId) headers[NOFILL_HEADER] = DEMAND_LOOP;
+  res.writeHead(status, headers);
   res.end(xml);
 }
 

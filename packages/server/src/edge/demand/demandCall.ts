@@ -61,8 +61,8 @@ export function demandCall(agent: Agent, spec: DemandCallSpec, leftMs: number, g
  * A notice nobody waits for (nurl, lurl, burl): GET, the answer's bytes dropped, the connection given
  * up after `timeoutMs`. Never rejects.
  */
-export function fireAndForget(agent: Agent, url: string, timeoutMs: number): void {
-  demandCall(agent, { url, method: 'GET', headers: {}, maxBytes: 64 * 1024 }, timeoutMs, 0).catch(() => undefined);
+export function fireAndForget(agent: Agent, url: string, timeoutMs: number, headers: Record<string, string> = {}): void {
+  demandCall(agent, { url, method: 'GET', headers, maxBytes: 64 * 1024 }, timeoutMs, 0).catch(() => undefined);
 }
 
 type Settle = (answer: DemandAnswer | typeof TIMED_OUT) => void;

@@ -3,6 +3,7 @@ import { gunzipCapped, isGzip } from '../openrtb/compression.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall, fireAndForget } from './demandCall.js';
+import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, NOTICE_HOPS, OWN_ENTRY_POINT } from '../request/demandHops.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
@@ -25,24 +26,49 @@ export type PostResult =
 class TooLargeError extends Error {}
 class BadGzipError extends Error {}
 
+/** Where a call sits in a decision chain: its hops (request/demandHops.ts), and whom it is made for (a refusal's log line names them). */
+export interface CallChain {
+  hops: number;
+  tenantId?: number;
+  channelUid?: string;
+}
+
+const FIRST_HOP: CallChain = { hops: 1 };
+
 export class HttpCaller {
-  /** `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent). */
-  constructor(private readonly agent: Agent) {}
+  private readonly noticeHeaders: Record<string, string>;
+
+  /**
+   * `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent).
+   * `loops`: the demand loop guard: every call carries the hop marker (a notice one beyond any limit),
+   * and a URL at the edge's own decision entry points is not called; absent: neither.
+   */
+  constructor(
+    private readonly agent: Agent,
+    private readonly loops: DemandLoopGuard | null = null,
+  ) {
+    this.noticeHeaders = loops ? { [HOP_HEADER]: loops.marker.header(NOTICE_HOPS) } : {};
+  }
 
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   /** POST a JSON body; the answer must be complete by `deadline` (epoch ms). */
-  async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}): Promise<PostResult> {
+  async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}, chain: CallChain = FIRST_HOP): Promise<PostResult> {
     const started = Date.now();
+    // a URL at one of the edge's own decision entry points: not called (request/demandHops.ts)
+    if (this.loops?.refusesCall(url, 'ortb', chain)) return { kind: 'failed', reason: OWN_ENTRY_POINT, ms: 0 };
+    const hop = this.loops ? { [HOP_HEADER]: this.loops.marker.header(chain.hops) } : null;
     try {
       const answer = await demandCall(
         this.agent,
-        { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers }, body, maxBytes: MAX_ANSWER_BYTES },
+        { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers, ...hop }, body, maxBytes: MAX_ANSWER_BYTES },
         deadline - started,
       );
       if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
+      // our own entry point refused the call as a demand loop
+      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP) return { kind: 'failed', reason: DEMAND_LOOP, ms: Date.now() - started };
       const text = answer.status === 204 ? '' : await answerText(answer.body, isGzip(answer.headers['content-encoding']));
       return { kind: 'answer', status: answer.status, body: text, ms: Date.now() - started };
     } catch (error) {
@@ -61,7 +87,9 @@ export class HttpCaller {
    */
   fire(url: string, timeoutMs = NOTICE_TIMEOUT_MS): void {
     if (!/^https?:\/\//i.test(url)) return;
-    fireAndForget(this.agent, url, timeoutMs);
+    // a notice never starts a decision: not sent to our own decision entry points, and marked beyond any hop limit
+    if (this.loops?.refusesCall(url, 'notice')) return;
+    fireAndForget(this.agent, url, timeoutMs, this.noticeHeaders);
   }
 }
 

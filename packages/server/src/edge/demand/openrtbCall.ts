@@ -16,6 +16,7 @@ import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } 
 import { ERRORCODE, failedAdUrls } from './errorPings.js';
 import { type HttpCaller } from './httpCaller.js';
 import { type EmptyAnswer, type FailedAd } from './vastAnswer.js';
+import { type DemandLoopGuard, isLoopReason } from '../request/demandHops.js';
 
 /**
  * One call of programmatic demand, shared by RTB demand tags, Prebid tags (through Prebid Server)
@@ -31,6 +32,8 @@ export interface OrtbDeps {
   publicHost: string;
   /** Exchange rates: a bid response in another currency than USD is converted (absent: USD only). */
   currency?: { readonly current: CurrencyRates };
+  /** The demand loop guard: our supply chain node carries its mark (request/demandHops.ts); absent: unmarked. */
+  loops?: DemandLoopGuard | null;
 }
 
 export interface OrtbTarget {
@@ -148,7 +151,8 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     tmax,
     bidfloor: usd(demandTerms(t.pricing, t.floorCpm)),
     at: channel.auctionPrice === 'first' ? 1 : 2,
-    node: { asi, sid: sellerId, hp: 1, rid: id },
+    // marked as ours: an exchange forwarding the request back to us keeps the chain (request/demandHops.ts)
+    node: deps.loops ? deps.loops.marker.mark({ asi, sid: sellerId, hp: 1, rid: id }) : { asi, sid: sellerId, hp: 1, rid: id },
     sellerId,
     bcat,
     badv,
@@ -158,9 +162,15 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   };
   const request = buildBidRequest(ctx, channel, spec);
   t.shape?.(request);
-  const got = await deps.caller.postJson(t.url, JSON.stringify(request), deadline, { 'x-openrtb-version': '2.6' });
+  // (the call one hop deeper than the request: request/demandHops.ts)
+  const chain = { hops: (ctx.hops?.count ?? 0) + 1, tenantId: channel.tenantId, channelUid: channel.uid };
+  const got = await deps.caller.postJson(t.url, JSON.stringify(request), deadline, { 'x-openrtb-version': '2.6' }, chain);
   if (got.kind === 'timeout') return { kind: 'timeout', ms: got.ms };
-  if (got.kind === 'failed') return { kind: 'no_fill', reason: got.reason, ms: got.ms };
+  if (got.kind === 'failed') {
+    // a request of our own whose demand looped: its answer says so to its caller
+    if (ctx.hops && isLoopReason(got.reason)) ctx.hops.looped = true;
+    return { kind: 'no_fill', reason: got.reason, ms: got.ms };
+  }
   if (got.status === 204 || (got.status >= 200 && got.status < 300 && !got.body.trim())) return { kind: 'no_fill', reason: 'no_bid', ms: got.ms };
   if (got.status < 200 || got.status >= 300) return { kind: 'no_fill', reason: `http_${got.status}`, ms: got.ms };
 

@@ -6,6 +6,7 @@ import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
 import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
 import { type RateSource } from '../openrtb/currency.js';
+import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, OWN_ENTRY_POINT } from '../request/demandHops.js';
 
 /**
  * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a deadline
@@ -55,11 +56,26 @@ export interface Viewer {
   ua: string;
   ip: string;
   referer?: string;
+  /**
+   * Where the call sits in a decision chain (request/demandHops.ts): its hops (1 for a request nobody
+   * of ours made; the header every call carries), and the tenant and channel it is made for (a
+   * refusal's log line names them).
+   */
+  hops?: number;
+  tenantId?: number;
+  channelUid?: string;
 }
 
 export class VastFetcher {
-  /** `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent). */
-  constructor(private readonly agent: Agent) {}
+  /**
+   * `agent`: keep-alive connections per origin, and where they may go (deadline.ts demandAgent).
+   * `loops`: the demand loop guard: every call carries the hop marker, and a URL at the edge's own
+   * decision entry points (the tag's, a redirect's, a wrapper's) is not called; absent: neither.
+   */
+  constructor(
+    private readonly agent: Agent,
+    private readonly loops: DemandLoopGuard | null = null,
+  ) {}
 
   async close(): Promise<void> {
     await this.agent.close();
@@ -71,6 +87,7 @@ export class VastFetcher {
    */
   private async get(url: string, deadline: number, viewer: Viewer): Promise<{ text: string; url: string } | typeof TIMED_OUT> {
     for (let redirects = 0; ; redirects++) {
+      if (this.loops?.refusesCall(url, 'vast', viewer)) throw new LoopError(OWN_ENTRY_POINT);
       let answer;
       try {
         answer = await this.call(url, deadline, viewer);
@@ -78,6 +95,8 @@ export class VastFetcher {
         throw error instanceof AnswerTooLarge ? new HttpError(413) : error;
       }
       if (answer === TIMED_OUT) return TIMED_OUT;
+      // our own entry point refused the call as a demand loop (request/demandHops.ts)
+      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP) throw new LoopError(DEMAND_LOOP);
       if (answer.status === 204) return { text: '', url };
       const location = answer.headers.location;
       if (REDIRECTS.has(answer.status) && typeof location === 'string' && redirects < MAX_REDIRECTS) {
@@ -91,7 +110,7 @@ export class VastFetcher {
     }
   }
 
-  private call(url: string, deadline: number, { ua, ip, referer }: Viewer) {
+  private call(url: string, deadline: number, { ua, ip, referer, hops }: Viewer) {
     return demandCall(
       this.agent,
       {
@@ -106,6 +125,7 @@ export class VastFetcher {
           ...(ua ? { 'x-device-user-agent': ua } : {}),
           ...(ip ? { 'x-device-ip': ip, 'x-forwarded-for': ip } : {}),
           ...(referer ? { 'x-device-referer': referer } : {}),
+          ...(this.loops ? { [HOP_HEADER]: this.loops.marker.header(hops ?? 1) } : {}),
         },
         maxBytes: MAX_BODY,
       },
@@ -224,7 +244,8 @@ function withFailed(outcome: FetchResult, failed: FailedAd[]): FetchResult {
 }
 
 /** Why a call failed, as a no-fill reason. */
-const failure = (error: unknown): string => (error instanceof HttpError ? `http_${error.status}` : isAddressRefused(error) ? 'address_refused' : 'connection_failed');
+const failure = (error: unknown): string =>
+  error instanceof HttpError ? `http_${error.status}` : error instanceof LoopError ? error.reason : isAddressRefused(error) ? 'address_refused' : 'connection_failed';
 
 /** A redirect's Location against the URL that answered it: an http(s) URL, else null. */
 function redirectTarget(location: string, from: string): string | null {
@@ -233,6 +254,13 @@ function redirectTarget(location: string, from: string): string | null {
     return target.protocol === 'http:' || target.protocol === 'https:' ? target.href : null;
   } catch {
     return null;
+  }
+}
+
+/** A call not made (a URL at our own entry point), or refused by it as a demand loop: `reason` is the no-fill's. */
+class LoopError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
   }
 }
 

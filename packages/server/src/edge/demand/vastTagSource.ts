@@ -11,6 +11,7 @@ import { type VastFetcher } from './vastFetcher.js';
 import { failedAdUrls } from './errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { type RateSource } from '../openrtb/currency.js';
+import { isLoopReason } from '../request/demandHops.js';
 
 /**
  * VAST demand tags the channel calls: eligibility (targeting, caps), then a server-side fetch of the
@@ -58,12 +59,16 @@ export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' 
             // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
             // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)
             const display = r.channel.format === 'display';
-            const got = await fetcher.fetch(url, deadline, { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl) }, currency?.current, {
+            // (the call one hop deeper than the request: request/demandHops.ts)
+            const viewer = { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl), hops: (r.ctx.hops?.count ?? 0) + 1, tenantId: r.channel.tenantId, channelUid: r.channel.uid };
+            const got = await fetcher.fetch(url, deadline, viewer, currency?.current, {
               nonLinear: display,
               // a wrapper's VASTAdTagURI is a VAST request URI too: its IAB macros filled as the tag URL's
               fillMacros: (uri) => fillIabMacros(uri, r.ctx),
             });
             if (got.kind === 'timeout') return got;
+            // a request of our own whose demand looped: its answer says so to its caller
+            if (got.kind === 'no_fill' && r.ctx.hops && isLoopReason(got.reason)) r.ctx.hops.looped = true;
             // the ads its answer gave that a player would have given up on on the way (a buffet's, a
             // fallback's): their error trackers, each with its own code, go out with the outcome
             const failed = failedAdUrls(got.failed);

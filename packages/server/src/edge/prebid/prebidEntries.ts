@@ -21,6 +21,7 @@ import { readVtrackPuts, readVtrackQuery, trackedVast } from './vtrack.js';
 import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, type PartnerSync, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 import { tagOfSyncBidder } from '@adplane/shared';
 import { type SnapTag } from '../snapshot/types.js';
+import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from '../request/demandHops.js';
 
 /**
  * The Prebid Server entry points of the edge, answered from the raw server like /vast:
@@ -105,6 +106,15 @@ function ampCors(search: URLSearchParams): Record<string, string> {
   return { 'amp-access-control-allow-source-origin': source, 'access-control-expose-headers': 'AMP-Access-Control-Allow-Source-Origin' };
 }
 
+/** The no-fill header of a demand loop's answer, for our own caller's trace (request/demandHops.ts). */
+const LOOP_ANSWER = { [NOFILL_HEADER]: DEMAND_LOOP };
+
+/** The connection with the hops of a request one of the edge's own demand calls made. */
+function withHops<T extends { hops?: DemandHops | null }>(conn: T, hops: DemandHops | null | undefined): T {
+  if (hops) conn.hops = hops;
+  return conn;
+}
+
 const BODY_REASONS: Record<string, string> = {
   body_too_large: `the body is larger than ${MAX_BODY_BYTES / 1024} KB`,
   invalid_json: 'the body is not valid JSON',
@@ -137,15 +147,19 @@ export function registerPrebidEntries(
     const read = readAuctionRequest(body.value);
     if (!read.ok) return refuse('invalid_request', read.field ? `${read.field} ${read.reason}` : `the body ${read.reason}`);
     let answer: string;
+    // a request one of the edge's own demand calls made: each impression's decision refuses it beyond the hops allowed
+    const hops = deps.loops?.inbound(req.headers, read.ask.request);
+    let bids = 0;
     try {
-      const response = await runPrebidAuction(deps, read.ask, connectionFacts(req, deps.trustProxy), started);
+      const response = await runPrebidAuction(deps, read.ask, withHops(connectionFacts(req, deps.trustProxy), hops), started);
+      bids = response.seatbid?.length ?? 0;
       answer = JSON.stringify(response);
     } catch (error) {
       // never a 500: a valid request gets an answer without bids and the reason
       deps.onError(error);
       answer = JSON.stringify({ id: read.ask.request.id, seatbid: [], cur: 'USD', ext: { errors: { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] } } });
     }
-    send(req, res, 200, 'application/json; charset=utf-8', answer);
+    send(req, res, 200, 'application/json; charset=utf-8', answer, hops?.looped && !bids ? LOOP_ANSWER : undefined);
     seconds.observe((Date.now() - started) / 1000);
   }
 
@@ -165,7 +179,7 @@ export function registerPrebidEntries(
     if (snapshot && !snapshot.channelsByUid.has(tagId)) return refuse(`no AMP config found for tag_id ${tagId} (the uid of an adplane channel)`);
     let answer: Record<string, unknown>;
     try {
-      const response = await runPrebidAuction(deps, asked.ask, connectionFacts(req, deps.trustProxy), started);
+      const response = await runPrebidAuction(deps, asked.ask, withHops(connectionFacts(req, deps.trustProxy), deps.loops?.inbound(req.headers, asked.ask.request)), started);
       const ext = (response.ext ?? {}) as { errors?: unknown; warnings?: unknown };
       // one impression: the keys of its bids, merged (the winner's hb_* and each bidder's own), as
       // Prebid Server's AMP endpoint merges every bid's; the page's ad server line items key on them

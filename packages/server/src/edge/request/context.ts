@@ -4,6 +4,7 @@ import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.
 import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
 import { deviceOfOrtbType, type Platform, platformOf } from './userAgent.js';
 import { playerSizeOf } from './playerSize.js';
+import { type DemandHops } from './demandHops.js';
 
 /**
  * Everything the decision needs to know about one ad request, built once at the door: the tag's
@@ -50,6 +51,8 @@ export interface RequestContext {
   ortb?: { request: BidRequest; imp: Imp };
   /** A slot of an ad pod: the pod, and what the slots before it took (vast/adPod.ts). Absent for a single ad. */
   pod?: PodSoFar;
+  /** A request one of the edge's own demand calls made: its hops (request/demandHops.ts). Absent for anyone else's. */
+  hops?: DemandHops;
 }
 
 /**
@@ -76,6 +79,8 @@ export interface ConnectionFacts {
   userId?: string;
   /** The demand partners' live ids in that cookie, by their code (partnerSyncBidder; absent: none). */
   partnerUids?: Readonly<Record<string, string>>;
+  /** The hops of a request one of the edge's own demand calls made (request/demandHops.ts); absent: anyone else's. */
+  hops?: DemandHops | null;
 }
 
 /** No partner ids. */
@@ -101,6 +106,8 @@ export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: n
     now,
     userId: conn.userId ?? '',
     partnerUids: conn.partnerUids ?? NO_PARTNER_UIDS,
+    // (always present, undefined for most requests: one object shape for every context)
+    hops: conn.hops ?? undefined,
   };
 }
 

@@ -121,6 +121,8 @@ export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionF
     userId: userIdOf(req, conn),
     partnerUids: partnerUidsOf(req, conn),
     ortb: { request: req, imp },
+    // (always present, undefined for most requests: one object shape for every context)
+    hops: conn.hops ?? undefined,
   };
 }
 

@@ -85,6 +85,8 @@ const REASONS: Record<string, string> = {
   frequency_cap: 'its frequency cap for this viewer is reached',
   connection_failed: 'the demand server could not be reached',
   address_refused: 'its address is on a private network (or the cloud metadata address), which the ad server does not call',
+  demand_loop: 'a demand loop: the request it made came back to this ad server from its own demand call, which the ad server refuses (no fill)',
+  'demand_loop.own_entry_point': "a demand loop: its URL is one of this ad server's own ad request endpoints, which the ad server does not call",
   wrapper_timeout: 'a wrapper hop timed out',
   too_many_wrappers: 'too many wrappers in a row',
   wrapper_not_allowed: 'a wrapper allowed no further wrapper, and another followed',

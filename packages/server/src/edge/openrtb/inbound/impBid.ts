@@ -9,6 +9,7 @@ import { type GeoLookup } from '../../request/geo.js';
 import { type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier } from '../../snapshot/types.js';
 import { refusal } from '../../targeting/compiledTargeting.js';
 import { type PodSoFar } from '../../request/context.js';
+import { type DemandHops } from '../../request/demandHops.js';
 import { rememberInPod } from '../../vast/adPod.js';
 import { DEFAULT_VAST_VERSION } from '../../vast/vastVersion.js';
 import { cpmIn, type CurrencyRates, floorMicros } from '../currency.js';
@@ -58,6 +59,8 @@ export interface ImpJob {
   /** The currency the answer bids in (the request's `cur`: USD when it allows it), and what one unit of it is worth in USD. */
   currency: string;
   usdPerUnit: number;
+  /** A request one of the edge's own demand calls made, within the hops allowed (request/demandHops.ts); absent: anyone else's. */
+  hops?: DemandHops | null;
 }
 
 /** Report dimensions of a refused impression: its target, nothing of the viewer (it was never read). */
@@ -289,7 +292,7 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   // a player stating only protocols we write no VAST in (VAST 1.0, DAAST): nothing of ours plays there
   if (format === 'video' && !version && statesProtocols(imp.video!)) return refused(deps, job, 'protocol_not_supported', turn);
-  const ctx = contextOfBidRequest(request, imp, NO_CONNECTION, arrival, deps.geo);
+  const ctx = contextOfBidRequest(request, imp, job.hops ? { ...NO_CONNECTION, hops: job.hops } : NO_CONNECTION, arrival, deps.geo);
   if (pod) ctx.pod = pod;
 
   // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a

@@ -10,6 +10,7 @@ import { MAX_TMAX_MS } from './bidChannels.js';
 import { dealCampaignSource } from './dealCampaigns.js';
 import { type ImpBid, type ImpDeps, type ImpJob, REQ, refusalDims, type Target } from './impBid.js';
 import { bidsForImps } from './podBids.js';
+import { DEMAND_LOOP, NOFILL_HEADER } from '../../request/demandHops.js';
 
 /**
  * The inbound OpenRTB 2.6 entry points (2.5 accepted), adplane as the bidder:
@@ -58,6 +59,12 @@ const JSON_HEADERS = { 'content-type': 'application/json', 'x-openrtb-version': 
 
 function noBid(res: EdgeResponse): void {
   res.writeHead(204, { 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' });
+  res.end();
+}
+
+/** No bid, a demand loop's: our own caller's trace names the loop (request/demandHops.ts). */
+function loopNoBid(res: EdgeResponse): void {
+  res.writeHead(204, { 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store', [NOFILL_HEADER]: DEMAND_LOOP });
   res.end();
 }
 
@@ -148,6 +155,13 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     const request = read.request;
     const test = request.test === 1;
     const imps = request.imp.length;
+    // a request one of the edge's own demand calls made (its hop header, or our marked nodes in its
+    // supply chain when an exchange forwarded it): refused whole beyond the hops allowed
+    const hops = base.loops?.inbound(req.headers, request);
+    if (hops && base.loops!.refusesEntry(hops, { kind: 'RTB', tenantId: target.tenantId, channelUid: uid })) {
+      impDeps.refuse(target, DEMAND_LOOP, imps, arrival, test);
+      return loopNoBid(res);
+    }
     if (target.kind === 'supplier') {
       if (!target.supplier.serving) {
         impDeps.refuse(target, 'supplier_paused', imps, arrival, test);
@@ -165,7 +179,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
       return noBid(res);
     }
 
-    const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test, ...answerIn };
+    const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test, ...answerIn, hops };
     const bids = await bidsForImps(impDeps, job, request.imp);
     const seats = new Map<string, ImpBid[]>();
     for (const b of bids) {
@@ -173,7 +187,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
       if (seat) seat.push(b);
       else seats.set(b.seat, [b]);
     }
-    if (!seats.size) return noBid(res);
+    if (!seats.size) return hops?.looped ? loopNoBid(res) : noBid(res);
     answer(req, res, 200, responseJson(request.id, seats, answerIn.currency));
   }
 
