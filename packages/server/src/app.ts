@@ -13,7 +13,7 @@ import { installEdgeLane } from './http/edgeLane.js';
 import { type EdgeRequest, type EdgeResponse } from './edge/edgeHttp.js';
 import { installErrorHandling } from './http/errors.js';
 import { installSameOriginChecks } from './http/sameOrigin.js';
-import { installSecurityHeaders } from './http/securityHeaders.js';
+import { EDGE_HEADERS, installSecurityHeaders, isEdgePath, setEdgeHeaders } from './http/securityHeaders.js';
 import { createAppMetrics } from './ops/metrics.js';
 import { registerOpsRoutes } from './ops/routes.js';
 import { isHttpsHost, type Settings } from './settings.js';
@@ -84,6 +84,8 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
       const fixed = serverHeaders ? Object.entries(serverHeaders) : [];
       const server = createServer((req, res) => {
         for (const [name, value] of fixed) res.setHeader(name, value);
+        // the edge's headers on what the edge answers here (Fastify's hook sets them on the rest: http/securityHeaders.ts)
+        if (serveEdgeRaw && isEdgePath(req.url ?? '')) setEdgeHeaders(res);
         if (serveEdgeRaw?.(req, res)) return;
         handler(req, res);
       });
@@ -94,7 +96,8 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
           serve: (req, res) => serveEdgeRaw?.(req, res) ?? false,
           keepAliveMs: settings.keepAliveMs,
           headersTimeoutMs: server.headersTimeout,
-          ...(serverHeaders ? { headers: serverHeaders } : {}),
+          // every answer of the lane is the edge's: it carries the edge's headers (http/securityHeaders.ts)
+          headers: { ...EDGE_HEADERS, ...serverHeaders },
           onError: (error) => app.log.error({ err: error }, 'edge request failed: connection closed'),
         });
       }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isConsolePath } from '@adplane/shared';
+import { isEdgePath } from '../http/securityHeaders.js';
 
 const NOT_SPA = /^\/(api|healthz|metrics)(\/|\?|$)/;
 /** A path whose last segment has an extension names a file; a missing one is a 404, not the app. */
@@ -33,9 +34,12 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
   return true;
 }
 
-/** Whether a request that matched no route should get the console's index.html. */
+/**
+ * Whether a request that matched no route should get the console's index.html: never under the
+ * edge's paths, which answer without the console's headers (a console there could be framed).
+ */
 export function wantsConsole(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && !NOT_SPA.test(request.url) && !LOOKS_LIKE_FILE.test(request.url);
+  return (request.method === 'GET' || request.method === 'HEAD') && !NOT_SPA.test(request.url) && !LOOKS_LIKE_FILE.test(request.url) && !isEdgePath(request.url);
 }
 
 /**
