@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
+import { Duplex } from 'node:stream';
 import { type LocalServer, localServer } from '../../test/localServer.js';
 import { exchange } from '../../test/rawHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,7 +79,7 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
   return false;
 }
 
-async function start(keepAliveMs = 5000, headers?: Record<string, string>): Promise<{ port: number; server: Server; lane: { connections(): number } }> {
+async function start(keepAliveMs = 5000, headers?: Record<string, string>): Promise<{ port: number; server: Server; lane: ReturnType<typeof installEdgeLane> }> {
   const local = await localServer((req: IncomingMessage, res) => {
     if (serve(req, res)) return;
     const body = `node ${req.method} ${req.url}`;
@@ -90,6 +91,22 @@ async function start(keepAliveMs = 5000, headers?: Record<string, string>): Prom
   local.server.keepAliveTimeout = keepAliveMs;
   const lane = installEdgeLane(local.server, { serve, keepAliveMs, ...(headers ? { headers } : {}) });
   return { port: local.port, server: local.server, lane };
+}
+
+/** A connection whose reads the test makes, one 'data' event each (a real socket may join them). */
+class PieceSocket extends Duplex {
+  readonly written: Buffer[] = [];
+  setNoDelay(): this {
+    return this;
+  }
+  setTimeout(): this {
+    return this;
+  }
+  override _read(): void {}
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.written.push(chunk);
+    done();
+  }
 }
 
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\n${extra}\r\n`;
@@ -155,6 +172,32 @@ describe('the edge lane', () => {
     for (let i = 0; i < bytes.length; i += 7) parts.push(bytes.subarray(i, i + 7));
     const { answers } = await exchange(port, parts, 2, { gapMs: 1 });
     expect(answers.map((a) => a.body)).toEqual(['lane GET /e/split', 'lane GET /e/next']);
+  });
+
+  it('reads a head and a body that come in small pieces in work linear in their size', async () => {
+    const { server, lane } = await start();
+    const read = async (bytes: Buffer, piece: (at: number) => number, answer: string) => {
+      const socket = new PieceSocket();
+      server.emit('connection', socket);
+      const before = lane.examined();
+      for (let i = 0; i < bytes.length; ) {
+        const n = piece(i);
+        socket.emit('data', bytes.subarray(i, i + n));
+        i += n;
+      }
+      await expect.poll(() => Buffer.concat(socket.written).toString('latin1')).toContain(answer);
+      socket.destroy();
+      return lane.examined() - before;
+    };
+    // a head of 12 KB a byte at a time (each byte looked at again on every piece: 72 MB)
+    const head = Buffer.from(get('/e/long', `X-Pad: ${'p'.repeat(12 * 1024)}\r\n`));
+    expect(await read(head, () => 1, 'lane GET /e/long')).toBeLessThan(6 * head.length);
+    // a body of 400 KB in 100-byte pieces after its head (the same: 800 MB)
+    const body = 'b'.repeat(400 * 1024);
+    const post = Buffer.from(`POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    expect(await read(post, () => 100, `lane got ${body}`)).toBeLessThan(3 * post.length);
+    // the same bytes whole: each looked at once or twice
+    expect(await read(post, () => post.length, `lane got ${body}`)).toBeLessThanOrEqual(2 * post.length);
   });
 
   it('hands the connection to node:http at the first request that is not the edge\'s, after the answers due before it', async () => {

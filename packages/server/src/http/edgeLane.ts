@@ -1,6 +1,9 @@
 import { type OutgoingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
 import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
+import { DEFAULT_MAX_BODY, FIELD_VALUE, fieldName, type Head, HEAD_GOES_ON, HeadScan, MAX_HEAD_BYTES, NOT_LANE, readHead } from './edgeLaneHead.js';
+
+export { MAX_HEAD_BYTES, readHead } from './edgeLaneHead.js';
 
 /**
  * The edge's lane of the HTTP server: the connections' bytes are read here first, and the requests
@@ -16,125 +19,43 @@ import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
  * token, a colon and a value of visible characters; a Host for 1.1; a body only as a
  * Content-Length. A request with anything else (Transfer-Encoding, Expect, Upgrade, a folded or
  * malformed line, a header block over 16 KB, a bare CR or LF) goes to node:http, whose llhttp
- * parser answers it as it answers every other request (400, 431, chunked bodies, 100-continue).
- * So the lane never has to be lenient, and a request is never read two ways.
+ * parser answers it as it answers every other request (400, 431, chunked bodies, 100-continue); it
+ * goes as soon as such a byte arrives, not when the head ends (`HeadScan`, http/edgeLaneHead.ts).
+ * So the lane never has to be lenient, and a request is never read two ways. What node:http's
+ * parser refuses by its state rather than by the bytes, the lane refuses as node:http does (its
+ * server's 'clientError' listeners, or node's own answer): a head not all come `headersTimeoutMs`
+ * after its first byte, or a request `requestTimeoutMs` after (408); bytes after a request that
+ * closes its connection, an end of the client's side in the middle of a request (400).
+ * edgeLane.differential.test.ts sends the same bytes to node:http alone and holds the answers equal.
  *
  * Answers on a connection go out in the order of its requests (pipelining), an answer finished
  * early waiting for those before it; answers finished while a read is processed go out in one
  * write. Keep-alive as node:http does it: HTTP/1.1 unless `Connection: close`, 1.0 only with
- * `Connection: keep-alive`; an idle connection closes after `keepAliveMs`, a request whose header
- * block is not complete after `headersTimeoutMs` closes its connection. Closing the server
- * (`closeIdleConnections`, `closeAllConnections`, `close`) reaches the lane's connections too.
+ * `Connection: keep-alive`; a connection idle between requests closes after `keepAliveMs`. Closing
+ * the server (`closeIdleConnections`, `closeAllConnections`, `close`) reaches the lane's
+ * connections too.
  */
 export interface EdgeLaneOptions {
   /** Answers a request of the edge's and returns true; false: not the edge's (node:http gets the connection). */
   serve(req: EdgeRequest, res: EdgeResponse): boolean;
   keepAliveMs: number;
+  /** A request's head must have come this long after its first byte (default: the server's `headersTimeout`; 0: no limit). */
   headersTimeoutMs?: number;
+  /** A whole request must have come this long after its first byte (default: the server's `requestTimeout`; 0: no limit). */
+  requestTimeoutMs?: number;
   /** The largest body read in the lane (larger ones go to node:http, which streams them). */
   maxBodyBytes?: number;
   /** Headers on every answer of the lane (the server's own: a cluster worker's id). */
   headers?: Record<string, string>;
 }
 
-/** node:http's default limit of a request's header block. */
-export const MAX_HEAD_BYTES = 16 * 1024;
-const DEFAULT_MAX_BODY = 512 * 1024;
-const LANE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST']);
-const HEAD_END = Buffer.from('\r\n\r\n');
-// RFC 9110 section 5.6.2 (token) and 5.5 (field values: visible characters, SP and HTAB, obs-text)
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const TARGET = /^\/[\x21-\x7e]*$/;
 const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
-// node:http keeps the first of these when a request repeats them (IncomingMessage's rules)
-const FIRST_WINS = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
-// handed to node:http: what the lane does not implement
-const NOT_IN_LANE = new Set(['transfer-encoding', 'expect', 'upgrade', '__proto__']);
-
-interface Head {
-  method: string;
-  url: string;
-  headers: Record<string, string | string[]>;
-  keepAlive: boolean;
-  bodyBytes: number;
-}
-
-/** The request's head, or null when the lane leaves it to node:http. `head` excludes the blank line. */
-export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | null {
-  let lineEnd = head.indexOf('\r\n');
-  const line = lineEnd < 0 ? head : head.slice(0, lineEnd);
-  const sp1 = line.indexOf(' ');
-  const sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
-  if (sp2 < 0) return null;
-  const method = line.slice(0, sp1);
-  const url = line.slice(sp1 + 1, sp2);
-  const version = line.slice(sp2 + 1);
-  if (!LANE_METHODS.has(method) || !TARGET.test(url) || (version !== 'HTTP/1.1' && version !== 'HTTP/1.0')) return null;
-  const headers: Record<string, string | string[]> = {};
-  let connection = '';
-  let contentLength: string | null = null;
-  while (lineEnd >= 0) {
-    const start = lineEnd + 2;
-    lineEnd = head.indexOf('\r\n', start);
-    const field = lineEnd < 0 ? head.slice(start) : head.slice(start, lineEnd);
-    const colon = field.indexOf(':');
-    if (colon <= 0) return null;
-    const name = fieldName(field.slice(0, colon));
-    if (name === null) return null;
-    const value = trimmed(field, colon + 1);
-    // a bare CR or LF fails here (they are not field characters), so does a NUL
-    if (!FIELD_VALUE.test(value)) return null;
-    if (NOT_IN_LANE.has(name)) return null;
-    if (name === 'content-length') {
-      if (contentLength !== null && contentLength !== value) return null;
-      contentLength = value;
-    } else if (name === 'connection') connection = connection ? `${connection},${value}` : value;
-    const had = headers[name];
-    if (had === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
-    else if (name === 'set-cookie') (had as string[]).push(value);
-    else if (!FIRST_WINS.has(name)) headers[name] = `${had as string}${name === 'cookie' ? '; ' : ', '}${value}`;
-  }
-  const http10 = version === 'HTTP/1.0';
-  if (!http10 && headers.host === undefined) return null;
-  let bodyBytes = 0;
-  if (contentLength !== null) {
-    if (!/^\d{1,9}$/.test(contentLength)) return null;
-    bodyBytes = Number(contentLength);
-    if (bodyBytes > maxBodyBytes) return null;
-  }
-  if (method !== 'POST' && bodyBytes > 0) return null;
-  const tokens = connection.toLowerCase();
-  const keepAlive = http10 ? /(^|,)\s*keep-alive\s*(,|$)/.test(tokens) : !/(^|,)\s*close\s*(,|$)/.test(tokens);
-  return { method, url, headers, keepAlive, bodyBytes };
-}
-
-/**
- * Names seen as they are spelt (a client spells its headers the same way on every request) and
- * their lower case: found here, a name skips its check. At most NAMES_KEPT: a client sending
- * names of its own invention only ever gets them checked.
- */
-const NAMES_KEPT = 512;
-const knownNames = new Map<string, string>();
-
-/** The header name in lower case, or null when it is not a token. */
-function fieldName(raw: string): string | null {
-  const known = knownNames.get(raw);
-  if (known !== undefined) return known;
-  if (!TOKEN.test(raw)) return null;
-  const lower = raw.toLowerCase();
-  if (knownNames.size < NAMES_KEPT) knownNames.set(raw, lower);
-  return lower;
-}
-
-/** The field's value from `from` on without the optional whitespace around it (SP and HTAB only: RFC 9110 section 5.5). */
-function trimmed(field: string, from: number): string {
-  let start = from;
-  let end = field.length;
-  while (start < end && (field.charCodeAt(start) === 32 || field.charCodeAt(start) === 9)) start++;
-  while (end > start && (field.charCodeAt(end - 1) === 32 || field.charCodeAt(end - 1) === 9)) end--;
-  return field.slice(start, end);
-}
+const HEAD_END = Buffer.from('\r\n\r\n');
+/** node:http's answers of its own when its server has no 'clientError' listener (`_http_server.js`). */
+const NODE_ANSWERS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: `HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\n\r\n`,
+  default: `HTTP/1.1 400 ${STATUS_CODES[400]}\r\nConnection: close\r\n\r\n`,
+};
 
 let dateSecond = -1;
 let dateLine = '';
@@ -278,12 +199,32 @@ class LaneResponse implements EdgeResponse {
   }
 }
 
+/** What `serveOne` did with a request: served it, left it to node:http, or closed the connection. */
+const SERVED = 0;
+const TO_NODE = 1;
+const STOPPED = 2;
+
+/**
+ * A connection read by the lane. A read is taken whole when it holds whole requests (the fast
+ * path: the head found with one search, read as one string, the body a view of the read). A request
+ * cut by the end of a read is kept until the rest comes: its head's bytes so far, followed byte by
+ * byte (`HeadScan`), so that each byte is looked at once however small the reads; once the head is
+ * read, its body in a buffer of the stated length, filled as it comes. Reading a request is linear
+ * in its size either way.
+ */
 class LaneConnection {
   private readonly queue: LaneResponse[] = [];
-  private pending: Buffer | null = null;
-  private pendingSince = 0;
+  /** The head of a request cut by the end of a read: its bytes so far (`headLength` of them), and its reading. */
+  private head: Buffer | null = null;
+  private headLength = 0;
+  private scan: HeadScan | null = null;
+  /** A request whose head is read and whose body has not all come: the head's bytes, the body so far. */
+  private body: { head: Head; raw: Buffer; bytes: Buffer; have: number } | null = null;
+  /** When the request being read began (its first byte came), 0 when none is being read. */
+  private requestSince = 0;
+  private requestTimer: NodeJS.Timeout | null = null;
   /** The bytes from the first request node:http answers, waiting for the lane's answers before it. */
-  private handover: Buffer | null = null;
+  private handover: Buffer[] | null = null;
   private reading = false;
   /** No request after the current ones: one asked for it (Connection: close, HTTP/1.0), or the server is closing. */
   private closeAfter = false;
@@ -303,76 +244,212 @@ class LaneConnection {
   }
 
   get idle(): boolean {
-    return this.queue.length === 0 && this.pending === null && this.handover === null;
+    return this.queue.length === 0 && this.requestSince === 0 && this.handover === null;
   }
 
   readonly onData = (chunk: Buffer): void => {
     if (this.done) return;
     if (this.handover) {
-      this.handover = Buffer.concat([this.handover, chunk]);
+      this.handover.push(chunk);
       return;
     }
-    const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    this.pending = null;
     this.reading = true;
-    let start = 0;
     try {
-      while (start < buf.length && !this.closing) {
-        const end = buf.indexOf(HEAD_END, start);
-        if (end < 0 || end - start > MAX_HEAD_BYTES) {
-          if (buf.length - start > MAX_HEAD_BYTES) return this.toNode(buf.subarray(start));
-          this.keep(buf.subarray(start));
-          break;
-        }
-        const head = readHead(buf.toString('latin1', start, end), this.lane.maxBodyBytes);
-        if (!head) return this.toNode(buf.subarray(start));
-        const bodyStart = end + 4;
-        if (buf.length - bodyStart < head.bodyBytes) {
-          this.keep(buf.subarray(start));
-          break;
-        }
-        const req = new LaneRequest(head, this.socket);
-        if (head.bodyBytes) req.body = buf.subarray(bodyStart, bodyStart + head.bodyBytes);
-        const res = new LaneResponse(this, head.method === 'HEAD', head.keepAlive);
-        this.queue.push(res);
-        let served: boolean;
-        try {
-          served = this.lane.serve(req, res);
-        } catch (error) {
-          // a handler's throw closes its connection and is logged; the process serves on
-          this.queue.splice(this.queue.indexOf(res), 1);
-          this.lane.onError(error);
-          this.socket.destroy();
-          return;
-        }
-        if (!served) {
-          this.queue.splice(this.queue.indexOf(res), 1);
-          return this.toNode(buf.subarray(start));
-        }
-        if (!head.keepAlive) this.closeAfter = true;
-        this.pendingSince = 0;
-        start = bodyStart + head.bodyBytes;
-      }
+      this.read(chunk);
     } finally {
       this.reading = false;
     }
     this.flush();
   };
 
-  private keep(rest: Buffer): void {
-    // a copy: the chunk it is part of may be large, and is otherwise garbage
-    this.pending = Buffer.from(rest);
-    const now = Date.now();
-    if (this.pendingSince === 0) this.pendingSince = now;
-    else if (now - this.pendingSince > this.lane.headersTimeoutMs) this.socket.destroy();
+  private read(chunk: Buffer): void {
+    let start = 0;
+    if (this.body) {
+      const waiting = this.body;
+      const n = Math.min(waiting.bytes.length - waiting.have, chunk.length);
+      chunk.copy(waiting.bytes, waiting.have, 0, n);
+      waiting.have += n;
+      this.lane.examined += n;
+      if (waiting.have < waiting.bytes.length) return;
+      this.body = null;
+      const taken = this.serveOne(waiting.head, waiting.bytes);
+      if (taken === TO_NODE) return this.toNode([waiting.raw, waiting.bytes, chunk.subarray(n)]);
+      if (taken === STOPPED) return;
+      start = n;
+    } else if (this.scan) {
+      const end = this.scan.feed(chunk, 0, chunk.length);
+      this.lane.examined += end < 0 ? chunk.length : end;
+      const head = this.head!.subarray(0, this.headLength);
+      if (end === NOT_LANE) return this.toNode([head, chunk]);
+      if (end === HEAD_GOES_ON) {
+        if (this.headLength + chunk.length > MAX_HEAD_BYTES) return this.toNode([head, chunk]);
+        this.keepHead(chunk, 0, chunk.length);
+        return;
+      }
+      this.keepHead(chunk, 0, end);
+      const raw = this.head!.subarray(0, this.headLength);
+      this.scan = null;
+      this.head = null;
+      this.headLength = 0;
+      const read = raw.length - 4 > MAX_HEAD_BYTES ? null : readHead(raw.toString('latin1', 0, raw.length - 4), this.lane.maxBodyBytes);
+      if (!read) return this.toNode([raw, chunk.subarray(end)]);
+      if (end + read.bodyBytes > chunk.length) return this.awaitBody(read, raw, chunk, end);
+      const taken = this.serveOne(read, read.bodyBytes ? chunk.subarray(end, end + read.bodyBytes) : null);
+      if (taken === TO_NODE) return this.toNode([raw, chunk.subarray(end)]);
+      if (taken === STOPPED) return;
+      start = end + read.bodyBytes;
+    }
+    this.readWhole(chunk, start);
   }
 
-  /** From `rest` on, node:http serves the connection (once the lane's answers due before it are out). */
-  private toNode(rest: Buffer): void {
-    this.handover = Buffer.from(rest);
-    this.pending = null;
+  /** The requests of `buf` from `start` on, as long as they are whole. */
+  private readWhole(buf: Buffer, from: number): void {
+    let start = from;
+    while (start < buf.length && !this.closing) {
+      const end = buf.indexOf(HEAD_END, start);
+      this.lane.examined += (end < 0 ? buf.length : end + 4) - start;
+      if (end < 0 || end - start > MAX_HEAD_BYTES) {
+        if (buf.length - start > MAX_HEAD_BYTES) return this.toNode([buf.subarray(start)]);
+        // the head goes on in the next reads: kept, and followed from here byte by byte
+        const scan = new HeadScan();
+        this.lane.examined += buf.length - start;
+        if (scan.feed(buf, start, buf.length) === NOT_LANE) return this.toNode([buf.subarray(start)]);
+        this.scan = scan;
+        this.keepHead(buf, start, buf.length);
+        this.began();
+        return;
+      }
+      const head = readHead(buf.toString('latin1', start, end), this.lane.maxBodyBytes);
+      if (!head) return this.toNode([buf.subarray(start)]);
+      const bodyStart = end + 4;
+      const bodyEnd = bodyStart + head.bodyBytes;
+      if (bodyEnd > buf.length) return this.awaitBody(head, buf.subarray(start, bodyStart), buf, bodyStart);
+      const taken = this.serveOne(head, head.bodyBytes ? buf.subarray(bodyStart, bodyEnd) : null);
+      if (taken === TO_NODE) return this.toNode([buf.subarray(start)]);
+      if (taken === STOPPED) return;
+      start = bodyEnd;
+    }
+    if (this.closeAfter && !this.lane.closing && start < buf.length && !onlyLineEnds(buf, start)) {
+      // node:http's parser refuses bytes after a request that closes its connection (line ends
+      // aside), as soon as it reads them: the answers ended so far go out, then its refusal
+      this.write();
+      this.clientError('HPE_CLOSED_CONNECTION', 'Parse Error: Data after `Connection: close`', buf, this.queue.length === 0);
+    }
+  }
+
+  /** Serves a request whose body has come. */
+  private serveOne(head: Head, body: Buffer | null): number {
+    const req = new LaneRequest(head, this.socket);
+    if (body) req.body = body;
+    const res = new LaneResponse(this, head.method === 'HEAD', head.keepAlive);
+    this.queue.push(res);
+    let served: boolean;
+    try {
+      served = this.lane.serve(req, res);
+    } catch (error) {
+      // a handler's throw closes its connection and is logged; the process serves on
+      this.queue.splice(this.queue.indexOf(res), 1);
+      this.lane.onError(error);
+      this.socket.destroy();
+      return STOPPED;
+    }
+    if (!served) {
+      this.queue.splice(this.queue.indexOf(res), 1);
+      return TO_NODE;
+    }
+    if (!head.keepAlive) this.closeAfter = true;
+    this.requestDone();
+    return SERVED;
+  }
+
+  /** A head's bytes from `src`, in a buffer that grows by doubling (so a head's bytes are copied a bounded number of times). */
+  private keepHead(src: Buffer, from: number, to: number): void {
+    const n = to - from;
+    const need = this.headLength + n;
+    if (!this.head || this.head.length < need) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * (this.head?.length ?? 0), 512));
+      if (this.head) this.head.copy(grown, 0, 0, this.headLength);
+      this.lane.examined += this.headLength;
+      this.head = grown;
+    }
+    src.copy(this.head, this.headLength, from, to);
+    this.lane.examined += n;
+    this.headLength = need;
+  }
+
+  /** The body of `head` has begun at `buf[bodyStart]` and goes on in the next reads: it is kept in a buffer of its size. */
+  private awaitBody(head: Head, raw: Buffer, buf: Buffer, bodyStart: number): void {
+    const bytes = Buffer.allocUnsafe(head.bodyBytes);
+    const have = buf.copy(bytes, 0, bodyStart);
+    this.lane.examined += have + raw.length;
+    // (copies: the reads they are part of may be large, and are otherwise garbage)
+    this.body = { head, raw: Buffer.from(raw), bytes, have };
+    if (this.requestSince === 0) this.began();
+    else this.arm();
+  }
+
+  /** A request has begun to come (its first bytes), and is not whole yet. */
+  private began(): void {
+    if (this.requestSince !== 0) return;
+    this.requestSince = Date.now();
+    this.arm();
+  }
+
+  /**
+   * The time the request being read has, counted from its first byte as node:http counts it: the
+   * headers timeout (and the request timeout, when shorter) until its head has come, then the request
+   * timeout; either, or both, 0 for none.
+   */
+  private arm(): void {
+    if (this.requestTimer) clearTimeout(this.requestTimer);
+    this.requestTimer = null;
+    const { headersTimeoutMs, requestTimeoutMs } = this.lane;
+    let limit = requestTimeoutMs > 0 ? requestTimeoutMs : Infinity;
+    if (!this.body && headersTimeoutMs > 0) limit = Math.min(limit, headersTimeoutMs);
+    if (limit === Infinity) return;
+    this.requestTimer = setTimeout(this.onRequestTimeout, Math.max(0, this.requestSince + limit - Date.now()));
+    this.requestTimer.unref();
+  }
+
+  private requestDone(): void {
+    this.requestSince = 0;
+    if (this.requestTimer) {
+      clearTimeout(this.requestTimer);
+      this.requestTimer = null;
+    }
+  }
+
+  private readonly onRequestTimeout = (): void => {
+    this.requestTimer = null;
+    if (this.done) return;
+    // (an answer still being decided has not started: node:http's in-flight answer has not sent its head)
+    this.clientError('ERR_HTTP_REQUEST_TIMEOUT', 'Request timeout', undefined, false);
+  };
+
+  /**
+   * A request node:http's parser would refuse (data after a close, an end in the middle of a
+   * request) or whose time ran out: answered as node:http answers it. Its server's 'clientError'
+   * listeners get it (adplane's answers a JSON 4xx: http/clientError.ts), or, when there are none,
+   * node:http's own answer goes out unless an answer had already started (`answerStarted`); the
+   * connection closes, the answers still being decided with it.
+   */
+  private clientError(code: string, message: string, rawPacket: Buffer | undefined, answerStarted: boolean): void {
+    const socket = this.socket;
+    this.finish();
+    const error = Object.assign(new Error(message), { code, ...(rawPacket ? { rawPacket } : {}) });
+    if (this.lane.server.emit('clientError', error, socket)) return;
+    if (socket.writable && !answerStarted) socket.write(NODE_ANSWERS[code] ?? NODE_ANSWERS.default!);
+    socket.destroy(error);
+  }
+
+  /** From the bytes `rest` on, node:http serves the connection (once the lane's answers due before it are out). */
+  private toNode(rest: Buffer[]): void {
+    this.handover = rest;
+    this.scan = null;
+    this.head = null;
+    this.body = null;
+    this.requestDone();
     this.socket.pause();
-    this.flush();
   }
 
   /**
@@ -395,41 +472,46 @@ class LaneConnection {
 
   flush(): void {
     if (this.done) return;
-    const socket = this.socket;
-    if (this.queue.length && this.queue[0]!.out !== null && !socket.destroyed) {
-      socket.cork();
-      let text = '';
-      while (this.queue.length && this.queue[0]!.out !== null) {
-        const res = this.queue.shift()!;
-        if (res.latin1) {
-          if (text) socket.write(text);
-          text = '';
-          socket.write(res.out!, 'latin1');
-        } else text += res.out!;
-        if (res.outBody) {
-          if (text) socket.write(text);
-          text = '';
-          socket.write(res.outBody);
-        }
-      }
-      if (text) socket.write(text);
-      socket.uncork();
-      if (socket.writableNeedDrain && !socket.isPaused()) {
-        socket.pause();
-        socket.once('drain', () => {
-          if (!this.done && this.handover === null) socket.resume();
-        });
-      }
-    }
+    this.write();
     if (this.queue.length) return;
     if (this.closing) {
       this.finish();
-      socket.end();
+      this.socket.end();
     } else if (this.handover) this.giveToNode();
   }
 
+  /** The answers ready at the head of the queue go out, in one write when they can. */
+  private write(): void {
+    const socket = this.socket;
+    if (!this.queue.length || this.queue[0]!.out === null || socket.destroyed) return;
+    socket.cork();
+    let text = '';
+    while (this.queue.length && this.queue[0]!.out !== null) {
+      const res = this.queue.shift()!;
+      if (res.latin1) {
+        if (text) socket.write(text);
+        text = '';
+        socket.write(res.out!, 'latin1');
+      } else text += res.out!;
+      if (res.outBody) {
+        if (text) socket.write(text);
+        text = '';
+        socket.write(res.outBody);
+      }
+    }
+    if (text) socket.write(text);
+    socket.uncork();
+    if (socket.writableNeedDrain && !socket.isPaused()) {
+      socket.pause();
+      socket.once('drain', () => {
+        if (!this.done && this.handover === null) socket.resume();
+      });
+    }
+  }
+
   private giveToNode(): void {
-    const rest = this.handover!;
+    const parts = this.handover!;
+    const rest = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     this.finish(true);
     if (rest.length) this.socket.unshift(rest);
     this.lane.toNode(this.socket);
@@ -444,6 +526,7 @@ class LaneConnection {
   finish(handover = false): void {
     if (this.done) return;
     this.done = true;
+    this.requestDone();
     const socket = this.socket;
     socket.removeListener('data', this.onData);
     socket.removeListener('close', this.onClose);
@@ -456,16 +539,23 @@ class LaneConnection {
     this.lane.connections.delete(this);
   }
 
+  /**
+   * The connection was idle for `keepAliveMs`. A request being read has its own time (above), and an
+   * answer being decided none, as with node:http, whose keep-alive time runs only between requests.
+   */
   readonly onTimeout = (): void => {
+    if (this.requestSince !== 0 || this.queue.length) return;
     this.socket.destroy();
   };
 
   /**
    * The client ended its side: as node:http does (its servers do not allow half-open connections),
    * the requests waiting are given up and the connection ends; a decision still running sees the
-   * socket gone and gives back what it reserved.
+   * socket gone and gives back what it reserved. Ended in the middle of a request, it is refused as
+   * node:http's parser refuses it.
    */
   readonly onEnd = (): void => {
+    if (this.requestSince !== 0 && !this.done) return this.clientError('HPE_INVALID_EOF_STATE', 'Parse Error: Invalid EOF state', undefined, false);
     this.finish();
     if (this.socket.writable) this.socket.end();
   };
@@ -479,16 +569,26 @@ class LaneConnection {
   };
 }
 
+/** Whether `buf` from `from` on holds only CR and LF (which node:http's parser skips between requests). */
+function onlyLineEnds(buf: Buffer, from: number): boolean {
+  for (let i = from; i < buf.length; i++) if (buf[i] !== 13 && buf[i] !== 10) return false;
+  return true;
+}
+
 class EdgeLane {
   readonly connections = new Set<LaneConnection>();
   /** The lines every answer ends its head with: the connection's fate, then the server's own headers. */
   readonly keepAliveLines: string;
   readonly closeLines: string;
   readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   readonly maxBodyBytes: number;
   closing = false;
+  /** Bytes the lane has searched, scanned or copied, for tests: linear in the bytes read. */
+  examined = 0;
 
   constructor(
+    readonly server: Server,
     readonly serve: (req: EdgeRequest, res: EdgeResponse) => boolean,
     readonly toNode: (socket: Socket) => void,
     readonly onError: (error: unknown) => void,
@@ -498,7 +598,8 @@ class EdgeLane {
     const fixed = Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     this.keepAliveLines = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n${fixed}`;
     this.closeLines = `connection: close\r\n${fixed}`;
-    this.headersTimeoutMs = options.headersTimeoutMs ?? 60_000;
+    this.headersTimeoutMs = options.headersTimeoutMs ?? server.headersTimeout;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? server.requestTimeout;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   }
 
@@ -537,13 +638,14 @@ class EdgeLane {
 
 /**
  * Puts the edge lane in front of `server`'s connections (see the top of this file). Returns the
- * number of connections the lane holds now, for tests and metrics.
+ * number of connections the lane holds now, for tests and metrics, and the bytes it has examined
+ * (searched, scanned or copied), for tests.
  */
-export function installEdgeLane(server: Server, options: EdgeLaneOptions & { onError?: (error: unknown) => void }): { connections(): number } {
+export function installEdgeLane(server: Server, options: EdgeLaneOptions & { onError?: (error: unknown) => void }): { connections(): number; examined(): number } {
   const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
   if (!nodeListener) throw new Error('installEdgeLane: the server has no connection listener');
   server.removeListener('connection', nodeListener);
-  const lane = new EdgeLane(options.serve, (socket) => nodeListener.call(server, socket), options.onError ?? (() => undefined), options.keepAliveMs, options);
+  const lane = new EdgeLane(server, options.serve, (socket) => nodeListener.call(server, socket), options.onError ?? (() => undefined), options.keepAliveMs, options);
   server.on('connection', (socket: Socket) => lane.accept(socket));
   const closeIdle = server.closeIdleConnections.bind(server);
   const closeAll = server.closeAllConnections.bind(server);
@@ -559,5 +661,5 @@ export function installEdgeLane(server: Server, options: EdgeLaneOptions & { onE
   };
   // node's close() closes its idle connections through closeIdleConnections (above); the lane's
   // busy ones close after their answers (closing: `connection: close`)
-  return { connections: () => lane.connections.size };
+  return { connections: () => lane.connections.size, examined: () => lane.examined };
 }
