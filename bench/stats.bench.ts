@@ -187,7 +187,7 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
     const [{ r }] = await stats.select('SELECT count(*) AS r FROM hourly_rollup');
     out.rollupRows = Number(r);
 
-    const ctx = (tenantId: number | null): ReportContext => ({ stats, db: null, scope: { tenantId }, prices: new Map(), isAdmin: tenantId === null });
+    const ctx = (tenantId: number | null): ReportContext => ({ stats, db: null, scope: { tenantId }, prices: new Map(), viewer: { type: tenantId === null ? 'admin' : 'demand' } });
     const report = (input: ReportRequestInput, tenantId: number | null) => getReport(ctx(tenantId), ReportRequest.parse(input));
     const six = ['reqs', 'opps', 'imps', 'revenue', 'fill', 'ecpm'] as const;
     const range = { startDate: '2026-10-24', endDate: '2026-11-22', timezone: 0 };

@@ -47,18 +47,18 @@ forEachStore((t) => {
       expect(d.totals.today).toMatchObject({ imps: 38, revenue: 460_000 });
     });
 
-    it("shows a subpublisher its own channels' revenue and fill, and no demand", async () => {
+    it("shows a subpublisher its own channels' revenue (its payout) and fill, and no demand nor margin", async () => {
       const d = await dashboard('sub');
-      expect(d.topChannels).toEqual([expect.objectContaining({ channel: subChannel, revenue: 200_000, imps: 20, fill: 25 })]);
+      expect(d.topChannels).toEqual([expect.objectContaining({ channel: subChannel, revenue: 100_000, imps: 20, fill: 25 })]);
       expect(d.topDemand).toEqual([]);
-      expect(d.totals.today).toMatchObject({ imps: 20, revenue: 200_000, fill: 25, reqs: 100 });
+      expect(d.totals.today).toEqual({ total: true, imps: 20, revenue: 100_000, fill: 25, reqs: 100, ecpm: 5_000_000 });
     });
 
     it("shows an advertiser its campaigns' delivery", async () => {
       const d = await dashboard('adv');
       expect(d.topCampaigns).toEqual([expect.objectContaining({ campaign: advCampaign, imps: 8, revenue: 160_000, ecpm: 20_000_000 })]);
       expect(d.topChannels).toEqual([]);
-      expect(d.totals.today).toMatchObject({ imps: 8, revenue: 160_000, ecpm: 20_000_000 });
+      expect(d.totals.today).toEqual({ total: true, imps: 8, revenue: 160_000, ecpm: 20_000_000 });
     });
   });
 });

@@ -65,8 +65,8 @@ forEachStore((t) => {
           statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, advertiser_id: t.users.adv.id, imps: 40, opps: 80, revenue: 600_000 }),
           statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, imps: 9, opps: 9 }),
         ]);
-        const adv = (await rrun('adv', { ...on5, dimensions: ['date'], metrics: ['imps', 'fill', 'revenue'] })).json<Record<string, unknown>[]>();
-        expect(adv).toEqual([{ date: '2025-09-05', imps: 40, fill: 50, revenue: 600_000 }, { total: true, imps: 40, fill: 50, revenue: 600_000 }]);
+        const adv = (await rrun('adv', { ...on5, dimensions: ['date'], metrics: ['imps', 'revenue'] })).json<Record<string, unknown>[]>();
+        expect(adv).toEqual([{ date: '2025-09-05', imps: 40, revenue: 600_000 }, { total: true, imps: 40, revenue: 600_000 }]);
         expect((await rrun('demand', { ...on5, metrics: ['imps'] })).json<Record<string, unknown>[]>()).toEqual([{ total: true, imps: 49 }]);
       });
 
@@ -138,7 +138,7 @@ forEachStore((t) => {
           statsRow({ hour: '2026-10-01 15:00:00', tenant_id: tenant, channel_id: 1, reqs: 20, opps: 20, imps: 20, revenue: 2_000_000 }),
           statsRow({ hour: '2026-10-02 09:00:00', tenant_id: tenant, channel_id: 1, reqs: 4, opps: 4, imps: 4, revenue: 400_000 }),
         ]);
-        const ctx = { stats: s.stats, db: null, scope: { tenantId: tenant }, prices: new Map(), isAdmin: false };
+        const ctx = { stats: s.stats, db: null, scope: { tenantId: tenant }, prices: new Map(), viewer: { type: 'demand' as const } };
         // 12:30 UTC: yesterday's 07:00 and 12:00 hours are "so far", its 15:00 is not
         const d = await getDashboard(ctx, 0, Date.parse('2026-10-02T12:30:00Z'), []);
         expect(d.totals.today).toMatchObject({ imps: 4 });

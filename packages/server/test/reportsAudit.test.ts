@@ -158,7 +158,11 @@ forEachStore((t) => {
     };
 
     /** The oracle: the stored rows of the tenant grouped by `dims` in zone `tz` over local days start..end, with `filters`. */
-    function oracle(req: { dimensions?: DimensionId[]; metrics: MetricId[]; timezone?: number; startDate?: string; endDate?: string; filters?: Record<string, (string | number)[]> }) {
+    function oracle(req: {
+      dimensions?: DimensionId[]; metrics: MetricId[]; timezone?: number; startDate?: string; endDate?: string; filters?: Record<string, (string | number)[]>;
+      /** A subpublisher's revenue is its payout: the stored cost. */
+      payout?: boolean;
+    }) {
       const tz = req.timezone ?? 0;
       const start = req.startDate ?? ALL.startDate;
       const end = req.endDate ?? ALL.endDate;
@@ -183,7 +187,7 @@ forEachStore((t) => {
       }
       for (const c of [...SUM_COLUMNS, 'system_cost']) totals[c] ??= 0;
       const withMetrics = (base: Row, sums: Record<string, number>) => {
-        for (const m of req.metrics) base[m] = metricOf(m, sums);
+        for (const m of req.metrics) base[m] = metricOf(m, req.payout ? { ...sums, revenue: sums.cost } : sums);
         return base;
       };
       return {
@@ -366,12 +370,17 @@ forEachStore((t) => {
         }
       });
 
-      it("shows a subpublisher its channels' numbers only", async () => {
+      it("shows a subpublisher its channels' numbers only, its revenue being its payout", async () => {
         const sub = t.users.sub!.id;
+        // what a subpublisher may see (docs/reports.md, "Who sees which numbers")
+        const subMetrics: MetricId[] = [
+          'reqs', 'opps', 'ivt', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'vtr', 'clicks', 'ctr', 'errors',
+          'postbidImps', 'postbidIvt', 'postbidIvtRate', 'revenue', 'ecpm', 'fill',
+        ];
         for (const dims of [[], ['channel'], ['hour', 'country']] as DimensionId[][]) {
-          const answer = await rows({ dimensions: dims, metrics: demandMetrics.filter((m) => m !== 'systemCost'), timezone: -5 }, 'sub');
-          const want = oracle({ dimensions: dims, metrics: demandMetrics.filter((m) => m !== 'systemCost'), timezone: -5, filters: { subpublisher: [sub] } });
-          expectAnswer(answer, want, dims, demandMetrics.filter((m) => m !== 'systemCost'), `sub by ${dims.join()}`);
+          const answer = await rows({ dimensions: dims, metrics: subMetrics, timezone: -5 }, 'sub');
+          const want = oracle({ dimensions: dims, metrics: subMetrics, timezone: -5, filters: { subpublisher: [sub] }, payout: true });
+          expectAnswer(answer, want, dims, subMetrics, `sub by ${dims.join()}`);
         }
         expect((await rows({ metrics: ['reqs'] }, 'sub')).at(-1)).toEqual({ total: true, reqs: 5 });
       });

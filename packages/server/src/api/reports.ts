@@ -6,7 +6,7 @@ import { forbidden, parseInput } from '../http/errors.js';
 import { checkRunnable, getReport } from '../stats/queries/getReport.js';
 import { reportContextOf } from '../stats/queries/reportContext.js';
 import { writeReportFile } from '../stats/reportFiles.js';
-import { statsScopeOf } from '../stats/scope.js';
+import { statsScopeOf, statsViewerOf } from '../stats/scope.js';
 import { LineFull, type LineState } from '../stats/reportQueue.js';
 import { createSavedReport, deleteSavedReport } from '../store/savedReports.js';
 import { closeFileLine, lineFullAnswer, requireFileRoom } from './reportLimits.js';
@@ -14,7 +14,7 @@ import { type User } from '../store/users.js';
 
 /** A report the caller could not run, refused before it is kept (a file runs later in the background, a saved report later). */
 export function requireRunnableReport(user: User, report: ReportRequest): void {
-  checkRunnable(report, user.type === 'admin', 'request.');
+  checkRunnable(report, statsViewerOf(user), 'request.');
 }
 
 /**

@@ -2,11 +2,12 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PostbidReportRequest, SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
+import { PostbidReportRequest, reportRefusals, SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
-import { HttpError, notFound, parseInput } from '../http/errors.js';
+import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { reportFilePath } from '../stats/reportFiles.js';
+import { statsViewerOf } from '../stats/scope.js';
 import { inTransaction } from '../store/db.js';
 import { requirePostbidReports, takePostbidReportPlace } from './pbReports.js';
 import { withLineState } from './reportLimits.js';
@@ -92,6 +93,10 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/savedFile/:id', { config: { guard: 'auth' } }, async (request, reply) => {
     const report = await ownReport(request);
     if (!report.file) throw notFound('This saved report is not a file');
+    // A file holds the numbers it was written with: it is handed out only while its report is one the
+    // downloader may run (visibility.ts), as opening a saved report runs it again under the rule.
+    const [refused] = report.request ? reportRefusals(statsViewerOf(requireAuth(request).user), report.request) : [];
+    if (refused) throw forbidden(`request.${refused[0]}: ${refused[1]}`);
     const waiting = withLineState(app.reportLines.files, report);
     if (waiting.status === 'waiting') throw new HttpError(409, `The file waits for its turn: ${waiting.ahead} ${waiting.ahead === 1 ? 'file' : 'files'} ahead of it`);
     if (report.status === 'running') throw new HttpError(409, `The file is still being written (${report.progress}%)`);

@@ -14,7 +14,7 @@ forEachStore((t) => {
       expect(written).toBeGreaterThan(10_000);
       expect(await writeDemoHistoryIfEmpty(s.stats, t.store.db, NOW)).toBe(0);
       const request = ReportRequest.parse({ startDate: '2026-10-24', endDate: '2026-11-23', dimensions: ['date'], metrics: ['reqs', 'opps', 'imps', 'revenue', 'cost', 'fill', 'margin'] });
-      const rows = await getReport({ stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), isAdmin: false }, request);
+      const rows = await getReport({ stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), viewer: { type: 'demand' as const } }, request);
       expect(rows.length).toBeGreaterThanOrEqual(30);
       const total = rows.at(-1)!;
       expect(Number(total.reqs)).toBeGreaterThan(Number(total.opps));
@@ -25,7 +25,7 @@ forEachStore((t) => {
       expect(Number(total.revenue)).toBeGreaterThan(Number(total.cost));
 
       // A demand tag's funnel is not empty: considered, offered, called, filled, and why not.
-      const ctx = { stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), isAdmin: false };
+      const ctx = { stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), viewer: { type: 'demand' as const } };
       const range = { startDate: '2026-10-24', endDate: '2026-11-23' };
       const byTag = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['tag'], metrics: ['source_reqs', 'source_opps', 'demandCalls', 'imps'], sort: { by: 'source_reqs' } }));
       const tag = byTag[0]!;

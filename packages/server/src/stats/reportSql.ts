@@ -87,16 +87,23 @@ function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
   return `sum(CASE ${perRow.join(' ')} ELSE 0 END)`;
 }
 
+/**
+ * The sum of a metric column as the viewer reads it: `revenue` is summed from `revenueColumn` (a
+ * subpublisher's revenue is its payout, the stored `cost`: visibility.ts revenueColumnFor).
+ */
+const sumAs = (revenueColumn: StatsSumColumn) => (column: StatsSumColumn) => s(column === 'revenue' ? revenueColumn : column);
+
 /** A metric as one SQL expression over sums: what ORDER BY uses when a report sorts by it. */
-export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>): string {
+export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>, revenueColumn: StatsSumColumn = 'revenue'): string {
+  const sum = sumAs(revenueColumn);
   switch (compute.kind) {
     case 'sum':
-      return s(compute.column);
+      return sum(compute.column);
     case 'difference':
-      return `(${s(compute.minuend)} - ${s(compute.subtrahend)})`;
+      return `(${sum(compute.minuend)} - ${sum(compute.subtrahend)})`;
     case 'ratio': {
-      const numerator = compute.numerator === 'profit' ? `(${s('revenue')} - ${s('cost')})` : s(compute.numerator);
-      const denominator = s(compute.denominator);
+      const numerator = compute.numerator === 'profit' ? `(${sum('revenue')} - ${sum('cost')})` : sum(compute.numerator);
+      const denominator = sum(compute.denominator);
       return `(CASE WHEN ${denominator} = 0 THEN 0 ELSE ${numerator} * ${compute.scale} / ${denominator} END)`;
     }
     case 'systemCost':
@@ -142,6 +149,8 @@ export interface ReportSqlInput {
   request: ReportRequest;
   scope: StatsScope;
   prices: ReadonlyMap<number, SystemPrices>;
+  /** The stored column the answer's `revenue` is summed from (default `revenue`; a subpublisher's is `cost`, its payout). */
+  revenueColumn?: StatsSumColumn;
 }
 
 function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): string {
@@ -167,7 +176,8 @@ const HIDE_ERRORS = `(${['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids
 
 function sumsSelect(input: ReportSqlInput): string[] {
   const { columns, systemCost } = sumsOf(input.request.metrics);
-  const select = columns.map((c) => `${s(c)} AS ${sumAlias(c)}`);
+  const sum = sumAs(input.revenueColumn ?? 'revenue');
+  const select = columns.map((c) => `${sum(c)} AS ${sumAlias(c)}`);
   if (systemCost) select.push(`${systemCostSql(input.prices)} AS ${SYSTEM_COST_ALIAS}`);
   return select;
 }
@@ -187,7 +197,7 @@ export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit:
     const dim = dims.find((d) => d.id === sort.by);
     // Dates and hours sort the same as their text; other text keys sort by their value.
     sortedBy = dim ? dim.id : null;
-    const by = dim ? dimAlias(dim.id) : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices);
+    const by = dim ? dimAlias(dim.id) : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices, input.revenueColumn);
     order.push(`${by} ${sort.order.toUpperCase()}`);
   }
   // A stable order for ties, so pages and files read the same twice.

@@ -1,5 +1,5 @@
 import { type Kysely } from 'kysely';
-import { type SystemPrices } from '@adplane/shared';
+import { type StatsViewer, type SystemPrices } from '@adplane/shared';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { type Database } from '../store/schema.js';
 import { type User } from '../store/users.js';
@@ -24,8 +24,8 @@ export function statsScopeOf(user: User): StatsScope | null {
   }
 }
 
-/** Only admins and users with showSystemCost read the platform's fee. */
-export const maySeeSystemCost = (user: User) => user.type === 'admin' || (user.type === 'demand' && user.showSystemCost);
+/** The user as the metric rule reads it (visibility.ts: which metrics and dimensions, and what its revenue is). */
+export const statsViewerOf = (user: User): StatsViewer => ({ type: user.type, showSystemCost: user.showSystemCost });
 
 /** Each tenant's prices, for the system cost: every tenant for admins, else the one in scope. */
 export async function tenantPrices(db: Kysely<Database>, tenantId: number | null): Promise<Map<number, SystemPrices>> {

@@ -98,7 +98,7 @@ for (const engine of ['duckdb', 'clickhouse'] as const) {
     });
 
     const run = (input: Omit<ReportRequestInput, 'startDate' | 'endDate'>) =>
-      getReport({ stats: stats!, db: null, scope: { tenantId: 1 }, prices: NO_PRICES, isAdmin: true }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-01', ...input }));
+      getReport({ stats: stats!, db: null, scope: { tenantId: 1 }, prices: NO_PRICES, viewer: { type: 'admin' as const } }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-01', ...input }));
     const sumsOf = async (table: string) =>
       (await stats!.select(`SELECT sum(source_reqs) AS source_reqs, sum(source_opps) AS source_opps, sum(demand_calls) AS demand_calls, sum(imps) AS imps, sum(reqs) AS reqs FROM ${table} WHERE tenant_id = 1`))[0];
 

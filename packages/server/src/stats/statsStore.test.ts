@@ -8,7 +8,7 @@ const NO_PRICES = new Map<number, SystemPrices>();
 
 forEachStatsEngine((t) => {
   const run = (input: Omit<ReportRequestInput, 'startDate' | 'endDate'> & Partial<ReportRequestInput>, scope: StatsScope = { tenantId: null }, prices = NO_PRICES) =>
-    getReport({ stats: t.stats, db: null, scope, prices, isAdmin: true }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }));
+    getReport({ stats: t.stats, db: null, scope, prices, viewer: { type: 'admin' as const } }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }));
 
   beforeAll(async () => {
     await t.stats.write([
@@ -99,7 +99,7 @@ forEachStatsEngine((t) => {
     const top = await run({ dimensions: ['channel'], metrics: ['imps'], sort: { by: 'imps', order: 'desc' }, limit: 1 });
     expect(top).toEqual([{ channel: 21, imps: 1000 }, { total: true, imps: 1022 }]);
     // Cut by the default cap too: the totals are not those of the rows shown.
-    const capped = await getReport({ stats: t.stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, isAdmin: true },
+    const capped = await getReport({ stats: t.stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, viewer: { type: 'admin' as const } },
       ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', dimensions: ['channel'], metrics: ['imps', 'fill'], sort: { by: 'channel', order: 'asc' } }), { limit: 2 });
     expect(capped.map((r) => r.channel)).toEqual([11, 12, undefined]);
     expect(capped.at(-1)).toEqual({ total: true, imps: 1022, fill: (1022 / 1060) * 100 });

@@ -5,3 +5,4 @@ export * from './csv.js';
 export * from './dashboard.js';
 export * from './rowStats.js';
 export * from './postbidReport.js';
+export * from './visibility.js';

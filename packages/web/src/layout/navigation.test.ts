@@ -111,7 +111,8 @@ describe('buildNavigation: exact bars', () => {
     for (const role of ['sub', 'adv'] as const) {
       const n = nav(role, 'ssp', 'CTVMediaV2V');
       expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Reports']);
-      expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1']);
+      // no Market Report: the marketplace revenue is the tenant's
+      expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports']);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { type AuthUser, type Edition, editionHas, type Mode, postbidReportRefusal } from '@adplane/shared';
+import { type AuthUser, type Edition, editionHas, isMetricVisible, type Mode, postbidReportRefusal } from '@adplane/shared';
 import { canSwitchMode } from '../prefs/mode.js';
 
 /**
@@ -102,8 +102,9 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
 function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   if (user.type === 'sdk') return null;
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
-  // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab.
-  items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
+  // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab, for
+  // whom the marketplace revenue is theirs to see (visibility.ts).
+  if (isMetricVisible(user, 'rev_m')) items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
   // The postbid report (issue 11): admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).
   if (!postbidReportRefusal(user)) items.push(link('/pbReport', 'Postbid Report'));
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));

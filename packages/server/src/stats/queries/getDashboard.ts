@@ -1,26 +1,19 @@
 import {
-  DASHBOARD_METRICS, type DashboardAnswer, type DashboardTop, formatDate, metricFromSums, type MetricId, ReportRequest, type ReportRequestInput, type ReportRow, type StatsSumColumn,
+  type DashboardAnswer, type DashboardMetric, dashboardMetricsFor, type DashboardTop, dashboardTopMetrics, formatDate, isMetricVisible, metricFromSums, type MetricId,
+  ReportRequest, type ReportRequestInput, type ReportRow, type StatsSumColumn,
 } from '@adplane/shared';
 import { getReport, type ReportContext } from './getReport.js';
 
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
 
-/** What each top list shows: a campaign's delivery is its impressions, spend and eCPM; a source's its fill. */
-const TOP_METRICS: Record<DashboardTop, MetricId[]> = {
-  channel: ['revenue', 'imps', 'fill'],
-  tag: ['revenue', 'imps', 'fill'],
-  campaign: ['revenue', 'imps', 'ecpm'],
-  supplier: ['revenue', 'imps', 'fill'],
-};
+/** The summed columns the dashboard's metrics are computed from (each a metric of its own name). */
+const SUMS: (StatsSumColumn & MetricId)[] = ['revenue', 'cost', 'imps', 'opps', 'reqs'];
 
-/** The summed columns the dashboard's metrics are computed from. */
-const SUMS: StatsSumColumn[] = ['revenue', 'cost', 'imps', 'opps', 'reqs'];
-
-function totalsOf(rows: readonly ReportRow[]): ReportRow {
+function totalsOf(rows: readonly ReportRow[], metrics: readonly DashboardMetric[]): ReportRow {
   const sums: Partial<Record<StatsSumColumn, number>> = {};
   for (const row of rows) for (const c of SUMS) sums[c] = (sums[c] ?? 0) + Number(row[c] ?? 0);
   const out: ReportRow = { total: true };
-  for (const id of DASHBOARD_METRICS) out[id] = metricFromSums(id, sums);
+  for (const id of metrics) out[id] = metricFromSums(id, sums);
   return out;
 }
 
@@ -38,6 +31,11 @@ export async function getDashboard(
   now = Date.now(),
   tops: readonly DashboardTop[] = ['channel', 'tag'],
 ): Promise<DashboardAnswer> {
+  // Only the numbers the viewer may see are read and answered (visibility.ts): a subpublisher's
+  // revenue is its payout, and nobody but the tenant and admins gets its cost and profit.
+  const metrics = dashboardMetricsFor(ctx.viewer);
+  const sums = SUMS.filter((c) => isMetricVisible(ctx.viewer, c));
+  const byDay = (['revenue', 'cost', 'profit', 'imps'] as const).filter((id) => metrics.includes(id));
   const today = formatDate(now, timezone);
   const yesterday = addDays(today, -1);
   const weekStart = addDays(today, -6);
@@ -46,12 +44,12 @@ export async function getDashboard(
   // Rows without the dimension (id 0: a campaign's win has no channel) are not a "top" of anything.
   const top = async (dimension: DashboardTop) =>
     tops.includes(dimension)
-      ? (await run({ startDate: weekStart, endDate: today, dimensions: [dimension], metrics: TOP_METRICS[dimension], sort: { by: 'revenue', order: 'desc' }, limit: 6 }))
+      ? (await run({ startDate: weekStart, endDate: today, dimensions: [dimension], metrics: dashboardTopMetrics(ctx.viewer, dimension), sort: { by: 'revenue', order: 'desc' }, limit: 6 }))
           .filter((r) => Number(r[dimension]) > 0)
           .slice(0, 5)
       : [];
   const [hours, topChannels, topDemand, topCampaigns, topSuppliers] = await Promise.all([
-    run({ startDate: weekStart, endDate: today, dimensions: ['hour'], metrics: [...SUMS] }),
+    run({ startDate: weekStart, endDate: today, dimensions: ['hour'], metrics: sums }),
     top('channel'),
     top('tag'),
     top('campaign'),
@@ -59,15 +57,20 @@ export async function getDashboard(
   ]);
   const onDay = (day: string) => hours.filter((r) => String(r.hour).startsWith(day));
   const days = [...new Set(hours.map((r) => String(r.hour).slice(0, 10)))].sort().map((date) => {
-    const t = totalsOf(onDay(date));
-    return { date, revenue: t.revenue, cost: t.cost, profit: t.profit, imps: t.imps };
+    const t = totalsOf(onDay(date), metrics);
+    return Object.fromEntries([['date', date], ...byDay.map((id) => [id, t[id]])]) as ReportRow;
   });
   // yesterday up to this local hour: what today so far compares with (a day's first hours are not its whole)
   const hourNow = new Date(now + timezone * 3_600_000).getUTCHours();
   const yesterdaySoFar = onDay(yesterday).filter((r) => Number(String(r.hour).slice(11, 13)) <= hourNow);
   return {
     today, yesterday, weekStart, timezone,
-    totals: { today: totalsOf(onDay(today)), yesterday: totalsOf(onDay(yesterday)), yesterdaySoFar: totalsOf(yesterdaySoFar), last7: totalsOf(hours) },
+    totals: {
+      today: totalsOf(onDay(today), metrics),
+      yesterday: totalsOf(onDay(yesterday), metrics),
+      yesterdaySoFar: totalsOf(yesterdaySoFar, metrics),
+      last7: totalsOf(hours, metrics),
+    },
     hours: [...onDay(yesterday), ...onDay(today)].map((r) => ({ hour: r.hour, revenue: r.revenue, imps: r.imps })),
     days, topChannels, topDemand, topCampaigns, topSuppliers,
   };

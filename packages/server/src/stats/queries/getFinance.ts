@@ -25,7 +25,7 @@ export async function getFinance(stats: StatsStore, db: Kysely<Database>, month:
       const base = { tenantId: id, name: tenant.name, timezone, ...p };
       if (end < `${month}-01`) return { ...base, reqs: 0, imps: 0, postbidImps: 0, revenue: 0, systemCost: 0 };
       const request = ReportRequest.parse({ startDate: `${month}-01`, endDate: end, timezone, metrics: ['reqs', 'imps', 'postbidImps', 'revenue', 'systemCost'] });
-      const [total] = await getReport({ stats, db: null, scope: { tenantId: id }, prices: new Map([[id, p]]), isAdmin: false }, request);
+      const [total] = await getReport({ stats, db: null, scope: { tenantId: id }, prices: new Map([[id, p]]), viewer: { type: 'admin' } }, request);
       return { ...base, reqs: Number(total.reqs), imps: Number(total.imps), postbidImps: Number(total.postbidImps), revenue: Number(total.revenue), systemCost: Number(total.systemCost) };
     }),
   );

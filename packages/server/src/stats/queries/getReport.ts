@@ -1,7 +1,7 @@
 import { type Kysely } from 'kysely';
 import {
   DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, metricFromSums, type MetricId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow,
-  STATS_SUM_COLUMNS, type StatsSumColumn, type SystemPrices,
+  reportRefusals, revenueColumnFor, STATS_SUM_COLUMNS, type StatsSumColumn, type StatsViewer, type SystemPrices,
 } from '@adplane/shared';
 import { badField } from '../../http/errors.js';
 import { type Database } from '../../store/schema.js';
@@ -15,22 +15,21 @@ export interface ReportContext {
   db: Kysely<Database> | null;
   scope: StatsScope;
   prices: ReadonlyMap<number, SystemPrices>;
-  /** Admins may break down by tenant. */
-  isAdmin: boolean;
+  /** Who the numbers are for: which metrics and dimensions it may read, and what its revenue is (visibility.ts). */
+  viewer: StatsViewer;
 }
 
 /**
- * What a caller may not run: an admin-only dimension or filter for a non-admin, an entity filter whose
- * values are not ids. Refused with the field named, `at` before it (`request.` where the report sits in
- * a body: a file or a saved report, checked before it is kept, as a run checks it).
+ * What a caller may not run: a metric, dimension or filter outside its user type's rule
+ * (visibility.ts), an entity filter whose values are not ids. Refused with the field named, `at`
+ * before it (`request.` where the report sits in a body: a file or a saved report, checked before it
+ * is kept, as a run checks it).
  */
-export function checkRunnable(request: ReportRequest, isAdmin: boolean, at = ''): void {
-  for (const [i, id] of request.dimensions.entries()) {
-    if (DIMENSION_BY_ID[id].adminOnly && !isAdmin) throw badField(`${at}dimensions.${i}`, `'${id}' is for admins only`);
-  }
+export function checkRunnable(request: ReportRequest, viewer: StatsViewer, at = ''): void {
+  const [refused] = reportRefusals(viewer, request);
+  if (refused) throw badField(`${at}${refused[0]}`, refused[1]);
   for (const [id, values] of Object.entries(request.filters)) {
     const def = DIMENSION_BY_ID[id as DimensionId];
-    if (def.adminOnly && !isAdmin) throw badField(`${at}filters.${id}`, 'is for admins only');
     if (def.type === 'entity' && values.some((v) => !Number.isSafeInteger(Number(v)) || Number(v) < 0)) {
       throw badField(`${at}filters.${id}`, 'must be a list of ids');
     }
@@ -78,8 +77,8 @@ const numbers = (raw: Record<string, unknown>): Sums => {
  * cut or filtered answer reads the range a second time for its totals.
  */
 export async function getReport(ctx: ReportContext, request: ReportRequest, options: ReportOptions = {}): Promise<ReportRow[]> {
-  checkRunnable(request, ctx.isAdmin);
-  const input = { request, scope: ctx.scope, prices: ctx.prices };
+  checkRunnable(request, ctx.viewer);
+  const input = { request, scope: ctx.scope, prices: ctx.prices, revenueColumn: revenueColumnFor(ctx.viewer) };
   const dialect = ctx.stats.dialect;
   const wantTotals = options.totals ?? true;
   const limit = options.limit ?? (request.limit && request.limit > 0 ? request.limit : REPORT_MAX_ROWS);

@@ -1,6 +1,6 @@
 import { type Kysely } from 'kysely';
 import {
-  type DimensionId, type MetricId, ReportRequest, ROW_STATS_KINDS, type RowStatsAnswer, type RowStatsKindId, type RowStatsPeriod, rowStatsRange,
+  type DimensionId, isMetricVisible, type MetricId, ReportRequest, ROW_STATS_KINDS, type RowStatsAnswer, type RowStatsKindId, type RowStatsPeriod, rowStatsRange,
 } from '@adplane/shared';
 import { type EntityTables } from '../../store/entityTables.js';
 import { parseJson } from '../../store/json.js';
@@ -41,7 +41,8 @@ async function dealKeys(db: Kysely<Database>, tenantId: number | null, ids: numb
  */
 export async function getRowStats(ctx: ReportContext, db: Kysely<Database>, input: RowStatsInput): Promise<RowStatsAnswer> {
   const spec = ROW_STATS_KINDS[input.kind];
-  const metrics = [...spec.metrics] as MetricId[];
+  // A list's numbers are those of its kind the viewer may see (visibility.ts).
+  const metrics = spec.metrics.filter((m) => isMetricVisible(ctx.viewer, m));
   const range = rowStatsRange(input.period, input.timezone, input.now);
   const answer: RowStatsAnswer = { kind: input.kind, period: input.period, ...range, timezone: input.timezone, metrics, rows: {} };
   if (input.ids && input.ids.length === 0) return answer;

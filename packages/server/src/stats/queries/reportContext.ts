@@ -1,23 +1,25 @@
 import { type FastifyInstance } from 'fastify';
 import { type ReportRequest } from '@adplane/shared';
-import { badField, forbidden } from '../../http/errors.js';
+import { forbidden } from '../../http/errors.js';
 import { type User } from '../../store/users.js';
-import { maySeeSystemCost, statsScopeOf, tenantPrices } from '../scope.js';
-import { type ReportContext } from './getReport.js';
+import { statsScopeOf, statsViewerOf, tenantPrices } from '../scope.js';
+import { checkRunnable, type ReportContext } from './getReport.js';
 
-/** What a user's report may read: their scope, the prices of the tenants in it, and whether it may show the system cost. */
+/**
+ * What a user's report may read: their scope, who they are to the metric rule (visibility.ts), and
+ * the prices of the tenants in scope when it asks for the system cost. A request outside the rule is
+ * refused here, before anything is read.
+ */
 export async function reportContextOf(app: FastifyInstance, user: User, request: ReportRequest): Promise<ReportContext> {
   const scope = statsScopeOf(user);
   if (!scope) throw forbidden('Reports are not available to this user');
-  const wantsCost = request.metrics.includes('systemCost');
-  if (wantsCost && !maySeeSystemCost(user)) {
-    throw badField(`metrics.${request.metrics.indexOf('systemCost')}`, 'systemCost is shown only to admins and users with showSystemCost');
-  }
+  const viewer = statsViewerOf(user);
+  checkRunnable(request, viewer);
   return {
     stats: app.stats,
     db: app.store.db,
     scope,
-    prices: wantsCost ? await tenantPrices(app.store.db, scope.tenantId) : new Map(),
-    isAdmin: user.type === 'admin',
+    prices: request.metrics.includes('systemCost') ? await tenantPrices(app.store.db, scope.tenantId) : new Map(),
+    viewer,
   };
 }

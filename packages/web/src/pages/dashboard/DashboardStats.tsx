@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
-import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
+import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, isMetricVisible, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
@@ -18,6 +18,11 @@ type StatCard = { id: MetricId; label: string };
  * spent, for how many impressions, at what eCPM. Nobody is shown another party's margin.
  */
 export function cardsFor(type: UserType): StatCard[] {
+  // Only the numbers the server answers the type (visibility.ts): a card it may not see would read 0.
+  return roleCards(type).filter((card) => isMetricVisible({ type }, card.id));
+}
+
+function roleCards(type: UserType): StatCard[] {
   switch (type) {
     case 'sub':
       return [
@@ -78,7 +83,7 @@ function TopTable({ list, rows }: { list: TopList; rows: ReportRow[] }) {
 /** Today's numbers for the user's scope against yesterday and the 7-day daily average, with the trend. */
 export function DashboardStats() {
   const user = useUser();
-  const ownMargin = user.type === 'admin' || user.type === 'demand';
+  const ownMargin = isMetricVisible(user, 'profit');
   const revenueLabel = user.type === 'adv' ? 'Spend' : 'Revenue';
   const { mode } = useAuth();
   const topLists = useMemo(() => topListsFor(user.type, mode), [user.type, mode]);

@@ -1,4 +1,4 @@
-import { DASHBOARD_TOP_FIELD, type DashboardAnswer, type DashboardTop, dashboardTopsFor, type Mode, type ReportRow, type UserType } from '@adplane/shared';
+import { DASHBOARD_TOP_FIELD, type DashboardAnswer, type DashboardTop, dashboardTopMetrics, dashboardTopsFor, type Mode, type ReportRow, type UserType } from '@adplane/shared';
 
 export interface TopList {
   /** The entity the list ranks: SSP channels and demand tags, DSP campaigns and suppliers. */
@@ -31,7 +31,7 @@ export function topListsFor(type: UserType, mode: Mode): TopList[] {
   return dashboardTopsFor(type, mode).map((dimension) => ({
     dimension,
     title: `${own ? NAMES[dimension].own : NAMES[dimension].top}, ${WEEK}`,
-    third: dimension === 'campaign' ? 'ecpm' : 'fill',
+    third: dashboardTopMetrics({ type }, dimension)[2],
     revenueLabel: type === 'adv' ? 'Spend' : 'Revenue',
     testId: NAMES[dimension].testId,
   }));

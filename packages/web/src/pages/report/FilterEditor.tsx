@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Select, Space, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
-import { DIMENSION_BY_ID, DIMENSIONS, type DimensionId, nameField } from '@adplane/shared';
+import { DIMENSION_BY_ID, DIMENSIONS, type DimensionId, isDimensionVisible, isMetricVisible, nameField, type StatsViewer } from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
 import { EMPTY_MARK } from '../../format/empty.js';
 import { type ReportForm } from './reportState.js';
@@ -13,15 +13,17 @@ type Option = { value: string | number; label: string };
  * Filters with value search: the values offered are those seen in the stats over the report's dates
  * (the busiest first), so a user picks a channel, country or marketplace by name.
  */
-function FilterValues({ id, form, values, onChange }: { id: DimensionId; form: ReportForm; values: (string | number)[]; onChange: (v: (string | number)[]) => void }) {
+function FilterValues({ id, form, values, onChange, viewer }: { id: DimensionId; form: ReportForm; values: (string | number)[]; onChange: (v: (string | number)[]) => void; viewer: StatsViewer }) {
   const [options, setOptions] = useState<Option[] | null>(null);
   const [loading, setLoading] = useState(false);
   const entity = DIMENSION_BY_ID[id].type === 'entity';
+  // The busiest by requests, or by the times a demand source was considered for whom requests are not its numbers (an advertiser).
+  const busiest = isMetricVisible(viewer, 'reqs') ? 'reqs' : 'source_reqs';
   const load = () => {
     if (options || loading) return;
     setLoading(true);
     reportsApi
-      .run({ startDate: form.startDate, endDate: form.endDate, timezone: form.timezone, dimensions: [id], metrics: ['reqs'], sort: { by: 'reqs', order: 'desc' }, limit: 200 }, { silent: true })
+      .run({ startDate: form.startDate, endDate: form.endDate, timezone: form.timezone, dimensions: [id], metrics: [busiest], sort: { by: busiest, order: 'desc' }, limit: 200 }, { silent: true })
       .then((rows) =>
         setOptions(
           rows.filter((r) => !r.total).map((r) => ({
@@ -51,9 +53,10 @@ function FilterValues({ id, form, values, onChange }: { id: DimensionId; form: R
   );
 }
 
-export function FilterEditor({ form, isAdmin, onChange, dimensionChoices }: { form: ReportForm; isAdmin: boolean; onChange: (filters: Filters) => void; dimensionChoices?: readonly DimensionId[] }) {
+/** The filters of a report: by the dimensions `viewer` may see (visibility.ts), of `dimensionChoices` when given. */
+export function FilterEditor({ form, viewer, onChange, dimensionChoices }: { form: ReportForm; viewer: StatsViewer; onChange: (filters: Filters) => void; dimensionChoices?: readonly DimensionId[] }) {
   const active = Object.keys(form.filters) as DimensionId[];
-  const available = DIMENSIONS.filter((d) => d.type !== 'time' && (!('adminOnly' in d) || isAdmin) && !active.includes(d.id) && (!dimensionChoices || dimensionChoices.includes(d.id)));
+  const available = DIMENSIONS.filter((d) => d.type !== 'time' && isDimensionVisible(viewer, d.id) && !active.includes(d.id) && (!dimensionChoices || dimensionChoices.includes(d.id)));
   return (
     <Space direction="vertical" size={6} style={{ width: '100%' }}>
       {active.map((id) => (
@@ -61,7 +64,7 @@ export function FilterEditor({ form, isAdmin, onChange, dimensionChoices }: { fo
           <Typography.Text strong style={{ display: 'inline-block', minWidth: 120 }}>
             {DIMENSION_BY_ID[id].label}
           </Typography.Text>
-          <FilterValues id={id} form={form} values={form.filters[id] ?? []} onChange={(values) => onChange({ ...form.filters, [id]: values })} />
+          <FilterValues id={id} form={form} viewer={viewer} values={form.filters[id] ?? []} onChange={(values) => onChange({ ...form.filters, [id]: values })} />
           <Button
             type="text"
             icon={<CloseOutlined />}

@@ -1,11 +1,10 @@
 import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Select, Space } from 'antd';
 import dayjs from 'dayjs';
-import { type AuthUser, DIMENSIONS, type DimensionId, formatTimezone, METRICS, type MetricId, TIMEZONES } from '@adplane/shared';
+import {
+  type AuthUser, DIMENSION_BY_ID, type DimensionId, formatTimezone, type MetricId, metricWordsFor, TIMEZONES, visibleDimensions, visibleMetrics,
+} from '@adplane/shared';
 import { FilterEditor } from './FilterEditor.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportForm } from './reportState.js';
-
-/** Who may pick the system cost: admins and users with showSystemCost (the server refuses the rest). */
-export const maySeeSystemCost = (user: AuthUser) => user.type === 'admin' || (user.type === 'demand' && Boolean(user.showSystemCost));
 
 /**
  * The report form. A report of a narrower kind (the postbid report) passes the dimensions and
@@ -20,13 +19,28 @@ export interface ReportFormCardProps {
   showHideErrors?: boolean;
 }
 
+/**
+ * What the pickers offer: the dimensions and metrics the user may see (the rule the server enforces,
+ * visibility.ts), narrowed to a report's own choices, each metric in the user's words (a
+ * subpublisher's revenue is its payout, an advertiser's its spend).
+ */
+export function reportPickerOptions(user: AuthUser, dimensionChoices?: readonly DimensionId[], metricChoices?: readonly MetricId[]) {
+  return {
+    dimensionOptions: visibleDimensions(user)
+      .filter((id) => !dimensionChoices || dimensionChoices.includes(id))
+      .map((id) => ({ value: id, label: DIMENSION_BY_ID[id].label })),
+    metricOptions: visibleMetrics(user)
+      .filter((id) => !metricChoices || metricChoices.includes(id))
+      .map((id) => ({ value: id, ...metricWordsFor(user, id) }))
+      .map(({ value, label, formula }) => ({ value, label, title: formula })),
+  };
+}
+
 export function ReportFormCard({ user, form, onChange, dimensionChoices, metricChoices, showHideErrors = true }: ReportFormCardProps) {
-  const isAdmin = user.type === 'admin';
-  const dimensionOptions = DIMENSIONS.filter((d) => (!('adminOnly' in d) || isAdmin) && (!dimensionChoices || dimensionChoices.includes(d.id))).map((d) => ({ value: d.id, label: d.label }));
-  const metricOptions = METRICS.filter((m) => (m.id !== 'systemCost' || maySeeSystemCost(user)) && (!metricChoices || metricChoices.includes(m.id))).map((m) => ({ value: m.id, label: m.label, title: m.formula }));
+  const { dimensionOptions, metricOptions } = reportPickerOptions(user, dimensionChoices, metricChoices);
   const sortOptions = [
-    ...form.dimensions.map((id) => ({ value: id, label: DIMENSIONS.find((d) => d.id === id)?.label ?? id })),
-    ...form.metrics.map((id) => ({ value: id, label: METRICS.find((m) => m.id === id)?.label ?? id })),
+    ...form.dimensions.map((id) => ({ value: id, label: DIMENSION_BY_ID[id].label })),
+    ...form.metrics.map((id) => ({ value: id, label: metricWordsFor(user, id).label })),
   ];
   return (
     <Form layout="vertical" className="report-form" data-testid="report-form">
@@ -82,7 +96,7 @@ export function ReportFormCard({ user, form, onChange, dimensionChoices, metricC
       <Row gutter={16}>
         <Col xs={24} lg={16}>
           <Form.Item label="Filters">
-            <FilterEditor form={form} isAdmin={isAdmin} onChange={(filters) => onChange({ filters })} dimensionChoices={dimensionChoices} />
+            <FilterEditor form={form} viewer={user} onChange={(filters) => onChange({ filters })} dimensionChoices={dimensionChoices} />
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>

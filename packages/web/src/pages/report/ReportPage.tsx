@@ -11,7 +11,7 @@ import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { ReportChart } from './ReportChart.js';
 import { ReportFormCard } from './ReportFormCard.js';
 import { ReportTable } from './ReportTable.js';
-import { defaultForm, fromRequest, MARKET_REPORT_NAME, marketReportForm, type ReportForm, toRequest } from './reportState.js';
+import { defaultForm, fromRequest, MARKET_REPORT_NAME, marketReportForm, type ReportForm, toRequest, visibleForm } from './reportState.js';
 import { DataCredits } from '../../components/DataCredits.js';
 
 function downloadText(fileName: string, text: string): void {
@@ -38,7 +38,7 @@ export default function ReportPage() {
   const [search] = useSearchParams();
   const savedId = id ? Number(id) : null;
   const market = search.get('store') === '1';
-  const [form, setForm] = useState<ReportForm>(() => (market ? marketReportForm(user.timezone ?? 0) : defaultForm(user.timezone ?? 0)));
+  const [form, setForm] = useState<ReportForm>(() => visibleForm(market ? marketReportForm(user.timezone ?? 0) : defaultForm(user.timezone ?? 0), user));
   const [saved, setSaved] = useState<SavedReport | null>(null);
   const [rows, setRows] = useState<ReportRow[] | null>(null);
   const [ran, setRan] = useState<ReportForm | null>(null);
@@ -67,7 +67,7 @@ export default function ReportPage() {
   // A saved report or the market helper runs as soon as it opens.
   useEffect(() => {
     if (market) {
-      void run(marketReportForm(user.timezone ?? 0));
+      void run(visibleForm(marketReportForm(user.timezone ?? 0), user));
       return;
     }
     if (savedId === null) return;
@@ -76,7 +76,8 @@ export default function ReportPage() {
       .then((report) => {
         setSaved(report);
         if (report.request) {
-          const next = fromRequest(report.request, user.timezone ?? 0);
+          // a report saved before may hold numbers the user may no longer see: they are left out, not run
+          const next = visibleForm(fromRequest(report.request, user.timezone ?? 0), user);
           setForm(next);
           if (search.get('saved') === '1') void run(next);
         }

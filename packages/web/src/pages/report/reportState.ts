@@ -1,4 +1,6 @@
-import { type DimensionId, formatDate, type MetricId, type ReportRequestInput } from '@adplane/shared';
+import {
+  type DimensionId, formatDate, isDimensionVisible, isMetricVisible, type MetricId, type ReportRequestInput, type StatsViewer, visibleMetrics,
+} from '@adplane/shared';
 
 /** A report as the form holds it (dates are local days of the user's time zone). */
 export interface ReportForm {
@@ -113,4 +115,19 @@ export function fromRequest(request: ReportRequestInput, fallbackTimezone: numbe
     limit: request.limit ?? 0,
     hideErrors: request.hideErrors ?? false,
   };
+}
+
+/**
+ * The form with only what `viewer` may see (visibility.ts): a saved report made before, the default
+ * form or the market helper lose the metrics, dimensions, filters and sort the server would refuse.
+ * A form left without metrics gets the viewer's first of impressions, revenue and eCPM.
+ */
+export function visibleForm(form: ReportForm, viewer: StatsViewer): ReportForm {
+  const dimensions = form.dimensions.filter((id) => isDimensionVisible(viewer, id));
+  let metrics = form.metrics.filter((id) => isMetricVisible(viewer, id));
+  if (metrics.length === 0) metrics = visibleMetrics(viewer).filter((id) => id === 'imps' || id === 'revenue' || id === 'ecpm');
+  const filters: ReportForm['filters'] = {};
+  for (const [id, values] of Object.entries(form.filters) as [DimensionId, (string | number)[]][]) if (isDimensionVisible(viewer, id)) filters[id] = values;
+  const sorted = form.sortBy !== null && ((dimensions as string[]).includes(form.sortBy) || (metrics as string[]).includes(form.sortBy));
+  return { ...form, dimensions, metrics, filters, sortBy: sorted ? form.sortBy : null };
 }
