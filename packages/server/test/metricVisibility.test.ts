@@ -5,6 +5,7 @@ import {
   type DashboardAnswer, DIMENSION_BY_ID, DIMENSION_IDS, type DimensionId, METRIC_IDS, POSTBID_METRICS, ROW_STATS_KIND_IDS, type RowStatsAnswer,
 } from '@adplane/shared';
 import { reportFilePath, reportFilesDir } from '../src/stats/reportFiles.js';
+import { subpublisherPayoutFiles } from '../src/store/migrations/0011_subpublisher_payout_files.js';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { createSavedReport, updateSavedReport } from '../src/store/savedReports.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
@@ -214,6 +215,25 @@ forEachStore((t) => {
       expect(download.body).toContain("'profit' is not available to subpublisher users");
       // an admin may read every number, so it may open the file
       expect((await as(app, cookies.admin, { method: 'GET', url: `/api/savedFile/${file.id}` })).statusCode).toBe(200);
+    });
+
+    it("withdraws a subpublisher's file written with the tenant's revenue, and keeps its other files", async () => {
+      const db = t.store.db;
+      const fileOf = async (name: string, metrics: string[]) => {
+        const request = { ...report({ metrics }), dimensions: [], filters: {}, hideErrors: false } as never;
+        const saved = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name, kind: 'file', ivt: false, request });
+        writeFileSync(reportFilePath(t.settings.dataDir, `old-${saved.id}.csv`), 'Impressions,Revenue\n20,2.00\n');
+        await updateSavedReport(db, saved.id, { status: 'ready', progress: 100, fileName: `old-${saved.id}.csv` });
+        return saved.id;
+      };
+      mkdirSync(reportFilesDir(t.settings.dataDir), { recursive: true });
+      const gross = await fileOf('old gross', ['imps', 'revenue']);
+      const counts = await fileOf('old counts', ['imps', 'fill']);
+      await subpublisherPayoutFiles(t.store.dialect).up(db as never);
+      const withdrawn = await as(app, cookies.sub, { method: 'GET', url: `/api/savedFile/${gross}` });
+      expect(withdrawn.statusCode, withdrawn.body).toBe(409);
+      expect(withdrawn.body).toContain('payout');
+      expect((await as(app, cookies.sub, { method: 'GET', url: `/api/savedFile/${counts}` })).statusCode).toBe(200);
     });
   });
 });

@@ -18,6 +18,7 @@ import { configVersion } from './0004_config_version.js';
 import { explicitUnits } from './0006_explicit_units.js';
 import { savedReports } from './0007_saved_reports.js';
 import { updatedAtIndexes } from './0010_updated_at_indexes.js';
+import { subpublisherPayoutFiles } from './0011_subpublisher_payout_files.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0006_explicit_units': explicitUnits,
   '0007_saved_reports': savedReports,
   '0010_updated_at_indexes': updatedAtIndexes,
+  '0011_subpublisher_payout_files': subpublisherPayoutFiles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
