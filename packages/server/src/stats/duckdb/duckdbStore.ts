@@ -19,8 +19,14 @@ function plain(value: unknown): unknown {
 
 const plainRow = (row: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)]));
 
-/** DuckDB's threads in a process that may run on `cores` cores. */
-export const duckdbThreadsFor = (cores: number): number => Math.max(1, cores);
+/**
+ * DuckDB's threads in a process that may run on `cores` cores: one fewer than the cores, so that a
+ * report's query (which takes every thread DuckDB has) leaves the event loop's core room to serve the
+ * edge. On 2 cores with report files beside VAST, one thread was as good or better for VAST's tail
+ * and wrote the files sooner (bench/reportFiles.bench.ts; docs/performance.md, "Report files beside
+ * the edge").
+ */
+export const duckdbThreadsFor = (cores: number): number => Math.max(1, cores - 1);
 
 const READERS = 3;
 
@@ -37,7 +43,8 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
   }
   // DuckDB sizes its thread pool by the machine's cores; a process allowed fewer (an edge pinned to
   // one core, a container's CPU set) would run that many threads on what it has, each waiting on the
-  // others: a batch's insert cost twice the CPU on one core with two threads. With one thread, its
+  // others: a batch's insert cost twice the CPU on one core with two threads. The threads follow the
+  // cores the process may run on, one fewer (duckdbThreadsFor). With one thread, its
   // work runs on whichever of libuv's threads calls it, so its allocator is told to hand memory back
   // after any task that peaked past 16 MB (its default, 128 MB, let resident memory grow ~60 MB in
   // the edge bench). docs/performance.md, the edge section.
