@@ -118,3 +118,18 @@ export function callProgram(port: number, path: string, options: { method?: stri
     req.end(payload ?? undefined);
   });
 }
+
+/**
+ * Asks `probe` every 50 ms until it gives a value (null, or a throw, is "not yet"), failing after `ms`
+ * with "timed out waiting for <what>": for a program's state seen from outside (it listens, a
+ * channel reached its snapshot).
+ */
+export async function probeUntil<T>(what: string, probe: () => Promise<T | null>, ms = 30_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const got = await probe().catch(() => null);
+    if (got !== null) return got;
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

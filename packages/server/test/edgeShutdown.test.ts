@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
+import { probeUntil } from './adplaneCommand.js';
 import { freePort } from './localServer.js';
 
 /**
@@ -16,16 +17,6 @@ import { freePort } from './localServer.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'adplane-sigterm-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const got = await probe().catch(() => null);
-    if (got !== null) return got;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('SIGTERM', () => {
   it('flushes the edge counters: requests, impressions (a replay once) and video events all reach the stats store', { timeout: 120_000 }, async () => {
@@ -46,7 +37,7 @@ describe('SIGTERM', () => {
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await until('the server', async () => ((await fetch(`${base}/healthz`)).ok ? true : null));
+      await probeUntil('the server', async () => ((await fetch(`${base}/healthz`)).ok ? true : null), 60_000);
 
       // a channel of its own, so that the demo history's rows are not in the sums
       const json = { 'content-type': 'application/json', origin: base };
@@ -59,12 +50,12 @@ describe('SIGTERM', () => {
 
       const tag = `${base}/vast/${channel.uid}?w=640&h=360&ip=8.8.8.8`;
       let requests = 0;
-      const first = await until('the channel in the snapshot', async () => {
+      const first = await probeUntil('the channel in the snapshot', async () => {
         const res = await fetch(tag);
         if (res.status === 404) return null;
         requests++;
         return res.text();
-      });
+      }, 60_000);
       const answers = [first];
       for (let i = 0; i < 6; i++) {
         answers.push(await (await fetch(tag)).text());

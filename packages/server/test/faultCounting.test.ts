@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
-import { callProgram, type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { callProgram, probeUntil, type RunningAdplane, startAdplane } from './adplaneCommand.js';
 import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
@@ -76,16 +76,6 @@ function pacedLoad(tag: string) {
   };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const got = await probe().catch(() => null);
-    if (got !== null) return got;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('counts across a shutdown and a crash, under load', () => {
   it('counts every answered request and impression once: exactly through SIGTERM, never twice and within the flush window through SIGKILL', { timeout: 240_000 }, async () => {
     await seedDemoStore(dataDir);
@@ -110,7 +100,7 @@ describe('counts across a shutdown and a crash, under load', () => {
         expect(replayed.status).toBe(200);
       }
       // (a 200 here is an answered request too: counted with the load's)
-      const probed = await until('the channel in the snapshot', async () => {
+      const probed = await probeUntil('the channel in the snapshot', async () => {
         const res = await fetch(tag);
         await res.arrayBuffer();
         return res.status === 200 ? Date.now() : null;
@@ -118,7 +108,7 @@ describe('counts across a shutdown and a crash, under load', () => {
       const load = pacedLoad(tag);
       load.answered.vast.push(probed);
       const loadFrom = Date.now();
-      await until('load on the channel', async () => (Date.now() - loadFrom >= LOAD_MS[signal] ? true : null), LOAD_MS[signal] + 5_000);
+      await probeUntil('load on the channel', async () => (Date.now() - loadFrom >= LOAD_MS[signal] ? true : null), LOAD_MS[signal] + 5_000);
       const killedAt = Date.now();
       running.proc.kill(signal);
       const code = await running.exited;
