@@ -1,7 +1,7 @@
 /**
- * Helpers of the reference-data generators. The generators read the standards under the specs folder
- * (or the operating system's ISO lists) once, on a developer's machine, and write TypeScript modules
- * that are committed: the package never reads those files at run time.
+ * Helpers of the reference-data generators. The generators read the standards vendored under
+ * packages/shared/vendor/ (or the operating system's ISO lists) once, on a developer's machine, and
+ * write TypeScript modules that are committed: the package never reads those files at run time.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const REFERENCE_DIR = join(here, '..', 'src', 'reference');
 
-/** The specs folder: `--specs <dir>`, else $ADPLANE_SPECS_DIR, else the team's shared checkout. */
-export function specsDir(argv: readonly string[] = process.argv.slice(2)): string {
-  const i = argv.indexOf('--specs');
+/** The vendored sources: `--vendor <dir>` (to try a newer copy before replacing ours), else packages/shared/vendor. */
+export function vendorDir(argv: readonly string[] = process.argv.slice(2)): string {
+  const i = argv.indexOf('--vendor');
   if (i >= 0 && argv[i + 1]) return argv[i + 1];
-  return process.env.ADPLANE_SPECS_DIR ?? '/work/shared/specs';
+  return join(here, '..', 'vendor');
 }
 
 /**

@@ -3,7 +3,7 @@ import { describePartnerParams } from './describe.js';
 import { assertSupportedSchema, requiredSets } from './jsonSchema.js';
 import { isPartner, PARTNERS, PARTNER_BY_ID, partnerById, PREBID_PARTNER_OPTIONS, PREBID_VARIANT_SUFFIX, resolvePartner } from './catalogue.js';
 
-/** The 40 files of specs/prebid-bidder-params/, by bidder code. */
+/** The 40 files of vendor/prebid-bidder-params/, by bidder code. */
 const SPEC_FILES = [
   '33across', 'adkernel', 'adtelligent', 'amx', 'appnexus', 'beachfront', 'between', 'colossus', 'consumable', 'conversant',
   'criteo', 'datablocks', 'emx_digital', 'gumgum', 'improvedigital', 'ix', 'kargo', 'medianet', 'minutemedia', 'nextmillennium',
