@@ -1,5 +1,5 @@
 /**
- * The edge under load (issue 8's speed targets), in one run, beside a bare node:http server:
+ * The edge under load (the speed targets of docs/performance.md), in one run, beside a bare node:http server:
  *
  *   npx tsx bench/edge.bench.ts          (or: npm run bench:edge)
  *

@@ -1,5 +1,5 @@
 /**
- * The OpenRTB entry point under load (issue 10's speed targets), in one run, beside a bare node:http
+ * The OpenRTB entry point under load (the speed targets of docs/performance.md), in one run, beside a bare node:http
  * server:
  *
  *   npx tsx bench/openrtb.bench.ts          (or: npm run bench:openrtb)

@@ -1,5 +1,5 @@
 /**
- * Stats benchmark (issue 9, docs/performance.md "Reports"): on each stats engine (DuckDB always,
+ * Stats benchmark (docs/performance.md, "Reports"): on each stats engine (DuckDB always,
  * ClickHouse when CLICKHOUSE_URL is set), fill a fresh store with 30 days of hourly aggregates
  * (BENCH_STATS_ROWS, default 100 million, generated inside the engine), then time:
  * - report by day and channel over 30 days, 6 metrics, one tenant   (target 500 ms)

@@ -1,5 +1,5 @@
 /**
- * `adplane --workers N` under load (issue 11), in one bounded run:
+ * `adplane --workers N` under load (docs/performance.md, "Workers"), in one bounded run:
  *
  *   npx tsx bench/workers.bench.ts          (or: npm run bench:workers)
  *

@@ -4,7 +4,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
 /**
- * One clock (issue 12): a row's Updated time reads the same in the list and in its drawer, and it is
+ * One clock: a row's Updated time reads the same in the list and in its drawer, and it is
  * the server's stored UTC time shifted by the signed-in user's own offset, with the offset said. A
  * team member of the same tenant with another offset sees the same instant on their own clock.
  */

@@ -3,7 +3,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
 
 /**
- * Finding 13 of issue 6 in Chromium: mode and edition are not only menus. A tenant without the DSP
+ * In Chromium: mode and edition are not only menus (docs/security.md). A tenant without the DSP
  * view (acme) cannot open DSP pages by URL, and on the default edition nobody opens /crelists,
  * /publists, /managers or /log: the console's route guards apply the server's rule (packages/shared
  * entitlements.ts), never ask the API for what it would refuse, and so never lose the session to a

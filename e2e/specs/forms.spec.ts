@@ -4,7 +4,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
- * Drawer and modal forms (issue 12, "Tables and forms"): the footer with Save and Cancel stays in
+ * Drawer and modal forms (docs/console-resources.md, "Drawer and modal forms"): the footer with Save and Cancel stays in
  * view, jump links scroll to their section, Escape closes modals and drawers, the read-only view
  * reads as text without Save, and the SSP | DSP switch is there for those who may switch only.
  */

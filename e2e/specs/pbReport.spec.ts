@@ -4,7 +4,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromNavMenu, signIn } from '../support/session.js';
 
 /**
- * The postbid report (/pbReport, issue 11) against a real server whose demo workspace holds 30 days
+ * The postbid report (/pbReport, docs/reports.md) against a real server whose demo workspace holds 30 days
  * of stats, post-bid impressions and the vendors' verdicts among them: open it from the Reports
  * menu, run IVT rates by country, save it, and open it again from the bell at /pbReport/{id}?saved=1.
  */

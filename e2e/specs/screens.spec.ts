@@ -7,7 +7,7 @@ import { openFromUserMenu, signIn, useMode } from '../support/session.js';
 
 /**
  * A screenshot of every list page and of a few drawers at 1440x900, saved to
- * test-results/screens/ (or SCREENS_DIR) to be looked at (issue 12), each with what must hold on it:
+ * test-results/screens/ (or SCREENS_DIR) for a person to look at, each with what must hold on it:
  * the page's heading, its table with rows, and nothing wider than the window.
  */
 test.use({ viewport: { width: 1440, height: 900 } });

@@ -3,7 +3,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn, useMode } from '../support/session.js';
 
 /**
- * Findings 4 (CSRF) and 8 (security headers, CSP, creative previews) of issue 6 in a real Chromium:
+ * Cross-site request refusal and the security headers (CSP, creative previews) in a real Chromium:
  * the console runs under its CSP without a single violation, other origins cannot frame it nor make
  * it change state, and an HTML creative runs sandboxed under its own policy.
  */

@@ -5,7 +5,7 @@ import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn, useMode } from '../support/session.js';
 
 /**
- * Tags to paste (issue 12): a channel's tag in a preview with its variants (CTV, app, web with the
+ * Tags to paste (docs/console.md, "Tags to paste"): a channel's tag in a preview with its variants (CTV, app, web with the
  * macros each environment's players fill, example values), a labelled Copy that puts exactly the
  * shown text on the clipboard, "Test this tag", and the same preview from the list row; an RTB
  * channel's test call is one the edge accepts.

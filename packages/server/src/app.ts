@@ -35,7 +35,7 @@ declare module 'fastify' {
   }
 }
 
-/** Which planes a process serves (DESIGN.md): the control plane (/api and the console), the edge, or both. */
+/** Which planes a process serves (docs/architecture.md): the control plane (/api and the console), the edge, or both. */
 export const ROLES = ['api', 'edge', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -23,7 +23,7 @@ export interface RouteSpec {
 }
 
 /**
- * Pages that a later issue builds answer the standard not-found page until then. To build one, add
+ * Pages not built yet answer the standard not-found page. To build one, add
  * `src/pages/<name>/<Name>Page.tsx` with a default export and point the route's `page` at it.
  */
 

@@ -14,7 +14,7 @@ import { type Database } from '../store/schema.js';
 import { type User } from '../store/users.js';
 
 /**
- * The postbid report (issue 11, docs/reports.md): `POST /api/pbrun` runs a report of the post-bid
+ * The postbid report (docs/reports.md, "Postbid Report"): `POST /api/pbrun` runs a report of the post-bid
  * metrics (the same engine and scope as /api/rrun), `GET /api/pbSetup` answers the month's
  * allowances and the account's postback URL. Saving one (POST /api/savedReports with `ivt: true`)
  * takes a place of the account's monthly allowance (the admin's postbidMaxReps) first:

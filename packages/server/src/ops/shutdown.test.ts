@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { drainAndClose } from './shutdown.js';
 
-/** Finding 9 of issue 6: SIGTERM reset the requests in flight. */
+/** On SIGTERM: requests in flight finish (those that outlive the grace period are cut), new connections are refused, then the stores close. */
 async function serverWithSlowRoute(ms: number, events: string[] = []) {
   const app = Fastify({ logger: false });
   // The server's own record of a finished response: the client's fetch settles on the same event loop

@@ -2,7 +2,7 @@ import { type HourlyRow, type HourlyRows, type StatsSink, DIMENSION_COLUMNS, isI
 import { type SqlDialect } from './reportSql.js';
 
 /**
- * The stats store (DESIGN.md, stats plane): the edge appends hourly rows through `write` (StatsSink);
+ * The stats store (docs/architecture.md, "Reports"): the edge appends hourly rows through `write` (StatsSink);
  * reports read through `select` with SQL built by reportSql.ts in the store's dialect. DuckDB under
  * DATA_DIR by default, ClickHouse when CLICKHOUSE_URL is set; both keep numbered migrations.
  */

@@ -11,7 +11,7 @@ import { buildSellersDirectory, type SellersDirectory, sellersFileFor, tenantFor
  * or a subdomain of it) answers that tenant's sellers; the operator's own host, and any host no
  * tenant claims, answers every tenant's sellers (see ./sellers.ts and docs/supply-chain.md).
  *
- * An edge-plane path (DESIGN.md): the accounts are read once per config version, not per request.
+ * An edge-plane path (docs/architecture.md): the accounts are read once per config version, not per request.
  * With the edge in the process the version comes from its snapshot (no read at all); a process
  * without it reads the one-row version at most once a second. A failed rebuild keeps the last good
  * files; a stored row that does not parse is skipped.

@@ -5,8 +5,8 @@ import { sampleBody } from '../resourceSamples.js';
 import { as, buildTestApp, forEachStore, login } from '../helpers.js';
 
 /**
- * Finding 10 of issue 6: deleting an account deleted its activity-log rows, and profile and admin
- * Config changes never reached the log.
+ * The activity log keeps its trail: deleting an account leaves its activity-log rows, and profile
+ * and admin Config changes are logged.
  */
 forEachStore((t) => {
   let app: FastifyInstance;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { as, buildTestApp, forEachStore, login } from '../helpers.js';
 
 /**
- * Finding 7 of issue 6: a non-super admin could disable a demand account and reset its password, and
- * a PUT without price fields set the prices to 0.
+ * Admin rights: a non-super admin may neither disable a demand account nor reset its password, and
+ * a PUT without price fields leaves the prices as they were (never 0).
  */
 forEachStore((t) => {
   let app: FastifyInstance;

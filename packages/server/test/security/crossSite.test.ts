@@ -4,7 +4,7 @@ import { RESOURCES } from '@adplane/shared';
 import { as, buildTestApp, forEachStore, login, sampleFreshRow } from './crossSiteHelpers.js';
 
 /**
- * Finding 4 of issue 6 (CSRF) and finding 8 (security headers), through the real app; the same is
+ * Cross-site request refusal (CSRF) and the security headers, through the real app; the same is
  * checked in Chromium by e2e/specs/security.spec.ts.
  */
 forEachStore((t) => {

@@ -5,7 +5,7 @@ import { type GuardedRoute } from '../../src/auth/guards.js';
 import { as, buildTestApp, forEachStore, login } from '../helpers.js';
 
 /**
- * Finding 13 of issue 6: mode and edition are the server's rules, not only the console's menus.
+ * Mode and edition are the server's rules, not only the console's menus.
  * Every route of a DSP kind is refused to a tenant without showDsp, and every route of an
  * edition-only feature (Creative and Publisher Lists: V2V; Managers and User Activity: CTVMediaV2V)
  * outside its edition, whoever asks. The routes come from the live route registry (the one

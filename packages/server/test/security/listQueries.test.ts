@@ -3,8 +3,9 @@ import { RESOURCES } from '@adplane/shared';
 import { as, buildEditionApps, type EditionApps, forEachStore, login } from '../helpers.js';
 
 /**
- * Finding 5 of issue 6: a list's `sort` (and the other list parameters) reached an object prototype
- * (`sort=constructor` was a 500 on 18 lists). Every list page, as the users who may read it.
+ * A list's `sort` (and the other list parameters) never reaches an object prototype: sorted by a
+ * prototype name (`sort=constructor`) a list answers in its default order or a 400, never a 500.
+ * Every list page, as the users who may read it.
  */
 const PROTOTYPE_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__proto__', 'prototype', '__defineGetter__', 'toLocaleString'];
 

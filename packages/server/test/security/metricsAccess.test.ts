@@ -2,7 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, forEachStore } from '../helpers.js';
 
-/** Finding 12 of issue 6: /metrics answered anyone, login failures included. */
+/** /metrics answers only the allowed addresses and the bearer token (it holds login failures among other things). */
 const TOKEN = 'scrape-token-0123456789abcdef';
 
 forEachStore(

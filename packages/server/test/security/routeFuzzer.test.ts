@@ -8,7 +8,7 @@ import { buildTestApp, DEMO_PASSWORD, onSqliteStore, login } from '../helpers.js
 import { BODY_CASES, PATH_VALUES, PROTOTYPE_NAMES, QUERY_NAMES, QUERY_VALUES, type BodyCase } from './fuzzCases.js';
 
 /**
- * The route fuzzer of issue 6: it walks the live route registry (the one docs/routes.md is rendered
+ * The route fuzzer: it walks the live route registry (the one docs/routes.md is rendered
  * from, so a new route is fuzzed the day it is added) and sends every route, as every role and
  * signed out, malformed bodies, wrong types, oversized and deeply nested values, prototype names and
  * injection strings in every query parameter and path parameter. Whatever it sends: never a 5xx,

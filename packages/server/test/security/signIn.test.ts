@@ -7,9 +7,9 @@ import { createUser } from '../../src/store/users.js';
 import { as, buildTestApp, DEMO_PASSWORD, forEachStore, freshAddress, login } from '../helpers.js';
 
 /**
- * Findings 1, 2, 3 and 6 of issue 6, through the real app: sign-in throttling per account and per
- * address, user names that capture e-mail sign-ins, archived accounts signing in, passwords that are
- * too common and password changes that leave other sessions alive.
+ * Sign-in, through the real app: throttling per account and per address, no user name that would
+ * capture another account's e-mail sign-in, no sign-in for archived accounts, no password that is
+ * too common, and a password change ends the account's other sessions.
  */
 const GOOD_PASSWORD = 'correct-horse-battery';
 
@@ -40,7 +40,7 @@ forEachStore((t) => {
     return { id: created.json<{ id: number }>().id, username, body };
   };
 
-  describe('throttling (finding 1)', () => {
+  describe('throttling', () => {
     it("is not cleared by the attacker's own good sign-ins interleaved with guesses, and slows down before refusing", async () => {
       const attacker = await newAdv();
       const address = freshAddress();
@@ -72,7 +72,7 @@ forEachStore((t) => {
     // A guessing run over many names from one address: src/auth/loginThrottle.test.ts.
   });
 
-  describe('user names and e-mails (finding 2)', () => {
+  describe('user names and e-mails', () => {
     it("refuses a user name that is another account's e-mail, in any case and from any tenant", async () => {
       const acme = await login(app, 'acme', DEMO_PASSWORD, freshAddress());
       const response = await as(app, acme, {
@@ -106,7 +106,7 @@ forEachStore((t) => {
     });
   });
 
-  describe('archived accounts (finding 3)', () => {
+  describe('archived accounts', () => {
     it('cannot sign in, keep a session, or be impersonated', async () => {
       const adv = await newAdv();
       const own = await login(app, adv.username, GOOD_PASSWORD, freshAddress());
@@ -121,7 +121,7 @@ forEachStore((t) => {
     });
   });
 
-  describe('passwords (finding 6)', () => {
+  describe('passwords', () => {
     it('refuses whitespace-only and the commonest passwords, naming the field', async () => {
       for (const password of ['        ', 'password', 'Password1', '12345678', ' qwertyuiop ']) {
         const response = await as(app, demand, {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { as, buildTestApp, forEachStore, login } from '../helpers.js';
 
 /**
- * Finding 11 of issue 6: ten creations at once with the same user name were one 201 and nine 500s
- * (the unique index). Whatever the timing, the losers get a 400 or 409 naming the field.
+ * Ten creations at once with the same user name: one 201, and whatever the timing the others get a
+ * 400 or 409 naming the field (never a 500 from the unique index).
  */
 forEachStore((t) => {
   let app: FastifyInstance;

@@ -1,5 +1,5 @@
 /**
- * The metric catalogue of reports (DESIGN.md, "words and numbers"): every number a report, the
+ * The metric catalogue of reports (docs/reports.md, "Metrics"): every number a report, the
  * dashboard or finance shows is defined here once, with its formula and its format. The server turns
  * `compute` into SQL (one builder, two dialects); the console formats with `format`.
  *

@@ -105,7 +105,7 @@ function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab, for
   // whom the marketplace revenue is theirs to see (visibility.ts).
   if (isMetricVisible(user, 'rev_m')) items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
-  // The postbid report (issue 11): admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).
+  // The postbid report: admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).
   if (!postbidReportRefusal(user)) items.push(link('/pbReport', 'Postbid Report'));
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
   if (editionHas('activity', edition) && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));

@@ -3,7 +3,7 @@ import { type Dialect } from '../db.js';
 import { jsonFieldExpression } from './columns.js';
 
 /**
- * Stored documents in explicit units (issue 7), nothing lost:
+ * Stored documents in explicit units (docs/entity-model.md), nothing lost:
  * - demand tag `pricing` + `price` becomes one `price`: `{ type: 'cpm', cpm }` or `{ type: 'revshare', percent }`;
  * - channel `payout: { type, value }` becomes `{ type: 'revshare', percent }` or `{ type: 'cpm', cpm }`;
  * - caps and budgets stored as 0 meant "no limit": they become 'unlimited' (tag qpsLimit,

@@ -4,8 +4,7 @@ import { Link } from 'react-router';
 export const NOT_FOUND_TITLE = 'This page could not be found';
 
 /**
- * The 404 page (spec sections 2 and 8): unknown routes, and for now the routes whose page a later
- * issue builds.
+ * The 404 page (spec sections 2 and 8): unknown routes, and the routes whose page is not built yet.
  */
 export default function NotFoundPage() {
   return (

@@ -29,7 +29,7 @@ function downloadText(fileName: string, text: string): void {
 }
 
 /**
- * Postbid Report (`/pbReport/{id?}`, issue 11): the post-bid pixels' results, the share of scanned
+ * Postbid Report (`/pbReport/{id?}`, docs/reports.md): the post-bid pixels' results, the share of scanned
  * impressions their vendors flagged as invalid traffic, by any dimension an impression carries.
  * Built from the report page's parts (dates, zone, dimensions, filters, chart, table, CSV) over
  * POST /api/pbrun; saved as a postbid (ivt) report that the bell opens at `/pbReport/{id}?saved=1`,
