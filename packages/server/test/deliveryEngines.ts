@@ -34,6 +34,14 @@ export interface TestDeployment {
   open(options?: Partial<OpenDeliveryOptions>): Promise<DeliveryCounters>;
   /** One process's view of the shared counters alone, without an engine (connected on Redis; closed after the block). */
   openShared(pid: string): Promise<SharedCounters>;
+  /**
+   * The shared counters lose their data: the deployment's Redis keys are deleted (a Redis flushed,
+   * or restarted without persistence), or the in-process store is replaced by an empty one (a new
+   * generation, as at a restart): views opened before keep the old store, so open them again.
+   */
+  loseShared(): Promise<void>;
+  /** The live leases of a budget at `now`, by process (read from the store itself, not through an exchange). */
+  leases(key: string, now: number): Promise<Record<string, number>>;
   readonly redisUrl: string | null;
   readonly prefix: string;
 }
@@ -73,6 +81,22 @@ export async function testRedisClient(url: string): Promise<Redis> {
   return client;
 }
 
+/** A budget's live leases in an in-process store, by process. */
+export function memoryLeases(store: MemoryCounterStore, key: string, now: number): Record<string, number> {
+  return Object.fromEntries([...(store.leases.get(key) ?? [])].filter(([, l]) => l.expires > now).map(([pid, l]) => [pid, l.amount]));
+}
+
+/** A budget's live leases in Redis (`<budget key>:l` amounts, `:e` expiries), by process. */
+async function redisLeases(url: string, budgetKey: string, now: number): Promise<Record<string, number>> {
+  const redis = await testRedisClient(url);
+  try {
+    const [amounts, expiries] = [await redis.hgetall(`${budgetKey}:l`), await redis.hgetall(`${budgetKey}:e`)];
+    return Object.fromEntries(Object.entries(amounts).filter(([pid]) => Number(expiries[pid] ?? 0) > now).map(([pid, amount]) => [pid, Number(amount)]));
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
   const opened: { close(): Promise<void> }[] = [];
   const prefixes: string[] = [];
@@ -86,7 +110,7 @@ function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
     deployment() {
       const prefix = testPrefix();
       prefixes.push(prefix);
-      const memoryStore = new MemoryCounterStore();
+      let memoryStore = new MemoryCounterStore();
       return {
         redisUrl,
         prefix,
@@ -101,6 +125,13 @@ function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
           opened.push(shared);
           if (!(await shared.connect())) throw new Error(`Redis at ${redisUrl} did not answer`);
           return shared;
+        },
+        async loseShared() {
+          if (redisUrl) await dropRedisPrefix(redisUrl, prefix);
+          else memoryStore = new MemoryCounterStore();
+        },
+        async leases(key, now) {
+          return redisUrl ? redisLeases(redisUrl, `${prefix}b:${key}`, now) : memoryLeases(memoryStore, key, now);
         },
       };
     },

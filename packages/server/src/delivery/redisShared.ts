@@ -33,6 +33,11 @@ export class RedisShared implements SharedCounters {
   private readonly sub: Redis;
   private readonly channel: string;
   private subscribed: Promise<unknown> | null = null;
+  /**
+   * The hashes this process has a lease or a QPS demand in (amounts, expiries), and until when they
+   * count: what `leave` takes back at once, as the in-process store does.
+   */
+  private readonly held = new Map<string, { hashes: [string, string]; until: number }>();
 
   constructor(private readonly options: RedisSharedOptions) {
     this.client = new Redis(options.url, {
@@ -97,6 +102,12 @@ export class RedisShared implements SharedCounters {
       args.push(q.limit, q.demand);
     }
     const [processes, budgets, counts, shares, generation] = await (this.client as unknown as WithExchange).adplaneExchange(keys.length, ...keys, ...args);
+    x.budgets.forEach((b, i) => {
+      if ((budgets[i]?.[0] ?? 0) > 0) this.held.set(`b:${b.key}`, { hashes: [this.key(b.key, 'l'), this.key(b.key, 'e')], until: x.now + leaseTtlMs });
+      else this.held.delete(`b:${b.key}`);
+    });
+    for (const q of x.qps) this.held.set(`q:${q.key}`, { hashes: [`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`], until: x.now + QPS_DEMAND_TTL_MS });
+    for (const [id, h] of this.held) if (h.until <= x.now) this.held.delete(id);
     return {
       processes,
       generation,
@@ -140,7 +151,11 @@ export class RedisShared implements SharedCounters {
   }
 
   async leave(): Promise<void> {
-    await this.client.zrem(`${this.options.prefix}procs`, this.options.pid).catch(() => {});
+    const { prefix, pid } = this.options;
+    const pipe = this.client.pipeline().zrem(`${prefix}procs`, pid);
+    for (const { hashes } of this.held.values()) for (const hash of hashes) pipe.hdel(hash, pid);
+    this.held.clear();
+    await pipe.exec().catch(() => {});
   }
 
   async close(): Promise<void> {

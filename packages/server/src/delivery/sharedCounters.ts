@@ -160,7 +160,10 @@ export interface SharedCounters {
   /** Tell every other process what was counted here (best effort). */
   publishNotices(notices: Notices): void;
   onNotices(listener: (notices: Notices) => void): void;
-  /** This process stops: it leaves the live processes at once (its leases were returned by a last exchange). */
+  /**
+   * This process stops: it leaves the live processes at once, and its leases and QPS demand with it
+   * (its leases were returned by a last exchange; a lease that was not goes now, not at its expiry).
+   */
   leave(): Promise<void>;
   close(): Promise<void>;
 }
@@ -171,11 +174,14 @@ export const QPS_DEMAND_TTL_MS = 1_000;
 /**
  * The share of a QPS limit a process may use: its demand plus an equal part of the spare when the
  * processes ask for less than the limit, else the limit split in proportion to demand. The shares of
- * one moment add up to the limit.
+ * one moment add up to the limit, less their rounding: a share is in thousandths of a request per
+ * second, rounded down, as the Redis script answers it (a script returns integers).
  */
 export function qpsShare(limit: number, own: number, total: number, processes: number): number {
-  if (total <= limit) return own + (limit - total) / Math.max(processes, 1);
-  return total > 0 ? (limit * own) / total : 0;
+  let share = 0;
+  if (total <= limit) share = own + (limit - total) / Math.max(processes, 1);
+  else if (total > 0) share = (limit * own) / total;
+  return Math.floor(share * 1000) / 1000;
 }
 
 interface Lease {
