@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
  * percent. V8's own default grows it up to 4 times when the heap is large: for a process holding a
  * big, long-lived snapshot (the edge's 100,000 campaigns are ~165 MB live) that is 100-150 MB of
  * resident memory held as headroom. 25 % keeps the heap near its live size for a few more full
- * collections (measured in docs/performance.md: the same request rate, 60 MB less resident).
+ * collections (docs/performance.md, "Levers": the same request rate, 58 MB less resident).
  */
 export const HEAP_GROWING_PERCENT = 25;
 
@@ -19,7 +19,7 @@ export const HEAP_GROWING_PERCENT = 25;
  *   call's request objects went to the old generation and brought full collections sooner: in the
  *   edge bench's demand-tag case, 49 KB of each request outlived the young generation with it and
  *   20 KB without, the p99 fell from 71-81 to 61-67 ms added, the half-load p99 from 126-134 to
- *   110-115 ms, and a cold snapshot build from 3.4 s to 2.8 s (docs/performance.md).
+ *   110-115 ms, and a cold snapshot build from 3.4 s to 2.8 s (measured with bench/edge.bench.ts).
  */
 const TUNED: readonly { flag: string; own: RegExp }[] = [
   { flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}`, own: /^--heap[-_]growing[-_]percent(=|$)/ },

@@ -8,7 +8,7 @@ import { LATE_GRACE_MS, TIMED_OUT } from './deadline.js';
  * readable stream for the body, its request handler, an abort signal and its listeners and the
  * promises of reading the stream: garbage that a five-tag request made five times, and that reached
  * the old generation whenever a young collection ran while calls were in flight (docs/performance.md,
- * the five-tag case's tail). The deadline is deadline.ts's: the caller stops waiting at the deadline
+ * "Where the tail comes from"). The deadline is deadline.ts's: the caller stops waiting at the deadline
  * (TIMED_OUT), the call runs on for a grace period so that a late answer leaves its keep-alive
  * connection to the next call, and a call still unanswered after the grace is aborted.
  *
