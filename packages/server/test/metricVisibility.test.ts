@@ -41,6 +41,14 @@ const SEEN_DIMENSIONS: Record<UserName, (id: string) => boolean> = {
   adv: (id) => [...PLACE, 'advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
   sdk: () => false,
 };
+/**
+ * With its tenant's choice on, a subpublisher also names the demand its traffic was sold to and an
+ * advertiser the supply it bought: names to break down and filter by, never another metric.
+ */
+const SEEN_DIMENSIONS_BY_CHOICE: Record<'sub' | 'adv', (id: string) => boolean> = {
+  sub: (id) => SEEN_DIMENSIONS.sub(id) || ['tag', 'partner', 'advertiser', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
+  adv: (id) => SEEN_DIMENSIONS.adv(id) || ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'].includes(id),
+};
 /** The tenant's margin: never in the answer of a subpublisher or an advertiser. */
 const MARGIN_FIELDS = ['cost', 'profit', 'margin', 'systemCost', 'rev_m', 'rev_md'];
 
@@ -79,6 +87,13 @@ forEachStore((t) => {
     });
 
     const rrun = (user: UserName, body: Record<string, unknown>) => as(app, cookies[user], { method: 'POST', url: '/api/rrun', payload: report(body) });
+
+    /** The tenant's choice, set as the console sets it: an admin saves the demand account with its switches. */
+    async function showOtherSide(by: UserName, on: boolean) {
+      const id = t.users.demand.id;
+      const current = (await as(app, cookies.admin, { method: 'GET', url: `/api/demands/${id}` })).json<Record<string, unknown>>();
+      return as(app, cookies[by], { method: 'PUT', url: `/api/demands/${id}`, payload: { ...current, password: '', showDemandToSubs: on, showSupplyToAdvs: on } });
+    }
 
     describe.each(USERS)('%s', (user) => {
       it('runs every metric of the catalogue it may see, and is refused the others with the metric named', async () => {
@@ -168,6 +183,100 @@ forEachStore((t) => {
       it('reads the finance report only as an admin', async () => {
         const res = await as(app, cookies[user], { method: 'GET', url: `/api/finance?month=${today().slice(0, 7)}` });
         expect(res.statusCode, res.body).toBe(user === 'admin' ? 200 : 403);
+      });
+    });
+
+    describe("with the tenant's choice to show each side the other's names", () => {
+      beforeAll(async () => {
+        const res = await showOtherSide('admin', true);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ showDemandToSubs: true, showSupplyToAdvs: true });
+      });
+      afterAll(async () => {
+        expect((await showOtherSide('admin', false)).statusCode).toBe(200);
+      });
+
+      describe.each(['sub', 'adv'] as const)('%s', (user) => {
+        it('breaks down and filters by the other side too, and is refused the rest', async () => {
+          for (const id of DIMENSION_IDS) {
+            const seen = SEEN_DIMENSIONS_BY_CHOICE[user](id);
+            const by = await rrun(user, { dimensions: [id], metrics: ['imps'] });
+            expect(by.statusCode, `${id}: ${by.body}`).toBe(seen ? 200 : 400);
+            if (DIMENSION_BY_ID[id].type === 'time') continue;
+            const filtered = await rrun(user, { filters: { [id]: [DIMENSION_BY_ID[id].type === 'entity' ? 1 : 'x'] }, metrics: ['imps'] });
+            expect(filtered.statusCode, `filter ${id}: ${filtered.body}`).toBe(seen ? 200 : 400);
+          }
+        });
+
+        it('still sees only its own metrics, by any dimension', async () => {
+          const other: DimensionId = user === 'sub' ? 'tag' : 'subpublisher';
+          for (const id of METRIC_IDS) {
+            const res = await rrun(user, { dimensions: [other], metrics: [id] });
+            expect(res.statusCode, `${id}: ${res.body}`).toBe(SEEN_METRICS[user](id) ? 200 : 400);
+          }
+          const d = (await as(app, cookies[user], { method: 'GET', url: '/api/dashboard' })).json<DashboardAnswer>();
+          const rows = [...Object.values(d.totals), ...d.hours, ...d.days, ...d.topChannels, ...d.topDemand, ...d.topCampaigns, ...d.topSuppliers];
+          for (const row of rows) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
+        });
+
+        it('saves reports, writes files and runs the postbid report by the other side', async () => {
+          const request = report({ dimensions: [user === 'sub' ? 'advertiser' : 'channel'], metrics: ['imps', 'revenue'] });
+          expect((await as(app, cookies[user], { method: 'POST', url: '/api/savedReports', payload: { name: 'other side', request } })).statusCode).toBe(201);
+          expect((await as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name: 'other side', request } })).statusCode).toBe(202);
+          const pb = await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ dimensions: [user === 'sub' ? 'tag' : 'channel'], metrics: ['postbidImps'] }) });
+          expect(pb.statusCode, pb.body).toBe(200);
+          expect((await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ dimensions: ['tenant'], metrics: ['postbidImps'] }) })).statusCode).toBe(400);
+        });
+
+        it('is told the choice when it signs in, for the console to offer those names', async () => {
+          const me = (await as(app, cookies[user], { method: 'GET', url: '/api/auth/user' })).json<Record<string, unknown>>();
+          expect(me).toMatchObject({ tenantShowDemandToSubs: true, tenantShowSupplyToAdvs: true });
+        });
+      });
+
+      it("names the demand a subpublisher's traffic was sold to beside its payout, and the supply an advertiser bought beside its spend", async () => {
+        const sub = (await rrun('sub', { dimensions: ['tag', 'advertiser'], metrics: ['imps', 'revenue', 'ecpm'] })).json<Record<string, unknown>[]>();
+        expect(sub[0]).toMatchObject({ advertiser: t.users.adv.id, advertiser_name: t.users.adv.name, imps: 20, revenue: 1_200_000, ecpm: 60_000_000 });
+        expect(sub[0].tag_name).toEqual(expect.any(String));
+        for (const row of sub) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
+        const adv = (await rrun('adv', { dimensions: ['channel', 'subpublisher'], metrics: ['imps', 'revenue'] })).json<Record<string, unknown>[]>();
+        expect(adv[0]).toMatchObject({ channel: subChannel, subpublisher: t.users.sub.id, subpublisher_name: t.users.sub.name, imps: 20, revenue: 2_000_000 });
+        expect(adv[0].channel_name).toEqual(expect.any(String));
+        for (const row of adv) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
+        // the tenant's other channel, sold elsewhere, stays out of the advertiser's rows
+        expect(adv.filter((r) => !r.total)).toHaveLength(1);
+      });
+
+      it("is the tenant's to choose: a demand user, its team member and the subpublisher cannot set it through the admins' route", async () => {
+        for (const by of ['demand', 'manager', 'sub', 'adv'] as const) expect((await showOtherSide(by, false)).statusCode, by).toBe(403);
+        expect((await rrun('sub', { dimensions: ['tag'], metrics: ['imps'] })).statusCode).toBe(200);
+      });
+
+      it('refuses the other side again, files included, once the tenant turns the choice off', async () => {
+        const db = t.store.db;
+        const request = { ...report({ dimensions: ['tag'], metrics: ['imps'] }), filters: {}, hideErrors: false } as never;
+        const file = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name: 'by tag', kind: 'file', ivt: false, request });
+        mkdirSync(reportFilesDir(t.settings.dataDir), { recursive: true });
+        writeFileSync(reportFilePath(t.settings.dataDir, `tag-${file.id}.csv`), 'Demand Tag,Impressions\nx,20\n');
+        await updateSavedReport(db, file.id, { status: 'ready', progress: 100, fileName: `tag-${file.id}.csv` });
+        expect((await as(app, cookies.sub, { method: 'GET', url: `/api/savedFile/${file.id}` })).statusCode).toBe(200);
+
+        // an admin other than the super admin may change the account's switches too, as its other features
+        const ops = await login(app, 'ops', undefined, freshAddress());
+        const current = (await as(app, ops, { method: 'GET', url: `/api/demands/${t.users.demand.id}` })).json<Record<string, unknown>>();
+        const off = await as(app, ops, { method: 'PUT', url: `/api/demands/${t.users.demand.id}`, payload: { ...current, password: '', showDemandToSubs: false, showSupplyToAdvs: false } });
+        expect(off.statusCode, off.body).toBe(200);
+        const refused = await rrun('sub', { dimensions: ['tag'], metrics: ['imps'] });
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(refused.json<{ message: string }>().message).toContain('unless their demand account shows them the demand');
+        const adv = await rrun('adv', { filters: { channel: [subChannel] }, metrics: ['imps'] });
+        expect(adv.statusCode, adv.body).toBe(400);
+        expect(adv.json()).toMatchObject({ field: 'filters.channel' });
+        const download = await as(app, cookies.sub, { method: 'GET', url: `/api/savedFile/${file.id}` });
+        expect(download.statusCode, download.body).toBe(403);
+        expect(download.body).toContain('request.dimensions.0');
+        const me = (await as(app, cookies.adv, { method: 'GET', url: '/api/auth/user' })).json<Record<string, unknown>>();
+        expect(me).toMatchObject({ tenantShowDemandToSubs: false, tenantShowSupplyToAdvs: false });
       });
     });
 

@@ -10,11 +10,14 @@ import { statsScopeOf, statsViewerOf } from '../stats/scope.js';
 import { LineFull, type LineState } from '../stats/reportQueue.js';
 import { createSavedReport, deleteSavedReport } from '../store/savedReports.js';
 import { closeFileLine, lineFullAnswer, requireFileRoom } from './reportLimits.js';
+import { type Store } from '../store/db.js';
 import { type User } from '../store/users.js';
 
+type Db = Store['db'];
+
 /** A report the caller could not run, refused before it is kept (a file runs later in the background, a saved report later). */
-export function requireRunnableReport(user: User, report: ReportRequest): void {
-  checkRunnable(report, statsViewerOf(user), 'request.');
+export async function requireRunnableReport(db: Db, user: User, report: ReportRequest): Promise<void> {
+  checkRunnable(report, await statsViewerOf(db, user), 'request.');
 }
 
 /**
@@ -39,7 +42,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const { user } = requireAuth(request);
     if (!statsScopeOf(user)) throw forbidden('Reports are not available to this user');
     const input = parseInput(ReportFileInput, request.body);
-    requireRunnableReport(user, input.request);
+    await requireRunnableReport(app.store.db, user, input.request);
     const ctx = await reportContextOf(app, user, input.request);
     requireFileRoom(app.reportLines.files, user.id);
     const saved = await createSavedReport(app.store.db, {

@@ -54,7 +54,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
     const { user } = requireAuth(request);
     const input = parseInput(SaveReportInput, request.body);
-    requireRunnableReport(user, input.request);
+    await requireRunnableReport(app.store.db, user, input.request);
     // a postbid report (/pbReport): post-bid metrics only, and a place of the account's monthly allowance
     if (input.ivt) {
       requirePostbidReports(user);
@@ -74,7 +74,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
   app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
     const report = await ownReport(request);
     const patch = parseInput(UpdateSavedReportInput, request.body);
-    if (patch.request) requireRunnableReport(requireAuth(request).user, patch.request);
+    if (patch.request) await requireRunnableReport(app.store.db, requireAuth(request).user, patch.request);
     if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
     if (patch.request && report.ivt) parseInput(PostbidReportBody, request.body);
     await updateSavedReport(app.store.db, report.id, patch);
@@ -95,7 +95,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     if (!report.file) throw notFound('This saved report is not a file');
     // A file holds the numbers it was written with: it is handed out only while its report is one the
     // downloader may run (visibility.ts), as opening a saved report runs it again under the rule.
-    const [refused] = report.request ? reportRefusals(statsViewerOf(requireAuth(request).user), report.request) : [];
+    const [refused] = report.request ? reportRefusals(await statsViewerOf(app.store.db, requireAuth(request).user), report.request) : [];
     if (refused) throw forbidden(`request.${refused[0]}: ${refused[1]}`);
     const waiting = withLineState(app.reportLines.files, report);
     if (waiting.status === 'waiting') throw new HttpError(409, `The file waits for its turn: ${waiting.ahead} ${waiting.ahead === 1 ? 'file' : 'files'} ahead of it`);

@@ -3,7 +3,7 @@ import { type AuthUser, type TagMacro, vast2Macros, vastMacros } from '@adplane/
 import { type Settings } from '../settings.js';
 import { type Database } from '../store/schema.js';
 import { findUserInTenant, type User } from '../store/users.js';
-import { tenantShowsDsp } from './entitlements.js';
+import { tenantShowsDsp, tenantShowsOtherSide } from './entitlements.js';
 import { isSuperAdmin, tenantIdOf } from './tenancy.js';
 
 type Db = Kysely<Database>;
@@ -29,7 +29,14 @@ export async function tagMacrosFor(db: Db, user: User): Promise<{ vastParams: Ta
 export function buildAuthUser(
   user: User,
   settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,
-  extra: { adminId: number | null; tenantShowDsp: boolean; vastParams: TagMacro[]; vast2Params: TagMacro[] },
+  extra: {
+    adminId: number | null;
+    tenantShowDsp: boolean;
+    tenantShowDemandToSubs?: boolean;
+    tenantShowSupplyToAdvs?: boolean;
+    vastParams: TagMacro[];
+    vast2Params: TagMacro[];
+  },
 ): AuthUser {
   const authUser: AuthUser = {
     id: user.id,
@@ -44,6 +51,8 @@ export function buildAuthUser(
     showPostbidWh: user.showPostbidWh,
     showCheckIVT: user.showCheckIVT,
     showSystemCost: user.showSystemCost,
+    tenantShowDemandToSubs: extra.tenantShowDemandToSubs ?? false,
+    tenantShowSupplyToAdvs: extra.tenantShowSupplyToAdvs ?? false,
     vastParams: extra.vastParams,
     vast2Params: extra.vast2Params,
     config: { host: settings.publicHost, landing: settings.landingUrl, database: settings.edition, insightHub: settings.insightHubUrl },
@@ -62,5 +71,10 @@ export async function loadAuthUser(
   user: User,
   adminId: number | null,
 ): Promise<AuthUser> {
-  return buildAuthUser(user, settings, { adminId, tenantShowDsp: await tenantShowsDsp(db, user), ...(await tagMacrosFor(db, user)) });
+  return buildAuthUser(user, settings, {
+    adminId,
+    tenantShowDsp: await tenantShowsDsp(db, user),
+    ...(await tenantShowsOtherSide(db, user)),
+    ...(await tagMacrosFor(db, user)),
+  });
 }

@@ -21,6 +21,20 @@ export async function tenantShowsDsp(db: Kysely<Database>, user: User): Promise<
   return (await findUserById(db, tenantId))?.showDsp ?? false;
 }
 
+/**
+ * What a sub or adv user's tenant chose to show it of the other side of the trade (docs/reports.md,
+ * "Who sees which numbers"): a subpublisher the demand its traffic was sold to, an advertiser the
+ * supply it bought. Read from the tenant's row each time, so a change holds from the next request.
+ * Both false for everyone else, whom the choice does not concern.
+ */
+export async function tenantShowsOtherSide(
+  db: Kysely<Database>,
+  user: User,
+): Promise<{ tenantShowDemandToSubs: boolean; tenantShowSupplyToAdvs: boolean }> {
+  const tenant = (user.type === 'sub' || user.type === 'adv') && user.tenantId !== null ? await findUserById(db, user.tenantId) : null;
+  return { tenantShowDemandToSubs: tenant?.showDemandToSubs ?? false, tenantShowSupplyToAdvs: tenant?.showSupplyToAdvs ?? false };
+}
+
 export async function requireEntitled(app: FastifyInstance, user: User, feature: Feature): Promise<void> {
   const showsDsp = needsDsp(feature) ? await tenantShowsDsp(app.store.db, user) : true;
   const refusal = entitlementRefusal(feature, user, showsDsp, app.settings.edition);

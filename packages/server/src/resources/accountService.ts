@@ -88,6 +88,8 @@ export function accountDto(def: ResourceDef, a: AccountRow): AccountDto {
       showPostbidWh: a.showPostbidWh,
       showCheckIVT: a.showCheckIVT,
       showSystemCost: a.showSystemCost,
+      showDemandToSubs: a.showDemandToSubs,
+      showSupplyToAdvs: a.showSupplyToAdvs,
     });
   }
   return dto;
@@ -165,6 +167,8 @@ function changesFrom(def: ResourceDef, v: Record<string, unknown>): AccountChang
       showPostbidWh: v.showPostbidWh,
       showCheckIVT: v.showCheckIVT,
       showSystemCost: v.showSystemCost,
+      showDemandToSubs: v.showDemandToSubs,
+      showSupplyToAdvs: v.showSupplyToAdvs,
     });
   }
   return c;
@@ -207,6 +211,8 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
             showPostbidWh: c.showPostbidWh,
             showCheckIVT: c.showCheckIVT,
             showSystemCost: c.showSystemCost,
+            showDemandToSubs: c.showDemandToSubs,
+            showSupplyToAdvs: c.showSupplyToAdvs,
           }
         : {}),
     });

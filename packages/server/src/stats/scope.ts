@@ -1,5 +1,6 @@
 import { type Kysely } from 'kysely';
 import { type StatsViewer, type SystemPrices } from '@adplane/shared';
+import { tenantShowsOtherSide } from '../auth/entitlements.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { type Database } from '../store/schema.js';
 import { type User } from '../store/users.js';
@@ -24,8 +25,13 @@ export function statsScopeOf(user: User): StatsScope | null {
   }
 }
 
-/** The user as the metric rule reads it (visibility.ts: which metrics and dimensions, and what its revenue is). */
-export const statsViewerOf = (user: User): StatsViewer => ({ type: user.type, showSystemCost: user.showSystemCost });
+/**
+ * The user as the metric rule reads it (visibility.ts: which metrics and dimensions, and what its
+ * revenue is), with its tenant's choice of what a sub or adv user may name of the other side.
+ */
+export async function statsViewerOf(db: Kysely<Database>, user: User): Promise<StatsViewer> {
+  return { type: user.type, showSystemCost: user.showSystemCost, ...(await tenantShowsOtherSide(db, user)) };
+}
 
 /** Each tenant's prices, for the system cost: every tenant for admins, else the one in scope. */
 export async function tenantPrices(db: Kysely<Database>, tenantId: number | null): Promise<Map<number, SystemPrices>> {

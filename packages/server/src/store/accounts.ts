@@ -97,7 +97,7 @@ export async function getAccountById(db: Db, id: number): Promise<AccountRow | n
 
 /** Fields an account form changes; a missing key leaves the column as it is. */
 export type AccountChanges = Partial<
-  Pick<NewUser, 'name' | 'username' | 'email' | 'domain' | 'status' | 'timezone' | 'showDsp' | 'showPostbidPix' | 'showPostbidWh' | 'showCheckIVT' | 'showSystemCost' | 'priceReq' | 'priceImp' | 'pricePostbid' | 'priceDsp' | 'passwordHash'>
+  Pick<NewUser, 'name' | 'username' | 'email' | 'domain' | 'status' | 'timezone' | 'showDsp' | 'showPostbidPix' | 'showPostbidWh' | 'showCheckIVT' | 'showSystemCost' | 'showDemandToSubs' | 'showSupplyToAdvs' | 'priceReq' | 'priceImp' | 'pricePostbid' | 'priceDsp' | 'passwordHash'>
 > & { profile?: Partial<ProfileDetails>; sellersJson?: SellersJson | null };
 
 const bit = (v: boolean) => (v ? 1 : 0);
@@ -119,6 +119,8 @@ export async function updateAccount(db: Db, id: number, c: AccountChanges): Prom
       ...(c.showPostbidWh !== undefined ? { show_postbid_wh: bit(c.showPostbidWh) } : {}),
       ...(c.showCheckIVT !== undefined ? { show_check_ivt: bit(c.showCheckIVT) } : {}),
       ...(c.showSystemCost !== undefined ? { show_system_cost: bit(c.showSystemCost) } : {}),
+      ...(c.showDemandToSubs !== undefined ? { show_demand_to_subs: bit(c.showDemandToSubs) } : {}),
+      ...(c.showSupplyToAdvs !== undefined ? { show_supply_to_advs: bit(c.showSupplyToAdvs) } : {}),
       ...(c.priceReq !== undefined ? { price_req: c.priceReq } : {}),
       ...(c.priceImp !== undefined ? { price_imp: c.priceImp } : {}),
       ...(c.pricePostbid !== undefined ? { price_postbid: c.pricePostbid } : {}),

@@ -38,6 +38,10 @@ export interface UsersTable {
   show_postbid_wh: ColumnType<number, number | undefined, number>;
   show_check_ivt: ColumnType<number, number | undefined, number>;
   show_system_cost: ColumnType<number, number | undefined, number>;
+  /** The tenant's choice (migration 0012): its subpublishers' reports may name the demand their traffic was sold to. */
+  show_demand_to_subs: ColumnType<number, number | undefined, number>;
+  /** The tenant's choice (migration 0012): its advertisers' reports may name the supply they bought. */
+  show_supply_to_advs: ColumnType<number, number | undefined, number>;
   tag_params: JsonText | null;
   profile: ColumnType<JsonText, JsonText | undefined, JsonText>;
   contacts: ColumnType<JsonText, JsonText | undefined, JsonText>;

@@ -60,6 +60,10 @@ export interface User {
   showPostbidWh: boolean;
   showCheckIVT: boolean;
   showSystemCost: boolean;
+  /** A demand account's choice: its subpublishers' reports may name the demand their traffic was sold to. */
+  showDemandToSubs: boolean;
+  /** A demand account's choice: its advertisers' reports may name the supply they bought. */
+  showSupplyToAdvs: boolean;
   tagParams: string[] | null;
   profile: ProfileDetails;
   contacts: Partial<Contact>[];
@@ -99,6 +103,8 @@ export function userFromRow(row: UserRow): User {
     showPostbidWh: row.show_postbid_wh === 1,
     showCheckIVT: row.show_check_ivt === 1,
     showSystemCost: row.show_system_cost === 1,
+    showDemandToSubs: row.show_demand_to_subs === 1,
+    showSupplyToAdvs: row.show_supply_to_advs === 1,
     tagParams: parseJson<string[] | null>(row.tag_params, null),
     profile: { ...EMPTY_PROFILE_DETAILS, ...parseJson<Partial<ProfileDetails>>(row.profile, {}) },
     contacts: parseJson<Partial<Contact>[]>(row.contacts, []),
@@ -175,6 +181,8 @@ export interface NewUser {
   showPostbidWh?: boolean;
   showCheckIVT?: boolean;
   showSystemCost?: boolean;
+  showDemandToSubs?: boolean;
+  showSupplyToAdvs?: boolean;
   tagParams?: string[] | null;
   profile?: Partial<ProfileDetails>;
   contacts?: Partial<Contact>[];
@@ -210,6 +218,8 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
       show_postbid_wh: bit(input.showPostbidWh),
       show_check_ivt: bit(input.showCheckIVT),
       show_system_cost: bit(input.showSystemCost),
+      show_demand_to_subs: bit(input.showDemandToSubs),
+      show_supply_to_advs: bit(input.showSupplyToAdvs),
       tag_params: input.tagParams?.length ? toJson(input.tagParams) : null,
       profile: toJson({ ...EMPTY_PROFILE_DETAILS, ...input.profile }),
       contacts: toJson(input.contacts ?? []),

@@ -157,7 +157,8 @@ forEachStore((t) => {
       const before = await count();
       const report = { startDate: '2026-11-01', endDate: '2026-11-01', metrics: ['imps'] };
       for (const who of ['sub', 'acme', 'adv'] as const) {
-        const file = await call(who, 'POST', '/api/rfile', { name: 'Every tenant', request: { ...report, dimensions: ['channel', 'tenant'] } });
+        // a dimension each of them may see, then the one only admins may
+        const file = await call(who, 'POST', '/api/rfile', { name: 'Every tenant', request: { ...report, dimensions: ['country', 'tenant'] } });
         expect([file.statusCode, file.json<{ field: string }>().field], who).toEqual([400, 'request.dimensions.1']);
         const saved = await call(who, 'POST', '/api/savedReports', { name: 'Every tenant', request: { ...report, filters: { tenant: [t.users.demand.id] } } });
         expect([saved.statusCode, saved.json<{ field: string }>().field], who).toEqual([400, 'request.filters.tenant']);

@@ -54,6 +54,14 @@ export const DemandAccountInput = z.object({
   showPostbidWh: z.boolean().default(false),
   showCheckIVT: z.boolean().default(false),
   showSystemCost: z.boolean().default(false),
+  /**
+   * The tenant's choice of what each side of its trade may name in reports (stats/visibility.ts):
+   * its subpublishers the demand their traffic was sold to (tags, partners, advertisers, campaigns,
+   * creatives, deals, marketplaces), its advertisers the supply they bought (channels,
+   * subpublishers, suppliers, ad exchanges, publisher ids). Names only: never the other side's money.
+   */
+  showDemandToSubs: z.boolean().default(false),
+  showSupplyToAdvs: z.boolean().default(false),
 });
 export type DemandAccountInput = z.input<typeof DemandAccountInput>;
 

@@ -46,6 +46,13 @@ export interface AuthUser {
   showPostbidWh: boolean;
   showCheckIVT: boolean;
   showSystemCost: boolean;
+  /**
+   * What the user's tenant chose to show each side of its trade of the other (false for admins):
+   * its subpublishers the demand their traffic was sold to, its advertisers the supply they bought.
+   * The report rule reads them (stats/visibility.ts), so the console's pickers offer those names.
+   */
+  tenantShowDemandToSubs: boolean;
+  tenantShowSupplyToAdvs: boolean;
   vastParams: TagMacro[];
   vast2Params: TagMacro[];
   config: AppConfigPublic;

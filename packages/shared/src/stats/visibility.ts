@@ -9,19 +9,31 @@
  *   platform's fee (`systemCost`) only with showSystemCost, and every dimension but `tenant`.
  * - A subpublisher sees its own side: the traffic of its channels and what it earns. Its `revenue`
  *   is its payout (the stored `cost` of its rows: what the tenant pays for its impressions) and its
- *   eCPM is over that payout. The tenant's gross, cost, profit and margin, the demand side's counts
- *   and the demand it is sold to (tags, partners, advertisers, campaigns...) are not its to see.
+ *   eCPM is over that payout. The tenant's gross, cost, profit and margin and the demand side's
+ *   counts are not its to see, nor the demand it is sold to (tags, partners, advertisers,
+ *   campaigns...) unless its tenant shows it that demand (`tenantShowDemandToSubs`).
  * - An advertiser sees what it buys: its delivery, what it spends (`revenue`: what demand pays) and
  *   the demand counts of its tags and campaigns. Not the tenant's cost, profit or margin, nor the
- *   supply it bought (channels, subpublishers, suppliers, ad exchanges) or the publishers' traffic.
+ *   publishers' traffic, nor the supply it bought (channels, subpublishers, suppliers, ad exchanges,
+ *   publisher ids) unless its tenant shows it that supply (`tenantShowSupplyToAdvs`).
+ * - The tenant's choice adds names to break down and filter by, never a metric: the other side's
+ *   money and counts stay out whatever the tenant chooses.
  * - SDK users see no numbers.
  */
 import { type AuthUser, type UserType } from '../schemas/auth.js';
 import { DIMENSION_BY_ID, DIMENSION_IDS, type DimensionId } from './dimensions.js';
 import { METRIC_BY_ID, METRIC_IDS, type MetricId, type StatsSumColumn } from './metrics.js';
 
-/** What the rule reads of a user: its type and whether it was granted the platform's fee. */
-export type StatsViewer = Pick<AuthUser, 'type'> & { showSystemCost?: boolean | null };
+/**
+ * What the rule reads of a user: its type, whether it was granted the platform's fee, and what its
+ * tenant chose to show each side of the trade of the other (read for sub and adv users only; the
+ * console's signed-in user carries them, the server reads them from the tenant's row).
+ */
+export type StatsViewer = Pick<AuthUser, 'type'> & {
+  showSystemCost?: boolean | null;
+  tenantShowDemandToSubs?: boolean | null;
+  tenantShowSupplyToAdvs?: boolean | null;
+};
 
 /** How the type is named in a refusal: `'profit' is not available to subpublisher users`. */
 export const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = { admin: 'admin', demand: 'demand', sub: 'subpublisher', adv: 'advertiser', sdk: 'SDK' };
@@ -29,6 +41,10 @@ export const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = { admin: 'adm
 const VIDEO: readonly MetricId[] = ['starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'vtr'];
 const POSTBID: readonly MetricId[] = ['postbidImps', 'postbidIvt', 'postbidIvtRate'];
 const PLACE: readonly DimensionId[] = ['date', 'hour', 'country', 'region', 'us_state', 'device', 'os', 'browser', 'app_bundle', 'domain', 'integration', 'vast_error', 'nofill_reason'];
+/** The names of the demand a request was sold to: an advertiser's own, shown to a subpublisher only by its tenant's choice. */
+const DEMAND_NAMES: readonly DimensionId[] = ['advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'];
+/** The names of the supply an impression came from: shown to an advertiser only by its tenant's choice. */
+const SUPPLY_NAMES: readonly DimensionId[] = ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'];
 
 /** The metrics of each type, in no order (the catalogue's order is kept when listing them). */
 const METRICS_OF: Readonly<Record<UserType, ReadonlySet<MetricId>>> = {
@@ -46,9 +62,16 @@ const DIMENSIONS_OF: Readonly<Record<UserType, ReadonlySet<DimensionId>>> = {
   admin: new Set(DIMENSION_IDS),
   demand: new Set(DIMENSION_IDS.filter((id) => !('adminOnly' in DIMENSION_BY_ID[id] && DIMENSION_BY_ID[id].adminOnly))),
   sub: new Set<DimensionId>([...PLACE, 'channel', 'subpublisher', 'publisher_id']),
-  adv: new Set<DimensionId>([...PLACE, 'advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name']),
+  adv: new Set<DimensionId>([...PLACE, ...DEMAND_NAMES]),
   sdk: new Set(),
 };
+
+/** The other side's names a sub or adv user may add by its tenant's choice (none for the others). */
+function otherSideShown(viewer: StatsViewer): readonly DimensionId[] {
+  if (viewer.type === 'sub' && viewer.tenantShowDemandToSubs) return DEMAND_NAMES;
+  if (viewer.type === 'adv' && viewer.tenantShowSupplyToAdvs) return SUPPLY_NAMES;
+  return [];
+}
 
 /** Why `viewer` may not see metric `id`, or null when it may. */
 export function metricRefusal(viewer: StatsViewer, id: MetricId): string | null {
@@ -59,9 +82,11 @@ export function metricRefusal(viewer: StatsViewer, id: MetricId): string | null 
 
 /** Why `viewer` may not break down or filter by dimension `id`, or null when it may. */
 export function dimensionRefusal(viewer: StatsViewer, id: DimensionId): string | null {
-  if (DIMENSIONS_OF[viewer.type].has(id)) return null;
+  if (DIMENSIONS_OF[viewer.type].has(id) || otherSideShown(viewer).includes(id)) return null;
   const def = DIMENSION_BY_ID[id];
   if ('adminOnly' in def && def.adminOnly && viewer.type !== 'sdk') return `'${id}' is for admins only`;
+  if (viewer.type === 'sub' && DEMAND_NAMES.includes(id)) return `'${id}' is not available to subpublisher users unless their demand account shows them the demand`;
+  if (viewer.type === 'adv' && SUPPLY_NAMES.includes(id)) return `'${id}' is not available to advertiser users unless their demand account shows them the supply`;
   return `'${id}' is not available to ${USER_TYPE_NAMES[viewer.type]} users`;
 }
 

@@ -14,6 +14,8 @@ export function makeUser(type: UserType, overrides: Partial<AuthUser> = {}, edit
     showPostbidWh: false,
     showCheckIVT: false,
     showSystemCost: false,
+    tenantShowDemandToSubs: false,
+    tenantShowSupplyToAdvs: false,
     vastParams: [],
     vast2Params: [],
     config: { host: 'ads.example.com', landing: '', database: edition },

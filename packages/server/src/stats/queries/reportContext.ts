@@ -13,7 +13,7 @@ import { checkRunnable, type ReportContext } from './getReport.js';
 export async function reportContextOf(app: FastifyInstance, user: User, request: ReportRequest): Promise<ReportContext> {
   const scope = statsScopeOf(user);
   if (!scope) throw forbidden('Reports are not available to this user');
-  const viewer = statsViewerOf(user);
+  const viewer = await statsViewerOf(app.store.db, user);
   checkRunnable(request, viewer);
   return {
     stats: app.stats,

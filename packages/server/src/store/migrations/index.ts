@@ -19,6 +19,7 @@ import { explicitUnits } from './0006_explicit_units.js';
 import { savedReports } from './0007_saved_reports.js';
 import { updatedAtIndexes } from './0010_updated_at_indexes.js';
 import { subpublisherPayoutFiles } from './0011_subpublisher_payout_files.js';
+import { tenantShowsOtherSide } from './0012_tenant_shows_other_side.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0007_saved_reports': savedReports,
   '0010_updated_at_indexes': updatedAtIndexes,
   '0011_subpublisher_payout_files': subpublisherPayoutFiles,
+  '0012_tenant_shows_other_side': tenantShowsOtherSide,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -28,6 +28,23 @@ const FLAGS: { name: string; label: string; extra: string }[] = [
   { name: 'showSystemCost', label: 'System cost', extra: 'Month-to-date cost' },
 ];
 
+/**
+ * The account's choice of what each side of its trade may name in its reports (shared
+ * stats/visibility.ts): off, neither sees the other's names; never the other side's money.
+ */
+const SIDE_FLAGS: { name: string; label: string; extra: string }[] = [
+  {
+    name: 'showDemandToSubs',
+    label: 'Subpublishers see the demand their traffic was sold to',
+    extra: 'Their reports break down and filter by demand tag, partner, advertiser, campaign, creative, deal and marketplace: names only, never revenue, cost or margin',
+  },
+  {
+    name: 'showSupplyToAdvs',
+    label: 'Advertisers see the supply they bought',
+    extra: "Their reports break down and filter by channel, subpublisher, supplier, ad exchange and publisher id: names only, never the publishers' traffic or payout",
+  },
+];
+
 /** A price input that a non-super admin sees greyed out, with the reason on hover. */
 function PriceItem({ name, label, locked, children }: { name: string; label: ReactNode; locked: boolean; children: ReactNode }) {
   const item = (
@@ -92,6 +109,17 @@ export function DemandForm({ row }: ResourceFormProps) {
       <Row gutter={16}>
         {FLAGS.map((f) => (
           <Col span={8} key={f.name}>
+            <Form.Item name={f.name} label={label(f.name, f.label)} valuePropName="checked" extra={f.extra}>
+              <Switch data-testid={`demand-${f.name}`} />
+            </Form.Item>
+          </Col>
+        ))}
+      </Row>
+
+      <SectionTitle>What subpublishers and advertisers see in reports</SectionTitle>
+      <Row gutter={16}>
+        {SIDE_FLAGS.map((f) => (
+          <Col span={12} key={f.name}>
             <Form.Item name={f.name} label={label(f.name, f.label)} valuePropName="checked" extra={f.extra}>
               <Switch data-testid={`demand-${f.name}`} />
             </Form.Item>

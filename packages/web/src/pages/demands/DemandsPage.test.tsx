@@ -33,6 +33,8 @@ const NORTHWIND = {
   showPostbidWh: false,
   showCheckIVT: true,
   showSystemCost: true,
+  showDemandToSubs: false,
+  showSupplyToAdvs: false,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-02T10:00:00.000Z',
 };
@@ -109,6 +111,33 @@ describe('Demands page', () => {
     await waitFor(() => expect(screen.queryByTestId('locked-priceReq')).toBeNull());
     const el = await screen.findByTestId('demand-priceReq');
     expect(((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('sets what the account shows its subpublishers and advertisers of the other side, off until switched on', async () => {
+    const saved: Record<string, unknown>[] = [];
+    const base = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input) === '/api/demands/3' && init?.method === 'PUT') {
+        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+        saved.push(body);
+        return jsonResponse({ ...NORTHWIND, ...body });
+      }
+      return base(input, init);
+    });
+    renderAs(ops);
+    expect(await screen.findByText('Northwind Media')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('row-open-3'));
+    const subs = await screen.findByTestId('demand-showDemandToSubs');
+    const advs = screen.getByTestId('demand-showSupplyToAdvs');
+    expect(screen.getByText('Subpublishers see the demand their traffic was sold to')).toBeTruthy();
+    expect(screen.getByText('Advertisers see the supply they bought')).toBeTruthy();
+    expect(subs.getAttribute('aria-checked')).toBe('false');
+    expect(advs.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(subs);
+    await waitFor(() => expect(subs.getAttribute('aria-checked')).toBe('true'));
+    fireEvent.click(screen.getByTestId('resource-save'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ showDemandToSubs: true, showSupplyToAdvs: false, showDsp: true });
   });
 
   it("logs in as the account after dropping the admin's cached lists", async () => {

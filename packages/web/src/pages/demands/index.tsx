@@ -26,6 +26,8 @@ export function demandDefaults(): Record<string, unknown> {
     showPostbidWh: false,
     showCheckIVT: false,
     showSystemCost: false,
+    showDemandToSubs: false,
+    showSupplyToAdvs: false,
   };
 }
 

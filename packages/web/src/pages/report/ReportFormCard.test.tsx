@@ -44,6 +44,41 @@ describe('the report pickers', () => {
     expect(offered('adv').metrics).not.toContain('fill');
   });
 
+  it("offers a subpublisher the demand and an advertiser the supply when their tenant shows it, and no more metrics", async () => {
+    const sub = makeUser('sub', { tenantShowDemandToSubs: true });
+    const adv = makeUser('adv', { tenantShowSupplyToAdvs: true });
+    const demandNames = ['tag', 'partner', 'advertiser', 'campaign', 'creative', 'deal', 'marketplace_name'];
+    const supplyNames = ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'];
+    const dimensions = (user: AuthUser) => reportPickerOptions(user).dimensionOptions.map((o) => o.value as string);
+    const metrics = (user: AuthUser) => reportPickerOptions(user).metricOptions.map((o) => o.value as string);
+    expect(dimensions(sub)).toEqual(expect.arrayContaining([...demandNames, 'channel', 'subpublisher', 'publisher_id']));
+    expect(dimensions(adv)).toEqual(expect.arrayContaining([...supplyNames, ...demandNames]));
+    for (const user of [sub, adv]) expect(dimensions(user)).not.toContain('tenant');
+    expect(metrics(sub)).toEqual(metrics(users.sub));
+    expect(metrics(adv)).toEqual(metrics(users.adv));
+    // each choice is for its own side: the other type's switch changes nothing
+    expect(dimensions(makeUser('sub', { tenantShowSupplyToAdvs: true }))).toEqual(dimensions(users.sub));
+    expect(dimensions(makeUser('adv', { tenantShowDemandToSubs: true }))).toEqual(dimensions(users.adv));
+    // a saved report by advertiser opens whole while the choice is on
+    const saved: ReportForm = { ...defaultForm(0), dimensions: ['date', 'advertiser'], metrics: ['imps', 'revenue'], filters: { tag: [4] } };
+    expect(visibleForm(saved, sub)).toMatchObject({ dimensions: ['date', 'advertiser'], filters: { tag: [4] } });
+    expect(visibleForm(saved, users.sub)).toMatchObject({ dimensions: ['date'], filters: {} });
+
+    /** The options the dimension picker and the filter picker show for what is typed in their search. */
+    const search = async (testId: string, text: string) => {
+      const picker = screen.getByTestId(testId);
+      fireEvent.mouseDown(picker.querySelector('.ant-select-selector, .ant-select-content') ?? picker);
+      fireEvent.change(picker.querySelector('input')!, { target: { value: text } });
+      await waitFor(() => expect(document.querySelector('.ant-select-dropdown')).not.toBeNull());
+      return [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option')].map((o) => o.textContent);
+    };
+    renderWithAuth(<ReportFormCard user={sub} form={defaultForm(0)} onChange={() => undefined} />, sub);
+    expect(await search('report-dimensions', 'Advertiser')).toEqual(['Advertiser']);
+    cleanup();
+    renderWithAuth(<ReportFormCard user={users.sub} form={visibleForm(defaultForm(0), users.sub)} onChange={() => undefined} />, users.sub);
+    expect(await search('report-dimensions', 'Advertiser')).toEqual([]);
+  });
+
   it("names revenue in the user's words: a subpublisher's payout, an advertiser's spend", () => {
     const revenue = (type: UserType) => reportPickerOptions(users[type]).metricOptions.find((o) => o.value === 'revenue')!;
     expect(revenue('sub')).toMatchObject({ label: 'Revenue', title: expect.stringContaining('payout') });
