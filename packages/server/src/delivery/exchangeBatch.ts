@@ -6,7 +6,7 @@ import { type BudgetAsk, type Exchange, type ExchangeReply } from './sharedCount
 /**
  * One exchange of a process with the shared counters, on its local side: what goes out (spend
  * counted, leases wanted, viewer counts, QPS demand), what comes back, and what is put back when
- * Redis did not answer. The engine (deliveryEngine.ts) decides what is due.
+ * Redis did not answer. The exchange (exchange.ts) decides what is due.
  */
 export interface Batch {
   accounts: Account[];

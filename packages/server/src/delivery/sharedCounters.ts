@@ -127,7 +127,7 @@ export interface ExchangeReply {
   /**
    * The generation of the store's data: a new one when the store lost its data (a Redis restarted
    * without persistence, or flushed). A process that sees it change sends back what it last saw of
-   * every count it knows (deliveryEngine.ts).
+   * every count it knows (restore.ts).
    */
   generation: string;
   budgets: BudgetGrant[];
