@@ -228,11 +228,11 @@ forEachDeliveryEngine((t) => {
 forEachDeliveryEngine((t) => {
   describe('audit: money', () => {
     it('a million impressions at odd CPMs add up to the micro-dollar, as the reports round each impression', async () => {
-      const { Pacing } = await import('../src/edge/auction/pacing.js');
+      const { DeliveryGate } = await import('../src/edge/auction/deliveryGate.js');
       const { payoutCpm } = await import('../src/edge/auction/money.js');
       const clock = testClock(midnight(EAST) + 3 * HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
-      const pacing = new Pacing(counters);
+      const pacing = new DeliveryGate(counters);
       const c = campaign({ id: 80, totalBudget: 10_000_000_000_000 });
       // $3.33 and $3.333333 CPM: the impression's price is the CPM / 1000 rounded to the micro-dollar (trackingEvents.ts rounds revenue so)
       const cpms = [3_330_000, 3_333_333];

@@ -2,7 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
-import { Pacing } from '../src/edge/auction/pacing.js';
+import { DeliveryGate } from '../src/edge/auction/deliveryGate.js';
 import { type EdgeResponse } from '../src/edge/edgeHttp.js';
 import { DEPARTED_MS } from '../src/edge/snapshot/departed.js';
 import { SnapshotHolder } from '../src/edge/snapshot/snapshotHolder.js';
@@ -69,7 +69,7 @@ forEachStore((t) => {
         advertiserId: paused!.advertiserId, country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'news.example', revenueCpm: 4_000_000, costCpm: 3_000_000,
         test: 0, integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
       };
-      const pacing = new Pacing();
+      const pacing = new DeliveryGate();
       const deps = { signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => snapshot };
       const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, now);

@@ -1,7 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
-import { type Pacing } from '../src/edge/auction/pacing.js';
+import { type DeliveryGate } from '../src/edge/auction/deliveryGate.js';
 import { type EdgeResponse } from '../src/edge/edgeHttp.js';
 import { type SnapCreative, type Snapshot } from '../src/edge/snapshot/types.js';
 import { ReplayGuard } from '../src/edge/tracking/replayGuard.js';
@@ -54,7 +54,7 @@ function response() {
 function click(creatives: SnapCreative[]) {
   const counted: Record<string, number>[] = [];
   const deps = {
-    signer, replay: new ReplayGuard(), pacing: {} as Pacing,
+    signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
     counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
     snapshot: () => ({ creatives: new Map(creatives.map((c) => [c.id, c])) }) as unknown as Snapshot,
   };
@@ -93,7 +93,7 @@ describe('GET /ev?e=click', () => {
     const spot = creative({ clickUrl: 'https://brand.example/land' });
     const counted: Record<string, number>[] = [];
     const deps = {
-      signer, replay: new ReplayGuard(), pacing: {} as Pacing,
+      signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
     };
@@ -112,7 +112,7 @@ describe('GET /ev?e=click', () => {
     const counted: Record<string, number>[] = [];
     const fired: string[] = [];
     const deps = {
-      signer, replay: new ReplayGuard(), pacing: {} as Pacing,
+      signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
       notify: (url: string) => void fired.push(url),

@@ -5,7 +5,7 @@ import { type DecisionTrace, type SourceFate } from './auction/trace.js';
 import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from './counters/hourlyCounters.js';
 import { type DemandSource, type DurationFloor } from './demand/demandSource.js';
 import { settleProgrammatic } from './openrtb/notices.js';
-import { type Pacing } from './auction/pacing.js';
+import { type DeliveryGate } from './auction/deliveryGate.js';
 import { type Admission } from '../delivery/types.js';
 import { type RequestContext } from './request/context.js';
 import { DEMAND_LOOP, type DemandLoopGuard } from './request/demandHops.js';
@@ -24,7 +24,7 @@ import { DEFAULT_VAST_VERSION } from './vast/vastVersion.js';
 export interface EdgeDeps {
   snapshot: () => Snapshot | null;
   counters: HourlyCounters;
-  pacing: Pacing;
+  pacing: DeliveryGate;
   signer: TokenSigner;
   sources: readonly DemandSource[];
   origin: string;
@@ -408,7 +408,7 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
 }
 
 /** What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to count). */
-function admissionOf(pacing: Pacing, snapshot: Snapshot, channel: SnapChannel, campaignId: number, tagId: number, revenueCpm: number, ctx: RequestContext): Admission | null {
+function admissionOf(pacing: DeliveryGate, snapshot: Snapshot, channel: SnapChannel, campaignId: number, tagId: number, revenueCpm: number, ctx: RequestContext): Admission | null {
   const campaign = campaignId ? (snapshot.campaigns.get(campaignId) ?? null) : null;
   const tag = tagId ? (snapshot.tags.get(tagId) ?? null) : null;
   if (!campaign && !tag) return null;

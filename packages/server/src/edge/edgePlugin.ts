@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EVENT_PATH } from '@adplane/shared';
 import { type DecisionTrace } from './auction/trace.js';
-import { Pacing } from './auction/pacing.js';
+import { DeliveryGate } from './auction/deliveryGate.js';
 import { COUNTERS_FILE, DEFAULT_PREFIX, type DeliveryLog, openDeliveryCounters, type Refusal } from '../delivery/index.js';
 import { seedDeliveryCounts } from '../delivery/countSeed.js';
 import { openReplayGuard } from '../delivery/redisReplay.js';
@@ -54,7 +54,7 @@ import { decideVast, handleVast, type VastRequestDeps } from './vastRequest.js';
 export interface Edge {
   snapshots: SnapshotHolder;
   counters: HourlyCounters;
-  pacing: Pacing;
+  pacing: DeliveryGate;
   deps: VastRequestDeps | null;
   /** Exchange rates for demand and supply in other currencies than USD (openrtb/currency.ts; `current` never waits). */
   currency: CurrencyFeed;
@@ -114,7 +114,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       ...(options.sharedCounters ? { shared: options.sharedCounters } : { countersFile: join(settings.dataDir, COUNTERS_FILE) }),
     },
   );
-  const pacing = new Pacing(delivery);
+  const pacing = new DeliveryGate(delivery);
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
   const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE) }));
@@ -369,7 +369,7 @@ function demandLoopGuard(app: FastifyInstance, trackingKey: string): DemandLoopG
  * bus's listener, which lives as long as the process, and keep the first snapshot (every campaign,
  * tag and channel object of it) alive after every rebuild.
  */
-async function seedDelivery(snap: Snapshot, pacing: Pacing, app: FastifyInstance): Promise<void> {
+async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: FastifyInstance): Promise<void> {
   const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
   await seedDeliveryCounts(pacing.delivery, app.stats, {
     campaigns: [...snap.campaigns.values()],

@@ -18,7 +18,7 @@ import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
-import { Pacing } from './pacing.js';
+import { DeliveryGate } from './deliveryGate.js';
 
 /**
  * Auction cases as JSON files (fixtures/*.json): channel, demand tags answered by a local demand
@@ -109,7 +109,7 @@ describe('auction fixtures', () => {
   it.each(FIXTURES)('%s', async (file) => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     const { snapshot, tagIds } = snapshotOf(f, server.url);
-    const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new Pacing(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
+    const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new DeliveryGate(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
     const ctx = buildRequestContext(f.request.query, { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' }, Date.now());
     const started = Date.now();
     const callsBefore = server.calls.length;

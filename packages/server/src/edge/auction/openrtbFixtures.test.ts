@@ -23,7 +23,7 @@ import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
 import { handleEvent } from '../tracking/trackingEvents.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
-import { Pacing } from './pacing.js';
+import { DeliveryGate } from './deliveryGate.js';
 
 /**
  * Programmatic auction cases as JSON files (fixtures/openrtb/*.json), a case a file: the channel, its
@@ -166,7 +166,7 @@ describe('OpenRTB auction fixtures', () => {
     const ortb = { caller, publicHost: ORIGIN };
     const prebidServerUrl = f.prebidServer === null ? null : `${bidders.url}${f.prebidServer ?? '/pbs'}`;
     const signer = new TokenSigner('k'.repeat(32));
-    const pacing = new Pacing();
+    const pacing = new DeliveryGate();
     const counters = new HourlyCounters(() => null);
     const deps: EdgeDeps = {
       snapshot: () => snapshot, counters, pacing, signer, origin: ORIGIN, notify: (url) => caller.fire(url),

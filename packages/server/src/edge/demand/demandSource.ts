@@ -1,7 +1,7 @@
 import { type SourceFate } from '../auction/trace.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
-import { type Pacing } from '../auction/pacing.js';
+import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
 import { type DemandInline } from './vastAnswer.js';
 
@@ -15,7 +15,7 @@ export interface AuctionRequest {
   ctx: RequestContext;
   channel: SnapChannel;
   snapshot: Snapshot;
-  pacing: Pacing;
+  pacing: DeliveryGate;
   /** Epoch ms by which every answer must be in. */
   deadline: number;
   /** DSP mode: the supplier whose OpenRTB bid request this is (null on a channel's own traffic). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
-import { Pacing } from '../auction/pacing.js';
+import { DeliveryGate } from '../auction/deliveryGate.js';
 import { CurrencyRates } from '../openrtb/currency.js';
 import { buildRequestContext } from '../request/context.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
@@ -51,7 +51,7 @@ describe('VAST tag source pricing', () => {
       tags: new Map([[tag.id, tag]]), campaigns: new Map(), creatives: new Map(), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns([]), skipped: {},
     };
     const ctx = buildRequestContext({ w: '640', h: '360', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
-    return { ctx, channel, snapshot, pacing: new Pacing(), deadline: Date.now() + 1000, supplier: null, deals: [], privateAuction: false };
+    return { ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 1000, supplier: null, deals: [], privateAuction: false };
   }
 
   async function call(source: ReturnType<typeof vastTagSource>, cur: string, price: Price = { type: 'revshare', percent: 50 }): Promise<CallResult> {

@@ -1,4 +1,4 @@
-import { inProcessCounters } from '../auction/pacing.js';
+import { inProcessCounters } from '../auction/deliveryGate.js';
 import { type DeliveryCounters } from '../../delivery/types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
-import { Pacing } from '../auction/pacing.js';
+import { DeliveryGate } from '../auction/deliveryGate.js';
 import { type EdgeResponse } from '../edgeHttp.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
 import { handleEvent } from '../tracking/trackingEvents.js';
@@ -74,7 +74,7 @@ describe('entities that left the snapshot', () => {
     new DepartedEntities().swap(live, paused, NOW);
     const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
     const spentAfterImpression = (current: Snapshot) => {
-      const pacing = new Pacing();
+      const pacing = new DeliveryGate();
       const deps = { signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => current };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, NOW + 5_000);
       return pacing.delivery.pacingState(campaign(5), NOW + 5_000).spentToday;

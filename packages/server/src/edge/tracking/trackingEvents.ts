@@ -5,7 +5,7 @@ import { corsOf } from '../cors.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
 import { forwardedErrors } from '../demand/errorPings.js';
-import { type Pacing } from '../auction/pacing.js';
+import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Snapshot } from '../snapshot/types.js';
 import { COUNTED_ONCE, type ImpressionReplayGuard } from './replayGuard.js';
 import { type Decision, type TokenSigner } from './trackingToken.js';
@@ -31,7 +31,7 @@ export interface EventDeps {
   signer: TokenSigner;
   replay: ImpressionReplayGuard;
   counters: HourlyCounters;
-  pacing: Pacing;
+  pacing: DeliveryGate;
   snapshot: () => Snapshot | null;
   /** Fires the billing notice (burl) a counted impression's URL carries (openrtb/notices.ts); absent: none fired. */
   notify?: (url: string) => void;

@@ -8,12 +8,13 @@ import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';
 
 /**
- * The edge's view of delivery control (packages/server/src/delivery, docs/delivery.md): the auction's
- * call sites speak in snapshot rows. A compiled campaign is its own limits (it carries its tenant's
+ * The edge's gate to delivery control (packages/server/src/delivery, docs/delivery.md): whether a
+ * campaign, a demand tag, a supplier or an ad exchange may take one more request or impression, asked
+ * by the auction's call sites in snapshot rows. A compiled campaign is its own limits (it carries its tenant's
  * zone); a tag's limits are memoised per row object (a snapshot build makes new rows, so a changed
  * cap is seen at the next build).
  */
-export class Pacing {
+export class DeliveryGate {
   private readonly tagLimits = new WeakMap<SnapTag, TagLimits>();
   private readonly viewers = new WeakMap<RequestContext, string>();
 
