@@ -7,7 +7,7 @@ import { type User } from '../store/users.js';
 import { type StatsScope } from './reportSql.js';
 
 /**
- * What a user's reports cover (DESIGN.md): admins every tenant, a demand user (or its team member) its
+ * What a user's reports cover (docs/reports.md): admins every tenant, a demand user (or its team member) its
  * tenant, a sub user the rows of its channels, an adv user its own rows. sdk users see no stats.
  */
 export function statsScopeOf(user: User): StatsScope | null {
