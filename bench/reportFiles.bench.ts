@@ -1,8 +1,10 @@
 /**
  * Report files beside the edge (docs/reports.md "Limits", docs/performance.md "Report files beside
  * the edge"): VAST paced at a steady rate while year-long report files are written by the same
- * process, its p95 / p99 with no file, with the line's limits lifted (and DuckDB on a thread a core),
- * with the limits and a thread a core, and with the limits and DuckDB's default (a thread fewer):
+ * process, its p95 / p99 with no file; with the files' CSV made on the serving thread
+ * (ADPLANE_REPORT_FILES_THREAD=0): the line's limits lifted (and DuckDB on a thread a core), the
+ * limits and a thread a core, the limits and DuckDB's default (a thread fewer); and as the server
+ * runs by default: the limits, a thread fewer, the CSV made on the report-file thread:
  *
  *   npx tsx bench/reportFiles.bench.ts
  *
@@ -12,7 +14,9 @@
  * tenant queue one report file over the whole year (channel x country x app, sorted by impressions:
  * one query over every row of the tenant, a large answer), and measures VAST at BENCH_RATE (1,000)
  * requests/s for BENCH_SECONDS (20) from the moment the files are queued; then how long the files
- * took to be written. Results: bench/results/report-files.json and a table on stdout.
+ * took to be written, and the CPU each of the server's threads used meanwhile. Results:
+ * bench/results/report-files.json and a table on stdout. BENCH_CASES=a,b runs those cases only
+ * (nothing written); BENCH_PROFILE=<dir> writes the server's CPU profiles there, a folder a case.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -26,6 +30,7 @@ import { DIMENSION_COLUMNS, METRIC_COLUMNS } from '../packages/server/src/stats/
 import { kindOf, openStatsStore, TEXT } from '../packages/server/src/stats/statsStore.js';
 import { openStore } from '../packages/server/src/store/db.js';
 import { ask, child, say, sayTable } from './edge/harness.js';
+import { threadCpuSeconds, threadCpuSince } from './workers/servers.js';
 import { runLoad } from './edge/loadClient.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 8);
@@ -115,13 +120,16 @@ async function main(): Promise<void> {
   say(`stats in ${statsMs} ms`);
   const vastPaths = Array.from({ length: 2000 }, (_, i) => `/vast/${filled.channelUids[(i * 7919) % filled.channelUids.length]}?w=640&h=360&ip=8.8.8.8`);
 
-  // DuckDB with a thread a core (as before the line) or one fewer (the default now)
+  // DuckDB with a thread a core or one fewer (the default); the CSV made on the serving thread
+  // (ADPLANE_REPORT_FILES_THREAD=0) or on the report-file thread (the default)
   const everyCore = String(availableParallelism());
+  const onLoop = { ADPLANE_REPORT_FILES_THREAD: '0' };
   const cases: Case[] = [
     { name: 'noFiles', files: false, env: {} },
-    { name: 'unlimitedEveryCore', files: true, env: { ADPLANE_REPORT_FILES_AT_ONCE: '64', BENCH_THREADS: everyCore } },
-    { name: 'limitedEveryCore', files: true, env: { BENCH_THREADS: everyCore } },
-    { name: 'limited', files: true, env: {} },
+    { name: 'unlimitedEveryCore', files: true, env: { ...onLoop, ADPLANE_REPORT_FILES_AT_ONCE: '64', BENCH_THREADS: everyCore } },
+    { name: 'limitedEveryCore', files: true, env: { ...onLoop, BENCH_THREADS: everyCore } },
+    { name: 'limited', files: true, env: onLoop },
+    { name: 'limitedThread', files: true, env: {} },
   ];
   const only = process.env.BENCH_CASES?.split(',');
   const results: Record<string, unknown> = {};
@@ -129,7 +137,8 @@ async function main(): Promise<void> {
     if (only && !only.includes(c.name)) continue;
     const saved = { ...process.env };
     Object.assign(process.env, { BENCH_DATA: dataDir, ...c.env });
-    const server = await child([fileURLToPath(import.meta.url), '--report-serve']);
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(process.env.BENCH_PROFILE, c.name)] : [];
+    const server = await child([fileURLToPath(import.meta.url), '--report-serve'], profile);
     process.env = saved;
     const port = Number(server.msg.port);
     say(`${c.name}: server up (DuckDB threads ${String(server.msg.duckdbThreads)})`);
@@ -150,8 +159,10 @@ async function main(): Promise<void> {
       }
     }
     const latencies: number[] = [];
+    const threads0 = threadCpuSeconds(server.proc.pid!);
     const load = await runLoad({ port, paths: vastPaths, connections: 16, rate: RATE, durationMs: SECONDS * 1000, onAnswer: (_, ms) => latencies.push(ms) });
     const loop = await ask(server.proc, 'loop');
+    const threadsCpuS = threadCpuSince(threads0, threadCpuSeconds(server.proc.pid!));
     // then how long until every file is written
     let readyAfterS = 0;
     const rows: number[] = [];
@@ -170,6 +181,7 @@ async function main(): Promise<void> {
       env: c.env, duckdbThreads: Number(server.msg.duckdbThreads), files: files.length, rowsPerFile: rows[0] ?? 0, allFilesWrittenAfterS: readyAfterS,
       vast: { rate: RATE, requests: load.requests, errors: load.errors, statuses: load.statuses, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), p99Ms: percentile(latencies, 0.99), maxMs: load.maxMs },
       eventLoop: loop,
+      serverThreadsCpuS: threadsCpuS,
     };
     say(`${c.name}: ${JSON.stringify(results[c.name])}`);
     await ask(server.proc, 'stop').catch(() => undefined);

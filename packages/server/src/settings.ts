@@ -49,6 +49,8 @@ export interface Settings {
   reportFilesAtOnce: number;
   /** Report files one user may have in line, written and waiting (ADPLANE_REPORT_FILES_PER_USER, default 4); one more is refused. */
   reportFilesPerUser: number;
+  /** Report files' CSV made on a thread of its own, not the serving thread (ADPLANE_REPORT_FILES_THREAD, default '1'; docs/reports.md). */
+  reportFilesThread: boolean;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   shutdownGraceMs: number;
   /** How long an idle keep-alive connection stays open (ms): longer than the callers' own idle timeouts. */
@@ -209,6 +211,7 @@ const EnvSchema = z.object({
   ),
   ADPLANE_REPORT_FILES_AT_ONCE: wholeUnits('file', 'files', 64),
   ADPLANE_REPORT_FILES_PER_USER: wholeUnits('file', 'files', 100),
+  ADPLANE_REPORT_FILES_THREAD: switch01('1'),
   ADPLANE_SHUTDOWN_GRACE_SECONDS: wholeUnits('second', 'seconds', 600),
   ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
   ADPLANE_CONFIG_POLL_MS: optional(
@@ -282,6 +285,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: e.ADPLANE_METRICS_TOKEN ?? null,
     reportFilesAtOnce: e.ADPLANE_REPORT_FILES_AT_ONCE ?? 2,
     reportFilesPerUser: e.ADPLANE_REPORT_FILES_PER_USER ?? 4,
+    reportFilesThread: e.ADPLANE_REPORT_FILES_THREAD,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     keepAliveMs: (e.ADPLANE_KEEPALIVE_SECONDS ?? DEFAULT_KEEPALIVE_SECONDS) * 1000,
     configPollMs: e.ADPLANE_CONFIG_POLL_MS ?? 250,

@@ -21,9 +21,11 @@ function gate() {
 }
 
 /**
- * The stats store under test, with files' rows (selectChunks) and other reads (select) held at a
- * gate each: a file stays "being written" until the test lets it go, so the line's states are seen
- * without racing the work.
+ * The stats store under test, with files' rows (selectChunks; DuckDB: exportRows, read by the
+ * report-file thread) and other reads (select) held at a gate each: a file stays "being written"
+ * until the test lets it go, so the line's states are seen without racing the work. It does not
+ * offer ClickHouse to the report-file thread (whose reads the gate could not hold): on ClickHouse the
+ * files are made on the serving thread here (reportFileThread.test.ts has both).
  */
 function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, reads: ReturnType<typeof gate>): StatsStore {
   return {
@@ -42,6 +44,14 @@ function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, read
       const own = stats();
       if (own.selectChunks) yield* own.selectChunks(sql);
       else yield await own.select(sql);
+    },
+    get exportRows() {
+      const own = stats();
+      if (!own.exportRows) return undefined;
+      return async (sql: string, path: string) => {
+        await rows.wait();
+        await own.exportRows!(sql, path);
+      };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { type SavedReport } from '@adplane/shared';
 import { HttpError } from '../http/errors.js';
+import { closeReportFileThread } from '../stats/reportFiles.js';
 import { LineFull, type WorkLine } from '../stats/reportQueue.js';
 import { updateSavedReport } from '../store/savedReports.js';
 
@@ -36,11 +37,12 @@ export function withLineState<T extends Pick<SavedReport, 'id' | 'file' | 'statu
 
 /**
  * On close: the files still waiting never start here; each is marked failed, saying so, and the
- * files being written are finished first.
+ * files being written are finished first; then the report-file thread ends.
  */
 export function closeFileLine(app: FastifyInstance): void {
   app.addHook('onClose', async () => {
     const dropped = await app.reportLines.files.close();
+    await closeReportFileThread(app);
     for (const id of dropped) {
       await updateSavedReport(app.store.db, id, { status: 'failed', error: 'The server stopped before this file was written: run it again.' }).catch(() => undefined);
     }

@@ -25,6 +25,11 @@ export class IpcStatsStore implements StatsStore {
     return this.link.call('statsSelect', { sql }, 0);
   }
 
+  /** The primary's store writes the rows to `path` (the data folder the processes share). */
+  async exportRows(sql: string, path: string): Promise<void> {
+    await this.link.call('statsExport', { sql, path }, 0);
+  }
+
   async exec(sql: string): Promise<void> {
     await this.link.call('statsExec', { sql }, 0);
   }

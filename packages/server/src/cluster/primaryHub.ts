@@ -123,6 +123,12 @@ export class PrimaryHub {
       case 'statsExec':
         await stats.exec((args as Calls['statsExec']['args']).sql);
         return null;
+      case 'statsExport': {
+        if (!stats.exportRows) throw new Error(`stats call '${op}': the ${stats.engine} store does not export rows`);
+        const a = args as Calls['statsExport']['args'];
+        await stats.exportRows(a.sql, a.path);
+        return null;
+      }
       case 'statsMigrations':
         return stats.migrations();
       default:

@@ -25,6 +25,8 @@ export interface Calls {
   statsWriteCsv: { args: { csv: string }; result: null };
   statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };
   statsExec: { args: { sql: string }; result: null };
+  /** A report file's rows to a Parquet file the worker's report-file thread reads (StatsStore.exportRows). */
+  statsExport: { args: { sql: string; path: string }; result: null };
   statsMigrations: { args: Record<string, never>; result: string[] };
   /** The Prebid cache entries of the workers (edge/prebid/bidCache.ts): the page's GET may reach another worker. */
   cachePut: { args: { uuid: string; doc: CachedDoc; ttlSeconds: number }; result: null };

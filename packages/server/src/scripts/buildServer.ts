@@ -9,7 +9,7 @@
  *   npm run build -w @adplane/server        (tsx src/scripts/buildServer.ts)
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { SERVER_ROOT, serverPath, startedAsCommand } from '../serverRoot.js';
 
@@ -27,10 +27,17 @@ function externals(): string[] {
 }
 
 /**
- * Bundles `entry` (default src/main.ts) into `outfile` (default dist/main.mjs). The bundle must sit
- * inside packages/server: it finds the files it reads from there (serverRoot.ts).
+ * Bundles `entry` (default src/main.ts) into `outfile` (default dist/main.mjs), and the report-file
+ * thread (src/stats/reportFileWorker.ts) into reportFileWorker.mjs beside it, where the bundle starts
+ * it from. The bundle must sit inside packages/server: it finds the files it reads from there (serverRoot.ts).
  */
 export async function bundleServer(entry = serverPath('src/main.ts'), outfile = serverPath('dist/main.mjs')): Promise<string> {
+  await bundle(serverPath('src/stats/reportFileWorker.ts'), join(dirname(outfile), 'reportFileWorker.mjs'));
+  await bundle(entry, outfile);
+  return outfile;
+}
+
+async function bundle(entry: string, outfile: string): Promise<void> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -43,7 +50,6 @@ export async function bundleServer(entry = serverPath('src/main.ts'), outfile = 
     logLevel: 'warning',
     legalComments: 'none',
   });
-  return outfile;
 }
 
 if (startedAsCommand(import.meta.url)) {

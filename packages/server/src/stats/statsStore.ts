@@ -17,6 +17,14 @@ export interface StatsStore extends StatsSink {
    * Stopping early (break) ends the query. Absent, callers chunk what `select` answers.
    */
   selectChunks?(sql: string): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * DuckDB: run one SELECT and write its rows, in order, to a Parquet file at `path` (the engine's
+   * own threads write it; no row passes through JavaScript). A report file's thread reads it
+   * (reportFileThread.ts): the store's file has one owner, so another thread cannot query it.
+   */
+  exportRows?(sql: string, path: string): Promise<void>;
+  /** ClickHouse: where a report file's thread opens a client of its own (URL with credentials, database). */
+  readonly clickhouse?: { url: string; database: string };
   /** Run one statement that answers no rows (maintenance, benchmarks' bulk generation). */
   exec(sql: string): Promise<void>;
   /** Names of the applied migrations, in order. */

@@ -13,7 +13,7 @@ const READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 /** Rows a chunk of selectChunks holds, about DuckDB's vector. */
 const CHUNK_ROWS = 2048;
 
-function clientOf(url: string, database?: string): ClickHouseClient {
+export function clientOf(url: string, database?: string): ClickHouseClient {
   const u = new URL(url);
   return createClient({
     url: `${u.protocol}//${u.host}`,
@@ -24,6 +24,25 @@ function clientOf(url: string, database?: string): ClickHouseClient {
     compression: { request: false, response: false },
     request_timeout: 60_000,
   });
+}
+
+/** A SELECT's rows a chunk (CHUNK_ROWS) at a time, as the JSON lines arrive; stopping early ends the answer. */
+export async function* selectChunksOf(client: ClickHouseClient, query: string): AsyncGenerator<Record<string, unknown>[]> {
+  const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: READ_SETTINGS });
+  try {
+    let chunk: Record<string, unknown>[] = [];
+    for await (const rows of result.stream<Record<string, unknown>>()) {
+      for (const row of rows) chunk.push(row.json());
+      if (chunk.length >= CHUNK_ROWS) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length) yield chunk;
+  } finally {
+    // a caller that stopped early: the rest of the answer is not read
+    result.close();
+  }
 }
 
 /** Tests and operators: create the database when missing. */
@@ -86,29 +105,14 @@ export async function openClickHouseStore(url: string, database: string): Promis
   return {
     engine: 'clickhouse',
     dialect: clickhouseDialect,
+    clickhouse: { url, database },
     async write(rows) {
       const list = checkBatch(rows);
       if (list.length === 0) return;
       await insertRows(list);
     },
     select,
-    async *selectChunks(query) {
-      const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: READ_SETTINGS });
-      try {
-        let chunk: Record<string, unknown>[] = [];
-        for await (const rows of result.stream<Record<string, unknown>>()) {
-          for (const row of rows) chunk.push(row.json());
-          if (chunk.length >= CHUNK_ROWS) {
-            yield chunk;
-            chunk = [];
-          }
-        }
-        if (chunk.length) yield chunk;
-      } finally {
-        // a caller that stopped early: the rest of the answer is not read
-        result.close();
-      }
-    },
+    selectChunks: (query) => selectChunksOf(client, query),
     async exec(query) {
       await client.command({ query });
     },

@@ -147,6 +147,15 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
         connection.closeSync();
       }
     },
+    async exportRows(sql, file) {
+      // a connection of its own, as selectChunks: a long export holds no reader the console's reports wait on
+      const connection = await DuckDBConnection.create(instance);
+      try {
+        await connection.run(`COPY (${sql}) TO '${file.replaceAll("'", "''")}' (FORMAT parquet)`);
+      } finally {
+        connection.closeSync();
+      }
+    },
     async exec(sql) {
       await serial(() => writer.run(sql));
     },

@@ -1,13 +1,16 @@
 import { type Kysely } from 'kysely';
 import {
-  DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, metricFromSums, type MetricId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow,
-  reportRefusals, revenueColumnFor, STATS_SUM_COLUMNS, type StatsSumColumn, type StatsViewer, type SystemPrices,
+  DIMENSION_BY_ID, type DimensionId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow, reportRefusals, revenueColumnFor, type StatsViewer,
+  type SystemPrices,
 } from '@adplane/shared';
 import { badField } from '../../http/errors.js';
 import { type Database } from '../../store/schema.js';
-import { dimAlias, reportRowsSql, reportTotalsSql, type StatsScope, sumAlias, SYSTEM_COST_ALIAS } from '../reportSql.js';
+import { reportRowsSql, reportTotalsSql, type StatsScope } from '../reportSql.js';
 import { selectInChunks, type StatsStore } from '../statsStore.js';
 import { entityNames } from './entityNames.js';
+import { metricsOf, numbers, reportRowOf, type Sums } from './reportRow.js';
+
+export { reportRowOf };
 
 export interface ReportContext {
   stats: StatsStore;
@@ -49,24 +52,15 @@ export interface ReportOptions {
   onRows?: (rows: ReportRow[]) => Promise<void>;
 }
 
-type Sums = Record<string, number>;
-
-/** The request's metrics from one row's sums, by the catalogue's formulas. */
-function metricsOf(metrics: readonly MetricId[], sums: Sums, into: ReportRow): ReportRow {
-  const columns: Partial<Record<StatsSumColumn, number>> = {};
-  for (const c of STATS_SUM_COLUMNS) columns[c] = sums[sumAlias(c)] ?? 0;
-  for (const id of metrics) {
-    // The system cost's per-1,000 prices make fractions of a micro-dollar: money is answered whole, as metricFromSums does an eCPM.
-    into[id] = METRIC_BY_ID[id].compute.kind === 'systemCost' ? Math.round(sums[SYSTEM_COST_ALIAS] ?? 0) : metricFromSums(id, columns);
-  }
-  return into;
+/**
+ * The SQL of a report's rows (at most `limit`, no totals row) as getReport runs it for a file, for
+ * the report-file thread (reportFiles.ts); null for a report without dimensions (its one row is the totals).
+ */
+export function reportRowsQuery(ctx: ReportContext, request: ReportRequest, limit: number): string | null {
+  checkRunnable(request, ctx.viewer);
+  if (request.dimensions.length === 0) return null;
+  return reportRowsSql(ctx.stats.dialect, { request, scope: ctx.scope, prices: ctx.prices, revenueColumn: revenueColumnFor(ctx.viewer) }, limit);
 }
-
-const numbers = (raw: Record<string, unknown>): Sums => {
-  const out: Sums = {};
-  for (const [k, v] of Object.entries(raw)) if (k.startsWith('s_')) out[k] = Number(v ?? 0);
-  return out;
-};
 
 /**
  * Run a report: rows (at most `limit`, else REPORT_MAX_ROWS) then the totals row last, which the
@@ -116,16 +110,6 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
   }
   rows.push(metricsOf(request.metrics, totalSums, { total: true }));
   return rows;
-}
-
-/** One grouped row of the engine as a report row: its dimensions' values and its metrics (names are added after, by addNames). */
-export function reportRowOf(request: ReportRequest, raw: Record<string, unknown>, sums: Sums = numbers(raw)): ReportRow {
-  const row: ReportRow = {};
-  for (const id of request.dimensions) {
-    const v = raw[dimAlias(id)];
-    row[id] = DIMENSION_BY_ID[id].type === 'entity' ? Number(v) : String(v ?? '');
-  }
-  return metricsOf(request.metrics, sums, row);
 }
 
 /** Entity dimensions' names beside their ids (`<id>_name`), read from the config store. */
