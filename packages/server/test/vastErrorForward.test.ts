@@ -85,20 +85,28 @@ onSqliteStore((t) => {
       expect(decodeURIComponent(new URL(errors[0]!.replace('[ERRORCODE]', '0')).searchParams.get('de')!)).toBe(`${base}/t/error?c=[ERRORCODE]&s=1`);
     });
 
-    it("forwards the code the player reports to the demand's error tracker", async () => {
+    it("forwards the code the player reports to the demand's error tracker, once however often it is reported", async () => {
       const [ours] = errorsOf(await serve(version));
       pings.length = 0;
       const res = await report(ours!, 405);
       expect(res.statusCode).toBe(200);
       await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/error?c=405&s=1');
+      // a replay is answered as the first report was, and neither counts nor forwards again
+      expect((await report(ours!, 405)).statusCode).toBe(200);
+      const [again] = errorsOf(await serve(version));
+      expect((await report(again!, 402)).statusCode).toBe(200);
+      await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/error?c=402&s=1');
+      expect(pings.filter((p) => p === '/t/error?c=405&s=1')).toHaveLength(1);
     });
 
     it('never calls a forwarded list that was changed on the way', async () => {
       const [ours] = errorsOf(await serve(version));
+      // (another decision's: an error counts, and forwards, once per decision)
+      const [genuine] = errorsOf(await serve(version));
       pings.length = 0;
       const forged = ours!.replace(/&de=[^&]+/, `&de=${encodeURIComponent('http://127.0.0.1:9/t/evil?c=[ERRORCODE]')}`);
       expect((await report(forged, 405)).statusCode).toBe(200);
-      expect((await report(ours!, 402)).statusCode).toBe(200);
+      expect((await report(genuine!, 402)).statusCode).toBe(200);
       await expect.poll(() => pings, { timeout: 5000 }).toContain('/t/error?c=402&s=1');
       expect(pings.filter((p) => p.includes('evil'))).toEqual([]);
     });
