@@ -79,6 +79,8 @@ forEachStore((t) => {
     const request = { startDate: '2026-11-01', endDate: '2026-11-02', dimensions: ['date', 'channel'], metrics: ['imps', 'revenue'] };
 
     beforeAll(async () => {
+      // the config store is the same for every stats engine: each engine's run starts with no saved report
+      await t.store.db.deleteFrom('saved_reports').execute();
       // the defaults: 2 files written at once, 4 in line per user (one written at a time)
       app = await buildTestApp(t.store, {}, { stats: gatedStats(() => s.stats, rows, reads) });
       await s.stats.write([
