@@ -6,8 +6,9 @@
  * KEYS[2]  the generation of the data: made by the first exchange that finds it missing (a new
  *   Redis, or one that lost its data: restarted without persistence, or flushed)
  * then per budget 6 keys: spent, lease amounts (hash pid -> amount), lease expiries (hash pid ->
- *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend), restored base (the most
- *   spend seen before the data was lost, sent back by a process); and a 7th when the budget sends
+ *   ms), pacing bucket (hash t, at), spend per hour (hash hour -> spend), restored base (the spend
+ *   from before the data was lost that the count holds: sent back by processes, or raised to by the
+ *   stats store's counts); and a 7th when the budget sends
  *   back its spend per hour (below): the restored base per hour (hash hour -> the most seen)
  * then per frequency count 1 key (hash n, e, b: the count restored from before the data was lost)
  * then per QPS limit 2 keys: demands (hash pid -> requests/s), expiries (hash pid -> ms)
@@ -20,10 +21,17 @@
  *   pairs hour, spend seen; per frequency: incr, period, floor, floor's window end, floor's
  *   generation; per QPS: limit, demand.
  *
- * A floor of the current generation (or of none: '', the stats store's counts) raises the count to
- * it. A floor of another generation was seen before the data was lost: the count since then adds to
- * the most any process sent back (whichever process's exchange comes first after the loss). The
- * day's spend per hour sent back is raised the same way, hour by hour (the base per hour).
+ * A budget's count after a loss is its base (the spend from before the loss it holds) plus what was
+ * counted after. A floor of another generation was seen before the data was lost: it raises the
+ * base to itself, and the count by as much (whichever process's exchange comes first after the
+ * loss). A floor of the current generation (or of none: '', the stats store's counts) raises the
+ * count to it, never lowers it; what it raises the count by joins the base, since the stats store's
+ * count is of the same spend a process sends back (it may also hold spend counted after the loss,
+ * so it is taken as the whole count, not as a base). So the base is the most of what processes sent
+ * back and of the stats store's counts less what was counted after the loss when they came: a
+ * count sent back after the stats store's raise adds only what it is beyond it, never the two
+ * summed. The day's spend per hour sent back is raised hour by hour (the base per hour), as the
+ * spend from before the loss is.
  *
  * Numbers go to Redis as call arguments (never concatenated into strings), so amounts beyond 14
  * digits keep their precision. Times are the caller's clock (so a test's simulated clock works);
@@ -87,6 +95,8 @@ for i = 1, nb do
   end
   local spent = num(redis.call('GET', spentK))
   if floorGen ~= '' and floorGen ~= gen then
+    -- seen before the data was lost: adds only what it is beyond the spend from before the loss
+    -- the count already holds (the base)
     local base = num(redis.call('GET', baseK))
     if floor > base then
       spent = spent + floor - base
@@ -94,6 +104,9 @@ for i = 1, nb do
       redis.call('SET', baseK, floor)
     end
   elseif spent < floor then
+    -- the stats store's count: what it raises the count by is spend from before the loss, the same
+    -- spend a process sends back, so it joins the base (the two are never added up)
+    redis.call('SET', baseK, num(redis.call('GET', baseK)) + floor - spent)
     spent = floor
     redis.call('SET', spentK, floor)
   end

@@ -68,8 +68,9 @@ export class Restore {
    * account it holds and of those it dropped since (AccountBook.lastSeen), with a day's spend per
    * hour as it saw it (the hours it knows: Account.hours), and its viewers' open windows. So a count
    * seen by a process that spends nothing on it after the loss is not lost, and what is counted after
-   * the loss adds to the most any process saw before (exchangeScript.ts), hour by hour for the
-   * spend per hour (RESTORE_HOURS hours an exchange, of days not over).
+   * the loss adds to the most any process saw before, or the stats store counted (exchangeScript.ts:
+   * the larger of the two, never their sum), hour by hour for the spend per hour (RESTORE_HOURS
+   * hours an exchange, of days not over).
    */
   generationSeen(now: number, batch: Batch | null, generation: string): void {
     const before = this.generation;
@@ -108,10 +109,12 @@ export class Restore {
    * and the total spend of campaigns, today's impressions and calls of demand tags. The in-process
    * engine starts empty at every start, and a Redis without persistence may have lost its data: a
    * restart must not hand a campaign its budget again. Never lowers a count (a store that counted
-   * more, impressions not yet flushed to the stats, keeps it). One exchange, before serving; the
-   * post-bid counts are raised again every minute while serving (capSeed.ts), so a count this process
-   * holds an account of is raised by that account's own exchange: an ask of the count alone would
-   * drop its lease in the shared counters.
+   * more, impressions not yet flushed to the stats, keeps it). After a loss of the shared counters,
+   * what it raises a count by is spend from before the loss, which the counts other processes send
+   * back of it are measured against (exchangeScript.ts): the two are not added up. One exchange,
+   * before serving; the post-bid counts are raised again every minute while serving (capSeed.ts),
+   * so a count this process holds an account of is raised by that account's own exchange: an ask of
+   * the count alone would drop its lease in the shared counters.
    */
   async raiseCounts(floors: CountFloors, now: number): Promise<void> {
     const { accounts } = this.core;

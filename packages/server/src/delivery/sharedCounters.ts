@@ -32,7 +32,9 @@ export interface BudgetAsk {
    * The shared spend this process last saw, or the stats store's count (`raiseCounts`): a store that
    * holds less is raised to it. Seen in another generation of the store's data (`floorGen`; '' for
    * the stats store's), it was seen before the store lost its data (a Redis restarted without
-   * persistence, or flushed): what was counted since adds to the most any process sends back.
+   * persistence, or flushed): what was counted since adds to the most any process sends back. The
+   * stats store's count and a count sent back are of the same spend from before the loss: the count
+   * is the larger of them plus what was counted after the loss, never their sum (exchangeScript.ts).
    */
   floor: number;
   floorGen: string;
@@ -228,7 +230,11 @@ export class MemoryCounterStore {
   readonly leases = new Map<string, Map<string, Lease>>();
   readonly pace = new Map<string, { tokens: number; at: number }>();
   readonly frequency = new Map<string, { n: number; end: number; base?: number }>();
-  /** Per budget, the most spend a process saw before the data was lost and sent back (exchangeScript.ts: the restored base). */
+  /**
+   * Per budget, the spend from before the data was lost that the count holds: the most a process saw
+   * then and sent back, or what the stats store's counts raised the count by (exchangeScript.ts: the
+   * restored base).
+   */
   readonly base = new Map<string, number>();
   /** The same per hour of a budget's day (exchangeScript.ts: the restored base per hour). */
   readonly hourBase = new Map<string, number[]>();
@@ -258,13 +264,19 @@ export class MemoryCounterStore {
   private budget(pid: string, leaseTtlMs: number, now: number, b: BudgetAsk): BudgetGrant {
     let spent = this.spent.get(b.key) ?? 0;
     if (b.floorGen && b.floorGen !== this.generation) {
-      // seen before the data was lost: the spend since adds to the most any process saw
+      // seen before the data was lost: adds only what it is beyond the spend from before the loss
+      // the count already holds (the base)
       const base = this.base.get(b.key) ?? 0;
       if (b.floor > base) {
         spent += b.floor - base;
         this.base.set(b.key, b.floor);
       }
-    } else spent = Math.max(spent, b.floor);
+    } else if (b.floor > spent) {
+      // the stats store's count: what it raises the count by is spend from before the loss, the same
+      // spend a process sends back, so it joins the base (the two are never added up)
+      this.base.set(b.key, (this.base.get(b.key) ?? 0) + b.floor - spent);
+      spent = b.floor;
+    }
     let hours = this.hourly.get(b.key);
     if (b.hours?.spend.length && b.hours.gen && b.hours.gen !== this.generation) {
       // the day's spend per hour seen before the data was lost: each hour as the day's spend above
