@@ -10,7 +10,7 @@ import { createSessions } from './auth/sessions.js';
 import { registerSellersJson } from './supplyChain/sellersJson.js';
 import { answerClientError } from './http/clientError.js';
 import { installEdgeLane } from './http/edgeLane.js';
-import { type EdgeRequest, type EdgeResponse } from './edge/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from './http/edgeHttp.js';
 import { installErrorHandling } from './http/errors.js';
 import { installSameOriginChecks } from './http/sameOrigin.js';
 import { EDGE_HEADERS, installSecurityHeaders, isEdgePath, setEdgeHeaders } from './http/securityHeaders.js';

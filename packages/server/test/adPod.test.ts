@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { forEachStore } from './helpers.js';
 import { publisherTenant, type PublisherTenant } from './tenantFixture.js';

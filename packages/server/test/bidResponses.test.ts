@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANY_ADDRESS } from '../src/http/outboundAddress.js';
 import { demandAgent } from '../src/edge/demand/deadline.js';
 import { HttpCaller } from '../src/edge/demand/httpCaller.js';
-import { type BidRead, parseBidResponse, readBidResponse, type ResponseExpectation } from '../src/edge/openrtb/bidResponseReader.js';
+import { type BidRead, parseBidResponse, readBidResponse, type ResponseExpectation } from '../src/edge/ortb/bidResponseReader.js';
 import { inlineVast } from './demandServers.js';
 import { type LocalServer, localServer } from './localServer.js';
 

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PacingAnswer } from '@adplane/shared';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { createdAtMinute, paceWindow, targetSoFar, tenantDay } from '../src/delivery/pacing.js';
 import { getEntities } from '../src/store/entities.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type BidRequest, type BidResponse } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
 

@@ -1,6 +1,6 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { readConfigVersion } from '../src/store/configVersion.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { startDemandServer } from './demandServers.js';

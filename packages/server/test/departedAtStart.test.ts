@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
 import { DeliveryGate } from '../src/edge/auction/deliveryGate.js';
-import { type EdgeResponse } from '../src/edge/edgeHttp.js';
+import { type EdgeResponse } from '../src/http/edgeHttp.js';
 import { DEPARTED_MS } from '../src/edge/snapshot/departed.js';
 import { SnapshotHolder } from '../src/edge/snapshot/snapshotHolder.js';
 import { type SnapCampaign } from '../src/edge/snapshot/types.js';

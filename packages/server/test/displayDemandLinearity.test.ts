@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';

@@ -2,7 +2,7 @@ import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { readJsonBody } from '../src/edge/openrtb/requestBody.js';
+import { readJsonBody } from '../src/edge/ortb/requestBody.js';
 import { forEachStore } from './helpers.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';

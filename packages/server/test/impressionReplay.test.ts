@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openReplayGuard } from '../src/delivery/redisReplay.js';
+import { openReplayGuard } from '../src/edge/tracking/redisReplay.js';
 import { type ImpressionReplayGuard, PAGE_DECISIONS, TRACKING_LIFETIME_HOURS } from '../src/edge/tracking/replayGuard.js';
 import { newDecisionId, unfilledDecisionId } from '../src/edge/tracking/trackingToken.js';
 import { dropRedisPrefix, testLog } from './deliveryEngines.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Bid, type BidRequest, type BidResponse } from '@adplane/shared';
 import { expect, it } from 'vitest';
-import { CurrencyRates } from '../src/edge/openrtb/currency.js';
+import { CurrencyRates } from '../src/edge/ortb/currency.js';
 import { forEachStore } from './helpers.js';
 import { checkBidResponse } from './bidResponseCheck.js';
 import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { forEachStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';

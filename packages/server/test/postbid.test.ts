@@ -5,7 +5,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace, type PostbidSetup } from '@adplane/shared';
 import { postbackKey } from '../src/edge/postbid/postback.js';
-import { seedPostbidCap } from '../src/edge/postbid/capSeed.js';
+import { seedPostbidCap } from '../src/edge/seeding/postbidCapSeed.js';
 import { PostbidCap } from '../src/edge/postbid/postbidCap.js';
 import { postbidDraw } from '../src/edge/postbid/postbidSampling.js';
 import { ensureTrackingKey } from '../src/edge/tracking/trackingKey.js';

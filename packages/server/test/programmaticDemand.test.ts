@@ -1,6 +1,6 @@
 import { TAG_TEST_PATH } from '@adplane/shared';
 import { expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { forEachStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';

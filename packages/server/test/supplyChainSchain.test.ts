@@ -1,6 +1,6 @@
 import { type BidRequest, type SupplyChainNode } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
-import { inboundSupplyChain, parseSupplyChain, serializeSupplyChain, outboundSupplyChain } from '../src/edge/openrtb/supplyChain.js';
+import { inboundSupplyChain, parseSupplyChain, serializeSupplyChain, outboundSupplyChain } from '../src/edge/ortb/supplyChain.js';
 
 /** source.schain against openrtb/supplychainobject.md, its string form for tag requests included. */
 describe('schain string form', () => {

@@ -2,7 +2,7 @@ import { validateHeaderValue } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
 import { type DeliveryGate } from '../src/edge/auction/deliveryGate.js';
-import { type EdgeResponse } from '../src/edge/edgeHttp.js';
+import { type EdgeResponse } from '../src/http/edgeHttp.js';
 import { type SnapCreative, type Snapshot } from '../src/edge/snapshot/types.js';
 import { ReplayGuard } from '../src/edge/tracking/replayGuard.js';
 import { handleEvent } from '../src/edge/tracking/trackingEvents.js';

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidRequest, TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';

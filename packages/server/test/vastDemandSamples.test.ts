@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Price } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DecisionTrace } from '../src/edge/auction/trace.js';
+import { type DecisionTrace } from '@adplane/shared';
 import { eventIn } from '../src/edge/vast/vastWriter.js';
 import { VAST_VERSIONS, type VastVersion } from '../src/edge/vast/vastVersion.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Winner } from '../src/edge/auction/runAuction.js';
-import { type DemandInline, readVastAnswer } from '../src/edge/demand/vastAnswer.js';
+import { type DemandInline, readVastAnswer } from '../src/edge/vast/vastAnswer.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../src/edge/snapshot/types.js';
-import { winnerDocument } from '../src/edge/vast/adResponse.js';
-import { MAX_AGE_S } from '../src/edge/tracking/trackingToken.js';
+import { winnerDocument } from '../src/edge/decision/adResponse.js';
+import { MAX_AGE_S } from '../src/edge/vast/adLifetime.js';
 import { VAST_VERSIONS, type VastVersion } from '../src/edge/vast/vastVersion.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 

@@ -1,13 +1,13 @@
-import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../http/edgeHttp.js';
 import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
-import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './adDecision.js';
+import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './decision/adDecision.js';
 import { buildRequestContext, type ConnectionFacts, NO_PARTNER_UIDS } from './request/context.js';
 import { cookieIds } from './prebid/userSync.js';
 import { type GeoLookup } from './request/geo.js';
 import { type RawQuery } from './request/macros.js';
-import { emptyDocument } from './vast/adResponse.js';
-import { decideVastAds } from './vast/adPod.js';
+import { emptyDocument } from './decision/adResponse.js';
+import { decideVastAds } from './decision/adPod.js';
 import { type SnapChannel } from './snapshot/types.js';
 import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
 import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from './request/demandHops.js';

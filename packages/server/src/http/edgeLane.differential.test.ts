@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnswers } from '../../test/rawHttp.js';
-import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { answerClientError } from './clientError.js';
 import { installEdgeLane } from './edgeLane.js';
 

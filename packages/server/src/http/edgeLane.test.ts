@@ -4,7 +4,7 @@ import { Duplex } from 'node:stream';
 import { type LocalServer, localServer } from '../../test/localServer.js';
 import { exchange } from '../../test/rawHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { installEdgeLane, MAX_HEAD_BYTES, readHead } from './edgeLane.js';
 
 /**

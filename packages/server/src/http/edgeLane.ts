@@ -1,6 +1,6 @@
 import { type OutgoingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
-import { type EdgeRequest, type EdgeResponse } from '../edge/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { DEFAULT_MAX_BODY, FIELD_VALUE, fieldName, type Head, HEAD_GOES_ON, HeadScan, MAX_HEAD_BYTES, NOT_LANE, readHead } from './edgeLaneHead.js';
 
 export { MAX_HEAD_BYTES, readHead } from './edgeLaneHead.js';

@@ -1,5 +1,5 @@
 import { list as isbotList } from 'isbot';
-import { platformOf } from '../edge/request/userAgent.js';
+import { platformOf } from './userAgent.js';
 
 /**
  * What the IVT checks need to know about a user agent, worked out once per distinct string and

@@ -4,7 +4,7 @@ import { type Price, TargetingRules, type VastVersion } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemandServer, startDemandServer } from '../../../test/demandServers.js';
 import { schemaErrors } from '../../../test/vastSchema.js';
-import { decide, type EdgeDeps } from '../adDecision.js';
+import { decide, type EdgeDeps } from '../decision/adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { campaignSource } from '../demand/campaignSource.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';

@@ -2,7 +2,7 @@ import { type Limit } from '@adplane/shared';
 import { DeliveryEngine } from '../../delivery/deliveryEngine.js';
 import { MemoryCounterStore, MemoryShared } from '../../delivery/sharedCounters.js';
 import { viewerKey } from '../../delivery/frequency.js';
-import { gdprApplies, gppSectionIds } from '../request/privacy.js';
+import { gdprApplies, gppSectionIds } from '../ortb/privacy.js';
 import { type Admission, type DeliveryCounters, type Refusal, type TagLimits } from '../../delivery/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapTag } from '../snapshot/types.js';

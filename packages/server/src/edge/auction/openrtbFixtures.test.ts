@@ -5,7 +5,7 @@ import { type BidRequest, type Price, TargetingRules, type VastVersion } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BidderCall, type LiteralAnswer, startTestBidders, type TestBidders } from '../../../test/testBidders.js';
 import { schemaErrors } from '../../../test/vastSchema.js';
-import { decide, type EdgeDeps } from '../adDecision.js';
+import { decide, type EdgeDeps } from '../decision/adDecision.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { campaignSource } from '../demand/campaignSource.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';

@@ -2,7 +2,7 @@ import { type IvtTrace } from '@adplane/shared';
 import { checkTraffic, createTrafficCheckState, type TrafficCheckState } from '../../ivt/checkTraffic.js';
 import { type IvtSettings } from '../../ivt/ivtSettings.js';
 import { IVT_REASONS, type IvtReason, type TrafficVerdict } from '../../ivt/reasons.js';
-import { trafficFactsOf } from '../../ivt/trafficFacts.js';
+import { trafficFactsOf } from './trafficFacts.js';
 import { loadTrafficLists, shippedTrafficLists } from '../../ivt/trafficLists.js';
 import { type RequestContext } from '../request/context.js';
 import { type SnapChannel } from '../snapshot/types.js';

@@ -1,8 +1,8 @@
 import { adSeconds, type AuctionRequest, durationFloorOf, lengthFloor, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { clearingCpm, payoutCpm } from './money.js';
-import { type SourceFate } from './trace.js';
+import { clearingCpm, payoutCpm } from '../demand/money.js';
+import { type SourceFate } from '@adplane/shared';
 
 /**
  * The auction as fixed stages (prebid-server's hook stages, where IVT checks and post-bid pixels

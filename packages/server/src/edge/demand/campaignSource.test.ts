@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type SourceFate } from '../auction/trace.js';
+import { type SourceFate } from '@adplane/shared';
 import { DeliveryGate } from '../auction/deliveryGate.js';
 import { buildRequestContext } from '../request/context.js';
-import { supplierChannel } from '../openrtb/inbound/bidChannels.js';
+import { supplierChannel } from '../doors/openrtbBidder/bidChannels.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot, type SnapSupplier } from '../snapshot/types.js';

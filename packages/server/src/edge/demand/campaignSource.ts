@@ -2,9 +2,9 @@ import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
 import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
-import { type SourceFate } from '../auction/trace.js';
+import { type SourceFate } from '@adplane/shared';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource, type DurationFloor, durationFloorOf, lengthFloor } from './demandSource.js';
-import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../openrtb/impFit.js';
+import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../targeting/impFit.js';
 
 /**
  * The tenant's own campaigns, booked on its channels (direct-sold): the targeting indexes narrow

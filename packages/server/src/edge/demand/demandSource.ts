@@ -1,9 +1,10 @@
-import { type SourceFate } from '../auction/trace.js';
+import { type SourceFate } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
-import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
-import { type DeliveryGate } from '../auction/deliveryGate.js';
-import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
-import { type DemandInline } from './vastAnswer.js';
+import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
+import { type Limit } from '@adplane/shared';
+import { type Refusal } from '../../delivery/types.js';
+import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
+import { type DemandInline } from '../vast/vastAnswer.js';
 
 /**
  * One interface for every kind of demand (as prebid-server's adapters): a source lists the
@@ -11,11 +12,23 @@ import { type DemandInline } from './vastAnswer.js';
  * rule's name), and each candidate's `call` answers a bid or why not. Our campaigns and VAST demand
  * tags are sources today; OpenRTB exchanges and Prebid partners plug in as more sources.
  */
+/**
+ * What a demand source asks delivery control on the request path: whether a campaign may buy one more
+ * impression, a demand tag or an ad exchange take one more request (null: yes; else the refusal).
+ * The decision's gate to delivery control answers it (auction/deliveryGate.ts); the sources see only
+ * these three questions.
+ */
+export interface DemandPacing {
+  campaignRefusal(campaign: SnapCampaign, cpm: number, ctx: RequestContext): Refusal | null;
+  takeTagRequest(tag: SnapTag, timezone: number, now: number): Refusal | null;
+  takeExchangeRequest(exchangeId: number, qpsLimit: Limit, now: number): Refusal | null;
+}
+
 export interface AuctionRequest {
   ctx: RequestContext;
   channel: SnapChannel;
   snapshot: Snapshot;
-  pacing: DeliveryGate;
+  pacing: DemandPacing;
   /** Epoch ms by which every answer must be in. */
   deadline: number;
   /** DSP mode: the supplier whose OpenRTB bid request this is (null on a channel's own traffic). */

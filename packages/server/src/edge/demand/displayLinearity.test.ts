@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { demandAgent } from './deadline.js';
 import { failedAdUrls } from './errorPings.js';
-import { readVastAnswer } from './vastAnswer.js';
+import { readVastAnswer } from '../vast/vastAnswer.js';
 import { VastFetcher } from './vastFetcher.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequestContext } from '../request/context.js';
 import { errorPings, MAX_ERROR_PINGS } from './errorPings.js';
-import { readVastAnswer } from './vastAnswer.js';
+import { readVastAnswer } from '../vast/vastAnswer.js';
 
 const NOW = Date.UTC(2026, 10, 25, 8, 15, 7, 127);
 const ctx = buildRequestContext({ page_url: 'https://news.example.com/a' }, { remoteAddress: '8.8.8.8', userAgent: 'Mozilla/5.0' }, NOW, () => ({ country: 'US', region: '', usState: '' }));

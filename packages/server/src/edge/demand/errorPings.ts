@@ -1,10 +1,10 @@
 import { type RequestContext } from '../request/context.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
-import { fillAuctionMacros } from '../openrtb/auctionMacros.js';
-import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
+import { fillAuctionMacros } from '../ortb/auctionMacros.js';
+import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
 import { type VastMarkup } from './demandSource.js';
 import { fillIabMacros } from './tagMacros.js';
-import { type FailedAd } from './vastAnswer.js';
+import { type FailedAd } from '../vast/vastAnswer.js';
 
 /**
  * A VAST demand that gave us no playable ad hears of it as it would from a player. adplane reads a

@@ -1,5 +1,5 @@
 import { type Agent } from 'undici';
-import { gunzipCapped, isGzip } from '../openrtb/compression.js';
+import { gunzipCapped, isGzip } from '../ortb/compression.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall, fireAndForget } from './demandCall.js';

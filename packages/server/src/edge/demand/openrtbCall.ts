@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
-import { type SourceFate } from '../auction/trace.js';
-import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse, type RefusedBid } from '../openrtb/bidResponseReader.js';
-import { fillAuctionMacros } from '../openrtb/auctionMacros.js';
-import { type CurrencyRates } from '../openrtb/currency.js';
-import { type DemandPricing, demandTerms, ourPrice } from '../openrtb/demandPricing.js';
-import { recordOffer } from '../openrtb/notices.js';
-import { type OrtbMarkup } from '../openrtb/ortbMarkup.js';
-import { demandAdRefusal, podRepeats } from '../openrtb/impFit.js';
-import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from '../openrtb/outboundRequest.js';
+import { type SourceFate } from '@adplane/shared';
+import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse, type RefusedBid } from '../ortb/bidResponseReader.js';
+import { fillAuctionMacros } from '../ortb/auctionMacros.js';
+import { type CurrencyRates } from '../ortb/currency.js';
+import { type DemandPricing, demandTerms, ourPrice } from '../ortb/demandPricing.js';
+import { recordOffer } from './offers.js';
+import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
+import { demandAdRefusal, podRepeats } from '../targeting/impFit.js';
+import { buildBidRequest, MIN_TMAX_MS, type OutboundSpec, TMAX_MARGIN_MS, transactionId } from './outboundRequest.js';
 import { channelSellerId } from '../snapshot/channels.js';
 import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate } from './demandSource.js';
 import { ERRORCODE, failedAdUrls } from './errorPings.js';
 import { type HttpCaller } from './httpCaller.js';
-import { type EmptyAnswer, type FailedAd } from './vastAnswer.js';
+import { type EmptyAnswer, type FailedAd } from '../vast/vastAnswer.js';
 import { type DemandLoopGuard, isLoopReason } from '../request/demandHops.js';
 
 /**

@@ -1,10 +1,10 @@
 import { type BidRequest, partnerSyncBidder, resolvePartner } from '@adplane/shared';
-import { userIdsForbidden } from '../request/privacy.js';
+import { userIdsForbidden } from '../ortb/privacy.js';
 import { type RequestContext } from '../request/context.js';
-import { type SourceFate } from '../auction/trace.js';
-import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../openrtb/demandPricing.js';
-import { outboundBanner } from '../openrtb/outboundRequest.js';
-import { bannerHasSize } from '../prebid/pbsRules.js';
+import { type SourceFate } from '@adplane/shared';
+import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../ortb/demandPricing.js';
+import { outboundBanner } from './outboundRequest.js';
+import { bannerHasSize } from '../ortb/pbsRules.js';
 import { type SnapTag } from '../snapshot/types.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { type SupplyChainNode } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
-import { outboundSupplyChain, serializeSupplyChain } from '../openrtb/supplyChain.js';
+import { outboundSupplyChain, serializeSupplyChain } from '../ortb/supplyChain.js';
 
 /**
  * Fill the macros of a demand tag's VAST URL from the request: adplane's own {{macros}} (the same

@@ -5,7 +5,7 @@ import { buildRequestContext } from '../request/context.js';
 import { renderInline } from '../vast/vastWriter.js';
 import { demandAgent } from './deadline.js';
 import { errorPings, failedAdUrls } from './errorPings.js';
-import { demandAdParts, NO_MORE_ADS, readVastAnswer } from './vastAnswer.js';
+import { demandAdParts, NO_MORE_ADS, readVastAnswer } from '../vast/vastAnswer.js';
 import { VastFetcher } from './vastFetcher.js';
 
 /**

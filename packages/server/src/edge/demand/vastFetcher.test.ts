@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
 import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
-import { CurrencyRates } from '../openrtb/currency.js';
+import { CurrencyRates } from '../ortb/currency.js';
 import { demandAgent } from './deadline.js';
 import { VastFetcher } from './vastFetcher.js';
 

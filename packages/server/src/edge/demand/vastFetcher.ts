@@ -4,8 +4,8 @@ import { isAddressRefused } from '../../http/outboundAddress.js';
 import { answerText } from './answerText.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
-import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
-import { type RateSource } from '../openrtb/currency.js';
+import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from '../vast/vastAnswer.js';
+import { type RateSource } from '../ortb/currency.js';
 import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, OWN_ENTRY_POINT } from '../request/demandHops.js';
 
 /**

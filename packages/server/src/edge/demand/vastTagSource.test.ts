@@ -4,7 +4,7 @@ import { inlineVast } from '../../../test/demandServers.js';
 import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
-import { CurrencyRates } from '../openrtb/currency.js';
+import { CurrencyRates } from '../ortb/currency.js';
 import { buildRequestContext } from '../request/context.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { type SnapChannel, type Snapshot, type SnapTag } from '../snapshot/types.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { adSystemDomain } from '@adplane/shared';
 import { channelSellerId } from '../snapshot/channels.js';
-import { tagRevenueCpm } from '../auction/money.js';
-import { demandAdRefusal } from '../openrtb/impFit.js';
+import { tagRevenueCpm } from './money.js';
+import { demandAdRefusal } from '../targeting/impFit.js';
 import { blockedAdvertisers, blockedCategories } from './openrtbCall.js';
 import { refusal } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
@@ -10,7 +10,7 @@ import { fillIabMacros, fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
 import { failedAdUrls } from './errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
-import { type RateSource } from '../openrtb/currency.js';
+import { type RateSource } from '../ortb/currency.js';
 import { isLoopReason } from '../request/demandHops.js';
 
 /**

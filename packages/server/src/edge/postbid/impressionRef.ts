@@ -1,4 +1,5 @@
-import { canonicalBase64url, type Decision, MAX_AGE_S, type TokenSigner } from '../tracking/trackingToken.js';
+import { canonicalBase64url, type Decision, type TokenSigner } from '../tracking/trackingToken.js';
+import { MAX_AGE_S } from '../vast/adLifetime.js';
 
 /**
  * The `{{impression_id}}` a post-bid pixel carries and its vendor sends back with its verdict

@@ -1,7 +1,7 @@
-import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { type Edge } from '../edgePlugin.js';
-import { readJsonBody } from '../openrtb/requestBody.js';
+import { readJsonBody } from '../ortb/requestBody.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
 import { POSTBID_VERDICT } from '../tracking/replayGuard.js';
 import { type ImpressionFacts, MAX_REF_LENGTH, readImpressionRef } from './impressionRef.js';

@@ -3,7 +3,7 @@ import { type RequestContext } from '../request/context.js';
 import { type Decision, type TokenSigner } from '../tracking/trackingToken.js';
 import { impressionRef } from './impressionRef.js';
 import { PostbidCap } from './postbidCap.js';
-import { NO_POSTBID, postbidPlanOf, type PostbidSnapshot, type SnapPostbidPixel } from './postbidPlan.js';
+import { NO_POSTBID, postbidPlanOf, type PostbidSnapshot, type SnapPostbidPixel } from '../snapshot/postbidPlan.js';
 import { inShare, postbidDraw } from './postbidSampling.js';
 
 /**

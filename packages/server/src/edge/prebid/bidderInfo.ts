@@ -1,5 +1,5 @@
 import { type Edge } from '../edgePlugin.js';
-import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { send } from './answer.js';
 import { BIDDER_CODE } from './auctionRequest.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EdgeRequest } from '../edgeHttp.js';
+import { type EdgeRequest } from '../../http/edgeHttp.js';
 import { proxyTrust } from '../../http/clientAddress.js';
 import { writerKey } from './prebidEntries.js';
 

@@ -1,10 +1,10 @@
 import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
 import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
-import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_EVENT_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH, PREBID_VTRACK_PATH } from '@adplane/shared';
 import { type Edge } from '../edgePlugin.js';
-import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../openrtb/requestBody.js';
+import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../ortb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';

@@ -1,5 +1,5 @@
 import { PREBID_EVENT_PATH } from '@adplane/shared';
-import { type EdgeRequest, type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { corsHeaders } from '../cors.js';
 import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
 

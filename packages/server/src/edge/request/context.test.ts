@@ -3,7 +3,7 @@ import { type BidRequest, type Imp } from '@adplane/shared';
 import { buildRequestContext } from './context.js';
 import { contextOfBidRequest } from './openrtbContext.js';
 import { readTagQuery } from './macros.js';
-import { platformOf } from './userAgent.js';
+import { platformOf } from '../../ivt/userAgent.js';
 
 const CHROME_WIN = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';

@@ -2,7 +2,7 @@ import { type BidRequest, type Imp } from '@adplane/shared';
 import { categoriesOfMacro } from './contentCategories.js';
 import { type Geo, type GeoLookup, geoipLiteLookup, publicAddress } from './geo.js';
 import { type RawQuery, readTagQuery, type TagQuery } from './macros.js';
-import { deviceOfOrtbType, type Platform, platformOf } from './userAgent.js';
+import { deviceOfOrtbType, type Platform, platformOf } from '../../ivt/userAgent.js';
 import { playerSizeOf } from './playerSize.js';
 import { type DemandHops } from './demandHops.js';
 

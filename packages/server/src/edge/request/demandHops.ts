@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { type BidRequest, type SupplyChainNode } from '@adplane/shared';
-import { inboundSupplyChain } from '../openrtb/supplyChain.js';
+import { inboundSupplyChain } from '../ortb/supplyChain.js';
 
 /**
  * The hop marker: every call the edge makes (to VAST demand and its wrappers, to OpenRTB endpoints

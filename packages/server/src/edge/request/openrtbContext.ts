@@ -4,7 +4,7 @@ import { type ConnectionFacts, NO_PARTNER_UIDS, type RequestContext } from './co
 import { type GeoLookup, geoipLiteLookup, publicAddress, UNKNOWN_GEO } from './geo.js';
 import { hostOf, type TagQuery } from './macros.js';
 import { playerSizeOf } from './playerSize.js';
-import { deviceOfOrtbType, platformOf } from './userAgent.js';
+import { deviceOfOrtbType, platformOf } from '../../ivt/userAgent.js';
 
 /**
  * The request context of one impression of an OpenRTB 2.5/2.6 bid request: the same context a VAST

@@ -1,4 +1,4 @@
-import { categoryBlocked } from '../openrtb/impFit.js';
+import { categoryBlocked } from '../targeting/impFit.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type CategoryBlocks, type SnapCreative } from './types.js';
 

@@ -16,7 +16,7 @@ import {
 } from '@adplane/shared';
 import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
-import { compilePostbid } from '../postbid/postbidPlan.js';
+import { compilePostbid } from './postbidPlan.js';
 import { compileOwners, compileOwnersBefore } from './accounts.js';
 import { type CampaignFacts, campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
-import { type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeResponse } from '../../http/edgeHttp.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
 import { handleEvent } from '../tracking/trackingEvents.js';
 import { type Decision, newDecisionId, TokenSigner } from '../tracking/trackingToken.js';

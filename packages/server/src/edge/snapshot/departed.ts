@@ -1,4 +1,4 @@
-import { MAX_AGE_S } from '../tracking/trackingToken.js';
+import { MAX_AGE_S } from '../vast/adLifetime.js';
 import { type Departed, type LeftAt, type SnapCampaign, type Snapshot, type SnapTag } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type Limit, type Price, type VastVersion } from '@adplane/shared';
-import { type PostbidSnapshot } from '../postbid/postbidPlan.js';
+import { type PostbidSnapshot } from './postbidPlan.js';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type FrequencyCapRule } from '../../delivery/types.js';

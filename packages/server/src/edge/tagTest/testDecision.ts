@@ -3,7 +3,7 @@ import { type Edge } from '../edgePlugin.js';
 import { buildRequestContext, type ConnectionFacts, type RequestContext } from '../request/context.js';
 import { type RawQuery } from '../request/macros.js';
 import { type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
-import { decideVastAds } from '../vast/adPod.js';
+import { decideVastAds } from '../decision/adPod.js';
 import { sampleUserAgent } from './sampleUserAgents.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReplayGuard } from '../../delivery/redisReplay.js';
+import { openReplayGuard } from './redisReplay.js';
 import { PAGE_DECISIONS, ReplayGuard, SharedReplayGuard } from './replayGuard.js';
 import { REPLAY_FILE } from './savedReplay.js';
 import { newDecisionId, unfilledDecisionId } from './trackingToken.js';

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { type IncomingHttpHeaders } from 'node:http';
-import { type EdgeResponse } from '../edgeHttp.js';
+import { type EdgeResponse } from '../../http/edgeHttp.js';
 import { corsOf } from '../cors.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
-import { billingNotice, deferredWinNotice } from '../openrtb/notices.js';
+import { billingNotice, deferredWinNotice } from '../auction/notices.js';
 import { forwardedErrors } from '../demand/errorPings.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Snapshot } from '../snapshot/types.js';

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type Decision, MAX_AGE_S, newDecisionId, TokenSigner, VERIFIED_CAP } from './trackingToken.js';
+import { MAX_AGE_S } from '../vast/adLifetime.js';
+import { type Decision, newDecisionId, TokenSigner, VERIFIED_CAP } from './trackingToken.js';
 
 const KEY = 'k'.repeat(32);
 const NOW = 1_800_000_000;

@@ -1,4 +1,5 @@
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MAX_AGE_S } from '../vast/adLifetime.js';
 
 /**
  * The signed token every tracking URL carries: it names the decision (who served what, where, at
@@ -53,7 +54,6 @@ export interface Decision {
   postbid: number;
 }
 
-export const MAX_AGE_S = 24 * 3600;
 const SIG_BYTES = 16;
 /** Tokens kept verified per generation (TokenSigner.verify). */
 export const VERIFIED_CAP = 5_000;

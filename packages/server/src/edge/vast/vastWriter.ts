@@ -3,7 +3,6 @@ import { companionAdsXml, type CompanionsRequired, type VastCompanion } from './
 import { iconsXml, type VastIcon } from './icons.js';
 import { closedCaptionsXml, type MediaExtras, mediaTailXml } from './mediaExtras.js';
 import { isVast4, type VastVersion } from './vastVersion.js';
-import { MAX_AGE_S } from '../tracking/trackingToken.js';
 
 /**
  * VAST documents in the version a channel speaks: inline (our creatives, and demand answers
@@ -104,13 +103,6 @@ export interface InlineAd {
    */
   expiresS?: number;
 }
-
-/**
- * How long after the request an ad of ours may still start (VAST 4.1+ <Expires>): /ev refuses a
- * token older than MAX_AGE_S, so an ad a CTV app or a stitcher kept longer would play uncounted and
- * unpaid. An hour short of it, so that the ad's last events (up to its 10 minutes later) still count.
- */
-export const AD_EXPIRES_S = MAX_AGE_S - 3600;
 
 /**
  * The Universal Ad ID of a demand's ad that gave none: a Universal Ad ID names one creative across
