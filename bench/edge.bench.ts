@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CampaignInput, ChannelInput, CreativeInput, TagInput, TargetingInput } from '@adplane/shared';
 import { buildApp } from '../packages/server/src/app.js';
-import type {} from '../packages/server/src/edge/edgePlugin.js';
+import type {} from '../packages/server/src/edge/doors/edge.js';
 import { tuneHeap } from '../packages/server/src/ops/heapTuning.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';

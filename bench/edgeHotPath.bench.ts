@@ -16,7 +16,7 @@ import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { buildApp } from '../packages/server/src/app.js';
-import type {} from '../packages/server/src/edge/edgePlugin.js';
+import type {} from '../packages/server/src/edge/doors/edge.js';
 import { type Decision } from '../packages/server/src/edge/tracking/trackingToken.js';
 import { loadSettings } from '../packages/server/src/settings.js';
 import { openStore } from '../packages/server/src/store/db.js';

@@ -8,7 +8,7 @@ import { DEPARTED_MS } from '../src/edge/snapshot/departed.js';
 import { SnapshotHolder } from '../src/edge/snapshot/snapshotHolder.js';
 import { type SnapCampaign } from '../src/edge/snapshot/types.js';
 import { ReplayGuard } from '../src/edge/tracking/replayGuard.js';
-import { handleEvent } from '../src/edge/tracking/trackingEvents.js';
+import { handleEvent } from '../src/edge/doors/trackingEvents.js';
 import { type Decision, newDecisionId, TokenSigner } from '../src/edge/tracking/trackingToken.js';
 import { as, buildTestApp, forEachStore, login } from './helpers.js';
 

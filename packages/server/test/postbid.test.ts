@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace, type PostbidSetup } from '@adplane/shared';
-import { postbackKey } from '../src/edge/postbid/postback.js';
+import { postbackKey } from '../src/edge/doors/postback.js';
 import { seedPostbidCap } from '../src/edge/seeding/postbidCapSeed.js';
 import { PostbidCap } from '../src/edge/postbid/postbidCap.js';
 import { postbidDraw } from '../src/edge/postbid/postbidSampling.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type BidResponse } from '@adplane/shared';
 import { buildTestApp, forEachStore } from './helpers.js';
 import { prebidPublisher } from './tenantFixture.js';
-import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/prebid/prebidEntries.js';
+import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/doors/prebidServer/prebidEntries.js';
 import AjvDraft04 from 'ajv-draft-04';
 
 /**

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TAG_TEST_PATH, type TagTestAnswer } from '@adplane/shared';
-import { SAMPLE_UA_BY_OS } from '../src/edge/tagTest/sampleUserAgents.js';
+import { SAMPLE_UA_BY_OS } from '../src/edge/doors/tagTest/sampleUserAgents.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';

@@ -5,7 +5,7 @@ import { type DeliveryGate } from '../src/edge/auction/deliveryGate.js';
 import { type EdgeResponse } from '../src/http/edgeHttp.js';
 import { type SnapCreative, type Snapshot } from '../src/edge/snapshot/types.js';
 import { ReplayGuard } from '../src/edge/tracking/replayGuard.js';
-import { handleEvent } from '../src/edge/tracking/trackingEvents.js';
+import { handleEvent } from '../src/edge/doors/trackingEvents.js';
 import { type Decision, newDecisionId, TokenSigner } from '../src/edge/tracking/trackingToken.js';
 
 /**

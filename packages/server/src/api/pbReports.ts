@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { type PostbidSetup, PostbidReportRequest, postbidReportRefusal, type ReportRequest } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
-import { postbackKey } from '../edge/postbid/postback.js';
+import { postbackKey } from '../edge/doors/postback.js';
 import { ensureTrackingKey } from '../edge/tracking/trackingKey.js';
 import { TokenSigner } from '../edge/tracking/trackingToken.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';

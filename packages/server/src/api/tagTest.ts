@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { RESOURCES, TAG_TEST_PATH, TagTestRequest } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
-import { runTestDecision, SubjectNotLoaded } from '../edge/tagTest/testDecision.js';
+import { runTestDecision, SubjectNotLoaded } from '../edge/doors/tagTest/testDecision.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';
 import { getOne } from '../resources/entityService.js';
 import { readConfigVersion } from '../store/configVersion.js';

@@ -3,7 +3,7 @@ import { checkpointCounters, restoreCounters, saveCounters } from '../delivery/s
 import { type Checkpoint } from '../ops/savedFile.js';
 import { MemoryCounterStore, MemoryShared } from '../delivery/sharedCounters.js';
 import { type DeliveryLog } from '../delivery/types.js';
-import { BidCache } from '../edge/prebid/bidCache.js';
+import { BidCache } from '../edge/doors/prebidServer/bidCache.js';
 import { type ImpressionReplayGuard, ReplayGuard } from '../edge/tracking/replayGuard.js';
 import { KeptReplayGuard } from '../edge/tracking/savedReplay.js';
 import { type StatsStore } from '../stats/statsStore.js';

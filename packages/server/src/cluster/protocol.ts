@@ -1,4 +1,4 @@
-import { type CachedDoc } from '../edge/prebid/bidCache.js';
+import { type CachedDoc } from '../edge/doors/prebidServer/bidCache.js';
 import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from '../delivery/sharedCounters.js';
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { postbackKey } from '../../src/edge/postbid/postback.js';
+import { postbackKey } from '../../src/edge/doors/postback.js';
 import { VAST_VERSIONS, type VastVersion } from '../../src/edge/vast/vastVersion.js';
 import { buildApp } from '../../src/app.js';
 import { createAs, onSqliteStore, login } from '../helpers.js';

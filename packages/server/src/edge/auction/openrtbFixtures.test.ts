@@ -21,7 +21,7 @@ import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { OPEN_FLIGHT_END, type SnapAdExchange, type SnapCampaign, type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
-import { handleEvent } from '../tracking/trackingEvents.js';
+import { handleEvent } from '../doors/trackingEvents.js';
 import { TokenSigner } from '../tracking/trackingToken.js';
 import { DeliveryGate } from './deliveryGate.js';
 

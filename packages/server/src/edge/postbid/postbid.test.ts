@@ -8,7 +8,7 @@ import { VAST_VERSIONS } from '../vast/vastVersion.js';
 import { renderInline, renderWrapper } from '../vast/vastWriter.js';
 import { pixelImages } from '../decision/adMarkup.js';
 import { impressionRef, readImpressionRef } from './impressionRef.js';
-import { checkPostback, postbackKey, tenantOfPostbackKey } from './postback.js';
+import { checkPostback, postbackKey, tenantOfPostbackKey } from '../doors/postback.js';
 import { seedPostbidCap } from '../seeding/postbidCapSeed.js';
 import { PostbidCap } from './postbidCap.js';
 import { compilePostbid, type PostbidSnapshot } from '../snapshot/postbidPlan.js';

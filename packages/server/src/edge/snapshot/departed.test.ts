@@ -3,7 +3,7 @@ import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
 import { type EdgeResponse } from '../../http/edgeHttp.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
-import { handleEvent } from '../tracking/trackingEvents.js';
+import { handleEvent } from '../doors/trackingEvents.js';
 import { type Decision, newDecisionId, TokenSigner } from '../tracking/trackingToken.js';
 import { DEPARTED_MS, DepartedEntities } from './departed.js';
 import { type SnapCampaign, type Snapshot, type SnapTag } from './types.js';

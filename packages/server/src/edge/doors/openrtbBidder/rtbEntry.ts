@@ -1,7 +1,7 @@
 import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { type EdgeDeps } from '../../decision/adDecision.js';
-import { type VastRequestDeps } from '../../vastRequest.js';
+import { type VastRequestDeps } from '../vastRequest.js';
 import { readBidRequest } from '../../ortb/bidRequestReader.js';
 import { sendMaybeGzipped } from '../../ortb/compression.js';
 import { answerCurrency } from '../../ortb/currency.js';

@@ -3,8 +3,8 @@ import { fillSyncUrl, supplierSyncPath } from '@adplane/shared';
 import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { type RequestContext } from '../../request/context.js';
 import { type SnapSupplier } from '../../snapshot/types.js';
-import { PIXEL } from '../../tracking/trackingEvents.js';
-import { ADPLANE_BIDDER, live, newUid, privacyMacros, privacyQuery, readSyncCookie, sectionIds, serializedUrl, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, withUid } from '../../prebid/userSync.js';
+import { PIXEL } from '../trackingEvents.js';
+import { ADPLANE_BIDDER, live, newUid, privacyMacros, privacyQuery, readSyncCookie, sectionIds, serializedUrl, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, withUid } from '../prebidServer/userSync.js';
 import { userIdsForbidden } from '../../ortb/privacy.js';
 
 /**

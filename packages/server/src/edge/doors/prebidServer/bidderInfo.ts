@@ -1,5 +1,5 @@
-import { type Edge } from '../edgePlugin.js';
-import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
+import { type Edge } from '../edge.js';
+import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { send } from './answer.js';
 import { BIDDER_CODE } from './auctionRequest.js';
 

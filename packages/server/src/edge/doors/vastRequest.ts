@@ -1,16 +1,16 @@
-import { type EdgeRequest, type EdgeResponse } from '../http/edgeHttp.js';
-import { clientAddress, type ProxyTrust } from '../http/clientAddress.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
+import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
 import { VAST_VERSION_PARAM } from '@adplane/shared';
-import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from './decision/adDecision.js';
-import { buildRequestContext, type ConnectionFacts, NO_PARTNER_UIDS } from './request/context.js';
-import { cookieIds } from './prebid/userSync.js';
-import { type GeoLookup } from './request/geo.js';
-import { type RawQuery } from './request/macros.js';
-import { emptyDocument } from './decision/adResponse.js';
-import { decideVastAds } from './decision/adPod.js';
-import { type SnapChannel } from './snapshot/types.js';
-import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from './vast/vastVersion.js';
-import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from './request/demandHops.js';
+import { type DecideOptions, type DecisionOutcome, type EdgeDeps } from '../decision/adDecision.js';
+import { buildRequestContext, type ConnectionFacts, NO_PARTNER_UIDS } from '../request/context.js';
+import { cookieIds } from './prebidServer/userSync.js';
+import { type GeoLookup } from '../request/geo.js';
+import { type RawQuery } from '../request/macros.js';
+import { emptyDocument } from '../decision/adResponse.js';
+import { decideVastAds } from '../decision/adPod.js';
+import { type SnapChannel } from '../snapshot/types.js';
+import { DEFAULT_VAST_VERSION, VAST_VERSIONS, type VastVersion } from '../vast/vastVersion.js';
+import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from '../request/demandHops.js';
 
 /**
  * GET /vast/<channel uid> on the raw node request: no body parsing, no JSON; the answer is the XML

@@ -62,7 +62,7 @@ describe('withVastImpression', () => {
   });
 
   it('keeps every demand sample byte for byte but for the event, which a reader finds in its first ad (VAST 2.0 to 4.2, BOM, pods, wrappers)', () => {
-    const dir = new URL('../../../test/fixtures/vast/demand/', import.meta.url);
+    const dir = new URL('../../../../test/fixtures/vast/demand/', import.meta.url);
     let changed = 0;
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.xml'))) {
       const xml = readFileSync(new URL(file, dir), 'utf8');

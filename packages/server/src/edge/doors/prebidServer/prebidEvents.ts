@@ -1,7 +1,7 @@
 import { PREBID_EVENT_PATH } from '@adplane/shared';
-import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { corsHeaders } from '../cors.js';
-import { type EventDeps, PIXEL, record } from '../tracking/trackingEvents.js';
+import { type EventDeps, PIXEL, record } from '../trackingEvents.js';
 
 /**
  * Prebid Server's event notifications (docs/prebid.md, "Events"): with `ext.prebid.events` in the

@@ -1,4 +1,4 @@
-import { type EdgeRequest, type EdgeResponse } from '../http/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 
 /**
  * CORS of the edge's entry points. Players, SDKs and Prebid.js call them from publishers' pages,

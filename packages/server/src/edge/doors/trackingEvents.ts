@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { type IncomingHttpHeaders } from 'node:http';
 import { type EdgeResponse } from '../../http/edgeHttp.js';
-import { corsOf } from '../cors.js';
+import { corsOf } from './cors.js';
 import { type Dimensions, type HourlyCounters } from '../counters/hourlyCounters.js';
 import { billingNotice, deferredWinNotice } from '../auction/notices.js';
 import { forwardedErrors } from '../demand/errorPings.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Snapshot } from '../snapshot/types.js';
-import { COUNTED_ONCE, type ImpressionReplayGuard } from './replayGuard.js';
-import { type Decision, type TokenSigner } from './trackingToken.js';
+import { COUNTED_ONCE, type ImpressionReplayGuard } from '../tracking/replayGuard.js';
+import { type Decision, type TokenSigner } from '../tracking/trackingToken.js';
 
 /**
  * GET /ev?e=<event>&t=<token>[&code=<VAST error>]: impression, the video events, click (302 to the

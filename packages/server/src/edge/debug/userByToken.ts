@@ -1,6 +1,6 @@
 import { type Kysely } from 'kysely';
-import { type Database } from '../store/schema.js';
-import { canSignIn, type User, userFromRow } from '../store/users.js';
+import { type Database } from '../../store/schema.js';
+import { canSignIn, type User, userFromRow } from '../../store/users.js';
 
 /** The active account whose profile API token this is (debug traces accept it instead of a cookie). */
 export async function findUserByToken(db: Kysely<Database>, token: string): Promise<User | null> {

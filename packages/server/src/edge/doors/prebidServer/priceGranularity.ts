@@ -1,4 +1,4 @@
-import { isObj } from '../ortb/bidRequestReader.js';
+import { isObj } from '../../ortb/bidRequestReader.js';
 
 /**
  * Price granularity of the Prebid Server auction (`ext.prebid.targeting.pricegranularity`): the

@@ -1,5 +1,5 @@
 import { EVENT_PATH, PREBID_EVENT_PATH } from '@adplane/shared';
-import { type TokenSigner } from '../tracking/trackingToken.js';
+import { type TokenSigner } from '../../tracking/trackingToken.js';
 import { isObject, type PutsRead, putLimits, readPuts } from './cachePuts.js';
 import { INTEGRATION, vastEventUrl } from './prebidEvents.js';
 import { type VastImpression, vastImpressions, withImpression } from './vastImpressions.js';

@@ -1,9 +1,9 @@
 import { type TagTestAnswer, type TagTestContext } from '@adplane/shared';
-import { type Edge } from '../edgePlugin.js';
-import { buildRequestContext, type ConnectionFacts, type RequestContext } from '../request/context.js';
-import { type RawQuery } from '../request/macros.js';
-import { type SnapChannel, type SnapTag, type Snapshot } from '../snapshot/types.js';
-import { decideVastAds } from '../decision/adPod.js';
+import { type Edge } from '../edge.js';
+import { buildRequestContext, type ConnectionFacts, type RequestContext } from '../../request/context.js';
+import { type RawQuery } from '../../request/macros.js';
+import { type SnapChannel, type SnapTag, type Snapshot } from '../../snapshot/types.js';
+import { decideVastAds } from '../../decision/adPod.js';
 import { sampleUserAgent } from './sampleUserAgents.js';
 
 /**

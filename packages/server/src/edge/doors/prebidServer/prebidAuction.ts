@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Bid, type BidRequest, type BidResponse, type Imp, MTYPE, type SeatBid } from '@adplane/shared';
-import { runDecision } from '../decision/adDecision.js';
-import { adMarkupOf } from '../decision/adMarkup.js';
-import { microsToCpm } from '../ortb/bidRequestReader.js';
-import { cpmIn, CurrencyRates, currencyCode, floorMicros, type RateSource, RatesInTurn } from '../ortb/currency.js';
-import { type ConnectionFacts } from '../request/context.js';
-import { contextOfBidRequest } from '../request/openrtbContext.js';
+import { runDecision } from '../../decision/adDecision.js';
+import { adMarkupOf } from '../../decision/adMarkup.js';
+import { microsToCpm } from '../../ortb/bidRequestReader.js';
+import { cpmIn, CurrencyRates, currencyCode, floorMicros, type RateSource, RatesInTurn } from '../../ortb/currency.js';
+import { type ConnectionFacts } from '../../request/context.js';
+import { contextOfBidRequest } from '../../request/openrtbContext.js';
 import { type VastRequestDeps } from '../vastRequest.js';
 import { type AuctionAsk, bidAdjustment, type OurImp } from './auctionRequest.js';
 import { CACHE_PATH, type PrebidCache, cacheTtl, cacheUrl } from './bidCache.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Decision } from '../tracking/trackingToken.js';
+import { type Decision } from '../../tracking/trackingToken.js';
 import { ourImpression, trackedVast, type VtrackContext, type VtrackPut } from './vtrack.js';
 
 const ORIGIN = 'https://ads.example.com';

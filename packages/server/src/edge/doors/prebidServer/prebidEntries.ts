@@ -1,10 +1,10 @@
-import { clientAddress, type ProxyTrust } from '../../http/clientAddress.js';
-import { IPV6, ip, parseIp } from '../../ivt/ipAddress.js';
-import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
+import { clientAddress, type ProxyTrust } from '../../../http/clientAddress.js';
+import { IPV6, ip, parseIp } from '../../../ivt/ipAddress.js';
+import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { PREBID_AMP_PATH, PREBID_AUCTION_PATH, PREBID_COOKIE_SYNC_PATH, PREBID_EVENT_PATH, PREBID_GETUIDS_PATH, PREBID_OPTOUT_PATH, PREBID_SETUID_PATH, PREBID_STATUS_PATH, PREBID_VTRACK_PATH } from '@adplane/shared';
-import { type Edge } from '../edgePlugin.js';
-import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../ortb/requestBody.js';
+import { type Edge } from '../edge.js';
+import { MAX_BODY_BYTES, readBodyBytes, readJsonBody } from '../../ortb/requestBody.js';
 import { corsHeaders, preflight } from '../cors.js';
 import { connectionFacts, type VastRequestDeps } from '../vastRequest.js';
 import { readAmpRequest } from './ampRequest.js';
@@ -12,16 +12,16 @@ import { readAuctionRequest } from './auctionRequest.js';
 import { BIDDER_INFO_PATHS, registerBidderInfo } from './bidderInfo.js';
 import { send } from './answer.js';
 import { CACHE_PATH, PrebidCache } from './bidCache.js';
-import { RequestRateCounter } from '../../ivt/requestRate.js';
+import { RequestRateCounter } from '../../../ivt/requestRate.js';
 import { readCachePuts } from './cachePuts.js';
 import { PBS_CODES, type PrebidDeps, runPrebidAuction } from './prebidAuction.js';
-import { type EventDeps, PIXEL } from '../tracking/trackingEvents.js';
+import { type EventDeps, PIXEL } from '../trackingEvents.js';
 import { handlePrebidEvent } from './prebidEvents.js';
 import { readVtrackPuts, readVtrackQuery, trackedVast } from './vtrack.js';
 import { cookieSyncAnswer, fromOwnPage, optedCookie, optoutPage, type PartnerSync, readCookieSyncAsk, readSyncCookie, setCookieHeader, setuid } from './userSync.js';
 import { tagOfSyncBidder } from '@adplane/shared';
-import { type SnapTag } from '../snapshot/types.js';
-import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from '../request/demandHops.js';
+import { type SnapTag } from '../../snapshot/types.js';
+import { DEMAND_LOOP, type DemandHops, NOFILL_HEADER } from '../../request/demandHops.js';
 
 /**
  * The Prebid Server entry points of the edge, answered from the raw server like /vast:

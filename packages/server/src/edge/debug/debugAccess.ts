@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { tenantIdOf } from '../auth/tenancy.js';
-import { isSameOrigin, sameOriginHeaders } from '../http/sameOrigin.js';
+import { tenantIdOf } from '../../auth/tenancy.js';
+import { isSameOrigin, sameOriginHeaders } from '../../http/sameOrigin.js';
 import { findUserByToken } from './userByToken.js';
 
 /**

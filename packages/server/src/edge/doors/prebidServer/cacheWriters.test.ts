@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type EdgeRequest } from '../../http/edgeHttp.js';
-import { proxyTrust } from '../../http/clientAddress.js';
+import { type EdgeRequest } from '../../../http/edgeHttp.js';
+import { proxyTrust } from '../../../http/clientAddress.js';
 import { writerKey } from './prebidEntries.js';
 
 /** Who a POST /cache is counted against (the per-address write limit). */

@@ -1,6 +1,6 @@
-import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
+import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { corsHeaders } from '../cors.js';
-import { sendMaybeGzipped } from '../ortb/compression.js';
+import { sendMaybeGzipped } from '../../ortb/compression.js';
 
 /** An answer with CORS, gzipped for a caller that accepts it (a browser does). */
 export function send(req: EdgeRequest, res: EdgeResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {

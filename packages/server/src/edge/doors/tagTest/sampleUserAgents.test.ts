@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATING_SYSTEMS } from '@adplane/shared';
-import { platformOf } from '../../ivt/userAgent.js';
+import { platformOf } from '../../../ivt/userAgent.js';
 import { SAMPLE_UA_BY_OS, sampleUserAgent } from './sampleUserAgents.js';
 
 describe('sample user agents of "Test this tag"', () => {

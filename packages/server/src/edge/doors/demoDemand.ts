@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type FastifyInstance } from 'fastify';
-import { DEMO_DEMAND_PATH, DEMO_VIDEO_PATH } from '../store/seedEdgeDemo.js';
-import { xmlEscape } from './vast/xml.js';
-import { serverPath } from '../serverRoot.js';
+import { DEMO_DEMAND_PATH, DEMO_VIDEO_PATH } from '../../store/seedEdgeDemo.js';
+import { xmlEscape } from '../vast/xml.js';
+import { serverPath } from '../../serverRoot.js';
 
 /**
  * The demo's world, served by adplane itself so that `npm start` fills offline: the demo video

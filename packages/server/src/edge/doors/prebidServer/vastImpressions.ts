@@ -1,4 +1,4 @@
-import { childrenNamed, parseXmlTreeAt, textOf, type XmlSpan } from '../vast/xmlTree.js';
+import { childrenNamed, parseXmlTreeAt, textOf, type XmlSpan } from '../../vast/xmlTree.js';
 
 /**
  * A VAST document's impression trackers, and Prebid Server's impression event added to them

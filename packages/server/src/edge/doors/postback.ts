@@ -1,10 +1,10 @@
 import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
-import { type Edge } from '../edgePlugin.js';
+import { type Edge } from './edge.js';
 import { readJsonBody } from '../ortb/requestBody.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
 import { POSTBID_VERDICT } from '../tracking/replayGuard.js';
-import { type ImpressionFacts, MAX_REF_LENGTH, readImpressionRef } from './impressionRef.js';
+import { type ImpressionFacts, MAX_REF_LENGTH, readImpressionRef } from '../postbid/impressionRef.js';
 
 /**
  * The post-bid vendors' postback (docs/traffic-quality.md, "Postback protocol"): a vendor reports

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { fillSyncUrl, partnerSyncBidder, PREBID_SETUID_PATH, type SyncMacro, tagOfSyncBidder } from '@adplane/shared';
-import { NO_PARTNER_UIDS } from '../request/context.js';
+import { NO_PARTNER_UIDS } from '../../request/context.js';
 import { BIDDER_CODE } from './auctionRequest.js';
-import { gdprApplies, gppSectionIds as sectionIds, optsOutOfSale } from '../ortb/privacy.js';
-import { sameOriginHeaders } from '../../http/sameOrigin.js';
+import { gdprApplies, gppSectionIds as sectionIds, optsOutOfSale } from '../../ortb/privacy.js';
+import { sameOriginHeaders } from '../../../http/sameOrigin.js';
 
 export { gdprApplies, sectionIds };
 

@@ -1,7 +1,7 @@
 import { type BidRequest, type Imp } from '@adplane/shared';
-import { isObj, readBidRequest } from '../ortb/bidRequestReader.js';
-import { type CurrencyRates, parseCurrencyFile } from '../ortb/currency.js';
-import { droppedUsPrivacy, pbsRuleBreach, prunedEids, type RuleNote } from '../ortb/pbsRules.js';
+import { isObj, readBidRequest } from '../../ortb/bidRequestReader.js';
+import { type CurrencyRates, parseCurrencyFile } from '../../ortb/currency.js';
+import { droppedUsPrivacy, pbsRuleBreach, prunedEids, type RuleNote } from '../../ortb/pbsRules.js';
 import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './priceGranularity.js';
 
 /**

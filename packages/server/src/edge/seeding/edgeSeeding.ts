@@ -1,0 +1,36 @@
+import { type FastifyInstance } from 'fastify';
+import { type DeliveryGate } from '../auction/deliveryGate.js';
+import { type PostbidCap } from '../postbid/postbidCap.js';
+import { type Snapshot } from '../snapshot/types.js';
+import { seedDeliveryCounts } from './deliverySeed.js';
+import { seedPostbidCap } from './postbidCapSeed.js';
+
+const QUIET = { warn: () => undefined };
+
+/**
+ * Seeds the delivery counters from the stats store with the limits of the first snapshot: what they
+ * held before this start (budgets spent today and in total, tags' daily caps). A function of its own:
+ * a closure over that snapshot made in `onReady` would share its scope with the config bus's
+ * listener, which lives as long as the process, and keep the first snapshot (every campaign, tag and
+ * channel object of it) alive after every rebuild.
+ */
+export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: FastifyInstance): Promise<void> {
+  const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
+  await seedDeliveryCounts(pacing.delivery, app.stats, {
+    campaigns: [...snap.campaigns.values()],
+    tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
+  }, app.log);
+}
+
+/**
+ * Raises the post-bid monthly cap's count to the month so far in the stats store now, then every
+ * `everyMs` (never lowering the shared count): edge processes that share no counters (nodes without
+ * Redis) see each other's post-bid impressions through the stats store. A failed read is logged at
+ * start and tried again quietly. Returns the stop of the repeat.
+ */
+export async function keepPostbidCapSeeded(cap: PostbidCap, app: FastifyInstance, everyMs: number): Promise<() => void> {
+  await seedPostbidCap(cap, app.stats, app.log);
+  const timer = setInterval(() => void seedPostbidCap(cap, app.stats, QUIET), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
