@@ -1,24 +1,7 @@
-import { type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import { formatDateTime, type ReportRequest, type SavedReport, type SavedReportKind } from '@adplane/shared';
 import { nowIso, parseJson, toJson } from './json.js';
-import { type Database, type JsonText, type Timestamp } from './schema.js';
-
-export interface SavedReportsTable {
-  id: Generated<number>;
-  user_id: number;
-  tenant_id: number | null;
-  name: string;
-  kind: SavedReportKind;
-  ivt: ColumnType<number, number | undefined, number>;
-  request: JsonText;
-  status: ColumnType<'ready' | 'running' | 'failed', 'ready' | 'running' | 'failed' | undefined, 'ready' | 'running' | 'failed'>;
-  progress: ColumnType<number, number | undefined, number>;
-  error: string | null;
-  file_name: string | null;
-  archived: ColumnType<number, number | undefined, number>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+import { type Database, type SavedReportsTable } from './schema.js';
 
 type Db = Kysely<Database>;
 type Row = Selectable<SavedReportsTable>;

@@ -1,5 +1,5 @@
 import { type ColumnType, type Generated } from 'kysely';
-import { type SavedReportsTable } from './savedReports.js';
+import { type SavedReportKind } from '@adplane/shared';
 
 /**
  * The config store's tables as Kysely sees them, in snake_case as stored. Repositories map rows to
@@ -103,4 +103,22 @@ export interface Database {
   activity_log: ActivityLogTable;
   config_version: ConfigVersionTable;
   saved_reports: SavedReportsTable;
+}
+
+/** A saved report, and the file a report file made (savedReports.ts reads and writes it). */
+export interface SavedReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  tenant_id: number | null;
+  name: string;
+  kind: SavedReportKind;
+  ivt: ColumnType<number, number | undefined, number>;
+  request: JsonText;
+  status: ColumnType<'ready' | 'running' | 'failed', 'ready' | 'running' | 'failed' | undefined, 'ready' | 'running' | 'failed'>;
+  progress: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  file_name: string | null;
+  archived: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

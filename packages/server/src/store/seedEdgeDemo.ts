@@ -2,7 +2,7 @@ import { RESOURCES, vastTagPath } from '@adplane/shared';
 import { type Actor, createOne } from '../resources/entityService.js';
 import { type Settings } from '../settings.js';
 import { type EntityKind } from './entityTables.js';
-import { type SeedStep } from './seed.js';
+import { type SeedStep } from './seedStep.js';
 
 /**
  * What makes the demo serve a real ad offline, for the demo tenant (Northwind Media):

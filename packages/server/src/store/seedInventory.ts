@@ -4,7 +4,7 @@ import { accountDto } from '../resources/accountService.js';
 import { type Actor, createOne } from '../resources/entityService.js';
 import { recordActivity } from './activity.js';
 import { type EntityKind } from './entityTables.js';
-import { type SeedContext, type SeedStep } from './seed.js';
+import { type SeedContext, type SeedStep } from './seedStep.js';
 import { createUser, type User } from './users.js';
 
 /**
