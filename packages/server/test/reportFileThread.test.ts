@@ -45,6 +45,11 @@ forEachStore((t) => {
         statsRow({ hour: '2026-11-01 11:00:00', tenant_id: tenant, channel_id: 2, app_bundle: 'com.a,b', reqs: 300, imps: 30, revenue: 123_457 }),
         statsRow({ hour: '2026-11-02 11:00:00', tenant_id: tenant, channel_id: 2, app_bundle: 'com.plain', reqs: 500, imps: 100, revenue: 1_000_000 }),
         statsRow({ hour: '2026-11-03 09:00:00', tenant_id: tenant, channel_id: 987654, app_bundle: '-1', reqs: 9, imps: 0, revenue: 0 }),
+        // days whose parts are alike in size and shape (as a month of traffic's are), their numbers not
+        ...Array.from({ length: 6 * 200 }, (_, i) => {
+          const d = i % 6;
+          return statsRow({ hour: `2026-11-1${d} 08:00:00`, tenant_id: tenant, channel_id: 2, domain: `site${Math.floor(i / 6)}.example`, reqs: 100 + i, imps: 10 + d, revenue: 1000 + i });
+        }),
       ]);
       cookies.thread = await login(thread, 'demand', undefined, freshAddress());
       cookies.loop = await login(loop, 'demand', undefined, freshAddress());
@@ -67,6 +72,7 @@ forEachStore((t) => {
       'by day, in date order (a part a day)': { startDate: '2026-11-01', endDate: '2026-11-03', dimensions: ['date', 'channel', 'app_bundle'], metrics: ['reqs', 'imps', 'revenue', 'ecpm', 'fill'] },
       'by channel and app, sorted by impressions (one part)': { startDate: '2026-11-01', endDate: '2026-11-03', dimensions: ['channel', 'app_bundle'], metrics: ['imps', 'revenue', 'fill'], sort: { by: 'imps', order: 'desc' } },
       'with a limit': { startDate: '2026-11-01', endDate: '2026-11-03', dimensions: ['app_bundle'], metrics: ['reqs'], sort: { by: 'reqs', order: 'asc' }, limit: 2 },
+      'by day over days alike (a part a day, each read apart)': { startDate: '2026-11-10', endDate: '2026-11-15', dimensions: ['date', 'domain'], metrics: ['reqs', 'imps', 'revenue'] },
       'without dimensions (the totals only)': { startDate: '2026-11-01', endDate: '2026-11-03', dimensions: [], metrics: ['reqs', 'revenue'] },
     };
     for (const [what, request] of Object.entries(requests)) {

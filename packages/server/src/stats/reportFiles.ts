@@ -92,7 +92,10 @@ async function writeInThread(
   const db = app.store.db;
   const fileName = `report-${id}.csv`;
   const path = reportFilePath(app.settings.dataDir, fileName);
-  const part = `${path}.part.parquet`;
+  // a file of its own for each part: the thread's DuckDB may keep what it read of a path (its file
+  // cache), so a part written where the one before was would be read as stale, damaged blocks
+  const partPath = (i: number) => `${path}.part${i}.parquet`;
+  let part = partPath(0);
   let thread = threads.get(app);
   if (!thread) threads.set(app, (thread = new ReportFileThread()));
   const names = ctx.db;
@@ -110,6 +113,7 @@ async function writeInThread(
     let written = 0;
     for (const [i, partRequest] of parts.entries()) {
       const sql = reportRowsQuery(ctx, partRequest ?? request, maxRows - written);
+      part = partPath(i);
       if (sql) {
         try {
           written += await job.rows(await source(sql, part), signal);
