@@ -6,7 +6,7 @@ import { publisherTenant, type PublisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 
 /**
- * Ad pods through the real app (edge/vast/adPod.ts): a VAST request asking for an ad break
+ * Ad pods through the real app (edge/decision/adPod.ts): a VAST request asking for an ad break
  * (`pod_max_ads`, `pod_max_dur`) gets one document of several ads in sequence, each its own
  * decision, none repeating a campaign, an advertiser or a video of the break, all within its length.
  */

@@ -86,8 +86,8 @@ forEachDeliveryEngine((t) => {
   });
 
   describe('audit: an impression that comes after its decision\'s day ended', () => {
-    // the reports book an impression to the hour of its event (edge/tracking/trackingEvents.ts); so
-    // does the stats store read at a restart (countSeed.ts): the counters must agree, in whichever
+    // the reports book an impression to the hour of its event (edge/doors/trackingEvents.ts); so
+    // does the stats store read at a restart (deliverySeed.ts): the counters must agree, in whichever
     // process the event arrives
     it('is booked to the day of the impression in the deciding process, as in another process and in the reports', async () => {
       const clock = testClock(midnight(EAST) + DAY_MS - 5_000);

@@ -7,7 +7,7 @@ import { newDecisionId, unfilledDecisionId } from '../src/edge/tracking/tracking
 import { dropRedisPrefix, testLog } from './deliveryEngines.js';
 
 /**
- * The impression replay guard as the edge opens it (delivery/redisReplay.ts): this process's pages
+ * The impression replay guard as the edge opens it (edge/tracking/redisReplay.ts): this process's pages
  * without REDIS_URL, Redis's with it. On Redis, two processes share what was counted, and a filled
  * decision's events take a bit in a page key, not a key each.
  */

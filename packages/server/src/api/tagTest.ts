@@ -10,7 +10,7 @@ import { readConfigVersion } from '../store/configVersion.js';
  * POST /api/edge/test: "Test this tag" from the console. The trace shows demand and prices, so only
  * admins and the demand account's users run it (as for `debug=1`); the channel or tag is read through
  * the same scoped repository as its edit form, so another tenant's row is a 404. The decision itself
- * is the edge's (edge/tagTest/testDecision.ts): a process started with `--role api` has no edge and
+ * is the edge's (edge/doors/tagTest/testDecision.ts): a process started with `--role api` has no edge and
  * answers 503.
  */
 export async function tagTestRoutes(app: FastifyInstance): Promise<void> {

@@ -28,7 +28,7 @@ export interface Calls {
   /** A report file's rows to a Parquet file the worker's report-file thread reads (StatsStore.exportRows). */
   statsExport: { args: { sql: string; path: string }; result: null };
   statsMigrations: { args: Record<string, never>; result: string[] };
-  /** The Prebid cache entries of the workers (edge/prebid/bidCache.ts): the page's GET may reach another worker. */
+  /** The Prebid cache entries of the workers (edge/doors/prebidServer/bidCache.ts): the page's GET may reach another worker. */
   cachePut: { args: { uuid: string; doc: CachedDoc; ttlSeconds: number }; result: null };
   cacheGet: { args: { uuid: string }; result: CachedDoc | null };
 }

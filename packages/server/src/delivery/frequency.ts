@@ -17,7 +17,7 @@ const BLANK_DEVICE = /^[0-]*$/;
 
 /**
  * The viewer a frequency cap counts: the device id when there is one, else adplane's own id for the
- * browser (`userId`: the `uids` cookie of Prebid Server's user sync, edge/prebid/userSync.ts, or the
+ * browser (`userId`: the `uids` cookie of Prebid Server's user sync, edge/doors/prebidServer/userSync.ts, or the
  * buyer uid a bid request carries), else a hash of the IP and user agent.
  */
 export function viewerKey(deviceId: string | null | undefined, ip: string, userAgent: string, userId = ''): string {

@@ -96,7 +96,7 @@ forEachDeliveryEngine((t) => {
       const clock = testClock(T0);
       const deployment = t.deployment();
       const a = await deployment.open({ clock: clock.now, timers: false });
-      // at start (capSeed.ts): nothing held yet, the shared count is raised to the month so far
+      // at start (postbidCapSeed.ts): nothing held yet, the shared count is raised to the month so far
       await a.raiseCounts({ campaigns: [], tags: [], postbid: [{ tenantId: 4, count: 30 }] }, clock.now());
       expect(await countOf(a, 4, clock.now())).toBe(30);
       // never lowered

@@ -112,7 +112,7 @@ export class Restore {
    * more, impressions not yet flushed to the stats, keeps it). After a loss of the shared counters,
    * what it raises a count by is spend from before the loss, which the counts other processes send
    * back of it are measured against (exchangeScript.ts): the two are not added up. One exchange,
-   * before serving; the post-bid counts are raised again every minute while serving (capSeed.ts),
+   * before serving; the post-bid counts are raised again every minute while serving (postbidCapSeed.ts),
    * so a count this process holds an account of is raised by that account's own exchange: an ask of
    * the count alone would drop its lease in the shared counters.
    */

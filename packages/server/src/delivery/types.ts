@@ -49,7 +49,7 @@ export interface CampaignLimits {
 export interface CountFloors {
   campaigns: readonly { campaign: CampaignLimits; today: number; total: number }[];
   tags: readonly { tag: TagLimits; imps: number; calls: number }[];
-  /** Accounts' post-bid impressions this month (UTC): the floor of their post-bid counts (edge/postbid/capSeed.ts). */
+  /** Accounts' post-bid impressions this month (UTC): the floor of their post-bid counts (edge/seeding/postbidCapSeed.ts). */
   postbid?: readonly { tenantId: number; count: number }[];
 }
 
@@ -165,8 +165,8 @@ export interface DeliveryCounters {
   stats(): DeliveryStats;
   /**
    * Raises the shared counts to the stats store's (never lowers them): campaigns' spend today and in
-   * total, tags' impressions and calls today (countSeed.ts), accounts' post-bid impressions this
-   * month (capSeed.ts). A count this process is using goes with its next exchange (its lease kept).
+   * total, tags' impressions and calls today (deliverySeed.ts), accounts' post-bid impressions this
+   * month (postbidCapSeed.ts). A count this process is using goes with its next exchange (its lease kept).
    */
   raiseCounts(floors: CountFloors, now: number): Promise<void>;
   /** Runs one exchange with the shared counters now and waits for it (tests, shutdown). */

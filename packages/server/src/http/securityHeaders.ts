@@ -16,7 +16,7 @@ import { isHttpsHost, type Settings } from '../settings.js';
  * or <img> of another origin is refused a resource of Cross-Origin-Resource-Policy same-origin);
  * every edge answer says `Cross-Origin-Resource-Policy: cross-origin` instead, which a publisher's
  * page under `Cross-Origin-Embedder-Policy: require-corp` needs to load it without CORS. CORS
- * itself is each entry point's (edge/cors.ts).
+ * itself is each entry point's (edge/doors/cors.ts).
  *
  * EDGE_PATHS is the one list of the edge's paths, read on each way a request is answered: by
  * Fastify (the hook below), by node:http before Fastify, and by the edge lane, whose answers are

@@ -21,7 +21,7 @@ export interface UaProfile {
   bot: UaBotReason;
   /** Matched isbot's shape rules only: a bot in a browser, an app's own HTTP stack in an app. */
   shapeOnly: boolean;
-  /** mobile | desktop | smarttv | '' (edge/request/userAgent.ts ids) */
+  /** mobile | desktop | smarttv | '' (ivt/userAgent.ts ids) */
   device: string;
   os: string;
   tvFamily: string;

@@ -38,7 +38,7 @@ export const LOSS_REASON = {
 
 /**
  * A bid refused for what it is: its loss reason. For what its ad is (impFit.ts demandAdRefusal, and
- * the bid's own adomain and cat: openrtb/bidResponseReader.ts), and for what the bid is (the reader:
+ * the bid's own adomain and cat: ortb/bidResponseReader.ts), and for what the bid is (the reader:
  * the wrong media type, no markup, an unreadable VAST in adm, a deal we did not offer, no deal in a
  * private auction).
  */
@@ -48,7 +48,7 @@ const REFUSED: Readonly<Record<string, number>> = {
   blocked_attribute: LOSS_REASON.attributeExclusions,
   mime_not_allowed: LOSS_REASON.incorrectCreativeFormat,
   duration_not_allowed: LOSS_REASON.creativeFiltered,
-  // an advertiser, or the very video, an ad pod's earlier slot already has (vast/adPod.ts)
+  // an advertiser, or the very video, an ad pod's earlier slot already has (decision/adPod.ts)
   pod_separation: LOSS_REASON.advertiserExclusions,
   pod_repeat: LOSS_REASON.creativeFiltered,
   wrong_media: LOSS_REASON.incorrectCreativeFormat,

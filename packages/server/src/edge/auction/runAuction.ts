@@ -202,7 +202,7 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
     for (let i = 0; i < priced.length; i++) if (i !== topAt) priced[i]!.fate.lostTo = lostTo;
   }
   top.fate.fate = 'won';
-  // the floor it was held to, which its minimum to win is never under (openrtb/notices.ts)
+  // the floor it was held to, which its minimum to win is never under (auction/notices.ts)
   top.fate.floorCpm = top.floor;
   top.fate.clearingCpm = clearing;
   top.fate.payoutCpm = payout;

@@ -31,7 +31,7 @@ export interface EdgeDeps {
   /** Each external demand call's time and outcome (prom-client's per-source histogram in the app). */
   observeCall?: (source: SourceFate['source'], outcome: string, ms: number) => void;
   /**
-   * Fires a notice, fire-and-forget: a programmatic demand's win or loss notice (openrtb/notices.ts),
+   * Fires a notice, fire-and-forget: a programmatic demand's win or loss notice (auction/notices.ts),
    * a VAST demand's error tracker (demand/errorPings.ts); absent: none fired.
    */
   notify?: (url: string) => void;
@@ -49,7 +49,7 @@ export interface DecisionOutcome {
   trace: DecisionTrace;
   /** The filled decision's id (what delivery control reserved under), null when nothing filled. */
   decisionId: string | null;
-  /** An ad pod's answer (vast/adPod.ts): every filled slot's decision id, the first one's included. */
+  /** An ad pod's answer (decision/adPod.ts): every filled slot's decision id, the first one's included. */
   podDecisionIds?: readonly string[];
 }
 
@@ -176,7 +176,7 @@ export interface DecideOptions {
    * one are not listed (nothing counts them). What is counted and answered is the same.
    */
   trace?: boolean;
-  /** The pre-bid IVT check's verdict already given for this request (a later slot of an ad pod: vast/adPod.ts); absent: checked here. */
+  /** The pre-bid IVT check's verdict already given for this request (a later slot of an ad pod: decision/adPod.ts); absent: checked here. */
   ivtVerdict?: DecisionTrace['ivt'];
   /**
    * A later ad of one request's pod (a VAST pod's slot after the first, a dynamic OpenRTB pod's ad
@@ -186,7 +186,7 @@ export interface DecideOptions {
   extraSlot?: boolean;
   /**
    * Another format of the same impression is decided next when this decision does not fill (an
-   * OpenRTB impression offering video and banner: openrtb/inbound/impBid.ts). Its auction without a
+   * OpenRTB impression offering video and banner: doors/openrtbBidder/impBid.ts). Its auction without a
    * winner, or its winner refused by delivery control after the auction (a budget another process
    * spent first, a frequency cap reached since the auction looked), counts no request: the next
    * format's decision counts it (with offeredBefore, refusedBefore): one request, at most one

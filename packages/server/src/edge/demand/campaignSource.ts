@@ -181,7 +181,7 @@ export const campaignSource: DemandSource = {
   name: 'campaigns',
   candidates(req: AuctionRequest, filtered) {
     const { channel, snapshot } = req;
-    // a private auction takes deal bids only (openrtb/inbound/dealCampaigns.ts bids on deals)
+    // a private auction takes deal bids only (doors/openrtbBidder/dealCampaigns.ts bids on deals)
     if (req.privateAuction) return { candidates: [], indexedOut: 0 };
     const index = snapshot.campaignIndex.get(channel.tenantId);
     if (!index) return { candidates: [], indexedOut: 0 };

@@ -43,7 +43,7 @@ export interface AuctionRequest {
    */
   floorPerSecondCpm?: number;
   /**
-   * OpenRTB 2.6 `video.durfloors` in demand's money (openrtb/inbound/impBid.ts turns the caller's
+   * OpenRTB 2.6 `video.durfloors` in demand's money (doors/openrtbBidder/impBid.ts turns the caller's
    * floors into it; null or absent: none): an open-auction bid for an ad of known length must reach
    * its length's floor (durationFloorOf).
    */
@@ -92,7 +92,7 @@ export function durationFloorOf(floors: readonly DurationFloor[], seconds: numbe
   return floor;
 }
 
-/** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (openrtb/ortbMarkup.ts). */
+/** What the winner serves: one of our creatives, a demand's VAST answer re-rendered with its trackers, or a programmatic bid (ortb/ortbMarkup.ts). */
 export type AdMarkup = { kind: 'campaign'; campaign: SnapCampaign; creative: SnapCreative } | VastMarkup | OrtbMarkup;
 
 /**
@@ -122,7 +122,7 @@ export interface Bid {
   marketplace?: string;
   /**
    * Set by the auction on the bids of an answer that held several (CallResult `more`): this bid's own
-   * fate (the source's, in the trace, is that of its best), which its loss notice tells (openrtb/notices.ts).
+   * fate (the source's, in the trace, is that of its best), which its loss notice tells (auction/notices.ts).
    */
   offerFate?: SourceFate;
 }

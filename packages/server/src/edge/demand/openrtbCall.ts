@@ -186,7 +186,7 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     badv: request.badv ?? [],
     rates: deps.currency?.current,
   });
-  // a bid refused for what it is still hears why, on its loss notice (openrtb/notices.ts): each of them, beside a valid bid too
+  // a bid refused for what it is still hears why, on its loss notice (auction/notices.ts): each of them, beside a valid bid too
   if (read.refusals) for (const r of read.refusals) if (r.bid.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(r.bid, t, media, id), floorCpm: t.floorCpm, refusal: r.reason });
   if (!read.ok) {
     // its VAST's error trackers hear of the ads a player would have given up on, as a VAST tag's do (vastTagSource.ts)

@@ -112,7 +112,7 @@ function videoOf(ctx: RequestContext, channel: SnapChannel): Video {
     // instream: a VAST player plays the ad before, in or after its content (plcmt 1; 2.5's placement 1)
     plcmt: 1,
     placement: 1,
-    // one slot of an ad pod (vast/adPod.ts): the pod, and the position we guarantee (AdCOM: 1 first, -1 last, 0 any)
+    // one slot of an ad pod (decision/adPod.ts): the pod, and the position we guarantee (AdCOM: 1 first, -1 last, 0 any)
     podid: ctx.pod?.id,
     slotinpod: ctx.pod ? (ctx.pod.sequence === 1 ? 1 : ctx.pod.sequence === ctx.pod.slots ? -1 : 0) : undefined,
     // we render linear ads only

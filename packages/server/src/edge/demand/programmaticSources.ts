@@ -77,7 +77,7 @@ function rtbTarget(req: AuctionRequest, tag: SnapTag, priority: number): OrtbTar
 }
 
 /**
- * The partner's own id for the viewer (its user sync: prebid/userSync.ts), sent as `user.buyeruid`;
+ * The partner's own id for the viewer (its user sync: doors/prebidServer/userSync.ts), sent as `user.buyeruid`;
  * '' when the browser has none, or where the request forbids ids (the GDPR, a sale opt-out, COPPA).
  */
 function partnerUid(ctx: RequestContext, tag: SnapTag): string {

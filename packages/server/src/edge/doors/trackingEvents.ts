@@ -33,7 +33,7 @@ export interface EventDeps {
   counters: HourlyCounters;
   pacing: DeliveryGate;
   snapshot: () => Snapshot | null;
-  /** Fires the billing notice (burl) a counted impression's URL carries (openrtb/notices.ts); absent: none fired. */
+  /** Fires the billing notice (burl) a counted impression's URL carries (auction/notices.ts); absent: none fired. */
   notify?: (url: string) => void;
 }
 

@@ -43,7 +43,7 @@ export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): Conne
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
   const deviceUa = req.headers['x-device-user-agent'];
   const cookie = req.headers.cookie;
-  // a browser's adplane id and its demand partners' (Prebid Server's user sync: prebid/userSync.ts); a player without cookies sends none
+  // a browser's adplane id and its demand partners' (Prebid Server's user sync: doors/prebidServer/userSync.ts); a player without cookies sends none
   const ids = cookie ? cookieIds(cookie, Date.now()) : null;
   return {
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
@@ -74,7 +74,7 @@ export function decideVast(
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
     const decideOptions = channel ? { ...options, channel } : options;
-    // an ad break asked for (pod_max_ads > 1): a pod of ads, each slot decided in turn (vast/adPod.ts)
+    // an ad break asked for (pod_max_ads > 1): a pod of ads, each slot decided in turn (decision/adPod.ts)
     const outcome = decideVastAds(deps, uid, ctx, decideOptions);
     return outcome instanceof Promise ? outcome.catch((error: unknown) => failed(deps, error)) : outcome;
   } catch (error) {

@@ -48,12 +48,12 @@ export interface ResponseExpectation {
   privateAuction: boolean;
   bcat: readonly string[];
   badv: readonly string[];
-  /** Exchange rates for a response in another currency than USD (openrtb/currency.ts); absent: USD only. */
+  /** Exchange rates for a response in another currency than USD (ortb/currency.ts); absent: USD only. */
   rates?: CurrencyRates;
 }
 
 /**
- * A bid refused for `reason`, read far enough to be told of it (its loss notice: openrtb/notices.ts);
+ * A bid refused for `reason`, read far enough to be told of it (its loss notice: auction/notices.ts);
  * `unplayable`: its VAST `adm` had no ad a player could play, with the code and the error trackers.
  */
 export interface RefusedBid {
@@ -191,7 +191,7 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   if (!Array.isArray(body.seatbid)) return { ok: false, reason: 'invalid_response' };
   // absent (null, or empty, as serializers write an unset field): the default, USD
   const cur = body.cur === undefined || body.cur === null || body.cur === '' ? 'USD' : str(body.cur, 8).toUpperCase();
-  // another currency: converted at the operator's rates (openrtb/currency.ts), refused without one
+  // another currency: converted at the operator's rates (ortb/currency.ts), refused without one
   if (!/^[A-Z]{3}$/.test(cur)) return { ok: false, reason: 'currency_invalid' };
   const usdPerUnit = cur === 'USD' ? 1 : (x.rates?.rate(cur, 'USD') ?? null);
   if (usdPerUnit === null) return { ok: false, reason: `currency_${cur}` };

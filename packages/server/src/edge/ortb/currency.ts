@@ -122,7 +122,7 @@ export function parseCurrencyFile(json: unknown): CurrencyRates {
 
 /**
  * What a price of a bid request (a floor, in `cur` or else USD) is in micro-dollars, or null when
- * the currency has no rate (openrtb/currency.ts).
+ * the currency has no rate (ortb/currency.ts).
  */
 export function floorMicros(price: unknown, cur: unknown, rates: RateSource | undefined): number | null {
   const code = cur === undefined ? 'USD' : currencyCode(cur);

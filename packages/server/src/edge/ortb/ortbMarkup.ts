@@ -46,7 +46,7 @@ export interface OrtbMarkup {
   /** The currency the demand bid in (its notices' prices are in it), and what one unit is worth in USD; absent: USD. */
   currency?: string;
   usdPerUnit?: number;
-  /** Set when the auction is decided (openrtb/notices.ts): the win's macro values, and the billing attachment of our impression URL. */
+  /** Set when the auction is decided (auction/notices.ts): the win's macro values, and the billing attachment of our impression URL. */
   settled?: { macros: MacroValues; billingQuery: string };
   /** The winner's VAST error trackers our one <Error> forwards in VAST 2.0 and 3.0 (demand/errorPings.ts errorForwardQuery). */
   errorForward?: string;

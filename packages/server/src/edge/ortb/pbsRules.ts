@@ -3,7 +3,7 @@ import { isObj } from './bidRequestReader.js';
 import { usPrivacyFault } from './privacy.js';
 
 /**
- * What Prebid Server refuses with a 400 beyond the OpenRTB contract (openrtb/bidRequestReader.ts
+ * What Prebid Server refuses with a 400 beyond the OpenRTB contract (ortb/bidRequestReader.ts
  * checks that first): the rules of its request validation, so that a request Prebid Server turns
  * away is turned away here too, with the field and the reason. Prebid.js never sends these; a
  * hand-made or broken client does, and should hear about it rather than get an empty auction.

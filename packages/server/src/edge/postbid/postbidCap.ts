@@ -10,7 +10,7 @@ import { type DeliveryCounters } from '../../delivery/types.js';
  * The count is one of the delivery counters (delivery/, docs/delivery.md), shared as a daily request
  * cap is: by every process of the deployment (the workers' primary, or Redis), each process deciding
  * on a lease of the cap (about a second of its post-bid decisions) with no round trip per request.
- * It starts at the stats store's month-to-date count (capSeed.ts), so a restart does not reset the
+ * It starts at the stats store's month-to-date count (postbidCapSeed.ts), so a restart does not reset the
  * month. docs/traffic-quality.md states the bound.
  */
 export type PostbidTake = 'taken' | 'cap_reached' | 'cap_lease';

@@ -33,7 +33,7 @@ export interface RequestContext {
   now: number;
   /**
    * adplane's own id for the viewer's browser, '' when none: the `uids` cookie's (Prebid Server's
-   * user sync: prebid/userSync.ts) or, on a bid request, the buyer uid it carries for adplane. A
+   * user sync: doors/prebidServer/userSync.ts) or, on a bid request, the buyer uid it carries for adplane. A
    * frequency cap counts it when there is no device id (delivery/frequency.ts viewerKey).
    */
   userId: string;
@@ -49,7 +49,7 @@ export interface RequestContext {
    * inbound one carried (site or app, device, user, regs, source.schain). Absent on a VAST tag call.
    */
   ortb?: { request: BidRequest; imp: Imp };
-  /** A slot of an ad pod: the pod, and what the slots before it took (vast/adPod.ts). Absent for a single ad. */
+  /** A slot of an ad pod: the pod, and what the slots before it took (decision/adPod.ts). Absent for a single ad. */
   pod?: PodSoFar;
   /** A request one of the edge's own demand calls made: its hops (request/demandHops.ts). Absent for anyone else's. */
   hops?: DemandHops;
@@ -75,7 +75,7 @@ export interface PodSoFar {
 export interface ConnectionFacts {
   remoteAddress: string;
   userAgent: string;
-  /** adplane's id in the request's `uids` cookie ('' or absent: none; prebid/userSync.ts cookieIds). */
+  /** adplane's id in the request's `uids` cookie ('' or absent: none; doors/prebidServer/userSync.ts cookieIds). */
   userId?: string;
   /** The demand partners' live ids in that cookie, by their code (partnerSyncBidder; absent: none). */
   partnerUids?: Readonly<Record<string, string>>;

@@ -37,7 +37,7 @@ export interface TagQuery {
   maxDuration: number;
   /**
    * An ad pod (CTV's ad break): how many ads the player takes at most, and their total length in
-   * seconds (0: not stated). More than one ad asked: the answer is a pod (vast/adPod.ts).
+   * seconds (0: not stated). More than one ad asked: the answer is a pod (decision/adPod.ts).
    */
   podMaxAds: number;
   podMaxDuration: number;

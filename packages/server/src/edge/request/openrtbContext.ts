@@ -79,7 +79,7 @@ export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
     contentRating: str(content.contentrating, 32),
     livestream: bit(content.livestream),
     schain: '',
-    // what an OpenRTB impression takes is read from it where it applies (openrtb/impFit.ts)
+    // what an OpenRTB impression takes is read from it where it applies (targeting/impFit.ts)
     minDuration: 0,
     maxDuration: 0,
     podMaxAds: 0,

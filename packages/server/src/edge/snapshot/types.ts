@@ -130,7 +130,7 @@ export interface SnapTag {
   dailyImpCap: Limit;
   advertiserId: number;
   targeting: CompiledTargeting | null;
-  /** RTB: the partner's user-sync URL ('' for none): cookie_sync hands it out, /setuid keeps its id (prebid/userSync.ts). */
+  /** RTB: the partner's user-sync URL ('' for none): cookie_sync hands it out, /setuid keeps its id (doors/prebidServer/userSync.ts). */
   userSyncUrl: string;
 }
 
@@ -190,7 +190,7 @@ export interface SnapSupplier {
   targeting: CompiledTargeting | null;
   /** The ad categories its targeting blocks and the tenant's creatives they block; absent when none (its channel carries them). */
   categoryBlocks?: CategoryBlocks;
-  /** Its user-sync URL with the id's macro ('' for none): where `/rtb/sync/<uid>` sends a browser (openrtb/inbound/supplierSync.ts). */
+  /** Its user-sync URL with the id's macro ('' for none): where `/rtb/sync/<uid>` sends a browser (doors/openrtbBidder/supplierSync.ts). */
   userSyncUrl: string;
 }
 

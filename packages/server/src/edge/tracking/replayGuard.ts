@@ -26,7 +26,7 @@ export const TRACKING_LIFETIME_HOURS = 25;
 
 /** The tracking events a decision counts once (trackingEvents.ts): every one of them, clicks and errors too. */
 export const COUNTED_ONCE = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
-/** A post-bid pixel's verdict on an impression, also counted once (postbid/postback.ts). */
+/** A post-bid pixel's verdict on an impression, also counted once (doors/postback.ts). */
 export const POSTBID_VERDICT = 'postbid_ivt';
 /**
  * A decision's events, each a bit of one byte of a page, in families of up to eight: the page of a

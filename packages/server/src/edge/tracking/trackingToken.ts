@@ -158,7 +158,7 @@ export class TokenSigner {
 
   /**
    * A signature binding `value` to a token, so a tracking URL can carry more than the token without
-   * a caller changing it (the billing notice an impression fires: openrtb/notices.ts).
+   * a caller changing it (the billing notice an impression fires: auction/notices.ts).
    */
   attach(token: string, value: string): string {
     return this.mac(`${token}\n${value}`).toString('base64url');

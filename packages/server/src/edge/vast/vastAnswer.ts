@@ -140,7 +140,7 @@ const MAX_PRICING_USD = 1000;
 /**
  * The CPM an ad's <Pricing> states, in micro-dollars, or null. adplane keeps money in US dollars:
  * VAST names the currency with an ISO 4217 code (USD when unsaid), and another one is converted at
- * `rates` (the operator's, openrtb/currency.ts), as an OpenRTB bid's `cur` is; a currency without a
+ * `rates` (the operator's, ortb/currency.ts), as an OpenRTB bid's `cur` is; a currency without a
  * rate states no price adplane can read (500 JPY is not $500).
  */
 function pricing(ad: XmlElement, rates: RateSource | undefined): number | null {

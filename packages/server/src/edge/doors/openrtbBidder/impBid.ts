@@ -196,7 +196,7 @@ export function cappedToLength(imp: Imp, longest: number): Imp | null {
 /**
  * `pod`: the impression is a slot of an ad pod (imps sharing `video.podid`, decided one after
  * another: rtbEntry.ts), which must not repeat a campaign, an advertiser or a video of the slots
- * decided before it (vast/adPod.ts); its winner joins the pod. `previous`: the bid before this one
+ * decided before it (decision/adPod.ts); its winner joins the pod. `previous`: the bid before this one
  * for the same impression (a dynamic pod's): this ad is an opportunity of the same request, counted
  * as one but not as another request, and takes its IVT verdict (DecideOptions.extraSlot).
  *

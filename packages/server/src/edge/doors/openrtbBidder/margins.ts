@@ -3,7 +3,7 @@ import { type Price } from '@adplane/shared';
 /**
  * Money of an inbound bid request, in one place. The price we bid is what we pay the caller: a
  * supplier gets the winner's clearing price less our margin on that supplier (its `marginPercent`,
- * the synthetic channel's revenue share of 100 - margin, auction/money.ts payoutCpm); an RTB channel's
+ * the synthetic channel's revenue share of 100 - margin, demand/money.ts payoutCpm); an RTB channel's
  * publisher gets the channel's payout (its revenue share, or its fixed CPM). The auction compares
  * demand's prices, so every floor the caller states (imp.bidfloor, a deal's floor) is turned into
  * demand's money first: the lowest demand price whose payout still reaches it.

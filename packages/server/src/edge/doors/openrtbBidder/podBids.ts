@@ -9,7 +9,7 @@ import { bannerOffered, bidForImp, cappedToLength, type ImpBid, type ImpDeps, ty
  *
  * - **Structured pod**: impressions sharing `video.podid`, one ad each. They are decided one after
  *   another in the request's order, each knowing what the slots before it took: no campaign,
- *   advertiser or video twice in one ad break (vast/adPod.ts).
+ *   advertiser or video twice in one ad break (decision/adPod.ts).
  * - **Dynamic pod**: one impression with `video.poddur` (the break's seconds) and `maxseq` (at most
  *   that many ads; without it, MAX_POD_ADS). It gets up to `maxseq` bids for the same `impid`, each
  *   its own decision with the same separation, each ad's length (`bid.dur`) within `maxduration` (or

@@ -11,7 +11,7 @@ import { userIdsForbidden } from '../../ortb/privacy.js';
  * User matching with a supplier (DSP mode; docs/programmatic.md, "User matching with suppliers"):
  * `GET /rtb/sync/<supplier uid>` is the pixel a supplier (or the tenant's own pages and ads) loads in
  * a browser. The browser gets adplane's id, in the same `uids` cookie as Prebid Server's user sync
- * (prebid/userSync.ts: one id per browser for the whole of adplane), and is sent on to the
+ * (doors/prebidServer/userSync.ts: one id per browser for the whole of adplane), and is sent on to the
  * supplier's user-sync URL with that id in its macro. The supplier keeps it, and sends it back as
  * `user.buyeruid` on its bid requests to `/rtb/bid/<uid>`, where a frequency cap then knows the
  * browser (request/openrtbContext.ts userIdOf).

@@ -6,7 +6,7 @@ import { DEFAULT_GRANULARITY, type PriceGranularity, readGranularity } from './p
 
 /**
  * What the Prebid Server auction endpoint reads from a request beyond the OpenRTB contract
- * (openrtb/bidRequestReader.ts): which impressions are ours and for which channel, the targeting
+ * (ortb/bidRequestReader.ts): which impressions are ours and for which channel, the targeting
  * keys asked (ext.prebid.targeting) and the caching asked (ext.prebid.cache). Stored-request-free:
  * the request carries everything, and a "stored request id" is read as a channel uid.
  *

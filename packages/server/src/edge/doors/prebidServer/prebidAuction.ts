@@ -29,7 +29,7 @@ import { withVastImpression } from './vastImpressions.js';
  */
 export interface PrebidDeps extends VastRequestDeps {
   cache: PrebidCache;
-  /** The operator's exchange rates (openrtb/currency.ts); absent: USD only. */
+  /** The operator's exchange rates (ortb/currency.ts); absent: USD only. */
   rates?: () => CurrencyRates;
 }
 
@@ -176,7 +176,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     ...(dealId ? { dealid: dealId } : {}),
     ...(type === 'video' && markup.dur > 0 ? { dur: markup.dur } : {}),
   };
-  // the notices programmatic demand's impression URL carries (openrtb/notices.ts), for the event URLs
+  // the notices programmatic demand's impression URL carries (auction/notices.ts), for the event URLs
   const won = outcome.winner.bid.markup;
   const notices = won.kind === 'ortb' ? (won.settled?.billingQuery ?? '').replace(/^&/, '') : '';
   return { seat, bid, type, usdPrice, token: outcome.token ?? '', notices, channelUid: uid };

@@ -12,7 +12,7 @@ import { type EventDeps, PIXEL, record } from '../trackingEvents.js';
  * the bid is rendered (its eventtrackers: `markWinningBid`); a creative or an SDK may fire the imp one.
  *
  * What an event counts. The bid's markup already carries adplane's own impression tracker (/ev,
- * tracking/trackingEvents.ts), which counts the impression, books revenue and cost and fires the
+ * doors/trackingEvents.ts), which counts the impression, books revenue and cost and fires the
  * demand's billing and deferred win notices. So the event URLs also carry the decision's signed
  * tracking token (`tk`, the one /ev trusts), and, for programmatic demand, the notices its
  * impression URL carries (`n`, each bound to the token by its own signature):

@@ -2,7 +2,7 @@
  * A user agent typical of each operating system and device type, for "Test this tag" when the person
  * picks a platform but types no user agent: a demand tag called server-side then receives a user
  * agent that agrees with the chosen platform (partners check it), not the console's own browser.
- * Each string reads back as its platform through request/userAgent.ts (sampleUserAgents.test.ts).
+ * Each string reads back as its platform through ivt/userAgent.ts (sampleUserAgents.test.ts).
  */
 export const SAMPLE_UA_BY_OS: Readonly<Record<string, string>> = {
   windows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',

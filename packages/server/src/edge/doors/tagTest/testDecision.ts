@@ -11,7 +11,7 @@ import { sampleUserAgent } from './sampleUserAgents.js';
  * a channel, or for one demand tag alone, in a context the person chose. The chosen country, state,
  * device, OS and browser replace what the address and user agent would say; the rest comes from the
  * caller's connection, as for a player's request. With `podMaxAds` (and `podMaxDuration`) it asks
- * for an ad break, as a CTV player's `pod_max_ads` and `pod_max_dur` do (vast/adPod.ts).
+ * for an ad break, as a CTV player's `pod_max_ads` and `pod_max_dur` do (decision/adPod.ts).
  */
 export interface TestSubject {
   kind: 'channel' | 'tag';
