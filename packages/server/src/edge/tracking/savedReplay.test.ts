@@ -23,11 +23,6 @@ const t = Date.UTC(2026, 10, 28, 10);
 /** A checkpoint interval no test reaches: only persist and close write. */
 const NEVER = 3_600_000;
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-}
-
 describe('KeptReplayGuard', () => {
   it('remembers every event persisted before a crash, with no checkpoint written', async () => {
     const file = newFile();
@@ -53,13 +48,15 @@ describe('KeptReplayGuard', () => {
     const file = newFile();
     const dir = join(file, '..');
     const journals = () => readdirSync(dir).filter((n) => n.includes('.journal.'));
-    const running = new KeptReplayGuard(file, log, 20, () => t);
+    const running = new KeptReplayGuard(file, log, NEVER, () => t);
     const first = `${newDecisionId()}:impression`;
     running.firstTime(first, t);
     await running.persist();
     expect(journals()).toHaveLength(1);
-    // the next checkpoint is in place: the journal it covers is gone
-    await until(() => existsSync(file) && journals().length === 0);
+    // the checkpoint is in place: the journal it covers is gone
+    await running.checkpointNow();
+    expect(existsSync(file)).toBe(true);
+    expect(journals()).toEqual([]);
     const second = `${newDecisionId()}:complete`;
     running.firstTime(second, t);
     await running.persist();

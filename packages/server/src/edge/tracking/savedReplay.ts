@@ -188,6 +188,11 @@ export class KeptReplayGuard implements ImpressionReplayGuard {
     return this.journal.persist();
   }
 
+  /** Writes a checkpoint now, as the timer does (resolves once it is in place and its journals are gone). */
+  checkpointNow(): Promise<void> {
+    return this.checkpoint.write();
+  }
+
   /** Writes the whole guard; the journals go only once it is written (a failed save keeps them for the next start). */
   async close(): Promise<void> {
     await this.checkpoint.stop();
