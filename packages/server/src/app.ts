@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import './appContext.js';
+import { type Clock, systemClock } from './clock.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
 import { LoginThrottle } from './auth/loginThrottle.js';
@@ -45,6 +46,8 @@ export interface BuildAppOptions {
   /** A pino logger to use instead of one built from settings.logLevel. */
   logger?: FastifyBaseLogger;
   role?: Role;
+  /** What every part of the app reads the time from (default the machine's); tests pass a TestClock. */
+  clock?: Clock;
   /** Tests pass one with a fake clock. */
   loginThrottle?: LoginThrottle;
   /** A stats store the caller owns (and closes); by default the app opens one from settings and closes it on close. */
@@ -64,7 +67,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions, serverHeaders }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ settings, store, logger, role = 'all', clock = systemClock, loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions, serverHeaders }: BuildAppOptions): Promise<FastifyInstance> {
   // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
   // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
   let serveEdgeRaw: ((req: EdgeRequest, res: EdgeResponse) => boolean) | null = null;
@@ -106,6 +109,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   }) as unknown as FastifyInstance;
 
   const sessionSecret = await ensureSessionSecret(store, settings);
+  app.decorate('clock', clock);
   app.decorate('store', store);
   const statsStore = stats ?? (await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl }));
   app.decorate('stats', statsStore);
@@ -113,10 +117,10 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
   app.decorate('reportLines', createReportLines({ filesAtOnce: settings.reportFilesAtOnce, filesPerUser: settings.reportFilesPerUser }));
   app.decorate('settings', settings);
   app.decorate('metrics', createAppMetrics());
-  app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle());
+  app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle({ now: () => clock.now() }));
   app.decorate(
     'sessions',
-    createSessions({ db: store.db, ttlMs: settings.sessionTtlHours * HOUR_MS, secure: isHttpsHost(settings) }),
+    createSessions({ db: store.db, ttlMs: settings.sessionTtlHours * HOUR_MS, secure: isHttpsHost(settings), now: () => clock.now() }),
   );
 
   installAccessLog(app, settings.accessLog);
@@ -141,7 +145,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
     // the console's pacing reads the delivery counters: the edge's own in role all; in role api a
     // reader of the shared counters that never serves (no timers: it exchanges nothing, only reads)
     if (role === 'api') {
-      const reader = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, timers: false, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+      const reader = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, timers: false, clock: () => clock.now(), ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
       app.addHook('onClose', () => reader.close());
       app.decorate('deliveryCounters', reader);
     } else {
@@ -169,7 +173,7 @@ export async function buildApp({ settings, store, logger, role = 'all', loginThr
 
   if (role !== 'edge') {
     const sweep = () =>
-      deleteExpiredSessions(store.db, new Date().toISOString()).catch((error: unknown) =>
+      deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()).catch((error: unknown) =>
         app.log.error({ err: error }, 'expired session sweep failed'),
       );
     let timer: NodeJS.Timeout | undefined;

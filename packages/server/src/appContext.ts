@@ -1,3 +1,4 @@
+import { type Clock } from './clock.js';
 import { type LoginThrottle } from './auth/loginThrottle.js';
 import { type GuardedRoute } from './auth/guards.js';
 import { type Sessions } from './auth/sessions.js';
@@ -9,10 +10,12 @@ import { type Store } from './store/db.js';
 
 /**
  * What buildApp decorates the Fastify instance with, for route files: `app.store.db` for repositories,
- * `app.settings`, `app.sessions`, `app.metrics`, `app.stats`. Routes never open their own connections.
+ * `app.settings`, `app.clock`, `app.sessions`, `app.metrics`, `app.stats`. Routes never open their own connections.
  */
 declare module 'fastify' {
   interface FastifyInstance {
+    /** What the app reads the time from (clock.ts): the edge, delivery control, sessions, reports. */
+    clock: Clock;
     store: Store;
     settings: Settings;
     sessions: Sessions;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type FastifyInstance } from 'fastify';
 import { buildApp, type Role, ROLES } from './app.js';
+import { systemClock } from './clock.js';
 import { logLine, runPrimary } from './cluster/primary.js';
 import { WORKER_HEADER } from './cluster/protocol.js';
 import { workerServices } from './cluster/worker.js';
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
 
 async function writeDemoHistory(stats: StatsStore, store: Store, settings: Settings, role: Role): Promise<void> {
   if (!settings.demo || role === 'edge') return;
-  const rows = await writeDemoHistoryIfEmpty(stats, store.db);
+  const rows = await writeDemoHistoryIfEmpty(stats, store.db, systemClock.now());
   if (rows > 0) out(`Demo history: ${rows.toLocaleString('en-US')} hourly stats rows over the last 30 days.`);
 }
 

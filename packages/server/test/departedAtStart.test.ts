@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../src/clock.js';
 import { HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
 import { DeliveryGate } from '../src/edge/auction/deliveryGate.js';
 import { type EdgeResponse } from '../src/http/edgeHttp.js';
@@ -70,7 +71,7 @@ forEachStore((t) => {
         test: 0, integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
       };
       const pacing = new DeliveryGate();
-      const deps = { signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => snapshot };
+      const deps = { clock: new TestClock(now), signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => snapshot };
       const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, now);
       expect(pacing.delivery.pacingState(paused!, now).spentToday).toBe(4_000);

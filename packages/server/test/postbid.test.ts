@@ -140,12 +140,13 @@ forEachStore((t) => {
         expect(after.imps - before.imps).toBe(12);
         expect(after.postbid_imps - before.postbid_imps).toBe(answers.filter((a) => a.pixels.length).length);
         // a process that starts now begins the account's month at its post-bid impressions so far
-        const month = new Date().toISOString().slice(0, 7);
+        const now = app.clock.now();
+        const month = new Date(now).toISOString().slice(0, 7);
         const [own] = await s.stats.select(`SELECT sum(postbid_imps) AS n FROM ${STATS_TABLE} WHERE tenant_id = ${northwind} AND hour >= '${month}-01 00:00:00'`);
         const cap = new PostbidCap();
-        await seedPostbidCap(cap, s.stats, app.log);
-        expect(cap.used(northwind, Date.now())).toBe(Number(own?.n ?? 0));
-        expect(cap.used(northwind, Date.now())).toBeGreaterThan(0);
+        await seedPostbidCap(cap, s.stats, app.log, now);
+        expect(cap.used(northwind, now)).toBe(Number(own?.n ?? 0));
+        expect(cap.used(northwind, now)).toBeGreaterThan(0);
       });
 
       it("another edge process's count reaches this process's post-bid impressions through the stats store, while it runs", async () => {

@@ -1,3 +1,4 @@
+import { systemClock } from '../src/clock.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type FastifyInstance } from 'fastify';
@@ -105,7 +106,7 @@ forEachStore((t) => {
       let during: (() => Promise<void>) | null = null;
       const quiet = { info: () => undefined, error: () => undefined };
       // no polling in the test's time: only the notice can bring the change
-      const holder = new SnapshotHolder(t.store.db, quiet, 600_000, async (db) => {
+      const holder = new SnapshotHolder(t.store.db, quiet, 600_000, systemClock, async (db) => {
         const snap = await compiler.compile(db);
         const write = during;
         during = null;

@@ -1,5 +1,6 @@
 import { validateHeaderValue } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../src/clock.js';
 import { type HourlyCounters } from '../src/edge/counters/hourlyCounters.js';
 import { type DeliveryGate } from '../src/edge/auction/deliveryGate.js';
 import { type EdgeResponse } from '../src/http/edgeHttp.js';
@@ -54,7 +55,7 @@ function response() {
 function click(creatives: SnapCreative[]) {
   const counted: Record<string, number>[] = [];
   const deps = {
-    signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+    clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
     counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
     snapshot: () => ({ creatives: new Map(creatives.map((c) => [c.id, c])) }) as unknown as Snapshot,
   };
@@ -93,7 +94,7 @@ describe('GET /ev?e=click', () => {
     const spot = creative({ clickUrl: 'https://brand.example/land' });
     const counted: Record<string, number>[] = [];
     const deps = {
-      signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+      clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
     };
@@ -112,7 +113,7 @@ describe('GET /ev?e=click', () => {
     const counted: Record<string, number>[] = [];
     const fired: string[] = [];
     const deps = {
-      signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+      clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
       notify: (url: string) => void fired.push(url),

@@ -24,11 +24,11 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
       if (refusal) throw forbidden(refusal);
     }
     const probe = ReportRequest.parse({ startDate: '2000-01-01', endDate: '2000-01-01', metrics: ['imps'] });
-    return getDashboard(await reportContextOf(app, user, probe), user.timezone, Date.now(), dashboardTopsFor(user.type, view));
+    return getDashboard(await reportContextOf(app, user, probe), user.timezone, app.clock.now(), dashboardTopsFor(user.type, view));
   });
 
   app.get('/api/finance', { config: { guard: 'admin' } }, async (request) => {
     const { month } = parseInput(FinanceQuery, request.query);
-    return getFinance(app.stats, app.store.db, month);
+    return getFinance(app.stats, app.store.db, month, app.clock.now());
   });
 }

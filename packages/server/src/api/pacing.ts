@@ -54,7 +54,7 @@ export async function pacingRoutes(app: FastifyInstance): Promise<void> {
       // its first day is paced from its creation (delivery/pacing.ts paceWindow), as the edge paces it
       createdAtMinute: createdAtMinute(r.createdAt),
     }));
-    const at = Date.now();
+    const at = app.clock.now();
     const spend = await app.deliveryCounters.readCampaignSpend(campaigns.map(limitsOf), at);
     const byId = new Map(campaigns.map((c, i) => [c.id, campaignPacing(c, spend[i]!, at)]));
     return { at, campaigns: ids.map((id) => byId.get(id)!) };

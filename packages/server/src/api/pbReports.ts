@@ -33,7 +33,7 @@ function monthName(month: string): string {
 }
 
 /** Postbid reports an account saved in a month (UTC); saves are counted, so deleting one does not give its place back. */
-export function postbidReportsSaved(db: Kysely<Database>, tenantId: number, now = Date.now()): Promise<number> {
+export function postbidReportsSaved(db: Kysely<Database>, tenantId: number, now: number): Promise<number> {
   return getConfigValue<number>(db, counterKey(tenantId, monthOf(now)), 0);
 }
 
@@ -43,7 +43,7 @@ export function postbidReportsSaved(db: Kysely<Database>, tenantId: number, now 
  * (atomic on SQLite and PostgreSQL), so two saves at once cannot both take the last place. Run it
  * in the save's transaction: a failed save gives the place back.
  */
-export async function takePostbidReportPlace(db: Kysely<Database>, user: User, now = Date.now()): Promise<void> {
+export async function takePostbidReportPlace(db: Kysely<Database>, user: User, now: number): Promise<void> {
   const tenantId = tenantIdOf(user);
   if (tenantId === null) return; // an admin's reports belong to no account
   const max = (await getAppConfig(db)).postbidMaxReps;
@@ -86,7 +86,7 @@ export async function pbReportRoutes(app: FastifyInstance): Promise<void> {
     const db = app.store.db;
     const config = await getAppConfig(db);
     const tenantId = tenantIdOf(user);
-    const now = Date.now();
+    const now = app.clock.now();
     return {
       month: monthOf(now),
       reportsSaved: tenantId === null ? 0 : await postbidReportsSaved(db, tenantId, now),

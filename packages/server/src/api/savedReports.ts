@@ -61,7 +61,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
       parseInput(PostbidReportBody, request.body);
     }
     const saved = await inTransaction(app.store.db, async (trx) => {
-      if (input.ivt) await takePostbidReportPlace(trx, user);
+      if (input.ivt) await takePostbidReportPlace(trx, user, app.clock.now());
       return createSavedReport(trx, {
         userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'report', ivt: input.ivt, request: input.request,
       });

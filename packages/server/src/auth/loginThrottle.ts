@@ -11,6 +11,8 @@
  *
  * In memory, per process: with several api nodes each node brakes on its own.
  */
+
+import { systemClock } from '../clock.js';
 export interface ThrottleLimits {
   /** Failures within the window after which attempts are slowed down. */
   slowAfter: number;
@@ -111,7 +113,7 @@ export class LoginThrottle {
   constructor(options: LoginThrottleOptions = {}) {
     const windowMs = options.windowMs ?? 15 * 60_000;
     const maxKeys = options.maxKeys ?? 10_000;
-    const now = options.now ?? Date.now;
+    const now = options.now ?? systemClock.now;
     this.accounts = new FailureWindow({ ...DEFAULT_ACCOUNT_LIMITS, ...options.account }, windowMs, maxKeys, now);
     this.addresses = new FailureWindow({ ...DEFAULT_ADDRESS_LIMITS, ...options.address }, windowMs, maxKeys, now);
     this.baseDelayMs = options.baseDelayMs ?? 1_000;

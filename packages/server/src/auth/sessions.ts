@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Kysely } from 'kysely';
@@ -25,7 +26,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * Server-side sessions behind an HttpOnly, SameSite=Lax, signed cookie. The cookie carries a random
  * 256-bit token; the table stores only its sha256.
  */
-export function createSessions({ db, ttlMs, secure, now = Date.now }: SessionOptions) {
+export function createSessions({ db, ttlMs, secure, now = systemClock.now }: SessionOptions) {
   const iso = (ms: number) => new Date(ms).toISOString();
 
   function setCookie(reply: FastifyReply, token: string) {

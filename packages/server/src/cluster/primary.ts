@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { type StatsStore } from '../stats/statsStore.js';
@@ -36,7 +37,7 @@ let threshold = 30;
 export function logLine(level: 'info' | 'warn' | 'error', fields: object, msg: string): void {
   const n = LEVELS[level]!;
   if (n < threshold) return;
-  process.stderr.write(`${JSON.stringify({ level: n, time: Date.now(), pid: process.pid, role: 'primary', ...fields, msg })}\n`);
+  process.stderr.write(`${JSON.stringify({ level: n, time: systemClock.now(), pid: process.pid, role: 'primary', ...fields, msg })}\n`);
 }
 
 export function runPrimary(options: PrimaryOptions): void {
@@ -51,7 +52,7 @@ export function runPrimary(options: PrimaryOptions): void {
   cluster.setupPrimary({ serialization: 'advanced', execArgv: workerExecArgv(process.execArgv, options.workers, availableParallelism()) });
   const fork = () => {
     const worker = cluster.fork();
-    started.set(worker, Date.now());
+    started.set(worker, systemClock.now());
     hub.attach(worker);
     worker.on('listening', (address) => {
       listening.add(worker);
@@ -64,7 +65,7 @@ export function runPrimary(options: PrimaryOptions): void {
   cluster.on('exit', (worker, code, signal) => {
     hub.detach(worker);
     listening.delete(worker);
-    const ranMs = Date.now() - (started.get(worker) ?? 0);
+    const ranMs = systemClock.now() - (started.get(worker) ?? 0);
     started.delete(worker);
     if (stopping) return;
     logLine('warn', { worker: worker.id, workerPid: worker.process.pid, code, signal, ranMs }, 'worker exited: starting another');

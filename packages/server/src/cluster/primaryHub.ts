@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.js';
 import { type Worker } from 'node:cluster';
 import { checkpointCounters, restoreCounters, saveCounters } from '../delivery/savedCounters.js';
 import { type Checkpoint } from '../ops/savedFile.js';
@@ -33,11 +34,13 @@ export class PrimaryHub {
     /** Where the counters and the replay guard are kept across a restart (savedCounters.ts, savedReplay.ts); null when the workers share Redis. */
     private readonly kept: { counters: string; replay: string } | null = null,
     private readonly log: DeliveryLog = { info() {}, warn() {}, error() {} },
+    private readonly clock: Clock = systemClock,
   ) {
-    this.replay = kept ? new KeptReplayGuard(kept.replay, log) : new ReplayGuard();
+    const now = () => clock.now();
+    this.replay = kept ? new KeptReplayGuard(kept.replay, log, undefined, now) : new ReplayGuard();
     if (kept) {
-      restoreCounters(this.counters, kept.counters, Date.now(), log);
-      this.checkpoints = [checkpointCounters(this.counters, kept.counters, log)];
+      restoreCounters(this.counters, kept.counters, now(), log);
+      this.checkpoints = [checkpointCounters(this.counters, kept.counters, log, undefined, now)];
     }
   }
 
@@ -48,7 +51,7 @@ export class PrimaryHub {
   async saveState(): Promise<void> {
     if (!this.kept) return;
     for (const c of this.checkpoints) void c.stop();
-    saveCounters(this.counters, this.kept.counters, Date.now(), this.log);
+    saveCounters(this.counters, this.kept.counters, this.clock.now(), this.log);
     await this.replay.close?.();
   }
 

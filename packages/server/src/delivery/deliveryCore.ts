@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { AccountBook } from './accountBook.js';
 import { type Account, downAllowance, type QpsBucket } from './allowances.js';
 import { ViewerCounts } from './frequency.js';
@@ -77,7 +78,7 @@ export class DeliveryCore {
   ) {
     this.engine = shared.engine;
     this.log = options.log;
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock ?? systemClock.now;
     this.holdMs = options.holdMs ?? 60_000;
     this.leaseTtlMs = options.leaseTtlMs ?? 5_000;
     this.renewMs = options.renewMs ?? 1_000;

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type ConfigChangeBus, LocalConfigChangeBus, RedisConfigChangeBus } from './configChangeBus.js';
@@ -43,7 +44,7 @@ export async function openDeliveryCounters(settings: DeliverySettings, options: 
   if (!settings.redisUrl) {
     const store = options.memoryStore ?? new MemoryCounterStore();
     const file = options.countersFile;
-    const clock = options.clock ?? Date.now;
+    const clock = options.clock ?? systemClock.now;
     if (!file) return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs), options);
     restoreCounters(store, file, clock(), options.log);
     const checkpoint = checkpointCounters(store, file, options.log, options.checkpointMs, clock);

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { Checkpoint, restoreSaved, saveAtStop, type SavedStateLog } from '../ops/savedFile.js';
 import { type MemoryCounterStore, SAVED_VERSION, type SavedCounters } from './sharedCounters.js';
 
@@ -28,6 +29,6 @@ export function saveCounters(store: MemoryCounterStore, file: string, now: numbe
 }
 
 /** The counters written every `everyMs` while the process runs (ops/savedFile.ts Checkpoint). */
-export function checkpointCounters(store: MemoryCounterStore, file: string, log: SavedStateLog, everyMs?: number, clock: () => number = Date.now): Checkpoint {
+export function checkpointCounters(store: MemoryCounterStore, file: string, log: SavedStateLog, everyMs?: number, clock: () => number = systemClock.now): Checkpoint {
   return new Checkpoint(file, WHAT, log, () => store.savedParts(clock()), everyMs);
 }

@@ -70,6 +70,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     { redisUrl: settings.redisUrl },
     {
       log: app.log,
+      clock: () => app.clock.now(),
       ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}),
       ...(options.sharedCounters ? { shared: options.sharedCounters } : { countersFile: join(settings.dataDir, COUNTERS_FILE) }),
     },
@@ -77,7 +78,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const pacing = new DeliveryGate(delivery);
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
-  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE) }));
+  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE), clock: app.clock }));
   // no count reaches the stats store before the guard can refuse its event's replay, even after a crash
   const counters = new HourlyCounters(() => app.stats, { beforeWrite: () => replay.persist?.() ?? Promise.resolve() });
   // where the edge's own calls may go: no SSRF through a demand URL (http/outboundAddress.ts)
@@ -86,18 +87,19 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   const metrics = edgeMetrics(app, delivery);
   // every call to demand carries the hop marker, and none goes to the edge's own entry points (request/demandHops.ts)
   const loops = demandLoopGuard(app, trackingKey, metrics);
-  const fetcher = new VastFetcher(demandAgent(outbound), loops);
-  const caller = new HttpCaller(demandAgent(outbound), loops);
+  const fetcher = new VastFetcher(demandAgent(outbound), loops, app.clock);
+  const caller = new HttpCaller(demandAgent(outbound), loops, app.clock);
   // exchange rates for demand and supply in other currencies (ADPLANE_CURRENCY_RATES): read once here, refreshed in the background
   const currency = new CurrencyFeed(settings.currencyRates, app.log, settings.currencyRefreshMinutes);
   await currency.start();
   app.addHook('onClose', async () => currency.stop());
   const ortb = { caller, publicHost: settings.publicHost, currency, loops };
-  const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? settings.configPollMs);
+  const snapshots = new SnapshotHolder(app.store.db, app.log, options.pollMs ?? settings.configPollMs, app.clock);
   const signer = new TokenSigner(trackingKey);
   // The IVT lists are loaded here, once: a bad line of an operator's refresh file stops the start.
   const ivt = new PreBidIvt(trafficCheckStateOf(settings.ivt), metrics.ivtFlag);
   const deps: VastRequestDeps = {
+    clock: app.clock,
     snapshot: () => snapshots.current,
     counters,
     pacing,
@@ -115,7 +117,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
     postbid: new PostbidStage(new PostbidCap(delivery)),
   };
-  const eventDeps = { signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
+  const eventDeps = { clock: app.clock, signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
 
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
@@ -191,5 +193,5 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
  * logged (a line a minute at most).
  */
 function demandLoopGuard(app: FastifyInstance, trackingKey: string, metrics: EdgeMetrics): DemandLoopGuard {
-  return new DemandLoopGuard(new HopMarker(trackingKey), app.settings.allowSelfDemand, ownEntryPointsOf(app), (r) => metrics.loopRefused(r.stage, r.kind), app.log);
+  return new DemandLoopGuard(new HopMarker(trackingKey), app.settings.allowSelfDemand, ownEntryPointsOf(app), (r) => metrics.loopRefused(r.stage, r.kind), app.log, () => app.clock.now());
 }

@@ -53,7 +53,7 @@ async function bundle(entry: string, outfile: string): Promise<void> {
 }
 
 if (startedAsCommand(import.meta.url)) {
-  const started = Date.now();
+  const started = performance.now();
   const outfile = await bundleServer();
-  process.stdout.write(`server built: ${outfile} (${Date.now() - started} ms)\n`);
+  process.stdout.write(`server built: ${outfile} (${Math.round(performance.now() - started)} ms)\n`);
 }

@@ -72,7 +72,7 @@ async function call(url: string, headers: Record<string, string>): Promise<Respo
 async function playOne(uid: string): Promise<void> {
   const [w, h] = pick(SIZES);
   const app = pick(APPS);
-  const query = new URLSearchParams({ w: String(w), h: String(h), cb: String(Date.now()), ...(app ? { app_bundle: app } : { domain: pick(DOMAINS) }) });
+  const query = new URLSearchParams({ w: String(w), h: String(h), cb: String(Math.floor(Math.random() * 1e12)), ...(app ? { app_bundle: app } : { domain: pick(DOMAINS) }) });
   const headers = { 'user-agent': pick(USER_AGENTS), 'x-forwarded-for': pick(ADDRESSES) };
   counts.requests++;
   const res = await call(`${base}${vastTagPath(uid)}?${query}`, headers);
@@ -114,11 +114,11 @@ async function main(): Promise<void> {
   const channels = await vastChannels(cookie);
   if (channels.length === 0) throw new Error(`${values.user} has no active VAST channel to call`);
   process.stdout.write(`Playing ${total} tag requests at ${rate}/s over ${channels.length} VAST channels of ${base}...\n`);
-  const started = Date.now();
+  const started = performance.now();
   const inFlight = new Set<Promise<void>>();
   for (let i = 0; i < total; i++) {
     // Paced: request i leaves at i / rate seconds, at most 50 in flight.
-    const wait = started + (i * 1000) / rate - Date.now();
+    const wait = started + (i * 1000) / rate - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     while (inFlight.size >= 50) await Promise.race(inFlight);
     const p = playOne(pick(channels)).finally(() => inFlight.delete(p));
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     if ((i + 1) % (rate * 10) === 0) process.stdout.write(`  ${i + 1} requests, ${counts.filled} filled, ${counts.events} events\n`);
   }
   await Promise.all(inFlight);
-  const seconds = (Date.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`Done in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}\n`);
   if (counts.failed === counts.requests) {
     process.stdout.write('Every tag request failed: is the edge (the /vast route) served by this adplane (--role all or edge)?\n');

@@ -146,7 +146,7 @@ export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof invent
 }
 
 /** Write the demo history once: only into an empty stats store, up to the current hour. */
-export async function writeDemoHistoryIfEmpty(stats: StatsStore, db: Kysely<Database>, now = Date.now()): Promise<number> {
+export async function writeDemoHistoryIfEmpty(stats: StatsStore, db: Kysely<Database>, now: number): Promise<number> {
   const [{ n }] = await stats.select(`SELECT count(*) AS n FROM ${STATS_TABLE}`);
   if (Number(n) > 0) return 0;
   const tenants = await db.selectFrom('users').select('id').where('type', '=', 'demand').where('manager_id', 'is', null).execute();

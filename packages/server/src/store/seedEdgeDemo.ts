@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { RESOURCES, vastTagPath } from '@adplane/shared';
 import { type Actor, createOne } from '../resources/entityService.js';
 import { type Settings } from '../settings.js';
@@ -16,7 +17,7 @@ import { type SeedStep } from './seedStep.js';
 export const DEMO_VIDEO_PATH = '/media/demo-ad.mp4';
 export const DEMO_DEMAND_PATH = '/demo/demand/vast';
 
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const day = (days: number) => new Date(systemClock.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 export const seedEdgeDemo: SeedStep = async (ctx) => {
   // The seed is handed the program's settings; only the public host is read here, for absolute URLs.

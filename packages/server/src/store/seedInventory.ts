@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { RESOURCES, toMicros } from '@adplane/shared';
 import { hashPassword } from '../auth/passwords.js';
 import { accountDto } from '../resources/accountService.js';
@@ -22,7 +23,7 @@ import { createUser, type User } from './users.js';
 const usd = toMicros;
 
 /** A date `days` from today (UTC), so that the demo's campaigns and deals are always in flight. */
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const day = (days: number) => new Date(systemClock.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6];
 

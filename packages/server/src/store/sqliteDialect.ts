@@ -85,8 +85,8 @@ class PatientConnection implements DatabaseConnection {
         return await this.inner.executeQuery<R>(query);
       } catch (error) {
         if (!isBusy(error)) throw error;
-        if (deadline === 0) deadline = Date.now() + this.busyTimeoutMs;
-        const left = deadline - Date.now();
+        if (deadline === 0) deadline = performance.now() + this.busyTimeoutMs;
+        const left = deadline - performance.now();
         if (left <= 0) throw error;
         await sleep(Math.min(PAUSES_MS[attempt] ?? LAST_PAUSE_MS, left));
       }

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { createHash } from 'node:crypto';
 import { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -77,7 +78,7 @@ export class SellersJsonCache {
     /** The config version the edge's snapshot holds, when the process has an edge. */
     private readonly edgeVersion: () => number | undefined,
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   /** The current files: rebuilt when the config version moved. */
@@ -125,7 +126,7 @@ function bodyOf(built: Built, host: string, operatorHost: string): { body: strin
 
 export async function registerSellersJson(app: FastifyInstance): Promise<void> {
   const operatorHost = new URL(app.settings.publicHost).hostname;
-  const cache = new SellersJsonCache(app.store.db, () => (app.hasDecorator('edge') ? app.edge.snapshots.current?.version : undefined), app.log);
+  const cache = new SellersJsonCache(app.store.db, () => (app.hasDecorator('edge') ? app.edge.snapshots.current?.version : undefined), app.log, () => app.clock.now());
   app.get(SELLERS_JSON_PATH, async (request, reply) => {
     let answer: { body: string; etag: string };
     try {

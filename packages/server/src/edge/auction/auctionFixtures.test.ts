@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Price, TargetingRules, type VastVersion } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.js';
 import { type DemandServer, startDemandServer } from '../../../test/demandServers.js';
 import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../decision/adDecision.js';
@@ -109,7 +110,7 @@ describe('auction fixtures', () => {
   it.each(FIXTURES)('%s', async (file) => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     const { snapshot, tagIds } = snapshotOf(f, server.url);
-    const deps: EdgeDeps = { snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new DeliveryGate(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
+    const deps: EdgeDeps = { clock: systemClock, snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new DeliveryGate(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
     const ctx = buildRequestContext(f.request.query, { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' }, Date.now());
     const started = Date.now();
     const callsBefore = server.calls.length;

@@ -3,6 +3,7 @@ import { type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type BidRequest, type Price, TargetingRules, type VastVersion } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.js';
 import { type BidderCall, type LiteralAnswer, startTestBidders, type TestBidders } from '../../../test/testBidders.js';
 import { schemaErrors } from '../../../test/vastSchema.js';
 import { decide, type EdgeDeps } from '../decision/adDecision.js';
@@ -169,7 +170,7 @@ describe('OpenRTB auction fixtures', () => {
     const pacing = new DeliveryGate();
     const counters = new HourlyCounters(() => null);
     const deps: EdgeDeps = {
-      snapshot: () => snapshot, counters, pacing, signer, origin: ORIGIN, notify: (url) => caller.fire(url),
+      clock: systemClock, snapshot: () => snapshot, counters, pacing, signer, origin: ORIGIN, notify: (url) => caller.fire(url),
       sources: [campaignSource, vastTagSource(fetcher), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl }), adExchangeSource(ortb)],
     };
     const conn = { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' };
@@ -242,7 +243,7 @@ describe('OpenRTB auction fixtures', () => {
       // the player: every impression URL of ours is fired once (twice for the first: a replay bills nothing more)
       const impressions = [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]+)\]\]>/g)].map((m) => m[1]!).filter((u) => u.startsWith(`${ORIGIN}/ev?`));
       expect(impressions.length).toBeGreaterThan(0);
-      const eventDeps = { signer, replay: new ReplayGuard(), counters, pacing, snapshot: () => snapshot, notify: (url: string) => caller.fire(url) };
+      const eventDeps = { clock: systemClock, signer, replay: new ReplayGuard(), counters, pacing, snapshot: () => snapshot, notify: (url: string) => caller.fire(url) };
       for (const url of [impressions[0]!, ...impressions]) handleEvent(eventDeps, new URL(url).searchParams, sinkResponse());
       await noticesMatch(f.expect.impressionNotices);
       await new Promise((r) => setTimeout(r, 50));

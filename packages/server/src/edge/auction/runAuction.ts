@@ -33,14 +33,14 @@ export interface AuctionResult {
 async function callUnderDeadline(c: DemandCandidate, req: AuctionRequest): Promise<CallResult> {
   // our own campaigns price at once: no network, no timer
   if (!c.external) return c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: 0 }));
-  const started = Date.now();
+  const started = req.clock.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<CallResult>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout', ms: Date.now() - started }), Math.max(0, req.deadline - started));
+    timer = setTimeout(() => resolve({ kind: 'timeout', ms: req.clock.now() - started }), Math.max(0, req.deadline - started));
   });
   try {
     return await Promise.race([
-      c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: Date.now() - started })),
+      c.call(req).catch((): CallResult => ({ kind: 'no_fill', reason: 'source_error', ms: req.clock.now() - started })),
       late,
     ]);
   } finally {
@@ -267,7 +267,7 @@ async function waterfallFrom(
 /** A tier's answers priced: the result when it won or the deadline passed (the later tiers not called), else null. */
 function tierDone(req: AuctionRequest, candidates: DemandCandidate[], tier: number, group: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult | null {
   const winner = decide(priceGroup(group, answers, req, fates), req);
-  if (!winner && Date.now() < req.deadline) return null;
+  if (!winner && req.clock.now() < req.deadline) return null;
   for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
   return { winner, fates, indexedOut, offered: candidates.length };
 }

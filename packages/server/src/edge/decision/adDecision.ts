@@ -1,3 +1,4 @@
+import { type Clock } from '../../clock.js';
 import { type PreBidIvt } from '../auction/preBidIvt.js';
 import { postbidPixelUrls, type PostbidStage } from '../postbid/postbidStage.js';
 import { type AuctionResult, runAuction, type Winner } from '../auction/runAuction.js';
@@ -22,6 +23,8 @@ import { DEFAULT_VAST_VERSION } from '../vast/vastVersion.js';
  * debug=1 and "Test this tag"; the counters read the same fates).
  */
 export interface EdgeDeps {
+  /** What the edge reads the time from: the request's `ctx.now`, deadlines, the counters' hours. */
+  clock: Clock;
   snapshot: () => Snapshot | null;
   counters: HourlyCounters;
   pacing: DeliveryGate;
@@ -306,9 +309,9 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
 
   let auction: AuctionResult | Promise<AuctionResult>;
   try {
-    const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
+    const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
     auction = runAuction(
-      { ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, durationFloors: options.durationFloors ?? null, traced },
+      { clock: deps.clock, ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, durationFloors: options.durationFloors ?? null, traced },
       deps.sources,
     );
   } catch {

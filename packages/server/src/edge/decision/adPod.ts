@@ -86,7 +86,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
   const channel = options.channel ?? deps.snapshot()?.channelsByUid.get(channelUid);
   if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
   const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);
-  const deadline = Math.min(Date.now() + channel.timeoutMs, options.deadline ?? Infinity);
+  const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
   const pod = newPod(slots);
   const { maxDuration, minDuration, podMaxDuration } = ctx.query;
   let left = podMaxDuration > 0 ? podMaxDuration : Infinity;
@@ -96,7 +96,7 @@ export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: Request
   for (let sequence = 1; sequence <= slots; sequence++) {
     const allowed = Math.min(maxDuration > 0 ? maxDuration : Infinity, left);
     // the break has no room left for an ad the player takes; or the channel's time is up
-    if (allowed < Math.max(minDuration, 1) || (sequence > 1 && Date.now() >= deadline)) break;
+    if (allowed < Math.max(minDuration, 1) || (sequence > 1 && deps.clock.now() >= deadline)) break;
     pod.sequence = sequence;
     const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
     const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt, extraSlot: true } : {}) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type SourceFate } from '@adplane/shared';
+import { systemClock } from '../../clock.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
 import { buildRequestContext } from '../request/context.js';
 import { supplierChannel } from '../doors/openrtbBidder/bidChannels.js';
@@ -35,7 +36,7 @@ function requestOver(campaigns: SnapCampaign[], traced: boolean, auctionPrice: '
     tags: new Map(), campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
   };
   const ctx = buildRequestContext({ w: '640', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
-  return { ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 500, supplier: null, deals: [], privateAuction: false, traced };
+  return { clock: systemClock, ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 500, supplier: null, deals: [], privateAuction: false, traced };
 }
 
 function pick(req: AuctionRequest): { ids: number[]; refused: SourceFate[] } {

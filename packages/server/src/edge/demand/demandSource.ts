@@ -1,3 +1,4 @@
+import { type Clock } from '../../clock.js';
 import { type SourceFate } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
@@ -25,6 +26,8 @@ export interface DemandPacing {
 }
 
 export interface AuctionRequest {
+  /** The edge's clock: deadlines are its readings, and each call's time is measured on it. */
+  clock: Clock;
   ctx: RequestContext;
   channel: SnapChannel;
   snapshot: Snapshot;

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../clock.js';
 import { type Agent } from 'undici';
 import { gunzipCapped, isGzip } from '../ortb/compression.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
@@ -46,6 +47,7 @@ export class HttpCaller {
   constructor(
     private readonly agent: Agent,
     private readonly loops: DemandLoopGuard | null = null,
+    private readonly clock: Clock = systemClock,
   ) {
     this.noticeHeaders = loops ? { [HOP_HEADER]: loops.marker.header(NOTICE_HOPS) } : {};
   }
@@ -56,7 +58,7 @@ export class HttpCaller {
 
   /** POST a JSON body; the answer must be complete by `deadline` (epoch ms). */
   async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}, chain: CallChain = FIRST_HOP): Promise<PostResult> {
-    const started = Date.now();
+    const started = this.clock.now();
     // a URL at one of the edge's own decision entry points: not called (request/demandHops.ts)
     if (this.loops?.refusesCall(url, 'ortb', chain)) return { kind: 'failed', reason: OWN_ENTRY_POINT, ms: 0 };
     const hop = this.loops ? { [HOP_HEADER]: this.loops.marker.header(chain.hops) } : null;
@@ -66,13 +68,13 @@ export class HttpCaller {
         { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers, ...hop }, body, maxBytes: MAX_ANSWER_BYTES },
         deadline - started,
       );
-      if (answer === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
+      if (answer === TIMED_OUT) return { kind: 'timeout', ms: this.clock.now() - started };
       // our own entry point refused the call as a demand loop
-      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP) return { kind: 'failed', reason: DEMAND_LOOP, ms: Date.now() - started };
+      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP) return { kind: 'failed', reason: DEMAND_LOOP, ms: this.clock.now() - started };
       const text = answer.status === 204 ? '' : await answerText(answer.body, isGzip(answer.headers['content-encoding']));
-      return { kind: 'answer', status: answer.status, body: text, ms: Date.now() - started };
+      return { kind: 'answer', status: answer.status, body: text, ms: this.clock.now() - started };
     } catch (error) {
-      const ms = Date.now() - started;
+      const ms = this.clock.now() - started;
       if (error instanceof TooLargeError || error instanceof AnswerTooLarge) return { kind: 'failed', reason: 'answer_too_large', ms };
       if (error instanceof BadGzipError) return { kind: 'failed', reason: 'invalid_gzip', ms };
       if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };

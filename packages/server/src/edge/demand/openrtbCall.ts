@@ -130,7 +130,7 @@ export class LazyOrtbCandidate<A> implements DemandCandidate {
 }
 
 async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promise<CallResult> {
-  const now = Date.now();
+  const now = r.clock.now();
   const deadline = Math.min(r.deadline, now + t.timeoutMs);
   const tmax = deadline - now - TMAX_MARGIN_MS;
   if (tmax < MIN_TMAX_MS) return { kind: 'refused', reason: 'no_time_left', ms: 0 };

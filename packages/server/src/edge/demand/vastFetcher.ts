@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../clock.js';
 import { type Agent } from 'undici';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
@@ -75,6 +76,7 @@ export class VastFetcher {
   constructor(
     private readonly agent: Agent,
     private readonly loops: DemandLoopGuard | null = null,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async close(): Promise<void> {
@@ -129,7 +131,7 @@ export class VastFetcher {
         },
         maxBytes: MAX_BODY,
       },
-      deadline - Date.now(),
+      deadline - this.clock.now(),
     );
   }
 
@@ -143,14 +145,14 @@ export class VastFetcher {
    * result's `failed`, so that its error trackers are called even when a later ad fills.
    */
   async fetch(url: string, deadline: number, viewer: Viewer, rates?: RateSource, options: FetchOptions = {}): Promise<FetchResult> {
-    const started = Date.now();
+    const started = this.clock.now();
     let first: { text: string; url: string } | typeof TIMED_OUT;
     try {
       first = await this.get(url, deadline, viewer);
     } catch (error) {
-      return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: Date.now() - started };
+      return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: this.clock.now() - started };
     }
-    if (first === TIMED_OUT) return { kind: 'timeout', ms: Date.now() - started };
+    if (first === TIMED_OUT) return { kind: 'timeout', ms: this.clock.now() - started };
     const { nonLinear = false, fillMacros = asWritten } = options;
     const chainFrom = (skip: number) => this.chain(first, skip, deadline, viewer, started, rates, nonLinear, fillMacros);
     const result = await chainFrom(0);
@@ -159,7 +161,7 @@ export class VastFetcher {
     // and when one of them fills, every failure before it is
     const tried: FailedAd[] = [...result.failed, { vastError: result.outcome.vastError, errorUrls: result.outcome.errorUrls }];
     const after: FailedAd[] = [];
-    for (let skip = 1; skip <= MAX_FALLBACKS && Date.now() < deadline; skip++) {
+    for (let skip = 1; skip <= MAX_FALLBACKS && this.clock.now() < deadline; skip++) {
       const next = await chainFrom(skip);
       after.push(...next.failed);
       if (next.kind !== 'no_fill') return withFailed(next.outcome, [...tried, ...after]);
@@ -195,7 +197,7 @@ export class VastFetcher {
       kind: 'no_fill' as const,
       // a fallback past the first ad is tried only when the chain started at a wrapper that allows it
       fallback: wrappers.length > 0 && wrappers[0]!.fallbackOnNoAd,
-      outcome: { kind: 'no_fill', reason, vastError, errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own], ms: Date.now() - started },
+      outcome: { kind: 'no_fill', reason, vastError, errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own], ms: this.clock.now() - started },
       failed,
     });
     let next = '';
@@ -222,7 +224,7 @@ export class VastFetcher {
         // a NonLinear ad takes its wrappers' NonLinearAds trackers, a linear one their linear trackers
         const chain = answer.nonLinear ? wrappers.map((w) => ({ ...w.trackers, ...w.nonLinearTrackers })) : wrappers.map((w) => w.trackers);
         const ad: DemandInline = { ...answer, ...wrapperCreative(answer, wrappers), trackers: mergeTrackers(...chain, answer.trackers), pricingCpm };
-        return { kind: 'inline', outcome: { kind: 'inline', ad, hops: hop, ms: Date.now() - started }, failed };
+        return { kind: 'inline', outcome: { kind: 'inline', ad, hops: hop, ms: this.clock.now() - started }, failed };
       }
       // the wrapper a player would refuse: its own error trackers hear of it too
       if (!lastWrapperAllowed) return noFill('wrapper_not_allowed', VAST_ERRORS.wrapperLimit, answer.trackers.error);

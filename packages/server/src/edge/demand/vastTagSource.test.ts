@@ -1,5 +1,6 @@
 import { type Price } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../clock.js';
 import { inlineVast } from '../../../test/demandServers.js';
 import { type LocalServer, localServer } from '../../../test/localServer.js';
 import { ANY_ADDRESS } from '../../http/outboundAddress.js';
@@ -51,7 +52,7 @@ describe('VAST tag source pricing', () => {
       tags: new Map([[tag.id, tag]]), campaigns: new Map(), creatives: new Map(), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns([]), skipped: {},
     };
     const ctx = buildRequestContext({ w: '640', h: '360', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
-    return { ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 1000, supplier: null, deals: [], privateAuction: false };
+    return { clock: systemClock, ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 1000, supplier: null, deals: [], privateAuction: false };
   }
 
   async function call(source: ReturnType<typeof vastTagSource>, cur: string, price: Price = { type: 'revshare', percent: 50 }): Promise<CallResult> {

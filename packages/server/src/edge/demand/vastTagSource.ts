@@ -50,12 +50,12 @@ export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' 
           external: true,
           call: async (r: AuctionRequest): Promise<CallResult> => {
             // Caps are taken when the call is actually made (a waterfall may never reach this tag).
-            const capped = pacing.takeTagRequest(tag, r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, Date.now());
+            const capped = pacing.takeTagRequest(tag, r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, r.clock.now());
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             // our schain node, as in our bid requests (openrtbCall.ts), without a request id: the tag call has none
             const node = { asi: adSystemDomain(r.snapshot.tenants.get(r.channel.tenantId)?.domain, publicHost), sid: channelSellerId(r.channel), hp: 1 as const };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'), node);
-            const deadline = Math.min(r.deadline, Date.now() + tag.timeoutMs);
+            const deadline = Math.min(r.deadline, r.clock.now() + tag.timeoutMs);
             // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
             // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)
             const display = r.channel.format === 'display';

@@ -1,3 +1,4 @@
+import { type Clock } from '../../clock.js';
 import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { type Edge } from './edge.js';
@@ -26,6 +27,8 @@ const MAX_REASON = 200;
 const KEY_DOMAIN = 'postback-key';
 
 export interface PostbackDeps {
+  /** What a verdict's time is read from (its hour's counters, the replay guard's window). */
+  clock: Clock;
   signer: TokenSigner;
   /** The impression replay guard (tracking/replayGuard.ts): a verdict counts once per impression. */
   replay: { firstTime(id: string, nowMs: number): boolean | Promise<boolean> };
@@ -108,7 +111,7 @@ function answer(res: EdgeResponse, status: number, body: object): void {
   res.end(text);
 }
 
-export async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = Date.now()): Promise<void> {
+export async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = deps.clock.now()): Promise<void> {
   const tenantId = tenantOfPostbackKey(deps.signer, key);
   if (tenantId === null) return answer(res, 403, { message: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
   let items: unknown[];

@@ -1,3 +1,4 @@
+import { type Clock } from '../../clock.js';
 import { randomInt } from 'node:crypto';
 import { type IncomingHttpHeaders } from 'node:http';
 import { type EdgeResponse } from '../../http/edgeHttp.js';
@@ -28,6 +29,8 @@ const ONCE = new Set<string>(COUNTED_ONCE);
 export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 export interface EventDeps {
+  /** What an event's time is read from: its hour's counters, the token's expiry, the replay guard's window. */
+  clock: Clock;
   signer: TokenSigner;
   replay: ImpressionReplayGuard;
   counters: HourlyCounters;
@@ -86,7 +89,7 @@ export function isSpeculative(headers: IncomingHttpHeaders): boolean {
  * counted. Answering it would count a click nobody made, and the real click would be served from
  * the prefetch, uncounted.
  */
-export function answerEvent(deps: EventDeps, url: string, method: string | undefined, headers: IncomingHttpHeaders, res: EdgeResponse, now = Date.now()): void {
+export function answerEvent(deps: EventDeps, url: string, method: string | undefined, headers: IncomingHttpHeaders, res: EdgeResponse, now = deps.clock.now()): void {
   if (isSpeculative(headers)) return send(res, 503, { 'content-type': 'text/plain' }, 'speculative request: not served', headers.origin);
   handleEvent(deps, eventQuery(url), res, now, headers.origin, method !== 'HEAD');
 }
@@ -96,7 +99,7 @@ export function answerEvent(deps: EventDeps, url: string, method: string | undef
  * `count` false: a HEAD (a link checker, a preview): the answer a GET gets (the click's redirect too;
  * Node sends no body to a HEAD), nothing counted and no notice fired.
  */
-export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = Date.now(), origin?: string, count = true): void {
+export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = deps.clock.now(), origin?: string, count = true): void {
   const e = query.get('e') ?? '';
   if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '), origin);
   const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));

@@ -37,14 +37,14 @@ export function queryObject(search: URLSearchParams): RawQuery {
  * section 1.1.3), which then stand for the viewer: otherwise the stitcher's own datacenter address
  * would decide geo and read as invalid traffic. The tag's `ip` and `ua` macros still come first.
  */
-export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust): ConnectionFacts {
+export function connectionFacts(req: EdgeRequest, trustProxy: ProxyTrust, now: number): ConnectionFacts {
   // one address by the spec; a list (a proxy appended its own) is read from its first
   const named = req.headers['x-device-ip'];
   const deviceIp = typeof named === 'string' ? named.split(',')[0]!.trim() : '';
   const deviceUa = req.headers['x-device-user-agent'];
   const cookie = req.headers.cookie;
   // a browser's adplane id and its demand partners' (Prebid Server's user sync: doors/prebidServer/userSync.ts); a player without cookies sends none
-  const ids = cookie ? cookieIds(cookie, Date.now()) : null;
+  const ids = cookie ? cookieIds(cookie, now) : null;
   return {
     remoteAddress: deviceIp || clientAddress(req, trustProxy),
     userAgent: typeof deviceUa === 'string' && deviceUa ? deviceUa : (req.headers['user-agent'] ?? ''),
@@ -67,10 +67,11 @@ export function decideVast(
   hops: DemandHops | null | undefined = deps.loops?.inbound(req.headers),
 ): DecisionOutcome | null | Promise<DecisionOutcome | null> {
   try {
-    const conn = connectionFacts(req, deps.trustProxy);
+    const now = deps.clock.now();
+    const conn = connectionFacts(req, deps.trustProxy, now);
     // a request one of the edge's own demand calls made (its hop marker): the decision refuses it beyond the limit
     if (hops) conn.hops = hops;
-    const ctx = buildRequestContext(queryObject(search), conn, Date.now(), deps.geo);
+    const ctx = buildRequestContext(queryObject(search), conn, now, deps.geo);
     const asked = search.get(VAST_VERSION_PARAM);
     const channel = asked && !options?.channel ? inVersion(deps, uid, asked) : null;
     const decideOptions = channel ? { ...options, channel } : options;

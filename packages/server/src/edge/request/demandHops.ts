@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { createHmac } from 'node:crypto';
 import { type BidRequest, type SupplyChainNode } from '@adplane/shared';
 import { inboundSupplyChain } from '../ortb/supplyChain.js';
@@ -131,7 +132,7 @@ export class DemandLoopGuard {
     private readonly ownEntry: (url: string) => string | null,
     private readonly count: (refusal: LoopRefusal) => void = () => undefined,
     private readonly log: WarnLog | null = null,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {
     this.maxHops = allowSelf ? 1 : 0;
   }

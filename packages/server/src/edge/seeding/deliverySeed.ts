@@ -49,7 +49,7 @@ export async function countFloors(stats: Pick<StatsStore, 'select'>, input: Seed
 }
 
 /** Reads the floors and raises the counters to them; the number of campaigns and tags raised (0 when the store failed). */
-export async function seedDeliveryCounts(delivery: Pick<DeliveryCounters, 'raiseCounts'>, stats: Pick<StatsStore, 'select'> | null, input: SeedInput, log: Pick<DeliveryLog, 'warn'>, now = Date.now()): Promise<number> {
+export async function seedDeliveryCounts(delivery: Pick<DeliveryCounters, 'raiseCounts'>, stats: Pick<StatsStore, 'select'> | null, input: SeedInput, log: Pick<DeliveryLog, 'warn'>, now: number): Promise<number> {
   if (!stats || (!input.campaigns.length && !input.tags.length)) return 0;
   try {
     const floors = await countFloors(stats, input, now);

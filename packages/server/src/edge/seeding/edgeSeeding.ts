@@ -19,7 +19,7 @@ export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: Fa
   await seedDeliveryCounts(pacing.delivery, app.stats, {
     campaigns: [...snap.campaigns.values()],
     tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
-  }, app.log);
+  }, app.log, app.clock.now());
 }
 
 /**
@@ -29,8 +29,8 @@ export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: Fa
  * start and tried again quietly. Returns the stop of the repeat.
  */
 export async function keepPostbidCapSeeded(cap: PostbidCap, app: FastifyInstance, everyMs: number): Promise<() => void> {
-  await seedPostbidCap(cap, app.stats, app.log);
-  const timer = setInterval(() => void seedPostbidCap(cap, app.stats, QUIET), everyMs);
+  await seedPostbidCap(cap, app.stats, app.log, app.clock.now());
+  const timer = setInterval(() => void seedPostbidCap(cap, app.stats, QUIET, app.clock.now()), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -10,7 +10,7 @@ import { type PostbidCap } from '../postbid/postbidCap.js';
  * through the store). Never lowers a count. A store that cannot answer leaves the counts as they are
  * and says so in the log: the edge starts anyway.
  */
-export async function seedPostbidCap(cap: PostbidCap, stats: Pick<StatsStore, 'select'> | null, log: { warn(obj: object, msg: string): void }, now = Date.now()): Promise<number> {
+export async function seedPostbidCap(cap: PostbidCap, stats: Pick<StatsStore, 'select'> | null, log: { warn(obj: object, msg: string): void }, now: number): Promise<number> {
   if (!stats) return 0;
   const month = new Date(now).toISOString().slice(0, 7);
   try {

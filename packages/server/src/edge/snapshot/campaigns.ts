@@ -82,7 +82,7 @@ export function compileCampaigns(
   owners: Owners,
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
-  now = Date.now(),
+  now: number,
   kept = new Kept<CampaignFacts, SnapCampaign>(),
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../clock.js';
 import {
   parseAdExchangeRow,
   parseAppListRow,
@@ -38,23 +39,13 @@ import { type LeftBeforeStart, type SnapCampaign, type SnapCreative, type Snapsh
  * the objects of unchanged campaigns, creatives and targetings (./kept.ts).
  */
 export class SnapshotCompiler {
-  private readonly rows = {
-    channels: new ParsedRows('channels', parseChannelRow),
-    tags: new ParsedRows('tags', parseDemandTagRow),
-    campaigns: new ParsedRows('campaigns', (row, sink) => {
-      const c = parseCampaignRow(row, sink);
-      return c && campaignFacts(c, row.createdAt);
-    }),
-    creatives: new ParsedRows('creatives', parseCreativeRow),
-    targetings: new ParsedRows('targetings', parseTargetingRow),
-    applists: new ParsedRows('applists', parseAppListRow),
-    publists: new ParsedRows('publists', parsePubListRow),
-    crelists: new ParsedRows('crelists', parseCreListRow),
-    sups: new ParsedRows('sups', parseSupplierRow),
-    adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow),
-    deals: new ParsedRows('deals', parseDealRow),
-    ivts: new ParsedRows('ivts', parseIvtRow),
-  };
+  private readonly clock: Clock;
+  private readonly rows: ReturnType<typeof parsedRowsOf>;
+
+  constructor(clock: Clock = systemClock) {
+    this.clock = clock;
+    this.rows = parsedRowsOf(clock);
+  }
 
   /** What the last build made of unchanged rows, kept by this build (kept.ts). */
   private readonly kept = {
@@ -66,7 +57,7 @@ export class SnapshotCompiler {
   /** Whether a build has been made: the first one also reads what left the store's live set lately (leftBeforeStart). */
   private built = false;
 
-  async compile(db: StoreDb, now = Date.now()): Promise<Snapshot> {
+  async compile(db: StoreDb, now = this.clock.now()): Promise<Snapshot> {
     const started = performance.now();
     // The version is read first: a write that lands while we read makes the next poll rebuild again.
     const version = await readConfigVersion(db);
@@ -139,6 +130,27 @@ export class SnapshotCompiler {
 }
 
 /** One cold build (tests, tools). */
-export function compileSnapshot(db: StoreDb, now = Date.now()): Promise<Snapshot> {
+export function compileSnapshot(db: StoreDb, now = systemClock.now()): Promise<Snapshot> {
   return new SnapshotCompiler().compile(db, now);
+}
+
+/** Every kind's rows, kept parsed between builds; `clock` says when every head was last read. */
+function parsedRowsOf(clock: Clock) {
+  return {
+    channels: new ParsedRows('channels', parseChannelRow, clock),
+    tags: new ParsedRows('tags', parseDemandTagRow, clock),
+    campaigns: new ParsedRows('campaigns', (row, sink) => {
+      const c = parseCampaignRow(row, sink);
+      return c && campaignFacts(c, row.createdAt);
+    }, clock),
+    creatives: new ParsedRows('creatives', parseCreativeRow, clock),
+    targetings: new ParsedRows('targetings', parseTargetingRow, clock),
+    applists: new ParsedRows('applists', parseAppListRow, clock),
+    publists: new ParsedRows('publists', parsePubListRow, clock),
+    crelists: new ParsedRows('crelists', parseCreListRow, clock),
+    sups: new ParsedRows('sups', parseSupplierRow, clock),
+    adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow, clock),
+    deals: new ParsedRows('deals', parseDealRow, clock),
+    ivts: new ParsedRows('ivts', parseIvtRow, clock),
+  };
 }

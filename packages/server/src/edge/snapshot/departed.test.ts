@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../clock.js';
 import { HourlyCounters } from '../counters/hourlyCounters.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
 import { type EdgeResponse } from '../../http/edgeHttp.js';
@@ -75,7 +76,7 @@ describe('entities that left the snapshot', () => {
     const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
     const spentAfterImpression = (current: Snapshot) => {
       const pacing = new DeliveryGate();
-      const deps = { signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => current };
+      const deps = { clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => current };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, NOW + 5_000);
       return pacing.delivery.pacingState(campaign(5), NOW + 5_000).spentToday;
     };

@@ -1,5 +1,6 @@
 import { type SkipSink, type StoredRow } from '@adplane/shared';
 import { type Kysely } from 'kysely';
+import { type Clock, systemClock } from '../../clock.js';
 import { ENTITY_TABLES, type EntityKind, type EntityTables } from '../../store/entityTables.js';
 import { type StoreDb } from './loadRows.js';
 
@@ -56,6 +57,7 @@ export class ParsedRows<T> {
   constructor(
     private readonly kind: EntityKind,
     private readonly parse: Parser<T>,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   private table(db: StoreDb) {
@@ -68,7 +70,7 @@ export class ParsedRows<T> {
    * means rows were deleted, and every head is read again (as on the first build).
    */
   private async staleIds(db: StoreDb): Promise<number[]> {
-    const incremental = Number.isFinite(this.newest) && Date.now() - this.lastFull < FULL_EVERY_MS;
+    const incremental = Number.isFinite(this.newest) && this.clock.now() - this.lastFull < FULL_EVERY_MS;
     const stale: number[] = [];
     const take = (heads: Head[]) => {
       for (const h of heads) {
@@ -95,7 +97,7 @@ export class ParsedRows<T> {
       if (this.slots.size === Number(count.n)) return stale;
     }
     const heads = (await this.table(db).select(['id', 'updated_at', 'archived', 'status']).execute()) as Head[];
-    this.lastFull = Date.now();
+    this.lastFull = this.clock.now();
     const seen = new Set<number>();
     for (const h of heads) seen.add(Number(h.id));
     for (const [id, slot] of this.slots) if (!seen.has(id)) this.drop(id, slot);

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../clock.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { SnapshotCompiler } from './compileSnapshot.js';
 import { DepartedEntities } from './departed.js';
@@ -28,8 +29,9 @@ export class SnapshotHolder {
     private readonly db: StoreDb,
     private readonly log: SnapshotLog,
     private readonly pollMs = 250,
+    private readonly clock: Clock = systemClock,
     /** One build (a test times a write against it); the compiler keeps parsed rows between builds. */
-    private readonly compile: (db: StoreDb) => Promise<Snapshot> = defaultCompile(),
+    private readonly compile: (db: StoreDb) => Promise<Snapshot> = defaultCompile(clock),
   ) {}
 
   async start(): Promise<void> {
@@ -54,7 +56,7 @@ export class SnapshotHolder {
         do {
           this.again = false;
           const next = await this.compile(this.db);
-          this.departed.swap(this.current, next, Date.now());
+          this.departed.swap(this.current, next, this.clock.now());
           this.current = next;
           this.log.info({ version: next.version, ms: next.buildMs, channels: next.channels.size, campaigns: next.campaigns.size, skipped: next.skipped }, 'edge snapshot built');
         } while (this.again);
@@ -90,7 +92,7 @@ export class SnapshotHolder {
   }
 }
 
-function defaultCompile(): (db: StoreDb) => Promise<Snapshot> {
-  const compiler = new SnapshotCompiler();
+function defaultCompile(clock: Clock): (db: StoreDb) => Promise<Snapshot> {
+  const compiler = new SnapshotCompiler(clock);
   return (db) => compiler.compile(db);
 }

@@ -242,6 +242,8 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
   private pending: { id: string; resolve(first: boolean): void }[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private down = false;
+  /** The time of the last event asked about: what a drain asks the events still waiting at. */
+  private lastMs = 0;
 
   constructor(
     private readonly check: FirstTimesCheck,
@@ -253,6 +255,7 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
 
   firstTime(id: string, nowMs: number): boolean | Promise<boolean> {
     if (!this.local.firstTime(id, nowMs)) return false;
+    this.lastMs = nowMs;
     return new Promise((resolve) => {
       this.pending.push({ id, resolve });
       if (this.pending.length === 1) setImmediate(() => this.ask(nowMs));
@@ -285,7 +288,7 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
    */
   async drain(): Promise<void> {
     while (this.pending.length || this.inFlight.size) {
-      if (this.pending.length) this.ask(Date.now());
+      if (this.pending.length) this.ask(this.lastMs);
       await Promise.all([...this.inFlight]);
     }
     // the counts follow the answers in the microtasks queued with them

@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -158,7 +159,7 @@ export class KeptReplayGuard implements ImpressionReplayGuard {
     private readonly file: string,
     private readonly log: SavedStateLog,
     everyMs?: number,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: () => number = systemClock.now,
   ) {
     restoreReplay(this.guard, file, clock(), log);
     ReplayJournal.replay(file, this.guard, clock(), log);

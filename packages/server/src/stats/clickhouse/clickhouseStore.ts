@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import { redactUrl } from '../../store/db.js';
 import { clickhouseDialect } from '../reportSql.js';
@@ -94,7 +95,7 @@ export async function openClickHouseStore(url: string, database: string): Promis
     } catch (error) {
       throw new Error(`Stats migration ${m.name} (ClickHouse) failed: ${(error as Error).message}`, { cause: error });
     }
-    await client.insert({ table: 'stats_migrations', values: [{ name: m.name, applied_at: new Date().toISOString().slice(0, 19).replace('T', ' ') }], format: 'JSONEachRow' });
+    await client.insert({ table: 'stats_migrations', values: [{ name: m.name, applied_at: new Date(systemClock.now()).toISOString().slice(0, 19).replace('T', ' ') }], format: 'JSONEachRow' });
   }
 
   // batches written while an insert runs wait and go together in the next (coalescedWrites.ts): fewer, larger parts

@@ -28,7 +28,7 @@ function totalsOf(rows: readonly ReportRow[], metrics: readonly DashboardMetric[
 export async function getDashboard(
   ctx: ReportContext,
   timezone: number,
-  now = Date.now(),
+  now: number,
   tops: readonly DashboardTop[] = ['channel', 'tag'],
 ): Promise<DashboardAnswer> {
   // Only the numbers the viewer may see are read and answered (visibility.ts): a subpublisher's

@@ -12,7 +12,7 @@ const lastDay = (month: string) => formatDate(Date.UTC(Number(month.slice(0, 4))
  * zone, so it equals the month-to-date cost the tenant sees in its navigation (the same report, the
  * same zone). Up to today when the month is the current one.
  */
-export async function getFinance(stats: StatsStore, db: Kysely<Database>, month: string, now = Date.now()): Promise<FinanceAnswer> {
+export async function getFinance(stats: StatsStore, db: Kysely<Database>, month: string, now: number): Promise<FinanceAnswer> {
   const tenants = await db.selectFrom('users').select(['id', 'name', 'timezone']).where('type', '=', 'demand').where('manager_id', 'is', null).orderBy('name').execute();
   const prices = await tenantPrices(db, null);
   const rows: FinanceRow[] = await Promise.all(

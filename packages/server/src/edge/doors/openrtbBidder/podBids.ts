@@ -66,7 +66,7 @@ async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, 
     return bids;
   }
   for (let n = 0; n < dynamic.ads; n++) {
-    if (n > 0 && Date.now() >= job.deadline) break;
+    if (n > 0 && deps.edge.clock.now() >= job.deadline) break;
     const slot = cappedToLength(imp, left);
     if (!slot) break;
     const bid = await bidForImp(deps, job, slot, pod, bids[bids.length - 1]);

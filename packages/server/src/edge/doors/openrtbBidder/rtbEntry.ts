@@ -120,7 +120,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   };
 
   async function handle(req: EdgeRequest, res: EdgeResponse, uid: string, supplierOnly: boolean): Promise<void> {
-    const arrival = Date.now();
+    const arrival = base.clock.now();
     const snapshot = base.snapshot();
     if (!snapshot) {
       req.resume();
@@ -205,7 +205,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     method: 'GET',
     path: WIN_PATH,
     handle(_req, res, _rest, search) {
-      const decision = base.signer.verify(search.get('t') ?? '', Math.floor(Date.now() / 1000));
+      const decision = base.signer.verify(search.get('t') ?? '', Math.floor(base.clock.now() / 1000));
       const price = Number(search.get('p'));
       wins.inc({ outcome: !decision ? 'refused' : Number.isFinite(price) && price >= 0 ? 'won' : 'won_no_price' });
       res.writeHead(decision ? 204 : 400, { 'cache-control': 'no-store', 'x-openrtb-version': OPENRTB_VERSION });

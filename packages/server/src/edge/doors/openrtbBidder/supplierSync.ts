@@ -90,7 +90,7 @@ export function registerSupplierSync(app: FastifyInstance): void {
       res.end('no supplier has this id\n');
       return;
     }
-    const now = Date.now();
+    const now = deps!.clock.now();
     const outcome = supplierSync(supplier, search, readSyncCookie(req.headers.cookie), now);
     if (outcome.kind === 'invalid') {
       syncs.inc({ result: 'invalid' });

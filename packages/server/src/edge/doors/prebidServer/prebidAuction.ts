@@ -127,7 +127,7 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     const wants = channel.format === 'video' ? 'video (mediaTypes.video)' : 'banner (mediaTypes.banner)';
     return { seat, bid: null, nonbid: nonbid(NONBID.unsupportedMediaType), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
   }
-  const ctx = contextOfBidRequest(ask.request, slot, conn, Date.now(), deps.geo);
+  const ctx = contextOfBidRequest(ask.request, slot, conn, deps.clock.now(), deps.geo);
   const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', trace: false, ...(deadline !== undefined ? { deadline } : {}) });
   const markup = outcome.winner ? adMarkupOf(outcome, deps.origin) : null;
   if (!outcome.winner || !markup || !outcome.decision) {
@@ -197,7 +197,7 @@ function bySeat(notes: { seat: string; note: Note }[]): Record<string, Note[]> |
   return out;
 }
 
-export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: ConnectionFacts, started = Date.now()): Promise<BidResponse> {
+export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: ConnectionFacts, started = deps.clock.now()): Promise<BidResponse> {
   const { request } = ask;
   const errors: { seat: string; note: Note }[] = [];
   // the request's own (an eid Prebid Server would remove, removed), under general as Prebid Server files them

@@ -136,7 +136,7 @@ export function registerPrebidEntries(
   const seconds = app.metrics.latencyHistogram('adplane_prebid_auction_seconds', 'Time to answer a Prebid Server auction request');
 
   async function auction(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
-    const started = Date.now();
+    const started = deps.clock.now();
     const refuse = (reason: string, message: string) => {
       invalid.inc({ reason });
       send(req, res, 400, 'text/plain; charset=utf-8', `Invalid request: ${message}\n`);
@@ -151,7 +151,7 @@ export function registerPrebidEntries(
     const hops = deps.loops?.inbound(req.headers, read.ask.request);
     let bids = 0;
     try {
-      const response = await runPrebidAuction(deps, read.ask, withHops(connectionFacts(req, deps.trustProxy), hops), started);
+      const response = await runPrebidAuction(deps, read.ask, withHops(connectionFacts(req, deps.trustProxy, started), hops), started);
       bids = response.seatbid?.length ?? 0;
       answer = JSON.stringify(response);
     } catch (error) {
@@ -160,11 +160,11 @@ export function registerPrebidEntries(
       answer = JSON.stringify({ id: read.ask.request.id, seatbid: [], cur: 'USD', ext: { errors: { adplane: [{ code: PBS_CODES.unknown, message: 'the auction failed' }] } } });
     }
     send(req, res, 200, 'application/json; charset=utf-8', answer, hops?.looped && !bids ? LOOP_ANSWER : undefined);
-    seconds.observe((Date.now() - started) / 1000);
+    seconds.observe((deps.clock.now() - started) / 1000);
   }
 
   async function amp(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
-    const started = Date.now();
+    const started = deps.clock.now();
     const headers = ampCors(search);
     const refuse = (message: string) => {
       invalid.inc({ reason: 'invalid_amp_request' });
@@ -179,7 +179,7 @@ export function registerPrebidEntries(
     if (snapshot && !snapshot.channelsByUid.has(tagId)) return refuse(`no AMP config found for tag_id ${tagId} (the uid of an adplane channel)`);
     let answer: Record<string, unknown>;
     try {
-      const response = await runPrebidAuction(deps, asked.ask, withHops(connectionFacts(req, deps.trustProxy), deps.loops?.inbound(req.headers, asked.ask.request)), started);
+      const response = await runPrebidAuction(deps, asked.ask, withHops(connectionFacts(req, deps.trustProxy, started), deps.loops?.inbound(req.headers, asked.ask.request)), started);
       const ext = (response.ext ?? {}) as { errors?: unknown; warnings?: unknown };
       // one impression: the keys of its bids, merged (the winner's hb_* and each bidder's own), as
       // Prebid Server's AMP endpoint merges every bid's; the page's ad server line items key on them
@@ -197,7 +197,7 @@ export function registerPrebidEntries(
       answer = { targeting: {}, ortb2: { ext: { errors } }, errors };
     }
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer), headers);
-    seconds.observe((Date.now() - started) / 1000);
+    seconds.observe((deps.clock.now() - started) / 1000);
   }
 
   async function cached(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> {
@@ -237,7 +237,7 @@ export function registerPrebidEntries(
   /** Whether a client write (POST /cache or /vtrack) is over its address's rate; answered 429 then. */
   function overWriteRate(req: EdgeRequest, res: EdgeResponse): boolean {
     const untracked = writeRate.untracked;
-    const over = writeRate.exceeds(writerKey(req, deps.trustProxy), Date.now(), CACHE_WRITES_PER_ADDRESS);
+    const over = writeRate.exceeds(writerKey(req, deps.trustProxy), deps.clock.now(), CACHE_WRITES_PER_ADDRESS);
     // a flood of new addresses past what the counter tracks is refused too, not let through
     if (!over && writeRate.untracked <= untracked) return false;
     req.resume();
@@ -270,7 +270,7 @@ export function registerPrebidEntries(
     if (body.value === null && body.bytes === 0) return refuse('Invalid request: request body is empty');
     const read = readVtrackPuts(body.value);
     if (!read.ok) return refuse(`Invalid request: ${read.message}`);
-    const ctx = { origin: deps.origin, account: query.account, integration: query.integration, signer: eventDeps?.signer ?? null, nowS: Math.floor(Date.now() / 1000) };
+    const ctx = { origin: deps.origin, account: query.account, integration: query.integration, signer: eventDeps?.signer ?? null, nowS: Math.floor(deps.clock.now() / 1000) };
     const responses: { uuid: string }[] = [];
     let tracked = 0;
     for (const put of read.puts) {
@@ -305,7 +305,7 @@ export function registerPrebidEntries(
       syncs.inc({ call: 'cookie_sync', result: 'opted_out' });
       return send(req, res, 401, 'text/plain; charset=utf-8', 'User has opted out\n');
     }
-    const answer = cookieSyncAnswer(read.ask, cookie, { origin: deps.origin, now: Date.now(), partners: partnersOf(read.ask.account) });
+    const answer = cookieSyncAnswer(read.ask, cookie, { origin: deps.origin, now: deps.clock.now(), partners: partnersOf(read.ask.account) });
     syncs.inc({ call: 'cookie_sync', result: answer.bidder_status.length ? 'sync' : 'none' });
     send(req, res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
   }
@@ -325,7 +325,7 @@ export function registerPrebidEntries(
   };
 
   function setUid(req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): void {
-    const now = Date.now();
+    const now = deps.clock.now();
     const result = setuid(search, readSyncCookie(req.headers.cookie), now, isPartner);
     if (!result.ok) {
       syncs.inc({ call: 'setuid', result: String(result.status) });
@@ -365,7 +365,7 @@ export function registerPrebidEntries(
 
   /** The page; an opted-out browser's cookie is written again, so that the choice lasts 400 days from the last visit. */
   function optoutShown(req: EdgeRequest, res: EdgeResponse): void {
-    const now = Date.now();
+    const now = deps.clock.now();
     const cookie = readSyncCookie(req.headers.cookie);
     const body = optoutPage(cookie, now);
     res.writeHead(200, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(body), ...(cookie.optout ? { 'set-cookie': setCookieHeader(optedCookie(true), now) } : {}) });
@@ -384,7 +384,7 @@ export function registerPrebidEntries(
     // either way the person's own act on the page: no other site opts them in, or wipes the ids a Prebid Server sharing the host keeps
     if (!fromOwnPage(req.headers, deps.origin)) return plain(403, "the choice is taken only from adplane's own opt-out page (GET /optout)");
     syncs.inc({ call: 'optout', result: choice === '1' ? 'opted_out' : 'opted_in' });
-    res.writeHead(303, { location: PREBID_OPTOUT_PATH, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(optedCookie(choice === '1'), Date.now()) });
+    res.writeHead(303, { location: PREBID_OPTOUT_PATH, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(optedCookie(choice === '1'), deps.clock.now()) });
     res.end();
   }
 

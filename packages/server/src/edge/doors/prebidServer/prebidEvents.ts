@@ -82,7 +82,7 @@ function plain(req: EdgeRequest, res: EdgeResponse, status: number, body: string
  * GET /event: checked as Prebid Server checks it (400 with a line per bad parameter, 401 without
  * `a`), then adplane's token; answered with a 1x1 GIF for `f=i`, else 204 No Content. Never throws.
  */
-export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeResponse, query: URLSearchParams, now = Date.now()): EventOutcome {
+export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeResponse, query: URLSearchParams, now = deps.clock.now()): EventOutcome {
   const errors: string[] = [];
   const t = query.get('t') ?? '';
   if (!t) errors.push("parameter 't' is required");

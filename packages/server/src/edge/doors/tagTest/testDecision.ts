@@ -106,7 +106,7 @@ export async function runTestDecision(
   if (!deps) throw new SubjectNotLoaded('The edge of this process is not running');
   const snapshot = await freshSnapshot(edge, configVersion);
   if (!snapshot) throw new SubjectNotLoaded('The edge is still loading its snapshot');
-  const ctx = testContext(choice, conn, Date.now(), deps.geo);
+  const ctx = testContext(choice, conn, deps.clock.now(), deps.geo);
 
   if (subject.kind === 'channel') {
     const channel = snapshot.channels.get(subject.id);
