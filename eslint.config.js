@@ -16,6 +16,20 @@ export default tseslint.config(
     },
   },
   {
+    // The server reads the time from the clock handed down from buildApp (packages/server/src/clock.ts),
+    // so a test can set it. The edge lane's reads are left out: they time its sockets' timeouts, as
+    // timers do, and no test sets them.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/**/*.test.ts', 'packages/server/src/clock.ts', 'packages/server/src/http/edgeLane*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Read the time from the injected Clock (src/clock.ts), not Date.now.' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/clock.ts): new Date(clock.now()).' },
+      ],
+    },
+  },
+  {
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
