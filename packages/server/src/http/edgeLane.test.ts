@@ -114,7 +114,7 @@ const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\
 describe('readHead', () => {
   it('reads a plain GET', () => {
     expect(readHead('GET /vast/abc?w=640 HTTP/1.1\r\nHost: x\r\nUser-Agent: UA 1\r\nX-Forwarded-For:  1.2.3.4 \t')).toEqual({
-      method: 'GET', url: '/vast/abc?w=640', headers: { host: 'x', 'user-agent': 'UA 1', 'x-forwarded-for': '1.2.3.4' }, keepAlive: true, bodyBytes: 0,
+      method: 'GET', url: '/vast/abc?w=640', version: '1.1', headers: { host: 'x', 'user-agent': 'UA 1', 'x-forwarded-for': '1.2.3.4' }, keepAlive: true, bodyBytes: 0,
     });
   });
 
@@ -139,6 +139,9 @@ describe('readHead', () => {
       'GET /a HTTP/1.1\r\nHost: x\r\nExpect: 100-continue',
       'GET /a HTTP/1.1\r\nHost: x\r\nUpgrade: websocket',
       'GET /a HTTP/1.1\r\nHost: x\r\n__proto__: x',
+      'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\t', // llhttp: only SP after the digits
+      'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\xa0',
+      'GET /a HTTP/1.1\r\nHost: x\r\nProxy-Connection: close', // llhttp reads it as Connection
     ];
     for (const head of cases) expect(readHead(head), head).toBeNull();
   });

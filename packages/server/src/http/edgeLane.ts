@@ -1,7 +1,8 @@
 import { type OutgoingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
 import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
-import { DEFAULT_MAX_BODY, FIELD_VALUE, fieldName, type Head, HEAD_GOES_ON, HeadScan, MAX_HEAD_BYTES, NOT_LANE, readHead } from './edgeLaneHead.js';
+import { FIELD_VALUE, fieldName, type Head, headLimits, type ReadLimits } from './edgeLaneHead.js';
+import { LaneReader, type LaneReaderHost, SERVED, STOPPED, TO_NODE } from './edgeLaneReader.js';
 
 export { MAX_HEAD_BYTES, readHead } from './edgeLaneHead.js';
 
@@ -18,7 +19,8 @@ export { MAX_HEAD_BYTES, readHead } from './edgeLaneHead.js';
  * method it serves, an origin-form target of visible ASCII, HTTP/1.1 or 1.0; header lines of a
  * token, a colon and a value of visible characters; a Host for 1.1; a body only as a
  * Content-Length. A request with anything else (Transfer-Encoding, Expect, Upgrade, a folded or
- * malformed line, a header block over 16 KB, a bare CR or LF) goes to node:http, whose llhttp
+ * malformed line, a header block over node:http's limit (the server's `maxHeaderSize`, else
+ * `--max-http-header-size`), more header lines than node:http keeps, a bare CR or LF) goes to node:http, whose llhttp
  * parser answers it as it answers every other request (400, 431, chunked bodies, 100-continue); it
  * goes as soon as such a byte arrives, not when the head ends (`HeadScan`, http/edgeLaneHead.ts).
  * So the lane never has to be lenient, and a request is never read two ways. What node:http's
@@ -26,7 +28,8 @@ export { MAX_HEAD_BYTES, readHead } from './edgeLaneHead.js';
  * server's 'clientError' listeners, or node's own answer): a head not all come `headersTimeoutMs`
  * after its first byte, or a request `requestTimeoutMs` after (408); bytes after a request that
  * closes its connection, an end of the client's side in the middle of a request (400).
- * edgeLane.differential.test.ts sends the same bytes to node:http alone and holds the answers equal.
+ * edgeLane.differential.test.ts sends the same bytes to node:http alone and holds the answers equal;
+ * edgeLane.fuzz.test.ts holds the reading (http/edgeLaneReader.ts) to llhttp's on generated requests.
  *
  * Answers on a connection go out in the order of its requests (pipelining), an answer finished
  * early waiting for those before it; answers finished while a read is processed go out in one
@@ -50,7 +53,6 @@ export interface EdgeLaneOptions {
 }
 
 const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
-const HEAD_END = Buffer.from('\r\n\r\n');
 /** node:http's answers of its own when its server has no 'clientError' listener (`_http_server.js`). */
 const NODE_ANSWERS: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: `HTTP/1.1 408 ${STATUS_CODES[408]}\r\nConnection: close\r\n\r\n`,
@@ -199,27 +201,12 @@ class LaneResponse implements EdgeResponse {
   }
 }
 
-/** What `serveOne` did with a request: served it, left it to node:http, or closed the connection. */
-const SERVED = 0;
-const TO_NODE = 1;
-const STOPPED = 2;
-
-/**
- * A connection read by the lane. A read is taken whole when it holds whole requests (the fast
- * path: the head found with one search, read as one string, the body a view of the read). A request
- * cut by the end of a read is kept until the rest comes: its head's bytes so far, followed byte by
- * byte (`HeadScan`), so that each byte is looked at once however small the reads; once the head is
- * read, its body in a buffer of the stated length, filled as it comes. Reading a request is linear
- * in its size either way.
- */
-class LaneConnection {
+/** A connection read by the lane (its reading: http/edgeLaneReader.ts). */
+class LaneConnection implements LaneReaderHost {
   private readonly queue: LaneResponse[] = [];
-  /** The head of a request cut by the end of a read: its bytes so far (`headLength` of them), and its reading. */
-  private head: Buffer | null = null;
-  private headLength = 0;
-  private scan: HeadScan | null = null;
-  /** A request whose head is read and whose body has not all come: the head's bytes, the body so far. */
-  private body: { head: Head; raw: Buffer; bytes: Buffer; have: number } | null = null;
+  private readonly reader: LaneReader;
+  /** The head of the request being read has come (its body has not all come). */
+  private headRead = false;
   /** When the request being read began (its first byte came), 0 when none is being read. */
   private requestSince = 0;
   private requestTimer: NodeJS.Timeout | null = null;
@@ -233,7 +220,9 @@ class LaneConnection {
   constructor(
     readonly socket: Socket,
     readonly lane: EdgeLane,
-  ) {}
+  ) {
+    this.reader = new LaneReader(this, lane.limits, lane);
+  }
 
   get closing(): boolean {
     return this.closeAfter || this.lane.closing;
@@ -255,90 +244,15 @@ class LaneConnection {
     }
     this.reading = true;
     try {
-      this.read(chunk);
+      this.reader.read(chunk);
     } finally {
       this.reading = false;
     }
     this.flush();
   };
 
-  private read(chunk: Buffer): void {
-    let start = 0;
-    if (this.body) {
-      const waiting = this.body;
-      const n = Math.min(waiting.bytes.length - waiting.have, chunk.length);
-      chunk.copy(waiting.bytes, waiting.have, 0, n);
-      waiting.have += n;
-      this.lane.examined += n;
-      if (waiting.have < waiting.bytes.length) return;
-      this.body = null;
-      const taken = this.serveOne(waiting.head, waiting.bytes);
-      if (taken === TO_NODE) return this.toNode([waiting.raw, waiting.bytes, chunk.subarray(n)]);
-      if (taken === STOPPED) return;
-      start = n;
-    } else if (this.scan) {
-      const end = this.scan.feed(chunk, 0, chunk.length);
-      this.lane.examined += end < 0 ? chunk.length : end;
-      const head = this.head!.subarray(0, this.headLength);
-      if (end === NOT_LANE) return this.toNode([head, chunk]);
-      if (end === HEAD_GOES_ON) {
-        if (this.headLength + chunk.length > MAX_HEAD_BYTES) return this.toNode([head, chunk]);
-        this.keepHead(chunk, 0, chunk.length);
-        return;
-      }
-      this.keepHead(chunk, 0, end);
-      const raw = this.head!.subarray(0, this.headLength);
-      this.scan = null;
-      this.head = null;
-      this.headLength = 0;
-      const read = raw.length - 4 > MAX_HEAD_BYTES ? null : readHead(raw.toString('latin1', 0, raw.length - 4), this.lane.maxBodyBytes);
-      if (!read) return this.toNode([raw, chunk.subarray(end)]);
-      if (end + read.bodyBytes > chunk.length) return this.awaitBody(read, raw, chunk, end);
-      const taken = this.serveOne(read, read.bodyBytes ? chunk.subarray(end, end + read.bodyBytes) : null);
-      if (taken === TO_NODE) return this.toNode([raw, chunk.subarray(end)]);
-      if (taken === STOPPED) return;
-      start = end + read.bodyBytes;
-    }
-    this.readWhole(chunk, start);
-  }
-
-  /** The requests of `buf` from `start` on, as long as they are whole. */
-  private readWhole(buf: Buffer, from: number): void {
-    let start = from;
-    while (start < buf.length && !this.closing) {
-      const end = buf.indexOf(HEAD_END, start);
-      this.lane.examined += (end < 0 ? buf.length : end + 4) - start;
-      if (end < 0 || end - start > MAX_HEAD_BYTES) {
-        if (buf.length - start > MAX_HEAD_BYTES) return this.toNode([buf.subarray(start)]);
-        // the head goes on in the next reads: kept, and followed from here byte by byte
-        const scan = new HeadScan();
-        this.lane.examined += buf.length - start;
-        if (scan.feed(buf, start, buf.length) === NOT_LANE) return this.toNode([buf.subarray(start)]);
-        this.scan = scan;
-        this.keepHead(buf, start, buf.length);
-        this.began();
-        return;
-      }
-      const head = readHead(buf.toString('latin1', start, end), this.lane.maxBodyBytes);
-      if (!head) return this.toNode([buf.subarray(start)]);
-      const bodyStart = end + 4;
-      const bodyEnd = bodyStart + head.bodyBytes;
-      if (bodyEnd > buf.length) return this.awaitBody(head, buf.subarray(start, bodyStart), buf, bodyStart);
-      const taken = this.serveOne(head, head.bodyBytes ? buf.subarray(bodyStart, bodyEnd) : null);
-      if (taken === TO_NODE) return this.toNode([buf.subarray(start)]);
-      if (taken === STOPPED) return;
-      start = bodyEnd;
-    }
-    if (this.closeAfter && !this.lane.closing && start < buf.length && !onlyLineEnds(buf, start)) {
-      // node:http's parser refuses bytes after a request that closes its connection (line ends
-      // aside), as soon as it reads them: the answers ended so far go out, then its refusal
-      this.write();
-      this.clientError('HPE_CLOSED_CONNECTION', 'Parse Error: Data after `Connection: close`', buf, this.queue.length === 0);
-    }
-  }
-
   /** Serves a request whose body has come. */
-  private serveOne(head: Head, body: Buffer | null): number {
+  serve(head: Head, body: Buffer | null): number {
     const req = new LaneRequest(head, this.socket);
     if (body) req.body = body;
     const res = new LaneResponse(this, head.method === 'HEAD', head.keepAlive);
@@ -362,30 +276,18 @@ class LaneConnection {
     return SERVED;
   }
 
-  /** A head's bytes from `src`, in a buffer that grows by doubling (so a head's bytes are copied a bounded number of times). */
-  private keepHead(src: Buffer, from: number, to: number): void {
-    const n = to - from;
-    const need = this.headLength + n;
-    if (!this.head || this.head.length < need) {
-      const grown = Buffer.allocUnsafe(Math.max(need, 2 * (this.head?.length ?? 0), 512));
-      if (this.head) this.head.copy(grown, 0, 0, this.headLength);
-      this.lane.examined += this.headLength;
-      this.head = grown;
-    }
-    src.copy(this.head, this.headLength, from, to);
-    this.lane.examined += n;
-    this.headLength = need;
-  }
-
-  /** The body of `head` has begun at `buf[bodyStart]` and goes on in the next reads: it is kept in a buffer of its size. */
-  private awaitBody(head: Head, raw: Buffer, buf: Buffer, bodyStart: number): void {
-    const bytes = Buffer.allocUnsafe(head.bodyBytes);
-    const have = buf.copy(bytes, 0, bodyStart);
-    this.lane.examined += have + raw.length;
-    // (copies: the reads they are part of may be large, and are otherwise garbage)
-    this.body = { head, raw: Buffer.from(raw), bytes, have };
+  /** A request has begun to come and is not whole: its time runs from its first byte (`arm`). */
+  waiting(body: boolean): void {
+    this.headRead = body;
     if (this.requestSince === 0) this.began();
     else this.arm();
+  }
+
+  afterClose(buf: Buffer): void {
+    if (!this.closeAfter || this.lane.closing) return;
+    // the answers ended so far go out, then node:http's refusal
+    this.write();
+    this.clientError('HPE_CLOSED_CONNECTION', 'Parse Error: Data after `Connection: close`', buf, this.queue.length === 0);
   }
 
   /** A request has begun to come (its first bytes), and is not whole yet. */
@@ -405,7 +307,7 @@ class LaneConnection {
     this.requestTimer = null;
     const { headersTimeoutMs, requestTimeoutMs } = this.lane;
     let limit = requestTimeoutMs > 0 ? requestTimeoutMs : Infinity;
-    if (!this.body && headersTimeoutMs > 0) limit = Math.min(limit, headersTimeoutMs);
+    if (!this.headRead && headersTimeoutMs > 0) limit = Math.min(limit, headersTimeoutMs);
     if (limit === Infinity) return;
     this.requestTimer = setTimeout(this.onRequestTimeout, Math.max(0, this.requestSince + limit - Date.now()));
     this.requestTimer.unref();
@@ -413,6 +315,7 @@ class LaneConnection {
 
   private requestDone(): void {
     this.requestSince = 0;
+    this.headRead = false;
     if (this.requestTimer) {
       clearTimeout(this.requestTimer);
       this.requestTimer = null;
@@ -443,11 +346,8 @@ class LaneConnection {
   }
 
   /** From the bytes `rest` on, node:http serves the connection (once the lane's answers due before it are out). */
-  private toNode(rest: Buffer[]): void {
+  toNode(rest: Buffer[]): void {
     this.handover = rest;
-    this.scan = null;
-    this.head = null;
-    this.body = null;
     this.requestDone();
     this.socket.pause();
   }
@@ -569,12 +469,6 @@ class LaneConnection {
   };
 }
 
-/** Whether `buf` from `from` on holds only CR and LF (which node:http's parser skips between requests). */
-function onlyLineEnds(buf: Buffer, from: number): boolean {
-  for (let i = from; i < buf.length; i++) if (buf[i] !== 13 && buf[i] !== 10) return false;
-  return true;
-}
-
 class EdgeLane {
   readonly connections = new Set<LaneConnection>();
   /** The lines every answer ends its head with: the connection's fate, then the server's own headers. */
@@ -582,7 +476,7 @@ class EdgeLane {
   readonly closeLines: string;
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
-  readonly maxBodyBytes: number;
+  readonly limits: ReadLimits;
   closing = false;
   /** Bytes the lane has searched, scanned or copied, for tests: linear in the bytes read. */
   examined = 0;
@@ -600,7 +494,7 @@ class EdgeLane {
     this.closeLines = `connection: close\r\n${fixed}`;
     this.headersTimeoutMs = options.headersTimeoutMs ?? server.headersTimeout;
     this.requestTimeoutMs = options.requestTimeoutMs ?? server.requestTimeout;
-    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.limits = headLimits(server, options.maxBodyBytes);
   }
 
   accept(socket: Socket): void {

@@ -7,31 +7,71 @@
  * however small the pieces.
  */
 
-/** node:http's default limit of a request's header block. */
-export const MAX_HEAD_BYTES = 16 * 1024;
+import { maxHeaderSize } from 'node:http';
+
+/**
+ * node:http's limit of a request's header block in this process (`--max-http-header-size`, 16 KB by
+ * default); a server of its own `maxHeaderSize` has that instead (`headLimits`).
+ */
+export const MAX_HEAD_BYTES = maxHeaderSize;
 export const DEFAULT_MAX_BODY = 512 * 1024;
+/** node:http keeps a request's first 1000 header lines and drops the rest (its server's default `maxHeadersCount`). */
+const NODE_MAX_HEADERS = 1000;
+
+/** How much of a request the lane reads itself: larger ones are node:http's. */
+export interface ReadLimits {
+  /** The longest head, without its blank line: within node:http's limit, which counts a part of the same bytes. */
+  maxHeadBytes: number;
+  /** The most header lines: node:http's, beyond which it drops lines (0: no limit). */
+  maxHeaders: number;
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: ReadLimits = { maxHeadBytes: MAX_HEAD_BYTES, maxHeaders: NODE_MAX_HEADERS, maxBodyBytes: DEFAULT_MAX_BODY };
+
+/** The limits node:http reads a request of `server` with (its options, else the process's), and the lane's largest body. */
+export function headLimits(server: { maxHeaderSize?: number | undefined; maxHeadersCount: number | null }, maxBodyBytes = DEFAULT_MAX_BODY): ReadLimits {
+  // node:http passes `server.maxHeaderSize || 0` to its parser, 0 being the process's limit
+  const maxHeadBytes = server.maxHeaderSize || maxHeaderSize;
+  // node:http keeps `maxHeadersCount << 1` names and values (none dropped when that is 0 or less)
+  const pairs = typeof server.maxHeadersCount === 'number' ? server.maxHeadersCount << 1 : 2 * NODE_MAX_HEADERS;
+  const maxHeaders = pairs > 0 ? Math.ceil(pairs / 2) : 0;
+  return { maxHeadBytes, maxHeaders, maxBodyBytes };
+}
 const LANE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST']);
 const METHOD_PREFIXES = new Set([...LANE_METHODS].flatMap((m) => [...m].map((_, i) => m.slice(0, i + 1))));
 // RFC 9110 section 5.6.2 (token) and 5.5 (field values: visible characters, SP and HTAB, obs-text)
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const TARGET = /^\/[\x21-\x7e]*$/;
-const LENGTH = /^\d{1,9}$/;
+/**
+ * A Content-Length field's value as llhttp reads it, whitespace included: SP or HTAB before the
+ * digits, only SP after them (a trailing HTAB, or anything else, is its 400).
+ */
+const LENGTH_FIELD = /^[ \t]*\d{1,9} *$/;
 // node:http keeps the first of these when a request repeats them (IncomingMessage's rules)
 const FIRST_WINS = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
-// handed to node:http: what the lane does not implement
-const NOT_IN_LANE = new Set(['transfer-encoding', 'expect', 'upgrade', '__proto__']);
+// handed to node:http: what the lane does not implement, `__proto__` (node's headers object drops
+// it), and Proxy-Connection, which llhttp reads as a Connection header (its close ends keep-alive)
+const NOT_IN_LANE = new Set(['transfer-encoding', 'expect', 'upgrade', '__proto__', 'proxy-connection']);
 
 export interface Head {
   method: string;
   url: string;
+  version: '1.0' | '1.1';
   headers: Record<string, string | string[]>;
   keepAlive: boolean;
   bodyBytes: number;
 }
 
-/** The request's head, or null when the lane leaves it to node:http. `head` excludes the blank line. */
-export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | null {
+/**
+ * The request's head, or null when the lane leaves it to node:http. `head` excludes the blank line.
+ * The headers are node:http's `IncomingMessage.headers` of the same head, in an object without a
+ * prototype, so that a header named like one of Object.prototype's (`constructor`, `toString`) is
+ * read as its value alone, as node:http reads it (node's own object drops `__proto__`: the lane
+ * leaves that name to node:http).
+ */
+export function readHead(head: string, limits: ReadLimits = DEFAULT_LIMITS): Head | null {
   let lineEnd = head.indexOf('\r\n');
   const line = lineEnd < 0 ? head : head.slice(0, lineEnd);
   const sp1 = line.indexOf(' ');
@@ -41,7 +81,8 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
   const url = line.slice(sp1 + 1, sp2);
   const version = line.slice(sp2 + 1);
   if (!LANE_METHODS.has(method) || !TARGET.test(url) || (version !== 'HTTP/1.1' && version !== 'HTTP/1.0')) return null;
-  const headers: Record<string, string | string[]> = {};
+  const headers = Object.create(null) as Record<string, string | string[]>;
+  let lines = 0;
   let connection = '';
   let contentLength: string | null = null;
   while (lineEnd >= 0) {
@@ -50,6 +91,7 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
     const field = lineEnd < 0 ? head.slice(start) : head.slice(start, lineEnd);
     const colon = field.indexOf(':');
     if (colon <= 0) return null;
+    if (++lines > limits.maxHeaders && limits.maxHeaders > 0) return null;
     const name = fieldName(field.slice(0, colon));
     if (name === null) return null;
     const value = trimmed(field, colon + 1);
@@ -58,7 +100,7 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
     if (NOT_IN_LANE.has(name)) return null;
     if (name === 'content-length') {
       // node:http refuses a repeated Content-Length, even one of the same value (400)
-      if (contentLength !== null) return null;
+      if (contentLength !== null || !LENGTH_FIELD.test(field.slice(colon + 1))) return null;
       contentLength = value;
     } else if (name === 'connection') connection = connection ? `${connection},${value}` : value;
     const had = headers[name];
@@ -70,14 +112,13 @@ export function readHead(head: string, maxBodyBytes = DEFAULT_MAX_BODY): Head | 
   if (!http10 && headers.host === undefined) return null;
   let bodyBytes = 0;
   if (contentLength !== null) {
-    if (!LENGTH.test(contentLength)) return null;
     bodyBytes = Number(contentLength);
-    if (bodyBytes > maxBodyBytes) return null;
+    if (bodyBytes > limits.maxBodyBytes) return null;
   }
   if (method !== 'POST' && bodyBytes > 0) return null;
   const tokens = connection.toLowerCase();
   const keepAlive = http10 ? /(^|,)\s*keep-alive\s*(,|$)/.test(tokens) : !/(^|,)\s*close\s*(,|$)/.test(tokens);
-  return { method, url, headers, keepAlive, bodyBytes };
+  return { method, url, version: http10 ? '1.0' : '1.1', headers, keepAlive, bodyBytes };
 }
 
 /**
@@ -125,9 +166,11 @@ export const NOT_LANE = -2;
 /**
  * A head that comes in pieces, read as it comes: the request line and each header line are held to
  * `readHead`'s rules byte by byte (a method of the lane's, an origin-form target of visible ASCII,
- * the version; a token name, a colon, a value of field characters; CR only before LF), a repeated
- * Content-Length or one that is not a number, and the names the lane leaves to node:http, are
- * refused as soon as their line ends. `readHead` still reads the whole head once it has come.
+ * the version; a token name, a colon, a value of field characters, a Content-Length's as llhttp
+ * reads it; CR only at the end of a whole line, LF only after CR), a repeated Content-Length and the
+ * names the lane leaves to node:http as soon as their colon comes. What llhttp refuses in these
+ * bytes the scan hands over at once, never holding bytes node:http would already have answered.
+ * `readHead` still reads the whole head once it has come.
  */
 export class HeadScan {
   private line = 0;
@@ -139,8 +182,8 @@ export class HeadScan {
   private cr = false;
   private method = '';
   private name = '';
-  /** A Content-Length's value, while its line is read. */
-  private length: string | null = null;
+  /** A Content-Length's value, while its line is read: -1 none; 0 whitespace before it; 1-9 digits; 10 spaces after them. */
+  private length = -1;
   private sawLength = false;
 
   /** Reads `buf` from `from` to `to`: the index just past the head's blank line, HEAD_GOES_ON or NOT_LANE. */
@@ -151,10 +194,12 @@ export class HeadScan {
         if (b !== LF) return NOT_LANE;
         this.cr = false;
         if (this.at === 0 && this.line > 0) return i + 1;
-        if (!this.lineEnds()) return NOT_LANE;
+        this.nextLine();
         continue;
       }
       if (b === CR) {
+        // (a CR before the first request is one node:http skips: handed over)
+        if (!(this.at === 0 && this.line > 0) && !this.lineComplete()) return NOT_LANE;
         this.cr = true;
         continue;
       }
@@ -187,7 +232,7 @@ export class HeadScan {
         if (this.name === 'content-length') {
           if (this.sawLength) return false;
           this.sawLength = true;
-          this.length = '';
+          this.length = 0;
         }
         return this.nextPart(true);
       }
@@ -195,8 +240,20 @@ export class HeadScan {
       this.name += String.fromCharCode(b).toLowerCase();
       return true;
     }
-    if (this.length !== null) this.length += String.fromCharCode(b);
+    if (this.length >= 0) return this.lengthByte(b);
     return b === HTAB || (b >= SP && b !== 0x7f);
+  }
+
+  private lengthByte(b: number): boolean {
+    const digit = b >= 0x30 && b <= 0x39;
+    if (this.length === 0) {
+      if (digit) this.length = 1;
+      return digit || b === SP || b === HTAB;
+    }
+    if (this.length < 10 && digit) return ++this.length <= 9;
+    if (b !== SP) return false;
+    this.length = 10;
+    return true;
   }
 
   private nextPart(ok: boolean): boolean {
@@ -205,14 +262,16 @@ export class HeadScan {
     return ok;
   }
 
-  private lineEnds(): boolean {
-    const complete = this.line === 0 ? this.part === 2 && this.partAt === VERSION.length + 1 : this.part === 1 && (this.length === null || LENGTH.test(this.length.trim()));
+  private lineComplete(): boolean {
+    return this.line === 0 ? this.part === 2 && this.partAt === VERSION.length + 1 : this.part === 1 && this.length !== 0;
+  }
+
+  private nextLine(): void {
     this.line++;
     this.at = 0;
     this.part = 0;
     this.partAt = 0;
     this.name = '';
-    this.length = null;
-    return complete;
+    this.length = -1;
   }
 }
