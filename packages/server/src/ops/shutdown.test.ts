@@ -3,6 +3,11 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { drainAndClose } from './shutdown.js';
 
+/** Waits until `done()` holds, looking every 5 ms (the test fails on its timeout if it never does). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await sleep(5);
+}
+
 /** On SIGTERM: requests in flight finish (those that outlive the grace period are cut), new connections are refused, then the stores close. */
 async function serverWithSlowRoute(ms: number, events: string[] = []) {
   const app = Fastify({ logger: false });
@@ -10,6 +15,7 @@ async function serverWithSlowRoute(ms: number, events: string[] = []) {
   // and may observe the answer after the stores closed, which would say nothing about the drain.
   app.addHook('onResponse', async (_request, reply) => void events.push(`answered ${reply.statusCode}`));
   app.get('/slow', async () => {
+    events.push('request in');
     await sleep(ms);
     return { done: true };
   });
@@ -24,26 +30,27 @@ describe('drainAndClose', () => {
     const events: string[] = [];
     const { app, url } = await serverWithSlowRoute(400, events);
     const inFlight = fetch(url).then((r) => r.json());
-    await sleep(100);
+    await until(() => events.includes('request in'));
     const drained = drainAndClose(app, { graceMs: 5_000, closeStores: async () => void events.push('stores closed') });
-    await sleep(50);
+    await until(() => !app.server.listening);
     await expect(fetch(url)).rejects.toThrow();
     expect(await inFlight).toEqual({ done: true });
     expect(await drained).toBe(true);
-    expect(events).toEqual(['answered 200', 'stores closed']);
+    expect(events).toEqual(['request in', 'answered 200', 'stores closed']);
   });
 
   it('cuts a request that outlives the grace period, and still closes the stores', async () => {
-    const { app, url } = await serverWithSlowRoute(10_000);
+    const events: string[] = [];
+    const { app, url } = await serverWithSlowRoute(10_000, events);
     const inFlight = fetch(url).then(
       () => 'answered',
       () => 'cut',
     );
-    await sleep(100);
+    await until(() => events.includes('request in'));
     let storesClosed = false;
-    const started = Date.now();
+    const started = performance.now();
     expect(await drainAndClose(app, { graceMs: 300, closeStores: async () => void (storesClosed = true) })).toBe(false);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(await inFlight).toBe('cut');
     expect(storesClosed).toBe(true);
   });
