@@ -142,6 +142,7 @@ describe('readHead', () => {
       'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\t', // llhttp: only SP after the digits
       'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\xa0',
       'GET /a HTTP/1.1\r\nHost: x\r\nProxy-Connection: close', // llhttp reads it as Connection
+      'GET /a HTTP/1.1\r\nHost: x\r\nConnection: \xa0close', // not llhttp's close: no token of the lane's
     ];
     for (const head of cases) expect(readHead(head), head).toBeNull();
   });

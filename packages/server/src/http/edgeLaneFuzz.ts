@@ -229,7 +229,7 @@ function requestOf(rng: Rng, kind: CaseClass, limits: ReadLimits): string {
       break;
     }
     case 'connection': {
-      const value = rng.pick(['close', 'keep-alive', 'Keep-Alive', 'CLOSE', 'keep-alive, close', 'close, keep-alive', 'upgrade', 'te, close', 'closed', 'keep-alive , close', ' close ', 'x,close', 'close,x', '']);
+      const value = rng.pick(['close', 'keep-alive', 'Keep-Alive', 'CLOSE', 'keep-alive, close', 'close, keep-alive', 'upgrade', 'te, close', 'closed', 'keep-alive , close', ' close ', 'x,close', 'close,x', '', '\xa0close', 'close\xa0', '\tkeep-alive', 'keep-alive\x80', 'close;q=1', ',close']);
       shuffleIn(rng, parts.lines, `${casing(rng, 'connection')}: ${value}`);
       if (rng.chance(0.3)) shuffleIn(rng, parts.lines, `Connection: ${rng.pick(['close', 'keep-alive'])}`);
       if (rng.chance(0.15)) shuffleIn(rng, parts.lines, `${rng.pick(['Upgrade: websocket', 'Expect: 100-continue', 'Expect: x', 'Proxy-Connection: close', 'Keep-Alive: 5'])}`);

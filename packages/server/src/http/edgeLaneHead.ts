@@ -49,6 +49,7 @@ const TARGET = /^\/[\x21-\x7e]*$/;
  * digits, only SP after them (a trailing HTAB, or anything else, is its 400).
  */
 const LENGTH_FIELD = /^[ \t]*\d{1,9} *$/;
+const CONNECTION_VALUE = /^[0-9A-Za-z!#$%&'*+.^_`|~, \t-]*$/;
 // node:http keeps the first of these when a request repeats them (IncomingMessage's rules)
 const FIRST_WINS = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
 // handed to node:http: what the lane does not implement, `__proto__` (node's headers object drops
@@ -102,7 +103,12 @@ export function readHead(head: string, limits: ReadLimits = DEFAULT_LIMITS): Hea
       // node:http refuses a repeated Content-Length, even one of the same value (400)
       if (contentLength !== null || !LENGTH_FIELD.test(field.slice(colon + 1))) return null;
       contentLength = value;
-    } else if (name === 'connection') connection = connection ? `${connection},${value}` : value;
+    } else if (name === 'connection') {
+      // llhttp finds close and keep-alive among tokens split by commas and SP or HTAB only: a value
+      // of other bytes (an NBSP before `close`) is node:http's to read
+      if (!CONNECTION_VALUE.test(value)) return null;
+      connection = connection ? `${connection},${value}` : value;
+    }
     const had = headers[name];
     if (had === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
     else if (name === 'set-cookie') (had as string[]).push(value);
@@ -117,7 +123,7 @@ export function readHead(head: string, limits: ReadLimits = DEFAULT_LIMITS): Hea
   }
   if (method !== 'POST' && bodyBytes > 0) return null;
   const tokens = connection.toLowerCase();
-  const keepAlive = http10 ? /(^|,)\s*keep-alive\s*(,|$)/.test(tokens) : !/(^|,)\s*close\s*(,|$)/.test(tokens);
+  const keepAlive = http10 ? /(^|,)[ \t]*keep-alive[ \t]*(,|$)/.test(tokens) : !/(^|,)[ \t]*close[ \t]*(,|$)/.test(tokens);
   return { method, url, version: http10 ? '1.0' : '1.1', headers, keepAlive, bodyBytes };
 }
 
