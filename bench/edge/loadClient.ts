@@ -54,7 +54,7 @@ export function addedOverHolds(latency: Map<number, number>, holds: Record<strin
 }
 
 /** The `p` quantile (0..1) of sorted latencies, ms to 3 decimals. */
-export function percentile(sorted: Float64Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   if (!sorted.length) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 1000) / 1000;
 }

@@ -101,8 +101,8 @@ export interface Settings {
   ivt: IvtSettings;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** packages/web/dist, found from this file so it does not depend on the working directory. */
 export const DEFAULT_WEB_DIST = serverPath('../web/dist');
@@ -153,7 +153,7 @@ const url = (what: string) =>
  * balancers after up to 60 s, Go's HTTP client 90 s); a server that closes first races their next
  * request on that connection, which then fails (a POST is not retried). Node's own default is 5 s.
  */
-export const DEFAULT_KEEPALIVE_SECONDS = 65;
+const DEFAULT_KEEPALIVE_SECONDS = 65;
 
 const EnvSchema = z.object({
   PORT: port,

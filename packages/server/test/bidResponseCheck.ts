@@ -14,7 +14,7 @@ export interface ResponseCheckOptions {
 }
 
 /** A number as the request wrote it (exchanges quote some). */
-export const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0);
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : 0);
 
 /** A currency code as the request wrote it; none (or empty) is USD. */
 const currencyOf = (v: unknown): string => (typeof v === 'string' && v ? v.toUpperCase() : 'USD');

@@ -11,7 +11,7 @@ import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/
 import { RedisShared } from '../src/delivery/redisShared.js';
 import { MemoryCounterStore, MemoryShared, type SharedCounters } from '../src/delivery/sharedCounters.js';
 
-export type DeliveryEngineName = 'memory' | 'redis';
+type DeliveryEngineName = 'memory' | 'redis';
 
 /** A logger that keeps its lines, so a test can see what was logged (and how often). */
 export interface TestLog extends DeliveryLog {

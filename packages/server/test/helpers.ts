@@ -180,7 +180,7 @@ let nextAddress = 1;
 export const freshAddress = () => `10.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
 /** The feature (kind, or 'activity') whose route a URL is, or null for routes without a mode or edition rule's feature. */
-export function featureOfUrl(url: string): Feature | null {
+function featureOfUrl(url: string): Feature | null {
   const path = url.split('?')[0];
   if (path === '/api/activity') return 'activity';
   for (const kind of RESOURCE_KINDS) {
@@ -191,7 +191,7 @@ export function featureOfUrl(url: string): Feature | null {
 }
 
 /** The edition that opens a URL (Creative and Publisher Lists: V2V; Managers and User Activity: CTVMediaV2V), else the default. */
-export function editionOfUrl(url: string): Edition {
+function editionOfUrl(url: string): Edition {
   const feature = featureOfUrl(url);
   return (feature && EDITION_ONLY[feature]?.[0]) || 'default';
 }

@@ -40,7 +40,7 @@ function encode(v: Value, uintType: Record<string, number> = {}, key = ''): numb
 }
 
 /** Networks as `a.b.c.d/len` with the record each maps to. */
-export function writeMmdb(networks: Record<string, Value>): Buffer {
+function writeMmdb(networks: Record<string, Value>): Buffer {
   const nodes: [number, number][] = [[-1, -1]];
   const data: number[] = [];
   const leaves: { node: number; bit: number; offset: number }[] = [];

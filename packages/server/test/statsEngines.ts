@@ -7,7 +7,7 @@ import { type HourlyRow } from '../src/stats/hourlyRow.js';
 import { dropClickHouseDatabase } from '../src/stats/clickhouse/clickhouseStore.js';
 import { openStatsStore, type StatsStore, type StatsStoreConfig } from '../src/stats/statsStore.js';
 
-export type StatsEngine = 'duckdb' | 'clickhouse';
+type StatsEngine = 'duckdb' | 'clickhouse';
 
 export interface TestStats {
   readonly engine: StatsEngine;

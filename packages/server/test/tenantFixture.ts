@@ -23,7 +23,7 @@ import { startTestBidders, type TestBidders } from './testBidders.js';
  */
 
 /** A row the tenant created, by the name the test gave it. */
-export interface Created {
+interface Created {
   id: number;
   uid: string;
 }
@@ -52,7 +52,7 @@ export interface TenantOptions {
   signInFrom?: string;
 }
 
-export interface SupplierTerms {
+interface SupplierTerms {
   /** Our margin on what the supplier's impressions earn, in percent; unset leaves the API's default. */
   marginPercent?: number;
   /** Requests a second, or 'unlimited' (the default). */
@@ -64,7 +64,7 @@ export interface SupplierTerms {
 }
 
 /** What every creative states: whose ad it is, and what it is about. */
-export interface CreativeSpec {
+interface CreativeSpec {
   /** The advertiser's domain: its adomain, and by default where its file is (cdn.<domain>) and where a click goes. */
   advertiser: string;
   /** Its IAB content category; default none. */
@@ -73,7 +73,7 @@ export interface CreativeSpec {
   clickUrl?: string;
 }
 
-export interface BannerSpec extends CreativeSpec {
+interface BannerSpec extends CreativeSpec {
   /** Width and height. */
   size: [w: number, h: number];
   /** Default: https://cdn.<advertiser>/<w>x<h>.png. */
@@ -82,7 +82,7 @@ export interface BannerSpec extends CreativeSpec {
   name?: string;
 }
 
-export interface VideoSpotSpec extends CreativeSpec {
+interface VideoSpotSpec extends CreativeSpec {
   /** The media file's width, height and bitrate (kbps). */
   width: number;
   height: number;
@@ -93,7 +93,7 @@ export interface VideoSpotSpec extends CreativeSpec {
   name?: string;
 }
 
-export interface DealTerms {
+interface DealTerms {
   name: string;
   /** The deal id suppliers send in imp.pmp.deals. */
   dealId: string;
@@ -108,7 +108,7 @@ export interface DealTerms {
   flight?: Flight;
 }
 
-export interface CampaignTerms {
+interface CampaignTerms {
   /** Bid CPM in USD. */
   bid: number;
   /** Its creatives, by name. */
@@ -123,7 +123,7 @@ export interface CampaignTerms {
   name?: string;
 }
 
-export interface PrebidChannelTerms {
+interface PrebidChannelTerms {
   /** The ad units it serves: banners ('display') or instream video ('video'). */
   format: 'display' | 'video';
   /** The VAST a video channel writes; unset leaves the API's default. */
@@ -136,10 +136,10 @@ export interface PrebidChannelTerms {
  * Demand tags by name: all at priority 1, or in tiers (`[['first'], ['second', 'third']]`), a tier's
  * tags at its priority (1, 2, …).
  */
-export type DemandTags = string[] | string[][];
+type DemandTags = string[] | string[][];
 
 /** How a channel selling to programmatic demand (its demand tags) is set up. */
-export interface DemandChannelTerms {
+interface DemandChannelTerms {
   /** Its demand tags, by name (DemandTags); default none: the tenant's campaigns alone. */
   demand?: DemandTags;
   /** The VAST version its player reads; default 4.2. */
@@ -165,7 +165,7 @@ export interface DemandChannelTerms {
 }
 
 /** What every tenant has: the app, its rows, and the demand side it buys with. */
-export interface Tenant {
+interface Tenant {
   /** The app, built (and listening unless `{ listen: false }`), in the tests and in the set-up. */
   readonly app: FastifyInstance;
   /** Where it listens: http://127.0.0.1:<port> (none with `{ listen: false }`). */
@@ -200,7 +200,7 @@ export interface DspTenant extends Tenant {
 }
 
 /** A VAST demand tag calling the local demand partner (`{ vastDemand }`). */
-export interface VastTagTerms {
+interface VastTagTerms {
   /** Its path and query on the partner (demandServers.ts: 'inline?price=8&w={{width}}', 'hang', …). */
   answer: string;
   /** What it is paid: a CPM in USD, or a share in percent of the price its VAST states. */

@@ -61,8 +61,6 @@ writeGenerated(
   [
     "import { type PartnerDefinition } from './types.js';",
     '',
-    `export const PARTNER_CODES = ${JSON.stringify(partners.map((p) => p.id))} as const;`,
-    '',
     `export const PARTNER_DATA: readonly Omit<PartnerDefinition, 'prebidVariantId'>[] = ${literal(partners)};`,
   ].join('\n'),
 );

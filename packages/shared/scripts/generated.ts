@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const REFERENCE_DIR = join(here, '..', 'src', 'reference');
+const REFERENCE_DIR = join(here, '..', 'src', 'reference');
 
 /** The vendored sources: `--vendor <dir>` (to try a newer copy before replacing ours), else packages/shared/vendor. */
 export function vendorDir(argv: readonly string[] = process.argv.slice(2)): string {

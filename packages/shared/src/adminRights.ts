@@ -8,8 +8,7 @@ import { DEMAND_PRICE_FIELDS } from './kinds/accounts.js';
  * password and its sign-in names (user name and e-mail: changing one hands over the sign-in).
  * The server refuses the rest with 403 (server/src/auth/adminRights.ts); the console greys it out.
  */
-export const SUPER_ADMIN_ACTIONS = ['create', 'archive', 'restore', 'delete'] as const;
-export type SuperAdminAction = (typeof SUPER_ADMIN_ACTIONS)[number];
+export type SuperAdminAction = 'create' | 'archive' | 'restore' | 'delete';
 
 export const SUPER_ADMIN_FIELDS = [...DEMAND_PRICE_FIELDS, 'status', 'password', 'username', 'email'] as const;
 export type SuperAdminField = (typeof SUPER_ADMIN_FIELDS)[number];

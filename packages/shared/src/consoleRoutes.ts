@@ -8,7 +8,6 @@ export const CONSOLE_ROUTE_PATHS = [
   '/finance', '/ivts', '/log', '/managers', '/publists', '/reports', '/sdk', '/subpublishers', '/suppliers', '/tags', '/targetings', '/tooltips',
   '/applications/:id?', '/pbReport/:id?', '/publishers/:id?', '/report/:id?', '/sites/:id?', '/tcreatives/:id?',
 ] as const;
-export type ConsoleRoutePath = (typeof CONSOLE_ROUTE_PATHS)[number];
 
 const EXACT = new Set<string>(CONSOLE_ROUTE_PATHS.filter((p) => !p.endsWith('/:id?')));
 const WITH_ID = new Set<string>(CONSOLE_ROUTE_PATHS.filter((p) => p.endsWith('/:id?')).map((p) => p.slice(0, -'/:id?'.length)));

@@ -12,11 +12,9 @@ export const TIMEZONES: readonly number[] = Array.from(
   (_, i) => TIMEZONE_MIN + i,
 );
 
-export const MIN_PAGE_WIDTH_PX = 1024;
 export const LOADING_BAR_DELAY_MS = 200;
 export const LOADING_BAR_DURATION_MS = 5000;
 export const CHUNK_RELOAD_GUARD_MS = 60_000;
-export const DEFAULT_FETCH_DELAY_MS = 200;
 export const SAVED_REPORTS_POLL_MS = 60_000;
 export const SAVED_REPORTS_MAX = 20;
 export const COMPANY_NAME_MAX = 100;
@@ -24,7 +22,6 @@ export const COMPANY_NAME_MAX = 100;
 export const CURRENCY = { id: 'USD', symbol: '$', decimals: 2 } as const;
 export const PERCENT_DECIMALS = 2;
 export const DATE_FORMAT = 'YYYY-MM-DD';
-export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 
 /** Browser storage keys. */
 export const STORAGE_KEYS = {

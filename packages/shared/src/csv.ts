@@ -39,9 +39,6 @@ export function csvCell(value: unknown): string {
   return csvText(String(value));
 }
 
-/** One line of cells, comma-separated (no line break). */
-export const csvLine = (cells: readonly unknown[]): string => cells.map(csvCell).join(',');
-
 /**
  * A text cell as it was before `csvText` neutralised it (the leading `'` dropped), for an import that
  * reads back a file adplane wrote: quotes already removed by the caller.

@@ -1,7 +1,7 @@
 import { CURRENCY, PERCENT_DECIMALS } from './constants.js';
 
 /** Money is integer micro-dollars everywhere; it becomes USD with 2 decimals only on display. */
-export const MICROS_PER_UNIT = 1_000_000;
+const MICROS_PER_UNIT = 1_000_000;
 
 export function toMicros(amount: number): number {
   return Math.round(amount * MICROS_PER_UNIT);
@@ -21,11 +21,6 @@ const usd = new Intl.NumberFormat('en-US', {
 /** `1234567` micros -> `$1.23`. */
 export function formatUsdMicros(micros: number): string {
   return usd.format(fromMicros(micros));
-}
-
-/** `1234.5` dollars -> `$1,234.50`. */
-export function formatUsd(amount: number): string {
-  return usd.format(amount);
 }
 
 /** A chart's money axis label, in dollars: whole steps without cents (`$1,200`), others with two (`$0.80`, `$12.50`). */

@@ -1,7 +1,7 @@
 import { type ThemeConfig } from 'antd';
 
 /** Calm, dense and readable all day: deep blue accents, a navy top bar, slightly compact controls. */
-export const BRAND = {
+const BRAND = {
   primary: '#1d4ed8',
   header: '#0f1e3d',
   headerHover: '#1a2d55',

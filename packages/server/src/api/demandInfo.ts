@@ -62,7 +62,7 @@ export function profileOf(user: User, adminId: number | null = null): Profile {
 }
 
 /** The sellers.json form a user type keeps: a list for demand accounts, one entry for subpublishers. */
-export function sellersJsonFor(type: User['type'], value: ProfileUpdate['sellersJson']): SellersJson | undefined {
+function sellersJsonFor(type: User['type'], value: ProfileUpdate['sellersJson']): SellersJson | undefined {
   if (value === undefined) return undefined;
   if (type === 'demand') {
     if (!Array.isArray(value)) throw badField('sellersJson', 'must be a list of sellers (id, domain, name) for a demand account');

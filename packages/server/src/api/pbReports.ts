@@ -33,7 +33,7 @@ function monthName(month: string): string {
 }
 
 /** Postbid reports an account saved in a month (UTC); saves are counted, so deleting one does not give its place back. */
-export function postbidReportsSaved(db: Kysely<Database>, tenantId: number, now: number): Promise<number> {
+function postbidReportsSaved(db: Kysely<Database>, tenantId: number, now: number): Promise<number> {
   return getConfigValue<number>(db, counterKey(tenantId, monthOf(now)), 0);
 }
 

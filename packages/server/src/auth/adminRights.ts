@@ -18,7 +18,7 @@ const norm = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v
  * The reserved fields an update would change: `next` is the parsed body, `before` the stored account.
  * A non-empty password is always a change.
  */
-export function reservedChanges(before: Record<string, unknown>, next: Record<string, unknown>): SuperAdminField[] {
+function reservedChanges(before: Record<string, unknown>, next: Record<string, unknown>): SuperAdminField[] {
   return SUPER_ADMIN_FIELDS.filter((field) => (field === 'password' ? Boolean(next.password) : next[field] !== undefined && norm(next[field]) !== norm(before[field])));
 }
 

@@ -12,7 +12,7 @@ type Db = Kysely<Database>;
  * Custom tag parameters that the user's tags carry: the user's own plus those of its tenant account
  * (a managed demand user or a sub works with the tenant's tags).
  */
-export async function tagParamsForTags(db: Db, user: User): Promise<string[]> {
+async function tagParamsForTags(db: Db, user: User): Promise<string[]> {
   const own = user.tagParams ?? [];
   const tenantId = user.type === 'admin' ? null : tenantIdOf(user);
   if (tenantId === null || tenantId === user.id) return own;
@@ -26,7 +26,7 @@ export async function tagMacrosFor(db: Db, user: User): Promise<{ vastParams: Ta
 }
 
 /** The signed-in user as the console sees it (spec section 3). */
-export function buildAuthUser(
+function buildAuthUser(
   user: User,
   settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,
   extra: {

@@ -3,14 +3,14 @@ import { type UserType } from '@adplane/shared';
 import { forbidden } from '../http/errors.js';
 import { type User } from '../store/users.js';
 
-export { isSuperAdmin, tenantIdOf } from './tenancy.js';
+export { tenantIdOf } from './tenancy.js';
 
 /**
  * Who may call an /api route (spec section 5): 'public' anyone; 'auth' any signed-in user; 'admin',
  * 'demand', 'sdk' only that user type (the acting user, i.e. the impersonated one while an admin
  * impersonates). Every /api route declares one: `app.get(url, { config: { guard: 'auth' } }, handler)`.
  */
-export const GUARDS = ['public', 'auth', 'admin', 'demand', 'sdk'] as const;
+const GUARDS = ['public', 'auth', 'admin', 'demand', 'sdk'] as const;
 export type Guard = (typeof GUARDS)[number];
 
 /** The caller of a request, set by the auth hook before the handler runs (null when signed out). */

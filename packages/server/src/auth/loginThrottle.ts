@@ -13,7 +13,7 @@
  */
 
 import { systemClock } from '../clock.js';
-export interface ThrottleLimits {
+interface ThrottleLimits {
   /** Failures within the window after which attempts are slowed down. */
   slowAfter: number;
   /** Failures within the window after which attempts are refused. */
@@ -42,8 +42,8 @@ export interface ThrottleVerdict {
   delayMs: number;
 }
 
-export const DEFAULT_ACCOUNT_LIMITS: ThrottleLimits = { slowAfter: 3, refuseAfter: 10 };
-export const DEFAULT_ADDRESS_LIMITS: ThrottleLimits = { slowAfter: 20, refuseAfter: 100 };
+const DEFAULT_ACCOUNT_LIMITS: ThrottleLimits = { slowAfter: 3, refuseAfter: 10 };
+const DEFAULT_ADDRESS_LIMITS: ThrottleLimits = { slowAfter: 20, refuseAfter: 100 };
 
 /** Failure times per key within a sliding window. */
 class FailureWindow {

@@ -7,7 +7,7 @@ import { deleteSession, findLiveSession, insertSession, type SessionRecord, touc
 import { canSignIn, findUserById, type User } from '../store/users.js';
 import { type AuthContext } from './guards.js';
 
-export const SESSION_COOKIE = 'adplane_sid';
+const SESSION_COOKIE = 'adplane_sid';
 
 /** A session is touched (expiry slid, cookie re-sent) at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;

@@ -16,7 +16,7 @@ export const DAILY_KEY_TTL_MS = 3 * DAY_MS;
 export const MONTH_KEY_TTL_MS = 32 * DAY_MS;
 
 /** The calendar month of UTC that holds `now`: its name (YYYY-MM), start and end. */
-export function utcMonth(now: number): { name: string; start: number; end: number } {
+function utcMonth(now: number): { name: string; start: number; end: number } {
   const d = new Date(now);
   const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
   return { name: `${y}-${String(m + 1).padStart(2, '0')}`, start: Date.UTC(y, m, 1), end: Date.UTC(y, m + 1, 1) };

@@ -8,7 +8,7 @@ import { type HoursSeen } from './sharedCounters.js';
  */
 
 /** A rate estimate (units per ms) decaying with a time constant of `tauMs`. */
-export class DecayingRate {
+class DecayingRate {
   private value = 0;
   private at = -Infinity;
 
@@ -154,7 +154,7 @@ export class Account {
 }
 
 /** [hour, spend] of the hours with spend. */
-export function spendByHour(hours: readonly number[] | null): [hour: number, spend: number][] {
+function spendByHour(hours: readonly number[] | null): [hour: number, spend: number][] {
   const spend: [number, number][] = [];
   if (hours) for (let h = 0; h < hours.length; h++) if (hours[h]! > 0) spend.push([h, hours[h]!]);
   return spend;

@@ -22,7 +22,7 @@ const hourOf = (account: Account, now: number): number =>
  * How long an exchange's round trip is provisioned for: a budget's claim (Account.claimed) holds its
  * reservations and about this long of its recent spend (at least two impressions), within its lease.
  */
-export const FLIGHT_MS = 50;
+const FLIGHT_MS = 50;
 
 /**
  * The exchange to send; marks what it carries as in flight. A budget asked for lately wants its

@@ -35,7 +35,7 @@ export interface OpenDeliveryOptions extends DeliveryOptions {
 
 export const DEFAULT_PREFIX = 'adplane:';
 
-export const newProcessId = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+const newProcessId = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export async function openDeliveryCounters(settings: DeliverySettings, options: OpenDeliveryOptions): Promise<DeliveryCounters> {
   const processId = options.processId ?? newProcessId();

@@ -121,7 +121,7 @@ export function lastHourRate(hourly: readonly number[], now: number, day: Tenant
   return (current + previous * (1 - intoHour / HOUR_MS)) / HOUR_MS;
 }
 
-export type PacingStatus = 'unlimited' | 'spent' | 'ahead' | 'on_pace' | 'behind';
+type PacingStatus = 'unlimited' | 'spent' | 'ahead' | 'on_pace' | 'behind';
 
 /** A campaign's pacing as the console shows it (money in micro-dollars, rates per hour). */
 export interface PacingState {

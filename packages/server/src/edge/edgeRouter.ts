@@ -1,4 +1,4 @@
-import { EVENT_PATH } from '@adplane/shared';
+import { EVENT_PATH, VAST_ROUTE, vastTagPath } from '@adplane/shared';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type EdgeRequest, type EdgeResponse } from '../http/edgeHttp.js';
 import { type RouteLatency } from '../ops/metrics.js';
@@ -8,7 +8,7 @@ import { type EdgeEntry } from './doors/edge.js';
 import { answerEvent, type EventDeps } from './doors/trackingEvents.js';
 import { handleVast, type VastRequestDeps } from './doors/vastRequest.js';
 
-const VAST_PREFIX = '/vast/';
+const VAST_PREFIX = vastTagPath('');
 
 /** The edge's routing: what the raw server calls before Fastify, and where the doors register. */
 export interface EdgeRouter {
@@ -121,7 +121,7 @@ export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDep
     reply.hijack();
     answerEvent(eventDeps, request.raw.url ?? '', request.method, request.headers, reply.raw);
   });
-  app.get<{ Params: { uid: string } }>('/vast/:uid', async (request, reply) => {
+  app.get<{ Params: { uid: string } }>(VAST_ROUTE, async (request, reply) => {
     if (request.method !== 'GET') {
       reply.hijack();
       return vastHeadersOnly(request.raw, reply.raw);

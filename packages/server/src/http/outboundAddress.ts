@@ -76,8 +76,8 @@ export function isCallableAddress(address: string, allowPrivate: boolean): boole
 export const isPublicAddress = (address: string): boolean => isCallableAddress(address, false);
 
 /** The error a refused address fails a connection with: `code` says which, for the callers' reasons. */
-export const ADDRESS_REFUSED = 'EADDRNOTPUBLIC';
-export class AddressRefusedError extends Error {
+const ADDRESS_REFUSED = 'EADDRNOTPUBLIC';
+class AddressRefusedError extends Error {
   readonly code = ADDRESS_REFUSED;
   constructor(host: string, address: string) {
     super(`${host} is at ${address || 'no address'}, which this server does not call`);

@@ -54,7 +54,7 @@ export function sameOriginHeaders(headers: { 'sec-fetch-site'?: string | string[
   return true;
 }
 
-export function isJsonRequest(request: Pick<FastifyRequest, 'headers'>): boolean {
+function isJsonRequest(request: Pick<FastifyRequest, 'headers'>): boolean {
   const type = request.headers['content-type'];
   return typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type.trim());
 }

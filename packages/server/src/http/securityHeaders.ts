@@ -63,7 +63,7 @@ export function setEdgeHeaders(res: Pick<ServerResponse, 'setHeader'>): void {
 }
 
 /** The console's policy: its own scripts only; antd's CSS-in-JS needs inline styles. */
-export function consoleCsp(settings: Pick<Settings, 'publicHost'>): Record<string, string[] | null> {
+function consoleCsp(settings: Pick<Settings, 'publicHost'>): Record<string, string[] | null> {
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'"],

@@ -65,7 +65,7 @@ let stateless: TrafficCheckState | null = null;
  * times the limit: the string names a platform, not a device, so a carrier's NAT address with many
  * Android phones on Chrome sends it as one viewer would.
  */
-export const REDUCED_UA_FACTOR = 4;
+const REDUCED_UA_FACTOR = 4;
 
 /** Mixes an address and a user agent hash into a small-integer map key. */
 function mix(a: number, b: number, c: number): number {

@@ -98,7 +98,7 @@ function mergeV6(ranges: readonly (readonly [number, number, number, number])[])
   return out;
 }
 
-export interface CidrLineError {
+interface CidrLineError {
   line: number;
   text: string;
 }

@@ -17,7 +17,7 @@ export interface TrafficLists {
   summary: TrafficListSummary;
 }
 
-export interface TrafficListSummary {
+interface TrafficListSummary {
   datacenterV4Ranges: number;
   datacenterV6Ranges: number;
   exemptRanges: number;
@@ -41,7 +41,7 @@ export class TrafficListError extends Error {
 
 const LISTS = (name: string) => serverPath('src/ivt/lists', name);
 export const SHIPPED_RANGES_FILE = LISTS('datacenter-ranges.txt');
-export const SHIPPED_UA_FILE = LISTS('ua-patterns.txt');
+const SHIPPED_UA_FILE = LISTS('ua-patterns.txt');
 
 function read(file: string, variable: string): string {
   try {

@@ -45,7 +45,7 @@ const TV_MARKERS: [RegExp, string][] = [
 
 const cache = new Map<string, Platform>();
 const CACHE_LIMIT = 10_000;
-export const UNKNOWN_PLATFORM: Platform = Object.freeze({ device: '', os: '', browser: '', tvFamily: '' });
+const UNKNOWN_PLATFORM: Platform = Object.freeze({ device: '', os: '', browser: '', tvFamily: '' });
 
 export function platformOf(ua: string): Platform {
   if (!ua) return UNKNOWN_PLATFORM;

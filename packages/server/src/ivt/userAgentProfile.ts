@@ -14,7 +14,7 @@ import { platformOf } from './userAgent.js';
  * (`AppleTV11,1/11.1`, `Samsung Tizen TV`), so a shape-only match is kept apart (`shapeOnly`) and
  * the check counts it as a bot outside apps only.
  */
-export type UaBotReason = '' | 'known_crawler' | 'bot_user_agent';
+type UaBotReason = '' | 'known_crawler' | 'bot_user_agent';
 
 export interface UaProfile {
   /** A named crawler, bot, automation tool or HTTP library: flagged wherever it comes from. */

@@ -14,7 +14,7 @@ export interface MetricsAccess {
   token: string | null;
 }
 
-export const DEFAULT_METRICS_ALLOW = ['127.0.0.1/8', '::1'];
+const DEFAULT_METRICS_ALLOW = ['127.0.0.1/8', '::1'];
 
 /** '' or a list like "10.0.0.0/8, 192.0.2.7, ::1"; 'none' for no address. Throws on a bad entry. */
 export function parseAllowList(value: string | undefined): string[] {

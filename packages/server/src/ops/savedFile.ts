@@ -65,7 +65,7 @@ export function saveAtStop(file: string, what: string, log: SavedStateLog, data:
 let checkpoints = 0;
 
 /** How often a running process writes its state: what a crash (a kill, the machine going down) may lose. */
-export const CHECKPOINT_MS = 60_000;
+const CHECKPOINT_MS = 60_000;
 
 /**
  * A running process's state written every `everyMs` besides at stop: each part made on the event loop

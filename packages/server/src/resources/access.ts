@@ -8,7 +8,7 @@ import { type User } from '../store/users.js';
  * demand user (or its team member) manages its own tenant; sub and adv users only read the rows
  * assigned to them; sdk users manage their SDK apps. Anything else is refused with 403.
  */
-export type AccessLevel = 'none' | 'read' | 'write';
+type AccessLevel = 'none' | 'read' | 'write';
 
 export interface Access {
   level: AccessLevel;

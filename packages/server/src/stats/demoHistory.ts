@@ -13,7 +13,7 @@ import { STATS_TABLE, type StatsStore } from './statsStore.js';
  * same numbers. Shapes: an evening peak, quieter weekends, programmatic tags carry marketplace
  * revenue, some no-fill and VAST-error rows per hour.
  */
-export const DEMO_HISTORY_DAYS = 30;
+const DEMO_HISTORY_DAYS = 30;
 
 /** mulberry32: small, fast, good enough for demo numbers. */
 function generator(seed: number) {
@@ -74,7 +74,7 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
 const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<HourlyRow, (typeof METRIC_COLUMNS)[number]>;
 
 /** Hourly rows of one tenant for the hours [from, from + hours). */
-export function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>, from: number, hours: number): HourlyRow[] {
+function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>, from: number, hours: number): HourlyRow[] {
   const random = generator(tenantId * 7919 + Math.floor(from / 3_600_000));
   const int = (n: number) => Math.max(0, Math.round(n));
   const rows: HourlyRow[] = [];

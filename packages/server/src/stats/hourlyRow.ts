@@ -91,7 +91,7 @@ export const DIMENSION_COLUMNS = [
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 
 /** The dimension columns that hold numeric ids (0 when none); every other one but `hour` holds text ('' when none). */
-export const ID_DIMENSIONS = [
+const ID_DIMENSIONS = [
   'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'advertiser_id', 'campaign_id', 'creative_id', 'supplier_id', 'adexchange_id',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 type NumericDimension = { [K in keyof HourlyDimensions]: HourlyDimensions[K] extends number ? K : never }[keyof HourlyDimensions];

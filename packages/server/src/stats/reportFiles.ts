@@ -11,7 +11,7 @@ import { type RowSource } from './reportFileProtocol.js';
 import { JobCancelled, ReportFileThread } from './reportFileThread.js';
 
 /** The most rows a report file holds. */
-export const REPORT_FILE_MAX_ROWS = 1_000_000;
+const REPORT_FILE_MAX_ROWS = 1_000_000;
 
 export const reportFilesDir = (dataDir: string) => join(dataDir, 'report-files');
 export const reportFilePath = (dataDir: string, fileName: string) => join(reportFilesDir(dataDir), fileName);

@@ -94,7 +94,7 @@ function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
 const sumAs = (revenueColumn: StatsSumColumn) => (column: StatsSumColumn) => s(column === 'revenue' ? revenueColumn : column);
 
 /** A metric as one SQL expression over sums: what ORDER BY uses when a report sorts by it. */
-export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>, revenueColumn: StatsSumColumn = 'revenue'): string {
+function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>, revenueColumn: StatsSumColumn = 'revenue'): string {
   const sum = sumAs(revenueColumn);
   switch (compute.kind) {
     case 'sum':
@@ -112,7 +112,7 @@ export function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, Sy
 }
 
 /** The summed columns a report's metrics are computed from, each once. */
-export function sumsOf(metrics: readonly MetricId[]): { columns: StatsSumColumn[]; systemCost: boolean } {
+function sumsOf(metrics: readonly MetricId[]): { columns: StatsSumColumn[]; systemCost: boolean } {
   const columns = new Set<StatsSumColumn>();
   let systemCost = false;
   for (const id of metrics) {
@@ -129,7 +129,7 @@ export function sumsOf(metrics: readonly MetricId[]): { columns: StatsSumColumn[
 }
 
 /** A dimension's group key (typed, as stored or a DATE) and the text or id the answer shows. */
-export function dimensionSql(dialect: SqlDialect, id: DimensionId, offset: number): { key: string; shown: string } {
+function dimensionSql(dialect: SqlDialect, id: DimensionId, offset: number): { key: string; shown: string } {
   if (id === 'date') {
     const key = dialect.localDay(offset);
     return { key, shown: dialect.dayText(key) };

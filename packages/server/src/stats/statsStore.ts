@@ -46,7 +46,7 @@ export interface StatsStoreConfig {
 }
 
 export const STATS_TABLE = 'hourly_stats';
-export const HOUR_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:00:00$/;
+const HOUR_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:00:00$/;
 
 /** What a stats column holds: the hour, an id (a whole number >= 0), text, or a metric (a whole number). */
 export const HOUR = 0;

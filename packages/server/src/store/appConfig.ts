@@ -19,7 +19,7 @@ export async function getConfigValue<T>(db: Db, key: string, fallback: T): Promi
   return row ? parseJson<T>(row.value, fallback) : fallback;
 }
 
-export async function setConfigValue(db: Db, key: string, value: unknown): Promise<void> {
+async function setConfigValue(db: Db, key: string, value: unknown): Promise<void> {
   await db
     .insertInto('app_config')
     .values({ key, value: toJson(value) })

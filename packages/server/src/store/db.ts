@@ -103,7 +103,7 @@ async function withPgClient<T>(url: string, run: (client: pg.Client) => Promise<
   }
 }
 
-export async function createPgSchema(url: string, schema: string): Promise<void> {
+async function createPgSchema(url: string, schema: string): Promise<void> {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name '${schema}'`);
   await withPgClient(url, (c) => c.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`));
 }

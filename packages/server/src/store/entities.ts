@@ -198,7 +198,7 @@ export async function findLiveRowWith(
   return same ? same.id : null;
 }
 
-export function newUid(): string {
+function newUid(): string {
   return randomBytes(8).toString('hex');
 }
 

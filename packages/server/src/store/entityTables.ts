@@ -21,7 +21,7 @@ export const ENTITY_TABLES = {
 } as const satisfies Partial<Record<ResourceKind, string>>;
 
 export type EntityKind = keyof typeof ENTITY_TABLES;
-export type EntityTableName = (typeof ENTITY_TABLES)[EntityKind];
+type EntityTableName = (typeof ENTITY_TABLES)[EntityKind];
 
 export const isEntityKind = (kind: string): kind is EntityKind => Object.hasOwn(ENTITY_TABLES, kind);
 
@@ -42,7 +42,7 @@ export interface EntityTable {
   updated_at: Timestamp;
 }
 
-export interface EntityRefsTable {
+interface EntityRefsTable {
   from_kind: string;
   from_id: number;
   field: string;

@@ -54,7 +54,7 @@ export interface UsersTable {
   updated_at: Timestamp;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** sha256 (hex) of the random token the cookie carries: a leaked table does not leak sessions. */
   id: string;
   user_id: number;
@@ -67,17 +67,17 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
 }
 
-export interface AppConfigTable {
+interface AppConfigTable {
   key: string;
   value: JsonText;
 }
 
-export interface UiSettingsTable {
+interface UiSettingsTable {
   user_id: number;
   tabs: number;
 }
 
-export interface ActivityLogTable {
+interface ActivityLogTable {
   id: Generated<number>;
   tenant_id: number | null;
   user_id: number | null;
@@ -90,7 +90,7 @@ export interface ActivityLogTable {
   at: Timestamp;
 }
 
-export interface ConfigVersionTable {
+interface ConfigVersionTable {
   id: number;
   version: number;
 }

@@ -27,13 +27,13 @@ export interface SeedResult {
 
 const token = () => randomBytes(16).toString('hex');
 
-export const seedAdmins: SeedStep = async (ctx) => {
+const seedAdmins: SeedStep = async (ctx) => {
   const password = ctx.settings.demoPassword;
   await ctx.addUser({ type: 'admin', username: 'admin', email: 'admin@demo.adplane.test', name: 'Platform Admin', uid: 'super' }, password);
   await ctx.addUser({ type: 'admin', username: 'ops', email: 'ops@demo.adplane.test', name: 'Ad Ops', uid: 'ops' }, password);
 };
 
-export const seedNorthwind: SeedStep = async (ctx) => {
+const seedNorthwind: SeedStep = async (ctx) => {
   const password = ctx.settings.demoPassword;
   const demand = await ctx.addUser(
     {
@@ -81,7 +81,7 @@ export const seedNorthwind: SeedStep = async (ctx) => {
   await ctx.addUser({ type: 'sdk', username: 'sdk', email: 'sdk@demo.adplane.test', name: 'Harbor SDK', token: token(), ...tenant }, password);
 };
 
-export const seedAcme: SeedStep = async (ctx) => {
+const seedAcme: SeedStep = async (ctx) => {
   await ctx.addUser(
     {
       type: 'demand',
@@ -102,7 +102,7 @@ export const seedAcme: SeedStep = async (ctx) => {
 };
 
 /** The demo workspace, in order: accounts, then every kind of inventory (./seedInventory.ts). */
-export const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventory, seedEdgeDemo];
+const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventory, seedEdgeDemo];
 
 /** Without the demo: one super admin, with ADPLANE_ADMIN_PASSWORD or a generated password. */
 export const ADMIN_ONLY_SEED: SeedStep[] = [

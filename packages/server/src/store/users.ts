@@ -20,7 +20,7 @@ export interface ProfileDetails {
   delOldCreatives: 1 | null;
 }
 
-export const EMPTY_PROFILE_DETAILS: ProfileDetails = {
+const EMPTY_PROFILE_DETAILS: ProfileDetails = {
   companyName: '',
   companyAddress: '',
   contactNumber: '',

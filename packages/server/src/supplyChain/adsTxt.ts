@@ -11,7 +11,7 @@
  * A line that is neither is reported, not fatal: crawlers skip what they cannot read.
  */
 
-export interface AdsTxtRecord {
+interface AdsTxtRecord {
   /** 1-based line number in the file. */
   line: number;
   /** The line as written, without its comment. */
@@ -27,7 +27,7 @@ export interface AdsTxtRecord {
   extension: string | null;
 }
 
-export interface AdsTxtVariable {
+interface AdsTxtVariable {
   line: number;
   /** Lower-cased: `contact`, `subdomain`, `ownerdomain`... */
   name: string;

@@ -26,8 +26,8 @@ import { rootDomainOf } from './sellers.js';
  * `allowPrivate` (ADPLANE_ADSTXT_ALLOW_PRIVATE=1) lifts the address and port rules, for tests and local installs.
  */
 
-export const ADS_TXT_TIMEOUT_MS = 3000;
-export const ADS_TXT_MAX_BYTES = 2 * 1024 * 1024;
+const ADS_TXT_TIMEOUT_MS = 3000;
+const ADS_TXT_MAX_BYTES = 2 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
 export interface FetchOptions {

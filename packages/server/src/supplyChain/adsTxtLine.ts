@@ -25,7 +25,7 @@ import { profileSellers, rootDomainOf, sameSeller, type Seller, type SellersFile
  */
 
 /** Field #2 as ads.txt can carry it (see above); `%` too, so that the encoded form reads back as one value. */
-export const adsTxtAccountField = (sellerId: string): string => sellerId.replace(/[\s,#;%]/g, (c) => encodeURIComponent(c));
+const adsTxtAccountField = (sellerId: string): string => sellerId.replace(/[\s,#;%]/g, (c) => encodeURIComponent(c));
 
 const onDomain = (host: string, domain: string): boolean => host !== '' && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
 

@@ -26,9 +26,9 @@ import { type User } from '../store/users.js';
  * buyers, listed once without a conflict.
  */
 
-export const SELLERS_JSON_VERSION = '1.0';
+const SELLERS_JSON_VERSION = '1.0';
 
-export type SellerType = 'PUBLISHER' | 'INTERMEDIARY' | 'BOTH';
+type SellerType = 'PUBLISHER' | 'INTERMEDIARY' | 'BOTH';
 
 /** A Seller object of sellers.json. */
 export interface Seller {
@@ -73,7 +73,7 @@ export function rootDomainOf(value: string | null | undefined): string {
 }
 
 /** A host from the Host header or a setting: lower case, no port or trailing dot. */
-export function hostOf(value: string | null | undefined): string {
+function hostOf(value: string | null | undefined): string {
   const v = (value ?? '').trim().toLowerCase();
   const host = v.startsWith('[') ? v.slice(0, v.indexOf(']') + 1) : v.replace(/:\d+$/, '');
   return host.replace(/\.$/, '');
@@ -142,7 +142,7 @@ export const sameSeller = (a: Seller, b: Seller): boolean =>
   a.is_confidential !== 1 && b.is_confidential !== 1 && a.seller_type === b.seller_type && a.name === b.name && a.domain === b.domain;
 
 /** A seller id that two different sellers have: the file lists the first, `kept`, and leaves out `dropped`. */
-export interface SellerIdConflict {
+interface SellerIdConflict {
   /** The tenant whose file it is; null for the operator's file. */
   file: number | null;
   sellerId: string;
@@ -186,11 +186,6 @@ function uniqueSellers(listed: readonly Listed[], file: number | null, conflicts
 }
 
 const sourcesOf = (first: ReadonlyMap<string, Listed>): Map<string, string> => new Map([...first].map(([id, l]) => [id, l.source]));
-
-/** Every seller of a tenant, each seller_id once (see the top of the file for the order). */
-export function tenantSellers(tenant: User, subs: readonly User[], conflicts: SellerIdConflict[] = []): Seller[] {
-  return uniqueSellers(listedOf(tenant, subs), tenant.id, conflicts);
-}
 
 /** The contact of a tenant's file: its general contact's e-mail (else technical, else billing) and company address. */
 function contactOf(tenant: User): Pick<SellersFile, 'contact_email' | 'contact_address'> {

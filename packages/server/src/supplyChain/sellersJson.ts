@@ -18,7 +18,7 @@ import { buildSellersDirectory, type SellersDirectory, sellersFileFor, tenantFor
  * files; a stored row that does not parse is skipped.
  */
 
-export const SELLERS_JSON_PATH = '/sellers.json';
+const SELLERS_JSON_PATH = '/sellers.json';
 
 /** Consumers cache sellers.json (7 days without directives); an hour keeps changes visible the same day. */
 const CACHE_CONTROL = 'public, max-age=3600';
@@ -152,7 +152,7 @@ export async function registerSellersJson(app: FastifyInstance): Promise<void> {
  * Whether an If-None-Match header names `etag` (RFC 9110 13.1.2: `*`, or a list of entity tags
  * compared weakly, `W/` ignored), so that the answer is a 304. A cache or crawler may send several.
  */
-export function noneMatch(header: string | undefined, etag: string): boolean {
+function noneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');

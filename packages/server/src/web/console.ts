@@ -9,7 +9,7 @@ const NOT_SPA = /^\/(api|healthz|metrics)(\/|\?|$)/;
 /** A path whose last segment has an extension names a file; a missing one is a 404, not the app. */
 const LOOKS_LIKE_FILE = /\/[^/?]+\.[A-Za-z0-9]+(\?|$)/;
 
-export function consoleIsBuilt(webDist: string): boolean {
+function consoleIsBuilt(webDist: string): boolean {
   return existsSync(join(webDist, 'index.html'));
 }
 

@@ -27,7 +27,7 @@ const SHELL = `<!doctype html>
 </body></html>
 `;
 
-export const CREATIVE_PREVIEW_CSP = [
+const CREATIVE_PREVIEW_CSP = [
   'sandbox allow-scripts allow-popups',
   "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'",
   "frame-ancestors 'self'",

@@ -36,7 +36,7 @@ export function caseSeed(runSeed: number, entry: string, index: number): number 
   return h >>> 0;
 }
 
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];
 
 /** Strings that break naive readers: empty, blanks, numbers as text, unicode, control characters, markup, macros. */
 const ODD_STRINGS = [
@@ -75,7 +75,7 @@ type Path = (string | number)[];
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Every node's path, the root's children first (a node's path is the keys from the root to it). */
-export function pathsOf(value: Json, limit = 2_000): Path[] {
+function pathsOf(value: Json, limit = 2_000): Path[] {
   const out: Path[] = [];
   const walk = (v: Json, path: Path) => {
     if (out.length >= limit) return;

@@ -3,7 +3,7 @@
  */
 export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
 
-export const INJECTIONS = [
+const INJECTIONS = [
   "' OR 1=1 --",
   '1; DROP TABLE users; --',
   '"><script>alert(1)</script>',

@@ -66,8 +66,7 @@ export interface IvtTrace {
  * samplePercent (`pixels_sampled_out`), the account reached postbidMaxImps this month (`cap_reached`),
  * or the cap has room but this process's allowance of it was on its way (`cap_lease`).
  */
-export const POSTBID_RESULTS = ['added', 'not_enabled', 'none_configured', 'sampled_out', 'pixels_sampled_out', 'cap_reached', 'cap_lease'] as const;
-export type PostbidResult = (typeof POSTBID_RESULTS)[number];
+type PostbidResult = 'added' | 'not_enabled' | 'none_configured' | 'sampled_out' | 'pixels_sampled_out' | 'cap_reached' | 'cap_lease';
 
 export interface PostbidTrace {
   result: PostbidResult;

@@ -1,6 +1,7 @@
 /**
  * The public URLs of the edge, one definition for the edge's routes and the console's tag builders.
- * `*_ROUTE` are the route patterns the edge registers; the functions build what a partner pastes.
+ * `VAST_ROUTE` is the route pattern the edge registers; the functions build the paths (and the edge's
+ * path prefixes, with an empty uid) a partner pastes.
  *
  * - `/vast/<channel uid>`: a VAST channel's tag URL (a player calls it, macros in the query);
  * - `/rtb/<channel uid>`: an RTB channel's OpenRTB 2.6 endpoint (a publisher's SSP posts bid requests);
@@ -21,9 +22,6 @@
 export * from './tagMacros.js';
 
 export const VAST_ROUTE = '/vast/:uid';
-export const RTB_CHANNEL_ROUTE = '/rtb/:uid';
-export const SUPPLIER_BID_ROUTE = '/rtb/bid/:uid';
-export const SUPPLIER_SYNC_ROUTE = '/rtb/sync/:uid';
 export const PREBID_AUCTION_PATH = '/openrtb2/auction';
 export const PREBID_AMP_PATH = '/openrtb2/amp';
 export const PREBID_CACHE_PATH = '/cache';

@@ -13,7 +13,7 @@ import { edgeUrl, PREBID_SETUID_PATH } from './paths.js';
  *
  * Every value is URL-encoded in place; a macro the URL does not carry is not added.
  */
-export const SYNC_MACROS = ['UID', 'REDIRECT', 'GDPR_CONSENT', 'GDPR', 'US_PRIVACY', 'GPP_SID', 'GPP'] as const;
+const SYNC_MACROS = ['UID', 'REDIRECT', 'GDPR_CONSENT', 'GDPR', 'US_PRIVACY', 'GPP_SID', 'GPP'] as const;
 export type SyncMacro = (typeof SYNC_MACROS)[number];
 
 const NAMES = SYNC_MACROS.join('|');

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants.js';
 
-/**
- * What every managed row shares. Status is a number (spec section 4: default 1); archiving keeps the
- * row (reports still resolve its name) and hides it from lists unless asked for.
- */
-export const STATUS = { paused: 0, active: 1 } as const;
 export const Status = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 (paused) or 1 (active)' });
 
 export const name = z.string({ error: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters');
@@ -17,7 +12,7 @@ export const ids = z.array(id).max(1000, 'must hold at most 1000 entries').defau
 /** Integer micro-dollars (a $2.50 CPM is 2_500_000). */
 export const micros = z.number({ error: 'must be an amount in micro-dollars' }).int('must be a whole number of micro-dollars').min(0, 'must not be negative').max(1e15, 'is too large');
 export const percent = z.number({ error: 'must be a percent' }).min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
-export const positiveInt = (label = 'must be a whole number') => z.number({ error: label }).int(label).min(0, 'must not be negative');
+const positiveInt = (label = 'must be a whole number') => z.number({ error: label }).int(label).min(0, 'must not be negative');
 export const isoDate = z.iso.date('must be a date YYYY-MM-DD');
 export const httpUrl = z
   .string({ error: 'is required' })
@@ -34,23 +29,10 @@ export const domainName = z
 
 /** How demand is called (tags) and how supply comes in (channels). */
 export const INTEGRATIONS = ['VAST', 'RTB', 'PreBid'] as const;
-export type Integration = (typeof INTEGRATIONS)[number];
 export const ENVIRONMENTS = ['ctv', 'app', 'web'] as const;
 export const AD_FORMATS = ['video', 'display'] as const;
-export type AdFormat = (typeof AD_FORMATS)[number];
 
-/** Fields the server adds to every row it returns. */
-export interface RowMeta {
-  id: number;
-  tenantId: number | null;
-  uid: string | null;
-  status: 0 | 1;
-  archived: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const SORT_ORDERS = ['asc', 'desc'] as const;
+const SORT_ORDERS = ['asc', 'desc'] as const;
 
 /** Query of a list page: paging (10/20/50/100), sort, search and status filter on the server. */
 export const ListQuery = z.object({
@@ -112,5 +94,4 @@ export const Price = z.discriminatedUnion('type', [CpmPrice, RevsharePrice], { e
 export type CpmPrice = z.infer<typeof CpmPrice>;
 export type RevsharePrice = z.infer<typeof RevsharePrice>;
 export type Price = z.infer<typeof Price>;
-export const PRICE_TYPES = ['cpm', 'revshare'] as const;
-export type PriceType = (typeof PRICE_TYPES)[number];
+export type PriceType = 'cpm' | 'revshare';

@@ -16,14 +16,14 @@ import { id } from './common.js';
 export const FILTER_MODES = ['include', 'exclude'] as const;
 
 const code = z.string().trim().min(1).max(64);
-export const Filter = z
+const Filter = z
   .object({
     mode: z.enum(FILTER_MODES).default('include'),
     values: z.array(code).max(5000, 'must hold at most 5000 values').default([]),
   })
   .default({ mode: 'include', values: [] })
   .transform((f) => ({ mode: f.mode, values: [...new Set(f.values)] }));
-export type Filter = z.infer<typeof Filter>;
+type Filter = z.infer<typeof Filter>;
 
 const listRefs = z
   .object({
@@ -56,7 +56,7 @@ export const PLAYER_SIZES = [
   { id: 'large', label: 'Large (640-1279 px)', minWidth: 640, maxWidth: 1280 },
   { id: 'xlarge', label: 'Extra large (1280 px and up)', minWidth: 1280, maxWidth: null },
 ] as const satisfies readonly { id: string; label: string; minWidth: number; maxWidth: number | null }[];
-export const PLAYER_SIZE_IDS = PLAYER_SIZES.map((s) => s.id) as unknown as readonly ['small', 'medium', 'large', 'xlarge'];
+const PLAYER_SIZE_IDS = PLAYER_SIZES.map((s) => s.id) as unknown as readonly ['small', 'medium', 'large', 'xlarge'];
 export type PlayerSizeId = (typeof PLAYER_SIZE_IDS)[number];
 
 /** The size a player of this width falls in. */
@@ -75,8 +75,8 @@ const CODE_FILTERS = {
   tvFamilies: { valid: (v: string) => SMART_TV_FAMILY_BY_ID.has(v), what: 'TV family' },
   iabCategories: { valid: isIabCategory, what: 'IAB category' },
 } as const satisfies Record<string, { valid: (v: string) => boolean; what: string }>;
-export type CodeFilterKey = keyof typeof CODE_FILTERS;
-export const CODE_FILTER_KEYS = Object.keys(CODE_FILTERS) as CodeFilterKey[];
+type CodeFilterKey = keyof typeof CODE_FILTERS;
+const CODE_FILTER_KEYS = Object.keys(CODE_FILTERS) as CodeFilterKey[];
 
 /** `Windoze is not an operating system` / `A, B are not IAB categories`-style message, or null. */
 export function unknownCodes(values: readonly string[], valid: (v: string) => boolean, what: string): string | null {
@@ -92,7 +92,7 @@ export function unknownCodes(values: readonly string[], valid: (v: string) => bo
  * creatives by their categories, demand's answers by theirs, and it is sent to programmatic demand as
  * OpenRTB `bcat`. A list, not a filter: there is nothing to include.
  */
-export const BlockedAdCategories = z
+const BlockedAdCategories = z
   .array(code)
   .max(500, 'must hold at most 500 categories')
   .default([])

@@ -28,20 +28,20 @@ const AccountBase = {
   companyName: optionalText(100),
 };
 
-export const SubpublisherInput = z.object({
+const SubpublisherInput = z.object({
   ...AccountBase,
   domain: domainName.default(''),
   sellersJson: SubSellerEntry.default({ type: 'INTERMEDIARY', name: '', id: '', status: 0, confidential: 0 }),
 });
-export type SubpublisherInput = z.input<typeof SubpublisherInput>;
+type SubpublisherInput = z.input<typeof SubpublisherInput>;
 
-export const AdvertiserInput = z.object({ ...AccountBase, domain: domainName.default('') });
-export type AdvertiserInput = z.input<typeof AdvertiserInput>;
+const AdvertiserInput = z.object({ ...AccountBase, domain: domainName.default('') });
+type AdvertiserInput = z.input<typeof AdvertiserInput>;
 
-export const ManagerInput = z.object({ ...AccountBase });
-export type ManagerInput = z.input<typeof ManagerInput>;
+const ManagerInput = z.object({ ...AccountBase });
+type ManagerInput = z.input<typeof ManagerInput>;
 
-export const DemandAccountInput = z.object({
+const DemandAccountInput = z.object({
   ...AccountBase,
   domain: domainName.default(''),
   timezone: z.number().int().min(-12).max(12).default(0),
@@ -63,17 +63,10 @@ export const DemandAccountInput = z.object({
   showDemandToSubs: z.boolean().default(false),
   showSupplyToAdvs: z.boolean().default(false),
 });
-export type DemandAccountInput = z.input<typeof DemandAccountInput>;
+type DemandAccountInput = z.input<typeof DemandAccountInput>;
 
 /** The price fields only the super admin may change. */
 export const DEMAND_PRICE_FIELDS = ['priceReq', 'priceImp', 'priceDsp', 'pricePostbid'] as const;
-
-/** Output types (accounts live in the users table; their status and archived flag gate serving, see ./serving.ts). */
-export type Subpublisher = z.infer<typeof SubpublisherInput>;
-export type Advertiser = z.infer<typeof AdvertiserInput>;
-export type Manager = z.infer<typeof ManagerInput>;
-/** A tenant: its `timezone` is the one flight days (campaign and deal dates) start and end in. */
-export type DemandAccount = z.infer<typeof DemandAccountInput>;
 
 export const subsKind = defineKind({
   kind: 'subs', label: 'Subpublisher', plural: 'Subpublishers', route: '/subpublishers', api: '/api/demand/subs', mode: 'ssp',

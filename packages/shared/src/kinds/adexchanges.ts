@@ -19,7 +19,7 @@ export type AdExchangeInput = z.input<typeof AdExchangeInput>;
 export const parseAdExchangeRow = storedRowParser('adexchanges', AdExchangeInput);
 export type AdExchangeRow = NonNullable<ReturnType<typeof parseAdExchangeRow>>;
 
-export const adExchangeListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
+const adExchangeListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const adexchangesKind = defineKind({

@@ -10,9 +10,9 @@ import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
  * `timezone`, whole hours -12..+12); the campaign starts at 00:00 of its start day there and stops
  * at 24:00 of its end day. Budgets are micro-dollars or 'unlimited'; a budget of 0 never spends.
  */
-export const PACING = ['even', 'asap'] as const;
+const PACING = ['even', 'asap'] as const;
 
-export const FrequencyCap = z
+const FrequencyCap = z
   .object({ count: z.number().int().min(1, 'must be at least 1'), periodHours: z.number().int().min(1).max(720) })
   .nullable()
   .default(null);
@@ -60,7 +60,7 @@ export function inFlight(window: { startMs: number | null; endMs: number | null 
 export const parseCampaignRow = storedRowParser('campaigns', CampaignInput);
 export type CampaignRow = NonNullable<ReturnType<typeof parseCampaignRow>>;
 
-export const campaignListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+const campaignListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
   advertiserId: d.advertiserId ?? null,
   startDate: d.startDate,
   endDate: d.endDate ?? null,

@@ -14,7 +14,7 @@ import { defineKind, many, one, targetingRef } from './kindDef.js';
  */
 export const Payout = Price;
 export type Payout = z.infer<typeof Payout>;
-export const DEFAULT_PAYOUT: Payout = { type: 'revshare', percent: 70 };
+const DEFAULT_PAYOUT: Payout = { type: 'revshare', percent: 70 };
 
 export const DEMAND_MODES = ['priority', 'auction'] as const;
 /** The VAST version a channel answers in (its player's). */
@@ -49,13 +49,12 @@ export const ChannelInput = z.object({
   blockIVT: z.boolean().default(false),
 });
 export type ChannelInput = z.input<typeof ChannelInput>;
-export type Channel = z.infer<typeof ChannelInput>;
 
 export const parseChannelRow = storedRowParser('channels', ChannelInput);
 export type ChannelRow = NonNullable<ReturnType<typeof parseChannelRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
-export const channelListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+const channelListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
   integration: d.integration,
   format: d.format,
   environment: d.environment,

@@ -12,7 +12,7 @@ import { defineKind, advertiserRef } from './kindDef.js';
  */
 export const VIDEO_MIMES = ['video/mp4', 'video/webm', 'video/ogg', 'application/x-mpegURL', 'application/dash+xml', 'video/3gpp'] as const;
 
-export const MediaFile = z.object({
+const MediaFile = z.object({
   url: httpUrl,
   mime: z.enum(VIDEO_MIMES),
   duration: z.number().int().min(1, 'must be at least 1 second').max(600),
@@ -86,7 +86,7 @@ export type CreativeInput = z.input<typeof CreativeInput>;
 export const parseCreativeRow = storedRowParser('creatives', CreativeInput);
 export type CreativeRow = NonNullable<ReturnType<typeof parseCreativeRow>>;
 
-export const creativeListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+const creativeListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
   format: d.format,
   advertiserId: d.advertiserId ?? null,
   approval: d.approval,

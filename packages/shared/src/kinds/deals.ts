@@ -33,7 +33,7 @@ export type DealInput = z.input<typeof DealInput>;
 export const parseDealRow = storedRowParser('deals', DealInput);
 export type DealRow = NonNullable<ReturnType<typeof parseDealRow>>;
 
-export const dealListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ dealId: d.dealId });
+const dealListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ dealId: d.dealId });
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const dealsKind = defineKind({

@@ -4,7 +4,7 @@ import { storedRowParser } from './storedRow.js';
 import { defineKind } from './kindDef.js';
 
 /** '3rd Party Pixels': invalid-traffic vendors' pixels, fired before the auction or after the ad. */
-export const IVT_STAGES = ['prebid', 'postbid'] as const;
+const IVT_STAGES = ['prebid', 'postbid'] as const;
 
 /**
  * Macros a pixel URL template may use; the edge fills them per request, URL-encoded.
@@ -34,7 +34,7 @@ export type IvtInput = z.input<typeof IvtInput>;
 export const parseIvtRow = storedRowParser('ivts', IvtInput);
 export type IvtRow = NonNullable<ReturnType<typeof parseIvtRow>>;
 
-export const ivtListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ stage: d.stage, vendor: d.vendor });
+const ivtListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ stage: d.stage, vendor: d.vendor });
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const ivtsKind = defineKind({

@@ -71,7 +71,7 @@ export const listCsv = (items: readonly string[]): string => items.map((item) =>
 
 export const MAX_LIST_ITEMS = 100_000;
 
-export const ListInput = (kind: ListKind) =>
+const ListInput = (kind: ListKind) =>
   z.object({
     name,
     status: Status.default(1),
@@ -88,9 +88,8 @@ export const ListInput = (kind: ListKind) =>
       .transform((items) => [...new Set(items.map((v) => (kind === 'applists' ? v : v.toLowerCase())))]),
   });
 export const AppListInput = ListInput('applists');
-export const PubListInput = ListInput('publists');
-export const CreListInput = ListInput('crelists');
-export type AllowListInput = z.input<typeof AppListInput>;
+const PubListInput = ListInput('publists');
+const CreListInput = ListInput('crelists');
 
 export const parseAppListRow = storedRowParser('applists', AppListInput);
 export const parsePubListRow = storedRowParser('publists', PubListInput);
@@ -101,9 +100,9 @@ export type CreListRow = NonNullable<ReturnType<typeof parseCreListRow>>;
 
 /** The shared list of an allow/block list says how many items it holds (appCount, pubCount, creCount). */
 const count = (d: Record<string, unknown>) => (Array.isArray(d.items) ? d.items.length : 0);
-export const appListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ appCount: count(d) });
-export const pubListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ pubCount: count(d) });
-export const creListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ creCount: count(d) });
+const appListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ appCount: count(d) });
+const pubListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ pubCount: count(d) });
+const creListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ creCount: count(d) });
 
 export const applistsKind = defineKind({
   kind: 'applists', label: 'App List', plural: 'App Lists', route: '/applists', api: '/api/demand/applists', mode: 'both',

@@ -7,7 +7,7 @@ import { defineKind } from './kindDef.js';
 export const SDK_PLATFORMS = ['ios', 'android', 'roku', 'tvos', 'androidtv', 'firetv', 'tizen', 'webos'] as const;
 
 /** An app of the in-app SDK; the app key (the row's uid) is what the developer pastes into the SDK. */
-export const SdkAppInput = z.object({
+const SdkAppInput = z.object({
   name,
   status: Status.default(1),
   bundle: z
@@ -19,10 +19,9 @@ export const SdkAppInput = z.object({
   platform: z.enum(SDK_PLATFORMS),
   storeUrl: z.string().trim().max(2048).default('').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL'),
 });
-export type SdkAppInput = z.input<typeof SdkAppInput>;
+type SdkAppInput = z.input<typeof SdkAppInput>;
 
-export const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
-export type SdkAppRow = NonNullable<ReturnType<typeof parseSdkAppRow>>;
+const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const sdkappsKind = defineKind({

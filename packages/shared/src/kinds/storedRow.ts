@@ -30,7 +30,7 @@ export interface RowHead {
 }
 
 /** A row that was skipped, with the first reason, for logs and the operator. */
-export interface SkippedRow {
+interface SkippedRow {
   kind: string;
   id: number;
   field: string;
@@ -50,9 +50,6 @@ export function skippedRowCount(kind?: string): number {
   let total = 0;
   for (const n of skippedCounts.values()) total += n;
   return total;
-}
-export function skippedRowCounts(): Record<string, number> {
-  return Object.fromEntries(skippedCounts);
 }
 
 /**

@@ -20,7 +20,7 @@ export type SupplierInput = z.input<typeof SupplierInput>;
 export const parseSupplierRow = storedRowParser('sups', SupplierInput);
 export type SupplierRow = NonNullable<ReturnType<typeof parseSupplierRow>>;
 
-export const supplierListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
+const supplierListExtras = (_d: Record<string, unknown>): Record<string, unknown> => ({});
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const supsKind = defineKind({

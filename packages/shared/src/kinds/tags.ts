@@ -12,7 +12,7 @@ import { defineKind, advertiserRef, targetingRef } from './kindDef.js';
 /** A CPM tag earns `cpm` per 1000 impressions; a revshare tag earns `percent` of the price the demand reports. */
 export const TagPrice = Price;
 export type TagPrice = z.infer<typeof TagPrice>;
-export const DEFAULT_TAG_PRICE: TagPrice = { type: 'cpm', cpm: 0 };
+const DEFAULT_TAG_PRICE: TagPrice = { type: 'cpm', cpm: 0 };
 
 const httpLike = (v: string) => /^https?:\/\/\S+$/i.test(v);
 
@@ -58,13 +58,12 @@ export const TagInput = z
     return z.NEVER;
   });
 export type TagInput = z.input<typeof TagInput>;
-export type DemandTag = z.infer<typeof TagInput>;
 
 export const parseDemandTagRow = storedRowParser('tags', TagInput);
 export type DemandTagRow = NonNullable<ReturnType<typeof parseDemandTagRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
-export const tagListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ integration: d.integration, advertiserId: d.advertiserId ?? null });
+const tagListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ integration: d.integration, advertiserId: d.advertiserId ?? null });
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const tagsKind = defineKind({

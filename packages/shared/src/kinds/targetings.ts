@@ -15,13 +15,12 @@ export const TargetingInput = z.object({
   rules: TargetingRules.default(emptyTargetingRules()),
 });
 export type TargetingInput = z.input<typeof TargetingInput>;
-export type Targeting = z.infer<typeof TargetingInput>;
 
 export const parseTargetingRow = storedRowParser('targetings', TargetingInput);
 export type TargetingRow = NonNullable<ReturnType<typeof parseTargetingRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
-export const targetingListExtras = (_t: Record<string, unknown>): Record<string, unknown> => ({});
+const targetingListExtras = (_t: Record<string, unknown>): Record<string, unknown> => ({});
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const targetingsKind = defineKind({

@@ -4,9 +4,9 @@
  * a reader never trusts these types for input it did not validate (see the edge's OpenRTB readers).
  * `ext` objects stay open: partners put anything there.
  */
-export type Ext = Record<string, unknown>;
+type Ext = Record<string, unknown>;
 
-export interface Format {
+interface Format {
   w?: number;
   h?: number;
   wratio?: number;
@@ -84,7 +84,7 @@ export interface Deal {
   ext?: Ext;
 }
 
-export interface Pmp {
+interface Pmp {
   private_auction?: 0 | 1;
   deals?: Deal[];
   ext?: Ext;
@@ -115,7 +115,7 @@ export interface Imp {
   ext?: Ext;
 }
 
-export interface Publisher {
+interface Publisher {
   id?: string;
   name?: string;
   cattax?: number;
@@ -124,7 +124,7 @@ export interface Publisher {
   ext?: Ext;
 }
 
-export interface Content {
+interface Content {
   id?: string;
   episode?: number;
   title?: string;
@@ -182,7 +182,7 @@ export interface App extends DistributionChannel {
   paid?: 0 | 1;
 }
 
-export interface Geo {
+interface Geo {
   lat?: number;
   lon?: number;
   type?: number;
@@ -264,7 +264,7 @@ export interface SupplyChain {
   ext?: Ext;
 }
 
-export interface Source {
+interface Source {
   fd?: 0 | 1;
   tid?: string;
   pchain?: string;
@@ -346,21 +346,6 @@ export interface BidResponse {
 
 /** Markup types (Bid.mtype). */
 export const MTYPE = { banner: 1, video: 2, audio: 3, native: 4 } as const;
-
-/** No-bid reason codes (OpenRTB 2.6 section 5.24) adplane answers with. */
-export const NO_BID_REASON = {
-  unknownError: 0,
-  technicalError: 1,
-  invalidRequest: 2,
-  knownWebSpider: 3,
-  suspectedNonHumanTraffic: 4,
-  cloudDataCenterProxyIp: 5,
-  unsupportedDevice: 6,
-  blockedPublisherOrSite: 7,
-  unmatchedUser: 8,
-  dailyReaderCapMet: 9,
-  dailyDomainCapMet: 10,
-} as const;
 
 /** Video protocols (AdCOM "Creative Subtypes - Audio/Video"): VAST 2.0 .. 4.x, inline and wrapper. */
 export const VIDEO_PROTOCOLS = { vast2: 2, vast3: 3, vast2Wrapper: 5, vast3Wrapper: 6, vast4: 7, vast4Wrapper: 8 } as const;

@@ -7,7 +7,7 @@ import { type ReferenceItem, type ReferenceTree } from './types.js';
  * the taxonomy TSV by scripts/gen-iab.ts.
  */
 type Tier1 = (typeof IAB_CATEGORY_TREE)[number];
-export type IabTier1Id = Tier1['id'];
+type IabTier1Id = Tier1['id'];
 export type IabCategoryId = IabTier1Id | Tier1['children'][number]['id'];
 
 export type IabCategoryNode = ReferenceTree<IabTier1Id, IabCategoryId>;

@@ -19,20 +19,17 @@ export const INTEGRATION_OPTIONS = [
   { id: 'RTB', name: 'RTB' },
   { id: 'PreBid', name: 'PreBid' },
 ] as const satisfies readonly ReferenceItem[];
-export type IntegrationId = (typeof INTEGRATION_OPTIONS)[number]['id'];
 
 export const ENVIRONMENT_OPTIONS = [
   { id: 'ctv', name: 'CTV' },
   { id: 'app', name: 'Mobile app' },
   { id: 'web', name: 'Web' },
 ] as const satisfies readonly ReferenceItem[];
-export type EnvironmentId = (typeof ENVIRONMENT_OPTIONS)[number]['id'];
 
 export const AD_FORMAT_OPTIONS = [
   { id: 'video', name: 'Video' },
   { id: 'display', name: 'Display' },
 ] as const satisfies readonly ReferenceItem[];
-export type AdFormatId = (typeof AD_FORMAT_OPTIONS)[number]['id'];
 
 /** The spec's seven first, then the TV operating systems the edge also recognises in user agents. */
 export const OPERATING_SYSTEMS = [
@@ -47,7 +44,6 @@ export const OPERATING_SYSTEMS = [
   { id: 'tvos', name: 'tvOS' },
   { id: 'fireos', name: 'Fire OS' },
 ] as const satisfies readonly ReferenceItem[];
-export type OperatingSystemId = (typeof OPERATING_SYSTEMS)[number]['id'];
 export const OPERATING_SYSTEM_BY_ID = byId(OPERATING_SYSTEMS);
 
 /**
@@ -59,7 +55,6 @@ export const DEVICE_TYPES = [
   { id: 'desktop', name: 'Desktop', ortbDeviceTypes: [2] }, // Personal Computer
   { id: 'smarttv', name: 'SmartTV', ortbDeviceTypes: [3, 7] }, // Connected TV, Set Top Box
 ] as const satisfies readonly (ReferenceItem & { ortbDeviceTypes: readonly number[] })[];
-export type DeviceTypeId = (typeof DEVICE_TYPES)[number]['id'];
 export const DEVICE_TYPE_BY_ID = byId(DEVICE_TYPES);
 
 /** Smart-TV, streaming-stick and console families, as CTV supply is bought and reported. */
@@ -76,7 +71,6 @@ export const SMART_TV_FAMILIES = [
   { id: 'playstation', name: 'PlayStation' },
   { id: 'chromecast', name: 'Chromecast' },
 ] as const satisfies readonly ReferenceItem[];
-export type SmartTvFamilyId = (typeof SMART_TV_FAMILIES)[number]['id'];
 export const SMART_TV_FAMILY_BY_ID = byId(SMART_TV_FAMILIES);
 
 /** Browser families as a user-agent parser tells them apart (Chromium forks that hide behind Chrome's UA are Chrome). */
@@ -93,12 +87,10 @@ export const BROWSER_FAMILIES = [
   { id: 'silk', name: 'Amazon Silk' },
   { id: 'ie', name: 'Internet Explorer' },
 ] as const satisfies readonly ReferenceItem[];
-export type BrowserFamilyId = (typeof BROWSER_FAMILIES)[number]['id'];
 export const BROWSER_FAMILY_BY_ID = byId(BROWSER_FAMILIES);
 
 /** The one currency of the product (spec: USD with symbol $). */
 export const CURRENCIES = [{ id: CURRENCY.id, name: 'US Dollar', symbol: CURRENCY.symbol }] as const satisfies readonly (ReferenceItem & { symbol: string })[];
-export type CurrencyId = (typeof CURRENCIES)[number]['id'];
 
 /** Whole-hour offsets -12..+12 labelled with a sign: `UTC-5`, `UTC±0`, `UTC+3`. */
 export const TIMEZONE_OPTIONS: readonly ReferenceItem<number>[] = TIMEZONES.map((offset) => ({ id: offset, name: formatTimezone(offset) }));

@@ -53,7 +53,7 @@ const MEMBERS = {
 } satisfies Record<string, Codes>;
 
 /** Ids as the spec writes them; names as the console shows them (NAM is 'North Americas', MINA is 'MENA'). */
-export const REGION_IDS = ['APAC', 'LATAM', 'EMEA', 'NAM', 'SEA', 'MINA'] as const;
+const REGION_IDS = ['APAC', 'LATAM', 'EMEA', 'NAM', 'SEA', 'MINA'] as const;
 export type RegionId = (typeof REGION_IDS)[number];
 const REGION_NAMES: Record<RegionId, string> = { APAC: 'APAC', LATAM: 'LATAM', EMEA: 'EMEA', NAM: 'North Americas', SEA: 'SEA', MINA: 'MENA' };
 

@@ -5,8 +5,7 @@ import { z } from 'zod';
  * the API contract of GET and POST /api/demand/channels/:id/adstxt[/check], read by the channel page.
  */
 
-export const ADS_TXT_RELATIONSHIPS = ['DIRECT', 'RESELLER'] as const;
-export type AdsTxtRelationship = (typeof ADS_TXT_RELATIONSHIPS)[number];
+export type AdsTxtRelationship = 'DIRECT' | 'RESELLER';
 
 export const adsTxtLinePath = (channelId: number | string): string => `/api/demand/channels/${channelId}/adstxt`;
 export const adsTxtCheckPath = (channelId: number | string): string => `${adsTxtLinePath(channelId)}/check`;
@@ -34,7 +33,7 @@ export interface ChannelAdsTxt {
  * channels) the `/app-ads.txt` of the developer's website its store listing links to (IAB app-ads.txt
  * 1.0). Both hold the same records; only where they live differs.
  */
-export const ADS_TXT_FILES = ['ads.txt', 'app-ads.txt'] as const;
+const ADS_TXT_FILES = ['ads.txt', 'app-ads.txt'] as const;
 export type AdsTxtFileName = (typeof ADS_TXT_FILES)[number];
 
 /** The file a channel's publisher puts the line in, by the channel's environment: apps have no site of their own. */
@@ -58,8 +57,7 @@ export type AdsTxtCheckRequest = z.input<typeof AdsTxtCheckRequest>;
  * - not_adstxt: the site answered something that is not such a file (an HTML page, a 404...);
  * - unreachable: no answer (DNS, connection, timeout, too large).
  */
-export const ADS_TXT_CHECK_STATUSES = ['found', 'relationship_differs', 'missing', 'not_adstxt', 'unreachable'] as const;
-export type AdsTxtCheckStatus = (typeof ADS_TXT_CHECK_STATUSES)[number];
+export type AdsTxtCheckStatus = 'found' | 'relationship_differs' | 'missing' | 'not_adstxt' | 'unreachable';
 
 export interface AdsTxtCheckResult {
   status: AdsTxtCheckStatus;

@@ -17,7 +17,7 @@ export interface TagMacro {
   description: string;
 }
 
-export interface AppConfigPublic {
+interface AppConfigPublic {
   /** Public host for tag URLs. */
   host: string;
   /** Where the logo links; '' when none is set. */

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { type ResourceDef, type ResourceKind } from '../kinds/kindDef.js';
 import { LIST_ITEM_RULES, type ListKind } from '../kinds/lists.js';
 
-export const BULK_ACTIONS = ['pause', 'activate', 'archive', 'restore', 'setTargeting', 'addToList'] as const;
+const BULK_ACTIONS = ['pause', 'activate', 'archive', 'restore', 'setTargeting', 'addToList'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
-export const BULK_MAX_IDS = 500;
+const BULK_MAX_IDS = 500;
 
 export const BULK_ACTION_LABELS: Record<BulkAction, string> = {
   pause: 'Pause',
@@ -22,7 +22,7 @@ export const BULK_ACTION_LABELS: Record<BulkAction, string> = {
 
 /** Rows a list holds (lists.ts: a creative list holds creative ids), by the kind of the rows: the list kind their bulk "add to list" fills. */
 export const LIST_OF_ROWS: Partial<Record<ResourceKind, ListKind>> = { creatives: 'crelists' };
-export const BULK_MAX_LISTS = 20;
+const BULK_MAX_LISTS = 20;
 
 const listIds = z
   .array(z.number({ error: 'must be a list id' }).int('must be a list id').positive('must be a list id'), { error: 'must be a list of list ids' })

@@ -21,8 +21,7 @@ export const PacingQuery = z.object({
  * capped: the daily or total budget is spent; not_delivering: paused, archived, outside its flight, or
  * no spend in the current and previous hour.
  */
-export const PACING_STATES = ['on_pace', 'ahead', 'behind', 'capped', 'not_delivering'] as const;
-export type PacingStateId = (typeof PACING_STATES)[number];
+export type PacingStateId = 'on_pace' | 'ahead' | 'behind' | 'capped' | 'not_delivering';
 
 export const PACING_STATE_LABELS: Record<PacingStateId, string> = {
   on_pace: 'On pace',

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * the public breach-corpus top lists (they are what a guessing run starts with), compared ignoring
  * case and surrounding spaces. Used by the account forms (console) and the server alike.
  */
-export const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set([
   'password', 'password1', 'password12', 'password123', 'password1234', 'passw0rd', 'p@ssword', 'p@ssw0rd', 'pa$$word',
   'password!', 'password01', 'mypassword', 'newpassword', 'changeme', 'changeme1', 'changeme123', 'letmein1', 'letmein123',
   '12345678', '123456789', '1234567890', '12345678910', '123123123', '11111111', '111111111', '1111111111', '00000000',

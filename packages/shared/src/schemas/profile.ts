@@ -19,7 +19,7 @@ export const Contact = z.object({
 });
 export type Contact = z.infer<typeof Contact>;
 
-export function emptyContact(type: ContactType): Contact {
+function emptyContact(type: ContactType): Contact {
   return { type, firstName: '', lastName: '', position: '', contactPhone: '', mobilePhone: '', contactEmail: '', personalEmail: '' };
 }
 

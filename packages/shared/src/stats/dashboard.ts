@@ -6,7 +6,7 @@ import { type MetricId } from './metrics.js';
 import { type ReportRow } from './report.js';
 import { isMetricVisible, type StatsViewer } from './visibility.js';
 
-export const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'] as const satisfies readonly MetricId[];
+const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'] as const satisfies readonly MetricId[];
 export type DashboardMetric = (typeof DASHBOARD_METRICS)[number];
 
 /** The dashboard's metrics `viewer` may see (visibility.ts): its totals carry these and no other. */
@@ -17,8 +17,7 @@ export const dashboardMetricsFor = (viewer: StatsViewer): DashboardMetric[] => D
  * supply and demand in the SSP view (channels, demand tags), what they buy and from whom in the DSP
  * view (campaigns, suppliers); a subpublisher its channels, an advertiser its campaigns and demand tags.
  */
-export const DASHBOARD_TOPS = ['channel', 'tag', 'campaign', 'supplier'] as const;
-export type DashboardTop = (typeof DASHBOARD_TOPS)[number];
+export type DashboardTop = 'channel' | 'tag' | 'campaign' | 'supplier';
 
 /** The field of the answer that carries each top list. */
 export const DASHBOARD_TOP_FIELD = {

@@ -3,7 +3,7 @@
  * stats column behind it, and who may use it. `date` and `hour` are the UTC hour shifted by the
  * user's offset; entity dimensions hold ids whose names the server adds from the config store.
  */
-export type DimensionType = 'time' | 'entity' | 'text';
+type DimensionType = 'time' | 'entity' | 'text';
 
 export interface DimensionDef {
   id: string;

@@ -17,7 +17,7 @@ export const STATS_SUM_COLUMNS = [
 ] as const;
 export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
 
-export type MetricFormat = 'count' | 'usd' | 'percent';
+type MetricFormat = 'count' | 'usd' | 'percent';
 
 /** How a metric is computed from summed columns; ratios are over the sums, so totals stay right. */
 export type MetricCompute =

@@ -22,12 +22,12 @@ const dimensionId = known<DimensionId>('dimension', isDimensionId);
  * Other names for a few metrics, read as the catalogue's ids (the answer's keys are the ids): the
  * short names ad-ops tools use (`rev`, `eCPM`, `VTR`, `CTR`).
  */
-export const METRIC_ALIASES: Readonly<Record<string, MetricId>> = { rev: 'revenue', eCPM: 'ecpm', VTR: 'vtr', CTR: 'ctr' };
+const METRIC_ALIASES: Readonly<Record<string, MetricId>> = { rev: 'revenue', eCPM: 'ecpm', VTR: 'vtr', CTR: 'ctr' };
 const canonicalMetric = (v: string): string => (Object.hasOwn(METRIC_ALIASES, v) ? METRIC_ALIASES[v]! : v);
 const metricId = z.string().transform(canonicalMetric).pipe(known<MetricId>('metric', isMetricId));
 
 /** The longest range one report covers (a year and a day: "last 365 days" plus today). */
-export const REPORT_MAX_DAYS = 366;
+const REPORT_MAX_DAYS = 366;
 /** Rows a report answers at most in the browser; longer ones go to a file. */
 export const REPORT_MAX_ROWS = 10_000;
 
@@ -71,10 +71,9 @@ export type ReportRequest = z.output<typeof ReportRequest>;
 export type ReportRow = Record<string, string | number | boolean | null>;
 
 /** Saved reports and files (spec section 3): what the bell and the Saved Reports page show. */
-export const SAVED_REPORT_KINDS = ['report', 'file'] as const;
-export type SavedReportKind = (typeof SAVED_REPORT_KINDS)[number];
+export type SavedReportKind = 'report' | 'file';
 
-export type SavedReportStatus = 'ready' | 'waiting' | 'running' | 'failed';
+type SavedReportStatus = 'ready' | 'waiting' | 'running' | 'failed';
 
 export interface SavedReport {
   id: number;

@@ -47,7 +47,7 @@ export const ROW_STATS_KIND_IDS = Object.keys(ROW_STATS_KINDS) as [RowStatsKindI
 export const hasRowStats = (kind: string): kind is RowStatsKindId => Object.hasOwn(ROW_STATS_KINDS, kind);
 
 /** Rows a call may name; a list page shows at most 100. */
-export const ROW_STATS_MAX_IDS = 500;
+const ROW_STATS_MAX_IDS = 500;
 
 const oneOf = (values: readonly string[]) => ({ error: () => `must be one of ${values.join(', ')}` });
 
@@ -91,5 +91,3 @@ export function rowStatsRange(period: RowStatsPeriod, timezone: number, now = Da
   }
 }
 
-/** Days a period covers: what a daily budget is multiplied by for pacing. */
-export const rowStatsDays = (period: RowStatsPeriod) => (period === 'last7' ? 7 : 1);

@@ -36,7 +36,7 @@ export type StatsViewer = Pick<AuthUser, 'type'> & {
 };
 
 /** How the type is named in a refusal: `'profit' is not available to subpublisher users`. */
-export const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = { admin: 'admin', demand: 'demand', sub: 'subpublisher', adv: 'advertiser', sdk: 'SDK' };
+const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = { admin: 'admin', demand: 'demand', sub: 'subpublisher', adv: 'advertiser', sdk: 'SDK' };
 
 const VIDEO: readonly MetricId[] = ['starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'vtr'];
 const POSTBID: readonly MetricId[] = ['postbidImps', 'postbidIvt', 'postbidIvtRate'];
@@ -74,14 +74,14 @@ function otherSideShown(viewer: StatsViewer): readonly DimensionId[] {
 }
 
 /** Why `viewer` may not see metric `id`, or null when it may. */
-export function metricRefusal(viewer: StatsViewer, id: MetricId): string | null {
+function metricRefusal(viewer: StatsViewer, id: MetricId): string | null {
   if (!METRICS_OF[viewer.type].has(id)) return `'${id}' is not available to ${USER_TYPE_NAMES[viewer.type]} users`;
   if (id === 'systemCost' && viewer.type !== 'admin' && !viewer.showSystemCost) return "'systemCost' is shown only to admins and users with showSystemCost";
   return null;
 }
 
 /** Why `viewer` may not break down or filter by dimension `id`, or null when it may. */
-export function dimensionRefusal(viewer: StatsViewer, id: DimensionId): string | null {
+function dimensionRefusal(viewer: StatsViewer, id: DimensionId): string | null {
   if (DIMENSIONS_OF[viewer.type].has(id) || otherSideShown(viewer).includes(id)) return null;
   const def = DIMENSION_BY_ID[id];
   if ('adminOnly' in def && def.adminOnly && viewer.type !== 'sdk') return `'${id}' is for admins only`;

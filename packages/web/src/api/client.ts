@@ -74,7 +74,7 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
   return new ApiError(statusText || 'Error', status);
 }
 
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, ignoreForbidden = false, silent = false, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   // The server takes every POST and PUT as JSON only (its CSRF defence): an action without a body sends {}.

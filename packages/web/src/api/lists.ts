@@ -33,7 +33,6 @@ export const LIST_ENDPOINTS = {
 } as const;
 
 export type ListName = keyof typeof LIST_ENDPOINTS;
-export const LIST_NAMES = Object.keys(LIST_ENDPOINTS) as ListName[];
 
 /**
  * Lists of kinds with a mode or edition rule (packages/shared entitlements.ts). The server refuses
@@ -51,8 +50,7 @@ export const LIST_FEATURES: Partial<Record<ListName, Feature>> = {
 };
 
 /** Lists whose items are also looked up by id, with a status that defaults to 1. */
-export const INDEXED_LISTS = ['tags', 'channels', 'creatives'] as const;
-export type IndexedListName = (typeof INDEXED_LISTS)[number];
+export type IndexedListName = 'tags' | 'channels' | 'creatives';
 
 export interface ListItem {
   id: number | string;
@@ -66,7 +64,7 @@ export interface StatusItem extends ListItem {
   status: number;
 }
 
-export const DEFAULT_STATUS = 1;
+const DEFAULT_STATUS = 1;
 
 type Listener = () => void;
 
@@ -85,7 +83,7 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-export function subscribeLists(listener: Listener): () => void {
+function subscribeLists(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -158,14 +156,14 @@ export function loadList(name: ListName): Promise<ListItem[]> {
 }
 
 /** A status read as a number; missing or unreadable values are 1 (spec section 4). */
-export function normalizeStatus(status: unknown): number {
+function normalizeStatus(status: unknown): number {
   if (status === null || status === undefined || status === '') return DEFAULT_STATUS;
   const n = Number(status);
   return Number.isFinite(n) ? n : DEFAULT_STATUS;
 }
 
 /** Tags, channels or creatives by id (string keys, so `7` and `'7'` find the same item). */
-export function listIndex(name: IndexedListName): Map<string, StatusItem> {
+function listIndex(name: IndexedListName): Map<string, StatusItem> {
   const items = getCachedList(name) ?? [];
   let index = indexes.get(items);
   if (!index) {

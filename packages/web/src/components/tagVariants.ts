@@ -60,12 +60,12 @@ export function macroQuery(macros: readonly TagMacro[]): string {
 }
 
 /** The tenant's macros a player of `environment` fills (the shared rule; the tenant's own parameters stay). */
-export function macrosFor(macros: readonly TagMacro[], environment: TagEnvironment): TagMacro[] {
+function macrosFor(macros: readonly TagMacro[], environment: TagEnvironment): TagMacro[] {
   return usable(macros).filter((m) => macroFilledIn(m.param, environment));
 }
 
 /** The same query with example values such a player sends; parameters without an example are left out. */
-export function exampleQuery(macros: readonly TagMacro[], environment: TagEnvironment): string {
+function exampleQuery(macros: readonly TagMacro[], environment: TagEnvironment): string {
   return macros
     .map((m) => [m.param, macroExample(m.param, environment)] as const)
     .filter(([, value]) => value !== '')
@@ -130,7 +130,7 @@ export function exampleBidRequest(environment: TagEnvironment, format: unknown):
 }
 
 /** A shell command that posts the example request to `url`, the JSON laid out to read (single quotes survive every value here). */
-export function curlCall(url: string, body: Record<string, unknown>): string {
+function curlCall(url: string, body: Record<string, unknown>): string {
   return [`curl -sS -X POST '${url}' \\`, `  -H 'Content-Type: application/json' -H 'x-openrtb-version: 2.6' \\`, `  -d '${JSON.stringify(body, null, 2)}'`].join('\n');
 }
 

@@ -7,7 +7,7 @@ import { reportsApi } from '../api/reports.js';
 const REFRESH_MS = 5 * 60_000;
 
 /** Start of month to today in the user's zone: the request of spec section 7 for the system cost. */
-export function monthToDateRequest(timezone: number, now = Date.now()) {
+function monthToDateRequest(timezone: number, now = Date.now()) {
   const today = formatDate(now, timezone);
   return { startDate: `${today.slice(0, 8)}01`, endDate: today, timezone, metrics: ['systemCost' as const], limit: 1 };
 }

@@ -8,7 +8,7 @@ import { useClock } from '../format/clock.js';
 /** The delete confirmation of spec section 2: deletion is permanent, Archive keeps it. */
 export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
 
-export function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
+function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
   const label = (
     <span className="bell-entry-name">
       {entry.file ? <FileTextOutlined /> : null} {entry.name}

@@ -56,9 +56,9 @@ export interface Navigation {
 }
 
 /** Where the Market report helper opens (spec section 2). */
-export const MARKET_REPORT_HREF = '/report?store=1';
+const MARKET_REPORT_HREF = '/report?store=1';
 
-export function link(path: string, label: string): NavItem {
+function link(path: string, label: string): NavItem {
   return { key: path, label, path, testId: `nav-${path}` };
 }
 
@@ -70,7 +70,7 @@ function command(action: NavAction, label: string, testId: string, path?: string
   return { key: `action-${action}`, label, action, testId, ...(path ? { path } : {}) };
 }
 
-export function backToAdminHref(adminId: number): string {
+function backToAdminHref(adminId: number): string {
   return `/api/switch?type=admin&id=${adminId}`;
 }
 

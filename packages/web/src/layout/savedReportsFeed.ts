@@ -5,11 +5,11 @@ import { reportsApi } from '../api/reports.js';
 export type BellEntry = SavedReport & { isNew: boolean };
 
 /** Pages that add a saved report or start a file tell the bell to look now instead of in a minute. */
-export const SAVED_REPORTS_CHANGED = 'adplane:saved-reports-changed';
+const SAVED_REPORTS_CHANGED = 'adplane:saved-reports-changed';
 export const announceSavedReports = () => window.dispatchEvent(new Event(SAVED_REPORTS_CHANGED));
 
 /** A file not written yet: waiting in line, or being written. */
-export const inProgress = (report: Pick<SavedReport, 'status'>) => report.status === 'waiting' || report.status === 'running';
+const inProgress = (report: Pick<SavedReport, 'status'>) => report.status === 'waiting' || report.status === 'running';
 
 /** What a file waiting in line shows: 'waits: 2 files ahead' (its owner's file being written and those queued before it). */
 export function fileWaitText(ahead: number | undefined): string {
@@ -21,7 +21,7 @@ export function fileWaitText(ahead: number | undefined): string {
 const RUNNING_POLL_MS = 2000;
 
 /** Merge newly polled reports in front, flagged new, keeping at most 20 (spec section 4). */
-export function mergeNew(current: readonly BellEntry[], fresh: readonly SavedReport[]): BellEntry[] {
+function mergeNew(current: readonly BellEntry[], fresh: readonly SavedReport[]): BellEntry[] {
   const known = new Set(current.map((e) => e.id));
   const added = fresh.filter((r) => !known.has(r.id)).map((r) => ({ ...r, isNew: true }));
   return [...added, ...current].sort((a, b) => b.id - a.id).slice(0, SAVED_REPORTS_MAX);

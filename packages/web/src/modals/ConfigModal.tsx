@@ -5,7 +5,7 @@ import { api } from '../api/client.js';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { CONFIG_FIELDS, configFieldError, formatConfigValue, parseConfigForm, type ConfigFormValues } from './configForm.js';
 
-export const CONFIG_TITLE = 'Application Config';
+const CONFIG_TITLE = 'Application Config';
 
 interface Props {
   open: boolean;

@@ -4,7 +4,7 @@ import { api } from '../api/client.js';
 import { notifySaveError } from '../errors/notify.js';
 import { readUiTabs, writeUiTabs } from '../prefs/uiTabs.js';
 
-export const SETTINGS_TITLE = 'User Interface Settings';
+const SETTINGS_TITLE = 'User Interface Settings';
 
 interface Props {
   open: boolean;

@@ -22,7 +22,7 @@ const ICONS: Record<BulkAction, ReactNode> = {
 const DONE: Record<BulkAction, string> = { pause: 'Paused', activate: 'Activated', archive: 'Archived', restore: 'Restored', setTargeting: 'Targeting set on', addToList: 'Added' };
 
 /** What the answer of an "add to list" says: each list named with what it gained. */
-export function listsDone(answer: BulkAnswer): string {
+function listsDone(answer: BulkAnswer): string {
   return (answer.lists ?? []).map((l) => `'${l.name}' +${l.added} (${l.total} in all)`).join(', ');
 }
 

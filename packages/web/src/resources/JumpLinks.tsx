@@ -1,7 +1,7 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 
 /** A form with at least this many sections gets jump links. */
-export const JUMP_LINKS_FROM = 4;
+const JUMP_LINKS_FROM = 4;
 
 const TITLE_SELECTOR = '.form-section-title';
 
@@ -23,7 +23,7 @@ function headingOffset(el: HTMLElement): number {
 }
 
 /** Scroll the form's scroller so that the heading sits just under the jump links. */
-export function scrollToSection(heading: HTMLElement): void {
+function scrollToSection(heading: HTMLElement): void {
   const scroller = scrollerOf(heading);
   const offset = headingOffset(heading);
   if (!scroller) {

@@ -52,7 +52,7 @@ const VALUE_INPUT_TYPES = new Set(['text', 'number', 'email', 'url', 'tel']);
  * Only the form's fields (inside a form item) are marked: a tool beside them (a search box, the ads.txt
  * check) holds no value of the row.
  */
-export function markEmptyFields(root: ParentNode): void {
+function markEmptyFields(root: ParentNode): void {
   for (const field of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('.ant-form-item input, .ant-form-item textarea')) {
     // (a select's own search input: the select draws its placeholder elsewhere, below)
     if (field instanceof HTMLInputElement && (!VALUE_INPUT_TYPES.has(field.type) || field.classList.contains('ant-select-input'))) continue;

@@ -7,7 +7,7 @@ import { inSentence } from './labels.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 
 /** The spec's delete confirmation: deleting is permanent, and archiving is the way to keep a row out of sight. */
-export const deleteWarning = (label: string) =>
+const deleteWarning = (label: string) =>
   `Deleting is permanent and cannot be undone: the ${inSentence(label)} is gone and its name disappears from reports. To keep its history, archive it instead.`;
 
 /** A disabled button gets no hover events, so the reason it is greyed sits on a wrapper around it. */

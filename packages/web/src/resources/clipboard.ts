@@ -5,7 +5,7 @@ import { type MessageInstance } from 'antd/es/message/interface';
  * (https or localhost); consoles served over plain http on an internal host fall back to a selection
  * copy, which browsers still allow inside a click.
  */
-export async function copyToClipboard(text: string): Promise<boolean> {
+async function copyToClipboard(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard) {
       await navigator.clipboard.writeText(text);

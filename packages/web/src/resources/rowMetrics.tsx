@@ -22,7 +22,7 @@ const SHORT: Partial<Record<MetricId, string>> = { imps: 'Impr.', source_reqs: '
 /** What a metric is called on a list whose rows buy rather than sell. */
 const BUYING_LABELS: Partial<Record<MetricId, string>> = { revenue: 'Spend' };
 
-export function metricTitle(kind: RowStatsKindId, id: MetricId): string {
+function metricTitle(kind: RowStatsKindId, id: MetricId): string {
   if (kind === 'campaigns' || kind === 'creatives' || kind === 'deals') return BUYING_LABELS[id] ?? SHORT[id] ?? METRIC_BY_ID[id].label;
   return SHORT[id] ?? METRIC_BY_ID[id].label;
 }
@@ -60,7 +60,7 @@ export function useRowStats(kind: RowStatsKindId | null, ids: readonly number[],
 }
 
 /** A number cell: the value in people's units, grey when the row had nothing in the period. */
-export function MetricCell({ id, value, loading, testId }: { id: MetricId; value: number | undefined; loading: boolean; testId: string }) {
+function MetricCell({ id, value, loading, testId }: { id: MetricId; value: number | undefined; loading: boolean; testId: string }) {
   if (loading && value === undefined) return <Typography.Text type="secondary">…</Typography.Text>;
   const text = formatMetric(id, value ?? 0);
   return (

@@ -15,7 +15,7 @@ export function readPeriod(userId: number, storage: Storage = localStorage): Row
   return (ROW_STATS_PERIODS as readonly string[]).includes(stored ?? '') ? (stored as RowStatsPeriod) : 'today';
 }
 
-export function writePeriod(userId: number, period: RowStatsPeriod, storage: Storage = localStorage): void {
+function writePeriod(userId: number, period: RowStatsPeriod, storage: Storage = localStorage): void {
   writeStorage(storage, periodKey(userId), period);
 }
 
@@ -31,7 +31,7 @@ export function readHiddenColumns(userId: number, list: string, storage: Storage
   }
 }
 
-export function writeHiddenColumns(userId: number, list: string, hidden: readonly string[], storage: Storage = localStorage): void {
+function writeHiddenColumns(userId: number, list: string, hidden: readonly string[], storage: Storage = localStorage): void {
   writeStorage(storage, columnsKey(userId, list), JSON.stringify([...hidden]));
 }
 

@@ -30,7 +30,7 @@ import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
  * A test decision ("Test this tag") fires nothing and bills nothing: its token is marked test, and /ev
  * fires no billing notice for it either.
  */
-export const LOSS_REASON = {
+const LOSS_REASON = {
   won: 0, invalidBidResponse: 3, invalidDealId: 4, missingMarkup: 7, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102,
   // "Creative Filtered" (OpenRTB 3.0's loss reason list, which 2.6's ${AUCTION_LOSS} refers to)
   creativeFiltered: 200, incorrectCreativeFormat: 204, advertiserExclusions: 205, categoryExclusions: 209, attributeExclusions: 210,

@@ -34,7 +34,7 @@ const ev = (origin: string, e: string, token: string) => `${origin}/ev?e=${e}&t=
 const seconds = (s: number): number => (Number.isFinite(s) && s > 0 ? Math.round(s) : 0);
 
 /** A banner as HTML: the image (or the creative's own HTML) in a click-through link, and our impression pixel. */
-export function bannerHtml(creative: SnapCreative, origin: string, token: string): string {
+function bannerHtml(creative: SnapCreative, origin: string, token: string): string {
   const pixel = `<img src="${xmlEscape(ev(origin, 'impression', token))}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`;
   const size = `width="${creative.width}" height="${creative.height}"`;
   const body = creative.displayType === 'html' ? creative.html : `<img src="${xmlEscape(creative.imageUrl)}" ${size} alt="" style="border:0;display:block">`;

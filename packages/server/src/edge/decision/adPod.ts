@@ -27,7 +27,7 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
  */
 
 /** Whether a VAST request asks for a pod (more than one ad) rather than one ad. */
-export const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;
+const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;
 
 /** A pod with nothing in it yet, of at most `slots` ads. */
 export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() });
@@ -82,7 +82,7 @@ export function decideVastAds(deps: EdgeDeps, channelUid: string, ctx: RequestCo
 }
 
 /** The pod's answer for a VAST request that asks for one (podAsked). */
-export async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
   const channel = options.channel ?? deps.snapshot()?.channelsByUid.get(channelUid);
   if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
   const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);

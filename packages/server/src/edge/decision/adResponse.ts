@@ -20,10 +20,10 @@ const SERVING = 'ADPLANESERVING0';
 const PRICE = 'ADPLANEPRICE0';
 const SPLIT = /(ADPLANETOKEN0|ADPLANESERVING0|ADPLANEPRICE0)/;
 
-export const VIDEO_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
+const VIDEO_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
 
 /** Our tracking URLs for a token (a placeholder while pre-rendering). */
-export function ourTrackers(origin: string, token: string, withClick: boolean): Trackers {
+function ourTrackers(origin: string, token: string, withClick: boolean): Trackers {
   const ev = (e: string) => `${origin}/ev?e=${e}&t=${token}`;
   return {
     impression: [ev('impression')],

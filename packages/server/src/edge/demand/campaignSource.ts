@@ -16,7 +16,7 @@ const HOUR_MS = 3_600_000;
 const TRACE_LIMIT = 50;
 
 /** Whether a creative fits the channel's format and the player. */
-export function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: RequestContext): boolean {
+function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: RequestContext): boolean {
   if (creative.format !== channel.format) return false;
   // an OpenRTB impression states what it takes (sizes, mimes, durations, blocked advertisers)
   if (ctx.ortb) return ortbCreativeFits(creative, ctx.ortb.imp, ctx.ortb.request);

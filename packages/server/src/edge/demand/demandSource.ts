@@ -19,7 +19,7 @@ import { type DemandInline } from '../vast/vastAnswer.js';
  * The decision's gate to delivery control answers it (auction/deliveryGate.ts); the sources see only
  * these three questions.
  */
-export interface DemandPacing {
+interface DemandPacing {
   campaignRefusal(campaign: SnapCampaign, cpm: number, ctx: RequestContext): Refusal | null;
   takeTagRequest(tag: SnapTag, timezone: number, now: number): Refusal | null;
   takeExchangeRequest(exchangeId: number, qpsLimit: Limit, now: number): Refusal | null;

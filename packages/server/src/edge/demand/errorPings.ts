@@ -52,7 +52,7 @@ export function failedAdUrls(failed: readonly FailedAd[] | undefined): string[] 
 }
 
 /** What the error trackers our error URL forwards may take of it, in characters (a player's URL stays short). */
-export const MAX_FORWARD_CHARS = 2000;
+const MAX_FORWARD_CHARS = 2000;
 
 /**
  * VAST 2.0 and 3.0 hold one <Error> per ad, so an answer that keeps ours (every error the player

@@ -17,7 +17,7 @@ import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, NOTICE_HO
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Win, loss and billing notices: fire and forget, given up after this long. */
-export const NOTICE_TIMEOUT_MS = 2000;
+const NOTICE_TIMEOUT_MS = 2000;
 
 export type PostResult =
   | { kind: 'answer'; status: number; body: string; ms: number }

@@ -6,7 +6,7 @@ import { type Price } from '@adplane/shared';
  * - payout: what the publisher earns, a share of revenue or the channel's fixed CPM;
  * - margin: revenue - payout (negative when a fixed CPM payout exceeds what demand paid).
  */
-export const ONE_CENT_CPM = 10_000;
+const ONE_CENT_CPM = 10_000;
 
 export function payoutCpm(payout: Price, revenueCpm: number): number {
   return payout.type === 'cpm' ? payout.cpm : Math.floor((revenueCpm * payout.percent) / 100);

@@ -22,7 +22,7 @@ import { LazyOrtbCandidate, ortbCandidate, type OrtbDeps, type OrtbTarget } from
  */
 const ORTB_INTEGRATION: Record<'RTB' | 'PreBid', SourceFate['source']> = { RTB: 'rtb_tag', PreBid: 'prebid_tag' };
 /** Ad exchanges are not listed on channels: in a waterfall they come right after our campaigns. */
-export const AD_EXCHANGE_PRIORITY = 1;
+const AD_EXCHANGE_PRIORITY = 1;
 
 function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: string): OrtbTarget {
   const { channel, pacing } = req;

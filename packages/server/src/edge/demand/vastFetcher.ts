@@ -15,11 +15,11 @@ import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, OWN_ENTRY
  * wrappers followed to `MAX_WRAPPERS` deep with every hop's trackers kept. Whatever goes wrong is a
  * no-fill with its VAST error code, never a throw.
  */
-export const MAX_WRAPPERS = 5;
+const MAX_WRAPPERS = 5;
 /** HTTP redirects followed per call (as a player's browser follows them); they share the call's deadline. */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 /** Further ads of a buffet tried when the first one's wrapper chain gives no ad. */
-export const MAX_FALLBACKS = 2;
+const MAX_FALLBACKS = 2;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_BODY = 512 * 1024;
 

@@ -13,7 +13,7 @@ import { serverPath } from '../../serverRoot.js';
 const VIDEO_FILE = serverPath('assets/demo-ad.mp4');
 
 /** Whom the demo partner's ad is for (its <Advertiser>: a domain, as VAST recommends, which bids carry as adomain). */
-export const DEMO_ADVERTISER = 'demo-brand.example';
+const DEMO_ADVERTISER = 'demo-brand.example';
 
 /** The demo partner's AdChoices icon (its ad is skippable after 3 s and carries the icon, as a real buy's often does). */
 const ADCHOICES_PATH = '/demo/demand/adchoices.svg';

@@ -21,8 +21,8 @@ import { type ImpressionFacts, MAX_REF_LENGTH, readImpressionRef } from '../post
  * impression (the impression replay guard, shared by the edge processes). A request is checked whole
  * before anything is counted: one bad item is a 400 naming it, and nothing of that request counts.
  */
-export const POSTBACK_PREFIX = '/pb/';
-export const MAX_POSTBACK_ITEMS = 1000;
+const POSTBACK_PREFIX = '/pb/';
+const MAX_POSTBACK_ITEMS = 1000;
 const MAX_REASON = 200;
 const KEY_DOMAIN = 'postback-key';
 
@@ -47,7 +47,7 @@ export function tenantOfPostbackKey(signer: TokenSigner, key: string): number | 
   return signer.attached(KEY_DOMAIN, m[1]!, m[2]!) ? Number(m[1]) : null;
 }
 
-export interface Verdict {
+interface Verdict {
   facts: ImpressionFacts;
   ivt: boolean;
   reason: string;
@@ -85,7 +85,7 @@ export function checkPostback(signer: TokenSigner, tenantId: number, items: read
 }
 
 /** Counts the flagged verdicts, each impression once, on the impression's row and hour. */
-export function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: number): void {
+function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: number): void {
   for (const v of verdicts) {
     if (!v.ivt) continue;
     const f = v.facts;
@@ -111,7 +111,7 @@ function answer(res: EdgeResponse, status: number, body: object): void {
   res.end(text);
 }
 
-export async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = deps.clock.now()): Promise<void> {
+async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = deps.clock.now()): Promise<void> {
   const tenantId = tenantOfPostbackKey(deps.signer, key);
   if (tenantId === null) return answer(res, 403, { message: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
   let items: unknown[];

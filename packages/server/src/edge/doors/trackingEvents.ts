@@ -19,7 +19,7 @@ import { type Decision, type TokenSigner } from '../tracking/trackingToken.js';
  * the token's lifetime (the replay guard): a second click on one ad still gets its redirect, and a
  * replayed error beacon neither counts again nor fires the demand's error trackers again.
  */
-export const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
+const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
 type Tracked = (typeof TRACKED)[number];
 const METRIC: Record<Tracked, string> = {
   impression: 'imps', start: 'starts', firstQuartile: 'first_quartiles', midpoint: 'midpoints', thirdQuartile: 'third_quartiles', complete: 'completes', click: 'clicks', error: 'errors',
@@ -56,7 +56,7 @@ function send(res: EdgeResponse, status: number, headers: Record<string, string>
  * buster that a stitcher or player appended without looking (`...&t=<token>?cb=123`): read as '&', so
  * the token, or the signature ending the URL, stays whole and the impression still counts.
  */
-export function eventQuery(url: string): URLSearchParams {
+function eventQuery(url: string): URLSearchParams {
   const q = url.indexOf('?');
   if (q < 0) return new URLSearchParams('');
   const rest = url.slice(q + 1);
@@ -67,7 +67,7 @@ export function eventQuery(url: string): URLSearchParams {
 const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
 
 /** The 1x1 GIF; a page's XHR or fetch with credentials (`origin`) gets its Origin echoed, as `*` would be refused. */
-export function pixel(res: EdgeResponse, origin?: string): void {
+function pixel(res: EdgeResponse, origin?: string): void {
   res.writeHead(200, origin ? { ...PIXEL_HEADERS, ...corsOf(origin) } : PIXEL_HEADERS);
   res.end(PIXEL);
 }
@@ -77,7 +77,7 @@ export function pixel(res: EdgeResponse, origin?: string): void {
  * rules and link prefetch: `Sec-Purpose: prefetch` or `prefetch;prerender`, older Chrome's
  * `Purpose: prefetch`; Firefox's `X-Moz: prefetch`; Safari's previews: `X-Purpose: preview`).
  */
-export function isSpeculative(headers: IncomingHttpHeaders): boolean {
+function isSpeculative(headers: IncomingHttpHeaders): boolean {
   const purpose = headers['sec-purpose'] ?? headers.purpose ?? headers['x-moz'] ?? headers['x-purpose'];
   return typeof purpose === 'string' && (purpose.startsWith('prefetch') || purpose === 'preview');
 }
@@ -130,7 +130,7 @@ const LOCATION_SAFE = /^[\x21-\x7e]*$/;
  * a byte browsers read as UTF-8: a broken address) is sent in its ASCII form, as a browser would
  * request it (WHATWG URL: punycode host, UTF-8 percent-encoded path and query).
  */
-export function clickLocation(url: string, now: number): string | null {
+function clickLocation(url: string, now: number): string | null {
   if (!url) return null;
   let target = url;
   if (target.includes('[') || target.includes('%5')) {

@@ -24,7 +24,7 @@ export interface VastRequestDeps extends EdgeDeps {
   onError: (error: unknown) => void;
 }
 
-export function queryObject(search: URLSearchParams): RawQuery {
+function queryObject(search: URLSearchParams): RawQuery {
   const out: RawQuery = {};
   for (const [k, v] of search) if (!(k in out)) out[k] = v;
   return out;

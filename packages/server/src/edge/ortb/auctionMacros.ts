@@ -7,7 +7,7 @@ import { AUCTION_MACROS } from '@adplane/shared';
  * bidder may hold anything; prices and plain ids are unchanged by it). The encoded forms
  * (`${AUCTION_PRICE:B64}`) need an algorithm agreed with the bidder: we agree none, and leave them be.
  */
-export type AuctionMacro = (typeof AUCTION_MACROS)[number];
+type AuctionMacro = (typeof AUCTION_MACROS)[number];
 export type MacroValues = Partial<Record<AuctionMacro, string>>;
 
 const KNOWN: ReadonlySet<string> = new Set(AUCTION_MACROS);

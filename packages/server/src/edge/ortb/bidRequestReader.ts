@@ -1,4 +1,4 @@
-import { type BidRequest, type Imp } from '@adplane/shared';
+import { type BidRequest } from '@adplane/shared';
 
 /**
  * Checks a parsed JSON body against what OpenRTB 2.5/2.6 requires of a bid request before anything
@@ -13,7 +13,7 @@ export type ReadResult = { ok: true; request: BidRequest } | { ok: false; field:
 export const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const OBJECTS = ['site', 'app', 'dooh', 'device', 'user', 'regs', 'source'] as const;
 const IMP_OBJECTS = ['banner', 'video', 'audio', 'native', 'pmp'] as const;
-export const MAX_IMPS = 100;
+const MAX_IMPS = 100;
 
 const fail = (field: string, reason: string): ReadResult => ({ ok: false, field, reason });
 const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
@@ -180,13 +180,6 @@ export function readBidRequest(body: unknown): ReadResult {
     if (deals) return deals;
   }
   return { ok: true, request: body as unknown as BidRequest };
-}
-
-/** The impression's media: video, banner, or null for what adplane does not trade (native, audio alone). */
-export function impFormat(imp: Imp): 'video' | 'display' | null {
-  if (imp.video) return 'video';
-  if (imp.banner) return 'display';
-  return null;
 }
 
 /** USD CPM (OpenRTB prices) to integer micro-dollars CPM, and back. */

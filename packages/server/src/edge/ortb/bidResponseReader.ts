@@ -82,7 +82,7 @@ export type BidRead =
 export const MAX_BIDS_READ = 64;
 
 /** Above this (USD CPM) a price is garbage, not a bid (the VAST <Pricing> reader draws the same line). */
-export const MAX_PRICE_USD = 1000;
+const MAX_PRICE_USD = 1000;
 
 const str = (v: unknown, max = 4096): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 const httpUrl = (v: unknown): string => {
@@ -126,7 +126,7 @@ function statedMedia(raw: Record<string, unknown>): unknown {
 const VAST_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<VAST[\s>/]/i;
 
 /** Whether a bid's markup is a VAST document (its start only: the rest is read where VAST is wanted). */
-export const isVastDocument = (adm: string): boolean => VAST_START.test(adm);
+const isVastDocument = (adm: string): boolean => VAST_START.test(adm);
 
 /**
  * One bid of the response: the bid, or why it is refused. A bid refused after its price and ids

@@ -47,7 +47,7 @@ export function gunzipCapped(data: Buffer, limit: number): Promise<Buffer | 'too
 }
 
 /** Below this, gzip saves too little to pay for itself (a no-bid's reason, a small error). */
-export const GZIP_MIN_BYTES = 1024;
+const GZIP_MIN_BYTES = 1024;
 
 /**
  * Writes a JSON (or other text) answer, gzipped when the caller accepts it and it is worth it.

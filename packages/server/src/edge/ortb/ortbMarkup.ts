@@ -1,4 +1,3 @@
-import { MTYPE } from '@adplane/shared';
 import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../vast/vastAnswer.js';
 import { isVast4, type VastVersion } from '../vast/vastVersion.js';
 import { type MediaExtras } from '../vast/mediaExtras.js';
@@ -186,4 +185,3 @@ export function ortbBannerHtml(m: OrtbMarkup, impressionUrl: string): string {
   return `${bannerBody(m, macrosOf(m))}${pixel}`;
 }
 
-export const ortbMtype = (m: OrtbMarkup): 1 | 2 => (m.media === 'banner' ? MTYPE.banner : MTYPE.video);

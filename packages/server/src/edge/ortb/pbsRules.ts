@@ -163,7 +163,7 @@ export interface RuleNote {
 }
 
 /** Prebid Server's warning code for a privacy consent it ignores (errortypes/code.go). */
-export const INVALID_CONSENT_WARNING = 10001;
+const INVALID_CONSENT_WARNING = 10001;
 
 /**
  * Removes a US Privacy string that is not one from `regs.us_privacy` and 2.5's `regs.ext.us_privacy`,
@@ -189,7 +189,7 @@ export function droppedUsPrivacy(request: BidRequest): RuleNote[] {
 }
 
 /** Prebid Server's warning codes for an eid or a uid it removed (errortypes/code.go). */
-export const EID_WARNINGS = { eid: 10013, uid: 10014 } as const;
+const EID_WARNINGS = { eid: 10013, uid: 10014 } as const;
 
 /**
  * Removes what Prebid Server removes from `user.eids` (and 2.5's `user.ext.eids`) before its bidders

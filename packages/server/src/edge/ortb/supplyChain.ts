@@ -7,7 +7,7 @@ import { type BidRequest, type SupplyChain, type SupplyChainNode } from '@adplan
  * cannot read is not forwarded: the request then starts a chain of our node, marked incomplete when
  * someone sold it to us (we cannot vouch for the nodes before ours).
  */
-export const SCHAIN_VERSION = '1.0';
+const SCHAIN_VERSION = '1.0';
 const MAX_NODES = 20;
 
 const str = (v: unknown, max = 255): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined);
@@ -29,7 +29,7 @@ function nodeOf(v: unknown): SupplyChainNode | null {
 }
 
 /** A SupplyChain object as a caller sent it, or null when it is not one. */
-export function readSupplyChain(v: unknown): SupplyChain | null {
+function readSupplyChain(v: unknown): SupplyChain | null {
   const c = obj(v);
   if (!c || !Array.isArray(c.nodes) || c.nodes.length > MAX_NODES || (c.complete !== 0 && c.complete !== 1)) return null;
   const nodes: SupplyChainNode[] = [];
@@ -97,7 +97,7 @@ export function serializeSupplyChain(chain: SupplyChain): string {
  * received, a chain of our node alone: complete when we are the first seller (a player's VAST
  * request), incomplete when a party before us sent no readable chain (an OpenRTB request).
  */
-export function extendSupplyChain(received: SupplyChain | null, ours: SupplyChainNode, firstSeller: boolean): SupplyChain {
+function extendSupplyChain(received: SupplyChain | null, ours: SupplyChainNode, firstSeller: boolean): SupplyChain {
   if (!received) return { complete: firstSeller ? 1 : 0, nodes: [ours], ver: SCHAIN_VERSION };
   return { complete: received.complete, nodes: [...received.nodes, ours], ver: received.ver };
 }

@@ -10,9 +10,9 @@ import { IAB_CATEGORY_BY_ID } from '@adplane/shared';
  */
 
 /** No categories: one shared list, so that a request without any allocates nothing. */
-export const NO_CATEGORIES: readonly string[] = Object.freeze([]);
+const NO_CATEGORIES: readonly string[] = Object.freeze([]);
 /** At most this many categories are read of one request (the rest are ignored). */
-export const MAX_CATEGORIES = 16;
+const MAX_CATEGORIES = 16;
 
 /** Each known code's tier-1 parent (`IAB1-5` -> `IAB1`); a tier-1 code has none. */
 const PARENT = new Map<string, string>();

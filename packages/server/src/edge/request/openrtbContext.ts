@@ -26,7 +26,7 @@ const dim = (v: unknown): number => {
 };
 
 /** The impression's slot size: the video player's, else the banner's (its first format when it states none). */
-export function impSize(imp: Imp): { w: number; h: number } {
+function impSize(imp: Imp): { w: number; h: number } {
   const video = obj(imp.video);
   if (imp.video) return { w: dim(video.w), h: dim(video.h) };
   const banner = obj(imp.banner);
@@ -40,7 +40,7 @@ export function impSize(imp: Imp): { w: number; h: number } {
   return { w, h };
 }
 
-export function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
+function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
   const site = obj(req.site);
   const app = obj(req.app);
   const device = obj(req.device);

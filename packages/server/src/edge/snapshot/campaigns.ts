@@ -54,7 +54,7 @@ export function campaignFacts(c: CampaignRow, createdAt?: string): CampaignFacts
 const utcDayStarts = new Map<string, number>();
 
 /** 00:00 of a YYYY-MM-DD day in a zone `tz` hours east of UTC, as ms since the epoch (the day memoised, no key built per call). */
-export function dayStart(date: string, tz: number): number {
+function dayStart(date: string, tz: number): number {
   let ms = utcDayStarts.get(date);
   if (ms === undefined) {
     const [y, m, d] = date.split('-').map(Number) as [number, number, number];

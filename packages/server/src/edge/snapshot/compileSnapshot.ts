@@ -129,11 +129,6 @@ export class SnapshotCompiler {
   }
 }
 
-/** One cold build (tests, tools). */
-export function compileSnapshot(db: StoreDb, now = systemClock.now()): Promise<Snapshot> {
-  return new SnapshotCompiler().compile(db, now);
-}
-
 /** Every kind's rows, kept parsed between builds; `clock` says when every head was last read. */
 function parsedRowsOf(clock: Clock) {
   return {

@@ -13,7 +13,7 @@ import { type StoreDb } from './loadRows.js';
 type Parser<T> = (row: LoadedRow, sink?: SkipSink) => T | null;
 
 /** A stored row as loaded: its meta columns and document, and when it was created (the created_at column, ISO text). */
-export interface LoadedRow extends StoredRow {
+interface LoadedRow extends StoredRow {
   createdAt: string;
 }
 

@@ -86,7 +86,7 @@ export function compileTargeting(id: number, rules: TargetingRules, lists: ListI
 }
 
 /** A set passes a value: include needs it (an unknown value fails), exclude refuses it. */
-export function passesSet(set: CodeSet | null, value: string): boolean {
+function passesSet(set: CodeSet | null, value: string): boolean {
   if (!set) return true;
   if (!value) return !set.include;
   return set.values.has(value) === set.include;
@@ -97,7 +97,7 @@ export function passesSet(set: CodeSet | null, value: string): boolean {
  * sub-category of X (IAB1 matches IAB1-5, as the console promises). Include needs one category to
  * match (a request without any fails); exclude refuses the request when any one matches.
  */
-export function passesCategories(set: CodeSet | null, categories: readonly string[]): boolean {
+function passesCategories(set: CodeSet | null, categories: readonly string[]): boolean {
   if (!set) return true;
   for (let i = 0; i < categories.length; i++) {
     const c = categories[i]!;

@@ -26,12 +26,12 @@ export const REPLAY_FILE = 'replay-guard.bin';
 const WHAT = 'impression replay guard';
 const HOUR_MS = 3_600_000;
 
-export function restoreReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): void {
+function restoreReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): void {
   restoreSaved(file, WHAT, log, (data) => guard.restore(data, nowMs));
 }
 
 /** Writes the whole guard; true when the file is written. */
-export function saveReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): boolean {
+function saveReplay(guard: ReplayGuard, file: string, nowMs: number, log: SavedStateLog): boolean {
   return saveAtStop(file, WHAT, log, () => guard.savedParts(nowMs));
 }
 

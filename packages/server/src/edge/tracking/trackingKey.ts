@@ -3,7 +3,7 @@ import { setConfigValueOnce } from '../../store/appConfig.js';
 import { type StoreDb } from '../snapshot/loadRows.js';
 
 /** Where the tracking HMAC key lives in the config store: every edge node of one store shares it. */
-export const TRACKING_KEY = 'edge.trackingKey';
+const TRACKING_KEY = 'edge.trackingKey';
 
 /** The key, generated once per store (the first writer wins, so concurrent nodes agree). */
 export function ensureTrackingKey(db: StoreDb): Promise<string> {

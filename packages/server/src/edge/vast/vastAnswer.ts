@@ -58,7 +58,7 @@ export interface DemandInline {
   failedBefore?: FailedAd[];
 }
 
-export interface DemandNonLinear {
+interface DemandNonLinear {
   width: number;
   height: number;
   resource: NonLinearResource;
@@ -204,7 +204,7 @@ function verificationsOf(ad: XmlElement): Verification[] | undefined {
  * trackers joining the earlier one's. The same vendor with other parameters (another account's
  * measurement, in a wrapper) is one of its own.
  */
-export function distinctVerifications(list: readonly Verification[]): Verification[] {
+function distinctVerifications(list: readonly Verification[]): Verification[] {
   const byKey = new Map<string, Verification>();
   for (const v of list) {
     const key = JSON.stringify([v.vendor, v.javaScript.map((r) => r.url), v.executable.map((r) => r.url), v.parameters]);

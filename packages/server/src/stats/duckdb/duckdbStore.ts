@@ -26,7 +26,7 @@ const plainRow = (row: Record<string, unknown>): Record<string, unknown> => Obje
  * and wrote the files sooner (bench/reportFiles.bench.ts; docs/performance.md, "Report files beside
  * the edge").
  */
-export const duckdbThreadsFor = (cores: number): number => Math.max(1, cores - 1);
+const duckdbThreadsFor = (cores: number): number => Math.max(1, cores - 1);
 
 const READERS = 3;
 

@@ -10,8 +10,6 @@ import { selectInChunks, type StatsStore } from '../statsStore.js';
 import { entityNames } from './entityNames.js';
 import { metricsOf, numbers, reportRowOf, type Sums } from './reportRow.js';
 
-export { reportRowOf };
-
 export interface ReportContext {
   stats: StatsStore;
   /** The config store, for entity names; null leaves names out (engine tests). */
@@ -113,7 +111,7 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
 }
 
 /** Entity dimensions' names beside their ids (`<id>_name`), read from the config store. */
-export async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[], rows: ReportRow[]): Promise<void> {
+async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[], rows: ReportRow[]): Promise<void> {
   for (const id of dimensions) {
     const kind = DIMENSION_BY_ID[id].entityKind;
     if (!kind) continue;

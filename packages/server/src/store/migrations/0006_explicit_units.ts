@@ -73,7 +73,7 @@ export function toExplicitUnits(kind: Kind, input: Doc): Doc {
 }
 
 /** Back to the old units (for `down`): lists keep their first entry, 'unlimited' becomes 0. */
-export function toImplicitUnits(kind: Kind, input: Doc): Doc {
+function toImplicitUnits(kind: Kind, input: Doc): Doc {
   const doc: Doc = { ...input };
   switch (kind) {
     case 'tags': {

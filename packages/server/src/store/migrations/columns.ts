@@ -25,7 +25,7 @@ export const idColumn =
 export const timestampType = (dialect: Dialect) => (dialect === 'sqlite' ? 'text' : 'timestamptz');
 
 /** "Now" as a column default, in the same ISO-8601 UTC form the repositories write. */
-export const nowDefault = (dialect: Dialect): Expression<unknown> =>
+const nowDefault = (dialect: Dialect): Expression<unknown> =>
   dialect === 'sqlite' ? sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` : sql`now()`;
 
 /** A not-null instant that defaults to now. */

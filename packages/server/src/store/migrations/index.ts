@@ -52,7 +52,7 @@ export function migratorOf(store: Store): Migrator {
   });
 }
 
-export class MigrationError extends Error {
+class MigrationError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'MigrationError';

@@ -1,4 +1,4 @@
-import { type PARTNER_CODES, PARTNER_DATA } from './partners.data.js';
+import { PARTNER_DATA } from './partners.data.js';
 import { type PartnerDefinition } from './types.js';
 
 /**
@@ -20,9 +20,7 @@ import { type PartnerDefinition } from './types.js';
  */
 export const PREBID_VARIANT_SUFFIX = 'P';
 
-export type PartnerCode = (typeof PARTNER_CODES)[number];
-
-export function toPrebidVariantId(code: string): string {
+function toPrebidVariantId(code: string): string {
   return `${code}${PREBID_VARIANT_SUFFIX}`;
 }
 

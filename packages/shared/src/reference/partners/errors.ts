@@ -50,7 +50,7 @@ function jsonTypeOf(value: unknown): JsonType | undefined {
 }
 
 /** How a value reads in a message: `text "12"`, `1.5`, `a list`. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return `text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   const type = jsonTypeOf(value);

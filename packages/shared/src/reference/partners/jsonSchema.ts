@@ -36,7 +36,7 @@ export interface JsonSchema {
   readonly not?: JsonSchema;
 }
 
-export const JSON_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
+const JSON_TYPES: readonly JsonType[] = ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'];
 
 const ANNOTATIONS = ['$schema', 'title', 'description'];
 const KEYWORDS = new Set([

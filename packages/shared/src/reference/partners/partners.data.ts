@@ -5,8 +5,6 @@
 
 import { type PartnerDefinition } from './types.js';
 
-export const PARTNER_CODES = ["33across","adkernel","adtelligent","amx","appnexus","beachfront","between","colossus","consumable","criteo","datablocks","emx_digital","conversant","gumgum","improvedigital","ix","kargo","medianet","minutemedia","nextmillennium","onetag","openx","outbrain","pubmatic","richaudience","rubicon","sharethrough","smaato","smartadserver","smilewanted","sonobi","sovrn","sovrnXsp","taboola","teads","triplelift","unruly","vidazoo","yahooAds","yieldmo"] as const;
-
 export const PARTNER_DATA: readonly Omit<PartnerDefinition, 'prebidVariantId'>[] = [
   {
     "id": "33across",

@@ -3,7 +3,7 @@ import { partnerById } from './catalogue.js';
 import { partnerFieldErrors, type AjvError } from './errors.js';
 import { PARTNER_VALIDATORS } from './partners.validators.js';
 
-export type PartnerParams = Record<string, unknown>;
+type PartnerParams = Record<string, unknown>;
 export type PartnerParamsResult = { ok: true; value: PartnerParams } | { ok: false; errors: FieldError[] };
 
 /** A validator of partners.validators.ts: ajv's generated code for one partner's schema. */

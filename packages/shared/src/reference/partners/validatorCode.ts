@@ -15,7 +15,7 @@ import { FORMATS, type JsonSchema } from './jsonSchema.js';
  */
 
 /** The options the validators are compiled with. */
-export const AJV_OPTIONS = {
+const AJV_OPTIONS = {
   // Every problem at once, so that the form can mark every field that needs fixing.
   allErrors: true,
   // Keywords and formats ajv does not know fail the generator instead of validating less than the schema says.

@@ -25,7 +25,7 @@ import {
 import { SellersTab } from './SellersTab.js';
 import { TagParamsEditor } from './TagParamsEditor.js';
 
-export const PROFILE_TITLE = 'Profile';
+const PROFILE_TITLE = 'Profile';
 const PROFILE_PATH = '/api/demand/info';
 
 interface Props {

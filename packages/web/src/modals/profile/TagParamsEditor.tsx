@@ -3,7 +3,7 @@ import { Button, Empty, Form, Input, Modal, Tag, Typography } from 'antd';
 import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import { TagParamName } from '@adplane/shared';
 
-export const ADD_TAG_PARAMETER = 'Add Tag Parameter';
+const ADD_TAG_PARAMETER = 'Add Tag Parameter';
 
 interface Props {
   /** Injected by Form.Item. */

@@ -18,10 +18,10 @@ import {
 export const APPLY_ALL_WARNING = 'All contacts will be replaces with this one. Do you really want to continue?';
 export const APPLY_ALL_TITLE = 'Warning';
 
-export type SellerType = (typeof SELLER_TYPES)[number];
+type SellerType = (typeof SELLER_TYPES)[number];
 
 /** The sub user's own sellers.json entry as the form edits it: switches instead of 0/1. */
-export interface SubSellerForm {
+interface SubSellerForm {
   type: SellerType;
   name: string;
   id: string;

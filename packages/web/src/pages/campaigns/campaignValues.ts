@@ -7,7 +7,7 @@ import { dateFromIso, isoFromDate } from '../dsp/flightDates.js';
  * the form, `{count, periodHours}` or null in the API). The field names stay the API's, so that the
  * server's errors (`endDate`, `frequencyCap.count`) land on the right fields.
  */
-export interface FrequencyCapForm {
+interface FrequencyCapForm {
   enabled: boolean;
   count?: number | null;
   periodHours?: number | null;

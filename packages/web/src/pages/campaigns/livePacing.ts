@@ -41,7 +41,7 @@ async function send(): Promise<void> {
 }
 
 /** Ask for these campaigns' pacing unless a fresh answer is at hand (`force`: ask anyway). */
-export function requestPacing(ids: readonly number[], force = false): void {
+function requestPacing(ids: readonly number[], force = false): void {
   const now = Date.now();
   for (const id of ids) {
     const known = answers.get(id);

@@ -9,7 +9,7 @@ import { type VIDEO_MIMES } from '@adplane/shared';
 export type VideoMime = (typeof VIDEO_MIMES)[number];
 
 /** Media types an HTML5 <video> element plays in every current browser without a player library. */
-export const PLAYABLE_MIMES: readonly VideoMime[] = ['video/mp4', 'video/webm'];
+const PLAYABLE_MIMES: readonly VideoMime[] = ['video/mp4', 'video/webm'];
 
 export interface MediaFileValue {
   url?: string | null;
@@ -42,7 +42,7 @@ export type CreativePreviewModel =
 
 const HTTP_URL = /^https?:\/\/\S+$/i;
 
-export function isHttpUrl(value: unknown): value is string {
+function isHttpUrl(value: unknown): value is string {
   return typeof value === 'string' && HTTP_URL.test(value.trim());
 }
 

@@ -17,7 +17,7 @@ type StatCard = { id: MetricId; label: string };
  * out; a subpublisher the revenue and fill of its channels; an advertiser its delivery: what it
  * spent, for how many impressions, at what eCPM. Nobody is shown another party's margin.
  */
-export function cardsFor(type: UserType): StatCard[] {
+function cardsFor(type: UserType): StatCard[] {
   // Only the numbers the server answers the type (visibility.ts): a card it may not see would read 0.
   return roleCards(type).filter((card) => isMetricVisible({ type }, card.id));
 }

@@ -1,7 +1,7 @@
 import { Result } from 'antd';
 import { Link } from 'react-router';
 
-export const NOT_FOUND_TITLE = 'This page could not be found';
+const NOT_FOUND_TITLE = 'This page could not be found';
 
 /**
  * The 404 page (spec sections 2 and 8): unknown routes, and the routes whose page is not built yet.

@@ -13,7 +13,7 @@ import { type ObservedKind } from './observedKinds.js';
  * Add values seen in traffic to the tenant's lists in one call (POST {list api}/add): all or nothing,
  * each value checked by the list's own rule, one activity entry per list that gained any.
  */
-export async function addToLists(kind: ObservedKind, listIds: readonly number[], values: readonly string[]): Promise<ListAddAnswer> {
+async function addToLists(kind: ObservedKind, listIds: readonly number[], values: readonly string[]): Promise<ListAddAnswer> {
   return api.post<ListAddAnswer>(`${RESOURCES[kind.listKind].api}/add`, { listIds, items: values });
 }
 

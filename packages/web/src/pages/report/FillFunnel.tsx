@@ -16,7 +16,7 @@ import { DataCredits } from '../../components/DataCredits.js';
  * impressions, and how many requests ended unfilled for each reason the edge recorded. The stages
  * depend on the subject (funnelStages.ts): a channel's requests, or the times a tag was considered.
  */
-export function FillFunnel({ subject }: { subject: FunnelSubject }) {
+function FillFunnel({ subject }: { subject: FunnelSubject }) {
   const user = useUser();
   const timezone = user.timezone ?? 0;
   const [range, setRange] = useState(() => presetRange('last7', timezone));

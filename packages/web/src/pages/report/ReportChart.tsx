@@ -17,7 +17,7 @@ export function rowLabel(row: ReportRow, id: DimensionId): string {
 }
 
 /** Where a trend matters: a time series by date or hour (one line per value of the next dimension), else bars. */
-export function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar', timezone?: number) {
+function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar', timezone?: number) {
   const data = rows.filter((r) => !r.total);
   const time = dimensions.find((d) => d === 'date' || d === 'hour');
   const format = (v: number) => formatMetric(metric, v);

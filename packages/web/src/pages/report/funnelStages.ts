@@ -8,7 +8,7 @@ export interface FunnelSubject {
   name: string;
 }
 
-export interface FunnelStage {
+interface FunnelStage {
   metric: MetricId;
   label: string;
 }

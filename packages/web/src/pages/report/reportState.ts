@@ -25,7 +25,7 @@ export const PRESET_LABELS: Record<DatePreset, string> = {
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
 
 /** Today's date in the user's time zone. */
-export const todayAt = (timezone: number, now = Date.now()) => formatDate(now, timezone);
+const todayAt = (timezone: number, now = Date.now()) => formatDate(now, timezone);
 
 /** The local days a preset covers, ending today (or the previous month). */
 export function presetRange(preset: DatePreset, timezone: number, now = Date.now()): { startDate: string; endDate: string } {

@@ -13,7 +13,7 @@ import { CopyValue } from '../../resources/cells.js';
 import { supplierSyncPixel } from './supplierEndpoint.js';
 import '../dsp/dsp.css';
 
-export const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
+const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
 
 export function supplierDefaults(): Record<string, unknown> {
   return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null, userSyncUrl: '' };

@@ -44,7 +44,7 @@ const options = (items: readonly { id: string; name: string }[]) => items.map((i
 const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }));
 
 /** A context a player of the channel's environment would typically send. */
-export function defaultContext(subject: TagTestSubject): ContextForm {
+function defaultContext(subject: TagTestSubject): ContextForm {
   const env = subject.kind === 'channel' ? subject.environment : undefined;
   if (env === 'ctv') return { country: 'US', device: 'smarttv', os: 'roku', inventory: 'app', appBundle: 'com.example.ctv', size: '1920x1080' };
   if (env === 'app') return { country: 'US', device: 'mobile', os: 'android', inventory: 'app', appBundle: 'com.example.app', size: '640x360' };
@@ -52,7 +52,7 @@ export function defaultContext(subject: TagTestSubject): ContextForm {
 }
 
 /** The form as the API's context: empty fields left out (the server then reads the caller's own connection). */
-export function contextBody(v: ContextForm): NonNullable<TagTestRequest['context']> {
+function contextBody(v: ContextForm): NonNullable<TagTestRequest['context']> {
   const size = PLAYER_SIZE_PRESETS.find((p) => p.id === v.size);
   const text = (s: string | undefined) => (s?.trim() ? s.trim() : undefined);
   return {

@@ -35,7 +35,7 @@ const VAST_ERRORS: Record<number, string> = {
   900: 'undefined error',
 };
 
-export function vastErrorText(code: number): string {
+function vastErrorText(code: number): string {
   return `VAST error ${code}${VAST_ERRORS[code] ? ` (${VAST_ERRORS[code]})` : ''}`;
 }
 
@@ -144,7 +144,7 @@ const inSentence = (label: string): string => (/^[A-Z][a-z]/.test(label) ? label
 export const sourceLabel = (s: Pick<SourceFate, 'source'>): string => SOURCE_LABELS[s.source] ?? 'Demand';
 
 /** `campaign#12` -> the name of that source in the same trace. */
-export function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]): string {
+function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]): string {
   if (!lostTo) return 'a higher bid';
   const [kind, id] = lostTo.split('#');
   const hit = sources.find((s) => String(s.id) === id && s.source === kind) ?? sources.find((s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'));
@@ -217,7 +217,7 @@ export function podSentence(pod: readonly PodSlotTrace[]): string {
 }
 
 /** An IVT reason code in words: its label, lower-cased inside a sentence. */
-export function ivtReasonText(reason: string): string {
+function ivtReasonText(reason: string): string {
   const label = (IVT_REASONS as Record<string, { label: string }>)[reason]?.label;
   return label ? inSentence(label) : reason.replace(/_/g, ' ');
 }

@@ -7,7 +7,7 @@ import { templateUrl, trackerUrlPattern } from './traceText.js';
  * VASTTracker that fires its tracking URLs. `TrackedEvents` keeps which events were sent and which
  * of their URLs the browser saw answered (resource timing of the pixels the library loads).
  */
-export interface VastMediaFile {
+interface VastMediaFile {
   fileURL: string;
   mimeType: string;
   width: number;
@@ -103,7 +103,7 @@ export type Playable =
   | { kind: 'none'; message: string };
 
 /** The first media file this browser plays (MP4, WebM), the best-sized first. */
-export function playableMedia(files: readonly VastMediaFile[], canPlay: (mime: string) => boolean): VastMediaFile | null {
+function playableMedia(files: readonly VastMediaFile[], canPlay: (mime: string) => boolean): VastMediaFile | null {
   return files.filter((f) => f.fileURL && canPlay(f.mimeType)).sort((a, b) => b.width - a.width)[0] ?? null;
 }
 

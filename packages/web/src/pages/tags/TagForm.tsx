@@ -12,7 +12,7 @@ import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partner
 import './tags.css';
 import { NameStatusRow, SectionTitle } from '../../resources/formParts.js';
 
-export const DEFAULT_TAG_REVSHARE = 80;
+const DEFAULT_TAG_REVSHARE = 80;
 const HTTP_URL = /^https?:\/\/\S+$/i;
 
 /** The VAST URL with one button per macro of the tenant: a click puts the macro at the cursor. */

@@ -20,7 +20,7 @@ export function paramInput(param: PartnerParam): ParamInput {
 }
 
 /** The id a PreBid tag stores: the partner's Prebid variant (`pubmaticP`), or its bidder code when it has none. */
-export function partnerTagId(partner: PartnerDefinition): string {
+function partnerTagId(partner: PartnerDefinition): string {
   return partner.prebidVariantId ?? partner.id;
 }
 

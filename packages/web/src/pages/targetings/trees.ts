@@ -51,7 +51,7 @@ export function iabLeaves(values: readonly string[]): Set<string> {
 }
 
 /** Checked leaves -> stored values, in taxonomy order: full tier-1 categories collapse to their id. */
-export function iabValuesFromLeaves(leaves: ReadonlySet<string>): string[] {
+function iabValuesFromLeaves(leaves: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const t of IAB_CATEGORIES) {
     if (t.children.length === 0) {
@@ -95,7 +95,7 @@ const REGION_SETS = REGIONS.map((r) => ({ id: r.id as string, countries: new Set
 const SEPARATOR = ':';
 
 /** Tree key of a country under a region: a country sits under every region that holds it. */
-export const regionCountryKey = (regionId: string, country: string) => `${regionId}${SEPARATOR}${country}`;
+const regionCountryKey = (regionId: string, country: string) => `${regionId}${SEPARATOR}${country}`;
 
 /** The tree of the region picker: the six regions with their countries. */
 export const REGION_TREE: CheckTreeNode[] = REGIONS.map((r) => ({

@@ -12,7 +12,7 @@ import { channelDemandFloor, demandFloor, supplierPayout } from './margins.js';
  * supplier, format, VAST version and environment, built once per snapshot; an impression with a
  * floor gets a copy with that floor.
  */
-export const SUPPLIER_CHANNEL_ID = 0;
+const SUPPLIER_CHANNEL_ID = 0;
 /** The longest a supplier's impression may take when its request states no tmax (or a longer one). */
 export const MAX_TMAX_MS = 1000;
 

@@ -93,7 +93,7 @@ export function quantityOf(imp: Imp): number {
  * events: what the demand must pay for one impression so that each event's share (our bid, the
  * payout divided by the quantity: bidInFormat) reaches it. 1: the floor itself, nothing computed.
  */
-export const purchaseFloor = (floor: number, quantity: number): number => (quantity === 1 || floor <= 0 ? floor : Math.ceil(floor * quantity - 1e-6));
+const purchaseFloor = (floor: number, quantity: number): number => (quantity === 1 || floor <= 0 ? floor : Math.ceil(floor * quantity - 1e-6));
 
 /** Each billable event's share of what one purchase pays (imp.qty), in whole micro-dollars (a hair of float error forgiven, as purchaseFloor). */
 const perEvent = (price: number, quantity: number): number => (quantity === 1 ? price : Math.floor(price / quantity + 1e-6));
@@ -115,7 +115,7 @@ export function durationFloor(durfloors: unknown, seconds: number, cur: unknown,
  * fixed payout reaches anyway is dropped, one it never reaches refuses every ad of its lengths.
  * Undefined when none; null when a range's floor is in a currency without a rate.
  */
-export function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: CurrencyRates | undefined, quantity: number, toDemand: (floor: number) => number): DurationFloor[] | null | undefined {
+function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: CurrencyRates | undefined, quantity: number, toDemand: (floor: number) => number): DurationFloor[] | null | undefined {
   if (!Array.isArray(durfloors) || !durfloors.length) return undefined;
   let out: DurationFloor[] | undefined;
   for (const range of durfloors as unknown[]) {

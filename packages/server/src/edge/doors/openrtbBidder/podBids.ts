@@ -29,13 +29,13 @@ import { bannerOffered, bidForImp, cappedToLength, type ImpBid, type ImpDeps, ty
  */
 
 /** An impression's pod id (a number is read as its text, as some exchanges send it), or ''. */
-export function podIdOf(imp: Imp): string {
+function podIdOf(imp: Imp): string {
   const id: unknown = imp.video?.podid;
   return typeof id === 'string' ? id : typeof id === 'number' && Number.isFinite(id) ? String(id) : '';
 }
 
 /** The dynamic part of a pod an impression offers (`video.poddur` above 0): how many ads and seconds at most; else null. */
-export function dynamicPodOf(imp: Imp): { ads: number; seconds: number } | null {
+function dynamicPodOf(imp: Imp): { ads: number; seconds: number } | null {
   const video = imp.video;
   if (!video || !(typeof video.poddur === 'number' && video.poddur > 0)) return null;
   const ads = typeof video.maxseq === 'number' && video.maxseq >= 1 ? Math.min(Math.floor(video.maxseq), MAX_POD_ADS) : MAX_POD_ADS;

@@ -1,3 +1,4 @@
+import { rtbChannelPath, supplierBidPath } from '@adplane/shared';
 import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { type FastifyInstance } from 'fastify';
 import { type EdgeDeps } from '../../decision/adDecision.js';
@@ -33,12 +34,12 @@ import { DEMAND_LOOP, NOFILL_HEADER } from '../../request/demandHops.js';
  * request that could not be read). A uid we do not know has no tenant to count on: it counts in
  * the Prometheus counter `adplane_rtb_refused_total`.
  */
-export const RTB_PREFIX = '/rtb/';
-export const SUPPLIER_PREFIX = '/rtb/bid/';
-export const WIN_PATH = '/rtb/win';
-export const OPENRTB_VERSION = '2.6';
+const RTB_PREFIX = rtbChannelPath('');
+const SUPPLIER_PREFIX = supplierBidPath('');
+const WIN_PATH = '/rtb/win';
+const OPENRTB_VERSION = '2.6';
 /** When a request states no tmax. */
-export const DEFAULT_TMAX_MS = 300;
+const DEFAULT_TMAX_MS = 300;
 
 /** Time kept back from tmax for the answer's trip back to the caller: a tenth, 5 to 50 ms. */
 export function deadlineOf(arrival: number, tmax: number | undefined): number {

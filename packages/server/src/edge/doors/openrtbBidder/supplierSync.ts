@@ -26,7 +26,7 @@ import { userIdsForbidden } from '../../ortb/privacy.js';
  * that came without our id, carries it as one more impression pixel (syncOnWin), so that browsers are
  * matched as our ads are seen, without the supplier setting anything up.
  */
-export const SUPPLIER_SYNC_PREFIX = supplierSyncPath('');
+const SUPPLIER_SYNC_PREFIX = supplierSyncPath('');
 
 /**
  * A query value, '' for a macro the supplier left unfilled (`${GDPR}`, `{GDPR}`, `[GDPR]`, `$GDPR`): the
@@ -37,13 +37,13 @@ function param(query: URLSearchParams, name: string): string {
   return /^(\$?\{[A-Za-z_]+\}|\[[A-Za-z_]+\]|\$[A-Za-z_]+)$/.test(v) ? '' : v;
 }
 
-export type SupplierSyncOutcome =
+type SupplierSyncOutcome =
   | { kind: 'redirect'; location: string; cookie: SyncCookie }
   | { kind: 'pixel'; reason: 'no_url' | 'bad_url' | 'paused' | 'optout' | 'gdpr' | 'us_privacy' }
   | { kind: 'invalid'; message: string };
 
 /** What a sync call for `supplier` does: where the browser goes, with which cookie; or why it only gets a pixel. */
-export function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>, query: URLSearchParams, cookie: SyncCookie, now: number, uid: () => string = newUid): SupplierSyncOutcome {
+function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>, query: URLSearchParams, cookie: SyncCookie, now: number, uid: () => string = newUid): SupplierSyncOutcome {
   const gdprText = param(query, 'gdpr');
   if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { kind: 'invalid', message: 'the gdpr query param must be 0 or 1' };
   if (!supplier.userSyncUrl) return { kind: 'pixel', reason: 'no_url' };

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
  * winner through the Prebid Universal Creative, which loads it by hb_cache_id), and the targeting
  * keys come at the medium price granularity.
  */
-export const AMP_MAX_TIMEOUT_MS = 1000;
+const AMP_MAX_TIMEOUT_MS = 1000;
 
 export type AmpRead = { ok: true; body: Record<string, unknown> } | { ok: false; message: string };
 

@@ -45,7 +45,7 @@ export interface TargetingAsk {
   maxKeyLength: number;
 }
 
-export interface CacheAsk {
+interface CacheAsk {
   /** Seconds asked, null for our default. */
   ttl: number | null;
   returnCreative: boolean;
@@ -151,7 +151,7 @@ function uidAt(parent: Obj, key: string, field: string): string | null {
   return v.trim();
 }
 
-export const MAX_KEY_LENGTH = 20;
+const MAX_KEY_LENGTH = 20;
 /** The longest key without its prefix ("_cache_host"); a prefix that leaves no room for it is refused (Prebid Server falls back to hb). */
 const LONGEST_KEY_SUFFIX = 12;
 

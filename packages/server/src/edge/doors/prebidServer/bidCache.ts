@@ -18,9 +18,9 @@ export interface CachedDoc {
 }
 
 export const CACHE_PATH = PREBID_CACHE_PATH;
-export const DEFAULT_CACHE_TTL_S = 300;
+const DEFAULT_CACHE_TTL_S = 300;
 /** A caller may ask for longer (ttlseconds), up to this: an instream ad may play minutes after the auction. */
-export const MAX_CACHE_TTL_S = 900;
+const MAX_CACHE_TTL_S = 900;
 
 /** One document at most (a VAST or a bid is a few KB). */
 const MAX_ENTRY_BYTES = 1024 * 1024;

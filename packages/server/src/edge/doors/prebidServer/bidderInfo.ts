@@ -11,7 +11,7 @@ import { BIDDER_CODE } from './auctionRequest.js';
  *   `all` every bidder's by code; 404 for another code;
  * - GET /bidders/params: each bidder's parameters as the JSON Schema (draft-04) Prebid Server publishes.
  */
-export const BIDDER_INFO = {
+const BIDDER_INFO = {
   status: 'ACTIVE',
   usesHttps: true,
   capabilities: {
@@ -21,7 +21,7 @@ export const BIDDER_INFO = {
 } as const;
 
 /** adplane's parameters: the channel whose demand bids (auctionRequest.ts reads it). */
-export const BIDDER_PARAMS_SCHEMA = {
+const BIDDER_PARAMS_SCHEMA = {
   $schema: 'http://json-schema.org/draft-04/schema#',
   title: 'adplane Adapter Params',
   description: 'A schema which validates params accepted by the adplane adapter',

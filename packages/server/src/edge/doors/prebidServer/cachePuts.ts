@@ -14,10 +14,10 @@ import { type CachedDoc } from './bidCache.js';
  * random UUID. Other fields of a put (Prebid.js sends bidid, bidder, timestamp, aid) are ignored.
  * `ttlseconds` as for the auction's entries: 5 minutes by default, 15 at most.
  */
-export const MAX_PUTS = 10;
-export const MAX_VALUE_BYTES = 100 * 1024;
+const MAX_PUTS = 10;
+const MAX_VALUE_BYTES = 100 * 1024;
 
-export interface CachePut {
+interface CachePut {
   doc: CachedDoc;
   ttlSeconds: number | null;
 }

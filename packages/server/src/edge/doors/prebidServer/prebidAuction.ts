@@ -47,7 +47,7 @@ export const PBS_CODES = { badInput: 2, failedToRequestBids: 5, noConversionRate
  * BidRejectionReason; the IAB's seat-non-bid community extension): why an impression of ours got no
  * bid, in `ext.seatnonbid` when the request asks `ext.prebid.returnallbidstatus`.
  */
-export const NONBID = {
+const NONBID = {
   /** Declined to bid: no demand, no bid, a paused channel, its targeting, IVT, a cap or budget spent. */
   noBid: 0,
   /** An error: an unknown channel, the edge starting, a failed decision. */
@@ -84,7 +84,7 @@ interface Note {
 }
 
 /** Time kept from tmax for our own work and the trip back: a tenth of it, 10 to 100 ms. */
-export const tmaxMargin = (tmax: number): number => Math.min(100, Math.max(10, Math.round(tmax / 10)));
+const tmaxMargin = (tmax: number): number => Math.min(100, Math.max(10, Math.round(tmax / 10)));
 
 interface ImpAnswer {
   seat: string;

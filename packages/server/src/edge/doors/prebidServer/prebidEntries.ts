@@ -79,7 +79,7 @@ const CACHE_WRITE_WINDOW_MS = 10_000;
  * The id a GET of a stored document names: `uuid`, or, where Prebid.js appended `?uuid=<id>` to a
  * cache URL that already had a query (`/vtrack?a=<account>?uuid=<id>`), the id inside that value.
  */
-export function cachedUuid(search: URLSearchParams): string | null {
+function cachedUuid(search: URLSearchParams): string | null {
   const uuid = search.get('uuid');
   if (uuid) return uuid;
   for (const value of search.values()) {

@@ -11,7 +11,7 @@ import { isObj } from '../../ortb/bidRequestReader.js';
  * The arithmetic is plain IEEE doubles, as Go's, so the buckets match Prebid Server's to the digit,
  * float quirks included (0.30 in `medium` is "0.20" there too).
  */
-export interface GranularityRange {
+interface GranularityRange {
   min: number;
   max: number;
   increment: number;
@@ -22,8 +22,8 @@ export interface PriceGranularity {
   ranges: readonly GranularityRange[];
 }
 
-export const DEFAULT_PRECISION = 2;
-export const MAX_PRECISION = 15;
+const DEFAULT_PRECISION = 2;
+const MAX_PRECISION = 15;
 
 const named = (...ranges: [number, number][]): PriceGranularity => {
   let min = 0;

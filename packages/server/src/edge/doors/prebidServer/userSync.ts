@@ -37,16 +37,16 @@ export { gdprApplies, sectionIds };
  * section 2 listed as applying) it issues, stores and uses no id; a US Privacy string that opts out
  * of sale (`1-Y-`) gets no id either.
  */
-export const UIDS_COOKIE = 'uids';
+const UIDS_COOKIE = 'uids';
 /** The one bidder adplane syncs: itself. */
 export const ADPLANE_BIDDER = BIDDER_CODE;
 /** How long an id is kept (Prebid Server's default host cookie life). */
-export const UID_TTL_DAYS = 90;
+const UID_TTL_DAYS = 90;
 /** How long an opt-out is kept: the longest a browser keeps a cookie (Chrome caps Max-Age at 400 days); the opt-out page renews it. */
-export const OPTOUT_TTL_DAYS = 400;
+const OPTOUT_TTL_DAYS = 400;
 const DAY_MS = 86_400_000;
 /** The longest id /setuid stores. */
-export const MAX_UID_LENGTH = 128;
+const MAX_UID_LENGTH = 128;
 const VISIBLE = /^[\x21-\x7e]+$/;
 /** A `uids` value longer than this is not read (a browser keeps at most about 4 KB a cookie). */
 const MAX_VALUE_LENGTH = 8192;
@@ -68,7 +68,7 @@ export interface SyncCookie {
 }
 
 /** A request without a readable cookie. */
-export const noCookie = (): SyncCookie => ({ present: false, uids: {}, optout: false });
+const noCookie = (): SyncCookie => ({ present: false, uids: {}, optout: false });
 const EMPTY = noCookie;
 /** Whether an id is still within its date. */
 export const live = (entry: UidEntry | undefined, now: number): boolean => !!entry && Date.parse(entry.expires) > now;
@@ -110,7 +110,7 @@ export function readSyncCookie(header: string | string[] | undefined): SyncCooki
 }
 
 /** Whether the cookie holds any id still within its date (Prebid Server's HasAnyLiveSyncs). */
-export const hasLiveIds = (cookie: SyncCookie, now: number): boolean => Object.values(cookie.uids).some((e) => live(e, now));
+const hasLiveIds = (cookie: SyncCookie, now: number): boolean => Object.values(cookie.uids).some((e) => live(e, now));
 
 /** adplane's own id in a request's cookie ('' when there is none, it expired, or the viewer opted out). */
 export function adplaneUid(header: string | string[] | undefined, now: number): string {
@@ -255,7 +255,7 @@ export interface CookieSyncAsk extends SyncPrivacy {
 }
 
 /** A page's pixel filter: the bidders it names ('*' for all), and whether it keeps or drops them. */
-export interface ImageFilter {
+interface ImageFilter {
   bidders: '*' | readonly string[];
   exclude: boolean;
 }
@@ -264,7 +264,7 @@ export interface ImageFilter {
  * Whether a page's pixel filter lets `bidder`'s pixel run. Bidder codes match in any case, as Prebid
  * Server matches them (usersync/bidderfilter.go lower-cases the filter's list and the bidder).
  */
-export function filterAllows(filter: ImageFilter | null, bidder: string): boolean {
+function filterAllows(filter: ImageFilter | null, bidder: string): boolean {
   if (!filter) return true;
   const named = filter.bidders === '*' || filter.bidders.some((b) => sameBidder(b, bidder));
   return filter.exclude ? !named : named;
@@ -349,7 +349,7 @@ function typeFilter(rule: unknown, type: 'iframe' | 'image'): ImageFilter | null
   return { bidders: bidders === '*' ? '*' : (bidders as string[]), exclude: filter === 'exclude' };
 }
 
-export interface BidderStatus {
+interface BidderStatus {
   bidder: string;
   no_cookie: true;
   usersync: { url: string; type: 'redirect'; supportCORS: false };
@@ -364,7 +364,7 @@ export interface CookieSyncAnswer {
 }
 
 /** Prebid Server's reasons (cookie_sync.go getDebugMessage). */
-export const SYNC_REFUSED = {
+const SYNC_REFUSED = {
   alreadySynced: 'Already in sync',
   privacy: 'Rejected by privacy',
   optout: 'Status blocked by user opt out',
@@ -458,7 +458,7 @@ const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_c
  * setuid URL for the partner, where it writes its id in place of `$UID` (uid last, as Prebid Server
  * writes it: a partner that appends its id still lands in the uid).
  */
-export function partnerSyncUrl(partner: PartnerSync, privacy: SyncPrivacy, origin: string): string {
+function partnerSyncUrl(partner: PartnerSync, privacy: SyncPrivacy, origin: string): string {
   const back = privacyQuery(privacy, new URLSearchParams({ bidder: partnerSyncBidder(partner.tagId) }));
   back.set('f', 'i');
   return serializedUrl(fillSyncUrl(partner.url, { ...privacyMacros(privacy), REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID` }));

@@ -27,7 +27,7 @@ const CATCH_UP_MS = 2000;
 
 export class SubjectNotLoaded extends Error {}
 
-export function testContext(choice: TagTestContext, conn: ConnectionFacts, now: number, geoLookup: Parameters<typeof buildRequestContext>[3]): RequestContext {
+function testContext(choice: TagTestContext, conn: ConnectionFacts, now: number, geoLookup: Parameters<typeof buildRequestContext>[3]): RequestContext {
   const raw: RawQuery = {
     w: choice.width?.toString(),
     h: choice.height?.toString(),
@@ -55,7 +55,7 @@ export function testContext(choice: TagTestContext, conn: ConnectionFacts, now: 
  * no floor, no targeting of its own, no publisher payout, the tag's own timeout as the deadline.
  * A paused or archived tag stays in it as idle, so the trace says why it was not called.
  */
-export function channelForTag(tag: SnapTag | null, tagId: number, name: string, tenantId: number, idleReason: string): SnapChannel {
+function channelForTag(tag: SnapTag | null, tagId: number, name: string, tenantId: number, idleReason: string): SnapChannel {
   return {
     id: 0,
     uid: `tag-test-${tagId}`,
