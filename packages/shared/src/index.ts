@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './format.js';
 export * from './csv.js';
+export * from './fnv1a.js';
 export * from './cipher.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

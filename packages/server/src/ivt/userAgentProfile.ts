@@ -1,3 +1,4 @@
+import { FNV1A_OFFSET, fnv1a } from '@adplane/shared';
 import { list as isbotList } from 'isbot';
 import { platformOf } from './userAgent.js';
 
@@ -128,8 +129,7 @@ export class UaClassifier {
 }
 
 /** FNV-1a over UTF-16 code units, folded to 30 bits (a V8 small integer). */
-export function hash30(s: string, seed = 0x811c9dc5): number {
-  let h = seed;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+export function hash30(s: string, seed = FNV1A_OFFSET): number {
+  const h = fnv1a(s, seed);
   return (h ^ (h >>> 30)) & 0x3fffffff;
 }

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { FNV1A_OFFSET, fnv1a } from '@adplane/shared';
 
 /**
  * The edge fuzzer's mutations (edgeFuzzer.test.ts): a seeded random source, and structure-aware
@@ -31,9 +32,7 @@ export class Random {
 
 /** A case's own seed from the run's seed, the entry's name and the case's index (FNV-1a): replayable one by one. */
 export function caseSeed(runSeed: number, entry: string, index: number): number {
-  let h = 0x811c9dc5 ^ runSeed;
-  for (const c of `${entry}#${index}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-  return h >>> 0;
+  return fnv1a(`${entry}#${index}`, FNV1A_OFFSET ^ runSeed) >>> 0;
 }
 
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty'];

@@ -1,3 +1,5 @@
+import { FNV1A_OFFSET, FNV1A_PRIME } from '@adplane/shared';
+
 /**
  * Counter rows in flat typed arrays: each row is a key of `width` numbers and `metrics` sums, found
  * through an open-addressing hash table. Adding to a row allocates nothing, and a table of 50,000
@@ -33,11 +35,11 @@ export class RowTable {
   /** The row whose key is `key[0 .. width)`, added with zero sums when there is none yet. */
   rowOf(key: Float64Array): number {
     const width = this.width;
-    let h = 0x811c9dc5;
+    let h = FNV1A_OFFSET;
     for (let i = 0; i < width; i++) {
       const v = key[i]!;
       // ids and text ids are integers; anything else still lands on its own row (equality compares the numbers)
-      h = Math.imul(h ^ (v | 0), 0x01000193);
+      h = Math.imul(h ^ (v | 0), FNV1A_PRIME);
       h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
     }
     const slots = this.slots;

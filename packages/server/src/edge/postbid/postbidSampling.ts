@@ -1,3 +1,5 @@
+import { fnv1a } from '@adplane/shared';
+
 /**
  * The post-bid draws of a decision: deterministic from the decision id, so the same decision always
  * gets the same answer (a test, or an operator reading a trace, can predict it) while ids spread
@@ -5,12 +7,7 @@
  * then a murmur3 finaliser so that ids differing in their last character land far apart.
  */
 export function postbidDraw(decisionId: string, salt: string): number {
-  let h = 0x811c9dc5;
-  const text = salt ? `${decisionId}|${salt}` : decisionId;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  let h = fnv1a(salt ? `${decisionId}|${salt}` : decisionId);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
