@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, headLimits } from './edgeLaneHead.js';
  * the count (bench/edgeLaneFuzz.ts runs a million); EDGE_LANE_FUZZ_SEED picks another run. A
  * disagreement names its seed and bytes: `generate(seed)` gives the input again.
  */
-const INPUTS = Number(process.env.EDGE_LANE_FUZZ_INPUTS ?? 5000);
+const INPUTS = Number(process.env.EDGE_LANE_FUZZ_INPUTS ?? 12_000);
 const SEED = Number(process.env.EDGE_LANE_FUZZ_SEED ?? 20_261_128);
 const POLICY = { every: 256, sample: 64 };
 
