@@ -23,9 +23,8 @@ function gate() {
 /**
  * The stats store under test, with files' rows (selectChunks; DuckDB: exportRows, read by the
  * report-file thread) and other reads (select) held at a gate each: a file stays "being written"
- * until the test lets it go, so the line's states are seen without racing the work. It does not
- * offer ClickHouse to the report-file thread (whose reads the gate could not hold): on ClickHouse the
- * files are made on the serving thread here (reportFileThread.test.ts has both).
+ * until the test lets it go, so the line's states are seen without racing the work (on ClickHouse
+ * a file's rows come to the serving thread a chunk at a time: selectChunks).
  */
 function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, reads: ReturnType<typeof gate>): StatsStore {
   return {

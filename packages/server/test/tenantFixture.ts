@@ -185,6 +185,8 @@ interface Tenant {
   edit(name: string, changes: Record<string, unknown>): Promise<LightMyRequestResponse>;
   /** Any other request, signed in as the tenant's ad-ops user; the answer is the test's to check. */
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Signs the tenant's ad-ops user in again, now (a test that moved the clock past its session's lifetime). */
+  signInAgain(): Promise<void>;
   /** Requests counted in the stats where `where` (SQL on the stats table), the edge's counts flushed first. */
   countedRequests(where: string): Promise<number>;
   /** Impressions counted in the stats where `where`, the edge's counts flushed first. */
@@ -392,6 +394,9 @@ function tenant(
       return tenant.request({ method: 'PUT', url: `/api/demand/${kind}/${ids[name]!.id}`, payload: { ...body, ...changes } });
     },
     request: (options) => as(ready(), cookie, options),
+    async signInAgain() {
+      cookie = await login(ready(), 'demand', undefined, signInFrom);
+    },
     countedRequests: (where) => counted('reqs', where),
     countedImpressions: (where) => counted('imps', where),
     postBidRequest: (uid, body, headers = {}, path = '/rtb/bid/') =>

@@ -7,7 +7,9 @@ import { type DimensionId, type ReportRequest, type ReportRow } from '@adplane/s
  */
 
 /** Where a part's rows come from: a Parquet file the stats store wrote, or ClickHouse. */
-export type RowSource = { parquet: string } | { clickhouse: { url: string; database: string }; sql: string };
+export interface RowSource {
+  parquet: string;
+}
 
 export type JobOp =
   | { kind: 'open'; path: string; request: ReportRequest; named: boolean }

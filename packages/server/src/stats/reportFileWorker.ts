@@ -5,7 +5,8 @@
  *
  * Rows come from a Parquet file the stats store wrote (DuckDB: the store's file has one owner, the
  * serving thread's instance, which exports a file's rows with its own threads), read here by an
- * in-memory DuckDB of the thread's own; or from ClickHouse through a client of the thread's own.
+ * in-memory DuckDB of the thread's own (ClickHouse's files are made on the serving thread, a chunk of
+ * rows at a time: the query's work is the ClickHouse server's).
  * Entity names are asked of the serving thread (it holds the config store), once per id a file.
  *
  * The thread runs at the lowest priority (Linux applies it to the calling thread only): on a busy
@@ -83,24 +84,14 @@ const plainRow = (row: Record<string, unknown>): Record<string, unknown> => {
 };
 
 async function* chunksOf(source: RowSource): AsyncGenerator<Record<string, unknown>[]> {
-  if ('parquet' in source) {
-    // a connection a file: a streamed result holds its connection until it is read, and another
-    // file's query on it would end this one's
-    const connection = await DuckDBConnection.create(await duckdbInstance());
-    try {
-      const result = await connection.stream(`SELECT * FROM read_parquet('${source.parquet.replaceAll("'", "''")}')`);
-      for await (const rows of result.yieldRowObjectJs()) yield rows.map(plainRow);
-    } finally {
-      connection.closeSync();
-    }
-    return;
-  }
-  const { clientOf, selectChunksOf } = await import('./clickhouse/clickhouseStore.js');
-  const client = clientOf(source.clickhouse.url, source.clickhouse.database);
+  // a connection a file: a streamed result holds its connection until it is read, and another
+  // file's query on it would end this one's
+  const connection = await DuckDBConnection.create(await duckdbInstance());
   try {
-    yield* selectChunksOf(client, source.sql);
+    const result = await connection.stream(`SELECT * FROM read_parquet('${source.parquet.replaceAll("'", "''")}')`);
+    for await (const rows of result.yieldRowObjectJs()) yield rows.map(plainRow);
   } finally {
-    await client.close();
+    connection.closeSync();
   }
 }
 

@@ -49,7 +49,7 @@ export async function closeReportFileThread(app: FastifyInstance): Promise<void>
   threads.delete(app);
 }
 
-/** Where the thread reads a part's rows: a Parquet file the store writes, or ClickHouse; null when the store offers neither. */
+/** Where the thread reads a part's rows: a Parquet file the store writes (DuckDB); null when the store offers none. */
 function rowSourceOf(ctx: ReportContext): ((sql: string, path: string) => Promise<RowSource>) | null {
   const stats = ctx.stats;
   if (stats.exportRows) {
@@ -59,8 +59,9 @@ function rowSourceOf(ctx: ReportContext): ((sql: string, path: string) => Promis
       return { parquet: path };
     };
   }
-  const clickhouse = stats.clickhouse;
-  return clickhouse ? (sql) => Promise.resolve({ clickhouse, sql }) : null;
+  // ClickHouse's rows come to the serving thread a chunk at a time (writeOnLoop): the query's work is
+  // the ClickHouse server's, and the lines are made 256 a turn
+  return null;
 }
 
 /**

@@ -23,8 +23,6 @@ export interface StatsStore extends StatsSink {
    * (reportFileThread.ts): the store's file has one owner, so another thread cannot query it.
    */
   exportRows?(sql: string, path: string): Promise<void>;
-  /** ClickHouse: where a report file's thread opens a client of its own (URL with credentials, database). */
-  readonly clickhouse?: { url: string; database: string };
   /** Run one statement that answers no rows (maintenance, benchmarks' bulk generation). */
   exec(sql: string): Promise<void>;
   /** Names of the applied migrations, in order. */

@@ -14,7 +14,7 @@ const READ_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 /** Rows a chunk of selectChunks holds, about DuckDB's vector. */
 const CHUNK_ROWS = 2048;
 
-export function clientOf(url: string, database?: string): ClickHouseClient {
+function clientOf(url: string, database?: string): ClickHouseClient {
   const u = new URL(url);
   return createClient({
     url: `${u.protocol}//${u.host}`,
@@ -28,7 +28,7 @@ export function clientOf(url: string, database?: string): ClickHouseClient {
 }
 
 /** A SELECT's rows a chunk (CHUNK_ROWS) at a time, as the JSON lines arrive; stopping early ends the answer. */
-export async function* selectChunksOf(client: ClickHouseClient, query: string): AsyncGenerator<Record<string, unknown>[]> {
+async function* selectChunksOf(client: ClickHouseClient, query: string): AsyncGenerator<Record<string, unknown>[]> {
   const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: READ_SETTINGS });
   try {
     let chunk: Record<string, unknown>[] = [];
@@ -106,7 +106,6 @@ export async function openClickHouseStore(url: string, database: string): Promis
   return {
     engine: 'clickhouse',
     dialect: clickhouseDialect,
-    clickhouse: { url, database },
     async write(rows) {
       const list = checkBatch(rows);
       if (list.length === 0) return;
