@@ -1,5 +1,7 @@
 import { type OutgoingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { systemClock } from '../clock.js';
 import { type EdgeRequest, type EdgeResponse } from './edgeHttp.js';
 import { FIELD_VALUE, fieldName, type Head, headLimits, type ReadLimits } from './edgeLaneHead.js';
 import { LaneReader, type LaneReaderHost, SERVED, STOPPED, TO_NODE } from './edgeLaneReader.js';
@@ -63,7 +65,7 @@ let dateSecond = -1;
 let dateLine = '';
 /** The Date header's line, made once a second. */
 function dateHeader(): string {
-  const now = Date.now();
+  const now = systemClock.now();
   const second = Math.floor(now / 1000);
   if (second !== dateSecond) {
     dateSecond = second;
@@ -293,7 +295,8 @@ class LaneConnection implements LaneReaderHost {
   /** A request has begun to come (its first bytes), and is not whole yet. */
   private began(): void {
     if (this.requestSince !== 0) return;
-    this.requestSince = Date.now();
+    // elapsed time, as node:http's own timers count it: monotonic, never the wall clock
+    this.requestSince = performance.now();
     this.arm();
   }
 
@@ -309,7 +312,7 @@ class LaneConnection implements LaneReaderHost {
     let limit = requestTimeoutMs > 0 ? requestTimeoutMs : Infinity;
     if (!this.headRead && headersTimeoutMs > 0) limit = Math.min(limit, headersTimeoutMs);
     if (limit === Infinity) return;
-    this.requestTimer = setTimeout(this.onRequestTimeout, Math.max(0, this.requestSince + limit - Date.now()));
+    this.requestTimer = setTimeout(this.onRequestTimeout, Math.max(0, this.requestSince + limit - performance.now()));
     this.requestTimer.unref();
   }
 
