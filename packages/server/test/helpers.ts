@@ -223,3 +223,14 @@ export async function buildEditionApps(store: Store, settingsOverrides: Partial<
 export async function grantDsp(store: Store, userId: number): Promise<void> {
   await store.db.updateTable('users').set({ show_dsp: 1 }).where('id', '=', userId).execute();
 }
+
+/** Polls `read` until `ok` holds of its answer (work that ends when it ends, not at a time), failing after `ms` with its last answer. */
+export async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

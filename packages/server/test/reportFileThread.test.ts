@@ -1,21 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
+import { as, buildTestApp, eventually, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
 
 interface Answer { id: number; status: string; error?: string }
-
-/** Polls `read` until `ok` holds of its answer (a file is written when its work ends, not at a time). */
-async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The nice value of each of this process's threads (Linux). */
 function threadNices(): number[] {

@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StatsStore } from '../src/stats/statsStore.js';
-import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
+import { as, buildTestApp, eventually, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
 
 /** A gate the test opens: what waits on it waits until then (every closing's waiters, however many). */
@@ -53,17 +53,6 @@ function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, read
       };
     },
   };
-}
-
-/** Polls `read` until `ok` holds of its answer (a file being written ends when its work does, not at a time). */
-async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 interface Answer { id: number; status: string; ahead?: number; progress: number; file: number }

@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './format.js';
 export * from './csv.js';
 export * from './fnv1a.js';
+export * from './seededRandom.js';
 export * from './cipher.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';

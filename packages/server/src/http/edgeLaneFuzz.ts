@@ -1,5 +1,6 @@
 import { METHODS } from 'node:http';
 import { createRequire } from 'node:module';
+import { SeededRandom } from '@adplane/shared';
 import { DEFAULT_LIMITS, type Head, type ReadLimits } from './edgeLaneHead.js';
 import { LaneReader, SERVED, TO_NODE } from './edgeLaneReader.js';
 
@@ -18,29 +19,6 @@ import { LaneReader, SERVED, TO_NODE } from './edgeLaneReader.js';
 
 // ---------------------------------------------------------------------------------------------
 // seeded randomness
-
-/** A small seeded generator (mulberry32): an input is reproduced from its seed alone. */
-export class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-}
 
 /** The seed of the `index`-th input of a run seeded `runSeed`. */
 export function inputSeed(runSeed: number, index: number): number {
@@ -82,7 +60,7 @@ const OTHER_METHODS = [...METHODS, 'get', 'Get', 'POS', 'POSTT', 'GETT', 'G', 'D
 const VISIBLE = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
 const INTERESTING = [0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x25, 0x2c, 0x3a, 0x3b, 0x3f, 0x5c, 0x7b, 0x7f, 0x80, 0xa0, 0xff, 0x0b, 0x0c, 0x1f, 0x2f, 0x40];
 
-function casing(rng: Rng, name: string): string {
+function casing(rng: SeededRandom, name: string): string {
   const r = rng.int(4);
   if (r === 0) return name;
   if (r === 1) return name.toUpperCase();
@@ -90,7 +68,7 @@ function casing(rng: Rng, name: string): string {
   return [...name].map((c) => (rng.chance(0.5) ? c.toUpperCase() : c)).join('');
 }
 
-function plainValue(rng: Rng): string {
+function plainValue(rng: SeededRandom): string {
   const r = rng.int(8);
   if (r === 0) return '';
   if (r === 1) return ' spaced  value ';
@@ -102,7 +80,7 @@ function plainValue(rng: Rng): string {
   return Array.from({ length: 1 + rng.int(12) }, () => rng.pick([...VISIBLE, ' '])).join('');
 }
 
-function plainTarget(rng: Rng): string {
+function plainTarget(rng: SeededRandom): string {
   const paths = ['/', '/vast/ch-1', '/ev', '/rtb/bid/s-1', '/openrtb2/auction', '/pb/key', '/e/a', '/a/b/c'];
   let target = rng.pick(paths);
   if (rng.chance(0.5)) target += `?w=${rng.int(2000)}&h=${rng.int(2000)}`;
@@ -111,7 +89,7 @@ function plainTarget(rng: Rng): string {
 }
 
 /** A target with bytes of every class: visible ASCII, SP, controls, DEL, beyond ASCII, and forms other than origin-form. */
-function oddTarget(rng: Rng): string {
+function oddTarget(rng: SeededRandom): string {
   const r = rng.int(6);
   if (r === 0) return rng.pick(['*', 'http://x/a', 'x:80', '', '//a', '/%', '/%zz', '/a?b=c#d', '/\\', '/"<>{}|^`']);
   const byte = r === 1 ? rng.int(256) : r === 2 ? rng.int(0x21) : r === 3 ? 0x7f + rng.int(0x81) : VISIBLE.charCodeAt(rng.int(VISIBLE.length));
@@ -128,7 +106,7 @@ interface RequestParts {
   body: string;
 }
 
-function plainRequest(rng: Rng): RequestParts {
+function plainRequest(rng: SeededRandom): RequestParts {
   const method = rng.pick(LANE_METHODS);
   const lines: string[] = [];
   const version = rng.chance(0.85) ? 'HTTP/1.1' : 'HTTP/1.0';
@@ -146,12 +124,12 @@ function serialize(parts: RequestParts): string {
   return `${parts.method} ${parts.target} ${parts.version}\r\n${parts.lines.map((l) => `${l}\r\n`).join('')}\r\n${parts.body}`;
 }
 
-function shuffleIn(rng: Rng, lines: string[], line: string): void {
+function shuffleIn(rng: SeededRandom, lines: string[], line: string): void {
   lines.splice(rng.int(lines.length + 1), 0, line);
 }
 
 /** One request of the class `kind` (its line ends may be broken by the class itself). */
-function requestOf(rng: Rng, kind: CaseClass, limits: ReadLimits): string {
+function requestOf(rng: SeededRandom, kind: CaseClass, limits: ReadLimits): string {
   const parts = plainRequest(rng);
   switch (kind) {
     case 'plain':
@@ -246,7 +224,7 @@ function requestOf(rng: Rng, kind: CaseClass, limits: ReadLimits): string {
 }
 
 /** A mutation: a byte changed, inserted or deleted, the input cut short, or a slice repeated. */
-function mutate(rng: Rng, bytes: Buffer): Buffer {
+function mutate(rng: SeededRandom, bytes: Buffer): Buffer {
   let out = Buffer.from(bytes);
   for (let n = 1 + rng.int(3); n > 0; n--) {
     const at = rng.int(out.length + 1);
@@ -267,7 +245,7 @@ function mutate(rng: Rng, bytes: Buffer): Buffer {
 
 /** The input of `seed`: a pipeline of 1-4 requests, each of the input's class or plain, sometimes mutated. */
 export function generate(seed: number): FuzzInput {
-  const rng = new Rng(seed);
+  const rng = new SeededRandom(seed);
   const kind = rng.pick(CASE_CLASSES);
   const limits: ReadLimits = { ...DEFAULT_LIMITS };
   if (kind === 'oversized' || rng.chance(0.05)) {
@@ -481,7 +459,7 @@ export interface SplitPolicy {
  * The cuts of an input into reads: in two at every boundary of a short input (at a sample of a
  * long one's), one byte a read (up to 1 KB), and three random cuts into up to seven reads.
  */
-export function splitsOf(rng: Rng, length: number, policy: SplitPolicy): number[][] {
+export function splitsOf(rng: SeededRandom, length: number, policy: SplitPolicy): number[][] {
   const splits: number[][] = [];
   if (length <= policy.every) for (let k = 1; k < length; k++) splits.push([k]);
   else for (let k = 0; k < policy.sample; k++) splits.push([1 + rng.int(length - 1)]);
@@ -577,7 +555,7 @@ export function check(input: FuzzInput, policy: SplitPolicy, tally?: FuzzTally):
       return fail([], `the lane took ${n} requests (${whole.end}), llhttp read ${node.requests.length} whole of ${node.begun} begun`);
     }
   }
-  const rng = new Rng(input.seed ^ 0x5bd1e995);
+  const rng = new SeededRandom(input.seed ^ 0x5bd1e995);
   const expected = JSON.stringify({ ...whole, rest: undefined });
   for (const split of splitsOf(rng, bytes.length, policy)) {
     if (tally) tally.cuts++;

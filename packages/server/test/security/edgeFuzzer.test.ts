@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { SeededRandom } from '@adplane/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { postbackKey } from '../../src/edge/doors/postback.js';
 import { VAST_VERSIONS, type VastVersion } from '../../src/edge/vast/vastVersion.js';
@@ -12,7 +13,7 @@ import { buildApp } from '../../src/app.js';
 import { createAs, onSqliteStore, login } from '../helpers.js';
 import { schemaErrors } from '../vastSchema.js';
 import { badRequestProblem, bidResponseProblem, commonProblem, contentType, type Got, isObj, send, type Sent, serverJson, xmlProblem } from './edgeFuzzChecks.js';
-import { caseSeed, encode, longString, mutateJson, mutateQuery, oddHeaders, oddValue, preview, type QueryPair, queryString, Random, wireBody } from './edgeMutators.js';
+import { caseSeed, encode, longString, mutateJson, mutateQuery, oddHeaders, oddValue, preview, type QueryPair, queryString, wireBody } from './edgeMutators.js';
 
 /**
  * The edge fuzzer: every public entry point of the edge (VAST tags, tracking, OpenRTB bid requests,
@@ -47,13 +48,13 @@ interface Entry {
   name: string;
   runs: number;
   /** Case 0..seeds-1 are the valid seeds as they are; the rest are mutations of them. */
-  make(r: Random, index: number): Sent;
+  make(r: SeededRandom, index: number): Sent;
   /** What is wrong with the answer (null: nothing), beyond the checks every answer gets. */
   check(sent: Sent, got: Got): string | null;
 }
 
 /** One to three mutations of a JSON seed. */
-function mutatedJson(r: Random, seed: unknown, what: string[]): unknown {
+function mutatedJson(r: SeededRandom, seed: unknown, what: string[]): unknown {
   let value = seed;
   for (let n = 1 + r.int(3); n > 0; n--) {
     const m = mutateJson(r, value);
@@ -65,7 +66,7 @@ function mutatedJson(r: Random, seed: unknown, what: string[]): unknown {
   return value;
 }
 
-function mutatedQuery(r: Random, seed: QueryPair[], what: string[]): QueryPair[] {
+function mutatedQuery(r: SeededRandom, seed: QueryPair[], what: string[]): QueryPair[] {
   let pairs = seed;
   for (let n = 1 + r.int(3); n > 0; n--) {
     const m = mutateQuery(r, pairs);
@@ -76,7 +77,7 @@ function mutatedQuery(r: Random, seed: QueryPair[], what: string[]): QueryPair[]
 }
 
 /** A path segment (a uid) changed now and then: unknown, empty, percent garbage, prototype names, very long. */
-function mutatedUid(r: Random, uid: string, what: string[]): string {
+function mutatedUid(r: SeededRandom, uid: string, what: string[]): string {
   if (!r.chance(0.08)) return encode(uid);
   const odd = r.pick(['nosuchuid000', '%', '%E0%A4%A', '%2F..%2F..', '__proto__', 'constructor', 'x'.repeat(400), encode('ʼ𝕏'), `${encode(uid)}%00`, `${encode(uid)}/extra`, encode(`${uid} `)]);
   what.push(`uid ${preview(odd)}`);
@@ -84,7 +85,7 @@ function mutatedUid(r: Random, uid: string, what: string[]): string {
 }
 
 /** Now and then, odd headers beside the seed's. */
-function withOddHeaders(r: Random, headers: Record<string, string>, what: string[]): Record<string, string> {
+function withOddHeaders(r: SeededRandom, headers: Record<string, string>, what: string[]): Record<string, string> {
   if (!r.chance(0.2)) return headers;
   const odd = oddHeaders(r);
   what.push(odd.what);
@@ -97,7 +98,7 @@ function withOddHeaders(r: Random, headers: Record<string, string>, what: string
  * which no client can read (reported, not the edge's).
  */
 const HEAD_MAX_TARGET = 8_000;
-function headOrGet(r: Random, path: string, what: string[]): 'HEAD' | 'GET' {
+function headOrGet(r: SeededRandom, path: string, what: string[]): 'HEAD' | 'GET' {
   if (path.length > HEAD_MAX_TARGET || !r.chance(0.03)) return 'GET';
   what.push('HEAD');
   return 'HEAD';
@@ -615,7 +616,7 @@ onSqliteStore((t) => {
         const wanted = !ONLY || (entry.name === onlyEntry && String(i) === onlyIndex) || (onlyEntry === 'ev' && entry.name === 'vast' && i < vastSeeds.length);
         if (!wanted) continue;
         const seed = caseSeed(RUN_SEED, entry.name, i);
-        const sent = entry.make(new Random(seed), i);
+        const sent = entry.make(new SeededRandom(seed), i);
         const { problem, got } = await tryCase(sent, (x, answer) => entry.check(x, answer));
         if (got) {
           sentCount++;

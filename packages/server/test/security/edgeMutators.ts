@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { FNV1A_OFFSET, fnv1a } from '@adplane/shared';
+import { FNV1A_OFFSET, fnv1a, type SeededRandom } from '@adplane/shared';
 
 /**
  * The edge fuzzer's mutations (edgeFuzzer.test.ts): a seeded random source, and structure-aware
@@ -7,28 +7,6 @@ import { FNV1A_OFFSET, fnv1a } from '@adplane/shared';
  * Everything here is deterministic for a seed, so a failing case can be sent again as it was.
  */
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
-export class Random {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(list: readonly T[]): T {
-    return list[this.int(list.length)]!;
-  }
-}
 
 /** A case's own seed from the run's seed, the entry's name and the case's index (FNV-1a): replayable one by one. */
 export function caseSeed(runSeed: number, entry: string, index: number): number {
@@ -47,7 +25,7 @@ const ODD_STRINGS = [
 const ODD_NUMBERS = [0, -0, -1, 1.5, -1.5, 1e308, -1e308, 5e-324, 2 ** 53 + 1, -(2 ** 31), 2 ** 32, 1e21, 0.1 + 0.2, 99999999999];
 
 /** A value of another JSON type, or an odd one of the same. */
-export function oddValue(r: Random): unknown {
+export function oddValue(r: SeededRandom): unknown {
   switch (r.int(10)) {
     case 0: return null;
     case 1: return r.pick(ODD_NUMBERS);
@@ -62,7 +40,7 @@ export function oddValue(r: Random): unknown {
   }
 }
 
-export function longString(r: Random): string {
+export function longString(r: SeededRandom): string {
   const length = r.pick([300, 2_000, 20_000, 70_000]);
   const unit = r.pick(['x', 'é', '𝕏', '%', '<', '"', '\\', 'ab ']);
   return unit.repeat(Math.ceil(length / unit.length));
@@ -94,7 +72,7 @@ function parentOf(root: Json, path: Path): Record<string | number, unknown> | nu
   return node && typeof node === 'object' ? (node as Record<string | number, unknown>) : null;
 }
 
-function nested(r: Random): unknown {
+function nested(r: SeededRandom): unknown {
   const depth = r.pick([64, 500, 3_000]);
   let v: unknown = r.chance(0.5) ? 1 : 'deep';
   for (let i = 0; i < depth; i++) v = r.chance(0.5) ? [v] : { a: v };
@@ -102,7 +80,7 @@ function nested(r: Random): unknown {
 }
 
 /** One structural change to a copy of `value` (the root may be replaced); `what` says which, for the report. */
-export function mutateJson(r: Random, value: Json): { value: Json; what: string } {
+export function mutateJson(r: SeededRandom, value: Json): { value: Json; what: string } {
   const root = structuredClone(value) as Json;
   const paths = pathsOf(root);
   if (!paths.length || r.chance(0.03)) {
@@ -174,7 +152,7 @@ export function mutateJson(r: Random, value: Json): { value: Json; what: string 
   return { value: root, what: `${at} = ${preview(v)}` };
 }
 
-function sameType(r: Random, v: unknown): unknown {
+function sameType(r: SeededRandom, v: unknown): unknown {
   if (typeof v === 'number') return r.chance(0.3) ? v * r.pick([-1, 1000, 0.001, 1e6]) : r.pick(ODD_NUMBERS);
   if (typeof v === 'string') return r.chance(0.2) ? longString(r) : r.chance(0.5) ? r.pick(ODD_STRINGS) : `${v}${r.pick(ODD_STRINGS)}`;
   if (typeof v === 'boolean') return !v;
@@ -207,7 +185,7 @@ export interface WireBody {
  * The body as sent: usually plain JSON, sometimes a wrong content type, truncated, gzipped (right or
  * wrong), an unsupported encoding, JSON with bytes it may not hold, empty or over the size limit.
  */
-export function wireBody(r: Random, value: unknown, options: { gzipQuery?: boolean; mutate: boolean }): WireBody {
+export function wireBody(r: SeededRandom, value: unknown, options: { gzipQuery?: boolean; mutate: boolean }): WireBody {
   const text = value === undefined ? '' : JSON.stringify(value);
   const plain = (what = ''): WireBody => ({ body: Buffer.from(text), headers: { 'content-type': 'application/json' }, what });
   if (!options.mutate || r.chance(0.7)) return plain();
@@ -265,7 +243,7 @@ export type QueryPair = [name: string, value: string, raw?: boolean];
 const PERCENT_GARBAGE = ['%', '%%', '%zz', '%E0%A4%A', '%00', '%C0%AF', '%FF%FE', '+', '%2', '%u0041', '%25%32%35', '&&', '=', '==x', '%0d%0aX-Injected:%201', '%ED%A0%80'];
 
 /** One change to a query: an odd value, a name removed, a name repeated, prototype names, percent garbage, a huge query. */
-export function mutateQuery(r: Random, pairs: QueryPair[]): { pairs: QueryPair[]; what: string } {
+export function mutateQuery(r: SeededRandom, pairs: QueryPair[]): { pairs: QueryPair[]; what: string } {
   const out = pairs.map((p) => [...p] as QueryPair);
   const i = out.length ? r.int(out.length) : -1;
   switch (r.int(8)) {
@@ -321,7 +299,7 @@ export function queryString(pairs: QueryPair[]): string {
 }
 
 /** Header values a client can send (latin1, no CR/LF): odd cookies, origins, device addresses, agents. */
-export function oddHeaders(r: Random): { headers: Record<string, string>; what: string } {
+export function oddHeaders(r: SeededRandom): { headers: Record<string, string>; what: string } {
   const latin1 = (s: string) => s.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
   switch (r.int(7)) {
     case 0: {
