@@ -23,8 +23,8 @@ export interface RouteSpec {
 }
 
 /**
- * Pages not built yet answer the standard not-found page. To build one, add
- * `src/pages/<name>/<Name>Page.tsx` with a default export and point the route's `page` at it.
+ * Every route has its page, loaded when first opened: `src/pages/<name>/<Name>Page.tsx` (or the
+ * folder's index) with a default export. An address no route matches answers the not-found page.
  */
 
 const login = (): Promise<PageModule> => import('./pages/login/LoginPage.js');
