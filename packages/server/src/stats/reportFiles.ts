@@ -158,7 +158,11 @@ async function writeOnLoop(app: FastifyInstance, id: number, ctx: ReportContext,
     mkdirSync(reportFilesDir(app.settings.dataDir), { recursive: true });
     const file = createWriteStream(path);
     stream = file;
+    // A write still under way when the file is dropped (the report deleted, the disk full) ends in an
+    // 'error' on the stream; the next write or the wait for 'drain' fails the job, never the process.
+    file.on('error', () => undefined);
     const write = async (line: string) => {
+      if (file.errored) throw file.errored;
       if (!file.write(`${line}\n`)) await once(file, 'drain');
     };
     await write(reportCsvHeader(request.dimensions, request.metrics));
