@@ -4,6 +4,7 @@ import { type DashboardAnswer } from '@adplane/shared';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { hourText, midHourClock } from './testTime.js';
 
 /** GET /api/dashboard by role: each user lands on its own numbers and the top lists its role looks at. */
 forEachStore((t) => {
@@ -15,14 +16,14 @@ forEachStore((t) => {
     let advCampaign = 0;
 
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
       const northwind = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
       const channels = await db.selectFrom('supply_channels').select(['id', 'sub_id']).where('tenant_id', '=', northwind).execute();
       subChannel = channels.find((c) => c.sub_id === t.users.sub.id)!.id;
       otherChannel = channels.find((c) => c.sub_id !== t.users.sub.id)!.id;
       advCampaign = (await db.selectFrom('campaigns').select('id').where('adv_id', '=', t.users.adv.id).executeTakeFirstOrThrow()).id;
-      const hour = `${new Date().toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      const hour = hourText(app.clock.now());
       await s.stats.write([
         statsRow({ hour, tenant_id: northwind, channel_id: subChannel, subpublisher_id: t.users.sub.id, reqs: 100, opps: 80, imps: 20, revenue: 200_000, cost: 100_000 }),
         statsRow({ hour, tenant_id: northwind, channel_id: otherChannel, reqs: 50, opps: 40, imps: 10, revenue: 100_000, cost: 50_000 }),

@@ -4,6 +4,7 @@ import { type DashboardAnswer } from '@adplane/shared';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { hourText, midHourClock } from './testTime.js';
 
 /**
  * GET /api/dashboard?view=ssp|dsp: the DSP view's top lists (campaigns, suppliers) come from the
@@ -20,7 +21,7 @@ forEachStore((t) => {
     const sup: Record<string, { id: number; name: string }> = {};
 
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
       const northwind = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
       channel = (await db.selectFrom('supply_channels').select('id').where('tenant_id', '=', northwind).where('sub_id', 'is', null).executeTakeFirstOrThrow()).id;
@@ -29,7 +30,8 @@ forEachStore((t) => {
       otherCampaign = campaigns.find((c) => c.adv_id !== t.users.adv.id)!.id;
       const suppliers = await db.selectFrom('suppliers').select(['id', 'name']).where('tenant_id', '=', northwind).orderBy('id').execute();
       [sup.tidewater, sup.granite] = suppliers;
-      const hour = `${new Date().toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      const hour = hourText(app.clock.now());
+
       await s.stats.write([
         // SSP: a channel's traffic sold to demand
         statsRow({ hour, tenant_id: northwind, channel_id: channel, reqs: 50, opps: 40, imps: 10, revenue: 100_000, cost: 50_000 }),

@@ -10,6 +10,7 @@ import { type EntityTables } from '../src/store/entityTables.js';
 import { createSavedReport, updateSavedReport } from '../src/store/savedReports.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { hourText, isoDay, midHourClock } from './testTime.js';
 
 /**
  * Which numbers each user type sees, walked over every route that answers numbers and every metric
@@ -52,7 +53,9 @@ const SEEN_DIMENSIONS_BY_CHOICE: Record<'sub' | 'adv', (id: string) => boolean> 
 /** The tenant's margin: never in the answer of a subpublisher or an advertiser. */
 const MARGIN_FIELDS = ['cost', 'profit', 'margin', 'systemCost', 'rev_m', 'rev_md'];
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The apps' clock: the rows are written in its hour and the reports ask for its day and month. */
+const clock = midHourClock();
+const today = () => isoDay(clock.now());
 const report = (input: Record<string, unknown>) => ({ startDate: today(), endDate: today(), timezone: 0, ...input });
 
 forEachStore((t) => {
@@ -62,14 +65,15 @@ forEachStore((t) => {
     let subChannel = 0;
 
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock });
       const tenant = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
       subChannel = (await db.selectFrom('supply_channels').select('id').where('sub_id', '=', t.users.sub.id).executeTakeFirstOrThrow()).id;
       const advTag = (await db.selectFrom('demand_tags').select('id').where('adv_id', '=', t.users.adv.id).executeTakeFirstOrThrow()).id;
       // The postbid report is open to whom the admin granted post-bid: the subpublisher and the advertiser here too.
       await t.store.db.updateTable('users').set({ show_postbid_pix: 1 }).where('id', 'in', [t.users.sub.id, t.users.adv.id]).execute();
-      const hour = `${new Date().toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      const hour = hourText(clock.now());
+
       await s.stats.write([
         // the subpublisher's channel sold to the advertiser's tag: demand paid 2.00, the tenant paid the subpublisher 1.20
         statsRow({

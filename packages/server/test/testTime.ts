@@ -1,0 +1,21 @@
+import { TestClock } from '../src/clock.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * A running clock from the middle of the machine's current UTC hour: an app on it stamps and reads
+ * this hour's, today's and this month's numbers half an hour clear of their turn (tenants' days and
+ * months turn on a UTC hour), however near the machine's clock is to one. It stays within half an
+ * hour of the machine's clock, which stamps the config store's rows.
+ */
+export function midHourClock(): TestClock {
+  const now = Date.now();
+  return new TestClock(now - (now % HOUR_MS) + HOUR_MS / 2, { running: true });
+}
+
+/** The stats hour of `ms`: `YYYY-MM-DD HH:00:00` (UTC). */
+export const hourText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+
+/** The UTC date `days` days from `ms`: `YYYY-MM-DD`. */
+export const isoDay = (ms: number, days = 0): string => new Date(ms + days * DAY_MS).toISOString().slice(0, 10);
