@@ -1,3 +1,4 @@
+import { type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, localServer } from '../../../test/localServer.js';
@@ -10,15 +11,22 @@ describe('demandCall', () => {
   let demand: LocalServer;
   let base = '';
   let agent: Agent;
-  /** Connections the server saw closed, and requests it saw (method, path, a header, the body). */
-  let closed = 0;
+  /** Connections the server saw closed, the connection of each path it was asked, and requests it saw (method, path, a header, the body). */
+  const closed = new WeakSet<Socket>();
+  const socketOf = new Map<string, Socket>();
   const seen: { method: string; path: string; device: string | undefined; body: string }[] = [];
+  /** Until the connection that served `path` is closed (the server sees a cut a moment after it), within 2 s. */
+  const closedFor = async (path: string): Promise<boolean> => {
+    for (let waited = 0; !(socketOf.has(path) && closed.has(socketOf.get(path)!)) && waited < 2000; waited += 10) await sleep(10);
+    return socketOf.has(path) && closed.has(socketOf.get(path)!);
+  };
 
   beforeAll(async () => {
     demand = await localServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
+        socketOf.set(req.url!, req.socket);
         seen.push({ method: req.method!, path: req.url!, device: req.headers['x-device-ip'] as string | undefined, body });
         const url = new URL(req.url!, 'http://x');
         if (url.pathname === '/hang') return;
@@ -38,7 +46,7 @@ describe('demandCall', () => {
         }, Number(url.searchParams.get('delay') ?? 0));
       });
     });
-    demand.server.on('connection', (socket) => socket.on('close', () => closed++));
+    demand.server.on('connection', (socket) => socket.on('close', () => closed.add(socket)));
     base = demand.url;
     agent = new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
   });
@@ -68,23 +76,34 @@ describe('demandCall', () => {
   });
 
   it('stops waiting at the deadline; a late answer within the grace keeps its connection, a hanging call is cut after it', async () => {
-    await sleep(50); // the connections the test before cut are closed by now
-    const before = closed;
-    expect(await demandCall(agent, { url: `${base}/a?delay=80`, method: 'GET', headers: {}, maxBytes: 1000 }, 20, 500)).toBe(TIMED_OUT);
-    await sleep(150);
-    expect(closed).toBe(before);
-    expect(await demandCall(agent, { url: `${base}/hang`, method: 'GET', headers: {}, maxBytes: 1000 }, 20, 50)).toBe(TIMED_OUT);
-    for (let waited = 0; closed === before && waited < 2000; waited += 10) await sleep(10);
-    expect(closed).toBe(before + 1);
+    // an agent of its own: its one connection is the late call's, which the next calls take once it is free
+    const own = new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
+    try {
+      expect(await demandCall(own, { url: `${base}/a?delay=80`, method: 'GET', headers: {}, maxBytes: 1000 }, 20, 500)).toBe(TIMED_OUT);
+      for (let waited = 0; !socketOf.has('/a?delay=80') && waited < 2000; waited += 10) await sleep(10);
+      const late = socketOf.get('/a?delay=80');
+      expect(late).toBeDefined();
+
+      // the late answer is read within the grace and its connection kept: a next call is served on it
+      for (let i = 0; i < 200 && socketOf.get('/a?next') !== late; i++) {
+        expect(await demandCall(own, { url: `${base}/a?next`, method: 'GET', headers: {}, maxBytes: 1000 }, 1000)).not.toBe(TIMED_OUT);
+      }
+      expect(socketOf.get('/a?next') === late, "a next call served on the late call's connection").toBe(true);
+
+      expect(closed.has(late!)).toBe(false);
+      expect(await demandCall(own, { url: `${base}/hang`, method: 'GET', headers: {}, maxBytes: 1000 }, 20, 50)).toBe(TIMED_OUT);
+      expect(await closedFor('/hang')).toBe(true);
+    } finally {
+      await own.close();
+    }
   });
 
   it('fires a notice and gives a hanging one up after its time, never rejecting', async () => {
-    const before = closed;
     const calls = seen.length;
     fireAndForget(agent, `${base}/hang?notice=1`, 30);
     fireAndForget(agent, 'http://127.0.0.1:1/refused', 30);
-    for (let waited = 0; closed === before && waited < 2000; waited += 10) await sleep(10);
+    expect(await closedFor('/hang?notice=1')).toBe(true);
     expect(seen.slice(calls).map((s) => s.path)).toEqual(['/hang?notice=1']);
-    expect(closed).toBe(before + 1);
+
   });
 });
