@@ -6,8 +6,9 @@ import { type BidRequest, type BidResponse } from '@adplane/shared';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Other currencies than USD through the real app, with the operator's rates from a currency file
@@ -84,7 +85,7 @@ forEachStore((t) => {
   });
 
   it('takes a demand bid in euros at its value in dollars, and tells it its price in euros', async () => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${ids.eurChannel!.uid}?w=640&h=360&ip=8.8.8.8&country=US&debug=1` });
+    const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${ids.eurChannel!.uid}?w=640&h=360&ip=8.8.8.8&country=US&debug=1` });
     const { trace } = res.json() as { trace: DecisionTrace };
     // 40 EUR: 50 USD, the winner at first price
     expect(trace.winner).toMatchObject({ source: 'rtb_tag', id: ids.eurTag!.id, bidCpm: 50_000_000, clearingCpm: 50_000_000 });
@@ -100,7 +101,7 @@ forEachStore((t) => {
       site: { page: 'https://news.example.com/x', domain: 'news.example.com' }, device: { ua: 'Mozilla/5.0', ip: '8.8.8.8' },
       ext: { prebid: { targeting: {}, ...(currency ? { currency } : {}) } },
     });
-    const post = async (body: object) => (await app.inject({ method: 'POST', url: '/openrtb2/auction', payload: body })).json() as BidResponse & { ext: { errors?: Record<string, { code: number }[]> } };
+    const post = async (body: object) => (await edgeRequest(app, { method: 'POST', url: '/openrtb2/auction', payload: body })).json() as BidResponse & { ext: { errors?: Record<string, { code: number }[]> } };
     const usd = await post(request(['USD']));
     const usdBid = usd.seatbid![0]!.bid[0]!;
     const eur = await post(request(['EUR']));
@@ -117,7 +118,7 @@ forEachStore((t) => {
     expect(refused.seatbid ?? []).toEqual([]);
     expect(refused.ext.errors!.adplane![0]!.code).toBe(9);
     // rates that are not rates: 400 naming the field
-    const bad = await app.inject({ method: 'POST', url: '/openrtb2/auction', payload: request(['EUR'], { rates: { USD: { EUR: -1 } } }) });
+    const bad = await edgeRequest(app, { method: 'POST', url: '/openrtb2/auction', payload: request(['EUR'], { rates: { USD: { EUR: -1 } } }) });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('ext.prebid.currency.rates');
   });

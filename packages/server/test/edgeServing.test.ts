@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { loadSettings } from '../src/settings.js';
 import { writeTestCityDb } from './mmdbWriter.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 import { exchange } from './rawHttp.js';
 import { publisherTenant } from './tenantFixture.js';
+import { edgeRequest } from './edgeClient.js';
 
 const US_IP = '8.8.8.8';
 
@@ -40,7 +41,7 @@ forEachStore((t) => {
   }, { listen: false, vastDemand: true });
   const { ids } = publisher;
 
-  const vast = (uid: string, query = '') => publisher.app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}${query}` });
+  const vast = (uid: string, query = '') => edgeRequest(publisher.app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}${query}` });
   const debug = async (uid: string, query = '') => {
     const res = await publisher.request({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${US_IP}&debug=1${query}` });
     expect(res.statusCode, res.body).toBe(200);
@@ -150,22 +151,22 @@ forEachStore((t) => {
   });
 
   it('never answers 500: unknown channel is a 404 VAST, a paused one and garbage macros an empty VAST', async () => {
-    const unknown = await publisher.app.inject({ method: 'GET', url: '/vast/no-such-channel' });
+    const unknown = await edgeRequest(publisher.app, { method: 'GET', url: '/vast/no-such-channel' });
     expect(unknown.statusCode).toBe(404);
     expect(schemaErrors('4.2', unknown.body)).toBe('');
     const paused = await debug(ids.paused!.uid);
     expect(paused.trace.result).toBe('channel_paused');
     expect(schemaErrors('4.2', paused.vast)).toBe('');
-    const garbage = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.auction!.uid}?w=%ZZ&h=-1&ip=999.1.1.1&ua=%00%01&gdpr=x&w=1&dnt[]=1` });
+    const garbage = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids.auction!.uid}?w=%ZZ&h=-1&ip=999.1.1.1&ua=%00%01&gdpr=x&w=1&dnt[]=1` });
     expect(garbage.statusCode).toBe(200);
     expect(schemaErrors('4.2', garbage.body)).toBe('');
-    const badPath = await publisher.app.inject({ method: 'GET', url: '/vast/%E0%A4%A' });
+    const badPath = await edgeRequest(publisher.app, { method: 'GET', url: '/vast/%E0%A4%A' });
     expect(badPath.statusCode).toBeLessThan(500);
   });
 
   it('shows the trace only to users of the tenant', async () => {
     const other = await login(publisher.app, 'acme');
-    const res = await as(publisher.app, other, { method: 'GET', url: `/vast/${ids.auction!.uid}?debug=1` });
+    const res = await edgeRequest(publisher.app, { cookie: other, method: 'GET', url: `/vast/${ids.auction!.uid}?debug=1` });
     expect(res.headers['content-type']).toMatch(/xml/);
     expect(res.headers['x-adplane-debug']).toMatch(/refused/);
   });
@@ -174,16 +175,16 @@ forEachStore((t) => {
     const res = await vast(ids.auction!.uid);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const path = impression.slice(impression.indexOf('/ev'));
-    const first = await publisher.app.inject({ method: 'GET', url: path });
+    const first = await edgeRequest(publisher.app, { method: 'GET', url: path });
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-type']).toBe('image/gif');
-    await publisher.app.inject({ method: 'GET', url: path });
-    const forged = await publisher.app.inject({ method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, (_m, body: string, first: string) => `t=${body}.${first === 'A' ? 'B' : 'A'}`) });
+    await edgeRequest(publisher.app, { method: 'GET', url: path });
+    const forged = await edgeRequest(publisher.app, { method: 'GET', url: path.replace(/t=([^.]+)\.(.)/, (_m, body: string, first: string) => `t=${body}.${first === 'A' ? 'B' : 'A'}`) });
     expect(forged.statusCode).toBe(403);
     // a short answer states its length rather than coming chunked
     expect(forged.headers['content-length']).toBe(String(forged.body.length));
     expect(forged.headers['transfer-encoding']).toBeUndefined();
-    const click = await publisher.app.inject({ method: 'GET', url: path.replace('e=impression', 'e=click') });
+    const click = await edgeRequest(publisher.app, { method: 'GET', url: path.replace('e=impression', 'e=click') });
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://brand.example.com/spring');
     await publisher.app.edge.flush();
@@ -209,7 +210,7 @@ forEachStore((t) => {
     expect((listed.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ ip: '81.2.69.160', country: 'GB' });
   });
 
-  it('answers a HEAD, a browser\'s prefetch and a CORS preflight on /vast and /ev without a decision or a count, over inject and the raw server', async () => {
+  it('answers a HEAD, a browser\'s prefetch and a CORS preflight on /vast and /ev without a decision or a count, from node:http and from fetch', async () => {
     const res = await vast(ids.waterfall!.uid);
     const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(res.body)![1]!;
     const event = impression.slice(impression.indexOf('/ev'));
@@ -222,19 +223,19 @@ forEachStore((t) => {
     const before = await counted();
     expect(before.reqs).toBeGreaterThanOrEqual(1);
     // what a GET of the click gets (counted: the HEADs below must not add to it)
-    const clickGet = await publisher.app.inject({ method: 'GET', url: click });
+    const clickGet = await edgeRequest(publisher.app, { method: 'GET', url: click });
     const clickStatus = clickGet.statusCode;
     const clickType = String(clickGet.headers['content-type'] ?? '');
     expect([302, 204]).toContain(clickStatus);
     before.clicks += 1;
-    await publisher.app.listen({ port: 0, host: '127.0.0.1' });
+    // (listening since the first edgeRequest)
     const { port } = publisher.app.server.address() as { port: number };
     const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual', ...init });
     const origin = 'https://player.example';
-    for (const send of ['inject', 'raw'] as const) {
+    for (const send of ['node:http', 'fetch'] as const) {
       const call = async (method: 'GET' | 'HEAD' | 'OPTIONS', path: string, headers: Record<string, string> = {}) => {
-        if (send === 'inject') {
-          const r = await publisher.app.inject({ method, url: path, headers });
+        if (send === 'node:http') {
+          const r = await edgeRequest(publisher.app, { method, url: path, headers });
           return { status: r.statusCode, body: r.body, header: (name: string) => String(r.headers[name] ?? '') };
         }
         const r = await live(path, { method, headers });
@@ -275,7 +276,7 @@ forEachStore((t) => {
     // nothing was decided, held or counted: the impression is still there to count, once
     expect(await counted()).toEqual(before);
     // a GET from a page's script echoes its Origin with credentials, as /vast does; an <img> (no Origin) gets *
-    const got = await publisher.app.inject({ method: 'GET', url: event, headers: { origin } });
+    const got = await edgeRequest(publisher.app, { method: 'GET', url: event, headers: { origin } });
     expect(got.statusCode).toBe(200);
     expect(got.headers).toMatchObject({ 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'content-type': 'image/gif' });
     expect((await counted()).imps).toBe(before.imps + 1);
@@ -286,7 +287,7 @@ forEachStore((t) => {
     expect([beacon.status, beacon.headers.get('access-control-allow-origin'), beacon.headers.get('access-control-allow-credentials')]).toEqual([200, '*', null]);
     // a cache buster a stitcher appended with a second '?' leaves the token whole (a 403 otherwise)
     expect((await live(`${event.replace('e=impression', 'e=complete')}?cb=123`, {})).status).toBe(200);
-    expect((await publisher.app.inject({ method: 'GET', url: `${event.replace('e=impression', 'e=thirdQuartile')}?cb=1?x=2` })).statusCode).toBe(200);
+    expect((await edgeRequest(publisher.app, { method: 'GET', url: `${event.replace('e=impression', 'e=thirdQuartile')}?cb=1?x=2` })).statusCode).toBe(200);
     const refused = await live(event.replace(/t=[^&]+/, 't=forged'), { headers: { origin } });
     expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, origin]);
   });
@@ -297,16 +298,16 @@ forEachStore((t) => {
     const res = await vast(channel.uid);
     expect(schemaErrors('4.2', res.body)).toBe('');
     expect(res.body).toContain('/media/demo-ad.mp4');
-    const video = await publisher.app.inject({ method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
+    const video = await edgeRequest(publisher.app, { method: 'GET', url: '/media/demo-ad.mp4', headers: { range: 'bytes=0-99' } });
     expect(video.statusCode).toBe(206);
     expect(video.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
-    const demoDemand = await publisher.app.inject({ method: 'GET', url: '/demo/demand/vast?price=2.5' });
+    const demoDemand = await edgeRequest(publisher.app, { method: 'GET', url: '/demo/demand/vast?price=2.5' });
     expect(schemaErrors('3.0', demoDemand.body)).toBe('');
     expect(demoDemand.body).toContain('>2.50</Pricing>');
     // skippable, with an AdChoices icon whose image adplane serves
     expect(demoDemand.body).toContain('<Linear skipoffset="00:00:03">');
     const icon = /<StaticResource creativeType="image\/svg\+xml"><!\[CDATA\[https?:\/\/[^/]+(\/[^\]]+)\]\]>/.exec(demoDemand.body)![1]!;
-    const svg = await publisher.app.inject({ method: 'GET', url: icon });
+    const svg = await edgeRequest(publisher.app, { method: 'GET', url: icon });
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
@@ -348,7 +349,7 @@ forEachStore((t) => {
     const geoApp = await buildTestApp(t.store, { maxmindDb });
     try {
       const geoCookie = await login(geoApp, 'demand');
-      const res = await as(geoApp, geoCookie, { method: 'GET', url: `/vast/${ids.auction!.uid}?w=640&h=360&ip=81.2.69.160&debug=1` });
+      const res = await edgeRequest(geoApp, { cookie: geoCookie, method: 'GET', url: `/vast/${ids.auction!.uid}?w=640&h=360&ip=81.2.69.160&debug=1` });
       expect((res.json() as { trace: DecisionTrace }).trace.context).toMatchObject({ country: 'SE', region: 'AB' });
     } finally {
       await geoApp.close();

@@ -2,6 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * User sync with demand partners (SSP mode), through the real app: an RTB demand tag's partner is
@@ -48,7 +49,7 @@ forEachStore((t) => {
   });
 
   const cookieSync = async (body: Obj, headers: Record<string, string> = {}): Promise<SyncAnswer> => {
-    const res = await app.inject({ method: 'POST', url: '/cookie_sync', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
+    const res = await edgeRequest(app, { method: 'POST', url: '/cookie_sync', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as SyncAnswer;
   };
@@ -96,33 +97,33 @@ forEachStore((t) => {
       expect(await bidderCodes({ bidders: ['adplane'], account: ids.channel!.uid, filterSettings: { image: { bidders: ['adplane'], filter: 'include' } } })).toEqual(['adplane']);
       expect(await bidderCodes({ account: ids.channel!.uid, limit: 1 })).toEqual(['adplane']);
       expect(await bidderCodes({ bidders: ['adplane'], account: ids.channel!.uid, gdpr: 1, gdpr_consent: 'CO-x' })).toEqual([]);
-      const stored = await app.inject({ method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-1` });
+      const stored = await edgeRequest(app, { method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-1` });
       expect(await bidderCodes({ bidders: ['adplane'], account: ids.channel!.uid }, { cookie: uidsCookie(stored.headers['set-cookie']) })).toEqual(['adplane']);
     });
   });
 
   describe('/setuid for a partner', () => {
     it("keeps the partner's id beside adplane's; a tag without a sync URL, or no tag, is not a bidder here", async () => {
-      const first = await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=our-id' });
-      const both = await app.inject({ method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-2&f=i`, headers: { cookie: uidsCookie(first.headers['set-cookie']) } });
+      const first = await edgeRequest(app, { method: 'GET', url: '/setuid?bidder=adplane&uid=our-id' });
+      const both = await edgeRequest(app, { method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-2&f=i`, headers: { cookie: uidsCookie(first.headers['set-cookie']) } });
       expect(both.statusCode).toBe(200);
       expect(both.headers['content-type']).toBe('image/gif');
       const uids = uidsOf(uidsCookie(both.headers['set-cookie']));
       expect(uids.adplane?.uid).toBe('our-id');
       expect(uids[partner()]?.uid).toBe('dsp-user-2');
-      const getuids = await app.inject({ method: 'GET', url: '/getuids', headers: { cookie: uidsCookie(both.headers['set-cookie']) } });
+      const getuids = await edgeRequest(app, { method: 'GET', url: '/getuids', headers: { cookie: uidsCookie(both.headers['set-cookie']) } });
       expect(getuids.json()).toEqual({ buyeruids: { adplane: 'our-id', [partner()]: 'dsp-user-2' } });
       for (const bidder of [`adplane_tag_${ids.plain!.id}`, 'adplane_tag_999999', 'adplane_tag_x']) {
-        const res = await app.inject({ method: 'GET', url: `/setuid?bidder=${bidder}&uid=u` });
+        const res = await edgeRequest(app, { method: 'GET', url: `/setuid?bidder=${bidder}&uid=u` });
         expect(res.statusCode, bidder).toBe(400);
         expect(res.body).toContain('not supported');
       }
-      expect((await app.inject({ method: 'GET', url: `/setuid?bidder=${partner()}&uid=u&gdpr=1&gdpr_consent=CO-x` })).statusCode).toBe(451);
+      expect((await edgeRequest(app, { method: 'GET', url: `/setuid?bidder=${partner()}&uid=u&gdpr=1&gdpr_consent=CO-x` })).statusCode).toBe(451);
     });
   });
 
   it("sends the partner its id as user.buyeruid on the tag's bid request, and none to a partner without it or where the GDPR applies", async () => {
-    const stored = await app.inject({ method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-3` });
+    const stored = await edgeRequest(app, { method: 'GET', url: `/setuid?bidder=${partner()}&uid=dsp-user-3` });
     const browser = uidsCookie(stored.headers['set-cookie']);
     const request = (regs?: Obj): Obj => ({
       id: `a-${Math.random()}`,
@@ -134,7 +135,7 @@ forEachStore((t) => {
     });
     const auction = async (body: Obj, headers: Record<string, string>) => {
       const before = bidders.requests.length;
-      const res = await app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
+      const res = await edgeRequest(app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
       expect(res.statusCode, res.body).toBe(200);
       const calls = bidders.requests.slice(before);
       return { synced: calls.find((c) => c.query.get('name') === 'synced')!.body, plain: calls.find((c) => c.query.get('name') === 'plain')!.body };

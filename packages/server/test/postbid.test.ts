@@ -14,6 +14,7 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Post-bid pixels and the postbid report through the real app, on every config store and stats
@@ -45,7 +46,7 @@ forEachStore((t) => {
     let supplier = { id: 0, uid: '' };
 
     const vast = async (uid: string): Promise<Answer> => {
-      const res = await app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=73.158.1.1&domain=news.example.com&page_url=${encodeURIComponent('https://news.example.com/a?b=1')}`, headers: { 'user-agent': CHROME } });
+      const res = await edgeRequest(app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=73.158.1.1&domain=news.example.com&page_url=${encodeURIComponent('https://news.example.com/a?b=1')}`, headers: { 'user-agent': CHROME } });
       expect(res.statusCode).toBe(200);
       const urls = [...res.body.matchAll(/<Impression><!\[CDATA\[(.*?)\]\]><\/Impression>/g)].map((m) => m[1]!);
       return {
@@ -57,7 +58,7 @@ forEachStore((t) => {
     };
     const beacon = async (url: string) => {
       const { pathname, search } = new URL(url);
-      expect((await app.inject({ method: 'GET', url: pathname + search })).statusCode).toBe(200);
+      expect((await edgeRequest(app, { method: 'GET', url: pathname + search })).statusCode).toBe(200);
     };
     const sums = async (where: string) => {
       await app.edge.flush();
@@ -76,7 +77,7 @@ forEachStore((t) => {
       await app.edge.snapshots.rebuild();
     };
     const trace = async (uid: string): Promise<DecisionTrace> => {
-      const res = await as(app, cookies.demand!, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=73.158.1.1&domain=news.example.com&debug=1`, headers: { 'user-agent': CHROME } });
+      const res = await edgeRequest(app, { cookie: cookies.demand!, method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=73.158.1.1&domain=news.example.com&debug=1`, headers: { 'user-agent': CHROME } });
       expect(res.statusCode, res.body).toBe(200);
       return res.json<{ trace: DecisionTrace }>().trace;
     };
@@ -177,7 +178,7 @@ forEachStore((t) => {
         // (every live post-bid pixel of the account: the store is shared by the stats engines' blocks, each adds one)
         expect((await vast(bare.uid)).pixels.length).toBeGreaterThan(0);
         // a supplier's OpenRTB bid carries them in its markup too
-        const bid = await app.inject({
+        const bid = await edgeRequest(app, {
           method: 'POST', url: `/rtb/bid/${supplier.uid}`, headers: { 'content-type': 'application/json' },
           payload: JSON.stringify({
             id: `pb-${Date.now()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360 } }],
@@ -215,11 +216,11 @@ forEachStore((t) => {
         for (const a of [flagged, clean]) await beacon(a.impression);
         const before = await sums(`channel_id = ${channel.id}`);
 
-        const ok = await app.inject({ method: 'GET', url: `${path}?id=${encodeURIComponent(idOf(flagged))}&ivt=1&reason=datacenter` });
+        const ok = await edgeRequest(app, { method: 'GET', url: `${path}?id=${encodeURIComponent(idOf(flagged))}&ivt=1&reason=datacenter` });
         expect(ok.statusCode, ok.body).toBe(200);
         expect(ok.json()).toEqual({ ok: true, received: 1, flagged: 1 });
         // the same verdict again, and a batch with a clean verdict: counted once, the clean one not at all
-        const batch = await app.inject({ method: 'POST', url: path, payload: [{ id: idOf(flagged), ivt: 1 }, { id: idOf(clean), ivt: 0 }], headers: { 'content-type': 'application/json' } });
+        const batch = await edgeRequest(app, { method: 'POST', url: path, payload: [{ id: idOf(flagged), ivt: 1 }, { id: idOf(clean), ivt: 0 }], headers: { 'content-type': 'application/json' } });
         expect(batch.json()).toEqual({ ok: true, received: 2, flagged: 1 });
         const after = await sums(`channel_id = ${channel.id}`);
         expect(after.postbid_ivt - before.postbid_ivt).toBe(1);
@@ -229,10 +230,10 @@ forEachStore((t) => {
         // another account's postback URL cannot write this account's results
         const signer = new TokenSigner(await ensureTrackingKey(t.store.db));
         const acmePath = `/pb/${postbackKey(signer, acme)}`;
-        const foreign = await app.inject({ method: 'GET', url: `${acmePath}?id=${encodeURIComponent(idOf(clean))}&ivt=1` });
+        const foreign = await edgeRequest(app, { method: 'GET', url: `${acmePath}?id=${encodeURIComponent(idOf(clean))}&ivt=1` });
         expect(foreign.statusCode).toBe(403);
         expect(foreign.json()).toMatchObject({ field: 'id' });
-        const badKey = await app.inject({ method: 'GET', url: `/pb/${northwind}-AAAAAAAAAAAAAAAAAAAAAA?id=x&ivt=1` });
+        const badKey = await edgeRequest(app, { method: 'GET', url: `/pb/${northwind}-AAAAAAAAAAAAAAAAAAAAAA?id=x&ivt=1` });
         expect([badKey.statusCode, badKey.json().field]).toEqual([403, 'key']);
         const cases: [string, string][] = [
           [`${path}?ivt=1`, 'id'],
@@ -242,12 +243,12 @@ forEachStore((t) => {
           [`${path}?id=%E0%A4%A&ivt=1`, 'id'],
         ];
         for (const [url, field] of cases) {
-          const res = await app.inject({ method: 'GET', url });
+          const res = await edgeRequest(app, { method: 'GET', url });
           expect([res.statusCode, res.json().field], url).toEqual([400, field]);
         }
-        const notJson = await app.inject({ method: 'POST', url: path, payload: 'id=1&ivt=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        const notJson = await edgeRequest(app, { method: 'POST', url: path, payload: 'id=1&ivt=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
         expect([notJson.statusCode, notJson.json().field]).toEqual([400, 'body']);
-        const badItem = await app.inject({ method: 'POST', url: path, payload: { results: [{ id: idOf(clean), ivt: 1 }, { id: idOf(clean), ivt: 3 }] }, headers: { 'content-type': 'application/json' } });
+        const badItem = await edgeRequest(app, { method: 'POST', url: path, payload: { results: [{ id: idOf(clean), ivt: 1 }, { id: idOf(clean), ivt: 3 }] }, headers: { 'content-type': 'application/json' } });
         expect([badItem.statusCode, badItem.json().field]).toEqual([400, 'results.1.ivt']);
         expect((await sums(`channel_id = ${channel.id}`)).postbid_ivt - before.postbid_ivt).toBe(1);
       });

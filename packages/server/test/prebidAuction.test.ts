@@ -6,6 +6,7 @@ import { buildTestApp, forEachStore } from './helpers.js';
 import { prebidPublisher } from './tenantFixture.js';
 import { CACHE_WRITES_PER_ADDRESS } from '../src/edge/doors/prebidServer/prebidEntries.js';
 import AjvDraft04 from 'ajv-draft-04';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * POST /openrtb2/auction as Prebid.js's prebidServerBidAdapter calls it (the request below is the
@@ -60,11 +61,11 @@ const videoImp = (channel: string, id = 'div-video'): Obj => ({
 });
 
 forEachStore((t) => {
-  const publisher = prebidPublisher(t, { label: 'Prebid', imageUrl: 'https://cdn.example.com/b300x250.png', mediaUrl: 'https://cdn.example.com/spot.mp4', listen: false });
+  const publisher = prebidPublisher(t, { label: 'Prebid', imageUrl: 'https://cdn.example.com/b300x250.png', mediaUrl: 'https://cdn.example.com/spot.mp4', listen: false, trustProxy: 'loopback' });
   const { ids } = publisher;
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
+    edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'text/plain', ...headers } });
   const auction = async (body: unknown, headers: Record<string, string> = {}) => {
     const res = await post(body, headers);
     expect(res.statusCode, res.body).toBe(200);
@@ -136,7 +137,7 @@ forEachStore((t) => {
       const host = new URL(t.settings.publicHost).host;
       expect(bid.ext.prebid.targeting).toMatchObject({ hb_cache_id: cache.cacheId, hb_cache_id_adplane: cache.cacheId, hb_cache_host: host, hb_cache_host_adplan: host, hb_cache_path: '/cache', hb_cache_path_adplan: '/cache' });
       expect(bid.exp).toBe(300);
-      const got = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${cache.cacheId}` });
+      const got = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${cache.cacheId}` });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toMatch(/^application\/json/);
       expect(got.json()).toMatchObject({ id: bid.id, impid: 'div-banner', price: 3.5, adm: bid.adm, crid: bid.crid });
@@ -147,7 +148,7 @@ forEachStore((t) => {
         tag_id: ids.display!.uid, w: '320', h: '50', ms: '970x90, 300x250', slot: '/1111/amp_test', curl: 'https://news.example.com/amp/story', timeout: '3000',
         targeting: JSON.stringify({ section: 'sports' }), gdpr_consent: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA', consent_type: '2', gdpr_applies: 'true', __amp_source_origin: PAGE,
       });
-      const res = await publisher.app.inject({ method: 'GET', url: `/openrtb2/amp?${query}`, headers: { origin: 'https://news-example-com.cdn.ampproject.org' } });
+      const res = await edgeRequest(publisher.app, { method: 'GET', url: `/openrtb2/amp?${query}`, headers: { origin: 'https://news-example-com.cdn.ampproject.org' } });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['access-control-allow-origin']).toBe('https://news-example-com.cdn.ampproject.org');
       expect(res.headers['access-control-allow-credentials']).toBe('true');
@@ -156,7 +157,7 @@ forEachStore((t) => {
       const { targeting } = res.json() as { targeting: Record<string, string> };
       // of the multi-size list, the banner that fits: 300x250 at $3.50 (medium granularity)
       expect(targeting).toMatchObject({ hb_bidder: 'adplane', hb_pb: '3.50', hb_size: '300x250', hb_bidder_adplane: 'adplane', hb_cache_path: '/cache' });
-      const cached = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${targeting.hb_cache_id}` });
+      const cached = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${targeting.hb_cache_id}` });
       expect(cached.statusCode).toBe(200);
       expect(cached.json()).toMatchObject({ impid: 'amp', price: 3.5, w: 300, h: 250 });
       expect((cached.json() as { adm: string }).adm).toContain('/ev?e=impression');
@@ -167,7 +168,7 @@ forEachStore((t) => {
       ['an unknown tag_id', 'tag_id=nosuchchannel00&w=300&h=250', /no AMP config found for tag_id nosuchchannel00/],
       ['targeting that is not JSON', 'tag_id=CHANNEL&targeting=%7Bnope', /targeting must be a JSON object/],
     ])('refuses an AMP call with %s: 400 naming it', async (_, q, message) => {
-      const res = await publisher.app.inject({ method: 'GET', url: `/openrtb2/amp?${q.replace('CHANNEL', ids.display!.uid)}` });
+      const res = await edgeRequest(publisher.app, { method: 'GET', url: `/openrtb2/amp?${q.replace('CHANNEL', ids.display!.uid)}` });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(message);
     });
@@ -201,7 +202,7 @@ forEachStore((t) => {
       expect(vast.url).toBe(`${t.settings.publicHost}/cache?uuid=${vast.cacheId}`);
       expect(bid.ext.prebid).toMatchObject({ type: 'video', targeting: { hb_pb: '7.00', hb_bidder: 'adplane', hb_size: '640x360', hb_uuid: vast.cacheId, hb_cache_path: '/cache' } });
       expect(bid.ext.prebid.targeting!.hb_cache_id).toBeUndefined();
-      const got = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${vast.cacheId}`, headers: { origin: PAGE } });
+      const got = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${vast.cacheId}`, headers: { origin: PAGE } });
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toMatch(/^application\/xml/);
       expect(got.headers['access-control-allow-origin']).toBe(PAGE);
@@ -217,7 +218,7 @@ forEachStore((t) => {
       expect(both.adm).toBeUndefined();
       expect(both.exp).toBe(60);
       expect(both.ext.prebid.targeting).toMatchObject({ hb_uuid: both.ext.prebid.cache!.vastXml!.cacheId, hb_cache_id: both.ext.prebid.cache!.bids!.cacheId });
-      const xml = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${both.ext.prebid.cache!.vastXml!.cacheId}` });
+      const xml = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${both.ext.prebid.cache!.vastXml!.cacheId}` });
       expect(xml.body).toContain('<VAST');
     });
   });
@@ -266,21 +267,21 @@ forEachStore((t) => {
       const { res } = await auction(pbjsRequest([bannerImp(ids.display!.uid)]), { origin: PAGE });
       expect(res.headers).toMatchObject({ 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true', 'content-type': 'application/json; charset=utf-8' });
       expect(res.headers.vary).toMatch(/Origin/);
-      const pre = await publisher.app.inject({ method: 'OPTIONS', url: '/openrtb2/auction', headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-custom' } });
+      const pre = await edgeRequest(publisher.app, { method: 'OPTIONS', url: '/openrtb2/auction', headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-custom' } });
       expect(pre.statusCode).toBe(204);
       expect(pre.headers).toMatchObject({ 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true', 'access-control-allow-headers': 'content-type,x-custom' });
       expect(pre.headers['access-control-allow-methods']).toContain('POST');
-      const cachePre = await publisher.app.inject({ method: 'OPTIONS', url: '/cache', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
+      const cachePre = await edgeRequest(publisher.app, { method: 'OPTIONS', url: '/cache', headers: { origin: PAGE, 'access-control-request-method': 'GET' } });
       expect(cachePre.statusCode).toBe(204);
       expect(cachePre.headers['access-control-allow-origin']).toBe(PAGE);
       // a GET where only POST is served: 405 and the methods, with CORS (not the console's 404 page)
       for (const url of ['/openrtb2/auction', '/cookie_sync']) {
-        const get = await publisher.app.inject({ method: 'GET', url, headers: { origin: PAGE } });
+        const get = await edgeRequest(publisher.app, { method: 'GET', url, headers: { origin: PAGE } });
         expect([get.statusCode, get.headers.allow, get.headers['access-control-allow-origin']], url).toEqual([405, 'POST, OPTIONS', PAGE]);
       }
       // every other path answers its preflight too, as Prebid Server's CORS handler does
       for (const url of ['/setuid?bidder=adplane&uid=1', '/getuids', '/status', '/event?t=win&b=1&a=1', '/info/bidders', '/info/bidders/adplane', '/bidders/params', '/optout']) {
-        const pre = await publisher.app.inject({ method: 'OPTIONS', url, headers: { origin: PAGE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-custom' } });
+        const pre = await edgeRequest(publisher.app, { method: 'OPTIONS', url, headers: { origin: PAGE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-custom' } });
         expect([pre.statusCode, pre.headers['access-control-allow-origin'], pre.headers['access-control-allow-credentials'], pre.headers['access-control-allow-headers']], url).toEqual([204, PAGE, 'true', 'x-custom']);
         expect(pre.headers['access-control-allow-methods'], url).toContain('GET');
       }
@@ -329,7 +330,7 @@ forEachStore((t) => {
     });
 
     it('counts the 400s in /metrics; a body that is not the gzip it says it is (?gzip=1) is one', async () => {
-      const gz = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction?gzip=1', payload: Buffer.from([0x1f, 0x8b, 0x08]) });
+      const gz = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction?gzip=1', payload: Buffer.from([0x1f, 0x8b, 0x08]) });
       expect(gz.statusCode).toBe(400);
       expect(gz.body).toMatch(/not valid gzip/);
       const br = await post('{}', { 'content-encoding': 'br' });
@@ -344,7 +345,7 @@ forEachStore((t) => {
     it("reads a body gzipped by Prebid.js's endpointCompression (?gzip=1) or with Content-Encoding, and gzips the answer for a browser", async () => {
       const request = JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)]));
       for (const [url, headers] of [['/openrtb2/auction?gzip=1', {}], ['/openrtb2/auction', { 'content-encoding': 'gzip' }]] as const) {
-        const res = await publisher.app.inject({ method: 'POST', url, payload: gzipSync(request), headers: { 'content-type': 'text/plain', 'accept-encoding': 'gzip, deflate, br', origin: PAGE, ...headers } });
+        const res = await edgeRequest(publisher.app, { method: 'POST', url, payload: gzipSync(request), headers: { 'content-type': 'text/plain', 'accept-encoding': 'gzip, deflate, br', origin: PAGE, ...headers } });
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-encoding']).toBe('gzip');
         expect(String(res.headers.vary)).toMatch(/Origin/);
@@ -354,16 +355,16 @@ forEachStore((t) => {
     });
 
     it('answers /cache for an unknown uuid with 404, without one with 400; /status with 204 No Content, as Prebid Server without a status_response', async () => {
-      expect((await publisher.app.inject({ method: 'GET', url: '/cache?uuid=00000000-0000-0000-0000-000000000000' })).statusCode).toBe(404);
-      expect((await publisher.app.inject({ method: 'GET', url: '/cache' })).statusCode).toBe(400);
-      const status = await publisher.app.inject({ method: 'GET', url: '/status' });
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/cache?uuid=00000000-0000-0000-0000-000000000000' })).statusCode).toBe(404);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/cache' })).statusCode).toBe(400);
+      const status = await edgeRequest(publisher.app, { method: 'GET', url: '/status' });
       expect(status.statusCode).toBe(204);
       expect(status.body).toBe('');
     });
 
     it('stores what a Prebid Cache client posts to /cache (Prebid.js cache.url), and serves it as the auction\'s entries', async () => {
       const vast = '<VAST version="4.2"><Ad id="client"/></VAST>';
-      const res = await publisher.app.inject({
+      const res = await edgeRequest(publisher.app, {
         method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain', origin: PAGE },
         payload: JSON.stringify({ puts: [{ type: 'xml', value: vast, ttlseconds: 60, bidid: 'b1', bidder: 'other', key: 'chosen-by-caller' }, { type: 'json', value: { adm: '<div/>', price: 1.5 } }] }),
       });
@@ -375,16 +376,16 @@ forEachStore((t) => {
       expect(responses).toHaveLength(2);
       // the caller's own key is not honoured: a random UUID, as Prebid Cache's defaults
       expect(responses[0]!.uuid).toMatch(/^[0-9a-f-]{36}$/);
-      const xml = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${responses[0]!.uuid}` });
+      const xml = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${responses[0]!.uuid}` });
       expect(xml.headers['content-type']).toMatch(/^application\/xml/);
       expect(xml.body).toBe(vast);
       // anyone may post a document: a browser sent to its URL runs nothing of it on our origin
       expect(xml.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
       expect(xml.headers['x-content-type-options']).toBe('nosniff');
-      const json = await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${responses[1]!.uuid}` });
+      const json = await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${responses[1]!.uuid}` });
       expect(json.headers['content-type']).toMatch(/^application\/json/);
       expect(json.json()).toEqual({ adm: '<div/>', price: 1.5 });
-      expect((await publisher.app.inject({ method: 'GET', url: '/cache?uuid=chosen-by-caller' })).statusCode).toBe(404);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/cache?uuid=chosen-by-caller' })).statusCode).toBe(404);
       const metrics = await publisher.app.inject({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/adplane_prebid_cache_writes_total\{result="stored"\} 2/);
     });
@@ -395,10 +396,10 @@ forEachStore((t) => {
       const big = `<VAST>${'x'.repeat(90_000)}</VAST>`;
       for (let i = 0; i < 100; i++) {
         // (from many addresses: one address alone is held to CACHE_WRITES_PER_ADDRESS, below)
-        const res = await publisher.app.inject({ method: 'POST', url: '/cache', remoteAddress: `198.51.100.${i}`, payload: JSON.stringify({ puts: [{ type: 'xml', value: big }, { type: 'xml', value: big }] }) });
+        const res = await edgeRequest(publisher.app, { method: 'POST', url: '/cache', remoteAddress: `198.51.100.${i}`, payload: JSON.stringify({ puts: [{ type: 'xml', value: big }, { type: 'xml', value: big }] }) });
         expect(res.statusCode).toBe(200);
       }
-      expect((await publisher.app.inject({ method: 'GET', url: `/cache?uuid=${cacheId}` })).statusCode).toBe(200);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: `/cache?uuid=${cacheId}` })).statusCode).toBe(200);
     });
 
     it.each([
@@ -412,7 +413,7 @@ forEachStore((t) => {
       ['a value over 100 KB', JSON.stringify({ puts: [{ type: 'xml', value: `<VAST>${'x'.repeat(110_000)}</VAST>` }] }), /puts\[0\]\.value is larger than 100 KB/],
       ['a negative ttl', '{"puts":[{"type":"xml","value":"<VAST/>","ttlseconds":-1}]}', /ttlseconds/],
     ])('refuses a POST /cache with %s: 400 naming the field, nothing stored', async (_, payload, message) => {
-      const res = await publisher.app.inject({ method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain', origin: PAGE }, payload });
+      const res = await edgeRequest(publisher.app, { method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain', origin: PAGE }, payload });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(message);
       expect(res.headers['access-control-allow-origin']).toBe(PAGE);
@@ -422,7 +423,7 @@ forEachStore((t) => {
 
     it('holds one address to CACHE_WRITES_PER_ADDRESS writes in 10 s (429, Retry-After), whatever X-Device-IP it names; others write on', async () => {
       const post = (remoteAddress: string, headers: Record<string, string> = {}) =>
-        publisher.app.inject({ method: 'POST', url: '/cache', remoteAddress, headers: { origin: PAGE, ...headers }, payload: '{"puts":[{"type":"xml","value":"<VAST/>"}]}' });
+        edgeRequest(publisher.app, { method: 'POST', url: '/cache', remoteAddress, headers: { origin: PAGE, ...headers }, payload: '{"puts":[{"type":"xml","value":"<VAST/>"}]}' });
       for (let i = 0; i < CACHE_WRITES_PER_ADDRESS; i++) expect((await post('192.0.2.7', { 'x-device-ip': `10.9.9.${i}` })).statusCode).toBe(200);
       const limited = await post('192.0.2.7', { 'x-device-ip': '10.9.9.200' });
       expect(limited.statusCode).toBe(429);
@@ -434,14 +435,14 @@ forEachStore((t) => {
     });
 
     it("answers Prebid Server's bidder information: the bidder list, adplane's media types, its parameters' JSON Schema", async () => {
-      expect((await publisher.app.inject({ method: 'GET', url: '/info/bidders?enabledonly=true' })).json()).toEqual(['adplane']);
-      expect((await publisher.app.inject({ method: 'GET', url: '/info/bidders?baseadaptersonly=maybe' })).statusCode).toBe(400);
-      expect((await publisher.app.inject({ method: 'GET', url: '/info/bidders/all' })).json()).toEqual({ adplane: expect.objectContaining({ status: 'ACTIVE' }) });
-      expect((await publisher.app.inject({ method: 'GET', url: '/info/bidders/adplane' })).json()).toEqual({ status: 'ACTIVE', usesHttps: true, capabilities: { app: { mediaTypes: ['banner', 'video'] }, site: { mediaTypes: ['banner', 'video'] } } });
-      const unknown = await publisher.app.inject({ method: 'GET', url: '/info/bidders/appnexus' });
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/info/bidders?enabledonly=true' })).json()).toEqual(['adplane']);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/info/bidders?baseadaptersonly=maybe' })).statusCode).toBe(400);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/info/bidders/all' })).json()).toEqual({ adplane: expect.objectContaining({ status: 'ACTIVE' }) });
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/info/bidders/adplane' })).json()).toEqual({ status: 'ACTIVE', usesHttps: true, capabilities: { app: { mediaTypes: ['banner', 'video'] }, site: { mediaTypes: ['banner', 'video'] } } });
+      const unknown = await edgeRequest(publisher.app, { method: 'GET', url: '/info/bidders/appnexus' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.body).toBe('Unknown bidder: appnexus\n');
-      const params = (await publisher.app.inject({ method: 'GET', url: '/bidders/params' })).json() as Record<string, object>;
+      const params = (await edgeRequest(publisher.app, { method: 'GET', url: '/bidders/params' })).json() as Record<string, object>;
       expect(Object.keys(params)).toEqual(['adplane']);
       // the schema says what the auction takes: a channel uid, and nothing without one
       const validate = new AjvDraft04().compile(params.adplane!);
@@ -480,7 +481,7 @@ forEachStore((t) => {
     /** What Prebid.js posts to s2sConfig.syncEndpoint, from the page, with credentials. */
     const syncBody = (extra: Obj = {}) => JSON.stringify({ uuid: 'u-1', bidders: ['adplane'], account: 'acct-1', filterSettings: { image: { bidders: '*', filter: 'include' } }, gdpr: 0, us_privacy: '1---', ...extra });
     const cookieSync = (payload: string, headers: Record<string, string> = {}) =>
-      publisher.app.inject({ method: 'POST', url: '/cookie_sync', payload, headers: { 'content-type': 'text/plain', origin: PAGE, ...headers } });
+      edgeRequest(publisher.app, { method: 'POST', url: '/cookie_sync', payload, headers: { 'content-type': 'text/plain', origin: PAGE, ...headers } });
     const uidsOf = (setCookie: unknown) => /^(uids=[^;]+);/.exec(String(setCookie))![1]!;
 
     it("gives a new browser its adplane id: cookie_sync names the pixel, setuid stores it in Prebid Server's uids cookie, getuids reads it", async () => {
@@ -499,20 +500,20 @@ forEachStore((t) => {
       expect(uid).toMatch(/^[\w-]{22}$/);
 
       // the pixel Prebid.js fires
-      const set = await publisher.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+      const set = await edgeRequest(publisher.app, { method: 'GET', url: `${url.pathname}${url.search}` });
       expect(set.statusCode).toBe(200);
       expect(set.headers['content-type']).toBe('image/gif');
       expect(set.rawPayload.subarray(0, 6).toString('latin1')).toBe('GIF89a');
       expect(String(set.headers['set-cookie'])).toMatch(/; Path=\/; Max-Age=7776000; Expires=.+; SameSite=None; Secure$/);
       const cookie = uidsOf(set.headers['set-cookie']);
 
-      const got = await publisher.app.inject({ method: 'GET', url: '/getuids', headers: { cookie, origin: PAGE } });
+      const got = await edgeRequest(publisher.app, { method: 'GET', url: '/getuids', headers: { cookie, origin: PAGE } });
       expect(got.json()).toEqual({ buyeruids: { adplane: uid } });
       // for the browser itself: no other site's page may read the ids
       expect(got.headers['access-control-allow-origin']).toBeUndefined();
       // the browser has its id: nothing more to sync
       expect((await cookieSync(syncBody(), { cookie })).json()).toEqual({ status: 'ok', bidder_status: [] });
-      expect((await publisher.app.inject({ method: 'GET', url: '/getuids' })).json()).toEqual({});
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/getuids' })).json()).toEqual({});
     });
 
     it('syncs nothing where the GDPR applies or the viewer opted out of sale, and refuses what Prebid Server refuses', async () => {
@@ -522,19 +523,19 @@ forEachStore((t) => {
       expect((await cookieSync(syncBody({ filterSettings: { image: { bidders: '*', filter: 'exclude' } } }))).json()).toEqual({ status: 'no_cookie', bidder_status: [] });
       const optedOut = `uids=${Buffer.from(JSON.stringify({ tempUIDs: {}, optout: true })).toString('base64url')}`;
       expect((await cookieSync(syncBody(), { cookie: optedOut })).statusCode).toBe(401);
-      expect((await publisher.app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=x', headers: { cookie: optedOut } })).statusCode).toBe(401);
-      const gdpr = await publisher.app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=abc&gdpr=1&gdpr_consent=CO' });
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/setuid?bidder=adplane&uid=x', headers: { cookie: optedOut } })).statusCode).toBe(401);
+      const gdpr = await edgeRequest(publisher.app, { method: 'GET', url: '/setuid?bidder=adplane&uid=abc&gdpr=1&gdpr_consent=CO' });
       expect(gdpr.statusCode).toBe(451);
       expect(gdpr.headers['set-cookie']).toBeUndefined();
-      expect((await publisher.app.inject({ method: 'GET', url: '/setuid?bidder=rubicon&uid=abc' })).statusCode).toBe(400);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/setuid?bidder=rubicon&uid=abc' })).statusCode).toBe(400);
       const bad = await cookieSync(syncBody({ bidders: 'adplane' }));
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toBe('Invalid request: bidders must be an array of bidder codes\n');
       expect((await cookieSync('{nope')).statusCode).toBe(400);
       // no body: the defaults (every bidder adplane syncs)
-      expect((await publisher.app.inject({ method: 'POST', url: '/cookie_sync' })).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
-      expect((await publisher.app.inject({ method: 'POST', url: '/cookie_sync', payload: '' })).json()).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
-      const pre = await publisher.app.inject({ method: 'OPTIONS', url: '/cookie_sync', headers: { origin: PAGE, 'access-control-request-method': 'POST' } });
+      expect((await edgeRequest(publisher.app, { method: 'POST', url: '/cookie_sync' })).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane' }] });
+      expect((await edgeRequest(publisher.app, { method: 'POST', url: '/cookie_sync', payload: '' })).json()).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
+      const pre = await edgeRequest(publisher.app, { method: 'OPTIONS', url: '/cookie_sync', headers: { origin: PAGE, 'access-control-request-method': 'POST' } });
       expect(pre.statusCode).toBe(204);
       expect((await publisher.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/adplane_prebid_user_syncs_total\{call="setuid",result="451"\} 1\n/);
     });
@@ -553,7 +554,7 @@ forEachStore((t) => {
         if (regs) request.regs = regs;
         const bid = onlyBid((await auction(request, headers)).body);
         const impression = /https?:\/\/[^"'\s]*\/ev\?e=impression&amp;t=[^"'\s]+/.exec(bid.adm!)![0].replaceAll('&amp;', '&');
-        expect((await publisher.app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+        expect((await edgeRequest(publisher.app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
         return Number(bid.crid);
       };
       expect(await winner('8.8.4.1', { cookie: uids('browser-1') })).toBe(creative.id);
@@ -570,7 +571,7 @@ forEachStore((t) => {
     });
 
     it('opts a browser out on its page (nothing synced or stored after), and back in only from that page', async () => {
-      const page = await publisher.app.inject({ method: 'GET', url: '/optout' });
+      const page = await edgeRequest(publisher.app, { method: 'GET', url: '/optout' });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");
@@ -579,18 +580,18 @@ forEachStore((t) => {
       expect(page.headers['set-cookie']).toBeUndefined();
       expect(page.body).toContain('adplane keeps no id for this browser.');
       const form = (optout: string, headers: Record<string, string> = {}) =>
-        publisher.app.inject({ method: 'POST', url: '/optout', payload: `optout=${optout}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+        edgeRequest(publisher.app, { method: 'POST', url: '/optout', payload: `optout=${optout}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
       const out = await form('1', { 'sec-fetch-site': 'same-origin' });
       expect(out.statusCode).toBe(303);
       expect(out.headers.location).toBe('/optout');
       const cookie = uidsOf(out.headers['set-cookie']);
       expect(String(out.headers['set-cookie'])).toContain('; Max-Age=34560000;');
       // each visit to the page renews the opt-out
-      const again = await publisher.app.inject({ method: 'GET', url: '/optout', headers: { cookie } });
+      const again = await edgeRequest(publisher.app, { method: 'GET', url: '/optout', headers: { cookie } });
       expect(again.body).toContain('This browser is opted out');
       expect(uidsOf(again.headers['set-cookie'])).toBe(cookie);
       expect((await cookieSync(syncBody(), { cookie })).statusCode).toBe(401);
-      expect((await publisher.app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=again', headers: { cookie } })).statusCode).toBe(401);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: '/setuid?bidder=adplane&uid=again', headers: { cookie } })).statusCode).toBe(401);
       // another site may not opt the browser back in for it, nor out
       const forced = await form('0', { cookie, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
       expect(forced.statusCode).toBe(403);

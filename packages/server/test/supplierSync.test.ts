@@ -4,6 +4,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 
 /**
@@ -42,7 +43,7 @@ forEachStore((t) => {
     await app.close();
   });
 
-  const sync = (uid: string, query = '', headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/rtb/sync/${uid}${query}`, headers });
+  const sync = (uid: string, query = '', headers: Record<string, string> = {}) => edgeRequest(app, { method: 'GET', url: `/rtb/sync/${uid}${query}`, headers });
 
   describe('the user-sync URL of a supplier', () => {
     it('is refused on save without the id macro or as something other than an http(s) URL, naming the field', async () => {
@@ -98,7 +99,7 @@ forEachStore((t) => {
       expect(again.statusCode).toBe(302);
       expect(idIn(uidsCookie(again.headers['set-cookie']))).toBe(idIn(browser));
       // the id of Prebid Server's user sync is the same id
-      const stored = await app.inject({ method: 'GET', url: '/setuid?bidder=adplane&uid=from-prebid&f=i' });
+      const stored = await edgeRequest(app, { method: 'GET', url: '/setuid?bidder=adplane&uid=from-prebid&f=i' });
       const fromPrebid = await sync(suppliers.matched!.uid, '', { cookie: uidsCookie(stored.headers['set-cookie']) });
       expect(fromPrebid.headers.location).toContain('&uid=from-prebid&');
     });
@@ -148,7 +149,7 @@ forEachStore((t) => {
     /** Our bid's adm for one impression on `supplier`'s request. */
     const adm = async (supplier: string, imp: object, extra: Partial<BidRequest> = {}): Promise<string> => {
       const request = { id: `sync-${Math.random()}`, imp: [{ id: '1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' }, device: { ip: '8.8.8.9', ua: UA }, ...extra };
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${supplier}`, payload: request, headers: { 'content-type': 'application/json' } });
+      const res = await edgeRequest(app, { method: 'POST', url: `/rtb/bid/${supplier}`, payload: request, headers: { 'content-type': 'application/json' } });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as BidResponse).seatbid![0]!.bid[0]!.adm!;
     };
@@ -170,7 +171,7 @@ forEachStore((t) => {
       const request = {
         id: 'two-imps', imp: [{ id: '1', ...banner }, { id: '2', ...banner }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' }, device: { ip: '8.8.8.9', ua: UA },
       };
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
+      const res = await edgeRequest(app, { method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
       const bids = (res.json() as BidResponse).seatbid!.flatMap((seat) => seat.bid);
       expect(bids).toHaveLength(2);
       expect(bids.filter((b) => b.adm!.includes('/rtb/sync/'))).toHaveLength(1);
@@ -207,12 +208,12 @@ forEachStore((t) => {
         id: `matched-${ip}`, imp: [{ id: '1', banner: { w: 300, h: 250 } }], site: { domain: 'news.example.com', page: 'https://news.example.com/a' },
         device: { ip, ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' }, user: { buyeruid },
       };
-      const res = await app.inject({ method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
+      const res = await edgeRequest(app, { method: 'POST', url: `/rtb/bid/${suppliers.matched!.uid}`, payload: request, headers: { 'content-type': 'application/json' } });
       if (res.statusCode === 204) return 0;
       expect(res.statusCode, res.body).toBe(200);
       const bid = (res.json() as BidResponse).seatbid![0]!.bid[0]!;
       const impression = /https?:\/\/[^"'\s]*\/ev\?e=impression&amp;t=[^"'\s]+/.exec(bid.adm!)![0].replaceAll('&amp;', '&');
-      expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+      expect((await edgeRequest(app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
       return Number(bid.crid);
     };
     expect(await won('8.8.8.1', id)).toBe(creative.id);

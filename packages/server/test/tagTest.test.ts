@@ -5,6 +5,7 @@ import { SAMPLE_UA_BY_OS } from '../src/edge/doors/tagTest/sampleUserAgents.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * "Test this tag" through the real app: POST /api/edge/test runs the edge's real decision (snapshot,
@@ -98,12 +99,12 @@ forEachStore((t) => {
     expect(app.edge.counters.pending).toBe(pendingBefore);
     const impression = /<Impression[^>]*><!\[CDATA\[([^\]]+)\]\]>/.exec(filled.vast)![1]!;
     const url = new URL(impression);
-    const ev = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    const ev = await edgeRequest(app, { method: 'GET', url: `${url.pathname}${url.search}` });
     expect(ev.statusCode).toBe(200);
     expect(ev.headers['content-type']).toBe('image/gif');
     expect(app.edge.counters.pending).toBe(pendingBefore);
     // the same decision served for real would have counted its request
-    const real = await app.inject({ method: 'GET', url: `/vast/${(await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${ids.channel}` })).json().uid}?w=1280&h=720&ip=8.8.8.8` });
+    const real = await edgeRequest(app, { method: 'GET', url: `/vast/${(await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${ids.channel}` })).json().uid}?w=1280&h=720&ip=8.8.8.8` });
     expect(real.statusCode).toBe(200);
     expect(app.edge.counters.pending).toBeGreaterThan(pendingBefore);
   });
@@ -120,7 +121,7 @@ forEachStore((t) => {
     const channel = await create('emptyChainChannel', 'channels', { name: 'Empty chain channel', demandMode: 'auction', demand: [{ tagId: tag, priority: 1 }] });
     await app.edge.snapshots.rebuild();
     const uid = (await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${channel}` })).json().uid;
-    const real = await app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8` });
+    const real = await edgeRequest(app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8` });
     expect(real.statusCode).toBe(200);
     await expect.poll(() => pings().length - before, { timeout: 3000 }).toBe(2);
     // only the real request's: the test's two were listed in its trace, never fired

@@ -19,8 +19,8 @@ import { startTestBidders, type TestBidders } from './testBidders.js';
  * as well (`{ programmatic }`: local bidders answer its RTB demand tags, and stand in for Prebid
  * Server for its PreBid ones; `{ vastDemand }`: a local VAST demand partner answers its VAST demand
  * tags, as in edgeServing, adPod and demandTagFunnel). The app listens on a free port, so that
- * suppliers and pages reach it over real HTTP, unless the test asks `{ listen: false }` (it calls
- * `app.inject`). Each test says only what its tenant buys and sells.
+ * suppliers and pages reach it over real HTTP, unless the test asks `{ listen: false }` (its edge
+ * requests then listen on first use: edgeRequest, test/edgeClient.ts). Each test says only what its tenant buys and sells.
  */
 
 /** A row the tenant created, by the name the test gave it. */
@@ -37,7 +37,7 @@ const usd = (n: number) => Math.round(n * 1_000_000);
 type Flight = [from: number, to: number];
 
 export interface TenantOptions {
-  /** Listen on a free port (default); false: the tests call `app.inject` and there is no `base`. */
+  /** Listen on a free port (default); false: there is no `base` (edgeRequest, test/edgeClient.ts, listens when first called). */
   listen?: boolean;
   /**
    * Sells to programmatic demand: local bidders (testBidders.ts, `bidders`) are started before the
@@ -53,6 +53,8 @@ export interface TenantOptions {
   signInFrom?: string;
   /** The app's clock (a TestClock); default the machine's. */
   clock?: Clock;
+  /** The app's trustProxy (ADPLANE_TRUST_PROXY): 'loopback' lets edgeRequest's `remoteAddress` name the client. */
+  trustProxy?: string;
 }
 
 interface SupplierTerms {
@@ -287,7 +289,7 @@ export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: 
 function tenant(
   t: TestStore,
   setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>,
-  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom, clock }: TenantOptions,
+  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom, clock, trustProxy }: TenantOptions,
 ): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
   let bidders: TestBidders | undefined;
@@ -316,7 +318,7 @@ function tenant(
     },
     get base() {
       ready();
-      if (!listen) throw new Error('The app does not listen ({ listen: false }): use app.inject');
+      if (!listen) throw new Error('The app does not listen ({ listen: false }): use edgeRequest (test/edgeClient.ts)');
       return base;
     },
     get bidders() {
@@ -414,7 +416,7 @@ function tenant(
     if (programmatic) bidders = await startTestBidders();
     if (withVastDemand) vastDemand = await startDemandServer();
     const prebidServer = programmatic?.prebidServer;
-    app = await buildTestApp(t.store, prebidServer ? { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` } : {}, { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) });
+    app = await buildTestApp(t.store, { ...(prebidServer && { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` }), ...(trustProxy && { trustProxy }) }, { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) });
 
     cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {

@@ -1,8 +1,9 @@
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
+import { buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
 import { type LocalServer, localServer } from './localServer.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * VAST 2.0 and 3.0 hold one <Error> per ad. A VAST demand's ad served on such a channel keeps ours
@@ -64,13 +65,13 @@ onSqliteStore((t) => {
   });
 
   const serve = async (channel: string): Promise<string> => {
-    const res = await as(app, null, { method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=8.8.8.8` });
+    const res = await edgeRequest(app, { method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=8.8.8.8` });
     expect(res.statusCode, res.body).toBe(200);
     return res.body;
   };
   const errorsOf = (xml: string): string[] => [...xml.matchAll(/<Error><!\[CDATA\[(.*?)\]\]><\/Error>/g)].map((m) => m[1]!);
   /** What a player does with an <Error> URL: [ERRORCODE] filled, then a GET. */
-  const report = (url: string, code: number) => as(app, null, { method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '').replace('[ERRORCODE]', String(code)) });
+  const report = (url: string, code: number) => edgeRequest(app, { method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '').replace('[ERRORCODE]', String(code)) });
 
   describe.each(['2.0', '3.0'])('on a VAST %s channel', (version) => {
     it("keeps our <Error>, carrying the demand's, valid against the XSD", async () => {
