@@ -23,11 +23,15 @@ export type Request = Unsequenced<Command>;
 const admissionOf = (kind: 'budget' | 'frequency'): Admission =>
   kind === 'budget' ? { campaign: BUDGET_CAMPAIGN, priceMicros: PRICE } : { campaign: CAPPED_CAMPAIGN, priceMicros: PRICE, viewer: 'd:one-viewer' };
 
+/** The processes' one time: the machine's clock moved by CLOCK_OFFSET_MS, which the parent sets for them all (clear of a day's turn). */
+export const offsetClock = (offsetMs: number) => () => Date.now() + offsetMs;
+
 async function main(): Promise<void> {
+  const now = offsetClock(Number(process.env.CLOCK_OFFSET_MS ?? 0));
   const settings = { redisUrl: process.env.REDIS_URL ?? null };
   const prefix = process.env.DELIVERY_PREFIX ?? 'adplane-proc:';
   const log = { info: () => {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
-  const counters = await openDeliveryCounters(settings, { log, prefix, holdMs: Number(process.env.HOLD_MS ?? 60_000) });
+  const counters = await openDeliveryCounters(settings, { log, prefix, holdMs: Number(process.env.HOLD_MS ?? 60_000), clock: now });
   const bus = await openConfigChangeBus(settings, { log, prefix });
   const send = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
   bus.subscribe((version) => send({ op: 'config', version }));
@@ -36,14 +40,15 @@ async function main(): Promise<void> {
     const c = JSON.parse(line) as Command;
     switch (c.op) {
       case 'admit':
-        send({ seq: c.seq, refusal: counters.admit(c.id, admissionOf(c.kind), Date.now()) });
+        send({ seq: c.seq, refusal: counters.admit(c.id, admissionOf(c.kind), now()) });
         break;
       case 'commit':
-        counters.commit(c.id, admissionOf(c.kind), Date.now());
+        counters.commit(c.id, admissionOf(c.kind), now());
         send({ seq: c.seq });
         break;
       case 'qps':
-        send({ seq: c.seq, allowed: counters.takeQps('supplier', 1, SUPPLIER_QPS, Date.now()) });
+        send({ seq: c.seq, allowed: counters.takeQps('supplier', 1, SUPPLIER_QPS, now()) });
+
         break;
       case 'flush':
         await counters.flush();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfigChangeBus, openDeliveryCounters } from '../src/delivery/openDelivery.js';
 import { type DeliveryStats } from '../src/delivery/types.js';
 import { dropRedisPrefix, hasRedisServer, type OwnRedis, ownRedisServer, testLog } from './deliveryEngines.js';
-import { BUDGET_CAMPAIGN, PRICE, type Request, SUPPLIER_QPS } from './deliveryProcess.js';
+import { BUDGET_CAMPAIGN, offsetClock, PRICE, type Request, SUPPLIER_QPS } from './deliveryProcess.js';
+import { midHourOffsetMs } from './testTime.js';
 
 /**
  * Two edge processes (real OS processes) and this one as the API process, sharing one Redis: a daily
@@ -25,6 +26,9 @@ const HOLD_MS = 6_000;
 /** Longer than the hold, so that reservations of decisions that never became impressions go back and are spent while traffic still comes. */
 const LOAD_MS = HOLD_MS + 3_000;
 const present = !!process.env.REDIS_URL || hasRedisServer();
+/** The three processes read the middle of the machine's current hour on: the budget's day does not turn within the test. */
+const CLOCK_OFFSET_MS = midHourOffsetMs();
+const now = offsetClock(CLOCK_OFFSET_MS);
 
 interface Child {
   process: ChildProcess;
@@ -78,7 +82,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       await own.start();
       url = own.url;
     }
-    for (let i = 0; i < 2; i++) children.push(startChild({ REDIS_URL: url, DELIVERY_PREFIX: prefix, HOLD_MS: String(HOLD_MS) }));
+    for (let i = 0; i < 2; i++) children.push(startChild({ REDIS_URL: url, DELIVERY_PREFIX: prefix, HOLD_MS: String(HOLD_MS), CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) }));
     await Promise.all(children.map((c) => c.ready));
   }, 60_000);
 
@@ -90,7 +94,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
 
   it('holds a daily budget, a frequency cap and a QPS limit across two edge processes; config changes reach both', { timeout: 60_000 }, async () => {
     const log = testLog();
-    const api = await openDeliveryCounters({ redisUrl: url }, { log, prefix });
+    const api = await openDeliveryCounters({ redisUrl: url }, { log, prefix, clock: now });
     const bus = await openConfigChangeBus({ redisUrl: url }, { log, prefix });
     try {
       // the API process changes the config: both edge processes hear it within a second
@@ -142,7 +146,8 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       for (let round = 0; round < 2; round++) for (const c of children) stats[children.indexOf(c)] = (await c.call({ op: 'flush' })).stats as DeliveryStats;
 
       // the budget: every impression counted, none beyond the budget
-      const [state] = await api.readPacing([BUDGET_CAMPAIGN], Date.now());
+      const [state] = await api.readPacing([BUDGET_CAMPAIGN], now());
+
       const budget = BUDGET_CAMPAIGN.dailyBudget as number;
       expect(state!.spentToday).toBe(budgetCommitted * PRICE);
       const overspend = Math.max(state!.spentToday - budget, 0);

@@ -10,9 +10,14 @@ const DAY_MS = 24 * HOUR_MS;
  * hour of the machine's clock, which stamps the config store's rows.
  */
 export function midHourClock(): TestClock {
-  const now = Date.now();
-  return new TestClock(now - (now % HOUR_MS) + HOUR_MS / 2, { running: true });
+  return new TestClock(Date.now() + midHourOffsetMs(), { running: true });
 }
+
+/** What moves the machine's clock to the middle of its current UTC hour: for processes that share that time (each reads `Date.now() + offset`). */
+export function midHourOffsetMs(now = Date.now()): number {
+  return HOUR_MS / 2 - (now % HOUR_MS);
+}
+
 
 /** The stats hour of `ms`: `YYYY-MM-DD HH:00:00` (UTC). */
 export const hourText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
