@@ -4,6 +4,7 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { forEachStore } from './helpers.js';
 import { publisherTenant, type PublisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Ad pods through the real app (edge/decision/adPod.ts): a VAST request asking for an ad break
@@ -96,7 +97,7 @@ forEachStore((t) => {
     };
     const imps = async () => (await sums()).imps;
     const counted = await sums();
-    const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    const res = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids.pod!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     const ads = clientAds(res.body).ads as { impressionURLTemplates: { url: string }[] }[];
     expect(ads).toHaveLength(3);
     // the break is one request received, and three opportunities (its slots decided)
@@ -105,16 +106,16 @@ forEachStore((t) => {
     const before = after.imps;
     for (const ad of ads) {
       const url = new URL(ad.impressionURLTemplates[0]!.url);
-      expect((await publisher.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
+      expect((await edgeRequest(publisher.app, { method: 'GET', url: `${url.pathname}${url.search}` })).statusCode).toBe(200);
     }
     expect((await imps()) - before).toBe(3);
   });
 
   it('answers pods in VAST 3.0, and one ad to a VAST 2.0 channel (pods came with 3.0)', async () => {
-    const v3 = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod3!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
+    const v3 = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids.pod3!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3&pod_max_dur=45` });
     expect(schemaErrors('3.0', v3.body)).toBe('');
     expect(sequences(v3.body)).toEqual([1, 2, 3]);
-    const v2 = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.pod2!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3` });
+    const v2 = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids.pod2!.uid}?w=640&h=360&ip=${US_IP}&pod_max_ads=3` });
     expect(schemaErrors('2.0', v2.body)).toBe('');
     expect(sequences(v2.body)).toEqual([]);
     expect(media(v2.body)).toEqual(['acmeOne']);
@@ -153,7 +154,7 @@ forEachStore((t) => {
     const video = (podid?: string, slotinpod?: number) => ({ mimes: ['video/mp4'], w: 640, h: 360, maxduration: 30, ...(podid ? { podid, slotinpod } : {}) });
     const request = (imps: object[]) => ({ id: `pod-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } });
     const post = async (body: object) => {
-      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: body });
+      const res = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: body });
       expect(res.statusCode, res.body).toBe(200);
       const answer = res.json() as { seatbid: { bid: { impid: string; cid?: string; adomain?: string[] }[] }[] };
       return new Map(answer.seatbid.flatMap((s) => s.bid).map((b) => [b.impid, b]));
@@ -169,7 +170,7 @@ forEachStore((t) => {
   describe('OpenRTB 2.6 dynamic pods (video.poddur, maxseq)', () => {
     type Answered = { impid: string; cid?: string; dur?: number; price: number };
     const ask = async (imps: object[]) => {
-      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: `dyn-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+      const res = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: `dyn-${Math.random()}`, imp: imps, site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
       if (res.statusCode === 204) return [];
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
@@ -233,7 +234,7 @@ forEachStore((t) => {
       const channel = await publisher.create('rtbFixedPayout', 'channels', { name: 'SSP, $5 fixed payout', integration: 'RTB', format: 'video', vastVersion: '4.2', demandMode: 'auction', payout: { type: 'cpm', cpm: 5_000_000 }, demand: [] });
       await publisher.app.edge.snapshots.rebuild();
       const bid = async (video: object) => {
-        const res = await publisher.app.inject({ method: 'POST', url: `/rtb/${channel.uid}`, payload: { id: `fx-${Math.random()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, ...video } }], site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
+        const res = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/${channel.uid}`, payload: { id: `fx-${Math.random()}`, imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, ...video } }], site: { domain: 'tv.example.com' }, device: { ip: US_IP, ua: 'Roku/DVP-12.0' } } });
         return res.statusCode === 204 ? [] : (res.json() as { seatbid: { bid: Answered[] }[] }).seatbid.flatMap((s) => s.bid);
       };
       // $5 at $0.25 a second pays for 20 s at most: the 30 s spot cannot be bid, a 15 s one can
@@ -256,11 +257,11 @@ forEachStore((t) => {
     });
 
     it('refuses a malformed pod field with a 400 naming it', async () => {
-      const res = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60s' })] } }); // ('60' is read as 60, as exchanges quote numbers)
+      const res = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ poddur: '60s' })] } }); // ('60' is read as 60, as exchanges quote numbers)
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ field: 'imp[0].video.poddur' });
       for (const rqddurs of [[15, 'x'], [0, 15]]) {
-        const rqd = await publisher.app.inject({ method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs })] } });
+        const rqd = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/bid/${ids.supplier!.uid}`, payload: { id: 'bad', imp: [dynamic({ rqddurs })] } });
         expect(rqd.statusCode).toBe(400);
         expect(rqd.json()).toMatchObject({ field: 'imp[0].video.rqddurs' });
       }
@@ -292,7 +293,7 @@ forEachStore((t) => {
     const UA = encodeURIComponent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
     // 20 breaks of 4 ads from one viewer in a moment: 20 requests (the rule allows 60 in 10 s), not 80
     for (let i = 0; i < 20; i++) {
-      const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids.checked!.uid}?w=640&h=360&ip=73.162.1.20&ua=${UA}&pod_max_ads=4` });
+      const res = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids.checked!.uid}?w=640&h=360&ip=73.162.1.20&ua=${UA}&pod_max_ads=4` });
       expect(sequences(res.body), `break ${i + 1}`).toEqual([1, 2, 3, 4]);
     }
   });

@@ -6,6 +6,7 @@ import { createdAtMinute, paceWindow, targetSoFar, tenantDay } from '../src/deli
 import { getEntities } from '../src/store/entities.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * GET /api/demand/campaigns/pacing through the real app on both delivery engines: the spend the edge
@@ -50,11 +51,11 @@ forEachDeliveryEngine((engine) => {
         // serve until the daily budget of 4 impressions is spent (Redis may first refuse while its lease comes)
         servedFrom = Date.now();
         for (let i = 0; i < 80 && wins < 4; i++) {
-          const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=pace-${i}&debug=1` });
+          const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=pace-${i}&debug=1` });
           const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
           if (trace.winner?.source === 'campaign' && trace.winner.id === campaignId) {
             const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
-            expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+            expect((await edgeRequest(app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
             wins++;
           } else {
             await new Promise((r) => setTimeout(r, 20));
@@ -166,7 +167,7 @@ forEachDeliveryEngine((engine) => {
         const channelUid = (await createAs(app, cookie, 'channels', { name: 'Pacing after restart', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
         await app.edge.snapshots.rebuild();
         for (let i = 0; i < 10; i++) {
-          const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=again-${i}&debug=1` });
+          const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=again-${i}&debug=1` });
           const { trace } = res.json() as { trace: DecisionTrace };
           expect(trace.winner?.source === 'campaign' && trace.winner.id === campaignId, `decision ${i}`).toBe(false);
         }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Audit probes of delivery control through the real app on both engines (docs/delivery.md): a
@@ -37,14 +38,14 @@ forEachDeliveryEngine((engine) => {
 
       /** One ad request; the impression URL when ours won. */
       async function request(campaignId: number, device: string): Promise<{ impression: string | null; trace: DecisionTrace }> {
-        const res = await as(app, cookie, { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
+        const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
         expect(res.statusCode, res.body).toBe(200);
         const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
         if (!(trace.winner?.source === 'campaign' && trace.winner.id === campaignId)) return { impression: null, trace };
         const url = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
         return { impression: url.slice(url.indexOf('/ev')), trace };
       }
-      const fire = async (impression: string) => expect((await app.inject({ method: 'GET', url: impression })).statusCode).toBe(200);
+      const fire = async (impression: string) => expect((await edgeRequest(app, { method: 'GET', url: impression })).statusCode).toBe(200);
       const refusalOf = (trace: DecisionTrace, campaignId: number) => trace.sources.find((s) => s.source === 'campaign' && s.id === campaignId)?.reason;
 
       /** Requests (each impression fired) until `wins` wins, the lease allowing. */

@@ -2,6 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { forEachStore, freshAddress } from './helpers.js';
 import { forEachStatsEngine } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
+import { isoDay, midHourClock } from './testTime.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * The fill funnel of a demand tag from real edge traffic (docs/ad-server.md, Counters): every tag a
@@ -11,7 +13,6 @@ import { publisherTenant } from './tenantFixture.js';
  */
 const US_IP = '8.8.8.8';
 const REQUESTS = 3;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 forEachStore((t) => {
   forEachStatsEngine((s) => {
@@ -25,13 +26,13 @@ forEachStore((t) => {
       await p.vastChannel('auction', 'Funnel auction', { timeoutMs: 2000, demand: ['refused', 'hang', 'fill', 'capped'] });
       // a waterfall: something always fills before the hanging tag's turn (a campaign at tier 0, or the filling tag)
       await p.vastChannel('waterfall', 'Funnel waterfall', { waterfall: true, timeoutMs: 2000, demand: [['fill'], ['hang']] });
-    }, { listen: false, vastDemand: true, statsEngine: s, signInFrom: freshAddress() });
+    }, { listen: false, vastDemand: true, statsEngine: s, signInFrom: freshAddress(), clock: midHourClock() });
     const { ids } = publisher;
 
     beforeAll(async () => {
       for (let i = 0; i < REQUESTS; i++) {
         for (const channel of ['auction', 'waterfall']) {
-          const res = await publisher.app.inject({ method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=${US_IP}` });
+          const res = await edgeRequest(publisher.app, { method: 'GET', url: `/vast/${ids[channel]!.uid}?w=640&h=360&ip=${US_IP}` });
           expect(res.statusCode).toBe(200);
           expect(res.body).toMatch(/<Ad[\s>]/);
         }
@@ -40,7 +41,8 @@ forEachStore((t) => {
     });
 
     const rrun = (body: Record<string, unknown>) =>
-      publisher.request({ method: 'POST', url: '/api/rrun', payload: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now()), ...body } });
+      publisher.request({ method: 'POST', url: '/api/rrun', payload: { startDate: isoDay(publisher.app.clock.now(), -1), endDate: isoDay(publisher.app.clock.now()), ...body } });
+
     const funnelOf = async (tag: string, channel = 'auction') => {
       const filters = { tag: [ids[tag]!.id], channel: [ids[channel]!.id] };
       const totals = await rrun({ metrics: ['source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'reqs', 'opps'], filters });

@@ -4,8 +4,9 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
+import { buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * A VAST demand tag answering a linear video to a display channel (whose answer is a NonLinear:
@@ -71,7 +72,7 @@ onSqliteStore((t) => {
   });
 
   const debug = async (channel: string, size = 'w=300&h=250') => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${ids[channel]!.uid}?${size}&ip=8.8.8.8&debug=1` });
+    const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${ids[channel]!.uid}?${size}&ip=8.8.8.8&debug=1` });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { vast: string; trace: DecisionTrace };
   };

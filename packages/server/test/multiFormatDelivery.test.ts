@@ -5,6 +5,7 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { dspTenant } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * A multi-format impression (video and banner in one imp) whose video winner delivery control
@@ -66,7 +67,7 @@ forEachStore((t) => {
     device: { ifa: viewer, ip: '73.158.1.1', devicetype: 2, ua },
   });
   const bidsOf = async (uid: string, body: BidRequest): Promise<Answered[]> => {
-    const res = await dsp.app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await edgeRequest(dsp.app, { method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     if (res.statusCode === 204) return [];
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as BidResponse).seatbid!.flatMap((s) => s.bid) as Answered[];

@@ -5,6 +5,7 @@ import { inlineVast } from './demandServers.js';
 import { dspTenant } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
 import { startTestBidders, type TestBidders } from './testBidders.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * A multi-format impression (video and banner in one imp: outstream video with a banner fallback,
@@ -85,7 +86,7 @@ forEachStore((t) => {
   const request = (imp: Omit<Imp, 'id'>, extra: Partial<BidRequest> = {}): BidRequest => ({
     id: `mf-${Math.random()}`, imp: [{ id: 'slot-1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/story' }, tmax: 500, ...extra,
   });
-  const rtb = (uid: string, body: BidRequest) => dsp.app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const rtb = (uid: string, body: BidRequest) => edgeRequest(dsp.app, { method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   const bidsOf = async (uid: string, body: BidRequest): Promise<Answered[]> => {
     const res = await rtb(uid, body);
     if (res.statusCode === 204) return [];
