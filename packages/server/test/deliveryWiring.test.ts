@@ -5,7 +5,8 @@ import { type DecisionTrace } from '@adplane/shared';
 import { readConfigVersion } from '../src/store/configVersion.js';
 import { forEachDeliveryEngine } from './deliveryEngines.js';
 import { startDemandServer } from './demandServers.js';
-import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { buildTestApp, createAs, forEachStore, login } from './helpers.js';
+import { edgePort, edgeRequest } from './edgeClient.js';
 
 /**
  * Delivery control wired into the edge (docs/delivery.md, "Where the edge calls it"), through the
@@ -45,13 +46,13 @@ forEachDeliveryEngine((engine) => {
       async function serve(campaignId: number, device: string, uid = channelUid, browser?: string): Promise<{ won: boolean; trace: DecisionTrace }> {
         const viewer = browser ? `ip=8.8.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` : `ip=8.8.8.8&device_id=${device}`;
         const uids = browser ? `; uids=${Buffer.from(JSON.stringify({ tempUIDs: { adplane: { uid: browser, expires: new Date(Date.now() + 86_400_000).toISOString() } } })).toString('base64url')}` : '';
-        const res = await as(app, `${cookie}${uids}`, { method: 'GET', url: `/vast/${uid}?w=640&h=360&${viewer}&debug=1` });
+        const res = await edgeRequest(app, { cookie: `${cookie}${uids}`, method: 'GET', url: `/vast/${uid}?w=640&h=360&${viewer}&debug=1` });
         expect(res.statusCode, res.body).toBe(200);
         const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
         const won = trace.winner?.source === 'campaign' && trace.winner.id === campaignId;
         if (won) {
           const impression = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
-          expect((await app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
+          expect((await edgeRequest(app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) })).statusCode).toBe(200);
         }
         return { won, trace };
       }
@@ -130,8 +131,7 @@ forEachDeliveryEngine((engine) => {
           await vi.waitFor(async () => expect((await serve(campaign.id, 'device-hangup', slowChannel)).won).toBe(true), { timeout: 5000, interval: 20 });
           // (on Redis the impression commits once Redis confirms it is not a replay)
           await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThan(committed), { timeout: 5000 });
-          const address = await app.listen({ port: 0, host: '127.0.0.1' });
-          const port = Number(new URL(address).port);
+          const port = await edgePort(app);
           /** A request whose player hangs up after 50 ms; resolves once its decision is made (400 ms on). */
           const hangUp = async () => {
             const socket = connect({ port, host: '127.0.0.1' });

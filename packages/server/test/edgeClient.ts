@@ -63,6 +63,11 @@ function listeningOf(app: FastifyInstance): Promise<Listening> {
   return found;
 }
 
+/** The port the app listens on for edgeRequest (listening first when it is not): for a test's own raw sockets beside it. */
+export async function edgePort(app: FastifyInstance): Promise<number> {
+  return (await listeningOf(app)).port;
+}
+
 /** `call` sent to the app's edge over a real socket (see the top of this file). */
 export async function edgeRequest(app: FastifyInstance, call: EdgeCall | string): Promise<EdgeAnswer> {
   const { port, agent } = await listeningOf(app);

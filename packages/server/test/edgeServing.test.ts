@@ -10,7 +10,7 @@ import { writeTestCityDb } from './mmdbWriter.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
 import { exchange } from './rawHttp.js';
 import { publisherTenant } from './tenantFixture.js';
-import { edgeRequest } from './edgeClient.js';
+import { edgePort, edgeRequest } from './edgeClient.js';
 
 const US_IP = '8.8.8.8';
 
@@ -228,8 +228,7 @@ forEachStore((t) => {
     const clickType = String(clickGet.headers['content-type'] ?? '');
     expect([302, 204]).toContain(clickStatus);
     before.clicks += 1;
-    // (listening since the first edgeRequest)
-    const { port } = publisher.app.server.address() as { port: number };
+    const port = await edgePort(publisher.app);
     const live = (path: string, init: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual', ...init });
     const origin = 'https://player.example';
     for (const send of ['node:http', 'fetch'] as const) {

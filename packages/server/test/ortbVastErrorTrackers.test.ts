@@ -3,6 +3,7 @@ import { type DecisionTrace } from '@adplane/shared';
 import { forEachStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Outbound programmatic demand whose bid's `adm` is a VAST buffet with a broken first ad (no media
@@ -58,7 +59,7 @@ forEachStore((t) => {
       id: 'inbound-buffet', tmax: 1000, site: { page: 'https://news.example.com/v' }, device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
       imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6] } }],
     };
-    const res = await publisher.app.inject({ method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request });
+    const res = await edgeRequest(publisher.app, { method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request });
     expect(res.statusCode, res.body).toBe(200);
     const bid = (res.json() as { seatbid: { bid: { crid: string; adm: string }[] }[] }).seatbid[0]!.bid[0]!;
     expect(bid.crid).toBe('cr-inb');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { prebidPublisher } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * The wire format real Prebid clients use, through the real app: the requests are fixtures shaped
@@ -46,7 +47,7 @@ forEachStore((t) => {
   const { ids } = publisher;
 
   const auction = async (body: Obj) => {
-    const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
     expect(res.statusCode, res.body).toBe(200);
     return { res, body: res.json() as WireResponse };
   };
@@ -86,7 +87,7 @@ forEachStore((t) => {
       expect(keys).toMatchObject({ hb_pb: '7.00', hb_bidder: 'adplane', hb_size: '640x360', hb_uuid: vast.cacheId, hb_cache_path: '/cache' });
       // what Prebid.js builds when cache.vastXml is missing: https://<hb_cache_host><hb_cache_path>?uuid=<hb_uuid>
       const fallback = new URL(`https://${keys.hb_cache_host}${keys.hb_cache_path}?uuid=${keys.hb_uuid}`);
-      const served = await publisher.app.inject({ method: 'GET', url: `${fallback.pathname}${fallback.search}`, headers: { origin: PAGE } });
+      const served = await edgeRequest(publisher.app, { method: 'GET', url: `${fallback.pathname}${fallback.search}`, headers: { origin: PAGE } });
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toMatch(/^application\/xml/);
       expect(served.headers['access-control-allow-origin']).toBe(PAGE);
@@ -104,7 +105,7 @@ forEachStore((t) => {
       const { body: tested } = await auction({ ...request, test: 1 });
       expect(tested.ext.debug!.resolvedrequest).toMatchObject({ id: request.id, test: 1 });
       // a debug flag of the wrong type is refused, as Prebid Server's JSON decoding refuses it
-      const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify({ ...request, ext: { prebid: { ...prebid, debug: 'yes' } } }) });
+      const res = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify({ ...request, ext: { prebid: { ...prebid, debug: 'yes' } } }) });
       expect(res.statusCode).toBe(400);
       expect(res.body).toMatch(/ext\.prebid\.debug/);
     });
@@ -124,7 +125,7 @@ forEachStore((t) => {
   describe("Prebid Server's AMP answer", () => {
     it("carries the bid response's ext under ortb2.ext beside the targeting keys", async () => {
       const query = new URLSearchParams({ tag_id: ids.display!.uid, w: '300', h: '250', curl: `${PAGE}/amp/story`, timeout: '1000' });
-      const res = await publisher.app.inject({ method: 'GET', url: `/openrtb2/amp?${query}` });
+      const res = await edgeRequest(publisher.app, { method: 'GET', url: `/openrtb2/amp?${query}` });
       expect(res.statusCode, res.body).toBe(200);
       const answer = res.json() as { targeting: Record<string, string>; ortb2: { ext: { responsetimemillis: Record<string, number>; tmaxrequest: number } } };
       expect(answer.targeting).toMatchObject({ hb_bidder: 'adplane', hb_pb: '3.50', hb_size: '300x250' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prebidPublisher } from './tenantFixture.js';
 import { forEachStore } from './helpers.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Requests Prebid Server accepts that a Prebid Server client may send, through the real app:
@@ -35,7 +36,7 @@ forEachStore((t) => {
     ext: { prebid },
   });
   const auction = async (body: Obj) => {
-    const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain' } });
+    const res = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain' } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as Answer;
   };
@@ -73,7 +74,7 @@ forEachStore((t) => {
       // the adjusted price meets the floor: under it, no bid
       const floored = await auction(request({ ...imp, bidfloor: 3 }, { targeting, bidadjustmentfactors: { adplane: 0.6 } }));
       expect(floored.seatbid).toEqual([]);
-      const bad = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(request(imp, { bidadjustmentfactors: { adplane: 0 } })) });
+      const bad = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(request(imp, { bidadjustmentfactors: { adplane: 0 } })) });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toMatch(/ext\.prebid\.bidadjustmentfactors\.adplane must be a positive number/);
     });

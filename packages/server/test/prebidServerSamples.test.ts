@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prebidPublisher } from './tenantFixture.js';
 import { onSqliteStore } from './helpers.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Prebid Server's own request samples (prebid-server's endpoints/openrtb2/sample-requests:
@@ -223,7 +224,7 @@ onSqliteStore((t) => {
 
   const check = async (body: unknown, expected: Expect) => {
     const payload = typeof body === 'string' ? body : JSON.stringify(body);
-    const res = await publisher.app.inject({ method: 'POST', url: '/openrtb2/auction', payload, headers: { 'content-type': 'text/plain' } });
+    const res = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload, headers: { 'content-type': 'text/plain' } });
     expect(res.statusCode, res.body).toBe(expected.status);
     if (expected.status === 400) {
       expect(res.body).toMatch(/^Invalid request: /);
