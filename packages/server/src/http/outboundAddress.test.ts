@@ -31,6 +31,27 @@ describe('which addresses the server calls', () => {
     expect(isCallableAddress('::ffff:0:808:808', false)).toBe(true);
   });
 
+  it('judges 6to4 and Teredo addresses by the IPv4 addresses they carry', () => {
+    // 6to4 (2002::/16): the IPv4 address after the prefix
+    expect(isCallableAddress('2002:a9fe:a9fe::1', true)).toBe(false);
+    expect(isCallableAddress('2002:7f00:1::1', false)).toBe(false);
+    expect(isCallableAddress('2002:7f00:1::1', true)).toBe(true);
+    expect(isCallableAddress('2002:808:808::1', false)).toBe(true);
+    // Teredo (2001::/32): the server's address after the prefix, the client's inverted at the end
+    // (RFC 4380's example: server 65.54.227.120, client 192.0.2.45, a documentation address)
+    expect(isCallableAddress('2001:0:4136:e378:8000:63bf:3fff:fdd2', false)).toBe(false);
+    expect(isCallableAddress('2001:0:4136:e378:8000:63bf:3fff:fdd2', true)).toBe(true);
+    expect(isCallableAddress('2001:0:4136:e378:8000:63bf:5601:5601', true)).toBe(false); // client 169.254.169.254
+    expect(isCallableAddress('2001:0:a9fe:a9fe:8000:63bf:f7f7:f7f7', true)).toBe(false); // server 169.254.169.254
+    expect(isCallableAddress('2001:0:4136:e378:8000:63bf:f7f7:f7f7', false)).toBe(true); // client 8.8.8.8
+  });
+
+  it('refuses IPv4 in the spellings readers disagree on, whatever their value', () => {
+    for (const a of ['0x7f.1', '2130706433', '0177.0.0.1', '127.1', '0x08.8.8.8', '010.0.0.1', '8.8.8.08', '::ffff:0177.0.0.1', '::ffff:0x7f.0.0.1', '64:ff9b::0x7f.0.0.1']) {
+      expect(isCallableAddress(a, true), a).toBe(false);
+    }
+  });
+
   it('keys origins with their port, and trusts the operator\'s own', () => {
     expect(originKey('https://Ads.Example.com/x?y')).toBe('https://ads.example.com:443');
     expect(originKey('http://127.0.0.1:8080/demo')).toBe('http://127.0.0.1:8080');
@@ -78,6 +99,19 @@ describe('the demand connector (a real undici Agent and a local server)', () => 
     expect(await get(agentOf(false, [`http://[::1]:${port}`]), `http://[::1]:${port}/`)).not.toBe('refused');
     // the same host on another port is not that origin
     expect(await get(agentOf(false, [`http://127.0.0.1:${port + 1}`]), `http://127.0.0.1:${port}/`)).toBe('refused');
+  });
+
+  it('refuses a host that is an IP literal in an odd spelling before any lookup (undici hands over the host as given)', async () => {
+    const connect = guardedConnector(outboundPolicy(true, []));
+    for (const hostname of ['0x7f.1', '2130706433', '0177.0.0.1']) {
+      const error = await new Promise<Error | null>((resolve) => {
+        connect({ hostname, protocol: 'http:', port: String(port) }, (e, socket) => {
+          socket?.destroy();
+          resolve(e);
+        });
+      });
+      expect(isAddressRefused(error), hostname).toBe(true);
+    }
   });
 
   it('never calls the metadata address, even with private addresses allowed', async () => {

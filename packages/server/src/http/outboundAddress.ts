@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { INVALID, IPV4, ip, isReservedV4, isReservedV6, parseIp } from '../ivt/ipAddress.js';
+import ipaddr from 'ipaddr.js';
 import { buildConnector } from 'undici';
+import { type Address, addressRanges, inRanges, readAddress } from './addressRanges.js';
 
 /**
  * Which addresses the server may call on its own (SSRF guards). The edge calls URLs that others
@@ -23,53 +24,72 @@ import { buildConnector } from 'undici';
  */
 
 /**
- * Never called, whatever the switch (IPv4): "this network" 0/8, link-local 169.254/16 (where clouds
- * serve instance credentials), multicast, reserved and broadcast (224 and up), and Alibaba's metadata
- * service on a carrier-grade NAT address (100.100.100.200).
+ * Never called, whatever the switch: "this network" 0/8, link-local 169.254/16 (where clouds serve
+ * instance credentials), multicast, reserved and broadcast (224 and up), Alibaba's metadata service
+ * on a carrier-grade NAT address (100.100.100.200); the unspecified address ::, link-local fe80::/10,
+ * multicast ff00::/8 and AWS's metadata fd00:ec2::254.
  */
-function neverV4(v4: number): boolean {
-  const a = v4 >>> 24;
-  return a === 0 || a >= 224 || v4 >>> 16 === 0xa9fe || v4 === 0x646464c8;
-}
-
-/** The same for the IPv6 address parseIp read last: unspecified, link-local fe80::/10, multicast ff00::/8, AWS's metadata fd00:ec2::254. */
-function neverV6(): boolean {
-  const w = ip.words;
-  if ((w[0]! & 0xffc0) === 0xfe80 || (w[0]! & 0xff00) === 0xff00) return true;
-  if (w[0] === 0xfd00 && w[1] === 0x0ec2 && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0 && w[6] === 0 && w[7] === 0x254) return true;
-  return w.every((g) => g === 0);
-}
+const NEVER = addressRanges([
+  '0.0.0.0/8', '169.254.0.0/16', '224.0.0.0/3', '100.100.100.200',
+  '::/128', 'fe80::/10', 'ff00::/8', 'fd00:ec2::254',
+]);
 
 /**
- * The IPv4 address the IPv6 address parseIp read last carries in its last 32 bits, or -1: the
- * packet may reach it through a translator. IPv4-compatible (::/96, deprecated; not :: and ::1,
- * IPv6's own), IPv4-translated (::ffff:0:0:0/96) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48).
- * (IPv4-mapped addresses parseIp reads as IPv4.)
+ * Called only when private addresses are allowed: private (RFC 1918), carrier-grade NAT 100.64/10,
+ * loopback, the IETF's 192.0.0/24, documentation, benchmarking 198.18/15; IPv6 loopback, unique-local
+ * fc00::/7, documentation 2001:db8::/32 and discard 100::/64. With NEVER, the same space the traffic
+ * check calls reserved (ivt/ipAddress.ts isReservedV4 and isReservedV6; a test holds them equal).
  */
-function embeddedV4(): number {
-  const w = ip.words;
-  const v4 = ((w[6]! << 16) | w[7]!) >>> 0;
-  const zeros = (from: number, to: number) => w.subarray(from, to).every((g) => g === 0);
-  if (zeros(0, 6) && v4 > 1) return v4;
-  if (zeros(0, 4) && w[4] === 0xffff && w[5] === 0) return v4;
-  if (w[0] === 0x64 && w[1] === 0xff9b && (zeros(2, 6) || w[2] === 1)) return v4;
-  return -1;
-}
+const PRIVATE = addressRanges([
+  '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
+  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
+  '::1/128', 'fc00::/7', '2001:db8::/32', '100::/64',
+]);
+
+const range = (cidr: string): [ipaddr.IPv6, number] => ipaddr.IPv6.parseCIDR(cidr);
+const COMPATIBLE = range('::/96');
+const OWN_V6 = range('::/127');
+const TRANSLATED = range('::ffff:0:0:0/96');
+const NAT64 = [range('64:ff9b::/96'), range('64:ff9b:1::/48')];
+const SIX_TO_FOUR = range('2002::/16');
+const TEREDO = range('2001::/32');
+
+/** The IPv4 address in two 16-bit groups of an IPv6 address (inverted: Teredo's client). */
+const v4Of = (hi: number, lo: number, invert = false): ipaddr.IPv4 => {
+  const bits = (((hi << 16) | lo) ^ (invert ? 0xffffffff : 0)) >>> 0;
+  return new ipaddr.IPv4([bits >>> 24, (bits >>> 16) & 255, (bits >>> 8) & 255, bits & 255]);
+};
 
 /**
- * Whether the server may connect to `address` (an IP, IPv6 in brackets or not): with private
- * addresses allowed, all but the never-called ones; else public addresses only (ivt/ipAddress.ts:
- * the same reserved ranges the traffic check reads). An IPv6 address carrying an IPv4 one must pass
- * as both. A non-address never may.
+ * The IPv4 addresses an IPv6 address carries, which a packet to it may reach through a translator or
+ * a tunnel: IPv4-compatible (::/96, deprecated; not :: and ::1, IPv6's own), IPv4-translated
+ * (::ffff:0:0:0/96) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48) in the last 32 bits; 6to4 (2002::/16) in
+ * the 32 bits after the prefix; Teredo (2001::/32) its server's after the prefix and its client's,
+ * inverted, in the last 32. (IPv4-mapped addresses readAddress reads as IPv4.)
+ */
+function carriedV4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = address.parts;
+  if (address.match(COMPATIBLE)) return address.match(OWN_V6) ? [] : [v4Of(p[6]!, p[7]!)];
+  if (address.match(TRANSLATED) || NAT64.some((n) => address.match(n))) return [v4Of(p[6]!, p[7]!)];
+  if (address.match(SIX_TO_FOUR)) return [v4Of(p[1]!, p[2]!)];
+  if (address.match(TEREDO)) return [v4Of(p[2]!, p[3]!), v4Of(p[6]!, p[7]!, true)];
+  return [];
+}
+
+const callable = (address: Address, allowPrivate: boolean): boolean => !inRanges(address, NEVER) && (allowPrivate || !inRanges(address, PRIVATE));
+
+/**
+ * Whether the server may connect to `address` (an IP, IPv6 in brackets or not, as addressRanges.ts
+ * reads it): with private addresses allowed, all but the never-called ones; else public addresses
+ * only. An IPv6 address carrying IPv4 ones must pass as each of them. A non-address never may, nor
+ * an IPv4 address in another spelling than four decimal parts (0x7f.1, 2130706433, 0177.0.0.1).
  */
 export function isCallableAddress(address: string, allowPrivate: boolean): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = parseIp(bare);
-  if (family === INVALID) return false;
-  if (family === IPV4) return allowPrivate ? !neverV4(ip.v4) : !isReservedV4(ip.v4);
-  if (allowPrivate ? neverV6() : isReservedV6()) return false;
-  const v4 = embeddedV4();
-  return v4 < 0 || (allowPrivate ? !neverV4(v4) : !isReservedV4(v4));
+  const parsed = readAddress(bare);
+  if (!parsed) return false;
+  if (!callable(parsed, allowPrivate)) return false;
+  return !(parsed instanceof ipaddr.IPv6) || carriedV4(parsed).every((v4) => callable(v4, allowPrivate));
 }
 
 /** A public unicast address (an IPv6 one carrying an IPv4 address judged by both). */
@@ -152,7 +172,8 @@ export function guardedConnector(policy: OutboundPolicy, socketOptions: buildCon
     const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
     if (policy.trustedOrigins.has(`${options.protocol}//${urlHost}:${port}`)) return open(options, callback);
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-    if (isIP(bare) !== 0 && !isCallableAddress(bare, policy.allowPrivate)) {
+    // an IP literal in any spelling node or ipaddr.js reads (0x7f.1 too) is judged as written, before any lookup
+    if ((isIP(bare) !== 0 || ipaddr.isValid(bare)) && !isCallableAddress(bare, policy.allowPrivate)) {
       queueMicrotask(() => callback(new AddressRefusedError(host, bare), null));
       return;
     }

@@ -1,15 +1,10 @@
 import { isIP } from 'node:net';
+import { SeededRandom } from '@adplane/shared';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
+import { addressRanges, inRanges, readAddress } from '../http/addressRanges.js';
+import { isPublicAddress } from '../http/outboundAddress.js';
 import { addressText, INVALID, IPV4, IPV6, ip, isNonViewerV6, isReservedV4, isReservedV6, parseIp, parseViewerIp } from './ipAddress.js';
-
-/** A small deterministic generator, so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const words = () => Array.from(ip.words);
 
@@ -56,7 +51,8 @@ describe('parseIp', () => {
   });
 
   it('agrees with node:net on random addresses written every way', () => {
-    const next = rng(42);
+    const random = new SeededRandom(42);
+    const next = () => random.next();
     for (let n = 0; n < 2_000; n++) {
       const w = Array.from({ length: 8 }, () => (next() < 0.3 ? 0 : Math.floor(next() * 0x10000)));
       const full = w.map((x) => x.toString(16)).join(':');
@@ -166,8 +162,167 @@ describe('reserved addresses', () => {
     for (const s of ['2000::1', '2601:600::1', '2001:4860::8888', '2001:3::1', '2001:2:1::1', '2a00:1450::1', '3ffe:ffff::1', '3fff:1000::1', '64:ff9b::8.8.8.8']) {
       expect(nonViewer(s), s).toBe(false);
     }
-    // isReservedV6, which also guards outbound calls, is unchanged by it
+    // isReservedV6 (the outbound guard's reserved space) is unchanged by it
     expect(reserved('::2')).toBe(false);
     expect(reserved('3fff::1')).toBe(false);
+  });
+});
+
+/**
+ * The fast parser and its range checks, address by address against ipaddr.js as the security
+ * decisions read it (http/addressRanges.ts): generated addresses of both families in every spelling,
+ * IPv4's odd spellings (which neither reads as an address), and near-misses made by breaking them.
+ */
+describe('against ipaddr.js', () => {
+  const random = new SeededRandom(20261128);
+  const hex = (n: number) => n.toString(16);
+  const dotted = (v: number) => [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
+  const V4_FIRST = [0, 10, 100, 127, 169, 172, 192, 198, 203, 223, 224, 240, 255];
+  const V6_FIRST = [0, 0x64, 0x100, 0x2000, 0x2001, 0x2002, 0x3fff, 0x4000, 0xfc00, 0xfd00, 0xfe80, 0xfec0, 0xff00, 0xffff];
+  const V6_SECOND = [0, 1, 2, 3, 0xdb8, 0xdb9, 0xec2, 0xff9b, 0xfff, 0x1000, 0xffff];
+
+  /** An IPv4 value, often at the edge of a special range. */
+  function v4Value(): number {
+    const first = random.chance(0.6) ? random.pick(V4_FIRST) : random.int(256);
+    const rest = random.pick([0, 0xffffff, random.int(0x1000000), (random.int(256) << 16) | random.pick([0, 0xffff, random.int(0x10000)])]);
+    return ((first << 24) | rest) >>> 0;
+  }
+
+  /** Eight IPv6 groups, often in or next to a special range, or an IPv4-carrying one. */
+  function v6Words(): number[] {
+    const w = Array.from({ length: 8 }, () => (random.chance(0.4) ? 0 : random.chance(0.2) ? 0xffff : random.int(0x10000)));
+    if (random.chance(0.7)) w[0] = random.pick(V6_FIRST) | (random.chance(0.3) ? random.int(0x40) : 0);
+    if (random.chance(0.5)) w[1] = random.pick(V6_SECOND);
+    if (random.chance(0.2)) w.fill(0, 2, 6);
+    if (random.chance(0.15)) w.splice(0, 6, 0, 0, 0, 0, 0, random.pick([0, 0xffff]));
+    if (random.chance(0.1)) w.splice(0, 6, 0, 0, 0, 0, 0xffff, 0);
+    return w;
+  }
+
+  /** Ways to write eight groups: full, the longest or another zero run compressed, leading zeros, upper case, a dotted tail, a zone. */
+  function v6Text(w: number[]): string {
+    let groups = w.map((x) => (random.chance(0.1) ? hex(x).padStart(4, '0') : hex(x)));
+    let tail = '';
+    if (random.chance(0.25)) {
+      tail = dotted(((w[6]! << 16) | w[7]!) >>> 0);
+      groups = groups.slice(0, 6);
+    }
+    const runs: [number, number][] = [];
+    for (let i = 0; i < groups.length; i++) {
+      let j = i;
+      while (j < groups.length && w[j] === 0) j++;
+      if (j > i) runs.push([i, j]);
+      i = j;
+    }
+    let text = groups.join(':');
+    if (runs.length && random.chance(0.8)) {
+      const [from, to] = random.chance(0.7) ? runs.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a)) : random.pick(runs);
+      text = `${groups.slice(0, from).join(':')}::${groups.slice(to).join(':')}`;
+    }
+    if (tail) text += text.endsWith(':') ? tail : `:${tail}`;
+    if (random.chance(0.1)) text = text.toUpperCase();
+    if (random.chance(0.05)) text += `%${random.pick(['eth0', '1', 'en0', 'lo'])}`;
+    return text;
+  }
+
+  /** IPv4 in a spelling some readers accept (getaddrinfo, ipaddr.js's loose parse): hex, octal, leading zeros, fewer parts. */
+  function oddV4(v: number): string {
+    const bytes = [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+    const odd = random.int(4);
+    switch (random.int(6)) {
+      case 0:
+        return String(v);
+      case 1:
+        return `${bytes[0]}.${(v & 0xffffff) >>> 0}`;
+      case 2:
+        return `${bytes[0]}.${bytes[1]}.${v & 0xffff}`;
+      case 3:
+        return bytes.map((b, i) => (i === odd ? `0x${hex(b)}` : String(b))).join('.');
+      case 4:
+        return bytes.map((b, i) => (i === odd ? `0${b.toString(8)}` : String(b))).join('.');
+      default:
+        return `0x${hex(v)}`;
+    }
+  }
+
+  /** `s` broken by one edit: a character dropped, doubled or replaced. */
+  function broken(s: string): string {
+    const at = random.int(s.length);
+    const c = random.pick([':', '.', '0', 'f', 'g', '%', ' ', '::', '1']);
+    switch (random.int(3)) {
+      case 0:
+        return s.slice(0, at) + s.slice(at + 1);
+      case 1:
+        return s.slice(0, at) + c + s.slice(at);
+      default:
+        return s.slice(0, at) + c + s.slice(at + 1);
+    }
+  }
+
+  // the IPv6 forms carrying IPv4 addresses, which the outbound guard also judges by those (outboundAddress.ts)
+  const CARRIERS = addressRanges(['::/96', '::ffff:0:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '2002::/16', '2001::/32']);
+  const OWN_V6 = addressRanges(['::/127']);
+  // isNonViewerV6's space: the reserved, and IPv6 outside global unicast 2000::/3 but NAT64's prefix; benchmarking; the second documentation block
+  const RESERVED_V6 = addressRanges(['::/128', '::1/128', 'fc00::/7', 'fe80::/10', 'ff00::/8', '2001:db8::/32', '100::/64']);
+  const GLOBAL_UNICAST = addressRanges(['2000::/3', '64:ff9b::/96']);
+  const NOT_FOR_VIEWERS = addressRanges(['2001:2::/48', '3fff::/20']);
+
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((x, i) => x === b[i]);
+
+  /** How the two read or judge `s` differently, or null when they agree (or neither reads it). */
+  function disagreement(s: string): string | null {
+    const zone = s.indexOf('%');
+    if (zone >= 0 && s.includes(':') && !/^[0-9a-z]+$/i.test(s.slice(zone + 1))) {
+      // a zone id the library does not read: the fast parser drops any text after '%', so it reads the address before it
+      const family = parseIp(s);
+      const read = [ip.v4, ...ip.words];
+      if (parseIp(s.slice(0, zone)) !== family || (family !== INVALID && !same([ip.v4, ...ip.words], read))) return 'zone';
+      return disagreement(s.slice(0, zone));
+    }
+    const family = parseIp(s);
+    const library = readAddress(s);
+    if (library === null) return family === INVALID ? null : 'read by the fast parser only';
+    if (library instanceof ipaddr.IPv4) {
+      const [a, b, c, d] = library.octets as [number, number, number, number];
+      const v4 = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+      // ipaddr.js reads ::a.b.c.d (IPv4-compatible, RFC 4291 § 2.5.5.1) as IPv4-mapped; the fast parser as written
+      if (family === IPV6 && /^::[0-9]+\./.test(s)) return same(ip.words, [0, 0, 0, 0, 0, 0, v4 >>> 16, v4 & 0xffff]) ? null : 'IPv4-compatible value';
+      if (family !== IPV4) return `family ${family}, the library's IPv4`;
+      if (ip.v4 !== v4) return 'IPv4 value';
+      return isReservedV4(ip.v4) === !isPublicAddress(s) ? null : 'reserved IPv4';
+    }
+    if (family !== IPV6) return `family ${family}, the library's IPv6`;
+    if (!same(ip.words, library.parts)) return 'IPv6 value';
+    if ((!inRanges(library, CARRIERS) || inRanges(library, OWN_V6)) && isReservedV6() !== !isPublicAddress(s)) return 'reserved IPv6';
+    const nonViewer = inRanges(library, RESERVED_V6) || !inRanges(library, GLOBAL_UNICAST) || inRanges(library, NOT_FOR_VIEWERS);
+    return isNonViewerV6() === nonViewer ? null : 'non-viewer IPv6';
+  }
+
+  // 27,000 addresses: ipaddr.js takes some 10 µs to read an IPv6 address, the fast parser well under one
+  it('read every generated address alike, and judge it alike', () => {
+    const differ: string[] = [];
+    let read = 0;
+    for (let n = 0; n < 3_000; n++) {
+      const v4 = v4Value();
+      const words = v6Words();
+      for (const s of [dotted(v4), `::ffff:${dotted(v4)}`, v6Text(words), v6Text(words)]) {
+        if (parseIp(s) !== INVALID) read++;
+        for (const t of [s, broken(s)]) {
+          const why = disagreement(t);
+          if (why) differ.push(`${t}: ${why}`);
+        }
+      }
+      const odd = oddV4(v4);
+      if (!ipaddr.isValid(odd) || parseIp(odd) !== INVALID || readAddress(odd) !== null || isPublicAddress(odd)) differ.push(`${odd}: an odd spelling`);
+    }
+    expect(differ.slice(0, 20)).toEqual([]);
+    expect(read).toBe(12_000);
+  }, 60_000);
+
+  it('differ only where said: a zone id the library does not read (the traffic check never gets one)', () => {
+    for (const s of ['fe80::1%', 'fe80::1%eth-0', 'fe80::1%br_0']) {
+      expect(parseIp(s), s).toBe(IPV6);
+      expect(readAddress(s), s).toBeNull();
+    }
   });
 });

@@ -63,7 +63,8 @@ function parseV6(s: string, from: number, n: number): IpFamily {
     gap = 0;
     i = from + 2;
   }
-  while (i < n) {
+  // (a zone id may follow '::' directly: fe80::%eth0)
+  while (i < n && s.charCodeAt(i) !== 37) {
     const start = i;
     let value = 0;
     let h = 0;
@@ -92,7 +93,7 @@ function parseV6(s: string, from: number, n: number): IpFamily {
       if (gap >= 0) return INVALID;
       gap = g;
       i++;
-    } else if (i === n) return INVALID;
+    } else if (i === n || s.charCodeAt(i) === 37) return INVALID;
   }
   if (gap < 0) {
     if (g !== 8) return INVALID;
@@ -228,7 +229,8 @@ export function isReservedV6(): boolean {
  * outside global unicast 2000::/3 (the rest of IPv6 is reserved by the IETF or has the special uses
  * above: no ISP hands it out) except NAT64's well-known prefix 64:ff9b::/96 (globally reachable),
  * benchmarking 2001:2::/48 (as 198.18/15 is for IPv4) and the second documentation block 3fff::/20
- * (RFC 9637). Kept apart from `isReservedV6`, which also guards the server's own outbound calls.
+ * (RFC 9637). Kept apart from `isReservedV6`, the reserved space the outbound guard refuses too
+ * (http/outboundAddress.ts, on ipaddr.js; ipAddress.test.ts holds the two equal address by address).
  */
 export function isNonViewerV6(): boolean {
   if (isReservedV6()) return true;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import { type FastifyRequest } from 'fastify';
+import { addressRanges, inRanges, readAddress } from '../http/addressRanges.js';
 
 /**
  * Who may scrape /metrics (it tells sign-in failures, traffic by route and process details): a
@@ -21,38 +21,19 @@ export function parseAllowList(value: string | undefined): string[] {
   if (value === undefined || value.trim() === '') return DEFAULT_METRICS_ALLOW;
   if (value.trim() === 'none') return [];
   const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
-  for (const entry of entries) {
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address);
-    const maxBits = family === 6 ? 128 : 32;
-    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
-      throw new Error(`'${entry}' is not an address or CIDR range`);
-    }
-  }
+  addressRanges(entries);
   return entries;
-}
-
-function blockListOf(allow: string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of allow) {
-    const [address, bits] = entry.split('/');
-    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(address, type);
-    else list.addSubnet(address, Number(bits), type);
-  }
-  return list;
 }
 
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function metricsGate(access: MetricsAccess): (request: FastifyRequest) => boolean {
-  const list = blockListOf(access.allow);
+  const ranges = addressRanges(access.allow);
   return (request) => {
     const auth = request.headers.authorization;
     if (access.token && typeof auth === 'string' && auth.startsWith('Bearer ') && sameSecret(auth.slice(7).trim(), access.token)) return true;
-    // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d.
-    const ip = request.ip.startsWith('::ffff:') && isIP(request.ip.slice(7)) === 4 ? request.ip.slice(7) : request.ip;
-    const family = isIP(ip);
-    return family !== 0 && list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+    // (an IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d: readAddress reads it as IPv4)
+    const address = readAddress(request.ip);
+    return address !== null && inRanges(address, ranges);
   };
 }
