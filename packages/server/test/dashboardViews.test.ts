@@ -31,7 +31,6 @@ forEachStore((t) => {
       const suppliers = await db.selectFrom('suppliers').select(['id', 'name']).where('tenant_id', '=', northwind).orderBy('id').execute();
       [sup.tidewater, sup.granite] = suppliers;
       const hour = hourText(app.clock.now());
-
       await s.stats.write([
         // SSP: a channel's traffic sold to demand
         statsRow({ hour, tenant_id: northwind, channel_id: channel, reqs: 50, opps: 40, imps: 10, revenue: 100_000, cost: 50_000 }),

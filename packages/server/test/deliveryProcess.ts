@@ -48,7 +48,6 @@ async function main(): Promise<void> {
         break;
       case 'qps':
         send({ seq: c.seq, allowed: counters.takeQps('supplier', 1, SUPPLIER_QPS, now()) });
-
         break;
       case 'flush':
         await counters.flush();

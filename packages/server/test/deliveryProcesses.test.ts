@@ -147,7 +147,6 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
 
       // the budget: every impression counted, none beyond the budget
       const [state] = await api.readPacing([BUDGET_CAMPAIGN], now());
-
       const budget = BUDGET_CAMPAIGN.dailyBudget as number;
       expect(state!.spentToday).toBe(budgetCommitted * PRICE);
       const overspend = Math.max(state!.spentToday - budget, 0);

@@ -73,7 +73,6 @@ forEachStore((t) => {
       // The postbid report is open to whom the admin granted post-bid: the subpublisher and the advertiser here too.
       await t.store.db.updateTable('users').set({ show_postbid_pix: 1 }).where('id', 'in', [t.users.sub.id, t.users.adv.id]).execute();
       const hour = hourText(clock.now());
-
       await s.stats.write([
         // the subpublisher's channel sold to the advertiser's tag: demand paid 2.00, the tenant paid the subpublisher 1.20
         statsRow({

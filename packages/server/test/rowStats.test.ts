@@ -23,7 +23,6 @@ forEachStore((t) => {
       app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
       const now = hourText(app.clock.now());
       const dayAgo = hourText(app.clock.now() - 24 * 3_600_000);
-
       northwind = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
       const channels = await db.selectFrom('supply_channels').select(['id', 'sub_id']).where('tenant_id', '=', northwind).execute();

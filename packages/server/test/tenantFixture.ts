@@ -417,7 +417,6 @@ function tenant(
     if (withVastDemand) vastDemand = await startDemandServer();
     const prebidServer = programmatic?.prebidServer;
     app = await buildTestApp(t.store, { ...(prebidServer && { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` }), ...(trustProxy && { trustProxy }) }, { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) });
-
     cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -18,7 +18,6 @@ export function midHourOffsetMs(now = Date.now()): number {
   return HOUR_MS / 2 - (now % HOUR_MS);
 }
 
-
 /** The stats hour of `ms`: `YYYY-MM-DD HH:00:00` (UTC). */
 export const hourText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
 

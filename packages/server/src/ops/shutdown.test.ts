@@ -62,6 +62,5 @@ describe('drainAndClose', () => {
     expect(await inFlight).toBe('cut');
     expect(storesClosed).toBe(true);
     answer();
-
   });
 });

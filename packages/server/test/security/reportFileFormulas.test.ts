@@ -24,7 +24,6 @@ forEachStore((t) => {
     }
     await publisher.app.edge.flush();
     const request = { startDate: isoDay(publisher.app.clock.now(), -1), endDate: isoDay(publisher.app.clock.now(), 1), dimensions: ['app_bundle'], metrics: ['reqs'] };
-
     const started = await publisher.request({ method: 'POST', url: '/api/rfile', payload: { name: 'Bundles', request } });
     expect(started.statusCode, started.body).toBe(202);
     const { id } = started.json<{ id: number }>();

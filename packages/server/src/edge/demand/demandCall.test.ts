@@ -83,13 +83,11 @@ describe('demandCall', () => {
       for (let waited = 0; !socketOf.has('/a?delay=80') && waited < 2000; waited += 10) await sleep(10);
       const late = socketOf.get('/a?delay=80');
       expect(late).toBeDefined();
-
       // the late answer is read within the grace and its connection kept: a next call is served on it
       for (let i = 0; i < 200 && socketOf.get('/a?next') !== late; i++) {
         expect(await demandCall(own, { url: `${base}/a?next`, method: 'GET', headers: {}, maxBytes: 1000 }, 1000)).not.toBe(TIMED_OUT);
       }
       expect(socketOf.get('/a?next') === late, "a next call served on the late call's connection").toBe(true);
-
       expect(closed.has(late!)).toBe(false);
       expect(await demandCall(own, { url: `${base}/hang`, method: 'GET', headers: {}, maxBytes: 1000 }, 20, 50)).toBe(TIMED_OUT);
       expect(await closedFor('/hang')).toBe(true);
@@ -104,6 +102,5 @@ describe('demandCall', () => {
     fireAndForget(agent, 'http://127.0.0.1:1/refused', 30);
     expect(await closedFor('/hang?notice=1')).toBe(true);
     expect(seen.slice(calls).map((s) => s.path)).toEqual(['/hang?notice=1']);
-
   });
 });
