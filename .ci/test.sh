@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: lint, type-check, the unit and API tests (vitest), then the end-to-end tests
+# (Playwright). Lint, the type-check and the build of the console and the server bundle the
+# end-to-end step serves run side by side: each is mostly one core's work (eslint and tsc are
+# single-threaded), so on a two-core machine the three take about as long as the longest of them.
+# Each one's output is shown when it ends, whole; the first to fail fails the run, after all three
+# ended. The end-to-end step then uses that build instead of building again (E2E_BUILT=1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+start() {
+  local name=$1
+  shift
+  (
+    rc=0
+    "$@" >"$logs/$name.log" 2>&1 || rc=$?
+    echo "$rc" >"$logs/$name.rc"
+  ) &
+}
+start lint npm run lint
+start typecheck npm run typecheck
+start build npm run build --silent
+wait
+failed=0
+for name in lint typecheck build; do
+  rc=$(cat "$logs/$name.rc")
+  echo "== $name (exit $rc)"
+  cat "$logs/$name.log"
+  [ "$rc" = 0 ] || failed=1
+done
+[ "$failed" = 0 ] || exit 1
+
+npm run test:unit
+E2E_BUILT=1 npm run test:e2e
