@@ -5,6 +5,7 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { forEachStore } from './helpers.js';
 import { publisherTenant } from './tenantFixture.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Outbound programmatic demand through the real app: a channel (under the demo subpublisher) with an
@@ -26,7 +27,7 @@ forEachStore((t) => {
     await publisher.openRtbChannel('inboundChannel', 'Inbound RTB', { demand: ['skippy'] });
   }, { listen: false, programmatic: { prebidServer: 'price=30' } });
   const { ids } = publisher;
-  const vast = (uid: string) => publisher.app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv` });
+  const vast = (uid: string) => edgeRequest(publisher.app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv` });
 
   it('serves an RTB tag\'s bid as valid VAST, fires the win notice, bills once on the impression, and counts the call, bid, win and marketplace revenue', async () => {
     const res = await vast(ids.rtbChannel!.uid);
@@ -50,8 +51,8 @@ forEachStore((t) => {
     const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(res.body)![1]!;
     expect(impression).toContain('&b=');
     const path = impression.slice(impression.indexOf('/ev'));
-    expect((await publisher.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
-    expect((await publisher.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+    expect((await edgeRequest(publisher.app, { method: 'GET', url: path })).statusCode).toBe(200);
+    expect((await edgeRequest(publisher.app, { method: 'GET', url: path })).statusCode).toBe(200);
     const bills = await publisher.bidders.waitForNotices('/notice/bill', 1);
     expect(bills[0]!.searchParams.get('price')).toBe('25');
     expect(Number(bills[0]!.searchParams.get('ts'))).toBeGreaterThan(Date.now() - 60_000);
@@ -100,7 +101,7 @@ forEachStore((t) => {
       id: `inbound-${battr.length}`, tmax: 1000, site: { page: 'https://news.example.com/v' }, device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
       imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6], battr } }],
     });
-    const post = (battr: number[]) => publisher.app.inject({ method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
+    const post = (battr: number[]) => edgeRequest(publisher.app, { method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
     const open = await post([]);
     expect(open.statusCode, open.body).toBe(200);
     const bid = (open.json() as { seatbid: { bid: { crid: string; attr?: number[]; adm: string }[] }[] }).seatbid[0]!.bid[0]!;
@@ -124,7 +125,7 @@ forEachStore((t) => {
     expect(trace.winner).toMatchObject({ source: 'rtb_tag', id: ids.rtb!.id });
     const impression = /<Impression><!\[CDATA\[([^\]]*\/ev\?e=impression[^\]]*)\]\]>/.exec(xml)![1]!;
     expect(impression).not.toContain('&b=');
-    await publisher.app.inject({ method: 'GET', url: impression.slice(impression.indexOf('/ev')) });
+    await edgeRequest(publisher.app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) });
     await new Promise((r) => setTimeout(r, 150));
     expect(publisher.bidders.notices.slice(before).filter((n) => n.searchParams.get('name') === 'api').map((n) => n.pathname + n.search)).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Audit of the report engine against what the edge counted: real traffic through the real app (VAST
@@ -115,7 +116,7 @@ forEachStore((t) => {
       vi.useFakeTimers({ toFake: ['Date'] });
       for (const sent of TRAFFIC) {
         vi.setSystemTime(new Date(sent.at));
-        const res = await p.app.inject({ method: 'GET', url: `/vast/${p.ids[sent.channel]!.uid}?w=640&h=360&ip=${sent.ip}`, headers: sent.ua ? { 'user-agent': sent.ua } : {} });
+        const res = await edgeRequest(p.app, { method: 'GET', url: `/vast/${p.ids[sent.channel]!.uid}?w=640&h=360&ip=${sent.ip}`, headers: sent.ua ? { 'user-agent': sent.ua } : {} });
         expect(res.statusCode).toBe(200);
         const url = (re: RegExp) => {
           const m = re.exec(res.body);
@@ -125,11 +126,11 @@ forEachStore((t) => {
         };
         for (const e of sent.events ?? []) {
           const path = url(new RegExp(`<!\\[CDATA\\[([^\\s<>]*?/ev\\?e=${e}&[^\\s<>]*?)\\]\\]>`));
-          expect((await p.app.inject({ method: 'GET', url: path })).statusCode).toBeLessThan(400);
+          expect((await edgeRequest(p.app, { method: 'GET', url: path })).statusCode).toBeLessThan(400);
         }
         for (const code of sent.errors ?? []) {
           const path = url(/<Error><!\[CDATA\[([^\s<>]*?\/ev\?e=error&[^\s<>]*?)\]\]><\/Error>/).replace('[ERRORCODE]', code);
-          expect((await p.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+          expect((await edgeRequest(p.app, { method: 'GET', url: path })).statusCode).toBe(200);
         }
       }
       await p.app.edge.flush();

@@ -5,6 +5,7 @@ import { type DecisionTrace } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Pre-bid IVT through the real app (docs/traffic-quality.md): the account's options (Profile,
@@ -32,9 +33,9 @@ forEachStore((t) => {
   const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
 
   const vast = (uid: string, ip: string, ua = CHROME) =>
-    app.inject({ method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com`, headers: { 'user-agent': ua } });
+    edgeRequest(app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com`, headers: { 'user-agent': ua } });
   const debug = async (uid: string, ip: string, ua = CHROME) => {
-    const res = await as(app, cookie, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com&debug=1`, headers: { 'user-agent': ua } });
+    const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com&debug=1`, headers: { 'user-agent': ua } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { status: number; vast: string; trace: DecisionTrace };
   };
@@ -45,9 +46,9 @@ forEachStore((t) => {
     device: { ua, ip, devicetype: 2 },
     tmax: 500,
   });
-  const rtb = (uid: string, request: BidRequest) => app.inject({ method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
+  const rtb = (uid: string, request: BidRequest) => edgeRequest(app, { method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
   const prebid = (uid: string, ua: string) =>
-    app.inject({
+    edgeRequest(app, {
       method: 'POST',
       url: '/openrtb2/auction',
       headers: { 'content-type': 'text/plain' },

@@ -9,9 +9,10 @@ import { type DecisionTrace } from '@adplane/shared';
 import { eventIn } from '../src/edge/vast/vastWriter.js';
 import { VAST_VERSIONS, type VastVersion } from '../src/edge/vast/vastVersion.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
+import { buildTestApp, createAs, login, onSqliteStore } from './helpers.js';
 import { localServer } from './localServer.js';
 import { clientAds, schemaErrors } from './vastSchema.js';
+import { edgeRequest } from './edgeClient.js';
 
 /**
  * Real-world VAST shapes (fixtures/vast/demand/, their sources in the README there) served as a
@@ -555,7 +556,7 @@ onSqliteStore((t) => {
     return forwarded ? forwarded.split('\n') : [];
   };
   const request = (at: number, version: VastVersion, debug = false) =>
-    as(app, debug ? cookie : null, { method: 'GET', url: `/vast/${channels[at]!.uid}?${SAMPLES[at]!.query ?? 'w=640&h=360'}&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}` });
+    edgeRequest(app, { cookie: debug ? cookie : null, method: 'GET', url: `/vast/${channels[at]!.uid}?${SAMPLES[at]!.query ?? 'w=640&h=360'}&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}` });
 
   describe.each(SAMPLES.map((s, at) => ({ ...s, at, name: `${s.file}${s.path ? ` ${s.path}` : ''}` })))('$name', (sample) => {
     if (sample.fill) {
