@@ -68,8 +68,10 @@ const HOUR_MS = 60 * 60 * 1000;
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
 export async function buildApp({ settings, store, logger, role = 'all', clock = systemClock, loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions, serverHeaders }: BuildAppOptions): Promise<FastifyInstance> {
-  // The edge answers /vast and /ev from node's request before Fastify sees it (no routing, hooks or
-  // body machinery on the hot path); everything else, and edge requests under inject, go through Fastify.
+  // The edge answers its requests from its one route table (edge/edgeRouter.ts) before Fastify sees
+  // them, on the listening server alone (no routing, hooks or body machinery on the hot path): through
+  // the edge lane, and through node:http's handler below for what the lane hands over. Fastify, and so
+  // `inject`, sees only the rest (and `debug=1` on /vast, which needs the console's sign-in).
   let serveEdgeRaw: ((req: EdgeRequest, res: EdgeResponse) => boolean) | null = null;
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: settings.logLevel } }),

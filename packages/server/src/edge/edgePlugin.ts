@@ -170,6 +170,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     flush: () => counters.flush(),
     addEntry: router.addEntry,
     serveRaw: router.serveRaw,
+    routes: router.routes,
   };
   app.decorate('edge', edge);
   if (settings.demo) registerDemoDemand(app, settings.publicHost);

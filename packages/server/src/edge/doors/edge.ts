@@ -21,20 +21,30 @@ export interface Edge {
   currency: CurrencyFeed;
   /** Time to answer an edge request, by route (`adplane_edge_request_seconds`): an entry point observes on its own route's timer. */
   requestSeconds: RouteLatency;
-  /** Answers an edge request from the raw server; false when it is not one (or needs Fastify). */
+  /**
+   * Answers an edge request from the listening server (the edge lane, and node:http for what the lane
+   * hands over); false when it is not one (or is `debug=1` on /vast, which Fastify answers).
+   */
   serveRaw(req: EdgeRequest, res: EdgeResponse): boolean;
   /**
-   * Adds an entry point answered from the raw server (and through Fastify for `inject`): the
+   * Adds an entry point to the edge's one route table (edgeRouter.ts), which `serveRaw` reads: the
    * OpenRTB and Prebid Server endpoints register here from their own modules. `path` is exact, or a
-   * prefix when it ends with '/' (the rest of the path is handed to the handler, URI-decoded).
+   * prefix when it ends with '/' (the rest of the path is handed to the handler, URI-decoded; the
+   * longest prefix wins). A HEAD is answered by the path's GET entry unless it has its own.
    */
   addEntry(entry: EdgeEntry): void;
+  /** Every route of the edge's table, in the order added. */
+  routes(): EdgeRoute[];
   flush(): Promise<void>;
 }
 
-export interface EdgeEntry {
-  method: 'GET' | 'POST' | 'OPTIONS';
+/** A route of the edge's table: a method and an exact path, or a prefix ending in '/'. */
+export interface EdgeRoute {
+  method: 'GET' | 'HEAD' | 'POST' | 'OPTIONS';
   path: string;
+}
+
+export interface EdgeEntry extends EdgeRoute {
   handle(req: EdgeRequest, res: EdgeResponse, rest: string, search: URLSearchParams): void | Promise<void>;
 }
 

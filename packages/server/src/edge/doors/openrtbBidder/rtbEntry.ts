@@ -197,7 +197,7 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     return handle(req, res, uid, supplierOnly).finally(() => timer.observe((performance.now() - started) / 1000));
   };
 
-  // /rtb/bid/ first: the entries are matched in the order they were added
+  // (/rtb/bid/<uid> is the supplier's: the longest prefix wins)
   edge.addEntry({ method: 'POST', path: SUPPLIER_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), true) });
   edge.addEntry({ method: 'POST', path: RTB_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), false) });
   // The win notice (nurl): the exchange tells us our bid won, with the price it cleared at. The
