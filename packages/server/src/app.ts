@@ -181,7 +181,7 @@ export async function buildApp({ settings, store, logger, role = 'all', clock = 
     let timer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       await sweep();
-      timer = setInterval(sweep, HOUR_MS).unref();
+      timer = setInterval(() => void sweep(), HOUR_MS).unref(); // sweep logs its own failure
     });
     app.addHook('onClose', async () => clearInterval(timer));
   }

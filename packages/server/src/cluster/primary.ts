@@ -91,7 +91,7 @@ export function runPrimary(options: PrimaryOptions): void {
     await exited;
     clearTimeout(timer);
     // every worker has drained and sent its last counts and replay checks: kept for the next start
-    await hub.saveState();
+    await hub.saveState().catch((error: unknown) => logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'saving the state at stop failed'));
     try {
       await options.closeStores();
       process.exit(0);

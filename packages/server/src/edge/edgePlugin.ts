@@ -80,7 +80,10 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
   const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE), clock: app.clock }));
   // no count reaches the stats store before the guard can refuse its event's replay, even after a crash
-  const counters = new HourlyCounters(() => app.stats, { beforeWrite: () => replay.persist?.() ?? Promise.resolve() });
+  const counters = new HourlyCounters(() => app.stats, {
+    beforeWrite: () => replay.persist?.() ?? Promise.resolve(),
+    onFlushError: (error) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'),
+  });
   // where the edge's own calls may go: no SSRF through a demand URL (http/outboundAddress.ts)
   const outbound = outboundPolicy(settings.demandAllowPrivate, [settings.publicHost, settings.prebidServerUrl]);
   const trackingKey = await ensureTrackingKey(app.store.db);
@@ -117,7 +120,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
     postbid: new PostbidStage(new PostbidCap(delivery)),
   };
-  const eventDeps = { clock: app.clock, signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url) };
+  const eventDeps = { clock: app.clock, signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url), onError: (error: unknown) => app.log.error({ err: error }, 'edge count failed after its replay check') };
 
   const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;

@@ -79,7 +79,8 @@ export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDep
   const serveVast = (req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): void => {
     const started = performance.now();
     const answering = handleVast(deps, req, res, uid, search);
-    if (answering) void answering.finally(() => observeVast(started));
+    // an answer that failed after its decision (the socket's write) goes where a failed entry's does
+    if (answering) void answering.catch((error: unknown) => deps.onError(error)).finally(() => observeVast(started));
     else observeVast(started);
   };
 

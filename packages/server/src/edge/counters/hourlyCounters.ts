@@ -163,6 +163,8 @@ export class HourlyCounters {
        * counted is durable: ImpressionReplayGuard.persist); a rejection keeps the rows for the next flush.
        */
       beforeWrite?: () => Promise<void>;
+      /** Where a flush a full table started fails (its rows are kept for the next flush); the timer's flush reports its own. */
+      onFlushError?: (error: unknown) => void;
     } = {},
   ) {}
 
@@ -192,7 +194,7 @@ export class HourlyCounters {
       const v = metrics[m as keyof Metrics];
       if (v) table.add(row, METRIC_INDEX[m]!, v);
     }
-    if (table.rows >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch(() => undefined);
+    if (table.rows >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch((error: unknown) => this.options.onFlushError?.(error));
   }
 
   add(dims: Dimensions, metrics: Metrics, now: number): void {

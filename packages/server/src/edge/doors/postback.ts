@@ -2,6 +2,7 @@ import { type Clock } from '../../clock.js';
 import { type EdgeRequest, type EdgeResponse } from '../../http/edgeHttp.js';
 import { type HourlyCounters } from '../counters/hourlyCounters.js';
 import { type Edge } from './edge.js';
+import { countFailed } from './trackingEvents.js';
 import { readJsonBody } from '../ortb/requestBody.js';
 import { type TokenSigner } from '../tracking/trackingToken.js';
 import { POSTBID_VERDICT } from '../tracking/replayGuard.js';
@@ -33,6 +34,8 @@ export interface PostbackDeps {
   /** The impression replay guard (tracking/replayGuard.ts): a verdict counts once per impression. */
   replay: { firstTime(id: string, nowMs: number): boolean | Promise<boolean> };
   counters: HourlyCounters;
+  /** Where a count that fails after the replay guard's shared answer goes (the edge's error log); absent: console.error. */
+  onError?: (error: unknown) => void;
 }
 
 /** The account's postback key: its id and a signature of it (stable for the edge's key, shown in the console). */
@@ -100,7 +103,7 @@ function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: nu
         f.at * 1000,
       );
     const first = deps.replay.firstTime(`${f.id}:${POSTBID_VERDICT}`, now);
-    if (first instanceof Promise) void first.then((yes) => yes && add());
+    if (first instanceof Promise) void first.then((yes) => yes && add()).catch(deps.onError ?? countFailed);
     else if (first) add();
   }
 }

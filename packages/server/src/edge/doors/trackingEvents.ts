@@ -38,6 +38,8 @@ export interface EventDeps {
   snapshot: () => Snapshot | null;
   /** Fires the billing notice (burl) a counted impression's URL carries (auction/notices.ts); absent: none fired. */
   notify?: (url: string) => void;
+  /** Where a count that fails after the replay guard's shared answer goes (the edge's error log); absent: console.error. */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -157,8 +159,13 @@ export function record(deps: EventDeps, d: Decision, event: Tracked, query: URLS
   if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
   const first = ONCE.has(event) ? deps.replay.firstTime(`${d.id}:${event}`, now) : true;
   // other processes asked (workers, Redis): the answer is out already, the count waits for theirs
-  if (first instanceof Promise) void first.then((yes) => yes && count(deps, d, event, query, now));
+  if (first instanceof Promise) void first.then((yes) => yes && count(deps, d, event, query, now)).catch(deps.onError ?? countFailed);
   else if (first) count(deps, d, event, query, now);
+}
+
+/** A count that failed after the answer went out, without an onError to report it to. */
+export function countFailed(error: unknown): void {
+  console.error('edge: counting an event failed', error);
 }
 
 function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchParams, now: number): void {
