@@ -2,7 +2,7 @@ import { cbc } from '@noble/ciphers/aes.js';
 import { bytesToUtf8, hexToBytes, utf8ToBytes } from '@noble/ciphers/utils.js';
 
 /**
- * Optional response encryption (spec section 7): when the server turns it on, a JSON response carries
+ * Optional response encryption: when the server turns it on, a JSON response carries
  * `json-encrypt: 1` and its body is AES-256-CBC ciphertext, base64-encoded, which the console decrypts
  * and parses. The key and IV are build-time configuration compiled into both server and console; it
  * hides payloads from casual inspection, it is not a security boundary (TLS is).

@@ -1,5 +1,5 @@
 /**
- * The console's routes (spec section 2), one list for the React router and the server: the server
+ * The console's routes, one list for the React router and the server: the server
  * answers a path outside it with HTTP 404 (and the console's not-found page), not 200.
  * `:id?` marks an optional numeric or text id segment.
  */

@@ -48,12 +48,11 @@ export function userEntitlementRefusal(feature: Feature, user: Pick<AuthUser, 't
 }
 
 /**
- * Who may switch the console between the SSP and DSP views (spec section 1: admin, or a user with
- * the DSP view): admins, and demand users (the owner and its team members alike) whose tenant has the
- * DSP view. The flag that counts is the tenant's, not the team member's own. Sub, adv and sdk users
- * have no page that changes with the view, so they stay in SSP and are shown no switch. The server
- * refuses a switch with this sentence (PUT /api/ui/mode); the console shows the switch to whom it
- * returns null.
+ * Who may switch the console between the SSP and DSP views: admins, and demand users (the owner and
+ * its team members alike) whose tenant has the DSP view. The flag that counts is the tenant's, not
+ * the team member's own. Sub, adv and sdk users have no page that changes with the view, so they
+ * stay in SSP and are shown no switch. The server refuses a switch with this sentence (PUT
+ * /api/ui/mode); the console shows the switch to whom it returns null.
  */
 export function modeSwitchRefusal(user: { type: UserType }, tenantShowsDsp: boolean): string | null {
   if (user.type === 'admin') return null;

@@ -89,7 +89,7 @@ export function formatUserDateTime(date: Date | string | number | null | undefin
 }
 
 /**
- * Config integers: strip commas, dots and spaces; an empty value is 0 (spec section 5).
+ * Config integers: strip commas, dots and spaces; an empty value is 0 (so '1,000', '1.000' and '1 000' all read as 1000).
  * Returns NaN for anything else so that the form can reject it.
  */
 export function parseConfigInteger(value: string | number | null | undefined): number {

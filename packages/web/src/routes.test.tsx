@@ -14,7 +14,7 @@ const PLAIN = [
 const WITH_ID = ['/applications', '/pbReport', '/publishers', '/report', '/sites', '/tcreatives'];
 
 describe('route table', () => {
-  it('holds every route of spec section 2 exactly once', () => {
+  it('holds every route of the console exactly once', () => {
     const paths = ROUTES.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect([...paths].sort()).toEqual([...PLAIN, ...WITH_ID.map((p) => `${p}/:id?`)].sort());

@@ -13,7 +13,7 @@ import NotFoundPage from './pages/notFound/NotFoundPage.js';
 type PageModule = { default: ComponentType };
 
 export interface RouteSpec {
-  /** react-router path; `:id?` marks the optional id of spec section 2. */
+  /** react-router path; `:id?` marks an optional id segment. */
   path: string;
   guard: Guard;
   /** The page's own chunk. */
@@ -32,8 +32,8 @@ const dashboard = (): Promise<PageModule> => import('./pages/dashboard/Dashboard
 const activityLog = (): Promise<PageModule> => import('./pages/log/index.js');
 
 /**
- * Every route of spec section 2 with its guard. The spec leaves the guard of each route open; the
- * choice follows the navigation bar (a route is open to every role whose bar links to it):
+ * Every route of the console (consoleRoutes.ts) with its guard. The guard of each route follows the
+ * navigation bar (a route is open to every role whose bar links to it):
  * - admin: /demands, /tooltips, /finance (admin links only);
  * - sdk: /sdk;
  * - demandOrAdmin: /applists (the demand Targeting menu and the admin one in SSP mode) and /log

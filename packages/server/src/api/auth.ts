@@ -50,7 +50,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // The console's session probe on its first render: signed out is an answer, not an error, so a
-  // signed-out page load does not log a 403 in the browser console. (/api/auth/user keeps the spec's 403.)
+  // signed-out page load does not log a 403 in the browser console. (/api/auth/user still answers 403 when signed out.)
   app.get('/api/auth/session', { config: { guard: 'public' } }, async (request) => {
     const auth = request.auth;
     return { user: auth ? await loadAuthUser(app.store.db, app.settings, auth.user, auth.adminId) : null };

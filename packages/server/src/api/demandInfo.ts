@@ -99,7 +99,7 @@ function changesFor(user: User, body: ReturnType<typeof ProfileUpdate.parse>): P
   };
 }
 
-/** The Profile modal of non-admin users (spec sections 2, 3 and 5). */
+/** The Profile modal of non-admin users: their own profile, read and saved. */
 export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/demand/info', { config: { guard: 'auth' } }, async (request) => {
     const { user, adminId } = requireAuth(request);

@@ -4,7 +4,7 @@ import { JSON_ENCRYPT_HEADER, encryptJsonBody } from '@adplane/shared';
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /**
- * Optional response encryption (spec section 7): every JSON answer under /api, errors included, is
+ * Optional response encryption: every JSON answer under /api, errors included, is
  * sent as base64 AES ciphertext with `json-encrypt: 1`; the console decrypts it. Not a security
  * boundary (TLS is); it keeps payloads out of casual view.
  */

@@ -21,7 +21,7 @@ export async function requireRunnableReport(db: Db, user: User, report: ReportRe
 }
 
 /**
- * Running reports (spec section 7, POST /api/rrun): rows then the totals row last, scoped to what the
+ * Running reports (POST /api/rrun): rows then the totals row last, scoped to what the
  * user may see. A long report goes to a file instead (POST /api/rfile): it runs in the background and
  * lands in the bell as a CSV.
  */

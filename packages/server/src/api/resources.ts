@@ -73,7 +73,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
 
     app.get(base, read(), async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
     app.get(`${base}/list`, read(), async (request) => listItems(store, def, actorOf(request)));
-    // Extra paths of the names list (spec section 7: channelNames, tagnames), declared in the kind's home.
+    // Extra paths of the names list (channelNames, tagnames), declared in the kind's home.
     const namesPath = def.namesApi;
     if (namesPath) app.get(namesPath, read(), async (request) => listItems(store, def, actorOf(request), true));
     app.get(`${base}/:id`, read(), async (request) => getOne(store, def, actorOf(request), id(request)));

@@ -28,7 +28,7 @@ const IdParams = z.object({ id: z.coerce.number().int().positive('must be a repo
 const toAnswer = ({ userId: _u, fileName: _f, ...report }: StoredReport) => report;
 
 /**
- * Saved reports and files (spec sections 2, 3, 7): the bell polls `GET /api/savedReports?last={lastId}`;
+ * Saved reports and files: the bell polls `GET /api/savedReports?last={lastId}`;
  * reports are the user's own; an admin may also open, change or download anyone's.
  */
 export async function savedReportRoutes(app: FastifyInstance): Promise<void> {

@@ -7,7 +7,7 @@ import { getUiSettings, saveUiSettings } from '../store/uiSettings.js';
 
 /**
  * The Settings modal ('Open links in new Tabs'), kept per acting user; and the SSP/DSP switch, which
- * the console asks here before it stores the view (local storage, spec section 1) and reloads. The
+ * the console asks here before it stores the view (in local storage) and reloads. The
  * shared rule (entitlements.ts, modeSwitchRefusal) decides who may switch: the console only shows
  * the switch to those this route lets through.
  */

@@ -25,7 +25,7 @@ export async function tagMacrosFor(db: Db, user: User): Promise<{ vastParams: Ta
   return { vastParams: vastMacros(params), vast2Params: vast2Macros(params) };
 }
 
-/** The signed-in user as the console sees it (spec section 3). */
+/** The signed-in user as the console sees it. */
 function buildAuthUser(
   user: User,
   settings: Pick<Settings, 'publicHost' | 'landingUrl' | 'edition' | 'insightHubUrl'>,

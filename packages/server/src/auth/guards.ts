@@ -6,7 +6,7 @@ import { type User } from '../store/users.js';
 export { tenantIdOf } from './tenancy.js';
 
 /**
- * Who may call an /api route (spec section 5): 'public' anyone; 'auth' any signed-in user; 'admin',
+ * Who may call an /api route: 'public' anyone; 'auth' any signed-in user; 'admin',
  * 'demand', 'sdk' only that user type (the acting user, i.e. the impersonated one while an admin
  * impersonates). Every /api route declares one: `app.get(url, { config: { guard: 'auth' } }, handler)`.
  */

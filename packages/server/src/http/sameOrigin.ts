@@ -16,7 +16,7 @@ import { HttpError } from './errors.js';
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A GET route that changes state (a plain link of the spec): same-origin only. */
+    /** A GET route that changes state (a plain link in the console): same-origin only. */
     changesState?: boolean;
   }
 }

@@ -144,7 +144,7 @@ export async function listPage(store: Store, def: ResourceDef, actor: Actor, que
   return { ...page, items: page.items.map(toDto) };
 }
 
-/** The shared list of spec section 3: id and name, plus what the list pages need; archived rows too, flagged. */
+/** The shared list of a kind (its id-and-name list): id and name, plus what the list pages need; archived rows too, flagged. */
 export async function listItems(store: Store, def: ResourceDef, actor: Actor, namesOnly = false): Promise<ListItem[]> {
   const a = access(def, actor, 'read');
   if (namesOnly) return listEntityNames(store.db, entityKind(def), a.scope);

@@ -58,7 +58,7 @@ export interface ListPage<T> {
   pageSize: number;
 }
 
-/** Item of a shared list (spec section 3): id and name, plus what the list pages need. */
+/** Item of a shared list (the id-and-name lists the console's pickers and filters read): id and name, plus what the list pages need. */
 export interface ListItem {
   id: number;
   name: string;

@@ -71,7 +71,7 @@ export interface ResourceDef {
   unique?: { field: string; message: (otherId: number) => string }[];
   /** The typed parser of a stored row (entity kinds): null, skipped and counted, when the schema rejects it. */
   parseRow?: (row: StoredRow, sink?: SkipSink) => RowHead | null;
-  /** Other paths the shared names list is also served under (spec section 7: channelNames, tagnames). */
+  /** Other paths the shared names list is also served under (channelNames, tagnames). */
   namesApi?: string;
 }
 

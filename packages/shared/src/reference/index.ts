@@ -1,4 +1,4 @@
-/** Reference data of the product (spec section 3): the lists the console shows and the ad server matches on. */
+/** Reference data of the product: the lists the console shows and the ad server matches on. */
 export * from './types.js';
 export * from './iabCategories.js';
 export * from './countries.js';

@@ -26,7 +26,7 @@ describe('platform lists', () => {
     expect(ids(AD_FORMAT_OPTIONS)).toEqual([...AD_FORMATS]);
   });
 
-  it('puts the spec operating systems and devices first', () => {
+  it('puts the seven console operating systems and its devices first', () => {
     expect(names(OPERATING_SYSTEMS).slice(0, 7)).toEqual(['Windows', 'iOS', 'Android', 'Roku', 'Tizen', 'macOS', 'Linux']);
     expect(names(DEVICE_TYPES)).toEqual(['Mobile', 'Desktop', 'SmartTV']);
     const ortb = DEVICE_TYPES.flatMap((d) => [...d.ortbDeviceTypes]);

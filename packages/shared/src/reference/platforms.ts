@@ -31,7 +31,7 @@ export const AD_FORMAT_OPTIONS = [
   { id: 'display', name: 'Display' },
 ] as const satisfies readonly ReferenceItem[];
 
-/** The spec's seven first, then the TV operating systems the edge also recognises in user agents. */
+/** The console's seven first (the order its pickers have always shown), then the TV operating systems the edge also recognises in user agents. */
 export const OPERATING_SYSTEMS = [
   { id: 'windows', name: 'Windows' },
   { id: 'ios', name: 'iOS' },
@@ -47,7 +47,7 @@ export const OPERATING_SYSTEMS = [
 export const OPERATING_SYSTEM_BY_ID = byId(OPERATING_SYSTEMS);
 
 /**
- * Device types of the spec. `ortbDeviceTypes` are the OpenRTB 2.6 `device.devicetype` values (AdCOM
+ * Device types the console targets. `ortbDeviceTypes` are the OpenRTB 2.6 `device.devicetype` values (AdCOM
  * "List: Device Types") each one covers, so an exchange's bid request maps onto the same targeting.
  */
 export const DEVICE_TYPES = [
@@ -89,7 +89,7 @@ export const BROWSER_FAMILIES = [
 ] as const satisfies readonly ReferenceItem[];
 export const BROWSER_FAMILY_BY_ID = byId(BROWSER_FAMILIES);
 
-/** The one currency of the product (spec: USD with symbol $). */
+/** The one currency of the product: USD, shown with the symbol $. */
 export const CURRENCIES = [{ id: CURRENCY.id, name: 'US Dollar', symbol: CURRENCY.symbol }] as const satisfies readonly (ReferenceItem & { symbol: string })[];
 
 /** Whole-hour offsets -12..+12 labelled with a sign: `UTC-5`, `UTC±0`, `UTC+3`. */

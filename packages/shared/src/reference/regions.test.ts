@@ -5,7 +5,7 @@ import { countriesOfRegion, isRegion, REGIONS, REGION_BY_ID, regionsOfCountry } 
 const setOf = (id: string) => new Set(countriesOfRegion(id));
 
 describe('regions', () => {
-  it('has the six regions of the spec with their labels', () => {
+  it('has the six regions with their labels', () => {
     expect(REGIONS.map((r) => [r.id, r.name])).toEqual([
       ['APAC', 'APAC'],
       ['LATAM', 'LATAM'],

@@ -52,7 +52,7 @@ const MEMBERS = {
   MINA: [...MIDDLE_EAST, ...NORTHERN_AFRICA],
 } satisfies Record<string, Codes>;
 
-/** Ids as the spec writes them; names as the console shows them (NAM is 'North Americas', MINA is 'MENA'). */
+/** Ids as stored and sent; names as the console shows them (NAM is 'North Americas', MINA is 'MENA'). */
 const REGION_IDS = ['APAC', 'LATAM', 'EMEA', 'NAM', 'SEA', 'MINA'] as const;
 export type RegionId = (typeof REGION_IDS)[number];
 const REGION_NAMES: Record<RegionId, string> = { APAC: 'APAC', LATAM: 'LATAM', EMEA: 'EMEA', NAM: 'North Americas', SEA: 'SEA', MINA: 'MENA' };

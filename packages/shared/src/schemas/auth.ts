@@ -27,7 +27,7 @@ interface AppConfigPublic {
   insightHub?: string;
 }
 
-/** The signed-in user as the console sees it (spec section 3). */
+/** The signed-in user as the console sees it. */
 export interface AuthUser {
   id: number;
   type: UserType;
@@ -35,7 +35,7 @@ export interface AuthUser {
   managerId: number | null;
   timezone: number;
   tagParams: string[] | null;
-  /** May switch the console to DSP mode (spec section 1): the user's own flag. */
+  /** May switch the console to DSP mode: the user's own flag. */
   showDsp: boolean;
   /**
    * Whether the user's tenant (its demand account) has the DSP view; always true for admins. What

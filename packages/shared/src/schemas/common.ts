@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const trimmed = (max = 255) => z.string().trim().max(max, `must be at most ${max} characters`);
 /** Trimmed text that must not be empty. */
 export const requiredText = (max = 255) => trimmed(max).min(1, 'is required');
-/** Flags that the console sends as 1 or null (spec section 3). */
+/** Flags: the console sends 1 or null; 0 and booleans are read too, and a flag is kept as 1 or null. */
 export const flag = z
   .union([z.literal(1), z.literal(0), z.boolean(), z.null()])
   .optional()

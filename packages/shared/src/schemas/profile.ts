@@ -23,7 +23,7 @@ function emptyContact(type: ContactType): Contact {
   return { type, firstName: '', lastName: '', position: '', contactPhone: '', mobilePhone: '', contactEmail: '', personalEmail: '' };
 }
 
-/** One contact of each type, in order; missing ones are added (spec section 4). */
+/** One contact of each type, in order; missing ones are added, so the form always shows every type. */
 export function completeContacts(contacts: readonly Partial<Contact>[] | null | undefined): Contact[] {
   return CONTACT_TYPES.map((type) => ({ ...emptyContact(type), ...(contacts ?? []).find((c) => c.type === type) }));
 }
@@ -127,7 +127,7 @@ export const AppConfig = z.object({
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
-/** The Settings modal's one option (spec section 3, UI setting), kept per user by GET/PUT /api/ui/settings. */
+/** The Settings modal's one option, kept per user by GET/PUT /api/ui/settings. */
 export const UiSettings = z.object({
   tabs: z.boolean({ error: 'must be true or false' }),
 });

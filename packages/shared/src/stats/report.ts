@@ -70,7 +70,7 @@ export type ReportRequest = z.output<typeof ReportRequest>;
  */
 export type ReportRow = Record<string, string | number | boolean | null>;
 
-/** Saved reports and files (spec section 3): what the bell and the Saved Reports page show. */
+/** Saved reports and files: what the bell and the Saved Reports page show. */
 export type SavedReportKind = 'report' | 'file';
 
 type SavedReportStatus = 'ready' | 'waiting' | 'running' | 'failed';

@@ -37,7 +37,7 @@ let forbiddenHandler: ForbiddenHandler = () => {
 };
 
 /**
- * What to do on HTTP 403 from any call (spec section 8): the auth provider registers a handler that
+ * What to do on HTTP 403 from any call: the auth provider registers a handler that
  * clears the user and the list cache and navigates to /login. Returns a function restoring the
  * previous handler.
  */

@@ -115,7 +115,7 @@ describe('list cache', () => {
     expect(statusOf('creatives', 'c-1')).toBe(1);
   });
 
-  it('maps every list to its endpoint of spec section 7', () => {
+  it('maps every list to its API endpoint', () => {
     expect(Object.values(LIST_ENDPOINTS).sort()).toEqual(
       [
         'applists', 'crelists', 'publists', 'adexchanges', 'deals', 'campaigns', 'advs', 'subs', 'sups', 'channels',

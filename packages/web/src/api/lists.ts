@@ -5,7 +5,7 @@ import { api } from './client.js';
 import { readStorage, storageKeys, writeStorage } from '../prefs/storage.js';
 
 /**
- * Shared lists (spec sections 3 and 4): every list is fetched once, kept in session storage under
+ * Shared lists: every list is fetched once, kept in session storage under
  * `STORAGE_KEYS.listPrefix + name`, and later loads read the stored copy. Setting a list to null
  * removes the stored copy so that the next load fetches it again; `clearLists()` drops them all
  * (sign-in, sign-out, 403, back to admin, Force data reload).
@@ -128,7 +128,7 @@ export function clearLists(): void {
 
 /**
  * The list, fetched at most once: a cached copy is answered without a call and concurrent loads
- * share one request. A failed load is written to the console only (spec section 8) and answers an
+ * share one request. A failed load is written to the browser's console only (no toast) and answers an
  * empty list without caching it, so that a later load tries again.
  */
 export function loadList(name: ListName): Promise<ListItem[]> {
@@ -155,7 +155,7 @@ export function loadList(name: ListName): Promise<ListItem[]> {
   return promise;
 }
 
-/** A status read as a number; missing or unreadable values are 1 (spec section 4). */
+/** A status read as a number; missing or unreadable values are DEFAULT_STATUS (1). */
 function normalizeStatus(status: unknown): number {
   if (status === null || status === undefined || status === '') return DEFAULT_STATUS;
   const n = Number(status);

@@ -1,7 +1,7 @@
 import { type ReportRequestInput, type ReportRow, type SavedReport } from '@adplane/shared';
 import { api } from './client.js';
 
-/** The report calls of spec section 7, one place for every page that runs or saves a report. */
+/** The report calls of the API, one place for every page that runs or saves a report. */
 export const reportsApi = {
   run: (request: ReportRequestInput, options?: { silent?: boolean; signal?: AbortSignal }) => api.post<ReportRow[]>('/api/rrun', request, options),
   toFile: (name: string, request: ReportRequestInput) => api.post<SavedReport>('/api/rfile', { name, request }),
@@ -19,7 +19,7 @@ export const reportsApi = {
   fileUrl: (id: number) => `/api/savedFile/${id}`,
 };
 
-/** Where a saved report opens (spec section 2, the bell): a file downloads, a post-bid report opens /pbReport. */
+/** Where a saved report opens from the bell: a file downloads, a post-bid report opens /pbReport. */
 export function savedReportHref(report: Pick<SavedReport, 'id' | 'file' | 'ivt'>): string {
   if (report.file) return reportsApi.fileUrl(report.id);
   return report.ivt ? `/pbReport/${report.id}?saved=1` : `/report/${report.id}?saved=1`;

@@ -25,7 +25,7 @@ export async function syncUiSettings(): Promise<void> {
 }
 
 /**
- * Holds the signed-in user (spec section 4): restored from the server session on the first render,
+ * Holds the signed-in user: restored from the server session on the first render,
  * set by login (lists are cleared before the call), cleared by logout (lists first; the user becomes
  * null even if the call fails) and by any HTTP 403, which also leads to /login.
  */
@@ -62,7 +62,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         clearLists();
         setUser(null);
         const { pathname, search } = window.location;
-        if (pathname !== LOGIN_PATH) navigate(LOGIN_PATH, { replace: true, state: { from: pathname + search } });
+        if (pathname !== LOGIN_PATH) void navigate(LOGIN_PATH, { replace: true, state: { from: pathname + search } });
       }),
     [navigate],
   );

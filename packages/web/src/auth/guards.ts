@@ -1,8 +1,7 @@
 import { type AuthUser, type Feature, type UserType, userEntitlementRefusal } from '@adplane/shared';
 
 /**
- * Route guards (spec section 5) as pure functions. Which route uses which guard is chosen in
- * routes.tsx; the spec leaves it open.
+ * Route guards as pure functions. Which route uses which guard is chosen in routes.tsx.
  *
  * - public: anyone (the sign-in page).
  * - auth: any signed-in user.
@@ -16,7 +15,7 @@ import { type AuthUser, type Feature, type UserType, userEntitlementRefusal } fr
  * packages/shared) also needs what the server needs to answer it: the shared entitlement rule, with
  * the tenant's DSP flag and the edition the server sent with the user.
  *
- * Anyone who fails a guard is sent to /login (spec section 5), signed in or not.
+ * Anyone who fails a guard is sent to /login, signed in or not.
  */
 export const GUARDS = ['public', 'auth', 'admin', 'demand', 'sdk', 'demandOrAdmin'] as const;
 export type Guard = (typeof GUARDS)[number];

@@ -6,7 +6,7 @@ import { pendingLoads, subscribeLoading } from './loadingStore.js';
 type Phase = 'idle' | 'started' | 'running' | 'done';
 
 /**
- * A thin progress bar at the top of the window (spec sections 4 and 9): it appears only when a route
+ * A thin progress bar at the top of the window: it appears only when a route
  * navigation or a data load lasts longer than LOADING_BAR_DELAY_MS, creeps towards 90 % over about
  * LOADING_BAR_DURATION_MS, and runs to the end and fades when the work is done.
  */

@@ -6,7 +6,7 @@ import { isChunkLoadError, reloadForChunkError } from './chunkReload.js';
 
 export const ERROR_PAGE_FAILED = 'An error occurred while showing the error page';
 
-/** The title of the error page: the error's message, default 'Error' (spec section 8). */
+/** The title of the error page: the error's message, default 'Error'. */
 export function routeErrorTitle(error: unknown): string {
   if (isRouteErrorResponse(error)) {
     const data: unknown = error.data;

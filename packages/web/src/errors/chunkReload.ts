@@ -4,8 +4,9 @@ import { browser } from '../browser.js';
 
 /**
  * A page chunk that fails to load (usually: a new release replaced the hashed files) reloads the
- * page, at most once per CHUNK_RELOAD_GUARD_MS (spec sections 4 and 8). The time of the last reload
- * is kept in session storage so that the guard survives the reload itself.
+ * page, at most once per CHUNK_RELOAD_GUARD_MS (a file still missing after the reload must not
+ * loop). The time of the last reload is kept in session storage so that the guard survives the
+ * reload itself.
  */
 export function isChunkLoadError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

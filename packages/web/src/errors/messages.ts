@@ -1,4 +1,4 @@
-/** Toast titles of the error catalogue (spec section 8). */
+/** Toast titles of the error catalogue, the same on every page. */
 export const LOAD_ERROR_TITLE = 'Error on load data';
 export const SAVE_ERROR_TITLE = 'Error on save';
 

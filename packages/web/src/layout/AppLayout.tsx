@@ -53,7 +53,7 @@ function toMenuItems(items: readonly NavItem[], newTabs: boolean): MenuItems {
 
 type OpenModal = 'profile' | 'settings' | 'config' | null;
 
-/** The console frame: the dark top bar of spec section 2 over a white content card. */
+/** The console frame: the dark top bar (the navigation) over a white content card. */
 export function AppLayout() {
   const { user, ready, mode, edition, logout } = useAuth();
   const location = useLocation();

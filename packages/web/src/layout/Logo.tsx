@@ -11,7 +11,7 @@ function Mark() {
   );
 }
 
-/** The logo links to config.landing when one is set (spec section 2), else to the dashboard. */
+/** The logo links to config.landing when one is set, else to the dashboard. */
 export function Logo({ href }: { href: string }) {
   const content = (
     <>

@@ -6,14 +6,14 @@ import { reportsApi } from '../api/reports.js';
 /** How often the navigation re-reads the month-to-date cost while the console is open. */
 const REFRESH_MS = 5 * 60_000;
 
-/** Start of month to today in the user's zone: the request of spec section 7 for the system cost. */
+/** Start of month to today in the user's zone: the report request for the system cost. */
 function monthToDateRequest(timezone: number, now = Date.now()) {
   const today = formatDate(now, timezone);
   return { startDate: `${today.slice(0, 8)}01`, endDate: today, timezone, metrics: ['systemCost' as const], limit: 1 };
 }
 
 /**
- * The month-to-date system cost in the navigation (spec section 2), for users with showSystemCost:
+ * The month-to-date system cost in the navigation, for users with showSystemCost:
  * the last element of POST /api/rrun's answer, in USD.
  */
 export function MonthToDateCost({ user }: { user: AuthUser }) {

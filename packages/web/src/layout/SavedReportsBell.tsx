@@ -5,7 +5,7 @@ import { savedReportHref } from '../api/reports.js';
 import { type BellEntry, fileWaitText, useSavedReportsFeed } from './savedReportsFeed.js';
 import { useClock } from '../format/clock.js';
 
-/** The delete confirmation of spec section 2: deletion is permanent, Archive keeps it. */
+/** The delete confirmation: deletion is permanent, Archive keeps it. */
 export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
 
 function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
@@ -37,7 +37,7 @@ export function SavedReportsBell() {
               <EntryLink entry={entry} onOpen={() => feed.markSeen(entry.id)} />
               <div className="bell-entry-date">{clock(entry.dt)}</div>
             </div>
-            <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => feed.remove(entry.id)}>
+            <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => void feed.remove(entry.id)}>
               <Button type="text" size="small" icon={<DeleteOutlined />} aria-label={`Delete ${entry.name}`} data-testid={`bell-delete-${entry.id}`} />
             </Popconfirm>
           </div>

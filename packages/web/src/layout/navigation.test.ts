@@ -117,7 +117,7 @@ describe('buildNavigation: exact bars', () => {
   });
 });
 
-describe('buildNavigation: every rule of spec section 2 over roles x modes x editions', () => {
+describe('buildNavigation: every rule of the bar over roles x modes x editions', () => {
   it.each(MATRIX)('$role / $mode / $edition', ({ role, mode, edition }) => {
     const n = nav(role, mode, edition);
     const paths = navigationPaths(n.main);

@@ -2,7 +2,7 @@ import { type AuthUser, type Edition, editionHas, isMetricVisible, type Mode, po
 import { canSwitchMode } from '../prefs/mode.js';
 
 /**
- * The navigation bar by role (spec section 2) as data: the bar, the dashboard and the tests all read
+ * The navigation bar by role as data: the bar, the dashboard and the tests all read
  * this one model, so they cannot disagree.
  *
  * Test ids (end-to-end tests rely on them):
@@ -55,7 +55,7 @@ export interface Navigation {
   modeSwitch: { current: Mode } | null;
 }
 
-/** Where the Market report helper opens (spec section 2). */
+/** Where the Market report helper opens: the prefilled marketplace report. */
 const MARKET_REPORT_HREF = '/report?store=1';
 
 function link(path: string, label: string): NavItem {
@@ -102,7 +102,7 @@ function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | 
 function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   if (user.type === 'sdk') return null;
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
-  // The Market report helper (spec section 2): the prefilled marketplace report, in a new tab, for
+  // The Market report helper: the prefilled marketplace report, in a new tab, for
   // whom the marketplace revenue is theirs to see (visibility.ts).
   if (isMetricVisible(user, 'rev_m')) items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
   // The postbid report: admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).

@@ -20,7 +20,7 @@ export function fileWaitText(ahead: number | undefined): string {
 /** While a file waits or is being written the bell refreshes its state this often. */
 const RUNNING_POLL_MS = 2000;
 
-/** Merge newly polled reports in front, flagged new, keeping at most 20 (spec section 4). */
+/** Merge newly polled reports in front, flagged new, keeping at most 20 (the bell's list stays short). */
 function mergeNew(current: readonly BellEntry[], fresh: readonly SavedReport[]): BellEntry[] {
   const known = new Set(current.map((e) => e.id));
   const added = fresh.filter((r) => !known.has(r.id)).map((r) => ({ ...r, isNew: true }));
@@ -29,7 +29,8 @@ function mergeNew(current: readonly BellEntry[], fresh: readonly SavedReport[]):
 
 /**
  * The saved-report bell's state: the first load, then `GET /api/savedReports?last={lastId}` every 60 s
- * (errors only logged, spec section 8); new entries are bold and light the bell until it is clicked.
+ * (errors only logged: a poll that fails is tried again at the next); new entries are bold and light
+ * the bell until it is clicked.
  */
 export function useSavedReportsFeed() {
   const [entries, setEntries] = useState<BellEntry[]>([]);

@@ -12,7 +12,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** 'Application Config' for admins (spec section 2): monthly post-bid limits, GET then PUT /api/admin/config. */
+/** 'Application Config' for admins: monthly post-bid limits, GET then PUT /api/admin/config. */
 export function ConfigModal({ open, onClose }: Props) {
   const { message } = App.useApp();
   const [form] = Form.useForm<ConfigFormValues>();

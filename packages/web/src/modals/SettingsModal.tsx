@@ -12,7 +12,7 @@ interface Props {
 }
 
 /**
- * 'User Interface Settings' (spec section 2): one checkbox, 'Open links in new Tabs'. The flag is
+ * 'User Interface Settings': one checkbox, 'Open links in new Tabs'. The flag is
  * stored under the local-storage key ui_tabs at once, and sent to PUT /api/ui/settings so that it
  * follows the user to other browsers.
  */

@@ -13,7 +13,7 @@ export function formatConfigValue(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString('en-US') : '';
 }
 
-/** Why one field's text cannot be saved, or null when it can (spec section 5 parsing rules). */
+/** Why one field's text cannot be saved, or null when it can (read by parseConfigInteger, format.ts). */
 export function configFieldError(text: string | number | null | undefined): string | null {
   const value = parseConfigInteger(text);
   if (Number.isNaN(value)) return 'Enter a whole number, e.g. 1,000,000';

@@ -4,7 +4,7 @@ import { readStorage, writeStorage } from './storage.js';
 import { browser } from '../browser.js';
 
 /**
- * SSP or DSP view (spec sections 1 and 6). Who may switch is the shared rule the server applies to
+ * SSP or DSP view. Who may switch is the shared rule the server applies to
  * PUT /api/ui/mode (entitlements.ts, modeSwitchRefusal): admins, and demand users, owner or team
  * member, of a tenant with the DSP view. The choice is kept in local storage and the page reloads
  * after switching. Everyone else is in SSP mode and is shown no switch.

@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '@adplane/shared';
 import { readStorage, writeStorage } from './storage.js';
 
 /**
- * 'Open links in new Tabs' (spec section 2): a flag under the local-storage key ui_tabs ('1' when
+ * 'Open links in new Tabs': a flag under the local-storage key ui_tabs ('1' when
  * on, absent when off). The server keeps a copy (GET/PUT /api/ui/settings) so that it follows the
  * user to other browsers.
  */

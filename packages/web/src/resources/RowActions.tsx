@@ -6,7 +6,7 @@ import { notifyLoadError, notifySaveError } from '../errors/notify.js';
 import { inSentence } from './labels.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 
-/** The spec's delete confirmation: deleting is permanent, and archiving is the way to keep a row out of sight. */
+/** The delete confirmation: deleting is permanent, and archiving is the way to keep a row out of sight. */
 const deleteWarning = (label: string) =>
   `Deleting is permanent and cannot be undone: the ${inSentence(label)} is gone and its name disappears from reports. To keep its history, archive it instead.`;
 

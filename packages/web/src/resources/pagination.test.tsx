@@ -10,7 +10,7 @@ describe('the pager of every list', () => {
     expect(pageRangeText(1234, [1001, 1020])).toBe('1,001-1,020 of 1,234');
   });
 
-  it('offers the page sizes of the spec, 20 by default, and keeps what a server-paged list passes', () => {
+  it('offers 10, 20, 50 and 100 a page, 20 by default, and keeps what a server-paged list passes', () => {
     expect(listPagination()).toMatchObject({ defaultPageSize: 20, pageSizeOptions: ['10', '20', '50', '100'], showSizeChanger: true });
     expect(listPagination({ current: 2, pageSize: 50, total: 120 })).toMatchObject({ current: 2, pageSize: 50, total: 120, showTotal: pageRangeText });
   });

@@ -9,7 +9,7 @@ export function pageRangeText(total: number, [from, to]: [number, number]): stri
 }
 
 /**
- * The pager of every table that pages (spec section 9: 10, 20, 50, 100 a page): the page sizes, the
+ * The pager of every table that pages (10, 20, 50, 100 a page): the page sizes, the
  * size changer and the `1-20 of 1,234` count, the same on every list. A table paged by the server
  * passes its `current`, `pageSize` and `total`; a table paged in the browser passes nothing.
  */

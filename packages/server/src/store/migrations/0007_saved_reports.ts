@@ -3,7 +3,7 @@ import { type Dialect } from '../db.js';
 import { FLAG_TYPE, JSON_TYPE, idColumn, timestamps } from './columns.js';
 
 /**
- * Saved reports and report files (spec section 3, "Saved report"): a user's named report request, or
+ * Saved reports and report files: a user's named report request, or
  * a CSV file a long report was written to under DATA_DIR, with the progress of its background run.
  */
 export const savedReports = (dialect: Dialect): Migration => ({

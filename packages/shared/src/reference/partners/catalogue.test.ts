@@ -4,7 +4,7 @@ import { assertSupportedSchema, requiredSets } from './jsonSchema.js';
 import { isPartner, PARTNERS, PARTNER_BY_ID, partnerById, PREBID_PARTNER_OPTIONS, PREBID_VARIANT_SUFFIX, resolvePartner } from './catalogue.js';
 
 /** The 40 files of vendor/prebid-bidder-params/, by bidder code. */
-const SPEC_FILES = [
+const PARTNER_IDS = [
   '33across', 'adkernel', 'adtelligent', 'amx', 'appnexus', 'beachfront', 'between', 'colossus', 'consumable', 'conversant',
   'criteo', 'datablocks', 'emx_digital', 'gumgum', 'improvedigital', 'ix', 'kargo', 'medianet', 'minutemedia', 'nextmillennium',
   'onetag', 'openx', 'outbrain', 'pubmatic', 'richaudience', 'rubicon', 'sharethrough', 'smaato', 'smartadserver', 'smilewanted',
@@ -14,8 +14,8 @@ const SPEC_FILES = [
 const param = (partnerId: string, name: string) => partnerById(partnerId)?.params.find((p) => p.name === name);
 
 describe('partner catalogue', () => {
-  it('holds every partner file of the specs, once, sorted by name', () => {
-    expect(PARTNERS.map((p) => p.id).sort()).toEqual([...SPEC_FILES].sort());
+  it('holds every partner, once, sorted by name', () => {
+    expect(PARTNERS.map((p) => p.id).sort()).toEqual([...PARTNER_IDS].sort());
     expect(PARTNER_BY_ID.size).toBe(40);
     const names = PARTNERS.map((p) => p.name.toLowerCase());
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
@@ -54,9 +54,9 @@ describe('partner catalogue', () => {
     expect(PREBID_PARTNER_OPTIONS).toContainEqual({ id: 'pubmaticP', name: 'PubMatic' });
   });
 
-  it('resolves the spec example pubmaticP to its ad-slot parameters', () => {
-    // The spec names publisherId, tagId, adSlot and kadFloor. PubMatic's schema has publisherId (the one
-    // required), adSlot (the ad slot id: what the spec calls tagId) and kadfloor, spelled in lower case.
+  it('resolves pubmaticP to its ad-slot parameters', () => {
+    // PubMatic's schema has publisherId (the one required), adSlot (the ad slot id, which some call tagId)
+    // and kadfloor, spelled in lower case.
     const pubmaticP = partnerById('pubmaticP');
     expect(pubmaticP?.id).toBe('pubmatic');
     const names = pubmaticP?.params.map((p) => p.name);

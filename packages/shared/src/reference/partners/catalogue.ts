@@ -5,8 +5,7 @@ import { type PartnerDefinition } from './types.js';
  * The partner catalogue: header-bidding demand partners and the parameters each takes for an ad slot,
  * generated from Prebid Server's bidder parameter schemas (scripts/gen-partners.ts), sorted by name.
  *
- * The Prebid variant. The spec lists "about 40 demand or supply partners, some with a Prebid variant",
- * and names one `pubmaticP`. The specs folder's README does not define the variant, so the rule is ours:
+ * The Prebid variant: some of the 40 partners also have one (`pubmaticP`), under this rule:
  * - a partner is known by its bidder code (`pubmatic`): the company as a demand source of the ad server,
  *   bid server-to-server the way Prebid Server calls it, and the name reports show;
  * - a partner whose parameter list is a Prebid bidder's (`prebid: true`) also has a Prebid variant,

@@ -34,7 +34,7 @@ interface Props {
 }
 
 /**
- * The profile of a non-admin user (spec sections 2, 3 and 5), GET and PUT /api/demand/info.
+ * The profile of a non-admin user, GET and PUT /api/demand/info.
  * Read-only for sub and adv users: the values read as text (ReadOnlyView) and there is nothing to
  * save. Save and Cancel sit in a footer that stays in view while the modal scrolls.
  */

@@ -10,7 +10,7 @@ interface Props {
   value?: string[];
   onChange?: (value: string[]) => void;
   readOnly: boolean;
-  /** OK of the add dialog is disabled while an admin is impersonating (spec section 2). */
+  /** OK of the add dialog is disabled while an admin is impersonating. */
   impersonating: boolean;
 }
 

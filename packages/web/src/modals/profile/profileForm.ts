@@ -14,7 +14,7 @@ import {
   type UserType,
 } from '@adplane/shared';
 
-/** The confirmation text of the apply-to-all-contacts action, word for word from spec section 5. */
+/** The confirmation text of the apply-to-all-contacts action, word for word as users have always seen it (the end-to-end test reads it so). */
 export const APPLY_ALL_WARNING = 'All contacts will be replaces with this one. Do you really want to continue?';
 export const APPLY_ALL_TITLE = 'Warning';
 
@@ -55,7 +55,7 @@ export const CONTACT_TAB_LABELS: Record<ContactType, string> = {
   technical: 'Technical contact',
 };
 
-/** Which tabs a user type sees (spec section 2): Options for demand, Sellers JSON for demand and sub. */
+/** Which tabs a user type sees: Options for demand, Sellers JSON for demand and sub. */
 export function profileTabs(type: UserType): ProfileTab[] {
   const tabs: ProfileTab[] = ['common'];
   if (type === 'demand') tabs.push('options');
@@ -64,7 +64,7 @@ export function profileTabs(type: UserType): ProfileTab[] {
   return tabs;
 }
 
-/** Inputs are read-only for sub and adv users (spec section 5), and whenever the server says so. */
+/** Inputs are read-only for sub and adv users, and whenever the server says so. */
 export function isReadOnlyProfile(type: UserType, profile?: Pick<Profile, 'readOnly'> | null): boolean {
   return type === 'sub' || type === 'adv' || !!profile?.readOnly;
 }

@@ -20,7 +20,7 @@ const NAMES: Record<DashboardTop, { top: string; own: string; testId: string }> 
 };
 
 /**
- * The top lists of the dashboard, in the words of the view (spec sections 1 and 2): in the SSP view
+ * The top lists of the dashboard, in the words of the view: in the SSP view
  * the tenant sells its channels' traffic to demand tags; in the DSP view it buys for its campaigns
  * from suppliers (the Demand and Supply menus of that view). A subpublisher sees its own channels,
  * an advertiser its campaigns and tags; neither has a DSP view. Which lists is the server's rule

@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
-/** Dates travel as `YYYY-MM-DD` strings (spec section 9); the date pickers hold dayjs values. */
+/** Dates travel as `YYYY-MM-DD` strings (calendar days, no time zone); the date pickers hold dayjs values. */
 export const DATE_FORMAT = 'YYYY-MM-DD';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -3,7 +3,7 @@ import { errorText } from '../../errors/messages.js';
 
 export const BAD_CREDENTIALS = 'Bad credentials';
 
-/** What the sign-in form says about a failed attempt (spec section 8): 401 is always 'Bad credentials'. */
+/** What the sign-in form says about a failed attempt: 401 is always 'Bad credentials' (never which of name or password was wrong). */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) return BAD_CREDENTIALS;
   return errorText(error);

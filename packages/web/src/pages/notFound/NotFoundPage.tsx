@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 const NOT_FOUND_TITLE = 'This page could not be found';
 
 /**
- * The 404 page (spec sections 2 and 8): an address that matches no route of the console.
+ * The 404 page: an address that matches no route of the console.
  */
 export default function NotFoundPage() {
   return (

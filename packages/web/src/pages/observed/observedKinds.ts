@@ -1,7 +1,7 @@
 import { type DimensionId, type ListKind } from '@adplane/shared';
 import { type ListName } from '../../api/lists.js';
 
-/** The observed-inventory pages of spec section 2: what traffic showed, by one dimension, and the list it can go to. */
+/** The observed-inventory pages: what traffic showed, by one dimension, and the list it can go to. */
 export interface ObservedKind {
   route: string;
   title: string;

@@ -14,7 +14,7 @@ describe('report form', () => {
     expect(presetRange('lastMonth', 0, NOW)).toEqual({ startDate: '2026-10-01', endDate: '2026-10-31' });
   });
 
-  it('builds the market report exactly as the spec writes it', () => {
+  it('builds the market report exactly as its helper is described (reportState.ts)', () => {
     const request = ReportRequest.parse(toRequest(marketReportForm(-5, NOW)));
     expect(request).toEqual({
       startDate: '2026-11-22', endDate: '2026-11-22', timezone: -5, dimensions: ['marketplace_name'],

@@ -64,7 +64,7 @@ export function defaultForm(timezone: number, now = Date.now()): ReportForm {
 }
 
 /**
- * The Market report helper of spec section 2: today in the user's zone, by marketplace_name, with
+ * The Market report helper: today in the user's zone, by marketplace_name, with
  * rev_m, rev_md, imps, reqs, opps and fill, errors hidden, sorted by rev_m descending, no limit.
  */
 export const MARKET_REPORT_NAME = 'Marketplace Report';

@@ -109,7 +109,7 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
   const user = useUser();
   const help = useFieldHelp();
   const rules = Form.useWatch('rules', form) as RulesLike | undefined;
-  // Publisher and creative lists exist on the V2V database only (spec: Targeting menu).
+  // Publisher and creative lists exist on the V2V database only (the Targeting menu has them there alone).
   const v2v = user.config.database === 'V2V';
   const label = (text: string, key: string) => <HelpLabel label={text} help={help(`targetings.${key}`)} />;
 
