@@ -15,7 +15,8 @@ export interface RowStatsInput {
   timezone: number;
   /** Which tenant's rows a deal lookup may read (null: every tenant, admins). */
   tenantId: number | null;
-  now?: number;
+  /** The time the period is counted back from (the app's clock). */
+  now: number;
 }
 
 /** A deal's numbers are keyed by its OpenRTB deal id (and its tenant): the rows asked about, as those keys. */
