@@ -1,38 +1,30 @@
 /**
- * Generates src/reference/countries.data.ts: every ISO 3166-1 alpha-2 code with its English short name.
+ * Generates src/reference/countries.data.ts: every ISO 3166-1 alpha-2 code with its alpha-3 code and
+ * English short name.
  *
- * The codes come from the official list as the operating system ships it (Debian's iso-codes
- * `/usr/share/iso-codes/json/iso_3166-1.json`, else tzdata's `/usr/share/zoneinfo/iso3166.tab`).
- * The names come from CLDR through Node's full ICU (`Intl.DisplayNames`), the names browsers show.
- * They are generated once and committed, because each browser ships its own CLDR version.
+ * The codes come from the i18n-iso-countries package (MIT, a devDependency at an exact version: its
+ * `codes.json` lists alpha-2, alpha-3 and numeric codes), less the user-assigned codes it adds (XK,
+ * Kosovo): ISO 3166-1 leaves AA, QM-QZ, XA-XZ and ZZ to private use, and no bid request or geo
+ * database is bound to read them alike. The names come from CLDR through Node's full ICU
+ * (`Intl.DisplayNames`), the names browsers show. They are generated once and committed, because
+ * each browser ships its own CLDR version.
  *
  *   npx tsx packages/shared/scripts/gen-countries.ts
  */
-import { existsSync, readFileSync } from 'node:fs';
+import isoCodes from 'i18n-iso-countries/codes.json' with { type: 'json' };
+import isoPackage from 'i18n-iso-countries/package.json' with { type: 'json' };
 import { literal, writeGenerated } from './generated.js';
 
-const ISO_CODES_JSON = '/usr/share/iso-codes/json/iso_3166-1.json';
-const TZDATA_TAB = '/usr/share/zoneinfo/iso3166.tab';
+/** A code ISO 3166-1 leaves to private use (user-assigned): AA, QM-QZ, XA-XZ, ZZ. */
+const userAssigned = (code: string): boolean => code === 'AA' || code === 'ZZ' || /^(Q[M-Z]|X[A-Z])$/.test(code);
 
-/** alpha-2 -> alpha-3 (OpenRTB's geo.country is alpha-3); only iso-codes has them. */
+/** alpha-2 -> alpha-3 (OpenRTB's geo.country is alpha-3). */
 const alpha3 = new Map<string, string>();
-
-function officialCodes(): { codes: string[]; source: string } {
-  if (existsSync(ISO_CODES_JSON)) {
-    const list = (JSON.parse(readFileSync(ISO_CODES_JSON, 'utf8')) as { '3166-1': { alpha_2: string; alpha_3: string }[] })['3166-1'];
-    for (const c of list) alpha3.set(c.alpha_2, c.alpha_3);
-    return { codes: list.map((c) => c.alpha_2), source: `${ISO_CODES_JSON} (Debian iso-codes)` };
-  }
-  const codes = readFileSync(TZDATA_TAB, 'utf8')
-    .split('\n')
-    .filter((line) => /^[A-Z]{2}\t/.test(line))
-    .map((line) => line.slice(0, 2));
-  return { codes, source: `${TZDATA_TAB} (tzdata)` };
-}
-
-const { codes, source } = officialCodes();
-if (codes.length < 240 || new Set(codes).size !== codes.length || !codes.every((c) => /^[A-Z]{2}$/.test(c))) {
-  throw new Error(`${source} does not look like the ISO 3166-1 alpha-2 list (${codes.length} codes)`);
+for (const [a2, a3] of isoCodes as readonly (readonly string[])[]) if (a2 && a3 && !userAssigned(a2)) alpha3.set(a2, a3);
+const codes = [...alpha3.keys()];
+const source = `i18n-iso-countries ${isoPackage.version} (codes.json)`;
+if (codes.length < 240 || !codes.every((c) => /^[A-Z]{2}$/.test(c)) || ![...alpha3.values()].every((c) => /^[A-Z]{3}$/.test(c))) {
+  throw new Error(`${source} does not look like the ISO 3166-1 list (${codes.length} codes)`);
 }
 
 const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
@@ -40,9 +32,7 @@ const countries = codes
   .map((id) => {
     const name = names.of(id);
     if (!name) throw new Error(`no English name for ${id} in ICU ${process.versions.icu}`);
-    const a3 = alpha3.get(id);
-    if (!a3) throw new Error(`no alpha-3 code for ${id}: the generator needs Debian's iso-codes`);
-    return { id, a3, name };
+    return { id, a3: alpha3.get(id)!, name };
   })
   .sort((a, b) => a.name.localeCompare(b.name, 'en'));
 

@@ -1,6 +1,6 @@
 /**
  * Helpers of the reference-data generators. The generators read the standards vendored under
- * packages/shared/vendor/ (or the operating system's ISO lists) once, on a developer's machine, and
+ * packages/shared/vendor/ (or an npm devDependency's data) once, on a developer's machine, and
  * write TypeScript modules that are committed: the package never reads those files at run time.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
