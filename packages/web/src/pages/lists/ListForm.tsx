@@ -3,6 +3,7 @@ import { Alert, Button, Form, Input, Space, Typography, Upload } from 'antd';
 import { type ComponentType, useState } from 'react';
 import { LIST_ITEM_RULES, listCsv, MAX_LIST_ITEMS, type ListKind, parseListText } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
+import { notifyLoadError } from '../../errors/notify.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, RefSelect, useFieldHelp } from '../../resources/fields.js';
 import { type ImportReport, invalidLines, invalidMessage, mergeImport, reportHeadline } from './importList.js';
@@ -108,7 +109,7 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
                 showUploadList={false}
                 disabled={readOnly}
                 beforeUpload={(file) => {
-                  void importFile(file);
+                  importFile(file).catch(notifyLoadError); // the file could not be read
                   return Upload.LIST_IGNORE;
                 }}
               >

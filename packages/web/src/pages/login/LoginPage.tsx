@@ -25,7 +25,7 @@ export default function LoginPage() {
     setBusy(true);
     try {
       await login(username.trim(), password);
-      navigate(target, { replace: true });
+      void navigate(target, { replace: true });
     } catch (failure) {
       setError(loginErrorMessage(failure));
       setBusy(false);

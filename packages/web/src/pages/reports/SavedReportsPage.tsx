@@ -74,7 +74,7 @@ export default function SavedReportsPage() {
                   <Button size="small" icon={<InboxOutlined />} onClick={() => void change(r, { archived: true }, 'Archived')} data-testid={`saved-archive-${r.id}`}>Archive</Button>
                 )}
                 <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }}
-                  onConfirm={() => reportsApi.remove(r.id).then(load).catch(notifySaveError)}>
+                  onConfirm={() => void reportsApi.remove(r.id).then(load).catch(notifySaveError)}>
                   <Button size="small" danger icon={<DeleteOutlined />} data-testid={`saved-delete-${r.id}`}>Delete</Button>
                 </Popconfirm>
               </Space>

@@ -24,7 +24,9 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
     impressed.current = false;
     setPlayable(null);
     const probe = document.createElement('video');
-    void loadVast(vast, (mime) => probe.canPlayType(mime) !== '').then((p) => alive && setPlayable(p));
+    void loadVast(vast, (mime) => probe.canPlayType(mime) !== '')
+      .catch((error: unknown): Playable => ({ kind: 'none', message: `The ad could not be read: ${error instanceof Error ? error.message : String(error)}` }))
+      .then((p) => alive && setPlayable(p));
     return () => {
       alive = false;
     };

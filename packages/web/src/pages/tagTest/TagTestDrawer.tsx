@@ -86,7 +86,9 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
   const podMaxAds = Form.useWatch('podMaxAds', form);
 
   async function run() {
-    const values = await form.validateFields();
+    // a refused field shows what is wrong itself
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setRunning(true);
     setError(null);
     setAnswer(null);
