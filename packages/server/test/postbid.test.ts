@@ -13,6 +13,7 @@ import { TokenSigner } from '../src/edge/tracking/trackingToken.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, buildTestApp, createAs, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine, statsRow } from './statsEngines.js';
+import { midHourClock } from './testTime.js';
 import { schemaErrors } from './vastSchema.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -37,6 +38,8 @@ interface Answer {
 forEachStore((t) => {
   forEachStatsEngine((s) => {
     let app: FastifyInstance;
+    /** The edge processes' clock: the month's post-bid counts and saved reports do not turn within the tests. */
+    const clock = midHourClock();
     const cookies: Record<string, string> = {};
     let northwind = 0;
     let acme = 0;
@@ -83,7 +86,7 @@ forEachStore((t) => {
     };
 
     beforeAll(async () => {
-      app = await buildTestApp(t.store, {}, { stats: s.stats });
+      app = await buildTestApp(t.store, {}, { stats: s.stats, clock });
       northwind = t.users.demand!.id;
       acme = t.users.acme!.id;
       for (const user of ['admin', 'demand', 'manager', 'sub', 'acme']) cookies[user] = await login(app, user, undefined, freshAddress());
@@ -154,10 +157,10 @@ forEachStore((t) => {
         // another process: a data folder of its own (the delivery counters a process saves at its stop are
         // read back by the next one started on the same folder), its count starting at the store's
         const otherDir = mkdtempSync(join(tmpdir(), 'adplane-other-edge-'));
-        const other = await buildTestApp(t.store, { dataDir: otherDir }, { stats: s.stats, role: 'edge', edge: { postbidReseedMs: 50 } });
+        const other = await buildTestApp(t.store, { dataDir: otherDir }, { stats: s.stats, role: 'edge', edge: { postbidReseedMs: 50 }, clock });
         try {
           const otherCap = other.edge.deps!.postbid!.cap;
-          const start = otherCap.used(northwind, Date.now());
+          const start = otherCap.used(northwind, clock.now());
           const answers = await Promise.all(Array.from({ length: 12 }, () => vast(channel.uid)));
           const carried = answers.filter((a) => a.pixels.length);
           expect(carried.length).toBeGreaterThan(0);
@@ -165,8 +168,8 @@ forEachStore((t) => {
           await app.edge.flush();
           // the other process decided nothing: its count grows from the store alone, on its next read
           const until = Date.now() + 5_000;
-          while (otherCap.used(northwind, Date.now()) < start + carried.length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-          expect(otherCap.used(northwind, Date.now())).toBe(start + carried.length);
+          while (otherCap.used(northwind, clock.now()) < start + carried.length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+          expect(otherCap.used(northwind, clock.now())).toBe(start + carried.length);
         } finally {
           await other.close();
           rmSync(otherDir, { recursive: true, force: true });
@@ -190,7 +193,7 @@ forEachStore((t) => {
         expect(adm).toContain(`<Impression><![CDATA[${PIXEL_HOST}?imp=`);
         const version = /<VAST version="([\d.]+)"/.exec(adm)?.[1] as '4.2';
         expect(schemaErrors(version, adm)).toBe('');
-        const used = app.edge.deps!.postbid!.cap.used(northwind, Date.now());
+        const used = app.edge.deps!.postbid!.cap.used(northwind, clock.now());
         await setConfig({ postbidMaxImps: used + 2, postbidMaxReps: 0 });
         const next = [await vast(bare.uid), await vast(channel.uid), await vast(channel.uid)];
         expect(next.map((a) => a.pixels.length > 0)).toEqual([true, true, false]);
