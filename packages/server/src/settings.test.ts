@@ -75,6 +75,11 @@ describe('loadSettings', () => {
     });
     expect(loadSettings({ ADPLANE_METRICS_ALLOW: 'none' }).metricsAllow).toEqual([]);
     expect(() => loadSettings({ ADPLANE_METRICS_ALLOW: '10.0.0.0/33' })).toThrow(/ADPLANE_METRICS_ALLOW: must be 'none' or a comma-separated list/);
+    expect(() => loadSettings({ ADPLANE_METRICS_ALLOW: '0x7f.1' })).toThrow(/ADPLANE_METRICS_ALLOW: must be 'none' or a comma-separated list/);
+    for (const bad of ['10.0.0.0/33', '010.0.0.1', '10.1', '0.0.0.0/0']) {
+      expect(() => loadSettings({ ADPLANE_TRUST_PROXY: bad }), bad).toThrow(/ADPLANE_TRUST_PROXY: must be '0', '1' or a comma-separated list/);
+    }
+    expect(loadSettings({ ADPLANE_TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toBe('10.0.0.0/8, ::1');
     expect(() => loadSettings({ ADPLANE_METRICS_TOKEN: 'short' })).toThrow(/ADPLANE_METRICS_TOKEN: must be at least 16 characters long \(got '\*\*\*'\)/);
     expect(() => loadSettings({ ADPLANE_MAXMIND_DB: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/ADPLANE_MAXMIND_DB: must be the path of a readable MaxMind .mmdb file/);
     expect(loadSettings({}).maxmindDb).toBeNull();

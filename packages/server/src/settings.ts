@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { EDITIONS, type Edition } from '@adplane/shared';
+import { addressRanges } from './http/addressRanges.js';
+import { proxyTrust } from './http/clientAddress.js';
 import { type IvtSettings, readIvtSettings } from './ivt/ivtSettings.js';
 import { parseAllowList } from './ops/metricsAccess.js';
 import { serverPath } from './serverRoot.js';
@@ -195,7 +197,17 @@ const EnvSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^(0|1|[0-9a-fA-F.:/,\s]+)$/, "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)"),
+      .regex(/^(0|1|[0-9a-fA-F.:/,\s]+)$/, "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)")
+      .superRefine((v, ctx) => {
+        if (v === '0' || v === '1') return;
+        try {
+          // the spellings the other address decisions read (http/addressRanges.ts), and what proxy-addr compiles
+          addressRanges(v.split(',').map((e) => e.trim()).filter(Boolean));
+          proxyTrust(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed): ${(error as Error).message}` });
+        }
+      }),
   ),
   ADPLANE_METRICS_ALLOW: optional(
     z
