@@ -40,9 +40,6 @@ const server = {
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // Files and tests start clear of a UTC hour's turn, where this hour's, today's and this month's
-  // numbers start over (test/hourTurn.ts).
-  setupFiles: ['test/setup.ts'],
 } as const;
 
 export default defineConfig({
