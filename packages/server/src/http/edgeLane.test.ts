@@ -15,6 +15,8 @@ import { installEdgeLane, MAX_HEAD_BYTES, readHead } from './edgeLane.js';
  */
 const servers: LocalServer[] = [];
 const hungUp: string[] = [];
+/** The slow requests the handler began. */
+const began: string[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
@@ -33,6 +35,7 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
     return true;
   }
   if (url.startsWith('/slow/')) {
+    began.push(url);
     setTimeout(() => {
       if (req.socket.destroyed) hungUp.push(url);
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -297,9 +300,9 @@ describe('the edge lane', () => {
     socket.on('data', () => undefined);
     socket.end(get('/slow/80'));
     await closed;
-    await new Promise((r) => setTimeout(r, 120));
-    expect(hungUp).toContain('/slow/80');
-    expect(lane.connections()).toBe(0);
+    // the slow answer, due 80 ms on, finds its socket destroyed
+    await expect.poll(() => hungUp, { timeout: 5000 }).toContain('/slow/80');
+    await expect.poll(() => lane.connections(), { timeout: 5000 }).toBe(0);
   });
 
   it('closes an idle connection after the keep-alive time', async () => {
@@ -317,7 +320,8 @@ describe('the edge lane', () => {
     idle.write(get('/e/a'));
     await new Promise((r) => idle.once('data', r));
     const busy = exchange(port, [get('/slow/150')], 1, { waitEndMs: 1000 });
-    await new Promise((r) => setTimeout(r, 50));
+    // the slow request is being answered: its connection is busy
+    await expect.poll(() => began, { timeout: 5000 }).toContain('/slow/150');
     expect(lane.connections()).toBe(2);
     const closed = new Promise((r) => server.close(r));
     await idleClosed;
