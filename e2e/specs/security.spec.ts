@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { signIn, signInThroughPage, useMode } from '../support/session.js';
 
 /**
  * Cross-site request refusal and the security headers (CSP, creative previews) in a real Chromium:
@@ -48,7 +48,7 @@ test('the console sends its security headers and runs under its CSP without a vi
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
 
-  await signIn(page, 'admin');
+  await signInThroughPage(page, 'admin');
   for (const path of ['/', '/demands', '/tooltips', '/report']) {
     await page.goto(path);
     await expect(page.getByTestId('user-menu')).toBeVisible();

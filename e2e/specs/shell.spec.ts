@@ -2,7 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { type Edition } from '@adplane/shared';
 import { openedModal } from '../support/antdFields.js';
 import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';
-import { openFromUserMenu, signIn } from '../support/session.js';
+import { openFromUserMenu, signIn, signInThroughPage } from '../support/session.js';
 
 /**
  * The console shell against the specification's navigation table (section 2), for every role, both
@@ -50,7 +50,7 @@ for (const server of Object.values(EDITION_SERVERS)) {
   test.describe(`navigation, ${server.edition} edition`, () => {
     for (const role of ['admin', 'demand', 'manager', 'sub', 'adv', 'sdk'] as const) {
       test(`${role}`, async ({ page }) => {
-        await signIn(page, role, undefined, server.url);
+        await signInThroughPage(page, role, undefined, server.url);
         // Admins and the demand users of a DSP tenant (Northwind has the DSP view), its team member included.
         const canSwitch = role === 'admin' || role === 'demand' || role === 'manager';
         for (const mode of canSwitch ? (['ssp', 'dsp'] as const) : (['ssp'] as const)) {
@@ -90,7 +90,7 @@ test('the logo links to the landing URL, and V2V has the Insight Hub link, as co
 
 test('responses encrypted by the server are read by the console', async ({ page }) => {
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/login'));
-  await signIn(page, 'demand', undefined, EDITION_SERVERS.V2V.url);
+  await signInThroughPage(page, 'demand', undefined, EDITION_SERVERS.V2V.url);
   const response = await answer;
   expect(response.headers()['json-encrypt']).toBe('1');
   expect(await response.text()).not.toContain('Northwind');
