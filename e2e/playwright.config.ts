@@ -55,10 +55,8 @@ export default defineConfig({
     baseURL: EDITION_SERVERS.default.url,
     viewport: { width: 1366, height: 860 },
     launchOptions: {
-      // Debian's build of Chromium's headless shell (the browser Playwright itself runs headless
-      // tests in): the same Blink and V8 without the full browser's UI process, a quarter less CPU
-      // on a console page load than /usr/bin/chromium on this two-core machine (e2e/run.sh installs it)
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
+      // Debian's Chromium (e2e/run.sh installs it when missing); CHROMIUM_PATH names another
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',
