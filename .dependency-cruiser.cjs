@@ -23,21 +23,48 @@ const PROTOCOL = `${EDGE}(vast|ortb)/`;
 // A test sits beside the code it tests but on no floor (nothing imports it): it may drive that code
 // through the floors above, as the app does.
 const TEST = '\\.test\\.tsx?$';
-const upward = (name, from, above, comment) => ({ name, comment, severity: 'error', from: { path: from, pathNot: TEST }, to: { path: above } });
+const upward = (name, from, above, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: TEST },
+  to: { path: above },
+});
 
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No file reaches itself through its imports, type-only ones included. stats/ is left out: its cycles are listed in docs/architecture.md.',
+      comment:
+        'No file reaches itself through its imports, type-only ones included. stats/ is left out: its cycles are listed in docs/architecture.md.',
       severity: 'error',
       from: { path: '^packages/(server|web)/src/', pathNot: '^packages/server/src/stats/' },
       to: { circular: true },
     },
-    upward('doors-below-composition', DOORS, COMPOSITION, 'A door registers with the Edge type (doors/edge.ts), never with the composition root that builds it.'),
-    upward('decision-below-doors', DECISION, `${DOORS}|${COMPOSITION}`, 'The decision knows no door: what a door and the decision share lives in the decision or below.'),
-    upward('demand-below-decision', DEMAND, `${DECISION}|${DOORS}|${COMPOSITION}`, 'A demand source knows no auction: what it asks of delivery control is demandSource.ts DemandPacing.'),
-    upward('facts-below-demand', FACTS, `${DEMAND}|${DECISION}|${DOORS}|${COMPOSITION}`, "The request's facts, the snapshot, the counters and the tracking token know no demand source."),
+    upward(
+      'doors-below-composition',
+      DOORS,
+      COMPOSITION,
+      'A door registers with the Edge type (doors/edge.ts), never with the composition root that builds it.',
+    ),
+    upward(
+      'decision-below-doors',
+      DECISION,
+      `${DOORS}|${COMPOSITION}`,
+      'The decision knows no door: what a door and the decision share lives in the decision or below.',
+    ),
+    upward(
+      'demand-below-decision',
+      DEMAND,
+      `${DECISION}|${DOORS}|${COMPOSITION}`,
+      'A demand source knows no auction: what it asks of delivery control is demandSource.ts DemandPacing.',
+    ),
+    upward(
+      'facts-below-demand',
+      FACTS,
+      `${DEMAND}|${DECISION}|${DOORS}|${COMPOSITION}`,
+      "The request's facts, the snapshot, the counters and the tracking token know no demand source.",
+    ),
     {
       name: 'protocol-at-bottom',
       comment: 'vast/ and ortb/ import nothing of the edge above them.',

@@ -23,8 +23,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Read the time from the injected Clock (src/clock.ts), not Date.now.' },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (src/clock.ts): new Date(clock.now()).' },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Read the time from the injected Clock (src/clock.ts), not Date.now.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from the injected Clock (src/clock.ts): new Date(clock.now()).',
+        },
       ],
     },
   },

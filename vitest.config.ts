@@ -32,7 +32,10 @@ const SERVER_ROOT = 'packages/server';
 const REPLACES = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/;
 const SERVER_MOCKS = ['src', 'test']
   .flatMap((dir) => readdirSync(join(SERVER_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)))
-  .filter((f) => f.endsWith('.test.ts') && !SERVER_ALONE.includes(f) && REPLACES.test(readFileSync(join(SERVER_ROOT, f), 'utf8')))
+  .filter(
+    (f) =>
+      f.endsWith('.test.ts') && !SERVER_ALONE.includes(f) && REPLACES.test(readFileSync(join(SERVER_ROOT, f), 'utf8')),
+  )
   .sort();
 
 /**
@@ -43,7 +46,8 @@ const SERVER_MOCKS = ['src', 'test']
  * `@vitest-environment jsdom` comment, or names one of the words below, and runs in jsdom.
  */
 const WEB_ROOT = 'packages/web';
-const NEEDS_DOM = /document|window|localStorage|sessionStorage|navigator|render|screen|HTMLElement|location|Blob|createObjectURL|jsdom|@vitest-environment/;
+const NEEDS_DOM =
+  /document|window|localStorage|sessionStorage|navigator|render|screen|HTMLElement|location|Blob|createObjectURL|jsdom|@vitest-environment/;
 const WEB_NODE = readdirSync(join(WEB_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
   .map((f) => join('src', f))
   .filter((f) => f.endsWith('.test.ts') && !NEEDS_DOM.test(readFileSync(join(WEB_ROOT, f), 'utf8')))

@@ -28,7 +28,19 @@ import { insertEntities } from '../packages/server/src/store/entities.js';
 import { ENTITY_TABLES, type EntityKind } from '../packages/server/src/store/entityTables.js';
 import { migrateToLatest } from '../packages/server/src/store/migrations/index.js';
 import { seedIfEmpty } from '../packages/server/src/store/seed.js';
-import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable, startHeapSampling, toWrite } from './edge/harness.js';
+import {
+  ask,
+  child,
+  measured,
+  serverChild,
+  pin,
+  rnd,
+  rssMb,
+  say,
+  sayTable,
+  startHeapSampling,
+  toWrite,
+} from './edge/harness.js';
 import { OWN_CORE_V8_FLAGS } from '../packages/server/src/cluster/workerFlags.js';
 import { addedOverHolds, runLoad } from './edge/loadClient.js';
 import { cpuSeconds } from './workers/servers.js';
@@ -51,7 +63,10 @@ const FLOOR_PATH = '/ev?e=none';
 const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
 const TARGETS = [
   { countries: { mode: 'include', values: ['US'] } },
-  { countries: { mode: 'include', values: ['US', 'CA'] }, devices: { mode: 'include', values: ['desktop', 'smarttv'] } },
+  {
+    countries: { mode: 'include', values: ['US', 'CA'] },
+    devices: { mode: 'include', values: ['desktop', 'smarttv'] },
+  },
   { countries: { mode: 'include', values: ['GB', 'DE', 'FR'] } },
   { countries: { mode: 'exclude', values: ['CN', 'RU'] }, playerSizes: ['large', 'xlarge'] },
   { devices: { mode: 'include', values: ['mobile'] } },
@@ -60,7 +75,11 @@ const TARGETS = [
 ];
 
 /** Inserts one kind's rows for the tenant being filled (each body parsed by the kind's schema); answers their ids. */
-export type Insert = (kind: EntityKind, bodies: Record<string, unknown>[], schema: { parse(v: unknown): unknown }) => Promise<number[]>;
+export type Insert = (
+  kind: EntityKind,
+  bodies: Record<string, unknown>[],
+  schema: { parse(v: unknown): unknown },
+) => Promise<number[]>;
 /** Uids of rows just inserted. */
 export type Uids = (kind: EntityKind, ids: number[]) => Promise<string[]>;
 
@@ -70,15 +89,29 @@ export interface FillHooks {
   extraTenant?: (insert: Insert, uids: Uids) => Promise<void>;
 }
 
-export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks = {}): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
+export async function fill(
+  dataDir: string,
+  demandUrl: string,
+  hooks: FillHooks = {},
+): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
+  const settings = loadSettings({
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    ADPLANE_DEMO: '0',
+    ADPLANE_WEB_DIST: join(dataDir, 'none'),
+    ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+  });
   const store = await openStore(settings);
   const started = performance.now();
   await migrateToLatest(store);
   const password = 'bench-password-1';
   const { users } = await seedIfEmpty(store, { demo: false, demoPassword: password, adminPassword: password }, [
     async (ctx) => {
-      for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++) await ctx.addUser({ type: 'demand', username: `tenant${t}`, name: `Tenant ${t}`, uid: `t${t}`, showDsp: true }, password);
+      for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++)
+        await ctx.addUser(
+          { type: 'demand', username: `tenant${t}`, name: `Tenant ${t}`, uid: `t${t}`, showDsp: true },
+          password,
+        );
     },
   ]);
   const channelUids: string[] = [];
@@ -88,9 +121,21 @@ export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks 
     const r = rnd(t + 1);
     await store.db.transaction().execute(async (trx) => {
       const insert: Insert = (kind, bodies, schema) =>
-        insertEntities(trx, kind, tenant.id, bodies.map((b) => toWrite(kind, schema.parse(b) as Record<string, unknown>)), { uid: true, userId: tenant.id });
+        insertEntities(
+          trx,
+          kind,
+          tenant.id,
+          bodies.map((b) => toWrite(kind, schema.parse(b) as Record<string, unknown>)),
+          { uid: true, userId: tenant.id },
+        );
       const uids: Uids = async (kind, ids) =>
-        ((await trx.selectFrom(ENTITY_TABLES[kind] as never).select(['id', 'uid'] as never).where('id' as never, 'in', ids as never).execute()) as { id: number; uid: string }[])
+        (
+          (await trx
+            .selectFrom(ENTITY_TABLES[kind] as never)
+            .select(['id', 'uid'] as never)
+            .where('id' as never, 'in', ids as never)
+            .execute()) as { id: number; uid: string }[]
+        )
           .sort((a, b) => ids.indexOf(Number(a.id)) - ids.indexOf(Number(b.id)))
           .map((x) => x.uid);
       if (t === TENANTS + 1) {
@@ -99,19 +144,93 @@ export async function fill(dataDir: string, demandUrl: string, hooks: FillHooks 
       }
       if (t === TENANTS) {
         // the demand-tag tenant: one channel calling 5 VAST tags that answer in 20 ms, no campaigns
-        const tags = await insert('tags', Array.from({ length: 5 }, (_, i) => ({ name: `Local demand ${i}`, integration: 'VAST', vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}&rid={{device_id}}`, price: { type: 'revshare', percent: 80 }, timeoutMs: 500 })), TagInput);
-        const [id] = await insert('channels', [{ name: 'Five demand tags', demandMode: 'auction', timeoutMs: 500, demand: tags.map((tagId) => ({ tagId, priority: 1 })) }], ChannelInput);
+        const tags = await insert(
+          'tags',
+          Array.from({ length: 5 }, (_, i) => ({
+            name: `Local demand ${i}`,
+            integration: 'VAST',
+            vastUrl: `${demandUrl}/inline?price=${3 + i}&delay=20&w={{width}}&rid={{device_id}}`,
+            price: { type: 'revshare', percent: 80 },
+            timeoutMs: 500,
+          })),
+          TagInput,
+        );
+        const [id] = await insert(
+          'channels',
+          [
+            {
+              name: 'Five demand tags',
+              demandMode: 'auction',
+              timeoutMs: 500,
+              demand: tags.map((tagId) => ({ tagId, priority: 1 })),
+            },
+          ],
+          ChannelInput,
+        );
         tagChannelUid = (await uids('channels', [id!]))[0]!;
         return;
       }
-      const targetings = await insert('targetings', TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })), TargetingInput);
-      const creatives = await insert('creatives', Array.from({ length: 10 }, (_, i) => ({ name: `Spot ${i}`, approval: 'approved', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: `https://cdn.bench.test/${t}/${i}.mp4`, mime: 'video/mp4', duration: 15 + i, width: 1280, height: 720, bitrate: 2000 }] })), CreativeInput);
-      await insert('campaigns', Array.from({ length: CAMPAIGNS }, (_, i) => ({ name: `Campaign ${t}-${i}`, startDate: day(-10), endDate: r() < 0.9 ? day(30) : day(-2), bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000, creativeIds: [creatives[i % creatives.length]], targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null })), CampaignInput);
+      const targetings = await insert(
+        'targetings',
+        TARGETS.map((rules, i) => ({ name: `Targeting ${i}`, rules })),
+        TargetingInput,
+      );
+      const creatives = await insert(
+        'creatives',
+        Array.from({ length: 10 }, (_, i) => ({
+          name: `Spot ${i}`,
+          approval: 'approved',
+          clickUrl: 'https://brand.example.com/',
+          mediaFiles: [
+            {
+              url: `https://cdn.bench.test/${t}/${i}.mp4`,
+              mime: 'video/mp4',
+              duration: 15 + i,
+              width: 1280,
+              height: 720,
+              bitrate: 2000,
+            },
+          ],
+        })),
+        CreativeInput,
+      );
+      await insert(
+        'campaigns',
+        Array.from({ length: CAMPAIGNS }, (_, i) => ({
+          name: `Campaign ${t}-${i}`,
+          startDate: day(-10),
+          endDate: r() < 0.9 ? day(30) : day(-2),
+          bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000,
+          creativeIds: [creatives[i % creatives.length]],
+          targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
+        })),
+        CampaignInput,
+      );
       // RTB partners behind the campaigns: each channel is a waterfall (our campaigns first, then its
       // two tags), so a filled request never calls out; an unfilled one meets a partner that is down
       // (connection refused at once on the discard port), as the VAST case measures our own campaigns.
-      const tags = await insert('tags', Array.from({ length: TAGS }, (_, i) => ({ name: `RTB partner ${i}`, integration: 'RTB', endpoint: `http://127.0.0.1:9/${t}/${i}`, price: { type: 'revshare', percent: 80 } })), TagInput);
-      const channelIds = await insert('channels', Array.from({ length: CHANNELS }, (_, i) => ({ name: `Channel ${t}-${i}`, demandMode: 'priority', demand: [{ tagId: tags[(i * 2) % TAGS], priority: 1 }, { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 }] })), ChannelInput);
+      const tags = await insert(
+        'tags',
+        Array.from({ length: TAGS }, (_, i) => ({
+          name: `RTB partner ${i}`,
+          integration: 'RTB',
+          endpoint: `http://127.0.0.1:9/${t}/${i}`,
+          price: { type: 'revshare', percent: 80 },
+        })),
+        TagInput,
+      );
+      const channelIds = await insert(
+        'channels',
+        Array.from({ length: CHANNELS }, (_, i) => ({
+          name: `Channel ${t}-${i}`,
+          demandMode: 'priority',
+          demand: [
+            { tagId: tags[(i * 2) % TAGS], priority: 1 },
+            { tagId: tags[(i * 2 + 1) % TAGS], priority: 2 },
+          ],
+        })),
+        ChannelInput,
+      );
       channelUids.push(...(await uids('channels', channelIds)));
       await hooks.perTenant?.(insert, uids, t);
     });
@@ -125,13 +244,26 @@ async function serve(): Promise<void> {
   // the heap growth the adplane command sets for itself (ops/heapTuning.ts)
   tuneHeap();
   const dataDir = process.env.BENCH_DATA!;
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
+  const settings = loadSettings({
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    ADPLANE_DEMO: '0',
+    ADPLANE_WEB_DIST: join(dataDir, 'none'),
+    ADPLANE_HOST: 'http://127.0.0.1:1',
+    ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+  });
   const store = await openStore(settings);
   const app = await buildApp({ settings, store, role: 'edge' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const snap = app.edge.snapshots.current!;
-  process.send!({ port: typeof address === 'object' && address ? address.port : 0, buildMs: snap.buildMs, channels: snap.channels.size, tags: snap.tags.size, campaigns: snap.campaigns.size });
+  process.send!({
+    port: typeof address === 'object' && address ? address.port : 0,
+    buildMs: snap.buildMs,
+    channels: snap.channels.size,
+    tags: snap.tags.size,
+    campaigns: snap.campaigns.size,
+  });
   // event-loop stalls per case: what a request waits behind (flushes, rebuilds, GC)
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -140,13 +272,19 @@ async function serve(): Promise<void> {
   // of everything allocated (what makes the young collections come)
   let promoted: Promise<() => Promise<unknown>> | null = null;
   process.on('message', async (m) => {
-    if (process.env.BENCH_HEAP_PROMOTED) promoted ??= startHeapSampling(process.env.BENCH_HEAP_SAMPLED === 'allocated' ? 'allocated' : 'promoted', 8192);
+    if (process.env.BENCH_HEAP_PROMOTED)
+      promoted ??= startHeapSampling(process.env.BENCH_HEAP_SAMPLED === 'allocated' ? 'allocated' : 'promoted', 8192);
     if (m === 'loop') {
-      process.send!({ loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100, loopMaxMs: Math.round(loop.max / 1e4) / 100 });
+      process.send!({
+        loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
+        loopMaxMs: Math.round(loop.max / 1e4) / 100,
+      });
       loop.reset();
     } else if (m === 'rebuild') {
       // one campaign changes, as an edit through the API would stamp it; the rebuild must pick it up
-      await sql`update campaigns set updated_at = ${new Date().toISOString()} where id = (select min(id) from campaigns)`.execute(store.db);
+      await sql`update campaigns set updated_at = ${new Date().toISOString()} where id = (select min(id) from campaigns)`.execute(
+        store.db,
+      );
       const t0 = performance.now();
       await app.edge.snapshots.rebuild();
       process.send!({ rebuildMs: Math.round(performance.now() - t0), buildMs: app.edge.snapshots.current!.buildMs });
@@ -162,8 +300,22 @@ async function serve(): Promise<void> {
       // BENCH_HEAP_SNAPSHOT=<file>: what is live at the end of the run, for DevTools' Memory tab
       if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
       // DuckDB's own memory (its buffer manager: the stats store's blocks), outside V8's heap
-      const duckdb = app.stats.engine === 'duckdb' ? await app.stats.select('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()').then((r) => ({ duckdbMb: mb(Number(r[0]?.b ?? 0)) }), () => ({})) : {};
-      process.send!({ rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers), ...live, ...duckdb });
+      const duckdb =
+        app.stats.engine === 'duckdb'
+          ? await app.stats.select('SELECT sum(memory_usage_bytes) AS b FROM duckdb_memory()').then(
+              (r) => ({ duckdbMb: mb(Number(r[0]?.b ?? 0)) }),
+              () => ({}),
+            )
+          : {};
+      process.send!({
+        rssMb: mb(u.rss),
+        heapTotalMb: mb(u.heapTotal),
+        heapUsedMb: mb(u.heapUsed),
+        externalMb: mb(u.external),
+        arrayBuffersMb: mb(u.arrayBuffers),
+        ...live,
+        ...duckdb,
+      });
     } else if (m === 'stop') {
       await app.close();
       await store.close();
@@ -187,20 +339,29 @@ async function main(): Promise<void> {
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   // BENCH_NODE_FLAGS: V8 flags for the server (e.g. --max-semi-space-size=64: fewer scavenges, more memory)
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const server = await serverChild([...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
+  const server = await serverChild([
+    ...nodeFlags,
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+  ]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);
   const duration = SECONDS * 1000;
 
   /** Throughput: 32 connections with 8 requests in flight each (the bare server's R is measured so too). */
-  const closedLoop = (p: number, paths: string[]) => runLoad({ port: p, paths, connections: 32, depth: 8, durationMs: duration });
+  const closedLoop = (p: number, paths: string[]) =>
+    runLoad({ port: p, paths, connections: 32, depth: 8, durationMs: duration });
   /** The half-load case: one request at a time per connection, paced at half the closed-loop rate (at most 20,000/s). */
   const halfOf = (rps: number) => Math.min(20_000, Math.round(rps / 2));
-  const pacedLoad = (paths: string[], rate: number) => runLoad({ port, paths, connections: 32, rate, durationMs: duration });
+  const pacedLoad = (paths: string[], rate: number) =>
+    runLoad({ port, paths, connections: 32, rate, durationMs: duration });
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
-  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
+  const vastPaths = Array.from(
+    { length: 2000 },
+    () =>
+      `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`,
+  );
   /**
    * Tracking URLs taken from real answers: four beacons a decision (impression, start, midpoint,
    * complete), one after the other as a player fires them, from 12,000 decisions, more than the /ev
@@ -210,12 +371,18 @@ async function main(): Promise<void> {
    */
   const eventPaths = async () => {
     const paths: string[] = [];
-    const sources = Array.from({ length: Number(process.env.BENCH_EVENT_DECISIONS ?? 12_000) }, (_, i) => vastPaths[i % vastPaths.length]!);
+    const sources = Array.from(
+      { length: Number(process.env.BENCH_EVENT_DECISIONS ?? 12_000) },
+      (_, i) => vastPaths[i % vastPaths.length]!,
+    );
     let next = 0;
     const worker = async () => {
       while (next < sources.length) {
         const body = await (await fetch(`http://127.0.0.1:${port}${sources[next++]!}`)).text();
-        for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) paths.push(m[1]!);
+        for (const m of body.matchAll(
+          /<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g,
+        ))
+          paths.push(m[1]!);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
@@ -230,10 +397,21 @@ async function main(): Promise<void> {
    */
   const tagLoad = async () => {
     const count = Math.ceil((200 * (TAGS_WARMUP_MS + duration)) / 1000) + 400;
-    const tagPaths = Array.from({ length: count }, (_, i) => `/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8&device_id=r${i}`);
+    const tagPaths = Array.from(
+      { length: count },
+      (_, i) => `/vast/${filled.tagChannelUid}?w=640&h=360&ip=8.8.8.8&device_id=r${i}`,
+    );
     const latency = new Map<number, number>();
     await ask(demand.proc, 'holds');
-    const load = await runLoad({ port, paths: tagPaths, connections: 16, rate: 200, durationMs: duration, warmupMs: TAGS_WARMUP_MS, onAnswer: (which, ms) => latency.set(which, ms) });
+    const load = await runLoad({
+      port,
+      paths: tagPaths,
+      connections: 16,
+      rate: 200,
+      durationMs: duration,
+      warmupMs: TAGS_WARMUP_MS,
+      onAnswer: (which, ms) => latency.set(which, ms),
+    });
     const holds = (await ask(demand.proc, 'holds')) as Record<string, number>;
     return { ...load, ...addedOverHolds(latency, holds, (which) => `r${which}`) };
   };
@@ -244,17 +422,20 @@ async function main(): Promise<void> {
     const paths = only === 'events' ? await eventPaths() : only === 'floor' ? [FLOOR_PATH] : vastPaths;
     // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
     // (BENCH_RATE=<n>: the case paced at n requests/s, one at a time per connection, as `half` is)
-    const halfRate = only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : Number(process.env.BENCH_RATE ?? 0);
+    const halfRate =
+      only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : Number(process.env.BENCH_RATE ?? 0);
     await ask(server.proc, 'loop');
     const demandCpu0 = cpuSeconds(demand.proc.pid!);
     const load = await measured(server.proc.pid!, () =>
-      only === 'tags' ? tagLoad() : (halfRate ? pacedLoad(paths, halfRate) : closedLoop(port, paths)),
+      only === 'tags' ? tagLoad() : halfRate ? pacedLoad(paths, halfRate) : closedLoop(port, paths),
     );
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
     if (halfRate) {
       // the bare server paced alike: what the instrument and node:http cost at that rate
-      const bareLoad = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfRate, durationMs: duration }));
+      const bareLoad = await measured(bare.proc.pid!, () =>
+        runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfRate, durationMs: duration }),
+      );
       say(`bare at that rate: ${JSON.stringify(bareLoad)}`);
     }
     say(`memory: ${JSON.stringify({ rssMb: rssMb(server.proc.pid!), ...(await ask(server.proc, 'memory')) })}`);
@@ -270,7 +451,8 @@ async function main(): Promise<void> {
   say(`bare: ${JSON.stringify(bareLoad)}`);
   const R = bareLoad.rps;
   /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
-  const perCpuOfR = (c: { perServerCpuS: number }) => (bareLoad.perServerCpuS ? Math.round((c.perServerCpuS / bareLoad.perServerCpuS) * 100) / 100 : 0);
+  const perCpuOfR = (c: { perServerCpuS: number }) =>
+    bareLoad.perServerCpuS ? Math.round((c.perServerCpuS / bareLoad.perServerCpuS) * 100) / 100 : 0;
 
   // The edge's floor: its cheapest answer through its own dispatch (an /ev call naming no event, a
   // 400 before any token work). No edge path can be faster than this on node:http.
@@ -288,7 +470,15 @@ async function main(): Promise<void> {
   // the instrument's floor at that rate: the bare server, paced the same way (one request at a
   // time per connection, as players send them, where R and the closed loops pipeline 8)
   say('measuring the bare server at the same rate...');
-  const bareHalf = await measured(bare.proc.pid!, () => runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfOf(vastMax.rps), durationMs: duration }));
+  const bareHalf = await measured(bare.proc.pid!, () =>
+    runLoad({
+      port: Number(bare.msg.port),
+      paths: ['/'],
+      connections: 32,
+      rate: halfOf(vastMax.rps),
+      durationMs: duration,
+    }),
+  );
   bare.proc.kill();
 
   const evPaths = await eventPaths();
@@ -316,16 +506,50 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags], loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
-    snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, startBuildMs: server.msg.buildMs, rebuildMs: rebuild.rebuildMs },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? '',
+      node: process.version,
+      serverCpu: 0,
+      clientCpu: 1,
+      serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags],
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg(),
+    },
+    snapshot: {
+      channels: server.msg.channels,
+      tags: server.msg.tags,
+      campaigns: server.msg.campaigns,
+      startBuildMs: server.msg.buildMs,
+      rebuildMs: rebuild.rebuildMs,
+    },
     R,
     bare: bareLoad,
     edgeFloor: { ...edgeFloor, ofR: Math.round((edgeFloor.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(edgeFloor) },
-    vastCampaigns: { ...vastMax, ofR: Math.round((vastMax.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(vastMax), target: '>= 0.6 R', eventLoop: vastMaxLoop },
+    vastCampaigns: {
+      ...vastMax,
+      ofR: Math.round((vastMax.rps / R) * 100) / 100,
+      ofRPerCpu: perCpuOfR(vastMax),
+      target: '>= 0.6 R',
+      eventLoop: vastMaxLoop,
+    },
     vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms', eventLoop: vastHalfLoop, bareAtSameRate: bareHalf },
-    events: { ...events, ofR: Math.round((events.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(events), target: '>= 0.85 R', eventLoop: eventsLoop },
+    events: {
+      ...events,
+      ofR: Math.round((events.rps / R) * 100) / 100,
+      ofRPerCpu: perCpuOfR(events),
+      target: '>= 0.85 R',
+      eventLoop: eventsLoop,
+    },
     // added: each request's latency minus its slowest call's hold at the partner (tagLoad); addedOverNominalP99Ms: the p99 minus 20 ms, as measured before
-    fiveDemandTags: { ...tags, demandDelayMs: 20, addedP99Ms: tags.added.p99Ms, addedOverNominalP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: tagsLoop },
+    fiveDemandTags: {
+      ...tags,
+      demandDelayMs: 20,
+      addedP99Ms: tags.added.p99Ms,
+      addedOverNominalP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100,
+      target: 'added <= 3 ms at p99',
+      eventLoop: tagsLoop,
+    },
     rssMb: rss,
     rssAfterRebuildMb: rssAfterRebuild,
     rssSettledAfterRebuildMb: rssSettled,
@@ -335,19 +559,54 @@ async function main(): Promise<void> {
   writeFileSync(join(here, 'results/edge.json'), `${JSON.stringify(result, null, 2)}\n`);
   sayTable({
     bare: { rps: R, p99: bareLoad.p99Ms, perCpuS: bareLoad.perServerCpuS },
-    edgeFloor: { rps: edgeFloor.rps, ofR: result.edgeFloor.ofR, perCpuS: edgeFloor.perServerCpuS, ofRPerCpu: result.edgeFloor.ofRPerCpu },
-    vastCampaigns: { rps: vastMax.rps, ofR: result.vastCampaigns.ofR, perCpuS: vastMax.perServerCpuS, ofRPerCpu: result.vastCampaigns.ofRPerCpu, p99: vastMax.p99Ms, errors: vastMax.errors, loopMax: vastMaxLoop.loopMaxMs },
-    vastHalfLoad: { rps: vastHalf.rps, p99: vastHalf.p99Ms, perCpuS: vastHalf.perServerCpuS, loopMax: vastHalfLoop.loopMaxMs },
+    edgeFloor: {
+      rps: edgeFloor.rps,
+      ofR: result.edgeFloor.ofR,
+      perCpuS: edgeFloor.perServerCpuS,
+      ofRPerCpu: result.edgeFloor.ofRPerCpu,
+    },
+    vastCampaigns: {
+      rps: vastMax.rps,
+      ofR: result.vastCampaigns.ofR,
+      perCpuS: vastMax.perServerCpuS,
+      ofRPerCpu: result.vastCampaigns.ofRPerCpu,
+      p99: vastMax.p99Ms,
+      errors: vastMax.errors,
+      loopMax: vastMaxLoop.loopMaxMs,
+    },
+    vastHalfLoad: {
+      rps: vastHalf.rps,
+      p99: vastHalf.p99Ms,
+      perCpuS: vastHalf.perServerCpuS,
+      loopMax: vastHalfLoop.loopMaxMs,
+    },
     bareAtHalfRate: { rps: bareHalf.rps, p99: bareHalf.p99Ms, perCpuS: bareHalf.perServerCpuS },
-    events: { rps: events.rps, ofR: result.events.ofR, perCpuS: events.perServerCpuS, ofRPerCpu: result.events.ofRPerCpu, p99: events.p99Ms, loopMax: eventsLoop.loopMaxMs },
-    fiveTags: { rps: tags.rps, p99: tags.p99Ms, slowestHoldP99: tags.slowestHold.p99Ms, added: result.fiveDemandTags.addedP99Ms, overNominal: result.fiveDemandTags.addedOverNominalP99Ms, loopMax: tagsLoop.loopMaxMs },
+    events: {
+      rps: events.rps,
+      ofR: result.events.ofR,
+      perCpuS: events.perServerCpuS,
+      ofRPerCpu: result.events.ofRPerCpu,
+      p99: events.p99Ms,
+      loopMax: eventsLoop.loopMaxMs,
+    },
+    fiveTags: {
+      rps: tags.rps,
+      p99: tags.p99Ms,
+      slowestHoldP99: tags.slowestHold.p99Ms,
+      added: result.fiveDemandTags.addedP99Ms,
+      overNominal: result.fiveDemandTags.addedOverNominalP99Ms,
+      loopMax: tagsLoop.loopMaxMs,
+    },
   });
-  say(`snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`);
+  say(
+    `snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`,
+  );
   process.exit(0);
 }
 
 if (process.argv.includes('--serve')) void serve();
-else if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+else if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -69,7 +69,15 @@ function fakeRes(onEnd: (r: FakeRes) => void): ServerResponse & FakeRes {
 }
 
 function fakeReq(url: string): IncomingMessage {
-  return { url, method: 'GET', headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+  return {
+    url,
+    method: 'GET',
+    headers: {
+      'user-agent':
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+    },
+    socket: { remoteAddress: '127.0.0.1' },
+  } as unknown as IncomingMessage;
 }
 
 interface CaseResult {
@@ -86,7 +94,12 @@ interface CaseResult {
  * Runs `one` for `seconds`: with `inFlight` outstanding when it is asynchronous (it calls `done`
  * when answered), or in a plain loop (inFlight 0: `one` is synchronous and `done` is not used).
  */
-async function measure(name: string, inFlight: number, one: (i: number, done: () => void) => void, seconds = SECONDS): Promise<CaseResult> {
+async function measure(
+  name: string,
+  inFlight: number,
+  one: (i: number, done: () => void) => void,
+  seconds = SECONDS,
+): Promise<CaseResult> {
   const noop = (): void => undefined;
   const loop = async (ms: number): Promise<number> => {
     const until = performance.now() + ms;
@@ -100,41 +113,43 @@ async function measure(name: string, inFlight: number, one: (i: number, done: ()
   };
   // warm-up: a second, not counted
   const run = (ms: number) =>
-    inFlight === 0 ? loop(ms) : new Promise<number>((resolve) => {
-      const until = performance.now() + ms;
-      let n = 0;
-      let outstanding = 0;
-      let i = 0;
-      // a request answered in its own turn calls `next` from inside `one`: the starts it owes are
-      // run by one loop (a trampoline) instead of nesting, and every 2,000 the loop yields so that
-      // timers and I/O run (flushes), as a server between requests would
-      let owed = inFlight;
-      let pumping = false;
-      const pump = (): void => {
-        if (pumping) return;
-        pumping = true;
-        while (owed > 0) {
-          owed--;
-          outstanding++;
-          one(i++, next);
-          if (i % 2000 === 0) {
+    inFlight === 0
+      ? loop(ms)
+      : new Promise<number>((resolve) => {
+          const until = performance.now() + ms;
+          let n = 0;
+          let outstanding = 0;
+          let i = 0;
+          // a request answered in its own turn calls `next` from inside `one`: the starts it owes are
+          // run by one loop (a trampoline) instead of nesting, and every 2,000 the loop yields so that
+          // timers and I/O run (flushes), as a server between requests would
+          let owed = inFlight;
+          let pumping = false;
+          const pump = (): void => {
+            if (pumping) return;
+            pumping = true;
+            while (owed > 0) {
+              owed--;
+              outstanding++;
+              one(i++, next);
+              if (i % 2000 === 0) {
+                pumping = false;
+                setImmediate(pump);
+                return;
+              }
+            }
             pumping = false;
-            setImmediate(pump);
-            return;
-          }
-        }
-        pumping = false;
-      };
-      const next = (): void => {
-        outstanding--;
-        n++;
-        if (performance.now() < until) {
-          owed++;
+          };
+          const next = (): void => {
+            outstanding--;
+            n++;
+            if (performance.now() < until) {
+              owed++;
+              pump();
+            } else if (outstanding === 0) resolve(n);
+          };
           pump();
-        } else if (outstanding === 0) resolve(n);
-      };
-      pump();
-    });
+        });
   ran += await run(1000);
   Object.assign(gc, { scavenges: 0, scavengeMs: 0, others: 0, otherMs: 0 });
   const t0 = performance.now();
@@ -168,23 +183,42 @@ async function main(): Promise<void> {
   } else {
     channelUids = JSON.parse(readFileSync(uidsFile, 'utf8')) as string[];
   }
-  const settings = loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: DATA, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(DATA, 'none'), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMAND_ALLOW_PRIVATE: '1' });
+  const settings = loadSettings({
+    LOG_LEVEL: 'warn',
+    DATA_DIR: DATA,
+    ADPLANE_DEMO: '0',
+    ADPLANE_WEB_DIST: join(DATA, 'none'),
+    ADPLANE_HOST: 'http://127.0.0.1:1',
+    ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+  });
   const store = await openStore(settings);
   const app = await buildApp({ settings, store, role: 'edge' });
   await app.ready();
   const edge = app.edge;
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
-  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${channelUids[Math.floor(r() * channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
+  const vastPaths = Array.from(
+    { length: 2000 },
+    () =>
+      `/vast/${channelUids[Math.floor(r() * channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`,
+  );
   const reqs = vastPaths.map(fakeReq);
 
   // tracking URLs from real answers
   const evPaths: string[] = [];
   let filled = 0;
   for (const req of reqs.slice(0, 600)) {
-    const body = await new Promise<string>((resolve) => edge.serveRaw(req, fakeRes((res) => resolve(res.body))));
+    const body = await new Promise<string>((resolve) =>
+      edge.serveRaw(
+        req,
+        fakeRes((res) => resolve(res.body)),
+      ),
+    );
     if (body.includes('<InLine>')) filled++;
-    for (const m of body.matchAll(/<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g)) evPaths.push(m[1]!);
+    for (const m of body.matchAll(
+      /<!\[CDATA\[http:\/\/127\.0\.0\.1:1(\/ev\?e=(?:impression|start|midpoint|complete)&[^\]]+)\]\]>/g,
+    ))
+      evPaths.push(m[1]!);
   }
   say(`answers filled: ${filled} of 600; ${evPaths.length} tracking URLs`);
   const evReqs = evPaths.map(fakeReq);
@@ -195,7 +229,8 @@ async function main(): Promise<void> {
   const sampled = (process.env.BENCH_HEAP_SAMPLED ?? 'allocated') as HeapSampled;
   const heap = process.env.BENCH_HEAP ? await startHeapSampling(sampled) : null;
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
-    if (only.includes('vast')) await measure('vast', 64, (i, done) => void edge.serveRaw(reqs[i % reqs.length]!, fakeRes(done)));
+    if (only.includes('vast'))
+      await measure('vast', 64, (i, done) => void edge.serveRaw(reqs[i % reqs.length]!, fakeRes(done)));
     const ignore = fakeRes(() => undefined);
     if (only.includes('ev')) await measure('ev', 0, (i) => edge.serveRaw(evReqs[i % evReqs.length]!, ignore));
     const signer = edge.deps!.signer;

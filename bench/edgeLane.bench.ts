@@ -72,7 +72,9 @@ function serve(withLane: boolean): void {
 }
 
 async function startServer(withLane: boolean): Promise<{ port: number; stats(): Promise<ServerStats>; stop(): void }> {
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, LANE_BENCH_SERVER: withLane ? 'lane' : 'node' } });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, LANE_BENCH_SERVER: withLane ? 'lane' : 'node' },
+  });
   const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
   return {
     port,
@@ -106,7 +108,10 @@ function countAnswers(socket: Socket, onAnswers: (n: number) => void): void {
 }
 
 /** Small GETs, pipelined, for SECONDS: requests a second and the server's CPU per request. */
-async function rate(port: number, stats: () => Promise<ServerStats>): Promise<{ reqPerS: number; serverCpuUsPerReq: number }> {
+async function rate(
+  port: number,
+  stats: () => Promise<ServerStats>,
+): Promise<{ reqPerS: number; serverCpuUsPerReq: number }> {
   const request = 'GET /e/floor HTTP/1.1\r\nHost: bench\r\nUser-Agent: edgeLane.bench\r\n\r\n';
   const sockets = await Promise.all(Array.from({ length: 16 }, () => open(port)));
   let answered = 0;
@@ -131,11 +136,18 @@ async function rate(port: number, stats: () => Promise<ServerStats>): Promise<{ 
 }
 
 /** POSTs of BODY_BYTES, whole or in PIECE-byte writes: the server's CPU and reads per request. */
-async function bodies(port: number, stats: () => Promise<ServerStats>, count: number, piece: number): Promise<{ serverCpuMsPerReq: number; readsPerReq: number }> {
+async function bodies(
+  port: number,
+  stats: () => Promise<ServerStats>,
+  count: number,
+  piece: number,
+): Promise<{ serverCpuMsPerReq: number; readsPerReq: number }> {
   const socket = await open(port);
   let answered = 0;
   countAnswers(socket, (n) => (answered += n));
-  const bytes = Buffer.from(`POST /body HTTP/1.1\r\nHost: bench\r\nContent-Length: ${BODY_BYTES}\r\n\r\n${'b'.repeat(BODY_BYTES)}`);
+  const bytes = Buffer.from(
+    `POST /body HTTP/1.1\r\nHost: bench\r\nContent-Length: ${BODY_BYTES}\r\n\r\n${'b'.repeat(BODY_BYTES)}`,
+  );
   const before = await stats();
   for (let i = 0; i < count; i++) {
     for (let at = 0; at < bytes.length; at += piece) {
@@ -147,11 +159,19 @@ async function bodies(port: number, stats: () => Promise<ServerStats>, count: nu
   }
   const after = await stats();
   socket.destroy();
-  return { serverCpuMsPerReq: Number(((after.cpuMs - before.cpuMs) / count).toFixed(2)), readsPerReq: Math.round((after.reads - before.reads) / count) };
+  return {
+    serverCpuMsPerReq: Number(((after.cpuMs - before.cpuMs) / count).toFixed(2)),
+    readsPerReq: Math.round((after.reads - before.reads) / count),
+  };
 }
 
 async function main(): Promise<void> {
-  const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavg: loadavg().map((l) => Number(l.toFixed(2))) };
+  const results: Record<string, unknown> = {
+    at: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    loadavg: loadavg().map((l) => Number(l.toFixed(2))),
+  };
   for (const withLane of [true, false]) {
     const server = await startServer(withLane);
     const name = withLane ? 'lane' : 'node:http';

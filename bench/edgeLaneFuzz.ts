@@ -29,7 +29,10 @@ for (let i = 0; i < INPUTS; i++) {
     disagreementCount++;
     if (disagreements.length < KEPT) disagreements.push(found);
   }
-  if ((i + 1) % 50_000 === 0) process.stderr.write(`${i + 1} inputs, ${disagreementCount} disagreements, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  if ((i + 1) % 50_000 === 0)
+    process.stderr.write(
+      `${i + 1} inputs, ${disagreementCount} disagreements, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    );
 }
 const seconds = (performance.now() - started) / 1000;
 const result = {
@@ -45,5 +48,7 @@ const result = {
   firstDisagreements: disagreements,
 };
 writeFileSync(new URL('./results/edgeLaneFuzz.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
-process.stdout.write(`${INPUTS} inputs, ${tally.cuts} cuts read, ${disagreementCount} disagreements, ${seconds.toFixed(0)} s\n`);
+process.stdout.write(
+  `${INPUTS} inputs, ${tally.cuts} cuts read, ${disagreementCount} disagreements, ${seconds.toFixed(0)} s\n`,
+);
 if (disagreementCount) process.exitCode = 1;

@@ -30,7 +30,11 @@ const walk = (node: Frame, stack: string[]) => {
   for (const c of node.children) walk(c, here);
 };
 walk((JSON.parse(readFileSync(file, 'utf8')) as { head: Frame }).head, []);
-const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).forEach(([k, v]) => say(`${(v / per).toFixed(1).padStart(10)}  ${k}`));
+const top = (m: Map<string, number>) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25)
+    .forEach(([k, v]) => say(`${(v / per).toFixed(1).padStart(10)}  ${k}`));
 say(`${total} bytes sampled${requests ? `, ${(total / per).toFixed(1)} per request` : ''}\n-- by function`);
 top(byFunction);
 say('-- by stack (allocating function first)');

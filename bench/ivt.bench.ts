@@ -20,20 +20,35 @@ const DEVICES = 10_000;
 
 const UA = {
   roku: 'Roku/DVP-12.5 (12.5.0.4178)',
-  tizen: 'Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) 76.0.3809.146/6.0 TV Safari/537.36',
-  android: 'Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.5845.163 Mobile Safari/537.36',
-  chrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  tizen:
+    'Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) 76.0.3809.146/6.0 TV Safari/537.36',
+  android:
+    'Mozilla/5.0 (Linux; Android 13; SM-S918B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/116.0.5845.163 Mobile Safari/537.36',
+  chrome:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 };
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-const ids = Array.from({ length: DEVICES }, (_, i) => `${hex(i * 2654435761 >>> 0, 8)}-8246-4ba4-ae5b-${hex(i, 12)}`);
+const ids = Array.from({ length: DEVICES }, (_, i) => `${hex((i * 2654435761) >>> 0, 8)}-8246-4ba4-ae5b-${hex(i, 12)}`);
 const homeV4 = Array.from({ length: DEVICES }, (_, i) => `73.${162 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`);
 const homeV6 = Array.from({ length: DEVICES }, (_, i) => `2601:600:${hex(i, 4)}:41::1b`);
 
 const base: TrafficFacts = {
-  origin: 'vast', source: 'channel-1', ip: '', ipFromConnection: false, ua: '', environment: '', bundle: '', storeUrl: '',
-  deviceId: '', deviceIdType: '', lmt: null, deviceType: 0, os: '', now: Date.now(),
+  origin: 'vast',
+  source: 'channel-1',
+  ip: '',
+  ipFromConnection: false,
+  ua: '',
+  environment: '',
+  bundle: '',
+  storeUrl: '',
+  deviceId: '',
+  deviceIdType: '',
+  lmt: null,
+  deviceType: 0,
+  os: '',
+  now: Date.now(),
 };
 
 interface Case {
@@ -44,21 +59,80 @@ interface Case {
 }
 
 const make = (name: string, expect: string, f: (i: number) => Partial<TrafficFacts>, count = DEVICES): Case => ({
-  name, expect, facts: Array.from({ length: count }, (_, i) => ({ ...base, ...f(i % DEVICES), ...(count > DEVICES ? { ua: `${UA.android} build/${i}` } : {}) })),
+  name,
+  expect,
+  facts: Array.from({ length: count }, (_, i) => ({
+    ...base,
+    ...f(i % DEVICES),
+    ...(count > DEVICES ? { ua: `${UA.android} build/${i}` } : {}),
+  })),
 });
 const WORST = 100_000;
 
 const CASES: Case[] = [
-  make('clean CTV (Roku, device id)', '', (i) => ({ ua: UA.roku, ip: homeV4[i], environment: 'ctv', bundle: '151908', deviceId: ids[i], deviceType: 3 })),
-  make('clean CTV over OpenRTB (Tizen, IPv6)', '', (i) => ({ origin: 'openrtb', ua: UA.tizen, ip: homeV6[i], environment: 'ctv', bundle: 'G15147002586', deviceId: ids[i], lmt: false, deviceType: 3, os: 'Tizen' })),
-  make('clean mobile app (Android)', '', (i) => ({ origin: 'openrtb', ua: UA.android, ip: homeV4[i], environment: 'app', bundle: 'com.king.candycrushsaga', storeUrl: 'https://play.google.com/store/apps/details?id=com.king.candycrushsaga', deviceId: ids[i], deviceType: 4, os: 'Android' })),
+  make('clean CTV (Roku, device id)', '', (i) => ({
+    ua: UA.roku,
+    ip: homeV4[i],
+    environment: 'ctv',
+    bundle: '151908',
+    deviceId: ids[i],
+    deviceType: 3,
+  })),
+  make('clean CTV over OpenRTB (Tizen, IPv6)', '', (i) => ({
+    origin: 'openrtb',
+    ua: UA.tizen,
+    ip: homeV6[i],
+    environment: 'ctv',
+    bundle: 'G15147002586',
+    deviceId: ids[i],
+    lmt: false,
+    deviceType: 3,
+    os: 'Tizen',
+  })),
+  make('clean mobile app (Android)', '', (i) => ({
+    origin: 'openrtb',
+    ua: UA.android,
+    ip: homeV4[i],
+    environment: 'app',
+    bundle: 'com.king.candycrushsaga',
+    storeUrl: 'https://play.google.com/store/apps/details?id=com.king.candycrushsaga',
+    deviceId: ids[i],
+    deviceType: 4,
+    os: 'Android',
+  })),
   make('clean web (no device id: IP + UA rate key)', '', (i) => ({ ua: UA.chrome, ip: homeV4[i], environment: 'web' })),
-  make('flagged: datacenter IPv4', 'datacenter_ip', (i) => ({ ua: UA.chrome, ip: `52.94.236.${i & 255}`, environment: 'web' })),
-  make('flagged: datacenter IPv6', 'datacenter_ip', (i) => ({ ua: UA.chrome, ip: `2600:1f18:4a3:${hex(i, 4)}::1`, environment: 'web' })),
+  make('flagged: datacenter IPv4', 'datacenter_ip', (i) => ({
+    ua: UA.chrome,
+    ip: `52.94.236.${i & 255}`,
+    environment: 'web',
+  })),
+  make('flagged: datacenter IPv6', 'datacenter_ip', (i) => ({
+    ua: UA.chrome,
+    ip: `2600:1f18:4a3:${hex(i, 4)}::1`,
+    environment: 'web',
+  })),
   make('flagged: known crawler', 'known_crawler', (i) => ({ ua: UA.googlebot, ip: homeV4[i], environment: 'web' })),
-  make('flagged: private address', 'private_ip', (i) => ({ ua: UA.roku, ip: `192.168.${(i >> 8) & 255}.${i & 255}`, environment: 'ctv', bundle: '151908' })),
-  make('flagged: stated iOS, Android UA', 'ua_os_mismatch', (i) => ({ origin: 'openrtb', ua: UA.android, ip: homeV4[i], environment: 'app', bundle: 'com.vendor.app', deviceId: ids[i], os: 'iOS' })),
-  make('worst case: a new user agent every request', '', (i) => ({ ip: homeV4[i], environment: 'app', bundle: 'com.vendor.app', deviceId: ids[i] }), 2 * WORST),
+  make('flagged: private address', 'private_ip', (i) => ({
+    ua: UA.roku,
+    ip: `192.168.${(i >> 8) & 255}.${i & 255}`,
+    environment: 'ctv',
+    bundle: '151908',
+  })),
+  make('flagged: stated iOS, Android UA', 'ua_os_mismatch', (i) => ({
+    origin: 'openrtb',
+    ua: UA.android,
+    ip: homeV4[i],
+    environment: 'app',
+    bundle: 'com.vendor.app',
+    deviceId: ids[i],
+    os: 'iOS',
+  })),
+  make(
+    'worst case: a new user agent every request',
+    '',
+    (i) => ({ ip: homeV4[i], environment: 'app', bundle: 'com.vendor.app', deviceId: ids[i] }),
+    2 * WORST,
+  ),
 ];
 
 /** `ops` checks of the case's requests from `from` on (cycling), on a fresh rate counter. */

@@ -42,7 +42,8 @@ const WARMUP = 20;
 const CASE_TIME_LIMIT_MS = 30_000;
 /** Targets of docs/performance.md (10,000 rows, concurrency 4); a miss makes the exit code 1. */
 const TARGETS = { pageP95Ms: 50, listP95Ms: 500, namesP95Ms: 100, peakRssMb: 512 };
-const kindOf = (id: string): 'page' | 'list' | 'names' => (id.endsWith('names.list') ? 'names' : id.endsWith('.list') ? 'list' : 'page');
+const kindOf = (id: string): 'page' | 'list' | 'names' =>
+  id.endsWith('names.list') ? 'names' : id.endsWith('.list') ? 'list' : 'page';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,8 +66,26 @@ interface Memory {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-const PUBLISHERS = ['Harbor Video', 'Lakeside Streaming', 'Pinecrest Sports', 'Granite News', 'Summit TV', 'Bayview Kids', 'Redwood Music', 'Atlas Weather', 'Meridian Docs', 'Crescent Auto Network', 'Tidewater Cooking', 'Northwind O&O'];
-const PLACEMENTS: { name: string; environment: 'ctv' | 'app' | 'web'; format: 'video' | 'display'; integration: 'VAST' | 'RTB' | 'PreBid' }[] = [
+const PUBLISHERS = [
+  'Harbor Video',
+  'Lakeside Streaming',
+  'Pinecrest Sports',
+  'Granite News',
+  'Summit TV',
+  'Bayview Kids',
+  'Redwood Music',
+  'Atlas Weather',
+  'Meridian Docs',
+  'Crescent Auto Network',
+  'Tidewater Cooking',
+  'Northwind O&O',
+];
+const PLACEMENTS: {
+  name: string;
+  environment: 'ctv' | 'app' | 'web';
+  format: 'video' | 'display';
+  integration: 'VAST' | 'RTB' | 'PreBid';
+}[] = [
   { name: 'Roku CTV preroll', environment: 'ctv', format: 'video', integration: 'VAST' },
   { name: 'Fire TV midroll', environment: 'ctv', format: 'video', integration: 'VAST' },
   { name: 'Samsung Tizen FAST', environment: 'ctv', format: 'video', integration: 'RTB' },
@@ -92,20 +111,66 @@ function seededRandom(seed: number) {
 function toWrite(kind: EntityKind, value: Record<string, unknown>): EntityWrite {
   const def = RESOURCES[kind];
   const { name, status, ...data } = value;
-  const refs = def.refs.flatMap((ref) => [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })));
-  const assigned = (field: string | undefined) => (field && typeof value[field] === 'number' ? (value[field] as number) : null);
-  return { name: String(name), status: status === 0 ? 0 : 1, subId: assigned(def.assignedTo?.sub), advId: assigned(def.assignedTo?.adv), data, refs };
+  const refs = def.refs.flatMap((ref) =>
+    [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })),
+  );
+  const assigned = (field: string | undefined) =>
+    field && typeof value[field] === 'number' ? (value[field] as number) : null;
+  return {
+    name: String(name),
+    status: status === 0 ? 0 : 1,
+    subId: assigned(def.assignedTo?.sub),
+    advId: assigned(def.assignedTo?.adv),
+    data,
+    refs,
+  };
 }
 
 function tagBody(i: number, rnd: () => number): Record<string, unknown> {
   const demand = DEMAND[i % DEMAND.length];
   const geo = GEOS[Math.floor(rnd() * GEOS.length)];
-  const base = { name: `${demand} - ${geo} ${i % 3 === 0 ? 'CTV' : i % 3 === 1 ? 'in-app' : 'web'} - ${String(i).padStart(5, '0')}`, status: rnd() < 0.8 ? 1 : 0 };
-  const money = { floorCpm: Math.round(rnd() * 12) * 250_000, timeoutMs: 300 + Math.floor(rnd() * 12) * 100, priority: 1 + Math.floor(rnd() * 10) };
-  if (demand === 'AppNexus') return { ...base, ...money, integration: 'PreBid', partner: 'appnexusP', partnerParams: { placement_id: 20_000_000 + i }, price: { type: 'revshare', percent: 90 } };
-  if (demand === 'PubMatic') return { ...base, ...money, integration: 'PreBid', partner: 'pubmaticP', partnerParams: { publisherId: '161243', adSlot: `slot_${i}@640x480` }, price: { type: 'revshare', percent: 88 } };
-  if (i % 2 === 0) return { ...base, ...money, integration: 'RTB', endpoint: `https://bid.${demand.split(' ')[0].toLowerCase()}.test/openrtb2?sid=${i}`, price: { type: 'revshare', percent: 80 } };
-  return { ...base, ...money, integration: 'VAST', vastUrl: `https://vast.${demand.split(' ')[0].toLowerCase()}.test/v4?sid=${i}&w={{width}}&h={{height}}&cb={{cachebuster}}`, price: { type: 'cpm', cpm: Math.round(rnd() * 20) * 500_000 } };
+  const base = {
+    name: `${demand} - ${geo} ${i % 3 === 0 ? 'CTV' : i % 3 === 1 ? 'in-app' : 'web'} - ${String(i).padStart(5, '0')}`,
+    status: rnd() < 0.8 ? 1 : 0,
+  };
+  const money = {
+    floorCpm: Math.round(rnd() * 12) * 250_000,
+    timeoutMs: 300 + Math.floor(rnd() * 12) * 100,
+    priority: 1 + Math.floor(rnd() * 10),
+  };
+  if (demand === 'AppNexus')
+    return {
+      ...base,
+      ...money,
+      integration: 'PreBid',
+      partner: 'appnexusP',
+      partnerParams: { placement_id: 20_000_000 + i },
+      price: { type: 'revshare', percent: 90 },
+    };
+  if (demand === 'PubMatic')
+    return {
+      ...base,
+      ...money,
+      integration: 'PreBid',
+      partner: 'pubmaticP',
+      partnerParams: { publisherId: '161243', adSlot: `slot_${i}@640x480` },
+      price: { type: 'revshare', percent: 88 },
+    };
+  if (i % 2 === 0)
+    return {
+      ...base,
+      ...money,
+      integration: 'RTB',
+      endpoint: `https://bid.${demand.split(' ')[0].toLowerCase()}.test/openrtb2?sid=${i}`,
+      price: { type: 'revshare', percent: 80 },
+    };
+  return {
+    ...base,
+    ...money,
+    integration: 'VAST',
+    vastUrl: `https://vast.${demand.split(' ')[0].toLowerCase()}.test/v4?sid=${i}&w={{width}}&h={{height}}&cb={{cachebuster}}`,
+    price: { type: 'cpm', cpm: Math.round(rnd() * 20) * 500_000 },
+  };
 }
 
 function channelBody(i: number, rnd: () => number, tagIds: number[]): Record<string, unknown> {
@@ -121,9 +186,18 @@ function channelBody(i: number, rnd: () => number, tagIds: number[]): Record<str
     format: p.format,
     domain: `${publisher.toLowerCase().replace(/[^a-z]+/g, '')}.test`,
     floorCpm: Math.round(rnd() * 40) * 250_000,
-    payout: rnd() < 0.7 ? { type: 'revshare', value: 50 + Math.floor(rnd() * 30) } : { type: 'cpm', value: Math.round(rnd() * 20) * 250_000 },
+    payout:
+      rnd() < 0.7
+        ? { type: 'revshare', value: 50 + Math.floor(rnd() * 30) }
+        : { type: 'cpm', value: Math.round(rnd() * 20) * 250_000 },
     demandMode: rnd() < 0.5 ? 'priority' : 'auction',
-    demand: first === second ? [{ tagId: first, priority: 1 }] : [{ tagId: first, priority: 1 }, { tagId: second, priority: 2 }],
+    demand:
+      first === second
+        ? [{ tagId: first, priority: 1 }]
+        : [
+            { tagId: first, priority: 1 },
+            { tagId: second, priority: 2 },
+          ],
   };
 }
 
@@ -131,9 +205,13 @@ function channelBody(i: number, rnd: () => number, tagIds: number[]): Record<str
 async function fillTenant(store: Store, tenantId: number, userId: number, count: number, seed: number): Promise<void> {
   const rnd = seededRandom(seed);
   await store.db.transaction().execute(async (trx) => {
-    const tags = Array.from({ length: count }, (_, i) => toWrite('tags', TagInput.parse(tagBody(i + 1, rnd)) as Record<string, unknown>));
+    const tags = Array.from({ length: count }, (_, i) =>
+      toWrite('tags', TagInput.parse(tagBody(i + 1, rnd)) as Record<string, unknown>),
+    );
     const tagIds = await insertEntities(trx, 'tags', tenantId, tags, { uid: true, userId });
-    const channels = Array.from({ length: count }, (_, i) => toWrite('channels', ChannelInput.parse(channelBody(i + 1, rnd, tagIds)) as Record<string, unknown>));
+    const channels = Array.from({ length: count }, (_, i) =>
+      toWrite('channels', ChannelInput.parse(channelBody(i + 1, rnd, tagIds)) as Record<string, unknown>),
+    );
     const channelIds = await insertEntities(trx, 'channels', tenantId, channels, { uid: true, userId });
     const step = Math.round(1 / ARCHIVED_SHARE);
     for (let i = 0; i < count; i += step) {
@@ -153,7 +231,12 @@ interface BenchStore {
 }
 
 const settingsOf = (b: BenchStore) =>
-  loadSettings({ LOG_LEVEL: 'warn', DATA_DIR: b.dataDir, DATABASE_URL: b.databaseUrl, ADPLANE_WEB_DIST: join(b.dataDir, 'no-console') });
+  loadSettings({
+    LOG_LEVEL: 'warn',
+    DATA_DIR: b.dataDir,
+    DATABASE_URL: b.databaseUrl,
+    ADPLANE_WEB_DIST: join(b.dataDir, 'no-console'),
+  });
 const open = (b: BenchStore) => openStore(settingsOf(b), b.databaseUrl ? { pgSchema: b.pgSchema } : {});
 
 /** A fresh store with the bench tenant (10,000 of each) and a neighbour tenant; returns the sign-in. */
@@ -164,7 +247,10 @@ async function fill(b: BenchStore): Promise<{ username: string; password: string
     const password = randomBytes(12).toString('base64url');
     const { users } = await seedIfEmpty(store, { demo: false, demoPassword: password, adminPassword: password }, [
       async (ctx) => {
-        await ctx.addUser({ type: 'demand', username: 'bench', name: 'Bench Media', uid: 'bench1', showDsp: true }, password);
+        await ctx.addUser(
+          { type: 'demand', username: 'bench', name: 'Bench Media', uid: 'bench1', showDsp: true },
+          password,
+        );
         await ctx.addUser({ type: 'demand', username: 'neighbour', name: 'Neighbour Video', uid: 'bench2' }, password);
       },
     ]);
@@ -205,7 +291,13 @@ async function serve(): Promise<void> {
       const m = process.memoryUsage();
       peak = Math.max(peak, m.rss);
       const cpu = process.cpuUsage();
-      process.send!({ type: 'memory', rssMb: mb(m.rss), peakRssMb: mb(peak), heapUsedMb: mb(m.heapUsed), cpuMs: (cpu.user + cpu.system) / 1000 } satisfies Memory);
+      process.send!({
+        type: 'memory',
+        rssMb: mb(m.rss),
+        peakRssMb: mb(peak),
+        heapUsedMb: mb(m.heapUsed),
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      } satisfies Memory);
     }
     if (message.type === 'stop') {
       clearInterval(sampler);
@@ -253,7 +345,12 @@ const isPage = (size: number) => (b: unknown) => {
 };
 const isSortedBy = (field: string, order: 'asc' | 'desc') => (b: unknown) => {
   const items = (b as { items?: Record<string, number>[] }).items ?? [];
-  return items.length === 20 && items.every((r, i) => i === 0 || (order === 'desc' ? items[i - 1][field] >= r[field] : items[i - 1][field] <= r[field]));
+  return (
+    items.length === 20 &&
+    items.every(
+      (r, i) => i === 0 || (order === 'desc' ? items[i - 1][field] >= r[field] : items[i - 1][field] <= r[field]),
+    )
+  );
 };
 
 function cases(): Case[] {
@@ -261,25 +358,91 @@ function cases(): Case[] {
   const tg = RESOURCES.tags.api;
   const active = ROWS - Math.ceil(ROWS * ARCHIVED_SHARE);
   return [
-    { id: 'channels.page1.default', label: 'channels: page 1, newest first', path: `${ch}?page=1&pageSize=20`, check: isPage(20) },
-    { id: 'channels.page1.name', label: 'channels: page 1 by name', path: `${ch}?page=1&pageSize=20&sort=name&order=asc`, check: isPage(20) },
-    { id: 'channels.page250.name', label: 'channels: page 250 by name', path: `${ch}?page=250&pageSize=20&sort=name&order=asc`, check: isPage(20) },
-    { id: 'channels.search', label: "channels: search 'roku'", path: `${ch}?page=1&pageSize=20&sort=name&order=asc&search=roku`, check: isPage(20) },
-    { id: 'channels.status', label: 'channels: status=paused', path: `${ch}?page=1&pageSize=20&status=paused`, check: isPage(20) },
-    { id: 'channels.sort.floorCpm', label: 'channels: sort by floorCpm', path: `${ch}?page=1&pageSize=20&sort=floorCpm&order=desc`, check: isSortedBy('floorCpm', 'desc') },
-    { id: 'channels.page1.size100', label: 'channels: 100 rows by updatedAt', path: `${ch}?page=1&pageSize=100&sort=updatedAt&order=desc`, check: isPage(100) },
+    {
+      id: 'channels.page1.default',
+      label: 'channels: page 1, newest first',
+      path: `${ch}?page=1&pageSize=20`,
+      check: isPage(20),
+    },
+    {
+      id: 'channels.page1.name',
+      label: 'channels: page 1 by name',
+      path: `${ch}?page=1&pageSize=20&sort=name&order=asc`,
+      check: isPage(20),
+    },
+    {
+      id: 'channels.page250.name',
+      label: 'channels: page 250 by name',
+      path: `${ch}?page=250&pageSize=20&sort=name&order=asc`,
+      check: isPage(20),
+    },
+    {
+      id: 'channels.search',
+      label: "channels: search 'roku'",
+      path: `${ch}?page=1&pageSize=20&sort=name&order=asc&search=roku`,
+      check: isPage(20),
+    },
+    {
+      id: 'channels.status',
+      label: 'channels: status=paused',
+      path: `${ch}?page=1&pageSize=20&status=paused`,
+      check: isPage(20),
+    },
+    {
+      id: 'channels.sort.floorCpm',
+      label: 'channels: sort by floorCpm',
+      path: `${ch}?page=1&pageSize=20&sort=floorCpm&order=desc`,
+      check: isSortedBy('floorCpm', 'desc'),
+    },
+    {
+      id: 'channels.page1.size100',
+      label: 'channels: 100 rows by updatedAt',
+      path: `${ch}?page=1&pageSize=100&sort=updatedAt&order=desc`,
+      check: isPage(100),
+    },
     {
       id: 'channels.list',
       label: 'channels: /list (all rows)',
       path: `${ch}/list`,
-      check: (b) => Array.isArray(b) && b.length === ROWS && b.filter((r: { archived: boolean }) => !r.archived).length === active,
+      check: (b) =>
+        Array.isArray(b) && b.length === ROWS && b.filter((r: { archived: boolean }) => !r.archived).length === active,
     },
-    { id: 'tags.page1.name', label: 'tags: page 1 by name', path: `${tg}?page=1&pageSize=20&sort=name&order=asc`, check: isPage(20) },
-    { id: 'tags.page250.name', label: 'tags: page 250 by name', path: `${tg}?page=250&pageSize=20&sort=name&order=asc`, check: isPage(20) },
-    { id: 'tags.search', label: "tags: search 'pubmatic'", path: `${tg}?page=1&pageSize=20&sort=name&order=asc&search=pubmatic`, check: isPage(20) },
-    { id: 'tags.sort.priority', label: 'tags: sort by priority', path: `${tg}?page=1&pageSize=20&sort=priority&order=asc`, check: isSortedBy('priority', 'asc') },
-    { id: 'tags.list', label: 'tags: /list (all rows)', path: `${tg}/list`, check: (b) => Array.isArray(b) && b.length === ROWS },
-    { id: 'tags.tagnames.list', label: 'tags: /tagnames/list (names)', path: '/api/demand/tagnames/list', check: (b) => Array.isArray(b) && b.length === ROWS },
+    {
+      id: 'tags.page1.name',
+      label: 'tags: page 1 by name',
+      path: `${tg}?page=1&pageSize=20&sort=name&order=asc`,
+      check: isPage(20),
+    },
+    {
+      id: 'tags.page250.name',
+      label: 'tags: page 250 by name',
+      path: `${tg}?page=250&pageSize=20&sort=name&order=asc`,
+      check: isPage(20),
+    },
+    {
+      id: 'tags.search',
+      label: "tags: search 'pubmatic'",
+      path: `${tg}?page=1&pageSize=20&sort=name&order=asc&search=pubmatic`,
+      check: isPage(20),
+    },
+    {
+      id: 'tags.sort.priority',
+      label: 'tags: sort by priority',
+      path: `${tg}?page=1&pageSize=20&sort=priority&order=asc`,
+      check: isSortedBy('priority', 'asc'),
+    },
+    {
+      id: 'tags.list',
+      label: 'tags: /list (all rows)',
+      path: `${tg}/list`,
+      check: (b) => Array.isArray(b) && b.length === ROWS,
+    },
+    {
+      id: 'tags.tagnames.list',
+      label: 'tags: /tagnames/list (names)',
+      path: '/api/demand/tagnames/list',
+      check: (b) => Array.isArray(b) && b.length === ROWS,
+    },
   ];
 }
 
@@ -313,7 +476,11 @@ class Server {
 
 async function start(b: BenchStore): Promise<{ server: Server; port: number }> {
   const env = { ...process.env, BENCH_STORE: JSON.stringify(b) };
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { env, execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    env,
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.on('message', (m: { type: string }) => m.type === 'ready' && resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`bench server exited with code ${code} before it was ready`)));
@@ -322,9 +489,14 @@ async function start(b: BenchStore): Promise<{ server: Server; port: number }> {
 }
 
 async function signIn(base: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith('adplane_sid='));
-  if (response.status !== 200 || !cookie) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !cookie)
+    throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   return cookie.split(';')[0];
 }
 
@@ -386,14 +558,21 @@ async function runCase(base: string, cookie: string, c: Case, server: Server): P
 
 function table(results: CaseResult[]): string[] {
   const header = ['case', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'CPU ms/req', 'KB', 'RSS MB', 'errors'];
-  const rows = results.map((r) => [r.label, r.p50Ms, r.p95Ms, r.p99Ms, r.reqPerSec, r.serverCpuMsPerReq, r.responseKb, r.serverRssMb, r.errors].map(String));
+  const rows = results.map((r) =>
+    [r.label, r.p50Ms, r.p95Ms, r.p99Ms, r.reqPerSec, r.serverCpuMsPerReq, r.responseKb, r.serverRssMb, r.errors].map(
+      String,
+    ),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
 async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<boolean> {
-  out(`\n== ${engine}: filling the store (${ROWS.toLocaleString('en-US')} channels and tags for one tenant, ${OTHER_TENANT_ROWS.toLocaleString('en-US')} of each for another) ...`);
+  out(
+    `\n== ${engine}: filling the store (${ROWS.toLocaleString('en-US')} channels and tags for one tenant, ${OTHER_TENANT_ROWS.toLocaleString('en-US')} of each for another) ...`,
+  );
   const b: BenchStore = {
     engine,
     dataDir: mkdtempSync(join(tmpdir(), 'adplane-bench-')),
@@ -408,14 +587,25 @@ async function benchEngine(engine: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-async function measure(engine: 'sqlite' | 'postgres', b: BenchStore, username: string, password: string, fillMs: number): Promise<boolean> {
+async function measure(
+  engine: 'sqlite' | 'postgres',
+  b: BenchStore,
+  username: string,
+  password: string,
+  fillMs: number,
+): Promise<boolean> {
   const loadBefore = loadavg().map((v) => round(v, 2));
-  if (loadBefore[0] > cpus().length * 0.5) out(`   warning: load average ${loadBefore.join(' ')} on ${cpus().length} CPUs: other work competes with the benchmark`);
+  if (loadBefore[0] > cpus().length * 0.5)
+    out(
+      `   warning: load average ${loadBefore.join(' ')} on ${cpus().length} CPUs: other work competes with the benchmark`,
+    );
   const { server, port } = await start(b);
   try {
     const base = `http://127.0.0.1:${port}`;
     const idle = await server.memory();
-    out(`   filled in ${fillMs} ms; server started, RSS ${idle.rssMb} MB; ${REQUESTS} requests per case at concurrency ${CONCURRENCY}`);
+    out(
+      `   filled in ${fillMs} ms; server started, RSS ${idle.rssMb} MB; ${REQUESTS} requests per case at concurrency ${CONCURRENCY}`,
+    );
     const cookie = await signIn(base, username, password);
     const results: CaseResult[] = [];
     for (const c of cases()) results.push(await runCase(base, cookie, c, server));
@@ -423,12 +613,18 @@ async function measure(engine: 'sqlite' | 'postgres', b: BenchStore, username: s
     out('');
     for (const line of table(results)) out(line);
     const limit = { page: TARGETS.pageP95Ms, list: TARGETS.listP95Ms, names: TARGETS.namesP95Ms };
-    const missed = results.filter((r) => r.errors > 0 || r.p95Ms >= limit[kindOf(r.id)]).map((r) => `${r.label} (p95 ${r.p95Ms} ms, ${r.errors} errors)`);
+    const missed = results
+      .filter((r) => r.errors > 0 || r.p95Ms >= limit[kindOf(r.id)])
+      .map((r) => `${r.label} (p95 ${r.p95Ms} ms, ${r.errors} errors)`);
     if (memory.peakRssMb >= TARGETS.peakRssMb) missed.push(`peak RSS ${memory.peakRssMb} MB`);
     const pass = missed.length === 0;
     const worstPage = results.filter((r) => kindOf(r.id) === 'page').reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
-    out(`\n   server RSS idle ${idle.rssMb} MB, after the run ${memory.rssMb} MB, peak ${memory.peakRssMb} MB (heap used ${memory.heapUsedMb} MB)`);
-    out(`   targets: list pages p95 < ${TARGETS.pageP95Ms} ms (worst: ${worstPage.label}, ${worstPage.p95Ms} ms), /list p95 < ${TARGETS.listP95Ms} ms, name lists p95 < ${TARGETS.namesP95Ms} ms, peak RSS < ${TARGETS.peakRssMb} MB`);
+    out(
+      `\n   server RSS idle ${idle.rssMb} MB, after the run ${memory.rssMb} MB, peak ${memory.peakRssMb} MB (heap used ${memory.heapUsedMb} MB)`,
+    );
+    out(
+      `   targets: list pages p95 < ${TARGETS.pageP95Ms} ms (worst: ${worstPage.label}, ${worstPage.p95Ms} ms), /list p95 < ${TARGETS.listP95Ms} ms, name lists p95 < ${TARGETS.namesP95Ms} ms, peak RSS < ${TARGETS.peakRssMb} MB`,
+    );
     out(`   -> ${pass ? 'all met' : `MISSED: ${missed.join('; ')}`}`);
 
     const report = {
@@ -445,10 +641,26 @@ async function measure(engine: 'sqlite' | 'postgres', b: BenchStore, username: s
         loadAverageBefore: loadBefore,
         loadAverageAfter: loadavg().map((v) => round(v, 2)),
       },
-      settings: { requestsPerCase: REQUESTS, concurrency: CONCURRENCY, warmup: WARMUP, caseTimeLimitMs: CASE_TIME_LIMIT_MS, archivedShare: ARCHIVED_SHARE },
-      rows: { tenantChannels: ROWS, tenantTags: ROWS, otherTenantChannels: OTHER_TENANT_ROWS, otherTenantTags: OTHER_TENANT_ROWS },
+      settings: {
+        requestsPerCase: REQUESTS,
+        concurrency: CONCURRENCY,
+        warmup: WARMUP,
+        caseTimeLimitMs: CASE_TIME_LIMIT_MS,
+        archivedShare: ARCHIVED_SHARE,
+      },
+      rows: {
+        tenantChannels: ROWS,
+        tenantTags: ROWS,
+        otherTenantChannels: OTHER_TENANT_ROWS,
+        otherTenantTags: OTHER_TENANT_ROWS,
+      },
       fillMs,
-      memory: { idleRssMb: idle.rssMb, finalRssMb: memory.rssMb, peakRssMb: memory.peakRssMb, heapUsedMb: memory.heapUsedMb },
+      memory: {
+        idleRssMb: idle.rssMb,
+        finalRssMb: memory.rssMb,
+        peakRssMb: memory.peakRssMb,
+        heapUsedMb: memory.heapUsedMb,
+      },
       targets: { ...TARGETS, met: pass, missed },
       cases: results,
     };
@@ -465,7 +677,9 @@ async function measure(engine: 'sqlite' | 'postgres', b: BenchStore, username: s
 
 async function main(): Promise<void> {
   const engines: ('sqlite' | 'postgres')[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-  out(`adplane list benchmark: ${cpus().length} CPU(s), Node ${process.version}${process.env.DATABASE_URL ? '' : ' (set DATABASE_URL to also run PostgreSQL)'}`);
+  out(
+    `adplane list benchmark: ${cpus().length} CPU(s), Node ${process.version}${process.env.DATABASE_URL ? '' : ' (set DATABASE_URL to also run PostgreSQL)'}`,
+  );
   let allMet = true;
   for (const engine of engines) allMet = (await benchEngine(engine)) && allMet;
   if (!allMet) process.exitCode = 1;
@@ -473,12 +687,16 @@ async function main(): Promise<void> {
 
 if (process.argv.includes('--serve')) {
   serve().catch((error: unknown) => {
-    process.stderr.write(`bench server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 } else {
   main().catch((error: unknown) => {
-    process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

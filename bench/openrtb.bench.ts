@@ -46,23 +46,82 @@ export function bidRequest(i: number, r: () => number): BidRequest {
   const w = [640, 1280, 1920][Math.floor(r() * 3)]!;
   return {
     id: `bench-${i}-${Math.floor(r() * 1e9).toString(36)}`,
-    imp: [{
-      id: '1',
-      video: { mimes: ['video/mp4', 'application/x-mpegURL'], minduration: 5, maxduration: 30, protocols: [2, 3, 5, 6, 7, 8], w, h: Math.round((w * 9) / 16), startdelay: 0, plcmt: 1, linearity: 1, skip: 1, skipafter: 5, playbackmethod: [1], api: [2, 7] },
-      bidfloor: 0.5,
-      bidfloorcur: 'USD',
-      secure: 1,
-      tagid: `placement-${i % 50}`,
-    }],
-    site: { id: `site-${i % 200}`, domain: `news${i % 200}.example.com`, page: `https://news${i % 200}.example.com/story/${i}?utm_source=feed`, cat: ['IAB12'], publisher: { id: `pub-${i % 40}`, name: `Publisher ${i % 40}` }, content: { id: `video-${i}`, title: `Evening news, part ${i % 9}`, genre: 'News', language: 'en', livestream: 0, len: 420, url: `https://news${i % 200}.example.com/video/${i}` } },
-    device: { ua: UAS[i % UAS.length], ip: IPS[i % IPS.length], devicetype: 2, make: 'Generic', model: 'Browser', os: 'Windows', language: 'en', js: 1, connectiontype: 2, geo: { country: 'USA', region: 'CA', type: 2 } },
-    user: { id: `user-${Math.floor(r() * 1e12).toString(36)}`, consent: '', eids: [{ source: 'id5-sync.com', uids: [{ id: `ID5*${Math.floor(r() * 1e15).toString(36)}`, atype: 1 }] }, { source: 'liveramp.com', uids: [{ id: `XY${Math.floor(r() * 1e15).toString(36)}`, atype: 3 }] }] },
+    imp: [
+      {
+        id: '1',
+        video: {
+          mimes: ['video/mp4', 'application/x-mpegURL'],
+          minduration: 5,
+          maxduration: 30,
+          protocols: [2, 3, 5, 6, 7, 8],
+          w,
+          h: Math.round((w * 9) / 16),
+          startdelay: 0,
+          plcmt: 1,
+          linearity: 1,
+          skip: 1,
+          skipafter: 5,
+          playbackmethod: [1],
+          api: [2, 7],
+        },
+        bidfloor: 0.5,
+        bidfloorcur: 'USD',
+        secure: 1,
+        tagid: `placement-${i % 50}`,
+      },
+    ],
+    site: {
+      id: `site-${i % 200}`,
+      domain: `news${i % 200}.example.com`,
+      page: `https://news${i % 200}.example.com/story/${i}?utm_source=feed`,
+      cat: ['IAB12'],
+      publisher: { id: `pub-${i % 40}`, name: `Publisher ${i % 40}` },
+      content: {
+        id: `video-${i}`,
+        title: `Evening news, part ${i % 9}`,
+        genre: 'News',
+        language: 'en',
+        livestream: 0,
+        len: 420,
+        url: `https://news${i % 200}.example.com/video/${i}`,
+      },
+    },
+    device: {
+      ua: UAS[i % UAS.length],
+      ip: IPS[i % IPS.length],
+      devicetype: 2,
+      make: 'Generic',
+      model: 'Browser',
+      os: 'Windows',
+      language: 'en',
+      js: 1,
+      connectiontype: 2,
+      geo: { country: 'USA', region: 'CA', type: 2 },
+    },
+    user: {
+      id: `user-${Math.floor(r() * 1e12).toString(36)}`,
+      consent: '',
+      eids: [
+        { source: 'id5-sync.com', uids: [{ id: `ID5*${Math.floor(r() * 1e15).toString(36)}`, atype: 1 }] },
+        { source: 'liveramp.com', uids: [{ id: `XY${Math.floor(r() * 1e15).toString(36)}`, atype: 3 }] },
+      ],
+    },
     at: 1,
     tmax: 200,
     cur: ['USD'],
     bcat: ['IAB25', 'IAB26'],
     badv: ['blocked.example.com'],
-    source: { tid: `tid-${i}`, schain: { ver: '1.0', complete: 1, nodes: [{ asi: 'exchange-one.example', sid: `${1000 + (i % 40)}`, hp: 1 }, { asi: 'reseller.example', sid: 'r-77', hp: 1 }] } },
+    source: {
+      tid: `tid-${i}`,
+      schain: {
+        ver: '1.0',
+        complete: 1,
+        nodes: [
+          { asi: 'exchange-one.example', sid: `${1000 + (i % 40)}`, hp: 1 },
+          { asi: 'reseller.example', sid: 'r-77', hp: 1 },
+        ],
+      },
+    },
     regs: { coppa: 0, gdpr: 0, us_privacy: '1---' },
   };
 }
@@ -82,12 +141,28 @@ async function main(): Promise<void> {
   say('filling the store...');
   const filled = await fill(dataDir, String(demand.msg.url), {
     perTenant: async (insert, uids) => {
-      const [id] = await insert('sups', [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }], SupplierInput);
+      const [id] = await insert(
+        'sups',
+        [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }],
+        SupplierInput,
+      );
       suppliers.push(...(await uids('sups', [id!])));
     },
     extraTenant: async (insert, uids) => {
-      await insert('adexchanges', Array.from({ length: EXCHANGES }, (_, i) => ({ name: `Local exchange ${i}`, endpoint: `${String(bidder.msg.url)}/bid?delay=${BIDDER_DELAY_MS}&price=${2 + i}`, tmaxMs: 500 })), AdExchangeInput);
-      const [id] = await insert('sups', [{ name: 'Fan-out supplier', formats: ['video'], marginPercent: 20 }], SupplierInput);
+      await insert(
+        'adexchanges',
+        Array.from({ length: EXCHANGES }, (_, i) => ({
+          name: `Local exchange ${i}`,
+          endpoint: `${String(bidder.msg.url)}/bid?delay=${BIDDER_DELAY_MS}&price=${2 + i}`,
+          tmaxMs: 500,
+        })),
+        AdExchangeInput,
+      );
+      const [id] = await insert(
+        'sups',
+        [{ name: 'Fan-out supplier', formats: ['video'], marginPercent: 20 }],
+        SupplierInput,
+      );
       fanSupplier = (await uids('sups', [id!]))[0]!;
     },
   });
@@ -95,14 +170,23 @@ async function main(): Promise<void> {
   process.env.BENCH_DATA = dataDir;
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops; BENCH_NODE_FLAGS: V8 flags for it
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const server = await serverChild([...nodeFlags, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])]);
+  const server = await serverChild([
+    ...nodeFlags,
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+  ]);
   pin(server.proc.pid!, 0);
   const port = Number(server.msg.port);
   say(`server up: ${JSON.stringify(server.msg)}`);
   const duration = SECONDS * 1000;
 
   say('measuring bareLoad...');
-  const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: duration });
+  const bareLoad = await runLoad({
+    port: Number(bare.msg.port),
+    paths: ['/'],
+    connections: 32,
+    depth: 8,
+    durationMs: duration,
+  });
   bare.proc.kill();
   const R = bareLoad.rps;
 
@@ -110,7 +194,11 @@ async function main(): Promise<void> {
   const bodies = Array.from({ length: 1000 }, (_, i) => bidRequest(i, r));
   const bytes = Math.round(bodies.reduce((n, b) => n + JSON.stringify(b).length, 0) / bodies.length);
   const requests = bodies.map((b, i) => jsonPost(`/rtb/bid/${suppliers[i % suppliers.length]}`, b));
-  const probe = await fetch(`http://127.0.0.1:${port}/rtb/bid/${suppliers[0]}`, { method: 'POST', body: JSON.stringify(bodies[0]), headers: { 'content-type': 'application/json' } });
+  const probe = await fetch(`http://127.0.0.1:${port}/rtb/bid/${suppliers[0]}`, {
+    method: 'POST',
+    body: JSON.stringify(bodies[0]),
+    headers: { 'content-type': 'application/json' },
+  });
   say(`probe: HTTP ${probe.status}, ${(await probe.text()).length} bytes`);
 
   /**
@@ -123,11 +211,23 @@ async function main(): Promise<void> {
     const count = Math.ceil((FAN_RATE * (FAN_WARMUP_MS + duration)) / 1000) + 400;
     const fanRequests = Array.from({ length: count }, (_, i) => {
       const body = bodies[i % bodies.length]!;
-      return jsonPost(`/rtb/bid/${fanSupplier}`, { ...body, id: `fan-${i}`, source: { ...body.source, tid: `fan-${i}` } });
+      return jsonPost(`/rtb/bid/${fanSupplier}`, {
+        ...body,
+        id: `fan-${i}`,
+        source: { ...body.source, tid: `fan-${i}` },
+      });
     });
     const latency = new Map<number, number>();
     await ask(bidder.proc, 'holds');
-    const load = await runLoad({ port, requests: fanRequests, connections: 16, rate: FAN_RATE, durationMs: duration, warmupMs: FAN_WARMUP_MS, onAnswer: (which, ms) => latency.set(which, ms) });
+    const load = await runLoad({
+      port,
+      requests: fanRequests,
+      connections: 16,
+      rate: FAN_RATE,
+      durationMs: duration,
+      warmupMs: FAN_WARMUP_MS,
+      onAnswer: (which, ms) => latency.set(which, ms),
+    });
     const holds = (await ask(bidder.proc, 'holds')) as Record<string, number>;
     return { ...load, ...addedOverHolds(latency, holds, (which) => `fan-${which}`) };
   };
@@ -135,10 +235,24 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === 'fan' || only === 'rtb' || only === 'half') {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
-    const halfRate = only === 'half' ? Math.min(20_000, Math.round((await runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration })).rps / 2)) : 0;
+    const halfRate =
+      only === 'half'
+        ? Math.min(
+            20_000,
+            Math.round((await runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration })).rps / 2),
+          )
+        : 0;
     await ask(server.proc, 'loop');
     const load = await measured(server.proc.pid!, () =>
-      only === 'fan' ? fanLoad() : runLoad({ port, requests, connections: 32, ...(halfRate ? { rate: halfRate } : { depth: 8 }), durationMs: duration }),
+      only === 'fan'
+        ? fanLoad()
+        : runLoad({
+            port,
+            requests,
+            connections: 32,
+            ...(halfRate ? { rate: halfRate } : { depth: 8 }),
+            durationMs: duration,
+          }),
     );
     const loop = await ask(server.proc, 'loop');
     say(JSON.stringify({ only, ...load, eventLoop: loop }, null, 2));
@@ -151,10 +265,20 @@ async function main(): Promise<void> {
 
   say('measuring rtbMax...');
   await ask(server.proc, 'loop');
-  const rtbMax = await measured(server.proc.pid!, () => runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration }));
+  const rtbMax = await measured(server.proc.pid!, () =>
+    runLoad({ port, requests, connections: 32, depth: 8, durationMs: duration }),
+  );
   const rtbMaxLoop = await ask(server.proc, 'loop');
   say('measuring rtbHalf...');
-  const rtbHalf = await measured(server.proc.pid!, () => runLoad({ port, requests, connections: 32, rate: Math.min(20_000, Math.round(rtbMax.rps / 2)), durationMs: duration }));
+  const rtbHalf = await measured(server.proc.pid!, () =>
+    runLoad({
+      port,
+      requests,
+      connections: 32,
+      rate: Math.min(20_000, Math.round(rtbMax.rps / 2)),
+      durationMs: duration,
+    }),
+  );
   const rtbHalfLoop = await ask(server.proc, 'loop');
 
   say('measuring fan-out...');
@@ -170,30 +294,78 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, serverCpu: 0, clientCpu: 1, serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags], loadAverageBefore: loadBefore, loadAverageAfter: loadavg() },
-    snapshot: { channels: server.msg.channels, tags: server.msg.tags, campaigns: server.msg.campaigns, suppliers: suppliers.length + 1, startBuildMs: server.msg.buildMs },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? '',
+      node: process.version,
+      serverCpu: 0,
+      clientCpu: 1,
+      serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags],
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg(),
+    },
+    snapshot: {
+      channels: server.msg.channels,
+      tags: server.msg.tags,
+      campaigns: server.msg.campaigns,
+      suppliers: suppliers.length + 1,
+      startBuildMs: server.msg.buildMs,
+    },
     bidRequestBytes: bytes,
     R,
     bare: bareLoad,
-    rtbCampaigns: { ...rtbMax, ofR: Math.round((rtbMax.rps / R) * 100) / 100, target: '>= 0.4 R', eventLoop: rtbMaxLoop },
+    rtbCampaigns: {
+      ...rtbMax,
+      ofR: Math.round((rtbMax.rps / R) * 100) / 100,
+      target: '>= 0.4 R',
+      eventLoop: rtbMaxLoop,
+    },
     rtbCampaignsHalfLoad: { ...rtbHalf, target: 'p99 <= 5 ms', eventLoop: rtbHalfLoop },
-    fanOutFiveExchanges: { ...fan, bidderDelayMs: BIDDER_DELAY_MS, addedP99Ms: Math.round(fan.added.p99Ms * 100) / 100, addedOverNominalP99Ms: Math.round((fan.p99Ms - BIDDER_DELAY_MS) * 100) / 100, target: 'added <= 3 ms at p99', eventLoop: fanLoop },
+    fanOutFiveExchanges: {
+      ...fan,
+      bidderDelayMs: BIDDER_DELAY_MS,
+      addedP99Ms: Math.round(fan.added.p99Ms * 100) / 100,
+      addedOverNominalP99Ms: Math.round((fan.p99Ms - BIDDER_DELAY_MS) * 100) / 100,
+      target: 'added <= 3 ms at p99',
+      eventLoop: fanLoop,
+    },
     rssMb: rss,
   };
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results/openrtb.json'), `${JSON.stringify(result, null, 2)}\n`);
   sayTable({
     bare: { rps: R, p99: bareLoad.p99Ms },
-    rtbCampaigns: { rps: rtbMax.rps, ofR: result.rtbCampaigns.ofR, p99: rtbMax.p99Ms, statuses: JSON.stringify(rtbMax.statuses), loopMax: rtbMaxLoop.loopMaxMs, cpuS: rtbMax.serverCpuS, kernelS: rtbMax.serverKernelCpuS, threads: JSON.stringify(rtbMax.serverThreadsCpuS) },
-    rtbHalfCpu: { cpuS: rtbHalf.serverCpuS, kernelS: rtbHalf.serverKernelCpuS, threads: JSON.stringify(rtbHalf.serverThreadsCpuS) },
+    rtbCampaigns: {
+      rps: rtbMax.rps,
+      ofR: result.rtbCampaigns.ofR,
+      p99: rtbMax.p99Ms,
+      statuses: JSON.stringify(rtbMax.statuses),
+      loopMax: rtbMaxLoop.loopMaxMs,
+      cpuS: rtbMax.serverCpuS,
+      kernelS: rtbMax.serverKernelCpuS,
+      threads: JSON.stringify(rtbMax.serverThreadsCpuS),
+    },
+    rtbHalfCpu: {
+      cpuS: rtbHalf.serverCpuS,
+      kernelS: rtbHalf.serverKernelCpuS,
+      threads: JSON.stringify(rtbHalf.serverThreadsCpuS),
+    },
     rtbHalfLoad: { rps: rtbHalf.rps, p99: rtbHalf.p99Ms, loopMax: rtbHalfLoop.loopMaxMs },
-    fanOut: { rps: fan.rps, p99: fan.p99Ms, added: result.fanOutFiveExchanges.addedP99Ms, slowestHoldP99: fan.slowestHold.p99Ms, statuses: JSON.stringify(fan.statuses), loopMax: fanLoop.loopMaxMs },
+    fanOut: {
+      rps: fan.rps,
+      p99: fan.p99Ms,
+      added: result.fanOutFiveExchanges.addedP99Ms,
+      slowestHoldP99: fan.slowestHold.p99Ms,
+      statuses: JSON.stringify(fan.statuses),
+      loopMax: fanLoop.loopMaxMs,
+    },
   });
   say(`bid request: ${bytes} bytes; rss: ${rss} MB`);
   process.exit(0);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -49,12 +49,14 @@ const rowsLabel = ROWS >= 1_000_000 ? `${round(ROWS / 1_000_000, 1)}m` : `${ROWS
 function generatorSql(engine: 'duckdb' | 'clickhouse', fromRow: number, toRow: number): string {
   const i = engine === 'duckdb' ? 'i' : 'number';
   const perHour = Math.ceil(ROWS / HOURS);
-  const hourExpr = engine === 'duckdb'
-    ? `TIMESTAMP '${START}' + to_hours(CAST(${i} // ${perHour} AS BIGINT))`
-    : `toDateTime('${START}', 'UTC') + intDiv(${i}, ${perHour}) * 3600`;
+  const hourExpr =
+    engine === 'duckdb'
+      ? `TIMESTAMP '${START}' + to_hours(CAST(${i} // ${perHour} AS BIGINT))`
+      : `toDateTime('${START}', 'UTC') + intDiv(${i}, ${perHour}) * 3600`;
   const mod = (n: number, salt = 1) => `((${i} * ${salt}) % ${n})`;
   // A CASE, not a list literal indexed per row: building a list for every row is what costs.
-  const pick = (values: string[], salt: number) => `(CASE ${mod(values.length, salt)} ${values.map((v, k) => `WHEN ${k} THEN '${v}'`).join(' ')} ELSE '' END)`;
+  const pick = (values: string[], salt: number) =>
+    `(CASE ${mod(values.length, salt)} ${values.map((v, k) => `WHEN ${k} THEN '${v}'`).join(' ')} ELSE '' END)`;
   const h = (salt: number) => `((${i} * ${salt} + 7) % 1000)`;
   const cols: Record<string, string> = {
     hour: hourExpr,
@@ -86,25 +88,60 @@ function generatorSql(engine: 'duckdb' | 'clickhouse', fromRow: number, toRow: n
   };
   const reqs = `(100 + ${h(3)})`;
   const metrics: Record<string, string> = {
-    reqs, opps: `(${reqs} * 9 / 10)`, demand_calls: `(${reqs} * 8 / 10)`, responses: `(${reqs} * 6 / 10)`, timeouts: `(${reqs} / 20)`,
-    bids: `(${reqs} * 3 / 10)`, wins: `(${reqs} / 5)`, imps: `(${reqs} * 18 / 100)`, starts: `(${reqs} * 17 / 100)`, first_quartiles: `(${reqs} * 16 / 100)`,
-    midpoints: `(${reqs} * 15 / 100)`, third_quartiles: `(${reqs} * 14 / 100)`, completes: `(${reqs} * 12 / 100)`, clicks: `(${reqs} / 200)`, errors: `(${reqs} / 50)`,
-    ivt: `(${reqs} / 40)`, postbid_imps: `(${reqs} / 50)`, revenue: `(${reqs} * 18 / 100) * (8000 + ${h(5)} * 10)`, cost: `(${reqs} * 18 / 100) * (4000 + ${h(5)} * 5)`,
-    rev_m: `(${reqs} * 9 / 100) * 8000`, rev_md: `(${reqs} * 2 / 100) * 8000`,
-    source_reqs: `(${reqs} * 3)`, source_opps: `(${reqs} * 24 / 10)`, postbid_ivt: `(${reqs} / 1000)`,
+    reqs,
+    opps: `(${reqs} * 9 / 10)`,
+    demand_calls: `(${reqs} * 8 / 10)`,
+    responses: `(${reqs} * 6 / 10)`,
+    timeouts: `(${reqs} / 20)`,
+    bids: `(${reqs} * 3 / 10)`,
+    wins: `(${reqs} / 5)`,
+    imps: `(${reqs} * 18 / 100)`,
+    starts: `(${reqs} * 17 / 100)`,
+    first_quartiles: `(${reqs} * 16 / 100)`,
+    midpoints: `(${reqs} * 15 / 100)`,
+    third_quartiles: `(${reqs} * 14 / 100)`,
+    completes: `(${reqs} * 12 / 100)`,
+    clicks: `(${reqs} / 200)`,
+    errors: `(${reqs} / 50)`,
+    ivt: `(${reqs} / 40)`,
+    postbid_imps: `(${reqs} / 50)`,
+    revenue: `(${reqs} * 18 / 100) * (8000 + ${h(5)} * 10)`,
+    cost: `(${reqs} * 18 / 100) * (4000 + ${h(5)} * 5)`,
+    rev_m: `(${reqs} * 9 / 100) * 8000`,
+    rev_md: `(${reqs} * 2 / 100) * 8000`,
+    source_reqs: `(${reqs} * 3)`,
+    source_opps: `(${reqs} * 24 / 10)`,
+    postbid_ivt: `(${reqs} / 1000)`,
   };
-  const all = [...DIMENSION_COLUMNS.map((c) => `${cols[c]} AS ${c}`), ...METRIC_COLUMNS.map((c) => `CAST(${metrics[c]} AS ${engine === 'duckdb' ? 'BIGINT' : 'Int64'}) AS ${c}`)];
-  const from = engine === 'duckdb' ? `range(${fromRow}, ${toRow}) t(i)` : `(SELECT number + ${fromRow} AS number FROM numbers(${toRow - fromRow}))`;
+  const all = [
+    ...DIMENSION_COLUMNS.map((c) => `${cols[c]} AS ${c}`),
+    ...METRIC_COLUMNS.map((c) => `CAST(${metrics[c]} AS ${engine === 'duckdb' ? 'BIGINT' : 'Int64'}) AS ${c}`),
+  ];
+  const from =
+    engine === 'duckdb'
+      ? `range(${fromRow}, ${toRow}) t(i)`
+      : `(SELECT number + ${fromRow} AS number FROM numbers(${toRow - fromRow}))`;
   return `INSERT INTO hourly_stats (${[...DIMENSION_COLUMNS, ...METRIC_COLUMNS].join(', ')}) SELECT ${all.join(', ')} FROM ${from}`;
 }
 
-interface Percentiles { p50: number; p95: number; max: number }
+interface Percentiles {
+  p50: number;
+  p95: number;
+  max: number;
+}
 function stats_(values: number[]): Percentiles {
   const ms = [...values].sort((a, b) => a - b);
-  return { p50: round(ms[Math.floor(ms.length * 0.5)]), p95: round(ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)]), max: round(ms.at(-1)!) };
+  return {
+    p50: round(ms[Math.floor(ms.length * 0.5)]),
+    p95: round(ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)]),
+    max: round(ms.at(-1)!),
+  };
 }
 
-async function time<T>(runs: number, work: () => Promise<T>): Promise<{ p50: number; p95: number; max: number; last: T }> {
+async function time<T>(
+  runs: number,
+  work: () => Promise<T>,
+): Promise<{ p50: number; p95: number; max: number; last: T }> {
   const ms: number[] = [];
   let last!: T;
   for (let r = 0; r < runs; r++) {
@@ -113,7 +150,12 @@ async function time<T>(runs: number, work: () => Promise<T>): Promise<{ p50: num
     ms.push(performance.now() - t0);
   }
   ms.sort((a, b) => a - b);
-  return { p50: round(ms[Math.floor(ms.length * 0.5)]), p95: round(ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)]), max: round(ms.at(-1)!), last };
+  return {
+    p50: round(ms[Math.floor(ms.length * 0.5)]),
+    p95: round(ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.95) - 1)]),
+    max: round(ms.at(-1)!),
+    last,
+  };
 }
 
 function ingestRows(n: number, offset: number): HourlyRow[] {
@@ -122,23 +164,82 @@ function ingestRows(n: number, offset: number): HourlyRow[] {
     const i = offset + k;
     const reqs = 100 + (i % 900);
     rows.push({
-      hour: `2026-11-22 ${String(i % 24).padStart(2, '0')}:00:00`, tenant_id: (i % TENANTS) + 1, channel_id: i % 4000, subpublisher_id: i % 400, tag_id: i % 6000,
-      partner: '', advertiser_id: i % 500, campaign_id: i % 3 ? 0 : i % 1000, creative_id: i % 30, supplier_id: 0, adexchange_id: i % 4, deal_id: '',
-      marketplace_name: i % 2 ? 'Crestline' : '', country: ['US', 'GB', 'DE'][i % 3], region: 'NAM', us_state: '', device: 'SmartTV', os: 'Roku', browser: 'Roku',
-      app_bundle: `com.app${i % 500}`, domain: '', publisher_id: `pub-${i % 200}`, integration: 'VAST', vast_error: '', nofill_reason: '',
-      reqs, opps: reqs - 10, demand_calls: reqs - 20, responses: reqs - 40, timeouts: 5, bids: 50, wins: 30, imps: 28, starts: 27, first_quartiles: 25,
-      midpoints: 22, third_quartiles: 20, completes: 18, clicks: 1, errors: 2, ivt: 3, postbid_imps: 2, revenue: 280_000, cost: 140_000, rev_m: 140_000, rev_md: 0,
-      source_reqs: reqs * 3, source_opps: reqs * 2, postbid_ivt: 0,
+      hour: `2026-11-22 ${String(i % 24).padStart(2, '0')}:00:00`,
+      tenant_id: (i % TENANTS) + 1,
+      channel_id: i % 4000,
+      subpublisher_id: i % 400,
+      tag_id: i % 6000,
+      partner: '',
+      advertiser_id: i % 500,
+      campaign_id: i % 3 ? 0 : i % 1000,
+      creative_id: i % 30,
+      supplier_id: 0,
+      adexchange_id: i % 4,
+      deal_id: '',
+      marketplace_name: i % 2 ? 'Crestline' : '',
+      country: ['US', 'GB', 'DE'][i % 3],
+      region: 'NAM',
+      us_state: '',
+      device: 'SmartTV',
+      os: 'Roku',
+      browser: 'Roku',
+      app_bundle: `com.app${i % 500}`,
+      domain: '',
+      publisher_id: `pub-${i % 200}`,
+      integration: 'VAST',
+      vast_error: '',
+      nofill_reason: '',
+      reqs,
+      opps: reqs - 10,
+      demand_calls: reqs - 20,
+      responses: reqs - 40,
+      timeouts: 5,
+      bids: 50,
+      wins: 30,
+      imps: 28,
+      starts: 27,
+      first_quartiles: 25,
+      midpoints: 22,
+      third_quartiles: 20,
+      completes: 18,
+      clicks: 1,
+      errors: 2,
+      ivt: 3,
+      postbid_imps: 2,
+      revenue: 280_000,
+      cost: 140_000,
+      rev_m: 140_000,
+      rev_md: 0,
+      source_reqs: reqs * 3,
+      source_opps: reqs * 2,
+      postbid_ivt: 0,
     });
   }
   return rows;
 }
-const eventsOf = (row: HourlyRow) => row.reqs + row.demand_calls + row.responses + row.bids + row.wins + row.imps + row.starts + row.first_quartiles + row.midpoints + row.third_quartiles + row.completes + row.clicks + row.errors;
+const eventsOf = (row: HourlyRow) =>
+  row.reqs +
+  row.demand_calls +
+  row.responses +
+  row.bids +
+  row.wins +
+  row.imps +
+  row.starts +
+  row.first_quartiles +
+  row.midpoints +
+  row.third_quartiles +
+  row.completes +
+  row.clicks +
+  row.errors;
 
 async function benchEngine(engine: 'duckdb' | 'clickhouse') {
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-bench-'));
   const database = `adplane_bench_${process.pid}`;
-  const config = { dataDir, clickhouseUrl: engine === 'clickhouse' ? process.env.CLICKHOUSE_URL! : null, clickhouseDatabase: database };
+  const config = {
+    dataDir,
+    clickhouseUrl: engine === 'clickhouse' ? process.env.CLICKHOUSE_URL! : null,
+    clickhouseDatabase: database,
+  };
   const stats: StatsStore = await openStatsStore(config);
   const out: Record<string, unknown> = { engine, rows: ROWS };
   try {
@@ -146,19 +247,26 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
     const freeBytes = free.bavail * free.bsize;
     // ClickHouse keeps its data under its own path, often on the same disk as tmpdir; check both alike.
     const needBytes = ROWS * DISK_BYTES_PER_ROW[engine];
-    if (needBytes > freeBytes) throw new Error(`${engine}: ${ROWS.toLocaleString('en-US')} rows need about ${round(needBytes / 2 ** 30)} GB on disk, ${round(freeBytes / 2 ** 30)} GB free under ${dataDir}`);
+    if (needBytes > freeBytes)
+      throw new Error(
+        `${engine}: ${ROWS.toLocaleString('en-US')} rows need about ${round(needBytes / 2 ** 30)} GB on disk, ${round(freeBytes / 2 ** 30)} GB free under ${dataDir}`,
+      );
     if (engine === 'duckdb') {
       // A cap, so a big run cannot take the machine's memory; past it DuckDB spills to the data folder.
       await stats.exec(`SET memory_limit = '${DUCKDB_MEMORY}'`);
       await stats.exec(`SET temp_directory = '${join(dataDir, 'spill')}'`);
     }
-    process.stdout.write(`${engine}: generating ${ROWS.toLocaleString('en-US')} rows (${round(needBytes / 2 ** 30)} GB budgeted, ${round(freeBytes / 2 ** 30)} GB free)...\n`);
+    process.stdout.write(
+      `${engine}: generating ${ROWS.toLocaleString('en-US')} rows (${round(needBytes / 2 ** 30)} GB budgeted, ${round(freeBytes / 2 ** 30)} GB free)...\n`,
+    );
     let t0 = performance.now();
     for (let from = 0; from < ROWS; from += CHUNK_ROWS) {
       const to = Math.min(ROWS, from + CHUNK_ROWS);
       await stats.exec(generatorSql(engine, from, to));
       const seconds = (performance.now() - t0) / 1000;
-      process.stdout.write(`${engine}: ${to.toLocaleString('en-US')} rows in ${round(seconds)} s (${Math.round(to / seconds).toLocaleString('en-US')} rows/s)\n`);
+      process.stdout.write(
+        `${engine}: ${to.toLocaleString('en-US')} rows in ${round(seconds)} s (${Math.round(to / seconds).toLocaleString('en-US')} rows/s)\n`,
+      );
     }
     // ClickHouse's materialised view filled the rollup during the insert; DuckDB's store fills it on write, so a bulk load sums it here.
     if (engine === 'duckdb') {
@@ -175,31 +283,50 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
         await new Promise((resolve) => setTimeout(resolve, 5000));
       }
       out.mergeWaitSeconds = round((performance.now() - t0) / 1000);
-      const [{ parts, bytes }] = await stats.select(`SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = '${database}' AND table = 'hourly_stats' AND active`);
+      const [{ parts, bytes }] = await stats.select(
+        `SELECT count() AS parts, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = '${database}' AND table = 'hourly_stats' AND active`,
+      );
       out.activeParts = Number(parts);
       out.bytesOnDisk = Number(bytes);
     } else {
       out.bytesOnDisk = statSync(join(dataDir, 'stats.duckdb')).size;
     }
-    process.stdout.write(`${engine}: generated in ${String(out.generateSeconds)} s, ${round(Number(out.bytesOnDisk) / 2 ** 30, 2)} GB on disk\n`);
+    process.stdout.write(
+      `${engine}: generated in ${String(out.generateSeconds)} s, ${round(Number(out.bytesOnDisk) / 2 ** 30, 2)} GB on disk\n`,
+    );
     const [{ n }] = await stats.select('SELECT count(*) AS n FROM hourly_stats');
     out.storedRows = Number(n);
     const [{ r }] = await stats.select('SELECT count(*) AS r FROM hourly_rollup');
     out.rollupRows = Number(r);
 
-    const ctx = (tenantId: number | null): ReportContext => ({ stats, db: null, scope: { tenantId }, prices: new Map(), viewer: { type: tenantId === null ? 'admin' : 'demand' } });
-    const report = (input: ReportRequestInput, tenantId: number | null) => getReport(ctx(tenantId), ReportRequest.parse(input));
+    const ctx = (tenantId: number | null): ReportContext => ({
+      stats,
+      db: null,
+      scope: { tenantId },
+      prices: new Map(),
+      viewer: { type: tenantId === null ? 'admin' : 'demand' },
+    });
+    const report = (input: ReportRequestInput, tenantId: number | null) =>
+      getReport(ctx(tenantId), ReportRequest.parse(input));
     const six = ['reqs', 'opps', 'imps', 'revenue', 'fill', 'ecpm'] as const;
     const range = { startDate: '2026-10-24', endDate: '2026-11-22', timezone: 0 };
     // The bare query as one would write it by hand: group by the typed day, make its text from the groups.
     const day = engine === 'duckdb' ? 'CAST(hour AS DATE)' : "toDate(hour, 'UTC')";
     const dayText = engine === 'duckdb' ? `strftime(${day}, '%Y-%m-%d')` : `toString(${day})`;
     const lit = (s: string) => (engine === 'duckdb' ? `TIMESTAMP '${s}'` : `toDateTime('${s}', 'UTC')`);
-    const bareSix = 'sum(reqs), sum(opps), sum(imps), sum(revenue), sum(imps) * 100 / sum(opps), sum(revenue) * 1000 / sum(imps)';
+    const bareSix =
+      'sum(reqs), sum(opps), sum(imps), sum(revenue), sum(imps) * 100 / sum(opps), sum(revenue) * 1000 / sum(imps)';
     const where = `hour >= ${lit('2026-10-24 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
 
     const cases: Record<string, { ours: Percentiles; bare: Percentiles; targetMs: number; stat: 'p50' | 'p95' }> = {};
-    const runCase = async (name: string, runs: number, targetMs: number, stat: 'p50' | 'p95', ours: () => Promise<unknown>, bareSql: string[]) => {
+    const runCase = async (
+      name: string,
+      runs: number,
+      targetMs: number,
+      stat: 'p50' | 'p95',
+      ours: () => Promise<unknown>,
+      bareSql: string[],
+    ) => {
       const bare = () => Promise.all(bareSql.map((q) => stats.select(q)));
       await ours();
       await bare();
@@ -213,28 +340,57 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
       const o = stats_(oursMs);
       const b = stats_(bareMs);
       cases[name] = { ours: o, bare: b, targetMs, stat };
-      process.stdout.write(`${engine} ${name}: ours ${stat} ${o[stat]} ms, bare ${b[stat]} ms (target ${targetMs} ms)\n`);
+      process.stdout.write(
+        `${engine} ${name}: ours ${stat} ${o[stat]} ms, bare ${b[stat]} ms (target ${targetMs} ms)\n`,
+      );
     };
-    if (CASES.has('report')) await runCase('report_day_channel_30d', 10, 500, 'p50', () => report({ ...range, dimensions: ['date', 'channel'], metrics: [...six] }, TENANT),
-      [`SELECT ${dayText} AS d, channel_id, ${bareSix} FROM hourly_stats WHERE ${where} AND tenant_id = ${TENANT} GROUP BY ${day}, channel_id ORDER BY d, channel_id LIMIT 10000`]);
+    if (CASES.has('report'))
+      await runCase(
+        'report_day_channel_30d',
+        10,
+        500,
+        'p50',
+        () => report({ ...range, dimensions: ['date', 'channel'], metrics: [...six] }, TENANT),
+        [
+          `SELECT ${dayText} AS d, channel_id, ${bareSix} FROM hourly_stats WHERE ${where} AND tenant_id = ${TENANT} GROUP BY ${day}, channel_id ORDER BY d, channel_id LIMIT 10000`,
+        ],
+      );
     // By day and device: device is not in the rollup, so this reads every stored row of the 30 days.
-    if (CASES.has('scan')) await runCase('scan_all_rows_by_day_device', 5, 1000, 'p50', () => report({ ...range, dimensions: ['date', 'device'], metrics: [...six] }, null),
-      [`SELECT ${dayText} AS d, device, ${bareSix} FROM hourly_stats WHERE ${where} GROUP BY ${day}, device ORDER BY d, device`]);
+    if (CASES.has('scan'))
+      await runCase(
+        'scan_all_rows_by_day_device',
+        5,
+        1000,
+        'p50',
+        () => report({ ...range, dimensions: ['date', 'device'], metrics: [...six] }, null),
+        [
+          `SELECT ${dayText} AS d, device, ${bareSix} FROM hourly_stats WHERE ${where} GROUP BY ${day}, device ORDER BY d, device`,
+        ],
+      );
     const week = `tenant_id = ${TENANT} AND hour >= ${lit('2026-11-16 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
     // The dashboard's shape: the week by hour on the rollup, top channels, top tags.
-    if (CASES.has('dashboard')) await runCase('dashboard', 20, 50, 'p95', () => getDashboard(ctx(TENANT), 0, NOW), [
-      `SELECT hour, sum(revenue), sum(cost), sum(imps), sum(opps), sum(reqs) FROM hourly_rollup WHERE ${week} GROUP BY hour ORDER BY hour`,
-      `SELECT channel_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY channel_id ORDER BY r DESC LIMIT 5`,
-      `SELECT tag_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY tag_id ORDER BY r DESC LIMIT 5`,
-    ]);
+    if (CASES.has('dashboard'))
+      await runCase('dashboard', 20, 50, 'p95', () => getDashboard(ctx(TENANT), 0, NOW), [
+        `SELECT hour, sum(revenue), sum(cost), sum(imps), sum(opps), sum(reqs) FROM hourly_rollup WHERE ${week} GROUP BY hour ORDER BY hour`,
+        `SELECT channel_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY channel_id ORDER BY r DESC LIMIT 5`,
+        `SELECT tag_id, sum(revenue) AS r, sum(imps), sum(imps) * 100 / sum(opps) FROM hourly_rollup WHERE ${week} GROUP BY tag_id ORDER BY r DESC LIMIT 5`,
+      ]);
     // The numbers beside a list page of 20 rows (GET /api/rowStats), last 7 days: channels read the
     // rollup, campaigns the full rows (campaign is not in the rollup).
     if (CASES.has('rowstats')) {
       const ids = (base: number) => Array.from({ length: 20 }, (_, k) => TENANT * 1000 + base + k);
       const rowStats = (kind: 'channels' | 'campaigns', base: number) => () =>
-        getRowStats(ctx(TENANT), null as never, { kind, period: 'last7', ids: ids(base), timezone: 0, tenantId: TENANT, now: NOW });
+        getRowStats(ctx(TENANT), null as never, {
+          kind,
+          period: 'last7',
+          ids: ids(base),
+          timezone: 0,
+          tenantId: TENANT,
+          now: NOW,
+        });
       const last7 = `tenant_id = ${TENANT} AND hour >= ${lit('2026-11-16 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
-      const bareFive = 'sum(reqs), sum(imps), sum(imps) * 100 / sum(opps), sum(revenue), sum(revenue) * 1000 / sum(imps)';
+      const bareFive =
+        'sum(reqs), sum(imps), sum(imps) * 100 / sum(opps), sum(revenue), sum(revenue) * 1000 / sum(imps)';
       await runCase('rowstats_channels_7d', 20, 50, 'p95', rowStats('channels', 0), [
         `SELECT channel_id, ${bareFive} FROM hourly_rollup WHERE ${last7} AND channel_id IN (${ids(0).join(', ')}) GROUP BY channel_id`,
       ]);
@@ -254,7 +410,11 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
 }
 
 /** Ingest through the StatsSink, in batches, into a fresh store. */
-async function benchIngest(engine: 'duckdb' | 'clickhouse', config: StatsStoreConfig, database: string): Promise<Record<string, number>> {
+async function benchIngest(
+  engine: 'duckdb' | 'clickhouse',
+  config: StatsStoreConfig,
+  database: string,
+): Promise<Record<string, number>> {
   const sinkDir = mkdtempSync(join(tmpdir(), 'adplane-stats-ingest-'));
   const sink = await openStatsStore({ ...config, dataDir: sinkDir, clickhouseDatabase: `${database}_ingest` });
   const batches = Array.from({ length: 20 }, (_, b) => ingestRows(10_000, b * 10_000));
@@ -262,7 +422,9 @@ async function benchIngest(engine: 'duckdb' | 'clickhouse', config: StatsStoreCo
   // ClickHouse works in its own process: its query threads' CPU counts too (DuckDB's threads are ours).
   const serverCpu = async () => {
     if (engine !== 'clickhouse') return 0;
-    const [{ us }] = await sink.select("SELECT sum(value) AS us FROM system.events WHERE event IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds')");
+    const [{ us }] = await sink.select(
+      "SELECT sum(value) AS us FROM system.events WHERE event IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds')",
+    );
     return Number(us) / 1e6;
   };
   const server0 = await serverCpu();
@@ -274,9 +436,16 @@ async function benchIngest(engine: 'duckdb' | 'clickhouse', config: StatsStoreCo
   const serverCpuSeconds = (await serverCpu()) - server0;
   const cpuSeconds = (cpu.user + cpu.system) / 1e6 + serverCpuSeconds;
   const ingest = {
-    rows: 200_000, batchRows: 10_000, seconds: round(seconds, 2), rowsPerSecond: Math.round(200_000 / seconds), eventsPerSecond: Math.round(events / seconds),
-    processCpuSeconds: round((cpu.user + cpu.system) / 1e6, 2), serverCpuSeconds: round(serverCpuSeconds, 2),
-    rowsPerCpuSecond: Math.round(200_000 / cpuSeconds), eventsPerCpuSecond: Math.round(events / cpuSeconds), targetEventsPerSecondPerCore: 250_000,
+    rows: 200_000,
+    batchRows: 10_000,
+    seconds: round(seconds, 2),
+    rowsPerSecond: Math.round(200_000 / seconds),
+    eventsPerSecond: Math.round(events / seconds),
+    processCpuSeconds: round((cpu.user + cpu.system) / 1e6, 2),
+    serverCpuSeconds: round(serverCpuSeconds, 2),
+    rowsPerCpuSecond: Math.round(200_000 / cpuSeconds),
+    eventsPerCpuSecond: Math.round(events / cpuSeconds),
+    targetEventsPerSecondPerCore: 250_000,
   };
   process.stdout.write(`${engine} ingest: ${JSON.stringify(ingest)}\n`);
   await sink.close();
@@ -285,18 +454,39 @@ async function benchIngest(engine: 'duckdb' | 'clickhouse', config: StatsStoreCo
   return ingest;
 }
 
-const engines: ('duckdb' | 'clickhouse')[] = (process.env.BENCH_ENGINES ?? (process.env.CLICKHOUSE_URL ? 'duckdb,clickhouse' : 'duckdb')).split(',') as ('duckdb' | 'clickhouse')[];
+const engines: ('duckdb' | 'clickhouse')[] = (
+  process.env.BENCH_ENGINES ?? (process.env.CLICKHOUSE_URL ? 'duckdb,clickhouse' : 'duckdb')
+).split(',') as ('duckdb' | 'clickhouse')[];
 let missed = false;
 for (const engine of engines) {
   const loadBefore = loadavg().map((v) => round(v, 2));
   const result = await benchEngine(engine);
   const cases = result.cases as Record<string, { ours: Record<string, number>; targetMs: number; stat: 'p50' | 'p95' }>;
-  for (const [name, c] of Object.entries(cases)) if (c.ours[c.stat] > c.targetMs) { missed = true; process.stdout.write(`MISSED ${engine} ${name}\n`); }
+  for (const [name, c] of Object.entries(cases))
+    if (c.ours[c.stat] > c.targetMs) {
+      missed = true;
+      process.stdout.write(`MISSED ${engine} ${name}\n`);
+    }
   const ingest = result.ingest as { eventsPerCpuSecond: number } | undefined;
   if (ingest && ingest.eventsPerCpuSecond < 250_000) missed = true;
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(`bench/results/stats-${engine}-${rowsLabel}.json`, `${JSON.stringify({
-    ...result, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), loadAverageBefore: loadBefore, loadAverageAfter: loadavg().map((v) => round(v, 2)) }, at: new Date().toISOString(),
-  }, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/stats-${engine}-${rowsLabel}.json`,
+    `${JSON.stringify(
+      {
+        ...result,
+        machine: {
+          cpus: cpus().length,
+          cpuModel: cpus()[0]?.model,
+          memoryGb: round(totalmem() / 2 ** 30),
+          loadAverageBefore: loadBefore,
+          loadAverageAfter: loadavg().map((v) => round(v, 2)),
+        },
+        at: new Date().toISOString(),
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 process.exit(missed ? 1 : 0);

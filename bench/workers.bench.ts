@@ -36,7 +36,21 @@ const WIN_CPM = 30_000_000; // above every campaign of the fill (1..9 USD CPM)
 const BUDGET_IMPS = 300;
 const OVERSPEND_CPM = 20_000_000;
 
-const media = (name: string) => ({ name, approval: 'approved', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: `https://cdn.bench.test/${name}.mp4`, mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 }] });
+const media = (name: string) => ({
+  name,
+  approval: 'approved',
+  clickUrl: 'https://brand.example.com/',
+  mediaFiles: [
+    {
+      url: `https://cdn.bench.test/${name}.mp4`,
+      mime: 'video/mp4',
+      duration: 15,
+      width: 1280,
+      height: 720,
+      bitrate: 2000,
+    },
+  ],
+});
 
 async function measure(server: EdgeServer, paths: string[]) {
   const cpuBefore = server.pids().map((pid) => ({ pid, s: cpuSeconds(pid) }));
@@ -61,7 +75,11 @@ async function billedImps(dataDir: string, campaignId: number): Promise<number> 
   const instance = await DuckDBInstance.create(join(dataDir, 'stats.duckdb'));
   const connection = await instance.connect();
   try {
-    const rows = (await connection.runAndReadAll(`SELECT coalesce(sum(imps), 0)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId}`)).getRowObjectsJS();
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT coalesce(sum(imps), 0)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId}`,
+      )
+    ).getRowObjectsJS();
     return Number(rows[0]?.n ?? 0);
   } finally {
     connection.closeSync();
@@ -92,12 +110,42 @@ async function main(): Promise<void> {
   const filled = await fill(dataDir, String(demand.msg.url), {
     perTenant: async (insert, _uids, t) => {
       const [creative] = await insert('creatives', [media(`budgeted-${t}`)], CreativeInput);
-      await insert('campaigns', Array.from({ length: 10 }, (_, i) => ({ name: `Budgeted ${t}-${i}`, startDate: day(-1), endDate: day(30), bidCpm: WIN_CPM, dailyBudget: 1_000_000_000_000, pacing: 'asap', creativeIds: [creative] })), CampaignInput);
+      await insert(
+        'campaigns',
+        Array.from({ length: 10 }, (_, i) => ({
+          name: `Budgeted ${t}-${i}`,
+          startDate: day(-1),
+          endDate: day(30),
+          bidCpm: WIN_CPM,
+          dailyBudget: 1_000_000_000_000,
+          pacing: 'asap',
+          creativeIds: [creative],
+        })),
+        CampaignInput,
+      );
     },
     extraTenant: async (insert, uids) => {
       const [creative] = await insert('creatives', [media('overspend')], CreativeInput);
-      [overspendCampaign] = await insert('campaigns', [{ name: 'Small daily budget', startDate: day(-1), endDate: day(30), bidCpm: OVERSPEND_CPM, dailyBudget: BUDGET_IMPS * (OVERSPEND_CPM / 1000), pacing: 'asap', creativeIds: [creative] }], CampaignInput) as [number];
-      const [channel] = await insert('channels', [{ name: 'Overspend', demandMode: 'auction', timeoutMs: 500, demand: [] }], ChannelInput);
+      [overspendCampaign] = (await insert(
+        'campaigns',
+        [
+          {
+            name: 'Small daily budget',
+            startDate: day(-1),
+            endDate: day(30),
+            bidCpm: OVERSPEND_CPM,
+            dailyBudget: BUDGET_IMPS * (OVERSPEND_CPM / 1000),
+            pacing: 'asap',
+            creativeIds: [creative],
+          },
+        ],
+        CampaignInput,
+      )) as [number];
+      const [channel] = await insert(
+        'channels',
+        [{ name: 'Overspend', demandMode: 'auction', timeoutMs: 500, demand: [] }],
+        ChannelInput,
+      );
       overspendChannel = (await uids('channels', [channel!]))[0]!;
     },
   });
@@ -106,7 +154,11 @@ async function main(): Promise<void> {
 
   const r = rnd(99);
   const IPS = ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1'];
-  const vastPaths = Array.from({ length: 2000 }, () => `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`);
+  const vastPaths = Array.from(
+    { length: 2000 },
+    () =>
+      `/vast/${filled.channelUids[Math.floor(r() * filled.channelUids.length)]}?w=${[320, 640, 1280][Math.floor(r() * 3)]}&h=360&ip=${IPS[Math.floor(r() * IPS.length)]}`,
+  );
   const port = await freePort();
 
   // BENCH_ONLY=scaling, redis or overspend: only (a), (b) or (c), printed, nothing written to bench/results
@@ -131,22 +183,41 @@ async function main(): Promise<void> {
     if (redis) pinRedis(redis.port);
     const bare = await child([join(here, 'edge/children.ts'), 'bare']);
     pin(bare.proc.pid!, 0);
-    const bareLoad = await runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, depth: 8, durationMs: SECONDS * 1000 });
+    const bareLoad = await runLoad({
+      port: Number(bare.msg.port),
+      paths: ['/'],
+      connections: 32,
+      depth: 8,
+      durationMs: SECONDS * 1000,
+    });
     bare.proc.kill();
     // the same path on the in-process counters in the same run: what Redis itself costs
     let server = await startEdge({ dataDir, port, workers: 1, cpus: '0' });
-    const vastInProcess = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: SECONDS * 1000 });
+    const vastInProcess = await runLoad({
+      port,
+      paths: vastPaths,
+      connections: 32,
+      depth: 8,
+      durationMs: SECONDS * 1000,
+    });
     await server.stop();
     server = await startEdge({ dataDir, port, workers: 1, cpus: '0', env: { REDIS_URL: redisUrl } });
     const vast = await runLoad({ port, paths: vastPaths, connections: 32, depth: 8, durationMs: SECONDS * 1000 });
     await server.stop();
     onRedis = {
-      R: bareLoad.rps, bare: bareLoad, vast, ofR: Math.round((vast.rps / bareLoad.rps) * 100) / 100, target: '>= 0.5 R',
-      vastInProcessCounters: vastInProcess, inProcessOfR: Math.round((vastInProcess.rps / bareLoad.rps) * 100) / 100,
+      R: bareLoad.rps,
+      bare: bareLoad,
+      vast,
+      ofR: Math.round((vast.rps / bareLoad.rps) * 100) / 100,
+      target: '>= 0.5 R',
+      vastInProcessCounters: vastInProcess,
+      inProcessOfR: Math.round((vastInProcess.rps / bareLoad.rps) * 100) / 100,
     };
     // back to both cores for the rest of the run
     spawnSync('taskset', ['-acp', '0,1', String(process.pid)], { stdio: 'ignore' });
-    say(`    ${JSON.stringify({ R: bareLoad.rps, vast: vast.rps, ofR: onRedis.ofR, vastInProcess: vastInProcess.rps, inProcessOfR: onRedis.inProcessOfR })}`);
+    say(
+      `    ${JSON.stringify({ R: bareLoad.rps, vast: vast.rps, ofR: onRedis.ofR, vastInProcess: vastInProcess.rps, inProcessOfR: onRedis.inProcessOfR })}`,
+    );
   }
 
   // (c) a small daily budget spent at full load by two workers: billed impressions against the budget
@@ -156,13 +227,37 @@ async function main(): Promise<void> {
     // a copy of the store per engine: each run starts with nothing spent
     const runDir = mkdtempSync(join(tmpdir(), 'adplane-workers-overspend-'));
     cpSync(dataDir, runDir, { recursive: true });
-    const server = await startEdge({ dataDir: runDir, port, workers: 2, env: engine === 'redis' ? { REDIS_URL: redisUrl } : {} });
-    const paths = IPS.flatMap((ip) => Array.from({ length: 50 }, (_, i) => `/vast/${overspendChannel}?w=640&h=360&ip=${ip}&device_id=o${i}`));
-    const spent = await spendBudget({ port, paths, media: 'overspend.mp4', concurrency: 32, quietMs: 7_000, maxMs: 60_000 });
+    const server = await startEdge({
+      dataDir: runDir,
+      port,
+      workers: 2,
+      env: engine === 'redis' ? { REDIS_URL: redisUrl } : {},
+    });
+    const paths = IPS.flatMap((ip) =>
+      Array.from({ length: 50 }, (_, i) => `/vast/${overspendChannel}?w=640&h=360&ip=${ip}&device_id=o${i}`),
+    );
+    const spent = await spendBudget({
+      port,
+      paths,
+      media: 'overspend.mp4',
+      concurrency: 32,
+      quietMs: 7_000,
+      maxMs: 60_000,
+    });
     const workerStats = await deliveryStatsByWorker(port, 2);
     await server.stop();
     const billed = await billedImps(runDir, overspendCampaign);
-    overspend[engine] = { budgetImps: BUDGET_IMPS, billedImps: billed, beaconsAnswered: spent.impressions, overspendImps: Math.max(billed - BUDGET_IMPS, 0), overspendImpsPerProcess: Math.max(billed - BUDGET_IMPS, 0) / 2, requests: spent.requests, ms: spent.ms, target: 'overspend <= 1 impression per process', workerStats };
+    overspend[engine] = {
+      budgetImps: BUDGET_IMPS,
+      billedImps: billed,
+      beaconsAnswered: spent.impressions,
+      overspendImps: Math.max(billed - BUDGET_IMPS, 0),
+      overspendImpsPerProcess: Math.max(billed - BUDGET_IMPS, 0) / 2,
+      requests: spent.requests,
+      ms: spent.ms,
+      target: 'overspend <= 1 impression per process',
+      workerStats,
+    };
     rmSync(runDir, { recursive: true, force: true });
     say(`    ${JSON.stringify(overspend[engine])}`);
   }
@@ -172,7 +267,14 @@ async function main(): Promise<void> {
 
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '', node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(), note: 'a shared 2-core machine: other engineers ran builds and tests during the run (see the load averages)' },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? '',
+      node: process.version,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg(),
+      note: 'a shared 2-core machine: other engineers ran builds and tests during the run (see the load averages)',
+    },
     seconds: SECONDS,
     scaling: {
       ...scaling,
@@ -188,8 +290,20 @@ async function main(): Promise<void> {
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results/workers.json'), `${JSON.stringify(result, null, 2)}\n`);
   sayTable({
-    workers1: { rps: one.rps, serverCores: one.serverCores, loadCores: one.loadGeneratorCores, perCpuS: one.perServerCpuSecond, p99: one.p99Ms },
-    workers2: { rps: two.rps, serverCores: two.serverCores, loadCores: two.loadGeneratorCores, perCpuS: two.perServerCpuSecond, p99: two.p99Ms },
+    workers1: {
+      rps: one.rps,
+      serverCores: one.serverCores,
+      loadCores: one.loadGeneratorCores,
+      perCpuS: one.perServerCpuSecond,
+      p99: one.p99Ms,
+    },
+    workers2: {
+      rps: two.rps,
+      serverCores: two.serverCores,
+      loadCores: two.loadGeneratorCores,
+      perCpuS: two.perServerCpuSecond,
+      p99: two.p99Ms,
+    },
     ratio: { wall: result.scaling.ratio, perCpuSecond: result.scaling.ratioPerServerCpuSecond },
     onRedis: { ofR: String(onRedis.ofR ?? '-'), inProcessOfR: String(onRedis.inProcessOfR ?? '-') },
     ...Object.fromEntries(Object.entries(overspend).map(([k, v]) => [`overspend ${k}`, v as Record<string, unknown>])),
@@ -199,7 +313,10 @@ async function main(): Promise<void> {
 
 /** The bench's own Redis beside the load generator on CPU 1. */
 function pinRedis(redisPort: number): void {
-  const pid = spawnSync('pgrep', ['-f', `redis-server.*:${redisPort}`]).stdout.toString().trim().split('\n')[0];
+  const pid = spawnSync('pgrep', ['-f', `redis-server.*:${redisPort}`])
+    .stdout.toString()
+    .trim()
+    .split('\n')[0];
   if (pid) pin(Number(pid), 1);
 }
 

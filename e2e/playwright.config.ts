@@ -74,33 +74,35 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: slots.flatMap((slot) => Object.values(editionServers(slot)).map((s) => ({ slot, ...s }))).map((s) => ({
-    // the production bundle, as `npm start` runs it (e2e/run.sh builds it first)
-    command: 'node packages/server/dist/main.mjs',
-    cwd: '..',
-    url: `${s.url}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(s.port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDirOf(s.slot, s.edition),
-      ADPLANE_EDITION: s.edition,
-      ADPLANE_DEMO: '1',
-      ADPLANE_DEMO_PASSWORD: 'demo',
-      // The ads.txt check may read the local test host specs/adsTxt.spec.ts starts.
-      ADPLANE_ADSTXT_ALLOW_PRIVATE: '1',
-      // the specs' demand servers (a Prebid Server, bidders) listen on 127.0.0.1
-      ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
-      ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
-      ADPLANE_LANDING_URL: s.landing,
-      ADPLANE_INSIGHT_HUB_URL: s.insightHub,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      // Each edition's server keeps its stats in its own DuckDB file, also where CI sets CLICKHOUSE_URL.
-      CLICKHOUSE_URL: '',
-    },
-  })),
+  webServer: slots
+    .flatMap((slot) => Object.values(editionServers(slot)).map((s) => ({ slot, ...s })))
+    .map((s) => ({
+      // the production bundle, as `npm start` runs it (e2e/run.sh builds it first)
+      command: 'node packages/server/dist/main.mjs',
+      cwd: '..',
+      url: `${s.url}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(s.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDirOf(s.slot, s.edition),
+        ADPLANE_EDITION: s.edition,
+        ADPLANE_DEMO: '1',
+        ADPLANE_DEMO_PASSWORD: 'demo',
+        // The ads.txt check may read the local test host specs/adsTxt.spec.ts starts.
+        ADPLANE_ADSTXT_ALLOW_PRIVATE: '1',
+        // the specs' demand servers (a Prebid Server, bidders) listen on 127.0.0.1
+        ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+        ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
+        ADPLANE_LANDING_URL: s.landing,
+        ADPLANE_INSIGHT_HUB_URL: s.insightHub,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        // Each edition's server keeps its stats in its own DuckDB file, also where CI sets CLICKHOUSE_URL.
+        CLICKHOUSE_URL: '',
+      },
+    })),
 });

@@ -61,7 +61,22 @@ async function main(): Promise<void> {
           const body = JSON.stringify({
             id: request.id,
             cur: 'USD',
-            seatbid: [{ seat: 'bench', bid: [{ id: '1', impid: imp.id, price, adomain: ['brand.example.com'], crid: 'bench-1', mtype: 2, adm: inlineVast('http://127.0.0.1:1', price) }] }],
+            seatbid: [
+              {
+                seat: 'bench',
+                bid: [
+                  {
+                    id: '1',
+                    impid: imp.id,
+                    price,
+                    adomain: ['brand.example.com'],
+                    crid: 'bench-1',
+                    mtype: 2,
+                    adm: inlineVast('http://127.0.0.1:1', price),
+                  },
+                ],
+              },
+            ],
           });
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
           res.end(body);

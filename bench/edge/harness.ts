@@ -14,7 +14,12 @@ import { cpuSeconds, kernelCpuSeconds, threadCpuSeconds, threadCpuSince } from '
 
 export const say = (text: string) => process.stdout.write(`${text}\n`);
 export const sayTable = (rows: Record<string, Record<string, unknown>>) => {
-  for (const [name, row] of Object.entries(rows)) say(`${name.padEnd(14)} ${Object.entries(row).map(([k, v]) => `${k}=${String(v)}`).join('  ')}`);
+  for (const [name, row] of Object.entries(rows))
+    say(
+      `${name.padEnd(14)} ${Object.entries(row)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join('  ')}`,
+    );
 };
 
 /** What a sampling heap profile keeps: everything allocated, what outlived the young generation (promoted), or what is still alive. */
@@ -26,12 +31,21 @@ export type HeapSampled = 'allocated' | 'promoted' | 'live';
  * `promoted` keeps the samples no scavenge collected: what outlived the young generation, dead or
  * alive at the end, which is what makes the full collections come.
  */
-export async function startHeapSampling(sampled: HeapSampled, interval = 4096): Promise<() => Promise<{ head: HeapNode }>> {
+export async function startHeapSampling(
+  sampled: HeapSampled,
+  interval = 4096,
+): Promise<() => Promise<{ head: HeapNode }>> {
   const session = new Session();
   session.connect();
   const post = (method: string, params: object = {}) =>
-    new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
-  await post('HeapProfiler.startSampling', { samplingInterval: interval, includeObjectsCollectedByMajorGC: sampled !== 'live', includeObjectsCollectedByMinorGC: sampled === 'allocated' });
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: interval,
+    includeObjectsCollectedByMajorGC: sampled !== 'live',
+    includeObjectsCollectedByMinorGC: sampled === 'allocated',
+  });
   return async () => {
     const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
     session.disconnect();
@@ -45,17 +59,20 @@ export interface HeapNode {
 }
 
 /** The bytes a sampling heap profile holds. */
-export const sampledBytes = (node: HeapNode): number => node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
+export const sampledBytes = (node: HeapNode): number =>
+  node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
 
 export function rnd(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32;
 }
 
 export function toWrite(kind: EntityKind, value: Record<string, unknown>): EntityWrite {
   const def = RESOURCES[kind];
   const { name, status, ...data } = value;
-  const refs = def.refs.flatMap((ref) => [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })));
+  const refs = def.refs.flatMap((ref) =>
+    [...new Set(ref.ids(value))].map((id) => ({ field: ref.field, kind: ref.kind, id })),
+  );
   return { name: String(name), status: status === 0 ? 0 : 1, subId: null, advId: null, data, refs };
 }
 
@@ -70,8 +87,16 @@ process.once('exit', () => {
 });
 
 /** A child process on the same loader as this one (tsx), or on plain node (`plain`: a bundle). */
-export function child(args: string[], extraExecArgv: string[] = [], plain = false): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
-  const proc = fork(args[0]!, args.slice(1), { execArgv: [...(plain ? [] : process.execArgv), ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+export function child(
+  args: string[],
+  extraExecArgv: string[] = [],
+  plain = false,
+): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+  const proc = fork(args[0]!, args.slice(1), {
+    execArgv: [...(plain ? [] : process.execArgv), ...extraExecArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env },
+  });
   started.add(proc);
   proc.once('exit', () => started.delete(proc));
   return new Promise((resolve, reject) => {
@@ -85,7 +110,9 @@ export function child(args: string[], extraExecArgv: string[] = [], plain = fals
  * production runs it: bundled by the server's build (src/scripts/buildServer.ts) and started by plain
  * node, without the TypeScript loader. `BENCH_TSX=1` runs the sources through tsx instead.
  */
-export async function serverChild(extraExecArgv: string[]): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
+export async function serverChild(
+  extraExecArgv: string[],
+): Promise<{ proc: ChildProcess; msg: Record<string, unknown> }> {
   const entry = fileURLToPath(new URL('../edge.bench.ts', import.meta.url));
   if (process.env.BENCH_TSX === '1') return child([entry, '--serve'], extraExecArgv);
   // imported here, not at the top: the server child (which imports this module) never loads esbuild
@@ -103,7 +130,8 @@ export async function serverChild(extraExecArgv: string[]): Promise<{ proc: Chil
 export function ask(proc: ChildProcess, msg: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not answer '${msg}' within 60 s`)), 60_000);
-    const exited = (code: number | null, signal: string | null) => reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`));
+    const exited = (code: number | null, signal: string | null) =>
+      reject(new Error(`the server exited (${code ?? signal}) before answering '${msg}'`));
     proc.once('exit', exited);
     proc.once('message', (m) => {
       clearTimeout(timer);
@@ -131,5 +159,11 @@ export async function measured<T extends { requests: number }>(pid: number, load
   const serverCpuS = Math.round((cpuSeconds(pid) - cpu0) * 100) / 100;
   // of which the kernel's (socket syscalls), and which threads used it: the event loop, and the others (V8's collector, DuckDB's workers)
   const serverKernelCpuS = Math.round((kernelCpuSeconds(pid) - kernel0) * 100) / 100;
-  return { ...got, serverCpuS, serverKernelCpuS, perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0, serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)) };
+  return {
+    ...got,
+    serverCpuS,
+    serverKernelCpuS,
+    perServerCpuS: serverCpuS > 0 ? Math.round(got.requests / serverCpuS) : 0,
+    serverThreadsCpuS: threadCpuSince(threads0, threadCpuSeconds(pid)),
+  };
 }

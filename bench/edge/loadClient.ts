@@ -41,7 +41,11 @@ const spreadOf = (xs: number[]): Spread => {
  * runLoad's `onAnswer` heard it) minus how long the demand end held that request's slowest call
  * (`holds`, by the key `keyOf` gives the request). Requests the demand end never saw are left out.
  */
-export function addedOverHolds(latency: Map<number, number>, holds: Record<string, number>, keyOf: (which: number) => string): { slowestHold: Spread; added: Spread & { requests: number } } {
+export function addedOverHolds(
+  latency: Map<number, number>,
+  holds: Record<string, number>,
+  keyOf: (which: number) => string,
+): { slowestHold: Spread; added: Spread & { requests: number } } {
   const added: number[] = [];
   const held: number[] = [];
   for (const [which, ms] of latency) {
@@ -59,12 +63,18 @@ function percentile(sorted: Float64Array, p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! * 1000) / 1000;
 }
 
-const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 /** A POST with a JSON body as raw bytes (an OpenRTB bid request), for `requests`. */
 export function jsonPost(path: string, body: unknown): Buffer {
   const json = Buffer.from(JSON.stringify(body));
-  return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nx-openrtb-version: 2.6\r\nContent-Length: ${json.length}\r\n\r\n`), json]);
+  return Buffer.concat([
+    Buffer.from(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nx-openrtb-version: 2.6\r\nContent-Length: ${json.length}\r\n\r\n`,
+    ),
+    json,
+  ]);
 }
 
 /**
@@ -84,7 +94,9 @@ export async function runLoad(opts: {
 }): Promise<LoadResult> {
   const { port, connections, durationMs } = opts;
   const depth = opts.depth ?? 1;
-  const reqs = opts.requests ?? (opts.paths ?? []).map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\n\r\n`));
+  const reqs =
+    opts.requests ??
+    (opts.paths ?? []).map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${UA}\r\n\r\n`));
   if (!reqs.length) throw new Error('runLoad: no paths or requests');
   let next = 0;
   let measuring = false;

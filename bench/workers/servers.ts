@@ -21,14 +21,49 @@ export interface EdgeServer {
   stop(): Promise<void>;
 }
 
-export async function startEdge(o: { dataDir: string; port: number; workers: number; env?: Record<string, string>; cpus?: string }): Promise<EdgeServer> {
+export async function startEdge(o: {
+  dataDir: string;
+  port: number;
+  workers: number;
+  env?: Record<string, string>;
+  cpus?: string;
+}): Promise<EdgeServer> {
   // BENCH_NODE_FLAGS: node options for the primary, which its workers inherit (--cpu-prof --cpu-prof-dir=... profiles each process)
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const args = [...nodeFlags, '--import', 'tsx', join(ROOT, 'packages/server/src/main.ts'), '--role', 'edge', '--workers', String(o.workers)];
+  const args = [
+    ...nodeFlags,
+    '--import',
+    'tsx',
+    join(ROOT, 'packages/server/src/main.ts'),
+    '--role',
+    'edge',
+    '--workers',
+    String(o.workers),
+  ];
   // the store the bench filled (SQLite and DuckDB in dataDir), whatever the shell running it points at
-  const env = { ...process.env, DATA_DIR: o.dataDir, DATABASE_URL: '', CLICKHOUSE_URL: '', PORT: String(o.port), ADPLANE_HOST: 'http://127.0.0.1:1', ADPLANE_DEMO: '0', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn', ADPLANE_WEB_DIST: join(o.dataDir, 'none'), REDIS_URL: '', MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...o.env };
+  const env = {
+    ...process.env,
+    DATA_DIR: o.dataDir,
+    DATABASE_URL: '',
+    CLICKHOUSE_URL: '',
+    PORT: String(o.port),
+    ADPLANE_HOST: 'http://127.0.0.1:1',
+    ADPLANE_DEMO: '0',
+    ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+    LOG_LEVEL: 'warn',
+    ADPLANE_WEB_DIST: join(o.dataDir, 'none'),
+    REDIS_URL: '',
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    ...o.env,
+  };
   // taskset before node: the primary and every worker it forks inherit the CPU set
-  const proc = o.cpus ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = o.cpus
+    ? spawn('taskset', ['-c', o.cpus, process.execPath, ...args], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+    : spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the edge did not listen within 180 s')), 180_000);
@@ -110,7 +145,9 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
 
 /** What each thread name used between two readings of threadCpuSeconds, largest first (0.01 s and more). */
 export function threadCpuSince(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const used = Object.entries(after).map(([name, s]) => [name, Math.round((s - (before[name] ?? 0)) * 100) / 100] as const);
+  const used = Object.entries(after).map(
+    ([name, s]) => [name, Math.round((s - (before[name] ?? 0)) * 100) / 100] as const,
+  );
   return Object.fromEntries(used.filter(([, s]) => s >= 0.01).sort((a, b) => b[1] - a[1]));
 }
 
@@ -125,7 +162,10 @@ interface Answer {
  * every worker answered once: what explains an overspend (commits unreserved, over the allowance,
  * exchange failures).
  */
-export async function deliveryStatsByWorker(port: number, workers: number): Promise<Record<string, Record<string, number>>> {
+export async function deliveryStatsByWorker(
+  port: number,
+  workers: number,
+): Promise<Record<string, Record<string, number>>> {
   const seen: Record<string, Record<string, number>> = {};
   for (let i = 0; i < 20 * workers && Object.keys(seen).length < workers; i++) {
     const agent = new Agent({ keepAlive: false });
@@ -143,7 +183,13 @@ function get(agent: Agent, port: number, path: string): Promise<Answer> {
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), worker: String(res.headers['x-adplane-worker'] ?? '') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          worker: String(res.headers['x-adplane-worker'] ?? ''),
+        }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -157,14 +203,24 @@ function get(agent: Agent, port: number, path: string): Promise<Answer> {
  * any two workers). Runs until nothing filled for `quietMs`, or `maxMs`. Answers the impressions
  * billed (beacons answered 200: each counts once) and the requests made.
  */
-export async function spendBudget(o: { port: number; paths: string[]; media: string; concurrency: number; quietMs: number; maxMs: number }): Promise<{ impressions: number; requests: number; fills: number; ms: number }> {
+export async function spendBudget(o: {
+  port: number;
+  paths: string[];
+  media: string;
+  concurrency: number;
+  quietMs: number;
+  maxMs: number;
+}): Promise<{ impressions: number; requests: number; fills: number; ms: number }> {
   const start = Date.now();
   let lastFill = start;
   let impressions = 0;
   let requests = 0;
   let fills = 0;
   let next = 0;
-  const agents = [new Agent({ keepAlive: true, maxSockets: o.concurrency }), new Agent({ keepAlive: true, maxSockets: o.concurrency })];
+  const agents = [
+    new Agent({ keepAlive: true, maxSockets: o.concurrency }),
+    new Agent({ keepAlive: true, maxSockets: o.concurrency }),
+  ];
   const loop = async (i: number) => {
     while (Date.now() - lastFill < o.quietMs && Date.now() - start < o.maxMs) {
       const vast = await get(agents[i % 2]!, o.port, o.paths[next++ % o.paths.length]!);

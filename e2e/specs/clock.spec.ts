@@ -23,7 +23,10 @@ function expected(iso: string, offset: number): string {
 }
 
 /** The signed-in user's offset and the pixel's stored row, read from the API as that user. */
-async function storedPixel(page: Page, name: string): Promise<{ timezone: number; id: number; updatedAt: string; createdAt: string }> {
+async function storedPixel(
+  page: Page,
+  name: string,
+): Promise<{ timezone: number; id: number; updatedAt: string; createdAt: string }> {
   return page.evaluate(async (wanted) => {
     const session = (await (await fetch('/api/auth/session')).json()) as { user: { timezone: number } };
     const list = (await (await fetch('/api/demand/ivts/list')).json()) as { id: number; name: string }[];
@@ -34,7 +37,11 @@ async function storedPixel(page: Page, name: string): Promise<{ timezone: number
 }
 
 /** The list row's Updated cell and the drawer's stamps of the pixel, as shown. */
-async function shownTimes(page: Page, id: number, shots?: string): Promise<{ list: string; drawer: string; created: string }> {
+async function shownTimes(
+  page: Page,
+  id: number,
+  shots?: string,
+): Promise<{ list: string; drawer: string; created: string }> {
   await page.setViewportSize({ width: 1440, height: 900 });
   const pixels = new ResourcePage(page, 'ivts', '/ivts');
   await pixels.open();
@@ -51,13 +58,21 @@ async function shownTimes(page: Page, id: number, shots?: string): Promise<{ lis
   return { list, drawer, created };
 }
 
-test('a row reads the same time in the list and its drawer: the stored UTC time in the user offset', async ({ page }) => {
+test('a row reads the same time in the list and its drawer: the stored UTC time in the user offset', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   const status = await page.evaluate(async (name) => {
     const res = await fetch('/api/demand/ivts', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name, vendor: 'E2E clock', urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}', stage: 'postbid', samplePercent: 5 }),
+      body: JSON.stringify({
+        name,
+        vendor: 'E2E clock',
+        urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}',
+        stage: 'postbid',
+        samplePercent: 5,
+      }),
     });
     return res.status;
   }, pixelName);
@@ -91,10 +106,20 @@ test('User Activity shows when on the same clock: the stored UTC time in the use
     await fetch('/api/demand/ivts', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name, vendor: 'E2E clock', urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}', stage: 'postbid', samplePercent: 5 }),
+      body: JSON.stringify({
+        name,
+        vendor: 'E2E clock',
+        urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}',
+        stage: 'postbid',
+        samplePercent: 5,
+      }),
     });
     const session = (await (await fetch('/api/auth/session')).json()) as { user: { timezone: number } };
-    const log = (await (await fetch('/api/activity?limit=20&kind=ivts')).json()) as { id: number; at: string; after: { name?: string } | null }[];
+    const log = (await (await fetch('/api/activity?limit=20&kind=ivts')).json()) as {
+      id: number;
+      at: string;
+      after: { name?: string } | null;
+    }[];
     const mine = log.find((e) => e.after?.name === name)!;
     return { id: mine.id, at: mine.at, timezone: session.user.timezone };
   }, `${pixelName} log`);

@@ -72,7 +72,9 @@ const channel = { id: 0, uid: '' };
 test.beforeAll(async () => {
   api = await demandApi(base);
   const list = await api.get(`/api/demand/channels?search=${encodeURIComponent('Demo player - auction')}&pageSize=10`);
-  const found = ((await list.json()) as { items: { id: number; uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!;
+  const found = ((await list.json()) as { items: { id: number; uid: string; name: string }[] }).items.find(
+    (c) => c.name === 'Demo player - auction',
+  )!;
   Object.assign(channel, { id: found.id, uid: found.uid });
   pageServer = createServer((req, res) => {
     if ((req.url ?? '/').split('?')[0] !== '/') {
@@ -108,7 +110,9 @@ test("a player on another site plays the demo ad from adplane's VAST, and its im
     const outcome = await page.waitForFunction(
       (el) => {
         const v = document.getElementById(el) as HTMLVideoElement;
-        const errors = (window as unknown as { player: { errors: string[] } }).player.errors.filter((e) => e.startsWith(el));
+        const errors = (window as unknown as { player: { errors: string[] } }).player.errors.filter((e) =>
+          e.startsWith(el),
+        );
         if (errors.length) return errors.join('; ');
         return v.readyState >= 2 && v.currentTime > 0 ? 'playing' : false;
       },
@@ -122,17 +126,31 @@ test("a player on another site plays the demo ad from adplane's VAST, and its im
   expect(video.headers()['cross-origin-resource-policy']).toBe('cross-origin');
   expect(video.headers()['content-type']).toBe('video/mp4');
 
-  const seen = await page.evaluate(() => (window as unknown as { player: { media: string; impressions: string[]; pixels: string[]; errors: string[] } }).player);
+  const seen = await page.evaluate(
+    () =>
+      (window as unknown as { player: { media: string; impressions: string[]; pixels: string[]; errors: string[] } })
+        .player,
+  );
   expect(seen.errors).toEqual([]);
   expect(seen.media).toBe(`${base}/media/demo-ad.mp4`);
   expect(seen.impressions.length).toBeGreaterThan(0);
-  await expect.poll(() => page.evaluate(() => (window as unknown as { player: { pixels: string[] } }).player.pixels)).toEqual(seen.impressions.map(() => 'loaded'));
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { player: { pixels: string[] } }).player.pixels))
+    .toEqual(seen.impressions.map(() => 'loaded'));
   expect(failed).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('cross-origin-player.png') });
 
   // the impression is counted for this page's request (the counters flush every few seconds)
   const report = async () => {
-    const res = await api.post('/api/rrun', { data: { startDate: day(-1), endDate: day(1), dimensions: ['domain'], metrics: ['reqs', 'imps'], filters: { channel: [channel.id] } } });
+    const res = await api.post('/api/rrun', {
+      data: {
+        startDate: day(-1),
+        endDate: day(1),
+        dimensions: ['domain'],
+        metrics: ['reqs', 'imps'],
+        filters: { channel: [channel.id] },
+      },
+    });
     expect(res.status(), await res.text()).toBe(200);
     const rows = (await res.json()) as (Record<string, string | number> & { total?: boolean })[];
     const row = rows.find((r) => r.domain === `player-${run}.example`);

@@ -12,7 +12,9 @@ test('a subpublisher lands on its channels revenue and fill, without the tenant 
   await expect(page.getByTestId('dashboard-stat-cost')).toHaveCount(0);
   await expect(page.getByTestId('dashboard-stat-profit')).toHaveCount(0);
   await expect(page.getByTestId('dashboard-top-channels')).toContainText('Your channels');
-  await expect(page.getByTestId('dashboard-top-channels').locator('.ant-table-row').first()).toContainText('Harbor Video');
+  await expect(page.getByTestId('dashboard-top-channels').locator('.ant-table-row').first()).toContainText(
+    'Harbor Video',
+  );
   await expect(page.getByTestId('dashboard-top-demand')).toHaveCount(0);
 });
 

@@ -83,7 +83,10 @@ test('a supplier gets a bid endpoint that copies to the clipboard', async ({ pag
   await expect(sups.drawer.getByTestId('supplier-endpoint')).toHaveText(copied);
 });
 
-test("a supplier matched by user sync: its URL checked on the field, and a browser loading our sync pixel sent to it with adplane's id", async ({ page, context }) => {
+test("a supplier matched by user sync: its URL checked on the field, and a browser loading our sync pixel sent to it with adplane's id", async ({
+  page,
+  context,
+}) => {
   await asDemandInDsp(page);
   const sups = new ResourcePage(page, 'sups', '/suppliers');
   await sups.open();
@@ -105,7 +108,11 @@ test("a supplier matched by user sync: its URL checked on the field, and a brows
   await pixel.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('supplier-user-sync.png') });
   const url = (await pixel.textContent())!;
-  expect(url).toMatch(new RegExp(`^${EDITION_SERVERS.default.url.replace(/\./g, '\\.')}/rtb/sync/[0-9a-f]{16}\\?gdpr=\\$\\{GDPR\\}&gdpr_consent=`));
+  expect(url).toMatch(
+    new RegExp(
+      `^${EDITION_SERVERS.default.url.replace(/\./g, '\\.')}/rtb/sync/[0-9a-f]{16}\\?gdpr=\\$\\{GDPR\\}&gdpr_consent=`,
+    ),
+  );
 
   // a browser that loads the pixel (its macros left unfilled) gets an id and lands on the supplier's URL with it
   const browser = await context.newPage();
@@ -190,7 +197,10 @@ test('a video creative with a media file previews it in the browser', async ({ p
   const iab = field(d, 'IAB categories');
   await iab.click();
   await iab.pressSequentially('Coffee');
-  await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: 'Coffee' }).first().click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper', { hasText: 'Coffee' })
+    .first()
+    .click();
 
   const preview = d.locator('video[data-testid="creative-preview"]');
   await expect(preview).toHaveAttribute('src', videoUrl);
@@ -272,7 +282,9 @@ test('a campaign buys with the creative, the deal and the supplier; its bid is e
   await expect(exactRow(page, names.campaign)).toContainText('$9.25');
 });
 
-test('an end date before the start date is refused on the end-date field, in the schema\'s words, before any request', async ({ page }) => {
+test("an end date before the start date is refused on the end-date field, in the schema's words, before any request", async ({
+  page,
+}) => {
   await asDemandInDsp(page);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
   await campaigns.open();

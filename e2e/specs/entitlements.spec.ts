@@ -41,7 +41,9 @@ test('a tenant without the DSP view cannot open DSP pages by URL, and the API re
   await stillSignedIn(page);
 });
 
-test("acme's advertisers and targetings pages leave out what its tenant cannot use, and keep the session", async ({ page }) => {
+test("acme's advertisers and targetings pages leave out what its tenant cannot use, and keep the session", async ({
+  page,
+}) => {
   await signIn(page, 'acme');
   const calls = watchApi(page);
   await page.goto('/advertisers');

@@ -44,7 +44,9 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
   await expect(heading).toBeInViewport();
   // It lands just under the jump links, not hidden behind them.
   const bar = await drawer.getByTestId('form-jump-links').boundingBox();
-  await expect.poll(async () => ((await heading.boundingBox())?.y ?? 0) - ((bar?.y ?? 0) + (bar?.height ?? 0))).toBeGreaterThanOrEqual(0);
+  await expect
+    .poll(async () => ((await heading.boundingBox())?.y ?? 0) - ((bar?.y ?? 0) + (bar?.height ?? 0)))
+    .toBeGreaterThanOrEqual(0);
   await expect(drawer.getByTestId('jump-Invalid traffic')).toHaveAttribute('aria-current', 'true');
 
   // The smooth scroll of a jump has ended: the heading no longer moves between two reads.
@@ -116,7 +118,10 @@ test("a subpublisher's profile shows its values as text, without Save", async ({
   const look = await name.evaluate((el) => {
     const style = getComputedStyle(el);
     const box = getComputedStyle(el.closest('.ant-input-affix-wrapper') ?? el);
-    const border = box.borderTopStyle === 'none' || parseFloat(box.borderTopWidth) === 0 || box.borderTopColor === 'rgba(0, 0, 0, 0)';
+    const border =
+      box.borderTopStyle === 'none' ||
+      parseFloat(box.borderTopWidth) === 0 ||
+      box.borderTopColor === 'rgba(0, 0, 0, 0)';
     return { color: style.color, background: box.backgroundColor, border };
   });
   expect(look.color).toBe('rgba(0, 0, 0, 0.88)');
@@ -132,7 +137,10 @@ test('the footer of the profile modal stays in view', async ({ page }) => {
   await expect(page.getByTestId('profile-save')).toBeInViewport();
 });
 
-test('a manager of a DSP tenant switches SSP | DSP in the bar; a subpublisher has no switch and the server refuses it', async ({ page, browser }) => {
+test('a manager of a DSP tenant switches SSP | DSP in the bar; a subpublisher has no switch and the server refuses it', async ({
+  page,
+  browser,
+}) => {
   await signIn(page, 'manager');
   await useMode(page, 'ssp');
   await expect(page.getByTestId('mode-switch')).toBeVisible();

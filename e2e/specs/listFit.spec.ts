@@ -56,7 +56,12 @@ test.afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())))
 async function noWiderThan(inner: Locator, outer: Locator): Promise<void> {
   const [a, b] = await Promise.all([inner.boundingBox(), outer.boundingBox()]);
   expect((a?.x ?? 0) + (a?.width ?? 0)).toBeLessThanOrEqual((b?.x ?? 0) + (b?.width ?? 0) + 1);
-  const wider = await inner.evaluate((el) => [el, ...Array.from(el.querySelectorAll('*'))].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length);
+  const wider = await inner.evaluate(
+    (el) =>
+      [el, ...Array.from(el.querySelectorAll('*'))].filter(
+        (e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible',
+      ).length,
+  );
   expect(wider).toBe(0);
 }
 
@@ -76,7 +81,9 @@ async function cutValues(card: Locator, column: string): Promise<string[]> {
     const heads = Array.from(el.querySelectorAll('.ant-table-thead > tr > th'));
     const index = heads.findIndex((th) => th.textContent?.trim() === title);
     if (index < 0) return [`no column ${title}`];
-    const values = Array.from(el.querySelectorAll(`.ant-table-tbody > tr.ant-table-row > td:nth-child(${index + 1}) .cell-ellipsis`));
+    const values = Array.from(
+      el.querySelectorAll(`.ant-table-tbody > tr.ant-table-row > td:nth-child(${index + 1}) .cell-ellipsis`),
+    );
     return values.filter((v) => v.scrollWidth > v.clientWidth).map((v) => v.textContent ?? '');
   }, column);
 }
@@ -97,7 +104,9 @@ async function open(page: Page, kind: ResourceKind, url: string): Promise<void> 
  */
 async function measureAt(page: Page, kind: ResourceKind, width: number): Promise<Fit> {
   await page.setViewportSize({ width, height: 800 });
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
   const card = page.getByTestId(`page-${kind}`);
   const fit = await card.evaluate((el) => {
     const over = (e: Element) => e.scrollWidth - e.clientWidth;
@@ -110,7 +119,9 @@ async function measureAt(page: Page, kind: ResourceKind, width: number): Promise
     return { table, page: over(doc), actionsOut: last ? Math.round(last.right - wrapper.right) : 0 };
   });
   // Names stay one line high.
-  const tallest = await card.locator('.ant-table-row').evaluateAll((rows) => Math.max(0, ...rows.map((r) => r.getBoundingClientRect().height)));
+  const tallest = await card
+    .locator('.ant-table-row')
+    .evaluateAll((rows) => Math.max(0, ...rows.map((r) => r.getBoundingClientRect().height)));
   expect(tallest, `${kind} at ${width}px: a row wrapped`).toBeLessThan(64);
   return { kind, viewport: width, ...fit };
 }
@@ -128,7 +139,12 @@ async function checkLists(page: Page, pages: readonly ResourceKind[], base = '')
       if (width === 1280 || kind === 'channels') await page.screenshot({ path: `${DIR}/list-${kind}-${width}.png` });
       if (fit.table > 1 || fit.page > 0 || fit.actionsOut > 1) overflowing.push(fit);
       const whole = WHOLE[kind];
-      if (whole && width >= whole.from) cut.push(...(await cutValues(page.getByTestId(`page-${kind}`), whole.column)).map((v) => `${kind} at ${width}px: ${v}`));
+      if (whole && width >= whole.from)
+        cut.push(
+          ...(await cutValues(page.getByTestId(`page-${kind}`), whole.column)).map(
+            (v) => `${kind} at ${width}px: ${v}`,
+          ),
+        );
     }
   }
   expect(overflowing, 'lists wider than the window').toEqual([]);
@@ -164,7 +180,9 @@ test("an SDK developer's apps list fits a 1280 px window", async ({ page }) => {
   await checkLists(page, ['sdkapps']);
 });
 
-test("a web channel's ads.txt box at 1280 px: the line, its copy button, the check and its result", async ({ page }) => {
+test("a web channel's ads.txt box at 1280 px: the line, its copy button, the check and its result", async ({
+  page,
+}) => {
   const channels = new ResourcePage(page, 'channels', '/channels');
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, 'demand');
@@ -178,9 +196,17 @@ test("a web channel's ads.txt box at 1280 px: the line, its copy button, the che
   await expect(line).toHaveText(/^[\w.-]+, [\w.-]+, (DIRECT|RESELLER)$/);
   await noWiderThan(box, channels.drawer.locator('.ant-drawer-body'));
   // The copy button sits level with the one-line box, and the row's stamps keep a form item's distance.
-  const [lineBox, copyBox] = await Promise.all([line.boundingBox(), box.getByTestId('channel-adstxt-copy').boundingBox()]);
-  expect(Math.abs((lineBox?.y ?? 0) + (lineBox?.height ?? 0) / 2 - ((copyBox?.y ?? 0) + (copyBox?.height ?? 0) / 2))).toBeLessThan(2);
-  const [boxEnd, stamps] = await Promise.all([box.boundingBox(), channels.drawer.getByTestId('row-stamps').boundingBox()]);
+  const [lineBox, copyBox] = await Promise.all([
+    line.boundingBox(),
+    box.getByTestId('channel-adstxt-copy').boundingBox(),
+  ]);
+  expect(
+    Math.abs((lineBox?.y ?? 0) + (lineBox?.height ?? 0) / 2 - ((copyBox?.y ?? 0) + (copyBox?.height ?? 0) / 2)),
+  ).toBeLessThan(2);
+  const [boxEnd, stamps] = await Promise.all([
+    box.boundingBox(),
+    channels.drawer.getByTestId('row-stamps').boundingBox(),
+  ]);
   expect((stamps?.y ?? 0) - ((boxEnd?.y ?? 0) + (boxEnd?.height ?? 0))).toBeGreaterThanOrEqual(24);
   await page.screenshot({ path: `${DIR}/drawer-channel-adstxt.png` });
 

@@ -20,7 +20,12 @@ interface RowStatsAnswer {
 }
 
 /** Open a list, pick a period, and return the numbers the page asked for. */
-async function openWithPeriod(page: Page, list: ResourcePage, period: 'Today' | 'Yesterday' | 'Last 7 days', query: string): Promise<RowStatsAnswer> {
+async function openWithPeriod(
+  page: Page,
+  list: ResourcePage,
+  period: 'Today' | 'Yesterday' | 'Last 7 days',
+  query: string,
+): Promise<RowStatsAnswer> {
   await list.open();
   const answer = page.waitForResponse((r) => r.url().includes('/api/rowStats?') && r.url().includes(query));
   if (period !== 'Today') await page.getByTestId('period-select').getByText(period, { exact: true }).click();
@@ -33,17 +38,36 @@ async function openWithPeriod(page: Page, list: ResourcePage, period: 'Today' | 
 async function reportOf(page: Page, stats: RowStatsAnswer, dimension: string): Promise<Record<string, number>[]> {
   return page.evaluate(
     async (body) => {
-      const res = await fetch('/api/rrun', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch('/api/rrun', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await res.json()) as Record<string, number>[];
     },
-    { startDate: stats.startDate, endDate: stats.endDate, timezone: stats.timezone, dimensions: [dimension], metrics: stats.metrics },
+    {
+      startDate: stats.startDate,
+      endDate: stats.endDate,
+      timezone: stats.timezone,
+      dimensions: [dimension],
+      metrics: stats.metrics,
+    },
   );
 }
 
 /** Each row on screen that the report has: its cells show the report's values (a few rows, every metric). */
-async function expectCellsEqualReport(page: Page, stats: RowStatsAnswer, report: Record<string, number>[], dimension: string): Promise<void> {
-  const onScreen = await page.locator('.ant-table-row[data-row-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')));
-  const rows = report.filter((r) => !r.total && onScreen.includes(String(r[dimension])) && Number(r.imps) > 0).slice(0, 3);
+async function expectCellsEqualReport(
+  page: Page,
+  stats: RowStatsAnswer,
+  report: Record<string, number>[],
+  dimension: string,
+): Promise<void> {
+  const onScreen = await page
+    .locator('.ant-table-row[data-row-key]')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-key')));
+  const rows = report
+    .filter((r) => !r.total && onScreen.includes(String(r[dimension])) && Number(r.imps) > 0)
+    .slice(0, 3);
   expect(rows.length).toBeGreaterThan(0);
   for (const r of rows) {
     let compared = 0;
@@ -53,7 +77,10 @@ async function expectCellsEqualReport(page: Page, stats: RowStatsAnswer, report:
       if ((await cell.count()) === 0) continue;
       compared++;
       await expect(cell).toBeVisible();
-      expect(Number(await cell.getAttribute('data-value')), `${dimension} ${r[dimension]} ${m}`).toBeCloseTo(Number(r[m]), 6);
+      expect(Number(await cell.getAttribute('data-value')), `${dimension} ${r[dimension]} ${m}`).toBeCloseTo(
+        Number(r[m]),
+        6,
+      );
     }
     await expect(page.getByTestId(`metric-revenue-${r[dimension]}`)).toHaveText(/^\$[\d,]+\.\d{2}$/);
     // at least impressions, revenue and eCPM on every list, four or more on channels and tags
@@ -77,7 +104,9 @@ test('the numbers beside channels, tags and campaigns equal a report over the sa
 
   // Sorting by a number orders the rows on the page by it.
   await page.locator('.ant-table-thead th', { hasText: 'Revenue' }).click();
-  const revenues = await page.locator('[data-testid^="metric-revenue-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
+  const revenues = await page
+    .locator('[data-testid^="metric-revenue-"]')
+    .evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
   expect(revenues).toEqual([...revenues].sort((a, b) => a - b));
 
   await useMode(page, 'dsp');
@@ -86,7 +115,9 @@ test('the numbers beside channels, tags and campaigns equal a report over the sa
   expect(yesterday.startDate).toBe(yesterday.endDate);
   await expectCellsEqualReport(page, yesterday, await reportOf(page, yesterday, 'campaign'), 'campaign');
   // live pacing: spent today / target so far, from the delivery counters (pacing.spec.ts checks them against the API)
-  await expect(page.locator('[data-testid^="metric-pacing-"]').first()).toHaveText(/^\$[\d,]+\.\d{2}( \/ \$[\d,]+\.\d{2})?$/);
+  await expect(page.locator('[data-testid^="metric-pacing-"]').first()).toHaveText(
+    /^\$[\d,]+\.\d{2}( \/ \$[\d,]+\.\d{2})?$/,
+  );
 });
 
 test('the column chooser keeps its choice across a reload', async ({ page }) => {
@@ -121,7 +152,12 @@ test('a bulk pause of three rows pauses them at once, each in the activity log',
       const res = await fetch('/api/demand/tags', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: n, integration: 'VAST', vastUrl: 'https://ads.e2e.test/vast', price: { type: 'cpm', cpm: 5_000_000 } }),
+        body: JSON.stringify({
+          name: n,
+          integration: 'VAST',
+          vastUrl: 'https://ads.e2e.test/vast',
+          price: { type: 'cpm', cpm: 5_000_000 },
+        }),
       });
       return res.status;
     }, name);
@@ -149,10 +185,15 @@ test('a bulk pause of three rows pauses them at once, each in the activity log',
   // And through the API: one update per row, status 1 -> 0.
   const entries = await page.evaluate(async (tagIds) => {
     const out: { before: { status: number }; after: { status: number } }[] = [];
-    for (const id of tagIds) out.push(...((await (await fetch(`/api/activity?kind=tags&entityId=${id}&action=update`)).json()) as never[]));
+    for (const id of tagIds)
+      out.push(...((await (await fetch(`/api/activity?kind=tags&entityId=${id}&action=update`)).json()) as never[]));
     return out;
   }, ids);
-  expect(entries.map((e) => [e.before.status, e.after.status])).toEqual([[1, 0], [1, 0], [1, 0]]);
+  expect(entries.map((e) => [e.before.status, e.after.status])).toEqual([
+    [1, 0],
+    [1, 0],
+    [1, 0],
+  ]);
 });
 
 const SSP_LISTS = [
@@ -179,10 +220,20 @@ test('every list at 1440x900 shows its numbers, status and actions without scrol
       await expect(page.locator('.ant-table-row').first()).toBeVisible();
       await expect(page.locator('[data-testid^="metric-revenue-"]').first()).toBeVisible();
       // Nothing that matters hides behind the horizontal scroll.
-      for (const title of ['Status', 'eCPM']) await expect(page.locator('.ant-table-thead th', { hasText: new RegExp(`^${title}$`) }).first()).toBeInViewport({ ratio: 1 });
-      await expect(page.locator('.ant-table-row').first().getByTestId(/^row-more-/)).toBeInViewport();
+      for (const title of ['Status', 'eCPM'])
+        await expect(page.locator('.ant-table-thead th', { hasText: new RegExp(`^${title}$`) }).first()).toBeInViewport(
+          { ratio: 1 },
+        );
+      await expect(
+        page
+          .locator('.ant-table-row')
+          .first()
+          .getByTestId(/^row-more-/),
+      ).toBeInViewport();
       // Rows stay one line high.
-      const heights = await page.locator('.ant-table-row').evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+      const heights = await page
+        .locator('.ant-table-row')
+        .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
       expect(Math.max(...heights), `${kind} row height`).toBeLessThan(45);
       await page.screenshot({ path: `test-results/lists-${kind}.png` });
     }

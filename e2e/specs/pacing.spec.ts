@@ -13,8 +13,14 @@ import { signIn, useMode } from '../support/session.js';
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 1440, height: 900 } });
 
-interface Pacing { campaignId: number; spentToday: number; targetSoFar: number | null; state: string }
-const usd = (micros: number) => `$${(micros / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+interface Pacing {
+  campaignId: number;
+  spentToday: number;
+  targetSoFar: number | null;
+  state: string;
+}
+const usd = (micros: number) =>
+  `$${(micros / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 async function apiGet<T>(page: Page, url: string): Promise<T> {
   return page.evaluate(async (u) => (await fetch(u)).json() as Promise<T>, url);
@@ -34,7 +40,11 @@ test('the campaign list shows live spent / target, and the drawer the pacing pan
   const isPacing = (r: Response) => r.url().includes('/api/demand/campaigns/pacing?ids=');
   let latest: { campaigns: Pacing[] } | null = null;
   page.on('response', (r) => {
-    if (isPacing(r)) void r.json().then((body: { campaigns: Pacing[] }) => (latest = body), () => undefined);
+    if (isPacing(r))
+      void r.json().then(
+        (body: { campaigns: Pacing[] }) => (latest = body),
+        () => undefined,
+      );
   });
   const answer = page.waitForResponse(isPacing);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
@@ -45,7 +55,9 @@ test('the campaign list shows live spent / target, and the drawer the pacing pan
     for (const p of (latest ?? live).campaigns.slice(0, 5)) {
       const cell = page.getByTestId(`metric-pacing-${p.campaignId}`);
       expect(await cell.getAttribute('data-state')).toBe(p.state);
-      expect(await cell.textContent()).toBe(p.targetSoFar === null ? usd(p.spentToday) : `${usd(p.spentToday)} / ${usd(p.targetSoFar)}`);
+      expect(await cell.textContent()).toBe(
+        p.targetSoFar === null ? usd(p.spentToday) : `${usd(p.spentToday)} / ${usd(p.targetSoFar)}`,
+      );
     }
   }).toPass({ timeout: 20_000 });
   const first = live.campaigns[0]!;
@@ -67,12 +79,35 @@ test('a demand tag shows the channels that use it, and a link opens the channel'
   await useMode(page, 'ssp');
   const run = Date.now() % 100_000;
   const ids = await page.evaluate(async (r) => {
-    const post = async (url: string, body: unknown) => (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { id: number };
-    const tag = await post('/api/demand/tags', { name: `E2E used tag ${r}`, integration: 'VAST', vastUrl: 'https://ads.e2e.test/vast', price: { type: 'cpm', cpm: 5_000_000 } });
-    const channel = await post('/api/demand/channels', { name: `E2E using channel ${r}`, integration: 'VAST', environment: 'ctv', format: 'video', domain: 'roku.example.com', floorCpm: 1_000_000, payout: { type: 'revshare', percent: 60 }, demand: [{ tagId: tag.id, priority: 1 }] });
+    const post = async (url: string, body: unknown) =>
+      (await (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { id: number };
+    const tag = await post('/api/demand/tags', {
+      name: `E2E used tag ${r}`,
+      integration: 'VAST',
+      vastUrl: 'https://ads.e2e.test/vast',
+      price: { type: 'cpm', cpm: 5_000_000 },
+    });
+    const channel = await post('/api/demand/channels', {
+      name: `E2E using channel ${r}`,
+      integration: 'VAST',
+      environment: 'ctv',
+      format: 'video',
+      domain: 'roku.example.com',
+      floorCpm: 1_000_000,
+      payout: { type: 'revshare', percent: 60 },
+      demand: [{ tagId: tag.id, priority: 1 }],
+    });
     return { tag: tag.id, channel: channel.id };
   }, run);
-  expect(await apiGet<{ kind: string; items: { id: number }[] }[]>(page, `/api/demand/tags/${ids.tag}/usedBy`)).toMatchObject([{ kind: 'channels', items: [{ id: ids.channel }] }]);
+  expect(
+    await apiGet<{ kind: string; items: { id: number }[] }[]>(page, `/api/demand/tags/${ids.tag}/usedBy`),
+  ).toMatchObject([{ kind: 'channels', items: [{ id: ids.channel }] }]);
 
   await page.goto(`/tags?open=${ids.tag}`);
   const usedBy = page.getByTestId('used-by');
@@ -84,7 +119,9 @@ test('a demand tag shows the channels that use it, and a link opens the channel'
   await expect(page.getByTestId('resource-drawer')).toContainText(`E2E using channel ${run}`);
 });
 
-test('bulk add to list puts the selected creatives into the picked creative list, as the API stored it', async ({ page }) => {
+test('bulk add to list puts the selected creatives into the picked creative list, as the API stored it', async ({
+  page,
+}) => {
   const server = EDITION_SERVERS.V2V;
   await signIn(page, 'demand', undefined, server.url);
   await useMode(page, 'dsp');
@@ -96,7 +133,22 @@ test('bulk add to list puts the selected creatives into the picked creative list
     return jsonOf<{ id: number }>(res);
   };
   for (const n of names) {
-    await post('/api/demand/creatives', { name: n, format: 'video', videoSource: 'media', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: 'https://cdn.example.com/e2e.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }] });
+    await post('/api/demand/creatives', {
+      name: n,
+      format: 'video',
+      videoSource: 'media',
+      clickUrl: 'https://brand.example.com/',
+      mediaFiles: [
+        {
+          url: 'https://cdn.example.com/e2e.mp4',
+          mime: 'video/mp4',
+          duration: 15,
+          width: 640,
+          height: 360,
+          bitrate: 800,
+        },
+      ],
+    });
   }
   const list = await post('/api/demand/crelists', { name: `E2E creative list ${run}`, items: [] });
 
@@ -113,14 +165,19 @@ test('bulk add to list puts the selected creatives into the picked creative list
   const answer = await jsonOf<{ changed: number[]; lists: { id: number; added: number }[] }>(await done);
   expect(answer.lists).toEqual([expect.objectContaining({ id: list.id, added: 2 })]);
   await expect(page.getByText(`to 'E2E creative list ${run}' +2`)).toBeVisible();
-  const stored = await jsonOf<{ items: string[] }>(await page.request.get(`${server.url}/api/demand/crelists/${list.id}`));
+  const stored = await jsonOf<{ items: string[] }>(
+    await page.request.get(`${server.url}/api/demand/crelists/${list.id}`),
+  );
   expect(stored.items.sort()).toEqual(answer.changed.map(String).sort());
 });
 
 test('apps seen in traffic go to an app list from /applications in one call', async ({ page }) => {
   await signIn(page, 'demand');
   const run = Date.now() % 100_000;
-  const created = await page.request.post('/api/demand/applists', { data: { name: `E2E seen apps ${run}`, items: [] }, headers: { origin: EDITION_SERVERS.default.url } });
+  const created = await page.request.post('/api/demand/applists', {
+    data: { name: `E2E seen apps ${run}`, items: [] },
+    headers: { origin: EDITION_SERVERS.default.url },
+  });
   expect(created.status()).toBe(201);
   const list = await jsonOf<{ id: number }>(created);
   await page.goto('/applications');
@@ -136,6 +193,10 @@ test('apps seen in traffic go to an app list from /applications in one call', as
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   const done = page.waitForResponse((r) => r.url().endsWith('/api/demand/applists/add'));
   await page.getByRole('button', { name: 'Add', exact: true }).click();
-  expect(await jsonOf<{ lists: unknown[] }>(await done)).toEqual({ lists: [{ id: list.id, name: `E2E seen apps ${run}`, added: 1, total: 1 }] });
-  expect((await jsonOf<{ items: string[] }>(await page.request.get(`/api/demand/applists/${list.id}`))).items).toEqual([bundle]);
+  expect(await jsonOf<{ lists: unknown[] }>(await done)).toEqual({
+    lists: [{ id: list.id, name: `E2E seen apps ${run}`, added: 1, total: 1 }],
+  });
+  expect((await jsonOf<{ items: string[] }>(await page.request.get(`/api/demand/applists/${list.id}`))).items).toEqual([
+    bundle,
+  ]);
 });

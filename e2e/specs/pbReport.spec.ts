@@ -18,12 +18,19 @@ test('runs IVT rates by country, saves the postbid report and reopens it from th
   await expect(page.getByTestId('report-title')).toHaveText('Postbid Report', { timeout: 30_000 });
   // the account's postback URL for its vendors, and the month's allowances
   // (shortened on screen, whole in its label and when copied)
-  await expect(page.getByTestId('pb-postback-url')).toHaveAttribute('aria-label', /\/pb\/\d+-[\w-]{22}\?id=\{\{impression_id\}\}&ivt=1$/);
+  await expect(page.getByTestId('pb-postback-url')).toHaveAttribute(
+    'aria-label',
+    /\/pb\/\d+-[\w-]{22}\?id=\{\{impression_id\}\}&ivt=1$/,
+  );
   await expect(page.getByTestId('pb-setup')).toContainText('Saved postbid reports');
 
   // only the post-bid metrics are offered
   await page.getByTestId('report-metrics').click();
-  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['Post-bid Impressions', 'Post-bid IVT', 'Post-bid IVT Rate']);
+  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText([
+    'Post-bid Impressions',
+    'Post-bid IVT',
+    'Post-bid IVT Rate',
+  ]);
   await page.keyboard.press('Escape');
 
   await pickOption(page, page.getByTestId('report-preset'), 'Last 30 days', '');

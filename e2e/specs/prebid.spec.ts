@@ -1,5 +1,13 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { buildPrebidBundle, demandApi, DSP_USER_ID, expectBannerRendered, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
+import {
+  buildPrebidBundle,
+  demandApi,
+  DSP_USER_ID,
+  expectBannerRendered,
+  fillingDisplayChannel,
+  type PageServer,
+  startPageServer,
+} from '../support/prebidPage.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn } from '../support/session.js';
@@ -15,7 +23,11 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
 const base = EDITION_SERVERS.default.url;
 const run = Date.now().toString(36);
-const names = { creative: `E2E Prebid banner ${run}`, campaign: `E2E Prebid banner campaign ${run}`, channel: `E2E Prebid display ${run}` };
+const names = {
+  creative: `E2E Prebid banner ${run}`,
+  campaign: `E2E Prebid banner campaign ${run}`,
+  channel: `E2E Prebid display ${run}`,
+};
 /** The display channel's banner, as the page shows it. */
 const BANNER_AD = { marker: 'adplane-e2e', text: 'adplane header bidding' };
 
@@ -43,7 +55,21 @@ interface PrebidResult {
   targeting: Record<string, Record<string, string>>;
 }
 interface PbsAnswer {
-  seatbid: { seat: string; bid: { impid: string; price: number; adm?: string; ext: { prebid: { type: string; targeting: Record<string, string>; cache?: { vastXml?: { url: string; cacheId: string } } } } }[] }[];
+  seatbid: {
+    seat: string;
+    bid: {
+      impid: string;
+      price: number;
+      adm?: string;
+      ext: {
+        prebid: {
+          type: string;
+          targeting: Record<string, string>;
+          cache?: { vastXml?: { url: string; cacheId: string } };
+        };
+      };
+    }[];
+  }[];
   ext: { responsetimemillis: Record<string, number> };
 }
 
@@ -58,7 +84,14 @@ let account = 'e2e-publisher';
 
 /** The publisher's page: Prebid.js, adplane as its Prebid Server, a video and a banner ad unit. */
 function pageHtml(): string {
-  const config = { endpoint: `${base}/openrtb2/auction`, sync: `${base}/cookie_sync`, video: channels.video, banner: channels.banner, clientCache: clientSideCache ? `${base}/cache` : '', account };
+  const config = {
+    endpoint: `${base}/openrtb2/auction`,
+    sync: `${base}/cookie_sync`,
+    video: channels.video,
+    banner: channels.banner,
+    clientCache: clientSideCache ? `${base}/cache` : '',
+    account,
+  };
   return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
 <h1>A publisher's page</h1><div id="banner-1"></div>
 <script>
@@ -96,7 +129,9 @@ test.beforeAll(async () => {
   api = await demandApi(base);
   channels.banner = (await fillingDisplayChannel(api, base, { ...names, ...BANNER_AD, bidCpm: 25_000_000 })).uid;
   const list = await api.get(`/api/demand/channels?search=${encodeURIComponent('Demo player - auction')}&pageSize=10`);
-  channels.video = ((await list.json()) as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!.uid;
+  channels.video = ((await list.json()) as { items: { uid: string; name: string }[] }).items.find(
+    (c) => c.name === 'Demo player - auction',
+  )!.uid;
   expect(channels.video).toBeTruthy();
   pageServer = await startPageServer(await buildPrebidBundle(), pageHtml);
 });
@@ -106,31 +141,55 @@ test.afterAll(async () => {
   await api?.dispose();
 });
 
-test('a page on another origin running Prebid.js gets video and banner bids from adplane, cross-origin with credentials', async ({ page }) => {
+test('a page on another origin running Prebid.js gets video and banner bids from adplane, cross-origin with credentials', async ({
+  page,
+}) => {
   const logs: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') logs.push(m.text());
   });
   // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
   await expect
-    .poll(async () => {
-      const res = await api.post('/openrtb2/auction', { data: { id: 'probe', site: { page: 'https://probe.example/' }, imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { adplane: { channel: channels.banner } } } } }] } });
-      return ((await res.json()) as PbsAnswer).seatbid.length;
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const res = await api.post('/openrtb2/auction', {
+          data: {
+            id: 'probe',
+            site: { page: 'https://probe.example/' },
+            imp: [
+              {
+                id: '1',
+                banner: { format: [{ w: 300, h: 250 }] },
+                ext: { prebid: { bidder: { adplane: { channel: channels.banner } } } },
+              },
+            ],
+          },
+        });
+        return ((await res.json()) as PbsAnswer).seatbid.length;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(1);
 
-  const auction = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+  const auction = page.waitForResponse(
+    (r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST',
+  );
   const cookieSync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
   const setuid = page.waitForResponse((r) => r.url().startsWith(`${base}/setuid?bidder=adplane&uid=`));
   await page.goto(`${pageServer.origin}/`);
   const response = await auction;
-  const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+  const result = (await page.evaluate(
+    () => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult,
+  )) as PrebidResult;
 
   // User sync (s2sConfig.syncEndpoint): adplane names the pixel that would give this browser its
   // adplane id; the page is of another site, and this browser (as Incognito) keeps no third-party
   // cookie: the next test runs it on a page of adplane's site
   const sync = await cookieSync;
-  expect(await sync.json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect' } }] });
+  expect(await sync.json()).toMatchObject({
+    status: 'no_cookie',
+    bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect' } }],
+  });
   expect(await sync.headerValue('access-control-allow-origin')).toBe(pageServer.origin);
   expect((await setuid).status()).toBe(200);
 
@@ -141,8 +200,14 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   expect(response.status()).toBe(200);
   expect(await response.headerValue('access-control-allow-origin')).toBe(pageOrigin);
   expect(await response.headerValue('access-control-allow-credentials')).toBe('true');
-  const sent = response.request().postDataJSON() as { imp: { id: string; ext: { prebid: { bidder: Record<string, unknown> } } }[]; ext: { prebid: { targeting: unknown; channel: { name: string } } } };
-  expect(sent.imp.map((i) => i.ext.prebid.bidder.adplane)).toEqual([{ channel: channels.video }, { channel: channels.banner }]);
+  const sent = response.request().postDataJSON() as {
+    imp: { id: string; ext: { prebid: { bidder: Record<string, unknown> } } }[];
+    ext: { prebid: { targeting: unknown; channel: { name: string } } };
+  };
+  expect(sent.imp.map((i) => i.ext.prebid.bidder.adplane)).toEqual([
+    { channel: channels.video },
+    { channel: channels.banner },
+  ]);
   expect(sent.ext.prebid.channel.name).toBe('pbjs');
 
   // What adplane answered: one seat, a bid per ad unit, with the keys and the cache asked for.
@@ -154,18 +219,45 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   const bannerBid = byImp['banner-1']!;
   expect(videoBid.ext.prebid.type).toBe('video');
   expect(videoBid.adm).toMatch(/<VAST version="4\.2"/);
-  expect(videoBid.ext.prebid.targeting).toMatchObject({ hb_bidder: 'adplane', hb_bidder_adplane: 'adplane', hb_pb: expect.stringMatching(/^\d+\.\d0$/), hb_uuid: videoBid.ext.prebid.cache!.vastXml!.cacheId });
+  expect(videoBid.ext.prebid.targeting).toMatchObject({
+    hb_bidder: 'adplane',
+    hb_bidder_adplane: 'adplane',
+    hb_pb: expect.stringMatching(/^\d+\.\d0$/),
+    hb_uuid: videoBid.ext.prebid.cache!.vastXml!.cacheId,
+  });
   // the banner's campaign bids $25.00; the channel pays its publisher 70%
-  expect(bannerBid).toMatchObject({ price: 17.5, ext: { prebid: { type: 'banner', targeting: { hb_pb: '17.50', hb_bidder: 'adplane', hb_size: '300x250', hb_pb_adplane: '17.50' } } } });
+  expect(bannerBid).toMatchObject({
+    price: 17.5,
+    ext: {
+      prebid: {
+        type: 'banner',
+        targeting: { hb_pb: '17.50', hb_bidder: 'adplane', hb_size: '300x250', hb_pb_adplane: '17.50' },
+      },
+    },
+  });
 
   // What Prebid.js made of it: bids from bidder adplane, the video with the cache URL it hands a player.
   expect(result.responses['video-1'], logs.join('\n')).toHaveLength(1);
   expect(result.responses['banner-1'], logs.join('\n')).toHaveLength(1);
   const video = result.responses['video-1']![0]!;
-  expect(video).toMatchObject({ bidderCode: 'adplane', mediaType: 'video', cpm: videoBid.price, currency: 'USD', netRevenue: true, vastUrl: videoBid.ext.prebid.cache!.vastXml!.url });
+  expect(video).toMatchObject({
+    bidderCode: 'adplane',
+    mediaType: 'video',
+    cpm: videoBid.price,
+    currency: 'USD',
+    netRevenue: true,
+    vastUrl: videoBid.ext.prebid.cache!.vastXml!.url,
+  });
   expect(video.vastXml).toContain('<VAST');
   const banner = result.responses['banner-1']![0]!;
-  expect(banner).toMatchObject({ bidderCode: 'adplane', mediaType: 'banner', cpm: 17.5, width: 300, height: 250, meta: { advertiserDomains: ['adplane.test'] } });
+  expect(banner).toMatchObject({
+    bidderCode: 'adplane',
+    mediaType: 'banner',
+    cpm: 17.5,
+    width: 300,
+    height: 250,
+    meta: { advertiserDomains: ['adplane.test'] },
+  });
   expect(banner.ad).toContain('adplane header bidding');
   expect(result.targeting['banner-1']).toMatchObject({ hb_bidder: 'adplane', hb_pb: '17.50', hb_size: '300x250' });
   expect(result.targeting['video-1']).toMatchObject({ hb_bidder: 'adplane' });
@@ -182,14 +274,21 @@ test('a page on another origin running Prebid.js gets video and banner bids from
   await expectBannerRendered(page, base, { code: 'banner-1', adId: banner.adId }, BANNER_AD);
 });
 
-test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's uids cookie), which its next auctions carry", async ({ page }) => {
+test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's uids cookie), which its next auctions carry", async ({
+  page,
+}) => {
   const sync = page.waitForResponse((r) => r.url() === `${base}/cookie_sync`);
   const setuid = page.waitForResponse((r) => r.url().startsWith(`${base}/setuid?bidder=adplane&uid=`));
   await page.goto(`${pageServer.sameSiteOrigin}/`);
-  expect(await (await sync).json()).toMatchObject({ status: 'no_cookie', bidder_status: [{ bidder: 'adplane', no_cookie: true }] });
+  expect(await (await sync).json()).toMatchObject({
+    status: 'no_cookie',
+    bidder_status: [{ bidder: 'adplane', no_cookie: true }],
+  });
   expect((await setuid).status()).toBe(200);
   const uid = new URL((await setuid).url()).searchParams.get('uid')!;
-  await expect.poll(async () => (await page.context().cookies(base)).find((c) => c.name === 'uids')).toMatchObject({ sameSite: 'None', secure: true });
+  await expect
+    .poll(async () => (await page.context().cookies(base)).find((c) => c.name === 'uids'))
+    .toMatchObject({ sameSite: 'None', secure: true });
   // (getuids is for the browser itself, not for pages: read with the browser's cookies, outside the page)
   expect(await (await page.request.get(`${base}/getuids`)).json()).toEqual({ buyeruids: { adplane: uid } });
 
@@ -202,17 +301,30 @@ test("Prebid.js's cookie sync gives the browser its adplane id (Prebid Server's 
   await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult);
 });
 
-test("a demand partner of the channel syncs through Prebid.js's cookie sync, and its bid requests carry its id", async ({ page }) => {
+test("a demand partner of the channel syncs through Prebid.js's cookie sync, and its bid requests carry its id", async ({
+  page,
+}) => {
   // the page server plays the DSP: an RTB demand tag of the banner channel, with its user sync URL
   const tag = await api.post('/api/demand/tags', {
-    data: { name: `E2E synced DSP ${run}`, integration: 'RTB', endpoint: `${pageServer.sameSiteOrigin}/dsp/bid`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 500, userSyncUrl: `${pageServer.sameSiteOrigin}/dsp/sync?redir=\${REDIRECT}` },
+    data: {
+      name: `E2E synced DSP ${run}`,
+      integration: 'RTB',
+      endpoint: `${pageServer.sameSiteOrigin}/dsp/bid`,
+      price: { type: 'cpm', cpm: 0 },
+      timeoutMs: 500,
+      userSyncUrl: `${pageServer.sameSiteOrigin}/dsp/sync?redir=\${REDIRECT}`,
+    },
   });
   expect(tag.status(), await tag.text()).toBe(201);
   const tagId = ((await tag.json()) as { id: number }).id;
   const found = await api.get(`/api/demand/channels?search=${encodeURIComponent(names.channel)}&pageSize=10`);
-  const channel = ((await found.json()) as { items: { id: number; name: string }[] }).items.find((c) => c.name === names.channel)!;
+  const channel = ((await found.json()) as { items: { id: number; name: string }[] }).items.find(
+    (c) => c.name === names.channel,
+  )!;
   const current = (await (await api.get(`/api/demand/channels/${channel.id}`)).json()) as Record<string, unknown>;
-  const updated = await api.put(`/api/demand/channels/${channel.id}`, { data: { ...current, demand: [{ tagId, priority: 1 }] } });
+  const updated = await api.put(`/api/demand/channels/${channel.id}`, {
+    data: { ...current, demand: [{ tagId, priority: 1 }] },
+  });
   expect(updated.status(), await updated.text()).toBe(200);
   account = channels.banner;
   try {
@@ -253,15 +365,21 @@ test("a person opts the browser out of adplane's id on its opt-out page, and bac
   await expect(page.locator('#status')).toHaveText('adplane keeps no id for this browser.');
 });
 
-test("a page caching its video bids through Prebid.js's own cache.url stores them in adplane's /cache (as Prebid Cache), cross-origin", async ({ page }) => {
+test("a page caching its video bids through Prebid.js's own cache.url stores them in adplane's /cache (as Prebid Cache), cross-origin", async ({
+  page,
+}) => {
   clientSideCache = true;
   try {
-    const auction = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+    const auction = page.waitForResponse(
+      (r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST',
+    );
     const stored = page.waitForResponse((r) => r.url() === `${base}/cache` && r.request().method() === 'POST');
     await page.goto(`${pageServer.origin}/`);
     const answer = (await (await auction).json()) as PbsAnswer;
     const put = await stored;
-    const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+    const result = (await page.evaluate(
+      () => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult,
+    )) as PrebidResult;
 
     // the auction cached nothing (not asked); Prebid.js posted the bid's VAST to adplane's /cache
     const videoBid = answer.seatbid[0]!.bid.find((b) => b.impid === 'video-1')!;
@@ -288,7 +406,7 @@ test("a page caching its video bids through Prebid.js's own cache.url stores the
   }
 });
 
-test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag", async ({ page }) => {
+test('the channel page shows the Prebid.js set-up to paste, next to the VAST tag', async ({ page }) => {
   await signIn(page, 'demand');
   const list = new ResourcePage(page, 'channels', '/channels');
   await list.open();
@@ -310,7 +428,9 @@ test("the channel page shows the Prebid.js set-up to paste, next to the VAST tag
   await setup.screenshot({ path: test.info().outputPath('channel-prebid-section.png') });
 });
 
-test("a display channel's drawer also gives the amp-ad for AMP pages, calling the AMP endpoint with the channel", async ({ page }) => {
+test("a display channel's drawer also gives the amp-ad for AMP pages, calling the AMP endpoint with the channel", async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   const list = new ResourcePage(page, 'channels', '/channels');
   await list.open();

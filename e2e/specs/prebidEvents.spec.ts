@@ -1,5 +1,12 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { buildPrebidBundle, demandApi, expectBannerRendered, fillingDisplayChannel, type PageServer, startPageServer } from '../support/prebidPage.js';
+import {
+  buildPrebidBundle,
+  demandApi,
+  expectBannerRendered,
+  fillingDisplayChannel,
+  type PageServer,
+  startPageServer,
+} from '../support/prebidPage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 
 /**
@@ -75,7 +82,12 @@ interface PbsAnswer {
 
 /** The publisher's page: Prebid.js with adplane as its Prebid Server, set up as `setup` says. */
 function pageHtml(): string {
-  const config = { endpoint: `${base}/openrtb2/auction`, account: channel.uid, extPrebid: setup.extPrebid, adUnits: setup.adUnits };
+  const config = {
+    endpoint: `${base}/openrtb2/auction`,
+    account: channel.uid,
+    extPrebid: setup.extPrebid,
+    adUnits: setup.adUnits,
+  };
   return `<!doctype html><html><head><title>Publisher page</title><script src="/prebid.js"></script></head><body>
 <h1>A publisher's page</h1><div id="banner-1"></div>
 <script>
@@ -106,7 +118,10 @@ window.prebidResult = new Promise((resolve) => {
 }
 
 const bannerUnit = (code: string, sizes: number[][], extra: Record<string, unknown> = {}) => ({
-  code, mediaTypes: { banner: { sizes } }, bids: [{ bidder: 'adplane', params: { channel: channel.uid } }], ...extra,
+  code,
+  mediaTypes: { banner: { sizes } },
+  bids: [{ bidder: 'adplane', params: { channel: channel.uid } }],
+  ...extra,
 });
 
 /** `name{labels} value` of adplane's /metrics (0 when the series is not there yet). */
@@ -118,7 +133,8 @@ async function metric(name: string, labels: Record<string, string>): Promise<num
     if (!line.startsWith(`${name}{`)) continue;
     const close = line.indexOf('}');
     const have = line.slice(name.length + 1, close).split(',');
-    if (wanted.every((l) => have.includes(l)) && have.length === wanted.length) return Number(line.slice(close + 1).trim());
+    if (wanted.every((l) => have.includes(l)) && have.length === wanted.length)
+      return Number(line.slice(close + 1).trim());
   }
   return 0;
 }
@@ -126,7 +142,17 @@ async function metric(name: string, labels: Record<string, string>): Promise<num
 /** One Prebid Server auction for the channel, outside the page (`domain`: the site it names). */
 async function auction(id: string, domain: string): Promise<PbsAnswer> {
   const res = await api.post('/openrtb2/auction', {
-    data: { id, site: { domain, page: `https://${domain}/` }, imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { adplane: { channel: channel.uid } } } } }] },
+    data: {
+      id,
+      site: { domain, page: `https://${domain}/` },
+      imp: [
+        {
+          id: '1',
+          banner: { format: [{ w: 300, h: 250 }] },
+          ext: { prebid: { bidder: { adplane: { channel: channel.uid } } } },
+        },
+      ],
+    },
   });
   expect(res.status()).toBe(200);
   return (await res.json()) as PbsAnswer;
@@ -135,7 +161,11 @@ async function auction(id: string, domain: string): Promise<PbsAnswer> {
 test.beforeAll(async () => {
   api = await demandApi(base);
   const made = await fillingDisplayChannel(api, base, {
-    channel: `E2E Prebid events ${run}`, campaign: `E2E Prebid events campaign ${run}`, creative: `E2E Prebid events banner ${run}`, ...BANNER_AD, bidCpm: 30_000_000,
+    channel: `E2E Prebid events ${run}`,
+    campaign: `E2E Prebid events campaign ${run}`,
+    creative: `E2E Prebid events banner ${run}`,
+    ...BANNER_AD,
+    bidCpm: 30_000_000,
   });
   Object.assign(channel, made);
   // The edge answers once the new channel is in its snapshot (rebuilt within a second of a change).
@@ -148,35 +178,59 @@ test.afterAll(async () => {
   await api?.dispose();
 });
 
-test("with s2sConfig.extPrebid.events, Prebid.js fires the bid's win event at adplane's /event when it renders the banner, and the impression counts once", async ({ page }) => {
+test("with s2sConfig.extPrebid.events, Prebid.js fires the bid's win event at adplane's /event when it renders the banner, and the impression counts once", async ({
+  page,
+}) => {
   setup = { extPrebid: { events: {} }, adUnits: [bannerUnit('banner-1', [[300, 250]])] };
   const logs: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') logs.push(m.text());
   });
-  const before = { win: await metric('adplane_prebid_events_total', { type: 'win', result: 'acknowledged' }), imp: await metric('adplane_prebid_events_total', { type: 'imp', result: 'counted' }) };
+  const before = {
+    win: await metric('adplane_prebid_events_total', { type: 'win', result: 'acknowledged' }),
+    imp: await metric('adplane_prebid_events_total', { type: 'imp', result: 'counted' }),
+  };
 
-  const answered = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+  const answered = page.waitForResponse(
+    (r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST',
+  );
   await page.goto(`${pageServer.origin}/`);
   const response = await answered;
-  const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+  const result = (await page.evaluate(
+    () => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult,
+  )) as PrebidResult;
 
   // Prebid.js asked for events (extPrebid merged into ext.prebid), with its auction timestamp
-  const sent = response.request().postDataJSON() as { site: { publisher: { id: string } }; ext: { prebid: { events?: unknown; auctiontimestamp: number; integration?: string } } };
+  const sent = response.request().postDataJSON() as {
+    site: { publisher: { id: string } };
+    ext: { prebid: { events?: unknown; auctiontimestamp: number; integration?: string } };
+  };
   expect(sent.ext.prebid.events).toEqual({});
   expect(sent.site.publisher.id).toBe(channel.uid);
 
   // adplane's banner bid carries Prebid Server's win and imp URLs to its /event
   const answer = (await response.json()) as PbsAnswer;
   const bid = answer.seatbid[0]!.bid[0]!;
-  expect(bid).toMatchObject({ impid: 'banner-1', price: BANNER_PRICE, ext: { prebid: { type: 'banner', bidid: expect.any(String) } } });
+  expect(bid).toMatchObject({
+    impid: 'banner-1',
+    price: BANNER_PRICE,
+    ext: { prebid: { type: 'banner', bidid: expect.any(String) } },
+  });
   expect(answer.ext.prebid.auctiontimestamp).toBe(sent.ext.prebid.auctiontimestamp);
   const { win, imp } = bid.ext.prebid.events!;
-  for (const [url, t] of [[win, 'win'], [imp, 'imp']] as const) {
+  for (const [url, t] of [
+    [win, 'win'],
+    [imp, 'imp'],
+  ] as const) {
     const u = new URL(url);
     expect(`${u.origin}${u.pathname}`).toBe(`${base}/event`);
     expect(Object.fromEntries(u.searchParams)).toMatchObject({
-      t, b: bid.ext.prebid.bidid, a: channel.uid, bidder: 'adplane', ts: String(sent.ext.prebid.auctiontimestamp), tk: expect.stringMatching(/.{16,}/),
+      t,
+      b: bid.ext.prebid.bidid,
+      a: channel.uid,
+      bidder: 'adplane',
+      ts: String(sent.ext.prebid.auctiontimestamp),
+      tk: expect.stringMatching(/.{16,}/),
     });
     if (sent.ext.prebid.integration) expect(u.searchParams.get('int')).toBe(sent.ext.prebid.integration);
   }
@@ -184,7 +238,12 @@ test("with s2sConfig.extPrebid.events, Prebid.js fires the bid's win event at ad
   // Prebid.js made the win URL the bid's win event tracker (event 500, an image pixel)
   expect(result.responses['banner-1'], logs.join('\n')).toHaveLength(1);
   const banner = result.responses['banner-1']![0]!;
-  expect(banner).toMatchObject({ bidderCode: 'adplane', mediaType: 'banner', cpm: BANNER_PRICE, pbsBidId: bid.ext.prebid.bidid });
+  expect(banner).toMatchObject({
+    bidderCode: 'adplane',
+    mediaType: 'banner',
+    cpm: BANNER_PRICE,
+    pbsBidId: bid.ext.prebid.bidid,
+  });
   expect(banner.eventtrackers).toEqual([{ event: 500, method: 1, url: win }]);
 
   // The page renders the winning ad: its markup's impression pixel reaches adplane, and Prebid.js fires the win event
@@ -211,18 +270,30 @@ test("with s2sConfig.extPrebid.events, Prebid.js fires the bid's win event at ad
   const marker = `flushed-${run}.example`;
   expect((await auction('marker', marker)).seatbid).toHaveLength(1);
   const report = async () => {
-    const res = await api.post('/api/rrun', { data: { startDate: day(-1), endDate: day(0), dimensions: ['domain'], metrics: ['reqs', 'imps'], filters: { channel: [channel.id] } } });
+    const res = await api.post('/api/rrun', {
+      data: {
+        startDate: day(-1),
+        endDate: day(0),
+        dimensions: ['domain'],
+        metrics: ['reqs', 'imps'],
+        filters: { channel: [channel.id] },
+      },
+    });
     expect(res.status(), await res.text()).toBe(200);
     return (await res.json()) as (Record<string, string | number> & { total?: boolean })[];
   };
-  await expect.poll(async () => (await report()).some((r) => r.domain === marker && Number(r.reqs) >= 1), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(async () => (await report()).some((r) => r.domain === marker && Number(r.reqs) >= 1), { timeout: 20_000 })
+    .toBe(true);
   const rows = await report();
   expect(rows.find((r) => r.total)).toMatchObject({ imps: 1 });
   // the page's auction and its impression (a host without a dot, as localhost, is no domain in the reports)
   expect(rows.filter((r) => !r.total && Number(r.imps) > 0)).toEqual([{ domain: '', reqs: 1, imps: 1 }]);
 });
 
-test("with s2sConfig.extPrebid.returnallbidstatus, adplane's ext.seatnonbid reaches the page through Prebid.js's pbsAnalytics event", async ({ page }) => {
+test("with s2sConfig.extPrebid.returnallbidstatus, adplane's ext.seatnonbid reaches the page through Prebid.js's pbsAnalytics event", async ({
+  page,
+}) => {
   // three ad units on the channel: one it fills, one no creative fits (728x90: no bid, code 0), one
   // whose floor ($100, in the ad unit's ortb2Imp) is over adplane's best price (code 301, with the refused bid)
   setup = {
@@ -233,29 +304,53 @@ test("with s2sConfig.extPrebid.returnallbidstatus, adplane's ext.seatnonbid reac
       bannerUnit('floored', [[300, 250]], { ortb2Imp: { bidfloor: 100, bidfloorcur: 'USD' } }),
     ],
   };
-  const answered = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
+  const answered = page.waitForResponse(
+    (r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST',
+  );
   await page.goto(`${pageServer.origin}/`);
   const response = await answered;
-  const result = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+  const result = (await page.evaluate(
+    () => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult,
+  )) as PrebidResult;
 
-  const sent = response.request().postDataJSON() as { imp: { id: string; bidfloor?: number }[]; ext: { prebid: { returnallbidstatus?: boolean } } };
+  const sent = response.request().postDataJSON() as {
+    imp: { id: string; bidfloor?: number }[];
+    ext: { prebid: { returnallbidstatus?: boolean } };
+  };
   expect(sent.ext.prebid.returnallbidstatus).toBe(true);
   expect(sent.imp.find((i) => i.id === 'floored')?.bidfloor).toBe(100);
 
   const answer = (await response.json()) as PbsAnswer;
   expect(answer.seatbid.flatMap((s) => s.bid.map((b) => b.impid))).toEqual(['banner-1']);
-  expect(answer.ext.seatnonbid).toEqual([{
-    seat: 'adplane',
-    nonbid: expect.arrayContaining([
-      { impid: 'leaderboard', statuscode: 0 },
-      { impid: 'floored', statuscode: 301, ext: { prebid: { bid: expect.objectContaining({ price: BANNER_PRICE, w: 300, h: 250, mtype: 1, origbidcur: 'USD' }) } } },
-    ]),
-  }]);
+  expect(answer.ext.seatnonbid).toEqual([
+    {
+      seat: 'adplane',
+      nonbid: expect.arrayContaining([
+        { impid: 'leaderboard', statuscode: 0 },
+        {
+          impid: 'floored',
+          statuscode: 301,
+          ext: {
+            prebid: {
+              bid: expect.objectContaining({ price: BANNER_PRICE, w: 300, h: 250, mtype: 1, origbidcur: 'USD' }),
+            },
+          },
+        },
+      ]),
+    },
+  ]);
   expect(answer.ext.seatnonbid![0]!.nonbid).toHaveLength(2);
 
   // Prebid.js: the bid for the unit adplane filled, and the non-bids handed to its analytics, for this auction
   expect(Object.keys(result.responses).filter((code) => result.responses[code]!.length)).toEqual(['banner-1']);
-  expect(result.pbsAnalytics).toEqual([{ auctionId: result.auctionId, seatnonbid: answer.ext.seatnonbid, requestedBidders: ['adplane'], responseExt: answer.ext }]);
+  expect(result.pbsAnalytics).toEqual([
+    {
+      auctionId: result.auctionId,
+      seatnonbid: answer.ext.seatnonbid,
+      requestedBidders: ['adplane'],
+      responseExt: answer.ext,
+    },
+  ]);
 
   // Without returnallbidstatus adplane lists no non-bid, and Prebid.js emits no pbsAnalytics event
   // (it reads ext.seatnonbid only when its s2sConfig.extPrebid asked; it emits before the auction ends)
@@ -263,7 +358,9 @@ test("with s2sConfig.extPrebid.returnallbidstatus, adplane's ext.seatnonbid reac
   const again = page.waitForResponse((r) => r.url() === `${base}/openrtb2/auction` && r.request().method() === 'POST');
   await page.reload();
   const plain = (await (await again).json()) as PbsAnswer;
-  const quiet = (await page.evaluate(() => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult)) as PrebidResult;
+  const quiet = (await page.evaluate(
+    () => (window as unknown as { prebidResult: Promise<unknown> }).prebidResult,
+  )) as PrebidResult;
   expect(plain.ext.seatnonbid).toBeUndefined();
   expect(plain.seatbid.flatMap((s) => s.bid.map((b) => b.impid))).toEqual(['banner-1']);
   expect(quiet.pbsAnalytics).toEqual([]);

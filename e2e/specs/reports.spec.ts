@@ -31,7 +31,10 @@ test('runs a report by date and channel, charts it, saves it and opens it from t
   await expect(page.getByTestId('report-total-revenue')).toHaveText(/^\$[\d,]+\.\d{2}$/);
   await expect(page.getByTestId('report-total-fill')).toHaveText(/^\d+\.\d{2}%$/);
   // the geo and IP data's credits, with the link DB-IP asks for
-  await expect(page.getByTestId('data-credits').getByRole('link', { name: 'DB-IP (db-ip.com)' })).toHaveAttribute('href', 'https://db-ip.com');
+  await expect(page.getByTestId('data-credits').getByRole('link', { name: 'DB-IP (db-ip.com)' })).toHaveAttribute(
+    'href',
+    'https://db-ip.com',
+  );
   const rows = page.getByTestId('report-table').locator('.ant-table-tbody .ant-table-row');
   await expect(rows.first()).toBeVisible();
   await page.getByTestId('report-chart-kind').getByText('Bars').click();
@@ -111,7 +114,15 @@ test('opens the market report helper in a new tab, prefilled', async ({ page, co
   await expect(tab.getByTestId('report-title')).toHaveText('Marketplace Report');
   await expect(tab.getByTestId('report-total-row')).toBeVisible();
   const headers = await tab.getByTestId('report-table').locator('thead th').allInnerTexts();
-  expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual(['Marketplace', 'Marketplace Revenue', 'Marketplace Deal Revenue', 'Impressions', 'Requests', 'Opportunities', 'Fill']);
+  expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual([
+    'Marketplace',
+    'Marketplace Revenue',
+    'Marketplace Deal Revenue',
+    'Impressions',
+    'Requests',
+    'Opportunities',
+    'Fill',
+  ]);
   await expect(inputOf(tab.getByTestId('report-hide-errors'))).toBeChecked();
 });
 
@@ -119,10 +130,23 @@ test('opens the market report helper in a new tab, prefilled', async ({ page, co
  * Opens the fill funnel of the row the last 7 days counted most by `metric` (other specs add rows
  * without history to this server) and checks it has requests and a no_bid reason.
  */
-async function busiestFunnel(page: Page, kind: 'channels' | 'tags', dimension: 'channel' | 'tag', metric: string, summary: string): Promise<void> {
+async function busiestFunnel(
+  page: Page,
+  kind: 'channels' | 'tags',
+  dimension: 'channel' | 'tag',
+  metric: string,
+  summary: string,
+): Promise<void> {
   const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
   const answer = await page.request.post(`${server.url}/api/rrun`, {
-    data: { startDate: day(6), endDate: day(0), dimensions: [dimension], metrics: [metric], sort: { by: metric, order: 'desc' }, limit: 1 },
+    data: {
+      startDate: day(6),
+      endDate: day(0),
+      dimensions: [dimension],
+      metrics: [metric],
+      sort: { by: metric, order: 'desc' },
+      limit: 1,
+    },
   });
   expect(answer.status()).toBe(200);
   const [busiest] = (await answer.json()) as Record<string, number | string>[];
@@ -177,6 +201,8 @@ test('shows the apps seen in traffic, one by day, and adds one to an app list', 
   await expect(page.locator('.ant-message')).toContainText(/Added to '.+' \+1|Already in the lists/);
   await rows.first().locator('a').click();
   await expect(page).toHaveURL(new RegExp(`/applications/${bundle.replaceAll('.', '\\.')}$`));
-  await expect(page.getByTestId('observed-detail-table').locator('.ant-table-tbody .ant-table-row').first()).toBeVisible();
+  await expect(
+    page.getByTestId('observed-detail-table').locator('.ant-table-tbody .ant-table-row').first(),
+  ).toBeVisible();
   await page.screenshot({ path: 'test-results/reports-observed.png', fullPage: true });
 });

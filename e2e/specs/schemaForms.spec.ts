@@ -29,7 +29,9 @@ function countWrites(page: Page, api: string): { count: number } {
   return seen;
 }
 
-test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share and an unlimited cap save', async ({ page }) => {
+test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share and an unlimited cap save', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   const tags = new ResourcePage(page, 'tags', '/tags');
   await tags.open();
@@ -40,7 +42,9 @@ test('a demand tag: the OpenRTB endpoint rule comes from the tag schema; a share
   await page.getByTestId('tag-integration').getByText('RTB', { exact: true }).click();
   await inputOf(page.getByTestId('tag-endpoint')).fill('ftp://bidder.e2e.test');
   await page.getByTestId('resource-save').click();
-  await expect(formItem(d, 'OpenRTB endpoint').locator('.ant-form-item-explain-error')).toHaveText('must be an http(s) OpenRTB endpoint');
+  await expect(formItem(d, 'OpenRTB endpoint').locator('.ant-form-item-explain-error')).toHaveText(
+    'must be an http(s) OpenRTB endpoint',
+  );
   expect(writes.count).toBe(0);
 
   await inputOf(page.getByTestId('tag-endpoint')).fill('https://bidder.e2e.test/openrtb2');
@@ -67,7 +71,9 @@ test('a display creative: the size rule comes from the creative schema', async (
   await d.getByText('Display', { exact: true }).click();
   await d.getByLabel(/^Image URL/).fill(`http://cdn.e2e.test/banners/${run}.png`);
   await page.getByTestId('resource-save').click();
-  await expect(formItem(d, 'Width').locator('.ant-form-item-explain-error')).toHaveText('width and height are required for display');
+  await expect(formItem(d, 'Width').locator('.ant-form-item-explain-error')).toHaveText(
+    'width and height are required for display',
+  );
   expect(writes.count).toBe(0);
   await shot(page, 'creative-schema-error');
   await d.getByLabel(/^Width/).fill('728');
@@ -77,7 +83,9 @@ test('a display creative: the size rule comes from the creative schema', async (
   await expect(creatives.row(`E2E Banner no size ${run}`)).toContainText('728×90');
 });
 
-test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is unlimited until typed', async ({ page }) => {
+test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is unlimited until typed', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   await useMode(page, 'dsp');
   const exchanges = new ResourcePage(page, 'adexchanges', '/adexchanges');
@@ -89,14 +97,18 @@ test('an ad exchange: the endpoint rule comes from the schema; the QPS limit is 
   await d.getByLabel(/^Bid endpoint URL/).fill('bid.e2e.test/openrtb2');
   await expect(page.getByTestId('adexchange-qps-unlimited')).toBeChecked();
   await page.getByTestId('resource-save').click();
-  await expect(formItem(d, 'Bid endpoint URL').locator('.ant-form-item-explain-error')).toHaveText('must be an http(s) URL');
+  await expect(formItem(d, 'Bid endpoint URL').locator('.ant-form-item-explain-error')).toHaveText(
+    'must be an http(s) URL',
+  );
   expect(writes.count).toBe(0);
   await d.getByLabel(/^Bid endpoint URL/).fill('https://bid.e2e.test/openrtb2');
   await exchanges.save();
   await expect(exchanges.row(`E2E Exchange schema ${run}`)).toContainText('Unlimited');
 });
 
-test('a campaign: budgets are unlimited until typed; the creative takes lists of domains and categories', async ({ page }) => {
+test('a campaign: budgets are unlimited until typed; the creative takes lists of domains and categories', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   await useMode(page, 'dsp');
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
@@ -109,7 +121,9 @@ test('a campaign: budgets are unlimited until typed; the creative takes lists of
   await shot(page, 'campaign-budgets');
 });
 
-test("a supplier: the QPS limit is 'unlimited' until typed (the rule left the form for the schema), and 0 stays a real zero", async ({ page }) => {
+test("a supplier: the QPS limit is 'unlimited' until typed (the rule left the form for the schema), and 0 stays a real zero", async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   await useMode(page, 'dsp');
   const sups = new ResourcePage(page, 'sups', '/suppliers');

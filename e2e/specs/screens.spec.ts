@@ -16,7 +16,9 @@ const DIR = process.env.SCREENS_DIR ?? 'test-results/screens';
 
 /** The pager's count under the table, as every list shows it: `1-3 of 3`. */
 async function pagerCounts(table: Locator): Promise<void> {
-  const wrapper = table.locator('xpath=ancestor-or-self::div[contains(concat(" ", @class, " "), " ant-table-wrapper ")]');
+  const wrapper = table.locator(
+    'xpath=ancestor-or-self::div[contains(concat(" ", @class, " "), " ant-table-wrapper ")]',
+  );
   await expect(wrapper.locator('.ant-pagination-total-text')).toHaveText(/^1-\d+ of [\d,]+$/);
 }
 
@@ -42,7 +44,9 @@ async function renderedLines(el: Locator): Promise<string[]> {
 }
 
 async function noHorizontalOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 /** Open a list page and check its heading, its table with rows, and the page width. */
@@ -55,7 +59,9 @@ async function listPage(page: Page, kind: ResourceKind, url: string, hasRows = t
   await expect(card.locator('.ant-table')).toBeVisible();
   if (hasRows) await expect(card.locator('.ant-table-row').first()).toBeVisible();
   // Names stay one line high: no row taller than two lines of text.
-  const tallest = await card.locator('.ant-table-row').evaluateAll((rows) => Math.max(0, ...rows.map((r) => r.getBoundingClientRect().height)));
+  const tallest = await card
+    .locator('.ant-table-row')
+    .evaluateAll((rows) => Math.max(0, ...rows.map((r) => r.getBoundingClientRect().height)));
   expect(tallest).toBeLessThan(64);
   await noHorizontalOverflow(page);
   await page.screenshot({ path: `${DIR}/list-${kind}.png` });
@@ -93,7 +99,9 @@ test('the lists of the V2V edition and the admin pages', async ({ page }) => {
   await listPage(page, 'tooltips', RESOURCES.tooltips.route, false);
 });
 
-test('drawers: a long editable one with its jump links, and the pixel example call inside its drawer', async ({ page }) => {
+test('drawers: a long editable one with its jump links, and the pixel example call inside its drawer', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   await useMode(page, 'dsp');
   await page.goto('/campaigns');
@@ -120,7 +128,9 @@ test('drawers: a long editable one with its jump links, and the pixel example ca
   await page.keyboard.press('Escape');
 });
 
-test("a targeting's Content tab: the content categories and the blocked ad categories, each its own tree", async ({ page }) => {
+test("a targeting's Content tab: the content categories and the blocked ad categories, each its own tree", async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   await page.goto('/targetings');
   await page.locator('[data-testid^="row-open-"]').first().click();
@@ -170,7 +180,10 @@ test('a read-only drawer: an archived campaign, its empty fields showing the emp
   await expect(deals).toHaveCSS('color', 'rgba(0, 0, 0, 0.45)');
   await expect(formItem(drawer, 'Suppliers').locator('.ant-select-placeholder')).toHaveText('—');
   // It starts under its label, as values do (antd sets a multiple select's placeholder in).
-  const [markAt, labelAt] = await Promise.all([textLeft(deals), textLeft(formItem(drawer, 'Deals').locator('.ant-form-item-label label'))]);
+  const [markAt, labelAt] = await Promise.all([
+    textLeft(deals),
+    textLeft(formItem(drawer, 'Deals').locator('.ant-form-item-label label')),
+  ]);
   expect(Math.abs(markAt - labelAt)).toBeLessThan(3);
   await expect(formItem(drawer, 'Targeting')).not.toContainText('—');
   await formItem(drawer, 'Creatives').scrollIntoViewIfNeeded();
@@ -207,7 +220,9 @@ async function shot(page: Page, url: string, testId: string, name: string, fullP
   await page.screenshot({ path: `${DIR}/${name}.png`, fullPage });
 }
 
-test('the pages around the lists: dashboard, a report with results, saved reports, traffic seen, an empty list', async ({ page }) => {
+test('the pages around the lists: dashboard, a report with results, saved reports, traffic seen, an empty list', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, 'demand');
   await useMode(page, 'ssp');

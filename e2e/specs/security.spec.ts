@@ -20,7 +20,9 @@ async function watchCsp(page: Page): Promise<string[]> {
   await page.exposeFunction('__cspViolation', (text: string) => violations.push(text));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __cspViolation: (t: string) => void }).__cspViolation(`${e.violatedDirective} ${e.blockedURI} at ${location.pathname}`);
+      (window as unknown as { __cspViolation: (t: string) => void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} at ${location.pathname}`,
+      );
     });
   });
   page.on('console', (message) => {
@@ -58,7 +60,11 @@ test('the console sends its security headers and runs under its CSP without a vi
 });
 
 test('another site cannot frame the console', async ({ page }) => {
-  await serveAttackerPage(page, CROSS_SITE, `<!doctype html><iframe id="victim" src="${consoleUrl}/login" width="800" height="600"></iframe>`);
+  await serveAttackerPage(
+    page,
+    CROSS_SITE,
+    `<!doctype html><iframe id="victim" src="${consoleUrl}/login" width="800" height="600"></iframe>`,
+  );
   await page.goto(CROSS_SITE);
   // The frame shows Chromium's error page, not the console's login form.
   const frame = page.frames().find((f) => f !== page.mainFrame());
@@ -118,18 +124,25 @@ test('a sibling origin of the same site cannot archive, duplicate or delete with
   await page.goto(SIBLING);
   expect(await page.evaluate(() => (window as unknown as { attempts: Promise<string> }).attempts)).toBe('sent');
   // A form posted as text/plain navigates to the server's answer: the refusal itself.
-  const [answer] = await Promise.all([page.waitForResponse(`${api}/archive`), page.evaluate(() => (document.getElementById('form') as HTMLFormElement).submit())]);
+  const [answer] = await Promise.all([
+    page.waitForResponse(`${api}/archive`),
+    page.evaluate(() => (document.getElementById('form') as HTMLFormElement).submit()),
+  ]);
   expect(answer.status()).toBe(403);
   await expect(page.locator('body')).toContainText('Cross-site request refused');
 
   const after = await page.request.get(api);
   expect(after.status()).toBe(200);
   expect(((await after.json()) as { archived: boolean }).archived).toBe(false);
-  const copies = await page.request.get(`${consoleUrl}/api/demand/tags?search=${encodeURIComponent(`${tag.name} (copy)`)}`);
+  const copies = await page.request.get(
+    `${consoleUrl}/api/demand/tags?search=${encodeURIComponent(`${tag.name} (copy)`)}`,
+  );
   expect(((await copies.json()) as { total: number }).total).toBe(0);
 });
 
-test('an HTML creative runs in a sandboxed preview under its own policy, the console under its own', async ({ page }) => {
+test('an HTML creative runs in a sandboxed preview under its own policy, the console under its own', async ({
+  page,
+}) => {
   const violations = await watchCsp(page);
   await signIn(page, 'demand');
   await useMode(page, 'dsp');
@@ -147,7 +160,10 @@ test('an HTML creative runs in a sandboxed preview under its own policy, the con
   );
   const frame = page.frameLocator('iframe[data-testid="creative-preview"]');
   await expect(frame.locator('#ad')).toHaveText('script ran in an opaque sandbox');
-  await expect(page.locator('iframe[data-testid="creative-preview"]')).toHaveAttribute('sandbox', 'allow-scripts allow-popups');
+  await expect(page.locator('iframe[data-testid="creative-preview"]')).toHaveAttribute(
+    'sandbox',
+    'allow-scripts allow-popups',
+  );
   await page.screenshot({ path: test.info().outputPath('security-html-creative-preview.png') });
   expect(violations).toEqual([]);
 });

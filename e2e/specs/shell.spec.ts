@@ -37,7 +37,9 @@ function expectedLinks(role: Role, mode: 'ssp' | 'dsp', edition: Edition): strin
 
 async function navLinks(page: Page): Promise<string[]> {
   await expect(page.getByTestId('user-menu')).toBeVisible();
-  const ids = await page.locator('[data-testid^="nav-/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(4)));
+  const ids = await page
+    .locator('[data-testid^="nav-/"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(4)));
   return [...new Set(ids)].sort();
 }
 
@@ -114,7 +116,9 @@ test('a page the role may not open goes to /login', async ({ page }) => {
   await expect(page).toHaveURL(/\/login/);
 });
 
-test('a signed-out visitor is sent to /login, and the session probe logs no 403 in the browser console', async ({ page }) => {
+test('a signed-out visitor is sent to /login, and the session probe logs no 403 in the browser console', async ({
+  page,
+}) => {
   const failures: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') failures.push(m.text());
@@ -157,7 +161,9 @@ test('a wrong password says Bad credentials', async ({ page }) => {
 
 test('impersonation: an admin acts as a demand user and comes back', async ({ page }) => {
   await signIn(page, 'admin');
-  const demands = await page.evaluate(() => fetch('/api/demands/list').then((r) => r.json() as Promise<{ id: number; name: string }[]>));
+  const demands = await page.evaluate(() =>
+    fetch('/api/demands/list').then((r) => r.json() as Promise<{ id: number; name: string }[]>),
+  );
   const northwind = demands.find((d) => d.name === 'Northwind Media')!;
   expect(northwind).toBeTruthy();
   await page.goto(`/api/switch?type=demand&id=${northwind.id}`);
@@ -188,7 +194,11 @@ test('profile: apply the general contact to all after the warning, save, and it 
   await page.getByTestId('profile-companyName').fill('Northwind Media Group');
   await page.getByTestId('profile-save').click();
   await expect(page.getByTestId('profile-form')).toBeHidden();
-  const saved = await page.evaluate(() => fetch('/api/demand/info').then((r) => r.json() as Promise<{ companyName: string; contacts: { type: string; lastName: string }[] }>));
+  const saved = await page.evaluate(() =>
+    fetch('/api/demand/info').then(
+      (r) => r.json() as Promise<{ companyName: string; contacts: { type: string; lastName: string }[] }>,
+    ),
+  );
   expect(saved.companyName).toBe('Northwind Media Group');
   expect(saved.contacts.map((c) => c.lastName)).toEqual(['Hopper', 'Hopper', 'Hopper']);
 });
@@ -214,7 +224,9 @@ test('config: the admin saves post-bid allowances, commas and dots stripped', as
 test("settings: 'Open links in new Tabs' makes links open in a new tab", async ({ page }) => {
   // The server keeps the flag for the user: start from it switched off (a repeated run or another
   // spec may have left it on), before the sign-in copies it into the browser.
-  expect((await page.request.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect(
+    (await page.request.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status(),
+  ).toBe(200);
   expect((await page.request.put('/api/ui/settings', { data: { tabs: false } })).status()).toBe(200);
   await signIn(page, 'demand');
   await expect(page.locator('[data-testid="nav-/targetings"]')).not.toHaveAttribute('target', '_blank');

@@ -129,7 +129,9 @@ test('a PreBid tag with partner parameters typed as the partner wants them', asy
   expect(tag.partnerParams).toEqual({ placement_id: 27412399, reserve: 1.25, position: 'above' });
 });
 
-test("an RTB tag whose partner syncs users: its sync URL checked on the field, and the setuid URL to hand the partner", async ({ page }) => {
+test('an RTB tag whose partner syncs users: its sync URL checked on the field, and the setuid URL to hand the partner', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   const tags = new ResourcePage(page, 'tags', '/tags');
   await tags.open();
@@ -146,7 +148,9 @@ test("an RTB tag whose partner syncs users: its sync URL checked on the field, a
 
   const id = await rowId(exactRow(page, names.rtbTag));
   await tags.openRow(names.rtbTag);
-  await expect(inputOf(page.getByTestId('tag-sync-url'))).toHaveValue('https://sync.dsp.e2e.test/usersync?redir=${REDIRECT}');
+  await expect(inputOf(page.getByTestId('tag-sync-url'))).toHaveValue(
+    'https://sync.dsp.e2e.test/usersync?redir=${REDIRECT}',
+  );
   const setuid = page.getByTestId('tag-setuid-url');
   await expect(setuid).toHaveText(`${EDITION_SERVERS.default.url}/setuid?bidder=adplane_tag_${id}&uid=$UID`);
   await setuid.scrollIntoViewIfNeeded();
@@ -194,7 +198,9 @@ test('a tooltip the admin writes shows as (?) beside the field for demand users'
   // One live tooltip per field: replace the demo's text of channels.floorCpm with ours.
   await tips.search('channels.floorCpm');
   const existing = exactRow(page, 'channels.floorCpm');
-  await expect(page.locator('.ant-table-row').or(page.getByText('Nothing matches these filters')).first()).toBeVisible();
+  await expect(
+    page.locator('.ant-table-row').or(page.getByText('Nothing matches these filters')).first(),
+  ).toBeVisible();
   if ((await existing.count()) > 0) {
     await tips.moreAction(await rowId(existing), 'delete');
     await expect(page.locator('.ant-modal-confirm')).toContainText('Deleting is permanent and cannot be undone');

@@ -35,7 +35,9 @@ async function openChannel(page: Page, name: string): Promise<ResourcePage> {
   return channels;
 }
 
-test("a VAST channel's tag: its environment first, each variant with its players' macros, copied as shown", async ({ page }) => {
+test("a VAST channel's tag: its environment first, each variant with its players' macros, copied as shown", async ({
+  page,
+}) => {
   const uid = await channelUid(page, CTV_CHANNEL);
   const channels = await openChannel(page, CTV_CHANNEL);
   const preview = channels.drawer.getByTestId('channel-tag-preview');
@@ -45,7 +47,13 @@ test("a VAST channel's tag: its environment first, each variant with its players
   // A CTV channel opens on its CTV tag: device type, IFA, app bundle and store URL, no page URL.
   await expect(preview).toHaveAttribute('data-variant', 'ctv');
   await expect(code).toContainText(`${base}/vast/${uid}?w={{width}}&h={{height}}`);
-  for (const macro of ['device_type={{device_type}}', 'device_id={{device_id}}', 'app_bundle={{app_bundle}}', 'app_store_url={{app_store_url}}']) await expect(code).toContainText(macro);
+  for (const macro of [
+    'device_type={{device_type}}',
+    'device_id={{device_id}}',
+    'app_bundle={{app_bundle}}',
+    'app_store_url={{app_store_url}}',
+  ])
+    await expect(code).toContainText(macro);
   await expect(code).not.toContainText('page_url');
   await page.screenshot({ path: test.info().outputPath('tag-preview-ctv.png') });
 

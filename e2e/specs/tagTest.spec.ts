@@ -23,7 +23,8 @@ const base = EDITION_SERVERS.default.url;
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const field = (scope: Locator, label: string) => scope.getByLabel(new RegExp(`^${escapeRegExp(label)}(\\s*\\(optional\\))?$`));
+const field = (scope: Locator, label: string) =>
+  scope.getByLabel(new RegExp(`^${escapeRegExp(label)}(\\s*\\(optional\\))?$`));
 
 /** Open the row's "Test this tag" drawer and run the test with the defaults of the form. */
 async function runTest(page: Page, name: string): Promise<Locator> {
@@ -39,7 +40,9 @@ async function runTest(page: Page, name: string): Promise<Locator> {
 async function expectPlaysWithEvents(drawer: Locator): Promise<void> {
   const video = drawer.getByTestId('tag-test-video');
   await expect(video).toBeVisible();
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.5);
   const events = drawer.getByTestId('tag-test-events');
   for (const event of ['impression', 'start']) {
     const row = events.locator('tr', { has: drawer.page().getByTestId(`tag-test-event-${event}`) });
@@ -49,7 +52,9 @@ async function expectPlaysWithEvents(drawer: Locator): Promise<void> {
   }
 }
 
-test('a campaign and a demand tag made in the console fill a channel; the test plays the ad and its events arrive', async ({ page }) => {
+test('a campaign and a demand tag made in the console fill a channel; the test plays the ad and its events arrive', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
 
   // DSP side: a campaign with the demo creative (approved, its video served by adplane), bidding high.
@@ -89,9 +94,12 @@ test('a campaign and a demand tag made in the console fill a channel; the test p
 
   // Test the channel: the campaign wins over the tag, the trace says so, the ad plays.
   const drawer = await runTest(page, names.channel);
-  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(`Filled: campaign “${names.campaign}” won at $40.00 CPM.`);
+  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(
+    `Filled: campaign “${names.campaign}” won at $40.00 CPM.`,
+  );
   const trace = drawer.getByTestId('tag-test-trace');
-  const source = (kind: string, name: string) => trace.getByRole('row', { name: new RegExp(`^${kind} #\\d+ ${escapeRegExp(name)}`) });
+  const source = (kind: string, name: string) =>
+    trace.getByRole('row', { name: new RegExp(`^${kind} #\\d+ ${escapeRegExp(name)}`) });
   await expect(source('Campaign', names.campaign)).toContainText('Won at $40.00 CPM');
   await expect(source('VAST tag', names.tag)).toContainText(`Bid $3.00 CPM, lost to ${names.campaign}`);
   await expect(drawer.getByTestId('tag-test-context')).toContainText('United States (US)');
@@ -114,11 +122,15 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   await expect(drawer.getByTestId('tag-test-trace').locator('tbody tr.ant-table-row')).toHaveCount(1);
   await expectPlaysWithEvents(drawer);
   // The demand's own impression pixel (the demo partner answers 204) and ours (/ev, a GIF) both arrived.
-  const impression = drawer.getByTestId('tag-test-events').locator('tr', { has: page.getByTestId('tag-test-event-impression') });
+  const impression = drawer
+    .getByTestId('tag-test-events')
+    .locator('tr', { has: page.getByTestId('tag-test-event-impression') });
   await expect(impression).toContainText('/demo/demand/track?e=impression');
   await expect(impression).toContainText('/ev?e=impression');
   // what the demand's ad carries beside its media, kept in our answer and shown beside the player
-  await expect(drawer.getByTestId('tag-test-facts')).toHaveText(/Advertiser: demo-brand\.example.*Skippable after 3 s.*Icon: AdChoices/);
+  await expect(drawer.getByTestId('tag-test-facts')).toHaveText(
+    /Advertiser: demo-brand\.example.*Skippable after 3 s.*Icon: AdChoices/,
+  );
   // the AdChoices icon drawn over the video, top right, linking to the partner's page
   const icon = drawer.getByTestId('tag-test-icon');
   await expect(icon.locator('img')).toBeVisible();
@@ -130,7 +142,9 @@ test('a demand tag tested alone is called, fills, and its own trackers fire besi
   await page.screenshot({ path: '/tmp/tagtest-facts.png' });
 });
 
-test('an ad break: the channel is tested for a pod of ads, each slot listed with its ad, length and price', async ({ page }) => {
+test('an ad break: the channel is tested for a pod of ads, each slot listed with its ad, length and price', async ({
+  page,
+}) => {
   await signIn(page, 'demand');
   const channels = new ResourcePage(page, 'channels', '/channels');
   await channels.open();

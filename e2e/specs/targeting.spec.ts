@@ -99,19 +99,28 @@ test('builds a targeting with the IAB and region trees and day-parting, and reop
 
   await targetings.save();
   await targetings.search(name);
-  await expect(targetings.row(name)).toContainText('Countries: CA · Regions: EMEA · Devices: SmartTV · IAB −2 · Day-parting');
+  await expect(targetings.row(name)).toContainText(
+    'Countries: CA · Regions: EMEA · Devices: SmartTV · IAB −2 · Day-parting',
+  );
 
   // The stored values: the whole category and the whole region by id, the partial one by child.
   const answer = await page.request.get(`/api/demand/targetings?search=${encodeURIComponent(name)}`);
   const [row] = (await answer.json()).items as { rules: Record<string, unknown> }[];
   expect(row.rules.iabCategories).toEqual({ mode: 'exclude', values: ['IAB1-1', 'IAB2'] });
   expect(row.rules.regions).toEqual({ mode: 'include', values: ['EMEA'] });
-  expect(row.rules.dayParting).toEqual({ enabled: true, timezone: -5, days: [0, 1, 2, 3, 4], hours: [17, 18, 19, 20, 21, 22] });
+  expect(row.rules.dayParting).toEqual({
+    enabled: true,
+    timezone: -5,
+    days: [0, 1, 2, 3, 4],
+    hours: [17, 18, 19, 20, 21, 22],
+  });
 
   // Reopen: the same checks.
   await openRow(targetings, name);
   const again = targetings.drawer;
-  await expect(treeCheckbox(again.getByTestId('targeting-region-tree'), 'EMEA')).toHaveClass(/ant-tree-checkbox-checked/);
+  await expect(treeCheckbox(again.getByTestId('targeting-region-tree'), 'EMEA')).toHaveClass(
+    /ant-tree-checkbox-checked/,
+  );
   await again.getByRole('tab', { name: /Content/ }).click();
   const iabAgain = again.getByTestId('targeting-iab-tree');
   await expect(again.getByTestId('targeting-iab-mode').locator('.ant-segmented-item-selected')).toHaveText('Exclude');
@@ -130,11 +139,14 @@ test('imports an app list from a CSV file with a bad line', async ({ page }) => 
   await lists.startNew();
   const drawer = lists.drawer;
   await drawer.getByTestId('list-name').fill(name);
-  await drawer.getByTestId('list-import').locator('input[type=file]').setInputFiles({
-    name: 'apps.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from('bundle\ncom.example.tv\n123456789\nnot a bundle!\ncom.example.tv\n'),
-  });
+  await drawer
+    .getByTestId('list-import')
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'apps.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('bundle\ncom.example.tv\n123456789\nnot a bundle!\ncom.example.tv\n'),
+    });
   const report = drawer.getByTestId('list-import-report');
   await expect(report).toContainText('apps.csv: 2 added, 1 duplicate removed, 2 invalid lines');
   await expect(report).toContainText('line 1 "bundle" is not an app bundle');
@@ -204,7 +216,9 @@ test('on V2V, keeps publisher lists with the same list page and offers them in t
   await drawer.getByTestId('list-items').fill('Example.com\nnews.example.org\nnot a domain!');
   await expect(drawer.getByTestId('list-count')).toHaveText('2 entries');
   await page.getByTestId('resource-save').click();
-  await expect(drawer.locator('.ant-form-item-explain-error')).toContainText('line 3 "not a domain!" is not a domain or publisher id');
+  await expect(drawer.locator('.ant-form-item-explain-error')).toContainText(
+    'line 3 "not a domain!" is not a domain or publisher id',
+  );
   await drawer.getByTestId('list-items').fill('Example.com\nnews.example.org');
   await lists.save();
   await lists.search(name);

@@ -8,7 +8,9 @@ import { type Locator, type Page, expect } from '@playwright/test';
 /** The row whose name link is exactly `name` (a copy's "<name> (copy)" does not match). */
 export function exactRow(page: Page, name: string): Locator {
   const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  return page.locator('.ant-table-row').filter({ has: page.locator('[data-testid^="row-open-"]').filter({ hasText: exact }) });
+  return page
+    .locator('.ant-table-row')
+    .filter({ has: page.locator('[data-testid^="row-open-"]').filter({ hasText: exact }) });
 }
 
 /** The id of a list row (the table's row key). */
@@ -43,7 +45,10 @@ export function inputOf(control: Locator): Locator {
 
 /** The antd form item whose label starts with `label`, within `scope`. */
 export function formItem(scope: Locator, label: string): Locator {
-  return scope.locator('.ant-form-item').filter({ has: scope.page().locator('.ant-form-item-label', { hasText: label }) }).first();
+  return scope
+    .locator('.ant-form-item')
+    .filter({ has: scope.page().locator('.ant-form-item-label', { hasText: label }) })
+    .first();
 }
 
 /**

@@ -20,7 +20,8 @@ const E2E_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export async function buildPrebidBundle(): Promise<Buffer> {
   const built = await build({
     stdin: {
-      contents: "import pbjs from 'prebid.js';\nimport 'prebid.js/modules/prebidServerBidAdapter';\npbjs.processQueue();\n",
+      contents:
+        "import pbjs from 'prebid.js';\nimport 'prebid.js/modules/prebidServerBidAdapter';\npbjs.processQueue();\n",
       resolveDir: E2E_DIR,
       loader: 'js',
     },
@@ -100,7 +101,9 @@ export async function startPageServer(js: Buffer, html: () => string): Promise<P
 /** Signs the demo demand user in on an API context of adplane at `base` (the test's own, for set-up calls). */
 export async function demandApi(base: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({ baseURL: base });
-  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect((await api.post('/api/auth/login', { data: { username: 'demand', password: DEMO_PASSWORD } })).status()).toBe(
+    200,
+  );
   return api;
 }
 
@@ -119,7 +122,11 @@ export interface FillingChannel {
  * A PreBid display channel that fills: a 300x250 HTML banner (nothing to fetch from made-up hosts)
  * bought by a campaign from yesterday for 30 days, the publisher paid 70 %. Returns the channel.
  */
-export async function fillingDisplayChannel(api: APIRequestContext, base: string, names: FillingChannel): Promise<{ id: number; uid: string }> {
+export async function fillingDisplayChannel(
+  api: APIRequestContext,
+  base: string,
+  names: FillingChannel,
+): Promise<{ id: number; uid: string }> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const create = async (kind: string, data: Record<string, unknown>) => {
     const res = await api.post(`/api/demand/${kind}`, { data });
@@ -127,11 +134,32 @@ export async function fillingDisplayChannel(api: APIRequestContext, base: string
     return (await res.json()) as { id: number; uid: string };
   };
   const creative = await create('creatives', {
-    name: names.creative, format: 'display', displayType: 'html', width: 300, height: 250, approval: 'approved', clickUrl: `${base}/`, adomain: ['adplane.test'],
+    name: names.creative,
+    format: 'display',
+    displayType: 'html',
+    width: 300,
+    height: 250,
+    approval: 'approved',
+    clickUrl: `${base}/`,
+    adomain: ['adplane.test'],
     html: `<div data-ad="${names.marker}" style="width:300px;height:250px;background:#0b3d91;color:#fff;font:bold 18px/250px sans-serif;text-align:center">${names.text}</div>`,
   });
-  await create('campaigns', { name: names.campaign, startDate: day(-1), endDate: day(30), bidCpm: names.bidCpm, creativeIds: [creative.id] });
-  return create('channels', { name: names.channel, integration: 'PreBid', environment: 'web', format: 'display', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 });
+  await create('campaigns', {
+    name: names.campaign,
+    startDate: day(-1),
+    endDate: day(30),
+    bidCpm: names.bidCpm,
+    creativeIds: [creative.id],
+  });
+  return create('channels', {
+    name: names.channel,
+    integration: 'PreBid',
+    environment: 'web',
+    format: 'display',
+    payout: { type: 'revshare', percent: 70 },
+    demandMode: 'auction',
+    timeoutMs: 1000,
+  });
 }
 
 /**
@@ -139,15 +167,25 @@ export async function fillingDisplayChannel(api: APIRequestContext, base: string
  * frame in the unit's element (`#<code>`), the banner of a fillingDisplayChannel shows (its `data-ad`
  * marker, its text) and its impression pixel reaches adplane's /ev.
  */
-export async function expectBannerRendered(page: Page, base: string, bid: { code: string; adId: string }, banner: Pick<FillingChannel, 'marker' | 'text'>): Promise<void> {
+export async function expectBannerRendered(
+  page: Page,
+  base: string,
+  bid: { code: string; adId: string },
+  banner: Pick<FillingChannel, 'marker' | 'text'>,
+): Promise<void> {
   const impression = page.waitForRequest((r) => r.url().startsWith(`${base}/ev?e=impression`));
   await page.evaluate(({ code, adId }) => {
     const frame = document.createElement('iframe');
     Object.assign(frame, { width: '300', height: '250', id: 'ad-frame', frameBorder: '0', scrolling: 'no' });
     document.getElementById(code)!.appendChild(frame);
-    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(frame.contentWindow!.document, adId);
+    (window as unknown as { pbjs: { renderAd(doc: Document, id: string): void } }).pbjs.renderAd(
+      frame.contentWindow!.document,
+      adId,
+    );
   }, bid);
   // Prebid.js 10.12+ renders the markup in a frame of its own inside the one it is given
-  await expect(page.frameLocator('#ad-frame').frameLocator('iframe').locator(`[data-ad="${banner.marker}"]`)).toHaveText(banner.text);
+  await expect(
+    page.frameLocator('#ad-frame').frameLocator('iframe').locator(`[data-ad="${banner.marker}"]`),
+  ).toHaveText(banner.text);
   expect((await (await impression).response())?.status()).toBe(200);
 }

@@ -19,7 +19,14 @@ const base = Number(process.env.E2E_PORT_BASE ?? 18180);
  */
 export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 
-function server(slot: number, edition: Edition, offset: number, encrypt: boolean, landing = '', insightHub = ''): EditionServer {
+function server(
+  slot: number,
+  edition: Edition,
+  offset: number,
+  encrypt: boolean,
+  landing = '',
+  insightHub = '',
+): EditionServer {
   const port = base + slot * 10 + offset;
   return { edition, port, url: `http://127.0.0.1:${port}`, encrypt, landing, insightHub };
 }
@@ -37,6 +44,8 @@ export function editionServers(slot: number): Record<Edition, EditionServer> {
  * The servers of the worker this module runs in: Playwright gives every worker process its slot in
  * `TEST_PARALLEL_INDEX` (kept when a worker is replaced after a failure); the runner itself has none.
  */
-export const EDITION_SERVERS: Record<Edition, EditionServer> = editionServers(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
+export const EDITION_SERVERS: Record<Edition, EditionServer> = editionServers(
+  Number(process.env.TEST_PARALLEL_INDEX ?? 0),
+);
 
 export const DEMO_PASSWORD = 'demo';

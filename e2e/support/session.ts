@@ -5,7 +5,12 @@ import { DEMO_PASSWORD } from './servers.js';
  * Sign in through the real login page and wait for the console frame. The specs of the login page
  * itself use it (shell.spec.ts: every role of every edition, the encrypted answer; security.spec.ts).
  */
-export async function signInThroughPage(page: Page, username: string, password = DEMO_PASSWORD, baseUrl = ''): Promise<void> {
+export async function signInThroughPage(
+  page: Page,
+  username: string,
+  password = DEMO_PASSWORD,
+  baseUrl = '',
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);

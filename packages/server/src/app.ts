@@ -67,7 +67,19 @@ const HOUR_MS = 60 * 60 * 1000;
  * The adplane HTTP app, ready for `listen` or `inject`. Order matters: error handling and hooks
  * first, then the auth plugin (its onRoute hook checks every /api route's guard), then the routes.
  */
-export async function buildApp({ settings, store, logger, role = 'all', clock = systemClock, loginThrottle, stats, deliveryPrefix, configBus: givenBus, edge: edgeOptions, serverHeaders }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  settings,
+  store,
+  logger,
+  role = 'all',
+  clock = systemClock,
+  loginThrottle,
+  stats,
+  deliveryPrefix,
+  configBus: givenBus,
+  edge: edgeOptions,
+  serverHeaders,
+}: BuildAppOptions): Promise<FastifyInstance> {
   // The edge answers its requests from its one route table (edge/edgeRouter.ts) before Fastify sees
   // them, on the listening server alone (no routing, hooks or body machinery on the hot path): through
   // the edge lane, and through node:http's handler below for what the lane hands over. Fastify, and so
@@ -113,16 +125,25 @@ export async function buildApp({ settings, store, logger, role = 'all', clock = 
   const sessionSecret = await ensureSessionSecret(store, settings);
   app.decorate('clock', clock);
   app.decorate('store', store);
-  const statsStore = stats ?? (await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl }));
+  const statsStore =
+    stats ?? (await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl }));
   app.decorate('stats', statsStore);
   if (!stats) app.addHook('onClose', () => statsStore.close());
-  app.decorate('reportLines', createReportLines({ filesAtOnce: settings.reportFilesAtOnce, filesPerUser: settings.reportFilesPerUser }));
+  app.decorate(
+    'reportLines',
+    createReportLines({ filesAtOnce: settings.reportFilesAtOnce, filesPerUser: settings.reportFilesPerUser }),
+  );
   app.decorate('settings', settings);
   app.decorate('metrics', createAppMetrics());
   app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle({ now: () => clock.now() }));
   app.decorate(
     'sessions',
-    createSessions({ db: store.db, ttlMs: settings.sessionTtlHours * HOUR_MS, secure: isHttpsHost(settings), now: () => clock.now() }),
+    createSessions({
+      db: store.db,
+      ttlMs: settings.sessionTtlHours * HOUR_MS,
+      secure: isHttpsHost(settings),
+      now: () => clock.now(),
+    }),
   );
 
   installAccessLog(app, settings.accessLog);
@@ -130,9 +151,18 @@ export async function buildApp({ settings, store, logger, role = 'all', clock = 
   installSameOriginChecks(app);
   await installSecurityHeaders(app, settings);
   if (settings.encryptResponses) installResponseEncryption(app);
-  registerOpsRoutes(app, { store, metrics: app.metrics, access: { allow: settings.metricsAllow, token: settings.metricsToken } });
+  registerOpsRoutes(app, {
+    store,
+    metrics: app.metrics,
+    access: { allow: settings.metricsAllow, token: settings.metricsToken },
+  });
   await installAuth(app, sessionSecret);
-  const configBus = givenBus?.(app.log) ?? await openConfigChangeBus({ redisUrl: settings.redisUrl }, { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+  const configBus =
+    givenBus?.(app.log) ??
+    (await openConfigChangeBus(
+      { redisUrl: settings.redisUrl },
+      { log: app.log, ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) },
+    ));
   app.decorate('configBus', configBus);
   app.addHook('onClose', () => configBus.close());
 
@@ -147,7 +177,15 @@ export async function buildApp({ settings, store, logger, role = 'all', clock = 
     // the console's pacing reads the delivery counters: the edge's own in role all; in role api a
     // reader of the shared counters that never serves (no timers: it exchanges nothing, only reads)
     if (role === 'api') {
-      const reader = await openDeliveryCounters({ redisUrl: settings.redisUrl }, { log: app.log, timers: false, clock: () => clock.now(), ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}) });
+      const reader = await openDeliveryCounters(
+        { redisUrl: settings.redisUrl },
+        {
+          log: app.log,
+          timers: false,
+          clock: () => clock.now(),
+          ...(deliveryPrefix ? { prefix: deliveryPrefix } : {}),
+        },
+      );
       app.addHook('onClose', () => reader.close());
       app.decorate('deliveryCounters', reader);
     } else {
@@ -159,7 +197,14 @@ export async function buildApp({ settings, store, logger, role = 'all', clock = 
     // after a config write (its transaction committed: the answer is out), every edge process hears of
     // it at once; writes that did not move the version cost the edge one version read
     app.addHook('onResponse', async (request, reply) => {
-      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || reply.statusCode >= 400 || !request.url.startsWith('/api/')) return;
+      if (
+        request.method === 'GET' ||
+        request.method === 'HEAD' ||
+        request.method === 'OPTIONS' ||
+        reply.statusCode >= 400 ||
+        !request.url.startsWith('/api/')
+      )
+        return;
       try {
         configBus.publish(await readConfigVersion(store.db));
       } catch (error) {

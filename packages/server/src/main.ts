@@ -41,12 +41,17 @@ export const MAX_WORKERS = 64;
  * TypeError naming the flag and the reason.
  */
 export function readArgs(args: string[], cores = availableParallelism()): { role: Role; workers: number } {
-  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' }, workers: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { role: { type: 'string', default: 'all' }, workers: { type: 'string' } },
+    strict: true,
+  });
   const role = values.role as Role;
   if (!ROLES.includes(role)) throw new TypeError(`--role must be one of ${ROLES.join(', ')} (got '${values.role}')`);
   if (values.workers === undefined) return { role, workers: role === 'edge' ? Math.min(cores, MAX_WORKERS) : 1 };
   const workers = /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
-  if (!(workers >= 1 && workers <= MAX_WORKERS)) throw new TypeError(`--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}')`);
+  if (!(workers >= 1 && workers <= MAX_WORKERS))
+    throw new TypeError(`--workers must be a whole number from 1 to ${MAX_WORKERS} (got '${values.workers}')`);
   return { role, workers };
 }
 
@@ -59,7 +64,9 @@ function printSeed(seed: SeedResult, settings: Settings): void {
   } else {
     for (const u of seed.users) {
       const given = settings.adminPassword !== null;
-      out(`Admin created: user '${u.username}', password ${given ? 'from ADPLANE_ADMIN_PASSWORD' : `'${u.password}' (shown once: change it)`}`);
+      out(
+        `Admin created: user '${u.username}', password ${given ? 'from ADPLANE_ADMIN_PASSWORD' : `'${u.password}' (shown once: change it)`}`,
+      );
     }
   }
 }
@@ -93,7 +100,9 @@ async function main(): Promise<void> {
   await writeDemoHistory(app.stats, store, settings, role);
   serveUntilSignalled(app, settings, () => store.close());
   await app.listen({ port: settings.port, host: settings.host });
-  out(`adplane (${role}, edition ${settings.edition}) listening on http://${settings.host}:${settings.port}  store: ${where}`);
+  out(
+    `adplane (${role}, edition ${settings.edition}) listening on http://${settings.host}:${settings.port}  store: ${where}`,
+  );
   if (seed) printSeed(seed, settings);
 }
 
@@ -128,7 +137,14 @@ function serveUntilSignalled(app: FastifyInstance, settings: Settings, closeStor
  * The primary of `--workers N`: the store is migrated and seeded once (above), the session secret
  * made before the workers race for it, and the stats store (DuckDB) opened here only.
  */
-async function startPrimary(o: { role: Role; workers: number; settings: Settings; store: Store; seed: SeedResult | null; where: string }): Promise<void> {
+async function startPrimary(o: {
+  role: Role;
+  workers: number;
+  settings: Settings;
+  store: Store;
+  seed: SeedResult | null;
+  where: string;
+}): Promise<void> {
   const { role, workers, settings, store, seed, where } = o;
   await ensureSessionSecret(store, settings);
   const stats = await openStatsStore({ dataDir: settings.dataDir, clickhouseUrl: settings.clickhouseUrl });
@@ -139,10 +155,14 @@ async function startPrimary(o: { role: Role; workers: number; settings: Settings
     // with ClickHouse each worker writes and reads it directly; the primary kept it for the demo history only
     stats: settings.clickhouseUrl ? null : stats,
     // the workers' delivery counters and replay guard, when they live in the primary (no Redis): kept across a restart
-    kept: settings.redisUrl ? null : { counters: join(settings.dataDir, COUNTERS_FILE), replay: join(settings.dataDir, REPLAY_FILE) },
+    kept: settings.redisUrl
+      ? null
+      : { counters: join(settings.dataDir, COUNTERS_FILE), replay: join(settings.dataDir, REPLAY_FILE) },
     drainMs: settings.shutdownGraceMs + 10_000,
     onListening: () => {
-      out(`adplane (${role}, edition ${settings.edition}, ${workers} workers) listening on http://${settings.host}:${settings.port}  store: ${where}`);
+      out(
+        `adplane (${role}, edition ${settings.edition}, ${workers} workers) listening on http://${settings.host}:${settings.port}  store: ${where}`,
+      );
       if (seed) printSeed(seed, settings);
     },
     closeStores: async () => {
@@ -158,7 +178,13 @@ async function serveWorker(role: Role, settings: Settings): Promise<void> {
   const store = await openStore(settings);
   // which worker answered, on every answer (operators and tests tell the workers apart by it)
   const app = await buildApp({
-    settings, store, role, edge: services.edge, serverHeaders: { [WORKER_HEADER]: String(cluster.worker?.id ?? 0) }, ...(services.stats ? { stats: services.stats } : {}), ...(services.configBus ? { configBus: services.configBus } : {}),
+    settings,
+    store,
+    role,
+    edge: services.edge,
+    serverHeaders: { [WORKER_HEADER]: String(cluster.worker?.id ?? 0) },
+    ...(services.stats ? { stats: services.stats } : {}),
+    ...(services.configBus ? { configBus: services.configBus } : {}),
   });
   serveUntilSignalled(app, settings, () => store.close());
   await app.listen({ port: settings.port, host: settings.host });
@@ -167,7 +193,8 @@ async function serveWorker(role: Role, settings: Settings): Promise<void> {
 const isMain = startedAsCommand(import.meta.url);
 if (isMain) {
   main().catch((error: unknown) => {
-    if (cluster.isWorker) logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');
+    if (cluster.isWorker)
+      logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'worker failed to start');
     fail(`adplane failed to start: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

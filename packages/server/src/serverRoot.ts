@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 function findServerRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@adplane/server') return dir;
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@adplane/server'
+    )
+      return dir;
     if (dirname(dir) === dir) throw new Error(`adplane: no @adplane/server package.json above ${from}`);
   }
 }

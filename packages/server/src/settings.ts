@@ -140,14 +140,19 @@ const wholeUnits = (unit: string, units: string, max: number, maxNote = '') =>
       .trim()
       .regex(/^\d+$/, `must be a whole number of ${units}`)
       .transform(Number)
-      .pipe(z.number().int().min(1, `must be at least 1 ${unit}`).max(max, `must be at most ${max} ${units}${maxNote}`)),
+      .pipe(
+        z.number().int().min(1, `must be at least 1 ${unit}`).max(max, `must be at most ${max} ${units}${maxNote}`),
+      ),
   );
 
 const url = (what: string) =>
   z
     .string()
     .trim()
-    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `must be an http:// or https:// URL ${what}`);
+    .refine(
+      (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+      `must be an http:// or https:// URL ${what}`,
+    );
 
 /**
  * Idle keep-alive connections stay open this long by default. Exchanges, Prebid Server and load
@@ -170,7 +175,9 @@ const EnvSchema = z.object({
         'must be a postgres:// or postgresql:// URL (leave it unset to use the embedded SQLite file)',
       ),
   ),
-  CLICKHOUSE_URL: optional(url('(ClickHouse HTTP interface, e.g. http://127.0.0.1:8123; leave it unset to use the embedded DuckDB file)')),
+  CLICKHOUSE_URL: optional(
+    url('(ClickHouse HTTP interface, e.g. http://127.0.0.1:8123; leave it unset to use the embedded DuckDB file)'),
+  ),
   REDIS_URL: optional(
     z
       .string()
@@ -197,15 +204,26 @@ const EnvSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^(0|1|[0-9a-fA-F.:/,\s]+)$/, "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)")
+      .regex(
+        /^(0|1|[0-9a-fA-F.:/,\s]+)$/,
+        "must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed)",
+      )
       .superRefine((v, ctx) => {
         if (v === '0' || v === '1') return;
         try {
           // the spellings the other address decisions read (http/addressRanges.ts), and what proxy-addr compiles
-          addressRanges(v.split(',').map((e) => e.trim()).filter(Boolean));
+          addressRanges(
+            v
+              .split(',')
+              .map((e) => e.trim())
+              .filter(Boolean),
+          );
           proxyTrust(v);
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed): ${(error as Error).message}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be '0', '1' or a comma-separated list of proxy addresses (CIDR allowed): ${(error as Error).message}`,
+          });
         }
       }),
   ),
@@ -217,7 +235,10 @@ const EnvSchema = z.object({
         try {
           parseAllowList(v);
         } catch (error) {
-          ctx.addIssue({ code: 'custom', message: `must be 'none' or a comma-separated list of addresses or CIDR ranges: ${(error as Error).message}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be 'none' or a comma-separated list of addresses or CIDR ranges: ${(error as Error).message}`,
+          });
         }
       }),
   ),
@@ -232,7 +253,13 @@ const EnvSchema = z.object({
       .trim()
       .regex(/^\d+$/, 'must be a whole number of milliseconds')
       .transform(Number)
-      .pipe(z.number().int().min(50, 'must be at least 50 milliseconds').max(3_600_000, 'must be at most 3600000 milliseconds (an hour)')),
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(50, 'must be at least 50 milliseconds')
+          .max(3_600_000, 'must be at most 3600000 milliseconds (an hour)'),
+      ),
   ),
   ADPLANE_METRICS_TOKEN: optional(z.string().trim().min(16, 'must be at least 16 characters long')),
   ADPLANE_ADSTXT_ALLOW_PRIVATE: switch01('0'),
@@ -243,11 +270,22 @@ const EnvSchema = z.object({
       .string()
       .trim()
       .min(1)
-      .refine((v) => /^https?:\/\/\S+$/i.test(v) || existsSync(v), 'must be an http(s) URL or the path of a readable currency file (Prebid\'s format)'),
+      .refine(
+        (v) => /^https?:\/\/\S+$/i.test(v) || existsSync(v),
+        "must be an http(s) URL or the path of a readable currency file (Prebid's format)",
+      ),
   ),
   ADPLANE_CURRENCY_REFRESH_MINUTES: wholeUnits('minute', 'minutes', 24 * 60),
-  ADPLANE_PREBID_SERVER_URL: optional(url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)')),
-  ADPLANE_MAXMIND_DB: optional(z.string().trim().min(1).refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file')),
+  ADPLANE_PREBID_SERVER_URL: optional(
+    url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)'),
+  ),
+  ADPLANE_MAXMIND_DB: optional(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .refine((p) => existsSync(p), 'must be the path of a readable MaxMind .mmdb file'),
+  ),
 });
 
 function trustProxyOf(value: string | undefined): boolean | string {
@@ -263,10 +301,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     const problems = (parsed.success ? [] : parsed.error.issues).map((issue) => {
       const variable = String(issue.path[0] ?? '(environment)');
       const raw = env[variable];
-      const shown = raw === undefined ? '' : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') ? '***' : raw}')`;
+      const shown =
+        raw === undefined
+          ? ''
+          : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') ? '***' : raw}')`;
       return { variable, message: `${issue.message}${shown}` };
     });
-    for (const p of ivt.problems) problems.push({ variable: p.variable, message: `${p.message} (got '${env[p.variable] ?? ''}')` });
+    for (const p of ivt.problems)
+      problems.push({ variable: p.variable, message: `${p.message} (got '${env[p.variable] ?? ''}')` });
     throw new SettingsError(problems);
   }
   const e = parsed.data;
@@ -306,7 +348,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     adsTxtAllowPrivate: e.ADPLANE_ADSTXT_ALLOW_PRIVATE,
     demandAllowPrivate: e.ADPLANE_DEMAND_ALLOW_PRIVATE,
     allowSelfDemand: e.ADPLANE_ALLOW_SELF_DEMAND,
-    currencyRates: e.ADPLANE_CURRENCY_RATES ? (/^https?:\/\//i.test(e.ADPLANE_CURRENCY_RATES) ? e.ADPLANE_CURRENCY_RATES : resolve(process.cwd(), e.ADPLANE_CURRENCY_RATES)) : null,
+    currencyRates: e.ADPLANE_CURRENCY_RATES
+      ? /^https?:\/\//i.test(e.ADPLANE_CURRENCY_RATES)
+        ? e.ADPLANE_CURRENCY_RATES
+        : resolve(process.cwd(), e.ADPLANE_CURRENCY_RATES)
+      : null,
     currencyRefreshMinutes: e.ADPLANE_CURRENCY_REFRESH_MINUTES ?? 60,
     ivt: ivt.settings,
   };

@@ -11,18 +11,24 @@ forEachStore(
       const lines: Record<string, unknown>[] = [];
       const sink = new Writable({
         write(chunk: Buffer, _enc, done) {
-          for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+          for (const line of chunk.toString().split('\n'))
+            if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
           done();
         },
       });
-      const app = await buildApp({ settings: { ...t.settings, accessLog }, store: t.store, logger: pino({ level }, sink) });
+      const app = await buildApp({
+        settings: { ...t.settings, accessLog },
+        store: t.store,
+        logger: pino({ level }, sink),
+      });
       await app.ready();
       await app.inject({ method: 'GET', url: '/healthz' });
       await app.inject({ method: 'GET', url: '/api/nope' });
       await app.close();
       return lines;
     }
-    const requestLines = (lines: Record<string, unknown>[]) => lines.filter((l) => l.msg === 'request' || l.msg === 'incoming request' || l.msg === 'request completed');
+    const requestLines = (lines: Record<string, unknown>[]) =>
+      lines.filter((l) => l.msg === 'request' || l.msg === 'incoming request' || l.msg === 'request completed');
 
     describe('access log', () => {
       it('writes no line per request at info', async () => {

@@ -23,7 +23,11 @@ export interface RunningAdplane {
  * A port taken between its pick and the listen (EADDRINUSE: another test's process got it) is picked
  * again, twice at most.
  */
-export async function startAdplane(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane> {
+export async function startAdplane(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd: string; workers: number },
+): Promise<RunningAdplane> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const started = await startOnFreePort(args, env, options);
     if (started !== 'port_taken') return started;
@@ -31,11 +35,25 @@ export async function startAdplane(args: string[], env: Record<string, string>, 
   throw new Error(`adplane ${args.join(' ')}: three ports picked were taken before it listened`);
 }
 
-async function startOnFreePort(args: string[], env: Record<string, string>, options: { cwd: string; workers: number }): Promise<RunningAdplane | 'port_taken'> {
+async function startOnFreePort(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd: string; workers: number },
+): Promise<RunningAdplane | 'port_taken'> {
   const port = await freePort();
   const proc = spawn(process.execPath, args, {
     cwd: options.cwd,
-    env: { ...process.env, PORT: String(port), ADPLANE_HOST: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', ADPLANE_DEMAND_ALLOW_PRIVATE: '1', REDIS_URL: '', CLICKHOUSE_URL: '', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ADPLANE_HOST: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
+      REDIS_URL: '',
+      CLICKHOUSE_URL: '',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // its errors still reach the test's output; a taken port is told apart by them
@@ -62,7 +80,9 @@ async function startOnFreePort(args: string[], env: Record<string, string>, opti
   });
   if (outcome === 'port_taken') return outcome;
   return {
-    proc, port, exited,
+    proc,
+    port,
+    exited,
     stop() {
       if (proc.exitCode === null) proc.kill('SIGTERM');
       return exited;
@@ -97,20 +117,36 @@ export interface ProgramAnswer {
  * One request on a connection of its own (so that a cluster picks the next worker for it), with a
  * JSON body and a session cookie when given.
  */
-export function callProgram(port: number, path: string, options: { method?: string; cookie?: string; body?: unknown } = {}): Promise<ProgramAnswer> {
+export function callProgram(
+  port: number,
+  path: string,
+  options: { method?: string; cookie?: string; body?: unknown } = {},
+): Promise<ProgramAnswer> {
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? null : JSON.stringify(options.body);
     const req = httpRequest(
       {
-        host: '127.0.0.1', port, path, method: options.method ?? 'GET', agent: false,
-        headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        agent: false,
+        headers: {
+          ...(options.cookie ? { cookie: options.cookie } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const set = res.headers['set-cookie']?.[0];
-          resolve({ status: res.statusCode ?? 0, worker: String(res.headers[WORKER_HEADER] ?? ''), body: Buffer.concat(chunks).toString('utf8'), cookie: set ? set.split(';')[0]! : null });
+          resolve({
+            status: res.statusCode ?? 0,
+            worker: String(res.headers[WORKER_HEADER] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+            cookie: set ? set.split(';')[0]! : null,
+          });
         });
       },
     );

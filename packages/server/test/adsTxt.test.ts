@@ -13,7 +13,11 @@ forEachStore((t) => {
   let strict: FastifyInstance;
   let site: LocalServer;
   let siteHost = '';
-  let answer: { status: number; type: string; body: string; location?: string } = { status: 200, type: 'text/plain', body: '' };
+  let answer: { status: number; type: string; body: string; location?: string } = {
+    status: 200,
+    type: 'text/plain',
+    body: '',
+  };
   const cookies: Record<string, string> = {};
   let channelId = 0;
   let ownChannelId = 0;
@@ -21,15 +25,31 @@ forEachStore((t) => {
   beforeAll(async () => {
     site = await localServer((req, res) => {
       if (req.url !== '/ads.txt') return void res.writeHead(404).end();
-      res.writeHead(answer.status, { 'content-type': answer.type, ...(answer.location ? { location: answer.location } : {}) }).end(answer.body);
+      res
+        .writeHead(answer.status, {
+          'content-type': answer.type,
+          ...(answer.location ? { location: answer.location } : {}),
+        })
+        .end(answer.body);
     });
     siteHost = `127.0.0.1:${site.port}`;
     app = await buildTestApp(t.store, { adsTxtAllowPrivate: true, publicHost: 'https://adplane.example' });
     strict = await buildTestApp(t.store, { adsTxtAllowPrivate: false });
     for (const role of ['demand', 'sub', 'adv', 'acme']) cookies[role] = await login(app, role);
     // The demo subpublisher Harbor Video is a PUBLISHER with seller id nw1-sub-1.
-    channelId = (await createAs(app, cookies.demand, 'channels', { name: 'ads.txt channel', subpublisherId: t.users.sub.id, domain: 'harborvideo.test' })).id;
-    ownChannelId = (await createAs(app, cookies.demand, 'channels', { name: 'ads.txt channel without subpublisher', domain: 'somesite.test' })).id;
+    channelId = (
+      await createAs(app, cookies.demand, 'channels', {
+        name: 'ads.txt channel',
+        subpublisherId: t.users.sub.id,
+        domain: 'harborvideo.test',
+      })
+    ).id;
+    ownChannelId = (
+      await createAs(app, cookies.demand, 'channels', {
+        name: 'ads.txt channel without subpublisher',
+        domain: 'somesite.test',
+      })
+    ).id;
   });
   afterAll(async () => {
     await app.close();
@@ -40,7 +60,8 @@ forEachStore((t) => {
     answer = { status: 200, type: 'text/plain; charset=utf-8', body: '' };
   });
 
-  const check = (domain: string, role = 'demand', on = app) => as(on, cookies[role], { method: 'POST', url: adsTxtCheckPath(channelId), payload: { domain } });
+  const check = (domain: string, role = 'demand', on = app) =>
+    as(on, cookies[role], { method: 'POST', url: adsTxtCheckPath(channelId), payload: { domain } });
 
   it("gives the line of a channel: the tenant's domain, the subpublisher's seller id, DIRECT for a publisher", async () => {
     const res = await as(app, cookies.demand, { method: 'GET', url: adsTxtLinePath(channelId) });
@@ -56,10 +77,15 @@ forEachStore((t) => {
     });
     // The same id sellers.json lists on that host.
     const sellers = await app.inject({ method: 'GET', url: '/sellers.json', headers: { host: 'ads.northwind.test' } });
-    expect(sellers.json().sellers).toContainEqual(expect.objectContaining({ seller_id: 'nw1-sub-1', seller_type: 'PUBLISHER' }));
+    expect(sellers.json().sellers).toContainEqual(
+      expect.objectContaining({ seller_id: 'nw1-sub-1', seller_type: 'PUBLISHER' }),
+    );
 
     const own = await as(app, cookies.demand, { method: 'GET', url: adsTxtLinePath(ownChannelId) });
-    expect(own.json()).toMatchObject({ line: `ads.northwind.test, ${t.users.demand.id}, RESELLER`, seller: { source: 'tenant' } });
+    expect(own.json()).toMatchObject({
+      line: `ads.northwind.test, ${t.users.demand.id}, RESELLER`,
+      seller: { source: 'tenant' },
+    });
   });
 
   it('lets the subpublisher read its channel line; the check is for those who edit channels; other tenants get 404', async () => {
@@ -72,7 +98,8 @@ forEachStore((t) => {
   });
 
   it('finds the line in a live ads.txt, whatever the case, spacing and comments', async () => {
-    answer.body = '# ads.txt of harborvideo.test\r\ngoogle.com, pub-1, DIRECT, f08c47fec0942fa0\r\nADS.Northwind.test ,  nw1-sub-1 , direct # ours\r\ncontact=ads@harborvideo.test\r\n';
+    answer.body =
+      '# ads.txt of harborvideo.test\r\ngoogle.com, pub-1, DIRECT, f08c47fec0942fa0\r\nADS.Northwind.test ,  nw1-sub-1 , direct # ours\r\ncontact=ads@harborvideo.test\r\n';
     const res = await check(siteHost);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -86,18 +113,36 @@ forEachStore((t) => {
 
   it('tells when the relationship differs, and when the line is missing', async () => {
     answer.body = 'ads.northwind.test, nw1-sub-1, RESELLER\n';
-    expect((await check(siteHost)).json()).toMatchObject({ status: 'relationship_differs', matches: [{ line: 1 }], message: expect.stringContaining('the line should say DIRECT') });
+    expect((await check(siteHost)).json()).toMatchObject({
+      status: 'relationship_differs',
+      matches: [{ line: 1 }],
+      message: expect.stringContaining('the line should say DIRECT'),
+    });
     answer.body = 'ads.northwind.test, someone-else, DIRECT\nother.test, nw1-sub-1, DIRECT\n';
-    expect((await check(siteHost)).json()).toMatchObject({ status: 'missing', matches: [], message: expect.stringContaining('should add "ads.northwind.test, nw1-sub-1, DIRECT"') });
+    expect((await check(siteHost)).json()).toMatchObject({
+      status: 'missing',
+      matches: [],
+      message: expect.stringContaining('should add "ads.northwind.test, nw1-sub-1, DIRECT"'),
+    });
   });
 
   it('tells a page that is not an ads.txt, a 404 and a host that does not answer', async () => {
-    answer = { status: 200, type: 'text/html', body: '<html><body>ads.northwind.test, nw1-sub-1, DIRECT</body></html>' };
+    answer = {
+      status: 200,
+      type: 'text/html',
+      body: '<html><body>ads.northwind.test, nw1-sub-1, DIRECT</body></html>',
+    };
     expect((await check(siteHost)).json()).toMatchObject({ status: 'not_adstxt' });
     answer = { status: 404, type: 'text/plain', body: 'Not found' };
-    expect((await check(siteHost)).json()).toMatchObject({ status: 'not_adstxt', message: expect.stringContaining('HTTP 404') });
+    expect((await check(siteHost)).json()).toMatchObject({
+      status: 'not_adstxt',
+      message: expect.stringContaining('HTTP 404'),
+    });
     const port = await freePort();
-    expect((await check(`127.0.0.1:${port}`)).json()).toMatchObject({ status: 'unreachable', url: `http://127.0.0.1:${port}/ads.txt` });
+    expect((await check(`127.0.0.1:${port}`)).json()).toMatchObject({
+      status: 'unreachable',
+      url: `http://127.0.0.1:${port}/ads.txt`,
+    });
   });
 
   it('follows a redirect to the file', async () => {
@@ -114,7 +159,13 @@ forEachStore((t) => {
   });
 
   it('refuses, without the test setting, addresses that are not public host names', async () => {
-    for (const domain of [siteHost, '127.0.0.1', 'localhost', 'http://169.254.169.254/latest/meta-data', 'file:///etc/passwd']) {
+    for (const domain of [
+      siteHost,
+      '127.0.0.1',
+      'localhost',
+      'http://169.254.169.254/latest/meta-data',
+      'file:///etc/passwd',
+    ]) {
       const res = await check(domain, 'demand', strict);
       expect(res.statusCode, domain).toBe(400);
       expect(res.json().field).toBe('domain');

@@ -21,7 +21,10 @@ forEachStore((t) => {
     it('GET /healthz answers ok after a store round-trip', async () => {
       const response = await app.inject({ method: 'GET', url: '/healthz' });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ status: 'ok', delivery: { engine: 'memory', redis: 'unused', since: expect.any(Number) } });
+      expect(response.json()).toEqual({
+        status: 'ok',
+        delivery: { engine: 'memory', redis: 'unused', since: expect.any(Number) },
+      });
     });
 
     it('GET /metrics speaks the Prometheus text format', async () => {
@@ -29,7 +32,9 @@ forEachStore((t) => {
       const response = await app.inject({ method: 'GET', url: '/metrics' });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain; version=0.0.4/);
-      expect(response.body).toMatch(/^# HELP process_uptime_seconds .*\n# TYPE process_uptime_seconds gauge\nprocess_uptime_seconds \d+$/m);
+      expect(response.body).toMatch(
+        /^# HELP process_uptime_seconds .*\n# TYPE process_uptime_seconds gauge\nprocess_uptime_seconds \d+$/m,
+      );
       expect(response.body).toMatch(/adplane_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/);
       expect(response.body).toContain('# TYPE adplane_login_failures_total counter');
     });
@@ -40,7 +45,10 @@ forEachStore((t) => {
         .split('\n')
         .filter((line) => line.startsWith('| `'))
         .map((line) => line.split(' | '));
-      const families = [...body.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name: name!, type: type! }));
+      const families = [...body.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({
+        name: name!,
+        type: type!,
+      }));
       // the edge's too: this app has the edge (role all)
       expect(families.map((f) => f.name)).toContain('adplane_edge_request_seconds');
       for (const { name, type } of families) {
@@ -70,12 +78,19 @@ forEachStore((t) => {
         const big = `pad=${'x'.repeat(20_000)}`;
         const get = await exchange(port, [`GET /ev?${big} HTTP/1.1\r\nHost: a\r\n\r\n`], 1);
         expect(get.answers[0]).toMatchObject({ status: 431, headers: { 'content-type': 'application/json' } });
-        expect(JSON.parse(get.answers[0]!.body)).toMatchObject({ statusCode: 431, message: 'Exceeded maximum allowed HTTP header size' });
+        expect(JSON.parse(get.answers[0]!.body)).toMatchObject({
+          statusCode: 431,
+          message: 'Exceeded maximum allowed HTTP header size',
+        });
         const head = await exchange(port, [`HEAD /ev?${big} HTTP/1.1\r\nHost: a\r\n\r\n`], 1, { waitEndMs: 2000 });
         expect(head.ended).toBe(true);
-        expect(head.answers).toEqual([{ status: 431, headers: { connection: 'close', 'content-length': '0' }, body: '' }]);
+        expect(head.answers).toEqual([
+          { status: 431, headers: { connection: 'close', 'content-length': '0' }, body: '' },
+        ]);
         // and through a real HTTP client
-        await expect(fetch(`http://127.0.0.1:${port}/healthz?${big}`, { method: 'HEAD' }).then((r) => r.status)).resolves.toBe(431);
+        await expect(
+          fetch(`http://127.0.0.1:${port}/healthz?${big}`, { method: 'HEAD' }).then((r) => r.status),
+        ).resolves.toBe(431);
       } finally {
         await live.close();
       }
@@ -124,12 +139,19 @@ forEachStore((t) => {
     });
 
     it('sends JSON answers encrypted with json-encrypt: 1, and they decrypt', async () => {
-      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'demand', password: DEMO_PASSWORD } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'demand', password: DEMO_PASSWORD },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['json-encrypt']).toBe('1');
       expect(response.headers['content-type']).toMatch(/^text\/plain/);
       expect(response.body).not.toContain('Northwind');
-      expect(JSON.parse(decryptJsonBody(response.body)) as AuthUser).toMatchObject({ name: 'Northwind Media', type: 'demand' });
+      expect(JSON.parse(decryptJsonBody(response.body)) as AuthUser).toMatchObject({
+        name: 'Northwind Media',
+        type: 'demand',
+      });
     });
 
     it('encrypts errors too, and leaves non-API answers alone', async () => {

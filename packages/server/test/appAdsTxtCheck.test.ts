@@ -13,7 +13,9 @@ import { type LocalServer, localServer } from './localServer.js';
 vi.mock('node:dns', async (importOriginal) => {
   const dns = await importOriginal<typeof Dns>();
   const lookup = (hostname: string, options: unknown, callback: (...args: unknown[]) => void) =>
-    hostname.endsWith('.test') ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : (dns.lookup as (...a: unknown[]) => void)(hostname, options, callback);
+    hostname.endsWith('.test')
+      ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+      : (dns.lookup as (...a: unknown[]) => void)(hostname, options, callback);
   return { ...dns, default: { ...dns, lookup }, lookup };
 });
 
@@ -40,7 +42,14 @@ forEachStore((t) => {
     cookie = await login(app, 'demand');
     // The demo subpublisher Harbor Video is a PUBLISHER with seller id nw1-sub-1: the same line in all three.
     for (const environment of ['web', 'app', 'ctv'] as const) {
-      channel[environment] = (await createAs(app, cookie, 'channels', { name: `app-ads.txt ${environment} channel`, environment, subpublisherId: t.users.sub.id, domain: 'harborvideo.test' })).id;
+      channel[environment] = (
+        await createAs(app, cookie, 'channels', {
+          name: `app-ads.txt ${environment} channel`,
+          environment,
+          subpublisherId: t.users.sub.id,
+          domain: 'harborvideo.test',
+        })
+      ).id;
     }
   });
   afterAll(async () => {
@@ -56,7 +65,8 @@ forEachStore((t) => {
     };
   });
 
-  const check = (environment: keyof typeof channel, payload: Record<string, unknown>, on = app) => as(on, cookie, { method: 'POST', url: adsTxtCheckPath(channel[environment]), payload });
+  const check = (environment: keyof typeof channel, payload: Record<string, unknown>, on = app) =>
+    as(on, cookie, { method: 'POST', url: adsTxtCheckPath(channel[environment]), payload });
 
   it("reads an app or CTV channel's line in /app-ads.txt on the developer domain, www. dropped", async () => {
     for (const environment of ['app', 'ctv'] as const) {
@@ -73,9 +83,18 @@ forEachStore((t) => {
   });
 
   it('still reads /ads.txt for a web channel, and reads the file the request names whatever the environment', async () => {
-    expect((await check('web', { domain: at('harbor.test') })).json()).toMatchObject({ status: 'missing', url: `http://${at('harbor.test')}/ads.txt` });
-    expect((await check('web', { domain: at('harbor.test'), file: 'app-ads.txt' })).json()).toMatchObject({ status: 'found', url: `http://${at('harbor.test')}/app-ads.txt` });
-    expect((await check('ctv', { domain: at('harbor.test'), file: 'ads.txt' })).json()).toMatchObject({ status: 'missing', url: `http://${at('harbor.test')}/ads.txt` });
+    expect((await check('web', { domain: at('harbor.test') })).json()).toMatchObject({
+      status: 'missing',
+      url: `http://${at('harbor.test')}/ads.txt`,
+    });
+    expect((await check('web', { domain: at('harbor.test'), file: 'app-ads.txt' })).json()).toMatchObject({
+      status: 'found',
+      url: `http://${at('harbor.test')}/app-ads.txt`,
+    });
+    expect((await check('ctv', { domain: at('harbor.test'), file: 'ads.txt' })).json()).toMatchObject({
+      status: 'missing',
+      url: `http://${at('harbor.test')}/ads.txt`,
+    });
     const bad = await check('ctv', { domain: at('harbor.test'), file: 'sellers.json' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().field).toBe('file');
@@ -95,7 +114,10 @@ forEachStore((t) => {
       message: `The line is there (line 1). (http://${at('studio.harbor.test')}/app-ads.txt has no file, so its parent domain's was read.)`,
     });
     files['studio.harbor.test/app-ads.txt'] = 'other.test, 1, DIRECT\n';
-    expect((await check('app', { domain: at('studio.harbor.test') })).json()).toMatchObject({ status: 'missing', url: `http://${at('studio.harbor.test')}/app-ads.txt` });
+    expect((await check('app', { domain: at('studio.harbor.test') })).json()).toMatchObject({
+      status: 'missing',
+      url: `http://${at('studio.harbor.test')}/app-ads.txt`,
+    });
   });
 
   it("keeps the address guards of the ads.txt check, with the developer's wording", async () => {
@@ -104,7 +126,11 @@ forEachStore((t) => {
       expect(res.statusCode, domain).toBe(400);
       expect(res.json().field).toBe('domain');
     }
-    expect((await check('ctv', { domain: '127.0.0.1' }, strict)).json().message).toContain('app-ads.txt belongs to a domain');
-    expect((await check('ctv', { domain: 'http://exa mple.com' }, strict)).json().message).toContain("Enter the developer's website domain");
+    expect((await check('ctv', { domain: '127.0.0.1' }, strict)).json().message).toContain(
+      'app-ads.txt belongs to a domain',
+    );
+    expect((await check('ctv', { domain: 'http://exa mple.com' }, strict)).json().message).toContain(
+      "Enter the developer's website domain",
+    );
   });
 });

@@ -11,7 +11,9 @@ import { type LocalServer, localServer } from './localServer.js';
 vi.mock('node:dns', async (importOriginal) => {
   const dns = await importOriginal<typeof Dns>();
   const lookup = (hostname: string, options: unknown, callback: (...args: unknown[]) => void) =>
-    hostname.endsWith('.test') ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : (dns.lookup as (...a: unknown[]) => void)(hostname, options, callback);
+    hostname.endsWith('.test')
+      ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+      : (dns.lookup as (...a: unknown[]) => void)(hostname, options, callback);
   return { ...dns, default: { ...dns, lookup }, lookup };
 });
 
@@ -52,7 +54,12 @@ describe('the app-ads.txt the check reads (Appendix B)', () => {
       hits.push(key);
       const file = files[key];
       if (!file) return void res.writeHead(404).end();
-      res.writeHead(file.status, { 'content-type': file.type ?? 'text/plain', ...(file.location ? { location: file.location.replace('PORT', String(site.port)) } : {}) }).end(file.body ?? '');
+      res
+        .writeHead(file.status, {
+          'content-type': file.type ?? 'text/plain',
+          ...(file.location ? { location: file.location.replace('PORT', String(site.port)) } : {}),
+        })
+        .end(file.body ?? '');
     });
   });
   afterAll(() => site.close());
@@ -67,7 +74,12 @@ describe('the app-ads.txt the check reads (Appendix B)', () => {
     files['dev.test/app-ads.txt'] = { status: 200, body: 'adplane.test, 1, DIRECT\n' };
     files['www.dev.test/app-ads.txt'] = { status: 200, body: 'other.test, 2, DIRECT\n' };
     for (const host of ['www.dev.test', 'm.dev.test', 'dev.test']) {
-      expect(await read(host), host).toMatchObject({ ok: true, status: 200, url: `http://${at('dev.test')}/app-ads.txt`, body: 'adplane.test, 1, DIRECT\n' });
+      expect(await read(host), host).toMatchObject({
+        ok: true,
+        status: 200,
+        url: `http://${at('dev.test')}/app-ads.txt`,
+        body: 'adplane.test, 1, DIRECT\n',
+      });
     }
     expect(hits.filter((h) => h.startsWith('www.') || h.startsWith('m.') || h.endsWith('/ads.txt'))).toEqual([]);
   });
@@ -76,11 +88,19 @@ describe('the app-ads.txt the check reads (Appendix B)', () => {
     files['dev.test/app-ads.txt'] = { status: 200, body: 'adplane.test, 1, DIRECT\n' };
     files['games.dev.test/app-ads.txt'] = { status: 200, body: 'adplane.test, 9, RESELLER\n' };
     // No subdomain= declaration is needed (ads.txt's rule does not apply), and the first name is the one kept.
-    expect(await read('studio.games.dev.test')).toMatchObject({ ok: true, url: `http://${at('games.dev.test')}/app-ads.txt`, body: 'adplane.test, 9, RESELLER\n' });
+    expect(await read('studio.games.dev.test')).toMatchObject({
+      ok: true,
+      url: `http://${at('games.dev.test')}/app-ads.txt`,
+      body: 'adplane.test, 9, RESELLER\n',
+    });
     expect(await read('studio.games.dev.test')).not.toHaveProperty('fellBackFrom');
 
     delete files['games.dev.test/app-ads.txt'];
-    expect(await read('games.dev.test')).toMatchObject({ ok: true, url: `http://${at('dev.test')}/app-ads.txt`, fellBackFrom: `http://${at('games.dev.test')}/app-ads.txt` });
+    expect(await read('games.dev.test')).toMatchObject({
+      ok: true,
+      url: `http://${at('dev.test')}/app-ads.txt`,
+      fellBackFrom: `http://${at('games.dev.test')}/app-ads.txt`,
+    });
     // An HTML page answering every path is no file either.
     files['games.dev.test/app-ads.txt'] = { status: 200, type: 'text/html', body: '<html>app</html>' };
     expect(await read('games.dev.test')).toMatchObject({ ok: true, url: `http://${at('dev.test')}/app-ads.txt` });
@@ -102,6 +122,8 @@ describe('the app-ads.txt the check reads (Appendix B)', () => {
 
   it('stops at the size limit of the ads.txt fetch', async () => {
     files['dev.test/app-ads.txt'] = { status: 200, body: 'x'.repeat(2048) };
-    expect(await fetchAppAdsTxt(at('dev.test'), { allowPrivate: true, timeoutMs: 1000, maxBytes: 1024 })).toMatchObject({ ok: false, reason: expect.stringContaining('larger than') });
+    expect(await fetchAppAdsTxt(at('dev.test'), { allowPrivate: true, timeoutMs: 1000, maxBytes: 1024 })).toMatchObject(
+      { ok: false, reason: expect.stringContaining('larger than') },
+    );
   });
 });

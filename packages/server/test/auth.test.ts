@@ -23,7 +23,13 @@ forEachStore((t) => {
       const response = await signIn('demand', DEMO_PASSWORD);
       expect(response.statusCode).toBe(200);
       const user = response.json<AuthUser>();
-      expect(user).toMatchObject({ id: t.users.demand.id, type: 'demand', name: 'Northwind Media', showDsp: true, showSystemCost: true });
+      expect(user).toMatchObject({
+        id: t.users.demand.id,
+        type: 'demand',
+        name: 'Northwind Media',
+        showDsp: true,
+        showSystemCost: true,
+      });
       expect(user.config).toEqual({ host: t.settings.publicHost, landing: '', database: 'default', insightHub: '' });
       expect(user.vastParams.map((m) => m.param)).toContain('channel_id');
       expect(user.adminId).toBeUndefined();
@@ -57,7 +63,11 @@ forEachStore((t) => {
     it('makes the cookie Secure when the public host is https', async () => {
       const secureApp = await buildTestApp(t.store, { publicHost: 'https://ads.example.com' });
       try {
-        const response = await secureApp.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'adv', password: DEMO_PASSWORD } });
+        const response = await secureApp.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'adv', password: DEMO_PASSWORD },
+        });
         expect(cookieAttributes(String(response.headers['set-cookie']))).toContain('secure');
       } finally {
         await secureApp.close();
@@ -75,7 +85,12 @@ forEachStore((t) => {
     });
 
     it('answers 400 naming the field when the username is missing', async () => {
-      const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { password: 'x' }, remoteAddress: freshAddress() });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { password: 'x' },
+        remoteAddress: freshAddress(),
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ field: 'username' });
     });
@@ -87,7 +102,11 @@ forEachStore((t) => {
       const cookie = await login(app, 'manager');
       const response = await as(app, cookie, { method: 'GET', url: '/api/auth/user' });
       expect(response.statusCode).toBe(200);
-      expect(response.json<AuthUser>()).toMatchObject({ id: t.users.manager.id, type: 'demand', managerId: t.users.demand.id });
+      expect(response.json<AuthUser>()).toMatchObject({
+        id: t.users.manager.id,
+        type: 'demand',
+        managerId: t.users.demand.id,
+      });
     });
 
     it('answers 403 to /api/auth/user without a session, or with a forged cookie', async () => {
@@ -105,7 +124,9 @@ forEachStore((t) => {
       const signedOut = await app.inject({ method: 'GET', url: '/api/auth/session' });
       expect(signedOut.statusCode).toBe(200);
       expect(signedOut.json()).toEqual({ user: null });
-      expect((await as(app, 'adplane_sid=abc.def', { method: 'GET', url: '/api/auth/session' })).json()).toEqual({ user: null });
+      expect((await as(app, 'adplane_sid=abc.def', { method: 'GET', url: '/api/auth/session' })).json()).toEqual({
+        user: null,
+      });
     });
 
     it('ends with GET /api/auth/logout: the session row is gone and the cookie cleared', async () => {

@@ -16,16 +16,37 @@ type Role = (typeof ROLES)[number];
 const SIGNED_IN: Role[] = ROLES.filter((r) => r !== 'anon');
 const TENANT_WRITERS: Role[] = ['admin', 'ops', 'demand', 'manager'];
 
-const TENANT_KINDS: ResourceKind[] = ['channels', 'tags', 'sups', 'campaigns', 'creatives', 'adexchanges', 'deals', 'targetings', 'applists', 'publists', 'crelists', 'ivts'];
+const TENANT_KINDS: ResourceKind[] = [
+  'channels',
+  'tags',
+  'sups',
+  'campaigns',
+  'creatives',
+  'adexchanges',
+  'deals',
+  'targetings',
+  'applists',
+  'publists',
+  'crelists',
+  'ivts',
+];
 /** Rows assigned to a sub or adv user are readable (only) by that user. */
-const ASSIGNED_READERS: Partial<Record<ResourceKind, Role[]>> = { channels: ['sub'], tags: ['adv'], campaigns: ['adv'], creatives: ['adv'] };
+const ASSIGNED_READERS: Partial<Record<ResourceKind, Role[]>> = {
+  channels: ['sub'],
+  tags: ['adv'],
+  campaigns: ['adv'],
+  creatives: ['adv'],
+};
 
 function allowedRoles(method: string, url: string): Role[] {
   const read = method === 'GET';
-  const kind = (Object.keys(RESOURCES) as ResourceKind[]).find((k) => url === RESOURCES[k].api || url.startsWith(`${RESOURCES[k].api}/`));
+  const kind = (Object.keys(RESOURCES) as ResourceKind[]).find(
+    (k) => url === RESOURCES[k].api || url.startsWith(`${RESOURCES[k].api}/`),
+  );
   if (url === '/api/demand/channelNames/list') return [...TENANT_WRITERS, 'sub'];
   if (url === '/api/demand/tagnames/list') return [...TENANT_WRITERS, 'adv'];
-  if (kind && TENANT_KINDS.includes(kind)) return read ? [...TENANT_WRITERS, ...(ASSIGNED_READERS[kind] ?? [])] : TENANT_WRITERS;
+  if (kind && TENANT_KINDS.includes(kind))
+    return read ? [...TENANT_WRITERS, ...(ASSIGNED_READERS[kind] ?? [])] : TENANT_WRITERS;
   switch (kind) {
     case 'tooltips':
       return read ? SIGNED_IN : ['admin', 'ops'];
@@ -115,13 +136,18 @@ forEachStore((t) => {
       const res = await call(role, route.method, url);
       const allowed = allowedRoles(route.method, route.url).includes(role);
       const refused = res.statusCode === 403;
-      if (allowed === refused || res.statusCode >= 500) wrong.push(`${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      if (allowed === refused || res.statusCode >= 500)
+        wrong.push(`${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
     expect(wrong).toEqual([]);
   });
 
   it('never lets another tenant read or change a row', async () => {
-    const ids: Partial<Record<ResourceKind, number>> = { subs: t.users.sub.id, advs: t.users.adv.id, managers: t.users.manager.id };
+    const ids: Partial<Record<ResourceKind, number>> = {
+      subs: t.users.sub.id,
+      advs: t.users.adv.id,
+      managers: t.users.manager.id,
+    };
     for (const kind of TENANT_KINDS) {
       const res = await call('demand', 'POST', RESOURCES[kind].api, sampleBody(kind, 77));
       expect(res.statusCode, `${kind}: ${res.body}`).toBe(201);

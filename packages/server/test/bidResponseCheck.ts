@@ -27,7 +27,11 @@ export function permittedSizes(imp: Imp): string[] {
 }
 
 /** The response's bids, each checked against the request. */
-export function checkBidResponse(request: BidRequest, response: BidResponse, { convert = (price) => price, eachBid }: ResponseCheckOptions = {}): Bid[] {
+export function checkBidResponse(
+  request: BidRequest,
+  response: BidResponse,
+  { convert = (price) => price, eachBid }: ResponseCheckOptions = {},
+): Bid[] {
   expect(response.id).toBe(request.id);
   const cur = response.cur ?? 'USD';
   if (Array.isArray(request.cur) && request.cur.length) expect(request.cur.map((c) => c.toUpperCase())).toContain(cur);
@@ -52,17 +56,29 @@ export function checkBidResponse(request: BidRequest, response: BidResponse, { c
       expect(typeof bid.crid).toBe('string');
       expect(bid.adomain!.length).toBeGreaterThan(0);
       for (const d of bid.adomain!) expect(request.badv ?? []).not.toContain(d);
-      for (const c of bid.cat ?? []) expect((request.bcat ?? []).some((b) => c === b || c.startsWith(`${b}-`))).toBe(false);
+      for (const c of bid.cat ?? [])
+        expect((request.bcat ?? []).some((b) => c === b || c.startsWith(`${b}-`))).toBe(false);
       if (bid.dealid) {
         const deal = imp!.pmp?.deals?.find((d) => d.id === bid.dealid);
         expect(deal, `dealid ${bid.dealid} names a deal of the imp`).toBeDefined();
-        expect(bid.price).toBeGreaterThanOrEqual(convert(num(deal!.bidfloor), currencyOf(deal!.bidfloorcur), cur) - 1e-6);
+        expect(bid.price).toBeGreaterThanOrEqual(
+          convert(num(deal!.bidfloor), currencyOf(deal!.bidfloorcur), cur) - 1e-6,
+        );
       } else expect(imp!.pmp?.private_auction ?? 0).toBe(0);
       // mtype (2.6): 1 banner, 2 video, of a media the impression offers
       expect([1, 2]).toContain(bid.mtype);
       if (bid.mtype === 2) {
         expect(imp!.video).toBeTruthy();
-        const version = bid.protocol === 2 ? '2.0' : bid.protocol === 3 ? '3.0' : bid.protocol === 7 ? '4.0' : bid.protocol === 11 ? '4.1' : '4.2';
+        const version =
+          bid.protocol === 2
+            ? '2.0'
+            : bid.protocol === 3
+              ? '3.0'
+              : bid.protocol === 7
+                ? '4.0'
+                : bid.protocol === 11
+                  ? '4.1'
+                  : '4.2';
         if (imp!.video!.protocols) expect(imp!.video!.protocols).toContain(bid.protocol);
         expect(bid.adm).toContain(`<VAST version="${version}"`);
         expect(schemaErrors(version, bid.adm!)).toBe('');

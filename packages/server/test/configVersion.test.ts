@@ -17,12 +17,20 @@ forEachStore((t) => {
 
     it('moves on every write made through the API', async () => {
       const v0 = await readConfigVersion(t.store.db);
-      const created = await as(app, demand, { method: 'POST', url: '/api/demand/targetings', payload: { name: 'Version probe' } });
+      const created = await as(app, demand, {
+        method: 'POST',
+        url: '/api/demand/targetings',
+        payload: { name: 'Version probe' },
+      });
       expect(created.statusCode).toBe(201);
       const v1 = await readConfigVersion(t.store.db);
       expect(v1).toBeGreaterThan(v0);
       const id = created.json().id as number;
-      const updated = await as(app, demand, { method: 'PUT', url: `/api/demand/targetings/${id}`, payload: { name: 'Version probe 2' } });
+      const updated = await as(app, demand, {
+        method: 'PUT',
+        url: `/api/demand/targetings/${id}`,
+        payload: { name: 'Version probe 2' },
+      });
       expect(updated.statusCode).toBe(200);
       expect(await readConfigVersion(t.store.db)).toBeGreaterThan(v1);
     });
@@ -38,7 +46,16 @@ forEachStore((t) => {
       const v0 = await readConfigVersion(t.store.db);
       await expect(
         inTransaction(t.store.db, async (trx) => {
-          await recordActivity(trx, { tenantId: null, userId: null, adminId: null, kind: 'probe', entityId: null, action: 'update', before: null, after: null });
+          await recordActivity(trx, {
+            tenantId: null,
+            userId: null,
+            adminId: null,
+            kind: 'probe',
+            entityId: null,
+            action: 'update',
+            before: null,
+            after: null,
+          });
           expect(await readConfigVersion(trx)).toBe(v0 + 1);
           throw new Error('roll back');
         }),

@@ -24,24 +24,78 @@ forEachStore((t) => {
       app = await buildTestApp(t.store, {}, { stats: s.stats, clock: midHourClock() });
       const northwind = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
-      channel = (await db.selectFrom('supply_channels').select('id').where('tenant_id', '=', northwind).where('sub_id', 'is', null).executeTakeFirstOrThrow()).id;
-      const campaigns = await db.selectFrom('campaigns').select(['id', 'adv_id']).where('tenant_id', '=', northwind).execute();
+      channel = (
+        await db
+          .selectFrom('supply_channels')
+          .select('id')
+          .where('tenant_id', '=', northwind)
+          .where('sub_id', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).id;
+      const campaigns = await db
+        .selectFrom('campaigns')
+        .select(['id', 'adv_id'])
+        .where('tenant_id', '=', northwind)
+        .execute();
       advCampaign = campaigns.find((c) => c.adv_id === t.users.adv.id)!.id;
       otherCampaign = campaigns.find((c) => c.adv_id !== t.users.adv.id)!.id;
-      const suppliers = await db.selectFrom('suppliers').select(['id', 'name']).where('tenant_id', '=', northwind).orderBy('id').execute();
+      const suppliers = await db
+        .selectFrom('suppliers')
+        .select(['id', 'name'])
+        .where('tenant_id', '=', northwind)
+        .orderBy('id')
+        .execute();
       [sup.tidewater, sup.granite] = suppliers;
       const hour = hourText(app.clock.now());
       await s.stats.write([
         // SSP: a channel's traffic sold to demand
-        statsRow({ hour, tenant_id: northwind, channel_id: channel, reqs: 50, opps: 40, imps: 10, revenue: 100_000, cost: 50_000 }),
+        statsRow({
+          hour,
+          tenant_id: northwind,
+          channel_id: channel,
+          reqs: 50,
+          opps: 40,
+          imps: 10,
+          revenue: 100_000,
+          cost: 50_000,
+        }),
         // DSP: bid requests from suppliers, won for campaigns
-        statsRow({ hour, tenant_id: northwind, supplier_id: sup.tidewater.id, campaign_id: advCampaign, advertiser_id: t.users.adv.id, reqs: 100, opps: 100, wins: 30, imps: 30, revenue: 600_000 }),
+        statsRow({
+          hour,
+          tenant_id: northwind,
+          supplier_id: sup.tidewater.id,
+          campaign_id: advCampaign,
+          advertiser_id: t.users.adv.id,
+          reqs: 100,
+          opps: 100,
+          wins: 30,
+          imps: 30,
+          revenue: 600_000,
+        }),
         statsRow({ hour, tenant_id: northwind, supplier_id: sup.tidewater.id, reqs: 100, opps: 100 }),
-        statsRow({ hour, tenant_id: northwind, supplier_id: sup.granite.id, campaign_id: otherCampaign, reqs: 50, opps: 40, wins: 10, imps: 10, revenue: 300_000 }),
+        statsRow({
+          hour,
+          tenant_id: northwind,
+          supplier_id: sup.granite.id,
+          campaign_id: otherCampaign,
+          reqs: 50,
+          opps: 40,
+          wins: 10,
+          imps: 10,
+          revenue: 300_000,
+        }),
         // a campaign's win on the tenant's own channel: no supplier, so in no supplier's row
-        statsRow({ hour, tenant_id: northwind, channel_id: channel, campaign_id: otherCampaign, imps: 5, revenue: 150_000 }),
+        statsRow({
+          hour,
+          tenant_id: northwind,
+          channel_id: channel,
+          campaign_id: otherCampaign,
+          imps: 5,
+          revenue: 150_000,
+        }),
       ]);
-      for (const user of ['demand', 'manager', 'admin', 'acme', 'sub', 'adv', 'sdk']) cookies[user] = await login(app, user, undefined, freshAddress());
+      for (const user of ['demand', 'manager', 'admin', 'acme', 'sub', 'adv', 'sdk'])
+        cookies[user] = await login(app, user, undefined, freshAddress());
     });
     afterAll(async () => {
       await app?.close();
@@ -70,7 +124,7 @@ forEachStore((t) => {
       expect(d.totals.today).toMatchObject({ imps: 55, revenue: 1_150_000 });
     });
 
-    it("SSP view: unchanged, the same answer with or without view=ssp, and no DSP lists", async () => {
+    it('SSP view: unchanged, the same answer with or without view=ssp, and no DSP lists', async () => {
       const plain = await dashboard('demand');
       const ssp = await dashboard('demand', '?view=ssp');
       expect(ssp).toEqual(plain);
@@ -107,7 +161,9 @@ forEachStore((t) => {
       expect(sub.topCampaigns).toEqual([]);
       expect(sub.topSuppliers).toEqual([]);
       const adv = await dashboard('adv', '?view=ssp');
-      expect(adv.topCampaigns).toEqual([expect.objectContaining({ campaign: advCampaign, revenue: 600_000, imps: 30, ecpm: 20_000_000 })]);
+      expect(adv.topCampaigns).toEqual([
+        expect.objectContaining({ campaign: advCampaign, revenue: 600_000, imps: 30, ecpm: 20_000_000 }),
+      ]);
       expect(adv.topSuppliers).toEqual([]);
       expect(adv.topChannels).toEqual([]);
     });

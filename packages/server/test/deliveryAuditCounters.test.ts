@@ -15,9 +15,22 @@ const WEST = -7; // UTC-7
 const midnight = (tz: number) => Date.parse('2026-03-10T00:00:00Z') - tz * HOUR_MS;
 
 const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
-  id: 1, timezone: EAST, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null, ...over,
+  id: 1,
+  timezone: EAST,
+  dailyBudget: 'unlimited',
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: null,
+  ...over,
 });
-const tag = (over: Partial<TagLimits> = {}): TagLimits => ({ id: 7, timezone: WEST, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', ...over });
+const tag = (over: Partial<TagLimits> = {}): TagLimits => ({
+  id: 7,
+  timezone: WEST,
+  qpsLimit: 'unlimited',
+  dailyRequestCap: 'unlimited',
+  dailyImpCap: 'unlimited',
+  ...over,
+});
 
 const admit = admitDecision;
 const serve = serveDecision;
@@ -29,7 +42,8 @@ forEachDeliveryEngine((t) => {
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const c = campaign({ id: 11, dailyBudget: 1_000 * PRICE });
       // a busy campaign: its lease holds several impressions beyond what it spent
-      for (let i = 0; i < 40; i++) expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
+      for (let i = 0; i < 40; i++)
+        expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
       await counters.flush();
       expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
       const lowered = { ...c, dailyBudget: 41 * PRICE };
@@ -44,7 +58,8 @@ forEachDeliveryEngine((t) => {
       const clock = testClock(midnight(EAST) + 9 * HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const c = campaign({ id: 12, totalBudget: 1_000 * PRICE });
-      for (let i = 0; i < 40; i++) expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
+      for (let i = 0; i < 40; i++)
+        expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
       await counters.flush();
       const lowered = { ...c, totalBudget: 40 * PRICE };
       expect(await serve(counters, { campaign: lowered, priceMicros: PRICE }, clock.now())).toBe('total_budget');
@@ -54,11 +69,13 @@ forEachDeliveryEngine((t) => {
       const clock = testClock(midnight(WEST) + 9 * HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const c = campaign({ id: 13, timezone: WEST, dailyBudget: 3 * PRICE });
-      for (let i = 0; i < 3; i++) expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
+      for (let i = 0; i < 3; i++)
+        expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBeNull();
       expect(await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())).toBe('daily_budget');
       const raised = { ...c, dailyBudget: 5 * PRICE };
       const got: (Refusal | null)[] = [];
-      for (let i = 0; i < 3; i++) got.push(await serve(counters, { campaign: raised, priceMicros: PRICE }, clock.advance(1_000)));
+      for (let i = 0; i < 3; i++)
+        got.push(await serve(counters, { campaign: raised, priceMicros: PRICE }, clock.advance(1_000)));
       expect(got).toEqual([null, null, 'daily_budget']);
     });
   });
@@ -85,14 +102,17 @@ forEachDeliveryEngine((t) => {
     }
   });
 
-  describe('audit: an impression that comes after its decision\'s day ended', () => {
+  describe("audit: an impression that comes after its decision's day ended", () => {
     // the reports book an impression to the hour of its event (edge/doors/trackingEvents.ts); so
     // does the stats store read at a restart (deliverySeed.ts): the counters must agree, in whichever
     // process the event arrives
     it('is booked to the day of the impression in the deciding process, as in another process and in the reports', async () => {
       const clock = testClock(midnight(EAST) + DAY_MS - 5_000);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const c = campaign({ id: 30, dailyBudget: 100 * PRICE });
       const tg = tag({ id: 31, timezone: EAST, dailyImpCap: 100 });
       const admission: Admission = { campaign: c, tag: tg, priceMicros: PRICE };
@@ -130,7 +150,8 @@ forEachDeliveryEngine((t) => {
       const c = campaign({ id: 40, dailyBudget: 240 * PRICE, pacing: 'even' });
       const perHour = new Array<number>(11).fill(0);
       for (let now = start; now < midnight(EAST) + DAY_MS + HOUR_MS; now = clock.advance(15_000)) {
-        if ((await serve(counters, { campaign: c, priceMicros: PRICE }, now)) === null) perHour[Math.floor((now - start) / HOUR_MS)]!++;
+        if ((await serve(counters, { campaign: c, priceMicros: PRICE }, now)) === null)
+          perHour[Math.floor((now - start) / HOUR_MS)]!++;
         if (t.engine === 'redis') await counters.flush();
       }
       // 14:00-24:00: at most 2x even (20 an hour) plus the bucket's burst (2 s, or one impression)
@@ -154,14 +175,34 @@ forEachDeliveryEngine((t) => {
       await counters.flush();
       const engine = counters.pacingState(c, clock.now());
       const [spend] = await counters.readCampaignSpend([c], clock.now());
-      const console = campaignPacing({ id: c.id, status: 1, archived: false, startDate: '2026-03-01', endDate: null, dailyBudget: c.dailyBudget, totalBudget: 'unlimited', pacing: 'even', timezone: WEST }, spend!, clock.now());
-      expect(console).toMatchObject({ spentToday: engine.spentToday, targetSoFar: engine.targetSoFar, projected: engine.projected, allowedPerHour: engine.allowedPerHour, hour: 10 });
+      const console = campaignPacing(
+        {
+          id: c.id,
+          status: 1,
+          archived: false,
+          startDate: '2026-03-01',
+          endDate: null,
+          dailyBudget: c.dailyBudget,
+          totalBudget: 'unlimited',
+          pacing: 'even',
+          timezone: WEST,
+        },
+        spend!,
+        clock.now(),
+      );
+      expect(console).toMatchObject({
+        spentToday: engine.spentToday,
+        targetSoFar: engine.targetSoFar,
+        projected: engine.projected,
+        allowedPerHour: engine.allowedPerHour,
+        hour: 10,
+      });
       expect(engine.targetSoFar).toBe(Math.round((240 * PRICE * 10.5) / 24));
     });
   });
 
   describe('audit: frequency caps', () => {
-    it('a cap of 1 per hour, anchored on the viewer\'s first impression; two campaigns count apart', async () => {
+    it("a cap of 1 per hour, anchored on the viewer's first impression; two campaigns count apart", async () => {
       const clock = testClock(midnight(EAST) + 10 * HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const one = campaign({ id: 50, frequencyCap: { count: 1, periodHours: 1 } });
@@ -170,20 +211,28 @@ forEachDeliveryEngine((t) => {
       const first = clock.advance(17 * 60_000); // 10:17
       expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, first)).toBeNull();
       await counters.flush();
-      expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, clock.advance(1_000))).toBe('frequency_cap');
+      expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, clock.advance(1_000))).toBe(
+        'frequency_cap',
+      );
       // the other campaign, and the other viewer, are their own
       expect(await serve(counters, { campaign: two, priceMicros: PRICE, viewer }, clock.now())).toBeNull();
-      expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer: 'd:device-51' }, clock.now())).toBeNull();
+      expect(
+        await serve(counters, { campaign: one, priceMicros: PRICE, viewer: 'd:device-51' }, clock.now()),
+      ).toBeNull();
       await counters.flush();
       // not at 11:00 (a calendar hour would reopen), still not at 11:16:59
-      expect(counters.campaignRefusal(one, PRICE, viewer, clock.set(midnight(EAST) + 11 * HOUR_MS + 1_000))).toBe('frequency_cap');
+      expect(counters.campaignRefusal(one, PRICE, viewer, clock.set(midnight(EAST) + 11 * HOUR_MS + 1_000))).toBe(
+        'frequency_cap',
+      );
       expect(counters.campaignRefusal(one, PRICE, viewer, clock.set(first + HOUR_MS - 1_500))).toBe('frequency_cap');
       // the window closes an hour after the first impression (its exchange: within a tick)
       clock.set(first + HOUR_MS + 1_000);
       await counters.flush();
       expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, clock.now())).toBeNull();
       await counters.flush();
-      expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, clock.advance(2_000))).toBe('frequency_cap');
+      expect(await serve(counters, { campaign: one, priceMicros: PRICE, viewer }, clock.advance(2_000))).toBe(
+        'frequency_cap',
+      );
     });
   });
 
@@ -249,11 +298,12 @@ forEachDeliveryEngine((t) => {
       const [spend] = await counters.readCampaignSpend([c], clock.now());
       expect(spend).toMatchObject({ spentToday: expected, totalSpent: expected });
       // a revenue share's payout is whole micro-dollars CPM, never above the revenue
-      for (const cpm of cpms) for (const percent of [33, 70, 99]) {
-        const payout = payoutCpm({ type: 'revshare', percent }, cpm);
-        expect(Number.isInteger(payout)).toBe(true);
-        expect(payout).toBe(Math.floor((cpm * percent) / 100));
-      }
+      for (const cpm of cpms)
+        for (const percent of [33, 70, 99]) {
+          const payout = payoutCpm({ type: 'revshare', percent }, cpm);
+          expect(Number.isInteger(payout)).toBe(true);
+          expect(payout).toBe(Math.floor((cpm * percent) / 100));
+        }
     }, 60_000);
   });
 });

@@ -26,27 +26,60 @@ forEachDeliveryEngine((engine) => {
         const deployment = engine.deployment();
         app = await buildTestApp(t.store, { redisUrl: deployment.redisUrl }, { deliveryPrefix: deployment.prefix });
         cookie = await login(app, 'demand');
-        creativeId = (await createAs(app, cookie, 'creatives', {
-          name: 'Audit spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
-          mediaFiles: [{ url: 'https://cdn.example.com/spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-        })).id;
-        channelUid = (await createAs(app, cookie, 'channels', { name: 'Audit CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
+        creativeId = (
+          await createAs(app, cookie, 'creatives', {
+            name: 'Audit spot',
+            format: 'video',
+            videoSource: 'media',
+            approval: 'approved',
+            clickUrl: 'https://brand.example.com/',
+            mediaFiles: [
+              {
+                url: 'https://cdn.example.com/spot.mp4',
+                mime: 'video/mp4',
+                duration: 15,
+                width: 640,
+                height: 360,
+                bitrate: 800,
+              },
+            ],
+          })
+        ).id;
+        channelUid = (
+          await createAs(app, cookie, 'channels', {
+            name: 'Audit CTV',
+            vastVersion: '4.2',
+            demandMode: 'auction',
+            timeoutMs: 1000,
+            demand: [],
+          })
+        ).uid;
       });
       afterAll(async () => {
         await app?.close();
       });
 
       /** One ad request; the impression URL when ours won. */
-      async function request(campaignId: number, device: string): Promise<{ impression: string | null; trace: DecisionTrace }> {
-        const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1` });
+      async function request(
+        campaignId: number,
+        device: string,
+      ): Promise<{ impression: string | null; trace: DecisionTrace }> {
+        const res = await edgeRequest(app, {
+          cookie,
+          method: 'GET',
+          url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8&device_id=${device}&debug=1`,
+        });
         expect(res.statusCode, res.body).toBe(200);
         const { vast, trace } = res.json() as { vast: string; trace: DecisionTrace };
-        if (!(trace.winner?.source === 'campaign' && trace.winner.id === campaignId)) return { impression: null, trace };
+        if (!(trace.winner?.source === 'campaign' && trace.winner.id === campaignId))
+          return { impression: null, trace };
         const url = /<Impression><!\[CDATA\[([^\]]+)\]\]>/.exec(vast)![1]!;
         return { impression: url.slice(url.indexOf('/ev')), trace };
       }
-      const fire = async (impression: string) => expect((await edgeRequest(app, { method: 'GET', url: impression })).statusCode).toBe(200);
-      const refusalOf = (trace: DecisionTrace, campaignId: number) => trace.sources.find((s) => s.source === 'campaign' && s.id === campaignId)?.reason;
+      const fire = async (impression: string) =>
+        expect((await edgeRequest(app, { method: 'GET', url: impression })).statusCode).toBe(200);
+      const refusalOf = (trace: DecisionTrace, campaignId: number) =>
+        trace.sources.find((s) => s.source === 'campaign' && s.id === campaignId)?.reason;
 
       /** Requests (each impression fired) until `wins` wins, the lease allowing. */
       async function win(campaignId: number, wins: number): Promise<void> {
@@ -62,12 +95,26 @@ forEachDeliveryEngine((engine) => {
       }
 
       it('a daily budget lowered mid-day to what is spent stops the campaign at the next request', async () => {
-        const body = { name: 'Lowered', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: 100 * PER_IMP, pacing: 'asap', creativeIds: [creativeId] };
+        const body = {
+          name: 'Lowered',
+          startDate: day(-1),
+          endDate: day(30),
+          bidCpm: BID,
+          dailyBudget: 100 * PER_IMP,
+          pacing: 'asap',
+          creativeIds: [creativeId],
+        };
         const campaign = await createAs(app, cookie, 'campaigns', body);
         await app.edge.snapshots.rebuild();
         await win(campaign.id, 6);
-        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(6), { timeout: 5000 });
-        const put = await as(app, cookie, { method: 'PUT', url: `/api/demand/campaigns/${campaign.id}`, payload: { ...body, dailyBudget: 6 * PER_IMP } });
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBeGreaterThanOrEqual(6), {
+          timeout: 5000,
+        });
+        const put = await as(app, cookie, {
+          method: 'PUT',
+          url: `/api/demand/campaigns/${campaign.id}`,
+          payload: { ...body, dailyBudget: 6 * PER_IMP },
+        });
         expect(put.statusCode, put.body).toBe(200);
         await app.edge.snapshots.rebuild();
         const fates: (string | undefined)[] = [];
@@ -81,7 +128,13 @@ forEachDeliveryEngine((engine) => {
 
       it('an impression beacon replayed spends once', async () => {
         const campaign = await createAs(app, cookie, 'campaigns', {
-          name: 'Replayed', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: 3 * PER_IMP, pacing: 'asap', creativeIds: [creativeId],
+          name: 'Replayed',
+          startDate: day(-1),
+          endDate: day(30),
+          bidCpm: BID,
+          dailyBudget: 3 * PER_IMP,
+          pacing: 'asap',
+          creativeIds: [creativeId],
         });
         await app.edge.snapshots.rebuild();
         let first: string | null = null;
@@ -92,7 +145,9 @@ forEachDeliveryEngine((engine) => {
         expect(first).not.toBeNull();
         const committed = app.edge.pacing.delivery.stats().committed;
         for (let i = 0; i < 4; i++) await fire(first!);
-        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1), { timeout: 5000 });
+        await vi.waitFor(() => expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1), {
+          timeout: 5000,
+        });
         await new Promise((r) => setTimeout(r, 200));
         expect(app.edge.pacing.delivery.stats().committed).toBe(committed + 1);
         // two more fit the budget of three

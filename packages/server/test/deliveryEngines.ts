@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type Admission, type DeliveryCounters, type DeliveryHealth, type DeliveryLog, type Refusal } from '../src/delivery/types.js';
+import {
+  type Admission,
+  type DeliveryCounters,
+  type DeliveryHealth,
+  type DeliveryLog,
+  type Refusal,
+} from '../src/delivery/types.js';
 import { openDeliveryCounters, type OpenDeliveryOptions } from '../src/delivery/openDelivery.js';
 import { RedisShared } from '../src/delivery/redisShared.js';
 import { MemoryCounterStore, MemoryShared, type SharedCounters } from '../src/delivery/sharedCounters.js';
@@ -83,7 +89,9 @@ export async function testRedisClient(url: string): Promise<Redis> {
 
 /** A budget's live leases in an in-process store, by process. */
 export function memoryLeases(store: MemoryCounterStore, key: string, now: number): Record<string, number> {
-  return Object.fromEntries([...(store.leases.get(key) ?? [])].filter(([, l]) => l.expires > now).map(([pid, l]) => [pid, l.amount]));
+  return Object.fromEntries(
+    [...(store.leases.get(key) ?? [])].filter(([, l]) => l.expires > now).map(([pid, l]) => [pid, l.amount]),
+  );
 }
 
 /** A budget's live leases in Redis (`<budget key>:l` amounts, `:e` expiries), by process. */
@@ -91,7 +99,11 @@ async function redisLeases(url: string, budgetKey: string, now: number): Promise
   const redis = await testRedisClient(url);
   try {
     const [amounts, expiries] = [await redis.hgetall(`${budgetKey}:l`), await redis.hgetall(`${budgetKey}:e`)];
-    return Object.fromEntries(Object.entries(amounts).filter(([pid]) => Number(expiries[pid] ?? 0) > now).map(([pid, amount]) => [pid, Number(amount)]));
+    return Object.fromEntries(
+      Object.entries(amounts)
+        .filter(([pid]) => Number(expiries[pid] ?? 0) > now)
+        .map(([pid, amount]) => [pid, Number(amount)]),
+    );
   } finally {
     redis.disconnect();
   }
@@ -115,7 +127,10 @@ function openTestDelivery(engine: DeliveryEngineName): TestDelivery {
         redisUrl,
         prefix,
         async open(options = {}) {
-          const counters = await openDeliveryCounters({ redisUrl }, { log: testLog(), prefix, memoryStore, ...options });
+          const counters = await openDeliveryCounters(
+            { redisUrl },
+            { log: testLog(), prefix, memoryStore, ...options },
+          );
           opened.push(counters);
           return counters;
         },
@@ -150,7 +165,9 @@ export function forEachDeliveryEngine(fn: (t: TestDelivery) => void): void {
   } else if (process.env.CI === 'true') {
     describe('redis', () => {
       it('needs REDIS_URL on CI', () => {
-        throw new Error('CI=true but REDIS_URL is unset: the Redis delivery tests cannot run. Start it with .ci/redis.sh and set REDIS_URL=redis://127.0.0.1:16379 (see .ci/run).');
+        throw new Error(
+          'CI=true but REDIS_URL is unset: the Redis delivery tests cannot run. Start it with .ci/redis.sh and set REDIS_URL=redis://127.0.0.1:16379 (see .ci/run).',
+        );
       });
     });
   }
@@ -210,7 +227,9 @@ async function unusedOwnRedisPort(): Promise<number> {
     const port = OWN_REDIS_PORTS.from + randomInt(OWN_REDIS_PORTS.count);
     if (await portIsFree(port)) return port;
   }
-  throw new Error(`no free port for a redis-server of the test's own in ${OWN_REDIS_PORTS.from}-${OWN_REDIS_PORTS.from + OWN_REDIS_PORTS.count - 1}`);
+  throw new Error(
+    `no free port for a redis-server of the test's own in ${OWN_REDIS_PORTS.from}-${OWN_REDIS_PORTS.from + OWN_REDIS_PORTS.count - 1}`,
+  );
 }
 
 export async function ownRedisServer(): Promise<OwnRedis> {
@@ -221,7 +240,13 @@ export async function ownRedisServer(): Promise<OwnRedis> {
   /** Whether the redis-server answering on the port is `pid` (not one that another test file started there meanwhile). */
   const answersAs = async (pid: number): Promise<boolean> => {
     // (commandTimeout: a listener there that is not a redis-server never answers)
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500, commandTimeout: 500 });
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      connectTimeout: 500,
+      commandTimeout: 500,
+    });
     probe.on('error', () => {});
     try {
       await probe.connect();
@@ -247,7 +272,11 @@ export async function ownRedisServer(): Promise<OwnRedis> {
     url,
     port,
     async start() {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+      const started = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        { stdio: 'ignore' },
+      );
       child = started;
       let exit: string | null = null;
       started.once('exit', (code, signal) => (exit = `${code ?? signal}`));
@@ -256,7 +285,11 @@ export async function ownRedisServer(): Promise<OwnRedis> {
         await new Promise((r) => setTimeout(r, 50));
       }
       await kill();
-      throw new Error(exit === null ? `redis-server did not start on port ${port}` : `redis-server exited (${exit}) at its start on port ${port}: is the port taken?`);
+      throw new Error(
+        exit === null
+          ? `redis-server did not start on port ${port}`
+          : `redis-server exited (${exit}) at its start on port ${port}: is the port taken?`,
+      );
     },
     kill,
     async stop() {
@@ -324,7 +357,11 @@ export async function until(what: string, ok: () => boolean, ms = 10_000): Promi
  * One take (an admission, a tag request, a post-bid take), tried again after `wait()` while it is
  * refused for a lease still on its way (`budget_lease`), `tries` times at most: the last refusal.
  */
-export async function admitThroughLease(take: () => Refusal | null, wait: () => Promise<unknown>, tries = 20): Promise<Refusal | null> {
+export async function admitThroughLease(
+  take: () => Refusal | null,
+  wait: () => Promise<unknown>,
+  tries = 20,
+): Promise<Refusal | null> {
   let refusal = take();
   for (let i = 0; i < tries && refusal === 'budget_lease'; i++) {
     await wait();
@@ -337,7 +374,11 @@ export async function admitThroughLease(take: () => Refusal | null, wait: () => 
  * Starts the killed `redis` again and lets the processes run (`step()` between looks, 100 times at
  * most) until each says Redis is ok: their `health().redis` as it is then.
  */
-export async function restartRedisAndRejoin(redis: OwnRedis, processes: DeliveryCounters[], step: () => Promise<unknown>): Promise<DeliveryHealth['redis'][]> {
+export async function restartRedisAndRejoin(
+  redis: OwnRedis,
+  processes: DeliveryCounters[],
+  step: () => Promise<unknown>,
+): Promise<DeliveryHealth['redis'][]> {
   await redis.start();
   const states = () => processes.map((p) => p.health().redis);
   for (let i = 0; i < 100 && states().some((s) => s !== 'ok'); i++) await step();
@@ -346,7 +387,12 @@ export async function restartRedisAndRejoin(redis: OwnRedis, processes: Delivery
 
 let decisions = 0;
 /** A decision: admit, letting a background exchange run (up to three) while the lease is on its way (Redis). */
-export async function admitDecision(counters: DeliveryCounters, admission: Admission, now: number, id = `d${decisions++}`): Promise<Refusal | null> {
+export async function admitDecision(
+  counters: DeliveryCounters,
+  admission: Admission,
+  now: number,
+  id = `d${decisions++}`,
+): Promise<Refusal | null> {
   let refusal = counters.admit(id, admission, now);
   for (let i = 0; i < 3 && refusal === 'budget_lease'; i++) {
     await counters.flush();
@@ -356,7 +402,11 @@ export async function admitDecision(counters: DeliveryCounters, admission: Admis
 }
 
 /** A decision and its impression at once. */
-export async function serveDecision(counters: DeliveryCounters, admission: Admission, now: number): Promise<Refusal | null> {
+export async function serveDecision(
+  counters: DeliveryCounters,
+  admission: Admission,
+  now: number,
+): Promise<Refusal | null> {
   const id = `d${decisions++}`;
   const refusal = await admitDecision(counters, admission, now, id);
   if (!refusal) counters.commit(id, admission, now);

@@ -17,7 +17,14 @@ const midnight = Date.parse('2026-03-10T00:00:00Z') - TZ * HOUR_MS;
 const created = midnight + 16 * HOUR_MS;
 
 const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
-  id: 1, timezone: TZ, dailyBudget: 240 * PRICE, totalBudget: 'unlimited', pacing: 'even', frequencyCap: null, createdAtMinute: created / MINUTE_MS, ...over,
+  id: 1,
+  timezone: TZ,
+  dailyBudget: 240 * PRICE,
+  totalBudget: 'unlimited',
+  pacing: 'even',
+  frequencyCap: null,
+  createdAtMinute: created / MINUTE_MS,
+  ...over,
 });
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 
@@ -28,10 +35,16 @@ forEachDeliveryEngine((t) => {
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       // 240 impressions a day over the 8 hours left: 30 an hour at its even rate; traffic every 15 s (240 an hour)
       const c = campaign({ id: 70 });
-      expect(counters.pacingState(c, clock.now())).toMatchObject({ targetSoFar: 0, status: 'on_pace', evenPerHour: 30 * PRICE, allowedPerHour: 30 * PRICE });
+      expect(counters.pacingState(c, clock.now())).toMatchObject({
+        targetSoFar: 0,
+        status: 'on_pace',
+        evenPerHour: 30 * PRICE,
+        allowedPerHour: 30 * PRICE,
+      });
       const perHour = new Array<number>(9).fill(0);
       for (let now = created; now < midnight + DAY_MS + HOUR_MS; now = clock.advance(15_000)) {
-        if ((await serveDecision(counters, { campaign: c, priceMicros: PRICE }, now)) === null) perHour[Math.floor((now - created) / HOUR_MS)]!++;
+        if ((await serveDecision(counters, { campaign: c, priceMicros: PRICE }, now)) === null)
+          perHour[Math.floor((now - created) / HOUR_MS)]!++;
         if (t.engine === 'redis') await counters.flush();
         if (now === created + 4 * HOUR_MS) {
           // 20:00: on the line from 16:00 (half the budget), as the console shows it too
@@ -40,8 +53,28 @@ forEachDeliveryEngine((t) => {
           expect(engine.targetSoFar).toBe(120 * PRICE);
           expect(engine.status).toBe('on_pace');
           const [spend] = await counters.readCampaignSpend([c], now);
-          const console = campaignPacing({ id: c.id, status: 1, archived: false, startDate: '2026-03-10', endDate: null, dailyBudget: c.dailyBudget, totalBudget: 'unlimited', pacing: 'even', timezone: TZ, createdAtMinute: c.createdAtMinute }, spend!, now);
-          expect(console).toMatchObject({ spentToday: engine.spentToday, targetSoFar: engine.targetSoFar, allowedPerHour: engine.allowedPerHour, state: 'on_pace' });
+          const console = campaignPacing(
+            {
+              id: c.id,
+              status: 1,
+              archived: false,
+              startDate: '2026-03-10',
+              endDate: null,
+              dailyBudget: c.dailyBudget,
+              totalBudget: 'unlimited',
+              pacing: 'even',
+              timezone: TZ,
+              createdAtMinute: c.createdAtMinute,
+            },
+            spend!,
+            now,
+          );
+          expect(console).toMatchObject({
+            spentToday: engine.spentToday,
+            targetSoFar: engine.targetSoFar,
+            allowedPerHour: engine.allowedPerHour,
+            state: 'on_pace',
+          });
         }
       }
       // 16:00-24:00: about 30 an hour, never over 2x (60) plus the bucket's burst; the whole budget by midnight
@@ -64,12 +97,18 @@ forEachDeliveryEngine((t) => {
       const before = campaign({ id: 71, createdAtMinute: (midnight - 3 * HOUR_MS) / MINUTE_MS });
       const unknown = campaign({ id: 72, createdAtMinute: undefined });
       for (const c of [before, unknown]) {
-        expect(counters.pacingState(c, clock.now())).toMatchObject({ targetSoFar: 160 * PRICE, status: 'behind', evenPerHour: 10 * PRICE, allowedPerHour: 20 * PRICE });
+        expect(counters.pacingState(c, clock.now())).toMatchObject({
+          targetSoFar: 160 * PRICE,
+          status: 'behind',
+          evenPerHour: 10 * PRICE,
+          allowedPerHour: 20 * PRICE,
+        });
       }
       // behind from 16:00: held at 2x daily/24 h, 20 an hour
       const served = [0, 0];
       for (let now = created; now < created + HOUR_MS; now = clock.advance(15_000)) {
-        for (const [i, c] of [before, unknown].entries()) if ((await serveDecision(counters, { campaign: c, priceMicros: PRICE }, now)) === null) served[i]!++;
+        for (const [i, c] of [before, unknown].entries())
+          if ((await serveDecision(counters, { campaign: c, priceMicros: PRICE }, now)) === null) served[i]!++;
         if (t.engine === 'redis') await counters.flush();
       }
       for (const n of served) {

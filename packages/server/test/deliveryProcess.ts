@@ -8,8 +8,22 @@ import { type Admission, type CampaignLimits } from '../src/delivery/types.js';
  * one process and their impression events to any.
  */
 export const PRICE = 10_000;
-export const BUDGET_CAMPAIGN: CampaignLimits = { id: 1, timezone: -5, dailyBudget: 100 * PRICE, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
-export const CAPPED_CAMPAIGN: CampaignLimits = { id: 2, timezone: -5, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: { count: 3, periodHours: 1 } };
+export const BUDGET_CAMPAIGN: CampaignLimits = {
+  id: 1,
+  timezone: -5,
+  dailyBudget: 100 * PRICE,
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: null,
+};
+export const CAPPED_CAMPAIGN: CampaignLimits = {
+  id: 2,
+  timezone: -5,
+  dailyBudget: 'unlimited',
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: { count: 3, periodHours: 1 },
+};
 export const SUPPLIER_QPS = 20;
 
 export type Command =
@@ -21,7 +35,9 @@ type Unsequenced<C> = C extends unknown ? Omit<C, 'seq'> : never;
 export type Request = Unsequenced<Command>;
 
 const admissionOf = (kind: 'budget' | 'frequency'): Admission =>
-  kind === 'budget' ? { campaign: BUDGET_CAMPAIGN, priceMicros: PRICE } : { campaign: CAPPED_CAMPAIGN, priceMicros: PRICE, viewer: 'd:one-viewer' };
+  kind === 'budget'
+    ? { campaign: BUDGET_CAMPAIGN, priceMicros: PRICE }
+    : { campaign: CAPPED_CAMPAIGN, priceMicros: PRICE, viewer: 'd:one-viewer' };
 
 /** The processes' one time: the machine's clock moved by CLOCK_OFFSET_MS, which the parent sets for them all (clear of a day's turn). */
 export const offsetClock = (offsetMs: number) => () => Date.now() + offsetMs;
@@ -30,8 +46,17 @@ async function main(): Promise<void> {
   const now = offsetClock(Number(process.env.CLOCK_OFFSET_MS ?? 0));
   const settings = { redisUrl: process.env.REDIS_URL ?? null };
   const prefix = process.env.DELIVERY_PREFIX ?? 'adplane-proc:';
-  const log = { info: () => {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
-  const counters = await openDeliveryCounters(settings, { log, prefix, holdMs: Number(process.env.HOLD_MS ?? 60_000), clock: now });
+  const log = {
+    info: () => {},
+    warn: (o: object, m: string) => console.error(m, o),
+    error: (o: object, m: string) => console.error(m, o),
+  };
+  const counters = await openDeliveryCounters(settings, {
+    log,
+    prefix,
+    holdMs: Number(process.env.HOLD_MS ?? 60_000),
+    clock: now,
+  });
   const bus = await openConfigChangeBus(settings, { log, prefix });
   const send = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
   bus.subscribe((version) => send({ op: 'config', version }));

@@ -38,7 +38,11 @@ interface Child {
 }
 
 function startChild(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/test/deliveryProcess.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/test/deliveryProcess.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const waiting = new Map<number, (o: Record<string, unknown>) => void>();
   const heard: (number | null)[] = [];
   let seq = 0;
@@ -76,13 +80,22 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
   const children: Child[] = [];
 
   beforeAll(async () => {
-    if (!present) throw new Error('CI=true but neither REDIS_URL nor redis-server: .ci/redis.sh installs and starts it');
+    if (!present)
+      throw new Error('CI=true but neither REDIS_URL nor redis-server: .ci/redis.sh installs and starts it');
     if (!url) {
       own = await ownRedisServer();
       await own.start();
       url = own.url;
     }
-    for (let i = 0; i < 2; i++) children.push(startChild({ REDIS_URL: url, DELIVERY_PREFIX: prefix, HOLD_MS: String(HOLD_MS), CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) }));
+    for (let i = 0; i < 2; i++)
+      children.push(
+        startChild({
+          REDIS_URL: url,
+          DELIVERY_PREFIX: prefix,
+          HOLD_MS: String(HOLD_MS),
+          CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS),
+        }),
+      );
     await Promise.all(children.map((c) => c.ready));
   }, 60_000);
 
@@ -92,7 +105,9 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
     else if (url) await dropRedisPrefix(url, prefix);
   });
 
-  it('holds a daily budget, a frequency cap and a QPS limit across two edge processes; config changes reach both', { timeout: 60_000 }, async () => {
+  it('holds a daily budget, a frequency cap and a QPS limit across two edge processes; config changes reach both', {
+    timeout: 60_000,
+  }, async () => {
     const log = testLog();
     const api = await openDeliveryCounters({ redisUrl: url }, { log, prefix, clock: now });
     const bus = await openConfigChangeBus({ redisUrl: url }, { log, prefix });
@@ -126,7 +141,10 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       for (let i = 0; Date.now() - start < LOAD_MS; i++) {
         const child = children[i % 2]!;
         const id = `p${i}`;
-        const [budget, qps] = await Promise.all([child.call({ op: 'admit', id, kind: 'budget' }), child.call({ op: 'qps' })]);
+        const [budget, qps] = await Promise.all([
+          child.call({ op: 'admit', id, kind: 'budget' }),
+          child.call({ op: 'qps' }),
+        ]);
         if (budget.refusal === null) {
           budgetServed++;
           if (event(id, 'budget')) budgetCommitted++;
@@ -143,7 +161,8 @@ describe.skipIf(!present && process.env.CI !== 'true')('delivery control across 
       await Promise.all(events);
       await sleep(HOLD_MS + 100); // reservations of decisions that never became impressions go back
       const stats: DeliveryStats[] = [];
-      for (let round = 0; round < 2; round++) for (const c of children) stats[children.indexOf(c)] = (await c.call({ op: 'flush' })).stats as DeliveryStats;
+      for (let round = 0; round < 2; round++)
+        for (const c of children) stats[children.indexOf(c)] = (await c.call({ op: 'flush' })).stats as DeliveryStats;
 
       // the budget: every impression counted, none beyond the budget
       const [state] = await api.readPacing([BUDGET_CAMPAIGN], now());

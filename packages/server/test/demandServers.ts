@@ -99,7 +99,13 @@ export async function startDemandServer(): Promise<DemandServer> {
           const price = url.searchParams.get('price');
           // duration=<s>: the ad lasts that long (10 s otherwise)
           const seconds = Number(url.searchParams.get('duration') ?? 10);
-          return xml(res, inlineVast(base, price === null ? null : Number(price)).replace('<Duration>00:00:10</Duration>', `<Duration>00:00:${String(seconds).padStart(2, '0')}</Duration>`));
+          return xml(
+            res,
+            inlineVast(base, price === null ? null : Number(price)).replace(
+              '<Duration>00:00:10</Duration>',
+              `<Duration>00:00:${String(seconds).padStart(2, '0')}</Duration>`,
+            ),
+          );
         }
         case '/wrapper': {
           const depth = Number(url.searchParams.get('depth') ?? 1);
@@ -108,8 +114,18 @@ export async function startDemandServer(): Promise<DemandServer> {
           // end=broken: the chain ends in an answer of HTTP 500
           // end=<an http(s) URL>: the chain's last wrapper sends the player there
           const endAt = url.searchParams.get('end');
-          const end = endAt === 'empty' ? `${base}/empty?error=1` : endAt === 'broken' ? `${base}/status?code=500` : endAt && /^https?:/.test(endAt) ? endAt : `${base}/inline?price=${price}`;
-          const next = depth > 1 ? `${base}/wrapper?depth=${depth - 1}&price=${price}${endAt ? `&end=${encodeURIComponent(endAt)}` : ''}` : end;
+          const end =
+            endAt === 'empty'
+              ? `${base}/empty?error=1`
+              : endAt === 'broken'
+                ? `${base}/status?code=500`
+                : endAt && /^https?:/.test(endAt)
+                  ? endAt
+                  : `${base}/inline?price=${price}`;
+          const next =
+            depth > 1
+              ? `${base}/wrapper?depth=${depth - 1}&price=${price}${endAt ? `&end=${encodeURIComponent(endAt)}` : ''}`
+              : end;
           // follow=false: the first hop allows no further wrapper (followAdditionalWrappers)
           return xml(res, wrapperVast(base, next, depth, url.searchParams.get('follow') !== 'false'));
         }
@@ -119,7 +135,12 @@ export async function startDemandServer(): Promise<DemandServer> {
           return xml(res, measuredVast(base, url.searchParams.get('price') ?? '3'));
         case '/empty':
           // error=1: the "no ad" answer names an error tracker (a root <Error>, VAST 3+)
-          return xml(res, url.searchParams.get('error') ? `<?xml version="1.0"?><VAST version="3.0"><Error><![CDATA[${base}/track/no-ad?c=[ERRORCODE]&ts=[TIMESTAMP]]]></Error></VAST>` : '<?xml version="1.0"?><VAST version="3.0"/>');
+          return xml(
+            res,
+            url.searchParams.get('error')
+              ? `<?xml version="1.0"?><VAST version="3.0"><Error><![CDATA[${base}/track/no-ad?c=[ERRORCODE]&ts=[TIMESTAMP]]]></Error></VAST>`
+              : '<?xml version="1.0"?><VAST version="3.0"/>',
+          );
         case '/garbage':
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('<html><body>oops {"not": vast} <<<</body>');

@@ -10,7 +10,13 @@ import { DEMO_PASSWORD } from './helpers.js';
  * migrated: what a test then starts the adplane command on (adplaneCommand.ts).
  */
 export async function seedDemoStore(dataDir: string, env: Record<string, string> = {}): Promise<void> {
-  const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, ...env });
+  const settings = loadSettings({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    ADPLANE_DEMO: '1',
+    ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD,
+    ...env,
+  });
   const store = await openStore(settings);
   try {
     await migrateToLatest(store);

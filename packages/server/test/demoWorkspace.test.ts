@@ -16,14 +16,28 @@ const TENANT_ENTITY_KINDS = TENANT_KINDS.filter((k) => RESOURCES[k].storage === 
 
 /** Who reads every row of a kind in the check that re-validates them (acme has no DSP view: not its DSP kinds). */
 const READERS: Record<ResourceKind, string[]> = Object.fromEntries(
-  RESOURCE_KINDS.map((k) => [k, RESOURCES[k].audience === 'admin' ? ['admin'] : RESOURCES[k].audience === 'sdk' ? ['sdk'] : needsDsp(k) ? ['demand'] : ['demand', 'acme']]),
+  RESOURCE_KINDS.map((k) => [
+    k,
+    RESOURCES[k].audience === 'admin'
+      ? ['admin']
+      : RESOURCES[k].audience === 'sdk'
+        ? ['sdk']
+        : needsDsp(k)
+          ? ['demand']
+          : ['demand', 'acme'],
+  ]),
 ) as Record<ResourceKind, string[]>;
 
 /**
  * Fields of a kind's schema that the API never returns, each for a stated reason: an account's
  * password is write-only (the schema's '' means "keep the old one").
  */
-const WRITE_ONLY: Partial<Record<ResourceKind, string[]>> = { subs: ['password'], advs: ['password'], managers: ['password'], demands: ['password'] };
+const WRITE_ONLY: Partial<Record<ResourceKind, string[]>> = {
+  subs: ['password'],
+  advs: ['password'],
+  managers: ['password'],
+  demands: ['password'],
+};
 
 /** The columns a typed row adds to the kind's document. */
 const HEAD = ['id', 'tenantId', 'uid', 'name', 'status', 'archived'];
@@ -35,7 +49,8 @@ forEachStore((t) => {
 
   beforeAll(async () => {
     apps = await buildEditionApps(t.store);
-    for (const u of ['admin', 'demand', 'manager', 'acme', 'sub', 'adv', 'sdk', 'lakeside', 'summit']) cookies[u] = await login(apps.apps.default, u);
+    for (const u of ['admin', 'demand', 'manager', 'acme', 'sub', 'adv', 'sdk', 'lakeside', 'summit'])
+      cookies[u] = await login(apps.apps.default, u);
   });
   afterAll(() => apps.close());
 
@@ -59,7 +74,10 @@ forEachStore((t) => {
     it.each(TENANT_KINDS)('finds %s populated, in its own tenant', async (kind) => {
       const { total, items } = await page('demand', kind);
       expect(total, kind).toBeGreaterThan(0);
-      expect(items.every((r) => r.tenantId === t.users.demand.id), kind).toBe(true);
+      expect(
+        items.every((r) => r.tenantId === t.users.demand.id),
+        kind,
+      ).toBe(true);
       expect((await sharedList('demand', kind)).length).toBe(total);
     });
 
@@ -85,11 +103,17 @@ forEachStore((t) => {
       for (const [kind, n] of Object.entries(counts) as [ResourceKind, number][]) {
         const { total, items } = await page('demand', kind);
         expect(total, kind).toBe(n);
-        for (const row of items) expect(row.name, `${kind} ${row.id}`).toMatch(/^(?!.*\b(test|sample|lorem|foo|untitled)\b)[A-Z].{5,}$/i);
+        for (const row of items)
+          expect(row.name, `${kind} ${row.id}`).toMatch(/^(?!.*\b(test|sample|lorem|foo|untitled)\b)[A-Z].{5,}$/i);
       }
       const tags = (await page('demand', 'tags')).items;
       expect(tags.map((r) => r.integration).sort()).toEqual(['PreBid', 'PreBid', 'RTB', 'VAST', 'VAST', 'VAST']);
-      expect(tags.filter((r) => r.integration === 'PreBid').map((r) => r.partner).sort()).toEqual(['appnexusP', 'pubmaticP']);
+      expect(
+        tags
+          .filter((r) => r.integration === 'PreBid')
+          .map((r) => r.partner)
+          .sort(),
+      ).toEqual(['appnexusP', 'pubmaticP']);
       const channels = (await page('demand', 'channels')).items;
       expect(new Set(channels.map((r) => r.environment))).toEqual(new Set(['ctv', 'app', 'web']));
       expect(new Set(channels.map((r) => r.integration))).toEqual(new Set(['VAST', 'RTB', 'PreBid']));
@@ -100,7 +124,15 @@ forEachStore((t) => {
 
     it('also sees the admin tooltips, read-only', async () => {
       const keys = (await page('demand', 'tooltips')).items.map((r) => r.key);
-      expect(keys).toEqual(expect.arrayContaining(['channels.floorCpm', 'channels.payout', 'tags.timeoutMs', 'tags.priority', 'campaigns.pacing']));
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'channels.floorCpm',
+          'channels.payout',
+          'tags.timeoutMs',
+          'tags.priority',
+          'campaigns.pacing',
+        ]),
+      );
     });
 
     it('reads the seed in the activity log, as created by Northwind Media', async () => {
@@ -115,7 +147,12 @@ forEachStore((t) => {
       const tag = (await page('demand', 'tags', '&search=Beacon')).items[0];
       const usage = await get('demand', `${RESOURCES.tags.api}/${tag.id}/usage`);
       expect((usage.body as { kind: string }[]).filter((u) => u.kind === 'channels')).toHaveLength(2);
-      const archive = await apps.for(RESOURCES.tags.api).inject({ method: 'POST', url: `${RESOURCES.tags.api}/${tag.id}/archive`, payload: {}, headers: { cookie: cookies.demand } });
+      const archive = await apps.for(RESOURCES.tags.api).inject({
+        method: 'POST',
+        url: `${RESOURCES.tags.api}/${tag.id}/archive`,
+        payload: {},
+        headers: { cookie: cookies.demand },
+      });
       expect(archive.statusCode).toBe(409);
     });
   });
@@ -131,9 +168,15 @@ forEachStore((t) => {
         }
         const { total, items } = await page('acme', kind);
         expect(total, kind).toBe(own[kind] ?? 0);
-        expect(items.every((r) => r.tenantId === t.users.acme.id), kind).toBe(true);
+        expect(
+          items.every((r) => r.tenantId === t.users.acme.id),
+          kind,
+        ).toBe(true);
         const theirs = new Set((await sharedList('demand', kind)).map((r) => r.id));
-        expect((await sharedList('acme', kind)).filter((r) => theirs.has(r.id)), kind).toEqual([]);
+        expect(
+          (await sharedList('acme', kind)).filter((r) => theirs.has(r.id)),
+          kind,
+        ).toEqual([]);
       }
       for (const kind of ['subs', 'advs', 'managers'] as const) expect((await page('acme', kind)).total, kind).toBe(0);
       const northwindChannel = (await page('demand', 'channels')).items[0];
@@ -168,7 +211,8 @@ forEachStore((t) => {
       }
       const summit = await page('summit', 'campaigns');
       expect(summit.items.map((r) => r.name)).toEqual(['Summit Outdoor - Trail Season video (EU)']);
-      for (const kind of ['channels', 'sups', 'deals'] as const) expect((await get('adv', RESOURCES[kind].api)).status, kind).toBe(403);
+      for (const kind of ['channels', 'sups', 'deals'] as const)
+        expect((await get('adv', RESOURCES[kind].api)).status, kind).toBe(403);
     });
 
     it('gives the sdk user its two apps, with app keys', async () => {
@@ -207,24 +251,60 @@ forEachStore((t) => {
       expect(seen, kind).toBeGreaterThan(0);
     });
 
-    it.each(RESOURCE_KINDS.filter(isEntityKind))("%s: the kind's typed parser reads every stored row back as stored", async (kind) => {
-      const def = RESOURCES[kind];
-      const rows = await t.store.db
-        .withTables<Record<string, { id: number; tenant_id: number | null; uid: string | null; name: string; status: number; archived: number; data: string }>>()
-        .selectFrom(ENTITY_TABLES[kind])
-        .selectAll()
-        .execute();
-      expect(rows.length, kind).toBeGreaterThan(0);
-      const sink: SkipSink = { skipped: [] };
-      for (const r of rows) {
-        const data = JSON.parse(r.data) as Record<string, unknown>;
-        const typed = def.parseRow!({ id: r.id, tenantId: r.tenant_id, uid: r.uid, name: r.name, status: r.status, archived: r.archived === 1, data }, sink);
-        expect(typed, `${kind} ${r.id}: ${JSON.stringify(sink.skipped)}`).not.toBeNull();
-        expect(typed).toMatchObject({ id: r.id, tenantId: r.tenant_id, uid: r.uid, name: r.name, status: r.status, archived: r.archived === 1 });
-        const fields = Object.fromEntries(Object.entries(typed!).filter(([f]) => !HEAD.includes(f) || (f === def.nameFrom)));
-        expect(fields, `${kind} ${r.id}`).toEqual(data);
-      }
-      expect(sink.skipped).toEqual([]);
-    });
+    it.each(RESOURCE_KINDS.filter(isEntityKind))(
+      "%s: the kind's typed parser reads every stored row back as stored",
+      async (kind) => {
+        const def = RESOURCES[kind];
+        const rows = await t.store.db
+          .withTables<
+            Record<
+              string,
+              {
+                id: number;
+                tenant_id: number | null;
+                uid: string | null;
+                name: string;
+                status: number;
+                archived: number;
+                data: string;
+              }
+            >
+          >()
+          .selectFrom(ENTITY_TABLES[kind])
+          .selectAll()
+          .execute();
+        expect(rows.length, kind).toBeGreaterThan(0);
+        const sink: SkipSink = { skipped: [] };
+        for (const r of rows) {
+          const data = JSON.parse(r.data) as Record<string, unknown>;
+          const typed = def.parseRow!(
+            {
+              id: r.id,
+              tenantId: r.tenant_id,
+              uid: r.uid,
+              name: r.name,
+              status: r.status,
+              archived: r.archived === 1,
+              data,
+            },
+            sink,
+          );
+          expect(typed, `${kind} ${r.id}: ${JSON.stringify(sink.skipped)}`).not.toBeNull();
+          expect(typed).toMatchObject({
+            id: r.id,
+            tenantId: r.tenant_id,
+            uid: r.uid,
+            name: r.name,
+            status: r.status,
+            archived: r.archived === 1,
+          });
+          const fields = Object.fromEntries(
+            Object.entries(typed!).filter(([f]) => !HEAD.includes(f) || f === def.nameFrom),
+          );
+          expect(fields, `${kind} ${r.id}`).toEqual(data);
+        }
+        expect(sink.skipped).toEqual([]);
+      },
+    );
   });
 });

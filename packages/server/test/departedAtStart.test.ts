@@ -39,7 +39,10 @@ forEachStore((t) => {
       return holder.current!;
     };
     const bulk = async (action: 'pause' | 'archive', ids: number[]) =>
-      expect((await as(app, demand, { method: 'POST', url: '/api/demand/campaigns/bulk', payload: { action, ids } })).statusCode).toBeLessThan(300);
+      expect(
+        (await as(app, demand, { method: 'POST', url: '/api/demand/campaigns/bulk', payload: { action, ids } }))
+          .statusCode,
+      ).toBeLessThan(300);
 
     it('is known to its first build: paused and archived lately, as they were; long ago, or live, not', async () => {
       const [paused, archived, longAgo] = live;
@@ -52,7 +55,12 @@ forEachStore((t) => {
 
       const snapshot = await startProcess();
       const departed = snapshot.departed!.campaigns;
-      expect(departed.get(paused!.id)).toMatchObject({ id: paused!.id, dailyBudget: paused!.dailyBudget, totalBudget: paused!.totalBudget, pacing: paused!.pacing });
+      expect(departed.get(paused!.id)).toMatchObject({
+        id: paused!.id,
+        dailyBudget: paused!.dailyBudget,
+        totalBudget: paused!.totalBudget,
+        pacing: paused!.pacing,
+      });
       expect(departed.has(archived!.id)).toBe(true);
       expect(departed.has(longAgo!.id)).toBe(false);
       for (const c of snapshot.campaigns.values()) expect(departed.has(c.id)).toBe(false);
@@ -66,12 +74,41 @@ forEachStore((t) => {
       expect(snapshot.campaigns.has(paused!.id)).toBe(false);
       const now = Date.now();
       const d: Decision = {
-        id: newDecisionId(), at: Math.floor(now / 1000) - 60, tenantId: paused!.tenantId, channelId: 2, subpublisherId: 0, tagId: 0, campaignId: paused!.id, creativeId: 0,
-        advertiserId: paused!.advertiserId, country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'news.example', revenueCpm: 4_000_000, costCpm: 3_000_000,
-        test: 0, integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
+        id: newDecisionId(),
+        at: Math.floor(now / 1000) - 60,
+        tenantId: paused!.tenantId,
+        channelId: 2,
+        subpublisherId: 0,
+        tagId: 0,
+        campaignId: paused!.id,
+        creativeId: 0,
+        advertiserId: paused!.advertiserId,
+        country: 'US',
+        device: 'desktop',
+        os: 'windows',
+        appBundle: '',
+        domain: 'news.example',
+        revenueCpm: 4_000_000,
+        costCpm: 3_000_000,
+        test: 0,
+        integration: 'VAST',
+        supplierId: 0,
+        adexchangeId: 0,
+        dealId: '',
+        partner: '',
+        marketplace: '',
+        viewer: '',
+        postbid: 0,
       };
       const pacing = new DeliveryGate();
-      const deps = { clock: new TestClock(now), signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => snapshot };
+      const deps = {
+        clock: new TestClock(now),
+        signer,
+        replay: new ReplayGuard(),
+        pacing,
+        counters: new HourlyCounters(() => null),
+        snapshot: () => snapshot,
+      };
       const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, now);
       expect(pacing.delivery.pacingState(paused!, now).spentToday).toBe(4_000);
@@ -84,8 +121,14 @@ forEachStore((t) => {
       // ended at the start of today in the tenant's zone (a flight ends at 24:00 of its end day)
       const today = new Date(Date.now() + ended!.timezone * 3_600_000).toISOString().slice(0, 10);
       const yesterday = new Date(Date.parse(today) - 24 * 3_600_000).toISOString().slice(0, 10);
-      const data = { ...(JSON.parse(String(row.rows[0]!.data)) as Record<string, unknown>), startDate: '2020-01-01', endDate: yesterday };
-      await sql`update campaigns set data = ${JSON.stringify(data)}, status = 1 where id = ${ended!.id}`.execute(t.store.db);
+      const data = {
+        ...(JSON.parse(String(row.rows[0]!.data)) as Record<string, unknown>),
+        startDate: '2020-01-01',
+        endDate: yesterday,
+      };
+      await sql`update campaigns set data = ${JSON.stringify(data)}, status = 1 where id = ${ended!.id}`.execute(
+        t.store.db,
+      );
       const snapshot = await startProcess();
       expect(snapshot.campaigns.has(ended!.id)).toBe(false);
       const endedAt = Date.parse(today) - ended!.timezone * 3_600_000;
@@ -98,21 +141,29 @@ forEachStore((t) => {
       const [campaign] = live;
       await sql`update campaigns set status = 1, archived = 0 where id = ${campaign!.id}`.execute(t.store.db);
       const stamp = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-      const setAccount = (id: number, status: number, msAgo: number) => sql`update users set status = ${status}, updated_at = ${stamp(msAgo)} where id = ${id}`.execute(t.store.db);
+      const setAccount = (id: number, status: number, msAgo: number) =>
+        sql`update users set status = ${status}, updated_at = ${stamp(msAgo)} where id = ${id}`.execute(t.store.db);
       expect((await startProcess()).campaigns.has(campaign!.id)).toBe(true);
 
       // its advertiser paused an hour ago: known as departed from then
       await setAccount(campaign!.advertiserId!, 0, 3_600_000);
       let snapshot = await startProcess();
       expect(snapshot.campaigns.has(campaign!.id)).toBe(false);
-      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({ id: campaign!.id, dailyBudget: campaign!.dailyBudget });
+      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({
+        id: campaign!.id,
+        dailyBudget: campaign!.dailyBudget,
+      });
       // ... but paused two days ago, it has not served for longer than a process keeps what left
       await setAccount(campaign!.advertiserId!, 0, 2 * DEPARTED_MS);
       expect((await startProcess()).departed!.campaigns.has(campaign!.id)).toBe(false);
       await setAccount(campaign!.advertiserId!, 1, 0);
 
       // the tenant paused a minute ago: its campaign and its live demand tags
-      const liveTags = await sql<{ id: number }>`select id from demand_tags where tenant_id = ${campaign!.tenantId} and status = 1 and archived = 0`.execute(t.store.db);
+      const liveTags = await sql<{
+        id: number;
+      }>`select id from demand_tags where tenant_id = ${campaign!.tenantId} and status = 1 and archived = 0`.execute(
+        t.store.db,
+      );
       expect(liveTags.rows.length, 'the demo tenant has live demand tags').toBeGreaterThan(0);
       await setAccount(campaign!.tenantId, 0, 60_000);
       snapshot = await startProcess();
@@ -130,7 +181,11 @@ forEachStore((t) => {
       expect(serving, 'the campaign serves again after the case before').toBeDefined();
       const creativeIds = serving!.creatives.map((c) => c.id);
       expect(creativeIds.length).toBeGreaterThan(0);
-      const paused = await as(app, demand, { method: 'POST', url: '/api/demand/creatives/bulk', payload: { action: 'pause', ids: creativeIds } });
+      const paused = await as(app, demand, {
+        method: 'POST',
+        url: '/api/demand/creatives/bulk',
+        payload: { action: 'pause', ids: creativeIds },
+      });
       expect(paused.statusCode, paused.body).toBeLessThan(300);
       // the campaign itself unchanged for two days: only its creatives say when it stopped
       const twoDaysAgo = new Date(Date.now() - 2 * DEPARTED_MS).toISOString();
@@ -138,10 +193,15 @@ forEachStore((t) => {
 
       let snapshot = await startProcess();
       expect(snapshot.campaigns.has(campaign!.id)).toBe(false);
-      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({ id: campaign!.id, dailyBudget: campaign!.dailyBudget, totalBudget: campaign!.totalBudget });
+      expect(snapshot.departed!.campaigns.get(campaign!.id)).toMatchObject({
+        id: campaign!.id,
+        dailyBudget: campaign!.dailyBudget,
+        totalBudget: campaign!.totalBudget,
+      });
 
       // paused two days ago: it has not served for longer than a process keeps what left
-      for (const id of creativeIds) await sql`update creatives set updated_at = ${twoDaysAgo} where id = ${id}`.execute(t.store.db);
+      for (const id of creativeIds)
+        await sql`update creatives set updated_at = ${twoDaysAgo} where id = ${id}`.execute(t.store.db);
       snapshot = await startProcess();
       expect(snapshot.departed!.campaigns.has(campaign!.id)).toBe(false);
     });

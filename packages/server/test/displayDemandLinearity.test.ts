@@ -53,9 +53,22 @@ onSqliteStore((t) => {
     app = await buildTestApp(t.store);
     // a tenant of its own: no demo campaign competes with the tags
     cookie = await login(app, 'acme');
-    const tag = async (name: string) => (ids[name] = await createAs(app, cookie, 'tags', { name: `Linearity ${name}`, vastUrl: `${base}/${name}`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1500 }));
+    const tag = async (name: string) =>
+      (ids[name] = await createAs(app, cookie, 'tags', {
+        name: `Linearity ${name}`,
+        vastUrl: `${base}/${name}`,
+        price: { type: 'revshare', percent: 100 },
+        timeoutMs: 1500,
+      }));
     const channel = async (name: string, format: 'display' | 'video', tags: string[]) =>
-      (ids[name] = await createAs(app, cookie, 'channels', { name: `Linearity ${name}`, vastVersion: '4.2', format, demandMode: 'auction', timeoutMs: 2000, demand: tags.map((n) => ({ tagId: ids[n]!.id, priority: 1 })) }));
+      (ids[name] = await createAs(app, cookie, 'channels', {
+        name: `Linearity ${name}`,
+        vastVersion: '4.2',
+        format,
+        demandMode: 'auction',
+        timeoutMs: 2000,
+        demand: tags.map((n) => ({ tagId: ids[n]!.id, priority: 1 })),
+      }));
     await tag('linear');
     await tag('overlay');
     await tag('both');
@@ -72,11 +85,16 @@ onSqliteStore((t) => {
   });
 
   const debug = async (channel: string, size = 'w=300&h=250') => {
-    const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${ids[channel]!.uid}?${size}&ip=8.8.8.8&debug=1` });
+    const res = await edgeRequest(app, {
+      cookie,
+      method: 'GET',
+      url: `/vast/${ids[channel]!.uid}?${size}&ip=8.8.8.8&debug=1`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { vast: string; trace: DecisionTrace };
   };
-  const fateOf = (trace: DecisionTrace, tag: string) => trace.sources.find((s) => s.source === 'vast_tag' && s.id === ids[tag]!.id);
+  const fateOf = (trace: DecisionTrace, tag: string) =>
+    trace.sources.find((s) => s.source === 'vast_tag' && s.id === ids[tag]!.id);
 
   describe('on a display channel', () => {
     it('refuses the linear video (201, its error trackers told) and fills with the NonLinear bid under it', async () => {
@@ -91,11 +109,15 @@ onSqliteStore((t) => {
       await expect.poll(() => pings.includes('/t/linear-error?c=201'), { timeout: 5000 }).toBe(true);
     });
 
-    it('counts the refusal on the linear tag\'s row, with its VAST error', async () => {
+    it("counts the refusal on the linear tag's row, with its VAST error", async () => {
       await debug('display');
       await app.edge.flush();
-      const rows = await app.stats.select(`SELECT nofill_reason, vast_error, sum(source_reqs) AS n, sum(wins) AS wins FROM ${STATS_TABLE} WHERE tag_id = ${ids.linear!.id} AND channel_id = ${ids.display!.id} GROUP BY nofill_reason, vast_error`);
-      expect(rows.map((r) => [r.nofill_reason, r.vast_error, Number(r.wins)])).toEqual([['linear_on_display', '201', 0]]);
+      const rows = await app.stats.select(
+        `SELECT nofill_reason, vast_error, sum(source_reqs) AS n, sum(wins) AS wins FROM ${STATS_TABLE} WHERE tag_id = ${ids.linear!.id} AND channel_id = ${ids.display!.id} GROUP BY nofill_reason, vast_error`,
+      );
+      expect(rows.map((r) => [r.nofill_reason, r.vast_error, Number(r.wins)])).toEqual([
+        ['linear_on_display', '201', 0],
+      ]);
     });
 
     it('shows the NonLinear of an ad that has a Linear too', async () => {

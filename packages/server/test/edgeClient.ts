@@ -73,7 +73,8 @@ export async function edgeRequest(app: FastifyInstance, call: EdgeCall | string)
   const { port, agent } = await listeningOf(app);
   const c = typeof call === 'string' ? { url: call } : call;
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(c.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(c.headers ?? {}))
+    if (value !== undefined) headers[name.toLowerCase()] = value;
   if (c.cookie) headers.cookie = c.cookie;
   const sent = c.payload ?? c.body;
   let body: string | Buffer | undefined;
@@ -84,9 +85,13 @@ export async function edgeRequest(app: FastifyInstance, call: EdgeCall | string)
   }
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   if (c.remoteAddress !== undefined) {
-    if (!trustsLoopback(app)) throw new Error('edgeRequest: remoteAddress needs an app that trusts loopback as a proxy (trustProxy: \'loopback\')');
+    if (!trustsLoopback(app))
+      throw new Error(
+        "edgeRequest: remoteAddress needs an app that trusts loopback as a proxy (trustProxy: 'loopback')",
+      );
     const forwarded = headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = forwarded === undefined ? c.remoteAddress : `${[forwarded].flat().join(', ')}, ${c.remoteAddress}`;
+    headers['x-forwarded-for'] =
+      forwarded === undefined ? c.remoteAddress : `${[forwarded].flat().join(', ')}, ${c.remoteAddress}`;
   }
   let path = c.url;
   if (c.query) path += (path.includes('?') ? '&' : '?') + new URLSearchParams(c.query).toString();
@@ -116,5 +121,8 @@ function answer(statusCode: number, headers: IncomingHttpHeaders, rawPayload: Bu
 
 function trustsLoopback(app: FastifyInstance): boolean {
   const trust = app.settings.trustProxy;
-  return trust === true || (typeof trust === 'string' && /(^|,)\s*(loopback|127\.0\.0\.1(\/\d+)?|127\.0\.0\.0\/8)\s*(,|$)/.test(trust));
+  return (
+    trust === true ||
+    (typeof trust === 'string' && /(^|,)\s*(loopback|127\.0\.0\.1(\/\d+)?|127\.0\.0\.0\/8)\s*(,|$)/.test(trust))
+  );
 }

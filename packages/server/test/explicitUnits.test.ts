@@ -19,17 +19,32 @@ describe('toExplicitUnits', () => {
       qpsLimit: 'unlimited',
       dailyImpCap: 5000,
     });
-    expect(toExplicitUnits('tags', { pricing: 'cpm', price: 6_500_000 }).price).toEqual({ type: 'cpm', cpm: 6_500_000 });
+    expect(toExplicitUnits('tags', { pricing: 'cpm', price: 6_500_000 }).price).toEqual({
+      type: 'cpm',
+      cpm: 6_500_000,
+    });
     const already = { price: { type: 'cpm', cpm: 1 }, qpsLimit: 'unlimited' };
     expect(toExplicitUnits('tags', already)).toEqual(already);
   });
 
   it('turns a channel payout value into its unit, creative strings into lists, 0 budgets into unlimited', () => {
-    expect(toExplicitUnits('channels', { payout: { type: 'cpm', value: 4_500_000 } }).payout).toEqual({ type: 'cpm', cpm: 4_500_000 });
-    expect(toExplicitUnits('channels', { payout: { type: 'revshare', value: 65 } }).payout).toEqual({ type: 'revshare', percent: 65 });
-    expect(toExplicitUnits('creatives', { adomain: 'brand.test', iabCategory: 'IAB2' })).toEqual({ adomain: ['brand.test'], iabCategories: ['IAB2'] });
+    expect(toExplicitUnits('channels', { payout: { type: 'cpm', value: 4_500_000 } }).payout).toEqual({
+      type: 'cpm',
+      cpm: 4_500_000,
+    });
+    expect(toExplicitUnits('channels', { payout: { type: 'revshare', value: 65 } }).payout).toEqual({
+      type: 'revshare',
+      percent: 65,
+    });
+    expect(toExplicitUnits('creatives', { adomain: 'brand.test', iabCategory: 'IAB2' })).toEqual({
+      adomain: ['brand.test'],
+      iabCategories: ['IAB2'],
+    });
     expect(toExplicitUnits('creatives', { adomain: '', iabCategory: '' })).toEqual({ adomain: [], iabCategories: [] });
-    expect(toExplicitUnits('campaigns', { totalBudget: 0, dailyBudget: 900 })).toEqual({ totalBudget: 'unlimited', dailyBudget: 900 });
+    expect(toExplicitUnits('campaigns', { totalBudget: 0, dailyBudget: 900 })).toEqual({
+      totalBudget: 'unlimited',
+      dailyBudget: 900,
+    });
     expect(toExplicitUnits('sups', { qpsLimit: 0 })).toEqual({ qpsLimit: 'unlimited' });
   });
 });
@@ -44,26 +59,53 @@ forEachStore((t) => {
       .execute();
     return new Map(rows.map((r) => [r.id, JSON.parse(r.data) as Doc]));
   };
-  const tables = [ENTITY_TABLES.tags, ENTITY_TABLES.channels, ENTITY_TABLES.campaigns, ENTITY_TABLES.creatives, ENTITY_TABLES.sups, ENTITY_TABLES.adexchanges];
+  const tables = [
+    ENTITY_TABLES.tags,
+    ENTITY_TABLES.channels,
+    ENTITY_TABLES.campaigns,
+    ENTITY_TABLES.creatives,
+    ENTITY_TABLES.sups,
+    ENTITY_TABLES.adexchanges,
+  ];
 
   it('migrates old rows to the new units and back without losing anything', async () => {
     const before = new Map<string, Map<number, Doc>>();
     for (const table of tables) before.set(table, await docsOf(table));
 
     // (down drops tables: alone among the PostgreSQL test files that read every schema's tables, helpers.ts)
-    const down = await withPgSchemaLock(t.store, 'exclusive', () => migratorOf(t.store).migrateTo('0004_config_version'));
+    const down = await withPgSchemaLock(t.store, 'exclusive', () =>
+      migratorOf(t.store).migrateTo('0004_config_version'),
+    );
     expect(down.error).toBeUndefined();
     const oldTags = await docsOf(ENTITY_TABLES.tags);
-    expect([...oldTags.values()].every((d) => typeof d.price === 'number' && (d.pricing === 'cpm' || d.pricing === 'revshare'))).toBe(true);
+    expect(
+      [...oldTags.values()].every(
+        (d) => typeof d.price === 'number' && (d.pricing === 'cpm' || d.pricing === 'revshare'),
+      ),
+    ).toBe(true);
     const oldCreatives = await docsOf(ENTITY_TABLES.creatives);
     expect([...oldCreatives.values()].every((d) => typeof d.adomain === 'string' && 'iabCategory' in d)).toBe(true);
 
     // A row written by the old console: 0 meant "no limit", the price is read through `pricing`.
-    const tenant = (await t.store.db.selectFrom('users').select('id').where('username', '=', 'demand').executeTakeFirstOrThrow()).id;
+    const tenant = (
+      await t.store.db.selectFrom('users').select('id').where('username', '=', 'demand').executeTakeFirstOrThrow()
+    ).id;
     const legacy = await t.store.db
       .withTables<Record<string, { id: number; tenant_id: number; name: string; data: string }>>()
       .insertInto(ENTITY_TABLES.tags)
-      .values({ tenant_id: tenant, name: 'Legacy tag', data: JSON.stringify({ integration: 'RTB', endpoint: 'https://bid.legacy.test/rtb', pricing: 'revshare', price: 75, qpsLimit: 0, dailyRequestCap: 0, dailyImpCap: 10 }) } as never)
+      .values({
+        tenant_id: tenant,
+        name: 'Legacy tag',
+        data: JSON.stringify({
+          integration: 'RTB',
+          endpoint: 'https://bid.legacy.test/rtb',
+          pricing: 'revshare',
+          price: 75,
+          qpsLimit: 0,
+          dailyRequestCap: 0,
+          dailyImpCap: 10,
+        }),
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
 
@@ -73,15 +115,28 @@ forEachStore((t) => {
       for (const [id, doc] of before.get(table)!) expect(after.get(id), `${table} #${id}`).toEqual(doc);
     }
     const row = (await docsOf(ENTITY_TABLES.tags)).get(legacy.id)!;
-    expect(row).toMatchObject({ price: { type: 'revshare', percent: 75 }, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 10 });
+    expect(row).toMatchObject({
+      price: { type: 'revshare', percent: 75 },
+      qpsLimit: 'unlimited',
+      dailyRequestCap: 'unlimited',
+      dailyImpCap: 10,
+    });
     expect(row).not.toHaveProperty('pricing');
 
     // Every migrated row reads back through its kind's typed parser.
     const sink: SkipSink = { skipped: [] };
-    const parse = { tags: parseDemandTagRow, channels: parseChannelRow, campaigns: parseCampaignRow, creatives: parseCreativeRow } as const;
+    const parse = {
+      tags: parseDemandTagRow,
+      channels: parseChannelRow,
+      campaigns: parseCampaignRow,
+      creatives: parseCreativeRow,
+    } as const;
     for (const [kind, parser] of Object.entries(parse)) {
       for (const [id, data] of await docsOf(ENTITY_TABLES[kind as keyof typeof parse])) {
-        expect(parser({ id, tenantId: tenant, uid: null, status: 1, archived: false, name: `#${id}`, data }, sink), `${kind} #${id}`).not.toBeNull();
+        expect(
+          parser({ id, tenantId: tenant, uid: null, status: 1, archived: false, name: `#${id}`, data }, sink),
+          `${kind} #${id}`,
+        ).not.toBeNull();
       }
     }
     expect(sink.skipped).toEqual([]);

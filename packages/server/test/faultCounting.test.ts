@@ -39,9 +39,16 @@ interface Answered {
 }
 
 const start = () =>
-  startAdplane(['--import', 'tsx', 'packages/server/src/main.ts'], { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') }, { cwd: ROOT, workers: 1 });
+  startAdplane(
+    ['--import', 'tsx', 'packages/server/src/main.ts'],
+    { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') },
+    { cwd: ROOT, workers: 1 },
+  );
 
-const impressionUrls = (xml: string) => [...xml.matchAll(/<Impression><!\[CDATA\[([^\]]+)\]\]>/g)].map((m) => m[1]!).filter((u) => u.includes('/ev?e=impression&'));
+const impressionUrls = (xml: string) =>
+  [...xml.matchAll(/<Impression><!\[CDATA\[([^\]]+)\]\]>/g)]
+    .map((m) => m[1]!)
+    .filter((u) => u.includes('/ev?e=impression&'));
 
 /**
  * Sends RATE VAST requests a second to `tag` (keep-alive connections, as players' libraries use),
@@ -77,14 +84,23 @@ function pacedLoad(tag: string) {
 }
 
 describe('counts across a shutdown and a crash, under load', () => {
-  it('counts every answered request and impression once: exactly through SIGTERM, never twice and within the flush window through SIGKILL', { timeout: 240_000 }, async () => {
+  it('counts every answered request and impression once: exactly through SIGTERM, never twice and within the flush window through SIGKILL', {
+    timeout: 240_000,
+  }, async () => {
     await seedDemoStore(dataDir);
     let running: RunningAdplane = await start();
-    const login = await callProgram(running.port, '/api/auth/login', { method: 'POST', body: { username: 'demand', password: DEMO_PASSWORD } });
+    const login = await callProgram(running.port, '/api/auth/login', {
+      method: 'POST',
+      body: { username: 'demand', password: DEMO_PASSWORD },
+    });
     expect(login.status, login.body).toBe(200);
     const channels: { id: number; uid: string }[] = [];
     for (const signal of RUNS) {
-      const created = await callProgram(running.port, '/api/demand/channels', { method: 'POST', cookie: login.cookie!, body: { name: `Fault probe ${channels.length + 1} (${signal})` } });
+      const created = await callProgram(running.port, '/api/demand/channels', {
+        method: 'POST',
+        cookie: login.cookie!,
+        body: { name: `Fault probe ${channels.length + 1} (${signal})` },
+      });
       expect(created.status, created.body).toBe(201);
       channels.push(JSON.parse(created.body) as { id: number; uid: string });
     }
@@ -108,7 +124,11 @@ describe('counts across a shutdown and a crash, under load', () => {
       const load = pacedLoad(tag);
       load.answered.vast.push(probed);
       const loadFrom = Date.now();
-      await probeUntil('load on the channel', async () => (Date.now() - loadFrom >= LOAD_MS[signal] ? true : null), LOAD_MS[signal] + 5_000);
+      await probeUntil(
+        'load on the channel',
+        async () => (Date.now() - loadFrom >= LOAD_MS[signal] ? true : null),
+        LOAD_MS[signal] + 5_000,
+      );
       const killedAt = Date.now();
       running.proc.kill(signal);
       const code = await running.exited;
@@ -127,7 +147,9 @@ describe('counts across a shutdown and a crash, under load', () => {
     const stats = await openStatsStore({ dataDir, clickhouseUrl: null });
     try {
       for (const [i, run] of runs.entries()) {
-        const [sums] = await stats.select(`SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channels[i]!.id}`);
+        const [sums] = await stats.select(
+          `SELECT sum(reqs) AS reqs, sum(imps) AS imps FROM ${STATS_TABLE} WHERE channel_id = ${channels[i]!.id}`,
+        );
         const counted = { reqs: Number(sums!.reqs ?? 0), imps: Number(sums!.imps ?? 0) };
         const answered = { reqs: run.answered.vast.length, imps: run.answered.impressions.size };
         const what = `run ${i + 1} (${run.signal}): answered ${JSON.stringify(answered)}, counted ${JSON.stringify(counted)}`;

@@ -9,7 +9,8 @@ const SIGNED_IN = ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk'] as 
 type Who = (typeof SIGNED_IN)[number] | 'anonymous';
 const EVERYONE: readonly Who[] = [...SIGNED_IN, 'anonymous'];
 
-const only = (...allowed: Who[]) => Object.fromEntries(EVERYONE.map((w) => [w, allowed.includes(w) ? 200 : 403])) as Record<Who, number>;
+const only = (...allowed: Who[]) =>
+  Object.fromEntries(EVERYONE.map((w) => [w, allowed.includes(w) ? 200 : 403])) as Record<Who, number>;
 const signedIn = only(...SIGNED_IN);
 const nonAdmins = only('demand', 'manager', 'sub', 'adv', 'sdk');
 const admins = only('admin', 'ops');
@@ -27,14 +28,32 @@ interface Case {
 const CASES: Case[] = [
   { method: 'GET', url: '/api/auth/user', guard: 'auth', expect: signedIn },
   { method: 'GET', url: '/api/demand/info', guard: 'auth', expect: nonAdmins },
-  { method: 'PUT', url: '/api/demand/info', guard: 'auth', expect: only('demand', 'manager', 'sdk'), payload: (who) => ({ name: `Name of ${who}` }) },
+  {
+    method: 'PUT',
+    url: '/api/demand/info',
+    guard: 'auth',
+    expect: only('demand', 'manager', 'sdk'),
+    payload: (who) => ({ name: `Name of ${who}` }),
+  },
   { method: 'GET', url: '/api/admin/config', guard: 'admin', expect: admins },
-  { method: 'PUT', url: '/api/admin/config', guard: 'admin', expect: admins, payload: () => ({ postbidMaxImps: 1000, postbidMaxReps: 10 }) },
+  {
+    method: 'PUT',
+    url: '/api/admin/config',
+    guard: 'admin',
+    expect: admins,
+    payload: () => ({ postbidMaxImps: 1000, postbidMaxReps: 10 }),
+  },
   { method: 'GET', url: '/api/ui/settings', guard: 'auth', expect: signedIn },
   { method: 'PUT', url: '/api/ui/settings', guard: 'auth', expect: signedIn, payload: () => ({ tabs: true }) },
   { method: 'GET', url: '/api/demand/vastParams', guard: 'auth', expect: signedIn },
   { method: 'GET', url: '/api/demand/vast2Params', guard: 'auth', expect: signedIn },
-  { method: 'GET', url: (ids) => `/api/switch?type=adv&id=${ids.adv}`, guard: 'auth', expect: admins, accept: 'application/json' },
+  {
+    method: 'GET',
+    url: (ids) => `/api/switch?type=adv&id=${ids.adv}`,
+    guard: 'auth',
+    expect: admins,
+    accept: 'application/json',
+  },
   { method: 'GET', url: '/api/auth/logout', guard: 'public', expect: only(...EVERYONE) },
 ];
 
@@ -76,7 +95,11 @@ forEachStore((t) => {
     const guarded = app.guardedRoutes.filter((r) => r.guard !== 'public');
     expect(guarded.length).toBeGreaterThan(5);
     for (const route of guarded) {
-      const response = await app.inject({ method: route.method as HTTPMethods, url: route.url.replace(/:[A-Za-z]+/g, '1'), payload: {} });
+      const response = await app.inject({
+        method: route.method as HTTPMethods,
+        url: route.url.replace(/:[A-Za-z]+/g, '1'),
+        payload: {},
+      });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
     }
   });
@@ -85,9 +108,14 @@ forEachStore((t) => {
     const demand = await login(app, 'demand');
     const admin = await login(app, 'admin');
     for (const route of app.guardedRoutes) {
-      const caller = route.guard === 'admin' ? demand : route.guard === 'demand' || route.guard === 'sdk' ? admin : null;
+      const caller =
+        route.guard === 'admin' ? demand : route.guard === 'demand' || route.guard === 'sdk' ? admin : null;
       if (!caller) continue;
-      const response = await as(app, caller, { method: route.method as HTTPMethods, url: route.url.replace(/:[A-Za-z]+/g, '1'), payload: {} });
+      const response = await as(app, caller, {
+        method: route.method as HTTPMethods,
+        url: route.url.replace(/:[A-Za-z]+/g, '1'),
+        payload: {},
+      });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
     }
   });
@@ -119,7 +147,9 @@ describe('guard declaration', () => {
     beforeAll(async () => {
       app = await buildApp({ settings: t.settings, store: t.store });
       for (const guard of GUARD_ROUTES) {
-        app.get(`/api/test-guard/${guard}`, { config: { guard } }, async (request) => ({ who: request.auth?.user.username ?? null }));
+        app.get(`/api/test-guard/${guard}`, { config: { guard } }, async (request) => ({
+          who: request.auth?.user.username ?? null,
+        }));
       }
       await app.ready();
     });

@@ -52,12 +52,18 @@ const PG_SCHEMA_CHANGES_LOCK = 4_250_100;
  * `run` holding the schema-changes lock `shared` or `exclusive` (see PG_SCHEMA_CHANGES_LOCK) when
  * `store` is on PostgreSQL; at once on SQLite.
  */
-export async function withPgSchemaLock<T>(store: Pick<Store, 'dialect'>, mode: 'shared' | 'exclusive', run: () => Promise<T>): Promise<T> {
+export async function withPgSchemaLock<T>(
+  store: Pick<Store, 'dialect'>,
+  mode: 'shared' | 'exclusive',
+  run: () => Promise<T>,
+): Promise<T> {
   if (store.dialect !== 'postgres') return run();
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [PG_SCHEMA_CHANGES_LOCK]);
+    await client.query(mode === 'shared' ? 'select pg_advisory_lock_shared($1)' : 'select pg_advisory_lock($1)', [
+      PG_SCHEMA_CHANGES_LOCK,
+    ]);
     return await run();
   } finally {
     // (closing the session lets go of its lock)
@@ -87,7 +93,8 @@ function openTestStore(dialect: Dialect, seed: boolean): TestStore {
 
   afterAll(async () => {
     await store?.close();
-    if (dialect === 'postgres') await withPgSchemaLock({ dialect }, 'exclusive', () => dropPgSchema(databaseUrl, pgSchema));
+    if (dialect === 'postgres')
+      await withPgSchemaLock({ dialect }, 'exclusive', () => dropPgSchema(databaseUrl, pgSchema));
     if (settings) rmSync(settings.dataDir, { recursive: true, force: true });
   });
 
@@ -120,7 +127,9 @@ export function forEachStore(fn: (t: TestStore) => void, options: { seed?: boole
   } else if (process.env.CI === 'true') {
     describe('postgres', () => {
       it('needs DATABASE_URL on CI', () => {
-        throw new Error('CI=true but DATABASE_URL is unset: the PostgreSQL store tests cannot run. Start PostgreSQL and set DATABASE_URL=postgres://user:pass@host:5432/db (see .ci/run).');
+        throw new Error(
+          'CI=true but DATABASE_URL is unset: the PostgreSQL store tests cannot run. Start PostgreSQL and set DATABASE_URL=postgres://user:pass@host:5432/db (see .ci/run).',
+        );
       });
     });
   }
@@ -156,20 +165,40 @@ export function sessionCookieOf(response: LightMyRequestResponse): string | null
 }
 
 /** Sign in through the real route; returns the Cookie header to send with later requests. */
-export async function login(app: FastifyInstance, username: string, password = DEMO_PASSWORD, remoteAddress = '127.0.0.1'): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress });
+export async function login(
+  app: FastifyInstance,
+  username: string,
+  password = DEMO_PASSWORD,
+  remoteAddress = '127.0.0.1',
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+    remoteAddress,
+  });
   const cookie = sessionCookieOf(response);
-  if (response.statusCode !== 200 || !cookie) throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200 || !cookie)
+    throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
   return cookie;
 }
 
 /** `app.inject` with the session cookie. */
-export function as(app: FastifyInstance, cookie: string | null, options: InjectOptions): Promise<LightMyRequestResponse> {
+export function as(
+  app: FastifyInstance,
+  cookie: string | null,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
   return app.inject({ ...options, headers: { ...(options.headers ?? {}), ...(cookie ? { cookie } : {}) } });
 }
 
 /** Create a row of `kind` through the demand API as the signed-in user; fails the test unless it answers 201. */
-export async function createAs(app: FastifyInstance, cookie: string, kind: string, body: Record<string, unknown>): Promise<{ id: number; uid: string }> {
+export async function createAs(
+  app: FastifyInstance,
+  cookie: string,
+  kind: string,
+  body: Record<string, unknown>,
+): Promise<{ id: number; uid: string }> {
   const res = await as(app, cookie, { method: 'POST', url: `/api/demand/${kind}`, payload: body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; uid: string };
@@ -207,9 +236,14 @@ export interface EditionApps {
  * One app per edition over the same store (sessions live in the store: a cookie works on each), for
  * tests that walk every kind; each request goes to the app whose edition opens its feature.
  */
-export async function buildEditionApps(store: Store, settingsOverrides: Partial<Settings> = {}, options: Omit<BuildAppOptions, 'settings' | 'store'> = {}): Promise<EditionApps> {
+export async function buildEditionApps(
+  store: Store,
+  settingsOverrides: Partial<Settings> = {},
+  options: Omit<BuildAppOptions, 'settings' | 'store'> = {},
+): Promise<EditionApps> {
   const apps = {} as Record<Edition, FastifyInstance>;
-  for (const edition of ['default', 'V2V', 'CTVMediaV2V'] as const) apps[edition] = await buildTestApp(store, { ...settingsOverrides, edition }, options);
+  for (const edition of ['default', 'V2V', 'CTVMediaV2V'] as const)
+    apps[edition] = await buildTestApp(store, { ...settingsOverrides, edition }, options);
   return {
     apps,
     for: (url) => apps[editionOfUrl(url)],
@@ -225,7 +259,12 @@ export async function grantDsp(store: Store, userId: number): Promise<void> {
 }
 
 /** Polls `read` until `ok` holds of its answer (work that ends when it ends, not at a time), failing after `ms` with its last answer. */
-export async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  ms = 20_000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = await read();

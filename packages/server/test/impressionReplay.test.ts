@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openReplayGuard } from '../src/edge/tracking/redisReplay.js';
-import { type ImpressionReplayGuard, PAGE_DECISIONS, TRACKING_LIFETIME_HOURS } from '../src/edge/tracking/replayGuard.js';
+import {
+  type ImpressionReplayGuard,
+  PAGE_DECISIONS,
+  TRACKING_LIFETIME_HOURS,
+} from '../src/edge/tracking/replayGuard.js';
 import { newDecisionId, unfilledDecisionId } from '../src/edge/tracking/trackingToken.js';
 import { dropRedisPrefix, testLog } from './deliveryEngines.js';
 
@@ -26,13 +30,18 @@ async function guard(url: string | null): Promise<ImpressionReplayGuard> {
   return g;
 }
 
-const keysOf = (ids: readonly string[], events: readonly string[]) => ids.flatMap((id) => events.map((e) => `${id}:${e}`));
-const answers = (g: ImpressionReplayGuard, keys: readonly string[], now: number) => Promise.all(keys.map((k) => g.firstTime(k, now)));
+const keysOf = (ids: readonly string[], events: readonly string[]) =>
+  ids.flatMap((id) => events.map((e) => `${id}:${e}`));
+const answers = (g: ImpressionReplayGuard, keys: readonly string[], now: number) =>
+  Promise.all(keys.map((k) => g.firstTime(k, now)));
 
 describe('impression replay guard, in this process', () => {
   it('counts each event of a decision once, whatever its form', async () => {
     const g = await guard(null);
-    const keys = [...keysOf([newDecisionId(), newDecisionId()], ['impression', 'complete']), `${unfilledDecisionId()}:impression`];
+    const keys = [
+      ...keysOf([newDecisionId(), newDecisionId()], ['impression', 'complete']),
+      `${unfilledDecisionId()}:impression`,
+    ];
     expect(await answers(g, keys, Date.now())).toEqual(keys.map(() => true));
     expect(await answers(g, keys, Date.now())).toEqual(keys.map(() => false));
   });
@@ -43,10 +52,14 @@ describe.runIf(redisUrl || process.env.CI === 'true')('impression replay guard, 
     expect(redisUrl, 'CI=true but REDIS_URL is unset: start it with .ci/redis.sh (see .ci/run)').not.toBe('');
   });
 
-  it("shares what was counted between processes: a beacon replayed to the other counts nothing", async () => {
+  it('shares what was counted between processes: a beacon replayed to the other counts nothing', async () => {
     const [a, b] = [await guard(redisUrl), await guard(redisUrl)];
     const filled = Array.from({ length: 3 }, () => newDecisionId());
-    const keys = [...keysOf(filled, ['impression', 'start', 'postbid_ivt']), `${unfilledDecisionId()}:impression`, 'foreign-id:impression'];
+    const keys = [
+      ...keysOf(filled, ['impression', 'start', 'postbid_ivt']),
+      `${unfilledDecisionId()}:impression`,
+      'foreign-id:impression',
+    ];
     const now = Date.now();
     expect(await answers(a, keys, now)).toEqual(keys.map(() => true));
     expect(await answers(b, keys, now)).toEqual(keys.map(() => false));

@@ -14,8 +14,12 @@ import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
  * bid response is checked field by field against OpenRTB 2.6 section 4; else a 204.
  */
 const DIR = fileURLToPath(new URL('./fixtures/openrtb/exchanges/', import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
-const fixture = (prefix: string): Record<string, unknown> & BidRequest => JSON.parse(readFileSync(`${DIR}${FILES.find((f) => f.startsWith(prefix))!}`, 'utf8')) as Record<string, unknown> & BidRequest;
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+const fixture = (prefix: string): Record<string, unknown> & BidRequest =>
+  JSON.parse(readFileSync(`${DIR}${FILES.find((f) => f.startsWith(prefix))!}`, 'utf8')) as Record<string, unknown> &
+    BidRequest;
 
 /** The operator's rates in this app: one USD is 0.9 EUR or 0.8 GBP (no JPY). */
 const RATES = new CurrencyRates({ USD: { EUR: 0.9, GBP: 0.8 } });
@@ -23,7 +27,8 @@ const RATES = new CurrencyRates({ USD: { EUR: 0.9, GBP: 0.8 } });
 const convert = (price: number, from: string, to: string) => price * RATES.rate(from, to)!;
 
 /** Section 4 (test/bidResponseCheck.ts), floors converted at the app's rates. */
-const checkResponse = (request: BidRequest, response: BidResponse): Bid[] => checkBidResponse(request, response, { convert });
+const checkResponse = (request: BidRequest, response: BidResponse): Bid[] =>
+  checkBidResponse(request, response, { convert });
 
 forEachStore((t) => {
   const dsp = dspTenant(t, async (dsp) => {
@@ -34,11 +39,28 @@ forEachStore((t) => {
     // a size no demo creative has: what the blocking sample blocks is all there is
     await dsp.banner('billboard', { size: [970, 250], advertiser: 'onlyhere.test', category: 'IAB9' });
     await dsp.banner('dealBanner', { size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
-    await dsp.videoSpot('spot', { width: 1280, height: 720, bitrate: 1200, advertiser: 'brand.test', category: 'IAB2' });
-    await dsp.deal('exchangeDeal', { name: 'Exchange PMP', dealId: 'EXCH-PMP-0042', floor: 1, auctionType: 1, buyerSeats: ['ExchangeBuyer7'] });
+    await dsp.videoSpot('spot', {
+      width: 1280,
+      height: 720,
+      bitrate: 1200,
+      advertiser: 'brand.test',
+      category: 'IAB2',
+    });
+    await dsp.deal('exchangeDeal', {
+      name: 'Exchange PMP',
+      dealId: 'EXCH-PMP-0042',
+      floor: 1,
+      auctionType: 1,
+      buyerSeats: ['ExchangeBuyer7'],
+    });
     await dsp.campaign('banners', { bid: 5, creatives: ['mpu', 'leaderboard', 'billboard'] });
     await dsp.campaign('video', { bid: 8, creatives: ['spot'] });
-    await dsp.campaign('dealBuyer', { bid: 4.5, creatives: ['dealBanner'], deals: ['exchangeDeal'], suppliers: ['supplier'] });
+    await dsp.campaign('dealBuyer', {
+      bid: 4.5,
+      creatives: ['dealBanner'],
+      deals: ['exchangeDeal'],
+      suppliers: ['supplier'],
+    });
   });
   const { ids } = dsp;
   const ours = (crid: string | undefined) => Object.entries(ids).find(([, v]) => String(v.id) === crid)?.[0];
@@ -57,7 +79,7 @@ forEachStore((t) => {
   /** The exchange samples' supplier's requests counted where `where`. */
   const counted = (where: string) => dsp.countedRequests(`supplier_id = ${ids.supplier!.id} AND ${where}`);
 
-  it('has the exchanges\' samples as fixtures, each with its source in the README', () => {
+  it("has the exchanges' samples as fixtures, each with its source in the README", () => {
     expect(FILES.length).toBeGreaterThanOrEqual(10);
     const readme = readFileSync(`${DIR}README.md`, 'utf8');
     for (const f of FILES) expect(readme).toContain(f);
@@ -87,12 +109,13 @@ forEachStore((t) => {
     const res = await post(open);
     expect([200, 204]).toContain(res.status);
     const bids = res.status === 200 ? checkResponse(open, (await res.json()) as BidResponse) : [];
-    for (const b of bids.filter((x) => x.impid === 'imp1')) expect(b.w! >= 200 && b.w! <= 300 && b.h! >= 50 && b.h! <= 100, `${b.w}x${b.h}`).toBe(true);
+    for (const b of bids.filter((x) => x.impid === 'imp1'))
+      expect(b.w! >= 200 && b.w! <= 300 && b.h! >= 50 && b.h! <= 100, `${b.w}x${b.h}`).toBe(true);
     for (const b of bids.filter((x) => x.impid === 'imp2')) expect(b).toMatchObject({ mtype: 2, protocol: 2 });
     expect(bids.some((b) => b.impid === 'imp3')).toBe(false);
   });
 
-  it('a video stating only protocols we write no VAST in (VAST 1.0, DAAST): no bid, counted protocol_not_supported; 2.5\'s single protocol read the same way', async () => {
+  it("a video stating only protocols we write no VAST in (VAST 1.0, DAAST): no bid, counted protocol_not_supported; 2.5's single protocol read the same way", async () => {
     const only1 = fixture('07');
     only1.imp[0]!.video!.protocols = [1];
     await noBid(only1);
@@ -156,10 +179,16 @@ forEachStore((t) => {
     await noBid(fixture('10'));
     // the same request unblocked gets the billboard
     const { bids } = await bidOn({ ...fixture('10'), badv: [], bcat: [] });
-    expect(bids[0]).toMatchObject({ crid: String(ids.billboard!.id), adomain: ['onlyhere.test'], cat: ['IAB9'], w: 970, h: 250 });
+    expect(bids[0]).toMatchObject({
+      crid: String(ids.billboard!.id),
+      adomain: ['onlyhere.test'],
+      cat: ['IAB9'],
+      w: 970,
+      h: 250,
+    });
   });
 
-  it('11 a private auction with a deal of ours among others: a deal bid under the deal\'s seat', async () => {
+  it("11 a private auction with a deal of ours among others: a deal bid under the deal's seat", async () => {
     const { response, bids } = await bidOn(fixture('11'));
     expect(response.seatbid![0]!.seat).toBe('ExchangeBuyer7');
     expect(bids[0]).toMatchObject({ dealid: 'EXCH-PMP-0042', crid: String(ids.dealBanner!.id) });
@@ -185,7 +214,10 @@ forEachStore((t) => {
   it('14 video durfloors above what any ad of ours is worth: 204; a range our 15 s ad reaches: a bid', async () => {
     await noBid(fixture('14'));
     const reachable = fixture('14');
-    (reachable.imp[0]!.video as Record<string, unknown>).durfloors = [{ maxdur: 15, bidfloor: 2 }, { mindur: 16, bidfloor: 60 }];
+    (reachable.imp[0]!.video as Record<string, unknown>).durfloors = [
+      { maxdur: 15, bidfloor: 2 },
+      { mindur: 16, bidfloor: 60 },
+    ];
     const { bids } = await bidOn(reachable);
     expect(bids[0]).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), dur: 15 });
     expect(bids[0]!.price).toBeGreaterThanOrEqual(2);
@@ -221,7 +253,7 @@ forEachStore((t) => {
     await noBid(high);
   });
 
-  it('ids written as numbers (the request\'s, an imp\'s, a deal\'s) and private_auction written as true: read as the spec means them, a deal bid echoing the ids as strings', async () => {
+  it("ids written as numbers (the request's, an imp's, a deal's) and private_auction written as true: read as the spec means them, a deal bid echoing the ids as strings", async () => {
     const request = fixture('11') as unknown as Record<string, unknown> & { imp: Record<string, unknown>[] };
     request.id = 77821;
     request.imp[0]!.id = 1;

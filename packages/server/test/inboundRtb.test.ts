@@ -13,8 +13,11 @@ import { dspTenant, expectBid, expectNoBid } from './tenantFixture.js';
  * (section 4.2), or 204 for no bid, or 400 naming the field of a malformed request; never a 500.
  */
 const FIXTURES = fileURLToPath(new URL('./fixtures/openrtb/', import.meta.url));
-const EXAMPLES = readdirSync(FIXTURES).filter((f) => /^ortb26_6_2_\d_request_.*\.json$/.test(f)).sort();
-const example = (name: string): BidRequest => JSON.parse(readFileSync(`${FIXTURES}${EXAMPLES.find((f) => f.includes(name))!}`, 'utf8')) as BidRequest;
+const EXAMPLES = readdirSync(FIXTURES)
+  .filter((f) => /^ortb26_6_2_\d_request_.*\.json$/.test(f))
+  .sort();
+const example = (name: string): BidRequest =>
+  JSON.parse(readFileSync(`${FIXTURES}${EXAMPLES.find((f) => f.includes(name))!}`, 'utf8')) as BidRequest;
 
 /** Section 4.2 (test/bidResponseCheck.ts), and what adplane's own answers to the spec's examples add: USD, a bidid, a win notice, our markup. */
 function checkResponse(request: BidRequest, response: BidResponse): Bid[] {
@@ -45,9 +48,20 @@ forEachStore((t) => {
     await dsp.banner('leaderboard', { size: [728, 90], advertiser: 'brand.test', category: 'IAB3' });
     await dsp.videoSpot('spot', { width: 640, height: 360, bitrate: 800, advertiser: 'brand.test', category: 'IAB2' });
     await dsp.banner('blocked', { name: 'Blocked brand', size: [728, 90], advertiser: 'apple.com', category: 'IAB19' });
-    await dsp.banner('dealBanner', { name: 'Deal banner', size: [300, 250], advertiser: 'agency.test', category: 'IAB3' });
+    await dsp.banner('dealBanner', {
+      name: 'Deal banner',
+      size: [300, 250],
+      advertiser: 'agency.test',
+      category: 'IAB3',
+    });
 
-    await dsp.deal('pmpDeal', { name: 'Agency 1 PMP', dealId: 'AB-Agency1-0001', floor: 2, auctionType: 1, buyerSeats: ['Agency1'] });
+    await dsp.deal('pmpDeal', {
+      name: 'Agency 1 PMP',
+      dealId: 'AB-Agency1-0001',
+      floor: 2,
+      auctionType: 1,
+      buyerSeats: ['Agency1'],
+    });
     await dsp.deal('highDeal', { name: 'High floor', dealId: 'HIGH-FLOOR', floor: 10 });
     await dsp.deal('fixedDeal', { name: 'Fixed price', dealId: 'FIXED-3', floor: 3, auctionType: 3 });
     await dsp.deal('otherDeal', { name: 'Another supplier', dealId: 'OTHER-SUPPLIER', floor: 1, suppliers: ['other'] });
@@ -57,25 +71,54 @@ forEachStore((t) => {
     await dsp.campaign('video', { bid: 8, creatives: ['spot'] });
     await dsp.campaign('blockedBrand', { bid: 20, creatives: ['blocked'] });
     await dsp.campaign('dealBuyer', {
-      bid: 4.5, creatives: ['dealBanner'],
+      bid: 4.5,
+      creatives: ['dealBanner'],
       deals: ['pmpDeal', 'highDeal', 'fixedDeal', 'otherDeal', 'expiredDeal'],
       suppliers: ['supplier', 'other'],
     });
-    await dsp.create('rtbChannel', 'channels', { name: 'Publisher SSP video', integration: 'RTB', format: 'video', payout: { type: 'revshare', percent: 70 }, demand: [] });
-    await dsp.create('vastChannel', 'channels', { name: 'A VAST channel', integration: 'VAST', format: 'video', demand: [] });
+    await dsp.create('rtbChannel', 'channels', {
+      name: 'Publisher SSP video',
+      integration: 'RTB',
+      format: 'video',
+      payout: { type: 'revshare', percent: 70 },
+      demand: [],
+    });
+    await dsp.create('vastChannel', 'channels', {
+      name: 'A VAST channel',
+      integration: 'VAST',
+      format: 'video',
+      demand: [],
+    });
     // a VAST tag whose ad is itself skippable (the demo partner's: skippable after 3 s), above the campaign
-    const skippable = await dsp.create('skippableTag', 'tags', { name: 'Skippable demand', vastUrl: `${dsp.base}/demo/demand/vast?price=30`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1000 });
-    await dsp.create('rtbSkippable', 'channels', { name: 'Publisher SSP, skippable demand', integration: 'RTB', format: 'video', demandMode: 'auction', payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: skippable.id, priority: 1 }] });
+    const skippable = await dsp.create('skippableTag', 'tags', {
+      name: 'Skippable demand',
+      vastUrl: `${dsp.base}/demo/demand/vast?price=30`,
+      price: { type: 'revshare', percent: 100 },
+      timeoutMs: 1000,
+    });
+    await dsp.create('rtbSkippable', 'channels', {
+      name: 'Publisher SSP, skippable demand',
+      integration: 'RTB',
+      format: 'video',
+      demandMode: 'auction',
+      payout: { type: 'revshare', percent: 70 },
+      demand: [{ tagId: skippable.id, priority: 1 }],
+    });
   });
   const { ids } = dsp;
 
   const post = dsp.postBidRequest;
-  const bidOn = async (uid: string, request: BidRequest, path?: string) => checkResponse(request, await expectBid(await post(uid, request, {}, path)));
+  const bidOn = async (uid: string, request: BidRequest, path?: string) =>
+    checkResponse(request, await expectBid(await post(uid, request, {}, path)));
   const noBid = async (uid: string, request: unknown) => expectNoBid(await post(uid, request));
   const counted = dsp.countedRequests;
   /** A banner request of one 300x250 impression carrying `deals`, private unless told. */
   const dealRequest = (deals: object[], privateAuction = 1): BidRequest => ({
-    id: `deal-${Math.random()}`, imp: [{ id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: privateAuction as 0 | 1, deals: deals as never } }], site: { domain: 'news.example.com' },
+    id: `deal-${Math.random()}`,
+    imp: [
+      { id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: privateAuction as 0 | 1, deals: deals as never } },
+    ],
+    site: { domain: 'news.example.com' },
   });
 
   describe('the OpenRTB 2.6 example requests (section 6.2)', () => {
@@ -83,7 +126,17 @@ forEachStore((t) => {
 
     it('6.2.1 simple banner: a 300x250 bid at the campaign bid less our margin', async () => {
       const [bid] = await bidOn(ids.supplier!.uid, example('simple-banner'));
-      expect(bid).toMatchObject({ impid: '1', price: 4, w: 300, h: 250, mtype: 1, crid: String(ids.mpu!.id), cid: String(ids.banners!.id), adomain: ['brand.test'], cat: ['IAB3'] });
+      expect(bid).toMatchObject({
+        impid: '1',
+        price: 4,
+        w: 300,
+        h: 250,
+        mtype: 1,
+        crid: String(ids.mpu!.id),
+        cid: String(ids.banners!.id),
+        adomain: ['brand.test'],
+        cat: ['IAB3'],
+      });
       expect(bid!.dealid).toBeUndefined();
     });
 
@@ -100,13 +153,21 @@ forEachStore((t) => {
     it('6.2.4 video: a VAST 3.0 document (protocols 2, 3) valid against the IAB schema', async () => {
       const [bid] = await bidOn(ids.supplier!.uid, example('video'));
       // dur: the creative's 15 s (OpenRTB 2.6 bid.dur)
-      expect(bid).toMatchObject({ mtype: 2, protocol: 3, price: 6.4, w: 640, h: 480, crid: String(ids.spot!.id), dur: 15 });
+      expect(bid).toMatchObject({
+        mtype: 2,
+        protocol: 3,
+        price: 6.4,
+        w: 640,
+        h: 480,
+        crid: String(ids.spot!.id),
+        dur: 15,
+      });
       expect(bid!.adm).toContain('https://cdn.brand.test/spot.mp4');
       // the document states the price the supplier pays, not what the campaign pays us
       expect(bid!.adm).toMatch(/<Pricing model="cpm" currency="USD">6\.40*<\/Pricing>/);
     });
 
-    it('6.2.5 PMP with a direct deal: a deal bid under the deal\'s seat, in the private auction', async () => {
+    it("6.2.5 PMP with a direct deal: a deal bid under the deal's seat, in the private auction", async () => {
       const request = example('pmp-with-direct-deal');
       const res = await post(ids.supplier!.uid, request);
       expect(res.status).toBe(200);
@@ -117,14 +178,21 @@ forEachStore((t) => {
     });
 
     it('answers each impression of a request with several, in one seat', async () => {
-      const request: BidRequest = { ...example('simple-banner'), id: 'multi', imp: [example('simple-banner').imp[0]!, { ...example('video').imp[0]!, id: '2' }] };
+      const request: BidRequest = {
+        ...example('simple-banner'),
+        id: 'multi',
+        imp: [example('simple-banner').imp[0]!, { ...example('video').imp[0]!, id: '2' }],
+      };
       const bids = await bidOn(ids.supplier!.uid, request);
       expect(bids.map((b) => b.impid).sort()).toEqual(['1', '2']);
     });
 
     it('takes a gzipped bid request, and answers gzipped to a caller that accepts it (section 2.4)', async () => {
       const request = example('video');
-      const gz = await post(ids.supplier!.uid, gzipSync(JSON.stringify(request)), { 'content-encoding': 'gzip', 'accept-encoding': 'gzip' });
+      const gz = await post(ids.supplier!.uid, gzipSync(JSON.stringify(request)), {
+        'content-encoding': 'gzip',
+        'accept-encoding': 'gzip',
+      });
       expect(gz.status).toBe(200);
       expect(gz.headers.get('content-encoding')).toBe('gzip');
       expect(gz.headers.get('vary')).toMatch(/Accept-Encoding/);
@@ -163,7 +231,10 @@ forEachStore((t) => {
     it('bids nothing for a size no creative has, a native-only imp, another currency, a media the supplier is not set up for', async () => {
       await noBid(ids.supplier!.uid, { id: 'a', imp: [{ id: '1', banner: { w: 160, h: 600 } }] });
       await noBid(ids.supplier!.uid, { id: 'b', imp: [{ id: '1', native: { request: '{}' } }] });
-      await noBid(ids.supplier!.uid, { id: 'c', imp: [{ id: '1', bidfloor: 0.1, bidfloorcur: 'EUR', banner: { w: 300, h: 250 } }] });
+      await noBid(ids.supplier!.uid, {
+        id: 'c',
+        imp: [{ id: '1', bidfloor: 0.1, bidfloorcur: 'EUR', banner: { w: 300, h: 250 } }],
+      });
       await noBid(ids.supplier!.uid, { id: 'd', cur: ['EUR'], imp: [{ id: '1', banner: { w: 300, h: 250 } }] });
       await noBid(ids.videoOnly!.uid, example('simple-banner'));
       expect(await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'unsupported_media'`)).toBe(1);
@@ -171,7 +242,7 @@ forEachStore((t) => {
       expect(await counted(`supplier_id = ${ids.videoOnly!.id} AND nofill_reason = 'format_not_set_up'`)).toBe(1);
     });
 
-    it('answers an unknown uid and a VAST channel\'s uid 404, counted in /metrics', async () => {
+    it("answers an unknown uid and a VAST channel's uid 404, counted in /metrics", async () => {
       expect((await post('no-such-uid', example('simple-banner'))).status).toBe(404);
       expect((await post(ids.vastChannel!.uid, example('simple-banner'), {}, '/rtb/')).status).toBe(404);
       expect((await post(ids.rtbChannel!.uid, example('video'))).status).toBe(404);
@@ -191,35 +262,107 @@ forEachStore((t) => {
       ['imp not an array', JSON.stringify({ id: 'x', imp: { id: '1' } }), {}, 'imp', 'imp'],
       ['an imp without id', JSON.stringify({ id: 'x', imp: [{ banner: { w: 1, h: 1 } }] }), {}, 'imp[0].id', 'imp.id'],
       ['tmax a string', JSON.stringify({ ...ok, tmax: '120ms' }), {}, 'tmax', 'tmax'],
-      ['bidfloor negative', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], bidfloor: -1 }] }), {}, 'imp[0].bidfloor', 'imp.bidfloor'],
-      ['banner.format not an array', JSON.stringify({ ...ok, imp: [{ id: '1', banner: { format: { w: 1 } } }] }), {}, 'imp[0].banner.format', 'imp.banner.format'],
-      ['video.protocols not integers', JSON.stringify({ ...ok, imp: [{ id: '1', video: { protocols: ['VAST3'] } }] }), {}, 'imp[0].video.protocols', 'imp.video.protocols'],
-      ['private_auction not 0/1', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { private_auction: 'yes' } }] }), {}, 'imp[0].pmp.private_auction', 'imp.pmp.private_auction'],
-      ['a deal without id', JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { deals: [{ bidfloor: 1 }] } }] }), {}, 'imp[0].pmp.deals[0].id', 'imp.pmp.deals.id'],
+      [
+        'bidfloor negative',
+        JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], bidfloor: -1 }] }),
+        {},
+        'imp[0].bidfloor',
+        'imp.bidfloor',
+      ],
+      [
+        'banner.format not an array',
+        JSON.stringify({ ...ok, imp: [{ id: '1', banner: { format: { w: 1 } } }] }),
+        {},
+        'imp[0].banner.format',
+        'imp.banner.format',
+      ],
+      [
+        'video.protocols not integers',
+        JSON.stringify({ ...ok, imp: [{ id: '1', video: { protocols: ['VAST3'] } }] }),
+        {},
+        'imp[0].video.protocols',
+        'imp.video.protocols',
+      ],
+      [
+        'private_auction not 0/1',
+        JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { private_auction: 'yes' } }] }),
+        {},
+        'imp[0].pmp.private_auction',
+        'imp.pmp.private_auction',
+      ],
+      [
+        'a deal without id',
+        JSON.stringify({ ...ok, imp: [{ ...ok.imp[0], pmp: { deals: [{ bidfloor: 1 }] } }] }),
+        {},
+        'imp[0].pmp.deals[0].id',
+        'imp.pmp.deals.id',
+      ],
       ['site and app together', JSON.stringify({ ...ok, app: { bundle: 'x' } }), {}, 'app', 'app'],
       ['oversized', JSON.stringify({ ...ok, ext: { pad: 'x'.repeat(300 * 1024) } }), {}, '', 'too_large'],
       ['brotli-encoded', JSON.stringify(ok), { 'content-encoding': 'br' }, 'content-encoding', 'content_encoding'],
-      ['gzip that is not gzip', Buffer.from([0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5]), { 'content-encoding': 'gzip' }, 'content-encoding', 'gzip'],
-      ['a gzip bomb (a few KB that inflate past the limit)', gzipSync(JSON.stringify({ ...ok, ext: { pad: ' '.repeat(20 * 1024 * 1024) } })), { 'content-encoding': 'gzip' }, '', 'too_large'],
+      [
+        'gzip that is not gzip',
+        Buffer.from([0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5]),
+        { 'content-encoding': 'gzip' },
+        'content-encoding',
+        'gzip',
+      ],
+      [
+        'a gzip bomb (a few KB that inflate past the limit)',
+        gzipSync(JSON.stringify({ ...ok, ext: { pad: ' '.repeat(20 * 1024 * 1024) } })),
+        { 'content-encoding': 'gzip' },
+        '',
+        'too_large',
+      ],
     ];
-    it.each(cases)('%s: 400 naming the field, counted on the supplier', async (_name, body, headers, field, counted_) => {
-      const res = await post(ids.supplier!.uid, body, headers);
-      expect(res.status).toBe(400);
-      expect(res.headers.get('x-openrtb-version')).toBe('2.6');
-      const answer = (await res.json()) as { error: string; field: string; reason: string };
-      expect(answer).toMatchObject({ error: 'invalid_request', field });
-      expect(answer.reason.length).toBeGreaterThan(5);
-      expect(await counted(`supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = 'invalid_request.${counted_}'`)).toBeGreaterThanOrEqual(1);
-    });
+    it.each(cases)(
+      '%s: 400 naming the field, counted on the supplier',
+      async (_name, body, headers, field, counted_) => {
+        const res = await post(ids.supplier!.uid, body, headers);
+        expect(res.status).toBe(400);
+        expect(res.headers.get('x-openrtb-version')).toBe('2.6');
+        const answer = (await res.json()) as { error: string; field: string; reason: string };
+        expect(answer).toMatchObject({ error: 'invalid_request', field });
+        expect(answer.reason.length).toBeGreaterThan(5);
+        expect(
+          await counted(
+            `supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = 'invalid_request.${counted_}'`,
+          ),
+        ).toBeGreaterThanOrEqual(1);
+      },
+    );
 
     it('survives junk of every type in every field it reads, answering 200, 204 or 400 only', async () => {
       const junk = [null, 'x', -1, 1e308, [], {}, true, [null], ['x'], [{}]];
-      const fields = ['site', 'app', 'device', 'user', 'regs', 'source', 'wseat', 'bseat', 'badv', 'bcat', 'cur', 'test', 'at'];
+      const fields = [
+        'site',
+        'app',
+        'device',
+        'user',
+        'regs',
+        'source',
+        'wseat',
+        'bseat',
+        'badv',
+        'bcat',
+        'cur',
+        'test',
+        'at',
+      ];
       const impFields = ['banner', 'video', 'pmp', 'bidfloorcur', 'native', 'tagid'];
       for (const value of junk) {
-        for (const f of fields) expect([200, 204, 400]).toContain((await post(ids.supplier!.uid, { ...ok, [f]: value })).status);
-        for (const f of impFields) expect([200, 204, 400]).toContain((await post(ids.supplier!.uid, { ...ok, imp: [{ ...ok.imp[0], [f]: value }] })).status);
-        const nested = { ...ok, device: { geo: value, ua: value, ip: value, devicetype: value }, regs: { ext: value, gdpr: value }, user: { ext: value, consent: value } };
+        for (const f of fields)
+          expect([200, 204, 400]).toContain((await post(ids.supplier!.uid, { ...ok, [f]: value })).status);
+        for (const f of impFields)
+          expect([200, 204, 400]).toContain(
+            (await post(ids.supplier!.uid, { ...ok, imp: [{ ...ok.imp[0], [f]: value }] })).status,
+          );
+        const nested = {
+          ...ok,
+          device: { geo: value, ua: value, ip: value, devicetype: value },
+          regs: { ext: value, gdpr: value },
+          user: { ext: value, consent: value },
+        };
         expect([200, 204]).toContain((await post(ids.supplier!.uid, nested)).status);
       }
     });
@@ -228,7 +371,9 @@ forEachStore((t) => {
   describe('deals', () => {
     it('answers 204 to a private auction without a deal of ours', async () => {
       await noBid(ids.supplier!.uid, dealRequest([{ id: 'NOT-OURS', bidfloor: 1 }]));
-      expect(await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'private_auction_no_deal'`)).toBeGreaterThanOrEqual(1);
+      expect(
+        await counted(`supplier_id = ${ids.supplier!.id} AND nofill_reason = 'private_auction_no_deal'`),
+      ).toBeGreaterThanOrEqual(1);
     });
 
     it('bids nothing when the deal floor is above what the campaign bids', async () => {
@@ -269,25 +414,34 @@ forEachStore((t) => {
       expect(await counted(`supplier_id = ${ids.paused!.id} AND nofill_reason = 'supplier_paused'`)).toBe(1);
     });
 
-    it('answers 204 past the supplier\'s QPS limit, counted', async () => {
+    it("answers 204 past the supplier's QPS limit, counted", async () => {
       // a burst of four at once (one after the other, on a busy machine, they could span the half
       // second in which the limit of two a second lets one more through)
-      const statuses = (await Promise.all(Array.from({ length: 4 }, () => post(ids.limited!.uid, example('simple-banner'))))).map((r) => r.status);
+      const statuses = (
+        await Promise.all(Array.from({ length: 4 }, () => post(ids.limited!.uid, example('simple-banner'))))
+      ).map((r) => r.status);
       // delivery control's local token bucket holds 200 ms of the limit, at least one request
       // (docs/delivery.md, QPS limits): a burst gets one request through, never four
       expect(statuses.filter((s) => s === 200).length, statuses.join(', ')).toBeGreaterThanOrEqual(1);
       expect(statuses.filter((s) => s === 204).length, statuses.join(', ')).toBeGreaterThanOrEqual(2);
-      expect(statuses.every((s) => s === 200 || s === 204), statuses.join(', ')).toBe(true);
-      expect(await counted(`supplier_id = ${ids.limited!.id} AND nofill_reason = 'supplier_qps'`)).toBe(statuses.filter((s) => s === 204).length);
+      expect(
+        statuses.every((s) => s === 200 || s === 204),
+        statuses.join(', '),
+      ).toBe(true);
+      expect(await counted(`supplier_id = ${ids.limited!.id} AND nofill_reason = 'supplier_qps'`)).toBe(
+        statuses.filter((s) => s === 204).length,
+      );
     });
 
     it('counts each impression decided with the supplier and integration RTB', async () => {
-      expect(await counted(`supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = ''`)).toBeGreaterThanOrEqual(5);
+      expect(
+        await counted(`supplier_id = ${ids.supplier!.id} AND integration = 'RTB' AND nofill_reason = ''`),
+      ).toBeGreaterThanOrEqual(5);
     });
   });
 
   describe('an RTB channel (SSP mode)', () => {
-    it('answers a publisher SSP\'s request at /rtb/<channel uid> with a bid from the channel\'s campaign, at its payout', async () => {
+    it("answers a publisher SSP's request at /rtb/<channel uid> with a bid from the channel's campaign, at its payout", async () => {
       const [bid] = await bidOn(ids.rtbChannel!.uid, example('video'), '/rtb/');
       expect(bid).toMatchObject({ mtype: 2, crid: String(ids.spot!.id), price: 5.6 });
       expect(await counted(`channel_id = ${ids.rtbChannel!.id} AND integration = 'RTB'`)).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,9 @@ describe('freePort', () => {
       expect(port).toBeGreaterThanOrEqual(20_000);
       expect(port).toBeLessThan(32_768);
       const server = createServer();
-      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+      await new Promise<void>((resolve, reject) =>
+        server.once('error', reject).listen(port, '127.0.0.1', () => resolve()),
+      );
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });

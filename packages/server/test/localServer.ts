@@ -65,7 +65,9 @@ function listenedOn(port: number): Promise<number | null> {
  */
 export async function freePort(): Promise<number> {
   for (let i = 0; i < 50; i++) {
-    const port = await listenedOn(PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1)));
+    const port = await listenedOn(
+      PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1)),
+    );
     if (port !== null) return port;
   }
   const picked = await listenedOn(0);

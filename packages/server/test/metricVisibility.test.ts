@@ -2,7 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type DashboardAnswer, DIMENSION_BY_ID, DIMENSION_IDS, type DimensionId, METRIC_IDS, POSTBID_METRICS, ROW_STATS_KIND_IDS, type RowStatsAnswer,
+  type DashboardAnswer,
+  DIMENSION_BY_ID,
+  DIMENSION_IDS,
+  type DimensionId,
+  METRIC_IDS,
+  POSTBID_METRICS,
+  ROW_STATS_KIND_IDS,
+  type RowStatsAnswer,
 } from '@adplane/shared';
 import { reportFilePath, reportFilesDir } from '../src/stats/reportFiles.js';
 import { subpublisherPayoutFiles } from '../src/store/migrations/0011_subpublisher_payout_files.js';
@@ -28,18 +35,64 @@ const SEEN_METRICS: Record<UserName, (id: string) => boolean> = {
   // the seeded tenant owner has showSystemCost; its team member has not
   demand: () => true,
   manager: (id) => id !== 'systemCost',
-  sub: (id) => ['reqs', 'opps', 'ivt', 'imps', 'clicks', 'ctr', 'errors', 'revenue', 'ecpm', 'fill', ...VIDEO, ...POSTBID].includes(id),
+  sub: (id) =>
+    [
+      'reqs',
+      'opps',
+      'ivt',
+      'imps',
+      'clicks',
+      'ctr',
+      'errors',
+      'revenue',
+      'ecpm',
+      'fill',
+      ...VIDEO,
+      ...POSTBID,
+    ].includes(id),
   adv: (id) =>
-    ['source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'sourceFill', 'imps', 'clicks', 'ctr', 'errors', 'revenue', 'ecpm', ...VIDEO, ...POSTBID].includes(id),
+    [
+      'source_reqs',
+      'source_opps',
+      'demandCalls',
+      'responses',
+      'timeouts',
+      'bids',
+      'wins',
+      'sourceFill',
+      'imps',
+      'clicks',
+      'ctr',
+      'errors',
+      'revenue',
+      'ecpm',
+      ...VIDEO,
+      ...POSTBID,
+    ].includes(id),
   sdk: () => false,
 };
-const PLACE = ['date', 'hour', 'country', 'region', 'us_state', 'device', 'os', 'browser', 'app_bundle', 'domain', 'integration', 'vast_error', 'nofill_reason'];
+const PLACE = [
+  'date',
+  'hour',
+  'country',
+  'region',
+  'us_state',
+  'device',
+  'os',
+  'browser',
+  'app_bundle',
+  'domain',
+  'integration',
+  'vast_error',
+  'nofill_reason',
+];
 const SEEN_DIMENSIONS: Record<UserName, (id: string) => boolean> = {
   admin: () => true,
   demand: (id) => id !== 'tenant',
   manager: (id) => id !== 'tenant',
   sub: (id) => [...PLACE, 'channel', 'subpublisher', 'publisher_id'].includes(id),
-  adv: (id) => [...PLACE, 'advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
+  adv: (id) =>
+    [...PLACE, 'advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
   sdk: () => false,
 };
 /**
@@ -47,8 +100,11 @@ const SEEN_DIMENSIONS: Record<UserName, (id: string) => boolean> = {
  * advertiser the supply it bought: names to break down and filter by, never another metric.
  */
 const SEEN_DIMENSIONS_BY_CHOICE: Record<'sub' | 'adv', (id: string) => boolean> = {
-  sub: (id) => SEEN_DIMENSIONS.sub(id) || ['tag', 'partner', 'advertiser', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
-  adv: (id) => SEEN_DIMENSIONS.adv(id) || ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'].includes(id),
+  sub: (id) =>
+    SEEN_DIMENSIONS.sub(id) ||
+    ['tag', 'partner', 'advertiser', 'campaign', 'creative', 'deal', 'marketplace_name'].includes(id),
+  adv: (id) =>
+    SEEN_DIMENSIONS.adv(id) || ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'].includes(id),
 };
 /** The tenant's margin: never in the answer of a subpublisher or an advertiser. */
 const MARGIN_FIELDS = ['cost', 'profit', 'margin', 'systemCost', 'rev_m', 'rev_md'];
@@ -68,20 +124,59 @@ forEachStore((t) => {
       app = await buildTestApp(t.store, {}, { stats: s.stats, clock });
       const tenant = t.users.demand.id;
       const db = t.store.db.withTables<EntityTables>();
-      subChannel = (await db.selectFrom('supply_channels').select('id').where('sub_id', '=', t.users.sub.id).executeTakeFirstOrThrow()).id;
-      const advTag = (await db.selectFrom('demand_tags').select('id').where('adv_id', '=', t.users.adv.id).executeTakeFirstOrThrow()).id;
+      subChannel = (
+        await db
+          .selectFrom('supply_channels')
+          .select('id')
+          .where('sub_id', '=', t.users.sub.id)
+          .executeTakeFirstOrThrow()
+      ).id;
+      const advTag = (
+        await db.selectFrom('demand_tags').select('id').where('adv_id', '=', t.users.adv.id).executeTakeFirstOrThrow()
+      ).id;
       // The postbid report is open to whom the admin granted post-bid: the subpublisher and the advertiser here too.
-      await t.store.db.updateTable('users').set({ show_postbid_pix: 1 }).where('id', 'in', [t.users.sub.id, t.users.adv.id]).execute();
+      await t.store.db
+        .updateTable('users')
+        .set({ show_postbid_pix: 1 })
+        .where('id', 'in', [t.users.sub.id, t.users.adv.id])
+        .execute();
       const hour = hourText(clock.now());
       await s.stats.write([
         // the subpublisher's channel sold to the advertiser's tag: demand paid 2.00, the tenant paid the subpublisher 1.20
         statsRow({
-          hour, tenant_id: tenant, channel_id: subChannel, subpublisher_id: t.users.sub.id, tag_id: advTag, advertiser_id: t.users.adv.id,
-          reqs: 100, opps: 80, source_reqs: 80, source_opps: 80, demand_calls: 80, bids: 30, wins: 20, imps: 20, completes: 10, clicks: 2,
-          revenue: 2_000_000, cost: 1_200_000, rev_m: 500_000, postbid_imps: 20, postbid_ivt: 1,
+          hour,
+          tenant_id: tenant,
+          channel_id: subChannel,
+          subpublisher_id: t.users.sub.id,
+          tag_id: advTag,
+          advertiser_id: t.users.adv.id,
+          reqs: 100,
+          opps: 80,
+          source_reqs: 80,
+          source_opps: 80,
+          demand_calls: 80,
+          bids: 30,
+          wins: 20,
+          imps: 20,
+          completes: 10,
+          clicks: 2,
+          revenue: 2_000_000,
+          cost: 1_200_000,
+          rev_m: 500_000,
+          postbid_imps: 20,
+          postbid_ivt: 1,
         }),
         // another channel of the tenant's, sold elsewhere
-        statsRow({ hour, tenant_id: tenant, channel_id: subChannel + 100_000, reqs: 50, opps: 40, imps: 10, revenue: 1_000_000, cost: 500_000 }),
+        statsRow({
+          hour,
+          tenant_id: tenant,
+          channel_id: subChannel + 100_000,
+          reqs: 50,
+          opps: 40,
+          imps: 10,
+          revenue: 1_000_000,
+          cost: 500_000,
+        }),
       ]);
       for (const user of USERS) cookies[user] = await login(app, user, undefined, freshAddress());
     });
@@ -89,13 +184,20 @@ forEachStore((t) => {
       await app?.close();
     });
 
-    const rrun = (user: UserName, body: Record<string, unknown>) => as(app, cookies[user], { method: 'POST', url: '/api/rrun', payload: report(body) });
+    const rrun = (user: UserName, body: Record<string, unknown>) =>
+      as(app, cookies[user], { method: 'POST', url: '/api/rrun', payload: report(body) });
 
     /** The tenant's choice, set as the console sets it: an admin saves the demand account with its switches. */
     async function showOtherSide(by: UserName, on: boolean) {
       const id = t.users.demand.id;
-      const current = (await as(app, cookies.admin, { method: 'GET', url: `/api/demands/${id}` })).json<Record<string, unknown>>();
-      return as(app, cookies[by], { method: 'PUT', url: `/api/demands/${id}`, payload: { ...current, password: '', showDemandToSubs: on, showSupplyToAdvs: on } });
+      const current = (await as(app, cookies.admin, { method: 'GET', url: `/api/demands/${id}` })).json<
+        Record<string, unknown>
+      >();
+      return as(app, cookies[by], {
+        method: 'PUT',
+        url: `/api/demands/${id}`,
+        payload: { ...current, password: '', showDemandToSubs: on, showSupplyToAdvs: on },
+      });
     }
 
     describe.each(USERS)('%s', (user) => {
@@ -129,18 +231,34 @@ forEachStore((t) => {
       it('writes files and saves reports only of what it may see', async () => {
         const hidden = METRIC_IDS.filter((id) => !SEEN_METRICS[user](id));
         for (const id of hidden) {
-          const file = await as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name: `file ${id}`, request: report({ metrics: [id] }) } });
+          const file = await as(app, cookies[user], {
+            method: 'POST',
+            url: '/api/rfile',
+            payload: { name: `file ${id}`, request: report({ metrics: [id] }) },
+          });
           expect(file.statusCode, `${id}: ${file.body}`).toBe(user === 'sdk' ? 403 : 400);
           if (user !== 'sdk') expect(file.json()).toMatchObject({ field: 'request.metrics.0' });
-          const saved = await as(app, cookies[user], { method: 'POST', url: '/api/savedReports', payload: { name: `saved ${id}`, request: report({ metrics: [id] }) } });
+          const saved = await as(app, cookies[user], {
+            method: 'POST',
+            url: '/api/savedReports',
+            payload: { name: `saved ${id}`, request: report({ metrics: [id] }) },
+          });
           expect(saved.statusCode, `${id}: ${saved.body}`).toBe(400);
           expect(saved.json()).toMatchObject({ field: 'request.metrics.0' });
         }
         const seen = METRIC_IDS.filter((id) => SEEN_METRICS[user](id));
         if (seen.length === 0) return;
-        const saved = await as(app, cookies[user], { method: 'POST', url: '/api/savedReports', payload: { name: 'every metric', request: report({ metrics: seen }) } });
+        const saved = await as(app, cookies[user], {
+          method: 'POST',
+          url: '/api/savedReports',
+          payload: { name: 'every metric', request: report({ metrics: seen }) },
+        });
         expect(saved.statusCode, saved.body).toBe(201);
-        const file = await as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name: 'every metric', request: report({ metrics: seen }) } });
+        const file = await as(app, cookies[user], {
+          method: 'POST',
+          url: '/api/rfile',
+          payload: { name: 'every metric', request: report({ metrics: seen }) },
+        });
         expect(file.statusCode, file.body).toBe(202);
       });
 
@@ -149,14 +267,23 @@ forEachStore((t) => {
         if (user === 'sdk') return expect(res.statusCode).toBe(403);
         expect(res.statusCode, res.body).toBe(200);
         const d = res.json<DashboardAnswer>();
-        const rows = [...Object.values(d.totals), ...d.hours, ...d.days, ...d.topChannels, ...d.topDemand, ...d.topCampaigns, ...d.topSuppliers];
+        const rows = [
+          ...Object.values(d.totals),
+          ...d.hours,
+          ...d.days,
+          ...d.topChannels,
+          ...d.topDemand,
+          ...d.topCampaigns,
+          ...d.topSuppliers,
+        ];
         for (const row of rows) {
           for (const key of Object.keys(row)) {
             if (key === 'total' || key.endsWith('_name') || Object.hasOwn(DIMENSION_BY_ID, key)) continue;
             expect(SEEN_METRICS[user](key), `${key} in the dashboard`).toBe(true);
           }
         }
-        if (user === 'sub' || user === 'adv') for (const row of rows) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
+        if (user === 'sub' || user === 'adv')
+          for (const row of rows) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
       });
 
       it('gets the numbers beside list rows only of what it may see', async () => {
@@ -166,19 +293,28 @@ forEachStore((t) => {
           expect(res.statusCode, `${kind}: ${res.body}`).toBe(200);
           const answer = res.json<RowStatsAnswer>();
           for (const id of answer.metrics) expect(SEEN_METRICS[user](id), `${kind}: ${id}`).toBe(true);
-          for (const values of Object.values(answer.rows)) for (const id of Object.keys(values)) expect(SEEN_METRICS[user](id), `${kind}: ${id}`).toBe(true);
+          for (const values of Object.values(answer.rows))
+            for (const id of Object.keys(values)) expect(SEEN_METRICS[user](id), `${kind}: ${id}`).toBe(true);
         }
       });
 
       it('runs the postbid report by the dimensions it may see', async () => {
         for (const id of POSTBID_METRICS) {
-          const res = await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ metrics: [id] }) });
+          const res = await as(app, cookies[user], {
+            method: 'POST',
+            url: '/api/pbrun',
+            payload: report({ metrics: [id] }),
+          });
           // the tenant's team member was not granted post-bid, nor was the SDK user
           expect(res.statusCode, `${id}: ${res.body}`).toBe(user === 'manager' || user === 'sdk' ? 403 : 200);
         }
         if (user === 'manager' || user === 'sdk') return;
         for (const id of ['tenant', 'tag', 'channel', 'campaign', 'supplier'] as DimensionId[]) {
-          const res = await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ dimensions: [id], metrics: ['postbidImps'] }) });
+          const res = await as(app, cookies[user], {
+            method: 'POST',
+            url: '/api/pbrun',
+            payload: report({ dimensions: [id], metrics: ['postbidImps'] }),
+          });
           expect(res.statusCode, `${id}: ${res.body}`).toBe(SEEN_DIMENSIONS[user](id) ? 200 : 400);
         }
       });
@@ -206,7 +342,10 @@ forEachStore((t) => {
             const by = await rrun(user, { dimensions: [id], metrics: ['imps'] });
             expect(by.statusCode, `${id}: ${by.body}`).toBe(seen ? 200 : 400);
             if (DIMENSION_BY_ID[id].type === 'time') continue;
-            const filtered = await rrun(user, { filters: { [id]: [DIMENSION_BY_ID[id].type === 'entity' ? 1 : 'x'] }, metrics: ['imps'] });
+            const filtered = await rrun(user, {
+              filters: { [id]: [DIMENSION_BY_ID[id].type === 'entity' ? 1 : 'x'] },
+              metrics: ['imps'],
+            });
             expect(filtered.statusCode, `filter ${id}: ${filtered.body}`).toBe(seen ? 200 : 400);
           }
         });
@@ -218,32 +357,89 @@ forEachStore((t) => {
             expect(res.statusCode, `${id}: ${res.body}`).toBe(SEEN_METRICS[user](id) ? 200 : 400);
           }
           const d = (await as(app, cookies[user], { method: 'GET', url: '/api/dashboard' })).json<DashboardAnswer>();
-          const rows = [...Object.values(d.totals), ...d.hours, ...d.days, ...d.topChannels, ...d.topDemand, ...d.topCampaigns, ...d.topSuppliers];
+          const rows = [
+            ...Object.values(d.totals),
+            ...d.hours,
+            ...d.days,
+            ...d.topChannels,
+            ...d.topDemand,
+            ...d.topCampaigns,
+            ...d.topSuppliers,
+          ];
           for (const row of rows) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
         });
 
         it('saves reports, writes files and runs the postbid report by the other side', async () => {
-          const request = report({ dimensions: [user === 'sub' ? 'advertiser' : 'channel'], metrics: ['imps', 'revenue'] });
-          expect((await as(app, cookies[user], { method: 'POST', url: '/api/savedReports', payload: { name: 'other side', request } })).statusCode).toBe(201);
-          expect((await as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name: 'other side', request } })).statusCode).toBe(202);
-          const pb = await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ dimensions: [user === 'sub' ? 'tag' : 'channel'], metrics: ['postbidImps'] }) });
+          const request = report({
+            dimensions: [user === 'sub' ? 'advertiser' : 'channel'],
+            metrics: ['imps', 'revenue'],
+          });
+          expect(
+            (
+              await as(app, cookies[user], {
+                method: 'POST',
+                url: '/api/savedReports',
+                payload: { name: 'other side', request },
+              })
+            ).statusCode,
+          ).toBe(201);
+          expect(
+            (
+              await as(app, cookies[user], {
+                method: 'POST',
+                url: '/api/rfile',
+                payload: { name: 'other side', request },
+              })
+            ).statusCode,
+          ).toBe(202);
+          const pb = await as(app, cookies[user], {
+            method: 'POST',
+            url: '/api/pbrun',
+            payload: report({ dimensions: [user === 'sub' ? 'tag' : 'channel'], metrics: ['postbidImps'] }),
+          });
           expect(pb.statusCode, pb.body).toBe(200);
-          expect((await as(app, cookies[user], { method: 'POST', url: '/api/pbrun', payload: report({ dimensions: ['tenant'], metrics: ['postbidImps'] }) })).statusCode).toBe(400);
+          expect(
+            (
+              await as(app, cookies[user], {
+                method: 'POST',
+                url: '/api/pbrun',
+                payload: report({ dimensions: ['tenant'], metrics: ['postbidImps'] }),
+              })
+            ).statusCode,
+          ).toBe(400);
         });
 
         it('is told the choice when it signs in, for the console to offer those names', async () => {
-          const me = (await as(app, cookies[user], { method: 'GET', url: '/api/auth/user' })).json<Record<string, unknown>>();
+          const me = (await as(app, cookies[user], { method: 'GET', url: '/api/auth/user' })).json<
+            Record<string, unknown>
+          >();
           expect(me).toMatchObject({ tenantShowDemandToSubs: true, tenantShowSupplyToAdvs: true });
         });
       });
 
       it("names the demand a subpublisher's traffic was sold to beside its payout, and the supply an advertiser bought beside its spend", async () => {
-        const sub = (await rrun('sub', { dimensions: ['tag', 'advertiser'], metrics: ['imps', 'revenue', 'ecpm'] })).json<Record<string, unknown>[]>();
-        expect(sub[0]).toMatchObject({ advertiser: t.users.adv.id, advertiser_name: t.users.adv.name, imps: 20, revenue: 1_200_000, ecpm: 60_000_000 });
+        const sub = (
+          await rrun('sub', { dimensions: ['tag', 'advertiser'], metrics: ['imps', 'revenue', 'ecpm'] })
+        ).json<Record<string, unknown>[]>();
+        expect(sub[0]).toMatchObject({
+          advertiser: t.users.adv.id,
+          advertiser_name: t.users.adv.name,
+          imps: 20,
+          revenue: 1_200_000,
+          ecpm: 60_000_000,
+        });
         expect(sub[0].tag_name).toEqual(expect.any(String));
         for (const row of sub) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
-        const adv = (await rrun('adv', { dimensions: ['channel', 'subpublisher'], metrics: ['imps', 'revenue'] })).json<Record<string, unknown>[]>();
-        expect(adv[0]).toMatchObject({ channel: subChannel, subpublisher: t.users.sub.id, subpublisher_name: t.users.sub.name, imps: 20, revenue: 2_000_000 });
+        const adv = (await rrun('adv', { dimensions: ['channel', 'subpublisher'], metrics: ['imps', 'revenue'] })).json<
+          Record<string, unknown>[]
+        >();
+        expect(adv[0]).toMatchObject({
+          channel: subChannel,
+          subpublisher: t.users.sub.id,
+          subpublisher_name: t.users.sub.name,
+          imps: 20,
+          revenue: 2_000_000,
+        });
         expect(adv[0].channel_name).toEqual(expect.any(String));
         for (const row of adv) for (const field of MARGIN_FIELDS) expect(row).not.toHaveProperty(field);
         // the tenant's other channel, sold elsewhere, stays out of the advertiser's rows
@@ -251,14 +447,26 @@ forEachStore((t) => {
       });
 
       it("is the tenant's to choose: a demand user, its team member and the subpublisher cannot set it through the admins' route", async () => {
-        for (const by of ['demand', 'manager', 'sub', 'adv'] as const) expect((await showOtherSide(by, false)).statusCode, by).toBe(403);
+        for (const by of ['demand', 'manager', 'sub', 'adv'] as const)
+          expect((await showOtherSide(by, false)).statusCode, by).toBe(403);
         expect((await rrun('sub', { dimensions: ['tag'], metrics: ['imps'] })).statusCode).toBe(200);
       });
 
       it('refuses the other side again, files included, once the tenant turns the choice off', async () => {
         const db = t.store.db;
-        const request = { ...report({ dimensions: ['tag'], metrics: ['imps'] }), filters: {}, hideErrors: false } as never;
-        const file = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name: 'by tag', kind: 'file', ivt: false, request });
+        const request = {
+          ...report({ dimensions: ['tag'], metrics: ['imps'] }),
+          filters: {},
+          hideErrors: false,
+        } as never;
+        const file = await createSavedReport(db, {
+          userId: t.users.sub.id,
+          tenantId: t.users.demand.id,
+          name: 'by tag',
+          kind: 'file',
+          ivt: false,
+          request,
+        });
         mkdirSync(reportFilesDir(t.settings.dataDir), { recursive: true });
         writeFileSync(reportFilePath(t.settings.dataDir, `tag-${file.id}.csv`), 'Demand Tag,Impressions\nx,20\n');
         await updateSavedReport(db, file.id, { status: 'ready', progress: 100, fileName: `tag-${file.id}.csv` });
@@ -266,25 +474,39 @@ forEachStore((t) => {
 
         // an admin other than the super admin may change the account's switches too, as its other features
         const ops = await login(app, 'ops', undefined, freshAddress());
-        const current = (await as(app, ops, { method: 'GET', url: `/api/demands/${t.users.demand.id}` })).json<Record<string, unknown>>();
-        const off = await as(app, ops, { method: 'PUT', url: `/api/demands/${t.users.demand.id}`, payload: { ...current, password: '', showDemandToSubs: false, showSupplyToAdvs: false } });
+        const current = (await as(app, ops, { method: 'GET', url: `/api/demands/${t.users.demand.id}` })).json<
+          Record<string, unknown>
+        >();
+        const off = await as(app, ops, {
+          method: 'PUT',
+          url: `/api/demands/${t.users.demand.id}`,
+          payload: { ...current, password: '', showDemandToSubs: false, showSupplyToAdvs: false },
+        });
         expect(off.statusCode, off.body).toBe(200);
         const refused = await rrun('sub', { dimensions: ['tag'], metrics: ['imps'] });
         expect(refused.statusCode, refused.body).toBe(400);
-        expect(refused.json<{ message: string }>().message).toContain('unless their demand account shows them the demand');
+        expect(refused.json<{ message: string }>().message).toContain(
+          'unless their demand account shows them the demand',
+        );
         const adv = await rrun('adv', { filters: { channel: [subChannel] }, metrics: ['imps'] });
         expect(adv.statusCode, adv.body).toBe(400);
         expect(adv.json()).toMatchObject({ field: 'filters.channel' });
         const download = await as(app, cookies.sub, { method: 'GET', url: `/api/savedFile/${file.id}` });
         expect(download.statusCode, download.body).toBe(403);
         expect(download.body).toContain('request.dimensions.0');
-        const me = (await as(app, cookies.adv, { method: 'GET', url: '/api/auth/user' })).json<Record<string, unknown>>();
+        const me = (await as(app, cookies.adv, { method: 'GET', url: '/api/auth/user' })).json<
+          Record<string, unknown>
+        >();
         expect(me).toMatchObject({ tenantShowDemandToSubs: false, tenantShowSupplyToAdvs: false });
       });
     });
 
     it("answers a subpublisher its payout as its revenue, never the tenant's gross", async () => {
-      const res = await rrun('sub', { dimensions: ['channel'], metrics: ['revenue', 'ecpm', 'imps'], sort: { by: 'revenue', order: 'desc' } });
+      const res = await rrun('sub', {
+        dimensions: ['channel'],
+        metrics: ['revenue', 'ecpm', 'imps'],
+        sort: { by: 'revenue', order: 'desc' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const rows = res.json<Record<string, number>[]>();
       expect(rows[0]).toMatchObject({ channel: subChannel, revenue: 1_200_000, ecpm: 60_000_000, imps: 20 });
@@ -293,14 +515,18 @@ forEachStore((t) => {
       const d = (await as(app, cookies.sub, { method: 'GET', url: '/api/dashboard' })).json<DashboardAnswer>();
       expect(d.totals.today).toMatchObject({ revenue: 1_200_000, ecpm: 60_000_000, imps: 20 });
       expect(d.topChannels).toEqual([expect.objectContaining({ channel: subChannel, revenue: 1_200_000 })]);
-      const channels = (await as(app, cookies.sub, { method: 'GET', url: `/api/rowStats?kind=channels&period=today&ids=${subChannel}` })).json<RowStatsAnswer>();
+      const channels = (
+        await as(app, cookies.sub, { method: 'GET', url: `/api/rowStats?kind=channels&period=today&ids=${subChannel}` })
+      ).json<RowStatsAnswer>();
       expect(channels.rows[String(subChannel)]).toMatchObject({ revenue: 1_200_000, ecpm: 60_000_000 });
     });
 
     it('answers an advertiser what it spent, and the tenant its gross, cost and margin', async () => {
       const adv = (await rrun('adv', { metrics: ['revenue', 'ecpm'] })).json<Record<string, number>[]>();
       expect(adv.at(-1)).toMatchObject({ revenue: 2_000_000, ecpm: 100_000_000 });
-      const tenant = (await rrun('demand', { metrics: ['revenue', 'cost', 'profit', 'margin'] })).json<Record<string, number>[]>();
+      const tenant = (await rrun('demand', { metrics: ['revenue', 'cost', 'profit', 'margin'] })).json<
+        Record<string, number>[]
+      >();
       expect(tenant.at(-1)).toMatchObject({ revenue: 3_000_000, cost: 1_700_000, profit: 1_300_000 });
       const d = (await as(app, cookies.demand, { method: 'GET', url: '/api/dashboard' })).json<DashboardAnswer>();
       expect(d.totals.today).toMatchObject({ revenue: 3_000_000, cost: 1_700_000, profit: 1_300_000 });
@@ -308,15 +534,34 @@ forEachStore((t) => {
 
     it('does not run or hand out a report saved before the rule with numbers the user may not see', async () => {
       const db = t.store.db;
-      const request = { ...report({ metrics: ['imps', 'profit'] }), dimensions: [], filters: {}, hideErrors: false } as never;
-      const saved = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name: 'old margin', kind: 'report', ivt: false, request });
+      const request = {
+        ...report({ metrics: ['imps', 'profit'] }),
+        dimensions: [],
+        filters: {},
+        hideErrors: false,
+      } as never;
+      const saved = await createSavedReport(db, {
+        userId: t.users.sub.id,
+        tenantId: t.users.demand.id,
+        name: 'old margin',
+        kind: 'report',
+        ivt: false,
+        request,
+      });
       const open = await as(app, cookies.sub, { method: 'GET', url: `/api/savedReport/${saved.id}` });
       expect(open.statusCode).toBe(200);
       const run = await rrun('sub', open.json<{ request: Record<string, unknown> }>().request);
       expect(run.statusCode, run.body).toBe(400);
       expect(run.json()).toMatchObject({ field: 'metrics.1' });
 
-      const file = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name: 'old margin file', kind: 'file', ivt: false, request });
+      const file = await createSavedReport(db, {
+        userId: t.users.sub.id,
+        tenantId: t.users.demand.id,
+        name: 'old margin file',
+        kind: 'file',
+        ivt: false,
+        request,
+      });
       mkdirSync(reportFilesDir(t.settings.dataDir), { recursive: true });
       writeFileSync(reportFilePath(t.settings.dataDir, `old-${file.id}.csv`), 'Impressions,Profit\n20,0.80\n');
       await updateSavedReport(db, file.id, { status: 'ready', progress: 100, fileName: `old-${file.id}.csv` });
@@ -333,7 +578,14 @@ forEachStore((t) => {
       const db = t.store.db;
       const fileOf = async (name: string, metrics: string[]) => {
         const request = { ...report({ metrics }), dimensions: [], filters: {}, hideErrors: false } as never;
-        const saved = await createSavedReport(db, { userId: t.users.sub.id, tenantId: t.users.demand.id, name, kind: 'file', ivt: false, request });
+        const saved = await createSavedReport(db, {
+          userId: t.users.sub.id,
+          tenantId: t.users.demand.id,
+          name,
+          kind: 'file',
+          ivt: false,
+          request,
+        });
         writeFileSync(reportFilePath(t.settings.dataDir, `old-${saved.id}.csv`), 'Impressions,Revenue\n20,2.00\n');
         await updateSavedReport(db, saved.id, { status: 'ready', progress: 100, fileName: `old-${saved.id}.csv` });
         return saved.id;

@@ -68,26 +68,43 @@ function writeMmdb(networks: Record<string, Value>): Buffer {
   const count = nodes.length;
   for (const l of leaves) nodes[l.node]![l.bit] = count + 16 + l.offset;
   const tree: number[] = [];
-  for (const [left, right] of nodes) for (const r of [left, right]) {
-    const v = r < 0 ? count : r;
-    tree.push((v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
-  }
+  for (const [left, right] of nodes)
+    for (const r of [left, right]) {
+      const v = r < 0 ? count : r;
+      tree.push((v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
+    }
   const metadata = encode(
     {
-      node_count: count, record_size: 24, ip_version: 4, database_type: 'GeoIP2-City', languages: ['en'],
-      binary_format_major_version: 2, binary_format_minor_version: 0, build_epoch: 1_700_000_000, description: { en: 'adplane test city database' },
+      node_count: count,
+      record_size: 24,
+      ip_version: 4,
+      database_type: 'GeoIP2-City',
+      languages: ['en'],
+      binary_format_major_version: 2,
+      binary_format_minor_version: 0,
+      build_epoch: 1_700_000_000,
+      description: { en: 'adplane test city database' },
     },
     { record_size: 5, ip_version: 5, binary_format_major_version: 5, binary_format_minor_version: 5, build_epoch: 9 },
   );
-  return Buffer.from([...tree, ...new Array<number>(16).fill(0), ...data, ...Buffer.from('\xab\xcd\xefMaxMind.com', 'latin1'), ...metadata]);
+  return Buffer.from([
+    ...tree,
+    ...new Array<number>(16).fill(0),
+    ...data,
+    ...Buffer.from('\xab\xcd\xefMaxMind.com', 'latin1'),
+    ...metadata,
+  ]);
 }
 
 /** A City database in `dir` placing 81.2.69.0/24 in Sweden (geoip-lite says Great Britain) and 24.24.24.0/24 in Ohio. */
 export function writeTestCityDb(dir: string): string {
   const path = join(dir, 'test-city.mmdb');
-  writeFileSync(path, writeMmdb({
-    '81.2.69.0/24': { country: { iso_code: 'SE' }, subdivisions: [{ iso_code: 'AB' }] },
-    '24.24.24.0/24': { country: { iso_code: 'US' }, subdivisions: [{ iso_code: 'OH' }] },
-  }));
+  writeFileSync(
+    path,
+    writeMmdb({
+      '81.2.69.0/24': { country: { iso_code: 'SE' }, subdivisions: [{ iso_code: 'AB' }] },
+      '24.24.24.0/24': { country: { iso_code: 'US' }, subdivisions: [{ iso_code: 'OH' }] },
+    }),
+  );
   return path;
 }

@@ -14,13 +14,15 @@ forEachStore((t) => {
   const cookies: Record<string, string> = {};
   beforeAll(async () => {
     app = await buildTestApp(t.store);
-    for (const who of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']) cookies[who] = await login(app, who);
+    for (const who of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme'])
+      cookies[who] = await login(app, who);
   });
   afterAll(async () => {
     await app.close();
   });
 
-  const switchTo = (who: string, payload: unknown) => as(app, cookies[who], { method: 'PUT', url: '/api/ui/mode', payload: payload as object });
+  const switchTo = (who: string, payload: unknown) =>
+    as(app, cookies[who], { method: 'PUT', url: '/api/ui/mode', payload: payload as object });
 
   describe('PUT /api/ui/mode', () => {
     it.each(['admin', 'ops', 'demand', 'manager'])('lets %s switch to DSP and back', async (who) => {
@@ -32,7 +34,10 @@ forEachStore((t) => {
     });
 
     it('reads the tenant flag for a team member, not the member own (off) flag', async () => {
-      const user = (await as(app, cookies.manager, { method: 'GET', url: '/api/auth/user' })).json() as { showDsp: boolean; tenantShowDsp: boolean };
+      const user = (await as(app, cookies.manager, { method: 'GET', url: '/api/auth/user' })).json() as {
+        showDsp: boolean;
+        tenantShowDsp: boolean;
+      };
       expect(user).toMatchObject({ showDsp: false, tenantShowDsp: true });
       expect((await switchTo('manager', { mode: 'dsp' })).statusCode).toBe(200);
     });
@@ -57,7 +62,9 @@ forEachStore((t) => {
     });
 
     it('is refused signed out', async () => {
-      expect((await as(app, null, { method: 'PUT', url: '/api/ui/mode', payload: { mode: 'dsp' } })).statusCode).toBe(403);
+      expect((await as(app, null, { method: 'PUT', url: '/api/ui/mode', payload: { mode: 'dsp' } })).statusCode).toBe(
+        403,
+      );
     });
   });
 });

@@ -17,7 +17,8 @@ import { edgeRequest } from './edgeClient.js';
  * A request blocked as IVT is blocked in every format: no banner is tried.
  */
 const BOT = 'python-requests/2.31.0';
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 /** Video only the capped campaign's 15 s spot fits (the demo tenant's spot is 6 s). */
 const video = { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, minduration: 10, maxduration: 30 };
 const mpu = { format: [{ w: 300, h: 250 }], w: 300, h: 250 };
@@ -39,23 +40,46 @@ interface Row {
 
 forEachStore((t) => {
   let bidders: TestBidders;
-  const dsp = dspTenant(t, async (dsp) => {
-    bidders = await startTestBidders();
-    // an exchange that answers no bid after 150 ms: every decision waits on it, so two requests'
-    // auctions run side by side, as busy traffic's do
-    bidders.setAnswer('late', { status: 204, delayMs: 150 });
-    await dsp.supplier('capped', 'capped', { marginPercent: 20 });
-    await dsp.supplier('neither', 'neither', { marginPercent: 20 });
-    await dsp.supplier('blocked', 'blocked', { marginPercent: 20 });
-    await dsp.banner('mpu', { name: 'MFD 300x250', size: [300, 250], advertiser: 'banner.test', imageUrl: 'https://cdn.banner.test/mfd-300x250.png' });
-    await dsp.videoSpot('spot', { name: 'MFD spot 15s', width: 640, height: 360, bitrate: 800, advertiser: 'video.test', mediaUrl: 'https://cdn.video.test/mfd-spot.mp4' });
-    await dsp.create('exchange', 'adexchanges', { name: 'MFD late exchange', endpoint: `${bidders.url}/answer/late`, tmaxMs: 400, qpsLimit: 1000, seat: 'mfd-seat', marginPercent: 15 });
-    await dsp.campaign('banners', { bid: 5, creatives: ['mpu'] });
-    const capped = await dsp.campaign('onceADay', { bid: 8, creatives: ['spot'] });
-    const res = await dsp.edit('onceADay', { frequencyCap: { count: 1, periodHours: 24 }, pacing: 'asap' });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(capped.id).toBeGreaterThan(0);
-  }, { listen: false });
+  const dsp = dspTenant(
+    t,
+    async (dsp) => {
+      bidders = await startTestBidders();
+      // an exchange that answers no bid after 150 ms: every decision waits on it, so two requests'
+      // auctions run side by side, as busy traffic's do
+      bidders.setAnswer('late', { status: 204, delayMs: 150 });
+      await dsp.supplier('capped', 'capped', { marginPercent: 20 });
+      await dsp.supplier('neither', 'neither', { marginPercent: 20 });
+      await dsp.supplier('blocked', 'blocked', { marginPercent: 20 });
+      await dsp.banner('mpu', {
+        name: 'MFD 300x250',
+        size: [300, 250],
+        advertiser: 'banner.test',
+        imageUrl: 'https://cdn.banner.test/mfd-300x250.png',
+      });
+      await dsp.videoSpot('spot', {
+        name: 'MFD spot 15s',
+        width: 640,
+        height: 360,
+        bitrate: 800,
+        advertiser: 'video.test',
+        mediaUrl: 'https://cdn.video.test/mfd-spot.mp4',
+      });
+      await dsp.create('exchange', 'adexchanges', {
+        name: 'MFD late exchange',
+        endpoint: `${bidders.url}/answer/late`,
+        tmaxMs: 400,
+        qpsLimit: 1000,
+        seat: 'mfd-seat',
+        marginPercent: 15,
+      });
+      await dsp.campaign('banners', { bid: 5, creatives: ['mpu'] });
+      const capped = await dsp.campaign('onceADay', { bid: 8, creatives: ['spot'] });
+      const res = await dsp.edit('onceADay', { frequencyCap: { count: 1, periodHours: 24 }, pacing: 'asap' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(capped.id).toBeGreaterThan(0);
+    },
+    { listen: false },
+  );
   const { ids } = dsp;
 
   afterAll(async () => {
@@ -63,11 +87,19 @@ forEachStore((t) => {
   });
 
   const request = (imp: Omit<Imp, 'id'>, viewer: string, ua = BROWSER): BidRequest => ({
-    id: `mfd-${Math.random()}`, imp: [{ id: 'slot-1', ...imp }], site: { domain: 'news.example.com', page: 'https://news.example.com/story' }, tmax: 800,
+    id: `mfd-${Math.random()}`,
+    imp: [{ id: 'slot-1', ...imp }],
+    site: { domain: 'news.example.com', page: 'https://news.example.com/story' },
+    tmax: 800,
     device: { ifa: viewer, ip: '73.158.1.1', devicetype: 2, ua },
   });
   const bidsOf = async (uid: string, body: BidRequest): Promise<Answered[]> => {
-    const res = await edgeRequest(dsp.app, { method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await edgeRequest(dsp.app, {
+      method: 'POST',
+      url: `/rtb/bid/${uid}`,
+      payload: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     if (res.statusCode === 204) return [];
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as BidResponse).seatbid!.flatMap((s) => s.bid) as Answered[];
@@ -78,10 +110,15 @@ forEachStore((t) => {
     const rows = await dsp.app.stats.select(
       `SELECT nofill_reason AS reason, sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND tag_id = 0 AND adexchange_id = 0 AND campaign_id = 0 GROUP BY nofill_reason`,
     );
-    return Object.fromEntries(rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps), ivt: Number(r.ivt) }]));
+    return Object.fromEntries(
+      rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps), ivt: Number(r.ivt) }]),
+    );
   };
   /** A campaign's rows under a supplier by no-fill reason: its bids and wins. */
-  const campaignRows = async (supplier: string, campaign: string): Promise<Record<string, { bids: number; wins: number }>> => {
+  const campaignRows = async (
+    supplier: string,
+    campaign: string,
+  ): Promise<Record<string, { bids: number; wins: number }>> => {
     await dsp.app.edge.flush();
     const rows = await dsp.app.stats.select(
       `SELECT nofill_reason AS reason, sum(bids) AS bids, sum(wins) AS wins FROM ${STATS_TABLE} WHERE supplier_id = ${ids[supplier]!.id} AND campaign_id = ${ids[campaign]!.id} GROUP BY nofill_reason`,
@@ -94,7 +131,8 @@ forEachStore((t) => {
     return line ? Number(line[1]) : 0;
   };
   /** The same viewer's (`viewer`: its device id, device.ifa) impression posted twice at once: both auctions wait on the exchange, then settle one after the other. */
-  const twice = (supplier: string, imp: Omit<Imp, 'id'>, viewer: string) => Promise.all([bidsOf(ids[supplier]!.uid, request(imp, viewer)), bidsOf(ids[supplier]!.uid, request(imp, viewer))]);
+  const twice = (supplier: string, imp: Omit<Imp, 'id'>, viewer: string) =>
+    Promise.all([bidsOf(ids[supplier]!.uid, request(imp, viewer)), bidsOf(ids[supplier]!.uid, request(imp, viewer))]);
 
   describe('a video winner refused by delivery control after the auction', () => {
     it('bids the banner instead, each request counted once, filled, one opportunity', async () => {
@@ -111,20 +149,30 @@ forEachStore((t) => {
       // the refusal itself is on delivery control's count
       expect((await refusedMetric()) - refusedBefore).toBeGreaterThanOrEqual(1);
       // the capped campaign won one auction that served; the refused pick is a bid that did not win, with its reason
-      expect(await campaignRows('capped', 'onceADay')).toEqual({ '': { bids: 1, wins: 1 }, 'delivery.frequency_cap': { bids: 1, wins: 0 } });
+      expect(await campaignRows('capped', 'onceADay')).toEqual({
+        '': { bids: 1, wins: 1 },
+        'delivery.frequency_cap': { bids: 1, wins: 0 },
+      });
     });
 
     it('names the request by the refusal when the banner finds no winner either (as before the banner was tried)', async () => {
       const answers = await twice('neither', { video, banner: skyscraper }, randomUUID());
       expect(answers.map((bids) => bids.map((b) => b.mtype)).sort()).toEqual([[], [2]]);
-      expect(await reasons('neither')).toEqual({ '': { reqs: 1, opps: 1, ivt: 0 }, 'delivery.frequency_cap': { reqs: 1, opps: 1, ivt: 0 } });
+      expect(await reasons('neither')).toEqual({
+        '': { reqs: 1, opps: 1, ivt: 0 },
+        'delivery.frequency_cap': { reqs: 1, opps: 1, ivt: 0 },
+      });
     });
   });
 
   describe('pre-bid IVT, blocking', () => {
     beforeAll(async () => {
       const before = (await dsp.request({ method: 'GET', url: '/api/demand/info' })).json<Record<string, unknown>>();
-      const res = await dsp.request({ method: 'PUT', url: '/api/demand/info', payload: { ...before, setCheckIVTAll: 1, blockIVT: 1 } });
+      const res = await dsp.request({
+        method: 'PUT',
+        url: '/api/demand/info',
+        payload: { ...before, setCheckIVTAll: 1, blockIVT: 1 },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ setCheckIVTAll: 1, blockIVT: 1 });
       await dsp.app.edge.snapshots.rebuild();
@@ -136,7 +184,9 @@ forEachStore((t) => {
       expect(await reasons('blocked')).toEqual({ 'ivt.bot_user_agent': { reqs: 1, opps: 0, ivt: 1 } });
       expect(bidders.requestsOf('/answer/late').length).toBe(calls);
       // the same impression from a person is bid, its video first
-      expect(await bidsOf(ids.blocked!.uid, request({ video, banner: mpu }, randomUUID()))).toMatchObject([{ mtype: 2 }]);
+      expect(await bidsOf(ids.blocked!.uid, request({ video, banner: mpu }, randomUUID()))).toMatchObject([
+        { mtype: 2 },
+      ]);
     });
   });
 });

@@ -51,7 +51,9 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
     await own?.stop();
   });
 
-  it('stops post-bid pixels at postbidMaxImps across both workers, with real /vast requests on both', { timeout: 55_000 }, async () => {
+  it('stops post-bid pixels at postbidMaxImps across both workers, with real /vast requests on both', {
+    timeout: 55_000,
+  }, async () => {
     const port = cluster!.port;
     const loginAs = async (username: string) => {
       const res = await call(port, '/api/auth/login', { method: 'POST', body: { username, password: DEMO_PASSWORD } });
@@ -59,22 +61,78 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
       return res.cookie!;
     };
     const [admin, demand] = [await loginAs('admin'), await loginAs('demand')];
-    const api = async (method: string, path: string, cookie: string, body?: unknown, status = 200): Promise<Record<string, unknown>> => {
+    const api = async (
+      method: string,
+      path: string,
+      cookie: string,
+      body?: unknown,
+      status = 200,
+    ): Promise<Record<string, unknown>> => {
       const res = await call(port, path, { method, cookie, body });
       expect(res.status, res.body).toBe(status);
       return JSON.parse(res.body || '{}') as Record<string, unknown>;
     };
     // the admin's cap; the account: every answer sampled, all its post-bid pixels on every channel
     await api('PUT', '/api/admin/config', admin, { postbidMaxImps: CAP, postbidMaxReps: 0 });
-    await api('POST', '/api/demand/ivts', demand, { name: 'Cap scan', vendor: 'Cap Vendor', stage: 'postbid', samplePercent: 100, urlTemplate: `${PIXEL_HOST}?cb={{cachebuster}}` }, 201);
+    await api(
+      'POST',
+      '/api/demand/ivts',
+      demand,
+      {
+        name: 'Cap scan',
+        vendor: 'Cap Vendor',
+        stage: 'postbid',
+        samplePercent: 100,
+        urlTemplate: `${PIXEL_HOST}?cb={{cachebuster}}`,
+      },
+      201,
+    );
     const info = await api('GET', '/api/demand/info', demand);
     await api('PUT', '/api/demand/info', demand, { ...info, postbidPercent: 100, setPostbidAll: 1 });
-    const spot = await api('POST', '/api/demand/creatives', demand, {
-      name: 'cap-spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
-      mediaFiles: [{ url: 'https://cdn.example.com/cap-spot.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
-    }, 201);
-    await api('POST', '/api/demand/campaigns', demand, { name: 'Post-bid cap', startDate: day(-1), endDate: day(30), bidCpm: 50_000_000, pacing: 'asap', creativeIds: [spot.id] }, 201);
-    const channel = await api('POST', '/api/demand/channels', demand, { name: 'Cap CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] }, 201);
+    const spot = await api(
+      'POST',
+      '/api/demand/creatives',
+      demand,
+      {
+        name: 'cap-spot',
+        format: 'video',
+        videoSource: 'media',
+        approval: 'approved',
+        clickUrl: 'https://brand.example.com/',
+        mediaFiles: [
+          {
+            url: 'https://cdn.example.com/cap-spot.mp4',
+            mime: 'video/mp4',
+            duration: 15,
+            width: 640,
+            height: 360,
+            bitrate: 800,
+          },
+        ],
+      },
+      201,
+    );
+    await api(
+      'POST',
+      '/api/demand/campaigns',
+      demand,
+      {
+        name: 'Post-bid cap',
+        startDate: day(-1),
+        endDate: day(30),
+        bidCpm: 50_000_000,
+        pacing: 'asap',
+        creativeIds: [spot.id],
+      },
+      201,
+    );
+    const channel = await api(
+      'POST',
+      '/api/demand/channels',
+      demand,
+      { name: 'Cap CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] },
+      201,
+    );
 
     // decisions on both workers until neither has carried a pixel for 6 s (an idle worker's allowance
     // goes back after 5 s: docs/delivery.md), at most 400 requests

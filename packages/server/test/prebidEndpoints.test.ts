@@ -14,20 +14,33 @@ import { forEachStore } from './helpers.js';
 const PAGE = 'https://news.example.com';
 interface SyncAnswer {
   status: string;
-  bidder_status: { bidder: string; no_cookie: boolean; usersync: { url: string; type: string; supportCORS: boolean } }[];
+  bidder_status: {
+    bidder: string;
+    no_cookie: boolean;
+    usersync: { url: string; type: string; supportCORS: boolean };
+  }[];
   debug?: { bidder: string; error: string }[];
 }
 const uidsOf = (setCookie: string | null): Record<string, { uid: string }> => {
   const value = /^uids=([^;]+)/.exec(setCookie ?? '')![1]!;
-  return (JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { tempUIDs: Record<string, { uid: string }> }).tempUIDs;
+  return (JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { tempUIDs: Record<string, { uid: string }> })
+    .tempUIDs;
 };
 
 forEachStore((t) => {
-  const publisher = prebidPublisher(t, { label: 'Endpoints', imageUrl: 'https://cdn.example.com/e300x250.png', mediaUrl: 'https://cdn.example.com/e.mp4' });
+  const publisher = prebidPublisher(t, {
+    label: 'Endpoints',
+    imageUrl: 'https://cdn.example.com/e300x250.png',
+    mediaUrl: 'https://cdn.example.com/e.mp4',
+  });
 
   const cookieSync = async (body: Record<string, unknown>): Promise<SyncAnswer> => {
     // as Prebid.js posts it: text/plain, with credentials from the page
-    const res = await fetch(`${publisher.base}/cookie_sync`, { method: 'POST', body: JSON.stringify({ uuid: 'a1b2', account: publisher.ids.display!.uid, filterSettings: {}, ...body }), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/cookie_sync`, {
+      method: 'POST',
+      body: JSON.stringify({ uuid: 'a1b2', account: publisher.ids.display!.uid, filterSettings: {}, ...body }),
+      headers: { 'content-type': 'text/plain', origin: PAGE },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(PAGE);
     return (await res.json()) as SyncAnswer;
@@ -38,7 +51,11 @@ forEachStore((t) => {
       const answer = await cookieSync({ bidders: ['AdPlane', 'appnexus'] });
       expect(answer.bidder_status).toHaveLength(1);
       const [sync] = answer.bidder_status;
-      expect(sync).toMatchObject({ bidder: 'AdPlane', no_cookie: true, usersync: { type: 'redirect', supportCORS: false } });
+      expect(sync).toMatchObject({
+        bidder: 'AdPlane',
+        no_cookie: true,
+        usersync: { type: 'redirect', supportCORS: false },
+      });
       const url = new URL(sync!.usersync.url);
       expect(url.pathname).toBe('/setuid');
       expect(url.searchParams.get('bidder')).toBe('adplane');
@@ -50,11 +67,18 @@ forEachStore((t) => {
     });
 
     it("reads the filter's bidder list in any case", async () => {
-      const excluded = await cookieSync({ bidders: ['adplane'], filterSettings: { image: { bidders: ['AdPlane'], filter: 'exclude' } }, debug: true });
+      const excluded = await cookieSync({
+        bidders: ['adplane'],
+        filterSettings: { image: { bidders: ['AdPlane'], filter: 'exclude' } },
+        debug: true,
+      });
       expect(excluded.bidder_status).toEqual([]);
       // (an iframe, which no filter drops, is a type adplane has no sync of)
       expect(excluded.debug).toEqual([{ bidder: 'adplane', error: 'Type not supported' }]);
-      const included = await cookieSync({ bidders: ['adplane'], filterSettings: { image: { bidders: ['ADPLANE'], filter: 'include' } } });
+      const included = await cookieSync({
+        bidders: ['adplane'],
+        filterSettings: { image: { bidders: ['ADPLANE'], filter: 'include' } },
+      });
       expect(included.bidder_status.map((s) => s.bidder)).toEqual(['adplane']);
     });
 
@@ -69,7 +93,9 @@ forEachStore((t) => {
       const res = await fetch(`${publisher.base}/setuid?bidder=AdPlane&uid=id-42`, { headers: { origin: PAGE } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/gif');
-      expect(uidsOf(res.headers.get('set-cookie'))).toEqual({ adplane: expect.objectContaining({ uid: 'id-42' }) as unknown });
+      expect(uidsOf(res.headers.get('set-cookie'))).toEqual({
+        adplane: expect.objectContaining({ uid: 'id-42' }) as unknown,
+      });
     });
 
     it('answers the pixel for an empty f', async () => {

@@ -15,11 +15,16 @@ interface EventBid {
   impid: string;
   price: number;
   adm?: string;
-  ext: { prebid: { bidid: string; type: string; events?: { win: string; imp: string }; targeting?: Record<string, string> } };
+  ext: {
+    prebid: { bidid: string; type: string; events?: { win: string; imp: string }; targeting?: Record<string, string> };
+  };
 }
 interface Answer {
   seatbid: { seat: string; bid: EventBid[] }[];
-  ext: { seatnonbid?: { seat: string; nonbid: { impid: string; statuscode: number; ext?: { prebid: { bid: Obj } } }[] }[]; prebid: { auctiontimestamp: number } };
+  ext: {
+    seatnonbid?: { seat: string; nonbid: { impid: string; statuscode: number; ext?: { prebid: { bid: Obj } } }[] }[];
+    prebid: { auctiontimestamp: number };
+  };
 }
 
 function pbjsRequest(imps: Obj[], prebid: Obj = {}, top: Obj = {}): Obj {
@@ -27,25 +32,52 @@ function pbjsRequest(imps: Obj[], prebid: Obj = {}, top: Obj = {}): Obj {
     id: 'auction-ev',
     imp: imps,
     site: { page: `${PAGE}/story`, domain: 'news.example.com', publisher: { id: 'acct-1' } },
-    device: { ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36' },
+    device: {
+      ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+    },
     tmax: 1000,
-    ext: { prebid: { auctiontimestamp: 1_760_000_000_000, targeting: { includewinners: true, includebidderkeys: false }, ...prebid } },
+    ext: {
+      prebid: {
+        auctiontimestamp: 1_760_000_000_000,
+        targeting: { includewinners: true, includebidderkeys: false },
+        ...prebid,
+      },
+    },
     ...top,
   };
 }
-const bannerImp = (channel: string, id = 'div-banner', extra: Obj = {}): Obj => ({ id, banner: { format: [{ w: 300, h: 250 }] }, secure: 1, ext: { prebid: { bidder: { adplane: { channel } } } }, ...extra });
-const videoImp = (channel: string, id = 'div-video'): Obj => ({ id, video: { mimes: ['video/mp4'], protocols: [2, 3], w: 640, h: 360, plcmt: 1 }, secure: 1, ext: { prebid: { bidder: { adplane: { channel } } } } });
+const bannerImp = (channel: string, id = 'div-banner', extra: Obj = {}): Obj => ({
+  id,
+  banner: { format: [{ w: 300, h: 250 }] },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } } } },
+  ...extra,
+});
+const videoImp = (channel: string, id = 'div-video'): Obj => ({
+  id,
+  video: { mimes: ['video/mp4'], protocols: [2, 3], w: 640, h: 360, plcmt: 1 },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } } } },
+});
 
 forEachStore((t) => {
-  const publisher = prebidPublisher(t, { label: 'Events', imageUrl: 'https://cdn.example.com/e300x250.png', mediaUrl: 'https://cdn.example.com/spot.mp4' }, async (publisher) => {
-    await publisher.prebidChannel('counted', 'Events counted', { format: 'display' });
-  });
+  const publisher = prebidPublisher(
+    t,
+    { label: 'Events', imageUrl: 'https://cdn.example.com/e300x250.png', mediaUrl: 'https://cdn.example.com/spot.mp4' },
+    async (publisher) => {
+      await publisher.prebidChannel('counted', 'Events counted', { format: 'display' });
+    },
+  );
   const { ids } = publisher;
 
   /** A URL the edge wrote (its public host) as this test server answers it. */
   const local = (url: string) => url.replace(t.settings.publicHost, publisher.base);
   const auction = async (body: Obj): Promise<Answer> => {
-    const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/openrtb2/auction`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'text/plain', origin: PAGE },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as Answer;
   };
@@ -61,7 +93,9 @@ forEachStore((t) => {
 
   describe('ext.prebid.events and GET /event', () => {
     it("gives each banner bid Prebid Server's win and imp URLs (none to a video bid, none without events)", async () => {
-      const body = await auction(pbjsRequest([bannerImp(ids.display!.uid), videoImp(ids.instream!.uid)], { events: {}, integration: 'pbjs' }));
+      const body = await auction(
+        pbjsRequest([bannerImp(ids.display!.uid), videoImp(ids.instream!.uid)], { events: {}, integration: 'pbjs' }),
+      );
       const bids = body.seatbid.flatMap((s) => s.bid);
       const banner = bids.find((b) => b.impid === 'div-banner')!;
       const video = bids.find((b) => b.impid === 'div-video')!;
@@ -77,8 +111,12 @@ forEachStore((t) => {
       const plain = await auction(pbjsRequest([bannerImp(ids.display!.uid)]));
       expect(plain.seatbid[0]!.bid[0]!.ext.prebid.events).toBeUndefined();
       // the account is the channel when the request names no publisher
-      const anonymous = await auction(pbjsRequest([bannerImp(ids.display!.uid)], { events: {} }, { site: { page: `${PAGE}/x` } }));
-      expect(new URL(anonymous.seatbid[0]!.bid[0]!.ext.prebid.events!.win).searchParams.get('a')).toBe(ids.display!.uid);
+      const anonymous = await auction(
+        pbjsRequest([bannerImp(ids.display!.uid)], { events: {} }, { site: { page: `${PAGE}/x` } }),
+      );
+      expect(new URL(anonymous.seatbid[0]!.bid[0]!.ext.prebid.events!.win).searchParams.get('a')).toBe(
+        ids.display!.uid,
+      );
     });
 
     it('counts the impression once across our own tracker and t=imp; t=win counts nothing', async () => {
@@ -123,22 +161,64 @@ forEachStore((t) => {
         const res = await fetch(`${publisher.base}/event?${q}`);
         return { status: res.status, text: await res.text() };
       };
-      expect(await call((q) => q.delete('t'))).toEqual({ status: 400, text: "invalid request: parameter 't' is required\n" });
-      expect(await call((q) => q.set('t', 'click'))).toMatchObject({ status: 400, text: expect.stringContaining("unknown type: 'click'") });
-      expect(await call((q) => q.delete('b'))).toEqual({ status: 400, text: "invalid request: parameter 'b' is required\n" });
-      expect(await call((q) => q.set('ts', 'yesterday'))).toMatchObject({ status: 400, text: expect.stringContaining("parameter 'ts'") });
-      expect(await call((q) => q.set('f', 'png'))).toMatchObject({ status: 400, text: expect.stringContaining("parameter 'f'") });
-      expect(await call((q) => q.set('x', '2'))).toMatchObject({ status: 400, text: expect.stringContaining("parameter 'x'") });
-      expect(await call((q) => q.set('int', 'a b'))).toMatchObject({ status: 400, text: expect.stringContaining("parameter 'int'") });
-      expect(await call((q) => q.set('vtype', 'start'))).toMatchObject({ status: 400, text: expect.stringContaining("'vtype'") });
+      expect(await call((q) => q.delete('t'))).toEqual({
+        status: 400,
+        text: "invalid request: parameter 't' is required\n",
+      });
+      expect(await call((q) => q.set('t', 'click'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("unknown type: 'click'"),
+      });
+      expect(await call((q) => q.delete('b'))).toEqual({
+        status: 400,
+        text: "invalid request: parameter 'b' is required\n",
+      });
+      expect(await call((q) => q.set('ts', 'yesterday'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("parameter 'ts'"),
+      });
+      expect(await call((q) => q.set('f', 'png'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("parameter 'f'"),
+      });
+      expect(await call((q) => q.set('x', '2'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("parameter 'x'"),
+      });
+      expect(await call((q) => q.set('int', 'a b'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("parameter 'int'"),
+      });
+      expect(await call((q) => q.set('vtype', 'start'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("'vtype'"),
+      });
       // every bad parameter at once, a line each
-      expect((await call((q) => { q.delete('t'); q.delete('b'); })).text.split('\n').filter(Boolean)).toHaveLength(2);
+      expect(
+        (
+          await call((q) => {
+            q.delete('t');
+            q.delete('b');
+          })
+        ).text
+          .split('\n')
+          .filter(Boolean),
+      ).toHaveLength(2);
       // no account: Prebid Server's 401 naming it
-      expect(await call((q) => q.delete('a'))).toEqual({ status: 401, text: "Account 'a' is required query parameter and can't be empty\n" });
+      expect(await call((q) => q.delete('a'))).toEqual({
+        status: 401,
+        text: "Account 'a' is required query parameter and can't be empty\n",
+      });
       // adplane's token: required, and only a valid one counts
-      expect(await call((q) => q.delete('tk'))).toMatchObject({ status: 400, text: expect.stringContaining("parameter 'tk' is required") });
+      expect(await call((q) => q.delete('tk'))).toMatchObject({
+        status: 400,
+        text: expect.stringContaining("parameter 'tk' is required"),
+      });
       const tk = imp.searchParams.get('tk')!;
-      expect(await call((q) => q.set('tk', `${tk.slice(0, -4)}AAAA`))).toMatchObject({ status: 403, text: expect.stringContaining("'tk'") });
+      expect(await call((q) => q.set('tk', `${tk.slice(0, -4)}AAAA`))).toMatchObject({
+        status: 403,
+        text: expect.stringContaining("'tk'"),
+      });
       expect(await call((q) => q.set('tk', 'x'.repeat(5000)))).toMatchObject({ status: 403 });
       // analytics off (x=0): 204 at once, nothing counted
       expect(await call((q) => q.set('x', '0'))).toEqual({ status: 204, text: '' });
@@ -156,8 +236,15 @@ forEachStore((t) => {
     });
 
     it('refuses ext.prebid.events and ext.prebid.integration of the wrong type with a 400 naming them', async () => {
-      for (const [prebid, field] of [[{ events: true }, 'ext.prebid.events'], [{ integration: 7 }, 'ext.prebid.integration'], [{ returnallbidstatus: 'yes' }, 'ext.prebid.returnallbidstatus']] as const) {
-        const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)], prebid)) });
+      for (const [prebid, field] of [
+        [{ events: true }, 'ext.prebid.events'],
+        [{ integration: 7 }, 'ext.prebid.integration'],
+        [{ returnallbidstatus: 'yes' }, 'ext.prebid.returnallbidstatus'],
+      ] as const) {
+        const res = await fetch(`${publisher.base}/openrtb2/auction`, {
+          method: 'POST',
+          body: JSON.stringify(pbjsRequest([bannerImp(ids.display!.uid)], prebid)),
+        });
         expect(res.status).toBe(400);
         expect(await res.text()).toContain(field);
       }
@@ -188,21 +275,44 @@ forEachStore((t) => {
       expect(byImp['wrong-format']!.statuscode).toBe(202);
       expect(byImp['no-demand']!.statuscode).toBe(0);
       // below the floor: 301, with the refused bid as Prebid Server describes it
-      expect(byImp.floored).toMatchObject({ statuscode: 301, ext: { prebid: { bid: { price: 3.5, w: 300, h: 250, mtype: 1, origbidcpm: 3.5, origbidcur: 'USD', adomain: ['brand.example.com'] } } } });
+      expect(byImp.floored).toMatchObject({
+        statuscode: 301,
+        ext: {
+          prebid: {
+            bid: {
+              price: 3.5,
+              w: 300,
+              h: 250,
+              mtype: 1,
+              origbidcpm: 3.5,
+              origbidcur: 'USD',
+              adomain: ['brand.example.com'],
+            },
+          },
+        },
+      });
       // not asked: none
       const quiet = await auction({ ...request, ext: { prebid: { targeting: {} } } });
       expect(quiet.ext.seatnonbid).toBeUndefined();
       // every impression filled: none
-      expect((await auction(pbjsRequest([bannerImp(ids.display!.uid)], { returnallbidstatus: true }))).ext.seatnonbid).toBeUndefined();
+      expect(
+        (await auction(pbjsRequest([bannerImp(ids.display!.uid)], { returnallbidstatus: true }))).ext.seatnonbid,
+      ).toBeUndefined();
       // a currency no rate converts: not decided, 205
-      const foreign = await auction(pbjsRequest([bannerImp(ids.display!.uid, 'far')], { returnallbidstatus: true }, { cur: ['XTS'] }));
+      const foreign = await auction(
+        pbjsRequest([bannerImp(ids.display!.uid, 'far')], { returnallbidstatus: true }, { cur: ['XTS'] }),
+      );
       expect(foreign.ext.seatnonbid).toEqual([{ seat: 'adplane', nonbid: [{ impid: 'far', statuscode: 205 }] }]);
     });
   });
 
   describe('cookie_sync filterSettings, as Prebid Server reads them', () => {
     const sync = async (body: Obj) => {
-      const res = await fetch(`${publisher.base}/cookie_sync`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+      const res = await fetch(`${publisher.base}/cookie_sync`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'text/plain', origin: PAGE },
+      });
       return { status: res.status, body: res.status === 200 ? ((await res.json()) as Obj) : await res.text() };
     };
 
@@ -210,21 +320,47 @@ forEachStore((t) => {
       const excluded = { bidders: ['adplane'], filterSettings: { image: { bidders: ['adplane'], filter: 'exclude' } } };
       expect(await sync(excluded)).toEqual({ status: 200, body: { status: 'no_cookie', bidder_status: [] } });
       // iframe allowed: adplane has no iframe sync, so still none
-      expect(await sync({ ...excluded, debug: true, filterSettings: { ...excluded.filterSettings, iframe: { bidders: '*', filter: 'include' } } })).toEqual({
-        status: 200, body: { status: 'no_cookie', bidder_status: [], debug: [{ bidder: 'adplane', error: 'Type not supported' }] },
+      expect(
+        await sync({
+          ...excluded,
+          debug: true,
+          filterSettings: { ...excluded.filterSettings, iframe: { bidders: '*', filter: 'include' } },
+        }),
+      ).toEqual({
+        status: 200,
+        body: { status: 'no_cookie', bidder_status: [], debug: [{ bidder: 'adplane', error: 'Type not supported' }] },
       });
-      expect(await sync({ ...excluded, debug: true, filterSettings: { ...excluded.filterSettings, iframe: { bidders: '*', filter: 'exclude' } } })).toMatchObject({
+      expect(
+        await sync({
+          ...excluded,
+          debug: true,
+          filterSettings: { ...excluded.filterSettings, iframe: { bidders: '*', filter: 'exclude' } },
+        }),
+      ).toMatchObject({
         body: { bidder_status: [], debug: [{ bidder: 'adplane', error: 'Rejected by request filter' }] },
       });
       // an iframe filter alone never stops the pixel; `all` is not read (Prebid.js splits it into iframe and image)
-      const pixel = await sync({ bidders: ['adplane'], filterSettings: { iframe: { bidders: '*', filter: 'exclude' } } });
-      expect(pixel.body).toMatchObject({ bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect', supportCORS: false } }] });
-      expect((await sync({ bidders: ['adplane'], filterSettings: { all: { bidders: '*', filter: 'exclude' } } })).body).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
+      const pixel = await sync({
+        bidders: ['adplane'],
+        filterSettings: { iframe: { bidders: '*', filter: 'exclude' } },
+      });
+      expect(pixel.body).toMatchObject({
+        bidder_status: [{ bidder: 'adplane', no_cookie: true, usersync: { type: 'redirect', supportCORS: false } }],
+      });
+      expect(
+        (await sync({ bidders: ['adplane'], filterSettings: { all: { bidders: '*', filter: 'exclude' } } })).body,
+      ).toMatchObject({ bidder_status: [{ bidder: 'adplane' }] });
     });
 
     it('refuses a malformed filter with a 400 naming it', async () => {
-      expect(await sync({ filterSettings: { image: { bidders: '*' } } })).toEqual({ status: 400, body: "Invalid request: filterSettings image.filter must be 'include' or 'exclude'\n" });
-      expect(await sync({ filterSettings: { iframe: { bidders: 'adplane', filter: 'include' } } })).toEqual({ status: 400, body: "Invalid request: filterSettings iframe.bidders must be '*' or an array of bidder codes\n" });
+      expect(await sync({ filterSettings: { image: { bidders: '*' } } })).toEqual({
+        status: 400,
+        body: "Invalid request: filterSettings image.filter must be 'include' or 'exclude'\n",
+      });
+      expect(await sync({ filterSettings: { iframe: { bidders: 'adplane', filter: 'include' } } })).toEqual({
+        status: 400,
+        body: "Invalid request: filterSettings iframe.bidders must be '*' or an array of bidder codes\n",
+      });
     });
   });
 });

@@ -19,12 +19,20 @@ import { edgeRequest } from './edgeClient.js';
  */
 type Obj = Record<string, unknown>;
 interface Answer {
-  seatbid: { seat: string; bid: { impid: string; price: number; ext: { prebid: { targeting?: Record<string, string> } } }[] }[];
+  seatbid: {
+    seat: string;
+    bid: { impid: string; price: number; ext: { prebid: { targeting?: Record<string, string> } } }[];
+  }[];
   ext: { warnings?: unknown; errors?: unknown };
 }
 
 forEachStore((t) => {
-  const publisher = prebidPublisher(t, { label: 'Compat', imageUrl: 'https://cdn.example.com/c300x250.png', mediaUrl: 'https://cdn.example.com/compat.mp4', listen: false });
+  const publisher = prebidPublisher(t, {
+    label: 'Compat',
+    imageUrl: 'https://cdn.example.com/c300x250.png',
+    mediaUrl: 'https://cdn.example.com/compat.mp4',
+    listen: false,
+  });
   const { ids } = publisher;
 
   const request = (imp: Obj, prebid: Obj): Obj => ({
@@ -36,14 +44,24 @@ forEachStore((t) => {
     ext: { prebid },
   });
   const auction = async (body: Obj) => {
-    const res = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(body), headers: { 'content-type': 'text/plain' } });
+    const res = await edgeRequest(publisher.app, {
+      method: 'POST',
+      url: '/openrtb2/auction',
+      payload: JSON.stringify(body),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as Answer;
   };
 
   describe('what Prebid Server accepts', () => {
     it('answers targeting with includewinners and includebidderkeys both false with the bid and no keys, as Prebid Server Go', async () => {
-      const body = await auction(request({ ext: { prebid: { bidder: { adplane: { channel: ids.display!.uid } } } } }, { targeting: { includewinners: false, includebidderkeys: false, includeformat: false } }));
+      const body = await auction(
+        request(
+          { ext: { prebid: { bidder: { adplane: { channel: ids.display!.uid } } } } },
+          { targeting: { includewinners: false, includebidderkeys: false, includeformat: false } },
+        ),
+      );
       expect(body.seatbid).toHaveLength(1);
       const bid = body.seatbid[0]!.bid[0]!;
       expect(bid).toMatchObject({ impid: 'div-1', price: 3.5 });
@@ -52,7 +70,12 @@ forEachStore((t) => {
     });
 
     it('reads an alias declared with the bidder code in another case ("AdPlane") as adplane\'s', async () => {
-      const body = await auction(request({ ext: { prebid: { bidder: { mybidder: { channel: ids.display!.uid } } } } }, { aliases: { mybidder: 'AdPlane' }, targeting: { includewinners: true, includebidderkeys: false } }));
+      const body = await auction(
+        request(
+          { ext: { prebid: { bidder: { mybidder: { channel: ids.display!.uid } } } } },
+          { aliases: { mybidder: 'AdPlane' }, targeting: { includewinners: true, includebidderkeys: false } },
+        ),
+      );
       expect(body.ext.warnings).toBeUndefined();
       expect(body.seatbid).toHaveLength(1);
       expect(body.seatbid[0]!.seat).toBe('mybidder');
@@ -63,18 +86,30 @@ forEachStore((t) => {
       const imp = { ext: { prebid: { bidder: { adplane: { channel: ids.display!.uid } } } } };
       const targeting = { includewinners: true, includebidderkeys: false };
       // $5.00 campaign at 70%: the publisher's $3.50, adjusted by 0.6
-      const adjusted = await auction(request(imp, { targeting, bidadjustmentfactors: { AdPlane: 0.6, appnexus: 0.9 } }));
-      const bid = adjusted.seatbid[0]!.bid[0]! as Answer['seatbid'][number]['bid'][number] & { ext: { origbidcpm: number } };
+      const adjusted = await auction(
+        request(imp, { targeting, bidadjustmentfactors: { AdPlane: 0.6, appnexus: 0.9 } }),
+      );
+      const bid = adjusted.seatbid[0]!.bid[0]! as Answer['seatbid'][number]['bid'][number] & {
+        ext: { origbidcpm: number };
+      };
       expect(bid.price).toBe(2.1);
       expect(bid.ext.prebid.targeting!.hb_pb).toBe('2.10');
       expect(bid.ext.origbidcpm).toBe(3.5);
       // Prebid Server Java's media type factor comes before the bidder's
-      const byType = await auction(request(imp, { targeting, bidadjustmentfactors: { adplane: 0.8, mediatypes: { banner: { adplane: 0.5 } } } }));
+      const byType = await auction(
+        request(imp, { targeting, bidadjustmentfactors: { adplane: 0.8, mediatypes: { banner: { adplane: 0.5 } } } }),
+      );
       expect(byType.seatbid[0]!.bid[0]!.price).toBe(1.75);
       // the adjusted price meets the floor: under it, no bid
-      const floored = await auction(request({ ...imp, bidfloor: 3 }, { targeting, bidadjustmentfactors: { adplane: 0.6 } }));
+      const floored = await auction(
+        request({ ...imp, bidfloor: 3 }, { targeting, bidadjustmentfactors: { adplane: 0.6 } }),
+      );
       expect(floored.seatbid).toEqual([]);
-      const bad = await edgeRequest(publisher.app, { method: 'POST', url: '/openrtb2/auction', payload: JSON.stringify(request(imp, { bidadjustmentfactors: { adplane: 0 } })) });
+      const bad = await edgeRequest(publisher.app, {
+        method: 'POST',
+        url: '/openrtb2/auction',
+        payload: JSON.stringify(request(imp, { bidadjustmentfactors: { adplane: 0 } })),
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toMatch(/ext\.prebid\.bidadjustmentfactors\.adplane must be a positive number/);
     });

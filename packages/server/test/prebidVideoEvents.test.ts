@@ -21,7 +21,9 @@ interface VideoBid {
   id: string;
   impid: string;
   adm?: string;
-  ext: { prebid: { bidid: string; type: string; events?: unknown; cache?: { vastXml?: { url: string; cacheId: string } } } };
+  ext: {
+    prebid: { bidid: string; type: string; events?: unknown; cache?: { vastXml?: { url: string; cacheId: string } } };
+  };
 }
 interface Answer {
   seatbid?: { seat: string; bid: VideoBid[] }[];
@@ -32,32 +34,70 @@ function pbjsRequest(imps: Obj[], prebid: Obj = {}): Obj {
     id: 'auction-video-ev',
     imp: imps,
     site: { page: `${PAGE}/story`, domain: 'news.example.com', publisher: { id: 'acct-1' } },
-    device: { ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36', ip: '8.8.8.8' },
+    device: {
+      ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+      ip: '8.8.8.8',
+    },
     tmax: 1000,
-    ext: { prebid: { auctiontimestamp: 1_760_000_000_000, targeting: { includewinners: true, includebidderkeys: false }, ...prebid } },
+    ext: {
+      prebid: {
+        auctiontimestamp: 1_760_000_000_000,
+        targeting: { includewinners: true, includebidderkeys: false },
+        ...prebid,
+      },
+    },
   };
 }
-const videoImp = (channel: string, id: string): Obj => ({ id, video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], w: 640, h: 360, plcmt: 1 }, secure: 1, ext: { prebid: { bidder: { adplane: { channel } } } } });
+const videoImp = (channel: string, id: string): Obj => ({
+  id,
+  video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], w: 640, h: 360, plcmt: 1 },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } } } },
+});
 
 /** The impression URLs of a VAST document, in order (CDATA as our writer writes them). */
-const impressionsOf = (xml: string): string[] => [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
+const impressionsOf = (xml: string): string[] =>
+  [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
 
 forEachStore((t) => {
-  const publisher = publisherTenant(t, async (publisher) => {
-    await publisher.videoSpot('video', { name: 'Video events spot', width: 640, height: 360, bitrate: 800, advertiser: 'brand.example.com', mediaUrl: 'https://cdn.example.com/spot.mp4' });
-    await publisher.campaign('campaign', { name: 'Video events', bid: 10, creatives: ['video'] });
-    for (const version of VERSIONS) await publisher.prebidChannel(`v${version}`, `Video events ${version}`, { format: 'video', vastVersion: version });
-    await publisher.prebidChannel('counted', 'Video events counted', { format: 'video', vastVersion: '4.2' });
-    // programmatic demand that outbids the campaigns: its billing notice rides in our impression URL and the event's
-    await publisher.rtbTag('rtb', 'Video events RTB', 'name=vev&price=80');
-    await publisher.prebidChannel('programmatic', 'Video events RTB channel', { format: 'video', vastVersion: '3.0', demand: ['rtb'] });
-  }, { programmatic: {} });
+  const publisher = publisherTenant(
+    t,
+    async (publisher) => {
+      await publisher.videoSpot('video', {
+        name: 'Video events spot',
+        width: 640,
+        height: 360,
+        bitrate: 800,
+        advertiser: 'brand.example.com',
+        mediaUrl: 'https://cdn.example.com/spot.mp4',
+      });
+      await publisher.campaign('campaign', { name: 'Video events', bid: 10, creatives: ['video'] });
+      for (const version of VERSIONS)
+        await publisher.prebidChannel(`v${version}`, `Video events ${version}`, {
+          format: 'video',
+          vastVersion: version,
+        });
+      await publisher.prebidChannel('counted', 'Video events counted', { format: 'video', vastVersion: '4.2' });
+      // programmatic demand that outbids the campaigns: its billing notice rides in our impression URL and the event's
+      await publisher.rtbTag('rtb', 'Video events RTB', 'name=vev&price=80');
+      await publisher.prebidChannel('programmatic', 'Video events RTB channel', {
+        format: 'video',
+        vastVersion: '3.0',
+        demand: ['rtb'],
+      });
+    },
+    { programmatic: {} },
+  );
   const { ids } = publisher;
 
   /** A URL the edge wrote (its public host) as this test server answers it. */
   const local = (url: string) => url.replace(t.settings.publicHost, publisher.base);
   const auction = async (body: Obj): Promise<VideoBid[]> => {
-    const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/openrtb2/auction`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'text/plain', origin: PAGE },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     return ((await res.json()) as Answer).seatbid?.flatMap((s) => s.bid) ?? [];
   };
@@ -65,7 +105,12 @@ forEachStore((t) => {
 
   describe('ext.prebid.events on a video bid', () => {
     it("writes Prebid Server's imp event into the VAST after our impression, valid in every version and read by a VAST client; no ext.prebid.events", async () => {
-      const bids = await auction(pbjsRequest(VERSIONS.map((v) => videoImp(ids[`v${v}`]!.uid, `video-${v}`)), { events: {}, integration: 'pbjs' }));
+      const bids = await auction(
+        pbjsRequest(
+          VERSIONS.map((v) => videoImp(ids[`v${v}`]!.uid, `video-${v}`)),
+          { events: {}, integration: 'pbjs' },
+        ),
+      );
       expect(bids).toHaveLength(VERSIONS.length);
       for (const version of VERSIONS) {
         const bid = bids.find((b) => b.impid === `video-${version}`)!;
@@ -77,7 +122,9 @@ forEachStore((t) => {
         // ours first (/ev), then Prebid Server's event right after it
         expect(urls[0], version).toContain('/ev?e=impression');
         const event = urls[1]!;
-        expect(event, version).toMatch(/\/event\?t=imp&b=[0-9a-f-]{36}&a=acct-1&bidder=adplane&f=b&int=pbjs&ts=1760000000000&tk=/);
+        expect(event, version).toMatch(
+          /\/event\?t=imp&b=[0-9a-f-]{36}&a=acct-1&bidder=adplane&f=b&int=pbjs&ts=1760000000000&tk=/,
+        );
         expect(new URL(event).origin).toBe(new URL(t.settings.publicHost).origin);
         expect(new URL(event).searchParams.get('b')).toBe(bid.ext.prebid.bidid);
         expect(urls.filter((u) => u.includes('/event?'))).toHaveLength(1);
@@ -96,7 +143,12 @@ forEachStore((t) => {
     });
 
     it('caches the VAST with the event in it (what Prebid.js plays from the cache URL)', async () => {
-      const [bid] = await auction(pbjsRequest([videoImp(ids['v4.1']!.uid, 'cached')], { events: {}, cache: { vastxml: { returnCreative: false } } }));
+      const [bid] = await auction(
+        pbjsRequest([videoImp(ids['v4.1']!.uid, 'cached')], {
+          events: {},
+          cache: { vastxml: { returnCreative: false } },
+        }),
+      );
       expect(bid!.adm).toBeUndefined();
       const cached = await fetch(local(bid!.ext.prebid.cache!.vastXml!.url));
       expect(cached.status).toBe(200);
@@ -127,7 +179,7 @@ forEachStore((t) => {
       expect(await imps(channel)).toBe(before + 2);
     });
 
-    it("bills programmatic demand once, on the first of the event and our tracker, and fires its deferred win notice once", async () => {
+    it('bills programmatic demand once, on the first of the event and our tracker, and fires its deferred win notice once', async () => {
       const [bid] = await auction(pbjsRequest([videoImp(ids.programmatic!.uid, 'rtb')], { events: {} }));
       const xml = bid!.adm!;
       expect(schemaErrors('3.0', xml)).toBe('');
@@ -144,8 +196,12 @@ forEachStore((t) => {
       const bills = await publisher.bidders.waitForNotices('/notice/bill', 1);
       expect(bills[0]!.searchParams.get('price')).toBe('80');
       await new Promise((r) => setTimeout(r, 150));
-      expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/bill' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
-      expect(publisher.bidders.notices.filter((n) => n.pathname === '/notice/win' && n.searchParams.get('name') === 'vev')).toHaveLength(1);
+      expect(
+        publisher.bidders.notices.filter((n) => n.pathname === '/notice/bill' && n.searchParams.get('name') === 'vev'),
+      ).toHaveLength(1);
+      expect(
+        publisher.bidders.notices.filter((n) => n.pathname === '/notice/win' && n.searchParams.get('name') === 'vev'),
+      ).toHaveLength(1);
     });
   });
 });

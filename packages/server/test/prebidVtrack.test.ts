@@ -31,33 +31,70 @@ function pbjsRequest(imps: Obj[], prebid: Obj = {}): Obj {
     site: { page: `${PAGE}/story`, domain: 'news.example.com', publisher: { id: 'acct-1' } },
     device: { ua: UA, ip: '8.8.8.8' },
     tmax: 1000,
-    ext: { prebid: { auctiontimestamp: 1_760_000_000_000, targeting: { includewinners: true, includebidderkeys: false }, ...prebid } },
+    ext: {
+      prebid: {
+        auctiontimestamp: 1_760_000_000_000,
+        targeting: { includewinners: true, includebidderkeys: false },
+        ...prebid,
+      },
+    },
   };
 }
-const videoImp = (channel: string, id: string): Obj => ({ id, video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], w: 640, h: 360, plcmt: 1 }, secure: 1, ext: { prebid: { bidder: { adplane: { channel } } } } });
+const videoImp = (channel: string, id: string): Obj => ({
+  id,
+  video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], w: 640, h: 360, plcmt: 1 },
+  secure: 1,
+  ext: { prebid: { bidder: { adplane: { channel } } } },
+});
 
 /** A put as Prebid.js's videoCache writes it with vasttrack (its bid request id as bidid). */
-const put = (value: unknown, extra: Obj = {}): Obj => ({ type: 'xml', value, ttlseconds: 315, bidder: 'adplane', bidid: 'req-1', aid: 'auction-1', timestamp: 1_760_000_000_000, ...extra });
+const put = (value: unknown, extra: Obj = {}): Obj => ({
+  type: 'xml',
+  value,
+  ttlseconds: 315,
+  bidder: 'adplane',
+  bidid: 'req-1',
+  aid: 'auction-1',
+  timestamp: 1_760_000_000_000,
+  ...extra,
+});
 
 /** The impression URLs of a VAST document, in order (CDATA). */
-const impressionsOf = (xml: string): string[] => [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
+const impressionsOf = (xml: string): string[] =>
+  [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]*)\]\]><\/Impression>/g)].map((m) => m[1]!);
 
 forEachStore((t) => {
-  const publisher = prebidPublisher(t, { label: 'Vtrack', imageUrl: 'https://cdn.example.com/v300x250.png', mediaUrl: 'https://cdn.example.com/vtrack.mp4' }, async (publisher) => {
-    await publisher.prebidChannel('v2', 'Vtrack 2.0', { format: 'video', vastVersion: '2.0' });
-    await publisher.prebidChannel('v3', 'Vtrack 3.0', { format: 'video', vastVersion: '3.0' });
-    await publisher.prebidChannel('counted', 'Vtrack counted', { format: 'video', vastVersion: '4.1' });
-  });
+  const publisher = prebidPublisher(
+    t,
+    {
+      label: 'Vtrack',
+      imageUrl: 'https://cdn.example.com/v300x250.png',
+      mediaUrl: 'https://cdn.example.com/vtrack.mp4',
+    },
+    async (publisher) => {
+      await publisher.prebidChannel('v2', 'Vtrack 2.0', { format: 'video', vastVersion: '2.0' });
+      await publisher.prebidChannel('v3', 'Vtrack 3.0', { format: 'video', vastVersion: '3.0' });
+      await publisher.prebidChannel('counted', 'Vtrack counted', { format: 'video', vastVersion: '4.1' });
+    },
+  );
   const { ids } = publisher;
 
   const local = (url: string) => url.replace(t.settings.publicHost, publisher.base);
   const auction = async (body: Obj): Promise<VideoBid[]> => {
-    const res = await fetch(`${publisher.base}/openrtb2/auction`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    const res = await fetch(`${publisher.base}/openrtb2/auction`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'text/plain', origin: PAGE },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     return ((await res.json()) as { seatbid?: { bid: VideoBid[] }[] }).seatbid?.flatMap((s) => s.bid) ?? [];
   };
   const vtrack = (body: unknown, query = '?a=acct-1&int=pbjs', raw = false) =>
-    fetch(`${publisher.base}/vtrack${query}`, { method: 'POST', body: raw ? (body as string) : JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: PAGE } });
+    fetch(`${publisher.base}/vtrack${query}`, {
+      method: 'POST',
+      body: raw ? (body as string) : JSON.stringify(body),
+      headers: { 'content-type': 'text/plain', origin: PAGE },
+    });
   const cached = async (uuid: string): Promise<string> => {
     const res = await fetch(`${publisher.base}/cache?uuid=${uuid}`);
     expect(res.status).toBe(200);
@@ -73,13 +110,19 @@ forEachStore((t) => {
 
   describe('POST /vtrack', () => {
     it("stores our video bid's VAST with Prebid Server's impression event (its token), another bidder's as posted", async () => {
-      const channels: [VastVersion, string][] = [['2.0', ids.v2!.uid], ['3.0', ids.v3!.uid], ['4.2', ids.instream!.uid]];
+      const channels: [VastVersion, string][] = [
+        ['2.0', ids.v2!.uid],
+        ['3.0', ids.v3!.uid],
+        ['4.2', ids.instream!.uid],
+      ];
       const bids = await auction(pbjsRequest(channels.map(([v, uid]) => videoImp(uid, `video-${v}`))));
       expect(bids).toHaveLength(channels.length);
       for (const [version] of channels) {
         const ours = bids.find((b) => b.impid === `video-${version}`)!.adm!;
         expect(ours).not.toContain('/event?');
-        const res = await vtrack({ puts: [put(ours, { bidid: `req-${version}` }), put(FOREIGN, { bidder: 'otherbidder', bidid: 'req-x' })] });
+        const res = await vtrack({
+          puts: [put(ours, { bidid: `req-${version}` }), put(FOREIGN, { bidder: 'otherbidder', bidid: 'req-x' })],
+        });
         expect(res.headers.get('access-control-allow-origin')).toBe(PAGE);
         expect(res.headers.get('access-control-allow-credentials')).toBe('true');
         const [uuid, foreignUuid] = await uuidsOf(res);
@@ -89,7 +132,11 @@ forEachStore((t) => {
         const urls = impressionsOf(xml);
         expect(urls[0], version).toContain('/ev?e=impression');
         const event = urls[1]!;
-        expect(event, version).toMatch(new RegExp(`/event\\?t=imp&b=req-${version.replace('.', '\\.')}&a=acct-1&bidder=adplane&f=b&int=pbjs&ts=1760000000000&tk=`));
+        expect(event, version).toMatch(
+          new RegExp(
+            `/event\\?t=imp&b=req-${version.replace('.', '\\.')}&a=acct-1&bidder=adplane&f=b&int=pbjs&ts=1760000000000&tk=`,
+          ),
+        );
         expect(new URL(event).origin).toBe(new URL(t.settings.publicHost).origin);
         // the token is our own tracker's: /event counts it with the pixel, once
         expect(new URL(event).searchParams.get('tk')).toBe(new URL(urls[0]!).searchParams.get('t'));
@@ -98,7 +145,9 @@ forEachStore((t) => {
         expect(xml.replace(/<Impression><!\[CDATA\[[^\]]*\/event\?[^\]]*\]\]><\/Impression>/, '')).toBe(ours);
         const { ads } = clientAds(xml);
         expect(ads, version).toHaveLength(1);
-        expect((ads[0]!.impressionURLTemplates as { url: string }[]).map((i) => i.url)).toEqual(expect.arrayContaining([urls[0], event]));
+        expect((ads[0]!.impressionURLTemplates as { url: string }[]).map((i) => i.url)).toEqual(
+          expect.arrayContaining([urls[0], event]),
+        );
         // another bidder's VAST: stored as posted
         expect(await cached(foreignUuid!)).toBe(FOREIGN);
       }
@@ -131,7 +180,10 @@ forEachStore((t) => {
     it('adds no second event to a VAST that has one (an auction with ext.prebid.events), none for a forged token', async () => {
       const [bid] = await auction(pbjsRequest([videoImp(ids.instream!.uid, 'with-events')], { events: {} }));
       expect(impressionsOf(bid!.adm!).filter((u) => u.includes('/event?'))).toHaveLength(1);
-      const forged = FOREIGN.replace('https://other.example.com/imp?x=1', `${t.settings.publicHost}/ev?e=impression&t=forged.token`);
+      const forged = FOREIGN.replace(
+        'https://other.example.com/imp?x=1',
+        `${t.settings.publicHost}/ev?e=impression&t=forged.token`,
+      );
       const [a, b] = await uuidsOf(await vtrack({ puts: [put(bid!.adm), put(forged)] }));
       expect(await cached(a!)).toBe(bid!.adm);
       expect(await cached(b!)).toBe(forged);
@@ -152,7 +204,8 @@ forEachStore((t) => {
       const oursFirst = posted.indexOf('</Impression>', adAt + ahead.length) + '</Impression>'.length;
       expect(event.index).toBe(oursFirst);
       const { ads } = clientAds(xml);
-      const urlsOf = (ad: Record<string, unknown>) => (ad.impressionURLTemplates as { url: string }[]).map((i) => i.url);
+      const urlsOf = (ad: Record<string, unknown>) =>
+        (ad.impressionURLTemplates as { url: string }[]).map((i) => i.url);
       expect(ads).toHaveLength(2);
       expect(urlsOf(ads[0]!)).toEqual(['https://other.example.com/imp?x=1']);
       expect(urlsOf(ads[1]!)).toContain(event[1]);
@@ -162,7 +215,7 @@ forEachStore((t) => {
       expect(await uuidsOf(await vtrack({ puts: [] }))).toEqual([]);
     });
 
-    it("refuses what Prebid Server refuses, with a 400 naming the field", async () => {
+    it('refuses what Prebid Server refuses, with a 400 naming the field', async () => {
       // the account first, before the body is read: Prebid Server's 400 (not /event's 401)
       for (const query of ['', '?a=', '?int=pbjs']) {
         const res = await vtrack({ puts: [put(FOREIGN)] }, query);
@@ -198,7 +251,7 @@ forEachStore((t) => {
       }
     });
 
-    it("serves a stored VAST at the video URL Prebid.js makes of the cache URL (`/vtrack?a=<account>?uuid=<id>`), as GET /cache", async () => {
+    it('serves a stored VAST at the video URL Prebid.js makes of the cache URL (`/vtrack?a=<account>?uuid=<id>`), as GET /cache', async () => {
       const [uuid] = await uuidsOf(await vtrack({ puts: [put(FOREIGN, { bidder: 'otherbidder', bidid: 'req-url' })] }));
       // videoCache.js getCacheUrl: `${cache.url}?uuid=${id}`, with cache.url already carrying ?a=
       for (const url of [`${publisher.base}/vtrack?a=acct-1?uuid=${uuid}`, `${publisher.base}/vtrack?uuid=${uuid}`]) {
@@ -213,7 +266,14 @@ forEachStore((t) => {
     });
 
     it('answers the CORS preflight as the other Prebid endpoints', async () => {
-      const res = await fetch(`${publisher.base}/vtrack?a=acct-1`, { method: 'OPTIONS', headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const res = await fetch(`${publisher.base}/vtrack?a=acct-1`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: PAGE,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(PAGE);
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');

@@ -31,17 +31,35 @@ describe('the production build (dist/main.mjs)', () => {
     bundle = join(SERVER, 'dist', `test-${process.pid}.mjs`);
     await bundleServer(join(SERVER, 'src/main.ts'), bundle);
 
-    const settings = loadSettings({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD });
+    const settings = loadSettings({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      ADPLANE_DEMO: '1',
+      ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD,
+    });
     const store = await openStore(settings);
     await migrateToLatest(store);
     const seed = await seedIfEmpty(store, settings);
-    const row = await store.db.selectFrom('supply_channels' as never).select('uid' as never).where('name' as never, '=', 'Demo player - auction' as never).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom('supply_channels' as never)
+      .select('uid' as never)
+      .where('name' as never, '=', 'Demo player - auction' as never)
+      .executeTakeFirstOrThrow();
     channelUid = (row as { uid: string }).uid;
     // the start prints the demo's tag URLs to try at once (main.ts prints the seed's notes)
     demoTagLine = seed.notes.find((line) => line.includes('Demo player - auction')) ?? '';
     await store.close();
 
-    running = await startAdplane([bundle, '--role', 'edge', '--workers', '2'], { DATA_DIR: dataDir, ADPLANE_DEMO: '1', ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD, ADPLANE_WEB_DIST: join(dataDir, 'none') }, { cwd: tmpdir(), workers: 2 });
+    running = await startAdplane(
+      [bundle, '--role', 'edge', '--workers', '2'],
+      {
+        DATA_DIR: dataDir,
+        ADPLANE_DEMO: '1',
+        ADPLANE_DEMO_PASSWORD: DEMO_PASSWORD,
+        ADPLANE_WEB_DIST: join(dataDir, 'none'),
+      },
+      { cwd: tmpdir(), workers: 2 },
+    );
   }, 120_000);
 
   afterAll(async () => {

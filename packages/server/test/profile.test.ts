@@ -17,11 +17,18 @@ forEachStore((t) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Profile>();
   };
-  const putProfile = (cookie: string, payload: object) => as(app, cookie, { method: 'PUT', url: '/api/demand/info', payload });
+  const putProfile = (cookie: string, payload: object) =>
+    as(app, cookie, { method: 'PUT', url: '/api/demand/info', payload });
 
   it('reads the demand profile with the three contacts, the missing ones added', async () => {
     const profile = await getProfile(await login(app, 'demand'));
-    expect(profile).toMatchObject({ name: 'Northwind Media', companyName: 'Northwind Media LLC', uid: 'nw1', domain: 'ads.northwind.test', readOnly: false });
+    expect(profile).toMatchObject({
+      name: 'Northwind Media',
+      companyName: 'Northwind Media LLC',
+      uid: 'nw1',
+      domain: 'ads.northwind.test',
+      readOnly: false,
+    });
     expect(profile.contacts.map((c) => c.type)).toEqual(['general', 'billing', 'technical']);
     expect(profile.contacts[0]).toMatchObject({ firstName: 'Nora', lastName: 'Wind', mobilePhone: '' });
     expect(profile.contacts[2]).toMatchObject({ firstName: '', lastName: '' });
@@ -33,9 +40,21 @@ forEachStore((t) => {
   it('gives a sub its sellers entry as an object, a read-only flag, and the default entry when none', async () => {
     const profile = await getProfile(await login(app, 'sub'));
     expect(profile.readOnly).toBe(true);
-    expect(profile.sellersJson).toEqual({ type: 'PUBLISHER', name: 'Harbor Video', id: 'nw1-sub-1', status: 1, confidential: 0 });
+    expect(profile.sellersJson).toEqual({
+      type: 'PUBLISHER',
+      name: 'Harbor Video',
+      id: 'nw1-sub-1',
+      status: 1,
+      confidential: 0,
+    });
     const { createUser } = await import('../src/store/users.js');
-    const bare = await createUser(t.store.db, { type: 'sub', username: 'bare-sub', passwordHash: 'x', name: 'Bare', tenantId: t.users.demand.id });
+    const bare = await createUser(t.store.db, {
+      type: 'sub',
+      username: 'bare-sub',
+      passwordHash: 'x',
+      name: 'Bare',
+      tenantId: t.users.demand.id,
+    });
     const { profileOf } = await import('../src/api/demandInfo.js');
     expect(profileOf(bare).sellersJson).toEqual(DEFAULT_SUB_SELLER);
     expect(profileOf(bare).contacts).toHaveLength(3);
@@ -110,8 +129,22 @@ forEachStore((t) => {
 
   it('ignores option flags the account does not have (acme has no post-bid or IVT features)', async () => {
     const cookie = await login(app, 'acme');
-    const saved = (await putProfile(cookie, { name: 'Acme Video', postbidPercent: 40, setPostbidAll: 1, blockIVT: 1, delOldCreatives: 1 })).json<Profile>();
-    expect(saved).toMatchObject({ postbidPercent: 0, setPostbidAll: null, blockIVT: null, delOldCreatives: 1, tagParams: null });
+    const saved = (
+      await putProfile(cookie, {
+        name: 'Acme Video',
+        postbidPercent: 40,
+        setPostbidAll: 1,
+        blockIVT: 1,
+        delOldCreatives: 1,
+      })
+    ).json<Profile>();
+    expect(saved).toMatchObject({
+      postbidPercent: 0,
+      setPostbidAll: null,
+      blockIVT: null,
+      delOldCreatives: 1,
+      tagParams: null,
+    });
   });
 
   it('requires a name (400 naming the field) and writes nothing', async () => {
@@ -126,22 +159,38 @@ forEachStore((t) => {
   it('limits the company name to 100 characters', async () => {
     const response = await putProfile(await login(app, 'manager'), { name: 'Trader', companyName: 'x'.repeat(101) });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ field: 'companyName', message: 'companyName: must be at most 100 characters' });
+    expect(response.json()).toMatchObject({
+      field: 'companyName',
+      message: 'companyName: must be at most 100 characters',
+    });
   });
 
   it('names nested fields and refuses the subpublisher form of sellers.json for a demand account', async () => {
     const cookie = await login(app, 'manager');
-    const badMail = await putProfile(cookie, { name: 'Trader', contacts: [{ type: 'general', contactEmail: 'not-mail' }] });
+    const badMail = await putProfile(cookie, {
+      name: 'Trader',
+      contacts: [{ type: 'general', contactEmail: 'not-mail' }],
+    });
     expect(badMail.statusCode).toBe(400);
     expect(badMail.json().field).toBe('contacts.0.contactEmail');
-    const wrongForm = await putProfile(cookie, { name: 'Trader', sellersJson: { type: 'PUBLISHER', name: 'x', id: '1', status: 1, confidential: 0 } });
+    const wrongForm = await putProfile(cookie, {
+      name: 'Trader',
+      sellersJson: { type: 'PUBLISHER', name: 'x', id: '1', status: 1, confidential: 0 },
+    });
     expect(wrongForm.statusCode).toBe(400);
     expect(wrongForm.json().field).toBe('sellersJson');
   });
 
   it('lets an sdk user change its name and contacts only', async () => {
     const cookie = await login(app, 'sdk');
-    const saved = (await putProfile(cookie, { name: ' Harbor SDK Team ', companyName: 'Ignored', timezone: 5, contacts: [{ type: 'technical', lastName: 'Dev' }] })).json<Profile>();
+    const saved = (
+      await putProfile(cookie, {
+        name: ' Harbor SDK Team ',
+        companyName: 'Ignored',
+        timezone: 5,
+        contacts: [{ type: 'technical', lastName: 'Dev' }],
+      })
+    ).json<Profile>();
     expect(saved).toMatchObject({ name: 'Harbor SDK Team', companyName: '', timezone: 0 });
     expect(saved.contacts[2].lastName).toBe('Dev');
   });

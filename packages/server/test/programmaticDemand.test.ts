@@ -16,20 +16,36 @@ import { edgeRequest } from './edgeClient.js';
  * its partner's parameters.
  */
 forEachStore((t) => {
-  const publisher = publisherTenant(t, async (publisher) => {
-    await publisher.rtbTag('rtb', 'Local RTB', 'name=api&price=25');
-    await publisher.vastChannel('rtbChannel', 'RTB channel', { auctionPrice: 'first', subpublisherId: t.users.sub!.id, revshare: 60, demand: ['rtb'] });
-    await publisher.prebidTag('prebid', 'PubMatic via Prebid', 'pubmaticP', { publisherId: '156209', adSlot: 'slot1@640x360' });
-    await publisher.vastChannel('prebidChannel', 'Prebid channel', { auctionPrice: 'first', demand: ['prebid'] });
-    await publisher.vastChannel('prebidDisplay', 'Prebid display channel', { format: 'display', demand: ['prebid'] });
-    // an RTB channel (publishers' SSPs post OpenRTB to it) whose only tag bids a skippable ad
-    await publisher.rtbTag('skippy', 'Skippable RTB', 'name=skippy&price=40&skip=00:00:05');
-    await publisher.openRtbChannel('inboundChannel', 'Inbound RTB', { demand: ['skippy'] });
-  }, { listen: false, programmatic: { prebidServer: 'price=30' } });
+  const publisher = publisherTenant(
+    t,
+    async (publisher) => {
+      await publisher.rtbTag('rtb', 'Local RTB', 'name=api&price=25');
+      await publisher.vastChannel('rtbChannel', 'RTB channel', {
+        auctionPrice: 'first',
+        subpublisherId: t.users.sub!.id,
+        revshare: 60,
+        demand: ['rtb'],
+      });
+      await publisher.prebidTag('prebid', 'PubMatic via Prebid', 'pubmaticP', {
+        publisherId: '156209',
+        adSlot: 'slot1@640x360',
+      });
+      await publisher.vastChannel('prebidChannel', 'Prebid channel', { auctionPrice: 'first', demand: ['prebid'] });
+      await publisher.vastChannel('prebidDisplay', 'Prebid display channel', { format: 'display', demand: ['prebid'] });
+      // an RTB channel (publishers' SSPs post OpenRTB to it) whose only tag bids a skippable ad
+      await publisher.rtbTag('skippy', 'Skippable RTB', 'name=skippy&price=40&skip=00:00:05');
+      await publisher.openRtbChannel('inboundChannel', 'Inbound RTB', { demand: ['skippy'] });
+    },
+    { listen: false, programmatic: { prebidServer: 'price=30' } },
+  );
   const { ids } = publisher;
-  const vast = (uid: string) => edgeRequest(publisher.app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv` });
+  const vast = (uid: string) =>
+    edgeRequest(publisher.app, {
+      method: 'GET',
+      url: `/vast/${uid}?w=640&h=360&ip=8.8.8.8&page_url=https%3A%2F%2Fnews.example.com%2Fv`,
+    });
 
-  it('serves an RTB tag\'s bid as valid VAST, fires the win notice, bills once on the impression, and counts the call, bid, win and marketplace revenue', async () => {
+  it("serves an RTB tag's bid as valid VAST, fires the win notice, bills once on the impression, and counts the call, bid, win and marketplace revenue", async () => {
     const res = await vast(ids.rtbChannel!.uid);
     expect(res.statusCode).toBe(200);
     expect(schemaErrors('4.2', res.body)).toBe('');
@@ -67,28 +83,47 @@ forEachStore((t) => {
     const [money] = await publisher.app.stats.select(
       `SELECT sum(imps) AS imps, sum(revenue) AS revenue, sum(cost) AS cost, sum(rev_m) AS rev_m, sum(rev_md) AS rev_md, max(marketplace_name) AS marketplace FROM ${STATS_TABLE} WHERE channel_id = ${ids.rtbChannel!.id} AND imps > 0`,
     );
-    expect(money).toMatchObject({ imps: 1, revenue: 25000, cost: 15000, rev_m: 25000, rev_md: 0, marketplace: 'Local RTB' });
+    expect(money).toMatchObject({
+      imps: 1,
+      revenue: 25000,
+      cost: 15000,
+      rev_m: 25000,
+      rev_md: 0,
+      marketplace: 'Local RTB',
+    });
 
     const metrics = await publisher.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/adplane_demand_source_seconds_count\{source="rtb_tag",outcome="won"\} [1-9]/);
   });
 
-  it('sends a PreBid tag to the Prebid Server with the partner\'s parameters under imp[].ext.prebid.bidder, and serves its bid', async () => {
-    const res = await publisher.request({ method: 'GET', url: `/vast/${ids.prebidChannel!.uid}?w=640&h=360&ip=8.8.8.8&debug=1` });
+  it("sends a PreBid tag to the Prebid Server with the partner's parameters under imp[].ext.prebid.bidder, and serves its bid", async () => {
+    const res = await publisher.request({
+      method: 'GET',
+      url: `/vast/${ids.prebidChannel!.uid}?w=640&h=360&ip=8.8.8.8&debug=1`,
+    });
     const { vast: xml, trace } = res.json() as { vast: string; trace: DecisionTrace };
     expect(trace.winner).toMatchObject({ source: 'prebid_tag', id: ids.prebid!.id, clearingCpm: 30_000_000 });
     expect(schemaErrors('4.2', xml)).toBe('');
     const call = publisher.bidders.requests.find((r) => r.path === '/pbs')!;
-    expect(call.body.imp[0]!.ext).toEqual({ prebid: { bidder: { pubmatic: { publisherId: '156209', adSlot: 'slot1@640x360' } } } });
-    expect(call.body.source?.schain?.nodes).toEqual([expect.objectContaining({ asi: 'ads.northwind.test', sid: String(t.users.demand!.id) })]);
+    expect(call.body.imp[0]!.ext).toEqual({
+      prebid: { bidder: { pubmatic: { publisherId: '156209', adSlot: 'slot1@640x360' } } },
+    });
+    expect(call.body.source?.schain?.nodes).toEqual([
+      expect.objectContaining({ asi: 'ads.northwind.test', sid: String(t.users.demand!.id) }),
+    ]);
   });
 
   it('calls no Prebid Server for a display request of no stated size (it would refuse the banner), and calls it for a sized one', async () => {
     const pbsCalls = () => publisher.bidders.requests.filter((r) => r.path === '/pbs').length;
     const before = pbsCalls();
-    const unsized = await publisher.request({ method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?ip=8.8.8.8&debug=1` });
+    const unsized = await publisher.request({
+      method: 'GET',
+      url: `/vast/${ids.prebidDisplay!.uid}?ip=8.8.8.8&debug=1`,
+    });
     const { trace } = unsized.json() as { trace: DecisionTrace };
-    expect(trace.sources).toContainEqual(expect.objectContaining({ source: 'prebid_tag', id: ids.prebid!.id, fate: 'filtered', reason: 'no_banner_size' }));
+    expect(trace.sources).toContainEqual(
+      expect.objectContaining({ source: 'prebid_tag', id: ids.prebid!.id, fate: 'filtered', reason: 'no_banner_size' }),
+    );
     expect(pbsCalls()).toBe(before);
     await publisher.request({ method: 'GET', url: `/vast/${ids.prebidDisplay!.uid}?w=300&h=250&ip=8.8.8.8&debug=1` });
     const call = publisher.bidders.requests.filter((r) => r.path === '/pbs').at(-1)!;
@@ -98,13 +133,18 @@ forEachStore((t) => {
 
   it("refuses an RTB tag's skippable ad for an inbound impression that blocks skippable ads (battr 16) before the auction: the next best gets it", async () => {
     const request = (battr: number[]) => ({
-      id: `inbound-${battr.length}`, tmax: 1000, site: { page: 'https://news.example.com/v' }, device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
+      id: `inbound-${battr.length}`,
+      tmax: 1000,
+      site: { page: 'https://news.example.com/v' },
+      device: { ip: '8.8.8.8', ua: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
       imp: [{ id: '1', video: { mimes: ['video/mp4'], w: 640, h: 360, protocols: [2, 3, 5, 6], battr } }],
     });
-    const post = (battr: number[]) => edgeRequest(publisher.app, { method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
+    const post = (battr: number[]) =>
+      edgeRequest(publisher.app, { method: 'POST', url: `/rtb/${ids.inboundChannel!.uid}`, payload: request(battr) });
     const open = await post([]);
     expect(open.statusCode, open.body).toBe(200);
-    const bid = (open.json() as { seatbid: { bid: { crid: string; attr?: number[]; adm: string }[] }[] }).seatbid[0]!.bid[0]!;
+    const bid = (open.json() as { seatbid: { bid: { crid: string; attr?: number[]; adm: string }[] }[] }).seatbid[0]!
+      .bid[0]!;
     expect(bid.crid).toBe('cr-skippy');
     expect(bid.attr).toEqual([16]);
     const blocking = await post([16]);
@@ -114,12 +154,24 @@ forEachStore((t) => {
     expect(other.crid).not.toBe('cr-skippy');
     expect(other.attr).toBeUndefined();
     // and the bidder hears why it lost: its creative's attribute is excluded (210), no price would have won
-    await expect.poll(() => publisher.bidders.notices.filter((n) => n.pathname === '/notice/loss' && n.searchParams.get('name') === 'skippy').map((n) => [n.searchParams.get('loss'), n.searchParams.get('min')]), { timeout: 3000 }).toEqual([['210', '']]);
+    await expect
+      .poll(
+        () =>
+          publisher.bidders.notices
+            .filter((n) => n.pathname === '/notice/loss' && n.searchParams.get('name') === 'skippy')
+            .map((n) => [n.searchParams.get('loss'), n.searchParams.get('min')]),
+        { timeout: 3000 },
+      )
+      .toEqual([['210', '']]);
   });
 
   it('"Test this tag" calls the RTB tag for real but fires no win notice and no billing notice', async () => {
     const before = publisher.bidders.notices.length;
-    const res = await publisher.request({ method: 'POST', url: TAG_TEST_PATH, payload: { tagId: ids.rtb!.id, context: { country: 'US', width: 640, height: 360, domain: 'example.com' } } });
+    const res = await publisher.request({
+      method: 'POST',
+      url: TAG_TEST_PATH,
+      payload: { tagId: ids.rtb!.id, context: { country: 'US', width: 640, height: 360, domain: 'example.com' } },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { vast: xml, trace } = res.json() as { vast: string; trace: DecisionTrace };
     expect(trace.winner).toMatchObject({ source: 'rtb_tag', id: ids.rtb!.id });
@@ -127,6 +179,11 @@ forEachStore((t) => {
     expect(impression).not.toContain('&b=');
     await edgeRequest(publisher.app, { method: 'GET', url: impression.slice(impression.indexOf('/ev')) });
     await new Promise((r) => setTimeout(r, 150));
-    expect(publisher.bidders.notices.slice(before).filter((n) => n.searchParams.get('name') === 'api').map((n) => n.pathname + n.search)).toEqual([]);
+    expect(
+      publisher.bidders.notices
+        .slice(before)
+        .filter((n) => n.searchParams.get('name') === 'api')
+        .map((n) => n.pathname + n.search),
+    ).toEqual([]);
   });
 });

@@ -52,7 +52,12 @@ export function parseAnswers(raw: Buffer, head: boolean[] = []): Answer[] {
 }
 
 /** Sends `parts` (one write each, `gapMs` apart) and collects what comes back until `count` answers or the end. */
-export async function exchange(port: number, parts: (string | Buffer)[], count: number, opts: { gapMs?: number; head?: boolean[]; waitEndMs?: number } = {}): Promise<{ answers: Answer[]; ended: boolean }> {
+export async function exchange(
+  port: number,
+  parts: (string | Buffer)[],
+  count: number,
+  opts: { gapMs?: number; head?: boolean[]; waitEndMs?: number } = {},
+): Promise<{ answers: Answer[]; ended: boolean }> {
   const socket = connect(port, '127.0.0.1');
   await new Promise((r) => socket.once('connect', r));
   const chunks: Buffer[] = [];
@@ -80,4 +85,3 @@ export async function exchange(port: number, parts: (string | Buffer)[], count: 
   socket.destroy();
   return { answers: parseAnswers(Buffer.concat(chunks), opts.head), ended };
 }
-

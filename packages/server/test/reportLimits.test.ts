@@ -26,10 +26,18 @@ function gate() {
  * until the test lets it go, so the line's states are seen without racing the work (on ClickHouse
  * a file's rows come to the serving thread a chunk at a time: selectChunks).
  */
-function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, reads: ReturnType<typeof gate>): StatsStore {
+function gatedStats(
+  stats: () => StatsStore,
+  rows: ReturnType<typeof gate>,
+  reads: ReturnType<typeof gate>,
+): StatsStore {
   return {
-    get engine() { return stats().engine; },
-    get dialect() { return stats().dialect; },
+    get engine() {
+      return stats().engine;
+    },
+    get dialect() {
+      return stats().dialect;
+    },
     write: (batch) => stats().write(batch),
     exec: (sql) => stats().exec(sql),
     migrations: () => stats().migrations(),
@@ -55,7 +63,13 @@ function gatedStats(stats: () => StatsStore, rows: ReturnType<typeof gate>, read
   };
 }
 
-interface Answer { id: number; status: string; ahead?: number; progress: number; file: number }
+interface Answer {
+  id: number;
+  status: string;
+  ahead?: number;
+  progress: number;
+  file: number;
+}
 
 /** The limits on report work (docs/reports.md, "Limits"), through the real app on every config store and stats engine. */
 forEachStore((t) => {
@@ -64,7 +78,12 @@ forEachStore((t) => {
     const cookies: Record<string, string> = {};
     const rows = gate();
     const reads = gate();
-    const request = { startDate: '2026-11-01', endDate: '2026-11-02', dimensions: ['date', 'channel'], metrics: ['imps', 'revenue'] };
+    const request = {
+      startDate: '2026-11-01',
+      endDate: '2026-11-02',
+      dimensions: ['date', 'channel'],
+      metrics: ['imps', 'revenue'],
+    };
 
     beforeAll(async () => {
       // the config store is the same for every stats engine: each engine's run starts with no saved report
@@ -72,11 +91,33 @@ forEachStore((t) => {
       // the defaults: 2 files written at once, 4 in line per user (one written at a time)
       app = await buildTestApp(t.store, {}, { stats: gatedStats(() => s.stats, rows, reads) });
       await s.stats.write([
-        statsRow({ hour: '2026-11-01 10:00:00', tenant_id: t.users.demand.id, channel_id: 1, reqs: 1000, imps: 200, revenue: 2_000_000 }),
-        statsRow({ hour: '2026-11-02 11:00:00', tenant_id: t.users.demand.id, channel_id: 2, reqs: 500, imps: 100, revenue: 1_000_000 }),
-        statsRow({ hour: '2026-11-01 12:00:00', tenant_id: t.users.acme.id, channel_id: 3, reqs: 7, imps: 7, revenue: 7_000_000 }),
+        statsRow({
+          hour: '2026-11-01 10:00:00',
+          tenant_id: t.users.demand.id,
+          channel_id: 1,
+          reqs: 1000,
+          imps: 200,
+          revenue: 2_000_000,
+        }),
+        statsRow({
+          hour: '2026-11-02 11:00:00',
+          tenant_id: t.users.demand.id,
+          channel_id: 2,
+          reqs: 500,
+          imps: 100,
+          revenue: 1_000_000,
+        }),
+        statsRow({
+          hour: '2026-11-01 12:00:00',
+          tenant_id: t.users.acme.id,
+          channel_id: 3,
+          reqs: 7,
+          imps: 7,
+          revenue: 7_000_000,
+        }),
       ]);
-      for (const user of ['admin', 'demand', 'acme', 'sub']) cookies[user] = await login(app, user, undefined, freshAddress());
+      for (const user of ['admin', 'demand', 'acme', 'sub'])
+        cookies[user] = await login(app, user, undefined, freshAddress());
     });
     afterAll(async () => {
       rows.open();
@@ -84,9 +125,12 @@ forEachStore((t) => {
       await app?.close();
     });
 
-    const queueFile = (user: string, name: string) => as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name, request } });
-    const get = async (user: string, id: number) => (await as(app, cookies[user], { method: 'GET', url: `/api/savedReport/${id}` })).json<Answer>();
-    const bell = async (user: string) => (await as(app, cookies[user], { method: 'GET', url: '/api/savedReports' })).json<Answer[]>();
+    const queueFile = (user: string, name: string) =>
+      as(app, cookies[user], { method: 'POST', url: '/api/rfile', payload: { name, request } });
+    const get = async (user: string, id: number) =>
+      (await as(app, cookies[user], { method: 'GET', url: `/api/savedReport/${id}` })).json<Answer>();
+    const bell = async (user: string) =>
+      (await as(app, cookies[user], { method: 'GET', url: '/api/savedReports' })).json<Answer[]>();
 
     describe('report files', () => {
       it('writes one file of a user at a time, two overall; past four in line a user is refused, and every file is written in the end', async () => {
@@ -97,7 +141,12 @@ forEachStore((t) => {
           expect(res.statusCode, res.body).toBe(202);
           mine.push(res.json<Answer>());
         }
-        expect(mine.map((f) => [f.status, f.ahead])).toEqual([['running', undefined], ['waiting', 1], ['waiting', 2], ['waiting', 3]]);
+        expect(mine.map((f) => [f.status, f.ahead])).toEqual([
+          ['running', undefined],
+          ['waiting', 1],
+          ['waiting', 2],
+          ['waiting', 3],
+        ]);
 
         const refused = await queueFile('demand', 'Year 5');
         expect(refused.statusCode).toBe(429);
@@ -114,14 +163,16 @@ forEachStore((t) => {
         expect(third).toMatchObject({ status: 'waiting', ahead: 3 });
 
         // the states are what the bell and the file read
-        expect((await get('demand', mine[2]!.id))).toMatchObject({ status: 'waiting', ahead: 2 });
+        expect(await get('demand', mine[2]!.id)).toMatchObject({ status: 'waiting', ahead: 2 });
         expect((await bell('demand')).find((r) => r.id === mine[3]!.id)).toMatchObject({ status: 'waiting', ahead: 3 });
         const early = await as(app, cookies.demand, { method: 'GET', url: `/api/savedFile/${mine[1]!.id}` });
         expect(early.statusCode).toBe(409);
         expect(early.json<{ message: string }>().message).toBe('The file waits for its turn: 1 file ahead of it');
 
         // deleting a waiting file takes it out of line: the ones behind it move up
-        expect((await as(app, cookies.demand, { method: 'DELETE', url: `/api/savedReport/${mine[1]!.id}` })).statusCode).toBe(200);
+        expect(
+          (await as(app, cookies.demand, { method: 'DELETE', url: `/api/savedReport/${mine[1]!.id}` })).statusCode,
+        ).toBe(200);
         expect(await get('demand', mine[2]!.id)).toMatchObject({ status: 'waiting', ahead: 1 });
         expect(await get('sub', third.id)).toMatchObject({ status: 'waiting', ahead: 2 });
         // and gives its place back
@@ -132,11 +183,25 @@ forEachStore((t) => {
 
         rows.open();
         const written = [mine[0]!, mine[2]!, mine[3]!, again.json<Answer>()];
-        for (const f of written) await eventually(`file ${f.id}`, () => get('demand', f.id), (r) => r.status === 'ready');
-        await eventually('the other users\' files', async () => [await get('acme', other.id), await get('sub', third.id)], (both) => both.every((r) => r.status === 'ready'));
+        for (const f of written)
+          await eventually(
+            `file ${f.id}`,
+            () => get('demand', f.id),
+            (r) => r.status === 'ready',
+          );
+        await eventually(
+          "the other users' files",
+          async () => [await get('acme', other.id), await get('sub', third.id)],
+          (both) => both.every((r) => r.status === 'ready'),
+        );
         const csv = await as(app, cookies.demand, { method: 'GET', url: `/api/savedFile/${written[3]!.id}` });
         expect(csv.statusCode).toBe(200);
-        expect(csv.body.trim().split('\n')).toEqual(['Date,Channel Id,Channel,Impressions,Revenue', expect.stringMatching(/^2026-11-01,1,/), expect.stringMatching(/^2026-11-02,2,/), 'Total,,,300,3.00']);
+        expect(csv.body.trim().split('\n')).toEqual([
+          'Date,Channel Id,Channel,Impressions,Revenue',
+          expect.stringMatching(/^2026-11-01,1,/),
+          expect.stringMatching(/^2026-11-02,2,/),
+          'Total,,,300,3.00',
+        ]);
       });
 
       it('stops a file being written when it is deleted, and starts the next', async () => {
@@ -144,27 +209,52 @@ forEachStore((t) => {
         const first = (await queueFile('acme', 'Acme 1')).json<Answer>();
         const next = (await queueFile('acme', 'Acme 2')).json<Answer>();
         expect([first.status, next.status, next.ahead]).toEqual(['running', 'waiting', 1]);
-        expect((await as(app, cookies.acme, { method: 'DELETE', url: `/api/savedReport/${first.id}` })).statusCode).toBe(200);
+        expect(
+          (await as(app, cookies.acme, { method: 'DELETE', url: `/api/savedReport/${first.id}` })).statusCode,
+        ).toBe(200);
         rows.open();
-        await eventually('the next file', () => get('acme', next.id), (r) => r.status === 'ready');
-        expect((await as(app, cookies.acme, { method: 'GET', url: `/api/savedReport/${first.id}` })).statusCode).toBe(404);
+        await eventually(
+          'the next file',
+          () => get('acme', next.id),
+          (r) => r.status === 'ready',
+        );
+        expect((await as(app, cookies.acme, { method: 'GET', url: `/api/savedReport/${first.id}` })).statusCode).toBe(
+          404,
+        );
       });
     });
 
     describe('interactive runs', () => {
       it('runs two of a user at a time, lets eight more wait, refuses the eleventh, and answers every one it took', async () => {
         reads.close();
-        const run = () => as(app, cookies.demand, { method: 'POST', url: '/api/rrun', payload: { ...request, dimensions: ['channel'] } });
+        const run = () =>
+          as(app, cookies.demand, {
+            method: 'POST',
+            url: '/api/rrun',
+            payload: { ...request, dimensions: ['channel'] },
+          });
         const taken = Array.from({ length: 10 }, run);
         // the eleventh arrives while ten are in line (each request reaches the line before the gate opens)
-        await eventually('ten runs in line', async () => app.reportLines.runs.countOf(t.users.demand.id), (n) => n.running + n.waiting === 10);
+        await eventually(
+          'ten runs in line',
+          async () => app.reportLines.runs.countOf(t.users.demand.id),
+          (n) => n.running + n.waiting === 10,
+        );
         expect(app.reportLines.runs.countOf(t.users.demand.id)).toEqual({ running: 2, waiting: 8 });
         const refused = await run();
         expect(refused.statusCode).toBe(429);
         expect(refused.headers['retry-after']).toBe('5');
         // another user is not held back by this one's line
-        const otherRun = as(app, cookies.acme, { method: 'POST', url: '/api/rrun', payload: { ...request, dimensions: ['channel'] } });
-        await eventually('the other user\'s run', async () => app.reportLines.runs.countOf(t.users.acme.id).running, (n) => n === 1);
+        const otherRun = as(app, cookies.acme, {
+          method: 'POST',
+          url: '/api/rrun',
+          payload: { ...request, dimensions: ['channel'] },
+        });
+        await eventually(
+          "the other user's run",
+          async () => app.reportLines.runs.countOf(t.users.acme.id).running,
+          (n) => n === 1,
+        );
         reads.open();
         for (const res of await Promise.all(taken)) expect(res.statusCode).toBe(200);
         expect((await otherRun).statusCode).toBe(200);

@@ -22,35 +22,85 @@ forEachStore((t) => {
       northwind = t.users.demand.id;
       acme = t.users.acme.id;
       subId = t.users.sub.id;
-      const channels = await t.store.db.withTables<EntityTables>().selectFrom('supply_channels').select(['id', 'name', 'tenant_id', 'sub_id']).where('tenant_id', '=', northwind).execute();
+      const channels = await t.store.db
+        .withTables<EntityTables>()
+        .selectFrom('supply_channels')
+        .select(['id', 'name', 'tenant_id', 'sub_id'])
+        .where('tenant_id', '=', northwind)
+        .execute();
       subChannel = channels.find((c) => c.sub_id === subId) ?? channels[0];
       otherChannel = channels.find((c) => c.id !== subChannel.id) ?? channels[0];
       await s.stats.write([
-        statsRow({ hour: '2026-11-01 10:00:00', tenant_id: northwind, channel_id: subChannel.id, subpublisher_id: subId, reqs: 1000, opps: 800, imps: 200, revenue: 2_000_000, cost: 500_000 }),
-        statsRow({ hour: '2026-11-01 11:00:00', tenant_id: northwind, channel_id: otherChannel.id, reqs: 500, opps: 400, imps: 100, revenue: 1_000_000, cost: 400_000, marketplace_name: 'Exchange A', rev_m: 1_000_000, rev_md: 250_000 }),
-        statsRow({ hour: '2026-11-01 12:00:00', tenant_id: acme, channel_id: 999_999, reqs: 7, imps: 7, revenue: 7_000_000 }),
+        statsRow({
+          hour: '2026-11-01 10:00:00',
+          tenant_id: northwind,
+          channel_id: subChannel.id,
+          subpublisher_id: subId,
+          reqs: 1000,
+          opps: 800,
+          imps: 200,
+          revenue: 2_000_000,
+          cost: 500_000,
+        }),
+        statsRow({
+          hour: '2026-11-01 11:00:00',
+          tenant_id: northwind,
+          channel_id: otherChannel.id,
+          reqs: 500,
+          opps: 400,
+          imps: 100,
+          revenue: 1_000_000,
+          cost: 400_000,
+          marketplace_name: 'Exchange A',
+          rev_m: 1_000_000,
+          rev_md: 250_000,
+        }),
+        statsRow({
+          hour: '2026-11-01 12:00:00',
+          tenant_id: acme,
+          channel_id: 999_999,
+          reqs: 7,
+          imps: 7,
+          revenue: 7_000_000,
+        }),
       ]);
-      for (const user of ['admin', 'demand', 'sub', 'adv', 'sdk', 'acme', 'manager']) cookies[user] = await login(app, user, undefined, freshAddress());
+      for (const user of ['admin', 'demand', 'sub', 'adv', 'sdk', 'acme', 'manager'])
+        cookies[user] = await login(app, user, undefined, freshAddress());
     });
     afterAll(async () => {
       await app?.close();
     });
 
     const rrun = (user: string, body: Record<string, unknown>) =>
-      as(app, cookies[user], { method: 'POST', url: '/api/rrun', payload: { startDate: '2026-11-01', endDate: '2026-11-01', ...body } });
+      as(app, cookies[user], {
+        method: 'POST',
+        url: '/api/rrun',
+        payload: { startDate: '2026-11-01', endDate: '2026-11-01', ...body },
+      });
 
     describe('POST /api/rrun', () => {
       it('answers rows with names and the totals row last', async () => {
-        const res = await rrun('demand', { dimensions: ['channel'], metrics: ['imps', 'revenue', 'fill'], sort: { by: 'imps', order: 'desc' } });
+        const res = await rrun('demand', {
+          dimensions: ['channel'],
+          metrics: ['imps', 'revenue', 'fill'],
+          sort: { by: 'imps', order: 'desc' },
+        });
         expect(res.statusCode).toBe(200);
         const rows = res.json<Record<string, unknown>[]>();
         expect(rows).toHaveLength(3);
-        expect(rows[0]).toMatchObject({ channel: subChannel.id, channel_name: subChannel.name, imps: 200, revenue: 2_000_000, fill: 25 });
+        expect(rows[0]).toMatchObject({
+          channel: subChannel.id,
+          channel_name: subChannel.name,
+          imps: 200,
+          revenue: 2_000_000,
+          fill: 25,
+        });
         expect(rows[2]).toEqual({ total: true, imps: 300, revenue: 3_000_000, fill: 25 });
       });
 
       it('scopes every user: a tenant, a sub, a team member, the admin', async () => {
-        const total = async (user: string) => (await rrun(user, { metrics: ['imps'] })).json<Record<string, unknown>[]>().at(-1);
+        const total = async (user: string) =>
+          (await rrun(user, { metrics: ['imps'] })).json<Record<string, unknown>[]>().at(-1);
         expect(await total('admin')).toEqual({ total: true, imps: 307 });
         expect(await total('demand')).toEqual({ total: true, imps: 300 });
         expect(await total('manager')).toEqual({ total: true, imps: 300 });
@@ -63,16 +113,43 @@ forEachStore((t) => {
       it('shows an advertiser its own rows only', async () => {
         const on5 = { startDate: '2025-09-05', endDate: '2025-09-05' };
         await s.stats.write([
-          statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, advertiser_id: t.users.adv.id, imps: 40, opps: 80, revenue: 600_000 }),
-          statsRow({ hour: '2025-09-05 10:00:00', tenant_id: northwind, channel_id: otherChannel.id, imps: 9, opps: 9 }),
+          statsRow({
+            hour: '2025-09-05 10:00:00',
+            tenant_id: northwind,
+            channel_id: otherChannel.id,
+            advertiser_id: t.users.adv.id,
+            imps: 40,
+            opps: 80,
+            revenue: 600_000,
+          }),
+          statsRow({
+            hour: '2025-09-05 10:00:00',
+            tenant_id: northwind,
+            channel_id: otherChannel.id,
+            imps: 9,
+            opps: 9,
+          }),
         ]);
-        const adv = (await rrun('adv', { ...on5, dimensions: ['date'], metrics: ['imps', 'revenue'] })).json<Record<string, unknown>[]>();
-        expect(adv).toEqual([{ date: '2025-09-05', imps: 40, revenue: 600_000 }, { total: true, imps: 40, revenue: 600_000 }]);
-        expect((await rrun('demand', { ...on5, metrics: ['imps'] })).json<Record<string, unknown>[]>()).toEqual([{ total: true, imps: 49 }]);
+        const adv = (await rrun('adv', { ...on5, dimensions: ['date'], metrics: ['imps', 'revenue'] })).json<
+          Record<string, unknown>[]
+        >();
+        expect(adv).toEqual([
+          { date: '2025-09-05', imps: 40, revenue: 600_000 },
+          { total: true, imps: 40, revenue: 600_000 },
+        ]);
+        expect((await rrun('demand', { ...on5, metrics: ['imps'] })).json<Record<string, unknown>[]>()).toEqual([
+          { total: true, imps: 49 },
+        ]);
       });
 
       it('gives the month-to-date system cost from the tenant prices to users who may see it', async () => {
-        const res = await rrun('demand', { startDate: '2026-11-01', endDate: '2026-11-23', timezone: -5, metrics: ['systemCost'], limit: 1 });
+        const res = await rrun('demand', {
+          startDate: '2026-11-01',
+          endDate: '2026-11-23',
+          timezone: -5,
+          metrics: ['systemCost'],
+          limit: 1,
+        });
         // $0.01 per 1,000 of 1,500 reqs + $0.05 per 1,000 of 300 imps = 15,000 + 15,000 micro-dollars.
         expect(res.json<Record<string, unknown>[]>().at(-1)).toEqual({ total: true, systemCost: 30_000 });
         const refused = await rrun('acme', { metrics: ['imps', 'systemCost'] });
@@ -92,7 +169,11 @@ forEachStore((t) => {
           // names every object inherits are not ids (they were taken for known ones)
           [{ metrics: ['imps', 'toString'] }, 'metrics.1', /unknown metric 'toString'/],
           [{ dimensions: ['constructor'], metrics: ['imps'] }, 'dimensions.0', /unknown dimension 'constructor'/],
-          [{ metrics: ['imps'], sort: { by: 'valueOf' } }, 'sort.by', /'valueOf' is not one of the report's dimensions or metrics/],
+          [
+            { metrics: ['imps'], sort: { by: 'valueOf' } },
+            'sort.by',
+            /'valueOf' is not one of the report's dimensions or metrics/,
+          ],
         ];
         for (const [body, field, message] of cases) {
           const res = await rrun('demand', body);
@@ -104,9 +185,18 @@ forEachStore((t) => {
 
       it('answers the market report helper', async () => {
         const res = await rrun('demand', {
-          dimensions: ['marketplace_name'], metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'], hideErrors: true, sort: { by: 'rev_m', order: 'desc' },
+          dimensions: ['marketplace_name'],
+          metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'],
+          hideErrors: true,
+          sort: { by: 'rev_m', order: 'desc' },
         });
-        expect(res.json<Record<string, unknown>[]>()[0]).toMatchObject({ marketplace_name: 'Exchange A', rev_m: 1_000_000, rev_md: 250_000, imps: 100, fill: 25 });
+        expect(res.json<Record<string, unknown>[]>()[0]).toMatchObject({
+          marketplace_name: 'Exchange A',
+          rev_m: 1_000_000,
+          rev_md: 250_000,
+          imps: 100,
+          fill: 25,
+        });
       });
     });
 
@@ -114,20 +204,37 @@ forEachStore((t) => {
       let now = 0;
       beforeAll(async () => {
         now = app.clock.now();
-        await s.stats.write([statsRow({ hour: hourText(now), tenant_id: northwind,
- channel_id: otherChannel.id, reqs: 120, opps: 100, imps: 50, revenue: 500_000, cost: 100_000 })]);
+        await s.stats.write([
+          statsRow({
+            hour: hourText(now),
+            tenant_id: northwind,
+            channel_id: otherChannel.id,
+            reqs: 120,
+            opps: 100,
+            imps: 50,
+            revenue: 500_000,
+            cost: 100_000,
+          }),
+        ]);
       });
 
       it('shows today, yesterday and the week in the user scope', async () => {
         const res = await as(app, cookies.demand, { method: 'GET', url: '/api/dashboard' });
         expect(res.statusCode).toBe(200);
-        const d = res.json<{ today: string; totals: Record<string, Record<string, number>>; topChannels: Record<string, unknown>[]; hours: unknown[] }>();
+        const d = res.json<{
+          today: string;
+          totals: Record<string, Record<string, number>>;
+          topChannels: Record<string, unknown>[];
+          hours: unknown[];
+        }>();
         expect(d.today).toBe(new Date(now - 5 * 3_600_000).toISOString().slice(0, 10));
         expect(d.totals.today).toMatchObject({ imps: 50, revenue: 500_000, profit: 400_000, fill: 50 });
         expect(d.totals.last7).toMatchObject({ imps: 50 });
         expect(d.topChannels[0]).toMatchObject({ channel: otherChannel.id, channel_name: otherChannel.name, imps: 50 });
         expect(d.hours.length).toBeGreaterThan(0);
-        const sub = (await as(app, cookies.sub, { method: 'GET', url: '/api/dashboard' })).json<{ totals: Record<string, Record<string, number>> }>();
+        const sub = (await as(app, cookies.sub, { method: 'GET', url: '/api/dashboard' })).json<{
+          totals: Record<string, Record<string, number>>;
+        }>();
         expect(sub.totals.today).toMatchObject({ imps: 0 });
         expect((await as(app, cookies.sdk, { method: 'GET', url: '/api/dashboard' })).statusCode).toBe(403);
       });
@@ -135,12 +242,50 @@ forEachStore((t) => {
       it("compares today so far with yesterday up to the same local hour, and keeps yesterday's whole day beside it", async () => {
         const tenant = 424_242;
         await s.stats.write([
-          statsRow({ hour: '2026-10-01 07:00:00', tenant_id: tenant, channel_id: 1, reqs: 10, opps: 10, imps: 10, revenue: 1_000_000 }),
-          statsRow({ hour: '2026-10-01 12:00:00', tenant_id: tenant, channel_id: 1, reqs: 5, opps: 5, imps: 5, revenue: 500_000 }),
-          statsRow({ hour: '2026-10-01 15:00:00', tenant_id: tenant, channel_id: 1, reqs: 20, opps: 20, imps: 20, revenue: 2_000_000 }),
-          statsRow({ hour: '2026-10-02 09:00:00', tenant_id: tenant, channel_id: 1, reqs: 4, opps: 4, imps: 4, revenue: 400_000 }),
+          statsRow({
+            hour: '2026-10-01 07:00:00',
+            tenant_id: tenant,
+            channel_id: 1,
+            reqs: 10,
+            opps: 10,
+            imps: 10,
+            revenue: 1_000_000,
+          }),
+          statsRow({
+            hour: '2026-10-01 12:00:00',
+            tenant_id: tenant,
+            channel_id: 1,
+            reqs: 5,
+            opps: 5,
+            imps: 5,
+            revenue: 500_000,
+          }),
+          statsRow({
+            hour: '2026-10-01 15:00:00',
+            tenant_id: tenant,
+            channel_id: 1,
+            reqs: 20,
+            opps: 20,
+            imps: 20,
+            revenue: 2_000_000,
+          }),
+          statsRow({
+            hour: '2026-10-02 09:00:00',
+            tenant_id: tenant,
+            channel_id: 1,
+            reqs: 4,
+            opps: 4,
+            imps: 4,
+            revenue: 400_000,
+          }),
         ]);
-        const ctx = { stats: s.stats, db: null, scope: { tenantId: tenant }, prices: new Map(), viewer: { type: 'demand' as const } };
+        const ctx = {
+          stats: s.stats,
+          db: null,
+          scope: { tenantId: tenant },
+          prices: new Map(),
+          viewer: { type: 'demand' as const },
+        };
         // 12:30 UTC: yesterday's 07:00 and 12:00 hours are "so far", its 15:00 is not
         const d = await getDashboard(ctx, 0, Date.parse('2026-10-02T12:30:00Z'), []);
         expect(d.totals.today).toMatchObject({ imps: 4 });
@@ -159,18 +304,29 @@ forEachStore((t) => {
         const month = today.slice(0, 7);
         const res = await as(app, cookies.admin, { method: 'GET', url: `/api/finance?month=${month}` });
         expect(res.statusCode).toBe(200);
-        const finance = res.json<{ rows: { tenantId: number; reqs: number; imps: number; systemCost: number }[]; totals: { systemCost: number } }>();
+        const finance = res.json<{
+          rows: { tenantId: number; reqs: number; imps: number; systemCost: number }[];
+          totals: { systemCost: number };
+        }>();
         const nw = finance.rows.find((r) => r.tenantId === northwind)!;
         const reqs = 120 + (month === '2026-11' ? 1500 : 0);
         const imps = 50 + (month === '2026-11' ? 300 : 0);
         expect(nw).toMatchObject({ reqs, imps, systemCost: reqs * 10 + imps * 50 });
-        const mtd = await rrun('demand', { startDate: `${month}-01`, endDate: today, timezone: -5, metrics: ['systemCost'], limit: 1 });
+        const mtd = await rrun('demand', {
+          startDate: `${month}-01`,
+          endDate: today,
+          timezone: -5,
+          metrics: ['systemCost'],
+          limit: 1,
+        });
         expect(mtd.json<Record<string, number>[]>().at(-1)?.systemCost).toBe(nw.systemCost);
         expect(finance.totals.systemCost).toBe(finance.rows.reduce((sum, r) => sum + r.systemCost, 0));
         const bad = await as(app, cookies.admin, { method: 'GET', url: '/api/finance?month=2026-13' });
         expect(bad.statusCode).toBe(400);
         expect(bad.json()).toMatchObject({ field: 'month' });
-        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/finance?month=${month}` })).statusCode).toBe(403);
+        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/finance?month=${month}` })).statusCode).toBe(
+          403,
+        );
       });
     });
 
@@ -178,7 +334,11 @@ forEachStore((t) => {
       const request = { startDate: '2026-11-01', endDate: '2026-11-01', dimensions: ['date'], metrics: ['imps'] };
 
       it('saves, lists after the last id, renames, archives and deletes', async () => {
-        const created = await as(app, cookies.demand, { method: 'POST', url: '/api/savedReports', payload: { name: 'Daily imps', request } });
+        const created = await as(app, cookies.demand, {
+          method: 'POST',
+          url: '/api/savedReports',
+          payload: { name: 'Daily imps', request },
+        });
         expect(created.statusCode).toBe(201);
         const saved = created.json<{ id: number; name: string; file: number; ivt: number; dt: string }>();
         expect(saved).toMatchObject({ name: 'Daily imps', file: 0, ivt: 0 });
@@ -186,43 +346,89 @@ forEachStore((t) => {
 
         const bell = await as(app, cookies.demand, { method: 'GET', url: `/api/savedReports?last=${saved.id - 1}` });
         expect(bell.json<{ id: number }[]>().map((r) => r.id)).toEqual([saved.id]);
-        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/savedReports?last=${saved.id}` })).json()).toEqual([]);
+        expect(
+          (await as(app, cookies.demand, { method: 'GET', url: `/api/savedReports?last=${saved.id}` })).json(),
+        ).toEqual([]);
         // Another user neither lists nor opens it.
-        expect((await as(app, cookies.acme, { method: 'GET', url: '/api/savedReports' })).json<{ id: number }[]>().map((r) => r.id)).not.toContain(saved.id);
-        expect((await as(app, cookies.acme, { method: 'GET', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(404);
-        expect((await as(app, cookies.acme, { method: 'DELETE', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(404);
+        expect(
+          (await as(app, cookies.acme, { method: 'GET', url: '/api/savedReports' }))
+            .json<{ id: number }[]>()
+            .map((r) => r.id),
+        ).not.toContain(saved.id);
+        expect((await as(app, cookies.acme, { method: 'GET', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(
+          404,
+        );
+        expect(
+          (await as(app, cookies.acme, { method: 'DELETE', url: `/api/savedReport/${saved.id}` })).statusCode,
+        ).toBe(404);
 
-        const renamed = await as(app, cookies.demand, { method: 'PUT', url: `/api/savedReport/${saved.id}`, payload: { name: 'Imps by day', archived: true } });
+        const renamed = await as(app, cookies.demand, {
+          method: 'PUT',
+          url: `/api/savedReport/${saved.id}`,
+          payload: { name: 'Imps by day', archived: true },
+        });
         expect(renamed.json()).toMatchObject({ name: 'Imps by day', archived: true, request: { metrics: ['imps'] } });
-        expect((await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports' })).json<{ id: number }[]>().map((r) => r.id)).not.toContain(saved.id);
-        expect((await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports?all=1' })).json<{ id: number }[]>().map((r) => r.id)).toContain(saved.id);
+        expect(
+          (await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports' }))
+            .json<{ id: number }[]>()
+            .map((r) => r.id),
+        ).not.toContain(saved.id);
+        expect(
+          (await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports?all=1' }))
+            .json<{ id: number }[]>()
+            .map((r) => r.id),
+        ).toContain(saved.id);
 
-        expect((await as(app, cookies.demand, { method: 'DELETE', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(200);
-        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(404);
+        expect(
+          (await as(app, cookies.demand, { method: 'DELETE', url: `/api/savedReport/${saved.id}` })).statusCode,
+        ).toBe(200);
+        expect((await as(app, cookies.demand, { method: 'GET', url: `/api/savedReport/${saved.id}` })).statusCode).toBe(
+          404,
+        );
       });
 
       it('refuses a bad saved report with the field', async () => {
-        const noName = await as(app, cookies.demand, { method: 'POST', url: '/api/savedReports', payload: { name: ' ', request } });
+        const noName = await as(app, cookies.demand, {
+          method: 'POST',
+          url: '/api/savedReports',
+          payload: { name: ' ', request },
+        });
         expect(noName.statusCode).toBe(400);
         expect(noName.json()).toMatchObject({ field: 'name' });
-        const badMetric = await as(app, cookies.demand, { method: 'POST', url: '/api/savedReports', payload: { name: 'x', request: { ...request, metrics: ['nope'] } } });
+        const badMetric = await as(app, cookies.demand, {
+          method: 'POST',
+          url: '/api/savedReports',
+          payload: { name: 'x', request: { ...request, metrics: ['nope'] } },
+        });
         expect(badMetric.json()).toMatchObject({ field: 'request.metrics.0' });
-        expect((await as(app, cookies.demand, { method: 'PUT', url: '/api/savedReport/abc', payload: { name: 'x' } })).statusCode).toBe(400);
+        expect(
+          (await as(app, cookies.demand, { method: 'PUT', url: '/api/savedReport/abc', payload: { name: 'x' } }))
+            .statusCode,
+        ).toBe(400);
       });
 
       it('writes a long report to a file that only its owner or an admin downloads', async () => {
         const started = await as(app, cookies.demand, {
-          method: 'POST', url: '/api/rfile', payload: { name: 'Channels, Nov 1', request: { ...request, dimensions: ['date', 'channel'], metrics: ['imps', 'revenue'] } },
+          method: 'POST',
+          url: '/api/rfile',
+          payload: {
+            name: 'Channels, Nov 1',
+            request: { ...request, dimensions: ['date', 'channel'], metrics: ['imps', 'revenue'] },
+          },
         });
         expect(started.statusCode).toBe(202);
         const { id } = started.json<{ id: number }>();
         let status = '';
         for (let i = 0; i < 100 && status !== 'ready'; i++) {
-          status = (await as(app, cookies.demand, { method: 'GET', url: `/api/savedReport/${id}` })).json<{ status: string }>().status;
+          status = (await as(app, cookies.demand, { method: 'GET', url: `/api/savedReport/${id}` })).json<{
+            status: string;
+          }>().status;
           if (status !== 'ready') await new Promise((r) => setTimeout(r, 50));
         }
         expect(status).toBe('ready');
-        const bell = (await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports' })).json<{ id: number; file: number }[]>();
+        const bell = (await as(app, cookies.demand, { method: 'GET', url: '/api/savedReports' })).json<
+          { id: number; file: number }[]
+        >();
         expect(bell.find((r) => r.id === id)).toMatchObject({ file: 1 });
         const file = await as(app, cookies.demand, { method: 'GET', url: `/api/savedFile/${id}` });
         expect(file.statusCode).toBe(200);

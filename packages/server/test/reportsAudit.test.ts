@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DIMENSION_BY_ID, DIMENSION_IDS, type DimensionId, METRIC_BY_ID, METRIC_IDS, type MetricId } from '@adplane/shared';
+import {
+  DIMENSION_BY_ID,
+  DIMENSION_IDS,
+  type DimensionId,
+  METRIC_BY_ID,
+  METRIC_IDS,
+  type MetricId,
+} from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, forEachStore, freshAddress, login } from './helpers.js';
 import { forEachStatsEngine } from './statsEngines.js';
@@ -31,10 +38,24 @@ const FULL: Ev[] = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQu
 /** The traffic, on the simulated clock (UTC). gamma is targeted to Brazil: its requests never fill. */
 const TRAFFIC: Sent[] = [
   { at: '2031-03-09T18:30:00Z', channel: 'alpha', ip: US, ua: IPHONE, events: [...FULL, 'click'] },
-  { at: '2031-03-09T18:31:00Z', channel: 'alpha', ip: GB, ua: ROKU, events: ['impression', 'start', 'firstQuartile'], errors: ['405'] },
+  {
+    at: '2031-03-09T18:31:00Z',
+    channel: 'alpha',
+    ip: GB,
+    ua: ROKU,
+    events: ['impression', 'start', 'firstQuartile'],
+    errors: ['405'],
+  },
   { at: '2031-03-09T18:32:00Z', channel: 'beta', ip: US, events: FULL },
   { at: '2031-03-09T18:33:00Z', channel: 'gamma', ip: US, ua: IPHONE },
-  { at: '2031-03-09T19:10:00Z', channel: 'alpha', ip: US, ua: IPHONE, events: ['impression', 'start', 'firstQuartile', 'midpoint'], errors: ['402'] },
+  {
+    at: '2031-03-09T19:10:00Z',
+    channel: 'alpha',
+    ip: US,
+    ua: IPHONE,
+    events: ['impression', 'start', 'firstQuartile', 'midpoint'],
+    errors: ['402'],
+  },
   { at: '2031-03-09T19:11:00Z', channel: 'beta', ip: GB, ua: ROKU, events: ['impression', 'click', 'click'] },
   { at: '2031-03-09T19:12:00Z', channel: 'gamma', ip: GB },
   { at: '2031-03-09T19:13:00Z', channel: 'alpha', ip: US },
@@ -48,7 +69,11 @@ const TRAFFIC: Sent[] = [
   { at: '2031-03-10T09:06:00Z', channel: 'alpha', ip: GB, ua: IPHONE, events: ['impression'], errors: ['402', '402'] },
 ];
 /** What an impression earns and costs, micro-dollars: CPM 50 at 50% revshare, CPM 20 at 40%. */
-const PRICE = { alpha: { revenue: 50_000, cost: 25_000 }, beta: { revenue: 20_000, cost: 8_000 }, gamma: { revenue: 0, cost: 0 } };
+const PRICE = {
+  alpha: { revenue: 50_000, cost: 25_000 },
+  beta: { revenue: 20_000, cost: 8_000 },
+  gamma: { revenue: 0, cost: 0 },
+};
 /** "Now" while the reports are read: 07:00 in the demo tenant's UTC-5. */
 const NOW = '2031-03-10T12:00:00Z';
 const ALL = { startDate: '2031-03-01', endDate: '2031-03-20' };
@@ -60,37 +85,81 @@ const localHour = (ms: number, tz: number) => {
   const d = new Date(ms + tz * HOUR_MS);
   return `${d.toISOString().slice(0, 10)} ${pad(d.getUTCHours())}:00`;
 };
-const instant = (v: unknown) => (v instanceof Date ? v.getTime() : Date.parse(`${String(v).slice(0, 19).replace(' ', 'T')}Z`));
+const instant = (v: unknown) =>
+  v instanceof Date ? v.getTime() : Date.parse(`${String(v).slice(0, 19).replace(' ', 'T')}Z`);
 
 type Raw = Record<string, number | string> & { at: number };
 type Row = Record<string, unknown>;
-interface Prices { priceReq: number; priceImp: number; pricePostbid: number; priceDsp: number }
+interface Prices {
+  priceReq: number;
+  priceImp: number;
+  pricePostbid: number;
+  priceDsp: number;
+}
 
 const SUM_COLUMNS = [
-  'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles', 'midpoints', 'third_quartiles',
-  'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md', 'source_reqs', 'source_opps', 'postbid_ivt',
+  'reqs',
+  'opps',
+  'demand_calls',
+  'responses',
+  'timeouts',
+  'bids',
+  'wins',
+  'imps',
+  'starts',
+  'first_quartiles',
+  'midpoints',
+  'third_quartiles',
+  'completes',
+  'clicks',
+  'errors',
+  'ivt',
+  'postbid_imps',
+  'revenue',
+  'cost',
+  'rev_m',
+  'rev_md',
+  'source_reqs',
+  'source_opps',
+  'postbid_ivt',
 ] as const;
 
 /** A metric from summed columns, written out from docs/reports.md's table (not the engine's code). */
 function metricOf(id: MetricId, s: Record<string, number>): number {
   const ratio = (n: number, d: number, scale: number) => (d === 0 ? 0 : (n * scale) / d);
   switch (id) {
-    case 'demandCalls': return s.demand_calls;
-    case 'firstQuartiles': return s.first_quartiles;
-    case 'midpoints': return s.midpoints;
-    case 'thirdQuartiles': return s.third_quartiles;
-    case 'postbidImps': return s.postbid_imps;
-    case 'postbidIvt': return s.postbid_ivt;
-    case 'postbidIvtRate': return ratio(s.postbid_ivt, s.postbid_imps, 100);
-    case 'profit': return s.revenue - s.cost;
-    case 'margin': return ratio(s.revenue - s.cost, s.revenue, 100);
-    case 'ecpm': return Math.round(ratio(s.revenue, s.imps, 1000));
-    case 'fill': return ratio(s.imps, s.opps, 100);
-    case 'sourceFill': return ratio(s.imps, s.source_opps, 100);
-    case 'vtr': return ratio(s.completes, s.imps, 100);
-    case 'ctr': return ratio(s.clicks, s.imps, 100);
-    case 'systemCost': return Math.round(s.system_cost);
-    default: return s[id];
+    case 'demandCalls':
+      return s.demand_calls;
+    case 'firstQuartiles':
+      return s.first_quartiles;
+    case 'midpoints':
+      return s.midpoints;
+    case 'thirdQuartiles':
+      return s.third_quartiles;
+    case 'postbidImps':
+      return s.postbid_imps;
+    case 'postbidIvt':
+      return s.postbid_ivt;
+    case 'postbidIvtRate':
+      return ratio(s.postbid_ivt, s.postbid_imps, 100);
+    case 'profit':
+      return s.revenue - s.cost;
+    case 'margin':
+      return ratio(s.revenue - s.cost, s.revenue, 100);
+    case 'ecpm':
+      return Math.round(ratio(s.revenue, s.imps, 1000));
+    case 'fill':
+      return ratio(s.imps, s.opps, 100);
+    case 'sourceFill':
+      return ratio(s.imps, s.source_opps, 100);
+    case 'vtr':
+      return ratio(s.completes, s.imps, 100);
+    case 'ctr':
+      return ratio(s.clicks, s.imps, 100);
+    case 'systemCost':
+      return Math.round(s.system_cost);
+    default:
+      return s[id];
   }
 }
 
@@ -98,14 +167,18 @@ const ADDITIVE = METRIC_IDS.filter((m) => ['sum', 'difference'].includes(METRIC_
 
 forEachStore((t) => {
   forEachStatsEngine((s) => {
-    const p = publisherTenant(t, async (p) => {
-      await p.create('brazil', 'targetings', { name: 'Brazil only', rules: { countries: { values: ['BR'] } } });
-      await p.vastTag('fifty', 'Fifty, "the big one"', { answer: 'inline?price=50', price: { cpm: 50 } });
-      await p.vastTag('twenty', 'Twenty', { answer: 'inline?price=20', price: { cpm: 20 } });
-      await p.vastChannel('alpha', 'Alpha, "Prime"\nNews', { demand: ['fifty'], revshare: 50 });
-      await p.vastChannel('beta', 'Beta', { demand: ['twenty'], revshare: 40, subpublisherId: t.users.sub!.id });
-      await p.vastChannel('gamma', '=Gamma', { demand: ['fifty'], revshare: 50, targeting: 'brazil' });
-    }, { listen: false, vastDemand: true, statsEngine: s, signInFrom: freshAddress() });
+    const p = publisherTenant(
+      t,
+      async (p) => {
+        await p.create('brazil', 'targetings', { name: 'Brazil only', rules: { countries: { values: ['BR'] } } });
+        await p.vastTag('fifty', 'Fifty, "the big one"', { answer: 'inline?price=50', price: { cpm: 50 } });
+        await p.vastTag('twenty', 'Twenty', { answer: 'inline?price=20', price: { cpm: 20 } });
+        await p.vastChannel('alpha', 'Alpha, "Prime"\nNews', { demand: ['fifty'], revshare: 50 });
+        await p.vastChannel('beta', 'Beta', { demand: ['twenty'], revshare: 40, subpublisherId: t.users.sub!.id });
+        await p.vastChannel('gamma', '=Gamma', { demand: ['fifty'], revshare: 50, targeting: 'brazil' });
+      },
+      { listen: false, vastDemand: true, statsEngine: s, signInFrom: freshAddress() },
+    );
 
     const cookies: Record<string, string> = {};
     let tenant = 0;
@@ -116,7 +189,11 @@ forEachStore((t) => {
       vi.useFakeTimers({ toFake: ['Date'] });
       for (const sent of TRAFFIC) {
         vi.setSystemTime(new Date(sent.at));
-        const res = await edgeRequest(p.app, { method: 'GET', url: `/vast/${p.ids[sent.channel]!.uid}?w=640&h=360&ip=${sent.ip}`, headers: sent.ua ? { 'user-agent': sent.ua } : {} });
+        const res = await edgeRequest(p.app, {
+          method: 'GET',
+          url: `/vast/${p.ids[sent.channel]!.uid}?w=640&h=360&ip=${sent.ip}`,
+          headers: sent.ua ? { 'user-agent': sent.ua } : {},
+        });
         expect(res.statusCode).toBe(200);
         const url = (re: RegExp) => {
           const m = re.exec(res.body);
@@ -129,7 +206,10 @@ forEachStore((t) => {
           expect((await edgeRequest(p.app, { method: 'GET', url: path })).statusCode).toBeLessThan(400);
         }
         for (const code of sent.errors ?? []) {
-          const path = url(/<Error><!\[CDATA\[([^\s<>]*?\/ev\?e=error&[^\s<>]*?)\]\]><\/Error>/).replace('[ERRORCODE]', code);
+          const path = url(/<Error><!\[CDATA\[([^\s<>]*?\/ev\?e=error&[^\s<>]*?)\]\]><\/Error>/).replace(
+            '[ERRORCODE]',
+            code,
+          );
           expect((await edgeRequest(p.app, { method: 'GET', url: path })).statusCode).toBe(200);
         }
       }
@@ -137,12 +217,26 @@ forEachStore((t) => {
       vi.setSystemTime(new Date(NOW));
       // the sessions read the same clock: the one made at setup is years past its lifetime now
       await p.signInAgain();
-      for (const user of ['demand', 'admin', 'sub']) cookies[user] = await login(p.app, user, undefined, freshAddress());
+      for (const user of ['demand', 'admin', 'sub'])
+        cookies[user] = await login(p.app, user, undefined, freshAddress());
       tenant = t.users.demand.id;
       // prices that make fractions of a micro-dollar: the system cost is still answered in whole micro-dollars
-      await t.store.db.updateTable('users').set({ price_req: 1234, price_imp: 56_789, price_postbid: 777 }).where('id', '=', tenant).execute();
-      const u = await t.store.db.selectFrom('users').select(['price_req', 'price_imp', 'price_postbid', 'price_dsp']).where('id', '=', tenant).executeTakeFirstOrThrow();
-      prices = { priceReq: Number(u.price_req), priceImp: Number(u.price_imp), pricePostbid: Number(u.price_postbid), priceDsp: Number(u.price_dsp) };
+      await t.store.db
+        .updateTable('users')
+        .set({ price_req: 1234, price_imp: 56_789, price_postbid: 777 })
+        .where('id', '=', tenant)
+        .execute();
+      const u = await t.store.db
+        .selectFrom('users')
+        .select(['price_req', 'price_imp', 'price_postbid', 'price_dsp'])
+        .where('id', '=', tenant)
+        .executeTakeFirstOrThrow();
+      prices = {
+        priceReq: Number(u.price_req),
+        priceImp: Number(u.price_imp),
+        pricePostbid: Number(u.price_postbid),
+        priceDsp: Number(u.price_dsp),
+      };
       raw = (await p.app.stats.select(`SELECT * FROM ${STATS_TABLE} WHERE tenant_id = ${tenant}`)).map((r) => {
         const out: Raw = { at: instant(r.hour) };
         for (const [k, v] of Object.entries(r)) if (k !== 'hour') out[k] = typeof v === 'string' ? v : Number(v);
@@ -153,7 +247,8 @@ forEachStore((t) => {
       vi.useRealTimers();
     });
 
-    const rrun = (body: Record<string, unknown>, user = 'demand') => as(p.app, cookies[user]!, { method: 'POST', url: '/api/rrun', payload: { ...ALL, ...body } });
+    const rrun = (body: Record<string, unknown>, user = 'demand') =>
+      as(p.app, cookies[user]!, { method: 'POST', url: '/api/rrun', payload: { ...ALL, ...body } });
     const rows = async (body: Record<string, unknown>, user = 'demand') => {
       const res = await rrun(body, user);
       expect(res.statusCode, res.body).toBe(200);
@@ -162,7 +257,12 @@ forEachStore((t) => {
 
     /** The oracle: the stored rows of the tenant grouped by `dims` in zone `tz` over local days start..end, with `filters`. */
     function oracle(req: {
-      dimensions?: DimensionId[]; metrics: MetricId[]; timezone?: number; startDate?: string; endDate?: string; filters?: Record<string, (string | number)[]>;
+      dimensions?: DimensionId[];
+      metrics: MetricId[];
+      timezone?: number;
+      startDate?: string;
+      endDate?: string;
+      filters?: Record<string, (string | number)[]>;
       /** A subpublisher's revenue is its payout: the stored cost. */
       payout?: boolean;
     }) {
@@ -175,14 +275,24 @@ forEachStore((t) => {
       for (const r of raw) {
         const day = localDay(r.at, tz);
         if (day < start || day > end) continue;
-        if (Object.entries(req.filters ?? {}).some(([d, vs]) => vs.length > 0 && !vs.map(String).includes(String(r[DIMENSION_BY_ID[d as DimensionId].column])))) continue;
+        if (
+          Object.entries(req.filters ?? {}).some(
+            ([d, vs]) => vs.length > 0 && !vs.map(String).includes(String(r[DIMENSION_BY_ID[d as DimensionId].column])),
+          )
+        )
+          continue;
         const key: Row = {};
-        for (const d of dims) key[d] = d === 'date' ? day : d === 'hour' ? localHour(r.at, tz) : r[DIMENSION_BY_ID[d].column];
+        for (const d of dims)
+          key[d] = d === 'date' ? day : d === 'hour' ? localHour(r.at, tz) : r[DIMENSION_BY_ID[d].column];
         const k = JSON.stringify(key);
         const g = groups.get(k) ?? { key, sums: {} };
         groups.set(k, g);
-        const systemCost = (Number(r.reqs) * prices.priceReq + Number(r.imps) * prices.priceImp + Number(r.postbid_imps) * prices.pricePostbid) / 1000
-          + (Number(r.campaign_id) > 0 ? Number(r.revenue) * prices.priceDsp / 100 : 0);
+        const systemCost =
+          (Number(r.reqs) * prices.priceReq +
+            Number(r.imps) * prices.priceImp +
+            Number(r.postbid_imps) * prices.pricePostbid) /
+            1000 +
+          (Number(r.campaign_id) > 0 ? (Number(r.revenue) * prices.priceDsp) / 100 : 0);
         for (const into of [g.sums, totals]) {
           for (const c of SUM_COLUMNS) into[c] = (into[c] ?? 0) + Number(r[c]);
           into.system_cost = (into.system_cost ?? 0) + systemCost;
@@ -201,7 +311,13 @@ forEachStore((t) => {
     }
 
     /** Compares an answer with the oracle, group by group (order aside), and the totals row. */
-    function expectAnswer(answer: Row[], expected: ReturnType<typeof oracle>, dims: DimensionId[], metrics: MetricId[], what: string) {
+    function expectAnswer(
+      answer: Row[],
+      expected: ReturnType<typeof oracle>,
+      dims: DimensionId[],
+      metrics: MetricId[],
+      what: string,
+    ) {
       const total = answer.at(-1)!;
       expect(total.total, what).toBe(true);
       for (const m of metrics) expect(total[m], `${what}: totals ${m}`).toBeCloseTo(expected.totals[m] as number, 6);
@@ -213,11 +329,16 @@ forEachStore((t) => {
       for (const r of body) {
         const w = want.get(keyOf(r))!;
         for (const m of metrics) expect(r[m], `${what}: ${keyOf(r)} ${m}`).toBeCloseTo(w[m] as number, 6);
-        for (const m of metrics) if (METRIC_BY_ID[m].format !== 'percent') expect(Number.isInteger(r[m]), `${what}: ${keyOf(r)} ${m} = ${String(r[m])} is whole`).toBe(true);
+        for (const m of metrics)
+          if (METRIC_BY_ID[m].format !== 'percent')
+            expect(Number.isInteger(r[m]), `${what}: ${keyOf(r)} ${m} = ${String(r[m])} is whole`).toBe(true);
       }
       // the groups add up to the totals row
       for (const m of ADDITIVE.filter((x) => dims.length > 0 && metrics.includes(x))) {
-        expect(body.reduce((sum, r) => sum + Number(r[m]), 0), `${what}: groups of ${m} add up`).toBe(total[m]);
+        expect(
+          body.reduce((sum, r) => sum + Number(r[m]), 0),
+          `${what}: groups of ${m} add up`,
+        ).toBe(total[m]);
       }
     }
 
@@ -225,9 +346,27 @@ forEachStore((t) => {
 
     describe('what the edge counted is what was sent', () => {
       it('stores every request, impression, quartile, click and error of the traffic', () => {
-        const want = { reqs: 0, imps: 0, starts: 0, first_quartiles: 0, midpoints: 0, third_quartiles: 0, completes: 0, clicks: 0, errors: 0, revenue: 0, cost: 0 };
+        const want = {
+          reqs: 0,
+          imps: 0,
+          starts: 0,
+          first_quartiles: 0,
+          midpoints: 0,
+          third_quartiles: 0,
+          completes: 0,
+          clicks: 0,
+          errors: 0,
+          revenue: 0,
+          cost: 0,
+        };
         const col: Record<Ev, keyof typeof want> = {
-          impression: 'imps', start: 'starts', firstQuartile: 'first_quartiles', midpoint: 'midpoints', thirdQuartile: 'third_quartiles', complete: 'completes', click: 'clicks',
+          impression: 'imps',
+          start: 'starts',
+          firstQuartile: 'first_quartiles',
+          midpoint: 'midpoints',
+          thirdQuartile: 'third_quartiles',
+          complete: 'completes',
+          click: 'clicks',
         };
         for (const sent of TRAFFIC) {
           want.reqs++;
@@ -246,10 +385,38 @@ forEachStore((t) => {
 
     describe('POST /api/rrun', () => {
       it('answers every metric right from what was sent: totals, per UTC hour, per channel, per VAST error', async () => {
-        const totals = (await rows({ metrics: ['reqs', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'clicks', 'errors', 'revenue', 'cost', 'profit'] })).at(-1);
+        const totals = (
+          await rows({
+            metrics: [
+              'reqs',
+              'imps',
+              'starts',
+              'firstQuartiles',
+              'midpoints',
+              'thirdQuartiles',
+              'completes',
+              'clicks',
+              'errors',
+              'revenue',
+              'cost',
+              'profit',
+            ],
+          })
+        ).at(-1);
         expect(totals).toEqual({
-          total: true, reqs: 16, imps: 10, starts: 6, firstQuartiles: 6, midpoints: 5, thirdQuartiles: 4, completes: 5, clicks: 3, errors: 5,
-          revenue: 5 * 50_000 + 5 * 20_000, cost: 5 * 25_000 + 5 * 8_000, profit: 5 * 25_000 + 5 * 12_000,
+          total: true,
+          reqs: 16,
+          imps: 10,
+          starts: 6,
+          firstQuartiles: 6,
+          midpoints: 5,
+          thirdQuartiles: 4,
+          completes: 5,
+          clicks: 3,
+          errors: 5,
+          revenue: 5 * 50_000 + 5 * 20_000,
+          cost: 5 * 25_000 + 5 * 8_000,
+          profit: 5 * 25_000 + 5 * 12_000,
         });
         const byHour = await rows({ dimensions: ['hour'], metrics: ['reqs', 'imps', 'clicks', 'errors'] });
         expect(byHour).toEqual([
@@ -260,13 +427,33 @@ forEachStore((t) => {
           { hour: '2031-03-10 09:00', reqs: 2, imps: 2, clicks: 1, errors: 1 },
           { total: true, reqs: 16, imps: 10, clicks: 3, errors: 5 },
         ]);
-        const byError = await rows({ dimensions: ['vast_error'], metrics: ['errors'], sort: { by: 'vast_error', order: 'asc' } });
+        const byError = await rows({
+          dimensions: ['vast_error'],
+          metrics: ['errors'],
+          sort: { by: 'vast_error', order: 'asc' },
+        });
         expect(byError.filter((r) => Number(r.errors) > 0)).toEqual([
-          { vast_error: '303', errors: 1 }, { vast_error: '402', errors: 2 }, { vast_error: '405', errors: 1 }, { vast_error: '901', errors: 1 }, { total: true, errors: 5 },
+          { vast_error: '303', errors: 1 },
+          { vast_error: '402', errors: 2 },
+          { vast_error: '405', errors: 1 },
+          { vast_error: '901', errors: 1 },
+          { total: true, errors: 5 },
         ]);
-        const byChannel = await rows({ dimensions: ['channel'], metrics: ['reqs', 'imps', 'fill', 'ecpm', 'vtr', 'ctr', 'margin'], sort: { by: 'reqs', order: 'desc' } });
+        const byChannel = await rows({
+          dimensions: ['channel'],
+          metrics: ['reqs', 'imps', 'fill', 'ecpm', 'vtr', 'ctr', 'margin'],
+          sort: { by: 'reqs', order: 'desc' },
+        });
         const alpha = byChannel.find((r) => r.channel === p.ids.alpha!.id);
-        expect(alpha).toMatchObject({ channel_name: 'Alpha, "Prime"\nNews', reqs: 7, imps: 5, ecpm: 50_000_000, vtr: 40, ctr: 20, margin: 50 });
+        expect(alpha).toMatchObject({
+          channel_name: 'Alpha, "Prime"\nNews',
+          reqs: 7,
+          imps: 5,
+          ecpm: 50_000_000,
+          vtr: 40,
+          ctr: 20,
+          margin: 50,
+        });
         const gamma = byChannel.find((r) => r.channel === p.ids.gamma!.id);
         // never filled, never offered: every ratio over a zero is 0
         expect(gamma).toMatchObject({ reqs: 4, imps: 0, fill: 0, ecpm: 0, vtr: 0, ctr: 0, margin: 0 });
@@ -277,11 +464,33 @@ forEachStore((t) => {
           const answer = await rows({ dimensions: [d], metrics: demandMetrics });
           expectAnswer(answer, oracle({ dimensions: [d], metrics: demandMetrics }), [d], demandMetrics, `by ${d}`);
         }
-        const admin = await rows({ dimensions: ['tenant', 'channel'], metrics: demandMetrics, filters: { tenant: [tenant] } }, 'admin');
-        expectAnswer(admin, oracle({ dimensions: ['tenant', 'channel'], metrics: demandMetrics }), ['tenant', 'channel'], demandMetrics, 'admin by tenant, channel');
-        const pairs: DimensionId[][] = [['date', 'channel'], ['hour', 'tag'], ['country', 'device', 'os'], ['channel', 'vast_error'], ['tag', 'nofill_reason'], ['subpublisher', 'advertiser', 'campaign']];
+        const admin = await rows(
+          { dimensions: ['tenant', 'channel'], metrics: demandMetrics, filters: { tenant: [tenant] } },
+          'admin',
+        );
+        expectAnswer(
+          admin,
+          oracle({ dimensions: ['tenant', 'channel'], metrics: demandMetrics }),
+          ['tenant', 'channel'],
+          demandMetrics,
+          'admin by tenant, channel',
+        );
+        const pairs: DimensionId[][] = [
+          ['date', 'channel'],
+          ['hour', 'tag'],
+          ['country', 'device', 'os'],
+          ['channel', 'vast_error'],
+          ['tag', 'nofill_reason'],
+          ['subpublisher', 'advertiser', 'campaign'],
+        ];
         for (const dims of pairs) {
-          expectAnswer(await rows({ dimensions: dims, metrics: demandMetrics }), oracle({ dimensions: dims, metrics: demandMetrics }), dims, demandMetrics, `by ${dims.join(', ')}`);
+          expectAnswer(
+            await rows({ dimensions: dims, metrics: demandMetrics }),
+            oracle({ dimensions: dims, metrics: demandMetrics }),
+            dims,
+            demandMetrics,
+            `by ${dims.join(', ')}`,
+          );
         }
       });
 
@@ -291,10 +500,17 @@ forEachStore((t) => {
           for (const body of [{ limit: 2 }, { hideErrors: true }, { limit: 1, hideErrors: true }]) {
             const answer = await rows({ dimensions: dims, metrics: demandMetrics, ...body });
             const total = answer.at(-1)!;
-            for (const m of demandMetrics) expect(total[m], `${dims.join()} ${JSON.stringify(body)} totals ${m}`).toBeCloseTo(full.totals[m] as number, 6);
-            const hidden = (sums: Record<string, number>) => ['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'].every((c) => sums[c] === 0);
+            for (const m of demandMetrics)
+              expect(total[m], `${dims.join()} ${JSON.stringify(body)} totals ${m}`).toBeCloseTo(
+                full.totals[m] as number,
+                6,
+              );
+            const hidden = (sums: Record<string, number>) =>
+              ['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'].every((c) => sums[c] === 0);
             const kept = full.groups.filter((g) => !(body.hideErrors && hidden(g.sums)));
-            expect(answer.length - 1, `${dims.join()} ${JSON.stringify(body)}`).toBe(Math.min(kept.length, body.limit ?? Infinity));
+            expect(answer.length - 1, `${dims.join()} ${JSON.stringify(body)}`).toBe(
+              Math.min(kept.length, body.limit ?? Infinity),
+            );
           }
         }
         // errors-only rows exist: by VAST error, every code is an errors-only group
@@ -306,30 +522,74 @@ forEachStore((t) => {
       it('puts each hour in its local day and labels hours in local time, date ends inclusive (UTC+5, UTC-8, UTC-5)', async () => {
         for (const tz of [5, -8, -5, 12, -12]) {
           for (const dims of [['date'], ['hour'], ['date', 'channel'], ['hour', 'country']] as DimensionId[][]) {
-            for (const range of [ALL, { startDate: '2031-03-09', endDate: '2031-03-09' }, { startDate: '2031-03-10', endDate: '2031-03-10' }]) {
+            for (const range of [
+              ALL,
+              { startDate: '2031-03-09', endDate: '2031-03-09' },
+              { startDate: '2031-03-10', endDate: '2031-03-10' },
+            ]) {
               const answer = await rows({ ...range, timezone: tz, dimensions: dims, metrics: demandMetrics });
-              expectAnswer(answer, oracle({ ...range, timezone: tz, dimensions: dims, metrics: demandMetrics }), dims, demandMetrics, `tz ${tz} ${dims.join()} ${range.startDate}..${range.endDate}`);
+              expectAnswer(
+                answer,
+                oracle({ ...range, timezone: tz, dimensions: dims, metrics: demandMetrics }),
+                dims,
+                demandMetrics,
+                `tz ${tz} ${dims.join()} ${range.startDate}..${range.endDate}`,
+              );
             }
           }
         }
         // time dimensions sort both ways in local time
         for (const tz of [5, -8]) {
           for (const by of ['date', 'hour'] as const) {
-            const want = oracle({ timezone: tz, dimensions: [by], metrics: ['reqs'] }).groups.map((g) => String(g.row[by])).sort();
+            const want = oracle({ timezone: tz, dimensions: [by], metrics: ['reqs'] })
+              .groups.map((g) => String(g.row[by]))
+              .sort();
             const asc = await rows({ timezone: tz, dimensions: [by], metrics: ['reqs'], sort: { by, order: 'asc' } });
             expect(asc.slice(0, -1).map((r) => r[by])).toEqual(want);
-            const desc = await rows({ timezone: tz, dimensions: [by], metrics: ['reqs'], sort: { by, order: 'desc' }, limit: 2 });
+            const desc = await rows({
+              timezone: tz,
+              dimensions: [by],
+              metrics: ['reqs'],
+              sort: { by, order: 'desc' },
+              limit: 2,
+            });
             expect(desc.slice(0, -1).map((r) => r[by])).toEqual([...want].reverse().slice(0, 2));
           }
         }
         // by hand: UTC+5 starts 2031-03-10 at 19:00 UTC of the 9th; UTC-8 ends the 9th at 08:00 UTC of the 10th
-        const east = await rows({ startDate: '2031-03-10', endDate: '2031-03-10', timezone: 5, dimensions: ['hour'], metrics: ['reqs'] });
-        expect(east.map((r) => r.hour ?? 'total')).toEqual(['2031-03-10 00:00', '2031-03-10 04:00', '2031-03-10 05:00', '2031-03-10 14:00', 'total']);
+        const east = await rows({
+          startDate: '2031-03-10',
+          endDate: '2031-03-10',
+          timezone: 5,
+          dimensions: ['hour'],
+          metrics: ['reqs'],
+        });
+        expect(east.map((r) => r.hour ?? 'total')).toEqual([
+          '2031-03-10 00:00',
+          '2031-03-10 04:00',
+          '2031-03-10 05:00',
+          '2031-03-10 14:00',
+          'total',
+        ]);
         expect(east.at(-1)).toEqual({ total: true, reqs: 12 });
-        const west = await rows({ startDate: '2031-03-09', endDate: '2031-03-09', timezone: -8, dimensions: ['date'], metrics: ['reqs'] });
-        expect(west).toEqual([{ date: '2031-03-09', reqs: 14 }, { total: true, reqs: 14 }]);
+        const west = await rows({
+          startDate: '2031-03-09',
+          endDate: '2031-03-09',
+          timezone: -8,
+          dimensions: ['date'],
+          metrics: ['reqs'],
+        });
+        expect(west).toEqual([
+          { date: '2031-03-09', reqs: 14 },
+          { total: true, reqs: 14 },
+        ]);
         // the same traffic adds up to the same totals in every zone over a range wide enough
-        for (const tz of [-12, -8, 0, 5, 12]) expect((await rows({ timezone: tz, metrics: ['reqs', 'imps'] })).at(-1)).toEqual({ total: true, reqs: 16, imps: 10 });
+        for (const tz of [-12, -8, 0, 5, 12])
+          expect((await rows({ timezone: tz, metrics: ['reqs', 'imps'] })).at(-1)).toEqual({
+            total: true,
+            reqs: 16,
+            imps: 10,
+          });
       });
 
       it('combines filters: values of one dimension OR, different dimensions AND', async () => {
@@ -348,7 +608,13 @@ forEachStore((t) => {
         for (const filters of cases) {
           for (const dims of [[], ['channel'], ['country', 'device']] as DimensionId[][]) {
             const answer = await rows({ dimensions: dims, metrics: demandMetrics, filters });
-            expectAnswer(answer, oracle({ dimensions: dims, metrics: demandMetrics, filters }), dims, demandMetrics, `filters ${JSON.stringify(filters)} by ${dims.join()}`);
+            expectAnswer(
+              answer,
+              oracle({ dimensions: dims, metrics: demandMetrics, filters }),
+              dims,
+              demandMetrics,
+              `filters ${JSON.stringify(filters)} by ${dims.join()}`,
+            );
           }
         }
       });
@@ -356,7 +622,8 @@ forEachStore((t) => {
       it('sorts by every metric and dimension both ways, ties in dimension order, and honours the limit', async () => {
         const dims: DimensionId[] = ['channel', 'country', 'device'];
         const expected = oracle({ dimensions: dims, metrics: demandMetrics }).groups.map((g) => g.row);
-        const cmp = (x: unknown, y: unknown) => (x === y ? 0 : (x as number | string) < (y as number | string) ? -1 : 1);
+        const cmp = (x: unknown, y: unknown) =>
+          x === y ? 0 : (x as number | string) < (y as number | string) ? -1 : 1;
         const keyOf = (r: Row) => JSON.stringify(dims.map((d) => r[d]));
         for (const by of [...demandMetrics, ...dims]) {
           for (const order of ['asc', 'desc'] as const) {
@@ -368,7 +635,10 @@ forEachStore((t) => {
             });
             const answer = (await rows({ dimensions: dims, metrics: demandMetrics, sort: { by, order } })).slice(0, -1);
             expect(answer.map(keyOf), `sort ${by} ${order}`).toEqual(sorted.map(keyOf));
-            const cut = (await rows({ dimensions: dims, metrics: demandMetrics, sort: { by, order }, limit: 3 })).slice(0, -1);
+            const cut = (await rows({ dimensions: dims, metrics: demandMetrics, sort: { by, order }, limit: 3 })).slice(
+              0,
+              -1,
+            );
             expect(cut.map(keyOf), `sort ${by} ${order} limit 3`).toEqual(sorted.slice(0, 3).map(keyOf));
           }
         }
@@ -378,12 +648,35 @@ forEachStore((t) => {
         const sub = t.users.sub!.id;
         // what a subpublisher may see (docs/reports.md, "Who sees which numbers")
         const subMetrics: MetricId[] = [
-          'reqs', 'opps', 'ivt', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'vtr', 'clicks', 'ctr', 'errors',
-          'postbidImps', 'postbidIvt', 'postbidIvtRate', 'revenue', 'ecpm', 'fill',
+          'reqs',
+          'opps',
+          'ivt',
+          'imps',
+          'starts',
+          'firstQuartiles',
+          'midpoints',
+          'thirdQuartiles',
+          'completes',
+          'vtr',
+          'clicks',
+          'ctr',
+          'errors',
+          'postbidImps',
+          'postbidIvt',
+          'postbidIvtRate',
+          'revenue',
+          'ecpm',
+          'fill',
         ];
         for (const dims of [[], ['channel'], ['hour', 'country']] as DimensionId[][]) {
           const answer = await rows({ dimensions: dims, metrics: subMetrics, timezone: -5 }, 'sub');
-          const want = oracle({ dimensions: dims, metrics: subMetrics, timezone: -5, filters: { subpublisher: [sub] }, payout: true });
+          const want = oracle({
+            dimensions: dims,
+            metrics: subMetrics,
+            timezone: -5,
+            filters: { subpublisher: [sub] },
+            payout: true,
+          });
           expectAnswer(answer, want, dims, subMetrics, `sub by ${dims.join()}`);
         }
         expect((await rows({ metrics: ['reqs'] }, 'sub')).at(-1)).toEqual({ total: true, reqs: 5 });
@@ -399,12 +692,22 @@ forEachStore((t) => {
       it('follows renames, and keeps the numbers of deleted entities', async () => {
         const edited = await p.edit('beta', { name: 'Beta, renamed' });
         expect(edited.statusCode, edited.body).toBe(200);
-        const renamed = await rows({ dimensions: ['channel'], metrics: ['reqs'], filters: { channel: [p.ids.beta!.id] } });
+        const renamed = await rows({
+          dimensions: ['channel'],
+          metrics: ['reqs'],
+          filters: { channel: [p.ids.beta!.id] },
+        });
         expect(renamed[0]).toMatchObject({ channel: p.ids.beta!.id, channel_name: 'Beta, renamed', reqs: 5 });
         const deleted = await p.request({ method: 'DELETE', url: `/api/demand/channels/${p.ids.gamma!.id}` });
         expect(deleted.statusCode, deleted.body).toBeLessThan(300);
         const after = await rows({ dimensions: ['channel'], metrics: demandMetrics });
-        expectAnswer(after, oracle({ dimensions: ['channel'], metrics: demandMetrics }), ['channel'], demandMetrics, 'after a delete');
+        expectAnswer(
+          after,
+          oracle({ dimensions: ['channel'], metrics: demandMetrics }),
+          ['channel'],
+          demandMetrics,
+          'after a delete',
+        );
         expect(after.find((r) => r.channel === p.ids.gamma!.id)).toMatchObject({ reqs: 4 });
       });
     });
@@ -443,12 +746,18 @@ forEachStore((t) => {
         return `${lines.join('\n')}\n`;
       };
       const runFile = async (request: Record<string, unknown>) => {
-        const started = await as(p.app, cookies.demand!, { method: 'POST', url: '/api/rfile', payload: { name: 'Audit file', request: { ...ALL, ...request } } });
+        const started = await as(p.app, cookies.demand!, {
+          method: 'POST',
+          url: '/api/rfile',
+          payload: { name: 'Audit file', request: { ...ALL, ...request } },
+        });
         expect(started.statusCode, started.body).toBe(202);
         const { id } = started.json<{ id: number }>();
         let status = '';
         for (let i = 0; i < 200 && status !== 'ready' && status !== 'failed'; i++) {
-          status = (await as(p.app, cookies.demand!, { method: 'GET', url: `/api/savedReport/${id}` })).json<{ status: string }>().status;
+          status = (await as(p.app, cookies.demand!, { method: 'GET', url: `/api/savedReport/${id}` })).json<{
+            status: string;
+          }>().status;
           if (status !== 'ready') await new Promise((r) => setTimeout(r, 25));
         }
         expect(status).toBe('ready');
@@ -456,7 +765,20 @@ forEachStore((t) => {
       };
 
       it('writes report files with the numbers of the JSON, names quoted, totals last', async () => {
-        const metrics: MetricId[] = ['reqs', 'imps', 'revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr', 'errors', 'systemCost'];
+        const metrics: MetricId[] = [
+          'reqs',
+          'imps',
+          'revenue',
+          'cost',
+          'profit',
+          'margin',
+          'ecpm',
+          'fill',
+          'vtr',
+          'ctr',
+          'errors',
+          'systemCost',
+        ];
         const requests: Record<string, unknown>[] = [
           { dimensions: ['channel', 'tag'], metrics },
           { dimensions: ['date', 'channel'], metrics, timezone: 5 },
@@ -471,59 +793,131 @@ forEachStore((t) => {
           const file = await runFile(request);
           expect(file, JSON.stringify(request)).toBe(expectedCsv(request.dimensions as DimensionId[], metrics, json));
         }
-        const byChannel = await runFile({ dimensions: ['channel'], metrics: ['reqs'], filters: { channel: [p.ids.alpha!.id] } });
-        expect(byChannel).toBe(`Channel Id,Channel,Requests\n${p.ids.alpha!.id},"Alpha, ""Prime""\nNews",7\nTotal,,7\n`);
+        const byChannel = await runFile({
+          dimensions: ['channel'],
+          metrics: ['reqs'],
+          filters: { channel: [p.ids.alpha!.id] },
+        });
+        expect(byChannel).toBe(
+          `Channel Id,Channel,Requests\n${p.ids.alpha!.id},"Alpha, ""Prime""\nNews",7\nTotal,,7\n`,
+        );
       });
 
       it("keeps a request's limit in its file, as on screen", async () => {
         const request = { dimensions: ['channel'], metrics: ['reqs'], sort: { by: 'reqs', order: 'desc' }, limit: 1 };
-        expect(await runFile(request)).toBe(`Channel Id,Channel,Requests\n${p.ids.alpha!.id},"Alpha, ""Prime""\nNews",7\nTotal,,16\n`);
+        expect(await runFile(request)).toBe(
+          `Channel Id,Channel,Requests\n${p.ids.alpha!.id},"Alpha, ""Prime""\nNews",7\nTotal,,16\n`,
+        );
         const byDay = await runFile({ dimensions: ['date'], metrics: ['reqs'], limit: 1 });
         expect(byDay).toBe('Date,Requests\n2031-03-09,11\nTotal,16\n');
       });
 
       it('shows on the dashboard what a report of the same days shows', async () => {
         const d = (await as(p.app, cookies.demand!, { method: 'GET', url: '/api/dashboard' })).json<{
-          today: string; yesterday: string; totals: Record<string, Row>; hours: Row[]; days: Row[]; topChannels: Row[];
+          today: string;
+          yesterday: string;
+          totals: Record<string, Row>;
+          hours: Row[];
+          days: Row[];
+          topChannels: Row[];
         }>();
         expect([d.today, d.yesterday]).toEqual(['2031-03-10', '2031-03-09']);
         const metrics: MetricId[] = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'];
         const day = (date: string) => oracle({ timezone: -5, startDate: date, endDate: date, metrics }).totals;
         const { total: _t1, ...today } = day('2031-03-10');
         const { total: _t2, ...yesterday } = day('2031-03-09');
-        const { total: _t3, ...week } = oracle({ timezone: -5, startDate: '2031-03-04', endDate: '2031-03-10', metrics }).totals;
+        const { total: _t3, ...week } = oracle({
+          timezone: -5,
+          startDate: '2031-03-04',
+          endDate: '2031-03-10',
+          metrics,
+        }).totals;
         expect(d.totals.today).toEqual({ total: true, ...today });
         expect(d.totals.yesterday).toEqual({ total: true, ...yesterday });
         expect(d.totals.last7).toEqual({ total: true, ...week });
         // 07:00 local: yesterday's 00:00..07:59 (UTC 05:00..12:59 of the 9th) holds none of the traffic
-        const soFar = oracle({ timezone: -5, startDate: '2031-03-09', endDate: '2031-03-09', metrics, dimensions: ['hour'] }).groups.filter((g) => String(g.row.hour).slice(11, 13) <= '07');
+        const soFar = oracle({
+          timezone: -5,
+          startDate: '2031-03-09',
+          endDate: '2031-03-09',
+          metrics,
+          dimensions: ['hour'],
+        }).groups.filter((g) => String(g.row.hour).slice(11, 13) <= '07');
         expect(d.totals.yesterdaySoFar).toMatchObject({ imps: soFar.reduce((n, g) => n + g.sums.imps, 0) });
-        const top = oracle({ timezone: -5, startDate: '2031-03-04', endDate: '2031-03-10', dimensions: ['channel'], metrics: ['revenue', 'imps', 'fill'] }).groups
-          .map((g) => g.row).filter((r) => Number(r.channel) > 0).sort((x, y) => Number(y.revenue) - Number(x.revenue) || Number(x.channel) - Number(y.channel));
-        const hours = oracle({ timezone: -5, startDate: '2031-03-09', endDate: '2031-03-10', dimensions: ['hour'], metrics: ['revenue', 'imps'] }).groups.map((g) => g.row)
+        const top = oracle({
+          timezone: -5,
+          startDate: '2031-03-04',
+          endDate: '2031-03-10',
+          dimensions: ['channel'],
+          metrics: ['revenue', 'imps', 'fill'],
+        })
+          .groups.map((g) => g.row)
+          .filter((r) => Number(r.channel) > 0)
+          .sort((x, y) => Number(y.revenue) - Number(x.revenue) || Number(x.channel) - Number(y.channel));
+        const hours = oracle({
+          timezone: -5,
+          startDate: '2031-03-09',
+          endDate: '2031-03-10',
+          dimensions: ['hour'],
+          metrics: ['revenue', 'imps'],
+        })
+          .groups.map((g) => g.row)
           .sort((x, y) => String(x.hour).localeCompare(String(y.hour)));
         expect(d.hours).toEqual(hours);
-        const days = oracle({ timezone: -5, startDate: '2031-03-04', endDate: '2031-03-10', dimensions: ['date'], metrics: ['revenue', 'cost', 'profit', 'imps'] }).groups.map((g) => g.row)
+        const days = oracle({
+          timezone: -5,
+          startDate: '2031-03-04',
+          endDate: '2031-03-10',
+          dimensions: ['date'],
+          metrics: ['revenue', 'cost', 'profit', 'imps'],
+        })
+          .groups.map((g) => g.row)
           .sort((x, y) => String(x.date).localeCompare(String(y.date)));
         expect(d.days).toEqual(days);
-        expect(d.topChannels.map((r) => [r.channel, r.revenue, r.imps, r.fill])).toEqual(top.slice(0, 5).map((r) => [r.channel, r.revenue, r.imps, r.fill]));
+        expect(d.topChannels.map((r) => [r.channel, r.revenue, r.imps, r.fill])).toEqual(
+          top.slice(0, 5).map((r) => [r.channel, r.revenue, r.imps, r.fill]),
+        );
       });
 
       it('answers rowStats as a report of the same local days', async () => {
-        for (const [kind, dimension] of [['channels', 'channel'], ['tags', 'tag']] as const) {
+        for (const [kind, dimension] of [
+          ['channels', 'channel'],
+          ['tags', 'tag'],
+        ] as const) {
           for (const period of ['today', 'yesterday', 'last7'] as const) {
-            const res = await as(p.app, cookies.demand!, { method: 'GET', url: `/api/rowStats?kind=${kind}&period=${period}` });
+            const res = await as(p.app, cookies.demand!, {
+              method: 'GET',
+              url: `/api/rowStats?kind=${kind}&period=${period}`,
+            });
             expect(res.statusCode, res.body).toBe(200);
-            const answer = res.json<{ startDate: string; endDate: string; timezone: number; metrics: MetricId[]; rows: Record<string, Row> }>();
+            const answer = res.json<{
+              startDate: string;
+              endDate: string;
+              timezone: number;
+              metrics: MetricId[];
+              rows: Record<string, Row>;
+            }>();
             expect(answer.timezone).toBe(-5);
             const want: Record<string, Row> = {};
-            for (const g of oracle({ timezone: -5, startDate: answer.startDate, endDate: answer.endDate, dimensions: [dimension], metrics: answer.metrics }).groups) {
-              if (Number(g.row[dimension]) > 0) want[String(g.row[dimension])] = Object.fromEntries(answer.metrics.map((m) => [m, g.row[m]]));
+            for (const g of oracle({
+              timezone: -5,
+              startDate: answer.startDate,
+              endDate: answer.endDate,
+              dimensions: [dimension],
+              metrics: answer.metrics,
+            }).groups) {
+              if (Number(g.row[dimension]) > 0)
+                want[String(g.row[dimension])] = Object.fromEntries(answer.metrics.map((m) => [m, g.row[m]]));
             }
             expect(answer.rows, `${kind} ${period}`).toEqual(want);
             const some = Object.keys(want).slice(0, 1);
-            const picked = await as(p.app, cookies.demand!, { method: 'GET', url: `/api/rowStats?kind=${kind}&period=${period}&ids=${[...some, '999999'].join(',')}` });
-            expect(picked.json<{ rows: Record<string, Row> }>().rows, `${kind} ${period} ids`).toEqual(Object.fromEntries(some.map((id) => [id, want[id]])));
+            const picked = await as(p.app, cookies.demand!, {
+              method: 'GET',
+              url: `/api/rowStats?kind=${kind}&period=${period}&ids=${[...some, '999999'].join(',')}`,
+            });
+            expect(picked.json<{ rows: Record<string, Row> }>().rows, `${kind} ${period} ids`).toEqual(
+              Object.fromEntries(some.map((id) => [id, want[id]])),
+            );
           }
         }
       });
@@ -532,8 +926,19 @@ forEachStore((t) => {
         const res = await as(p.app, cookies.admin!, { method: 'GET', url: '/api/finance?month=2031-03' });
         expect(res.statusCode, res.body).toBe(200);
         const row = res.json<{ rows: Row[] }>().rows.find((r) => r.tenantId === tenant)!;
-        const want = oracle({ timezone: -5, startDate: '2031-03-01', endDate: '2031-03-10', metrics: ['reqs', 'imps', 'postbidImps', 'revenue', 'systemCost'] }).totals;
-        expect(row).toMatchObject({ reqs: want.reqs, imps: want.imps, postbidImps: want.postbidImps, revenue: want.revenue, systemCost: want.systemCost });
+        const want = oracle({
+          timezone: -5,
+          startDate: '2031-03-01',
+          endDate: '2031-03-10',
+          metrics: ['reqs', 'imps', 'postbidImps', 'revenue', 'systemCost'],
+        }).totals;
+        expect(row).toMatchObject({
+          reqs: want.reqs,
+          imps: want.imps,
+          postbidImps: want.postbidImps,
+          revenue: want.revenue,
+          systemCost: want.systemCost,
+        });
       });
     });
   });

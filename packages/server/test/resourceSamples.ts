@@ -4,25 +4,63 @@ import { type ResourceKind } from '@adplane/shared';
 export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
   switch (kind) {
     case 'channels':
-      return { name: `Roku CTV ${n}`, integration: 'VAST', environment: 'ctv', format: 'video', domain: 'roku.example.com', floorCpm: 4_000_000, payout: { type: 'revshare', percent: 65 } };
+      return {
+        name: `Roku CTV ${n}`,
+        integration: 'VAST',
+        environment: 'ctv',
+        format: 'video',
+        domain: 'roku.example.com',
+        floorCpm: 4_000_000,
+        payout: { type: 'revshare', percent: 65 },
+      };
     case 'tags':
-      return { name: `SpotX VAST ${n}`, integration: 'VAST', vastUrl: 'https://ads.example.com/vast?w={{width}}&h={{height}}&cb={{cachebuster}}', price: { type: 'cpm', cpm: 6_500_000 }, floorCpm: 3_000_000 };
+      return {
+        name: `SpotX VAST ${n}`,
+        integration: 'VAST',
+        vastUrl: 'https://ads.example.com/vast?w={{width}}&h={{height}}&cb={{cachebuster}}',
+        price: { type: 'cpm', cpm: 6_500_000 },
+        floorCpm: 3_000_000,
+      };
     case 'sups':
       return { name: `Supplier ${n}`, qpsLimit: 500, marginPercent: 25, formats: ['video'] };
     case 'campaigns':
-      return { name: `Holiday push ${n}`, startDate: '2026-11-01', endDate: '2026-12-31', totalBudget: 50_000_000_000, dailyBudget: 2_000_000_000, bidCpm: 12_000_000, pacing: 'even' };
+      return {
+        name: `Holiday push ${n}`,
+        startDate: '2026-11-01',
+        endDate: '2026-12-31',
+        totalBudget: 50_000_000_000,
+        dailyBudget: 2_000_000_000,
+        bidCpm: 12_000_000,
+        pacing: 'even',
+      };
     case 'creatives':
       return {
         name: `Spot 30s ${n}`,
         format: 'video',
         videoSource: 'media',
-        mediaFiles: [{ url: 'https://cdn.example.com/spot30.mp4', mime: 'video/mp4', duration: 30, width: 1920, height: 1080, bitrate: 4500 }],
+        mediaFiles: [
+          {
+            url: 'https://cdn.example.com/spot30.mp4',
+            mime: 'video/mp4',
+            duration: 30,
+            width: 1920,
+            height: 1080,
+            bitrate: 4500,
+          },
+        ],
         clickUrl: 'https://brand.example.com/',
         adomain: ['brand.example.com'],
         iabCategories: ['IAB2-1'],
       };
     case 'adexchanges':
-      return { name: `Exchange ${n}`, endpoint: 'https://rtb.example.com/openrtb2', tmaxMs: 250, qpsLimit: 1000, seat: 'seat-1', marginPercent: 15 };
+      return {
+        name: `Exchange ${n}`,
+        endpoint: 'https://rtb.example.com/openrtb2',
+        tmaxMs: 250,
+        qpsLimit: 1000,
+        seat: 'seat-1',
+        marginPercent: 15,
+      };
     case 'deals':
       return { name: `PMP ${n}`, dealId: `DEAL-${n}`, floorCpm: 15_000_000, auctionType: 1, buyerSeats: ['seat-a'] };
     case 'targetings':
@@ -43,18 +81,49 @@ export function sampleBody(kind: ResourceKind, n = 1): Record<string, unknown> {
     case 'crelists':
       return { name: `Blocked creatives ${n}`, items: ['cr-1001', 'badbrand.example.com'] };
     case 'ivts':
-      return { name: `Pixalate ${n}`, vendor: 'Pixalate', urlTemplate: 'https://pix.example.com/p?ip={{ip}}&ua={{user_agent}}&cb={{cachebuster}}', stage: 'postbid', samplePercent: 10 };
+      return {
+        name: `Pixalate ${n}`,
+        vendor: 'Pixalate',
+        urlTemplate: 'https://pix.example.com/p?ip={{ip}}&ua={{user_agent}}&cb={{cachebuster}}',
+        stage: 'postbid',
+        samplePercent: 10,
+      };
     case 'tooltips':
       return { key: `channels.floorCpm${n}`, text: 'The lowest CPM this channel accepts.' };
     case 'sdkapps':
       return { name: `Streaming app ${n}`, bundle: `com.example.stream${n}`, platform: 'android' };
     case 'subs':
-      return { name: `Publisher ${n}`, username: `pub${n}_${Math.random().toString(36).slice(2, 8)}`, email: '', password: 'publisher-pass', companyName: 'Pub Co', domain: 'pub.example.com' };
+      return {
+        name: `Publisher ${n}`,
+        username: `pub${n}_${Math.random().toString(36).slice(2, 8)}`,
+        email: '',
+        password: 'publisher-pass',
+        companyName: 'Pub Co',
+        domain: 'pub.example.com',
+      };
     case 'advs':
-      return { name: `Advertiser ${n}`, username: `adv${n}_${Math.random().toString(36).slice(2, 8)}`, email: '', password: 'advertiser-pass', domain: 'brand.example.com' };
+      return {
+        name: `Advertiser ${n}`,
+        username: `adv${n}_${Math.random().toString(36).slice(2, 8)}`,
+        email: '',
+        password: 'advertiser-pass',
+        domain: 'brand.example.com',
+      };
     case 'managers':
-      return { name: `Trader ${n}`, username: `mgr${n}_${Math.random().toString(36).slice(2, 8)}`, email: '', password: 'manager-pass' };
+      return {
+        name: `Trader ${n}`,
+        username: `mgr${n}_${Math.random().toString(36).slice(2, 8)}`,
+        email: '',
+        password: 'manager-pass',
+      };
     case 'demands':
-      return { name: `Tenant ${n}`, username: `tenant${n}_${Math.random().toString(36).slice(2, 8)}`, email: '', password: 'tenant-pass', priceReq: 10_000, priceImp: 50_000 };
+      return {
+        name: `Tenant ${n}`,
+        username: `tenant${n}_${Math.random().toString(36).slice(2, 8)}`,
+        email: '',
+        password: 'tenant-pass',
+        priceReq: 10_000,
+        priceImp: 50_000,
+      };
   }
 }

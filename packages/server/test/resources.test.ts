@@ -13,13 +13,19 @@ forEachStore((t) => {
   const cookies: Record<string, string> = {};
   const call = (who: string, method: string, url: string, payload?: unknown) =>
     // Every POST and PUT is JSON (the CSRF defence): an action without a body sends {}.
-    apps.for(url).inject({ method: method as 'GET', url, payload: (payload ?? (method === 'POST' || method === 'PUT' ? {} : undefined)) as object, headers: who ? { cookie: cookies[who] } : {} });
+    apps.for(url).inject({
+      method: method as 'GET',
+      url,
+      payload: (payload ?? (method === 'POST' || method === 'PUT' ? {} : undefined)) as object,
+      headers: who ? { cookie: cookies[who] } : {},
+    });
 
   beforeAll(async () => {
     apps = await buildEditionApps(t.store);
     // Tenant isolation of DSP kinds needs a second tenant with the DSP view (the mode rule itself: security/entitlements.test.ts).
     await grantDsp(t.store, t.users.acme.id);
-    for (const u of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']) cookies[u] = await login(apps.apps.default, u);
+    for (const u of ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme'])
+      cookies[u] = await login(apps.apps.default, u);
   });
   afterAll(() => apps.close());
 
@@ -39,7 +45,11 @@ forEachStore((t) => {
       expect(read.statusCode).toBe(200);
       expect(read.json().name).toBe(row.name);
 
-      const updated = await call('demand', 'PUT', `${api}/${row.id}`, { ...sampleBody(kind, 1), name: '  Renamed  ', status: 0 });
+      const updated = await call('demand', 'PUT', `${api}/${row.id}`, {
+        ...sampleBody(kind, 1),
+        name: '  Renamed  ',
+        status: 0,
+      });
       expect(updated.statusCode, updated.body).toBe(200);
       expect(updated.json()).toMatchObject({ name: 'Renamed', status: 0 });
 
@@ -94,14 +104,22 @@ forEachStore((t) => {
   describe('references', () => {
     it('refuses a reference to another tenant and names the field', async () => {
       const acmeTag = (await call('acme', 'POST', RESOURCES.tags.api, sampleBody('tags', 9))).json();
-      const res = await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 9), demand: [{ tagId: acmeTag.id, priority: 1 }] });
+      const res = await call('demand', 'POST', RESOURCES.channels.api, {
+        ...sampleBody('channels', 9),
+        demand: [{ tagId: acmeTag.id, priority: 1 }],
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().field).toBe('demand');
     });
 
     it('blocks archiving and deleting a row in use, naming who uses it', async () => {
       const targeting = (await call('demand', 'POST', RESOURCES.targetings.api, sampleBody('targetings', 7))).json();
-      const channel = (await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 7), targetingId: targeting.id })).json();
+      const channel = (
+        await call('demand', 'POST', RESOURCES.channels.api, {
+          ...sampleBody('channels', 7),
+          targetingId: targeting.id,
+        })
+      ).json();
       const usage = (await call('demand', 'GET', `${RESOURCES.targetings.api}/${targeting.id}/usage`)).json();
       expect(usage).toEqual([expect.objectContaining({ kind: 'channels', id: channel.id, field: 'targetingId' })]);
       const archive = await call('demand', 'POST', `${RESOURCES.targetings.api}/${targeting.id}/archive`);
@@ -109,17 +127,33 @@ forEachStore((t) => {
       expect(archive.json().message).toContain(channel.name);
       expect((await call('demand', 'DELETE', `${RESOURCES.targetings.api}/${targeting.id}`)).statusCode).toBe(409);
       // Once the channel no longer uses it, it can go.
-      await call('demand', 'PUT', `${RESOURCES.channels.api}/${channel.id}`, { ...sampleBody('channels', 7), targetingId: null });
-      expect((await call('demand', 'POST', `${RESOURCES.targetings.api}/${targeting.id}/archive`)).statusCode).toBe(200);
+      await call('demand', 'PUT', `${RESOURCES.channels.api}/${channel.id}`, {
+        ...sampleBody('channels', 7),
+        targetingId: null,
+      });
+      expect((await call('demand', 'POST', `${RESOURCES.targetings.api}/${targeting.id}/archive`)).statusCode).toBe(
+        200,
+      );
     });
 
     it('checks reference data and partner parameters', async () => {
-      const badCountry = await call('demand', 'POST', RESOURCES.targetings.api, { name: 't', rules: { countries: { mode: 'include', values: ['XX'] } } });
+      const badCountry = await call('demand', 'POST', RESOURCES.targetings.api, {
+        name: 't',
+        rules: { countries: { mode: 'include', values: ['XX'] } },
+      });
       expect(badCountry.statusCode).toBe(400);
       expect(badCountry.json().field).toBe('rules.countries');
-      const badIab = await call('demand', 'POST', RESOURCES.creatives.api, { ...sampleBody('creatives', 5), iabCategories: ['IAB99'] });
+      const badIab = await call('demand', 'POST', RESOURCES.creatives.api, {
+        ...sampleBody('creatives', 5),
+        iabCategories: ['IAB99'],
+      });
       expect(badIab.json().field).toBe('iabCategories');
-      const prebid = await call('demand', 'POST', RESOURCES.tags.api, { name: 'pb', integration: 'PreBid', partner: 'appnexus', partnerParams: {} });
+      const prebid = await call('demand', 'POST', RESOURCES.tags.api, {
+        name: 'pb',
+        integration: 'PreBid',
+        partner: 'appnexus',
+        partnerParams: {},
+      });
       expect(prebid.statusCode).toBe(400);
       expect(prebid.json().field).toMatch(/^partnerParams/);
     });
@@ -127,19 +161,33 @@ forEachStore((t) => {
 
   describe('assigned rows for sub and adv users', () => {
     it('shows a subpublisher only its channels, read-only', async () => {
-      const mine = (await call('demand', 'POST', RESOURCES.channels.api, { ...sampleBody('channels', 11), subpublisherId: t.users.sub.id })).json();
+      const mine = (
+        await call('demand', 'POST', RESOURCES.channels.api, {
+          ...sampleBody('channels', 11),
+          subpublisherId: t.users.sub.id,
+        })
+      ).json();
       const other = (await call('demand', 'POST', RESOURCES.channels.api, sampleBody('channels', 12))).json();
       const seen = (await call('sub', 'GET', `${RESOURCES.channels.api}/list`)).json().map((i: { id: number }) => i.id);
       expect(seen).toContain(mine.id);
       expect(seen).not.toContain(other.id);
       expect((await call('sub', 'GET', `${RESOURCES.channels.api}/${other.id}`)).statusCode).toBe(404);
-      expect((await call('sub', 'PUT', `${RESOURCES.channels.api}/${mine.id}`, sampleBody('channels', 11))).statusCode).toBe(403);
+      expect(
+        (await call('sub', 'PUT', `${RESOURCES.channels.api}/${mine.id}`, sampleBody('channels', 11))).statusCode,
+      ).toBe(403);
       expect((await call('sub', 'GET', RESOURCES.tags.api)).statusCode).toBe(403);
     });
 
     it('shows an advertiser only its campaigns', async () => {
-      const mine = (await call('demand', 'POST', RESOURCES.campaigns.api, { ...sampleBody('campaigns', 13), advertiserId: t.users.adv.id })).json();
-      const seen: { id: number; advertiserId: number }[] = (await call('adv', 'GET', `${RESOURCES.campaigns.api}?pageSize=100`)).json().items;
+      const mine = (
+        await call('demand', 'POST', RESOURCES.campaigns.api, {
+          ...sampleBody('campaigns', 13),
+          advertiserId: t.users.adv.id,
+        })
+      ).json();
+      const seen: { id: number; advertiserId: number }[] = (
+        await call('adv', 'GET', `${RESOURCES.campaigns.api}?pageSize=100`)
+      ).json().items;
       expect(seen.map((i) => i.id)).toContain(mine.id);
       // The demo workspace assigns campaigns to other advertisers of the tenant too: the adv user sees none of them.
       expect(seen.every((i) => i.advertiserId === t.users.adv.id)).toBe(true);
@@ -151,18 +199,32 @@ forEachStore((t) => {
     it('lets admins write tooltips and everyone read them', async () => {
       const tip = await call('admin', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 1));
       expect(tip.statusCode, tip.body).toBe(201);
-      expect((await call('demand', 'GET', `${RESOURCES.tooltips.api}/list`)).json()).toContainEqual(expect.objectContaining({ id: tip.json().id, key: 'channels.floorCpm1' }));
+      expect((await call('demand', 'GET', `${RESOURCES.tooltips.api}/list`)).json()).toContainEqual(
+        expect.objectContaining({ id: tip.json().id, key: 'channels.floorCpm1' }),
+      );
       expect((await call('demand', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 2))).statusCode).toBe(403);
     });
 
     it('keeps one live tooltip per field key', async () => {
       const first = await call('admin', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 3));
       expect(first.statusCode, first.body).toBe(201);
-      const second = await call('admin', 'POST', RESOURCES.tooltips.api, { ...sampleBody('tooltips', 3), text: 'Another text' });
+      const second = await call('admin', 'POST', RESOURCES.tooltips.api, {
+        ...sampleBody('tooltips', 3),
+        text: 'Another text',
+      });
       expect(second.statusCode).toBe(400);
-      expect(second.json().errors).toEqual([{ field: 'key', message: `already has a tooltip (#${first.json().id}): edit that one` }]);
+      expect(second.json().errors).toEqual([
+        { field: 'key', message: `already has a tooltip (#${first.json().id}): edit that one` },
+      ]);
       // Editing the tooltip itself is fine; once archived, its key is free again.
-      expect((await call('admin', 'PUT', `${RESOURCES.tooltips.api}/${first.json().id}`, { ...sampleBody('tooltips', 3), text: 'Edited' })).statusCode).toBe(200);
+      expect(
+        (
+          await call('admin', 'PUT', `${RESOURCES.tooltips.api}/${first.json().id}`, {
+            ...sampleBody('tooltips', 3),
+            text: 'Edited',
+          })
+        ).statusCode,
+      ).toBe(200);
       await call('admin', 'POST', `${RESOURCES.tooltips.api}/${first.json().id}/archive`);
       expect((await call('admin', 'POST', RESOURCES.tooltips.api, sampleBody('tooltips', 3))).statusCode).toBe(201);
     });
@@ -178,7 +240,10 @@ forEachStore((t) => {
       const res = await call('admin', 'POST', RESOURCES.ivts.api, sampleBody('ivts', 4));
       expect(res.statusCode).toBe(400);
       expect(res.json().field).toBe('tenantId');
-      const ok = await call('admin', 'POST', RESOURCES.ivts.api, { ...sampleBody('ivts', 4), tenantId: t.users.acme.id });
+      const ok = await call('admin', 'POST', RESOURCES.ivts.api, {
+        ...sampleBody('ivts', 4),
+        tenantId: t.users.acme.id,
+      });
       expect(ok.json().tenantId).toBe(t.users.acme.id);
     });
   });
@@ -186,7 +251,10 @@ forEachStore((t) => {
   describe('activity log', () => {
     it('records who changed what, with before and after', async () => {
       const row = (await call('demand', 'POST', RESOURCES.deals.api, sampleBody('deals', 21))).json();
-      await call('demand', 'PUT', `${RESOURCES.deals.api}/${row.id}`, { ...sampleBody('deals', 21), floorCpm: 20_000_000 });
+      await call('demand', 'PUT', `${RESOURCES.deals.api}/${row.id}`, {
+        ...sampleBody('deals', 21),
+        floorCpm: 20_000_000,
+      });
       const log = await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}`);
       expect(log.statusCode, log.body).toBe(200);
       const [update, create] = log.json();
@@ -205,16 +273,29 @@ forEachStore((t) => {
         headers: { cookie: cookies.admin, accept: 'application/json' },
       });
       expect(switched.statusCode, switched.body).toBe(200);
-      await call('admin', 'PUT', `${RESOURCES.deals.api}/${row.id}`, { ...sampleBody('deals', 22), name: 'Renamed by support' });
-      await apps.apps.default.inject({ method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { cookie: cookies.admin, accept: 'application/json' } });
+      await call('admin', 'PUT', `${RESOURCES.deals.api}/${row.id}`, {
+        ...sampleBody('deals', 22),
+        name: 'Renamed by support',
+      });
+      await apps.apps.default.inject({
+        method: 'GET',
+        url: `/api/switch?type=admin&id=${t.users.admin.id}`,
+        headers: { cookie: cookies.admin, accept: 'application/json' },
+      });
 
       const all = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}`)).json();
       expect(all.map((e: { action: string }) => e.action)).toEqual(['update', 'create']);
-      expect(all[0]).toMatchObject({ userName: 'Northwind Media', adminName: 'Platform Admin', adminId: t.users.admin.id });
+      expect(all[0]).toMatchObject({
+        userName: 'Northwind Media',
+        adminName: 'Platform Admin',
+        adminId: t.users.admin.id,
+      });
       expect(all[1]).toMatchObject({ userName: 'Northwind Media', adminName: null });
       const updates = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}&action=update`)).json();
       expect(updates).toHaveLength(1);
-      const older = (await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}&beforeId=${all[0].id}`)).json();
+      const older = (
+        await call('demand', 'GET', `/api/activity?kind=deals&entityId=${row.id}&beforeId=${all[0].id}`)
+      ).json();
       expect(older.map((e: { id: number }) => e.id)).toEqual([all[1].id]);
       expect((await call('sub', 'GET', '/api/activity')).statusCode).toBe(403);
     });

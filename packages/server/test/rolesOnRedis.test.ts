@@ -91,7 +91,8 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
   let databaseUrl = '';
 
   beforeAll(async () => {
-    if (!present) throw new Error('CI=true but neither redis-server nor REDIS_URL: .ci/redis.sh installs and starts it');
+    if (!present)
+      throw new Error('CI=true but neither redis-server nor REDIS_URL: .ci/redis.sh installs and starts it');
     const { url: redisUrl, own: started } = await redisForProgram();
     own = started;
     demand = await startDemandServer();
@@ -116,7 +117,14 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       const node = await startAdplane(
         ['--import', 'tsx', 'packages/server/src/main.ts', '--role', role, '--workers', '1'],
         // the config store's polling at 10 minutes: a change reaches an edge within the test's seconds only over Redis pub/sub
-        { DATA_DIR: dir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dir, 'none'), REDIS_URL: redis, ADPLANE_CONFIG_POLL_MS: String(POLL_MS), ...storeEnv },
+        {
+          DATA_DIR: dir,
+          ADPLANE_DEMO: '0',
+          ADPLANE_WEB_DIST: join(dir, 'none'),
+          REDIS_URL: redis,
+          ADPLANE_CONFIG_POLL_MS: String(POLL_MS),
+          ...storeEnv,
+        },
         { cwd: ROOT, workers: 1 },
       );
       const log: string[] = [];
@@ -128,13 +136,28 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
       if (!databaseUrl) symlinkSync(join(apiDir, SQLITE_FILE_NAME), join(dir, SQLITE_FILE_NAME));
       return dir;
     };
-    const nodes = await Promise.all([start('api', apiDir, redisUrl), start('edge', edgeDir(), redisUrl), start('edge', edgeDir(), redisUrl)]);
+    const nodes = await Promise.all([
+      start('api', apiDir, redisUrl),
+      start('edge', edgeDir(), redisUrl),
+      start('edge', edgeDir(), redisUrl),
+    ]);
     api = nodes[0];
     edges = nodes.slice(1);
-    const login = await call(api.port, '/api/auth/login', { method: 'POST', body: { username: 'demand', password: DEMO_PASSWORD } });
+    const login = await call(api.port, '/api/auth/login', {
+      method: 'POST',
+      body: { username: 'demand', password: DEMO_PASSWORD },
+    });
     expect(login.status, login.body).toBe(200);
     cookie = login.cookie!;
-    channelUid = (await create('channels', { name: 'Roles CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] })).uid;
+    channelUid = (
+      await create('channels', {
+        name: 'Roles CTV',
+        vastVersion: '4.2',
+        demandMode: 'auction',
+        timeoutMs: 1000,
+        demand: [],
+      })
+    ).uid;
   }, 120_000);
 
   afterAll(async () => {
@@ -152,8 +175,21 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
   };
   const creative = (name: string) =>
     create('creatives', {
-      name, format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
-      mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      name,
+      format: 'video',
+      videoSource: 'media',
+      approval: 'approved',
+      clickUrl: 'https://brand.example.com/',
+      mediaFiles: [
+        {
+          url: `https://cdn.example.com/${name}.mp4`,
+          mime: 'video/mp4',
+          duration: 15,
+          width: 640,
+          height: 360,
+          bitrate: 800,
+        },
+      ],
     });
   const vastPath = (device: string, uid = channelUid) => `/vast/${uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}`;
   const anyEdge = () => edges[Math.random() < 0.5 ? 0 : 1]!;
@@ -162,14 +198,24 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     let spent = -1;
     for (const until = Date.now() + 5_000; Date.now() < until && spent !== expected; await sleep(100)) {
       const res = await call(api.port, `/api/demand/campaigns/pacing?ids=${campaignId}`, { cookie });
-      if (res.status === 200) spent = (JSON.parse(res.body) as { campaigns: { spentToday: number }[] }).campaigns[0]!.spentToday;
+      if (res.status === 200)
+        spent = (JSON.parse(res.body) as { campaigns: { spentToday: number }[] }).campaigns[0]!.spentToday;
     }
     return spent;
   };
 
-  it('serves on both edges what the api process wrote, and stops serving what it paused, each within a second', { timeout: 30_000 }, async () => {
+  it('serves on both edges what the api process wrote, and stops serving what it paused, each within a second', {
+    timeout: 30_000,
+  }, async () => {
     const spot = await creative('switch-spot');
-    const campaign = await create('campaigns', { name: 'Switched', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', creativeIds: [spot.id] });
+    const campaign = await create('campaigns', {
+      name: 'Switched',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: BID,
+      pacing: 'asap',
+      creativeIds: [spot.id],
+    });
     /** For each edge, the ms from `since` until `serving(answer)` held (null: not within 3 s). */
     const untilEvery = async (serving: (body: string) => boolean, since: number): Promise<(number | null)[]> =>
       Promise.all(
@@ -189,7 +235,11 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     for (const ms of served) expect(ms).not.toBeNull();
 
     // paused through the api process (a bulk action, as the console's list does): both edges stop serving it
-    const paused = await call(api.port, '/api/demand/campaigns/bulk', { method: 'POST', cookie, body: { action: 'pause', ids: [campaign.id] } });
+    const paused = await call(api.port, '/api/demand/campaigns/bulk', {
+      method: 'POST',
+      cookie,
+      body: { action: 'pause', ids: [campaign.id] },
+    });
     expect(paused.status, paused.body).toBe(200);
     const stopped = await untilEvery((body) => !body.includes('switch-spot.mp4'), Date.now());
     for (const ms of stopped) {
@@ -198,9 +248,19 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     }
   });
 
-  it(`holds a daily budget of ${BUDGET_IMPS} impressions across both edges: at most one in-flight impression over per process`, { timeout: 40_000 }, async () => {
+  it(`holds a daily budget of ${BUDGET_IMPS} impressions across both edges: at most one in-flight impression over per process`, {
+    timeout: 40_000,
+  }, async () => {
     const spot = await creative('budget-spot');
-    const campaign = await create('campaigns', { name: 'Twenty a day', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: BUDGET_IMPS * PER_IMP, pacing: 'asap', creativeIds: [spot.id] });
+    const campaign = await create('campaigns', {
+      name: 'Twenty a day',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: BID,
+      dailyBudget: BUDGET_IMPS * PER_IMP,
+      pacing: 'asap',
+      creativeIds: [spot.id],
+    });
     let counted = 0;
     /** Impressions counted by the tenant's day: two days when its midnight fell within the test (the next day's budget is a new one). */
     const countedOn = new Map<string, number>();
@@ -245,7 +305,10 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     expect(counted).toBe(decisions);
     // the budget was reached, on no day overspent beyond the bound
     expect(Math.max(...countedOn.values())).toBeGreaterThanOrEqual(BUDGET_IMPS - 1);
-    for (const [day, n] of countedOn) expect(n, `${n - BUDGET_IMPS} impressions over a budget of ${BUDGET_IMPS} on ${day}`).toBeLessThanOrEqual(BUDGET_IMPS + edges.length);
+    for (const [day, n] of countedOn)
+      expect(n, `${n - BUDGET_IMPS} impressions over a budget of ${BUDGET_IMPS} on ${day}`).toBeLessThanOrEqual(
+        BUDGET_IMPS + edges.length,
+      );
 
     // the shared spend as the api process reads it from Redis (the console's pacing) is those impressions
     // (at most: in loaded full runs it was once 3 impressions short of the beacons counted, a
@@ -264,7 +327,15 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
 
   it(`holds a frequency cap of ${CAP} a day per viewer across both edges`, { timeout: 30_000 }, async () => {
     const spot = await creative('capped-spot');
-    await create('campaigns', { name: 'Three per viewer', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', frequencyCap: { count: CAP, periodHours: 24 }, creativeIds: [spot.id] });
+    await create('campaigns', {
+      name: 'Three per viewer',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: BID,
+      pacing: 'asap',
+      frequencyCap: { count: CAP, periodHours: 24 },
+      creativeIds: [spot.id],
+    });
     /** One viewer's requests, each to the edge after the last, its beacon to the other; until refused 10 times in a row. */
     const watch = async (viewer: string): Promise<number> => {
       let views = 0;
@@ -284,7 +355,14 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     // both edges have the campaign before the viewers ask (each asked for a probe viewer of its own)
     for (const [e, edge] of edges.entries()) {
       let probe = 0;
-      await probeUntil(`the capped campaign on edge ${e}`, async () => (impressionOf((await call(edge.port, vastPath(`cap-probe-${e}-${probe++}`))).body, 'capped-spot.mp4') ? true : null), 5_000);
+      await probeUntil(
+        `the capped campaign on edge ${e}`,
+        async () =>
+          impressionOf((await call(edge.port, vastPath(`cap-probe-${e}-${probe++}`))).body, 'capped-spot.mp4')
+            ? true
+            : null,
+        5_000,
+      );
     }
     const one = await watch('one-viewer');
     // docs/delivery.md, "Frequency caps": a viewer new to a process may get one beyond the cap there
@@ -297,8 +375,19 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
   });
 
   it(`holds a demand tag's QPS limit of ${TAG_QPS} across both edges`, { timeout: 30_000 }, async () => {
-    const tag = await create('tags', { name: 'Five a second', vastUrl: `${demand.url}/empty`, price: { type: 'cpm', cpm: 1_000_000 }, qpsLimit: TAG_QPS, timeoutMs: 500 });
-    const channel = await create('channels', { name: 'Roles QPS', demandMode: 'auction', timeoutMs: 500, demand: [{ tagId: tag.id, priority: 1 }] });
+    const tag = await create('tags', {
+      name: 'Five a second',
+      vastUrl: `${demand.url}/empty`,
+      price: { type: 'cpm', cpm: 1_000_000 },
+      qpsLimit: TAG_QPS,
+      timeoutMs: 500,
+    });
+    const channel = await create('channels', {
+      name: 'Roles QPS',
+      demandMode: 'auction',
+      timeoutMs: 500,
+      demand: [{ tagId: tag.id, priority: 1 }],
+    });
     // until both edges have called the tag once (they have the channel and their first share)
     for (const edge of edges) {
       for (let i = 0, before = demand.calls.length; demand.calls.length === before && i < 100; i++) {
@@ -336,72 +425,92 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     const seconds = calls.slice(0, 4);
     expect(seconds).toHaveLength(4);
     for (const [s, n] of seconds.entries()) {
-      expect(n, `second ${s}: ${n} calls of ${asked[s]} requests (per second: calls ${seconds.join(', ')}; requests ${asked.join(', ')})`).toBeLessThanOrEqual(Math.floor(TAG_QPS * 1.2) + edges.length);
+      expect(
+        n,
+        `second ${s}: ${n} calls of ${asked[s]} requests (per second: calls ${seconds.join(', ')}; requests ${asked.join(', ')})`,
+      ).toBeLessThanOrEqual(Math.floor(TAG_QPS * 1.2) + edges.length);
       expect(n).toBeGreaterThan(0);
     }
   });
 
-  it.skipIf(!hasRedisServer())('shows Redis down in each edge’s /healthz and /metrics, keeps serving and counting, and recovers and reconciles when Redis returns', { timeout: 40_000 }, async () => {
-    type Health = { status: string; delivery: { engine: string; redis: string; since: number | null } };
-    const health = async (edge: Node) => {
-      const res = await call(edge.port, '/healthz');
-      expect(res.status, res.body).toBe(200);
-      return JSON.parse(res.body) as Health;
-    };
-    const metricsOf = async (edge: Node) => (await call(edge.port, '/metrics')).body;
-    /** Until every edge shows `state` in both, within 10 s (an edge exchanges at least once a second, every 100 ms while busy). */
-    const untilEvery = async (state: 'ok' | 'down') => {
-      for (const edge of edges) {
-        let seen: [string, number | null] = ['', null];
-        for (const until = Date.now() + 10_000; Date.now() < until; await sleep(100)) {
-          seen = [(await health(edge)).delivery.redis, gauge(await metricsOf(edge), 'adplane_delivery_redis_up{engine="redis"}')];
-          if (seen[0] === state && seen[1] === (state === 'ok' ? 1 : 0)) break;
+  it.skipIf(!hasRedisServer())(
+    'shows Redis down in each edge’s /healthz and /metrics, keeps serving and counting, and recovers and reconciles when Redis returns',
+    { timeout: 40_000 },
+    async () => {
+      type Health = { status: string; delivery: { engine: string; redis: string; since: number | null } };
+      const health = async (edge: Node) => {
+        const res = await call(edge.port, '/healthz');
+        expect(res.status, res.body).toBe(200);
+        return JSON.parse(res.body) as Health;
+      };
+      const metricsOf = async (edge: Node) => (await call(edge.port, '/metrics')).body;
+      /** Until every edge shows `state` in both, within 10 s (an edge exchanges at least once a second, every 100 ms while busy). */
+      const untilEvery = async (state: 'ok' | 'down') => {
+        for (const edge of edges) {
+          let seen: [string, number | null] = ['', null];
+          for (const until = Date.now() + 10_000; Date.now() < until; await sleep(100)) {
+            seen = [
+              (await health(edge)).delivery.redis,
+              gauge(await metricsOf(edge), 'adplane_delivery_redis_up{engine="redis"}'),
+            ];
+            if (seen[0] === state && seen[1] === (state === 'ok' ? 1 : 0)) break;
+          }
+          expect(seen).toEqual([state, state === 'ok' ? 1 : 0]);
         }
-        expect(seen).toEqual([state, state === 'ok' ? 1 : 0]);
+      };
+      const spot = await creative('outage-spot');
+      const campaign = await create('campaigns', {
+        name: 'Through the outage',
+        startDate: day(-1),
+        endDate: day(30),
+        bidCpm: 2 * BID,
+        pacing: 'asap',
+        creativeIds: [spot.id],
+      });
+      const price = (2 * BID) / 1000;
+      /** The tenant's day of each impression counted: today's spend is that of today's. */
+      const counted: string[] = [];
+      const spendToday = () => counted.filter((day) => day === tenantDay()).length * price;
+      /** One impression of the campaign decided by edge `e` (within 3 s: the edges may not have it yet), its beacon counted by the other edge. */
+      const impression = async (e: number, viewer: string) => {
+        let won: string | null = null;
+        for (const until = Date.now() + 3_000; !won && Date.now() < until; await sleep(20)) {
+          const res = await call(edges[e]!.port, vastPath(viewer));
+          expect(res.status).toBe(200);
+          won = impressionOf(res.body, 'outage-spot.mp4');
+        }
+        expect(won, `edge ${e} did not serve the campaign`).not.toBeNull();
+        expect((await call(edges[1 - e]!.port, won!)).status).toBe(200);
+        counted.push(tenantDay());
+      };
+      for (const edge of edges)
+        expect(await health(edge)).toMatchObject({ status: 'ok', delivery: { engine: 'redis', redis: 'ok' } });
+      await impression(0, 'before-outage');
+      // in Redis (the api process reads it there) before Redis dies
+      expect(await spentToday(campaign.id, spendToday())).toBe(spendToday());
+      await own!.kill();
+      await untilEvery('down');
+      for (const [e, edge] of edges.entries()) {
+        // the health check still passes: the edge serves on local counters, and counts what it serves
+        expect((await health(edge)).status).toBe('ok');
+        expect(gauge(await metricsOf(edge), 'adplane_delivery{stat="exchangeFailures"}')).toBeGreaterThan(0);
+        await impression(e, `during-outage-${e}`);
+        // logged once, at warn (docs/delivery.md, "Redis down")
+        expect(
+          edge.log.filter((line) => line.includes('delivery counters: Redis unreachable')),
+          edge.log.join('\n'),
+        ).toHaveLength(1);
       }
-    };
-    const spot = await creative('outage-spot');
-    const campaign = await create('campaigns', { name: 'Through the outage', startDate: day(-1), endDate: day(30), bidCpm: 2 * BID, pacing: 'asap', creativeIds: [spot.id] });
-    const price = (2 * BID) / 1000;
-    /** The tenant's day of each impression counted: today's spend is that of today's. */
-    const counted: string[] = [];
-    const spendToday = () => counted.filter((day) => day === tenantDay()).length * price;
-    /** One impression of the campaign decided by edge `e` (within 3 s: the edges may not have it yet), its beacon counted by the other edge. */
-    const impression = async (e: number, viewer: string) => {
-      let won: string | null = null;
-      for (const until = Date.now() + 3_000; !won && Date.now() < until; await sleep(20)) {
-        const res = await call(edges[e]!.port, vastPath(viewer));
-        expect(res.status).toBe(200);
-        won = impressionOf(res.body, 'outage-spot.mp4');
-      }
-      expect(won, `edge ${e} did not serve the campaign`).not.toBeNull();
-      expect((await call(edges[1 - e]!.port, won!)).status).toBe(200);
-      counted.push(tenantDay());
-    };
-    for (const edge of edges) expect(await health(edge)).toMatchObject({ status: 'ok', delivery: { engine: 'redis', redis: 'ok' } });
-    await impression(0, 'before-outage');
-    // in Redis (the api process reads it there) before Redis dies
-    expect(await spentToday(campaign.id, spendToday())).toBe(spendToday());
-    await own!.kill();
-    await untilEvery('down');
-    for (const [e, edge] of edges.entries()) {
-      // the health check still passes: the edge serves on local counters, and counts what it serves
-      expect((await health(edge)).status).toBe('ok');
-      expect(gauge(await metricsOf(edge), 'adplane_delivery{stat="exchangeFailures"}')).toBeGreaterThan(0);
-      await impression(e, `during-outage-${e}`);
-      // logged once, at warn (docs/delivery.md, "Redis down")
-      expect(edge.log.filter((line) => line.includes('delivery counters: Redis unreachable')), edge.log.join('\n')).toHaveLength(1);
-    }
 
-    // back, empty (no persistence): the edges reconnect, raise it back to the spend they last saw and send what they counted meanwhile
-    await own!.start();
-    await untilEvery('ok');
-    // What the edges counted during the outage arrives, on top of the impression from before it,
-    // which the edge that had seen it sends back (docs/delivery.md, "Redis down", "Reconcile"; it was
-    // lost when that edge had dropped its idle account: src/delivery/redisRestore.test.ts)
-    expect(counted).toHaveLength(3);
-    const spent = await spentToday(campaign.id, spendToday());
-    expect(spent, `spent today ${spent}, impressions of ${price} counted: ${counted.join(', ')}`).toBe(spendToday());
-
-  });
+      // back, empty (no persistence): the edges reconnect, raise it back to the spend they last saw and send what they counted meanwhile
+      await own!.start();
+      await untilEvery('ok');
+      // What the edges counted during the outage arrives, on top of the impression from before it,
+      // which the edge that had seen it sends back (docs/delivery.md, "Redis down", "Reconcile"; it was
+      // lost when that edge had dropped its idle account: src/delivery/redisRestore.test.ts)
+      expect(counted).toHaveLength(3);
+      const spent = await spentToday(campaign.id, spendToday());
+      expect(spent, `spent today ${spent}, impressions of ${price} counted: ${counted.join(', ')}`).toBe(spendToday());
+    },
+  );
 });

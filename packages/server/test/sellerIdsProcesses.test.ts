@@ -62,7 +62,14 @@ async function pgBarrier(url: string): Promise<Barrier> {
   await lock.connect();
   await lock.query('BEGIN');
   await lock.query('LOCK TABLE users IN EXCLUSIVE MODE');
-  const waiting = async () => Number((await lock.query<{ n: string }>('SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())')).rows[0]!.n);
+  const waiting = async () =>
+    Number(
+      (
+        await lock.query<{ n: string }>(
+          'SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
+        )
+      ).rows[0]!.n,
+    );
   return {
     async waiters() {
       const until = Date.now() + 4 * HOLD_MS;
@@ -107,7 +114,10 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
       { cwd: ROOT, workers: 2 },
     );
     for (const username of ['demand', 'acme']) {
-      const login = await callProgram(cluster.port, '/api/auth/login', { method: 'POST', body: { username, password: DEMO_PASSWORD } });
+      const login = await callProgram(cluster.port, '/api/auth/login', {
+        method: 'POST',
+        body: { username, password: DEMO_PASSWORD },
+      });
       expect(login.status, login.body).toBe(200);
       cookies[username] = login.cookie!;
     }
@@ -119,14 +129,19 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('gives the id to one save; the other, in the other process, gets the 400 on sellersJson.id', { timeout: 30_000 }, async () => {
+  it('gives the id to one save; the other, in the other process, gets the 400 on sellersJson.id', {
+    timeout: 30_000,
+  }, async () => {
     const { port } = cluster!;
     const save = (tenant: string, username: string): Promise<ProgramAnswer> =>
       callProgram(port, '/api/demand/subs', {
         method: 'POST',
         cookie: cookies[tenant],
         body: {
-          name: `Sub ${username}`, username, password: 'Seller-ids-pass-2026', domain: `${username}.test`,
+          name: `Sub ${username}`,
+          username,
+          password: 'Seller-ids-pass-2026',
+          domain: `${username}.test`,
           sellersJson: { type: 'PUBLISHER', name: `Sub ${username} LLC`, id: SELLER_ID, status: 1, confidential: 0 },
         },
       });
@@ -135,7 +150,9 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
     try {
       // each on a connection of its own: node's cluster hands them to the two workers in turn
       const answers: ProgramAnswer[] = [];
-      const saves = [save('demand', 'procs-a'), save('acme', 'procs-b')].map((p) => p.then((a) => (answers.push(a), a)));
+      const saves = [save('demand', 'procs-a'), save('acme', 'procs-b')].map((p) =>
+        p.then((a) => (answers.push(a), a)),
+      );
       await barrier.waiters();
       const answeredWhileHeld = answers.map((a) => `${a.status} ${a.body}`);
       await barrier.release();

@@ -31,7 +31,10 @@ forEachStore((t) => {
       const gc = fullGc();
       const first = new WeakRef(app.edge.snapshots.current!);
       const demand = await login(app, 'demand');
-      expect((await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Replacement probe' } })).statusCode).toBe(201);
+      expect(
+        (await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Replacement probe' } }))
+          .statusCode,
+      ).toBe(201);
       await app.edge.snapshots.rebuild();
       expect([...app.edge.snapshots.current!.channels.values()].some((c) => c.name === 'Replacement probe')).toBe(true);
       // a WeakRef holds its target until the end of the job that made or read it
@@ -58,38 +61,62 @@ forEachStore((t) => {
     afterAll(() => app.close());
 
     it('sees a new row, an edit, a pause, an archive and a delete made after the first build', async () => {
-      const created = await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Rebuild probe', floorCpm: 1_000_000 } });
+      const created = await as(app, demand, {
+        method: 'POST',
+        url: '/api/demand/channels',
+        payload: { name: 'Rebuild probe', floorCpm: 1_000_000 },
+      });
       expect(created.statusCode).toBe(201);
       const id = created.json().id as number;
       expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(1_000_000);
 
-      const edited = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(created.json() as Record<string, unknown>), floorCpm: 2_500_000 } });
+      const edited = await as(app, demand, {
+        method: 'PUT',
+        url: `/api/demand/channels/${id}`,
+        payload: { ...(created.json() as Record<string, unknown>), floorCpm: 2_500_000 },
+      });
       expect(edited.statusCode, edited.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.floorCpm).toBe(2_500_000);
 
-      const paused = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(edited.json() as Record<string, unknown>), status: 0 } });
+      const paused = await as(app, demand, {
+        method: 'PUT',
+        url: `/api/demand/channels/${id}`,
+        payload: { ...(edited.json() as Record<string, unknown>), status: 0 },
+      });
       expect(paused.statusCode, paused.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(false);
 
-      const resumed = await as(app, demand, { method: 'PUT', url: `/api/demand/channels/${id}`, payload: { ...(paused.json() as Record<string, unknown>), status: 1 } });
+      const resumed = await as(app, demand, {
+        method: 'PUT',
+        url: `/api/demand/channels/${id}`,
+        payload: { ...(paused.json() as Record<string, unknown>), status: 1 },
+      });
       expect(resumed.statusCode, resumed.body).toBe(200);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(true);
 
       // an archived channel stays known (its requests get an empty VAST and a counted reason), not serving
-      expect((await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/archive`, payload: {} })).statusCode).toBeLessThan(300);
+      expect(
+        (await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/archive`, payload: {} })).statusCode,
+      ).toBeLessThan(300);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(false);
 
-      expect((await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/restore`, payload: {} })).statusCode).toBeLessThan(300);
+      expect(
+        (await as(app, demand, { method: 'POST', url: `/api/demand/channels/${id}/restore`, payload: {} })).statusCode,
+      ).toBeLessThan(300);
       expect((await channelNamed('Rebuild probe'))?.serving).toBe(true);
 
-      expect((await as(app, demand, { method: 'DELETE', url: `/api/demand/channels/${id}` })).statusCode).toBeLessThan(300);
+      expect((await as(app, demand, { method: 'DELETE', url: `/api/demand/channels/${id}` })).statusCode).toBeLessThan(
+        300,
+      );
       expect(await channelNamed('Rebuild probe')).toBeUndefined();
     });
 
     it('sees a row deleted behind its back and one stamped a little before the newest stamp', async () => {
       const before = await build();
       const victim = [...before.channels.values()][0]!;
-      await sql`delete from entity_refs where from_kind = 'channels' and from_id = ${victim.id}`.execute(t.store.db).catch(() => undefined);
+      await sql`delete from entity_refs where from_kind = 'channels' and from_id = ${victim.id}`
+        .execute(t.store.db)
+        .catch(() => undefined);
       await sql`delete from supply_channels where id = ${victim.id}`.execute(t.store.db);
       expect((await build()).channels.has(victim.id)).toBe(false);
 
@@ -98,7 +125,9 @@ forEachStore((t) => {
       const newest = await sql<{ m: unknown }>`select max(updated_at) as m from supply_channels`.execute(t.store.db);
       const m = newest.rows[0]!.m;
       const late = new Date((m instanceof Date ? m.getTime() : Date.parse(String(m))) - 2000).toISOString();
-      await sql`update supply_channels set data = ${JSON.stringify({ ...JSON.parse(String((await sql<{ data: string }>`select data from supply_channels where id = ${other.id}`.execute(t.store.db)).rows[0]!.data)), floorCpm: 7_770_000 })}, updated_at = ${late} where id = ${other.id}`.execute(t.store.db);
+      await sql`update supply_channels set data = ${JSON.stringify({ ...JSON.parse(String((await sql<{ data: string }>`select data from supply_channels where id = ${other.id}`.execute(t.store.db)).rows[0]!.data)), floorCpm: 7_770_000 })}, updated_at = ${late} where id = ${other.id}`.execute(
+        t.store.db,
+      );
       expect((await build()).channels.get(other.id)?.floorCpm).toBe(7_770_000);
     });
 
@@ -118,12 +147,21 @@ forEachStore((t) => {
       try {
         during = async () => {
           // committed after the build read the version and the rows; its notice arrives before the build ends
-          expect((await as(app, demand, { method: 'POST', url: '/api/demand/channels', payload: { name: 'Heard mid-build' } })).statusCode).toBe(201);
+          expect(
+            (
+              await as(app, demand, {
+                method: 'POST',
+                url: '/api/demand/channels',
+                payload: { name: 'Heard mid-build' },
+              })
+            ).statusCode,
+          ).toBe(201);
           holder.poke();
         };
         await holder.rebuild();
         expect(has('Heard mid-build')).toBe(false);
-        for (const until = Date.now() + 2_000; !has('Heard mid-build') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+        for (const until = Date.now() + 2_000; !has('Heard mid-build') && Date.now() < until; )
+          await new Promise((r) => setTimeout(r, 10));
         expect(has('Heard mid-build')).toBe(true);
       } finally {
         holder.stop();
@@ -132,7 +170,8 @@ forEachStore((t) => {
 
     it("serves a tenant's campaigns only while it has the DSP view (campaigns are DSP mode)", async () => {
       const tenantId = t.users.demand!.id;
-      const live = () => build().then((snap) => [...snap.campaigns.values()].filter((c) => c.tenantId === tenantId).length);
+      const live = () =>
+        build().then((snap) => [...snap.campaigns.values()].filter((c) => c.tenantId === tenantId).length);
       expect(await live()).toBeGreaterThan(0);
       await sql`update users set show_dsp = 0 where id = ${tenantId}`.execute(t.store.db);
       try {

@@ -20,15 +20,17 @@ function openTestStats(engine: StatsEngine): TestStats {
   let stats: StatsStore | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-'));
   const clickhouseUrl = process.env.CLICKHOUSE_URL ?? '';
-  const config: StatsStoreConfig = engine === 'clickhouse'
-    ? { dataDir, clickhouseUrl, clickhouseDatabase: `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}` }
-    : { dataDir, clickhouseUrl: null };
+  const config: StatsStoreConfig =
+    engine === 'clickhouse'
+      ? { dataDir, clickhouseUrl, clickhouseDatabase: `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}` }
+      : { dataDir, clickhouseUrl: null };
   beforeAll(async () => {
     stats = await openStatsStore(config);
   });
   afterAll(async () => {
     await stats?.close();
-    if (engine === 'clickhouse' && config.clickhouseDatabase) await dropClickHouseDatabase(clickhouseUrl, config.clickhouseDatabase);
+    if (engine === 'clickhouse' && config.clickhouseDatabase)
+      await dropClickHouseDatabase(clickhouseUrl, config.clickhouseDatabase);
     rmSync(dataDir, { recursive: true, force: true });
   });
   return {
@@ -53,7 +55,9 @@ export function forEachStatsEngine(fn: (t: TestStats) => void): void {
   } else if (process.env.CI === 'true') {
     describe('clickhouse', () => {
       it('needs CLICKHOUSE_URL on CI', () => {
-        throw new Error('CI=true but CLICKHOUSE_URL is unset: the ClickHouse stats tests cannot run. Start it with .ci/clickhouse.sh and set CLICKHOUSE_URL=http://127.0.0.1:8123 (see .ci/run).');
+        throw new Error(
+          'CI=true but CLICKHOUSE_URL is unset: the ClickHouse stats tests cannot run. Start it with .ci/clickhouse.sh and set CLICKHOUSE_URL=http://127.0.0.1:8123 (see .ci/run).',
+        );
       });
     });
   }
@@ -62,12 +66,54 @@ export function forEachStatsEngine(fn: (t: TestStats) => void): void {
 /** An hourly row with every dimension empty and every count 0, overridden by `values`. */
 export function statsRow(values: Partial<HourlyRow> & { hour: string }): HourlyRow {
   return {
-    tenant_id: 0, channel_id: 0, subpublisher_id: 0, tag_id: 0, partner: '', advertiser_id: 0, campaign_id: 0, creative_id: 0,
-    supplier_id: 0, adexchange_id: 0, deal_id: '', marketplace_name: '', country: '', region: '', us_state: '', device: '', os: '',
-    browser: '', app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
-    reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0,
-    midpoints: 0, third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
-    source_reqs: 0, source_opps: 0, postbid_ivt: 0,
+    tenant_id: 0,
+    channel_id: 0,
+    subpublisher_id: 0,
+    tag_id: 0,
+    partner: '',
+    advertiser_id: 0,
+    campaign_id: 0,
+    creative_id: 0,
+    supplier_id: 0,
+    adexchange_id: 0,
+    deal_id: '',
+    marketplace_name: '',
+    country: '',
+    region: '',
+    us_state: '',
+    device: '',
+    os: '',
+    browser: '',
+    app_bundle: '',
+    domain: '',
+    publisher_id: '',
+    integration: '',
+    vast_error: '',
+    nofill_reason: '',
+    reqs: 0,
+    opps: 0,
+    demand_calls: 0,
+    responses: 0,
+    timeouts: 0,
+    bids: 0,
+    wins: 0,
+    imps: 0,
+    starts: 0,
+    first_quartiles: 0,
+    midpoints: 0,
+    third_quartiles: 0,
+    completes: 0,
+    clicks: 0,
+    errors: 0,
+    ivt: 0,
+    postbid_imps: 0,
+    revenue: 0,
+    cost: 0,
+    rev_m: 0,
+    rev_md: 0,
+    source_reqs: 0,
+    source_opps: 0,
+    postbid_ivt: 0,
     ...values,
   };
 }

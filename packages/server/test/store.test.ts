@@ -10,14 +10,24 @@ import { MIGRATIONS } from '../src/store/migrations/index.js';
 import { ADMIN_ONLY_SEED, seedIfEmpty } from '../src/store/seed.js';
 import { ensureSessionSecret, SESSION_SECRET_FILE } from '../src/store/sessionSecret.js';
 import { deleteExpiredSessions, findLiveSession, insertSession } from '../src/store/sessions.js';
-import { countUsers, createUser, findUserById, findUserForLogin, findUserInTenant, setUserStatus } from '../src/store/users.js';
+import {
+  countUsers,
+  createUser,
+  findUserById,
+  findUserForLogin,
+  findUserInTenant,
+  setUserStatus,
+} from '../src/store/users.js';
 import { as, buildTestApp, forEachStore, freshAddress, login, migrateTestStore } from './helpers.js';
 
 forEachStore((t) => {
   describe('migrations', () => {
     it('are applied once; running them again changes nothing', async () => {
       expect(await migrateTestStore(t.store)).toEqual([]);
-      const names = await t.store.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+      const names = await t.store.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute();
       expect(names.map((r) => (r as { name: string }).name)).toEqual(Object.keys(MIGRATIONS).sort());
     });
   });
@@ -34,7 +44,13 @@ forEachStore((t) => {
 
     it('stores a demand account as its own tenant, with prices as numbers and ISO timestamps', async () => {
       const acme = await findUserById(t.store.db, t.users.acme.id);
-      expect(acme).toMatchObject({ tenantId: t.users.acme.id, priceReq: 20_000, priceImp: 40_000, priceDsp: 12.5, showDsp: false });
+      expect(acme).toMatchObject({
+        tenantId: t.users.acme.id,
+        priceReq: 20_000,
+        priceImp: 40_000,
+        priceDsp: 12.5,
+        showDsp: false,
+      });
       expect(acme?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       for (const name of ['manager', 'sub', 'adv', 'sdk']) {
         expect((await findUserById(t.store.db, t.users[name].id))?.tenantId).toBe(t.users.demand.id);
@@ -52,9 +68,17 @@ forEachStore((t) => {
     });
 
     it('refuses a second username or e-mail that differs only in case', async () => {
-      await expect(createUser(t.store.db, { type: 'admin', username: 'OPS', passwordHash: 'x', name: 'Dup' })).rejects.toThrow();
       await expect(
-        createUser(t.store.db, { type: 'admin', username: 'ops2', email: 'OPS@demo.adplane.test', passwordHash: 'x', name: 'Dup' }),
+        createUser(t.store.db, { type: 'admin', username: 'OPS', passwordHash: 'x', name: 'Dup' }),
+      ).rejects.toThrow();
+      await expect(
+        createUser(t.store.db, {
+          type: 'admin',
+          username: 'ops2',
+          email: 'OPS@demo.adplane.test',
+          passwordHash: 'x',
+          name: 'Dup',
+        }),
       ).rejects.toThrow();
     });
 
@@ -94,7 +118,14 @@ forEachStore((t) => {
     it('finds only live sessions and sweeps expired ones', async () => {
       const at = Date.now();
       const iso = (ms: number) => new Date(ms).toISOString();
-      const base = { userId: t.users.sdk.id, adminId: null, ip: null, userAgent: null, createdAt: iso(at), lastSeenAt: iso(at) };
+      const base = {
+        userId: t.users.sdk.id,
+        adminId: null,
+        ip: null,
+        userAgent: null,
+        createdAt: iso(at),
+        lastSeenAt: iso(at),
+      };
       await insertSession(t.store.db, { ...base, id: 'live-session', expiresAt: iso(at + 60_000) });
       await insertSession(t.store.db, { ...base, id: 'old-session', expiresAt: iso(at - 1000) });
       expect((await findLiveSession(t.store.db, 'live-session', iso(at)))?.expiresAt).toBe(iso(at + 60_000));
@@ -116,11 +147,19 @@ forEachStore((t) => {
         const cookie = await login(app, 'demand');
         const longAgo = new Date(Date.now() - 10 * 60_000).toISOString();
         const soon = new Date(Date.now() + 60_000).toISOString();
-        await t.store.db.updateTable('sessions').set({ last_seen_at: longAgo, expires_at: soon }).where('user_id', '=', t.users.demand.id).execute();
+        await t.store.db
+          .updateTable('sessions')
+          .set({ last_seen_at: longAgo, expires_at: soon })
+          .where('user_id', '=', t.users.demand.id)
+          .execute();
         const response = await as(app, cookie, { method: 'GET', url: '/api/auth/user' });
         expect(response.statusCode).toBe(200);
         expect(String(response.headers['set-cookie'])).toMatch(/^adplane_sid=.*Max-Age=604800/);
-        const rows = await t.store.db.selectFrom('sessions').select(['expires_at', 'last_seen_at']).where('user_id', '=', t.users.demand.id).execute();
+        const rows = await t.store.db
+          .selectFrom('sessions')
+          .select(['expires_at', 'last_seen_at'])
+          .where('user_id', '=', t.users.demand.id)
+          .execute();
         expect(rows.some((r) => Date.parse(r.expires_at) > Date.now() + 6 * 24 * 3600_000)).toBe(true);
       });
 
@@ -139,7 +178,12 @@ forEachStore((t) => {
         expect(await setUserStatus(t.store.db, t.users.demand.id, t.users.adv.id, 0)).toBe(true);
         try {
           expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
-          const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'adv', password: 'demo' }, remoteAddress: freshAddress() });
+          const response = await app.inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { username: 'adv', password: 'demo' },
+            remoteAddress: freshAddress(),
+          });
           expect(response.statusCode).toBe(401);
           expect(response.json()).toEqual({ message: 'Bad credentials' });
         } finally {
@@ -149,8 +193,16 @@ forEachStore((t) => {
 
       it('cascades: sessions of a removed impersonation target disappear with it', async () => {
         const cookie = await login(app, 'admin');
-        const temp = await createUser(t.store.db, { type: 'adv', username: 'temp-adv', passwordHash: 'x', name: 'Temp', tenantId: t.users.demand.id });
-        expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=adv&id=${temp.id}` })).statusCode).toBe(302);
+        const temp = await createUser(t.store.db, {
+          type: 'adv',
+          username: 'temp-adv',
+          passwordHash: 'x',
+          name: 'Temp',
+          tenantId: t.users.demand.id,
+        });
+        expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=adv&id=${temp.id}` })).statusCode).toBe(
+          302,
+        );
         await t.store.db.deleteFrom('users').where('id', '=', temp.id).execute();
         expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
       });
@@ -166,8 +218,15 @@ forEachStore((t) => {
 
     it('created the demo workspace with every user type and two tenants', async () => {
       expect(Object.keys(t.users).sort()).toEqual(['acme', 'admin', 'adv', 'demand', 'manager', 'ops', 'sdk', 'sub']);
-      expect(new Set(Object.values(t.users).map((u) => u.type))).toEqual(new Set(['admin', 'demand', 'sub', 'adv', 'sdk']));
-      const tenants = await t.store.db.selectFrom('users').select('id').where('type', '=', 'demand').where('manager_id', 'is', null).execute();
+      expect(new Set(Object.values(t.users).map((u) => u.type))).toEqual(
+        new Set(['admin', 'demand', 'sub', 'adv', 'sdk']),
+      );
+      const tenants = await t.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('type', '=', 'demand')
+        .where('manager_id', 'is', null)
+        .execute();
       expect(tenants.map((r) => r.id).sort()).toEqual([t.users.demand.id, t.users.acme.id].sort());
     });
   });

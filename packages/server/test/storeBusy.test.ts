@@ -29,19 +29,28 @@ onSqliteStore((t) => {
     await app.close();
   });
 
-  it('answers 503 with Retry-After while another process holds the write lock past the wait, and writes nothing', { timeout: 30_000 }, async () => {
+  it('answers 503 with Retry-After while another process holds the write lock past the wait, and writes nothing', {
+    timeout: 30_000,
+  }, async () => {
     const name = `Busy store ${Date.now()}`;
     other.exec('begin immediate');
     let res;
     try {
-      res = await as(app, cookie, { method: 'POST', url: '/api/demand/tags', payload: { ...sampleBody('tags', 1), name } });
+      res = await as(app, cookie, {
+        method: 'POST',
+        url: '/api/demand/tags',
+        payload: { ...sampleBody('tags', 1), name },
+      });
     } finally {
       other.exec('rollback');
     }
     expect(res.statusCode, res.body).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.json<{ message: string }>().message).toMatch(/busy.*nothing was saved/i);
-    const listed = async () => JSON.stringify((await as(app, cookie, { method: 'GET', url: `/api/demand/tags?search=${encodeURIComponent(name)}` })).json());
+    const listed = async () =>
+      JSON.stringify(
+        (await as(app, cookie, { method: 'GET', url: `/api/demand/tags?search=${encodeURIComponent(name)}` })).json(),
+      );
     expect(await listed()).not.toContain(name);
     // the same save, the other writer gone
     expect((await createAs(app, cookie, 'tags', { ...sampleBody('tags', 1), name })).id).toBeGreaterThan(0);
@@ -50,9 +59,11 @@ onSqliteStore((t) => {
 });
 
 describe('isStoreBusy', () => {
-  it('knows both engines\' codes for a writer held up by another, and nothing else', () => {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', '55P03', '40001', '40P01']) expect(isStoreBusy({ code }), code).toBe(true);
-    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505', 'ECONNREFUSED', 42]) expect(isStoreBusy({ code }), String(code)).toBe(false);
+  it("knows both engines' codes for a writer held up by another, and nothing else", () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', '55P03', '40001', '40P01'])
+      expect(isStoreBusy({ code }), code).toBe(true);
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505', 'ECONNREFUSED', 42])
+      expect(isStoreBusy({ code }), String(code)).toBe(false);
     expect(isStoreBusy(null)).toBe(false);
     expect(isStoreBusy(new Error('busy'))).toBe(false);
   });

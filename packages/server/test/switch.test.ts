@@ -14,7 +14,8 @@ forEachStore((t) => {
     await app.close();
   });
 
-  const currentUser = async (cookie: string) => (await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).json<AuthUser>();
+  const currentUser = async (cookie: string) =>
+    (await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).json<AuthUser>();
 
   it('lets an admin act as a demand user, then go back', async () => {
     const cookie = await login(app, 'admin');
@@ -31,7 +32,11 @@ forEachStore((t) => {
     expect(profile.json()).toMatchObject({ id: t.users.demand.id, uid: 'nw1' });
     expect((await as(app, cookie, { method: 'GET', url: '/api/admin/config' })).statusCode).toBe(403);
 
-    const back = await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${adminId}`, headers: JSON_ACCEPT });
+    const back = await as(app, cookie, {
+      method: 'GET',
+      url: `/api/switch?type=admin&id=${adminId}`,
+      headers: JSON_ACCEPT,
+    });
     expect(back.statusCode).toBe(200);
     expect(back.json<AuthUser>()).toMatchObject({ id: adminId, type: 'admin', uid: 'super' });
     expect(back.json<AuthUser>().adminId).toBeUndefined();
@@ -41,9 +46,17 @@ forEachStore((t) => {
   it('answers the new AuthUser as JSON when asked, and moves between users while impersonating', async () => {
     const cookie = await login(app, 'ops');
     const opsId = t.users.ops.id;
-    const sub = await as(app, cookie, { method: 'GET', url: `/api/switch?type=sub&id=${t.users.sub.id}`, headers: JSON_ACCEPT });
+    const sub = await as(app, cookie, {
+      method: 'GET',
+      url: `/api/switch?type=sub&id=${t.users.sub.id}`,
+      headers: JSON_ACCEPT,
+    });
     expect(sub.json<AuthUser>()).toMatchObject({ id: t.users.sub.id, type: 'sub', adminId: opsId });
-    const acme = await as(app, cookie, { method: 'GET', url: `/api/switch?type=demand&id=${t.users.acme.id}`, headers: JSON_ACCEPT });
+    const acme = await as(app, cookie, {
+      method: 'GET',
+      url: `/api/switch?type=demand&id=${t.users.acme.id}`,
+      headers: JSON_ACCEPT,
+    });
     expect(acme.json<AuthUser>()).toMatchObject({ id: t.users.acme.id, adminId: opsId });
     expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${opsId}` })).statusCode).toBe(302);
     expect((await currentUser(cookie)).type).toBe('admin');
@@ -58,8 +71,12 @@ forEachStore((t) => {
 
   it('refuses a sub trying to reach another tenant', async () => {
     const cookie = await login(app, 'sub');
-    expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=demand&id=${t.users.acme.id}` })).statusCode).toBe(403);
-    expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}` })).statusCode).toBe(403);
+    expect(
+      (await as(app, cookie, { method: 'GET', url: `/api/switch?type=demand&id=${t.users.acme.id}` })).statusCode,
+    ).toBe(403);
+    expect(
+      (await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}` })).statusCode,
+    ).toBe(403);
   });
 
   it('never lets an admin act as another admin', async () => {
@@ -68,7 +85,9 @@ forEachStore((t) => {
     expect(response.statusCode).toBe(403);
     // Not even through an impersonated user.
     await as(app, cookie, { method: 'GET', url: `/api/switch?type=demand&id=${t.users.demand.id}` });
-    expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.ops.id}` })).statusCode).toBe(403);
+    expect(
+      (await as(app, cookie, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.ops.id}` })).statusCode,
+    ).toBe(403);
     expect((await currentUser(cookie)).adminId).toBe(t.users.admin.id);
   });
 
@@ -77,13 +96,17 @@ forEachStore((t) => {
     const missing = await as(app, cookie, { method: 'GET', url: '/api/switch?type=demand&id=999999' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('No active demand user with id 999999');
-    expect((await as(app, cookie, { method: 'GET', url: `/api/switch?type=sdk&id=${t.users.demand.id}` })).statusCode).toBe(404);
+    expect(
+      (await as(app, cookie, { method: 'GET', url: `/api/switch?type=sdk&id=${t.users.demand.id}` })).statusCode,
+    ).toBe(404);
     const bad = await as(app, cookie, { method: 'GET', url: '/api/switch?type=boss&id=x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual(['type', 'id']);
   });
 
   it('refuses anonymous callers', async () => {
-    expect((await app.inject({ method: 'GET', url: `/api/switch?type=demand&id=${t.users.demand.id}` })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/switch?type=demand&id=${t.users.demand.id}` })).statusCode,
+    ).toBe(403);
   });
 });

@@ -246,12 +246,20 @@ export interface PublisherTenant extends Tenant {
  * and `{ vastDemand }`), `setUp` creates the tenant's rows, and the edge's snapshot is rebuilt; after
  * them the app (then the bidders and the partner) is closed.
  */
-export function dspTenant(t: TestStore, setUp: (dsp: DspTenant) => Promise<void>, options: TenantOptions = {}): DspTenant {
+export function dspTenant(
+  t: TestStore,
+  setUp: (dsp: DspTenant) => Promise<void>,
+  options: TenantOptions = {},
+): DspTenant {
   return tenant(t, setUp, options);
 }
 
 /** Register a publisher tenant on `t`'s store, as dspTenant does a DSP. */
-export function publisherTenant(t: TestStore, setUp: (publisher: PublisherTenant) => Promise<void>, options: TenantOptions = {}): PublisherTenant {
+export function publisherTenant(
+  t: TestStore,
+  setUp: (publisher: PublisherTenant) => Promise<void>,
+  options: TenantOptions = {},
+): PublisherTenant {
   return tenant(t, setUp, options);
 }
 
@@ -272,24 +280,48 @@ export interface PrebidPublisherSpec extends TenantOptions {
  * above the demo workspace's own video campaign at $6, it wins the video channel), sold through
  * Prebid channels 'display' and 'instream' (VAST 4.2); `more` adds a test's own rows.
  */
-export function prebidPublisher(t: TestStore, spec: PrebidPublisherSpec, more?: (publisher: PublisherTenant) => Promise<void>): PublisherTenant {
+export function prebidPublisher(
+  t: TestStore,
+  spec: PrebidPublisherSpec,
+  more?: (publisher: PublisherTenant) => Promise<void>,
+): PublisherTenant {
   const { label, imageUrl, mediaUrl, clickUrl, ...options } = spec;
-  return publisherTenant(t, async (publisher) => {
-    const advertiser = 'brand.example.com';
-    await publisher.banner('banner', { name: `${label} banner`, size: [300, 250], advertiser, imageUrl, clickUrl });
-    await publisher.videoSpot('video', { name: `${label} spot`, width: 640, height: 360, bitrate: 800, advertiser, mediaUrl, clickUrl });
-    await publisher.campaign('bannerCampaign', { name: `${label} banner`, bid: 5, creatives: ['banner'] });
-    await publisher.campaign('videoCampaign', { name: `${label} video`, bid: 10, creatives: ['video'] });
-    await publisher.prebidChannel('display', `${label} display`, { format: 'display' });
-    await publisher.prebidChannel('instream', `${label} instream`, { format: 'video', vastVersion: '4.2' });
-    await more?.(publisher);
-  }, options);
+  return publisherTenant(
+    t,
+    async (publisher) => {
+      const advertiser = 'brand.example.com';
+      await publisher.banner('banner', { name: `${label} banner`, size: [300, 250], advertiser, imageUrl, clickUrl });
+      await publisher.videoSpot('video', {
+        name: `${label} spot`,
+        width: 640,
+        height: 360,
+        bitrate: 800,
+        advertiser,
+        mediaUrl,
+        clickUrl,
+      });
+      await publisher.campaign('bannerCampaign', { name: `${label} banner`, bid: 5, creatives: ['banner'] });
+      await publisher.campaign('videoCampaign', { name: `${label} video`, bid: 10, creatives: ['video'] });
+      await publisher.prebidChannel('display', `${label} display`, { format: 'display' });
+      await publisher.prebidChannel('instream', `${label} instream`, { format: 'video', vastVersion: '4.2' });
+      await more?.(publisher);
+    },
+    options,
+  );
 }
 
 function tenant(
   t: TestStore,
   setUp: (tenant: DspTenant & PublisherTenant) => Promise<void>,
-  { listen = true, programmatic, vastDemand: withVastDemand = false, statsEngine, signInFrom, clock, trustProxy }: TenantOptions,
+  {
+    listen = true,
+    programmatic,
+    vastDemand: withVastDemand = false,
+    statsEngine,
+    signInFrom,
+    clock,
+    trustProxy,
+  }: TenantOptions,
 ): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
   let bidders: TestBidders | undefined;
@@ -305,7 +337,11 @@ function tenant(
     return Number(row?.[column] ?? 0);
   };
   const demandOf = (tags: DemandTags) => ({
-    demand: (tags as (string | string[])[]).flatMap((tier, i) => (Array.isArray(tier) ? idsOf(tier).map((tagId) => ({ tagId, priority: i + 1 })) : [{ tagId: ids[tier]!.id, priority: 1 }])),
+    demand: (tags as (string | string[])[]).flatMap((tier, i) =>
+      Array.isArray(tier)
+        ? idsOf(tier).map((tagId) => ({ tagId, priority: i + 1 }))
+        : [{ tagId: ids[tier]!.id, priority: 1 }],
+    ),
   });
   const ready = (): FastifyInstance => {
     if (!app) throw new Error('The tenant is set up in beforeAll: use it inside a test or hook');
@@ -336,20 +372,60 @@ function tenant(
       created[name] = { kind, body };
       return (ids[name] = await createAs(ready(), cookie, kind, body));
     },
-    supplier: (name, label, terms = {}) => tenant.create(name, 'sups', { name: label, qpsLimit: 'unlimited', formats: ['video', 'display'], ...terms }),
-    banner: (name, { size: [w, h], advertiser, category, name: label = name, imageUrl = `https://cdn.${advertiser}/${w}x${h}.png`, clickUrl = `https://${advertiser}/offer` }) =>
+    supplier: (name, label, terms = {}) =>
+      tenant.create(name, 'sups', { name: label, qpsLimit: 'unlimited', formats: ['video', 'display'], ...terms }),
+    banner: (
+      name,
+      {
+        size: [w, h],
+        advertiser,
+        category,
+        name: label = name,
+        imageUrl = `https://cdn.${advertiser}/${w}x${h}.png`,
+        clickUrl = `https://${advertiser}/offer`,
+      },
+    ) =>
       tenant.create(name, 'creatives', {
-        name: label, format: 'display', displayType: 'image', imageUrl, width: w, height: h, clickUrl,
-        adomain: [advertiser], ...(category && { iabCategories: [category] }), approval: 'approved',
+        name: label,
+        format: 'display',
+        displayType: 'image',
+        imageUrl,
+        width: w,
+        height: h,
+        clickUrl,
+        adomain: [advertiser],
+        ...(category && { iabCategories: [category] }),
+        approval: 'approved',
       }),
-    videoSpot: (name, { width, height, bitrate, advertiser, category, name: label = 'Spot 15s', mediaUrl = `https://cdn.${advertiser}/spot.mp4`, clickUrl = `https://${advertiser}/spot` }) =>
+    videoSpot: (
+      name,
+      {
+        width,
+        height,
+        bitrate,
+        advertiser,
+        category,
+        name: label = 'Spot 15s',
+        mediaUrl = `https://cdn.${advertiser}/spot.mp4`,
+        clickUrl = `https://${advertiser}/spot`,
+      },
+    ) =>
       tenant.create(name, 'creatives', {
-        name: label, format: 'video', videoSource: 'media', approval: 'approved', clickUrl, adomain: [advertiser], ...(category && { iabCategories: [category] }), duration: 15,
+        name: label,
+        format: 'video',
+        videoSource: 'media',
+        approval: 'approved',
+        clickUrl,
+        adomain: [advertiser],
+        ...(category && { iabCategories: [category] }),
+        duration: 15,
         mediaFiles: [{ url: mediaUrl, mime: 'video/mp4', duration: 15, width, height, bitrate }],
       }),
     deal: (name, { name: label, dealId, floor, auctionType, buyerSeats, suppliers, flight }) =>
       tenant.create(name, 'deals', {
-        name: label, dealId, floorCpm: usd(floor),
+        name: label,
+        dealId,
+        floorCpm: usd(floor),
         ...(auctionType !== undefined && { auctionType }),
         ...(buyerSeats && { buyerSeats }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),
@@ -357,30 +433,67 @@ function tenant(
       }),
     campaign: (name, { name: label = name, bid, creatives, deals, suppliers, flight = [-1, 30] }) =>
       tenant.create(name, 'campaigns', {
-        name: label, startDate: day(flight[0]), endDate: day(flight[1]), bidCpm: usd(bid), creativeIds: idsOf(creatives),
+        name: label,
+        startDate: day(flight[0]),
+        endDate: day(flight[1]),
+        bidCpm: usd(bid),
+        creativeIds: idsOf(creatives),
         ...(deals && { dealIds: idsOf(deals) }),
         ...(suppliers && { supplierIds: idsOf(suppliers) }),
       }),
     prebidChannel: (name, label, { format, vastVersion, demand }) =>
       tenant.create(name, 'channels', {
-        name: label, environment: 'web', integration: 'PreBid', format, payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000,
+        name: label,
+        environment: 'web',
+        integration: 'PreBid',
+        format,
+        payout: { type: 'revshare', percent: 70 },
+        demandMode: 'auction',
+        timeoutMs: 1000,
         ...(vastVersion && { vastVersion }),
         ...(demand && demandOf(demand)),
       }),
     rtbTag: (name, label, answer) =>
-      tenant.create(name, 'tags', { name: label, integration: 'RTB', endpoint: `${tenant.bidders.url}/bid?${answer}`, price: { type: 'cpm', cpm: 0 }, timeoutMs: 1000 }),
-    prebidTag: (name, label, partner, partnerParams) => tenant.create(name, 'tags', { name: label, integration: 'PreBid', partner, partnerParams, timeoutMs: 1000 }),
+      tenant.create(name, 'tags', {
+        name: label,
+        integration: 'RTB',
+        endpoint: `${tenant.bidders.url}/bid?${answer}`,
+        price: { type: 'cpm', cpm: 0 },
+        timeoutMs: 1000,
+      }),
+    prebidTag: (name, label, partner, partnerParams) =>
+      tenant.create(name, 'tags', { name: label, integration: 'PreBid', partner, partnerParams, timeoutMs: 1000 }),
     vastTag: (name, label, { answer, price, timeoutMs, targeting, dailyRequestCap }) =>
       tenant.create(name, 'tags', {
-        name: label, vastUrl: `${tenant.vastDemand.url}/${answer}`,
+        name: label,
+        vastUrl: `${tenant.vastDemand.url}/${answer}`,
         price: 'cpm' in price ? { type: 'cpm', cpm: usd(price.cpm) } : { type: 'revshare', percent: price.revshare },
         ...(timeoutMs !== undefined && { timeoutMs }),
         ...(targeting && { targetingId: ids[targeting]!.id }),
         ...(dailyRequestCap !== undefined && { dailyRequestCap }),
       }),
-    vastChannel: (name, label, { demand = [], vastVersion = '4.2', waterfall, timeoutMs = 1500, targeting, blockInvalidTraffic, paused, format, revshare, auctionPrice, subpublisherId }) =>
+    vastChannel: (
+      name,
+      label,
+      {
+        demand = [],
+        vastVersion = '4.2',
+        waterfall,
+        timeoutMs = 1500,
+        targeting,
+        blockInvalidTraffic,
+        paused,
+        format,
+        revshare,
+        auctionPrice,
+        subpublisherId,
+      },
+    ) =>
       tenant.create(name, 'channels', {
-        name: label, vastVersion, demandMode: waterfall ? 'priority' : 'auction', timeoutMs,
+        name: label,
+        vastVersion,
+        demandMode: waterfall ? 'priority' : 'auction',
+        timeoutMs,
         ...(paused && { status: 0 }),
         ...(targeting && { targetingId: ids[targeting]!.id }),
         ...(blockInvalidTraffic && { blockIVT: true }),
@@ -392,11 +505,21 @@ function tenant(
       }),
     openRtbChannel: (name, label, { demand }) =>
       tenant.create(name, 'channels', {
-        name: label, integration: 'RTB', format: 'video', demandMode: 'auction', timeoutMs: 1500, payout: { type: 'revshare', percent: 50 }, ...demandOf(demand),
+        name: label,
+        integration: 'RTB',
+        format: 'video',
+        demandMode: 'auction',
+        timeoutMs: 1500,
+        payout: { type: 'revshare', percent: 50 },
+        ...demandOf(demand),
       }),
     edit(name, changes) {
       const { kind, body } = created[name]!;
-      return tenant.request({ method: 'PUT', url: `/api/demand/${kind}/${ids[name]!.id}`, payload: { ...body, ...changes } });
+      return tenant.request({
+        method: 'PUT',
+        url: `/api/demand/${kind}/${ids[name]!.id}`,
+        payload: { ...body, ...changes },
+      });
     },
     request: (options) => as(ready(), cookie, options),
     async signInAgain() {
@@ -416,7 +539,14 @@ function tenant(
     if (programmatic) bidders = await startTestBidders();
     if (withVastDemand) vastDemand = await startDemandServer();
     const prebidServer = programmatic?.prebidServer;
-    app = await buildTestApp(t.store, { ...(prebidServer && { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` }), ...(trustProxy && { trustProxy }) }, { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) });
+    app = await buildTestApp(
+      t.store,
+      {
+        ...(prebidServer && { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` }),
+        ...(trustProxy && { trustProxy }),
+      },
+      { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) },
+    );
     cookie = await login(app, 'demand', undefined, signInFrom);
     if (listen) {
       await app.listen({ port: 0, host: '127.0.0.1' });

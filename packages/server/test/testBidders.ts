@@ -58,7 +58,8 @@ export interface TestBidders {
   close(): Promise<void>;
 }
 
-const MACRO_QUERY = 'price=${AUCTION_PRICE}&id=${AUCTION_ID}&imp=${AUCTION_IMP_ID}&bid=${AUCTION_BID_ID}&seat=${AUCTION_SEAT_ID}&ad=${AUCTION_AD_ID}&cur=${AUCTION_CURRENCY}&mbr=${AUCTION_MBR}&min=${AUCTION_MIN_TO_WIN}';
+const MACRO_QUERY =
+  'price=${AUCTION_PRICE}&id=${AUCTION_ID}&imp=${AUCTION_IMP_ID}&bid=${AUCTION_BID_ID}&seat=${AUCTION_SEAT_ID}&ad=${AUCTION_AD_ID}&cur=${AUCTION_CURRENCY}&mbr=${AUCTION_MBR}&min=${AUCTION_MIN_TO_WIN}';
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -82,14 +83,21 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
   };
   if (adm === 'none') bid.nurl = notice('win', `serve=${q.get('serve') ?? 'vast'}&${MACRO_QUERY}`);
   else bid.nurl = notice('win', MACRO_QUERY);
-  if (adm === 'vast') bid.adm = inlineVast(base, null, `ad-${name}`).replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}&price=\${AUCTION_PRICE}`);
+  if (adm === 'vast')
+    bid.adm = inlineVast(base, null, `ad-${name}`).replace(
+      `${base}/track/imp`,
+      `${base}/notice/adm-imp?name=${name}&price=\${AUCTION_PRICE}`,
+    );
   // skip=<offset>: the VAST ad is skippable (Linear skipoffset)
-  if (adm === 'vast' && q.get('skip')) bid.adm = (bid.adm as string).replace('<Linear>', `<Linear skipoffset="${q.get('skip')}">`);
+  if (adm === 'vast' && q.get('skip'))
+    bid.adm = (bid.adm as string).replace('<Linear>', `<Linear skipoffset="${q.get('skip')}">`);
   // adm=buffet: a buffet whose first ad cannot play (no media file: VAST 401) before the inline ad above;
   // adm=unplayable: that broken ad alone. Each ad's <Error> points at /notice/error?name=<n>&ad=<broken|good>&code=[ERRORCODE]
   if (adm === 'buffet' || adm === 'unplayable') bid.adm = vastBuffet(base, name, adm === 'buffet');
-  if (adm === 'wrapper') bid.adm = `<?xml version="1.0"?><VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI><![CDATA[${base}/notice/wrapped?name=${name}]]></VASTAdTagURI><Impression><![CDATA[${base}/notice/wrapper-imp?name=${name}]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
-  if (adm === 'html') bid.adm = `<a href="https://brand.example.com"><img src="${base}/banner.png?price=\${AUCTION_PRICE}" width="300" height="250"></a>`;
+  if (adm === 'wrapper')
+    bid.adm = `<?xml version="1.0"?><VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI><![CDATA[${base}/notice/wrapped?name=${name}]]></VASTAdTagURI><Impression><![CDATA[${base}/notice/wrapper-imp?name=${name}]]></Impression><Creatives></Creatives></Wrapper></Ad></VAST>`;
+  if (adm === 'html')
+    bid.adm = `<a href="https://brand.example.com"><img src="${base}/banner.png?price=\${AUCTION_PRICE}" width="300" height="250"></a>`;
   if (adm === 'html') Object.assign(bid, { w: 300, h: 250 });
   if (q.get('deal')) bid.dealid = q.get('deal');
   if (q.get('mtype')) bid.mtype = Number(q.get('mtype'));
@@ -99,10 +107,15 @@ function bidOf(base: string, q: URLSearchParams, request: BidRequest): Record<st
 
 /** A VAST 3.0 answer whose first ad has no media file (VAST 401), then, with `good`, a playable ad (each with an error tracker at /notice/error). */
 function vastBuffet(base: string, name: string, good: boolean): string {
-  const error = (ad: string) => `<Error><![CDATA[${base}/notice/error?name=${name}&ad=${ad}&code=[ERRORCODE]]]></Error>`;
+  const error = (ad: string) =>
+    `<Error><![CDATA[${base}/notice/error?name=${name}&ad=${ad}&code=[ERRORCODE]]]></Error>`;
   const broken = `<Ad id="broken-${name}"><InLine><AdSystem>LocalDemand</AdSystem><AdTitle>Broken</AdTitle>${error('broken')}<Impression><![CDATA[${base}/notice/broken-imp?name=${name}]]></Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles></MediaFiles></Linear></Creative></Creatives></InLine></Ad>`;
   const playable = good
-    ? inlineVast(base, null, `ad-${name}`).replace(/^[\s\S]*?<VAST version="3.0">/, '').replace('</VAST>', '').replace(`<Error><![CDATA[${base}/track/error?c=[ERRORCODE]]]></Error>`, error('good')).replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}`)
+    ? inlineVast(base, null, `ad-${name}`)
+        .replace(/^[\s\S]*?<VAST version="3.0">/, '')
+        .replace('</VAST>', '')
+        .replace(`<Error><![CDATA[${base}/track/error?c=[ERRORCODE]]]></Error>`, error('good'))
+        .replace(`${base}/track/imp`, `${base}/notice/adm-imp?name=${name}`)
     : '';
   return `<?xml version="1.0" encoding="UTF-8"?><VAST version="3.0">${broken}${playable}</VAST>`;
 }
@@ -111,7 +124,8 @@ function vastBuffet(base: string, name: string, good: boolean): string {
 function filled(value: unknown, fill: (text: string) => string): unknown {
   if (typeof value === 'string') return fill(value);
   if (Array.isArray(value)) return value.map((v) => filled(v, fill));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, fill)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, fill)]));
   return value;
 }
 
@@ -127,7 +141,11 @@ function literal(res: ServerResponse, answer: LiteralAnswer, request: BidRequest
     res.end();
     return;
   }
-  const fill = (text: string) => text.replaceAll('{request.id}', request.id).replaceAll('{imp.id}', request.imp[0]?.id ?? '').replaceAll('{bidders}', base);
+  const fill = (text: string) =>
+    text
+      .replaceAll('{request.id}', request.id)
+      .replaceAll('{imp.id}', request.imp[0]?.id ?? '')
+      .replaceAll('{bidders}', base);
   res.writeHead(status, { 'content-type': answer.contentType ?? 'application/json', 'x-openrtb-version': '2.6' });
   res.end(JSON.stringify(filled(answer.json, fill)));
 }
@@ -173,7 +191,9 @@ export async function startTestBidders(): Promise<TestBidders> {
       }
       const q = url.searchParams;
       requests.push({ path: url.pathname, query: q, headers: req.headers, body });
-      const written = url.pathname.startsWith('/answer/') ? answers.get(decodeURIComponent(url.pathname.slice('/answer/'.length))) : undefined;
+      const written = url.pathname.startsWith('/answer/')
+        ? answers.get(decodeURIComponent(url.pathname.slice('/answer/'.length)))
+        : undefined;
       if (written) {
         if (written.delayMs) {
           hanging.add(res);
@@ -187,17 +207,28 @@ export async function startTestBidders(): Promise<TestBidders> {
       const answer = () => {
         switch (url.pathname) {
           case '/bid': {
-            const response: Record<string, unknown> = { id: q.get('id') === 'wrong' ? 'someone-else' : body.id, seatbid: [{ seat: q.get('seat') ?? `seat-${q.get('name') ?? 'bidder'}`, bid: [bidOf(base, q, body)] }] };
+            const response: Record<string, unknown> = {
+              id: q.get('id') === 'wrong' ? 'someone-else' : body.id,
+              seatbid: [{ seat: q.get('seat') ?? `seat-${q.get('name') ?? 'bidder'}`, bid: [bidOf(base, q, body)] }],
+            };
             if (q.get('cur')) response.cur = q.get('cur');
             if (q.get('bidid')) response.bidid = q.get('bidid');
             return json(res, 200, response);
           }
           case '/pbs': {
-            const bidders = Object.keys((body.imp[0]?.ext?.prebid as { bidder?: Record<string, unknown> } | undefined)?.bidder ?? {});
+            const bidders = Object.keys(
+              (body.imp[0]?.ext?.prebid as { bidder?: Record<string, unknown> } | undefined)?.bidder ?? {},
+            );
             if (!bidders.length) return json(res, 400, { error: 'no bidder' });
             const pbsQuery = new URLSearchParams(q);
             pbsQuery.set('name', bidders[0]!);
-            return json(res, 200, { id: body.id, cur: 'USD', seatbid: [{ seat: bidders[0], bid: [{ ...bidOf(base, pbsQuery, body), ext: { prebid: { type: 'video' } } }] }] });
+            return json(res, 200, {
+              id: body.id,
+              cur: 'USD',
+              seatbid: [
+                { seat: bidders[0], bid: [{ ...bidOf(base, pbsQuery, body), ext: { prebid: { type: 'video' } } }] },
+              ],
+            });
           }
           case '/nobid':
             res.writeHead(204);

@@ -18,15 +18,54 @@ const NOW = 1_800_000_000_000;
 const signer = new TokenSigner('k'.repeat(32));
 
 const creative = (over: Partial<SnapCreative>): SnapCreative => ({
-  id: 7, tenantId: 1, name: 'Spot', advertiserId: 3, format: 'video', videoSource: 'media', vastUrl: '', duration: 15, displayType: 'image', imageUrl: '', html: '',
-  mediaFiles: [], width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [], skipAfter: 0, ...over,
+  id: 7,
+  tenantId: 1,
+  name: 'Spot',
+  advertiserId: 3,
+  format: 'video',
+  videoSource: 'media',
+  vastUrl: '',
+  duration: 15,
+  displayType: 'image',
+  imageUrl: '',
+  html: '',
+  mediaFiles: [],
+  width: 0,
+  height: 0,
+  clickUrl: '',
+  adomain: [],
+  iabCategories: [],
+  skipAfter: 0,
+  ...over,
 });
 
 function tokenFor(creativeId: number): string {
   const d: Decision = {
-    id: newDecisionId(), at: Math.floor(NOW / 1000), tenantId: 1, channelId: 2, subpublisherId: 0, tagId: 0, campaignId: 5, creativeId, advertiserId: 3,
-    country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'news.example', revenueCpm: 0, costCpm: 0, test: 0,
-    integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
+    id: newDecisionId(),
+    at: Math.floor(NOW / 1000),
+    tenantId: 1,
+    channelId: 2,
+    subpublisherId: 0,
+    tagId: 0,
+    campaignId: 5,
+    creativeId,
+    advertiserId: 3,
+    country: 'US',
+    device: 'desktop',
+    os: 'windows',
+    appBundle: '',
+    domain: 'news.example',
+    revenueCpm: 0,
+    costCpm: 0,
+    test: 0,
+    integration: 'VAST',
+    supplierId: 0,
+    adexchangeId: 0,
+    dealId: '',
+    partner: '',
+    marketplace: '',
+    viewer: '',
+    postbid: 0,
   };
   return signer.sign(d);
 }
@@ -35,7 +74,9 @@ function tokenFor(creativeId: number): string {
 function response() {
   const out = { status: 0, headers: {} as Record<string, string>, ended: false };
   const res: EdgeResponse = {
-    statusCode: 200, headersSent: false, destroyed: false,
+    statusCode: 200,
+    headersSent: false,
+    destroyed: false,
     writeHead(status, headers) {
       for (const [name, value] of Object.entries(headers ?? {})) {
         validateHeaderValue(name, String(value));
@@ -55,7 +96,10 @@ function response() {
 function click(creatives: SnapCreative[]) {
   const counted: Record<string, number>[] = [];
   const deps = {
-    clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+    clock: new TestClock(NOW),
+    signer,
+    replay: new ReplayGuard(),
+    pacing: {} as DeliveryGate,
     counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
     snapshot: () => ({ creatives: new Map(creatives.map((c) => [c.id, c])) }) as unknown as Snapshot,
   };
@@ -65,8 +109,12 @@ function click(creatives: SnapCreative[]) {
 }
 
 describe('GET /ev?e=click', () => {
-  it("redirects to the click-through with the IAB macros a player would have filled ([CACHEBUSTING], [TIMESTAMP]), as the player never sees that URL", () => {
-    const r = click([creative({ clickUrl: 'https://brand.example/land?cb=[CACHEBUSTING]&ts=[TIMESTAMP]&enc=%5BCACHEBUSTING%5D&keep=[DOMAIN]' })]);
+  it('redirects to the click-through with the IAB macros a player would have filled ([CACHEBUSTING], [TIMESTAMP]), as the player never sees that URL', () => {
+    const r = click([
+      creative({
+        clickUrl: 'https://brand.example/land?cb=[CACHEBUSTING]&ts=[TIMESTAMP]&enc=%5BCACHEBUSTING%5D&keep=[DOMAIN]',
+      }),
+    ]);
     expect(r.status).toBe(302);
     const location = new URL(r.headers.location!);
     expect(location.searchParams.get('cb')).toMatch(/^\d{8}$/);
@@ -94,7 +142,10 @@ describe('GET /ev?e=click', () => {
     const spot = creative({ clickUrl: 'https://brand.example/land' });
     const counted: Record<string, number>[] = [];
     const deps = {
-      clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+      clock: new TestClock(NOW),
+      signer,
+      replay: new ReplayGuard(),
+      pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
     };
@@ -113,14 +164,18 @@ describe('GET /ev?e=click', () => {
     const counted: Record<string, number>[] = [];
     const fired: string[] = [];
     const deps = {
-      clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing: {} as DeliveryGate,
+      clock: new TestClock(NOW),
+      signer,
+      replay: new ReplayGuard(),
+      pacing: {} as DeliveryGate,
       counters: { add: (_d: unknown, m: Record<string, number>) => counted.push(m) } as unknown as HourlyCounters,
       snapshot: () => ({ creatives: new Map([[spot.id, spot]]) }) as unknown as Snapshot,
       notify: (url: string) => void fired.push(url),
     };
     const token = tokenFor(spot.id);
     const trackers = 'https://demand.example/err?c=[ERRORCODE]\nhttps://other.example/e?code=[ERRORCODE]';
-    const query = () => new URLSearchParams({ e: 'error', t: token, code: '405', de: trackers, ds: signer.attach(token, trackers) });
+    const query = () =>
+      new URLSearchParams({ e: 'error', t: token, code: '405', de: trackers, ds: signer.attach(token, trackers) });
     for (let i = 0; i < 25; i++) {
       const { res, out } = response();
       handleEvent(deps, query(), res, NOW);
@@ -131,7 +186,9 @@ describe('GET /ev?e=click', () => {
   });
 
   it("answers a wrapper's click tracker without a redirect (its click-through is the wrapped ad's), and counts it", () => {
-    const r = click([creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast', clickUrl: 'https://brand.example/land' })]);
+    const r = click([
+      creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast', clickUrl: 'https://brand.example/land' }),
+    ]);
     expect(r.status).toBe(204);
     expect(r.headers.location).toBeUndefined();
     expect(r.clicks).toBe(1);

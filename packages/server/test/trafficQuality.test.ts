@@ -14,7 +14,8 @@ import { edgeRequest } from './edgeClient.js';
  * 204 no-bid, a Prebid answer without a bid), served elsewhere, and counted as IVT either way.
  */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const BOT = 'python-requests/2.31.0';
 /** A home broadband address (not in any hosting range) and one of AWS's. */
 const HOME_IP = '73.158.1.1';
@@ -30,12 +31,22 @@ forEachStore((t) => {
   let app: FastifyInstance;
   let cookie: string;
   const ids: Record<string, { id: number; uid: string }> = {};
-  const create = async (name: string, kind: string, body: Record<string, unknown>) => (ids[name] = await createAs(app, cookie, kind, body));
+  const create = async (name: string, kind: string, body: Record<string, unknown>) =>
+    (ids[name] = await createAs(app, cookie, kind, body));
 
   const vast = (uid: string, ip: string, ua = CHROME) =>
-    edgeRequest(app, { method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com`, headers: { 'user-agent': ua } });
+    edgeRequest(app, {
+      method: 'GET',
+      url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com`,
+      headers: { 'user-agent': ua },
+    });
   const debug = async (uid: string, ip: string, ua = CHROME) => {
-    const res = await edgeRequest(app, { cookie, method: 'GET', url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com&debug=1`, headers: { 'user-agent': ua } });
+    const res = await edgeRequest(app, {
+      cookie,
+      method: 'GET',
+      url: `/vast/${uid}?w=640&h=360&ip=${ip}&domain=news.example.com&debug=1`,
+      headers: { 'user-agent': ua },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { status: number; vast: string; trace: DecisionTrace };
   };
@@ -46,7 +57,13 @@ forEachStore((t) => {
     device: { ua, ip, devicetype: 2 },
     tmax: 500,
   });
-  const rtb = (uid: string, request: BidRequest) => edgeRequest(app, { method: 'POST', url: `/rtb/bid/${uid}`, payload: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
+  const rtb = (uid: string, request: BidRequest) =>
+    edgeRequest(app, {
+      method: 'POST',
+      url: `/rtb/bid/${uid}`,
+      payload: JSON.stringify(request),
+      headers: { 'content-type': 'application/json' },
+    });
   const prebid = (uid: string, ua: string) =>
     edgeRequest(app, {
       method: 'POST',
@@ -54,7 +71,13 @@ forEachStore((t) => {
       headers: { 'content-type': 'text/plain' },
       payload: JSON.stringify({
         id: `pbjs-${Math.random()}`,
-        imp: [{ id: 'div-video', video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360 }, ext: { prebid: { bidder: { adplane: { channel: uid } } } } }],
+        imp: [
+          {
+            id: 'div-video',
+            video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360 },
+            ext: { prebid: { bidder: { adplane: { channel: uid } } } },
+          },
+        ],
         site: { page: 'https://news.example.com/story', domain: 'news.example.com' },
         device: { ua, ip: HOME_IP },
         tmax: 1000,
@@ -62,13 +85,19 @@ forEachStore((t) => {
     });
   const counted = async (where: string): Promise<Counted> => {
     await app.edge.flush();
-    const [row] = await app.stats.select(`SELECT sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE ${where}`);
+    const [row] = await app.stats.select(
+      `SELECT sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE ${where}`,
+    );
     return { reqs: Number(row?.reqs ?? 0), opps: Number(row?.opps ?? 0), ivt: Number(row?.ivt ?? 0) };
   };
   const reasons = async (where: string): Promise<Record<string, Counted>> => {
     await app.edge.flush();
-    const rows = await app.stats.select(`SELECT nofill_reason AS reason, sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE ${where} AND tag_id = 0 AND campaign_id = 0 GROUP BY nofill_reason`);
-    return Object.fromEntries(rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps), ivt: Number(r.ivt) }]));
+    const rows = await app.stats.select(
+      `SELECT nofill_reason AS reason, sum(reqs) AS reqs, sum(opps) AS opps, sum(ivt) AS ivt FROM ${STATS_TABLE} WHERE ${where} AND tag_id = 0 AND campaign_id = 0 GROUP BY nofill_reason`,
+    );
+    return Object.fromEntries(
+      rows.map((r) => [String(r.reason), { reqs: Number(r.reqs), opps: Number(r.opps), ivt: Number(r.ivt) }]),
+    );
   };
   /** The account's IVT options, as the Profile modal saves them. */
   const setOptions = async (options: { setCheckIVTAll: 1 | null; blockIVT: 1 | null }) => {
@@ -80,7 +109,10 @@ forEachStore((t) => {
   };
   const flaggedMetric = async (reason: string, blocked: boolean): Promise<number> => {
     const body = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-    const line = new RegExp(`^adplane_ivt_flagged_total\\{reason="${reason}",blocked="${blocked}"\\} (\\d+)$`, 'm').exec(body);
+    const line = new RegExp(
+      `^adplane_ivt_flagged_total\\{reason="${reason}",blocked="${blocked}"\\} (\\d+)$`,
+      'm',
+    ).exec(body);
     return line ? Number(line[1]) : 0;
   };
 
@@ -89,15 +121,53 @@ forEachStore((t) => {
     // Northwind: the admin granted it the IVT options (showCheckIVT); none is on yet
     cookie = await login(app, 'demand');
     const spot = await create('spot', 'creatives', {
-      name: 'IVT test spot', format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/ivt', adomain: ['brand.example.com'], duration: 15,
-      mediaFiles: [{ url: 'https://cdn.example.com/ivt.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      name: 'IVT test spot',
+      format: 'video',
+      videoSource: 'media',
+      approval: 'approved',
+      clickUrl: 'https://brand.example.com/ivt',
+      adomain: ['brand.example.com'],
+      duration: 15,
+      mediaFiles: [
+        {
+          url: 'https://cdn.example.com/ivt.mp4',
+          mime: 'video/mp4',
+          duration: 15,
+          width: 640,
+          height: 360,
+          bitrate: 800,
+        },
+      ],
     });
-    await create('campaign', 'campaigns', { name: 'IVT test campaign', startDate: day(-1), endDate: day(30), bidCpm: 25_000_000, creativeIds: [spot.id] });
-    const channel = { format: 'video', environment: 'web', vastVersion: '4.2', payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', timeoutMs: 1000 };
+    await create('campaign', 'campaigns', {
+      name: 'IVT test campaign',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: 25_000_000,
+      creativeIds: [spot.id],
+    });
+    const channel = {
+      format: 'video',
+      environment: 'web',
+      vastVersion: '4.2',
+      payout: { type: 'revshare', percent: 70 },
+      demandMode: 'auction',
+      timeoutMs: 1000,
+    };
     await create('open', 'channels', { ...channel, name: 'IVT: the account decides' });
     await create('blocking', 'channels', { ...channel, name: 'IVT: blocks on its own', blockIVT: true });
-    await create('prebidBlocking', 'channels', { ...channel, name: 'IVT: Prebid, blocks', integration: 'PreBid', blockIVT: true });
-    await create('supplier', 'sups', { name: 'IVT test SSP', qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'] });
+    await create('prebidBlocking', 'channels', {
+      ...channel,
+      name: 'IVT: Prebid, blocks',
+      integration: 'PreBid',
+      blockIVT: true,
+    });
+    await create('supplier', 'sups', {
+      name: 'IVT test SSP',
+      qpsLimit: 'unlimited',
+      marginPercent: 20,
+      formats: ['video'],
+    });
     await app.edge.snapshots.rebuild();
   });
   afterAll(() => app?.close());
@@ -131,7 +201,9 @@ forEachStore((t) => {
         '': { reqs: 1, opps: 1, ivt: 0 },
       });
       // nothing was asked of demand for the blocked ones: the campaign's win is the clean request's only
-      const [wins] = await app.stats.select(`SELECT sum(wins) AS wins FROM ${STATS_TABLE} WHERE channel_id = ${ids.blocking!.id} AND campaign_id = ${ids.campaign!.id}`);
+      const [wins] = await app.stats.select(
+        `SELECT sum(wins) AS wins FROM ${STATS_TABLE} WHERE channel_id = ${ids.blocking!.id} AND campaign_id = ${ids.campaign!.id}`,
+      );
       expect(Number(wins!.wins)).toBe(1);
       expect(await flaggedMetric('datacenter_ip', true)).toBeGreaterThanOrEqual(1);
       expect(await flaggedMetric('bot_user_agent', true)).toBeGreaterThanOrEqual(1);
@@ -143,7 +215,10 @@ forEachStore((t) => {
       expect(bot.json()).toMatchObject({ seatbid: [] });
       const browser = await prebid(ids.prebidBlocking!.uid, CHROME);
       expect(browser.json<{ seatbid: { bid: unknown[] }[] }>().seatbid[0]!.bid).toHaveLength(1);
-      expect(await reasons(`channel_id = ${ids.prebidBlocking!.id}`)).toMatchObject({ 'ivt.bot_user_agent': { reqs: 1, opps: 0, ivt: 1 }, '': { reqs: 1, opps: 1, ivt: 0 } });
+      expect(await reasons(`channel_id = ${ids.prebidBlocking!.id}`)).toMatchObject({
+        'ivt.bot_user_agent': { reqs: 1, opps: 0, ivt: 1 },
+        '': { reqs: 1, opps: 1, ivt: 0 },
+      });
     });
 
     it("bids for a supplier's bot: a supplier has no option of its own, and the account's are off", async () => {
@@ -153,7 +228,11 @@ forEachStore((t) => {
     });
 
     it('shows the verdict in "Test this tag" and blocks the test as a live request would be, without counting it', async () => {
-      const res = await as(app, cookie, { method: 'POST', url: TAG_TEST_PATH, payload: { channelId: ids.blocking!.id, context: { ip: CLOUD_IP, ua: CHROME, width: 640, height: 360 } } });
+      const res = await as(app, cookie, {
+        method: 'POST',
+        url: TAG_TEST_PATH,
+        payload: { channelId: ids.blocking!.id, context: { ip: CLOUD_IP, ua: CHROME, width: 640, height: 360 } },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const answer = res.json<TagTestAnswer>();
       expect(answer.trace.result).toBe('ivt.datacenter_ip');
@@ -181,7 +260,11 @@ forEachStore((t) => {
     });
 
     it("still blocks on a channel's own blockIVT", async () => {
-      expect((await debug(ids.blocking!.uid, CLOUD_IP)).trace.ivt).toEqual({ mode: 'block', reason: 'datacenter_ip', blocked: true });
+      expect((await debug(ids.blocking!.uid, CLOUD_IP)).trace.ivt).toEqual({
+        mode: 'block',
+        reason: 'datacenter_ip',
+        blocked: true,
+      });
     });
 
     it("bids for a supplier's bot and counts it as IVT", async () => {
@@ -198,10 +281,30 @@ forEachStore((t) => {
 
     it('is checked once: one request, one IVT flag, however many ads it gets', async () => {
       const other = await create('otherSpot', 'creatives', {
-        name: 'IVT test other spot', format: 'video', videoSource: 'media', approval: 'approved', adomain: ['other.example.com'], duration: 15,
-        mediaFiles: [{ url: 'https://cdn.example.com/ivt-other.mp4', mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+        name: 'IVT test other spot',
+        format: 'video',
+        videoSource: 'media',
+        approval: 'approved',
+        adomain: ['other.example.com'],
+        duration: 15,
+        mediaFiles: [
+          {
+            url: 'https://cdn.example.com/ivt-other.mp4',
+            mime: 'video/mp4',
+            duration: 15,
+            width: 640,
+            height: 360,
+            bitrate: 800,
+          },
+        ],
       });
-      await create('otherCampaign', 'campaigns', { name: 'IVT test other campaign', startDate: day(-1), endDate: day(30), bidCpm: 24_000_000, creativeIds: [other.id] });
+      await create('otherCampaign', 'campaigns', {
+        name: 'IVT test other campaign',
+        startDate: day(-1),
+        endDate: day(30),
+        bidCpm: 24_000_000,
+        creativeIds: [other.id],
+      });
       await app.edge.snapshots.rebuild();
       const before = await counted(`supplier_id = ${ids.supplier!.id} AND tag_id = 0`);
       const flaggedBefore = await flaggedMetric('bot_user_agent', false);
@@ -225,7 +328,11 @@ forEachStore((t) => {
       expect(bot.statusCode).toBe(204);
       expect(bot.body).toBe('');
       expect((await rtb(ids.supplier!.uid, ortbRequest(CHROME))).statusCode).toBe(200);
-      expect((await reasons(`supplier_id = ${ids.supplier!.id}`))['ivt.bot_user_agent']).toEqual({ reqs: 1, opps: 0, ivt: 1 });
+      expect((await reasons(`supplier_id = ${ids.supplier!.id}`))['ivt.bot_user_agent']).toEqual({
+        reqs: 1,
+        opps: 0,
+        ivt: 1,
+      });
     });
 
     it('answers an empty VAST on a channel without options of its own', async () => {
@@ -240,7 +347,9 @@ forEachStore((t) => {
       await t.store.db.updateTable('users').set({ show_check_ivt: 0 }).where('username', '=', 'demand').execute();
       await app.edge.snapshots.rebuild();
     });
-    afterAll(() => t.store.db.updateTable('users').set({ show_check_ivt: 1 }).where('username', '=', 'demand').execute());
+    afterAll(() =>
+      t.store.db.updateTable('users').set({ show_check_ivt: 1 }).where('username', '=', 'demand').execute(),
+    );
 
     it("puts the account's hidden options out of force; a channel's own blockIVT still blocks", async () => {
       const open = await debug(ids.open!.uid, CLOUD_IP);

@@ -94,9 +94,20 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/spot-720.mp4', 'https://cdn.sample.test/spot-360.mp4'],
       impressions: [`${D}/t/impression`],
       errors: [`${D}/t/error?c=[ERRORCODE]`],
-      events: { start: [`${D}/t/start`], firstQuartile: [`${D}/t/q1`], midpoint: [`${D}/t/mid`], thirdQuartile: [`${D}/t/q3`], complete: [`${D}/t/complete`] },
+      events: {
+        start: [`${D}/t/start`],
+        firstQuartile: [`${D}/t/q1`],
+        midpoint: [`${D}/t/mid`],
+        thirdQuartile: [`${D}/t/q3`],
+        complete: [`${D}/t/complete`],
+      },
       clickThrough: 'https://brand.sample.test/',
-      contains: { '3.0': ['offset="00:00:10"'], '4.2': ['offset="00:00:10"', '<UniversalAdId idRegistry="Ad-ID">ABCD1234000H</UniversalAdId>'], '4.1': ['<UniversalAdId idRegistry="Ad-ID">ABCD1234000H</UniversalAdId>'], '4.0': ['idValue="ABCD1234000H"'] },
+      contains: {
+        '3.0': ['offset="00:00:10"'],
+        '4.2': ['offset="00:00:10"', '<UniversalAdId idRegistry="Ad-ID">ABCD1234000H</UniversalAdId>'],
+        '4.1': ['<UniversalAdId idRegistry="Ad-ID">ABCD1234000H</UniversalAdId>'],
+        '4.0': ['idValue="ABCD1234000H"'],
+      },
       duration: 16,
     },
   },
@@ -116,18 +127,33 @@ const SAMPLES: Sample[] = [
     fill: {
       media: ['https://cdn.sample.test/companion-spot.mp4'],
       impressions: [`${D}/t/companion-ad-impression`],
-      contains: { all: ['companion-300x250.png', `${D}/t/companion-view`], '4.2': [`${D}/t/companion-click`, 'required="any"'], '3.0': ['required="any"'] },
+      contains: {
+        all: ['companion-300x250.png', `${D}/t/companion-view`],
+        '4.2': [`${D}/t/companion-click`, 'required="any"'],
+        '3.0': ['required="any"'],
+      },
     },
   },
-  { file: 'iab41-nonlinear-only.xml', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/overlay-error?c=201'] } },
-  { file: 'companion-only.xml', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/companion-only-error?c=201'] } },
+  {
+    file: 'iab41-nonlinear-only.xml',
+    noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/overlay-error?c=201'] },
+  },
+  {
+    file: 'companion-only.xml',
+    noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/companion-only-error?c=201'] },
+  },
   {
     file: 'iab41-ad-verification.xml',
     fill: {
       media: ['https://cdn.sample.test/verified.mp4'],
       impressions: [`${D}/t/verify-ad-impression`],
       contains: {
-        all: ['https://verify.sample.test/omid.js', 'vendor="vendor.sample.test-omid"', `${D}/t/verification-not-executed?reason=[REASON]`, 'https://verify.sample.test/native.bin'],
+        all: [
+          'https://verify.sample.test/omid.js',
+          'vendor="vendor.sample.test-omid"',
+          `${D}/t/verification-not-executed?reason=[REASON]`,
+          'https://verify.sample.test/native.bin',
+        ],
         '2.0': ['<Extension type="AdVerifications">'],
         '3.0': ['<Extension type="AdVerifications">'],
         '4.0': ['<Extension type="AdVerifications">'],
@@ -137,18 +163,31 @@ const SAMPLES: Sample[] = [
   // a vendor written both in 4.1's AdVerifications and in the Extension older players read: measured once, its trackers kept
   {
     file: 'verification-both-forms.xml',
-    fill: { media: ['https://cdn.sample.test/both.mp4'], impressions: [`${D}/t/both-forms-impression`], verifications: 1, contains: { all: ['https://verify.sample.test/both.js', `${D}/t/both-not-executed?r=[REASON]`] } },
+    fill: {
+      media: ['https://cdn.sample.test/both.mp4'],
+      impressions: [`${D}/t/both-forms-impression`],
+      verifications: 1,
+      contains: { all: ['https://verify.sample.test/both.js', `${D}/t/both-not-executed?r=[REASON]`] },
+    },
   },
   {
     file: 'vast3-omid-extension.xml',
-    fill: { media: ['https://cdn.sample.test/omid3.mp4'], impressions: [`${D}/t/omid3-impression`], events: { start: [`${D}/t/omid3-start`] }, contains: { all: ['https://verify.sample.test/ext.js', '<![CDATA[a=1&b=2]]>'] } },
+    fill: {
+      media: ['https://cdn.sample.test/omid3.mp4'],
+      impressions: [`${D}/t/omid3-impression`],
+      events: { start: [`${D}/t/omid3-start`] },
+      contains: { all: ['https://verify.sample.test/ext.js', '<![CDATA[a=1&b=2]]>'] },
+    },
   },
   {
     file: 'iab42-closed-captions.xml',
     fill: {
       media: ['https://cdn.sample.test/captioned.mp4'],
       impressions: [`${D}/t/cc-impression`],
-      contains: { '4.1': ['captions-en.srt', 'captions-zh.vtt', 'captions-fr.ttml'], '4.2': ['captions-en.srt', 'language="zh-TW"'] },
+      contains: {
+        '4.1': ['captions-en.srt', 'captions-zh.vtt', 'captions-fr.ttml'],
+        '4.2': ['captions-en.srt', 'language="zh-TW"'],
+      },
       lacks: { '2.0': ['ClosedCaption'], '3.0': ['ClosedCaption'], '4.0': ['ClosedCaption'] },
     },
   },
@@ -157,7 +196,12 @@ const SAMPLES: Sample[] = [
     fill: {
       media: ['https://cdn.sample.test/ssai-1080.mp4', 'https://cdn.sample.test/ssai.m3u8'],
       impressions: [`${D}/t/ssai-impression`],
-      contains: { '4.0': ['mezzanine.mp4', 'simid.html'], '4.1': ['mezzanine.mp4', 'variableDuration="true"'], '4.2': ['mezzanine.mp4', 'simid.html'], all: ['delivery="streaming"'] },
+      contains: {
+        '4.0': ['mezzanine.mp4', 'simid.html'],
+        '4.1': ['mezzanine.mp4', 'variableDuration="true"'],
+        '4.2': ['mezzanine.mp4', 'simid.html'],
+        all: ['delivery="streaming"'],
+      },
       lacks: { '2.0': ['Mezzanine', 'InteractiveCreativeFile'], '3.0': ['Mezzanine', 'InteractiveCreativeFile'] },
       duration: 31,
     },
@@ -169,7 +213,10 @@ const SAMPLES: Sample[] = [
       impressions: [`${D}/t/uid-impression`],
       clicks: [`${D}/t/uid-click`],
       clickThrough: 'https://brand.sample.test/uid',
-      contains: { '4.0': ['idValue="8465"', 'uid-mezzanine.mp4', '<Category authority='], '4.2': ['<UniversalAdId idRegistry="Ad-ID">8465</UniversalAdId>'] },
+      contains: {
+        '4.0': ['idValue="8465"', 'uid-mezzanine.mp4', '<Category authority='],
+        '4.2': ['<UniversalAdId idRegistry="Ad-ID">8465</UniversalAdId>'],
+      },
       lacks: { '4.1': ['uid-mezzanine.mp4'], '2.0': ['Category'], '3.0': ['Category'] },
     },
   },
@@ -188,7 +235,26 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/events.mp4'],
       impressions: [`${D}/t/ev-impression`],
       events: Object.fromEntries(
-        ['loaded', 'creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'skip', 'playerExpand', 'playerCollapse', 'closeLinear', 'otherAdInteraction', 'interactiveStart'].map((e) => [e, [`${D}/t/ev-${e}`]]),
+        [
+          'loaded',
+          'creativeView',
+          'start',
+          'firstQuartile',
+          'midpoint',
+          'thirdQuartile',
+          'complete',
+          'mute',
+          'unmute',
+          'pause',
+          'resume',
+          'rewind',
+          'skip',
+          'playerExpand',
+          'playerCollapse',
+          'closeLinear',
+          'otherAdInteraction',
+          'interactiveStart',
+        ].map((e) => [e, [`${D}/t/ev-${e}`]]),
       ),
       contains: { '3.0': ['offset="75%"', `${D}/t/ev-progress-5s`], '4.2': ['offset="75%"', 'offset="00:00:05.000"'] },
       lacks: { all: ['notUsed'], '2.0': ['event="progress"', 'skipoffset'] },
@@ -200,7 +266,11 @@ const SAMPLES: Sample[] = [
     fill: {
       media: ['https://cdn.sample.test/icon.mp4'],
       impressions: [`${D}/t/icon-impression`],
-      contains: { '3.0': ['adchoices.png', `${D}/t/icon-click`, `${D}/t/icon-view`], '4.1': ['adchoices.png'], '4.2': ['adchoices.png', 'logo.html'] },
+      contains: {
+        '3.0': ['adchoices.png', `${D}/t/icon-click`, `${D}/t/icon-view`],
+        '4.1': ['adchoices.png'],
+        '4.2': ['adchoices.png', 'logo.html'],
+      },
       lacks: { '2.0': ['Icon'], '4.1': ['logo.html'] },
     },
   },
@@ -219,8 +289,19 @@ const SAMPLES: Sample[] = [
     fill: {
       media: ['https://cdn.sample.test/skip.mp4'],
       impressions: [`${D}/t/skip-impression`],
-      events: { creativeView: [`${D}/t/skip-creativeView`], start: [`${D}/t/skip-start`], skip: [`${D}/t/skip-skip`], fullscreen: [`${D}/t/skip-fullscreen`], exitFullscreen: [`${D}/t/skip-exitFullscreen`], closeLinear: [`${D}/t/skip-closeLinear`], complete: [`${D}/t/skip-complete`] },
-      contains: { '3.0': ['skipoffset="25%"', '<Advertiser>brand.sample.test</Advertiser>', 'adchoices3.png'], '4.2': ['skipoffset="25%"', 'playerExpand'] },
+      events: {
+        creativeView: [`${D}/t/skip-creativeView`],
+        start: [`${D}/t/skip-start`],
+        skip: [`${D}/t/skip-skip`],
+        fullscreen: [`${D}/t/skip-fullscreen`],
+        exitFullscreen: [`${D}/t/skip-exitFullscreen`],
+        closeLinear: [`${D}/t/skip-closeLinear`],
+        complete: [`${D}/t/skip-complete`],
+      },
+      contains: {
+        '3.0': ['skipoffset="25%"', '<Advertiser>brand.sample.test</Advertiser>', 'adchoices3.png'],
+        '4.2': ['skipoffset="25%"', 'playerExpand'],
+      },
       lacks: { '2.0': ['skipoffset', 'Advertiser'] },
     },
   },
@@ -241,7 +322,13 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/vpaid.js', 'https://cdn.sample.test/vpaid.swf'],
       impressions: [`${D}/t/vpaid-impression`],
       // (2.0's expand and collapse are VAST 4's adExpand and adCollapse)
-      events: { start: [`${D}/t/vpaid-start`], close: [`${D}/t/vpaid-close`], acceptInvitation: [`${D}/t/vpaid-accept`], expand: [`${D}/t/vpaid-expand`], collapse: [`${D}/t/vpaid-collapse`] },
+      events: {
+        start: [`${D}/t/vpaid-start`],
+        close: [`${D}/t/vpaid-close`],
+        acceptInvitation: [`${D}/t/vpaid-accept`],
+        expand: [`${D}/t/vpaid-expand`],
+        collapse: [`${D}/t/vpaid-collapse`],
+      },
       contains: { all: ['apiFramework="VPAID"', 'vpaid-inner.mp4'] },
     },
   },
@@ -251,25 +338,56 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/multi.mp4'],
       impressions: [`${D}/t/multi-impression1_asset:[ASSETURI]_[CACHEBUSTING]`, `${D}/t/multi-impression2_[random]`],
       errors: [`${D}/t/multi-error_[ERRORCODE]`],
-      events: { start: [`${D}/t/multi-start`], midpoint: [`${D}/t/multi-midpoint`], complete: [`${D}/t/multi-complete`] },
+      events: {
+        start: [`${D}/t/multi-start`],
+        midpoint: [`${D}/t/multi-midpoint`],
+        complete: [`${D}/t/multi-complete`],
+      },
       clicks: [`${D}/t/multi-click_ts:[TIMESTAMP]_playhead:[ADPLAYHEAD]`],
-      contains: { all: ['https://verify.sample.test/omid1', 'companion1.jpg', 'companion2.html'], '3.0': ['multi-icon.gif', `${D}/t/multi-progress-60%25`], '4.2': ['multi-mezzanine.mp4'] },
+      contains: {
+        all: ['https://verify.sample.test/omid1', 'companion1.jpg', 'companion2.html'],
+        '3.0': ['multi-icon.gif', `${D}/t/multi-progress-60%25`],
+        '4.2': ['multi-mezzanine.mp4'],
+      },
       lacks: { all: ['multi-nonlinear', 'parser.js', 'multi2-vpaid.js'] },
       duration: 90,
     },
   },
   {
     file: 'client-vpaid-no-duration.xml',
-    fill: { media: ['https://cdn.sample.test/admanager.js?PUB=1331&AUTOPLAY=0&TITLE=Foo&FORMAT=application/javascript'], impressions: [], contains: { all: ['comp_300x250', 'comp_728x90'] } },
+    fill: {
+      media: ['https://cdn.sample.test/admanager.js?PUB=1331&AUTOPLAY=0&TITLE=Foo&FORMAT=application/javascript'],
+      impressions: [],
+      contains: { all: ['comp_300x250', 'comp_728x90'] },
+    },
   },
   { file: 'no-ad-root-error.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/no-ad?c=303'] } },
   { file: 'no-ad-self-closed.xml', noFill: { vastError: 303, reason: 'no_ad' } },
-  { file: 'inline-no-creative.xml', noFill: { vastError: 303, reason: 'no_creative', pings: ['/t/no-creative-error?c=303'] } },
-  { file: 'wrapper-to-empty.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/wrapper-to-empty-error?c=303', '/t/no-ad?c=303'] } },
-  { file: 'wrapper-unavailable.xml', noFill: { vastError: 301, reason: 'http_404', pings: ['/t/wrapper-unavailable-error?c=301'] } },
-  { file: 'wrapper-to-timeout.xml', timeoutMs: 300, noFill: { vastError: 301, reason: 'wrapper_timeout', pings: ['/t/wrapper-timeout-error?c=301'] } },
-  { file: 'wrapper-loop.xml', noFill: { vastError: 302, reason: 'too_many_wrappers', pings: ['/t/wrapper-loop-error?c=302'] } },
-  { file: 'wrapper-no-follow.xml', noFill: { vastError: 302, reason: 'wrapper_not_allowed', pings: ['/t/no-follow-error?c=302'] } },
+  {
+    file: 'inline-no-creative.xml',
+    noFill: { vastError: 303, reason: 'no_creative', pings: ['/t/no-creative-error?c=303'] },
+  },
+  {
+    file: 'wrapper-to-empty.xml',
+    noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/wrapper-to-empty-error?c=303', '/t/no-ad?c=303'] },
+  },
+  {
+    file: 'wrapper-unavailable.xml',
+    noFill: { vastError: 301, reason: 'http_404', pings: ['/t/wrapper-unavailable-error?c=301'] },
+  },
+  {
+    file: 'wrapper-to-timeout.xml',
+    timeoutMs: 300,
+    noFill: { vastError: 301, reason: 'wrapper_timeout', pings: ['/t/wrapper-timeout-error?c=301'] },
+  },
+  {
+    file: 'wrapper-loop.xml',
+    noFill: { vastError: 302, reason: 'too_many_wrappers', pings: ['/t/wrapper-loop-error?c=302'] },
+  },
+  {
+    file: 'wrapper-no-follow.xml',
+    noFill: { vastError: 302, reason: 'wrapper_not_allowed', pings: ['/t/no-follow-error?c=302'] },
+  },
   {
     file: 'wrapper-legacy.xml',
     fill: {
@@ -286,12 +404,34 @@ const SAMPLES: Sample[] = [
   { file: 'ad-without-body.xml', noFill: { vastError: 101, reason: 'bad_ad' } },
   {
     file: 'pod-with-sequence.xml',
-    fill: { media: ['https://cdn.sample.test/pod-a.mp4'], impressions: [`${D}/t/pod-a-impression`], events: { start: [`${D}/t/pod-a-start`] }, lacks: { all: ['pod-b', 'pod-c', 'pod-standalone'] } },
+    fill: {
+      media: ['https://cdn.sample.test/pod-a.mp4'],
+      impressions: [`${D}/t/pod-a-impression`],
+      events: { start: [`${D}/t/pod-a-start`] },
+      lacks: { all: ['pod-b', 'pod-c', 'pod-standalone'] },
+    },
   },
   // a wrapper allows multiple ads only when it says so (allowMultipleAds, false by default): else the first stand-alone ad
-  { file: 'wrapper-to-pod-default.xml', fill: { media: ['https://cdn.sample.test/pod-standalone.mp4'], impressions: [`${D}/t/wrapper-pod-default-impression`, `${D}/t/pod-standalone-impression`], lacks: { all: ['pod-a'] } } },
-  { file: 'wrapper-to-pod-true.xml', fill: { media: ['https://cdn.sample.test/pod-a.mp4'], impressions: [`${D}/t/wrapper-pod-true-impression`, `${D}/t/pod-a-impression`], lacks: { all: ['pod-standalone'] } } },
-  { file: 'wrapper-no-follow-capitalized.xml', noFill: { vastError: 302, reason: 'wrapper_not_allowed', pings: ['/t/no-follow-cap-error?c=302'] } },
+  {
+    file: 'wrapper-to-pod-default.xml',
+    fill: {
+      media: ['https://cdn.sample.test/pod-standalone.mp4'],
+      impressions: [`${D}/t/wrapper-pod-default-impression`, `${D}/t/pod-standalone-impression`],
+      lacks: { all: ['pod-a'] },
+    },
+  },
+  {
+    file: 'wrapper-to-pod-true.xml',
+    fill: {
+      media: ['https://cdn.sample.test/pod-a.mp4'],
+      impressions: [`${D}/t/wrapper-pod-true-impression`, `${D}/t/pod-a-impression`],
+      lacks: { all: ['pod-standalone'] },
+    },
+  },
+  {
+    file: 'wrapper-no-follow-capitalized.xml',
+    noFill: { vastError: 302, reason: 'wrapper_not_allowed', pings: ['/t/no-follow-cap-error?c=302'] },
+  },
   // a buffet whose first ad is a wrapper to no ad: the next ad plays, unless the wrapper says fallbackOnNoAd="false"
   {
     file: 'buffet-wrapper-fallback-default.xml',
@@ -315,8 +455,18 @@ const SAMPLES: Sample[] = [
     },
   },
   // none of a buffet's ads plays: the first one's no-fill is the tag's, and every ad tried hears of its own failure
-  { file: 'buffet-fallbacks-all-fail.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/all-fail-first-error?c=303', '/t/all-fail-broken-error?c=401', '/t/all-fail-second-error?c=301'] } },
-  { file: 'buffet-wrapper-fallback-false.xml', noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/fallback-false-wrapper-error?c=303', '/t/no-ad?c=303'] } },
+  {
+    file: 'buffet-fallbacks-all-fail.xml',
+    noFill: {
+      vastError: 303,
+      reason: 'no_ad',
+      pings: ['/t/all-fail-first-error?c=303', '/t/all-fail-broken-error?c=401', '/t/all-fail-second-error?c=301'],
+    },
+  },
+  {
+    file: 'buffet-wrapper-fallback-false.xml',
+    noFill: { vastError: 303, reason: 'no_ad', pings: ['/t/fallback-false-wrapper-error?c=303', '/t/no-ad?c=303'] },
+  },
   {
     file: 'ad-buffet.xml',
     fill: {
@@ -328,7 +478,10 @@ const SAMPLES: Sample[] = [
       pings: ['/t/buffet-broken-error?c=401'],
     },
   },
-  { file: 'bom-prefixed.xml', fill: { media: ['https://cdn.sample.test/bom.mp4'], impressions: [`${D}/t/bom-impression?x=1`], duration: 12 } },
+  {
+    file: 'bom-prefixed.xml',
+    fill: { media: ['https://cdn.sample.test/bom.mp4'], impressions: [`${D}/t/bom-impression?x=1`], duration: 12 },
+  },
   {
     file: 'html-entities.xml',
     fill: {
@@ -341,10 +494,21 @@ const SAMPLES: Sample[] = [
   {
     file: 'adserver-dfp-style.xml',
     fill: {
-      media: ['https://cdn.sample.test/dfp-360.mp4', 'https://cdn.sample.test/dfp.m3u8', 'https://cdn.sample.test/dfp-720.webm'],
+      media: [
+        'https://cdn.sample.test/dfp-360.mp4',
+        'https://cdn.sample.test/dfp.m3u8',
+        'https://cdn.sample.test/dfp-720.webm',
+      ],
       impressions: [`${D}/t/dfp-impression?label=videoimpression&ad_mt=[AD_MT]`],
       errors: [`${D}/t/dfp-error?label=videoadplay&ad_mt=[AD_MT]&err=[ERRORCODE]&sdkv=[SDKV]`],
-      events: { start: [`${D}/t/dfp-start?label=part2viewed&ad_mt=[AD_MT]`], mute: [`${D}/t/dfp-mute?label=admute`], pause: [`${D}/t/dfp-pause?label=adpause`], skip: [`${D}/t/dfp-skip?label=videoskipped`], fullscreen: [`${D}/t/dfp-fullscreen?label=adfullscreen`], acceptInvitation: [`${D}/t/dfp-accept?label=acceptinvitation`] },
+      events: {
+        start: [`${D}/t/dfp-start?label=part2viewed&ad_mt=[AD_MT]`],
+        mute: [`${D}/t/dfp-mute?label=admute`],
+        pause: [`${D}/t/dfp-pause?label=adpause`],
+        skip: [`${D}/t/dfp-skip?label=videoskipped`],
+        fullscreen: [`${D}/t/dfp-fullscreen?label=adfullscreen`],
+        acceptInvitation: [`${D}/t/dfp-accept?label=acceptinvitation`],
+      },
       clicks: [`${D}/t/dfp-click`],
       skipDelay: { '3.0': 5, '4.0': 5 },
       contains: { all: ['type="video/webm"'] },
@@ -353,18 +517,42 @@ const SAMPLES: Sample[] = [
     },
   },
   // an ad server that answers with an HTTP redirect first (a browser follows it, so must we), up to 3
-  { file: 'iab30-video-clicks.xml', path: '/redirect?n=2&to=/sample/iab30-video-clicks.xml', fill: { media: ['https://cdn.sample.test/click.mp4'], impressions: [`${D}/t/click-impression-a`, `${D}/t/click-impression-b`] } },
-  { file: 'iab30-video-clicks.xml', path: '/redirect?n=4&to=/sample/iab30-video-clicks.xml', noFill: { vastError: 303, reason: 'http_302' } },
+  {
+    file: 'iab30-video-clicks.xml',
+    path: '/redirect?n=2&to=/sample/iab30-video-clicks.xml',
+    fill: {
+      media: ['https://cdn.sample.test/click.mp4'],
+      impressions: [`${D}/t/click-impression-a`, `${D}/t/click-impression-b`],
+    },
+  },
+  {
+    file: 'iab30-video-clicks.xml',
+    path: '/redirect?n=4&to=/sample/iab30-video-clicks.xml',
+    noFill: { vastError: 303, reason: 'http_302' },
+  },
   {
     file: 'wrapper-relative-uri.xml',
-    fill: { media: ['http://cdn.sample.test/proto.mp4'], impressions: [`${D}/t/relative-wrapper-impression`, `${D}/t/proto-impression`] },
+    fill: {
+      media: ['http://cdn.sample.test/proto.mp4'],
+      impressions: [`${D}/t/relative-wrapper-impression`, `${D}/t/proto-impression`],
+    },
   },
   // a wrapper's VASTAdTagURI is a VAST request URI: its IAB macros are filled before it is called (its trackers' are the player's)
   {
     file: 'wrapper-macros.xml',
-    fill: { media: ['https://cdn.sample.test/click.mp4'], impressions: [`${D}/t/wrapper-macros-impression?cb=[CACHEBUSTING]`, `${D}/t/click-impression-a`, `${D}/t/click-impression-b`] },
+    fill: {
+      media: ['https://cdn.sample.test/click.mp4'],
+      impressions: [
+        `${D}/t/wrapper-macros-impression?cb=[CACHEBUSTING]`,
+        `${D}/t/click-impression-a`,
+        `${D}/t/click-impression-b`,
+      ],
+    },
   },
-  { file: 'protocol-relative-media.xml', fill: { media: ['http://cdn.sample.test/proto.mp4'], impressions: [`${D}/t/proto-impression`] } },
+  {
+    file: 'protocol-relative-media.xml',
+    fill: { media: ['http://cdn.sample.test/proto.mp4'], impressions: [`${D}/t/proto-impression`] },
+  },
   // a revshare tag whose answer states its price in euros (8 EUR, $10 at the test's rates): half of it, in dollars
   {
     file: 'pricing-eur-revshare.xml',
@@ -374,7 +562,10 @@ const SAMPLES: Sample[] = [
       impressions: [`${D}/t/eur-impression`],
       errors: [`${D}/t/eur-error?c=[ERRORCODE]`],
       events: { start: [`${D}/t/eur-start`] },
-      contains: { '3.0': ['<Pricing model="cpm" currency="USD">5.0000</Pricing>'], '4.2': ['<Pricing model="cpm" currency="USD">5.0000</Pricing>'] },
+      contains: {
+        '3.0': ['<Pricing model="cpm" currency="USD">5.0000</Pricing>'],
+        '4.2': ['<Pricing model="cpm" currency="USD">5.0000</Pricing>'],
+      },
       lacks: { all: ['EUR', 'eur"'] },
     },
   },
@@ -385,14 +576,33 @@ const SAMPLES: Sample[] = [
       media: ['https://cdn.sample.test/seconds.mp4'],
       impressions: [`${D}/t/seconds-impression?ts=[Timestamp]&cb=[random]`],
       events: { start: [`${D}/t/seconds-start`], skip: [`${D}/t/seconds-skip?ts=[timestamp]`] },
-      contains: { '3.0': ['skipoffset="00:00:05"'], '4.0': ['skipoffset="00:00:05"'], '4.2': ['skipoffset="00:00:05"'] },
+      contains: {
+        '3.0': ['skipoffset="00:00:05"'],
+        '4.0': ['skipoffset="00:00:05"'],
+        '4.2': ['skipoffset="00:00:05"'],
+      },
       lacks: { all: ['skipoffset="5"'], '2.0': ['skipoffset'] },
       skipDelay: { '2.0': null, '3.0': 5, '4.1': 5, '4.2': 5 },
     },
   },
-  { file: 'media-without-size.xml', fill: { media: ['https://cdn.sample.test/nosize.m3u8'], impressions: [`${D}/t/nosize-impression`], contains: { all: ['delivery="streaming"'] } } },
+  {
+    file: 'media-without-size.xml',
+    fill: {
+      media: ['https://cdn.sample.test/nosize.m3u8'],
+      impressions: [`${D}/t/nosize-impression`],
+      contains: { all: ['delivery="streaming"'] },
+    },
+  },
   // a long answer (real ones carry big Extensions and HTML companions): 400 KB fills, past the 512 KB cap is a no-fill
-  { file: 'iab42-inline-linear.xml', path: '/long?kb=400', fill: { media: ['https://cdn.sample.test/spot-720.mp4', 'https://cdn.sample.test/spot-360.mp4'], impressions: [`${D}/t/impression`], lacks: { all: ['padding'] } } },
+  {
+    file: 'iab42-inline-linear.xml',
+    path: '/long?kb=400',
+    fill: {
+      media: ['https://cdn.sample.test/spot-720.mp4', 'https://cdn.sample.test/spot-360.mp4'],
+      impressions: [`${D}/t/impression`],
+      lacks: { all: ['padding'] },
+    },
+  },
   { file: 'iab42-inline-linear.xml', path: '/long?kb=600', noFill: { vastError: 303, reason: 'http_413' } },
   // a 4.1 wrapper with several impressions (one empty), its own viewability and verification vendor, in front of an SSAI ad
   {
@@ -403,7 +613,10 @@ const SAMPLES: Sample[] = [
       errors: [`${D}/t/wv-error?c=[ERRORCODE]`, `${D}/t/ssai-error`],
       events: { start: [`${D}/t/wv-start`] },
       clicks: [`${D}/t/wv-click`],
-      contains: { all: ['https://verify.sample.test/wrapper-omid.js', `${D}/t/wv-not-executed?r=[REASON]`], '4.2': [`${D}/t/wv-viewable`, 'mezzanine.mp4'] },
+      contains: {
+        all: ['https://verify.sample.test/wrapper-omid.js', `${D}/t/wv-not-executed?r=[REASON]`],
+        '4.2': [`${D}/t/wv-viewable`, 'mezzanine.mp4'],
+      },
     },
   },
   // display channels: their answer is a NonLinear (docs/ad-server.md), so a demand's NonLinear-only ad is passed through there
@@ -411,7 +624,13 @@ const SAMPLES: Sample[] = [
     file: 'iab41-nonlinear-only.xml',
     format: 'display',
     query: 'w=300&h=250',
-    display: { resource: 'https://cdn.sample.test/overlay.png', size: [0, 0], impressions: [`${D}/t/overlay-impression`], errors: [`${D}/t/overlay-error?c=[ERRORCODE]`], clickThrough: 'https://brand.sample.test/overlay' },
+    display: {
+      resource: 'https://cdn.sample.test/overlay.png',
+      size: [0, 0],
+      impressions: [`${D}/t/overlay-impression`],
+      errors: [`${D}/t/overlay-error?c=[ERRORCODE]`],
+      clickThrough: 'https://brand.sample.test/overlay',
+    },
   },
   {
     file: 'nonlinear-wrapper.xml',
@@ -424,14 +643,35 @@ const SAMPLES: Sample[] = [
       errors: [`${D}/t/nl-wrapper-error?c=[ERRORCODE]`, `${D}/t/nl-inline-error?c=[ERRORCODE]`],
       clickThrough: 'https://brand.sample.test/nl',
       clicks: [`${D}/t/nl-wrapper-click`, `${D}/t/nl-click`],
-      events: { creativeView: [`${D}/t/nl-wrapper-view`, `${D}/t/nl-view`], acceptInvitation: [`${D}/t/nl-accept`], collapse: [`${D}/t/nl-collapse`] },
+      events: {
+        creativeView: [`${D}/t/nl-wrapper-view`, `${D}/t/nl-view`],
+        acceptInvitation: [`${D}/t/nl-accept`],
+        collapse: [`${D}/t/nl-collapse`],
+      },
     },
   },
   // a NonLinear larger than the slot stated: VAST 501, as our own banners must fit the slot
-  { file: 'nonlinear-wrapper.xml', format: 'display', query: 'w=320&h=50', noFill: { vastError: 501, reason: 'nonlinear_too_large', pings: ['/t/nl-wrapper-error?c=501', '/t/nl-inline-error?c=501'] } },
+  {
+    file: 'nonlinear-wrapper.xml',
+    format: 'display',
+    query: 'w=320&h=50',
+    noFill: {
+      vastError: 501,
+      reason: 'nonlinear_too_large',
+      pings: ['/t/nl-wrapper-error?c=501', '/t/nl-inline-error?c=501'],
+    },
+  },
   // on a video channel a NonLinear is still not the linear ad the player asked for; nor is a companion alone on a display channel
-  { file: 'nonlinear-wrapper.xml', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/nl-wrapper-error?c=201', '/t/nl-inline-error?c=201'] } },
-  { file: 'companion-only.xml', format: 'display', query: 'w=300&h=250', noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/companion-only-error?c=201'] } },
+  {
+    file: 'nonlinear-wrapper.xml',
+    noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/nl-wrapper-error?c=201', '/t/nl-inline-error?c=201'] },
+  },
+  {
+    file: 'companion-only.xml',
+    format: 'display',
+    query: 'w=300&h=250',
+    noFill: { vastError: 201, reason: 'not_linear', pings: ['/t/companion-only-error?c=201'] },
+  },
 ];
 
 /** A local demand server: /sample/<file> answers the fixture (its __DEMAND__ URLs pointing back here), /t/* are its trackers. */
@@ -489,7 +729,8 @@ async function sampleServer(): Promise<{ url: string; pings: string[]; close(): 
 }
 
 /** URLs as a VAST client lists them (strings, or { url } objects). */
-const urls = (list: unknown): string[] => (Array.isArray(list) ? list.map((u) => (typeof u === 'string' ? u : (u as { url: string }).url)) : []);
+const urls = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((u) => (typeof u === 'string' ? u : (u as { url: string }).url)) : [];
 
 interface ClientLinear {
   type: string;
@@ -529,8 +770,20 @@ onSqliteStore((t) => {
     // a tenant of its own (no campaigns of the demo's to compete with the samples)
     cookie = await login(app, 'acme');
     for (const [i, s] of SAMPLES.entries()) {
-      const tag = await createAs(app, cookie, 'tags', { name: `Sample ${i} ${s.file}`, vastUrl: `${demand.url}${s.path ?? `/sample/${s.file}`}`, price: s.price ?? { type: 'cpm', cpm: 5_000_000 }, timeoutMs: s.timeoutMs ?? 1500 });
-      const channel = await createAs(app, cookie, 'channels', { name: `Samples ${i}`, vastVersion: '4.2', format: s.format ?? 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: tag.id, priority: 1 }] });
+      const tag = await createAs(app, cookie, 'tags', {
+        name: `Sample ${i} ${s.file}`,
+        vastUrl: `${demand.url}${s.path ?? `/sample/${s.file}`}`,
+        price: s.price ?? { type: 'cpm', cpm: 5_000_000 },
+        timeoutMs: s.timeoutMs ?? 1500,
+      });
+      const channel = await createAs(app, cookie, 'channels', {
+        name: `Samples ${i}`,
+        vastVersion: '4.2',
+        format: s.format ?? 'video',
+        demandMode: 'auction',
+        timeoutMs: 2000,
+        demand: [{ tagId: tag.id, priority: 1 }],
+      });
       channels.push({ uid: channel.uid, tagId: tag.id });
     }
     await app.edge.snapshots.rebuild();
@@ -544,7 +797,9 @@ onSqliteStore((t) => {
   const served = (u: string) => u.replace(PLACEHOLDER, demand.url);
   /** The answer with what we write at random masked: our signed tokens (`t`, `ds`) and the decision id (AdServingId). */
   const withoutRandom = (xml: string) =>
-    xml.replace(/([?&](?:t|ds)=)[\w.~-]+/g, '$1TOKEN').replace(/<AdServingId>[^<]*<\/AdServingId>/g, '<AdServingId>ID</AdServingId>');
+    xml
+      .replace(/([?&](?:t|ds)=)[\w.~-]+/g, '$1TOKEN')
+      .replace(/<AdServingId>[^<]*<\/AdServingId>/g, '<AdServingId>ID</AdServingId>');
   /**
    * The demand's error trackers an answer carries: its <Error>s in 4.x; in 2.0 and 3.0, whose one
    * <Error> is ours, those ours forwards (its `de`: errorPings.ts errorForwardQuery).
@@ -556,114 +811,164 @@ onSqliteStore((t) => {
     return forwarded ? forwarded.split('\n') : [];
   };
   const request = (at: number, version: VastVersion, debug = false) =>
-    edgeRequest(app, { cookie: debug ? cookie : null, method: 'GET', url: `/vast/${channels[at]!.uid}?${SAMPLES[at]!.query ?? 'w=640&h=360'}&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}` });
+    edgeRequest(app, {
+      cookie: debug ? cookie : null,
+      method: 'GET',
+      url: `/vast/${channels[at]!.uid}?${SAMPLES[at]!.query ?? 'w=640&h=360'}&ip=8.8.8.8&vast_version=${version}${debug ? '&debug=1' : ''}`,
+    });
 
-  describe.each(SAMPLES.map((s, at) => ({ ...s, at, name: `${s.file}${s.path ? ` ${s.path}` : ''}` })))('$name', (sample) => {
-    if (sample.fill) {
-      const f = sample.fill;
-      it.each([...VAST_VERSIONS])('fills in VAST %s: valid, parsed by a VAST client, with the demand\'s trackers and media and ours', async (version) => {
-        const res = await request(sample.at, version);
-        expect(res.statusCode).toBe(200);
-        const xml = res.body;
-        expect(xml, 'a filled answer').toContain('<InLine>');
-        // (libxml2 refuses brackets in xs:anyURI: vastSchema.ts fills the macros, the legacy [random] some samples carry too)
-        expect(schemaErrors(version, xml), xml).toBe('');
-        const { ads } = clientAds(xml);
-        expect(ads).toHaveLength(1);
-        const ad = ads[0] as { impressionURLTemplates: unknown[]; errorURLTemplates: string[]; creatives: ClientLinear[] };
-        const linear = ad.creatives.find((c) => c.type === 'linear')!;
-        expect(linear.mediaFiles.map((m) => m.fileURL)).toEqual(f.media);
-        const impressions = urls(ad.impressionURLTemplates);
-        expect(impressions.slice(0, f.impressions.length)).toEqual(f.impressions.map(served));
-        expect(impressions.some((u) => u.includes('/ev?e=impression'))).toBe(true);
-        const errors = ad.errorURLTemplates;
-        if (f.errors) expect(demandErrors(version, errors).slice(0, f.errors.length)).toEqual(f.errors.map(served));
-        // ours beside the demand's in 4.x; 2.0 and 3.0 have room for one: ours, carrying the demand's (demandErrors)
-        expect(errors.some((u) => u.includes('/ev?e=error'))).toBe(true);
-        if (!version.startsWith('4')) expect(errors).toHaveLength(1);
-        for (const [event, list] of Object.entries(f.events ?? {})) {
-          const name = eventIn(version, event);
-          if (!name) continue;
-          const key = name === 'fullscreen' || name === 'exitFullscreen' ? name : name;
-          expect(linear.trackingEvents[key], `${event} as ${name}`).toEqual(expect.arrayContaining(list.map(served)));
-        }
-        expect(linear.trackingEvents.start?.some((u) => u.includes('/ev?e=start'))).toBe(true);
-        expect(urls(linear.videoClickTrackingURLTemplates)).toEqual(expect.arrayContaining((f.clicks ?? []).map(served)));
-        if (f.clickThrough) {
-          const through = linear.videoClickThroughURLTemplate;
-          expect(typeof through === 'string' ? through : through?.url).toBe(f.clickThrough);
-        }
-        if (f.duration !== undefined) expect(Math.round(linear.duration)).toBe(f.duration);
-        if (f.verifications !== undefined) expect(xml.match(/<Verification[\s>]/g) ?? []).toHaveLength(f.verifications);
-        if (f.skipDelay && version in f.skipDelay) expect(linear.skipDelay).toBe(f.skipDelay[version]);
-        for (const s of [...(f.contains?.all ?? []), ...(f.contains?.[version] ?? [])]) expect(xml).toContain(served(s));
-        // what we write at random is masked: a short word ('EUR') may turn up in it (our signed tokens'
-        // base64url, and the decision id, a random prefix per process, that 4.x states as AdServingId)
-        const visible = withoutRandom(xml);
-        for (const s of [...(f.lacks?.all ?? []), ...(f.lacks?.[version] ?? [])]) expect(visible).not.toContain(served(s));
-        for (const ping of f.pings ?? []) await expect.poll(() => demand.pings.some((p) => p.startsWith(ping)), { timeout: 5000 }).toBe(true);
-      });
-    }
-    if (sample.display) {
-      const d = sample.display;
-      it.each([...VAST_VERSIONS])("passes a NonLinear ad through on a display channel in VAST %s: valid, parsed, the demand's trackers and ours", async (version) => {
-        const res = await request(sample.at, version);
-        expect(res.statusCode).toBe(200);
-        const xml = res.body;
-        expect(schemaErrors(version, xml), xml).toBe('');
-        expect(xml).not.toContain('<Linear');
-        const { ads } = clientAds(xml);
-        expect(ads).toHaveLength(1);
-        const ad = ads[0] as { impressionURLTemplates: unknown[]; errorURLTemplates: string[]; creatives: ClientNonLinear[] };
-        const creative = ad.creatives.find((c) => c.type === 'nonlinear')!;
-        expect(creative, xml).toBeDefined();
-        const variation = creative.variations[0]!;
-        expect([variation.staticResource, variation.iframeResource]).toContain(d.resource);
-        // (4.0's inline NonLinear has no size attributes)
-        if (version !== '4.0') expect([Number(variation.width), Number(variation.height)]).toEqual(d.size);
-        const impressions = urls(ad.impressionURLTemplates);
-        expect(impressions.slice(0, d.impressions.length)).toEqual(d.impressions.map(served));
-        expect(impressions.some((u) => u.includes('/ev?e=impression'))).toBe(true);
-        if (d.errors) expect(demandErrors(version, ad.errorURLTemplates).slice(0, d.errors.length)).toEqual(d.errors.map(served));
-        if (d.clickThrough) {
-          const through = variation.nonlinearClickThroughURLTemplate;
-          expect(typeof through === 'string' ? through : through?.url).toBe(d.clickThrough);
-        }
-        if (version !== '2.0') expect(urls(variation.nonlinearClickTrackingURLTemplates)).toEqual(expect.arrayContaining((d.clicks ?? []).map(served)));
-        for (const [event, list] of Object.entries(d.events ?? {})) {
-          const name = eventIn(version, event);
-          if (name) expect(creative.trackingEvents[name], `${event} as ${name}`).toEqual(expect.arrayContaining(list.map(served)));
-        }
-        const { trace } = (await request(sample.at, version, true)).json() as { trace: DecisionTrace };
-        expect(trace.result).toBe('filled');
-      });
-    }
-    if (sample.noFill) {
-      const n = sample.noFill;
-      it(`is a no-fill with VAST error ${n.vastError} (${n.reason}), an empty answer in every version, and the demand hears of it`, async () => {
-        const { trace, vast } = (await request(sample.at, '4.2', true)).json() as { vast: string; trace: DecisionTrace };
-        expect(trace.result).not.toBe('filled');
-        const fate = trace.sources.find((s) => s.source === 'vast_tag' && s.id === channels[sample.at]!.tagId);
-        expect(fate, JSON.stringify(fate)).toMatchObject({ fate: 'no_fill', reason: n.reason, vastError: n.vastError });
-        expect(schemaErrors('4.2', vast)).toBe('');
-        for (const version of VAST_VERSIONS) {
-          const res = await request(sample.at, version);
-          expect(res.statusCode).toBe(200);
-          expect(res.body).not.toContain('<Ad');
-          expect(schemaErrors(version, res.body), version).toBe('');
-          expect(clientAds(res.body).ads).toHaveLength(0);
-        }
-        for (const ping of n.pings ?? []) await expect.poll(() => demand.pings.some((p) => p.startsWith(ping)), { timeout: 5000 }).toBe(true);
-      });
-    }
-  });
+  describe.each(SAMPLES.map((s, at) => ({ ...s, at, name: `${s.file}${s.path ? ` ${s.path}` : ''}` })))(
+    '$name',
+    (sample) => {
+      if (sample.fill) {
+        const f = sample.fill;
+        it.each([...VAST_VERSIONS])(
+          "fills in VAST %s: valid, parsed by a VAST client, with the demand's trackers and media and ours",
+          async (version) => {
+            const res = await request(sample.at, version);
+            expect(res.statusCode).toBe(200);
+            const xml = res.body;
+            expect(xml, 'a filled answer').toContain('<InLine>');
+            // (libxml2 refuses brackets in xs:anyURI: vastSchema.ts fills the macros, the legacy [random] some samples carry too)
+            expect(schemaErrors(version, xml), xml).toBe('');
+            const { ads } = clientAds(xml);
+            expect(ads).toHaveLength(1);
+            const ad = ads[0] as {
+              impressionURLTemplates: unknown[];
+              errorURLTemplates: string[];
+              creatives: ClientLinear[];
+            };
+            const linear = ad.creatives.find((c) => c.type === 'linear')!;
+            expect(linear.mediaFiles.map((m) => m.fileURL)).toEqual(f.media);
+            const impressions = urls(ad.impressionURLTemplates);
+            expect(impressions.slice(0, f.impressions.length)).toEqual(f.impressions.map(served));
+            expect(impressions.some((u) => u.includes('/ev?e=impression'))).toBe(true);
+            const errors = ad.errorURLTemplates;
+            if (f.errors) expect(demandErrors(version, errors).slice(0, f.errors.length)).toEqual(f.errors.map(served));
+            // ours beside the demand's in 4.x; 2.0 and 3.0 have room for one: ours, carrying the demand's (demandErrors)
+            expect(errors.some((u) => u.includes('/ev?e=error'))).toBe(true);
+            if (!version.startsWith('4')) expect(errors).toHaveLength(1);
+            for (const [event, list] of Object.entries(f.events ?? {})) {
+              const name = eventIn(version, event);
+              if (!name) continue;
+              const key = name === 'fullscreen' || name === 'exitFullscreen' ? name : name;
+              expect(linear.trackingEvents[key], `${event} as ${name}`).toEqual(
+                expect.arrayContaining(list.map(served)),
+              );
+            }
+            expect(linear.trackingEvents.start?.some((u) => u.includes('/ev?e=start'))).toBe(true);
+            expect(urls(linear.videoClickTrackingURLTemplates)).toEqual(
+              expect.arrayContaining((f.clicks ?? []).map(served)),
+            );
+            if (f.clickThrough) {
+              const through = linear.videoClickThroughURLTemplate;
+              expect(typeof through === 'string' ? through : through?.url).toBe(f.clickThrough);
+            }
+            if (f.duration !== undefined) expect(Math.round(linear.duration)).toBe(f.duration);
+            if (f.verifications !== undefined)
+              expect(xml.match(/<Verification[\s>]/g) ?? []).toHaveLength(f.verifications);
+            if (f.skipDelay && version in f.skipDelay) expect(linear.skipDelay).toBe(f.skipDelay[version]);
+            for (const s of [...(f.contains?.all ?? []), ...(f.contains?.[version] ?? [])])
+              expect(xml).toContain(served(s));
+            // what we write at random is masked: a short word ('EUR') may turn up in it (our signed tokens'
+            // base64url, and the decision id, a random prefix per process, that 4.x states as AdServingId)
+            const visible = withoutRandom(xml);
+            for (const s of [...(f.lacks?.all ?? []), ...(f.lacks?.[version] ?? [])])
+              expect(visible).not.toContain(served(s));
+            for (const ping of f.pings ?? [])
+              await expect.poll(() => demand.pings.some((p) => p.startsWith(ping)), { timeout: 5000 }).toBe(true);
+          },
+        );
+      }
+      if (sample.display) {
+        const d = sample.display;
+        it.each([...VAST_VERSIONS])(
+          "passes a NonLinear ad through on a display channel in VAST %s: valid, parsed, the demand's trackers and ours",
+          async (version) => {
+            const res = await request(sample.at, version);
+            expect(res.statusCode).toBe(200);
+            const xml = res.body;
+            expect(schemaErrors(version, xml), xml).toBe('');
+            expect(xml).not.toContain('<Linear');
+            const { ads } = clientAds(xml);
+            expect(ads).toHaveLength(1);
+            const ad = ads[0] as {
+              impressionURLTemplates: unknown[];
+              errorURLTemplates: string[];
+              creatives: ClientNonLinear[];
+            };
+            const creative = ad.creatives.find((c) => c.type === 'nonlinear')!;
+            expect(creative, xml).toBeDefined();
+            const variation = creative.variations[0]!;
+            expect([variation.staticResource, variation.iframeResource]).toContain(d.resource);
+            // (4.0's inline NonLinear has no size attributes)
+            if (version !== '4.0') expect([Number(variation.width), Number(variation.height)]).toEqual(d.size);
+            const impressions = urls(ad.impressionURLTemplates);
+            expect(impressions.slice(0, d.impressions.length)).toEqual(d.impressions.map(served));
+            expect(impressions.some((u) => u.includes('/ev?e=impression'))).toBe(true);
+            if (d.errors)
+              expect(demandErrors(version, ad.errorURLTemplates).slice(0, d.errors.length)).toEqual(
+                d.errors.map(served),
+              );
+            if (d.clickThrough) {
+              const through = variation.nonlinearClickThroughURLTemplate;
+              expect(typeof through === 'string' ? through : through?.url).toBe(d.clickThrough);
+            }
+            if (version !== '2.0')
+              expect(urls(variation.nonlinearClickTrackingURLTemplates)).toEqual(
+                expect.arrayContaining((d.clicks ?? []).map(served)),
+              );
+            for (const [event, list] of Object.entries(d.events ?? {})) {
+              const name = eventIn(version, event);
+              if (name)
+                expect(creative.trackingEvents[name], `${event} as ${name}`).toEqual(
+                  expect.arrayContaining(list.map(served)),
+                );
+            }
+            const { trace } = (await request(sample.at, version, true)).json() as { trace: DecisionTrace };
+            expect(trace.result).toBe('filled');
+          },
+        );
+      }
+      if (sample.noFill) {
+        const n = sample.noFill;
+        it(`is a no-fill with VAST error ${n.vastError} (${n.reason}), an empty answer in every version, and the demand hears of it`, async () => {
+          const { trace, vast } = (await request(sample.at, '4.2', true)).json() as {
+            vast: string;
+            trace: DecisionTrace;
+          };
+          expect(trace.result).not.toBe('filled');
+          const fate = trace.sources.find((s) => s.source === 'vast_tag' && s.id === channels[sample.at]!.tagId);
+          expect(fate, JSON.stringify(fate)).toMatchObject({
+            fate: 'no_fill',
+            reason: n.reason,
+            vastError: n.vastError,
+          });
+          expect(schemaErrors('4.2', vast)).toBe('');
+          for (const version of VAST_VERSIONS) {
+            const res = await request(sample.at, version);
+            expect(res.statusCode).toBe(200);
+            expect(res.body).not.toContain('<Ad');
+            expect(schemaErrors(version, res.body), version).toBe('');
+            expect(clientAds(res.body).ads).toHaveLength(0);
+          }
+          for (const ping of n.pings ?? [])
+            await expect.poll(() => demand.pings.some((p) => p.startsWith(ping)), { timeout: 5000 }).toBe(true);
+        });
+      }
+    },
+  );
 
   it('counts each no-fill on its tag with its reason and VAST error code', async () => {
     await app.edge.flush();
     for (const [at, s] of SAMPLES.entries()) {
       if (!s.noFill) continue;
-      const rows = await app.stats.select(`SELECT nofill_reason, vast_error, sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${channels[at]!.tagId} GROUP BY nofill_reason, vast_error`);
-      expect(rows, `${s.file}: ${JSON.stringify(rows)}`).toEqual([{ nofill_reason: s.noFill.reason, vast_error: String(s.noFill.vastError), n: expect.anything() }]);
+      const rows = await app.stats.select(
+        `SELECT nofill_reason, vast_error, sum(source_reqs) AS n FROM ${STATS_TABLE} WHERE tag_id = ${channels[at]!.tagId} GROUP BY nofill_reason, vast_error`,
+      );
+      expect(rows, `${s.file}: ${JSON.stringify(rows)}`).toEqual([
+        { nofill_reason: s.noFill.reason, vast_error: String(s.noFill.vastError), n: expect.anything() },
+      ]);
       expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(VAST_VERSIONS.length);
     }
   });

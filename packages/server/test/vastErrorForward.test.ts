@@ -40,7 +40,27 @@ onSqliteStore((t) => {
           const request = JSON.parse(body) as { id: string; imp: { id: string }[] };
           const adm = answer(base).replace('/t/error?c=[ERRORCODE]', '/t/rtb-error?c=[ERRORCODE]&p=${AUCTION_PRICE}');
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ id: request.id, seatbid: [{ seat: 's1', bid: [{ id: 'b1', impid: request.imp[0]!.id, price: 6, adm, adomain: ['brand.test'], crid: 'c1', mtype: 2 }] }] }));
+          res.end(
+            JSON.stringify({
+              id: request.id,
+              seatbid: [
+                {
+                  seat: 's1',
+                  bid: [
+                    {
+                      id: 'b1',
+                      impid: request.imp[0]!.id,
+                      price: 6,
+                      adm,
+                      adomain: ['brand.test'],
+                      crid: 'c1',
+                      mtype: 2,
+                    },
+                  ],
+                },
+              ],
+            }),
+          );
         });
         return;
       }
@@ -50,12 +70,37 @@ onSqliteStore((t) => {
     base = demand.url;
     app = await buildTestApp(t.store);
     cookie = await login(app, 'acme');
-    ids.tag = await createAs(app, cookie, 'tags', { name: 'Error forward tag', vastUrl: `${base}/vast`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1500 });
+    ids.tag = await createAs(app, cookie, 'tags', {
+      name: 'Error forward tag',
+      vastUrl: `${base}/vast`,
+      price: { type: 'revshare', percent: 100 },
+      timeoutMs: 1500,
+    });
     for (const v of ['2.0', '3.0', '4.2']) {
-      ids[v] = await createAs(app, cookie, 'channels', { name: `Error forward ${v}`, vastVersion: v, format: 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: ids.tag.id, priority: 1 }] });
+      ids[v] = await createAs(app, cookie, 'channels', {
+        name: `Error forward ${v}`,
+        vastVersion: v,
+        format: 'video',
+        demandMode: 'auction',
+        timeoutMs: 2000,
+        demand: [{ tagId: ids.tag.id, priority: 1 }],
+      });
     }
-    ids.rtbTag = await createAs(app, cookie, 'tags', { name: 'Error forward bidder', integration: 'RTB', endpoint: `${base}/rtb`, price: { type: 'revshare', percent: 100 }, timeoutMs: 1500 });
-    ids.rtb = await createAs(app, cookie, 'channels', { name: 'Error forward RTB 3.0', vastVersion: '3.0', format: 'video', demandMode: 'auction', timeoutMs: 2000, demand: [{ tagId: ids.rtbTag.id, priority: 1 }] });
+    ids.rtbTag = await createAs(app, cookie, 'tags', {
+      name: 'Error forward bidder',
+      integration: 'RTB',
+      endpoint: `${base}/rtb`,
+      price: { type: 'revshare', percent: 100 },
+      timeoutMs: 1500,
+    });
+    ids.rtb = await createAs(app, cookie, 'channels', {
+      name: 'Error forward RTB 3.0',
+      vastVersion: '3.0',
+      format: 'video',
+      demandMode: 'auction',
+      timeoutMs: 2000,
+      demand: [{ tagId: ids.rtbTag.id, priority: 1 }],
+    });
     await app.edge.snapshots.rebuild();
   });
 
@@ -69,9 +114,11 @@ onSqliteStore((t) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.body;
   };
-  const errorsOf = (xml: string): string[] => [...xml.matchAll(/<Error><!\[CDATA\[(.*?)\]\]><\/Error>/g)].map((m) => m[1]!);
+  const errorsOf = (xml: string): string[] =>
+    [...xml.matchAll(/<Error><!\[CDATA\[(.*?)\]\]><\/Error>/g)].map((m) => m[1]!);
   /** What a player does with an <Error> URL: [ERRORCODE] filled, then a GET. */
-  const report = (url: string, code: number) => edgeRequest(app, { method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '').replace('[ERRORCODE]', String(code)) });
+  const report = (url: string, code: number) =>
+    edgeRequest(app, { method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, '').replace('[ERRORCODE]', String(code)) });
 
   describe.each(['2.0', '3.0'])('on a VAST %s channel', (version) => {
     it("keeps our <Error>, carrying the demand's, valid against the XSD", async () => {
@@ -83,7 +130,9 @@ onSqliteStore((t) => {
       // the player's VAST client reads that one URL
       expect(clientAds(vast).ads).toHaveLength(1);
       // the demand's own macros are filled from the request; [ERRORCODE] is left for the player
-      expect(decodeURIComponent(new URL(errors[0]!.replace('[ERRORCODE]', '0')).searchParams.get('de')!)).toBe(`${base}/t/error?c=[ERRORCODE]&s=1`);
+      expect(decodeURIComponent(new URL(errors[0]!.replace('[ERRORCODE]', '0')).searchParams.get('de')!)).toBe(
+        `${base}/t/error?c=[ERRORCODE]&s=1`,
+      );
     });
 
     it("forwards the code the player reports to the demand's error tracker, once however often it is reported", async () => {

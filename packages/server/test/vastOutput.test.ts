@@ -13,20 +13,68 @@ import { clientAds, schemaErrors } from './vastSchema.js';
  */
 const ORIGIN = 'https://ad.example';
 const creative = (over: Partial<SnapCreative> = {}): SnapCreative => ({
-  id: 7, tenantId: 1, name: 'Spot', advertiserId: 3, format: 'video', videoSource: 'media', vastUrl: '', duration: 15, displayType: 'image', imageUrl: '', html: '',
+  id: 7,
+  tenantId: 1,
+  name: 'Spot',
+  advertiserId: 3,
+  format: 'video',
+  videoSource: 'media',
+  vastUrl: '',
+  duration: 15,
+  displayType: 'image',
+  imageUrl: '',
+  html: '',
   mediaFiles: [
     { url: 'https://cdn.example/spot.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 },
-    { url: 'https://cdn.example/spot.m3u8', mime: 'application/x-mpegURL', duration: 15, width: 1920, height: 1080, bitrate: 0 },
+    {
+      url: 'https://cdn.example/spot.m3u8',
+      mime: 'application/x-mpegURL',
+      duration: 15,
+      width: 1920,
+      height: 1080,
+      bitrate: 0,
+    },
   ],
-  width: 0, height: 0, clickUrl: '', adomain: ['brand.example'], iabCategories: ['IAB8-5'], skipAfter: 0, ...over,
+  width: 0,
+  height: 0,
+  clickUrl: '',
+  adomain: ['brand.example'],
+  iabCategories: ['IAB8-5'],
+  skipAfter: 0,
+  ...over,
 });
-const campaign = { id: 5, tenantId: 1, name: 'Autumn', advertiserId: 3, advertiserName: 'Brand & Co', bidCpm: 4_000_000 } as SnapCampaign;
+const campaign = {
+  id: 5,
+  tenantId: 1,
+  name: 'Autumn',
+  advertiserId: 3,
+  advertiserName: 'Brand & Co',
+  bidCpm: 4_000_000,
+} as SnapCampaign;
 const channel = (vastVersion: VastVersion) => ({ vastVersion }) as SnapChannel;
 const ours = (c: SnapCreative) =>
-  ({ clearingCpm: 2_500_000, bid: { priceCpm: 4_000_000, markup: { kind: 'campaign', campaign, creative: c }, tagId: 0, campaignId: 5, creativeId: c.id, advertiserId: 3 } }) as unknown as Winner;
-const demand = (ad: DemandInline, tagId = 3) => ({ clearingCpm: 2_000_000, bid: { priceCpm: 2_000_000, markup: { kind: 'vast', ad }, tagId, campaignId: 0, creativeId: 0, advertiserId: 0 } }) as unknown as Winner;
+  ({
+    clearingCpm: 2_500_000,
+    bid: {
+      priceCpm: 4_000_000,
+      markup: { kind: 'campaign', campaign, creative: c },
+      tagId: 0,
+      campaignId: 5,
+      creativeId: c.id,
+      advertiserId: 3,
+    },
+  }) as unknown as Winner;
+const demand = (ad: DemandInline, tagId = 3) =>
+  ({
+    clearingCpm: 2_000_000,
+    bid: { priceCpm: 2_000_000, markup: { kind: 'vast', ad }, tagId, campaignId: 0, creativeId: 0, advertiserId: 0 },
+  }) as unknown as Winner;
 
-type ClientCreative = { type: string; videoClickTrackingURLTemplates: { url: string }[]; universalAdIds: { idRegistry: string; value: string }[] };
+type ClientCreative = {
+  type: string;
+  videoClickTrackingURLTemplates: { url: string }[];
+  universalAdIds: { idRegistry: string; value: string }[];
+};
 
 const demandAnswer = (media: string) =>
   readVastAnswer(
@@ -37,8 +85,28 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
   it('an inline ad states when it expires (4.1+ <Expires>) before /ev stops honouring its token, so a prefetched ad is not played uncounted', () => {
     const docs = {
       video: winnerDocument(channel(version), ours(creative({ skipAfter: 5 })), ORIGIN, 'TOK', 'srv'),
-      display: winnerDocument(channel(version), ours(creative({ format: 'display', imageUrl: 'https://cdn.example/b.png', width: 300, height: 250, mediaFiles: [] })), ORIGIN, 'TOK', 'srv'),
-      demand: winnerDocument(channel(version), demand(demandAnswer('https://partner.example/one.mp4')), ORIGIN, 'TOK', 'srv'),
+      display: winnerDocument(
+        channel(version),
+        ours(
+          creative({
+            format: 'display',
+            imageUrl: 'https://cdn.example/b.png',
+            width: 300,
+            height: 250,
+            mediaFiles: [],
+          }),
+        ),
+        ORIGIN,
+        'TOK',
+        'srv',
+      ),
+      demand: winnerDocument(
+        channel(version),
+        demand(demandAnswer('https://partner.example/one.mp4')),
+        ORIGIN,
+        'TOK',
+        'srv',
+      ),
     };
     for (const [kind, xml] of Object.entries(docs)) {
       expect(schemaErrors(version, xml), kind).toBe('');
@@ -85,11 +153,27 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
 
   it("a creative that is a VAST URL is a wrapper that tracks its clicks, with or without a click URL of ours (the click-through is the wrapped ad's)", () => {
     for (const clickUrl of ['', 'https://brand.example/land']) {
-      const xml = winnerDocument(channel(version), ours(creative({ videoSource: 'vast', vastUrl: 'https://third.example/vast?cb=[CACHEBUSTING]', mediaFiles: [], clickUrl })), ORIGIN, 'TOK', 'srv');
+      const xml = winnerDocument(
+        channel(version),
+        ours(
+          creative({
+            videoSource: 'vast',
+            vastUrl: 'https://third.example/vast?cb=[CACHEBUSTING]',
+            mediaFiles: [],
+            clickUrl,
+          }),
+        ),
+        ORIGIN,
+        'TOK',
+        'srv',
+      );
       expect(schemaErrors(version, xml), clickUrl).toBe('');
       const [ad] = clientAds(xml).ads as { nextWrapperURL: string; creatives: ClientCreative[] }[];
       expect(ad!.nextWrapperURL).toBe('https://third.example/vast?cb=[CACHEBUSTING]');
-      expect(ad!.creatives[0]!.videoClickTrackingURLTemplates.map((t) => t.url), clickUrl).toEqual([`${ORIGIN}/ev?e=click&t=TOK`]);
+      expect(
+        ad!.creatives[0]!.videoClickTrackingURLTemplates.map((t) => t.url),
+        clickUrl,
+      ).toEqual([`${ORIGIN}/ev?e=click&t=TOK`]);
       expect(xml).not.toContain('<ClickThrough>');
     }
   });
@@ -100,7 +184,8 @@ describe.each(VAST_VERSIONS)('VAST %s', (version) => {
       expect(schemaErrors(version, xml)).toBe('');
       return (clientAds(xml).ads[0] as { creatives: ClientCreative[] }).creatives[0]!.universalAdIds;
     });
-    if (version.startsWith('4')) for (const id of ids) expect(id).toEqual([{ idRegistry: 'unknown', value: 'unknown' }]);
+    if (version.startsWith('4'))
+      for (const id of ids) expect(id).toEqual([{ idRegistry: 'unknown', value: 'unknown' }]);
     else for (const id of ids) expect(id).toEqual([]);
   });
 });

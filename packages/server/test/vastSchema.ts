@@ -27,7 +27,10 @@ export function schemaErrors(version: VastVersion, xml: string): string {
   // The document goes to xmllint on its standard input: no file is left behind.
   const doc = xml.replace(/\[[A-Za-z_]{3,40}\]/g, '0');
   try {
-    execFileSync('xmllint', ['--noout', '--schema', join(FIXTURES, XSD[version]), '-'], { input: doc, stdio: ['pipe', 'pipe', 'pipe'] });
+    execFileSync('xmllint', ['--noout', '--schema', join(FIXTURES, XSD[version]), '-'], {
+      input: doc,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     return '';
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };

@@ -38,12 +38,18 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-workers-'));
   // the demo workspace (users, one tenant's entities), without the demo history (slow, not needed)
   await seedDemoStore(dataDir);
-  const running = await startAdplane(['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'], {
-    DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'),
-    // the config store's polling at 10 minutes: a write reaches the other worker in the test's seconds only through the change feed (the primary's relay, or Redis pub/sub)
-    ADPLANE_CONFIG_POLL_MS: '600000',
-    ...env,
-  }, { cwd: ROOT, workers: 2 });
+  const running = await startAdplane(
+    ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
+    {
+      DATA_DIR: dataDir,
+      ADPLANE_DEMO: '0',
+      ADPLANE_WEB_DIST: join(dataDir, 'none'),
+      // the config store's polling at 10 minutes: a write reaches the other worker in the test's seconds only through the change feed (the primary's relay, or Redis pub/sub)
+      ADPLANE_CONFIG_POLL_MS: '600000',
+      ...env,
+    },
+    { cwd: ROOT, workers: 2 },
+  );
   return { ...running, dataDir };
 }
 
@@ -64,10 +70,16 @@ async function impsByDay(dataDir: string, campaignId: number): Promise<number[]>
   const instance = await DuckDBInstance.create(join(dataDir, 'stats.duckdb'));
   const connection = await instance.connect();
   try {
-    const rows = (await connection.runAndReadAll(`SELECT CAST(hour AS VARCHAR) AS hour, sum(imps)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId} GROUP BY hour`)).getRowObjectsJS();
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT CAST(hour AS VARCHAR) AS hour, sum(imps)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId} GROUP BY hour`,
+      )
+    ).getRowObjectsJS();
     const days = new Map<string, number>();
     for (const row of rows) {
-      const day = new Date(Date.parse(`${String(row.hour).slice(0, 19).replace(' ', 'T')}Z`) + TENANT_TZ * 3_600_000).toISOString().slice(0, 10);
+      const day = new Date(Date.parse(`${String(row.hour).slice(0, 19).replace(' ', 'T')}Z`) + TENANT_TZ * 3_600_000)
+        .toISOString()
+        .slice(0, 10);
       days.set(day, (days.get(day) ?? 0) + Number(row.n));
     }
     return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, n]) => n);
@@ -81,7 +93,11 @@ async function imps(dataDir: string, campaignId: number): Promise<number> {
   const instance = await DuckDBInstance.create(join(dataDir, 'stats.duckdb'));
   const connection = await instance.connect();
   try {
-    const rows = (await connection.runAndReadAll(`SELECT coalesce(sum(imps), 0)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId}`)).getRowObjectsJS();
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT coalesce(sum(imps), 0)::INTEGER AS n FROM hourly_stats WHERE campaign_id = ${campaignId}`,
+      )
+    ).getRowObjectsJS();
     return Number(rows[0]?.n ?? 0);
   } finally {
     connection.closeSync();
@@ -103,7 +119,10 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     if (engine === 'redis') ({ url: redisUrl, own } = await redisForProgram());
     demand = await startDemandServer();
     cluster = await startCluster({ REDIS_URL: redisUrl });
-    const login = await call(cluster.port, '/api/auth/login', { method: 'POST', body: { username: 'demand', password: DEMO_PASSWORD } });
+    const login = await call(cluster.port, '/api/auth/login', {
+      method: 'POST',
+      body: { username: 'demand', password: DEMO_PASSWORD },
+    });
     expect(login.status, login.body).toBe(200);
     cookie = login.cookie!;
   }, 120_000);
@@ -122,27 +141,52 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
   };
   const creative = (name: string) =>
     create('creatives', {
-      name, format: 'video', videoSource: 'media', approval: 'approved', clickUrl: 'https://brand.example.com/',
-      mediaFiles: [{ url: `https://cdn.example.com/${name}.mp4`, mime: 'video/mp4', duration: 15, width: 640, height: 360, bitrate: 800 }],
+      name,
+      format: 'video',
+      videoSource: 'media',
+      approval: 'approved',
+      clickUrl: 'https://brand.example.com/',
+      mediaFiles: [
+        {
+          url: `https://cdn.example.com/${name}.mp4`,
+          mime: 'video/mp4',
+          duration: 15,
+          width: 640,
+          height: 360,
+          bitrate: 800,
+        },
+      ],
     });
 
   it("starts the workers with V8's collector on their own thread when they fill the cores (cluster/workerFlags.ts)", () => {
-    const workers = childPids(cluster.proc.pid!).map(cmdlineOf).filter((args) => args.some((a) => a.endsWith('main.ts')));
+    const workers = childPids(cluster.proc.pid!)
+      .map(cmdlineOf)
+      .filter((args) => args.some((a) => a.endsWith('main.ts')));
     expect(workers).toHaveLength(2);
     for (const args of workers) expect(args.includes('--single-threaded-gc')).toBe(2 >= availableParallelism());
   });
 
-  it('serves on both workers; budgets, caps, QPS limits and impression counts hold across them; stats land in one store', { timeout: 120_000 }, async () => {
+  it('serves on both workers; budgets, caps, QPS limits and impression counts hold across them; stats land in one store', {
+    timeout: 120_000,
+  }, async () => {
     const { port } = cluster;
     /** Until both workers have answered `path` (a new viewer each call) as `ok` says: a row written through the API has reached both. */
     let probes = 0;
-    const onBothWorkers = async (what: string, path: (device: string) => string, ok: (res: { status: number; body: string }) => boolean) => {
+    const onBothWorkers = async (
+      what: string,
+      path: (device: string) => string,
+      ok: (res: { status: number; body: string }) => boolean,
+    ) => {
       const seen = new Set<string>();
-      await probeUntil(`${what} on both workers`, async () => {
-        const res = await call(port, path(`probe${probes++}`));
-        if (ok(res)) seen.add(res.worker);
-        return seen.size === 2 ? true : null;
-      }, 10_000);
+      await probeUntil(
+        `${what} on both workers`,
+        async () => {
+          const res = await call(port, path(`probe${probes++}`));
+          if (ok(res)) seen.add(res.worker);
+          return seen.size === 2 ? true : null;
+        },
+        10_000,
+      );
     };
     // both workers answer
     const workers = new Set<string>();
@@ -151,9 +195,23 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
 
     // an API write in one worker is served by both within a second
     const spot = await creative('budget-spot');
-    const channel = await create('channels', { name: 'Workers CTV', vastVersion: '4.2', demandMode: 'auction', timeoutMs: 1000, demand: [] });
+    const channel = await create('channels', {
+      name: 'Workers CTV',
+      vastVersion: '4.2',
+      demandMode: 'auction',
+      timeoutMs: 1000,
+      demand: [],
+    });
     const vastPath = (device: string) => `/vast/${channel.uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}`;
-    const budgeted = await create('campaigns', { name: 'Twenty a day', startDate: day(-1), endDate: day(30), bidCpm: BID, dailyBudget: BUDGET_IMPS * PER_IMP, pacing: 'asap', creativeIds: [spot.id] });
+    const budgeted = await create('campaigns', {
+      name: 'Twenty a day',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: BID,
+      dailyBudget: BUDGET_IMPS * PER_IMP,
+      pacing: 'asap',
+      creativeIds: [spot.id],
+    });
     const written = Date.now();
     const servedBy = new Map<string, number>();
     const pending: string[] = [];
@@ -188,7 +246,15 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
 
     // the frequency cap (3 a day per viewer): at most one more, from a worker whose count was a tick old
     const capped = await creative('capped-spot');
-    const cappedCampaign = await create('campaigns', { name: 'Three per viewer', startDate: day(-1), endDate: day(30), bidCpm: BID, pacing: 'asap', frequencyCap: { count: 3, periodHours: 24 }, creativeIds: [capped.id] });
+    const cappedCampaign = await create('campaigns', {
+      name: 'Three per viewer',
+      startDate: day(-1),
+      endDate: day(30),
+      bidCpm: BID,
+      pacing: 'asap',
+      frequencyCap: { count: 3, periodHours: 24 },
+      creativeIds: [capped.id],
+    });
     await onBothWorkers('the capped campaign', vastPath, (res) => res.body.includes('capped-spot.mp4'));
     let views = 0;
     const cappedImpressions: string[] = [];
@@ -221,15 +287,34 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     }
 
     // a demand tag's QPS limit: requests spread over both workers, the tag is called at most its limit a second
-    const tag = await create('tags', { name: 'Five a second', vastUrl: `${demand.url}/empty`, price: { type: 'cpm', cpm: 1_000_000 }, qpsLimit: TAG_QPS, timeoutMs: 500 });
-    const tagChannel = await create('channels', { name: 'Workers QPS', demandMode: 'auction', timeoutMs: 500, demand: [{ tagId: tag.id, priority: 1 }] });
-    await onBothWorkers('the QPS channel', (device) => `/vast/${tagChannel.uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}`, (res) => res.status === 200);
+    const tag = await create('tags', {
+      name: 'Five a second',
+      vastUrl: `${demand.url}/empty`,
+      price: { type: 'cpm', cpm: 1_000_000 },
+      qpsLimit: TAG_QPS,
+      timeoutMs: 500,
+    });
+    const tagChannel = await create('channels', {
+      name: 'Workers QPS',
+      demandMode: 'auction',
+      timeoutMs: 500,
+      demand: [{ tagId: tag.id, priority: 1 }],
+    });
+    await onBothWorkers(
+      'the QPS channel',
+      (device) => `/vast/${tagChannel.uid}?w=640&h=360&ip=8.8.8.8&device_id=${device}`,
+      (res) => res.status === 200,
+    );
     const start = Date.now();
     const perSecond: number[] = [];
     let before = demand.calls.length;
     let second = 0;
     while (Date.now() - start < 4_000) {
-      await Promise.all(Array.from({ length: 4 }, (_, i) => call(port, `/vast/${tagChannel.uid}?w=640&h=360&ip=8.8.8.8&device_id=q${i}`)));
+      await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          call(port, `/vast/${tagChannel.uid}?w=640&h=360&ip=8.8.8.8&device_id=q${i}`),
+        ),
+      );
       const now = Math.floor((Date.now() - start) / 1000);
       if (now > second) {
         perSecond[second] = demand.calls.length - before;
@@ -246,8 +331,20 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     // reports in either worker see every worker's impressions (the stats store is the primary's; counters flush every 5 s)
     const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const reported = new Map<string, number>();
-    for (const until = Date.now() + 20_000; Date.now() < until && !(reported.size === 2 && [...reported.values()].every((n) => n === counted)); ) {
-      const res = await call(port, '/api/rrun', { method: 'POST', cookie, body: { startDate: isoDay(Date.now() - 86_400_000), endDate: isoDay(Date.now() + 86_400_000), dimensions: ['campaign'], metrics: ['imps'] } });
+    for (
+      const until = Date.now() + 20_000;
+      Date.now() < until && !(reported.size === 2 && [...reported.values()].every((n) => n === counted));
+    ) {
+      const res = await call(port, '/api/rrun', {
+        method: 'POST',
+        cookie,
+        body: {
+          startDate: isoDay(Date.now() - 86_400_000),
+          endDate: isoDay(Date.now() + 86_400_000),
+          dimensions: ['campaign'],
+          metrics: ['imps'],
+        },
+      });
       expect(res.status, res.body).toBe(200);
       const row = (JSON.parse(res.body) as Record<string, unknown>[]).find((r) => r.campaign === budgeted.id);
       reported.set(res.worker, Number(row?.imps ?? 0));
@@ -259,14 +356,28 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
     const auction = await call(port, '/openrtb2/auction', {
       method: 'POST',
       body: {
-        id: 'pbjs-1', tmax: 1000, site: { page: 'https://news.example.com/story', domain: 'news.example.com' }, device: { ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0', ip: '8.8.8.8', ifa: 'cache-viewer' },
-        imp: [{ id: 'v1', video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, plcmt: 1 }, ext: { prebid: { bidder: { adplane: { channel: channel.uid } } } } }],
+        id: 'pbjs-1',
+        tmax: 1000,
+        site: { page: 'https://news.example.com/story', domain: 'news.example.com' },
+        device: { ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0', ip: '8.8.8.8', ifa: 'cache-viewer' },
+        imp: [
+          {
+            id: 'v1',
+            video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6], w: 640, h: 360, plcmt: 1 },
+            ext: { prebid: { bidder: { adplane: { channel: channel.uid } } } },
+          },
+        ],
         ext: { prebid: { cache: { vastxml: {} }, targeting: { includewinners: true } } },
       },
     });
     expect(auction.status, auction.body).toBe(200);
-    const cached = (JSON.parse(auction.body) as { seatbid: { bid: { adm: string; ext: { prebid: { cache: { vastXml: { url: string } } } } }[] }[] }).seatbid[0]!.bid[0]!;
-    const cachePath = new URL(cached.ext.prebid.cache.vastXml.url).pathname + new URL(cached.ext.prebid.cache.vastXml.url).search;
+    const cached = (
+      JSON.parse(auction.body) as {
+        seatbid: { bid: { adm: string; ext: { prebid: { cache: { vastXml: { url: string } } } } }[] }[];
+      }
+    ).seatbid[0]!.bid[0]!;
+    const cachePath =
+      new URL(cached.ext.prebid.cache.vastXml.url).pathname + new URL(cached.ext.prebid.cache.vastXml.url).search;
     const answeredBy = new Set<string>();
     for (let i = 0; i < 10 && answeredBy.size < 2; i++) {
       const got = await call(port, cachePath);
@@ -294,7 +405,10 @@ describe('the workers flag', () => {
     expect(readArgs(['--role', 'edge'], 200)).toEqual({ role: 'edge', workers: 64 });
     expect(readArgs([], 8)).toEqual({ role: 'all', workers: 1 });
     expect(readArgs(['--role', 'api', '--workers', '3'], 8)).toEqual({ role: 'api', workers: 3 });
-    for (const bad of ['0', '65', '1.5', 'two', '-2', '']) expect(() => readArgs([`--workers=${bad}`], 2)).toThrow(`--workers must be a whole number from 1 to 64 (got '${bad}')`);
+    for (const bad of ['0', '65', '1.5', 'two', '-2', ''])
+      expect(() => readArgs([`--workers=${bad}`], 2)).toThrow(
+        `--workers must be a whole number from 1 to 64 (got '${bad}')`,
+      );
     expect(() => readArgs(['--role', 'bidder'], 2)).toThrow("--role must be one of api, edge, all (got 'bidder')");
   });
 });

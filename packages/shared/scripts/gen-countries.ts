@@ -20,10 +20,15 @@ const userAssigned = (code: string): boolean => code === 'AA' || code === 'ZZ' |
 
 /** alpha-2 -> alpha-3 (OpenRTB's geo.country is alpha-3). */
 const alpha3 = new Map<string, string>();
-for (const [a2, a3] of isoCodes as readonly (readonly string[])[]) if (a2 && a3 && !userAssigned(a2)) alpha3.set(a2, a3);
+for (const [a2, a3] of isoCodes as readonly (readonly string[])[])
+  if (a2 && a3 && !userAssigned(a2)) alpha3.set(a2, a3);
 const codes = [...alpha3.keys()];
 const source = `i18n-iso-countries ${isoPackage.version} (codes.json)`;
-if (codes.length < 240 || !codes.every((c) => /^[A-Z]{2}$/.test(c)) || ![...alpha3.values()].every((c) => /^[A-Z]{3}$/.test(c))) {
+if (
+  codes.length < 240 ||
+  !codes.every((c) => /^[A-Z]{2}$/.test(c)) ||
+  ![...alpha3.values()].every((c) => /^[A-Z]{3}$/.test(c))
+) {
   throw new Error(`${source} does not look like the ISO 3166-1 list (${codes.length} codes)`);
 }
 

@@ -21,7 +21,8 @@ const rows = readFileSync(source, 'utf8')
   .map((line) => line.split('\t').map((cell) => cell.trim()));
 
 const [head, ...body] = rows;
-if (head.join('|') !== 'IAB Code|Tier|IAB Category') throw new Error(`unexpected header in ${source}: ${head.join('|')}`);
+if (head.join('|') !== 'IAB Code|Tier|IAB Category')
+  throw new Error(`unexpected header in ${source}: ${head.join('|')}`);
 
 const tree: Node[] = [];
 const byId = new Map<string, Node>();

@@ -37,14 +37,17 @@ const BRAND_NAMES: Readonly<Record<string, string>> = {
 };
 
 const dir = join(vendorDir(), 'prebid-bidder-params');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 const partners = files.map((file) => {
   const id = file.replace(/\.json$/, '');
   const schema: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   assertSupportedSchema(schema, file);
   const s: JsonSchema = schema;
-  if (s.type !== 'object' || !s.properties) throw new Error(`${file}: a partner schema must describe an object with properties`);
+  if (s.type !== 'object' || !s.properties)
+    throw new Error(`${file}: a partner schema must describe an object with properties`);
   const name = BRAND_NAMES[id] ?? (s.title ?? id).replace(/\s*adapter params$/i, '').trim();
   // Every schema here is a Prebid bidder's parameter list, so every partner has a Prebid variant.
   return { id, name, prebid: true, params: describePartnerParams(s), requiredSets: requiredSets(s), schema: s };

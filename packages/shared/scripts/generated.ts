@@ -23,7 +23,13 @@ export function vendorDir(argv: readonly string[] = process.argv.slice(2)): stri
  */
 export function writeGenerated(file: string, header: readonly string[], body: string): void {
   const path = join(REFERENCE_DIR, file);
-  const lines = [...header.map((l) => `// ${l}`.trimEnd()), '// Do not edit by hand: change the generator and run it again.', '', body.trimEnd(), ''];
+  const lines = [
+    ...header.map((l) => `// ${l}`.trimEnd()),
+    '// Do not edit by hand: change the generator and run it again.',
+    '',
+    body.trimEnd(),
+    '',
+  ];
   const text = lines.join('\n');
   const shown = relative(process.cwd(), path);
   if (process.argv.includes('--check')) {
@@ -39,13 +45,16 @@ export function writeGenerated(file: string, header: readonly string[], body: st
 }
 
 const LINE = 180;
-const fitsOnLine = (value: unknown): boolean => value === null || typeof value !== 'object' || JSON.stringify(value).length <= LINE;
+const fitsOnLine = (value: unknown): boolean =>
+  value === null || typeof value !== 'object' || JSON.stringify(value).length <= LINE;
 
 /** JSON text as a TypeScript literal: short objects and lists on one line, so the data reads as a table. */
 export function literal(value: unknown, indent = ''): string {
   if (fitsOnLine(value)) return JSON.stringify(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) return `[\n${value.map((v) => inner + literal(v, inner)).join(',\n')},\n${indent}]`;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${literal(v, inner)}`);
+  const entries = Object.entries(value as Record<string, unknown>).map(
+    ([k, v]) => `${inner}${JSON.stringify(k)}: ${literal(v, inner)}`,
+  );
   return `{\n${entries.join(',\n')},\n${indent}}`;
 }

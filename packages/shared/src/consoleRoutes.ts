@@ -4,13 +4,41 @@
  * `:id?` marks an optional numeric or text id segment.
  */
 export const CONSOLE_ROUTE_PATHS = [
-  '/login', '/', '/adexchanges', '/advertisers', '/applists', '/campaigns', '/channels', '/creatives', '/crelists', '/deals', '/demands',
-  '/finance', '/ivts', '/log', '/managers', '/publists', '/reports', '/sdk', '/subpublishers', '/suppliers', '/tags', '/targetings', '/tooltips',
-  '/applications/:id?', '/pbReport/:id?', '/publishers/:id?', '/report/:id?', '/sites/:id?', '/tcreatives/:id?',
+  '/login',
+  '/',
+  '/adexchanges',
+  '/advertisers',
+  '/applists',
+  '/campaigns',
+  '/channels',
+  '/creatives',
+  '/crelists',
+  '/deals',
+  '/demands',
+  '/finance',
+  '/ivts',
+  '/log',
+  '/managers',
+  '/publists',
+  '/reports',
+  '/sdk',
+  '/subpublishers',
+  '/suppliers',
+  '/tags',
+  '/targetings',
+  '/tooltips',
+  '/applications/:id?',
+  '/pbReport/:id?',
+  '/publishers/:id?',
+  '/report/:id?',
+  '/sites/:id?',
+  '/tcreatives/:id?',
 ] as const;
 
 const EXACT = new Set<string>(CONSOLE_ROUTE_PATHS.filter((p) => !p.endsWith('/:id?')));
-const WITH_ID = new Set<string>(CONSOLE_ROUTE_PATHS.filter((p) => p.endsWith('/:id?')).map((p) => p.slice(0, -'/:id?'.length)));
+const WITH_ID = new Set<string>(
+  CONSOLE_ROUTE_PATHS.filter((p) => p.endsWith('/:id?')).map((p) => p.slice(0, -'/:id?'.length)),
+);
 
 /** Whether a URL path (no query) is one of the console's pages: `/report/12` is, `/report/12/x` and `/nowhere` are not. */
 export function isConsolePath(pathname: string): boolean {

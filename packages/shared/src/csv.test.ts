@@ -93,12 +93,23 @@ describe('CSV cells', () => {
 
 describe('exports', () => {
   it('neutralises text dimensions of a report, even when they look like numbers, and keeps metrics numbers', () => {
-    const csv = reportCsv(['app_bundle', 'domain', 'channel'], ['imps', 'profit'], [
-      { app_bundle: CALC, domain: HYPERLINK, channel: 3, channel_name: '=Sports', imps: 10, profit: -1_500_000 },
-      { app_bundle: '-1', domain: '@example.com', channel: 4, channel_name: '+Live', imps: 2, profit: 250_000 },
-      { app_bundle: 'com.example.tv', domain: 'news.example.org', channel: 5, channel_name: 'News', imps: 1, profit: 0 },
-      { total: true, imps: 13, profit: -1_250_000 },
-    ]);
+    const csv = reportCsv(
+      ['app_bundle', 'domain', 'channel'],
+      ['imps', 'profit'],
+      [
+        { app_bundle: CALC, domain: HYPERLINK, channel: 3, channel_name: '=Sports', imps: 10, profit: -1_500_000 },
+        { app_bundle: '-1', domain: '@example.com', channel: 4, channel_name: '+Live', imps: 2, profit: 250_000 },
+        {
+          app_bundle: 'com.example.tv',
+          domain: 'news.example.org',
+          channel: 5,
+          channel_name: 'News',
+          imps: 1,
+          profit: 0,
+        },
+        { total: true, imps: 13, profit: -1_250_000 },
+      ],
+    );
     const lines = csv.trimEnd().split('\n').map(cellsOf);
     expect(lines[0]).toEqual(['App Bundle', 'Domain', 'Channel Id', 'Channel', 'Impressions', 'Profit']);
     expect(lines[1]).toEqual([`'${CALC}`, `'${HYPERLINK}`, '3', "'=Sports", '10', '-1.50']);
@@ -113,11 +124,38 @@ describe('exports', () => {
   it('writes the finance export through the same rule: names are text, prices, counts and offsets numbers', () => {
     const answer: FinanceAnswer = {
       month: '2026-11',
-      rows: [{ tenantId: 1, name: HYPERLINK, timezone: -5, priceReq: 10_000, priceImp: 50_000, pricePostbid: 0, priceDsp: 10, reqs: 1000, imps: 100, postbidImps: 0, revenue: 2_500_000, systemCost: 1_234_567 }],
+      rows: [
+        {
+          tenantId: 1,
+          name: HYPERLINK,
+          timezone: -5,
+          priceReq: 10_000,
+          priceImp: 50_000,
+          pricePostbid: 0,
+          priceDsp: 10,
+          reqs: 1000,
+          imps: 100,
+          postbidImps: 0,
+          revenue: 2_500_000,
+          systemCost: 1_234_567,
+        },
+      ],
       totals: { reqs: 1000, imps: 100, postbidImps: 0, revenue: 2_500_000, systemCost: 1_234_567 },
     };
     const lines = financeCsv(answer).trimEnd().split('\n').map(cellsOf);
-    expect(lines[1]).toEqual([`'${HYPERLINK}`, '-5', '0.01', '0.05', '0.00', '10.00', '1000', '100', '0', '2.50', '1.23']);
+    expect(lines[1]).toEqual([
+      `'${HYPERLINK}`,
+      '-5',
+      '0.01',
+      '0.05',
+      '0.00',
+      '10.00',
+      '1000',
+      '100',
+      '0',
+      '2.50',
+      '1.23',
+    ]);
     expect(lines[2]).toEqual(['Total', '', '', '', '', '', '1000', '100', '0', '2.50', '1.23']);
     expect(lines.flat().filter((c) => formulaLike(c) && !/^-\d+(\.\d+)?$/.test(c))).toEqual([]);
   });

@@ -43,4 +43,5 @@ export function csvCell(value: unknown): string {
  * A text cell as it was before `csvText` neutralised it (the leading `'` dropped), for an import that
  * reads back a file adplane wrote: quotes already removed by the caller.
  */
-export const csvTextValue = (cell: string): string => (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell);
+export const csvTextValue = (cell: string): string =>
+  cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;

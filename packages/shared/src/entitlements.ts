@@ -32,10 +32,17 @@ export function needsDsp(feature: Feature): boolean {
 }
 
 /** Why a user may not use a feature (a sentence for the 403), or null when it may. */
-export function entitlementRefusal(feature: Feature, user: { type: UserType }, tenantShowsDsp: boolean, edition: Edition): string | null {
+export function entitlementRefusal(
+  feature: Feature,
+  user: { type: UserType },
+  tenantShowsDsp: boolean,
+  edition: Edition,
+): string | null {
   const label = feature === 'activity' ? 'User Activity' : RESOURCES[feature].plural;
-  if (!editionHas(feature, edition)) return `${label} ${feature === 'activity' ? 'is' : 'are'} not part of this edition (${edition})`;
-  if (user.type !== 'admin' && needsDsp(feature) && !tenantShowsDsp) return `${label} need the DSP view, which is not enabled for this account`;
+  if (!editionHas(feature, edition))
+    return `${label} ${feature === 'activity' ? 'is' : 'are'} not part of this edition (${edition})`;
+  if (user.type !== 'admin' && needsDsp(feature) && !tenantShowsDsp)
+    return `${label} need the DSP view, which is not enabled for this account`;
   return null;
 }
 
@@ -43,7 +50,10 @@ export function entitlementRefusal(feature: Feature, user: { type: UserType }, t
  * The same rule for the signed-in user as the console holds it: the server sends the tenant's flag
  * (`tenantShowDsp`) and the edition (`config.database`) with the user.
  */
-export function userEntitlementRefusal(feature: Feature, user: Pick<AuthUser, 'type' | 'tenantShowDsp' | 'config'>): string | null {
+export function userEntitlementRefusal(
+  feature: Feature,
+  user: Pick<AuthUser, 'type' | 'tenantShowDsp' | 'config'>,
+): string | null {
   return entitlementRefusal(feature, user, user.tenantShowDsp, user.config.database);
 }
 
@@ -74,6 +84,8 @@ export type ModeChoice = z.infer<typeof ModeChoice>;
 
 /** The page of a feature with a mode or edition rule: every kind's own route, and /log for User Activity. */
 export const FEATURE_ROUTES: Readonly<Record<string, Feature>> = Object.fromEntries([
-  ...RESOURCE_KINDS.filter((kind) => needsDsp(kind) || EDITION_ONLY[kind]).map((kind) => [RESOURCES[kind].route, kind] as const),
+  ...RESOURCE_KINDS.filter((kind) => needsDsp(kind) || EDITION_ONLY[kind]).map(
+    (kind) => [RESOURCES[kind].route, kind] as const,
+  ),
   ['/log', 'activity'] as const,
 ]);

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatOffset, formatPercent, formatTimezone, formatUserDateTime, formatUsdAxis, formatUsdMicros, instantOf, parseConfigInteger, toMicros } from './format.js';
+import {
+  formatDate,
+  formatDateTime,
+  formatOffset,
+  formatPercent,
+  formatTimezone,
+  formatUserDateTime,
+  formatUsdAxis,
+  formatUsdMicros,
+  instantOf,
+  parseConfigInteger,
+  toMicros,
+} from './format.js';
 import { decryptJsonBody, encryptJsonBody } from './cipher.js';
 import { TIMEZONES } from './constants.js';
 
@@ -78,6 +90,14 @@ describe('response cipher', () => {
 
 describe('money axis labels', () => {
   it('writes whole dollars without cents and the rest with two', () => {
-    expect([0, 0.8, 12.5, 1200, 1_250_000, -3, -0.5].map(formatUsdAxis)).toEqual(['$0', '$0.80', '$12.50', '$1,200', '$1,250,000', '-$3', '-$0.50']);
+    expect([0, 0.8, 12.5, 1200, 1_250_000, -3, -0.5].map(formatUsdAxis)).toEqual([
+      '$0',
+      '$0.80',
+      '$12.50',
+      '$1,200',
+      '$1,250,000',
+      '-$3',
+      '-$0.50',
+    ]);
   });
 });

@@ -25,7 +25,9 @@ export function formatUsdMicros(micros: number): string {
 
 /** A chart's money axis label, in dollars: whole steps without cents (`$1,200`), others with two (`$0.80`, `$12.50`). */
 export function formatUsdAxis(amount: number): string {
-  return Number.isInteger(amount) ? `${amount < 0 ? '-' : ''}$${Math.abs(amount).toLocaleString('en-US')}` : usd.format(amount);
+  return Number.isInteger(amount)
+    ? `${amount < 0 ? '-' : ''}$${Math.abs(amount).toLocaleString('en-US')}`
+    : usd.format(amount);
 }
 
 /** `12.345` -> `12.35%`. */

@@ -7,9 +7,29 @@ import { buildRouteObjects, featureOf, routeFor, ROUTES } from './routes.js';
 import { makeUser } from './test/fixtures.js';
 
 const PLAIN = [
-  '/adexchanges', '/advertisers', '/applists', '/campaigns', '/channels', '/creatives', '/crelists', '/deals', '/demands',
-  '/finance', '/ivts', '/log', '/login', '/managers', '/publists', '/reports', '/sdk', '/subpublishers', '/suppliers',
-  '/tags', '/targetings', '/tooltips', '/',
+  '/adexchanges',
+  '/advertisers',
+  '/applists',
+  '/campaigns',
+  '/channels',
+  '/creatives',
+  '/crelists',
+  '/deals',
+  '/demands',
+  '/finance',
+  '/ivts',
+  '/log',
+  '/login',
+  '/managers',
+  '/publists',
+  '/reports',
+  '/sdk',
+  '/subpublishers',
+  '/suppliers',
+  '/tags',
+  '/targetings',
+  '/tooltips',
+  '/',
 ];
 const WITH_ID = ['/applications', '/pbReport', '/publishers', '/report', '/sites', '/tcreatives'];
 
@@ -22,8 +42,10 @@ describe('route table', () => {
 
   it('is the same list the server answers 200 for (every other path is a 404)', () => {
     expect(ROUTES.map((r) => r.path).sort()).toEqual([...CONSOLE_ROUTE_PATHS].sort());
-    for (const path of ['/report', '/report/12', '/channels', '/', '/login']) expect(isConsolePath(path), path).toBe(true);
-    for (const path of ['/nowhere', '/report/12/x', '/channels/3', '/reportx']) expect(isConsolePath(path), path).toBe(false);
+    for (const path of ['/report', '/report/12', '/channels', '/', '/login'])
+      expect(isConsolePath(path), path).toBe(true);
+    for (const path of ['/nowhere', '/report/12/x', '/channels/3', '/reportx'])
+      expect(isConsolePath(path), path).toBe(false);
   });
 
   it('resolves optional ids', () => {
@@ -60,12 +82,18 @@ describe('route table', () => {
         for (const edition of EDITIONS) {
           // The bar is built with the mode the user really gets (SSP for one who may not switch).
           const shown = effectiveMode(user, mode);
-          for (const path of navigationPaths(buildNavigation({ user: { ...user, config: { ...user.config, database: edition } }, mode: shown, edition }).main)) {
+          for (const path of navigationPaths(
+            buildNavigation({ user: { ...user, config: { ...user.config, database: edition } }, mode: shown, edition })
+              .main,
+          )) {
             const route = routeFor(path);
             expect(route, path).toBeDefined();
             // The bar's own user, in the edition the bar was built for: the guard and the mode and edition rule pass.
             const inEdition = { ...user, config: { ...user.config, database: edition } };
-            expect(passesGuard(route!.guard, inEdition, featureOf(route!)), `${user.type} ${path} (${edition}, ${shown})`).toBe(true);
+            expect(
+              passesGuard(route!.guard, inEdition, featureOf(route!)),
+              `${user.type} ${path} (${edition}, ${shown})`,
+            ).toBe(true);
             seen.add(path);
           }
         }
@@ -104,6 +132,8 @@ describe('route table', () => {
     expect(typeof login.lazy).toBe('function');
     const framed = frame.children ?? [];
     expect(framed.at(-1)?.path).toBe('*');
-    expect(framed.filter((r) => r.path !== '*').every((r) => typeof r.lazy === 'function' && r.errorElement)).toBe(true);
+    expect(framed.filter((r) => r.path !== '*').every((r) => typeof r.lazy === 'function' && r.errorElement)).toBe(
+      true,
+    );
   });
 });

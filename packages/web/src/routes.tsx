@@ -66,7 +66,12 @@ export const ROUTES: readonly RouteSpec[] = [
   { path: '/tags', guard: 'demand', page: () => import('./pages/tags/index.js'), framed: true },
   { path: '/targetings', guard: 'demand', page: () => import('./pages/targetings/index.js'), framed: true },
   { path: '/tooltips', guard: 'admin', page: () => import('./pages/tooltips/index.js'), framed: true },
-  { path: '/applications/:id?', guard: 'demand', page: () => import('./pages/observed/applicationsPage.js'), framed: true },
+  {
+    path: '/applications/:id?',
+    guard: 'demand',
+    page: () => import('./pages/observed/applicationsPage.js'),
+    framed: true,
+  },
   { path: '/pbReport/:id?', guard: 'auth', page: () => import('./pages/pbReport/PbReportPage.js'), framed: true },
   { path: '/publishers/:id?', guard: 'demand', page: () => import('./pages/observed/publishersPage.js'), framed: true },
   { path: '/report/:id?', guard: 'auth', page: () => import('./pages/report/ReportPage.js'), framed: true },

@@ -103,14 +103,24 @@ describe('console shell', () => {
     fireEvent.change(await screen.findByTestId('login-username'), { target: { value: 'x' } });
     fireEvent.change(screen.getByTestId('login-password'), { target: { value: 'y' } });
     fireEvent.click(screen.getByTestId('login-submit'));
-    expect((await screen.findByTestId('login-error')).textContent).toContain('Too many failed sign-ins; try again in 15 minutes');
+    expect((await screen.findByTestId('login-error')).textContent).toContain(
+      'Too many failed sign-ins; try again in 15 minutes',
+    );
   });
 
   it('restores an admin session and shows the admin bar and dashboard', async () => {
     serve(signedIn(makeUser('admin', { name: 'Ada Admin' })));
     renderApp('/');
     expect((await screen.findByTestId('dashboard-greeting')).textContent).toContain('Ada Admin');
-    for (const id of ['nav-/', 'nav-/demands', 'nav-/tooltips', 'nav-menu-targeting', 'nav-/applists', 'nav-menu-reports', 'nav-/finance']) {
+    for (const id of [
+      'nav-/',
+      'nav-/demands',
+      'nav-/tooltips',
+      'nav-menu-targeting',
+      'nav-/applists',
+      'nav-menu-reports',
+      'nav-/finance',
+    ]) {
       expect(screen.getByTestId(id), id).toBeTruthy();
     }
     expect(screen.queryByTestId('nav-menu-demand')).toBeNull();
@@ -143,11 +153,19 @@ describe('console shell', () => {
   it('keeps the view when the server refuses the switch, and stays signed in', async () => {
     serve({
       ...signedIn(makeUser('demand', { showDsp: true })),
-      'PUT /api/ui/mode': () => jsonResponse({ message: 'The DSP view is not enabled for this account, so there is nothing to switch to' }, 403),
+      'PUT /api/ui/mode': () =>
+        jsonResponse(
+          { message: 'The DSP view is not enabled for this account, so there is nothing to switch to' },
+          403,
+        ),
     });
     renderApp('/');
     fireEvent.click(await screen.findByTestId('mode-switch-dsp'));
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/ui/mode' && init?.method === 'PUT')).toBe(true));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url, init]) => String(url) === '/api/ui/mode' && init?.method === 'PUT')).toBe(
+        true,
+      ),
+    );
     await act(async () => new Promise((r) => setTimeout(r, 50)));
     expect(localStorage.getItem(STORAGE_KEYS.mode)).toBeNull();
     expect(browser.reload).not.toHaveBeenCalled();
@@ -199,7 +217,10 @@ describe('console shell', () => {
   });
 
   it('goes to /login on a 403 from any call', async () => {
-    serve({ ...signedIn(makeUser('demand')), 'GET /api/demand/info': () => jsonResponse({ message: 'Session expired' }, 403) });
+    serve({
+      ...signedIn(makeUser('demand')),
+      'GET /api/demand/info': () => jsonResponse({ message: 'Session expired' }, 403),
+    });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const router = renderApp('/');
     fireEvent.click(await screen.findByTestId('user-menu'));
@@ -247,7 +268,9 @@ describe('console shell', () => {
     renderApp('/');
     await screen.findByTestId('dashboard');
     act(() => {
-      window.dispatchEvent(new CustomEvent('showError', { detail: { title: 'Export failed', message: 'Too many rows' } }));
+      window.dispatchEvent(
+        new CustomEvent('showError', { detail: { title: 'Export failed', message: 'Too many rows' } }),
+      );
     });
     expect(await screen.findByText('Export failed')).toBeTruthy();
     expect(await screen.findByText('Too many rows')).toBeTruthy();
@@ -257,7 +280,13 @@ describe('console shell', () => {
     serve({
       ...signedIn(makeUser('sub')),
       'GET /api/demand/info': () =>
-        jsonResponse(makeProfile({ type: 'sub', readOnly: true, sellersJson: { type: 'BOTH', name: 'P', id: '1', status: 1, confidential: 0 } })),
+        jsonResponse(
+          makeProfile({
+            type: 'sub',
+            readOnly: true,
+            sellersJson: { type: 'BOTH', name: 'P', id: '1', status: 1, confidential: 0 },
+          }),
+        ),
     });
     renderApp('/');
     fireEvent.click(await screen.findByTestId('user-menu'));

@@ -37,16 +37,24 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const base = def.api;
     const store = app.store;
     const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
-    app.get(base, route(), async (request) => listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(base, route(), async (request) =>
+      listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)),
+    );
     app.get(`${base}/list`, route(), async (request) => listAccountItems(store, def, actorOf(request)));
     app.get(`${base}/:id`, route(), async (request) => getAccountDto(store, def, actorOf(request), id(request)));
     app.post(base, route(), async (request, reply) => {
       reply.code(201);
       return createAccount(store, def, actorOf(request), request.body);
     });
-    app.put(`${base}/:id`, route(), async (request) => updateAccountFromBody(store, def, actorOf(request), id(request), request.body));
-    app.post(`${base}/:id/archive`, route(), async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), true));
-    app.post(`${base}/:id/restore`, route(), async (request) => setAccountArchivedFor(store, def, actorOf(request), id(request), false));
+    app.put(`${base}/:id`, route(), async (request) =>
+      updateAccountFromBody(store, def, actorOf(request), id(request), request.body),
+    );
+    app.post(`${base}/:id/archive`, route(), async (request) =>
+      setAccountArchivedFor(store, def, actorOf(request), id(request), true),
+    );
+    app.post(`${base}/:id/restore`, route(), async (request) =>
+      setAccountArchivedFor(store, def, actorOf(request), id(request), false),
+    );
     app.delete(`${base}/:id`, route(), async (request, reply) => {
       await deleteAccount(store, def, actorOf(request), id(request));
       return reply.code(204).send();

@@ -8,7 +8,10 @@ import { forbidden, parseInput } from '../http/errors.js';
 import { listActivity } from '../store/activity.js';
 
 const ActivityQuery = z.object({
-  kind: z.string().regex(/^[a-z]+$/, 'must be a resource kind').optional(),
+  kind: z
+    .string()
+    .regex(/^[a-z]+$/, 'must be a resource kind')
+    .optional(),
   entityId: z.coerce.number().int().positive().optional(),
   action: z.enum(ACTIVITY_ACTIONS).optional(),
   userId: z.coerce.number().int().positive().optional(),

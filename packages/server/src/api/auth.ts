@@ -8,9 +8,14 @@ import { canSignIn, findUserForLogin } from '../store/users.js';
 
 function tooManyFailures(waitMs: number): HttpError {
   const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  return new HttpError(429, `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, undefined, {
-    'retry-after': String(Math.ceil(waitMs / 1000)),
-  });
+  return new HttpError(
+    429,
+    `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    undefined,
+    {
+      'retry-after': String(Math.ceil(waitMs / 1000)),
+    },
+  );
 }
 
 /** Sign in, sign out, and restore the session on the console's first render. */
@@ -31,7 +36,13 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const passwordOk = found ? await verifyPassword(found.passwordHash, password) : await verifyAgainstDummy(password);
     if (!found || !passwordOk || !canSignIn(found.user)) {
       app.loginThrottle.recordFailure(account, request.ip);
-      const reason = !found ? 'unknown_user' : !passwordOk ? 'bad_password' : found.user.archived ? 'archived' : 'disabled';
+      const reason = !found
+        ? 'unknown_user'
+        : !passwordOk
+          ? 'bad_password'
+          : found.user.archived
+            ? 'archived'
+            : 'disabled';
       app.metrics.loginFailures.inc({ reason });
       request.log.info({ username, reason }, 'sign-in refused');
       throw new HttpError(401, 'Bad credentials');

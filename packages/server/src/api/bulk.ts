@@ -17,14 +17,19 @@ export async function bulkRoutes(app: FastifyInstance): Promise<void> {
       const auth = requireAuth(request);
       // the lists that hold these rows may be closed to this edition (creative lists are V2V only)
       const listKind = LIST_OF_ROWS[def.kind];
-      if (listKind && (request.body as { action?: unknown } | null)?.action === 'addToList') await requireEntitled(app, auth.user, listKind);
+      if (listKind && (request.body as { action?: unknown } | null)?.action === 'addToList')
+        await requireEntitled(app, auth.user, listKind);
       return bulkChange(app.store, def, { user: auth.user, adminId: auth.adminId }, request.body);
     });
   }
   for (const kind of LIST_KINDS) {
-    app.post(`${RESOURCES[kind].api}/add`, { config: { guard: 'auth' }, preHandler: entitled(app, kind) }, async (request) => {
-      const auth = requireAuth(request);
-      return addValuesToLists(app.store, kind, { user: auth.user, adminId: auth.adminId }, request.body);
-    });
+    app.post(
+      `${RESOURCES[kind].api}/add`,
+      { config: { guard: 'auth' }, preHandler: entitled(app, kind) },
+      async (request) => {
+        const auth = requireAuth(request);
+        return addValuesToLists(app.store, kind, { user: auth.user, adminId: auth.adminId }, request.body);
+      },
+    );
   }
 }

@@ -24,7 +24,12 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
       if (refusal) throw forbidden(refusal);
     }
     const probe = ReportRequest.parse({ startDate: '2000-01-01', endDate: '2000-01-01', metrics: ['imps'] });
-    return getDashboard(await reportContextOf(app, user, probe), user.timezone, app.clock.now(), dashboardTopsFor(user.type, view));
+    return getDashboard(
+      await reportContextOf(app, user, probe),
+      user.timezone,
+      app.clock.now(),
+      dashboardTopsFor(user.type, view),
+    );
   });
 
   app.get('/api/finance', { config: { guard: 'admin' } }, async (request) => {

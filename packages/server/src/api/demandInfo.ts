@@ -65,11 +65,16 @@ export function profileOf(user: User, adminId: number | null = null): Profile {
 function sellersJsonFor(type: User['type'], value: ProfileUpdate['sellersJson']): SellersJson | undefined {
   if (value === undefined) return undefined;
   if (type === 'demand') {
-    if (!Array.isArray(value)) throw badField('sellersJson', 'must be a list of sellers (id, domain, name) for a demand account');
+    if (!Array.isArray(value))
+      throw badField('sellersJson', 'must be a list of sellers (id, domain, name) for a demand account');
     return value as SellersJson;
   }
   if (type === 'sub') {
-    if (Array.isArray(value)) throw badField('sellersJson', 'must be one seller entry (type, name, id, status, confidential) for a subpublisher');
+    if (Array.isArray(value))
+      throw badField(
+        'sellersJson',
+        'must be one seller entry (type, name, id, status, confidential) for a subpublisher',
+      );
     return value as SubSellerEntry;
   }
   return undefined;
@@ -118,13 +123,18 @@ export async function demandInfoRoutes(app: FastifyInstance): Promise<void> {
     if (adminId !== null && changes.tagParams) {
       const had = new Set(user.tagParams ?? []);
       const added = changes.tagParams.filter((param) => !had.has(param));
-      if (added.length) throw badField('tagParams', `an admin acting as the user cannot add tag parameters (${added.join(', ')})`);
+      if (added.length)
+        throw badField('tagParams', `an admin acting as the user cannot add tag parameters (${added.join(', ')})`);
     }
     const updated = await inTransaction(app.store.db, async (trx) => {
       // The tenant's entries are sellers of its sellers.json: each id no other seller's (supplyChain/sellerIds.ts),
       // checked in the transaction that writes them, under the seller-id lock
       if (isTenant(user) && Array.isArray(changes.sellersJson)) {
-        const errors = profileSellerIdErrors(await readSellerAccountsForSave(trx, app.store.dialect), user, changes.sellersJson);
+        const errors = profileSellerIdErrors(
+          await readSellerAccountsForSave(trx, app.store.dialect),
+          user,
+          changes.sellersJson,
+        );
         if (errors.length) throw new ValidationFailed(errors);
       }
       return updateOwnProfile(trx, user.id, changes, adminId);

@@ -24,7 +24,27 @@ import { vastParamsRoutes } from './vastParams.js';
  * `async function <resource>Routes(app)` whose routes declare `config: { guard }`, then list it here
  * and run `npm run docs:routes -w @adplane/server`.
  */
-const API_ROUTES = [authRoutes, switchRoutes, demandInfoRoutes, adminConfigRoutes, uiSettingsRoutes, vastParamsRoutes, pacingRoutes, resourceRoutes, usedByRoutes, accountRoutes, bulkRoutes, activityRoutes, reportRoutes, pbReportRoutes, savedReportRoutes, dashboardRoutes, rowStatsRoutes, tagTestRoutes, adsTxtRoutes];
+const API_ROUTES = [
+  authRoutes,
+  switchRoutes,
+  demandInfoRoutes,
+  adminConfigRoutes,
+  uiSettingsRoutes,
+  vastParamsRoutes,
+  pacingRoutes,
+  resourceRoutes,
+  usedByRoutes,
+  accountRoutes,
+  bulkRoutes,
+  activityRoutes,
+  reportRoutes,
+  pbReportRoutes,
+  savedReportRoutes,
+  dashboardRoutes,
+  rowStatsRoutes,
+  tagTestRoutes,
+  adsTxtRoutes,
+];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   for (const routes of API_ROUTES) await app.register(routes);

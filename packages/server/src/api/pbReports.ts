@@ -50,13 +50,20 @@ export async function takePostbidReportPlace(db: Kysely<Database>, user: User, n
   const month = monthOf(now);
   const key = counterKey(tenantId, month);
   const raise = async () => {
-    let update = db.updateTable('app_config').set({ value: sql<string>`CAST(CAST(value AS INTEGER) + 1 AS TEXT)` }).where('key', '=', key);
+    let update = db
+      .updateTable('app_config')
+      .set({ value: sql<string>`CAST(CAST(value AS INTEGER) + 1 AS TEXT)` })
+      .where('key', '=', key);
     if (max > 0) update = update.where(sql<boolean>`CAST(value AS INTEGER) < ${max}`);
     return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
   };
   if (await raise()) return;
   // no row yet this month: the first save creates it (unless the limit allows none), a racing one raises it
-  const created = await db.insertInto('app_config').values({ key, value: '1' }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
+  const created = await db
+    .insertInto('app_config')
+    .values({ key, value: '1' })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
   if (Number(created.numInsertedOrUpdatedRows ?? 0) === 1) return;
   if (await raise()) return;
   const next = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1)).toISOString().slice(0, 10);
@@ -92,7 +99,8 @@ export async function pbReportRoutes(app: FastifyInstance): Promise<void> {
       reportsSaved: tenantId === null ? 0 : await postbidReportsSaved(db, tenantId, now),
       maxReports: config.postbidMaxReps,
       maxImps: config.postbidMaxImps,
-      postbackUrl: tenantId === null ? null : `${app.settings.publicHost}/pb/${postbackKey(await signerFor(db), tenantId)}`,
+      postbackUrl:
+        tenantId === null ? null : `${app.settings.publicHost}/pb/${postbackKey(await signerFor(db), tenantId)}`,
     };
   });
 }

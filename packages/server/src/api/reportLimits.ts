@@ -11,21 +11,31 @@ const files = (n: number) => `${n} report file${n === 1 ? '' : 's'}`;
 export function lineFullAnswer(error: LineFull, what: 'file' | 'run'): HttpError {
   if (what === 'run') {
     return error.reason === 'user'
-      ? new HttpError(429, `You have ${error.running + error.waiting} reports running or waiting: wait for them to finish, then run this one again.`, undefined, { 'retry-after': '5' })
-      : new HttpError(429, 'The server is running as many reports as it can: try again in a few seconds.', undefined, { 'retry-after': '5' });
+      ? new HttpError(
+          429,
+          `You have ${error.running + error.waiting} reports running or waiting: wait for them to finish, then run this one again.`,
+          undefined,
+          { 'retry-after': '5' },
+        )
+      : new HttpError(429, 'The server is running as many reports as it can: try again in a few seconds.', undefined, {
+          'retry-after': '5',
+        });
   }
   return error.reason === 'user'
     ? new HttpError(
         429,
         `You have ${files(error.running + error.waiting)} in line (${error.running} being written, ${error.waiting} waiting): wait for one to finish, or delete a waiting one in the bell, then try again.`,
       )
-    : new HttpError(429, `${files(error.waiting)} are waiting on this server: try again in a few minutes.`, undefined, { 'retry-after': '60' });
+    : new HttpError(429, `${files(error.waiting)} are waiting on this server: try again in a few minutes.`, undefined, {
+        'retry-after': '60',
+      });
 }
 
 /** Refuses (429) a file the user has no room for in line, before anything is kept. */
 export function requireFileRoom(line: WorkLine, userId: number): void {
   const mine = line.countOf(userId);
-  if (mine.running + mine.waiting >= line.limits.perUser) throw lineFullAnswer(new LineFull('user', mine.running, mine.waiting), 'file');
+  if (mine.running + mine.waiting >= line.limits.perUser)
+    throw lineFullAnswer(new LineFull('user', mine.running, mine.waiting), 'file');
 }
 
 /** A file's place in line as the API answers it: 'waiting' with the files ahead of it while it waits. */
@@ -44,7 +54,10 @@ export function closeFileLine(app: FastifyInstance): void {
     const dropped = await app.reportLines.files.close();
     await closeReportFileThread(app);
     for (const id of dropped) {
-      await updateSavedReport(app.store.db, id, { status: 'failed', error: 'The server stopped before this file was written: run it again.' }).catch(() => undefined);
+      await updateSavedReport(app.store.db, id, {
+        status: 'failed',
+        error: 'The server stopped before this file was written: run it again.',
+      }).catch(() => undefined);
     }
   });
 }

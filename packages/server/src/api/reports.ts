@@ -33,9 +33,11 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     if (!statsScopeOf(user)) throw forbidden('Reports are not available to this user');
     const report = parseInput(ReportRequest, request.body);
     const ctx = await reportContextOf(app, user, report);
-    return app.reportLines.runs.run(user.id, () => getReport(ctx, report)).catch((error: unknown) => {
-      throw error instanceof LineFull ? lineFullAnswer(error, 'run') : error;
-    });
+    return app.reportLines.runs
+      .run(user.id, () => getReport(ctx, report))
+      .catch((error: unknown) => {
+        throw error instanceof LineFull ? lineFullAnswer(error, 'run') : error;
+      });
   });
 
   app.post('/api/rfile', { config: { guard: 'auth' } }, async (request, reply) => {
@@ -46,11 +48,19 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const ctx = await reportContextOf(app, user, input.request);
     requireFileRoom(app.reportLines.files, user.id);
     const saved = await createSavedReport(app.store.db, {
-      userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'file', ivt: false, request: input.request, running: true,
+      userId: user.id,
+      tenantId: user.type === 'admin' ? null : tenantIdOf(user),
+      name: input.name,
+      kind: 'file',
+      ivt: false,
+      request: input.request,
+      running: true,
     });
     let at: LineState;
     try {
-      at = app.reportLines.files.add(user.id, saved.id, (signal) => writeReportFile(app, saved.id, ctx, input.request, signal));
+      at = app.reportLines.files.add(user.id, saved.id, (signal) =>
+        writeReportFile(app, saved.id, ctx, input.request, signal),
+      );
     } catch (error) {
       // another request of the user's took the last place meanwhile
       await deleteSavedReport(app.store.db, saved.id);

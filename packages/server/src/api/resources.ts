@@ -25,7 +25,9 @@ import { isEntityKind } from '../store/entityTables.js';
  * Who may do what inside the route is decided by resources/access.ts; whether the tenant's mode and
  * the edition open the kind at all, by auth/entitlements.ts (a preHandler on every route).
  */
-const IdParams = z.object({ id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id') });
+const IdParams = z.object({
+  id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id'),
+});
 
 function actorOf(request: FastifyRequest): Actor {
   const auth = requireAuth(request);
@@ -52,7 +54,10 @@ function selfDemandCheck(app: FastifyInstance): (kind: string, body: unknown) =>
     for (const [field, url] of demandUrlFields(kind, body)) {
       const entry = own(url);
       if (entry) {
-        throw badField(field, `addresses this ad server's own ${entry} entry point: every request would call the ad server again (a demand loop). Use the demand's own URL; an operator can allow demand on the server's own origin with ADPLANE_ALLOW_SELF_DEMAND=1`);
+        throw badField(
+          field,
+          `addresses this ad server's own ${entry} entry point: every request would call the ad server again (a demand loop). Use the demand's own URL; an operator can allow demand on the server's own origin with ADPLANE_ALLOW_SELF_DEMAND=1`,
+        );
       }
     }
   };
@@ -71,7 +76,9 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     const store = app.store;
     const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
 
-    app.get(base, read(), async (request) => listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)));
+    app.get(base, read(), async (request) =>
+      listPage(store, def, actorOf(request), parseInput(ListQuery, request.query)),
+    );
     app.get(`${base}/list`, read(), async (request) => listItems(store, def, actorOf(request)));
     // Extra paths of the names list (channelNames, tagnames), declared in the kind's home.
     const namesPath = def.namesApi;
@@ -91,8 +98,12 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
       reply.code(201);
       return duplicateOne(store, def, actorOf(request), id(request));
     });
-    app.post(`${base}/:id/archive`, write(), async (request) => setArchived(store, def, actorOf(request), id(request), true));
-    app.post(`${base}/:id/restore`, write(), async (request) => setArchived(store, def, actorOf(request), id(request), false));
+    app.post(`${base}/:id/archive`, write(), async (request) =>
+      setArchived(store, def, actorOf(request), id(request), true),
+    );
+    app.post(`${base}/:id/restore`, write(), async (request) =>
+      setArchived(store, def, actorOf(request), id(request), false),
+    );
     app.delete(`${base}/:id`, write(), async (request, reply) => {
       await deleteOne(store, def, actorOf(request), id(request));
       return reply.code(204).send();

@@ -24,6 +24,11 @@ export async function rowStatsRoutes(app: FastifyInstance): Promise<void> {
     await requireEntitled(app, user, query.kind);
     const probe = ReportRequest.parse({ startDate: '2000-01-01', endDate: '2000-01-01', metrics: ['imps'] });
     const ctx = await reportContextOf(app, user, probe);
-    return getRowStats(ctx, app.store.db, { ...query, timezone: user.timezone, tenantId: scope.tenantId, now: app.clock.now() });
+    return getRowStats(ctx, app.store.db, {
+      ...query,
+      timezone: user.timezone,
+      tenantId: scope.tenantId,
+      now: app.clock.now(),
+    });
   });
 }

@@ -2,7 +2,13 @@ import { createReadStream, existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PostbidReportRequest, reportRefusals, SAVED_REPORTS_MAX, SaveReportInput, UpdateSavedReportInput } from '@adplane/shared';
+import {
+  PostbidReportRequest,
+  reportRefusals,
+  SAVED_REPORTS_MAX,
+  SaveReportInput,
+  UpdateSavedReportInput,
+} from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
@@ -13,7 +19,12 @@ import { requirePostbidReports, takePostbidReportPlace } from './pbReports.js';
 import { withLineState } from './reportLimits.js';
 import { requireRunnableReport } from './reports.js';
 import {
-  createSavedReport, deleteSavedReport, getSavedReport, listSavedReports, type StoredReport, updateSavedReport,
+  createSavedReport,
+  deleteSavedReport,
+  getSavedReport,
+  listSavedReports,
+  type StoredReport,
+  updateSavedReport,
 } from '../store/savedReports.js';
 
 const ListQuery = z.object({
@@ -46,7 +57,9 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     const query = parseInput(ListQuery, request.query);
     const all = query.all === '1';
     const reports = await listSavedReports(app.store.db, user.id, {
-      afterId: query.last, includeArchived: all, limit: all ? 1000 : SAVED_REPORTS_MAX,
+      afterId: query.last,
+      includeArchived: all,
+      limit: all ? 1000 : SAVED_REPORTS_MAX,
     });
     return reports.map((r) => withLineState(app.reportLines.files, toAnswer(r)));
   });
@@ -63,22 +76,33 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     const saved = await inTransaction(app.store.db, async (trx) => {
       if (input.ivt) await takePostbidReportPlace(trx, user, app.clock.now());
       return createSavedReport(trx, {
-        userId: user.id, tenantId: user.type === 'admin' ? null : tenantIdOf(user), name: input.name, kind: 'report', ivt: input.ivt, request: input.request,
+        userId: user.id,
+        tenantId: user.type === 'admin' ? null : tenantIdOf(user),
+        name: input.name,
+        kind: 'report',
+        ivt: input.ivt,
+        request: input.request,
       });
     });
     return reply.code(201).send(toAnswer(saved));
   });
 
-  app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => withLineState(app.reportLines.files, toAnswer(await ownReport(request))));
+  app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) =>
+    withLineState(app.reportLines.files, toAnswer(await ownReport(request))),
+  );
 
   app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
     const report = await ownReport(request);
     const patch = parseInput(UpdateSavedReportInput, request.body);
     if (patch.request) await requireRunnableReport(app.store.db, requireAuth(request).user, patch.request);
-    if (patch.request && report.file) throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
+    if (patch.request && report.file)
+      throw new HttpError(400, 'request: a file keeps the report it was written from', 'request');
     if (patch.request && report.ivt) parseInput(PostbidReportBody, request.body);
     await updateSavedReport(app.store.db, report.id, patch);
-    return withLineState(app.reportLines.files, toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport));
+    return withLineState(
+      app.reportLines.files,
+      toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport),
+    );
   });
 
   app.delete('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
@@ -95,12 +119,19 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     if (!report.file) throw notFound('This saved report is not a file');
     // A file holds the numbers it was written with: it is handed out only while its report is one the
     // downloader may run (visibility.ts), as opening a saved report runs it again under the rule.
-    const [refused] = report.request ? reportRefusals(await statsViewerOf(app.store.db, requireAuth(request).user), report.request) : [];
+    const [refused] = report.request
+      ? reportRefusals(await statsViewerOf(app.store.db, requireAuth(request).user), report.request)
+      : [];
     if (refused) throw forbidden(`request.${refused[0]}: ${refused[1]}`);
     const waiting = withLineState(app.reportLines.files, report);
-    if (waiting.status === 'waiting') throw new HttpError(409, `The file waits for its turn: ${waiting.ahead} ${waiting.ahead === 1 ? 'file' : 'files'} ahead of it`);
+    if (waiting.status === 'waiting')
+      throw new HttpError(
+        409,
+        `The file waits for its turn: ${waiting.ahead} ${waiting.ahead === 1 ? 'file' : 'files'} ahead of it`,
+      );
     if (report.status === 'running') throw new HttpError(409, `The file is still being written (${report.progress}%)`);
-    if (report.status === 'failed') throw new HttpError(409, `The file could not be written: ${report.error ?? 'unknown error'}`);
+    if (report.status === 'failed')
+      throw new HttpError(409, `The file could not be written: ${report.error ?? 'unknown error'}`);
     const path = report.fileName ? reportFilePath(app.settings.dataDir, report.fileName) : '';
     if (!path || !existsSync(path)) throw notFound('The file is gone');
     const download = `${report.name.replace(/[^\w .-]+/g, '_').trim() || 'report'}.csv`;

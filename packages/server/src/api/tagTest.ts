@@ -16,13 +16,18 @@ import { readConfigVersion } from '../store/configVersion.js';
 export async function tagTestRoutes(app: FastifyInstance): Promise<void> {
   app.post(TAG_TEST_PATH, { config: { guard: 'auth' } }, async (request) => {
     const { user, adminId } = requireAuth(request);
-    if (user.type !== 'admin' && user.type !== 'demand') throw forbidden('Testing a tag shows demand and prices: only the demand account\'s users run it');
+    if (user.type !== 'admin' && user.type !== 'demand')
+      throw forbidden("Testing a tag shows demand and prices: only the demand account's users run it");
     const body = parseInput(TagTestRequest, request.body);
     const kind = body.channelId !== undefined ? 'channel' : 'tag';
     const def = kind === 'channel' ? RESOURCES.channels : RESOURCES.tags;
     const row = await getOne(app.store, def, { user, adminId }, (body.channelId ?? body.tagId)!);
     const tenantId = Number(row.tenantId);
-    if (!app.hasDecorator('edge')) throw new HttpError(503, 'This process serves the console only (--role api): run the test on a process with the edge role');
+    if (!app.hasDecorator('edge'))
+      throw new HttpError(
+        503,
+        'This process serves the console only (--role api): run the test on a process with the edge role',
+      );
     const idleReason = row.archived ? 'archived' : row.status !== 1 ? 'paused' : 'account_paused';
     try {
       return await runTestDecision(
@@ -34,7 +39,8 @@ export async function tagTestRoutes(app: FastifyInstance): Promise<void> {
         { remoteAddress: request.ip, userAgent: request.headers['user-agent'] ?? '' },
       );
     } catch (error) {
-      if (error instanceof SubjectNotLoaded) throw new HttpError(503, `${error.message}; try again in a second`, undefined, { 'retry-after': '1' });
+      if (error instanceof SubjectNotLoaded)
+        throw new HttpError(503, `${error.message}; try again in a second`, undefined, { 'retry-after': '1' });
       throw error;
     }
   });

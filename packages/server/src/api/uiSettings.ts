@@ -12,7 +12,9 @@ import { getUiSettings, saveUiSettings } from '../store/uiSettings.js';
  * the switch to those this route lets through.
  */
 export async function uiSettingsRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/ui/settings', { config: { guard: 'auth' } }, async (request) => getUiSettings(app.store.db, requireAuth(request).user.id));
+  app.get('/api/ui/settings', { config: { guard: 'auth' } }, async (request) =>
+    getUiSettings(app.store.db, requireAuth(request).user.id),
+  );
 
   app.put('/api/ui/settings', { config: { guard: 'auth' } }, async (request) => {
     const { user } = requireAuth(request);

@@ -6,7 +6,9 @@ import { type Guard, requireAuth } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
 import { isReferenced, usedByOf } from '../resources/usedBy.js';
 
-const IdParams = z.object({ id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id') });
+const IdParams = z.object({
+  id: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id'),
+});
 
 /**
  * GET {api}/:id/usedBy for every kind that others reference (the registry's refs, not a list per
@@ -18,7 +20,12 @@ export async function usedByRoutes(app: FastifyInstance): Promise<void> {
     const guard: Guard = def.audience === 'sdk' ? 'sdk' : 'auth';
     app.get(`${def.api}/:id/usedBy`, { config: { guard }, preHandler: entitled(app, def.kind) }, async (request) => {
       const auth = requireAuth(request);
-      return usedByOf(app.store, def, { user: auth.user, adminId: auth.adminId }, parseInput(IdParams, request.params).id);
+      return usedByOf(
+        app.store,
+        def,
+        { user: auth.user, adminId: auth.adminId },
+        parseInput(IdParams, request.params).id,
+      );
     });
   }
 }

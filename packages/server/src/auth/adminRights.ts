@@ -1,4 +1,9 @@
-import { SUPER_ADMIN_FIELDS, SUPER_ADMIN_ONLY_MESSAGE, type SuperAdminAction, type SuperAdminField } from '@adplane/shared';
+import {
+  SUPER_ADMIN_FIELDS,
+  SUPER_ADMIN_ONLY_MESSAGE,
+  type SuperAdminAction,
+  type SuperAdminField,
+} from '@adplane/shared';
 import { forbidden } from '../http/errors.js';
 import { type User } from '../store/users.js';
 import { isSuperAdmin } from './tenancy.js';
@@ -12,14 +17,18 @@ export function requireDemandAction(user: User, action: SuperAdminAction): void 
   if (!isSuperAdmin(user)) throw forbidden(SUPER_ADMIN_ONLY_MESSAGE[action]);
 }
 
-const norm = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v ?? '');
+const norm = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : (v ?? ''));
 
 /**
  * The reserved fields an update would change: `next` is the parsed body, `before` the stored account.
  * A non-empty password is always a change.
  */
 function reservedChanges(before: Record<string, unknown>, next: Record<string, unknown>): SuperAdminField[] {
-  return SUPER_ADMIN_FIELDS.filter((field) => (field === 'password' ? Boolean(next.password) : next[field] !== undefined && norm(next[field]) !== norm(before[field])));
+  return SUPER_ADMIN_FIELDS.filter((field) =>
+    field === 'password'
+      ? Boolean(next.password)
+      : next[field] !== undefined && norm(next[field]) !== norm(before[field]),
+  );
 }
 
 export function requireDemandUpdate(user: User, before: Record<string, unknown>, next: Record<string, unknown>): void {

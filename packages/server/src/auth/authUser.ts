@@ -55,7 +55,12 @@ function buildAuthUser(
     tenantShowSupplyToAdvs: extra.tenantShowSupplyToAdvs ?? false,
     vastParams: extra.vastParams,
     vast2Params: extra.vast2Params,
-    config: { host: settings.publicHost, landing: settings.landingUrl, database: settings.edition, insightHub: settings.insightHubUrl },
+    config: {
+      host: settings.publicHost,
+      landing: settings.landingUrl,
+      database: settings.edition,
+      insightHub: settings.insightHubUrl,
+    },
   };
   if (user.type === 'admin') {
     authUser.uid = user.uid ?? '';

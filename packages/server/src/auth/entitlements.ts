@@ -31,8 +31,14 @@ export async function tenantShowsOtherSide(
   db: Kysely<Database>,
   user: User,
 ): Promise<{ tenantShowDemandToSubs: boolean; tenantShowSupplyToAdvs: boolean }> {
-  const tenant = (user.type === 'sub' || user.type === 'adv') && user.tenantId !== null ? await findUserById(db, user.tenantId) : null;
-  return { tenantShowDemandToSubs: tenant?.showDemandToSubs ?? false, tenantShowSupplyToAdvs: tenant?.showSupplyToAdvs ?? false };
+  const tenant =
+    (user.type === 'sub' || user.type === 'adv') && user.tenantId !== null
+      ? await findUserById(db, user.tenantId)
+      : null;
+  return {
+    tenantShowDemandToSubs: tenant?.showDemandToSubs ?? false,
+    tenantShowSupplyToAdvs: tenant?.showSupplyToAdvs ?? false,
+  };
 }
 
 export async function requireEntitled(app: FastifyInstance, user: User, feature: Feature): Promise<void> {

@@ -44,7 +44,10 @@ const isApiUrl = (url: string) => url === '/api' || url.startsWith('/api/');
  * Called for every route as it is registered: an /api route without a guard stops the program at
  * start. Records each /api route so docs/routes.md can list them.
  */
-export function checkRouteGuard(route: Pick<RouteOptions, 'method' | 'url' | 'config'>, registry: GuardedRoute[]): void {
+export function checkRouteGuard(
+  route: Pick<RouteOptions, 'method' | 'url' | 'config'>,
+  registry: GuardedRoute[],
+): void {
   if (!isApiUrl(route.url)) return;
   const guard = (route.config as { guard?: unknown } | undefined)?.guard;
   const methods = ([] as HTTPMethods[]).concat(route.method as HTTPMethods | HTTPMethods[]);
@@ -54,7 +57,8 @@ export function checkRouteGuard(route: Pick<RouteOptions, 'method' | 'url' | 'co
   for (const method of methods) {
     // HEAD twins of GET routes are added by Fastify itself; the docs list the GET.
     if (method === 'HEAD') continue;
-    if (!registry.some((r) => r.method === method && r.url === route.url)) registry.push({ method, url: route.url, guard: guard as Guard });
+    if (!registry.some((r) => r.method === method && r.url === route.url))
+      registry.push({ method, url: route.url, guard: guard as Guard });
   }
 }
 

@@ -1,4 +1,10 @@
-import { type Exchange, type ExchangeReply, type Notices, type SharedCounters, type SpendRead } from '../delivery/sharedCounters.js';
+import {
+  type Exchange,
+  type ExchangeReply,
+  type Notices,
+  type SharedCounters,
+  type SpendRead,
+} from '../delivery/sharedCounters.js';
 import { CLUSTER_TAG } from './protocol.js';
 import { type WorkerLink } from './workerLink.js';
 

@@ -30,26 +30,43 @@ export interface PrimaryOptions {
 const EARLY_EXIT_MS = 10_000;
 const RESTART_PAUSE_MS = 1_000;
 
-const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
 let threshold = 30;
 
 /** pino's line shape, so that the primary's few lines read like the workers' logs (LOG_LEVEL applies). */
 export function logLine(level: 'info' | 'warn' | 'error', fields: object, msg: string): void {
   const n = LEVELS[level]!;
   if (n < threshold) return;
-  process.stderr.write(`${JSON.stringify({ level: n, time: systemClock.now(), pid: process.pid, role: 'primary', ...fields, msg })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: n, time: systemClock.now(), pid: process.pid, role: 'primary', ...fields, msg })}\n`,
+  );
 }
 
 export function runPrimary(options: PrimaryOptions): void {
   threshold = LEVELS[options.logLevel] ?? 30;
-  const hub = new PrimaryHub(options.stats, options.kept, { info: (o, m) => logLine('info', o, m), warn: (o, m) => logLine('warn', o, m), error: (o, m) => logLine('error', o, m) });
+  const hub = new PrimaryHub(options.stats, options.kept, {
+    info: (o, m) => logLine('info', o, m),
+    warn: (o, m) => logLine('warn', o, m),
+    error: (o, m) => logLine('error', o, m),
+  });
   const started = new Map<Worker, number>();
   let stopping = false;
   const listening = new Set<Worker>();
   let announced = false;
 
   // a worker per core: each runs V8's collector on its own thread (workerFlags.ts)
-  cluster.setupPrimary({ serialization: 'advanced', execArgv: workerExecArgv(process.execArgv, options.workers, availableParallelism()) });
+  cluster.setupPrimary({
+    serialization: 'advanced',
+    execArgv: workerExecArgv(process.execArgv, options.workers, availableParallelism()),
+  });
   const fork = () => {
     const worker = cluster.fork();
     started.set(worker, systemClock.now());
@@ -68,7 +85,11 @@ export function runPrimary(options: PrimaryOptions): void {
     const ranMs = systemClock.now() - (started.get(worker) ?? 0);
     started.delete(worker);
     if (stopping) return;
-    logLine('warn', { worker: worker.id, workerPid: worker.process.pid, code, signal, ranMs }, 'worker exited: starting another');
+    logLine(
+      'warn',
+      { worker: worker.id, workerPid: worker.process.pid, code, signal, ranMs },
+      'worker exited: starting another',
+    );
     setTimeout(fork, ranMs < EARLY_EXIT_MS ? RESTART_PAUSE_MS : 0);
   });
 
@@ -91,7 +112,15 @@ export function runPrimary(options: PrimaryOptions): void {
     await exited;
     clearTimeout(timer);
     // every worker has drained and sent its last counts and replay checks: kept for the next start
-    await hub.saveState().catch((error: unknown) => logLine('error', { err: error instanceof Error ? error.message : String(error) }, 'saving the state at stop failed'));
+    await hub
+      .saveState()
+      .catch((error: unknown) =>
+        logLine(
+          'error',
+          { err: error instanceof Error ? error.message : String(error) },
+          'saving the state at stop failed',
+        ),
+      );
     try {
       await options.closeStores();
       process.exit(0);

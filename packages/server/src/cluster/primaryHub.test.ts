@@ -28,7 +28,11 @@ function fakeWorker() {
   const call = <O extends Op>(op: O, args: Calls[O]['args']): Promise<Calls[O]['result']> =>
     new Promise((resolve, reject) => {
       const id = next++;
-      replies.set(id, (m) => (m.kind === 'reply' && m.ok ? resolve(m.value as Calls[O]['result']) : reject(new Error(m.kind === 'reply' && !m.ok ? m.error : 'no reply'))));
+      replies.set(id, (m) =>
+        m.kind === 'reply' && m.ok
+          ? resolve(m.value as Calls[O]['result'])
+          : reject(new Error(m.kind === 'reply' && !m.ok ? m.error : 'no reply')),
+      );
       worker.emit('message', { tag: CLUSTER_TAG, kind: 'call', id, op, args });
     });
   return { worker: worker as unknown as Worker, call };
@@ -51,7 +55,11 @@ describe('PrimaryHub replay guard', () => {
     const next = new PrimaryHub(null, kept);
     const b = fakeWorker();
     next.attach(b.worker);
-    expect(await b.call('firstTimes', { keys: [...keys, `${newDecisionId()}:impression`], now })).toEqual([false, false, true]);
+    expect(await b.call('firstTimes', { keys: [...keys, `${newDecisionId()}:impression`], now })).toEqual([
+      false,
+      false,
+      true,
+    ]);
     await next.saveState();
     await first.saveState();
   });

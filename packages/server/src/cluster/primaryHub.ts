@@ -73,11 +73,25 @@ export class PrimaryHub {
     if (m.kind === 'call') {
       this.answer(from, m.op, m.args).then(
         (value) => send(from, { tag: CLUSTER_TAG, kind: 'reply', id: m.id, ok: true, value }),
-        (error: unknown) => send(from, { tag: CLUSTER_TAG, kind: 'reply', id: m.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          send(from, {
+            tag: CLUSTER_TAG,
+            kind: 'reply',
+            id: m.id,
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+          }),
       );
       return;
     }
-    for (const worker of this.workers) if (worker !== from) send(worker, m.kind === 'notices' ? { tag: CLUSTER_TAG, kind: 'notices', notices: m.notices } : { tag: CLUSTER_TAG, kind: 'config', version: m.version });
+    for (const worker of this.workers)
+      if (worker !== from)
+        send(
+          worker,
+          m.kind === 'notices'
+            ? { tag: CLUSTER_TAG, kind: 'notices', notices: m.notices }
+            : { tag: CLUSTER_TAG, kind: 'config', version: m.version },
+        );
   }
 
   private async answer(from: Worker, op: Op, args: Calls[Op]['args']): Promise<unknown> {

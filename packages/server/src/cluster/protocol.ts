@@ -50,4 +50,3 @@ export type ToWorker =
 export function isClusterMessage<T extends ToPrimary | ToWorker>(m: unknown): m is T {
   return typeof m === 'object' && m !== null && (m as { tag?: unknown }).tag === CLUSTER_TAG;
 }
-

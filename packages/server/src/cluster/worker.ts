@@ -29,16 +29,24 @@ export interface WorkerServices {
  * leave in one process (DuckDB, in-process counters, the local bus, the Prebid cache). With REDIS_URL
  * the counters, the bus, the replay guard and the Prebid cache are on Redis, exactly as for separate edge processes.
  */
-export function workerServices(settings: Pick<Settings, 'redisUrl' | 'clickhouseUrl'>, link = new WorkerLink()): WorkerServices {
+export function workerServices(
+  settings: Pick<Settings, 'redisUrl' | 'clickhouseUrl'>,
+  link = new WorkerLink(),
+): WorkerServices {
   const services: WorkerServices = { edge: {} };
   if (!settings.clickhouseUrl) services.stats = new IpcStatsStore(link);
   if (!settings.redisUrl) {
     services.configBus = (log) => new IpcConfigChangeBus(link, log);
     services.edge.sharedCounters = (processId, leaseTtlMs) => new IpcShared(link, processId, leaseTtlMs);
     services.edge.replay = (log): ImpressionReplayGuard =>
-      new SharedReplayGuard((keys, now) => link.call('firstTimes', { keys, now }, REPLAY_TIMEOUT_MS), log, undefined, async () => {
-        await link.call('persistReplay', {}, PERSIST_TIMEOUT_MS);
-      });
+      new SharedReplayGuard(
+        (keys, now) => link.call('firstTimes', { keys, now }, REPLAY_TIMEOUT_MS),
+        log,
+        undefined,
+        async () => {
+          await link.call('persistReplay', {}, PERSIST_TIMEOUT_MS);
+        },
+      );
     services.edge.prebidCache = {
       put: async (uuid, doc, ttlSeconds) => {
         await link.call('cachePut', { uuid, doc, ttlSeconds }, CACHE_TIMEOUT_MS);

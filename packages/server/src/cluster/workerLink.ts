@@ -8,7 +8,10 @@ import { type Calls, CLUSTER_TAG, isClusterMessage, type Op, type ToPrimary, typ
  */
 export class WorkerLink {
   private next = 1;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout | null }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout | null }
+  >();
   private readonly noticeListeners: ((n: Notices) => void)[] = [];
   private readonly configListeners: ((version: number) => void)[] = [];
 
@@ -41,12 +44,13 @@ export class WorkerLink {
     return new Promise((resolve, reject) => {
       if (!this.proc.connected) return reject(new Error('the cluster primary is gone'));
       const id = this.next++;
-      const timer = timeoutMs > 0
-        ? setTimeout(() => {
-            this.waiting.delete(id);
-            reject(new Error(`the cluster primary did not answer '${op}' within ${timeoutMs} ms`));
-          }, timeoutMs)
-        : null;
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              this.waiting.delete(id);
+              reject(new Error(`the cluster primary did not answer '${op}' within ${timeoutMs} ms`));
+            }, timeoutMs)
+          : null;
       timer?.unref();
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.send({ tag: CLUSTER_TAG, kind: 'call', id, op, args });

@@ -41,7 +41,10 @@ export class AccountBook {
    * ends; a total's is kept. A Redis that comes back empty is raised back to it (`lastSeen`), and an
    * account made again for its key starts with it as its floor.
    */
-  private readonly seen = new Map<string, { spent: number; generation: string; ttlMs: number; until: number; hours: HoursSeen | null }>();
+  private readonly seen = new Map<
+    string,
+    { spent: number; generation: string; ttlMs: number; until: number; hours: HoursSeen | null }
+  >();
   private seenSweptAt = -Infinity;
 
   dailyKey(campaign: CampaignLimits, now: number): string {
@@ -70,8 +73,22 @@ export class AccountBook {
     if (account?.kind === 'postbid_cap') this.postbidById.clear();
     // (its day's spend per hour too: those not yet sent back from before a loss, else as last seen)
     const hours = account ? (account.hoursBack ?? account.hoursSeen()) : null;
-    if (account && account.known && account.spent >= account.floor && account.spent > 0) this.seen.set(key, { spent: account.spent, generation: account.generation, ttlMs: account.ttlMs, until: account.dayEnd, hours });
-    else if (account && account.floor > 0) this.seen.set(key, { spent: account.floor, generation: account.floorGen, ttlMs: account.ttlMs, until: account.dayEnd, hours });
+    if (account && account.known && account.spent >= account.floor && account.spent > 0)
+      this.seen.set(key, {
+        spent: account.spent,
+        generation: account.generation,
+        ttlMs: account.ttlMs,
+        until: account.dayEnd,
+        hours,
+      });
+    else if (account && account.floor > 0)
+      this.seen.set(key, {
+        spent: account.floor,
+        generation: account.floorGen,
+        ttlMs: account.ttlMs,
+        until: account.dayEnd,
+        hours,
+      });
     this.accounts.delete(key);
   }
 
@@ -99,7 +116,21 @@ export class AccountBook {
   lastSeen(now: number): BudgetAsk[] {
     this.sweepSeen(now, true);
     return [...this.seen].map(([key, s]) => {
-      const ask: BudgetAsk = { key, limit: -1, want: 0, min: 1, used: 0, reserved: 0, floor: s.spent, floorGen: s.generation, evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs: s.ttlMs };
+      const ask: BudgetAsk = {
+        key,
+        limit: -1,
+        want: 0,
+        min: 1,
+        used: 0,
+        reserved: 0,
+        floor: s.spent,
+        floorGen: s.generation,
+        evenRate: 0,
+        paceStart: 0,
+        dayEnd: 0,
+        hour: -1,
+        ttlMs: s.ttlMs,
+      };
       if (s.hours) ask.hours = s.hours;
       return ask;
     });
@@ -116,7 +147,12 @@ export class AccountBook {
     let account = this.accounts.get(key);
     if (!account) {
       const dayEnd = daily ? (dayIndex(now, timezone ?? 0) + 1) * DAY_MS - (timezone ?? 0) * HOUR_MS : Infinity;
-      this.accounts.set(key, (account = this.added(new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now))));
+      this.accounts.set(
+        key,
+        (account = this.added(
+          new Account(key, kind, daily ? DAILY_KEY_TTL_MS : 0, daily ? timezone : null, dayEnd, now),
+        )),
+      );
     }
     return account;
   }
@@ -150,7 +186,8 @@ export class AccountBook {
     account.limit = limitOf(campaign.dailyBudget);
     // the pace window: the whole day, or from the campaign's creation on its first day
     account.paceStart = paceStart(account.dayEnd - DAY_MS, account.dayEnd, campaign.createdAtMinute);
-    account.evenRate = campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit, account.dayEnd - account.paceStart) : 0;
+    account.evenRate =
+      campaign.pacing === 'even' && account.limit > 0 ? evenRate(account.limit, account.dayEnd - account.paceStart) : 0;
     return account;
   }
 
@@ -161,7 +198,13 @@ export class AccountBook {
   }
 
   tag(tag: TagLimits, which: 'ti' | 'tr', now: number): Account {
-    const account = this.account(this.tagKey(tag, which, now), which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap', tag.timezone, true, now);
+    const account = this.account(
+      this.tagKey(tag, which, now),
+      which === 'ti' ? 'daily_imp_cap' : 'daily_request_cap',
+      tag.timezone,
+      true,
+      now,
+    );
     account.limit = limitOf(which === 'ti' ? tag.dailyImpCap : tag.dailyRequestCap);
     return account;
   }
@@ -177,7 +220,11 @@ export class AccountBook {
       const month = utcMonth(now);
       const key = `pb${tenantId}:m${month.name}`;
       account = this.accounts.get(key);
-      if (!account) this.accounts.set(key, (account = this.added(new Account(key, 'postbid_cap', MONTH_KEY_TTL_MS, null, month.end, now))));
+      if (!account)
+        this.accounts.set(
+          key,
+          (account = this.added(new Account(key, 'postbid_cap', MONTH_KEY_TTL_MS, null, month.end, now))),
+        );
       this.postbidById.set(tenantId, { account, start: month.start });
     }
     if (maxImps !== undefined) account.limit = maxImps > 0 ? maxImps : -1;
@@ -187,7 +234,9 @@ export class AccountBook {
   /** The shared spend beyond the campaign budgets held here, as of the last exchange. */
   overspend(): number {
     let over = 0;
-    for (const a of this.accounts.values()) if (!a.unlimited && (a.kind === 'daily_budget' || a.kind === 'total_budget')) over += Math.max(a.spent - a.limit, 0);
+    for (const a of this.accounts.values())
+      if (!a.unlimited && (a.kind === 'daily_budget' || a.kind === 'total_budget'))
+        over += Math.max(a.spent - a.limit, 0);
     return over;
   }
 }

@@ -5,7 +5,13 @@ import { type Exchanger } from './exchange.js';
 import { type ViewerCount } from './frequency.js';
 import { HOUR_MS } from './pacing.js';
 import { Reservations } from './reservations.js';
-import { type Admission as AdmissionAsk, type CampaignLimits, type QpsScope, type Refusal, type TagLimits } from './types.js';
+import {
+  type Admission as AdmissionAsk,
+  type CampaignLimits,
+  type QpsScope,
+  type Refusal,
+  type TagLimits,
+} from './types.js';
 
 /**
  * The request path of delivery control: whether a campaign, a demand tag, a supplier or an ad
@@ -25,7 +31,10 @@ export class Admission {
     core.sweep(now);
     const amount = Math.round(priceMicros);
     const daily = core.accounts.daily(campaign, now);
-    const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, viewer, now);
+    const refusal =
+      (daily.unlimited ? null : this.short(daily, amount, now)) ??
+      this.totalShort(campaign, amount, now) ??
+      this.frequencyShort(campaign, viewer, now);
     return refusal ? core.refuse(refusal) : null;
   }
 
@@ -40,7 +49,10 @@ export class Admission {
     const { campaign, tag } = admission;
     if (campaign) {
       const daily = core.accounts.daily(campaign, now);
-      const refusal = (daily.unlimited ? null : this.short(daily, amount, now)) ?? this.totalShort(campaign, amount, now) ?? this.frequencyShort(campaign, admission.viewer ?? null, now);
+      const refusal =
+        (daily.unlimited ? null : this.short(daily, amount, now)) ??
+        this.totalShort(campaign, amount, now) ??
+        this.frequencyShort(campaign, admission.viewer ?? null, now);
       if (refusal) return core.refuse(refusal);
       accounts.push(daily);
       amounts.push(amount);
@@ -85,7 +97,8 @@ export class Admission {
         // impression is booked to its own day, as the reports book it and as another process would
         if (now >= account.dayEnd) {
           account = core.accounts.sameOn(account, now);
-          if (!account.unlimited) core.counts.overAllowance += Math.max(amount - Math.max(core.available(account, now), 0), 0);
+          if (!account.unlimited)
+            core.counts.overAllowance += Math.max(amount - Math.max(core.available(account, now), 0), 0);
         }
         account.used += amount;
         account.usedAt = now;
@@ -223,7 +236,9 @@ export class Admission {
   }
 
   private totalShort(campaign: CampaignLimits, amount: number, now: number): Refusal | null {
-    return campaign.totalBudget === 'unlimited' ? null : this.short(this.core.accounts.total(campaign, now), amount, now);
+    return campaign.totalBudget === 'unlimited'
+      ? null
+      : this.short(this.core.accounts.total(campaign, now), amount, now);
   }
 
   /** Why `amount` does not fit the account now, or null; renews inline when the store answers at once. */
@@ -235,7 +250,8 @@ export class Admission {
     if (core.admissible(account, now) >= amount) {
       // the lease covers it, but not what is left of the budget as last seen: a budget lowered since
       // the lease was granted (a config change) takes effect at once
-      if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
+      if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount)
+        return account.kind;
       return null;
     }
     if (core.shared.sync) {
@@ -243,7 +259,8 @@ export class Admission {
       if (core.admissible(account, now) >= amount) return null;
     } else if (now >= account.retryAt) this.exchange.wake();
     if (core.state === 'down') return account.kind;
-    if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount) return account.kind;
+    if (account.known && account.limit - account.spentSoFar - account.others - account.reserved < amount)
+      return account.kind;
     if (account.paced && now - account.lastSync < core.leaseTtlMs) return 'pacing';
     return 'budget_lease';
   }
@@ -253,7 +270,8 @@ export class Admission {
   private viewer(campaign: CampaignLimits, viewer: string, now: number): ViewerCount {
     const entry = this.core.viewers.get(campaign.id, viewer, (campaign.frequencyCap?.periodHours ?? 1) * HOUR_MS, now);
     entry.cap = campaign.frequencyCap?.count ?? Infinity;
-    if (this.core.shared.sync && now - entry.fetchedAt >= FRESH_MS) this.exchange.exchangeInline(now, { accounts: [], viewers: [entry], buckets: [] });
+    if (this.core.shared.sync && now - entry.fetchedAt >= FRESH_MS)
+      this.exchange.exchangeInline(now, { accounts: [], viewers: [entry], buckets: [] });
     return entry;
   }
 

@@ -178,7 +178,9 @@ export function downAllowance(account: Account, outage: Outage, now: number): nu
     account.downSince = outage.since;
     const margin = Math.floor(account.limit * outage.margin);
     const unleased = account.limit - account.spent - account.others - account.granted;
-    account.downShare = account.known ? Math.min(Math.max(Math.floor(unleased / Math.max(outage.processes, 1)), 0), margin) : margin;
+    account.downShare = account.known
+      ? Math.min(Math.max(Math.floor(unleased / Math.max(outage.processes, 1)), 0), margin)
+      : margin;
   }
   if (!account.evenRate) return account.downShare;
   const rate = allowedRate(account.limit, account.spentSoFar, now, account.paceWindow) / Math.max(outage.processes, 1);

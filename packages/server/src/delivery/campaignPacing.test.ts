@@ -9,18 +9,37 @@ const at = (hours: number) => dayStart + hours * HOUR_MS;
 const BUDGET = 24_000_000; // $24 a day: $1 an hour at even pace
 
 const campaign = (over: Partial<PacedCampaign> = {}): PacedCampaign => ({
-  id: 7, status: 1, archived: false, startDate: '2026-03-01', endDate: null, dailyBudget: BUDGET, totalBudget: 'unlimited', pacing: 'even', timezone: TZ, ...over,
+  id: 7,
+  status: 1,
+  archived: false,
+  startDate: '2026-03-01',
+  endDate: null,
+  dailyBudget: BUDGET,
+  totalBudget: 'unlimited',
+  pacing: 'even',
+  timezone: TZ,
+  ...over,
 });
 /** Spend of `perHour` in each hour before `hours` (and the current hour so far). */
 const spendOf = (hours: number, perHour: number, totalSpent: number | null = null) => {
-  const hourly = Array.from({ length: 24 }, (_, h) => (h < Math.floor(hours) ? perHour : h === Math.floor(hours) ? Math.round(perHour * (hours % 1)) : 0));
+  const hourly = Array.from({ length: 24 }, (_, h) =>
+    h < Math.floor(hours) ? perHour : h === Math.floor(hours) ? Math.round(perHour * (hours % 1)) : 0,
+  );
   return { spentToday: hourly.reduce((a, b) => a + b, 0), hourly, totalSpent };
 };
 
 describe('campaignPacing', () => {
   it('is on pace at the even rate, with the target, the projection and the even line in the tenant day', () => {
     const p = campaignPacing(campaign(), spendOf(12.5, 1_000_000), at(12.5));
-    expect(p).toMatchObject({ day: '2026-03-10', hour: 12, spentToday: 12_500_000, targetSoFar: 12_500_000, projected: BUDGET, allowedPerHour: 1_000_000, state: 'on_pace' });
+    expect(p).toMatchObject({
+      day: '2026-03-10',
+      hour: 12,
+      spentToday: 12_500_000,
+      targetSoFar: 12_500_000,
+      projected: BUDGET,
+      allowedPerHour: 1_000_000,
+      state: 'on_pace',
+    });
     expect(p.evenByHour![0]).toBe(1_000_000);
     expect(p.evenByHour![23]).toBe(BUDGET);
     expect(p.hourly[12]).toBe(500_000);
@@ -36,8 +55,13 @@ describe('campaignPacing', () => {
 
   it('is ahead when the spend runs over the even line, and capped once the day or the total is spent', () => {
     expect(campaignPacing(campaign(), spendOf(6, 2_000_000), at(6.5)).state).toBe('ahead');
-    expect(campaignPacing(campaign(), spendOf(12, 2_000_000), at(12.5))).toMatchObject({ state: 'capped', reason: "Today's budget spent" });
-    expect(campaignPacing(campaign({ totalBudget: 5_000_000 }), spendOf(3, 1_000_000, 5_000_000), at(3.5))).toMatchObject({ state: 'capped', reason: 'Total budget spent' });
+    expect(campaignPacing(campaign(), spendOf(12, 2_000_000), at(12.5))).toMatchObject({
+      state: 'capped',
+      reason: "Today's budget spent",
+    });
+    expect(
+      campaignPacing(campaign({ totalBudget: 5_000_000 }), spendOf(3, 1_000_000, 5_000_000), at(3.5)),
+    ).toMatchObject({ state: 'capped', reason: 'Total budget spent' });
   });
 
   it('is not delivering when paused, archived, outside its flight or without spend in the last hour', () => {
@@ -47,16 +71,27 @@ describe('campaignPacing', () => {
     expect(campaignPacing(campaign({ startDate: '2026-03-11' }), spend, at(10.5)).reason).toBe('Starts on 2026-03-11');
     expect(campaignPacing(campaign({ endDate: '2026-03-09' }), spend, at(10.5)).reason).toBe('Ended on 2026-03-09');
     // the tenant's day: at 23:30 UTC on the 9th it is already the 10th in UTC+3
-    expect(campaignPacing(campaign({ startDate: '2026-03-10' }), spendOf(0.5, 0), Date.UTC(2026, 2, 9, 21, 30)).reason).toBe('No spend yet today');
+    expect(
+      campaignPacing(campaign({ startDate: '2026-03-10' }), spendOf(0.5, 0), Date.UTC(2026, 2, 9, 21, 30)).reason,
+    ).toBe('No spend yet today');
     const quiet = spendOf(8, 1_000_000);
-    expect(campaignPacing(campaign(), quiet, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'No spend in the last hour' });
+    expect(campaignPacing(campaign(), quiet, at(10.5))).toMatchObject({
+      state: 'not_delivering',
+      reason: 'No spend in the last hour',
+    });
   });
 
   it('says a campaign created within the hour is new, not "No spend" (the console warns about that one)', () => {
     const fresh = campaign({ createdAtMinute: at(10) / MINUTE_MS });
     const none = spendOf(0, 0);
-    expect(campaignPacing(fresh, none, at(10) + 20_000)).toMatchObject({ state: 'not_delivering', reason: 'Created just now: no spend yet' });
-    expect(campaignPacing(fresh, none, at(10.5))).toMatchObject({ state: 'not_delivering', reason: 'Created 30 min ago: no spend yet' });
+    expect(campaignPacing(fresh, none, at(10) + 20_000)).toMatchObject({
+      state: 'not_delivering',
+      reason: 'Created just now: no spend yet',
+    });
+    expect(campaignPacing(fresh, none, at(10.5))).toMatchObject({
+      state: 'not_delivering',
+      reason: 'Created 30 min ago: no spend yet',
+    });
     expect(campaignPacing(fresh, none, at(11.5)).reason).toBe('No spend in the last hour');
   });
 
@@ -82,12 +117,24 @@ describe('campaignPacing', () => {
   });
 
   it('a campaign created before the day is paced over the whole day', () => {
-    const p = campaignPacing(campaign({ createdAtMinute: (dayStart - 3 * HOUR_MS) / MINUTE_MS }), spendOf(12, 500_000), at(12.25));
+    const p = campaignPacing(
+      campaign({ createdAtMinute: (dayStart - 3 * HOUR_MS) / MINUTE_MS }),
+      spendOf(12, 500_000),
+      at(12.25),
+    );
     expect(p).toMatchObject({ state: 'behind', targetSoFar: 12_250_000, allowedPerHour: 2_000_000 });
   });
 
   it('asap has the whole budget as its target; no daily budget means no target and no even line', () => {
-    expect(campaignPacing(campaign({ pacing: 'asap' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({ targetSoFar: BUDGET, allowedPerHour: null, state: 'ahead' });
-    expect(campaignPacing(campaign({ dailyBudget: 'unlimited' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({ targetSoFar: null, evenByHour: null, state: 'on_pace' });
+    expect(campaignPacing(campaign({ pacing: 'asap' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({
+      targetSoFar: BUDGET,
+      allowedPerHour: null,
+      state: 'ahead',
+    });
+    expect(campaignPacing(campaign({ dailyBudget: 'unlimited' }), spendOf(2, 3_000_000), at(2.5))).toMatchObject({
+      targetSoFar: null,
+      evenByHour: null,
+      state: 'on_pace',
+    });
   });
 });

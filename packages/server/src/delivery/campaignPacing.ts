@@ -23,7 +23,13 @@ export interface PacedCampaign {
 }
 
 export const limitsOf = (c: PacedCampaign): CampaignLimits => ({
-  id: c.id, timezone: c.timezone, dailyBudget: c.dailyBudget, totalBudget: c.totalBudget, pacing: c.pacing, frequencyCap: null, createdAtMinute: c.createdAtMinute,
+  id: c.id,
+  timezone: c.timezone,
+  dailyBudget: c.dailyBudget,
+  totalBudget: c.totalBudget,
+  pacing: c.pacing,
+  frequencyCap: null,
+  createdAtMinute: c.createdAtMinute,
 });
 
 const spent = (limit: Limit, amount: number | null) => limit !== 'unlimited' && amount !== null && amount >= limit;
@@ -40,11 +46,21 @@ function offFlight(c: PacedCampaign, date: string): string | null {
 export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: number): CampaignPacing {
   const day = tenantDay(now, c.timezone);
   const hourly = Array.from({ length: 24 }, (_, h) => spend.hourly[h] ?? 0);
-  const p = pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: spend.spentToday, hourly, now, createdAtMinute: c.createdAtMinute });
+  const p = pacingState({
+    campaignId: c.id,
+    pacing: c.pacing,
+    dailyBudget: c.dailyBudget,
+    timezone: c.timezone,
+    spentToday: spend.spentToday,
+    hourly,
+    now,
+    createdAtMinute: c.createdAtMinute,
+  });
   const budget = c.dailyBudget;
   // the even line: nothing before the pace window (on the day the campaign was created), then straight to the budget at midnight
   const window = paceWindow(day, c.createdAtMinute);
-  const evenByHour = budget === 'unlimited' ? null : hourly.map((_, h) => targetSoFar(budget, day.start + (h + 1) * HOUR_MS, window));
+  const evenByHour =
+    budget === 'unlimited' ? null : hourly.map((_, h) => targetSoFar(budget, day.start + (h + 1) * HOUR_MS, window));
 
   let state: PacingStateId;
   let reason: string;
@@ -59,14 +75,19 @@ export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: numb
   } else if (quietHour) {
     // created within the hour: too new to tell (the console warns only about a campaign that should have spent)
     const minutesOld = c.createdAtMinute !== undefined ? Math.floor(now / MINUTE_MS) - c.createdAtMinute : Infinity;
-    if (minutesOld < 60) [state, reason] = ['not_delivering', `Created ${minutesOld < 1 ? 'just now' : `${minutesOld} min ago`}: no spend yet`];
+    if (minutesOld < 60)
+      [state, reason] = [
+        'not_delivering',
+        `Created ${minutesOld < 1 ? 'just now' : `${minutesOld} min ago`}: no spend yet`,
+      ];
     else [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
   } else if (p.status === 'unlimited') {
     [state, reason] = ['on_pace', 'No daily budget: spends as traffic comes'];
   } else {
     state = p.status === 'ahead' || p.status === 'behind' ? p.status : 'on_pace';
     const what = c.pacing === 'even' ? 'even pace' : 'a straight line to the budget';
-    reason = state === 'on_pace' ? `Within 5% of the budget of ${what}` : `More than 5% of the budget ${state} of ${what}`;
+    reason =
+      state === 'on_pace' ? `Within 5% of the budget of ${what}` : `More than 5% of the budget ${state} of ${what}`;
   }
 
   return {

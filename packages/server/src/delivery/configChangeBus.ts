@@ -106,8 +106,14 @@ export class RedisConfigChangeBus implements ConfigChangeBus {
 
   /** Resolves once both connections are up and the subscription is in place (false after `timeoutMs`: it keeps trying). */
   ready(timeoutMs = 2_000): Promise<boolean> {
-    this.subscription ??= this.sub.subscribe(this.channel).then(() => true, () => false);
-    const published = this.pub.status === 'ready' ? Promise.resolve(true) : new Promise<boolean>((resolve) => this.pub.once('ready', () => resolve(true)));
+    this.subscription ??= this.sub.subscribe(this.channel).then(
+      () => true,
+      () => false,
+    );
+    const published =
+      this.pub.status === 'ready'
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => this.pub.once('ready', () => resolve(true)));
     const both = Promise.all([this.subscription, published]).then(([a, b]) => a && b);
     return Promise.race([both, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref())]);
   }

@@ -35,7 +35,15 @@ export const FRESH_MS = 1_000;
 export const MAX_NOTICES = 10_000;
 
 const noRefusals = (): Record<Refusal, number> => ({
-  daily_budget: 0, total_budget: 0, pacing: 0, budget_lease: 0, frequency_cap: 0, daily_imp_cap: 0, daily_request_cap: 0, qps_limit: 0, postbid_cap: 0,
+  daily_budget: 0,
+  total_budget: 0,
+  pacing: 0,
+  budget_lease: 0,
+  frequency_cap: 0,
+  daily_imp_cap: 0,
+  daily_request_cap: 0,
+  qps_limit: 0,
+  postbid_cap: 0,
 });
 
 /**
@@ -61,7 +69,15 @@ export class DeliveryCore {
   lastExchange = -Infinity;
   closed = false;
   readonly counts: Omit<DeliveryStats, 'held' | 'overspend'> = {
-    admitted: 0, refused: noRefusals(), expired: 0, committed: 0, committedUnreserved: 0, overAllowance: 0, committedElsewhere: 0, exchanges: 0, exchangeFailures: 0,
+    admitted: 0,
+    refused: noRefusals(),
+    expired: 0,
+    committed: 0,
+    committedUnreserved: 0,
+    overAllowance: 0,
+    committedElsewhere: 0,
+    exchanges: 0,
+    exchangeFailures: 0,
   };
   readonly clock: () => number;
   readonly holdMs: number;
@@ -103,7 +119,8 @@ export class DeliveryCore {
   available(account: Account, now: number): number {
     if (account.unlimited) return Infinity;
     let left = account.granted - account.used - account.sending - account.reserved;
-    if (this.state === 'down') left += downAllowance(account, { since: this.since, processes: this.processes, margin: this.downMargin }, now);
+    if (this.state === 'down')
+      left += downAllowance(account, { since: this.since, processes: this.processes, margin: this.downMargin }, now);
     // a lease older than its lifetime may be someone else's by now: renew before using it
     else if (account.known && now - account.lastSync >= this.leaseTtlMs) left -= account.granted;
     return left;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { admitDecision, forEachDeliveryEngine, serveDecision, sleep, testClock, until } from '../../test/deliveryEngines.js';
+import {
+  admitDecision,
+  forEachDeliveryEngine,
+  serveDecision,
+  sleep,
+  testClock,
+  until,
+} from '../../test/deliveryEngines.js';
 import { HOUR_MS } from './pacing.js';
 import { type CampaignLimits, type DeliveryCounters, type Refusal, type TagLimits } from './types.js';
 
@@ -12,16 +19,29 @@ const T0 = Date.parse('2026-03-10T05:00:00Z'); // 00:00 on 2026-03-10 in UTC-5
 const PRICE = 10_000; // $10 CPM
 
 const campaign = (over: Partial<CampaignLimits> = {}): CampaignLimits => ({
-  id: 1, timezone: -5, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null, ...over,
+  id: 1,
+  timezone: -5,
+  dailyBudget: 'unlimited',
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: null,
+  ...over,
 });
-const tag = (over: Partial<TagLimits> = {}): TagLimits => ({ id: 7, timezone: -5, qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', ...over });
+const tag = (over: Partial<TagLimits> = {}): TagLimits => ({
+  id: 7,
+  timezone: -5,
+  qpsLimit: 'unlimited',
+  dailyRequestCap: 'unlimited',
+  dailyImpCap: 'unlimited',
+  ...over,
+});
 
 const admit = admitDecision;
 const serve = serveDecision;
 
 forEachDeliveryEngine((t) => {
   describe('budgets', () => {
-    it('holds a daily budget exactly, in the tenant\'s day', async () => {
+    it("holds a daily budget exactly, in the tenant's day", async () => {
       const clock = testClock(T0 + 10 * HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const c = campaign({ dailyBudget: 10 * PRICE });
@@ -60,7 +80,8 @@ forEachDeliveryEngine((t) => {
       let served = 0;
       for (let day = 0; day < 4; day++) {
         clock.set(T0 + day * 24 * HOUR_MS + HOUR_MS);
-        for (let i = 0; i < 2; i++) if ((await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())) === null) served++;
+        for (let i = 0; i < 2; i++)
+          if ((await serve(counters, { campaign: c, priceMicros: PRICE }, clock.now())) === null) served++;
       }
       expect(served).toBe(5);
       expect(counters.campaignRefusal(c, PRICE, null, clock.now())).toBe('total_budget');
@@ -69,12 +90,16 @@ forEachDeliveryEngine((t) => {
     it('holds a daily budget across two processes sharing the counters', async () => {
       const clock = testClock(T0 + HOUR_MS);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const c = campaign({ id: 3, dailyBudget: 25 * PRICE });
       const served = [0, 0];
       for (let i = 0; i < 80; i++) {
         const which = i % 2;
-        if ((await serve(which ? b : a, { campaign: c, priceMicros: PRICE }, clock.advance(50))) === null) served[which]!++;
+        if ((await serve(which ? b : a, { campaign: c, priceMicros: PRICE }, clock.advance(50))) === null)
+          served[which]!++;
         if (i % 5 === 4) await Promise.all([a.flush(), b.flush()]);
       }
       await Promise.all([a.flush(), b.flush()]);
@@ -91,13 +116,20 @@ forEachDeliveryEngine((t) => {
      * (`leaveInFlight`) some exchanges left on their way while the walk goes on. No more decisions
      * are admitted than the budget holds, and the shared spend is theirs.
      */
-    async function randomWalk(seed: number, id: number, odds: { admit: number; commit: number; leaveInFlight?: number }): Promise<void> {
+    async function randomWalk(
+      seed: number,
+      id: number,
+      odds: { admit: number; commit: number; leaveInFlight?: number },
+    ): Promise<void> {
       const BUDGET = 20;
       let state = seed;
       const random = () => (state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
       const clock = testClock(T0 + HOUR_MS);
       const deployment = t.deployment();
-      const processes = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const processes = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const either = () => processes[random() < 0.5 ? 0 : 1]!;
       const c = campaign({ id, dailyBudget: BUDGET * PRICE });
       const a = { campaign: c, priceMicros: PRICE };
@@ -123,7 +155,9 @@ forEachDeliveryEngine((t) => {
         }
       }
       await Promise.all(flights);
-      expect(admitted, `seed ${seed}: ${admitted} decisions admitted on a budget of ${BUDGET}`).toBeLessThanOrEqual(BUDGET);
+      expect(admitted, `seed ${seed}: ${admitted} decisions admitted on a budget of ${BUDGET}`).toBeLessThanOrEqual(
+        BUDGET,
+      );
       for (const id of pending) either().commit(id, a, clock.now());
       await Promise.all(processes.map((p) => p.flush()));
       const [spent] = await processes[0]!.readPacing([c], clock.now());
@@ -151,14 +185,16 @@ forEachDeliveryEngine((t) => {
       // lease granted to the counting process must not fall below its own reservations, or what those
       // hold is leased again (up to 3 over a budget of 20 in these runs before it was fixed).
       // (fewer on Redis, where each exchange is a round trip: the fault showed by seed 9 there, by seed 3 in process)
-      for (let seed = 1; seed <= (t.engine === 'redis' ? 20 : 40); seed++) await randomWalk(seed, 1_000 + seed, { admit: 0.45, commit: 0.8 });
+      for (let seed = 1; seed <= (t.engine === 'redis' ? 20 : 40); seed++)
+        await randomWalk(seed, 1_000 + seed, { admit: 0.45, commit: 0.8 });
     });
 
     it('never admits past the budget while an exchange is in flight (random interleavings, exchanges left to answer later)', async () => {
       // An exchange's answer may cut the lease to what it claimed when it left (the reservations then,
       // and a little room): decisions admitted while it is on its way must fit in that claim, or the
       // part of the lease they took can be leased to the other process before the next exchange.
-      for (let seed = 1; seed <= (t.engine === 'redis' ? 30 : 20); seed++) await randomWalk(seed, 2_000 + seed, { admit: 0.5, commit: 0.75, leaveInFlight: 0.92 });
+      for (let seed = 1; seed <= (t.engine === 'redis' ? 30 : 20); seed++)
+        await randomWalk(seed, 2_000 + seed, { admit: 0.5, commit: 0.75, leaveInFlight: 0.92 });
     });
 
     it('admits within what its exchange in flight claimed, and goes on once it answers', async () => {
@@ -201,7 +237,7 @@ forEachDeliveryEngine((t) => {
       expect(state!.spentToday).toBe(2 * PRICE);
     });
 
-    it('caps a demand tag\'s daily requests and impressions', async () => {
+    it("caps a demand tag's daily requests and impressions", async () => {
       const clock = testClock(T0 + HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const requests = tag({ id: 8, dailyRequestCap: 3 });
@@ -227,7 +263,10 @@ forEachDeliveryEngine((t) => {
     it('counts the impression of a decision made by another process once: the deciding process lets its reservation go', async () => {
       const clock = testClock(T0 + HOUR_MS);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const c = campaign({ id: 5, dailyBudget: 10 * PRICE });
       const adm = { campaign: c, priceMicros: PRICE };
       expect(await admit(a, adm, clock.now(), 'elsewhere')).toBeNull();
@@ -244,10 +283,18 @@ forEachDeliveryEngine((t) => {
 
   describe('pacing', () => {
     /** Requests every `everyMs` from `from` to `to`; returns the impressions served per 10 minutes. */
-    async function traffic(counters: DeliveryCounters, c: CampaignLimits, clock: ReturnType<typeof testClock>, from: number, to: number, everyMs: number): Promise<number[]> {
+    async function traffic(
+      counters: DeliveryCounters,
+      c: CampaignLimits,
+      clock: ReturnType<typeof testClock>,
+      from: number,
+      to: number,
+      everyMs: number,
+    ): Promise<number[]> {
       const served = new Array<number>(Math.ceil((to - from) / 600_000)).fill(0);
       for (let now = clock.set(from); now < to; now = clock.advance(everyMs)) {
-        if ((await serve(counters, { campaign: c, priceMicros: PRICE }, now)) === null) served[Math.floor((now - from) / 600_000)]!++;
+        if ((await serve(counters, { campaign: c, priceMicros: PRICE }, now)) === null)
+          served[Math.floor((now - from) / 600_000)]!++;
         if (t.engine === 'redis') await counters.flush();
       }
       return served;
@@ -287,7 +334,12 @@ forEachDeliveryEngine((t) => {
       expect(sum(served)).toBe(300);
       expect(served[0]).toBe(60);
       const state = counters.pacingState(c, clock.now());
-      expect(state).toMatchObject({ status: 'spent', spentToday: 300 * PRICE, targetSoFar: 300 * PRICE, projected: 300 * PRICE });
+      expect(state).toMatchObject({
+        status: 'spent',
+        spentToday: 300 * PRICE,
+        targetSoFar: 300 * PRICE,
+        projected: 300 * PRICE,
+      });
     });
   });
 
@@ -295,7 +347,10 @@ forEachDeliveryEngine((t) => {
     it('caps a viewer per campaign over the window, across two processes', async () => {
       const clock = testClock(T0 + HOUR_MS);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const c = campaign({ id: 30, frequencyCap: { count: 3, periodHours: 2 } });
       const adm = { campaign: c, priceMicros: PRICE, viewer: 'd:viewer-1' };
       const served: string[] = [];
@@ -318,7 +373,11 @@ forEachDeliveryEngine((t) => {
     it('counts decisions still in flight in the process that made them', async () => {
       const clock = testClock(T0 + HOUR_MS);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
-      const adm = { campaign: campaign({ id: 32, frequencyCap: { count: 2, periodHours: 1 } }), priceMicros: PRICE, viewer: 'h:abc' };
+      const adm = {
+        campaign: campaign({ id: 32, frequencyCap: { count: 2, periodHours: 1 } }),
+        priceMicros: PRICE,
+        viewer: 'h:abc',
+      };
       expect(await admit(counters, adm, clock.now())).toBeNull();
       expect(await admit(counters, adm, clock.now())).toBeNull();
       expect(await admit(counters, adm, clock.now())).toBe('frequency_cap');
@@ -331,13 +390,17 @@ forEachDeliveryEngine((t) => {
     it('holds a QPS limit across two processes: local buckets refilled from shares of the limit', async () => {
       const clock = testClock(T0);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       // each process gets 100 requests a second; the supplier allows 20 a second in all
       const allowed: number[] = [];
       for (let ms = 0; ms < 4_000; ms += 10) {
         clock.set(T0 + ms);
         const second = Math.floor(ms / 1000);
-        for (const p of [a, b]) if (p.takeQps('supplier', 1, 20, clock.now())) allowed[second] = (allowed[second] ?? 0) + 1;
+        for (const p of [a, b])
+          if (p.takeQps('supplier', 1, 20, clock.now())) allowed[second] = (allowed[second] ?? 0) + 1;
         if (ms % 100 === 90) await Promise.all([a.flush(), b.flush()]);
       }
       // the first second: each starts on an equal share; after: the limit, give or take the buckets' depth
@@ -350,12 +413,13 @@ forEachDeliveryEngine((t) => {
       expect(a.stats().refused.qps_limit).toBeGreaterThan(0);
     });
 
-    it('a tag call counts against the tag\'s QPS limit', async () => {
+    it("a tag call counts against the tag's QPS limit", async () => {
       const clock = testClock(T0);
       const counters = await t.deployment().open({ clock: clock.now, timers: false });
       const limited = tag({ id: 11, qpsLimit: 5 });
       let allowed = 0;
-      for (let ms = 0; ms < 2_000; ms += 20) if (counters.takeTagRequest(limited, clock.set(T0 + ms)) === null) allowed++;
+      for (let ms = 0; ms < 2_000; ms += 20)
+        if (counters.takeTagRequest(limited, clock.set(T0 + ms)) === null) allowed++;
       expect(allowed).toBeGreaterThanOrEqual(9);
       expect(allowed).toBeLessThanOrEqual(12);
     });

@@ -6,7 +6,15 @@ import { type PacingState } from './pacing.js';
 import { type SharedCounters } from './sharedCounters.js';
 import { localPacingState, readCampaignSpend, readPacing } from './spendReads.js';
 import {
-  type Admission as AdmissionAsk, type CampaignLimits, type CampaignSpend, type CountFloors, type DeliveryCounters, type DeliveryHealth, type DeliveryStats, type QpsScope, type Refusal,
+  type Admission as AdmissionAsk,
+  type CampaignLimits,
+  type CampaignSpend,
+  type CountFloors,
+  type DeliveryCounters,
+  type DeliveryHealth,
+  type DeliveryStats,
+  type QpsScope,
+  type Refusal,
   type TagLimits,
 } from './types.js';
 

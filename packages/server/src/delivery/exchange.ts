@@ -84,12 +84,22 @@ export class Exchanger {
       const wanted = now - account.wantedAt < core.idleMs;
       const due = now - account.lastSync >= core.renewMs || (spendNow && account.used > 0);
       // (an unlimited count asked about is read once: a post-bid month's count for the trace)
-      const low = wanted && now >= account.retryAt && (!account.known || (!account.unlimited && core.available(account, now) < core.lowWater(account, now)));
+      const low =
+        wanted &&
+        now >= account.retryAt &&
+        (!account.known || (!account.unlimited && core.available(account, now) < core.lowWater(account, now)));
       const raised = account.floor > account.spent;
       // the day's spend per hour seen before a loss: sent back RESTORE_HOURS hours at a time
       const hours = account.hoursBack && account.hoursBack.spend.length <= restore.hoursLeft ? account.hoursBack : null;
       // (a count only read, as a post-bid month's for the trace on a process that takes none, is read again each renewal while asked about)
-      if (all || low || raised || account.restore || hours || (due && (account.used > 0 || account.granted > 0 || wanted))) {
+      if (
+        all ||
+        low ||
+        raised ||
+        account.restore ||
+        hours ||
+        (due && (account.used > 0 || account.granted > 0 || wanted))
+      ) {
         batch.accounts.push(account);
         if (hours) {
           account.hoursSending = hours;
@@ -104,7 +114,11 @@ export class Exchanger {
       // more impression would reach the cap (there a stale count would matter)
       const asked = viewer.usedAt >= viewer.fetchedAt;
       const restoreNow = viewer.restore && restored < RESTORE_SLICE;
-      if (viewer.unsent > 0 || restoreNow || (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))) {
+      if (
+        viewer.unsent > 0 ||
+        restoreNow ||
+        (asked && (all || now - viewer.fetchedAt >= FRESH_MS || viewer.total(now) >= viewer.cap - 1))
+      ) {
         if (viewer.restore) restored++;
         batch.viewers.push(viewer);
         core.viewers.touched.delete(viewer);
@@ -172,7 +186,10 @@ export class Exchanger {
     settleBatch(batch, reply, now, core.renewMs);
     this.restore.generationSeen(now, batch, reply.generation);
     if (core.state === 'down') {
-      core.log.info({ engine: core.engine, downMs: now - core.since, reconciled: batch.accounts.length }, 'delivery counters: Redis is back, the spend counted meanwhile is reconciled');
+      core.log.info(
+        { engine: core.engine, downMs: now - core.since, reconciled: batch.accounts.length },
+        'delivery counters: Redis is back, the spend counted meanwhile is reconciled',
+      );
       core.state = 'ok';
       core.since = now;
     }
@@ -187,7 +204,12 @@ export class Exchanger {
     core.state = 'down';
     core.since = now;
     core.log.warn(
-      { engine: core.engine, err: error instanceof Error ? error.message : String(error), processes: core.processes, downMargin: core.downMargin },
+      {
+        engine: core.engine,
+        err: error instanceof Error ? error.message : String(error),
+        processes: core.processes,
+        downMargin: core.downMargin,
+      },
       'delivery counters: Redis unreachable, serving on local allowances (leases plus at most the down margin of each budget) until it is back',
     );
   }
@@ -205,7 +227,8 @@ export class Exchanger {
       if (core.state === 'ok') await core.shared.leave();
     } finally {
       const unsent = [...core.accounts.values()].reduce((sum, a) => sum + (a.unlimited ? 0 : a.used), 0);
-      if (core.state === 'down' && unsent) core.log.warn({ unsent }, 'delivery counters: closed while Redis is down; spend not sent');
+      if (core.state === 'down' && unsent)
+        core.log.warn({ unsent }, 'delivery counters: closed while Redis is down; spend not sent');
       await core.shared.close();
     }
   }

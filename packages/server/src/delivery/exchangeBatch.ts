@@ -16,7 +16,11 @@ export interface Batch {
 
 /** The tenant-zone hour `now` falls in for a daily account (its last hour once its day is over); -1 for a total. */
 const hourOf = (account: Account, now: number): number =>
-  account.timezone === null ? -1 : now >= account.dayEnd ? 23 : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
+  account.timezone === null
+    ? -1
+    : now >= account.dayEnd
+      ? 23
+      : Math.floor((now + account.timezone * HOUR_MS) / HOUR_MS) % 24;
 
 /**
  * How long an exchange's round trip is provisioned for: a budget's claim (Account.claimed) holds its
@@ -31,24 +35,51 @@ const FLIGHT_MS = 50;
  * before the answer comes (FLIGHT_MS of its spend, within what the lease has left; an evenly paced
  * budget claims no room, and admits nothing more until the answer).
  */
-export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunkMs: number }, closing: boolean): Exchange {
+export function askOf(
+  batch: Batch,
+  now: number,
+  timing: { idleMs: number; chunkMs: number },
+  closing: boolean,
+): Exchange {
   const budgets = batch.accounts.map((account): BudgetAsk => {
     const wanted = !closing && now - account.wantedAt < timing.idleMs;
-    const want = account.unlimited || closing ? 0 : Math.ceil(account.reserved + (wanted ? Math.max(2 * account.price, account.rate.get(now) * timing.chunkMs) : 0));
+    const want =
+      account.unlimited || closing
+        ? 0
+        : Math.ceil(
+            account.reserved + (wanted ? Math.max(2 * account.price, account.rate.get(now) * timing.chunkMs) : 0),
+          );
     account.sending = account.used;
     account.used = 0;
     account.inFlight = true;
     // Room for whole decisions only: a claimed piece under one price would be kept, exchange after
     // exchange, from the process that could put it together with the rest of the budget. None for an
     // evenly paced budget: its grant is what pacing allows, which a floor must not raise.
-    const left = account.evenRate > 0 ? 0 : Math.min(Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS), account.granted - account.sending - account.reserved);
+    const left =
+      account.evenRate > 0
+        ? 0
+        : Math.min(
+            Math.max(2 * account.price, account.rate.get(now) * FLIGHT_MS),
+            account.granted - account.sending - account.reserved,
+          );
     const room = left >= account.price ? Math.floor(left) : 0;
     account.claimed = account.unlimited || closing ? 0 : account.reserved + room;
     // the shared spend last seen (and its generation), unless the stats store counted more
     const seen = account.known && account.spent >= account.floor;
     const ask: BudgetAsk = {
-      key: account.key, limit: account.limit, want, min: account.price, used: account.sending, reserved: account.claimed, floor: seen ? account.spent : account.floor, floorGen: seen ? account.generation : account.floorGen,
-      evenRate: account.evenRate, paceStart: account.evenRate ? account.paceStart : 0, dayEnd: account.evenRate ? account.dayEnd : 0, hour: hourOf(account, now), ttlMs: account.ttlMs,
+      key: account.key,
+      limit: account.limit,
+      want,
+      min: account.price,
+      used: account.sending,
+      reserved: account.claimed,
+      floor: seen ? account.spent : account.floor,
+      floorGen: seen ? account.generation : account.floorGen,
+      evenRate: account.evenRate,
+      paceStart: account.evenRate ? account.paceStart : 0,
+      dayEnd: account.evenRate ? account.dayEnd : 0,
+      hour: hourOf(account, now),
+      ttlMs: account.ttlMs,
     };
     // the day's spend per hour seen before the shared counters lost their data (the engine chose it: hoursSending)
     if (account.hoursSending) ask.hours = account.hoursSending;
@@ -60,7 +91,14 @@ export function askOf(batch: Batch, now: number, timing: { idleMs: number; chunk
     viewer.inFlight = true;
     // as last fetched (a notice's count may be of an impression sent after a loss)
     const open = viewer.seenEnd > now && viewer.seenCount > 0;
-    return { key: viewer.key, incr: viewer.sending, periodMs: viewer.periodMs, floor: open ? viewer.seenCount : 0, floorEnd: open ? viewer.seenEnd : 0, floorGen: viewer.generation };
+    return {
+      key: viewer.key,
+      incr: viewer.sending,
+      periodMs: viewer.periodMs,
+      floor: open ? viewer.seenCount : 0,
+      floorEnd: open ? viewer.seenEnd : 0,
+      floorGen: viewer.generation,
+    };
   });
   const qps = batch.buckets.map((bucket) => {
     const elapsed = Math.max(now - bucket.lastSync, 100);

@@ -8,7 +8,16 @@ import { PrimaryHub } from '../cluster/primaryHub.js';
 import { type ToPrimary, type ToWorker } from '../cluster/protocol.js';
 import { WorkerLink } from '../cluster/workerLink.js';
 import { DAY_MS, HOUR_MS } from './pacing.js';
-import { type BudgetAsk, type BudgetGrant, type ExchangeReply, type FrequencyAsk, type FrequencyCount, type MemoryCounterStore, type QpsShare, type SharedCounters } from './sharedCounters.js';
+import {
+  type BudgetAsk,
+  type BudgetGrant,
+  type ExchangeReply,
+  type FrequencyAsk,
+  type FrequencyCount,
+  type MemoryCounterStore,
+  type QpsShare,
+  type SharedCounters,
+} from './sharedCounters.js';
 
 /**
  * The rules of the shared counters, once, as a table of cases (exchangeCases.json) that every
@@ -81,7 +90,9 @@ interface ExchangeCase {
   steps: Step[];
 }
 
-const { cases } = JSON.parse(readFileSync(new URL('./exchangeCases.json', import.meta.url), 'utf8')) as { cases: ExchangeCase[] };
+const { cases } = JSON.parse(readFileSync(new URL('./exchangeCases.json', import.meta.url), 'utf8')) as {
+  cases: ExchangeCase[];
+};
 
 /** One deployment of an engine, as the cases need it. */
 interface CaseEngine {
@@ -97,9 +108,19 @@ function budgetAsk(c: ExchangeCase, row: BudgetRow, now: number, gen: (g: string
   const limit = row.limit ?? terms.limit;
   const paceStart = DAY_END - DAY_MS;
   const ask: BudgetAsk = {
-    key: row.key, limit, want: row.want ?? 0, min: terms.price, used: row.used ?? 0, reserved: row.reserved ?? 0, floor: row.floor ?? 0, floorGen: gen(row.floorGen ?? ''),
-    evenRate: terms.pacing === 'even' ? limit / (DAY_END - paceStart) : 0, paceStart, dayEnd: DAY_END,
-    hour: terms.total ? -1 : new Date(now).getUTCHours(), ttlMs: terms.total ? 0 : DAY_MS,
+    key: row.key,
+    limit,
+    want: row.want ?? 0,
+    min: terms.price,
+    used: row.used ?? 0,
+    reserved: row.reserved ?? 0,
+    floor: row.floor ?? 0,
+    floorGen: gen(row.floorGen ?? ''),
+    evenRate: terms.pacing === 'even' ? limit / (DAY_END - paceStart) : 0,
+    paceStart,
+    dayEnd: DAY_END,
+    hour: terms.total ? -1 : new Date(now).getUTCHours(),
+    ttlMs: terms.total ? 0 : DAY_MS,
   };
   if (row.hours) ask.hours = { gen: gen(row.hours.gen), spend: row.hours.spend };
   return ask;
@@ -108,7 +129,14 @@ function budgetAsk(c: ExchangeCase, row: BudgetRow, now: number, gen: (g: string
 function frequencyAsk(c: ExchangeCase, row: FrequencyRow, gen: (g: string) => string): FrequencyAsk {
   const terms = c.frequencies?.[row.key];
   if (!terms) throw new Error(`frequency '${row.key}' is not in the case's frequencies`);
-  return { key: row.key, incr: row.incr ?? 0, periodMs: terms.periodMs, floor: row.floor ?? 0, floorEnd: row.floorEnd === undefined ? 0 : T0 + row.floorEnd, floorGen: gen(row.floorGen ?? '') };
+  return {
+    key: row.key,
+    incr: row.incr ?? 0,
+    periodMs: terms.periodMs,
+    floor: row.floor ?? 0,
+    floorEnd: row.floorEnd === undefined ? 0 : T0 + row.floorEnd,
+    floorGen: gen(row.floorGen ?? ''),
+  };
 }
 
 async function runCase(c: ExchangeCase, engine: CaseEngine): Promise<void> {
@@ -126,10 +154,12 @@ async function runCase(c: ExchangeCase, engine: CaseEngine): Promise<void> {
       const where = `step ${i + 1} at ${step.at}${'note' in step && step.note ? ` (${step.note})` : ''}`;
       if ('read' in step) {
         const reads = await (await view('reader')).readSpend(step.read);
-        expect(reads, where).toEqual(step.expect.map((e, j) => ({
-          spent: e.spent,
-          hourly: e.hourly ? Array.from({ length: 24 }, (_, h) => e.hourly?.[String(h)] ?? 0) : reads[j]!.hourly,
-        })));
+        expect(reads, where).toEqual(
+          step.expect.map((e, j) => ({
+            spent: e.spent,
+            hourly: e.hourly ? Array.from({ length: 24 }, (_, h) => e.hourly?.[String(h)] ?? 0) : reads[j]!.hourly,
+          })),
+        );
         continue;
       }
       if ('lose' in step) {
@@ -145,20 +175,31 @@ async function runCase(c: ExchangeCase, engine: CaseEngine): Promise<void> {
           now,
           budgets: (step.budgets ?? []).map((row) => budgetAsk(c, row, now, gen)),
           frequencies: (step.frequencies ?? []).map((row) => frequencyAsk(c, row, gen)),
-          qps: (step.qps ?? []).map((row) => ({ key: row.key, limit: c.qps?.[row.key]?.limit ?? 0, demand: row.demand })),
+          qps: (step.qps ?? []).map((row) => ({
+            key: row.key,
+            limit: c.qps?.[row.key]?.limit ?? 0,
+            demand: row.demand,
+          })),
         });
         seen.set(step.process, reply.generation);
         lastGeneration = reply.generation;
         const want = step.expect ?? {};
         if (want.processes !== undefined) expect(reply.processes, `${where}: processes`).toBe(want.processes);
-        if (want.generation) expect(reply.generation === own ? 'same' : 'changed', `${where}: generation`).toBe(want.generation);
-        want.budgets?.forEach((b, j) => expect(reply.budgets[j], `${where}: budget ${step.budgets?.[j]?.key}`).toMatchObject(b));
-        want.frequencies?.forEach((f, j) => expect(reply.frequencies[j], `${where}: frequency ${step.frequencies?.[j]?.key}`).toEqual<FrequencyCount>({
-          count: f.count, windowEnd: f.windowEnd === null ? 0 : T0 + f.windowEnd,
-        }));
+        if (want.generation)
+          expect(reply.generation === own ? 'same' : 'changed', `${where}: generation`).toBe(want.generation);
+        want.budgets?.forEach((b, j) =>
+          expect(reply.budgets[j], `${where}: budget ${step.budgets?.[j]?.key}`).toMatchObject(b),
+        );
+        want.frequencies?.forEach((f, j) =>
+          expect(reply.frequencies[j], `${where}: frequency ${step.frequencies?.[j]?.key}`).toEqual<FrequencyCount>({
+            count: f.count,
+            windowEnd: f.windowEnd === null ? 0 : T0 + f.windowEnd,
+          }),
+        );
         want.qps?.forEach((q, j) => expect(reply.qps[j], `${where}: qps ${step.qps?.[j]?.key}`).toMatchObject(q));
       }
-      for (const [key, leases] of Object.entries(step.leases ?? {})) expect(await engine.leases(key, now), `${where}: leases of ${key}`).toEqual(leases);
+      for (const [key, leases] of Object.entries(step.leases ?? {}))
+        expect(await engine.leases(key, now), `${where}: leases of ${key}`).toEqual(leases);
     }
   } finally {
     for (const shared of views.values()) await shared.close();
@@ -179,7 +220,10 @@ forEachDeliveryEngine((t) => {
  * of the event loop later, cloned as node:cluster's advanced serialization clones it.
  */
 class FakeChannel {
-  readonly proc = new EventEmitter() as EventEmitter & { connected: boolean; send: (m: ToPrimary, h: undefined, o: undefined, cb: (e: Error | null) => void) => boolean };
+  readonly proc = new EventEmitter() as EventEmitter & {
+    connected: boolean;
+    send: (m: ToPrimary, h: undefined, o: undefined, cb: (e: Error | null) => void) => boolean;
+  };
   private worker: EventEmitter = new EventEmitter();
 
   constructor() {
@@ -196,7 +240,10 @@ class FakeChannel {
 
   /** The primary side, attached to `hub` (a new primary: the last one's side is left unheard). */
   attach(hub: PrimaryHub): void {
-    const worker = new EventEmitter() as EventEmitter & { send: (m: ToWorker, h: undefined, cb: () => void) => boolean; isConnected: () => boolean };
+    const worker = new EventEmitter() as EventEmitter & {
+      send: (m: ToWorker, h: undefined, cb: () => void) => boolean;
+      isConnected: () => boolean;
+    };
     worker.isConnected = () => true;
     worker.send = (m, _h, cb) => {
       setImmediate(() => {
@@ -221,7 +268,9 @@ describe('ipc', () => {
         const channel = new FakeChannel();
         channel.attach(hub);
         channels.push(channel);
-        return Promise.resolve(new IpcShared(new WorkerLink(channel.proc as unknown as NodeJS.Process), pid, LEASE_TTL_MS));
+        return Promise.resolve(
+          new IpcShared(new WorkerLink(channel.proc as unknown as NodeJS.Process), pid, LEASE_TTL_MS),
+        );
       },
       lose() {
         // the primary restarted without its counters file: a new store, a new generation

@@ -22,7 +22,8 @@ const BLANK_DEVICE = /^[0-]*$/;
  */
 export function viewerKey(deviceId: string | null | undefined, ip: string, userAgent: string, userId = ''): string {
   const device = (deviceId ?? '').trim().toLowerCase();
-  if (device && !BLANK_DEVICE.test(device)) return `d:${device.length > 64 ? createHash('sha1').update(device).digest('base64url') : device}`;
+  if (device && !BLANK_DEVICE.test(device))
+    return `d:${device.length > 64 ? createHash('sha1').update(device).digest('base64url') : device}`;
   if (userId) return `u:${userId.length > 64 ? createHash('sha1').update(userId).digest('base64url') : userId}`;
   return `h:${createHash('sha1').update(ip).update('\n').update(userAgent).digest('base64url').slice(0, 16)}`;
 }
@@ -112,5 +113,4 @@ export class ViewerCounts {
       if (++looked >= 16 || this.entries.size < this.max) return;
     }
   }
-
 }

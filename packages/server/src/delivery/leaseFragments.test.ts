@@ -15,14 +15,27 @@ const T0 = Date.UTC(2026, 10, 23, 12);
 const PRICE = 10_000;
 
 const ask = (over: Partial<BudgetAsk>): BudgetAsk => ({
-  key: 'c1:d1', limit: 10 * PRICE, want: 2 * PRICE, min: PRICE, used: 0, reserved: 0, floor: 0, floorGen: '', evenRate: 0, dayEnd: T0 + DAY_MS, hour: 12, ttlMs: DAY_MS, ...over,
+  key: 'c1:d1',
+  limit: 10 * PRICE,
+  want: 2 * PRICE,
+  min: PRICE,
+  used: 0,
+  reserved: 0,
+  floor: 0,
+  floorGen: '',
+  evenRate: 0,
+  dayEnd: T0 + DAY_MS,
+  hour: 12,
+  ttlMs: DAY_MS,
+  ...over,
 });
 
 forEachDeliveryEngine((t) => {
   it('leases nothing smaller than a price from what is free, so the last impression goes to one process whole', async () => {
     const deployment = t.deployment();
     const [a, b] = [await deployment.openShared('a'), await deployment.openShared('b')];
-    const exchange = async (shared: SharedCounters, over: Partial<BudgetAsk>, now = T0) => (await shared.exchange({ now, budgets: [ask(over)], frequencies: [], qps: [] })).budgets[0]!;
+    const exchange = async (shared: SharedCounters, over: Partial<BudgetAsk>, now = T0) =>
+      (await shared.exchange({ now, budgets: [ask(over)], frequencies: [], qps: [] })).budgets[0]!;
     // nine impressions spent; a holds 6,666 of the last one (it asked for no more)
     expect(await exchange(a, { used: 9 * PRICE, want: 6_666 })).toMatchObject({ granted: 6_666, spent: 9 * PRICE });
     // b wants two impressions: 3,334 are free, less than one: none of it (before: 3,334, stranded beside a's)
@@ -34,7 +47,7 @@ forEachDeliveryEngine((t) => {
   });
 });
 
-describe('an exchange\'s claim', () => {
+describe("an exchange's claim", () => {
   const account = (granted: number): Account => {
     const acc = new Account('c1:d1', 'daily_budget', DAY_MS, 0, T0 + DAY_MS, T0);
     acc.limit = 10 * PRICE;
@@ -49,7 +62,7 @@ describe('an exchange\'s claim', () => {
     return acc.claimed;
   };
 
-  it('claims room for whole decisions only: a lease\'s piece under one price is not kept from the others', () => {
+  it("claims room for whole decisions only: a lease's piece under one price is not kept from the others", () => {
     expect(claim(account(3_739))).toBe(0);
     expect(claim(account(3_739 + PRICE), PRICE)).toBe(PRICE);
     expect(claim(account(3 * PRICE))).toBe(2 * PRICE);

@@ -37,7 +37,10 @@ export const DEFAULT_PREFIX = 'adplane:';
 
 const newProcessId = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
-export async function openDeliveryCounters(settings: DeliverySettings, options: OpenDeliveryOptions): Promise<DeliveryCounters> {
+export async function openDeliveryCounters(
+  settings: DeliverySettings,
+  options: OpenDeliveryOptions,
+): Promise<DeliveryCounters> {
   const processId = options.processId ?? newProcessId();
   const leaseTtlMs = options.leaseTtlMs ?? 5_000;
   if (options.shared) return new DeliveryEngine(options.shared(processId, leaseTtlMs), options);
@@ -54,15 +57,28 @@ export async function openDeliveryCounters(settings: DeliverySettings, options: 
     };
     return new DeliveryEngine(new MemoryShared(store, processId, leaseTtlMs, saveAtStop), options);
   }
-  const shared = new RedisShared({ url: settings.redisUrl, prefix: options.prefix ?? DEFAULT_PREFIX, pid: processId, leaseTtlMs });
+  const shared = new RedisShared({
+    url: settings.redisUrl,
+    prefix: options.prefix ?? DEFAULT_PREFIX,
+    pid: processId,
+    leaseTtlMs,
+  });
   const up = await shared.connect(options.connectTimeoutMs ?? 2_000);
-  if (!up) options.log.warn({ processId }, 'delivery counters: Redis did not answer at start; serving within the down margin until it does');
+  if (!up)
+    options.log.warn(
+      { processId },
+      'delivery counters: Redis did not answer at start; serving within the down margin until it does',
+    );
   return new DeliveryEngine(shared, options);
 }
 
-export async function openConfigChangeBus(settings: DeliverySettings, options: { log: DeliveryLog; prefix?: string; connectTimeoutMs?: number }): Promise<ConfigChangeBus> {
+export async function openConfigChangeBus(
+  settings: DeliverySettings,
+  options: { log: DeliveryLog; prefix?: string; connectTimeoutMs?: number },
+): Promise<ConfigChangeBus> {
   if (!settings.redisUrl) return new LocalConfigChangeBus(options.log);
   const bus = new RedisConfigChangeBus(settings.redisUrl, options.prefix ?? DEFAULT_PREFIX, options.log);
-  if (!(await bus.ready(options.connectTimeoutMs ?? 2_000))) options.log.warn({}, 'config change bus: Redis did not answer at start; snapshots rely on polling until it does');
+  if (!(await bus.ready(options.connectTimeoutMs ?? 2_000)))
+    options.log.warn({}, 'config change bus: Redis did not answer at start; snapshots rely on polling until it does');
   return bus;
 }

@@ -1,15 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { allowedRate, CATCH_UP, createdAtMinute, DAY_MS, evenRate, HOUR_MS, lastHourRate, MINUTE_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
+import {
+  allowedRate,
+  CATCH_UP,
+  createdAtMinute,
+  DAY_MS,
+  evenRate,
+  HOUR_MS,
+  lastHourRate,
+  MINUTE_MS,
+  pacingState,
+  paceWindow,
+  targetSoFar,
+  tenantDay,
+} from './pacing.js';
 import { viewerKey } from './frequency.js';
 import { qpsShare } from './sharedCounters.js';
 
 const BUDGET = 24_000_000; // $24 a day: $1 an hour at the even rate
 
 describe('tenantDay', () => {
-  it('is the calendar day in the tenant\'s zone', () => {
+  it("is the calendar day in the tenant's zone", () => {
     const at = Date.parse('2026-03-10T03:30:00Z');
     expect(tenantDay(at, 0)).toMatchObject({ date: '2026-03-10', hour: 3, start: Date.parse('2026-03-10T00:00:00Z') });
-    expect(tenantDay(at, -5)).toMatchObject({ date: '2026-03-09', hour: 22, start: Date.parse('2026-03-09T05:00:00Z'), end: Date.parse('2026-03-10T05:00:00Z') });
+    expect(tenantDay(at, -5)).toMatchObject({
+      date: '2026-03-09',
+      hour: 22,
+      start: Date.parse('2026-03-09T05:00:00Z'),
+      end: Date.parse('2026-03-10T05:00:00Z'),
+    });
     expect(tenantDay(at, 12)).toMatchObject({ date: '2026-03-10', hour: 15 });
     expect(tenantDay(Date.parse('2026-03-10T05:00:00Z'), -5)).toMatchObject({ date: '2026-03-10', hour: 0 });
   });
@@ -71,11 +89,29 @@ describe('the pace window: a campaign created mid-day (16:00 in UTC-5)', () => {
     expect(allowedRate(BUDGET, BUDGET / 2, at(20), window) * HOUR_MS).toBeCloseTo(BUDGET / 8, 0);
   });
 
-  it('is on pace at its creation, with the window\'s even rate', () => {
-    const input = { campaignId: 1, pacing: 'even' as const, dailyBudget: BUDGET, timezone: -5, spentToday: 0, hourly: [], now: at(16) };
-    expect(pacingState({ ...input, createdAtMinute: created })).toMatchObject({ targetSoFar: 0, status: 'on_pace', evenPerHour: BUDGET / 8, allowedPerHour: BUDGET / 8 });
+  it("is on pace at its creation, with the window's even rate", () => {
+    const input = {
+      campaignId: 1,
+      pacing: 'even' as const,
+      dailyBudget: BUDGET,
+      timezone: -5,
+      spentToday: 0,
+      hourly: [],
+      now: at(16),
+    };
+    expect(pacingState({ ...input, createdAtMinute: created })).toMatchObject({
+      targetSoFar: 0,
+      status: 'on_pace',
+      evenPerHour: BUDGET / 8,
+      allowedPerHour: BUDGET / 8,
+    });
     // paced over the whole day it would be behind from its first minute
-    expect(pacingState(input)).toMatchObject({ targetSoFar: 16_000_000, status: 'behind', evenPerHour: 1_000_000, allowedPerHour: 2_000_000 });
+    expect(pacingState(input)).toMatchObject({
+      targetSoFar: 16_000_000,
+      status: 'behind',
+      evenPerHour: 1_000_000,
+      allowedPerHour: 2_000_000,
+    });
   });
 
   it('takes the whole day on the days after, and when created before the day', () => {
@@ -83,9 +119,25 @@ describe('the pace window: a campaign created mid-day (16:00 in UTC-5)', () => {
     expect(paceWindow(next, created)).toEqual({ start: next.start, end: next.end });
     expect(paceWindow(day, (day.start - 8 * HOUR_MS) / MINUTE_MS)).toEqual({ start: day.start, end: day.end });
     expect(paceWindow(day)).toEqual({ start: day.start, end: day.end });
-    const later = pacingState({ campaignId: 1, pacing: 'even', dailyBudget: BUDGET, timezone: -5, spentToday: 0, hourly: [], now: next.start + 6 * HOUR_MS, createdAtMinute: created });
-    expect(later).toMatchObject({ targetSoFar: BUDGET / 4, evenPerHour: 1_000_000, allowedPerHour: 2_000_000, status: 'behind' });
-    expect(allowedRate(BUDGET, BUDGET / 4, next.start + 6 * HOUR_MS, paceWindow(next, created))).toBe(allowedRate(BUDGET, BUDGET / 4, next.start + 6 * HOUR_MS, next));
+    const later = pacingState({
+      campaignId: 1,
+      pacing: 'even',
+      dailyBudget: BUDGET,
+      timezone: -5,
+      spentToday: 0,
+      hourly: [],
+      now: next.start + 6 * HOUR_MS,
+      createdAtMinute: created,
+    });
+    expect(later).toMatchObject({
+      targetSoFar: BUDGET / 4,
+      evenPerHour: 1_000_000,
+      allowedPerHour: 2_000_000,
+      status: 'behind',
+    });
+    expect(allowedRate(BUDGET, BUDGET / 4, next.start + 6 * HOUR_MS, paceWindow(next, created))).toBe(
+      allowedRate(BUDGET, BUDGET / 4, next.start + 6 * HOUR_MS, next),
+    );
   });
 
   it('takes the creation to the minute; a creation after the day leaves it a minute', () => {
@@ -100,20 +152,48 @@ describe('pacingState', () => {
   const now = Date.parse('2026-03-10T10:30:00Z'); // 05:30 in UTC-5
   const hourly = [1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000, 500_000];
 
-  it('shows spend, target and the projection at the last hour\'s rate', () => {
-    const state = pacingState({ campaignId: 1, pacing: 'even', dailyBudget: BUDGET, timezone: -5, spentToday: 5_500_000, hourly, now });
-    expect(state).toMatchObject({ day: '2026-03-10', targetSoFar: 5_500_000, status: 'on_pace', evenPerHour: 1_000_000, allowedPerHour: 1_000_000 });
+  it("shows spend, target and the projection at the last hour's rate", () => {
+    const state = pacingState({
+      campaignId: 1,
+      pacing: 'even',
+      dailyBudget: BUDGET,
+      timezone: -5,
+      spentToday: 5_500_000,
+      hourly,
+      now,
+    });
+    expect(state).toMatchObject({
+      day: '2026-03-10',
+      targetSoFar: 5_500_000,
+      status: 'on_pace',
+      evenPerHour: 1_000_000,
+      allowedPerHour: 1_000_000,
+    });
     // last 60 minutes: 0.5 of this hour + half of the previous hour = $1: 18.5 hours more
     expect(state.projected).toBe(5_500_000 + 18_500_000);
   });
 
   it('caps the projection at the budget, and says behind, ahead, spent, unlimited', () => {
-    const base = { campaignId: 1, pacing: 'even' as const, dailyBudget: BUDGET, timezone: -5, hourly: [0, 0, 0, 0, 9_000_000, 9_000_000], now };
+    const base = {
+      campaignId: 1,
+      pacing: 'even' as const,
+      dailyBudget: BUDGET,
+      timezone: -5,
+      hourly: [0, 0, 0, 0, 9_000_000, 9_000_000],
+      now,
+    };
     expect(pacingState({ ...base, spentToday: 20_000_000 })).toMatchObject({ status: 'ahead', projected: BUDGET });
     expect(pacingState({ ...base, spentToday: 1_000_000 }).status).toBe('behind');
     expect(pacingState({ ...base, spentToday: BUDGET }).status).toBe('spent');
-    expect(pacingState({ ...base, dailyBudget: 'unlimited', spentToday: 1 })).toMatchObject({ status: 'unlimited', targetSoFar: null, allowedPerHour: null });
-    expect(pacingState({ ...base, pacing: 'asap', spentToday: 1_000 })).toMatchObject({ targetSoFar: BUDGET, allowedPerHour: null });
+    expect(pacingState({ ...base, dailyBudget: 'unlimited', spentToday: 1 })).toMatchObject({
+      status: 'unlimited',
+      targetSoFar: null,
+      allowedPerHour: null,
+    });
+    expect(pacingState({ ...base, pacing: 'asap', spentToday: 1_000 })).toMatchObject({
+      targetSoFar: BUDGET,
+      allowedPerHour: null,
+    });
   });
 
   it('reads the last hour within the day only', () => {

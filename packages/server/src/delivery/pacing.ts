@@ -76,7 +76,9 @@ export interface PaceWindow {
  * else the day's start (absent: always). The window is never shorter than a minute.
  */
 export function paceStart(dayStart: number, dayEnd: number, createdAtMinute?: number): number {
-  return createdAtMinute === undefined ? dayStart : Math.min(Math.max(dayStart, createdAtMinute * MINUTE_MS), dayEnd - MINUTE_MS);
+  return createdAtMinute === undefined
+    ? dayStart
+    : Math.min(Math.max(dayStart, createdAtMinute * MINUTE_MS), dayEnd - MINUTE_MS);
 }
 
 /** The campaign's pace window on `day`: from `paceStart` to the day's end. */
@@ -96,7 +98,10 @@ export const evenRate = (dailyBudget: number, windowMs = DAY_MS): number => dail
 export function allowedRate(dailyBudget: number, spentToday: number, now: number, window: PaceWindow): number {
   const left = Math.max(dailyBudget - spentToday, 0);
   const behind = Math.max(targetSoFar(dailyBudget, now, window) - spentToday, 0);
-  return Math.min(left / Math.max(window.end - now, 1) + behind / CATCH_UP_MS, left > 0 ? CATCH_UP * evenRate(dailyBudget, window.end - window.start) : 0);
+  return Math.min(
+    left / Math.max(window.end - now, 1) + behind / CATCH_UP_MS,
+    left > 0 ? CATCH_UP * evenRate(dailyBudget, window.end - window.start) : 0,
+  );
 }
 
 /**
@@ -166,14 +171,29 @@ export function pacingState(input: PacingInput): PacingState {
   const projectedRaw = Math.round(spentToday + rate * Math.max(day.end - now, 0));
   const base = { campaignId: input.campaignId, pacing, day: day.date, dailyBudget, spentToday };
   if (dailyBudget === 'unlimited') {
-    return { ...base, targetSoFar: null, projected: projectedRaw, allowedPerHour: null, evenPerHour: null, status: 'unlimited' };
+    return {
+      ...base,
+      targetSoFar: null,
+      projected: projectedRaw,
+      allowedPerHour: null,
+      evenPerHour: null,
+      status: 'unlimited',
+    };
   }
   const projected = Math.min(projectedRaw, Math.max(dailyBudget, spentToday));
   const window = paceWindow(day, input.createdAtMinute);
   const evenPerHour = Math.round(evenRate(dailyBudget, window.end - window.start) * HOUR_MS);
   const target = pacing === 'even' ? targetSoFar(dailyBudget, now, window) : dailyBudget;
-  const allowedPerHour = pacing === 'even' ? Math.round(allowedRate(dailyBudget, spentToday, now, window) * HOUR_MS) : null;
+  const allowedPerHour =
+    pacing === 'even' ? Math.round(allowedRate(dailyBudget, spentToday, now, window) * HOUR_MS) : null;
   const gap = spentToday - (pacing === 'even' ? target : targetSoFar(dailyBudget, now, window));
-  const status: PacingStatus = spentToday >= dailyBudget ? 'spent' : gap > ON_PACE * dailyBudget ? 'ahead' : gap < -ON_PACE * dailyBudget ? 'behind' : 'on_pace';
+  const status: PacingStatus =
+    spentToday >= dailyBudget
+      ? 'spent'
+      : gap > ON_PACE * dailyBudget
+        ? 'ahead'
+        : gap < -ON_PACE * dailyBudget
+          ? 'behind'
+          : 'on_pace';
   return { ...base, targetSoFar: target, projected, allowedPerHour, evenPerHour, status };
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { admitThroughLease, describeWithOwnRedis, forEachDeliveryEngine, ownRedisServer, sleep, testClock, testLog, until } from '../../test/deliveryEngines.js';
+import {
+  admitThroughLease,
+  describeWithOwnRedis,
+  forEachDeliveryEngine,
+  ownRedisServer,
+  sleep,
+  testClock,
+  testLog,
+  until,
+} from '../../test/deliveryEngines.js';
 import { openDeliveryCounters } from './openDelivery.js';
 import { type DeliveryCounters, type Refusal } from './types.js';
 
@@ -15,7 +24,11 @@ const DECEMBER = Date.UTC(2026, 11, 1);
 
 /** One decision's post-bid take, letting a background exchange run while the allowance is on its way (Redis). */
 function take(counters: DeliveryCounters, tenantId: number, maxImps: number, now: number): Promise<Refusal | null> {
-  return admitThroughLease(() => counters.takePostbid(tenantId, maxImps, now), () => counters.flush(), 3);
+  return admitThroughLease(
+    () => counters.takePostbid(tenantId, maxImps, now),
+    () => counters.flush(),
+    3,
+  );
 }
 
 /** The month's shared count as a process reads it once asked (Redis: after the read's exchange). */
@@ -55,7 +68,10 @@ forEachDeliveryEngine((t) => {
     it('holds the cap across two processes sharing the counters: the month ends at the cap, not at twice it', async () => {
       const clock = testClock(T0);
       const deployment = t.deployment();
-      const [a, b] = [await deployment.open({ clock: clock.now, timers: false }), await deployment.open({ clock: clock.now, timers: false })];
+      const [a, b] = [
+        await deployment.open({ clock: clock.now, timers: false }),
+        await deployment.open({ clock: clock.now, timers: false }),
+      ];
       const taken = [0, 0];
       for (let i = 0; i < 120; i++) {
         const which = i % 2;
@@ -84,7 +100,8 @@ forEachDeliveryEngine((t) => {
         await a.flush();
         // a renewal later, still asked about: read again
         clock.advance(1_500);
-        for (let waited = 0; b.postbidCount(11, clock.now()) < 4 && waited < 3_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+        for (let waited = 0; b.postbidCount(11, clock.now()) < 4 && waited < 3_000; waited += 50)
+          await new Promise((r) => setTimeout(r, 50));
         expect(b.postbidCount(11, clock.now())).toBe(4);
       } finally {
         await a.close();
@@ -124,11 +141,17 @@ forEachDeliveryEngine((t) => {
 
 /** One real-time take, waiting for an allowance on its way: 2 s at most (a busy two-core machine may keep the Redis round trip past 100 ms). */
 function takeNow(counters: DeliveryCounters, tenantId: number, maxImps: number): Promise<Refusal | null> {
-  return admitThroughLease(() => counters.takePostbid(tenantId, maxImps, Date.now()), () => sleep(5), 400);
+  return admitThroughLease(
+    () => counters.takePostbid(tenantId, maxImps, Date.now()),
+    () => sleep(5),
+    400,
+  );
 }
 
 describeWithOwnRedis('post-bid monthly cap with Redis killed mid-test and restarted', (redis) => {
-  it('goes on within the allowance plus the down margin while Redis is down, then reconciles the count', { timeout: 40_000 }, async () => {
+  it('goes on within the allowance plus the down margin while Redis is down, then reconciles the count', {
+    timeout: 40_000,
+  }, async () => {
     const options = { log: testLog(), prefix: 'pb-outage:', tickMs: 50, renewMs: 200, downMargin: 0.01 };
     const a = await openDeliveryCounters({ redisUrl: redis.url }, options);
     const b = await openDeliveryCounters({ redisUrl: redis.url }, { ...options, log: testLog() });
@@ -142,7 +165,8 @@ describeWithOwnRedis('post-bid monthly cap with Redis killed mid-test and restar
 
       await redis.kill();
       const down = [0, 0];
-      for (let i = 0; i < 60; i++) for (const [n, p] of [a, b].entries()) if ((await takeNow(p, 1, CAP)) === null) down[n]!++;
+      for (let i = 0; i < 60; i++)
+        for (const [n, p] of [a, b].entries()) if ((await takeNow(p, 1, CAP)) === null) down[n]!++;
       await a.flush();
       await b.flush();
       expect(a.health().redis).toBe('down');
@@ -166,9 +190,14 @@ describeWithOwnRedis('post-bid monthly cap with Redis killed mid-test and restar
     }
   });
 
-  it('a process that starts with Redis unreachable adds no post-bid pixels under a small cap (1% of it is 0) until Redis answers', { timeout: 30_000 }, async () => {
+  it('a process that starts with Redis unreachable adds no post-bid pixels under a small cap (1% of it is 0) until Redis answers', {
+    timeout: 30_000,
+  }, async () => {
     const later = await ownRedisServer();
-    const counters = await openDeliveryCounters({ redisUrl: later.url }, { log: testLog(), prefix: 'pb-late:', tickMs: 50, renewMs: 200, connectTimeoutMs: 300 });
+    const counters = await openDeliveryCounters(
+      { redisUrl: later.url },
+      { log: testLog(), prefix: 'pb-late:', tickMs: 50, renewMs: 200, connectTimeoutMs: 300 },
+    );
     try {
       await counters.flush();
       expect(counters.health().redis).toBe('down');

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { admitThroughLease, describeWithOwnRedis, ownRedisServer, sleep, testLog, until } from '../../test/deliveryEngines.js';
+import {
+  admitThroughLease,
+  describeWithOwnRedis,
+  ownRedisServer,
+  sleep,
+  testLog,
+  until,
+} from '../../test/deliveryEngines.js';
 import { openConfigChangeBus, openDeliveryCounters } from './openDelivery.js';
 import { type Admission, type DeliveryCounters, type Refusal } from './types.js';
 
@@ -17,13 +24,19 @@ let ids = 0;
  */
 async function serve(counters: DeliveryCounters, admission: Admission): Promise<Refusal | null> {
   const id = `o${ids++}`;
-  const refusal = await admitThroughLease(() => counters.admit(id, admission, Date.now()), () => sleep(5), 400);
+  const refusal = await admitThroughLease(
+    () => counters.admit(id, admission, Date.now()),
+    () => sleep(5),
+    400,
+  );
   if (!refusal) counters.commit(id, admission, Date.now());
   return refusal;
 }
 
 describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
-  it('serves on local allowances within the down margin, logs it once, shows it in health, and reconciles the spend when Redis is back', { timeout: 60_000 }, async () => {
+  it('serves on local allowances within the down margin, logs it once, shows it in health, and reconciles the spend when Redis is back', {
+    timeout: 60_000,
+  }, async () => {
     const prefix = 'outage:';
     const logs = [testLog(), testLog()];
     const options = (i: number) => ({ log: logs[i]!, prefix, tickMs: 50, renewMs: 200, downMargin: 0.01 });
@@ -32,7 +45,14 @@ describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
     const bus = await openConfigChangeBus({ redisUrl: redis.url }, { log: logs[0]!, prefix });
     const heard: (number | null)[] = [];
     bus.subscribe((v) => heard.push(v));
-    const campaign = { id: 1, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 'unlimited' as const, pacing: 'asap' as const, frequencyCap: null };
+    const campaign = {
+      id: 1,
+      timezone: 0,
+      dailyBudget: 1_000 * PRICE,
+      totalBudget: 'unlimited' as const,
+      pacing: 'asap' as const,
+      frequencyCap: null,
+    };
     const adm = { campaign, priceMicros: PRICE };
     try {
       for (let i = 0; i < 100; i++) for (const p of [a, b]) expect(await serve(p, adm)).toBeNull();
@@ -58,7 +78,8 @@ describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
         expect(n).toBeLessThanOrEqual(20 + 10);
       }
       expect(a.stats().exchangeFailures).toBeGreaterThan(0);
-      for (const log of logs) expect(log.lines.filter((l) => l.level === 'warn' && l.msg.includes('unreachable'))).toHaveLength(1);
+      for (const log of logs)
+        expect(log.lines.filter((l) => l.level === 'warn' && l.msg.includes('unreachable'))).toHaveLength(1);
 
       // Redis comes back empty (no persistence): the processes restore the spend they had seen and add theirs
       await redis.start();
@@ -68,7 +89,8 @@ describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
       const [after] = await a.readPacing([campaign], Date.now());
       expect(after!.spentToday).toBe((200 + down[0]! + down[1]!) * PRICE);
       expect(after!.spentToday).toBeLessThanOrEqual(1_000 * PRICE);
-      for (const log of logs) expect(log.lines.filter((l) => l.level === 'info' && l.msg.includes('back'))).toHaveLength(1);
+      for (const log of logs)
+        expect(log.lines.filter((l) => l.level === 'info' && l.msg.includes('back'))).toHaveLength(1);
       // the config bus asks its listeners to check the version after the reconnect
       await until('the config bus resubscribed', () => heard.includes(null));
     } finally {
@@ -78,12 +100,27 @@ describeWithOwnRedis('Redis killed mid-test and restarted', (redis) => {
     }
   });
 
-  it('starts with Redis unreachable (serving within the margin) and joins it when it answers', { timeout: 60_000 }, async () => {
+  it('starts with Redis unreachable (serving within the margin) and joins it when it answers', {
+    timeout: 60_000,
+  }, async () => {
     const later = await ownRedisServer();
     const log = testLog();
-    const counters = await openDeliveryCounters({ redisUrl: later.url }, { log, prefix: 'late:', tickMs: 50, renewMs: 200, connectTimeoutMs: 300 });
+    const counters = await openDeliveryCounters(
+      { redisUrl: later.url },
+      { log, prefix: 'late:', tickMs: 50, renewMs: 200, connectTimeoutMs: 300 },
+    );
     try {
-      const adm = { campaign: { id: 2, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 'unlimited' as const, pacing: 'asap' as const, frequencyCap: null }, priceMicros: PRICE };
+      const adm = {
+        campaign: {
+          id: 2,
+          timezone: 0,
+          dailyBudget: 1_000 * PRICE,
+          totalBudget: 'unlimited' as const,
+          pacing: 'asap' as const,
+          frequencyCap: null,
+        },
+        priceMicros: PRICE,
+      };
       await counters.flush();
       expect(counters.health().redis).toBe('down');
       let served = 0;

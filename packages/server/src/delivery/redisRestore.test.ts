@@ -1,5 +1,14 @@
 import { expect, it } from 'vitest';
-import { admitThroughLease, describeWithOwnRedis, type OwnRedis, restartRedisAndRejoin, sleep, testClock, testLog, testRedisClient } from '../../test/deliveryEngines.js';
+import {
+  admitThroughLease,
+  describeWithOwnRedis,
+  type OwnRedis,
+  restartRedisAndRejoin,
+  sleep,
+  testClock,
+  testLog,
+  testRedisClient,
+} from '../../test/deliveryEngines.js';
 import { openDeliveryCounters } from './openDelivery.js';
 import { RedisShared } from './redisShared.js';
 import { type BudgetAsk, type HoursSeen, MemoryCounterStore, MemoryShared } from './sharedCounters.js';
@@ -20,11 +29,32 @@ const DAY = Math.floor(T0 / DAY_MS);
 const PRICE = 100_000;
 const VIEWER = 'd:viewer-1';
 
-const free: CampaignLimits = { id: 1, timezone: 0, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
+const free: CampaignLimits = {
+  id: 1,
+  timezone: 0,
+  dailyBudget: 'unlimited',
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: null,
+};
 // (a cap above the test's impressions: a count moved by another process's notice may run one ahead
 // until the next fetch, docs/delivery.md "Frequency caps"; the third process checks a cap of 3)
-const freeCapped: CampaignLimits = { id: 2, timezone: 0, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: { count: 10, periodHours: 24 } };
-const budgeted: CampaignLimits = { id: 3, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 10_000 * PRICE, pacing: 'asap', frequencyCap: { count: 10, periodHours: 24 } };
+const freeCapped: CampaignLimits = {
+  id: 2,
+  timezone: 0,
+  dailyBudget: 'unlimited',
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: { count: 10, periodHours: 24 },
+};
+const budgeted: CampaignLimits = {
+  id: 3,
+  timezone: 0,
+  dailyBudget: 1_000 * PRICE,
+  totalBudget: 10_000 * PRICE,
+  pacing: 'asap',
+  frequencyCap: { count: 10, periodHours: 24 },
+};
 const capOf3 = (c: CampaignLimits): CampaignLimits => ({ ...c, frequencyCap: { count: 3, periodHours: 24 } });
 const tag: TagLimits = { id: 4, timezone: 0, qpsLimit: 'unlimited', dailyRequestCap: 1_000, dailyImpCap: 1_000 };
 const admissions: Admission[] = [
@@ -107,14 +137,28 @@ async function twoProcesses(redis: OwnRedis, prefix: string) {
 }
 
 /** One impression of each admission, decided by `decider` and counted by `counter` (as a beacon to another edge); one call to the tag on the decider. */
-async function impressions(decider: DeliveryCounters, counter: DeliveryCounters, clock: { now(): number; advance(ms: number): number }): Promise<void> {
+async function impressions(
+  decider: DeliveryCounters,
+  counter: DeliveryCounters,
+  clock: { now(): number; advance(ms: number): number },
+): Promise<void> {
   for (const admission of admissions) {
     const id = `r${ids++}`;
     // a lease, or the down state, on its way
-    expect(await admitThroughLease(() => decider.admit(id, admission, clock.now()), () => pass(clock, 100))).toBeNull();
+    expect(
+      await admitThroughLease(
+        () => decider.admit(id, admission, clock.now()),
+        () => pass(clock, 100),
+      ),
+    ).toBeNull();
     counter.commit(id, admission, clock.now());
   }
-  expect(await admitThroughLease(() => decider.takeTagRequest(tag, clock.now()), () => pass(clock, 100))).toBeNull();
+  expect(
+    await admitThroughLease(
+      () => decider.takeTagRequest(tag, clock.now()),
+      () => pass(clock, 100),
+    ),
+  ).toBeNull();
 }
 
 describeWithOwnRedis('Redis back empty: each process raises it back to what it last saw', (redis) => {
@@ -129,56 +173,71 @@ describeWithOwnRedis('Redis back empty: each process raises it back to what it l
     { how: 'flushed' as const, idle: true, after: 'both' as const },
     { how: 'flushed' as const, idle: false, after: 'one' as const },
   ];
-  it.each(cases)('$how; idle accounts dropped before: $idle; counted after by $after', { timeout: 30_000 }, async ({ how, idle, after }) => {
-    const prefix = `restore:${how}:${idle}:${after}:`;
-    const processes = await twoProcesses(redis, prefix);
-    const { clock, a, b, client } = processes;
-    const spent = async (key: string) => Number((await client().get(`${prefix}b:${key}:s`)) ?? 0);
-    const counts = async () => ({
-      free: await spent(`c1:d${DAY}`),
-      freeCapped: await spent(`c2:d${DAY}`),
-      budgetedDay: await spent(`c3:d${DAY}`),
-      budgetedTotal: await spent('c3:t'),
-      tagImps: await spent(`ti4:d${DAY}`),
-      tagCalls: await spent(`tr4:d${DAY}`),
-      viewerFreeCapped: Number((await client().hget(`${prefix}f:2:${VIEWER}`, 'n')) ?? 0),
-      viewerBudgeted: Number((await client().hget(`${prefix}f:3:${VIEWER}`, 'n')) ?? 0),
-    });
-    /** Two more impressions: one each way, or both decided and counted by `a` (`b` counted the first). */
-    const meanwhile = async () => {
-      await impressions(after === 'both' ? b : a, a, clock);
-      await impressions(a, after === 'both' ? b : a, clock);
-    };
-    const times = (n: number) => ({ free: n * PRICE, freeCapped: n * PRICE, budgetedDay: n * PRICE, budgetedTotal: n * PRICE, tagImps: n, tagCalls: n, viewerFreeCapped: n, viewerBudgeted: n });
-    /** The shared counts once they are `n` impressions each, or as they are after 5 s (simulated) of exchanges. */
-    const countsAt = (n: number) => settled(clock, counts, times(n));
-    try {
-      await impressions(a, b, clock);
-      expect(await countsAt(1)).toEqual(times(1));
-      // nothing asked for a while: the processes return their leases and drop the accounts
-      if (idle) await pass(clock, 8_000);
-
-      await processes.loseData(how, meanwhile);
-      expect(await countsAt(3)).toEqual(times(3));
-      // and a third process reads it so: the viewer is at the cap of 3
-      const c = await processes.third();
+  it.each(cases)(
+    '$how; idle accounts dropped before: $idle; counted after by $after',
+    { timeout: 30_000 },
+    async ({ how, idle, after }) => {
+      const prefix = `restore:${how}:${idle}:${after}:`;
+      const processes = await twoProcesses(redis, prefix);
+      const { clock, a, b, client } = processes;
+      const spent = async (key: string) => Number((await client().get(`${prefix}b:${key}:s`)) ?? 0);
+      const counts = async () => ({
+        free: await spent(`c1:d${DAY}`),
+        freeCapped: await spent(`c2:d${DAY}`),
+        budgetedDay: await spent(`c3:d${DAY}`),
+        budgetedTotal: await spent('c3:t'),
+        tagImps: await spent(`ti4:d${DAY}`),
+        tagCalls: await spent(`tr4:d${DAY}`),
+        viewerFreeCapped: Number((await client().hget(`${prefix}f:2:${VIEWER}`, 'n')) ?? 0),
+        viewerBudgeted: Number((await client().hget(`${prefix}f:3:${VIEWER}`, 'n')) ?? 0),
+      });
+      /** Two more impressions: one each way, or both decided and counted by `a` (`b` counted the first). */
+      const meanwhile = async () => {
+        await impressions(after === 'both' ? b : a, a, clock);
+        await impressions(a, after === 'both' ? b : a, clock);
+      };
+      const times = (n: number) => ({
+        free: n * PRICE,
+        freeCapped: n * PRICE,
+        budgetedDay: n * PRICE,
+        budgetedTotal: n * PRICE,
+        tagImps: n,
+        tagCalls: n,
+        viewerFreeCapped: n,
+        viewerBudgeted: n,
+      });
+      /** The shared counts once they are `n` impressions each, or as they are after 5 s (simulated) of exchanges. */
+      const countsAt = (n: number) => settled(clock, counts, times(n));
       try {
-        // (the first asks ask for its leases, daily then total, and fetch the viewer)
-        for (let i = 0; i < 3; i++) {
-          for (const campaign of [freeCapped, budgeted]) c.campaignRefusal(capOf3(campaign), PRICE, VIEWER, clock.now());
-          await c.flush();
+        await impressions(a, b, clock);
+        expect(await countsAt(1)).toEqual(times(1));
+        // nothing asked for a while: the processes return their leases and drop the accounts
+        if (idle) await pass(clock, 8_000);
+
+        await processes.loseData(how, meanwhile);
+        expect(await countsAt(3)).toEqual(times(3));
+        // and a third process reads it so: the viewer is at the cap of 3
+        const c = await processes.third();
+        try {
+          // (the first asks ask for its leases, daily then total, and fetch the viewer)
+          for (let i = 0; i < 3; i++) {
+            for (const campaign of [freeCapped, budgeted])
+              c.campaignRefusal(capOf3(campaign), PRICE, VIEWER, clock.now());
+            await c.flush();
+          }
+          for (const campaign of [freeCapped, budgeted])
+            expect(c.campaignRefusal(capOf3(campaign), PRICE, VIEWER, clock.now())).toBe('frequency_cap');
+          expect(c.campaignRefusal(capOf3(budgeted), PRICE, 'd:viewer-2', clock.now())).toBeNull();
+          const [spend] = await c.readCampaignSpend([budgeted], clock.now());
+          expect(spend).toMatchObject({ spentToday: 3 * PRICE, totalSpent: 3 * PRICE });
+        } finally {
+          await c.close();
         }
-        for (const campaign of [freeCapped, budgeted]) expect(c.campaignRefusal(capOf3(campaign), PRICE, VIEWER, clock.now())).toBe('frequency_cap');
-        expect(c.campaignRefusal(capOf3(budgeted), PRICE, 'd:viewer-2', clock.now())).toBeNull();
-        const [spend] = await c.readCampaignSpend([budgeted], clock.now());
-        expect(spend).toMatchObject({ spentToday: 3 * PRICE, totalSpent: 3 * PRICE });
       } finally {
-        await c.close();
+        await processes.close();
       }
-    } finally {
-      await processes.close();
-    }
-  });
+    },
+  );
 });
 
 /**
@@ -190,8 +249,22 @@ describeWithOwnRedis('Redis back empty: each process raises it back to what it l
 describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back too', (redis) => {
   const HOUR = 3_600_000;
   // a daily budget in UTC, and no budget in a zone three hours east (its hours 15 and 16)
-  const byBudget: CampaignLimits = { id: 11, timezone: 0, dailyBudget: 1_000 * PRICE, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
-  const eastFree: CampaignLimits = { id: 12, timezone: 3, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null };
+  const byBudget: CampaignLimits = {
+    id: 11,
+    timezone: 0,
+    dailyBudget: 1_000 * PRICE,
+    totalBudget: 'unlimited',
+    pacing: 'asap',
+    frequencyCap: null,
+  };
+  const eastFree: CampaignLimits = {
+    id: 12,
+    timezone: 3,
+    dailyBudget: 'unlimited',
+    totalBudget: 'unlimited',
+    pacing: 'asap',
+    frequencyCap: null,
+  };
   const campaigns = [byBudget, eastFree];
   /** Per campaign, the day's spend per hour expected at the end: one impression at 12:00 UTC, one at 13:00 before the loss, two after. */
   const expected = (c: CampaignLimits) => {
@@ -202,32 +275,80 @@ describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back
   };
 
   /** One impression of each campaign, decided by `decider` and counted by `counter`. */
-  async function spend(decider: DeliveryCounters, counter: DeliveryCounters, clock: { now(): number; advance(ms: number): number }): Promise<void> {
+  async function spend(
+    decider: DeliveryCounters,
+    counter: DeliveryCounters,
+    clock: { now(): number; advance(ms: number): number },
+  ): Promise<void> {
     for (const campaign of campaigns) {
       const admission: Admission = { campaign, priceMicros: PRICE };
       const id = `h${ids++}`;
-      expect(await admitThroughLease(() => decider.admit(id, admission, clock.now()), () => pass(clock, 100))).toBeNull();
+      expect(
+        await admitThroughLease(
+          () => decider.admit(id, admission, clock.now()),
+          () => pass(clock, 100),
+        ),
+      ).toBeNull();
       counter.commit(id, admission, clock.now());
     }
   }
 
   it('the script and the in-process store raise each hour alike: the most sent back plus what is counted after', async () => {
     const ask = (hours: HoursSeen | undefined, used = 0): BudgetAsk => ({
-      key: 'c1:d9', limit: -1, want: 0, min: 1, used, reserved: 0, floor: 0, floorGen: '', evenRate: 0, dayEnd: 0, hour: 5, ttlMs: DAY_MS, ...(hours ? { hours } : {}),
+      key: 'c1:d9',
+      limit: -1,
+      want: 0,
+      min: 1,
+      used,
+      reserved: 0,
+      floor: 0,
+      floorGen: '',
+      evenRate: 0,
+      dayEnd: 0,
+      hour: 5,
+      ttlMs: DAY_MS,
+      ...(hours ? { hours } : {}),
     });
-    const redisShared = new RedisShared({ url: redis.url, prefix: 'restore-hours:script:', pid: 'p1', leaseTtlMs: 5_000 });
+    const redisShared = new RedisShared({
+      url: redis.url,
+      prefix: 'restore-hours:script:',
+      pid: 'p1',
+      leaseTtlMs: 5_000,
+    });
     await redisShared.connect();
     const store = new MemoryCounterStore();
     const memory = new MemoryShared(store, 'p1', 5_000);
     try {
       for (const shared of [redisShared, memory]) {
-        const x = (budgets: BudgetAsk[]) => Promise.resolve(shared.exchange({ now: T0, budgets, frequencies: [], qps: [] }));
+        const x = (budgets: BudgetAsk[]) =>
+          Promise.resolve(shared.exchange({ now: T0, budgets, frequencies: [], qps: [] }));
         // counted in the current generation, then hours seen in an earlier one from two processes
         // (one with spend of its own in the same ask), and some seen in the current one (not raised)
         const { generation } = await x([ask(undefined, 100)]);
-        await x([ask({ gen: 'old', spend: [[3, 50], [5, 30]] })]);
-        await x([ask({ gen: 'old', spend: [[3, 40], [4, 20], [5, 60]] }, 10)]);
-        const [reply] = (await x([ask({ gen: generation, spend: [[1, 999]] }), ask({ gen: '', spend: [[2, 999]] })])).budgets;
+        await x([
+          ask({
+            gen: 'old',
+            spend: [
+              [3, 50],
+              [5, 30],
+            ],
+          }),
+        ]);
+        await x([
+          ask(
+            {
+              gen: 'old',
+              spend: [
+                [3, 40],
+                [4, 20],
+                [5, 60],
+              ],
+            },
+            10,
+          ),
+        ]);
+        const [reply] = (await x([ask({ gen: generation, spend: [[1, 999]] }), ask({ gen: '', spend: [[2, 999]] })]))
+          .budgets;
         expect(reply).toMatchObject({ hourNow: 100 + 30 + 30 + 10, hourBefore: 20 });
         const [read] = await shared.readSpend(['c1:d9']);
         expect(read!.hourly).toEqual(Array.from({ length: 24 }, (_, h) => ({ 3: 50, 4: 20, 5: 170 })[h] ?? 0));
@@ -255,7 +376,8 @@ describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back
       for (const c of campaigns) {
         const hourly = new Array<number>(24).fill(0);
         const day = Math.floor((clock.now() + c.timezone * HOUR) / DAY_MS);
-        for (const [h, v] of Object.entries(await client().hgetall(`${prefix}b:c${c.id}:d${day}:h`))) hourly[Number(h)] = Number(v);
+        for (const [h, v] of Object.entries(await client().hgetall(`${prefix}b:c${c.id}:d${day}:h`)))
+          hourly[Number(h)] = Number(v);
         out.push(hourly);
       }
       return out;
@@ -291,7 +413,15 @@ describeWithOwnRedis('Redis back empty: the spend per hour of the day comes back
         const states = await c.readPacing(campaigns, clock.now());
         expect(states).toEqual(
           campaigns.map((k, i) =>
-            pacingState({ campaignId: k.id, pacing: k.pacing, dailyBudget: k.dailyBudget, timezone: k.timezone, spentToday: 4 * PRICE, hourly: after[i]!, now: clock.now() }),
+            pacingState({
+              campaignId: k.id,
+              pacing: k.pacing,
+              dailyBudget: k.dailyBudget,
+              timezone: k.timezone,
+              spentToday: 4 * PRICE,
+              hourly: after[i]!,
+              now: clock.now(),
+            }),
           ),
         );
       } finally {

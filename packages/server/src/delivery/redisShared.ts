@@ -2,7 +2,16 @@ import { Redis } from 'ioredis';
 import { EXCHANGE_SCRIPT } from './exchangeScript.js';
 import { CATCH_UP, CATCH_UP_MS, PACE_BURST_MS } from './pacing.js';
 import {
-  type BudgetGrant, type Exchange, type ExchangeReply, type FrequencyCount, type Notices, paceStartOf, QPS_DEMAND_TTL_MS, type QpsShare, type SharedCounters, type SpendRead,
+  type BudgetGrant,
+  type Exchange,
+  type ExchangeReply,
+  type FrequencyCount,
+  type Notices,
+  paceStartOf,
+  QPS_DEMAND_TTL_MS,
+  type QpsShare,
+  type SharedCounters,
+  type SpendRead,
 } from './sharedCounters.js';
 
 /**
@@ -41,12 +50,22 @@ export class RedisShared implements SharedCounters {
 
   constructor(private readonly options: RedisSharedOptions) {
     this.client = new Redis(options.url, {
-      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, retryStrategy,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
+      connectTimeout: 2_000,
+      retryStrategy,
     });
     // the delivery counters log the outage once, from the failed exchanges
     this.client.on('error', () => {});
     this.client.defineCommand('adplaneExchange', { lua: EXCHANGE_SCRIPT });
-    this.sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: 2_000, retryStrategy });
+    this.sub = new Redis(options.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+      connectTimeout: 2_000,
+      retryStrategy,
+    });
     this.sub.on('error', () => {});
     this.channel = `${options.prefix}delivery:commits`;
   }
@@ -80,10 +99,41 @@ export class RedisShared implements SharedCounters {
   async exchange(x: Exchange): Promise<ExchangeReply> {
     const { prefix, pid, leaseTtlMs } = this.options;
     const keys: string[] = [`${prefix}procs`, `${prefix}gen`];
-    const args: (string | number)[] = [pid, x.now, leaseTtlMs, x.budgets.length, x.frequencies.length, x.qps.length, PACE_BURST_MS, CATCH_UP, QPS_DEMAND_TTL_MS, CATCH_UP_MS];
+    const args: (string | number)[] = [
+      pid,
+      x.now,
+      leaseTtlMs,
+      x.budgets.length,
+      x.frequencies.length,
+      x.qps.length,
+      PACE_BURST_MS,
+      CATCH_UP,
+      QPS_DEMAND_TTL_MS,
+      CATCH_UP_MS,
+    ];
     for (const b of x.budgets) {
-      keys.push(this.key(b.key, 's'), this.key(b.key, 'l'), this.key(b.key, 'e'), this.key(b.key, 'p'), this.key(b.key, 'h'), this.key(b.key, 'r'));
-      args.push(b.limit, b.want, b.min, b.used, b.floor, b.floorGen, b.evenRate, paceStartOf(b), b.dayEnd, b.hour, b.ttlMs, b.reserved);
+      keys.push(
+        this.key(b.key, 's'),
+        this.key(b.key, 'l'),
+        this.key(b.key, 'e'),
+        this.key(b.key, 'p'),
+        this.key(b.key, 'h'),
+        this.key(b.key, 'r'),
+      );
+      args.push(
+        b.limit,
+        b.want,
+        b.min,
+        b.used,
+        b.floor,
+        b.floorGen,
+        b.evenRate,
+        paceStartOf(b),
+        b.dayEnd,
+        b.hour,
+        b.ttlMs,
+        b.reserved,
+      );
       // the day's spend per hour sent back after a loss (exchangeScript.ts): its base per hour, the hours
       const hours = b.hours?.spend.length ? b.hours : null;
       args.push(hours?.spend.length ?? 0);
@@ -101,17 +151,36 @@ export class RedisShared implements SharedCounters {
       keys.push(`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`);
       args.push(q.limit, q.demand);
     }
-    const [processes, budgets, counts, shares, generation] = await (this.client as unknown as WithExchange).adplaneExchange(keys.length, ...keys, ...args);
+    const [processes, budgets, counts, shares, generation] = await (
+      this.client as unknown as WithExchange
+    ).adplaneExchange(keys.length, ...keys, ...args);
     x.budgets.forEach((b, i) => {
-      if ((budgets[i]?.[0] ?? 0) > 0) this.held.set(`b:${b.key}`, { hashes: [this.key(b.key, 'l'), this.key(b.key, 'e')], until: x.now + leaseTtlMs });
+      if ((budgets[i]?.[0] ?? 0) > 0)
+        this.held.set(`b:${b.key}`, {
+          hashes: [this.key(b.key, 'l'), this.key(b.key, 'e')],
+          until: x.now + leaseTtlMs,
+        });
       else this.held.delete(`b:${b.key}`);
     });
-    for (const q of x.qps) this.held.set(`q:${q.key}`, { hashes: [`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`], until: x.now + QPS_DEMAND_TTL_MS });
+    for (const q of x.qps)
+      this.held.set(`q:${q.key}`, {
+        hashes: [`${prefix}q:${q.key}:d`, `${prefix}q:${q.key}:e`],
+        until: x.now + QPS_DEMAND_TTL_MS,
+      });
     for (const [id, h] of this.held) if (h.until <= x.now) this.held.delete(id);
     return {
       processes,
       generation,
-      budgets: budgets.map(([granted, spent, others, paced, hourNow, hourBefore]): BudgetGrant => ({ granted, spent, others, paced: paced === 1, hourNow, hourBefore })),
+      budgets: budgets.map(
+        ([granted, spent, others, paced, hourNow, hourBefore]): BudgetGrant => ({
+          granted,
+          spent,
+          others,
+          paced: paced === 1,
+          hourNow,
+          hourBefore,
+        }),
+      ),
       frequencies: counts.map(([count, windowEnd]): FrequencyCount => ({ count, windowEnd })),
       qps: shares.map(([milli, n]): QpsShare => ({ share: milli / 1000, processes: n })),
     };
@@ -137,7 +206,8 @@ export class RedisShared implements SharedCounters {
   }
 
   onNotices(listener: (notices: Notices) => void): void {
-    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+    const strings = (v: unknown): string[] =>
+      Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
     this.sub.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       try {

@@ -86,7 +86,8 @@ export class Restore {
       // this exchange's batch were turned over as it settled; one in flight is as it settles)
       if (account.hours && !account.inFlight && account.hoursGen !== generation) account.hoursIn(generation);
       if (account.hoursBack) hours++;
-      if (sent.has(account) || account.restore || !((account.known && account.spent > 0) || account.floor > 0)) continue;
+      if (sent.has(account) || account.restore || !((account.known && account.spent > 0) || account.floor > 0))
+        continue;
       account.restore = true;
       accounts++;
     }
@@ -123,7 +124,22 @@ export class Restore {
     const raise = (key: string, floor: number, ttlMs: number) => {
       if (floor <= 0) return;
       const account = accounts.get(key);
-      if (!account) budgets.push({ key, limit: -1, want: 0, min: 1, used: 0, reserved: 0, floor, floorGen: '', evenRate: 0, paceStart: 0, dayEnd: 0, hour: -1, ttlMs });
+      if (!account)
+        budgets.push({
+          key,
+          limit: -1,
+          want: 0,
+          min: 1,
+          used: 0,
+          reserved: 0,
+          floor,
+          floorGen: '',
+          evenRate: 0,
+          paceStart: 0,
+          dayEnd: 0,
+          hour: -1,
+          ttlMs,
+        });
       else if (floor > Math.max(account.floor, account.spent)) {
         account.floor = floor;
         account.floorGen = '';
@@ -140,8 +156,14 @@ export class Restore {
     }
     for (const p of floors.postbid ?? []) raise(accounts.postbidKey(p.tenantId, now), p.count, MONTH_KEY_TTL_MS);
     // (an account on its way in an exchange keeps its floor for the next: collect sends it)
-    if (inUse.length && this.shared.sync) this.exchange.exchangeInline(now, { accounts: inUse, viewers: [], buckets: [] });
+    if (inUse.length && this.shared.sync)
+      this.exchange.exchangeInline(now, { accounts: inUse, viewers: [], buckets: [] });
     else if (inUse.length) this.exchange.wake();
-    if (budgets.length) this.generationSeen(now, null, (await this.shared.exchange({ now, budgets, frequencies: [], qps: [] })).generation);
+    if (budgets.length)
+      this.generationSeen(
+        now,
+        null,
+        (await this.shared.exchange({ now, budgets, frequencies: [], qps: [] })).generation,
+      );
   }
 }

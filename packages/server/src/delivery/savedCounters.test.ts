@@ -24,7 +24,14 @@ const newFile = () => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const campaign: CampaignLimits = { id: 9, timezone: -5, dailyBudget: 5 * PRICE, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: { count: 2, periodHours: 4 } };
+const campaign: CampaignLimits = {
+  id: 9,
+  timezone: -5,
+  dailyBudget: 5 * PRICE,
+  totalBudget: 'unlimited',
+  pacing: 'asap',
+  frequencyCap: { count: 2, periodHours: 4 },
+};
 
 let ids = 0;
 function serve(counters: DeliveryCounters, viewer: string, now: number) {
@@ -45,13 +52,16 @@ describe('the saved counters in parts', () => {
   it('read back as the whole JSON does, made a slice at a time', () => {
     const store = new MemoryCounterStore();
     const now = T0;
-    for (let i = 0; i < 5_000; i++) store.frequency.set(`f:9:d:viewer-${i}`, { n: (i % 3) + 1, end: i % 10 === 0 ? now - 1 : now + HOUR_MS });
+    for (let i = 0; i < 5_000; i++)
+      store.frequency.set(`f:9:d:viewer-${i}`, { n: (i % 3) + 1, end: i % 10 === 0 ? now - 1 : now + HOUR_MS });
     store.spent.set('spent:9:2026-03-10', 123_456);
     store.hourly.set('hourly:9:2026-03-10', [0, 5, 10]);
     const parts = [...store.savedParts(now)];
     expect(parts.length).toBeGreaterThan(3);
     expect(JSON.parse(parts.join(''))).toEqual(store.saved(now));
-    expect(JSON.parse([...new MemoryCounterStore().savedParts(now)].join(''))).toEqual(new MemoryCounterStore().saved(now));
+    expect(JSON.parse([...new MemoryCounterStore().savedParts(now)].join(''))).toEqual(
+      new MemoryCounterStore().saved(now),
+    );
   });
 });
 
@@ -60,13 +70,19 @@ describe('the embedded delivery counters across a crash', () => {
     const file = newFile();
     const clock = testClock(T0 + 10 * HOUR_MS);
     const log = testLog();
-    const running = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 20 });
+    const running = await openDeliveryCounters(
+      { redisUrl: null },
+      { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 20 },
+    );
     expect(serve(running, 'd:viewer-1', clock.now())).toBeNull();
     expect(serve(running, 'd:viewer-1', clock.now())).toBeNull();
     await running.flush();
     await written(file);
     // the process dies without closing; the next start reads the last checkpoint
-    const next = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 60_000 });
+    const next = await openDeliveryCounters(
+      { redisUrl: null },
+      { log, clock: clock.now, timers: false, countersFile: file, checkpointMs: 60_000 },
+    );
     expect(next.campaignRefusal(campaign, PRICE, 'd:viewer-1', clock.now())).toBe('frequency_cap');
     expect(next.campaignRefusal(campaign, PRICE, 'd:viewer-2', clock.now())).toBeNull();
     await next.close();
@@ -75,11 +91,14 @@ describe('the embedded delivery counters across a crash', () => {
 });
 
 describe('the embedded delivery counters across a restart', () => {
-  it('keep open frequency windows and the day\'s spend, by the hour', async () => {
+  it("keep open frequency windows and the day's spend, by the hour", async () => {
     const file = newFile();
     const clock = testClock(T0 + 10 * HOUR_MS);
     const log = testLog();
-    const first = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file });
+    const first = await openDeliveryCounters(
+      { redisUrl: null },
+      { log, clock: clock.now, timers: false, countersFile: file },
+    );
     expect(serve(first, 'd:viewer-1', clock.now())).toBeNull();
     expect(serve(first, 'd:viewer-1', clock.now())).toBeNull();
     expect(serve(first, 'd:viewer-1', clock.now())).toBe('frequency_cap');
@@ -88,7 +107,10 @@ describe('the embedded delivery counters across a restart', () => {
 
     // the next start, an hour later: viewer 1 is still capped, the day has spent 3 of its 5
     clock.set(T0 + 11 * HOUR_MS);
-    const next = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file });
+    const next = await openDeliveryCounters(
+      { redisUrl: null },
+      { log, clock: clock.now, timers: false, countersFile: file },
+    );
     expect(log.lines.some((l) => l.level === 'info' && /restored/.test(l.msg))).toBe(true);
     expect(next.campaignRefusal(campaign, PRICE, 'd:viewer-1', clock.now())).toBe('frequency_cap');
     expect(serve(next, 'd:viewer-2', clock.now())).toBeNull();
@@ -102,13 +124,19 @@ describe('the embedded delivery counters across a restart', () => {
 
     // past the frequency window: viewer 1 sees it again (a new day's budget too)
     clock.set(T0 + 24 * HOUR_MS + 60_000);
-    const later = await openDeliveryCounters({ redisUrl: null }, { log, clock: clock.now, timers: false, countersFile: file });
+    const later = await openDeliveryCounters(
+      { redisUrl: null },
+      { log, clock: clock.now, timers: false, countersFile: file },
+    );
     expect(later.campaignRefusal(campaign, PRICE, 'd:viewer-1', clock.now())).toBeNull();
     await later.close();
   });
 
   it('start empty, with a warning, from a damaged file or one of another version', async () => {
-    for (const text of ['{"version": 1, "spent": [', JSON.stringify({ version: 99, spent: [], hourly: [], expiry: [], frequency: [] })]) {
+    for (const text of [
+      '{"version": 1, "spent": [',
+      JSON.stringify({ version: 99, spent: [], hourly: [], expiry: [], frequency: [] }),
+    ]) {
       const file = newFile();
       writeFileSync(file, text);
       const log = testLog();
@@ -126,19 +154,38 @@ describe('the embedded delivery counters across a restart', () => {
       {
         version: 1,
         savedAt: now - HOUR_MS,
-        spent: [['c1:d10', 100], ['c1:d9', 90], ['c1:t', 500]],
-        hourly: [['c1:d10', [0, 100]], ['c1:d9', [90]]],
-        expiry: [['c1:d10', now + HOUR_MS], ['c1:d9', now - 1]],
-        frequency: [['1:d:a', 2, now + 60_000], ['1:d:b', 1, now]],
+        spent: [
+          ['c1:d10', 100],
+          ['c1:d9', 90],
+          ['c1:t', 500],
+        ],
+        hourly: [
+          ['c1:d10', [0, 100]],
+          ['c1:d9', [90]],
+        ],
+        expiry: [
+          ['c1:d10', now + HOUR_MS],
+          ['c1:d9', now - 1],
+        ],
+        frequency: [
+          ['1:d:a', 2, now + 60_000],
+          ['1:d:b', 1, now],
+        ],
       },
       now,
     );
-    expect([...store.spent]).toEqual([['c1:d10', 100], ['c1:t', 500]]);
+    expect([...store.spent]).toEqual([
+      ['c1:d10', 100],
+      ['c1:t', 500],
+    ]);
     expect([...store.hourly.keys()]).toEqual(['c1:d10']);
     expect([...store.frequency]).toEqual([['1:d:a', { n: 2, end: now + 60_000 }]]);
     // and saves what it holds, open windows only
     const saved = store.saved(now + 120_000);
     expect(saved.frequency).toEqual([]);
-    expect(saved.spent).toEqual([['c1:d10', 100], ['c1:t', 500]]);
+    expect(saved.spent).toEqual([
+      ['c1:d10', 100],
+      ['c1:t', 500],
+    ]);
   });
 });

@@ -16,7 +16,13 @@ const WHAT = 'delivery counters';
 export function restoreCounters(store: MemoryCounterStore, file: string, now: number, log: SavedStateLog): void {
   restoreSaved(file, WHAT, log, (data) => {
     const saved = JSON.parse(data.toString('utf8')) as SavedCounters;
-    if (saved?.version !== SAVED_VERSION || !Array.isArray(saved.spent) || !Array.isArray(saved.hourly) || !Array.isArray(saved.expiry) || !Array.isArray(saved.frequency)) {
+    if (
+      saved?.version !== SAVED_VERSION ||
+      !Array.isArray(saved.spent) ||
+      !Array.isArray(saved.hourly) ||
+      !Array.isArray(saved.expiry) ||
+      !Array.isArray(saved.frequency)
+    ) {
       throw new Error('not saved counters of this version');
     }
     store.restore(saved, now);
@@ -29,6 +35,12 @@ export function saveCounters(store: MemoryCounterStore, file: string, now: numbe
 }
 
 /** The counters written every `everyMs` while the process runs (ops/savedFile.ts Checkpoint). */
-export function checkpointCounters(store: MemoryCounterStore, file: string, log: SavedStateLog, everyMs?: number, clock: () => number = systemClock.now): Checkpoint {
+export function checkpointCounters(
+  store: MemoryCounterStore,
+  file: string,
+  log: SavedStateLog,
+  everyMs?: number,
+  clock: () => number = systemClock.now,
+): Checkpoint {
   return new Checkpoint(file, WHAT, log, () => store.savedParts(clock()), everyMs);
 }

@@ -195,7 +195,11 @@ interface Lease {
 const SAVED_SLICE = 2_000;
 
 /** `,"<name>":[...]` of a map's entries as JSON, SAVED_SLICE at a time (`entry` '' leaves one out). */
-function* jsonArray<V>(name: string, map: ReadonlyMap<string, V>, entry: (key: string, value: V) => string): Generator<string, void, undefined> {
+function* jsonArray<V>(
+  name: string,
+  map: ReadonlyMap<string, V>,
+  entry: (key: string, value: V) => string,
+): Generator<string, void, undefined> {
   let part = `,"${name}":[`;
   let first = true;
   let n = 0;
@@ -337,7 +341,14 @@ export class MemoryCounterStore {
     if (b.limit >= 0 && granted < b.reserved) granted = b.reserved;
     if (granted > 0) leases.set(pid, { amount: granted, expires: now + leaseTtlMs });
     else leases.delete(pid);
-    return { granted, spent, others, paced, hourNow: b.hour >= 0 ? (hours?.[b.hour] ?? 0) : 0, hourBefore: b.hour > 0 ? (hours?.[b.hour - 1] ?? 0) : 0 };
+    return {
+      granted,
+      spent,
+      others,
+      paced,
+      hourNow: b.hour >= 0 ? (hours?.[b.hour] ?? 0) : 0,
+      hourBefore: b.hour > 0 ? (hours?.[b.hour - 1] ?? 0) : 0,
+    };
   }
 
   private count(now: number, f: FrequencyAsk): FrequencyCount {
@@ -421,7 +432,11 @@ export class MemoryCounterStore {
     for (const [key, entry] of this.frequency) if (entry.end <= now) this.frequency.delete(key);
     for (const [key, until] of this.expiry) {
       if (until > now) continue;
-      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry, this.base, this.hourBase] as Map<string, unknown>[]) map.delete(key);
+      for (const map of [this.spent, this.hourly, this.leases, this.pace, this.expiry, this.base, this.hourBase] as Map<
+        string,
+        unknown
+      >[])
+        map.delete(key);
     }
   }
 
@@ -451,7 +466,12 @@ export class MemoryShared implements SharedCounters {
   }
 
   readSpend(keys: readonly string[]): Promise<SpendRead[]> {
-    return Promise.resolve(keys.map((k) => ({ spent: this.store.spent.get(k) ?? 0, hourly: [...(this.store.hourly.get(k) ?? new Array<number>(24).fill(0))] })));
+    return Promise.resolve(
+      keys.map((k) => ({
+        spent: this.store.spent.get(k) ?? 0,
+        hourly: [...(this.store.hourly.get(k) ?? new Array<number>(24).fill(0))],
+      })),
+    );
   }
 
   publishNotices(notices: Notices): void {

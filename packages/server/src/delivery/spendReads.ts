@@ -11,7 +11,8 @@ import { type CampaignLimits, type CampaignSpend } from './types.js';
  */
 
 /** The tenant-zone hour of the day `now` falls in. */
-const hourOf = (now: number, timezone: number): number => Math.floor((now + timezone * HOUR_MS - dayIndex(now, timezone) * DAY_MS) / HOUR_MS);
+const hourOf = (now: number, timezone: number): number =>
+  Math.floor((now + timezone * HOUR_MS - dayIndex(now, timezone) * DAY_MS) / HOUR_MS);
 
 export function localPacingState(core: DeliveryCore, campaign: CampaignLimits, now: number): PacingState {
   const account = core.accounts.get(core.accounts.dailyKey(campaign, now));
@@ -27,11 +28,22 @@ export function localPacingState(core: DeliveryCore, campaign: CampaignLimits, n
     hourly[hour] = (hourly[hour] ?? 0) + account.used + account.sending;
   }
   return pacingState({
-    campaignId: campaign.id, pacing: campaign.pacing, dailyBudget: campaign.dailyBudget, timezone: campaign.timezone, spentToday: spent, hourly, now, createdAtMinute: campaign.createdAtMinute,
+    campaignId: campaign.id,
+    pacing: campaign.pacing,
+    dailyBudget: campaign.dailyBudget,
+    timezone: campaign.timezone,
+    spentToday: spent,
+    hourly,
+    now,
+    createdAtMinute: campaign.createdAtMinute,
   });
 }
 
-export async function readPacing(core: DeliveryCore, campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]> {
+export async function readPacing(
+  core: DeliveryCore,
+  campaigns: readonly CampaignLimits[],
+  now: number,
+): Promise<PacingState[]> {
   const keys = campaigns.map((c) => core.accounts.dailyKey(c, now));
   const reads: SpendRead[] = await core.shared.readSpend(keys);
   return campaigns.map((c, i) => {
@@ -41,11 +53,24 @@ export async function readPacing(core: DeliveryCore, campaigns: readonly Campaig
     const hour = hourOf(now, c.timezone);
     const hourly = [...read.hourly];
     hourly[hour] = (hourly[hour] ?? 0) + unsent;
-    return pacingState({ campaignId: c.id, pacing: c.pacing, dailyBudget: c.dailyBudget, timezone: c.timezone, spentToday: read.spent + unsent, hourly, now, createdAtMinute: c.createdAtMinute });
+    return pacingState({
+      campaignId: c.id,
+      pacing: c.pacing,
+      dailyBudget: c.dailyBudget,
+      timezone: c.timezone,
+      spentToday: read.spent + unsent,
+      hourly,
+      now,
+      createdAtMinute: c.createdAtMinute,
+    });
   });
 }
 
-export async function readCampaignSpend(core: DeliveryCore, campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]> {
+export async function readCampaignSpend(
+  core: DeliveryCore,
+  campaigns: readonly CampaignLimits[],
+  now: number,
+): Promise<CampaignSpend[]> {
   const daily = campaigns.map((c) => core.accounts.dailyKey(c, now));
   const totals = campaigns.map((c) => `c${c.id}:t`);
   // What this process has not sent yet, taken before the read is queued: spend already on its way

@@ -72,13 +72,25 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
       log: app.log,
       clock: () => app.clock.now(),
       ...(options.deliveryPrefix ? { prefix: options.deliveryPrefix } : {}),
-      ...(options.sharedCounters ? { shared: options.sharedCounters } : { countersFile: join(settings.dataDir, COUNTERS_FILE) }),
+      ...(options.sharedCounters
+        ? { shared: options.sharedCounters }
+        : { countersFile: join(settings.dataDir, COUNTERS_FILE) }),
     },
   );
   const pacing = new DeliveryGate(delivery);
   // an impression beacon counts once across every process that shares Redis (or the workers' primary)
   // (in this process, kept across its restarts under DATA_DIR, as the delivery counters are)
-  const replay = options.replay?.(app.log) ?? (await openReplayGuard({ redisUrl: settings.redisUrl }, { log: app.log, prefix: options.deliveryPrefix ?? DEFAULT_PREFIX, file: join(settings.dataDir, REPLAY_FILE), clock: app.clock }));
+  const replay =
+    options.replay?.(app.log) ??
+    (await openReplayGuard(
+      { redisUrl: settings.redisUrl },
+      {
+        log: app.log,
+        prefix: options.deliveryPrefix ?? DEFAULT_PREFIX,
+        file: join(settings.dataDir, REPLAY_FILE),
+        clock: app.clock,
+      },
+    ));
   // no count reaches the stats store before the guard can refuse its event's replay, even after a crash
   const counters = new HourlyCounters(() => app.stats, {
     beforeWrite: () => replay.persist?.() ?? Promise.resolve(),
@@ -107,7 +119,13 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     counters,
     pacing,
     signer,
-    sources: [campaignSource, vastTagSource(fetcher, { currency, publicHost: settings.publicHost }), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl: settings.prebidServerUrl }), adExchangeSource(ortb)],
+    sources: [
+      campaignSource,
+      vastTagSource(fetcher, { currency, publicHost: settings.publicHost }),
+      rtbTagSource(ortb),
+      prebidTagSource({ ...ortb, prebidServerUrl: settings.prebidServerUrl }),
+      adExchangeSource(ortb),
+    ],
     origin: settings.publicHost,
     // an operator's MaxMind City database when set (more precise, updated weekly), else geoip-lite's bundled data
     geo: options.geo ?? (settings.maxmindDb ? await maxmindLookup(settings.maxmindDb) : geoipLiteLookup),
@@ -120,9 +138,21 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     // the post-bid monthly cap counts in the delivery counters: shared by every process, as budgets are
     postbid: new PostbidStage(new PostbidCap(delivery)),
   };
-  const eventDeps = { clock: app.clock, signer, replay, counters, pacing, snapshot: () => snapshots.current, notify: (url: string) => caller.fire(url), onError: (error: unknown) => app.log.error({ err: error }, 'edge count failed after its replay check') };
+  const eventDeps = {
+    clock: app.clock,
+    signer,
+    replay,
+    counters,
+    pacing,
+    snapshot: () => snapshots.current,
+    notify: (url: string) => caller.fire(url),
+    onError: (error: unknown) => app.log.error({ err: error }, 'edge count failed after its replay check'),
+  };
 
-  const flush = () => counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
+  const flush = () =>
+    counters
+      .flush()
+      .catch((error: unknown) => app.log.error({ err: error }, 'edge counters flush failed: kept for the next one'));
   let timer: NodeJS.Timeout | undefined;
   let stopCapSeed = (): void => {};
   let unsubscribe = (): void => {};
@@ -152,10 +182,16 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   app.addHook('onClose', async () => {
     clearInterval(timer);
     // events whose replay check (Redis, the workers' primary) is still on its way are counted first
-    await replay.drain?.().catch((error: unknown) => app.log.error({ err: error }, 'impression replay checks could not finish before the final flush'));
+    await replay
+      .drain?.()
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'impression replay checks could not finish before the final flush'),
+      );
     await counters.flush().catch((error: unknown) => app.log.error({ err: error }, 'edge counters final flush failed'));
     // after the counters: what this process committed reaches the shared counters, its leases go back
-    await delivery.flush().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters final flush failed'));
+    await delivery
+      .flush()
+      .catch((error: unknown) => app.log.error({ err: error }, 'delivery counters final flush failed'));
     await delivery.close().catch((error: unknown) => app.log.error({ err: error }, 'delivery counters close failed'));
     await replay.close?.();
     await fetcher.close();
@@ -181,11 +217,20 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
   installInboundRtb(app);
   registerSupplierSync(app);
   // Prebid cache entries answer on every process: the page's GET may reach another worker or node
-  const sharedCache = options.prebidCache ?? (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
+  const sharedCache =
+    options.prebidCache ??
+    (settings.redisUrl ? redisCacheStore(settings.redisUrl, options.deliveryPrefix ?? DEFAULT_PREFIX) : null);
   const prebidCache = new PrebidCache(sharedCache, app.log);
   app.addHook('onClose', () => prebidCache.close());
   // what pages post to /cache: shared the same way, held apart in this process (prebidEntries.ts)
-  registerPrebidEntries(app, edge, deps, prebidCache, new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS), eventDeps);
+  registerPrebidEntries(
+    app,
+    edge,
+    deps,
+    prebidCache,
+    new PrebidCache(sharedCache, app.log, CLIENT_CACHE_BOUNDS),
+    eventDeps,
+  );
   registerPostback(edge, eventDeps);
   return edge;
 }
@@ -197,5 +242,12 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
  * logged (a line a minute at most).
  */
 function demandLoopGuard(app: FastifyInstance, trackingKey: string, metrics: EdgeMetrics): DemandLoopGuard {
-  return new DemandLoopGuard(new HopMarker(trackingKey), app.settings.allowSelfDemand, ownEntryPointsOf(app), (r) => metrics.loopRefused(r.stage, r.kind), app.log, () => app.clock.now());
+  return new DemandLoopGuard(
+    new HopMarker(trackingKey),
+    app.settings.allowSelfDemand,
+    ownEntryPointsOf(app),
+    (r) => metrics.loopRefused(r.stage, r.kind),
+    app.log,
+    () => app.clock.now(),
+  );
 }

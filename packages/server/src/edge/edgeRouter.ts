@@ -33,7 +33,8 @@ class RouteTable {
   add(entry: EdgeEntry): void {
     const prefix = entry.path.endsWith('/');
     const key = `${entry.method} ${entry.path}`;
-    if (this.exact.has(key) || this.prefixes.some((p) => p.method === entry.method && p.path === entry.path)) throw new Error(`edge route ${key} is added twice`);
+    if (this.exact.has(key) || this.prefixes.some((p) => p.method === entry.method && p.path === entry.path))
+      throw new Error(`edge route ${key} is added twice`);
     this.all.push(entry);
     if (!prefix) this.exact.set(key, entry);
     else {
@@ -51,7 +52,8 @@ class RouteTable {
     const entry = this.exact.get(`${method} ${path}`);
     if (entry) return { entry, rest: '' };
     for (const p of this.prefixes) {
-      if (p.method === method && path.length > p.path.length && path.startsWith(p.path)) return { entry: p, rest: safeDecode(path.slice(p.path.length)) };
+      if (p.method === method && path.length > p.path.length && path.startsWith(p.path))
+        return { entry: p, rest: safeDecode(path.slice(p.path.length)) };
     }
     return null;
   }
@@ -65,7 +67,12 @@ class RouteTable {
  * edge request: `debug=1` on /vast, which needs the console's sign-in cookie and session. A failed
  * entry answers 204 and goes to `deps.onError`.
  */
-export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDeps: EventDeps, requestSeconds: RouteLatency): EdgeRouter {
+export function edgeRouter(
+  app: FastifyInstance,
+  deps: VastRequestDeps,
+  eventDeps: EventDeps,
+  requestSeconds: RouteLatency,
+): EdgeRouter {
   const vastTimer = requestSeconds.labels('vast');
   /** A VAST request's time, from `started` (no closure for one answered in its own turn). */
   const observeVast = (started: number): void => vastTimer.observe((performance.now() - started) / 1000);
@@ -85,7 +92,12 @@ export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDep
   };
 
   const table = new RouteTable();
-  const runEntry = (found: { entry: EdgeEntry; rest: string }, req: EdgeRequest, res: EdgeResponse, search: URLSearchParams): Promise<void> =>
+  const runEntry = (
+    found: { entry: EdgeEntry; rest: string },
+    req: EdgeRequest,
+    res: EdgeResponse,
+    search: URLSearchParams,
+  ): Promise<void> =>
     Promise.resolve()
       .then(() => found.entry.handle(req, res, found.rest, search))
       .catch((error: unknown) => {
@@ -124,11 +136,20 @@ export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDep
 
   // the player's paths (GET is answered ahead of the lookup, above)
   router.addEntry({ method: 'GET', path: EVENT_PATH, handle: serveEvent });
-  router.addEntry({ method: 'HEAD', path: EVENT_PATH, handle: (req, res) => answerEvent(eventDeps, req.url ?? '', 'HEAD', req.headers, res) });
-  router.addEntry({ method: 'GET', path: VAST_PREFIX, handle: (req, res, uid, search) => serveVast(req, res, uid, search) });
+  router.addEntry({
+    method: 'HEAD',
+    path: EVENT_PATH,
+    handle: (req, res) => answerEvent(eventDeps, req.url ?? '', 'HEAD', req.headers, res),
+  });
+  router.addEntry({
+    method: 'GET',
+    path: VAST_PREFIX,
+    handle: (req, res, uid, search) => serveVast(req, res, uid, search),
+  });
   router.addEntry({ method: 'HEAD', path: VAST_PREFIX, handle: vastHeadersOnly });
   // a page's CORS preflight on the player's paths: allowed
-  for (const path of [VAST_PREFIX, EVENT_PATH]) router.addEntry({ method: 'OPTIONS', path, handle: (req, res) => preflight(req, res, 'GET, HEAD, OPTIONS') });
+  for (const path of [VAST_PREFIX, EVENT_PATH])
+    router.addEntry({ method: 'OPTIONS', path, handle: (req, res) => preflight(req, res, 'GET, HEAD, OPTIONS') });
 
   // debug=1: the decision with its trace, for a signed-in user of the channel's tenant (serveRaw leaves
   // it to Fastify); any other request of this route is the table's, never answered here
@@ -148,7 +169,11 @@ export function edgeRouter(app: FastifyInstance, deps: VastRequestDeps, eventDep
  * request. (HEAD on /ev: answerEvent, counting nothing.)
  */
 function vastHeadersOnly(req: EdgeRequest, res: EdgeResponse): void {
-  res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(req) });
+  res.writeHead(200, {
+    'content-type': 'application/xml; charset=utf-8',
+    'cache-control': 'no-store',
+    ...corsHeaders(req),
+  });
   res.end();
 }
 

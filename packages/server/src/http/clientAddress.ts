@@ -16,7 +16,12 @@ const TRUST_ALL: ProxyTrust = () => true;
 export function proxyTrust(setting: boolean | string): ProxyTrust {
   if (setting === false) return TRUST_NONE;
   if (setting === true) return TRUST_ALL;
-  return proxyaddr.compile(setting.split(',').map((a) => a.trim()).filter(Boolean));
+  return proxyaddr.compile(
+    setting
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+  );
 }
 
 interface AddressedRequest {

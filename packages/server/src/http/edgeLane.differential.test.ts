@@ -51,7 +51,8 @@ interface Row {
 }
 
 const get = (path: string, extra = '', version = 'HTTP/1.1') => `GET ${path} ${version}\r\nHost: test\r\n${extra}\r\n`;
-const post = (body: string, extra = '') => `POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const post = (body: string, extra = '') =>
+  `POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 const inPieces = (bytes: string, size: number) => {
   const parts = [];
   for (let i = 0; i < bytes.length; i += size) parts.push(bytes.slice(i, i + size));
@@ -66,11 +67,24 @@ const ROWS: Row[] = [
   { name: 'pipelined GETs in one write', send: [get('/e/1') + get('/e/2') + get('/e/3')], inLane: 4 },
   { name: 'a request a few bytes at a time', send: inPieces(get('/e/split', 'User-Agent: UA\r\n'), 5), inLane: 2 },
   { name: 'a POST with a body', send: [post('{"id":"1"}')], inLane: 2 },
-  { name: 'a POST, its body after its head', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 6\r\n\r\nabc', 'def'], inLane: 2 },
+  {
+    name: 'a POST, its body after its head',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 6\r\n\r\nabc', 'def'],
+    inLane: 2,
+  },
   { name: 'a body trickled in 100-byte writes', send: inPieces(post(body2k), 100), inLane: 2 },
   { name: 'pipelined POSTs and GETs', send: [post('one') + get('/e/x') + post('two')], inLane: 4 },
   { name: 'a POST of zero bytes', send: [post('')], inLane: 2 },
-  { name: 'repeated headers (first wins, joined, cookies)', send: [get('/e/h', 'User-Agent: first\r\nuser-agent: second\r\nX-Forwarded-For: 1.1.1.1\r\nX-Forwarded-For: 2.2.2.2\r\nCookie: a=1\r\nCookie: b=2\r\nX-Empty:\r\n')], inLane: 2 },
+  {
+    name: 'repeated headers (first wins, joined, cookies)',
+    send: [
+      get(
+        '/e/h',
+        'User-Agent: first\r\nuser-agent: second\r\nX-Forwarded-For: 1.1.1.1\r\nX-Forwarded-For: 2.2.2.2\r\nCookie: a=1\r\nCookie: b=2\r\nX-Empty:\r\n',
+      ),
+    ],
+    inLane: 2,
+  },
   { name: 'whitespace around a header value', send: [get('/e/w', 'X-A:   spaced \t \r\nX-B:\tx\r\n')], inLane: 2 },
   { name: 'a header value beyond ASCII', send: [Buffer.from(get('/e/l', 'X-Latin: caf\xe9\r\n'), 'latin1')] },
   { name: 'a duplicated Host', send: [get('/e/host', 'Host: other\r\n')] },
@@ -81,11 +95,15 @@ const ROWS: Row[] = [
   { name: 'HTTP/1.0 without Host', send: ['GET /e/old HTTP/1.0\r\n\r\n'], noProbe: true },
   { name: 'HTTP/1.0 keep-alive', send: [get('/e/old', 'Connection: keep-alive\r\n', 'HTTP/1.0')], inLane: 2 },
   { name: 'HTTP/1.1 without Host', send: ['GET /e/nohost HTTP/1.1\r\n\r\n'] },
-  { name: 'a request node:http serves, then the edge\'s', send: [get('/node/x') + get('/e/after')] },
-  { name: 'the edge\'s, then one node:http serves', send: [get('/e/a') + get('/node/x') + get('/e/b')] },
+  { name: "a request node:http serves, then the edge's", send: [get('/node/x') + get('/e/after')] },
+  { name: "the edge's, then one node:http serves", send: [get('/e/a') + get('/node/x') + get('/e/b')] },
   { name: 'bare LF line ends', send: ['GET /e/lf HTTP/1.1\nHost: test\n\n'] },
   { name: 'bare LF after the request line', send: ['GET /e/lf HTTP/1.1\r\nHost: test\n\r\n'] },
-  { name: 'bare LF, after a served request', send: [get('/e/a') + 'GET /e/lf HTTP/1.1\nHost: test\n\n'], extra400WithoutListener: true },
+  {
+    name: 'bare LF, after a served request',
+    send: [get('/e/a') + 'GET /e/lf HTTP/1.1\nHost: test\n\n'],
+    extra400WithoutListener: true,
+  },
   { name: 'bare LF, unfinished', send: ['GET /e/lf HTTP/1.1\nHost: test\n'], noProbe: true },
   { name: 'bare CR', send: ['GET /e/cr HTTP/1.1\rHost: test\r\r\n\r\n'] },
   { name: 'bare CR in a value', send: [get('/e/cr', 'X-A: a\rb\r\n')] },
@@ -97,25 +115,67 @@ const ROWS: Row[] = [
   { name: 'a control character in a value', send: [get('/e/ctl', 'X-A: a\x01b\r\n')] },
   { name: 'DEL in a value', send: [get('/e/del', 'X-A: a\x7fb\r\n')] },
   { name: 'a space in a header name', send: [get('/e/n', 'Bad Header: 1\r\n')] },
-  { name: 'a space in a header name, unfinished', send: ['GET /e/n HTTP/1.1\r\nHost: test\r\nBad Header'], noProbe: true },
+  {
+    name: 'a space in a header name, unfinished',
+    send: ['GET /e/n HTTP/1.1\r\nHost: test\r\nBad Header'],
+    noProbe: true,
+  },
   { name: 'a space before the colon', send: [get('/e/n', 'X-A : 1\r\n')] },
   { name: 'a line without a colon', send: [get('/e/n', 'NoColon\r\n')] },
   { name: 'an empty header name', send: [get('/e/n', ': 1\r\n')] },
   { name: 'obs-fold', send: [get('/e/f', 'X-A: a\r\n b\r\n')] },
-  { name: 'a duplicated identical Content-Length', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc'] },
-  { name: 'conflicting Content-Lengths', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd'] },
-  { name: 'a duplicated Content-Length, unfinished', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 3\r\n'], noProbe: true },
-  { name: 'Content-Length with a sign', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: +3\r\n\r\nabc'] },
-  { name: 'Content-Length not a number', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3a\r\n\r\nabc'] },
+  {
+    name: 'a duplicated identical Content-Length',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc'],
+  },
+  {
+    name: 'conflicting Content-Lengths',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd'],
+  },
+  {
+    name: 'a duplicated Content-Length, unfinished',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nContent-Length: 3\r\n'],
+    noProbe: true,
+  },
+  {
+    name: 'Content-Length with a sign',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: +3\r\n\r\nabc'],
+  },
+  {
+    name: 'Content-Length not a number',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3a\r\n\r\nabc'],
+  },
   { name: 'Content-Length empty', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length:\r\n\r\n'] },
-  { name: 'Content-Length of a list', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3, 3\r\n\r\nabc'] },
-  { name: 'Content-Length with leading zeros', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 003\r\n\r\nabc'], inLane: 2 },
-  { name: 'Transfer-Encoding and Content-Length', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'] },
-  { name: 'a chunked body', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'] },
+  {
+    name: 'Content-Length of a list',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3, 3\r\n\r\nabc'],
+  },
+  {
+    name: 'Content-Length with leading zeros',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 003\r\n\r\nabc'],
+    inLane: 2,
+  },
+  {
+    name: 'Transfer-Encoding and Content-Length',
+    send: [
+      'POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+    ],
+  },
+  {
+    name: 'a chunked body',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'],
+  },
   { name: 'a GET with a body', send: ['GET /e/g HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc'] },
-  { name: 'Expect: 100-continue', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc'] },
+  {
+    name: 'Expect: 100-continue',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc'],
+  },
   { name: 'a header block over 16 KB', send: [get('/e/big', `X-Big: ${'b'.repeat(17 * 1024)}\r\n`)] },
-  { name: 'a header block over 16 KB, unfinished', send: [`GET /e/big HTTP/1.1\r\nHost: test\r\nX-Big: ${'b'.repeat(17 * 1024)}`], noProbe: true },
+  {
+    name: 'a header block over 16 KB, unfinished',
+    send: [`GET /e/big HTTP/1.1\r\nHost: test\r\nX-Big: ${'b'.repeat(17 * 1024)}`],
+    noProbe: true,
+  },
   { name: 'a header block just under 16 KB', send: [get('/e/big', `X-Big: ${'b'.repeat(16 * 1024 - 100)}\r\n`)] },
   { name: 'a lower-case method', send: ['get /e/m HTTP/1.1\r\nHost: test\r\n\r\n'] },
   { name: 'an unknown method', send: ['FOO /e/m HTTP/1.1\r\nHost: test\r\n\r\n'] },
@@ -135,15 +195,30 @@ const ROWS: Row[] = [
   { name: 'garbage', send: ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03'] },
   { name: 'the client ends its side after a request', send: [get('/e/a')], end: true },
   { name: 'the client ends its side in a head', send: ['GET /e/a HTTP/1.1\r\nHost: te'], end: true },
-  { name: 'the client ends its side in a body', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc'], end: true },
+  {
+    name: 'the client ends its side in a body',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc'],
+    end: true,
+  },
   { name: 'line ends after a request', send: [get('/e/a') + '\r\n\r\n'] },
   { name: 'a request after one that closes, a POST', send: [post('x', 'Connection: close\r\n') + get('/e/after')] },
-  { name: 'a request after one that closes, in a later write', send: [post('xy', 'Connection: close\r\n').slice(0, -1), 'y' + get('/e/after')] },
-  { name: 'line ends after a request that closes', send: [get('/e/c', 'Connection: close\r\n') + '\r\n'], noProbe: true },
+  {
+    name: 'a request after one that closes, in a later write',
+    send: [post('xy', 'Connection: close\r\n').slice(0, -1), 'y' + get('/e/after')],
+  },
+  {
+    name: 'line ends after a request that closes',
+    send: [get('/e/c', 'Connection: close\r\n') + '\r\n'],
+    noProbe: true,
+  },
   { name: 'a slow head (the headers timeout)', send: ['GET /e/slow HTTP/1.1\r\nHost: test\r\n'], noProbe: true },
   { name: 'a slow head after a served request', send: [get('/e/a') + 'GET /e/slow HTTP/1.1\r\nHo'], noProbe: true },
   { name: 'a slow request line', send: ['GET /e/sl'], noProbe: true },
-  { name: 'a slow body (the request timeout)', send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc'], noProbe: true },
+  {
+    name: 'a slow body (the request timeout)',
+    send: ['POST /e/body HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\n\r\nabc'],
+    noProbe: true,
+  },
 ];
 
 /** What a server did with a row's bytes. */
@@ -160,11 +235,17 @@ interface Outcome {
  */
 function echo(req: EdgeRequest, res: EdgeResponse): void {
   const answer = (body: Buffer) => {
-    const text = JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: body.toString('latin1') });
+    const text = JSON.stringify({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: body.toString('latin1'),
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(req.method === 'HEAD' ? undefined : text);
   };
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return answer(Buffer.alloc(0));
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return answer(Buffer.alloc(0));
   const chunks: Buffer[] = [];
   req.on('data', (c) => chunks.push(c as Buffer));
   req.on('end', () => answer(Buffer.concat(chunks)));
@@ -182,7 +263,9 @@ async function listening(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-async function startPair(options: { clientError?: boolean } = {}): Promise<Pair & { ports: { node: number; lane: number } }> {
+async function startPair(
+  options: { clientError?: boolean } = {},
+): Promise<Pair & { ports: { node: number; lane: number } }> {
   const node = createServer(TIMEOUTS, (req: IncomingMessage, res) => echo(req, res));
   const lane = createServer(TIMEOUTS, (req: IncomingMessage, res) => echo(req, res));
   const pair = { node, lane, inLane: new Map<number, number>() };
@@ -255,8 +338,8 @@ async function run(serverPort: number, row: Row): Promise<Outcome> {
 }
 
 const CONFIGURATIONS = [
-  { name: 'with node:http\'s own answers to what it refuses', clientError: false },
-  { name: 'with adplane\'s answers to what node:http refuses (its clientError listener)', clientError: true },
+  { name: "with node:http's own answers to what it refuses", clientError: false },
+  { name: "with adplane's answers to what node:http refuses (its clientError listener)", clientError: true },
 ];
 
 describe.each(CONFIGURATIONS)('the edge lane answers as node:http does, $name', ({ clientError }) => {
@@ -269,8 +352,12 @@ describe.each(CONFIGURATIONS)('the edge lane answers as node:http does, $name', 
   });
 
   it.concurrent.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-    const [{ port: _n, ...node }, { port, ...lane }] = await Promise.all([run(pair.ports.node, row), run(pair.ports.lane, row)]);
-    if (row.extra400WithoutListener && !clientError) node.answers.push({ status: 'HTTP/1.1 400 Bad Request', body: '', connection: 'close' });
+    const [{ port: _n, ...node }, { port, ...lane }] = await Promise.all([
+      run(pair.ports.node, row),
+      run(pair.ports.lane, row),
+    ]);
+    if (row.extra400WithoutListener && !clientError)
+      node.answers.push({ status: 'HTTP/1.1 400 Bad Request', body: '', connection: 'close' });
     expect(lane).toEqual(node);
     // the rows the lane reads are served in the lane, not handed to node:http
     if (row.inLane) expect(pair.inLane.get(port!)).toBe(row.inLane);

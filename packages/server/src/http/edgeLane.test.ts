@@ -36,11 +36,14 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
   }
   if (url.startsWith('/slow/')) {
     began.push(url);
-    setTimeout(() => {
-      if (req.socket.destroyed) hungUp.push(url);
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(`${via} slow ${url}`);
-    }, Number(url.slice(6)));
+    setTimeout(
+      () => {
+        if (req.socket.destroyed) hungUp.push(url);
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`${via} slow ${url}`);
+      },
+      Number(url.slice(6)),
+    );
     return true;
   }
   if (url === '/headers') {
@@ -82,7 +85,10 @@ function serve(req: EdgeRequest, res: EdgeResponse): boolean {
   return false;
 }
 
-async function start(keepAliveMs = 5000, headers?: Record<string, string>): Promise<{ port: number; server: Server; lane: ReturnType<typeof installEdgeLane> }> {
+async function start(
+  keepAliveMs = 5000,
+  headers?: Record<string, string>,
+): Promise<{ port: number; server: Server; lane: ReturnType<typeof installEdgeLane> }> {
   const local = await localServer((req: IncomingMessage, res) => {
     if (serve(req, res)) return;
     const body = `node ${req.method} ${req.url}`;
@@ -116,8 +122,15 @@ const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\
 
 describe('readHead', () => {
   it('reads a plain GET', () => {
-    expect(readHead('GET /vast/abc?w=640 HTTP/1.1\r\nHost: x\r\nUser-Agent: UA 1\r\nX-Forwarded-For:  1.2.3.4 \t')).toEqual({
-      method: 'GET', url: '/vast/abc?w=640', version: '1.1', headers: { host: 'x', 'user-agent': 'UA 1', 'x-forwarded-for': '1.2.3.4' }, keepAlive: true, bodyBytes: 0,
+    expect(
+      readHead('GET /vast/abc?w=640 HTTP/1.1\r\nHost: x\r\nUser-Agent: UA 1\r\nX-Forwarded-For:  1.2.3.4 \t'),
+    ).toEqual({
+      method: 'GET',
+      url: '/vast/abc?w=640',
+      version: '1.1',
+      headers: { host: 'x', 'user-agent': 'UA 1', 'x-forwarded-for': '1.2.3.4' },
+      keepAlive: true,
+      bodyBytes: 0,
     });
   });
 
@@ -158,18 +171,28 @@ describe('readHead', () => {
 });
 
 describe('the edge lane', () => {
-  it('answers the edge\'s requests itself, with the headers node:http would add', async () => {
+  it("answers the edge's requests itself, with the headers node:http would add", async () => {
     const { port } = await start();
     const { answers } = await exchange(port, [get('/e/one')], 1);
     expect(answers[0]).toMatchObject({ status: 200, body: 'lane GET /e/one' });
-    expect(answers[0]!.headers).toMatchObject({ 'content-type': 'text/plain', 'content-length': '15', connection: 'keep-alive', 'keep-alive': 'timeout=5' });
+    expect(answers[0]!.headers).toMatchObject({
+      'content-type': 'text/plain',
+      'content-length': '15',
+      connection: 'keep-alive',
+      'keep-alive': 'timeout=5',
+    });
     expect(new Date(answers[0]!.headers.date!).getTime()).toBeGreaterThan(Date.now() - 5000);
   });
 
   it('answers pipelined requests in their order, a slow one holding back those after it', async () => {
     const { port } = await start();
     const { answers } = await exchange(port, [get('/slow/60') + get('/e/two') + get('/slow/10') + get('/e/four')], 4);
-    expect(answers.map((a) => a.body)).toEqual(['lane slow /slow/60', 'lane GET /e/two', 'lane slow /slow/10', 'lane GET /e/four']);
+    expect(answers.map((a) => a.body)).toEqual([
+      'lane slow /slow/60',
+      'lane GET /e/two',
+      'lane slow /slow/10',
+      'lane GET /e/four',
+    ]);
   });
 
   it('reads a request that arrives a few bytes at a time', async () => {
@@ -207,10 +230,15 @@ describe('the edge lane', () => {
     expect(await read(post, () => post.length, `lane got ${body}`)).toBeLessThanOrEqual(2 * post.length);
   });
 
-  it('hands the connection to node:http at the first request that is not the edge\'s, after the answers due before it', async () => {
+  it("hands the connection to node:http at the first request that is not the edge's, after the answers due before it", async () => {
     const { port } = await start();
     const { answers } = await exchange(port, [get('/slow/40') + get('/e/a') + get('/console') + get('/e/b')], 4);
-    expect(answers.map((a) => a.body)).toEqual(['lane slow /slow/40', 'lane GET /e/a', 'node GET /console', 'node GET /e/b']);
+    expect(answers.map((a) => a.body)).toEqual([
+      'lane slow /slow/40',
+      'lane GET /e/a',
+      'node GET /console',
+      'node GET /e/b',
+    ]);
   });
 
   it('hands over in the middle of a read and later writes alike', async () => {
@@ -221,36 +249,55 @@ describe('the edge lane', () => {
 
   it('gives node:http a request it does not plainly read, which node answers as it always does', async () => {
     const { port } = await start();
-    const bad = await exchange(port, [get('/e/a') + 'GET /e/b HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n'], 2, { waitEndMs: 300 });
+    const bad = await exchange(port, [get('/e/a') + 'GET /e/b HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n'], 2, {
+      waitEndMs: 300,
+    });
     expect(bad.answers.map((a) => a.status)).toEqual([200, 400]);
-    const chunked = await exchange(port, ['POST /body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'], 1);
+    const chunked = await exchange(
+      port,
+      ['POST /body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'],
+      1,
+    );
     expect(chunked.answers[0]!.body).toBe('node got abc');
-    const large = await exchange(port, [get('/e/a', `X-Big: ${'b'.repeat(MAX_HEAD_BYTES)}\r\n`)], 1, { waitEndMs: 300 });
+    const large = await exchange(port, [get('/e/a', `X-Big: ${'b'.repeat(MAX_HEAD_BYTES)}\r\n`)], 1, {
+      waitEndMs: 300,
+    });
     expect(large.answers[0]!.status).toBe(431);
   });
 
   it('reads a POST body of a stated length', async () => {
     const { port } = await start();
-    const post = (body: string) => `POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const post = (body: string) =>
+      `POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const { answers } = await exchange(port, [post('{"id":"1"}') + post('é')], 2);
     expect(answers.map((a) => a.body)).toEqual(['lane got {"id":"1"}', 'lane got é']);
     // the body arriving after its head
-    const late = await exchange(port, ['POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nabc', 'def'], 1, { gapMs: 20 });
+    const late = await exchange(port, ['POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\nabc', 'def'], 1, {
+      gapMs: 20,
+    });
     expect(late.answers[0]!.body).toBe('lane got abcdef');
   });
 
   it('reads duplicate and odd headers as node:http does', async () => {
     const { port } = await start();
-    const block = 'User-Agent: first\r\nuser-agent: second\r\nX-Forwarded-For: 1.1.1.1\r\nX-Forwarded-For: 2.2.2.2\r\nCookie: a=1\r\nCookie: b=2\r\nX-Empty:\r\nX-Latin: caf\xe9\r\n';
+    const block =
+      'User-Agent: first\r\nuser-agent: second\r\nX-Forwarded-For: 1.1.1.1\r\nX-Forwarded-For: 2.2.2.2\r\nCookie: a=1\r\nCookie: b=2\r\nX-Empty:\r\nX-Latin: caf\xe9\r\n';
     const lane = await exchange(port, [Buffer.from(get('/headers', block), 'latin1')], 1);
     const node = await exchange(port, [Buffer.from(get('/nothing') + get('/headers', block), 'latin1')], 2);
     expect(node.answers[1]!.body).toBe(lane.answers[0]!.body);
-    expect(JSON.parse(lane.answers[0]!.body)).toMatchObject({ 'user-agent': 'first', 'x-forwarded-for': '1.1.1.1, 2.2.2.2', cookie: 'a=1; b=2', 'x-empty': '' });
+    expect(JSON.parse(lane.answers[0]!.body)).toMatchObject({
+      'user-agent': 'first',
+      'x-forwarded-for': '1.1.1.1, 2.2.2.2',
+      cookie: 'a=1; b=2',
+      'x-empty': '',
+    });
   });
 
   it('closes after an answer when the request asks, and keeps HTTP/1.0 alive only when asked', async () => {
     const { port } = await start();
-    const close = await exchange(port, [get('/e/a', 'Connection: close\r\n') + get('/e/ignored')], 1, { waitEndMs: 300 });
+    const close = await exchange(port, [get('/e/a', 'Connection: close\r\n') + get('/e/ignored')], 1, {
+      waitEndMs: 300,
+    });
     expect(close.answers.map((a) => a.body)).toEqual(['lane GET /e/a']);
     expect(close.answers[0]!.headers.connection).toBe('close');
     expect(close.ended).toBe(true);
@@ -264,13 +311,15 @@ describe('the edge lane', () => {
 
   it('answers HEAD without a body', async () => {
     const { port } = await start();
-    const { answers } = await exchange(port, ['HEAD /e/h HTTP/1.1\r\nHost: x\r\n\r\n' + get('/e/after')], 2, { head: [true, false] });
+    const { answers } = await exchange(port, ['HEAD /e/h HTTP/1.1\r\nHost: x\r\n\r\n' + get('/e/after')], 2, {
+      head: [true, false],
+    });
     expect(answers[0]).toMatchObject({ status: 200, body: '' });
     expect(answers[0]!.headers['content-length']).toBe('14'); // 'lane HEAD /e/h': the length the handler stated
     expect(answers[1]!.body).toBe('lane GET /e/after');
   });
 
-  it('refuses a header value that would split the answer, and a handler\'s throw closes only its connection', async () => {
+  it("refuses a header value that would split the answer, and a handler's throw closes only its connection", async () => {
     const { port } = await start();
     const split = await exchange(port, [get('/bad-header')], 1, { waitEndMs: 300 });
     expect(split.answers).toEqual([]);
@@ -284,7 +333,7 @@ describe('the edge lane', () => {
     expect((await exchange(port, [get('/e/still')], 1)).answers[0]!.body).toBe('lane GET /e/still');
   });
 
-  it('adds the server\'s own headers, and writes a header beyond ASCII as latin1 as node:http does', async () => {
+  it("adds the server's own headers, and writes a header beyond ASCII as latin1 as node:http does", async () => {
     const { port } = await start(5000, { 'x-adplane-worker': '2' });
     const { answers } = await exchange(port, [get('/e/a') + get('/latin1')], 2);
     expect(answers.map((a) => a.headers['x-adplane-worker'])).toEqual(['2', '2']);
@@ -330,6 +379,9 @@ describe('the edge lane', () => {
     expect(answer.answers[0]!.headers.connection).toBe('close');
     expect(answer.ended).toBe(true);
     await closed;
-    servers.splice(servers.findIndex((s) => s.server === server), 1);
+    servers.splice(
+      servers.findIndex((s) => s.server === server),
+      1,
+    );
   });
 });

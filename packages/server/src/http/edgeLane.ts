@@ -83,7 +83,10 @@ class LaneRequest implements EdgeRequest {
   private onEnd: (() => void) | null = null;
   private delivery: 'waiting' | 'scheduled' | 'done' = 'waiting';
 
-  constructor(head: Head, readonly socket: Socket) {
+  constructor(
+    head: Head,
+    readonly socket: Socket,
+  ) {
     this.method = head.method;
     this.url = head.url;
     this.headers = head.headers;
@@ -160,7 +163,8 @@ class LaneResponse implements EdgeResponse {
 
   private serialize(body: string | Buffer | undefined): void {
     const status = this.statusCode;
-    if (!Number.isInteger(status) || status < 200 || status > 999) throw new RangeError(`Invalid status code: ${status}`);
+    if (!Number.isInteger(status) || status < 200 || status > 999)
+      throw new RangeError(`Invalid status code: ${status}`);
     const bodyless = this.head || status === 204 || status === 304;
     let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
     let hasLength = false;
@@ -188,10 +192,14 @@ class LaneResponse implements EdgeResponse {
     }
     if (!hasDate) text += dateHeader();
     // (an answer before a request that asked to close still keeps the connection: that one closes it)
-    text += this.keepAlive && !this.connection.serverClosing ? this.connection.lane.keepAliveLines : this.connection.lane.closeLines;
+    text +=
+      this.keepAlive && !this.connection.serverClosing
+        ? this.connection.lane.keepAliveLines
+        : this.connection.lane.closeLines;
     const payload = bodyless || body === undefined ? null : body;
     // a HEAD states the length a GET would have only when the handler said it
-    if (!hasLength && !bodyless) text += `content-length: ${payload === null ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length}\r\n`;
+    if (!hasLength && !bodyless)
+      text += `content-length: ${payload === null ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length}\r\n`;
     text += '\r\n';
     // (the lines the lane adds are ASCII: the server's own headers are the operator's names and values)
     this.latin1 = latin1;
@@ -289,7 +297,12 @@ class LaneConnection implements LaneReaderHost {
     if (!this.closeAfter || this.lane.closing) return;
     // the answers ended so far go out, then node:http's refusal
     this.write();
-    this.clientError('HPE_CLOSED_CONNECTION', 'Parse Error: Data after `Connection: close`', buf, this.queue.length === 0);
+    this.clientError(
+      'HPE_CLOSED_CONNECTION',
+      'Parse Error: Data after `Connection: close`',
+      buf,
+      this.queue.length === 0,
+    );
   }
 
   /** A request has begun to come (its first bytes), and is not whole yet. */
@@ -458,7 +471,8 @@ class LaneConnection implements LaneReaderHost {
    * node:http's parser refuses it.
    */
   readonly onEnd = (): void => {
-    if (this.requestSince !== 0 && !this.done) return this.clientError('HPE_INVALID_EOF_STATE', 'Parse Error: Invalid EOF state', undefined, false);
+    if (this.requestSince !== 0 && !this.done)
+      return this.clientError('HPE_INVALID_EOF_STATE', 'Parse Error: Invalid EOF state', undefined, false);
     this.finish();
     if (this.socket.writable) this.socket.end();
   };
@@ -492,7 +506,9 @@ class EdgeLane {
     readonly keepAliveMs: number,
     options: EdgeLaneOptions,
   ) {
-    const fixed = Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const fixed = Object.entries(options.headers ?? {})
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     this.keepAliveLines = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n${fixed}`;
     this.closeLines = `connection: close\r\n${fixed}`;
     this.headersTimeoutMs = options.headersTimeoutMs ?? server.headersTimeout;
@@ -538,11 +554,21 @@ class EdgeLane {
  * number of connections the lane holds now, for tests and metrics, and the bytes it has examined
  * (searched, scanned or copied), for tests.
  */
-export function installEdgeLane(server: Server, options: EdgeLaneOptions & { onError?: (error: unknown) => void }): { connections(): number; examined(): number } {
+export function installEdgeLane(
+  server: Server,
+  options: EdgeLaneOptions & { onError?: (error: unknown) => void },
+): { connections(): number; examined(): number } {
   const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
   if (!nodeListener) throw new Error('installEdgeLane: the server has no connection listener');
   server.removeListener('connection', nodeListener);
-  const lane = new EdgeLane(server, options.serve, (socket) => nodeListener.call(server, socket), options.onError ?? (() => undefined), options.keepAliveMs, options);
+  const lane = new EdgeLane(
+    server,
+    options.serve,
+    (socket) => nodeListener.call(server, socket),
+    options.onError ?? (() => undefined),
+    options.keepAliveMs,
+    options,
+  );
   server.on('connection', (socket: Socket) => lane.accept(socket));
   const closeIdle = server.closeIdleConnections.bind(server);
   const closeAll = server.closeAllConnections.bind(server);

@@ -33,8 +33,19 @@ export function inputSeed(runSeed: number, index: number): number {
 
 /** The kinds of input the generator makes; every one of them may also be mutated. */
 export const CASE_CLASSES = [
-  'plain', 'method', 'target', 'prototypeName', 'duplicate', 'contentLength', 'transferEncoding',
-  'obsFold', 'lineEnd', 'control', 'oversized', 'connection', 'declined',
+  'plain',
+  'method',
+  'target',
+  'prototypeName',
+  'duplicate',
+  'contentLength',
+  'transferEncoding',
+  'obsFold',
+  'lineEnd',
+  'control',
+  'oversized',
+  'connection',
+  'declined',
 ] as const;
 export type CaseClass = (typeof CASE_CLASSES)[number];
 
@@ -49,16 +60,77 @@ export interface FuzzInput {
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 /** Names node:http treats apart (first wins, joined with '; ', an array) and common ones. */
 const KNOWN_NAMES = [
-  'host', 'user-agent', 'referer', 'authorization', 'content-type', 'content-length', 'age', 'etag', 'from', 'expires',
-  'location', 'max-forwards', 'retry-after', 'server', 'last-modified', 'if-modified-since', 'if-unmodified-since',
-  'proxy-authorization', 'cookie', 'set-cookie', 'x-forwarded-for', 'accept', 'accept-encoding', 'accept-language',
-  'connection', 'date', 'vary', 'origin', 'cache-control', 'if-none-match', 'if-match', 'x-forwarded-proto', 'x-forwarded-host',
-  'content-encoding', 'keep-alive', 'transfer-encoding', 'expect', 'upgrade', 'te', 'trailer', 'x-adplane-hop', 'dnt',
+  'host',
+  'user-agent',
+  'referer',
+  'authorization',
+  'content-type',
+  'content-length',
+  'age',
+  'etag',
+  'from',
+  'expires',
+  'location',
+  'max-forwards',
+  'retry-after',
+  'server',
+  'last-modified',
+  'if-modified-since',
+  'if-unmodified-since',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-forwarded-for',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'connection',
+  'date',
+  'vary',
+  'origin',
+  'cache-control',
+  'if-none-match',
+  'if-match',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'content-encoding',
+  'keep-alive',
+  'transfer-encoding',
+  'expect',
+  'upgrade',
+  'te',
+  'trailer',
+  'x-adplane-hop',
+  'dnt',
 ];
 const LANE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST'];
-const OTHER_METHODS = [...METHODS, 'get', 'Get', 'POS', 'POSTT', 'GETT', 'G', 'DESCRIBE', 'ANNOUNCE', 'SETUP', 'PLAY', 'PAUSE', 'TEARDOWN', 'RECORD', 'FLUSH', 'PRI', 'QUERY', 'FOO', 'GET/', ''];
+const OTHER_METHODS = [
+  ...METHODS,
+  'get',
+  'Get',
+  'POS',
+  'POSTT',
+  'GETT',
+  'G',
+  'DESCRIBE',
+  'ANNOUNCE',
+  'SETUP',
+  'PLAY',
+  'PAUSE',
+  'TEARDOWN',
+  'RECORD',
+  'FLUSH',
+  'PRI',
+  'QUERY',
+  'FOO',
+  'GET/',
+  '',
+];
 const VISIBLE = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
-const INTERESTING = [0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x25, 0x2c, 0x3a, 0x3b, 0x3f, 0x5c, 0x7b, 0x7f, 0x80, 0xa0, 0xff, 0x0b, 0x0c, 0x1f, 0x2f, 0x40];
+const INTERESTING = [
+  0x00, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x25, 0x2c, 0x3a, 0x3b, 0x3f, 0x5c, 0x7b, 0x7f, 0x80, 0xa0, 0xff, 0x0b,
+  0x0c, 0x1f, 0x2f, 0x40,
+];
 
 function casing(rng: SeededRandom, name: string): string {
   const r = rng.int(4);
@@ -92,7 +164,14 @@ function plainTarget(rng: SeededRandom): string {
 function oddTarget(rng: SeededRandom): string {
   const r = rng.int(6);
   if (r === 0) return rng.pick(['*', 'http://x/a', 'x:80', '', '//a', '/%', '/%zz', '/a?b=c#d', '/\\', '/"<>{}|^`']);
-  const byte = r === 1 ? rng.int(256) : r === 2 ? rng.int(0x21) : r === 3 ? 0x7f + rng.int(0x81) : VISIBLE.charCodeAt(rng.int(VISIBLE.length));
+  const byte =
+    r === 1
+      ? rng.int(256)
+      : r === 2
+        ? rng.int(0x21)
+        : r === 3
+          ? 0x7f + rng.int(0x81)
+          : VISIBLE.charCodeAt(rng.int(VISIBLE.length));
   const base = plainTarget(rng);
   const at = 1 + rng.int(base.length);
   return base.slice(0, at) + String.fromCharCode(byte) + base.slice(at);
@@ -110,8 +189,10 @@ function plainRequest(rng: SeededRandom): RequestParts {
   const method = rng.pick(LANE_METHODS);
   const lines: string[] = [];
   const version = rng.chance(0.85) ? 'HTTP/1.1' : 'HTTP/1.0';
-  if (version === 'HTTP/1.1' || rng.chance(0.5)) lines.push(`${casing(rng, 'host')}: ${rng.pick(['test', 'ads.example.com', 'a:8080', ''])}`);
-  for (let n = rng.int(4); n > 0; n--) lines.push(`${casing(rng, rng.pick(KNOWN_NAMES.slice(0, 35)))}: ${plainValue(rng)}`);
+  if (version === 'HTTP/1.1' || rng.chance(0.5))
+    lines.push(`${casing(rng, 'host')}: ${rng.pick(['test', 'ads.example.com', 'a:8080', ''])}`);
+  for (let n = rng.int(4); n > 0; n--)
+    lines.push(`${casing(rng, rng.pick(KNOWN_NAMES.slice(0, 35)))}: ${plainValue(rng)}`);
   let body = '';
   if (method === 'POST' && rng.chance(0.8)) {
     body = rng.chance(0.2) ? '' : 'x'.repeat(rng.int(40)) + '{"id":"1"}';
@@ -139,10 +220,27 @@ function requestOf(rng: SeededRandom, kind: CaseClass, limits: ReadLimits): stri
       break;
     case 'target':
       parts.target = oddTarget(rng);
-      if (rng.chance(0.2)) parts.version = rng.pick(['HTTP/1.2', 'HTTP/2.0', 'HTTP/0.9', 'http/1.1', 'HTTP/1', 'HTTP/1.1 ', 'HTTP/11', 'HTTP/1.10', 'ICE/1.0', 'RTSP/1.0']);
+      if (rng.chance(0.2))
+        parts.version = rng.pick([
+          'HTTP/1.2',
+          'HTTP/2.0',
+          'HTTP/0.9',
+          'http/1.1',
+          'HTTP/1',
+          'HTTP/1.1 ',
+          'HTTP/11',
+          'HTTP/1.10',
+          'ICE/1.0',
+          'RTSP/1.0',
+        ]);
       break;
     case 'prototypeName':
-      for (let n = 1 + rng.int(3); n > 0; n--) shuffleIn(rng, parts.lines, `${casing(rng, rng.pick(PROTOTYPE_NAMES))}: ${rng.chance(0.5) ? 'evil' : plainValue(rng)}`);
+      for (let n = 1 + rng.int(3); n > 0; n--)
+        shuffleIn(
+          rng,
+          parts.lines,
+          `${casing(rng, rng.pick(PROTOTYPE_NAMES))}: ${rng.chance(0.5) ? 'evil' : plainValue(rng)}`,
+        );
       break;
     case 'duplicate': {
       const name = rng.pick(KNOWN_NAMES.filter((n) => n !== 'content-length' && n !== 'transfer-encoding'));
@@ -153,16 +251,52 @@ function requestOf(rng: SeededRandom, kind: CaseClass, limits: ReadLimits): stri
       parts.lines = parts.lines.filter((l) => !/^content-length:/i.test(l));
       if (rng.chance(0.5)) parts.method = rng.pick(LANE_METHODS);
       const n = parts.body.length;
-      const values = [`${n}`, ` ${n} `, `0${n}`, `+${n}`, `-${n}`, `${n},${n}`, `${n}, ${n}`, '', ' ', `0x${n.toString(16)}`, `${n}.0`, '99999999999999999999', '1000000000', `${n + 1}`, `${Math.max(0, n - 1)}`, `${n}\xa0`, '0'];
-      for (let k = 1 + (rng.chance(0.4) ? 1 + rng.int(2) : 0); k > 0; k--) shuffleIn(rng, parts.lines, `${casing(rng, 'content-length')}: ${rng.pick(values)}`);
+      const values = [
+        `${n}`,
+        ` ${n} `,
+        `0${n}`,
+        `+${n}`,
+        `-${n}`,
+        `${n},${n}`,
+        `${n}, ${n}`,
+        '',
+        ' ',
+        `0x${n.toString(16)}`,
+        `${n}.0`,
+        '99999999999999999999',
+        '1000000000',
+        `${n + 1}`,
+        `${Math.max(0, n - 1)}`,
+        `${n}\xa0`,
+        '0',
+      ];
+      for (let k = 1 + (rng.chance(0.4) ? 1 + rng.int(2) : 0); k > 0; k--)
+        shuffleIn(rng, parts.lines, `${casing(rng, 'content-length')}: ${rng.pick(values)}`);
       if (rng.chance(0.2)) shuffleIn(rng, parts.lines, `Transfer-Encoding: chunked`);
       break;
     }
     case 'transferEncoding': {
-      const te = rng.pick(['chunked', 'gzip, chunked', 'chunked, gzip', 'identity', 'chunked ', 'Chunked', 'gzip', '', 'chunked\tx']);
+      const te = rng.pick([
+        'chunked',
+        'gzip, chunked',
+        'chunked, gzip',
+        'identity',
+        'chunked ',
+        'Chunked',
+        'gzip',
+        '',
+        'chunked\tx',
+      ]);
       shuffleIn(rng, parts.lines, `${casing(rng, 'transfer-encoding')}: ${te}`);
       if (rng.chance(0.3)) shuffleIn(rng, parts.lines, `Transfer-Encoding: ${te}`);
-      if (te.includes('chunked') && rng.chance(0.7)) parts.body = rng.pick(['0\r\n\r\n', '3\r\nabc\r\n0\r\n\r\n', '3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n', '3\r\nab', 'z\r\n']);
+      if (te.includes('chunked') && rng.chance(0.7))
+        parts.body = rng.pick([
+          '0\r\n\r\n',
+          '3\r\nabc\r\n0\r\n\r\n',
+          '3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n',
+          '3\r\nab',
+          'z\r\n',
+        ]);
       break;
     }
     case 'obsFold':
@@ -202,15 +336,44 @@ function requestOf(rng: SeededRandom, kind: CaseClass, limits: ReadLimits): stri
       } else {
         // many short lines, around the header count kept
         const count = (limits.maxHeaders || 50) - parts.lines.length + rng.int(5) - 2;
-        for (let k = 0; k < count; k++) parts.lines.push(`${casing(rng, rng.pick(['x-a', 'x-b', 'cookie', 'set-cookie', 'user-agent', 'constructor']))}: ${k}`);
+        for (let k = 0; k < count; k++)
+          parts.lines.push(
+            `${casing(rng, rng.pick(['x-a', 'x-b', 'cookie', 'set-cookie', 'user-agent', 'constructor']))}: ${k}`,
+          );
       }
       break;
     }
     case 'connection': {
-      const value = rng.pick(['close', 'keep-alive', 'Keep-Alive', 'CLOSE', 'keep-alive, close', 'close, keep-alive', 'upgrade', 'te, close', 'closed', 'keep-alive , close', ' close ', 'x,close', 'close,x', '', '\xa0close', 'close\xa0', '\tkeep-alive', 'keep-alive\x80', 'close;q=1', ',close']);
+      const value = rng.pick([
+        'close',
+        'keep-alive',
+        'Keep-Alive',
+        'CLOSE',
+        'keep-alive, close',
+        'close, keep-alive',
+        'upgrade',
+        'te, close',
+        'closed',
+        'keep-alive , close',
+        ' close ',
+        'x,close',
+        'close,x',
+        '',
+        '\xa0close',
+        'close\xa0',
+        '\tkeep-alive',
+        'keep-alive\x80',
+        'close;q=1',
+        ',close',
+      ]);
       shuffleIn(rng, parts.lines, `${casing(rng, 'connection')}: ${value}`);
       if (rng.chance(0.3)) shuffleIn(rng, parts.lines, `Connection: ${rng.pick(['close', 'keep-alive'])}`);
-      if (rng.chance(0.15)) shuffleIn(rng, parts.lines, `${rng.pick(['Upgrade: websocket', 'Expect: 100-continue', 'Expect: x', 'Proxy-Connection: close', 'Keep-Alive: 5'])}`);
+      if (rng.chance(0.15))
+        shuffleIn(
+          rng,
+          parts.lines,
+          `${rng.pick(['Upgrade: websocket', 'Expect: 100-continue', 'Expect: x', 'Proxy-Connection: close', 'Keep-Alive: 5'])}`,
+        );
       if (rng.chance(0.4)) parts.version = rng.pick(['HTTP/1.0', 'HTTP/1.1']);
       if (rng.chance(0.05)) parts.method = 'CONNECT';
       break;
@@ -256,7 +419,8 @@ export function generate(seed: number): FuzzInput {
   if (rng.chance(0.05)) limits.maxBodyBytes = rng.int(64);
   const count = 1 + (rng.chance(0.5) ? rng.int(4) : 0);
   const texts: string[] = [];
-  for (let i = 0; i < count; i++) texts.push(i === 0 || rng.chance(0.6) ? requestOf(rng, kind, limits) : requestOf(rng, 'plain', limits));
+  for (let i = 0; i < count; i++)
+    texts.push(i === 0 || rng.chance(0.6) ? requestOf(rng, kind, limits) : requestOf(rng, 'plain', limits));
   // the pipeline in another order, or followed by a stray byte or an unfinished request
   if (count > 1 && rng.chance(0.3)) {
     if (rng.chance(0.5)) texts.reverse();
@@ -294,7 +458,14 @@ export interface LaneOutcome {
 }
 
 function laneReading(head: Head, body: Buffer | null): Reading {
-  return { method: head.method, url: head.url, version: head.version, headers: Object.entries(head.headers), body: body ? body.toString('latin1') : '', keepAlive: head.keepAlive };
+  return {
+    method: head.method,
+    url: head.url,
+    version: head.version,
+    headers: Object.entries(head.headers),
+    body: body ? body.toString('latin1') : '',
+    keepAlive: head.keepAlive,
+  };
 }
 
 /**
@@ -362,7 +533,16 @@ interface NodeIncoming {
   headers: Record<string, string | string[]>;
 }
 interface HttpCommon {
-  HTTPParser: { new (): NodeParser; REQUEST: number; kOnMessageBegin: number; kOnHeaders: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number; kOnExecute: number };
+  HTTPParser: {
+    new (): NodeParser;
+    REQUEST: number;
+    kOnMessageBegin: number;
+    kOnHeaders: number;
+    kOnHeadersComplete: number;
+    kOnBody: number;
+    kOnMessageComplete: number;
+    kOnExecute: number;
+  };
   parsers: { alloc(): NodeParser; free(parser: NodeParser): void };
 }
 
@@ -370,7 +550,10 @@ interface HttpCommon {
 const { HTTPParser, parsers } = createRequire(import.meta.url)('_http_common') as HttpCommon;
 const nodeCallbacks = (() => {
   const parser = parsers.alloc();
-  const callbacks = { onHeaders: parser[HTTPParser.kOnHeaders], onHeadersComplete: parser[HTTPParser.kOnHeadersComplete] };
+  const callbacks = {
+    onHeaders: parser[HTTPParser.kOnHeaders],
+    onHeadersComplete: parser[HTTPParser.kOnHeadersComplete],
+  };
   parsers.free(parser);
   return callbacks;
 })();
@@ -401,7 +584,15 @@ function nodeParser(): NodeParser {
   p[HTTPParser.kOnMessageComplete] = () => {
     const c = current!;
     const p = c.pending;
-    if (p) c.out.requests.push({ method: p.method, url: p.url, version: p.version, headers: p.headers, body: Buffer.concat(c.body).toString('latin1'), keepAlive: p.keepAlive });
+    if (p)
+      c.out.requests.push({
+        method: p.method,
+        url: p.url,
+        version: p.version,
+        headers: p.headers,
+        body: Buffer.concat(c.body).toString('latin1'),
+        keepAlive: p.keepAlive,
+      });
     c.pending = null;
     c.body = [];
   };
@@ -409,7 +600,13 @@ function nodeParser(): NodeParser {
   p.socket = null;
   p.onIncoming = (incoming, keepAlive) => {
     const c = current!;
-    c.pending = { method: incoming.method, url: incoming.url, version: incoming.httpVersion, headers: Object.entries(incoming.headers), keepAlive };
+    c.pending = {
+      method: incoming.method,
+      url: incoming.url,
+      version: incoming.httpVersion,
+      headers: Object.entries(incoming.headers),
+      keepAlive,
+    };
     // node:http's server: an upgrade only with 'upgrade' listeners (adplane has none) or CONNECT, which stops the parser
     if (incoming.upgrade && incoming.method === 'CONNECT') {
       c.out.upgraded = true;
@@ -509,7 +706,16 @@ export interface FuzzTally {
 }
 
 export function newTally(): FuzzTally {
-  return { inputs: 0, mutated: 0, bytes: 0, cuts: 0, laneRequests: 0, llhttpRequests: 0, byClass: Object.fromEntries(CASE_CLASSES.map((k) => [k, 0])), byEnd: { handover: 0, refused: 0, waiting: 0, idle: 0 } };
+  return {
+    inputs: 0,
+    mutated: 0,
+    bytes: 0,
+    cuts: 0,
+    laneRequests: 0,
+    llhttpRequests: 0,
+    byClass: Object.fromEntries(CASE_CLASSES.map((k) => [k, 0])),
+    byEnd: { handover: 0, refused: 0, waiting: 0, idle: 0 },
+  };
 }
 
 /**
@@ -520,7 +726,14 @@ export function newTally(): FuzzTally {
  */
 export function check(input: FuzzInput, policy: SplitPolicy, tally?: FuzzTally): Disagreement | null {
   const { bytes, limits } = input;
-  const fail = (split: number[], reason: string): Disagreement => ({ seed: input.seed, kind: input.kind, mutated: input.mutated, bytes: JSON.stringify(bytes.toString('latin1')), split, reason });
+  const fail = (split: number[], reason: string): Disagreement => ({
+    seed: input.seed,
+    kind: input.kind,
+    mutated: input.mutated,
+    bytes: JSON.stringify(bytes.toString('latin1')),
+    split,
+    reason,
+  });
   const whole = laneReads([bytes], limits);
   const node = llhttpReads([bytes], limits);
   const n = whole.requests.length;
@@ -536,23 +749,40 @@ export function check(input: FuzzInput, policy: SplitPolicy, tally?: FuzzTally):
   for (let i = 0; i < n; i++) {
     const ours = whole.requests[i]!;
     const theirs = node.requests[i];
-    if (!theirs) return fail([], `the lane took request ${i}, llhttp read ${node.requests.length} (error ${node.error}): ${JSON.stringify(ours)}`);
-    if (!same(ours, theirs)) return fail([], `request ${i}: the lane read ${JSON.stringify(ours)}, llhttp ${JSON.stringify(theirs)}`);
+    if (!theirs)
+      return fail(
+        [],
+        `the lane took request ${i}, llhttp read ${node.requests.length} (error ${node.error}): ${JSON.stringify(ours)}`,
+      );
+    if (!same(ours, theirs))
+      return fail([], `request ${i}: the lane read ${JSON.stringify(ours)}, llhttp ${JSON.stringify(theirs)}`);
   }
   if (whole.end === 'handover') {
-    if (!whole.rest!.equals(bytes.subarray(whole.consumed))) return fail([], `the hand-over at ${whole.consumed} is not the unread rest`);
+    if (!whole.rest!.equals(bytes.subarray(whole.consumed)))
+      return fail([], `the hand-over at ${whole.consumed} is not the unread rest`);
     // the lane's requests end where llhttp's do: llhttp reads them from those bytes alone, whole and nothing begun after
     const prefix = llhttpReads([bytes.subarray(0, whole.consumed)], limits);
     if (prefix.error !== null || prefix.requests.length !== n || prefix.begun !== n) {
-      return fail([], `the lane took ${n} requests in ${whole.consumed} bytes, llhttp read ${prefix.requests.length} whole of ${prefix.begun} begun there (error ${prefix.error})`);
+      return fail(
+        [],
+        `the lane took ${n} requests in ${whole.consumed} bytes, llhttp read ${prefix.requests.length} whole of ${prefix.begun} begun there (error ${prefix.error})`,
+      );
     }
   } else if (whole.end === 'refused') {
-    if (node.error !== 'HPE_CLOSED_CONNECTION' || node.requests.length !== n) return fail([], `the lane refused bytes after a close, llhttp: ${node.error} after ${node.requests.length} requests`);
+    if (node.error !== 'HPE_CLOSED_CONNECTION' || node.requests.length !== n)
+      return fail(
+        [],
+        `the lane refused bytes after a close, llhttp: ${node.error} after ${node.requests.length} requests`,
+      );
   } else {
     // idle or waiting: every byte the lane's, so llhttp read every byte alike and refused none
-    if (node.error !== null) return fail([], `the lane kept every byte (${whole.end}), llhttp refused them (${node.error})`);
+    if (node.error !== null)
+      return fail([], `the lane kept every byte (${whole.end}), llhttp refused them (${node.error})`);
     if (node.requests.length !== n || node.begun !== n + (whole.end === 'waiting' ? 1 : 0)) {
-      return fail([], `the lane took ${n} requests (${whole.end}), llhttp read ${node.requests.length} whole of ${node.begun} begun`);
+      return fail(
+        [],
+        `the lane took ${n} requests (${whole.end}), llhttp read ${node.requests.length} whole of ${node.begun} begun`,
+      );
     }
   }
   const rng = new SeededRandom(input.seed ^ 0x5bd1e995);
@@ -562,7 +792,8 @@ export function check(input: FuzzInput, policy: SplitPolicy, tally?: FuzzTally):
     const outcome = laneReads(cut(bytes, split), limits);
     const got = JSON.stringify({ ...outcome, rest: undefined });
     if (got !== expected) return fail(split, `read in pieces, the lane did otherwise: ${got} instead of ${expected}`);
-    if (outcome.rest && !outcome.rest.equals(whole.rest!)) return fail(split, 'read in pieces, the lane handed over other bytes');
+    if (outcome.rest && !outcome.rest.equals(whole.rest!))
+      return fail(split, 'read in pieces, the lane handed over other bytes');
   }
   return null;
 }

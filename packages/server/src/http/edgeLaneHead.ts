@@ -27,10 +27,17 @@ export interface ReadLimits {
   maxBodyBytes: number;
 }
 
-export const DEFAULT_LIMITS: ReadLimits = { maxHeadBytes: MAX_HEAD_BYTES, maxHeaders: NODE_MAX_HEADERS, maxBodyBytes: DEFAULT_MAX_BODY };
+export const DEFAULT_LIMITS: ReadLimits = {
+  maxHeadBytes: MAX_HEAD_BYTES,
+  maxHeaders: NODE_MAX_HEADERS,
+  maxBodyBytes: DEFAULT_MAX_BODY,
+};
 
 /** The limits node:http reads a request of `server` with (its options, else the process's), and the lane's largest body. */
-export function headLimits(server: { maxHeaderSize?: number | undefined; maxHeadersCount: number | null }, maxBodyBytes = DEFAULT_MAX_BODY): ReadLimits {
+export function headLimits(
+  server: { maxHeaderSize?: number | undefined; maxHeadersCount: number | null },
+  maxBodyBytes = DEFAULT_MAX_BODY,
+): ReadLimits {
   // node:http passes `server.maxHeaderSize || 0` to its parser, 0 being the process's limit
   const maxHeadBytes = server.maxHeaderSize || maxHeaderSize;
   // node:http keeps `maxHeadersCount << 1` names and values (none dropped when that is 0 or less)
@@ -51,7 +58,26 @@ const TARGET = /^\/[\x21-\x7e]*$/;
 const LENGTH_FIELD = /^[ \t]*\d{1,9} *$/;
 const CONNECTION_VALUE = /^[0-9A-Za-z!#$%&'*+.^_`|~, \t-]*$/;
 // node:http keeps the first of these when a request repeats them (IncomingMessage's rules)
-const FIRST_WINS = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const FIRST_WINS = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
 // handed to node:http: what the lane does not implement, `__proto__` (node's headers object drops
 // it), and Proxy-Connection, which llhttp reads as a Connection header (its close ends keep-alive)
 const NOT_IN_LANE = new Set(['transfer-encoding', 'expect', 'upgrade', '__proto__', 'proxy-connection']);
@@ -123,7 +149,9 @@ export function readHead(head: string, limits: ReadLimits = DEFAULT_LIMITS): Hea
   }
   if (method !== 'POST' && bodyBytes > 0) return null;
   const tokens = connection.toLowerCase();
-  const keepAlive = http10 ? /(^|,)[ \t]*keep-alive[ \t]*(,|$)/.test(tokens) : !/(^|,)[ \t]*close[ \t]*(,|$)/.test(tokens);
+  const keepAlive = http10
+    ? /(^|,)[ \t]*keep-alive[ \t]*(,|$)/.test(tokens)
+    : !/(^|,)[ \t]*close[ \t]*(,|$)/.test(tokens);
   return { method, url, version: http10 ? '1.0' : '1.1', headers, keepAlive, bodyBytes };
 }
 
@@ -162,7 +190,8 @@ const COLON = 58;
 const SLASH = 47;
 const VERSION = 'HTTP/1.';
 const TOKEN_BYTE = new Uint8Array(256);
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_BYTE[c.charCodeAt(0)] = 1;
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+  TOKEN_BYTE[c.charCodeAt(0)] = 1;
 
 /** `HeadScan.feed`: the head goes on past the bytes given. */
 export const HEAD_GOES_ON = -1;
@@ -269,7 +298,9 @@ export class HeadScan {
   }
 
   private lineComplete(): boolean {
-    return this.line === 0 ? this.part === 2 && this.partAt === VERSION.length + 1 : this.part === 1 && this.length !== 0;
+    return this.line === 0
+      ? this.part === 2 && this.partAt === VERSION.length + 1
+      : this.part === 1 && this.length !== 0;
   }
 
   private nextLine(): void {

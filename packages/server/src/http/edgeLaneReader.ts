@@ -75,7 +75,10 @@ export class LaneReader {
       this.scan = null;
       this.head = null;
       this.headLength = 0;
-      const read = raw.length - 4 > this.limits.maxHeadBytes ? null : readHead(raw.toString('latin1', 0, raw.length - 4), this.limits);
+      const read =
+        raw.length - 4 > this.limits.maxHeadBytes
+          ? null
+          : readHead(raw.toString('latin1', 0, raw.length - 4), this.limits);
       if (!read) return this.toNode([raw, chunk.subarray(end)]);
       if (end + read.bodyBytes > chunk.length) return this.awaitBody(read, raw, chunk, end);
       const taken = this.host.serve(read, read.bodyBytes ? chunk.subarray(end, end + read.bodyBytes) : null);

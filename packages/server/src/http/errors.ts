@@ -66,14 +66,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     const unique = uniqueViolationOf(error);
     if (unique) {
       const message = `${unique.field}: is already taken (by another row or account); choose another`;
-      return answer(reply, 409, { message, field: unique.field, errors: [{ field: unique.field, message: 'is already taken (by another row or account); choose another' }] });
+      return answer(reply, 409, {
+        message,
+        field: unique.field,
+        errors: [{ field: unique.field, message: 'is already taken (by another row or account); choose another' }],
+      });
     }
     // Another writer held the store past the wait (another process's save on one SQLite file, a lock
     // on PostgreSQL): nothing was written, and the same request a moment later goes through.
     if (isStoreBusy(error)) {
       request.log.warn({ err: error }, 'config store busy');
       reply.header('retry-after', '1');
-      return answer(reply, 503, { message: 'The store is busy with another save; nothing was saved. Try again in a moment.' });
+      return answer(reply, 503, {
+        message: 'The store is busy with another save; nothing was saved. Try again in a moment.',
+      });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

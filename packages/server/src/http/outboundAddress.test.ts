@@ -1,7 +1,14 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalServer, localServer } from '../../test/localServer.js';
-import { guardedConnector, isAddressRefused, isCallableAddress, isPublicAddress, originKey, outboundPolicy } from './outboundAddress.js';
+import {
+  guardedConnector,
+  isAddressRefused,
+  isCallableAddress,
+  isPublicAddress,
+  originKey,
+  outboundPolicy,
+} from './outboundAddress.js';
 
 describe('which addresses the server calls', () => {
   it('calls public addresses always, private ones only when allowed, link-local and the like never', () => {
@@ -10,18 +17,47 @@ describe('which addresses the server calls', () => {
       expect(isCallableAddress(a, false), a).toBe(true);
       expect(isCallableAddress(a, true), a).toBe(true);
     }
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', '::1', '[::1]', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '::1',
+      '[::1]',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isCallableAddress(a, false), a).toBe(false);
       expect(isCallableAddress(a, true), a).toBe(true);
     }
     // the cloud metadata service and its kin: never, whatever the switch
-    for (const a of ['169.254.169.254', '169.254.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::', 'fe80::1', 'ff02::1', '::ffff:169.254.169.254']) {
+    for (const a of [
+      '169.254.169.254',
+      '169.254.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      'fe80::1',
+      'ff02::1',
+      '::ffff:169.254.169.254',
+    ]) {
       expect(isCallableAddress(a, false), a).toBe(false);
       expect(isCallableAddress(a, true), a).toBe(false);
     }
     for (const a of ['', 'localhost', 'example.com', '1.2.3']) expect(isCallableAddress(a, true), a).toBe(false);
     // the metadata address carried in IPv6 (compatible, translated, NAT64), and two clouds' private-range metadata: never
-    for (const a of ['::a9fe:a9fe', '::169.254.169.254', '::ffff:0:a9fe:a9fe', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', 'fd00:ec2::254', '100.100.100.200']) {
+    for (const a of [
+      '::a9fe:a9fe',
+      '::169.254.169.254',
+      '::ffff:0:a9fe:a9fe',
+      '64:ff9b::169.254.169.254',
+      '64:ff9b:1::a9fe:a9fe',
+      'fd00:ec2::254',
+      '100.100.100.200',
+    ]) {
       expect(isCallableAddress(a, false), a).toBe(false);
       expect(isCallableAddress(a, true), a).toBe(false);
     }
@@ -47,17 +83,33 @@ describe('which addresses the server calls', () => {
   });
 
   it('refuses IPv4 in the spellings readers disagree on, whatever their value', () => {
-    for (const a of ['0x7f.1', '2130706433', '0177.0.0.1', '127.1', '0x08.8.8.8', '010.0.0.1', '8.8.8.08', '::ffff:0177.0.0.1', '::ffff:0x7f.0.0.1', '64:ff9b::0x7f.0.0.1']) {
+    for (const a of [
+      '0x7f.1',
+      '2130706433',
+      '0177.0.0.1',
+      '127.1',
+      '0x08.8.8.8',
+      '010.0.0.1',
+      '8.8.8.08',
+      '::ffff:0177.0.0.1',
+      '::ffff:0x7f.0.0.1',
+      '64:ff9b::0x7f.0.0.1',
+    ]) {
       expect(isCallableAddress(a, true), a).toBe(false);
     }
   });
 
-  it('keys origins with their port, and trusts the operator\'s own', () => {
+  it("keys origins with their port, and trusts the operator's own", () => {
     expect(originKey('https://Ads.Example.com/x?y')).toBe('https://ads.example.com:443');
     expect(originKey('http://127.0.0.1:8080/demo')).toBe('http://127.0.0.1:8080');
     expect(originKey('ftp://x')).toBeNull();
     expect(originKey('not a url')).toBeNull();
-    const p = outboundPolicy(false, ['http://127.0.0.1:8080', null, undefined, 'https://pbs.example.com/openrtb2/auction']);
+    const p = outboundPolicy(false, [
+      'http://127.0.0.1:8080',
+      null,
+      undefined,
+      'https://pbs.example.com/openrtb2/auction',
+    ]);
     expect([...p.trustedOrigins]).toEqual(['http://127.0.0.1:8080', 'https://pbs.example.com:443']);
     expect(p.allowPrivate).toBe(false);
   });
@@ -82,7 +134,8 @@ describe('the demand connector (a real undici Agent and a local server)', () => 
       await agent.close();
     }
   };
-  const agentOf = (allowPrivate: boolean, trusted: string[] = []) => new Agent({ connect: guardedConnector(outboundPolicy(allowPrivate, trusted)) });
+  const agentOf = (allowPrivate: boolean, trusted: string[] = []) =>
+    new Agent({ connect: guardedConnector(outboundPolicy(allowPrivate, trusted)) });
 
   it('refuses loopback, by address and by name, unless private addresses are allowed', async () => {
     expect(await get(agentOf(false), `http://127.0.0.1:${port}/`)).toBe('refused');
@@ -92,7 +145,7 @@ describe('the demand connector (a real undici Agent and a local server)', () => 
     expect(await get(agentOf(true), `http://localhost:${port}/`)).toBe('200 ok');
   });
 
-  it('calls the operator\'s own origin (its host, its Prebid Server) with private addresses refused', async () => {
+  it("calls the operator's own origin (its host, its Prebid Server) with private addresses refused", async () => {
     expect(await get(agentOf(false, [`http://127.0.0.1:${port}`]), `http://127.0.0.1:${port}/`)).toBe('200 ok');
     // an IPv6 origin as a URL writes it, in brackets (the server listens on IPv4 here: refused, or trusted and not answering)
     expect(await get(agentOf(false, []), `http://[::1]:${port}/`)).toBe('refused');

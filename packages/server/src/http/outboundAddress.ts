@@ -30,8 +30,14 @@ import { type Address, addressRanges, inRanges, readAddress } from './addressRan
  * multicast ff00::/8 and AWS's metadata fd00:ec2::254.
  */
 const NEVER = addressRanges([
-  '0.0.0.0/8', '169.254.0.0/16', '224.0.0.0/3', '100.100.100.200',
-  '::/128', 'fe80::/10', 'ff00::/8', 'fd00:ec2::254',
+  '0.0.0.0/8',
+  '169.254.0.0/16',
+  '224.0.0.0/3',
+  '100.100.100.200',
+  '::/128',
+  'fe80::/10',
+  'ff00::/8',
+  'fd00:ec2::254',
 ]);
 
 /**
@@ -41,9 +47,20 @@ const NEVER = addressRanges([
  * check calls reserved (ivt/ipAddress.ts isReservedV4 and isReservedV6; a test holds them equal).
  */
 const PRIVATE = addressRanges([
-  '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
-  '::1/128', 'fc00::/7', '2001:db8::/32', '100::/64',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '::1/128',
+  'fc00::/7',
+  '2001:db8::/32',
+  '100::/64',
 ]);
 
 const range = (cidr: string): [ipaddr.IPv6, number] => ipaddr.IPv6.parseCIDR(cidr);
@@ -76,7 +93,8 @@ function carriedV4(address: ipaddr.IPv6): ipaddr.IPv4[] {
   return [];
 }
 
-const callable = (address: Address, allowPrivate: boolean): boolean => !inRanges(address, NEVER) && (allowPrivate || !inRanges(address, PRIVATE));
+const callable = (address: Address, allowPrivate: boolean): boolean =>
+  !inRanges(address, NEVER) && (allowPrivate || !inRanges(address, PRIVATE));
 
 /**
  * Whether the server may connect to `address` (an IP, IPv6 in brackets or not, as addressRanges.ts
@@ -106,7 +124,11 @@ class AddressRefusedError extends Error {
 
 /** Whether an error (or its cause, as undici wraps some) is a refused address. */
 export function isAddressRefused(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === ADDRESS_REFUSED) return true;
   }
   return false;
@@ -119,8 +141,10 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as LookupAddress[];
       const refused = list.find((a) => !isCallableAddress(a.address, allowPrivate));
-      if (refused || list.length === 0) return callback(new AddressRefusedError(hostname, refused?.address ?? ''), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      if (refused || list.length === 0)
+        return callback(new AddressRefusedError(hostname, refused?.address ?? ''), '', 0);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
@@ -146,7 +170,10 @@ export function originKey(url: string): string | null {
 }
 
 /** A policy from settings: the switch, and the operator's URLs whose origins are trusted (unset ones skipped). */
-export function outboundPolicy(allowPrivate: boolean, operatorUrls: readonly (string | null | undefined)[]): OutboundPolicy {
+export function outboundPolicy(
+  allowPrivate: boolean,
+  operatorUrls: readonly (string | null | undefined)[],
+): OutboundPolicy {
   const trustedOrigins = new Set<string>();
   for (const url of operatorUrls) {
     const key = url ? originKey(url) : null;
@@ -162,7 +189,10 @@ export const ANY_ADDRESS: OutboundPolicy = { allowPrivate: true, trustedOrigins:
  * undici's connector under `policy`: a trusted origin connects as usual; an IP literal is checked as
  * it is; a name is resolved by guardedLookup. (undici's own options for the socket: `socketOptions`.)
  */
-export function guardedConnector(policy: OutboundPolicy, socketOptions: buildConnector.BuildOptions = {}): buildConnector.connector {
+export function guardedConnector(
+  policy: OutboundPolicy,
+  socketOptions: buildConnector.BuildOptions = {},
+): buildConnector.connector {
   const open = buildConnector(socketOptions);
   const guarded = buildConnector({ ...socketOptions, lookup: guardedLookup(policy.allowPrivate) });
   return (options, callback) => {

@@ -55,7 +55,11 @@ function isLoopback(host: string): boolean {
 }
 
 /** The host of a URL as compared here: lower case, without brackets or a trailing dot. */
-const bareHost = (hostname: string): string => hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+const bareHost = (hostname: string): string =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 /** The addresses of the machine's own interfaces (asked for only when the server listens on all of them). */
 function interfaceAddresses(): Set<string> {
@@ -68,7 +72,11 @@ function interfaceAddresses(): Set<string> {
  * A test of URLs against the server's own decision entry points. `listening()` is read at each test:
  * the port a server got is only known once it listens (null before: the configured one).
  */
-export function ownEntryPoints(publicHost: string, configured: Listening, listening: () => Listening | null = () => null): (url: string) => string | null {
+export function ownEntryPoints(
+  publicHost: string,
+  configured: Listening,
+  listening: () => Listening | null = () => null,
+): (url: string) => string | null {
   let publicKey = '';
   try {
     const u = new URL(publicHost);

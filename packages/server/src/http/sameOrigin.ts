@@ -34,7 +34,10 @@ function hostOf(value: string): string | null {
 }
 
 /** Whether the browser headers of a request say it comes from this origin (or from no page at all). */
-export function isSameOrigin(request: Pick<FastifyRequest, 'headers' | 'host' | 'protocol'>, publicHost: string): boolean {
+export function isSameOrigin(
+  request: Pick<FastifyRequest, 'headers' | 'host' | 'protocol'>,
+  publicHost: string,
+): boolean {
   return sameOriginHeaders(request.headers, [`${request.protocol}://${request.host}`, publicHost]);
 }
 
@@ -43,7 +46,10 @@ export function isSameOrigin(request: Pick<FastifyRequest, 'headers' | 'host' | 
  * a `Referer`, whose host must be one of `ownOrigins`' (URLs: through URL, a default port, :80 or
  * :443, is dropped the same way on both sides); a request with none of them is from no page.
  */
-export function sameOriginHeaders(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; referer?: string | string[] }, ownOrigins: readonly string[]): boolean {
+export function sameOriginHeaders(
+  headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; referer?: string | string[] },
+  ownOrigins: readonly string[],
+): boolean {
   const own = new Set(ownOrigins.map(hostOf).filter((h): h is string => h !== null));
   const fetchSite = headers['sec-fetch-site'];
   if (typeof fetchSite === 'string') return fetchSite === 'same-origin' || fetchSite === 'none';
@@ -65,7 +71,10 @@ export function installSameOriginChecks(app: FastifyInstance): void {
     const changesState = !SAFE_METHODS.has(request.method) || request.routeOptions.config?.changesState === true;
     if (!changesState) return;
     if (!isSameOrigin(request, app.settings.publicHost)) {
-      request.log.warn({ origin: request.headers.origin, fetchSite: request.headers['sec-fetch-site'] }, 'cross-site request refused');
+      request.log.warn(
+        { origin: request.headers.origin, fetchSite: request.headers['sec-fetch-site'] },
+        'cross-site request refused',
+      );
       throw new HttpError(403, 'Cross-site request refused: this action must come from the adplane console itself');
     }
     if (BODY_METHODS.has(request.method) && !isJsonRequest(request)) {

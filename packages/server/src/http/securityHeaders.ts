@@ -49,7 +49,9 @@ export const EDGE_PATHS = [
 ] as const;
 
 const escaped = (path: string) => path.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-const EDGE_PATH = new RegExp(`^(?:${EDGE_PATHS.map((p) => (p.endsWith('/') ? escaped(p) : `${escaped(p)}(?:[/?#]|$)`)).join('|')})`);
+const EDGE_PATH = new RegExp(
+  `^(?:${EDGE_PATHS.map((p) => (p.endsWith('/') ? escaped(p) : `${escaped(p)}(?:[/?#]|$)`)).join('|')})`,
+);
 
 /** Whether a request's URL (path and query) is the edge's. */
 export const isEdgePath = (url: string): boolean => EDGE_PATH.test(url);
@@ -85,7 +87,10 @@ function consoleCsp(settings: Pick<Settings, 'publicHost'>): Record<string, stri
   };
 }
 
-export async function installSecurityHeaders(app: FastifyInstance, settings: Pick<Settings, 'publicHost'>): Promise<void> {
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  settings: Pick<Settings, 'publicHost'>,
+): Promise<void> {
   await app.register(helmet, {
     global: false,
     contentSecurityPolicy: { useDefaults: false, directives: consoleCsp(settings) },

@@ -10,14 +10,16 @@ import { type UaProfile } from './userAgentProfile.js';
 /** Reverse-DNS package names, App Store ids, Amazon ASINs, Samsung and Roku store ids: dot-separated runs of letters, digits, `_` and `-`. */
 const BUNDLE_SHAPE = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 /** Values players and SDKs send when they have no bundle. */
-const BUNDLE_PLACEHOLDER = /^(?:null|undefined|none|unknown|n-?a|nil|test|bundle|app_?bundle|app_?id|bundle_?id|0+|-+|_+)$|^com\.example(?:\.|$)/i;
+const BUNDLE_PLACEHOLDER =
+  /^(?:null|undefined|none|unknown|n-?a|nil|test|bundle|app_?bundle|app_?id|bundle_?id|0+|-+|_+)$|^com\.example(?:\.|$)/i;
 
 export function isPlausibleBundle(bundle: string): boolean {
   return bundle.length <= 200 && BUNDLE_SHAPE.test(bundle) && !BUNDLE_PLACEHOLDER.test(bundle);
 }
 
 /** An http(s) or App Store URL with a host (the scheme may be left out), or an Android `market://` link. */
-const STORE_URL = /^(?:(?:https?|itms-apps|itms):\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d{1,5})?(?:[/?#]\S*)?$|^market:\/\/\S+$/i;
+const STORE_URL =
+  /^(?:(?:https?|itms-apps|itms):\/\/)?[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d{1,5})?(?:[/?#]\S*)?$|^market:\/\/\S+$/i;
 
 export function isPlausibleStoreUrl(url: string): boolean {
   return url.length <= 2048 && STORE_URL.test(url);
@@ -48,7 +50,15 @@ export function deviceIdVerdict(id: string, idType: string): DeviceIdVerdict {
 
 /** OS families that cannot be one another. '' for what is not one of them (Linux, unknown). */
 const UA_OS_FAMILY: Record<string, string> = {
-  ios: 'apple', tvos: 'apple', macos: 'apple', android: 'android', fireos: 'android', roku: 'roku', tizen: 'tizen', webos: 'webos', windows: 'windows',
+  ios: 'apple',
+  tvos: 'apple',
+  macos: 'apple',
+  android: 'android',
+  fireos: 'android',
+  roku: 'roku',
+  tizen: 'tizen',
+  webos: 'webos',
+  windows: 'windows',
 };
 
 const STATED_OS_FAMILY: [RegExp, string][] = [
@@ -90,7 +100,8 @@ const NON_ANDROID_TV = new Set(['roku', 'tizen', 'webos', 'vizio', 'vidaa', 'app
  * and SDKs that map Windows to a PC state 2 honestly.
  */
 export function deviceTypeContradicts(deviceType: number, ua: UaProfile): boolean {
-  if (deviceType === 3 || deviceType === 7) return ua.device === 'desktop' && ua.tvFamily === '' && (ua.os === 'windows' || ua.os === 'macos');
+  if (deviceType === 3 || deviceType === 7)
+    return ua.device === 'desktop' && ua.tvFamily === '' && (ua.os === 'windows' || ua.os === 'macos');
   if (deviceType === 2) return ua.tvFamily !== 'xbox' && NON_ANDROID_TV.has(ua.tvFamily);
   if (deviceType === 4 || deviceType === 5) return NON_ANDROID_TV.has(ua.tvFamily);
   return false;
@@ -110,7 +121,9 @@ const GOOGLE_PLAY_URL = /^(?:(?:https?:\/\/)?play\.google\.com\/|market:\/\/)/i;
  */
 export function appContradictsOs(bundle: string, storeUrl: string, ua: UaProfile): boolean {
   if (ua.device !== 'mobile' || ua.tvFamily !== '') return false;
-  if (ua.os === 'android') return (bundle !== '' && APPLE_STORE_ID.test(bundle)) || (storeUrl !== '' && APPLE_STORE_URL.test(storeUrl));
-  if (ua.os === 'ios') return (bundle !== '' && AMAZON_ASIN.test(bundle)) || (storeUrl !== '' && GOOGLE_PLAY_URL.test(storeUrl));
+  if (ua.os === 'android')
+    return (bundle !== '' && APPLE_STORE_ID.test(bundle)) || (storeUrl !== '' && APPLE_STORE_URL.test(storeUrl));
+  if (ua.os === 'ios')
+    return (bundle !== '' && AMAZON_ASIN.test(bundle)) || (storeUrl !== '' && GOOGLE_PLAY_URL.test(storeUrl));
   return false;
 }

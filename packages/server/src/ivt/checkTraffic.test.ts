@@ -19,12 +19,26 @@ interface Fixture {
 }
 
 const DEFAULT_FACTS: TrafficFacts = {
-  origin: 'vast', source: 'channel-1', ip: '', ipFromConnection: false, ua: '', environment: '', bundle: '', storeUrl: '',
-  deviceId: '', deviceIdType: '', lmt: null, deviceType: 0, os: '', now: Date.UTC(2026, 10, 23, 12),
+  origin: 'vast',
+  source: 'channel-1',
+  ip: '',
+  ipFromConnection: false,
+  ua: '',
+  environment: '',
+  bundle: '',
+  storeUrl: '',
+  deviceId: '',
+  deviceIdType: '',
+  lmt: null,
+  deviceType: 0,
+  os: '',
+  now: Date.UTC(2026, 10, 23, 12),
 };
 
 const DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FIXTURES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const read = (file: string): Fixture => JSON.parse(readFileSync(DIR + file, 'utf8')) as Fixture;
 
 describe('pre-bid IVT fixtures', () => {
@@ -53,14 +67,33 @@ describe('pre-bid IVT fixtures', () => {
     const reasons = new Set(fixtures.map((f) => f.expect.reason).filter(Boolean));
     expect([...reasons].sort()).toEqual(Object.keys(IVT_REASONS).sort());
     const cleanUas = fixtures.filter((f) => !f.expect.ivt).map((f) => f.facts.ua ?? '');
-    for (const marker of ['Roku/', 'AFT', 'Tizen', 'Web0S', 'Apple TV', 'CrKey', 'iPhone', 'Windows NT', 'Android 13; SM-S918B Build']) {
-      expect(cleanUas.some((ua) => ua.includes(marker)), marker).toBe(true);
+    for (const marker of [
+      'Roku/',
+      'AFT',
+      'Tizen',
+      'Web0S',
+      'Apple TV',
+      'CrKey',
+      'iPhone',
+      'Windows NT',
+      'Android 13; SM-S918B Build',
+    ]) {
+      expect(
+        cleanUas.some((ua) => ua.includes(marker)),
+        marker,
+      ).toBe(true);
     }
   });
 });
 
 describe('checkTraffic', () => {
-  const clean: TrafficFacts = { ...DEFAULT_FACTS, ua: 'Roku/DVP-12.5 (12.5.0.4178)', ip: '73.162.18.44', environment: 'ctv', bundle: '151908' };
+  const clean: TrafficFacts = {
+    ...DEFAULT_FACTS,
+    ua: 'Roku/DVP-12.5 (12.5.0.4178)',
+    ip: '73.162.18.44',
+    environment: 'ctv',
+    bundle: '151908',
+  };
 
   it('answers shared frozen verdicts (nothing allocated per request)', () => {
     const a = checkTraffic(clean);

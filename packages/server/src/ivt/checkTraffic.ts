@@ -1,4 +1,12 @@
-import { appContradictsOs, deviceIdVerdict, deviceTypeContradicts, isPlausibleBundle, isPlausibleStoreUrl, statedOsFamily, uaOsFamily } from './appDeviceRules.js';
+import {
+  appContradictsOs,
+  deviceIdVerdict,
+  deviceTypeContradicts,
+  isPlausibleBundle,
+  isPlausibleStoreUrl,
+  statedOsFamily,
+  uaOsFamily,
+} from './appDeviceRules.js';
 import { INVALID, IPV4, ip, isNonViewerV6, isReservedV4, parseViewerIp } from './ipAddress.js';
 import { CLEAN, type IvtReason, type TrafficVerdict, verdictOf } from './reasons.js';
 import { DEFAULT_RATE_LIMIT, type RateLimit, RequestRateCounter } from './requestRate.js';
@@ -51,7 +59,9 @@ export interface TrafficCheckState {
 }
 
 /** The state an edge process keeps for the life of its lists: the lists, and a rate counter unless `rate` is false. */
-export function createTrafficCheckState(options: { lists?: TrafficLists; rate?: Partial<RateLimit> | false } = {}): TrafficCheckState {
+export function createTrafficCheckState(
+  options: { lists?: TrafficLists; rate?: Partial<RateLimit> | false } = {},
+): TrafficCheckState {
   return {
     lists: options.lists ?? shippedTrafficLists(),
     rates: options.rate === false ? null : new RequestRateCounter({ ...DEFAULT_RATE_LIMIT, ...options.rate }),
@@ -109,7 +119,11 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   if (s.rates) {
     const sourceHash = hash30(facts.source);
     if (idVerdict === 'ok') {
-      if (s.rates.limit.maxPerDevice > 0 && s.rates.exceeds(hash30(facts.deviceId, sourceHash), facts.now, s.rates.limit.maxPerDevice)) rateReason = 'device_rate';
+      if (
+        s.rates.limit.maxPerDevice > 0 &&
+        s.rates.exceeds(hash30(facts.deviceId, sourceHash), facts.now, s.rates.limit.maxPerDevice)
+      )
+        rateReason = 'device_rate';
     } else if (family !== INVALID) {
       // IPv6 by its /64: a device's privacy addresses change within it
       const address = family === IPV4 ? v4 : hi ^ Math.imul(lo, 0x9e3779b1);
@@ -131,7 +145,12 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   // All zeros is what a device sends without a usable ad id, whatever lmt says: iOS 14.5+ before the
   // ATT prompt (Prebid Server then writes lmt=0), Android apps without the AD_ID permission. Only an
   // Apple device that states tracking as authorized (atts=3, when the IDFA is always there) contradicts it.
-  if (idVerdict === 'zero' && facts.atts === 3 && facts.lmt !== true && (uaOsFamily(profile) === 'apple' || statedOsFamily(facts.os) === 'apple')) {
+  if (
+    idVerdict === 'zero' &&
+    facts.atts === 3 &&
+    facts.lmt !== true &&
+    (uaOsFamily(profile) === 'apple' || statedOsFamily(facts.os) === 'apple')
+  ) {
     return verdictOf('zero_device_id');
   }
 
@@ -140,13 +159,15 @@ export function checkTraffic(facts: TrafficFacts, state?: TrafficCheckState): Tr
   } else if (facts.environment === 'app' || facts.environment === 'ctv') return verdictOf('app_without_bundle');
   if (facts.storeUrl !== '' && !isPlausibleStoreUrl(facts.storeUrl)) return verdictOf('invalid_store_url');
 
-  if (facts.deviceType !== 0 && deviceTypeContradicts(facts.deviceType, profile)) return verdictOf('ua_device_mismatch');
+  if (facts.deviceType !== 0 && deviceTypeContradicts(facts.deviceType, profile))
+    return verdictOf('ua_device_mismatch');
   if (facts.os !== '') {
     const stated = statedOsFamily(facts.os);
     const parsed = uaOsFamily(profile);
     if (stated !== '' && parsed !== '' && stated !== parsed) return verdictOf('ua_os_mismatch');
   }
-  if ((facts.bundle !== '' || facts.storeUrl !== '') && appContradictsOs(facts.bundle, facts.storeUrl, profile)) return verdictOf('app_os_mismatch');
+  if ((facts.bundle !== '' || facts.storeUrl !== '') && appContradictsOs(facts.bundle, facts.storeUrl, profile))
+    return verdictOf('app_os_mismatch');
 
   return rateReason ? verdictOf(rateReason) : CLEAN;
 }

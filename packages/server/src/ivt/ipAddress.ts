@@ -192,17 +192,17 @@ export function isReservedV4(v4: number): boolean {
     case 127:
       return true;
     case 100:
-      return (v4 >>> 22) === 0x191; // 100.64/10
+      return v4 >>> 22 === 0x191; // 100.64/10
     case 169:
-      return (v4 >>> 16) === 0xa9fe; // 169.254/16
+      return v4 >>> 16 === 0xa9fe; // 169.254/16
     case 172:
-      return (v4 >>> 20) === 0xac1; // 172.16/12
+      return v4 >>> 20 === 0xac1; // 172.16/12
     case 192:
-      return (v4 >>> 8) === 0xc00000 || (v4 >>> 8) === 0xc00002 || (v4 >>> 16) === 0xc0a8;
+      return v4 >>> 8 === 0xc00000 || v4 >>> 8 === 0xc00002 || v4 >>> 16 === 0xc0a8;
     case 198:
-      return (v4 >>> 17) === 0x6309 || (v4 >>> 8) === 0xc63364; // 198.18/15, 198.51.100/24
+      return v4 >>> 17 === 0x6309 || v4 >>> 8 === 0xc63364; // 198.18/15, 198.51.100/24
     case 203:
-      return (v4 >>> 8) === 0xcb0071; // 203.0.113/24
+      return v4 >>> 8 === 0xcb0071; // 203.0.113/24
     default:
       return a >= 224;
   }
@@ -236,7 +236,8 @@ export function isNonViewerV6(): boolean {
   if (isReservedV6()) return true;
   const w = ip.words;
   const first = w[0]!;
-  if ((first & 0xe000) !== 0x2000) return !(first === 0x0064 && w[1] === 0xff9b && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0);
+  if ((first & 0xe000) !== 0x2000)
+    return !(first === 0x0064 && w[1] === 0xff9b && w[2] === 0 && w[3] === 0 && w[4] === 0 && w[5] === 0);
   if (first === 0x2001 && w[1] === 0x0002 && w[2] === 0) return true; // 2001:2::/48 benchmarking
   return first === 0x3fff && (w[1]! & 0xf000) === 0; // 3fff::/20 documentation
 }

@@ -113,7 +113,14 @@ export interface RangeList {
   errors: CidrLineError[];
 }
 
-export const emptyRangeList = (): RangeList => ({ v4: [], v6: [], exemptV4: [], exemptV6: [], replace: false, errors: [] });
+export const emptyRangeList = (): RangeList => ({
+  v4: [],
+  v6: [],
+  exemptV4: [],
+  exemptV6: [],
+  replace: false,
+  errors: [],
+});
 
 /**
  * Reads CIDR text: one `address/length` (or a bare address) a line, `#` to the end of a line is a
@@ -132,7 +139,8 @@ export function readRangeList(text: string, into: RangeList = emptyRangeList()):
     }
     const exempt = line.startsWith('!');
     if (exempt) line = line.slice(1).trim();
-    if (!addCidr(line, exempt ? into.exemptV4 : into.v4, exempt ? into.exemptV6 : into.v6)) into.errors.push({ line: n + 1, text: lines[n]!.trim() });
+    if (!addCidr(line, exempt ? into.exemptV4 : into.v4, exempt ? into.exemptV6 : into.v6))
+      into.errors.push({ line: n + 1, text: lines[n]!.trim() });
   }
   return into;
 }

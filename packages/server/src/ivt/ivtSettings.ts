@@ -21,7 +21,14 @@ export interface IvtSettingProblem {
   message: string;
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, variable: string, fallback: number, min: number, max: number, problems: IvtSettingProblem[]): number {
+function wholeNumber(
+  env: NodeJS.ProcessEnv,
+  variable: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: IvtSettingProblem[],
+): number {
   const raw = env[variable]?.trim();
   if (!raw) return fallback;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -32,13 +39,23 @@ function wholeNumber(env: NodeJS.ProcessEnv, variable: string, fallback: number,
   return n;
 }
 
-export function readIvtSettings(env: NodeJS.ProcessEnv = process.env): { settings: IvtSettings; problems: IvtSettingProblem[] } {
+export function readIvtSettings(env: NodeJS.ProcessEnv = process.env): {
+  settings: IvtSettings;
+  problems: IvtSettingProblem[];
+} {
   const problems: IvtSettingProblem[] = [];
   const windowS = wholeNumber(env, 'ADPLANE_IVT_RATE_WINDOW_S', DEFAULT_RATE_LIMIT.windowMs / 1000, 1, 3600, problems);
   const rate: RateLimit = {
     ...DEFAULT_RATE_LIMIT,
     windowMs: windowS * 1000,
-    maxPerDevice: wholeNumber(env, 'ADPLANE_IVT_MAX_PER_DEVICE', DEFAULT_RATE_LIMIT.maxPerDevice, 0, 1_000_000, problems),
+    maxPerDevice: wholeNumber(
+      env,
+      'ADPLANE_IVT_MAX_PER_DEVICE',
+      DEFAULT_RATE_LIMIT.maxPerDevice,
+      0,
+      1_000_000,
+      problems,
+    ),
     maxPerIpUa: wholeNumber(env, 'ADPLANE_IVT_MAX_PER_IP_UA', DEFAULT_RATE_LIMIT.maxPerIpUa, 0, 1_000_000, problems),
   };
   return { settings: { files: trafficListFilesFromEnv(env), rate }, problems };

@@ -12,6 +12,8 @@ export interface TrafficVerdict {
 export const CLEAN: TrafficVerdict = Object.freeze({ ivt: false, reason: '' });
 
 /** One frozen verdict per reason, so that flagging allocates nothing. */
-const VERDICTS = Object.fromEntries(Object.keys(IVT_REASONS).map((r) => [r, Object.freeze({ ivt: true, reason: r })])) as Record<IvtReason, TrafficVerdict>;
+const VERDICTS = Object.fromEntries(
+  Object.keys(IVT_REASONS).map((r) => [r, Object.freeze({ ivt: true, reason: r })]),
+) as Record<IvtReason, TrafficVerdict>;
 
 export const verdictOf = (reason: IvtReason): TrafficVerdict => VERDICTS[reason];

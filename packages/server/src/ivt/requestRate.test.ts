@@ -12,7 +12,7 @@ describe('RequestRateCounter', () => {
     expect(c.hit('a', 9_999)).toBe(3);
   });
 
-  it("weighs the previous window by how much of it still overlaps the last windowMs", () => {
+  it('weighs the previous window by how much of it still overlaps the last windowMs', () => {
     const c = new RequestRateCounter(limit);
     for (let i = 0; i < 20; i++) c.hit('a', i * 10);
     // a quarter into the next window: three quarters of the previous 20, plus this one

@@ -20,7 +20,12 @@ export interface RateLimit {
 }
 
 /** A CTV ad pod asks for at most a handful of ads a few times a minute; 30 in 10 s is far above any player. */
-export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({ maxPerDevice: 30, maxPerIpUa: 60, windowMs: 10_000, maxKeys: 200_000 });
+export const DEFAULT_RATE_LIMIT: RateLimit = Object.freeze({
+  maxPerDevice: 30,
+  maxPerIpUa: 60,
+  windowMs: 10_000,
+  maxKeys: 200_000,
+});
 
 export class RequestRateCounter {
   private current = new Map<string | number, number>();

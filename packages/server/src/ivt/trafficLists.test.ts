@@ -16,14 +16,29 @@ const file = (name: string, text: string) => {
 };
 
 const facts: TrafficFacts = {
-  origin: 'vast', source: 'c', ip: '73.162.18.44', ipFromConnection: false, ua: 'Roku/DVP-12.5 (12.5.0.4178)', environment: 'ctv', bundle: '151908',
-  storeUrl: '', deviceId: '', deviceIdType: '', lmt: null, deviceType: 0, os: '', now: 0,
+  origin: 'vast',
+  source: 'c',
+  ip: '73.162.18.44',
+  ipFromConnection: false,
+  ua: 'Roku/DVP-12.5 (12.5.0.4178)',
+  environment: 'ctv',
+  bundle: '151908',
+  storeUrl: '',
+  deviceId: '',
+  deviceIdType: '',
+  lmt: null,
+  deviceType: 0,
+  os: '',
+  now: 0,
 };
-const check = (f: Partial<TrafficFacts>, lists = shippedTrafficLists()) => checkTraffic({ ...facts, ...f }, createTrafficCheckState({ lists, rate: false })).reason;
+const check = (f: Partial<TrafficFacts>, lists = shippedTrafficLists()) =>
+  checkTraffic({ ...facts, ...f }, createTrafficCheckState({ lists, rate: false })).reason;
 
 describe('refresh files', () => {
   it('extend the shipped ranges, and exempt ranges with !', () => {
-    const lists = loadTrafficLists({ rangesFile: file('extend.txt', '# our own list\n73.162.0.0/16\n!52.94.236.0/24\n') });
+    const lists = loadTrafficLists({
+      rangesFile: file('extend.txt', '# our own list\n73.162.0.0/16\n!52.94.236.0/24\n'),
+    });
     expect(check({ ip: '73.162.18.44' }, lists)).toBe('datacenter_ip');
     expect(check({ ip: '52.94.236.248' }, lists)).toBe('');
     expect(check({ ip: '52.94.237.1' }, lists)).toBe('datacenter_ip');
@@ -38,7 +53,9 @@ describe('refresh files', () => {
   });
 
   it('add and allow user-agent patterns', () => {
-    const lists = loadTrafficLists({ uaFile: file('ua.txt', '# spoofing tools we have seen\nctv-emulator\n!^partner-ssai/\n') });
+    const lists = loadTrafficLists({
+      uaFile: file('ua.txt', '# spoofing tools we have seen\nctv-emulator\n!^partner-ssai/\n'),
+    });
     expect(check({ ua: 'Roku/DVP-12.5 (12.5.0.4178) CTV-Emulator/2' }, lists)).toBe('bot_user_agent');
     expect(check({ ua: 'partner-ssai/2.1 (+https://ssai.example.net/bot)' }, lists)).toBe('');
     expect(check({ ua: 'partner-ssai/2.1 (+https://ssai.example.net/bot)' })).toBe('known_crawler');
@@ -63,21 +80,36 @@ describe('refresh files', () => {
       `${ranges}:3: not a CIDR range: "nonsense"`,
       `${ua}:2: not a regular expression: "(unclosed"`,
     ]);
-    expect(() => loadTrafficLists({ rangesFile: join(dir, 'missing.txt') })).toThrow(/ADPLANE_IVT_RANGES_FILE: cannot read .*missing\.txt \(ENOENT\)/);
+    expect(() => loadTrafficLists({ rangesFile: join(dir, 'missing.txt') })).toThrow(
+      /ADPLANE_IVT_RANGES_FILE: cannot read .*missing\.txt \(ENOENT\)/,
+    );
   });
 
   it('are named by ADPLANE_IVT_RANGES_FILE and ADPLANE_IVT_UA_FILE', () => {
-    expect(trafficListFilesFromEnv({ ADPLANE_IVT_RANGES_FILE: ' /etc/adplane/dc.txt ', ADPLANE_IVT_UA_FILE: '' })).toEqual({ rangesFile: '/etc/adplane/dc.txt', uaFile: null });
+    expect(
+      trafficListFilesFromEnv({ ADPLANE_IVT_RANGES_FILE: ' /etc/adplane/dc.txt ', ADPLANE_IVT_UA_FILE: '' }),
+    ).toEqual({ rangesFile: '/etc/adplane/dc.txt', uaFile: null });
     expect(trafficListFilesFromEnv({})).toEqual({ rangesFile: null, uaFile: null });
   });
 });
 
 describe('readIvtSettings', () => {
   it('reads the files and the rate limits, with defaults', () => {
-    expect(readIvtSettings({})).toEqual({ settings: { files: { rangesFile: null, uaFile: null }, rate: DEFAULT_RATE_LIMIT }, problems: [] });
-    const { settings, problems } = readIvtSettings({ ADPLANE_IVT_UA_FILE: '/etc/ua.txt', ADPLANE_IVT_RATE_WINDOW_S: '60', ADPLANE_IVT_MAX_PER_DEVICE: '120', ADPLANE_IVT_MAX_PER_IP_UA: '0' });
+    expect(readIvtSettings({})).toEqual({
+      settings: { files: { rangesFile: null, uaFile: null }, rate: DEFAULT_RATE_LIMIT },
+      problems: [],
+    });
+    const { settings, problems } = readIvtSettings({
+      ADPLANE_IVT_UA_FILE: '/etc/ua.txt',
+      ADPLANE_IVT_RATE_WINDOW_S: '60',
+      ADPLANE_IVT_MAX_PER_DEVICE: '120',
+      ADPLANE_IVT_MAX_PER_IP_UA: '0',
+    });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ files: { rangesFile: null, uaFile: '/etc/ua.txt' }, rate: { ...DEFAULT_RATE_LIMIT, windowMs: 60_000, maxPerDevice: 120, maxPerIpUa: 0 } });
+    expect(settings).toEqual({
+      files: { rangesFile: null, uaFile: '/etc/ua.txt' },
+      rate: { ...DEFAULT_RATE_LIMIT, windowMs: 60_000, maxPerDevice: 120, maxPerIpUa: 0 },
+    });
   });
 
   it('reports each bad variable', () => {

@@ -47,7 +47,9 @@ function read(file: string, variable: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new TrafficListError([`${variable}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`]);
+    throw new TrafficListError([
+      `${variable}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    ]);
   }
 }
 

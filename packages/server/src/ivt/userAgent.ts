@@ -16,16 +16,47 @@ export interface Platform {
 }
 
 const OS: Record<string, string> = {
-  windows: 'windows', ios: 'ios', android: 'android', roku: 'roku', tizen: 'tizen', 'mac os': 'macos', macos: 'macos',
-  linux: 'linux', ubuntu: 'linux', debian: 'linux', fedora: 'linux', webos: 'webos', 'netcast': 'webos', tvos: 'tvos',
-  'fire os': 'fireos', chromecast: 'android', playstation: '', xbox: 'windows',
+  windows: 'windows',
+  ios: 'ios',
+  android: 'android',
+  roku: 'roku',
+  tizen: 'tizen',
+  'mac os': 'macos',
+  macos: 'macos',
+  linux: 'linux',
+  ubuntu: 'linux',
+  debian: 'linux',
+  fedora: 'linux',
+  webos: 'webos',
+  netcast: 'webos',
+  tvos: 'tvos',
+  'fire os': 'fireos',
+  chromecast: 'android',
+  playstation: '',
+  xbox: 'windows',
 };
 
 const BROWSER: Record<string, string> = {
-  chrome: 'chrome', 'chrome headless': 'chrome', 'mobile chrome': 'chrome', chromium: 'chrome', 'chrome webview': 'webview',
-  safari: 'safari', 'mobile safari': 'safari', firefox: 'firefox', 'mobile firefox': 'firefox', edge: 'edge',
-  opera: 'opera', 'opera mobi': 'opera', 'samsung browser': 'samsung', webview: 'webview', 'android browser': 'webview',
-  ucbrowser: 'ucbrowser', yandex: 'yandex', silk: 'silk', ie: 'ie', iemobile: 'ie',
+  chrome: 'chrome',
+  'chrome headless': 'chrome',
+  'mobile chrome': 'chrome',
+  chromium: 'chrome',
+  'chrome webview': 'webview',
+  safari: 'safari',
+  'mobile safari': 'safari',
+  firefox: 'firefox',
+  'mobile firefox': 'firefox',
+  edge: 'edge',
+  opera: 'opera',
+  'opera mobi': 'opera',
+  'samsung browser': 'samsung',
+  webview: 'webview',
+  'android browser': 'webview',
+  ucbrowser: 'ucbrowser',
+  yandex: 'yandex',
+  silk: 'silk',
+  ie: 'ie',
+  iemobile: 'ie',
 };
 
 /** TV families by a marker in the user agent: ua-parser-js does not name most TV platforms. */
@@ -65,7 +96,16 @@ export function platformOf(ua: string): Platform {
   if (tvFamily === 'firetv') os = 'fireos';
   if (tvFamily === 'appletv') os = 'tvos';
   const type = parsed.device.type ?? '';
-  const device = tvFamily || type === 'smarttv' || type === 'console' ? 'smarttv' : type === 'mobile' || type === 'tablet' || type === 'wearable' ? 'mobile' : os === 'ios' || os === 'android' ? 'mobile' : os || parsed.browser.name ? 'desktop' : '';
+  const device =
+    tvFamily || type === 'smarttv' || type === 'console'
+      ? 'smarttv'
+      : type === 'mobile' || type === 'tablet' || type === 'wearable'
+        ? 'mobile'
+        : os === 'ios' || os === 'android'
+          ? 'mobile'
+          : os || parsed.browser.name
+            ? 'desktop'
+            : '';
   const platform: Platform = Object.freeze({
     device,
     os,

@@ -82,9 +82,11 @@ export function readUaPatterns(text: string, into: UaPatternList = emptyUaPatter
 const isShapeRule = (source: string): boolean => /^\^(?:\[|\\d|\\w|mozilla\/\\d)/.test(source);
 
 /** Declared crawlers (they name themselves or link their page) as opposed to automation and HTTP tools. */
-const CRAWLER = /bot\b|bot[/_ -]|crawl|spider|slurp|archiv|fetcher|scanner|preview|validator|facebookexternalhit|mediapartners|\+?https?:\/\//i;
+const CRAWLER =
+  /bot\b|bot[/_ -]|crawl|spider|slurp|archiv|fetcher|scanner|preview|validator|facebookexternalhit|mediapartners|\+?https?:\/\//i;
 
-const union = (sources: readonly string[]): RegExp | null => (sources.length ? new RegExp(sources.join('|'), 'i') : null);
+const union = (sources: readonly string[]): RegExp | null =>
+  sources.length ? new RegExp(sources.join('|'), 'i') : null;
 
 const CACHE_LIMIT = 5_000;
 
@@ -124,7 +126,16 @@ export class UaClassifier {
       if (this.named.test(ua) || this.extra?.test(ua)) bot = CRAWLER.test(ua) ? 'known_crawler' : 'bot_user_agent';
       else shapeOnly = this.shape.test(ua);
     }
-    return Object.freeze({ bot, shapeOnly, device: p.device, os: p.os, tvFamily: p.tvFamily, browser: p.browser, hash: hash30(ua), reduced: REDUCED_CHROME.test(ua) });
+    return Object.freeze({
+      bot,
+      shapeOnly,
+      device: p.device,
+      os: p.os,
+      tvFamily: p.tvFamily,
+      browser: p.browser,
+      hash: hash30(ua),
+      reduced: REDUCED_CHROME.test(ua),
+    });
   }
 }
 

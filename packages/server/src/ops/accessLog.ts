@@ -12,7 +12,12 @@ export function installAccessLog(app: FastifyInstance, atInfo: boolean): void {
     // Fastify's logger is pino, which can say whether a level is on (its type does not show it)
     const log = request.log as typeof request.log & { isLevelEnabled(level: string): boolean };
     if (atInfo ? !log.isLevelEnabled('info') : !log.isLevelEnabled('debug')) return;
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
     if (atInfo) log.info(line, 'request');
     else log.debug(line, 'request');
   });

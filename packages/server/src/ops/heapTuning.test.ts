@@ -11,12 +11,20 @@ describe('tuneHeap', () => {
   });
 
   it("leaves an operator's own setting of either flag alone, in either spelling", () => {
-    for (const argv of [['--heap-growing-percent=50'], ['--heap_growing_percent=10'], ['--heap-growing-percent', '40']]) {
+    for (const argv of [
+      ['--heap-growing-percent=50'],
+      ['--heap_growing_percent=10'],
+      ['--heap-growing-percent', '40'],
+    ]) {
       const set: string[] = [];
       expect(tuneHeap(argv, (f) => set.push(f))).toEqual(['--no-allocation-site-pretenuring']);
       expect(set).toEqual(['--no-allocation-site-pretenuring']);
     }
-    for (const argv of [['--allocation-site-pretenuring'], ['--no-allocation-site-pretenuring'], ['--no_allocation_site_pretenuring']]) {
+    for (const argv of [
+      ['--allocation-site-pretenuring'],
+      ['--no-allocation-site-pretenuring'],
+      ['--no_allocation_site_pretenuring'],
+    ]) {
       const set: string[] = [];
       expect(tuneHeap(argv, (f) => set.push(f))).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
       expect(set).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
@@ -37,7 +45,11 @@ describe('tuneHeap', () => {
       churn();
       process.stdout.write(JSON.stringify({ live, total: process.memoryUsage().heapTotal }));
     `;
-    const run = (mode: string) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', script, mode], { encoding: 'utf8' })) as { live: number; total: number };
+    const run = (mode: string) =>
+      JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', script, mode], { encoding: 'utf8' })) as {
+        live: number;
+        total: number;
+      };
     const tuned = run('tuned');
     const plain = run('plain');
     expect(tuned.live).toBeGreaterThan(100_000_000);

@@ -31,7 +31,10 @@ const TUNED: readonly { flag: string; own: RegExp }[] = [
  * entry), each unless node was started with its own setting of it. Called first by the adplane
  * command; answers the flags it set.
  */
-export function tuneHeap(execArgv: readonly string[] = process.execArgv, set: (flags: string) => void = setFlagsFromString): string[] {
+export function tuneHeap(
+  execArgv: readonly string[] = process.execArgv,
+  set: (flags: string) => void = setFlagsFromString,
+): string[] {
   const applied: string[] = [];
   for (const { flag, own } of TUNED) {
     if (execArgv.some((arg) => own.test(arg))) continue;

@@ -23,11 +23,21 @@ export function createAppMetrics() {
   function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [registry] });
   }
-  function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = [], collect?: (this: Gauge<L>) => void): Gauge<L> {
+  function gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    collect?: (this: Gauge<L>) => void,
+  ): Gauge<L> {
     return new Gauge({ name, help, labelNames, registers: [registry], ...(collect ? { collect } : {}) });
   }
   /** A latency histogram in seconds with the shared buckets (or your own). */
-  function latencyHistogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets = LATENCY_BUCKETS): Histogram<L> {
+  function latencyHistogram<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    buckets = LATENCY_BUCKETS,
+  ): Histogram<L> {
     return new Histogram({ name, help, labelNames, buckets, registers: [registry] });
   }
 
@@ -47,8 +57,16 @@ export function createAppMetrics() {
     uptime: gauge('process_uptime_seconds', 'Seconds since the process started', [], function () {
       this.set(Math.round(process.uptime()));
     }),
-    httpRequests: counter('adplane_http_requests_total', 'HTTP requests answered, by method, route and status', ['method', 'route', 'status']),
-    httpDuration: latencyHistogram('adplane_http_request_duration_seconds', 'Time to answer an HTTP request, by method and route pattern', ['method', 'route']),
+    httpRequests: counter('adplane_http_requests_total', 'HTTP requests answered, by method, route and status', [
+      'method',
+      'route',
+      'status',
+    ]),
+    httpDuration: latencyHistogram(
+      'adplane_http_request_duration_seconds',
+      'Time to answer an HTTP request, by method and route pattern',
+      ['method', 'route'],
+    ),
     loginFailures: counter('adplane_login_failures_total', 'Failed sign-ins, by reason', ['reason']),
     /** The text /metrics answers. */
     render: () => registry.metrics(),

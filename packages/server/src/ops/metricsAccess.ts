@@ -20,7 +20,10 @@ const DEFAULT_METRICS_ALLOW = ['127.0.0.1/8', '::1'];
 export function parseAllowList(value: string | undefined): string[] {
   if (value === undefined || value.trim() === '') return DEFAULT_METRICS_ALLOW;
   if (value.trim() === 'none') return [];
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   addressRanges(entries);
   return entries;
 }
@@ -31,7 +34,13 @@ export function metricsGate(access: MetricsAccess): (request: FastifyRequest) =>
   const ranges = addressRanges(access.allow);
   return (request) => {
     const auth = request.headers.authorization;
-    if (access.token && typeof auth === 'string' && auth.startsWith('Bearer ') && sameSecret(auth.slice(7).trim(), access.token)) return true;
+    if (
+      access.token &&
+      typeof auth === 'string' &&
+      auth.startsWith('Bearer ') &&
+      sameSecret(auth.slice(7).trim(), access.token)
+    )
+      return true;
     // (an IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d: readAddress reads it as IPv4)
     const address = readAddress(request.ip);
     return address !== null && inRanges(address, ranges);

@@ -6,12 +6,17 @@ import { type AppMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics.js';
 import { type MetricsAccess, metricsGate } from './metricsAccess.js';
 
 /** Operator endpoints outside /api: liveness with a real store round-trip, and Prometheus metrics. */
-export function registerOpsRoutes(app: FastifyInstance, { store, metrics, access }: { store: Store; metrics: AppMetrics; access: MetricsAccess }): void {
+export function registerOpsRoutes(
+  app: FastifyInstance,
+  { store, metrics, access }: { store: Store; metrics: AppMetrics; access: MetricsAccess },
+): void {
   app.get('/healthz', async (request, reply) => {
     try {
       await sql`select 1`.execute(store.db);
       // delivery control: Redis down is shown, not failed on: the edge keeps serving on local counters
-      return app.hasDecorator('edge') ? { status: 'ok', delivery: app.edge.pacing.delivery.health() } : { status: 'ok' };
+      return app.hasDecorator('edge')
+        ? { status: 'ok', delivery: app.edge.pacing.delivery.health() }
+        : { status: 'ok' };
     } catch (error) {
       request.log.error({ err: error }, 'health check: store unreachable');
       return reply.code(503).send({ status: 'error', message: 'Store unreachable' });
@@ -21,7 +26,10 @@ export function registerOpsRoutes(app: FastifyInstance, { store, metrics, access
   const mayScrape = metricsGate(access);
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request)) {
-      throw new HttpError(403, 'Metrics are restricted: scrape from an address in ADPLANE_METRICS_ALLOW or send Authorization: Bearer <ADPLANE_METRICS_TOKEN>');
+      throw new HttpError(
+        403,
+        'Metrics are restricted: scrape from an address in ADPLANE_METRICS_ALLOW or send Authorization: Bearer <ADPLANE_METRICS_TOKEN>',
+      );
     }
     return reply.type(PROMETHEUS_CONTENT_TYPE).send(await metrics.render());
   });

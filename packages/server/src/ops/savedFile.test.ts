@@ -42,7 +42,13 @@ describe('Checkpoint', () => {
   it('writes nothing after stop, not even a write under way (the stop writes the newer state itself)', async () => {
     const dir = newDir();
     const file = join(dir, 'state.json');
-    const checkpoint = new Checkpoint(file, 'test state', logOf().log, () => ['x'.repeat(1_000_000), 'y'.repeat(1_000_000)], 60_000);
+    const checkpoint = new Checkpoint(
+      file,
+      'test state',
+      logOf().log,
+      () => ['x'.repeat(1_000_000), 'y'.repeat(1_000_000)],
+      60_000,
+    );
     const underWay = checkpoint.write();
     void checkpoint.stop();
     await underWay;

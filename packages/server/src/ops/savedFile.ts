@@ -25,7 +25,8 @@ export function restoreSaved(file: string, what: string, log: SavedStateLog, tak
   try {
     data = readFileSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ file, err: errorText(error) }, `${what}: the saved state could not be read; starting empty`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      log.warn({ file, err: errorText(error) }, `${what}: the saved state could not be read; starting empty`);
     return;
   }
   try {

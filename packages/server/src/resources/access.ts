@@ -20,7 +20,10 @@ const NONE: Access = { level: 'none', scope: { tenantId: -1 } };
 export function accessTo(def: ResourceDef, user: User): Access {
   if (def.audience === 'admin') {
     // Admin-managed, global rows (tooltips) are help text every signed-in user reads.
-    return { level: user.type === 'admin' ? 'write' : def.kind === 'tooltips' ? 'read' : 'none', scope: { tenantId: null } };
+    return {
+      level: user.type === 'admin' ? 'write' : def.kind === 'tooltips' ? 'read' : 'none',
+      scope: { tenantId: null },
+    };
   }
   if (user.type === 'admin') return { level: 'write', scope: { tenantId: null } };
   const tenantId = tenantIdOf(user);

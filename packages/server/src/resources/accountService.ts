@@ -95,7 +95,12 @@ export function accountDto(def: ResourceDef, a: AccountRow): AccountDto {
   return dto;
 }
 
-export async function listAccountPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<AccountDto>> {
+export async function listAccountPage(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  query: ListQuery,
+): Promise<ListPage<AccountDto>> {
   const { filter } = accessTo(def, actor);
   const page = await listAccounts(store.db, store.dialect, filter, query);
   return { ...page, items: page.items.map((a) => accountDto(def, a)) };
@@ -104,7 +109,14 @@ export async function listAccountPage(store: Store, def: ResourceDef, actor: Act
 export async function listAccountItems(store: Store, def: ResourceDef, actor: Actor): Promise<ListItem[]> {
   const { filter } = accessTo(def, actor);
   const rows = await listAllAccounts(store.db, filter);
-  return rows.map((a) => ({ id: a.id, name: a.name, uid: a.uid, status: a.status, archived: a.archived, tenantId: a.tenantId }));
+  return rows.map((a) => ({
+    id: a.id,
+    name: a.name,
+    uid: a.uid,
+    status: a.status,
+    archived: a.archived,
+    tenantId: a.tenantId,
+  }));
 }
 
 export async function getAccountDto(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<AccountDto> {
@@ -120,8 +132,10 @@ export async function getAccountDto(store: Store, def: ResourceDef, actor: Actor
  */
 async function checkLogins(store: Store, value: { username: string; email: string }, exceptId?: number): Promise<void> {
   const errors: FieldError[] = [];
-  if (await loginTaken(store.db, value.username, exceptId)) errors.push({ field: 'username', message: 'is taken by another account' });
-  if (value.email && (await loginTaken(store.db, value.email, exceptId))) errors.push({ field: 'email', message: 'is taken by another account' });
+  if (await loginTaken(store.db, value.username, exceptId))
+    errors.push({ field: 'username', message: 'is taken by another account' });
+  if (value.email && (await loginTaken(store.db, value.email, exceptId)))
+    errors.push({ field: 'email', message: 'is taken by another account' });
   if (errors.length) throw new ValidationFailed(errors);
 }
 
@@ -184,7 +198,8 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
   const c = changesFrom(def, v);
   const passwordHash = await hashPassword(v.password as string);
   const created = await inTransaction(store.db, async (trx) => {
-    if (def.kind === 'subs' && tenantId !== undefined) await checkSellerId(trx, store.dialect, { accountId: null, tenantId, before: null, after: c.sellersJson });
+    if (def.kind === 'subs' && tenantId !== undefined)
+      await checkSellerId(trx, store.dialect, { accountId: null, tenantId, before: null, after: c.sellersJson });
     const user = await createUser(trx, {
       type: filter.type,
       username: c.username!,
@@ -217,7 +232,16 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
         : {}),
     });
     const dto = accountDto(def, { ...user, archived: false });
-    await recordActivity(trx, { tenantId: user.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: user.id, action: 'create', before: null, after: dto });
+    await recordActivity(trx, {
+      tenantId: user.tenantId,
+      userId: actor.user.id,
+      adminId: actor.adminId,
+      kind: def.kind,
+      entityId: user.id,
+      action: 'create',
+      before: null,
+      after: dto,
+    });
     return dto;
   });
   return created;
@@ -231,11 +255,22 @@ function requireStoredMoney(body: unknown): void {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const missing = DEMAND_PRICE_FIELDS.filter((field) => !Object.hasOwn(record, field));
   if (missing.length) {
-    throw new ValidationFailed(missing.map((field) => ({ field, message: 'is required on update (send the current value to keep it): a missing price is never taken as 0' })));
+    throw new ValidationFailed(
+      missing.map((field) => ({
+        field,
+        message: 'is required on update (send the current value to keep it): a missing price is never taken as 0',
+      })),
+    );
   }
 }
 
-export async function updateAccountFromBody(store: Store, def: ResourceDef, actor: Actor, id: number, body: unknown): Promise<AccountDto> {
+export async function updateAccountFromBody(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  id: number,
+  body: unknown,
+): Promise<AccountDto> {
   const { filter } = accessTo(def, actor);
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
@@ -247,18 +282,39 @@ export async function updateAccountFromBody(store: Store, def: ResourceDef, acto
   if (def.kind === 'demands') requireDemandUpdate(actor.user, accountDto(def, before), v);
   if (v.password) c.passwordHash = await hashPassword(v.password as string);
   return inTransaction(store.db, async (trx) => {
-    if (def.kind === 'subs' && before.tenantId !== null) await checkSellerId(trx, store.dialect, { accountId: id, tenantId: before.tenantId, before: before.sellersJson, after: c.sellersJson });
+    if (def.kind === 'subs' && before.tenantId !== null)
+      await checkSellerId(trx, store.dialect, {
+        accountId: id,
+        tenantId: before.tenantId,
+        before: before.sellersJson,
+        after: c.sellersJson,
+      });
     await updateAccount(trx, id, c);
     // A new password ends every session of the account (a thief's among them).
     if (c.passwordHash) await deleteSessionsOfUser(trx, id);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
-    await recordActivity(trx, { tenantId: after.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'update', before: accountDto(def, before), after: dto });
+    await recordActivity(trx, {
+      tenantId: after.tenantId,
+      userId: actor.user.id,
+      adminId: actor.adminId,
+      kind: def.kind,
+      entityId: id,
+      action: 'update',
+      before: accountDto(def, before),
+      after: dto,
+    });
     return dto;
   });
 }
 
-export async function setAccountArchivedFor(store: Store, def: ResourceDef, actor: Actor, id: number, archived: boolean): Promise<AccountDto> {
+export async function setAccountArchivedFor(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  id: number,
+  archived: boolean,
+): Promise<AccountDto> {
   const { filter } = accessTo(def, actor);
   if (def.kind === 'demands') requireDemandAction(actor.user, archived ? 'archive' : 'restore');
   const before = await getAccount(store.db, filter, id);
@@ -267,7 +323,16 @@ export async function setAccountArchivedFor(store: Store, def: ResourceDef, acto
     await setAccountArchived(trx, id, archived);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
-    await recordActivity(trx, { tenantId: after.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: archived ? 'archive' : 'restore', before: accountDto(def, before), after: dto });
+    await recordActivity(trx, {
+      tenantId: after.tenantId,
+      userId: actor.user.id,
+      adminId: actor.adminId,
+      kind: def.kind,
+      entityId: id,
+      action: archived ? 'archive' : 'restore',
+      before: accountDto(def, before),
+      after: dto,
+    });
     return dto;
   });
 }
@@ -279,7 +344,10 @@ export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor
   const before = await getAccount(store.db, filter, id);
   if (!before) throw notFound(`${def.label} ${id} not found`);
   if ((await accountReferenceCount(store.db, id)) > 0) {
-    throw new HttpError(409, `Cannot delete this ${def.label.toLowerCase()}: rows still refer to it. Archive it instead.`);
+    throw new HttpError(
+      409,
+      `Cannot delete this ${def.label.toLowerCase()}: rows still refer to it. Archive it instead.`,
+    );
   }
   if (def.kind === 'demands' && (await tenantHasRows(store, id))) {
     throw new HttpError(409, 'Cannot delete this demand account: it still has users or inventory. Archive it instead.');
@@ -288,12 +356,26 @@ export async function deleteAccount(store: Store, def: ResourceDef, actor: Actor
     // The activity log keeps the account's past changes: it outlives the accounts it describes.
     await trx.deleteFrom('ui_settings').where('user_id', '=', id).execute();
     await trx.deleteFrom('users').where('id', '=', id).execute();
-    await recordActivity(trx, { tenantId: before.tenantId === id ? null : before.tenantId, userId: actor.user.id, adminId: actor.adminId, kind: def.kind, entityId: id, action: 'delete', before: accountDto(def, before), after: null });
+    await recordActivity(trx, {
+      tenantId: before.tenantId === id ? null : before.tenantId,
+      userId: actor.user.id,
+      adminId: actor.adminId,
+      kind: def.kind,
+      entityId: id,
+      action: 'delete',
+      before: accountDto(def, before),
+      after: null,
+    });
   });
 }
 
 async function tenantHasRows(store: Store, tenantId: number): Promise<boolean> {
-  const other = await store.db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where('id', '!=', tenantId).executeTakeFirst();
+  const other = await store.db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '!=', tenantId)
+    .executeTakeFirst();
   if (other) return true;
   for (const table of Object.values(ENTITY_TABLES)) {
     const row = await store.db

@@ -15,13 +15,15 @@ import { type Actor, prepareWrite, toDto, ValidationFailed } from './entityServi
  * list (`listIds.<index>`) and nothing is written. Then one transaction updates the lists that gain
  * entries, one activity entry each. Entries already in a list are not added twice.
  */
-const listError = (status: number, index: number, message: string) => new HttpError(status, `listIds.${index}: ${message}`, `listIds.${index}`);
+const listError = (status: number, index: number, message: string) =>
+  new HttpError(status, `listIds.${index}: ${message}`, `listIds.${index}`);
 
 /** The caller's scope over a list kind, when it may change those lists (else 403, before any input is read). */
 export function listWriteAccess(kind: ListKind, actor: Actor) {
   const def = RESOURCES[kind];
   const access = accessTo(def, actor.user);
-  if (access.level !== 'write') throw forbidden(access.level === 'read' ? `${def.plural} are read-only for you` : 'Forbidden');
+  if (access.level !== 'write')
+    throw forbidden(access.level === 'read' ? `${def.plural} are read-only for you` : 'Forbidden');
   return access;
 }
 
@@ -52,7 +54,8 @@ export async function addToLists(store: Store, actor: Actor, add: ListAdd): Prom
     if (!list) throw listError(404, i, `${def.label} ${id} not found`);
     const named = `${def.label} '${list.name}' (${id})`;
     if (list.archived) throw listError(409, i, `${named} is archived: restore it first`);
-    if (add.tenantId !== null && list.tenantId !== add.tenantId) throw listError(400, i, `${named} belongs to another account than ${add.source ?? 'the entries'}`);
+    if (add.tenantId !== null && list.tenantId !== add.tenantId)
+      throw listError(400, i, `${named} belongs to another account than ${add.source ?? 'the entries'}`);
     lists.push(list);
   }
 
@@ -66,7 +69,14 @@ export async function addToLists(store: Store, actor: Actor, add: ListAdd): Prom
     try {
       write = await prepareWrite(store.db, def, list.tenantId, body, list.id);
     } catch (error) {
-      const why = error instanceof ValidationFailed ? error.message : error instanceof z.ZodError ? fieldErrors(error).map((e) => `${e.field} ${e.message}`).join('; ') : null;
+      const why =
+        error instanceof ValidationFailed
+          ? error.message
+          : error instanceof z.ZodError
+            ? fieldErrors(error)
+                .map((e) => `${e.field} ${e.message}`)
+                .join('; ')
+            : null;
       if (why !== null) throw listError(400, i, `${def.label} '${list.name}' (${list.id}) cannot take them: ${why}`);
       throw error;
     }

@@ -1,9 +1,27 @@
-import { type BulkAction, type BulkAnswer, BulkInput, bulkActionsOf, LIST_OF_ROWS, ListAddInput, type ListAddAnswer, type ListKind, RESOURCES, type ResourceDef } from '@adplane/shared';
+import {
+  type BulkAction,
+  type BulkAnswer,
+  BulkInput,
+  bulkActionsOf,
+  LIST_OF_ROWS,
+  ListAddInput,
+  type ListAddAnswer,
+  type ListKind,
+  RESOURCES,
+  type ResourceDef,
+} from '@adplane/shared';
 import { HttpError, badField, forbidden } from '../http/errors.js';
 import { type AccountRow, getAccount, setAccountArchived, updateAccount } from '../store/accounts.js';
 import { recordActivity } from '../store/activity.js';
 import { inTransaction, type Store } from '../store/db.js';
-import { type EntityRow, existingIds, getEntity, setEntityArchived, setEntityStatus, updateEntity } from '../store/entities.js';
+import {
+  type EntityRow,
+  existingIds,
+  getEntity,
+  setEntityArchived,
+  setEntityStatus,
+  updateEntity,
+} from '../store/entities.js';
 import { type EntityKind, isEntityKind } from '../store/entityTables.js';
 import { accessTo as entityAccess } from './access.js';
 import { accessTo as accountAccess, accountDto } from './accountService.js';
@@ -18,10 +36,12 @@ import { type Actor, prepareWrite, toDto, usageOf, ValidationFailed } from './en
  * Then one transaction writes the changes and one activity entry per changed row. Rows already in
  * the asked state are left alone (no entry).
  */
-const rowError = (status: number, index: number, message: string) => new HttpError(status, `ids.${index}: ${message}`, `ids.${index}`);
+const rowError = (status: number, index: number, message: string) =>
+  new HttpError(status, `ids.${index}: ${message}`, `ids.${index}`);
 
 function checkAction(def: ResourceDef, action: BulkAction): void {
-  if (!bulkActionsOf(def).includes(action)) throw badField('action', `'${action}' does not apply to ${def.plural.toLowerCase()}`);
+  if (!bulkActionsOf(def).includes(action))
+    throw badField('action', `'${action}' does not apply to ${def.plural.toLowerCase()}`);
 }
 
 export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, body: unknown): Promise<BulkAnswer> {
@@ -29,7 +49,8 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
   if (!isEntityKind(def.kind)) throw forbidden();
   const kind: EntityKind = def.kind;
   const access = entityAccess(def, actor.user);
-  if (access.level !== 'write') throw forbidden(access.level === 'read' ? `${def.plural} are read-only for you` : 'Forbidden');
+  if (access.level !== 'write')
+    throw forbidden(access.level === 'read' ? `${def.plural} are read-only for you` : 'Forbidden');
   const input = BulkInput.parse(body ?? {});
   checkAction(def, input.action);
 
@@ -57,8 +78,15 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
         }
         const live = (await usageOf(store, def, actor, row.id)).filter((u) => !u.archived);
         if (live.length) {
-          const users = live.slice(0, 3).map((u) => `${u.label} '${u.name}'`).join(', ');
-          throw rowError(409, i, `${named(row)} is used by ${users}${live.length > 3 ? ` and ${live.length - 3} more` : ''}: remove it there first`);
+          const users = live
+            .slice(0, 3)
+            .map((u) => `${u.label} '${u.name}'`)
+            .join(', ');
+          throw rowError(
+            409,
+            i,
+            `${named(row)} is used by ${users}${live.length > 3 ? ` and ${live.length - 3} more` : ''}: remove it there first`,
+          );
         }
         skip(false);
         break;
@@ -70,14 +98,22 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
         if (row.archived) throw rowError(409, i, `${named(row)} is archived: restore it first`);
         const target = input.targetingId ?? null;
         if (target !== null && !(await existingIds(store.db, 'targetings', row.tenantId, [target])).has(target)) {
-          throw badField('targetingId', `${RESOURCES.targetings.label} ${target} does not exist or is archived in the account of ${named(row)}`);
+          throw badField(
+            'targetingId',
+            `${RESOURCES.targetings.label} ${target} does not exist or is archived in the account of ${named(row)}`,
+          );
         }
         skip((row.data.targetingId ?? null) === target);
         break;
       }
       case 'addToList':
         if (row.archived) throw rowError(409, i, `${named(row)} is archived: restore it first`);
-        if (row.tenantId !== rows[0]!.tenantId) throw rowError(400, i, `${named(row)} is in another account than the first row: add one account's rows at a time`);
+        if (row.tenantId !== rows[0]!.tenantId)
+          throw rowError(
+            400,
+            i,
+            `${named(row)} is in another account than the first row: add one account's rows at a time`,
+          );
         break;
     }
   }
@@ -88,10 +124,20 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
   if (input.action === 'setTargeting') {
     for (const row of changed) {
       try {
-        writes.set(row.id, await prepareWrite(store.db, def, row.tenantId, { ...row.data, name: row.name, status: row.status, targetingId: input.targetingId ?? null }, row.id));
+        writes.set(
+          row.id,
+          await prepareWrite(
+            store.db,
+            def,
+            row.tenantId,
+            { ...row.data, name: row.name, status: row.status, targetingId: input.targetingId ?? null },
+            row.id,
+          ),
+        );
       } catch (error) {
         const i = input.ids.indexOf(row.id);
-        if (error instanceof ValidationFailed) throw rowError(400, i, `${named(row)} cannot be saved: ${error.message}`);
+        if (error instanceof ValidationFailed)
+          throw rowError(400, i, `${named(row)} cannot be saved: ${error.message}`);
         throw error;
       }
     }
@@ -131,21 +177,44 @@ export async function bulkChange(store: Store, def: ResourceDef, actor: Actor, b
 }
 
 /** Selected rows into lists of the kind that holds them (creatives: creative lists, by creative id). */
-async function addRowsToLists(store: Store, def: ResourceDef, actor: Actor, rows: EntityRow[], listIds: number[]): Promise<BulkAnswer> {
+async function addRowsToLists(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  rows: EntityRow[],
+  listIds: number[],
+): Promise<BulkAnswer> {
   const kind = LIST_OF_ROWS[def.kind]!;
   const first = rows[0]!;
   const { lists, gained } = await addToLists(store, actor, {
-    kind, listIds, items: rows.map((r) => String(r.id)), tenantId: first.tenantId, source: rows.length === 1 ? `${def.label} '${first.name}' (${first.id})` : `the selected ${def.plural.toLowerCase()}`,
+    kind,
+    listIds,
+    items: rows.map((r) => String(r.id)),
+    tenantId: first.tenantId,
+    source:
+      rows.length === 1 ? `${def.label} '${first.name}' (${first.id})` : `the selected ${def.plural.toLowerCase()}`,
   });
   const added = (r: EntityRow) => gained.has(String(r.id));
-  return { action: 'addToList', changed: rows.filter(added).map((r) => r.id), unchanged: rows.filter((r) => !added(r)).map((r) => r.id), lists };
+  return {
+    action: 'addToList',
+    changed: rows.filter(added).map((r) => r.id),
+    unchanged: rows.filter((r) => !added(r)).map((r) => r.id),
+    lists,
+  };
 }
 
 /** Values seen in traffic into lists (POST {list api}/add): the list kind's own rule checks each value. */
-export async function addValuesToLists(store: Store, kind: ListKind, actor: Actor, body: unknown): Promise<ListAddAnswer> {
+export async function addValuesToLists(
+  store: Store,
+  kind: ListKind,
+  actor: Actor,
+  body: unknown,
+): Promise<ListAddAnswer> {
   listWriteAccess(kind, actor);
   const input = ListAddInput(kind).parse(body ?? {});
-  return { lists: (await addToLists(store, actor, { kind, listIds: input.listIds, items: input.items, tenantId: null })).lists };
+  return {
+    lists: (await addToLists(store, actor, { kind, listIds: input.listIds, items: input.items, tenantId: null })).lists,
+  };
 }
 
 /** Subpublishers, advertisers and managers: pause, activate, archive and restore their accounts. */
@@ -163,11 +232,18 @@ async function bulkAccounts(store: Store, def: ResourceDef, actor: Actor, body: 
     rows.push(row);
   }
   const same = (row: AccountRow) =>
-    input.action === 'pause' ? row.status === 0 : input.action === 'activate' ? row.status !== 0 : input.action === 'archive' ? row.archived : !row.archived;
+    input.action === 'pause'
+      ? row.status === 0
+      : input.action === 'activate'
+        ? row.status !== 0
+        : input.action === 'archive'
+          ? row.archived
+          : !row.archived;
   const changed = rows.filter((r) => !same(r));
   await inTransaction(store.db, async (trx) => {
     for (const row of changed) {
-      if (input.action === 'pause' || input.action === 'activate') await updateAccount(trx, row.id, { status: input.action === 'pause' ? 0 : 1 });
+      if (input.action === 'pause' || input.action === 'activate')
+        await updateAccount(trx, row.id, { status: input.action === 'pause' ? 0 : 1 });
       else await setAccountArchived(trx, row.id, input.action === 'archive');
       const after = (await getAccount(trx, filter, row.id))!;
       await recordActivity(trx, {

@@ -61,11 +61,17 @@ function entityKind(def: ResourceDef): EntityKind {
 }
 
 /** Which tenant a new row belongs to: the caller's, or for admins the `tenantId` they name. */
-async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access, body: unknown): Promise<number | null> {
+async function tenantForCreate(
+  db: Kysely<Database>,
+  def: ResourceDef,
+  a: Access,
+  body: unknown,
+): Promise<number | null> {
   if (def.audience === 'admin') return null;
   if (a.scope.tenantId !== null) return a.scope.tenantId;
   const raw = (body as { tenantId?: unknown } | null)?.tenantId;
-  if (typeof raw !== 'number' || !Number.isInteger(raw)) throw badField('tenantId', 'is required: the demand account the row belongs to');
+  if (typeof raw !== 'number' || !Number.isInteger(raw))
+    throw badField('tenantId', 'is required: the demand account the row belongs to');
   const tenant = await db
     .selectFrom('users')
     .select('id')
@@ -78,7 +84,13 @@ async function tenantForCreate(db: Kysely<Database>, def: ResourceDef, a: Access
 }
 
 /** Validate a body with the kind's schema, its own rules and its references (all in the tenant). */
-export async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, body: unknown, selfId: number | null = null): Promise<EntityWrite> {
+export async function prepareWrite(
+  db: Kysely<Database>,
+  def: ResourceDef,
+  tenantId: number | null,
+  body: unknown,
+  selfId: number | null = null,
+): Promise<EntityWrite> {
   const value = def.schema.parse(body ?? {}) as Record<string, unknown>;
   const errors: FieldError[] = await uniqueFieldsTaken(db, def, tenantId, value, selfId);
   const refs: EntityWrite['refs'] = [];
@@ -88,13 +100,17 @@ export async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenan
     const found = await existingRefIds(db, ref.kind, tenantId, ids);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
-      errors.push({ field: ref.field, message: `${RESOURCES[ref.kind].label} ${missing.join(', ')} does not exist or is archived` });
+      errors.push({
+        field: ref.field,
+        message: `${RESOURCES[ref.kind].label} ${missing.join(', ')} does not exist or is archived`,
+      });
     }
     for (const id of ids) refs.push({ field: ref.field, kind: ref.kind, id });
   }
   if (errors.length) throw validationError(errors);
   const { name, status, tenantId: _tenantId, ...data } = value;
-  const assigned = (field: string | undefined) => (field && typeof value[field] === 'number' ? (value[field] as number) : null);
+  const assigned = (field: string | undefined) =>
+    field && typeof value[field] === 'number' ? (value[field] as number) : null;
   return {
     name: String((def.nameFrom ? value[def.nameFrom] : name) ?? ''),
     status: status === 0 ? 0 : 1,
@@ -106,10 +122,24 @@ export async function prepareWrite(db: Kysely<Database>, def: ResourceDef, tenan
 }
 
 /** The kind's `unique` fields (declared in its home): no other live row of the tenant may hold the same value. */
-async function uniqueFieldsTaken(db: Kysely<Database>, def: ResourceDef, tenantId: number | null, value: Record<string, unknown>, selfId: number | null): Promise<FieldError[]> {
+async function uniqueFieldsTaken(
+  db: Kysely<Database>,
+  def: ResourceDef,
+  tenantId: number | null,
+  value: Record<string, unknown>,
+  selfId: number | null,
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const rule of def.unique ?? []) {
-    const other = await findLiveRowWith(db, entityKind(def), tenantId, rule.field, value[rule.field], def.nameFrom === rule.field, selfId);
+    const other = await findLiveRowWith(
+      db,
+      entityKind(def),
+      tenantId,
+      rule.field,
+      value[rule.field],
+      def.nameFrom === rule.field,
+      selfId,
+    );
     if (other !== null) errors.push({ field: rule.field, message: rule.message(other) });
   }
   return errors;
@@ -117,7 +147,12 @@ async function uniqueFieldsTaken(db: Kysely<Database>, def: ResourceDef, tenantI
 
 const ACCOUNT_TYPES: Partial<Record<ResourceKind, 'sub' | 'adv'>> = { subs: 'sub', advs: 'adv' };
 
-async function existingRefIds(db: Kysely<Database>, kind: ResourceKind, tenantId: number | null, ids: number[]): Promise<Set<number>> {
+async function existingRefIds(
+  db: Kysely<Database>,
+  kind: ResourceKind,
+  tenantId: number | null,
+  ids: number[],
+): Promise<Set<number>> {
   const accountType = ACCOUNT_TYPES[kind];
   if (accountType) {
     let q = db.selectFrom('users').select('id').where('id', 'in', ids).where('type', '=', accountType);
@@ -138,9 +173,22 @@ function validationError(errors: FieldError[]): ValidationFailed {
   return new ValidationFailed(errors);
 }
 
-export async function listPage(store: Store, def: ResourceDef, actor: Actor, query: ListQuery): Promise<ListPage<EntityDto>> {
+export async function listPage(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  query: ListQuery,
+): Promise<ListPage<EntityDto>> {
   const a = access(def, actor, 'read');
-  const page = await listEntities(store.db, store.dialect, entityKind(def), a.scope, query, def.sortable ?? [], def.unlimitedSortable ?? []);
+  const page = await listEntities(
+    store.db,
+    store.dialect,
+    entityKind(def),
+    a.scope,
+    query,
+    def.sortable ?? [],
+    def.unlimitedSortable ?? [],
+  );
   return { ...page, items: page.items.map(toDto) };
 }
 
@@ -149,7 +197,15 @@ export async function listItems(store: Store, def: ResourceDef, actor: Actor, na
   const a = access(def, actor, 'read');
   if (namesOnly) return listEntityNames(store.db, entityKind(def), a.scope);
   const rows = await listAllEntities(store.db, entityKind(def), a.scope);
-  return rows.map((r) => ({ id: r.id, name: r.name, uid: r.uid, status: r.status, archived: r.archived, tenantId: r.tenantId, ...def.listExtras?.(r.data) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    uid: r.uid,
+    status: r.status,
+    archived: r.archived,
+    tenantId: r.tenantId,
+    ...def.listExtras?.(r.data),
+  }));
 }
 
 export async function getOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
@@ -166,13 +222,26 @@ export async function createOne(store: Store, def: ResourceDef, actor: Actor, bo
   const write = await prepareWrite(store.db, def, tenantId, body);
   const row = await inTransaction(store.db, async (trx) => {
     const created = await insertEntity(trx, kind, tenantId, write, { uid: def.uid, userId: actor.user.id });
-    await recordActivity(trx, { ...who(actor, tenantId), kind, entityId: created.id, action: 'create', before: null, after: toDto(created) });
+    await recordActivity(trx, {
+      ...who(actor, tenantId),
+      kind,
+      entityId: created.id,
+      action: 'create',
+      before: null,
+      after: toDto(created),
+    });
     return created;
   });
   return toDto(row);
 }
 
-export async function updateOne(store: Store, def: ResourceDef, actor: Actor, id: number, body: unknown): Promise<EntityDto> {
+export async function updateOne(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  id: number,
+  body: unknown,
+): Promise<EntityDto> {
   const a = access(def, actor, 'write');
   const kind = entityKind(def);
   const before = await getEntity(store.db, kind, a.scope, id);
@@ -181,7 +250,14 @@ export async function updateOne(store: Store, def: ResourceDef, actor: Actor, id
   const write = await prepareWrite(store.db, def, before.tenantId, body, id);
   const row = await inTransaction(store.db, async (trx) => {
     const updated = await updateEntity(trx, kind, id, write, actor.user.id);
-    await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'update', before: toDto(before), after: toDto(updated) });
+    await recordActivity(trx, {
+      ...who(actor, before.tenantId),
+      kind,
+      entityId: id,
+      action: 'update',
+      before: toDto(before),
+      after: toDto(updated),
+    });
     return updated;
   });
   return toDto(row);
@@ -197,7 +273,14 @@ export async function duplicateOne(store: Store, def: ResourceDef, actor: Actor,
   const write = await prepareWrite(store.db, def, fromRow.tenantId, body);
   const row = await inTransaction(store.db, async (trx) => {
     const created = await insertEntity(trx, kind, fromRow.tenantId, write, { uid: def.uid, userId: actor.user.id });
-    await recordActivity(trx, { ...who(actor, fromRow.tenantId), kind, entityId: created.id, action: 'duplicate', before: source, after: toDto(created) });
+    await recordActivity(trx, {
+      ...who(actor, fromRow.tenantId),
+      kind,
+      entityId: created.id,
+      action: 'duplicate',
+      before: source,
+      after: toDto(created),
+    });
     return created;
   });
   return toDto(row);
@@ -214,7 +297,14 @@ export async function usageOf(store: Store, def: ResourceDef, actor: Actor, id: 
     const names = await namesOf(store.db, kind, ids);
     const live = await existingIds(store.db, kind, null, ids);
     for (const r of refs.filter((x) => x.kind === kind)) {
-      used.push({ kind, label: RESOURCES[kind].label, id: r.id, name: names.get(r.id) ?? `#${r.id}`, field: r.field, archived: !live.has(r.id) });
+      used.push({
+        kind,
+        label: RESOURCES[kind].label,
+        id: r.id,
+        name: names.get(r.id) ?? `#${r.id}`,
+        field: r.field,
+        archived: !live.has(r.id),
+      });
     }
   }
   return used;
@@ -244,10 +334,19 @@ function inUse(def: ResourceDef, used: Awaited<ReturnType<typeof usageOf>>, verb
     .map((u) => `${u.label} '${u.name}'`)
     .join(', ');
   const more = used.length > 5 ? ` and ${used.length - 5} more` : '';
-  return new HttpError(409, `Cannot ${verb} this ${def.label.toLowerCase()}: it is used by ${list}${more}. Remove it there first.`);
+  return new HttpError(
+    409,
+    `Cannot ${verb} this ${def.label.toLowerCase()}: it is used by ${list}${more}. Remove it there first.`,
+  );
 }
 
-export async function setArchived(store: Store, def: ResourceDef, actor: Actor, id: number, archived: boolean): Promise<EntityDto> {
+export async function setArchived(
+  store: Store,
+  def: ResourceDef,
+  actor: Actor,
+  id: number,
+  archived: boolean,
+): Promise<EntityDto> {
   const a = access(def, actor, 'write');
   const kind = entityKind(def);
   const before = await getEntity(store.db, kind, a.scope, id);
@@ -281,7 +380,14 @@ export async function deleteOne(store: Store, def: ResourceDef, actor: Actor, id
   if (used.length) throw inUse(def, used, 'delete');
   await inTransaction(store.db, async (trx) => {
     await deleteEntity(trx, kind, id);
-    await recordActivity(trx, { ...who(actor, before.tenantId), kind, entityId: id, action: 'delete', before: toDto(before), after: null });
+    await recordActivity(trx, {
+      ...who(actor, before.tenantId),
+      kind,
+      entityId: id,
+      action: 'delete',
+      before: toDto(before),
+      after: null,
+    });
   });
 }
 

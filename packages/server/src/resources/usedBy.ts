@@ -31,7 +31,14 @@ export async function usedByOf(store: Store, def: ResourceDef, actor: Actor, id:
     const rows = await getEntities(store.db, kind, access.scope, ids);
     if (!rows.length) continue;
     const items: UsedByItem[] = rows
-      .map((r) => ({ kind, id: r.id, name: r.name, status: r.status, archived: r.archived, fields: fields.get(`${kind}:${r.id}`) ?? [] }))
+      .map((r) => ({
+        kind,
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        archived: r.archived,
+        fields: fields.get(`${kind}:${r.id}`) ?? [],
+      }))
       .sort((a, b) => Number(a.archived) - Number(b.archived) || a.name.localeCompare(b.name) || a.id - b.id);
     groups.push({ kind, label: from.label, plural: from.plural, items });
   }

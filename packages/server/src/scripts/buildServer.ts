@@ -15,12 +15,17 @@ import { SERVER_ROOT, serverPath, startedAsCommand } from '../serverRoot.js';
 
 /** Every package the workspace depends on, kept out of the bundle (node_modules has them). */
 function externals(): string[] {
-  const manifests = [join(SERVER_ROOT, '../../package.json'), serverPath('package.json'), join(SERVER_ROOT, '../shared/package.json')];
+  const manifests = [
+    join(SERVER_ROOT, '../../package.json'),
+    serverPath('package.json'),
+    join(SERVER_ROOT, '../shared/package.json'),
+  ];
   const names = new Set<string>();
   for (const file of manifests) {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string> | undefined>;
     for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
-      for (const name of Object.keys(manifest[field] ?? {})) if (!name.startsWith('@adplane/')) names.add(name).add(`${name}/*`);
+      for (const name of Object.keys(manifest[field] ?? {}))
+        if (!name.startsWith('@adplane/')) names.add(name).add(`${name}/*`);
     }
   }
   return [...names];
@@ -31,7 +36,10 @@ function externals(): string[] {
  * thread (src/stats/reportFileWorker.ts) into reportFileWorker.mjs beside it, where the bundle starts
  * it from. The bundle must sit inside packages/server: it finds the files it reads from there (serverRoot.ts).
  */
-export async function bundleServer(entry = serverPath('src/main.ts'), outfile = serverPath('dist/main.mjs')): Promise<string> {
+export async function bundleServer(
+  entry = serverPath('src/main.ts'),
+  outfile = serverPath('dist/main.mjs'),
+): Promise<string> {
   await bundle(serverPath('src/stats/reportFileWorker.ts'), join(dirname(outfile), 'reportFileWorker.mjs'));
   await bundle(entry, outfile);
   return outfile;

@@ -42,21 +42,37 @@ const USER_AGENTS = [
 const ADDRESSES = ['8.8.8.8', '24.48.0.1', '81.2.69.142', '85.214.132.117', '99.224.0.1', '200.160.2.3', '133.242.0.1'];
 const APPS = ['com.harbor.tv', 'com.lakeside.stream', 'tv.pinecrest.sports', ''];
 const DOMAINS = ['harborvideo.test', 'pinecrestsports.test', 'dailyharbor.test'];
-const SIZES = [[1920, 1080], [1280, 720], [640, 360], [300, 250]];
+const SIZES = [
+  [1920, 1080],
+  [1280, 720],
+  [640, 360],
+  [300, 250],
+];
 const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 
 async function signIn(): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: values.user, password: values.password }) });
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: values.user, password: values.password }),
+  });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
-  if (!res.ok || !cookie) throw new Error(`sign-in as ${values.user} failed: HTTP ${res.status} (is adplane running at ${base} with the demo workspace?)`);
+  if (!res.ok || !cookie)
+    throw new Error(
+      `sign-in as ${values.user} failed: HTTP ${res.status} (is adplane running at ${base} with the demo workspace?)`,
+    );
   return cookie;
 }
 
 async function vastChannels(cookie: string): Promise<string[]> {
   const res = await fetch(`${base}/api/demand/channels?pageSize=100`, { headers: { cookie } });
   if (!res.ok) throw new Error(`listing channels failed: HTTP ${res.status}`);
-  const page = (await res.json()) as { items: { uid: string | null; status: number; archived?: boolean; integration?: string }[] };
-  return page.items.filter((c) => c.uid && c.status === 1 && !c.archived && (c.integration ?? 'VAST') === 'VAST').map((c) => c.uid!);
+  const page = (await res.json()) as {
+    items: { uid: string | null; status: number; archived?: boolean; integration?: string }[];
+  };
+  return page.items
+    .filter((c) => c.uid && c.status === 1 && !c.archived && (c.integration ?? 'VAST') === 'VAST')
+    .map((c) => c.uid!);
 }
 
 const counts = { requests: 0, filled: 0, empty: 0, failed: 0, events: 0, clicks: 0, vastErrors: 0 };
@@ -72,7 +88,12 @@ async function call(url: string, headers: Record<string, string>): Promise<Respo
 async function playOne(uid: string): Promise<void> {
   const [w, h] = pick(SIZES);
   const app = pick(APPS);
-  const query = new URLSearchParams({ w: String(w), h: String(h), cb: String(Math.floor(Math.random() * 1e12)), ...(app ? { app_bundle: app } : { domain: pick(DOMAINS) }) });
+  const query = new URLSearchParams({
+    w: String(w),
+    h: String(h),
+    cb: String(Math.floor(Math.random() * 1e12)),
+    ...(app ? { app_bundle: app } : { domain: pick(DOMAINS) }),
+  });
   const headers = { 'user-agent': pick(USER_AGENTS), 'x-forwarded-for': pick(ADDRESSES) };
   counts.requests++;
   const res = await call(`${base}${vastTagPath(uid)}?${query}`, headers);
@@ -113,7 +134,9 @@ async function main(): Promise<void> {
   const cookie = await signIn();
   const channels = await vastChannels(cookie);
   if (channels.length === 0) throw new Error(`${values.user} has no active VAST channel to call`);
-  process.stdout.write(`Playing ${total} tag requests at ${rate}/s over ${channels.length} VAST channels of ${base}...\n`);
+  process.stdout.write(
+    `Playing ${total} tag requests at ${rate}/s over ${channels.length} VAST channels of ${base}...\n`,
+  );
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
   for (let i = 0; i < total; i++) {
@@ -123,13 +146,16 @@ async function main(): Promise<void> {
     while (inFlight.size >= 50) await Promise.race(inFlight);
     const p = playOne(pick(channels)).finally(() => inFlight.delete(p));
     inFlight.add(p);
-    if ((i + 1) % (rate * 10) === 0) process.stdout.write(`  ${i + 1} requests, ${counts.filled} filled, ${counts.events} events\n`);
+    if ((i + 1) % (rate * 10) === 0)
+      process.stdout.write(`  ${i + 1} requests, ${counts.filled} filled, ${counts.events} events\n`);
   }
   await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`Done in ${seconds.toFixed(1)} s: ${JSON.stringify(counts)}\n`);
   if (counts.failed === counts.requests) {
-    process.stdout.write('Every tag request failed: is the edge (the /vast route) served by this adplane (--role all or edge)?\n');
+    process.stdout.write(
+      'Every tag request failed: is the edge (the /vast route) served by this adplane (--role all or edge)?\n',
+    );
     process.exitCode = 1;
   }
 }

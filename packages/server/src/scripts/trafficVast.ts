@@ -35,4 +35,5 @@ export function readVast(xml: string): VastPlay {
 }
 
 /** VAST error macros a player fills before calling an Error URL. */
-export const withErrorCode = (url: string, code: number) => url.replaceAll('[ERRORCODE]', String(code)).replaceAll('%5BERRORCODE%5D', String(code));
+export const withErrorCode = (url: string, code: number) =>
+  url.replaceAll('[ERRORCODE]', String(code)).replaceAll('%5BERRORCODE%5D', String(code));

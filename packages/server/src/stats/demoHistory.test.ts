@@ -13,8 +13,22 @@ forEachStore((t) => {
       const written = await writeDemoHistoryIfEmpty(s.stats, t.store.db, NOW);
       expect(written).toBeGreaterThan(10_000);
       expect(await writeDemoHistoryIfEmpty(s.stats, t.store.db, NOW)).toBe(0);
-      const request = ReportRequest.parse({ startDate: '2026-10-24', endDate: '2026-11-23', dimensions: ['date'], metrics: ['reqs', 'opps', 'imps', 'revenue', 'cost', 'fill', 'margin'] });
-      const rows = await getReport({ stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), viewer: { type: 'demand' as const } }, request);
+      const request = ReportRequest.parse({
+        startDate: '2026-10-24',
+        endDate: '2026-11-23',
+        dimensions: ['date'],
+        metrics: ['reqs', 'opps', 'imps', 'revenue', 'cost', 'fill', 'margin'],
+      });
+      const rows = await getReport(
+        {
+          stats: s.stats,
+          db: null,
+          scope: { tenantId: t.users.demand.id },
+          prices: new Map(),
+          viewer: { type: 'demand' as const },
+        },
+        request,
+      );
       expect(rows.length).toBeGreaterThanOrEqual(30);
       const total = rows.at(-1)!;
       expect(Number(total.reqs)).toBeGreaterThan(Number(total.opps));
@@ -25,22 +39,51 @@ forEachStore((t) => {
       expect(Number(total.revenue)).toBeGreaterThan(Number(total.cost));
 
       // A demand tag's funnel is not empty: considered, offered, called, filled, and why not.
-      const ctx = { stats: s.stats, db: null, scope: { tenantId: t.users.demand.id }, prices: new Map(), viewer: { type: 'demand' as const } };
+      const ctx = {
+        stats: s.stats,
+        db: null,
+        scope: { tenantId: t.users.demand.id },
+        prices: new Map(),
+        viewer: { type: 'demand' as const },
+      };
       const range = { startDate: '2026-10-24', endDate: '2026-11-23' };
-      const byTag = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['tag'], metrics: ['source_reqs', 'source_opps', 'demandCalls', 'imps'], sort: { by: 'source_reqs' } }));
+      const byTag = await getReport(
+        ctx,
+        ReportRequest.parse({
+          ...range,
+          dimensions: ['tag'],
+          metrics: ['source_reqs', 'source_opps', 'demandCalls', 'imps'],
+          sort: { by: 'source_reqs' },
+        }),
+      );
       const tag = byTag[0]!;
       expect(Number(tag.source_reqs)).toBeGreaterThan(Number(tag.source_opps));
       expect(Number(tag.source_opps)).toBe(Number(tag.demandCalls));
       expect(Number(tag.source_opps)).toBeGreaterThan(Number(tag.imps));
       expect(Number(tag.imps)).toBeGreaterThan(0);
-      const reasons = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['nofill_reason'], metrics: ['source_reqs'], filters: { tag: [Number(tag.tag)] } }));
-      const unfilled = reasons.filter((r) => !r.total && r.nofill_reason !== '').reduce((sum, r) => sum + Number(r.source_reqs), 0);
+      const reasons = await getReport(
+        ctx,
+        ReportRequest.parse({
+          ...range,
+          dimensions: ['nofill_reason'],
+          metrics: ['source_reqs'],
+          filters: { tag: [Number(tag.tag)] },
+        }),
+      );
+      const unfilled = reasons
+        .filter((r) => !r.total && r.nofill_reason !== '')
+        .reduce((sum, r) => sum + Number(r.source_reqs), 0);
       expect(unfilled).toBe(Number(tag.source_reqs) - Number(tag.imps));
 
       // The Market Report names marketplaces as live traffic does: a Prebid partner by its name, never its catalogue id
-      const markets = await getReport(ctx, ReportRequest.parse({ ...range, dimensions: ['marketplace_name'], metrics: ['rev_m'], hideErrors: true }));
+      const markets = await getReport(
+        ctx,
+        ReportRequest.parse({ ...range, dimensions: ['marketplace_name'], metrics: ['rev_m'], hideErrors: true }),
+      );
       const names = markets.filter((r) => !r.total).map((r) => String(r.marketplace_name));
-      expect(names).toEqual(expect.arrayContaining([resolvePartner('appnexusP')!.partner.name, resolvePartner('pubmaticP')!.partner.name]));
+      expect(names).toEqual(
+        expect.arrayContaining([resolvePartner('appnexusP')!.partner.name, resolvePartner('pubmaticP')!.partner.name]),
+      );
       expect(names.filter((n) => /P$/.test(n) && resolvePartner(n))).toEqual([]);
     }, 120_000);
   });

@@ -27,54 +27,170 @@ function generator(seed: number) {
   };
 }
 
-const COUNTRIES: [string, string, string][] = [['US', 'NAM', 'CA'], ['US', 'NAM', 'NY'], ['US', 'NAM', 'TX'], ['GB', 'EMEA', ''], ['DE', 'EMEA', ''], ['CA', 'NAM', '']];
-const DEVICES: [string, string, string][] = [['SmartTV', 'Roku', 'Roku'], ['SmartTV', 'Tizen', 'Samsung Internet'], ['Mobile', 'iOS', 'Safari'], ['Mobile', 'Android', 'Chrome'], ['Desktop', 'Windows', 'Chrome'], ['Desktop', 'macOS', 'Safari']];
+const COUNTRIES: [string, string, string][] = [
+  ['US', 'NAM', 'CA'],
+  ['US', 'NAM', 'NY'],
+  ['US', 'NAM', 'TX'],
+  ['GB', 'EMEA', ''],
+  ['DE', 'EMEA', ''],
+  ['CA', 'NAM', ''],
+];
+const DEVICES: [string, string, string][] = [
+  ['SmartTV', 'Roku', 'Roku'],
+  ['SmartTV', 'Tizen', 'Samsung Internet'],
+  ['Mobile', 'iOS', 'Safari'],
+  ['Mobile', 'Android', 'Chrome'],
+  ['Desktop', 'Windows', 'Chrome'],
+  ['Desktop', 'macOS', 'Safari'],
+];
 const NOFILL_REASONS = ['no_bid', 'timeout', 'below_floor', 'targeting', 'pacing'];
 const VAST_ERRORS = ['303', '402', '900'];
 const BUNDLES = ['com.harbor.tv', 'com.lakeside.stream', 'tv.pinecrest.sports', ''];
 const DOMAINS = ['harborvideo.test', 'pinecrestsports.test', 'dailyharbor.test', ''];
 
-interface DemoTag { id: number; advId: number; integration: string; partner: string; name: string }
-interface DemoChannel { id: number; subId: number; integration: string; tagIds: number[] }
+interface DemoTag {
+  id: number;
+  advId: number;
+  integration: string;
+  partner: string;
+  name: string;
+}
+interface DemoChannel {
+  id: number;
+  subId: number;
+  integration: string;
+  tagIds: number[];
+}
 
 async function inventoryOf(db: Kysely<Database>, tenantId: number) {
   const t = db.withTables<EntityTables>();
-  const channels = await t.selectFrom('supply_channels').select(['id', 'sub_id', 'data']).where('tenant_id', '=', tenantId).where('archived', '=', 0).execute();
-  const tags = await t.selectFrom('demand_tags').select(['id', 'adv_id', 'name', 'data']).where('tenant_id', '=', tenantId).where('archived', '=', 0).execute();
-  const campaigns = await t.selectFrom('campaigns').select(['id', 'adv_id', 'data']).where('tenant_id', '=', tenantId).execute();
+  const channels = await t
+    .selectFrom('supply_channels')
+    .select(['id', 'sub_id', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .where('archived', '=', 0)
+    .execute();
+  const tags = await t
+    .selectFrom('demand_tags')
+    .select(['id', 'adv_id', 'name', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .where('archived', '=', 0)
+    .execute();
+  const campaigns = await t
+    .selectFrom('campaigns')
+    .select(['id', 'adv_id', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .execute();
   const deals = await t.selectFrom('deals').select(['id', 'data']).where('tenant_id', '=', tenantId).execute();
   const dealIds = new Map(deals.map((d) => [Number(d.id), parseJson<{ dealId?: string }>(d.data, {}).dealId ?? '']));
-  const exchanges = await t.selectFrom('ad_exchanges').select(['id', 'name']).where('tenant_id', '=', tenantId).execute();
+  const exchanges = await t
+    .selectFrom('ad_exchanges')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .execute();
   const demoTags: DemoTag[] = tags.map((r) => {
     const d = parseJson<{ integration?: string; partner?: string }>(r.data, {});
-    return { id: Number(r.id), advId: Number(r.adv_id ?? 0), integration: d.integration ?? 'VAST', partner: d.partner ?? '', name: r.name };
+    return {
+      id: Number(r.id),
+      advId: Number(r.adv_id ?? 0),
+      integration: d.integration ?? 'VAST',
+      partner: d.partner ?? '',
+      name: r.name,
+    };
   });
   const demoChannels: DemoChannel[] = channels.map((r) => {
     const d = parseJson<{ integration?: string; demand?: { tagId: number }[] }>(r.data, {});
     const linked = (d.demand ?? []).map((x) => x.tagId).filter((id) => demoTags.some((tag) => tag.id === id));
-    return { id: Number(r.id), subId: Number(r.sub_id ?? 0), integration: d.integration ?? 'VAST', tagIds: linked.length > 0 ? linked : demoTags.slice(0, 2).map((x) => x.id) };
+    return {
+      id: Number(r.id),
+      subId: Number(r.sub_id ?? 0),
+      integration: d.integration ?? 'VAST',
+      tagIds: linked.length > 0 ? linked : demoTags.slice(0, 2).map((x) => x.id),
+    };
   });
   // A campaign's wins carry its first creative, supplier and deal, so that those lists have numbers too.
   const demoCampaigns = campaigns.map((c) => {
     const d = parseJson<{ creativeIds?: number[]; supplierIds?: number[]; dealIds?: number[] }>(c.data, {});
-    return { id: Number(c.id), advId: Number(c.adv_id ?? 0), creativeId: d.creativeIds?.[0] ?? 0, supplierId: d.supplierIds?.[0] ?? 0, dealId: dealIds.get(d.dealIds?.[0] ?? 0) ?? '' };
+    return {
+      id: Number(c.id),
+      advId: Number(c.adv_id ?? 0),
+      creativeId: d.creativeIds?.[0] ?? 0,
+      supplierId: d.supplierIds?.[0] ?? 0,
+      dealId: dealIds.get(d.dealIds?.[0] ?? 0) ?? '',
+    };
   });
-  return { channels: demoChannels, tags: demoTags, campaigns: demoCampaigns, exchanges: exchanges.map((e) => ({ id: Number(e.id), name: e.name })) };
+  return {
+    channels: demoChannels,
+    tags: demoTags,
+    campaigns: demoCampaigns,
+    exchanges: exchanges.map((e) => ({ id: Number(e.id), name: e.name })),
+  };
 }
 
 const blank = (hour: string, tenant: number): HourlyRow => ({
-  hour, tenant_id: tenant, channel_id: 0, subpublisher_id: 0, tag_id: 0, partner: '', advertiser_id: 0, campaign_id: 0, creative_id: 0,
-  supplier_id: 0, adexchange_id: 0, deal_id: '', marketplace_name: '', country: '', region: '', us_state: '', device: '', os: '', browser: '',
-  app_bundle: '', domain: '', publisher_id: '', integration: '', vast_error: '', nofill_reason: '',
-  reqs: 0, opps: 0, demand_calls: 0, responses: 0, timeouts: 0, bids: 0, wins: 0, imps: 0, starts: 0, first_quartiles: 0, midpoints: 0,
-  third_quartiles: 0, completes: 0, clicks: 0, errors: 0, ivt: 0, postbid_imps: 0, revenue: 0, cost: 0, rev_m: 0, rev_md: 0,
-  source_reqs: 0, source_opps: 0, postbid_ivt: 0,
+  hour,
+  tenant_id: tenant,
+  channel_id: 0,
+  subpublisher_id: 0,
+  tag_id: 0,
+  partner: '',
+  advertiser_id: 0,
+  campaign_id: 0,
+  creative_id: 0,
+  supplier_id: 0,
+  adexchange_id: 0,
+  deal_id: '',
+  marketplace_name: '',
+  country: '',
+  region: '',
+  us_state: '',
+  device: '',
+  os: '',
+  browser: '',
+  app_bundle: '',
+  domain: '',
+  publisher_id: '',
+  integration: '',
+  vast_error: '',
+  nofill_reason: '',
+  reqs: 0,
+  opps: 0,
+  demand_calls: 0,
+  responses: 0,
+  timeouts: 0,
+  bids: 0,
+  wins: 0,
+  imps: 0,
+  starts: 0,
+  first_quartiles: 0,
+  midpoints: 0,
+  third_quartiles: 0,
+  completes: 0,
+  clicks: 0,
+  errors: 0,
+  ivt: 0,
+  postbid_imps: 0,
+  revenue: 0,
+  cost: 0,
+  rev_m: 0,
+  rev_md: 0,
+  source_reqs: 0,
+  source_opps: 0,
+  postbid_ivt: 0,
 });
 
-const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<HourlyRow, (typeof METRIC_COLUMNS)[number]>;
+const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<
+  HourlyRow,
+  (typeof METRIC_COLUMNS)[number]
+>;
 
 /** Hourly rows of one tenant for the hours [from, from + hours). */
-function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>, from: number, hours: number): HourlyRow[] {
+function demoRows(
+  tenantId: number,
+  inv: Awaited<ReturnType<typeof inventoryOf>>,
+  from: number,
+  hours: number,
+): HourlyRow[] {
   const random = generator(tenantId * 7919 + Math.floor(from / 3_600_000));
   const int = (n: number) => Math.max(0, Math.round(n));
   const rows: HourlyRow[] = [];
@@ -106,23 +222,57 @@ function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>
         const dealShare = programmatic && random() < 0.4 ? 0.2 + random() * 0.3 : 0;
         const row: HourlyRow = {
           ...blank(hour, tenantId),
-          channel_id: channel.id, subpublisher_id: channel.subId, tag_id: tag.id, partner: tag.partner, advertiser_id: tag.advId,
-          campaign_id: campaign?.id ?? 0, creative_id: campaign?.creativeId ?? 0, supplier_id: campaign?.supplierId ?? 0, adexchange_id: exchange?.id ?? 0,
+          channel_id: channel.id,
+          subpublisher_id: channel.subId,
+          tag_id: tag.id,
+          partner: tag.partner,
+          advertiser_id: tag.advId,
+          campaign_id: campaign?.id ?? 0,
+          creative_id: campaign?.creativeId ?? 0,
+          supplier_id: campaign?.supplierId ?? 0,
+          adexchange_id: exchange?.id ?? 0,
           deal_id: campaign?.dealId || (dealShare > 0 ? `deal-${tenantId}-${tag.id}` : ''),
           // as the edge names it: a Prebid partner by its name in the catalogue (not its id), an exchange, a tag
-          marketplace_name: programmatic ? ((tag.partner && (resolvePartner(tag.partner)?.partner.name ?? tag.partner)) || exchange?.name || tag.name) : '',
-          country, region, us_state: country === 'US' ? state : '', device, os, browser,
-          app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length], domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
-          publisher_id: `pub-${channel.subId || channel.id}`, integration: tag.integration,
+          marketplace_name: programmatic
+            ? (tag.partner && (resolvePartner(tag.partner)?.partner.name ?? tag.partner)) || exchange?.name || tag.name
+            : '',
+          country,
+          region,
+          us_state: country === 'US' ? state : '',
+          device,
+          os,
+          browser,
+          app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length],
+          domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
+          publisher_id: `pub-${channel.subId || channel.id}`,
+          integration: tag.integration,
           // As the edge counts: each request lands on one row, '' when it filled, else its no-fill reason row below.
           // The tag was considered for each of this channel's requests (source_reqs, with the same reasons)
           // and offered each opportunity (source_opps, then called).
-          reqs: imps, opps: imps, source_reqs: imps, source_opps: imps, demand_calls: calls, responses, timeouts, bids, wins, imps,
-          starts: int(imps * 0.96), first_quartiles: int(imps * 0.9), midpoints: int(imps * 0.82), third_quartiles: int(imps * 0.76), completes: int(imps * 0.7),
-          clicks: int(imps * (0.002 + random() * 0.008)), ivt, postbid_imps: int(imps * 0.1),
+          reqs: imps,
+          opps: imps,
+          source_reqs: imps,
+          source_opps: imps,
+          demand_calls: calls,
+          responses,
+          timeouts,
+          bids,
+          wins,
+          imps,
+          starts: int(imps * 0.96),
+          first_quartiles: int(imps * 0.9),
+          midpoints: int(imps * 0.82),
+          third_quartiles: int(imps * 0.76),
+          completes: int(imps * 0.7),
+          clicks: int(imps * (0.002 + random() * 0.008)),
+          ivt,
+          postbid_imps: int(imps * 0.1),
           // the vendors' verdicts on those: 2-8% flagged, varying by tag (no extra draw: the history stays as it was)
           postbid_ivt: int(imps * 0.1 * (0.02 + (tag.id % 7) / 100)),
-          revenue, cost: int(revenue * (0.5 + random() * 0.15)), rev_m: programmatic ? revenue : 0, rev_md: int(programmatic ? revenue * dealShare : 0),
+          revenue,
+          cost: int(revenue * (0.5 + random() * 0.15)),
+          rev_m: programmatic ? revenue : 0,
+          rev_md: int(programmatic ? revenue * dealShare : 0),
         };
         rows.push(row);
         // Why it did not fill (each unfilled request on one reason row), and the players' VAST errors.
@@ -133,12 +283,28 @@ function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>
         const context = { ...row, ...zeroCounts };
         const reasonReqs = int(unfilledReqs * 0.6);
         const reasonOpps = int(unfilledOpps * 0.6);
-        rows.push({ ...context, nofill_reason: reason, reqs: reasonReqs, opps: reasonOpps, source_reqs: reasonReqs, source_opps: reasonOpps });
         rows.push({
-          ...context, nofill_reason: 'no_bid', reqs: unfilledReqs - reasonReqs, opps: unfilledOpps - reasonOpps,
-          source_reqs: unfilledReqs - reasonReqs, source_opps: unfilledOpps - reasonOpps,
+          ...context,
+          nofill_reason: reason,
+          reqs: reasonReqs,
+          opps: reasonOpps,
+          source_reqs: reasonReqs,
+          source_opps: reasonOpps,
         });
-        if (random() < 0.5) rows.push({ ...context, vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)], errors: int(1 + random() * imps * 0.02) });
+        rows.push({
+          ...context,
+          nofill_reason: 'no_bid',
+          reqs: unfilledReqs - reasonReqs,
+          opps: unfilledOpps - reasonOpps,
+          source_reqs: unfilledReqs - reasonReqs,
+          source_opps: unfilledOpps - reasonOpps,
+        });
+        if (random() < 0.5)
+          rows.push({
+            ...context,
+            vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)],
+            errors: int(1 + random() * imps * 0.02),
+          });
       }
     }
   }
@@ -149,7 +315,12 @@ function demoRows(tenantId: number, inv: Awaited<ReturnType<typeof inventoryOf>>
 export async function writeDemoHistoryIfEmpty(stats: StatsStore, db: Kysely<Database>, now: number): Promise<number> {
   const [{ n }] = await stats.select(`SELECT count(*) AS n FROM ${STATS_TABLE}`);
   if (Number(n) > 0) return 0;
-  const tenants = await db.selectFrom('users').select('id').where('type', '=', 'demand').where('manager_id', 'is', null).execute();
+  const tenants = await db
+    .selectFrom('users')
+    .select('id')
+    .where('type', '=', 'demand')
+    .where('manager_id', 'is', null)
+    .execute();
   const end = Math.floor(now / 3_600_000) * 3_600_000;
   const start = end - DEMO_HISTORY_DAYS * 24 * 3_600_000;
   let written = 0;

@@ -85,16 +85,48 @@ export type HourlyRow = HourlyDimensions & HourlyMetrics;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 export const DIMENSION_COLUMNS = [
-  'hour', 'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'partner', 'advertiser_id', 'campaign_id',
-  'creative_id', 'supplier_id', 'adexchange_id', 'deal_id', 'marketplace_name', 'country', 'region', 'us_state',
-  'device', 'os', 'browser', 'app_bundle', 'domain', 'publisher_id', 'integration', 'vast_error', 'nofill_reason',
+  'hour',
+  'tenant_id',
+  'channel_id',
+  'subpublisher_id',
+  'tag_id',
+  'partner',
+  'advertiser_id',
+  'campaign_id',
+  'creative_id',
+  'supplier_id',
+  'adexchange_id',
+  'deal_id',
+  'marketplace_name',
+  'country',
+  'region',
+  'us_state',
+  'device',
+  'os',
+  'browser',
+  'app_bundle',
+  'domain',
+  'publisher_id',
+  'integration',
+  'vast_error',
+  'nofill_reason',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
 
 /** The dimension columns that hold numeric ids (0 when none); every other one but `hour` holds text ('' when none). */
 const ID_DIMENSIONS = [
-  'tenant_id', 'channel_id', 'subpublisher_id', 'tag_id', 'advertiser_id', 'campaign_id', 'creative_id', 'supplier_id', 'adexchange_id',
+  'tenant_id',
+  'channel_id',
+  'subpublisher_id',
+  'tag_id',
+  'advertiser_id',
+  'campaign_id',
+  'creative_id',
+  'supplier_id',
+  'adexchange_id',
 ] as const satisfies readonly (keyof HourlyDimensions)[];
-type NumericDimension = { [K in keyof HourlyDimensions]: HourlyDimensions[K] extends number ? K : never }[keyof HourlyDimensions];
+type NumericDimension = {
+  [K in keyof HourlyDimensions]: HourlyDimensions[K] extends number ? K : never;
+}[keyof HourlyDimensions];
 // Compile-time: exactly the numeric dimensions are listed
 const idsInStep: Same<NumericDimension, (typeof ID_DIMENSIONS)[number]> = true;
 void idsInStep;
@@ -107,16 +139,40 @@ export const isIdDimension = (column: string): boolean => ID_SET.has(column);
  * opportunities at the end, 0004 the post-bid IVT verdicts (the DuckDB appender writes in table order).
  */
 export const METRIC_COLUMNS_0001 = [
-  'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
-  'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
+  'reqs',
+  'opps',
+  'demand_calls',
+  'responses',
+  'timeouts',
+  'bids',
+  'wins',
+  'imps',
+  'starts',
+  'first_quartiles',
+  'midpoints',
+  'third_quartiles',
+  'completes',
+  'clicks',
+  'errors',
+  'ivt',
+  'postbid_imps',
+  'revenue',
+  'cost',
+  'rev_m',
+  'rev_md',
 ] as const satisfies readonly (keyof HourlyMetrics)[];
 export const METRIC_COLUMNS_0003 = ['source_reqs', 'source_opps'] as const satisfies readonly (keyof HourlyMetrics)[];
 export const METRIC_COLUMNS_0004 = ['postbid_ivt'] as const satisfies readonly (keyof HourlyMetrics)[];
 
-export const METRIC_COLUMNS = [...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004] as const satisfies readonly (keyof HourlyMetrics)[];
+export const METRIC_COLUMNS = [
+  ...METRIC_COLUMNS_0001,
+  ...METRIC_COLUMNS_0003,
+  ...METRIC_COLUMNS_0004,
+] as const satisfies readonly (keyof HourlyMetrics)[];
 
 // Compile-time: every metric of the row is a column, and the catalogue of reports sums exactly these.
-const inStep: Same<keyof HourlyMetrics, (typeof METRIC_COLUMNS)[number]> & Same<StatsSumColumn, (typeof METRIC_COLUMNS)[number]> = true;
+const inStep: Same<keyof HourlyMetrics, (typeof METRIC_COLUMNS)[number]> &
+  Same<StatsSumColumn, (typeof METRIC_COLUMNS)[number]> = true;
 void inStep;
 
 /**

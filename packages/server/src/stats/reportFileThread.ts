@@ -22,8 +22,15 @@ export type Namer = (dimension: DimensionId, ids: number[]) => Promise<Map<numbe
 function startWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./reportFileWorker.mjs', import.meta.url));
   const entry = new URL('./reportFileWorker.ts', import.meta.url).href;
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`, { eval: true });
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  return new Worker(
+    `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`,
+    { eval: true },
+  );
 }
 
 /**

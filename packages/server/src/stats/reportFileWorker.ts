@@ -17,7 +17,15 @@ import { once } from 'node:events';
 import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DIMENSION_BY_ID, type DimensionId, nameField, type ReportRequest, type ReportRow, reportCsvHeader, reportCsvLine } from '@adplane/shared';
+import {
+  DIMENSION_BY_ID,
+  type DimensionId,
+  nameField,
+  type ReportRequest,
+  type ReportRow,
+  reportCsvHeader,
+  reportCsvLine,
+} from '@adplane/shared';
 import { reportRowOf } from './queries/reportRow.js';
 import { type FromThread, type RowSource, type ToThread } from './reportFileProtocol.js';
 
@@ -155,7 +163,13 @@ port.on('message', (message: ToThread) => {
           jobs.get(message.job)?.file.destroy();
           jobs.delete(message.job);
         }
-        send({ t: 'reply', id: message.id, ok: false, error: (error as Error).message, cancelled: error instanceof Cancelled });
+        send({
+          t: 'reply',
+          id: message.id,
+          ok: false,
+          error: (error as Error).message,
+          cancelled: error instanceof Cancelled,
+        });
       },
     );
   }

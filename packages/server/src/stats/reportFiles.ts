@@ -18,7 +18,8 @@ export const reportFilePath = (dataDir: string, fileName: string) => join(report
 
 const days = (start: string, end: string): string[] => {
   const out: string[] = [];
-  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 };
 
@@ -34,12 +35,17 @@ class Cancelled extends Error {}
 /** The parts a file's rows are read in: a day at a time for a report by date or hour in date order, else one. */
 function partsOf(request: ReportRequest): (ReportRequest | null)[] {
   const byTime = request.dimensions.some((d) => d === 'date' || d === 'hour');
-  const inDateOrder = byTime && (!request.sort || ((request.sort.by === 'date' || request.sort.by === 'hour') && request.sort.order === 'asc'));
-  return inDateOrder ? days(request.startDate, request.endDate).map((day) => ({ ...request, startDate: day, endDate: day })) : [null];
+  const inDateOrder =
+    byTime &&
+    (!request.sort || ((request.sort.by === 'date' || request.sort.by === 'hour') && request.sort.order === 'asc'));
+  return inDateOrder
+    ? days(request.startDate, request.endDate).map((day) => ({ ...request, startDate: day, endDate: day }))
+    : [null];
 }
 
 /** The request's own limit (the rows on screen) holds in its file too; without one, a file goes up to its own maximum. */
-const maxRowsOf = (request: ReportRequest) => (request.limit && request.limit > 0 ? Math.min(request.limit, REPORT_FILE_MAX_ROWS) : REPORT_FILE_MAX_ROWS);
+const maxRowsOf = (request: ReportRequest) =>
+  request.limit && request.limit > 0 ? Math.min(request.limit, REPORT_FILE_MAX_ROWS) : REPORT_FILE_MAX_ROWS;
 
 const threads = new WeakMap<FastifyInstance, ReportFileThread>();
 
@@ -74,7 +80,13 @@ function rowSourceOf(ctx: ReportContext): ((sql: string, path: string) => Promis
  * same process wait at most that stretch's work, never a whole answer's. `signal` stops it between two
  * chunks (the file was deleted); it then removes what it wrote and leaves the row alone.
  */
-export async function writeReportFile(app: FastifyInstance, id: number, ctx: ReportContext, request: ReportRequest, signal?: AbortSignal): Promise<void> {
+export async function writeReportFile(
+  app: FastifyInstance,
+  id: number,
+  ctx: ReportContext,
+  request: ReportRequest,
+  signal?: AbortSignal,
+): Promise<void> {
   const source = app.settings.reportFilesThread ? rowSourceOf(ctx) : null;
   if (source) return writeInThread(app, id, ctx, request, source, signal);
   return writeOnLoop(app, id, ctx, request, signal);
@@ -88,7 +100,12 @@ export async function writeReportFile(app: FastifyInstance, id: number, ctx: Rep
  * thread's next chunk.
  */
 async function writeInThread(
-  app: FastifyInstance, id: number, ctx: ReportContext, request: ReportRequest, source: (sql: string, path: string) => Promise<RowSource>, signal?: AbortSignal,
+  app: FastifyInstance,
+  id: number,
+  ctx: ReportContext,
+  request: ReportRequest,
+  source: (sql: string, path: string) => Promise<RowSource>,
+  signal?: AbortSignal,
 ): Promise<void> {
   const db = app.store.db;
   const fileName = `report-${id}.csv`;
@@ -100,7 +117,9 @@ async function writeInThread(
   let thread = threads.get(app);
   if (!thread) threads.set(app, (thread = new ReportFileThread()));
   const names = ctx.db;
-  const job = thread.job(names ? (dimension, ids) => entityNames(names, DIMENSION_BY_ID[dimension].entityKind!, ids) : null);
+  const job = thread.job(
+    names ? (dimension, ids) => entityNames(names, DIMENSION_BY_ID[dimension].entityKind!, ids) : null,
+  );
   let ended = false;
   const check = () => {
     if (signal?.aborted) throw new Cancelled();
@@ -138,14 +157,22 @@ async function writeInThread(
     await rm(path, { force: true }).catch(() => undefined);
     if (error instanceof Cancelled || error instanceof JobCancelled) return;
     app.log.error({ err: error, reportId: id }, 'report file failed');
-    await updateSavedReport(db, id, { status: 'failed', error: (error as Error).message.slice(0, 500) }).catch(() => undefined);
+    await updateSavedReport(db, id, { status: 'failed', error: (error as Error).message.slice(0, 500) }).catch(
+      () => undefined,
+    );
   } finally {
     if (!ended) job.end(false);
   }
 }
 
 /** The file made on this thread, 256 lines a turn (ADPLANE_REPORT_FILES_THREAD=0, or a store with neither Parquet export nor ClickHouse). */
-async function writeOnLoop(app: FastifyInstance, id: number, ctx: ReportContext, request: ReportRequest, signal?: AbortSignal): Promise<void> {
+async function writeOnLoop(
+  app: FastifyInstance,
+  id: number,
+  ctx: ReportContext,
+  request: ReportRequest,
+  signal?: AbortSignal,
+): Promise<void> {
   const db = app.store.db;
   const fileName = `report-${id}.csv`;
   const path = reportFilePath(app.settings.dataDir, fileName);
@@ -178,7 +205,8 @@ async function writeOnLoop(app: FastifyInstance, id: number, ctx: ReportContext,
         onRows: async (rows) => {
           for (let at = 0; at < rows.length; at += LINES_A_TURN) {
             check();
-            for (const row of rows.slice(at, at + LINES_A_TURN)) await write(reportCsvLine(request.dimensions, request.metrics, row));
+            for (const row of rows.slice(at, at + LINES_A_TURN))
+              await write(reportCsvLine(request.dimensions, request.metrics, row));
             await turn();
           }
           written += rows.length;
@@ -199,6 +227,8 @@ async function writeOnLoop(app: FastifyInstance, id: number, ctx: ReportContext,
     await rm(path, { force: true }).catch(() => undefined);
     if (error instanceof Cancelled) return;
     app.log.error({ err: error, reportId: id }, 'report file failed');
-    await updateSavedReport(db, id, { status: 'failed', error: (error as Error).message.slice(0, 500) }).catch(() => undefined);
+    await updateSavedReport(db, id, { status: 'failed', error: (error as Error).message.slice(0, 500) }).catch(
+      () => undefined,
+    );
   }
 }

@@ -66,7 +66,8 @@ export class WorkLine {
     const mine = this.countOf(owner);
     if (mine.running + mine.waiting >= this.limits.perUser) throw new LineFull('user', mine.running, mine.waiting);
     const job: Job = { key, owner, work, abort: new AbortController() };
-    if (!this.startable(job) && this.waitingJobs.length >= this.limits.waiting) throw new LineFull('server', this.runningJobs.size, this.waitingJobs.length);
+    if (!this.startable(job) && this.waitingJobs.length >= this.limits.waiting)
+      throw new LineFull('server', this.runningJobs.size, this.waitingJobs.length);
     this.waitingJobs.push(job);
     this.pump();
     return this.stateOf(key)!;

@@ -1,5 +1,12 @@
 import {
-  DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type MetricCompute, type MetricId, type ReportRequest, type StatsSumColumn, type SystemPrices,
+  DIMENSION_BY_ID,
+  type DimensionId,
+  METRIC_BY_ID,
+  type MetricCompute,
+  type MetricId,
+  type ReportRequest,
+  type StatsSumColumn,
+  type SystemPrices,
 } from '@adplane/shared';
 import { ROLLUP_TABLE, rollupAnswers } from './rollup.js';
 import { STATS_TABLE } from './statsStore.js';
@@ -91,10 +98,15 @@ function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
  * The sum of a metric column as the viewer reads it: `revenue` is summed from `revenueColumn` (a
  * subpublisher's revenue is its payout, the stored `cost`: visibility.ts revenueColumnFor).
  */
-const sumAs = (revenueColumn: StatsSumColumn) => (column: StatsSumColumn) => s(column === 'revenue' ? revenueColumn : column);
+const sumAs = (revenueColumn: StatsSumColumn) => (column: StatsSumColumn) =>
+  s(column === 'revenue' ? revenueColumn : column);
 
 /** A metric as one SQL expression over sums: what ORDER BY uses when a report sorts by it. */
-function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPrices>, revenueColumn: StatsSumColumn = 'revenue'): string {
+function metricSql(
+  compute: MetricCompute,
+  prices: ReadonlyMap<number, SystemPrices>,
+  revenueColumn: StatsSumColumn = 'revenue',
+): string {
   const sum = sumAs(revenueColumn);
   switch (compute.kind) {
     case 'sum':
@@ -102,7 +114,8 @@ function metricSql(compute: MetricCompute, prices: ReadonlyMap<number, SystemPri
     case 'difference':
       return `(${sum(compute.minuend)} - ${sum(compute.subtrahend)})`;
     case 'ratio': {
-      const numerator = compute.numerator === 'profit' ? `(${sum('revenue')} - ${sum('cost')})` : sum(compute.numerator);
+      const numerator =
+        compute.numerator === 'profit' ? `(${sum('revenue')} - ${sum('cost')})` : sum(compute.numerator);
       const denominator = sum(compute.denominator);
       return `(CASE WHEN ${denominator} = 0 THEN 0 ELSE ${numerator} * ${compute.scale} / ${denominator} END)`;
     }
@@ -169,7 +182,8 @@ function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): stri
 }
 
 /** The small rollup when it holds every column the report needs, else the full hourly table. */
-export const tableOf = (input: ReportSqlInput) => (rollupAnswers(input.request, input.scope) ? ROLLUP_TABLE : STATS_TABLE);
+export const tableOf = (input: ReportSqlInput) =>
+  rollupAnswers(input.request, input.scope) ? ROLLUP_TABLE : STATS_TABLE;
 
 /** Rows that carry nothing but errors are left out when the user hides errors (a demand tag's requests are not errors). */
 const HIDE_ERRORS = `(${['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
@@ -197,7 +211,9 @@ export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit:
     const dim = dims.find((d) => d.id === sort.by);
     // Dates and hours sort the same as their text; other text keys sort by their value.
     sortedBy = dim ? dim.id : null;
-    const by = dim ? dimAlias(dim.id) : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices, input.revenueColumn);
+    const by = dim
+      ? dimAlias(dim.id)
+      : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices, input.revenueColumn);
     order.push(`${by} ${sort.order.toUpperCase()}`);
   }
   // A stable order for ties, so pages and files read the same twice.

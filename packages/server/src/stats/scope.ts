@@ -45,7 +45,12 @@ export async function tenantPrices(db: Kysely<Database>, tenantId: number | null
   return new Map(
     rows.map((r) => [
       Number(r.id),
-      { priceReq: Number(r.price_req), priceImp: Number(r.price_imp), pricePostbid: Number(r.price_postbid), priceDsp: Number(r.price_dsp) },
+      {
+        priceReq: Number(r.price_req),
+        priceImp: Number(r.price_imp),
+        pricePostbid: Number(r.price_postbid),
+        priceDsp: Number(r.price_dsp),
+      },
     ]),
   );
 }

@@ -8,7 +8,11 @@ forEachStatsEngine((t) => {
   const sql = `SELECT channel_id, sum(imps) AS imps FROM ${STATS_TABLE} GROUP BY channel_id ORDER BY channel_id`;
 
   beforeAll(async () => {
-    await t.stats.write(Array.from({ length: ROWS }, (_, i) => statsRow({ hour: '2026-11-01 10:00:00', tenant_id: 1, channel_id: i + 1, imps: i })));
+    await t.stats.write(
+      Array.from({ length: ROWS }, (_, i) =>
+        statsRow({ hour: '2026-11-01 10:00:00', tenant_id: 1, channel_id: i + 1, imps: i }),
+      ),
+    );
   });
 
   it('answers the rows of one select, in chunks of a few thousand', async () => {

@@ -7,34 +7,101 @@ import { reportRowsSql, type StatsScope, tableOf, utcBounds } from './reportSql.
 const NO_PRICES = new Map<number, SystemPrices>();
 
 forEachStatsEngine((t) => {
-  const run = (input: Omit<ReportRequestInput, 'startDate' | 'endDate'> & Partial<ReportRequestInput>, scope: StatsScope = { tenantId: null }, prices = NO_PRICES) =>
-    getReport({ stats: t.stats, db: null, scope, prices, viewer: { type: 'admin' as const } }, ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }));
+  const run = (
+    input: Omit<ReportRequestInput, 'startDate' | 'endDate'> & Partial<ReportRequestInput>,
+    scope: StatsScope = { tenantId: null },
+    prices = NO_PRICES,
+  ) =>
+    getReport(
+      { stats: t.stats, db: null, scope, prices, viewer: { type: 'admin' as const } },
+      ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }),
+    );
 
   beforeAll(async () => {
     await t.stats.write([
       // Time-zone rows, tenant 1.
-      statsRow({ hour: '2026-11-01 22:00:00', tenant_id: 1, channel_id: 11, subpublisher_id: 101, imps: 10, opps: 40, revenue: 3_000_000, cost: 1_200_000 }),
-      statsRow({ hour: '2026-11-02 01:00:00', tenant_id: 1, channel_id: 12, subpublisher_id: 102, imps: 5, opps: 20, reqs: 100, completes: 4, clicks: 1 }),
-      statsRow({ hour: '2026-11-02 23:00:00', tenant_id: 1, channel_id: 11, subpublisher_id: 101, imps: 7, opps: 0, country: "O'Land" }),
+      statsRow({
+        hour: '2026-11-01 22:00:00',
+        tenant_id: 1,
+        channel_id: 11,
+        subpublisher_id: 101,
+        imps: 10,
+        opps: 40,
+        revenue: 3_000_000,
+        cost: 1_200_000,
+      }),
+      statsRow({
+        hour: '2026-11-02 01:00:00',
+        tenant_id: 1,
+        channel_id: 12,
+        subpublisher_id: 102,
+        imps: 5,
+        opps: 20,
+        reqs: 100,
+        completes: 4,
+        clicks: 1,
+      }),
+      statsRow({
+        hour: '2026-11-02 23:00:00',
+        tenant_id: 1,
+        channel_id: 11,
+        subpublisher_id: 101,
+        imps: 7,
+        opps: 0,
+        country: "O'Land",
+      }),
       // Another tenant in the same hours.
-      statsRow({ hour: '2026-11-01 22:00:00', tenant_id: 2, channel_id: 21, imps: 1000, opps: 1000, reqs: 5000, revenue: 9_000_000 }),
+      statsRow({
+        hour: '2026-11-01 22:00:00',
+        tenant_id: 2,
+        channel_id: 21,
+        imps: 1000,
+        opps: 1000,
+        reqs: 5000,
+        revenue: 9_000_000,
+      }),
       // A row that only counts an error.
       statsRow({ hour: '2026-11-02 02:00:00', tenant_id: 1, channel_id: 13, errors: 3, vast_error: '303' }),
       // Tenant 3 on Nov 10: two advertisers, and no-fill reasons on one channel.
-      statsRow({ hour: '2026-11-10 09:00:00', tenant_id: 3, channel_id: 31, advertiser_id: 301, reqs: 10, opps: 10, imps: 4, revenue: 400_000 }),
-      statsRow({ hour: '2026-11-10 09:00:00', tenant_id: 3, channel_id: 31, advertiser_id: 302, reqs: 6, opps: 6, imps: 3, revenue: 900_000 }),
+      statsRow({
+        hour: '2026-11-10 09:00:00',
+        tenant_id: 3,
+        channel_id: 31,
+        advertiser_id: 301,
+        reqs: 10,
+        opps: 10,
+        imps: 4,
+        revenue: 400_000,
+      }),
+      statsRow({
+        hour: '2026-11-10 09:00:00',
+        tenant_id: 3,
+        channel_id: 31,
+        advertiser_id: 302,
+        reqs: 6,
+        opps: 6,
+        imps: 3,
+        revenue: 900_000,
+      }),
       statsRow({ hour: '2026-11-10 10:00:00', tenant_id: 3, channel_id: 31, reqs: 5, nofill_reason: 'timeout' }),
       statsRow({ hour: '2026-11-10 11:00:00', tenant_id: 3, channel_id: 31, reqs: 2, nofill_reason: 'no_bid' }),
     ]);
   });
 
   it('records its migrations', async () => {
-    expect(await t.stats.migrations()).toEqual(['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt']);
+    expect(await t.stats.migrations()).toEqual([
+      '0001_hourly_stats',
+      '0002_hourly_rollup',
+      '0003_source_reqs_opps',
+      '0004_postbid_ivt',
+    ]);
   });
 
   it('shifts local days by the time-zone offset', async () => {
     const imps = async (timezone: number) =>
-      (await run({ timezone, dimensions: ['date'], metrics: ['imps'] }, { tenantId: 1 })).map((r) => (r.total ? `total ${String(r.imps)}` : `${String(r.date)} ${String(r.imps)}`));
+      (await run({ timezone, dimensions: ['date'], metrics: ['imps'] }, { tenantId: 1 })).map((r) =>
+        r.total ? `total ${String(r.imps)}` : `${String(r.date)} ${String(r.imps)}`,
+      );
     expect(await imps(0)).toEqual(['2026-11-01 10', '2026-11-02 12', 'total 22']);
     // +3: 22:00 -> 01:00 on the 2nd, 01:00 -> 04:00, 23:00 -> the 3rd (outside).
     expect(await imps(3)).toEqual(['2026-11-02 15', 'total 15']);
@@ -42,7 +109,10 @@ forEachStatsEngine((t) => {
     expect(await imps(-5)).toEqual(['2026-11-01 15', '2026-11-02 7', 'total 22']);
     // Over a range wide enough, the same traffic adds up in every zone.
     for (const timezone of [-12, -5, 0, 7, 12]) {
-      const rows = await run({ startDate: '2026-10-30', endDate: '2026-11-05', timezone, metrics: ['imps'] }, { tenantId: 1 });
+      const rows = await run(
+        { startDate: '2026-10-30', endDate: '2026-11-05', timezone, metrics: ['imps'] },
+        { tenantId: 1 },
+      );
       expect(rows).toEqual([{ total: true, imps: 22 }]);
     }
     const hours = await run({ timezone: 3, dimensions: ['hour'], metrics: ['imps'] }, { tenantId: 1 });
@@ -50,7 +120,10 @@ forEachStatsEngine((t) => {
   });
 
   it('computes fill, margin, eCPM, profit, VTR and CTR from sums', async () => {
-    const rows = await run({ metrics: ['revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr'] }, { tenantId: 1 });
+    const rows = await run(
+      { metrics: ['revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr'] },
+      { tenantId: 1 },
+    );
     // revenue $3.00, cost $1.20; imps 22, opps 60; completes 4, clicks 1.
     expect(rows).toHaveLength(1);
     const total = rows[0];
@@ -60,57 +133,113 @@ forEachStatsEngine((t) => {
     expect(total.fill).toBeCloseTo((22 / 60) * 100, 9);
     expect(total.vtr).toBeCloseTo((4 / 22) * 100, 9);
     expect(total.ctr).toBeCloseTo((1 / 22) * 100, 9);
-    const byChannel = await run({ dimensions: ['channel'], metrics: ['fill', 'margin'], sort: { by: 'channel', order: 'asc' } }, { tenantId: 1 });
+    const byChannel = await run(
+      { dimensions: ['channel'], metrics: ['fill', 'margin'], sort: { by: 'channel', order: 'asc' } },
+      { tenantId: 1 },
+    );
     // Channel 11: 17 imps over 40 opps; channel 13 has no opps and no revenue: 0, not a division error.
     expect(byChannel.map((r) => [r.channel, Number(r.fill).toFixed(4), Number(r.margin).toFixed(4)])).toEqual([
-      [11, '42.5000', '60.0000'], [12, '25.0000', '0.0000'], [13, '0.0000', '0.0000'], [undefined, '36.6667', '60.0000'],
+      [11, '42.5000', '60.0000'],
+      [12, '25.0000', '0.0000'],
+      [13, '0.0000', '0.0000'],
+      [undefined, '36.6667', '60.0000'],
     ]);
   });
 
   it('answers an empty range with zero totals', async () => {
-    const rows = await run({ startDate: '2025-01-01', endDate: '2025-01-31', dimensions: ['date'], metrics: ['imps', 'fill', 'revenue'] });
+    const rows = await run({
+      startDate: '2025-01-01',
+      endDate: '2025-01-31',
+      dimensions: ['date'],
+      metrics: ['imps', 'fill', 'revenue'],
+    });
     expect(rows).toEqual([{ total: true, imps: 0, fill: 0, revenue: 0 }]);
   });
 
-  it('never shows a tenant another tenant\'s rows', async () => {
+  it("never shows a tenant another tenant's rows", async () => {
     const t1 = await run({ dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 1 });
     expect(t1.map((r) => r.channel)).not.toContain(21);
     expect(t1.at(-1)).toEqual({ total: true, imps: 22 });
     const t2 = await run({ dimensions: ['channel'], metrics: ['imps', 'reqs'] }, { tenantId: 2 });
-    expect(t2).toEqual([{ channel: 21, imps: 1000, reqs: 5000 }, { total: true, imps: 1000, reqs: 5000 }]);
+    expect(t2).toEqual([
+      { channel: 21, imps: 1000, reqs: 5000 },
+      { total: true, imps: 1000, reqs: 5000 },
+    ]);
     const all = await run({ metrics: ['imps'] });
     expect(all).toEqual([{ total: true, imps: 1022 }]);
   });
 
   it('shows a sub only its channels', async () => {
     const rows = await run({ dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 1, subpublisherId: 101 });
-    expect(rows).toEqual([{ channel: 11, imps: 17 }, { total: true, imps: 17 }]);
+    expect(rows).toEqual([
+      { channel: 11, imps: 17 },
+      { total: true, imps: 17 },
+    ]);
   });
 
   it('filters, hides error-only rows, sorts and limits', async () => {
-    const filtered = await run({ dimensions: ['country'], metrics: ['imps'], filters: { country: ["O'Land"] } }, { tenantId: 1 });
-    expect(filtered).toEqual([{ country: "O'Land", imps: 7 }, { total: true, imps: 7 }]);
+    const filtered = await run(
+      { dimensions: ['country'], metrics: ['imps'], filters: { country: ["O'Land"] } },
+      { tenantId: 1 },
+    );
+    expect(filtered).toEqual([
+      { country: "O'Land", imps: 7 },
+      { total: true, imps: 7 },
+    ]);
     const withErrors = await run({ dimensions: ['channel'], metrics: ['errors', 'imps'] }, { tenantId: 1 });
     expect(withErrors.map((r) => r.channel)).toContain(13);
-    const hidden = await run({ dimensions: ['channel'], metrics: ['errors', 'imps'], hideErrors: true }, { tenantId: 1 });
+    const hidden = await run(
+      { dimensions: ['channel'], metrics: ['errors', 'imps'], hideErrors: true },
+      { tenantId: 1 },
+    );
     expect(hidden.map((r) => r.channel)).toEqual([11, 12, undefined]);
     // The totals still cover every row of the range: channel 13's errors are counted though its row is hidden.
     expect(hidden.at(-1)).toEqual({ total: true, errors: 3, imps: 22 });
-    const top = await run({ dimensions: ['channel'], metrics: ['imps'], sort: { by: 'imps', order: 'desc' }, limit: 1 });
-    expect(top).toEqual([{ channel: 21, imps: 1000 }, { total: true, imps: 1022 }]);
+    const top = await run({
+      dimensions: ['channel'],
+      metrics: ['imps'],
+      sort: { by: 'imps', order: 'desc' },
+      limit: 1,
+    });
+    expect(top).toEqual([
+      { channel: 21, imps: 1000 },
+      { total: true, imps: 1022 },
+    ]);
     // Cut by the default cap too: the totals are not those of the rows shown.
-    const capped = await getReport({ stats: t.stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, viewer: { type: 'admin' as const } },
-      ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', dimensions: ['channel'], metrics: ['imps', 'fill'], sort: { by: 'channel', order: 'asc' } }), { limit: 2 });
+    const capped = await getReport(
+      { stats: t.stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, viewer: { type: 'admin' as const } },
+      ReportRequest.parse({
+        startDate: '2026-11-01',
+        endDate: '2026-11-02',
+        dimensions: ['channel'],
+        metrics: ['imps', 'fill'],
+        sort: { by: 'channel', order: 'asc' },
+      }),
+      { limit: 2 },
+    );
     expect(capped.map((r) => r.channel)).toEqual([11, 12, undefined]);
     expect(capped.at(-1)).toEqual({ total: true, imps: 1022, fill: (1022 / 1060) * 100 });
   });
 
   it('sorts by a ratio and by a time dimension descending, with ties in a stable order', async () => {
-    const byFill = await run({ dimensions: ['channel'], metrics: ['fill', 'imps'], sort: { by: 'fill', order: 'desc' } });
+    const byFill = await run({
+      dimensions: ['channel'],
+      metrics: ['fill', 'imps'],
+      sort: { by: 'fill', order: 'desc' },
+    });
     // Channel 21: 100%, 11: 42.5%, 12: 25%, 13: 0 (no opportunities).
     expect(byFill.map((r) => r.channel)).toEqual([21, 11, 12, 13, undefined]);
-    const days = await run({ timezone: -5, dimensions: ['date', 'channel'], metrics: ['imps'], sort: { by: 'date', order: 'desc' } }, { tenantId: 1 });
-    expect(days.map((r) => `${String(r.date)}/${String(r.channel)}`)).toEqual(['2026-11-02/11', '2026-11-01/11', '2026-11-01/12', '2026-11-01/13', 'undefined/undefined']);
+    const days = await run(
+      { timezone: -5, dimensions: ['date', 'channel'], metrics: ['imps'], sort: { by: 'date', order: 'desc' } },
+      { tenantId: 1 },
+    );
+    expect(days.map((r) => `${String(r.date)}/${String(r.channel)}`)).toEqual([
+      '2026-11-02/11',
+      '2026-11-01/11',
+      '2026-11-01/12',
+      '2026-11-01/13',
+      'undefined/undefined',
+    ]);
   });
 
   it('adds up the rows to the totals on every shape, in any zone', async () => {
@@ -118,9 +247,16 @@ forEachStatsEngine((t) => {
     for (const timezone of [-12, -5, 0, 3, 12]) {
       const [whole] = await run({ startDate: '2026-10-30', endDate: '2026-11-12', timezone, metrics: [...metrics] });
       for (const dimensions of [['date'], ['hour'], ['date', 'channel'], ['tenant', 'country']] as const) {
-        const rows = await run({ startDate: '2026-10-30', endDate: '2026-11-12', timezone, dimensions: [...dimensions], metrics: [...metrics] });
+        const rows = await run({
+          startDate: '2026-10-30',
+          endDate: '2026-11-12',
+          timezone,
+          dimensions: [...dimensions],
+          metrics: [...metrics],
+        });
         const total = rows.at(-1)!;
-        for (const m of metrics) expect(total[m], `${dimensions.join('+')} ${m} at ${timezone}`).toBeCloseTo(Number(whole[m]), 6);
+        for (const m of metrics)
+          expect(total[m], `${dimensions.join('+')} ${m} at ${timezone}`).toBeCloseTo(Number(whole[m]), 6);
         expect(rows.slice(0, -1).reduce((n, r) => n + Number(r.imps), 0)).toBe(whole.imps);
       }
     }
@@ -128,19 +264,52 @@ forEachStatsEngine((t) => {
 
   it('shows an advertiser only its own rows', async () => {
     const on10 = { startDate: '2026-11-10', endDate: '2026-11-10' };
-    expect(await run({ ...on10, dimensions: ['channel'], metrics: ['imps', 'revenue', 'ecpm'] }, { tenantId: 3, advertiserId: 301 })).toEqual([
-      { channel: 31, imps: 4, revenue: 400_000, ecpm: 100_000_000 }, { total: true, imps: 4, revenue: 400_000, ecpm: 100_000_000 },
+    expect(
+      await run(
+        { ...on10, dimensions: ['channel'], metrics: ['imps', 'revenue', 'ecpm'] },
+        { tenantId: 3, advertiserId: 301 },
+      ),
+    ).toEqual([
+      { channel: 31, imps: 4, revenue: 400_000, ecpm: 100_000_000 },
+      { total: true, imps: 4, revenue: 400_000, ecpm: 100_000_000 },
     ]);
-    expect((await run({ ...on10, metrics: ['imps'] }, { tenantId: 1, advertiserId: 301 })).at(-1)).toEqual({ total: true, imps: 0 });
+    expect((await run({ ...on10, metrics: ['imps'] }, { tenantId: 1, advertiserId: 301 })).at(-1)).toEqual({
+      total: true,
+      imps: 0,
+    });
   });
 
   it('counts requests by no-fill reason, the total still every request', async () => {
-    const rows = await run({ startDate: '2026-11-10', endDate: '2026-11-10', dimensions: ['nofill_reason'], metrics: ['reqs'], sort: { by: 'nofill_reason', order: 'asc' } }, { tenantId: 3 });
-    expect(rows).toEqual([{ nofill_reason: '', reqs: 16 }, { nofill_reason: 'no_bid', reqs: 2 }, { nofill_reason: 'timeout', reqs: 5 }, { total: true, reqs: 23 }]);
+    const rows = await run(
+      {
+        startDate: '2026-11-10',
+        endDate: '2026-11-10',
+        dimensions: ['nofill_reason'],
+        metrics: ['reqs'],
+        sort: { by: 'nofill_reason', order: 'asc' },
+      },
+      { tenantId: 3 },
+    );
+    expect(rows).toEqual([
+      { nofill_reason: '', reqs: 16 },
+      { nofill_reason: 'no_bid', reqs: 2 },
+      { nofill_reason: 'timeout', reqs: 5 },
+      { total: true, reqs: 23 },
+    ]);
   });
 
   it('groups by typed keys and formats only the grouped rows', () => {
-    const input = { request: ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', timezone: -5, dimensions: ['date', 'hour', 'device'], metrics: ['fill'] }), scope: { tenantId: 1 }, prices: NO_PRICES };
+    const input = {
+      request: ReportRequest.parse({
+        startDate: '2026-11-01',
+        endDate: '2026-11-02',
+        timezone: -5,
+        dimensions: ['date', 'hour', 'device'],
+        metrics: ['fill'],
+      }),
+      scope: { tenantId: 1 },
+      prices: NO_PRICES,
+    };
     const sql = reportRowsSql(t.stats.dialect, input, 10);
     const groupBy = sql.slice(sql.indexOf(' GROUP BY '), sql.indexOf(' ORDER BY '));
     expect(groupBy).not.toMatch(/strftime|formatDateTime|toString/);
@@ -154,9 +323,17 @@ forEachStatsEngine((t) => {
       [1, { priceReq: 10_000, priceImp: 50_000, pricePostbid: 0, priceDsp: 10 }],
       [2, { priceReq: 20_000, priceImp: 0, pricePostbid: 0, priceDsp: 0 }],
     ]);
-    const rows = await run({ dimensions: ['tenant'], metrics: ['systemCost'], sort: { by: 'tenant', order: 'asc' } }, { tenantId: null }, prices);
+    const rows = await run(
+      { dimensions: ['tenant'], metrics: ['systemCost'], sort: { by: 'tenant', order: 'asc' } },
+      { tenantId: null },
+      prices,
+    );
     // Tenant 1: 100 reqs x $0.01/1000 + 22 imps x $0.05/1000 = 1,000 + 1,100 micros; tenant 2: 5,000 x $0.02/1000 = 100,000.
-    expect(rows).toEqual([{ tenant: 1, systemCost: 2_100 }, { tenant: 2, systemCost: 100_000 }, { total: true, systemCost: 102_100 }]);
+    expect(rows).toEqual([
+      { tenant: 1, systemCost: 2_100 },
+      { tenant: 2, systemCost: 100_000 },
+      { total: true, systemCost: 102_100 },
+    ]);
   });
 
   it('answers from the rollup what it holds, the same as the full rows', async () => {
@@ -169,7 +346,11 @@ forEachStatsEngine((t) => {
       expect(same.reduce((n, r) => n + Number(r.revenue), 0)).toBe(row.revenue);
     }
     expect(fromRollup.at(-1)).toEqual({ total: true, imps: 22, revenue: 3_000_000, fill: (22 / 60) * 100 });
-    const input = (dimensions: string[], metrics: string[]) => ({ request: ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-01', dimensions, metrics }), scope: { tenantId: 1 }, prices: NO_PRICES });
+    const input = (dimensions: string[], metrics: string[]) => ({
+      request: ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-01', dimensions, metrics }),
+      scope: { tenantId: 1 },
+      prices: NO_PRICES,
+    });
     expect(tableOf(input(['date', 'channel', 'tag'], ['imps', 'fill']))).toBe('hourly_rollup');
     expect(tableOf(input(['date', 'country'], ['imps']))).toBe('hourly_stats');
     expect(tableOf(input(['date'], ['systemCost']))).toBe('hourly_stats');
@@ -177,18 +358,30 @@ forEachStatsEngine((t) => {
 
   it('keeps text exactly: quotes, commas, line breaks, backslashes and empty values', async () => {
     const awkward = ['a,"b"', 'line\nbreak', '\\N', '', "it's", 'é ✓'];
-    await t.stats.write(awkward.map((domain, i) => statsRow({ hour: '2026-12-02 00:00:00', tenant_id: 8, channel_id: 80 + i, domain, imps: i + 1 })));
-    const rows = await run({ startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['domain'], metrics: ['imps'] }, { tenantId: 8 });
+    await t.stats.write(
+      awkward.map((domain, i) =>
+        statsRow({ hour: '2026-12-02 00:00:00', tenant_id: 8, channel_id: 80 + i, domain, imps: i + 1 }),
+      ),
+    );
+    const rows = await run(
+      { startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['domain'], metrics: ['imps'] },
+      { tenantId: 8 },
+    );
     const byDomain = new Map(rows.filter((r) => !r.total).map((r) => [r.domain, r.imps]));
     awkward.forEach((domain, i) => expect(byDomain.get(domain), JSON.stringify(domain)).toBe(i + 1));
     // the rollup got the same batch
-    const byChannel = await run({ startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['channel'], metrics: ['imps'] }, { tenantId: 8 });
+    const byChannel = await run(
+      { startDate: '2026-12-02', endDate: '2026-12-02', dimensions: ['channel'], metrics: ['imps'] },
+      { tenantId: 8 },
+    );
     expect(byChannel.at(-1)).toEqual({ total: true, imps: 21 });
   });
 
   it('writes a bad batch not at all', async () => {
     const good = statsRow({ hour: '2026-12-01 00:00:00', tenant_id: 9, imps: 1 });
-    await expect(t.stats.write([good, statsRow({ hour: '2026-12-01 00:30:00', tenant_id: 9 })])).rejects.toThrow(/row 1: hour/);
+    await expect(t.stats.write([good, statsRow({ hour: '2026-12-01 00:30:00', tenant_id: 9 })])).rejects.toThrow(
+      /row 1: hour/,
+    );
     await expect(t.stats.write([good, { ...good, imps: 1.5 }])).rejects.toThrow(/row 1: imps/);
     const rows = await run({ startDate: '2026-12-01', endDate: '2026-12-01', metrics: ['imps'] }, { tenantId: 9 });
     expect(rows).toEqual([{ total: true, imps: 0 }]);
@@ -197,7 +390,13 @@ forEachStatsEngine((t) => {
 
 describe('utcBounds', () => {
   it('turns local days into UTC hours', () => {
-    expect(utcBounds('2026-11-01', '2026-11-02', 3)).toEqual({ from: '2026-10-31 21:00:00', to: '2026-11-02 21:00:00' });
-    expect(utcBounds('2026-11-01', '2026-11-01', -12)).toEqual({ from: '2026-11-01 12:00:00', to: '2026-11-02 12:00:00' });
+    expect(utcBounds('2026-11-01', '2026-11-02', 3)).toEqual({
+      from: '2026-10-31 21:00:00',
+      to: '2026-11-02 21:00:00',
+    });
+    expect(utcBounds('2026-11-01', '2026-11-01', -12)).toEqual({
+      from: '2026-11-01 12:00:00',
+      to: '2026-11-02 12:00:00',
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { type HourlyRow, type HourlyRows, type StatsSink, DIMENSION_COLUMNS, isIdDimension, METRIC_COLUMNS } from './hourlyRow.js';
+import {
+  type HourlyRow,
+  type HourlyRows,
+  type StatsSink,
+  DIMENSION_COLUMNS,
+  isIdDimension,
+  METRIC_COLUMNS,
+} from './hourlyRow.js';
 import { type SqlDialect } from './reportSql.js';
 
 /**
@@ -53,7 +60,13 @@ export const TEXT = 2;
 export const METRIC = 3;
 export type ColumnKind = typeof HOUR | typeof ID | typeof TEXT | typeof METRIC;
 export const kindOf = (column: string): ColumnKind =>
-  column === 'hour' ? HOUR : (METRIC_COLUMNS as readonly string[]).includes(column) ? METRIC : isIdDimension(column) ? ID : TEXT;
+  column === 'hour'
+    ? HOUR
+    : (METRIC_COLUMNS as readonly string[]).includes(column)
+      ? METRIC
+      : isIdDimension(column)
+        ? ID
+        : TEXT;
 
 /** Whether `v` is a value of a column of `kind`. */
 export function fits(kind: ColumnKind, v: unknown): boolean {
@@ -71,7 +84,14 @@ export function fits(kind: ColumnKind, v: unknown): boolean {
 
 /** The error of row `i` whose `column` (of `kind`) holds `v`, a value it does not take. */
 export function rowError(i: number, column: string, kind: ColumnKind, v: unknown): Error {
-  const rule = kind === HOUR ? `must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(v)}` : kind === ID ? 'must be a whole number >= 0' : kind === TEXT ? 'must be text' : 'must be a whole number';
+  const rule =
+    kind === HOUR
+      ? `must be 'YYYY-MM-DD HH:00:00', got ${JSON.stringify(v)}`
+      : kind === ID
+        ? 'must be a whole number >= 0'
+        : kind === TEXT
+          ? 'must be text'
+          : 'must be a whole number';
   return new Error(`stats row ${i}: ${column} ${rule}`);
 }
 
@@ -98,7 +118,11 @@ export function checkBatch(rows: HourlyRows): HourlyRow[] {
 }
 
 /** A SELECT's rows a chunk at a time: the store's own chunks, or its whole answer cut in chunks (a store without them). */
-export async function* selectInChunks(stats: StatsStore, sql: string, size = 2048): AsyncGenerator<Record<string, unknown>[]> {
+export async function* selectInChunks(
+  stats: StatsStore,
+  sql: string,
+  size = 2048,
+): AsyncGenerator<Record<string, unknown>[]> {
   if (stats.selectChunks) {
     yield* stats.selectChunks(sql);
     return;

@@ -23,7 +23,12 @@ export type AccountRow = User & { archived: boolean };
 
 async function archivedOf(db: Db, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const rows = await db.withTables<{ users: { id: number; archived: number } }>().selectFrom('users').select(['id', 'archived']).where('id', 'in', ids).execute();
+  const rows = await db
+    .withTables<{ users: { id: number; archived: number } }>()
+    .selectFrom('users')
+    .select(['id', 'archived'])
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.filter((r) => r.archived === 1).map((r) => r.id));
 }
 
@@ -45,7 +50,12 @@ const SORTS: ReadonlyMap<string, string> = new Map([
   ['updatedAt', 'updated_at'],
 ]);
 
-export async function listAccounts(db: Db, dialect: Dialect, f: AccountFilter, query: ListQuery): Promise<ListPage<AccountRow>> {
+export async function listAccounts(
+  db: Db,
+  dialect: Dialect,
+  f: AccountFilter,
+  query: ListQuery,
+): Promise<ListPage<AccountRow>> {
   let q = filtered(db, f);
   if (query.status === 'archived') q = q.where('archived', '=', 1);
   else {
@@ -58,7 +68,9 @@ export async function listAccounts(db: Db, dialect: Dialect, f: AccountFilter, q
     q = q.where((eb) =>
       eb.or(
         ['name', 'username', 'email'].map((col) =>
-          dialect === 'postgres' ? eb(sql.ref(col), 'ilike', sql`${term}`) : eb(sql`lower(${sql.ref(col)})`, 'like', sql`lower(${term}) escape '\\'`),
+          dialect === 'postgres'
+            ? eb(sql.ref(col), 'ilike', sql`${term}`)
+            : eb(sql`lower(${sql.ref(col)})`, 'like', sql`lower(${term}) escape '\\'`),
         ),
       ),
     );
@@ -97,7 +109,27 @@ export async function getAccountById(db: Db, id: number): Promise<AccountRow | n
 
 /** Fields an account form changes; a missing key leaves the column as it is. */
 export type AccountChanges = Partial<
-  Pick<NewUser, 'name' | 'username' | 'email' | 'domain' | 'status' | 'timezone' | 'showDsp' | 'showPostbidPix' | 'showPostbidWh' | 'showCheckIVT' | 'showSystemCost' | 'showDemandToSubs' | 'showSupplyToAdvs' | 'priceReq' | 'priceImp' | 'pricePostbid' | 'priceDsp' | 'passwordHash'>
+  Pick<
+    NewUser,
+    | 'name'
+    | 'username'
+    | 'email'
+    | 'domain'
+    | 'status'
+    | 'timezone'
+    | 'showDsp'
+    | 'showPostbidPix'
+    | 'showPostbidWh'
+    | 'showCheckIVT'
+    | 'showSystemCost'
+    | 'showDemandToSubs'
+    | 'showSupplyToAdvs'
+    | 'priceReq'
+    | 'priceImp'
+    | 'pricePostbid'
+    | 'priceDsp'
+    | 'passwordHash'
+  >
 > & { profile?: Partial<ProfileDetails>; sellersJson?: SellersJson | null };
 
 const bit = (v: boolean) => (v ? 1 : 0);

@@ -47,13 +47,26 @@ export async function getAppConfig(db: Db): Promise<AppConfig> {
 }
 
 /** Save the admin's Config modal, recording the change in the activity log in the same transaction. */
-export async function saveAppConfig(db: Db, config: AppConfig, by: { userId: number; adminId: number | null }): Promise<AppConfig> {
+export async function saveAppConfig(
+  db: Db,
+  config: AppConfig,
+  by: { userId: number; adminId: number | null },
+): Promise<AppConfig> {
   return inTransaction(db, async (trx) => {
     const before = await getAppConfig(trx);
     await setConfigValue(trx, CONFIG_KEYS.postbidMaxImps, config.postbidMaxImps);
     await setConfigValue(trx, CONFIG_KEYS.postbidMaxReps, config.postbidMaxReps);
     const after = await getAppConfig(trx);
-    await recordActivity(trx, { tenantId: null, userId: by.userId, adminId: by.adminId, kind: 'config', entityId: null, action: 'update', before, after });
+    await recordActivity(trx, {
+      tenantId: null,
+      userId: by.userId,
+      adminId: by.adminId,
+      kind: 'config',
+      entityId: null,
+      action: 'update',
+      before,
+      after,
+    });
     return after;
   });
 }

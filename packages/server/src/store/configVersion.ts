@@ -6,11 +6,7 @@ import { type Database } from './schema.js';
  * `recordActivity`). The edge's snapshot compares it with the version it compiled.
  */
 export async function bumpConfigVersion(db: Kysely<Database>): Promise<void> {
-  await db
-    .updateTable('config_version')
-    .set({ version: sql<number>`version + 1` })
-    .where('id', '=', 1)
-    .execute();
+  await db.updateTable('config_version').set({ version: sql<number>`version + 1` }).where('id', '=', 1).execute();
 }
 
 export async function readConfigVersion(db: Kysely<Database>): Promise<number> {

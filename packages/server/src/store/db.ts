@@ -39,7 +39,9 @@ export async function openStore(
   settings: Pick<Settings, 'dataDir' | 'databaseUrl'>,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  return settings.databaseUrl ? openPostgres(settings.databaseUrl, options.pgSchema ?? 'public') : openSqlite(settings.dataDir);
+  return settings.databaseUrl
+    ? openPostgres(settings.databaseUrl, options.pgSchema ?? 'public')
+    : openSqlite(settings.dataDir);
 }
 
 function openSqlite(dataDir: string): Store {
@@ -110,7 +112,8 @@ async function createPgSchema(url: string, schema: string): Promise<void> {
 
 /** Tests drop the schema they created. */
 export async function dropPgSchema(url: string, schema: string): Promise<void> {
-  if (!SCHEMA_NAME.test(schema) || schema === 'public') throw new Error(`Refusing to drop PostgreSQL schema '${schema}'`);
+  if (!SCHEMA_NAME.test(schema) || schema === 'public')
+    throw new Error(`Refusing to drop PostgreSQL schema '${schema}'`);
   await withPgClient(url, (c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 

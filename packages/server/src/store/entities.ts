@@ -125,11 +125,16 @@ export async function listEntities(
   const total = Number(countRow.n);
   const column = COLUMN_SORTS.get(query.sort);
   const direction = query.order === 'asc' ? sql`asc` : sql`desc`;
-  const orderKey = column ? sql.ref(column) : sortableFields.includes(query.sort) ? jsonSortKey(dialect, query.sort) : sql.ref('id');
+  const orderKey = column
+    ? sql.ref(column)
+    : sortableFields.includes(query.sort)
+      ? jsonSortKey(dialect, query.sort)
+      : sql.ref('id');
   // Ties go by id in the same direction, so that one index (tenant, archived, key, id) serves both.
   // A cap or budget of 'unlimited' is above every number: SQLite already sorts text after numbers,
   // PostgreSQL's jsonb puts strings first, so there numbers are told apart from 'unlimited' first.
-  const limitFirst = !column && dialect === 'postgres' && unlimitedFields.includes(query.sort) && sortableFields.includes(query.sort);
+  const limitFirst =
+    !column && dialect === 'postgres' && unlimitedFields.includes(query.sort) && sortableFields.includes(query.sort);
   const order = limitFirst
     ? sql`(jsonb_typeof(${orderKey}) = 'string') ${direction}, ${orderKey} ${direction}, id ${direction}`
     : sql`${orderKey} ${direction}, id ${direction}`;
@@ -146,29 +151,63 @@ export async function listEntities(
 
 /** Every row of a kind in scope, archived ones too (lists resolve names of archived rows). */
 export async function listAllEntities(db: Db, kind: EntityKind, scope: EntityScope): Promise<EntityRow[]> {
-  const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).selectAll().orderBy('name').orderBy('id').execute();
+  const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope)
+    .selectAll()
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
   return rows.map(toRow);
 }
 
 /** Id and name of every row of a kind in scope, archived ones too: the name lists, without reading documents. */
-export async function listEntityNames(db: Db, kind: EntityKind, scope: EntityScope): Promise<{ id: number; name: string }[]> {
-  return scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).select(['id', 'name']).orderBy('name').orderBy('id').execute();
+export async function listEntityNames(
+  db: Db,
+  kind: EntityKind,
+  scope: EntityScope,
+): Promise<{ id: number; name: string }[]> {
+  return scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope)
+    .select(['id', 'name'])
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
-export async function getEntity(db: Db, kind: EntityKind, scope: EntityScope, id: number): Promise<EntityRow | undefined> {
-  const row = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).selectAll().where('id', '=', id).executeTakeFirst();
+export async function getEntity(
+  db: Db,
+  kind: EntityKind,
+  scope: EntityScope,
+  id: number,
+): Promise<EntityRow | undefined> {
+  const row = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope)
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
 
 /** The rows among `ids` that are in scope (archived ones too), in id order: one query for a page of ids. */
-export async function getEntities(db: Db, kind: EntityKind, scope: EntityScope, ids: readonly number[]): Promise<EntityRow[]> {
+export async function getEntities(
+  db: Db,
+  kind: EntityKind,
+  scope: EntityScope,
+  ids: readonly number[],
+): Promise<EntityRow[]> {
   if (ids.length === 0) return [];
-  const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope).selectAll().where('id', 'in', [...ids]).orderBy('id').execute();
+  const rows = await scoped(tables(db).selectFrom(ENTITY_TABLES[kind]), scope)
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
   return rows.map(toRow);
 }
 
 /** Ids among `ids` that exist in the tenant and are not archived. */
-export async function existingIds(db: Db, kind: EntityKind, tenantId: number | null, ids: number[]): Promise<Set<number>> {
+export async function existingIds(
+  db: Db,
+  kind: EntityKind,
+  tenantId: number | null,
+  ids: number[],
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   let q = tables(db).selectFrom(ENTITY_TABLES[kind]).select('id').where('id', 'in', ids).where('archived', '=', 0);
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
@@ -194,7 +233,9 @@ export async function findLiveRowWith(
   if (exceptId !== null) q = q.where('id', '!=', exceptId);
   if (inNameColumn) q = q.where('name', '=', String(value));
   const rows = await q.orderBy('id').execute();
-  const same = inNameColumn ? rows[0] : rows.find((r) => parseJson<Record<string, unknown>>(r.data, {})[field] === value);
+  const same = inNameColumn
+    ? rows[0]
+    : rows.find((r) => parseJson<Record<string, unknown>>(r.data, {})[field] === value);
   return same ? same.id : null;
 }
 
@@ -209,12 +250,19 @@ async function writeRefs(db: Db, kind: EntityKind, id: number, refs: EntityWrite
   if (unique.size === 0) return;
   await t
     .insertInto('entity_refs')
-    .values([...unique.values()].map((r) => ({ from_kind: kind, from_id: id, field: r.field, to_kind: r.kind, to_id: r.id })))
+    .values(
+      [...unique.values()].map((r) => ({ from_kind: kind, from_id: id, field: r.field, to_kind: r.kind, to_id: r.id })),
+    )
     .execute();
 }
 
 /** The columns of a new row. */
-function newRowValues(tenantId: number | null, write: EntityWrite, opts: { uid: boolean; userId: number | null }, now: string) {
+function newRowValues(
+  tenantId: number | null,
+  write: EntityWrite,
+  opts: { uid: boolean; userId: number | null },
+  now: string,
+) {
   return {
     tenant_id: tenantId,
     uid: opts.uid ? newUid() : null,
@@ -271,7 +319,8 @@ export async function insertEntities(
       .returning('id')
       .execute();
     const chunkIds = rows.map((r) => r.id).sort((a, b) => a - b);
-    if (chunkIds.length !== chunk.length) throw new Error(`insertEntities: ${chunk.length} rows sent, ${chunkIds.length} inserted`);
+    if (chunkIds.length !== chunk.length)
+      throw new Error(`insertEntities: ${chunk.length} rows sent, ${chunkIds.length} inserted`);
     const refs = chunk.flatMap((write, i) =>
       [...new Map(write.refs.map((r) => [`${r.field}|${r.kind}|${r.id}`, r])).values()].map((r) => ({
         from_kind: kind,
@@ -283,14 +332,23 @@ export async function insertEntities(
     );
     // 5 bound values a reference: 2,000 a statement.
     for (let at = 0; at < refs.length; at += INSERT_CHUNK * 4) {
-      await tables(db).insertInto('entity_refs').values(refs.slice(at, at + INSERT_CHUNK * 4)).execute();
+      await tables(db)
+        .insertInto('entity_refs')
+        .values(refs.slice(at, at + INSERT_CHUNK * 4))
+        .execute();
     }
     ids.push(...chunkIds);
   }
   return ids;
 }
 
-export async function updateEntity(db: Db, kind: EntityKind, id: number, write: EntityWrite, userId: number | null): Promise<EntityRow> {
+export async function updateEntity(
+  db: Db,
+  kind: EntityKind,
+  id: number,
+  write: EntityWrite,
+  userId: number | null,
+): Promise<EntityRow> {
   const row = await tables(db)
     .updateTable(ENTITY_TABLES[kind])
     .set({
@@ -309,7 +367,13 @@ export async function updateEntity(db: Db, kind: EntityKind, id: number, write: 
   return toRow(row);
 }
 
-export async function setEntityArchived(db: Db, kind: EntityKind, id: number, archived: boolean, userId: number | null): Promise<EntityRow> {
+export async function setEntityArchived(
+  db: Db,
+  kind: EntityKind,
+  id: number,
+  archived: boolean,
+  userId: number | null,
+): Promise<EntityRow> {
   const now = nowIso();
   const row = await tables(db)
     .updateTable(ENTITY_TABLES[kind])
@@ -321,7 +385,13 @@ export async function setEntityArchived(db: Db, kind: EntityKind, id: number, ar
 }
 
 /** Pause (0) or activate (1) a row: the status column only, the document untouched. */
-export async function setEntityStatus(db: Db, kind: EntityKind, id: number, status: 0 | 1, userId: number | null): Promise<EntityRow> {
+export async function setEntityStatus(
+  db: Db,
+  kind: EntityKind,
+  id: number,
+  status: 0 | 1,
+  userId: number | null,
+): Promise<EntityRow> {
   const row = await tables(db)
     .updateTable(ENTITY_TABLES[kind])
     .set({ status, updated_by: userId, updated_at: nowIso() })

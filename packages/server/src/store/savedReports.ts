@@ -31,7 +31,15 @@ function toReport(row: Row): StoredReport {
 
 export async function createSavedReport(
   db: Db,
-  input: { userId: number; tenantId: number | null; name: string; kind: SavedReportKind; ivt: boolean; request: ReportRequest; running?: boolean },
+  input: {
+    userId: number;
+    tenantId: number | null;
+    name: string;
+    kind: SavedReportKind;
+    ivt: boolean;
+    request: ReportRequest;
+    running?: boolean;
+  },
 ): Promise<StoredReport> {
   const now = nowIso();
   const row = await db
@@ -74,7 +82,15 @@ export async function getSavedReport(db: Db, id: number): Promise<StoredReport |
 export async function updateSavedReport(
   db: Db,
   id: number,
-  patch: { name?: string; archived?: boolean; request?: ReportRequest; status?: 'ready' | 'running' | 'failed'; progress?: number; error?: string | null; fileName?: string },
+  patch: {
+    name?: string;
+    archived?: boolean;
+    request?: ReportRequest;
+    status?: 'ready' | 'running' | 'failed';
+    progress?: number;
+    error?: string | null;
+    fileName?: string;
+  },
 ): Promise<void> {
   await db
     .updateTable('saved_reports')

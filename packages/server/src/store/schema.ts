@@ -114,7 +114,11 @@ export interface SavedReportsTable {
   kind: SavedReportKind;
   ivt: ColumnType<number, number | undefined, number>;
   request: JsonText;
-  status: ColumnType<'ready' | 'running' | 'failed', 'ready' | 'running' | 'failed' | undefined, 'ready' | 'running' | 'failed'>;
+  status: ColumnType<
+    'ready' | 'running' | 'failed',
+    'ready' | 'running' | 'failed' | undefined,
+    'ready' | 'running' | 'failed'
+  >;
   progress: ColumnType<number, number | undefined, number>;
   error: string | null;
   file_name: string | null;

@@ -29,8 +29,14 @@ const token = () => randomBytes(16).toString('hex');
 
 const seedAdmins: SeedStep = async (ctx) => {
   const password = ctx.settings.demoPassword;
-  await ctx.addUser({ type: 'admin', username: 'admin', email: 'admin@demo.adplane.test', name: 'Platform Admin', uid: 'super' }, password);
-  await ctx.addUser({ type: 'admin', username: 'ops', email: 'ops@demo.adplane.test', name: 'Ad Ops', uid: 'ops' }, password);
+  await ctx.addUser(
+    { type: 'admin', username: 'admin', email: 'admin@demo.adplane.test', name: 'Platform Admin', uid: 'super' },
+    password,
+  );
+  await ctx.addUser(
+    { type: 'admin', username: 'ops', email: 'ops@demo.adplane.test', name: 'Ad Ops', uid: 'ops' },
+    password,
+  );
 };
 
 const seedNorthwind: SeedStep = async (ctx) => {
@@ -50,8 +56,21 @@ const seedNorthwind: SeedStep = async (ctx) => {
       showPostbidPix: true,
       showCheckIVT: true,
       tagParams: ['channel_id'],
-      profile: { companyName: 'Northwind Media LLC', companyAddress: '12 Harbor St, Boston, MA', contactNumber: '+1 617 555 0100', postbidPercent: 10 },
-      contacts: [{ type: 'general', firstName: 'Nora', lastName: 'Wind', position: 'Head of Ad Ops', contactEmail: 'nora@northwind.test' }],
+      profile: {
+        companyName: 'Northwind Media LLC',
+        companyAddress: '12 Harbor St, Boston, MA',
+        contactNumber: '+1 617 555 0100',
+        postbidPercent: 10,
+      },
+      contacts: [
+        {
+          type: 'general',
+          firstName: 'Nora',
+          lastName: 'Wind',
+          position: 'Head of Ad Ops',
+          contactEmail: 'nora@northwind.test',
+        },
+      ],
       sellersJson: [{ id: 'nw1-sub-1', domain: 'harborvideo.test', name: 'Harbor Video' }],
       priceReq: toMicros(0.01),
       priceImp: toMicros(0.05),
@@ -62,7 +81,14 @@ const seedNorthwind: SeedStep = async (ctx) => {
   );
   const tenant = { tenantId: demand.id };
   await ctx.addUser(
-    { type: 'demand', username: 'manager', email: 'manager@demo.adplane.test', name: 'Northwind Trader', managerId: demand.id, ...tenant },
+    {
+      type: 'demand',
+      username: 'manager',
+      email: 'manager@demo.adplane.test',
+      name: 'Northwind Trader',
+      managerId: demand.id,
+      ...tenant,
+    },
     password,
   );
   await ctx.addUser(
@@ -77,8 +103,21 @@ const seedNorthwind: SeedStep = async (ctx) => {
     },
     password,
   );
-  await ctx.addUser({ type: 'adv', username: 'adv', email: 'adv@demo.adplane.test', name: 'Blue Fin Foods', domain: 'bluefin.test', ...tenant }, password);
-  await ctx.addUser({ type: 'sdk', username: 'sdk', email: 'sdk@demo.adplane.test', name: 'Harbor SDK', token: token(), ...tenant }, password);
+  await ctx.addUser(
+    {
+      type: 'adv',
+      username: 'adv',
+      email: 'adv@demo.adplane.test',
+      name: 'Blue Fin Foods',
+      domain: 'bluefin.test',
+      ...tenant,
+    },
+    password,
+  );
+  await ctx.addUser(
+    { type: 'sdk', username: 'sdk', email: 'sdk@demo.adplane.test', name: 'Harbor SDK', token: token(), ...tenant },
+    password,
+  );
 };
 
 const seedAcme: SeedStep = async (ctx) => {
@@ -107,7 +146,10 @@ const DEMO_SEED: SeedStep[] = [seedAdmins, seedNorthwind, seedAcme, seedInventor
 /** Without the demo: one super admin, with ADPLANE_ADMIN_PASSWORD or a generated password. */
 export const ADMIN_ONLY_SEED: SeedStep[] = [
   async (ctx) => {
-    await ctx.addUser({ type: 'admin', username: 'admin', name: 'Platform Admin', uid: 'super' }, ctx.settings.adminPassword ?? generatePassword());
+    await ctx.addUser(
+      { type: 'admin', username: 'admin', name: 'Platform Admin', uid: 'super' },
+      ctx.settings.adminPassword ?? generatePassword(),
+    );
   },
 ];
 

@@ -25,21 +25,36 @@ export const seedEdgeDemo: SeedStep = async (ctx) => {
   const demand = ctx.users.demand;
   if (!demand) return;
   const as: Actor = { user: demand, adminId: null };
-  const create = async (kind: EntityKind, body: Record<string, unknown>) => (await createOne(ctx.store, RESOURCES[kind], as, body)).id;
+  const create = async (kind: EntityKind, body: Record<string, unknown>) =>
+    (await createOne(ctx.store, RESOURCES[kind], as, body)).id;
 
   const creative = await create('creatives', {
     name: 'adplane demo spot (6 s)',
     format: 'video',
     videoSource: 'media',
     approval: 'approved',
-    mediaFiles: [{ url: `${host}${DEMO_VIDEO_PATH}`, mime: 'video/mp4', duration: 6, width: 320, height: 180, bitrate: 150 }],
+    mediaFiles: [
+      { url: `${host}${DEMO_VIDEO_PATH}`, mime: 'video/mp4', duration: 6, width: 320, height: 180, bitrate: 150 },
+    ],
     clickUrl: `${host}/`,
     adomain: ['adplane.test'],
   });
   const onlyDemo = await create('crelists', { name: 'Demo creatives only', items: [String(creative)] });
-  const demoTargeting = await create('targetings', { name: 'Demo players: demo creatives only', rules: { creLists: { mode: 'include', ids: [onlyDemo] } } });
-  const notSmall = await create('targetings', { name: 'Demo spot: medium players and up', rules: { playerSizes: ['medium', 'large', 'xlarge'] } });
-  await create('campaigns', { name: 'Demo spot - always on', startDate: day(-1), bidCpm: 6_000_000, creativeIds: [creative], targetingId: notSmall });
+  const demoTargeting = await create('targetings', {
+    name: 'Demo players: demo creatives only',
+    rules: { creLists: { mode: 'include', ids: [onlyDemo] } },
+  });
+  const notSmall = await create('targetings', {
+    name: 'Demo spot: medium players and up',
+    rules: { playerSizes: ['medium', 'large', 'xlarge'] },
+  });
+  await create('campaigns', {
+    name: 'Demo spot - always on',
+    startDate: day(-1),
+    bidCpm: 6_000_000,
+    creativeIds: [creative],
+    targetingId: notSmall,
+  });
   const tag = await create('tags', {
     name: 'Local demo demand (VAST)',
     integration: 'VAST',
@@ -47,9 +62,29 @@ export const seedEdgeDemo: SeedStep = async (ctx) => {
     price: { type: 'revshare', percent: 80 },
     timeoutMs: 1000,
   });
-  const channel = { environment: 'web', format: 'video', integration: 'VAST', targetingId: demoTargeting, payout: { type: 'revshare', percent: 70 }, demand: [{ tagId: tag, priority: 1 }] };
-  const auction = await createOne(ctx.store, RESOURCES.channels, as, { ...channel, name: 'Demo player - auction', demandMode: 'auction', vastVersion: '4.2', timeoutMs: 1500 });
-  const waterfall = await createOne(ctx.store, RESOURCES.channels, as, { ...channel, name: 'Demo player - waterfall', demandMode: 'priority', vastVersion: '3.0', timeoutMs: 1500 });
+  const channel = {
+    environment: 'web',
+    format: 'video',
+    integration: 'VAST',
+    targetingId: demoTargeting,
+    payout: { type: 'revshare', percent: 70 },
+    demand: [{ tagId: tag, priority: 1 }],
+  };
+  const auction = await createOne(ctx.store, RESOURCES.channels, as, {
+    ...channel,
+    name: 'Demo player - auction',
+    demandMode: 'auction',
+    vastVersion: '4.2',
+    timeoutMs: 1500,
+  });
+  const waterfall = await createOne(ctx.store, RESOURCES.channels, as, {
+    ...channel,
+    name: 'Demo player - waterfall',
+    demandMode: 'priority',
+    vastVersion: '3.0',
+    timeoutMs: 1500,
+  });
   ctx.tell('The demo channels serve at once (README: "Serve an ad"); paste a tag into a VAST player, or:');
-  for (const c of [auction, waterfall]) ctx.tell(`  ${c.name.padEnd(24)} curl '${host}${vastTagPath(String(c.uid))}?w=640&h=360&ip=8.8.8.8'`);
+  for (const c of [auction, waterfall])
+    ctx.tell(`  ${c.name.padEnd(24)} curl '${host}${vastTagPath(String(c.uid))}?w=640&h=360&ip=8.8.8.8'`);
 };

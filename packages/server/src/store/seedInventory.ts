@@ -41,9 +41,22 @@ function creator(ctx: SeedContext) {
  * users. The body is validated by the kind's schema as the API would; the password is set apart
  * because the demo password (default `demo`) is shorter than the console's 8-character rule.
  */
-async function addAccount(ctx: SeedContext, owner: User, kind: 'subs' | 'advs', body: Record<string, unknown>): Promise<User> {
+async function addAccount(
+  ctx: SeedContext,
+  owner: User,
+  kind: 'subs' | 'advs',
+  body: Record<string, unknown>,
+): Promise<User> {
   const def = RESOURCES[kind];
-  const v = def.schema.parse(body) as { name: string; username: string; email: string; status: number; companyName: string; domain: string; sellersJson?: unknown };
+  const v = def.schema.parse(body) as {
+    name: string;
+    username: string;
+    email: string;
+    status: number;
+    companyName: string;
+    domain: string;
+    sellersJson?: unknown;
+  };
   const user = await createUser(ctx.db, {
     type: kind === 'subs' ? 'sub' : 'adv',
     username: v.username,
@@ -104,11 +117,29 @@ async function northwindTargeting(ctx: SeedContext, as: Actor): Promise<Ids> {
   });
   const premiumPublishers = await create(as, 'publists', {
     name: 'Premium news publishers',
-    items: ['nytimes.com', 'washingtonpost.com', 'wsj.com', 'theguardian.com', 'reuters.com', 'apnews.com', 'bbc.co.uk', 'latimes.com'],
+    items: [
+      'nytimes.com',
+      'washingtonpost.com',
+      'wsj.com',
+      'theguardian.com',
+      'reuters.com',
+      'apnews.com',
+      'bbc.co.uk',
+      'latimes.com',
+    ],
   });
   const gamblingAdvertisers = await create(as, 'crelists', {
     name: 'Gambling advertisers - block',
-    items: ['bet365.com', 'draftkings.com', 'fanduel.com', 'williamhill.com', 'paddypower.com', 'pokerstars.com', 'betmgm.com', 'caesars.com'],
+    items: [
+      'bet365.com',
+      'draftkings.com',
+      'fanduel.com',
+      'williamhill.com',
+      'paddypower.com',
+      'pokerstars.com',
+      'betmgm.com',
+      'caesars.com',
+    ],
   });
 
   const usCtvPrimeTime = await create(as, 'targetings', {
@@ -128,7 +159,10 @@ async function northwindTargeting(ctx: SeedContext, as: Actor): Promise<Ids> {
     rules: {
       countries: { mode: 'include', values: ['DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'IE', 'SE', 'DK', 'PL', 'PT'] },
       regions: { mode: 'include', values: ['EMEA'] },
-      iabCategories: { mode: 'include', values: ['IAB17', 'IAB17-44', 'IAB17-12', 'IAB17-26', 'IAB17-29', 'IAB17-40', 'IAB17-9', 'IAB17-1'] },
+      iabCategories: {
+        mode: 'include',
+        values: ['IAB17', 'IAB17-44', 'IAB17-12', 'IAB17-26', 'IAB17-29', 'IAB17-40', 'IAB17-9', 'IAB17-1'],
+      },
       creLists: { mode: 'exclude', ids: [gamblingAdvertisers] },
     },
   });
@@ -152,28 +186,41 @@ async function northwindTargeting(ctx: SeedContext, as: Actor): Promise<Ids> {
       devices: { mode: 'include', values: ['desktop'] },
       browsers: { mode: 'include', values: ['chrome', 'safari', 'edge', 'firefox'] },
       pubLists: { mode: 'include', ids: [premiumPublishers] },
-      dayParting: { enabled: true, timezone: -5, days: [0, 1, 2, 3, 4], hours: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17] },
+      dayParting: {
+        enabled: true,
+        timezone: -5,
+        days: [0, 1, 2, 3, 4],
+        hours: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+      },
     },
   });
   return { usCtvPrimeTime, euSports, mobileAllowList, premiumNewsWeb, gamblingAdvertisers };
 }
 
 /** SSP side: pixels, demand tags and the channels sold to the tenant's publishers. */
-async function northwindSupply(ctx: SeedContext, as: Actor, t: Ids, subs: Record<string, User>, adv: User): Promise<void> {
+async function northwindSupply(
+  ctx: SeedContext,
+  as: Actor,
+  t: Ids,
+  subs: Record<string, User>,
+  adv: User,
+): Promise<void> {
   const create = creator(ctx);
   const pixalate = await create(as, 'ivts', {
     name: 'Pixalate pre-bid IVT check',
     vendor: 'Pixalate',
     stage: 'prebid',
     samplePercent: 100,
-    urlTemplate: 'https://prebid.pixalate.test/api/v2/ivt?ip={{ip}}&ua={{user_agent}}&app={{app_bundle}}&dom={{domain}}&ifa={{device_id}}&cb={{cachebuster}}',
+    urlTemplate:
+      'https://prebid.pixalate.test/api/v2/ivt?ip={{ip}}&ua={{user_agent}}&app={{app_bundle}}&dom={{domain}}&ifa={{device_id}}&cb={{cachebuster}}',
   });
   const human = await create(as, 'ivts', {
     name: 'HUMAN post-bid scan (10%)',
     vendor: 'HUMAN',
     stage: 'postbid',
     samplePercent: 10,
-    urlTemplate: 'https://b.human-pixel.test/2/nw1/pixel.gif?ch={{channel_id}}&tag={{tag_id}}&ip={{ip}}&ua={{user_agent}}&geo={{country}}&imp={{impression_id}}&cb={{cachebuster}}',
+    urlTemplate:
+      'https://b.human-pixel.test/2/nw1/pixel.gif?ch={{channel_id}}&tag={{tag_id}}&ip={{ip}}&ua={{user_agent}}&geo={{country}}&imp={{impression_id}}&cb={{cachebuster}}',
   });
 
   const beaconVast = await create(as, 'tags', {
@@ -213,7 +260,12 @@ async function northwindSupply(ctx: SeedContext, as: Actor, t: Ids, subs: Record
     name: 'PubMatic - in-app video - Prebid',
     integration: 'PreBid',
     partner: 'pubmaticP',
-    partnerParams: { publisherId: '161243', adSlot: 'nw1_app_video@640x480', kadfloor: '3.00', pmzoneid: 'sports,news' },
+    partnerParams: {
+      publisherId: '161243',
+      adSlot: 'nw1_app_video@640x480',
+      kadfloor: '3.00',
+      pmzoneid: 'sports,news',
+    },
     price: { type: 'revshare', percent: 88 },
     floorCpm: usd(3),
     timeoutMs: 900,
@@ -224,7 +276,8 @@ async function northwindSupply(ctx: SeedContext, as: Actor, t: Ids, subs: Record
   const blueFinDirect = await create(as, 'tags', {
     name: 'Blue Fin Foods - direct - CM360 VAST',
     integration: 'VAST',
-    vastUrl: 'https://ad.doubleclick-cm360.test/ddm/pfadx/N5813.2417NORTHWIND/B31055718.392114;sz=0x0;dcmt=text/xml;dc_sdk_apis=[APIFRAMEWORKS];ord={{cachebuster}}',
+    vastUrl:
+      'https://ad.doubleclick-cm360.test/ddm/pfadx/N5813.2417NORTHWIND/B31055718.392114;sz=0x0;dcmt=text/xml;dc_sdk_apis=[APIFRAMEWORKS];ord={{cachebuster}}',
     price: { type: 'cpm', cpm: usd(22) },
     timeoutMs: 1000,
     dailyImpCap: 40_000,
@@ -318,9 +371,25 @@ async function northwindSupply(ctx: SeedContext, as: Actor, t: Ids, subs: Record
 /** DSP side: where the tenant buys (suppliers, exchanges, deals) and what (creatives, campaigns). */
 async function northwindDemand(ctx: SeedContext, as: Actor, t: Ids, advs: Record<string, User>): Promise<void> {
   const create = creator(ctx);
-  const tidewater = await create(as, 'sups', { name: 'Tidewater SSP - CTV supply', qpsLimit: 3000, marginPercent: 22, formats: ['video'], targetingId: t.usCtvPrimeTime });
-  const granite = await create(as, 'sups', { name: 'Granite Ad Network - in-app', qpsLimit: 1500, marginPercent: 25, formats: ['video', 'display'] });
-  const lakeside = await create(as, 'sups', { name: 'Lakeside Streaming - direct OpenRTB', qpsLimit: 500, marginPercent: 15, formats: ['video'] });
+  const tidewater = await create(as, 'sups', {
+    name: 'Tidewater SSP - CTV supply',
+    qpsLimit: 3000,
+    marginPercent: 22,
+    formats: ['video'],
+    targetingId: t.usCtvPrimeTime,
+  });
+  const granite = await create(as, 'sups', {
+    name: 'Granite Ad Network - in-app',
+    qpsLimit: 1500,
+    marginPercent: 25,
+    formats: ['video', 'display'],
+  });
+  const lakeside = await create(as, 'sups', {
+    name: 'Lakeside Streaming - direct OpenRTB',
+    qpsLimit: 500,
+    marginPercent: 15,
+    formats: ['video'],
+  });
 
   const crestline = await create(as, 'adexchanges', {
     name: 'Crestline Exchange - OpenRTB 2.6',
@@ -368,9 +437,29 @@ async function northwindDemand(ctx: SeedContext, as: Actor, t: Ids, advs: Record
     videoSource: 'media',
     duration: 30,
     mediaFiles: [
-      { url: 'https://cdn.bluefin.test/video/wild-salmon-30s-1080p.mp4', mime: 'video/mp4', duration: 30, width: 1920, height: 1080, bitrate: 6000 },
-      { url: 'https://cdn.bluefin.test/video/wild-salmon-30s-720p.mp4', mime: 'video/mp4', duration: 30, width: 1280, height: 720, bitrate: 2500 },
-      { url: 'https://cdn.bluefin.test/video/wild-salmon-30s.m3u8', mime: 'application/x-mpegURL', duration: 30, width: 1920, height: 1080 },
+      {
+        url: 'https://cdn.bluefin.test/video/wild-salmon-30s-1080p.mp4',
+        mime: 'video/mp4',
+        duration: 30,
+        width: 1920,
+        height: 1080,
+        bitrate: 6000,
+      },
+      {
+        url: 'https://cdn.bluefin.test/video/wild-salmon-30s-720p.mp4',
+        mime: 'video/mp4',
+        duration: 30,
+        width: 1280,
+        height: 720,
+        bitrate: 2500,
+      },
+      {
+        url: 'https://cdn.bluefin.test/video/wild-salmon-30s.m3u8',
+        mime: 'application/x-mpegURL',
+        duration: 30,
+        width: 1920,
+        height: 1080,
+      },
     ],
     clickUrl: 'https://bluefin.test/wild-salmon?utm_source=northwind&utm_medium=ctv',
     adomain: ['bluefin.test'],
@@ -482,7 +571,13 @@ async function seedNorthwindInventory(ctx: SeedContext): Promise<void> {
     email: 'yield@pinecrestsports.test',
     companyName: 'Pinecrest Sports Network GmbH',
     domain: 'pinecrestsports.test',
-    sellersJson: { type: 'INTERMEDIARY', name: 'Pinecrest Sports Network', id: 'nw1-sub-3', status: 1, confidential: 0 },
+    sellersJson: {
+      type: 'INTERMEDIARY',
+      name: 'Pinecrest Sports Network',
+      id: 'nw1-sub-3',
+      status: 1,
+      confidential: 0,
+    },
   });
   const summit = await addAccount(ctx, demand, 'advs', {
     name: 'Summit Outdoor Co.',
@@ -515,7 +610,8 @@ async function seedAcmeInventory(ctx: SeedContext): Promise<void> {
   const vast = await create(as, 'tags', {
     name: 'Beacon DSP - Acme FAST channels - VAST',
     integration: 'VAST',
-    vastUrl: 'https://vast.beacondsp.test/v4/vast?sid=ac1-fast&w={{width}}&h={{height}}&ip={{ip}}&ua={{user_agent}}&cb={{cachebuster}}',
+    vastUrl:
+      'https://vast.beacondsp.test/v4/vast?sid=ac1-fast&w={{width}}&h={{height}}&ip={{ip}}&ua={{user_agent}}&cb={{cachebuster}}',
     price: { type: 'cpm', cpm: usd(12) },
     floorCpm: usd(7),
     timeoutMs: 1200,
@@ -581,11 +677,26 @@ async function seedTooltips(ctx: SeedContext): Promise<void> {
   const create = creator(ctx);
   const as: Actor = { user: ctx.users.admin, adminId: null };
   const tips: [string, string][] = [
-    ['channels.floorCpm', 'The lowest CPM (USD) this channel accepts. Bids and demand tags priced below it are not served; raise it to protect yield, lower it to improve fill.'],
-    ['channels.payout', "What the publisher of this channel earns: a revenue share (percent of what demand pays) or a fixed CPM (USD per 1,000 impressions) whatever the clearing price."],
-    ['tags.timeoutMs', 'How long the ad server waits for this demand source, in milliseconds, before it moves on. VAST wrappers need 1000-2000 ms; OpenRTB and Prebid bidders 300-900 ms.'],
-    ['tags.priority', 'Order in which a channel in priority mode calls its demand: 1 is called first. Tags with the same priority compete in an auction.'],
-    ['campaigns.pacing', 'Even spreads the daily budget across the day so the campaign delivers until midnight; ASAP spends it as fast as winning bids allow.'],
+    [
+      'channels.floorCpm',
+      'The lowest CPM (USD) this channel accepts. Bids and demand tags priced below it are not served; raise it to protect yield, lower it to improve fill.',
+    ],
+    [
+      'channels.payout',
+      'What the publisher of this channel earns: a revenue share (percent of what demand pays) or a fixed CPM (USD per 1,000 impressions) whatever the clearing price.',
+    ],
+    [
+      'tags.timeoutMs',
+      'How long the ad server waits for this demand source, in milliseconds, before it moves on. VAST wrappers need 1000-2000 ms; OpenRTB and Prebid bidders 300-900 ms.',
+    ],
+    [
+      'tags.priority',
+      'Order in which a channel in priority mode calls its demand: 1 is called first. Tags with the same priority compete in an auction.',
+    ],
+    [
+      'campaigns.pacing',
+      'Even spreads the daily budget across the day so the campaign delivers until midnight; ASAP spends it as fast as winning bids allow.',
+    ],
   ];
   for (const [key, text] of tips) await create(as, 'tooltips', { key, text });
 }

@@ -12,7 +12,10 @@ export const SESSION_SECRET_FILE = 'session-secret';
  * otherwise one is generated once and kept where the data lives (a 0600 file beside the SQLite file,
  * or the app_config table on PostgreSQL, shared by every node), so restarts keep sessions valid.
  */
-export async function ensureSessionSecret(store: Store, settings: Pick<Settings, 'sessionSecret' | 'dataDir'>): Promise<string> {
+export async function ensureSessionSecret(
+  store: Store,
+  settings: Pick<Settings, 'sessionSecret' | 'dataDir'>,
+): Promise<string> {
   if (settings.sessionSecret) return settings.sessionSecret;
   const fresh = randomBytes(32).toString('base64url');
   if (store.dialect === 'postgres') return setConfigValueOnce(store.db, CONFIG_KEYS.sessionSecret, fresh);

@@ -35,7 +35,12 @@ export async function insertSession(db: Db, session: SessionRecord): Promise<voi
 
 /** The session with this id, unless it has expired by `now` (ISO). */
 export async function findLiveSession(db: Db, id: string, now: string): Promise<SessionRecord | null> {
-  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -51,7 +56,11 @@ export async function findLiveSession(db: Db, id: string, now: string): Promise<
 
 /** Sliding expiry: the session lives `ttl` past its last use. */
 export async function touchSession(db: Db, id: string, lastSeenAt: string, expiresAt: string): Promise<void> {
-  await db.updateTable('sessions').set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where('id', '=', id).execute();
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: lastSeenAt, expires_at: expiresAt })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Start or end an impersonation: the session now acts as `userId`, on behalf of `adminId`. */

@@ -32,7 +32,14 @@ describe('SQLite transactions begin IMMEDIATE; statements wait without blocking'
   let file: SqliteDatabase.Database;
   let db: Kysely<Tables>;
   let other: SqliteDatabase.Database;
-  const count = async (id: string) => (await db.selectFrom('seller_ids').select((e) => e.fn.countAll<number>().as('n')).where('id', '=', id).executeTakeFirstOrThrow()).n;
+  const count = async (id: string) =>
+    (
+      await db
+        .selectFrom('seller_ids')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n;
   /** Read, check, write: the id is written unless a row has it. */
   const claim = (id: string) =>
     db.transaction().execute(async (trx) => {
@@ -87,7 +94,11 @@ describe('SQLite transactions begin IMMEDIATE; statements wait without blocking'
   it("waits for another connection's write transaction on a single write outside a transaction too, without blocking the event loop", async () => {
     other.exec('begin immediate');
     let settled = false;
-    const inserted = db.insertInto('seller_ids').values({ id: 'single-1' }).execute().finally(() => (settled = true));
+    const inserted = db
+      .insertInto('seller_ids')
+      .values({ id: 'single-1' })
+      .execute()
+      .finally(() => (settled = true));
     // with SQLite's busy handler the insert slept on this thread: no timer could run meanwhile
     const ticks = await timerTicksFor(200);
     expect(settled).toBe(false);
@@ -99,7 +110,9 @@ describe('SQLite transactions begin IMMEDIATE; statements wait without blocking'
 
   it('gives up a single write with SQLITE_BUSY after the busy timeout, having written nothing', async () => {
     other.exec('begin immediate');
-    await expect(db.insertInto('seller_ids').values({ id: 'single-2' }).execute()).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(db.insertInto('seller_ids').values({ id: 'single-2' }).execute()).rejects.toMatchObject({
+      code: 'SQLITE_BUSY',
+    });
     other.exec('rollback');
     expect(await count('single-2')).toBe(0);
   });

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect, SqliteDriver } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
 
 /** How long a statement waits for another process's write to end before it fails with SQLITE_BUSY (below). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -9,7 +16,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25];
 const LAST_PAUSE_MS = 50;
 
-const isBusy = (error: unknown): boolean => error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
+const isBusy = (error: unknown): boolean =>
+  error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY');
 
 /**
  * Kysely's SQLite dialect, with every transaction begun IMMEDIATE and every statement waiting for

@@ -19,10 +19,14 @@ export function uniqueViolationOf(error: unknown): UniqueViolation | null {
   if (typeof error !== 'object' || error === null) return null;
   const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
   // PostgreSQL (pg): SQLSTATE 23505 with the index name in `constraint`.
-  if (e.code === '23505' && typeof e.constraint === 'string') return { index: e.constraint, field: fieldOfIndex(e.constraint) };
+  if (e.code === '23505' && typeof e.constraint === 'string')
+    return { index: e.constraint, field: fieldOfIndex(e.constraint) };
   // SQLite (better-sqlite3): "UNIQUE constraint failed: index 'users_username_unique'" for expression
   // indexes, "UNIQUE constraint failed: users.uid" for plain columns.
-  if ((e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') && typeof e.message === 'string') {
+  if (
+    (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') &&
+    typeof e.message === 'string'
+  ) {
     const named = /index '([^']+)'/.exec(e.message);
     if (named) return { index: named[1], field: fieldOfIndex(named[1]) };
     const column = /failed: ([a-z_]+)\.([a-z_]+)/.exec(e.message);

@@ -140,8 +140,18 @@ export function canSignIn(user: Pick<User, 'status' | 'archived'>): boolean {
  */
 export async function findUserForLogin(db: Db, login: string): Promise<{ user: User; passwordHash: string } | null> {
   const key = login.trim().toLowerCase();
-  const byUsername = () => db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['username']), '=', key)).executeTakeFirst();
-  const byEmail = () => db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', key)).executeTakeFirst();
+  const byUsername = () =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['username']), '=', key))
+      .executeTakeFirst();
+  const byEmail = () =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', key))
+      .executeTakeFirst();
   const row = key.includes('@') ? ((await byEmail()) ?? (await byUsername())) : await byUsername();
   return row ? { user: userFromRow(row), passwordHash: row.password_hash } : null;
 }
@@ -158,7 +168,10 @@ export async function findUserInTenant(db: Db, tenantId: number | null, id: numb
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -253,14 +266,27 @@ export interface ProfileChanges {
 
 /** What the activity log keeps of a profile change: the fields a user edits on its own profile. */
 function profileSnapshot(user: User) {
-  return { id: user.id, name: user.name, timezone: user.timezone, tagParams: user.tagParams, ...user.profile, contacts: user.contacts, sellersJson: user.sellersJson };
+  return {
+    id: user.id,
+    name: user.name,
+    timezone: user.timezone,
+    tagParams: user.tagParams,
+    ...user.profile,
+    contacts: user.contacts,
+    sellersJson: user.sellersJson,
+  };
 }
 
 /**
  * Apply profile changes to the acting user's own row in one transaction (read, merge, write) and
  * return the updated account.
  */
-export async function updateOwnProfile(db: Db, userId: number, changes: ProfileChanges, adminId: number | null = null): Promise<User> {
+export async function updateOwnProfile(
+  db: Db,
+  userId: number,
+  changes: ProfileChanges,
+  adminId: number | null = null,
+): Promise<User> {
   return inTransaction(db, async (trx) => {
     const current = await findUserById(trx, userId);
     if (!current) throw new Error(`User ${userId} not found`);
@@ -269,10 +295,14 @@ export async function updateOwnProfile(db: Db, userId: number, changes: ProfileC
       .set({
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.timezone !== undefined ? { timezone: changes.timezone } : {}),
-        ...(changes.tagParams !== undefined ? { tag_params: changes.tagParams?.length ? toJson(changes.tagParams) : null } : {}),
+        ...(changes.tagParams !== undefined
+          ? { tag_params: changes.tagParams?.length ? toJson(changes.tagParams) : null }
+          : {}),
         ...(changes.profile !== undefined ? { profile: toJson({ ...current.profile, ...changes.profile }) } : {}),
         ...(changes.contacts !== undefined ? { contacts: toJson(changes.contacts) } : {}),
-        ...(changes.sellersJson !== undefined ? { sellers_json: changes.sellersJson ? toJson(changes.sellersJson) : null } : {}),
+        ...(changes.sellersJson !== undefined
+          ? { sellers_json: changes.sellersJson ? toJson(changes.sellersJson) : null }
+          : {}),
         updated_at: nowIso(),
       })
       .where('id', '=', userId)

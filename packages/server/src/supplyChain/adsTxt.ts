@@ -112,9 +112,14 @@ function accountIdValue(field: string): string {
 export function findLine(file: AdsTxtFile, expected: ExpectedLine): LineMatch {
   const domain = expected.domain.toLowerCase();
   const ours = file.records.filter((r) => r.domain === domain);
-  const sameId = ours.filter((r) => r.accountId === expected.sellerId || accountIdValue(r.accountId) === expected.sellerId);
+  const sameId = ours.filter(
+    (r) => r.accountId === expected.sellerId || accountIdValue(r.accountId) === expected.sellerId,
+  );
   const exact = sameId.filter((r) => r.relationship === expected.relationship.toUpperCase());
   if (exact.length) return { kind: 'found', records: exact };
   if (sameId.length) return { kind: 'relationship_differs', records: sameId };
-  return { kind: 'missing', records: ours.filter((r) => accountIdValue(r.accountId).toLowerCase() === expected.sellerId.toLowerCase()) };
+  return {
+    kind: 'missing',
+    records: ours.filter((r) => accountIdValue(r.accountId).toLowerCase() === expected.sellerId.toLowerCase()),
+  };
 }

@@ -55,26 +55,38 @@ export function adsTxtHost(input: string, allowPrivate: boolean, file: AdsTxtFil
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
     // app-ads.txt lives on the developer's website (the one the app's store listing links to), not on a publisher's site
-    throw new AdsTxtTargetError(file === 'app-ads.txt' ? 'Enter the developer\'s website domain, such as example.com.' : 'Enter the publisher\'s domain, such as example.com.');
+    throw new AdsTxtTargetError(
+      file === 'app-ads.txt'
+        ? "Enter the developer's website domain, such as example.com."
+        : "Enter the publisher's domain, such as example.com.",
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AdsTxtTargetError('Only http and https addresses can be checked.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AdsTxtTargetError('Only http and https addresses can be checked.');
   if (url.username || url.password) throw new AdsTxtTargetError('Enter the domain without a user name or password.');
   const hostname = url.hostname.replace(/\.$/, '').toLowerCase();
   if (allowPrivate) {
     // an IP literal is connected to without a lookup: the rule that no setting lifts is checked here
     const literal = hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !isCallableAddress(literal, true)) throw new AdsTxtTargetError(`${literal} is not an address this server calls (link-local, metadata or reserved).`);
+    if (isIP(literal) && !isCallableAddress(literal, true))
+      throw new AdsTxtTargetError(`${literal} is not an address this server calls (link-local, metadata or reserved).`);
     return url.port ? `${hostname}:${url.port}` : hostname;
   }
-  if (url.port) throw new AdsTxtTargetError(`Enter the domain without a port: ${file} is read from the standard ports.`);
-  if (isIP(hostname.replace(/^\[|\]$/g, ''))) throw new AdsTxtTargetError(`Enter a domain name, not an IP address: ${file} belongs to a domain.`);
+  if (url.port)
+    throw new AdsTxtTargetError(`Enter the domain without a port: ${file} is read from the standard ports.`);
+  if (isIP(hostname.replace(/^\[|\]$/g, '')))
+    throw new AdsTxtTargetError(`Enter a domain name, not an IP address: ${file} belongs to a domain.`);
   if (!HOST_NAME.test(hostname)) throw new AdsTxtTargetError(`"${hostname}" is not a domain name such as example.com.`);
   return hostname;
 }
 
-const sizeText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`);
+const sizeText = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
 
-function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response: IncomingMessage; body: string } | { redirect: string; status: number }> {
+function getOnce(
+  url: URL,
+  options: Required<FetchOptions>,
+): Promise<{ response: IncomingMessage; body: string } | { redirect: string; status: number }> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, {
@@ -83,7 +95,10 @@ function getOnce(url: URL, options: Required<FetchOptions>): Promise<{ response:
       lookup: guardedLookup(options.allowPrivate),
       timeout: options.timeoutMs,
     });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)));
     req.on('error', (error) => {
       clearTimeout(timer);
@@ -143,30 +158,54 @@ async function fetchFollowing(start: URL, options: Required<FetchOptions>): Prom
       return { ok: false, url: url.toString(), reason: (error as Error).message };
     }
     if ('body' in answer) {
-      return { ok: true, url: url.toString(), status: answer.response.statusCode ?? 0, contentType: String(answer.response.headers['content-type'] ?? ''), body: answer.body };
+      return {
+        ok: true,
+        url: url.toString(),
+        status: answer.response.statusCode ?? 0,
+        contentType: String(answer.response.headers['content-type'] ?? ''),
+        body: answer.body,
+      };
     }
     let next: URL;
     try {
       next = new URL(answer.redirect);
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new AdsTxtTargetError('redirects to an address that is not http or https');
+      if (next.protocol !== 'http:' && next.protocol !== 'https:')
+        throw new AdsTxtTargetError('redirects to an address that is not http or https');
       adsTxtHost(next.toString(), options.allowPrivate);
     } catch (error) {
-      return { ok: false, url: url.toString(), reason: `it redirects to ${answer.redirect}, which cannot be checked: ${(error as Error).message}` };
+      return {
+        ok: false,
+        url: url.toString(),
+        reason: `it redirects to ${answer.redirect}, which cannot be checked: ${(error as Error).message}`,
+      };
     }
-    if (delegated) return { ok: false, url: url.toString(), reason: `${url.host}, outside ${root}, redirects again (the ads.txt spec allows one redirect to a third party, which must answer the file itself)` };
+    if (delegated)
+      return {
+        ok: false,
+        url: url.toString(),
+        reason: `${url.host}, outside ${root}, redirects again (the ads.txt spec allows one redirect to a third party, which must answer the file itself)`,
+      };
     delegated = rootOfHost(next.host) !== root;
     url = next;
   }
   return { ok: false, url: url.toString(), reason: `more than ${MAX_REDIRECTS} redirects` };
 }
 
-export const withDefaults = (options: FetchOptions): Required<FetchOptions> => ({ timeoutMs: ADS_TXT_TIMEOUT_MS, maxBytes: ADS_TXT_MAX_BYTES, ...options });
+export const withDefaults = (options: FetchOptions): Required<FetchOptions> => ({
+  timeoutMs: ADS_TXT_TIMEOUT_MS,
+  maxBytes: ADS_TXT_MAX_BYTES,
+  ...options,
+});
 
 /**
  * https://<host>/<file>, then http://<host>/<file> when https gives no answer or no file: the one
  * fetch of both ads.txt and app-ads.txt (the app-ads.txt spec asks for the same https-then-http order).
  */
-export async function fetchFileAt(host: string, file: AdsTxtFileName, full: Required<FetchOptions>): Promise<FetchOutcome> {
+export async function fetchFileAt(
+  host: string,
+  file: AdsTxtFileName,
+  full: Required<FetchOptions>,
+): Promise<FetchOutcome> {
   const https = await fetchFollowing(new URL(`https://${host}/${file}`), full);
   if (https.ok && https.status >= 200 && https.status < 300) return https;
   const http = await fetchFollowing(new URL(`http://${host}/${file}`), full);
@@ -175,7 +214,8 @@ export async function fetchFileAt(host: string, file: AdsTxtFileName, full: Requ
   return http.ok || !https.ok ? http : https;
 }
 
-export const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> => o.ok && o.status >= 200 && o.status < 300;
+export const is2xx = (o: FetchOutcome): o is Extract<FetchOutcome, { ok: true }> =>
+  o.ok && o.status >= 200 && o.status < 300;
 
 /**
  * The ads.txt crawlers read for a host (ads.txt 1.1, 5.5): "the crawler should strip the subdomains",
@@ -190,7 +230,9 @@ export async function fetchAdsTxt(host: string, options: FetchOptions): Promise<
   if (!root || root === name) return fetchFileAt(host, 'ads.txt', full);
   const rootFile = await fetchFileAt(host.replace(name, root), 'ads.txt', full);
   if (!is2xx(rootFile)) return rootFile;
-  const declared = parseAdsTxt(rootFile.body).variables.some((v) => v.name === 'subdomain' && v.value.toLowerCase().replace(/\.$/, '') === name);
+  const declared = parseAdsTxt(rootFile.body).variables.some(
+    (v) => v.name === 'subdomain' && v.value.toLowerCase().replace(/\.$/, '') === name,
+  );
   if (!declared) return rootFile;
   const own = await fetchFileAt(host, 'ads.txt', full);
   return is2xx(own) ? own : rootFile;

@@ -1,6 +1,23 @@
-import { adSystemDomain, type AdsTxtRelationship, type ChannelAdsTxt, edgeOrigin, tenantSellerId } from '@adplane/shared';
+import {
+  adSystemDomain,
+  type AdsTxtRelationship,
+  type ChannelAdsTxt,
+  edgeOrigin,
+  tenantSellerId,
+} from '@adplane/shared';
 import { type User } from '../store/users.js';
-import { profileSellers, rootDomainOf, sameSeller, type Seller, type SellersFile, sellerSource, subSeller, subSellerEntry, subSellerId, tenantSeller } from './sellers.js';
+import {
+  profileSellers,
+  rootDomainOf,
+  sameSeller,
+  type Seller,
+  type SellersFile,
+  sellerSource,
+  subSeller,
+  subSellerEntry,
+  subSellerId,
+  tenantSeller,
+} from './sellers.js';
 
 /**
  * The ads.txt line of a channel: `<our domain>, <seller id>, DIRECT|RESELLER` (ads.txt 1.1, 3.3).
@@ -27,7 +44,8 @@ import { profileSellers, rootDomainOf, sameSeller, type Seller, type SellersFile
 /** Field #2 as ads.txt can carry it (see above); `%` too, so that the encoded form reads back as one value. */
 const adsTxtAccountField = (sellerId: string): string => sellerId.replace(/[\s,#;%]/g, (c) => encodeURIComponent(c));
 
-const onDomain = (host: string, domain: string): boolean => host !== '' && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
+const onDomain = (host: string, domain: string): boolean =>
+  host !== '' && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
 
 export interface ChannelAdsTxtInput {
   channel: { domain?: unknown; subpublisherId?: unknown };
@@ -42,10 +60,19 @@ export interface ChannelAdsTxtInput {
   sellerSources?: ReadonlyMap<string, string>;
 }
 
-export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile, sellerSources }: ChannelAdsTxtInput): ChannelAdsTxt {
+export function channelAdsTxt({
+  channel,
+  tenant,
+  sub,
+  publicHost,
+  sellersFile,
+  sellerSources,
+}: ChannelAdsTxtInput): ChannelAdsTxt {
   const domain = adSystemDomain(tenant.domain, publicHost);
   const tenantDomain = adSystemDomain(tenant.domain, '');
-  const sellersJsonUrl = tenantDomain ? `https://${tenantDomain}/sellers.json` : `${edgeOrigin(publicHost)}/sellers.json`;
+  const sellersJsonUrl = tenantDomain
+    ? `https://${tenantDomain}/sellers.json`
+    : `${edgeOrigin(publicHost)}/sellers.json`;
   const channelDomain = rootDomainOf(typeof channel.domain === 'string' ? channel.domain : '');
   const warnings: string[] = [];
 
@@ -63,8 +90,14 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile, s
     } else {
       sellerId = subSellerId(sub, entry);
       own = { source: sellerSource.subpublisher(sub), listed: subSeller(sub) };
-      relationship = entry.type === 'PUBLISHER' || (entry.type === 'BOTH' && onDomain(channelDomain, rootDomainOf(sub.domain))) ? 'DIRECT' : 'RESELLER';
-      if (entry.status !== 1) warnings.push(`The sellers.json entry of ${sub.name} is not active: sellers.json lists it only once it is marked Active.`);
+      relationship =
+        entry.type === 'PUBLISHER' || (entry.type === 'BOTH' && onDomain(channelDomain, rootDomainOf(sub.domain)))
+          ? 'DIRECT'
+          : 'RESELLER';
+      if (entry.status !== 1)
+        warnings.push(
+          `The sellers.json entry of ${sub.name} is not active: sellers.json lists it only once it is marked Active.`,
+        );
     }
     seller = { source: 'subpublisher', name };
   } else {
@@ -88,8 +121,16 @@ export function channelAdsTxt({ channel, tenant, sub, publicHost, sellersFile, s
     const source = sellerSources?.get(sellerId);
     if (!listed) {
       warnings.push(`${sellersJsonUrl} does not list seller id ${sellerId} yet.`);
-    } else if (own && source !== undefined && source !== own.source && !(own.listed && sameSeller(listed, own.listed))) {
-      const other = listed.is_confidential === 1 ? 'a confidential seller' : `${listed.name ?? 'another seller'}${listed.domain ? ` (${listed.domain})` : ''}`;
+    } else if (
+      own &&
+      source !== undefined &&
+      source !== own.source &&
+      !(own.listed && sameSeller(listed, own.listed))
+    ) {
+      const other =
+        listed.is_confidential === 1
+          ? 'a confidential seller'
+          : `${listed.name ?? 'another seller'}${listed.domain ? ` (${listed.domain})` : ''}`;
       warnings.push(
         `${sellersJsonUrl} lists seller id ${sellerId} for another seller, ${other}: buyers would credit this channel's traffic to it. The two were saved with one id before ids were checked: give one of them an id of its own.`,
       );

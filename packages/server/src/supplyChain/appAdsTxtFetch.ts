@@ -22,13 +22,18 @@ export function appAdsTxtHosts(host: string): string[] {
   const root = rootDomainOf(name);
   // An IP address (allowed only with the test setting) or a public suffix alone: read as given.
   if (!root || root === name) return [host];
-  const first = name.slice(0, -root.length - 1).split('.').pop() ?? '';
+  const first =
+    name
+      .slice(0, -root.length - 1)
+      .split('.')
+      .pop() ?? '';
   const canonical = first === 'www' || first === 'm' ? root : `${first}.${root}`;
   return canonical === root ? [root + port] : [canonical + port, root + port];
 }
 
 /** The file counts as found when it answers 2xx and is not an HTML page (a soft 404, which a subdomain answering every path gives). */
-const foundFile = (o: FetchOutcome): boolean => is2xx(o) && o.contentType.split(';')[0].trim().toLowerCase() !== 'text/html';
+const foundFile = (o: FetchOutcome): boolean =>
+  is2xx(o) && o.contentType.split(';')[0].trim().toLowerCase() !== 'text/html';
 
 export type AppAdsTxtOutcome = FetchOutcome & {
   /** The subdomain's /app-ads.txt URL that had no file, when the root domain's was read instead. */

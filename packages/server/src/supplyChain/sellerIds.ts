@@ -1,4 +1,10 @@
-import { DemandSellerEntry, type FieldError, SubSellerEntry, subpublisherSellerId, tenantSellerId } from '@adplane/shared';
+import {
+  DemandSellerEntry,
+  type FieldError,
+  SubSellerEntry,
+  subpublisherSellerId,
+  tenantSellerId,
+} from '@adplane/shared';
 import { type User } from '../store/users.js';
 import { isTenant } from './sellers.js';
 
@@ -50,12 +56,15 @@ const breaksAdsTxt = (id: string): boolean => {
   }
   return false;
 };
-const ADS_TXT_MESSAGE = 'must not hold a comma, # or ; (or a line break): it is a field of the ads.txt line publishers add, which they would split';
+const ADS_TXT_MESSAGE =
+  'must not hold a comma, # or ; (or a line break): it is a field of the ads.txt line publishers add, which they would split';
 
 /** Why a new id cannot be a seller id whatever others hold, or null. */
-const malformed = (id: string): string | null => (digitsOnly(id) ? DIGITS_MESSAGE : breaksAdsTxt(id) ? ADS_TXT_MESSAGE : null);
+const malformed = (id: string): string | null =>
+  digitsOnly(id) ? DIGITS_MESSAGE : breaksAdsTxt(id) ? ADS_TXT_MESSAGE : null;
 
-const DIGITS_MESSAGE = 'must not be digits alone: adplane lists accounts without a seller id of their own under their account ids (digits), so such an id could name another account';
+const DIGITS_MESSAGE =
+  'must not be digits alone: adplane lists accounts without a seller id of their own under their account ids (digits), so such an id could name another account';
 
 const archivedNote = (u: User): string => (u.archived ? ' (archived)' : '');
 
@@ -66,13 +75,26 @@ function holdersOf(accounts: readonly User[]): Map<string, Holder[]> {
   for (const u of accounts) {
     if (u.type === 'sub') {
       const parsed = SubSellerEntry.safeParse(u.sellersJson ?? {});
-      add(subpublisherSellerId(u.id, parsed.success ? parsed.data : null), { key: `account ${u.id}`, tenantId: u.tenantId, label: `subpublisher ${u.name}${archivedNote(u)}` });
+      add(subpublisherSellerId(u.id, parsed.success ? parsed.data : null), {
+        key: `account ${u.id}`,
+        tenantId: u.tenantId,
+        label: `subpublisher ${u.name}${archivedNote(u)}`,
+      });
     } else if (isTenant(u)) {
-      add(tenantSellerId(u.id), { key: `account ${u.id}`, tenantId: u.id, label: `the demand account ${u.name} itself${archivedNote(u)}` });
+      add(tenantSellerId(u.id), {
+        key: `account ${u.id}`,
+        tenantId: u.id,
+        label: `the demand account ${u.name} itself${archivedNote(u)}`,
+      });
       if (!Array.isArray(u.sellersJson)) continue;
       (u.sellersJson as unknown[]).forEach((raw, i) => {
         const parsed = DemandSellerEntry.safeParse(raw);
-        if (parsed.success) add(parsed.data.id, { key: `profile ${u.id}`, tenantId: u.id, label: `entry ${i + 1} of the profile's Sellers JSON (${parsed.data.name})` });
+        if (parsed.success)
+          add(parsed.data.id, {
+            key: `profile ${u.id}`,
+            tenantId: u.id,
+            label: `entry ${i + 1} of the profile's Sellers JSON (${parsed.data.name})`,
+          });
       });
     }
   }
@@ -83,7 +105,8 @@ function holdersOf(accounts: readonly User[]): Map<string, Holder[]> {
 function takenBy(holders: Map<string, Holder[]>, id: string, self: string, tenantId: number): string | null {
   const other = (holders.get(id) ?? []).find((h) => h.key !== self);
   if (!other) return null;
-  if (other.tenantId === tenantId) return `is already the seller id of ${other.label}: sellers.json gives each seller id to one seller; choose another`;
+  if (other.tenantId === tenantId)
+    return `is already the seller id of ${other.label}: sellers.json gives each seller id to one seller; choose another`;
   return 'is already the seller id of a seller of another demand account: sellers.json gives each seller id to one seller; choose another';
 }
 
@@ -110,12 +133,21 @@ export function subSellerIdErrors(accounts: readonly User[], change: SubSellerId
   if (change.accountId !== null && id === String(change.accountId)) return [];
   const bad = malformed(id);
   if (bad) return [{ field: 'sellersJson.id', message: bad }];
-  const taken = takenBy(holdersOf(accounts), id, change.accountId === null ? '' : `account ${change.accountId}`, change.tenantId);
+  const taken = takenBy(
+    holdersOf(accounts),
+    id,
+    change.accountId === null ? '' : `account ${change.accountId}`,
+    change.tenantId,
+  );
   return taken ? [{ field: 'sellersJson.id', message: taken }] : [];
 }
 
 /** The errors of a tenant's profile entries (fields `sellersJson.<i>.id`), given every account with a seller id. */
-export function profileSellerIdErrors(accounts: readonly User[], tenant: User, entries: readonly DemandSellerEntry[]): FieldError[] {
+export function profileSellerIdErrors(
+  accounts: readonly User[],
+  tenant: User,
+  entries: readonly DemandSellerEntry[],
+): FieldError[] {
   const stored = new Set(
     (Array.isArray(tenant.sellersJson) ? (tenant.sellersJson as unknown[]) : []).flatMap((raw) => {
       const parsed = DemandSellerEntry.safeParse(raw);
@@ -130,7 +162,10 @@ export function profileSellerIdErrors(accounts: readonly User[], tenant: User, e
     const field = `sellersJson.${i}.id`;
     const earlier = seen.get(id);
     if (earlier !== undefined) {
-      errors.push({ field, message: `is already the seller id of entry ${earlier + 1} in this list: sellers.json gives each seller id to one seller` });
+      errors.push({
+        field,
+        message: `is already the seller id of entry ${earlier + 1} in this list: sellers.json gives each seller id to one seller`,
+      });
       return;
     }
     seen.set(id, i);

@@ -100,7 +100,12 @@ export function subSeller(sub: User): Seller | null {
   if (!entry || entry.status !== 1) return null;
   const id = subSellerId(sub, entry);
   if (entry.confidential === 1) return { seller_id: id, seller_type: entry.type, is_confidential: 1 };
-  const seller: Seller = { seller_id: id, seller_type: entry.type, is_confidential: 0, name: entry.name || companyName(sub) };
+  const seller: Seller = {
+    seller_id: id,
+    seller_type: entry.type,
+    is_confidential: 0,
+    name: entry.name || companyName(sub),
+  };
   const domain = rootDomainOf(sub.domain);
   if (domain) seller.domain = domain;
   return seller;
@@ -113,7 +118,12 @@ export function profileSellers(tenant: User): Seller[] {
   for (const raw of tenant.sellersJson as unknown[]) {
     const parsed = DemandSellerEntry.safeParse(raw);
     if (!parsed.success) continue;
-    const seller: Seller = { seller_id: parsed.data.id, seller_type: 'PUBLISHER', is_confidential: 0, name: parsed.data.name };
+    const seller: Seller = {
+      seller_id: parsed.data.id,
+      seller_type: 'PUBLISHER',
+      is_confidential: 0,
+      name: parsed.data.name,
+    };
     const domain = rootDomainOf(parsed.data.domain);
     if (domain) seller.domain = domain;
     sellers.push(seller);
@@ -124,7 +134,12 @@ export function profileSellers(tenant: User): Seller[] {
 /** The tenant itself: the account selling its channels that have no subpublisher. */
 export function tenantSeller(tenant: User): Seller | null {
   const id = tenantSellerId(tenant.id);
-  const seller: Seller = { seller_id: id, seller_type: 'INTERMEDIARY', is_confidential: 0, name: companyName(tenant) || id };
+  const seller: Seller = {
+    seller_id: id,
+    seller_type: 'INTERMEDIARY',
+    is_confidential: 0,
+    name: companyName(tenant) || id,
+  };
   const domain = rootDomainOf(tenant.domain);
   if (domain) seller.domain = domain;
   return seller;
@@ -139,7 +154,11 @@ interface Listed {
 
 /** Two seller rows buyers cannot tell apart: the same type, company and domain (a confidential one names nobody). */
 export const sameSeller = (a: Seller, b: Seller): boolean =>
-  a.is_confidential !== 1 && b.is_confidential !== 1 && a.seller_type === b.seller_type && a.name === b.name && a.domain === b.domain;
+  a.is_confidential !== 1 &&
+  b.is_confidential !== 1 &&
+  a.seller_type === b.seller_type &&
+  a.name === b.name &&
+  a.domain === b.domain;
 
 /** A seller id that two different sellers have: the file lists the first, `kept`, and leaves out `dropped`. */
 interface SellerIdConflict {
@@ -171,7 +190,12 @@ function listedOf(tenant: User, subs: readonly User[]): Listed[] {
 }
 
 /** Each seller id once, the first kept (in `first`); a later different seller with the id is a conflict. */
-function uniqueSellers(listed: readonly Listed[], file: number | null, conflicts: SellerIdConflict[], first = new Map<string, Listed>()): Seller[] {
+function uniqueSellers(
+  listed: readonly Listed[],
+  file: number | null,
+  conflicts: SellerIdConflict[],
+  first = new Map<string, Listed>(),
+): Seller[] {
   const sellers: Seller[] = [];
   for (const entry of listed) {
     const kept = first.get(entry.seller.seller_id);
@@ -185,7 +209,8 @@ function uniqueSellers(listed: readonly Listed[], file: number | null, conflicts
   return sellers;
 }
 
-const sourcesOf = (first: ReadonlyMap<string, Listed>): Map<string, string> => new Map([...first].map(([id, l]) => [id, l.source]));
+const sourcesOf = (first: ReadonlyMap<string, Listed>): Map<string, string> =>
+  new Map([...first].map(([id, l]) => [id, l.source]));
 
 /** The contact of a tenant's file: its general contact's e-mail (else technical, else billing) and company address. */
 function contactOf(tenant: User): Pick<SellersFile, 'contact_email' | 'contact_address'> {
@@ -223,7 +248,10 @@ export function buildSellersDirectory(users: readonly User[]): SellersDirectory 
   const conflicts: SellerIdConflict[] = [];
   const sources = new Map<number | null, Map<string, string>>();
   for (const tenant of tenants) {
-    const listed = listedOf(tenant, (subsOf.get(tenant.id) ?? []).sort((a, b) => a.id - b.id));
+    const listed = listedOf(
+      tenant,
+      (subsOf.get(tenant.id) ?? []).sort((a, b) => a.id - b.id),
+    );
     const first = new Map<string, Listed>();
     const sellers = uniqueSellers(listed, tenant.id, conflicts, first);
     byTenant.set(tenant.id, { ...contactOf(tenant), version: SELLERS_JSON_VERSION, sellers });
@@ -235,7 +263,10 @@ export function buildSellersDirectory(users: readonly User[]): SellersDirectory 
   }
   domains.sort((a, b) => b[0].length - a[0].length);
   const first = new Map<string, Listed>();
-  const operator: SellersFile = { version: SELLERS_JSON_VERSION, sellers: uniqueSellers(everyone, null, conflicts, first) };
+  const operator: SellersFile = {
+    version: SELLERS_JSON_VERSION,
+    sellers: uniqueSellers(everyone, null, conflicts, first),
+  };
   sources.set(null, sourcesOf(first));
   return { byTenant, domains, operator, conflicts, sources };
 }
@@ -258,7 +289,8 @@ export function tenantForHost(directory: SellersDirectory, host: string, operato
   const h = hostOf(host);
   if (!h || h === hostOf(operatorHost)) return null;
   const bare = h.replace(/^www\./, '');
-  for (const [domain, tenantId] of directory.domains) if (bare === domain || bare.endsWith(`.${domain}`)) return tenantId;
+  for (const [domain, tenantId] of directory.domains)
+    if (bare === domain || bare.endsWith(`.${domain}`)) return tenantId;
   return null;
 }
 
@@ -268,7 +300,11 @@ export function sellersFileFor(directory: SellersDirectory, host: string, operat
 }
 
 /** The sellers.json a host answers, and the row each of its seller ids stands for (see sellerSource). */
-export function sellersServed(directory: SellersDirectory, host: string, operatorHost: string): { file: SellersFile; sources: ReadonlyMap<string, string> } {
+export function sellersServed(
+  directory: SellersDirectory,
+  host: string,
+  operatorHost: string,
+): { file: SellersFile; sources: ReadonlyMap<string, string> } {
   const tenantId = tenantForHost(directory, host, operatorHost);
   const file = tenantId !== null ? directory.byTenant.get(tenantId) : undefined;
   const key = file ? tenantId : null;

@@ -53,8 +53,16 @@ export async function readSellerAccountsForSave(trx: UsersDb, dialect: Store['di
   return readSellerAccounts(trx, undefined, { withArchived: true });
 }
 
-export async function readSellerAccounts(db: UsersDb, log?: { warn(obj: object, msg: string): void }, { withArchived = false } = {}): Promise<User[]> {
-  let query = db.withTables<{ users: { archived: number } }>().selectFrom('users').selectAll().where('type', 'in', ['demand', 'sub']);
+export async function readSellerAccounts(
+  db: UsersDb,
+  log?: { warn(obj: object, msg: string): void },
+  { withArchived = false } = {},
+): Promise<User[]> {
+  let query = db
+    .withTables<{ users: { archived: number } }>()
+    .selectFrom('users')
+    .selectAll()
+    .where('type', 'in', ['demand', 'sub']);
   if (!withArchived) query = query.where('archived', '=', 0);
   const rows = await query.orderBy('id').execute();
   const users: User[] = [];
@@ -62,7 +70,10 @@ export async function readSellerAccounts(db: UsersDb, log?: { warn(obj: object, 
     try {
       users.push(userFromRow(row as never));
     } catch (error) {
-      log?.warn({ err: error, userId: (row as { id?: unknown }).id }, 'sellers.json: skipped an account row that does not parse');
+      log?.warn(
+        { err: error, userId: (row as { id?: unknown }).id },
+        'sellers.json: skipped an account row that does not parse',
+      );
     }
   }
   return users;
@@ -99,7 +110,12 @@ export class SellersJsonCache {
       // Rows saved before seller ids were checked (or two saves racing): loud, once per rebuild.
       for (const c of directory.conflicts) {
         this.log.warn(
-          { sellerId: c.sellerId, file: c.file === null ? 'operator' : `tenant ${c.file}`, listed: c.kept, leftOut: c.dropped },
+          {
+            sellerId: c.sellerId,
+            file: c.file === null ? 'operator' : `tenant ${c.file}`,
+            listed: c.kept,
+            leftOut: c.dropped,
+          },
           'sellers.json: two sellers have one seller id; the file lists the first only: give the other an id of its own',
         );
       }
@@ -126,14 +142,23 @@ function bodyOf(built: Built, host: string, operatorHost: string): { body: strin
 
 export async function registerSellersJson(app: FastifyInstance): Promise<void> {
   const operatorHost = new URL(app.settings.publicHost).hostname;
-  const cache = new SellersJsonCache(app.store.db, () => (app.hasDecorator('edge') ? app.edge.snapshots.current?.version : undefined), app.log, () => app.clock.now());
+  const cache = new SellersJsonCache(
+    app.store.db,
+    () => (app.hasDecorator('edge') ? app.edge.snapshots.current?.version : undefined),
+    app.log,
+    () => app.clock.now(),
+  );
   app.get(SELLERS_JSON_PATH, async (request, reply) => {
     let answer: { body: string; etag: string };
     try {
       answer = bodyOf(await cache.get(), request.hostname, operatorHost);
     } catch (error) {
       request.log.error({ err: error }, 'sellers.json: no files to serve yet');
-      return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').send({ message: 'sellers.json is not available yet: try again in a few seconds' });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .header('cache-control', 'no-store')
+        .send({ message: 'sellers.json is not available yet: try again in a few seconds' });
     }
     reply
       .header('content-type', 'application/json; charset=utf-8')

@@ -39,7 +39,12 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
  * edge's paths, which answer without the console's headers (a console there could be framed).
  */
 export function wantsConsole(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && !NOT_SPA.test(request.url) && !LOOKS_LIKE_FILE.test(request.url) && !isEdgePath(request.url);
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !NOT_SPA.test(request.url) &&
+    !LOOKS_LIKE_FILE.test(request.url) &&
+    !isEdgePath(request.url)
+  );
 }
 
 /**
@@ -48,5 +53,8 @@ export function wantsConsole(request: FastifyRequest): boolean {
  */
 export function sendConsole(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = (request.url.split('?')[0] ?? '/').split('#')[0]!;
-  return reply.code(isConsolePath(path) ? 200 : 404).header('cache-control', 'no-cache').sendFile('index.html');
+  return reply
+    .code(isConsolePath(path) ? 200 : 404)
+    .header('cache-control', 'no-cache')
+    .sendFile('index.html');
 }

@@ -18,8 +18,10 @@ forEachStore((t) => {
   afterAll(async () => app.close());
 
   const url = () => `/api/demands/${t.users.acme.id}`;
-  const current = async () => (await as(app, superAdmin, { method: 'GET', url: url() })).json<Record<string, unknown>>();
-  const put = (cookie: string, body: Record<string, unknown>) => as(app, cookie, { method: 'PUT', url: url(), payload: body });
+  const current = async () =>
+    (await as(app, superAdmin, { method: 'GET', url: url() })).json<Record<string, unknown>>();
+  const put = (cookie: string, body: Record<string, unknown>) =>
+    as(app, cookie, { method: 'PUT', url: url(), payload: body });
   const editable = (row: Record<string, unknown>): Record<string, unknown> => {
     const { id: _id, tenantId: _t, uid: _u, archived: _a, createdAt: _c, updatedAt: _up, ...rest } = row;
     return { ...rest, password: '' };
@@ -27,7 +29,13 @@ forEachStore((t) => {
 
   it('refuses a non-super admin disabling a demand account, setting its password or its sign-in names, naming them', async () => {
     const before = await current();
-    for (const change of [{ status: 0 }, { password: 'a-takeover-passphrase' }, { email: 'ops-owned@example.test' }, { username: 'acme-renamed' }, { priceImp: 1 }]) {
+    for (const change of [
+      { status: 0 },
+      { password: 'a-takeover-passphrase' },
+      { email: 'ops-owned@example.test' },
+      { username: 'acme-renamed' },
+      { priceImp: 1 },
+    ]) {
       const response = await put(ops, { ...editable(before), ...change });
       expect(response.statusCode, JSON.stringify(change)).toBe(403);
       expect(response.json().message).toContain(Object.keys(change)[0]);

@@ -18,7 +18,8 @@ forEachStore((t) => {
   });
   afterAll(async () => app.close());
 
-  const me = async (cookie: string) => (await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).json<{ id: number }>();
+  const me = async (cookie: string) =>
+    (await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).json<{ id: number }>();
   const switchTo = (headers: Record<string, string>) =>
     as(app, admin, { method: 'GET', url: `/api/switch?type=demand&id=${t.users.demand.id}`, headers });
 
@@ -37,20 +38,36 @@ forEachStore((t) => {
       }
       const typed = await switchTo({ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' });
       expect(typed.statusCode).toBe(302);
-      const back = await as(app, admin, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { 'sec-fetch-site': 'same-origin' } });
+      const back = await as(app, admin, {
+        method: 'GET',
+        url: `/api/switch?type=admin&id=${t.users.admin.id}`,
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
       expect(back.statusCode).toBe(302);
       expect((await me(admin)).id).toBe(t.users.admin.id);
       // A link of the console itself (no Fetch Metadata, Referer of this host) works too.
       expect((await switchTo({ referer: 'http://localhost:80/demands' })).statusCode).toBe(302);
-      await as(app, admin, { method: 'GET', url: `/api/switch?type=admin&id=${t.users.admin.id}`, headers: { 'sec-fetch-site': 'same-origin' } });
+      await as(app, admin, {
+        method: 'GET',
+        url: `/api/switch?type=admin&id=${t.users.admin.id}`,
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
     });
 
     it('does not sign out on a cross-site GET', async () => {
       const cookie = await login(app, 'adv');
-      const logout = await as(app, cookie, { method: 'GET', url: '/api/auth/logout', headers: { 'sec-fetch-site': 'cross-site' } });
+      const logout = await as(app, cookie, {
+        method: 'GET',
+        url: '/api/auth/logout',
+        headers: { 'sec-fetch-site': 'cross-site' },
+      });
       expect(logout.statusCode).toBe(403);
       expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
-      const own = await as(app, cookie, { method: 'GET', url: '/api/auth/logout', headers: { 'sec-fetch-site': 'same-origin' } });
+      const own = await as(app, cookie, {
+        method: 'GET',
+        url: '/api/auth/logout',
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
       expect(own.statusCode).toBe(200);
       expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
     });
@@ -69,24 +86,46 @@ forEachStore((t) => {
           { headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-site' }, payload: '{}', code: 403 },
         ];
         for (const attempt of attempts) {
-          const response = await as(app, demand, { method: 'POST', url: `${api}/${row.id}/${action}`, headers: attempt.headers, payload: attempt.payload });
+          const response = await as(app, demand, {
+            method: 'POST',
+            url: `${api}/${row.id}/${action}`,
+            headers: attempt.headers,
+            payload: attempt.payload,
+          });
           expect(response.statusCode, `${action} ${JSON.stringify(attempt.headers)}`).toBe(attempt.code);
         }
       }
       const after = await as(app, demand, { method: 'GET', url: `${api}/${row.id}` });
       expect(after.json()).toMatchObject({ archived: false });
-      const copies = await as(app, demand, { method: 'GET', url: `${api}?search=${encodeURIComponent(`${row.name} (copy)`)}` });
+      const copies = await as(app, demand, {
+        method: 'GET',
+        url: `${api}?search=${encodeURIComponent(`${row.name} (copy)`)}`,
+      });
       expect(copies.json().total).toBe(0);
       // The console's own call: JSON, same origin.
-      const ok = await as(app, demand, { method: 'POST', url: `${api}/${row.id}/archive`, headers: { 'sec-fetch-site': 'same-origin' }, payload: {} });
+      const ok = await as(app, demand, {
+        method: 'POST',
+        url: `${api}/${row.id}/archive`,
+        headers: { 'sec-fetch-site': 'same-origin' },
+        payload: {},
+      });
       expect(ok.statusCode).toBe(200);
     });
 
     it('refuses a cross-origin DELETE and a cross-origin sign-in', async () => {
       const row = await sampleFreshRow(app, demand, 'tags');
-      const del = await as(app, demand, { method: 'DELETE', url: `${RESOURCES.tags.api}/${row.id}`, headers: { origin: 'https://evil.example' } });
+      const del = await as(app, demand, {
+        method: 'DELETE',
+        url: `${RESOURCES.tags.api}/${row.id}`,
+        headers: { origin: 'https://evil.example' },
+      });
       expect(del.statusCode).toBe(403);
-      const signIn = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: 'https://evil.example' }, payload: { username: 'demand', password: 'demo' } });
+      const signIn = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: 'https://evil.example' },
+        payload: { username: 'demand', password: 'demo' },
+      });
       expect(signIn.statusCode).toBe(403);
     });
   });

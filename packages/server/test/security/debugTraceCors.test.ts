@@ -34,7 +34,13 @@ const ELSEWHERE = 'https://evil.example';
 
 forEachStore((t) => {
   const publisher = publisherTenant(t, async (p) => {
-    await p.videoSpot('spot', { name: 'Debug spot', width: 640, height: 360, bitrate: 800, advertiser: 'brand.example.com' });
+    await p.videoSpot('spot', {
+      name: 'Debug spot',
+      width: 640,
+      height: 360,
+      bitrate: 800,
+      advertiser: 'brand.example.com',
+    });
     await p.campaign('campaign', { name: 'Debug campaign', bid: 7, creatives: ['spot'] });
     await p.vastChannel('channel', 'Debug channel', { demand: [] });
   });
@@ -43,8 +49,10 @@ forEachStore((t) => {
     cookie = await login(publisher.app, 'demand');
   });
 
-  const vast = (query: string, headers: Record<string, string>) => get(`${publisher.base}/vast/${publisher.ids.channel!.uid}?w=640&h=360&ip=8.8.8.8${query}`, { cookie, ...headers });
-  const isTrace = (a: Answer) => /application\/json/.test(String(a.headers['content-type'])) && 'trace' in (JSON.parse(a.body) as object);
+  const vast = (query: string, headers: Record<string, string>) =>
+    get(`${publisher.base}/vast/${publisher.ids.channel!.uid}?w=640&h=360&ip=8.8.8.8${query}`, { cookie, ...headers });
+  const isTrace = (a: Answer) =>
+    /application\/json/.test(String(a.headers['content-type'])) && 'trace' in (JSON.parse(a.body) as object);
 
   it('gives a page of another origin, a sibling of the same site included, no trace and no credentials', async () => {
     for (const headers of <Record<string, string>[]>[
@@ -65,9 +73,13 @@ forEachStore((t) => {
     }
   });
 
-  it('answers the trace to the console\'s own origin with credentials, and to a typed URL or a script without CORS', async () => {
+  it("answers the trace to the console's own origin with credentials, and to a typed URL or a script without CORS", async () => {
     const own = new URL(publisher.base).origin;
-    const fromConsole = await vast('&debug=1', { origin: own, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' });
+    const fromConsole = await vast('&debug=1', {
+      origin: own,
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'cors',
+    });
     expect(isTrace(fromConsole)).toBe(true);
     expect(fromConsole.headers['access-control-allow-origin']).toBe(own);
     expect(fromConsole.headers['access-control-allow-credentials']).toBe('true');
@@ -88,7 +100,7 @@ forEachStore((t) => {
     expect(claimed.headers['access-control-allow-credentials']).toBeUndefined();
   });
 
-  it('keeps the players\' CORS on the plain ad answer and on a refused debug request: any Origin echoed with credentials', async () => {
+  it("keeps the players' CORS on the plain ad answer and on a refused debug request: any Origin echoed with credentials", async () => {
     for (const query of ['', '&debug=1']) {
       const answer = await vast(query, { origin: ELSEWHERE, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' });
       expect(answer.headers['content-type'], query).toMatch(/xml/);

@@ -30,21 +30,23 @@ export interface Got {
   text: string;
 }
 
-
 export function send(port: number, sent: Sent): Promise<Got> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...sent.headers };
     if (sent.body && !sent.chunked) headers['content-length'] = sent.body.length;
-    const req = request({ host: '127.0.0.1', port, method: sent.method, path: sent.path, headers, agent: false, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        let body = Buffer.concat(chunks);
-        if (res.headers['content-encoding'] === 'gzip' && body.length) body = gunzipSync(body);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: sent.method, path: sent.path, headers, agent: false, timeout: 15_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          let body = Buffer.concat(chunks);
+          if (res.headers['content-encoding'] === 'gzip' && body.length) body = gunzipSync(body);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer in 15 s')));
     req.on('error', reject);
     if (sent.body && sent.chunked) {
@@ -75,19 +77,26 @@ export const contentType = (got: Got): string => String(got.headers['content-typ
  */
 export function bidResponseProblem(request: unknown, response: unknown, mayBeEmpty: boolean): string | null {
   if (!isObj(response)) return 'the bid response is not a JSON object';
-  if (isObj(request) && typeof request.id === 'string' && response.id !== request.id) return `id ${preview(response.id)} does not echo the request's id ${preview(request.id)}`;
+  if (isObj(request) && typeof request.id === 'string' && response.id !== request.id)
+    return `id ${preview(response.id)} does not echo the request's id ${preview(request.id)}`;
   if (typeof response.id !== 'string') return 'id is not a string';
   if (!Array.isArray(response.seatbid)) return 'seatbid is not an array';
   if (!mayBeEmpty && !response.seatbid.length) return 'a 200 without a bid (no bid is a 204)';
   // (an id written as a whole number is its text: bidRequestReader.ts)
-  const impIds = new Set(isObj(request) && Array.isArray(request.imp) ? request.imp.filter(isObj).map((i) => (Number.isSafeInteger(i.id) ? String(i.id) : i.id)) : []);
+  const impIds = new Set(
+    isObj(request) && Array.isArray(request.imp)
+      ? request.imp.filter(isObj).map((i) => (Number.isSafeInteger(i.id) ? String(i.id) : i.id))
+      : [],
+  );
   for (const seat of response.seatbid) {
     if (!isObj(seat) || !Array.isArray(seat.bid) || !seat.bid.length) return `a seatbid without bids: ${preview(seat)}`;
     for (const bid of seat.bid) {
       if (!isObj(bid)) return 'a bid is not an object';
       if (typeof bid.id !== 'string' || !bid.id) return `bid.id ${preview(bid.id)} is not a non-empty string`;
-      if (typeof bid.impid !== 'string' || (impIds.size && !impIds.has(bid.impid))) return `bid.impid ${preview(bid.impid)} names no imp of the request`;
-      if (typeof bid.price !== 'number' || !Number.isFinite(bid.price) || bid.price < 0) return `bid.price ${preview(bid.price)} is not a finite number of at least 0`;
+      if (typeof bid.impid !== 'string' || (impIds.size && !impIds.has(bid.impid)))
+        return `bid.impid ${preview(bid.impid)} names no imp of the request`;
+      if (typeof bid.price !== 'number' || !Number.isFinite(bid.price) || bid.price < 0)
+        return `bid.price ${preview(bid.price)} is not a finite number of at least 0`;
     }
   }
   return null;

@@ -41,11 +41,14 @@ const PAGE_ORIGIN = 'https://player.publisher.example';
  * on purpose, so that no other site can trick the choice out of them.
  */
 function blocking(url: string, headers: Got['headers']): string[] {
-  if (url.startsWith('/optout')) return headers['x-frame-options'] === 'DENY' ? [] : [`X-Frame-Options ${String(headers['x-frame-options'])}`];
+  if (url.startsWith('/optout'))
+    return headers['x-frame-options'] === 'DENY' ? [] : [`X-Frame-Options ${String(headers['x-frame-options'])}`];
   const found: string[] = [];
   if (headers['x-frame-options'] !== undefined) found.push(`X-Frame-Options ${String(headers['x-frame-options'])}`);
-  if (String(headers['content-security-policy'] ?? '').includes('frame-ancestors')) found.push(`CSP ${String(headers['content-security-policy'])}`);
-  if (headers['cross-origin-opener-policy'] !== undefined) found.push(`Cross-Origin-Opener-Policy ${String(headers['cross-origin-opener-policy'])}`);
+  if (String(headers['content-security-policy'] ?? '').includes('frame-ancestors'))
+    found.push(`CSP ${String(headers['content-security-policy'])}`);
+  if (headers['cross-origin-opener-policy'] !== undefined)
+    found.push(`Cross-Origin-Opener-Policy ${String(headers['cross-origin-opener-policy'])}`);
   return found;
 }
 
@@ -81,9 +84,18 @@ onSqliteStore((t) => {
     port = (app.server.address() as AddressInfo).port;
     demand = await login(app, 'demand');
     const list = await as(app, demand, { method: 'GET', url: '/api/demand/channels?search=Demo%20player&pageSize=10' });
-    channelUid = (list.json() as { items: { uid: string; name: string }[] }).items.find((c) => c.name === 'Demo player - auction')!.uid;
-    vastXml = (await send('lane', { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8` })).body.toString();
-    const cached = await send('lane', { method: 'POST', url: '/cache', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }] }) });
+    channelUid = (list.json() as { items: { uid: string; name: string }[] }).items.find(
+      (c) => c.name === 'Demo player - auction',
+    )!.uid;
+    vastXml = (
+      await send('lane', { method: 'GET', url: `/vast/${channelUid}?w=640&h=360&ip=8.8.8.8` })
+    ).body.toString();
+    const cached = await send('lane', {
+      method: 'POST',
+      url: '/cache',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }] }),
+    });
     cachedUuid = (JSON.parse(cached.body.toString()) as { responses: { uuid: string }[] }).responses[0]!.uuid;
   });
   afterAll(async () => {
@@ -94,7 +106,12 @@ onSqliteStore((t) => {
   /** `sent` over `transport`; the node:http one sends its body chunked, which the lane never reads. */
   async function send(transport: Transport, sent: Sent): Promise<Got> {
     if (transport === 'fastify') {
-      const res = await app.inject({ method: sent.method, url: sent.url, headers: sent.headers ?? {}, ...(sent.body !== undefined ? { payload: sent.body } : {}) });
+      const res = await app.inject({
+        method: sent.method,
+        url: sent.url,
+        headers: sent.headers ?? {},
+        ...(sent.body !== undefined ? { payload: sent.body } : {}),
+      });
       return { status: res.statusCode, headers: res.headers as Got['headers'], body: res.rawPayload };
     }
     return new Promise<Got>((resolve, reject) => {
@@ -102,12 +119,17 @@ onSqliteStore((t) => {
       const headers: Record<string, string> = { ...(sent.headers ?? {}) };
       if (chunked) headers['transfer-encoding'] = 'chunked';
       else if (sent.body !== undefined) headers['content-length'] = String(Buffer.byteLength(sent.body));
-      const req = httpRequest({ host: '127.0.0.1', port, method: sent.method, path: sent.url, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: sent.method, path: sent.url, headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(sent.body);
     });
@@ -118,7 +140,8 @@ onSqliteStore((t) => {
     const u = new URL(url.replaceAll('&amp;', '&'));
     return `${u.pathname}${u.search}`;
   };
-  const vastUrls = (tag: string) => [...vastXml.matchAll(new RegExp(`<${tag}[^>]*>\\s*<!\\[CDATA\\[([^\\]]+)\\]\\]>`, 'g'))].map((m) => local(m[1]!));
+  const vastUrls = (tag: string) =>
+    [...vastXml.matchAll(new RegExp(`<${tag}[^>]*>\\s*<!\\[CDATA\\[([^\\]]+)\\]\\]>`, 'g'))].map((m) => local(m[1]!));
 
   /** What Fastify routes of the edge's paths: the rest is the edge's table, which inject never reaches. */
   const fastifyRouted = (sent: Sent) => /^\/(media|demo)\/|^\/sellers\.json|[?&]debug=1(&|$)/.test(sent.url);
@@ -126,7 +149,11 @@ onSqliteStore((t) => {
   /** One request to each thing the edge serves another origin, as a player, a page or a partner sends it. */
   function edgeRequests(): Sent[] {
     const origin = { origin: PAGE_ORIGIN };
-    const preflight = (url: string) => ({ method: 'OPTIONS' as const, url, headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const preflight = (url: string) => ({
+      method: 'OPTIONS' as const,
+      url,
+      headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
     const [media] = vastUrls('MediaFile');
     const [impression] = vastUrls('Impression');
     const [click] = vastUrls('ClickThrough');
@@ -154,7 +181,12 @@ onSqliteStore((t) => {
       { method: 'POST', url: '/openrtb2/auction', headers: { ...origin, 'content-type': 'text/plain' }, body: '{}' },
       preflight('/openrtb2/auction'),
       { method: 'GET', url: '/openrtb2/amp?tag_id=none', headers: origin },
-      { method: 'POST', url: '/cache', headers: { ...origin, 'content-type': 'text/plain' }, body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }] }) },
+      {
+        method: 'POST',
+        url: '/cache',
+        headers: { ...origin, 'content-type': 'text/plain' },
+        body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }] }),
+      },
       { method: 'GET', url: `/cache?uuid=${cachedUuid}`, headers: origin },
       { method: 'HEAD', url: `/cache?uuid=${cachedUuid}` },
       { method: 'GET', url: '/cache?uuid=00000000-0000-4000-8000-000000000000', headers: origin },
@@ -185,12 +217,21 @@ onSqliteStore((t) => {
       const routes = [...routePaths(app), ...app.edge.routes().map((r) => r.path)];
       expect(routes).toContain('/media/demo-ad.mp4');
       expect(routes).toContain('/cache');
-      const own = (path: string) => path.startsWith('/api/') || ['/healthz', '/metrics', '/preview/creative.html', '/', '/*'].includes(path);
+      const own = (path: string) =>
+        path.startsWith('/api/') || ['/healthz', '/metrics', '/preview/creative.html', '/', '/*'].includes(path);
       expect(routes.filter((path) => !own(path) && !isEdgePath(path))).toEqual([]);
       expect(routes.filter((path) => own(path) && isEdgePath(path))).toEqual([]);
       expect(CONSOLE_ROUTE_PATHS.filter((path) => isEdgePath(path))).toEqual([]);
       // (each entry of the list is a route, so the list holds no path nobody serves)
-      expect(EDGE_PATHS.filter((prefix) => !routes.some((path) => isEdgePath(path) && (path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))))).toEqual([]);
+      expect(
+        EDGE_PATHS.filter(
+          (prefix) =>
+            !routes.some(
+              (path) =>
+                isEdgePath(path) && (path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)),
+            ),
+        ),
+      ).toEqual([]);
     });
 
     it('matches a prefix on whole segments only', () => {
@@ -217,7 +258,8 @@ onSqliteStore((t) => {
           }
           const what = `${sent.method} ${sent.url} (${got.status})`;
           if (got.status >= 500) wrong.push(`${what}: a 5xx`);
-          if (got.headers['cross-origin-resource-policy'] !== 'cross-origin') wrong.push(`${what}: Cross-Origin-Resource-Policy ${String(got.headers['cross-origin-resource-policy'])}`);
+          if (got.headers['cross-origin-resource-policy'] !== 'cross-origin')
+            wrong.push(`${what}: Cross-Origin-Resource-Policy ${String(got.headers['cross-origin-resource-policy'])}`);
           for (const found of blocking(sent.url, got.headers)) wrong.push(`${what}: ${found}`);
         }
         expect(wrong).toEqual([]);
@@ -235,14 +277,22 @@ onSqliteStore((t) => {
         const size = whole.body.length;
         expect(whole.body.subarray(4, 8).toString()).toBe('ftyp');
 
-        const range = await send(transport, { method: 'GET', url: media, headers: { origin: PAGE_ORIGIN, range: 'bytes=100-199' } });
+        const range = await send(transport, {
+          method: 'GET',
+          url: media,
+          headers: { origin: PAGE_ORIGIN, range: 'bytes=100-199' },
+        });
         expect(range.status).toBe(206);
         expect(range.headers['content-range']).toBe(`bytes 100-199/${size}`);
         expect(range.headers['content-type']).toBe('video/mp4');
         expect(range.body.equals(whole.body.subarray(100, 200))).toBe(true);
         expect(range.headers['cross-origin-resource-policy']).toBe('cross-origin');
         const open = await send(transport, { method: 'GET', url: media, headers: { range: `bytes=${size - 10}-` } });
-        expect([open.status, open.headers['content-range'], open.body.length]).toEqual([206, `bytes ${size - 10}-${size - 1}/${size}`, 10]);
+        expect([open.status, open.headers['content-range'], open.body.length]).toEqual([
+          206,
+          `bytes ${size - 10}-${size - 1}/${size}`,
+          10,
+        ]);
       });
     }
   });
@@ -267,16 +317,24 @@ onSqliteStore((t) => {
         for (const sent of pages) {
           const got = await send(transport, sent);
           const what = `${sent.method} ${sent.url} (${got.status})`;
-          if (got.headers['cross-origin-resource-policy'] !== 'same-origin') wrong.push(`${what}: Cross-Origin-Resource-Policy ${String(got.headers['cross-origin-resource-policy'])}`);
-          if (got.headers['cross-origin-opener-policy'] !== 'same-origin') wrong.push(`${what}: Cross-Origin-Opener-Policy ${String(got.headers['cross-origin-opener-policy'])}`);
-          if (got.headers['x-frame-options'] !== 'DENY') wrong.push(`${what}: X-Frame-Options ${String(got.headers['x-frame-options'])}`);
-          if (!String(got.headers['content-security-policy']).includes("frame-ancestors 'none'")) wrong.push(`${what}: CSP ${String(got.headers['content-security-policy'])}`);
-          if (got.headers['access-control-allow-origin'] !== undefined) wrong.push(`${what}: CORS ${String(got.headers['access-control-allow-origin'])}`);
+          if (got.headers['cross-origin-resource-policy'] !== 'same-origin')
+            wrong.push(`${what}: Cross-Origin-Resource-Policy ${String(got.headers['cross-origin-resource-policy'])}`);
+          if (got.headers['cross-origin-opener-policy'] !== 'same-origin')
+            wrong.push(`${what}: Cross-Origin-Opener-Policy ${String(got.headers['cross-origin-opener-policy'])}`);
+          if (got.headers['x-frame-options'] !== 'DENY')
+            wrong.push(`${what}: X-Frame-Options ${String(got.headers['x-frame-options'])}`);
+          if (!String(got.headers['content-security-policy']).includes("frame-ancestors 'none'"))
+            wrong.push(`${what}: CSP ${String(got.headers['content-security-policy'])}`);
+          if (got.headers['access-control-allow-origin'] !== undefined)
+            wrong.push(`${what}: CORS ${String(got.headers['access-control-allow-origin'])}`);
         }
         expect(wrong).toEqual([]);
         // the creative preview keeps its own policy, framed by the console alone
         const preview = await send(transport, { method: 'GET', url: '/preview/creative.html' });
-        expect([preview.headers['cross-origin-resource-policy'], preview.headers['x-frame-options']]).toEqual(['same-origin', 'SAMEORIGIN']);
+        expect([preview.headers['cross-origin-resource-policy'], preview.headers['x-frame-options']]).toEqual([
+          'same-origin',
+          'SAMEORIGIN',
+        ]);
       });
 
       it(`never serve the console under an edge path (${transport})`, async () => {

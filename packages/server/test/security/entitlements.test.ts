@@ -47,7 +47,8 @@ forEachStore((t) => {
   beforeAll(async () => {
     for (const edition of ['default', 'V2V', 'CTVMediaV2V'] as const) {
       apps[edition] = await buildTestApp(t.store, { edition });
-      for (const who of ['admin', 'demand', 'manager', 'adv', 'acme']) cookies[`${edition}:${who}`] = await login(apps[edition]!, who);
+      for (const who of ['admin', 'demand', 'manager', 'adv', 'acme'])
+        cookies[`${edition}:${who}`] = await login(apps[edition]!, who);
     }
   });
   afterAll(async () => {
@@ -62,33 +63,47 @@ forEachStore((t) => {
     });
 
   describe('DSP kinds need a tenant with showDsp', () => {
-    it.each(DSP_KINDS)('refuses every %s route to acme (no showDsp), naming the DSP view, and writes nothing', async (kind) => {
-      const app = apps.default!;
-      // A real row of another tenant as the id: the refusal comes before any lookup.
-      const theirs = ((await as(app, cookie('default', 'demand'), { method: 'GET', url: `${RESOURCES[kind].api}/list` })).json() as { id: number }[])[0];
-      expect(theirs, kind).toBeDefined();
-      const before = await rowCount(app, cookie('default', 'admin'), kind);
-      for (const route of routesOf(app, kind)) {
-        const res = await call('default', 'acme', route, theirs.id);
-        expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(403);
-        expect(res.json().message, route.url).toMatch(/DSP view/);
-      }
-      expect(await rowCount(app, cookie('default', 'admin'), kind)).toBe(before);
-    });
+    it.each(DSP_KINDS)(
+      'refuses every %s route to acme (no showDsp), naming the DSP view, and writes nothing',
+      async (kind) => {
+        const app = apps.default!;
+        // A real row of another tenant as the id: the refusal comes before any lookup.
+        const theirs = (
+          (
+            await as(app, cookie('default', 'demand'), { method: 'GET', url: `${RESOURCES[kind].api}/list` })
+          ).json() as { id: number }[]
+        )[0];
+        expect(theirs, kind).toBeDefined();
+        const before = await rowCount(app, cookie('default', 'admin'), kind);
+        for (const route of routesOf(app, kind)) {
+          const res = await call('default', 'acme', route, theirs.id);
+          expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(403);
+          expect(res.json().message, route.url).toMatch(/DSP view/);
+        }
+        expect(await rowCount(app, cookie('default', 'admin'), kind)).toBe(before);
+      },
+    );
 
-    it.each(DSP_KINDS)('opens %s to a tenant with showDsp, its team member and its advertiser, and to admins', async (kind) => {
-      for (const who of ['demand', 'manager', 'admin']) {
-        const res = await as(apps.default!, cookie('default', who), { method: 'GET', url: RESOURCES[kind].api });
-        expect(res.statusCode, `${who}: ${res.body}`).toBe(200);
-      }
-      // The adv user reads the rows assigned to it (campaigns, creatives); other kinds refuse it by role, not by mode.
-      const adv = await as(apps.default!, cookie('default', 'adv'), { method: 'GET', url: `${RESOURCES[kind].api}/list` });
-      expect(adv.statusCode).toBe(RESOURCES[kind].assignedTo?.adv ? 200 : 403);
-      if (adv.statusCode === 403) expect(adv.json().message).not.toMatch(/DSP view/);
-    });
+    it.each(DSP_KINDS)(
+      'opens %s to a tenant with showDsp, its team member and its advertiser, and to admins',
+      async (kind) => {
+        for (const who of ['demand', 'manager', 'admin']) {
+          const res = await as(apps.default!, cookie('default', who), { method: 'GET', url: RESOURCES[kind].api });
+          expect(res.statusCode, `${who}: ${res.body}`).toBe(200);
+        }
+        // The adv user reads the rows assigned to it (campaigns, creatives); other kinds refuse it by role, not by mode.
+        const adv = await as(apps.default!, cookie('default', 'adv'), {
+          method: 'GET',
+          url: `${RESOURCES[kind].api}/list`,
+        });
+        expect(adv.statusCode).toBe(RESOURCES[kind].assignedTo?.adv ? 200 : 403);
+        if (adv.statusCode === 403) expect(adv.json().message).not.toMatch(/DSP view/);
+      },
+    );
 
     it('follows the tenant: tells the console whether the tenant has the DSP view', async () => {
-      const user = async (who: string) => (await as(apps.default!, cookie('default', who), { method: 'GET', url: '/api/auth/user' })).json();
+      const user = async (who: string) =>
+        (await as(apps.default!, cookie('default', who), { method: 'GET', url: '/api/auth/user' })).json();
       expect(await user('acme')).toMatchObject({ showDsp: false, tenantShowDsp: false });
       expect(await user('demand')).toMatchObject({ showDsp: true, tenantShowDsp: true });
       // A team member has no DSP switch of its own, but works in a tenant that has the DSP view.
@@ -98,26 +113,34 @@ forEachStore((t) => {
   });
 
   describe('edition-only features', () => {
-    const OPEN_IN: Record<string, Edition> = { crelists: 'V2V', publists: 'V2V', managers: 'CTVMediaV2V', activity: 'CTVMediaV2V' };
+    const OPEN_IN: Record<string, Edition> = {
+      crelists: 'V2V',
+      publists: 'V2V',
+      managers: 'CTVMediaV2V',
+      activity: 'CTVMediaV2V',
+    };
 
     it('covers every edition-only feature of the shared rule', () => {
       expect(EDITION_FEATURES.sort()).toEqual(Object.keys(OPEN_IN).sort());
     });
 
-    it.each(EDITION_FEATURES)('refuses every %s route outside its edition, to admins and demand users alike, and writes nothing', async (feature) => {
-      for (const edition of (['default', 'V2V', 'CTVMediaV2V'] as const).filter((e) => e !== OPEN_IN[feature])) {
-        const openApp = apps[OPEN_IN[feature]]!;
-        const before = await rowCount(openApp, cookie(OPEN_IN[feature], 'admin'), feature);
-        for (const route of routesOf(apps[edition]!, feature)) {
-          for (const who of ['admin', 'demand']) {
-            const res = await call(edition, who, route);
-            expect(res.statusCode, `${edition} ${who} ${route.method} ${route.url}: ${res.body}`).toBe(403);
-            expect(res.json().message).toMatch(/not part of this edition/);
+    it.each(EDITION_FEATURES)(
+      'refuses every %s route outside its edition, to admins and demand users alike, and writes nothing',
+      async (feature) => {
+        for (const edition of (['default', 'V2V', 'CTVMediaV2V'] as const).filter((e) => e !== OPEN_IN[feature])) {
+          const openApp = apps[OPEN_IN[feature]]!;
+          const before = await rowCount(openApp, cookie(OPEN_IN[feature], 'admin'), feature);
+          for (const route of routesOf(apps[edition]!, feature)) {
+            for (const who of ['admin', 'demand']) {
+              const res = await call(edition, who, route);
+              expect(res.statusCode, `${edition} ${who} ${route.method} ${route.url}: ${res.body}`).toBe(403);
+              expect(res.json().message).toMatch(/not part of this edition/);
+            }
           }
+          expect(await rowCount(openApp, cookie(OPEN_IN[feature], 'admin'), feature)).toBe(before);
         }
-        expect(await rowCount(openApp, cookie(OPEN_IN[feature], 'admin'), feature)).toBe(before);
-      }
-    });
+      },
+    );
 
     it.each(EDITION_FEATURES)('opens %s in its edition', async (feature) => {
       const edition = OPEN_IN[feature];
@@ -130,9 +153,17 @@ forEachStore((t) => {
 
     it('creates a publisher list in V2V, and refuses the same body on the default edition', async () => {
       const body = { name: 'Edition probe', items: ['news.example.com'] };
-      const refused = await as(apps.default!, cookie('default', 'demand'), { method: 'POST', url: RESOURCES.publists.api, payload: body });
+      const refused = await as(apps.default!, cookie('default', 'demand'), {
+        method: 'POST',
+        url: RESOURCES.publists.api,
+        payload: body,
+      });
       expect(refused.statusCode).toBe(403);
-      const created = await as(apps.V2V!, cookie('V2V', 'demand'), { method: 'POST', url: RESOURCES.publists.api, payload: body });
+      const created = await as(apps.V2V!, cookie('V2V', 'demand'), {
+        method: 'POST',
+        url: RESOURCES.publists.api,
+        payload: body,
+      });
       expect(created.statusCode, created.body).toBe(201);
     });
   });

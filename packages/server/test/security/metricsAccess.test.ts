@@ -13,7 +13,8 @@ forEachStore(
     });
     afterAll(async () => app.close());
 
-    const scrape = (remoteAddress: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
+    const scrape = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
 
     it('answers an allowed address and a bearer of the token, and refuses everyone else', async () => {
       expect((await scrape('10.20.3.4')).statusCode).toBe(200);
@@ -42,8 +43,12 @@ forEachStore(
     it('is loopback-only by default', async () => {
       const byDefault = await buildTestApp(t.store);
       try {
-        expect((await byDefault.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
-        expect((await byDefault.inject({ method: 'GET', url: '/metrics', remoteAddress: '192.0.2.1' })).statusCode).toBe(403);
+        expect(
+          (await byDefault.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode,
+        ).toBe(200);
+        expect(
+          (await byDefault.inject({ method: 'GET', url: '/metrics', remoteAddress: '192.0.2.1' })).statusCode,
+        ).toBe(403);
       } finally {
         await byDefault.close();
       }

@@ -21,7 +21,13 @@ const ROLES = ['admin', 'ops', 'demand', 'manager', 'sub', 'adv', 'sdk', 'acme']
 type Role = (typeof ROLES)[number] | 'anonymous';
 
 /** The role that passes a guard, to whom the full set of cases goes. */
-const PRIMARY: Record<GuardedRoute['guard'], Role> = { public: 'anonymous', auth: 'demand', admin: 'admin', demand: 'demand', sdk: 'sdk' };
+const PRIMARY: Record<GuardedRoute['guard'], Role> = {
+  public: 'anonymous',
+  auth: 'demand',
+  admin: 'admin',
+  demand: 'demand',
+  sdk: 'sdk',
+};
 
 /** Routes that end or move the caller's own session: fuzzed signed out and with malformed input only. */
 const SESSION_ROUTES = new Set(['/api/auth/logout', '/api/auth/login', '/api/switch']);
@@ -44,10 +50,18 @@ onSqliteStore((t) => {
 
   beforeAll(async () => {
     // The fuzzer signs in wrongly on purpose: no slow-down, no refusals of the roles' own sign-ins.
-    const loginThrottle = new LoginThrottle({ sleep: async () => undefined, account: { refuseAfter: 1e9 }, address: { refuseAfter: 1e9 } });
+    const loginThrottle = new LoginThrottle({
+      sleep: async () => undefined,
+      account: { refuseAfter: 1e9 },
+      address: { refuseAfter: 1e9 },
+    });
     app = await buildTestApp(t.store, {}, { loginThrottle });
     for (const role of ROLES) cookies[role] = await login(app, role, DEMO_PASSWORD);
-    const all = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(t.store.db);
+    const all = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+      t.store.db,
+    );
     // Sessions change on every request (sliding expiry); config_version moves only with a write.
     tables = all.rows.map((r) => r.name).filter((name) => name !== 'sessions');
     const parts = [];
@@ -105,7 +119,11 @@ onSqliteStore((t) => {
       const rest = QUERY_VALUES.filter((v) => !PROTOTYPE_NAMES.includes(v));
       const values = [...PROTOTYPE_NAMES, ...Array.from({ length: 4 }, (_, i) => rest[(index * 4 + i) % rest.length])];
       for (const value of values) await send(role, route, `${fillPath(route.url, '1')}?${queryOf(value)}`);
-      await send(role, route, `${fillPath(route.url, '1')}?sort=a&sort=b&page[x]=1&__proto__[admin]=1&constructor[prototype][x]=1`);
+      await send(
+        role,
+        route,
+        `${fillPath(route.url, '1')}?sort=a&sort=b&page[x]=1&__proto__[admin]=1&constructor[prototype][x]=1`,
+      );
       return;
     }
     // Writes: malformed path values with an empty JSON body, then every body on a real-looking id.
@@ -115,7 +133,9 @@ onSqliteStore((t) => {
   }
 
   it('never answers a 5xx nor half-writes a row, on any route, as any role', async () => {
-    const routes = [...app.guardedRoutes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method));
+    const routes = [...app.guardedRoutes].sort(
+      (a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method),
+    );
     expect(routes.length).toBeGreaterThan(100);
     const timings: [number, string][] = [];
     for (const [index, route] of routes.entries()) {
@@ -134,13 +154,24 @@ onSqliteStore((t) => {
         } else {
           // Rows are checked on the primary role's cases; these answer no 5xx (a success moves the baseline).
           await send(role, route, fillPath(route.url, '1'), BODY_CASES[0], false);
-          await send(role, route, fillPath(route.url, '__proto__'), BODY_CASES.find((b) => b.name === 'prototype keys')!, false);
+          await send(
+            role,
+            route,
+            fillPath(route.url, '__proto__'),
+            BODY_CASES.find((b) => b.name === 'prototype keys')!,
+            false,
+          );
           known = null;
         }
       }
     }
-    if (process.env.FUZZ_TIMING) writeFileSync(process.env.FUZZ_TIMING, JSON.stringify(timings.sort((a, b) => b[0] - a[0]).slice(0, 15), null, 1));
+    if (process.env.FUZZ_TIMING)
+      writeFileSync(process.env.FUZZ_TIMING, JSON.stringify(timings.sort((a, b) => b[0] - a[0]).slice(0, 15), null, 1));
     // The roles are still signed in: the fuzzer exercised the routes, not the sign-in.
-    for (const role of ROLES) expect((await app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: cookies[role]! } })).statusCode, role).toBe(200);
+    for (const role of ROLES)
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: cookies[role]! } })).statusCode,
+        role,
+      ).toBe(200);
   }, 240_000);
 });

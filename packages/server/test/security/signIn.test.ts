@@ -82,7 +82,9 @@ forEachStore((t) => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ field: 'username' });
-      expect((await signIn('demand@demo.adplane.test', DEMO_PASSWORD, freshAddress())).json<AuthUser>().id).toBe(t.users.demand.id);
+      expect((await signIn('demand@demo.adplane.test', DEMO_PASSWORD, freshAddress())).json<AuthUser>().id).toBe(
+        t.users.demand.id,
+      );
     });
 
     it("signs an e-mail in as the e-mail's owner even when an older user name equals it, and refuses that name as an e-mail", async () => {
@@ -99,7 +101,12 @@ forEachStore((t) => {
       const mail = await as(app, demand, {
         method: 'POST',
         url: '/api/demand/advs',
-        payload: { name: 'Mail clash', username: 'mail-clash', email: 'manager@demo.adplane.test', password: GOOD_PASSWORD },
+        payload: {
+          name: 'Mail clash',
+          username: 'mail-clash',
+          email: 'manager@demo.adplane.test',
+          password: GOOD_PASSWORD,
+        },
       });
       expect(mail.statusCode).toBe(400);
       expect(mail.json()).toMatchObject({ field: 'email' });
@@ -110,13 +117,21 @@ forEachStore((t) => {
     it('cannot sign in, keep a session, or be impersonated', async () => {
       const adv = await newAdv();
       const own = await login(app, adv.username, GOOD_PASSWORD, freshAddress());
-      expect((await as(app, demand, { method: 'POST', url: `/api/demand/advs/${adv.id}/archive`, payload: {} })).statusCode).toBe(200);
+      expect(
+        (await as(app, demand, { method: 'POST', url: `/api/demand/advs/${adv.id}/archive`, payload: {} })).statusCode,
+      ).toBe(200);
       expect((await signIn(adv.username, GOOD_PASSWORD, freshAddress())).statusCode).toBe(401);
       expect((await as(app, own, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
-      const impersonate = await as(app, admin, { method: 'GET', url: `/api/switch?type=adv&id=${adv.id}`, headers: { accept: 'application/json' } });
+      const impersonate = await as(app, admin, {
+        method: 'GET',
+        url: `/api/switch?type=adv&id=${adv.id}`,
+        headers: { accept: 'application/json' },
+      });
       expect(impersonate.statusCode).toBe(404);
       // Restored, it signs in again.
-      expect((await as(app, demand, { method: 'POST', url: `/api/demand/advs/${adv.id}/restore`, payload: {} })).statusCode).toBe(200);
+      expect(
+        (await as(app, demand, { method: 'POST', url: `/api/demand/advs/${adv.id}/restore`, payload: {} })).statusCode,
+      ).toBe(200);
       expect((await signIn(adv.username, GOOD_PASSWORD, freshAddress())).statusCode).toBe(200);
     });
   });
@@ -138,14 +153,27 @@ forEachStore((t) => {
       const adv = await newAdv();
       const first = await login(app, adv.username, GOOD_PASSWORD, freshAddress());
       const second = await login(app, adv.username, GOOD_PASSWORD, freshAddress());
-      const changed = await as(app, demand, { method: 'PUT', url: `/api/demand/advs/${adv.id}`, payload: { ...adv.body, password: 'a-brand-new-passphrase' } });
+      const changed = await as(app, demand, {
+        method: 'PUT',
+        url: `/api/demand/advs/${adv.id}`,
+        payload: { ...adv.body, password: 'a-brand-new-passphrase' },
+      });
       expect(changed.statusCode, changed.body).toBe(200);
-      for (const cookie of [first, second]) expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
+      for (const cookie of [first, second])
+        expect((await as(app, cookie, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(403);
       expect((await signIn(adv.username, GOOD_PASSWORD, freshAddress())).statusCode).toBe(401);
       expect((await signIn(adv.username, 'a-brand-new-passphrase', freshAddress())).statusCode).toBe(200);
       // An edit that keeps the password (empty) keeps the sessions.
       const third = await login(app, adv.username, 'a-brand-new-passphrase', freshAddress());
-      expect((await as(app, demand, { method: 'PUT', url: `/api/demand/advs/${adv.id}`, payload: { ...adv.body, password: '', name: 'Renamed' } })).statusCode).toBe(200);
+      expect(
+        (
+          await as(app, demand, {
+            method: 'PUT',
+            url: `/api/demand/advs/${adv.id}`,
+            payload: { ...adv.body, password: '', name: 'Renamed' },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await as(app, third, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
     });
   });

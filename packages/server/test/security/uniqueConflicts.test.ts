@@ -35,7 +35,9 @@ forEachStore((t) => {
   });
 
   it('names the e-mail when ten concurrent creations share it (any case)', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => create(`race-mail-${i}`, i % 2 ? 'Race@Example.test' : 'race@example.test')));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create(`race-mail-${i}`, i % 2 ? 'Race@Example.test' : 'race@example.test')),
+    );
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(1);
     for (const r of answers.filter((a) => a.statusCode !== 201)) {
       expect([400, 409], r.body).toContain(r.statusCode);

@@ -66,7 +66,14 @@ export interface IvtTrace {
  * samplePercent (`pixels_sampled_out`), the account reached postbidMaxImps this month (`cap_reached`),
  * or the cap has room but this process's allowance of it was on its way (`cap_lease`).
  */
-type PostbidResult = 'added' | 'not_enabled' | 'none_configured' | 'sampled_out' | 'pixels_sampled_out' | 'cap_reached' | 'cap_lease';
+type PostbidResult =
+  | 'added'
+  | 'not_enabled'
+  | 'none_configured'
+  | 'sampled_out'
+  | 'pixels_sampled_out'
+  | 'cap_reached'
+  | 'cap_lease';
 
 export interface PostbidTrace {
   result: PostbidResult;
@@ -83,7 +90,16 @@ export interface PostbidTrace {
 }
 
 export interface DecisionTrace {
-  channel: { id: number; uid: string; name: string; mode: string; auctionPrice: string; floorCpm: number; vastVersion: string; timeoutMs: number } | null;
+  channel: {
+    id: number;
+    uid: string;
+    name: string;
+    mode: string;
+    auctionPrice: string;
+    floorCpm: number;
+    vastVersion: string;
+    timeoutMs: number;
+  } | null;
   context: {
     ip: string;
     country: string;

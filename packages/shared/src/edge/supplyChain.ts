@@ -26,6 +26,11 @@ export function tenantSellerId(tenantId: number): string {
 
 /** `https://Ads.Example.com:8443/x` -> `ads.example.com`; '' when it is not a host name. */
 function hostName(value: string): string {
-  const v = value.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '').replace(/:\d+$/, '');
+  const v = value
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d+$/, '');
   return /^[a-z0-9.-]{1,253}$/.test(v) ? v : '';
 }

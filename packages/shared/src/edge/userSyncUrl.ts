@@ -57,7 +57,10 @@ const syncUrl = z
  * without it would only tell the supplier that a browser passed by).
  */
 export const userSyncUrl = syncUrl
-  .refine((v) => v === '' || syncMacrosIn(v).includes('UID'), 'must carry the id macro ${UID} (or $UID, {UID}, [UID]) where the supplier reads our id')
+  .refine(
+    (v) => v === '' || syncMacrosIn(v).includes('UID'),
+    'must carry the id macro ${UID} (or $UID, {UID}, [UID]) where the supplier reads our id',
+  )
   .default('');
 
 /**
@@ -77,7 +80,8 @@ export function tagOfSyncBidder(bidder: string): number | null {
   return m ? Number(m[1]) : null;
 }
 /** The setuid URL a demand partner redirects a browser to, its id in place of `$UID`. */
-export const partnerSetuidUrl = (host: string, tagId: number): string => `${edgeUrl(host, PREBID_SETUID_PATH)}?bidder=${partnerSyncBidder(tagId)}&uid=$UID`;
+export const partnerSetuidUrl = (host: string, tagId: number): string =>
+  `${edgeUrl(host, PREBID_SETUID_PATH)}?bidder=${partnerSyncBidder(tagId)}&uid=$UID`;
 
 /** A demand tag's user-sync URL: empty (no sync), or the partner's sync URL. */
 export const demandSyncUrl = syncUrl.default('');

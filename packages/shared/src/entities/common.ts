@@ -3,16 +3,32 @@ import { PAGE_SIZES } from '../constants.js';
 
 export const Status = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 (paused) or 1 (active)' });
 
-export const name = z.string({ error: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters');
+export const name = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(255, 'must be at most 255 characters');
 export const optionalText = (max = 255) => z.string().trim().max(max, `must be at most ${max} characters`).default('');
 export const id = z.number({ error: 'must be an id' }).int('must be an id').positive('must be an id');
 export const optionalId = id.nullable().default(null);
-export const ids = z.array(id).max(1000, 'must hold at most 1000 entries').default([]).transform((v) => [...new Set(v)]);
+export const ids = z
+  .array(id)
+  .max(1000, 'must hold at most 1000 entries')
+  .default([])
+  .transform((v) => [...new Set(v)]);
 
 /** Integer micro-dollars (a $2.50 CPM is 2_500_000). */
-export const micros = z.number({ error: 'must be an amount in micro-dollars' }).int('must be a whole number of micro-dollars').min(0, 'must not be negative').max(1e15, 'is too large');
-export const percent = z.number({ error: 'must be a percent' }).min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
-const positiveInt = (label = 'must be a whole number') => z.number({ error: label }).int(label).min(0, 'must not be negative');
+export const micros = z
+  .number({ error: 'must be an amount in micro-dollars' })
+  .int('must be a whole number of micro-dollars')
+  .min(0, 'must not be negative')
+  .max(1e15, 'is too large');
+export const percent = z
+  .number({ error: 'must be a percent' })
+  .min(0, 'must be between 0 and 100')
+  .max(100, 'must be between 0 and 100');
+const positiveInt = (label = 'must be a whole number') =>
+  z.number({ error: label }).int(label).min(0, 'must not be negative');
 export const isoDate = z.iso.date('must be a date YYYY-MM-DD');
 export const httpUrl = z
   .string({ error: 'is required' })
@@ -25,7 +41,10 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .max(253, 'must be at most 253 characters')
-  .refine((v) => v === '' || /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(v), 'must be a domain such as example.com');
+  .refine(
+    (v) => v === '' || /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(v),
+    'must be a domain such as example.com',
+  );
 
 /** How demand is called (tags) and how supply comes in (channels). */
 export const INTEGRATIONS = ['VAST', 'RTB', 'PreBid'] as const;
@@ -42,12 +61,13 @@ export const ListQuery = z.object({
     .int()
     .refine((v) => (PAGE_SIZES as readonly number[]).includes(v), `must be one of ${PAGE_SIZES.join(', ')}`)
     .default(20),
-  sort: z.string().regex(/^[a-zA-Z]+$/, 'must be a column name').default('id'),
+  sort: z
+    .string()
+    .regex(/^[a-zA-Z]+$/, 'must be a column name')
+    .default('id'),
   order: z.enum(SORT_ORDERS).default('desc'),
   search: z.string().trim().max(255).default(''),
-  status: z
-    .enum(['all', 'active', 'paused', 'archived'])
-    .default('all'),
+  status: z.enum(['all', 'active', 'paused', 'archived']).default('all'),
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
@@ -78,7 +98,9 @@ const unlimited = z.literal(UNLIMITED, { error: `must be a number or '${UNLIMITE
 export const countLimit = (label = 'must be a whole number') =>
   z.union([unlimited, positiveInt(label)], { error: `must be a whole number or '${UNLIMITED}'` }).default(UNLIMITED);
 /** A money cap in micro-dollars (budgets), 'unlimited' by default. */
-export const microsLimit = z.union([unlimited, micros], { error: `must be an amount in micro-dollars or '${UNLIMITED}'` }).default(UNLIMITED);
+export const microsLimit = z
+  .union([unlimited, micros], { error: `must be an amount in micro-dollars or '${UNLIMITED}'` })
+  .default(UNLIMITED);
 /** True while `used` has not reached `cap`; an 'unlimited' cap is never reached, a cap of 0 always is. */
 export function underLimit(used: number, cap: Limit): boolean {
   return cap === UNLIMITED || used < cap;
@@ -90,7 +112,9 @@ export function underLimit(used: number, cap: Limit): boolean {
  */
 export const CpmPrice = z.object({ type: z.literal('cpm'), cpm: micros });
 export const RevsharePrice = z.object({ type: z.literal('revshare'), percent });
-export const Price = z.discriminatedUnion('type', [CpmPrice, RevsharePrice], { error: "must be { type: 'cpm', cpm } or { type: 'revshare', percent }" });
+export const Price = z.discriminatedUnion('type', [CpmPrice, RevsharePrice], {
+  error: "must be { type: 'cpm', cpm } or { type: 'revshare', percent }",
+});
 export type CpmPrice = z.infer<typeof CpmPrice>;
 export type RevsharePrice = z.infer<typeof RevsharePrice>;
 export type Price = z.infer<typeof Price>;

@@ -21,7 +21,9 @@ describe('entity contract', () => {
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'VAST', vastUrl: 'ftp://a' }))).toEqual(['vastUrl']);
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'RTB' }))).toEqual(['endpoint']);
     expect(errorsOf(TagInput.safeParse({ name: 'x', integration: 'PreBid' }))).toEqual(['partner']);
-    expect(errorsOf(TagInput.safeParse({ name: 'x', price: { type: 'revshare', percent: 120 }, vastUrl: 'https://a.b/v' }))).toEqual(['price.percent']);
+    expect(
+      errorsOf(TagInput.safeParse({ name: 'x', price: { type: 'revshare', percent: 120 }, vastUrl: 'https://a.b/v' })),
+    ).toEqual(['price.percent']);
     expect(TagInput.parse({ name: 'x', vastUrl: 'https://ads.example.com/vast?w={{width}}' }).timeoutMs).toBe(1000);
   });
 
@@ -35,7 +37,9 @@ describe('entity contract', () => {
 
   it('needs media for a video creative and a size for display', () => {
     expect(errorsOf(CreativeInput.safeParse({ name: 'v' }))).toEqual(['mediaFiles']);
-    expect(errorsOf(CreativeInput.safeParse({ name: 'd', format: 'display', imageUrl: 'https://cdn.example.com/a.png' }))).toEqual(['width']);
+    expect(
+      errorsOf(CreativeInput.safeParse({ name: 'd', format: 'display', imageUrl: 'https://cdn.example.com/a.png' })),
+    ).toEqual(['width']);
   });
 
   it('defaults targeting rules to "any"', () => {
@@ -45,7 +49,10 @@ describe('entity contract', () => {
   });
 
   it('parses pasted lists: trims, dedupes, reports bad lines by number', () => {
-    const parsed = parseListText('applists', 'bundle\ncom.example.app\n"com.example.app"\n\n123456789,Roku store\nnot a bundle!\n');
+    const parsed = parseListText(
+      'applists',
+      'bundle\ncom.example.app\n"com.example.app"\n\n123456789,Roku store\nnot a bundle!\n',
+    );
     expect(parsed.items).toEqual(['com.example.app', '123456789']);
     expect(parsed.duplicates).toBe(1);
     expect(parsed.invalid.map((i) => i.line)).toEqual([1, 6]);
@@ -58,6 +65,10 @@ describe('entity contract', () => {
       expect(def.kind).toBe(kind);
       for (const ref of def.refs) expect(RESOURCES[ref.kind]).toBeDefined();
     }
-    expect(referrersOf('targetings').map((r) => r.from.kind).sort()).toEqual(['adexchanges', 'campaigns', 'channels', 'sups', 'tags']);
+    expect(
+      referrersOf('targetings')
+        .map((r) => r.from.kind)
+        .sort(),
+    ).toEqual(['adexchanges', 'campaigns', 'channels', 'sups', 'tags']);
   });
 });

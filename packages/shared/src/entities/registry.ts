@@ -45,5 +45,7 @@ export const RESOURCE_KINDS = Object.keys(RESOURCES) as ResourceKind[];
 
 /** Kinds that reference `kind`, with the field: what blocks a delete. */
 export function referrersOf(kind: ResourceKind): { from: ResourceDef; ref: ResourceRef }[] {
-  return RESOURCE_KINDS.flatMap((k) => RESOURCES[k].refs.filter((r) => r.kind === kind).map((ref) => ({ from: RESOURCES[k], ref })));
+  return RESOURCE_KINDS.flatMap((k) =>
+    RESOURCES[k].refs.filter((r) => r.kind === kind).map((ref) => ({ from: RESOURCES[k], ref })),
+  );
 }

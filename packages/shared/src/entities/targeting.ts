@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { TIMEZONE_MAX, TIMEZONE_MIN } from '../constants.js';
 import { isCountry } from '../reference/countries.js';
 import { isIabCategory } from '../reference/iabCategories.js';
-import { BROWSER_FAMILY_BY_ID, DEVICE_TYPE_BY_ID, OPERATING_SYSTEM_BY_ID, SMART_TV_FAMILY_BY_ID } from '../reference/platforms.js';
+import {
+  BROWSER_FAMILY_BY_ID,
+  DEVICE_TYPE_BY_ID,
+  OPERATING_SYSTEM_BY_ID,
+  SMART_TV_FAMILY_BY_ID,
+} from '../reference/platforms.js';
 import { countriesOfRegion, isRegion } from '../reference/regions.js';
 import { isUsState } from '../reference/usStates.js';
 import { id } from './common.js';
@@ -41,7 +46,10 @@ export const DayParting = z
     enabled: z.boolean().default(false),
     timezone: z.number().int().min(TIMEZONE_MIN).max(TIMEZONE_MAX).default(0),
     days: z.array(z.number().int().min(0).max(6)).max(7).default([0, 1, 2, 3, 4, 5, 6]),
-    hours: z.array(z.number().int().min(0).max(23)).max(24).default(Array.from({ length: 24 }, (_, h) => h)),
+    hours: z
+      .array(z.number().int().min(0).max(23))
+      .max(24)
+      .default(Array.from({ length: 24 }, (_, h) => h)),
   })
   .default({ enabled: false, timezone: 0, days: [0, 1, 2, 3, 4, 5, 6], hours: Array.from({ length: 24 }, (_, h) => h) })
   .refine((d) => !d.enabled || (d.days.length > 0 && d.hours.length > 0), 'must keep at least one day and one hour');
@@ -98,31 +106,33 @@ const BlockedAdCategories = z
   .default([])
   .transform((v) => [...new Set(v)]);
 
-export const TargetingRules = z.object({
-  countries: Filter,
-  /** Region tree selections: region ids (APAC, EMEA, ...) expand to their countries. */
-  regions: Filter,
-  usStates: Filter,
-  devices: Filter,
-  os: Filter,
-  browsers: Filter,
-  tvFamilies: Filter,
-  iabCategories: Filter,
-  blockedAdCategories: BlockedAdCategories,
-  appLists: listRefs,
-  pubLists: listRefs,
-  creLists: listRefs,
-  playerSizes: z.array(z.enum(PLAYER_SIZE_IDS)).default([]),
-  dayParting: DayParting,
-}).superRefine((rules, ctx) => {
-  for (const key of CODE_FILTER_KEYS) {
-    const { valid, what } = CODE_FILTERS[key];
-    const message = unknownCodes(rules[key].values, valid, what);
-    if (message) ctx.addIssue({ code: 'custom', path: [key], message });
-  }
-  const blocked = unknownCodes(rules.blockedAdCategories, isIabCategory, 'IAB category');
-  if (blocked) ctx.addIssue({ code: 'custom', path: ['blockedAdCategories'], message: blocked });
-});
+export const TargetingRules = z
+  .object({
+    countries: Filter,
+    /** Region tree selections: region ids (APAC, EMEA, ...) expand to their countries. */
+    regions: Filter,
+    usStates: Filter,
+    devices: Filter,
+    os: Filter,
+    browsers: Filter,
+    tvFamilies: Filter,
+    iabCategories: Filter,
+    blockedAdCategories: BlockedAdCategories,
+    appLists: listRefs,
+    pubLists: listRefs,
+    creLists: listRefs,
+    playerSizes: z.array(z.enum(PLAYER_SIZE_IDS)).default([]),
+    dayParting: DayParting,
+  })
+  .superRefine((rules, ctx) => {
+    for (const key of CODE_FILTER_KEYS) {
+      const { valid, what } = CODE_FILTERS[key];
+      const message = unknownCodes(rules[key].values, valid, what);
+      if (message) ctx.addIssue({ code: 'custom', path: [key], message });
+    }
+    const blocked = unknownCodes(rules.blockedAdCategories, isIabCategory, 'IAB category');
+    if (blocked) ctx.addIssue({ code: 'custom', path: ['blockedAdCategories'], message: blocked });
+  });
 export type TargetingRules = z.infer<typeof TargetingRules>;
 
 export const emptyTargetingRules = (): TargetingRules => TargetingRules.parse({});
@@ -144,7 +154,8 @@ export interface GeoSets {
 
 /** Compile the geo part of a targeting once (the edge keeps this per targeting, not per request). */
 export function geoSets(rules: Pick<TargetingRules, 'countries' | 'regions' | 'usStates'>): GeoSets {
-  const expand = (values: readonly string[]): string[] => values.flatMap((v): string[] => (isRegion(v) ? [...countriesOfRegion(v)] : [v]));
+  const expand = (values: readonly string[]): string[] =>
+    values.flatMap((v): string[] => (isRegion(v) ? [...countriesOfRegion(v)] : [v]));
   const side = (mode: 'include' | 'exclude'): string[] => [
     ...(rules.countries.mode === mode ? rules.countries.values : []),
     ...(rules.regions.mode === mode ? expand(rules.regions.values) : []),
@@ -161,7 +172,8 @@ export function geoSets(rules: Pick<TargetingRules, 'countries' | 'regions' | 'u
 export function passesGeo(sets: GeoSets, country: string | null, usState: string | null = null): boolean {
   if (sets.include.size > 0 && (country === null || !sets.include.has(country))) return false;
   if (country !== null && sets.exclude.has(country)) return false;
-  if (sets.statesInclude.size > 0 && (country !== 'US' || usState === null || !sets.statesInclude.has(usState))) return false;
+  if (sets.statesInclude.size > 0 && (country !== 'US' || usState === null || !sets.statesInclude.has(usState)))
+    return false;
   if (country === 'US' && usState !== null && sets.statesExclude.has(usState)) return false;
   return true;
 }

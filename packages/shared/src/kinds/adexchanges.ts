@@ -23,8 +23,18 @@ const adExchangeListExtras = (_d: Record<string, unknown>): Record<string, unkno
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const adexchangesKind = defineKind({
-  kind: 'adexchanges', label: 'Ad Exchange', plural: 'Ad Exchanges', route: '/adexchanges', api: '/api/demand/adexchanges', mode: 'dsp',
-  storage: 'entity', audience: 'tenant', uid: false, schema: AdExchangeInput, refs: [targetingRef], sortable: ['tmaxMs', 'qpsLimit'],
+  kind: 'adexchanges',
+  label: 'Ad Exchange',
+  plural: 'Ad Exchanges',
+  route: '/adexchanges',
+  api: '/api/demand/adexchanges',
+  mode: 'dsp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: AdExchangeInput,
+  refs: [targetingRef],
+  sortable: ['tmaxMs', 'qpsLimit'],
   unlimitedSortable: ['qpsLimit'],
   listExtras: adExchangeListExtras,
   parseRow: parseAdExchangeRow,

@@ -36,7 +36,8 @@ export const CampaignInput = z
     adExchangeIds: ids,
   })
   .superRefine((c, ctx) => {
-    if (c.endDate && c.endDate < c.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before the start date' });
+    if (c.endDate && c.endDate < c.startDate)
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before the start date' });
     if (c.totalBudget !== 'unlimited' && (c.dailyBudget === 'unlimited' ? false : c.dailyBudget > c.totalBudget))
       ctx.addIssue({ code: 'custom', path: ['dailyBudget'], message: 'must not exceed the total budget' });
   });
@@ -47,7 +48,11 @@ export type CampaignInput = z.input<typeof CampaignInput>;
  * 00:00 of the start day to 24:00 of the end day there (end null: open-ended; start null: no start).
  * `2026-11-01` in UTC-5 starts at 2026-11-01T05:00Z.
  */
-export function flightWindow(startDate: string | null, endDate: string | null, timezone: number): { startMs: number | null; endMs: number | null } {
+export function flightWindow(
+  startDate: string | null,
+  endDate: string | null,
+  timezone: number,
+): { startMs: number | null; endMs: number | null } {
   const dayStart = (date: string) => Date.parse(`${date}T00:00:00Z`) - timezone * 3_600_000;
   return { startMs: startDate ? dayStart(startDate) : null, endMs: endDate ? dayStart(endDate) + 86_400_000 : null };
 }
@@ -68,8 +73,16 @@ const campaignListExtras = (d: Record<string, unknown>): Record<string, unknown>
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const campaignsKind = defineKind({
-  kind: 'campaigns', label: 'Campaign', plural: 'Campaigns', route: '/campaigns', api: '/api/demand/campaigns', mode: 'dsp',
-  storage: 'entity', audience: 'tenant', uid: false, schema: CampaignInput,
+  kind: 'campaigns',
+  label: 'Campaign',
+  plural: 'Campaigns',
+  route: '/campaigns',
+  api: '/api/demand/campaigns',
+  mode: 'dsp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: CampaignInput,
   refs: [
     advertiserRef,
     targetingRef,
@@ -78,7 +91,8 @@ export const campaignsKind = defineKind({
     { kind: 'sups', field: 'supplierIds', ids: many('supplierIds') },
     { kind: 'adexchanges', field: 'adExchangeIds', ids: many('adExchangeIds') },
   ],
-  assignedTo: { adv: 'advertiserId' }, sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
+  assignedTo: { adv: 'advertiserId' },
+  sortable: ['startDate', 'endDate', 'bidCpm', 'totalBudget'],
   unlimitedSortable: ['totalBudget'],
   listExtras: campaignListExtras,
   parseRow: parseCampaignRow,

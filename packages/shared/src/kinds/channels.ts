@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { AD_FORMATS, domainName, ENVIRONMENTS, id, ids, INTEGRATIONS, micros, name, optionalId, Price, Status } from '../entities/common.js';
+import {
+  AD_FORMATS,
+  domainName,
+  ENVIRONMENTS,
+  id,
+  ids,
+  INTEGRATIONS,
+  micros,
+  name,
+  optionalId,
+  Price,
+  Status,
+} from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, many, one, targetingRef } from './kindDef.js';
 
@@ -63,8 +75,16 @@ const channelListExtras = (d: Record<string, unknown>): Record<string, unknown> 
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const channelsKind = defineKind({
-  kind: 'channels', label: 'Channel', plural: 'Channels', route: '/channels', api: '/api/demand/channels', mode: 'ssp',
-  storage: 'entity', audience: 'tenant', uid: true, schema: ChannelInput,
+  kind: 'channels',
+  label: 'Channel',
+  plural: 'Channels',
+  route: '/channels',
+  api: '/api/demand/channels',
+  mode: 'ssp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: true,
+  schema: ChannelInput,
   refs: [
     { kind: 'subs', field: 'subpublisherId', ids: one('subpublisherId') },
     targetingRef,

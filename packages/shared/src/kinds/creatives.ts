@@ -10,7 +10,14 @@ import { defineKind, advertiserRef } from './kindDef.js';
  * display (an image or HTML). Only an approved creative serves. Advertiser domains and IAB
  * categories are lists, as OpenRTB bids carry them (`adomain`, `cat`).
  */
-export const VIDEO_MIMES = ['video/mp4', 'video/webm', 'video/ogg', 'application/x-mpegURL', 'application/dash+xml', 'video/3gpp'] as const;
+export const VIDEO_MIMES = [
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'application/x-mpegURL',
+  'application/dash+xml',
+  'video/3gpp',
+] as const;
 
 const MediaFile = z.object({
   url: httpUrl,
@@ -56,7 +63,10 @@ export const CreativeInput = z
     height: z.number().int().min(0).max(4320).default(0),
     clickUrl: z.string().trim().max(2048).default(''),
     /** Advertiser domains, sent as `adomain` in bids. */
-    adomain: uniqueList(domainName.refine((v) => v !== '', 'must be a domain such as example.com'), 20),
+    adomain: uniqueList(
+      domainName.refine((v) => v !== '', 'must be a domain such as example.com'),
+      20,
+    ),
     /** IAB content categories (IAB 1.0 ids such as IAB2-1), sent as `cat` in bids. */
     iabCategories: uniqueList(z.string().trim().max(16), 20),
     approval: z.enum(APPROVAL).default('pending'),
@@ -67,8 +77,18 @@ export const CreativeInput = z
       ctx.addIssue({ code: 'custom', path: ['mediaFiles'], message: 'must hold at least one media file' });
     // the ad's length as its VAST states it (the duration given, else its files'), and its shortest file
     const shortest = Math.min(...c.mediaFiles.map((m) => m.duration), c.duration > 0 ? c.duration : Infinity);
-    if (c.format === 'video' && c.videoSource === 'media' && c.skipAfter > 0 && c.mediaFiles.length && c.skipAfter >= shortest)
-      ctx.addIssue({ code: 'custom', path: ['skipAfter'], message: `must be shorter than the ad (it lasts ${shortest} s)` });
+    if (
+      c.format === 'video' &&
+      c.videoSource === 'media' &&
+      c.skipAfter > 0 &&
+      c.mediaFiles.length &&
+      c.skipAfter >= shortest
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['skipAfter'],
+        message: `must be shorter than the ad (it lasts ${shortest} s)`,
+      });
     if (c.format === 'video' && c.videoSource === 'vast' && !url(c.vastUrl))
       ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
     if (c.format === 'display' && c.displayType === 'image' && !url(c.imageUrl))
@@ -77,7 +97,8 @@ export const CreativeInput = z
       ctx.addIssue({ code: 'custom', path: ['html'], message: 'is required' });
     if (c.format === 'display' && (c.width < 1 || c.height < 1))
       ctx.addIssue({ code: 'custom', path: ['width'], message: 'width and height are required for display' });
-    if (c.clickUrl && !url(c.clickUrl)) ctx.addIssue({ code: 'custom', path: ['clickUrl'], message: 'must be an http(s) URL' });
+    if (c.clickUrl && !url(c.clickUrl))
+      ctx.addIssue({ code: 'custom', path: ['clickUrl'], message: 'must be an http(s) URL' });
     const badCategories = unknownCodes(c.iabCategories, isIabCategory, 'IAB category');
     if (badCategories) ctx.addIssue({ code: 'custom', path: ['iabCategories'], message: badCategories });
   });
@@ -94,9 +115,19 @@ const creativeListExtras = (d: Record<string, unknown>): Record<string, unknown>
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const creativesKind = defineKind({
-  kind: 'creatives', label: 'Creative', plural: 'Creatives', route: '/creatives', api: '/api/demand/creatives', mode: 'dsp',
-  storage: 'entity', audience: 'tenant', uid: true, schema: CreativeInput, refs: [advertiserRef],
-  assignedTo: { adv: 'advertiserId' }, sortable: ['format', 'approval'],
+  kind: 'creatives',
+  label: 'Creative',
+  plural: 'Creatives',
+  route: '/creatives',
+  api: '/api/demand/creatives',
+  mode: 'dsp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: true,
+  schema: CreativeInput,
+  refs: [advertiserRef],
+  assignedTo: { adv: 'advertiserId' },
+  sortable: ['format', 'approval'],
   listExtras: creativeListExtras,
   parseRow: parseCreativeRow,
 });

@@ -19,7 +19,12 @@ export const DealInput = z
   .object({
     name,
     status: Status.default(1),
-    dealId: z.string().trim().min(1, 'is required').max(128).regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
+    dealId: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(128)
+      .regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
     floorCpm: micros.default(0),
     auctionType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
     buyerSeats: z.array(z.string().trim().min(1).max(64)).max(100).default([]),
@@ -27,7 +32,10 @@ export const DealInput = z
     startDate: isoDate.nullable().default(null),
     endDate: isoDate.nullable().default(null),
   })
-  .refine((d) => !d.startDate || !d.endDate || d.endDate >= d.startDate, { path: ['endDate'], message: 'must not be before the start date' });
+  .refine((d) => !d.startDate || !d.endDate || d.endDate >= d.startDate, {
+    path: ['endDate'],
+    message: 'must not be before the start date',
+  });
 export type DealInput = z.input<typeof DealInput>;
 
 export const parseDealRow = storedRowParser('deals', DealInput);
@@ -37,9 +45,18 @@ const dealListExtras = (d: Record<string, unknown>): Record<string, unknown> => 
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const dealsKind = defineKind({
-  kind: 'deals', label: 'Deal', plural: 'Deals', route: '/deals', api: '/api/demand/deals', mode: 'dsp',
-  storage: 'entity', audience: 'tenant', uid: false, schema: DealInput,
-  refs: [{ kind: 'sups', field: 'supplierIds', ids: many('supplierIds') }], sortable: ['dealId', 'floorCpm'],
+  kind: 'deals',
+  label: 'Deal',
+  plural: 'Deals',
+  route: '/deals',
+  api: '/api/demand/deals',
+  mode: 'dsp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: DealInput,
+  refs: [{ kind: 'sups', field: 'supplierIds', ids: many('supplierIds') }],
+  sortable: ['dealId', 'floorCpm'],
   listExtras: dealListExtras,
   parseRow: parseDealRow,
 });

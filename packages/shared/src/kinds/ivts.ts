@@ -11,7 +11,19 @@ const IVT_STAGES = ['prebid', 'postbid'] as const;
  * `{{impression_id}}` is the impression's signed id: a vendor sends it back with its verdict to the
  * account's postback URL (`/pb/<key>?id=...&ivt=1`, docs/traffic-quality.md).
  */
-export const IVT_MACROS = ['{{ip}}', '{{user_agent}}', '{{app_bundle}}', '{{domain}}', '{{page_url}}', '{{device_id}}', '{{channel_id}}', '{{tag_id}}', '{{cachebuster}}', '{{country}}', '{{impression_id}}'] as const;
+export const IVT_MACROS = [
+  '{{ip}}',
+  '{{user_agent}}',
+  '{{app_bundle}}',
+  '{{domain}}',
+  '{{page_url}}',
+  '{{device_id}}',
+  '{{channel_id}}',
+  '{{tag_id}}',
+  '{{cachebuster}}',
+  '{{country}}',
+  '{{impression_id}}',
+] as const;
 
 export const IvtInput = z.object({
   name,
@@ -38,8 +50,18 @@ const ivtListExtras = (d: Record<string, unknown>): Record<string, unknown> => (
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const ivtsKind = defineKind({
-  kind: 'ivts', label: '3rd Party Pixel', plural: '3rd Party Pixels', route: '/ivts', api: '/api/demand/ivts', mode: 'both',
-  storage: 'entity', audience: 'tenant', uid: false, schema: IvtInput, refs: [], sortable: ['vendor', 'stage'],
+  kind: 'ivts',
+  label: '3rd Party Pixel',
+  plural: '3rd Party Pixels',
+  route: '/ivts',
+  api: '/api/demand/ivts',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: IvtInput,
+  refs: [],
+  sortable: ['vendor', 'stage'],
   listExtras: ivtListExtras,
   parseRow: parseIvtRow,
 });

@@ -75,8 +75,10 @@ export interface ResourceDef {
   namesApi?: string;
 }
 
-export const one = (field: string) => (row: Record<string, unknown>) => (typeof row[field] === 'number' ? [row[field] as number] : []);
-export const many = (field: string) => (row: Record<string, unknown>) => (Array.isArray(row[field]) ? (row[field] as number[]) : []);
+export const one = (field: string) => (row: Record<string, unknown>) =>
+  typeof row[field] === 'number' ? [row[field] as number] : [];
+export const many = (field: string) => (row: Record<string, unknown>) =>
+  Array.isArray(row[field]) ? (row[field] as number[]) : [];
 export const targetingRef: ResourceRef = { kind: 'targetings', field: 'targetingId', ids: one('targetingId') };
 export const advertiserRef: ResourceRef = { kind: 'advs', field: 'advertiserId', ids: one('advertiserId') };
 export const ruleLists = (key: 'appLists' | 'pubLists' | 'creLists') => (row: Record<string, unknown>) => {
@@ -86,4 +88,3 @@ export const ruleLists = (key: 'appLists' | 'pubLists' | 'creLists') => (row: Re
 
 /** A kind's definition; the schema's own input type is widened to the registry's. */
 export const defineKind = (d: Omit<ResourceDef, 'schema'> & { schema: z.ZodType }): ResourceDef => d as ResourceDef;
-

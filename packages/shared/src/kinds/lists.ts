@@ -48,7 +48,12 @@ export function parseListText(kind: ListKind, text: string): ParsedList {
   text.split(/\r\n|\n|\r/).forEach((raw, index) => {
     const first = raw.split(/[,;\t]/)[0] ?? '';
     // (a cell `listCsv` neutralised reads back as the entry it wrote)
-    const value = csvTextValue(first.trim().replace(/^"(.*)"$/, '$1').trim());
+    const value = csvTextValue(
+      first
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    );
     if (!value) return;
     const normalised = kind === 'applists' ? value : value.toLowerCase();
     const reason = LIST_ITEM_RULES[kind].check(value);
@@ -105,20 +110,47 @@ const pubListListExtras = (d: Record<string, unknown>): Record<string, unknown> 
 const creListListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ creCount: count(d) });
 
 export const applistsKind = defineKind({
-  kind: 'applists', label: 'App List', plural: 'App Lists', route: '/applists', api: '/api/demand/applists', mode: 'both',
-  storage: 'entity', audience: 'tenant', uid: false, schema: AppListInput, refs: [],
+  kind: 'applists',
+  label: 'App List',
+  plural: 'App Lists',
+  route: '/applists',
+  api: '/api/demand/applists',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: AppListInput,
+  refs: [],
   listExtras: appListListExtras,
   parseRow: parseAppListRow,
 });
 export const publistsKind = defineKind({
-  kind: 'publists', label: 'Publisher List', plural: 'Publisher Lists', route: '/publists', api: '/api/demand/publists', mode: 'both',
-  storage: 'entity', audience: 'tenant', uid: false, schema: PubListInput, refs: [],
+  kind: 'publists',
+  label: 'Publisher List',
+  plural: 'Publisher Lists',
+  route: '/publists',
+  api: '/api/demand/publists',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: PubListInput,
+  refs: [],
   listExtras: pubListListExtras,
   parseRow: parsePubListRow,
 });
 export const crelistsKind = defineKind({
-  kind: 'crelists', label: 'Creative List', plural: 'Creative Lists', route: '/crelists', api: '/api/demand/crelists', mode: 'both',
-  storage: 'entity', audience: 'tenant', uid: false, schema: CreListInput, refs: [],
+  kind: 'crelists',
+  label: 'Creative List',
+  plural: 'Creative Lists',
+  route: '/crelists',
+  api: '/api/demand/crelists',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: CreListInput,
+  refs: [],
   listExtras: creListListExtras,
   parseRow: parseCreListRow,
 });

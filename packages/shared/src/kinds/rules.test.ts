@@ -13,26 +13,51 @@ const rules = (r: Record<string, unknown>) => TargetingRules.parse(r);
 
 describe('targeting codes', () => {
   it('refuses platform codes the reference data does not know, naming the field', () => {
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { os: { values: ['Windoze'] } } }))).toEqual(['rules.os: Windoze is not a known operating system']);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { devices: { values: ['SmartTV'] } } }))).toEqual(['rules.devices: SmartTV is not a known device type']);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { browsers: { values: ['netscape', 'mosaic'] } } }))).toEqual([
-      'rules.browsers: netscape, mosaic are not known (browser family)',
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { os: { values: ['Windoze'] } } }))).toEqual([
+      'rules.os: Windoze is not a known operating system',
     ]);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { tvFamilies: { values: ['betamax'] } } }))[0]).toMatch(/^rules\.tvFamilies: /);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { usStates: { values: ['ZZ'] } } }))[0]).toMatch(/^rules\.usStates: /);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { regions: { values: ['MARS'] } } }))[0]).toMatch(/^rules\.regions: /);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { os: { values: ['roku', 'tvos'] }, tvFamilies: { values: ['roku'] } } }))).toEqual([]);
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { devices: { values: ['SmartTV'] } } }))).toEqual([
+      'rules.devices: SmartTV is not a known device type',
+    ]);
+    expect(
+      errorsOf(TargetingInput.safeParse({ name: 't', rules: { browsers: { values: ['netscape', 'mosaic'] } } })),
+    ).toEqual(['rules.browsers: netscape, mosaic are not known (browser family)']);
+    expect(
+      errorsOf(TargetingInput.safeParse({ name: 't', rules: { tvFamilies: { values: ['betamax'] } } }))[0],
+    ).toMatch(/^rules\.tvFamilies: /);
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { usStates: { values: ['ZZ'] } } }))[0]).toMatch(
+      /^rules\.usStates: /,
+    );
+    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { regions: { values: ['MARS'] } } }))[0]).toMatch(
+      /^rules\.regions: /,
+    );
+    expect(
+      errorsOf(
+        TargetingInput.safeParse({
+          name: 't',
+          rules: { os: { values: ['roku', 'tvos'] }, tvFamilies: { values: ['roku'] } },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('takes blocked ad categories as IAB 1.0 codes, tier-1 or sub-category, deduped, and names an unknown one', () => {
     expect(rules({}).blockedAdCategories).toEqual([]);
-    expect(rules({ blockedAdCategories: ['IAB7', ' IAB25-3 ', 'IAB7'] }).blockedAdCategories).toEqual(['IAB7', 'IAB25-3']);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7', 'IAB99'] } }))).toEqual(['rules.blockedAdCategories: IAB99 is not a known IAB category']);
-    expect(errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7-999', 'gambling'] } }))).toEqual([
-      'rules.blockedAdCategories: IAB7-999, gambling are not known (IAB category)',
+    expect(rules({ blockedAdCategories: ['IAB7', ' IAB25-3 ', 'IAB7'] }).blockedAdCategories).toEqual([
+      'IAB7',
+      'IAB25-3',
     ]);
+    expect(
+      errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7', 'IAB99'] } })),
+    ).toEqual(['rules.blockedAdCategories: IAB99 is not a known IAB category']);
+    expect(
+      errorsOf(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: ['IAB7-999', 'gambling'] } })),
+    ).toEqual(['rules.blockedAdCategories: IAB7-999, gambling are not known (IAB category)']);
     // a list, not a filter: no include/exclude to choose
-    expect(TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: { mode: 'exclude', values: ['IAB7'] } } }).success).toBe(false);
+    expect(
+      TargetingInput.safeParse({ name: 't', rules: { blockedAdCategories: { mode: 'exclude', values: ['IAB7'] } } })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -45,7 +70,9 @@ describe('the geo rule', () => {
   });
 
   it('excludes countries and the countries of excluded regions, also under an empty include', () => {
-    const sets = geoSets(rules({ regions: { mode: 'exclude', values: ['EMEA'] }, countries: { mode: 'exclude', values: ['JP'] } }));
+    const sets = geoSets(
+      rules({ regions: { mode: 'exclude', values: ['EMEA'] }, countries: { mode: 'exclude', values: ['JP'] } }),
+    );
     expect(['FR', 'JP', 'US'].map((c) => passesGeo(sets, c))).toEqual([false, false, true]);
     const both = geoSets(rules({ regions: { values: ['APAC'] }, countries: { mode: 'exclude', values: ['SG'] } }));
     expect(['SG', 'JP'].map((c) => passesGeo(both, c))).toEqual([false, true]);
@@ -57,7 +84,11 @@ describe('the geo rule', () => {
     expect(passesGeo(inStates, 'US', 'TX')).toBe(false);
     expect(passesGeo(inStates, 'CA', null)).toBe(false);
     const outStates = geoSets(rules({ usStates: { mode: 'exclude', values: ['TX'] } }));
-    expect([passesGeo(outStates, 'US', 'TX'), passesGeo(outStates, 'US', 'CA'), passesGeo(outStates, 'MX')]).toEqual([false, true, true]);
+    expect([passesGeo(outStates, 'US', 'TX'), passesGeo(outStates, 'US', 'CA'), passesGeo(outStates, 'MX')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
     expect(passesGeo(geoSets(rules({ countries: { values: ['US'] } })), null)).toBe(false);
     expect(passesGeo(geoSets(rules({ countries: { mode: 'exclude', values: ['US'] } })), null)).toBe(true);
   });
@@ -65,7 +96,16 @@ describe('the geo rule', () => {
 
 describe('player sizes', () => {
   it('cover every width once, by numeric bounds', () => {
-    expect([0, 399, 400, 639, 640, 1279, 1280, 7680].map(playerSizeOf)).toEqual(['small', 'small', 'medium', 'medium', 'large', 'large', 'xlarge', 'xlarge']);
+    expect([0, 399, 400, 639, 640, 1279, 1280, 7680].map(playerSizeOf)).toEqual([
+      'small',
+      'small',
+      'medium',
+      'medium',
+      'large',
+      'large',
+      'xlarge',
+      'xlarge',
+    ]);
     for (let i = 1; i < PLAYER_SIZES.length; i++) expect(PLAYER_SIZES[i].minWidth).toBe(PLAYER_SIZES[i - 1].maxWidth);
   });
 });
@@ -94,9 +134,28 @@ describe('typed parsers', () => {
     const sink: SkipSink = { skipped: [] };
     const before = skippedRowCount('tags');
     const row = { id: 7, tenantId: 2, uid: 'u7', status: 1, archived: false, name: 'Old tag' };
-    const good = parseDemandTagRow({ ...row, data: { integration: 'RTB', endpoint: 'https://bid.example/rtb', price: { type: 'cpm', cpm: 1_000_000 } } }, sink);
-    expect(good).toMatchObject({ id: 7, tenantId: 2, uid: 'u7', name: 'Old tag', status: 1, qpsLimit: 'unlimited', price: { type: 'cpm', cpm: 1_000_000 } });
-    expect(parseDemandTagRow({ ...row, data: { integration: 'RTB', endpoint: 'https://bid.example/rtb', pricing: 'cpm', price: 1_000_000 } }, sink)).toBeNull();
+    const good = parseDemandTagRow(
+      {
+        ...row,
+        data: { integration: 'RTB', endpoint: 'https://bid.example/rtb', price: { type: 'cpm', cpm: 1_000_000 } },
+      },
+      sink,
+    );
+    expect(good).toMatchObject({
+      id: 7,
+      tenantId: 2,
+      uid: 'u7',
+      name: 'Old tag',
+      status: 1,
+      qpsLimit: 'unlimited',
+      price: { type: 'cpm', cpm: 1_000_000 },
+    });
+    expect(
+      parseDemandTagRow(
+        { ...row, data: { integration: 'RTB', endpoint: 'https://bid.example/rtb', pricing: 'cpm', price: 1_000_000 } },
+        sink,
+      ),
+    ).toBeNull();
     expect(parseDemandTagRow({ ...row, data: 'not a document' }, sink)).toBeNull();
     expect(skippedRowCount('tags')).toBe(before + 2);
     expect(sink.skipped).toEqual([
@@ -134,7 +193,9 @@ describe('every kind skips and counts a stored row a newer rule rejects', () => 
     const parse = RESOURCES[kind].parseRow!;
     const sink: SkipSink = { skipped: [] };
     const before = skippedRowCount(kind);
-    expect(parse({ id: 1, tenantId: 2, uid: null, status: 1, archived: false, name: 'old', data: REJECTED[kind] }, sink)).toBeNull();
+    expect(
+      parse({ id: 1, tenantId: 2, uid: null, status: 1, archived: false, name: 'old', data: REJECTED[kind] }, sink),
+    ).toBeNull();
     expect(skippedRowCount(kind)).toBe(before + 1);
     expect(sink.skipped).toHaveLength(1);
     expect(sink.skipped[0]).toMatchObject({ kind, id: 1 });

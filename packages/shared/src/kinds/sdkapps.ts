@@ -15,9 +15,17 @@ const SdkAppInput = z.object({
     .trim()
     .min(1, 'is required')
     .max(255)
-    .regex(/^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|\d{5,12})$/, 'must be a bundle id (com.example.app) or store id'),
+    .regex(
+      /^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|\d{5,12})$/,
+      'must be a bundle id (com.example.app) or store id',
+    ),
   platform: z.enum(SDK_PLATFORMS),
-  storeUrl: z.string().trim().max(2048).default('').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL'),
+  storeUrl: z
+    .string()
+    .trim()
+    .max(2048)
+    .default('')
+    .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL'),
 });
 type SdkAppInput = z.input<typeof SdkAppInput>;
 
@@ -25,7 +33,16 @@ const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const sdkappsKind = defineKind({
-  kind: 'sdkapps', label: 'SDK App', plural: 'SDK Apps', route: '/sdk', api: '/api/sdk/apps', mode: 'both',
-  storage: 'entity', audience: 'sdk', uid: true, schema: SdkAppInput, refs: [],
+  kind: 'sdkapps',
+  label: 'SDK App',
+  plural: 'SDK Apps',
+  route: '/sdk',
+  api: '/api/sdk/apps',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'sdk',
+  uid: true,
+  schema: SdkAppInput,
+  refs: [],
   parseRow: parseSdkAppRow,
 });

@@ -58,17 +58,31 @@ export function skippedRowCount(kind?: string): number {
  */
 export function storedRowParser<S extends z.ZodType>(kind: string, schema: S) {
   return (row: StoredRow, sink?: SkipSink): (RowHead & Omit<z.output<S>, 'name' | 'status'>) | null => {
-    const data = row.data && typeof row.data === 'object' && !Array.isArray(row.data) ? (row.data as Record<string, unknown>) : {};
+    const data =
+      row.data && typeof row.data === 'object' && !Array.isArray(row.data) ? (row.data as Record<string, unknown>) : {};
     const name = row.name ?? (typeof data.name === 'string' && data.name ? data.name : `#${row.id}`);
     const status = row.status === 0 ? 0 : 1;
     const result = schema.safeParse({ ...data, name, status });
     if (!result.success) {
       skippedCounts.set(kind, (skippedCounts.get(kind) ?? 0) + 1);
       const issue = result.error.issues[0];
-      sink?.skipped.push({ kind, id: row.id, field: issue?.path.map(String).join('.') || '(row)', message: issue?.message ?? 'is invalid' });
+      sink?.skipped.push({
+        kind,
+        id: row.id,
+        field: issue?.path.map(String).join('.') || '(row)',
+        message: issue?.message ?? 'is invalid',
+      });
       return null;
     }
     const value = result.data as Record<string, unknown>;
-    return { ...value, id: row.id, tenantId: row.tenantId, uid: row.uid, name, status, archived: row.archived } as RowHead & Omit<z.output<S>, 'name' | 'status'>;
+    return {
+      ...value,
+      id: row.id,
+      tenantId: row.tenantId,
+      uid: row.uid,
+      name,
+      status,
+      archived: row.archived,
+    } as RowHead & Omit<z.output<S>, 'name' | 'status'>;
   };
 }

@@ -24,8 +24,18 @@ const supplierListExtras = (_d: Record<string, unknown>): Record<string, unknown
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const supsKind = defineKind({
-  kind: 'sups', label: 'Supplier', plural: 'Suppliers', route: '/suppliers', api: '/api/demand/sups', mode: 'dsp',
-  storage: 'entity', audience: 'tenant', uid: true, schema: SupplierInput, refs: [targetingRef], sortable: ['qpsLimit', 'marginPercent'],
+  kind: 'sups',
+  label: 'Supplier',
+  plural: 'Suppliers',
+  route: '/suppliers',
+  api: '/api/demand/sups',
+  mode: 'dsp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: true,
+  schema: SupplierInput,
+  refs: [targetingRef],
+  sortable: ['qpsLimit', 'marginPercent'],
   unlimitedSortable: ['qpsLimit'],
   listExtras: supplierListExtras,
   parseRow: parseSupplierRow,

@@ -41,9 +41,12 @@ export const TagInput = z
     userSyncUrl: demandSyncUrl,
   })
   .superRefine((t, ctx) => {
-    if (t.integration === 'VAST' && !httpLike(t.vastUrl)) ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
-    if (t.integration === 'RTB' && !httpLike(t.endpoint)) ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'must be an http(s) OpenRTB endpoint' });
-    if (t.integration === 'PreBid' && !t.partner) ctx.addIssue({ code: 'custom', path: ['partner'], message: 'is required' });
+    if (t.integration === 'VAST' && !httpLike(t.vastUrl))
+      ctx.addIssue({ code: 'custom', path: ['vastUrl'], message: 'must be an http(s) VAST URL' });
+    if (t.integration === 'RTB' && !httpLike(t.endpoint))
+      ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'must be an http(s) OpenRTB endpoint' });
+    if (t.integration === 'PreBid' && !t.partner)
+      ctx.addIssue({ code: 'custom', path: ['partner'], message: 'is required' });
   })
   .transform((t, ctx) => {
     // A Prebid partner's parameters follow the catalogue's schema for that partner (typed: an
@@ -52,7 +55,9 @@ export const TagInput = z
     const result = validatePartnerParams(t.partner, t.partnerParams);
     if (result.ok) return { ...t, userSyncUrl: '', partnerParams: result.value as Record<string, unknown> };
     for (const e of result.errors) {
-      const path = e.field.startsWith('partner') ? e.field.split('.') : ['partnerParams', ...(e.field ? e.field.split('.') : [])];
+      const path = e.field.startsWith('partner')
+        ? e.field.split('.')
+        : ['partnerParams', ...(e.field ? e.field.split('.') : [])];
       ctx.addIssue({ code: 'custom', path, message: e.message });
     }
     return z.NEVER;
@@ -63,13 +68,26 @@ export const parseDemandTagRow = storedRowParser('tags', TagInput);
 export type DemandTagRow = NonNullable<ReturnType<typeof parseDemandTagRow>>;
 
 /** What the shared list carries besides id, name, uid and status. */
-const tagListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({ integration: d.integration, advertiserId: d.advertiserId ?? null });
+const tagListExtras = (d: Record<string, unknown>): Record<string, unknown> => ({
+  integration: d.integration,
+  advertiserId: d.advertiserId ?? null,
+});
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const tagsKind = defineKind({
-  kind: 'tags', label: 'Tag', plural: 'Tags', route: '/tags', api: '/api/demand/tags', mode: 'ssp',
-  storage: 'entity', audience: 'tenant', uid: true, schema: TagInput, refs: [targetingRef, advertiserRef],
-  assignedTo: { adv: 'advertiserId' }, sortable: ['integration', 'priority'],
+  kind: 'tags',
+  label: 'Tag',
+  plural: 'Tags',
+  route: '/tags',
+  api: '/api/demand/tags',
+  mode: 'ssp',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: true,
+  schema: TagInput,
+  refs: [targetingRef, advertiserRef],
+  assignedTo: { adv: 'advertiserId' },
+  sortable: ['integration', 'priority'],
   listExtras: tagListExtras,
   namesApi: '/api/demand/tagnames/list',
   parseRow: parseDemandTagRow,

@@ -24,8 +24,16 @@ const targetingListExtras = (_t: Record<string, unknown>): Record<string, unknow
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const targetingsKind = defineKind({
-  kind: 'targetings', label: 'Targeting', plural: 'Targetings', route: '/targetings', api: '/api/demand/targetings', mode: 'both',
-  storage: 'entity', audience: 'tenant', uid: false, schema: TargetingInput,
+  kind: 'targetings',
+  label: 'Targeting',
+  plural: 'Targetings',
+  route: '/targetings',
+  api: '/api/demand/targetings',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'tenant',
+  uid: false,
+  schema: TargetingInput,
   refs: [
     { kind: 'applists', field: 'rules.appLists', ids: ruleLists('appLists') },
     { kind: 'publists', field: 'rules.pubLists', ids: ruleLists('pubLists') },

@@ -5,7 +5,12 @@ import { defineKind } from './kindDef.js';
 /** Help text per field, shown as a (?) beside that field everywhere it appears. */
 const TooltipInput = z.object({
   /** `<resource>.<field>`, e.g. `channels.floorCpm`. */
-  key: z.string().trim().min(3, 'is required').max(128).regex(/^[a-zA-Z]+\.[a-zA-Z0-9.]+$/, 'must look like resource.field'),
+  key: z
+    .string()
+    .trim()
+    .min(3, 'is required')
+    .max(128)
+    .regex(/^[a-zA-Z]+\.[a-zA-Z0-9.]+$/, 'must look like resource.field'),
   text: z.string().trim().min(1, 'is required').max(1000, 'must be at most 1000 characters'),
 });
 type TooltipInput = z.input<typeof TooltipInput>;
@@ -17,8 +22,17 @@ const tooltipListExtras = (d: Record<string, unknown>): Record<string, unknown> 
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const tooltipsKind = defineKind({
-  kind: 'tooltips', label: 'Tooltip', plural: 'Tooltips', route: '/tooltips', api: '/api/tooltips', mode: 'both',
-  storage: 'entity', audience: 'admin', uid: false, schema: TooltipInput, refs: [],
+  kind: 'tooltips',
+  label: 'Tooltip',
+  plural: 'Tooltips',
+  route: '/tooltips',
+  api: '/api/tooltips',
+  mode: 'both',
+  storage: 'entity',
+  audience: 'admin',
+  uid: false,
+  schema: TooltipInput,
+  refs: [],
   listExtras: tooltipListExtras,
   nameFrom: 'key',
   // A field shows one help text: a second live tooltip for the same key would never be seen.

@@ -23,10 +23,17 @@ describe('explicit units', () => {
   });
 
   it('refuses a price whose amount does not match its type', () => {
-    expect(errorsOf(TagInput.safeParse({ ...vast, price: { type: 'revshare', percent: 120 } }))).toEqual(['price.percent: must be between 0 and 100']);
-    expect(errorsOf(TagInput.safeParse({ ...vast, price: { type: 'cpm', cpm: 2.5 } }))).toEqual(['price.cpm: must be a whole number of micro-dollars']);
+    expect(errorsOf(TagInput.safeParse({ ...vast, price: { type: 'revshare', percent: 120 } }))).toEqual([
+      'price.percent: must be between 0 and 100',
+    ]);
+    expect(errorsOf(TagInput.safeParse({ ...vast, price: { type: 'cpm', cpm: 2.5 } }))).toEqual([
+      'price.cpm: must be a whole number of micro-dollars',
+    ]);
     expect(errorsOf(TagInput.safeParse({ ...vast, price: 6_500_000 }))[0]).toMatch(/^price: /);
-    expect(ChannelInput.parse({ name: 'c', payout: { type: 'cpm', cpm: 4_500_000 } }).payout).toEqual({ type: 'cpm', cpm: 4_500_000 });
+    expect(ChannelInput.parse({ name: 'c', payout: { type: 'cpm', cpm: 4_500_000 } }).payout).toEqual({
+      type: 'cpm',
+      cpm: 4_500_000,
+    });
     expect(ChannelInput.parse({ name: 'c' }).payout).toEqual({ type: 'revshare', percent: 70 });
   });
 
@@ -46,13 +53,19 @@ describe('explicit units', () => {
     const base = { name: 'c', startDate: '2026-11-01', bidCpm: 5_000_000 };
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 'unlimited' }))).toEqual([]);
     expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 'unlimited', dailyBudget: 200 }))).toEqual([]);
-    expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 200 }))).toEqual(['dailyBudget: must not exceed the total budget']);
+    expect(errorsOf(CampaignInput.safeParse({ ...base, totalBudget: 100, dailyBudget: 200 }))).toEqual([
+      'dailyBudget: must not exceed the total budget',
+    ]);
   });
 
   it('keeps creative domains and IAB categories as lists, checked against the IAB list', () => {
     const c = { name: 'v', videoSource: 'vast', vastUrl: 'https://vast.example/tag' };
-    expect(CreativeInput.parse({ ...c, adomain: ['Brand.Example', 'brand.example'], iabCategories: ['IAB2-1'] })).toMatchObject({ adomain: ['brand.example'], iabCategories: ['IAB2-1'] });
-    expect(errorsOf(CreativeInput.safeParse({ ...c, iabCategories: ['IAB99'] }))).toEqual(['iabCategories: IAB99 is not a known IAB category']);
+    expect(
+      CreativeInput.parse({ ...c, adomain: ['Brand.Example', 'brand.example'], iabCategories: ['IAB2-1'] }),
+    ).toMatchObject({ adomain: ['brand.example'], iabCategories: ['IAB2-1'] });
+    expect(errorsOf(CreativeInput.safeParse({ ...c, iabCategories: ['IAB99'] }))).toEqual([
+      'iabCategories: IAB99 is not a known IAB category',
+    ]);
     expect(errorsOf(CreativeInput.safeParse({ ...c, adomain: ['not a domain'] }))[0]).toMatch(/^adomain\.0: /);
   });
 });

@@ -348,7 +348,14 @@ export interface BidResponse {
 export const MTYPE = { banner: 1, video: 2, audio: 3, native: 4 } as const;
 
 /** Video protocols (AdCOM "Creative Subtypes - Audio/Video"): VAST 2.0 .. 4.x, inline and wrapper. */
-export const VIDEO_PROTOCOLS = { vast2: 2, vast3: 3, vast2Wrapper: 5, vast3Wrapper: 6, vast4: 7, vast4Wrapper: 8 } as const;
+export const VIDEO_PROTOCOLS = {
+  vast2: 2,
+  vast3: 3,
+  vast2Wrapper: 5,
+  vast3Wrapper: 6,
+  vast4: 7,
+  vast4Wrapper: 8,
+} as const;
 
 /** The auction macros of OpenRTB 2.6 section 4.4, filled in nurl, burl, lurl and adm. */
 export const AUCTION_MACROS = [

@@ -27,16 +27,29 @@ describe('platform lists', () => {
   });
 
   it('puts the seven console operating systems and its devices first', () => {
-    expect(names(OPERATING_SYSTEMS).slice(0, 7)).toEqual(['Windows', 'iOS', 'Android', 'Roku', 'Tizen', 'macOS', 'Linux']);
+    expect(names(OPERATING_SYSTEMS).slice(0, 7)).toEqual([
+      'Windows',
+      'iOS',
+      'Android',
+      'Roku',
+      'Tizen',
+      'macOS',
+      'Linux',
+    ]);
     expect(names(DEVICE_TYPES)).toEqual(['Mobile', 'Desktop', 'SmartTV']);
     const ortb = DEVICE_TYPES.flatMap((d) => [...d.ortbDeviceTypes]);
     expect(new Set(ortb).size).toBe(ortb.length);
   });
 
   it('has smart-TV and browser families with unique ids', () => {
-    for (const list of [OPERATING_SYSTEMS, SMART_TV_FAMILIES, BROWSER_FAMILIES]) expect(new Set(ids(list)).size).toBe(list.length);
-    expect(names(SMART_TV_FAMILIES)).toEqual(expect.arrayContaining(['Roku', 'Samsung Tizen', 'LG webOS', 'Amazon Fire TV', 'Apple TV']));
-    expect(names(BROWSER_FAMILIES)).toEqual(expect.arrayContaining(['Chrome', 'Safari', 'Firefox', 'Edge', 'Opera', 'Samsung Internet']));
+    for (const list of [OPERATING_SYSTEMS, SMART_TV_FAMILIES, BROWSER_FAMILIES])
+      expect(new Set(ids(list)).size).toBe(list.length);
+    expect(names(SMART_TV_FAMILIES)).toEqual(
+      expect.arrayContaining(['Roku', 'Samsung Tizen', 'LG webOS', 'Amazon Fire TV', 'Apple TV']),
+    );
+    expect(names(BROWSER_FAMILIES)).toEqual(
+      expect.arrayContaining(['Chrome', 'Safari', 'Firefox', 'Edge', 'Opera', 'Samsung Internet']),
+    );
   });
 
   it('has USD with its symbol', () => {

@@ -12,7 +12,8 @@ import { type ReferenceItem } from './types.js';
  * that both can be exported from the package.
  */
 
-const byId = <T extends ReferenceItem>(items: readonly T[]): ReadonlyMap<string, T> => new Map(items.map((i) => [i.id, i]));
+const byId = <T extends ReferenceItem>(items: readonly T[]): ReadonlyMap<string, T> =>
+  new Map(items.map((i) => [i.id, i]));
 
 export const INTEGRATION_OPTIONS = [
   { id: 'VAST', name: 'VAST' },
@@ -90,10 +91,15 @@ export const BROWSER_FAMILIES = [
 export const BROWSER_FAMILY_BY_ID = byId(BROWSER_FAMILIES);
 
 /** The one currency of the product: USD, shown with the symbol $. */
-export const CURRENCIES = [{ id: CURRENCY.id, name: 'US Dollar', symbol: CURRENCY.symbol }] as const satisfies readonly (ReferenceItem & { symbol: string })[];
+export const CURRENCIES = [
+  { id: CURRENCY.id, name: 'US Dollar', symbol: CURRENCY.symbol },
+] as const satisfies readonly (ReferenceItem & { symbol: string })[];
 
 /** Whole-hour offsets -12..+12 labelled with a sign: `UTC-5`, `UTC±0`, `UTC+3`. */
-export const TIMEZONE_OPTIONS: readonly ReferenceItem<number>[] = TIMEZONES.map((offset) => ({ id: offset, name: formatTimezone(offset) }));
+export const TIMEZONE_OPTIONS: readonly ReferenceItem<number>[] = TIMEZONES.map((offset) => ({
+  id: offset,
+  name: formatTimezone(offset),
+}));
 
 /** The VAST tracking events the product counts, with the console's labels. */
 export const VIDEO_EVENTS = [

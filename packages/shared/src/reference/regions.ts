@@ -14,22 +14,162 @@ type Codes = readonly CountryCode[];
 
 // UN M49 sub-regions (ISO 3166-1 alpha-2; Taiwan sits with Eastern Asia).
 const NORTHERN_AFRICA: Codes = ['DZ', 'EG', 'LY', 'MA', 'SD', 'TN', 'EH'];
-const EASTERN_AFRICA: Codes = ['IO', 'BI', 'KM', 'DJ', 'ER', 'ET', 'TF', 'KE', 'MG', 'MW', 'MU', 'YT', 'MZ', 'RE', 'RW', 'SC', 'SO', 'SS', 'UG', 'TZ', 'ZM', 'ZW'];
+const EASTERN_AFRICA: Codes = [
+  'IO',
+  'BI',
+  'KM',
+  'DJ',
+  'ER',
+  'ET',
+  'TF',
+  'KE',
+  'MG',
+  'MW',
+  'MU',
+  'YT',
+  'MZ',
+  'RE',
+  'RW',
+  'SC',
+  'SO',
+  'SS',
+  'UG',
+  'TZ',
+  'ZM',
+  'ZW',
+];
 const MIDDLE_AFRICA: Codes = ['AO', 'CM', 'CF', 'TD', 'CG', 'CD', 'GQ', 'GA', 'ST'];
 const SOUTHERN_AFRICA: Codes = ['BW', 'SZ', 'LS', 'NA', 'ZA'];
-const WESTERN_AFRICA: Codes = ['BJ', 'BF', 'CV', 'CI', 'GM', 'GH', 'GN', 'GW', 'LR', 'ML', 'MR', 'NE', 'NG', 'SH', 'SN', 'SL', 'TG'];
-const CARIBBEAN: Codes = ['AI', 'AG', 'AW', 'BS', 'BB', 'BQ', 'VG', 'KY', 'CU', 'CW', 'DM', 'DO', 'GD', 'GP', 'HT', 'JM', 'MQ', 'MS', 'PR', 'BL', 'KN', 'LC', 'MF', 'VC', 'SX', 'TT', 'TC', 'VI'];
+const WESTERN_AFRICA: Codes = [
+  'BJ',
+  'BF',
+  'CV',
+  'CI',
+  'GM',
+  'GH',
+  'GN',
+  'GW',
+  'LR',
+  'ML',
+  'MR',
+  'NE',
+  'NG',
+  'SH',
+  'SN',
+  'SL',
+  'TG',
+];
+const CARIBBEAN: Codes = [
+  'AI',
+  'AG',
+  'AW',
+  'BS',
+  'BB',
+  'BQ',
+  'VG',
+  'KY',
+  'CU',
+  'CW',
+  'DM',
+  'DO',
+  'GD',
+  'GP',
+  'HT',
+  'JM',
+  'MQ',
+  'MS',
+  'PR',
+  'BL',
+  'KN',
+  'LC',
+  'MF',
+  'VC',
+  'SX',
+  'TT',
+  'TC',
+  'VI',
+];
 const CENTRAL_AMERICA: Codes = ['BZ', 'CR', 'SV', 'GT', 'HN', 'MX', 'NI', 'PA'];
-const SOUTH_AMERICA: Codes = ['AR', 'BO', 'BV', 'BR', 'CL', 'CO', 'EC', 'FK', 'GF', 'GY', 'PY', 'PE', 'GS', 'SR', 'UY', 'VE'];
+const SOUTH_AMERICA: Codes = [
+  'AR',
+  'BO',
+  'BV',
+  'BR',
+  'CL',
+  'CO',
+  'EC',
+  'FK',
+  'GF',
+  'GY',
+  'PY',
+  'PE',
+  'GS',
+  'SR',
+  'UY',
+  'VE',
+];
 const NORTHERN_AMERICA: Codes = ['BM', 'CA', 'GL', 'PM', 'US'];
 const CENTRAL_ASIA: Codes = ['KZ', 'KG', 'TJ', 'TM', 'UZ'];
 const EASTERN_ASIA: Codes = ['CN', 'HK', 'MO', 'KP', 'JP', 'MN', 'KR', 'TW'];
 const SOUTH_EASTERN_ASIA: Codes = ['BN', 'KH', 'ID', 'LA', 'MY', 'MM', 'PH', 'SG', 'TH', 'TL', 'VN'];
 const SOUTHERN_ASIA_WITHOUT_IRAN: Codes = ['AF', 'BD', 'BT', 'IN', 'MV', 'NP', 'PK', 'LK'];
-const WESTERN_ASIA: Codes = ['AM', 'AZ', 'BH', 'CY', 'GE', 'IQ', 'IL', 'JO', 'KW', 'LB', 'OM', 'QA', 'SA', 'PS', 'SY', 'TR', 'AE', 'YE'];
+const WESTERN_ASIA: Codes = [
+  'AM',
+  'AZ',
+  'BH',
+  'CY',
+  'GE',
+  'IQ',
+  'IL',
+  'JO',
+  'KW',
+  'LB',
+  'OM',
+  'QA',
+  'SA',
+  'PS',
+  'SY',
+  'TR',
+  'AE',
+  'YE',
+];
 const EASTERN_EUROPE: Codes = ['BY', 'BG', 'CZ', 'HU', 'PL', 'MD', 'RO', 'RU', 'SK', 'UA'];
-const NORTHERN_EUROPE: Codes = ['AX', 'DK', 'EE', 'FO', 'FI', 'GG', 'IS', 'IE', 'IM', 'JE', 'LV', 'LT', 'NO', 'SJ', 'SE', 'GB'];
-const SOUTHERN_EUROPE: Codes = ['AL', 'AD', 'BA', 'HR', 'GI', 'GR', 'VA', 'IT', 'MT', 'ME', 'MK', 'PT', 'SM', 'RS', 'SI', 'ES'];
+const NORTHERN_EUROPE: Codes = [
+  'AX',
+  'DK',
+  'EE',
+  'FO',
+  'FI',
+  'GG',
+  'IS',
+  'IE',
+  'IM',
+  'JE',
+  'LV',
+  'LT',
+  'NO',
+  'SJ',
+  'SE',
+  'GB',
+];
+const SOUTHERN_EUROPE: Codes = [
+  'AL',
+  'AD',
+  'BA',
+  'HR',
+  'GI',
+  'GR',
+  'VA',
+  'IT',
+  'MT',
+  'ME',
+  'MK',
+  'PT',
+  'SM',
+  'RS',
+  'SI',
+  'ES',
+];
 const WESTERN_EUROPE: Codes = ['AT', 'BE', 'FR', 'DE', 'LI', 'LU', 'MC', 'NL', 'CH'];
 const AUSTRALIA_NEW_ZEALAND: Codes = ['AU', 'CX', 'CC', 'HM', 'NZ', 'NF'];
 const MELANESIA: Codes = ['FJ', 'NC', 'PG', 'SB', 'VU'];
@@ -55,7 +195,14 @@ const MEMBERS = {
 /** Ids as stored and sent; names as the console shows them (NAM is 'North Americas', MINA is 'MENA'). */
 const REGION_IDS = ['APAC', 'LATAM', 'EMEA', 'NAM', 'SEA', 'MINA'] as const;
 export type RegionId = (typeof REGION_IDS)[number];
-const REGION_NAMES: Record<RegionId, string> = { APAC: 'APAC', LATAM: 'LATAM', EMEA: 'EMEA', NAM: 'North Americas', SEA: 'SEA', MINA: 'MENA' };
+const REGION_NAMES: Record<RegionId, string> = {
+  APAC: 'APAC',
+  LATAM: 'LATAM',
+  EMEA: 'EMEA',
+  NAM: 'North Americas',
+  SEA: 'SEA',
+  MINA: 'MENA',
+};
 
 export type Region = ReferenceTree<RegionId, CountryCode>;
 

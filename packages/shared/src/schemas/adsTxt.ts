@@ -37,7 +37,8 @@ const ADS_TXT_FILES = ['ads.txt', 'app-ads.txt'] as const;
 export type AdsTxtFileName = (typeof ADS_TXT_FILES)[number];
 
 /** The file a channel's publisher puts the line in, by the channel's environment: apps have no site of their own. */
-export const adsTxtFileOf = (environment: unknown): AdsTxtFileName => (environment === 'app' || environment === 'ctv' ? 'app-ads.txt' : 'ads.txt');
+export const adsTxtFileOf = (environment: unknown): AdsTxtFileName =>
+  environment === 'app' || environment === 'ctv' ? 'app-ads.txt' : 'ads.txt';
 
 export const AdsTxtCheckRequest = z.object({
   /**

@@ -25,7 +25,9 @@ export const LIST_OF_ROWS: Partial<Record<ResourceKind, ListKind>> = { creatives
 const BULK_MAX_LISTS = 20;
 
 const listIds = z
-  .array(z.number({ error: 'must be a list id' }).int('must be a list id').positive('must be a list id'), { error: 'must be a list of list ids' })
+  .array(z.number({ error: 'must be a list id' }).int('must be a list id').positive('must be a list id'), {
+    error: 'must be a list of list ids',
+  })
   .min(1, 'pick at least one list')
   .max(BULK_MAX_LISTS, `at most ${BULK_MAX_LISTS} lists at once`)
   .refine((ids) => new Set(ids).size === ids.length, 'names a list twice');
@@ -44,9 +46,14 @@ export const BulkInput = z
     listIds: listIds.optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.action === 'addToList' && v.listIds === undefined) ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'is required: the lists to add the rows to' });
+    if (v.action === 'addToList' && v.listIds === undefined)
+      ctx.addIssue({ code: 'custom', path: ['listIds'], message: 'is required: the lists to add the rows to' });
     if (v.action === 'setTargeting' && v.targetingId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['targetingId'], message: 'is required: the targeting to set (null takes it off)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['targetingId'],
+        message: 'is required: the targeting to set (null takes it off)',
+      });
     }
   });
 export type BulkInput = z.input<typeof BulkInput>;
@@ -78,7 +85,9 @@ export const ListAddInput = (kind: ListKind) =>
   z.object({
     listIds,
     items: z
-      .array(z.string({ error: 'must be text' }).trim().min(1, 'is empty').max(255, 'must be at most 255 characters'), { error: 'must be a list of values' })
+      .array(z.string({ error: 'must be text' }).trim().min(1, 'is empty').max(255, 'must be at most 255 characters'), {
+        error: 'must be a list of values',
+      })
       .min(1, 'select at least one value')
       .max(BULK_MAX_IDS, `at most ${BULK_MAX_IDS} values at once`)
       .superRefine((items, ctx) => {

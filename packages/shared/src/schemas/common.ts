@@ -9,7 +9,11 @@ export const flag = z
   .union([z.literal(1), z.literal(0), z.boolean(), z.null()])
   .optional()
   .transform((v) => (v === 1 || v === true ? 1 : null));
-export const timezone = z.number().int('must be a whole hour').min(-12, 'must be between -12 and +12').max(12, 'must be between -12 and +12');
+export const timezone = z
+  .number()
+  .int('must be a whole hour')
+  .min(-12, 'must be between -12 and +12')
+  .max(12, 'must be between -12 and +12');
 
 /** One field error; the API answers 400 with `{ message, field, errors }`. */
 export interface FieldError {

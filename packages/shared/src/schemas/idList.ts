@@ -7,7 +7,10 @@ const ID = /^[1-9]\d{0,15}$/;
  * issue added to the zod context (`<what> ids separated by commas`, at most `max`).
  */
 export function idList(text: string, ctx: z.RefinementCtx, max: number, what: string): number[] {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length === 0 || parts.some((p) => !ID.test(p) || !Number.isSafeInteger(Number(p)))) {
     ctx.addIssue({ code: 'custom', message: `must be ${what} ids separated by commas` });
     return z.NEVER;

@@ -20,7 +20,16 @@ export const Contact = z.object({
 export type Contact = z.infer<typeof Contact>;
 
 function emptyContact(type: ContactType): Contact {
-  return { type, firstName: '', lastName: '', position: '', contactPhone: '', mobilePhone: '', contactEmail: '', personalEmail: '' };
+  return {
+    type,
+    firstName: '',
+    lastName: '',
+    position: '',
+    contactPhone: '',
+    mobilePhone: '',
+    contactEmail: '',
+    personalEmail: '',
+  };
 }
 
 /** One contact of each type, in order; missing ones are added, so the form always shows every type. */
@@ -54,7 +63,13 @@ export const SubSellerEntry = z.object({
 });
 export type SubSellerEntry = z.infer<typeof SubSellerEntry>;
 
-export const DEFAULT_SUB_SELLER: SubSellerEntry = { type: 'INTERMEDIARY', name: '', id: '', status: 0, confidential: 0 };
+export const DEFAULT_SUB_SELLER: SubSellerEntry = {
+  type: 'INTERMEDIARY',
+  name: '',
+  id: '',
+  status: 0,
+  confidential: 0,
+};
 
 export const TagParamName = z
   .string()

@@ -7,7 +7,37 @@ describe('metric catalogue', () => {
   it('defines each metric once, with a formula and a format', () => {
     expect(new Set(METRIC_IDS).size).toBe(METRIC_IDS.length);
     for (const m of METRICS) expect(m.formula.length).toBeGreaterThan(3);
-    for (const id of ['reqs', 'opps', 'source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'clicks', 'errors', 'ivt', 'revenue', 'cost', 'profit', 'margin', 'ecpm', 'fill', 'vtr', 'ctr', 'rev_m', 'rev_md', 'systemCost']) {
+    for (const id of [
+      'reqs',
+      'opps',
+      'source_reqs',
+      'source_opps',
+      'demandCalls',
+      'responses',
+      'timeouts',
+      'bids',
+      'wins',
+      'imps',
+      'starts',
+      'firstQuartiles',
+      'midpoints',
+      'thirdQuartiles',
+      'completes',
+      'clicks',
+      'errors',
+      'ivt',
+      'revenue',
+      'cost',
+      'profit',
+      'margin',
+      'ecpm',
+      'fill',
+      'vtr',
+      'ctr',
+      'rev_m',
+      'rev_md',
+      'systemCost',
+    ]) {
       expect(METRIC_IDS).toContain(id);
     }
   });
@@ -46,7 +76,12 @@ describe('report request', () => {
   };
 
   it('accepts a full request and fills defaults', () => {
-    const r = ReportRequest.parse({ ...base, dimensions: ['date', 'channel'], filters: { country: ['US'] }, sort: { by: 'imps' } });
+    const r = ReportRequest.parse({
+      ...base,
+      dimensions: ['date', 'channel'],
+      filters: { country: ['US'] },
+      sort: { by: 'imps' },
+    });
     expect(r).toMatchObject({ timezone: 0, hideErrors: false, sort: { by: 'imps', order: 'desc' } });
     expect(DIMENSION_IDS).toContain('nofill_reason');
   });
@@ -58,7 +93,11 @@ describe('report request', () => {
   });
 
   it('reads the short names rev, eCPM, VTR and CTR as the catalogue ids, in metrics and the sort', () => {
-    const r = ReportRequest.parse({ ...base, metrics: ['rev', 'eCPM', 'VTR', 'CTR', 'imps'], sort: { by: 'rev', order: 'asc' } });
+    const r = ReportRequest.parse({
+      ...base,
+      metrics: ['rev', 'eCPM', 'VTR', 'CTR', 'imps'],
+      sort: { by: 'rev', order: 'asc' },
+    });
     expect(r.metrics).toEqual(['revenue', 'ecpm', 'vtr', 'ctr', 'imps']);
     expect(r.sort).toEqual({ by: 'revenue', order: 'asc' });
     expect(fieldsOf({ ...base, metrics: ['Rev'] })).toEqual(["metrics.0: unknown metric 'Rev'"]);
@@ -69,17 +108,25 @@ describe('report request', () => {
     expect(fieldsOf({ ...base, startDate: '2026-02-30' })).toEqual(['startDate: is not a real date']);
     expect(fieldsOf({ ...base, startDate: '2026-11-03' })).toEqual(['endDate: must not be before startDate']);
     expect(fieldsOf({ ...base, timezone: 13 })).toEqual(['timezone: must be between -12 and +12']);
-    expect(fieldsOf({ ...base, sort: { by: 'revenue' } })).toEqual(["sort.by: 'revenue' is not one of the report's dimensions or metrics"]);
+    expect(fieldsOf({ ...base, sort: { by: 'revenue' } })).toEqual([
+      "sort.by: 'revenue' is not one of the report's dimensions or metrics",
+    ]);
   });
 });
 
 describe('report CSV', () => {
   it('writes ids and names, people units and the totals row', async () => {
     const { reportCsv } = await import('./csv.js');
-    const csv = reportCsv(['date', 'channel'], ['imps', 'revenue', 'fill'], [
-      { date: '2026-11-01', channel: 3, channel_name: 'Sports, live', imps: 10, revenue: 1_234_567, fill: 12.345 },
-      { total: true, imps: 10, revenue: 1_234_567, fill: 12.345 },
-    ]);
-    expect(csv).toBe('Date,Channel Id,Channel,Impressions,Revenue,Fill\n2026-11-01,3,"Sports, live",10,1.23,12.35\nTotal,,,10,1.23,12.35\n');
+    const csv = reportCsv(
+      ['date', 'channel'],
+      ['imps', 'revenue', 'fill'],
+      [
+        { date: '2026-11-01', channel: 3, channel_name: 'Sports, live', imps: 10, revenue: 1_234_567, fill: 12.345 },
+        { total: true, imps: 10, revenue: 1_234_567, fill: 12.345 },
+      ],
+    );
+    expect(csv).toBe(
+      'Date,Channel Id,Channel,Impressions,Revenue,Fill\n2026-11-01,3,"Sports, live",10,1.23,12.35\nTotal,,,10,1.23,12.35\n',
+    );
   });
 });

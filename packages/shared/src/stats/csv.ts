@@ -23,7 +23,11 @@ export function reportCsvHeader(dimensions: readonly DimensionId[], metrics: rea
   return cells.map(csvText).join(',');
 }
 
-export function reportCsvLine(dimensions: readonly DimensionId[], metrics: readonly MetricId[], row: ReportRow): string {
+export function reportCsvLine(
+  dimensions: readonly DimensionId[],
+  metrics: readonly MetricId[],
+  row: ReportRow,
+): string {
   const cells: string[] = [];
   for (const id of dimensions) {
     const type = DIMENSION_BY_ID[id].type;
@@ -40,11 +44,29 @@ export function reportCsvLine(dimensions: readonly DimensionId[], metrics: reado
   return cells.join(',');
 }
 
-export function reportCsv(dimensions: readonly DimensionId[], metrics: readonly MetricId[], rows: readonly ReportRow[]): string {
-  return [reportCsvHeader(dimensions, metrics), ...rows.map((r) => reportCsvLine(dimensions, metrics, r))].join('\n') + '\n';
+export function reportCsv(
+  dimensions: readonly DimensionId[],
+  metrics: readonly MetricId[],
+  rows: readonly ReportRow[],
+): string {
+  return (
+    [reportCsvHeader(dimensions, metrics), ...rows.map((r) => reportCsvLine(dimensions, metrics, r))].join('\n') + '\n'
+  );
 }
 
-const FINANCE_HEADER = ['Demand', 'Time zone', 'Price per 1,000 requests', 'Price per 1,000 impressions', 'Price per 1,000 post-bid impressions', 'DSP revenue share %', 'Requests', 'Impressions', 'Post-bid impressions', 'Revenue', 'System Cost'];
+const FINANCE_HEADER = [
+  'Demand',
+  'Time zone',
+  'Price per 1,000 requests',
+  'Price per 1,000 impressions',
+  'Price per 1,000 post-bid impressions',
+  'DSP revenue share %',
+  'Requests',
+  'Impressions',
+  'Post-bid impressions',
+  'Revenue',
+  'System Cost',
+];
 /** Micro-dollars as dollars with 2 decimals. */
 const dollars = (micros: number): string => csvNumber(micros / 1_000_000, 2);
 
@@ -52,12 +74,37 @@ const dollars = (micros: number): string => csvNumber(micros / 1_000_000, 2);
 export function financeCsv(answer: FinanceAnswer): string {
   const lines = [FINANCE_HEADER.map(csvText).join(',')];
   for (const r of answer.rows) {
-    lines.push([
-      csvText(r.name), csvNumber(r.timezone), dollars(r.priceReq), dollars(r.priceImp), dollars(r.pricePostbid), csvNumber(r.priceDsp, 2),
-      csvNumber(r.reqs), csvNumber(r.imps), csvNumber(r.postbidImps), dollars(r.revenue), dollars(r.systemCost),
-    ].join(','));
+    lines.push(
+      [
+        csvText(r.name),
+        csvNumber(r.timezone),
+        dollars(r.priceReq),
+        dollars(r.priceImp),
+        dollars(r.pricePostbid),
+        csvNumber(r.priceDsp, 2),
+        csvNumber(r.reqs),
+        csvNumber(r.imps),
+        csvNumber(r.postbidImps),
+        dollars(r.revenue),
+        dollars(r.systemCost),
+      ].join(','),
+    );
   }
   const t = answer.totals;
-  lines.push(['Total', '', '', '', '', '', csvNumber(t.reqs), csvNumber(t.imps), csvNumber(t.postbidImps), dollars(t.revenue), dollars(t.systemCost)].join(','));
+  lines.push(
+    [
+      'Total',
+      '',
+      '',
+      '',
+      '',
+      '',
+      csvNumber(t.reqs),
+      csvNumber(t.imps),
+      csvNumber(t.postbidImps),
+      dollars(t.revenue),
+      dollars(t.systemCost),
+    ].join(','),
+  );
   return `${lines.join('\n')}\n`;
 }

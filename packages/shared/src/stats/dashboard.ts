@@ -6,11 +6,20 @@ import { type MetricId } from './metrics.js';
 import { type ReportRow } from './report.js';
 import { isMetricVisible, type StatsViewer } from './visibility.js';
 
-const DASHBOARD_METRICS = ['revenue', 'cost', 'profit', 'imps', 'fill', 'reqs', 'ecpm'] as const satisfies readonly MetricId[];
+const DASHBOARD_METRICS = [
+  'revenue',
+  'cost',
+  'profit',
+  'imps',
+  'fill',
+  'reqs',
+  'ecpm',
+] as const satisfies readonly MetricId[];
 export type DashboardMetric = (typeof DASHBOARD_METRICS)[number];
 
 /** The dashboard's metrics `viewer` may see (visibility.ts): its totals carry these and no other. */
-export const dashboardMetricsFor = (viewer: StatsViewer): DashboardMetric[] => DASHBOARD_METRICS.filter((id) => isMetricVisible(viewer, id));
+export const dashboardMetricsFor = (viewer: StatsViewer): DashboardMetric[] =>
+  DASHBOARD_METRICS.filter((id) => isMetricVisible(viewer, id));
 
 /**
  * The top lists a dashboard shows, by who is looking and in which view: the tenant and admins their
@@ -42,7 +51,10 @@ export function dashboardTopsFor(type: UserType, view: Mode): DashboardTop[] {
  * The numbers of a top list: revenue, impressions, then a source's fill or a campaign's eCPM. A
  * viewer who may not see fill (an advertiser: the publishers' traffic is not its) reads eCPM instead.
  */
-export function dashboardTopMetrics(viewer: StatsViewer, dimension: DashboardTop): ['revenue', 'imps', 'fill' | 'ecpm'] {
+export function dashboardTopMetrics(
+  viewer: StatsViewer,
+  dimension: DashboardTop,
+): ['revenue', 'imps', 'fill' | 'ecpm'] {
   const third = dimension === 'campaign' || !isMetricVisible(viewer, 'fill') ? 'ecpm' : 'fill';
   return ['revenue', 'imps', third];
 }

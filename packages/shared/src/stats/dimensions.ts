@@ -17,7 +17,13 @@ export interface DimensionDef {
   adminOnly?: boolean;
 }
 
-const entity = (id: string, label: string, column: string, entityKind: string): DimensionDef => ({ id, label, column, type: 'entity', entityKind });
+const entity = (id: string, label: string, column: string, entityKind: string): DimensionDef => ({
+  id,
+  label,
+  column,
+  type: 'entity',
+  entityKind,
+});
 const text = (id: string, label: string, column = id): DimensionDef => ({ id, label, column, type: 'text' });
 
 export const DIMENSIONS = [
@@ -51,7 +57,9 @@ export const DIMENSIONS = [
 
 export type DimensionId = (typeof DIMENSIONS)[number]['id'];
 export const DIMENSION_IDS = DIMENSIONS.map((d) => d.id) as [DimensionId, ...DimensionId[]];
-export const DIMENSION_BY_ID: Readonly<Record<DimensionId, DimensionDef>> = Object.fromEntries(DIMENSIONS.map((d) => [d.id, d])) as Record<DimensionId, DimensionDef>;
+export const DIMENSION_BY_ID: Readonly<Record<DimensionId, DimensionDef>> = Object.fromEntries(
+  DIMENSIONS.map((d) => [d.id, d]),
+) as Record<DimensionId, DimensionDef>;
 export const isDimensionId = (id: string): id is DimensionId => Object.hasOwn(DIMENSION_BY_ID, id);
 
 /** The field of a report row that carries an entity dimension's name: `channel` -> `channel_name`. */

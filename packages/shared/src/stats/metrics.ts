@@ -11,9 +11,30 @@ import { formatPercent, formatUsdMicros } from '../format.js';
 
 /** Columns of the hourly stats row that reports sum (packages/server/src/stats/hourlyRow.ts). */
 export const STATS_SUM_COLUMNS = [
-  'reqs', 'opps', 'demand_calls', 'responses', 'timeouts', 'bids', 'wins', 'imps', 'starts', 'first_quartiles',
-  'midpoints', 'third_quartiles', 'completes', 'clicks', 'errors', 'ivt', 'postbid_imps', 'revenue', 'cost', 'rev_m', 'rev_md',
-  'source_reqs', 'source_opps', 'postbid_ivt',
+  'reqs',
+  'opps',
+  'demand_calls',
+  'responses',
+  'timeouts',
+  'bids',
+  'wins',
+  'imps',
+  'starts',
+  'first_quartiles',
+  'midpoints',
+  'third_quartiles',
+  'completes',
+  'clicks',
+  'errors',
+  'ivt',
+  'postbid_imps',
+  'revenue',
+  'cost',
+  'rev_m',
+  'rev_md',
+  'source_reqs',
+  'source_opps',
+  'postbid_ivt',
 ] as const;
 export type StatsSumColumn = (typeof STATS_SUM_COLUMNS)[number];
 
@@ -36,15 +57,40 @@ export interface MetricDef {
   compute: MetricCompute;
 }
 
-const sum = (id: string, label: string, formula: string, column: StatsSumColumn, format: MetricFormat = 'count'): MetricDef => ({
-  id, label, format, formula, compute: { kind: 'sum', column },
+const sum = (
+  id: string,
+  label: string,
+  formula: string,
+  column: StatsSumColumn,
+  format: MetricFormat = 'count',
+): MetricDef => ({
+  id,
+  label,
+  format,
+  formula,
+  compute: { kind: 'sum', column },
 });
 
 export const METRICS = [
   sum('reqs', 'Requests', 'ad requests received: tag calls, bid requests, header-bidding requests', 'reqs'),
-  sum('opps', 'Opportunities', 'requests (each slot of an ad pod) that passed validation and IVT filtering and were offered to at least one demand source', 'opps'),
-  sum('source_reqs', 'Demand Requests', 'times a demand tag was considered for a request: offered it, refused it by its own rules or caps, or not reached in a waterfall', 'source_reqs'),
-  sum('source_opps', 'Demand Opportunities', 'times a demand tag passed its own rules and caps and was offered the request (called)', 'source_opps'),
+  sum(
+    'opps',
+    'Opportunities',
+    'requests (each slot of an ad pod) that passed validation and IVT filtering and were offered to at least one demand source',
+    'opps',
+  ),
+  sum(
+    'source_reqs',
+    'Demand Requests',
+    'times a demand tag was considered for a request: offered it, refused it by its own rules or caps, or not reached in a waterfall',
+    'source_reqs',
+  ),
+  sum(
+    'source_opps',
+    'Demand Opportunities',
+    'times a demand tag passed its own rules and caps and was offered the request (called)',
+    'source_opps',
+  ),
   sum('demandCalls', 'Demand Calls', 'calls made to demand sources', 'demand_calls'),
   sum('responses', 'Responses', 'answers received from demand sources', 'responses'),
   sum('timeouts', 'Timeouts', 'demand calls that missed the deadline', 'timeouts'),
@@ -62,33 +108,86 @@ export const METRICS = [
   sum('postbidImps', 'Post-bid Impressions', 'impressions scanned by post-bid pixels', 'postbid_imps'),
   sum('postbidIvt', 'Post-bid IVT', "post-bid impressions a pixel's vendor reported as invalid traffic", 'postbid_ivt'),
   {
-    id: 'postbidIvtRate', label: 'Post-bid IVT Rate', format: 'percent', formula: 'postbid_ivt / postbid_imps x 100: the share of scanned impressions the vendors flagged',
+    id: 'postbidIvtRate',
+    label: 'Post-bid IVT Rate',
+    format: 'percent',
+    formula: 'postbid_ivt / postbid_imps x 100: the share of scanned impressions the vendors flagged',
     compute: { kind: 'ratio', numerator: 'postbid_ivt', denominator: 'postbid_imps', scale: 100 },
   },
   sum('revenue', 'Revenue', 'what demand pays for the impressions it won', 'revenue', 'usd'),
   sum('cost', 'Cost', 'what the tenant pays its publishers', 'cost', 'usd'),
-  { id: 'profit', label: 'Profit', format: 'usd', formula: 'revenue - cost', compute: { kind: 'difference', minuend: 'revenue', subtrahend: 'cost' } },
-  { id: 'margin', label: 'Margin', format: 'percent', formula: 'profit / revenue x 100', compute: { kind: 'ratio', numerator: 'profit', denominator: 'revenue', scale: 100 } },
-  { id: 'ecpm', label: 'eCPM', format: 'usd', formula: 'revenue / imps x 1000', compute: { kind: 'ratio', numerator: 'revenue', denominator: 'imps', scale: 1000 } },
-  { id: 'fill', label: 'Fill', format: 'percent', formula: 'imps / opps x 100', compute: { kind: 'ratio', numerator: 'imps', denominator: 'opps', scale: 100 } },
   {
-    id: 'sourceFill', label: 'Demand Fill', format: 'percent', formula: 'imps / source_opps x 100: impressions over the times a demand source was called',
+    id: 'profit',
+    label: 'Profit',
+    format: 'usd',
+    formula: 'revenue - cost',
+    compute: { kind: 'difference', minuend: 'revenue', subtrahend: 'cost' },
+  },
+  {
+    id: 'margin',
+    label: 'Margin',
+    format: 'percent',
+    formula: 'profit / revenue x 100',
+    compute: { kind: 'ratio', numerator: 'profit', denominator: 'revenue', scale: 100 },
+  },
+  {
+    id: 'ecpm',
+    label: 'eCPM',
+    format: 'usd',
+    formula: 'revenue / imps x 1000',
+    compute: { kind: 'ratio', numerator: 'revenue', denominator: 'imps', scale: 1000 },
+  },
+  {
+    id: 'fill',
+    label: 'Fill',
+    format: 'percent',
+    formula: 'imps / opps x 100',
+    compute: { kind: 'ratio', numerator: 'imps', denominator: 'opps', scale: 100 },
+  },
+  {
+    id: 'sourceFill',
+    label: 'Demand Fill',
+    format: 'percent',
+    formula: 'imps / source_opps x 100: impressions over the times a demand source was called',
     compute: { kind: 'ratio', numerator: 'imps', denominator: 'source_opps', scale: 100 },
   },
-  { id: 'vtr', label: 'VTR', format: 'percent', formula: 'completes / imps x 100', compute: { kind: 'ratio', numerator: 'completes', denominator: 'imps', scale: 100 } },
-  { id: 'ctr', label: 'CTR', format: 'percent', formula: 'clicks / imps x 100', compute: { kind: 'ratio', numerator: 'clicks', denominator: 'imps', scale: 100 } },
-  sum('rev_m', 'Marketplace Revenue', 'revenue from programmatic demand (ad exchanges, RTB and header-bidding partners)', 'rev_m', 'usd'),
+  {
+    id: 'vtr',
+    label: 'VTR',
+    format: 'percent',
+    formula: 'completes / imps x 100',
+    compute: { kind: 'ratio', numerator: 'completes', denominator: 'imps', scale: 100 },
+  },
+  {
+    id: 'ctr',
+    label: 'CTR',
+    format: 'percent',
+    formula: 'clicks / imps x 100',
+    compute: { kind: 'ratio', numerator: 'clicks', denominator: 'imps', scale: 100 },
+  },
+  sum(
+    'rev_m',
+    'Marketplace Revenue',
+    'revenue from programmatic demand (ad exchanges, RTB and header-bidding partners)',
+    'rev_m',
+    'usd',
+  ),
   sum('rev_md', 'Marketplace Deal Revenue', 'marketplace revenue that came through deals (PMP)', 'rev_md', 'usd'),
   {
-    id: 'systemCost', label: 'System Cost', format: 'usd',
-    formula: "the tenant's priceReq per 1,000 reqs + priceImp per 1,000 imps + priceDsp percent of DSP (campaign) revenue + pricePostbid per 1,000 post-bid impressions",
+    id: 'systemCost',
+    label: 'System Cost',
+    format: 'usd',
+    formula:
+      "the tenant's priceReq per 1,000 reqs + priceImp per 1,000 imps + priceDsp percent of DSP (campaign) revenue + pricePostbid per 1,000 post-bid impressions",
     compute: { kind: 'systemCost' },
   },
 ] as const satisfies readonly MetricDef[];
 
 export type MetricId = (typeof METRICS)[number]['id'];
 export const METRIC_IDS = METRICS.map((m) => m.id) as [MetricId, ...MetricId[]];
-export const METRIC_BY_ID: Readonly<Record<MetricId, MetricDef>> = Object.fromEntries(METRICS.map((m) => [m.id, m])) as Record<MetricId, MetricDef>;
+export const METRIC_BY_ID: Readonly<Record<MetricId, MetricDef>> = Object.fromEntries(
+  METRICS.map((m) => [m.id, m]),
+) as Record<MetricId, MetricDef>;
 
 export const isMetricId = (id: string): id is MetricId => Object.hasOwn(METRIC_BY_ID, id);
 
@@ -155,6 +254,12 @@ export interface SystemPrices {
 }
 
 /** The system cost in micro-dollars of summed counts, the same formula the report SQL runs. */
-export function systemCostMicros(p: SystemPrices, s: { reqs: number; imps: number; postbidImps: number; dspRevenue: number }): number {
-  return (p.priceReq * s.reqs + p.priceImp * s.imps + p.pricePostbid * s.postbidImps) / 1000 + (s.dspRevenue * p.priceDsp) / 100;
+export function systemCostMicros(
+  p: SystemPrices,
+  s: { reqs: number; imps: number; postbidImps: number; dspRevenue: number },
+): number {
+  return (
+    (p.priceReq * s.reqs + p.priceImp * s.imps + p.pricePostbid * s.postbidImps) / 1000 +
+    (s.dspRevenue * p.priceDsp) / 100
+  );
 }

@@ -12,8 +12,26 @@ import { ReportRequest } from './report.js';
 
 export const POSTBID_METRICS = ['postbidImps', 'postbidIvt', 'postbidIvtRate'] as const satisfies readonly MetricId[];
 export const POSTBID_DIMENSIONS = [
-  'date', 'hour', 'tenant', 'channel', 'subpublisher', 'tag', 'partner', 'advertiser', 'campaign', 'creative', 'supplier', 'adexchange', 'deal',
-  'marketplace_name', 'country', 'device', 'os', 'app_bundle', 'domain', 'integration',
+  'date',
+  'hour',
+  'tenant',
+  'channel',
+  'subpublisher',
+  'tag',
+  'partner',
+  'advertiser',
+  'campaign',
+  'creative',
+  'supplier',
+  'adexchange',
+  'deal',
+  'marketplace_name',
+  'country',
+  'device',
+  'os',
+  'app_bundle',
+  'domain',
+  'integration',
 ] as const satisfies readonly DimensionId[];
 
 const METRIC_SET = new Set<string>(POSTBID_METRICS);
@@ -21,13 +39,20 @@ const DIMENSION_SET = new Set<string>(POSTBID_DIMENSIONS);
 
 export const PostbidReportRequest = ReportRequest.superRefine((r, ctx) => {
   r.metrics.forEach((m, i) => {
-    if (!METRIC_SET.has(m)) ctx.addIssue({ code: 'custom', path: ['metrics', i], message: `'${m}' is not a post-bid metric (${POSTBID_METRICS.join(', ')})` });
+    if (!METRIC_SET.has(m))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', i],
+        message: `'${m}' is not a post-bid metric (${POSTBID_METRICS.join(', ')})`,
+      });
   });
   r.dimensions.forEach((d, i) => {
-    if (!DIMENSION_SET.has(d)) ctx.addIssue({ code: 'custom', path: ['dimensions', i], message: `post-bid results are not counted by '${d}'` });
+    if (!DIMENSION_SET.has(d))
+      ctx.addIssue({ code: 'custom', path: ['dimensions', i], message: `post-bid results are not counted by '${d}'` });
   });
   for (const key of Object.keys(r.filters)) {
-    if (!DIMENSION_SET.has(key)) ctx.addIssue({ code: 'custom', path: ['filters', key], message: `post-bid results are not counted by '${key}'` });
+    if (!DIMENSION_SET.has(key))
+      ctx.addIssue({ code: 'custom', path: ['filters', key], message: `post-bid results are not counted by '${key}'` });
   }
 });
 
@@ -35,7 +60,9 @@ export const PostbidReportRequest = ReportRequest.superRefine((r, ctx) => {
 export function postbidReportRefusal(user: Pick<AuthUser, 'type' | 'showPostbidPix' | 'showPostbidWh'>): string | null {
   if (user.type === 'admin') return null;
   if (user.type === 'sdk') return 'Reports are not available to this user';
-  return user.showPostbidPix || user.showPostbidWh ? null : 'The postbid report needs post-bid pixels, which an admin has not enabled for this account';
+  return user.showPostbidPix || user.showPostbidWh
+    ? null
+    : 'The postbid report needs post-bid pixels, which an admin has not enabled for this account';
 }
 
 /** What the postbid report page shows beside the form (GET /api/pbSetup). */

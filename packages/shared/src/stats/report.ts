@@ -11,7 +11,10 @@ import { isMetricId, type MetricId } from './metrics.js';
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real date');
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    'is not a real date',
+  );
 
 const known = <T extends string>(what: string, is: (v: string) => v is T) =>
   z.string().superRefine((v, ctx) => {
@@ -43,7 +46,9 @@ export const ReportRequest = z
     metrics: z.array(metricId).min(1, 'pick at least one metric').max(40),
     /** Dimension id -> the values to keep (an empty list keeps all). */
     filters: z.record(z.string(), filterValues).default({}),
-    sort: z.object({ by: z.string().transform(canonicalMetric), order: z.enum(['asc', 'desc']).default('desc') }).optional(),
+    sort: z
+      .object({ by: z.string().transform(canonicalMetric), order: z.enum(['asc', 'desc']).default('desc') })
+      .optional(),
     /** Rows before the totals row; 0 or absent means up to REPORT_MAX_ROWS. */
     limit: z.number().int().min(0).max(REPORT_MAX_ROWS).optional(),
     /** Leave out rows that only carry errors (no request, impression or revenue). */
@@ -51,14 +56,22 @@ export const ReportRequest = z
   })
   .superRefine((r, ctx) => {
     for (const key of Object.keys(r.filters)) {
-      if (!isDimensionId(key)) ctx.addIssue({ code: 'custom', path: ['filters', key], message: `unknown filter '${key}'` });
-      else if (DIMENSION_BY_ID[key].type === 'time') ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'filter dates with startDate and endDate' });
+      if (!isDimensionId(key))
+        ctx.addIssue({ code: 'custom', path: ['filters', key], message: `unknown filter '${key}'` });
+      else if (DIMENSION_BY_ID[key].type === 'time')
+        ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'filter dates with startDate and endDate' });
     }
-    if (r.startDate > r.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
+    if (r.startDate > r.endDate)
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
     const days = (Date.parse(r.endDate) - Date.parse(r.startDate)) / 86_400_000 + 1;
-    if (days > REPORT_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `a report covers at most ${REPORT_MAX_DAYS} days` });
+    if (days > REPORT_MAX_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: `a report covers at most ${REPORT_MAX_DAYS} days` });
     if (r.sort && !(r.dimensions as string[]).includes(r.sort.by) && !(r.metrics as string[]).includes(r.sort.by)) {
-      ctx.addIssue({ code: 'custom', path: ['sort', 'by'], message: `'${r.sort.by}' is not one of the report's dimensions or metrics` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sort', 'by'],
+        message: `'${r.sort.by}' is not one of the report's dimensions or metrics`,
+      });
     }
   });
 export type ReportRequestInput = z.input<typeof ReportRequest>;
@@ -105,7 +118,13 @@ export const SaveReportInput = z.object({
 export type SaveReportInput = z.input<typeof SaveReportInput>;
 
 export const UpdateSavedReportInput = z
-  .object({ name: trimmed(100).min(1, 'is required').optional(), archived: z.boolean().optional(), request: ReportRequest.optional() })
-  .refine((v) => v.name !== undefined || v.archived !== undefined || v.request !== undefined, { message: 'nothing to change: send name, archived or request' });
+  .object({
+    name: trimmed(100).min(1, 'is required').optional(),
+    archived: z.boolean().optional(),
+    request: ReportRequest.optional(),
+  })
+  .refine((v) => v.name !== undefined || v.archived !== undefined || v.request !== undefined, {
+    message: 'nothing to change: send name, archived or request',
+  });
 
 export const ReportFileInput = z.object({ name: trimmed(100).min(1, 'is required'), request: ReportRequest });

@@ -12,7 +12,11 @@ import { idList } from '../schemas/idList.js';
 
 export const ROW_STATS_PERIODS = ['today', 'yesterday', 'last7'] as const;
 export type RowStatsPeriod = (typeof ROW_STATS_PERIODS)[number];
-export const ROW_STATS_PERIOD_LABELS: Record<RowStatsPeriod, string> = { today: 'Today', yesterday: 'Yesterday', last7: 'Last 7 days' };
+export const ROW_STATS_PERIOD_LABELS: Record<RowStatsPeriod, string> = {
+  today: 'Today',
+  yesterday: 'Yesterday',
+  last7: 'Last 7 days',
+};
 
 export interface RowStatsKind {
   /** The report dimension whose values are the rows' ids (deals: the OpenRTB deal id of the row). */
@@ -77,7 +81,11 @@ export interface RowStatsAnswer {
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
 
 /** The local days of a period at a whole-hour offset: today, yesterday, or the last 7 days with today. */
-export function rowStatsRange(period: RowStatsPeriod, timezone: number, now = Date.now()): { startDate: string; endDate: string } {
+export function rowStatsRange(
+  period: RowStatsPeriod,
+  timezone: number,
+  now = Date.now(),
+): { startDate: string; endDate: string } {
   const today = formatDate(now, timezone);
   switch (period) {
     case 'today':
@@ -90,4 +98,3 @@ export function rowStatsRange(period: RowStatsPeriod, timezone: number, now = Da
       return { startDate: addDays(today, -6), endDate: today };
   }
 }
-

@@ -36,13 +36,41 @@ export type StatsViewer = Pick<AuthUser, 'type'> & {
 };
 
 /** How the type is named in a refusal: `'profit' is not available to subpublisher users`. */
-const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = { admin: 'admin', demand: 'demand', sub: 'subpublisher', adv: 'advertiser', sdk: 'SDK' };
+const USER_TYPE_NAMES: Readonly<Record<UserType, string>> = {
+  admin: 'admin',
+  demand: 'demand',
+  sub: 'subpublisher',
+  adv: 'advertiser',
+  sdk: 'SDK',
+};
 
 const VIDEO: readonly MetricId[] = ['starts', 'firstQuartiles', 'midpoints', 'thirdQuartiles', 'completes', 'vtr'];
 const POSTBID: readonly MetricId[] = ['postbidImps', 'postbidIvt', 'postbidIvtRate'];
-const PLACE: readonly DimensionId[] = ['date', 'hour', 'country', 'region', 'us_state', 'device', 'os', 'browser', 'app_bundle', 'domain', 'integration', 'vast_error', 'nofill_reason'];
+const PLACE: readonly DimensionId[] = [
+  'date',
+  'hour',
+  'country',
+  'region',
+  'us_state',
+  'device',
+  'os',
+  'browser',
+  'app_bundle',
+  'domain',
+  'integration',
+  'vast_error',
+  'nofill_reason',
+];
 /** The names of the demand a request was sold to: an advertiser's own, shown to a subpublisher only by its tenant's choice. */
-const DEMAND_NAMES: readonly DimensionId[] = ['advertiser', 'tag', 'partner', 'campaign', 'creative', 'deal', 'marketplace_name'];
+const DEMAND_NAMES: readonly DimensionId[] = [
+  'advertiser',
+  'tag',
+  'partner',
+  'campaign',
+  'creative',
+  'deal',
+  'marketplace_name',
+];
 /** The names of the supply an impression came from: shown to an advertiser only by its tenant's choice. */
 const SUPPLY_NAMES: readonly DimensionId[] = ['channel', 'subpublisher', 'supplier', 'adexchange', 'publisher_id'];
 
@@ -50,10 +78,37 @@ const SUPPLY_NAMES: readonly DimensionId[] = ['channel', 'subpublisher', 'suppli
 const METRICS_OF: Readonly<Record<UserType, ReadonlySet<MetricId>>> = {
   admin: new Set(METRIC_IDS),
   demand: new Set(METRIC_IDS),
-  sub: new Set<MetricId>(['reqs', 'opps', 'ivt', 'imps', ...VIDEO, 'clicks', 'ctr', 'errors', ...POSTBID, 'revenue', 'ecpm', 'fill']),
+  sub: new Set<MetricId>([
+    'reqs',
+    'opps',
+    'ivt',
+    'imps',
+    ...VIDEO,
+    'clicks',
+    'ctr',
+    'errors',
+    ...POSTBID,
+    'revenue',
+    'ecpm',
+    'fill',
+  ]),
   adv: new Set<MetricId>([
-    'source_reqs', 'source_opps', 'demandCalls', 'responses', 'timeouts', 'bids', 'wins', 'sourceFill',
-    'imps', ...VIDEO, 'clicks', 'ctr', 'errors', ...POSTBID, 'revenue', 'ecpm',
+    'source_reqs',
+    'source_opps',
+    'demandCalls',
+    'responses',
+    'timeouts',
+    'bids',
+    'wins',
+    'sourceFill',
+    'imps',
+    ...VIDEO,
+    'clicks',
+    'ctr',
+    'errors',
+    ...POSTBID,
+    'revenue',
+    'ecpm',
   ]),
   sdk: new Set(),
 };
@@ -76,7 +131,8 @@ function otherSideShown(viewer: StatsViewer): readonly DimensionId[] {
 /** Why `viewer` may not see metric `id`, or null when it may. */
 function metricRefusal(viewer: StatsViewer, id: MetricId): string | null {
   if (!METRICS_OF[viewer.type].has(id)) return `'${id}' is not available to ${USER_TYPE_NAMES[viewer.type]} users`;
-  if (id === 'systemCost' && viewer.type !== 'admin' && !viewer.showSystemCost) return "'systemCost' is shown only to admins and users with showSystemCost";
+  if (id === 'systemCost' && viewer.type !== 'admin' && !viewer.showSystemCost)
+    return "'systemCost' is shown only to admins and users with showSystemCost";
   return null;
 }
 
@@ -85,24 +141,30 @@ function dimensionRefusal(viewer: StatsViewer, id: DimensionId): string | null {
   if (DIMENSIONS_OF[viewer.type].has(id) || otherSideShown(viewer).includes(id)) return null;
   const def = DIMENSION_BY_ID[id];
   if ('adminOnly' in def && def.adminOnly && viewer.type !== 'sdk') return `'${id}' is for admins only`;
-  if (viewer.type === 'sub' && DEMAND_NAMES.includes(id)) return `'${id}' is not available to subpublisher users unless their demand account shows them the demand`;
-  if (viewer.type === 'adv' && SUPPLY_NAMES.includes(id)) return `'${id}' is not available to advertiser users unless their demand account shows them the supply`;
+  if (viewer.type === 'sub' && DEMAND_NAMES.includes(id))
+    return `'${id}' is not available to subpublisher users unless their demand account shows them the demand`;
+  if (viewer.type === 'adv' && SUPPLY_NAMES.includes(id))
+    return `'${id}' is not available to advertiser users unless their demand account shows them the supply`;
   return `'${id}' is not available to ${USER_TYPE_NAMES[viewer.type]} users`;
 }
 
 export const isMetricVisible = (viewer: StatsViewer, id: MetricId): boolean => metricRefusal(viewer, id) === null;
-export const isDimensionVisible = (viewer: StatsViewer, id: DimensionId): boolean => dimensionRefusal(viewer, id) === null;
+export const isDimensionVisible = (viewer: StatsViewer, id: DimensionId): boolean =>
+  dimensionRefusal(viewer, id) === null;
 
 /** The metrics `viewer` may see, in the catalogue's order. */
-export const visibleMetrics = (viewer: StatsViewer): MetricId[] => METRIC_IDS.filter((id) => isMetricVisible(viewer, id));
+export const visibleMetrics = (viewer: StatsViewer): MetricId[] =>
+  METRIC_IDS.filter((id) => isMetricVisible(viewer, id));
 /** The dimensions `viewer` may break down and filter by, in the catalogue's order. */
-export const visibleDimensions = (viewer: StatsViewer): DimensionId[] => DIMENSION_IDS.filter((id) => isDimensionVisible(viewer, id));
+export const visibleDimensions = (viewer: StatsViewer): DimensionId[] =>
+  DIMENSION_IDS.filter((id) => isDimensionVisible(viewer, id));
 
 /**
  * The stored column `viewer`'s `revenue` is summed from (and the eCPM over it): a subpublisher's is
  * its payout, the `cost` of its rows; everyone else's is what demand paid.
  */
-export const revenueColumnFor = (viewer: StatsViewer): Extract<StatsSumColumn, 'revenue' | 'cost'> => (viewer.type === 'sub' ? 'cost' : 'revenue');
+export const revenueColumnFor = (viewer: StatsViewer): Extract<StatsSumColumn, 'revenue' | 'cost'> =>
+  viewer.type === 'sub' ? 'cost' : 'revenue';
 
 /** How a metric reads for a type where it means something narrower than the catalogue says. */
 const WORDS_OF: Partial<Record<UserType, Partial<Record<MetricId, { label: string; formula: string }>>>> = {
@@ -124,7 +186,11 @@ export function metricWordsFor(viewer: StatsViewer, id: MetricId): { label: stri
 /** The report fields `viewer` may not run: `[path, reason]` of each metric, dimension and filter outside its rule. */
 export function reportRefusals(
   viewer: StatsViewer,
-  report: { metrics: readonly MetricId[]; dimensions: readonly DimensionId[]; filters: Readonly<Record<string, unknown>> },
+  report: {
+    metrics: readonly MetricId[];
+    dimensions: readonly DimensionId[];
+    filters: Readonly<Record<string, unknown>>;
+  },
 ): [string, string][] {
   const out: [string, string][] = [];
   report.dimensions.forEach((id, i) => {

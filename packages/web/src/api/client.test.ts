@@ -32,7 +32,9 @@ describe('api client', () => {
 
   it('decrypts a body sent with json-encrypt: 1', async () => {
     const payload = { id: 3, name: 'Acme', list: [1, 2, 3], text: 'héllo' };
-    fetchMock.mockResolvedValue(new Response(encryptJsonBody(JSON.stringify(payload)), { headers: { [JSON_ENCRYPT_HEADER]: '1' } }));
+    fetchMock.mockResolvedValue(
+      new Response(encryptJsonBody(JSON.stringify(payload)), { headers: { [JSON_ENCRYPT_HEADER]: '1' } }),
+    );
     await expect(api.get('/api/demand/info')).resolves.toEqual(payload);
   });
 
@@ -62,11 +64,19 @@ describe('api client', () => {
 
   it('carries field errors of a 400', async () => {
     fetchMock.mockResolvedValue(
-      jsonResponse({ message: 'Invalid profile', field: 'name', errors: [{ field: 'name', message: 'is required' }] }, 400),
+      jsonResponse(
+        { message: 'Invalid profile', field: 'name', errors: [{ field: 'name', message: 'is required' }] },
+        400,
+      ),
     );
     const error = await api.put('/api/demand/info', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 400, message: 'Invalid profile', field: 'name', errors: [{ field: 'name', message: 'is required' }] });
+    expect(error).toMatchObject({
+      status: 400,
+      message: 'Invalid profile',
+      field: 'name',
+      errors: [{ field: 'name', message: 'is required' }],
+    });
   });
 
   it('falls back to the status text, then to Error', () => {

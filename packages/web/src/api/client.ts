@@ -63,7 +63,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Build the error of a failed response: the server's message, else the status text, else 'Error'. */
 export function errorFromResponse(status: number, statusText: string, body: unknown): ApiError {
   if (isRecord(body)) {
-    const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message : statusText || 'Error';
+    const message =
+      typeof body.message === 'string' && body.message.trim() !== '' ? body.message : statusText || 'Error';
     const field = typeof body.field === 'string' ? body.field : undefined;
     const errors = Array.isArray(body.errors)
       ? body.errors.filter(isRecord).map((e) => ({ field: String(e.field ?? ''), message: String(e.message ?? '') }))
@@ -112,10 +113,12 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
 }
 
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'GET' }),
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'GET' }),
   post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'POST', body }),
   put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'PUT', body }),
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'DELETE' }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'DELETE' }),
 };

@@ -118,8 +118,22 @@ describe('list cache', () => {
   it('maps every list to its API endpoint', () => {
     expect(Object.values(LIST_ENDPOINTS).sort()).toEqual(
       [
-        'applists', 'crelists', 'publists', 'adexchanges', 'deals', 'campaigns', 'advs', 'subs', 'sups', 'channels',
-        'channelNames', 'targetings', 'tags', 'tagnames', 'creatives', 'ivts',
+        'applists',
+        'crelists',
+        'publists',
+        'adexchanges',
+        'deals',
+        'campaigns',
+        'advs',
+        'subs',
+        'sups',
+        'channels',
+        'channelNames',
+        'targetings',
+        'tags',
+        'tagnames',
+        'creatives',
+        'ivts',
       ]
         .map((x) => `/api/demand/${x}/list`)
         .concat('/api/demands/list', '/api/tooltips/list')

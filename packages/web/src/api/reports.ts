@@ -3,7 +3,8 @@ import { api } from './client.js';
 
 /** The report calls of the API, one place for every page that runs or saves a report. */
 export const reportsApi = {
-  run: (request: ReportRequestInput, options?: { silent?: boolean; signal?: AbortSignal }) => api.post<ReportRow[]>('/api/rrun', request, options),
+  run: (request: ReportRequestInput, options?: { silent?: boolean; signal?: AbortSignal }) =>
+    api.post<ReportRow[]>('/api/rrun', request, options),
   toFile: (name: string, request: ReportRequestInput) => api.post<SavedReport>('/api/rfile', { name, request }),
   list: (options: { last?: number; all?: boolean; silent?: boolean } = {}) => {
     const query = new URLSearchParams();
@@ -14,7 +15,8 @@ export const reportsApi = {
   },
   get: (id: number, options?: { silent?: boolean }) => api.get<SavedReport>(`/api/savedReport/${id}`, options),
   save: (name: string, request: ReportRequestInput) => api.post<SavedReport>('/api/savedReports', { name, request }),
-  update: (id: number, patch: { name?: string; archived?: boolean; request?: ReportRequestInput }) => api.put<SavedReport>(`/api/savedReport/${id}`, patch),
+  update: (id: number, patch: { name?: string; archived?: boolean; request?: ReportRequestInput }) =>
+    api.put<SavedReport>(`/api/savedReport/${id}`, patch),
   remove: (id: number) => api.delete<{ ok: true }>(`/api/savedReport/${id}`),
   fileUrl: (id: number) => `/api/savedFile/${id}`,
 };

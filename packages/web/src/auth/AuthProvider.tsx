@@ -17,7 +17,10 @@ import { LOGIN_PATH } from './guards.js';
 export async function syncUiSettings(): Promise<void> {
   const before = uiTabsChanges();
   try {
-    const settings = await api.get<{ tabs?: boolean } | null>('/api/ui/settings', { silent: true, ignoreForbidden: true });
+    const settings = await api.get<{ tabs?: boolean } | null>('/api/ui/settings', {
+      silent: true,
+      ignoreForbidden: true,
+    });
     if (settings && typeof settings.tabs === 'boolean' && uiTabsChanges() === before) writeUiTabs(settings.tabs);
   } catch {
     // The local copy stays in charge.

@@ -13,12 +13,15 @@ const EXPECTED: Record<Guard, readonly UserType[]> = {
 };
 
 describe('route guards', () => {
-  it.each(GUARDS.flatMap((guard) => USER_TYPES.map((type) => ({ guard, type }))))('$guard guard and a $type user', ({ guard, type }) => {
-    const user = makeUser(type);
-    const passes = EXPECTED[guard].includes(type);
-    expect(passesGuard(guard, user)).toBe(passes);
-    expect(guardRedirect(guard, user)).toBe(passes ? null : LOGIN_PATH);
-  });
+  it.each(GUARDS.flatMap((guard) => USER_TYPES.map((type) => ({ guard, type }))))(
+    '$guard guard and a $type user',
+    ({ guard, type }) => {
+      const user = makeUser(type);
+      const passes = EXPECTED[guard].includes(type);
+      expect(passesGuard(guard, user)).toBe(passes);
+      expect(guardRedirect(guard, user)).toBe(passes ? null : LOGIN_PATH);
+    },
+  );
 
   it('lets a signed-out visitor through the public guard only', () => {
     for (const guard of GUARDS) {

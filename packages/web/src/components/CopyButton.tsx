@@ -30,7 +30,13 @@ export function CopyButton({ text, copiedMessage = 'Copied: it is in your clipbo
   };
 
   return (
-    <Button size="small" type={copied ? 'default' : 'primary'} icon={copied ? <CheckOutlined /> : <CopyOutlined />} onClick={() => void copy()} data-testid={testId}>
+    <Button
+      size="small"
+      type={copied ? 'default' : 'primary'}
+      icon={copied ? <CheckOutlined /> : <CopyOutlined />}
+      onClick={() => void copy()}
+      data-testid={testId}
+    >
       {copied ? 'Copied' : 'Copy'}
     </Button>
   );

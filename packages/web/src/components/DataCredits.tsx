@@ -13,9 +13,14 @@ export function DataCredits() {
     </a>
   );
   return (
-    <Typography.Paragraph type="secondary" className="data-credits" style={{ fontSize: 12, marginTop: 12, marginBottom: 0 }} data-testid="data-credits">
-      Geo: GeoLite data created by MaxMind, available from {link('https://www.maxmind.com', 'maxmind.com')}. IP data: RouteViews, NRO,{' '}
-      {link('https://db-ip.com', 'DB-IP (db-ip.com)')}, CC BY 4.0.
+    <Typography.Paragraph
+      type="secondary"
+      className="data-credits"
+      style={{ fontSize: 12, marginTop: 12, marginBottom: 0 }}
+      data-testid="data-credits"
+    >
+      Geo: GeoLite data created by MaxMind, available from {link('https://www.maxmind.com', 'maxmind.com')}. IP data:
+      RouteViews, NRO, {link('https://db-ip.com', 'DB-IP (db-ip.com)')}, CC BY 4.0.
     </Typography.Paragraph>
   );
 }

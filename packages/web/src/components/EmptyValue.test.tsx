@@ -38,7 +38,9 @@ describe('the empty mark', () => {
 
 describe('lists show the same mark for a missing value (no "-", no "None")', () => {
   it('account columns, advertiser names and copyable ids', () => {
-    const company = accountColumns().find((c) => c.key === 'companyName') as { render: (v: unknown) => React.ReactNode };
+    const company = accountColumns().find((c) => c.key === 'companyName') as {
+      render: (v: unknown) => React.ReactNode;
+    };
     render(
       <div>
         <span data-testid="company">{company.render('')}</span>

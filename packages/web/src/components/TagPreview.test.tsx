@@ -18,7 +18,11 @@ afterEach(() => {
   writeText.mockClear();
 });
 
-const user = makeUser('demand', { config: { host: 'https://ads.example.com', landing: '', database: 'default' }, vastParams: vastMacros([]), vast2Params: vast2Macros([]) });
+const user = makeUser('demand', {
+  config: { host: 'https://ads.example.com', landing: '', database: 'default' },
+  vastParams: vastMacros([]),
+  vast2Params: vast2Macros([]),
+});
 const model = channelTagPreview({ uid: 'u1', integration: 'VAST', environment: 'web', vastVersion: '4.2' }, user)!;
 
 describe('<TagPreview>', () => {
@@ -48,7 +52,9 @@ describe('<TagPreview>', () => {
   it('shows the tag in another VAST version when one is picked', async () => {
     renderWithAuth(<TagPreview model={model} testId="tag" />, user);
     expect(screen.getByTestId('tag').textContent).not.toContain('vast_version');
-    fireEvent.mouseDown(screen.getByTestId('tag-version').querySelector('.ant-select-selector') ?? screen.getByTestId('tag-version'));
+    fireEvent.mouseDown(
+      screen.getByTestId('tag-version').querySelector('.ant-select-selector') ?? screen.getByTestId('tag-version'),
+    );
     fireEvent.click(await screen.findByText('VAST 3.0'));
     await waitFor(() => expect(screen.getByTestId('tag').textContent).toContain('/vast/u1?vast_version=3.0&'));
     expect(screen.getByTestId('tag-preview').textContent).toContain('Asks for VAST 3.0');

@@ -25,7 +25,13 @@ export interface TagPreviewProps {
  * request, and a labelled Copy button that says when it worked. It stays usable in a read-only
  * drawer: copying changes nothing.
  */
-export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it is in your clipboard', onTest, bare }: TagPreviewProps) {
+export function TagPreview({
+  model: asSetUp,
+  testId,
+  copiedMessage = 'Copied: it is in your clipboard',
+  onTest,
+  bare,
+}: TagPreviewProps) {
   const [version, setVersion] = useState<string | null>(null);
   const versions = asSetUp.vastVersions;
   const model = versions && version && version !== versions.current ? versions.inVersion(version) : asSetUp;
@@ -45,7 +51,10 @@ export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it
               <Segmented
                 size="small"
                 value={variant.key}
-                options={model.variants.map((v) => ({ value: v.key, label: <span data-testid={`${testId}-variant-${v.key}`}>{v.label}</span> }))}
+                options={model.variants.map((v) => ({
+                  value: v.key,
+                  label: <span data-testid={`${testId}-variant-${v.key}`}>{v.label}</span>,
+                }))}
                 onChange={(value) => setKey(String(value))}
                 data-testid={`${testId}-variant`}
               />
@@ -56,20 +65,30 @@ export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it
                 value={version ?? versions.current}
                 onChange={setVersion}
                 popupMatchSelectWidth={false}
-                options={versions.options.map((v) => ({ value: v, label: v === versions.current ? `VAST ${v} (channel)` : `VAST ${v}` }))}
+                options={versions.options.map((v) => ({
+                  value: v,
+                  label: v === versions.current ? `VAST ${v} (channel)` : `VAST ${v}`,
+                }))}
                 aria-label="VAST version"
                 data-testid={`${testId}-version`}
               />
             )}
             {variant.example !== undefined && (
               <label className="tag-preview-example">
-                <Switch size="small" checked={example} onChange={setExample} data-testid={`${testId}-example`} /> Example values
+                <Switch size="small" checked={example} onChange={setExample} data-testid={`${testId}-example`} />{' '}
+                Example values
               </label>
             )}
           </Space>
           <Space size={4}>
             {onTest && (
-              <Button type="link" size="small" icon={<ExperimentOutlined />} onClick={() => onTest(variant)} data-testid={`${testId}-test`}>
+              <Button
+                type="link"
+                size="small"
+                icon={<ExperimentOutlined />}
+                onClick={() => onTest(variant)}
+                data-testid={`${testId}-test`}
+              >
                 Test this tag
               </Button>
             )}
@@ -80,7 +99,9 @@ export function TagPreview({ model: asSetUp, testId, copiedMessage = 'Copied: it
           <UrlText text={text} />
         </pre>
         <Typography.Text type="secondary" className="tag-preview-hint">
-          {showExample ? 'What such a player sends, with example values: copy the version with macros for your player.' : variant.hint}
+          {showExample
+            ? 'What such a player sends, with example values: copy the version with macros for your player.'
+            : variant.hint}
           {model.note ? ` ${model.note}` : ''}
         </Typography.Text>
       </div>

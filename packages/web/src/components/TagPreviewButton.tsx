@@ -7,7 +7,12 @@ import { TagPreview, type TagPreviewProps } from './TagPreview.js';
  * A list row's way to its tag: a named button that opens the tag in a preview (variants, the whole
  * text, Copy), never a blind copy of something the user cannot see.
  */
-export function TagPreviewButton({ label, heading, buttonTestId, ...preview }: TagPreviewProps & { label: string; heading?: string; buttonTestId: string }) {
+export function TagPreviewButton({
+  label,
+  heading,
+  buttonTestId,
+  ...preview
+}: TagPreviewProps & { label: string; heading?: string; buttonTestId: string }) {
   const [open, setOpen] = useState(false);
   return (
     <Popover

@@ -39,7 +39,8 @@ describe('urlBreakSegments', () => {
   });
 
   it('leaves text around the URLs whole, and the pieces joined are the text', () => {
-    const text = 'curl -X POST https://ads.example.com/rtb/s1 -d \'{"site":{"page":"https://news.example/a/b"}}\'\nStored request id: u1';
+    const text =
+      'curl -X POST https://ads.example.com/rtb/s1 -d \'{"site":{"page":"https://news.example/a/b"}}\'\nStored request id: u1';
     const pieces = urlBreakSegments(text);
     expect(pieces.join('')).toBe(text);
     expect(pieces[0]).toBe('curl -X POST ');
@@ -53,8 +54,18 @@ describe('urlBreakSegments', () => {
 describe('<UrlText>', () => {
   it('keeps each part of a URL in one box with a <wbr> between, and adds no character to the text', () => {
     const text = 'GET https://ads.example.com/vast/u1?w={{width}}&h={{height}} now';
-    const { container } = render(<pre data-testid="box"><UrlText text={text} /></pre>);
-    expect(Array.from(container.querySelectorAll('.url-piece')).map((el) => el.textContent)).toEqual(['https://ads.example.com', '/vast', '/u1', '?w={{width}}', '&h={{height}}']);
+    const { container } = render(
+      <pre data-testid="box">
+        <UrlText text={text} />
+      </pre>,
+    );
+    expect(Array.from(container.querySelectorAll('.url-piece')).map((el) => el.textContent)).toEqual([
+      'https://ads.example.com',
+      '/vast',
+      '/u1',
+      '?w={{width}}',
+      '&h={{height}}',
+    ]);
     expect(container.querySelectorAll('wbr')).toHaveLength(6);
     expect(screen.getByTestId('box').textContent).toBe(text);
   });
@@ -66,7 +77,11 @@ describe('<TagPreview>: a long tag wraps between its parts, and Copy copies it e
   afterEach(() => writeText.mockClear());
 
   it('breaks the VAST tag before its parameters and copies the variant text with no inserted character', async () => {
-    const user = makeUser('demand', { config: { host: 'https://ads.example.com', landing: '', database: 'default' }, vastParams: vastMacros([]), vast2Params: vast2Macros([]) });
+    const user = makeUser('demand', {
+      config: { host: 'https://ads.example.com', landing: '', database: 'default' },
+      vastParams: vastMacros([]),
+      vast2Params: vast2Macros([]),
+    });
     const model = channelTagPreview({ uid: 'u1', integration: 'VAST', environment: 'web', vastVersion: '4.2' }, user)!;
     const shown = model.variants.find((v) => v.key === model.defaultKey)!.text;
     renderWithAuth(<TagPreview model={model} testId="tag" />, user);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { STANDARD_TAG_MACROS, vast2Macros, vastMacros } from '@adplane/shared';
 import { makeUser } from '../test/fixtures.js';
-import { channelTagPreview, curlBody, exampleBidRequest, macroQuery, pickVariant, supplierTagPreview, vastTagVariants } from './tagVariants.js';
+import {
+  channelTagPreview,
+  curlBody,
+  exampleBidRequest,
+  macroQuery,
+  pickVariant,
+  supplierTagPreview,
+  vastTagVariants,
+} from './tagVariants.js';
 
 // The tenant's macros as the server sends them: the shared standard list, then its own `channel_id`.
 const user = makeUser('demand', {
@@ -25,7 +33,9 @@ describe('VAST tag variants', () => {
       expect(paramsOf(variant.text)).toContain('us_privacy');
     }
     const ctv = paramsOf(v.get('ctv')!.text);
-    expect(ctv).toEqual(expect.arrayContaining(['device_type', 'device_id', 'ip', 'ua', 'app_bundle', 'app_store_url', 'content_genre']));
+    expect(ctv).toEqual(
+      expect.arrayContaining(['device_type', 'device_id', 'ip', 'ua', 'app_bundle', 'app_store_url', 'content_genre']),
+    );
     expect(ctv).not.toContain('page_url');
     expect(ctv).not.toContain('domain');
     const app = paramsOf(v.get('app')!.text);
@@ -37,7 +47,8 @@ describe('VAST tag variants', () => {
     expect(v.get('web')!.hint).toContain('site domain, page URL');
     const web = paramsOf(v.get('web')!.text);
     expect(web).toEqual(expect.arrayContaining(['page_url', 'domain']));
-    for (const appOnly of ['app_bundle', 'app_store_url', 'device_id', 'device_type', 'ip', 'ua']) expect(web).not.toContain(appOnly);
+    for (const appOnly of ['app_bundle', 'app_store_url', 'device_id', 'device_type', 'ip', 'ua'])
+      expect(web).not.toContain(appOnly);
   });
 
   it('follows the shared rules: every standard macro lands in exactly the environments it names', () => {
@@ -75,11 +86,20 @@ describe('VAST tag variants', () => {
 
   it('leaves the query out when the tenant has no macros', () => {
     const bare = vastTagVariants('u1', '4.2', { ...user, vastParams: [] });
-    expect(bare.map((v) => v.text)).toEqual(['https://ads.example.com/vast/u1', 'https://ads.example.com/vast/u1', 'https://ads.example.com/vast/u1']);
+    expect(bare.map((v) => v.text)).toEqual([
+      'https://ads.example.com/vast/u1',
+      'https://ads.example.com/vast/u1',
+      'https://ads.example.com/vast/u1',
+    ]);
   });
 
   it('joins macros as param=macro pairs and skips blank ones', () => {
-    expect(macroQuery([{ param: 'w', macro: '{{width}}', description: '' }, { param: '', macro: '{{x}}', description: '' }])).toBe('w={{width}}');
+    expect(
+      macroQuery([
+        { param: 'w', macro: '{{width}}', description: '' },
+        { param: '', macro: '{{x}}', description: '' },
+      ]),
+    ).toBe('w={{width}}');
   });
 });
 
@@ -103,7 +123,7 @@ describe('VAST version of a tag', () => {
 });
 
 describe('channel tag preview', () => {
-  it("opens a VAST channel on its own environment and says its VAST version", () => {
+  it('opens a VAST channel on its own environment and says its VAST version', () => {
     const model = channelTagPreview({ uid: 'u1', integration: 'VAST', environment: 'ctv', vastVersion: '4.1' }, user)!;
     expect(model.title).toBe('VAST tag');
     expect(pickVariant(model, null).key).toBe('ctv');
@@ -140,10 +160,18 @@ describe('channel tag preview', () => {
 describe('example bid requests', () => {
   it('describe the environment from the shared example values', () => {
     const ctv = exampleBidRequest('ctv', 'video');
-    expect(ctv).toMatchObject({ app: { bundle: 'com.example.tv' }, device: { devicetype: 3, ifa: expect.any(String) }, imp: [{ video: { w: 1920, h: 1080 } }] });
+    expect(ctv).toMatchObject({
+      app: { bundle: 'com.example.tv' },
+      device: { devicetype: 3, ifa: expect.any(String) },
+      imp: [{ video: { w: 1920, h: 1080 } }],
+    });
     expect(ctv).not.toHaveProperty('site');
     const web = exampleBidRequest('web', 'display');
-    expect(web).toMatchObject({ site: { domain: 'example.com', page: 'https://example.com/watch/42' }, device: { devicetype: 2 }, imp: [{ banner: { w: 300, h: 250 } }] });
+    expect(web).toMatchObject({
+      site: { domain: 'example.com', page: 'https://example.com/watch/42' },
+      device: { devicetype: 2 },
+      imp: [{ banner: { w: 300, h: 250 } }],
+    });
     expect(web).not.toHaveProperty('app');
     expect((web.device as Record<string, unknown>).ifa).toBeUndefined();
   });
@@ -154,7 +182,12 @@ describe('supplier endpoint preview', () => {
     const model = supplierTagPreview('9f3a', ['display'], 'ads.example.com');
     expect(pickVariant(model, null).text).toBe('https://ads.example.com/rtb/bid/9f3a');
     expect(new URL(pickVariant(model, null).text).pathname).toBe('/rtb/bid/9f3a');
-    expect(curlBody(pickVariant(model, 'test').text)).toMatchObject({ imp: [{ banner: { w: 300, h: 250 } }], site: { domain: 'example.com' } });
-    expect(curlBody(pickVariant(supplierTagPreview('9f3a', ['display', 'video'], 'ads.example.com'), 'test').text)).toMatchObject({ imp: [{ video: {} }], app: {} });
+    expect(curlBody(pickVariant(model, 'test').text)).toMatchObject({
+      imp: [{ banner: { w: 300, h: 250 } }],
+      site: { domain: 'example.com' },
+    });
+    expect(
+      curlBody(pickVariant(supplierTagPreview('9f3a', ['display', 'video'], 'ads.example.com'), 'test').text),
+    ).toMatchObject({ imp: [{ video: {} }], app: {} });
   });
 });

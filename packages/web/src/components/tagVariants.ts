@@ -1,6 +1,19 @@
 import {
-  type AuthUser, edgeUrl, ENVIRONMENT_OPTIONS, ENVIRONMENTS, macroExample, macroFilledIn, PREBID_AUCTION_PATH, rtbChannelPath, STANDARD_TAG_MACROS,
-  supplierBidPath, type TagEnvironment, type TagMacro, VAST_VERSION_PARAM, VAST_VERSIONS, vastTagPath,
+  type AuthUser,
+  edgeUrl,
+  ENVIRONMENT_OPTIONS,
+  ENVIRONMENTS,
+  macroExample,
+  macroFilledIn,
+  PREBID_AUCTION_PATH,
+  rtbChannelPath,
+  STANDARD_TAG_MACROS,
+  supplierBidPath,
+  type TagEnvironment,
+  type TagMacro,
+  VAST_VERSION_PARAM,
+  VAST_VERSIONS,
+  vastTagPath,
 } from '@adplane/shared';
 
 /**
@@ -80,9 +93,9 @@ const inSentence = (text: string) => (/^[A-Z][a-z]*(\s|$)/.test(text) ? text[0].
 
 /** What sets an environment's tag apart: the standard macros that not every environment's players fill. */
 function distinctMacros(environment: TagEnvironment): string[] {
-  return STANDARD_TAG_MACROS.filter((m) => m.environments.length < ENVIRONMENTS.length && m.environments.includes(environment)).map((m) =>
-    inSentence(m.description.replace(/ \([^)]*,[^)]*\)$/, '')),
-  );
+  return STANDARD_TAG_MACROS.filter(
+    (m) => m.environments.length < ENVIRONMENTS.length && m.environments.includes(environment),
+  ).map((m) => inSentence(m.description.replace(/ \([^)]*,[^)]*\)$/, '')));
 }
 
 function environmentHint(label: string, environment: TagEnvironment): string {
@@ -119,19 +132,33 @@ export function exampleBidRequest(environment: TagEnvironment, format: unknown):
   const ex = (param: string) => macroExample(param, environment);
   const video = format !== 'display';
   const imp = video
-    ? { id: '1', video: { mimes: ['video/mp4'], w: Number(ex('w')), h: Number(ex('h')), protocols: [2, 3, 7, 8], plcmt: 1 }, bidfloor: 0.5, bidfloorcur: 'USD' }
+    ? {
+        id: '1',
+        video: { mimes: ['video/mp4'], w: Number(ex('w')), h: Number(ex('h')), protocols: [2, 3, 7, 8], plcmt: 1 },
+        bidfloor: 0.5,
+        bidfloorcur: 'USD',
+      }
     : { id: '1', banner: { w: 300, h: 250 }, bidfloor: 0.5, bidfloorcur: 'USD' };
   const where =
     environment === 'web'
       ? { site: { domain: ex('domain'), page: ex('page_url') } }
       : { app: { bundle: ex('app_bundle'), name: ex('app_name'), storeurl: ex('app_store_url') } };
-  const device = { ua: ex('ua'), ip: ex('ip'), devicetype: Number(ex('device_type')), ...(environment === 'web' ? {} : { ifa: ex('device_id') }) };
+  const device = {
+    ua: ex('ua'),
+    ip: ex('ip'),
+    devicetype: Number(ex('device_type')),
+    ...(environment === 'web' ? {} : { ifa: ex('device_id') }),
+  };
   return { id: 'test-request-1', test: 1, tmax: 500, cur: ['USD'], imp: [imp], ...where, device };
 }
 
 /** A shell command that posts the example request to `url`, the JSON laid out to read (single quotes survive every value here). */
 function curlCall(url: string, body: Record<string, unknown>): string {
-  return [`curl -sS -X POST '${url}' \\`, `  -H 'Content-Type: application/json' -H 'x-openrtb-version: 2.6' \\`, `  -d '${JSON.stringify(body, null, 2)}'`].join('\n');
+  return [
+    `curl -sS -X POST '${url}' \\`,
+    `  -H 'Content-Type: application/json' -H 'x-openrtb-version: 2.6' \\`,
+    `  -d '${JSON.stringify(body, null, 2)}'`,
+  ].join('\n');
 }
 
 /** The JSON body of a `curlCall`, read back (what a test call sends). */
@@ -141,7 +168,12 @@ export function curlBody(call: string): unknown {
 }
 
 /** An OpenRTB endpoint and a test call to it (an RTB channel's, a supplier's). */
-function openRtbVariants(url: string, environment: TagEnvironment, format: unknown, endpointHint: string): TagVariant[] {
+function openRtbVariants(
+  url: string,
+  environment: TagEnvironment,
+  format: unknown,
+  endpointHint: string,
+): TagVariant[] {
   return [
     { key: 'endpoint', label: 'Endpoint', text: url, hint: endpointHint },
     {
@@ -167,7 +199,12 @@ export function channelTagPreview(channel: TaggedChannel, user: TagUser): TagPre
     case 'RTB':
       return {
         title: 'OpenRTB endpoint',
-        variants: openRtbVariants(edgeUrl(user.config.host, rtbChannelPath(uid)), environment, channel.format, 'OpenRTB 2.6 endpoint: the SSP posts its bid requests here.'),
+        variants: openRtbVariants(
+          edgeUrl(user.config.host, rtbChannelPath(uid)),
+          environment,
+          channel.format,
+          'OpenRTB 2.6 endpoint: the SSP posts its bid requests here.',
+        ),
         defaultKey: 'endpoint',
       };
     case 'PreBid': {
@@ -205,7 +242,12 @@ export function channelTagPreview(channel: TaggedChannel, user: TagUser): TagPre
 
 /** A supplier's bid endpoint (DSP mode) and a test call in the format it sends first. */
 export function supplierTagPreview(uid: string, formats: unknown, host: string): TagPreviewModel {
-  const first = Array.isArray(formats) && formats.includes('video') ? 'video' : Array.isArray(formats) && formats[0] ? formats[0] : 'video';
+  const first =
+    Array.isArray(formats) && formats.includes('video')
+      ? 'video'
+      : Array.isArray(formats) && formats[0]
+        ? formats[0]
+        : 'video';
   return {
     title: 'Bid endpoint',
     variants: openRtbVariants(
@@ -220,5 +262,9 @@ export function supplierTagPreview(uid: string, formats: unknown, host: string):
 
 /** The variant to show: the chosen one if the model still has it, else the model's default. */
 export function pickVariant(model: TagPreviewModel, key: string | null): TagVariant {
-  return model.variants.find((v) => v.key === key) ?? model.variants.find((v) => v.key === model.defaultKey) ?? model.variants[0];
+  return (
+    model.variants.find((v) => v.key === key) ??
+    model.variants.find((v) => v.key === model.defaultKey) ??
+    model.variants[0]
+  );
 }

@@ -15,7 +15,10 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 function renderFailing(loader: () => never) {
-  const router = createMemoryRouter([{ path: '/', loader, element: <div />, errorElement: <RouteErrorPage />, hydrateFallbackElement: <div /> }], { initialEntries: ['/'] });
+  const router = createMemoryRouter(
+    [{ path: '/', loader, element: <div />, errorElement: <RouteErrorPage />, hydrateFallbackElement: <div /> }],
+    { initialEntries: ['/'] },
+  );
   render(<RouterProvider router={router} />);
 }
 

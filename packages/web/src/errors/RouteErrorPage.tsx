@@ -33,7 +33,11 @@ function RouteErrorContent() {
     <Result
       status="error"
       title={<span data-testid="error-page-title">{routeErrorTitle(error)}</span>}
-      subTitle={chunkFailure ? 'A part of the console could not be downloaded. Reload the page to get the latest version.' : undefined}
+      subTitle={
+        chunkFailure
+          ? 'A part of the console could not be downloaded. Reload the page to get the latest version.'
+          : undefined
+      }
       extra={
         <a href="/" data-testid="error-page-home">
           Back to the home page

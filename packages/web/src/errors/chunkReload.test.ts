@@ -23,7 +23,9 @@ describe('chunk-reload guard', () => {
   });
 
   it('recognises the dynamic-import failures of Chrome, Firefox and Safari', () => {
-    expect(isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: https://x/assets/page-a.js'))).toBe(true);
+    expect(
+      isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: https://x/assets/page-a.js')),
+    ).toBe(true);
     expect(isChunkLoadError(new TypeError('error loading dynamically imported module'))).toBe(true);
     expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true);
     expect(isChunkLoadError(new Error('Cannot read properties of undefined'))).toBe(false);

@@ -34,6 +34,9 @@ describe('error toasts', () => {
     window.addEventListener(SHOW_ERROR_EVENT, listener);
     dispatchShowError({ title: 'Export failed', message: 'Too many rows' });
     window.removeEventListener(SHOW_ERROR_EVENT, listener);
-    expect((listener.mock.calls[0][0] as CustomEvent).detail).toEqual({ title: 'Export failed', message: 'Too many rows' });
+    expect((listener.mock.calls[0][0] as CustomEvent).detail).toEqual({
+      title: 'Export failed',
+      message: 'Too many rows',
+    });
   });
 });

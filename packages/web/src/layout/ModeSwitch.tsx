@@ -19,14 +19,20 @@ export function ModeSwitch({ current }: { current: Mode }) {
     });
   };
   return (
-    <Tooltip title={`You are in the ${modeLabel(current)} view: ${current === 'ssp' ? 'channels, subpublishers and demand tags' : 'campaigns, creatives, suppliers, ad exchanges and deals'}`} placement="bottom">
+    <Tooltip
+      title={`You are in the ${modeLabel(current)} view: ${current === 'ssp' ? 'channels, subpublishers and demand tags' : 'campaigns, creatives, suppliers, ad exchanges and deals'}`}
+      placement="bottom"
+    >
       <Segmented<Mode>
         className="app-mode-switch"
         size="small"
         value={pending ?? current}
         disabled={pending !== null}
         onChange={pick}
-        options={MODES.map((mode) => ({ value: mode, label: <span data-testid={`mode-switch-${mode}`}>{modeLabel(mode)}</span> }))}
+        options={MODES.map((mode) => ({
+          value: mode,
+          label: <span data-testid={`mode-switch-${mode}`}>{modeLabel(mode)}</span>,
+        }))}
         aria-label="SSP or DSP view"
         data-testid="mode-switch"
       />

@@ -9,7 +9,17 @@ import { SavedReportsBell } from './SavedReportsBell.js';
 import { announceSavedReports, fileWaitText } from './savedReportsFeed.js';
 
 const file = (over: Partial<SavedReport>): SavedReport => ({
-  id: 7, dt: '2026-11-28 08:00', name: 'Year by day', file: 1, ivt: 0, archived: false, status: 'running', progress: 0, error: null, request: null, ...over,
+  id: 7,
+  dt: '2026-11-28 08:00',
+  name: 'Year by day',
+  file: 1,
+  ivt: 0,
+  archived: false,
+  status: 'running',
+  progress: 0,
+  error: null,
+  request: null,
+  ...over,
 });
 
 afterEach(() => vi.restoreAllMocks());
@@ -22,9 +32,16 @@ describe('a report file waiting in line', () => {
   });
 
   it('shows its place in line in the bell, then its progress once it is being written', async () => {
-    vi.spyOn(reportsApi, 'list').mockImplementation((options = {}) => Promise.resolve(options.last === undefined ? [file({ status: 'waiting', ahead: 2 })] : []));
+    vi.spyOn(reportsApi, 'list').mockImplementation((options = {}) =>
+      Promise.resolve(options.last === undefined ? [file({ status: 'waiting', ahead: 2 })] : []),
+    );
     const get = vi.spyOn(reportsApi, 'get').mockResolvedValue(file({ status: 'running', progress: 40 }));
-    renderWithAuth(<MemoryRouter><SavedReportsBell /></MemoryRouter>, null);
+    renderWithAuth(
+      <MemoryRouter>
+        <SavedReportsBell />
+      </MemoryRouter>,
+      null,
+    );
     fireEvent.click(screen.getByTestId('bell'));
     expect((await screen.findByTestId('bell-entry-waits-7')).textContent).toBe('waits: 2 files ahead');
     expect(screen.queryByRole('progressbar')).toBeNull();

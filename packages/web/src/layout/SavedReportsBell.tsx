@@ -6,7 +6,8 @@ import { type BellEntry, fileWaitText, useSavedReportsFeed } from './savedReport
 import { useClock } from '../format/clock.js';
 
 /** The delete confirmation: deletion is permanent, Archive keeps it. */
-export const DELETE_WARNING = 'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
+export const DELETE_WARNING =
+  'Deleting is permanent and cannot be undone. To keep the report out of sight instead, archive it on the Saved Reports page.';
 
 function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) {
   const label = (
@@ -15,12 +16,44 @@ function EntryLink({ entry, onOpen }: { entry: BellEntry; onOpen: () => void }) 
     </span>
   );
   if (entry.file) {
-    if (entry.status === 'waiting') return <span>{label} <span className="bell-entry-waiting" data-testid={`bell-entry-waits-${entry.id}`}>{fileWaitText(entry.ahead)}</span></span>;
-    if (entry.status === 'running') return <span>{label} <Progress percent={entry.progress} size="small" style={{ width: 100 }} /></span>;
-    if (entry.status === 'failed') return <Tooltip title={entry.error}><span>{label} (failed)</span></Tooltip>;
-    return <a href={savedReportHref(entry)} target="_blank" rel="noopener noreferrer" onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>{label}</a>;
+    if (entry.status === 'waiting')
+      return (
+        <span>
+          {label}{' '}
+          <span className="bell-entry-waiting" data-testid={`bell-entry-waits-${entry.id}`}>
+            {fileWaitText(entry.ahead)}
+          </span>
+        </span>
+      );
+    if (entry.status === 'running')
+      return (
+        <span>
+          {label} <Progress percent={entry.progress} size="small" style={{ width: 100 }} />
+        </span>
+      );
+    if (entry.status === 'failed')
+      return (
+        <Tooltip title={entry.error}>
+          <span>{label} (failed)</span>
+        </Tooltip>
+      );
+    return (
+      <a
+        href={savedReportHref(entry)}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={onOpen}
+        data-testid={`bell-entry-link-${entry.id}`}
+      >
+        {label}
+      </a>
+    );
   }
-  return <Link to={savedReportHref(entry)} onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>{label}</Link>;
+  return (
+    <Link to={savedReportHref(entry)} onClick={onOpen} data-testid={`bell-entry-link-${entry.id}`}>
+      {label}
+    </Link>
+  );
 }
 
 export function SavedReportsBell() {
@@ -32,13 +65,30 @@ export function SavedReportsBell() {
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No saved reports yet" />
       ) : (
         feed.entries.map((entry) => (
-          <div key={entry.id} className={`bell-entry${entry.isNew ? ' bell-entry-new' : ''}`} data-testid={`bell-entry-${entry.id}`} data-new={entry.isNew ? '1' : '0'}>
+          <div
+            key={entry.id}
+            className={`bell-entry${entry.isNew ? ' bell-entry-new' : ''}`}
+            data-testid={`bell-entry-${entry.id}`}
+            data-new={entry.isNew ? '1' : '0'}
+          >
             <div>
               <EntryLink entry={entry} onOpen={() => feed.markSeen(entry.id)} />
               <div className="bell-entry-date">{clock(entry.dt)}</div>
             </div>
-            <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => void feed.remove(entry.id)}>
-              <Button type="text" size="small" icon={<DeleteOutlined />} aria-label={`Delete ${entry.name}`} data-testid={`bell-delete-${entry.id}`} />
+            <Popconfirm
+              title="Delete this saved report?"
+              description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>}
+              okText="Delete"
+              okButtonProps={{ danger: true }}
+              onConfirm={() => void feed.remove(entry.id)}
+            >
+              <Button
+                type="text"
+                size="small"
+                icon={<DeleteOutlined />}
+                aria-label={`Delete ${entry.name}`}
+                data-testid={`bell-delete-${entry.id}`}
+              />
             </Popconfirm>
           </div>
         ))
@@ -46,8 +96,19 @@ export function SavedReportsBell() {
     </div>
   );
   return (
-    <Dropdown trigger={['click']} placement="bottomRight" popupRender={() => list} onOpenChange={(open) => open && feed.clearHighlight()}>
-      <Button type="text" className={`bell-button app-user-button${feed.highlighted ? ' bell-new' : ''}`} aria-label="Saved reports" data-testid="bell" data-highlighted={feed.highlighted ? '1' : '0'}>
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      popupRender={() => list}
+      onOpenChange={(open) => open && feed.clearHighlight()}
+    >
+      <Button
+        type="text"
+        className={`bell-button app-user-button${feed.highlighted ? ' bell-new' : ''}`}
+        aria-label="Saved reports"
+        data-testid="bell"
+        data-highlighted={feed.highlighted ? '1' : '0'}
+      >
         <Badge dot={feed.highlighted} offset={[-2, 2]}>
           <BellOutlined style={{ fontSize: 18, color: 'inherit' }} />
         </Badge>

@@ -33,7 +33,11 @@ interface UserAreaProps {
 /** Right side of the top bar: back to admin, the SSP | DSP switch (for those who may switch), and the user menu. */
 export function UserArea({ user, navigation, onAction }: UserAreaProps) {
   const items: MenuProps['items'] = navigation.userMenu.flatMap((item, index) => {
-    const entry = { key: item.key, label: <span data-testid={item.testId}>{item.label}</span>, danger: item.action === 'signOut' };
+    const entry = {
+      key: item.key,
+      label: <span data-testid={item.testId}>{item.label}</span>,
+      danger: item.action === 'signOut',
+    };
     return item.action === 'signOut' && index > 0 ? [{ type: 'divider' as const }, entry] : [entry];
   });
   const byKey = new Map(navigation.userMenu.map((item) => [item.key, item]));

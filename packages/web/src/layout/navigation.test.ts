@@ -27,7 +27,8 @@ const MATRIX = ROLES.flatMap((role) => MODES.flatMap((mode) => EDITIONS.map((edi
 
 describe('buildNavigation: the postbid report', () => {
   it('is in the Reports menu of users granted post-bid pixels (showPostbidPix or showPostbidWh), never of SDK users', () => {
-    const paths = (role: Role, extra: Partial<AuthUser>) => childPaths(menuOf(nav(role, 'ssp', 'default', extra), 'reports'));
+    const paths = (role: Role, extra: Partial<AuthUser>) =>
+      childPaths(menuOf(nav(role, 'ssp', 'default', extra), 'reports'));
     expect(paths('demand', { showPostbidPix: true })).toEqual(['/report', '/reports', '/report?store=1', '/pbReport']);
     expect(paths('managedDemand', { showPostbidWh: true })).toContain('/pbReport');
     expect(paths('sub', { showPostbidPix: true })).toContain('/pbReport');
@@ -40,7 +41,16 @@ describe('buildNavigation: exact bars', () => {
   it('admin, SSP, default edition', () => {
     const n = nav('admin', 'ssp', 'default');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Targeting', 'Reports']);
-    expect(navigationPaths(n.main)).toEqual(['/', '/demands', '/tooltips', '/applists', '/report', '/reports', '/pbReport', '/finance']);
+    expect(navigationPaths(n.main)).toEqual([
+      '/',
+      '/demands',
+      '/tooltips',
+      '/applists',
+      '/report',
+      '/reports',
+      '/pbReport',
+      '/finance',
+    ]);
     expect(n.userMenu.map((i) => i.label)).toEqual(['Settings', 'Config', 'Force data reload', 'Sign Out']);
     expect(n.modeSwitch).toEqual({ current: 'ssp' });
   });
@@ -48,7 +58,14 @@ describe('buildNavigation: exact bars', () => {
   it('admin, DSP, CTVMediaV2V edition: no Targeting menu, User Activity in Reports', () => {
     const n = nav('admin', 'dsp', 'CTVMediaV2V');
     expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demands', 'Tooltips', 'Reports']);
-    expect(childPaths(menuOf(n, 'reports'))).toEqual(['/report', '/reports', '/report?store=1', '/pbReport', '/finance', '/log']);
+    expect(childPaths(menuOf(n, 'reports'))).toEqual([
+      '/report',
+      '/reports',
+      '/report?store=1',
+      '/pbReport',
+      '/finance',
+      '/log',
+    ]);
     expect(n.modeSwitch).toEqual({ current: 'dsp' });
   });
 
@@ -72,10 +89,24 @@ describe('buildNavigation: exact bars', () => {
 
   it('demand with showDsp, DSP, V2V edition', () => {
     const n = nav('demand', 'dsp', 'V2V', { showDsp: true });
-    expect(n.main.map((i) => i.label)).toEqual(['Dashboard', 'Demand', 'Supply', 'Targeting', 'Reports', 'Insight Hub']);
+    expect(n.main.map((i) => i.label)).toEqual([
+      'Dashboard',
+      'Demand',
+      'Supply',
+      'Targeting',
+      'Reports',
+      'Insight Hub',
+    ]);
     expect(childPaths(menuOf(n, 'demand'))).toEqual(['/creatives', '/campaigns', '/adexchanges', '/advertisers']);
     expect(childPaths(menuOf(n, 'supply'))).toEqual(['/suppliers']);
-    expect(childPaths(menuOf(n, 'targeting'))).toEqual(['/applists', '/targetings', '/ivts', '/crelists', '/publists', '/deals']);
+    expect(childPaths(menuOf(n, 'targeting'))).toEqual([
+      '/applists',
+      '/targetings',
+      '/ivts',
+      '/crelists',
+      '/publists',
+      '/deals',
+    ]);
     expect(n.userMenu.map((i) => i.testId)).toEqual([
       'user-menu-profile',
       'user-menu-settings',
@@ -104,7 +135,12 @@ describe('buildNavigation: exact bars', () => {
       expect(labels.slice(0, 2)).toEqual(['Dashboard', 'SDK Admin']);
       expect(navigationPaths(n.main)).toEqual(['/', '/sdk']);
     }
-    expect(nav('sdk', 'ssp', 'default').userMenu.map((i) => i.label)).toEqual(['Profile', 'Settings', 'Force data reload', 'Sign Out']);
+    expect(nav('sdk', 'ssp', 'default').userMenu.map((i) => i.label)).toEqual([
+      'Profile',
+      'Settings',
+      'Force data reload',
+      'Sign Out',
+    ]);
   });
 
   it('sub and adv: Dashboard and Reports', () => {
@@ -190,16 +226,26 @@ describe('buildNavigation: every rule of the bar over roles x modes x editions',
 describe('buildNavigation: user-specific parts', () => {
   it("takes the Insight Hub link from the server's config, and shows none without one", () => {
     const withHub = userFor('demand', 'V2V', {});
-    const configured = buildNavigation({ user: { ...withHub, config: { ...withHub.config, insightHub: 'https://insights.example/' } }, mode: 'ssp', edition: 'V2V' });
+    const configured = buildNavigation({
+      user: { ...withHub, config: { ...withHub.config, insightHub: 'https://insights.example/' } },
+      mode: 'ssp',
+      edition: 'V2V',
+    });
     expect(configured.main.find((i) => i.key === 'insight-hub')?.href).toBe('https://insights.example/');
-    const none = buildNavigation({ user: { ...withHub, config: { ...withHub.config, insightHub: '' } }, mode: 'ssp', edition: 'V2V' });
+    const none = buildNavigation({
+      user: { ...withHub, config: { ...withHub.config, insightHub: '' } },
+      mode: 'ssp',
+      edition: 'V2V',
+    });
     expect(none.main.find((i) => i.key === 'insight-hub')).toBeUndefined();
   });
 
   it("offers the mode switch to the demand users of a DSP tenant, the team member's own flag aside", () => {
     expect(nav('demand', 'ssp', 'default', { showDsp: true }).modeSwitch).toEqual({ current: 'ssp' });
     // A team member's own showDsp is off; its tenant's DSP view is what counts.
-    expect(nav('managedDemand', 'dsp', 'default', { showDsp: false, tenantShowDsp: true }).modeSwitch).toEqual({ current: 'dsp' });
+    expect(nav('managedDemand', 'dsp', 'default', { showDsp: false, tenantShowDsp: true }).modeSwitch).toEqual({
+      current: 'dsp',
+    });
     expect(nav('managedDemand', 'ssp', 'default', { showDsp: true, tenantShowDsp: false }).modeSwitch).toBeNull();
   });
 

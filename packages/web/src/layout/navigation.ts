@@ -1,4 +1,11 @@
-import { type AuthUser, type Edition, editionHas, isMetricVisible, type Mode, postbidReportRefusal } from '@adplane/shared';
+import {
+  type AuthUser,
+  type Edition,
+  editionHas,
+  isMetricVisible,
+  type Mode,
+  postbidReportRefusal,
+} from '@adplane/shared';
 import { canSwitchMode } from '../prefs/mode.js';
 
 /**
@@ -84,12 +91,15 @@ function demandMenu(mode: Mode): NavItem {
 
 function supplyMenu(mode: Mode): NavItem {
   const items =
-    mode === 'ssp' ? [link('/channels', 'Channels'), link('/subpublishers', 'Subpublishers')] : [link('/suppliers', 'Suppliers')];
+    mode === 'ssp'
+      ? [link('/channels', 'Channels'), link('/subpublishers', 'Subpublishers')]
+      : [link('/suppliers', 'Suppliers')];
   return menu('supply', 'Supply', items);
 }
 
 function targetingMenu(user: AuthUser, mode: Mode, edition: Edition): NavItem | null {
-  if (user.type === 'admin') return mode === 'ssp' ? menu('targeting', 'Targeting', [link('/applists', 'App Lists')]) : null;
+  if (user.type === 'admin')
+    return mode === 'ssp' ? menu('targeting', 'Targeting', [link('/applists', 'App Lists')]) : null;
   if (user.type !== 'demand') return null;
   const items = [link('/applists', 'App Lists'), link('/targetings', 'Targetings'), link('/ivts', '3rd Party Pixels')];
   // Edition-only pages follow the shared rule the server and the route guards apply (entitlements.ts).
@@ -104,15 +114,22 @@ function reportsMenu(user: AuthUser, edition: Edition): NavItem | null {
   const items = [link('/report', 'Create Report'), link('/reports', 'Saved Reports')];
   // The Market report helper: the prefilled marketplace report, in a new tab, for
   // whom the marketplace revenue is theirs to see (visibility.ts).
-  if (isMetricVisible(user, 'rev_m')) items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
+  if (isMetricVisible(user, 'rev_m'))
+    items.push({ key: 'market-report', label: 'Market Report', href: MARKET_REPORT_HREF, testId: 'nav-market-report' });
   // The postbid report: admins and users the admin granted post-bid (showPostbidPix or showPostbidWh).
   if (!postbidReportRefusal(user)) items.push(link('/pbReport', 'Postbid Report'));
   if (user.type === 'admin') items.push(link('/finance', 'Financial Report'));
-  if (editionHas('activity', edition) && (user.type === 'admin' || user.type === 'demand')) items.push(link('/log', 'User Activity'));
+  if (editionHas('activity', edition) && (user.type === 'admin' || user.type === 'demand'))
+    items.push(link('/log', 'User Activity'));
   return menu('reports', 'Reports', items);
 }
 
-export function buildNavigation({ user, mode, edition, insightHubUrl = user.config.insightHub ?? '' }: NavigationInput): Navigation {
+export function buildNavigation({
+  user,
+  mode,
+  edition,
+  insightHubUrl = user.config.insightHub ?? '',
+}: NavigationInput): Navigation {
   const main: NavItem[] = [link('/', 'Dashboard')];
   if (user.type === 'admin') main.push(link('/demands', 'Demands'), link('/tooltips', 'Tooltips'));
   if (user.type === 'demand') main.push(demandMenu(mode), supplyMenu(mode));
@@ -121,10 +138,17 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = user.conf
   if (user.type === 'sdk') main.push(link('/sdk', 'SDK Admin'));
   const reports = reportsMenu(user, edition);
   if (reports) main.push(reports);
-  if (user.type === 'demand' && user.managerId == null && editionHas('managers', edition)) main.push(link('/managers', 'Managers'));
+  if (user.type === 'demand' && user.managerId == null && editionHas('managers', edition))
+    main.push(link('/managers', 'Managers'));
   // The V2V edition's analytics site, where the deployment has one (ADPLANE_INSIGHT_HUB_URL).
   if (edition === 'V2V' && insightHubUrl) {
-    main.push({ key: 'insight-hub', label: 'Insight Hub', href: insightHubUrl, external: true, testId: 'nav-insight-hub' });
+    main.push({
+      key: 'insight-hub',
+      label: 'Insight Hub',
+      href: insightHubUrl,
+      external: true,
+      testId: 'nav-insight-hub',
+    });
   }
 
   const userMenu: NavItem[] = [];
@@ -136,10 +160,21 @@ export function buildNavigation({ user, mode, edition, insightHubUrl = user.conf
 
   const backToAdmin: NavItem | null =
     user.adminId != null
-      ? { key: 'back-to-admin', label: 'Back to admin', href: backToAdminHref(user.adminId), testId: 'nav-back-to-admin' }
+      ? {
+          key: 'back-to-admin',
+          label: 'Back to admin',
+          href: backToAdminHref(user.adminId),
+          testId: 'nav-back-to-admin',
+        }
       : null;
 
-  return { main, userMenu, backToAdmin, logoHref: user.config?.landing || '/', modeSwitch: canSwitchMode(user) ? { current: mode } : null };
+  return {
+    main,
+    userMenu,
+    backToAdmin,
+    logoHref: user.config?.landing || '/',
+    modeSwitch: canSwitchMode(user) ? { current: mode } : null,
+  };
 }
 
 /** Every console route the navigation links to, menus flattened, in bar order. */

@@ -58,10 +58,12 @@ export function useSavedReportsFeed() {
       if (running.length > 0) {
         const updated = await Promise.all(running.map((e) => reportsApi.get(e.id, { silent: true })));
         // (a file that started has no `ahead` any more: the fresh answer replaces the entry's fields)
-        setEntries((current) => current.map((e) => {
-          const fresh = updated.find((u) => u.id === e.id);
-          return fresh ? { ...fresh, isNew: e.isNew } : e;
-        }));
+        setEntries((current) =>
+          current.map((e) => {
+            const fresh = updated.find((u) => u.id === e.id);
+            return fresh ? { ...fresh, isNew: e.isNew } : e;
+          }),
+        );
       }
     } catch (error) {
       console.error('Saved reports poll failed', error);

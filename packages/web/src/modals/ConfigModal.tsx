@@ -3,7 +3,13 @@ import { App, Form, Input, Modal, Spin } from 'antd';
 import { type AppConfig } from '@adplane/shared';
 import { api } from '../api/client.js';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
-import { CONFIG_FIELDS, configFieldError, formatConfigValue, parseConfigForm, type ConfigFormValues } from './configForm.js';
+import {
+  CONFIG_FIELDS,
+  configFieldError,
+  formatConfigValue,
+  parseConfigForm,
+  type ConfigFormValues,
+} from './configForm.js';
 
 const CONFIG_TITLE = 'Application Config';
 

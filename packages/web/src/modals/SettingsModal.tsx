@@ -57,7 +57,12 @@ function SettingsForm() {
 
   return (
     <div className="settings-form">
-      <Checkbox checked={tabs} disabled={saving} onChange={(e) => void save(e.target.checked)} data-testid="settings-tabs">
+      <Checkbox
+        checked={tabs}
+        disabled={saving}
+        onChange={(e) => void save(e.target.checked)}
+        data-testid="settings-tabs"
+      >
         Open links in new Tabs
       </Checkbox>
       <Typography.Paragraph type="secondary" className="settings-hint">

@@ -15,7 +15,10 @@ describe('config form', () => {
       ok: true,
       value: { postbidMaxImps: 0, postbidMaxReps: 0 },
     });
-    expect(parseConfigForm({ postbidMaxImps: 500, postbidMaxReps: '7' })).toEqual({ ok: true, value: { postbidMaxImps: 500, postbidMaxReps: 7 } });
+    expect(parseConfigForm({ postbidMaxImps: 500, postbidMaxReps: '7' })).toEqual({
+      ok: true,
+      value: { postbidMaxImps: 500, postbidMaxReps: 7 },
+    });
   });
 
   it('rejects what is not a whole non-negative number', () => {

@@ -23,7 +23,9 @@ export function configFieldError(text: string | number | null | undefined): stri
 }
 
 /** The PUT /api/admin/config body: commas, dots and spaces stripped, empty as 0. */
-export function parseConfigForm(values: ConfigFormValues): { ok: true; value: AppConfig } | { ok: false; errors: Partial<Record<ConfigFieldName, string>> } {
+export function parseConfigForm(
+  values: ConfigFormValues,
+): { ok: true; value: AppConfig } | { ok: false; errors: Partial<Record<ConfigFieldName, string>> } {
   const errors: Partial<Record<ConfigFieldName, string>> = {};
   for (const { name } of CONFIG_FIELDS) {
     const error = configFieldError(values[name]);

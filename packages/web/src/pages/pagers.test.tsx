@@ -15,12 +15,36 @@ vi.setConfig({ testTimeout: 20_000 });
 const fetchMock = vi.fn<typeof fetch>();
 
 const report = (id: number): SavedReport => ({
-  id, dt: '2026-11-02 10:00', name: `Report ${id}`, file: 0, ivt: 0, archived: false, status: 'ready', progress: 100, error: null, request: null,
+  id,
+  dt: '2026-11-02 10:00',
+  name: `Report ${id}`,
+  file: 0,
+  ivt: 0,
+  archived: false,
+  status: 'ready',
+  progress: 100,
+  error: null,
+  request: null,
 });
 const financeRow = (tenantId: number) => ({
-  tenantId, name: `Demand ${tenantId}`, timezone: 0, priceReq: 0, priceImp: 0, pricePostbid: 0, priceDsp: 0, reqs: 10, imps: 5, postbidImps: 0, revenue: 1_000_000, systemCost: 0,
+  tenantId,
+  name: `Demand ${tenantId}`,
+  timezone: 0,
+  priceReq: 0,
+  priceImp: 0,
+  pricePostbid: 0,
+  priceDsp: 0,
+  reqs: 10,
+  imps: 5,
+  postbidImps: 0,
+  revenue: 1_000_000,
+  systemCost: 0,
 });
-const FINANCE: FinanceAnswer = { month: '2026-11', rows: [1, 2, 3].map(financeRow), totals: { reqs: 30, imps: 15, postbidImps: 0, revenue: 3_000_000, systemCost: 0 } };
+const FINANCE: FinanceAnswer = {
+  month: '2026-11',
+  rows: [1, 2, 3].map(financeRow),
+  totals: { reqs: 30, imps: 15, postbidImps: 0, revenue: 3_000_000, systemCost: 0 },
+};
 
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
@@ -28,7 +52,12 @@ beforeEach(() => {
     const url = String(input);
     if (url.startsWith('/api/savedReports')) return jsonResponse([report(1), report(2), report(3)]);
     if (url.startsWith('/api/finance')) return jsonResponse(FINANCE);
-    if (url === '/api/rrun') return jsonResponse([{ app_bundle: 'com.a', reqs: 9 }, { app_bundle: 'com.b', reqs: 5 }, { total: true, reqs: 14 }]);
+    if (url === '/api/rrun')
+      return jsonResponse([
+        { app_bundle: 'com.a', reqs: 9 },
+        { app_bundle: 'com.b', reqs: 5 },
+        { total: true, reqs: 14 },
+      ]);
     return jsonResponse([]);
   });
 });

@@ -32,7 +32,11 @@ export function modeLabel(mode: Mode): string {
 }
 
 /** Store the new mode and reload the page. */
-export function switchMode(next: Mode, reload: () => void = () => browser.reload(), storage: Storage = localStorage): void {
+export function switchMode(
+  next: Mode,
+  reload: () => void = () => browser.reload(),
+  storage: Storage = localStorage,
+): void {
   writeStorage(storage, STORAGE_KEYS.mode, next);
   reload();
 }

@@ -1,7 +1,23 @@
-import { AimOutlined, CheckCircleOutlined, CloseOutlined, InboxOutlined, PauseCircleOutlined, PlusSquareOutlined, UndoOutlined } from '@ant-design/icons';
+import {
+  AimOutlined,
+  CheckCircleOutlined,
+  CloseOutlined,
+  InboxOutlined,
+  PauseCircleOutlined,
+  PlusSquareOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
 import { App, Button, Modal, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { BULK_ACTION_LABELS, type BulkAction, type BulkAnswer, LIST_OF_ROWS, RESOURCES, type ResourceDef, bulkActionsOf } from '@adplane/shared';
+import {
+  BULK_ACTION_LABELS,
+  type BulkAction,
+  type BulkAnswer,
+  LIST_OF_ROWS,
+  RESOURCES,
+  type ResourceDef,
+  bulkActionsOf,
+} from '@adplane/shared';
 import { setList } from '../api/lists.js';
 import { useAuth } from '../auth/authContext.js';
 import { isEntitled } from '../auth/guards.js';
@@ -19,7 +35,14 @@ const ICONS: Record<BulkAction, ReactNode> = {
   addToList: <PlusSquareOutlined />,
 };
 
-const DONE: Record<BulkAction, string> = { pause: 'Paused', activate: 'Activated', archive: 'Archived', restore: 'Restored', setTargeting: 'Targeting set on', addToList: 'Added' };
+const DONE: Record<BulkAction, string> = {
+  pause: 'Paused',
+  activate: 'Activated',
+  archive: 'Archived',
+  restore: 'Restored',
+  setTargeting: 'Targeting set on',
+  addToList: 'Added',
+};
 
 /** What the answer of an "add to list" says: each list named with what it gained. */
 function listsDone(answer: BulkAnswer): string {
@@ -32,7 +55,14 @@ function listsDone(answer: BulkAnswer): string {
  * to lists. One call for all of them (POST {api}/bulk): all or
  * nothing, and a refusal names the row and why.
  */
-export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
+export function BulkBar({
+  def,
+  api,
+  selected,
+  archivedView,
+  onDone,
+  onClear,
+}: {
   def: ResourceDef;
   api: ResourceApi;
   selected: number[];
@@ -48,9 +78,16 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
   const [listIds, setListIds] = useState<number[]>([]);
   const { user } = useAuth();
   const listKind = LIST_OF_ROWS[def.kind];
-  const actions = bulkActionsOf(def).filter((a) => (archivedView ? a === 'restore' : a !== 'restore') && (a !== 'addToList' || (listKind && isEntitled(user, listKind))));
+  const actions = bulkActionsOf(def).filter(
+    (a) =>
+      (archivedView ? a === 'restore' : a !== 'restore') &&
+      (a !== 'addToList' || (listKind && isEntitled(user, listKind))),
+  );
   const rows = `${selected.length} ${inSentence(selected.length === 1 ? def.label : def.plural)}`;
-  const opens: Partial<Record<BulkAction, () => void>> = { setTargeting: () => setTargetingOpen(true), addToList: () => setListOpen(true) };
+  const opens: Partial<Record<BulkAction, () => void>> = {
+    setTargeting: () => setTargetingOpen(true),
+    addToList: () => setListOpen(true),
+  };
 
   const run = async (action: BulkAction, extra: { targetingId?: number | null; listIds?: number[] } = {}) => {
     setBusy(action);
@@ -104,7 +141,12 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
         destroyOnHidden
       >
         <p>Every selected row gets this targeting; leave it empty to take their targeting off.</p>
-        <RefSelect kind="targetings" value={targetingId} onChange={(v) => setTargetingId((v as number | null) ?? null)} placeholder="No targeting" />
+        <RefSelect
+          kind="targetings"
+          value={targetingId}
+          onChange={(v) => setTargetingId((v as number | null) ?? null)}
+          placeholder="No targeting"
+        />
       </Modal>
       {listKind && (
         <Modal
@@ -117,9 +159,18 @@ export function BulkBar({ def, api, selected, archivedView, onDone, onClear }: {
           onOk={() => void run('addToList', { listIds }).then((ok) => ok && setListOpen(false))}
           destroyOnHidden
         >
-          <p>Each list gets the selected {inSentence(def.plural)} it does not hold yet; a list that would go over its limit stops the whole change.</p>
+          <p>
+            Each list gets the selected {inSentence(def.plural)} it does not hold yet; a list that would go over its
+            limit stops the whole change.
+          </p>
           <div data-testid="bulk-list-select">
-            <RefSelect kind={listKind} multiple value={listIds} onChange={(v) => setListIds((v as number[] | null) ?? [])} placeholder={`Pick ${inSentence(RESOURCES[listKind].plural)}`} />
+            <RefSelect
+              kind={listKind}
+              multiple
+              value={listIds}
+              onChange={(v) => setListIds((v as number[] | null) ?? [])}
+              placeholder={`Pick ${inSentence(RESOURCES[listKind].plural)}`}
+            />
           </div>
         </Modal>
       )}

@@ -10,7 +10,12 @@ export interface ChooserColumn {
  * Which columns a list shows, remembered per user and list (tablePrefs.ts). The name and the actions
  * are always there; everything else can be hidden, and Reset brings back the list's defaults.
  */
-export function ColumnChooser({ columns, hidden, onChange, defaults }: {
+export function ColumnChooser({
+  columns,
+  hidden,
+  onChange,
+  defaults,
+}: {
   columns: ChooserColumn[];
   hidden: string[];
   onChange: (hidden: string[]) => void;

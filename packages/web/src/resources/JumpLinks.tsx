@@ -45,7 +45,10 @@ export function JumpLinks({ formRef }: { formRef: RefObject<HTMLElement | null> 
   /** The section of the last jump, until the reader scrolls by hand. */
   const jumped = useRef<number | null>(null);
 
-  const headings = useCallback(() => [...(formRef.current?.querySelectorAll<HTMLElement>(TITLE_SELECTOR) ?? [])], [formRef]);
+  const headings = useCallback(
+    () => [...(formRef.current?.querySelectorAll<HTMLElement>(TITLE_SELECTOR) ?? [])],
+    [formRef],
+  );
 
   useEffect(() => {
     const root = formRef.current;

@@ -21,14 +21,29 @@ const READ_ONLY_THEME: ThemeConfig = {
  * Give the Form `disabled` and `variant="borderless"` as well (readOnlyFormProps). Every empty field
  * of the view shows the empty mark (markEmptyFields), whatever form it belongs to.
  */
-export function ReadOnlyView({ readOnly, reason, children }: { readOnly: boolean; reason: ReactNode; children: ReactNode }) {
+export function ReadOnlyView({
+  readOnly,
+  reason,
+  children,
+}: {
+  readOnly: boolean;
+  reason: ReactNode;
+  children: ReactNode;
+}) {
   const viewRef = useRef<HTMLDivElement>(null);
   useEmptyMarks(viewRef, readOnly);
   if (!readOnly) return <>{children}</>;
   return (
     <ConfigProvider theme={READ_ONLY_THEME}>
       <div className="form-readonly" data-testid="form-readonly" ref={viewRef}>
-        <Alert className="form-readonly-banner" type="info" showIcon title="View only" description={reason} data-testid="form-readonly-banner" />
+        <Alert
+          className="form-readonly-banner"
+          type="info"
+          showIcon
+          title="View only"
+          description={reason}
+          data-testid="form-readonly-banner"
+        />
         {children}
       </div>
     </ConfigProvider>
@@ -36,8 +51,14 @@ export function ReadOnlyView({ readOnly, reason, children }: { readOnly: boolean
 }
 
 /** The Form props of a form that may be read-only: disabled, boxes off, no required marks. */
-export function readOnlyFormProps(readOnly: boolean): { disabled: boolean; requiredMark: boolean; variant?: 'borderless' } {
-  return readOnly ? { disabled: true, requiredMark: false, variant: 'borderless' } : { disabled: false, requiredMark: true };
+export function readOnlyFormProps(readOnly: boolean): {
+  disabled: boolean;
+  requiredMark: boolean;
+  variant?: 'borderless';
+} {
+  return readOnly
+    ? { disabled: true, requiredMark: false, variant: 'borderless' }
+    : { disabled: false, requiredMark: true };
 }
 
 /** Inputs that hold a value of their own (text, numbers, dates); not a search box, a checkbox or a file. */
@@ -53,15 +74,22 @@ const VALUE_INPUT_TYPES = new Set(['text', 'number', 'email', 'url', 'tel']);
  * check) holds no value of the row.
  */
 function markEmptyFields(root: ParentNode): void {
-  for (const field of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('.ant-form-item input, .ant-form-item textarea')) {
+  for (const field of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+    '.ant-form-item input, .ant-form-item textarea',
+  )) {
     // (a select's own search input: the select draws its placeholder elsewhere, below)
-    if (field instanceof HTMLInputElement && (!VALUE_INPUT_TYPES.has(field.type) || field.classList.contains('ant-select-input'))) continue;
+    if (
+      field instanceof HTMLInputElement &&
+      (!VALUE_INPUT_TYPES.has(field.type) || field.classList.contains('ant-select-input'))
+    )
+      continue;
     if (field.getAttribute('placeholder') !== EMPTY_MARK) field.setAttribute('placeholder', EMPTY_MARK);
   }
   for (const placeholder of root.querySelectorAll<HTMLElement>('.ant-form-item .ant-select-placeholder')) {
     // Only text is replaced: React sets a text placeholder as the element's text (and sets it again
     // whole when it changes), while an element placeholder is React's own node, not to be taken away.
-    if (placeholder.children.length === 0 && placeholder.textContent !== EMPTY_MARK) placeholder.textContent = EMPTY_MARK;
+    if (placeholder.children.length === 0 && placeholder.textContent !== EMPTY_MARK)
+      placeholder.textContent = EMPTY_MARK;
   }
 }
 
@@ -77,7 +105,13 @@ function useEmptyMarks(viewRef: RefObject<HTMLDivElement | null>, readOnly: bool
     markEmptyFields(root);
     // Marking changes only what differs, so the changes it makes itself end the round.
     const observer = new MutationObserver(() => markEmptyFields(root));
-    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['placeholder', 'type'] });
+    observer.observe(root, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['placeholder', 'type'],
+    });
     return () => observer.disconnect();
   }, [viewRef, readOnly]);
 }

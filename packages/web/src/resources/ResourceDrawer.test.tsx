@@ -62,7 +62,13 @@ function formWith(sections: number) {
   };
 }
 
-function renderDrawer(options: { readOnly: boolean; sections?: number; row?: ResourceRow; body?: ComponentType<ResourceFormProps>; onClose?: () => void }) {
+function renderDrawer(options: {
+  readOnly: boolean;
+  sections?: number;
+  row?: ResourceRow;
+  body?: ComponentType<ResourceFormProps>;
+  onClose?: () => void;
+}) {
   const state: DrawerState = { open: true, id: (options.row ?? ROW).id };
   const onClose = options.onClose ?? vi.fn();
   renderWithAuth(
@@ -115,7 +121,9 @@ describe('ResourceDrawer: the read-only view', () => {
 
   it('says why an archived row cannot be changed', async () => {
     renderDrawer({ readOnly: true, row: { ...ROW, archived: true } });
-    await waitFor(() => expect(screen.getByTestId('form-readonly-banner').textContent).toContain('archived: restore it'));
+    await waitFor(() =>
+      expect(screen.getByTestId('form-readonly-banner').textContent).toContain('archived: restore it'),
+    );
   });
 });
 
@@ -183,8 +191,10 @@ async function fieldOf(label: string): Promise<HTMLElement> {
   return item;
 }
 
-const placeholderOf = async (label: string) => (await fieldOf(label)).querySelector<HTMLInputElement | HTMLTextAreaElement>('input, textarea')?.placeholder;
-const selectPlaceholderOf = async (label: string) => (await fieldOf(label)).querySelector('.ant-select-placeholder')?.textContent;
+const placeholderOf = async (label: string) =>
+  (await fieldOf(label)).querySelector<HTMLInputElement | HTMLTextAreaElement>('input, textarea')?.placeholder;
+const selectPlaceholderOf = async (label: string) =>
+  (await fieldOf(label)).querySelector('.ant-select-placeholder')?.textContent;
 
 describe('ResourceDrawer: empty fields', () => {
   const row: ResourceRow = { ...ROW, domain: '', environment: 'ctv' };
@@ -228,7 +238,13 @@ describe('ResourceDrawer: jump links', () => {
   it('lists the sections of a long form', async () => {
     renderDrawer({ readOnly: false, sections: 5 });
     const links = await screen.findByTestId('form-jump-links');
-    expect([...links.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Basics', 'Part 2', 'Part 3', 'Part 4', 'Part 5']);
+    expect([...links.querySelectorAll('button')].map((b) => b.textContent)).toEqual([
+      'Basics',
+      'Part 2',
+      'Part 3',
+      'Part 4',
+      'Part 5',
+    ]);
   });
 
   it('shows no jump links for three sections', async () => {

@@ -108,7 +108,11 @@ export function ResourceDrawer(props: {
   const readOnlyReason = row?.archived
     ? `This ${inSentence(def.label)} is archived: restore it from the list to change it.`
     : `You can look at this ${inSentence(def.label)} but not change it.`;
-  const title = readOnly ? `${def.label}: ${row?.name ?? ''}` : state.id === null ? `New ${inSentence(def.label)}` : `Edit ${inSentence(def.label)}: ${row?.name ?? ''}`;
+  const title = readOnly
+    ? `${def.label}: ${row?.name ?? ''}`
+    : state.id === null
+      ? `New ${inSentence(def.label)}`
+      : `Edit ${inSentence(def.label)}: ${row?.name ?? ''}`;
   return (
     <Drawer
       open={state.open}
@@ -129,7 +133,13 @@ export function ResourceDrawer(props: {
               <Button onClick={props.onClose} data-testid="resource-cancel">
                 Cancel
               </Button>
-              <Button type="primary" loading={saving} disabled={loading} onClick={() => void save()} data-testid="resource-save">
+              <Button
+                type="primary"
+                loading={saving}
+                disabled={loading}
+                onClick={() => void save()}
+                data-testid="resource-save"
+              >
                 {state.id === null ? 'Create' : 'Save'}
               </Button>
             </>
@@ -143,8 +153,22 @@ export function ResourceDrawer(props: {
         <div className="form-with-jumps" ref={formRef}>
           <JumpLinks formRef={formRef} />
           <ReadOnlyView readOnly={readOnly} reason={readOnlyReason}>
-            <Form form={form} layout="vertical" {...readOnlyFormProps(readOnly)} onFinish={() => void save()} scrollToFirstError>
-              {unshown.length > 0 && <Alert type="error" showIcon style={{ marginBottom: 16 }} title="Some values are refused" description={unshown.join('; ')} />}
+            <Form
+              form={form}
+              layout="vertical"
+              {...readOnlyFormProps(readOnly)}
+              onFinish={() => void save()}
+              scrollToFirstError
+            >
+              {unshown.length > 0 && (
+                <Alert
+                  type="error"
+                  showIcon
+                  style={{ marginBottom: 16 }}
+                  title="Some values are refused"
+                  description={unshown.join('; ')}
+                />
+              )}
               <FormBody form={form} row={row} readOnly={readOnly} />
               {row && <RowStamps row={row} />}
             </Form>

@@ -11,7 +11,15 @@ import { columnsKey, periodKey, readHiddenColumns, readPeriod } from './tablePre
 
 vi.setConfig({ testTimeout: 20_000 });
 const fetchMock = vi.fn<typeof fetch>();
-const row = (id: number, name: string) => ({ id, name, status: 1, archived: false, uid: `u${id}`, createdAt: '2026-11-01T10:00:00Z', updatedAt: '2026-11-02T10:00:00Z' });
+const row = (id: number, name: string) => ({
+  id,
+  name,
+  status: 1,
+  archived: false,
+  uid: `u${id}`,
+  createdAt: '2026-11-01T10:00:00Z',
+  updatedAt: '2026-11-02T10:00:00Z',
+});
 const ROWS = [row(3, 'Gamma'), row(2, 'Beta'), row(1, 'Alpha')];
 const calls: string[] = [];
 
@@ -28,8 +36,16 @@ beforeEach(() => {
       const period = new URL(url, 'http://x').searchParams.get('period');
       const revenue = period === 'yesterday' ? 1 : 1_000_000;
       return jsonResponse({
-        kind: 'channels', period, startDate: '2026-11-23', endDate: '2026-11-23', timezone: -5, metrics: ['reqs', 'imps', 'fill', 'revenue', 'ecpm'],
-        rows: { '1': { reqs: 100, imps: 10, fill: 10, revenue: 3 * revenue, ecpm: 0 }, '3': { reqs: 50, imps: 5, fill: 10, revenue: revenue, ecpm: 0 } },
+        kind: 'channels',
+        period,
+        startDate: '2026-11-23',
+        endDate: '2026-11-23',
+        timezone: -5,
+        metrics: ['reqs', 'imps', 'fill', 'revenue', 'ecpm'],
+        rows: {
+          '1': { reqs: 100, imps: 10, fill: 10, revenue: 3 * revenue, ecpm: 0 },
+          '3': { reqs: 50, imps: 5, fill: 10, revenue: revenue, ecpm: 0 },
+        },
       });
     }
     if (url === '/api/demand/channels/bulk') return jsonResponse({ action: 'pause', changed: [3, 1], unchanged: [] });
@@ -45,7 +61,12 @@ const user = makeUser('demand', { id: 42 });
 const renderList = () =>
   renderWithAuth(
     <MemoryRouter>
-      <ResourceListPage def={RESOURCES.channels} columns={[{ title: 'UID', dataIndex: 'uid', key: 'uid' }]} FormBody={() => null} defaults={() => ({})} />
+      <ResourceListPage
+        def={RESOURCES.channels}
+        columns={[{ title: 'UID', dataIndex: 'uid', key: 'uid' }]}
+        FormBody={() => null}
+        defaults={() => ({})}
+      />
     </MemoryRouter>,
     user,
   );
@@ -98,7 +119,9 @@ describe('list page numbers, columns and bulk actions', () => {
     fireEvent.click(screen.getByTestId('row-more-3'));
     fireEvent.click(await screen.findByTestId('row-archive-3'));
     await waitFor(() => expect(calls).toContain('POST /api/demand/channels/3/archive'));
-    expect(calls.indexOf('GET /api/demand/channels/3/usage')).toBeLessThan(calls.indexOf('POST /api/demand/channels/3/archive'));
+    expect(calls.indexOf('GET /api/demand/channels/3/usage')).toBeLessThan(
+      calls.indexOf('POST /api/demand/channels/3/archive'),
+    );
   });
 
   it('pauses the selected rows in one call', async () => {

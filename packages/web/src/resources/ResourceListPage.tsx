@@ -5,7 +5,14 @@ import { type SorterResult, type TableCurrentDataSource } from 'antd/es/table/in
 import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
-  bulkActionsOf, DEFAULT_PAGE_SIZE, formatTimezone, hasRowStats, PAGE_SIZES, type ResourceDef, ROW_STATS_PERIOD_LABELS, ROW_STATS_PERIODS,
+  bulkActionsOf,
+  DEFAULT_PAGE_SIZE,
+  formatTimezone,
+  hasRowStats,
+  PAGE_SIZES,
+  type ResourceDef,
+  ROW_STATS_PERIOD_LABELS,
+  ROW_STATS_PERIODS,
   type RowStatsPeriod,
 } from '@adplane/shared';
 import { notifyLoadError } from '../errors/notify.js';
@@ -17,7 +24,14 @@ import { actionsWidth, COLUMN_WIDTHS, minTableWidth } from './columnWidths.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
 import { StatusTag } from './fields.js';
 import { inSentence } from './labels.js';
-import { isMetricKey, type MetricColumn, metricColumns, type RowValues, sortByMetric, useRowStats } from './rowMetrics.js';
+import {
+  isMetricKey,
+  type MetricColumn,
+  metricColumns,
+  type RowValues,
+  sortByMetric,
+  useRowStats,
+} from './rowMetrics.js';
 import { listPagination } from './pagination.js';
 import { type ListParams, type ResourceRow, resourceApi } from './resourceApi.js';
 import { Locked, RowActions, useRowCommands } from './RowActions.js';
@@ -62,7 +76,11 @@ export interface ResourcePageProps {
   /** Column keys hidden until the user shows them with the column chooser. Default: `updatedAt`. */
   defaultHidden?: string[];
   /** Columns computed from the row numbers and the row itself (a campaign's pacing), after the numbers. */
-  metricExtras?: (valueOf: (row: ResourceRow) => RowValues | undefined, period: RowStatsPeriod, loading: boolean) => MetricColumn[];
+  metricExtras?: (
+    valueOf: (row: ResourceRow) => RowValues | undefined,
+    period: RowStatsPeriod,
+    loading: boolean,
+  ) => MetricColumn[];
 }
 
 /** A list's column: antd's, with the name the column chooser shows for it when its title is not a string. */
@@ -93,7 +111,8 @@ function readParams(sp: URLSearchParams): ListParams {
   };
 }
 
-const titleText = (c: ColumnType<ResourceRow> & { label?: string }) => c.label ?? (typeof c.title === 'string' ? c.title : String(c.key));
+const titleText = (c: ColumnType<ResourceRow> & { label?: string }) =>
+  c.label ?? (typeof c.title === 'string' ? c.title : String(c.key));
 
 /**
  * The list page of every resource: server-side paging (10/20/50/100), sort, search and status
@@ -161,7 +180,13 @@ export function ResourceListPage(props: ResourcePageProps) {
   const statsPending = statsLoading || current === null;
   const valueOf = useCallback((row: ResourceRow) => current?.rows[String(row.id)], [current]);
   const metricCols: MetricColumn[] = useMemo(
-    () => (statsKind ? [...metricColumns(statsKind, valueOf, statsPending), ...(props.metricExtras?.(valueOf, period, statsPending) ?? [])] : []),
+    () =>
+      statsKind
+        ? [
+            ...metricColumns(statsKind, valueOf, statsPending),
+            ...(props.metricExtras?.(valueOf, period, statsPending) ?? []),
+          ]
+        : [],
     // props.metricExtras is a page's inline function: its output depends only on these.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [statsKind, valueOf, statsPending, period],
@@ -178,7 +203,8 @@ export function ResourceListPage(props: ResourcePageProps) {
   };
 
   const commands = useRowCommands(def, api, load);
-  const serverOrder = (k: string) => (!metricSort && params.sort === k ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null);
+  const serverOrder = (k: string) =>
+    !metricSort && params.sort === k ? (params.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
 
   // The name takes the room the other columns leave, unless the kind has a wide column of its own
   // (a targeting's rules, a tooltip's text) that needs it more: then it keeps `nameWidth`.
@@ -213,7 +239,15 @@ export function ResourceListPage(props: ResourcePageProps) {
     },
     ...props.columns.map((c) => ({ ...c, sortOrder: 'key' in c && c.sorter ? serverOrder(String(c.key)) : null })),
     ...metricCols.map((c) => ({ ...c, sortOrder: metricSort?.key === c.key ? metricSort.order : null })),
-    { title: 'Status', dataIndex: 'status', key: 'status', width: COLUMN_WIDTHS.status, sorter: true, sortOrder: serverOrder('status'), render: (s: number, row) => <StatusTag status={s} archived={row.archived} /> },
+    {
+      title: 'Status',
+      dataIndex: 'status',
+      key: 'status',
+      width: COLUMN_WIDTHS.status,
+      sorter: true,
+      sortOrder: serverOrder('status'),
+      render: (s: number, row) => <StatusTag status={s} archived={row.archived} />,
+    },
     {
       title: 'Updated',
       dataIndex: 'updatedAt',
@@ -250,7 +284,11 @@ export function ResourceListPage(props: ResourcePageProps) {
 
   const rows = useMemo(() => {
     if (!metricSort) return data.items;
-    return sortByMetric(data.items, metricCols.find((c) => c.key === metricSort.key), metricSort.order);
+    return sortByMetric(
+      data.items,
+      metricCols.find((c) => c.key === metricSort.key),
+      metricSort.order,
+    );
   }, [data.items, metricSort, metricCols]);
 
   const onTableChange = (
@@ -267,11 +305,16 @@ export function ResourceListPage(props: ResourcePageProps) {
       return;
     }
     if (extra.action === 'sort') setMetricSort(null);
-    const bySort = extra.action === 'sort' ? { sort: sortKey ?? 'id', order: s?.order === 'ascend' ? ('asc' as const) : ('desc' as const) } : {};
+    const bySort =
+      extra.action === 'sort'
+        ? { sort: sortKey ?? 'id', order: s?.order === 'ascend' ? ('asc' as const) : ('desc' as const) }
+        : {};
     update({ page: pagination.current ?? 1, pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE, ...bySort });
   };
 
-  const chooser = allColumns.filter((c) => !ALWAYS_SHOWN.has(String(c.key))).map((c) => ({ key: String(c.key), label: titleText(c) }));
+  const chooser = allColumns
+    .filter((c) => !ALWAYS_SHOWN.has(String(c.key)))
+    .map((c) => ({ key: String(c.key), label: titleText(c) }));
 
   return (
     <Card
@@ -287,7 +330,12 @@ export function ResourceListPage(props: ResourcePageProps) {
             </Button>
           </Locked>
         ) : (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawer({ open: true, id: null })} data-testid="resource-new">
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setDrawer({ open: true, id: null })}
+            data-testid="resource-new"
+          >
             New {inSentence(def.label)}
           </Button>
         ))
@@ -305,14 +353,25 @@ export function ResourceListPage(props: ResourcePageProps) {
             style={{ width: 280 }}
             data-testid="resource-search"
           />
-          <Segmented options={[...STATUS_FILTERS]} value={params.status} onChange={(v) => update({ status: v as ListParams['status'], page: 1 })} />
+          <Segmented
+            options={[...STATUS_FILTERS]}
+            value={params.status}
+            onChange={(v) => update({ status: v as ListParams['status'], page: 1 })}
+          />
         </Space>
         <Space wrap size={8}>
           {statsKind && (
             <span className="period-select">
-              <Segmented options={PERIOD_OPTIONS} value={period} onChange={(v) => setPeriod(v as RowStatsPeriod)} data-testid="period-select" />
+              <Segmented
+                options={PERIOD_OPTIONS}
+                value={period}
+                onChange={(v) => setPeriod(v as RowStatsPeriod)}
+                data-testid="period-select"
+              />
               <Typography.Text type="secondary" className="period-range" data-testid="period-range">
-                {current ? `${current.startDate === current.endDate ? current.startDate : `${current.startDate} – ${current.endDate}`}, ${formatTimezone(current.timezone)}` : ' '}
+                {current
+                  ? `${current.startDate === current.endDate ? current.startDate : `${current.startDate} – ${current.endDate}`}, ${formatTimezone(current.timezone)}`
+                  : ' '}
               </Typography.Text>
             </span>
           )}
@@ -341,10 +400,23 @@ export function ResourceListPage(props: ResourcePageProps) {
         dataSource={rows}
         onChange={onTableChange}
         scroll={{ x: scrollX }}
-        rowSelection={bulk ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: COLUMN_WIDTHS.select } : undefined}
+        rowSelection={
+          bulk
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys.map(Number)),
+                columnWidth: COLUMN_WIDTHS.select,
+              }
+            : undefined
+        }
         onRow={(row) => ({ 'data-testid': `row-${row.id}` }) as React.HTMLAttributes<HTMLElement>}
         pagination={listPagination({ current: params.page, pageSize: params.pageSize, total: data.total })}
-        locale={{ emptyText: params.search || params.status !== 'all' ? 'Nothing matches these filters' : `No ${inSentence(def.plural)} yet` }}
+        locale={{
+          emptyText:
+            params.search || params.status !== 'all'
+              ? 'Nothing matches these filters'
+              : `No ${inSentence(def.plural)} yet`,
+        }}
       />
       <ResourceDrawer
         def={def}

@@ -1,4 +1,12 @@
-import { CopyOutlined, DeleteOutlined, EditOutlined, EllipsisOutlined, EyeOutlined, InboxOutlined, UndoOutlined } from '@ant-design/icons';
+import {
+  CopyOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  EllipsisOutlined,
+  EyeOutlined,
+  InboxOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
 import { App, Button, type ButtonProps, Dropdown, Tooltip } from 'antd';
 import { type CSSProperties, type ReactElement, type ReactNode, cloneElement } from 'react';
 import { type ResourceDef } from '@adplane/shared';
@@ -68,7 +76,8 @@ export function useRowCommands(def: ResourceDef, api: ResourceApi, reload: () =>
       okText: 'Delete',
       okButtonProps: { danger: true, 'data-testid': 'confirm-delete' } as ButtonProps,
       cancelText: 'Cancel',
-      onOk: () => showUsageThen(row, 'delete').then((ok) => (ok ? act('Deleted', () => api.remove(row.id)) : undefined)),
+      onOk: () =>
+        showUsageThen(row, 'delete').then((ok) => (ok ? act('Deleted', () => api.remove(row.id)) : undefined)),
     });
 
   return { act, showUsageThen, confirmDelete };
@@ -100,7 +109,14 @@ export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, on
     <div className="row-actions" onClick={(e) => e.stopPropagation()}>
       {extra}
       <Tooltip title={editable ? 'Edit' : 'View'}>
-        <Button type="text" size="small" icon={editable ? <EditOutlined /> : <EyeOutlined />} onClick={onOpen} aria-label={editable ? 'edit' : 'view'} data-testid={`row-edit-${row.id}`} />
+        <Button
+          type="text"
+          size="small"
+          icon={editable ? <EditOutlined /> : <EyeOutlined />}
+          onClick={onOpen}
+          aria-label={editable ? 'edit' : 'view'}
+          data-testid={`row-edit-${row.id}`}
+        />
       </Tooltip>
       {canWrite && (
         <Dropdown
@@ -113,11 +129,23 @@ export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, on
                 icon: row.archived ? <UndoOutlined /> : <InboxOutlined />,
                 label: (
                   <span data-testid={`row-${verb}-${row.id}`} data-locked={locked.archive}>
-                    {locked.archive ? `${row.archived ? 'Restore' : 'Archive'}: ${locked.archive}` : row.archived ? 'Restore' : 'Archive (keeps its history in reports)'}
+                    {locked.archive
+                      ? `${row.archived ? 'Restore' : 'Archive'}: ${locked.archive}`
+                      : row.archived
+                        ? 'Restore'
+                        : 'Archive (keeps its history in reports)'}
                   </span>
                 ),
               },
-              ...(canDuplicate ? [{ key: 'duplicate', icon: <CopyOutlined />, label: <span data-testid={`row-duplicate-${row.id}`}>Duplicate (starts paused)</span> }] : []),
+              ...(canDuplicate
+                ? [
+                    {
+                      key: 'duplicate',
+                      icon: <CopyOutlined />,
+                      label: <span data-testid={`row-duplicate-${row.id}`}>Duplicate (starts paused)</span>,
+                    },
+                  ]
+                : []),
               { type: 'divider' as const },
               {
                 key: 'delete',
@@ -132,7 +160,10 @@ export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, on
               },
             ],
             onClick: ({ key }) => {
-              if (key === 'archive') void showUsageThen(row, 'archive').then((ok) => (ok ? act('Archived', () => api.archive(row.id)) : undefined));
+              if (key === 'archive')
+                void showUsageThen(row, 'archive').then((ok) =>
+                  ok ? act('Archived', () => api.archive(row.id)) : undefined,
+                );
               if (key === 'restore') void act('Restored', () => api.restore(row.id));
               if (key === 'duplicate') void act('Duplicated', () => api.duplicate(row.id));
               if (key === 'delete') confirmDelete(row);
@@ -140,7 +171,13 @@ export function RowActions({ api, row, canWrite, canDuplicate, locked, extra, on
           }}
         >
           <Tooltip title={`More: ${more}`}>
-            <Button type="text" size="small" icon={<EllipsisOutlined />} aria-label="more actions" data-testid={`row-more-${row.id}`} />
+            <Button
+              type="text"
+              size="small"
+              icon={<EllipsisOutlined />}
+              aria-label="more actions"
+              data-testid={`row-more-${row.id}`}
+            />
           </Tooltip>
         </Dropdown>
       )}

@@ -4,7 +4,15 @@ import { makeUser } from '../test/fixtures.js';
 import { renderWithAuth } from '../test/render.js';
 import { RowStamps } from './RowStamps.js';
 
-const row = { id: 12, name: 'Pixel', status: 1, archived: false, uid: 'a1b2', createdAt: '2026-11-01T22:30:00.000Z', updatedAt: '2026-11-23T23:05:00.000Z' };
+const row = {
+  id: 12,
+  name: 'Pixel',
+  status: 1,
+  archived: false,
+  uid: 'a1b2',
+  createdAt: '2026-11-01T22:30:00.000Z',
+  updatedAt: '2026-11-23T23:05:00.000Z',
+};
 
 describe('RowStamps', () => {
   afterEach(cleanup);

@@ -12,8 +12,18 @@ export function RowStamps({ row }: { row: ResourceRow }) {
     <Typography.Text type="secondary" className="row-stamps" data-testid="row-stamps">
       #{row.id}
       {row.uid ? <> · uid {row.uid}</> : null}
-      {row.createdAt ? <> · created <span data-testid="drawer-created">{clock(row.createdAt)}</span></> : null}
-      {row.updatedAt ? <> · updated <span data-testid="drawer-updated">{clock(row.updatedAt)}</span></> : null}
+      {row.createdAt ? (
+        <>
+          {' '}
+          · created <span data-testid="drawer-created">{clock(row.createdAt)}</span>
+        </>
+      ) : null}
+      {row.updatedAt ? (
+        <>
+          {' '}
+          · updated <span data-testid="drawer-updated">{clock(row.updatedAt)}</span>
+        </>
+      ) : null}
     </Typography.Text>
   );
 }

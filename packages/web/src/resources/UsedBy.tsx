@@ -13,7 +13,9 @@ export const usedByHref = (kind: keyof typeof RESOURCES, id: number): string => 
 
 /** "Channels (2): Demo CTV, Web Outstream" style summary of an answer (tests and screen readers). */
 export function usedBySummary(groups: readonly UsedByGroup[]): string {
-  return groups.length ? groups.map((g) => `${g.plural} (${g.items.length}): ${g.items.map((i) => i.name).join(', ')}`).join('; ') : 'Not used';
+  return groups.length
+    ? groups.map((g) => `${g.plural} (${g.items.length}): ${g.items.map((i) => i.name).join(', ')}`).join('; ')
+    : 'Not used';
 }
 
 /**
@@ -44,7 +46,14 @@ export function UsedBy({ def, id }: { def: ResourceDef; id: number }) {
       ) : groups === null ? (
         <Skeleton active paragraph={{ rows: 1 }} title={false} />
       ) : groups.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={`No ${referrersOf(def.kind).map((r) => r.from.plural.toLowerCase()).filter((v, i, a) => a.indexOf(v) === i).join(' or ')} use this ${def.label.toLowerCase()}`} data-testid="used-by-none" />
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={`No ${referrersOf(def.kind)
+            .map((r) => r.from.plural.toLowerCase())
+            .filter((v, i, a) => a.indexOf(v) === i)
+            .join(' or ')} use this ${def.label.toLowerCase()}`}
+          data-testid="used-by-none"
+        />
       ) : (
         groups.map((g) => (
           <div key={g.kind} style={{ marginBottom: 8 }} data-testid={`used-by-${g.kind}`}>
@@ -53,8 +62,16 @@ export function UsedBy({ def, id }: { def: ResourceDef; id: number }) {
             </Typography.Text>
             <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6, marginTop: 4 }}>
               {g.items.map((item) => (
-                <Link key={item.id} to={usedByHref(item.kind, item.id)} data-testid={`used-by-link-${item.kind}-${item.id}`} title={`${g.label} #${item.id} (${item.fields.join(', ')})`}>
-                  <Tag color={item.archived ? undefined : item.status ? 'blue' : 'default'} style={{ marginInlineEnd: 0, cursor: 'pointer' }}>
+                <Link
+                  key={item.id}
+                  to={usedByHref(item.kind, item.id)}
+                  data-testid={`used-by-link-${item.kind}-${item.id}`}
+                  title={`${g.label} #${item.id} (${item.fields.join(', ')})`}
+                >
+                  <Tag
+                    color={item.archived ? undefined : item.status ? 'blue' : 'default'}
+                    style={{ marginInlineEnd: 0, cursor: 'pointer' }}
+                  >
                     {item.name}
                     {item.archived ? ' · archived' : item.status ? '' : ' · paused'}
                   </Tag>

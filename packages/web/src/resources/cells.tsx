@@ -8,7 +8,17 @@ import { EmptyValue } from '../components/EmptyValue.js';
  * Give the column `ellipsis: { showTitle: false }` and a width (or let it take the rest). No value
  * shows the empty mark.
  */
-export function CopyValue({ value, shown, mono = true, testId }: { value: string; shown?: ReactNode; mono?: boolean; testId?: string }) {
+export function CopyValue({
+  value,
+  shown,
+  mono = true,
+  testId,
+}: {
+  value: string;
+  shown?: ReactNode;
+  mono?: boolean;
+  testId?: string;
+}) {
   if (!value) return <EmptyValue />;
   return (
     <span className="cell-copy" data-testid={testId}>
@@ -21,11 +31,21 @@ export function CopyValue({ value, shown, mono = true, testId }: { value: string
 }
 
 /** A text cut to one line with its whole text on hover; given as lines, the hover shows one a line. */
-export function EllipsisText({ text, children, className }: { text: string | readonly string[]; children?: ReactNode; className?: string }) {
+export function EllipsisText({
+  text,
+  children,
+  className,
+}: {
+  text: string | readonly string[];
+  children?: ReactNode;
+  className?: string;
+}) {
   const title = typeof text === 'string' ? text : text.map((line) => <div key={line}>{line}</div>);
   return (
     <Tooltip title={title} placement="topLeft" mouseEnterDelay={0.5}>
-      <span className={`cell-ellipsis${className ? ` ${className}` : ''}`}>{children ?? (typeof text === 'string' ? text : text.join(' · '))}</span>
+      <span className={`cell-ellipsis${className ? ` ${className}` : ''}`}>
+        {children ?? (typeof text === 'string' ? text : text.join(' · '))}
+      </span>
     </Tooltip>
   );
 }

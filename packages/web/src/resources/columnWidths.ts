@@ -72,7 +72,17 @@ export const COLUMN_WIDTHS = {
 export const WIDE_WINDOW = 1440;
 
 /** Room for the widest value a list shows (`$12,345.67`, `100.00%`, `1,234,567`) and the metric's short title with its sort arrows. */
-const METRIC_WIDTHS: Partial<Record<MetricId, number>> = { revenue: 90, reqs: 88, source_reqs: 88, bids: 76, wins: 72, ecpm: 72, fill: 68, sourceFill: 68, imps: 72 };
+const METRIC_WIDTHS: Partial<Record<MetricId, number>> = {
+  revenue: 90,
+  reqs: 88,
+  source_reqs: 88,
+  bids: 76,
+  wins: 72,
+  ecpm: 72,
+  fill: 68,
+  sourceFill: 68,
+  imps: 72,
+};
 
 export const metricWidth = (id: MetricId): number => METRIC_WIDTHS[id] ?? 76;
 
@@ -85,6 +95,7 @@ export const actionsWidth = (buttons: number): number => buttons * ACTION_BUTTON
  * width-less columns share the rest.
  */
 export function minTableWidth(columns: readonly { key?: Key; width?: string | number }[], selection: boolean): number {
-  const widthOf = (c: { key?: Key; width?: string | number }) => (typeof c.width === 'number' ? c.width : c.key === 'name' ? NAME_MIN_WIDTH : FLEX_MIN_WIDTH);
+  const widthOf = (c: { key?: Key; width?: string | number }) =>
+    typeof c.width === 'number' ? c.width : c.key === 'name' ? NAME_MIN_WIDTH : FLEX_MIN_WIDTH;
   return columns.reduce((sum, c) => sum + widthOf(c), selection ? COLUMN_WIDTHS.select : 0);
 }

@@ -6,7 +6,13 @@ import { useList } from '../api/lists.js';
 import { listNameOf } from './resourceApi.js';
 
 /** Money is integer micro-dollars in the form's value; people type and read dollars. */
-export function MoneyInput(props: { value?: number; onChange?: (micros: number) => void; disabled?: boolean; id?: string; 'data-testid'?: string }) {
+export function MoneyInput(props: {
+  value?: number;
+  onChange?: (micros: number) => void;
+  disabled?: boolean;
+  id?: string;
+  'data-testid'?: string;
+}) {
   return (
     <InputNumber<number>
       id={props.id}
@@ -23,7 +29,12 @@ export function MoneyInput(props: { value?: number; onChange?: (micros: number) 
   );
 }
 
-export function PercentInput(props: { value?: number; onChange?: (v: number) => void; disabled?: boolean; id?: string }) {
+export function PercentInput(props: {
+  value?: number;
+  onChange?: (v: number) => void;
+  disabled?: boolean;
+  id?: string;
+}) {
   return (
     <InputNumber<number>
       id={props.id}
@@ -54,7 +65,14 @@ export function RefSelect(props: {
   const name = listNameOf(props.kind);
   const { items, loading } = useList(name ?? 'tags');
   const options = (name ? items : [])
-    .filter((i) => !i.archived && (props.tenantId === undefined || props.tenantId === null || i.tenantId === undefined || i.tenantId === props.tenantId))
+    .filter(
+      (i) =>
+        !i.archived &&
+        (props.tenantId === undefined ||
+          props.tenantId === null ||
+          i.tenantId === undefined ||
+          i.tenantId === props.tenantId),
+    )
     .map((i) => ({ value: Number(i.id), label: `${i.name} (#${i.id})` }));
   return (
     <Select
@@ -79,7 +97,9 @@ export function useFieldHelp(): (key: string) => string | undefined {
   const byKey = useMemo(() => {
     const map = new Map<string, string>();
     // Archived tooltips stay in the list (flagged) but are no longer shown.
-    for (const i of items) if (!i.archived && typeof i.key === 'string' && typeof i.text === 'string' && i.text.trim()) map.set(i.key, i.text);
+    for (const i of items)
+      if (!i.archived && typeof i.key === 'string' && typeof i.text === 'string' && i.text.trim())
+        map.set(i.key, i.text);
     return map;
   }, [items]);
   return useCallback((key: string) => byKey.get(key), [byKey]);
@@ -91,7 +111,10 @@ export function useFieldHelp(): (key: string) => string | undefined {
  */
 export function useHelpLabel(kind: string): (field: string, label: ReactNode) => ReactNode {
   const help = useFieldHelp();
-  return useCallback((field: string, label: ReactNode) => <HelpLabel label={label} help={help(`${kind}.${field}`)} />, [help, kind]);
+  return useCallback(
+    (field: string, label: ReactNode) => <HelpLabel label={label} help={help(`${kind}.${field}`)} />,
+    [help, kind],
+  );
 }
 
 export function HelpLabel({ label, help }: { label: ReactNode; help?: string }) {

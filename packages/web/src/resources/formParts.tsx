@@ -82,7 +82,15 @@ export function FormSection({ title, children }: { title: string; children: Reac
  * box, scrolls there when very long, and has a copy action beside it, so that it never runs past the
  * drawer. The copy action works in the read-only view too.
  */
-export function LongValue({ value, copyLabel = 'Copy', testId }: { value: string; copyLabel?: string; testId?: string }) {
+export function LongValue({
+  value,
+  copyLabel = 'Copy',
+  testId,
+}: {
+  value: string;
+  copyLabel?: string;
+  testId?: string;
+}) {
   const { message } = App.useApp();
   return (
     <div className="long-value">
@@ -90,7 +98,14 @@ export function LongValue({ value, copyLabel = 'Copy', testId }: { value: string
         <UrlText text={value} />
       </pre>
       <Tooltip title={copyLabel}>
-        <Button size="small" icon={<CopyOutlined />} aria-label={copyLabel} disabled={false} onClick={() => void copyText(value, message)} data-testid={testId ? `${testId}-copy` : undefined} />
+        <Button
+          size="small"
+          icon={<CopyOutlined />}
+          aria-label={copyLabel}
+          disabled={false}
+          onClick={() => void copyText(value, message)}
+          data-testid={testId ? `${testId}-copy` : undefined}
+        />
       </Tooltip>
     </div>
   );

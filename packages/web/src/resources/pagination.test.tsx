@@ -11,13 +11,29 @@ describe('the pager of every list', () => {
   });
 
   it('offers 10, 20, 50 and 100 a page, 20 by default, and keeps what a server-paged list passes', () => {
-    expect(listPagination()).toMatchObject({ defaultPageSize: 20, pageSizeOptions: ['10', '20', '50', '100'], showSizeChanger: true });
-    expect(listPagination({ current: 2, pageSize: 50, total: 120 })).toMatchObject({ current: 2, pageSize: 50, total: 120, showTotal: pageRangeText });
+    expect(listPagination()).toMatchObject({
+      defaultPageSize: 20,
+      pageSizeOptions: ['10', '20', '50', '100'],
+      showSizeChanger: true,
+    });
+    expect(listPagination({ current: 2, pageSize: 50, total: 120 })).toMatchObject({
+      current: 2,
+      pageSize: 50,
+      total: 120,
+      showTotal: pageRangeText,
+    });
   });
 
   it('shows the count under a table paged in the browser', () => {
     const rows = [1, 2, 3].map((id) => ({ id, name: `Row ${id}` }));
-    render(<Table rowKey="id" dataSource={rows} columns={[{ key: 'name', dataIndex: 'name' }]} pagination={listPagination()} />);
+    render(
+      <Table
+        rowKey="id"
+        dataSource={rows}
+        columns={[{ key: 'name', dataIndex: 'name' }]}
+        pagination={listPagination()}
+      />,
+    );
     expect(screen.getByText('1-3 of 3')).toBeTruthy();
   });
 });

@@ -13,7 +13,9 @@ export function pageRangeText(total: number, [from, to]: [number, number]): stri
  * size changer and the `1-20 of 1,234` count, the same on every list. A table paged by the server
  * passes its `current`, `pageSize` and `total`; a table paged in the browser passes nothing.
  */
-export function listPagination(server: Pick<TablePaginationConfig, 'current' | 'pageSize' | 'total'> = {}): TablePaginationConfig {
+export function listPagination(
+  server: Pick<TablePaginationConfig, 'current' | 'pageSize' | 'total'> = {},
+): TablePaginationConfig {
   return {
     defaultPageSize: DEFAULT_PAGE_SIZE,
     pageSizeOptions: PAGE_SIZES.map(String),

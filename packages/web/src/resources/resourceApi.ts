@@ -71,7 +71,8 @@ export function resourceApi(def: ResourceDef) {
       ),
     get: (id: number) => api.get<ResourceRow>(`${base}/${id}`),
     create: async (body: Record<string, unknown>) => changed(await api.post<ResourceRow>(base, body)),
-    update: async (id: number, body: Record<string, unknown>) => changed(await api.put<ResourceRow>(`${base}/${id}`, body)),
+    update: async (id: number, body: Record<string, unknown>) =>
+      changed(await api.put<ResourceRow>(`${base}/${id}`, body)),
     duplicate: async (id: number) => changed(await api.post<ResourceRow>(`${base}/${id}/duplicate`)),
     archive: async (id: number) => changed(await api.post<ResourceRow>(`${base}/${id}/archive`)),
     restore: async (id: number) => changed(await api.post<ResourceRow>(`${base}/${id}/restore`)),

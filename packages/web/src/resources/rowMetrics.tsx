@@ -2,7 +2,13 @@ import { Tooltip, Typography } from 'antd';
 import { type ColumnType } from 'antd/es/table';
 import { useEffect, useRef, useState } from 'react';
 import {
-  formatMetric, METRIC_BY_ID, type MetricId, ROW_STATS_KINDS, type RowStatsAnswer, type RowStatsKindId, type RowStatsPeriod,
+  formatMetric,
+  METRIC_BY_ID,
+  type MetricId,
+  ROW_STATS_KINDS,
+  type RowStatsAnswer,
+  type RowStatsKindId,
+  type RowStatsPeriod,
 } from '@adplane/shared';
 import { api } from '../api/client.js';
 import { metricWidth } from './columnWidths.js';
@@ -12,18 +18,28 @@ import { type ResourceRow } from './resourceApi.js';
 export type RowValues = Partial<Record<MetricId, number>>;
 
 /** A metric column: sorted on the page by `sortValue` (the rows come from the config store, the numbers from the stats). */
-export type MetricColumn = ColumnType<ResourceRow> & { key: string; label: string; sortValue: (row: ResourceRow) => number };
+export type MetricColumn = ColumnType<ResourceRow> & {
+  key: string;
+  label: string;
+  sortValue: (row: ResourceRow) => number;
+};
 
 export const METRIC_KEY_PREFIX = 'm_';
 export const isMetricKey = (key: string) => key.startsWith(METRIC_KEY_PREFIX);
 
 /** Short column titles; the catalogue's formula is the header's tooltip. */
-const SHORT: Partial<Record<MetricId, string>> = { imps: 'Impr.', source_reqs: 'Requests', sourceFill: 'Fill', ecpm: 'eCPM' };
+const SHORT: Partial<Record<MetricId, string>> = {
+  imps: 'Impr.',
+  source_reqs: 'Requests',
+  sourceFill: 'Fill',
+  ecpm: 'eCPM',
+};
 /** What a metric is called on a list whose rows buy rather than sell. */
 const BUYING_LABELS: Partial<Record<MetricId, string>> = { revenue: 'Spend' };
 
 function metricTitle(kind: RowStatsKindId, id: MetricId): string {
-  if (kind === 'campaigns' || kind === 'creatives' || kind === 'deals') return BUYING_LABELS[id] ?? SHORT[id] ?? METRIC_BY_ID[id].label;
+  if (kind === 'campaigns' || kind === 'creatives' || kind === 'deals')
+    return BUYING_LABELS[id] ?? SHORT[id] ?? METRIC_BY_ID[id].label;
   return SHORT[id] ?? METRIC_BY_ID[id].label;
 }
 
@@ -32,8 +48,15 @@ function metricTitle(kind: RowStatsKindId, id: MetricId): string {
  * the list paints first, and only the latest answer is kept. A failure leaves the numbers empty
  * (the list still works) and is only logged.
  */
-export function useRowStats(kind: RowStatsKindId | null, ids: readonly number[], period: RowStatsPeriod): { stats: RowStatsAnswer | null; loading: boolean } {
-  const [state, setState] = useState<{ stats: RowStatsAnswer | null; loading: boolean }>({ stats: null, loading: kind !== null });
+export function useRowStats(
+  kind: RowStatsKindId | null,
+  ids: readonly number[],
+  period: RowStatsPeriod,
+): { stats: RowStatsAnswer | null; loading: boolean } {
+  const [state, setState] = useState<{ stats: RowStatsAnswer | null; loading: boolean }>({
+    stats: null,
+    loading: kind !== null,
+  });
   const seq = useRef(0);
   const idList = ids.join(',');
   useEffect(() => {
@@ -60,7 +83,17 @@ export function useRowStats(kind: RowStatsKindId | null, ids: readonly number[],
 }
 
 /** A number cell: the value in people's units, grey when the row had nothing in the period. */
-function MetricCell({ id, value, loading, testId }: { id: MetricId; value: number | undefined; loading: boolean; testId: string }) {
+function MetricCell({
+  id,
+  value,
+  loading,
+  testId,
+}: {
+  id: MetricId;
+  value: number | undefined;
+  loading: boolean;
+  testId: string;
+}) {
   if (loading && value === undefined) return <Typography.Text type="secondary">…</Typography.Text>;
   const text = formatMetric(id, value ?? 0);
   return (
@@ -71,7 +104,11 @@ function MetricCell({ id, value, loading, testId }: { id: MetricId; value: numbe
 }
 
 /** The metric columns of a kind's list, in the catalogue's words. */
-export function metricColumns(kind: RowStatsKindId, valueOf: (row: ResourceRow) => RowValues | undefined, loading: boolean): MetricColumn[] {
+export function metricColumns(
+  kind: RowStatsKindId,
+  valueOf: (row: ResourceRow) => RowValues | undefined,
+  loading: boolean,
+): MetricColumn[] {
   return ROW_STATS_KINDS[kind].metrics.map((id) => ({
     key: `${METRIC_KEY_PREFIX}${id}`,
     label: metricTitle(kind, id),
@@ -84,12 +121,18 @@ export function metricColumns(kind: RowStatsKindId, valueOf: (row: ResourceRow) 
     width: metricWidth(id),
     sorter: true,
     sortValue: (row: ResourceRow) => valueOf(row)?.[id] ?? 0,
-    render: (_: unknown, row: ResourceRow) => <MetricCell id={id} value={valueOf(row)?.[id]} loading={loading} testId={`metric-${id}-${row.id}`} />,
+    render: (_: unknown, row: ResourceRow) => (
+      <MetricCell id={id} value={valueOf(row)?.[id]} loading={loading} testId={`metric-${id}-${row.id}`} />
+    ),
   }));
 }
 
 /** Rows sorted by a metric column's value (ties keep the server's order). */
-export function sortByMetric(rows: readonly ResourceRow[], column: MetricColumn | undefined, order: 'ascend' | 'descend'): ResourceRow[] {
+export function sortByMetric(
+  rows: readonly ResourceRow[],
+  column: MetricColumn | undefined,
+  order: 'ascend' | 'descend',
+): ResourceRow[] {
   if (!column) return [...rows];
   const sign = order === 'ascend' ? 1 : -1;
   return rows

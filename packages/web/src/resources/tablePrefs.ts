@@ -31,7 +31,12 @@ export function readHiddenColumns(userId: number, list: string, storage: Storage
   }
 }
 
-function writeHiddenColumns(userId: number, list: string, hidden: readonly string[], storage: Storage = localStorage): void {
+function writeHiddenColumns(
+  userId: number,
+  list: string,
+  hidden: readonly string[],
+  storage: Storage = localStorage,
+): void {
   writeStorage(storage, columnsKey(userId, list), JSON.stringify([...hidden]));
 }
 
@@ -48,7 +53,11 @@ export function usePeriod(userId: number): [RowStatsPeriod, (p: RowStatsPeriod) 
 }
 
 /** Hidden column keys of a list: the stored choice, else `defaults` (columns a list hides until asked). */
-export function useHiddenColumns(userId: number, list: string, defaults: readonly string[] = []): [string[], (hidden: string[]) => void] {
+export function useHiddenColumns(
+  userId: number,
+  list: string,
+  defaults: readonly string[] = [],
+): [string[], (hidden: string[]) => void] {
   const [hidden, setHidden] = useState<string[]>(() => readHiddenColumns(userId, list) ?? [...defaults]);
   const change = useCallback(
     (next: string[]) => {

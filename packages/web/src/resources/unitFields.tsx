@@ -1,6 +1,14 @@
 import { Checkbox, Col, Form, InputNumber, Radio, Space } from 'antd';
 import { type ReactNode } from 'react';
-import { type Limit, type Price, type PriceType, UNLIMITED, formatPercent, fromMicros, toMicros } from '@adplane/shared';
+import {
+  type Limit,
+  type Price,
+  type PriceType,
+  UNLIMITED,
+  formatPercent,
+  fromMicros,
+  toMicros,
+} from '@adplane/shared';
 import { MoneyInput, PercentInput, usd } from './fields.js';
 
 /**
@@ -89,18 +97,37 @@ export function PriceFields(props: {
           <Radio.Group
             optionType="button"
             options={props.typeOptions}
-            onChange={(e) => form.setFieldValue(props.name, e.target.value === 'revshare' ? { type: 'revshare', percent: props.defaultPercent } : { type: 'cpm', cpm: 0 })}
+            onChange={(e) =>
+              form.setFieldValue(
+                props.name,
+                e.target.value === 'revshare'
+                  ? { type: 'revshare', percent: props.defaultPercent }
+                  : { type: 'cpm', cpm: 0 },
+              )
+            }
             data-testid={`${props.testId}-type`}
           />
         </Form.Item>
       </Col>
       <Col span={7}>
         {type === 'revshare' ? (
-          <Form.Item name={[props.name, 'percent']} label={props.percentLabel} extra={props.percentExtra} rules={[{ required: true, message: 'Enter the share' }]} preserve={false}>
+          <Form.Item
+            name={[props.name, 'percent']}
+            label={props.percentLabel}
+            extra={props.percentExtra}
+            rules={[{ required: true, message: 'Enter the share' }]}
+            preserve={false}
+          >
             <PercentInput />
           </Form.Item>
         ) : (
-          <Form.Item name={[props.name, 'cpm']} label={props.cpmLabel} extra={props.cpmExtra} rules={[{ required: true, message: 'Enter the CPM' }]} preserve={false}>
+          <Form.Item
+            name={[props.name, 'cpm']}
+            label={props.cpmLabel}
+            extra={props.cpmExtra}
+            rules={[{ required: true, message: 'Enter the CPM' }]}
+            preserve={false}
+          >
             <MoneyInput data-testid={`${props.testId}-cpm`} />
           </Form.Item>
         )}

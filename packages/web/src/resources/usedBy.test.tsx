@@ -16,7 +16,9 @@ const calls: { url: string; body: unknown }[] = [];
 
 const GROUPS: UsedByGroup[] = [
   {
-    kind: 'channels', label: 'Channel', plural: 'Channels',
+    kind: 'channels',
+    label: 'Channel',
+    plural: 'Channels',
     items: [
       { kind: 'channels', id: 4, name: 'Roku CTV', status: 1, archived: false, fields: ['demand'] },
       { kind: 'channels', id: 9, name: 'Web outstream', status: 0, archived: false, fields: ['demand'] },
@@ -33,8 +35,18 @@ beforeEach(() => {
     calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : null });
     if (url === '/api/demand/tags/12/usedBy') return jsonResponse(GROUPS);
     if (url === '/api/demand/deals/3/usedBy') return jsonResponse([]);
-    if (url === '/api/demand/crelists/list') return jsonResponse([{ id: 31, name: 'Brand safe', status: 1, archived: false }, { id: 32, name: 'Old', status: 1, archived: true }]);
-    if (url === '/api/demand/creatives/bulk') return jsonResponse({ action: 'addToList', changed: [1, 2], unchanged: [], lists: [{ id: 31, name: 'Brand safe', added: 2, total: 5 }] });
+    if (url === '/api/demand/crelists/list')
+      return jsonResponse([
+        { id: 31, name: 'Brand safe', status: 1, archived: false },
+        { id: 32, name: 'Old', status: 1, archived: true },
+      ]);
+    if (url === '/api/demand/creatives/bulk')
+      return jsonResponse({
+        action: 'addToList',
+        changed: [1, 2],
+        unchanged: [],
+        lists: [{ id: 31, name: 'Brand safe', added: 2, total: 5 }],
+      });
     return jsonResponse({ message: `unexpected ${url}` }, 500);
   });
 });
@@ -56,7 +68,12 @@ describe('Used by', () => {
   });
 
   it("lists a tag's channels as links that open them, paused ones marked", async () => {
-    renderWithAuth(<MemoryRouter><UsedBy def={RESOURCES.tags} id={12} /></MemoryRouter>, makeUser('demand'));
+    renderWithAuth(
+      <MemoryRouter>
+        <UsedBy def={RESOURCES.tags} id={12} />
+      </MemoryRouter>,
+      makeUser('demand'),
+    );
     const link = await screen.findByTestId('used-by-link-channels-9');
     expect(link.getAttribute('href')).toBe('/channels?open=9');
     expect(link.textContent).toBe('Web outstream · paused');
@@ -64,7 +81,12 @@ describe('Used by', () => {
   });
 
   it('says so when nothing uses the row', async () => {
-    renderWithAuth(<MemoryRouter><UsedBy def={RESOURCES.deals} id={3} /></MemoryRouter>, makeUser('demand'));
+    renderWithAuth(
+      <MemoryRouter>
+        <UsedBy def={RESOURCES.deals} id={3} />
+      </MemoryRouter>,
+      makeUser('demand'),
+    );
     expect((await screen.findByTestId('used-by-none')).textContent).toContain('No campaigns use this deal');
   });
 });
@@ -73,7 +95,14 @@ describe('bulk add to list', () => {
   const renderBar = (edition: 'V2V' | 'default') =>
     renderWithAuth(
       <MemoryRouter>
-        <BulkBar def={RESOURCES.creatives} api={resourceApi(RESOURCES.creatives)} selected={[1, 2]} archivedView={false} onDone={() => undefined} onClear={() => undefined} />
+        <BulkBar
+          def={RESOURCES.creatives}
+          api={resourceApi(RESOURCES.creatives)}
+          selected={[1, 2]}
+          archivedView={false}
+          onDone={() => undefined}
+          onClear={() => undefined}
+        />
       </MemoryRouter>,
       makeUser('demand', { showDsp: true }, edition),
     );
@@ -87,7 +116,11 @@ describe('bulk add to list', () => {
     expect(screen.queryByText('Old (#32)')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Add to lists' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/demand/creatives/bulk')).toBe(true));
-    expect(calls.find((c) => c.url === '/api/demand/creatives/bulk')!.body).toEqual({ action: 'addToList', ids: [1, 2], listIds: [31] });
+    expect(calls.find((c) => c.url === '/api/demand/creatives/bulk')!.body).toEqual({
+      action: 'addToList',
+      ids: [1, 2],
+      listIds: [31],
+    });
     expect(await screen.findByText(/Added 2 of 2 creatives to 'Brand safe' \+2 \(5 in all\)/)).toBeTruthy();
   });
 

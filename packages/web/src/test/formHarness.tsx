@@ -27,7 +27,11 @@ export function stubEmptyLists(): Mock<typeof fetch> {
 }
 
 /** An entity form as its drawer renders it (a new row, editable), for `user`: the form instance, to set and read fields. */
-export function renderEntityForm(FormBody: ComponentType<ResourceFormProps>, initialValues: Record<string, unknown>, user: AuthUser): FormInstance {
+export function renderEntityForm(
+  FormBody: ComponentType<ResourceFormProps>,
+  initialValues: Record<string, unknown>,
+  user: AuthUser,
+): FormInstance {
   let instance!: FormInstance;
   function Harness() {
     const [form] = Form.useForm();

@@ -14,7 +14,14 @@ import { HttpCaller } from '../demand/httpCaller.js';
 import { VastFetcher } from '../demand/vastFetcher.js';
 import { vastTagSource } from '../demand/vastTagSource.js';
 import { buildRequestContext } from '../request/context.js';
-import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type SnapCreative, type SnapTag, type Snapshot } from '../snapshot/types.js';
+import {
+  OPEN_FLIGHT_END,
+  type SnapCampaign,
+  type SnapChannel,
+  type SnapCreative,
+  type SnapTag,
+  type Snapshot,
+} from '../snapshot/types.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
@@ -28,14 +35,30 @@ import { DeliveryGate } from './deliveryGate.js';
  */
 interface Fixture {
   description: string;
-  channel: { demandMode: 'auction' | 'priority'; auctionPrice: 'first' | 'second'; floorCpm: number; payout: Price; vastVersion: VastVersion; timeoutMs: number; demand: { tag: string; priority: number }[]; targeting?: unknown };
+  channel: {
+    demandMode: 'auction' | 'priority';
+    auctionPrice: 'first' | 'second';
+    floorCpm: number;
+    payout: Price;
+    vastVersion: VastVersion;
+    timeoutMs: number;
+    demand: { tag: string; priority: number }[];
+    targeting?: unknown;
+  };
   tags: Record<string, { path: string; price: Price; floorCpm?: number; timeoutMs?: number; targeting?: unknown }>;
   /** `iabCategories`: its creative's (a creative of its own, id 1000 + the campaign's); none: the shared creative, of no category. */
   campaigns: { id: number; bidCpm: number; targeting?: unknown; iabCategories?: string[] }[];
   request: { query: Record<string, string>; userAgent?: string };
   expect: {
     result: string;
-    winner: null | { source: string; id?: number; tag?: string; clearingCpm: number; payoutCpm: number; marginCpm: number };
+    winner: null | {
+      source: string;
+      id?: number;
+      tag?: string;
+      clearingCpm: number;
+      payoutCpm: number;
+      marginCpm: number;
+    };
     fates: Record<string, string>;
     /** Sources the decision must never have looked at (no fate at all). */
     unseen?: string[];
@@ -54,7 +77,9 @@ interface Fixture {
 }
 
 const DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FIXTURES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const LISTS = { apps: new Map(), publishers: new Map(), creatives: new Map() };
 const rules = (r: unknown) => (r ? compileTargeting(1, TargetingRules.parse(r), LISTS) : null);
 
@@ -65,31 +90,108 @@ function snapshotOf(f: Fixture, demandUrl: string): { snapshot: Snapshot; tagIds
     const id = 100 + i;
     tagIds.set(key, id);
     tags.set(id, {
-      id, tenantId: 1, name: key, integration: 'VAST', vastUrl: `${demandUrl}${t.path}`, endpoint: '', partner: '', partnerParams: {}, price: t.price, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000,
-      qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', advertiserId: 0, targeting: rules(t.targeting), userSyncUrl: '',
+      id,
+      tenantId: 1,
+      name: key,
+      integration: 'VAST',
+      vastUrl: `${demandUrl}${t.path}`,
+      endpoint: '',
+      partner: '',
+      partnerParams: {},
+      price: t.price,
+      floorCpm: t.floorCpm ?? 0,
+      timeoutMs: t.timeoutMs ?? 1000,
+      qpsLimit: 'unlimited',
+      dailyRequestCap: 'unlimited',
+      dailyImpCap: 'unlimited',
+      advertiserId: 0,
+      targeting: rules(t.targeting),
+      userSyncUrl: '',
     });
   });
-  const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
+  const creative = {
+    id: 9,
+    tenantId: 1,
+    name: 'Spot',
+    advertiserId: 0,
+    format: 'video' as const,
+    videoSource: 'media' as const,
+    mediaFiles: [
+      { url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 },
+    ],
+    vastUrl: '',
+    duration: 10,
+    displayType: 'image' as const,
+    imageUrl: '',
+    html: '',
+    width: 0,
+    height: 0,
+    clickUrl: '',
+    adomain: [],
+    iabCategories: [],
+  };
   const creatives = new Map<number, SnapCreative>([[9, creative]]);
   const campaigns: SnapCampaign[] = f.campaigns.map((c) => {
     const own = c.iabCategories ? { ...creative, id: 1000 + c.id, iabCategories: c.iabCategories } : creative;
     creatives.set(own.id, own);
     return {
-      id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: rules(c.targeting), creatives: [own],
+      id: c.id,
+      tenantId: 1,
+      name: `Campaign ${c.id}`,
+      advertiserId: 0,
+      advertiserName: '',
+      flightStartHour: 0,
+      flightEndHour: OPEN_FLIGHT_END,
+      timezone: 0,
+      pacing: 'asap',
+      frequencyCap: null,
+      totalBudget: 'unlimited',
+      dailyBudget: 'unlimited',
+      bidCpm: c.bidCpm,
+      targeting: rules(c.targeting),
+      creatives: [own],
     };
   });
   const targeting = rules(f.channel.targeting);
   const channel: SnapChannel = {
-    id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Fixture channel', serving: true, integration: 'VAST', environment: 'web', format: 'video',
-    vastVersion: f.channel.vastVersion, floorCpm: f.channel.floorCpm, payout: f.channel.payout, demandMode: f.channel.demandMode, auctionPrice: f.channel.auctionPrice,
-    timeoutMs: f.channel.timeoutMs, targeting,
+    id: 1,
+    uid: 'ch',
+    tenantId: 1,
+    subpublisherId: 0,
+    name: 'Fixture channel',
+    serving: true,
+    integration: 'VAST',
+    environment: 'web',
+    format: 'video',
+    vastVersion: f.channel.vastVersion,
+    floorCpm: f.channel.floorCpm,
+    payout: f.channel.payout,
+    demandMode: f.channel.demandMode,
+    auctionPrice: f.channel.auctionPrice,
+    timeoutMs: f.channel.timeoutMs,
+    targeting,
     // what the snapshot compiles of the channel's blocked ad categories (snapshot/categoryBlocks.ts)
-    ...(targeting?.blockedAdCategories ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, creatives.values()) } : {}),
-    demand: f.channel.demand.map((d) => ({ tag: tags.get(tagIds.get(d.tag)!)!, priority: d.priority })), idleTags: [],
+    ...(targeting?.blockedAdCategories
+      ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, creatives.values()) }
+      : {}),
+    demand: f.channel.demand.map((d) => ({ tag: tags.get(tagIds.get(d.tag)!)!, priority: d.priority })),
+    idleTags: [],
   };
   const snapshot: Snapshot = {
-    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags, campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives, suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
+    version: 1,
+    builtAt: 0,
+    buildMs: 0,
+    tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]),
+    channelsByUid: new Map([['ch', channel]]),
+    channels: new Map([[1, channel]]),
+    tags,
+    campaigns: new Map(campaigns.map((c) => [c.id, c])),
+    creatives,
+    suppliersByUid: new Map(),
+    adExchanges: new Map(),
+    deals: new Map(),
+    campaignIndex: indexCampaigns(campaigns),
+    skipped: {},
   };
   return { snapshot, tagIds };
 }
@@ -110,8 +212,21 @@ describe('auction fixtures', () => {
   it.each(FIXTURES)('%s', async (file) => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     const { snapshot, tagIds } = snapshotOf(f, server.url);
-    const deps: EdgeDeps = { clock: systemClock, snapshot: () => snapshot, counters: new HourlyCounters(() => null), pacing: new DeliveryGate(), signer: new TokenSigner('k'.repeat(32)), sources: [campaignSource, vastTagSource(fetcher)], origin: 'http://ads.test', notify: (url) => notices.fire(url) };
-    const ctx = buildRequestContext(f.request.query, { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' }, Date.now());
+    const deps: EdgeDeps = {
+      clock: systemClock,
+      snapshot: () => snapshot,
+      counters: new HourlyCounters(() => null),
+      pacing: new DeliveryGate(),
+      signer: new TokenSigner('k'.repeat(32)),
+      sources: [campaignSource, vastTagSource(fetcher)],
+      origin: 'http://ads.test',
+      notify: (url) => notices.fire(url),
+    };
+    const ctx = buildRequestContext(
+      f.request.query,
+      { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? '' },
+      Date.now(),
+    );
     const started = Date.now();
     const callsBefore = server.calls.length;
     const deciding = decide(deps, 'ch', ctx);
@@ -122,12 +237,15 @@ describe('auction fixtures', () => {
 
     expect(trace.result, f.description).toBe(f.expect.result);
     expect(schemaErrors(f.channel.vastVersion, xml)).toBe('');
-    const key = (s: { source: string; id: number }) => (s.source === 'campaign' ? `campaign:${s.id}` : `tag:${[...tagIds].find(([, id]) => id === s.id)?.[0]}`);
+    const key = (s: { source: string; id: number }) =>
+      s.source === 'campaign' ? `campaign:${s.id}` : `tag:${[...tagIds].find(([, id]) => id === s.id)?.[0]}`;
     const fates = Object.fromEntries(trace.sources.map((s) => [key(s), s.fate]));
     expect(fates).toMatchObject(f.expect.fates);
     for (const k of f.expect.unseen ?? []) expect(fates, `${k} was looked at`).not.toHaveProperty([k]);
-    for (const [k, reason] of Object.entries(f.expect.reasons ?? {})) expect(trace.sources.find((s) => key(s) === k)?.reason, k).toBe(reason);
-    for (const [k, code] of Object.entries(f.expect.vastErrors ?? {})) expect(trace.sources.find((s) => key(s) === k)?.vastError, k).toBe(code);
+    for (const [k, reason] of Object.entries(f.expect.reasons ?? {}))
+      expect(trace.sources.find((s) => key(s) === k)?.reason, k).toBe(reason);
+    for (const [k, code] of Object.entries(f.expect.vastErrors ?? {}))
+      expect(trace.sources.find((s) => key(s) === k)?.vastError, k).toBe(code);
     if (f.expect.indexedOut !== undefined) expect(trace.indexedOut).toBe(f.expect.indexedOut);
     if (f.expect.maxMs !== undefined) expect(elapsed).toBeLessThan(f.expect.maxMs);
     for (const text of f.expect.documentContains ?? []) expect(xml).toContain(text);
@@ -138,7 +256,9 @@ describe('auction fixtures', () => {
       const fired = urls.map(pinged);
       expect(fired, k).toEqual(expected);
       // fired for real: the demand server hears of each
-      await expect.poll(() => server.calls.slice(callsBefore).map(pinged), { timeout: 3000 }).toEqual(expect.arrayContaining(expected));
+      await expect
+        .poll(() => server.calls.slice(callsBefore).map(pinged), { timeout: 3000 })
+        .toEqual(expect.arrayContaining(expected));
     }
     if (f.expect.winner === null) expect(trace.winner).toBeNull();
     else {

@@ -24,7 +24,13 @@ export class DeliveryGate {
   limitsOfTag(tag: SnapTag, timezone: number): TagLimits {
     let limits = this.tagLimits.get(tag);
     if (!limits || limits.timezone !== timezone) {
-      limits = { id: tag.id, timezone, qpsLimit: tag.qpsLimit, dailyRequestCap: tag.dailyRequestCap, dailyImpCap: tag.dailyImpCap };
+      limits = {
+        id: tag.id,
+        timezone,
+        qpsLimit: tag.qpsLimit,
+        dailyRequestCap: tag.dailyRequestCap,
+        dailyImpCap: tag.dailyImpCap,
+      };
       this.tagLimits.set(tag, limits);
     }
     return limits;
@@ -62,7 +68,12 @@ export class DeliveryGate {
 
   /** Whether one more impression at `cpm` fits the campaign's budgets, pacing and the viewer's frequency cap. Reserves nothing. */
   campaignRefusal(campaign: SnapCampaign, cpm: number, ctx: RequestContext): Refusal | null {
-    return this.delivery.campaignRefusal(campaign, Math.round(cpm / 1000), campaign.frequencyCap ? this.viewerOf(ctx) : null, ctx.now);
+    return this.delivery.campaignRefusal(
+      campaign,
+      Math.round(cpm / 1000),
+      campaign.frequencyCap ? this.viewerOf(ctx) : null,
+      ctx.now,
+    );
   }
 
   /**
@@ -70,8 +81,19 @@ export class DeliveryGate {
    * limits, the tag's, the price (micro-dollars, rounded as the stats store rounds revenue) and the
    * viewer when a frequency cap counts one.
    */
-  admission(campaign: SnapCampaign | null, tag: SnapTag | null, timezone: number, revenueCpm: number, viewer: string): Admission {
-    return { campaign, tag: tag ? this.limitsOfTag(tag, timezone) : null, priceMicros: Math.round(revenueCpm / 1000), viewer: campaign?.frequencyCap && viewer ? viewer : null };
+  admission(
+    campaign: SnapCampaign | null,
+    tag: SnapTag | null,
+    timezone: number,
+    revenueCpm: number,
+    viewer: string,
+  ): Admission {
+    return {
+      campaign,
+      tag: tag ? this.limitsOfTag(tag, timezone) : null,
+      priceMicros: Math.round(revenueCpm / 1000),
+      viewer: campaign?.frequencyCap && viewer ? viewer : null,
+    };
   }
 }
 

@@ -31,9 +31,19 @@ import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
  * fires no billing notice for it either.
  */
 const LOSS_REASON = {
-  won: 0, invalidBidResponse: 3, invalidDealId: 4, missingMarkup: 7, belowAuctionFloor: 100, belowDealFloor: 101, lostToHigherBid: 102,
+  won: 0,
+  invalidBidResponse: 3,
+  invalidDealId: 4,
+  missingMarkup: 7,
+  belowAuctionFloor: 100,
+  belowDealFloor: 101,
+  lostToHigherBid: 102,
   // "Creative Filtered" (OpenRTB 3.0's loss reason list, which 2.6's ${AUCTION_LOSS} refers to)
-  creativeFiltered: 200, incorrectCreativeFormat: 204, advertiserExclusions: 205, categoryExclusions: 209, attributeExclusions: 210,
+  creativeFiltered: 200,
+  incorrectCreativeFormat: 204,
+  advertiserExclusions: 205,
+  categoryExclusions: 209,
+  attributeExclusions: 210,
 } as const;
 
 /**
@@ -56,7 +66,8 @@ const REFUSED: Readonly<Record<string, number>> = {
   deal_not_offered: LOSS_REASON.invalidDealId,
   private_auction: LOSS_REASON.invalidDealId,
 };
-const refusalLoss = (reason: string): number | null => REFUSED[reason] ?? (reason.startsWith('bad_adm_') ? LOSS_REASON.invalidBidResponse : null);
+const refusalLoss = (reason: string): number | null =>
+  REFUSED[reason] ?? (reason.startsWith('bad_adm_') ? LOSS_REASON.invalidBidResponse : null);
 
 export interface Settlement {
   /** A "Test this tag" decision: no notice fired, no billing attached. */
@@ -75,7 +86,14 @@ export interface Settlement {
 const KEEP_IMP_TS: ReadonlySet<string> = new Set(['AUCTION_IMP_TS']);
 
 function baseMacros(m: OrtbMarkup): MacroValues {
-  return { AUCTION_ID: m.requestId, AUCTION_BID_ID: m.bidId, AUCTION_IMP_ID: m.impId, AUCTION_SEAT_ID: m.seat, AUCTION_AD_ID: m.adid, AUCTION_CURRENCY: m.currency ?? 'USD' };
+  return {
+    AUCTION_ID: m.requestId,
+    AUCTION_BID_ID: m.bidId,
+    AUCTION_IMP_ID: m.impId,
+    AUCTION_SEAT_ID: m.seat,
+    AUCTION_AD_ID: m.adid,
+    AUCTION_CURRENCY: m.currency ?? 'USD',
+  };
 }
 
 /** A price of the demand's (micro-dollars CPM) as its notices state it: in the currency it bid in. */
@@ -93,7 +111,8 @@ function settleWinner(w: Winner, s: Settlement): void {
     ...baseMacros(m),
     AUCTION_PRICE: priceText(m, price),
     AUCTION_MBR: ratio(price, m.bidCpm),
-    AUCTION_MIN_TO_WIN: m.pricing.kind === 'fixed' ? '' : priceText(m, Math.min(m.bidCpm, demandTerms(m.pricing, runnerUp))),
+    AUCTION_MIN_TO_WIN:
+      m.pricing.kind === 'fixed' ? '' : priceText(m, Math.min(m.bidCpm, demandTerms(m.pricing, runnerUp))),
     AUCTION_LOSS: String(LOSS_REASON.won),
   };
   let billingQuery = '';
@@ -118,13 +137,20 @@ function lossOf(fate: SourceFate | undefined, bid: OrtbBid, refusal: string | un
   if (refusal) return fate && fate.fate !== 'timeout' ? refusalLoss(refusal) : null;
   if (fate?.fate === 'lost') return LOSS_REASON.lostToHigherBid;
   if (fate?.fate === 'no_fill') return refusalLoss(fate.reason ?? '');
-  if (fate?.fate === 'below_floor') return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
+  if (fate?.fate === 'below_floor')
+    return bid.markup.dealId ? LOSS_REASON.belowDealFloor : LOSS_REASON.belowAuctionFloor;
   return null;
 }
 
 /** After the auction: the winner's macros and billing attachment set, its win notice and the losers' loss notices fired. */
-export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFate[], winner: Winner | null, s: Settlement): void {
-  if (winner?.bid.markup.kind === 'ortb') settleWinner(winner, { ...s, upstreamAuction: s.upstreamAuction ?? !!ctx.ortb });
+export function settleProgrammatic(
+  ctx: RequestContext,
+  fates: readonly SourceFate[],
+  winner: Winner | null,
+  s: Settlement,
+): void {
+  if (winner?.bid.markup.kind === 'ortb')
+    settleWinner(winner, { ...s, upstreamAuction: s.upstreamAuction ?? !!ctx.ortb });
   const list = offersOf(ctx);
   if (!list || s.test || !s.notify) return;
   for (const o of list) {
@@ -150,7 +176,13 @@ export function settleProgrammatic(ctx: RequestContext, fates: readonly SourceFa
 }
 
 /** A notice URL our impression URL carries under `urlKey`, when its signature (`sigKey`) binds it to the token. */
-function attachedNotice(query: URLSearchParams, urlKey: string, sigKey: string, token: string, signer: TokenSigner): string | null {
+function attachedNotice(
+  query: URLSearchParams,
+  urlKey: string,
+  sigKey: string,
+  token: string,
+  signer: TokenSigner,
+): string | null {
   const url = query.get(urlKey);
   const sig = query.get(sigKey);
   return url && sig && /^https?:\/\//i.test(url) && signer.attached(token, url, sig) ? url : null;
@@ -169,7 +201,12 @@ export function billingNotice(query: URLSearchParams, token: string, signer: Tok
  * The deferred win notice of an impression /ev just counted (first time, not a test): the nurl of
  * programmatic demand that won our bid into an upstream auction, when its signature binds it to the token.
  */
-export function deferredWinNotice(query: URLSearchParams, token: string, signer: TokenSigner, now: number): string | null {
+export function deferredWinNotice(
+  query: URLSearchParams,
+  token: string,
+  signer: TokenSigner,
+  now: number,
+): string | null {
   const nurl = attachedNotice(query, 'w', 'ws', token, signer);
   return nurl && fillAuctionMacros(nurl, { AUCTION_IMP_TS: String(now) });
 }

@@ -19,7 +19,16 @@ import { buildRequestContext } from '../request/context.js';
 import { contextOfBidRequest } from '../request/openrtbContext.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
-import { OPEN_FLIGHT_END, type SnapAdExchange, type SnapCampaign, type SnapChannel, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
+import {
+  OPEN_FLIGHT_END,
+  type SnapAdExchange,
+  type SnapCampaign,
+  type SnapChannel,
+  type SnapDeal,
+  type Snapshot,
+  type SnapSupplier,
+  type SnapTag,
+} from '../snapshot/types.js';
 import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { ReplayGuard } from '../tracking/replayGuard.js';
 import { handleEvent } from '../doors/trackingEvents.js';
@@ -38,8 +47,17 @@ import { DeliveryGate } from './deliveryGate.js';
 interface Fixture {
   description: string;
   channel: {
-    demandMode: 'auction' | 'priority'; auctionPrice: 'first' | 'second'; floorCpm: number; payout: Price; vastVersion: VastVersion; timeoutMs: number;
-    format?: 'video' | 'display'; environment?: 'ctv' | 'app' | 'web'; subpublisherId?: number; sellerId?: string; targeting?: unknown;
+    demandMode: 'auction' | 'priority';
+    auctionPrice: 'first' | 'second';
+    floorCpm: number;
+    payout: Price;
+    vastVersion: VastVersion;
+    timeoutMs: number;
+    format?: 'video' | 'display';
+    environment?: 'ctv' | 'app' | 'web';
+    subpublisherId?: number;
+    sellerId?: string;
+    targeting?: unknown;
   };
   tenant?: { domain?: string };
   /**
@@ -48,8 +66,26 @@ interface Fixture {
    * down as the bidder sends it (testBidders.ts LiteralAnswer: `{ "json": { "id": "{request.id}", ...
    * } }`, `{ "text": "not json" }`, `{ "status": 204 }`, `delayMs`).
    */
-  tags: Record<string, { integration: 'RTB' | 'PreBid'; path?: string; answer?: LiteralAnswer; partner?: string; params?: Record<string, unknown>; price?: Price; floorCpm?: number; timeoutMs?: number; priority?: number; qpsLimit?: number; targeting?: unknown }>;
-  adExchanges?: Record<string, { path?: string; answer?: LiteralAnswer; seat?: string; tmaxMs?: number; qpsLimit?: number; marginPercent?: number }>;
+  tags: Record<
+    string,
+    {
+      integration: 'RTB' | 'PreBid';
+      path?: string;
+      answer?: LiteralAnswer;
+      partner?: string;
+      params?: Record<string, unknown>;
+      price?: Price;
+      floorCpm?: number;
+      timeoutMs?: number;
+      priority?: number;
+      qpsLimit?: number;
+      targeting?: unknown;
+    }
+  >;
+  adExchanges?: Record<
+    string,
+    { path?: string; answer?: LiteralAnswer; seat?: string; tmaxMs?: number; qpsLimit?: number; marginPercent?: number }
+  >;
   campaigns?: { id: number; bidCpm: number }[];
   /** The Prebid Server path on the test bidders; null: none configured. */
   prebidServer?: string | null;
@@ -85,7 +121,9 @@ interface Fixture {
 }
 
 const DIR = fileURLToPath(new URL('./fixtures/openrtb/', import.meta.url));
-const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FIXTURES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const LISTS = { apps: new Map(), publishers: new Map(), creatives: new Map([[1, ['blocked.example.com']]]) };
 const rules = (r: unknown) => (r ? compileTargeting(1, TargetingRules.parse(r), LISTS) : null);
 const ORIGIN = 'http://ads.test';
@@ -104,33 +142,122 @@ function snapshotOf(f: Fixture, file: string, base: string): { snapshot: Snapsho
     const id = 100 + i;
     names.set(`${t.integration === 'RTB' ? 'rtb_tag' : 'prebid_tag'}:${id}`, name);
     tags.set(id, {
-      id, tenantId: 1, name, integration: t.integration, vastUrl: '', endpoint: pathOf(file, name, t) ? `${base}${pathOf(file, name, t)}` : '', partner: t.partner ?? '', partnerParams: t.params ?? {},
-      price: t.price ?? { type: 'cpm', cpm: 0 }, floorCpm: t.floorCpm ?? 0, timeoutMs: t.timeoutMs ?? 1000, qpsLimit: limit(t.qpsLimit), dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited',
-      advertiserId: 0, targeting: rules(t.targeting), userSyncUrl: '',
+      id,
+      tenantId: 1,
+      name,
+      integration: t.integration,
+      vastUrl: '',
+      endpoint: pathOf(file, name, t) ? `${base}${pathOf(file, name, t)}` : '',
+      partner: t.partner ?? '',
+      partnerParams: t.params ?? {},
+      price: t.price ?? { type: 'cpm', cpm: 0 },
+      floorCpm: t.floorCpm ?? 0,
+      timeoutMs: t.timeoutMs ?? 1000,
+      qpsLimit: limit(t.qpsLimit),
+      dailyRequestCap: 'unlimited',
+      dailyImpCap: 'unlimited',
+      advertiserId: 0,
+      targeting: rules(t.targeting),
+      userSyncUrl: '',
     });
   });
   const exchanges: SnapAdExchange[] = Object.entries(f.adExchanges ?? {}).map(([name, x], i) => {
     names.set(`ad_exchange:${200 + i}`, name);
-    return { id: 200 + i, tenantId: 1, name, endpoint: `${base}${pathOf(file, name, x)}`, tmaxMs: x.tmaxMs ?? 1000, qpsLimit: limit(x.qpsLimit), seat: x.seat ?? '', marginPercent: x.marginPercent ?? 0, targeting: null };
+    return {
+      id: 200 + i,
+      tenantId: 1,
+      name,
+      endpoint: `${base}${pathOf(file, name, x)}`,
+      tmaxMs: x.tmaxMs ?? 1000,
+      qpsLimit: limit(x.qpsLimit),
+      seat: x.seat ?? '',
+      marginPercent: x.marginPercent ?? 0,
+      targeting: null,
+    };
   });
-  const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
+  const creative = {
+    id: 9,
+    tenantId: 1,
+    name: 'Spot',
+    advertiserId: 0,
+    format: 'video' as const,
+    videoSource: 'media' as const,
+    mediaFiles: [
+      { url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 },
+    ],
+    vastUrl: '',
+    duration: 10,
+    displayType: 'image' as const,
+    imageUrl: '',
+    html: '',
+    width: 0,
+    height: 0,
+    clickUrl: '',
+    adomain: [],
+    iabCategories: [],
+  };
   const campaigns: SnapCampaign[] = (f.campaigns ?? []).map((c) => {
     names.set(`campaign:${c.id}`, `campaign${c.id}`);
-    return { id: c.id, tenantId: 1, name: `Campaign ${c.id}`, advertiserId: 0, advertiserName: '', flightStartHour: 0, flightEndHour: OPEN_FLIGHT_END, timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm: c.bidCpm, targeting: null, creatives: [creative] };
+    return {
+      id: c.id,
+      tenantId: 1,
+      name: `Campaign ${c.id}`,
+      advertiserId: 0,
+      advertiserName: '',
+      flightStartHour: 0,
+      flightEndHour: OPEN_FLIGHT_END,
+      timezone: 0,
+      pacing: 'asap',
+      frequencyCap: null,
+      totalBudget: 'unlimited',
+      dailyBudget: 'unlimited',
+      bidCpm: c.bidCpm,
+      targeting: null,
+      creatives: [creative],
+    };
   });
   const c = f.channel;
   const targeting = rules(c.targeting);
   const channel: SnapChannel = {
-    id: 1, uid: 'ch', tenantId: 1, subpublisherId: c.subpublisherId ?? 0, name: 'Fixture channel', serving: true, integration: 'VAST', environment: c.environment ?? 'web', format: c.format ?? 'video',
-    vastVersion: c.vastVersion, floorCpm: c.floorCpm, payout: c.payout, demandMode: c.demandMode, auctionPrice: c.auctionPrice, timeoutMs: c.timeoutMs, targeting,
+    id: 1,
+    uid: 'ch',
+    tenantId: 1,
+    subpublisherId: c.subpublisherId ?? 0,
+    name: 'Fixture channel',
+    serving: true,
+    integration: 'VAST',
+    environment: c.environment ?? 'web',
+    format: c.format ?? 'video',
+    vastVersion: c.vastVersion,
+    floorCpm: c.floorCpm,
+    payout: c.payout,
+    demandMode: c.demandMode,
+    auctionPrice: c.auctionPrice,
+    timeoutMs: c.timeoutMs,
+    targeting,
     // what the snapshot compiles of the channel's blocked ad categories (snapshot/categoryBlocks.ts)
-    ...(targeting?.blockedAdCategories ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, [creative]) } : {}),
-    demand: Object.values(f.tags).map((t, i) => ({ tag: tags.get(100 + i)!, priority: t.priority ?? 1 })), idleTags: [], ...(c.sellerId ? { sellerId: c.sellerId } : {}),
+    ...(targeting?.blockedAdCategories
+      ? { categoryBlocks: categoryBlocks(targeting.blockedAdCategories, [creative]) }
+      : {}),
+    demand: Object.values(f.tags).map((t, i) => ({ tag: tags.get(100 + i)!, priority: t.priority ?? 1 })),
+    idleTags: [],
+    ...(c.sellerId ? { sellerId: c.sellerId } : {}),
   };
   const snapshot: Snapshot = {
-    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true, domain: f.tenant?.domain ?? '' }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags, campaigns: new Map(campaigns.map((x) => [x.id, x])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map([[1, exchanges]]), deals: new Map(),
-    campaignIndex: indexCampaigns(campaigns), skipped: {},
+    version: 1,
+    builtAt: 0,
+    buildMs: 0,
+    tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true, domain: f.tenant?.domain ?? '' }]]),
+    channelsByUid: new Map([['ch', channel]]),
+    channels: new Map([[1, channel]]),
+    tags,
+    campaigns: new Map(campaigns.map((x) => [x.id, x])),
+    creatives: new Map([[9, creative]]),
+    suppliersByUid: new Map(),
+    adExchanges: new Map([[1, exchanges]]),
+    deals: new Map(),
+    campaignIndex: indexCampaigns(campaigns),
+    skipped: {},
   };
   return { snapshot, names };
 }
@@ -162,7 +289,8 @@ describe('OpenRTB auction fixtures', () => {
     const f = JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')) as Fixture;
     bidders.requests.length = 0;
     bidders.notices.length = 0;
-    for (const [name, source] of [...Object.entries(f.tags), ...Object.entries(f.adExchanges ?? {})]) if (source.answer) bidders.setAnswer(`${file}/${name}`, source.answer);
+    for (const [name, source] of [...Object.entries(f.tags), ...Object.entries(f.adExchanges ?? {})])
+      if (source.answer) bidders.setAnswer(`${file}/${name}`, source.answer);
     const { snapshot, names } = snapshotOf(f, file, bidders.url);
     const ortb = { caller, publicHost: ORIGIN };
     const prebidServerUrl = f.prebidServer === null ? null : `${bidders.url}${f.prebidServer ?? '/pbs'}`;
@@ -170,20 +298,68 @@ describe('OpenRTB auction fixtures', () => {
     const pacing = new DeliveryGate();
     const counters = new HourlyCounters(() => null);
     const deps: EdgeDeps = {
-      clock: systemClock, snapshot: () => snapshot, counters, pacing, signer, origin: ORIGIN, notify: (url) => caller.fire(url),
-      sources: [campaignSource, vastTagSource(fetcher), rtbTagSource(ortb), prebidTagSource({ ...ortb, prebidServerUrl }), adExchangeSource(ortb)],
+      clock: systemClock,
+      snapshot: () => snapshot,
+      counters,
+      pacing,
+      signer,
+      origin: ORIGIN,
+      notify: (url) => caller.fire(url),
+      sources: [
+        campaignSource,
+        vastTagSource(fetcher),
+        rtbTagSource(ortb),
+        prebidTagSource({ ...ortb, prebidServerUrl }),
+        adExchangeSource(ortb),
+      ],
     };
-    const conn = { remoteAddress: '127.0.0.1', userAgent: f.request.userAgent ?? 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36' };
+    const conn = {
+      remoteAddress: '127.0.0.1',
+      userAgent:
+        f.request.userAgent ??
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+    };
     const supplier: SnapSupplier | undefined = f.supplier
-      ? { id: 7, uid: 'sup', tenantId: 1, name: 'Supplier', serving: true, qpsLimit: 'unlimited', marginPercent: 0, formats: ['video', 'display'], targeting: null, userSyncUrl: '' }
+      ? {
+          id: 7,
+          uid: 'sup',
+          tenantId: 1,
+          name: 'Supplier',
+          serving: true,
+          qpsLimit: 'unlimited',
+          marginPercent: 0,
+          formats: ['video', 'display'],
+          targeting: null,
+          userSyncUrl: '',
+        }
       : undefined;
-    const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({ id: i + 1, tenantId: 1, name: d.dealId, dealId: d.dealId, floorCpm: d.floorCpm, auctionType: d.auctionType ?? 2, buyerSeats: ['upstream-seat'], supplierIds: [], start: -Infinity, end: Infinity, ...(d.floorPerSecondCpm ? { floorPerSecondCpm: d.floorPerSecondCpm } : {}) }));
-    const options = { supplier, deals, privateAuction: f.privateAuction ?? false, integration: supplier ? ('RTB' as const) : ('VAST' as const), floorPerSecondCpm: f.floorPerSecondCpm ?? 0 };
+    const deals: SnapDeal[] = (f.deals ?? []).map((d, i) => ({
+      id: i + 1,
+      tenantId: 1,
+      name: d.dealId,
+      dealId: d.dealId,
+      floorCpm: d.floorCpm,
+      auctionType: d.auctionType ?? 2,
+      buyerSeats: ['upstream-seat'],
+      supplierIds: [],
+      start: -Infinity,
+      end: Infinity,
+      ...(d.floorPerSecondCpm ? { floorPerSecondCpm: d.floorPerSecondCpm } : {}),
+    }));
+    const options = {
+      supplier,
+      deals,
+      privateAuction: f.privateAuction ?? false,
+      integration: supplier ? ('RTB' as const) : ('VAST' as const),
+      floorPerSecondCpm: f.floorPerSecondCpm ?? 0,
+    };
     // QPS limits count per wall-clock second: repeated decisions start early in one
     if (f.repeat && Date.now() % 1000 > 700) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
     let outcome!: Awaited<ReturnType<typeof decide>>;
     for (let i = 0; i < (f.repeat ?? 1); i++) {
-      const ctx = f.request.ortb ? contextOfBidRequest(f.request.ortb, f.request.ortb.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now()) : buildRequestContext(f.request.query ?? {}, conn, Date.now());
+      const ctx = f.request.ortb
+        ? contextOfBidRequest(f.request.ortb, f.request.ortb.imp[0]!, { remoteAddress: '', userAgent: '' }, Date.now())
+        : buildRequestContext(f.request.query ?? {}, conn, Date.now());
       outcome = await decide(deps, 'ch', ctx, options);
     }
     const { xml, trace } = outcome;
@@ -193,7 +369,8 @@ describe('OpenRTB auction fixtures', () => {
     expect(schemaErrors(f.channel.vastVersion, xml)).toBe('');
     const fates = Object.fromEntries(trace.sources.map((s) => [key(s), s.fate]));
     if (f.expect.fates) expect(fates).toMatchObject(f.expect.fates);
-    for (const [k, reason] of Object.entries(f.expect.reasons ?? {})) expect(trace.sources.find((s) => key(s) === k)?.reason, k).toBe(reason);
+    for (const [k, reason] of Object.entries(f.expect.reasons ?? {}))
+      expect(trace.sources.find((s) => key(s) === k)?.reason, k).toBe(reason);
     if (f.expect.winner === null) expect(trace.winner).toBeNull();
     else {
       const { name, ...rest } = f.expect.winner;
@@ -207,7 +384,8 @@ describe('OpenRTB auction fixtures', () => {
     };
     const sent = (name: string): BidderCall | undefined => {
       const tag = f.tags[name];
-      const path = tag?.integration === 'PreBid' ? (f.prebidServer ?? '/pbs') : pathOf(file, name, tag ?? f.adExchanges?.[name]);
+      const path =
+        tag?.integration === 'PreBid' ? (f.prebidServer ?? '/pbs') : pathOf(file, name, tag ?? f.adExchanges?.[name]);
       return bidders.requests.find((r) => `${r.path}?${r.query.toString()}` === normal(path));
     };
     for (const [name, partial] of Object.entries(f.expect.outgoing ?? {})) {
@@ -223,32 +401,58 @@ describe('OpenRTB auction fixtures', () => {
       expect(tmax, `${name} tmax`).toBeLessThanOrEqual(max);
     }
     for (const name of f.expect.notCalled ?? []) expect(sent(name), `${name} was called`).toBeUndefined();
-    for (const text of f.expect.documentContains ?? []) expect(xml).toContain(text.replaceAll('{bidders}', bidders.url));
-    for (const text of f.expect.documentLacks ?? []) expect(xml).not.toContain(text.replaceAll('{bidders}', bidders.url));
+    for (const text of f.expect.documentContains ?? [])
+      expect(xml).toContain(text.replaceAll('{bidders}', bidders.url));
+    for (const text of f.expect.documentLacks ?? [])
+      expect(xml).not.toContain(text.replaceAll('{bidders}', bidders.url));
 
     const noticesMatch = async (expected: string[]) => {
       for (const e of expected) {
         const path = `/notice/${e.split('?')[0]}`;
         const started = Date.now();
         // (fire-and-forget: on a busy two-core machine a notice may take more than a second)
-        while (!bidders.notices.some((n) => matches(n, e)) && Date.now() - started < 5000) await bidders.waitForNotices(path, bidders.notices.length + 1, 50);
-        expect(bidders.notices.some((n) => matches(n, e)), `notice ${e} among ${bidders.notices.map((n) => n.pathname + n.search).join(' ')}`).toBe(true);
+        while (!bidders.notices.some((n) => matches(n, e)) && Date.now() - started < 5000)
+          await bidders.waitForNotices(path, bidders.notices.length + 1, 50);
+        expect(
+          bidders.notices.some((n) => matches(n, e)),
+          `notice ${e} among ${bidders.notices.map((n) => n.pathname + n.search).join(' ')}`,
+        ).toBe(true);
       }
     };
     await noticesMatch(f.expect.notices ?? []);
     await new Promise((r) => setTimeout(r, 50));
-    for (const e of f.expect.noNotices ?? []) expect(bidders.notices.some((n) => matches(n, e)), `no notice ${e}`).toBe(false);
+    for (const e of f.expect.noNotices ?? [])
+      expect(
+        bidders.notices.some((n) => matches(n, e)),
+        `no notice ${e}`,
+      ).toBe(false);
 
     if (f.expect.impressionNotices) {
       // the player: every impression URL of ours is fired once (twice for the first: a replay bills nothing more)
-      const impressions = [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]+)\]\]>/g)].map((m) => m[1]!).filter((u) => u.startsWith(`${ORIGIN}/ev?`));
+      const impressions = [...xml.matchAll(/<Impression[^>]*><!\[CDATA\[([^\]]+)\]\]>/g)]
+        .map((m) => m[1]!)
+        .filter((u) => u.startsWith(`${ORIGIN}/ev?`));
       expect(impressions.length).toBeGreaterThan(0);
-      const eventDeps = { clock: systemClock, signer, replay: new ReplayGuard(), counters, pacing, snapshot: () => snapshot, notify: (url: string) => caller.fire(url) };
-      for (const url of [impressions[0]!, ...impressions]) handleEvent(eventDeps, new URL(url).searchParams, sinkResponse());
+      const eventDeps = {
+        clock: systemClock,
+        signer,
+        replay: new ReplayGuard(),
+        counters,
+        pacing,
+        snapshot: () => snapshot,
+        notify: (url: string) => caller.fire(url),
+      };
+      for (const url of [impressions[0]!, ...impressions])
+        handleEvent(eventDeps, new URL(url).searchParams, sinkResponse());
       await noticesMatch(f.expect.impressionNotices);
       await new Promise((r) => setTimeout(r, 50));
-      expect(bidders.notices.filter((n) => n.pathname === '/notice/bill').length, 'billed once').toBe(f.expect.impressionNotices.filter((n) => n.startsWith('bill')).length);
-      expect(bidders.notices.filter((n) => n.pathname === '/notice/win').length, 'won once').toBe(f.expect.impressionNotices.filter((n) => n.startsWith('win')).length + (f.expect.notices ?? []).filter((n) => n.startsWith('win')).length);
+      expect(bidders.notices.filter((n) => n.pathname === '/notice/bill').length, 'billed once').toBe(
+        f.expect.impressionNotices.filter((n) => n.startsWith('bill')).length,
+      );
+      expect(bidders.notices.filter((n) => n.pathname === '/notice/win').length, 'won once').toBe(
+        f.expect.impressionNotices.filter((n) => n.startsWith('win')).length +
+          (f.expect.notices ?? []).filter((n) => n.startsWith('win')).length,
+      );
     }
   });
 });

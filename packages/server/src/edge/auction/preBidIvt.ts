@@ -22,7 +22,10 @@ export type IvtCounterOf = (reason: IvtReason, blocked: boolean) => { inc(): voi
 
 const REASONS = Object.keys(IVT_REASONS) as IvtReason[];
 const tracesOf = (mode: IvtTrace['mode'], blocked: boolean): Readonly<Record<IvtReason, IvtTrace>> =>
-  Object.fromEntries(REASONS.map((reason) => [reason, Object.freeze({ mode, reason, blocked })])) as Record<IvtReason, IvtTrace>;
+  Object.fromEntries(REASONS.map((reason) => [reason, Object.freeze({ mode, reason, blocked })])) as Record<
+    IvtReason,
+    IvtTrace
+  >;
 const COUNTED = tracesOf('count', false);
 const BLOCKED = tracesOf('block', true);
 const CLEAN: Readonly<Record<IvtTrace['mode'], IvtTrace>> = {
@@ -53,7 +56,13 @@ export class PreBidIvt {
   ) {
     this.testState = { lists: state.lists, rates: null };
     this.counters = counterOf
-      ? [false, true].map((blocked) => Object.fromEntries(REASONS.map((reason) => [reason, counterOf(reason, blocked)])) as Record<IvtReason, { inc(): void }>)
+      ? [false, true].map(
+          (blocked) =>
+            Object.fromEntries(REASONS.map((reason) => [reason, counterOf(reason, blocked)])) as Record<
+              IvtReason,
+              { inc(): void }
+            >,
+        )
       : null;
   }
 

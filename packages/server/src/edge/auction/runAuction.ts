@@ -1,4 +1,13 @@
-import { adSeconds, type AuctionRequest, durationFloorOf, lengthFloor, type Bid, type CallResult, type DemandCandidate, type DemandSource } from '../demand/demandSource.js';
+import {
+  adSeconds,
+  type AuctionRequest,
+  durationFloorOf,
+  lengthFloor,
+  type Bid,
+  type CallResult,
+  type DemandCandidate,
+  type DemandSource,
+} from '../demand/demandSource.js';
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from '../demand/money.js';
@@ -36,7 +45,10 @@ async function callUnderDeadline(c: DemandCandidate, req: AuctionRequest): Promi
   const started = req.clock.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<CallResult>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout', ms: req.clock.now() - started }), Math.max(0, req.deadline - started));
+    timer = setTimeout(
+      () => resolve({ kind: 'timeout', ms: req.clock.now() - started }),
+      Math.max(0, req.deadline - started),
+    );
   });
   try {
     return await Promise.race([
@@ -77,7 +89,9 @@ function floorOf(bid: Bid, c: DemandCandidate, req: AuctionRequest): number {
   }
   for (const d of req.deals) {
     if (d.dealId !== bid.dealId) continue;
-    return d.floorPerSecondCpm ? Math.max(d.floorCpm, lengthFloor(d.floorPerSecondCpm, adSeconds(bid.markup))) : d.floorCpm;
+    return d.floorPerSecondCpm
+      ? Math.max(d.floorCpm, lengthFloor(d.floorPerSecondCpm, adSeconds(bid.markup)))
+      : d.floorCpm;
   }
   return c.floorCpm;
 }
@@ -92,16 +106,35 @@ function callGroup(group: readonly DemandCandidate[], req: AuctionRequest): Call
   return known;
 }
 
-function priceGroup(group: readonly DemandCandidate[], results: readonly CallResult[], req: AuctionRequest, fates: SourceFate[]): Priced[] {
+function priceGroup(
+  group: readonly DemandCandidate[],
+  results: readonly CallResult[],
+  req: AuctionRequest,
+  fates: SourceFate[],
+): Priced[] {
   const priced: Priced[] = [];
   for (let i = 0; i < group.length; i++) {
     const r = results[i]!;
     const c = group[i]!;
     if (r.kind === 'refused') {
-      fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'filtered', reason: r.reason });
+      fates.push({
+        source: c.source,
+        id: c.id,
+        name: c.name,
+        priority: c.priority,
+        fate: 'filtered',
+        reason: r.reason,
+      });
       continue;
     }
-    const fate: SourceFate = { source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'no_fill', ms: r.ms };
+    const fate: SourceFate = {
+      source: c.source,
+      id: c.id,
+      name: c.name,
+      priority: c.priority,
+      fate: 'no_fill',
+      ms: r.ms,
+    };
     fates.push(fate);
     if (r.kind === 'timeout') fate.fate = 'timeout';
     else if (r.kind === 'no_fill') {
@@ -153,7 +186,14 @@ function judge(bid: Bid, c: DemandCandidate, req: AuctionRequest, fate: SourceFa
  * runner-up may be another bid of the same answer. The trace keeps one fate per source: its best bid
  * that competes (else its best); each bid's own fate is on it (Bid.offerFate) for its loss notice.
  */
-function priceOffers(c: DemandCandidate, best: Bid, more: readonly Bid[], req: AuctionRequest, fate: SourceFate, priced: Priced[]): void {
+function priceOffers(
+  c: DemandCandidate,
+  best: Bid,
+  more: readonly Bid[],
+  req: AuctionRequest,
+  fate: SourceFate,
+  priced: Priced[],
+): void {
   const base = { ...fate };
   let chosen: Priced | null = null;
   const others: Priced[] = [];
@@ -182,7 +222,8 @@ function priceOffers(c: DemandCandidate, best: Bid, more: readonly Bid[], req: A
 }
 
 /** Whether `a` ranks before `b`: the higher price, then the lower priority number (equals keep their order). */
-const ranksBefore = (a: Priced, b: Priced): boolean => a.bid.priceCpm > b.bid.priceCpm || (a.bid.priceCpm === b.bid.priceCpm && a.candidate.priority < b.candidate.priority);
+const ranksBefore = (a: Priced, b: Priced): boolean =>
+  a.bid.priceCpm > b.bid.priceCpm || (a.bid.priceCpm === b.bid.priceCpm && a.candidate.priority < b.candidate.priority);
 
 function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   if (!priced.length) return null;
@@ -191,7 +232,8 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   for (let i = 1; i < priced.length; i++) if (ranksBefore(priced[i]!, priced[topAt]!)) topAt = i;
   const top = priced[topAt]!;
   let second: Priced | null = null;
-  for (let i = 0; i < priced.length; i++) if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
+  for (let i = 0; i < priced.length; i++)
+    if (i !== topAt && (!second || ranksBefore(priced[i]!, second))) second = priced[i]!;
   const runnerUp = second?.bid.priceCpm ?? null;
   // (at second price a bid clears at least the floor it was held to: a deal's under a deal (its terms, above
   // or below the open floor), a floor per second included; the minimum to win its notices tell is the same)
@@ -207,7 +249,14 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
   top.fate.clearingCpm = clearing;
   top.fate.payoutCpm = payout;
   top.fate.marginCpm = clearing - payout;
-  return { candidate: top.candidate, bid: top.bid, clearingCpm: clearing, payoutCpm: payout, runnerUpCpm: runnerUp, fate: top.fate };
+  return {
+    candidate: top.candidate,
+    bid: top.bid,
+    clearingCpm: clearing,
+    payoutCpm: payout,
+    runnerUpCpm: runnerUp,
+    fate: top.fate,
+  };
 }
 
 /**
@@ -215,7 +264,10 @@ function decide(priced: Priced[], req: AuctionRequest): Winner | null {
  * network: our campaigns win a waterfall's first tier on most requests, and the caller then
  * continues without a microtask; `await` reads either.
  */
-export function runAuction(req: AuctionRequest, sources: readonly DemandSource[]): AuctionResult | Promise<AuctionResult> {
+export function runAuction(
+  req: AuctionRequest,
+  sources: readonly DemandSource[],
+): AuctionResult | Promise<AuctionResult> {
   const fates: SourceFate[] = [];
   // one collector per auction (a bound push, not a named closure)
   const filtered: (f: SourceFate) => void = fates.push.bind(fates);
@@ -230,18 +282,37 @@ export function runAuction(req: AuctionRequest, sources: readonly DemandSource[]
 
   if (req.channel.demandMode === 'auction') {
     const answers = callGroup(candidates, req);
-    return Array.isArray(answers) ? auctionResult(req, candidates, answers, fates, indexedOut) : answers.then((known) => auctionResult(req, candidates, known, fates, indexedOut));
+    return Array.isArray(answers)
+      ? auctionResult(req, candidates, answers, fates, indexedOut)
+      : answers.then((known) => auctionResult(req, candidates, known, fates, indexedOut));
   }
   return waterfall(req, candidates, tiersOf(candidates), fates, indexedOut);
 }
 
 /** `auction` mode: every candidate's answer priced together. */
-function auctionResult(req: AuctionRequest, candidates: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult {
-  return { winner: decide(priceGroup(candidates, answers, req, fates), req), fates, indexedOut, offered: candidates.length };
+function auctionResult(
+  req: AuctionRequest,
+  candidates: DemandCandidate[],
+  answers: CallResult[],
+  fates: SourceFate[],
+  indexedOut: number,
+): AuctionResult {
+  return {
+    winner: decide(priceGroup(candidates, answers, req, fates), req),
+    fates,
+    indexedOut,
+    offered: candidates.length,
+  };
 }
 
 /** A waterfall's tiers in order: each tier known at once is priced here; from the first that must be called, the rest waits for it. */
-function waterfall(req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], fates: SourceFate[], indexedOut: number): AuctionResult | Promise<AuctionResult> {
+function waterfall(
+  req: AuctionRequest,
+  candidates: DemandCandidate[],
+  tiers: number[],
+  fates: SourceFate[],
+  indexedOut: number,
+): AuctionResult | Promise<AuctionResult> {
   for (let i = 0; i < tiers.length; i++) {
     const group = tiers.length === 1 ? candidates : candidates.filter((c) => c.priority === tiers[i]);
     const answers = callGroup(group, req);
@@ -253,7 +324,14 @@ function waterfall(req: AuctionRequest, candidates: DemandCandidate[], tiers: nu
 }
 
 async function waterfallFrom(
-  req: AuctionRequest, candidates: DemandCandidate[], tiers: number[], from: number, firstGroup: DemandCandidate[], firstAnswers: Promise<CallResult[]>, fates: SourceFate[], indexedOut: number,
+  req: AuctionRequest,
+  candidates: DemandCandidate[],
+  tiers: number[],
+  from: number,
+  firstGroup: DemandCandidate[],
+  firstAnswers: Promise<CallResult[]>,
+  fates: SourceFate[],
+  indexedOut: number,
 ): Promise<AuctionResult> {
   for (let i = from; i < tiers.length; i++) {
     const group = i === from ? firstGroup : candidates.filter((c) => c.priority === tiers[i]);
@@ -265,10 +343,27 @@ async function waterfallFrom(
 }
 
 /** A tier's answers priced: the result when it won or the deadline passed (the later tiers not called), else null. */
-function tierDone(req: AuctionRequest, candidates: DemandCandidate[], tier: number, group: DemandCandidate[], answers: CallResult[], fates: SourceFate[], indexedOut: number): AuctionResult | null {
+function tierDone(
+  req: AuctionRequest,
+  candidates: DemandCandidate[],
+  tier: number,
+  group: DemandCandidate[],
+  answers: CallResult[],
+  fates: SourceFate[],
+  indexedOut: number,
+): AuctionResult | null {
   const winner = decide(priceGroup(group, answers, req, fates), req);
   if (!winner && req.clock.now() < req.deadline) return null;
-  for (const c of candidates) if (c.priority > tier) fates.push({ source: c.source, id: c.id, name: c.name, priority: c.priority, fate: 'not_called', reason: winner ? 'filled_earlier' : 'deadline' });
+  for (const c of candidates)
+    if (c.priority > tier)
+      fates.push({
+        source: c.source,
+        id: c.id,
+        name: c.name,
+        priority: c.priority,
+        fate: 'not_called',
+        reason: winner ? 'filled_earlier' : 'deadline',
+      });
   return { winner, fates, indexedOut, offered: candidates.length };
 }
 

@@ -14,7 +14,8 @@ export interface TrafficSource {
   environment?: 'app' | 'ctv' | 'web';
 }
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export function trafficFactsOf(ctx: RequestContext, source: TrafficSource): TrafficFacts {
   const q = ctx.query;

@@ -93,7 +93,7 @@ describe('hourly counters', () => {
     expect(new Set(stored.map((r) => r.channel_id)).size).toBe(2500);
   });
 
-  it('puts a request scope\'s rows and plain rows with the same dimensions on one row', async () => {
+  it("puts a request scope's rows and plain rows with the same dimensions on one row", async () => {
     const sink = new MemorySink();
     const c = new HourlyCounters(() => sink);
     const request = { tenant_id: 1, channel_id: 2, country: 'US', device: 'desktop' };
@@ -104,10 +104,16 @@ describe('hourly counters', () => {
     c.add(request, { reqs: 1 }, T);
     await c.flush();
     expect(sink.rows).toHaveLength(2);
-    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({ channel_id: 2, country: 'US', nofill_reason: 'timeout', demand_calls: 2, timeouts: 1 });
+    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({
+      channel_id: 2,
+      country: 'US',
+      nofill_reason: 'timeout',
+      demand_calls: 2,
+      timeouts: 1,
+    });
     expect(sink.rows.find((r) => r.tag_id === 0)).toMatchObject({ reqs: 2, nofill_reason: '' });
   });
-  it('flushes a demand tag\'s requests and opportunities, and every metric from its own counter', async () => {
+  it("flushes a demand tag's requests and opportunities, and every metric from its own counter", async () => {
     const sink = new MemorySink();
     const c = new HourlyCounters(() => sink);
     const scope = c.scope({ tenant_id: 1, channel_id: 2 });
@@ -115,7 +121,13 @@ describe('hourly counters', () => {
     scope.add({ tag_id: 7, nofill_reason: 'targeting.country' }, { source_reqs: 1 }, T);
     scope.add({ tag_id: 8, nofill_reason: '' }, { source_reqs: 1, source_opps: 1, demand_calls: 1 }, T);
     await c.flush();
-    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({ channel_id: 2, nofill_reason: 'targeting.country', source_reqs: 2, source_opps: 0, demand_calls: 0 });
+    expect(sink.rows.find((r) => r.tag_id === 7)).toMatchObject({
+      channel_id: 2,
+      nofill_reason: 'targeting.country',
+      source_reqs: 2,
+      source_opps: 0,
+      demand_calls: 0,
+    });
     expect(sink.rows.find((r) => r.tag_id === 8)).toMatchObject({ source_reqs: 1, source_opps: 1, demand_calls: 1 });
     // toHourlyRow lists each column by its index: a distinct value per column lands in its own column
     const distinct = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i + 1]));
@@ -128,7 +140,8 @@ describe('hourly counters', () => {
     const sink = new MemorySink();
     const c = new HourlyCounters(() => sink, { renewTextAt: 2 });
     const waiting = c.scope({ tenant_id: 1, country: 'US', device: 'ctv', domain: 'a.example' });
-    for (const domain of ['b.example', 'c.example', 'd.example']) c.add({ tenant_id: 1, country: 'FR', domain }, { reqs: 1 }, T);
+    for (const domain of ['b.example', 'c.example', 'd.example'])
+      c.add({ tenant_id: 1, country: 'FR', domain }, { reqs: 1 }, T);
     sink.failNext = true;
     // the flush renews the list; its rows come back under the new list's ids
     await expect(c.flush()).rejects.toThrow('stats store down');

@@ -1,4 +1,13 @@
-import { DIMENSION_COLUMNS, type HourlyDimensions, type HourlyMetrics, type HourlyRow, type HourlyRows, isIdDimension, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
+import {
+  DIMENSION_COLUMNS,
+  type HourlyDimensions,
+  type HourlyMetrics,
+  type HourlyRow,
+  type HourlyRows,
+  isIdDimension,
+  METRIC_COLUMNS,
+  type StatsSink,
+} from '../../stats/hourlyRow.js';
 import { RowTable, TextIds } from './rowTable.js';
 
 /**
@@ -18,18 +27,43 @@ export type Metrics = Partial<HourlyMetrics>;
  * reads that part once per request instead of once per row.
  */
 const REQUEST_COLUMNS = [
-  'tenant_id', 'channel_id', 'subpublisher_id', 'country', 'region', 'us_state', 'device', 'os', 'browser',
-  'app_bundle', 'domain', 'publisher_id', 'integration', 'supplier_id',
+  'tenant_id',
+  'channel_id',
+  'subpublisher_id',
+  'country',
+  'region',
+  'us_state',
+  'device',
+  'os',
+  'browser',
+  'app_bundle',
+  'domain',
+  'publisher_id',
+  'integration',
+  'supplier_id',
 ] as const satisfies readonly (keyof Dimensions)[];
 const SOURCE_COLUMNS = [
-  'tag_id', 'partner', 'advertiser_id', 'campaign_id', 'creative_id', 'adexchange_id', 'deal_id',
-  'marketplace_name', 'vast_error', 'nofill_reason',
+  'tag_id',
+  'partner',
+  'advertiser_id',
+  'campaign_id',
+  'creative_id',
+  'adexchange_id',
+  'deal_id',
+  'marketplace_name',
+  'vast_error',
+  'nofill_reason',
 ] as const satisfies readonly (keyof Dimensions)[];
 export type RequestDimensions = Partial<Pick<HourlyDimensions, (typeof REQUEST_COLUMNS)[number]>>;
 export type SourceDimensions = Partial<Pick<HourlyDimensions, (typeof SOURCE_COLUMNS)[number]>>;
 
 // every report column is in exactly one part of the key
-if ([...REQUEST_COLUMNS, ...SOURCE_COLUMNS].sort().join() !== DIMENSION_COLUMNS.filter((c) => c !== 'hour').sort().join()) {
+if (
+  [...REQUEST_COLUMNS, ...SOURCE_COLUMNS].sort().join() !==
+  DIMENSION_COLUMNS.filter((c) => c !== 'hour')
+    .sort()
+    .join()
+) {
   throw new Error('hourlyCounters: the key columns are out of step with DIMENSION_COLUMNS');
 }
 
@@ -121,9 +155,17 @@ function hourlyRowOf(table: RowTable, text: readonly string[], row: number, hour
   const key = Float64Array.from(KEY_COLUMNS, (_, i) => i);
   const row = probe.rowOf(key);
   METRIC_COLUMNS.forEach((_, i) => probe.add(row, i, i + 1));
-  const read = hourlyRowOf(probe, KEY_COLUMNS.map((_, i) => `#${i}`), row, 'hour') as unknown as Record<string, unknown>;
-  const wrong = KEY_COLUMNS.some((c, i) => c !== 'hour' && read[c] !== (IS_TEXT[i] ? `#${i}` : i)) || METRIC_COLUMNS.some((c, i) => read[c] !== i + 1);
-  if (wrong || Object.keys(read).length !== KEY_COLUMNS.length + METRICS) throw new Error('hourlyCounters: hourlyRowOf is out of step with the key or METRIC_COLUMNS');
+  const read = hourlyRowOf(
+    probe,
+    KEY_COLUMNS.map((_, i) => `#${i}`),
+    row,
+    'hour',
+  ) as unknown as Record<string, unknown>;
+  const wrong =
+    KEY_COLUMNS.some((c, i) => c !== 'hour' && read[c] !== (IS_TEXT[i] ? `#${i}` : i)) ||
+    METRIC_COLUMNS.some((c, i) => read[c] !== i + 1);
+  if (wrong || Object.keys(read).length !== KEY_COLUMNS.length + METRICS)
+    throw new Error('hourlyCounters: hourlyRowOf is out of step with the key or METRIC_COLUMNS');
 }
 
 export function hourOf(ms: number): string {
@@ -181,7 +223,8 @@ export class HourlyCounters {
     const key = this.key;
     for (let i = 0; i < columns.length; i++) {
       const v = dims[columns[i]!];
-      if (IS_TEXT[at + i]) key[at + i] = typeof v === 'string' ? this.texts.idOf(v) : v == null ? 0 : this.texts.idOf(String(v));
+      if (IS_TEXT[at + i])
+        key[at + i] = typeof v === 'string' ? this.texts.idOf(v) : v == null ? 0 : this.texts.idOf(String(v));
       else key[at + i] = typeof v === 'number' ? v : 0;
     }
   }
@@ -194,7 +237,8 @@ export class HourlyCounters {
       const v = metrics[m as keyof Metrics];
       if (v) table.add(row, METRIC_INDEX[m]!, v);
     }
-    if (table.rows >= FLUSH_AT_ROWS && !this.flushing) void this.flush().catch((error: unknown) => this.options.onFlushError?.(error));
+    if (table.rows >= FLUSH_AT_ROWS && !this.flushing)
+      void this.flush().catch((error: unknown) => this.options.onFlushError?.(error));
   }
 
   add(dims: Dimensions, metrics: Metrics, now: number): void {
@@ -245,7 +289,8 @@ export class HourlyCounters {
   private addFrom(table: RowTable, text: readonly string[], row: number): void {
     const key = this.key;
     const o = row * WIDTH;
-    for (let i = 0; i < WIDTH; i++) key[i] = IS_TEXT[i] ? this.texts.idOf(text[table.keys[o + i]!]!) : table.keys[o + i]!;
+    for (let i = 0; i < WIDTH; i++)
+      key[i] = IS_TEXT[i] ? this.texts.idOf(text[table.keys[o + i]!]!) : table.keys[o + i]!;
     const to = this.table.rowOf(key);
     for (let m = 0; m < METRICS; m++) {
       const v = table.sums[row * METRICS + m]!;
@@ -303,7 +348,13 @@ export class HourlyCounters {
  * reads it: a store that encodes row by row (DuckDB) holds one at a time, so they die young instead
  * of a thousand of them at once outliving a scavenge and being promoted with the whole batch.
  */
-function tableRows(table: RowTable, text: readonly string[], from: number, to: number, hourText: (hour: number) => string): HourlyRows {
+function tableRows(
+  table: RowTable,
+  text: readonly string[],
+  from: number,
+  to: number,
+  hourText: (hour: number) => string,
+): HourlyRows {
   return {
     length: to - from,
     *[Symbol.iterator]() {

@@ -8,12 +8,17 @@ import { findUserByToken } from './userByToken.js';
  * API token (`X-Api-Token` header or `token` query parameter). Admins see every tenant; demand users
  * their own. Only debug requests come here: the hot path never reads the config database.
  */
-export async function debugCaller(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<{ tenantId: number | null } | null> {
+export async function debugCaller(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ tenantId: number | null } | null> {
   const session = await app.sessions.resume(request, reply);
   let user = session?.user ?? null;
   if (!user) {
     const header = request.headers['x-api-token'];
-    const token = (Array.isArray(header) ? header[0] : header) ?? (request.query as Record<string, string | undefined>).token;
+    const token =
+      (Array.isArray(header) ? header[0] : header) ?? (request.query as Record<string, string | undefined>).token;
     if (token && token.length >= 16 && token.length <= 256) user = (await findUserByToken(app.store.db, token)) ?? null;
   }
   if (!user || (user.type !== 'admin' && user.type !== 'demand')) return null;
@@ -31,6 +36,9 @@ export async function debugCaller(app: FastifyInstance, request: FastifyRequest,
 export function traceCors(request: FastifyRequest, publicHost: string): Record<string, string> | null {
   if (!isSameOrigin(request, publicHost)) return null;
   const origin = request.headers.origin;
-  const own = typeof origin === 'string' && sameOriginHeaders({ origin }, [`${request.protocol}://${request.host}`, publicHost]);
-  return own ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { vary: 'Origin' };
+  const own =
+    typeof origin === 'string' && sameOriginHeaders({ origin }, [`${request.protocol}://${request.host}`, publicHost]);
+  return own
+    ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
+    : { vary: 'Origin' };
 }

@@ -3,7 +3,12 @@ import { type PreBidIvt } from '../auction/preBidIvt.js';
 import { postbidPixelUrls, type PostbidStage } from '../postbid/postbidStage.js';
 import { type AuctionResult, runAuction, type Winner } from '../auction/runAuction.js';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { type CounterScope, type HourlyCounters, type RequestDimensions, type SourceDimensions } from '../counters/hourlyCounters.js';
+import {
+  type CounterScope,
+  type HourlyCounters,
+  type RequestDimensions,
+  type SourceDimensions,
+} from '../counters/hourlyCounters.js';
 import { type DemandSource, type DurationFloor } from '../demand/demandSource.js';
 import { settleProgrammatic } from '../auction/notices.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
@@ -76,7 +81,21 @@ function requestDims(channel: SnapChannel, ctx: RequestContext, options: DecideO
 }
 
 /** The trace's context and channel of an untraced decision (DecideOptions.trace false): nothing copied. */
-const UNTRACED_CONTEXT: DecisionTrace['context'] = Object.freeze({ ip: '', country: '', region: '', usState: '', device: '', os: '', browser: '', tvFamily: '', playerSize: '', width: 0, height: 0, appBundle: '', domain: '' });
+const UNTRACED_CONTEXT: DecisionTrace['context'] = Object.freeze({
+  ip: '',
+  country: '',
+  region: '',
+  usState: '',
+  device: '',
+  os: '',
+  browser: '',
+  tvFamily: '',
+  playerSize: '',
+  width: 0,
+  height: 0,
+  appBundle: '',
+  domain: '',
+});
 
 function contextOf(ctx: RequestContext): DecisionTrace['context'] {
   return {
@@ -112,19 +131,29 @@ const CONSIDERED_ONLY = { source_reqs: 1 } as const;
 function countFates(counters: CounterScope, fates: readonly SourceFate[], now: number): void {
   for (const f of fates) {
     if (f.source === 'campaign') {
-      if (f.fate === 'won') counters.add({ campaign_id: f.id, nofill_reason: '' }, { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 }, now);
+      if (f.fate === 'won')
+        counters.add({ campaign_id: f.id, nofill_reason: '' }, { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 }, now);
       // (the auction's pick refused by delivery control: its row says why it did not serve)
-      else if (f.fate === 'no_fill' && f.reason) counters.add({ campaign_id: f.id, nofill_reason: f.reason }, { bids: f.bidCpm !== undefined ? 1 : 0 }, now);
+      else if (f.fate === 'no_fill' && f.reason)
+        counters.add({ campaign_id: f.id, nofill_reason: f.reason }, { bids: f.bidCpm !== undefined ? 1 : 0 }, now);
       continue;
     }
     if (f.idle) continue;
     const exchange = f.source === 'ad_exchange';
     if (f.fate === 'filtered' || f.fate === 'not_called') {
-      counters.add(exchange ? { adexchange_id: f.id, nofill_reason: f.reason ?? f.fate } : { tag_id: f.id, nofill_reason: f.reason ?? f.fate }, CONSIDERED_ONLY, now);
+      counters.add(
+        exchange
+          ? { adexchange_id: f.id, nofill_reason: f.reason ?? f.fate }
+          : { tag_id: f.id, nofill_reason: f.reason ?? f.fate },
+        CONSIDERED_ONLY,
+        now,
+      );
       continue;
     }
     const nofill = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate;
-    const dims: SourceDimensions = exchange ? { adexchange_id: f.id, nofill_reason: nofill } : { tag_id: f.id, nofill_reason: nofill };
+    const dims: SourceDimensions = exchange
+      ? { adexchange_id: f.id, nofill_reason: nofill }
+      : { tag_id: f.id, nofill_reason: nofill };
     if (f.dealId) dims.deal_id = f.dealId;
     if (f.vastError) dims.vast_error = String(f.vastError);
     counters.add(
@@ -228,7 +257,16 @@ function finish(out: AdOutcome, started: number, status: number, result: string)
 }
 
 /** An empty answer for `reason` before or without an auction: the request's row and the decision's token. */
-function unfilled(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, reason: string, ivtFlag: number, now: number, started: number, reqs: number): AdOutcome {
+function unfilled(
+  deps: EdgeDeps,
+  out: AdOutcome,
+  counters: CounterScope,
+  reason: string,
+  ivtFlag: number,
+  now: number,
+  started: number,
+  reqs: number,
+): AdOutcome {
   // (a later slot of a pod counts nothing here: no request of its own, never offered)
   if (reqs) counters.add({ nofill_reason: reason }, { reqs, ivt: ivtFlag }, now);
   out.decision!.id = unfilledDecisionId();
@@ -264,26 +302,84 @@ export interface AdOutcome {
  * entry points answer an outcome they get at once in the same turn, with no promise or microtask
  * between the request and its answer; `await` reads either.
  */
-export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): AdOutcome | Promise<AdOutcome> {
+export function runDecision(
+  deps: EdgeDeps,
+  channelUid: string,
+  ctx: RequestContext,
+  options: DecideOptions = NO_OPTIONS,
+): AdOutcome | Promise<AdOutcome> {
   const started = performance.now();
   const snapshot = deps.snapshot();
   const traced = options.trace !== false;
-  const trace: DecisionTrace = { channel: null, context: traced ? contextOf(ctx) : UNTRACED_CONTEXT, result: '', indexedOut: 0, sources: [], winner: null, totalMs: 0, snapshotVersion: snapshot?.version ?? 0, ivt: null, postbid: null };
-  const out: AdOutcome = { status: 200, result: '', snapshot, channel: null, winner: null, decision: null, token: null, postbidUrls: [], deliveryRefusal: '', trace };
+  const trace: DecisionTrace = {
+    channel: null,
+    context: traced ? contextOf(ctx) : UNTRACED_CONTEXT,
+    result: '',
+    indexedOut: 0,
+    sources: [],
+    winner: null,
+    totalMs: 0,
+    snapshotVersion: snapshot?.version ?? 0,
+    ivt: null,
+    postbid: null,
+  };
+  const out: AdOutcome = {
+    status: 200,
+    result: '',
+    snapshot,
+    channel: null,
+    winner: null,
+    decision: null,
+    token: null,
+    postbidUrls: [],
+    deliveryRefusal: '',
+    trace,
+  };
   const channel = options.channel ?? snapshot?.channelsByUid.get(channelUid);
   if (!snapshot || !channel) return finish(out, started, 404, snapshot ? 'unknown_channel' : 'warming_up');
   out.channel = channel;
-  if (traced) trace.channel = { id: channel.id, uid: channel.uid, name: channel.name, mode: channel.demandMode, auctionPrice: channel.auctionPrice, floorCpm: channel.floorCpm, vastVersion: channel.vastVersion, timeoutMs: channel.timeoutMs };
+  if (traced)
+    trace.channel = {
+      id: channel.id,
+      uid: channel.uid,
+      name: channel.name,
+      mode: channel.demandMode,
+      auctionPrice: channel.auctionPrice,
+      floorCpm: channel.floorCpm,
+      vastVersion: channel.vastVersion,
+      timeoutMs: channel.timeoutMs,
+    };
 
   const now = ctx.now;
   const dims = requestDims(channel, ctx, options);
   const counters = options.test ? NOT_COUNTED : deps.counters.scope(dims);
   const decision: Decision = {
     // numbered when the auction ends: filled and unfilled decisions count apart (trackingToken.ts)
-    id: '', at: Math.floor(now / 1000), tenantId: channel.tenantId, channelId: channel.id, subpublisherId: channel.subpublisherId,
-    tagId: 0, campaignId: 0, creativeId: 0, advertiserId: 0, country: ctx.geo.country, device: ctx.platform.device, os: ctx.platform.os,
-    appBundle: dims.app_bundle ?? '', domain: ctx.domain, revenueCpm: 0, costCpm: 0, test: options.test ? 1 : 0,
-    integration: dims.integration ?? 'VAST', supplierId: options.supplier?.id ?? 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
+    id: '',
+    at: Math.floor(now / 1000),
+    tenantId: channel.tenantId,
+    channelId: channel.id,
+    subpublisherId: channel.subpublisherId,
+    tagId: 0,
+    campaignId: 0,
+    creativeId: 0,
+    advertiserId: 0,
+    country: ctx.geo.country,
+    device: ctx.platform.device,
+    os: ctx.platform.os,
+    appBundle: dims.app_bundle ?? '',
+    domain: ctx.domain,
+    revenueCpm: 0,
+    costCpm: 0,
+    test: options.test ? 1 : 0,
+    integration: dims.integration ?? 'VAST',
+    supplierId: options.supplier?.id ?? 0,
+    adexchangeId: 0,
+    dealId: '',
+    partner: '',
+    marketplace: '',
+    viewer: '',
+    postbid: 0,
   };
   out.decision = decision;
   /** 1 when the pre-bid check flagged the request: its request row counts it as IVT. */
@@ -291,14 +387,22 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   const reqs = receivedOf(options);
   // a request one of the edge's own demand calls made, deeper than allowed: no auction, or one request
   // would call the edge again at every hop (request/demandHops.ts)
-  if (ctx.hops && deps.loops?.refusesEntry(ctx.hops, { kind: dims.integration ?? 'VAST', tenantId: channel.tenantId, channelUid: channel.uid })) {
+  if (
+    ctx.hops &&
+    deps.loops?.refusesEntry(ctx.hops, {
+      kind: dims.integration ?? 'VAST',
+      tenantId: channel.tenantId,
+      channelUid: channel.uid,
+    })
+  ) {
     return unfilled(deps, out, counters, DEMAND_LOOP, ivtFlag, now, started, reqs);
   }
   if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started, reqs);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
     // (a later slot of an ad pod takes the first slot's verdict: one request, counted once by the rate rule)
-    const ivt = (trace.ivt = options.ivtVerdict !== undefined ? options.ivtVerdict : deps.ivt.check(channel, ctx, !!options.test));
+    const ivt = (trace.ivt =
+      options.ivtVerdict !== undefined ? options.ivtVerdict : deps.ivt.check(channel, ctx, !!options.test));
     if (ivt && ivt.reason) {
       ivtFlag = 1;
       if (ivt.blocked) return unfilled(deps, out, counters, `ivt.${ivt.reason}`, ivtFlag, now, started, reqs);
@@ -311,7 +415,20 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
   try {
     const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
     auction = runAuction(
-      { clock: deps.clock, ctx, channel, snapshot, pacing: deps.pacing, deadline, supplier: options.supplier ?? null, deals: options.deals ?? [], privateAuction: options.privateAuction ?? false, floorPerSecondCpm: options.floorPerSecondCpm ?? 0, durationFloors: options.durationFloors ?? null, traced },
+      {
+        clock: deps.clock,
+        ctx,
+        channel,
+        snapshot,
+        pacing: deps.pacing,
+        deadline,
+        supplier: options.supplier ?? null,
+        deals: options.deals ?? [],
+        privateAuction: options.privateAuction ?? false,
+        floorPerSecondCpm: options.floorPerSecondCpm ?? 0,
+        durationFloors: options.durationFloors ?? null,
+        traced,
+      },
       deps.sources,
     );
   } catch {
@@ -326,7 +443,16 @@ export function runDecision(deps: EdgeDeps, channelUid: string, ctx: RequestCont
 }
 
 /** The decision after its auction: the fates counted, the winner admitted by delivery control, signed and settled. */
-function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: AuctionResult, ctx: RequestContext, options: DecideOptions, ivtFlag: number, started: number): AdOutcome {
+function settle(
+  deps: EdgeDeps,
+  out: AdOutcome,
+  counters: CounterScope,
+  result: AuctionResult,
+  ctx: RequestContext,
+  options: DecideOptions,
+  ivtFlag: number,
+  started: number,
+): AdOutcome {
   const trace = out.trace;
   const decision = out.decision!;
   const channel = out.channel!;
@@ -346,13 +472,17 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   let refusal = '';
   if (w) {
     decision.id = newDecisionId();
-    admission = options.test ? null : admissionOf(deps.pacing, snapshot, channel, w.bid.campaignId, w.bid.tagId, w.clearingCpm, ctx);
+    admission = options.test
+      ? null
+      : admissionOf(deps.pacing, snapshot, channel, w.bid.campaignId, w.bid.tagId, w.clearingCpm, ctx);
     const refused = admission ? deps.pacing.delivery.admit(decision.id, admission, now) : null;
     if (refused) refusal = refusedWinner(w.fate, `delivery.${refused}`);
   }
   countFates(counters, result.fates, now);
   if (!options.test) {
-    if (deps.observeCall) for (const f of result.fates) if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
+    if (deps.observeCall)
+      for (const f of result.fates)
+        if (f.ms !== undefined && f.source !== 'campaign') deps.observeCall(f.source, f.fate, f.ms);
     // a VAST demand's no-fill reported where its answers asked, as a player would (demand/errorPings.ts)
     if (deps.notify) for (const f of result.fates) if (f.errorPings) for (const url of f.errorPings) deps.notify(url);
   }
@@ -360,10 +490,16 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
     const offered = result.offered > 0 || options.offeredBefore === true;
     const reason = offered ? 'no_bid' : 'no_demand';
     // (a format followed by another counts nothing yet: the last format's decision is the request's)
-    if ((reqs || offered) && !options.nextFormat) counters.add({ nofill_reason: options.refusedBefore ?? reason }, { reqs, opps: offered ? 1 : 0, ivt }, now);
+    if ((reqs || offered) && !options.nextFormat)
+      counters.add({ nofill_reason: options.refusedBefore ?? reason }, { reqs, opps: offered ? 1 : 0, ivt }, now);
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
-    settleProgrammatic(ctx, result.fates, null, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
+    settleProgrammatic(ctx, result.fates, null, {
+      test: !!options.test,
+      token: out.token,
+      signer: deps.signer,
+      notify: deps.notify,
+    });
     return finish(out, started, 200, reason);
   }
   const b = w.bid;
@@ -373,7 +509,12 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
     // (nothing filled: numbered as a no-fill, whose token only ever reports errors)
     decision.id = unfilledDecisionId();
     out.token = deps.signer.sign(decision);
-    settleProgrammatic(ctx, result.fates, null, { test: false, token: out.token, signer: deps.signer, notify: deps.notify });
+    settleProgrammatic(ctx, result.fates, null, {
+      test: false,
+      token: out.token,
+      signer: deps.signer,
+      notify: deps.notify,
+    });
     return finish(out, started, 200, refusal);
   }
   if (admission) decision.viewer = admission.viewer ?? '';
@@ -401,7 +542,12 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
   }
   out.token = deps.signer.sign(decision);
   // programmatic demand: the winner's macros and billing notice, its win notice and the losers' loss notices
-  settleProgrammatic(ctx, result.fates, w, { test: !!options.test, token: out.token, signer: deps.signer, notify: deps.notify });
+  settleProgrammatic(ctx, result.fates, w, {
+    test: !!options.test,
+    token: out.token,
+    signer: deps.signer,
+    notify: deps.notify,
+  });
   // a demand's VAST error trackers, for the versions whose one <Error> is ours (errorPings.ts errorForwardQuery)
   if (b.markup.kind !== 'campaign' && !options.test) {
     const errors = demandErrorTrackers(b.markup);
@@ -411,23 +557,57 @@ function settle(deps: EdgeDeps, out: AdOutcome, counters: CounterScope, result: 
 }
 
 /** What the winner would spend (null: neither a campaign nor a demand tag of the snapshot, nothing to count). */
-function admissionOf(pacing: DeliveryGate, snapshot: Snapshot, channel: SnapChannel, campaignId: number, tagId: number, revenueCpm: number, ctx: RequestContext): Admission | null {
+function admissionOf(
+  pacing: DeliveryGate,
+  snapshot: Snapshot,
+  channel: SnapChannel,
+  campaignId: number,
+  tagId: number,
+  revenueCpm: number,
+  ctx: RequestContext,
+): Admission | null {
   const campaign = campaignId ? (snapshot.campaigns.get(campaignId) ?? null) : null;
   const tag = tagId ? (snapshot.tags.get(tagId) ?? null) : null;
   if (!campaign && !tag) return null;
-  return pacing.admission(campaign, tag, snapshot.tenants.get(channel.tenantId)?.timezone ?? 0, revenueCpm, campaign?.frequencyCap ? pacing.viewerOf(ctx) : '');
+  return pacing.admission(
+    campaign,
+    tag,
+    snapshot.tenants.get(channel.tenantId)?.timezone ?? 0,
+    revenueCpm,
+    campaign?.frequencyCap ? pacing.viewerOf(ctx) : '',
+  );
 }
 
 /** The VAST entry point's decision: the outcome rendered as a VAST document in the channel's version (at once when runDecision's is). */
-export function decide(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = NO_OPTIONS): DecisionOutcome | Promise<DecisionOutcome> {
+export function decide(
+  deps: EdgeDeps,
+  channelUid: string,
+  ctx: RequestContext,
+  options: DecideOptions = NO_OPTIONS,
+): DecisionOutcome | Promise<DecisionOutcome> {
   const o = runDecision(deps, channelUid, ctx, options);
   return o instanceof Promise ? o.then((done) => rendered(deps, done)) : rendered(deps, o);
 }
 
 /** An outcome as the VAST entry point answers it: the winner's document in the channel's version, or the empty one. */
 export function rendered(deps: EdgeDeps, o: AdOutcome): DecisionOutcome {
-  if (!o.channel || !o.snapshot) return { status: o.status, xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null), trace: o.trace, decisionId: null };
-  if (!o.winner) return { status: o.status, xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token), trace: o.trace, decisionId: null };
-  const xml = withImpressionPixels(winnerDocument(o.channel, o.winner, deps.origin, o.token!, o.decision!.id), o.postbidUrls);
+  if (!o.channel || !o.snapshot)
+    return {
+      status: o.status,
+      xml: emptyDocument(DEFAULT_VAST_VERSION, deps.origin, null),
+      trace: o.trace,
+      decisionId: null,
+    };
+  if (!o.winner)
+    return {
+      status: o.status,
+      xml: emptyDocument(o.channel.vastVersion, deps.origin, o.token),
+      trace: o.trace,
+      decisionId: null,
+    };
+  const xml = withImpressionPixels(
+    winnerDocument(o.channel, o.winner, deps.origin, o.token!, o.decision!.id),
+    o.postbidUrls,
+  );
   return { status: o.status, xml, trace: o.trace, decisionId: o.decision!.id };
 }

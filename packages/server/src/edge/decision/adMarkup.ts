@@ -37,14 +37,22 @@ const seconds = (s: number): number => (Number.isFinite(s) && s > 0 ? Math.round
 function bannerHtml(creative: SnapCreative, origin: string, token: string): string {
   const pixel = `<img src="${xmlEscape(ev(origin, 'impression', token))}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`;
   const size = `width="${creative.width}" height="${creative.height}"`;
-  const body = creative.displayType === 'html' ? creative.html : `<img src="${xmlEscape(creative.imageUrl)}" ${size} alt="" style="border:0;display:block">`;
-  const linked = creative.clickUrl && creative.displayType !== 'html' ? `<a href="${xmlEscape(ev(origin, 'click', token))}" target="_blank" rel="noopener">${body}</a>` : body;
+  const body =
+    creative.displayType === 'html'
+      ? creative.html
+      : `<img src="${xmlEscape(creative.imageUrl)}" ${size} alt="" style="border:0;display:block">`;
+  const linked =
+    creative.clickUrl && creative.displayType !== 'html'
+      ? `<a href="${xmlEscape(ev(origin, 'click', token))}" target="_blank" rel="noopener">${body}</a>`
+      : body;
   return `${linked}${pixel}`;
 }
 
 /** Post-bid pixels (edge/postbid/) in banner HTML: hidden 1x1 images beside our impression pixel. */
 export function pixelImages(urls: readonly string[]): string {
-  return urls.map((u) => `<img src="${xmlEscape(u)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`).join('');
+  return urls
+    .map((u) => `<img src="${xmlEscape(u)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`)
+    .join('');
 }
 
 /** How a markup is written: as it is, or as the contents of a JSON string (a bid response's `adm`). */
@@ -53,15 +61,26 @@ interface MarkupForm {
   text(markup: string): string;
 }
 
-type Filled = AdOutcome & { winner: NonNullable<AdOutcome['winner']>; channel: NonNullable<AdOutcome['channel']>; token: string; decision: NonNullable<AdOutcome['decision']> };
+type Filled = AdOutcome & {
+  winner: NonNullable<AdOutcome['winner']>;
+  channel: NonNullable<AdOutcome['channel']>;
+  token: string;
+  decision: NonNullable<AdOutcome['decision']>;
+};
 
 const AS_IS: MarkupForm = {
-  vast: (o, origin) => withImpressionPixels(winnerDocument(o.channel, o.winner, origin, o.token, o.decision.id), o.postbidUrls),
+  vast: (o, origin) =>
+    withImpressionPixels(winnerDocument(o.channel, o.winner, origin, o.token, o.decision.id), o.postbidUrls),
   text: (markup) => markup,
 };
 
 const AS_JSON: MarkupForm = {
-  vast: (o, origin) => withImpressionPixels(winnerDocumentJson(o.channel, o.winner, origin, o.token, o.decision.id), o.postbidUrls, jsonText),
+  vast: (o, origin) =>
+    withImpressionPixels(
+      winnerDocumentJson(o.channel, o.winner, origin, o.token, o.decision.id),
+      o.postbidUrls,
+      jsonText,
+    ),
   text: jsonText,
 };
 
@@ -73,10 +92,25 @@ export function adMarkupOf(outcome: AdOutcome, origin: string): AdMarkupOut | nu
  * adMarkupOf with the markup already the contents of a JSON string (`admJson`: jsonText of `adm`), for
  * an answer that splices it into its JSON: our campaigns' VAST comes from a pre-escaped template.
  */
-export function adMarkupJsonOf(outcome: AdOutcome, origin: string): (Omit<AdMarkupOut, 'adm'> & { admJson: string }) | null {
+export function adMarkupJsonOf(
+  outcome: AdOutcome,
+  origin: string,
+): (Omit<AdMarkupOut, 'adm'> & { admJson: string }) | null {
   const o = markupIn(AS_JSON, outcome, origin);
   // one literal (an object rest and spread cost more than the rest of the bid's fields)
-  return o && { admJson: o.adm, mtype: o.mtype, w: o.w, h: o.h, adomain: o.adomain, cat: o.cat, crid: o.crid, dur: o.dur, skippable: o.skippable };
+  return (
+    o && {
+      admJson: o.adm,
+      mtype: o.mtype,
+      w: o.w,
+      h: o.h,
+      adomain: o.adomain,
+      cat: o.cat,
+      crid: o.crid,
+      dur: o.dur,
+      skippable: o.skippable,
+    }
+  );
 }
 
 function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarkupOut | null {
@@ -87,18 +121,67 @@ function markupIn(form: MarkupForm, outcome: AdOutcome, origin: string): AdMarku
   // each answer one literal of the same shape (no spread of a shared base: a bid request pays for each)
   if (markup.kind === 'campaign') {
     const c = markup.creative;
-    if (c.format === 'display') return { adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: c.width, h: c.height, adomain: c.adomain, cat: c.iabCategories, crid: String(c.id), dur: 0, skippable: false };
+    if (c.format === 'display')
+      return {
+        adm: form.text(bannerHtml(c, origin, token) + pixelImages(postbidUrls)),
+        mtype: MTYPE.banner,
+        w: c.width,
+        h: c.height,
+        adomain: c.adomain,
+        cat: c.iabCategories,
+        crid: String(c.id),
+        dur: 0,
+        skippable: false,
+      };
     const first = c.mediaFiles[0];
-    return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: first?.width ?? 0, h: first?.height ?? 0, adomain: c.adomain, cat: c.iabCategories, crid: String(c.id), dur: seconds(c.duration || (first?.duration ?? 0)), skippable: !!c.skipAfter };
+    return {
+      adm: form.vast(filled, origin),
+      mtype: MTYPE.video,
+      w: first?.width ?? 0,
+      h: first?.height ?? 0,
+      adomain: c.adomain,
+      cat: c.iabCategories,
+      crid: String(c.id),
+      dur: seconds(c.duration || (first?.duration ?? 0)),
+      skippable: !!c.skipAfter,
+    };
   }
   if (markup.kind === 'ortb') {
     const crid = markup.crid || ortbLabel(w.bid).id;
-    if (markup.media === 'banner') return { adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)), mtype: MTYPE.banner, w: markup.w, h: markup.h, adomain: markup.adomain, cat: markup.cat, crid, dur: 0, skippable: false };
+    if (markup.media === 'banner')
+      return {
+        adm: form.text(ortbBannerHtml(markup, ev(origin, 'impression', token)) + pixelImages(postbidUrls)),
+        mtype: MTYPE.banner,
+        w: markup.w,
+        h: markup.h,
+        adomain: markup.adomain,
+        cat: markup.cat,
+        crid,
+        dur: 0,
+        skippable: false,
+      };
     const inline = markup.vast?.kind === 'inline' ? markup.vast : null;
-    return { adm: form.vast(filled, origin), mtype: MTYPE.video, w: markup.w, h: markup.h, adomain: markup.adomain, cat: markup.cat, crid, dur: seconds(inline?.duration ?? 0), skippable: !!inline?.skipOffset };
+    return {
+      adm: form.vast(filled, origin),
+      mtype: MTYPE.video,
+      w: markup.w,
+      h: markup.h,
+      adomain: markup.adomain,
+      cat: markup.cat,
+      crid,
+      dur: seconds(inline?.duration ?? 0),
+      skippable: !!inline?.skipOffset,
+    };
   }
   return {
-    adm: form.vast(filled, origin), mtype: MTYPE.video, w: 0, h: 0, adomain: adomainOf(markup.ad), cat: iabCodesOf(markup.ad), crid: `tag${w.bid.tagId}`,
-    dur: seconds(markup.ad.duration), skippable: !!markup.ad.skipOffset,
+    adm: form.vast(filled, origin),
+    mtype: MTYPE.video,
+    w: 0,
+    h: 0,
+    adomain: adomainOf(markup.ad),
+    cat: iabCodesOf(markup.ad),
+    crid: `tag${w.bid.tagId}`,
+    dur: seconds(markup.ad.duration),
+    skippable: !!markup.ad.skipOffset,
   };
 }

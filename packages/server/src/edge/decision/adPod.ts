@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_POD_ADS, type PodSlotTrace } from '@adplane/shared';
-import { type DecideOptions, decide, type DecisionOutcome, type EdgeDeps, rendered, runDecision } from './adDecision.js';
+import {
+  type DecideOptions,
+  decide,
+  type DecisionOutcome,
+  type EdgeDeps,
+  rendered,
+  runDecision,
+} from './adDecision.js';
 import { type Winner } from '../auction/runAuction.js';
 import { adSeconds } from '../demand/demandSource.js';
 import { adomainOf } from '../vast/vastAnswer.js';
@@ -30,7 +37,15 @@ import { type PodSoFar, type RequestContext } from '../request/context.js';
 const podAsked = (ctx: RequestContext): boolean => ctx.query.podMaxAds > 1 && !ctx.ortb;
 
 /** A pod with nothing in it yet, of at most `slots` ads. */
-export const newPod = (slots: number): PodSoFar => ({ id: randomUUID(), sequence: 1, slots, campaigns: new Set(), advertisers: new Set(), domains: [], media: new Set() });
+export const newPod = (slots: number): PodSoFar => ({
+  id: randomUUID(),
+  sequence: 1,
+  slots,
+  campaigns: new Set(),
+  advertisers: new Set(),
+  domains: [],
+  media: new Set(),
+});
 
 /** What a filled slot adds to the pod: its campaign, advertiser, domains and video (what podRepeats and campaignSource check). */
 export function rememberInPod(pod: PodSoFar, winner: Winner): void {
@@ -77,14 +92,25 @@ export function podDocument(documents: readonly string[]): string {
 }
 
 /** A VAST request's answer: an ad break when it asks for one (podAsked: pod_max_ads > 1), else one ad. */
-export function decideVastAds(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options?: DecideOptions): DecisionOutcome | Promise<DecisionOutcome> {
+export function decideVastAds(
+  deps: EdgeDeps,
+  channelUid: string,
+  ctx: RequestContext,
+  options?: DecideOptions,
+): DecisionOutcome | Promise<DecisionOutcome> {
   return podAsked(ctx) ? decidePod(deps, channelUid, ctx, options) : decide(deps, channelUid, ctx, options);
 }
 
 /** The pod's answer for a VAST request that asks for one (podAsked). */
-async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext, options: DecideOptions = {}): Promise<DecisionOutcome> {
+async function decidePod(
+  deps: EdgeDeps,
+  channelUid: string,
+  ctx: RequestContext,
+  options: DecideOptions = {},
+): Promise<DecisionOutcome> {
   const channel = options.channel ?? deps.snapshot()?.channelsByUid.get(channelUid);
-  if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0') return decide(deps, channelUid, ctx, options);
+  if (!channel || channel.format !== 'video' || channel.vastVersion === '2.0')
+    return decide(deps, channelUid, ctx, options);
   const slots = Math.min(ctx.query.podMaxAds, MAX_POD_ADS);
   const deadline = Math.min(deps.clock.now() + channel.timeoutMs, options.deadline ?? Infinity);
   const pod = newPod(slots);
@@ -98,13 +124,28 @@ async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext
     // the break has no room left for an ad the player takes; or the channel's time is up
     if (allowed < Math.max(minDuration, 1) || (sequence > 1 && deps.clock.now() >= deadline)) break;
     pod.sequence = sequence;
-    const slotCtx: RequestContext = { ...ctx, query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 }, pod };
-    const o = await runDecision(deps, channelUid, slotCtx, { ...options, channel, deadline, ...(first ? { ivtVerdict: first.trace.ivt, extraSlot: true } : {}) });
+    const slotCtx: RequestContext = {
+      ...ctx,
+      query: { ...ctx.query, maxDuration: Number.isFinite(allowed) ? allowed : 0 },
+      pod,
+    };
+    const o = await runDecision(deps, channelUid, slotCtx, {
+      ...options,
+      channel,
+      deadline,
+      ...(first ? { ivtVerdict: first.trace.ivt, extraSlot: true } : {}),
+    });
     // (a later slot that did not fill ends the break: its empty document is never sent)
     const answer: DecisionOutcome | null = o.winner || !first ? rendered(deps, o) : null;
     first ??= answer;
     const seconds = o.winner ? adSeconds(o.winner.bid.markup) : 0;
-    traces.push({ sequence, result: o.result, winner: o.trace.winner, maxDurationS: Number.isFinite(allowed) ? allowed : 0, durationS: seconds });
+    traces.push({
+      sequence,
+      result: o.result,
+      winner: o.trace.winner,
+      maxDurationS: Number.isFinite(allowed) ? allowed : 0,
+      durationS: seconds,
+    });
     if (!o.winner || !answer) break;
     filled.push(answer);
     rememberInPod(pod, o.winner);
@@ -116,5 +157,11 @@ async function decidePod(deps: EdgeDeps, channelUid: string, ctx: RequestContext
   const head = first;
   head.trace.pod = traces;
   if (filled.length <= 1) return head;
-  return { status: 200, xml: podDocument(filled.map((f) => f.xml)), trace: head.trace, decisionId: head.decisionId, podDecisionIds: filled.map((f) => f.decisionId!) };
+  return {
+    status: 200,
+    xml: podDocument(filled.map((f) => f.xml)),
+    trace: head.trace,
+    decisionId: head.decisionId,
+    podDecisionIds: filled.map((f) => f.decisionId!),
+  };
 }

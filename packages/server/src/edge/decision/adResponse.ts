@@ -5,7 +5,17 @@ import { ortbLabel, ortbVastDocument } from '../ortb/ortbMarkup.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { isVast4, VAST_VERSIONS, type VastVersion } from '../vast/vastVersion.js';
 import { AD_EXPIRES_S } from '../vast/adLifetime.js';
-import { IAB_CONTENT_TAXONOMY, UNKNOWN_UNIVERSAL_AD_ID, type InlineAd, noTrackers, pricingText, renderEmpty, renderInline, renderWrapper, type Trackers } from '../vast/vastWriter.js';
+import {
+  IAB_CONTENT_TAXONOMY,
+  UNKNOWN_UNIVERSAL_AD_ID,
+  type InlineAd,
+  noTrackers,
+  pricingText,
+  renderEmpty,
+  renderInline,
+  renderWrapper,
+  type Trackers,
+} from '../vast/vastWriter.js';
 import { safeUrl, vastDuration } from '../vast/xml.js';
 
 /**
@@ -61,7 +71,11 @@ const jsonTwins = new WeakMap<Template, Template>();
 
 function fillJson(t: Template, token: string, servingId: string, price: string): string {
   let twin = jsonTwins.get(t);
-  if (!twin) jsonTwins.set(t, (twin = t.map((part) => (part === TOKEN || part === SERVING || part === PRICE ? part : jsonText(part)))));
+  if (!twin)
+    jsonTwins.set(
+      t,
+      (twin = t.map((part) => (part === TOKEN || part === SERVING || part === PRICE ? part : jsonText(part)))),
+    );
   return fill(twin, asJson(token), asJson(servingId), asJson(price));
 }
 
@@ -78,7 +92,12 @@ const templates = new Map<string, WeakMap<SnapCampaign, Map<SnapCreative, (Templ
 const TEMPLATE_LIMIT = 20_000;
 let kept = 0;
 
-function campaignTemplate(origin: string, version: VastVersion, campaign: SnapCampaign, creative: SnapCreative): Template {
+function campaignTemplate(
+  origin: string,
+  version: VastVersion,
+  campaign: SnapCampaign,
+  creative: SnapCreative,
+): Template {
   if (kept >= TEMPLATE_LIMIT) {
     templates.clear();
     kept = 0;
@@ -98,13 +117,25 @@ function campaignTemplate(origin: string, version: VastVersion, campaign: SnapCa
   return t;
 }
 
-function campaignDocument(version: VastVersion, origin: string, campaignName: string, advertiser: string, creative: SnapCreative): string {
+function campaignDocument(
+  version: VastVersion,
+  origin: string,
+  campaignName: string,
+  advertiser: string,
+  creative: SnapCreative,
+): string {
   const trackers = ourTrackers(origin, TOKEN, false);
   const click = creative.clickUrl ? `${origin}/ev?e=click&t=${TOKEN}` : '';
   if (creative.format === 'video' && creative.videoSource === 'vast') {
     // the click-through is the third party's: our click URL is a tracker, with or without a clickUrl
     // of ours (/ev answers it without a redirect), so a wrapped creative's clicks are counted too
-    return renderWrapper(version, { id: `cr${creative.id}`, adSystem: 'adplane', servingId: SERVING, tagUri: creative.vastUrl, trackers: { ...trackers, clickTracking: [`${origin}/ev?e=click&t=${TOKEN}`] } });
+    return renderWrapper(version, {
+      id: `cr${creative.id}`,
+      adSystem: 'adplane',
+      servingId: SERVING,
+      tagUri: creative.vastUrl,
+      trackers: { ...trackers, clickTracking: [`${origin}/ev?e=click&t=${TOKEN}`] },
+    });
   }
   const ad: InlineAd = {
     id: `cr${creative.id}`,
@@ -117,13 +148,23 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
     creativeId: String(creative.id),
     universalAdId: `adplane-${creative.id}`,
     clickThrough: click,
-    linear: creative.format === 'video' ? { duration: creative.duration || 1, mediaFiles: creative.mediaFiles, skipOffset: creative.skipAfter ? vastDuration(creative.skipAfter) : '' } : null,
+    linear:
+      creative.format === 'video'
+        ? {
+            duration: creative.duration || 1,
+            mediaFiles: creative.mediaFiles,
+            skipOffset: creative.skipAfter ? vastDuration(creative.skipAfter) : '',
+          }
+        : null,
     nonLinear:
       creative.format === 'display'
         ? {
             width: creative.width,
             height: creative.height,
-            resource: creative.displayType === 'html' ? { type: 'html', html: creative.html } : { type: 'image', url: creative.imageUrl, mime: imageMime(creative.imageUrl) },
+            resource:
+              creative.displayType === 'html'
+                ? { type: 'html', html: creative.html }
+                : { type: 'image', url: creative.imageUrl, mime: imageMime(creative.imageUrl) },
           }
         : null,
     trackers,
@@ -134,27 +175,67 @@ function campaignDocument(version: VastVersion, origin: string, campaignName: st
 
 function imageMime(url: string): string {
   const ext = /\.(png|gif|jpe?g|webp|svg)(\?|$)/i.exec(url)?.[1]?.toLowerCase();
-  return ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : ext === 'svg' ? 'image/svg+xml' : 'image/jpeg';
+  return ext === 'png'
+    ? 'image/png'
+    : ext === 'gif'
+      ? 'image/gif'
+      : ext === 'webp'
+        ? 'image/webp'
+        : ext === 'svg'
+          ? 'image/svg+xml'
+          : 'image/jpeg';
 }
 
-export function winnerDocument(channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
+export function winnerDocument(
+  channel: SnapChannel,
+  winner: Winner,
+  origin: string,
+  token: string,
+  servingId: string,
+): string {
   const version = channel.vastVersion;
   const markup = winner.bid.markup;
-  if (markup.kind === 'campaign') return fill(campaignTemplate(origin, version, markup.campaign, markup.creative), token, servingId, pricingText(winner.clearingCpm));
+  if (markup.kind === 'campaign')
+    return fill(
+      campaignTemplate(origin, version, markup.campaign, markup.creative),
+      token,
+      servingId,
+      pricingText(winner.clearingCpm),
+    );
   return demandDocument(version, winner, markup, origin, token, servingId);
 }
 
 /** winnerDocument as the contents of a JSON string (jsonText of it), from a pre-escaped template for our campaigns. */
-export function winnerDocumentJson(channel: SnapChannel, winner: Winner, origin: string, token: string, servingId: string): string {
+export function winnerDocumentJson(
+  channel: SnapChannel,
+  winner: Winner,
+  origin: string,
+  token: string,
+  servingId: string,
+): string {
   const markup = winner.bid.markup;
-  if (markup.kind === 'campaign') return fillJson(campaignTemplate(origin, channel.vastVersion, markup.campaign, markup.creative), token, servingId, pricingText(winner.clearingCpm));
+  if (markup.kind === 'campaign')
+    return fillJson(
+      campaignTemplate(origin, channel.vastVersion, markup.campaign, markup.creative),
+      token,
+      servingId,
+      pricingText(winner.clearingCpm),
+    );
   return jsonText(demandDocument(channel.vastVersion, winner, markup, origin, token, servingId));
 }
 
 /** A demand's answer (a programmatic bid's VAST, a VAST tag's) in the channel's version, with our trackers beside its own. */
-function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<AdMarkup, { kind: 'campaign' }>, origin: string, token: string, servingId: string): string {
+function demandDocument(
+  version: VastVersion,
+  winner: Winner,
+  markup: Exclude<AdMarkup, { kind: 'campaign' }>,
+  origin: string,
+  token: string,
+  servingId: string,
+): string {
   const ours = ourTrackers(origin, token, true);
-  if (markup.kind === 'ortb') return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
+  if (markup.kind === 'ortb')
+    return ortbVastDocument(version, markup, ortbLabel(winner.bid), ours, servingId, winner.clearingCpm);
   let ad = markup.ad;
   // VAST 2.0 and 3.0 hold one <Error>: ours, carrying the demand's for /ev to forward (errorPings.ts errorForwardQuery)
   if (!isVast4(version) && markup.errorForward) {
@@ -183,13 +264,19 @@ function demandDocument(version: VastVersion, winner: Winner, markup: Exclude<Ad
  * a player fires them all when the ad starts, with ours. Pre-rendered documents stay cached: the
  * per-request URLs are spliced in like the token.
  */
-export function withImpressionPixels(xml: string, urls: readonly string[], encode: (xml: string) => string = same): string {
+export function withImpressionPixels(
+  xml: string,
+  urls: readonly string[],
+  encode: (xml: string) => string = same,
+): string {
   if (!urls.length) return xml;
   // ('</Impression>' reads the same in JSON string contents: JSON escapes none of its characters)
   const at = xml.indexOf('</Impression>');
   if (at < 0) return xml;
   const end = at + '</Impression>'.length;
-  return xml.slice(0, end) + encode(urls.map((u) => `<Impression>${safeUrl(u)}</Impression>`).join('')) + xml.slice(end);
+  return (
+    xml.slice(0, end) + encode(urls.map((u) => `<Impression>${safeUrl(u)}</Impression>`).join('')) + xml.slice(end)
+  );
 }
 
 const same = (s: string): string => s;
@@ -201,6 +288,7 @@ export function emptyDocument(version: VastVersion, origin: string, token: strin
   if (!token) return renderEmpty(version, noTrackers().error);
   const key = `${version}|${origin}`;
   let t = emptyTemplates.get(key);
-  if (!t) emptyTemplates.set(key, (t = compile(renderEmpty(version, [`${origin}/ev?e=error&code=[ERRORCODE]&t=${TOKEN}`]))));
+  if (!t)
+    emptyTemplates.set(key, (t = compile(renderEmpty(version, [`${origin}/ev?e=error&code=[ERRORCODE]&t=${TOKEN}`]))));
   return fill(t, token, '', '');
 }

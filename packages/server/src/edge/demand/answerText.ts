@@ -12,7 +12,8 @@ const AS_UTF8 = /^utf-?(8|16)/i;
 
 export function answerText(body: Buffer, contentType: string | string[] | undefined): string {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return body.toString('utf8');
-  if ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff)) return decode(body, body[0] === 0xff ? 'utf-16le' : 'utf-16be');
+  if ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff))
+    return decode(body, body[0] === 0xff ? 'utf-16le' : 'utf-16be');
   const header = typeof contentType === 'string' ? CHARSET.exec(contentType)?.[1] : undefined;
   // (the declaration is ASCII in any ASCII-compatible encoding: its first bytes read as latin1)
   const declared = header ? undefined : DECLARED.exec(body.toString('latin1', 0, 200).trimStart())?.[1];

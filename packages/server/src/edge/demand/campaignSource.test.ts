@@ -6,7 +6,13 @@ import { buildRequestContext } from '../request/context.js';
 import { supplierChannel } from '../doors/openrtbBidder/bidChannels.js';
 import { indexCampaigns } from '../snapshot/campaigns.js';
 import { categoryBlocks } from '../snapshot/categoryBlocks.js';
-import { OPEN_FLIGHT_END, type SnapCampaign, type SnapChannel, type Snapshot, type SnapSupplier } from '../snapshot/types.js';
+import {
+  OPEN_FLIGHT_END,
+  type SnapCampaign,
+  type SnapChannel,
+  type Snapshot,
+  type SnapSupplier,
+} from '../snapshot/types.js';
 import { campaignSource, eligibility } from './campaignSource.js';
 import { type AuctionRequest, type DemandCandidate, lengthFloor } from './demandSource.js';
 
@@ -16,27 +22,111 @@ import { type AuctionRequest, type DemandCandidate, lengthFloor } from './demand
  * checks one or two of them instead of the whole tie.
  */
 const HOUR_MS = 3_600_000;
-const creative = { id: 9, tenantId: 1, name: 'Spot', advertiserId: 0, format: 'video' as const, videoSource: 'media' as const, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 }], vastUrl: '', duration: 10, displayType: 'image' as const, imageUrl: '', html: '', width: 0, height: 0, clickUrl: '', adomain: [], iabCategories: [] };
+const creative = {
+  id: 9,
+  tenantId: 1,
+  name: 'Spot',
+  advertiserId: 0,
+  format: 'video' as const,
+  videoSource: 'media' as const,
+  mediaFiles: [
+    { url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 10, width: 640, height: 360, bitrate: 0 },
+  ],
+  vastUrl: '',
+  duration: 10,
+  displayType: 'image' as const,
+  imageUrl: '',
+  html: '',
+  width: 0,
+  height: 0,
+  clickUrl: '',
+  adomain: [],
+  iabCategories: [],
+};
 
 /** `refused`: its flight starts tomorrow (a check made on the campaign itself, after the targeting index). */
 function campaign(id: number, bidCpm: number, refused = false): SnapCampaign {
   return {
-    id, tenantId: 1, name: `Campaign ${id}`, advertiserId: 0, advertiserName: '', flightStartHour: refused ? Math.floor(Date.now() / HOUR_MS) + 24 : 0, flightEndHour: OPEN_FLIGHT_END,
-    timezone: 0, pacing: 'asap', frequencyCap: null, totalBudget: 'unlimited', dailyBudget: 'unlimited', bidCpm, targeting: null, creatives: [creative],
+    id,
+    tenantId: 1,
+    name: `Campaign ${id}`,
+    advertiserId: 0,
+    advertiserName: '',
+    flightStartHour: refused ? Math.floor(Date.now() / HOUR_MS) + 24 : 0,
+    flightEndHour: OPEN_FLIGHT_END,
+    timezone: 0,
+    pacing: 'asap',
+    frequencyCap: null,
+    totalBudget: 'unlimited',
+    dailyBudget: 'unlimited',
+    bidCpm,
+    targeting: null,
+    creatives: [creative],
   };
 }
 
-function requestOver(campaigns: SnapCampaign[], traced: boolean, auctionPrice: 'first' | 'second' = 'second'): AuctionRequest {
+function requestOver(
+  campaigns: SnapCampaign[],
+  traced: boolean,
+  auctionPrice: 'first' | 'second' = 'second',
+): AuctionRequest {
   const channel: SnapChannel = {
-    id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Channel', serving: true, integration: 'VAST', environment: 'web', format: 'video', vastVersion: '4.2', floorCpm: 0,
-    payout: { type: 'revshare', percent: 50 }, demandMode: 'auction', auctionPrice, timeoutMs: 500, targeting: null, demand: [], idleTags: [],
+    id: 1,
+    uid: 'ch',
+    tenantId: 1,
+    subpublisherId: 0,
+    name: 'Channel',
+    serving: true,
+    integration: 'VAST',
+    environment: 'web',
+    format: 'video',
+    vastVersion: '4.2',
+    floorCpm: 0,
+    payout: { type: 'revshare', percent: 50 },
+    demandMode: 'auction',
+    auctionPrice,
+    timeoutMs: 500,
+    targeting: null,
+    demand: [],
+    idleTags: [],
   };
   const snapshot: Snapshot = {
-    version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-    tags: new Map(), campaigns: new Map(campaigns.map((c) => [c.id, c])), creatives: new Map([[9, creative]]), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns(campaigns), skipped: {},
+    version: 1,
+    builtAt: 0,
+    buildMs: 0,
+    tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]),
+    channelsByUid: new Map([['ch', channel]]),
+    channels: new Map([[1, channel]]),
+    tags: new Map(),
+    campaigns: new Map(campaigns.map((c) => [c.id, c])),
+    creatives: new Map([[9, creative]]),
+    suppliersByUid: new Map(),
+    adExchanges: new Map(),
+    deals: new Map(),
+    campaignIndex: indexCampaigns(campaigns),
+    skipped: {},
   };
-  const ctx = buildRequestContext({ w: '640', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
-  return { clock: systemClock, ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 500, supplier: null, deals: [], privateAuction: false, traced };
+  const ctx = buildRequestContext(
+    { w: '640', ip: '8.8.8.8' },
+    {
+      remoteAddress: '127.0.0.1',
+      userAgent:
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+    },
+    Date.now(),
+  );
+  return {
+    clock: systemClock,
+    ctx,
+    channel,
+    snapshot,
+    pacing: new DeliveryGate(),
+    deadline: Date.now() + 500,
+    supplier: null,
+    deals: [],
+    privateAuction: false,
+    traced,
+  };
 }
 
 function pick(req: AuctionRequest): { ids: number[]; refused: SourceFate[] } {
@@ -45,10 +135,13 @@ function pick(req: AuctionRequest): { ids: number[]; refused: SourceFate[] } {
   return { ids: candidates.map((c: DemandCandidate) => c.id), refused };
 }
 
-describe('our campaigns\' rotation', () => {
+describe("our campaigns' rotation", () => {
   it('draws the winner uniformly among the eligible campaigns of the tie, with another of them as the runner-up', () => {
     // eight tied at $5 (three refuse this request), one below at $4
-    const campaigns = [...[1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000, id % 3 === 0)), campaign(20, 4_000_000)];
+    const campaigns = [
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000, id % 3 === 0)),
+      campaign(20, 4_000_000),
+    ];
     const wins = new Map<number, number>();
     const req = requestOver(campaigns, false);
     for (let i = 0; i < 5000; i++) {
@@ -67,7 +160,10 @@ describe('our campaigns\' rotation', () => {
   });
 
   it('checks one or two campaigns of a tie, not the whole tie, when nobody reads the trace', () => {
-    const req = requestOver([1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000)), false);
+    const req = requestOver(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((id) => campaign(id, 5_000_000)),
+      false,
+    );
     let checks = 0;
     const check = req.pacing.campaignRefusal.bind(req.pacing);
     req.pacing.campaignRefusal = (...args) => {
@@ -97,12 +193,22 @@ describe('our campaigns\' rotation', () => {
   });
 
   it('takes the best bid below a tie with one eligible campaign as its runner-up, and skips refused campaigns above it', () => {
-    const campaigns = [campaign(1, 9_000_000, true), campaign(2, 7_000_000), campaign(3, 7_000_000, true), campaign(4, 6_000_000), campaign(5, 5_000_000)];
+    const campaigns = [
+      campaign(1, 9_000_000, true),
+      campaign(2, 7_000_000),
+      campaign(3, 7_000_000, true),
+      campaign(4, 6_000_000),
+      campaign(5, 5_000_000),
+    ];
     for (let i = 0; i < 50; i++) expect(pick(requestOver(campaigns, false)).ids).toEqual([2, 4]);
   });
 
   it('tells a traced request why each campaign it looked at was refused: those above the best bid and the whole tie', () => {
-    const campaigns = [campaign(1, 9_000_000, true), ...[2, 3, 4, 5].map((id) => campaign(id, 7_000_000, id === 4)), campaign(6, 6_000_000)];
+    const campaigns = [
+      campaign(1, 9_000_000, true),
+      ...[2, 3, 4, 5].map((id) => campaign(id, 7_000_000, id === 4)),
+      campaign(6, 6_000_000),
+    ];
     for (let i = 0; i < 20; i++) {
       const { ids, refused } = pick(requestOver(campaigns, true));
       expect(ids).toHaveLength(2);
@@ -129,18 +235,30 @@ describe('a floor per second for an ad of some length', () => {
 });
 
 describe('a floor per second of the ad (OpenRTB 2.6 mincpmpersec)', () => {
-  const long = { ...creative, id: 10, duration: 30, mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }] };
+  const long = {
+    ...creative,
+    id: 10,
+    duration: 30,
+    mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }],
+  };
   const bidsWith = (creatives: (typeof creative)[], bidCpm: number, perSecond: number) => {
     const c = { ...campaign(1, bidCpm), creatives };
     const req = { ...requestOver([c], true), floorPerSecondCpm: perSecond };
-    return campaignSource.candidates(req, () => undefined).candidates.map((cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId);
+    return campaignSource
+      .candidates(req, () => undefined)
+      .candidates.map(
+        (cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId,
+      );
   };
   it("picks, of a campaign's creatives, one its bid pays for at that floor; none, and the campaign is passed over", () => {
     // $6 at $0.50 a second: the 10 s spot ($5) yes, the 30 s one ($15) no, every time
     for (let i = 0; i < 50; i++) expect(bidsWith([creative, long], 6_000_000, 500_000)).toEqual([9]);
     expect(bidsWith([long], 6_000_000, 500_000)).toEqual([]);
     const refused: SourceFate[] = [];
-    campaignSource.candidates({ ...requestOver([{ ...campaign(1, 6_000_000), creatives: [long] }], true), floorPerSecondCpm: 500_000 }, (f) => refused.push(f));
+    campaignSource.candidates(
+      { ...requestOver([{ ...campaign(1, 6_000_000), creatives: [long] }], true), floorPerSecondCpm: 500_000 },
+      (f) => refused.push(f),
+    );
     expect(refused.map((f) => f.reason)).toEqual(['below_floor_per_second']);
     // no floor per second: either creative
     const seen = new Set<number>();
@@ -150,19 +268,37 @@ describe('a floor per second of the ad (OpenRTB 2.6 mincpmpersec)', () => {
 });
 
 describe('floors by the length of the ad (OpenRTB 2.6 video.durfloors)', () => {
-  const long = { ...creative, id: 10, duration: 30, mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }] };
+  const long = {
+    ...creative,
+    id: 10,
+    duration: 30,
+    mediaFiles: [{ ...creative.mediaFiles[0]!, url: 'https://cdn.example.com/b.mp4', duration: 30 }],
+  };
   // 1-15 s at $4, 16-30 s at $8 (demand's money)
-  const floors = [{ min: 1, max: 15, floorCpm: 4_000_000 }, { min: 16, max: 30, floorCpm: 8_000_000 }];
+  const floors = [
+    { min: 1, max: 15, floorCpm: 4_000_000 },
+    { min: 16, max: 30, floorCpm: 8_000_000 },
+  ];
   const chosen = (campaigns: SnapCampaign[]) => {
     const refused: SourceFate[] = [];
-    const { candidates } = campaignSource.candidates({ ...requestOver(campaigns, true, 'first'), durationFloors: floors }, (f) => refused.push(f));
-    return { picks: candidates.map((c) => [c.id, (c as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId]), reasons: refused.map((f) => f.reason) };
+    const { candidates } = campaignSource.candidates(
+      { ...requestOver(campaigns, true, 'first'), durationFloors: floors },
+      (f) => refused.push(f),
+    );
+    return {
+      picks: candidates.map((c) => [
+        c.id,
+        (c as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId,
+      ]),
+      reasons: refused.map((f) => f.reason),
+    };
   };
   it("picks, of a campaign's creatives, one its bid reaches its length's floor with", () => {
     // $6: the 10 s spot ($4 floor) yes, the 30 s one ($8) no, every time
-    for (let i = 0; i < 50; i++) expect(chosen([{ ...campaign(1, 6_000_000), creatives: [creative, long] }]).picks).toEqual([[1, 9]]);
+    for (let i = 0; i < 50; i++)
+      expect(chosen([{ ...campaign(1, 6_000_000), creatives: [creative, long] }]).picks).toEqual([[1, 9]]);
   });
-  it('passes over a campaign whose every creative is under its length\'s floor, naming the reason, for the next best', () => {
+  it("passes over a campaign whose every creative is under its length's floor, naming the reason, for the next best", () => {
     // the $7 campaign has only the 30 s ad ($8 floor): the $5 one with the 10 s spot wins
     const { picks, reasons } = chosen([{ ...campaign(1, 7_000_000), creatives: [long] }, campaign(2, 5_000_000)]);
     expect(picks.map(([id]) => id)).toEqual([2]);
@@ -170,7 +306,9 @@ describe('floors by the length of the ad (OpenRTB 2.6 video.durfloors)', () => {
   });
   it('holds nothing on a deal: a deal has its own floor', () => {
     const req = { ...requestOver([{ ...campaign(1, 6_000_000), creatives: [long] }], true), durationFloors: floors };
-    expect(eligibility(req.snapshot.campaigns.get(1)!, req, { perSecond: 0, byLength: null })).toMatchObject({ id: 10 });
+    expect(eligibility(req.snapshot.campaigns.get(1)!, req, { perSecond: 0, byLength: null })).toMatchObject({
+      id: 10,
+    });
     expect(eligibility(req.snapshot.campaigns.get(1)!, req)).toBe('below_duration_floor');
   });
 });
@@ -184,7 +322,11 @@ describe("a channel's blocked ad categories (brand safety)", () => {
     return { ...req, channel: { ...req.channel, categoryBlocks: categoryBlocks(blocked, [creative, health, sports]) } };
   };
   const creativesBid = (req: AuctionRequest) =>
-    campaignSource.candidates(req, () => undefined).candidates.map((cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId);
+    campaignSource
+      .candidates(req, () => undefined)
+      .candidates.map(
+        (cand) => (cand as unknown as { immediate: { bid: { creativeId: number } } }).immediate.bid.creativeId,
+      );
 
   it("serves, of a campaign's creatives, only those whose categories the channel does not block (IAB7 blocks IAB7-39)", () => {
     const both = { ...campaign(1, 6_000_000), creatives: [health, sports] };
@@ -197,7 +339,13 @@ describe("a channel's blocked ad categories (brand safety)", () => {
 
   it('passes over a campaign whose every fitting creative is blocked, naming the reason, for the next best', () => {
     const refused: SourceFate[] = [];
-    const req = onChannelBlocking([{ ...campaign(1, 9_000_000), creatives: [health] }, { ...campaign(2, 6_000_000), creatives: [sports] }], ['IAB7']);
+    const req = onChannelBlocking(
+      [
+        { ...campaign(1, 9_000_000), creatives: [health] },
+        { ...campaign(2, 6_000_000), creatives: [sports] },
+      ],
+      ['IAB7'],
+    );
     const { candidates } = campaignSource.candidates(req, (f) => refused.push(f));
     expect(candidates.map((c) => c.id)).toEqual([2]);
     expect(refused.map((f) => [f.id, f.reason])).toEqual([[1, 'blocked_category']]);
@@ -205,13 +353,27 @@ describe("a channel's blocked ad categories (brand safety)", () => {
     expect(creativesBid(onChannelBlocking([campaign(3, 5_000_000)], ['IAB7']))).toEqual([9]);
     const banner = { ...health, format: 'display' as const };
     const unfit: SourceFate[] = [];
-    campaignSource.candidates(onChannelBlocking([{ ...campaign(4, 5_000_000), creatives: [banner] }], ['IAB7']), (f) => unfit.push(f));
+    campaignSource.candidates(onChannelBlocking([{ ...campaign(4, 5_000_000), creatives: [banner] }], ['IAB7']), (f) =>
+      unfit.push(f),
+    );
     expect(unfit.map((f) => f.reason)).toEqual(['no_fitting_creative']);
   });
 
   it("holds a supplier's impressions (DSP mode) to the supplier's blocked ad categories", () => {
     const blocks = categoryBlocks(['IAB7'], [health, sports]);
-    const supplier: SnapSupplier = { id: 7, uid: 'sup', tenantId: 1, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 10, formats: ['video'], targeting: null, categoryBlocks: blocks, userSyncUrl: '' };
+    const supplier: SnapSupplier = {
+      id: 7,
+      uid: 'sup',
+      tenantId: 1,
+      name: 'S',
+      serving: true,
+      qpsLimit: 'unlimited',
+      marginPercent: 10,
+      formats: ['video'],
+      targeting: null,
+      categoryBlocks: blocks,
+      userSyncUrl: '',
+    };
     const req = requestOver([{ ...campaign(1, 6_000_000), creatives: [health, sports] }], true);
     const channel = supplierChannel(req.snapshot, supplier, 'video', '4.2', 'web', 0);
     expect(channel.categoryBlocks).toBe(blocks);

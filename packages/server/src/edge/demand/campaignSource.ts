@@ -3,7 +3,16 @@ import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
 import { type SourceFate } from '@adplane/shared';
-import { type AuctionRequest, type Bid, type CallResult, type DemandCandidate, type DemandSource, type DurationFloor, durationFloorOf, lengthFloor } from './demandSource.js';
+import {
+  type AuctionRequest,
+  type Bid,
+  type CallResult,
+  type DemandCandidate,
+  type DemandSource,
+  type DurationFloor,
+  durationFloorOf,
+  lengthFloor,
+} from './demandSource.js';
 import { creativeVideo, lengthFits, ortbCreativeFits, podRepeats } from '../targeting/impFit.js';
 
 /**
@@ -20,7 +29,11 @@ function creativeFits(creative: SnapCreative, channel: SnapChannel, ctx: Request
   if (creative.format !== channel.format) return false;
   // an OpenRTB impression states what it takes (sizes, mimes, durations, blocked advertisers)
   if (ctx.ortb) return ortbCreativeFits(creative, ctx.ortb.imp, ctx.ortb.request);
-  if (creative.format === 'video') return (creative.videoSource === 'vast' ? !!creative.vastUrl : creative.mediaFiles.length > 0) && lengthFits(creative.duration, ctx);
+  if (creative.format === 'video')
+    return (
+      (creative.videoSource === 'vast' ? !!creative.vastUrl : creative.mediaFiles.length > 0) &&
+      lengthFits(creative.duration, ctx)
+    );
   // display: the banner must fit in the slot the player states
   const { width, height } = ctx.query;
   return !(width > 0 && creative.width > width) && !(height > 0 && creative.height > height);
@@ -41,7 +54,8 @@ const NO_LENGTH_FLOORS: LengthFloors = Object.freeze({ perSecond: 0, byLength: n
 /** Whether the campaign's bid reaches the floors of the creative's length (none stated, or a length not known: yes). */
 const paysForLength = (campaign: SnapCampaign, creative: SnapCreative, floors: LengthFloors): boolean =>
   creative.format !== 'video' ||
-  ((!floors.perSecond || campaign.bidCpm >= lengthFloor(floors.perSecond, creative.duration)) && (!floors.byLength || campaign.bidCpm >= durationFloorOf(floors.byLength, creative.duration)));
+  ((!floors.perSecond || campaign.bidCpm >= lengthFloor(floors.perSecond, creative.duration)) &&
+    (!floors.byLength || campaign.bidCpm >= durationFloorOf(floors.byLength, creative.duration)));
 
 /**
  * Whether the channel takes the creative: its creative lists (by id or advertiser domain), and its
@@ -51,13 +65,22 @@ const channelTakes = (channel: SnapChannel, c: SnapCreative): boolean =>
   !channel.categoryBlocks?.creatives.has(c.id) && !creativeRefusal(channel.targeting, c.id, c.adomain);
 
 /** A creative of the campaign that fits here, at random among those that do (`floors`: only those its bid pays for at the floors of their length). */
-function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext, floors: LengthFloors): SnapCreative | null {
+function pickCreative(
+  campaign: SnapCampaign,
+  channel: SnapChannel,
+  ctx: RequestContext,
+  floors: LengthFloors,
+): SnapCreative | null {
   const all = campaign.creatives;
   if (all.length === 1) {
     const only = all[0]!;
-    return creativeFits(only, channel, ctx) && channelTakes(channel, only) && paysForLength(campaign, only, floors) ? only : null;
+    return creativeFits(only, channel, ctx) && channelTakes(channel, only) && paysForLength(campaign, only, floors)
+      ? only
+      : null;
   }
-  const fitting = all.filter((c) => creativeFits(c, channel, ctx) && channelTakes(channel, c) && paysForLength(campaign, c, floors));
+  const fitting = all.filter(
+    (c) => creativeFits(c, channel, ctx) && channelTakes(channel, c) && paysForLength(campaign, c, floors),
+  );
   if (!fitting.length) return null;
   return fitting[Math.floor(Math.random() * fitting.length)]!;
 }
@@ -65,7 +88,9 @@ function pickCreative(campaign: SnapCampaign, channel: SnapChannel, ctx: Request
 /** Why no creative of the campaign serves here: `blocked_category` when the channel's blocked ad categories refuse one that fits, else `no_fitting_creative`. */
 function noCreativeReason(campaign: SnapCampaign, channel: SnapChannel, ctx: RequestContext): string {
   const blocked = channel.categoryBlocks?.creatives;
-  return blocked?.size && campaign.creatives.some((c) => blocked.has(c.id) && creativeFits(c, channel, ctx)) ? 'blocked_category' : 'no_fitting_creative';
+  return blocked?.size && campaign.creatives.some((c) => blocked.has(c.id) && creativeFits(c, channel, ctx))
+    ? 'blocked_category'
+    : 'no_fitting_creative';
 }
 
 /**
@@ -83,10 +108,22 @@ class CampaignCandidate implements DemandCandidate {
   readonly priority = CAMPAIGN_PRIORITY;
   readonly external = false;
   readonly immediate: CallResult;
-  constructor(campaign: SnapCampaign, creative: SnapCreative, readonly floorCpm: number) {
+  constructor(
+    campaign: SnapCampaign,
+    creative: SnapCreative,
+    readonly floorCpm: number,
+  ) {
     this.id = campaign.id;
     this.name = campaign.name;
-    const bid: Bid = { priceCpm: campaign.bidCpm, fixedPrice: false, markup: { kind: 'campaign', campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id, advertiserId: campaign.advertiserId };
+    const bid: Bid = {
+      priceCpm: campaign.bidCpm,
+      fixedPrice: false,
+      markup: { kind: 'campaign', campaign, creative },
+      tagId: 0,
+      campaignId: campaign.id,
+      creativeId: creative.id,
+      advertiserId: campaign.advertiserId,
+    };
     this.immediate = { kind: 'bid', ms: 0, bid };
   }
 
@@ -105,7 +142,11 @@ function candidateOf(campaign: SnapCampaign, creative: SnapCreative, floorCpm: n
  * length its bid must reach (demand's money; a deal's own, which dealCampaigns.ts passes; the open
  * auction's are the request's floorPerSecondCpm and durationFloors).
  */
-export function eligibility(campaign: SnapCampaign, req: AuctionRequest, floors: LengthFloors = openLengthFloors(req, { perSecond: 0, byLength: null })): SnapCreative | string {
+export function eligibility(
+  campaign: SnapCampaign,
+  req: AuctionRequest,
+  floors: LengthFloors = openLengthFloors(req, { perSecond: 0, byLength: null }),
+): SnapCreative | string {
   return eligible(campaign, req, true, floors);
 }
 
@@ -123,26 +164,38 @@ function openLengthFloors(req: AuctionRequest, into: LengthFloors): LengthFloors
 const REFUSED = 'refused';
 
 /** `eligibility`; with `explain` false, a targeting refusal answers REFUSED instead of building `targeting.<rule>`. */
-function eligible(campaign: SnapCampaign, req: AuctionRequest, explain: boolean, floors: LengthFloors): SnapCreative | string {
+function eligible(
+  campaign: SnapCampaign,
+  req: AuctionRequest,
+  explain: boolean,
+  floors: LengthFloors,
+): SnapCreative | string {
   const ctx = req.ctx;
   const now = ctx.now;
   if (now < campaign.flightStartHour * HOUR_MS) return 'flight_not_started';
   // DSP mode: a campaign naming suppliers buys from those only
-  if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id)) return 'supplier_not_bought';
+  if (req.supplier && campaign.supplierIds?.length && !campaign.supplierIds.includes(req.supplier.id))
+    return 'supplier_not_bought';
   if (now >= campaign.flightEndHour * HOUR_MS) return 'flight_ended';
   if (campaign.targeting) {
     const rule = refusal(campaign.targeting, ctx);
     if (rule) return explain ? `targeting.${rule}` : REFUSED;
   }
   // a later slot of an ad pod: not a campaign, nor an advertiser, the pod already has
-  if (ctx.pod && (ctx.pod.campaigns.has(campaign.id) || (campaign.advertiserId > 0 && ctx.pod.advertisers.has(campaign.advertiserId)))) return 'pod_separation';
+  if (
+    ctx.pod &&
+    (ctx.pod.campaigns.has(campaign.id) ||
+      (campaign.advertiserId > 0 && ctx.pod.advertisers.has(campaign.advertiserId)))
+  )
+    return 'pod_separation';
   const budget = req.pacing.campaignRefusal(campaign, campaign.bidCpm, ctx);
   if (budget) return budget;
   // (with floors by the ad's length, OpenRTB 2.6 mincpmpersec and durfloors: a creative whose length
   // the bid pays for; none, and the campaign is passed over for the next, which may be shorter or pay more)
   const creative = pickCreative(campaign, req.channel, ctx, floors);
   if (!creative) {
-    if (floors === NO_LENGTH_FLOORS || !pickCreative(campaign, req.channel, ctx, NO_LENGTH_FLOORS)) return noCreativeReason(campaign, req.channel, ctx);
+    if (floors === NO_LENGTH_FLOORS || !pickCreative(campaign, req.channel, ctx, NO_LENGTH_FLOORS))
+      return noCreativeReason(campaign, req.channel, ctx);
     return floors.perSecond ? 'below_floor_per_second' : 'below_duration_floor';
   }
   const repeat = ctx.pod ? podRepeats(ctx.pod, creative.adomain, creativeVideo(creative)) : null;
@@ -158,10 +211,22 @@ const report = { count: 0, floors: NO_LENGTH_FLOORS };
 const reportFloors: LengthFloors = { perSecond: 0, byLength: null };
 
 /** The campaign's creative here, or null: refused (and reported to the trace while it has room). */
-function checked(campaign: SnapCampaign, req: AuctionRequest, filtered: (fate: SourceFate) => void): SnapCreative | null {
+function checked(
+  campaign: SnapCampaign,
+  req: AuctionRequest,
+  filtered: (fate: SourceFate) => void,
+): SnapCreative | null {
   const found = eligible(campaign, req, report.count < TRACE_LIMIT, report.floors);
   if (typeof found !== 'string') return found;
-  if (report.count++ < TRACE_LIMIT) filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: found });
+  if (report.count++ < TRACE_LIMIT)
+    filtered({
+      source: 'campaign',
+      id: campaign.id,
+      name: campaign.name,
+      priority: CAMPAIGN_PRIORITY,
+      fate: 'filtered',
+      reason: found,
+    });
   return null;
 }
 

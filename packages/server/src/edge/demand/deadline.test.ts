@@ -61,7 +61,10 @@ describe('a late demand answer keeps its connection', () => {
     connections = 0;
     expect((await caller.postJson(`${base}/bid?delay=80`, '{}', Date.now() + 20)).kind).toBe('timeout');
     await lateAnswerRead(agent);
-    expect(await caller.postJson(`${base}/bid`, '{}', Date.now() + 1000)).toMatchObject({ kind: 'answer', status: 204 });
+    expect(await caller.postJson(`${base}/bid`, '{}', Date.now() + 1000)).toMatchObject({
+      kind: 'answer',
+      status: 204,
+    });
     expect(connections).toBe(1);
     await caller.close();
   });

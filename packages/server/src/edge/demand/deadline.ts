@@ -20,7 +20,13 @@ export const TIMED_OUT: unique symbol = Symbol('timed out');
  * URL or a URL a demand answer gave).
  */
 export function demandAgent(policy: OutboundPolicy): Agent {
-  return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 256, pipelining: 1, connect: guardedConnector(policy) });
+  return new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+    connections: 256,
+    pipelining: 1,
+    connect: guardedConnector(policy),
+  });
 }
 
 /** How long a call may run on after its deadline before it is aborted (and its connection closed). */

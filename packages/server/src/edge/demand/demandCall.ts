@@ -42,7 +42,12 @@ const GIVEN_UP = Object.freeze(new Error('demand answer given up after the grace
 const EMPTY = Buffer.alloc(0);
 
 /** `spec`'s answer, or TIMED_OUT when `leftMs` passed first (see above for the grace). */
-export function demandCall(agent: Agent, spec: DemandCallSpec, leftMs: number, graceMs = LATE_GRACE_MS): Promise<DemandAnswer | typeof TIMED_OUT> {
+export function demandCall(
+  agent: Agent,
+  spec: DemandCallSpec,
+  leftMs: number,
+  graceMs = LATE_GRACE_MS,
+): Promise<DemandAnswer | typeof TIMED_OUT> {
   if (leftMs <= 0) return Promise.resolve(TIMED_OUT);
   let url: URL;
   try {
@@ -50,10 +55,20 @@ export function demandCall(agent: Agent, spec: DemandCallSpec, leftMs: number, g
   } catch (error) {
     return Promise.reject(error as Error);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new TypeError(`not an http(s) URL: ${url.protocol}`));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.reject(new TypeError(`not an http(s) URL: ${url.protocol}`));
   return new Promise((resolve, reject) => {
     const call = new Call(resolve, reject, spec.maxBytes, leftMs, graceMs);
-    agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: spec.method, headers: spec.headers, body: spec.body ?? null }, call);
+    agent.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: spec.method,
+        headers: spec.headers,
+        body: spec.body ?? null,
+      },
+      call,
+    );
   });
 }
 
@@ -61,7 +76,12 @@ export function demandCall(agent: Agent, spec: DemandCallSpec, leftMs: number, g
  * A notice nobody waits for (nurl, lurl, burl): GET, the answer's bytes dropped, the connection given
  * up after `timeoutMs`. Never rejects.
  */
-export function fireAndForget(agent: Agent, url: string, timeoutMs: number, headers: Record<string, string> = {}): void {
+export function fireAndForget(
+  agent: Agent,
+  url: string,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): void {
   demandCall(agent, { url, method: 'GET', headers, maxBytes: 64 * 1024 }, timeoutMs, 0).catch(() => undefined);
 }
 
@@ -117,7 +137,8 @@ class Call implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     if (this.over) return;
     this.end();
-    const body = this.parts.length === 0 ? EMPTY : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    const body =
+      this.parts.length === 0 ? EMPTY : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     if (!this.settled) {
       this.settled = true;
       this.resolve({ status: this.status, headers: this.headers, body });

@@ -1,7 +1,15 @@
 import { type Clock } from '../../clock.js';
 import { type SourceFate } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
-import { type SnapCampaign, type SnapChannel, type SnapCreative, type SnapDeal, type Snapshot, type SnapSupplier, type SnapTag } from '../snapshot/types.js';
+import {
+  type SnapCampaign,
+  type SnapChannel,
+  type SnapCreative,
+  type SnapDeal,
+  type Snapshot,
+  type SnapSupplier,
+  type SnapTag,
+} from '../snapshot/types.js';
 import { type Limit } from '@adplane/shared';
 import { type Refusal } from '../../delivery/types.js';
 import { type OrtbMarkup } from '../ortb/ortbMarkup.js';
@@ -174,5 +182,8 @@ export interface DemandCandidate {
 export interface DemandSource {
   readonly name: string;
   /** Candidates for this request; refusals go to `filtered` with the rule that refused. */
-  candidates(req: AuctionRequest, filtered: (fate: SourceFate) => void): { candidates: DemandCandidate[]; indexedOut: number };
+  candidates(
+    req: AuctionRequest,
+    filtered: (fate: SourceFate) => void,
+  ): { candidates: DemandCandidate[]; indexedOut: number };
 }

@@ -13,7 +13,8 @@ import { VastFetcher } from './vastFetcher.js';
  * with VAST 201 ("expecting different linearity"), reported to its own error trackers, and a buffet's
  * next ad is tried; an ad with both takes its NonLinear. A linear slot reads them as before.
  */
-const LINEAR = '<Creative><Linear><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/spot.mp4</MediaFile></MediaFiles></Linear></Creative>';
+const LINEAR =
+  '<Creative><Linear><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/spot.mp4</MediaFile></MediaFiles></Linear></Creative>';
 const OVERLAY =
   '<Creative><NonLinearAds><TrackingEvents><Tracking event="creativeView">https://d.example/nl-view</Tracking></TrackingEvents><NonLinear width="300" height="250"><StaticResource creativeType="image/png">https://cdn.example/o.png</StaticResource><NonLinearClickThrough>https://brand.example/</NonLinearClickThrough></NonLinear></NonLinearAds></Creative>';
 const inline = (name: string, creatives: string) =>
@@ -25,15 +26,28 @@ const forDisplay = (xml: string) => readVastAnswer(xml, '', false, 0, undefined,
 describe('a linear video answered to a display slot', () => {
   it('is a 201 no-fill (linear_on_display) with its own error trackers, not an ad', () => {
     const xml = vast(inline('spot', LINEAR));
-    expect(forDisplay(xml)).toEqual({ kind: 'empty', vastError: 201, reason: 'linear_on_display', errorUrls: ['https://d.example/spot-error?c=[ERRORCODE]'] });
+    expect(forDisplay(xml)).toEqual({
+      kind: 'empty',
+      vastError: 201,
+      reason: 'linear_on_display',
+      errorUrls: ['https://d.example/spot-error?c=[ERRORCODE]'],
+    });
     // a linear slot plays it, as before
-    expect(readVastAnswer(xml)).toMatchObject({ kind: 'inline', title: 'spot', mediaFiles: [{ url: 'https://cdn.example/spot.mp4' }] });
+    expect(readVastAnswer(xml)).toMatchObject({
+      kind: 'inline',
+      title: 'spot',
+      mediaFiles: [{ url: 'https://cdn.example/spot.mp4' }],
+    });
   });
 
   it("takes an ad's NonLinear when it has a Linear too (a linear slot still takes the Linear)", () => {
     const xml = vast(inline('both', LINEAR + OVERLAY));
     expect(forDisplay(xml)).toMatchObject({
-      kind: 'inline', title: 'both', mediaFiles: [], duration: 0, clickThrough: 'https://brand.example/',
+      kind: 'inline',
+      title: 'both',
+      mediaFiles: [],
+      duration: 0,
+      clickThrough: 'https://brand.example/',
       nonLinear: { width: 300, height: 250, resource: { type: 'image', url: 'https://cdn.example/o.png' } },
       trackers: { events: [['creativeView', 'https://d.example/nl-view']] },
     });
@@ -44,14 +58,27 @@ describe('a linear video answered to a display slot', () => {
 
   it("passes over a buffet's linear ad for the NonLinear after it, the linear one's trackers told 201", () => {
     const got = forDisplay(vast(inline('spot', LINEAR), inline('overlay', OVERLAY)));
-    expect(got).toMatchObject({ kind: 'inline', title: 'overlay', failedBefore: [{ vastError: 201, errorUrls: ['https://d.example/spot-error?c=[ERRORCODE]'] }] });
+    expect(got).toMatchObject({
+      kind: 'inline',
+      title: 'overlay',
+      failedBefore: [{ vastError: 201, errorUrls: ['https://d.example/spot-error?c=[ERRORCODE]'] }],
+    });
     expect(failedAdUrls(got.failedBefore)).toEqual(['https://d.example/spot-error?c=201']);
   });
 
   it('keeps a companion alone not_linear (201) and an ad without creatives 303 on a display slot', () => {
-    const companion = '<Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">https://cdn.example/c.png</StaticResource></Companion></CompanionAds></Creative>';
-    expect(forDisplay(vast(inline('c', companion)))).toMatchObject({ kind: 'empty', vastError: 201, reason: 'not_linear' });
-    expect(forDisplay(vast(inline('none', '')))).toMatchObject({ kind: 'empty', vastError: 303, reason: 'no_creative' });
+    const companion =
+      '<Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">https://cdn.example/c.png</StaticResource></Companion></CompanionAds></Creative>';
+    expect(forDisplay(vast(inline('c', companion)))).toMatchObject({
+      kind: 'empty',
+      vastError: 201,
+      reason: 'not_linear',
+    });
+    expect(forDisplay(vast(inline('none', '')))).toMatchObject({
+      kind: 'empty',
+      vastError: 303,
+      reason: 'no_creative',
+    });
   });
 });
 
@@ -81,10 +108,18 @@ describe('VastFetcher for a display slot: a wrapper chain ending in a linear vid
   it("is the demand's 201 no-fill, every wrapper's error trackers and the ad's told", async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
     const viewer = { ua: 'test', ip: '' };
-    expect(await fetcher.fetch(`${base}/wrapped`, Date.now() + 2000, viewer, undefined, { nonLinear: true })).toMatchObject({
-      kind: 'no_fill', reason: 'linear_on_display', vastError: 201, errorUrls: ['https://d.example/w-error?c=[ERRORCODE]', 'https://d.example/spot-error?c=[ERRORCODE]'],
+    expect(
+      await fetcher.fetch(`${base}/wrapped`, Date.now() + 2000, viewer, undefined, { nonLinear: true }),
+    ).toMatchObject({
+      kind: 'no_fill',
+      reason: 'linear_on_display',
+      vastError: 201,
+      errorUrls: ['https://d.example/w-error?c=[ERRORCODE]', 'https://d.example/spot-error?c=[ERRORCODE]'],
     });
-    expect(await fetcher.fetch(`${base}/wrapped`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'inline', hops: 1 });
+    expect(await fetcher.fetch(`${base}/wrapped`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'inline',
+      hops: 1,
+    });
     await fetcher.close();
   });
 });

@@ -62,7 +62,12 @@ const MAX_FORWARD_CHARS = 2000;
  * the player reports an error to us, /ev forwards it to each (forwardedErrors). At most
  * MAX_ERROR_PINGS trackers and MAX_FORWARD_CHARS characters; none: ''.
  */
-export function errorForwardQuery(urls: readonly string[], ctx: RequestContext, token: string, signer: TokenSigner): string {
+export function errorForwardQuery(
+  urls: readonly string[],
+  ctx: RequestContext,
+  token: string,
+  signer: TokenSigner,
+): string {
   const kept: string[] = [];
   let chars = 0;
   for (const url of urls) {
@@ -98,5 +103,9 @@ export function forwardedErrors(query: URLSearchParams, token: string, signer: T
   const joined = query.get('de');
   const sig = query.get('ds');
   if (!joined || !sig || !signer.attached(token, joined, sig)) return [];
-  return joined.split('\n').slice(0, MAX_ERROR_PINGS).filter((u) => /^https?:\/\//i.test(u)).map((u) => u.replace(ERRORCODE, code));
+  return joined
+    .split('\n')
+    .slice(0, MAX_ERROR_PINGS)
+    .filter((u) => /^https?:\/\//i.test(u))
+    .map((u) => u.replace(ERRORCODE, code));
 }

@@ -14,7 +14,10 @@ describe('HttpCaller', () => {
   let bidder: LocalServer;
   let base = '';
   const seen: IncomingHttpHeaders[] = [];
-  const answer = JSON.stringify({ id: 'r1', seatbid: [{ bid: [{ id: 'b', impid: '1', price: 2, adm: '<VAST version="4.2"/>'.repeat(50) }] }] });
+  const answer = JSON.stringify({
+    id: 'r1',
+    seatbid: [{ bid: [{ id: 'b', impid: '1', price: 2, adm: '<VAST version="4.2"/>'.repeat(50) }] }],
+  });
   const caller = new HttpCaller(demandAgent(ANY_ADDRESS));
 
   beforeAll(async () => {
@@ -52,8 +55,14 @@ describe('HttpCaller', () => {
   });
 
   it('refuses an answer that inflates past the cap, and one that is not the gzip it says', async () => {
-    expect(await caller.postJson(`${base}/bomb`, '{}', Date.now() + 2000)).toMatchObject({ kind: 'failed', reason: 'answer_too_large' });
-    expect(await caller.postJson(`${base}/broken`, '{}', Date.now() + 2000)).toMatchObject({ kind: 'failed', reason: 'invalid_gzip' });
+    expect(await caller.postJson(`${base}/bomb`, '{}', Date.now() + 2000)).toMatchObject({
+      kind: 'failed',
+      reason: 'answer_too_large',
+    });
+    expect(await caller.postJson(`${base}/broken`, '{}', Date.now() + 2000)).toMatchObject({
+      kind: 'failed',
+      reason: 'invalid_gzip',
+    });
   });
 
   it('reads a plain answer when the caller asks for it plain', async () => {
@@ -64,7 +73,10 @@ describe('HttpCaller', () => {
   it('answers address_refused for a bidder on a private address when those are not called, without reaching it', async () => {
     const strict = new HttpCaller(demandAgent(outboundPolicy(false, [])));
     const before = seen.length;
-    expect(await strict.postJson(`${base}/bid`, '{}', Date.now() + 2000)).toMatchObject({ kind: 'failed', reason: 'address_refused' });
+    expect(await strict.postJson(`${base}/bid`, '{}', Date.now() + 2000)).toMatchObject({
+      kind: 'failed',
+      reason: 'address_refused',
+    });
     strict.fire(`${base}/win`);
     await new Promise((r) => setTimeout(r, 100));
     expect(seen.length).toBe(before);

@@ -4,7 +4,14 @@ import { gunzipCapped, isGzip } from '../ortb/compression.js';
 import { isAddressRefused } from '../../http/outboundAddress.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall, fireAndForget } from './demandCall.js';
-import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, NOTICE_HOPS, OWN_ENTRY_POINT } from '../request/demandHops.js';
+import {
+  DEMAND_LOOP,
+  type DemandLoopGuard,
+  HOP_HEADER,
+  NOFILL_HEADER,
+  NOTICE_HOPS,
+  OWN_ENTRY_POINT,
+} from '../request/demandHops.js';
 
 /**
  * The one HTTP caller of programmatic demand (OpenRTB endpoints, Prebid Server) and of the notices
@@ -57,7 +64,13 @@ export class HttpCaller {
   }
 
   /** POST a JSON body; the answer must be complete by `deadline` (epoch ms). */
-  async postJson(url: string, body: string, deadline: number, headers: Record<string, string> = {}, chain: CallChain = FIRST_HOP): Promise<PostResult> {
+  async postJson(
+    url: string,
+    body: string,
+    deadline: number,
+    headers: Record<string, string> = {},
+    chain: CallChain = FIRST_HOP,
+  ): Promise<PostResult> {
     const started = this.clock.now();
     // a URL at one of the edge's own decision entry points: not called (request/demandHops.ts)
     if (this.loops?.refusesCall(url, 'ortb', chain)) return { kind: 'failed', reason: OWN_ENTRY_POINT, ms: 0 };
@@ -65,19 +78,35 @@ export class HttpCaller {
     try {
       const answer = await demandCall(
         this.agent,
-        { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'gzip', ...headers, ...hop }, body, maxBytes: MAX_ANSWER_BYTES },
+        {
+          url,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'accept-encoding': 'gzip',
+            ...headers,
+            ...hop,
+          },
+          body,
+          maxBytes: MAX_ANSWER_BYTES,
+        },
         deadline - started,
       );
       if (answer === TIMED_OUT) return { kind: 'timeout', ms: this.clock.now() - started };
       // our own entry point refused the call as a demand loop
-      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP) return { kind: 'failed', reason: DEMAND_LOOP, ms: this.clock.now() - started };
-      const text = answer.status === 204 ? '' : await answerText(answer.body, isGzip(answer.headers['content-encoding']));
+      if (this.loops && answer.headers[NOFILL_HEADER] === DEMAND_LOOP)
+        return { kind: 'failed', reason: DEMAND_LOOP, ms: this.clock.now() - started };
+      const text =
+        answer.status === 204 ? '' : await answerText(answer.body, isGzip(answer.headers['content-encoding']));
       return { kind: 'answer', status: answer.status, body: text, ms: this.clock.now() - started };
     } catch (error) {
       const ms = this.clock.now() - started;
-      if (error instanceof TooLargeError || error instanceof AnswerTooLarge) return { kind: 'failed', reason: 'answer_too_large', ms };
+      if (error instanceof TooLargeError || error instanceof AnswerTooLarge)
+        return { kind: 'failed', reason: 'answer_too_large', ms };
       if (error instanceof BadGzipError) return { kind: 'failed', reason: 'invalid_gzip', ms };
-      if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError) return { kind: 'failed', reason: 'bad_url', ms };
+      if ((error as { code?: string })?.code === 'ERR_INVALID_URL' || error instanceof TypeError)
+        return { kind: 'failed', reason: 'bad_url', ms };
       if (isAddressRefused(error)) return { kind: 'failed', reason: 'address_refused', ms };
       return { kind: 'failed', reason: 'connection_failed', ms };
     }

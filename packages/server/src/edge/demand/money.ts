@@ -17,7 +17,13 @@ export function payoutCpm(payout: Price, revenueCpm: number): number {
  * floor when alone) plus one cent, never more than the bid. A fixed-price source (a CPM demand tag)
  * always pays its price: there is nothing to clear.
  */
-export function clearingCpm(mode: 'first' | 'second', bid: number, runnerUp: number | null, floor: number, fixed: boolean): number {
+export function clearingCpm(
+  mode: 'first' | 'second',
+  bid: number,
+  runnerUp: number | null,
+  floor: number,
+  fixed: boolean,
+): number {
   if (fixed || mode === 'first') return bid;
   const base = Math.max(runnerUp ?? 0, floor);
   return Math.min(bid, base + ONE_CENT_CPM);

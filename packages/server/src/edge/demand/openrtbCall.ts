@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { adSystemDomain, type BidRequest } from '@adplane/shared';
 import { type SourceFate } from '@adplane/shared';
-import { type OrtbBid as OrtbResponseBid, parseBidResponse, readBidResponse, type RefusedBid } from '../ortb/bidResponseReader.js';
+import {
+  type OrtbBid as OrtbResponseBid,
+  parseBidResponse,
+  readBidResponse,
+  type RefusedBid,
+} from '../ortb/bidResponseReader.js';
 import { fillAuctionMacros } from '../ortb/auctionMacros.js';
 import { type CurrencyRates } from '../ortb/currency.js';
 import { type DemandPricing, demandTerms, ourPrice } from '../ortb/demandPricing.js';
@@ -152,7 +157,9 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     bidfloor: usd(demandTerms(t.pricing, t.floorCpm)),
     at: channel.auctionPrice === 'first' ? 1 : 2,
     // marked as ours: an exchange forwarding the request back to us keeps the chain (request/demandHops.ts)
-    node: deps.loops ? deps.loops.marker.mark({ asi, sid: sellerId, hp: 1, rid: id }) : { asi, sid: sellerId, hp: 1, rid: id },
+    node: deps.loops
+      ? deps.loops.marker.mark({ asi, sid: sellerId, hp: 1, rid: id })
+      : { asi, sid: sellerId, hp: 1, rid: id },
     sellerId,
     bcat,
     badv,
@@ -164,14 +171,21 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
   t.shape?.(request);
   // (the call one hop deeper than the request: request/demandHops.ts)
   const chain = { hops: (ctx.hops?.count ?? 0) + 1, tenantId: channel.tenantId, channelUid: channel.uid };
-  const got = await deps.caller.postJson(t.url, JSON.stringify(request), deadline, { 'x-openrtb-version': '2.6' }, chain);
+  const got = await deps.caller.postJson(
+    t.url,
+    JSON.stringify(request),
+    deadline,
+    { 'x-openrtb-version': '2.6' },
+    chain,
+  );
   if (got.kind === 'timeout') return { kind: 'timeout', ms: got.ms };
   if (got.kind === 'failed') {
     // a request of our own whose demand looped: its answer says so to its caller
     if (ctx.hops && isLoopReason(got.reason)) ctx.hops.looped = true;
     return { kind: 'no_fill', reason: got.reason, ms: got.ms };
   }
-  if (got.status === 204 || (got.status >= 200 && got.status < 300 && !got.body.trim())) return { kind: 'no_fill', reason: 'no_bid', ms: got.ms };
+  if (got.status === 204 || (got.status >= 200 && got.status < 300 && !got.body.trim()))
+    return { kind: 'no_fill', reason: 'no_bid', ms: got.ms };
   if (got.status < 200 || got.status >= 300) return { kind: 'no_fill', reason: `http_${got.status}`, ms: got.ms };
 
   const media = channel.format === 'video' ? 'video' : 'banner';
@@ -187,14 +201,27 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
     rates: deps.currency?.current,
   });
   // a bid refused for what it is still hears why, on its loss notice (auction/notices.ts): each of them, beside a valid bid too
-  if (read.refusals) for (const r of read.refusals) if (r.bid.lurl) recordOffer(ctx, { source: t.source, id: t.id, bid: ortbBid(r.bid, t, media, id), floorCpm: t.floorCpm, refusal: r.reason });
+  if (read.refusals)
+    for (const r of read.refusals)
+      if (r.bid.lurl)
+        recordOffer(ctx, {
+          source: t.source,
+          id: t.id,
+          bid: ortbBid(r.bid, t, media, id),
+          floorCpm: t.floorCpm,
+          refusal: r.reason,
+        });
   if (!read.ok) {
     // its VAST's error trackers hear of the ads a player would have given up on, as a VAST tag's do (vastTagSource.ts)
     if (read.unplayable) return unplayableNoFill(read.reason, read.unplayable, got.ms);
     const refusedFailed = failedErrorUrls(read.refused?.vast?.failedBefore);
-    return refusedFailed ? { kind: 'no_fill', reason: read.reason, ms: got.ms, errorUrls: refusedFailed } : { kind: 'no_fill', reason: read.reason, ms: got.ms };
+    return refusedFailed
+      ? { kind: 'no_fill', reason: read.reason, ms: got.ms, errorUrls: refusedFailed }
+      : { kind: 'no_fill', reason: read.reason, ms: got.ms };
   }
-  const result = read.others ? severalBids([read.bid, ...read.others], r, t, media, id, badv, bcat, got.ms) : oneBid(read.bid, r, t, media, id, badv, bcat, got.ms);
+  const result = read.others
+    ? severalBids([read.bid, ...read.others], r, t, media, id, badv, bcat, got.ms)
+    : oneBid(read.bid, r, t, media, id, badv, bcat, got.ms);
   // the answer's unplayable bids beside a valid one: their VAST's error trackers hear of it as a lone one's do
   const passedOver = read.refusals ? unplayableRefusalUrls(read.refusals) : null;
   if (!passedOver || (result.kind !== 'bid' && result.kind !== 'no_fill')) return result;
@@ -202,7 +229,16 @@ async function callOrtb(r: AuctionRequest, t: OrtbTarget, deps: OrtbDeps): Promi
 }
 
 /** The answer's one valid bid, held to what the request refuses of its ad. */
-function oneBid(b: OrtbResponseBid, r: AuctionRequest, t: OrtbTarget, media: 'video' | 'banner', id: string, badv: readonly string[], bcat: readonly string[], ms: number): CallResult {
+function oneBid(
+  b: OrtbResponseBid,
+  r: AuctionRequest,
+  t: OrtbTarget,
+  media: 'video' | 'banner',
+  id: string,
+  badv: readonly string[],
+  bcat: readonly string[],
+  ms: number,
+): CallResult {
   const { ctx } = r;
   const bid = ortbBid(b, t, media, id);
   recordOffer(ctx, { source: t.source, id: t.id, bid, floorCpm: t.floorCpm });
@@ -212,7 +248,8 @@ function oneBid(b: OrtbResponseBid, r: AuctionRequest, t: OrtbTarget, media: 'vi
   const failed = failedErrorUrls(b.vast?.failedBefore);
   // a bid refused for its ad is its no-fill, and its loss notice says why
   const unfit = adRefusal(b, ctx, badv, bcat);
-  if (unfit) return failed ? { kind: 'no_fill', reason: unfit, ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms };
+  if (unfit)
+    return failed ? { kind: 'no_fill', reason: unfit, ms, errorUrls: failed } : { kind: 'no_fill', reason: unfit, ms };
   return failed ? { kind: 'bid', bid, ms, errorUrls: failed } : { kind: 'bid', bid, ms };
 }
 
@@ -221,8 +258,16 @@ function oneBid(b: OrtbResponseBid, r: AuctionRequest, t: OrtbTarget, media: 'vi
  * describes (impFit.ts), else, in a slot of an ad pod, the bid's own adomain already in the pod (a
  * wrapper, or markup on the win notice, has no <Advertiser> to read); null when nothing.
  */
-function adRefusal(b: OrtbResponseBid, ctx: AuctionRequest['ctx'], badv: readonly string[], bcat: readonly string[]): string | null {
-  return (b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null) ?? (ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null);
+function adRefusal(
+  b: OrtbResponseBid,
+  ctx: AuctionRequest['ctx'],
+  badv: readonly string[],
+  bcat: readonly string[],
+): string | null {
+  return (
+    (b.vast?.kind === 'inline' ? demandAdRefusal(b.vast, ctx, badv, bcat) : null) ??
+    (ctx.pod ? podRepeats(ctx.pod, b.adomain, '') : null)
+  );
 }
 
 /**
@@ -231,7 +276,16 @@ function adRefusal(b: OrtbResponseBid, ctx: AuctionRequest['ctx'], badv: readonl
  * each is held to what the request refuses of its ad, as a single bid is above. The error trackers of
  * every bid's VAST ads passed over go out. No bid left: the no-fill of the best bid's refusal.
  */
-function severalBids(bids: readonly OrtbResponseBid[], r: AuctionRequest, t: OrtbTarget, media: 'video' | 'banner', id: string, badv: readonly string[], bcat: readonly string[], ms: number): CallResult {
+function severalBids(
+  bids: readonly OrtbResponseBid[],
+  r: AuctionRequest,
+  t: OrtbTarget,
+  media: 'video' | 'banner',
+  id: string,
+  badv: readonly string[],
+  bcat: readonly string[],
+  ms: number,
+): CallResult {
   const { ctx } = r;
   let first: Bid | null = null;
   const more: Bid[] = [];
@@ -297,14 +351,40 @@ function unplayableUrls(empty: EmptyAnswer, withCode: boolean): string[] {
  */
 function unplayableNoFill(reason: string, empty: EmptyAnswer, ms: number): CallResult {
   const errorUrls = unplayableUrls(empty, false);
-  return errorUrls.length ? { kind: 'no_fill', reason, vastError: empty.vastError, errorUrls, ms } : { kind: 'no_fill', reason, vastError: empty.vastError, ms };
+  return errorUrls.length
+    ? { kind: 'no_fill', reason, vastError: empty.vastError, errorUrls, ms }
+    : { kind: 'no_fill', reason, vastError: empty.vastError, ms };
 }
 
 /** A demand's bid as the auction takes it: our price (the tag's pricing applied), its markup, its deal. */
-function ortbBid(b: OrtbResponseBid, t: OrtbTarget, media: 'video' | 'banner', requestId: string): Bid & { markup: OrtbMarkup } {
+function ortbBid(
+  b: OrtbResponseBid,
+  t: OrtbTarget,
+  media: 'video' | 'banner',
+  requestId: string,
+): Bid & { markup: OrtbMarkup } {
   const markup: OrtbMarkup = {
-    kind: 'ortb', media, adm: b.adm, vast: b.vast, nurl: b.nurl, burl: b.burl, lurl: b.lurl, adomain: b.adomain, cat: b.cat, crid: b.crid, adid: b.adid, dealId: b.dealId,
-    seat: b.seat, w: b.w, h: b.h, mtype: b.mtype, requestId, impId: b.impId, bidId: b.bidId, bidCpm: b.priceCpm, pricing: t.pricing,
+    kind: 'ortb',
+    media,
+    adm: b.adm,
+    vast: b.vast,
+    nurl: b.nurl,
+    burl: b.burl,
+    lurl: b.lurl,
+    adomain: b.adomain,
+    cat: b.cat,
+    crid: b.crid,
+    adid: b.adid,
+    dealId: b.dealId,
+    seat: b.seat,
+    w: b.w,
+    h: b.h,
+    mtype: b.mtype,
+    requestId,
+    impId: b.impId,
+    bidId: b.bidId,
+    bidCpm: b.priceCpm,
+    pricing: t.pricing,
   };
   if (b.currency !== 'USD') {
     markup.currency = b.currency;

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { gppSectionIds } from '../ortb/privacy.js';
 import {
-  type App, type Banner, type BidRequest, countryAlpha3, type Deal, type Device, type Imp, type Regs, type Site, type SupplyChainNode, type User, type Video, VIDEO_PROTOCOLS,
+  type App,
+  type Banner,
+  type BidRequest,
+  countryAlpha3,
+  type Deal,
+  type Device,
+  type Imp,
+  type Regs,
+  type Site,
+  type SupplyChainNode,
+  type User,
+  type Video,
+  VIDEO_PROTOCOLS,
 } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
 import { type SnapChannel, type SnapDeal } from '../snapshot/types.js';
@@ -71,14 +83,15 @@ const ids = new WeakMap<object, string>();
 export function transactionId(decisionKey: object, ctx: RequestContext): string {
   let tid = ids.get(decisionKey);
   if (!tid) {
-    const inbound = ctx.ortb ? (str(ctx.ortb.request.source?.tid) || str(ctx.ortb.imp.ext?.tid)) : '';
+    const inbound = ctx.ortb ? str(ctx.ortb.request.source?.tid) || str(ctx.ortb.imp.ext?.tid) : '';
     ids.set(decisionKey, (tid = inbound || randomUUID()));
   }
   return tid;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 const union = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
 const usd = (micros: number): number => Math.round(micros) / 1_000_000;
@@ -148,7 +161,19 @@ function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): I
   const imp: Imp = { id: spec.impId };
   if (inbound) {
     // the supplier's impression, less what is between it and us (its id, floor, deals, tag id, ext)
-    const { id: _id, pmp: _pmp, bidfloor: _floor, bidfloorcur: _cur, tagid: _tag, ext: _ext, banner: _banner, video, audio: _audio, native: _native, ...rest } = inbound;
+    const {
+      id: _id,
+      pmp: _pmp,
+      bidfloor: _floor,
+      bidfloorcur: _cur,
+      tagid: _tag,
+      ext: _ext,
+      banner: _banner,
+      video,
+      audio: _audio,
+      native: _native,
+      ...rest
+    } = inbound;
     Object.assign(imp, rest);
     if (channel.format === 'video') imp.video = video ? forwardedVideo(video, !!ctx.pod) : videoOf(ctx, channel);
     else imp.banner = outboundBanner(ctx);
@@ -166,8 +191,18 @@ function impOf(ctx: RequestContext, channel: SnapChannel, spec: OutboundSpec): I
 function contentOf(ctx: RequestContext): Record<string, unknown> | undefined {
   const q = ctx.query;
   // the tag's content_cat may list several categories, comma-separated: cat is their list
-  const cat = q.contentCategory ? q.contentCategory.split(',').map((c) => c.trim()).filter(Boolean) : [];
-  const content = compact({ genre: q.contentGenre, cat: cat.length ? cat : undefined, contentrating: q.contentRating, livestream: q.livestream ? 1 : undefined });
+  const cat = q.contentCategory
+    ? q.contentCategory
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : [];
+  const content = compact({
+    genre: q.contentGenre,
+    cat: cat.length ? cat : undefined,
+    contentrating: q.contentRating,
+    livestream: q.livestream ? 1 : undefined,
+  });
   return Object.keys(content).length ? content : undefined;
 }
 
@@ -188,8 +223,20 @@ function placeOf(ctx: RequestContext, channel: SnapChannel, sellerId: string): {
   const q = ctx.query;
   const content = contentOf(ctx);
   const isApp = q.appBundle ? true : q.pageUrl || ctx.domain ? false : channel.environment !== 'web';
-  if (isApp) return { app: compact({ id: channel.uid, bundle: q.appBundle, name: q.appName, storeurl: q.appStoreUrl, publisher: { id: sellerId }, content }) };
-  return { site: compact({ id: channel.uid, domain: ctx.domain, page: q.pageUrl, publisher: { id: sellerId }, content }) };
+  if (isApp)
+    return {
+      app: compact({
+        id: channel.uid,
+        bundle: q.appBundle,
+        name: q.appName,
+        storeurl: q.appStoreUrl,
+        publisher: { id: sellerId },
+        content,
+      }),
+    };
+  return {
+    site: compact({ id: channel.uid, domain: ctx.domain, page: q.pageUrl, publisher: { id: sellerId }, content }),
+  };
 }
 
 function geoOf(ctx: RequestContext): Device['geo'] | undefined {

@@ -64,7 +64,20 @@ function tagCandidates(
     const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
     const refused = rule ? `targeting.${rule}` : refuse(tag, req);
     if (refused) filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused });
-    else out.push(new LazyOrtbCandidate(source, tag.id, tag.name, priority, Math.max(req.channel.floorCpm, tag.floorCpm), req, tag, build, deps));
+    else
+      out.push(
+        new LazyOrtbCandidate(
+          source,
+          tag.id,
+          tag.name,
+          priority,
+          Math.max(req.channel.floorCpm, tag.floorCpm),
+          req,
+          tag,
+          build,
+          deps,
+        ),
+      );
   }
   return out;
 }
@@ -118,12 +131,18 @@ export function prebidTagSource(deps: PrebidDeps): DemandSource {
     if (!deps.prebidServerUrl) return 'prebid_server_not_configured';
     if (!resolvePartner(tag.partner)?.partner) return 'unknown_partner';
     // Prebid Server answers a banner of no stated size with a 400 (its rule: pbsRules.ts): not worth a call
-    return req.channel.format === 'display' && !bannerHasSize(outboundBanner(req.ctx), req.ctx.ortb?.imp.instl === 1) ? 'no_banner_size' : null;
+    return req.channel.format === 'display' && !bannerHasSize(outboundBanner(req.ctx), req.ctx.ortb?.imp.instl === 1)
+      ? 'no_banner_size'
+      : null;
   };
   const build = (req: AuctionRequest, tag: SnapTag, priority: number): OrtbTarget => {
     const partner = resolvePartner(tag.partner)!.partner;
     const t = tagTarget(req, tag, priority, deps.prebidServerUrl!);
-    return { ...t, shape: prebidShape(partner.id, tag.partnerParams), ids: { ...t.ids, partner: partner.id, marketplace: partner.name } };
+    return {
+      ...t,
+      shape: prebidShape(partner.id, tag.partnerParams),
+      ids: { ...t.ids, partner: partner.id, marketplace: partner.name },
+    };
   };
   return {
     name: 'prebid_tags',
@@ -144,17 +163,32 @@ export function adExchangeSource(deps: OrtbDeps): DemandSource {
       for (const x of req.snapshot.adExchanges.get(req.channel.tenantId) ?? []) {
         const rule = x.targeting ? refusal(x.targeting, req.ctx) : null;
         if (rule) {
-          filtered({ source: 'ad_exchange', id: x.id, name: x.name, priority: AD_EXCHANGE_PRIORITY, fate: 'filtered', reason: `targeting.${rule}` });
+          filtered({
+            source: 'ad_exchange',
+            id: x.id,
+            name: x.name,
+            priority: AD_EXCHANGE_PRIORITY,
+            fate: 'filtered',
+            reason: `targeting.${rule}`,
+          });
           continue;
         }
         // a private auction is for its deals only: an exchange offered none has nothing to bid on
         if (req.privateAuction && !req.deals.length) {
-          filtered({ source: 'ad_exchange', id: x.id, name: x.name, priority: AD_EXCHANGE_PRIORITY, fate: 'filtered', reason: 'private_auction' });
+          filtered({
+            source: 'ad_exchange',
+            id: x.id,
+            name: x.name,
+            priority: AD_EXCHANGE_PRIORITY,
+            fate: 'filtered',
+            reason: 'private_auction',
+          });
           continue;
         }
         // our margin on the exchange is a share of its bid: the auction ranks it by what it is worth to us,
         // and the floors it is told (the impression's and the deals') are grossed up to its own money
-        const pricing: DemandPricing = x.marginPercent > 0 ? { kind: 'share', percent: 100 - x.marginPercent } : BID_PRICE;
+        const pricing: DemandPricing =
+          x.marginPercent > 0 ? { kind: 'share', percent: 100 - x.marginPercent } : BID_PRICE;
         out.push(
           ortbCandidate(
             req,
@@ -169,7 +203,11 @@ export function adExchangeSource(deps: OrtbDeps): DemandSource {
               pricing,
               take: (now) => req.pacing.takeExchangeRequest(x.id, x.qpsLimit, now),
               // the deals' buyer seats are the supplier's view of us: at the exchange, our seat is its own
-              deals: req.deals.map((d) => ({ ...d, floorCpm: demandTerms(pricing, d.floorCpm), buyerSeats: x.seat ? [x.seat] : [] })),
+              deals: req.deals.map((d) => ({
+                ...d,
+                floorCpm: demandTerms(pricing, d.floorCpm),
+                buyerSeats: x.seat ? [x.seat] : [],
+              })),
               privateAuction: req.privateAuction,
               wseat: x.seat ? [x.seat] : [],
               targeting: x.targeting,

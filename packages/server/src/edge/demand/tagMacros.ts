@@ -44,18 +44,30 @@ function fillOwnMacros(template: string, ctx: RequestContext, cachebuster: strin
     content_rating: q.contentRating,
     livestream: String(q.livestream),
     country: ctx.geo.country,
-    schain: template.includes('schain') ? serializeSupplyChain(outboundSupplyChain({ ortb: ctx.ortb?.request, schain: q.schain }, node)) : '',
+    schain: template.includes('schain')
+      ? serializeSupplyChain(outboundSupplyChain({ ortb: ctx.ortb?.request, schain: q.schain }, node))
+      : '',
     min_duration: q.minDuration ? String(q.minDuration) : '',
     max_duration: q.maxDuration ? String(q.maxDuration) : '',
   };
-  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (_, name: string) => encodeURIComponent(values[name.toLowerCase()] ?? ''));
+  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (_, name: string) =>
+    encodeURIComponent(values[name.toLowerCase()] ?? ''),
+  );
 }
 
 /** Unknown, but would be shared if known (VAST 4.x, "Marking Macro Values as Unknown or Unavailable"). */
 const UNKNOWN = '-1';
 
 /** The advertising id's type, by the device's OS (the IAB's IFA type names). */
-const IFA_TYPE: Readonly<Record<string, string>> = { ios: 'idfa', tvos: 'idfa', android: 'aaid', roku: 'rida', tizen: 'tifa', webos: 'lgudid', fireos: 'afai' };
+const IFA_TYPE: Readonly<Record<string, string>> = {
+  ios: 'idfa',
+  tvos: 'idfa',
+  android: 'aaid',
+  roku: 'rida',
+  tizen: 'tifa',
+  webos: 'lgudid',
+  fireos: 'afai',
+};
 
 /** Every VAST version adplane reads in a demand's answer, as OpenRTB protocol ids (inline and wrapper, 2.0 to 4.2). */
 const READABLE_VAST = '2,3,5,6,7,8,11,12,13,14';
@@ -86,7 +98,8 @@ const IAB_MACROS: Readonly<Record<string, (ctx: RequestContext) => string>> = {
   PAGEURL: (ctx) => encodeURIComponent(ctx.query.pageUrl) || UNKNOWN,
   APPBUNDLE: (ctx) => encodeURIComponent(ctx.query.appBundle) || UNKNOWN,
   STOREURL: (ctx) => encodeURIComponent(ctx.query.appStoreUrl) || UNKNOWN,
-  PLAYERSIZE: (ctx) => (ctx.query.width > 0 && ctx.query.height > 0 ? `${ctx.query.width},${ctx.query.height}` : UNKNOWN),
+  PLAYERSIZE: (ctx) =>
+    ctx.query.width > 0 && ctx.query.height > 0 ? `${ctx.query.width},${ctx.query.height}` : UNKNOWN,
   VASTVERSIONS: () => READABLE_VAST,
   // what adplane keeps of a demand's answer beside the VAST elements themselves
   EXTENSIONS: () => 'AdVerifications',
@@ -95,12 +108,41 @@ const IAB_MACROS: Readonly<Record<string, (ctx: RequestContext) => string>> = {
   GDPRCONSENT: (ctx) => encodeURIComponent(ctx.query.gdprConsent) || UNKNOWN,
   GPPSTRING: (ctx) => encodeURIComponent(ctx.query.gpp) || UNKNOWN,
   GPPSECTIONID: (ctx) => list(ctx.query.gppSid.split(/[,_]/).filter(Boolean)) || UNKNOWN,
-  CONTENTCAT: (ctx) => list(ctx.query.contentCategory.split(',').map((c) => c.trim()).filter(Boolean)) || UNKNOWN,
+  CONTENTCAT: (ctx) =>
+    list(
+      ctx.query.contentCategory
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ) || UNKNOWN,
   ...Object.fromEntries(
     [
-      'CONTENTPLAYHEAD', 'MEDIAPLAYHEAD', 'BREAKPOSITION', 'BLOCKEDADCATEGORIES', 'ADCATEGORIES', 'ADCOUNT', 'PLACEMENTTYPE', 'ADTYPE', 'BREAKMAXDURATION',
-      'BREAKMAXADS', 'BREAKMINADLENGTH', 'BREAKMAXADLENGTH', 'CLIENTUA', 'SERVERUA', 'LATLONG', 'APIFRAMEWORKS', 'VERIFICATIONVENDORS', 'OMIDPARTNER',
-      'MEDIAMIME', 'PLAYERCAPABILITIES', 'CLICKTYPE', 'INVENTORYSTATE', 'CONTENTID', 'CONTENTURI', 'STOREID', 'PLAYBACKMETHODS',
+      'CONTENTPLAYHEAD',
+      'MEDIAPLAYHEAD',
+      'BREAKPOSITION',
+      'BLOCKEDADCATEGORIES',
+      'ADCATEGORIES',
+      'ADCOUNT',
+      'PLACEMENTTYPE',
+      'ADTYPE',
+      'BREAKMAXDURATION',
+      'BREAKMAXADS',
+      'BREAKMINADLENGTH',
+      'BREAKMAXADLENGTH',
+      'CLIENTUA',
+      'SERVERUA',
+      'LATLONG',
+      'APIFRAMEWORKS',
+      'VERIFICATIONVENDORS',
+      'OMIDPARTNER',
+      'MEDIAMIME',
+      'PLAYERCAPABILITIES',
+      'CLICKTYPE',
+      'INVENTORYSTATE',
+      'CONTENTID',
+      'CONTENTURI',
+      'STOREID',
+      'PLAYBACKMETHODS',
     ].map((name) => [name, () => UNKNOWN]),
   ),
 };

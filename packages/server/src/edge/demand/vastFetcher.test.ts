@@ -40,15 +40,25 @@ describe('VastFetcher reads a demand answer body', () => {
       } else if (path === '/latin1') {
         // an ISO-8859-1 answer (its declaration says so), as some European ad servers still write
         res.writeHead(200, { 'content-type': 'text/xml' });
-        const doc = vast.replace(/^<\?xml[^>]*\?>/, '').replace('<AdTitle>Demand spot</AdTitle>', '<AdTitle>Caf\u00e9 cr\u00e8me</AdTitle>');
+        const doc = vast
+          .replace(/^<\?xml[^>]*\?>/, '')
+          .replace('<AdTitle>Demand spot</AdTitle>', '<AdTitle>Caf\u00e9 cr\u00e8me</AdTitle>');
         res.end(Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>${doc}`, 'latin1'));
       } else if (path === '/eur-wrapper') {
         // a wrapper priced in euros in front of an ad that states no price
         res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(`<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>${base}/unpriced</VASTAdTagURI><Pricing model="cpm" currency="EUR">4.00</Pricing></Wrapper></Ad></VAST>`);
+        res.end(
+          `<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>${base}/unpriced</VASTAdTagURI><Pricing model="cpm" currency="EUR">4.00</Pricing></Wrapper></Ad></VAST>`,
+        );
       } else {
         res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(path === '/eur' ? vast.replace('currency="USD"', 'currency="EUR"') : path === '/unpriced' ? inlineVast(base, null) : vast);
+        res.end(
+          path === '/eur'
+            ? vast.replace('currency="USD"', 'currency="EUR"')
+            : path === '/unpriced'
+              ? inlineVast(base, null)
+              : vast,
+        );
       }
     });
     base = demand.url;
@@ -73,8 +83,14 @@ describe('VastFetcher reads a demand answer body', () => {
 
   it('refuses a body over 512 KB as HTTP 413, and one cut off as a failed connection, never a throw', async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
-    expect(await fetcher.fetch(`${base}/huge`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'http_413' });
-    expect(await fetcher.fetch(`${base}/cut`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'connection_failed' });
+    expect(await fetcher.fetch(`${base}/huge`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'no_fill',
+      reason: 'http_413',
+    });
+    expect(await fetcher.fetch(`${base}/cut`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'no_fill',
+      reason: 'connection_failed',
+    });
     // and the next answer reads as usual
     expect((await fetcher.fetch(`${base}/inline`, Date.now() + 2000, viewer)).kind).toBe('inline');
     await fetcher.close();
@@ -83,17 +99,36 @@ describe('VastFetcher reads a demand answer body', () => {
   it("converts a price stated in another currency at the rates it is given, a wrapper's too; without them, no price", async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
     const rates = new CurrencyRates({ USD: { EUR: 0.8 } });
-    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer, rates)).toMatchObject({ kind: 'inline', ad: { pricingCpm: 5_000_000 } });
-    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, rates)).toMatchObject({ kind: 'inline', hops: 1, ad: { pricingCpm: 5_000_000 } });
-    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'inline', ad: { pricingCpm: null } });
-    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, CurrencyRates.USD_ONLY)).toMatchObject({ kind: 'inline', ad: { pricingCpm: null } });
+    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer, rates)).toMatchObject({
+      kind: 'inline',
+      ad: { pricingCpm: 5_000_000 },
+    });
+    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, rates)).toMatchObject({
+      kind: 'inline',
+      hops: 1,
+      ad: { pricingCpm: 5_000_000 },
+    });
+    expect(await fetcher.fetch(`${base}/eur`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'inline',
+      ad: { pricingCpm: null },
+    });
+    expect(await fetcher.fetch(`${base}/eur-wrapper`, Date.now() + 2000, viewer, CurrencyRates.USD_ONLY)).toMatchObject(
+      { kind: 'inline', ad: { pricingCpm: null } },
+    );
     await fetcher.close();
   });
 
   it('follows an HTTP redirect as a browser would, up to 3, under the same deadline', async () => {
     const fetcher = new VastFetcher(demandAgent(ANY_ADDRESS));
-    expect(await fetcher.fetch(`${base}/moved?hops=3`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'inline', hops: 0 });
-    expect(await fetcher.fetch(`${base}/moved?hops=4`, Date.now() + 2000, viewer)).toMatchObject({ kind: 'no_fill', reason: 'http_302', vastError: 303 });
+    expect(await fetcher.fetch(`${base}/moved?hops=3`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'inline',
+      hops: 0,
+    });
+    expect(await fetcher.fetch(`${base}/moved?hops=4`, Date.now() + 2000, viewer)).toMatchObject({
+      kind: 'no_fill',
+      reason: 'http_302',
+      vastError: 303,
+    });
     await fetcher.close();
   });
 });

@@ -5,9 +5,23 @@ import { isAddressRefused } from '../../http/outboundAddress.js';
 import { answerText } from './answerText.js';
 import { TIMED_OUT } from './deadline.js';
 import { AnswerTooLarge, demandCall } from './demandCall.js';
-import { type DemandInline, type DemandWrapper, type FailedAd, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from '../vast/vastAnswer.js';
+import {
+  type DemandInline,
+  type DemandWrapper,
+  type FailedAd,
+  mergeTrackers,
+  NO_MORE_ADS,
+  readVastAnswer,
+  wrapperCreative,
+} from '../vast/vastAnswer.js';
 import { type RateSource } from '../ortb/currency.js';
-import { DEMAND_LOOP, type DemandLoopGuard, HOP_HEADER, NOFILL_HEADER, OWN_ENTRY_POINT } from '../request/demandHops.js';
+import {
+  DEMAND_LOOP,
+  type DemandLoopGuard,
+  HOP_HEADER,
+  NOFILL_HEADER,
+  OWN_ENTRY_POINT,
+} from '../request/demandHops.js';
 
 /**
  * The one HTTP caller of VAST demand: keep-alive connections per origin (undici Agent), a deadline
@@ -50,7 +64,10 @@ export interface FetchOptions {
 }
 
 /** The outcome of one wrapper chain: `failed`, the ads passed over on its way (a buffet's broken ones). */
-type ChainResult = ({ kind: 'inline'; outcome: FetchResult } | { kind: 'no_fill'; outcome: Extract<FetchResult, { kind: 'no_fill' }>; fallback: boolean }) & { failed: FailedAd[] };
+type ChainResult = (
+  | { kind: 'inline'; outcome: FetchResult }
+  | { kind: 'no_fill'; outcome: Extract<FetchResult, { kind: 'no_fill' }>; fallback: boolean }
+) & { failed: FailedAd[] };
 
 /** The viewer a demand call is made for: its user agent, address and page ('' when unknown). */
 export interface Viewer {
@@ -87,7 +104,11 @@ export class VastFetcher {
    * The answer's text ('' for a 204) and the URL that gave it (past HTTP redirects, up to
    * MAX_REDIRECTS), TIMED_OUT, or a throw: an HTTP status other than 200 (HttpError), a failed call.
    */
-  private async get(url: string, deadline: number, viewer: Viewer): Promise<{ text: string; url: string } | typeof TIMED_OUT> {
+  private async get(
+    url: string,
+    deadline: number,
+    viewer: Viewer,
+  ): Promise<{ text: string; url: string } | typeof TIMED_OUT> {
     for (let redirects = 0; ; redirects++) {
       if (this.loops?.refusesCall(url, 'vast', viewer)) throw new LoopError(OWN_ENTRY_POINT);
       let answer;
@@ -144,28 +165,45 @@ export class VastFetcher {
    * Every ad given up on the way (a failed chain a fallback replaced, a buffet's broken ad) is in the
    * result's `failed`, so that its error trackers are called even when a later ad fills.
    */
-  async fetch(url: string, deadline: number, viewer: Viewer, rates?: RateSource, options: FetchOptions = {}): Promise<FetchResult> {
+  async fetch(
+    url: string,
+    deadline: number,
+    viewer: Viewer,
+    rates?: RateSource,
+    options: FetchOptions = {},
+  ): Promise<FetchResult> {
     const started = this.clock.now();
     let first: { text: string; url: string } | typeof TIMED_OUT;
     try {
       first = await this.get(url, deadline, viewer);
     } catch (error) {
-      return { kind: 'no_fill', reason: failure(error), vastError: VAST_ERRORS.noAds, errorUrls: [], ms: this.clock.now() - started };
+      return {
+        kind: 'no_fill',
+        reason: failure(error),
+        vastError: VAST_ERRORS.noAds,
+        errorUrls: [],
+        ms: this.clock.now() - started,
+      };
     }
     if (first === TIMED_OUT) return { kind: 'timeout', ms: this.clock.now() - started };
     const { nonLinear = false, fillMacros = asWritten } = options;
-    const chainFrom = (skip: number) => this.chain(first, skip, deadline, viewer, started, rates, nonLinear, fillMacros);
+    const chainFrom = (skip: number) =>
+      this.chain(first, skip, deadline, viewer, started, rates, nonLinear, fillMacros);
     const result = await chainFrom(0);
     if (result.kind !== 'no_fill' || !result.fallback) return withFailed(result.outcome, result.failed);
     // the first chain's own failure is the no-fill's; the ads tried after it are `failed` beside it,
     // and when one of them fills, every failure before it is
-    const tried: FailedAd[] = [...result.failed, { vastError: result.outcome.vastError, errorUrls: result.outcome.errorUrls }];
+    const tried: FailedAd[] = [
+      ...result.failed,
+      { vastError: result.outcome.vastError, errorUrls: result.outcome.errorUrls },
+    ];
     const after: FailedAd[] = [];
     for (let skip = 1; skip <= MAX_FALLBACKS && this.clock.now() < deadline; skip++) {
       const next = await chainFrom(skip);
       after.push(...next.failed);
       if (next.kind !== 'no_fill') return withFailed(next.outcome, [...tried, ...after]);
-      if (next.outcome.reason !== NO_MORE_ADS) after.push({ vastError: next.outcome.vastError, errorUrls: next.outcome.errorUrls });
+      if (next.outcome.reason !== NO_MORE_ADS)
+        after.push({ vastError: next.outcome.vastError, errorUrls: next.outcome.errorUrls });
       if (!next.fallback) break;
     }
     return withFailed(result.outcome, [...result.failed, ...after]);
@@ -197,7 +235,13 @@ export class VastFetcher {
       kind: 'no_fill' as const,
       // a fallback past the first ad is tried only when the chain started at a wrapper that allows it
       fallback: wrappers.length > 0 && wrappers[0]!.fallbackOnNoAd,
-      outcome: { kind: 'no_fill', reason, vastError, errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own], ms: this.clock.now() - started },
+      outcome: {
+        kind: 'no_fill',
+        reason,
+        vastError,
+        errorUrls: [...wrappers.flatMap((w) => w.trackers.error), ...own],
+        ms: this.clock.now() - started,
+      },
       failed,
     });
     let next = '';
@@ -212,18 +256,38 @@ export class VastFetcher {
         }
         if (got === TIMED_OUT) return noFill('wrapper_timeout', VAST_ERRORS.wrapperTimeout);
       }
-      const { failedBefore, ...answer } = readVastAnswer(got.text, got.url, hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds, hop ? 0 : skip, rates, nonLinear);
+      const { failedBefore, ...answer } = readVastAnswer(
+        got.text,
+        got.url,
+        hop > 0 && !wrappers[wrappers.length - 1]!.allowMultipleAds,
+        hop ? 0 : skip,
+        rates,
+        nonLinear,
+      );
       if (failedBefore) failed.push(...failedBefore);
       if (answer.kind === 'empty') {
         // (past the answer's last ad: no further fallback, and the first try's no-fill stands)
-        if (answer.reason === NO_MORE_ADS) return { kind: 'no_fill', fallback: false, outcome: { kind: 'no_fill', reason: NO_MORE_ADS, vastError: answer.vastError, errorUrls: [], ms: 0 }, failed };
+        if (answer.reason === NO_MORE_ADS)
+          return {
+            kind: 'no_fill',
+            fallback: false,
+            outcome: { kind: 'no_fill', reason: NO_MORE_ADS, vastError: answer.vastError, errorUrls: [], ms: 0 },
+            failed,
+          };
         return noFill(answer.reason, answer.vastError, answer.errorUrls);
       }
       if (answer.kind === 'inline') {
         const pricingCpm = answer.pricingCpm ?? wrapperPrice;
         // a NonLinear ad takes its wrappers' NonLinearAds trackers, a linear one their linear trackers
-        const chain = answer.nonLinear ? wrappers.map((w) => ({ ...w.trackers, ...w.nonLinearTrackers })) : wrappers.map((w) => w.trackers);
-        const ad: DemandInline = { ...answer, ...wrapperCreative(answer, wrappers), trackers: mergeTrackers(...chain, answer.trackers), pricingCpm };
+        const chain = answer.nonLinear
+          ? wrappers.map((w) => ({ ...w.trackers, ...w.nonLinearTrackers }))
+          : wrappers.map((w) => w.trackers);
+        const ad: DemandInline = {
+          ...answer,
+          ...wrapperCreative(answer, wrappers),
+          trackers: mergeTrackers(...chain, answer.trackers),
+          pricingCpm,
+        };
         return { kind: 'inline', outcome: { kind: 'inline', ad, hops: hop, ms: this.clock.now() - started }, failed };
       }
       // the wrapper a player would refuse: its own error trackers hear of it too
@@ -247,7 +311,13 @@ function withFailed(outcome: FetchResult, failed: FailedAd[]): FetchResult {
 
 /** Why a call failed, as a no-fill reason. */
 const failure = (error: unknown): string =>
-  error instanceof HttpError ? `http_${error.status}` : error instanceof LoopError ? error.reason : isAddressRefused(error) ? 'address_refused' : 'connection_failed';
+  error instanceof HttpError
+    ? `http_${error.status}`
+    : error instanceof LoopError
+      ? error.reason
+      : isAddressRefused(error)
+        ? 'address_refused'
+        : 'connection_failed';
 
 /** A redirect's Location against the URL that answered it: an http(s) URL, else null. */
 function redirectTarget(location: string, from: string): string | null {

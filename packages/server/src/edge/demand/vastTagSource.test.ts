@@ -40,22 +40,87 @@ describe('VAST tag source pricing', () => {
 
   function requestFor(cur: string, price: Price): AuctionRequest {
     const tag: SnapTag = {
-      id: 100, tenantId: 1, name: 'tag', integration: 'VAST', vastUrl: `${base}/vast?cur=${cur}`, endpoint: '', partner: '', partnerParams: {}, price, floorCpm: 0, timeoutMs: 1000,
-      qpsLimit: 'unlimited', dailyRequestCap: 'unlimited', dailyImpCap: 'unlimited', advertiserId: 0, targeting: null, userSyncUrl: '',
+      id: 100,
+      tenantId: 1,
+      name: 'tag',
+      integration: 'VAST',
+      vastUrl: `${base}/vast?cur=${cur}`,
+      endpoint: '',
+      partner: '',
+      partnerParams: {},
+      price,
+      floorCpm: 0,
+      timeoutMs: 1000,
+      qpsLimit: 'unlimited',
+      dailyRequestCap: 'unlimited',
+      dailyImpCap: 'unlimited',
+      advertiserId: 0,
+      targeting: null,
+      userSyncUrl: '',
     };
     const channel: SnapChannel = {
-      id: 1, uid: 'ch', tenantId: 1, subpublisherId: 0, name: 'Channel', serving: true, integration: 'VAST', environment: 'web', format: 'video', vastVersion: '4.2', floorCpm: 0,
-      payout: { type: 'revshare', percent: 70 }, demandMode: 'auction', auctionPrice: 'first', timeoutMs: 1000, targeting: null, demand: [{ tag, priority: 1 }], idleTags: [],
+      id: 1,
+      uid: 'ch',
+      tenantId: 1,
+      subpublisherId: 0,
+      name: 'Channel',
+      serving: true,
+      integration: 'VAST',
+      environment: 'web',
+      format: 'video',
+      vastVersion: '4.2',
+      floorCpm: 0,
+      payout: { type: 'revshare', percent: 70 },
+      demandMode: 'auction',
+      auctionPrice: 'first',
+      timeoutMs: 1000,
+      targeting: null,
+      demand: [{ tag, priority: 1 }],
+      idleTags: [],
     };
     const snapshot: Snapshot = {
-      version: 1, builtAt: 0, buildMs: 0, tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]), channelsByUid: new Map([['ch', channel]]), channels: new Map([[1, channel]]),
-      tags: new Map([[tag.id, tag]]), campaigns: new Map(), creatives: new Map(), suppliersByUid: new Map(), adExchanges: new Map(), deals: new Map(), campaignIndex: indexCampaigns([]), skipped: {},
+      version: 1,
+      builtAt: 0,
+      buildMs: 0,
+      tenants: new Map([[1, { id: 1, name: 'T', timezone: 0, showDsp: true }]]),
+      channelsByUid: new Map([['ch', channel]]),
+      channels: new Map([[1, channel]]),
+      tags: new Map([[tag.id, tag]]),
+      campaigns: new Map(),
+      creatives: new Map(),
+      suppliersByUid: new Map(),
+      adExchanges: new Map(),
+      deals: new Map(),
+      campaignIndex: indexCampaigns([]),
+      skipped: {},
     };
-    const ctx = buildRequestContext({ w: '640', h: '360', ip: '8.8.8.8' }, { remoteAddress: '127.0.0.1', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }, Date.now());
-    return { clock: systemClock, ctx, channel, snapshot, pacing: new DeliveryGate(), deadline: Date.now() + 1000, supplier: null, deals: [], privateAuction: false };
+    const ctx = buildRequestContext(
+      { w: '640', h: '360', ip: '8.8.8.8' },
+      {
+        remoteAddress: '127.0.0.1',
+        userAgent:
+          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+      },
+      Date.now(),
+    );
+    return {
+      clock: systemClock,
+      ctx,
+      channel,
+      snapshot,
+      pacing: new DeliveryGate(),
+      deadline: Date.now() + 1000,
+      supplier: null,
+      deals: [],
+      privateAuction: false,
+    };
   }
 
-  async function call(source: ReturnType<typeof vastTagSource>, cur: string, price: Price = { type: 'revshare', percent: 50 }): Promise<CallResult> {
+  async function call(
+    source: ReturnType<typeof vastTagSource>,
+    cur: string,
+    price: Price = { type: 'revshare', percent: 50 },
+  ): Promise<CallResult> {
     const req = requestFor(cur, price);
     const { candidates } = source.candidates(req, () => undefined);
     expect(candidates).toHaveLength(1);
@@ -75,7 +140,10 @@ describe('VAST tag source pricing', () => {
     expect(await call(source, 'EUR')).toMatchObject({ kind: 'bid', bid: { priceCpm: 8_000_000 } });
     expect(await call(source, 'CHF')).toMatchObject({ kind: 'bid', bid: { priceCpm: 4_000_000 } });
     // a CPM tag pays its CPM, whatever the answer states
-    expect(await call(source, 'JPY', { type: 'cpm', cpm: 3_000_000 })).toMatchObject({ kind: 'bid', bid: { priceCpm: 3_000_000, fixedPrice: true } });
+    expect(await call(source, 'JPY', { type: 'cpm', cpm: 3_000_000 })).toMatchObject({
+      kind: 'bid',
+      bid: { priceCpm: 3_000_000, fixedPrice: true },
+    });
   });
 
   it('without rates (none given), a price in another currency is no price stated', async () => {

@@ -28,7 +28,10 @@ export interface VastTagSourceOptions {
   publicHost?: string;
 }
 
-export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' }: VastTagSourceOptions = {}): DemandSource {
+export function vastTagSource(
+  fetcher: VastFetcher,
+  { currency, publicHost = '' }: VastTagSourceOptions = {},
+): DemandSource {
   return {
     name: 'vast_tags',
     candidates(req: AuctionRequest, filtered) {
@@ -38,7 +41,14 @@ export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' 
         if (tag.integration !== 'VAST') continue;
         const rule = tag.targeting ? refusal(tag.targeting, ctx) : null;
         if (rule) {
-          filtered({ source: 'vast_tag', id: tag.id, name: tag.name, priority, fate: 'filtered', reason: `targeting.${rule}` });
+          filtered({
+            source: 'vast_tag',
+            id: tag.id,
+            name: tag.name,
+            priority,
+            fate: 'filtered',
+            reason: `targeting.${rule}`,
+          });
           continue;
         }
         out.push({
@@ -50,17 +60,32 @@ export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' 
           external: true,
           call: async (r: AuctionRequest): Promise<CallResult> => {
             // Caps are taken when the call is actually made (a waterfall may never reach this tag).
-            const capped = pacing.takeTagRequest(tag, r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0, r.clock.now());
+            const capped = pacing.takeTagRequest(
+              tag,
+              r.snapshot.tenants.get(tag.tenantId)?.timezone ?? 0,
+              r.clock.now(),
+            );
             if (capped) return { kind: 'refused', reason: capped, ms: 0 };
             // our schain node, as in our bid requests (openrtbCall.ts), without a request id: the tag call has none
-            const node = { asi: adSystemDomain(r.snapshot.tenants.get(r.channel.tenantId)?.domain, publicHost), sid: channelSellerId(r.channel), hp: 1 as const };
+            const node = {
+              asi: adSystemDomain(r.snapshot.tenants.get(r.channel.tenantId)?.domain, publicHost),
+              sid: channelSellerId(r.channel),
+              hp: 1 as const,
+            };
             const url = fillTagUrl(tag.vastUrl, r.ctx, randomBytes(6).toString('hex'), node);
             const deadline = Math.min(r.deadline, r.clock.now() + tag.timeoutMs);
             // a display channel's answer is a NonLinear (docs/ad-server.md): there a demand's NonLinear is the ad to show, and a
             // linear video the tag's 201 no-fill (vastAnswer.ts displayAd)
             const display = r.channel.format === 'display';
             // (the call one hop deeper than the request: request/demandHops.ts)
-            const viewer = { ua: r.ctx.ua, ip: r.ctx.ip, referer: safeReferer(r.ctx.query.pageUrl), hops: (r.ctx.hops?.count ?? 0) + 1, tenantId: r.channel.tenantId, channelUid: r.channel.uid };
+            const viewer = {
+              ua: r.ctx.ua,
+              ip: r.ctx.ip,
+              referer: safeReferer(r.ctx.query.pageUrl),
+              hops: (r.ctx.hops?.count ?? 0) + 1,
+              tenantId: r.channel.tenantId,
+              channelUid: r.channel.uid,
+            };
             const got = await fetcher.fetch(url, deadline, viewer, currency?.current, {
               nonLinear: display,
               // a wrapper's VASTAdTagURI is a VAST request URI too: its IAB macros filled as the tag URL's
@@ -72,30 +97,59 @@ export function vastTagSource(fetcher: VastFetcher, { currency, publicHost = '' 
             // the ads its answer gave that a player would have given up on on the way (a buffet's, a
             // fallback's): their error trackers, each with its own code, go out with the outcome
             const failed = failedAdUrls(got.failed);
-            if (got.kind === 'no_fill') return failed.length ? { ...got, errorUrls: [...got.errorUrls, ...failed] } : got;
+            if (got.kind === 'no_fill')
+              return failed.length ? { ...got, errorUrls: [...got.errorUrls, ...failed] } : got;
             const errorUrls = failed.length ? { errorUrls: failed } : {};
             // a NonLinear larger than the slot the request states, as our own banners must fit it (VAST 501)
             const n = got.ad.nonLinear;
             const { width, height } = r.ctx.query;
             if (n && ((width > 0 && n.width > width) || (height > 0 && n.height > height))) {
-              return { kind: 'no_fill', reason: 'nonlinear_too_large', vastError: VAST_ERRORS.nonLinearSize, errorUrls: [...got.ad.trackers.error, ...failed], ms: got.ms };
+              return {
+                kind: 'no_fill',
+                reason: 'nonlinear_too_large',
+                vastError: VAST_ERRORS.nonLinearSize,
+                errorUrls: [...got.ad.trackers.error, ...failed],
+                ms: got.ms,
+              };
             }
             // what the request or the channel's and tag's creative lists and blocked ad categories refuse of the ad (impFit.ts)
-            const unfit = demandAdRefusal(got.ad, r.ctx, blockedAdvertisers(r.channel.targeting, tag.targeting), blockedCategories(r.channel, tag.targeting));
+            const unfit = demandAdRefusal(
+              got.ad,
+              r.ctx,
+              blockedAdvertisers(r.channel.targeting, tag.targeting),
+              blockedCategories(r.channel, tag.targeting),
+            );
             if (unfit) return { kind: 'no_fill', reason: unfit, ms: got.ms, ...errorUrls };
             const price = tagRevenueCpm(tag.price, got.ad.pricingCpm);
             if (price === null) return { kind: 'no_fill', reason: 'no_price_stated', ms: got.ms, ...errorUrls };
             return {
               kind: 'bid',
               ms: got.ms,
-              bid: { priceCpm: price, fixedPrice: tag.price.type === 'cpm', markup: { kind: 'vast', ad: got.ad }, tagId: tag.id, campaignId: 0, creativeId: 0, advertiserId: tag.advertiserId },
+              bid: {
+                priceCpm: price,
+                fixedPrice: tag.price.type === 'cpm',
+                markup: { kind: 'vast', ad: got.ad },
+                tagId: tag.id,
+                campaignId: 0,
+                creativeId: 0,
+                advertiserId: tag.advertiserId,
+              },
               ...errorUrls,
             };
           },
         });
       }
       // Listed on the channel but not live for it: named in the trace, not a demand request.
-      for (const idle of channel.idleTags) filtered({ source: 'vast_tag', id: idle.id, name: `#${idle.id}`, priority: 0, fate: 'filtered', reason: `tag_${idle.reason}`, idle: true });
+      for (const idle of channel.idleTags)
+        filtered({
+          source: 'vast_tag',
+          id: idle.id,
+          name: `#${idle.id}`,
+          priority: 0,
+          fate: 'filtered',
+          reason: `tag_${idle.reason}`,
+          idle: true,
+        });
       return { candidates: out, indexedOut: 0 };
     },
   };

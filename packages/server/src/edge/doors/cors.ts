@@ -12,7 +12,9 @@ export function corsHeaders(req: EdgeRequest): Record<string, string> {
 
 /** The same, from the Origin header's value (absent: `*`). */
 export function corsOf(origin: string | undefined): Record<string, string> {
-  return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
+  return origin
+    ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
+    : { 'access-control-allow-origin': '*' };
 }
 
 const PREFLIGHT_HEADERS = 'Origin, X-Requested-With, Content-Type, Accept';

@@ -24,12 +24,20 @@ export function registerDemoDemand(app: FastifyInstance, origin: string): void {
   const video = readFileSync(VIDEO_FILE);
   app.get(DEMO_VIDEO_PATH, (request, reply) => {
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
-    reply.header('accept-ranges', 'bytes').header('cache-control', 'public, max-age=86400').header('access-control-allow-origin', '*').type('video/mp4');
+    reply
+      .header('accept-ranges', 'bytes')
+      .header('cache-control', 'public, max-age=86400')
+      .header('access-control-allow-origin', '*')
+      .type('video/mp4');
     if (!range) return reply.send(video);
     const start = range[1] ? Number(range[1]) : Math.max(0, video.length - Number(range[2]));
     const end = range[1] && range[2] ? Math.min(Number(range[2]), video.length - 1) : video.length - 1;
-    if (start >= video.length || start > end) return reply.code(416).header('content-range', `bytes */${video.length}`).send();
-    return reply.code(206).header('content-range', `bytes ${start}-${end}/${video.length}`).send(video.subarray(start, end + 1));
+    if (start >= video.length || start > end)
+      return reply.code(416).header('content-range', `bytes */${video.length}`).send();
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${start}-${end}/${video.length}`)
+      .send(video.subarray(start, end + 1));
   });
 
   app.get<{ Querystring: Record<string, string | undefined> }>(DEMO_DEMAND_PATH, (request, reply) => {
@@ -41,5 +49,11 @@ export function registerDemoDemand(app: FastifyInstance, origin: string): void {
   });
 
   app.get(`/demo/demand/track`, (_request, reply) => reply.code(204).header('access-control-allow-origin', '*').send());
-  app.get(ADCHOICES_PATH, (_request, reply) => reply.header('cache-control', 'public, max-age=86400').header('access-control-allow-origin', '*').type('image/svg+xml').send(ADCHOICES_SVG));
+  app.get(ADCHOICES_PATH, (_request, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=86400')
+      .header('access-control-allow-origin', '*')
+      .type('image/svg+xml')
+      .send(ADCHOICES_SVG),
+  );
 }

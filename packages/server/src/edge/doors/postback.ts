@@ -56,32 +56,64 @@ interface Verdict {
   reason: string;
 }
 
-export type PostbackCheck = { ok: true; verdicts: Verdict[] } | { ok: false; status: 400 | 403; field: string; error: string };
+export type PostbackCheck =
+  | { ok: true; verdicts: Verdict[] }
+  | { ok: false; status: 400 | 403; field: string; error: string };
 
-const refuse = (status: 400 | 403, field: string, error: string): PostbackCheck => ({ ok: false, status, field, error });
+const refuse = (status: 400 | 403, field: string, error: string): PostbackCheck => ({
+  ok: false,
+  status,
+  field,
+  error,
+});
 
 /** Checks every item of a postback for an account: each field named when wrong, nothing half-accepted. */
-export function checkPostback(signer: TokenSigner, tenantId: number, items: readonly unknown[], nowS: number, prefix: (i: number) => string): PostbackCheck {
+export function checkPostback(
+  signer: TokenSigner,
+  tenantId: number,
+  items: readonly unknown[],
+  nowS: number,
+  prefix: (i: number) => string,
+): PostbackCheck {
   if (!items.length) return refuse(400, 'body', 'is empty: send at least one verdict');
   if (items.length > MAX_POSTBACK_ITEMS) return refuse(400, 'body', `at most ${MAX_POSTBACK_ITEMS} verdicts a request`);
   const verdicts: Verdict[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const at = prefix(i);
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return refuse(400, at.replace(/\.$/, '') || 'body', 'must be an object with id and ivt');
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      return refuse(400, at.replace(/\.$/, '') || 'body', 'must be an object with id and ivt');
     const { id, ivt, reason } = item as Record<string, unknown>;
-    if (typeof id !== 'string' || !id) return refuse(400, `${at}id`, 'is required: the {{impression_id}} the pixel was given');
+    if (typeof id !== 'string' || !id)
+      return refuse(400, `${at}id`, 'is required: the {{impression_id}} the pixel was given');
     if (id.length > MAX_REF_LENGTH) return refuse(400, `${at}id`, `must be at most ${MAX_REF_LENGTH} characters`);
-    const flag = ivt === 1 || ivt === '1' || ivt === true || ivt === 'true' ? true : ivt === 0 || ivt === '0' || ivt === false || ivt === 'false' ? false : null;
-    if (flag === null) return refuse(400, `${at}ivt`, ivt === undefined || ivt === '' ? 'is required: 1 (invalid traffic) or 0 (valid)' : 'must be 1 (invalid traffic) or 0 (valid)');
+    const flag =
+      ivt === 1 || ivt === '1' || ivt === true || ivt === 'true'
+        ? true
+        : ivt === 0 || ivt === '0' || ivt === false || ivt === 'false'
+          ? false
+          : null;
+    if (flag === null)
+      return refuse(
+        400,
+        `${at}ivt`,
+        ivt === undefined || ivt === ''
+          ? 'is required: 1 (invalid traffic) or 0 (valid)'
+          : 'must be 1 (invalid traffic) or 0 (valid)',
+      );
     if (reason !== undefined && typeof reason !== 'string') return refuse(400, `${at}reason`, 'must be text');
-    if (typeof reason === 'string' && reason.length > MAX_REASON) return refuse(400, `${at}reason`, `must be at most ${MAX_REASON} characters`);
+    if (typeof reason === 'string' && reason.length > MAX_REASON)
+      return refuse(400, `${at}reason`, `must be at most ${MAX_REASON} characters`);
     const ref = readImpressionRef(signer, id, nowS);
     if (!ref.ok) {
-      const why = ref.reason === 'expired' ? 'is older than 24 hours: verdicts are accepted for a day after the impression' : 'is not an impression id this ad server issued';
+      const why =
+        ref.reason === 'expired'
+          ? 'is older than 24 hours: verdicts are accepted for a day after the impression'
+          : 'is not an impression id this ad server issued';
       return refuse(400, `${at}id`, why);
     }
-    if (ref.facts.tenantId !== tenantId) return refuse(403, `${at}id`, "belongs to another account's impression: use that account's postback URL");
+    if (ref.facts.tenantId !== tenantId)
+      return refuse(403, `${at}id`, "belongs to another account's impression: use that account's postback URL");
     verdicts.push({ facts: ref.facts, ivt: flag, reason: typeof reason === 'string' ? reason : '' });
   }
   return { ok: true, verdicts };
@@ -95,9 +127,24 @@ function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: nu
     const add = () =>
       deps.counters.add(
         {
-          tenant_id: f.tenantId, channel_id: f.channelId, subpublisher_id: f.subpublisherId, tag_id: f.tagId, campaign_id: f.campaignId, creative_id: f.creativeId,
-          advertiser_id: f.advertiserId, country: f.country, device: f.device, os: f.os, app_bundle: f.appBundle, domain: f.domain, integration: f.integration,
-          supplier_id: f.supplierId, adexchange_id: f.adexchangeId, deal_id: f.dealId, partner: f.partner, marketplace_name: f.marketplace,
+          tenant_id: f.tenantId,
+          channel_id: f.channelId,
+          subpublisher_id: f.subpublisherId,
+          tag_id: f.tagId,
+          campaign_id: f.campaignId,
+          creative_id: f.creativeId,
+          advertiser_id: f.advertiserId,
+          country: f.country,
+          device: f.device,
+          os: f.os,
+          app_bundle: f.appBundle,
+          domain: f.domain,
+          integration: f.integration,
+          supplier_id: f.supplierId,
+          adexchange_id: f.adexchangeId,
+          deal_id: f.dealId,
+          partner: f.partner,
+          marketplace_name: f.marketplace,
         },
         { postbid_ivt: 1 },
         f.at * 1000,
@@ -110,24 +157,55 @@ function countVerdicts(deps: PostbackDeps, verdicts: readonly Verdict[], now: nu
 
 function answer(res: EdgeResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'access-control-allow-origin': '*',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
-async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeResponse, key: string, search: URLSearchParams, now = deps.clock.now()): Promise<void> {
+async function handlePostback(
+  deps: PostbackDeps,
+  req: EdgeRequest,
+  res: EdgeResponse,
+  key: string,
+  search: URLSearchParams,
+  now = deps.clock.now(),
+): Promise<void> {
   const tenantId = tenantOfPostbackKey(deps.signer, key);
-  if (tenantId === null) return answer(res, 403, { message: 'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)', field: 'key' });
+  if (tenantId === null)
+    return answer(res, 403, {
+      message:
+        'key: not a postback key of this ad server; copy the postback URL from the console (Reports > Postbid Report)',
+      field: 'key',
+    });
   let items: unknown[];
   let prefix: (i: number) => string;
   if (req.method === 'POST') {
     const body = await readJsonBody(req);
-    if (!body.ok) return answer(res, 400, { message: `body: ${body.reason === 'body_too_large' ? 'too large (256 KB at most)' : body.reason === 'invalid_json' ? 'must be JSON' : 'could not be read'}`, field: 'body' });
+    if (!body.ok)
+      return answer(res, 400, {
+        message: `body: ${body.reason === 'body_too_large' ? 'too large (256 KB at most)' : body.reason === 'invalid_json' ? 'must be JSON' : 'could not be read'}`,
+        field: 'body',
+      });
     const v = body.value;
-    const list = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { results?: unknown }).results) ? (v as { results: unknown[] }).results : null;
+    const list = Array.isArray(v)
+      ? v
+      : v && typeof v === 'object' && Array.isArray((v as { results?: unknown }).results)
+        ? (v as { results: unknown[] }).results
+        : null;
     items = list ?? [v];
     prefix = list ? (Array.isArray(v) ? (i) => `${i}.` : (i) => `results.${i}.`) : () => '';
   } else {
-    items = [{ id: search.get('id') ?? undefined, ivt: search.get('ivt') ?? undefined, reason: search.get('reason') ?? undefined }];
+    items = [
+      {
+        id: search.get('id') ?? undefined,
+        ivt: search.get('ivt') ?? undefined,
+        reason: search.get('reason') ?? undefined,
+      },
+    ];
     prefix = () => '';
   }
   const check = checkPostback(deps.signer, tenantId, items, Math.floor(now / 1000), prefix);
@@ -138,14 +216,20 @@ async function handlePostback(deps: PostbackDeps, req: EdgeRequest, res: EdgeRes
 
 /** The postback's entry points on the edge (GET and POST; OPTIONS for browsers' preflight). */
 export function registerPostback(edge: Edge, deps: PostbackDeps): void {
-  const handle = (req: EdgeRequest, res: EdgeResponse, rest: string, search: URLSearchParams) => handlePostback(deps, req, res, rest, search);
+  const handle = (req: EdgeRequest, res: EdgeResponse, rest: string, search: URLSearchParams) =>
+    handlePostback(deps, req, res, rest, search);
   edge.addEntry({ method: 'GET', path: POSTBACK_PREFIX, handle });
   edge.addEntry({ method: 'POST', path: POSTBACK_PREFIX, handle });
   edge.addEntry({
     method: 'OPTIONS',
     path: POSTBACK_PREFIX,
     handle: (_req, res) => {
-      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+      });
       res.end();
     },
   });

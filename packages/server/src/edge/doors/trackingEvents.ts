@@ -19,10 +19,26 @@ import { type Decision, type TokenSigner } from '../tracking/trackingToken.js';
  * the token's lifetime (the replay guard): a second click on one ad still gets its redirect, and a
  * replayed error beacon neither counts again nor fires the demand's error trackers again.
  */
-const TRACKED = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
+const TRACKED = [
+  'impression',
+  'start',
+  'firstQuartile',
+  'midpoint',
+  'thirdQuartile',
+  'complete',
+  'click',
+  'error',
+] as const;
 type Tracked = (typeof TRACKED)[number];
 const METRIC: Record<Tracked, string> = {
-  impression: 'imps', start: 'starts', firstQuartile: 'first_quartiles', midpoint: 'midpoints', thirdQuartile: 'third_quartiles', complete: 'completes', click: 'clicks', error: 'errors',
+  impression: 'imps',
+  start: 'starts',
+  firstQuartile: 'first_quartiles',
+  midpoint: 'midpoints',
+  thirdQuartile: 'third_quartiles',
+  complete: 'completes',
+  click: 'clicks',
+  error: 'errors',
 };
 const ONCE = new Set<string>(COUNTED_ONCE);
 
@@ -46,7 +62,13 @@ export interface EventDeps {
  * An answer other than the pixel, with its length (writeHead would otherwise make it chunked); a 204 has neither.
  * `origin`: the page's (a player's XHR with credentials), echoed as the other entry points do (../cors.ts).
  */
-function send(res: EdgeResponse, status: number, headers: Record<string, string>, body: string, origin: string | undefined): void {
+function send(
+  res: EdgeResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  origin: string | undefined,
+): void {
   const length = status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) };
   res.writeHead(status, { 'cache-control': 'no-store', ...corsOf(origin), ...length, ...headers });
   res.end(status === 204 ? undefined : body);
@@ -66,7 +88,12 @@ function eventQuery(url: string): URLSearchParams {
 }
 
 /** The pixel's headers, one object for every answer without an Origin (an <img>, a server's ping: writeHead only reads them). */
-const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'content-type': 'image/gif', 'content-length': String(PIXEL.length) });
+const PIXEL_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'access-control-allow-origin': '*',
+  'content-type': 'image/gif',
+  'content-length': String(PIXEL.length),
+});
 
 /** The 1x1 GIF; a page's XHR or fetch with credentials (`origin`) gets its Origin echoed, as `*` would be refused. */
 function pixel(res: EdgeResponse, origin?: string): void {
@@ -91,8 +118,16 @@ function isSpeculative(headers: IncomingHttpHeaders): boolean {
  * counted. Answering it would count a click nobody made, and the real click would be served from
  * the prefetch, uncounted.
  */
-export function answerEvent(deps: EventDeps, url: string, method: string | undefined, headers: IncomingHttpHeaders, res: EdgeResponse, now = deps.clock.now()): void {
-  if (isSpeculative(headers)) return send(res, 503, { 'content-type': 'text/plain' }, 'speculative request: not served', headers.origin);
+export function answerEvent(
+  deps: EventDeps,
+  url: string,
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  res: EdgeResponse,
+  now = deps.clock.now(),
+): void {
+  if (isSpeculative(headers))
+    return send(res, 503, { 'content-type': 'text/plain' }, 'speculative request: not served', headers.origin);
   handleEvent(deps, eventQuery(url), res, now, headers.origin, method !== 'HEAD');
 }
 
@@ -101,9 +136,17 @@ export function answerEvent(deps: EventDeps, url: string, method: string | undef
  * `count` false: a HEAD (a link checker, a preview): the answer a GET gets (the click's redirect too;
  * Node sends no body to a HEAD), nothing counted and no notice fired.
  */
-export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeResponse, now = deps.clock.now(), origin?: string, count = true): void {
+export function handleEvent(
+  deps: EventDeps,
+  query: URLSearchParams,
+  res: EdgeResponse,
+  now = deps.clock.now(),
+  origin?: string,
+  count = true,
+): void {
   const e = query.get('e') ?? '';
-  if (!(TRACKED as readonly string[]).includes(e)) return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '), origin);
+  if (!(TRACKED as readonly string[]).includes(e))
+    return send(res, 400, { 'content-type': 'text/plain' }, 'e must be one of ' + TRACKED.join(', '), origin);
   const d = deps.signer.verify(query.get('t') ?? '', Math.floor(now / 1000));
   if (!d) return send(res, 403, { 'content-type': 'text/plain' }, 'token refused', origin);
   const event = e as Tracked;
@@ -111,7 +154,10 @@ export function handleEvent(deps: EventDeps, query: URLSearchParams, res: EdgeRe
     const creative = d.creativeId ? deps.snapshot()?.creatives.get(d.creativeId) : undefined;
     // A wrapper's click URL is a <ClickTracking> beacon (the click-through is the third party's):
     // redirecting it would make the player's beacon load the advertiser's page, as if visited.
-    const target = creative && !(creative.format === 'video' && creative.videoSource === 'vast') ? clickLocation(creative.clickUrl, now) : null;
+    const target =
+      creative && !(creative.format === 'video' && creative.videoSource === 'vast')
+        ? clickLocation(creative.clickUrl, now)
+        : null;
     if (target) send(res, 302, { location: target, 'content-type': 'text/plain' }, '', origin);
     else send(res, 204, {}, '', origin);
   } else pixel(res, origin);
@@ -137,7 +183,9 @@ function clickLocation(url: string, now: number): string | null {
   let target = url;
   if (target.includes('[') || target.includes('%5')) {
     target = target.replace(CLICK_MACROS, (_m, a: string | undefined, b: string | undefined) =>
-      (a ?? b)!.toUpperCase() === 'CACHEBUSTING' ? String(randomInt(10_000_000, 100_000_000)) : encodeURIComponent(new Date(now).toISOString().replace('Z', '+00:00')),
+      (a ?? b)!.toUpperCase() === 'CACHEBUSTING'
+        ? String(randomInt(10_000_000, 100_000_000))
+        : encodeURIComponent(new Date(now).toISOString().replace('Z', '+00:00')),
     );
   }
   if (LOCATION_SAFE.test(target)) return target;
@@ -159,7 +207,8 @@ export function record(deps: EventDeps, d: Decision, event: Tracked, query: URLS
   if (d.test) return; // a "Test this tag" decision: answered as usual, counted nowhere, spends no budget
   const first = ONCE.has(event) ? deps.replay.firstTime(`${d.id}:${event}`, now) : true;
   // other processes asked (workers, Redis): the answer is out already, the count waits for theirs
-  if (first instanceof Promise) void first.then((yes) => yes && count(deps, d, event, query, now)).catch(deps.onError ?? countFailed);
+  if (first instanceof Promise)
+    void first.then((yes) => yes && count(deps, d, event, query, now)).catch(deps.onError ?? countFailed);
   else if (first) count(deps, d, event, query, now);
 }
 
@@ -179,7 +228,8 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
   }
   const vastError = event === 'error' ? (/^\d{3}$/.test(code) ? code : '900') : '';
   // a VAST 2.0/3.0 answer's one <Error> is ours: the demand's error trackers it carries hear the code too
-  if (event === 'error' && deps.notify && query.has('de')) for (const url of forwardedErrors(query, query.get('t') ?? '', deps.signer, vastError)) deps.notify(url);
+  if (event === 'error' && deps.notify && query.has('de'))
+    for (const url of forwardedErrors(query, query.get('t') ?? '', deps.signer, vastError)) deps.notify(url);
   const metrics: Record<string, number> = { [METRIC[event]]: 1 };
   // an impression whose answer carried post-bid pixels (edge/postbid/) is a post-bid impression too
   if (event === 'impression' && d.postbid) metrics.postbid_imps = 1;
@@ -196,7 +246,9 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
     // (the admission is rebuilt from the token and the snapshot, as the deciding process made it)
     const snapshot = deps.snapshot();
     // a campaign or tag paused (or over) since the decision is still booked, as it was (snapshot/departed.ts)
-    const campaign = (d.campaignId && (snapshot?.campaigns.get(d.campaignId) ?? snapshot?.departed?.campaigns.get(d.campaignId))) || null;
+    const campaign =
+      (d.campaignId && (snapshot?.campaigns.get(d.campaignId) ?? snapshot?.departed?.campaigns.get(d.campaignId))) ||
+      null;
     const tag = (d.tagId && (snapshot?.tags.get(d.tagId) ?? snapshot?.departed?.tags.get(d.tagId))) || null;
     const tz = snapshot?.tenants.get(d.tenantId)?.timezone ?? 0;
     deps.pacing.delivery.commit(d.id, deps.pacing.admission(campaign, tag, tz, d.revenueCpm, d.viewer), now);
@@ -207,9 +259,24 @@ function count(deps: EventDeps, d: Decision, event: Tracked, query: URLSearchPar
 /** The report dimensions an event counts under: the decision's, and the VAST error code of an error event. */
 function eventDims(d: Decision, vastError: string): Dimensions {
   return {
-    tenant_id: d.tenantId, channel_id: d.channelId, subpublisher_id: d.subpublisherId, tag_id: d.tagId, campaign_id: d.campaignId,
-    creative_id: d.creativeId, advertiser_id: d.advertiserId, country: d.country, device: d.device, os: d.os, app_bundle: d.appBundle,
-    domain: d.domain, integration: d.integration, supplier_id: d.supplierId, adexchange_id: d.adexchangeId, deal_id: d.dealId, partner: d.partner,
-    marketplace_name: d.marketplace, vast_error: vastError,
+    tenant_id: d.tenantId,
+    channel_id: d.channelId,
+    subpublisher_id: d.subpublisherId,
+    tag_id: d.tagId,
+    campaign_id: d.campaignId,
+    creative_id: d.creativeId,
+    advertiser_id: d.advertiserId,
+    country: d.country,
+    device: d.device,
+    os: d.os,
+    app_bundle: d.appBundle,
+    domain: d.domain,
+    integration: d.integration,
+    supplier_id: d.supplierId,
+    adexchange_id: d.adexchangeId,
+    deal_id: d.dealId,
+    partner: d.partner,
+    marketplace_name: d.marketplace,
+    vast_error: vastError,
   };
 }

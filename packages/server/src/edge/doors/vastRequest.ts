@@ -110,7 +110,13 @@ function inVersion(deps: EdgeDeps, uid: string, asked: string): SnapChannel | nu
 const UNTRACED: DecideOptions = Object.freeze({ trace: false });
 
 /** Answers a VAST request: in the same turn when its decision is known at once (then undefined), else when it is (the promise). */
-export function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, uid: string, search: URLSearchParams): Promise<void> | undefined {
+export function handleVast(
+  deps: VastRequestDeps,
+  req: EdgeRequest,
+  res: EdgeResponse,
+  uid: string,
+  search: URLSearchParams,
+): Promise<void> | undefined {
   const hops = deps.loops?.inbound(req.headers);
   const outcome = decideVast(deps, req, uid, search, UNTRACED, hops);
   if (outcome instanceof Promise) return outcome.then((done) => answerVast(deps, req, res, done, hops));
@@ -118,7 +124,13 @@ export function handleVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeRes
   return undefined;
 }
 
-function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, outcome: DecisionOutcome | null, hops?: DemandHops | null): void {
+function answerVast(
+  deps: VastRequestDeps,
+  req: EdgeRequest,
+  res: EdgeResponse,
+  outcome: DecisionOutcome | null,
+  hops?: DemandHops | null,
+): void {
   if (req.socket?.destroyed) {
     // the player hung up while demand answered: no ad will play, so what delivery control reserved
     // for this decision goes back now instead of holding the budget for the reservation's lifetime
@@ -139,6 +151,18 @@ function answerVast(deps: VastRequestDeps, req: EdgeRequest, res: EdgeResponse, 
 function vastHeaders(req: EdgeRequest, length: number): Record<string, string | number> {
   const origin = req.headers.origin;
   return origin
-    ? { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': length, 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
-    : { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'content-length': length, 'access-control-allow-origin': '*' };
+    ? {
+        'content-type': 'application/xml; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-length': length,
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+        vary: 'Origin',
+      }
+    : {
+        'content-type': 'application/xml; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-length': length,
+        'access-control-allow-origin': '*',
+      };
 }

@@ -58,7 +58,9 @@ function flag(o: Record<string, unknown>, key: string): unknown {
 /** A list of numbers whose entries may be written as strings ("15"): each read as its number, in place. */
 function numbers(o: Record<string, unknown>, key: string): unknown {
   const v = present(o, key);
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (typeof v[i] === 'string' && NUMERIC.test(v[i] as string)) v[i] = Number(v[i]);
+  if (Array.isArray(v))
+    for (let i = 0; i < v.length; i++)
+      if (typeof v[i] === 'string' && NUMERIC.test(v[i] as string)) v[i] = Number(v[i]);
   return v;
 }
 /** A currency code field: null or '' is none (USD, the spec's default). */
@@ -79,9 +81,11 @@ function dropOddExt(o: Record<string, unknown>): void {
 function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null {
   const banner = imp.banner as Record<string, unknown> | undefined;
   if (banner) {
-    if (!isSize(numeric(banner, 'w')) || !isSize(numeric(banner, 'h'))) return fail(`${at}.banner.${isSize(banner.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
+    if (!isSize(numeric(banner, 'w')) || !isSize(numeric(banner, 'h')))
+      return fail(`${at}.banner.${isSize(banner.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
     const format = present(banner, 'format');
-    if (format !== undefined && (!Array.isArray(format) || !format.every(isObj))) return fail(`${at}.banner.format`, 'must be an array of objects');
+    if (format !== undefined && (!Array.isArray(format) || !format.every(isObj)))
+      return fail(`${at}.banner.format`, 'must be an array of objects');
     if (format) {
       for (const f of format as Record<string, unknown>[]) {
         numeric(f, 'w');
@@ -91,14 +95,18 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
   }
   const video = imp.video as Record<string, unknown> | undefined;
   if (video) {
-    if (!isSize(numeric(video, 'w')) || !isSize(numeric(video, 'h'))) return fail(`${at}.video.${isSize(video.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
+    if (!isSize(numeric(video, 'w')) || !isSize(numeric(video, 'h')))
+      return fail(`${at}.video.${isSize(video.w) ? 'h' : 'w'}`, 'must be a number of at least 0');
     const mimes = present(video, 'mimes');
     if (mimes !== undefined && !isStrings(mimes)) return fail(`${at}.video.mimes`, 'must be an array of strings');
     const protocols = numbers(video, 'protocols');
-    if (protocols !== undefined && !isInts(protocols)) return fail(`${at}.video.protocols`, 'must be an array of integers');
-    for (const key of ['minduration', 'maxduration', 'poddur', 'maxseq', 'mincpmpersec'] as const) if (!isSize(numeric(video, key))) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
+    if (protocols !== undefined && !isInts(protocols))
+      return fail(`${at}.video.protocols`, 'must be an array of integers');
+    for (const key of ['minduration', 'maxduration', 'poddur', 'maxseq', 'mincpmpersec'] as const)
+      if (!isSize(numeric(video, key))) return fail(`${at}.video.${key}`, 'must be a number of at least 0');
     const rqddurs = numbers(video, 'rqddurs');
-    if (rqddurs !== undefined && !(isInts(rqddurs) && (rqddurs as number[]).every((d) => d > 0))) return fail(`${at}.video.rqddurs`, 'must be an array of whole seconds above 0');
+    if (rqddurs !== undefined && !(isInts(rqddurs) && (rqddurs as number[]).every((d) => d > 0)))
+      return fail(`${at}.video.rqddurs`, 'must be an array of whole seconds above 0');
     present(video, 'durfloors');
   }
   return null;
@@ -106,21 +114,27 @@ function readMedia(imp: Record<string, unknown>, at: string): ReadResult | null 
 
 function readPmp(pmp: Record<string, unknown>, at: string): ReadResult | null {
   const privateAuction = flag(pmp, 'private_auction');
-  if (privateAuction !== undefined && privateAuction !== 0 && privateAuction !== 1) return fail(`${at}.pmp.private_auction`, 'must be 0 or 1');
+  if (privateAuction !== undefined && privateAuction !== 0 && privateAuction !== 1)
+    return fail(`${at}.pmp.private_auction`, 'must be 0 or 1');
   const deals = present(pmp, 'deals');
   if (deals === undefined) return null;
   if (!Array.isArray(deals)) return fail(`${at}.pmp.deals`, 'must be an array');
   for (let d = 0; d < deals.length; d++) {
     const deal: unknown = deals[d];
-    if (!isObj(deal) || typeof idText(deal, 'id') !== 'string' || !deal.id) return fail(`${at}.pmp.deals[${d}].id`, 'must be a non-empty string');
+    if (!isObj(deal) || typeof idText(deal, 'id') !== 'string' || !deal.id)
+      return fail(`${at}.pmp.deals[${d}].id`, 'must be a non-empty string');
     const floor = numeric(deal, 'bidfloor');
-    if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0))) return fail(`${at}.pmp.deals[${d}].bidfloor`, 'must be a number of at least 0');
+    if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0)))
+      return fail(`${at}.pmp.deals[${d}].bidfloor`, 'must be a number of at least 0');
     const cur = currency(deal, 'bidfloorcur');
-    if (cur !== undefined && typeof cur !== 'string') return fail(`${at}.pmp.deals[${d}].bidfloorcur`, 'must be a currency code');
+    if (cur !== undefined && typeof cur !== 'string')
+      return fail(`${at}.pmp.deals[${d}].bidfloorcur`, 'must be a currency code');
     const dealAt = numeric(deal, 'at');
-    if (dealAt !== undefined && !Number.isInteger(dealAt)) return fail(`${at}.pmp.deals[${d}].at`, 'must be an integer');
+    if (dealAt !== undefined && !Number.isInteger(dealAt))
+      return fail(`${at}.pmp.deals[${d}].at`, 'must be an integer');
     const wseat = present(deal, 'wseat');
-    if (wseat !== undefined && !isStrings(wseat)) return fail(`${at}.pmp.deals[${d}].wseat`, 'must be an array of strings');
+    if (wseat !== undefined && !isStrings(wseat))
+      return fail(`${at}.pmp.deals[${d}].wseat`, 'must be an array of strings');
     numeric(deal, 'mincpmpersec');
   }
   return null;
@@ -138,7 +152,8 @@ export function readBidRequest(body: unknown): ReadResult {
   dropOddExt(body);
   if (body.site !== undefined && body.app !== undefined) return fail('app', 'must not be sent together with site');
   const tmax = numeric(body, 'tmax');
-  if (tmax !== undefined && (typeof tmax !== 'number' || !(tmax >= 0))) return fail('tmax', 'must be a number of milliseconds');
+  if (tmax !== undefined && (typeof tmax !== 'number' || !(tmax >= 0)))
+    return fail('tmax', 'must be a number of milliseconds');
   const auction = numeric(body, 'at');
   if (auction !== undefined && !Number.isInteger(auction)) return fail('at', 'must be an integer');
   const test = flag(body, 'test');
@@ -152,7 +167,8 @@ export function readBidRequest(body: unknown): ReadResult {
   }
   for (const key of ['bcat', 'badv', 'bapp', 'wseat', 'bseat', 'cur'] as const) {
     const v = present(body, key);
-    if (v !== undefined && (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))) return fail(key, 'must be an array of strings');
+    if (v !== undefined && (!Array.isArray(v) || v.some((s) => typeof s !== 'string')))
+      return fail(key, 'must be an array of strings');
   }
   if (body.device) numeric(body.device as Record<string, unknown>, 'devicetype');
   const ids = new Set<string>();
@@ -170,7 +186,8 @@ export function readBidRequest(body: unknown): ReadResult {
     }
     dropOddExt(imp);
     const floor = numeric(imp, 'bidfloor');
-    if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0))) return fail(`${at}.bidfloor`, 'must be a number of at least 0');
+    if (floor !== undefined && (typeof floor !== 'number' || !(floor >= 0)))
+      return fail(`${at}.bidfloor`, 'must be a number of at least 0');
     const cur = currency(imp, 'bidfloorcur');
     if (cur !== undefined && typeof cur !== 'string') return fail(`${at}.bidfloorcur`, 'must be a currency code');
     const media = readMedia(imp, at);

@@ -89,7 +89,13 @@ const httpUrl = (v: unknown): string => {
   const s = str(v, 8192);
   return /^https?:\/\/\S+$/i.test(s) ? s : '';
 };
-const strings = (v: unknown, max = 50): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && !!s.trim()).slice(0, max).map((s) => s.trim()) : []);
+const strings = (v: unknown, max = 50): string[] =>
+  Array.isArray(v)
+    ? v
+        .filter((s): s is string => typeof s === 'string' && !!s.trim())
+        .slice(0, max)
+        .map((s) => s.trim())
+    : [];
 const dim = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 16_384 ? v : 0);
 
 /** Parses the body (a 200 with JSON): `invalid_response` when it is not a bid response at all. */
@@ -109,7 +115,12 @@ function blockedCategory(cats: readonly string[], bcat: readonly string[]): bool
 }
 
 /** Prebid Server's `ext.prebid.type`, the media a bid is for when it states no `mtype`. */
-const PREBID_TYPE: ReadonlyMap<unknown, number> = new Map([['banner', MTYPE.banner], ['video', MTYPE.video], ['audio', MTYPE.audio], ['native', MTYPE.native]]);
+const PREBID_TYPE: ReadonlyMap<unknown, number> = new Map([
+  ['banner', MTYPE.banner],
+  ['video', MTYPE.video],
+  ['audio', MTYPE.audio],
+  ['native', MTYPE.native],
+]);
 
 /**
  * The media a bid states: its `mtype`, else Prebid Server's `ext.prebid.type`; undefined when it states
@@ -133,11 +144,19 @@ const isVastDocument = (adm: string): boolean => VAST_START.test(adm);
  * were read (a wrong media type, markup missing or unreadable, a deal not offered, a blocked
  * advertiser or category) comes with what was read, so that its loss notice can be sent.
  */
-function readBid(raw: unknown, seat: string, bidid: string, x: ResponseExpectation, currency: string, usdPerUnit: number): OrtbBid | { reason: string; bid?: OrtbBid; unplayable?: EmptyAnswer } {
+function readBid(
+  raw: unknown,
+  seat: string,
+  bidid: string,
+  x: ResponseExpectation,
+  currency: string,
+  usdPerUnit: number,
+): OrtbBid | { reason: string; bid?: OrtbBid; unplayable?: EmptyAnswer } {
   if (!isObj(raw)) return { reason: 'invalid_response' };
   if (str(raw.impid) !== x.impId) return { reason: 'imp_id_mismatch' };
   const price = raw.price;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price * usdPerUnit > MAX_PRICE_USD) return { reason: 'invalid_price' };
+  if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0 || price * usdPerUnit > MAX_PRICE_USD)
+    return { reason: 'invalid_price' };
   const wanted = x.media === 'video' ? MTYPE.video : MTYPE.banner;
   const bid: OrtbBid = {
     priceCpm: Math.round(price * usdPerUnit * 1_000_000),
@@ -184,7 +203,8 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
   if (!isObj(body)) return { ok: false, reason: 'invalid_response' };
   // no bids is a no-bid, with or without an id: `{}` and `{"id": ..., "nbr": 2}` are the no-bid signals of
   // the implementation guide (7.1), and a response with no actual bids is one (2.6 section 4.2); null is unset
-  const none = body.seatbid === undefined || body.seatbid === null || (Array.isArray(body.seatbid) && body.seatbid.length === 0);
+  const none =
+    body.seatbid === undefined || body.seatbid === null || (Array.isArray(body.seatbid) && body.seatbid.length === 0);
   if (none && (body.id === undefined || body.id === x.requestId)) return { ok: false, reason: 'no_bid' };
   if (typeof body.id !== 'string') return { ok: false, reason: 'invalid_response' };
   if (body.id !== x.requestId) return { ok: false, reason: 'request_id_mismatch' };
@@ -221,7 +241,12 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
           unplayable = bid.unplayable;
         }
         // every refused bid hears why, not only the first
-        if (bid.bid) (refusals ??= []).push(bid.unplayable ? { reason: bid.reason, bid: bid.bid, unplayable: bid.unplayable } : { reason: bid.reason, bid: bid.bid });
+        if (bid.bid)
+          (refusals ??= []).push(
+            bid.unplayable
+              ? { reason: bid.reason, bid: bid.bid, unplayable: bid.unplayable }
+              : { reason: bid.reason, bid: bid.bid },
+          );
       } else if (!best) best = bid;
       else if (bid.priceCpm > best.priceCpm) {
         (others ??= []).push(best);
@@ -236,7 +261,9 @@ export function readBidResponse(body: unknown, x: ResponseExpectation): BidRead 
     return read;
   }
   if (!refused) return { ok: false, reason: refusal || 'no_bid' };
-  const read: BidRead = unplayable ? { ok: false, reason: refusal, refused, unplayable } : { ok: false, reason: refusal, refused };
+  const read: BidRead = unplayable
+    ? { ok: false, reason: refusal, refused, unplayable }
+    : { ok: false, reason: refusal, refused };
   if (refusals) read.refusals = refusals;
   return read;
 }

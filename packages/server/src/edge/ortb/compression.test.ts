@@ -18,7 +18,13 @@ describe('gzip on the OpenRTB wire', () => {
   ])('Accept-Encoding %j accepts gzip: %s', (header, yes) => expect(acceptsGzip(header)).toBe(yes));
 
   it('reads Content-Encoding gzip and its alias only', () => {
-    expect([isGzip('gzip'), isGzip(' GZIP '), isGzip('x-gzip'), isGzip('deflate'), isGzip(undefined)]).toEqual([true, true, true, false, false]);
+    expect([isGzip('gzip'), isGzip(' GZIP '), isGzip('x-gzip'), isGzip('deflate'), isGzip(undefined)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('inflates up to the limit, and tells a bomb from a body that is not gzip', async () => {

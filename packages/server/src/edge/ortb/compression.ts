@@ -54,7 +54,13 @@ const GZIP_MIN_BYTES = 1024;
  * Compression runs on libuv's pool at the fastest level: the XML of a VAST `adm` still shrinks to
  * about a quarter.
  */
-export function sendMaybeGzipped(req: EdgeRequest, res: EdgeResponse, status: number, headers: Record<string, string>, body: string): void {
+export function sendMaybeGzipped(
+  req: EdgeRequest,
+  res: EdgeResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): void {
   if (body.length < GZIP_MIN_BYTES || !acceptsGzip(req.headers['accept-encoding'])) {
     res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
     res.end(body);
@@ -67,7 +73,12 @@ export function sendMaybeGzipped(req: EdgeRequest, res: EdgeResponse, status: nu
       res.end(body);
       return;
     }
-    res.writeHead(status, { ...headers, 'content-encoding': 'gzip', vary: headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding', 'content-length': packed.length });
+    res.writeHead(status, {
+      ...headers,
+      'content-encoding': 'gzip',
+      vary: headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding',
+      'content-length': packed.length,
+    });
     res.end(packed);
   });
 }

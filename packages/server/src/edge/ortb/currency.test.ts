@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localServer } from '../../../test/localServer.js';
-import { answerCurrency, CurrencyFeed, CurrencyRates, floorMicros, parseCurrencyFile, RatesInTurn } from './currency.js';
+import {
+  answerCurrency,
+  CurrencyFeed,
+  CurrencyRates,
+  floorMicros,
+  parseCurrencyFile,
+  RatesInTurn,
+} from './currency.js';
 
 /** A currency file as Prebid's (one unit of the outer currency is worth that many of the inner). */
 const FILE = { dataAsOf: '2026-11-24', conversions: { USD: { EUR: 0.8, GBP: 0.75 }, EUR: { JPY: 160 } } };
@@ -28,18 +35,20 @@ describe('currency rates', () => {
     expect(() => parseCurrencyFile([])).toThrow(/JSON object/);
     expect(() => parseCurrencyFile({})).toThrow(/"conversions" must be an object/);
     expect(() => parseCurrencyFile({ conversions: { usd: { EUR: 1 } } })).toThrow(/"usd" is not a currency code/);
-    expect(() => parseCurrencyFile({ conversions: { USD: { EUR: 0 } } })).toThrow(/conversions\.USD\.EUR must be a positive number/);
+    expect(() => parseCurrencyFile({ conversions: { USD: { EUR: 0 } } })).toThrow(
+      /conversions\.USD\.EUR must be a positive number/,
+    );
     expect(() => parseCurrencyFile({ conversions: { USD: { EUR: '0.9' } } })).toThrow(/positive number/);
   });
 
-  it('tries rates in turn: a request\'s own before the operator\'s', () => {
+  it("tries rates in turn: a request's own before the operator's", () => {
     const own = parseCurrencyFile({ conversions: { USD: { EUR: 0.5 } } });
     const both = new RatesInTurn([own, rates]);
     expect(both.rate('USD', 'EUR')).toBe(0.5);
     expect(both.rate('USD', 'GBP')).toBe(0.75);
   });
 
-  it('picks the answer\'s currency from a request\'s cur: USD when it may, else the first with a rate', () => {
+  it("picks the answer's currency from a request's cur: USD when it may, else the first with a rate", () => {
     expect(answerCurrency(undefined, rates)).toEqual({ currency: 'USD', usdPerUnit: 1 });
     expect(answerCurrency([], rates)).toEqual({ currency: 'USD', usdPerUnit: 1 });
     expect(answerCurrency(['EUR', 'USD'], rates)).toEqual({ currency: 'USD', usdPerUnit: 1 });
@@ -58,7 +67,11 @@ describe('currency rates', () => {
 });
 
 describe('the currency feed', () => {
-  const log = { lines: [] as string[], info: (_: object, m: string) => log.lines.push(m), warn: (_: object, m: string) => log.lines.push(m) };
+  const log = {
+    lines: [] as string[],
+    info: (_: object, m: string) => log.lines.push(m),
+    warn: (_: object, m: string) => log.lines.push(m),
+  };
 
   it('reads a file at start; USD only without a source; keeps the last good rates when a load fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'adplane-currency-'));

@@ -103,17 +103,21 @@ export function currencyCode(v: unknown): string | null {
 
 /** Rates from a currency file's JSON (Prebid's format); throws naming what is wrong. */
 export function parseCurrencyFile(json: unknown): CurrencyRates {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('a currency file is a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error('a currency file is a JSON object');
   const { conversions, dataAsOf } = json as { conversions?: unknown; dataAsOf?: unknown };
-  if (typeof conversions !== 'object' || conversions === null || Array.isArray(conversions)) throw new Error('"conversions" must be an object of currencies');
+  if (typeof conversions !== 'object' || conversions === null || Array.isArray(conversions))
+    throw new Error('"conversions" must be an object of currencies');
   const out: Record<string, Record<string, number>> = {};
   for (const [from, row] of Object.entries(conversions)) {
     if (!CODE.test(from)) throw new Error(`conversions: "${from}" is not a currency code (three capital letters)`);
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new Error(`conversions.${from} must be an object of rates`);
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      throw new Error(`conversions.${from} must be an object of rates`);
     out[from] = {};
     for (const [to, rate] of Object.entries(row as Record<string, unknown>)) {
       if (!CODE.test(to)) throw new Error(`conversions.${from}: "${to}" is not a currency code`);
-      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0) throw new Error(`conversions.${from}.${to} must be a positive number`);
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0)
+        throw new Error(`conversions.${from}.${to} must be a positive number`);
       out[from][to] = rate;
     }
   }
@@ -177,15 +181,24 @@ export class CurrencyFeed {
     try {
       const text = /^https?:\/\//i.test(source) ? await fetchText(source) : await readFile(source, 'utf8');
       this.current = parseCurrencyFile(JSON.parse(text));
-      this.log.info({ source, asOf: this.current.asOf, currencies: this.current.currencies.length }, 'currency rates loaded');
+      this.log.info(
+        { source, asOf: this.current.asOf, currencies: this.current.currencies.length },
+        'currency rates loaded',
+      );
     } catch (error) {
-      this.log.warn({ source, err: error instanceof Error ? error.message : String(error) }, 'currency rates could not be loaded; keeping the rates before');
+      this.log.warn(
+        { source, err: error instanceof Error ? error.message : String(error) },
+        'currency rates could not be loaded; keeping the rates before',
+      );
     }
   }
 }
 
 async function fetchText(url: string): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
+  const res = await fetch(url, {
+    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    headers: { accept: 'application/json' },
+  });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return await res.text();
 }
@@ -195,7 +208,8 @@ async function fetchText(url: string): Promise<string> {
  * the first currency it lists that `rates` convert USD to; null: none.
  */
 export function answerCurrency(cur: unknown, rates: RateSource): { currency: string; usdPerUnit: number } | null {
-  if (!Array.isArray(cur) || !cur.length || cur.some((c) => currencyCode(c) === 'USD')) return { currency: 'USD', usdPerUnit: 1 };
+  if (!Array.isArray(cur) || !cur.length || cur.some((c) => currencyCode(c) === 'USD'))
+    return { currency: 'USD', usdPerUnit: 1 };
   for (const c of cur) {
     const code = currencyCode(c);
     const usdPerUnit = code ? rates.rate(code, 'USD') : null;
@@ -203,4 +217,3 @@ export function answerCurrency(cur: unknown, rates: RateSource): { currency: str
   }
   return null;
 }
-

@@ -1,9 +1,25 @@
-import { type DemandAnswer, type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, readVastAnswer } from '../vast/vastAnswer.js';
+import {
+  type DemandAnswer,
+  type DemandInline,
+  type DemandWrapper,
+  demandAdParts,
+  mergeTrackers,
+  readVastAnswer,
+} from '../vast/vastAnswer.js';
 import { isVast4, type VastVersion } from '../vast/vastVersion.js';
 import { type MediaExtras } from '../vast/mediaExtras.js';
 import { type VastResource } from '../vast/resources.js';
 import { AD_EXPIRES_S } from '../vast/adLifetime.js';
-import { type AdCategory, IAB_CONTENT_TAXONOMY, renderEmpty, renderInline, renderWrapper, type TrackingEvent, type Trackers, UNKNOWN_UNIVERSAL_AD_ID } from '../vast/vastWriter.js';
+import {
+  type AdCategory,
+  IAB_CONTENT_TAXONOMY,
+  renderEmpty,
+  renderInline,
+  renderWrapper,
+  type TrackingEvent,
+  type Trackers,
+  UNKNOWN_UNIVERSAL_AD_ID,
+} from '../vast/vastWriter.js';
 import { xmlEscape } from '../vast/xml.js';
 import { fillAuctionMacros, type MacroValues } from './auctionMacros.js';
 import { type DemandPricing } from './demandPricing.js';
@@ -68,25 +84,53 @@ function macrosOf(m: OrtbMarkup): MacroValues {
 /** Our trackers with the impression URL carrying the bid's billing notice (fired by /ev on the counted impression). */
 function withBilling(ours: Trackers, m: OrtbMarkup): Trackers {
   const billing = m.settled?.billingQuery ?? '';
-  return { ...ours, impression: billing ? ours.impression.map((u, i) => (i === 0 ? u + billing : u)) : ours.impression };
+  return {
+    ...ours,
+    impression: billing ? ours.impression.map((u, i) => (i === 0 ? u + billing : u)) : ours.impression,
+  };
 }
 
 /** A bid's `cat` as VAST categories (OpenRTB's default taxonomy: the IAB's content categories). */
 const bidCategories = (m: OrtbMarkup): AdCategory[] => m.cat.map((code) => ({ authority: IAB_CONTENT_TAXONOMY, code }));
 
 /** The VAST document of a winning programmatic bid, in the channel's version. */
-export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: OrtbLabel, ours: Trackers, servingId: string, clearingCpm: number): string {
+export function ortbVastDocument(
+  version: VastVersion,
+  m: OrtbMarkup,
+  label: OrtbLabel,
+  ours: Trackers,
+  servingId: string,
+  clearingCpm: number,
+): string {
   const macros = macrosOf(m);
   const trackers = withBilling(ours, m);
   if (m.media === 'banner') {
     const html = bannerBody(m, macros);
     return renderInline(version, {
-      id: label.id, adSystem: label.adSystem, title: label.adSystem, advertiser: m.adomain[0] ?? '', categories: bidCategories(m), servingId, pricingCpm: clearingCpm,
-      creativeId: m.crid || label.id, ...UNKNOWN_UNIVERSAL_AD_ID, expiresS: AD_EXPIRES_S, clickThrough: '', linear: null,
-      nonLinear: { width: m.w || 1, height: m.h || 1, resource: { type: 'html', html } }, trackers,
+      id: label.id,
+      adSystem: label.adSystem,
+      title: label.adSystem,
+      advertiser: m.adomain[0] ?? '',
+      categories: bidCategories(m),
+      servingId,
+      pricingCpm: clearingCpm,
+      creativeId: m.crid || label.id,
+      ...UNKNOWN_UNIVERSAL_AD_ID,
+      expiresS: AD_EXPIRES_S,
+      clickThrough: '',
+      linear: null,
+      nonLinear: { width: m.w || 1, height: m.h || 1, resource: { type: 'html', html } },
+      trackers,
     });
   }
-  if (!m.adm) return renderWrapper(version, { id: label.id, adSystem: 'adplane', servingId, tagUri: fillAuctionMacros(m.nurl, macros), trackers });
+  if (!m.adm)
+    return renderWrapper(version, {
+      id: label.id,
+      adSystem: 'adplane',
+      servingId,
+      tagUri: fillAuctionMacros(m.nurl, macros),
+      trackers,
+    });
   let answer = vastOf(m, macros);
   // VAST 2.0 and 3.0 hold one <Error>: ours, carrying the bid's for /ev to forward (demand/errorPings.ts)
   if (!isVast4(version) && m.errorForward && answer.kind !== 'empty') {
@@ -95,8 +139,14 @@ export function ortbVastDocument(version: VastVersion, m: OrtbMarkup, label: Ort
   }
   if (answer.kind === 'wrapper') {
     return renderWrapper(version, {
-      id: label.id, adSystem: 'adplane', servingId, tagUri: answer.tagUri, trackers: mergeTrackers(answer.trackers, trackers), followAdditionalWrappers: answer.followAdditionalWrappers,
-      icons: answer.icons, companions: answer.companions,
+      id: label.id,
+      adSystem: 'adplane',
+      servingId,
+      tagUri: answer.tagUri,
+      trackers: mergeTrackers(answer.trackers, trackers),
+      followAdditionalWrappers: answer.followAdditionalWrappers,
+      icons: answer.icons,
+      companions: answer.companions,
     });
   }
   // read once already when the bid came in; macros filled in cannot make it unreadable unless they break the XML
@@ -129,9 +179,21 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
   // a tracker that was a macro alone and has no value is dropped, as the reader drops an empty one
   const urls = (list: readonly string[]) => list.map(fill).filter(Boolean);
   const t = m.vast.trackers;
-  const events = t.events.map(([event, url, ...offset]): TrackingEvent => [event, fill(url), ...offset]).filter(([, url]) => url);
-  const trackers: Trackers = { impression: urls(t.impression), error: urls(t.error), events, clickTracking: urls(t.clickTracking) };
-  if (t.viewable) trackers.viewable = { viewable: urls(t.viewable.viewable), notViewable: urls(t.viewable.notViewable), undetermined: urls(t.viewable.undetermined) };
+  const events = t.events
+    .map(([event, url, ...offset]): TrackingEvent => [event, fill(url), ...offset])
+    .filter(([, url]) => url);
+  const trackers: Trackers = {
+    impression: urls(t.impression),
+    error: urls(t.error),
+    events,
+    clickTracking: urls(t.clickTracking),
+  };
+  if (t.viewable)
+    trackers.viewable = {
+      viewable: urls(t.viewable.viewable),
+      notViewable: urls(t.viewable.notViewable),
+      undetermined: urls(t.viewable.undetermined),
+    };
   if (t.verifications) {
     trackers.verifications = t.verifications.map((v) => ({
       ...v,
@@ -140,10 +202,17 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
       tracking: v.tracking.map(([e, u]): [string, string] => [e, fill(u)]),
     }));
   }
-  const resource = (r: VastResource): VastResource => (r.type === 'html' ? { ...r, html: fill(r.html) } : { ...r, url: fill(r.url) });
+  const resource = (r: VastResource): VastResource =>
+    r.type === 'html' ? { ...r, html: fill(r.html) } : { ...r, url: fill(r.url) };
   const shows = (r: VastResource) => (r.type === 'html' ? r.html : r.url);
   const icons = m.vast.icons
-    .map((i) => ({ ...i, resource: resource(i.resource), clickThrough: fill(i.clickThrough), clickTracking: urls(i.clickTracking), viewTracking: urls(i.viewTracking) }))
+    .map((i) => ({
+      ...i,
+      resource: resource(i.resource),
+      clickThrough: fill(i.clickThrough),
+      clickTracking: urls(i.clickTracking),
+      viewTracking: urls(i.viewTracking),
+    }))
     .filter((i) => shows(i.resource));
   const companionList = m.vast.companions.list
     .map((c) => ({
@@ -167,8 +236,18 @@ function vastOf(m: OrtbMarkup, macros: MacroValues): DemandAnswer {
   };
   const categories = m.vast.categories.map((c) => ({ authority: fill(c.authority), code: fill(c.code) }));
   return {
-    ...m.vast, adSystem: fill(m.vast.adSystem), title: fill(m.vast.title), advertiser: fill(m.vast.advertiser), categories, trackers, clickThrough: fill(m.vast.clickThrough),
-    mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })), icons, adParameters, companions, mediaExtras,
+    ...m.vast,
+    adSystem: fill(m.vast.adSystem),
+    title: fill(m.vast.title),
+    advertiser: fill(m.vast.advertiser),
+    categories,
+    trackers,
+    clickThrough: fill(m.vast.clickThrough),
+    mediaFiles: m.vast.mediaFiles.map((f) => ({ ...f, url: fill(f.url) })),
+    icons,
+    adParameters,
+    companions,
+    mediaExtras,
   };
 }
 
@@ -184,4 +263,3 @@ export function ortbBannerHtml(m: OrtbMarkup, impressionUrl: string): string {
   const pixel = `<img src="${xmlEscape(url)}" width="1" height="1" style="position:absolute;left:-9999px" alt="">`;
   return `${bannerBody(m, macrosOf(m))}${pixel}`;
 }
-

@@ -47,7 +47,8 @@ const nonEmptyString = (v: unknown): boolean => typeof v === 'string' && v !== '
 function inventory(request: Obj): RuleBreach | null {
   const kinds = (['site', 'app', 'dooh'] as const).filter((k) => given(request[k]));
   if (kinds.length === 0) return { field: 'site', reason: 'or app or dooh must be defined (one of them)' };
-  if (kinds.length > 1) return { field: kinds[1]!, reason: `must not be sent together with ${kinds[0]}: one of site, app and dooh` };
+  if (kinds.length > 1)
+    return { field: kinds[1]!, reason: `must not be sent together with ${kinds[0]}: one of site, app and dooh` };
   const site = request.site;
   if (isObj(site)) {
     if (!site.id && !site.page) return { field: 'site', reason: 'must include at least one of site.id or site.page' };
@@ -56,32 +57,41 @@ function inventory(request: Obj): RuleBreach | null {
   }
   const dooh = request.dooh;
   if (given(dooh) && !isObj(dooh)) return { field: 'dooh', reason: 'must be an object' };
-  if (isObj(dooh) && !dooh.id && !nonEmptyArray(dooh.venuetype)) return { field: 'dooh', reason: 'must include at least one of dooh.id or dooh.venuetype' };
+  if (isObj(dooh) && !dooh.id && !nonEmptyArray(dooh.venuetype))
+    return { field: 'dooh', reason: 'must include at least one of dooh.id or dooh.venuetype' };
   return null;
 }
 
 function privacy(request: Obj): RuleBreach | null {
   const regs = isObj(request.regs) ? request.regs : {};
-  if (given(regs.gdpr) && regs.gdpr !== 0 && regs.gdpr !== 1) return { field: 'regs.gdpr', reason: 'must be either 0 or 1' };
+  if (given(regs.gdpr) && regs.gdpr !== 0 && regs.gdpr !== 1)
+    return { field: 'regs.gdpr', reason: 'must be either 0 or 1' };
   if (given(regs.ext)) {
     if (!isObj(regs.ext)) return { field: 'regs.ext', reason: 'must be an object' };
-    if (given(regs.ext.gdpr) && regs.ext.gdpr !== 0 && regs.ext.gdpr !== 1) return { field: 'regs.ext.gdpr', reason: 'must be either 0 or 1' };
-    if (given(regs.ext.us_privacy) && typeof regs.ext.us_privacy !== 'string') return { field: 'regs.ext.us_privacy', reason: 'must be a string' };
+    if (given(regs.ext.gdpr) && regs.ext.gdpr !== 0 && regs.ext.gdpr !== 1)
+      return { field: 'regs.ext.gdpr', reason: 'must be either 0 or 1' };
+    if (given(regs.ext.us_privacy) && typeof regs.ext.us_privacy !== 'string')
+      return { field: 'regs.ext.us_privacy', reason: 'must be a string' };
   }
   const user = isObj(request.user) ? request.user : {};
   if (given(user.ext)) {
     if (!isObj(user.ext)) return { field: 'user.ext', reason: 'must be an object' };
-    if (given(user.ext.consent) && typeof user.ext.consent !== 'string') return { field: 'user.ext.consent', reason: 'must be a string' };
+    if (given(user.ext.consent) && typeof user.ext.consent !== 'string')
+      return { field: 'user.ext.consent', reason: 'must be a string' };
     const breach = buyerUids(user.ext) ?? eidsShape(user.ext.eids, 'user.ext.eids');
     if (breach) return breach;
   }
-  if (given(user.consent) && typeof user.consent !== 'string') return { field: 'user.consent', reason: 'must be a string' };
-  if (isObj(user.geo) && negative(user.geo, 'accuracy')) return { field: 'user.geo.accuracy', reason: 'must be a positive number' };
+  if (given(user.consent) && typeof user.consent !== 'string')
+    return { field: 'user.consent', reason: 'must be a string' };
+  if (isObj(user.geo) && negative(user.geo, 'accuracy'))
+    return { field: 'user.geo.accuracy', reason: 'must be a positive number' };
   const eids = eidsShape(user.eids, 'user.eids');
   if (eids) return eids;
   const device = isObj(request.device) ? request.device : {};
-  for (const key of ['w', 'h', 'ppi'] as const) if (negative(device, key)) return { field: `device.${key}`, reason: 'must be a positive number' };
-  if (isObj(device.geo) && negative(device.geo, 'accuracy')) return { field: 'device.geo.accuracy', reason: 'must be a positive number' };
+  for (const key of ['w', 'h', 'ppi'] as const)
+    if (negative(device, key)) return { field: `device.${key}`, reason: 'must be a positive number' };
+  if (isObj(device.geo) && negative(device.geo, 'accuracy'))
+    return { field: 'device.geo.accuracy', reason: 'must be a positive number' };
   return given(device.sua) ? userAgentHints(device.sua) : null;
 }
 
@@ -90,11 +100,17 @@ function buyerUids(userExt: Obj): RuleBreach | null {
   if (!given(userExt.prebid)) return null;
   if (!isObj(userExt.prebid)) return { field: 'user.ext.prebid', reason: 'must be an object' };
   const uids = userExt.prebid.buyeruids;
-  if (given(uids) && !isObj(uids)) return { field: 'user.ext.prebid.buyeruids', reason: 'must be an object of ids by bidder code' };
+  if (given(uids) && !isObj(uids))
+    return { field: 'user.ext.prebid.buyeruids', reason: 'must be an object of ids by bidder code' };
   if (!isObj(uids) || !Object.keys(uids).length) {
-    return { field: 'user.ext.prebid', reason: 'requires a "buyeruids" property with at least one ID defined: if none exist, user.ext.prebid should not be defined' };
+    return {
+      field: 'user.ext.prebid',
+      reason:
+        'requires a "buyeruids" property with at least one ID defined: if none exist, user.ext.prebid should not be defined',
+    };
   }
-  for (const [bidder, uid] of Object.entries(uids)) if (typeof uid !== 'string') return { field: `user.ext.prebid.buyeruids.${bidder}`, reason: 'must be a string' };
+  for (const [bidder, uid] of Object.entries(uids))
+    if (typeof uid !== 'string') return { field: `user.ext.prebid.buyeruids.${bidder}`, reason: 'must be a string' };
   return null;
 }
 
@@ -105,13 +121,15 @@ function eidsShape(eids: unknown, at: string): RuleBreach | null {
   for (let i = 0; i < eids.length; i++) {
     const eid: unknown = eids[i];
     if (!isObj(eid)) return { field: `${at}[${i}]`, reason: 'must be an object' };
-    if (given(eid.source) && typeof eid.source !== 'string') return { field: `${at}[${i}].source`, reason: 'must be a string' };
+    if (given(eid.source) && typeof eid.source !== 'string')
+      return { field: `${at}[${i}].source`, reason: 'must be a string' };
     if (!given(eid.uids)) continue;
     if (!Array.isArray(eid.uids)) return { field: `${at}[${i}].uids`, reason: 'must be an array' };
     for (let u = 0; u < eid.uids.length; u++) {
       const uid: unknown = eid.uids[u];
       if (!isObj(uid)) return { field: `${at}[${i}].uids[${u}]`, reason: 'must be an object' };
-      if (given(uid.id) && typeof uid.id !== 'string') return { field: `${at}[${i}].uids[${u}].id`, reason: 'must be a string' };
+      if (given(uid.id) && typeof uid.id !== 'string')
+        return { field: `${at}[${i}].uids[${u}].id`, reason: 'must be a string' };
     }
   }
   return null;
@@ -124,10 +142,12 @@ function userAgentHints(sua: unknown): RuleBreach | null {
     if (!Array.isArray(sua.browsers)) return { field: 'device.sua.browsers', reason: 'must be an array' };
     for (let i = 0; i < sua.browsers.length; i++) {
       const browser: unknown = sua.browsers[i];
-      if (!isObj(browser) || !nonEmptyString(browser.brand)) return { field: `device.sua.browsers[${i}].brand`, reason: 'cannot be empty' };
+      if (!isObj(browser) || !nonEmptyString(browser.brand))
+        return { field: `device.sua.browsers[${i}].brand`, reason: 'cannot be empty' };
     }
   }
-  if (given(sua.platform) && (!isObj(sua.platform) || !nonEmptyString(sua.platform.brand))) return { field: 'device.sua.platform.brand', reason: 'cannot be empty' };
+  if (given(sua.platform) && (!isObj(sua.platform) || !nonEmptyString(sua.platform.brand)))
+    return { field: 'device.sua.platform.brand', reason: 'cannot be empty' };
   return null;
 }
 
@@ -138,11 +158,15 @@ function userAgentHints(sua: unknown): RuleBreach | null {
  */
 function supplyChain(request: Obj): RuleBreach | null {
   const source = isObj(request.source) ? request.source : {};
-  const places: [unknown, string][] = [[source.schain, 'source.schain'], [isObj(source.ext) ? source.ext.schain : undefined, 'source.ext.schain']];
+  const places: [unknown, string][] = [
+    [source.schain, 'source.schain'],
+    [isObj(source.ext) ? source.ext.schain : undefined, 'source.ext.schain'],
+  ];
   for (const [chain, at] of places) {
     if (!given(chain)) continue;
     if (!isObj(chain)) return { field: at, reason: 'must be an object' };
-    if (given(chain.complete) && chain.complete !== 0 && chain.complete !== 1) return { field: `${at}.complete`, reason: 'must be either 0 or 1' };
+    if (given(chain.complete) && chain.complete !== 0 && chain.complete !== 1)
+      return { field: `${at}.complete`, reason: 'must be either 0 or 1' };
     if (!nonEmptyString(chain.ver)) return { field: `${at}.ver`, reason: 'cannot be empty' };
     if (!nonEmptyArray(chain.nodes)) return { field: `${at}.nodes`, reason: 'cannot be empty' };
     const nodes = chain.nodes as unknown[];
@@ -181,7 +205,10 @@ export function droppedUsPrivacy(request: BidRequest): RuleNote[] {
     const fault = usPrivacyFault(value);
     if (!fault) return;
     delete holder.us_privacy;
-    notes.push({ code: INVALID_CONSENT_WARNING, message: `CCPA consent is invalid and will be ignored. (${at} ${fault})` });
+    notes.push({
+      code: INVALID_CONSENT_WARNING,
+      message: `CCPA consent is invalid and will be ignored. (${at} ${fault})`,
+    });
   };
   check(regs, 'request.regs.us_privacy');
   if (isObj(regs.ext)) check(regs.ext, 'request.regs.ext.us_privacy');
@@ -215,12 +242,16 @@ export function prunedEids(request: BidRequest): RuleNote[] {
         return false;
       });
       if (!withIds.length) {
-        notes.push({ code: EID_WARNINGS.eid, message: `${at}[${i}] (source: ${eid.source as string}) removed due to empty uids` });
+        notes.push({
+          code: EID_WARNINGS.eid,
+          message: `${at}[${i}] (source: ${eid.source as string}) removed due to empty uids`,
+        });
         return;
       }
       kept.push(withIds.length === uids.length ? eid : { ...eid, uids: withIds });
     });
-    if (kept.length !== holder.eids.length || kept.some((eid, i) => eid !== (holder.eids as Obj[])[i])) holder.eids = kept;
+    if (kept.length !== holder.eids.length || kept.some((eid, i) => eid !== (holder.eids as Obj[])[i]))
+      holder.eids = kept;
   };
   prune(user, 'user.eids');
   if (isObj(user.ext)) prune(user.ext, 'user.ext.eids');
@@ -232,7 +263,8 @@ const prebidExt = (o: Obj): Obj => (isObj(o.ext) && isObj(o.ext.prebid) ? o.ext.
 
 function caching(request: Obj): RuleBreach | null {
   const prebid = prebidExt(request);
-  if (isObj(prebid.cache) && !given(prebid.cache.bids) && !given(prebid.cache.vastxml)) return { field: 'ext.prebid.cache', reason: 'requires one of the "bids" or "vastxml" properties' };
+  if (isObj(prebid.cache) && !given(prebid.cache.bids) && !given(prebid.cache.vastxml))
+    return { field: 'ext.prebid.cache', reason: 'requires one of the "bids" or "vastxml" properties' };
   return null;
 }
 
@@ -244,7 +276,8 @@ function integrationChannel(request: Obj): RuleBreach | null {
   const channel = prebidExt(request).channel;
   if (!given(channel)) return null;
   if (!isObj(channel)) return { field: 'ext.prebid.channel', reason: 'must be an object' };
-  if (given(channel.name) && typeof channel.name !== 'string') return { field: 'ext.prebid.channel.name', reason: 'must be a string' };
+  if (given(channel.name) && typeof channel.name !== 'string')
+    return { field: 'ext.prebid.channel.name', reason: 'must be a string' };
   if (!nonEmptyString(channel.name)) return { field: 'ext.prebid.channel.name', reason: "can't be empty" };
   return null;
 }
@@ -260,25 +293,36 @@ export function bannerHasSize(b: { w?: unknown; h?: unknown; format?: unknown },
 }
 
 function banner(b: Obj, at: string, interstitial: boolean): RuleBreach | null {
-  for (const key of ['wmin', 'wmax', 'hmin', 'hmax'] as const) if (nonZero(b, key)) return { field: `${at}.${key}`, reason: 'is not supported: use the "format" array instead' };
+  for (const key of ['wmin', 'wmax', 'hmin', 'hmax'] as const)
+    if (nonZero(b, key)) return { field: `${at}.${key}`, reason: 'is not supported: use the "format" array instead' };
   const format = Array.isArray(b.format) ? (b.format as Obj[]) : [];
-  if (!bannerHasSize(b, interstitial)) return { field: at, reason: 'has no sizes: define "w" and "h", or include "format" elements' };
+  if (!bannerHasSize(b, interstitial))
+    return { field: at, reason: 'has no sizes: define "w" and "h", or include "format" elements' };
   for (let i = 0; i < format.length; i++) {
     const f = format[i]!;
     const fat = `${at}.format[${i}]`;
-    for (const key of ['w', 'h', 'wratio', 'hratio', 'wmin'] as const) if (negative(f, key)) return { field: `${fat}.${key}`, reason: 'must be a positive number' };
+    for (const key of ['w', 'h', 'wratio', 'hratio', 'wmin'] as const)
+      if (negative(f, key)) return { field: `${fat}.${key}`, reason: 'must be a positive number' };
     const sized = nonZero(f, 'w') || nonZero(f, 'h');
     const ratio = nonZero(f, 'wmin') || nonZero(f, 'wratio') || nonZero(f, 'hratio');
-    if (sized && ratio) return { field: fat, reason: 'must define either {w, h} or {wmin, wratio, hratio}, not both (send two formats)' };
-    if (!sized && !ratio) return { field: fat, reason: 'must define {w, h} (a fixed size) or {wmin, wratio, hratio} (a flexible one), not zero' };
-    if (sized && !(nonZero(f, 'w') && nonZero(f, 'h'))) return { field: fat, reason: 'must define non-zero "w" and "h"' };
-    if (ratio && !(nonZero(f, 'wmin') && nonZero(f, 'wratio') && nonZero(f, 'hratio'))) return { field: fat, reason: 'must define non-zero "wmin", "wratio" and "hratio"' };
+    if (sized && ratio)
+      return { field: fat, reason: 'must define either {w, h} or {wmin, wratio, hratio}, not both (send two formats)' };
+    if (!sized && !ratio)
+      return {
+        field: fat,
+        reason: 'must define {w, h} (a fixed size) or {wmin, wratio, hratio} (a flexible one), not zero',
+      };
+    if (sized && !(nonZero(f, 'w') && nonZero(f, 'h')))
+      return { field: fat, reason: 'must define non-zero "w" and "h"' };
+    if (ratio && !(nonZero(f, 'wmin') && nonZero(f, 'wratio') && nonZero(f, 'hratio')))
+      return { field: fat, reason: 'must define non-zero "wmin", "wratio" and "hratio"' };
   }
   return null;
 }
 
 function media(imp: Obj, at: string): RuleBreach | null {
-  if (!given(imp.banner) && !given(imp.video) && !given(imp.audio) && !given(imp.native)) return { field: at, reason: 'must contain at least one of "banner", "video", "audio" or "native"' };
+  if (!given(imp.banner) && !given(imp.video) && !given(imp.audio) && !given(imp.native))
+    return { field: at, reason: 'must contain at least one of "banner", "video", "audio" or "native"' };
   if (isObj(imp.banner)) {
     const breach = banner(imp.banner, `${at}.banner`, imp.instl === 1);
     if (breach) return breach;
@@ -286,11 +330,14 @@ function media(imp: Obj, at: string): RuleBreach | null {
   for (const kind of ['video', 'audio'] as const) {
     const m = imp[kind];
     if (!isObj(m)) continue;
-    if (!nonEmptyArray(m.mimes)) return { field: `${at}.${kind}.mimes`, reason: 'must contain at least one supported MIME type' };
-    for (const key of ['minbitrate', 'maxbitrate', 'sequence', 'maxseq'] as const) if (negative(m, key)) return { field: `${at}.${kind}.${key}`, reason: 'must be a positive number' };
+    if (!nonEmptyArray(m.mimes))
+      return { field: `${at}.${kind}.mimes`, reason: 'must contain at least one supported MIME type' };
+    for (const key of ['minbitrate', 'maxbitrate', 'sequence', 'maxseq'] as const)
+      if (negative(m, key)) return { field: `${at}.${kind}.${key}`, reason: 'must be a positive number' };
   }
   if (given(imp.native)) {
-    if (!isObj(imp.native) || typeof imp.native.request !== 'string' || !imp.native.request) return { field: `${at}.native.request`, reason: 'is required (the native request, as a JSON string)' };
+    if (!isObj(imp.native) || typeof imp.native.request !== 'string' || !imp.native.request)
+      return { field: `${at}.native.request`, reason: 'is required (the native request, as a JSON string)' };
     return nativeRequest(imp.native.request, `${at}.native.request`);
   }
   return null;
@@ -310,7 +357,8 @@ function nativeRequest(text: string, at: string): RuleBreach | null {
   }
   if (!isObj(parsed)) return { field: at, reason: 'must be a JSON object (the native request)' };
   const native = isObj(parsed.native) && !given(parsed.assets) ? parsed.native : parsed;
-  if (!nonEmptyArray(native.assets) || !(native.assets as unknown[]).every(isObj)) return { field: `${at}.assets`, reason: 'must be an array containing at least one object' };
+  if (!nonEmptyArray(native.assets) || !(native.assets as unknown[]).every(isObj))
+    return { field: `${at}.assets`, reason: 'must be an array containing at least one object' };
   return null;
 }
 
@@ -329,7 +377,8 @@ function stored(o: Obj): boolean {
 export function pbsRuleBreach(request: BidRequest): RuleBreach | null {
   const r = request as unknown as Obj;
   const storedRequest = stored(r);
-  const found = (storedRequest ? null : inventory(r)) ?? privacy(r) ?? supplyChain(r) ?? caching(r) ?? integrationChannel(r);
+  const found =
+    (storedRequest ? null : inventory(r)) ?? privacy(r) ?? supplyChain(r) ?? caching(r) ?? integrationChannel(r);
   if (found) return found;
   for (let i = 0; i < request.imp.length; i++) {
     const imp = request.imp[i] as unknown as Obj;

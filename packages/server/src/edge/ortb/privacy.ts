@@ -17,7 +17,8 @@ export function gppSectionIds(list: string): number[] {
  * Whether the GDPR applies to a request: `gdpr=1`, or GPP section 2 (the EU's TCF) among the
  * sections that apply (Prebid Server lets a GPP section list decide, whatever `gdpr` says).
  */
-export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean => gdpr === 1 || gppSid.includes(2);
+export const gdprApplies = (gdpr: number | null, gppSid: readonly number[]): boolean =>
+  gdpr === 1 || gppSid.includes(2);
 
 const US_PRIVACY_SIGNALS = ['explicit notice', 'opt-out sale', 'limited service provider agreement'] as const;
 
@@ -35,12 +36,18 @@ export function usPrivacyFault(usPrivacy: string): string | null {
 }
 
 /** A US Privacy string (1.0: version, notice, opt-out of sale, LSPA) that opts out of sale: 'Y' in the third place. */
-export const optsOutOfSale = (usPrivacy: string): boolean => (usPrivacy[2] === 'Y' || usPrivacy[2] === 'y') && usPrivacyFault(usPrivacy) === null;
+export const optsOutOfSale = (usPrivacy: string): boolean =>
+  (usPrivacy[2] === 'Y' || usPrivacy[2] === 'y') && usPrivacyFault(usPrivacy) === null;
 
 /**
  * Whether a request forbids user ids (adplane's, or a partner's as `buyeruid`): the GDPR applies
  * (adplane is no TCF vendor), the viewer opted out of sale, or the request is under COPPA.
  */
-export function userIdsForbidden(q: { gdpr: number | null; gppSid: string; usPrivacy: string; coppa: number | null }): boolean {
+export function userIdsForbidden(q: {
+  gdpr: number | null;
+  gppSid: string;
+  usPrivacy: string;
+  coppa: number | null;
+}): boolean {
   return q.coppa === 1 || optsOutOfSale(q.usPrivacy) || gdprApplies(q.gdpr, gppSectionIds(q.gppSid));
 }

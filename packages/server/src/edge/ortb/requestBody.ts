@@ -10,7 +10,9 @@ import { gunzipCapped, isGzip } from './compression.js';
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-export type BodyResult = { ok: true; value: unknown; bytes: number } | { ok: false; reason: 'body_too_large' | 'invalid_json' | 'invalid_gzip' | 'body_aborted' | 'unsupported_encoding' };
+export type BodyResult =
+  | { ok: true; value: unknown; bytes: number }
+  | { ok: false; reason: 'body_too_large' | 'invalid_json' | 'invalid_gzip' | 'body_aborted' | 'unsupported_encoding' };
 
 function parsed(buf: Buffer, empty: unknown): BodyResult {
   if (buf.length === 0 && empty !== undefined) return { ok: true, value: empty, bytes: 0 };
@@ -62,7 +64,12 @@ export function readBodyBytes(req: EdgeRequest, limit: number): Promise<Buffer |
  * `gzipBody`: the caller says so another way than Content-Encoding (Prebid.js's `?gzip=1`). `empty`:
  * the value of a body of no bytes (absent: an empty body is not JSON).
  */
-export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody = false, empty?: unknown): Promise<BodyResult> {
+export function readJsonBody(
+  req: EdgeRequest,
+  limit = MAX_BODY_BYTES,
+  gzipBody = false,
+  empty?: unknown,
+): Promise<BodyResult> {
   const encoding = req.headers['content-encoding'];
   const gzipped = gzipBody || isGzip(encoding);
   if (encoding && encoding !== 'identity' && !gzipped) {
@@ -73,6 +80,12 @@ export function readJsonBody(req: EdgeRequest, limit = MAX_BODY_BYTES, gzipBody 
     if (buf === 'too_large') return { ok: false, reason: 'body_too_large' };
     if (buf === 'aborted') return { ok: false, reason: 'body_aborted' };
     if (!gzipped) return parsed(buf, empty);
-    return gunzipCapped(buf, limit).then((inflated) => (inflated === 'too_large' ? { ok: false, reason: 'body_too_large' } : inflated === 'corrupt' ? { ok: false, reason: 'invalid_gzip' } : parsed(inflated, empty)));
+    return gunzipCapped(buf, limit).then((inflated) =>
+      inflated === 'too_large'
+        ? { ok: false, reason: 'body_too_large' }
+        : inflated === 'corrupt'
+          ? { ok: false, reason: 'invalid_gzip' }
+          : parsed(inflated, empty),
+    );
   });
 }

@@ -11,7 +11,8 @@ const SCHAIN_VERSION = '1.0';
 const MAX_NODES = 20;
 
 const str = (v: unknown, max = 255): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 function nodeOf(v: unknown): SupplyChainNode | null {
   const n = obj(v);
@@ -31,7 +32,8 @@ function nodeOf(v: unknown): SupplyChainNode | null {
 /** A SupplyChain object as a caller sent it, or null when it is not one. */
 function readSupplyChain(v: unknown): SupplyChain | null {
   const c = obj(v);
-  if (!c || !Array.isArray(c.nodes) || c.nodes.length > MAX_NODES || (c.complete !== 0 && c.complete !== 1)) return null;
+  if (!c || !Array.isArray(c.nodes) || c.nodes.length > MAX_NODES || (c.complete !== 0 && c.complete !== 1))
+    return null;
   const nodes: SupplyChainNode[] = [];
   for (const raw of c.nodes) {
     const node = nodeOf(raw);
@@ -47,7 +49,11 @@ function readSupplyChain(v: unknown): SupplyChain | null {
  */
 export function inboundSupplyChain(req: BidRequest): SupplyChain | null {
   const source = obj(req.source);
-  return readSupplyChain(source?.schain) ?? readSupplyChain(obj(source?.ext)?.schain) ?? readSupplyChain(obj(req.ext)?.schain);
+  return (
+    readSupplyChain(source?.schain) ??
+    readSupplyChain(obj(source?.ext)?.schain) ??
+    readSupplyChain(obj(req.ext)?.schain)
+  );
 }
 
 const decode = (s: string): string | null => {
@@ -83,9 +89,18 @@ export function parseSupplyChain(serialized: string): SupplyChain | null {
  * and `!` separates the nodes: a seller id `1234!abcd` would read as two nodes (the spec's own
  * example writes it `1234%21abcd`). The other characters it leaves (`'()*`) are reserved by RFC 3986 too.
  */
-const schainField = (v: string | undefined): string => (v ? encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : '');
+const schainField = (v: string | undefined): string =>
+  v ? encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : '';
 
-const serializeNode = (n: SupplyChainNode): string => [schainField(n.asi), schainField(n.sid), String(n.hp), schainField(n.rid), schainField(n.name), schainField(n.domain)].join(',');
+const serializeNode = (n: SupplyChainNode): string =>
+  [
+    schainField(n.asi),
+    schainField(n.sid),
+    String(n.hp),
+    schainField(n.rid),
+    schainField(n.name),
+    schainField(n.domain),
+  ].join(',');
 
 /** The string serialization (for a VAST tag's `schain` parameter); `ext` is exchange-specific and left out. */
 export function serializeSupplyChain(chain: SupplyChain): string {
@@ -110,7 +125,10 @@ function extendSupplyChain(received: SupplyChain | null, ours: SupplyChainNode, 
  * - a player's VAST request: its `schain` parameter when it sent one (a chain we cannot read makes ours incomplete);
  * - a player's request without one: our node alone, complete (we are the first seller).
  */
-export function outboundSupplyChain(received: { ortb?: BidRequest | null; schain: string }, ours: SupplyChainNode): SupplyChain {
+export function outboundSupplyChain(
+  received: { ortb?: BidRequest | null; schain: string },
+  ours: SupplyChainNode,
+): SupplyChain {
   if (received.ortb) return extendSupplyChain(inboundSupplyChain(received.ortb), ours, false);
   if (!received.schain) return extendSupplyChain(null, ours, true);
   return extendSupplyChain(parseSupplyChain(received.schain), ours, false);

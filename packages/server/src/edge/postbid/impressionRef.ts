@@ -10,12 +10,52 @@ import { MAX_AGE_S } from '../vast/adLifetime.js';
  */
 export type ImpressionFacts = Pick<
   Decision,
-  'id' | 'at' | 'tenantId' | 'channelId' | 'subpublisherId' | 'tagId' | 'campaignId' | 'creativeId' | 'advertiserId' | 'supplierId' | 'adexchangeId'
-  | 'country' | 'device' | 'os' | 'appBundle' | 'domain' | 'integration' | 'dealId' | 'partner' | 'marketplace'
+  | 'id'
+  | 'at'
+  | 'tenantId'
+  | 'channelId'
+  | 'subpublisherId'
+  | 'tagId'
+  | 'campaignId'
+  | 'creativeId'
+  | 'advertiserId'
+  | 'supplierId'
+  | 'adexchangeId'
+  | 'country'
+  | 'device'
+  | 'os'
+  | 'appBundle'
+  | 'domain'
+  | 'integration'
+  | 'dealId'
+  | 'partner'
+  | 'marketplace'
 >;
 
-const NUMBERS = ['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'supplierId', 'adexchangeId'] as const;
-const STRINGS = ['id', 'country', 'device', 'os', 'appBundle', 'domain', 'integration', 'dealId', 'partner', 'marketplace'] as const;
+const NUMBERS = [
+  'at',
+  'tenantId',
+  'channelId',
+  'subpublisherId',
+  'tagId',
+  'campaignId',
+  'creativeId',
+  'advertiserId',
+  'supplierId',
+  'adexchangeId',
+] as const;
+const STRINGS = [
+  'id',
+  'country',
+  'device',
+  'os',
+  'appBundle',
+  'domain',
+  'integration',
+  'dealId',
+  'partner',
+  'marketplace',
+] as const;
 const DOMAIN = 'postbid-impression';
 /** Longest id accepted back: the ref of a decision with a 255-character bundle and long names fits well under it. */
 export const MAX_REF_LENGTH = 2048;
@@ -44,7 +84,8 @@ export function readImpressionRef(signer: TokenSigner, ref: string, nowS: number
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (!Array.isArray(values) || values.length !== NUMBERS.length + STRINGS.length) return { ok: false, reason: 'malformed' };
+  if (!Array.isArray(values) || values.length !== NUMBERS.length + STRINGS.length)
+    return { ok: false, reason: 'malformed' };
   const facts: Record<string, unknown> = {};
   for (let i = 0; i < NUMBERS.length; i++) {
     if (typeof values[i] !== 'number') return { ok: false, reason: 'malformed' };

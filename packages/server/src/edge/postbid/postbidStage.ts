@@ -21,9 +21,23 @@ export interface PostbidChoice {
 export class PostbidStage {
   constructor(readonly cap = new PostbidCap()) {}
 
-  choose(postbid: PostbidSnapshot | undefined, channel: { id: number; tenantId: number }, decisionId: string, now: number, test: boolean): PostbidChoice {
+  choose(
+    postbid: PostbidSnapshot | undefined,
+    channel: { id: number; tenantId: number },
+    decisionId: string,
+    now: number,
+    test: boolean,
+  ): PostbidChoice {
     const p = postbid ?? NO_POSTBID;
-    const trace: PostbidTrace = { result: 'none_configured', source: null, percent: 0, draw: null, pixels: [], maxImps: p.maxImps, monthUsed: 0 };
+    const trace: PostbidTrace = {
+      result: 'none_configured',
+      source: null,
+      percent: 0,
+      draw: null,
+      pixels: [],
+      maxImps: p.maxImps,
+      monthUsed: 0,
+    };
     const none = { pixels: [], trace };
     if (!p.enabled.has(channel.tenantId)) {
       trace.result = 'not_enabled';
@@ -50,7 +64,11 @@ export class PostbidStage {
       trace.result = 'pixels_sampled_out';
       return none;
     }
-    const fits = test ? (this.cap.wouldFit(channel.tenantId, p.maxImps, now) ? 'taken' : 'cap_reached') : this.cap.take(channel.tenantId, p.maxImps, now);
+    const fits = test
+      ? this.cap.wouldFit(channel.tenantId, p.maxImps, now)
+        ? 'taken'
+        : 'cap_reached'
+      : this.cap.take(channel.tenantId, p.maxImps, now);
     if (fits !== 'taken') {
       trace.result = fits;
       for (const t of trace.pixels) t.added = false;
@@ -79,11 +97,18 @@ export function postbidPixelUrl(template: string, ctx: RequestContext, d: Decisi
     country: ctx.geo.country,
     impression_id: ref,
   };
-  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (_, name: string) => encodeURIComponent(values[name.toLowerCase()] ?? ''));
+  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/gi, (_, name: string) =>
+    encodeURIComponent(values[name.toLowerCase()] ?? ''),
+  );
 }
 
 /** The filled URLs of the chosen pixels (one impression ref shared by them). */
-export function postbidPixelUrls(pixels: readonly SnapPostbidPixel[], ctx: RequestContext, d: Decision, signer: TokenSigner): string[] {
+export function postbidPixelUrls(
+  pixels: readonly SnapPostbidPixel[],
+  ctx: RequestContext,
+  d: Decision,
+  signer: TokenSigner,
+): string[] {
   if (!pixels.length) return [];
   const ref = impressionRef(signer, d);
   return pixels.map((p) => postbidPixelUrl(p.urlTemplate, ctx, d, ref));

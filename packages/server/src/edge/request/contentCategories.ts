@@ -59,7 +59,10 @@ export function categoriesOfMacro(text: string): readonly string[] {
  * means IAB Content Category Taxonomy 1.0). A list in another taxonomy (2 = Content Taxonomy 2.0,
  * ...) is ignored: adplane targets IAB 1.0 codes and ships no mapping between taxonomies.
  */
-export function categoriesOfBidRequest(place: Readonly<Record<string, unknown>>, content: Readonly<Record<string, unknown>>): readonly string[] {
+export function categoriesOfBidRequest(
+  place: Readonly<Record<string, unknown>>,
+  content: Readonly<Record<string, unknown>>,
+): readonly string[] {
   let list = NO_CATEGORIES;
   if (isTaxonomy1(place.cattax)) {
     list = addAll(list, place.cat);

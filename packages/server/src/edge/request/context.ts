@@ -86,7 +86,12 @@ export interface ConnectionFacts {
 /** No partner ids. */
 export const NO_PARTNER_UIDS: Readonly<Record<string, string>> = Object.freeze({});
 
-export function buildRequestContext(raw: RawQuery, conn: ConnectionFacts, now: number, geoLookup: GeoLookup = geoipLiteLookup): RequestContext {
+export function buildRequestContext(
+  raw: RawQuery,
+  conn: ConnectionFacts,
+  now: number,
+  geoLookup: GeoLookup = geoipLiteLookup,
+): RequestContext {
   const query = readTagQuery(raw);
   const ip = publicAddress(query.ip) || publicAddress(conn.remoteAddress);
   const ua = query.ua || conn.userAgent.slice(0, 1024);

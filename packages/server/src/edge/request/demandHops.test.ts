@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type BidRequest } from '@adplane/shared';
-import { DemandLoopGuard, HOP_HEADER, HopMarker, LOOP_LOG_INTERVAL_MS, type LoopRefusal, NOTICE_HOPS } from './demandHops.js';
+import {
+  DemandLoopGuard,
+  HOP_HEADER,
+  HopMarker,
+  LOOP_LOG_INTERVAL_MS,
+  type LoopRefusal,
+  NOTICE_HOPS,
+} from './demandHops.js';
 
 const KEY = 'k'.repeat(43);
 const marker = new HopMarker(KEY);
@@ -8,7 +15,11 @@ const marker = new HopMarker(KEY);
 /** A bid request whose supply chain holds `nodes`. */
 const withChain = (nodes: object[], where: 'source' | 'source.ext' = 'source'): BidRequest => {
   const schain = { ver: '1.0', complete: 1, nodes };
-  return { id: 'r', imp: [{ id: '1' }], source: where === 'source' ? { schain } : { ext: { schain } } } as unknown as BidRequest;
+  return {
+    id: 'r',
+    imp: [{ id: '1' }],
+    source: where === 'source' ? { schain } : { ext: { schain } },
+  } as unknown as BidRequest;
 };
 
 describe('the hop header', () => {
@@ -45,13 +56,21 @@ describe('the supply chain mark', () => {
   it("does not count a mark moved to another node, another deployment's, or a node without a request id", () => {
     const ours = marker.mark({ asi: 'ads.example', sid: 'ch-1', hp: 1, rid: 'req-1' });
     const moved = { ...ours, rid: 'req-2' };
-    const theirs = new HopMarker('another deployment key, 32 chars+').mark({ asi: 'a.example', sid: '1', hp: 1, rid: 'req-3' });
+    const theirs = new HopMarker('another deployment key, 32 chars+').mark({
+      asi: 'a.example',
+      sid: '1',
+      hp: 1,
+      rid: 'req-3',
+    });
     expect(marker.mark({ asi: 'a.example', sid: '1', hp: 1 }).ext).toBeUndefined();
     expect(marker.chainHops(withChain([moved, theirs]))).toBe(0);
   });
 
   it('takes the more of the header and the chain for an inbound request, null when neither is ours', () => {
-    const chain = withChain([marker.mark({ asi: 'a', sid: '1', hp: 1, rid: 'r1' }), marker.mark({ asi: 'a', sid: '2', hp: 1, rid: 'r2' })]);
+    const chain = withChain([
+      marker.mark({ asi: 'a', sid: '1', hp: 1, rid: 'r1' }),
+      marker.mark({ asi: 'a', sid: '2', hp: 1, rid: 'r2' }),
+    ]);
     expect(marker.inbound({ [HOP_HEADER]: marker.header(1) }, chain)).toEqual({ count: 2, looped: false });
     expect(marker.inbound({ [HOP_HEADER]: marker.header(3) }, chain)).toEqual({ count: 3, looped: false });
     expect(marker.inbound({ [HOP_HEADER]: marker.header(1) })).toEqual({ count: 1, looped: false });
@@ -65,7 +84,14 @@ describe('the demand loop guard', () => {
   const ownEntry = (url: string) => (url === OWN ? '/vast/' : null);
   const guard = (allowSelf: boolean, log: { lines: unknown[] } | null = null, now = () => 0) => {
     const refusals: LoopRefusal[] = [];
-    const g = new DemandLoopGuard(marker, allowSelf, ownEntry, (r) => refusals.push(r), log ? { warn: (fields, message) => log.lines.push({ ...fields, message }) } : null, now);
+    const g = new DemandLoopGuard(
+      marker,
+      allowSelf,
+      ownEntry,
+      (r) => refusals.push(r),
+      log ? { warn: (fields, message) => log.lines.push({ ...fields, message }) } : null,
+      now,
+    );
     return { g, refusals };
   };
 
@@ -105,10 +131,17 @@ describe('the demand loop guard', () => {
     for (let i = 0; i < 5; i++) g.refusesEntry({ count: 1, looped: false }, { kind: 'VAST' });
     g.refusesCall(OWN, 'vast');
     expect(refusals).toHaveLength(6);
-    expect(log.lines.map((l) => [l.stage, l.refusedSinceLastLine])).toEqual([['entry', 0], ['call', 0]]);
+    expect(log.lines.map((l) => [l.stage, l.refusedSinceLastLine])).toEqual([
+      ['entry', 0],
+      ['call', 0],
+    ]);
     now += LOOP_LOG_INTERVAL_MS;
     g.refusesEntry({ count: 1, looped: false }, { kind: 'VAST' });
-    expect(log.lines.map((l) => [l.stage, l.refusedSinceLastLine])).toEqual([['entry', 0], ['call', 0], ['entry', 4]]);
+    expect(log.lines.map((l) => [l.stage, l.refusedSinceLastLine])).toEqual([
+      ['entry', 0],
+      ['call', 0],
+      ['entry', 4],
+    ]);
     expect(String(log.lines[0]!.message)).toMatch(/demand loop refused/);
   });
 });

@@ -30,7 +30,8 @@ export const DEMAND_LOOP = 'demand_loop';
 /** A demand URL at one of the edge's own decision entry points: not called. */
 export const OWN_ENTRY_POINT = 'demand_loop.own_entry_point';
 /** Whether a no-fill reason is a demand loop's. */
-export const isLoopReason = (reason: string | undefined): boolean => reason === DEMAND_LOOP || reason === OWN_ENTRY_POINT;
+export const isLoopReason = (reason: string | undefined): boolean =>
+  reason === DEMAND_LOOP || reason === OWN_ENTRY_POINT;
 
 /** The hop count notices carry: beyond any limit. */
 export const NOTICE_HOPS = 9;
@@ -85,7 +86,9 @@ export class HopMarker {
   chainHops(request: BidRequest): number {
     const chain = inboundSupplyChain(request);
     let hops = 0;
-    if (chain) for (const n of chain.nodes) if (n.rid && typeof n.ext?.adplane === 'string' && n.ext.adplane === this.sign(`node:${n.rid}`)) hops++;
+    if (chain)
+      for (const n of chain.nodes)
+        if (n.rid && typeof n.ext?.adplane === 'string' && n.ext.adplane === this.sign(`node:${n.rid}`)) hops++;
     return hops;
   }
 
@@ -154,7 +157,11 @@ export class DemandLoopGuard {
    * Whether a call to `url` is refused: a URL at one of the edge's own decision entry points, for a
    * demand call unless the operator allows own-origin demand, for a notice always (counted and logged).
    */
-  refusesCall(url: string, kind: 'vast' | 'ortb' | 'notice', who: { tenantId?: number; channelUid?: string } = {}): boolean {
+  refusesCall(
+    url: string,
+    kind: 'vast' | 'ortb' | 'notice',
+    who: { tenantId?: number; channelUid?: string } = {},
+  ): boolean {
     if (kind !== 'notice' && this.allowSelf) return false;
     if (!this.ownEntry(url)) return false;
     this.refused({ tenantId: who.tenantId, channelUid: who.channelUid, stage: 'call', kind, url });
@@ -173,7 +180,15 @@ export class DemandLoopGuard {
     this.lastLogged[r.stage] = now;
     this.unlogged[r.stage] = 0;
     const fields = { ...r, url: r.url?.slice(0, 512), refusedSinceLastLine: more };
-    if (r.stage === 'entry') this.log.warn(fields, 'demand loop refused: this request came from a demand call of this ad server (no fill); ADPLANE_ALLOW_SELF_DEMAND=1 allows one hop');
-    else this.log.warn(fields, "demand URL refused: it addresses this ad server's own entry point (no call made); ADPLANE_ALLOW_SELF_DEMAND=1 allows it");
+    if (r.stage === 'entry')
+      this.log.warn(
+        fields,
+        'demand loop refused: this request came from a demand call of this ad server (no fill); ADPLANE_ALLOW_SELF_DEMAND=1 allows one hop',
+      );
+    else
+      this.log.warn(
+        fields,
+        "demand URL refused: it addresses this ad server's own entry point (no call made); ADPLANE_ALLOW_SELF_DEMAND=1 allows it",
+      );
   }
 }

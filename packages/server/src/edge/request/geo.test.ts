@@ -27,7 +27,19 @@ describe('geo', () => {
     expect(publicAddress('[2001:4860:4860::8888]:443')).toBe('2001:4860:4860::8888');
     expect(publicAddress('[2001:4860:4860::8888]')).toBe('2001:4860:4860::8888');
     expect(publicAddress('[::ffff:81.2.69.160]:80')).toBe('81.2.69.160');
-    for (const bad of ['81.2.69.160:', '81.2.69.160:abc', '81.2.69.160:123456', '[2001:db8::1', '[2001:db8::1]x', '[81.2.69.160]', ', 81.2.69.160', 'garbage:80', ':80', '']) expect(publicAddress(bad), bad).toBe('');
+    for (const bad of [
+      '81.2.69.160:',
+      '81.2.69.160:abc',
+      '81.2.69.160:123456',
+      '[2001:db8::1',
+      '[2001:db8::1]x',
+      '[81.2.69.160]',
+      ', 81.2.69.160',
+      'garbage:80',
+      ':80',
+      '',
+    ])
+      expect(publicAddress(bad), bad).toBe('');
     expect(geoipLiteLookup(publicAddress('81.2.69.160:8080')).country).toBe('GB');
     // an X-Forwarded-For value in the IP macro: its leftmost entry is the viewer
     expect(publicAddress('81.2.69.160, 10.0.0.1')).toBe('81.2.69.160');

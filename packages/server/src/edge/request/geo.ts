@@ -45,7 +45,9 @@ export function publicAddress(stated: string): string {
 
 /** geoip-lite's answer for an address (private, loopback and malformed ones unknown), one frozen object per place. */
 export const geoipLiteLookup: GeoLookup = (ip) => {
-  geoipLiteTable ??= GeoTable.load((parts) => (parts ? Object.freeze(fromParts(parts.country, parts.region)) : UNKNOWN_GEO));
+  geoipLiteTable ??= GeoTable.load((parts) =>
+    parts ? Object.freeze(fromParts(parts.country, parts.region)) : UNKNOWN_GEO,
+  );
   return geoipLiteTable.lookup(ip);
 };
 

@@ -27,13 +27,14 @@ const v6 = (words: number[]) => words.flatMap((w) => [(w >>> 16).toString(16), (
 describe('the compact table of geoip-lite data', () => {
   const table = GeoTable.load<PlaceParts | null>((parts) => parts);
 
-  it("answers what geoip-lite answers, address by address (IPv4 and IPv6, in ranges, at their edges and between)", () => {
+  it('answers what geoip-lite answers, address by address (IPv4 and IPv6, in ranges, at their edges and between)', () => {
     const next = seeded(7);
     const mismatches: string[] = [];
     const check = (ip: string) => {
       const ours = table.lookup(ip);
       const theirs = expected(ip);
-      if (JSON.stringify(ours) !== JSON.stringify(theirs)) mismatches.push(`${ip}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
+      if (JSON.stringify(ours) !== JSON.stringify(theirs))
+        mismatches.push(`${ip}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
     };
     for (let i = 0; i < 30_000; i++) {
       const n = next();
@@ -48,22 +49,50 @@ describe('the compact table of geoip-lite data', () => {
     // table the last one starting at or before the address (those are not compared here).
     const file = readFileSync(join(geoipLiteDataDir(), 'geoip-city6.dat'));
     const lines = file.length / 48;
-    const words = (at: number) => [file.readUInt32BE(at), file.readUInt32BE(at + 4), file.readUInt32BE(at + 8), file.readUInt32BE(at + 12)];
+    const words = (at: number) => [
+      file.readUInt32BE(at),
+      file.readUInt32BE(at + 4),
+      file.readUInt32BE(at + 8),
+      file.readUInt32BE(at + 12),
+    ];
     const top = (at: number) => file.subarray(at, at + 8);
     const clash = (a: number, b: number) => Buffer.compare(top(a * 48 + 16), top(b * 48)) >= 0; // a's end reaches b's start (first 64 bits)
-    const split = (line: number) => line <= 1 || line >= lines - 2 || clash(line - 2, line - 1) || clash(line - 1, line) || clash(line, line + 1) || clash(line + 1, line + 2);
+    const split = (line: number) =>
+      line <= 1 ||
+      line >= lines - 2 ||
+      clash(line - 2, line - 1) ||
+      clash(line - 1, line) ||
+      clash(line, line + 1) ||
+      clash(line + 1, line + 2);
     let compared = 0;
     for (let i = 0; i < 10_000; i++) {
       const line = next() % lines;
       if (split(line)) continue;
-      for (const [w, step] of [[words(line * 48), -1], [words(line * 48 + 16), 1]] as const) {
+      for (const [w, step] of [
+        [words(line * 48), -1],
+        [words(line * 48 + 16), 1],
+      ] as const) {
         compared++;
         check(v6(w));
         check(v6([w[0]!, (w[1]! + step) >>> 0, 0, 0]));
       }
     }
     expect(compared).toBeGreaterThan(10_000);
-    for (const ip of ['8.8.8.8', '81.2.69.160', '24.24.24.24', '1.1.1.1', '2001:4860:4860::8888', '2a03:2880:f10c:83:face:b00c:0:25de', '::ffff:8.8.8.8', '10.1.2.3', '172.16.5.4', '192.168.1.1', '127.0.0.1', '::1']) check(ip);
+    for (const ip of [
+      '8.8.8.8',
+      '81.2.69.160',
+      '24.24.24.24',
+      '1.1.1.1',
+      '2001:4860:4860::8888',
+      '2a03:2880:f10c:83:face:b00c:0:25de',
+      '::ffff:8.8.8.8',
+      '10.1.2.3',
+      '172.16.5.4',
+      '192.168.1.1',
+      '127.0.0.1',
+      '::1',
+    ])
+      check(ip);
     expect(mismatches.slice(0, 10)).toEqual([]);
   });
 
@@ -74,12 +103,33 @@ describe('the compact table of geoip-lite data', () => {
   });
 
   it('has no place for private, loopback or malformed addresses, and never throws', () => {
-    for (const ip of ['10.0.0.1', '172.31.255.255', '192.168.0.1', '127.0.0.1', '0.0.0.0', '::1', '::', 'garbage', '', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1..2.3', '2001:db8::1::2', ':::', 'fe80::1%eth0', '1:2:3:4:5:6:7:8:9', '12345::1', '::ffff:999.1.1.1']) {
+    for (const ip of [
+      '10.0.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '127.0.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'garbage',
+      '',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '01.2.3.4',
+      '1..2.3',
+      '2001:db8::1::2',
+      ':::',
+      'fe80::1%eth0',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::1',
+      '::ffff:999.1.1.1',
+    ]) {
       expect(table.lookup(ip), ip).toBeNull();
     }
   });
 
-  it("gives the ad server one frozen object per place, the US state for US regions", () => {
+  it('gives the ad server one frozen object per place, the US state for US regions', () => {
     const google = geoipLiteLookup('8.8.8.8');
     expect(google.country).toBe('US');
     expect(google.usState).toBe(google.region);

@@ -60,7 +60,12 @@ interface Ranges {
  * Reads a data file's ranges (sorted, as geoip-lite writes them), merging neighbours of the same
  * place as they come; `placeAt` reads the place of the record whose place field is at `at`.
  */
-function readRanges(file: Buffer, record: number, words: number, placeAt: (file: Buffer, at: number) => number): Ranges {
+function readRanges(
+  file: Buffer,
+  record: number,
+  words: number,
+  placeAt: (file: Buffer, at: number) => number,
+): Ranges {
   const lines = file.length / record;
   const starts = new Uint32Array(lines * words);
   const ends = new Uint32Array(lines * words);
@@ -87,7 +92,13 @@ function readRanges(file: Buffer, record: number, words: number, placeAt: (file:
     }
     places[count++] = place;
   }
-  return { starts: starts.slice(0, count * words), ends: ends.slice(0, count * words), places: places.slice(0, count), count, words };
+  return {
+    starts: starts.slice(0, count * words),
+    ends: ends.slice(0, count * words),
+    places: places.slice(0, count),
+    count,
+    words,
+  };
 }
 
 /** Whether `start` is the address right after the one at `at` in `ends` (big-endian words). */
@@ -96,7 +107,7 @@ function follows(ends: Uint32Array, at: number, start: ArrayLike<number>, words:
   for (let i = words - 1; i >= 0; i--) {
     const next = ends[at + i]! + carry;
     carry = next > 0xffffffff ? 1 : 0;
-    if ((next >>> 0) !== start[i]) return false;
+    if (next >>> 0 !== start[i]) return false;
   }
   return carry === 0;
 }
@@ -146,8 +157,15 @@ export class GeoTable<P> {
       return id;
     };
 
-    const placeAt = city ? (file: Buffer, at: number) => locationPlace(file.readUInt32BE(at)) : (file: Buffer, at: number) => placeOf(cut(file, at, at + 2), '');
-    const v4 = readRanges(readFileSync(join(dir, city ? 'geoip-city.dat' : 'geoip-country.dat')), city ? CITY_RECORD : COUNTRY_RECORD, 1, placeAt);
+    const placeAt = city
+      ? (file: Buffer, at: number) => locationPlace(file.readUInt32BE(at))
+      : (file: Buffer, at: number) => placeOf(cut(file, at, at + 2), '');
+    const v4 = readRanges(
+      readFileSync(join(dir, city ? 'geoip-city.dat' : 'geoip-country.dat')),
+      city ? CITY_RECORD : COUNTRY_RECORD,
+      1,
+      placeAt,
+    );
     const v6Name = city ? 'geoip-city6.dat' : 'geoip-country6.dat';
     const v6File = existsSync(join(dir, v6Name)) ? readFileSync(join(dir, v6Name)) : Buffer.alloc(0);
     const v6 = readRanges(v6File, city ? CITY6_RECORD : COUNTRY6_RECORD, 4, placeAt);

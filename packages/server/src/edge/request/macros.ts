@@ -86,7 +86,11 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 /** A bare host name from a domain or URL macro: `https://News.Example.com/x` -> `news.example.com`. */
 export function hostOf(value: string): string {
   if (!value) return '';
-  const v = value.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
+  const v = value
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/[/?#:].*$/, '')
+    .replace(/^www\./, '');
   return /^[a-z0-9.-]{1,253}$/.test(v) && v.includes('.') ? v : '';
 }
 
@@ -98,7 +102,9 @@ const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, numb
  * Each parameter name's field and its rank among that field's names: a query is read in one pass
  * over the parameters it has (a tag fills a few of the 40 names), not by looking each name up in it.
  */
-const NAME_AT = new Map<string, { field: number; rank: number }>(FIELDS.flatMap((f) => NAMES[f].map((name, rank) => [name, { field: F[f], rank }] as const)));
+const NAME_AT = new Map<string, { field: number; rank: number }>(
+  FIELDS.flatMap((f) => NAMES[f].map((name, rank) => [name, { field: F[f], rank }] as const)),
+);
 
 /** A parameter's value as a macro's text: trimmed, '' when empty or unfilled, at most MAX_TEXT long. */
 function usable(v: string | string[] | undefined): string {

@@ -16,10 +16,12 @@ const str = (v: unknown, max = 2048): string => (typeof v === 'string' ? v.trim(
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 /** Read only: an absent object is one shared empty object, so that reading a request's nested fields allocates nothing. */
 const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
-const obj = (v: unknown): Readonly<Record<string, unknown>> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : NONE);
+const obj = (v: unknown): Readonly<Record<string, unknown>> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : NONE;
 const bit = (v: unknown): 0 | 1 => (v === 1 || v === true || v === '1' ? 1 : 0);
 /** A privacy flag as exchanges write it (1, "1", true; 0, "0", false), null when not stated. */
-const flag = (v: unknown): 0 | 1 | null => (v === 1 || v === '1' || v === true ? 1 : v === 0 || v === '0' || v === false ? 0 : null);
+const flag = (v: unknown): 0 | 1 | null =>
+  v === 1 || v === '1' || v === true ? 1 : v === 0 || v === '0' || v === false ? 0 : null;
 const dim = (v: unknown): number => {
   const n = num(v);
   return n > 0 && n <= 16_384 ? Math.floor(n) : 0;
@@ -65,7 +67,10 @@ function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
     domain: hostOf(str(site.domain) || str(site.page) || str(app.domain)),
     pageUrl: str(site.page),
     deviceId: str(device.ifa, 128),
-    deviceType: Number.isInteger(device.devicetype) && num(device.devicetype) >= 1 && num(device.devicetype) <= 7 ? num(device.devicetype) : 0,
+    deviceType:
+      Number.isInteger(device.devicetype) && num(device.devicetype) >= 1 && num(device.devicetype) <= 7
+        ? num(device.devicetype)
+        : 0,
     cb: str(req.id, 64),
     usPrivacy: str(regs.us_privacy, 16) || str(regsExt.us_privacy, 16),
     gdpr,
@@ -87,7 +92,13 @@ function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
   };
 }
 
-export function contextOfBidRequest(req: BidRequest, imp: Imp, conn: ConnectionFacts, now: number, geoLookup: GeoLookup = geoipLiteLookup): RequestContext {
+export function contextOfBidRequest(
+  req: BidRequest,
+  imp: Imp,
+  conn: ConnectionFacts,
+  now: number,
+  geoLookup: GeoLookup = geoipLiteLookup,
+): RequestContext {
   const query = queryOfBidRequest(req, imp);
   // The viewer is the device the request describes. The connection stands in only where the caller
   // says it is the viewer (Prebid.js in the browser calling /openrtb2/auction); an exchange's server

@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { countFloors, seedDeliveryCounts } from './deliverySeed.js';
 import { type CampaignLimits, type CountFloors, type TagLimits } from '../../delivery/types.js';
 
-const campaign = (id: number, timezone: number, totalBudget: CampaignLimits['totalBudget'] = 'unlimited'): CampaignLimits => ({ id, timezone, dailyBudget: 1_000_000, totalBudget, pacing: 'asap', frequencyCap: null });
-const tag = (id: number, timezone: number): TagLimits => ({ id, timezone, qpsLimit: 'unlimited', dailyRequestCap: 100, dailyImpCap: 10 });
+const campaign = (
+  id: number,
+  timezone: number,
+  totalBudget: CampaignLimits['totalBudget'] = 'unlimited',
+): CampaignLimits => ({ id, timezone, dailyBudget: 1_000_000, totalBudget, pacing: 'asap', frequencyCap: null });
+const tag = (id: number, timezone: number): TagLimits => ({
+  id,
+  timezone,
+  qpsLimit: 'unlimited',
+  dailyRequestCap: 100,
+  dailyImpCap: 10,
+});
 
 /** 2026-11-23 03:30 UTC: still the 22nd at UTC-5, already the 23rd at UTC+3. */
 const NOW = Date.UTC(2026, 10, 23, 3, 30);
@@ -17,11 +27,22 @@ describe('delivery counts read back from the stats store', () => {
         if (sql.includes('tag_id AS id')) return [{ id: 7, m0: 4, m1: 90 }];
         if (sql.includes("hour >= '2026-11-22 05:00:00'")) return [{ id: 1, m0: 2_500 }];
         if (sql.includes("hour >= '2026-11-22 21:00:00'")) return [{ id: 2, m0: 700 }];
-        return [{ id: 1, m0: 9_000 }, { id: 2, m0: 1_200 }, { id: 3, m0: 50 }];
+        return [
+          { id: 1, m0: 9_000 },
+          { id: 2, m0: 1_200 },
+          { id: 3, m0: 50 },
+        ];
       },
     };
-    const floors = await countFloors(stats, { campaigns: [campaign(1, -5, 10_000_000), campaign(2, 3), campaign(3, 3)], tags: [tag(7, -5)] }, NOW);
-    expect(floors.campaigns.map((c) => [c.campaign.id, c.today, c.total])).toEqual([[1, 2_500, 9_000], [2, 700, 0]]);
+    const floors = await countFloors(
+      stats,
+      { campaigns: [campaign(1, -5, 10_000_000), campaign(2, 3), campaign(3, 3)], tags: [tag(7, -5)] },
+      NOW,
+    );
+    expect(floors.campaigns.map((c) => [c.campaign.id, c.today, c.total])).toEqual([
+      [1, 2_500, 9_000],
+      [2, 700, 0],
+    ]);
     expect(floors.tags.map((t) => [t.tag.id, t.imps, t.calls])).toEqual([[7, 4, 90]]);
     // the UTC start of the tenant's day: the 22nd 00:00 at UTC-5 is 05:00 UTC; the 23rd 00:00 at UTC+3 is the 22nd 21:00 UTC
     expect(asked.some((q) => q.includes("hour >= '2026-11-22 05:00:00'"))).toBe(true);

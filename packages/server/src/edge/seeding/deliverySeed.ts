@@ -1,7 +1,13 @@
 import { STATS_TABLE, type StatsStore } from '../../stats/statsStore.js';
 import { hourOf } from '../counters/hourlyCounters.js';
 import { tenantDay } from '../../delivery/pacing.js';
-import { type CampaignLimits, type CountFloors, type DeliveryCounters, type DeliveryLog, type TagLimits } from '../../delivery/types.js';
+import {
+  type CampaignLimits,
+  type CountFloors,
+  type DeliveryCounters,
+  type DeliveryLog,
+  type TagLimits,
+} from '../../delivery/types.js';
 
 /**
  * What delivery control counted before this process started, read back from the stats store: each
@@ -17,27 +23,46 @@ export interface SeedInput {
   tags: readonly TagLimits[];
 }
 
-async function sums(stats: Pick<StatsStore, 'select'>, column: 'campaign_id' | 'tag_id', metrics: readonly string[], since: number | null): Promise<Map<number, number[]>> {
+async function sums(
+  stats: Pick<StatsStore, 'select'>,
+  column: 'campaign_id' | 'tag_id',
+  metrics: readonly string[],
+  since: number | null,
+): Promise<Map<number, number[]>> {
   const where = since === null ? `${column} > 0` : `${column} > 0 AND hour >= '${hourOf(since)}'`;
-  const rows = await stats.select(`SELECT ${column} AS id, ${metrics.map((m, i) => `sum(${m}) AS m${i}`).join(', ')} FROM ${STATS_TABLE} WHERE ${where} GROUP BY ${column}`);
+  const rows = await stats.select(
+    `SELECT ${column} AS id, ${metrics.map((m, i) => `sum(${m}) AS m${i}`).join(', ')} FROM ${STATS_TABLE} WHERE ${where} GROUP BY ${column}`,
+  );
   return new Map(rows.map((r) => [Number(r.id), metrics.map((_, i) => Number(r[`m${i}`] ?? 0))]));
 }
 
-export async function countFloors(stats: Pick<StatsStore, 'select'>, input: SeedInput, now: number): Promise<CountFloors> {
+export async function countFloors(
+  stats: Pick<StatsStore, 'select'>,
+  input: SeedInput,
+  now: number,
+): Promise<CountFloors> {
   const zones = new Set([...input.campaigns.map((c) => c.timezone), ...input.tags.map((t) => t.timezone)]);
   const today = new Map<number, { campaigns: Map<number, number[]>; tags: Map<number, number[]> }>();
   for (const zone of zones) {
     const since = tenantDay(now, zone).start;
     today.set(zone, {
-      campaigns: input.campaigns.some((c) => c.timezone === zone) ? await sums(stats, 'campaign_id', ['revenue'], since) : new Map(),
-      tags: input.tags.some((t) => t.timezone === zone) ? await sums(stats, 'tag_id', ['imps', 'demand_calls'], since) : new Map(),
+      campaigns: input.campaigns.some((c) => c.timezone === zone)
+        ? await sums(stats, 'campaign_id', ['revenue'], since)
+        : new Map(),
+      tags: input.tags.some((t) => t.timezone === zone)
+        ? await sums(stats, 'tag_id', ['imps', 'demand_calls'], since)
+        : new Map(),
     });
   }
   const limited = input.campaigns.filter((c) => c.totalBudget !== 'unlimited');
   const totals = limited.length ? await sums(stats, 'campaign_id', ['revenue'], null) : new Map<number, number[]>();
   return {
     campaigns: input.campaigns
-      .map((campaign) => ({ campaign, today: today.get(campaign.timezone)!.campaigns.get(campaign.id)?.[0] ?? 0, total: campaign.totalBudget === 'unlimited' ? 0 : (totals.get(campaign.id)?.[0] ?? 0) }))
+      .map((campaign) => ({
+        campaign,
+        today: today.get(campaign.timezone)!.campaigns.get(campaign.id)?.[0] ?? 0,
+        total: campaign.totalBudget === 'unlimited' ? 0 : (totals.get(campaign.id)?.[0] ?? 0),
+      }))
       .filter((c) => c.today > 0 || c.total > 0),
     tags: input.tags
       .map((tag) => {
@@ -49,14 +74,23 @@ export async function countFloors(stats: Pick<StatsStore, 'select'>, input: Seed
 }
 
 /** Reads the floors and raises the counters to them; the number of campaigns and tags raised (0 when the store failed). */
-export async function seedDeliveryCounts(delivery: Pick<DeliveryCounters, 'raiseCounts'>, stats: Pick<StatsStore, 'select'> | null, input: SeedInput, log: Pick<DeliveryLog, 'warn'>, now: number): Promise<number> {
+export async function seedDeliveryCounts(
+  delivery: Pick<DeliveryCounters, 'raiseCounts'>,
+  stats: Pick<StatsStore, 'select'> | null,
+  input: SeedInput,
+  log: Pick<DeliveryLog, 'warn'>,
+  now: number,
+): Promise<number> {
   if (!stats || (!input.campaigns.length && !input.tags.length)) return 0;
   try {
     const floors = await countFloors(stats, input, now);
     await delivery.raiseCounts(floors, now);
     return floors.campaigns.length + floors.tags.length;
   } catch (err) {
-    log.warn({ err }, "delivery: today's spend and counts could not be read back from the stats store; budgets count from what the counters hold");
+    log.warn(
+      { err },
+      "delivery: today's spend and counts could not be read back from the stats store; budgets count from what the counters hold",
+    );
     return 0;
   }
 }

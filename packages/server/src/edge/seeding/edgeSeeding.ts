@@ -16,10 +16,18 @@ const QUIET = { warn: () => undefined };
  */
 export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: FastifyInstance): Promise<void> {
   const tz = (tenantId: number) => snap.tenants.get(tenantId)?.timezone ?? 0;
-  await seedDeliveryCounts(pacing.delivery, app.stats, {
-    campaigns: [...snap.campaigns.values()],
-    tags: [...snap.tags.values()].filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited').map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
-  }, app.log, app.clock.now());
+  await seedDeliveryCounts(
+    pacing.delivery,
+    app.stats,
+    {
+      campaigns: [...snap.campaigns.values()],
+      tags: [...snap.tags.values()]
+        .filter((t) => t.dailyImpCap !== 'unlimited' || t.dailyRequestCap !== 'unlimited')
+        .map((t) => pacing.limitsOfTag(t, tz(t.tenantId))),
+    },
+    app.log,
+    app.clock.now(),
+  );
 }
 
 /**
@@ -28,7 +36,11 @@ export async function seedDelivery(snap: Snapshot, pacing: DeliveryGate, app: Fa
  * Redis) see each other's post-bid impressions through the stats store. A failed read is logged at
  * start and tried again quietly. Returns the stop of the repeat.
  */
-export async function keepPostbidCapSeeded(cap: PostbidCap, app: FastifyInstance, everyMs: number): Promise<() => void> {
+export async function keepPostbidCapSeeded(
+  cap: PostbidCap,
+  app: FastifyInstance,
+  everyMs: number,
+): Promise<() => void> {
   await seedPostbidCap(cap, app.stats, app.log, app.clock.now());
   const timer = setInterval(() => void seedPostbidCap(cap, app.stats, QUIET, app.clock.now()), everyMs);
   timer.unref();

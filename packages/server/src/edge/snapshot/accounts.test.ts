@@ -3,8 +3,25 @@ import { compileOwnersBefore, earliest, latest, ownersStoppedAt } from './accoun
 import { type AccountRow } from './loadRows.js';
 
 const account = (over: Partial<AccountRow>): AccountRow => ({
-  id: 1, type: 'demand', name: 'a', status: 1, archived: false, tenantId: null, managerId: null, timezone: 0, showDsp: true, domain: '', sellerEntryId: '',
-  showCheckIVT: false, setCheckIVTAll: false, blockIVT: false, postbidGranted: false, postbidPercent: 0, setPostbidAll: false, updatedAt: 0, ...over,
+  id: 1,
+  type: 'demand',
+  name: 'a',
+  status: 1,
+  archived: false,
+  tenantId: null,
+  managerId: null,
+  timezone: 0,
+  showDsp: true,
+  domain: '',
+  sellerEntryId: '',
+  showCheckIVT: false,
+  setCheckIVTAll: false,
+  blockIVT: false,
+  postbidGranted: false,
+  postbidPercent: 0,
+  setPostbidAll: false,
+  updatedAt: 0,
+  ...over,
 });
 
 describe('when the owners of a row stopped serving it', () => {

@@ -31,7 +31,15 @@ export function compileOwners(rows: readonly AccountRow[]): Owners {
 
 /** An account as the owner of rows: a tenant (buying when `showDsp`), a subpublisher or an advertiser. */
 function addOwner(owners: Owners, r: AccountRow, showDsp: boolean): void {
-  if (r.type === 'demand' && r.managerId === null) owners.tenants.set(r.id, { id: r.id, name: r.name, timezone: r.timezone, showDsp, domain: r.domain, ivt: tenantIvtMode(r) });
+  if (r.type === 'demand' && r.managerId === null)
+    owners.tenants.set(r.id, {
+      id: r.id,
+      name: r.name,
+      timezone: r.timezone,
+      showDsp,
+      domain: r.domain,
+      ivt: tenantIvtMode(r),
+    });
   else if (r.type === 'sub') {
     owners.subpublishers.set(r.id, r.name);
     owners.sellerIds.set(r.id, subpublisherSellerId(r.id, { id: r.sellerEntryId }));
@@ -70,7 +78,12 @@ export function compileOwnersBefore(rows: readonly AccountRow[]): OwnersBefore {
  * of them to stop; for a campaign (`buying`), its tenant's DSP view turned off too. Undefined when
  * none did (or none has a known time).
  */
-export function ownersStoppedAt(before: OwnersBefore, tenantId: number | null, advertiserId: number | null, buying: boolean): number | undefined {
+export function ownersStoppedAt(
+  before: OwnersBefore,
+  tenantId: number | null,
+  advertiserId: number | null,
+  buying: boolean,
+): number | undefined {
   let at: number | undefined;
   if (tenantId) at = earliest(at, before.stoppedAt.get(tenantId));
   if (tenantId && buying) at = earliest(at, before.notBuyingAt.get(tenantId));
@@ -88,7 +101,11 @@ export function latest(a: number | undefined, b: number | undefined): number | u
   return either(a, b, Math.max);
 }
 
-function either(a: number | undefined, b: number | undefined, pick: (x: number, y: number) => number): number | undefined {
+function either(
+  a: number | undefined,
+  b: number | undefined,
+  pick: (x: number, y: number) => number,
+): number | undefined {
   if (b === undefined || !Number.isFinite(b)) return a;
   return a === undefined || !Number.isFinite(a) ? b : pick(a, b);
 }
@@ -110,7 +127,11 @@ export function channelIvtMode(tenant: SnapTenant | undefined, channelBlocks: bo
 }
 
 /** Whether a row's owners let it serve: a live tenant, and a live advertiser/subpublisher when it names one. */
-export function ownersServe(owners: Owners, tenantId: number | null, extra: { advertiserId?: number | null; subpublisherId?: number | null }): boolean {
+export function ownersServe(
+  owners: Owners,
+  tenantId: number | null,
+  extra: { advertiserId?: number | null; subpublisherId?: number | null },
+): boolean {
   if (tenantId === null || !owners.tenants.has(tenantId)) return false;
   if (extra.advertiserId && !owners.advertisers.has(extra.advertiserId)) return false;
   if (extra.subpublisherId && !owners.subpublishers.has(extra.subpublisherId)) return false;

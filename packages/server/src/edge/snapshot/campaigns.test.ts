@@ -8,9 +8,32 @@ import { compileCreatives } from './creatives.js';
 import { OPEN_FLIGHT_END } from './types.js';
 
 const HOUR = 3_600_000;
-const stored = (id: number, data: Record<string, unknown>): StoredRow => ({ id, tenantId: 1, uid: null, status: 1, archived: false, name: `Row ${id}`, data });
+const stored = (id: number, data: Record<string, unknown>): StoredRow => ({
+  id,
+  tenantId: 1,
+  uid: null,
+  status: 1,
+  archived: false,
+  name: `Row ${id}`,
+  data,
+});
 const creative = parseCreativeRow(
-  stored(10, { approval: 'approved', format: 'video', videoSource: 'media', clickUrl: 'https://brand.example.com/', mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 }] }),
+  stored(10, {
+    approval: 'approved',
+    format: 'video',
+    videoSource: 'media',
+    clickUrl: 'https://brand.example.com/',
+    mediaFiles: [
+      {
+        url: 'https://cdn.example.com/a.mp4',
+        mime: 'video/mp4',
+        duration: 15,
+        width: 1280,
+        height: 720,
+        bitrate: 2000,
+      },
+    ],
+  }),
 )!;
 const owners = (timezone: number): Owners => ({
   tenants: new Map([
@@ -25,7 +48,9 @@ const NOW = Date.UTC(2026, 5, 1, 12);
 
 function compile(flight: { startDate: string; endDate: string | null }, timezone: number) {
   const rows = [campaignFacts(parseCampaignRow(stored(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10] }))!)];
-  return compileCampaigns(rows, owners(timezone), compileCreatives([creative], owners(timezone)), new Map(), NOW).get(40);
+  return compileCampaigns(rows, owners(timezone), compileCreatives([creative], owners(timezone)), new Map(), NOW).get(
+    40,
+  );
 }
 
 /**
@@ -33,7 +58,10 @@ function compile(flight: { startDate: string; endDate: string | null }, timezone
  * request past them reaches the budget check, which answers 'past_the_flight_checks' here.
  */
 const refusalAt = (campaign: NonNullable<ReturnType<typeof compile>>, now: number) =>
-  eligibility(campaign, { ctx: { now }, pacing: { campaignRefusal: () => 'past_the_flight_checks' } } as unknown as AuctionRequest);
+  eligibility(campaign, {
+    ctx: { now },
+    pacing: { campaignRefusal: () => 'past_the_flight_checks' },
+  } as unknown as AuctionRequest);
 
 describe('a compiled campaign', () => {
   it('flies from 00:00 of its start day to 24:00 of its end day in its tenant zone, in whole hours', () => {
@@ -54,7 +82,14 @@ describe('a compiled campaign', () => {
     const c = compile({ startDate: '2026-01-01', endDate: null }, 3)!;
     expect(c.flightEndHour).toBe(OPEN_FLIGHT_END);
     expect(refusalAt(c, Date.UTC(2100, 0, 1))).toBe('past_the_flight_checks');
-    expect(c).toMatchObject({ id: 40, timezone: 3, dailyBudget: 'unlimited', totalBudget: 'unlimited', pacing: 'even', frequencyCap: null });
+    expect(c).toMatchObject({
+      id: 40,
+      timezone: 3,
+      dailyBudget: 'unlimited',
+      totalBudget: 'unlimited',
+      pacing: 'even',
+      frequencyCap: null,
+    });
   });
 
   it('is left out once its flight is over', () => {
@@ -68,7 +103,12 @@ describe('a compiled campaign', () => {
 describe("campaigns' creatives", () => {
   it("share one list per tenant and creatives, and never take another tenant's creative", () => {
     const row = (id: number, tenantId: number) =>
-      campaignFacts(parseCampaignRow({ ...stored(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }), tenantId })!);
+      campaignFacts(
+        parseCampaignRow({
+          ...stored(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }),
+          tenantId,
+        })!,
+      );
     const rows = [row(41, 1), row(42, 1), row(43, 2)];
     // the facts kept between builds share the list of ids
     expect(rows[0]!.creativeIds).toBe(rows[1]!.creativeIds);

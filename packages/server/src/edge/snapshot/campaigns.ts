@@ -18,8 +18,23 @@ const NONE: number[] = [];
  */
 export type CampaignFacts = Pick<
   CampaignRow,
-  'id' | 'tenantId' | 'name' | 'status' | 'archived' | 'advertiserId' | 'startDate' | 'endDate' | 'totalBudget' | 'dailyBudget' | 'bidCpm' | 'targetingId' | 'creativeIds'
-  | 'dealIds' | 'supplierIds' | 'pacing' | 'frequencyCap'
+  | 'id'
+  | 'tenantId'
+  | 'name'
+  | 'status'
+  | 'archived'
+  | 'advertiserId'
+  | 'startDate'
+  | 'endDate'
+  | 'totalBudget'
+  | 'dailyBudget'
+  | 'bidCpm'
+  | 'targetingId'
+  | 'creativeIds'
+  | 'dealIds'
+  | 'supplierIds'
+  | 'pacing'
+  | 'frequencyCap'
 > & { createdAtMinute?: number };
 
 /**
@@ -43,10 +58,24 @@ function sharedIds(ids: number[]): number[] {
 /** The facts of a parsed row; `createdAt` is the stored row's created_at (absent: its days are paced whole). */
 export function campaignFacts(c: CampaignRow, createdAt?: string): CampaignFacts {
   return {
-    id: c.id, tenantId: c.tenantId, name: c.name, status: c.status, archived: c.archived, advertiserId: c.advertiserId, startDate: c.startDate,
-    endDate: c.endDate, totalBudget: c.totalBudget, dailyBudget: c.dailyBudget, bidCpm: c.bidCpm, targetingId: c.targetingId, creativeIds: sharedIds(c.creativeIds),
-    dealIds: c.dealIds.length ? c.dealIds : NONE, supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
-    pacing: c.pacing, frequencyCap: c.frequencyCap, createdAtMinute: createdAt === undefined ? undefined : createdAtMinute(createdAt),
+    id: c.id,
+    tenantId: c.tenantId,
+    name: c.name,
+    status: c.status,
+    archived: c.archived,
+    advertiserId: c.advertiserId,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    totalBudget: c.totalBudget,
+    dailyBudget: c.dailyBudget,
+    bidCpm: c.bidCpm,
+    targetingId: c.targetingId,
+    creativeIds: sharedIds(c.creativeIds),
+    dealIds: c.dealIds.length ? c.dealIds : NONE,
+    supplierIds: c.supplierIds.length ? c.supplierIds : NONE,
+    pacing: c.pacing,
+    frequencyCap: c.frequencyCap,
+    createdAtMinute: createdAt === undefined ? undefined : createdAtMinute(createdAt),
   };
 }
 
@@ -95,9 +124,16 @@ export function compileCampaigns(
     // an unchanged campaign keeps its object when what it was made from is the same: its flight in
     // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
-      last.timezone === parts.timezone && last.flightStartHour === parts.flightStartHour && last.flightEndHour === parts.flightEndHour
-      && last.advertiserName === parts.advertiserName && last.targeting === parts.targeting && sameElements(last.creatives, parts.creatives);
-    out.set(c.id, kept.take(c, stillValid, () => snapCampaign(c, parts)));
+      last.timezone === parts.timezone &&
+      last.flightStartHour === parts.flightStartHour &&
+      last.flightEndHour === parts.flightEndHour &&
+      last.advertiserName === parts.advertiserName &&
+      last.targeting === parts.targeting &&
+      sameElements(last.creatives, parts.creatives);
+    out.set(
+      c.id,
+      kept.take(c, stillValid, () => snapCampaign(c, parts)),
+    );
   }
   return out;
 }
@@ -189,7 +225,9 @@ class CampaignCompiler {
     let own = tenantLists.get(c.creativeIds);
     if (!own) {
       // only the tenant's own creatives serve its campaigns
-      own = c.creativeIds.map((id) => this.creatives.get(id)).filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
+      own = c.creativeIds
+        .map((id) => this.creatives.get(id))
+        .filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
       tenantLists.set(c.creativeIds, own);
     }
     const timezone = tenant.timezone;

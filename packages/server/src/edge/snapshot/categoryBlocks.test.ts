@@ -6,11 +6,19 @@ import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { type SnapChannel, type SnapCreative } from './types.js';
 
 const LISTS = { apps: new Map(), publishers: new Map(), creatives: new Map() };
-const targeting = (id: number, blocked: string[]) => compileTargeting(id, TargetingRules.parse({ blockedAdCategories: blocked }), LISTS);
-const creative = (id: number, tenantId: number, iabCategories: string[]) => ({ id, tenantId, iabCategories }) as unknown as SnapCreative;
+const targeting = (id: number, blocked: string[]) =>
+  compileTargeting(id, TargetingRules.parse({ blockedAdCategories: blocked }), LISTS);
+const creative = (id: number, tenantId: number, iabCategories: string[]) =>
+  ({ id, tenantId, iabCategories }) as unknown as SnapCreative;
 
 describe("a targeting's blocked ad categories, compiled against the tenant's creatives", () => {
-  const creatives = [creative(1, 1, ['IAB7-39']), creative(2, 1, ['IAB17', 'IAB7']), creative(3, 1, ['IAB1-6']), creative(4, 1, []), creative(5, 2, ['IAB7-1'])];
+  const creatives = [
+    creative(1, 1, ['IAB7-39']),
+    creative(2, 1, ['IAB17', 'IAB7']),
+    creative(3, 1, ['IAB1-6']),
+    creative(4, 1, []),
+    creative(5, 2, ['IAB7-1']),
+  ];
 
   it('holds the ids of the creatives of that tenant whose categories it blocks, a tier-1 code blocking its sub-categories', () => {
     const blocks = new CategoryBlocksCompiler(creatives);
@@ -34,10 +42,17 @@ describe("a targeting's blocked ad categories, compiled against the tenant's cre
 
 describe('the blocked ad categories a programmatic call sends and enforces', () => {
   const channel = (t: ReturnType<typeof targeting> | null, compiled?: string[]) =>
-    ({ targeting: t, ...(compiled ? { categoryBlocks: { categories: compiled, creatives: new Set() } } : {}) }) as unknown as SnapChannel;
+    ({
+      targeting: t,
+      ...(compiled ? { categoryBlocks: { categories: compiled, creatives: new Set() } } : {}),
+    }) as unknown as SnapChannel;
 
   it("joins the channel's (or a supplier's channel's) with the demand's own targeting's, once each", () => {
-    expect(blockedCategories(channel(targeting(1, ['IAB7', 'IAB25'])), targeting(2, ['IAB25', 'IAB26']))).toEqual(['IAB7', 'IAB25', 'IAB26']);
+    expect(blockedCategories(channel(targeting(1, ['IAB7', 'IAB25'])), targeting(2, ['IAB25', 'IAB26']))).toEqual([
+      'IAB7',
+      'IAB25',
+      'IAB26',
+    ]);
     expect(blockedCategories(channel(null, ['IAB3']), null)).toEqual(['IAB3']);
     expect(blockedCategories(channel(null), targeting(2, ['IAB26']))).toEqual(['IAB26']);
     expect(blockedCategories(channel(null), null)).toEqual([]);

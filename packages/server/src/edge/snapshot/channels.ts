@@ -48,7 +48,9 @@ export function compileChannels(
       ...(categoryBlocks ? { categoryBlocks } : {}),
       demand,
       idleTags,
-      sellerId: c.subpublisherId ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null)) : tenantSellerId(c.tenantId),
+      sellerId: c.subpublisherId
+        ? (owners.sellerIds.get(c.subpublisherId) ?? subpublisherSellerId(c.subpublisherId, null))
+        : tenantSellerId(c.tenantId),
       ivt: channelIvtMode(owners.tenants.get(c.tenantId), c.blockIVT),
     });
   }
@@ -57,5 +59,8 @@ export function compileChannels(
 
 /** The seller id a channel's inventory is sold under (see SnapChannel.sellerId), for channels built by hand too. */
 export function channelSellerId(channel: SnapChannel): string {
-  return channel.sellerId ?? (channel.subpublisherId ? subpublisherSellerId(channel.subpublisherId, null) : tenantSellerId(channel.tenantId));
+  return (
+    channel.sellerId ??
+    (channel.subpublisherId ? subpublisherSellerId(channel.subpublisherId, null) : tenantSellerId(channel.tenantId))
+  );
 }

@@ -19,7 +19,13 @@ import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from './postbidPlan.js';
 import { compileOwners, compileOwnersBefore } from './accounts.js';
-import { type CampaignFacts, campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
+import {
+  type CampaignFacts,
+  campaignFacts,
+  compileCampaigns,
+  compileLeftCampaigns,
+  indexCampaigns,
+} from './campaigns.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
@@ -63,7 +69,22 @@ export class SnapshotCompiler {
     const version = await readConfigVersion(db);
     const sink: SkipSink = { skipped: [] };
     const r = this.rows;
-    const [accounts, channels, tags, campaigns, creatives, targetings, applists, publists, crelists, sups, adexchanges, deals, ivts, appConfig] = await Promise.all([
+    const [
+      accounts,
+      channels,
+      tags,
+      campaigns,
+      creatives,
+      targetings,
+      applists,
+      publists,
+      crelists,
+      sups,
+      adexchanges,
+      deals,
+      ivts,
+      appConfig,
+    ] = await Promise.all([
       loadAccounts(db),
       r.channels.load(db, sink),
       r.tags.load(db, sink),
@@ -83,7 +104,14 @@ export class SnapshotCompiler {
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
     const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives);
     const snapTags = compileTags(tags, owners, compiledTargetings);
-    const snapCampaigns = compileCampaigns(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns);
+    const snapCampaigns = compileCampaigns(
+      campaigns,
+      owners,
+      snapCreatives,
+      compiledTargetings,
+      now,
+      this.kept.campaigns,
+    );
     // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
     const categoryBlocks = new CategoryBlocksCompiler(snapCreatives.values());
     const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings, categoryBlocks);
@@ -94,7 +122,16 @@ export class SnapshotCompiler {
     if (!this.built) {
       const before = compileOwnersBefore(accounts);
       leftBeforeStart = {
-        campaigns: compileLeftCampaigns(campaigns, owners, before, snapCreatives, compiledTargetings, { campaign: (id) => r.campaigns.updatedAt(id), creative: (id) => r.creatives.updatedAt(id) }, now, DEPARTED_MS),
+        campaigns: compileLeftCampaigns(
+          campaigns,
+          owners,
+          before,
+          snapCreatives,
+          compiledTargetings,
+          { campaign: (id) => r.campaigns.updatedAt(id), creative: (id) => r.creatives.updatedAt(id) },
+          now,
+          DEPARTED_MS,
+        ),
         tags: compileLeftTags(tags, owners, before, compiledTargetings, (id) => r.tags.updatedAt(id), now, DEPARTED_MS),
       };
       this.built = true;
@@ -120,7 +157,9 @@ export class SnapshotCompiler {
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads
       leftBeforeStart,
       postbid: compilePostbid(
-        accounts.filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id)).map((a) => ({ tenantId: a.id, granted: a.postbidGranted, percent: a.postbidPercent, all: a.setPostbidAll })),
+        accounts
+          .filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id))
+          .map((a) => ({ tenantId: a.id, granted: a.postbidGranted, percent: a.postbidPercent, all: a.setPostbidAll })),
         ivts,
         channels,
         appConfig.postbidMaxImps,
@@ -134,10 +173,14 @@ function parsedRowsOf(clock: Clock) {
   return {
     channels: new ParsedRows('channels', parseChannelRow, clock),
     tags: new ParsedRows('tags', parseDemandTagRow, clock),
-    campaigns: new ParsedRows('campaigns', (row, sink) => {
-      const c = parseCampaignRow(row, sink);
-      return c && campaignFacts(c, row.createdAt);
-    }, clock),
+    campaigns: new ParsedRows(
+      'campaigns',
+      (row, sink) => {
+        const c = parseCampaignRow(row, sink);
+        return c && campaignFacts(c, row.createdAt);
+      },
+      clock,
+    ),
     creatives: new ParsedRows('creatives', parseCreativeRow, clock),
     targetings: new ParsedRows('targetings', parseTargetingRow, clock),
     applists: new ParsedRows('applists', parseAppListRow, clock),

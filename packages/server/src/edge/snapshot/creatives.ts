@@ -7,12 +7,19 @@ import { type SnapCreative } from './types.js';
  * Approved, live creatives of live advertisers and tenants. `kept` (the snapshot compiler's, across
  * builds) keeps the object of a creative whose row did not change.
  */
-export function compileCreatives(rows: readonly CreativeRow[], owners: Owners, kept = new Kept<CreativeRow, SnapCreative>()): Map<number, SnapCreative> {
+export function compileCreatives(
+  rows: readonly CreativeRow[],
+  owners: Owners,
+  kept = new Kept<CreativeRow, SnapCreative>(),
+): Map<number, SnapCreative> {
   const out = new Map<number, SnapCreative>();
   for (const c of rows) {
     if (!creativeServes(c, { tenant: { status: 1, archived: false } })) continue;
     if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
-    out.set(c.id, kept.take(c, always, () => compileCreative(c)));
+    out.set(
+      c.id,
+      kept.take(c, always, () => compileCreative(c)),
+    );
   }
   return out;
 }

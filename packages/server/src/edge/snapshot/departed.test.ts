@@ -14,11 +14,25 @@ const signer = new TokenSigner('k'.repeat(32));
 
 /** What the impression count reads of a campaign: its limits (CampaignLimits). */
 const campaign = (id: number): SnapCampaign =>
-  ({ id, tenantId: 1, timezone: 0, dailyBudget: 50_000_000, totalBudget: 'unlimited', pacing: 'asap', frequencyCap: null }) as unknown as SnapCampaign;
-const tag = (id: number): SnapTag => ({ id, tenantId: 1, dailyImpCap: 1000, dailyRequestCap: 'unlimited', qpsLimit: 'unlimited' }) as unknown as SnapTag;
+  ({
+    id,
+    tenantId: 1,
+    timezone: 0,
+    dailyBudget: 50_000_000,
+    totalBudget: 'unlimited',
+    pacing: 'asap',
+    frequencyCap: null,
+  }) as unknown as SnapCampaign;
+const tag = (id: number): SnapTag =>
+  ({ id, tenantId: 1, dailyImpCap: 1000, dailyRequestCap: 'unlimited', qpsLimit: 'unlimited' }) as unknown as SnapTag;
 
 const snapshot = (campaigns: SnapCampaign[], tags: SnapTag[] = []): Snapshot =>
-  ({ campaigns: new Map(campaigns.map((c) => [c.id, c])), tags: new Map(tags.map((t) => [t.id, t])), tenants: new Map(), creatives: new Map() }) as unknown as Snapshot;
+  ({
+    campaigns: new Map(campaigns.map((c) => [c.id, c])),
+    tags: new Map(tags.map((t) => [t.id, t])),
+    tenants: new Map(),
+    creatives: new Map(),
+  }) as unknown as Snapshot;
 
 describe('entities that left the snapshot', () => {
   it('are kept, as they last were, from the build they left in until a token of theirs expires, and dropped when they come back', () => {
@@ -66,9 +80,31 @@ describe('entities that left the snapshot', () => {
 
   it("book an impression decided before its campaign was paused on a process that did not decide it: the campaign's spend counts it", () => {
     const d: Decision = {
-      id: newDecisionId(), at: Math.floor(NOW / 1000), tenantId: 1, channelId: 2, subpublisherId: 0, tagId: 9, campaignId: 5, creativeId: 0, advertiserId: 3,
-      country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'news.example', revenueCpm: 4_000_000, costCpm: 3_000_000, test: 0,
-      integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0,
+      id: newDecisionId(),
+      at: Math.floor(NOW / 1000),
+      tenantId: 1,
+      channelId: 2,
+      subpublisherId: 0,
+      tagId: 9,
+      campaignId: 5,
+      creativeId: 0,
+      advertiserId: 3,
+      country: 'US',
+      device: 'desktop',
+      os: 'windows',
+      appBundle: '',
+      domain: 'news.example',
+      revenueCpm: 4_000_000,
+      costCpm: 3_000_000,
+      test: 0,
+      integration: 'VAST',
+      supplierId: 0,
+      adexchangeId: 0,
+      dealId: '',
+      partner: '',
+      marketplace: '',
+      viewer: '',
+      postbid: 0,
     };
     const live = snapshot([campaign(5)], [tag(9)]);
     const paused = snapshot([], []);
@@ -76,7 +112,14 @@ describe('entities that left the snapshot', () => {
     const res: EdgeResponse = { statusCode: 200, headersSent: false, destroyed: false, writeHead() {}, end() {} };
     const spentAfterImpression = (current: Snapshot) => {
       const pacing = new DeliveryGate();
-      const deps = { clock: new TestClock(NOW), signer, replay: new ReplayGuard(), pacing, counters: new HourlyCounters(() => null), snapshot: () => current };
+      const deps = {
+        clock: new TestClock(NOW),
+        signer,
+        replay: new ReplayGuard(),
+        pacing,
+        counters: new HourlyCounters(() => null),
+        snapshot: () => current,
+      };
       handleEvent(deps, new URLSearchParams({ e: 'impression', t: signer.sign(d) }), res, NOW + 5_000);
       return pacing.delivery.pacingState(campaign(5), NOW + 5_000).spentToday;
     };

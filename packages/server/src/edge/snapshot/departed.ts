@@ -38,12 +38,21 @@ export class DepartedEntities {
   }
 }
 
-function note<T>(left: Map<number, LeftAt<T>>, before: ReadonlyMap<number, T>, after: ReadonlyMap<number, T>, now: number): void {
+function note<T>(
+  left: Map<number, LeftAt<T>>,
+  before: ReadonlyMap<number, T>,
+  after: ReadonlyMap<number, T>,
+  now: number,
+): void {
   for (const [id, entry] of left) if (after.has(id) || now - entry.at > DEPARTED_MS) left.delete(id);
   for (const [id, value] of before) if (!after.has(id)) left.set(id, { value, at: now });
 }
 
-function seed<T>(left: Map<number, LeftAt<T>>, before: ReadonlyMap<number, LeftAt<T>>, live: ReadonlyMap<number, T>): void {
+function seed<T>(
+  left: Map<number, LeftAt<T>>,
+  before: ReadonlyMap<number, LeftAt<T>>,
+  live: ReadonlyMap<number, T>,
+): void {
   for (const [id, entry] of before) if (!live.has(id) && !left.has(id)) left.set(id, entry);
 }
 

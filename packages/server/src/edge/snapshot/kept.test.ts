@@ -1,4 +1,11 @@
-import { type CreativeRow, parseAppListRow, parseCampaignRow, parseCreativeRow, parseTargetingRow, type StoredRow } from '@adplane/shared';
+import {
+  type CreativeRow,
+  parseAppListRow,
+  parseCampaignRow,
+  parseCreativeRow,
+  parseTargetingRow,
+  type StoredRow,
+} from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { type Owners } from './accounts.js';
 import { type CampaignFacts, campaignFacts, compileCampaigns } from './campaigns.js';
@@ -7,12 +14,52 @@ import { Kept } from './kept.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
 
-const stored = (id: number, data: Record<string, unknown>): StoredRow => ({ id, tenantId: 1, uid: null, status: 1, archived: false, name: `Row ${id}`, data });
+const stored = (id: number, data: Record<string, unknown>): StoredRow => ({
+  id,
+  tenantId: 1,
+  uid: null,
+  status: 1,
+  archived: false,
+  name: `Row ${id}`,
+  data,
+});
 const creativeRow = (clickUrl: string) =>
-  parseCreativeRow(stored(10, { approval: 'approved', format: 'video', videoSource: 'media', clickUrl, advertiserId: 5, mediaFiles: [{ url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 }] }))!;
+  parseCreativeRow(
+    stored(10, {
+      approval: 'approved',
+      format: 'video',
+      videoSource: 'media',
+      clickUrl,
+      advertiserId: 5,
+      mediaFiles: [
+        {
+          url: 'https://cdn.example.com/a.mp4',
+          mime: 'video/mp4',
+          duration: 15,
+          width: 1280,
+          height: 720,
+          bitrate: 2000,
+        },
+      ],
+    }),
+  )!;
 const appList = (items: string[]) => parseAppListRow(stored(30, { items }))!;
-const targetingRow = parseTargetingRow(stored(20, { rules: { countries: { mode: 'include', values: ['US'] }, appLists: { mode: 'include', ids: [30] } } }))!;
-const campaignRow = (bidCpm: number) => campaignFacts(parseCampaignRow(stored(40, { startDate: '2026-01-01', endDate: '2026-12-31', bidCpm, advertiserId: 5, creativeIds: [10], targetingId: 20 }))!);
+const targetingRow = parseTargetingRow(
+  stored(20, { rules: { countries: { mode: 'include', values: ['US'] }, appLists: { mode: 'include', ids: [30] } } }),
+)!;
+const campaignRow = (bidCpm: number) =>
+  campaignFacts(
+    parseCampaignRow(
+      stored(40, {
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        bidCpm,
+        advertiserId: 5,
+        creativeIds: [10],
+        targetingId: 20,
+      }),
+    )!,
+  );
 const owners = (timezone: number, advertiser: string): Owners => ({
   tenants: new Map([[1, { id: 1, name: 'Tenant', timezone, showDsp: true }]]),
   subpublishers: new Map(),
@@ -28,8 +75,16 @@ function builder() {
     targetings: new Kept() as TargetingsKept,
     campaigns: new Kept<CampaignFacts, SnapCampaign>(),
   };
-  return (rows: { campaign: ReturnType<typeof campaignRow>; creative: ReturnType<typeof creativeRow>; list: ReturnType<typeof appList>; owners: Owners }) => {
-    const targetings = compileTargetings({ targetings: [targetingRow], applists: [rows.list], publists: [], crelists: [] }, kept.targetings);
+  return (rows: {
+    campaign: ReturnType<typeof campaignRow>;
+    creative: ReturnType<typeof creativeRow>;
+    list: ReturnType<typeof appList>;
+    owners: Owners;
+  }) => {
+    const targetings = compileTargetings(
+      { targetings: [targetingRow], applists: [rows.list], publists: [], crelists: [] },
+      kept.targetings,
+    );
     const creatives = compileCreatives([rows.creative], rows.owners, kept.creatives);
     return compileCampaigns([rows.campaign], rows.owners, creatives, targetings, NOW, kept.campaigns).get(40)!;
   };
@@ -38,7 +93,12 @@ function builder() {
 describe('a rebuild keeps what did not change', () => {
   it('keeps an unchanged campaign, and makes it again when anything it was made from changed', () => {
     const build = builder();
-    const base = { campaign: campaignRow(5_000_000), creative: creativeRow('https://brand.example.com/'), list: appList(['com.a']), owners: owners(0, 'Brand') };
+    const base = {
+      campaign: campaignRow(5_000_000),
+      creative: creativeRow('https://brand.example.com/'),
+      list: appList(['com.a']),
+      owners: owners(0, 'Brand'),
+    };
     const first = build(base);
     expect(build({ ...base, owners: owners(0, 'Brand') })).toBe(first);
 
@@ -54,16 +114,30 @@ describe('a rebuild keeps what did not change', () => {
     // a list its targeting names
     const relisted = build({ ...again, list: appList(['com.b']) });
     expect(relisted).not.toBe(kept);
-    expect([...(relisted.targeting!.apps!.values)]).toEqual(['com.b']);
+    expect([...relisted.targeting!.apps!.values]).toEqual(['com.b']);
 
     // its creative
-    const recreated = build({ ...again, list: appList(['com.b']), creative: creativeRow('https://other.example.com/') });
+    const recreated = build({
+      ...again,
+      list: appList(['com.b']),
+      creative: creativeRow('https://other.example.com/'),
+    });
     expect(recreated.creatives[0]!.clickUrl).toBe('https://other.example.com/');
 
     // its advertiser's name, its tenant's time zone
-    const renamed = build({ ...again, list: appList(['com.b']), creative: creativeRow('https://other.example.com/'), owners: owners(0, 'Brand Inc.') });
+    const renamed = build({
+      ...again,
+      list: appList(['com.b']),
+      creative: creativeRow('https://other.example.com/'),
+      owners: owners(0, 'Brand Inc.'),
+    });
     expect(renamed.advertiserName).toBe('Brand Inc.');
-    const moved = build({ ...again, list: appList(['com.b']), creative: creativeRow('https://other.example.com/'), owners: owners(-5, 'Brand Inc.') });
+    const moved = build({
+      ...again,
+      list: appList(['com.b']),
+      creative: creativeRow('https://other.example.com/'),
+      owners: owners(-5, 'Brand Inc.'),
+    });
     expect(moved.flightStartHour - renamed.flightStartHour).toBe(5);
     expect(moved.timezone).toBe(-5);
   });
@@ -72,7 +146,12 @@ describe('a rebuild keeps what did not change', () => {
     const kept = new Kept<{ id: number }, { made: number; input: string }>();
     let made = 0;
     const row = { id: 1 };
-    const take = (r: { id: number }, input: string) => kept.take(r, (last) => last.input === input, () => ({ made: ++made, input }));
+    const take = (r: { id: number }, input: string) =>
+      kept.take(
+        r,
+        (last) => last.input === input,
+        () => ({ made: ++made, input }),
+      );
     const a = take(row, 'x');
     expect(take(row, 'x')).toBe(a);
     // what it was made from changed: made again, and kept from then on

@@ -34,7 +34,24 @@ export type StoreDb = Kysely<Database>;
 export async function loadAccounts(db: StoreDb): Promise<AccountRow[]> {
   const rows = await (db as unknown as Kysely<Database & { users: { archived: number } }>)
     .selectFrom('users')
-    .select(['id', 'type', 'name', 'status', 'archived', 'tenant_id', 'manager_id', 'timezone', 'show_dsp', 'domain', 'sellers_json', 'show_check_ivt', 'show_postbid_pix', 'show_postbid_wh', 'profile', 'updated_at'])
+    .select([
+      'id',
+      'type',
+      'name',
+      'status',
+      'archived',
+      'tenant_id',
+      'manager_id',
+      'timezone',
+      'show_dsp',
+      'domain',
+      'sellers_json',
+      'show_check_ivt',
+      'show_postbid_pix',
+      'show_postbid_wh',
+      'profile',
+      'updated_at',
+    ])
     .where('type', 'in', ['demand', 'sub', 'adv'])
     .execute();
   return rows.map((r) => ({
@@ -66,7 +83,10 @@ function ivtOptionsOf(json: string | null): { setCheckIVTAll: boolean; blockIVT:
     const p: unknown = JSON.parse(json);
     if (!p || typeof p !== 'object' || Array.isArray(p)) return NO_IVT_OPTIONS;
     const { setCheckIVTAll, blockIVT } = p as { setCheckIVTAll?: unknown; blockIVT?: unknown };
-    return { setCheckIVTAll: setCheckIVTAll === 1 || setCheckIVTAll === true, blockIVT: blockIVT === 1 || blockIVT === true };
+    return {
+      setCheckIVTAll: setCheckIVTAll === 1 || setCheckIVTAll === true,
+      blockIVT: blockIVT === 1 || blockIVT === true,
+    };
   } catch {
     return NO_IVT_OPTIONS;
   }
@@ -81,7 +101,10 @@ function postbidOptionsOf(json: string | null): { postbidPercent: number; setPos
     const p: unknown = JSON.parse(json);
     if (!p || typeof p !== 'object' || Array.isArray(p)) return NO_POSTBID_OPTIONS;
     const { postbidPercent, setPostbidAll } = p as { postbidPercent?: unknown; setPostbidAll?: unknown };
-    const percent = typeof postbidPercent === 'number' && Number.isFinite(postbidPercent) ? Math.min(100, Math.max(0, postbidPercent)) : 0;
+    const percent =
+      typeof postbidPercent === 'number' && Number.isFinite(postbidPercent)
+        ? Math.min(100, Math.max(0, postbidPercent))
+        : 0;
     return { postbidPercent: percent, setPostbidAll: setPostbidAll === 1 || setPostbidAll === true };
   } catch {
     return NO_POSTBID_OPTIONS;

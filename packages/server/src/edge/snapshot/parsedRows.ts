@@ -35,7 +35,8 @@ function stampText(v: unknown): string {
  * A row's stamp: updated_at in ms, times 4, plus archived * 2 and status (a number compares and keeps
  * smaller than text).
  */
-const stampOf = (updatedMs: number, archived: unknown, status: unknown): number => updatedMs * 4 + Number(archived) * 2 + (Number(status) === 1 ? 1 : 0);
+const stampOf = (updatedMs: number, archived: unknown, status: unknown): number =>
+  updatedMs * 4 + Number(archived) * 2 + (Number(status) === 1 ? 1 : 0);
 
 /**
  * Each id has a slot; the slot's stamp, parsed value and skip reasons sit in flat arrays. The store's
@@ -90,8 +91,13 @@ export class ParsedRows<T> {
       // ISO text: SQLite compares the stored ISO text, PostgreSQL casts it to the column's timestamptz
       const since = new Date(this.newest - MARGIN_MS).toISOString();
       const [heads, count] = await Promise.all([
-        this.table(db).select(['id', 'updated_at', 'archived', 'status']).where('updated_at', '>=', since as never).execute(),
-        this.table(db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        this.table(db)
+          .select(['id', 'updated_at', 'archived', 'status'])
+          .where('updated_at', '>=', since as never)
+          .execute(),
+        this.table(db)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       take(heads as Head[]);
       if (this.slots.size === Number(count.n)) return stale;
@@ -121,7 +127,13 @@ export class ParsedRows<T> {
           // left null: the typed parser skips and counts it
         }
         const row: LoadedRow = {
-          id: Number(r.id), tenantId: r.tenant_id === null ? null : Number(r.tenant_id), uid: r.uid, name: r.name, status: Number(r.status), archived: Number(r.archived) === 1, data,
+          id: Number(r.id),
+          tenantId: r.tenant_id === null ? null : Number(r.tenant_id),
+          uid: r.uid,
+          name: r.name,
+          status: Number(r.status),
+          archived: Number(r.archived) === 1,
+          data,
           createdAt: stampText(r.created_at),
         };
         const slot = this.slots.get(row.id);

@@ -49,7 +49,12 @@ export interface AccountPostbid {
 
 export const NO_POSTBID: PostbidSnapshot = { maxImps: 0, channels: new Map(), tenants: new Map(), enabled: new Set() };
 
-export function compilePostbid(accounts: readonly AccountPostbid[], ivts: readonly IvtRow[], channels: readonly ChannelRow[], maxImps: number): PostbidSnapshot {
+export function compilePostbid(
+  accounts: readonly AccountPostbid[],
+  ivts: readonly IvtRow[],
+  channels: readonly ChannelRow[],
+  maxImps: number,
+): PostbidSnapshot {
   const pixelsByTenant = new Map<number, Map<number, SnapPostbidPixel>>();
   for (const p of ivts) {
     if (p.stage !== 'postbid' || !isLive(p) || p.tenantId === null || p.samplePercent <= 0) continue;
@@ -65,7 +70,13 @@ export function compilePostbid(accounts: readonly AccountPostbid[], ivts: readon
     enabled.add(a.tenantId);
     settings.set(a.tenantId, a);
     const pixels = pixelsByTenant.get(a.tenantId);
-    if (a.all && pixels?.size) tenants.set(a.tenantId, { tenantId: a.tenantId, percent: a.percent, pixels: [...pixels.values()], source: 'account' });
+    if (a.all && pixels?.size)
+      tenants.set(a.tenantId, {
+        tenantId: a.tenantId,
+        percent: a.percent,
+        pixels: [...pixels.values()],
+        source: 'account',
+      });
   }
   const byChannel = new Map<number, PostbidPlan>();
   for (const c of channels) {
@@ -75,7 +86,8 @@ export function compilePostbid(accounts: readonly AccountPostbid[], ivts: readon
     const own = pixelsByTenant.get(c.tenantId);
     // only the account's own live post-bid pixels: a stale or foreign id in the list is ignored
     const pixels = c.ivtIds.map((id) => own?.get(id)).filter((p): p is SnapPostbidPixel => p !== undefined);
-    if (pixels.length) byChannel.set(c.id, { tenantId: c.tenantId, percent: account.percent, pixels, source: 'channel' });
+    if (pixels.length)
+      byChannel.set(c.id, { tenantId: c.tenantId, percent: account.percent, pixels, source: 'channel' });
   }
   return { maxImps: maxImps > 0 ? maxImps : 0, channels: byChannel, tenants, enabled };
 }

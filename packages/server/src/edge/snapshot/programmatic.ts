@@ -37,7 +37,11 @@ export function compileSuppliers(
   return out;
 }
 
-export function compileAdExchanges(rows: readonly AdExchangeRow[], owners: Owners, targetings: ReadonlyMap<number, CompiledTargeting>): Map<number, SnapAdExchange[]> {
+export function compileAdExchanges(
+  rows: readonly AdExchangeRow[],
+  owners: Owners,
+  targetings: ReadonlyMap<number, CompiledTargeting>,
+): Map<number, SnapAdExchange[]> {
   const out = new Map<number, SnapAdExchange[]>();
   for (const x of rows) {
     if (!isLive(x) || !ownersServe(owners, x.tenantId, {}) || !owners.tenants.get(x.tenantId!)!.showDsp) continue;

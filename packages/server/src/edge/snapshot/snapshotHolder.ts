@@ -58,7 +58,16 @@ export class SnapshotHolder {
           const next = await this.compile(this.db);
           this.departed.swap(this.current, next, this.clock.now());
           this.current = next;
-          this.log.info({ version: next.version, ms: next.buildMs, channels: next.channels.size, campaigns: next.campaigns.size, skipped: next.skipped }, 'edge snapshot built');
+          this.log.info(
+            {
+              version: next.version,
+              ms: next.buildMs,
+              channels: next.channels.size,
+              campaigns: next.campaigns.size,
+              skipped: next.skipped,
+            },
+            'edge snapshot built',
+          );
         } while (this.again);
       } catch (error) {
         this.log.error({ err: error }, 'edge snapshot build failed: keeping the previous one');

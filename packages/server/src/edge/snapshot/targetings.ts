@@ -26,21 +26,39 @@ export function compileTargetings(
   },
   kept: TargetingsKept = new Kept(),
 ): Map<number, CompiledTargeting> {
-  const lists: ListItems = { apps: items(rows.applists), publishers: items(rows.publists), creatives: items(rows.crelists) };
+  const lists: ListItems = {
+    apps: items(rows.applists),
+    publishers: items(rows.publists),
+    creatives: items(rows.crelists),
+  };
   const out = new Map<number, CompiledTargeting>();
   for (const t of rows.targetings) {
     if (!isLive(t)) continue;
-    const named = [...listsNamed(t.rules.appLists, lists.apps), ...listsNamed(t.rules.pubLists, lists.publishers), ...listsNamed(t.rules.creLists, lists.creatives)];
-    const made = kept.take(t, (last) => sameElements(last.lists, named), () => ({ compiled: compileTargeting(t.id, t.rules, lists), lists: named }));
+    const named = [
+      ...listsNamed(t.rules.appLists, lists.apps),
+      ...listsNamed(t.rules.pubLists, lists.publishers),
+      ...listsNamed(t.rules.creLists, lists.creatives),
+    ];
+    const made = kept.take(
+      t,
+      (last) => sameElements(last.lists, named),
+      () => ({ compiled: compileTargeting(t.id, t.rules, lists), lists: named }),
+    );
     out.set(t.id, made.compiled);
   }
   return out;
 }
 
 /** A compiled targeting, with the items of the lists it was compiled from. */
-export type TargetingsKept = Kept<TargetingRow, { compiled: CompiledTargeting; lists: readonly (readonly string[] | undefined)[] }>;
+export type TargetingsKept = Kept<
+  TargetingRow,
+  { compiled: CompiledTargeting; lists: readonly (readonly string[] | undefined)[] }
+>;
 
 /** The items of each list a rule names (undefined for a list that is not live), in the rule's order. */
-function listsNamed(rule: { ids: readonly number[] } | null | undefined, lists: ReadonlyMap<number, readonly string[]>): (readonly string[] | undefined)[] {
+function listsNamed(
+  rule: { ids: readonly number[] } | null | undefined,
+  lists: ReadonlyMap<number, readonly string[]>,
+): (readonly string[] | undefined)[] {
   return rule ? rule.ids.map((id) => lists.get(id)) : [];
 }

@@ -34,7 +34,12 @@ export function countBits(words: Uint32Array): number {
 }
 
 /** out = out AND (any OR include[v]) AND NOT exclude[v], word by word, without allocating. */
-export function narrow(out: Uint32Array, any: Uint32Array, include: Uint32Array | undefined, exclude: Uint32Array | undefined): void {
+export function narrow(
+  out: Uint32Array,
+  any: Uint32Array,
+  include: Uint32Array | undefined,
+  exclude: Uint32Array | undefined,
+): void {
   for (let k = 0; k < out.length; k++) {
     let pass = any[k]!;
     if (include) pass |= include[k]!;

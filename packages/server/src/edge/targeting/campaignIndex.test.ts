@@ -5,7 +5,11 @@ import { nextBit } from './bitset.js';
 import { CampaignIndex } from './campaignIndex.js';
 import { type CompiledTargeting, compileTargeting, refusal } from './compiledTargeting.js';
 
-const LISTS = { apps: new Map([[7, ['com.example.tv', 'com.example.news']]]), publishers: new Map(), creatives: new Map() };
+const LISTS = {
+  apps: new Map([[7, ['com.example.tv', 'com.example.news']]]),
+  publishers: new Map(),
+  creatives: new Map(),
+};
 const NOW = Date.UTC(2026, 10, 23, 14, 30); // a Monday, 14:30 UTC
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const RAW_RULES: object[] = [
@@ -29,7 +33,9 @@ const RAW_RULES: object[] = [
 ];
 const RULES = RAW_RULES.map((r, i) => compileTargeting(i, TargetingRules.parse(r), LISTS));
 /** The rules that target IAB categories alone, by position. */
-const CATEGORY_ONLY = RAW_RULES.flatMap((r, i) => (Object.keys(r).join() === 'iabCategories' ? [{ i, rule: TargetingRules.parse(r).iabCategories }] : []));
+const CATEGORY_ONLY = RAW_RULES.flatMap((r, i) =>
+  Object.keys(r).join() === 'iabCategories' ? [{ i, rule: TargetingRules.parse(r).iabCategories }] : [],
+);
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
@@ -48,7 +54,10 @@ describe('campaign index', () => {
   });
 
   it('passes exactly the campaigns whose indexed rules pass, for every context, cached or not', () => {
-    const items = Array.from({ length: 300 }, (_, i) => ({ id: i, targeting: i % 7 === 6 ? null : RULES[i % RULES.length]! }));
+    const items = Array.from({ length: 300 }, (_, i) => ({
+      id: i,
+      targeting: i % 7 === 6 ? null : RULES[i % RULES.length]!,
+    }));
     const index = new CampaignIndex(items, (c) => c.targeting);
     const contexts = [];
     for (const ip of ['8.8.8.8', '81.2.69.160', '1.1.1.1', '24.24.24.24']) {
@@ -65,7 +74,13 @@ describe('campaign index', () => {
           ['', 'IAB99,IAB2-1', ''],
         ]) {
           for (const now of [NOW, NOW - 86_400_000, NOW + 2 * 3_600_000 - 14 * 3_600_000]) {
-            contexts.push(buildRequestContext({ ip, w: w!, content_cat: cat!, app_bundle: app! }, { remoteAddress: '', userAgent: ua }, now));
+            contexts.push(
+              buildRequestContext(
+                { ip, w: w!, content_cat: cat!, app_bundle: app! },
+                { remoteAddress: '', userAgent: ua },
+                now,
+              ),
+            );
           }
         }
       }
@@ -77,7 +92,10 @@ describe('campaign index', () => {
       const cats = ctx.query.contentCategory.split(',');
       for (const { i, rule } of CATEGORY_ONLY) {
         const hit = cats.some((c) => rule.values.some((v) => c === v || c.startsWith(`${v}-`)));
-        expect(refusal(RULES[i]!, ctx) === null, `${rule.mode} ${rule.values.join()} on ${ctx.query.contentCategory}`).toBe(hit === (rule.mode === 'include'));
+        expect(
+          refusal(RULES[i]!, ctx) === null,
+          `${rule.mode} ${rule.values.join()} on ${ctx.query.contentCategory}`,
+        ).toBe(hit === (rule.mode === 'include'));
       }
       const expected = items.filter((c) => !c.targeting || refusal(c.targeting, ctx) === null).map((c) => c.id);
       for (let round = 0; round < 2; round++) {
@@ -89,13 +107,17 @@ describe('campaign index', () => {
 });
 
 describe('IAB category targeting', () => {
-  const ctxOf = (cat: string) => buildRequestContext({ ip: '8.8.8.8', content_cat: cat }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
-  const rule = (mode: 'include' | 'exclude', values: string[]) => compileTargeting(1, TargetingRules.parse({ iabCategories: { mode, values } }), LISTS);
+  const ctxOf = (cat: string) =>
+    buildRequestContext({ ip: '8.8.8.8', content_cat: cat }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
+  const rule = (mode: 'include' | 'exclude', values: string[]) =>
+    compileTargeting(1, TargetingRules.parse({ iabCategories: { mode, values } }), LISTS);
   /** The rule's verdict, which the index must give too. */
   function passes(t: CompiledTargeting, cat: string): boolean {
     const ctx = ctxOf(cat);
     const byRule = refusal(t, ctx) === null;
-    expect(new CampaignIndex([t], (x) => x).passing(ctx).count, `index and rule agree on ${cat || 'no category'}`).toBe(byRule ? 1 : 0);
+    expect(new CampaignIndex([t], (x) => x).passing(ctx).count, `index and rule agree on ${cat || 'no category'}`).toBe(
+      byRule ? 1 : 0,
+    );
     return byRule;
   }
 

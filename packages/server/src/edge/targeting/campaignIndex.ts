@@ -21,11 +21,30 @@ interface DimensionIndex {
   exclude: Map<string, Bitset>;
 }
 
-type Dimension = 'country' | 'usState' | 'device' | 'os' | 'browser' | 'tvFamily' | 'playerSize' | 'dayPart' | 'iabCategory' | 'appBundle';
+type Dimension =
+  | 'country'
+  | 'usState'
+  | 'device'
+  | 'os'
+  | 'browser'
+  | 'tvFamily'
+  | 'playerSize'
+  | 'dayPart'
+  | 'iabCategory'
+  | 'appBundle';
 /** Dimensions of one value per request. */
 type SingleDimension = Exclude<Dimension, 'iabCategory'>;
 /** Dimensions whose values repeat all day: their passing set is cached by those values (and by the request's categories). */
-const CACHED: SingleDimension[] = ['country', 'usState', 'device', 'os', 'browser', 'tvFamily', 'playerSize', 'dayPart'];
+const CACHED: SingleDimension[] = [
+  'country',
+  'usState',
+  'device',
+  'os',
+  'browser',
+  'tvFamily',
+  'playerSize',
+  'dayPart',
+];
 /** App bundles are too many to cache by: narrowed per request, and only when some campaign has an app list. */
 const PER_REQUEST: SingleDimension = 'appBundle';
 const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', PER_REQUEST];
@@ -36,7 +55,8 @@ const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
 const dayPartRules = new WeakMap<object, CodeSet>();
 function dayPartRule(grid: NonNullable<CompiledTargeting['dayParts']>): CodeSet {
   let rule = dayPartRules.get(grid);
-  if (!rule) dayPartRules.set(grid, (rule = { include: true, values: new Set(HOURS_OF_WEEK.filter((_, h) => grid[h])) }));
+  if (!rule)
+    dayPartRules.set(grid, (rule = { include: true, values: new Set(HOURS_OF_WEEK.filter((_, h) => grid[h])) }));
   return rule;
 }
 
@@ -102,7 +122,10 @@ export class CampaignIndex<T> {
   /** Where a request's categories are combined (one at a time: passing() runs to its end synchronously). */
   private readonly scratch: Uint32Array;
 
-  constructor(readonly items: readonly T[], targetingOf: (item: T) => CompiledTargeting | null) {
+  constructor(
+    readonly items: readonly T[],
+    targetingOf: (item: T) => CompiledTargeting | null,
+  ) {
     const n = items.length;
     this.all = new Bitset(n);
     for (let i = 0; i < n; i++) this.all.set(i);
@@ -119,7 +142,8 @@ export class CampaignIndex<T> {
         const rule = ruleOf(t, d);
         if (!rule || !rule.include) index.any.set(i);
         if (rule) for (const v of rule.values) bits(rule.include ? index.include : index.exclude, v).set(i);
-        if (d === 'country' && t?.geo.include.size && t.geo.exclude.size) for (const v of t.geo.exclude) bits(index.exclude, v).set(i);
+        if (d === 'country' && t?.geo.include.size && t.geo.exclude.size)
+          for (const v of t.geo.exclude) bits(index.exclude, v).set(i);
       });
       this.dims.set(d, index);
     }
@@ -156,7 +180,12 @@ export class CampaignIndex<T> {
 
   private narrowBy(words: Uint32Array, d: SingleDimension, v: string): void {
     const index = this.dims.get(d)!;
-    narrow(words, index.any.words, v ? index.include.get(v)?.words : undefined, v ? index.exclude.get(v)?.words : undefined);
+    narrow(
+      words,
+      index.any.words,
+      v ? index.include.get(v)?.words : undefined,
+      v ? index.exclude.get(v)?.words : undefined,
+    );
   }
 
   /** Whether some rule names the category or its tier-1 parent. */

@@ -47,7 +47,10 @@ export interface ListItems {
 const codeSet = (f: { mode: 'include' | 'exclude'; values: readonly string[] }): CodeSet | null =>
   f.values.length ? { include: f.mode === 'include', values: new Set(f.values) } : null;
 
-function listSet(refs: { mode: 'include' | 'exclude'; ids: readonly number[] }, items: ReadonlyMap<number, readonly string[]>): CodeSet | null {
+function listSet(
+  refs: { mode: 'include' | 'exclude'; ids: readonly number[] },
+  items: ReadonlyMap<number, readonly string[]>,
+): CodeSet | null {
   if (!refs.ids.length) return null;
   const values = new Set<string>();
   for (const id of refs.ids) for (const item of items.get(id) ?? []) values.add(item);
@@ -124,14 +127,23 @@ export function refusal(t: CompiledTargeting, ctx: RequestContext): string | nul
   if (!passesSet(t.tvFamilies, ctx.platform.tvFamily)) return 'tv_family';
   if (t.playerSizes && !t.playerSizes.has(ctx.playerSize)) return 'player_size';
   if (!passesSet(t.apps, ctx.appBundle)) return 'app_list';
-  if (t.publishers && !passesSet(t.publishers, ctx.domain) && !(ctx.appBundle && passesSet(t.publishers, ctx.appBundle))) return 'publisher_list';
+  if (
+    t.publishers &&
+    !passesSet(t.publishers, ctx.domain) &&
+    !(ctx.appBundle && passesSet(t.publishers, ctx.appBundle))
+  )
+    return 'publisher_list';
   if (!passesCategories(t.iabCategories, ctx.iabCategories)) return 'iab_category';
   if (t.dayParts && !t.dayParts[hourOfWeek(ctx.now)]) return 'day_part';
   return null;
 }
 
 /** A creative list refuses a creative by id or by one of its advertiser domains. */
-export function creativeRefusal(t: CompiledTargeting | null, creativeId: number, adomains: readonly string[]): string | null {
+export function creativeRefusal(
+  t: CompiledTargeting | null,
+  creativeId: number,
+  adomains: readonly string[],
+): string | null {
   if (!t?.creatives) return null;
   const hit = t.creatives.values.has(String(creativeId)) || adomains.some((d) => t.creatives!.values.has(d));
   return hit === t.creatives.include ? null : 'creative_list';

@@ -37,7 +37,12 @@ export function bannerAllows(banner: NonNullable<Imp['banner']>, w: number, h: n
 /** 2.5's size ranges (wmin..wmax, hmin..hmax, removed in 2.6), read only where no size is stated; a bound not stated refuses nothing. */
 function withinRanges(banner: Record<string, unknown>, w: number, h: number): boolean {
   const { wmin, wmax, hmin, hmax } = banner;
-  return !(isNum(wmax) && wmax > 0 && w > wmax) && !(isNum(hmax) && hmax > 0 && h > hmax) && !(isNum(wmin) && w < wmin) && !(isNum(hmin) && h < hmin);
+  return (
+    !(isNum(wmax) && wmax > 0 && w > wmax) &&
+    !(isNum(hmax) && hmax > 0 && h > hmax) &&
+    !(isNum(wmin) && w < wmin) &&
+    !(isNum(hmin) && h < hmin)
+  );
 }
 
 function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): boolean {
@@ -45,7 +50,11 @@ function videoAllows(video: NonNullable<Imp['video']>, creative: SnapCreative): 
   if (creative.skipAfter && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return false;
   if (creative.videoSource === 'vast') {
     // our wrapper: the player must take wrappers (the protocol list, when stated, names one)
-    return !Array.isArray(video.protocols) || !video.protocols.length || video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p));
+    return (
+      !Array.isArray(video.protocols) ||
+      !video.protocols.length ||
+      video.protocols.some((p) => WRAPPER_PROTOCOLS.has(p))
+    );
   }
   if (!Array.isArray(video.mimes) || !video.mimes.length) return creative.mediaFiles.length > 0;
   return playsOneOf(video.mimes, creative.mediaFiles);
@@ -75,7 +84,11 @@ function mediaType(mime: string): string {
 function domainBlocked(domain: string, blocked: readonly unknown[]): boolean {
   for (const b of blocked) {
     if (typeof b !== 'string' || !b) continue;
-    if (domain === b || (domain.length > b.length && domain.endsWith(b) && domain[domain.length - b.length - 1] === '.')) return true;
+    if (
+      domain === b ||
+      (domain.length > b.length && domain.endsWith(b) && domain[domain.length - b.length - 1] === '.')
+    )
+      return true;
   }
   return false;
 }
@@ -100,8 +113,10 @@ export function ortbCreativeFits(creative: SnapCreative, imp: Imp, request: BidR
     if (!videoAllows(imp.video, creative)) return false;
   } else if (!imp.banner || !bannerAllows(imp.banner, creative.width, creative.height)) return false;
   const { badv, bcat } = request;
-  if (Array.isArray(badv) && badv.length) for (const d of creative.adomain) if (domainBlocked(d.toLowerCase(), badv)) return false;
-  if (Array.isArray(bcat) && bcat.length) for (const c of creative.iabCategories) if (categoryBlocked(c, bcat)) return false;
+  if (Array.isArray(badv) && badv.length)
+    for (const d of creative.adomain) if (domainBlocked(d.toLowerCase(), badv)) return false;
+  if (Array.isArray(bcat) && bcat.length)
+    for (const c of creative.iabCategories) if (categoryBlocked(c, bcat)) return false;
   return true;
 }
 
@@ -115,9 +130,14 @@ export const demandAdVideo = (ad: DemandInline): string => ad.mediaFiles[0]?.url
  * video (`media`: its first file, or its VAST URL), `pod_repeat`; an advertiser (one of `domains`, a
  * subdomain counting as its domain), `pod_separation`; null when neither.
  */
-export function podRepeats(pod: PodSoFar, domains: readonly string[], media: string): 'pod_repeat' | 'pod_separation' | null {
+export function podRepeats(
+  pod: PodSoFar,
+  domains: readonly string[],
+  media: string,
+): 'pod_repeat' | 'pod_separation' | null {
   if (media && pod.media.has(media)) return 'pod_repeat';
-  if (pod.domains.length) for (const d of domains) if (domainBlocked(d.toLowerCase(), pod.domains)) return 'pod_separation';
+  if (pod.domains.length)
+    for (const d of domains) if (domainBlocked(d.toLowerCase(), pod.domains)) return 'pod_separation';
   return null;
 }
 
@@ -133,7 +153,8 @@ export function lengthFits(seconds: number, ctx: RequestContext): boolean {
 }
 
 /** Whether the impression takes exact lengths only (rqddurs, live TV's "no dead air"): an ad of unknown length cannot promise one. */
-const exactLengths = (video: NonNullable<Imp['video']>): boolean => Array.isArray(video.rqddurs) && video.rqddurs.length > 0;
+const exactLengths = (video: NonNullable<Imp['video']>): boolean =>
+  Array.isArray(video.rqddurs) && video.rqddurs.length > 0;
 
 /** Whether a duration (seconds) is one the video impression takes (minduration, maxduration, rqddurs). */
 function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boolean {
@@ -160,27 +181,52 @@ function durationAllowed(video: NonNullable<Imp['video']>, seconds: number): boo
  *   already has (podRepeats).
  * A request that states nothing refuses nothing.
  */
-export function demandAdRefusal(ad: DemandInline, ctx: RequestContext, blockedDomains: readonly string[], blockedCategories: readonly string[]): string | null {
+export function demandAdRefusal(
+  ad: DemandInline,
+  ctx: RequestContext,
+  blockedDomains: readonly string[],
+  blockedCategories: readonly string[],
+): string | null {
   const domains = adomainOf(ad);
   if (blockedDomains.length && domains.some((d) => domainBlocked(d, blockedDomains))) return 'blocked_adomain';
-  if (blockedCategories.length) for (const c of iabCodesOf(ad)) if (categoryBlocked(c, blockedCategories)) return 'blocked_category';
+  if (blockedCategories.length)
+    for (const c of iabCodesOf(ad)) if (categoryBlocked(c, blockedCategories)) return 'blocked_category';
   const repeat = ctx.pod ? podRepeats(ctx.pod, domains, demandAdVideo(ad)) : null;
   if (repeat) return repeat;
   if (!ctx.ortb) return lengthFits(ad.duration, ctx) ? null : 'duration_not_allowed';
   const { request, imp } = ctx.ortb;
   const { badv, bcat } = request;
   if (Array.isArray(badv) && badv.length && domains.some((d) => domainBlocked(d, badv))) return 'blocked_adomain';
-  if (Array.isArray(bcat) && bcat.length) for (const c of iabCodesOf(ad)) if (categoryBlocked(c, bcat)) return 'blocked_category';
+  if (Array.isArray(bcat) && bcat.length)
+    for (const c of iabCodesOf(ad)) if (categoryBlocked(c, bcat)) return 'blocked_category';
   const video = imp.video;
   if (!video) return null;
   if (ad.skipOffset && Array.isArray(video.battr) && video.battr.includes(SKIPPABLE_ATTR)) return 'blocked_attribute';
   if (ad.duration > 0 ? !durationAllowed(video, ad.duration) : exactLengths(video)) return 'duration_not_allowed';
-  if (Array.isArray(video.mimes) && video.mimes.some((m) => typeof m === 'string') && !playsOneOf(video.mimes, ad.mediaFiles)) return 'mime_not_allowed';
+  if (
+    Array.isArray(video.mimes) &&
+    video.mimes.some((m) => typeof m === 'string') &&
+    !playsOneOf(video.mimes, ad.mediaFiles)
+  )
+    return 'mime_not_allowed';
   return null;
 }
 
 /** AdCOM "Creative Subtypes - Audio/Video": the VAST version of each protocol, inline and wrapper. */
-const PROTOCOL_VERSION: Readonly<Record<number, VastVersion>> = { 2: '2.0', 3: '3.0', 5: '2.0', 6: '3.0', 7: '4.0', 8: '4.0', 11: '4.1', 12: '4.1', 13: '4.2', 14: '4.2', 15: '4.2', 16: '4.2' };
+const PROTOCOL_VERSION: Readonly<Record<number, VastVersion>> = {
+  2: '2.0',
+  3: '3.0',
+  5: '2.0',
+  6: '3.0',
+  7: '4.0',
+  8: '4.0',
+  11: '4.1',
+  12: '4.1',
+  13: '4.2',
+  14: '4.2',
+  15: '4.2',
+  16: '4.2',
+};
 const WRAPPER_PROTOCOLS = new Set([4, 5, 6, 8, 10, 12, 14, 16]);
 const VERSION_RANK: Readonly<Record<VastVersion, number>> = { '2.0': 0, '3.0': 1, '4.0': 2, '4.1': 3, '4.2': 4 };
 

@@ -1,6 +1,12 @@
 import { type Clock } from '../../clock.js';
 import { Redis } from 'ioredis';
-import { type ImpressionReplayGuard, ReplayGuard, replaySlot, SharedReplayGuard, TRACKING_LIFETIME_HOURS } from './replayGuard.js';
+import {
+  type ImpressionReplayGuard,
+  ReplayGuard,
+  replaySlot,
+  SharedReplayGuard,
+  TRACKING_LIFETIME_HOURS,
+} from './replayGuard.js';
 import { KeptReplayGuard } from './savedReplay.js';
 import { type DeliveryLog } from '../../delivery/types.js';
 
@@ -14,11 +20,22 @@ import { type DeliveryLog } from '../../delivery/types.js';
  * its last event (4 KB a page of 4,096 decisions, against some 90 bytes a key per event). An event
  * key of another form is one `SET <prefix>r:<key> 1 PX <token lifetime> NX`.
  */
-export async function openReplayGuard(settings: { redisUrl: string | null }, options: { log: DeliveryLog; prefix: string; file?: string; clock?: Clock }): Promise<ImpressionReplayGuard> {
+export async function openReplayGuard(
+  settings: { redisUrl: string | null },
+  options: { log: DeliveryLog; prefix: string; file?: string; clock?: Clock },
+): Promise<ImpressionReplayGuard> {
   // without Redis: this process's memory, kept across its restarts in `file` (savedReplay.ts)
-  if (!settings.redisUrl) return options.file ? new KeptReplayGuard(options.file, options.log, undefined, clockOf(options.clock)) : new ReplayGuard();
+  if (!settings.redisUrl)
+    return options.file
+      ? new KeptReplayGuard(options.file, options.log, undefined, clockOf(options.clock))
+      : new ReplayGuard();
   const client = new Redis(settings.redisUrl, {
-    lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    connectTimeout: 2_000,
+    retryStrategy: (times: number) => Math.min(times * 100, 1_000),
   });
   // a failed check is logged by the guard (once per outage)
   client.on('error', () => {});

@@ -9,7 +9,13 @@ import { newDecisionId, unfilledDecisionId } from './trackingToken.js';
 
 const quiet = () => {
   const lines: string[] = [];
-  return { lines, log: { warn: (_o: object, m: string) => lines.push(`warn ${m}`), info: (_o: object, m: string) => lines.push(`info ${m}`) } };
+  return {
+    lines,
+    log: {
+      warn: (_o: object, m: string) => lines.push(`warn ${m}`),
+      info: (_o: object, m: string) => lines.push(`info ${m}`),
+    },
+  };
 };
 
 describe('impression replay guard', () => {
@@ -62,12 +68,15 @@ describe('impression replay guard', () => {
     expect(guard.size()).toEqual({ pages: 1, otherKeys: keys.length });
   });
 
-  it('keeps clicks and errors in pages of their own, and an unfilled decision\'s errors in pages of its counters', () => {
+  it("keeps clicks and errors in pages of their own, and an unfilled decision's errors in pages of its counters", () => {
     const guard = new ReplayGuard();
     const t = Date.UTC(2026, 0, 1);
     const ids = Array.from({ length: 10 }, () => newDecisionId());
     const unfilled = Array.from({ length: 10 }, () => unfilledDecisionId());
-    const keys = [...ids.flatMap((id) => [`${id}:impression`, `${id}:click`, `${id}:error`]), ...unfilled.map((id) => `${id}:error`)];
+    const keys = [
+      ...ids.flatMap((id) => [`${id}:impression`, `${id}:click`, `${id}:error`]),
+      ...unfilled.map((id) => `${id}:error`),
+    ];
     for (const key of keys) expect(guard.firstTime(key, t), key).toBe(true);
     for (const key of keys) expect(guard.firstTime(key, t), key).toBe(false);
     // delivery events, clicks and errors, unfilled errors: a page each, no string kept
@@ -103,7 +112,11 @@ describe('impression replay guard', () => {
       return ids.map((id) => (sharedSeen.has(id) ? false : (sharedSeen.add(id), true)));
     }, log);
     const now = Date.now();
-    const answers = await Promise.all([guard.firstTime('a:impression', now), guard.firstTime('elsewhere:impression', now), guard.firstTime('b:start', now)]);
+    const answers = await Promise.all([
+      guard.firstTime('a:impression', now),
+      guard.firstTime('elsewhere:impression', now),
+      guard.firstTime('b:start', now),
+    ]);
     expect(answers).toEqual([true, false, true]);
     expect(asked).toEqual([['a:impression', 'elsewhere:impression', 'b:start']]);
     // seen here already: no question
@@ -113,7 +126,10 @@ describe('impression replay guard', () => {
 
   it('drains: every event asked about is answered and its count done before the final flush', async () => {
     const { log } = quiet();
-    const guard = new SharedReplayGuard((ids) => new Promise((resolve) => setTimeout(() => resolve(ids.map(() => true)), 30)), log);
+    const guard = new SharedReplayGuard(
+      (ids) => new Promise((resolve) => setTimeout(() => resolve(ids.map(() => true)), 30)),
+      log,
+    );
     const counted: string[] = [];
     const now = Date.now();
     for (const id of ['a:impression', 'b:start']) {
@@ -185,17 +201,26 @@ describe('the in-process replay guard across a restart (savedReplay.ts)', () => 
       const file = join(dir, REPLAY_FILE);
       const id = newDecisionId();
       const { log, lines } = quiet();
-      const first = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      const first = await openReplayGuard(
+        { redisUrl: null },
+        { log: { ...log, error: log.warn }, prefix: 'test:', file },
+      );
       expect(await first.firstTime(`${id}:impression`, Date.now())).toBe(true);
       await first.close?.();
-      const next = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      const next = await openReplayGuard(
+        { redisUrl: null },
+        { log: { ...log, error: log.warn }, prefix: 'test:', file },
+      );
       expect(lines.some((l) => /restored/.test(l))).toBe(true);
       expect(await next.firstTime(`${id}:impression`, Date.now())).toBe(false);
       expect(await next.firstTime(`${id}:midpoint`, Date.now())).toBe(true);
       await next.close?.();
       // a damaged file: empty, with a warning
       writeFileSync(file, 'not a guard');
-      const fresh = await openReplayGuard({ redisUrl: null }, { log: { ...log, error: log.warn }, prefix: 'test:', file });
+      const fresh = await openReplayGuard(
+        { redisUrl: null },
+        { log: { ...log, error: log.warn }, prefix: 'test:', file },
+      );
       expect(lines.some((l) => l.startsWith('warn') && /could not be read/.test(l))).toBe(true);
       expect(await fresh.firstTime(`${id}:impression`, Date.now())).toBe(true);
     } finally {

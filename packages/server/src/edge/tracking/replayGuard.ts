@@ -25,7 +25,16 @@ export interface ImpressionReplayGuard {
 export const TRACKING_LIFETIME_HOURS = 25;
 
 /** The tracking events a decision counts once (trackingEvents.ts): every one of them, clicks and errors too. */
-export const COUNTED_ONCE = ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'click', 'error'] as const;
+export const COUNTED_ONCE = [
+  'impression',
+  'start',
+  'firstQuartile',
+  'midpoint',
+  'thirdQuartile',
+  'complete',
+  'click',
+  'error',
+] as const;
 /** A post-bid pixel's verdict on an impression, also counted once (doors/postback.ts). */
 export const POSTBID_VERDICT = 'postbid_ivt';
 /**
@@ -37,7 +46,10 @@ export const POSTBID_VERDICT = 'postbid_ivt';
  * counter) reports only errors, in pages of its own counters.
  */
 const FILLED_FAMILIES: readonly { mark: string; events: readonly string[] }[] = [
-  { mark: '', events: ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', POSTBID_VERDICT] },
+  {
+    mark: '',
+    events: ['impression', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', POSTBID_VERDICT],
+  },
   { mark: '+', events: ['click', 'error'] },
 ];
 const UNFILLED_MARK = '_';
@@ -174,7 +186,9 @@ export class ReplayGuard implements ImpressionReplayGuard {
         bytes.push(page.bytes);
       }
     }
-    const others = [...this.generations].filter(([hour]) => hour > oldest).map(([hour, keys]) => [hour, [...keys]] as const);
+    const others = [...this.generations]
+      .filter(([hour]) => hour > oldest)
+      .map(([hour, keys]) => [hour, [...keys]] as const);
     const header = Buffer.from(JSON.stringify({ lifetimeHours: this.lifetimeHours, pages, others }), 'utf8');
     const length = Buffer.alloc(4);
     length.writeUInt32BE(header.length);
@@ -185,11 +199,19 @@ export class ReplayGuard implements ImpressionReplayGuard {
 
   /** Takes back what `saved` wrote (pages and keys still within the lifetime), into a guard that has seen nothing yet; throws on a damaged buffer. */
   restore(data: Buffer, nowMs: number): { pages: number; otherKeys: number } {
-    if (data.length < SAVED_MAGIC.length + 4 || !data.subarray(0, SAVED_MAGIC.length).equals(SAVED_MAGIC)) throw new Error('not a saved replay guard of this version');
+    if (data.length < SAVED_MAGIC.length + 4 || !data.subarray(0, SAVED_MAGIC.length).equals(SAVED_MAGIC))
+      throw new Error('not a saved replay guard of this version');
     const headerLength = data.readUInt32BE(SAVED_MAGIC.length);
     const start = SAVED_MAGIC.length + 4;
-    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as { pages: [string, number, number][]; others: [number, string[]][] };
-    if (!Array.isArray(header.pages) || !Array.isArray(header.others) || data.length !== start + headerLength + header.pages.length * PAGE_DECISIONS) {
+    const header = JSON.parse(data.subarray(start, start + headerLength).toString('utf8')) as {
+      pages: [string, number, number][];
+      others: [number, string[]][];
+    };
+    if (
+      !Array.isArray(header.pages) ||
+      !Array.isArray(header.others) ||
+      data.length !== start + headerLength + header.pages.length * PAGE_DECISIONS
+    ) {
       throw new Error('the saved replay guard is damaged');
     }
     const oldest = Math.floor(nowMs / 3_600_000) - this.lifetimeHours;
@@ -266,14 +288,21 @@ export class SharedReplayGuard implements ImpressionReplayGuard {
     const batch = this.pending;
     if (!batch.length) return; // drained already
     this.pending = [];
-    const answered = this.check(batch.map((p) => p.id), nowMs).then(
+    const answered = this.check(
+      batch.map((p) => p.id),
+      nowMs,
+    ).then(
       (answers) => {
         if (this.down) this.log.info({}, 'impression replay guard: the shared memory answers again');
         this.down = false;
         batch.forEach((p, i) => p.resolve(answers[i] !== false));
       },
       (error: unknown) => {
-        if (!this.down) this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'impression replay guard: shared memory unreachable, events are deduplicated per process until it is back');
+        if (!this.down)
+          this.log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'impression replay guard: shared memory unreachable, events are deduplicated per process until it is back',
+          );
         this.down = true;
         for (const p of batch) p.resolve(true);
       },

@@ -29,7 +29,13 @@ describe('KeptReplayGuard', () => {
     const running = new KeptReplayGuard(file, log, NEVER, () => t);
     const filled = newDecisionId();
     const unfilled = unfilledDecisionId();
-    const keys = [`${filled}:impression`, `${filled}:click`, `${filled}:error`, `${unfilled}:error`, 'foreign-id:impression'];
+    const keys = [
+      `${filled}:impression`,
+      `${filled}:click`,
+      `${filled}:error`,
+      `${unfilled}:error`,
+      'foreign-id:impression',
+    ];
     for (const key of keys) expect(running.firstTime(key, t)).toBe(true);
     await running.persist();
     // noted after the last persist: its count has not been written either, so a new start may count it
@@ -77,14 +83,21 @@ describe('KeptReplayGuard', () => {
   it('skips a line cut by a crash and lines past the token lifetime', async () => {
     const file = newFile();
     const id = newDecisionId();
-    writeFileSync(`${file}.journal.3`, `${JSON.stringify([t - 26 * HOUR, `${id}:start`])}\n${JSON.stringify([t, `${id}:impression`])}\n`);
+    writeFileSync(
+      `${file}.journal.3`,
+      `${JSON.stringify([t - 26 * HOUR, `${id}:start`])}\n${JSON.stringify([t, `${id}:impression`])}\n`,
+    );
     appendFileSync(`${file}.journal.3`, '[17000');
     const next = new KeptReplayGuard(file, log, NEVER, () => t);
     expect(next.firstTime(`${id}:impression`, t)).toBe(false);
     expect(next.firstTime(`${id}:start`, t)).toBe(true);
     // new lines go to a later journal than any found
     await next.persist();
-    expect(readdirSync(join(file, '..')).filter((n) => n.includes('.journal.')).sort()).toEqual([`${REPLAY_FILE}.journal.3`, `${REPLAY_FILE}.journal.4`]);
+    expect(
+      readdirSync(join(file, '..'))
+        .filter((n) => n.includes('.journal.'))
+        .sort(),
+    ).toEqual([`${REPLAY_FILE}.journal.3`, `${REPLAY_FILE}.journal.4`]);
     await next.close();
   });
 });

@@ -126,7 +126,10 @@ export class ReplayJournal {
       try {
         text = readFileSync(path, 'utf8');
       } catch (error) {
-        log.warn({ file: path, err: error instanceof Error ? error.message : String(error) }, `${WHAT}: a journal could not be read`);
+        log.warn(
+          { file: path, err: error instanceof Error ? error.message : String(error) },
+          `${WHAT}: a journal could not be read`,
+        );
         continue;
       }
       for (const line of text.split('\n')) {
@@ -137,12 +140,17 @@ export class ReplayJournal {
         } catch {
           continue;
         }
-        if (!Array.isArray(entry) || typeof entry[0] !== 'number' || typeof entry[1] !== 'string' || entry[0] <= oldest) continue;
+        if (!Array.isArray(entry) || typeof entry[0] !== 'number' || typeof entry[1] !== 'string' || entry[0] <= oldest)
+          continue;
         guard.firstTime(entry[1], entry[0]);
         events++;
       }
     }
-    if (found.length) log.info({ file, journals: found.length, events }, `${WHAT}: events since the last save read back from the journal`);
+    if (found.length)
+      log.info(
+        { file, journals: found.length, events },
+        `${WHAT}: events since the last save read back from the journal`,
+      );
   }
 }
 

@@ -6,17 +6,71 @@ import { type Decision, newDecisionId, TokenSigner, VERIFIED_CAP } from './track
 const KEY = 'k'.repeat(32);
 const NOW = 1_800_000_000;
 const decision: Decision = {
-  id: newDecisionId(), at: NOW, tenantId: 12, channelId: 3456, subpublisherId: 0, tagId: 0, campaignId: 123, creativeId: 789, advertiserId: 4,
-  country: 'US', device: 'desktop', os: 'windows', appBundle: '', domain: 'example.com', revenueCpm: 5_000_000, costCpm: 3_500_000, test: 0,
-  integration: 'RTB', supplierId: 7, adexchangeId: 9, dealId: 'DEAL-1', partner: '', marketplace: 'Exchange One', viewer: 'd:abc-123', postbid: 1,
+  id: newDecisionId(),
+  at: NOW,
+  tenantId: 12,
+  channelId: 3456,
+  subpublisherId: 0,
+  tagId: 0,
+  campaignId: 123,
+  creativeId: 789,
+  advertiserId: 4,
+  country: 'US',
+  device: 'desktop',
+  os: 'windows',
+  appBundle: '',
+  domain: 'example.com',
+  revenueCpm: 5_000_000,
+  costCpm: 3_500_000,
+  test: 0,
+  integration: 'RTB',
+  supplierId: 7,
+  adexchangeId: 9,
+  dealId: 'DEAL-1',
+  partner: '',
+  marketplace: 'Exchange One',
+  viewer: 'd:abc-123',
+  postbid: 1,
 };
-const PLAIN_VAST = { integration: 'VAST', supplierId: 0, adexchangeId: 0, dealId: '', partner: '', marketplace: '', viewer: '', postbid: 0 };
+const PLAIN_VAST = {
+  integration: 'VAST',
+  supplierId: 0,
+  adexchangeId: 0,
+  dealId: '',
+  partner: '',
+  marketplace: '',
+  viewer: '',
+  postbid: 0,
+};
 const LEGACY_FIELDS = [
-  'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
-  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer',
+  'id',
+  'at',
+  'tenantId',
+  'channelId',
+  'subpublisherId',
+  'tagId',
+  'campaignId',
+  'creativeId',
+  'advertiserId',
+  'country',
+  'device',
+  'os',
+  'appBundle',
+  'domain',
+  'revenueCpm',
+  'costCpm',
+  'test',
+  'integration',
+  'supplierId',
+  'adexchangeId',
+  'dealId',
+  'partner',
+  'marketplace',
+  'viewer',
 ] as const;
 
-const mac = (payload: string, key = KEY) => createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
+const mac = (payload: string, key = KEY) =>
+  createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
 /** A token as earlier versions signed it: the values as base64url JSON. */
 const jsonToken = (values: unknown[]) => {
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -46,11 +100,25 @@ describe('tracking tokens', () => {
     const token = signer.sign(decision);
     const [payload, sig] = partsOf(token);
     // the revenue CPM (field 14) raised, the signature kept
-    const forged = payload.split('.').map((f, i) => (i === 14 ? (99_000_000).toString(36) : f)).join('.');
+    const forged = payload
+      .split('.')
+      .map((f, i) => (i === 14 ? (99_000_000).toString(36) : f))
+      .join('.');
     expect(signer.verify(`${forged}.${sig}`, NOW)).toBeNull();
     expect(new TokenSigner('x'.repeat(32)).verify(token, NOW)).toBeNull();
     expect(signer.verify(token, NOW + MAX_AGE_S + 1)).toBeNull();
-    for (const junk of ['', '.', 'a.b', `${payload}.`, `${payload}.${sig}x`, `${payload}${sig}`, 'x'.repeat(5000), '%%%.%%%', `.${sig}`]) expect(signer.verify(junk, NOW)).toBeNull();
+    for (const junk of [
+      '',
+      '.',
+      'a.b',
+      `${payload}.`,
+      `${payload}.${sig}x`,
+      `${payload}${sig}`,
+      'x'.repeat(5000),
+      '%%%.%%%',
+      `.${sig}`,
+    ])
+      expect(signer.verify(junk, NOW)).toBeNull();
   });
 
   it('keeps the tokens it verified lately: the same token finds its decision again, still refused once expired; a forged one never', () => {
@@ -105,7 +173,17 @@ describe('tracking tokens', () => {
     expect(fields[0]).toBe(decision.id);
     expect(fields[1]).toBe(NOW.toString(36));
     expect(fields[13]).toBe('example~2Ecom');
-    const texts = ['a.b~c%d', 'com.example.app', "it's (a) test! *", 'spaces and + plus & amp = eq', 'prix-é€😀', 'zh-中文', '~~..%%', '%7E', '\u0000\n'];
+    const texts = [
+      'a.b~c%d',
+      'com.example.app',
+      "it's (a) test! *",
+      'spaces and + plus & amp = eq',
+      'prix-é€😀',
+      'zh-中文',
+      '~~..%%',
+      '%7E',
+      '\u0000\n',
+    ];
     for (const text of texts) {
       const d = { ...decision, appBundle: text, domain: text, dealId: text, marketplace: text, viewer: text };
       const t = signer.sign(d);
@@ -120,7 +198,11 @@ describe('tracking tokens', () => {
 
   it('signs what the compact payload cannot hold (a fraction, a negative number, a lone surrogate) as base64url JSON, which verifies', () => {
     const signer = new TokenSigner(KEY);
-    for (const d of [{ ...decision, revenueCpm: 1_250_000.5 }, { ...decision, costCpm: -1 }, { ...decision, domain: 'bad\ud800' }]) {
+    for (const d of [
+      { ...decision, revenueCpm: 1_250_000.5 },
+      { ...decision, costCpm: -1 },
+      { ...decision, domain: 'bad\ud800' },
+    ]) {
       const token = signer.sign(d);
       expect(partsOf(token)[0]).not.toContain('.');
       expect(signer.verify(token, NOW)).toEqual(d);
@@ -140,15 +222,32 @@ describe('tracking tokens', () => {
   });
 
   it('signs with HMAC-SHA256 truncated to 128 bits, whatever the key length and the attached value', () => {
-    for (const key of ['k', 'k'.repeat(32), 'k'.repeat(63), 'k'.repeat(64), 'k'.repeat(65), 'k'.repeat(200), 'clé-é€😀'.repeat(3)]) {
+    for (const key of [
+      'k',
+      'k'.repeat(32),
+      'k'.repeat(63),
+      'k'.repeat(64),
+      'k'.repeat(65),
+      'k'.repeat(200),
+      'clé-é€😀'.repeat(3),
+    ]) {
       const signer = new TokenSigner(key);
       const token = signer.sign(decision);
       const [payload, sig] = partsOf(token);
-      const hmac = (text: string) => createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
+      const hmac = (text: string) =>
+        createHmac('sha256', key).update(text).digest().subarray(0, 16).toString('base64url');
       expect(sig).toBe(hmac(payload));
       expect(signer.verify(token, NOW)).toEqual(decision);
       // values short and long (past a SHA-256 block, past 1 KB), and a short one after them
-      for (const value of ['https://ssp.example/bill?p=1.25', 'prix-é€😀\n\u0000', 'a'.repeat(1024 - token.length - 1), 'b'.repeat(1024 - token.length), 'c'.repeat(5000), 'é'.repeat(700), 'short']) {
+      for (const value of [
+        'https://ssp.example/bill?p=1.25',
+        'prix-é€😀\n\u0000',
+        'a'.repeat(1024 - token.length - 1),
+        'b'.repeat(1024 - token.length),
+        'c'.repeat(5000),
+        'é'.repeat(700),
+        'short',
+      ]) {
         expect(signer.attach(token, value)).toBe(hmac(`${token}\n${value}`));
         expect(signer.attached(token, value, signer.attach(token, value))).toBe(true);
       }
@@ -173,7 +272,8 @@ describe('one spelling of each signed value', () => {
     if (canonical.length % 4 !== 0) out.push(canonical.slice(0, -1) + B64URL[last + 1]!);
     // the standard alphabet's spelling of '-' and '_'
     if (/[-_]/.test(canonical)) out.push(canonical.replaceAll('-', '+').replaceAll('_', '/'));
-    for (const spelling of out) expect(Buffer.from(spelling, 'base64url').equals(Buffer.from(canonical, 'base64url')), spelling).toBe(true);
+    for (const spelling of out)
+      expect(Buffer.from(spelling, 'base64url').equals(Buffer.from(canonical, 'base64url')), spelling).toBe(true);
     return out;
   }
 
@@ -182,17 +282,19 @@ describe('one spelling of each signed value', () => {
     for (let i = 0; i < 8; i++) {
       const token = signer.sign({ ...decision, id: `spelling-${i}` });
       const [payload, sig] = partsOf(token);
-      for (const spelling of respellings(sig)) expect(signer.verify(`${payload}.${spelling}`, NOW), spelling).toBeNull();
+      for (const spelling of respellings(sig))
+        expect(signer.verify(`${payload}.${spelling}`, NOW), spelling).toBeNull();
       // the canonical token still verifies, after its variants were refused and before
       expect(signer.verify(token, NOW)?.id).toBe(`spelling-${i}`);
     }
   });
 
-  it('refuses an earlier version\'s token whose base64url payload is not spelled canonically, even with a valid signature over that text', () => {
+  it("refuses an earlier version's token whose base64url payload is not spelled canonically, even with a valid signature over that text", () => {
     const signer = new TokenSigner(KEY);
     const [payload] = partsOf(legacyToken(24));
     expect(signer.verify(`${payload}.${mac(payload)}`, NOW)).not.toBeNull();
-    for (const spelling of respellings(payload)) expect(signer.verify(`${spelling}.${mac(spelling)}`, NOW), spelling).toBeNull();
+    for (const spelling of respellings(payload))
+      expect(signer.verify(`${spelling}.${mac(spelling)}`, NOW), spelling).toBeNull();
   });
 
   it('accepts an attached signature only as attach spells it', () => {

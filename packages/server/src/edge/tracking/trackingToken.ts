@@ -74,10 +74,48 @@ export const newDecisionId = (): string => ID_PREFIX + (idCounter++).toString(36
 export const unfilledDecisionId = (): string => `${ID_PREFIX}_${(unfilledCounter++).toString(36)}`;
 
 const FIELDS = [
-  'id', 'at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'country', 'device', 'os', 'appBundle', 'domain', 'revenueCpm', 'costCpm', 'test',
-  'integration', 'supplierId', 'adexchangeId', 'dealId', 'partner', 'marketplace', 'viewer', 'postbid',
+  'id',
+  'at',
+  'tenantId',
+  'channelId',
+  'subpublisherId',
+  'tagId',
+  'campaignId',
+  'creativeId',
+  'advertiserId',
+  'country',
+  'device',
+  'os',
+  'appBundle',
+  'domain',
+  'revenueCpm',
+  'costCpm',
+  'test',
+  'integration',
+  'supplierId',
+  'adexchangeId',
+  'dealId',
+  'partner',
+  'marketplace',
+  'viewer',
+  'postbid',
 ] as const;
-const NUMERIC = new Set<string>(['at', 'tenantId', 'channelId', 'subpublisherId', 'tagId', 'campaignId', 'creativeId', 'advertiserId', 'revenueCpm', 'costCpm', 'test', 'supplierId', 'adexchangeId', 'postbid']);
+const NUMERIC = new Set<string>([
+  'at',
+  'tenantId',
+  'channelId',
+  'subpublisherId',
+  'tagId',
+  'campaignId',
+  'creativeId',
+  'advertiserId',
+  'revenueCpm',
+  'costCpm',
+  'test',
+  'supplierId',
+  'adexchangeId',
+  'postbid',
+]);
 /** Per field, whether it is a number (else a string): read by index on every verify. */
 const IS_NUMERIC: readonly boolean[] = FIELDS.map((f) => NUMERIC.has(f));
 /**
@@ -146,7 +184,9 @@ export class TokenSigner {
   /** HMAC-SHA256 of the UTF-8 bytes of `payload`, truncated to 128 bits. */
   private mac(payload: string): Buffer {
     // tokens are base64url (ASCII); an attached value or a damaged token may not be: its UTF-8 bytes, as createHmac's update reads a string
-    return this.hmac.of(isAscii(payload) ? payload : Buffer.from(payload, 'utf8').toString('latin1')).subarray(0, SIG_BYTES);
+    return this.hmac
+      .of(isAscii(payload) ? payload : Buffer.from(payload, 'utf8').toString('latin1'))
+      .subarray(0, SIG_BYTES);
   }
 
   sign(d: Decision): string {
@@ -255,7 +295,8 @@ function compactPayload(values: readonly (string | number)[]): string | null {
 }
 
 /** The payload earlier versions signed: the values as JSON, in base64url. */
-const jsonPayload = (values: readonly (string | number)[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
+const jsonPayload = (values: readonly (string | number)[]): string =>
+  Buffer.from(JSON.stringify(values)).toString('base64url');
 
 /**
  * A compact payload's values, or null when it is not one of this version's (another count of
@@ -294,27 +335,72 @@ function jsonValues(payload: string): (string | number)[] | null {
   } catch {
     return null;
   }
-  if (Array.isArray(values) && values.length >= LEGACY_FROM && values.length < FIELDS.length) values.push(...LEGACY_TAIL.slice(values.length - LEGACY_FROM));
+  if (Array.isArray(values) && values.length >= LEGACY_FROM && values.length < FIELDS.length)
+    values.push(...LEGACY_TAIL.slice(values.length - LEGACY_FROM));
   if (!Array.isArray(values) || values.length !== FIELDS.length) return null;
-  for (let i = 0; i < FIELDS.length; i++) if (IS_NUMERIC[i] ? typeof values[i] !== 'number' : typeof values[i] !== 'string') return null;
+  for (let i = 0; i < FIELDS.length; i++)
+    if (IS_NUMERIC[i] ? typeof values[i] !== 'number' : typeof values[i] !== 'string') return null;
   return values as (string | number)[];
 }
 
 /** A decision's values in FIELDS order, as one array literal (no closure per token). */
 function valuesOf(d: Decision): (string | number)[] {
   return [
-    d.id, d.at, d.tenantId, d.channelId, d.subpublisherId, d.tagId, d.campaignId, d.creativeId, d.advertiserId, d.country, d.device, d.os, d.appBundle, d.domain,
-    d.revenueCpm, d.costCpm, d.test, d.integration, d.supplierId, d.adexchangeId, d.dealId, d.partner, d.marketplace, d.viewer, d.postbid,
+    d.id,
+    d.at,
+    d.tenantId,
+    d.channelId,
+    d.subpublisherId,
+    d.tagId,
+    d.campaignId,
+    d.creativeId,
+    d.advertiserId,
+    d.country,
+    d.device,
+    d.os,
+    d.appBundle,
+    d.domain,
+    d.revenueCpm,
+    d.costCpm,
+    d.test,
+    d.integration,
+    d.supplierId,
+    d.adexchangeId,
+    d.dealId,
+    d.partner,
+    d.marketplace,
+    d.viewer,
+    d.postbid,
   ];
 }
 
 /** A verified token's values as a Decision, built in one literal (one object shape for every token). */
 function decisionOf(v: readonly (string | number)[]): Decision {
   return {
-    id: v[0] as string, at: v[1] as number, tenantId: v[2] as number, channelId: v[3] as number, subpublisherId: v[4] as number, tagId: v[5] as number,
-    campaignId: v[6] as number, creativeId: v[7] as number, advertiserId: v[8] as number, country: v[9] as string, device: v[10] as string, os: v[11] as string,
-    appBundle: v[12] as string, domain: v[13] as string, revenueCpm: v[14] as number, costCpm: v[15] as number, test: v[16] as number, integration: v[17] as string,
-    supplierId: v[18] as number, adexchangeId: v[19] as number, dealId: v[20] as string, partner: v[21] as string, marketplace: v[22] as string, viewer: v[23] as string,
+    id: v[0] as string,
+    at: v[1] as number,
+    tenantId: v[2] as number,
+    channelId: v[3] as number,
+    subpublisherId: v[4] as number,
+    tagId: v[5] as number,
+    campaignId: v[6] as number,
+    creativeId: v[7] as number,
+    advertiserId: v[8] as number,
+    country: v[9] as string,
+    device: v[10] as string,
+    os: v[11] as string,
+    appBundle: v[12] as string,
+    domain: v[13] as string,
+    revenueCpm: v[14] as number,
+    costCpm: v[15] as number,
+    test: v[16] as number,
+    integration: v[17] as string,
+    supplierId: v[18] as number,
+    adexchangeId: v[19] as number,
+    dealId: v[20] as string,
+    partner: v[21] as string,
+    marketplace: v[22] as string,
+    viewer: v[23] as string,
     postbid: v[24] as number,
   };
 }
@@ -323,7 +409,11 @@ function decisionOf(v: readonly (string | number)[]): Decision {
 {
   const probe = decisionOf(FIELDS.map((f) => f));
   const back = valuesOf(probe);
-  if (FIELDS.some((f, i) => (probe as unknown as Record<string, unknown>)[f] !== f || back[i] !== f) || Object.keys(probe).length !== FIELDS.length || back.length !== FIELDS.length) {
+  if (
+    FIELDS.some((f, i) => (probe as unknown as Record<string, unknown>)[f] !== f || back[i] !== f) ||
+    Object.keys(probe).length !== FIELDS.length ||
+    back.length !== FIELDS.length
+  ) {
     throw new Error('trackingToken: valuesOf or decisionOf is out of step with FIELDS');
   }
 }

@@ -34,13 +34,20 @@ function companion(version: VastVersion, c: VastCompanion): string {
   const through = c.clickThrough ? `<CompanionClickThrough>${url(c.clickThrough)}</CompanionClickThrough>` : '';
   const alt = c.altText ? `<AltText>${x(c.altText)}</AltText>` : '';
   const params = c.adParameters ? `<AdParameters>${cdata(c.adParameters)}</AdParameters>` : '';
-  if (!isVast4(version)) return `<Companion${attrs}>${resourceXml(c.resource)}${tracking}${through}${alt}${params}</Companion>`;
-  const clicks = c.clickTracking.map(([id, u]) => `<CompanionClickTracking id="${x(id)}">${url(u)}</CompanionClickTracking>`).join('');
+  if (!isVast4(version))
+    return `<Companion${attrs}>${resourceXml(c.resource)}${tracking}${through}${alt}${params}</Companion>`;
+  const clicks = c.clickTracking
+    .map(([id, u]) => `<CompanionClickTracking id="${x(id)}">${url(u)}</CompanionClickTracking>`)
+    .join('');
   return `<Companion${attrs}>${resourceXml(c.resource)}${params}${alt}${through}${clicks}${tracking}</Companion>`;
 }
 
 /** The CompanionAds element of a creative, '' when there are none. */
-export function companionAdsXml(version: VastVersion, companions: readonly VastCompanion[] | undefined, required: CompanionsRequired = ''): string {
+export function companionAdsXml(
+  version: VastVersion,
+  companions: readonly VastCompanion[] | undefined,
+  required: CompanionsRequired = '',
+): string {
   if (!companions?.length) return '';
   const req = required && version !== '2.0' ? ` required="${required}"` : '';
   return `<CompanionAds${req}>${companions.map((c) => companion(version, c)).join('')}</CompanionAds>`;

@@ -14,16 +14,35 @@ import { type VastVersion } from './vastVersion.js';
  */
 export interface MediaExtras {
   closedCaptions: { url: string; type: string; language: string }[];
-  mezzanine: { url: string; delivery: 'progressive' | 'streaming'; type: string; width: number; height: number; codec: string; fileSize: number; mediaType: string; id: string }[];
+  mezzanine: {
+    url: string;
+    delivery: 'progressive' | 'streaming';
+    type: string;
+    width: number;
+    height: number;
+    codec: string;
+    fileSize: number;
+    mediaType: string;
+    id: string;
+  }[];
   interactive: { url: string; type: string; apiFramework: string; variableDuration: boolean | null }[];
 }
 
-export const NO_MEDIA_EXTRAS: MediaExtras = Object.freeze({ closedCaptions: [], mezzanine: [], interactive: [] }) as MediaExtras;
+export const NO_MEDIA_EXTRAS: MediaExtras = Object.freeze({
+  closedCaptions: [],
+  mezzanine: [],
+  interactive: [],
+}) as MediaExtras;
 
 /** <ClosedCaptionFiles>, first in <MediaFiles> (4.1 and 4.2). */
 export function closedCaptionsXml(version: VastVersion, extras: MediaExtras | undefined): string {
   if (!extras?.closedCaptions.length || (version !== '4.1' && version !== '4.2')) return '';
-  const files = extras.closedCaptions.map((c) => `<ClosedCaptionFile${xmlAttr('type', c.type)}${xmlAttr('language', c.language)}>${url(c.url)}</ClosedCaptionFile>`).join('');
+  const files = extras.closedCaptions
+    .map(
+      (c) =>
+        `<ClosedCaptionFile${xmlAttr('type', c.type)}${xmlAttr('language', c.language)}>${url(c.url)}</ClosedCaptionFile>`,
+    )
+    .join('');
   return `<ClosedCaptionFiles>${files}</ClosedCaptionFiles>`;
 }
 
@@ -37,11 +56,12 @@ export function mediaTailXml(version: VastVersion, extras: MediaExtras | undefin
           // the 4.1+ XSDs require a mezzanine's type and size: one read bare from a 4.0 answer is left out
           .filter((m) => m.type && m.width > 0 && m.height > 0)
           .map(
-          (m) =>
-            `<Mezzanine delivery="${m.delivery}" type="${xmlEscape(m.type)}" width="${m.width}" height="${m.height}"${xmlAttr('id', m.id)}${xmlAttr('codec', m.codec)}${m.fileSize > 0 ? ` fileSize="${m.fileSize}"` : ''}${xmlAttr('mediaType', m.mediaType)}>${url(m.url)}</Mezzanine>`,
-        );
+            (m) =>
+              `<Mezzanine delivery="${m.delivery}" type="${xmlEscape(m.type)}" width="${m.width}" height="${m.height}"${xmlAttr('id', m.id)}${xmlAttr('codec', m.codec)}${m.fileSize > 0 ? ` fileSize="${m.fileSize}"` : ''}${xmlAttr('mediaType', m.mediaType)}>${url(m.url)}</Mezzanine>`,
+          );
   const interactive = extras.interactive.map((i) => {
-    const variable = version !== '4.0' && i.variableDuration !== null ? ` variableDuration="${i.variableDuration}"` : '';
+    const variable =
+      version !== '4.0' && i.variableDuration !== null ? ` variableDuration="${i.variableDuration}"` : '';
     return `<InteractiveCreativeFile${xmlAttr('type', i.type)}${xmlAttr('apiFramework', i.apiFramework)}${variable}>${url(i.url)}</InteractiveCreativeFile>`;
   });
   return mezzanine.join('') + interactive.join('');

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { inlineVast } from '../../../test/demandServers.js';
-import { type DemandInline, type DemandWrapper, demandAdParts, mergeTrackers, NO_MORE_ADS, readVastAnswer, wrapperCreative } from './vastAnswer.js';
+import {
+  type DemandInline,
+  type DemandWrapper,
+  demandAdParts,
+  mergeTrackers,
+  NO_MORE_ADS,
+  readVastAnswer,
+  wrapperCreative,
+} from './vastAnswer.js';
 import { mediaTailXml } from './mediaExtras.js';
 import { renderInline, type Verification } from './vastWriter.js';
 import { CurrencyRates } from '../ortb/currency.js';
@@ -30,7 +38,12 @@ describe('demand VAST answers', () => {
       kind: 'wrapper',
       tagUri: 'https://up.example.com/vast?id=1&b=2',
       pricingCpm: 2_250_000,
-      trackers: { impression: ['https://up.example.com/imp?a=1&b=2'], error: [], events: [['start', 'https://up.example.com/start']], clickTracking: [] },
+      trackers: {
+        impression: ['https://up.example.com/imp?a=1&b=2'],
+        error: [],
+        events: [['start', 'https://up.example.com/start']],
+        clickTracking: [],
+      },
       followAdditionalWrappers: true,
       allowMultipleAds: false,
       fallbackOnNoAd: true,
@@ -42,7 +55,9 @@ describe('demand VAST answers', () => {
     const final = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="false">'));
     expect(final.kind === 'wrapper' && final.followAdditionalWrappers).toBe(false);
     // xs:boolean as servers write it
-    const capital = readVastAnswer(VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="False" allowMultipleAds="1">'));
+    const capital = readVastAnswer(
+      VAST4_WRAPPER.replace('<Wrapper>', '<Wrapper followAdditionalWrappers="False" allowMultipleAds="1">'),
+    );
     expect(capital).toMatchObject({ followAdditionalWrappers: false, allowMultipleAds: true });
   });
 
@@ -67,13 +82,28 @@ describe('demand VAST answers', () => {
     const answer = readVastAnswer(xml);
     if (answer.kind !== 'inline') throw new Error(answer.kind);
     expect(answer.skipOffset).toBe('00:00:05');
-    expect(answer.trackers.events).toEqual([['progress', 'https://dsp.example.com/p10', '00:00:10'], ['start', 'https://dsp.example.com/start']]);
-    expect(answer.mediaFiles.map((m) => [m.codec, m.apiFramework])).toEqual([['H.264', undefined], [undefined, 'VPAID']]);
+    expect(answer.trackers.events).toEqual([
+      ['progress', 'https://dsp.example.com/p10', '00:00:10'],
+      ['start', 'https://dsp.example.com/start'],
+    ]);
+    expect(answer.mediaFiles.map((m) => [m.codec, m.apiFramework])).toEqual([
+      ['H.264', undefined],
+      [undefined, 'VPAID'],
+    ]);
     expect(answer.icons).toEqual([
       {
-        program: 'AdChoices', width: 77, height: 15, xPosition: 'right', yPosition: '', offset: '00:00:01', duration: '', apiFramework: '',
+        program: 'AdChoices',
+        width: 77,
+        height: 15,
+        xPosition: 'right',
+        yPosition: '',
+        offset: '00:00:01',
+        duration: '',
+        apiFramework: '',
         resource: { type: 'static', url: 'https://icons.example/ac.png', creativeType: 'image/png' },
-        clickThrough: 'https://privacy.example/', clickTracking: ['https://icons.example/c'], viewTracking: ['https://icons.example/v'],
+        clickThrough: 'https://privacy.example/',
+        clickTracking: ['https://icons.example/c'],
+        viewTracking: ['https://icons.example/v'],
       },
     ]);
     expect(answer.adParameters).toEqual({ text: '{"id":7}', xmlEncoded: true });
@@ -82,14 +112,33 @@ describe('demand VAST answers', () => {
       required: 'all',
       list: [
         {
-          width: 300, height: 250, id: 'c1', apiFramework: '', adSlotId: 'side', resource: { type: 'static', url: 'https://cdn.example.com/c.jpg', creativeType: 'image/jpeg' },
-          altText: 'Alt', clickThrough: 'https://brand.example.com/c', clickTracking: [['k', 'https://dsp.example.com/cc']], creativeView: ['https://dsp.example.com/cv'], adParameters: '',
+          width: 300,
+          height: 250,
+          id: 'c1',
+          apiFramework: '',
+          adSlotId: 'side',
+          resource: { type: 'static', url: 'https://cdn.example.com/c.jpg', creativeType: 'image/jpeg' },
+          altText: 'Alt',
+          clickThrough: 'https://brand.example.com/c',
+          clickTracking: [['k', 'https://dsp.example.com/cc']],
+          creativeView: ['https://dsp.example.com/cv'],
+          adParameters: '',
         },
       ],
     });
-    expect(answer.trackers.viewable).toEqual({ viewable: ['https://dsp.example.com/v'], notViewable: ['https://dsp.example.com/nv'], undetermined: ['https://dsp.example.com/vu'] });
+    expect(answer.trackers.viewable).toEqual({
+      viewable: ['https://dsp.example.com/v'],
+      notViewable: ['https://dsp.example.com/nv'],
+      undetermined: ['https://dsp.example.com/vu'],
+    });
     expect(answer.trackers.verifications).toEqual([
-      { vendor: 'doubleverify.com-omid', javaScript: [{ url: 'https://cdn.dv.example/dvtp.js', apiFramework: 'omid', browserOptional: 'false' }], executable: [], tracking: [['verificationNotExecuted', 'https://dv.example/ne?r=[REASON]']], parameters: '{"ctx":"1"}' },
+      {
+        vendor: 'doubleverify.com-omid',
+        javaScript: [{ url: 'https://cdn.dv.example/dvtp.js', apiFramework: 'omid', browserOptional: 'false' }],
+        executable: [],
+        tracking: [['verificationNotExecuted', 'https://dv.example/ne?r=[REASON]']],
+        parameters: '{"ctx":"1"}',
+      },
     ]);
   });
 
@@ -100,19 +149,55 @@ describe('demand VAST answers', () => {
 <Verification vendor="no-script"><VerificationParameters>p</VerificationParameters></Verification></AdVerifications></Extension></Extensions></Wrapper></Ad></VAST>`;
     const wrapper = readVastAnswer(v3);
     if (wrapper.kind !== 'wrapper') throw new Error(wrapper.kind);
-    expect(wrapper.trackers.verifications).toEqual([{ vendor: 'ias.com-omid', javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }], executable: [], tracking: [], parameters: '' }]);
-    const merged = mergeTrackers(wrapper.trackers, { impression: [], error: [], events: [], clickTracking: [], viewable: { viewable: ['https://d/v'], notViewable: [], undetermined: [] }, verifications: [{ ...wrapper.trackers.verifications![0]!, vendor: 'dv' }] });
+    expect(wrapper.trackers.verifications).toEqual([
+      {
+        vendor: 'ias.com-omid',
+        javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }],
+        executable: [],
+        tracking: [],
+        parameters: '',
+      },
+    ]);
+    const merged = mergeTrackers(wrapper.trackers, {
+      impression: [],
+      error: [],
+      events: [],
+      clickTracking: [],
+      viewable: { viewable: ['https://d/v'], notViewable: [], undetermined: [] },
+      verifications: [{ ...wrapper.trackers.verifications![0]!, vendor: 'dv' }],
+    });
     expect(merged.verifications!.map((v) => v.vendor)).toEqual(['ias.com-omid', 'dv']);
     expect(merged.viewable).toEqual({ viewable: ['https://d/v'], notViewable: [], undetermined: [] });
     expect(mergeTrackers(wrapper.trackers, wrapper.trackers).viewable).toBeUndefined();
   });
 
   it("lists a wrapper chain's repeated measurement once, its trackers joined, and the same vendor with other parameters apart", () => {
-    const ias: Verification = { vendor: 'ias.com-omid', javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }], executable: [], tracking: [], parameters: 'c=1' };
+    const ias: Verification = {
+      vendor: 'ias.com-omid',
+      javaScript: [{ url: 'https://ias.example/omid.js', apiFramework: 'omid', browserOptional: '' }],
+      executable: [],
+      tracking: [],
+      parameters: 'c=1',
+    };
     const notRun: [string, string] = ['verificationNotExecuted', 'https://ias.example/ne?r=[REASON]'];
-    const t = (verifications: Verification[]) => ({ impression: [], error: [], events: [], clickTracking: [], verifications });
-    const merged = mergeTrackers(t([ias]), t([{ ...ias, tracking: [notRun] }, { ...ias, parameters: 'c=2' }]));
-    expect(merged.verifications).toEqual([{ ...ias, tracking: [notRun] }, { ...ias, parameters: 'c=2' }]);
+    const t = (verifications: Verification[]) => ({
+      impression: [],
+      error: [],
+      events: [],
+      clickTracking: [],
+      verifications,
+    });
+    const merged = mergeTrackers(
+      t([ias]),
+      t([
+        { ...ias, tracking: [notRun] },
+        { ...ias, parameters: 'c=2' },
+      ]),
+    );
+    expect(merged.verifications).toEqual([
+      { ...ias, tracking: [notRun] },
+      { ...ias, parameters: 'c=2' },
+    ]);
   });
 
   it('still reads what a careless server writes (a raw & in a URL, an HTML entity): the forgiving parser takes over', () => {
@@ -126,7 +211,11 @@ describe('demand VAST answers', () => {
   it('answers the empty and broken cases with their VAST error codes', () => {
     expect(readVastAnswer('')).toMatchObject({ kind: 'empty', vastError: 303 });
     expect(readVastAnswer('<VAST version="3.0"></VAST>')).toMatchObject({ kind: 'empty', reason: 'no_ad' });
-    expect(readVastAnswer('<html><body>oops</body></html>')).toMatchObject({ kind: 'empty', vastError: 100, reason: 'not_vast' });
+    expect(readVastAnswer('<html><body>oops</body></html>')).toMatchObject({
+      kind: 'empty',
+      vastError: 100,
+      reason: 'not_vast',
+    });
     expect(readVastAnswer('\u0000\u0001 not xml at all <<<')).toMatchObject({ kind: 'empty', vastError: 100 });
   });
 
@@ -141,36 +230,76 @@ describe('demand VAST answers', () => {
     // a buffet whose first ad has no media: the next one plays
     expect(titleOf(inline('broken', '', false) + inline('fallback'))).toBe('fallback');
     // a pod plays before the stand-alone ads, lowest sequence first, wherever it stands in the document
-    expect(titleOf(inline('alone') + inline('second', ' sequence="2"') + inline('first', ' sequence="1"'))).toBe('first');
+    expect(titleOf(inline('alone') + inline('second', ' sequence="2"') + inline('first', ' sequence="1"'))).toBe(
+      'first',
+    );
     // nothing plays: why the first could not
-    expect(readVastAnswer(`<VAST version="4.2">${inline('a', '', false)}${inline('b', '', false)}</VAST>`)).toMatchObject({ kind: 'empty', reason: 'no_media', vastError: 401 });
+    expect(
+      readVastAnswer(`<VAST version="4.2">${inline('a', '', false)}${inline('b', '', false)}</VAST>`),
+    ).toMatchObject({ kind: 'empty', reason: 'no_media', vastError: 401 });
   });
 
-  it('reads what real ad servers and players\' samples send (fixtures/vast/demand: vastDemandSamples.test.ts serves them all)', () => {
+  it("reads what real ad servers and players' samples send (fixtures/vast/demand: vastDemandSamples.test.ts serves them all)", () => {
     const ad = (creatives: string, head = '<VAST version="3.0">') =>
       `${head}<Ad><InLine><AdSystem>S</AdSystem><AdTitle>T</AdTitle><Error>https://d.example/e?c=[ERRORCODE]</Error><Impression>https://d.example/i</Impression><Creatives>${creatives}</Creatives></InLine></Ad></VAST>`;
-    const linear = (media: string, duration = '00:00:10') => `<Creative><Linear><Duration>${duration}</Duration><MediaFiles>${media}</MediaFiles></Linear></Creative>`;
-    const mp4 = '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile>';
+    const linear = (media: string, duration = '00:00:10') =>
+      `<Creative><Linear><Duration>${duration}</Duration><MediaFiles>${media}</MediaFiles></Linear></Creative>`;
+    const mp4 =
+      '<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile>';
     // VAST 1.0's root: an unsupported version (102), not a parse error
-    expect(readVastAnswer('<VideoAdServingTemplate><Ad id="1"><InLine/></Ad></VideoAdServingTemplate>')).toMatchObject({ kind: 'empty', vastError: 102, reason: 'unsupported_version' });
+    expect(readVastAnswer('<VideoAdServingTemplate><Ad id="1"><InLine/></Ad></VideoAdServingTemplate>')).toMatchObject({
+      kind: 'empty',
+      vastError: 102,
+      reason: 'unsupported_version',
+    });
     // an inline ad with no creative is an empty answer (303, as vast-client reports it), with its error trackers
-    expect(readVastAnswer(ad(''))).toMatchObject({ kind: 'empty', vastError: 303, reason: 'no_creative', errorUrls: ['https://d.example/e?c=[ERRORCODE]'] });
+    expect(readVastAnswer(ad(''))).toMatchObject({
+      kind: 'empty',
+      vastError: 303,
+      reason: 'no_creative',
+      errorUrls: ['https://d.example/e?c=[ERRORCODE]'],
+    });
     // an overlay or companion-only ad cannot fill a linear slot: 201, "expecting different linearity"
-    const overlay = '<Creative><NonLinearAds><NonLinear width="300" height="50"><StaticResource creativeType="image/png">https://cdn.example/o.png</StaticResource></NonLinear></NonLinearAds></Creative>';
+    const overlay =
+      '<Creative><NonLinearAds><NonLinear width="300" height="50"><StaticResource creativeType="image/png">https://cdn.example/o.png</StaticResource></NonLinear></NonLinearAds></Creative>';
     expect(readVastAnswer(ad(overlay))).toMatchObject({ kind: 'empty', vastError: 201, reason: 'not_linear' });
     // a Duration in bare seconds; blank lines before the XML declaration; a stream that states no size
-    const bare = readVastAnswer(`\n\n  <?xml version="1.0"?>${ad(linear('<MediaFile delivery="streaming" type="application/x-mpegURL">https://cdn.example/s.m3u8</MediaFile>', '30'))}`);
-    expect(bare).toMatchObject({ kind: 'inline', duration: 30, mediaFiles: [{ url: 'https://cdn.example/s.m3u8', width: 0, height: 0 }] });
+    const bare = readVastAnswer(
+      `\n\n  <?xml version="1.0"?>${ad(linear('<MediaFile delivery="streaming" type="application/x-mpegURL">https://cdn.example/s.m3u8</MediaFile>', '30'))}`,
+    );
+    expect(bare).toMatchObject({
+      kind: 'inline',
+      duration: 30,
+      mediaFiles: [{ url: 'https://cdn.example/s.m3u8', width: 0, height: 0 }],
+    });
     // protocol-relative media take the answer's scheme; the creative's Universal Ad ID is kept (4.0 names it in idValue)
-    const uid = readVastAnswer(ad(linear(mp4.replace('https://cdn.example', '//cdn.example')).replace('</Linear>', '</Linear><UniversalAdId idRegistry="Ad-ID" idValue="ABCD0001"/>')), 'https://tags.example/vast');
-    expect(uid).toMatchObject({ kind: 'inline', mediaFiles: [{ url: 'https://cdn.example/a.mp4' }], universalAdId: { registry: 'Ad-ID', id: 'ABCD0001' } });
+    const uid = readVastAnswer(
+      ad(
+        linear(mp4.replace('https://cdn.example', '//cdn.example')).replace(
+          '</Linear>',
+          '</Linear><UniversalAdId idRegistry="Ad-ID" idValue="ABCD0001"/>',
+        ),
+      ),
+      'https://tags.example/vast',
+    );
+    expect(uid).toMatchObject({
+      kind: 'inline',
+      mediaFiles: [{ url: 'https://cdn.example/a.mp4' }],
+      universalAdId: { registry: 'Ad-ID', id: 'ABCD0001' },
+    });
     // a legacy wrapper's <VASTAdTagURL><URL>, and a relative VASTAdTagURI read against the answer's URL
-    const legacy = readVastAnswer('<VAST version="2.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURL><URL><![CDATA[https://next.example/v]]></URL></VASTAdTagURL></Wrapper></Ad></VAST>');
+    const legacy = readVastAnswer(
+      '<VAST version="2.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURL><URL><![CDATA[https://next.example/v]]></URL></VASTAdTagURL></Wrapper></Ad></VAST>',
+    );
     expect(legacy).toMatchObject({ kind: 'wrapper', tagUri: 'https://next.example/v' });
-    const relative = readVastAnswer('<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>next.xml?a=1</VASTAdTagURI></Wrapper></Ad></VAST>', 'http://tags.example/dir/first.xml');
+    const relative = readVastAnswer(
+      '<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>next.xml?a=1</VASTAdTagURI></Wrapper></Ad></VAST>',
+      'http://tags.example/dir/first.xml',
+    );
     expect(relative).toMatchObject({ kind: 'wrapper', tagUri: 'http://tags.example/dir/next.xml?a=1' });
     // a price in another currency than US dollars is not read as dollars (500 JPY is not $500)
-    const priced = (attrs: string) => readVastAnswer(ad(linear(mp4)).replace('<Impression>', `<Pricing ${attrs}> 500.00 </Pricing><Impression>`));
+    const priced = (attrs: string) =>
+      readVastAnswer(ad(linear(mp4)).replace('<Impression>', `<Pricing ${attrs}> 500.00 </Pricing><Impression>`));
     expect(priced('model="CPM" currency="usd"')).toMatchObject({ pricingCpm: 500_000_000 });
     expect(priced('model="cpm" currency="JPY"')).toMatchObject({ pricingCpm: null });
     expect(priced('model="cpc" currency="USD"')).toMatchObject({ pricingCpm: null });
@@ -190,7 +319,13 @@ describe('demand VAST answers', () => {
       `<VAST version="3.0"><Ad><InLine><AdSystem>S</AdSystem><AdTitle>T</AdTitle>${pricing}<Impression>https://d.example/i</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration>` +
       '<MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://cdn.example/a.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>';
     const priced = (attrs: string, value: string, using: CurrencyRates | 'none' = rates) => {
-      const a = readVastAnswer(inline(`<Pricing ${attrs}>${value}</Pricing>`), '', false, 0, using === 'none' ? undefined : using);
+      const a = readVastAnswer(
+        inline(`<Pricing ${attrs}>${value}</Pricing>`),
+        '',
+        false,
+        0,
+        using === 'none' ? undefined : using,
+      );
       return a.kind === 'inline' ? a.pricingCpm : a.kind;
     };
     expect(priced('model="cpm" currency="EUR"', '8.00')).toBe(10_000_000);
@@ -209,7 +344,13 @@ describe('demand VAST answers', () => {
     // dollars need no rate; a wrapper's price is converted as an inline ad's
     expect(priced('model="cpm" currency="USD"', '8.00', 'none')).toBe(8_000_000);
     expect(priced('model="cpm"', '8.00', CurrencyRates.USD_ONLY)).toBe(8_000_000);
-    const wrapper = readVastAnswer('<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Pricing model="cpm" currency="EUR">4</Pricing></Wrapper></Ad></VAST>', '', false, 0, rates);
+    const wrapper = readVastAnswer(
+      '<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Pricing model="cpm" currency="EUR">4</Pricing></Wrapper></Ad></VAST>',
+      '',
+      false,
+      0,
+      rates,
+    );
     expect(wrapper).toMatchObject({ kind: 'wrapper', pricingCpm: 5_000_000 });
   });
 
@@ -233,28 +374,53 @@ describe('demand VAST answers', () => {
     for (const garbage of ['soon', '-5', '5s', '00:5', '']) expect(skip(garbage).skipOffset, garbage).toBe('');
     // written in the answer as VAST's HH:MM:SS (3.0 and later)
     const ad = skip('5');
-    const xml = renderInline('4.2', { id: 'a', adSystem: 'S', title: 'T', advertiser: '', servingId: 's', creativeId: 'c', universalAdId: 'u', pricingCpm: null, ...demandAdParts(ad, { impression: [], error: [], events: [], clickTracking: [] }) });
+    const xml = renderInline('4.2', {
+      id: 'a',
+      adSystem: 'S',
+      title: 'T',
+      advertiser: '',
+      servingId: 's',
+      creativeId: 'c',
+      universalAdId: 'u',
+      pricingCpm: null,
+      ...demandAdParts(ad, { impression: [], error: [], events: [], clickTracking: [] }),
+    });
     expect(xml).toContain('<Linear skipoffset="00:00:05">');
   });
 
   it("adds a wrapper's icons and companions to the ad as a player shows them: the creative closest to the inline wins a conflict", () => {
-    const icon = (program: string, url: string) => `<Icon program="${program}" width="20" height="20"><StaticResource creativeType="image/png">${url}</StaticResource></Icon>`;
-    const companion = (url: string) => `<Companion width="300" height="250"><StaticResource creativeType="image/png">${url}</StaticResource></Companion>`;
+    const icon = (program: string, url: string) =>
+      `<Icon program="${program}" width="20" height="20"><StaticResource creativeType="image/png">${url}</StaticResource></Icon>`;
+    const companion = (url: string) =>
+      `<Companion width="300" height="250"><StaticResource creativeType="image/png">${url}</StaticResource></Companion>`;
     const wrapper = (icons: string, companions: string) => {
-      const w = readVastAnswer(`<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Creatives><Creative><Linear><Icons>${icons}</Icons></Linear></Creative>${companions ? `<Creative><CompanionAds>${companions}</CompanionAds></Creative>` : ''}</Creatives></Wrapper></Ad></VAST>`);
+      const w = readVastAnswer(
+        `<VAST version="3.0"><Ad><Wrapper><AdSystem>W</AdSystem><VASTAdTagURI>https://next.example/v</VASTAdTagURI><Creatives><Creative><Linear><Icons>${icons}</Icons></Linear></Creative>${companions ? `<Creative><CompanionAds>${companions}</CompanionAds></Creative>` : ''}</Creatives></Wrapper></Ad></VAST>`,
+      );
       if (w.kind !== 'wrapper') throw new Error(w.kind);
       return w;
     };
     const inline = readVastAnswer(inlineVast('https://d.example.com', 3)) as DemandInline;
-    const outer: DemandWrapper = wrapper(icon('AdChoices', 'https://outer/ac.png') + icon('PartnerMark', 'https://outer/pm.png'), companion('https://outer/c.png'));
+    const outer: DemandWrapper = wrapper(
+      icon('AdChoices', 'https://outer/ac.png') + icon('PartnerMark', 'https://outer/pm.png'),
+      companion('https://outer/c.png'),
+    );
     const inner: DemandWrapper = wrapper(icon('AdChoices', 'https://inner/ac.png'), companion('https://inner/c.png'));
     expect(outer.icons.map((i) => i.program)).toEqual(['AdChoices', 'PartnerMark']);
     // the inline ad has neither: the inner wrapper's AdChoices and companion win over the outer's
     const merged = wrapperCreative({ ...inline, icons: [], companions: { list: [], required: '' } }, [outer, inner]);
-    expect(merged.icons.map((i) => i.resource)).toEqual([{ type: 'static', url: 'https://inner/ac.png', creativeType: 'image/png' }, { type: 'static', url: 'https://outer/pm.png', creativeType: 'image/png' }]);
-    expect(merged.companions.list.map((c) => c.resource)).toEqual([{ type: 'static', url: 'https://inner/c.png', creativeType: 'image/png' }]);
+    expect(merged.icons.map((i) => i.resource)).toEqual([
+      { type: 'static', url: 'https://inner/ac.png', creativeType: 'image/png' },
+      { type: 'static', url: 'https://outer/pm.png', creativeType: 'image/png' },
+    ]);
+    expect(merged.companions.list.map((c) => c.resource)).toEqual([
+      { type: 'static', url: 'https://inner/c.png', creativeType: 'image/png' },
+    ]);
     // the inline's own companions are kept over any wrapper's
-    const own = { list: inner.companions.list.map((c) => ({ ...c, width: 728, height: 90 })), required: 'all' as const };
+    const own = {
+      list: inner.companions.list.map((c) => ({ ...c, width: 728, height: 90 })),
+      required: 'all' as const,
+    };
     expect(wrapperCreative({ ...inline, icons: [], companions: own }, [outer]).companions).toBe(own);
   });
 
@@ -264,7 +430,9 @@ describe('demand VAST answers', () => {
     const read = readVastAnswer(v40);
     if (read.kind !== 'inline') throw new Error(read.kind);
     expect(read.mediaExtras.mezzanine.map((m) => m.url)).toEqual(['https://cdn.example/mezz.mov']);
-    expect(mediaTailXml('4.0', read.mediaExtras)).toBe('<Mezzanine><![CDATA[https://cdn.example/mezz.mov]]></Mezzanine>');
+    expect(mediaTailXml('4.0', read.mediaExtras)).toBe(
+      '<Mezzanine><![CDATA[https://cdn.example/mezz.mov]]></Mezzanine>',
+    );
     expect(mediaTailXml('4.2', read.mediaExtras)).toBe('');
   });
 });

@@ -1,11 +1,30 @@
-import { childNamed as child, childrenNamed as children, descendantsNamed as descendants, parseXmlTree, textOf as text, type XmlTreeNode as XmlElement } from './xmlTree.js';
+import {
+  childNamed as child,
+  childrenNamed as children,
+  descendantsNamed as descendants,
+  parseXmlTree,
+  textOf as text,
+  type XmlTreeNode as XmlElement,
+} from './xmlTree.js';
 import { VAST_ERRORS } from './vastVersion.js';
 import { type CompanionsRequired, type VastCompanion } from './companions.js';
 import { ICON_X, ICON_Y, type VastIcon, XS_TIME } from './icons.js';
 import { type MediaExtras, NO_MEDIA_EXTRAS } from './mediaExtras.js';
 import { type VastResource } from './resources.js';
 import { AD_EXPIRES_S } from './adLifetime.js';
-import { type AdCategory, type AdParameters, type InlineAd, type NonLinearResource, type TrackingEvent, type Trackers, VAST_EVENTS, VAST_OFFSET, type VastMediaFile, type Verification, type ViewableTrackers } from './vastWriter.js';
+import {
+  type AdCategory,
+  type AdParameters,
+  type InlineAd,
+  type NonLinearResource,
+  type TrackingEvent,
+  type Trackers,
+  VAST_EVENTS,
+  VAST_OFFSET,
+  type VastMediaFile,
+  type Verification,
+  type ViewableTrackers,
+} from './vastWriter.js';
 import { vastDuration } from './xml.js';
 import { currencyCode, type RateSource } from '../ortb/currency.js';
 
@@ -112,7 +131,12 @@ export type DemandAnswer = DemandInline | DemandWrapper | EmptyAnswer;
 
 const NO_URLS: string[] = [];
 
-const emptyAnswer = (vastError: number, reason: string, errorUrls: string[] = NO_URLS): EmptyAnswer => ({ kind: 'empty', vastError, reason, errorUrls });
+const emptyAnswer = (vastError: number, reason: string, errorUrls: string[] = NO_URLS): EmptyAnswer => ({
+  kind: 'empty',
+  vastError,
+  reason,
+  errorUrls,
+});
 
 /** The error trackers of an element (<Error> children with a URL). */
 const errorUrlsOf = (e: XmlElement): string[] => children(e, 'Error').map(text).filter(Boolean);
@@ -125,7 +149,18 @@ const errorUrlsOf = (e: XmlElement): string[] => children(e, 'Error').map(text).
 const TRACKED_EVENTS = VAST_EVENTS;
 
 /** A NonLinear ad's events (VAST 2.0 to 4.2: NonLinearAds/TrackingEvents). */
-const NONLINEAR_EVENTS = new Set(['creativeView', 'acceptInvitation', 'adExpand', 'adCollapse', 'minimize', 'close', 'overlayViewDuration', 'otherAdInteraction', 'expand', 'collapse']);
+const NONLINEAR_EVENTS = new Set([
+  'creativeView',
+  'acceptInvitation',
+  'adExpand',
+  'adCollapse',
+  'minimize',
+  'close',
+  'overlayViewDuration',
+  'otherAdInteraction',
+  'expand',
+  'collapse',
+]);
 
 /** A Duration in seconds: HH:MM:SS(.mmm) as VAST writes it, or a bare number of seconds as some servers do; 0 when unreadable. */
 function seconds(t: string): number {
@@ -172,7 +207,11 @@ const urlsOf = (el: XmlElement | null, name: string): string[] => children(el, n
 function viewableOf(ad: XmlElement): ViewableTrackers | undefined {
   const v = child(ad, 'ViewableImpression');
   if (!v) return undefined;
-  const out = { viewable: urlsOf(v, 'Viewable'), notViewable: urlsOf(v, 'NotViewable'), undetermined: urlsOf(v, 'ViewUndetermined') };
+  const out = {
+    viewable: urlsOf(v, 'Viewable'),
+    notViewable: urlsOf(v, 'NotViewable'),
+    undetermined: urlsOf(v, 'ViewUndetermined'),
+  };
   return out.viewable.length || out.notViewable.length || out.undetermined.length ? out : undefined;
 }
 
@@ -180,9 +219,20 @@ function viewableOf(ad: XmlElement): ViewableTrackers | undefined {
 function verificationOf(v: XmlElement): Verification | null {
   const verification: Verification = {
     vendor: v.attrs.vendor ?? '',
-    javaScript: children(v, 'JavaScriptResource').filter((r) => text(r)).map((r) => ({ url: text(r), apiFramework: r.attrs.apiFramework ?? '', browserOptional: r.attrs.browserOptional === 'true' || r.attrs.browserOptional === 'false' ? r.attrs.browserOptional : '' })),
-    executable: children(v, 'ExecutableResource').filter((r) => text(r)).map((r) => ({ url: text(r), apiFramework: r.attrs.apiFramework ?? '', type: r.attrs.type ?? '' })),
-    tracking: children(child(v, 'TrackingEvents'), 'Tracking').filter((t) => t.attrs.event && text(t)).map((t): [string, string] => [t.attrs.event!, text(t)]),
+    javaScript: children(v, 'JavaScriptResource')
+      .filter((r) => text(r))
+      .map((r) => ({
+        url: text(r),
+        apiFramework: r.attrs.apiFramework ?? '',
+        browserOptional:
+          r.attrs.browserOptional === 'true' || r.attrs.browserOptional === 'false' ? r.attrs.browserOptional : '',
+      })),
+    executable: children(v, 'ExecutableResource')
+      .filter((r) => text(r))
+      .map((r) => ({ url: text(r), apiFramework: r.attrs.apiFramework ?? '', type: r.attrs.type ?? '' })),
+    tracking: children(child(v, 'TrackingEvents'), 'Tracking')
+      .filter((t) => t.attrs.event && text(t))
+      .map((t): [string, string] => [t.attrs.event!, text(t)]),
     parameters: text(child(v, 'VerificationParameters')),
   };
   return verification.javaScript.length || verification.executable.length ? verification : null;
@@ -193,8 +243,19 @@ function verificationOf(v: XmlElement): Verification | null {
  * (earlier versions); an ad server writing both for players of either kind lists each vendor once.
  */
 function verificationsOf(ad: XmlElement): Verification[] | undefined {
-  const lists = [child(ad, 'AdVerifications'), ...children(child(ad, 'Extensions'), 'Extension').filter((e) => e.attrs.type === 'AdVerifications').map((e) => child(e, 'AdVerifications'))];
-  const out = distinctVerifications(lists.flatMap((list) => children(list, 'Verification').map(verificationOf).filter((v): v is Verification => v !== null)));
+  const lists = [
+    child(ad, 'AdVerifications'),
+    ...children(child(ad, 'Extensions'), 'Extension')
+      .filter((e) => e.attrs.type === 'AdVerifications')
+      .map((e) => child(e, 'AdVerifications')),
+  ];
+  const out = distinctVerifications(
+    lists.flatMap((list) =>
+      children(list, 'Verification')
+        .map(verificationOf)
+        .filter((v): v is Verification => v !== null),
+    ),
+  );
   return out.length ? out : undefined;
 }
 
@@ -207,7 +268,12 @@ function verificationsOf(ad: XmlElement): Verification[] | undefined {
 function distinctVerifications(list: readonly Verification[]): Verification[] {
   const byKey = new Map<string, Verification>();
   for (const v of list) {
-    const key = JSON.stringify([v.vendor, v.javaScript.map((r) => r.url), v.executable.map((r) => r.url), v.parameters]);
+    const key = JSON.stringify([
+      v.vendor,
+      v.javaScript.map((r) => r.url),
+      v.executable.map((r) => r.url),
+      v.parameters,
+    ]);
     const earlier = byKey.get(key);
     if (!earlier) byKey.set(key, v);
     else {
@@ -222,7 +288,8 @@ function distinctVerifications(list: readonly Verification[]): Verification[] {
 /** The first usable resource of an icon or a companion: an image, else an iframe, else HTML. */
 function resourceOf(el: XmlElement): VastResource | null {
   const image = child(el, 'StaticResource');
-  if (image && text(image) && image.attrs.creativeType) return { type: 'static', url: text(image), creativeType: image.attrs.creativeType };
+  if (image && text(image) && image.attrs.creativeType)
+    return { type: 'static', url: text(image), creativeType: image.attrs.creativeType };
   const iframe = child(el, 'IFrameResource');
   if (iframe && text(iframe)) return { type: 'iframe', url: text(iframe) };
   const html = child(el, 'HTMLResource');
@@ -255,8 +322,12 @@ function companionOf(c: XmlElement): VastCompanion | null {
     resource,
     altText: text(child(c, 'AltText')),
     clickThrough: text(child(c, 'CompanionClickThrough')),
-    clickTracking: children(c, 'CompanionClickTracking').filter((t) => text(t)).map((t): [string, string] => [t.attrs.id ?? '', text(t)]),
-    creativeView: children(child(c, 'TrackingEvents'), 'Tracking').filter((t) => t.attrs.event === 'creativeView' && text(t)).map(text),
+    clickTracking: children(c, 'CompanionClickTracking')
+      .filter((t) => text(t))
+      .map((t): [string, string] => [t.attrs.id ?? '', text(t)]),
+    creativeView: children(child(c, 'TrackingEvents'), 'Tracking')
+      .filter((t) => t.attrs.event === 'creativeView' && text(t))
+      .map(text),
     adParameters: text(child(c, 'AdParameters')),
   };
 }
@@ -264,7 +335,9 @@ function companionOf(c: XmlElement): VastCompanion | null {
 /** The inline ad's companions (the first CompanionAds of its creatives) and how many the player must show. */
 function companionsOf(inline: XmlElement): { list: VastCompanion[]; required: CompanionsRequired } {
   const ads = descendants(inline, 'CompanionAds')[0];
-  const list = children(ads, 'Companion').map(companionOf).filter((c): c is VastCompanion => c !== null);
+  const list = children(ads, 'Companion')
+    .map(companionOf)
+    .filter((c): c is VastCompanion => c !== null);
   const required = ads?.attrs.required;
   return { list, required: required === 'all' || required === 'any' || required === 'none' ? required : '' };
 }
@@ -276,7 +349,8 @@ function iconOf(i: XmlElement): VastIcon | null {
   if (!width || !height) return null;
   const resource = resourceOf(i);
   if (!resource) return null;
-  const well = (value: string | undefined, pattern: RegExp) => (value && pattern.test(value.trim()) ? value.trim() : '');
+  const well = (value: string | undefined, pattern: RegExp) =>
+    value && pattern.test(value.trim()) ? value.trim() : '';
   const clicks = child(i, 'IconClicks');
   return {
     program: i.attrs.program ?? '',
@@ -295,7 +369,10 @@ function iconOf(i: XmlElement): VastIcon | null {
 }
 
 /** A Linear's readable icons (none without a Linear: a wrapper's creatives may be empty). */
-const iconsOf = (linear: XmlElement | undefined): VastIcon[] => children(child(linear, 'Icons'), 'Icon').map(iconOf).filter((i): i is VastIcon => i !== null);
+const iconsOf = (linear: XmlElement | undefined): VastIcon[] =>
+  children(child(linear, 'Icons'), 'Icon')
+    .map(iconOf)
+    .filter((i): i is VastIcon => i !== null);
 
 const httpUrl = (u: string): boolean => /^https?:\/\//i.test(u);
 
@@ -337,8 +414,18 @@ function mediaExtrasOf(files: XmlElement | null | undefined): MediaExtras {
     .filter((m) => httpUrl(m.url));
   const interactive = children(files, 'InteractiveCreativeFile')
     .filter((i) => httpUrl(text(i)))
-    .map((i) => ({ url: text(i), type: i.attrs.type ?? '', apiFramework: i.attrs.apiFramework ?? '', variableDuration: i.attrs.variableDuration === undefined ? null : i.attrs.variableDuration === 'true' || i.attrs.variableDuration === '1' }));
-  return closedCaptions.length || mezzanine.length || interactive.length ? { closedCaptions, mezzanine, interactive } : NO_MEDIA_EXTRAS;
+    .map((i) => ({
+      url: text(i),
+      type: i.attrs.type ?? '',
+      apiFramework: i.attrs.apiFramework ?? '',
+      variableDuration:
+        i.attrs.variableDuration === undefined
+          ? null
+          : i.attrs.variableDuration === 'true' || i.attrs.variableDuration === '1',
+    }));
+  return closedCaptions.length || mezzanine.length || interactive.length
+    ? { closedCaptions, mezzanine, interactive }
+    : NO_MEDIA_EXTRAS;
 }
 
 /** An ad's categories that name their authority, as VAST 4 requires (at most 20). */
@@ -364,9 +451,12 @@ function universalAdIdsOf(creative: XmlElement | null): Pick<DemandInline, 'univ
   for (const u of children(creative, 'UniversalAdId')) {
     const registry = (u.attrs.idRegistry ?? '').trim();
     const id = text(u) || (u.attrs.idValue ?? '').trim();
-    if (registry && id && ids.length < MAX_UNIVERSAL_AD_IDS) ids.push({ registry: registry.slice(0, 256), id: id.slice(0, 256) });
+    if (registry && id && ids.length < MAX_UNIVERSAL_AD_IDS)
+      ids.push({ registry: registry.slice(0, 256), id: id.slice(0, 256) });
   }
-  return ids.length > 1 ? { universalAdId: ids[0]!, moreUniversalAdIds: ids.slice(1) } : { universalAdId: ids[0] ?? null };
+  return ids.length > 1
+    ? { universalAdId: ids[0]!, moreUniversalAdIds: ids.slice(1) }
+    : { universalAdId: ids[0] ?? null };
 }
 
 function adParametersOf(linear: XmlElement): AdParameters | null {
@@ -380,7 +470,8 @@ function nonLinearTrackersOf(ad: XmlElement): Pick<Trackers, 'events' | 'clickTr
   for (const tr of descendants(ad, 'Tracking')) {
     const event = tr.attrs.event ?? '';
     const holder = tr.parent?.parent?.name;
-    if (NONLINEAR_EVENTS.has(event) && text(tr) && (holder === 'NonLinearAds' || holder === 'NonLinear')) events.push([event, text(tr)]);
+    if (NONLINEAR_EVENTS.has(event) && text(tr) && (holder === 'NonLinearAds' || holder === 'NonLinear'))
+      events.push([event, text(tr)]);
   }
   const clickTracking = descendants(ad, 'NonLinearClickTracking').map(text).filter(Boolean);
   return { events, clickTracking };
@@ -401,7 +492,8 @@ function trackersOf(ad: XmlElement, nonLinear = false): Trackers {
       t.events.push(e);
     }
     // a linear ad's click trackers (not what an Extension may name so)
-    for (const c of descendants(ad, 'ClickTracking')) if (c.parent?.name === 'VideoClicks' && text(c)) t.clickTracking.push(text(c));
+    for (const c of descendants(ad, 'ClickTracking'))
+      if (c.parent?.name === 'VideoClicks' && text(c)) t.clickTracking.push(text(c));
   }
   const viewable = viewableOf(ad);
   if (viewable) t.viewable = viewable;
@@ -425,7 +517,14 @@ export const NO_MORE_ADS = 'no_more_ads';
  * The ads a player would try and give up on before the one returned (a buffet's broken ads) are in
  * its `failedBefore`, each once over the `skip`s: those after the (skip-1)-th ad that could play.
  */
-export function readVastAnswer(xml: string, base = '', standAloneFirst = false, skip = 0, rates?: RateSource, nonLinear = false): DemandAnswer {
+export function readVastAnswer(
+  xml: string,
+  base = '',
+  standAloneFirst = false,
+  skip = 0,
+  rates?: RateSource,
+  nonLinear = false,
+): DemandAnswer {
   if (!xml.trim()) return emptyAnswer(VAST_ERRORS.noAds, 'empty_answer');
   const root = parseXmlTree(xml);
   if (!root) return emptyAnswer(VAST_ERRORS.xmlParse, 'bad_xml');
@@ -449,7 +548,10 @@ export function readVastAnswer(xml: string, base = '', standAloneFirst = false, 
     else failed = [];
   }
   // (past the last ad that could play, for a fallback: the ads after it could not play either)
-  if (skip > 0 || !first) return failed.length ? { ...emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS), failedBefore: failed } : emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS);
+  if (skip > 0 || !first)
+    return failed.length
+      ? { ...emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS), failedBefore: failed }
+      : emptyAnswer(VAST_ERRORS.noAds, NO_MORE_ADS);
   // none could play: the first one's reason, and the others' errors beside it
   return failed.length > 1 ? { ...first, failedBefore: failed.slice(1) } : first;
 }
@@ -466,7 +568,10 @@ function inPlayOrder(ads: XmlElement[], standAloneFirst: boolean): XmlElement[] 
     const n = Number(ad.attrs.sequence);
     return Number.isInteger(n) && n > 0 ? n : standAloneFirst ? -Infinity : Infinity;
   };
-  return ads.map((ad, at) => ({ ad, at, seq: sequence(ad) })).sort((a, b) => a.seq - b.seq || a.at - b.at).map((x) => x.ad);
+  return ads
+    .map((ad, at) => ({ ad, at, seq: sequence(ad) }))
+    .sort((a, b) => a.seq - b.seq || a.at - b.at)
+    .map((x) => x.ad);
 }
 
 /** An xs:boolean attribute as servers write it (true, 1, True...); `absent` when missing or unreadable. */
@@ -482,9 +587,16 @@ function readAd(ad: XmlElement, base: string, rates: RateSource | undefined, non
     const tagUri = absolute(text(child(wrapper, 'VASTAdTagURI') ?? child(wrapper, 'VASTAdTagURL')), base, true);
     if (!httpUrl(tagUri)) return emptyAnswer(VAST_ERRORS.wrapperGeneral, 'bad_wrapper', errorUrlsOf(wrapper));
     return {
-      kind: 'wrapper', tagUri, trackers: trackersOf(wrapper), pricingCpm: pricing(wrapper, rates),
-      followAdditionalWrappers: flag(wrapper.attrs.followAdditionalWrappers, true), allowMultipleAds: flag(wrapper.attrs.allowMultipleAds, false), fallbackOnNoAd: flag(wrapper.attrs.fallbackOnNoAd, true),
-      icons: iconsOf(descendants(wrapper, 'Linear')[0]), companions: companionsOf(wrapper), nonLinearTrackers: nonLinearTrackersOf(wrapper),
+      kind: 'wrapper',
+      tagUri,
+      trackers: trackersOf(wrapper),
+      pricingCpm: pricing(wrapper, rates),
+      followAdditionalWrappers: flag(wrapper.attrs.followAdditionalWrappers, true),
+      allowMultipleAds: flag(wrapper.attrs.allowMultipleAds, false),
+      fallbackOnNoAd: flag(wrapper.attrs.fallbackOnNoAd, true),
+      icons: iconsOf(descendants(wrapper, 'Linear')[0]),
+      companions: companionsOf(wrapper),
+      nonLinearTrackers: nonLinearTrackersOf(wrapper),
     };
   }
   const inline = child(ad, 'InLine');
@@ -579,14 +691,21 @@ function displayAd(inline: XmlElement, hasLinear: boolean, base: string, rates: 
  */
 function notShowable(inline: XmlElement, otherKind: boolean): EmptyAnswer {
   const errorUrls = errorUrlsOf(inline);
-  return otherKind || descendants(inline, 'CompanionAds').length ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrls) : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrls);
+  return otherKind || descendants(inline, 'CompanionAds').length
+    ? emptyAnswer(VAST_ERRORS.linearity, 'not_linear', errorUrls)
+    : emptyAnswer(VAST_ERRORS.noAds, 'no_creative', errorUrls);
 }
 
 /**
  * A NonLinear ad for a display slot: its first NonLinear with a resource to show (none: 503,
  * "couldn't find NonLinear resource with supported type"), with the ad's NonLinearAds trackers.
  */
-function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rates: RateSource | undefined): DemandAnswer {
+function nonLinearAd(
+  inline: XmlElement,
+  lists: XmlElement[],
+  base: string,
+  rates: RateSource | undefined,
+): DemandAnswer {
   for (const n of lists.flatMap((l) => children(l, 'NonLinear'))) {
     const resource = nonLinearResourceOf(n, base);
     if (!resource) continue;
@@ -618,17 +737,29 @@ function nonLinearAd(inline: XmlElement, lists: XmlElement[], base: string, rate
 export function demandAdParts(
   ad: DemandInline,
   ours: Trackers,
-): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> & Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry' | 'moreUniversalAdIds' | 'expiresS'>> {
+): Pick<InlineAd, 'clickThrough' | 'linear' | 'nonLinear' | 'companions' | 'trackers' | 'categories'> &
+  Partial<Pick<InlineAd, 'universalAdId' | 'universalAdIdRegistry' | 'moreUniversalAdIds' | 'expiresS'>> {
   return {
     // the creative's own Universal Ad ID, when the demand gave one (else the caller's)
-    ...(ad.universalAdId ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry } : {}),
+    ...(ad.universalAdId
+      ? { universalAdId: ad.universalAdId.id, universalAdIdRegistry: ad.universalAdId.registry }
+      : {}),
     ...(ad.moreUniversalAdIds ? { moreUniversalAdIds: ad.moreUniversalAdIds } : {}),
     // the demand's own expiry when it is sooner than the caller's (our token's life): never promise the player longer
     ...(ad.expiresS !== undefined ? { expiresS: Math.min(ad.expiresS, AD_EXPIRES_S) } : {}),
     categories: ad.categories,
     clickThrough: ad.clickThrough,
     // (an ad read for a display slot: its NonLinear, as our own display creatives are written)
-    linear: ad.nonLinear ? null : { duration: ad.duration || 1, mediaFiles: ad.mediaFiles, skipOffset: ad.skipOffset, icons: ad.icons, extras: ad.mediaExtras, ...(ad.adParameters ? { adParameters: ad.adParameters } : {}) },
+    linear: ad.nonLinear
+      ? null
+      : {
+          duration: ad.duration || 1,
+          mediaFiles: ad.mediaFiles,
+          skipOffset: ad.skipOffset,
+          icons: ad.icons,
+          extras: ad.mediaExtras,
+          ...(ad.adParameters ? { adParameters: ad.adParameters } : {}),
+        },
     nonLinear: ad.nonLinear ?? null,
     companions: ad.companions,
     trackers: mergeTrackers(ad.trackers, ours),
@@ -642,7 +773,10 @@ export function demandAdParts(
  * (or a wrapper nearer to it) already shows is dropped, and companions come from the inline ad, or
  * else from the wrapper nearest to it that has any (two sets would compete for the player's slots).
  */
-export function wrapperCreative(inline: DemandInline, wrappers: readonly DemandWrapper[]): Pick<DemandInline, 'icons' | 'companions'> {
+export function wrapperCreative(
+  inline: DemandInline,
+  wrappers: readonly DemandWrapper[],
+): Pick<DemandInline, 'icons' | 'companions'> {
   if (!wrappers.length) return inline;
   const icons = [...inline.icons];
   const programs = new Set(icons.map((i) => i.program.toLowerCase()));
@@ -669,7 +803,12 @@ export function mergeTrackers(...all: Trackers[]): Trackers {
     clickTracking: all.flatMap((t) => t.clickTracking),
   };
   const viewable = all.map((t) => t.viewable).filter((v): v is ViewableTrackers => v !== undefined);
-  if (viewable.length) merged.viewable = { viewable: viewable.flatMap((v) => v.viewable), notViewable: viewable.flatMap((v) => v.notViewable), undetermined: viewable.flatMap((v) => v.undetermined) };
+  if (viewable.length)
+    merged.viewable = {
+      viewable: viewable.flatMap((v) => v.viewable),
+      notViewable: viewable.flatMap((v) => v.notViewable),
+      undetermined: viewable.flatMap((v) => v.undetermined),
+    };
   // (a wrapper repeating its inline's measurement runs it once)
   const verifications = distinctVerifications(all.flatMap((t) => t.verifications ?? []));
   if (verifications.length) merged.verifications = verifications;
@@ -684,7 +823,10 @@ export function mergeTrackers(...all: Trackers[]): Trackers {
 function advertiserDomain(advertiser: string): string {
   let host = advertiser.trim().toLowerCase();
   if (!host) return '';
-  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#:].*$/, '').replace(/^www\./, '');
+  host = host
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#:].*$/, '')
+    .replace(/^www\./, '');
   return /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(host) ? host : '';
 }
 
@@ -697,6 +839,8 @@ export function adomainOf(ad: DemandInline): string[] {
 /** The IAB Content Taxonomy 1.0 codes among an ad's categories (what OpenRTB `cat` carries by default). */
 export function iabCodesOf(ad: DemandInline): string[] {
   const out: string[] = [];
-  for (const c of ad.categories) for (const code of c.code.split(',')) if (/^IAB\d{1,2}(-\d{1,2})?$/i.test(code.trim()) && out.length < 10) out.push(code.trim().toUpperCase());
+  for (const c of ad.categories)
+    for (const code of c.code.split(','))
+      if (/^IAB\d{1,2}(-\d{1,2})?$/i.test(code.trim()) && out.length < 10) out.push(code.trim().toUpperCase());
   return out;
 }

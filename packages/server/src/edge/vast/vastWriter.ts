@@ -55,7 +55,10 @@ export interface VastMediaFile {
 }
 
 /** What a NonLinear shows: an image (our display creatives, a demand's StaticResource), a demand's iframe, or HTML. */
-export type NonLinearResource = { type: 'image'; url: string; mime: string } | { type: 'iframe'; url: string } | { type: 'html'; html: string };
+export type NonLinearResource =
+  | { type: 'image'; url: string; mime: string }
+  | { type: 'iframe'; url: string }
+  | { type: 'html'; html: string };
 
 /**
  * An ad content category as VAST 4 names it (<Category authority="...">code</Category>), used by
@@ -92,7 +95,14 @@ export interface InlineAd {
    * skippable; icons (AdChoices), adParameters (what a VPAID unit reads) and the media's extras
    * (captions, mezzanine, interactive files: mediaExtras.ts) as the demand wrote them.
    */
-  linear: { duration: number; mediaFiles: VastMediaFile[]; skipOffset?: string; icons?: VastIcon[]; adParameters?: AdParameters; extras?: MediaExtras } | null;
+  linear: {
+    duration: number;
+    mediaFiles: VastMediaFile[];
+    skipOffset?: string;
+    icons?: VastIcon[];
+    adParameters?: AdParameters;
+    extras?: MediaExtras;
+  } | null;
   nonLinear: { width: number; height: number; resource: NonLinearResource } | null;
   trackers: Trackers;
   /** A demand's companion banners, and how many the player must show. */
@@ -142,11 +152,46 @@ function errors(version: VastVersion, urls: string[]): string {
 const impressions = (urls: string[]) => urls.map((u) => `<Impression>${url(u)}</Impression>`).join('');
 
 /** The linear Tracking events each version's XSD enumerates. */
-const COMMON_EVENTS = ['creativeView', 'start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'mute', 'unmute', 'pause', 'resume', 'rewind', 'close', 'acceptInvitation'];
-const VAST4_EVENTS = [...COMMON_EVENTS, 'skip', 'progress', 'playerExpand', 'playerCollapse', 'adExpand', 'adCollapse', 'minimize', 'otherAdInteraction', 'overlayViewDuration'];
+const COMMON_EVENTS = [
+  'creativeView',
+  'start',
+  'firstQuartile',
+  'midpoint',
+  'thirdQuartile',
+  'complete',
+  'mute',
+  'unmute',
+  'pause',
+  'resume',
+  'rewind',
+  'close',
+  'acceptInvitation',
+];
+const VAST4_EVENTS = [
+  ...COMMON_EVENTS,
+  'skip',
+  'progress',
+  'playerExpand',
+  'playerCollapse',
+  'adExpand',
+  'adCollapse',
+  'minimize',
+  'otherAdInteraction',
+  'overlayViewDuration',
+];
 const EVENTS: Record<VastVersion, ReadonlySet<string>> = {
   '2.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse']),
-  '3.0': new Set([...COMMON_EVENTS, 'fullscreen', 'expand', 'collapse', 'exitFullscreen', 'skip', 'progress', 'closeLinear', 'acceptInvitationLinear']),
+  '3.0': new Set([
+    ...COMMON_EVENTS,
+    'fullscreen',
+    'expand',
+    'collapse',
+    'exitFullscreen',
+    'skip',
+    'progress',
+    'closeLinear',
+    'acceptInvitationLinear',
+  ]),
   // (4.1 dropped 4.0's acceptInvitationLinear and timeSpentViewing)
   '4.0': new Set([...VAST4_EVENTS, 'acceptInvitationLinear', 'timeSpentViewing']),
   '4.1': new Set([...VAST4_EVENTS, 'closeLinear', 'loaded']),
@@ -160,9 +205,16 @@ export const VAST_EVENTS: ReadonlySet<string> = new Set(Object.values(EVENTS).fl
  * linear ad with close, and 4.1 folds 3.0's acceptInvitationLinear into acceptInvitation.
  */
 const RENAMED: Readonly<Record<string, string>> = {
-  fullscreen: 'playerExpand', exitFullscreen: 'playerCollapse', playerExpand: 'fullscreen', playerCollapse: 'exitFullscreen',
-  expand: 'adExpand', collapse: 'adCollapse', adExpand: 'expand', adCollapse: 'collapse',
-  closeLinear: 'close', acceptInvitationLinear: 'acceptInvitation',
+  fullscreen: 'playerExpand',
+  exitFullscreen: 'playerCollapse',
+  playerExpand: 'fullscreen',
+  playerCollapse: 'exitFullscreen',
+  expand: 'adExpand',
+  collapse: 'adCollapse',
+  adExpand: 'expand',
+  adCollapse: 'collapse',
+  closeLinear: 'close',
+  acceptInvitationLinear: 'acceptInvitation',
 };
 
 /** The name `event` has in `version`, or null when the version has no such event. */
@@ -196,15 +248,26 @@ function tracking(version: VastVersion, events: readonly TrackingEvent[]): strin
 function viewableImpression(version: VastVersion, v: ViewableTrackers | undefined): string {
   if (!v || !isVast4(version)) return '';
   const list = (name: string, urls: string[]) => urls.map((u) => `<${name}>${url(u)}</${name}>`).join('');
-  const inner = list('Viewable', v.viewable) + list('NotViewable', v.notViewable) + list('ViewUndetermined', v.undetermined);
+  const inner =
+    list('Viewable', v.viewable) + list('NotViewable', v.notViewable) + list('ViewUndetermined', v.undetermined);
   return inner && `<ViewableImpression>${inner}</ViewableImpression>`;
 }
 
 /** AdVerifications in VAST 4.1's shape (the one Open Measurement reads, in every version). */
 function adVerifications(list: readonly Verification[]): string {
   const one = (v: Verification) => {
-    const exec = v.executable.map((r) => `<ExecutableResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('type', r.type)}>${url(r.url)}</ExecutableResource>`).join('');
-    const js = v.javaScript.map((r) => `<JavaScriptResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('browserOptional', r.browserOptional)}>${url(r.url)}</JavaScriptResource>`).join('');
+    const exec = v.executable
+      .map(
+        (r) =>
+          `<ExecutableResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('type', r.type)}>${url(r.url)}</ExecutableResource>`,
+      )
+      .join('');
+    const js = v.javaScript
+      .map(
+        (r) =>
+          `<JavaScriptResource${xmlAttr('apiFramework', r.apiFramework)}${xmlAttr('browserOptional', r.browserOptional)}>${url(r.url)}</JavaScriptResource>`,
+      )
+      .join('');
     const events = v.tracking.map(([e, u]) => `<Tracking event="${x(e)}">${url(u)}</Tracking>`).join('');
     const params = v.parameters ? `<VerificationParameters>${cdata(v.parameters)}</VerificationParameters>` : '';
     return `<Verification${xmlAttr('vendor', v.vendor)}>${exec}${js}${events && `<TrackingEvents>${events}</TrackingEvents>`}${params}</Verification>`;
@@ -217,10 +280,16 @@ function adVerifications(list: readonly Verification[]): string {
  * (`native`), earlier versions in an Extension of type AdVerifications, as Open Measurement asks
  * of VAST before 4.1 (4.0's own element lacks the parameters and trackers the scripts need).
  */
-function verificationParts(version: VastVersion, list: readonly Verification[] | undefined): { native: string; extensions: string } {
+function verificationParts(
+  version: VastVersion,
+  list: readonly Verification[] | undefined,
+): { native: string; extensions: string } {
   if (!list?.length) return { native: '', extensions: '' };
   if (version === '4.1' || version === '4.2') return { native: adVerifications(list), extensions: '' };
-  return { native: '', extensions: `<Extensions><Extension type="AdVerifications">${adVerifications(list)}</Extension></Extensions>` };
+  return {
+    native: '',
+    extensions: `<Extensions><Extension type="AdVerifications">${adVerifications(list)}</Extension></Extensions>`,
+  };
 }
 
 function videoClicks(version: VastVersion, clickThrough: string, clickTracking: string[], wrapper: boolean): string {
@@ -245,7 +314,8 @@ function mediaFiles(version: VastVersion, files: VastMediaFile[], extras: MediaE
     const delivery = /mpegurl|dash/i.test(f.mime) ? 'streaming' : 'progressive';
     const bitrate = f.bitrate > 0 ? ` bitrate="${f.bitrate}"` : '';
     // (2.0 has no codec attribute)
-    const extra = xmlAttr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : xmlAttr('codec', f.codec ?? ''));
+    const extra =
+      xmlAttr('apiFramework', f.apiFramework ?? '') + (version === '2.0' ? '' : xmlAttr('codec', f.codec ?? ''));
     return `<MediaFile delivery="${delivery}" type="${x(f.mime)}" width="${f.width}" height="${f.height}"${bitrate}${extra}>${url(f.url)}</MediaFile>`;
   });
   return `<MediaFiles>${closedCaptionsXml(version, extras)}${items.join('')}${mediaTailXml(version, extras)}</MediaFiles>`;
@@ -260,12 +330,19 @@ function linear(version: VastVersion, ad: InlineAd, l: NonNullable<InlineAd['lin
   const icons = iconsXml(version, l.icons);
   const params = adParameters(version, l.adParameters);
   const body = isVast4(version)
-    ? icons + tracking(version, ad.trackers.events) + params + `<Duration>${vastDuration(l.duration)}</Duration>` + mediaFiles(version, l.mediaFiles, l.extras)
+    ? icons +
+      tracking(version, ad.trackers.events) +
+      params +
+      `<Duration>${vastDuration(l.duration)}</Duration>` +
+      mediaFiles(version, l.mediaFiles, l.extras)
     : icons + `<Duration>${vastDuration(l.duration)}</Duration>` + tracking(version, ad.trackers.events) + params;
   const clicks = videoClicks(version, ad.clickThrough, ad.trackers.clickTracking, false);
   // skippable from 3.0 on; a 2.0 player plays the ad through
-  const skip = l.skipOffset && version !== '2.0' && VAST_OFFSET.test(l.skipOffset) ? ` skipoffset="${l.skipOffset}"` : '';
-  return isVast4(version) ? `<Linear${skip}>${body}${clicks}</Linear>` : `<Linear${skip}>${body}${clicks}${mediaFiles(version, l.mediaFiles, l.extras)}</Linear>`;
+  const skip =
+    l.skipOffset && version !== '2.0' && VAST_OFFSET.test(l.skipOffset) ? ` skipoffset="${l.skipOffset}"` : '';
+  return isVast4(version)
+    ? `<Linear${skip}>${body}${clicks}</Linear>`
+    : `<Linear${skip}>${body}${clicks}${mediaFiles(version, l.mediaFiles, l.extras)}</Linear>`;
 }
 
 function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['nonLinear']>): string {
@@ -276,7 +353,9 @@ function nonLinear(version: VastVersion, ad: InlineAd, n: NonNullable<InlineAd['
         ? `<IFrameResource>${url(n.resource.url)}</IFrameResource>`
         : `<HTMLResource>${cdata(n.resource.html)}</HTMLResource>`;
   const through = ad.clickThrough ? `<NonLinearClickThrough>${url(ad.clickThrough)}</NonLinearClickThrough>` : '';
-  const clickTracks = ad.trackers.clickTracking.map((u) => `<NonLinearClickTracking>${url(u)}</NonLinearClickTracking>`).join('');
+  const clickTracks = ad.trackers.clickTracking
+    .map((u) => `<NonLinearClickTracking>${url(u)}</NonLinearClickTracking>`)
+    .join('');
   // 3.0 puts NonLinearClickTracking before NonLinearClickThrough; 4.x after; 2.0 has none.
   const clicks = version === '2.0' ? through : version === '3.0' ? clickTracks + through : through + clickTracks;
   // The 4.0 schema gives an inline NonLinear no size attributes; every other version requires them.
@@ -290,9 +369,11 @@ function inlineCreative(version: VastVersion, ad: InlineAd): string {
   // a demand's companions are a creative of their own after the ad's, as players expect them (2.0
   // and 3.0 allow nothing else; VAST 4 would also take them beside the linear ad)
   const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
-  if (!isVast4(version)) return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
+  if (!isVast4(version))
+    return `<Creative id="${x(ad.creativeId)}">${body}</Creative>${companions && `<Creative>${companions}</Creative>`}`;
   let ids = universalAdId(version, ad.universalAdIdRegistry || 'adplane', ad.universalAdId);
-  if (ad.moreUniversalAdIds && version === '4.2') for (const u of ad.moreUniversalAdIds) ids += universalAdId(version, u.registry, u.id);
+  if (ad.moreUniversalAdIds && version === '4.2')
+    for (const u of ad.moreUniversalAdIds) ids += universalAdId(version, u.registry, u.id);
   const own = `<Creative id="${x(ad.creativeId)}" adId="${x(ad.creativeId)}">${body}${ids}</Creative>`;
   // (a companion has no id of its own in what the demand answered: the IAB's "unknown")
   return companions ? `${own}<Creative>${companions}${universalAdId(version, 'unknown', 'unknown')}</Creative>` : own;
@@ -314,14 +395,46 @@ export function renderInline(version: VastVersion, ad: InlineAd): string {
   if (isVast4(version)) {
     const serving = version === '4.0' ? '' : `<AdServingId>${x(ad.servingId)}</AdServingId>`;
     const viewable = viewableImpression(version, ad.trackers.viewable);
-    const categories = (ad.categories ?? []).map((c) => `<Category authority="${x(c.authority)}">${x(c.code)}</Category>`).join('');
+    const categories = (ad.categories ?? [])
+      .map((c) => `<Category authority="${x(c.authority)}">${x(c.code)}</Category>`)
+      .join('');
     // (Expires is 4.1's: after Creatives and the Description we do not write)
-    const expires = version !== '4.0' && ad.expiresS !== undefined && ad.expiresS > 0 ? `<Expires>${Math.floor(ad.expiresS)}</Expires>` : '';
-    inner = system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + pricing(version, ad.pricingCpm) + viewable + serving + title + verify.native + advertiser + categories + creatives + expires;
+    const expires =
+      version !== '4.0' && ad.expiresS !== undefined && ad.expiresS > 0
+        ? `<Expires>${Math.floor(ad.expiresS)}</Expires>`
+        : '';
+    inner =
+      system +
+      errors(version, ad.trackers.error) +
+      verify.extensions +
+      impressions(ad.trackers.impression) +
+      pricing(version, ad.pricingCpm) +
+      viewable +
+      serving +
+      title +
+      verify.native +
+      advertiser +
+      categories +
+      creatives +
+      expires;
   } else if (version === '3.0') {
-    inner = system + title + advertiser + pricing(version, ad.pricingCpm) + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
+    inner =
+      system +
+      title +
+      advertiser +
+      pricing(version, ad.pricingCpm) +
+      errors(version, ad.trackers.error) +
+      impressions(ad.trackers.impression) +
+      creatives +
+      verify.extensions;
   } else {
-    inner = system + title + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
+    inner =
+      system +
+      title +
+      errors(version, ad.trackers.error) +
+      impressions(ad.trackers.impression) +
+      creatives +
+      verify.extensions;
   }
   return `${head(version)}<Ad id="${x(ad.id)}"><InLine>${inner}</InLine></Ad></VAST>`;
 }
@@ -332,15 +445,33 @@ export function renderWrapper(version: VastVersion, ad: WrapperAd): string {
   const clicks = videoClicks(version, '', ad.trackers.clickTracking, true);
   const events = tracking(version, ad.trackers.events);
   const icons = iconsXml(version, ad.icons);
-  const linearPart = icons || events || clicks ? `<Creative><Linear>${icons}${events}${clicks}</Linear></Creative>` : '';
+  const linearPart =
+    icons || events || clicks ? `<Creative><Linear>${icons}${events}${clicks}</Linear></Creative>` : '';
   // companions in a creative of their own after the linear one, as in an inline ad
   const companions = companionAdsXml(version, ad.companions?.list, ad.companions?.required);
   const companionPart = companions ? `<Creative>${companions}</Creative>` : '';
-  const creatives = linearPart || companionPart ? `<Creatives>${linearPart}${companionPart}</Creatives>` : isVast4(version) ? '' : '<Creatives></Creatives>';
+  const creatives =
+    linearPart || companionPart
+      ? `<Creatives>${linearPart}${companionPart}</Creatives>`
+      : isVast4(version)
+        ? ''
+        : '<Creatives></Creatives>';
   const verify = verificationParts(version, ad.trackers.verifications);
   const inner = isVast4(version)
-    ? system + errors(version, ad.trackers.error) + verify.extensions + impressions(ad.trackers.impression) + viewableImpression(version, ad.trackers.viewable) + verify.native + creatives + uri
-    : system + uri + errors(version, ad.trackers.error) + impressions(ad.trackers.impression) + creatives + verify.extensions;
+    ? system +
+      errors(version, ad.trackers.error) +
+      verify.extensions +
+      impressions(ad.trackers.impression) +
+      viewableImpression(version, ad.trackers.viewable) +
+      verify.native +
+      creatives +
+      uri
+    : system +
+      uri +
+      errors(version, ad.trackers.error) +
+      impressions(ad.trackers.impression) +
+      creatives +
+      verify.extensions;
   const follow = ad.followAdditionalWrappers === false && isVast4(version) ? ' followAdditionalWrappers="false"' : '';
   return `${head(version)}<Ad id="${x(ad.id)}"><Wrapper${follow}>${inner}</Wrapper></Ad></VAST>`;
 }

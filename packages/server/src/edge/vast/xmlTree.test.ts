@@ -6,7 +6,9 @@ describe('parseXmlTree', () => {
     const good = '<VAST version="3.0"><Ad id="a"><InLine><AdTitle><![CDATA[One]]></AdTitle></InLine></Ad></VAST>';
     expect(textOf(childNamed(childNamed(childNamed(parseXmlTree(good), 'Ad'), 'InLine'), 'AdTitle'))).toBe('One');
     // a bare & breaks the strict parser midway; the forgiving one reads it
-    const sloppy = parseXmlTree('<VAST version="2.0"><Ad id="b"><InLine><AdTitle>Fish & Chips</AdTitle></InLine></Ad></VAST>');
+    const sloppy = parseXmlTree(
+      '<VAST version="2.0"><Ad id="b"><InLine><AdTitle>Fish & Chips</AdTitle></InLine></Ad></VAST>',
+    );
     expect(sloppy?.name).toBe('VAST');
     expect(sloppy?.attrs.version).toBe('2.0');
     expect(textOf(childNamed(childNamed(childNamed(sloppy, 'Ad'), 'InLine'), 'AdTitle'))).toBe('Fish & Chips');
@@ -28,19 +30,28 @@ describe('parseXmlTree', () => {
 
   it('reads a document after a byte-order mark or blank lines before its XML declaration', () => {
     expect(parseXmlTree('\uFEFF<?xml version="1.0"?><VAST/>')?.name).toBe('VAST');
-    expect(parseXmlTree('\r\n\n  <?xml version="1.0" encoding="UTF-8"?>\n<VAST version="2.0"/>')?.attrs.version).toBe('2.0');
+    expect(parseXmlTree('\r\n\n  <?xml version="1.0" encoding="UTF-8"?>\n<VAST version="2.0"/>')?.attrs.version).toBe(
+      '2.0',
+    );
   });
 
   it('says where each element is in the text, for a well-formed document only', () => {
-    const xml = '\uFEFF\r\n<?xml version="1.0"?>\r\n<!-- <Ad>not one</Ad> --><VAST a="x>y" b=\'<\'><v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad></VAST>';
+    const xml =
+      '\uFEFF\r\n<?xml version="1.0"?>\r\n<!-- <Ad>not one</Ad> --><VAST a="x>y" b=\'<\'><v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad></VAST>';
     // (b='<' is no XML: an attribute's '<' is written &lt;)
     expect(parseXmlTreeAt(xml)).toBeNull();
     const good = xml.replace("b='<'", "b='&lt;'");
     const root = parseXmlTreeAt(good)!;
-    const text = (node: XmlTreeNode) => ({ whole: good.slice(node.at!.start, node.at!.end), content: good.slice(node.at!.inner, node.at!.close) });
+    const text = (node: XmlTreeNode) => ({
+      whole: good.slice(node.at!.start, node.at!.end),
+      content: good.slice(node.at!.inner, node.at!.close),
+    });
     const ad = childNamed(root, 'Ad')!;
     expect(text(root).whole).toBe(good.slice(good.indexOf('<VAST')));
-    expect(text(ad)).toEqual({ whole: '<v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad>', content: '<![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n>' });
+    expect(text(ad)).toEqual({
+      whole: '<v:Ad id="😀"><![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n></v:Ad>',
+      content: '<![CDATA[</v:Ad>]]><Impression/><Impression ></Impression\r\n>',
+    });
     const [closed, open] = descendantsNamed(root, 'Impression');
     expect(text(closed!)).toEqual({ whole: '<Impression/>', content: '' });
     expect(closed!.at!.close).toBe(closed!.at!.end);

@@ -160,8 +160,10 @@ export function parseXmlTreeAt(xml: string): XmlTreeNode | null {
   }
 }
 
-export const childrenNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode[] => (el ? el.children.filter((c) => c.name === name) : []);
-export const childNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode | null => el?.children.find((c) => c.name === name) ?? null;
+export const childrenNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode[] =>
+  el ? el.children.filter((c) => c.name === name) : [];
+export const childNamed = (el: XmlTreeNode | null | undefined, name: string): XmlTreeNode | null =>
+  el?.children.find((c) => c.name === name) ?? null;
 
 /** Descendants named `name`, in document order. */
 export function descendantsNamed(el: XmlTreeNode, name: string, out: XmlTreeNode[] = []): XmlTreeNode[] {

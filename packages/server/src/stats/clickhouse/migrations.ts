@@ -45,7 +45,10 @@ export const CLICKHOUSE_MIGRATIONS: { name: string; sql: ClickHouseStep[] }[] = 
     name: '0003_source_reqs_opps',
     sql: [
       ...['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
-        METRIC_COLUMNS_0003.map((c) => ({ sql: `ALTER TABLE ${table} ADD COLUMN ${c} Int64`, unless: hasColumn(table, c) })),
+        METRIC_COLUMNS_0003.map((c) => ({
+          sql: `ALTER TABLE ${table} ADD COLUMN ${c} Int64`,
+          unless: hasColumn(table, c),
+        })),
       ),
       `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
       rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003]),
@@ -57,7 +60,10 @@ export const CLICKHOUSE_MIGRATIONS: { name: string; sql: ClickHouseStep[] }[] = 
     name: '0004_postbid_ivt',
     sql: [
       ...['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
-        METRIC_COLUMNS_0004.map((c) => ({ sql: `ALTER TABLE ${table} ADD COLUMN ${c} Int64`, unless: hasColumn(table, c) })),
+        METRIC_COLUMNS_0004.map((c) => ({
+          sql: `ALTER TABLE ${table} ADD COLUMN ${c} Int64`,
+          unless: hasColumn(table, c),
+        })),
       ),
       `DROP TABLE IF EXISTS ${ROLLUP_TABLE}_mv`,
       rollupViewSql([...METRIC_COLUMNS_0001, ...METRIC_COLUMNS_0003, ...METRIC_COLUMNS_0004]),

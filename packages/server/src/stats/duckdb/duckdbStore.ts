@@ -17,7 +17,8 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-const plainRow = (row: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)]));
+const plainRow = (row: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)]));
 
 /**
  * DuckDB's threads in a process that may run on `cores` cores: one fewer than the cores, so that a
@@ -35,7 +36,11 @@ const READERS = 3;
  * (a batch lands whole or not at all), one at a time, batches written meanwhile joined into the next;
  * reads use their own connections.
  */
-export async function openDuckDbStore(dataDir: string, file: string, threads = duckdbThreadsFor(availableParallelism())): Promise<StatsStore> {
+export async function openDuckDbStore(
+  dataDir: string,
+  file: string,
+  threads = duckdbThreadsFor(availableParallelism()),
+): Promise<StatsStore> {
   let path = ':memory:';
   if (file !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -55,7 +60,9 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
   let nextReader = 0;
   const reader = () => readers[nextReader++ % readers.length];
 
-  await writer.run('CREATE TABLE IF NOT EXISTS stats_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT current_timestamp)');
+  await writer.run(
+    'CREATE TABLE IF NOT EXISTS stats_migrations (name VARCHAR PRIMARY KEY, applied_at TIMESTAMP DEFAULT current_timestamp)',
+  );
   const appliedRows = (await writer.runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS();
   const applied = new Set(appliedRows.map((r) => String(r.name)));
   for (const m of DUCKDB_MIGRATIONS) {
@@ -81,7 +88,8 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
   // A batch goes to DuckDB as a CSV file that an INSERT ... SELECT FROM read_csv reads: DuckDB parses
   // and stores it on its own threads, so the event loop (serving ads) only builds the text and writes
   // the file. The appender this replaced ran its flush on the event loop: 45-100 ms per batch.
-  const incoming = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'adplane-stats-')) : join(dataDir, 'stats-incoming');
+  const incoming =
+    path === ':memory:' ? mkdtempSync(join(tmpdir(), 'adplane-stats-')) : join(dataDir, 'stats-incoming');
   mkdirSync(incoming, { recursive: true });
   const csvColumns = `{${CSV_COLUMNS.map((c) => `'${c}': '${c === 'hour' ? 'TIMESTAMP' : isIdDimension(c) ? 'INTEGER' : (METRIC_COLUMNS as readonly string[]).includes(c) ? 'BIGINT' : 'VARCHAR'}'`).join(', ')}}`;
   let fileNo = 0;
@@ -96,7 +104,9 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
       await writer.run('BEGIN TRANSACTION');
       try {
         await writer.run(`INSERT INTO ${STATS_TABLE} (${CSV_COLUMNS.join(', ')}) SELECT * FROM ${source}`);
-        await writer.run(`INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM ${source} GROUP BY ${keys}`);
+        await writer.run(
+          `INSERT INTO ${ROLLUP_TABLE} (${keys}, ${METRIC_COLUMNS.join(', ')}) SELECT ${keys}, ${METRIC_COLUMNS.map((c) => `sum(${c})`).join(', ')} FROM ${source} GROUP BY ${keys}`,
+        );
         await writer.run('COMMIT');
       } catch (error) {
         await writer.run('ROLLBACK').catch(() => undefined);
@@ -110,7 +120,9 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
   // batches written while one is stored wait and go together (coalescedWrites.ts), in turn with exec
   // a batch waits as bytes outside V8's heap: while DuckDB stores the one before, a waiting batch
   // would otherwise outlive the young generation and fill the old one (docs/performance.md)
-  const appendCsv = coalescedWrites<Buffer>((parts) => serial(() => append(parts.length === 1 ? parts[0]! : Buffer.concat(parts))));
+  const appendCsv = coalescedWrites<Buffer>((parts) =>
+    serial(() => append(parts.length === 1 ? parts[0]! : Buffer.concat(parts))),
+  );
 
   /** A batch already encoded (batchCsv), from this process or a worker's. */
   const writeCsv = (csv: string): Promise<void> => (csv ? appendCsv(Buffer.from(csv, 'utf8')) : Promise.resolve());
@@ -160,7 +172,9 @@ export async function openDuckDbStore(dataDir: string, file: string, threads = d
       await serial(() => writer.run(sql));
     },
     async migrations() {
-      return (await reader().runAndReadAll('SELECT name FROM stats_migrations ORDER BY name')).getRowObjectsJS().map((r) => String(r.name));
+      return (await reader().runAndReadAll('SELECT name FROM stats_migrations ORDER BY name'))
+        .getRowObjectsJS()
+        .map((r) => String(r.name));
     },
     async close() {
       if (closed) return;

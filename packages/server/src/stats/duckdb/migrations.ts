@@ -6,7 +6,11 @@ import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
  * shipped: add the next number. The ClickHouse store has its own list under the same numbers.
  */
 const dimensionType = (c: string) =>
-  c === 'hour' ? 'TIMESTAMP NOT NULL' : c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id' ? 'INTEGER NOT NULL' : "VARCHAR NOT NULL DEFAULT ''";
+  c === 'hour'
+    ? 'TIMESTAMP NOT NULL'
+    : c.endsWith('_id') && c !== 'deal_id' && c !== 'publisher_id'
+      ? 'INTEGER NOT NULL'
+      : "VARCHAR NOT NULL DEFAULT ''";
 
 export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
   {
@@ -33,14 +37,20 @@ export const DUCKDB_MIGRATIONS: { name: string; sql: string[] }[] = [
     // DuckDB adds a column with a default, then makes it NOT NULL like the others.
     name: '0003_source_reqs_opps',
     sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
-      METRIC_COLUMNS_0003.flatMap((c) => [`ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`, `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`]),
+      METRIC_COLUMNS_0003.flatMap((c) => [
+        `ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`,
+        `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`,
+      ]),
     ),
   },
   {
     // Post-bid pixels' verdicts (docs/traffic-quality.md, Post-bid pixels): rows stored before read 0.
     name: '0004_postbid_ivt',
     sql: ['hourly_stats', ROLLUP_TABLE].flatMap((table) =>
-      METRIC_COLUMNS_0004.flatMap((c) => [`ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`, `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`]),
+      METRIC_COLUMNS_0004.flatMap((c) => [
+        `ALTER TABLE ${table} ADD COLUMN ${c} BIGINT DEFAULT 0`,
+        `ALTER TABLE ${table} ALTER COLUMN ${c} SET NOT NULL`,
+      ]),
     ),
   },
 ];

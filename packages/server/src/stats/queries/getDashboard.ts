@@ -1,6 +1,17 @@
 import {
-  type DashboardAnswer, type DashboardMetric, dashboardMetricsFor, type DashboardTop, dashboardTopMetrics, formatDate, isMetricVisible, metricFromSums, type MetricId,
-  ReportRequest, type ReportRequestInput, type ReportRow, type StatsSumColumn,
+  type DashboardAnswer,
+  type DashboardMetric,
+  dashboardMetricsFor,
+  type DashboardTop,
+  dashboardTopMetrics,
+  formatDate,
+  isMetricVisible,
+  metricFromSums,
+  type MetricId,
+  ReportRequest,
+  type ReportRequestInput,
+  type ReportRow,
+  type StatsSumColumn,
 } from '@adplane/shared';
 import { getReport, type ReportContext } from './getReport.js';
 
@@ -40,11 +51,21 @@ export async function getDashboard(
   const yesterday = addDays(today, -1);
   const weekStart = addDays(today, -6);
   // Every total comes from the hours and the top lists show no totals row: three queries, one scan each.
-  const run = (input: Omit<ReportRequestInput, 'timezone'>) => getReport(ctx, ReportRequest.parse({ ...input, timezone }), { totals: false });
+  const run = (input: Omit<ReportRequestInput, 'timezone'>) =>
+    getReport(ctx, ReportRequest.parse({ ...input, timezone }), { totals: false });
   // Rows without the dimension (id 0: a campaign's win has no channel) are not a "top" of anything.
   const top = async (dimension: DashboardTop) =>
     tops.includes(dimension)
-      ? (await run({ startDate: weekStart, endDate: today, dimensions: [dimension], metrics: dashboardTopMetrics(ctx.viewer, dimension), sort: { by: 'revenue', order: 'desc' }, limit: 6 }))
+      ? (
+          await run({
+            startDate: weekStart,
+            endDate: today,
+            dimensions: [dimension],
+            metrics: dashboardTopMetrics(ctx.viewer, dimension),
+            sort: { by: 'revenue', order: 'desc' },
+            limit: 6,
+          })
+        )
           .filter((r) => Number(r[dimension]) > 0)
           .slice(0, 5)
       : [];
@@ -64,7 +85,10 @@ export async function getDashboard(
   const hourNow = new Date(now + timezone * 3_600_000).getUTCHours();
   const yesterdaySoFar = onDay(yesterday).filter((r) => Number(String(r.hour).slice(11, 13)) <= hourNow);
   return {
-    today, yesterday, weekStart, timezone,
+    today,
+    yesterday,
+    weekStart,
+    timezone,
     totals: {
       today: totalsOf(onDay(today), metrics),
       yesterday: totalsOf(onDay(yesterday), metrics),
@@ -72,6 +96,10 @@ export async function getDashboard(
       last7: totalsOf(hours, metrics),
     },
     hours: [...onDay(yesterday), ...onDay(today)].map((r) => ({ hour: r.hour, revenue: r.revenue, imps: r.imps })),
-    days, topChannels, topDemand, topCampaigns, topSuppliers,
+    days,
+    topChannels,
+    topDemand,
+    topCampaigns,
+    topSuppliers,
   };
 }

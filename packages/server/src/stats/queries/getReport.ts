@@ -1,6 +1,14 @@
 import { type Kysely } from 'kysely';
 import {
-  DIMENSION_BY_ID, type DimensionId, nameField, REPORT_MAX_ROWS, type ReportRequest, type ReportRow, reportRefusals, revenueColumnFor, type StatsViewer,
+  DIMENSION_BY_ID,
+  type DimensionId,
+  nameField,
+  REPORT_MAX_ROWS,
+  type ReportRequest,
+  type ReportRow,
+  reportRefusals,
+  revenueColumnFor,
+  type StatsViewer,
   type SystemPrices,
 } from '@adplane/shared';
 import { badField } from '../../http/errors.js';
@@ -57,7 +65,11 @@ export interface ReportOptions {
 export function reportRowsQuery(ctx: ReportContext, request: ReportRequest, limit: number): string | null {
   checkRunnable(request, ctx.viewer);
   if (request.dimensions.length === 0) return null;
-  return reportRowsSql(ctx.stats.dialect, { request, scope: ctx.scope, prices: ctx.prices, revenueColumn: revenueColumnFor(ctx.viewer) }, limit);
+  return reportRowsSql(
+    ctx.stats.dialect,
+    { request, scope: ctx.scope, prices: ctx.prices, revenueColumn: revenueColumnFor(ctx.viewer) },
+    limit,
+  );
 }
 
 /**
@@ -68,7 +80,11 @@ export function reportRowsQuery(ctx: ReportContext, request: ReportRequest, limi
  * came back (and none was hidden as errors-only) the totals are the sum of the groups' sums. Only a
  * cut or filtered answer reads the range a second time for its totals.
  */
-export async function getReport(ctx: ReportContext, request: ReportRequest, options: ReportOptions = {}): Promise<ReportRow[]> {
+export async function getReport(
+  ctx: ReportContext,
+  request: ReportRequest,
+  options: ReportOptions = {},
+): Promise<ReportRow[]> {
   checkRunnable(request, ctx.viewer);
   const input = { request, scope: ctx.scope, prices: ctx.prices, revenueColumn: revenueColumnFor(ctx.viewer) };
   const dialect = ctx.stats.dialect;
@@ -88,7 +104,10 @@ export async function getReport(ctx: ReportContext, request: ReportRequest, opti
     return [];
   }
   // An explicit limit or hidden rows will most likely need the totals query: run it beside the rows.
-  const early = wantTotals && (request.hideErrors || (request.limit ?? 0) > 0) ? ctx.stats.select(reportTotalsSql(dialect, input)) : null;
+  const early =
+    wantTotals && (request.hideErrors || (request.limit ?? 0) > 0)
+      ? ctx.stats.select(reportTotalsSql(dialect, input))
+      : null;
   // Handled here so a failed rows query never leaves it unhandled; awaited below when used.
   early?.catch(() => undefined);
   const raw = await ctx.stats.select(reportRowsSql(dialect, input, limit + 1));
@@ -115,7 +134,12 @@ async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[]
   for (const id of dimensions) {
     const kind = DIMENSION_BY_ID[id].entityKind;
     if (!kind) continue;
-    const names = await entityNames(db, kind, rows.map((r) => r[id] as number));
-    for (const r of rows) r[nameField(id)] = (r[id] as number) === 0 ? '' : (names.get(r[id] as number) ?? `#${String(r[id])}`);
+    const names = await entityNames(
+      db,
+      kind,
+      rows.map((r) => r[id] as number),
+    );
+    for (const r of rows)
+      r[nameField(id)] = (r[id] as number) === 0 ? '' : (names.get(r[id] as number) ?? `#${String(r[id])}`);
   }
 }

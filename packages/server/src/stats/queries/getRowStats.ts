@@ -1,6 +1,14 @@
 import { type Kysely } from 'kysely';
 import {
-  type DimensionId, isMetricVisible, type MetricId, ReportRequest, ROW_STATS_KINDS, type RowStatsAnswer, type RowStatsKindId, type RowStatsPeriod, rowStatsRange,
+  type DimensionId,
+  isMetricVisible,
+  type MetricId,
+  ReportRequest,
+  ROW_STATS_KINDS,
+  type RowStatsAnswer,
+  type RowStatsKindId,
+  type RowStatsPeriod,
+  rowStatsRange,
 } from '@adplane/shared';
 import { type EntityTables } from '../../store/entityTables.js';
 import { parseJson } from '../../store/json.js';
@@ -20,7 +28,11 @@ export interface RowStatsInput {
 }
 
 /** A deal's numbers are keyed by its OpenRTB deal id (and its tenant): the rows asked about, as those keys. */
-async function dealKeys(db: Kysely<Database>, tenantId: number | null, ids: number[] | undefined): Promise<Map<string, number[]>> {
+async function dealKeys(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  ids: number[] | undefined,
+): Promise<Map<string, number[]>> {
   let q = db.withTables<EntityTables>().selectFrom('deals').select(['id', 'tenant_id', 'data']);
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   if (ids) q = q.where('id', 'in', ids);
@@ -40,12 +52,23 @@ async function dealKeys(db: Kysely<Database>, tenantId: number | null, ids: numb
  * report by that dimension over the same days. Channels, tags, subpublishers and advertisers read the
  * hourly rollup.
  */
-export async function getRowStats(ctx: ReportContext, db: Kysely<Database>, input: RowStatsInput): Promise<RowStatsAnswer> {
+export async function getRowStats(
+  ctx: ReportContext,
+  db: Kysely<Database>,
+  input: RowStatsInput,
+): Promise<RowStatsAnswer> {
   const spec = ROW_STATS_KINDS[input.kind];
   // A list's numbers are those of its kind the viewer may see (visibility.ts).
   const metrics = spec.metrics.filter((m) => isMetricVisible(ctx.viewer, m));
   const range = rowStatsRange(input.period, input.timezone, input.now);
-  const answer: RowStatsAnswer = { kind: input.kind, period: input.period, ...range, timezone: input.timezone, metrics, rows: {} };
+  const answer: RowStatsAnswer = {
+    kind: input.kind,
+    period: input.period,
+    ...range,
+    timezone: input.timezone,
+    metrics,
+    rows: {},
+  };
   if (input.ids && input.ids.length === 0) return answer;
 
   const dimension: DimensionId = spec.dimension;

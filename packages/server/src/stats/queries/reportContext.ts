@@ -10,7 +10,11 @@ import { checkRunnable, type ReportContext } from './getReport.js';
  * the prices of the tenants in scope when it asks for the system cost. A request outside the rule is
  * refused here, before anything is read.
  */
-export async function reportContextOf(app: FastifyInstance, user: User, request: ReportRequest): Promise<ReportContext> {
+export async function reportContextOf(
+  app: FastifyInstance,
+  user: User,
+  request: ReportRequest,
+): Promise<ReportContext> {
   const scope = statsScopeOf(user);
   if (!scope) throw forbidden('Reports are not available to this user');
   const viewer = await statsViewerOf(app.store.db, user);

@@ -1,4 +1,13 @@
-import { DIMENSION_BY_ID, METRIC_BY_ID, metricFromSums, type MetricId, type ReportRequest, type ReportRow, STATS_SUM_COLUMNS, type StatsSumColumn } from '@adplane/shared';
+import {
+  DIMENSION_BY_ID,
+  METRIC_BY_ID,
+  metricFromSums,
+  type MetricId,
+  type ReportRequest,
+  type ReportRow,
+  STATS_SUM_COLUMNS,
+  type StatsSumColumn,
+} from '@adplane/shared';
 import { dimAlias, sumAlias, SYSTEM_COST_ALIAS } from '../reportSql.js';
 
 /**
@@ -18,7 +27,10 @@ export function metricsOf(metrics: readonly MetricId[], sums: Sums, into: Report
   for (const [c, alias] of SUM_ALIASES) columns[c] = sums[alias] ?? 0;
   for (const id of metrics) {
     // The system cost's per-1,000 prices make fractions of a micro-dollar: money is answered whole, as metricFromSums does an eCPM.
-    into[id] = METRIC_BY_ID[id].compute.kind === 'systemCost' ? Math.round(sums[SYSTEM_COST_ALIAS] ?? 0) : metricFromSums(id, columns);
+    into[id] =
+      METRIC_BY_ID[id].compute.kind === 'systemCost'
+        ? Math.round(sums[SYSTEM_COST_ALIAS] ?? 0)
+        : metricFromSums(id, columns);
   }
   return into;
 }
@@ -30,7 +42,11 @@ export const numbers = (raw: Record<string, unknown>): Sums => {
 };
 
 /** One grouped row of the engine as a report row: its dimensions' values and its metrics (names are added after, by addNames). */
-export function reportRowOf(request: ReportRequest, raw: Record<string, unknown>, sums: Sums = numbers(raw)): ReportRow {
+export function reportRowOf(
+  request: ReportRequest,
+  raw: Record<string, unknown>,
+  sums: Sums = numbers(raw),
+): ReportRow {
   const row: ReportRow = {};
   for (const id of request.dimensions) {
     const v = raw[dimAlias(id)];

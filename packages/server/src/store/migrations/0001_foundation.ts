@@ -1,6 +1,15 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { type Dialect } from '../db.js';
-import { FLAG_TYPE, JSON_TYPE, MONEY_TYPE, idColumn, percentType, timestampColumn, timestampType, timestamps } from './columns.js';
+import {
+  FLAG_TYPE,
+  JSON_TYPE,
+  MONEY_TYPE,
+  idColumn,
+  percentType,
+  timestampColumn,
+  timestampType,
+  timestamps,
+} from './columns.js';
 
 /** Accounts and sign-in: users of every type, sessions, app config, UI settings, the activity log. */
 export const foundation = (dialect: Dialect): Migration => ({
@@ -39,7 +48,12 @@ export const foundation = (dialect: Dialect): Migration => ({
       .addCheckConstraint('users_timezone_check', sql`timezone between -12 and 12`)
       .execute();
     // Sign-in names and e-mails are unique whatever their case; NULL e-mails do not collide.
-    await db.schema.createIndex('users_username_unique').on('users').unique().expression(sql`lower(username)`).execute();
+    await db.schema
+      .createIndex('users_username_unique')
+      .on('users')
+      .unique()
+      .expression(sql`lower(username)`)
+      .execute();
     await db.schema.createIndex('users_email_unique').on('users').unique().expression(sql`lower(email)`).execute();
     await db.schema.createIndex('users_uid_unique').on('users').unique().column('uid').execute();
     await db.schema.createIndex('users_token_unique').on('users').unique().column('token').execute();

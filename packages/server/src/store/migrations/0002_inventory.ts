@@ -30,7 +30,11 @@ export const inventory = (dialect: Dialect): Migration => ({
         .$call(timestamps(dialect))
         .execute();
       await db.schema.createIndex(`${table}_uid_unique`).on(table).unique().column('uid').execute();
-      await db.schema.createIndex(`${table}_tenant_list`).on(table).columns(['tenant_id', 'archived', 'status', 'name']).execute();
+      await db.schema
+        .createIndex(`${table}_tenant_list`)
+        .on(table)
+        .columns(['tenant_id', 'archived', 'status', 'name'])
+        .execute();
       await db.schema.createIndex(`${table}_tenant_sub`).on(table).columns(['tenant_id', 'sub_id']).execute();
       await db.schema.createIndex(`${table}_tenant_adv`).on(table).columns(['tenant_id', 'adv_id']).execute();
     }
@@ -45,7 +49,10 @@ export const inventory = (dialect: Dialect): Migration => ({
       .execute();
     await db.schema.createIndex('entity_refs_to').on('entity_refs').columns(['to_kind', 'to_id']).execute();
     // Accounts (subpublishers, advertisers, managers, demand accounts) are archived like any row.
-    await db.schema.alterTable('users').addColumn('archived', FLAG_TYPE, (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('archived', FLAG_TYPE, (c) => c.notNull().defaultTo(0))
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.alterTable('users').dropColumn('archived').execute();

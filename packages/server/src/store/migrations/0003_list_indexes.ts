@@ -39,9 +39,21 @@ const indexNames = () =>
 export const listIndexes = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
     for (const [kind, table] of Object.entries(ENTITY_TABLES)) {
-      await db.schema.createIndex(`${table}_tenant_name`).on(table).columns(['tenant_id', 'archived', 'name', 'id']).execute();
-      await db.schema.createIndex(`${table}_tenant_recent`).on(table).columns(['tenant_id', 'archived', 'id']).execute();
-      await db.schema.createIndex(`${table}_tenant_updated`).on(table).columns(['tenant_id', 'archived', 'updated_at', 'id']).execute();
+      await db.schema
+        .createIndex(`${table}_tenant_name`)
+        .on(table)
+        .columns(['tenant_id', 'archived', 'name', 'id'])
+        .execute();
+      await db.schema
+        .createIndex(`${table}_tenant_recent`)
+        .on(table)
+        .columns(['tenant_id', 'archived', 'id'])
+        .execute();
+      await db.schema
+        .createIndex(`${table}_tenant_updated`)
+        .on(table)
+        .columns(['tenant_id', 'archived', 'updated_at', 'id'])
+        .execute();
       for (const field of JSON_SORT_FIELDS[kind as EntityKind] ?? []) {
         await db.schema
           .createIndex(`${table}_tenant_${field.toLowerCase()}`)

@@ -14,7 +14,10 @@ export const configVersion = (_dialect: Dialect): Migration => ({
       .addColumn('id', 'integer', (c) => c.primaryKey())
       .addColumn('version', MONEY_TYPE, (c) => c.notNull().defaultTo(0))
       .execute();
-    await db.insertInto('config_version' as never).values({ id: 1, version: 0 } as never).execute();
+    await db
+      .insertInto('config_version' as never)
+      .values({ id: 1, version: 0 } as never)
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('config_version').execute();

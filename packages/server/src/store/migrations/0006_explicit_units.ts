@@ -41,7 +41,8 @@ export function toExplicitUnits(kind: Kind, input: Doc): Doc {
     case 'tags':
       if (typeof doc.price === 'number' || 'pricing' in doc) {
         const price = num(doc.price);
-        doc.price = doc.pricing === 'revshare' ? { type: 'revshare', percent: price } : { type: 'cpm', cpm: Math.round(price) };
+        doc.price =
+          doc.pricing === 'revshare' ? { type: 'revshare', percent: price } : { type: 'cpm', cpm: Math.round(price) };
         delete doc.pricing;
       }
       zeroToUnlimited(doc, ['qpsLimit', 'dailyRequestCap', 'dailyImpCap']);
@@ -49,7 +50,10 @@ export function toExplicitUnits(kind: Kind, input: Doc): Doc {
     case 'channels': {
       const p = doc.payout as { type?: unknown; value?: unknown } | undefined;
       if (p && typeof p === 'object' && 'value' in p) {
-        doc.payout = p.type === 'cpm' ? { type: 'cpm', cpm: Math.round(num(p.value)) } : { type: 'revshare', percent: num(p.value) };
+        doc.payout =
+          p.type === 'cpm'
+            ? { type: 'cpm', cpm: Math.round(num(p.value)) }
+            : { type: 'revshare', percent: num(p.value) };
       }
       break;
     }
@@ -61,7 +65,8 @@ export function toExplicitUnits(kind: Kind, input: Doc): Doc {
       zeroToUnlimited(doc, ['totalBudget', 'dailyBudget']);
       break;
     case 'creatives':
-      if (!Array.isArray(doc.adomain)) doc.adomain = typeof doc.adomain === 'string' && doc.adomain.trim() ? [doc.adomain.trim()] : [];
+      if (!Array.isArray(doc.adomain))
+        doc.adomain = typeof doc.adomain === 'string' && doc.adomain.trim() ? [doc.adomain.trim()] : [];
       if ('iabCategory' in doc || !Array.isArray(doc.iabCategories)) {
         const single = typeof doc.iabCategory === 'string' && doc.iabCategory.trim() ? [doc.iabCategory.trim()] : [];
         doc.iabCategories = Array.isArray(doc.iabCategories) ? doc.iabCategories : single;
@@ -87,7 +92,11 @@ function toImplicitUnits(kind: Kind, input: Doc): Doc {
     }
     case 'channels': {
       const p = doc.payout as { type?: string; cpm?: number; percent?: number } | undefined;
-      if (p && typeof p === 'object' && !('value' in p)) doc.payout = { type: p.type === 'cpm' ? 'cpm' : 'revshare', value: p.type === 'cpm' ? num(p.cpm) : num(p.percent) };
+      if (p && typeof p === 'object' && !('value' in p))
+        doc.payout = {
+          type: p.type === 'cpm' ? 'cpm' : 'revshare',
+          value: p.type === 'cpm' ? num(p.cpm) : num(p.percent),
+        };
       break;
     }
     case 'sups':
@@ -119,7 +128,8 @@ async function rewrite(db: Kysely<unknown>, convert: (kind: Kind, doc: Doc) => D
       }
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) continue;
       const next = JSON.stringify(convert(kind, doc));
-      if (next !== JSON.stringify(doc)) await d.updateTable(table).set({ data: next }).where('id', '=', row.id).execute();
+      if (next !== JSON.stringify(doc))
+        await d.updateTable(table).set({ data: next }).where('id', '=', row.id).execute();
     }
   }
 }

@@ -7,7 +7,16 @@ import { ENTITY_TABLES, type EntityKind } from '../entityTables.js';
  * updated since its last build (edge/snapshot/parsedRows.ts), which without this index reads every
  * row's stamp. The list is fixed here: a kind the snapshot reads later gets its index in its own migration.
  */
-const SNAPSHOT_KINDS: EntityKind[] = ['channels', 'tags', 'campaigns', 'creatives', 'targetings', 'applists', 'publists', 'crelists'];
+const SNAPSHOT_KINDS: EntityKind[] = [
+  'channels',
+  'tags',
+  'campaigns',
+  'creatives',
+  'targetings',
+  'applists',
+  'publists',
+  'crelists',
+];
 
 export const updatedAtIndexes = (_dialect: Dialect): Migration => ({
   async up(db) {
@@ -17,6 +26,7 @@ export const updatedAtIndexes = (_dialect: Dialect): Migration => ({
     }
   },
   async down(db) {
-    for (const kind of SNAPSHOT_KINDS) await db.schema.dropIndex(`${ENTITY_TABLES[kind]}_updated_at`).ifExists().execute();
+    for (const kind of SNAPSHOT_KINDS)
+      await db.schema.dropIndex(`${ENTITY_TABLES[kind]}_updated_at`).ifExists().execute();
   },
 });

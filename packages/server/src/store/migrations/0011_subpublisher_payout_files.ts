@@ -2,7 +2,8 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { type Dialect } from '../db.js';
 
 /** What the owner of a withdrawn file reads in the bell and on Saved Reports. */
-const WITHDRAWN_FILE_ERROR = "it holds the tenant's revenue, which is not yours to see: run the report again (your revenue is your payout)";
+const WITHDRAWN_FILE_ERROR =
+  "it holds the tenant's revenue, which is not yours to see: run the report again (your revenue is your payout)";
 
 /**
  * A subpublisher's revenue and eCPM are its payout (docs/reports.md, "Who sees which numbers"). A

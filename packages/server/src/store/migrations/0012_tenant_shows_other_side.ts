@@ -10,8 +10,14 @@ import { FLAG_TYPE } from './columns.js';
  */
 export const tenantShowsOtherSide = (_dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('users').addColumn('show_demand_to_subs', FLAG_TYPE, (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('users').addColumn('show_supply_to_advs', FLAG_TYPE, (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('show_demand_to_subs', FLAG_TYPE, (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('show_supply_to_advs', FLAG_TYPE, (c) => c.notNull().defaultTo(0))
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.alterTable('users').dropColumn('show_supply_to_advs').execute();

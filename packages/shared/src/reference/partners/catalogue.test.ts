@@ -1,14 +1,58 @@
 import { describe, expect, it } from 'vitest';
 import { describePartnerParams } from './describe.js';
 import { assertSupportedSchema, requiredSets } from './jsonSchema.js';
-import { isPartner, PARTNERS, PARTNER_BY_ID, partnerById, PREBID_PARTNER_OPTIONS, PREBID_VARIANT_SUFFIX, resolvePartner } from './catalogue.js';
+import {
+  isPartner,
+  PARTNERS,
+  PARTNER_BY_ID,
+  partnerById,
+  PREBID_PARTNER_OPTIONS,
+  PREBID_VARIANT_SUFFIX,
+  resolvePartner,
+} from './catalogue.js';
 
 /** The 40 files of vendor/prebid-bidder-params/, by bidder code. */
 const PARTNER_IDS = [
-  '33across', 'adkernel', 'adtelligent', 'amx', 'appnexus', 'beachfront', 'between', 'colossus', 'consumable', 'conversant',
-  'criteo', 'datablocks', 'emx_digital', 'gumgum', 'improvedigital', 'ix', 'kargo', 'medianet', 'minutemedia', 'nextmillennium',
-  'onetag', 'openx', 'outbrain', 'pubmatic', 'richaudience', 'rubicon', 'sharethrough', 'smaato', 'smartadserver', 'smilewanted',
-  'sonobi', 'sovrn', 'sovrnXsp', 'taboola', 'teads', 'triplelift', 'unruly', 'vidazoo', 'yahooAds', 'yieldmo',
+  '33across',
+  'adkernel',
+  'adtelligent',
+  'amx',
+  'appnexus',
+  'beachfront',
+  'between',
+  'colossus',
+  'consumable',
+  'conversant',
+  'criteo',
+  'datablocks',
+  'emx_digital',
+  'gumgum',
+  'improvedigital',
+  'ix',
+  'kargo',
+  'medianet',
+  'minutemedia',
+  'nextmillennium',
+  'onetag',
+  'openx',
+  'outbrain',
+  'pubmatic',
+  'richaudience',
+  'rubicon',
+  'sharethrough',
+  'smaato',
+  'smartadserver',
+  'smilewanted',
+  'sonobi',
+  'sovrn',
+  'sovrnXsp',
+  'taboola',
+  'teads',
+  'triplelift',
+  'unruly',
+  'vidazoo',
+  'yahooAds',
+  'yieldmo',
 ];
 
 const param = (partnerId: string, name: string) => partnerById(partnerId)?.params.find((p) => p.name === name);
@@ -62,9 +106,21 @@ describe('partner catalogue', () => {
     const names = pubmaticP?.params.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['publisherId', 'adSlot', 'kadfloor']));
     expect(names).not.toContain('tagId');
-    expect(param('pubmaticP', 'publisherId')).toMatchObject({ type: 'string', required: true, description: 'An ID which identifies the publisher' });
-    expect(param('pubmaticP', 'adSlot')).toMatchObject({ type: 'string', required: false, description: 'An ID which identifies the ad slot' });
-    expect(param('pubmaticP', 'kadfloor')).toMatchObject({ type: 'string', required: false, description: 'bid floor value set to imp.bidfloor' });
+    expect(param('pubmaticP', 'publisherId')).toMatchObject({
+      type: 'string',
+      required: true,
+      description: 'An ID which identifies the publisher',
+    });
+    expect(param('pubmaticP', 'adSlot')).toMatchObject({
+      type: 'string',
+      required: false,
+      description: 'An ID which identifies the ad slot',
+    });
+    expect(param('pubmaticP', 'kadfloor')).toMatchObject({
+      type: 'string',
+      required: false,
+      description: 'bid floor value set to imp.bidfloor',
+    });
     expect(param('pubmatic', 'wrapper')?.fields?.map((f) => [f.name, f.type, f.required])).toEqual([
       ['profile', 'integer', true],
       ['version', 'integer', false],
@@ -75,10 +131,25 @@ describe('partner catalogue', () => {
   it('marks numeric ids as numbers and the rest as text', () => {
     expect(param('adkernel', 'zoneId')).toMatchObject({ type: 'integer', numeric: true, required: true, minimum: 1 });
     expect(param('teads', 'placementId')).toMatchObject({ type: 'integer', numeric: true, required: true });
-    expect(param('smartadserver', 'siteId')).toMatchObject({ type: 'integer', numeric: true, required: false, requires: ['pageId', 'formatId'] });
-    expect(param('rubicon', 'accountId')).toMatchObject({ type: 'integer', types: ['integer', 'string'], numeric: true, required: true, pattern: '^\\d+$' });
+    expect(param('smartadserver', 'siteId')).toMatchObject({
+      type: 'integer',
+      numeric: true,
+      required: false,
+      requires: ['pageId', 'formatId'],
+    });
+    expect(param('rubicon', 'accountId')).toMatchObject({
+      type: 'integer',
+      types: ['integer', 'string'],
+      numeric: true,
+      required: true,
+      pattern: '^\\d+$',
+    });
     expect(param('sovrn', 'bidfloor')).toMatchObject({ type: 'number', types: ['number', 'string'], numeric: true });
-    expect(param('appnexus', 'keywords')).toMatchObject({ type: 'string', types: ['string', 'array', 'object'], numeric: false });
+    expect(param('appnexus', 'keywords')).toMatchObject({
+      type: 'string',
+      types: ['string', 'array', 'object'],
+      numeric: false,
+    });
     expect(param('pubmatic', 'publisherId')?.numeric).toBe(false);
     // JSON Schema applies a pattern to text only, so a number-only parameter shows none.
     expect(param('consumable', 'siteId')).toMatchObject({ type: 'number', numeric: true });
@@ -90,11 +161,22 @@ describe('partner catalogue', () => {
   });
 
   it('derives required parameters from required alternatives', () => {
-    expect(partnerById('33across')?.requiredSets).toEqual([['productId', 'siteId'], ['productId', 'zoneId']]);
+    expect(partnerById('33across')?.requiredSets).toEqual([
+      ['productId', 'siteId'],
+      ['productId', 'zoneId'],
+    ]);
     expect(param('33across', 'productId')?.required).toBe(true);
     expect(param('33across', 'siteId')?.required).toBe(false);
-    expect(partnerById('openx')?.requiredSets).toEqual([['unit', 'delDomain'], ['unit', 'platform']]);
-    expect(partnerById('appnexus')?.requiredSets).toEqual([['placementId'], ['placement_id'], ['invCode', 'member'], ['inv_code', 'member']]);
+    expect(partnerById('openx')?.requiredSets).toEqual([
+      ['unit', 'delDomain'],
+      ['unit', 'platform'],
+    ]);
+    expect(partnerById('appnexus')?.requiredSets).toEqual([
+      ['placementId'],
+      ['placement_id'],
+      ['invCode', 'member'],
+      ['inv_code', 'member'],
+    ]);
     expect(partnerById('appnexus')?.params.filter((p) => p.required)).toEqual([]);
     expect(partnerById('amx')?.requiredSets).toEqual([[]]);
   });

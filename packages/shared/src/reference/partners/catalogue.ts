@@ -23,7 +23,10 @@ function toPrebidVariantId(code: string): string {
   return `${code}${PREBID_VARIANT_SUFFIX}`;
 }
 
-export const PARTNERS: readonly PartnerDefinition[] = PARTNER_DATA.map((p) => ({ ...p, prebidVariantId: p.prebid ? toPrebidVariantId(p.id) : null }));
+export const PARTNERS: readonly PartnerDefinition[] = PARTNER_DATA.map((p) => ({
+  ...p,
+  prebidVariantId: p.prebid ? toPrebidVariantId(p.id) : null,
+}));
 
 /** Partners by bidder code. */
 export const PARTNER_BY_ID: ReadonlyMap<string, PartnerDefinition> = new Map(PARTNERS.map((p) => [p.id, p]));
@@ -56,7 +59,9 @@ export function isPartner(id: unknown): id is string {
 }
 
 /** What a PreBid tag's partner select offers: one entry per Prebid variant, `{ id: 'pubmaticP', name: 'PubMatic' }`. */
-export const PREBID_PARTNER_OPTIONS: readonly { readonly id: string; readonly name: string }[] = PARTNERS.filter((p) => p.prebidVariantId !== null).map((p) => ({
+export const PREBID_PARTNER_OPTIONS: readonly { readonly id: string; readonly name: string }[] = PARTNERS.filter(
+  (p) => p.prebidVariantId !== null,
+).map((p) => ({
   id: p.prebidVariantId as string,
   name: p.name,
 }));

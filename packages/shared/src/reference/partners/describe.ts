@@ -10,25 +10,40 @@ export function describePartnerParams(schema: JsonSchema): PartnerParam[] {
   const sets = requiredSets(schema);
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const dependency = schema.dependencies?.[name];
-    return describeParam(name, property, sets.every((set) => set.includes(name)), dependency ? dependencyNames(dependency) : undefined);
+    return describeParam(
+      name,
+      property,
+      sets.every((set) => set.includes(name)),
+      dependency ? dependencyNames(dependency) : undefined,
+    );
   });
 }
 
 /** A property's types: its own `type`, else the types of its anyOf / oneOf branches (sovrn's bidfloor is a number or text). */
 function paramTypes(property: JsonSchema): PartnerParamType[] {
   const own = typesOf(property);
-  const listed: readonly JsonType[] = own ?? [...(property.anyOf ?? []), ...(property.oneOf ?? [])].flatMap((b) => typesOf(b) ?? []);
+  const listed: readonly JsonType[] =
+    own ?? [...(property.anyOf ?? []), ...(property.oneOf ?? [])].flatMap((b) => typesOf(b) ?? []);
   return [...new Set(listed.filter((t): t is PartnerParamType => t !== 'null'))];
 }
 
 const primaryType = (types: readonly PartnerParamType[]): PartnerParamType | undefined =>
   types.find((t) => t === 'integer' || t === 'number') ?? types[0];
 
-function describeParam(name: string, property: JsonSchema, required: boolean, requires: readonly string[] | undefined): PartnerParam {
+function describeParam(
+  name: string,
+  property: JsonSchema,
+  required: boolean,
+  requires: readonly string[] | undefined,
+): PartnerParam {
   const types = paramTypes(property);
   const type = primaryType(types);
   if (!type) throw new Error(`partner parameter ${name}: its schema declares no type`);
-  const description = (property.description ?? [...(property.anyOf ?? []), ...(property.oneOf ?? [])].find((b) => b.description)?.description ?? '').trim();
+  const description = (
+    property.description ??
+    [...(property.anyOf ?? []), ...(property.oneOf ?? [])].find((b) => b.description)?.description ??
+    ''
+  ).trim();
   const itemType = property.items ? primaryType(paramTypes(property.items)) : undefined;
 
   const param: { -readonly [K in keyof PartnerParam]: PartnerParam[K] } = {

@@ -33,19 +33,25 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   '^\\d+$': 'must contain digits only',
   '^[0-9]+(\\.[0-9]+)?$': 'must be a decimal number such as 1.25',
 };
-const FORMAT_WORDS: Readonly<Record<string, string>> = { hostname: 'must be a host name such as ads.example.com', uuid: 'must be a UUID' };
+const FORMAT_WORDS: Readonly<Record<string, string>> = {
+  hostname: 'must be a host name such as ads.example.com',
+  uuid: 'must be a UUID',
+};
 
 const wordList = (words: readonly string[], conjunction: 'and' | 'or'): string =>
   words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The JSON type of a value as JSON Schema sees it (1 is an integer, 1.5 a number). */
 function jsonTypeOf(value: unknown): JsonType | undefined {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isFinite(value) ? (Number.isInteger(value) ? 'integer' : 'number') : undefined;
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonType;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? (Number.isInteger(value) ? 'integer' : 'number') : undefined;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object')
+    return typeof value as JsonType;
   return undefined;
 }
 
@@ -64,11 +70,18 @@ function mustBe(types: readonly JsonType[], value: unknown): string {
 }
 
 /** `/keywords/0/value` -> ['keywords', '0', 'value'] (JSON Pointer, RFC 6901). */
-const pointer = (path: string): string[] => (path === '' ? [] : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')));
+const pointer = (path: string): string[] =>
+  path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let value = root;
-  for (const key of path) value = isObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value = isObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
@@ -99,21 +112,37 @@ function alternativesProblem(value: Record<string, unknown>, sets: readonly stri
     const given = (set: readonly string[]) => set.length - missing(set).length;
     // Fewest missing first; on a tie, the combination the user has started filling in.
     const closest = [...sets].sort((a, b) => missing(a).length - missing(b).length || given(b) - given(a))[0];
-    return { path: [missing(closest)[0]], message: sets.length === 1 ? 'is required' : `is required: set one of ${list}` };
+    return {
+      path: [missing(closest)[0]],
+      message: sets.length === 1 ? 'is required' : `is required: set one of ${list}`,
+    };
   }
   const [first, second = first] = satisfied;
   const field = second.find((k) => !first.includes(k)) ?? second[0];
   const others = first.filter((k) => !second.includes(k));
-  return { path: [field], message: `cannot be set together with ${wordList(others.length ? others : first, 'and')}: set only one of ${list}` };
+  return {
+    path: [field],
+    message: `cannot be set together with ${wordList(others.length ? others : first, 'and')}: set only one of ${list}`,
+  };
 }
 
 /** What an anyOf / oneOf / not error means, and which of its branches' own errors still say something useful. */
-function combinatorProblems(error: AjvError, branches: readonly JsonSchema[], value: unknown, path: string[]): { problems: Problem[]; keepBranch?: number } {
+function combinatorProblems(
+  error: AjvError,
+  branches: readonly JsonSchema[],
+  value: unknown,
+  path: string[],
+): { problems: Problem[]; keepBranch?: number } {
   if (error.keyword === 'not') {
     const excluded = branches[0];
-    const set = isRequirementOnly(excluded) && isObject(value) ? requiredSets(excluded).find((s) => s.every((k) => present(value, k))) : undefined;
-    if (!set || set.length === 0) return { problems: [{ path, message: 'has a combination of values that is not allowed' }] };
-    const message = set.length === 1 ? 'is not allowed' : `cannot be set together with ${wordList(set.slice(0, -1), 'and')}`;
+    const set =
+      isRequirementOnly(excluded) && isObject(value)
+        ? requiredSets(excluded).find((s) => s.every((k) => present(value, k)))
+        : undefined;
+    if (!set || set.length === 0)
+      return { problems: [{ path, message: 'has a combination of values that is not allowed' }] };
+    const message =
+      set.length === 1 ? 'is not allowed' : `cannot be set together with ${wordList(set.slice(0, -1), 'and')}`;
     return { problems: [{ path: [...path, set[set.length - 1]], message }] };
   }
   if (branches.every(isRequirementOnly) && isObject(value)) {
@@ -121,7 +150,8 @@ function combinatorProblems(error: AjvError, branches: readonly JsonSchema[], va
     return { problems: [{ path: [...path, ...problem.path], message: problem.message }] };
   }
   const passing = error.params.passingSchemas;
-  if (Array.isArray(passing) && passing.length > 1) return { problems: [{ path, message: 'matches more than one of the allowed forms' }] };
+  if (Array.isArray(passing) && passing.length > 1)
+    return { problems: [{ path, message: 'matches more than one of the allowed forms' }] };
   // None fits: explain against the branch that takes this kind of value, else list the kinds taken.
   const t = jsonTypeOf(value);
   const fitting = branches.findIndex((b) => {
@@ -150,17 +180,29 @@ function keywordProblem(error: AjvError, schema: JsonSchema, value: unknown, pat
     case 'additionalProperties':
       return { path: [...path, String(p.additionalProperty)], message: 'is not a known parameter' };
     case 'enum':
-      return { path, message: `must be one of: ${(node.enum ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(', ')}` };
+      return {
+        path,
+        message: `must be one of: ${(node.enum ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(', ')}`,
+      };
     case 'pattern':
       return { path, message: PATTERN_WORDS[String(p.pattern)] ?? `must match the pattern ${String(p.pattern)}` };
     case 'format':
       return { path, message: FORMAT_WORDS[String(p.format)] ?? `must be a ${String(p.format)}` };
     case 'minLength':
-      return { path, message: p.limit === 1 ? 'must not be empty' : `must be at least ${plural(Number(p.limit), 'character', 'characters')} long` };
+      return {
+        path,
+        message:
+          p.limit === 1
+            ? 'must not be empty'
+            : `must be at least ${plural(Number(p.limit), 'character', 'characters')} long`,
+      };
     case 'maxLength':
       return { path, message: `must be at most ${plural(Number(p.limit), 'character', 'characters')} long` };
     case 'minItems':
-      return { path, message: p.limit === 1 ? 'must not be empty' : `must hold at least ${plural(Number(p.limit), 'item', 'items')}` };
+      return {
+        path,
+        message: p.limit === 1 ? 'must not be empty' : `must hold at least ${plural(Number(p.limit), 'item', 'items')}`,
+      };
     case 'maxItems':
       return { path, message: `must hold at most ${plural(Number(p.limit), 'item', 'items')}` };
     case 'minimum':
@@ -181,7 +223,9 @@ export function partnerFieldErrors(schema: JsonSchema, params: unknown, errors: 
   const problems: Problem[] = [];
 
   // Outermost combinators first: their verdict decides what their branches' errors are worth.
-  const combinators = pending.filter((e) => COMBINATORS.has(e.keyword)).sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  const combinators = pending
+    .filter((e) => COMBINATORS.has(e.keyword))
+    .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
   for (const error of combinators) {
     if (!pending.includes(error)) continue; // inside a branch already set aside
     const node = schemaAt(schema, error.schemaPath);
@@ -190,7 +234,10 @@ export function partnerFieldErrors(schema: JsonSchema, params: unknown, errors: 
     const { problems: found, keepBranch } = combinatorProblems(error, branches, valueAt(params, path), path);
     problems.push(...found.map((f) => ({ ...f, order: errors.indexOf(error) })));
     const kept = keepBranch === undefined ? undefined : `${error.schemaPath}/${keepBranch}`;
-    pending = pending.filter((e) => e !== error && (!under(e.schemaPath, error.schemaPath) || (kept !== undefined && under(e.schemaPath, kept))));
+    pending = pending.filter(
+      (e) =>
+        e !== error && (!under(e.schemaPath, error.schemaPath) || (kept !== undefined && under(e.schemaPath, kept))),
+    );
   }
 
   // A value of the wrong type has been told so; other rules on the same value would only repeat it.

@@ -52,7 +52,8 @@ export const FORMATS: Readonly<Record<string, RegExp>> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 
 /** Throws, naming the keyword and where it sits, when a schema steps outside the understood subset. */
@@ -67,11 +68,14 @@ export function assertSupportedSchema(schema: unknown, where = '#'): asserts sch
 
   if ('type' in s) {
     const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (types.length === 0 || !types.every((t) => JSON_TYPES.includes(t as JsonType))) fail(`type ${JSON.stringify(s.type)} is not a JSON type`);
+    if (types.length === 0 || !types.every((t) => JSON_TYPES.includes(t as JsonType)))
+      fail(`type ${JSON.stringify(s.type)} is not a JSON type`);
   }
   if ('enum' in s && (!Array.isArray(s.enum) || s.enum.length === 0)) fail('enum must be a non-empty list');
-  if ('required' in s && (!Array.isArray(s.required) || !s.required.every((r) => typeof r === 'string'))) fail('required must be a list of names');
-  for (const key of ['minLength', 'maxLength', 'minItems', 'maxItems']) if (key in s && !isCount(s[key])) fail(`${key} must be a whole number >= 0`);
+  if ('required' in s && (!Array.isArray(s.required) || !s.required.every((r) => typeof r === 'string')))
+    fail('required must be a list of names');
+  for (const key of ['minLength', 'maxLength', 'minItems', 'maxItems'])
+    if (key in s && !isCount(s[key])) fail(`${key} must be a whole number >= 0`);
   for (const key of ['minimum', 'maximum']) if (key in s && typeof s[key] !== 'number') fail(`${key} must be a number`);
   if ('pattern' in s) {
     if (typeof s.pattern !== 'string') fail('pattern must be text');
@@ -81,13 +85,16 @@ export function assertSupportedSchema(schema: unknown, where = '#'): asserts sch
       fail(`pattern ${String(s.pattern)} is not a valid regular expression`);
     }
   }
-  if ('format' in s && !(typeof s.format === 'string' && s.format in FORMATS)) fail(`format ${JSON.stringify(s.format)} is not supported`);
+  if ('format' in s && !(typeof s.format === 'string' && s.format in FORMATS))
+    fail(`format ${JSON.stringify(s.format)} is not supported`);
 
   if ('properties' in s) {
     if (!isObject(s.properties)) fail('properties must be an object');
-    for (const [name, sub] of Object.entries(s.properties as object)) assertSupportedSchema(sub, `${where}/properties/${name}`);
+    for (const [name, sub] of Object.entries(s.properties as object))
+      assertSupportedSchema(sub, `${where}/properties/${name}`);
   }
-  if ('additionalProperties' in s && typeof s.additionalProperties !== 'boolean') assertSupportedSchema(s.additionalProperties, `${where}/additionalProperties`);
+  if ('additionalProperties' in s && typeof s.additionalProperties !== 'boolean')
+    assertSupportedSchema(s.additionalProperties, `${where}/additionalProperties`);
   if ('dependencies' in s) {
     if (!isObject(s.dependencies)) fail('dependencies must be an object');
     for (const [name, dep] of Object.entries(s.dependencies as object)) {
@@ -124,7 +131,8 @@ export function isRequirementOnly(schema: JsonSchema): boolean {
   );
 }
 
-const cross = (a: readonly string[][], b: readonly string[][]): string[][] => a.flatMap((x) => b.map((y) => [...new Set([...x, ...y])]));
+const cross = (a: readonly string[][], b: readonly string[][]): string[][] =>
+  a.flatMap((x) => b.map((y) => [...new Set([...x, ...y])]));
 
 /**
  * The combinations of parameters that satisfy a schema's `required` together with its requirement-only

@@ -12,7 +12,9 @@ const VALIDATORS = PARTNER_VALIDATORS as unknown as Readonly<Record<string, Part
 
 /** Keys whose value is undefined are absent, as they would be in JSON. */
 const withoutUndefined = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) : value;
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined))
+    : value;
 
 /**
  * Checks the parameters of a partner set up on a tag (by bidder code or Prebid variant id) against
@@ -25,7 +27,11 @@ const withoutUndefined = (value: unknown): unknown =>
 export function validatePartnerParams(partnerId: string, params: unknown): PartnerParamsResult {
   const partner = partnerById(partnerId);
   const validate = partner && VALIDATORS[partner.id];
-  if (!partner || !validate) return { ok: false, errors: [{ field: 'partner', message: `partner "${partnerId}" is not in the partner catalogue` }] };
+  if (!partner || !validate)
+    return {
+      ok: false,
+      errors: [{ field: 'partner', message: `partner "${partnerId}" is not in the partner catalogue` }],
+    };
   const value = withoutUndefined(params);
   if (validate(value)) return { ok: true, value: value as PartnerParams };
   return { ok: false, errors: partnerFieldErrors(partner.schema, value, validate.errors ?? []) };

@@ -33,7 +33,9 @@ const AJV_OPTIONS = {
 const exportName = (index: number) => `partner${index}`;
 
 /** The body of partners.validators.ts for these partners: one validator each, keyed by bidder code. */
-export function partnerValidatorsCode(partners: readonly { readonly id: string; readonly schema: JsonSchema }[]): string {
+export function partnerValidatorsCode(
+  partners: readonly { readonly id: string; readonly schema: JsonSchema }[],
+): string {
   const ajv = new Ajv(AJV_OPTIONS);
   // The formats gojsonschema (Prebid Server's validator) checks, by the same definitions.
   for (const [name, pattern] of Object.entries(FORMATS)) ajv.addFormat(name, pattern);
@@ -43,7 +45,8 @@ export function partnerValidatorsCode(partners: readonly { readonly id: string; 
   // maxLength); the helper is inlined so that the module imports nothing.
   const helper = 'require("ajv/dist/runtime/ucs2length").default';
   code = code.split(helper).join('ucs2length');
-  if (code.includes('require(')) throw new Error('partner validators: the standalone code requires a module that is not inlined');
+  if (code.includes('require('))
+    throw new Error('partner validators: the standalone code requires a module that is not inlined');
   return [
     '/* eslint-disable */',
     '// @ts-nocheck',

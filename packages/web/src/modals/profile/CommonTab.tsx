@@ -32,7 +32,12 @@ export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile 
         </Col>
         <Col span={12}>
           <Form.Item name="companyName" label="Company name">
-            <Input maxLength={COMPANY_NAME_MAX} showCount autoComplete="organization" data-testid="profile-companyName" />
+            <Input
+              maxLength={COMPANY_NAME_MAX}
+              showCount
+              autoComplete="organization"
+              data-testid="profile-companyName"
+            />
           </Form.Item>
         </Col>
         <Col span={12}>
@@ -52,13 +57,23 @@ export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile 
         </Col>
         <Col span={12}>
           <Form.Item name="timezone" label="Time zone" extra="Reports and dates are shown in this time zone.">
-            <Select options={TIMEZONE_OPTIONS} showSearch={{ optionFilterProp: 'label' }} data-testid="profile-timezone" />
+            <Select
+              options={TIMEZONE_OPTIONS}
+              showSearch={{ optionFilterProp: 'label' }}
+              data-testid="profile-timezone"
+            />
           </Form.Item>
         </Col>
         <Col span={12}>
           {adminViewing ? (
             <Form.Item label="UID">
-              <Input value={profile.uid ?? ''} readOnly variant="filled" placeholder={EMPTY_MARK} data-testid="profile-uid" />
+              <Input
+                value={profile.uid ?? ''}
+                readOnly
+                variant="filled"
+                placeholder={EMPTY_MARK}
+                data-testid="profile-uid"
+              />
             </Form.Item>
           ) : (
             <Form.Item label="API token">
@@ -74,7 +89,13 @@ export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile 
         </Col>
         <Col span={12}>
           <Form.Item label="Domain">
-            <Input value={profile.domain ?? ''} readOnly variant="filled" placeholder={EMPTY_MARK} data-testid="profile-domain" />
+            <Input
+              value={profile.domain ?? ''}
+              readOnly
+              variant="filled"
+              placeholder={EMPTY_MARK}
+              data-testid="profile-domain"
+            />
           </Form.Item>
         </Col>
       </Row>
@@ -90,7 +111,11 @@ export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile 
           items={[
             { key: 'priceReq', label: 'Requests (per 1,000)', children: formatUsdMicros(profile.priceReq ?? 0) },
             { key: 'priceImp', label: 'Impressions (per 1,000)', children: formatUsdMicros(profile.priceImp ?? 0) },
-            { key: 'pricePostbid', label: 'Post-bid scans (per 1,000)', children: formatUsdMicros(profile.pricePostbid ?? 0) },
+            {
+              key: 'pricePostbid',
+              label: 'Post-bid scans (per 1,000)',
+              children: formatUsdMicros(profile.pricePostbid ?? 0),
+            },
             { key: 'priceDsp', label: 'DSP revenue share', children: formatPercent(profile.priceDsp ?? 0) },
           ]}
         />

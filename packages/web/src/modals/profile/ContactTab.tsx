@@ -32,7 +32,11 @@ export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
               label={field.label}
               rules={'email' in field ? [{ type: 'email', message: 'Enter an e-mail address' }] : undefined}
             >
-              <Input maxLength={field.max} autoComplete={field.autoComplete} data-testid={`contact-${type}-${field.name}`} />
+              <Input
+                maxLength={field.max}
+                autoComplete={field.autoComplete}
+                data-testid={`contact-${type}-${field.name}`}
+              />
             </Form.Item>
           </Col>
         ))}

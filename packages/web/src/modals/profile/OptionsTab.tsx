@@ -12,7 +12,13 @@ export function OptionsTab({ user }: { user: AuthUser }) {
           <Form.Item label="Post-bid scanned share of impressions (%)">
             <Space align="center" className="profile-postbid">
               <Form.Item name="postbidPercent" noStyle>
-                <Slider min={0} max={100} step={1} className="profile-postbid-slider" data-testid="profile-postbidPercent" />
+                <Slider
+                  min={0}
+                  max={100}
+                  step={1}
+                  className="profile-postbid-slider"
+                  data-testid="profile-postbidPercent"
+                />
               </Form.Item>
               <Form.Item name="postbidPercent" noStyle>
                 <InputNumber min={0} max={100} step={1} suffix="%" className="profile-postbid-input" />
@@ -38,7 +44,9 @@ export function OptionsTab({ user }: { user: AuthUser }) {
         <Checkbox data-testid="profile-delOldCreatives">Delete old creatives automatically</Checkbox>
       </Form.Item>
       {!postbid && !ivt && (
-        <Typography.Paragraph type="secondary">Post-bid and IVT options are enabled for the account by an admin.</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          Post-bid and IVT options are enabled for the account by an admin.
+        </Typography.Paragraph>
       )}
     </div>
   );

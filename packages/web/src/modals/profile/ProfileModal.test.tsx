@@ -24,7 +24,11 @@ function serve(profile: Profile, onPut?: (body: unknown) => Response) {
   });
 }
 
-async function openProfile(user: AuthUser, profile: Profile, extra: { updateUser?: (p: Partial<AuthUser>) => void; onClose?: () => void } = {}) {
+async function openProfile(
+  user: AuthUser,
+  profile: Profile,
+  extra: { updateUser?: (p: Partial<AuthUser>) => void; onClose?: () => void } = {},
+) {
   const onClose = extra.onClose ?? vi.fn();
   renderWithAuth(<ProfileModal open onClose={onClose} />, user, { updateUser: extra.updateUser ?? vi.fn() });
   await screen.findByTestId('profile-form');
@@ -106,26 +110,40 @@ describe('ProfileModal: Escape', () => {
 });
 
 describe('ProfileModal: read-only users', () => {
-  it.each(['sub', 'adv'] as const)('shows the values of %s as text, not greyed inputs, and offers nothing to save', async (type) => {
-    const profile = makeProfile({ type, sellersJson: type === 'sub' ? { type: 'PUBLISHER', name: 'Pub', id: 'p1', status: 1, confidential: 0 } : [] });
-    serve(profile);
-    await openProfile(makeUser(type), profile);
-    expect(screen.getByTestId('profile-form').getAttribute('data-readonly')).toBe('true');
-    expect(input('profile-name').disabled).toBe(true);
-    expect(input('contact-general-firstName').disabled).toBe(true);
-    expect(input('profile-name').className).toContain('ant-input-borderless');
-    expect(input('profile-name').closest('.form-readonly')).not.toBeNull();
-    expect(screen.getByTestId('form-readonly-banner').textContent).toContain('account manager');
-    expect(screen.queryByTestId('apply-to-all-contacts')).toBeNull();
-    expect(screen.queryByTestId('tag-param-add')).toBeNull();
-    expect(screen.queryByTestId('profile-save')).toBeNull();
-    expect(screen.getByTestId('profile-close')).toBeTruthy();
-    expect(screen.queryByTestId('profile-tab-options')).toBeNull();
-    expect(!!screen.queryByTestId('profile-tab-sellers')).toBe(type === 'sub');
-  });
+  it.each(['sub', 'adv'] as const)(
+    'shows the values of %s as text, not greyed inputs, and offers nothing to save',
+    async (type) => {
+      const profile = makeProfile({
+        type,
+        sellersJson: type === 'sub' ? { type: 'PUBLISHER', name: 'Pub', id: 'p1', status: 1, confidential: 0 } : [],
+      });
+      serve(profile);
+      await openProfile(makeUser(type), profile);
+      expect(screen.getByTestId('profile-form').getAttribute('data-readonly')).toBe('true');
+      expect(input('profile-name').disabled).toBe(true);
+      expect(input('contact-general-firstName').disabled).toBe(true);
+      expect(input('profile-name').className).toContain('ant-input-borderless');
+      expect(input('profile-name').closest('.form-readonly')).not.toBeNull();
+      expect(screen.getByTestId('form-readonly-banner').textContent).toContain('account manager');
+      expect(screen.queryByTestId('apply-to-all-contacts')).toBeNull();
+      expect(screen.queryByTestId('tag-param-add')).toBeNull();
+      expect(screen.queryByTestId('profile-save')).toBeNull();
+      expect(screen.getByTestId('profile-close')).toBeTruthy();
+      expect(screen.queryByTestId('profile-tab-options')).toBeNull();
+      expect(!!screen.queryByTestId('profile-tab-sellers')).toBe(type === 'sub');
+    },
+  );
 
   it("shows a subpublisher's empty fields as the console's empty mark, under sentence-case labels", async () => {
-    const blank = { firstName: '', lastName: '', position: '', contactPhone: '', mobilePhone: '', contactEmail: '', personalEmail: '' };
+    const blank = {
+      firstName: '',
+      lastName: '',
+      position: '',
+      contactPhone: '',
+      mobilePhone: '',
+      contactEmail: '',
+      personalEmail: '',
+    };
     const profile = makeProfile({
       type: 'sub',
       companyName: '',
@@ -139,7 +157,15 @@ describe('ProfileModal: read-only users', () => {
     });
     serve(profile);
     await openProfile(makeUser('sub'), profile);
-    for (const id of ['profile-companyName', 'profile-companyAddress', 'profile-contactNumber', 'contact-general-lastName', 'contact-billing-firstName', 'sub-seller-name', 'sub-seller-id']) {
+    for (const id of [
+      'profile-companyName',
+      'profile-companyAddress',
+      'profile-contactNumber',
+      'contact-general-lastName',
+      'contact-billing-firstName',
+      'sub-seller-name',
+      'sub-seller-id',
+    ]) {
       expect(input(id).value, id).toBe('');
       expect(input(id).placeholder, id).toBe('—');
     }
@@ -148,10 +174,20 @@ describe('ProfileModal: read-only users', () => {
     expect(screen.getByTestId('profile-token').textContent).toBe('—');
     // a filled field shows its value, not the mark
     expect(input('contact-general-firstName').value).toBe('Hana');
-    for (const label of ['Company name', 'Company address', 'Contact number', 'Contract expires', 'Time zone', 'API token', 'First name', 'Contact e-mail']) {
+    for (const label of [
+      'Company name',
+      'Company address',
+      'Contact number',
+      'Contract expires',
+      'Time zone',
+      'API token',
+      'First name',
+      'Contact e-mail',
+    ]) {
       expect(screen.getAllByText(label).length, label).toBeGreaterThan(0);
     }
-    for (const titleCase of ['Company Name', 'Time Zone', 'API Token', 'First Name', 'Contact E-mail']) expect(screen.queryByText(titleCase), titleCase).toBeNull();
+    for (const titleCase of ['Company Name', 'Time Zone', 'API Token', 'First Name', 'Contact E-mail'])
+      expect(screen.queryByText(titleCase), titleCase).toBeNull();
     expect(screen.getByTestId('profile-tab-general').textContent).toBe('General contact');
     expect(screen.getByTestId('profile-tab-tagParams').textContent).toBe('Tag parameters');
     // what the platform bills is a demand account's business, not a subpublisher's
@@ -225,7 +261,9 @@ describe('ProfileModal: demand user', () => {
     const dialog = await findDialog('Add Tag Parameter');
     fireEvent.change(within(dialog).getByTestId('tag-param-name'), { target: { value: '  player_size ' } });
     fireEvent.click(within(dialog).getByTestId('tag-param-ok'));
-    await waitFor(() => expect(screen.getAllByTestId('tag-param').map((el) => el.textContent)).toEqual(['genre', 'player_size']));
+    await waitFor(() =>
+      expect(screen.getAllByTestId('tag-param').map((el) => el.textContent)).toEqual(['genre', 'player_size']),
+    );
   });
 
   it('disables OK of the tag parameter dialog while an admin is impersonating', async () => {
@@ -240,7 +278,14 @@ describe('ProfileModal: demand user', () => {
   it("shows a save failure as 'Error on save' and puts field errors on the fields", async () => {
     const profile = makeProfile();
     serve(profile, () =>
-      jsonResponse({ message: 'Invalid profile', field: 'contacts.1.contactEmail', errors: [{ field: 'contacts.1.contactEmail', message: 'must be an e-mail address' }] }, 400),
+      jsonResponse(
+        {
+          message: 'Invalid profile',
+          field: 'contacts.1.contactEmail',
+          errors: [{ field: 'contacts.1.contactEmail', message: 'must be an e-mail address' }],
+        },
+        400,
+      ),
     );
     const { onClose } = await openProfile(makeUser('demand'), profile);
     fireEvent.click(screen.getByTestId('profile-save'));
@@ -256,15 +301,31 @@ describe('ProfileModal: demand user', () => {
         { id: 'p-1', domain: 'two.example', name: 'Two' },
       ],
     });
-    const message = 'is already the seller id of subpublisher Pub: sellers.json gives each seller id to one seller; choose another';
-    serve(profile, () => jsonResponse({ message: `sellersJson.1.id: ${message}`, field: 'sellersJson.1.id', errors: [{ field: 'sellersJson.1.id', message }] }, 400));
+    const message =
+      'is already the seller id of subpublisher Pub: sellers.json gives each seller id to one seller; choose another';
+    serve(profile, () =>
+      jsonResponse(
+        {
+          message: `sellersJson.1.id: ${message}`,
+          field: 'sellersJson.1.id',
+          errors: [{ field: 'sellersJson.1.id', message }],
+        },
+        400,
+      ),
+    );
     const { onClose } = await openProfile(makeUser('demand'), profile);
     fireEvent.click(screen.getByTestId('profile-save'));
     expect(await screen.findByText('Error on save')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('profile-tab-sellers').closest('.ant-tabs-tab')?.className).toContain('ant-tabs-tab-active'));
+    await waitFor(() =>
+      expect(screen.getByTestId('profile-tab-sellers').closest('.ant-tabs-tab')?.className).toContain(
+        'ant-tabs-tab-active',
+      ),
+    );
     const rows = screen.getAllByTestId('sellers-row');
     expect(within(rows[1]).getByText(message)).toBeTruthy();
-    expect(within(rows[1]).getByDisplayValue('p-1').closest('.ant-form-item')?.className).toContain('ant-form-item-has-error');
+    expect(within(rows[1]).getByDisplayValue('p-1').closest('.ant-form-item')?.className).toContain(
+      'ant-form-item-has-error',
+    );
     expect(within(rows[0]).queryByText(message)).toBeNull();
     expect(onClose).not.toHaveBeenCalled();
   });

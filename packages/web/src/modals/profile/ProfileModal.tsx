@@ -102,7 +102,13 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
       apply();
       return;
     }
-    modal.confirm({ title: APPLY_ALL_TITLE, content: APPLY_ALL_WARNING, onOk: apply, okText: 'OK', cancelText: 'Cancel' });
+    modal.confirm({
+      title: APPLY_ALL_TITLE,
+      content: APPLY_ALL_WARNING,
+      onOk: apply,
+      okText: 'OK',
+      cancelText: 'Cancel',
+    });
   };
 
   const save = async () => {
@@ -129,7 +135,9 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
     } catch (error) {
       if (error instanceof ApiError && error.errors.length > 0) {
         form.setFields(
-          error.errors.map((e) => ({ name: formPathOf(e.field, user.type), errors: [e.message] })) as Parameters<typeof form.setFields>[0],
+          error.errors.map((e) => ({ name: formPathOf(e.field, user.type), errors: [e.message] })) as Parameters<
+            typeof form.setFields
+          >[0],
         );
         setActiveTab(tabOfField(formPathOf(error.errors[0].field, user.type)));
       }

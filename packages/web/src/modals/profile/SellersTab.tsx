@@ -16,7 +16,9 @@ function DemandSellers({ readOnly }: { readOnly: boolean }) {
             <Col span={8}>Domain</Col>
             <Col span={8}>Name</Col>
           </Row>
-          {fields.length === 0 && <Typography.Paragraph type="secondary">No sellers.json entries.</Typography.Paragraph>}
+          {fields.length === 0 && (
+            <Typography.Paragraph type="secondary">No sellers.json entries.</Typography.Paragraph>
+          )}
           {fields.map((field) => (
             <Row gutter={8} key={field.key} className="sellers-row" data-testid="sellers-row">
               <Col span={6}>
@@ -36,13 +38,23 @@ function DemandSellers({ readOnly }: { readOnly: boolean }) {
               </Col>
               <Col span={2}>
                 {!readOnly && (
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label="Remove entry" onClick={() => remove(field.name)} />
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label="Remove entry"
+                    onClick={() => remove(field.name)}
+                  />
                 )}
               </Col>
             </Row>
           ))}
           {!readOnly && (
-            <Button icon={<PlusOutlined />} onClick={() => add({ id: '', domain: '', name: '' })} data-testid="sellers-add">
+            <Button
+              icon={<PlusOutlined />}
+              onClick={() => add({ id: '', domain: '', name: '' })}
+              data-testid="sellers-add"
+            >
               Add entry
             </Button>
           )}

@@ -43,7 +43,12 @@ export function TagParamsEditor({ value = [], onChange, readOnly, impersonating 
         </div>
       )}
       {!readOnly && (
-        <Button className="tag-params-add" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="tag-param-add">
+        <Button
+          className="tag-params-add"
+          icon={<PlusOutlined />}
+          onClick={() => setAdding(true)}
+          data-testid="tag-param-add"
+        >
           {ADD_TAG_PARAMETER}
         </Button>
       )}
@@ -105,8 +110,10 @@ function AddTagParamDialog({ open, existing, impersonating, onCancel, onAdd }: D
             {
               validator: (_rule, raw: string | undefined) => {
                 const parsed = TagParamName.safeParse(raw ?? '');
-                if (!parsed.success) return Promise.reject(new Error(`Parameter name ${parsed.error.issues[0]?.message ?? 'is invalid'}`));
-                if (existing.includes(parsed.data)) return Promise.reject(new Error('This parameter is already in the list'));
+                if (!parsed.success)
+                  return Promise.reject(new Error(`Parameter name ${parsed.error.issues[0]?.message ?? 'is invalid'}`));
+                if (existing.includes(parsed.data))
+                  return Promise.reject(new Error('This parameter is already in the list'));
                 return Promise.resolve();
               },
             },

@@ -14,7 +14,15 @@ import {
 
 describe('profile form model', () => {
   it('shows Options to demand and Sellers JSON to demand and sub', () => {
-    expect(profileTabs('demand')).toEqual(['common', 'options', 'sellers', 'general', 'billing', 'technical', 'tagParams']);
+    expect(profileTabs('demand')).toEqual([
+      'common',
+      'options',
+      'sellers',
+      'general',
+      'billing',
+      'technical',
+      'tagParams',
+    ]);
     expect(profileTabs('sub')).toEqual(['common', 'sellers', 'general', 'billing', 'technical', 'tagParams']);
     expect(profileTabs('adv')).toEqual(['common', 'general', 'billing', 'technical', 'tagParams']);
     expect(profileTabs('sdk')).toEqual(['common', 'general', 'billing', 'technical', 'tagParams']);
@@ -28,9 +36,18 @@ describe('profile form model', () => {
   });
 
   it('shows post-bid options for either post-bid flag and IVT options for showCheckIVT', () => {
-    expect(visibleOptions({ showPostbidPix: true, showPostbidWh: false, showCheckIVT: false })).toEqual({ postbid: true, ivt: false });
-    expect(visibleOptions({ showPostbidPix: false, showPostbidWh: true, showCheckIVT: true })).toEqual({ postbid: true, ivt: true });
-    expect(visibleOptions({ showPostbidPix: false, showPostbidWh: false, showCheckIVT: false })).toEqual({ postbid: false, ivt: false });
+    expect(visibleOptions({ showPostbidPix: true, showPostbidWh: false, showCheckIVT: false })).toEqual({
+      postbid: true,
+      ivt: false,
+    });
+    expect(visibleOptions({ showPostbidPix: false, showPostbidWh: true, showCheckIVT: true })).toEqual({
+      postbid: true,
+      ivt: true,
+    });
+    expect(visibleOptions({ showPostbidPix: false, showPostbidWh: false, showCheckIVT: false })).toEqual({
+      postbid: false,
+      ivt: false,
+    });
   });
 
   it('asks before applying to all only when the technical contact has a last name', () => {
@@ -45,7 +62,12 @@ describe('profile form model', () => {
     expect(values.contacts.map((c) => c.type)).toEqual(['general', 'billing', 'technical']);
     expect(values.contacts[0].firstName).toBe('Gina');
     expect(values.contacts[2].lastName).toBe('');
-    expect([values.setPostbidAll, values.setCheckIVTAll, values.blockIVT, values.delOldCreatives]).toEqual([true, false, true, false]);
+    expect([values.setPostbidAll, values.setCheckIVTAll, values.blockIVT, values.delOldCreatives]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
     expect(values.contactExpired?.format('YYYY-MM-DD')).toBe('2027-03-31');
     expect(values.demandSellers).toEqual([{ id: 's1', domain: 'acme.example', name: 'Acme' }]);
     expect(values.subSeller).toEqual({ type: 'INTERMEDIARY', name: '', id: '', active: false, confidential: false });
@@ -64,7 +86,12 @@ describe('profile form model', () => {
     expect(update.contacts?.[1]).toMatchObject({ type: 'billing', firstName: 'Bill' });
     expect(update.tagParams).toEqual(['genre']);
     expect(update.sellersJson).toEqual([{ id: 's2', domain: 'b.example', name: 'B' }]);
-    expect([update.setPostbidAll, update.setCheckIVTAll, update.blockIVT, update.delOldCreatives]).toEqual([1, null, null, 1]);
+    expect([update.setPostbidAll, update.setCheckIVTAll, update.blockIVT, update.delOldCreatives]).toEqual([
+      1,
+      null,
+      null,
+      1,
+    ]);
     expect(update.contactExpired).toBe('2027-03-31');
     expect(update.timezone).toBe(-5);
   });
@@ -81,10 +108,18 @@ describe('profile form model', () => {
   });
 
   it("sends a sub user's sellers.json entry with 0/1 switches", () => {
-    const values = profileToForm(makeProfile({ type: 'sub', sellersJson: { ...DEFAULT_SUB_SELLER, type: 'BOTH', status: 1 } }));
+    const values = profileToForm(
+      makeProfile({ type: 'sub', sellersJson: { ...DEFAULT_SUB_SELLER, type: 'BOTH', status: 1 } }),
+    );
     expect(values.subSeller).toEqual({ type: 'BOTH', name: '', id: '', active: true, confidential: false });
     values.subSeller = { ...values.subSeller, name: ' Pub ', confidential: true };
-    expect(formToUpdate(values, 'sub').sellersJson).toEqual({ type: 'BOTH', name: 'Pub', id: '', status: 1, confidential: 1 });
+    expect(formToUpdate(values, 'sub').sellersJson).toEqual({
+      type: 'BOTH',
+      name: 'Pub',
+      id: '',
+      status: 1,
+      confidential: 1,
+    });
   });
 
   it('places server field errors on their field and tab', () => {

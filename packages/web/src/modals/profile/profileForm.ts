@@ -88,7 +88,9 @@ function isSubSeller(value: Profile['sellersJson'] | null | undefined): value is
 }
 
 export function profileToForm(profile: Profile): ProfileFormValues {
-  const sub: SubSellerEntry = isSubSeller(profile.sellersJson) ? { ...DEFAULT_SUB_SELLER, ...profile.sellersJson } : DEFAULT_SUB_SELLER;
+  const sub: SubSellerEntry = isSubSeller(profile.sellersJson)
+    ? { ...DEFAULT_SUB_SELLER, ...profile.sellersJson }
+    : DEFAULT_SUB_SELLER;
   const expired = profile.contactExpired ? dayjs(profile.contactExpired) : null;
   return {
     name: profile.name ?? '',
@@ -104,7 +106,13 @@ export function profileToForm(profile: Profile): ProfileFormValues {
     delOldCreatives: profile.delOldCreatives === 1,
     contacts: completeContacts(profile.contacts),
     demandSellers: Array.isArray(profile.sellersJson) ? profile.sellersJson.map((s) => ({ ...s })) : [],
-    subSeller: { type: sub.type, name: sub.name, id: sub.id, active: sub.status === 1, confidential: sub.confidential === 1 },
+    subSeller: {
+      type: sub.type,
+      name: sub.name,
+      id: sub.id,
+      active: sub.status === 1,
+      confidential: sub.confidential === 1,
+    },
     tagParams: [...(profile.tagParams ?? [])],
   };
 }
@@ -140,7 +148,11 @@ export function formToUpdate(values: ProfileFormValues, type: UserType): Profile
     update.setCheckIVTAll = flag(values.setCheckIVTAll);
     update.blockIVT = flag(values.blockIVT);
     update.delOldCreatives = flag(values.delOldCreatives);
-    update.sellersJson = (values.demandSellers ?? []).map((s) => ({ id: text(s.id), domain: text(s.domain), name: text(s.name) }));
+    update.sellersJson = (values.demandSellers ?? []).map((s) => ({
+      id: text(s.id),
+      domain: text(s.domain),
+      name: text(s.name),
+    }));
   }
   if (type === 'sub') {
     const sub = values.subSeller ?? { ...DEFAULT_SUB_SELLER, active: false, confidential: false };
@@ -174,7 +186,13 @@ export function tabOfField(path: readonly (string | number)[]): ProfileTab {
   if (head === 'contacts') return (['general', 'billing', 'technical'] as const)[Number(index)] ?? 'general';
   if (head === 'demandSellers' || head === 'subSeller') return 'sellers';
   if (head === 'tagParams') return 'tagParams';
-  if (head === 'postbidPercent' || head === 'setPostbidAll' || head === 'setCheckIVTAll' || head === 'blockIVT' || head === 'delOldCreatives') {
+  if (
+    head === 'postbidPercent' ||
+    head === 'setPostbidAll' ||
+    head === 'setCheckIVTAll' ||
+    head === 'blockIVT' ||
+    head === 'delOldCreatives'
+  ) {
     return 'options';
   }
   return 'common';

@@ -25,12 +25,21 @@ export function AccountFields({
   return (
     <Row gutter={16}>
       <Col span={18}>
-        <Form.Item name="name" label={label('name', 'Name')} rules={[{ required: true, whitespace: true, message: 'Enter a name' }, { max: 255 }]}>
+        <Form.Item
+          name="name"
+          label={label('name', 'Name')}
+          rules={[{ required: true, whitespace: true, message: 'Enter a name' }, { max: 255 }]}
+        >
           <Input data-testid="account-name" />
         </Form.Item>
       </Col>
       <Col span={6}>
-        <Form.Item name="status" label={label('status', 'Active')} extra="Paused accounts cannot sign in" {...statusSwitch}>
+        <Form.Item
+          name="status"
+          label={label('status', 'Active')}
+          extra="Paused accounts cannot sign in"
+          {...statusSwitch}
+        >
           <Switch disabled={signInLocked} />
         </Form.Item>
       </Col>
@@ -41,14 +50,21 @@ export function AccountFields({
           rules={[
             { required: true, whitespace: true, message: 'Enter a username' },
             { min: 3, max: 64, message: '3 to 64 characters' },
-            { pattern: /^[A-Za-z0-9._-]+$/, message: 'Letters, digits and . _ - only (no @: the e-mail is a separate sign-in)' },
+            {
+              pattern: /^[A-Za-z0-9._-]+$/,
+              message: 'Letters, digits and . _ - only (no @: the e-mail is a separate sign-in)',
+            },
           ]}
         >
           <Input autoComplete="off" disabled={signInLocked} data-testid="account-username" />
         </Form.Item>
       </Col>
       <Col span={12}>
-        <Form.Item name="email" label={label('email', 'E-mail')} rules={[{ type: 'email', message: 'Enter an e-mail address' }]}>
+        <Form.Item
+          name="email"
+          label={label('email', 'E-mail')}
+          rules={[{ type: 'email', message: 'Enter an e-mail address' }]}
+        >
           <Input autoComplete="off" disabled={signInLocked} data-testid="account-email" />
         </Form.Item>
       </Col>
@@ -59,19 +75,32 @@ export function AccountFields({
           rules={[
             { required: row === null, message: 'Set a password for the new account' },
             // The server's rule (packages/shared passwordPolicy): 8+ characters, not only spaces, not a common one.
-            { validator: async (_rule, value: unknown) => {
+            {
+              validator: async (_rule, value: unknown) => {
                 const problem = typeof value === 'string' && value !== '' ? passwordProblem(value) : null;
                 if (problem) throw new Error(`The password ${problem}`);
-              } },
+              },
+            },
           ]}
-          extra={row === null ? 'At least 8 characters, not a common password' : 'Leave empty to keep the current password'}
+          extra={
+            row === null ? 'At least 8 characters, not a common password' : 'Leave empty to keep the current password'
+          }
         >
-          <Input.Password autoComplete="new-password" disabled={signInLocked} placeholder={row === null ? undefined : 'Leave empty to keep'} data-testid="account-password" />
+          <Input.Password
+            autoComplete="new-password"
+            disabled={signInLocked}
+            placeholder={row === null ? undefined : 'Leave empty to keep'}
+            data-testid="account-password"
+          />
         </Form.Item>
       </Col>
       {company && (
         <Col span={12}>
-          <Form.Item name="companyName" label={label('companyName', 'Company')} rules={[{ max: 100, message: 'At most 100 characters' }]}>
+          <Form.Item
+            name="companyName"
+            label={label('companyName', 'Company')}
+            rules={[{ max: 100, message: 'At most 100 characters' }]}
+          >
             <Input data-testid="account-company" />
           </Form.Item>
         </Col>
@@ -92,6 +121,7 @@ export function accountToForm(row: ResourceRow): Record<string, unknown> {
 /** Empty texts are sent as '' (the API's "none"; an empty password keeps the old one). */
 export function accountToBody(values: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...values };
-  for (const key of ['email', 'password', 'companyName', 'domain']) if (key in body && (body[key] === undefined || body[key] === null)) body[key] = '';
+  for (const key of ['email', 'password', 'companyName', 'domain'])
+    if (key in body && (body[key] === undefined || body[key] === null)) body[key] = '';
   return body;
 }

@@ -17,7 +17,9 @@ export interface AssignedGroup {
   route: string;
 }
 
-export const SUBPUBLISHER_GROUPS: AssignedGroup[] = [{ list: 'channels', field: 'subpublisherId', label: 'Channels', route: '/channels' }];
+export const SUBPUBLISHER_GROUPS: AssignedGroup[] = [
+  { list: 'channels', field: 'subpublisherId', label: 'Channels', route: '/channels' },
+];
 export const ADVERTISER_GROUPS: AssignedGroup[] = [
   { list: 'tags', field: 'advertiserId', label: 'Tags', route: '/tags' },
   { list: 'campaigns', field: 'advertiserId', label: 'Campaigns', route: '/campaigns' },
@@ -83,7 +85,10 @@ export function AssignedRows({ accountId, groups }: { accountId: number | undefi
     <>
       <SectionTitle>Assigned to this account</SectionTitle>
       {accountId === undefined ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Save the account first, then assign rows to it from their own forms" />
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description="Save the account first, then assign rows to it from their own forms"
+        />
       ) : (
         shown.map((g) => <Group key={g.list} group={g} accountId={accountId} />)
       )}

@@ -17,11 +17,29 @@ export function accountColumns(options: { company?: boolean; domain?: boolean } 
       width: 130,
       sorter: true,
       ellipsis: { showTitle: false },
-      render: (v: string) => <Typography.Text copyable={{ text: v, tooltips: ['Copy', 'Copied'] }}>{v}</Typography.Text>,
+      render: (v: string) => (
+        <Typography.Text copyable={{ text: v, tooltips: ['Copy', 'Copied'] }}>{v}</Typography.Text>
+      ),
     },
     { title: 'E-mail', dataIndex: 'email', key: 'email', width: 190, ellipsis: { showTitle: false }, render: textCell },
   ];
-  if (options.company ?? true) columns.push({ title: 'Company', dataIndex: 'companyName', key: 'companyName', width: 160, ellipsis: { showTitle: false }, render: textCell });
-  if (options.domain) columns.push({ title: 'Domain', dataIndex: 'domain', key: 'domain', width: 140, ellipsis: { showTitle: false }, render: textCell });
+  if (options.company ?? true)
+    columns.push({
+      title: 'Company',
+      dataIndex: 'companyName',
+      key: 'companyName',
+      width: 160,
+      ellipsis: { showTitle: false },
+      render: textCell,
+    });
+  if (options.domain)
+    columns.push({
+      title: 'Domain',
+      dataIndex: 'domain',
+      key: 'domain',
+      width: 140,
+      ellipsis: { showTitle: false },
+      render: textCell,
+    });
   return columns;
 }

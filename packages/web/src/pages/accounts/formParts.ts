@@ -8,4 +8,7 @@ export const statusSwitch = {
 } as const;
 
 /** Same rule as the API's domain fields: empty, or a host name such as example.com. */
-export const DOMAIN_RULE = { pattern: /^$|^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i, message: 'Enter a domain such as example.com' };
+export const DOMAIN_RULE = {
+  pattern: /^$|^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i,
+  message: 'Enter a domain such as example.com',
+};

@@ -8,7 +8,15 @@ import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
 export function adExchangeDefaults(): Record<string, unknown> {
-  return { status: 1, endpoint: '', tmaxMs: 300, qpsLimit: 'unlimited', seat: '', marginPercent: 20, targetingId: null };
+  return {
+    status: 1,
+    endpoint: '',
+    tmaxMs: 300,
+    qpsLimit: 'unlimited',
+    seat: '',
+    marginPercent: 20,
+    targetingId: null,
+  };
 }
 
 /** The host an exchange's endpoint points at (the list shows it instead of the whole URL). */
@@ -44,32 +52,45 @@ export function AdExchangeForm(_: ResourceFormProps) {
         </Form.Item>
         <Row gutter={16}>
           <Col span={8}>
-            <Form.Item
-              name="tmaxMs"
-              label={label('tmaxMs', 'Timeout (tmax)')}
-              extra="50 - 5000 ms"
-              required
-            >
+            <Form.Item name="tmaxMs" label={label('tmaxMs', 'Timeout (tmax)')} extra="50 - 5000 ms" required>
               <InputNumber<number> min={50} max={5000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="qpsLimit" label={label('qpsLimit', 'QPS limit')} extra="Bid requests per second we send; empty = unlimited">
+            <Form.Item
+              name="qpsLimit"
+              label={label('qpsLimit', 'QPS limit')}
+              extra="Bid requests per second we send; empty = unlimited"
+            >
               <LimitInput data-testid="adexchange-qps" />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="seat" label={label('seat', 'Seat')} extra="Our seat id at the exchange" rules={[{ max: 64, message: 'At most 64 characters' }]}>
+            <Form.Item
+              name="seat"
+              label={label('seat', 'Seat')}
+              extra="Our seat id at the exchange"
+              rules={[{ max: 64, message: 'At most 64 characters' }]}
+            >
               <Input maxLength={64} placeholder="e.g. nw-1187" />
             </Form.Item>
           </Col>
         </Row>
       </Section>
       <Section title="Money & targeting">
-        <Form.Item name="marginPercent" label={label('marginPercent', 'Margin')} extra="Kept from what this exchange's buyers pay" rules={[{ required: true, message: 'Enter a margin (0 for none)' }]}>
+        <Form.Item
+          name="marginPercent"
+          label={label('marginPercent', 'Margin')}
+          extra="Kept from what this exchange's buyers pay"
+          rules={[{ required: true, message: 'Enter a margin (0 for none)' }]}
+        >
           <PercentInput />
         </Form.Item>
-        <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="Only requests that match it go to this exchange; none = all">
+        <Form.Item
+          name="targetingId"
+          label={label('targetingId', 'Targeting')}
+          extra="Only requests that match it go to this exchange; none = all"
+        >
           <RefSelect kind="targetings" placeholder="None (all traffic)" />
         </Form.Item>
       </Section>

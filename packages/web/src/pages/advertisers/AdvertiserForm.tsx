@@ -13,7 +13,12 @@ export function AdvertiserForm({ row }: ResourceFormProps) {
       <AccountFields kind="advs" row={row} />
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item name="domain" label={label('domain', 'Domain')} rules={[DOMAIN_RULE]} extra="The advertiser's site, as in bid responses (adomain)">
+          <Form.Item
+            name="domain"
+            label={label('domain', 'Domain')}
+            rules={[DOMAIN_RULE]}
+            extra="The advertiser's site, as in bid responses (adomain)"
+          >
             <Input placeholder="brand.com" data-testid="account-domain" />
           </Form.Item>
         </Col>

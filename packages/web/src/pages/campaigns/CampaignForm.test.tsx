@@ -35,7 +35,9 @@ describe('CampaignForm bid CPM', () => {
     // the hint belongs to the switch's own field, right under it
     expect(cap.closest('.ant-form-item')?.contains(hint)).toBe(true);
     act(() => form.setFieldValue(['frequencyCap', 'enabled'], true));
-    await waitFor(() => expect(screen.queryByText('No cap: a user may see this campaign any number of times')).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText('No cap: a user may see this campaign any number of times')).toBeNull(),
+    );
     expect(screen.getByText('Per (hours)')).toBeTruthy();
   });
 });

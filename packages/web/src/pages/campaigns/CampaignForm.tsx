@@ -17,7 +17,9 @@ export const PACING_OPTIONS = [
 /** A bid of $0.00 never wins; an empty bid is the required rule's to name, so it gets one message, not two. */
 const positiveBid = {
   validator: (_: unknown, v: unknown) =>
-    v === undefined || v === null || (typeof v === 'number' && v > 0) ? Promise.resolve() : Promise.reject(new Error('Enter a bid CPM above $0.00')),
+    v === undefined || v === null || (typeof v === 'number' && v > 0)
+      ? Promise.resolve()
+      : Promise.reject(new Error('Enter a bid CPM above $0.00')),
 };
 
 export function CampaignForm({ form, row }: ResourceFormProps) {
@@ -39,7 +41,11 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
             <StatusField />
           </Col>
         </Row>
-        <Form.Item name="advertiserId" label={label('advertiserId', 'Advertiser')} extra="The advertiser's own sign-in can see this campaign (read-only)">
+        <Form.Item
+          name="advertiserId"
+          label={label('advertiserId', 'Advertiser')}
+          extra="The advertiser's own sign-in can see this campaign (read-only)"
+        >
           <RefSelect kind="advs" placeholder="None" />
         </Form.Item>
       </Section>
@@ -47,7 +53,11 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
       <Section title="Flight">
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item name="startDate" label={label('startDate', 'Start date')} rules={[{ required: true, message: 'Pick the first day of the flight' }]}>
+            <Form.Item
+              name="startDate"
+              label={label('startDate', 'Start date')}
+              rules={[{ required: true, message: 'Pick the first day of the flight' }]}
+            >
               <DatePicker format={DATE_FORMAT} allowClear={false} data-testid="campaign-start" />
             </Form.Item>
           </Col>
@@ -62,22 +72,38 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
       <Section title="Budget & pacing">
         <Row gutter={16}>
           <Col span={8}>
-            <Form.Item name="bidCpm" label={label('bidCpm', 'Bid CPM')} rules={[{ required: true, message: 'Enter the bid CPM' }, positiveBid]}>
+            <Form.Item
+              name="bidCpm"
+              label={label('bidCpm', 'Bid CPM')}
+              rules={[{ required: true, message: 'Enter the bid CPM' }, positiveBid]}
+            >
               <MoneyInput data-testid="campaign-bid" />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="totalBudget" label={label('totalBudget', 'Total budget')} extra="Empty = unlimited; $0.00 never spends">
+            <Form.Item
+              name="totalBudget"
+              label={label('totalBudget', 'Total budget')}
+              extra="Empty = unlimited; $0.00 never spends"
+            >
               <LimitInput money data-testid="campaign-total-budget" />
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="dailyBudget" label={label('dailyBudget', 'Daily budget')} extra="Empty = unlimited; $0.00 never spends">
+            <Form.Item
+              name="dailyBudget"
+              label={label('dailyBudget', 'Daily budget')}
+              extra="Empty = unlimited; $0.00 never spends"
+            >
               <LimitInput money data-testid="campaign-daily-budget" />
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item name="pacing" label={label('pacing', 'Pacing')} extra="Even spreads each day's budget over the day; ASAP spends it as fast as bids win">
+        <Form.Item
+          name="pacing"
+          label={label('pacing', 'Pacing')}
+          extra="Even spreads each day's budget over the day; ASAP spends it as fast as bids win"
+        >
           <Radio.Group optionType="button" options={PACING_OPTIONS} />
         </Form.Item>
       </Section>
@@ -98,7 +124,10 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
               <Form.Item
                 name={['frequencyCap', 'count']}
                 label="Impressions"
-                rules={[{ required: true, message: 'Enter how many' }, { type: 'number', min: 1, message: 'At least 1' }]}
+                rules={[
+                  { required: true, message: 'Enter how many' },
+                  { type: 'number', min: 1, message: 'At least 1' },
+                ]}
               >
                 <InputNumber<number> min={1} precision={0} style={{ width: 120 }} />
               </Form.Item>
@@ -119,7 +148,11 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
       </Section>
 
       <Section title="Targeting & creatives">
-        <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="None = bid on all traffic the supply below sends">
+        <Form.Item
+          name="targetingId"
+          label={label('targetingId', 'Targeting')}
+          extra="None = bid on all traffic the supply below sends"
+        >
           <RefSelect kind="targetings" placeholder="None (all traffic)" />
         </Form.Item>
         <Form.Item name="creativeIds" label={label('creativeIds', 'Creatives')}>

@@ -3,7 +3,13 @@ import { useMemo } from 'react';
 import { PACING_STATE_LABELS } from '@adplane/shared';
 import { EChart } from '../../components/EChart.js';
 import { useCampaignPacing } from './livePacing.js';
-import { PACING_STATE_COLORS, pacingChartOption, pacingMoney, pacingTooltipLines, spentOfTarget } from './pacingView.js';
+import {
+  PACING_STATE_COLORS,
+  pacingChartOption,
+  pacingMoney,
+  pacingTooltipLines,
+  spentOfTarget,
+} from './pacingView.js';
 
 /**
  * A campaign's pacing today, live from the delivery counters (what the edge has counted, not the
@@ -29,7 +35,13 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
         </Typography.Text>
       </div>
       {p.state === 'not_delivering' && p.reason.startsWith('No spend') && (
-        <Alert type="warning" showIcon style={{ marginBottom: 8 }} title="Not spending right now" description="Check the flight, the bid against the floors, the targeting and the creatives' approval." />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 8 }}
+          title="Not spending right now"
+          description="Check the flight, the bid against the floors, the targeting and the creatives' approval."
+        />
       )}
       <Row gutter={16}>
         <Col span={6}>
@@ -42,14 +54,26 @@ export function PacingPanel({ campaignId }: { campaignId: number }) {
           <Statistic title="Projected today" value={pacingMoney(p.projected)} data-testid="pacing-projected" />
         </Col>
         <Col span={6}>
-          <Statistic title="Total spent" value={pacingMoney(p.totalSpent)} suffix={<Typography.Text type="secondary" style={{ fontSize: 12 }}>of {pacingMoney(p.totalBudget)}</Typography.Text>} data-testid="pacing-total" />
+          <Statistic
+            title="Total spent"
+            value={pacingMoney(p.totalSpent)}
+            suffix={
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                of {pacingMoney(p.totalBudget)}
+              </Typography.Text>
+            }
+            data-testid="pacing-total"
+          />
         </Col>
       </Row>
       {daily !== null && (
         <Tooltip title={ratio === null ? undefined : `${Math.round(ratio * 100)}% of the target so far`}>
           <Progress
             percent={Math.min((p.spentToday / Math.max(daily, 1)) * 100, 100)}
-            success={{ percent: Math.min(((p.targetSoFar ?? 0) / Math.max(daily, 1)) * 100, 100), strokeColor: '#d9d9d9' }}
+            success={{
+              percent: Math.min(((p.targetSoFar ?? 0) / Math.max(daily, 1)) * 100, 100),
+              strokeColor: '#d9d9d9',
+            }}
             format={() => `${pacingMoney(p.spentToday)} of ${pacingMoney(daily)}`}
             size="small"
             style={{ marginTop: 8 }}

@@ -18,11 +18,23 @@ describe("a campaign's budget in the list", () => {
       daily: '$1,500/day',
       full: ['Total budget: $120,000.00', 'Daily budget: $1,500.00'],
     });
-    expect(budgetCell('unlimited', 250_000_000)).toEqual({ total: 'Unlimited', daily: '$250/day', full: ['Total budget: unlimited', 'Daily budget: $250.00'] });
-    expect(budgetCell(2_500_000_000_000, 40_000_000_000)).toEqual({ total: '$2.5M', daily: '$40,000/day', full: ['Total budget: $2,500,000.00', 'Daily budget: $40,000.00'] });
+    expect(budgetCell('unlimited', 250_000_000)).toEqual({
+      total: 'Unlimited',
+      daily: '$250/day',
+      full: ['Total budget: unlimited', 'Daily budget: $250.00'],
+    });
+    expect(budgetCell(2_500_000_000_000, 40_000_000_000)).toEqual({
+      total: '$2.5M',
+      daily: '$40,000/day',
+      full: ['Total budget: $2,500,000.00', 'Daily budget: $40,000.00'],
+    });
   });
 
   it('leaves an unlimited daily budget out', () => {
-    expect(budgetCell(5_000_000_000, 'unlimited')).toEqual({ total: '$5,000', daily: '', full: ['Total budget: $5,000.00'] });
+    expect(budgetCell(5_000_000_000, 'unlimited')).toEqual({
+      total: '$5,000',
+      daily: '',
+      full: ['Total budget: $5,000.00'],
+    });
   });
 });

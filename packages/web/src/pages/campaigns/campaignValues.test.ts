@@ -39,7 +39,10 @@ describe('campaign form conversions', () => {
   });
 
   it('sends dates as YYYY-MM-DD and the cap as {count, periodHours}', () => {
-    const body = campaignToBody({ ...campaignToForm(row), frequencyCap: { enabled: true, count: 5, periodHours: 168 } });
+    const body = campaignToBody({
+      ...campaignToForm(row),
+      frequencyCap: { enabled: true, count: 5, periodHours: 168 },
+    });
     expect(body.startDate).toBe('2026-03-01');
     expect(body.endDate).toBe('2026-04-30');
     expect(body.frequencyCap).toEqual({ count: 5, periodHours: 168 });
@@ -47,7 +50,13 @@ describe('campaign form conversions', () => {
   });
 
   it('sends an empty end date as null and a switched-off cap as null', () => {
-    const body = campaignToBody({ name: 'x', startDate: dayjs('2026-05-10'), endDate: null, frequencyCap: { enabled: false, count: 3, periodHours: 24 }, bidCpm: 1_000_000 });
+    const body = campaignToBody({
+      name: 'x',
+      startDate: dayjs('2026-05-10'),
+      endDate: null,
+      frequencyCap: { enabled: false, count: 3, periodHours: 24 },
+      bidCpm: 1_000_000,
+    });
     expect(body.endDate).toBeNull();
     expect(body.frequencyCap).toBeNull();
     expect(CampaignInput.safeParse(body).success).toBe(true);

@@ -44,7 +44,9 @@ export function campaignToForm(row: Record<string, unknown>): Record<string, unk
     ...row,
     startDate: dateFromIso(row.startDate),
     endDate: dateFromIso(row.endDate),
-    frequencyCap: (isCap(cap) ? { enabled: true, count: cap.count, periodHours: cap.periodHours } : { enabled: false, ...DEFAULT_CAP }) satisfies FrequencyCapForm,
+    frequencyCap: (isCap(cap)
+      ? { enabled: true, count: cap.count, periodHours: cap.periodHours }
+      : { enabled: false, ...DEFAULT_CAP }) satisfies FrequencyCapForm,
   };
 }
 

@@ -28,10 +28,19 @@ function LivePacingCell({ row }: { row: ResourceRow }) {
   // its flight is not expected to spend, so its dot stays grey.
   const expectedIdle =
     p.state === 'not_delivering' &&
-    (row.status !== 1 || Boolean(row.archived) || (typeof row.startDate === 'string' && row.startDate > p.day) || (typeof row.endDate === 'string' && row.endDate !== '' && row.endDate < p.day));
+    (row.status !== 1 ||
+      Boolean(row.archived) ||
+      (typeof row.startDate === 'string' && row.startDate > p.day) ||
+      (typeof row.endDate === 'string' && row.endDate !== '' && row.endDate < p.day));
   return (
     <Tooltip title={pacingTooltipLines(p).map((line) => <div key={line}>{line}</div>)}>
-      <span className="metric-cell" data-testid={`metric-pacing-${row.id}`} data-state={p.state} data-spent={p.spentToday} data-target={p.targetSoFar ?? ''}>
+      <span
+        className="metric-cell"
+        data-testid={`metric-pacing-${row.id}`}
+        data-state={p.state}
+        data-spent={p.spentToday}
+        data-target={p.targetSoFar ?? ''}
+      >
         <Badge color={expectedIdle ? '#bfbfbf' : PACING_STATE_COLORS[p.state]} style={{ marginInlineEnd: 4 }} />
         {pacingCellText(p)}
       </span>
@@ -69,7 +78,14 @@ export default function CampaignsPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
+      {
+        title: 'Advertiser',
+        dataIndex: 'advertiserId',
+        key: 'advertiserId',
+        width: COLUMN_WIDTHS.account,
+        ellipsis: { showTitle: false },
+        render: (id: unknown) => <AdvertiserName names={advertisers} id={id} />,
+      },
       {
         title: 'Flight',
         key: 'startDate',
@@ -77,7 +93,15 @@ export default function CampaignsPage() {
         sorter: true,
         render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
       },
-      { title: 'Bid CPM', dataIndex: 'bidCpm', key: 'bidCpm', width: COLUMN_WIDTHS.money, align: 'right', sorter: true, render: usd },
+      {
+        title: 'Bid CPM',
+        dataIndex: 'bidCpm',
+        key: 'bidCpm',
+        width: COLUMN_WIDTHS.money,
+        align: 'right',
+        sorter: true,
+        render: usd,
+      },
       {
         title: 'Budget',
         key: 'totalBudget',
@@ -96,7 +120,13 @@ export default function CampaignsPage() {
           );
         },
       },
-      { title: 'Pacing mode', dataIndex: 'pacing', key: 'pacing', width: 100, render: (v: string) => PACING_LABELS.get(v) ?? v },
+      {
+        title: 'Pacing mode',
+        dataIndex: 'pacing',
+        key: 'pacing',
+        width: 100,
+        render: (v: string) => PACING_LABELS.get(v) ?? v,
+      },
     ],
     [advertisers],
   );

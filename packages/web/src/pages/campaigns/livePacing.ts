@@ -29,7 +29,10 @@ async function send(): Promise<void> {
     chunk.forEach((id) => inFlight.add(id));
     try {
       // Silent: the live numbers are a second layer; a refusal must not sign anyone out of a list they can see.
-      const answer = await api.get<PacingAnswer>(`/api/demand/campaigns/pacing?ids=${chunk.join(',')}`, { silent: true, ignoreForbidden: true });
+      const answer = await api.get<PacingAnswer>(`/api/demand/campaigns/pacing?ids=${chunk.join(',')}`, {
+        silent: true,
+        ignoreForbidden: true,
+      });
       for (const p of answer.campaigns) answers.set(p.campaignId, { value: p, at: Date.now() });
     } catch (error) {
       console.error('Loading the live pacing failed', error);

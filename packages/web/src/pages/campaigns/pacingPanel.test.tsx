@@ -8,18 +8,41 @@ import { renderWithAuth } from '../../test/render.js';
 import { resetLivePacing } from './livePacing.js';
 import { PacingPanel } from './PacingPanel.js';
 import { EMPTY_MARK } from '../../format/empty.js';
-import { cumulativeSpend, pacingCellText, pacingChartOption, pacingMoney, pacingTooltipLines, spentOfTarget } from './pacingView.js';
+import {
+  cumulativeSpend,
+  pacingCellText,
+  pacingChartOption,
+  pacingMoney,
+  pacingTooltipLines,
+  spentOfTarget,
+} from './pacingView.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 // jsdom has no canvas: the chart is stood in for by its option (checked above through pacingChartOption)
-vi.mock('../../components/EChart.js', () => ({ EChart: ({ testId }: { testId?: string }) => <div data-testid={testId} /> }));
+vi.mock('../../components/EChart.js', () => ({
+  EChart: ({ testId }: { testId?: string }) => <div data-testid={testId} />,
+}));
 const fetchMock = vi.fn<typeof fetch>();
 
 /** Even pacing, $24 a day, at 10:30 of the account's day (UTC-5), $1 an hour so far but none this hour. */
 const pacing = (over: Partial<CampaignPacing> = {}): CampaignPacing => ({
-  campaignId: 5, pacing: 'even', day: '2026-11-23', timezone: -5, hour: 10, dailyBudget: 24_000_000, spentToday: 10_000_000,
-  targetSoFar: 10_500_000, projected: 20_000_000, allowedPerHour: 1_200_000, totalBudget: 'unlimited', totalSpent: null, state: 'on_pace', reason: 'Within 5% of the budget of even pace',
-  hourly: Array.from({ length: 24 }, (_, h) => (h < 10 ? 1_000_000 : 0)), evenByHour: Array.from({ length: 24 }, (_, h) => (h + 1) * 1_000_000), ...over,
+  campaignId: 5,
+  pacing: 'even',
+  day: '2026-11-23',
+  timezone: -5,
+  hour: 10,
+  dailyBudget: 24_000_000,
+  spentToday: 10_000_000,
+  targetSoFar: 10_500_000,
+  projected: 20_000_000,
+  allowedPerHour: 1_200_000,
+  totalBudget: 'unlimited',
+  totalSpent: null,
+  state: 'on_pace',
+  reason: 'Within 5% of the budget of even pace',
+  hourly: Array.from({ length: 24 }, (_, h) => (h < 10 ? 1_000_000 : 0)),
+  evenByHour: Array.from({ length: 24 }, (_, h) => (h + 1) * 1_000_000),
+  ...over,
 });
 
 describe('pacing view', () => {
@@ -52,7 +75,9 @@ describe('pacing view', () => {
     expect(option.series.map((s) => s.name)).toEqual(['Spend in the hour', 'Spent so far', 'Even pace']);
     expect(option.series[0]!.data[0]).toBe(1);
     expect(option.series[2]!.data[23]).toBe(24);
-    const unlimited = pacingChartOption(pacing({ dailyBudget: 'unlimited', targetSoFar: null, evenByHour: null })) as { series: unknown[] };
+    const unlimited = pacingChartOption(pacing({ dailyBudget: 'unlimited', targetSoFar: null, evenByHour: null })) as {
+      series: unknown[];
+    };
     expect(unlimited.series).toHaveLength(2);
   });
 });
@@ -63,7 +88,13 @@ describe('PacingPanel', () => {
     vi.stubGlobal('fetch', fetchMock);
     fetchMock.mockImplementation(async (input) => {
       const url = String(input);
-      if (url === '/api/demand/campaigns/pacing?ids=5') return jsonResponse({ at: 0, campaigns: [pacing({ state: 'behind', reason: 'More than 5% of the budget behind even pace', spentToday: 6_000_000 })] });
+      if (url === '/api/demand/campaigns/pacing?ids=5')
+        return jsonResponse({
+          at: 0,
+          campaigns: [
+            pacing({ state: 'behind', reason: 'More than 5% of the budget behind even pace', spentToday: 6_000_000 }),
+          ],
+        });
       return jsonResponse({ message: 'unexpected' }, 500);
     });
   });

@@ -1,4 +1,12 @@
-import { type CampaignPacing, formatPercent, formatTimezone, formatUsdAxis, formatUsdMicros, PACING_STATE_LABELS, type PacingStateId } from '@adplane/shared';
+import {
+  type CampaignPacing,
+  formatPercent,
+  formatTimezone,
+  formatUsdAxis,
+  formatUsdMicros,
+  PACING_STATE_LABELS,
+  type PacingStateId,
+} from '@adplane/shared';
 import { type EChartOption } from '../../components/EChart.js';
 import { EMPTY_MARK } from '../../format/empty.js';
 
@@ -15,7 +23,8 @@ export const PACING_STATE_COLORS: Record<PacingStateId, string> = {
 };
 
 /** A pacing amount in micro-dollars as USD; a budget may be 'unlimited', an amount not known yet (null) is the empty mark. */
-export const pacingMoney = (v: number | null | 'unlimited') => (v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v));
+export const pacingMoney = (v: number | null | 'unlimited') =>
+  v === null ? EMPTY_MARK : v === 'unlimited' ? 'Unlimited' : formatUsdMicros(v);
 
 /** Spent today over the target so far, as a share (null without a target: no daily budget, or nothing due yet). */
 export function spentOfTarget(p: CampaignPacing): number | null {
@@ -24,7 +33,9 @@ export function spentOfTarget(p: CampaignPacing): number | null {
 
 /** The list cell: `$12.34 / $20.00`, or the spend alone without a daily budget. */
 export function pacingCellText(p: CampaignPacing): string {
-  return p.targetSoFar === null ? formatUsdMicros(p.spentToday) : `${formatUsdMicros(p.spentToday)} / ${formatUsdMicros(p.targetSoFar)}`;
+  return p.targetSoFar === null
+    ? formatUsdMicros(p.spentToday)
+    : `${formatUsdMicros(p.spentToday)} / ${formatUsdMicros(p.targetSoFar)}`;
 }
 
 /** The cell's tooltip, line by line. */
@@ -51,17 +62,40 @@ const dollars = (micros: number | null) => (micros === null ? null : Math.round(
 export function pacingChartOption(p: CampaignPacing): EChartOption {
   const hours = p.hourly.map((_, h) => String(h).padStart(2, '0'));
   const series: Record<string, unknown>[] = [
-    { name: 'Spend in the hour', type: 'bar', yAxisIndex: 1, data: p.hourly.map(dollars), itemStyle: { color: '#91caff' } },
-    { name: 'Spent so far', type: 'line', data: cumulativeSpend(p).map(dollars), symbol: 'none', lineStyle: { width: 2 }, itemStyle: { color: '#1677ff' } },
+    {
+      name: 'Spend in the hour',
+      type: 'bar',
+      yAxisIndex: 1,
+      data: p.hourly.map(dollars),
+      itemStyle: { color: '#91caff' },
+    },
+    {
+      name: 'Spent so far',
+      type: 'line',
+      data: cumulativeSpend(p).map(dollars),
+      symbol: 'none',
+      lineStyle: { width: 2 },
+      itemStyle: { color: '#1677ff' },
+    },
   ];
   if (p.evenByHour) {
-    series.push({ name: 'Even pace', type: 'line', data: p.evenByHour.map(dollars), symbol: 'none', lineStyle: { type: 'dashed', width: 1.5 }, itemStyle: { color: '#8c8c8c' } });
+    series.push({
+      name: 'Even pace',
+      type: 'line',
+      data: p.evenByHour.map(dollars),
+      symbol: 'none',
+      lineStyle: { type: 'dashed', width: 1.5 },
+      itemStyle: { color: '#8c8c8c' },
+    });
   }
   return {
     animation: false,
     grid: { left: 56, right: 56, top: 36, bottom: 28 },
     legend: { top: 0 },
-    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `$${v.toFixed(2)}` : EMPTY_MARK) },
+    tooltip: {
+      trigger: 'axis',
+      valueFormatter: (v: unknown) => (typeof v === 'number' ? `$${v.toFixed(2)}` : EMPTY_MARK),
+    },
     xAxis: { type: 'category', data: hours, name: formatTimezone(p.timezone), nameGap: 4 },
     yAxis: [
       { type: 'value', name: 'So far', axisLabel: { formatter: formatUsdAxis } },

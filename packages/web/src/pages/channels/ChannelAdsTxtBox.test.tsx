@@ -30,7 +30,13 @@ beforeEach(() => {
     if (String(url).endsWith(adsTxtCheckPath(7))) {
       const body = JSON.parse(String(init?.body)) as { file: string };
       sent.push(body);
-      const result: AdsTxtCheckResult = { status: 'found', url: `https://harbor.test/${body.file}`, expected: LINE.line, matches: [{ line: 1, text: LINE.line ?? '' }], message: 'The line is there (line 1).' };
+      const result: AdsTxtCheckResult = {
+        status: 'found',
+        url: `https://harbor.test/${body.file}`,
+        expected: LINE.line,
+        matches: [{ line: 1, text: LINE.line ?? '' }],
+        message: 'The line is there (line 1).',
+      };
       return jsonResponse(result);
     }
     if (String(url).endsWith(adsTxtLinePath(7))) return jsonResponse(LINE);
@@ -63,22 +69,25 @@ describe('ChannelAdsTxtBox', () => {
   it.each([
     ['a CTV', 'ctv'],
     ['an in-app', 'app'],
-  ])("on %s channel, asks for the developer's website domain and checks its app-ads.txt", async (_name, environment) => {
-    renderIn(environment);
-    expect(await screen.findByText(LINE.line ?? '')).toBeTruthy();
-    // A section of the channel form: the drawer's jump links list it.
-    expect(screen.getByText('app-ads.txt').classList.contains('form-section-title')).toBe(true);
-    expect(screen.getByText(/The line the app's developer adds to the app-ads.txt of its website/)).toBeTruthy();
-    expect(screen.getByText("Check a developer's app-ads.txt")).toBeTruthy();
-    expect(screen.getByPlaceholderText("Developer website domain (from the app's store listing)")).toBeTruthy();
-    expect(screen.getByTestId('channel-adstxt-hint').textContent).toContain('/app-ads.txt');
+  ])(
+    "on %s channel, asks for the developer's website domain and checks its app-ads.txt",
+    async (_name, environment) => {
+      renderIn(environment);
+      expect(await screen.findByText(LINE.line ?? '')).toBeTruthy();
+      // A section of the channel form: the drawer's jump links list it.
+      expect(screen.getByText('app-ads.txt').classList.contains('form-section-title')).toBe(true);
+      expect(screen.getByText(/The line the app's developer adds to the app-ads.txt of its website/)).toBeTruthy();
+      expect(screen.getByText("Check a developer's app-ads.txt")).toBeTruthy();
+      expect(screen.getByPlaceholderText("Developer website domain (from the app's store listing)")).toBeTruthy();
+      expect(screen.getByTestId('channel-adstxt-hint').textContent).toContain('/app-ads.txt');
 
-    await checkDomain("Developer website domain (from the app's store listing)");
-    expect(sent).toEqual([{ domain: 'www.harbor.test', file: 'app-ads.txt' }]);
-    const result = screen.getByTestId('channel-adstxt-result');
-    expect(result.textContent).toContain('The line is in the app-ads.txt');
-    expect(result.textContent).toContain('Read from https://harbor.test/app-ads.txt');
-  });
+      await checkDomain("Developer website domain (from the app's store listing)");
+      expect(sent).toEqual([{ domain: 'www.harbor.test', file: 'app-ads.txt' }]);
+      const result = screen.getByTestId('channel-adstxt-result');
+      expect(result.textContent).toContain('The line is in the app-ads.txt');
+      expect(result.textContent).toContain('Read from https://harbor.test/app-ads.txt');
+    },
+  );
 
   it("on a web channel, keeps the publisher's ads.txt", async () => {
     renderIn('web');

@@ -1,6 +1,14 @@
 import { Alert, Button, ConfigProvider, Form, Input, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { type AdsTxtCheckResult, type AdsTxtCheckStatus, adsTxtCheckPath, adsTxtFileOf, type AdsTxtFileName, adsTxtLinePath, type ChannelAdsTxt } from '@adplane/shared';
+import {
+  type AdsTxtCheckResult,
+  type AdsTxtCheckStatus,
+  adsTxtCheckPath,
+  adsTxtFileOf,
+  type AdsTxtFileName,
+  adsTxtLinePath,
+  type ChannelAdsTxt,
+} from '@adplane/shared';
 import { api, ApiError } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
 import { CopyButton } from '../../components/CopyButton.js';
@@ -85,7 +93,11 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
           {info.line && (
             <div className="channel-tag">
               <pre data-testid="channel-adstxt-line">{info.line}</pre>
-              <CopyButton text={info.line} copiedMessage="Copied: the line is in your clipboard" testId="channel-adstxt-copy" />
+              <CopyButton
+                text={info.line}
+                copiedMessage="Copied: the line is in your clipboard"
+                testId="channel-adstxt-copy"
+              />
             </div>
           )}
           {info.warnings.map((w) => (
@@ -103,16 +115,34 @@ export function ChannelAdsTxtBox({ channelId }: { channelId: number }) {
                   data-testid="channel-adstxt-domain"
                   aria-label={texts.fieldLabel}
                 />
-                <Button type="primary" loading={checking} disabled={!domain.trim()} onClick={() => void check()} data-testid="channel-adstxt-check">
+                <Button
+                  type="primary"
+                  loading={checking}
+                  disabled={!domain.trim()}
+                  onClick={() => void check()}
+                  data-testid="channel-adstxt-check"
+                >
                   Check
                 </Button>
               </Space.Compact>
               {texts.hint && (
-                <Typography.Text type="secondary" style={{ display: 'block', marginTop: 4 }} data-testid="channel-adstxt-hint">
+                <Typography.Text
+                  type="secondary"
+                  style={{ display: 'block', marginTop: 4 }}
+                  data-testid="channel-adstxt-hint"
+                >
                   {texts.hint}
                 </Typography.Text>
               )}
-              {checkError && <Alert type="error" showIcon style={{ marginTop: 8 }} title={checkError} data-testid="channel-adstxt-result" />}
+              {checkError && (
+                <Alert
+                  type="error"
+                  showIcon
+                  style={{ marginTop: 8 }}
+                  title={checkError}
+                  data-testid="channel-adstxt-result"
+                />
+              )}
               {result && (
                 <Alert
                   type={RESULT_TYPE[result.status]}

@@ -1,7 +1,14 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { Button, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import { AD_FORMAT_OPTIONS, AUCTION_PRICES, DEMAND_MODES, ENVIRONMENT_OPTIONS, INTEGRATION_OPTIONS, VAST_VERSIONS } from '@adplane/shared';
+import {
+  AD_FORMAT_OPTIONS,
+  AUCTION_PRICES,
+  DEMAND_MODES,
+  ENVIRONMENT_OPTIONS,
+  INTEGRATION_OPTIONS,
+  VAST_VERSIONS,
+} from '@adplane/shared';
 import { useList } from '../../api/lists.js';
 import { MoneyInput, RefSelect, useHelpLabel } from '../../resources/fields.js';
 import { PriceFields } from '../../resources/unitFields.js';
@@ -20,8 +27,12 @@ interface DemandEntry {
   priority: number;
 }
 
-const toOptions = (items: readonly { id: string; name: string }[]) => items.map((i) => ({ value: i.id, label: i.name }));
-const DEMAND_MODE_LABELS: Record<(typeof DEMAND_MODES)[number], string> = { priority: 'Priority (waterfall)', auction: 'Auction' };
+const toOptions = (items: readonly { id: string; name: string }[]) =>
+  items.map((i) => ({ value: i.id, label: i.name }));
+const DEMAND_MODE_LABELS: Record<(typeof DEMAND_MODES)[number], string> = {
+  priority: 'Priority (waterfall)',
+  auction: 'Auction',
+};
 
 /** The demand tags a channel calls, in a small editable table, and a picker to add more. */
 function DemandTags({ readOnly }: { readOnly: boolean }) {
@@ -37,7 +48,14 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
     .map((t) => ({ value: Number(t.id), label: `${t.name} (#${t.id})`, integration: String(t.integration ?? '') }));
 
   return (
-    <Form.Item label={label('demand', 'Demand tags')} extra={mode === 'priority' ? 'Lower numbers are called first; tags with the same number compete in an auction.' : 'Every tag bids in one auction; the priority breaks ties.'}>
+    <Form.Item
+      label={label('demand', 'Demand tags')}
+      extra={
+        mode === 'priority'
+          ? 'Lower numbers are called first; tags with the same number compete in an auction.'
+          : 'Every tag bids in one auction; the priority breaks ties.'
+      }
+    >
       <Form.List name="demand">
         {(fields, { add, remove }) => (
           <div className="channel-demand" data-testid="channel-demand">
@@ -72,7 +90,16 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
                   >
                     <InputNumber min={1} max={100} precision={0} style={{ width: 80 }} aria-label="Priority" />
                   </Form.Item>
-                  {!readOnly && <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label="Remove tag" onClick={() => remove(field.name)} />}
+                  {!readOnly && (
+                    <Button
+                      type="text"
+                      danger
+                      size="small"
+                      icon={<DeleteOutlined />}
+                      aria-label="Remove tag"
+                      onClick={() => remove(field.name)}
+                    />
+                  )}
                 </div>
               );
             })}
@@ -93,7 +120,8 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
                   </Space>
                 )}
                 onChange={(value: number) => {
-                  const next = mode === 'priority' ? Math.min(100, Math.max(0, ...demand.map((d) => d?.priority ?? 0)) + 1) : 1;
+                  const next =
+                    mode === 'priority' ? Math.min(100, Math.max(0, ...demand.map((d) => d?.priority ?? 0)) + 1) : 1;
                   add({ tagId: value, priority: next });
                 }}
               />
@@ -113,7 +141,11 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
   return (
     <>
       <SectionTitle>Basics</SectionTitle>
-      <NameStatusRow placeholder="Publisher - app or site - placement" message="Name the channel" testId="channel-name" />
+      <NameStatusRow
+        placeholder="Publisher - app or site - placement"
+        message="Name the channel"
+        testId="channel-name"
+      />
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="subpublisherId" label={label('subpublisherId', 'Subpublisher')}>
@@ -121,11 +153,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item
-            name="domain"
-            label={label('domain', 'Domain')}
-            rules={[DOMAIN_RULE]}
-          >
+          <Form.Item name="domain" label={label('domain', 'Domain')} rules={[DOMAIN_RULE]}>
             <Input placeholder="example.com" />
           </Form.Item>
         </Col>
@@ -174,7 +202,10 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item name="demandMode" label={label('demandMode', 'Demand mode')}>
-            <Radio.Group optionType="button" options={DEMAND_MODES.map((m) => ({ value: m, label: DEMAND_MODE_LABELS[m] }))} />
+            <Radio.Group
+              optionType="button"
+              options={DEMAND_MODES.map((m) => ({ value: m, label: DEMAND_MODE_LABELS[m] }))}
+            />
           </Form.Item>
         </Col>
         <Col span={12}>
@@ -185,7 +216,11 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
       </Row>
       <Row gutter={16}>
         <Col span={8}>
-          <Form.Item name="vastVersion" label={label('vastVersion', 'VAST version')} extra="The version the player reads">
+          <Form.Item
+            name="vastVersion"
+            label={label('vastVersion', 'VAST version')}
+            extra="The version the player reads"
+          >
             <Select options={VAST_VERSIONS.map((v) => ({ value: v, label: `VAST ${v}` }))} />
           </Form.Item>
         </Col>
@@ -193,13 +228,24 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           <Form.Item
             name="auctionPrice"
             label={label('auctionPrice', 'Auction price')}
-            extra={auctionPrice === 'second' ? "Second price: the winner pays the runner-up's bid plus $0.01" : 'First price: the winner pays its bid'}
+            extra={
+              auctionPrice === 'second'
+                ? "Second price: the winner pays the runner-up's bid plus $0.01"
+                : 'First price: the winner pays its bid'
+            }
           >
-            <Radio.Group optionType="button" options={AUCTION_PRICES.map((p) => ({ value: p, label: p === 'first' ? 'First' : 'Second' }))} />
+            <Radio.Group
+              optionType="button"
+              options={AUCTION_PRICES.map((p) => ({ value: p, label: p === 'first' ? 'First' : 'Second' }))}
+            />
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout (ms)')} extra="How long the channel waits for demand">
+          <Form.Item
+            name="timeoutMs"
+            label={label('timeoutMs', 'Timeout (ms)')}
+            extra="How long the channel waits for demand"
+          >
             <InputNumber min={50} max={10000} step={100} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
@@ -214,7 +260,12 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="blockIVT" label={label('blockIVT', 'Block IVT')} valuePropName="checked" extra="Answer requests flagged as invalid traffic with no ad">
+          <Form.Item
+            name="blockIVT"
+            label={label('blockIVT', 'Block IVT')}
+            valuePropName="checked"
+            extra="Answer requests flagged as invalid traffic with no ad"
+          >
             <Switch />
           </Form.Item>
         </Col>

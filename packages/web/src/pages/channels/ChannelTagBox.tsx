@@ -24,17 +24,34 @@ export function ChannelTagBox({ row }: { row: NonNullable<ResourceFormProps['row
   const [testing, setTesting] = useState<TagVariant | null>(null);
   const model = channelTagPreview(row, user);
   if (!model) return null;
-  const changed = TAG_FIELDS.filter(([field]) => values?.[field] !== undefined && values[field] !== row[field]).map(([, label]) => label);
+  const changed = TAG_FIELDS.filter(([field]) => values?.[field] !== undefined && values[field] !== row[field]).map(
+    ([, label]) => label,
+  );
   const canTest = user.type === 'demand' || user.type === 'admin';
   return (
     <>
       {changed.length > 0 && (
-        <Alert type="info" showIcon style={{ marginBottom: 8 }} title={`Save to get the tag with the new ${changed.join(' and ')}; this is the tag of the saved channel.`} />
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 8 }}
+          title={`Save to get the tag with the new ${changed.join(' and ')}; this is the tag of the saved channel.`}
+        />
       )}
-      <TagPreview model={model} testId="channel-tag" copiedMessage="Copied: the tag is in your clipboard" onTest={canTest && row.integration !== 'PreBid' ? setTesting : undefined} />
+      <TagPreview
+        model={model}
+        testId="channel-tag"
+        copiedMessage="Copied: the tag is in your clipboard"
+        onTest={canTest && row.integration !== 'PreBid' ? setTesting : undefined}
+      />
       {testing && (
         <TagTestDrawer
-          subject={{ kind: 'channel', id: Number(row.id), name: String(row.name), environment: testing.environment ?? String(row.environment ?? '') }}
+          subject={{
+            kind: 'channel',
+            id: Number(row.id),
+            name: String(row.name),
+            environment: testing.environment ?? String(row.environment ?? ''),
+          }}
           open
           onClose={() => setTesting(null)}
         />

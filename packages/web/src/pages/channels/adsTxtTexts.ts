@@ -41,7 +41,8 @@ const WEB: AdsTxtTexts = {
 const APP: AdsTxtTexts = {
   title: 'app-ads.txt',
   loadError: 'The app-ads.txt line could not be loaded',
-  intro: "The line the app's developer adds to the app-ads.txt of its website (the one the app's store listing links to)",
+  intro:
+    "The line the app's developer adds to the app-ads.txt of its website (the one the app's store listing links to)",
   checkTitle: "Check a developer's app-ads.txt",
   placeholder: "Developer website domain (from the app's store listing)",
   fieldLabel: "Developer website domain (from the app's store listing)",

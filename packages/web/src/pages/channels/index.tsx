@@ -18,7 +18,8 @@ import { channelTagPreview } from '../../components/tagVariants.js';
 import { TagPreviewButton } from '../../components/TagPreviewButton.js';
 import './channels.css';
 
-const nameOf = (items: readonly { id: string; name: string }[]) => new Map<unknown, string>(items.map((i) => [i.id, i.name]));
+const nameOf = (items: readonly { id: string; name: string }[]) =>
+  new Map<unknown, string>(items.map((i) => [i.id, i.name]));
 const INTEGRATION_NAMES = nameOf(INTEGRATION_OPTIONS);
 const ENVIRONMENT_NAMES = nameOf(ENVIRONMENT_OPTIONS);
 const FORMAT_NAMES = nameOf(AD_FORMAT_OPTIONS);
@@ -50,7 +51,16 @@ function RowTagButton({ row }: { row: ResourceRow }) {
   const user = useUser();
   const model = channelTagPreview(row, user);
   if (!model) return null;
-  return <TagPreviewButton label={model.title} heading={`${model.title}: ${row.name}`} buttonTestId={`copy-tag-${row.id}`} model={model} testId={`row-tag-${row.id}`} copiedMessage="Copied: the tag is in your clipboard" />;
+  return (
+    <TagPreviewButton
+      label={model.title}
+      heading={`${model.title}: ${row.name}`}
+      buttonTestId={`copy-tag-${row.id}`}
+      model={model}
+      testId={`row-tag-${row.id}`}
+      copiedMessage="Copied: the tag is in your clipboard"
+    />
+  );
 }
 
 /** Supply channels: what the tenant sells, to whom it pays out, and the tag a publisher puts in. */
@@ -102,7 +112,11 @@ export default function ChannelsPage() {
       width: COLUMN_WIDTHS.account,
       ellipsis: { showTitle: false },
       render: (id: number | null) =>
-        id === null || id === undefined ? <Typography.Text type="secondary">Own inventory</Typography.Text> : <EllipsisText text={subNames.get(id) ?? `#${id}`} />,
+        id === null || id === undefined ? (
+          <Typography.Text type="secondary">Own inventory</Typography.Text>
+        ) : (
+          <EllipsisText text={subNames.get(id) ?? `#${id}`} />
+        ),
     },
   ];
 
@@ -116,7 +130,14 @@ export default function ChannelsPage() {
       rowActions={(row) => (
         <>
           <RowTagButton row={row} />
-          <TagTestButton subject={{ kind: 'channel', id: Number(row.id), name: String(row.name), environment: String(row.environment ?? '') }} />
+          <TagTestButton
+            subject={{
+              kind: 'channel',
+              id: Number(row.id),
+              name: String(row.name),
+              environment: String(row.environment ?? ''),
+            }}
+          />
           <FillFunnelButton subject={{ dimension: 'channel', id: Number(row.id), name: String(row.name) }} />
         </>
       )}

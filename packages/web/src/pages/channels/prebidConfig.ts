@@ -19,7 +19,8 @@ export interface PrebidChannel {
 const MAX_S2S_TIMEOUT = 1500;
 
 export function prebidTimeout(timeoutMs: unknown): number {
-  const ms = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.round(timeoutMs) : 1000;
+  const ms =
+    typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.round(timeoutMs) : 1000;
   return Math.min(ms, MAX_S2S_TIMEOUT);
 }
 
@@ -80,9 +81,20 @@ export function ampConfig(channel: PrebidChannel, host: string): string | null {
   const uid = channel.uid?.trim();
   if (!uid || channel.format === 'video') return null;
   const query = [
-    `tag_id=${encodeURIComponent(uid)}`, 'w=ATTR(width)', 'h=ATTR(height)', 'ow=ATTR(data-override-width)', 'oh=ATTR(data-override-height)', 'ms=ATTR(data-multi-size)',
-    'slot=ATTR(data-slot)', 'targeting=TGT', 'curl=CANONICAL_URL', 'timeout=TIMEOUT', 'gdpr_consent=CONSENT_STRING', 'consent_type=CONSENT_METADATA(consentStringType)',
-    'gdpr_applies=CONSENT_METADATA(gdprApplies)', 'addtl_consent=CONSENT_METADATA(additionalConsent)',
+    `tag_id=${encodeURIComponent(uid)}`,
+    'w=ATTR(width)',
+    'h=ATTR(height)',
+    'ow=ATTR(data-override-width)',
+    'oh=ATTR(data-override-height)',
+    'ms=ATTR(data-multi-size)',
+    'slot=ATTR(data-slot)',
+    'targeting=TGT',
+    'curl=CANONICAL_URL',
+    'timeout=TIMEOUT',
+    'gdpr_consent=CONSENT_STRING',
+    'consent_type=CONSENT_METADATA(consentStringType)',
+    'gdpr_applies=CONSENT_METADATA(gdprApplies)',
+    'addtl_consent=CONSENT_METADATA(additionalConsent)',
   ].join('&');
   const rtc = JSON.stringify({ urls: [`${edgeUrl(host, PREBID_AMP_PATH)}?${query}`], timeoutMillis: 1000 });
   return [

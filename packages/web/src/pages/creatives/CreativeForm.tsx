@@ -24,9 +24,12 @@ const IAB_TREE = IAB_CATEGORIES.map((tier1) => ({
   value: tier1.id,
   title: `${tier1.name} (${tier1.id})`,
   label: `${iabCategoryLabel(tier1.id)} (${tier1.id})`,
-  children: tier1.children.map((c) => ({ value: c.id, title: `${c.name} (${c.id})`, label: `${iabCategoryLabel(c.id)} (${c.id})` })),
+  children: tier1.children.map((c) => ({
+    value: c.id,
+    title: `${c.name} (${c.id})`,
+    label: `${iabCategoryLabel(c.id)} (${c.id})`,
+  })),
 }));
-
 
 /** The live preview: what the fields say now, before saving. */
 function PreviewSection() {
@@ -74,7 +77,11 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="approval" label={label('approval', 'Approval')} extra="Only approved creatives should go live">
+            <Form.Item
+              name="approval"
+              label={label('approval', 'Approval')}
+              extra="Only approved creatives should go live"
+            >
               <Select options={APPROVAL_OPTIONS} aria-label="Approval" />
             </Form.Item>
           </Col>
@@ -115,13 +122,29 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
 
         {format !== 'display' && videoSource !== 'vast' && (
           <>
-            <Form.Item label={label('mediaFiles', 'Media files')} required extra="One row per rendition; players pick the one that suits them">
+            <Form.Item
+              label={label('mediaFiles', 'Media files')}
+              required
+              extra="One row per rendition; players pick the one that suits them"
+            >
               <MediaFilesField form={form} readOnly={readOnly} />
             </Form.Item>
             <Row gutter={16}>
               <Col span={8}>
-                <Form.Item name="skipAfter" label={label('skipAfter', 'Skippable after')} extra="0: not skippable. Players offer Skip after this many seconds">
-                  <InputNumber<number> min={0} max={600} precision={0} suffix="s" style={{ width: '100%' }} aria-label="Skippable after" data-testid="creative-skip-after" />
+                <Form.Item
+                  name="skipAfter"
+                  label={label('skipAfter', 'Skippable after')}
+                  extra="0: not skippable. Players offer Skip after this many seconds"
+                >
+                  <InputNumber<number>
+                    min={0}
+                    max={600}
+                    precision={0}
+                    suffix="s"
+                    style={{ width: '100%' }}
+                    aria-label="Skippable after"
+                    data-testid="creative-skip-after"
+                  />
                 </Form.Item>
               </Col>
             </Row>
@@ -148,7 +171,11 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
         )}
         {format === 'display' && displayType === 'html' && (
           <Form.Item name="html" label={label('html', 'HTML')} required>
-            <Input.TextArea rows={6} className="dsp-mono" placeholder={'<a href="https://example.com" target="_blank">...</a>'} />
+            <Input.TextArea
+              rows={6}
+              className="dsp-mono"
+              placeholder={'<a href="https://example.com" target="_blank">...</a>'}
+            />
           </Form.Item>
         )}
         {format === 'display' && (
@@ -177,8 +204,20 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={10}>
-            <Form.Item name="adomain" label={label('adomain', 'Advertiser domains')} extra="Sent as adomain in bids; type a domain and press Enter">
-              <Select mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', ' ']} placeholder="advertiser.example" aria-label="Advertiser domains" data-testid="creative-adomain" />
+            <Form.Item
+              name="adomain"
+              label={label('adomain', 'Advertiser domains')}
+              extra="Sent as adomain in bids; type a domain and press Enter"
+            >
+              <Select
+                mode="tags"
+                open={false}
+                suffixIcon={null}
+                tokenSeparators={[',', ' ']}
+                placeholder="advertiser.example"
+                aria-label="Advertiser domains"
+                data-testid="creative-adomain"
+              />
             </Form.Item>
           </Col>
         </Row>

@@ -14,7 +14,10 @@ vi.setConfig({ testTimeout: 20_000 });
 
 beforeEach(() => {
   // The pickers load shared lists (advertisers, tooltips); an empty list is enough here.
-  vi.stubGlobal('fetch', vi.fn<typeof fetch>(async () => jsonResponse([])));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn<typeof fetch>(async () => jsonResponse([])),
+  );
 });
 
 afterEach(() => {
@@ -71,8 +74,12 @@ describe('<CreativeForm> preview', () => {
   it('previews the media file as soon as its URL is typed, and sets its type from the extension', async () => {
     renderWithAuth(<Harness />, demand, { mode: 'dsp' });
     expect(screen.queryByTestId('creative-preview')).toBeNull();
-    fireEvent.change(screen.getByLabelText('Media file 1 URL'), { target: { value: 'https://cdn.example.com/spot-30s.webm' } });
-    await waitFor(() => expect(screen.getByTestId('creative-preview').getAttribute('src')).toBe('https://cdn.example.com/spot-30s.webm'));
+    fireEvent.change(screen.getByLabelText('Media file 1 URL'), {
+      target: { value: 'https://cdn.example.com/spot-30s.webm' },
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('creative-preview').getAttribute('src')).toBe('https://cdn.example.com/spot-30s.webm'),
+    );
     expect(screen.getByTestId('creative-preview').tagName).toBe('VIDEO');
     expect(screen.getByText(/video\/webm ·/)).toBeTruthy();
   });

@@ -18,7 +18,11 @@ export function CreativePreview({ model }: { model: CreativePreviewModel }) {
             preload="metadata"
             playsInline
             src={model.src}
-            style={{ width: '100%', maxWidth: 480, aspectRatio: model.width && model.height ? `${model.width} / ${model.height}` : '16 / 9' }}
+            style={{
+              width: '100%',
+              maxWidth: 480,
+              aspectRatio: model.width && model.height ? `${model.width} / ${model.height}` : '16 / 9',
+            }}
             data-testid="creative-preview"
           />
           <Typography.Text type="secondary" className="dsp-mono" style={{ display: 'block', marginTop: 6 }}>
@@ -51,9 +55,16 @@ export function CreativePreview({ model }: { model: CreativePreviewModel }) {
     case 'vast':
       return (
         <Typography.Paragraph style={{ marginBottom: 0 }}>
-          Third-party VAST is not loaded here (the console does not call other ad servers). Open the tag to check what it returns:
+          Third-party VAST is not loaded here (the console does not call other ad servers). Open the tag to check what
+          it returns:
           <br />
-          <Typography.Link href={model.url} target="_blank" rel="noopener noreferrer" className="dsp-mono" data-testid="creative-preview">
+          <Typography.Link
+            href={model.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="dsp-mono"
+            data-testid="creative-preview"
+          >
             {model.url} <ExportOutlined />
           </Typography.Link>
         </Typography.Paragraph>

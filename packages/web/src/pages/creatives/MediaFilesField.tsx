@@ -1,5 +1,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Form, type FormInstance, type FormListFieldData, Input, InputNumber, Select, Table, Tooltip } from 'antd';
+import {
+  Button,
+  Form,
+  type FormInstance,
+  type FormListFieldData,
+  Input,
+  InputNumber,
+  Select,
+  Table,
+  Tooltip,
+} from 'antd';
 import { VIDEO_MIMES } from '@adplane/shared';
 import { NEW_MEDIA_FILE } from './creativeValues.js';
 import { guessVideoMime } from './creativePreview.js';
@@ -58,7 +68,11 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 width: 190,
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'mime']} rules={[{ required: true, message: 'Pick the type' }]}>
-                    <Select options={MIME_OPTIONS} aria-label={`Media file ${field.name + 1} type`} popupMatchSelectWidth={false} />
+                    <Select
+                      options={MIME_OPTIONS}
+                      aria-label={`Media file ${field.name + 1} type`}
+                      popupMatchSelectWidth={false}
+                    />
                   </Form.Item>
                 ),
               },
@@ -68,7 +82,13 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 width: 100,
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'duration']} rules={[{ required: true, message: 'Required' }]}>
-                    <InputNumber<number> min={1} max={600} precision={0} style={{ width: '100%' }} aria-label={`Media file ${field.name + 1} duration`} />
+                    <InputNumber<number>
+                      min={1}
+                      max={600}
+                      precision={0}
+                      style={{ width: '100%' }}
+                      aria-label={`Media file ${field.name + 1} duration`}
+                    />
                   </Form.Item>
                 ),
               },
@@ -78,7 +98,13 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 width: 88,
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'width']} rules={[{ required: true, message: 'Required' }]}>
-                    <InputNumber<number> min={1} max={7680} precision={0} style={{ width: '100%' }} aria-label={`Media file ${field.name + 1} width`} />
+                    <InputNumber<number>
+                      min={1}
+                      max={7680}
+                      precision={0}
+                      style={{ width: '100%' }}
+                      aria-label={`Media file ${field.name + 1} width`}
+                    />
                   </Form.Item>
                 ),
               },
@@ -88,7 +114,13 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 width: 88,
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'height']} rules={[{ required: true, message: 'Required' }]}>
-                    <InputNumber<number> min={1} max={4320} precision={0} style={{ width: '100%' }} aria-label={`Media file ${field.name + 1} height`} />
+                    <InputNumber<number>
+                      min={1}
+                      max={4320}
+                      precision={0}
+                      style={{ width: '100%' }}
+                      aria-label={`Media file ${field.name + 1} height`}
+                    />
                   </Form.Item>
                 ),
               },
@@ -98,7 +130,13 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 width: 104,
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'bitrate']}>
-                    <InputNumber<number> min={0} max={100_000} precision={0} style={{ width: '100%' }} aria-label={`Media file ${field.name + 1} bitrate`} />
+                    <InputNumber<number>
+                      min={0}
+                      max={100_000}
+                      precision={0}
+                      style={{ width: '100%' }}
+                      aria-label={`Media file ${field.name + 1} bitrate`}
+                    />
                   </Form.Item>
                 ),
               },
@@ -109,7 +147,13 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) =>
                   readOnly ? null : (
                     <Tooltip title="Remove this file">
-                      <Button type="text" danger icon={<DeleteOutlined />} aria-label={`Remove media file ${field.name + 1}`} onClick={() => remove(field.name)} />
+                      <Button
+                        type="text"
+                        danger
+                        icon={<DeleteOutlined />}
+                        aria-label={`Remove media file ${field.name + 1}`}
+                        onClick={() => remove(field.name)}
+                      />
                     </Tooltip>
                   ),
               },

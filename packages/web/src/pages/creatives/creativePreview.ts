@@ -62,7 +62,9 @@ export function guessVideoMime(url: string): VideoMime | undefined {
 }
 
 /** The first media file with an http(s) URL that a browser plays natively (mp4 or webm). */
-export function firstPlayableMediaFile(files: CreativeValues['mediaFiles']): (MediaFileValue & { url: string; mime: VideoMime }) | null {
+export function firstPlayableMediaFile(
+  files: CreativeValues['mediaFiles'],
+): (MediaFileValue & { url: string; mime: VideoMime }) | null {
   for (const file of files ?? []) {
     if (!file || !isHttpUrl(file.url)) continue;
     const mime = (file.mime || guessVideoMime(file.url)) as VideoMime | undefined;
@@ -88,7 +90,14 @@ export function creativePreview(values: CreativeValues): CreativePreviewModel {
     return { kind: 'vast', url: values.vastUrl.trim() };
   }
   const playable = firstPlayableMediaFile(values.mediaFiles);
-  if (playable) return { kind: 'video', src: playable.url, mime: playable.mime, width: size(playable.width), height: size(playable.height) };
+  if (playable)
+    return {
+      kind: 'video',
+      src: playable.url,
+      mime: playable.mime,
+      width: size(playable.width),
+      height: size(playable.height),
+    };
   const urls = (values.mediaFiles ?? []).flatMap((f) => (f && isHttpUrl(f.url) ? [f.url.trim()] : []));
   if (urls.length > 0) return { kind: 'unplayable', urls };
   return { kind: 'none', message: 'Add a media file with an http(s) URL to preview it.' };

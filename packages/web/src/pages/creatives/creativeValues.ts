@@ -31,7 +31,11 @@ export function creativeDefaults(): Record<string, unknown> {
 
 export function creativeToBody(values: Record<string, unknown>): Record<string, unknown> {
   const list = (v: unknown) => (Array.isArray(v) ? v : []);
-  const body: Record<string, unknown> = { ...values, adomain: list(values.adomain), iabCategories: list(values.iabCategories) };
+  const body: Record<string, unknown> = {
+    ...values,
+    adomain: list(values.adomain),
+    iabCategories: list(values.iabCategories),
+  };
   if (values.format === 'video' && values.videoSource !== 'vast') {
     const files = (Array.isArray(values.mediaFiles) ? values.mediaFiles : []) as MediaFileValue[];
     body.mediaFiles = files.map((f) => ({ ...f, bitrate: f.bitrate ?? 0 }));

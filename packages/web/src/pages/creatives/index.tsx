@@ -26,7 +26,15 @@ export default function CreativesPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.copyValue, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
+      {
+        title: 'UID',
+        dataIndex: 'uid',
+        key: 'uid',
+        width: COLUMN_WIDTHS.copyValue,
+        sorter: true,
+        ellipsis: { showTitle: false },
+        render: (uid: string | null) => <CopyValue value={uid ?? ''} />,
+      },
       {
         title: 'Format',
         dataIndex: 'format',
@@ -42,9 +50,29 @@ export default function CreativesPage() {
           </span>
         ),
       },
-      { title: 'Approval', dataIndex: 'approval', key: 'approval', width: 96, sorter: true, render: (a: unknown) => <ApprovalTag approval={a} /> },
-      { title: 'Advertiser', dataIndex: 'advertiserId', key: 'advertiserId', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (id: unknown) => <AdvertiserName names={advertisers} id={id} /> },
-      { title: 'Size / duration', key: 'size', width: 120, align: 'right', render: (_: unknown, row) => creativeSizeLabel(row) },
+      {
+        title: 'Approval',
+        dataIndex: 'approval',
+        key: 'approval',
+        width: 96,
+        sorter: true,
+        render: (a: unknown) => <ApprovalTag approval={a} />,
+      },
+      {
+        title: 'Advertiser',
+        dataIndex: 'advertiserId',
+        key: 'advertiserId',
+        width: COLUMN_WIDTHS.account,
+        ellipsis: { showTitle: false },
+        render: (id: unknown) => <AdvertiserName names={advertisers} id={id} />,
+      },
+      {
+        title: 'Size / duration',
+        key: 'size',
+        width: 120,
+        align: 'right',
+        render: (_: unknown, row) => creativeSizeLabel(row),
+      },
     ],
     [advertisers],
   );

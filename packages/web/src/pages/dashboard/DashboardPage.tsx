@@ -28,13 +28,24 @@ function SectionLink({ item, newTabs }: { item: NavItem; newTabs: boolean }) {
   );
   if (item.href) {
     return (
-      <a className="dashboard-link" href={item.href} target="_blank" rel="noopener noreferrer" data-testid={`dashboard-link-${item.key}`}>
+      <a
+        className="dashboard-link"
+        href={item.href}
+        target="_blank"
+        rel="noopener noreferrer"
+        data-testid={`dashboard-link-${item.key}`}
+      >
         {body}
       </a>
     );
   }
   return (
-    <Link className="dashboard-link" to={item.path ?? '/'} data-testid={`dashboard-link-${item.path}`} {...linkTarget(newTabs)}>
+    <Link
+      className="dashboard-link"
+      to={item.path ?? '/'}
+      data-testid={`dashboard-link-${item.path}`}
+      {...linkTarget(newTabs)}
+    >
       {body}
     </Link>
   );
@@ -55,7 +66,9 @@ export default function DashboardPage() {
     { key: 'type', label: 'Account type', children: userTypeLabel(user.type) },
     { key: 'timezone', label: 'Time zone', children: formatTimezone(user.timezone ?? 0) },
     // The view only for those who may switch (no mode chip for the others: they have one view).
-    ...(switchable ? [{ key: 'view', label: 'View', children: `${modeLabel(mode)} (switch with SSP | DSP in the top bar)` }] : []),
+    ...(switchable
+      ? [{ key: 'view', label: 'View', children: `${modeLabel(mode)} (switch with SSP | DSP in the top bar)` }]
+      : []),
     { key: 'edition', label: 'Edition', children: edition },
     ...(user.config?.host ? [{ key: 'host', label: 'Ad server host', children: user.config.host, span: 2 }] : []),
   ];
@@ -85,7 +98,14 @@ export default function DashboardPage() {
         <SdkAppsCard />
       )}
 
-      <Descriptions className="dashboard-facts" size="small" bordered column={3} data-testid="dashboard-facts" items={facts} />
+      <Descriptions
+        className="dashboard-facts"
+        size="small"
+        bordered
+        column={3}
+        data-testid="dashboard-facts"
+        items={facts}
+      />
 
       <Row gutter={[16, 16]} className="dashboard-sections">
         {sections.map((section) => (
@@ -95,7 +115,11 @@ export default function DashboardPage() {
               title={section.label}
               className="dashboard-card"
               data-testid={`dashboard-card-${section.key}`}
-              extra={SECTION_SUMMARIES[section.key] ? <span className="dashboard-card-extra">{SECTION_SUMMARIES[section.key]}</span> : null}
+              extra={
+                SECTION_SUMMARIES[section.key] ? (
+                  <span className="dashboard-card-extra">{SECTION_SUMMARIES[section.key]}</span>
+                ) : null
+              }
             >
               {(section.children ?? [section]).map((item) => (
                 <SectionLink key={item.key} item={item} newTabs={newTabs} />

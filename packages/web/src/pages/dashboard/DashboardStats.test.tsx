@@ -15,9 +15,13 @@ const fetchMock = vi.fn<typeof fetch>();
 
 const zero = { revenue: 0, cost: 0, profit: 0, imps: 0, fill: 0, reqs: 0, ecpm: 0 };
 const BASE = {
-  today: '2026-11-07', yesterday: '2026-11-06', weekStart: '2026-11-01', timezone: 0,
+  today: '2026-11-07',
+  yesterday: '2026-11-06',
+  weekStart: '2026-11-01',
+  timezone: 0,
   totals: { today: zero, yesterday: zero, yesterdaySoFar: zero, last7: zero },
-  hours: [], days: [],
+  hours: [],
+  days: [],
 };
 // What the server answers in each view: that view's lists filled, the others empty.
 const SSP_ANSWER: DashboardAnswer = {

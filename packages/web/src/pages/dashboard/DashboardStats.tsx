@@ -2,7 +2,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
-import { type DashboardAnswer, formatMetric, formatTimezone, formatUsdAxis, isMetricVisible, type MetricId, type ReportRow, type UserType } from '@adplane/shared';
+import {
+  type DashboardAnswer,
+  formatMetric,
+  formatTimezone,
+  formatUsdAxis,
+  isMetricVisible,
+  type MetricId,
+  type ReportRow,
+  type UserType,
+} from '@adplane/shared';
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
@@ -70,10 +79,29 @@ function TopTable({ list, rows }: { list: TopList; rows: ReportRow[] }) {
         dataSource={rows}
         locale={{ emptyText: 'No traffic this week' }}
         columns={[
-          { key: 'name', title: 'Name', render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`) },
-          { key: 'revenue', title: list.revenueLabel, align: 'right', render: (_, r) => formatMetric('revenue', r.revenue as number) },
-          { key: 'imps', title: 'Impressions', align: 'right', render: (_, r) => formatMetric('imps', r.imps as number) },
-          { key: third, title: third === 'fill' ? 'Fill' : 'eCPM', align: 'right', render: (_, r) => formatMetric(third, r[third] as number) },
+          {
+            key: 'name',
+            title: 'Name',
+            render: (_, r) => String(r[`${dimension}_name`] || `#${String(r[dimension])}`),
+          },
+          {
+            key: 'revenue',
+            title: list.revenueLabel,
+            align: 'right',
+            render: (_, r) => formatMetric('revenue', r.revenue as number),
+          },
+          {
+            key: 'imps',
+            title: 'Impressions',
+            align: 'right',
+            render: (_, r) => formatMetric('imps', r.imps as number),
+          },
+          {
+            key: third,
+            title: third === 'fill' ? 'Fill' : 'eCPM',
+            align: 'right',
+            render: (_, r) => formatMetric(third, r[third] as number),
+          },
         ]}
       />
     </Card>
@@ -106,7 +134,9 @@ export function DashboardStats() {
     if (!data) return null;
     const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
     const series = (day: string) => {
-      const values: (number | null)[] = hours.map((h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000);
+      const values: (number | null)[] = hours.map(
+        (h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000,
+      );
       // Today's hours still to come are gaps, not zeros.
       if (day === data.today) for (let i = values.length - 1; i >= 0 && values[i] === 0; i--) values[i] = null;
       return values;
@@ -119,7 +149,13 @@ export function DashboardStats() {
       yAxis: { type: 'value' as const, axisLabel: { formatter: formatUsdAxis } },
       series: [
         { name: `Today (${data.today})`, type: 'line' as const, smooth: true, data: series(data.today) },
-        { name: `Yesterday (${data.yesterday})`, type: 'line' as const, smooth: true, data: series(data.yesterday), lineStyle: { type: 'dashed' as const } },
+        {
+          name: `Yesterday (${data.yesterday})`,
+          type: 'line' as const,
+          smooth: true,
+          data: series(data.yesterday),
+          lineStyle: { type: 'dashed' as const },
+        },
       ],
     };
   }, [data]);
@@ -157,12 +193,17 @@ export function DashboardStats() {
                 <Statistic title={`${label} today`} value={formatMetric(id, today)} />
                 {/* Two lines whatever the numbers: each stays on its line, cut with "…" if it must, the whole of it on hover. */}
                 <Typography.Text type="secondary" className="dashboard-stat-compare">
-                  <span className="dashboard-stat-line" title={`${vsYesterday ? `${vsYesterday.up ? '+' : '-'}${vsYesterday.text}` : EMPTY_MARK} vs this time yesterday (${formatMetric(id, soFar)})`}>
+                  <span
+                    className="dashboard-stat-line"
+                    title={`${vsYesterday ? `${vsYesterday.up ? '+' : '-'}${vsYesterday.text}` : EMPTY_MARK} vs this time yesterday (${formatMetric(id, soFar)})`}
+                  >
                     {vsYesterday ? (
                       <span style={{ color: vsYesterday.up ? '#389e0d' : '#cf1322' }}>
                         {vsYesterday.up ? <ArrowUpOutlined /> : <ArrowDownOutlined />} {vsYesterday.text}
                       </span>
-                    ) : EMPTY_MARK}{' '}
+                    ) : (
+                      EMPTY_MARK
+                    )}{' '}
                     vs this time yesterday ({formatMetric(id, soFar)})
                   </span>
                   <span
@@ -179,7 +220,11 @@ export function DashboardStats() {
       </Row>
       <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={`${revenueLabel} by hour (${formatTimezone(user.timezone ?? 0)})`} data-testid="dashboard-hours-chart">
+          <Card
+            size="small"
+            title={`${revenueLabel} by hour (${formatTimezone(user.timezone ?? 0)})`}
+            data-testid="dashboard-hours-chart"
+          >
             {hourOption && <EChart option={hourOption} style={{ height: 260 }} />}
           </Card>
         </Col>
@@ -196,7 +241,8 @@ export function DashboardStats() {
       </Row>
       {user.type === 'demand' && (
         <Typography.Paragraph className="dashboard-observed" style={{ marginTop: 12 }} data-testid="dashboard-observed">
-          Seen in traffic: <Link to="/publishers">Publishers</Link> · <Link to="/sites">Sites</Link> · <Link to="/applications">Applications</Link> · <Link to="/tcreatives">Creatives</Link>
+          Seen in traffic: <Link to="/publishers">Publishers</Link> · <Link to="/sites">Sites</Link> ·{' '}
+          <Link to="/applications">Applications</Link> · <Link to="/tcreatives">Creatives</Link>
         </Typography.Paragraph>
       )}
     </div>

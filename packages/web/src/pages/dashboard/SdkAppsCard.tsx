@@ -23,7 +23,9 @@ export function SdkAppsCard() {
       title="Your apps"
       className="dashboard-stats"
       data-testid="dashboard-sdk-apps"
-      extra={<Link to={RESOURCES.sdkapps.route}>{page && page.total > 10 ? `All ${page.total} apps` : 'Manage apps'}</Link>}
+      extra={
+        <Link to={RESOURCES.sdkapps.route}>{page && page.total > 10 ? `All ${page.total} apps` : 'Manage apps'}</Link>
+      }
     >
       <Table<ResourceRow>
         size="small"
@@ -31,12 +33,28 @@ export function SdkAppsCard() {
         loading={!page}
         pagination={false}
         dataSource={page?.items ?? []}
-        locale={{ emptyText: <Typography.Text type="secondary">No apps yet: add one on SDK Admin to get its app key</Typography.Text> }}
+        locale={{
+          emptyText: (
+            <Typography.Text type="secondary">No apps yet: add one on SDK Admin to get its app key</Typography.Text>
+          ),
+        }}
         columns={[
           { key: 'name', title: 'App', dataIndex: 'name' },
           { key: 'bundle', title: 'Bundle', dataIndex: 'bundle' },
-          { key: 'platform', title: 'Platform', dataIndex: 'platform', render: (p: keyof typeof SDK_PLATFORM_NAMES) => SDK_PLATFORM_NAMES[p] ?? p },
-          { key: 'uid', title: 'App key', dataIndex: 'uid', width: 260, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
+          {
+            key: 'platform',
+            title: 'Platform',
+            dataIndex: 'platform',
+            render: (p: keyof typeof SDK_PLATFORM_NAMES) => SDK_PLATFORM_NAMES[p] ?? p,
+          },
+          {
+            key: 'uid',
+            title: 'App key',
+            dataIndex: 'uid',
+            width: 260,
+            ellipsis: { showTitle: false },
+            render: (uid: string | null) => <CopyValue value={uid ?? ''} />,
+          },
         ]}
       />
     </Card>

@@ -12,7 +12,7 @@ export const PAGE_SUMMARIES: Record<string, string> = {
   '/suppliers': 'Supply partners that send bid requests',
   '/applists': 'Allow and block lists of app bundles',
   '/targetings': 'Reusable geo, device and content targeting',
-  '/ivts': 'Invalid-traffic vendors\' pixels, pre- and post-bid',
+  '/ivts': "Invalid-traffic vendors' pixels, pre- and post-bid",
   '/crelists': 'Lists of creatives for targeting',
   '/publists': 'Lists of publishers for targeting',
   '/deals': 'Private marketplace deals',

@@ -1,4 +1,13 @@
-import { DASHBOARD_TOP_FIELD, type DashboardAnswer, type DashboardTop, dashboardTopMetrics, dashboardTopsFor, type Mode, type ReportRow, type UserType } from '@adplane/shared';
+import {
+  DASHBOARD_TOP_FIELD,
+  type DashboardAnswer,
+  type DashboardTop,
+  dashboardTopMetrics,
+  dashboardTopsFor,
+  type Mode,
+  type ReportRow,
+  type UserType,
+} from '@adplane/shared';
 
 export interface TopList {
   /** The entity the list ranks: SSP channels and demand tags, DSP campaigns and suppliers. */
@@ -37,6 +46,6 @@ export function topListsFor(type: UserType, mode: Mode): TopList[] {
   }));
 }
 
-
 /** A list's rows in the dashboard answer. */
-export const topRowsOf = (answer: DashboardAnswer, list: TopList): ReportRow[] => answer[DASHBOARD_TOP_FIELD[list.dimension]];
+export const topRowsOf = (answer: DashboardAnswer, list: TopList): ReportRow[] =>
+  answer[DASHBOARD_TOP_FIELD[list.dimension]];

@@ -52,15 +52,34 @@ export function DealForm({ form }: ResourceFormProps) {
             </Form.Item>
           </Col>
           <Col span={6}>
-            <Form.Item name="auctionType" label={label('auctionType', 'Auction type')} extra={AUCTION_TYPE_HINTS[auctionType ?? 0] ?? 'How a winning buyer pays'}>
+            <Form.Item
+              name="auctionType"
+              label={label('auctionType', 'Auction type')}
+              extra={AUCTION_TYPE_HINTS[auctionType ?? 0] ?? 'How a winning buyer pays'}
+            >
               <Select options={AUCTION_TYPE_OPTIONS} aria-label="Auction type" />
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item name="buyerSeats" label={label('buyerSeats', 'Buyer seats')} extra="Seat ids allowed to bid on this deal; type one and press Enter. None = any buyer">
-          <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} placeholder="e.g. ttd-bluefin-4471" aria-label="Buyer seats" />
+        <Form.Item
+          name="buyerSeats"
+          label={label('buyerSeats', 'Buyer seats')}
+          extra="Seat ids allowed to bid on this deal; type one and press Enter. None = any buyer"
+        >
+          <Select
+            mode="tags"
+            tokenSeparators={[',', ' ']}
+            open={false}
+            suffixIcon={null}
+            placeholder="e.g. ttd-bluefin-4471"
+            aria-label="Buyer seats"
+          />
         </Form.Item>
-        <Form.Item name="supplierIds" label={label('supplierIds', 'Suppliers')} extra="Suppliers whose bid requests carry this deal">
+        <Form.Item
+          name="supplierIds"
+          label={label('supplierIds', 'Suppliers')}
+          extra="Suppliers whose bid requests carry this deal"
+        >
           <RefSelect kind="sups" multiple placeholder="None" />
         </Form.Item>
       </Section>

@@ -2,7 +2,16 @@ import { dateFromIso, isoFromDate } from '../dsp/flightDates.js';
 
 /** Deal dates are optional on both ends: the pickers hold dayjs values, the API `YYYY-MM-DD` or null. */
 export function dealDefaults(): Record<string, unknown> {
-  return { status: 1, dealId: '', floorCpm: 0, auctionType: 1, buyerSeats: [], supplierIds: [], startDate: null, endDate: null };
+  return {
+    status: 1,
+    dealId: '',
+    floorCpm: 0,
+    auctionType: 1,
+    buyerSeats: [],
+    supplierIds: [],
+    startDate: null,
+    endDate: null,
+  };
 }
 
 export function dealToForm(row: Record<string, unknown>): Record<string, unknown> {

@@ -24,8 +24,22 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     ellipsis: { showTitle: false },
     render: (v: unknown) => <CopyValue value={String(v ?? '')} />,
   },
-  { title: 'Floor CPM', dataIndex: 'floorCpm', key: 'floorCpm', width: COLUMN_WIDTHS.price, align: 'right', sorter: true, render: usd },
-  { title: 'Auction', dataIndex: 'auctionType', key: 'auctionType', width: 104, render: (v: number) => orEmpty(AUCTION_LABELS.get(v)) },
+  {
+    title: 'Floor CPM',
+    dataIndex: 'floorCpm',
+    key: 'floorCpm',
+    width: COLUMN_WIDTHS.price,
+    align: 'right',
+    sorter: true,
+    render: usd,
+  },
+  {
+    title: 'Auction',
+    dataIndex: 'auctionType',
+    key: 'auctionType',
+    width: 104,
+    render: (v: number) => orEmpty(AUCTION_LABELS.get(v)),
+  },
   {
     title: 'Buyer seats',
     dataIndex: 'buyerSeats',
@@ -33,9 +47,18 @@ const COLUMNS: ColumnsType<ResourceRow> = [
     width: COLUMN_WIDTHS.account,
     ellipsis: { showTitle: false },
     render: (seats: string[] | undefined) =>
-      seats && seats.length > 0 ? <EllipsisText text={seats.join(', ')} className="cell-mono" /> : <Typography.Text type="secondary">Any buyer</Typography.Text>,
+      seats && seats.length > 0 ? (
+        <EllipsisText text={seats.join(', ')} className="cell-mono" />
+      ) : (
+        <Typography.Text type="secondary">Any buyer</Typography.Text>
+      ),
   },
-  { title: 'Flight', key: 'flight', width: COLUMN_WIDTHS.flight, render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} /> },
+  {
+    title: 'Flight',
+    key: 'flight',
+    width: COLUMN_WIDTHS.flight,
+    render: (_: unknown, row) => <FlightCell start={row.startDate} end={row.endDate} />,
+  },
 ];
 
 /** Deals: private-marketplace deals the tenant's suppliers send (DSP mode, Targeting menu). */

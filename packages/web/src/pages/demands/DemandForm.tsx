@@ -36,17 +36,29 @@ const SIDE_FLAGS: { name: string; label: string; extra: string }[] = [
   {
     name: 'showDemandToSubs',
     label: 'Subpublishers see the demand their traffic was sold to',
-    extra: 'Their reports break down and filter by demand tag, partner, advertiser, campaign, creative, deal and marketplace: names only, never revenue, cost or margin',
+    extra:
+      'Their reports break down and filter by demand tag, partner, advertiser, campaign, creative, deal and marketplace: names only, never revenue, cost or margin',
   },
   {
     name: 'showSupplyToAdvs',
     label: 'Advertisers see the supply they bought',
-    extra: "Their reports break down and filter by channel, subpublisher, supplier, ad exchange and publisher id: names only, never the publishers' traffic or payout",
+    extra:
+      "Their reports break down and filter by channel, subpublisher, supplier, ad exchange and publisher id: names only, never the publishers' traffic or payout",
   },
 ];
 
 /** A price input that a non-super admin sees greyed out, with the reason on hover. */
-function PriceItem({ name, label, locked, children }: { name: string; label: ReactNode; locked: boolean; children: ReactNode }) {
+function PriceItem({
+  name,
+  label,
+  locked,
+  children,
+}: {
+  name: string;
+  label: ReactNode;
+  locked: boolean;
+  children: ReactNode;
+}) {
   const item = (
     <Form.Item name={name} label={label}>
       {children}
@@ -70,13 +82,22 @@ export function DemandForm({ row }: ResourceFormProps) {
       <AccountFields kind="demands" row={row} signInLocked={locked && row !== null} />
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item name="domain" label={label('domain', 'Channel domain')} rules={[DOMAIN_RULE]} extra="Host name of the account's channels">
+          <Form.Item
+            name="domain"
+            label={label('domain', 'Channel domain')}
+            rules={[DOMAIN_RULE]}
+            extra="Host name of the account's channels"
+          >
             <Input placeholder="ads.example.com" />
           </Form.Item>
         </Col>
         <Col span={12}>
           <Form.Item name="timezone" label={label('timezone', 'Time zone')} extra="Reports and dates of the account">
-            <Select options={TIMEZONE_OPTIONS.map((t) => ({ value: t.id, label: t.name }))} showSearch={{ optionFilterProp: 'label' }} style={{ width: 160 }} />
+            <Select
+              options={TIMEZONE_OPTIONS.map((t) => ({ value: t.id, label: t.name }))}
+              showSearch={{ optionFilterProp: 'label' }}
+              style={{ width: 160 }}
+            />
           </Form.Item>
         </Col>
       </Row>

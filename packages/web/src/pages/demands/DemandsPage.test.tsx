@@ -88,7 +88,12 @@ describe('Demands page', () => {
 
     // Editing stays open, but the prices are locked.
     fireEvent.click(screen.getByTestId('row-open-3'));
-    await waitFor(() => expect((screen.getByTestId('demand-priceReq') as HTMLElement).querySelector('input')?.value ?? (screen.getByTestId('demand-priceReq') as HTMLInputElement).value).toBe('0.01'));
+    await waitFor(() =>
+      expect(
+        (screen.getByTestId('demand-priceReq') as HTMLElement).querySelector('input')?.value ??
+          (screen.getByTestId('demand-priceReq') as HTMLInputElement).value,
+      ).toBe('0.01'),
+    );
     for (const name of ['priceReq', 'priceImp', 'pricePostbid']) {
       const el = screen.getByTestId(`demand-${name}`);
       const input = (el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement;

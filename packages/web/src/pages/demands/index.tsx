@@ -47,7 +47,16 @@ function LoginAsButton({ row }: { row: ResourceRow }) {
   };
   return (
     <Tooltip title={usable ? `Log in as ${row.name}` : 'Only an active account can be logged in as'}>
-      <Button type="text" size="small" icon={<LoginOutlined />} href={usable ? href : undefined} disabled={!usable} onClick={go} aria-label="log in as" data-testid={`login-as-${row.id}`} />
+      <Button
+        type="text"
+        size="small"
+        icon={<LoginOutlined />}
+        href={usable ? href : undefined}
+        disabled={!usable}
+        onClick={go}
+        aria-label="log in as"
+        data-testid={`login-as-${row.id}`}
+      />
     </Tooltip>
   );
 }
@@ -59,12 +68,39 @@ export default function DemandsPage() {
   const limited = useIsLimitedAdmin();
   // The prices' titles are short for their narrow columns: the full name is on hover and in the chooser.
   const columns: ListColumns = [
-    { title: 'UID', dataIndex: 'uid', key: 'uid', width: 72, render: (v: string | null) => orEmpty(v, (uid) => <Typography.Text code>{uid}</Typography.Text>) },
-    { title: 'Username', dataIndex: 'username', key: 'username', sorter: true, width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (v: string) => <EllipsisText text={v} /> },
-    { title: 'Company', dataIndex: 'companyName', key: 'companyName', width: COLUMN_WIDTHS.account, ellipsis: { showTitle: false }, render: (v: string) => orEmpty(v, (text) => <EllipsisText text={text} />) },
+    {
+      title: 'UID',
+      dataIndex: 'uid',
+      key: 'uid',
+      width: 72,
+      render: (v: string | null) => orEmpty(v, (uid) => <Typography.Text code>{uid}</Typography.Text>),
+    },
+    {
+      title: 'Username',
+      dataIndex: 'username',
+      key: 'username',
+      sorter: true,
+      width: COLUMN_WIDTHS.account,
+      ellipsis: { showTitle: false },
+      render: (v: string) => <EllipsisText text={v} />,
+    },
+    {
+      title: 'Company',
+      dataIndex: 'companyName',
+      key: 'companyName',
+      width: COLUMN_WIDTHS.account,
+      ellipsis: { showTitle: false },
+      render: (v: string) => orEmpty(v, (text) => <EllipsisText text={text} />),
+    },
     { ...shortTitle('Req. CPM', 'Request CPM'), dataIndex: 'priceReq', key: 'priceReq', render: usd, ...money },
     { ...shortTitle('Imp. CPM', 'Impression CPM'), dataIndex: 'priceImp', key: 'priceImp', render: usd, ...money },
-    { ...shortTitle('Post-bid', 'Post-bid CPM'), dataIndex: 'pricePostbid', key: 'pricePostbid', render: usd, ...money },
+    {
+      ...shortTitle('Post-bid', 'Post-bid CPM'),
+      dataIndex: 'pricePostbid',
+      key: 'pricePostbid',
+      render: usd,
+      ...money,
+    },
     { title: 'DSP share', dataIndex: 'priceDsp', key: 'priceDsp', render: (v: number) => formatPercent(v), ...money },
     {
       title: 'DSP',
@@ -72,7 +108,14 @@ export default function DemandsPage() {
       key: 'showDsp',
       width: 56,
       align: 'center',
-      render: (v: boolean) => (v ? <Tag color="purple" variant="filled">DSP</Tag> : <EmptyValue />),
+      render: (v: boolean) =>
+        v ? (
+          <Tag color="purple" variant="filled">
+            DSP
+          </Tag>
+        ) : (
+          <EmptyValue />
+        ),
     },
   ];
 
@@ -85,7 +128,9 @@ export default function DemandsPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
-      locked={limited ? { create: SUPER_ONLY.create, archive: SUPER_ONLY.archive, delete: SUPER_ONLY.delete } : undefined}
+      locked={
+        limited ? { create: SUPER_ONLY.create, archive: SUPER_ONLY.archive, delete: SUPER_ONLY.delete } : undefined
+      }
       rowActions={(row) => <LoginAsButton row={row} />}
       drawerWidth={760}
       intro={

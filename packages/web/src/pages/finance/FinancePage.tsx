@@ -2,7 +2,15 @@ import { useEffect, useState } from 'react';
 import { Button, DatePicker, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { financeCsv, type FinanceAnswer, type FinanceRow, formatMetric, formatPercent, formatTimezone, formatUsdMicros } from '@adplane/shared';
+import {
+  financeCsv,
+  type FinanceAnswer,
+  type FinanceRow,
+  formatMetric,
+  formatPercent,
+  formatTimezone,
+  formatUsdMicros,
+} from '@adplane/shared';
 import { statsApi } from '../../api/stats.js';
 import { notifyLoadError } from '../../errors/notify.js';
 import { listPagination } from '../../resources/pagination.js';
@@ -31,12 +39,22 @@ export default function FinancePage() {
       <div className="page-head">
         <Typography.Title level={3}>Financial Report</Typography.Title>
         <span>
-          <DatePicker picker="month" allowClear={false} value={dayjs(`${month}-01`)} onChange={(d) => d && setMonth(d.format('YYYY-MM'))} data-testid="finance-month" />{' '}
-          <Button icon={<DownloadOutlined />} disabled={!answer} onClick={exportCsv} data-testid="finance-export">Export CSV</Button>
+          <DatePicker
+            picker="month"
+            allowClear={false}
+            value={dayjs(`${month}-01`)}
+            onChange={(d) => d && setMonth(d.format('YYYY-MM'))}
+            data-testid="finance-month"
+          />{' '}
+          <Button icon={<DownloadOutlined />} disabled={!answer} onClick={exportCsv} data-testid="finance-export">
+            Export CSV
+          </Button>
         </span>
       </div>
       <Typography.Paragraph type="secondary">
-        System cost = price per 1,000 requests + price per 1,000 impressions + DSP revenue share of campaign revenue + price per 1,000 post-bid impressions, over the month in each demand&apos;s own time zone (to today for the current month).
+        System cost = price per 1,000 requests + price per 1,000 impressions + DSP revenue share of campaign revenue +
+        price per 1,000 post-bid impressions, over the month in each demand&apos;s own time zone (to today for the
+        current month).
       </Typography.Paragraph>
       <Table<FinanceRow>
         rowKey="tenantId"
@@ -49,24 +67,73 @@ export default function FinancePage() {
         columns={[
           { key: 'name', title: 'Demand', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
           { key: 'tz', title: 'Time zone', render: (_, r) => formatTimezone(r.timezone) },
-          { key: 'prices', title: 'Prices (req / imp / post-bid CPM, DSP %)', render: (_, r) => `${formatUsdMicros(r.priceReq)} / ${formatUsdMicros(r.priceImp)} / ${formatUsdMicros(r.pricePostbid)}, ${formatPercent(r.priceDsp)}` },
-          { key: 'reqs', title: 'Requests', align: 'right', sorter: (a, b) => a.reqs - b.reqs, render: (_, r) => formatMetric('reqs', r.reqs) },
-          { key: 'imps', title: 'Impressions', align: 'right', sorter: (a, b) => a.imps - b.imps, render: (_, r) => formatMetric('imps', r.imps) },
-          { key: 'postbid', title: 'Post-bid Impressions', align: 'right', render: (_, r) => formatMetric('postbidImps', r.postbidImps) },
-          { key: 'revenue', title: 'Revenue', align: 'right', sorter: (a, b) => a.revenue - b.revenue, render: (_, r) => formatMetric('revenue', r.revenue) },
-          { key: 'cost', title: 'System Cost', align: 'right', sorter: (a, b) => a.systemCost - b.systemCost, defaultSortOrder: 'descend', render: (_, r) => <span data-testid={`finance-cost-${r.tenantId}`}>{formatMetric('systemCost', r.systemCost)}</span> },
+          {
+            key: 'prices',
+            title: 'Prices (req / imp / post-bid CPM, DSP %)',
+            render: (_, r) =>
+              `${formatUsdMicros(r.priceReq)} / ${formatUsdMicros(r.priceImp)} / ${formatUsdMicros(r.pricePostbid)}, ${formatPercent(r.priceDsp)}`,
+          },
+          {
+            key: 'reqs',
+            title: 'Requests',
+            align: 'right',
+            sorter: (a, b) => a.reqs - b.reqs,
+            render: (_, r) => formatMetric('reqs', r.reqs),
+          },
+          {
+            key: 'imps',
+            title: 'Impressions',
+            align: 'right',
+            sorter: (a, b) => a.imps - b.imps,
+            render: (_, r) => formatMetric('imps', r.imps),
+          },
+          {
+            key: 'postbid',
+            title: 'Post-bid Impressions',
+            align: 'right',
+            render: (_, r) => formatMetric('postbidImps', r.postbidImps),
+          },
+          {
+            key: 'revenue',
+            title: 'Revenue',
+            align: 'right',
+            sorter: (a, b) => a.revenue - b.revenue,
+            render: (_, r) => formatMetric('revenue', r.revenue),
+          },
+          {
+            key: 'cost',
+            title: 'System Cost',
+            align: 'right',
+            sorter: (a, b) => a.systemCost - b.systemCost,
+            defaultSortOrder: 'descend',
+            render: (_, r) => (
+              <span data-testid={`finance-cost-${r.tenantId}`}>{formatMetric('systemCost', r.systemCost)}</span>
+            ),
+          },
         ]}
         summary={() =>
           answer ? (
             <Table.Summary.Row className="report-total-row" data-testid="finance-total-row">
-              <Table.Summary.Cell index={0}><strong>Total</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={0}>
+                <strong>Total</strong>
+              </Table.Summary.Cell>
               <Table.Summary.Cell index={1} />
               <Table.Summary.Cell index={2} />
-              <Table.Summary.Cell index={3} align="right">{formatMetric('reqs', answer.totals.reqs)}</Table.Summary.Cell>
-              <Table.Summary.Cell index={4} align="right">{formatMetric('imps', answer.totals.imps)}</Table.Summary.Cell>
-              <Table.Summary.Cell index={5} align="right">{formatMetric('postbidImps', answer.totals.postbidImps)}</Table.Summary.Cell>
-              <Table.Summary.Cell index={6} align="right">{formatMetric('revenue', answer.totals.revenue)}</Table.Summary.Cell>
-              <Table.Summary.Cell index={7} align="right"><strong data-testid="finance-total-cost">{formatMetric('systemCost', answer.totals.systemCost)}</strong></Table.Summary.Cell>
+              <Table.Summary.Cell index={3} align="right">
+                {formatMetric('reqs', answer.totals.reqs)}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={4} align="right">
+                {formatMetric('imps', answer.totals.imps)}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={5} align="right">
+                {formatMetric('postbidImps', answer.totals.postbidImps)}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={6} align="right">
+                {formatMetric('revenue', answer.totals.revenue)}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={7} align="right">
+                <strong data-testid="finance-total-cost">{formatMetric('systemCost', answer.totals.systemCost)}</strong>
+              </Table.Summary.Cell>
             </Table.Summary.Row>
           ) : null
         }

@@ -11,7 +11,16 @@ import '../tags/tags.css';
 export const IVT_STAGE_LABELS: Record<string, string> = { prebid: 'Pre-bid', postbid: 'Post-bid' };
 
 /** Vendors ad-ops teams use most; any other name can be typed. */
-const VENDORS = ['Pixalate', 'HUMAN', 'DoubleVerify', 'Integral Ad Science', 'Protected Media', 'Fraudlogix', 'CHEQ', 'Moat'];
+const VENDORS = [
+  'Pixalate',
+  'HUMAN',
+  'DoubleVerify',
+  'Integral Ad Science',
+  'Protected Media',
+  'Fraudlogix',
+  'CHEQ',
+  'Moat',
+];
 
 /** The pixel URL with buttons that put a macro where the cursor is, and a preview of one call. */
 function UrlTemplateInput(props: { value?: string; onChange?: (v: string) => void; disabled?: boolean; id?: string }) {
@@ -49,7 +58,12 @@ function UrlTemplateInput(props: { value?: string; onChange?: (v: string) => voi
           </Typography.Text>
           {IVT_MACROS.map((m) => (
             <Tooltip key={m} title={`${MACRO_INFO[m].label}, e.g. ${MACRO_INFO[m].example}`}>
-              <button type="button" className="macro-chip" onClick={() => insert(m)} data-testid={`ivt-macro-${m.slice(2, -2)}`}>
+              <button
+                type="button"
+                className="macro-chip"
+                onClick={() => insert(m)}
+                data-testid={`ivt-macro-${m.slice(2, -2)}`}
+              >
                 {m}
               </button>
             </Tooltip>
@@ -74,7 +88,15 @@ function SampleInput(props: { value?: number; onChange?: (v: number) => void; di
   return (
     <Row gutter={12} align="middle">
       <Col flex="auto">
-        <Slider min={0} max={100} step={1} value={value} onChange={(v) => props.onChange?.(v)} disabled={props.disabled} marks={{ 0: '0%', 10: '10%', 50: '50%', 100: '100%' }} />
+        <Slider
+          min={0}
+          max={100}
+          step={1}
+          value={value}
+          onChange={(v) => props.onChange?.(v)}
+          disabled={props.disabled}
+          marks={{ 0: '0%', 10: '10%', 50: '50%', 100: '100%' }}
+        />
       </Col>
       <Col>
         <InputNumber<number>
@@ -101,10 +123,19 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
   return (
     <>
       <NameStatusRow placeholder="e.g. Pixalate pre-bid IVT check" message="Give the pixel a name" testId="ivt-name" />
-      <Form.Item name="vendor" label={label('Vendor', 'vendor')} rules={[{ required: true, whitespace: true, message: 'Name the IVT vendor' }]}>
+      <Form.Item
+        name="vendor"
+        label={label('Vendor', 'vendor')}
+        rules={[{ required: true, whitespace: true, message: 'Name the IVT vendor' }]}
+      >
         <AutoComplete
           options={VENDORS.map((v) => ({ value: v }))}
-          showSearch={{ filterOption: (input, option) => String(option?.value ?? '').toLowerCase().includes(input.toLowerCase()) }}
+          showSearch={{
+            filterOption: (input, option) =>
+              String(option?.value ?? '')
+                .toLowerCase()
+                .includes(input.toLowerCase()),
+          }}
           placeholder="Pixalate, HUMAN, DoubleVerify..."
           maxLength={100}
           data-testid="ivt-vendor"
@@ -120,7 +151,10 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
             warningOnly: true,
             validator: async (_r, v: string | undefined) => {
               const unknown = unknownMacros(v ?? '');
-              if (unknown.length) throw new Error(`${unknown.join(' ')} ${unknown.length === 1 ? 'is not a macro' : 'are not macros'} the ad server fills`);
+              if (unknown.length)
+                throw new Error(
+                  `${unknown.join(' ')} ${unknown.length === 1 ? 'is not a macro' : 'are not macros'} the ad server fills`,
+                );
             },
           },
         ]}
@@ -131,7 +165,10 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
         <Radio.Group data-testid="ivt-stage">
           <Space orientation="vertical" size={4}>
             <Radio value="prebid">
-              Pre-bid <Typography.Text type="secondary">(checked before the auction; can stop a suspicious request)</Typography.Text>
+              Pre-bid{' '}
+              <Typography.Text type="secondary">
+                (checked before the auction; can stop a suspicious request)
+              </Typography.Text>
             </Radio>
             <Radio value="postbid">
               Post-bid <Typography.Text type="secondary">(fired with the ad; measures the impression)</Typography.Text>
@@ -139,7 +176,11 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
           </Space>
         </Radio.Group>
       </Form.Item>
-      <Form.Item name="samplePercent" label={label('Sample', 'samplePercent')} extra="Share of requests that fire the pixel (vendors often bill per call).">
+      <Form.Item
+        name="samplePercent"
+        label={label('Sample', 'samplePercent')}
+        extra="Share of requests that fire the pixel (vendors often bill per call)."
+      >
         <SampleInput disabled={readOnly} />
       </Form.Item>
     </>

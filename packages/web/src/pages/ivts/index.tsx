@@ -17,7 +17,9 @@ export const ivtColumns: ColumnsType<ResourceRow> = [
     key: 'stage',
     width: 120,
     sorter: true,
-    render: (stage: string) => <Tag color={stage === 'prebid' ? 'blue' : 'purple'}>{IVT_STAGE_LABELS[stage] ?? stage}</Tag>,
+    render: (stage: string) => (
+      <Tag color={stage === 'prebid' ? 'blue' : 'purple'}>{IVT_STAGE_LABELS[stage] ?? stage}</Tag>
+    ),
   },
   {
     title: 'Sample',
@@ -39,8 +41,8 @@ export default function IvtsPage() {
       defaults={() => ({ name: '', status: 1, vendor: '', urlTemplate: '', stage: 'postbid', samplePercent: 100 })}
       intro={
         <Typography.Paragraph type="secondary">
-          Invalid-traffic (IVT) vendors' pixels. Pre-bid pixels are checked before the auction; post-bid pixels fire with the ad. Channels pick which ones
-          they use.
+          Invalid-traffic (IVT) vendors' pixels. Pre-bid pixels are checked before the auction; post-bid pixels fire
+          with the ad. Channels pick which ones they use.
         </Typography.Paragraph>
       }
     />

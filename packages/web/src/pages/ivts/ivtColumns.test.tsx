@@ -5,7 +5,9 @@ import { type ReactNode } from 'react';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { ivtColumns } from './index.js';
 
-const sample = ivtColumns.find((c) => c.key === 'samplePercent') as { render: (v: unknown, row: ResourceRow, i: number) => ReactNode };
+const sample = ivtColumns.find((c) => c.key === 'samplePercent') as {
+  render: (v: unknown, row: ResourceRow, i: number) => ReactNode;
+};
 const cell = (v: unknown) => render(<span>{sample.render(v, {} as ResourceRow, 0)}</span>).container.textContent;
 
 describe('3rd Party Pixels list', () => {

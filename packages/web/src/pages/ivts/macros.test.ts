@@ -8,10 +8,15 @@ describe('pixel URL macros', () => {
   });
 
   it('inserts a macro at the cursor, replacing a selection', () => {
-    expect(insertMacro('https://p.test/?ip=', 19, 19, '{{ip}}')).toEqual({ text: 'https://p.test/?ip={{ip}}', caret: 25 });
+    expect(insertMacro('https://p.test/?ip=', 19, 19, '{{ip}}')).toEqual({
+      text: 'https://p.test/?ip={{ip}}',
+      caret: 25,
+    });
     expect(insertMacro('a=X&b', 2, 3, '{{country}}')).toEqual({ text: 'a={{country}}&b', caret: 13 });
     // No cursor yet: at the end.
-    expect(insertMacro('https://p.test/?cb=', null, null, '{{cachebuster}}').text).toBe('https://p.test/?cb={{cachebuster}}');
+    expect(insertMacro('https://p.test/?cb=', null, null, '{{cachebuster}}').text).toBe(
+      'https://p.test/?cb={{cachebuster}}',
+    );
     // Out-of-range positions are clamped.
     expect(insertMacro('ab', 9, 12, '{{ip}}')).toEqual({ text: 'ab{{ip}}', caret: 8 });
   });
@@ -25,7 +30,11 @@ describe('pixel URL macros', () => {
   });
 
   it('previews the call with example values', () => {
-    expect(previewPixel('https://p.test/?ip={{ip}}&geo={{country}}&x={{bogus}}')).toBe('https://p.test/?ip=203.0.113.7&geo=US&x={{bogus}}');
-    expect(previewPixel('https://p.test/?u={{page_url}}')).toBe('https://p.test/?u=https%3A%2F%2Fexample.com%2Fwatch%2F42');
+    expect(previewPixel('https://p.test/?ip={{ip}}&geo={{country}}&x={{bogus}}')).toBe(
+      'https://p.test/?ip=203.0.113.7&geo=US&x={{bogus}}',
+    );
+    expect(previewPixel('https://p.test/?u={{page_url}}')).toBe(
+      'https://p.test/?u=https%3A%2F%2Fexample.com%2Fwatch%2F42',
+    );
   });
 });

@@ -12,11 +12,19 @@ export const MACRO_INFO: Record<(typeof IVT_MACROS)[number], { label: string; ex
   '{{tag_id}}': { label: 'Tag id', example: '34' },
   '{{cachebuster}}': { label: 'Cache buster', example: '1718000000123' },
   '{{country}}': { label: 'Country', example: 'US' },
-  '{{impression_id}}': { label: 'Impression id (for the postback)', example: 'WzE3NjM5MDA4MDAsMSwxMDBd.k3Jx9QeLrT0vYw2pZs8aNg' },
+  '{{impression_id}}': {
+    label: 'Impression id (for the postback)',
+    example: 'WzE3NjM5MDA4MDAsMSwxMDBd.k3Jx9QeLrT0vYw2pZs8aNg',
+  },
 };
 
 /** Put a macro where the cursor is (replacing a selection); answers the new text and where the cursor goes. */
-export function insertMacro(text: string, start: number | null | undefined, end: number | null | undefined, macro: string): { text: string; caret: number } {
+export function insertMacro(
+  text: string,
+  start: number | null | undefined,
+  end: number | null | undefined,
+  macro: string,
+): { text: string; caret: number } {
   const from = Math.max(0, Math.min(start ?? text.length, text.length));
   const to = Math.max(from, Math.min(end ?? from, text.length));
   return { text: text.slice(0, from) + macro + text.slice(to), caret: from + macro.length };

@@ -9,7 +9,11 @@ import { type ResourceRow } from '../../resources/resourceApi.js';
 import { LIST_TEXT, makeListForm } from './ListForm.js';
 
 /** One FormBody per kind, made once so that the drawer keeps the same component between renders. */
-const FORMS = { applists: makeListForm('applists'), publists: makeListForm('publists'), crelists: makeListForm('crelists') };
+const FORMS = {
+  applists: makeListForm('applists'),
+  publists: makeListForm('publists'),
+  crelists: makeListForm('crelists'),
+};
 
 const INTRO: Record<ListKind, string> = {
   applists: 'Apps to allow or block: a targeting includes or excludes these lists.',
@@ -25,7 +29,11 @@ export function listToForm(row: ResourceRow): Record<string, unknown> {
 
 /** The textarea's lines become the `items` array of the contract (normalised and deduplicated). */
 export function listToBody(kind: ListKind, values: Record<string, unknown>): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: values.name, status: values.status, items: parseListText(kind, String(values.items ?? '')).items };
+  const body: Record<string, unknown> = {
+    name: values.name,
+    status: values.status,
+    items: parseListText(kind, String(values.items ?? '')).items,
+  };
   if (values.tenantId !== undefined && values.tenantId !== null) body.tenantId = values.tenantId;
   return body;
 }
@@ -62,13 +70,24 @@ export function AllowListPage({ kind }: { kind: ListKind }) {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      ...(isAdmin ? [{ title: 'Demand account', key: 'tenantId', width: 180, render: (_: unknown, row: ResourceRow) => <DemandName id={row.tenantId} /> }] : []),
+      ...(isAdmin
+        ? [
+            {
+              title: 'Demand account',
+              key: 'tenantId',
+              width: 180,
+              render: (_: unknown, row: ResourceRow) => <DemandName id={row.tenantId} />,
+            },
+          ]
+        : []),
       {
         title: 'Entries',
         key: 'entries',
         width: 100,
         align: 'right' as const,
-        render: (_: unknown, row: ResourceRow) => <span data-testid={`list-entries-${row.id}`}>{itemsOf(row).length.toLocaleString('en-US')}</span>,
+        render: (_: unknown, row: ResourceRow) => (
+          <span data-testid={`list-entries-${row.id}`}>{itemsOf(row).length.toLocaleString('en-US')}</span>
+        ),
       },
       {
         title: `First ${LIST_TEXT[kind].entries.toLowerCase()}`,

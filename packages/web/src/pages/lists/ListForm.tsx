@@ -64,11 +64,19 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
     return (
       <>
         {user.type === 'admin' && row === null && (
-          <Form.Item name="tenantId" label="Demand account" rules={[{ required: true, message: 'Pick the demand account the list belongs to' }]}>
+          <Form.Item
+            name="tenantId"
+            label="Demand account"
+            rules={[{ required: true, message: 'Pick the demand account the list belongs to' }]}
+          >
             <RefSelect kind="demands" placeholder="Pick a demand account" />
           </Form.Item>
         )}
-        <NameStatusRow placeholder={`e.g. CTV premium ${text.one}s`} message="Give the list a name" testId="list-name" />
+        <NameStatusRow
+          placeholder={`e.g. CTV premium ${text.one}s`}
+          message="Give the list a name"
+          testId="list-name"
+        />
         <Form.Item
           name="items"
           label={<HelpLabel label={text.entries} help={help(`${kind}.items`)} />}
@@ -79,7 +87,8 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
                 const check = parseListText(kind, value ?? '');
                 const problem = invalidMessage(check.invalid);
                 if (problem) throw new Error(problem);
-                if (check.items.length > MAX_LIST_ITEMS) throw new Error(`A list holds at most ${MAX_LIST_ITEMS.toLocaleString('en-US')} entries`);
+                if (check.items.length > MAX_LIST_ITEMS)
+                  throw new Error(`A list holds at most ${MAX_LIST_ITEMS.toLocaleString('en-US')} entries`);
               },
             },
           ]}
@@ -92,7 +101,17 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
             data-testid="list-items"
           />
         </Form.Item>
-        <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 12, marginTop: -8, marginBottom: 16, flexWrap: 'wrap' }}>
+        <div
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            gap: 12,
+            marginTop: -8,
+            marginBottom: 16,
+            flexWrap: 'wrap',
+          }}
+        >
           <Typography.Text strong data-testid="list-count">
             {entries(parsed.items.length)}
             {parsed.duplicates > 0 && (
@@ -118,7 +137,12 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
                 </Button>
               </Upload>
             </span>
-            <Button icon={<DownloadOutlined />} disabled={parsed.items.length === 0} onClick={() => download(name, parsed.items)} data-testid="list-export">
+            <Button
+              icon={<DownloadOutlined />}
+              disabled={parsed.items.length === 0}
+              onClick={() => download(name, parsed.items)}
+              data-testid="list-export"
+            >
               Download CSV
             </Button>
           </Space>
@@ -141,9 +165,9 @@ export function makeListForm(kind: ListKind): ComponentType<ResourceFormProps> {
                   </ul>
                 )}
                 <div>
-                  The list now holds {entries(report.report.total)}. Invalid lines were left out; each entry must be
-                  {' '}
-                  {/^[aeiou]/.test(LIST_ITEM_RULES[kind].label) ? 'an' : 'a'} {LIST_ITEM_RULES[kind].label}. Save to keep the changes.
+                  The list now holds {entries(report.report.total)}. Invalid lines were left out; each entry must be{' '}
+                  {/^[aeiou]/.test(LIST_ITEM_RULES[kind].label) ? 'an' : 'a'} {LIST_ITEM_RULES[kind].label}. Save to
+                  keep the changes.
                 </div>
               </>
             }

@@ -5,7 +5,15 @@ import { listToBody, listToForm } from './AllowListPage.js';
 
 describe('list form <-> body', () => {
   it('shows the entries one per line', () => {
-    const row = { id: 1, name: 'CTV', status: 1, archived: false, createdAt: '', updatedAt: '', items: ['com.a.tv', '151908'] } as ResourceRow;
+    const row = {
+      id: 1,
+      name: 'CTV',
+      status: 1,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      items: ['com.a.tv', '151908'],
+    } as ResourceRow;
     expect(listToForm(row)).toEqual({ name: 'CTV', status: 1, items: 'com.a.tv\n151908' });
   });
 
@@ -16,6 +24,11 @@ describe('list form <-> body', () => {
   });
 
   it('sends the demand account an admin picked', () => {
-    expect(listToBody('publists', { name: 'News', status: 1, items: 'Example.com', tenantId: 3 })).toEqual({ name: 'News', status: 1, items: ['example.com'], tenantId: 3 });
+    expect(listToBody('publists', { name: 'News', status: 1, items: 'Example.com', tenantId: 3 })).toEqual({
+      name: 'News',
+      status: 1,
+      items: ['example.com'],
+      tenantId: 3,
+    });
   });
 });

@@ -23,7 +23,11 @@ describe('CSV import of an app list', () => {
   });
 
   it('keeps what was typed and counts entries already in the list as duplicates', () => {
-    const { text, report } = mergeImport('applists', 'com.example.tv\nid555000111\n\n', '"com.example.tv",Example TV\ncom.other.app;x\n');
+    const { text, report } = mergeImport(
+      'applists',
+      'com.example.tv\nid555000111\n\n',
+      '"com.example.tv",Example TV\ncom.other.app;x\n',
+    );
     expect(text).toBe('com.example.tv\nid555000111\ncom.other.app');
     expect(report).toMatchObject({ added: 1, duplicates: 1, total: 3, invalid: [] });
     expect(formatReport(report)).toBe('1 added, 1 duplicate removed, 0 invalid lines');
@@ -40,7 +44,9 @@ describe('CSV import of an app list', () => {
   });
 
   it('words the report and the validation message', () => {
-    expect(reportHeadline({ added: 0, duplicates: 2, invalid: [], total: 0 })).toBe('0 added, 2 duplicates removed, 0 invalid lines');
+    expect(reportHeadline({ added: 0, duplicates: 2, invalid: [], total: 0 })).toBe(
+      '0 added, 2 duplicates removed, 0 invalid lines',
+    );
     const many = Array.from({ length: 23 }, (_, i) => ({ line: i + 1, value: `x${i}`, reason: 'is bad' }));
     expect(invalidLines(many)).toHaveLength(21);
     expect(invalidLines(many).at(-1)).toBe('and 3 more invalid lines');

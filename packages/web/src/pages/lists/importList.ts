@@ -23,7 +23,11 @@ export function listEntries(kind: ListKind, text: string): ParsedList {
 }
 
 /** Merge the file's entries after the ones already typed; the textarea keeps what was typed as it was. */
-export function mergeImport(kind: ListKind, currentText: string, fileText: string): { text: string; report: ImportReport } {
+export function mergeImport(
+  kind: ListKind,
+  currentText: string,
+  fileText: string,
+): { text: string; report: ImportReport } {
   const current = parseListText(kind, currentText);
   const incoming = parseListText(kind, fileText);
   const have = new Set(current.items);
@@ -44,7 +48,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** '2 added, 1 duplicate removed, 2 invalid lines' */
 export function reportHeadline(report: ImportReport): string {
-  return [`${report.added} added`, `${plural(report.duplicates, 'duplicate')} removed`, plural(report.invalid.length, 'invalid line')].join(', ');
+  return [
+    `${report.added} added`,
+    `${plural(report.duplicates, 'duplicate')} removed`,
+    plural(report.invalid.length, 'invalid line'),
+  ].join(', ');
 }
 
 /** 'line 4 "not a bundle!" is not an app bundle (com.example.app) or store id', the first `max` of them. */

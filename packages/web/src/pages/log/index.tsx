@@ -8,7 +8,14 @@ import { notifyLoadError } from '../../errors/notify.js';
 import { diffFields, entryName, showValue } from './activityDiff.js';
 
 const PAGE = 50;
-const ACTION_COLORS: Record<string, string> = { create: 'green', duplicate: 'cyan', update: 'blue', archive: 'default', restore: 'gold', delete: 'red' };
+const ACTION_COLORS: Record<string, string> = {
+  create: 'green',
+  duplicate: 'cyan',
+  update: 'blue',
+  archive: 'default',
+  restore: 'gold',
+  delete: 'red',
+};
 
 const VALUE_STYLE = { whiteSpace: 'pre-wrap', wordBreak: 'break-all' } as const;
 
@@ -48,7 +55,13 @@ export default function ActivityLogPage() {
   }, [load]);
 
   const columns: ColumnsType<ActivityEntry> = [
-    { title: 'When', dataIndex: 'at', key: 'at', width: 170, render: (at: string, e) => <span data-testid={`log-at-${e.id}`}>{clock(at)}</span> },
+    {
+      title: 'When',
+      dataIndex: 'at',
+      key: 'at',
+      width: 170,
+      render: (at: string, e) => <span data-testid={`log-at-${e.id}`}>{clock(at)}</span>,
+    },
     {
       title: 'Who',
       key: 'who',
@@ -56,11 +69,19 @@ export default function ActivityLogPage() {
       render: (_, e) => (
         <span>
           {e.userName ?? `#${e.userId}`}
-          {e.adminId !== null && <Typography.Text type="secondary"> (by admin {e.adminName ?? `#${e.adminId}`})</Typography.Text>}
+          {e.adminId !== null && (
+            <Typography.Text type="secondary"> (by admin {e.adminName ?? `#${e.adminId}`})</Typography.Text>
+          )}
         </span>
       ),
     },
-    { title: 'Action', dataIndex: 'action', key: 'action', width: 100, render: (a: string) => <Tag color={ACTION_COLORS[a]}>{a}</Tag> },
+    {
+      title: 'Action',
+      dataIndex: 'action',
+      key: 'action',
+      width: 100,
+      render: (a: string) => <Tag color={ACTION_COLORS[a]}>{a}</Tag>,
+    },
     {
       title: 'What',
       key: 'what',
@@ -93,7 +114,14 @@ export default function ActivityLogPage() {
           options={Object.values(RESOURCES).map((d) => ({ value: d.kind, label: d.plural }))}
           data-testid="log-kind"
         />
-        <Select allowClear placeholder="Every action" style={{ width: 160 }} value={action} onChange={(v) => setAction(v)} options={ACTIVITY_ACTIONS.map((a) => ({ value: a, label: a }))} />
+        <Select
+          allowClear
+          placeholder="Every action"
+          style={{ width: 160 }}
+          value={action}
+          onChange={(v) => setAction(v)}
+          options={ACTIVITY_ACTIONS.map((a) => ({ value: a, label: a }))}
+        />
         <Button onClick={() => void load().then(() => message.success('Up to date'))}>Refresh</Button>
       </Space>
       <Table<ActivityEntry>
@@ -113,8 +141,16 @@ export default function ActivityLogPage() {
               dataSource={diffFields(e.before, e.after)}
               columns={[
                 { title: 'Field', dataIndex: 'field', width: 200 },
-                { title: 'Before', dataIndex: 'before', render: (v: unknown) => <code style={VALUE_STYLE}>{showValue(v)}</code> },
-                { title: 'After', dataIndex: 'after', render: (v: unknown) => <code style={VALUE_STYLE}>{showValue(v)}</code> },
+                {
+                  title: 'Before',
+                  dataIndex: 'before',
+                  render: (v: unknown) => <code style={VALUE_STYLE}>{showValue(v)}</code>,
+                },
+                {
+                  title: 'After',
+                  dataIndex: 'after',
+                  render: (v: unknown) => <code style={VALUE_STYLE}>{showValue(v)}</code>,
+                },
               ]}
             />
           ),

@@ -38,7 +38,14 @@ export default function LoginPage() {
         <div className="login-brand">
           <svg className="login-mark" viewBox="0 0 32 32" aria-hidden="true">
             <rect width="32" height="32" rx="7" fill="#1d4ed8" />
-            <path d="M7 23 L13.5 9 L20 23" fill="none" stroke="#fff" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M7 23 L13.5 9 L20 23"
+              fill="none"
+              stroke="#fff"
+              strokeWidth="3"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
             <path d="M10 18 H17" stroke="#fff" strokeWidth="3" strokeLinecap="round" />
             <circle cx="24" cy="10.5" r="3" fill="#7dd3fc" />
           </svg>
@@ -58,15 +65,26 @@ export default function LoginPage() {
             title={
               <span>
                 Signed in as <strong>{user.name}</strong> ({userTypeLabel(user.type)}).{' '}
-                {target !== '/' ? 'That page needs another account: sign in with it below, or ' : 'Sign in with another account below, or '}
+                {target !== '/'
+                  ? 'That page needs another account: sign in with it below, or '
+                  : 'Sign in with another account below, or '}
                 <Link to="/">go to the Dashboard</Link>.
               </span>
             }
           />
         )}
         {error && <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />}
-        <Form<Credentials> layout="vertical" requiredMark={false} onFinish={(values) => void submit(values)} disabled={busy}>
-          <Form.Item name="username" label="User name or e-mail" rules={[{ required: true, whitespace: true, message: 'Enter your user name or e-mail' }]}>
+        <Form<Credentials>
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(values) => void submit(values)}
+          disabled={busy}
+        >
+          <Form.Item
+            name="username"
+            label="User name or e-mail"
+            rules={[{ required: true, whitespace: true, message: 'Enter your user name or e-mail' }]}
+          >
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus data-testid="login-username" />
           </Form.Item>
           <Form.Item name="password" label="Password" rules={[{ required: true, message: 'Enter your password' }]}>

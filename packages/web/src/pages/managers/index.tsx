@@ -16,7 +16,11 @@ export default function ManagersPage() {
   if (useUser().managerId !== null) {
     return (
       <Card title={RESOURCES.managers.plural} className="page-card" data-testid="page-managers">
-        <Alert type="info" showIcon title="Only the account owner manages the team. Ask them to add or change a manager." />
+        <Alert
+          type="info"
+          showIcon
+          title="Only the account owner manages the team. Ask them to add or change a manager."
+        />
       </Card>
     );
   }
@@ -31,7 +35,8 @@ export default function ManagersPage() {
       canDuplicate={false}
       intro={
         <Typography.Paragraph type="secondary">
-          Team members sign in with their own username and work on the same channels, tags and campaigns as you. Pause one to stop their access.
+          Team members sign in with their own username and work on the same channels, tags and campaigns as you. Pause
+          one to stop their access.
         </Typography.Paragraph>
       }
     />

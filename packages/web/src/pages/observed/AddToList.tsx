@@ -13,7 +13,11 @@ import { type ObservedKind } from './observedKinds.js';
  * Add values seen in traffic to the tenant's lists in one call (POST {list api}/add): all or nothing,
  * each value checked by the list's own rule, one activity entry per list that gained any.
  */
-async function addToLists(kind: ObservedKind, listIds: readonly number[], values: readonly string[]): Promise<ListAddAnswer> {
+async function addToLists(
+  kind: ObservedKind,
+  listIds: readonly number[],
+  values: readonly string[],
+): Promise<ListAddAnswer> {
   return api.post<ListAddAnswer>(`${RESOURCES[kind.listKind].api}/add`, { listIds, items: values });
 }
 
@@ -34,7 +38,9 @@ function AddToListAction({ kind, values }: { kind: ObservedKind; values: string[
       const { lists: done } = await addToLists(kind, listIds, values);
       setList(kind.listName, null);
       const added = done.reduce((n, l) => n + l.added, 0);
-      void message.success(added === 0 ? 'Already in the lists' : `Added to ${done.map((l) => `'${l.name}' +${l.added}`).join(', ')}`);
+      void message.success(
+        added === 0 ? 'Already in the lists' : `Added to ${done.map((l) => `'${l.name}' +${l.added}`).join(', ')}`,
+      );
       setOpen(false);
     } catch (e) {
       notifySaveError(e);
@@ -42,12 +48,38 @@ function AddToListAction({ kind, values }: { kind: ObservedKind; values: string[
   };
   return (
     <>
-      <Button icon={<PlusOutlined />} disabled={values.length === 0} onClick={() => setOpen(true)} data-testid="observed-add-to-list">
+      <Button
+        icon={<PlusOutlined />}
+        disabled={values.length === 0}
+        onClick={() => setOpen(true)}
+        data-testid="observed-add-to-list"
+      >
         Add {values.length > 1 ? `${values.length} ` : ''}to {kind.listLabel}
       </Button>
-      <Modal open={open} title={`Add ${values.length} to ${kind.listLabel}s`} okText="Add" okButtonProps={{ disabled: listIds.length === 0 }} onOk={() => void submit()} onCancel={() => setOpen(false)} destroyOnHidden>
-        <Typography.Paragraph>{values.slice(0, 10).join(', ')}{values.length > 10 ? ` and ${values.length - 10} more` : ''}</Typography.Paragraph>
-        <Select<number[]> mode="multiple" style={{ width: '100%' }} placeholder={`Pick one or more ${kind.listLabel}s`} value={listIds} onChange={setListIds} options={lists.filter((l) => !l.archived).map((l) => ({ value: Number(l.id), label: l.name }))} showSearch optionFilterProp="label" data-testid="observed-list-select" />
+      <Modal
+        open={open}
+        title={`Add ${values.length} to ${kind.listLabel}s`}
+        okText="Add"
+        okButtonProps={{ disabled: listIds.length === 0 }}
+        onOk={() => void submit()}
+        onCancel={() => setOpen(false)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph>
+          {values.slice(0, 10).join(', ')}
+          {values.length > 10 ? ` and ${values.length - 10} more` : ''}
+        </Typography.Paragraph>
+        <Select<number[]>
+          mode="multiple"
+          style={{ width: '100%' }}
+          placeholder={`Pick one or more ${kind.listLabel}s`}
+          value={listIds}
+          onChange={setListIds}
+          options={lists.filter((l) => !l.archived).map((l) => ({ value: Number(l.id), label: l.name }))}
+          showSearch
+          optionFilterProp="label"
+          data-testid="observed-list-select"
+        />
       </Modal>
     </>
   );

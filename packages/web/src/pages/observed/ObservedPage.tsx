@@ -35,31 +35,88 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
     setRows(null);
     setError(null);
     const filters = value !== null ? { [kind.dimension]: [entity ? Number(value) : value] } : {};
-    const request = value !== null
-      ? { ...range, timezone, dimensions: ['date' as const], metrics: METRICS, filters }
-      : { ...range, timezone, dimensions: [kind.dimension], metrics: METRICS, sort: { by: 'reqs', order: 'desc' as const }, limit: 5000 };
-    reportsApi.run(request).then(setRows).catch((e: unknown) => setError(errorText(e)));
+    const request =
+      value !== null
+        ? { ...range, timezone, dimensions: ['date' as const], metrics: METRICS, filters }
+        : {
+            ...range,
+            timezone,
+            dimensions: [kind.dimension],
+            metrics: METRICS,
+            sort: { by: 'reqs', order: 'desc' as const },
+            limit: 5000,
+          };
+    reportsApi
+      .run(request)
+      .then(setRows)
+      .catch((e: unknown) => setError(errorText(e)));
   }, [range, timezone, kind.dimension, value, entity]);
 
   const shown = useMemo(() => {
-    const data = (rows ?? []).filter((r) => !r.total && (value !== null || r[kind.dimension] !== '' && r[kind.dimension] !== 0));
+    const data = (rows ?? []).filter(
+      (r) => !r.total && (value !== null || (r[kind.dimension] !== '' && r[kind.dimension] !== 0)),
+    );
     const needle = search.trim().toLowerCase();
-    return needle ? data.filter((r) => `${String(r[kind.dimension])} ${String(r[nameField(kind.dimension)] ?? '')}`.toLowerCase().includes(needle)) : data;
+    return needle
+      ? data.filter((r) =>
+          `${String(r[kind.dimension])} ${String(r[nameField(kind.dimension)] ?? '')}`.toLowerCase().includes(needle),
+        )
+      : data;
   }, [rows, search, value, kind.dimension]);
 
-  const label = (r: ReportRow) => (entity ? `${String(r[nameField(kind.dimension)] || '')} #${String(r[kind.dimension])}` : String(r[kind.dimension]));
-  const metricColumns = METRICS.map((m) => ({ key: m, title: m === 'ivt' ? 'IVT' : undefined, dataIndex: m, align: 'right' as const, sorter: (a: ReportRow, b: ReportRow) => Number(a[m]) - Number(b[m]), render: (v: number) => formatMetric(m, v) }));
-  for (const c of metricColumns) c.title = c.title ?? ({ reqs: 'Requests', opps: 'Opportunities', imps: 'Impressions', fill: 'Fill', revenue: 'Revenue', ecpm: 'eCPM', vtr: 'VTR', ivt: 'IVT' } as Record<string, string>)[c.key];
+  const label = (r: ReportRow) =>
+    entity ? `${String(r[nameField(kind.dimension)] || '')} #${String(r[kind.dimension])}` : String(r[kind.dimension]);
+  const metricColumns = METRICS.map((m) => ({
+    key: m,
+    title: m === 'ivt' ? 'IVT' : undefined,
+    dataIndex: m,
+    align: 'right' as const,
+    sorter: (a: ReportRow, b: ReportRow) => Number(a[m]) - Number(b[m]),
+    render: (v: number) => formatMetric(m, v),
+  }));
+  for (const c of metricColumns)
+    c.title =
+      c.title ??
+      (
+        {
+          reqs: 'Requests',
+          opps: 'Opportunities',
+          imps: 'Impressions',
+          fill: 'Fill',
+          revenue: 'Revenue',
+          ecpm: 'eCPM',
+          vtr: 'VTR',
+          ivt: 'IVT',
+        } as Record<string, string>
+      )[c.key];
 
   return (
     <div data-testid={`observed-${kind.route.slice(1)}`}>
       <div className="page-head">
         <Typography.Title level={3}>
-          {value !== null ? <><Link to={kind.route}>{kind.title}</Link> / {value}</> : kind.title}
+          {value !== null ? (
+            <>
+              <Link to={kind.route}>{kind.title}</Link> / {value}
+            </>
+          ) : (
+            kind.title
+          )}
         </Typography.Title>
         <Space wrap>
-          <DatePicker.RangePicker allowClear={false} value={[dayjs(range.startDate), dayjs(range.endDate)]} onChange={(r) => r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })} />
-          <Select<DatePreset> placeholder="Presets" style={{ width: 150 }} value={null as unknown as DatePreset} onChange={(p) => setRange(presetRange(p, timezone))} options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))} />
+          <DatePicker.RangePicker
+            allowClear={false}
+            value={[dayjs(range.startDate), dayjs(range.endDate)]}
+            onChange={(r) =>
+              r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })
+            }
+          />
+          <Select<DatePreset>
+            placeholder="Presets"
+            style={{ width: 150 }}
+            value={null as unknown as DatePreset}
+            onChange={(p) => setRange(presetRange(p, timezone))}
+            options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
+          />
           <AddToListButton kind={kind} values={value !== null ? [value] : selected} />
         </Space>
       </div>
@@ -67,17 +124,42 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
       {value !== null ? (
         <>
           {rows && <ReportChart rows={rows} dimensions={['date']} metrics={METRICS} />}
-          <Table<ReportRow> size="small" rowKey={(r) => String(r.date)} loading={rows === null} dataSource={shown} pagination={false}
-            columns={[{ key: 'date', title: 'Date', dataIndex: 'date' }, ...metricColumns]} data-testid="observed-detail-table" />
+          <Table<ReportRow>
+            size="small"
+            rowKey={(r) => String(r.date)}
+            loading={rows === null}
+            dataSource={shown}
+            pagination={false}
+            columns={[{ key: 'date', title: 'Date', dataIndex: 'date' }, ...metricColumns]}
+            data-testid="observed-detail-table"
+          />
         </>
       ) : (
         <>
-          <Input.Search placeholder={`Search ${kind.title.toLowerCase()}`} allowClear style={{ maxWidth: 360, marginBottom: 12 }} onChange={(e) => setSearch(e.target.value)} />
+          <Input.Search
+            placeholder={`Search ${kind.title.toLowerCase()}`}
+            allowClear
+            style={{ maxWidth: 360, marginBottom: 12 }}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <Table<ReportRow>
-            size="small" loading={rows === null} dataSource={shown} rowKey={(r) => String(r[kind.dimension])}
+            size="small"
+            loading={rows === null}
+            dataSource={shown}
+            rowKey={(r) => String(r[kind.dimension])}
             rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
             pagination={listPagination()}
-            columns={[{ key: 'value', title: kind.singular, sorter: (a, b) => label(a).localeCompare(label(b)), render: (_, r) => <Link to={`${kind.route}/${encodeURIComponent(String(r[kind.dimension]))}`}>{label(r)}</Link> }, ...metricColumns]}
+            columns={[
+              {
+                key: 'value',
+                title: kind.singular,
+                sorter: (a, b) => label(a).localeCompare(label(b)),
+                render: (_, r) => (
+                  <Link to={`${kind.route}/${encodeURIComponent(String(r[kind.dimension]))}`}>{label(r)}</Link>
+                ),
+              },
+              ...metricColumns,
+            ]}
             data-testid="observed-table"
           />
         </>

@@ -13,8 +13,40 @@ export interface ObservedKind {
 }
 
 export const OBSERVED: Record<'publishers' | 'sites' | 'applications' | 'tcreatives', ObservedKind> = {
-  publishers: { route: '/publishers', title: 'Publishers', singular: 'Publisher', dimension: 'publisher_id', listKind: 'publists', listName: 'pubLists', listLabel: 'publisher list' },
-  sites: { route: '/sites', title: 'Sites', singular: 'Site', dimension: 'domain', listKind: 'publists', listName: 'pubLists', listLabel: 'publisher list' },
-  applications: { route: '/applications', title: 'Applications', singular: 'App', dimension: 'app_bundle', listKind: 'applists', listName: 'appLists', listLabel: 'app list' },
-  tcreatives: { route: '/tcreatives', title: 'Creatives in Traffic', singular: 'Creative', dimension: 'creative', listKind: 'crelists', listName: 'creLists', listLabel: 'creative list' },
+  publishers: {
+    route: '/publishers',
+    title: 'Publishers',
+    singular: 'Publisher',
+    dimension: 'publisher_id',
+    listKind: 'publists',
+    listName: 'pubLists',
+    listLabel: 'publisher list',
+  },
+  sites: {
+    route: '/sites',
+    title: 'Sites',
+    singular: 'Site',
+    dimension: 'domain',
+    listKind: 'publists',
+    listName: 'pubLists',
+    listLabel: 'publisher list',
+  },
+  applications: {
+    route: '/applications',
+    title: 'Applications',
+    singular: 'App',
+    dimension: 'app_bundle',
+    listKind: 'applists',
+    listName: 'appLists',
+    listLabel: 'app list',
+  },
+  tcreatives: {
+    route: '/tcreatives',
+    title: 'Creatives in Traffic',
+    singular: 'Creative',
+    dimension: 'creative',
+    listKind: 'crelists',
+    listName: 'creLists',
+    listLabel: 'creative list',
+  },
 };

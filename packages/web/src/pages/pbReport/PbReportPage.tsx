@@ -2,7 +2,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, App, Button, Card, Descriptions, Empty, Input, Modal, Result, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, PlayCircleOutlined, SaveOutlined } from '@ant-design/icons';
-import { POSTBID_DIMENSIONS, POSTBID_METRICS, postbidReportRefusal, type PostbidSetup, type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
+import {
+  POSTBID_DIMENSIONS,
+  POSTBID_METRICS,
+  postbidReportRefusal,
+  type PostbidSetup,
+  type ReportRow,
+  reportCsv,
+  type SavedReport,
+} from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
 import { useUser } from '../../auth/authContext.js';
 import { errorText } from '../../errors/messages.js';
@@ -71,7 +79,10 @@ export default function PbReportPage() {
   }, []);
 
   const loadSetup = useCallback(() => {
-    pbApi.setup().then(setSetup).catch(() => setSetup(null));
+    pbApi
+      .setup()
+      .then(setSetup)
+      .catch(() => setSetup(null));
   }, []);
 
   useEffect(() => {
@@ -123,7 +134,10 @@ export default function PbReportPage() {
 
   const exportCsv = () => {
     if (!rows || !ran) return;
-    downloadText(`${title.replace(/[^\w .-]+/g, '_')} ${ran.startDate} to ${ran.endDate}.csv`, reportCsv(ran.dimensions, ran.metrics, rows));
+    downloadText(
+      `${title.replace(/[^\w .-]+/g, '_')} ${ran.startDate} to ${ran.endDate}.csv`,
+      reportCsv(ran.dimensions, ran.metrics, rows),
+    );
   };
 
   return (
@@ -133,7 +147,14 @@ export default function PbReportPage() {
           {title}
         </Typography.Title>
         <Space wrap>
-          <Button type="primary" icon={<PlayCircleOutlined />} loading={running} disabled={form.metrics.length === 0} onClick={() => void run(form)} data-testid="report-run">
+          <Button
+            type="primary"
+            icon={<PlayCircleOutlined />}
+            loading={running}
+            disabled={form.metrics.length === 0}
+            onClick={() => void run(form)}
+            data-testid="report-run"
+          >
             Run report
           </Button>
           <Button icon={<DownloadOutlined />} disabled={!rows} onClick={exportCsv} data-testid="report-export">
@@ -142,7 +163,11 @@ export default function PbReportPage() {
           <Button
             icon={<SaveOutlined />}
             disabled={form.metrics.length === 0}
-            title={full ? 'The monthly limit of saved postbid reports is reached; changes to an open saved report can still be saved' : undefined}
+            title={
+              full
+                ? 'The monthly limit of saved postbid reports is reached; changes to an open saved report can still be saved'
+                : undefined
+            }
             onClick={() => {
               setName(saved?.name ?? '');
               setSaveOpen(true);
@@ -155,8 +180,12 @@ export default function PbReportPage() {
       </div>
       <Card size="small" className="report-form-card" style={{ marginBottom: 12 }} data-testid="pb-setup">
         <Descriptions size="small" column={{ xs: 1, md: 3 }}>
-          <Descriptions.Item label="Saved postbid reports">{setup ? reportAllowanceText(setup) : <EmptyValue />}</Descriptions.Item>
-          <Descriptions.Item label="Post-bid pixels">{setup ? impressionCapText(setup.maxImps) : <EmptyValue />}</Descriptions.Item>
+          <Descriptions.Item label="Saved postbid reports">
+            {setup ? reportAllowanceText(setup) : <EmptyValue />}
+          </Descriptions.Item>
+          <Descriptions.Item label="Post-bid pixels">
+            {setup ? impressionCapText(setup.maxImps) : <EmptyValue />}
+          </Descriptions.Item>
           <Descriptions.Item label="Postback URL for your vendors">
             {setup?.postbackUrl ? (
               <Typography.Text copyable code ellipsis style={{ maxWidth: 360 }} data-testid="pb-postback-url">
@@ -178,7 +207,16 @@ export default function PbReportPage() {
           showHideErrors={false}
         />
       </Card>
-      {error && <Alert type="error" showIcon title="The report could not run" description={error} className="report-error" data-testid="report-error" />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          title="The report could not run"
+          description={error}
+          className="report-error"
+          data-testid="report-error"
+        />
+      )}
       <Spin spinning={running}>
         {rows && ran ? (
           <div className="report-results">
@@ -187,7 +225,10 @@ export default function PbReportPage() {
             <DataCredits />
           </div>
         ) : (
-          <Empty className="report-empty" description="Pick dimensions, then run the report: post-bid impressions, those the vendors flagged, and the IVT rate" />
+          <Empty
+            className="report-empty"
+            description="Pick dimensions, then run the report: post-bid impressions, those the vendors flagged, and the IVT rate"
+          />
         )}
       </Spin>
       <Modal
@@ -199,7 +240,15 @@ export default function PbReportPage() {
         onCancel={() => setSaveOpen(false)}
         destroyOnHidden
       >
-        <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="Report name" maxLength={100} onPressEnter={() => void submitName()} data-testid="report-name" autoFocus />
+        <Input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Report name"
+          maxLength={100}
+          onPressEnter={() => void submitName()}
+          data-testid="report-name"
+          autoFocus
+        />
         {setup && setup.maxReports > 0 && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
             A new name saves a new report: {reportAllowanceText(setup)}.

@@ -5,5 +5,6 @@ import { api } from '../../api/client.js';
 export const pbApi = {
   run: (request: ReportRequestInput) => api.post<ReportRow[]>('/api/pbrun', request),
   setup: () => api.get<PostbidSetup>('/api/pbSetup', { silent: true }),
-  save: (name: string, request: ReportRequestInput) => api.post<SavedReport>('/api/savedReports', { name, request, ivt: true }),
+  save: (name: string, request: ReportRequestInput) =>
+    api.post<SavedReport>('/api/savedReports', { name, request, ivt: true }),
 };

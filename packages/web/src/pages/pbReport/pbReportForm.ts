@@ -4,7 +4,11 @@ import { defaultForm, type ReportForm } from '../report/reportState.js';
 /** A new postbid report: the last 7 days by date, every post-bid metric, sorted as it comes. */
 export function defaultPostbidForm(timezone: number, now = Date.now()): ReportForm {
   // the rate first: the chart draws the first metric, and the rate is what the report is read for
-  return { ...defaultForm(timezone, now), dimensions: ['date'], metrics: ['postbidIvtRate', 'postbidImps', 'postbidIvt'] };
+  return {
+    ...defaultForm(timezone, now),
+    dimensions: ['date'],
+    metrics: ['postbidIvtRate', 'postbidImps', 'postbidIvt'],
+  };
 }
 
 /** A saved request opened again, kept to what the postbid report offers (a hand-edited one may hold more). */
@@ -23,8 +27,14 @@ export function keepPostbid(form: ReportForm): ReportForm {
 
 /** "2 of 5 saved in November 2026", "3 saved in November 2026 (no limit)". */
 export function reportAllowanceText(setup: Pick<PostbidSetup, 'month' | 'reportsSaved' | 'maxReports'>): string {
-  const month = new Date(`${setup.month}-01T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return setup.maxReports > 0 ? `${setup.reportsSaved} of ${setup.maxReports} saved in ${month}` : `${setup.reportsSaved} saved in ${month} (no limit)`;
+  const month = new Date(`${setup.month}-01T00:00:00Z`).toLocaleString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  return setup.maxReports > 0
+    ? `${setup.reportsSaved} of ${setup.maxReports} saved in ${month}`
+    : `${setup.reportsSaved} saved in ${month} (no limit)`;
 }
 
 /** "1,000,000 a month per account", or no cap. */

@@ -7,7 +7,14 @@ import { formatPercent, type ReportRow } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { reportsApi } from '../../api/reports.js';
 import { errorText } from '../../errors/messages.js';
-import { FUNNELS, funnelReasons, funnelReports, type FunnelReason, type FunnelSubject, funnelValues } from './funnelStages.js';
+import {
+  FUNNELS,
+  funnelReasons,
+  funnelReports,
+  type FunnelReason,
+  type FunnelSubject,
+  funnelValues,
+} from './funnelStages.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange } from './reportState.js';
 import { DataCredits } from '../../components/DataCredits.js';
 
@@ -53,7 +60,17 @@ function FillFunnel({ subject }: { subject: FunnelSubject }) {
       grid: { left: 100, right: 60, top: 10, bottom: 20 },
       xAxis: { type: 'value' as const },
       yAxis: { type: 'category' as const, inverse: true, data: plan.stages.map((s) => s.label) },
-      series: [{ type: 'bar' as const, data: values, label: { show: true, position: 'right' as const, formatter: (p: { value: number }) => p.value.toLocaleString('en-US') } }],
+      series: [
+        {
+          type: 'bar' as const,
+          data: values,
+          label: {
+            show: true,
+            position: 'right' as const,
+            formatter: (p: { value: number }) => p.value.toLocaleString('en-US'),
+          },
+        },
+      ],
     };
   }, [values, plan]);
   const count = (metric: string) => Number(funnel?.[metric] ?? 0);
@@ -64,17 +81,27 @@ function FillFunnel({ subject }: { subject: FunnelSubject }) {
         <DatePicker.RangePicker
           allowClear={false}
           value={[dayjs(range.startDate), dayjs(range.endDate)]}
-          onChange={(r) => r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })}
+          onChange={(r) =>
+            r?.[0] && r[1] && setRange({ startDate: r[0].format('YYYY-MM-DD'), endDate: r[1].format('YYYY-MM-DD') })
+          }
         />
-        <Select<DatePreset> placeholder="Presets" style={{ width: 150 }} value={null as unknown as DatePreset} onChange={(p) => setRange(presetRange(p, timezone))} options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))} />
+        <Select<DatePreset>
+          placeholder="Presets"
+          style={{ width: 150 }}
+          value={null as unknown as DatePreset}
+          onChange={(p) => setRange(presetRange(p, timezone))}
+          options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
+        />
       </Space>
       {error && <Alert type="error" showIcon title="The funnel could not load" description={error} />}
       <Spin spinning={loading}>
         {option && <EChart option={option} style={{ height: 260 }} />}
         {funnel && (
           <p data-testid="fill-funnel-summary">
-            {count('imps').toLocaleString('en-US')} impressions from {count(plan.eligible).toLocaleString('en-US')} eligible opportunities of{' '}
-            <span data-testid="fill-funnel-requests">{count(plan.requests).toLocaleString('en-US')}</span> {subject.dimension === 'tag' ? 'demand requests' : 'requests'} (fill{' '}
+            {count('imps').toLocaleString('en-US')} impressions from {count(plan.eligible).toLocaleString('en-US')}{' '}
+            eligible opportunities of{' '}
+            <span data-testid="fill-funnel-requests">{count(plan.requests).toLocaleString('en-US')}</span>{' '}
+            {subject.dimension === 'tag' ? 'demand requests' : 'requests'} (fill{' '}
             {formatPercent(count(plan.eligible) ? (count('imps') / count(plan.eligible)) * 100 : 0)}).
           </p>
         )}
@@ -88,7 +115,12 @@ function FillFunnel({ subject }: { subject: FunnelSubject }) {
           columns={[
             { key: 'reason', title: 'No-fill reason', render: (_, r) => r.reason },
             { key: 'count', title: 'Requests', align: 'right', render: (_, r) => r.count.toLocaleString('en-US') },
-            { key: 'share', title: 'Share of unfilled', align: 'right', render: (_, r) => formatPercent(unfilled ? (r.count / unfilled) * 100 : 0) },
+            {
+              key: 'share',
+              title: 'Share of unfilled',
+              align: 'right',
+              render: (_, r) => formatPercent(unfilled ? (r.count / unfilled) * 100 : 0),
+            },
           ]}
         />
         <DataCredits />
@@ -103,9 +135,23 @@ export function FillFunnelButton({ subject }: { subject: FunnelSubject }) {
   return (
     <>
       <Tooltip title="Fill funnel: why did it not fill?">
-        <Button type="text" size="small" icon={<FunnelPlotOutlined />} aria-label="fill funnel" onClick={() => setOpen(true)} data-testid={`fill-funnel-${subject.id}`} />
+        <Button
+          type="text"
+          size="small"
+          icon={<FunnelPlotOutlined />}
+          aria-label="fill funnel"
+          onClick={() => setOpen(true)}
+          data-testid={`fill-funnel-${subject.id}`}
+        />
       </Tooltip>
-      <Modal open={open} onCancel={() => setOpen(false)} footer={null} width={760} title={`Fill funnel: ${subject.name}`} destroyOnHidden>
+      <Modal
+        open={open}
+        onCancel={() => setOpen(false)}
+        footer={null}
+        width={760}
+        title={`Fill funnel: ${subject.name}`}
+        destroyOnHidden
+      >
         {open && <FillFunnel subject={subject} />}
       </Modal>
     </>

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { Button, Select, Space, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
-import { DIMENSION_BY_ID, DIMENSIONS, type DimensionId, isDimensionVisible, isMetricVisible, nameField, type StatsViewer } from '@adplane/shared';
+import {
+  DIMENSION_BY_ID,
+  DIMENSIONS,
+  type DimensionId,
+  isDimensionVisible,
+  isMetricVisible,
+  nameField,
+  type StatsViewer,
+} from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
 import { EMPTY_MARK } from '../../format/empty.js';
 import { type ReportForm } from './reportState.js';
@@ -13,7 +21,19 @@ type Option = { value: string | number; label: string };
  * Filters with value search: the values offered are those seen in the stats over the report's dates
  * (the busiest first), so a user picks a channel, country or marketplace by name.
  */
-function FilterValues({ id, form, values, onChange, viewer }: { id: DimensionId; form: ReportForm; values: (string | number)[]; onChange: (v: (string | number)[]) => void; viewer: StatsViewer }) {
+function FilterValues({
+  id,
+  form,
+  values,
+  onChange,
+  viewer,
+}: {
+  id: DimensionId;
+  form: ReportForm;
+  values: (string | number)[];
+  onChange: (v: (string | number)[]) => void;
+  viewer: StatsViewer;
+}) {
   const [options, setOptions] = useState<Option[] | null>(null);
   const [loading, setLoading] = useState(false);
   const entity = DIMENSION_BY_ID[id].type === 'entity';
@@ -23,13 +43,28 @@ function FilterValues({ id, form, values, onChange, viewer }: { id: DimensionId;
     if (options || loading) return;
     setLoading(true);
     reportsApi
-      .run({ startDate: form.startDate, endDate: form.endDate, timezone: form.timezone, dimensions: [id], metrics: [busiest], sort: { by: busiest, order: 'desc' }, limit: 200 }, { silent: true })
+      .run(
+        {
+          startDate: form.startDate,
+          endDate: form.endDate,
+          timezone: form.timezone,
+          dimensions: [id],
+          metrics: [busiest],
+          sort: { by: busiest, order: 'desc' },
+          limit: 200,
+        },
+        { silent: true },
+      )
       .then((rows) =>
         setOptions(
-          rows.filter((r) => !r.total).map((r) => ({
-            value: r[id] as string | number,
-            label: entity ? `${String(r[nameField(id)] || EMPTY_MARK)} #${String(r[id])}` : String(r[id] === '' ? EMPTY_MARK : r[id]),
-          })),
+          rows
+            .filter((r) => !r.total)
+            .map((r) => ({
+              value: r[id] as string | number,
+              label: entity
+                ? `${String(r[nameField(id)] || EMPTY_MARK)} #${String(r[id])}`
+                : String(r[id] === '' ? EMPTY_MARK : r[id]),
+            })),
         ),
       )
       .catch(() => setOptions([]))
@@ -54,9 +89,25 @@ function FilterValues({ id, form, values, onChange, viewer }: { id: DimensionId;
 }
 
 /** The filters of a report: by the dimensions `viewer` may see (visibility.ts), of `dimensionChoices` when given. */
-export function FilterEditor({ form, viewer, onChange, dimensionChoices }: { form: ReportForm; viewer: StatsViewer; onChange: (filters: Filters) => void; dimensionChoices?: readonly DimensionId[] }) {
+export function FilterEditor({
+  form,
+  viewer,
+  onChange,
+  dimensionChoices,
+}: {
+  form: ReportForm;
+  viewer: StatsViewer;
+  onChange: (filters: Filters) => void;
+  dimensionChoices?: readonly DimensionId[];
+}) {
   const active = Object.keys(form.filters) as DimensionId[];
-  const available = DIMENSIONS.filter((d) => d.type !== 'time' && isDimensionVisible(viewer, d.id) && !active.includes(d.id) && (!dimensionChoices || dimensionChoices.includes(d.id)));
+  const available = DIMENSIONS.filter(
+    (d) =>
+      d.type !== 'time' &&
+      isDimensionVisible(viewer, d.id) &&
+      !active.includes(d.id) &&
+      (!dimensionChoices || dimensionChoices.includes(d.id)),
+  );
   return (
     <Space direction="vertical" size={6} style={{ width: '100%' }}>
       {active.map((id) => (
@@ -64,7 +115,13 @@ export function FilterEditor({ form, viewer, onChange, dimensionChoices }: { for
           <Typography.Text strong style={{ display: 'inline-block', minWidth: 120 }}>
             {DIMENSION_BY_ID[id].label}
           </Typography.Text>
-          <FilterValues id={id} form={form} viewer={viewer} values={form.filters[id] ?? []} onChange={(values) => onChange({ ...form.filters, [id]: values })} />
+          <FilterValues
+            id={id}
+            form={form}
+            viewer={viewer}
+            values={form.filters[id] ?? []}
+            onChange={(values) => onChange({ ...form.filters, [id]: values })}
+          />
           <Button
             type="text"
             icon={<CloseOutlined />}

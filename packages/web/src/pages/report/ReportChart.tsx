@@ -3,7 +3,15 @@ import { Segmented, Select, Space } from 'antd';
 import { EChart } from '../../components/EChart.js';
 import { EMPTY_MARK } from '../../format/empty.js';
 import {
-  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, formatUsdAxis, METRIC_BY_ID, type MetricId, nameField, type ReportRow,
+  DIMENSION_BY_ID,
+  type DimensionId,
+  formatMetric,
+  formatTimezone,
+  formatUsdAxis,
+  METRIC_BY_ID,
+  type MetricId,
+  nameField,
+  type ReportRow,
 } from '@adplane/shared';
 
 /** Most series a time chart draws (the largest by the chart's metric); the rest are in the table. */
@@ -12,16 +20,28 @@ const MAX_BARS = 20;
 
 /** A row's value of a dimension as text; rows without one (no channel, no marketplace) read as the one empty mark. */
 export function rowLabel(row: ReportRow, id: DimensionId): string {
-  if (DIMENSION_BY_ID[id].type === 'entity') return String(row[nameField(id)] || (row[id] === 0 ? EMPTY_MARK : `#${String(row[id])}`));
+  if (DIMENSION_BY_ID[id].type === 'entity')
+    return String(row[nameField(id)] || (row[id] === 0 ? EMPTY_MARK : `#${String(row[id])}`));
   return row[id] === '' ? EMPTY_MARK : String(row[id]);
 }
 
 /** Where a trend matters: a time series by date or hour (one line per value of the next dimension), else bars. */
-function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionId[], metric: MetricId, kind: 'line' | 'bar', timezone?: number) {
+function chartOption(
+  rows: readonly ReportRow[],
+  dimensions: readonly DimensionId[],
+  metric: MetricId,
+  kind: 'line' | 'bar',
+  timezone?: number,
+) {
   const data = rows.filter((r) => !r.total);
   const time = dimensions.find((d) => d === 'date' || d === 'hour');
   const format = (v: number) => formatMetric(metric, v);
-  const axisFormat = (v: number) => (METRIC_BY_ID[metric].format === 'usd' ? formatUsdAxis(v / 1_000_000) : METRIC_BY_ID[metric].format === 'percent' ? `${v}%` : v.toLocaleString('en-US'));
+  const axisFormat = (v: number) =>
+    METRIC_BY_ID[metric].format === 'usd'
+      ? formatUsdAxis(v / 1_000_000)
+      : METRIC_BY_ID[metric].format === 'percent'
+        ? `${v}%`
+        : v.toLocaleString('en-US');
   const base = {
     tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => format(Number(v)) },
     grid: { left: 70, right: 20, top: 40, bottom: 40 },
@@ -45,8 +65,19 @@ function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionI
       // one line of legend (paged with arrows when the series do not fit), never over the plot
       legend: { top: 0, type: 'scroll' as const },
       // Hours are date-times in the report's offset: the axis says which.
-      xAxis: { type: 'category' as const, data: x, ...(time === 'hour' && timezone !== undefined ? { name: formatTimezone(timezone), nameLocation: 'end' as const } : {}) },
-      series: keys.map((key) => ({ name: key, type: kind, data: x.map((at) => groups.get(key)?.get(at) ?? 0), smooth: kind === 'line' })),
+      xAxis: {
+        type: 'category' as const,
+        data: x,
+        ...(time === 'hour' && timezone !== undefined
+          ? { name: formatTimezone(timezone), nameLocation: 'end' as const }
+          : {}),
+      },
+      series: keys.map((key) => ({
+        name: key,
+        type: kind,
+        data: x.map((at) => groups.get(key)?.get(at) ?? 0),
+        smooth: kind === 'line',
+      })),
     };
   }
   const first = dimensions[0];
@@ -54,22 +85,47 @@ function chartOption(rows: readonly ReportRow[], dimensions: readonly DimensionI
   return {
     ...base,
     tooltip: { ...base.tooltip, trigger: 'axis' as const },
-    xAxis: { type: 'category' as const, data: top.map((r) => (first ? rowLabel(r, first) : 'Total')), axisLabel: { interval: 0, rotate: top.length > 6 ? 30 : 0 } },
+    xAxis: {
+      type: 'category' as const,
+      data: top.map((r) => (first ? rowLabel(r, first) : 'Total')),
+      axisLabel: { interval: 0, rotate: top.length > 6 ? 30 : 0 },
+    },
     series: [{ name: METRIC_BY_ID[metric].label, type: kind, data: top.map((r) => Number(r[metric] ?? 0)) }],
   };
 }
 
-export function ReportChart({ rows, dimensions, metrics, timezone }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[]; timezone?: number }) {
+export function ReportChart({
+  rows,
+  dimensions,
+  metrics,
+  timezone,
+}: {
+  rows: readonly ReportRow[];
+  dimensions: readonly DimensionId[];
+  metrics: readonly MetricId[];
+  timezone?: number;
+}) {
   const hasTime = dimensions.some((d) => d === 'date' || d === 'hour');
   const [kind, setKind] = useState<'line' | 'bar'>(hasTime ? 'line' : 'bar');
   const [picked, setPicked] = useState<MetricId | null>(null);
   const metric = picked && metrics.includes(picked) ? picked : metrics[0];
-  const option = useMemo(() => chartOption(rows, dimensions, metric, kind, timezone), [rows, dimensions, metric, kind, timezone]);
+  const option = useMemo(
+    () => chartOption(rows, dimensions, metric, kind, timezone),
+    [rows, dimensions, metric, kind, timezone],
+  );
   if (dimensions.length === 0) return null;
   return (
     <div className="report-chart" data-testid="report-chart">
       <Space className="report-chart-controls">
-        <Segmented<'line' | 'bar'> options={[{ label: 'Time series', value: 'line' }, { label: 'Bars', value: 'bar' }]} value={kind} onChange={setKind} data-testid="report-chart-kind" />
+        <Segmented<'line' | 'bar'>
+          options={[
+            { label: 'Time series', value: 'line' },
+            { label: 'Bars', value: 'bar' },
+          ]}
+          value={kind}
+          onChange={setKind}
+          data-testid="report-chart-kind"
+        />
         <Select<MetricId>
           value={metric}
           onChange={setPicked}

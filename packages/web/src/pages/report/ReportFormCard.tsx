@@ -1,7 +1,15 @@
 import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Select, Space } from 'antd';
 import dayjs from 'dayjs';
 import {
-  type AuthUser, DIMENSION_BY_ID, type DimensionId, formatTimezone, type MetricId, metricWordsFor, TIMEZONES, visibleDimensions, visibleMetrics,
+  type AuthUser,
+  DIMENSION_BY_ID,
+  type DimensionId,
+  formatTimezone,
+  type MetricId,
+  metricWordsFor,
+  TIMEZONES,
+  visibleDimensions,
+  visibleMetrics,
 } from '@adplane/shared';
 import { FilterEditor } from './FilterEditor.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportForm } from './reportState.js';
@@ -24,7 +32,11 @@ export interface ReportFormCardProps {
  * visibility.ts), narrowed to a report's own choices, each metric in the user's words (a
  * subpublisher's revenue is its payout, an advertiser's its spend).
  */
-export function reportPickerOptions(user: AuthUser, dimensionChoices?: readonly DimensionId[], metricChoices?: readonly MetricId[]) {
+export function reportPickerOptions(
+  user: AuthUser,
+  dimensionChoices?: readonly DimensionId[],
+  metricChoices?: readonly MetricId[],
+) {
   return {
     dimensionOptions: visibleDimensions(user)
       .filter((id) => !dimensionChoices || dimensionChoices.includes(id))
@@ -36,7 +48,14 @@ export function reportPickerOptions(user: AuthUser, dimensionChoices?: readonly 
   };
 }
 
-export function ReportFormCard({ user, form, onChange, dimensionChoices, metricChoices, showHideErrors = true }: ReportFormCardProps) {
+export function ReportFormCard({
+  user,
+  form,
+  onChange,
+  dimensionChoices,
+  metricChoices,
+  showHideErrors = true,
+}: ReportFormCardProps) {
   const { dimensionOptions, metricOptions } = reportPickerOptions(user, dimensionChoices, metricChoices);
   const sortOptions = [
     ...form.dimensions.map((id) => ({ value: id, label: DIMENSION_BY_ID[id].label })),
@@ -52,7 +71,8 @@ export function ReportFormCard({ user, form, onChange, dimensionChoices, metricC
                 allowClear={false}
                 value={[dayjs(form.startDate), dayjs(form.endDate)]}
                 onChange={(range) => {
-                  if (range?.[0] && range[1]) onChange({ startDate: range[0].format('YYYY-MM-DD'), endDate: range[1].format('YYYY-MM-DD') });
+                  if (range?.[0] && range[1])
+                    onChange({ startDate: range[0].format('YYYY-MM-DD'), endDate: range[1].format('YYYY-MM-DD') });
                 }}
                 data-testid="report-dates"
               />
@@ -69,14 +89,35 @@ export function ReportFormCard({ user, form, onChange, dimensionChoices, metricC
         </Col>
         <Col xs={12} lg={4}>
           <Form.Item label="Time zone">
-            <Select value={form.timezone} onChange={(timezone) => onChange({ timezone })} options={TIMEZONES.map((tz) => ({ value: tz, label: formatTimezone(tz) }))} data-testid="report-timezone" />
+            <Select
+              value={form.timezone}
+              onChange={(timezone) => onChange({ timezone })}
+              options={TIMEZONES.map((tz) => ({ value: tz, label: formatTimezone(tz) }))}
+              data-testid="report-timezone"
+            />
           </Form.Item>
         </Col>
         <Col xs={12} lg={8}>
           <Form.Item label="Sort by">
             <Space.Compact style={{ width: '100%' }}>
-              <Select allowClear placeholder="Default" style={{ width: '60%' }} value={form.sortBy} onChange={(sortBy) => onChange({ sortBy: sortBy ?? null })} options={sortOptions} data-testid="report-sort" />
-              <Select style={{ width: '40%' }} value={form.sortOrder} onChange={(sortOrder) => onChange({ sortOrder })} options={[{ value: 'desc', label: 'Descending' }, { value: 'asc', label: 'Ascending' }]} />
+              <Select
+                allowClear
+                placeholder="Default"
+                style={{ width: '60%' }}
+                value={form.sortBy}
+                onChange={(sortBy) => onChange({ sortBy: sortBy ?? null })}
+                options={sortOptions}
+                data-testid="report-sort"
+              />
+              <Select
+                style={{ width: '40%' }}
+                value={form.sortOrder}
+                onChange={(sortOrder) => onChange({ sortOrder })}
+                options={[
+                  { value: 'desc', label: 'Descending' },
+                  { value: 'asc', label: 'Ascending' },
+                ]}
+              />
             </Space.Compact>
           </Form.Item>
         </Col>
@@ -84,30 +125,63 @@ export function ReportFormCard({ user, form, onChange, dimensionChoices, metricC
       <Row gutter={16}>
         <Col xs={24} lg={12}>
           <Form.Item label="Dimensions">
-            <Select<DimensionId[]> mode="multiple" value={form.dimensions} onChange={(dimensions) => onChange({ dimensions })} options={dimensionOptions} optionFilterProp="label" placeholder="Break down by" data-testid="report-dimensions" />
+            <Select<DimensionId[]>
+              mode="multiple"
+              value={form.dimensions}
+              onChange={(dimensions) => onChange({ dimensions })}
+              options={dimensionOptions}
+              optionFilterProp="label"
+              placeholder="Break down by"
+              data-testid="report-dimensions"
+            />
           </Form.Item>
         </Col>
         <Col xs={24} lg={12}>
           <Form.Item label="Metrics" required>
-            <Select<MetricId[]> mode="multiple" value={form.metrics} onChange={(metrics) => onChange({ metrics })} options={metricOptions} optionFilterProp="label" placeholder="Pick at least one" data-testid="report-metrics" />
+            <Select<MetricId[]>
+              mode="multiple"
+              value={form.metrics}
+              onChange={(metrics) => onChange({ metrics })}
+              options={metricOptions}
+              optionFilterProp="label"
+              placeholder="Pick at least one"
+              data-testid="report-metrics"
+            />
           </Form.Item>
         </Col>
       </Row>
       <Row gutter={16}>
         <Col xs={24} lg={16}>
           <Form.Item label="Filters">
-            <FilterEditor form={form} viewer={user} onChange={(filters) => onChange({ filters })} dimensionChoices={dimensionChoices} />
+            <FilterEditor
+              form={form}
+              viewer={user}
+              onChange={(filters) => onChange({ filters })}
+              dimensionChoices={dimensionChoices}
+            />
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>
           <Form.Item label="Limit" tooltip="Rows to show; empty shows all (up to 10,000; longer reports go to a file)">
-            <InputNumber min={0} max={10000} value={form.limit || null} onChange={(v) => onChange({ limit: Number(v ?? 0) })} placeholder="No limit" style={{ width: '100%' }} data-testid="report-limit" />
+            <InputNumber
+              min={0}
+              max={10000}
+              value={form.limit || null}
+              onChange={(v) => onChange({ limit: Number(v ?? 0) })}
+              placeholder="No limit"
+              style={{ width: '100%' }}
+              data-testid="report-limit"
+            />
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>
           {showHideErrors && (
             <Form.Item label=" ">
-              <Checkbox checked={form.hideErrors} onChange={(e) => onChange({ hideErrors: e.target.checked })} data-testid="report-hide-errors">
+              <Checkbox
+                checked={form.hideErrors}
+                onChange={(e) => onChange({ hideErrors: e.target.checked })}
+                data-testid="report-hide-errors"
+              >
                 Hide errors
               </Checkbox>
             </Form.Item>

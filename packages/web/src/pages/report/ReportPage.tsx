@@ -11,7 +11,15 @@ import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { ReportChart } from './ReportChart.js';
 import { ReportFormCard } from './ReportFormCard.js';
 import { ReportTable } from './ReportTable.js';
-import { defaultForm, fromRequest, MARKET_REPORT_NAME, marketReportForm, type ReportForm, toRequest, visibleForm } from './reportState.js';
+import {
+  defaultForm,
+  fromRequest,
+  MARKET_REPORT_NAME,
+  marketReportForm,
+  type ReportForm,
+  toRequest,
+  visibleForm,
+} from './reportState.js';
 import { DataCredits } from '../../components/DataCredits.js';
 
 function downloadText(fileName: string, text: string): void {
@@ -38,7 +46,9 @@ export default function ReportPage() {
   const [search] = useSearchParams();
   const savedId = id ? Number(id) : null;
   const market = search.get('store') === '1';
-  const [form, setForm] = useState<ReportForm>(() => visibleForm(market ? marketReportForm(user.timezone ?? 0) : defaultForm(user.timezone ?? 0), user));
+  const [form, setForm] = useState<ReportForm>(() =>
+    visibleForm(market ? marketReportForm(user.timezone ?? 0) : defaultForm(user.timezone ?? 0), user),
+  );
   const [saved, setSaved] = useState<SavedReport | null>(null);
   const [rows, setRows] = useState<ReportRow[] | null>(null);
   const [ran, setRan] = useState<ReportForm | null>(null);
@@ -94,9 +104,11 @@ export default function ReportPage() {
     try {
       if (saveOpen === 'file') {
         const file = await reportsApi.toFile(trimmed, toRequest(form));
-        void message.success(file.status === 'waiting'
-          ? `The file ${fileWaitText(file.ahead)}: the bell shows its place in line, and the file when ready`
-          : 'The report is being written to a file: it appears in the bell when ready');
+        void message.success(
+          file.status === 'waiting'
+            ? `The file ${fileWaitText(file.ahead)}: the bell shows its place in line, and the file when ready`
+            : 'The report is being written to a file: it appears in the bell when ready',
+        );
       } else if (saved && trimmed === saved.name) {
         await reportsApi.update(saved.id, { request: toRequest(form) });
         void message.success('Saved');
@@ -115,7 +127,10 @@ export default function ReportPage() {
 
   const exportCsv = () => {
     if (!rows || !ran) return;
-    downloadText(`${title.replace(/[^\w .-]+/g, '_')} ${ran.startDate} to ${ran.endDate}.csv`, reportCsv(ran.dimensions, ran.metrics, rows));
+    downloadText(
+      `${title.replace(/[^\w .-]+/g, '_')} ${ran.startDate} to ${ran.endDate}.csv`,
+      reportCsv(ran.dimensions, ran.metrics, rows),
+    );
   };
 
   return (
@@ -125,16 +140,39 @@ export default function ReportPage() {
           {title}
         </Typography.Title>
         <Space wrap>
-          <Button type="primary" icon={<PlayCircleOutlined />} loading={running} disabled={form.metrics.length === 0} onClick={() => void run(form)} data-testid="report-run">
+          <Button
+            type="primary"
+            icon={<PlayCircleOutlined />}
+            loading={running}
+            disabled={form.metrics.length === 0}
+            onClick={() => void run(form)}
+            data-testid="report-run"
+          >
             Run report
           </Button>
           <Button icon={<DownloadOutlined />} disabled={!rows} onClick={exportCsv} data-testid="report-export">
             Export CSV
           </Button>
-          <Button icon={<SaveOutlined />} disabled={form.metrics.length === 0} onClick={() => { setName(saved?.name ?? ''); setSaveOpen('save'); }} data-testid="report-save">
+          <Button
+            icon={<SaveOutlined />}
+            disabled={form.metrics.length === 0}
+            onClick={() => {
+              setName(saved?.name ?? '');
+              setSaveOpen('save');
+            }}
+            data-testid="report-save"
+          >
             Save
           </Button>
-          <Button icon={<FileTextOutlined />} disabled={form.metrics.length === 0} onClick={() => { setName(`${title} ${form.startDate} to ${form.endDate}`); setSaveOpen('file'); }} data-testid="report-to-file">
+          <Button
+            icon={<FileTextOutlined />}
+            disabled={form.metrics.length === 0}
+            onClick={() => {
+              setName(`${title} ${form.startDate} to ${form.endDate}`);
+              setSaveOpen('file');
+            }}
+            data-testid="report-to-file"
+          >
             Run to file
           </Button>
         </Space>
@@ -142,7 +180,16 @@ export default function ReportPage() {
       <Card size="small" className="report-form-card">
         <ReportFormCard user={user} form={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
       </Card>
-      {error && <Alert type="error" showIcon title="The report could not run" description={error} className="report-error" data-testid="report-error" />}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          title="The report could not run"
+          description={error}
+          className="report-error"
+          data-testid="report-error"
+        />
+      )}
       <Spin spinning={running}>
         {rows && ran ? (
           <div className="report-results">
@@ -163,8 +210,20 @@ export default function ReportPage() {
         onCancel={() => setSaveOpen(null)}
         destroyOnHidden
       >
-        <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="Report name" maxLength={100} onPressEnter={() => void submitName()} data-testid="report-name" autoFocus />
-        {saveOpen === 'file' && <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>Long reports (up to a million rows) run in the background; the file lands in the bell.</Typography.Paragraph>}
+        <Input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Report name"
+          maxLength={100}
+          onPressEnter={() => void submitName()}
+          data-testid="report-name"
+          autoFocus
+        />
+        {saveOpen === 'file' && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+            Long reports (up to a million rows) run in the background; the file lands in the bell.
+          </Typography.Paragraph>
+        )}
       </Modal>
     </div>
   );

@@ -1,6 +1,12 @@
 import { Table, type TableColumnsType, Tooltip, Typography } from 'antd';
 import {
-  DIMENSION_BY_ID, type DimensionId, formatMetric, formatTimezone, METRIC_BY_ID, type MetricId, type ReportRow,
+  DIMENSION_BY_ID,
+  type DimensionId,
+  formatMetric,
+  formatTimezone,
+  METRIC_BY_ID,
+  type MetricId,
+  type ReportRow,
 } from '@adplane/shared';
 import { EmptyValue } from '../../components/EmptyValue.js';
 import { EMPTY_MARK } from '../../format/empty.js';
@@ -10,18 +16,33 @@ import { rowLabel } from './ReportChart.js';
 type Row = ReportRow & { key: number };
 
 const compare = (a: unknown, b: unknown) =>
-  typeof a === 'number' && typeof b === 'number' ? a - b : String(a ?? '').localeCompare(String(b ?? ''), 'en', { numeric: true });
+  typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a ?? '').localeCompare(String(b ?? ''), 'en', { numeric: true });
 
 /** The report's rows: sortable, paged 10/20/50/100, the totals row pinned at the bottom. */
 /** `timezone` is the report's offset: its hours are date-times in it, and the Hour column says which. */
-export function ReportTable({ rows, dimensions, metrics, timezone }: { rows: readonly ReportRow[]; dimensions: readonly DimensionId[]; metrics: readonly MetricId[]; timezone?: number }) {
+export function ReportTable({
+  rows,
+  dimensions,
+  metrics,
+  timezone,
+}: {
+  rows: readonly ReportRow[];
+  dimensions: readonly DimensionId[];
+  metrics: readonly MetricId[];
+  timezone?: number;
+}) {
   const data: Row[] = rows.filter((r) => !r.total).map((r, key) => ({ ...r, key }));
   const totals = rows.find((r) => r.total);
   const columns: TableColumnsType<Row> = [
     ...dimensions.map((id) => ({
       key: id,
       dataIndex: id,
-      title: id === 'hour' && timezone !== undefined ? `${DIMENSION_BY_ID[id].label} (${formatTimezone(timezone)})` : DIMENSION_BY_ID[id].label,
+      title:
+        id === 'hour' && timezone !== undefined
+          ? `${DIMENSION_BY_ID[id].label} (${formatTimezone(timezone)})`
+          : DIMENSION_BY_ID[id].label,
       sorter: (a: Row, b: Row) => compare(rowLabel(a, id), rowLabel(b, id)),
       render: (_: unknown, row: Row) => {
         const label = rowLabel(row, id);

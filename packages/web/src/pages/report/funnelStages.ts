@@ -44,19 +44,32 @@ export const FUNNELS: Record<FunnelDimension, FunnelPlan> = {
     eligible: 'opps',
   },
   tag: {
-    stages: [{ metric: 'source_reqs', label: 'Requests' }, { metric: 'source_opps', label: 'Eligible' }, ...FROM_THE_CALL],
+    stages: [
+      { metric: 'source_reqs', label: 'Requests' },
+      { metric: 'source_opps', label: 'Eligible' },
+      ...FROM_THE_CALL,
+    ],
     requests: 'source_reqs',
     eligible: 'source_opps',
   },
 };
 
 /** The two reports a funnel runs: the stages' totals, and its requests by no-fill reason. */
-export function funnelReports(subject: Pick<FunnelSubject, 'dimension' | 'id'>, range: { startDate: string; endDate: string }, timezone: number): { stages: ReportRequestInput; reasons: ReportRequestInput } {
+export function funnelReports(
+  subject: Pick<FunnelSubject, 'dimension' | 'id'>,
+  range: { startDate: string; endDate: string },
+  timezone: number,
+): { stages: ReportRequestInput; reasons: ReportRequestInput } {
   const plan = FUNNELS[subject.dimension];
   const base = { ...range, timezone, filters: { [subject.dimension]: [subject.id] } };
   return {
     stages: { ...base, metrics: plan.stages.map((s) => s.metric) },
-    reasons: { ...base, dimensions: ['nofill_reason'], metrics: [plan.requests], sort: { by: plan.requests, order: 'desc' } },
+    reasons: {
+      ...base,
+      dimensions: ['nofill_reason'],
+      metrics: [plan.requests],
+      sort: { by: plan.requests, order: 'desc' },
+    },
   };
 }
 

@@ -17,8 +17,14 @@ describe('report form', () => {
   it('builds the market report exactly as its helper is described (reportState.ts)', () => {
     const request = ReportRequest.parse(toRequest(marketReportForm(-5, NOW)));
     expect(request).toEqual({
-      startDate: '2026-11-22', endDate: '2026-11-22', timezone: -5, dimensions: ['marketplace_name'],
-      metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'], filters: {}, sort: { by: 'rev_m', order: 'desc' }, hideErrors: true,
+      startDate: '2026-11-22',
+      endDate: '2026-11-22',
+      timezone: -5,
+      dimensions: ['marketplace_name'],
+      metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'],
+      filters: {},
+      sort: { by: 'rev_m', order: 'desc' },
+      hideErrors: true,
     });
   });
 });

@@ -1,5 +1,12 @@
 import {
-  type DimensionId, formatDate, isDimensionVisible, isMetricVisible, type MetricId, type ReportRequestInput, type StatsViewer, visibleMetrics,
+  type DimensionId,
+  formatDate,
+  isDimensionVisible,
+  isMetricVisible,
+  type MetricId,
+  type ReportRequestInput,
+  type StatsViewer,
+  visibleMetrics,
 } from '@adplane/shared';
 
 /** A report as the form holds it (dates are local days of the user's time zone). */
@@ -19,7 +26,12 @@ export interface ReportForm {
 export const DATE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth', 'lastMonth'] as const;
 export type DatePreset = (typeof DATE_PRESETS)[number];
 export const PRESET_LABELS: Record<DatePreset, string> = {
-  today: 'Today', yesterday: 'Yesterday', last7: 'Last 7 days', last30: 'Last 30 days', thisMonth: 'This month', lastMonth: 'Last month',
+  today: 'Today',
+  yesterday: 'Yesterday',
+  last7: 'Last 7 days',
+  last30: 'Last 30 days',
+  thisMonth: 'This month',
+  lastMonth: 'Last month',
 };
 
 const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
@@ -28,7 +40,11 @@ const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T0
 const todayAt = (timezone: number, now = Date.now()) => formatDate(now, timezone);
 
 /** The local days a preset covers, ending today (or the previous month). */
-export function presetRange(preset: DatePreset, timezone: number, now = Date.now()): { startDate: string; endDate: string } {
+export function presetRange(
+  preset: DatePreset,
+  timezone: number,
+  now = Date.now(),
+): { startDate: string; endDate: string } {
   const today = todayAt(timezone, now);
   const monthStart = `${today.slice(0, 8)}01`;
   switch (preset) {
@@ -94,7 +110,8 @@ export function toRequest(form: ReportForm): ReportRequestInput {
     dimensions: form.dimensions,
     metrics: form.metrics,
     filters,
-    ...(form.sortBy && (form.dimensions.includes(form.sortBy as DimensionId) || form.metrics.includes(form.sortBy as MetricId))
+    ...(form.sortBy &&
+    (form.dimensions.includes(form.sortBy as DimensionId) || form.metrics.includes(form.sortBy as MetricId))
       ? { sort: { by: form.sortBy, order: form.sortOrder } }
       : {}),
     ...(form.limit > 0 ? { limit: form.limit } : {}),
@@ -125,9 +142,13 @@ export function fromRequest(request: ReportRequestInput, fallbackTimezone: numbe
 export function visibleForm(form: ReportForm, viewer: StatsViewer): ReportForm {
   const dimensions = form.dimensions.filter((id) => isDimensionVisible(viewer, id));
   let metrics = form.metrics.filter((id) => isMetricVisible(viewer, id));
-  if (metrics.length === 0) metrics = visibleMetrics(viewer).filter((id) => id === 'imps' || id === 'revenue' || id === 'ecpm');
+  if (metrics.length === 0)
+    metrics = visibleMetrics(viewer).filter((id) => id === 'imps' || id === 'revenue' || id === 'ecpm');
   const filters: ReportForm['filters'] = {};
-  for (const [id, values] of Object.entries(form.filters) as [DimensionId, (string | number)[]][]) if (isDimensionVisible(viewer, id)) filters[id] = values;
-  const sorted = form.sortBy !== null && ((dimensions as string[]).includes(form.sortBy) || (metrics as string[]).includes(form.sortBy));
+  for (const [id, values] of Object.entries(form.filters) as [DimensionId, (string | number)[]][])
+    if (isDimensionVisible(viewer, id)) filters[id] = values;
+  const sorted =
+    form.sortBy !== null &&
+    ((dimensions as string[]).includes(form.sortBy) || (metrics as string[]).includes(form.sortBy));
   return { ...form, dimensions, metrics, filters, sortBy: sorted ? form.sortBy : null };
 }

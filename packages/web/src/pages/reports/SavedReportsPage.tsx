@@ -40,7 +40,15 @@ export default function SavedReportsPage() {
     <div data-testid="saved-reports-page">
       <div className="page-head">
         <Typography.Title level={3}>Saved Reports</Typography.Title>
-        <Segmented options={[{ label: 'Active', value: 'active' }, { label: 'Archived', value: 'archived' }]} value={show} onChange={(v) => setShow(v as 'active' | 'archived')} data-testid="saved-reports-filter" />
+        <Segmented
+          options={[
+            { label: 'Active', value: 'active' },
+            { label: 'Archived', value: 'archived' },
+          ]}
+          value={show}
+          onChange={(v) => setShow(v as 'active' | 'archived')}
+          data-testid="saved-reports-filter"
+        />
       </div>
       <Table<SavedReport>
         rowKey="id"
@@ -50,41 +58,138 @@ export default function SavedReportsPage() {
         pagination={listPagination()}
         data-testid="saved-reports-table"
         locale={{
-          emptyText: show === 'archived'
-            ? 'No archived reports: reports you archive wait here, out of sight, until you restore them'
-            : <>No saved reports yet: build one on <Link to="/report">Create Report</Link> and click Save, or Run to file for a CSV</>,
+          emptyText:
+            show === 'archived' ? (
+              'No archived reports: reports you archive wait here, out of sight, until you restore them'
+            ) : (
+              <>
+                No saved reports yet: build one on <Link to="/report">Create Report</Link> and click Save, or Run to
+                file for a CSV
+              </>
+            ),
         }}
         columns={[
           {
-            key: 'name', title: 'Name', dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name),
-            render: (_, r) => (r.file ? <a href={savedReportHref(r)} target="_blank" rel="noopener noreferrer">{r.name}</a> : <Link to={savedReportHref(r)}>{r.name}</Link>),
+            key: 'name',
+            title: 'Name',
+            dataIndex: 'name',
+            sorter: (a, b) => a.name.localeCompare(b.name),
+            render: (_, r) =>
+              r.file ? (
+                <a href={savedReportHref(r)} target="_blank" rel="noopener noreferrer">
+                  {r.name}
+                </a>
+              ) : (
+                <Link to={savedReportHref(r)}>{r.name}</Link>
+              ),
           },
-          { key: 'dt', title: 'Saved', dataIndex: 'dt', sorter: (a, b) => a.dt.localeCompare(b.dt), defaultSortOrder: 'descend', render: (dt: string, r) => <span data-testid={`saved-dt-${r.id}`}>{clock(dt)}</span> },
-          { key: 'kind', title: 'Kind', render: (_, r) => (r.file ? <Tag color="blue">CSV file</Tag> : r.ivt ? <Tag color="purple">Post-bid report</Tag> : <Tag>Report</Tag>) },
-          { key: 'dates', title: 'Dates', render: (_, r) => orEmpty(r.request, (q) => `${q.startDate} to ${q.endDate}`) },
-          { key: 'status', title: 'Status', render: (_, r) => (r.status === 'waiting' ? fileWaitText(r.ahead) : r.status === 'running' ? `Writing ${r.progress}%` : r.status === 'failed' ? <Tag color="red">Failed</Tag> : 'Ready') },
           {
-            key: 'actions', title: '', align: 'right',
+            key: 'dt',
+            title: 'Saved',
+            dataIndex: 'dt',
+            sorter: (a, b) => a.dt.localeCompare(b.dt),
+            defaultSortOrder: 'descend',
+            render: (dt: string, r) => <span data-testid={`saved-dt-${r.id}`}>{clock(dt)}</span>,
+          },
+          {
+            key: 'kind',
+            title: 'Kind',
+            render: (_, r) =>
+              r.file ? (
+                <Tag color="blue">CSV file</Tag>
+              ) : r.ivt ? (
+                <Tag color="purple">Post-bid report</Tag>
+              ) : (
+                <Tag>Report</Tag>
+              ),
+          },
+          {
+            key: 'dates',
+            title: 'Dates',
+            render: (_, r) => orEmpty(r.request, (q) => `${q.startDate} to ${q.endDate}`),
+          },
+          {
+            key: 'status',
+            title: 'Status',
+            render: (_, r) =>
+              r.status === 'waiting' ? (
+                fileWaitText(r.ahead)
+              ) : r.status === 'running' ? (
+                `Writing ${r.progress}%`
+              ) : r.status === 'failed' ? (
+                <Tag color="red">Failed</Tag>
+              ) : (
+                'Ready'
+              ),
+          },
+          {
+            key: 'actions',
+            title: '',
+            align: 'right',
             render: (_, r) => (
               <Space>
-                <Button size="small" icon={<EditOutlined />} onClick={() => { setRenaming(r); setName(r.name); }} data-testid={`saved-rename-${r.id}`}>Rename</Button>
+                <Button
+                  size="small"
+                  icon={<EditOutlined />}
+                  onClick={() => {
+                    setRenaming(r);
+                    setName(r.name);
+                  }}
+                  data-testid={`saved-rename-${r.id}`}
+                >
+                  Rename
+                </Button>
                 {r.archived ? (
-                  <Button size="small" icon={<RollbackOutlined />} onClick={() => void change(r, { archived: false }, 'Restored')}>Restore</Button>
+                  <Button
+                    size="small"
+                    icon={<RollbackOutlined />}
+                    onClick={() => void change(r, { archived: false }, 'Restored')}
+                  >
+                    Restore
+                  </Button>
                 ) : (
-                  <Button size="small" icon={<InboxOutlined />} onClick={() => void change(r, { archived: true }, 'Archived')} data-testid={`saved-archive-${r.id}`}>Archive</Button>
+                  <Button
+                    size="small"
+                    icon={<InboxOutlined />}
+                    onClick={() => void change(r, { archived: true }, 'Archived')}
+                    data-testid={`saved-archive-${r.id}`}
+                  >
+                    Archive
+                  </Button>
                 )}
-                <Popconfirm title="Delete this saved report?" description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>} okText="Delete" okButtonProps={{ danger: true }}
-                  onConfirm={() => void reportsApi.remove(r.id).then(load).catch(notifySaveError)}>
-                  <Button size="small" danger icon={<DeleteOutlined />} data-testid={`saved-delete-${r.id}`}>Delete</Button>
+                <Popconfirm
+                  title="Delete this saved report?"
+                  description={<div style={{ maxWidth: 260 }}>{DELETE_WARNING}</div>}
+                  okText="Delete"
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => void reportsApi.remove(r.id).then(load).catch(notifySaveError)}
+                >
+                  <Button size="small" danger icon={<DeleteOutlined />} data-testid={`saved-delete-${r.id}`}>
+                    Delete
+                  </Button>
                 </Popconfirm>
               </Space>
             ),
           },
         ]}
       />
-      <Modal open={renaming !== null} title="Rename report" okText="Rename" okButtonProps={{ disabled: name.trim() === '' }} onCancel={() => setRenaming(null)}
-        onOk={() => { if (renaming) void change(renaming, { name: name.trim() }, 'Renamed').then(() => setRenaming(null)); }} destroyOnHidden>
-        <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} data-testid="saved-rename-input" />
+      <Modal
+        open={renaming !== null}
+        title="Rename report"
+        okText="Rename"
+        okButtonProps={{ disabled: name.trim() === '' }}
+        onCancel={() => setRenaming(null)}
+        onOk={() => {
+          if (renaming) void change(renaming, { name: name.trim() }, 'Renamed').then(() => setRenaming(null));
+        }}
+        destroyOnHidden
+      >
+        <Input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={100}
+          data-testid="saved-rename-input"
+        />
       </Modal>
     </div>
   );

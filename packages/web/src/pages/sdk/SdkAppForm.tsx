@@ -20,19 +20,30 @@ export function SdkAppForm({ row }: ResourceFormProps) {
             label={label('bundle', 'Bundle or store id')}
             rules={[
               { required: true, whitespace: true, message: 'Enter the bundle id' },
-              { pattern: /^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|\d{5,12})$/, message: 'A bundle id (com.example.app) or a numeric store id' },
+              {
+                pattern: /^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|\d{5,12})$/,
+                message: 'A bundle id (com.example.app) or a numeric store id',
+              },
             ]}
           >
             <Input placeholder="com.example.app" data-testid="sdk-bundle" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="platform" label={label('platform', 'Platform')} rules={[{ required: true, message: 'Pick the platform' }]}>
+          <Form.Item
+            name="platform"
+            label={label('platform', 'Platform')}
+            rules={[{ required: true, message: 'Pick the platform' }]}
+          >
             <Select options={SDK_PLATFORM_OPTIONS} placeholder="Pick a platform" />
           </Form.Item>
         </Col>
         <Col span={24}>
-          <Form.Item name="storeUrl" label={label('storeUrl', 'Store URL')} rules={[{ pattern: /^$|^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' }]}>
+          <Form.Item
+            name="storeUrl"
+            label={label('storeUrl', 'Store URL')}
+            rules={[{ pattern: /^$|^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' }]}
+          >
             <Input placeholder="https://play.google.com/store/apps/details?id=com.example.app" />
           </Form.Item>
         </Col>

@@ -15,7 +15,14 @@ export function sdkAppDefaults(): Record<string, unknown> {
 /** SDK Admin: the apps of the in-app SDK and their app keys. */
 export default function SdkPage() {
   const columns: ColumnsType<ResourceRow> = [
-    { title: 'Bundle', dataIndex: 'bundle', key: 'bundle', width: COLUMN_WIDTHS.bundle, ellipsis: { showTitle: false }, render: (bundle: string) => <EllipsisText text={bundle} /> },
+    {
+      title: 'Bundle',
+      dataIndex: 'bundle',
+      key: 'bundle',
+      width: COLUMN_WIDTHS.bundle,
+      ellipsis: { showTitle: false },
+      render: (bundle: string) => <EllipsisText text={bundle} />,
+    },
     {
       title: 'Platform',
       dataIndex: 'platform',
@@ -25,7 +32,14 @@ export default function SdkPage() {
       render: (p: keyof typeof SDK_PLATFORM_NAMES) => <EllipsisText text={SDK_PLATFORM_NAMES[p] ?? p} />,
     },
     // What the page is for: the key whole, with its copy icon, as on the dashboard.
-    { title: 'App key', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.appKey, ellipsis: { showTitle: false }, render: (uid: string | null, row) => <CopyValue value={uid ?? ''} testId={`app-key-${row.id}`} /> },
+    {
+      title: 'App key',
+      dataIndex: 'uid',
+      key: 'uid',
+      width: COLUMN_WIDTHS.appKey,
+      ellipsis: { showTitle: false },
+      render: (uid: string | null, row) => <CopyValue value={uid ?? ''} testId={`app-key-${row.id}`} />,
+    },
   ];
   return (
     <ResourceListPage
@@ -33,7 +47,11 @@ export default function SdkPage() {
       columns={columns}
       FormBody={SdkAppForm}
       defaults={sdkAppDefaults}
-      intro={<Typography.Paragraph type="secondary">Register each app that embeds the SDK; the app key identifies it in every ad request.</Typography.Paragraph>}
+      intro={
+        <Typography.Paragraph type="secondary">
+          Register each app that embeds the SDK; the app key identifies it in every ad request.
+        </Typography.Paragraph>
+      }
     />
   );
 }

@@ -40,7 +40,11 @@ export function SubpublisherForm({ row }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name={['sellersJson', 'name']} label={label('sellersJson.name', 'Seller name')} rules={[{ max: 255 }]}>
+          <Form.Item
+            name={['sellersJson', 'name']}
+            label={label('sellersJson.name', 'Seller name')}
+            rules={[{ max: 255 }]}
+          >
             <Input placeholder="Legal name of the seller" />
           </Form.Item>
         </Col>
@@ -50,7 +54,12 @@ export function SubpublisherForm({ row }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={6}>
-          <Form.Item name={['sellersJson', 'confidential']} label={label('sellersJson.confidential', 'Confidential')} extra="Name hidden in sellers.json" {...statusSwitch}>
+          <Form.Item
+            name={['sellersJson', 'confidential']}
+            label={label('sellersJson.confidential', 'Confidential')}
+            extra="Name hidden in sellers.json"
+            {...statusSwitch}
+          >
             <Switch />
           </Form.Item>
         </Col>

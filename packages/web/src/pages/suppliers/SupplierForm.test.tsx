@@ -12,7 +12,10 @@ vi.setConfig({ testTimeout: 20_000 });
 const writeText = vi.fn<(text: string) => Promise<void>>(async () => undefined);
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', vi.fn<typeof fetch>(async () => jsonResponse([])));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn<typeof fetch>(async () => jsonResponse([])),
+  );
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
 });
 
@@ -21,7 +24,10 @@ afterEach(() => {
   writeText.mockClear();
 });
 
-const user = makeUser('demand', { showDsp: true, config: { host: 'https://ads.example.com', landing: '', database: 'default' } });
+const user = makeUser('demand', {
+  showDsp: true,
+  config: { host: 'https://ads.example.com', landing: '', database: 'default' },
+});
 
 function Harness({ row, readOnly = false }: { row: ResourceRow | null; readOnly?: boolean }) {
   const [form] = Form.useForm();
@@ -32,19 +38,30 @@ function Harness({ row, readOnly = false }: { row: ResourceRow | null; readOnly?
   );
 }
 
-const row = { id: 3, name: 'Tidewater SSP', status: 1, archived: true, uid: '9f3a1c2b7d4e5f60', createdAt: '', updatedAt: '' } as ResourceRow;
+const row = {
+  id: 3,
+  name: 'Tidewater SSP',
+  status: 1,
+  archived: true,
+  uid: '9f3a1c2b7d4e5f60',
+  createdAt: '',
+  updatedAt: '',
+} as ResourceRow;
 
 describe('<SupplierForm>', () => {
   it('shows the bid endpoint of an existing supplier and copies it, even in a read-only drawer', async () => {
     renderWithAuth(<Harness row={row} readOnly />, user, { mode: 'dsp' });
-    expect(screen.getByTestId('supplier-endpoint').textContent).toBe('https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60');
+    expect(screen.getByTestId('supplier-endpoint').textContent).toBe(
+      'https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60',
+    );
     fireEvent.click(screen.getByTestId('supplier-endpoint-copy'));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60'));
   });
 
-  it("offers the sync pixel of an existing supplier with the privacy macros, and copies it", async () => {
+  it('offers the sync pixel of an existing supplier with the privacy macros, and copies it', async () => {
     renderWithAuth(<Harness row={row} readOnly />, user, { mode: 'dsp' });
-    const pixel = 'https://ads.example.com/rtb/sync/9f3a1c2b7d4e5f60?gdpr=${GDPR}&gdpr_consent=${GDPR_CONSENT}&us_privacy=${US_PRIVACY}&gpp=${GPP}&gpp_sid=${GPP_SID}';
+    const pixel =
+      'https://ads.example.com/rtb/sync/9f3a1c2b7d4e5f60?gdpr=${GDPR}&gdpr_consent=${GDPR_CONSENT}&us_privacy=${US_PRIVACY}&gpp=${GPP}&gpp_sid=${GPP_SID}';
     const shown = screen.getByTestId('supplier-sync-pixel');
     expect(shown.textContent).toContain(pixel);
     fireEvent.click(shown.querySelector('.ant-typography-copy')!);

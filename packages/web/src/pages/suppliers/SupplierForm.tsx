@@ -16,7 +16,14 @@ import '../dsp/dsp.css';
 const FORMAT_CHECKBOXES = AD_FORMAT_OPTIONS.map((o) => ({ value: o.id, label: o.name }));
 
 export function supplierDefaults(): Record<string, unknown> {
-  return { status: 1, qpsLimit: 'unlimited', marginPercent: 20, formats: ['video'], targetingId: null, userSyncUrl: '' };
+  return {
+    status: 1,
+    qpsLimit: 'unlimited',
+    marginPercent: 20,
+    formats: ['video'],
+    targetingId: null,
+    userSyncUrl: '',
+  };
 }
 
 /** The endpoint to hand the supplier and a test call to it (TagPreview); copying works in a read-only drawer too. */
@@ -27,7 +34,12 @@ function EndpointBox({ uid, formats }: { uid: string; formats: unknown }) {
       <Typography.Text strong style={{ display: 'block', marginBottom: 6 }}>
         Bid endpoint to hand this supplier
       </Typography.Text>
-      <TagPreview bare model={supplierTagPreview(uid, formats, user.config.host)} testId="supplier-endpoint" copiedMessage="Bid endpoint copied" />
+      <TagPreview
+        bare
+        model={supplierTagPreview(uid, formats, user.config.host)}
+        testId="supplier-endpoint"
+        copiedMessage="Bid endpoint copied"
+      />
     </div>
   );
 }
@@ -43,8 +55,8 @@ function SyncPixel({ uid }: { uid: string }) {
       </Typography.Text>
       <CopyValue value={url} testId="supplier-sync-pixel" />
       <Typography.Paragraph type="secondary" style={{ marginTop: 4, marginBottom: 0 }}>
-        A browser that loads it gets our id and is sent on to the user sync URL above. Where the GDPR applies, or the browser has opted out, no id is given and nothing is
-        sent.
+        A browser that loads it gets our id and is sent on to the user sync URL above. Where the GDPR applies, or the
+        browser has opted out, no id is given and nothing is sent.
       </Typography.Paragraph>
     </div>
   );
@@ -57,7 +69,12 @@ export function SupplierForm({ row }: ResourceFormProps) {
       {row?.uid ? (
         <EndpointBox uid={row.uid} formats={row.formats} />
       ) : (
-        <Alert type="info" showIcon style={{ marginBottom: 16 }} title="The bid endpoint to hand this supplier appears here once it is created." />
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="The bid endpoint to hand this supplier appears here once it is created."
+        />
       )}
       <Row gutter={16}>
         <Col span={16}>
@@ -98,7 +115,11 @@ export function SupplierForm({ row }: ResourceFormProps) {
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item name="targetingId" label={label('targetingId', 'Targeting')} extra="Only bid requests that match it are bid on; none = all traffic">
+        <Form.Item
+          name="targetingId"
+          label={label('targetingId', 'Targeting')}
+          extra="Only bid requests that match it are bid on; none = all traffic"
+        >
           <RefSelect kind="targetings" placeholder="None (all traffic)" />
         </Form.Item>
       </Section>
@@ -108,15 +129,22 @@ export function SupplierForm({ row }: ResourceFormProps) {
           label={label('userSyncUrl', 'User sync URL')}
           extra={
             <>
-              The supplier&apos;s URL that stores our id for a browser: put <Typography.Text code>{'${UID}'}</Typography.Text> where it reads the id (
-              <Typography.Text code>{'${GDPR}'}</Typography.Text>, <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>,{' '}
-              <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>, <Typography.Text code>{'${GPP}'}</Typography.Text> and{' '}
-              <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). The supplier then sends that id as the bid request&apos;s buyeruid, so
-              frequency caps count one browser from any address. Empty = no matching.
+              The supplier&apos;s URL that stores our id for a browser: put{' '}
+              <Typography.Text code>{'${UID}'}</Typography.Text> where it reads the id (
+              <Typography.Text code>{'${GDPR}'}</Typography.Text>,{' '}
+              <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>,{' '}
+              <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>,{' '}
+              <Typography.Text code>{'${GPP}'}</Typography.Text> and{' '}
+              <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). The supplier then sends that id as
+              the bid request&apos;s buyeruid, so frequency caps count one browser from any address. Empty = no
+              matching.
             </>
           }
         >
-          <Input placeholder="https://sync.supplier.example/match?dsp=adplane&uid=${UID}" data-testid="supplier-sync-url" />
+          <Input
+            placeholder="https://sync.supplier.example/match?dsp=adplane&uid=${UID}"
+            data-testid="supplier-sync-url"
+          />
         </Form.Item>
         {row?.uid ? <SyncPixel uid={row.uid} /> : null}
       </Section>

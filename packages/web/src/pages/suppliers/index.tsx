@@ -23,7 +23,15 @@ export default function SuppliersPage() {
 
   const columns = useMemo<ColumnsType<ResourceRow>>(
     () => [
-      { title: 'UID', dataIndex: 'uid', key: 'uid', width: COLUMN_WIDTHS.copyValue, sorter: true, ellipsis: { showTitle: false }, render: (uid: string | null) => <CopyValue value={uid ?? ''} /> },
+      {
+        title: 'UID',
+        dataIndex: 'uid',
+        key: 'uid',
+        width: COLUMN_WIDTHS.copyValue,
+        sorter: true,
+        ellipsis: { showTitle: false },
+        render: (uid: string | null) => <CopyValue value={uid ?? ''} />,
+      },
       {
         title: 'Bid endpoint',
         key: 'endpoint',
@@ -36,8 +44,24 @@ export default function SuppliersPage() {
           return <CopyValue value={url} shown={url.replace(/^https?:\/\/[^/]+/, '')} testId={`endpoint-${row.id}`} />;
         },
       },
-      { title: 'QPS limit', dataIndex: 'qpsLimit', key: 'qpsLimit', width: COLUMN_WIDTHS.count, align: 'right', sorter: true, render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span> },
-      { title: 'Margin', dataIndex: 'marginPercent', key: 'marginPercent', width: COLUMN_WIDTHS.percent, align: 'right', sorter: true, render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent) },
+      {
+        title: 'QPS limit',
+        dataIndex: 'qpsLimit',
+        key: 'qpsLimit',
+        width: COLUMN_WIDTHS.count,
+        align: 'right',
+        sorter: true,
+        render: (v: number, row) => <span data-testid={`qps-${row.id}`}>{limitText(v)}</span>,
+      },
+      {
+        title: 'Margin',
+        dataIndex: 'marginPercent',
+        key: 'marginPercent',
+        width: COLUMN_WIDTHS.percent,
+        align: 'right',
+        sorter: true,
+        render: (v: unknown) => orEmpty(typeof v === 'number' ? v : null, formatPercent),
+      },
       {
         title: 'Formats',
         dataIndex: 'formats',
@@ -67,7 +91,8 @@ export default function SuppliersPage() {
       defaultHidden={['updatedAt', 'uid', 'endpoint']}
       intro={
         <Typography.Paragraph type="secondary">
-          Partners that send OpenRTB bid requests to your bidder. Hand each one its bid endpoint; the QPS limit and margin apply per supplier.
+          Partners that send OpenRTB bid requests to your bidder. Hand each one its bid endpoint; the QPS limit and
+          margin apply per supplier.
         </Typography.Paragraph>
       }
       rowActions={(row) =>

@@ -3,7 +3,9 @@ import { supplierEndpoint } from './supplierEndpoint.js';
 
 describe('supplierEndpoint', () => {
   it('is the public host then /rtb/bid/<uid>', () => {
-    expect(supplierEndpoint('https://ads.example.com', '9f3a1c2b7d4e5f60')).toBe('https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60');
+    expect(supplierEndpoint('https://ads.example.com', '9f3a1c2b7d4e5f60')).toBe(
+      'https://ads.example.com/rtb/bid/9f3a1c2b7d4e5f60',
+    );
     expect(supplierEndpoint('http://127.0.0.1:8080', 'abc')).toBe('http://127.0.0.1:8080/rtb/bid/abc');
   });
 

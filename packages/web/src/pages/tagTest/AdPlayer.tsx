@@ -2,7 +2,15 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Alert, Button, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CreativePreview } from '../creatives/CreativePreview.js';
-import { adFacts, iconPlacement, loadVast, type Playable, type SentEvent, TrackedEvents, TRACKER_EVENTS } from './vastPlayback.js';
+import {
+  adFacts,
+  iconPlacement,
+  loadVast,
+  type Playable,
+  type SentEvent,
+  TrackedEvents,
+  TRACKER_EVENTS,
+} from './vastPlayback.js';
 
 /**
  * The answer played as a publisher's player would: an HTML5 <video> (or the display creative) driven
@@ -25,7 +33,12 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
     setPlayable(null);
     const probe = document.createElement('video');
     void loadVast(vast, (mime) => probe.canPlayType(mime) !== '')
-      .catch((error: unknown): Playable => ({ kind: 'none', message: `The ad could not be read: ${error instanceof Error ? error.message : String(error)}` }))
+      .catch(
+        (error: unknown): Playable => ({
+          kind: 'none',
+          message: `The ad could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      )
       .then((p) => alive && setPlayable(p));
     return () => {
       alive = false;
@@ -36,7 +49,8 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
   useEffect(() => {
     if (typeof PerformanceObserver === 'undefined') return;
     const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceResourceTiming & { responseStatus?: number })[]) events.answered(entry.name, entry.responseStatus);
+      for (const entry of list.getEntries() as (PerformanceResourceTiming & { responseStatus?: number })[])
+        events.answered(entry.name, entry.responseStatus);
     });
     observer.observe({ type: 'resource' });
     return () => observer.disconnect();
@@ -47,7 +61,8 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
     const { tracker } = playable;
     const at = () => Math.round((videoRef.current?.currentTime ?? 0) * 10) / 10;
     const listeners = TRACKER_EVENTS.map((name) => {
-      const on = (payload: { trackingURLTemplates?: unknown[] } | null) => events.add(name, payload?.trackingURLTemplates ?? [], at());
+      const on = (payload: { trackingURLTemplates?: unknown[] } | null) =>
+        events.add(name, payload?.trackingURLTemplates ?? [], at());
       tracker.on(name, on);
       return () => tracker.off(name, on);
     });
@@ -81,7 +96,8 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
   }
 
   if (!playable) return <Spin description="Reading the VAST answer…" />;
-  if (playable.kind === 'none') return <Alert type="info" showIcon title="Nothing to play" description={playable.message} />;
+  if (playable.kind === 'none')
+    return <Alert type="info" showIcon title="Nothing to play" description={playable.message} />;
 
   const tracker = playable.tracker;
   return (
@@ -132,14 +148,23 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
                   title={icon.program ?? 'icon'}
                   style={iconPlacement(icon)}
                 >
-                  <img src={icon.staticResource!} alt={icon.program ?? 'icon'} width={icon.width || undefined} height={icon.height || undefined} />
+                  <img
+                    src={icon.staticResource!}
+                    alt={icon.program ?? 'icon'}
+                    width={icon.width || undefined}
+                    height={icon.height || undefined}
+                  />
                 </a>
               ))}
           </div>
         ) : playable.kind === 'image' ? (
-          <CreativePreview model={{ kind: 'image', src: playable.src, width: playable.width, height: playable.height }} />
+          <CreativePreview
+            model={{ kind: 'image', src: playable.src, width: playable.width, height: playable.height }}
+          />
         ) : (
-          <CreativePreview model={{ kind: 'html', html: playable.html, width: playable.width, height: playable.height }} />
+          <CreativePreview
+            model={{ kind: 'html', html: playable.html, width: playable.width, height: playable.height }}
+          />
         )}
         <div className="tag-test-media">
           <Typography.Text strong>{label}</Typography.Text>
@@ -150,7 +175,9 @@ export function AdPlayer({ vast, label }: { vast: string; label: string }) {
               {playable.media.mimeType} · {playable.media.width}×{playable.media.height} · {playable.media.fileURL}
             </Typography.Text>
           )}
-          {blocked && <Typography.Text type="warning">The browser did not start the video: press play.</Typography.Text>}
+          {blocked && (
+            <Typography.Text type="warning">The browser did not start the video: press play.</Typography.Text>
+          )}
           <Tooltip title="Fire the click trackers and open the click-through in a new tab">
             <Button size="small" icon={<LinkOutlined />} onClick={() => tracker.click()} data-testid="tag-test-click">
               Click the ad
@@ -188,7 +215,12 @@ function EventsTable({ events }: { events: readonly SentEvent[] }) {
       title={() => <Typography.Text strong>Events</Typography.Text>}
       columns={[
         { key: 'at', title: 'At', width: 60, align: 'right', render: (_, e) => `${e.at.toFixed(1)} s` },
-        { key: 'name', title: 'Event', width: 120, render: (_, e) => <span data-testid={`tag-test-event-${e.name}`}>{e.name}</span> },
+        {
+          key: 'name',
+          title: 'Event',
+          width: 120,
+          render: (_, e) => <span data-testid={`tag-test-event-${e.name}`}>{e.name}</span>,
+        },
         {
           key: 'server',
           title: 'Trackers',
@@ -199,7 +231,11 @@ function EventsTable({ events }: { events: readonly SentEvent[] }) {
               <div className="tag-test-urls">
                 {e.urls.map((u) => (
                   <div key={u.url} className="tag-test-url">
-                    {u.status === 'answered' ? <Tag color="success">{u.http ? `answered ${u.http}` : 'answered'}</Tag> : <Tag color="processing">sent</Tag>}
+                    {u.status === 'answered' ? (
+                      <Tag color="success">{u.http ? `answered ${u.http}` : 'answered'}</Tag>
+                    ) : (
+                      <Tag color="processing">sent</Tag>
+                    )}
                     <Tooltip title={u.url}>
                       <Typography.Text type="secondary" className="tag-test-mono" ellipsis>
                         {shortUrl(u.url)}

@@ -1,5 +1,20 @@
 import { CaretRightOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { Alert, Button, Col, Collapse, Drawer, Form, Input, InputNumber, Radio, Row, Select, Spin, Tooltip, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Col,
+  Collapse,
+  Drawer,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Spin,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import {
   BROWSER_FAMILIES,
@@ -21,7 +36,9 @@ import { PLAYER_SIZE_PRESETS } from './traceText.js';
 import './tagTest.css';
 
 /** What is tested: a channel (with its environment, for sensible defaults) or one demand tag. */
-export type TagTestSubject = { kind: 'channel'; id: number; name: string; environment?: string } | { kind: 'tag'; id: number; name: string };
+export type TagTestSubject =
+  | { kind: 'channel'; id: number; name: string; environment?: string }
+  | { kind: 'tag'; id: number; name: string };
 
 interface ContextForm {
   country?: string;
@@ -46,9 +63,33 @@ const COUNTRY_OPTIONS = COUNTRIES.map((c) => ({ value: c.id, label: `${c.name} (
 /** A context a player of the channel's environment would typically send. */
 function defaultContext(subject: TagTestSubject): ContextForm {
   const env = subject.kind === 'channel' ? subject.environment : undefined;
-  if (env === 'ctv') return { country: 'US', device: 'smarttv', os: 'roku', inventory: 'app', appBundle: 'com.example.ctv', size: '1920x1080' };
-  if (env === 'app') return { country: 'US', device: 'mobile', os: 'android', inventory: 'app', appBundle: 'com.example.app', size: '640x360' };
-  return { country: 'US', device: 'desktop', os: 'windows', browser: 'chrome', inventory: 'site', domain: 'example.com', size: '640x360' };
+  if (env === 'ctv')
+    return {
+      country: 'US',
+      device: 'smarttv',
+      os: 'roku',
+      inventory: 'app',
+      appBundle: 'com.example.ctv',
+      size: '1920x1080',
+    };
+  if (env === 'app')
+    return {
+      country: 'US',
+      device: 'mobile',
+      os: 'android',
+      inventory: 'app',
+      appBundle: 'com.example.app',
+      size: '640x360',
+    };
+  return {
+    country: 'US',
+    device: 'desktop',
+    os: 'windows',
+    browser: 'chrome',
+    inventory: 'site',
+    domain: 'example.com',
+    size: '640x360',
+  };
 }
 
 /** The form as the API's context: empty fields left out (the server then reads the caller's own connection). */
@@ -76,7 +117,15 @@ function contextBody(v: ContextForm): NonNullable<TagTestRequest['context']> {
  * ad play with its events arriving. A channel is tested with its demand and the tenant's campaigns; a
  * demand tag alone.
  */
-export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubject; open: boolean; onClose: () => void }) {
+export function TagTestDrawer({
+  subject,
+  open,
+  onClose,
+}: {
+  subject: TagTestSubject;
+  open: boolean;
+  onClose: () => void;
+}) {
   const [form] = Form.useForm<ContextForm>();
   const [answer, setAnswer] = useState<TagTestAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -93,7 +142,10 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
     setError(null);
     setAnswer(null);
     try {
-      const body: TagTestRequest = { ...(subject.kind === 'channel' ? { channelId: subject.id } : { tagId: subject.id }), context: contextBody(values) };
+      const body: TagTestRequest = {
+        ...(subject.kind === 'channel' ? { channelId: subject.id } : { tagId: subject.id }),
+        context: contextBody(values),
+      };
       setAnswer(await api.post<TagTestAnswer>(TAG_TEST_PATH, body));
     } catch (e) {
       setError(errorText(e));
@@ -111,41 +163,75 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
       data-testid="tag-test-drawer"
       title={
         <span>
-          Test this {subject.kind === 'channel' ? 'channel' : 'demand tag'}: <Typography.Text strong>{subject.name}</Typography.Text>
+          Test this {subject.kind === 'channel' ? 'channel' : 'demand tag'}:{' '}
+          <Typography.Text strong>{subject.name}</Typography.Text>
         </span>
       }
     >
       <Typography.Paragraph type="secondary" className="tag-test-intro">
         {subject.kind === 'channel'
-          ? 'Runs a real ad request on the edge: this channel\'s demand tags are called and the tenant\'s campaigns compete, as for a player.'
+          ? "Runs a real ad request on the edge: this channel's demand tags are called and the tenant's campaigns compete, as for a player."
           : 'Calls this demand tag alone, through a test channel (auction, VAST 4.2, no floor), as the edge would call it.'}{' '}
-        Fields left empty come from your own connection. A test is a real decision with real demand calls, but it is not counted in reports, and the ad it plays spends no budget.
+        Fields left empty come from your own connection. A test is a real decision with real demand calls, but it is not
+        counted in reports, and the ad it plays spends no budget.
       </Typography.Paragraph>
-      <Form form={form} layout="vertical" initialValues={defaultContext(subject)} className="tag-test-form" requiredMark={false} onFinish={() => void run()}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={defaultContext(subject)}
+        className="tag-test-form"
+        requiredMark={false}
+        onFinish={() => void run()}
+      >
         <Row gutter={12}>
           <Col span={8}>
             <Form.Item name="country" label="Country">
-              <Select showSearch={{ optionFilterProp: 'label' }} allowClear placeholder="From your IP" options={COUNTRY_OPTIONS} data-testid="tag-test-country" />
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                allowClear
+                placeholder="From your IP"
+                options={COUNTRY_OPTIONS}
+                data-testid="tag-test-country"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="usState" label="US state">
-              <Select showSearch={{ optionFilterProp: 'label' }} allowClear disabled={country !== 'US'} placeholder={country === 'US' ? 'Any' : 'US only'} options={options(US_STATES)} />
+              <Select
+                showSearch={{ optionFilterProp: 'label' }}
+                allowClear
+                disabled={country !== 'US'}
+                placeholder={country === 'US' ? 'Any' : 'US only'}
+                options={options(US_STATES)}
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="size" label="Player size">
-              <Select options={PLAYER_SIZE_PRESETS.map((p) => ({ value: p.id, label: p.label }))} data-testid="tag-test-size" />
+              <Select
+                options={PLAYER_SIZE_PRESETS.map((p) => ({ value: p.id, label: p.label }))}
+                data-testid="tag-test-size"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="device" label="Device">
-              <Select allowClear placeholder="From the user agent" options={options(DEVICE_TYPES)} data-testid="tag-test-device" />
+              <Select
+                allowClear
+                placeholder="From the user agent"
+                options={options(DEVICE_TYPES)}
+                data-testid="tag-test-device"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="os" label="Operating system">
-              <Select allowClear placeholder="From the user agent" options={options(OPERATING_SYSTEMS)} data-testid="tag-test-os" />
+              <Select
+                allowClear
+                placeholder="From the user agent"
+                options={options(OPERATING_SYSTEMS)}
+                data-testid="tag-test-os"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
@@ -155,7 +241,13 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
           </Col>
           <Col span={8}>
             <Form.Item name="inventory" label="Inventory">
-              <Radio.Group optionType="button" options={[{ value: 'site', label: 'Site' }, { value: 'app', label: 'App' }]} />
+              <Radio.Group
+                optionType="button"
+                options={[
+                  { value: 'site', label: 'Site' },
+                  { value: 'app', label: 'App' },
+                ]}
+              />
             </Form.Item>
           </Col>
           <Col span={16}>
@@ -170,13 +262,33 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
             )}
           </Col>
           <Col span={8}>
-            <Form.Item name="podMaxAds" label="Ads in the break" extra="Empty: one ad. More: a CTV ad pod (VAST 3.0 and later).">
-              <InputNumber min={1} max={MAX_POD_ADS} precision={0} placeholder="One ad" className="tag-test-number" data-testid="tag-test-pod-ads" />
+            <Form.Item
+              name="podMaxAds"
+              label="Ads in the break"
+              extra="Empty: one ad. More: a CTV ad pod (VAST 3.0 and later)."
+            >
+              <InputNumber
+                min={1}
+                max={MAX_POD_ADS}
+                precision={0}
+                placeholder="One ad"
+                className="tag-test-number"
+                data-testid="tag-test-pod-ads"
+              />
             </Form.Item>
           </Col>
           <Col span={8}>
             <Form.Item name="podMaxDuration" label="Break length" extra="Seconds the break may fill.">
-              <InputNumber min={1} max={MAX_POD_SECONDS} precision={0} placeholder="Any" suffix="s" disabled={!podMaxAds} className="tag-test-number" data-testid="tag-test-pod-seconds" />
+              <InputNumber
+                min={1}
+                max={MAX_POD_SECONDS}
+                precision={0}
+                placeholder="Any"
+                suffix="s"
+                disabled={!podMaxAds}
+                className="tag-test-number"
+                data-testid="tag-test-pod-seconds"
+              />
             </Form.Item>
           </Col>
         </Row>
@@ -190,7 +302,11 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
               children: (
                 <Row gutter={12}>
                   <Col span={8}>
-                    <Form.Item name="ip" label="IP address" extra="Sent to demand tags; the country above wins for targeting.">
+                    <Form.Item
+                      name="ip"
+                      label="IP address"
+                      extra="Sent to demand tags; the country above wins for targeting."
+                    >
                       <Input placeholder="Your own address" allowClear />
                     </Form.Item>
                   </Col>
@@ -205,15 +321,24 @@ export function TagTestDrawer({ subject, open, onClose }: { subject: TagTestSubj
           ]}
         />
         <div className="tag-test-actions">
-          <Button type="primary" htmlType="submit" icon={<CaretRightOutlined />} loading={running} data-testid="tag-test-run">
+          <Button
+            type="primary"
+            htmlType="submit"
+            icon={<CaretRightOutlined />}
+            loading={running}
+            data-testid="tag-test-run"
+          >
             Run the test
           </Button>
         </div>
       </Form>
-      {error && <Alert type="error" showIcon title="The test could not run" description={error} className="tag-test-error" />}
+      {error && (
+        <Alert type="error" showIcon title="The test could not run" description={error} className="tag-test-error" />
+      )}
       {running && !answer && (
         <div className="tag-test-running">
-          <Spin /> <Typography.Text type="secondary">Asking the demand, under the channel&apos;s deadline…</Typography.Text>
+          <Spin />{' '}
+          <Typography.Text type="secondary">Asking the demand, under the channel&apos;s deadline…</Typography.Text>
         </div>
       )}
       {answer && <TestResult answer={answer} />}
@@ -228,8 +353,21 @@ export function TagTestButton({ subject }: { subject: TagTestSubject }) {
   if (user.type !== 'admin' && user.type !== 'demand') return null;
   return (
     <>
-      <Tooltip title={subject.kind === 'channel' ? 'Test this tag: run an ad request and watch the ad play' : 'Test this tag alone: call it and watch the ad play'}>
-        <Button type="text" size="small" icon={<ExperimentOutlined />} aria-label="test this tag" onClick={() => setOpen(true)} data-testid={`tag-test-${subject.id}`} />
+      <Tooltip
+        title={
+          subject.kind === 'channel'
+            ? 'Test this tag: run an ad request and watch the ad play'
+            : 'Test this tag alone: call it and watch the ad play'
+        }
+      >
+        <Button
+          type="text"
+          size="small"
+          icon={<ExperimentOutlined />}
+          aria-label="test this tag"
+          onClick={() => setOpen(true)}
+          data-testid={`tag-test-${subject.id}`}
+        />
       </Tooltip>
       {open && <TagTestDrawer subject={subject} open={open} onClose={() => setOpen(false)} />}
     </>

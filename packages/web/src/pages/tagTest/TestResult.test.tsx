@@ -7,9 +7,33 @@ import { TestResult } from './TestResult.js';
 // The player loads and plays the VAST: not what these tests look at.
 vi.mock('./AdPlayer.js', () => ({ AdPlayer: () => <div data-testid="tag-test-player" /> }));
 
-const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000 };
-const lost: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
-const filtered: SourceFate = { source: 'vast_tag', id: 4, name: 'Harbor demand', priority: 2, fate: 'filtered', reason: 'targeting.os' };
+const campaign: SourceFate = {
+  source: 'campaign',
+  id: 7,
+  name: 'Spring',
+  priority: 0,
+  fate: 'won',
+  bidCpm: 7_000_000,
+  clearingCpm: 6_500_000,
+};
+const lost: SourceFate = {
+  source: 'vast_tag',
+  id: 3,
+  name: 'Beacon DSP',
+  priority: 1,
+  fate: 'lost',
+  bidCpm: 4_000_000,
+  lostTo: 'campaign#7',
+  ms: 21,
+};
+const filtered: SourceFate = {
+  source: 'vast_tag',
+  id: 4,
+  name: 'Harbor demand',
+  priority: 2,
+  fate: 'filtered',
+  reason: 'targeting.os',
+};
 
 function answer(over: Partial<DecisionTrace>): TagTestAnswer {
   return {
@@ -18,7 +42,21 @@ function answer(over: Partial<DecisionTrace>): TagTestAnswer {
     vast: '<VAST version="4.2"/>',
     trace: {
       channel: null,
-      context: { ip: '203.0.113.9', country: 'US', region: '', usState: '', device: 'desktop', os: 'windows', browser: 'chrome', tvFamily: '', playerSize: 'large', width: 640, height: 360, appBundle: '', domain: 'example.com' },
+      context: {
+        ip: '203.0.113.9',
+        country: 'US',
+        region: '',
+        usState: '',
+        device: 'desktop',
+        os: 'windows',
+        browser: 'chrome',
+        tvFamily: '',
+        playerSize: 'large',
+        width: 640,
+        height: 360,
+        appBundle: '',
+        domain: 'example.com',
+      },
       ivt: null,
       result: 'filled',
       indexedOut: 0,
@@ -35,7 +73,9 @@ function answer(over: Partial<DecisionTrace>): TagTestAnswer {
 function rowsOf(testId: string): Record<string, string>[] {
   const table = screen.getByTestId(testId);
   const titles = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
-  return [...table.querySelectorAll('tbody tr.ant-table-row')].map((tr) => Object.fromEntries([...tr.querySelectorAll('td')].map((td, i) => [titles[i], td.textContent ?? ''])));
+  return [...table.querySelectorAll('tbody tr.ant-table-row')].map((tr) =>
+    Object.fromEntries([...tr.querySelectorAll('td')].map((td, i) => [titles[i], td.textContent ?? ''])),
+  );
 }
 
 const emptyMarks = (testId: string) => screen.getByTestId(testId).querySelectorAll('.empty-value').length;
@@ -44,7 +84,11 @@ describe('TestResult: empty cells', () => {
   it("shows the console's empty mark where a demand source has no bid or no time", () => {
     render(<TestResult answer={answer({})} />);
     const rows = rowsOf('tag-test-trace');
-    expect(rows.map((r) => r.Source)).toEqual(['Campaign #7Spring', 'VAST tag #3Beacon DSP', 'VAST tag #4Harbor demand']);
+    expect(rows.map((r) => r.Source)).toEqual([
+      'Campaign #7Spring',
+      'VAST tag #3Beacon DSP',
+      'VAST tag #4Harbor demand',
+    ]);
     // the campaign was priced at once (no call, no time), the tag answered in 21 ms, the filtered one was never called
     expect(rows.map((r) => r['Bid CPM'])).toEqual(['$7.00', '$4.00', '—']);
     expect(rows.map((r) => r.Time)).toEqual(['—', '21 ms', '—']);
@@ -54,7 +98,9 @@ describe('TestResult: empty cells', () => {
   });
 
   it('shows a zero as a value, not as the mark', () => {
-    render(<TestResult answer={answer({ sources: [{ ...lost, bidCpm: 0, ms: 0 }], winner: null, result: 'no_bid' })} />);
+    render(
+      <TestResult answer={answer({ sources: [{ ...lost, bidCpm: 0, ms: 0 }], winner: null, result: 'no_bid' })} />,
+    );
     expect(rowsOf('tag-test-trace')).toEqual([expect.objectContaining({ 'Bid CPM': '$0.00', Time: '0 ms' })]);
     expect(emptyMarks('tag-test-trace')).toBe(0);
   });
@@ -62,7 +108,13 @@ describe('TestResult: empty cells', () => {
   it("shows the mark in the length and price of an ad break's slot that no ad filled", () => {
     const pod = [
       { sequence: 1, result: 'filled', winner: campaign, maxDurationS: 60, durationS: 6 },
-      { sequence: 2, result: 'filled', winner: { ...lost, fate: 'won' as const, clearingCpm: undefined }, maxDurationS: 54, durationS: 0 },
+      {
+        sequence: 2,
+        result: 'filled',
+        winner: { ...lost, fate: 'won' as const, clearingCpm: undefined },
+        maxDurationS: 54,
+        durationS: 0,
+      },
       { sequence: 3, result: 'no_bid', winner: null, maxDurationS: 0, durationS: 0 },
     ];
     render(<TestResult answer={answer({ pod })} />);

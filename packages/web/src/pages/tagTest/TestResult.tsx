@@ -13,7 +13,16 @@ import {
 } from '@adplane/shared';
 import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
-import { fateText, ivtSentence, podSentence, podSlotText, postbidSentence, resultSentence, sourceLabel, winnerMoney } from './traceText.js';
+import {
+  fateText,
+  ivtSentence,
+  podSentence,
+  podSlotText,
+  postbidSentence,
+  resultSentence,
+  sourceLabel,
+  winnerMoney,
+} from './traceText.js';
 
 const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   won: { color: 'success', label: 'won' },
@@ -25,7 +34,15 @@ const FATE_TAG: Record<Fate, { color: string; label: string }> = {
   not_called: { color: 'default', label: 'not called' },
 };
 
-const FATE_ORDER: Record<Fate, number> = { won: 0, lost: 1, below_floor: 2, no_fill: 3, timeout: 4, not_called: 5, filtered: 6 };
+const FATE_ORDER: Record<Fate, number> = {
+  won: 0,
+  lost: 1,
+  below_floor: 2,
+  no_fill: 3,
+  timeout: 4,
+  not_called: 5,
+  filtered: 6,
+};
 
 const nameOr = (map: ReadonlyMap<string, { name: string }>, id: string) => (id ? (map.get(id)?.name ?? id) : '');
 const unknown = <Typography.Text type="secondary">unknown</Typography.Text>;
@@ -58,9 +75,27 @@ function AdBreak({ pod }: { pod: readonly PodSlotTrace[] }) {
                 <Typography.Text type="secondary">{podSlotText(s)}</Typography.Text>
               ),
           },
-          { key: 'length', title: 'Length', width: 80, align: 'right', render: (_, s) => (s.winner ? (s.durationS ? `${s.durationS} s` : 'unknown') : <EmptyValue />) },
-          { key: 'room', title: 'Room left', width: 100, align: 'right', render: (_, s) => (s.maxDurationS ? `${s.maxDurationS} s` : 'any') },
-          { key: 'cpm', title: 'CPM', width: 90, align: 'right', render: (_, s) => orEmpty(s.winner?.clearingCpm, formatUsdMicros) },
+          {
+            key: 'length',
+            title: 'Length',
+            width: 80,
+            align: 'right',
+            render: (_, s) => (s.winner ? s.durationS ? `${s.durationS} s` : 'unknown' : <EmptyValue />),
+          },
+          {
+            key: 'room',
+            title: 'Room left',
+            width: 100,
+            align: 'right',
+            render: (_, s) => (s.maxDurationS ? `${s.maxDurationS} s` : 'any'),
+          },
+          {
+            key: 'cpm',
+            title: 'CPM',
+            width: 90,
+            align: 'right',
+            render: (_, s) => orEmpty(s.winner?.clearingCpm, formatUsdMicros),
+          },
         ]}
       />
       <Typography.Paragraph type="secondary" className="tag-test-note">
@@ -110,13 +145,19 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
 
       <Typography.Title level={5}>Context as the edge understood it</Typography.Title>
       <Descriptions size="small" bordered column={3} data-testid="tag-test-context">
-        <Descriptions.Item label="Country">{c.country ? `${countryName(c.country)} (${c.country})` : unknown}</Descriptions.Item>
+        <Descriptions.Item label="Country">
+          {c.country ? `${countryName(c.country)} (${c.country})` : unknown}
+        </Descriptions.Item>
         <Descriptions.Item label="Region / state">{show(c.usState || c.region)}</Descriptions.Item>
         <Descriptions.Item label="IP">{show(c.ip)}</Descriptions.Item>
         <Descriptions.Item label="Device">{show(nameOr(DEVICE_TYPE_BY_ID, c.device))}</Descriptions.Item>
         <Descriptions.Item label="OS">{show(nameOr(OPERATING_SYSTEM_BY_ID, c.os))}</Descriptions.Item>
-        <Descriptions.Item label={c.tvFamily ? 'TV family' : 'Browser'}>{show(c.tvFamily ? nameOr(SMART_TV_FAMILY_BY_ID, c.tvFamily) : nameOr(BROWSER_FAMILY_BY_ID, c.browser))}</Descriptions.Item>
-        <Descriptions.Item label="Player">{c.width ? `${c.width}×${c.height || '?'} (${c.playerSize})` : unknown}</Descriptions.Item>
+        <Descriptions.Item label={c.tvFamily ? 'TV family' : 'Browser'}>
+          {show(c.tvFamily ? nameOr(SMART_TV_FAMILY_BY_ID, c.tvFamily) : nameOr(BROWSER_FAMILY_BY_ID, c.browser))}
+        </Descriptions.Item>
+        <Descriptions.Item label="Player">
+          {c.width ? `${c.width}×${c.height || '?'} (${c.playerSize})` : unknown}
+        </Descriptions.Item>
         <Descriptions.Item label={c.appBundle ? 'App bundle' : 'Domain'} span={2}>
           {show(c.appBundle || c.domain)}
         </Descriptions.Item>
@@ -129,7 +170,10 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
         rowKey={(s) => `${s.source}-${s.id}`}
         pagination={false}
         dataSource={sources}
-        locale={{ emptyText: 'No demand source was considered: the channel lists no demand tag and the tenant has no campaign that could run here' }}
+        locale={{
+          emptyText:
+            'No demand source was considered: the channel lists no demand tag and the tenant has no campaign that could run here',
+        }}
         columns={[
           {
             key: 'source',
@@ -144,15 +188,27 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
             ),
           },
           { key: 'priority', title: 'Priority', width: 70, align: 'right', render: (_, s) => s.priority },
-          { key: 'fate', title: 'Fate', width: 100, render: (_, s) => <Tag color={FATE_TAG[s.fate].color}>{FATE_TAG[s.fate].label}</Tag> },
+          {
+            key: 'fate',
+            title: 'Fate',
+            width: 100,
+            render: (_, s) => <Tag color={FATE_TAG[s.fate].color}>{FATE_TAG[s.fate].label}</Tag>,
+          },
           { key: 'why', title: 'What happened', render: (_, s) => fateText(s, trace.sources) },
-          { key: 'bid', title: 'Bid CPM', width: 90, align: 'right', render: (_, s) => orEmpty(s.bidCpm, formatUsdMicros) },
+          {
+            key: 'bid',
+            title: 'Bid CPM',
+            width: 90,
+            align: 'right',
+            render: (_, s) => orEmpty(s.bidCpm, formatUsdMicros),
+          },
           { key: 'ms', title: 'Time', width: 80, align: 'right', render: (_, s) => orEmpty(s.ms, (ms) => `${ms} ms`) },
         ]}
       />
       {trace.indexedOut > 0 && (
         <Typography.Paragraph type="secondary" className="tag-test-note">
-          {trace.indexedOut.toLocaleString('en-US')} more campaign{trace.indexedOut === 1 ? ' was' : 's were'} set aside by the targeting indexes (country, device, OS, size...) without being looked at one by one.
+          {trace.indexedOut.toLocaleString('en-US')} more campaign{trace.indexedOut === 1 ? ' was' : 's were'} set aside
+          by the targeting indexes (country, device, OS, size...) without being looked at one by one.
         </Typography.Paragraph>
       )}
 
@@ -160,7 +216,9 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
       {filled ? (
         <AdPlayer key={answer.vast} vast={answer.vast} label={trace.winner?.name ?? answer.tested.name} />
       ) : (
-        <Typography.Paragraph type="secondary">Nothing filled: the player would get the empty VAST below and fire its error tracker.</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          Nothing filled: the player would get the empty VAST below and fire its error tracker.
+        </Typography.Paragraph>
       )}
 
       <Collapse

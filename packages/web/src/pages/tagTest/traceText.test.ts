@@ -1,12 +1,56 @@
 import { describe, expect, it } from 'vitest';
 import { type DecisionTrace, type SourceFate } from '@adplane/shared';
-import { fateText, ivtSentence, podSentence, podSlotText, postbidSentence, reasonText, resultSentence, sourceLabel, templateUrl, trackerUrlPattern } from './traceText.js';
+import {
+  fateText,
+  ivtSentence,
+  podSentence,
+  podSlotText,
+  postbidSentence,
+  reasonText,
+  resultSentence,
+  sourceLabel,
+  templateUrl,
+  trackerUrlPattern,
+} from './traceText.js';
 
-const campaign: SourceFate = { source: 'campaign', id: 7, name: 'Spring', priority: 0, fate: 'won', bidCpm: 7_000_000, clearingCpm: 6_500_000, payoutCpm: 4_550_000, marginCpm: 1_950_000 };
-const tag: SourceFate = { source: 'vast_tag', id: 3, name: 'Beacon DSP', priority: 1, fate: 'lost', bidCpm: 4_000_000, lostTo: 'campaign#7', ms: 21 };
+const campaign: SourceFate = {
+  source: 'campaign',
+  id: 7,
+  name: 'Spring',
+  priority: 0,
+  fate: 'won',
+  bidCpm: 7_000_000,
+  clearingCpm: 6_500_000,
+  payoutCpm: 4_550_000,
+  marginCpm: 1_950_000,
+};
+const tag: SourceFate = {
+  source: 'vast_tag',
+  id: 3,
+  name: 'Beacon DSP',
+  priority: 1,
+  fate: 'lost',
+  bidCpm: 4_000_000,
+  lostTo: 'campaign#7',
+  ms: 21,
+};
 const trace = (over: Partial<DecisionTrace>): DecisionTrace => ({
   channel: null,
-  context: { ip: '', country: 'US', region: '', usState: '', device: 'desktop', os: 'windows', browser: 'chrome', tvFamily: '', playerSize: 'large', width: 640, height: 360, appBundle: '', domain: '' },
+  context: {
+    ip: '',
+    country: 'US',
+    region: '',
+    usState: '',
+    device: 'desktop',
+    os: 'windows',
+    browser: 'chrome',
+    tvFamily: '',
+    playerSize: 'large',
+    width: 640,
+    height: 360,
+    appBundle: '',
+    domain: '',
+  },
   result: 'filled',
   indexedOut: 0,
   sources: [campaign, tag],
@@ -20,30 +64,63 @@ const trace = (over: Partial<DecisionTrace>): DecisionTrace => ({
 describe('the trace in words', () => {
   it('says who filled at what price, or why nothing did', () => {
     expect(resultSentence(trace({}))).toBe('Filled: campaign “Spring” won at $6.50 CPM.');
-    expect(resultSentence(trace({ winner: { ...tag, fate: 'won', clearingCpm: 4_000_000 } }))).toBe('Filled: VAST tag “Beacon DSP” won at $4.00 CPM.');
+    expect(resultSentence(trace({ winner: { ...tag, fate: 'won', clearingCpm: 4_000_000 } }))).toBe(
+      'Filled: VAST tag “Beacon DSP” won at $4.00 CPM.',
+    );
     expect(sourceLabel({ source: 'ad_exchange' })).toBe('Ad exchange');
-    expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe('Not filled: 1 demand source was asked and none bid above the floor.');
-    expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (country).");
-    expect(resultSentence(trace({ result: 'channel_targeting.iab_category', winner: null }))).toBe("Not filled: the channel's own targeting refused this request (IAB content category).");
+    expect(resultSentence(trace({ result: 'no_bid', winner: null, sources: [{ ...tag, fate: 'no_fill' }] }))).toBe(
+      'Not filled: 1 demand source was asked and none bid above the floor.',
+    );
+    expect(resultSentence(trace({ result: 'channel_targeting.country', winner: null }))).toBe(
+      "Not filled: the channel's own targeting refused this request (country).",
+    );
+    expect(resultSentence(trace({ result: 'channel_targeting.iab_category', winner: null }))).toBe(
+      "Not filled: the channel's own targeting refused this request (IAB content category).",
+    );
     expect(resultSentence(trace({ result: 'channel_paused', winner: null }))).toMatch(/paused or archived/);
-    expect(resultSentence(trace({ result: 'ivt.datacenter_ip', winner: null, sources: [] }))).toBe('Not filled: blocked as invalid traffic (data centre or cloud IP address).');
+    expect(resultSentence(trace({ result: 'ivt.datacenter_ip', winner: null, sources: [] }))).toBe(
+      'Not filled: blocked as invalid traffic (data centre or cloud IP address).',
+    );
   });
 
   it('states whether the post-bid pixels were added and why not', () => {
-    const base = { source: 'channel' as const, percent: 25, draw: 12.5, pixels: [{ id: 1, vendor: 'HUMAN', samplePercent: 100, draw: 3, added: true }], maxImps: 1000, monthUsed: 10 };
+    const base = {
+      source: 'channel' as const,
+      percent: 25,
+      draw: 12.5,
+      pixels: [{ id: 1, vendor: 'HUMAN', samplePercent: 100, draw: 3, added: true }],
+      maxImps: 1000,
+      monthUsed: 10,
+    };
     expect(postbidSentence(trace({}))).toBe('');
-    expect(postbidSentence(trace({ postbid: { ...base, result: 'added' } }))).toBe('Post-bid pixels: HUMAN added (25% of impressions are scanned; this one drew 12.50).');
-    expect(postbidSentence(trace({ postbid: { ...base, result: 'sampled_out', draw: 80 } }))).toBe('Post-bid pixels: not added, this impression is outside the 25% scanned (it drew 80.00).');
-    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_reached' } }))).toBe('Post-bid pixels: not added, the monthly cap of 1,000 scanned impressions is reached.');
-    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_lease' } }))).toBe('Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.');
-    expect(postbidSentence(trace({ postbid: { ...base, result: 'none_configured', source: null } }))).toBe('Post-bid pixels: none configured for this channel.');
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'added' } }))).toBe(
+      'Post-bid pixels: HUMAN added (25% of impressions are scanned; this one drew 12.50).',
+    );
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'sampled_out', draw: 80 } }))).toBe(
+      'Post-bid pixels: not added, this impression is outside the 25% scanned (it drew 80.00).',
+    );
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_reached' } }))).toBe(
+      'Post-bid pixels: not added, the monthly cap of 1,000 scanned impressions is reached.',
+    );
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'cap_lease' } }))).toBe(
+      'Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.',
+    );
+    expect(postbidSentence(trace({ postbid: { ...base, result: 'none_configured', source: null } }))).toBe(
+      'Post-bid pixels: none configured for this channel.',
+    );
   });
 
   it("states the pre-bid IVT check's verdict, or nothing when the channel is not checked", () => {
     expect(ivtSentence(trace({}))).toBe('');
-    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: '', blocked: false } }))).toBe('IVT check: clean (flagged requests are served and counted as IVT).');
-    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: 'known_crawler', blocked: false } }))).toBe('IVT check: flagged as known crawler or spider; served, counted as IVT.');
-    expect(ivtSentence(trace({ ivt: { mode: 'block', reason: 'bot_user_agent', blocked: true } }))).toBe('IVT check: flagged as bot, automation tool or HTTP library; blocked, answered empty.');
+    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: '', blocked: false } }))).toBe(
+      'IVT check: clean (flagged requests are served and counted as IVT).',
+    );
+    expect(ivtSentence(trace({ ivt: { mode: 'count', reason: 'known_crawler', blocked: false } }))).toBe(
+      'IVT check: flagged as known crawler or spider; served, counted as IVT.',
+    );
+    expect(ivtSentence(trace({ ivt: { mode: 'block', reason: 'bot_user_agent', blocked: true } }))).toBe(
+      'IVT check: flagged as bot, automation tool or HTTP library; blocked, answered empty.',
+    );
   });
 
   it('gives each fate its rule, error, time, bid and rival', () => {
@@ -51,33 +128,66 @@ describe('the trace in words', () => {
     expect(fateText(campaign, all)).toBe('Won at $6.50 CPM (bid $7.00)');
     expect(fateText(tag, all)).toBe('Bid $4.00 CPM, lost to Spring');
     expect(fateText({ ...tag, fate: 'timeout', ms: 1500 }, all)).toBe('Timed out after 1500 ms');
-    expect(fateText({ ...tag, fate: 'no_fill', reason: 'bad_xml', vastError: 100 }, all)).toBe('No fill: the answer was not well-formed XML, VAST error 100 (XML parsing error)');
-    expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_ad', vastError: 303, errorPings: ['https://d.test/w?c=303', 'https://d.test/e?c=303'] }, all)).toBe(
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'bad_xml', vastError: 100 }, all)).toBe(
+      'No fill: the answer was not well-formed XML, VAST error 100 (XML parsing error)',
+    );
+    expect(
+      fateText(
+        {
+          ...tag,
+          fate: 'no_fill',
+          reason: 'no_ad',
+          vastError: 303,
+          errorPings: ['https://d.test/w?c=303', 'https://d.test/e?c=303'],
+        },
+        all,
+      ),
+    ).toBe(
       "No fill: the answer held no ad, VAST error 303 (no ads VAST response after wrappers); live traffic reports it to the demand's 2 error trackers",
     );
-    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe('Filtered: its targeting refused the request (os)');
-    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.iab_category' }, all)).toBe('Filtered: its targeting refused the request (IAB content category)');
-    expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe('Bid $1.00 CPM, below the $2.50 floor');
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.os' }, all)).toBe(
+      'Filtered: its targeting refused the request (os)',
+    );
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.iab_category' }, all)).toBe(
+      'Filtered: its targeting refused the request (IAB content category)',
+    );
+    expect(fateText({ ...tag, fate: 'below_floor', bidCpm: 1_000_000, reason: 'floor_2500000' }, all)).toBe(
+      'Bid $1.00 CPM, below the $2.50 floor',
+    );
     expect(reasonText('http_500')).toBe('the demand server answered HTTP 500');
-    expect(fateText({ ...tag, fate: 'no_fill', reason: 'blocked_adomain' }, all)).toBe('No fill: its advertiser is blocked here');
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'blocked_adomain' }, all)).toBe(
+      'No fill: its advertiser is blocked here',
+    );
     expect(reasonText('something_new')).toBe('something new');
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'nonlinear_too_large', vastError: 501 }, all)).toBe(
       'No fill: its overlay (NonLinear) ad is larger than the slot, VAST error 501 (NonLinear ad larger than the display area)',
     );
-    expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_nonlinear_resource', vastError: 503 }, all)).toMatch(/nothing to show, VAST error 503/);
-    expect(fateText({ ...tag, fate: 'no_fill', reason: 'not_linear', vastError: 201 }, all)).toMatch(/VAST error 201 \(expecting different linearity\)$/);
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'no_nonlinear_resource', vastError: 503 }, all)).toMatch(
+      /nothing to show, VAST error 503/,
+    );
+    expect(fateText({ ...tag, fate: 'no_fill', reason: 'not_linear', vastError: 201 }, all)).toMatch(
+      /VAST error 201 \(expecting different linearity\)$/,
+    );
     expect(fateText({ ...tag, fate: 'no_fill', reason: 'linear_on_display', vastError: 201 }, all)).toBe(
       'No fill: the ad was a linear video, which a display slot cannot play (it had no overlay, NonLinear, creative), VAST error 201 (expecting different linearity)',
     );
-    expect(fateText({ ...campaign, fate: 'filtered', reason: 'below_duration_floor' }, all)).toBe("Filtered: its price is below the floor of its ad's length (durfloors)");
-    expect(reasonText('bad_adm_no_media')).toBe("its bid's VAST had no ad a player could play (the ad had no media file)");
+    expect(fateText({ ...campaign, fate: 'filtered', reason: 'below_duration_floor' }, all)).toBe(
+      "Filtered: its price is below the floor of its ad's length (durfloors)",
+    );
+    expect(reasonText('bad_adm_no_media')).toBe(
+      "its bid's VAST had no ad a player could play (the ad had no media file)",
+    );
     expect(reasonText('currency_XYZ')).toBe("its bid's currency (XYZ) has no rate");
     expect(reasonText('deal.flight_ended')).toBe('under the deal, its flight has ended');
-    expect(reasonText('delivery.frequency_cap')).toBe('it won the auction, then delivery control refused it: its frequency cap for this viewer is reached');
+    expect(reasonText('delivery.frequency_cap')).toBe(
+      'it won the auction, then delivery control refused it: its frequency cap for this viewer is reached',
+    );
   });
 
   it('matches a tracker URL as the VAST library sends it, macros filled in', () => {
-    const pattern = trackerUrlPattern('https://ads.example.com/ev?e=error&code=[ERRORCODE]&cb=%5BCACHEBUSTING%5D&t=a.b');
+    const pattern = trackerUrlPattern(
+      'https://ads.example.com/ev?e=error&code=[ERRORCODE]&cb=%5BCACHEBUSTING%5D&t=a.b',
+    );
     expect(pattern.test('https://ads.example.com/ev?e=error&code=405&cb=12345678&t=a.b')).toBe(true);
     expect(pattern.test('https://ads.example.com/ev?e=start&code=405&cb=1&t=a.b')).toBe(false);
     expect(trackerUrlPattern('http://x.test/ev?e=start&t=q.r').test('http://x.test/ev?e=start&t=q.r')).toBe(true);
@@ -87,11 +197,21 @@ describe('the trace in words', () => {
 });
 
 describe('an ad break in words', () => {
-  const slot = (sequence: number, result: string, durationS = 0) => ({ sequence, result, winner: null, maxDurationS: 60, durationS });
+  const slot = (sequence: number, result: string, durationS = 0) => ({
+    sequence,
+    result,
+    winner: null,
+    maxDurationS: 60,
+    durationS,
+  });
   it('sums the filled ads and says where the break ended', () => {
-    expect(podSentence([slot(1, 'filled', 15), slot(2, 'filled', 30), slot(3, 'no_bid')])).toBe('2 ads fill 45 s of the break, played in this order (each <Ad sequence="n">). The demand sources below are the first slot\'s.');
+    expect(podSentence([slot(1, 'filled', 15), slot(2, 'filled', 30), slot(3, 'no_bid')])).toBe(
+      '2 ads fill 45 s of the break, played in this order (each <Ad sequence="n">). The demand sources below are the first slot\'s.',
+    );
     expect(podSentence([slot(1, 'filled', 15), slot(2, 'filled', 0)])).toContain('fill at least 15 s');
     expect(podSentence([slot(1, 'filled', 6)])).toMatch(/^1 ad fills 6 s/);
-    expect(podSlotText(slot(2, 'no_demand'))).toMatch(/^Not filled \(no demand source was eligible.*repeat.*\): the break ends here\.$/);
+    expect(podSlotText(slot(2, 'no_demand'))).toMatch(
+      /^Not filled \(no demand source was eligible.*repeat.*\): the break ends here\.$/,
+    );
   });
 });

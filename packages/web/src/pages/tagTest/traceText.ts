@@ -22,7 +22,7 @@ const VAST_ERRORS: Record<number, string> = {
   200: 'trafficking error',
   201: 'expecting different linearity',
   300: 'wrapper error',
-  301: 'timeout of the wrapper\'s VAST URI',
+  301: "timeout of the wrapper's VAST URI",
   302: 'wrapper limit reached',
   303: 'no ads VAST response after wrappers',
   400: 'general linear error',
@@ -43,7 +43,7 @@ function vastErrorText(code: number): string {
 const REASONS: Record<string, string> = {
   flight_not_started: 'its flight has not started',
   flight_ended: 'its flight has ended',
-  no_fitting_creative: 'no approved creative fits this channel\'s format and player',
+  no_fitting_creative: "no approved creative fits this channel's format and player",
   daily_budget: 'its daily budget is spent',
   total_budget: 'its total budget is spent',
   no_price_stated: 'the answer stated no <Pricing> and the tag is priced as a revenue share',
@@ -55,7 +55,8 @@ const REASONS: Record<string, string> = {
   bad_wrapper: 'a wrapper had no VAST URI',
   bad_ad: 'the ad was malformed',
   not_linear: 'the ad had no linear (video) creative, only an overlay (NonLinear) or companions',
-  linear_on_display: 'the ad was a linear video, which a display slot cannot play (it had no overlay, NonLinear, creative)',
+  linear_on_display:
+    'the ad was a linear video, which a display slot cannot play (it had no overlay, NonLinear, creative)',
   no_creative: 'the ad had no creative',
   unsupported_version: 'the answer was VAST 1.0, which is not supported',
   no_media: 'the ad had no media file',
@@ -84,9 +85,12 @@ const REASONS: Record<string, string> = {
   budget_lease: 'this edge process is still getting its share of the budget',
   frequency_cap: 'its frequency cap for this viewer is reached',
   connection_failed: 'the demand server could not be reached',
-  address_refused: 'its address is on a private network (or the cloud metadata address), which the ad server does not call',
-  demand_loop: 'a demand loop: the request it made came back to this ad server from its own demand call, which the ad server refuses (no fill)',
-  'demand_loop.own_entry_point': "a demand loop: its URL is one of this ad server's own ad request endpoints, which the ad server does not call",
+  address_refused:
+    'its address is on a private network (or the cloud metadata address), which the ad server does not call',
+  demand_loop:
+    'a demand loop: the request it made came back to this ad server from its own demand call, which the ad server refuses (no fill)',
+  'demand_loop.own_entry_point':
+    "a demand loop: its URL is one of this ad server's own ad request endpoints, which the ad server does not call",
   wrapper_timeout: 'a wrapper hop timed out',
   too_many_wrappers: 'too many wrappers in a row',
   wrapper_not_allowed: 'a wrapper allowed no further wrapper, and another followed',
@@ -95,7 +99,8 @@ const REASONS: Record<string, string> = {
   pod_repeat: 'an earlier ad of the same ad break is the same video',
   below_floor_per_second: 'its price is below the floor per second of the ad (mincpmpersec) for its length',
   below_duration_floor: "its price is below the floor of its ad's length (durfloors)",
-  blocked_category: 'its ad category is blocked here (the request\'s bcat, or the blocked ad categories of the targeting)',
+  blocked_category:
+    "its ad category is blocked here (the request's bcat, or the blocked ad categories of the targeting)",
   blocked_attribute: 'it is skippable, which the impression blocks',
   duration_not_allowed: 'its length is not one the player takes',
   mime_not_allowed: 'none of its media files is of a type the player plays',
@@ -105,7 +110,7 @@ const REASONS: Record<string, string> = {
   zero_price: 'its price was zero',
   tag_paused: 'the tag is paused',
   tag_archived: 'the tag is archived',
-  tag_account_paused: 'the tag\'s account or advertiser is paused',
+  tag_account_paused: "the tag's account or advertiser is paused",
   tag_not_found: 'the tag no longer exists',
 };
 
@@ -121,11 +126,13 @@ export function reasonText(reason: string | undefined): string {
   if (floor) return `below the ${formatUsdMicros(Number(floor[1]))} floor`;
   const http = /^http_(\d+)$/.exec(reason);
   if (http) return `the demand server answered HTTP ${http[1]}`;
-  if (reason.startsWith('bad_adm_')) return `its bid's VAST had no ad a player could play (${reasonText(reason.slice('bad_adm_'.length))})`;
+  if (reason.startsWith('bad_adm_'))
+    return `its bid's VAST had no ad a player could play (${reasonText(reason.slice('bad_adm_'.length))})`;
   const currency = /^currency_(.+)$/.exec(reason);
   if (currency) return `its bid's currency (${currency[1]}) has no rate`;
   if (reason.startsWith('deal.')) return `under the deal, ${reasonText(reason.slice('deal.'.length))}`;
-  if (reason.startsWith('delivery.')) return `it won the auction, then delivery control refused it: ${reasonText(reason.slice('delivery.'.length))}`;
+  if (reason.startsWith('delivery.'))
+    return `it won the auction, then delivery control refused it: ${reasonText(reason.slice('delivery.'.length))}`;
   return reason.replace(/_/g, ' ');
 }
 
@@ -138,7 +145,8 @@ const SOURCE_LABELS: Record<SourceFate['source'], string> = {
 };
 
 /** 'Campaign' -> 'campaign' inside a sentence; 'VAST tag' stays as it is. */
-const inSentence = (label: string): string => (/^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label);
+const inSentence = (label: string): string =>
+  /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;
 
 /** What kind of demand a trace row is, in the console's words. */
 export const sourceLabel = (s: Pick<SourceFate, 'source'>): string => SOURCE_LABELS[s.source] ?? 'Demand';
@@ -147,7 +155,11 @@ export const sourceLabel = (s: Pick<SourceFate, 'source'>): string => SOURCE_LAB
 function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]): string {
   if (!lostTo) return 'a higher bid';
   const [kind, id] = lostTo.split('#');
-  const hit = sources.find((s) => String(s.id) === id && s.source === kind) ?? sources.find((s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'));
+  const hit =
+    sources.find((s) => String(s.id) === id && s.source === kind) ??
+    sources.find(
+      (s) => String(s.id) === id && (kind === 'campaign' ? s.source === 'campaign' : s.source !== 'campaign'),
+    );
   return hit ? hit.name : lostTo;
 }
 
@@ -162,10 +174,17 @@ export function fateText(f: SourceFate, sources: readonly SourceFate[]): string 
     case 'timeout':
       return `Timed out after ${f.ms ?? 0} ms`;
     case 'no_fill': {
-      const text = ['No fill', [reasonText(f.reason), f.vastError ? vastErrorText(f.vastError) : ''].filter(Boolean).join(', ')].filter(Boolean).join(': ');
+      const text = [
+        'No fill',
+        [reasonText(f.reason), f.vastError ? vastErrorText(f.vastError) : ''].filter(Boolean).join(', '),
+      ]
+        .filter(Boolean)
+        .join(': ');
       const pings = f.errorPings?.length ?? 0;
       // a test fires nothing; the same no-fill on live traffic tells the demand
-      return pings ? `${text}; live traffic reports it to the demand's ${pings === 1 ? 'error tracker' : `${pings} error trackers`}` : text;
+      return pings
+        ? `${text}; live traffic reports it to the demand's ${pings === 1 ? 'error tracker' : `${pings} error trackers`}`
+        : text;
     }
     case 'below_floor':
       return `Bid ${bid} CPM, ${reasonText(f.reason) || 'below the floor'}`;
@@ -182,13 +201,17 @@ export function fateText(f: SourceFate, sources: readonly SourceFate[]): string 
 export function resultSentence(trace: DecisionTrace): string {
   const r = trace.result;
   const w = trace.winner;
-  if (r === 'filled' && w) return `Filled: ${inSentence(sourceLabel(w))} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
+  if (r === 'filled' && w)
+    return `Filled: ${inSentence(sourceLabel(w))} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
   const asked = trace.sources.filter((s) => s.fate !== 'filtered' && s.fate !== 'not_called').length;
-  if (r === 'no_bid') return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
-  if (r === 'no_demand') return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
+  if (r === 'no_bid')
+    return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
+  if (r === 'no_demand')
+    return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
   if (r === 'channel_paused') return 'Not filled: the channel, or an account above it, is paused or archived.';
   if (r.startsWith('ivt.')) return `Not filled: blocked as invalid traffic (${ivtReasonText(r.slice('ivt.'.length))}).`;
-  if (r.startsWith('channel_targeting.')) return `Not filled: the channel's own targeting refused this request (${ruleText(r.slice('channel_targeting.'.length))}).`;
+  if (r.startsWith('channel_targeting.'))
+    return `Not filled: the channel's own targeting refused this request (${ruleText(r.slice('channel_targeting.'.length))}).`;
   if (r === 'unknown_channel') return 'Not filled: the edge does not know this channel yet.';
   if (r === 'warming_up') return 'Not filled: the edge is still loading its configuration.';
   return `Not filled: ${reasonText(r)}.`;
@@ -226,7 +249,8 @@ function ivtReasonText(reason: string): string {
 export function ivtSentence(trace: Pick<DecisionTrace, 'ivt'>): string {
   const v = trace.ivt;
   if (!v) return '';
-  const treatment = v.mode === 'block' ? 'flagged requests are answered empty' : 'flagged requests are served and counted as IVT';
+  const treatment =
+    v.mode === 'block' ? 'flagged requests are answered empty' : 'flagged requests are served and counted as IVT';
   if (!v.reason) return `IVT check: clean (${treatment}).`;
   return `IVT check: flagged as ${ivtReasonText(v.reason)}; ${v.blocked ? 'blocked, answered empty' : 'served, counted as IVT'}.`;
 }
@@ -250,7 +274,7 @@ export function postbidSentence(trace: Pick<DecisionTrace, 'postbid'>): string {
     case 'cap_reached':
       return `Post-bid pixels: not added, the monthly cap of ${p.maxImps.toLocaleString('en-US')} scanned impressions is reached.`;
     case 'cap_lease':
-      return "Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.";
+      return 'Post-bid pixels: not added, this edge process was still getting its share of the monthly cap.';
   }
 }
 
@@ -269,6 +293,7 @@ export function trackerUrlPattern(template: string): RegExp {
 /** A template of the VAST library (a string, or `{ id, url }`) as its URL. */
 export function templateUrl(t: unknown): string {
   if (typeof t === 'string') return t.trim();
-  if (t && typeof t === 'object' && typeof (t as { url?: unknown }).url === 'string') return (t as { url: string }).url.trim();
+  if (t && typeof t === 'object' && typeof (t as { url?: unknown }).url === 'string')
+    return (t as { url: string }).url.trim();
   return '';
 }

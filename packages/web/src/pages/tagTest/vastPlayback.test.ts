@@ -38,7 +38,12 @@ describe('what an ad carries, as the console shows it beside the player', () => 
     const played = await loadVast(MEASURED, () => true);
     if (played.kind !== 'video') throw new Error(played.kind);
     const icon = played.creative.icons![0]!;
-    expect(icon).toMatchObject({ program: 'AdChoices', staticResource: 'https://dsp.test/ac.png', width: 77, height: 15 });
+    expect(icon).toMatchObject({
+      program: 'AdChoices',
+      staticResource: 'https://dsp.test/ac.png',
+      width: 77,
+      height: 15,
+    });
     expect(iconPlacement(icon)).toEqual({ right: 0, top: 0 });
     expect(iconPlacement({ xPosition: 'left', yPosition: 'bottom' })).toEqual({ left: 0, bottom: 0 });
     expect(iconPlacement({ xPosition: 12, yPosition: '30' })).toEqual({ left: 12, top: 30 });

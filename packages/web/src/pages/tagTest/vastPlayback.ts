@@ -24,7 +24,13 @@ interface ParsedCreative {
   icons?: VastIcon[];
   videoClickThroughURLTemplate?: unknown;
   videoClickTrackingURLTemplates?: unknown[];
-  variations?: { staticResource?: string | null; htmlResource?: string | null; width?: number; height?: number; nonlinearClickTrackingURLTemplates?: unknown[] }[];
+  variations?: {
+    staticResource?: string | null;
+    htmlResource?: string | null;
+    width?: number;
+    height?: number;
+    nonlinearClickTrackingURLTemplates?: unknown[];
+  }[];
   /** VAST 4's media extras: captions (4.1+), the mezzanine a stitcher transcodes, a SIMID file. */
   closedCaptionFiles?: { language?: string | null }[];
   mezzanine?: unknown;
@@ -79,12 +85,18 @@ export function adFacts(ad: ParsedAd): string[] {
   const categories = (ad.categories ?? []).map((c) => c.value).filter((v): v is string => !!v);
   if (categories.length) facts.push(`Category: ${categories.join(', ')}`);
   const linear = ad.creatives.find((c) => c.type === 'linear');
-  if (typeof linear?.skipDelay === 'number' && linear.skipDelay >= 0) facts.push(`Skippable after ${linear.skipDelay} s`);
+  if (typeof linear?.skipDelay === 'number' && linear.skipDelay >= 0)
+    facts.push(`Skippable after ${linear.skipDelay} s`);
   const apis = [...new Set((linear?.mediaFiles ?? []).map((m) => m.apiFramework).filter((a): a is string => !!a))];
   if (apis.length) facts.push(`Interactive: ${apis.join(', ')}`);
   const vendors = (ad.adVerifications ?? []).map((v) => v.vendor || 'unnamed vendor');
   if (vendors.length) facts.push(`Verification: ${[...new Set(vendors)].join(', ')}`);
-  if ((ad.viewableImpression ?? []).some((v) => (v.viewable?.length ?? 0) + (v.notViewable?.length ?? 0) + (v.viewUndetermined?.length ?? 0) > 0)) facts.push('Viewability trackers');
+  if (
+    (ad.viewableImpression ?? []).some(
+      (v) => (v.viewable?.length ?? 0) + (v.notViewable?.length ?? 0) + (v.viewUndetermined?.length ?? 0) > 0,
+    )
+  )
+    facts.push('Viewability trackers');
   const icons = (linear?.icons ?? []).map((i) => i.program || 'icon');
   if (icons.length) facts.push(`Icon: ${icons.join(', ')}`);
   const companions = ad.creatives.filter((c) => c.type === 'companion').flatMap((c) => c.variations ?? []);
@@ -92,7 +104,8 @@ export function adFacts(ad: ParsedAd): string[] {
   const captions = (linear?.closedCaptionFiles ?? []).map((c) => c.language || 'unnamed language');
   if (captions.length) facts.push(`Captions: ${[...new Set(captions)].join(', ')}`);
   if (linear?.mezzanine) facts.push('Mezzanine file');
-  if (linear?.interactiveCreativeFile) facts.push(`Interactive file: ${linear.interactiveCreativeFile.apiFramework || 'unnamed API'}`);
+  if (linear?.interactiveCreativeFile)
+    facts.push(`Interactive file: ${linear.interactiveCreativeFile.apiFramework || 'unnamed API'}`);
   return facts;
 }
 
@@ -114,7 +127,10 @@ export async function loadVast(xml: string, canPlay: (mime: string) => boolean):
   try {
     response = (await client.parseVAST(doc, { timeout: 5000 })) as { ads: ParsedAd[] };
   } catch (error) {
-    return { kind: 'none', message: `The VAST client could not read the answer: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      kind: 'none',
+      message: `The VAST client could not read the answer: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const ad = response.ads[0];
   if (!ad) return { kind: 'none', message: 'The answer is an empty VAST: nothing to play.' };
@@ -152,7 +168,10 @@ export class TrackedEvents {
   constructor(private readonly changed: () => void) {}
 
   add(name: string, templates: readonly unknown[], at: number): void {
-    const urls = templates.map(templateUrl).filter(Boolean).map((url) => ({ url, pattern: trackerUrlPattern(url), status: 'sent' as const }));
+    const urls = templates
+      .map(templateUrl)
+      .filter(Boolean)
+      .map((url) => ({ url, pattern: trackerUrlPattern(url), status: 'sent' as const }));
     this.list.push({ seq: ++this.seq, name, at, urls });
     this.changed();
   }
@@ -171,4 +190,15 @@ export class TrackedEvents {
 }
 
 /** The tracking events of a linear ad the tracker emits, as the events list names them. */
-export const TRACKER_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete', 'pause', 'resume', 'mute', 'unmute', 'skip'] as const;
+export const TRACKER_EVENTS = [
+  'start',
+  'firstQuartile',
+  'midpoint',
+  'thirdQuartile',
+  'complete',
+  'pause',
+  'resume',
+  'mute',
+  'unmute',
+  'skip',
+] as const;

@@ -26,13 +26,15 @@ const jsonRule = (param: PartnerParam): Rule => ({
       throw new Error('Enter valid JSON');
     }
     if (param.type === 'array' && !Array.isArray(parsed)) throw new Error('Enter a JSON list: [ ... ]');
-    if (param.type === 'object' && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) throw new Error('Enter a JSON object: { ... }');
+    if (param.type === 'object' && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)))
+      throw new Error('Enter a JSON object: { ... }');
   },
 });
 
 const numberTagsRule: Rule = {
   validator: async (_rule, value: unknown) => {
-    if (Array.isArray(value) && value.some((v) => !/^-?\d+(\.\d+)?$/.test(String(v).trim()))) throw new Error('Every entry must be a number');
+    if (Array.isArray(value) && value.some((v) => !/^-?\d+(\.\d+)?$/.test(String(v).trim())))
+      throw new Error('Every entry must be a number');
   },
 };
 
@@ -61,12 +63,35 @@ function inputOf(param: PartnerParam, id: string): ReactNode {
     case 'switch':
       return <Switch id={id} />;
     case 'select':
-      return <Select id={id} allowClear placeholder="Not set" options={(param.enum ?? []).map((v) => ({ value: v as string | number, label: String(v) }))} />;
+      return (
+        <Select
+          id={id}
+          allowClear
+          placeholder="Not set"
+          options={(param.enum ?? []).map((v) => ({ value: v as string | number, label: String(v) }))}
+        />
+      );
     case 'tags':
     case 'numberTags':
-      return <Select id={id} mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', ' ']} placeholder="Type a value and press Enter" />;
+      return (
+        <Select
+          id={id}
+          mode="tags"
+          open={false}
+          suffixIcon={null}
+          tokenSeparators={[',', ' ']}
+          placeholder="Type a value and press Enter"
+        />
+      );
     case 'json':
-      return <Input.TextArea id={id} autoSize={{ minRows: 1, maxRows: 6 }} placeholder={placeholderOf(param)} style={{ fontFamily: 'monospace' }} />;
+      return (
+        <Input.TextArea
+          id={id}
+          autoSize={{ minRows: 1, maxRows: 6 }}
+          placeholder={placeholderOf(param)}
+          style={{ fontFamily: 'monospace' }}
+        />
+      );
     default:
       return <Input id={id} data-testid={`param-${id}`} minLength={param.minLength} maxLength={param.maxLength} />;
   }
@@ -91,7 +116,15 @@ function ParamLabel({ param }: { param: PartnerParam }) {
 }
 
 /** One parameter; inside an object parameter (`group`), a required field is required once the object is used. */
-function ParamField({ param, path, group }: { param: PartnerParam; path: Path; group?: { path: Path; fields: readonly PartnerParam[] } }) {
+function ParamField({
+  param,
+  path,
+  group,
+}: {
+  param: PartnerParam;
+  path: Path;
+  group?: { path: Path; fields: readonly PartnerParam[] };
+}) {
   const kind = paramInput(param);
   const name = [...path, param.name];
   const id = name.join('_');
@@ -123,14 +156,17 @@ function ParamField({ param, path, group }: { param: PartnerParam; path: Path; g
           const v: unknown = getFieldValue([...group.path, f.name]);
           return v !== undefined && v !== null && v !== '';
         });
-        if (used && (value === undefined || value === null || value === '')) throw new Error(`${param.name} is required once ${group.path.at(-1)} is set`);
+        if (used && (value === undefined || value === null || value === ''))
+          throw new Error(`${param.name} is required once ${group.path.at(-1)} is set`);
       },
     }));
   }
   if (kind === 'text') rules.push(...patternRule(param.pattern));
   if (kind === 'json') rules.push(jsonRule(param));
   if (kind === 'numberTags') rules.push(numberTagsRule);
-  const extra = [param.description, param.requires?.length ? `Also needs ${param.requires.join(', ')}.` : ''].filter(Boolean).join(' ');
+  const extra = [param.description, param.requires?.length ? `Also needs ${param.requires.join(', ')}.` : '']
+    .filter(Boolean)
+    .join(' ');
   const wide = kind === 'json' || kind === 'tags' || kind === 'numberTags';
 
   return (
@@ -143,7 +179,9 @@ function ParamField({ param, path, group }: { param: PartnerParam; path: Path; g
         valuePropName={kind === 'switch' ? 'checked' : 'value'}
         // Required inside an object once the object is used: not marked "(optional)", the tag says it.
         required={param.required ? true : undefined}
-        dependencies={group ? group.fields.filter((f) => f.name !== param.name).map((f) => [...group.path, f.name]) : undefined}
+        dependencies={
+          group ? group.fields.filter((f) => f.name !== param.name).map((f) => [...group.path, f.name]) : undefined
+        }
       >
         {inputOf(param, id)}
       </Form.Item>
@@ -161,18 +199,32 @@ export function PartnerParamsFields({ partnerId }: { partnerId: string | undefin
   const form = Form.useFormInstance();
   const [showDeprecated, setShowDeprecated] = useState(false);
   const partner = partnerId ? partnerById(partnerId) : undefined;
-  if (!partnerId) return <Typography.Paragraph type="secondary">Pick a partner to set its parameters.</Typography.Paragraph>;
-  if (!partner) return <Alert type="warning" showIcon title={`Partner "${partnerId}" is not in the partner catalogue: pick another one.`} />;
+  if (!partnerId)
+    return <Typography.Paragraph type="secondary">Pick a partner to set its parameters.</Typography.Paragraph>;
+  if (!partner)
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        title={`Partner "${partnerId}" is not in the partner catalogue: pick another one.`}
+      />
+    );
 
   const values = (form.getFieldValue('partnerParams') ?? {}) as Record<string, unknown>;
-  const hasValue = (p: PartnerParam) => values[p.name] !== undefined && values[p.name] !== null && values[p.name] !== '';
+  const hasValue = (p: PartnerParam) =>
+    values[p.name] !== undefined && values[p.name] !== null && values[p.name] !== '';
   const deprecated = partner.params.filter((p) => p.deprecated);
   const sets = suggestedSets(partner);
 
   return (
     <div className="partner-params" data-testid="partner-params">
       {sets.length > 1 && (
-        <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`${partner.name} needs ${requiredSetsText(sets)}.`} />
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`${partner.name} needs ${requiredSetsText(sets)}.`}
+        />
       )}
       <Row gutter={12}>
         {partner.params.map((p) => {
@@ -189,7 +241,9 @@ export function PartnerParamsFields({ partnerId }: { partnerId: string | undefin
       </Row>
       {deprecated.some((p) => !hasValue(p)) && (
         <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => setShowDeprecated((v) => !v)}>
-          {showDeprecated ? 'Hide deprecated parameters' : `Show ${deprecated.filter((p) => !hasValue(p)).length} deprecated parameters`}
+          {showDeprecated
+            ? 'Hide deprecated parameters'
+            : `Show ${deprecated.filter((p) => !hasValue(p)).length} deprecated parameters`}
         </Button>
       )}
     </div>

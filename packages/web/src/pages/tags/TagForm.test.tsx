@@ -55,7 +55,9 @@ describe('TagForm with a PreBid partner', () => {
     // The stored bidder code shows as the partner's Prebid variant.
     expect(screen.getByText('AppNexus')).toBeTruthy();
     const placement = screen.getByTestId('param-partnerParams_placement_id');
-    const placementInput = (placement.tagName === 'INPUT' ? placement : placement.querySelector('input')) as HTMLInputElement;
+    const placementInput = (
+      placement.tagName === 'INPUT' ? placement : placement.querySelector('input')
+    ) as HTMLInputElement;
     expect(placementInput.getAttribute('role')).toBe('spinbutton');
     expect(placementInput.value).toBe('27412356');
     expect(document.querySelector('#partnerParams_use_pmt_rule')?.getAttribute('role')).toBe('switch');
@@ -72,7 +74,11 @@ describe('TagForm with a PreBid partner', () => {
       values = (await form.validateFields()) as Record<string, unknown>;
     });
     const body = tagToBody(values);
-    expect(body).toMatchObject({ integration: 'PreBid', partner: 'appnexusP', price: { type: 'revshare', percent: 90 } });
+    expect(body).toMatchObject({
+      integration: 'PreBid',
+      partner: 'appnexusP',
+      price: { type: 'revshare', percent: 90 },
+    });
     // 'unlimited' and a real 0 come back as they were.
     expect(body).toMatchObject({ qpsLimit: 'unlimited', dailyRequestCap: 20_000, dailyImpCap: 0 });
     expect(body.partnerParams).toEqual({ placement_id: 555, member: 9325, position: 'above', use_pmt_rule: true });
@@ -87,12 +93,22 @@ describe('TagForm with a PreBid partner', () => {
     await act(async () => {
       await form.validateFields().catch(() => undefined);
     });
-    await waitFor(() => expect(screen.getAllByText('AppNexus needs placement_id, or inv_code + member').length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(screen.getAllByText('AppNexus needs placement_id, or inv_code + member').length).toBeGreaterThan(0),
+    );
   });
 });
 
 describe('TagForm with an RTB partner', () => {
-  const RTB_TAG = { ...APPNEXUS_TAG, id: 42, integration: 'RTB', endpoint: 'https://bid.dsp.example/ortb', partner: '', partnerParams: {}, userSyncUrl: 'https://sync.dsp.example/u?redir=${REDIRECT}' } satisfies ResourceRow;
+  const RTB_TAG = {
+    ...APPNEXUS_TAG,
+    id: 42,
+    integration: 'RTB',
+    endpoint: 'https://bid.dsp.example/ortb',
+    partner: '',
+    partnerParams: {},
+    userSyncUrl: 'https://sync.dsp.example/u?redir=${REDIRECT}',
+  } satisfies ResourceRow;
 
   it("offers the partner's user sync URL, sends it, and shows where the partner sends the browser back", async () => {
     let form!: FormInstance;
@@ -105,14 +121,25 @@ describe('TagForm with an RTB partner', () => {
         </Form>
       );
     }
-    renderWithAuth(<RtbHarness />, makeUser('demand', { config: { host: 'https://ads.example.com', landing: '', database: 'default' } }));
+    renderWithAuth(
+      <RtbHarness />,
+      makeUser('demand', { config: { host: 'https://ads.example.com', landing: '', database: 'default' } }),
+    );
     const input = (await screen.findByTestId('tag-sync-url')) as HTMLInputElement;
     expect(input.value).toBe('https://sync.dsp.example/u?redir=${REDIRECT}');
-    expect(screen.getByTestId('tag-setuid-url').textContent).toBe('https://ads.example.com/setuid?bidder=adplane_tag_42&uid=$UID');
+    expect(screen.getByTestId('tag-setuid-url').textContent).toBe(
+      'https://ads.example.com/setuid?bidder=adplane_tag_42&uid=$UID',
+    );
     fireEvent.change(input, { target: { value: 'https://sync.dsp.example/other?r=${REDIRECT}' } });
     await waitFor(() => expect(form.getFieldValue('userSyncUrl')).toBe('https://sync.dsp.example/other?r=${REDIRECT}'));
-    expect(tagToBody(form.getFieldsValue(true) as Record<string, unknown>)).toMatchObject({ integration: 'RTB', endpoint: 'https://bid.dsp.example/ortb', userSyncUrl: 'https://sync.dsp.example/other?r=${REDIRECT}' });
+    expect(tagToBody(form.getFieldsValue(true) as Record<string, unknown>)).toMatchObject({
+      integration: 'RTB',
+      endpoint: 'https://bid.dsp.example/ortb',
+      userSyncUrl: 'https://sync.dsp.example/other?r=${REDIRECT}',
+    });
     // another integration sends no sync URL
-    expect(tagToBody({ ...RTB_TAG, integration: 'VAST', vastUrl: 'https://v.example/tag' })).not.toHaveProperty('userSyncUrl');
+    expect(tagToBody({ ...RTB_TAG, integration: 'VAST', vastUrl: 'https://v.example/tag' })).not.toHaveProperty(
+      'userSyncUrl',
+    );
   });
 });

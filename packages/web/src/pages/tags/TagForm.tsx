@@ -49,7 +49,12 @@ function VastUrlField({ readOnly }: { readOnly: boolean }) {
         ]}
         extra="The demand partner's VAST tag. Put the macros where the partner expects each value."
       >
-        <Input.TextArea ref={ref} autoSize={{ minRows: 3, maxRows: 8 }} placeholder="https://vast.partner.example/vast?w={{width}}&h={{height}}&cb={{cachebuster}}" data-testid="tag-vast-url" />
+        <Input.TextArea
+          ref={ref}
+          autoSize={{ minRows: 3, maxRows: 8 }}
+          placeholder="https://vast.partner.example/vast?w={{width}}&h={{height}}&cb={{cachebuster}}"
+          data-testid="tag-vast-url"
+        />
       </Form.Item>
       {!readOnly && user.vastParams.length > 0 && (
         <div className="macro-helper" data-testid="macro-helper">
@@ -58,7 +63,12 @@ function VastUrlField({ readOnly }: { readOnly: boolean }) {
           </Typography.Text>
           {user.vastParams.map((m) => (
             <Tooltip key={m.param} title={`${m.description} (parameter ${m.param})`}>
-              <button type="button" className="macro-chip" onClick={() => insert(m.macro)} data-testid={`macro-${m.param}`}>
+              <button
+                type="button"
+                className="macro-chip"
+                onClick={() => insert(m.macro)}
+                data-testid={`macro-${m.param}`}
+              >
                 {m.macro}
               </button>
             </Tooltip>
@@ -131,11 +141,14 @@ function PartnerSyncFields({ tagId }: { tagId: number | undefined }) {
         label={label('userSyncUrl', 'User sync URL')}
         extra={
           <>
-            The partner&apos;s cookie-sync URL, for browsers coming through Prebid.js. Put <Typography.Text code>{'${REDIRECT}'}</Typography.Text> where it
-            takes the address to send the browser back to (<Typography.Text code>{'${GDPR}'}</Typography.Text>,{' '}
-            <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>, <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>,{' '}
-            <Typography.Text code>{'${GPP}'}</Typography.Text> and <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). Its id then goes
-            out as buyeruid in its bid requests. Empty = no sync.
+            The partner&apos;s cookie-sync URL, for browsers coming through Prebid.js. Put{' '}
+            <Typography.Text code>{'${REDIRECT}'}</Typography.Text> where it takes the address to send the browser back
+            to (<Typography.Text code>{'${GDPR}'}</Typography.Text>,{' '}
+            <Typography.Text code>{'${GDPR_CONSENT}'}</Typography.Text>,{' '}
+            <Typography.Text code>{'${US_PRIVACY}'}</Typography.Text>,{' '}
+            <Typography.Text code>{'${GPP}'}</Typography.Text> and{' '}
+            <Typography.Text code>{'${GPP_SID}'}</Typography.Text> are filled too). Its id then goes out as buyeruid in
+            its bid requests. Empty = no sync.
           </>
         }
       >
@@ -143,7 +156,9 @@ function PartnerSyncFields({ tagId }: { tagId: number | undefined }) {
       </Form.Item>
       {tagId ? (
         <div className="tag-setuid">
-          <Typography.Text type="secondary">Where the partner sends the browser back, its id in place of $UID:</Typography.Text>{' '}
+          <Typography.Text type="secondary">
+            Where the partner sends the browser back, its id in place of $UID:
+          </Typography.Text>{' '}
           <CopyValue value={partnerSetuidUrl(user.config.host, tagId)} testId="tag-setuid-url" />
         </div>
       ) : null}
@@ -161,7 +176,11 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
       <NameStatusRow placeholder="Partner - inventory - integration" message="Name the tag" testId="tag-name" />
 
       <Form.Item name="integration" label={label('integration', 'Integration')}>
-        <Radio.Group optionType="button" options={INTEGRATION_OPTIONS.map((o) => ({ value: o.id, label: o.name }))} data-testid="tag-integration" />
+        <Radio.Group
+          optionType="button"
+          options={INTEGRATION_OPTIONS.map((o) => ({ value: o.id, label: o.name }))}
+          data-testid="tag-integration"
+        />
       </Form.Item>
       {integration === 'VAST' && <VastUrlField readOnly={readOnly} />}
       {integration === 'RTB' && (
@@ -219,12 +238,20 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="dailyRequestCap" label={label('dailyRequestCap', 'Daily request cap')} extra="Empty = unlimited; 0 stops the tag">
+          <Form.Item
+            name="dailyRequestCap"
+            label={label('dailyRequestCap', 'Daily request cap')}
+            extra="Empty = unlimited; 0 stops the tag"
+          >
             <LimitInput data-testid="tag-daily-requests" />
           </Form.Item>
         </Col>
         <Col span={8}>
-          <Form.Item name="dailyImpCap" label={label('dailyImpCap', 'Daily impression cap')} extra="Empty = unlimited; 0 stops the tag">
+          <Form.Item
+            name="dailyImpCap"
+            label={label('dailyImpCap', 'Daily impression cap')}
+            extra="Empty = unlimited; 0 stops the tag"
+          >
             <LimitInput data-testid="tag-daily-imps" />
           </Form.Item>
         </Col>
@@ -238,7 +265,11 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="advertiserId" label={label('advertiserId', 'Advertiser')} extra="The advertiser sees this tag's numbers">
+          <Form.Item
+            name="advertiserId"
+            label={label('advertiserId', 'Advertiser')}
+            extra="The advertiser sees this tag's numbers"
+          >
             <RefSelect kind="advs" placeholder="None" />
           </Form.Item>
         </Col>

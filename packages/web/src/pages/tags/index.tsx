@@ -62,7 +62,6 @@ export function tagToBody(values: Record<string, unknown>): Record<string, unkno
   }
 }
 
-
 /** Demand tags: the VAST, OpenRTB and Prebid demand sources the tenant's channels call. */
 export default function TagsPage() {
   const { items: advertisers } = useList('advertisers');
@@ -96,16 +95,29 @@ export default function TagsPage() {
       render: (p: unknown) => <EllipsisText text={priceText(p)} />,
     },
     { title: 'Floor', dataIndex: 'floorCpm', key: 'floorCpm', align: 'right', width: COLUMN_WIDTHS.money, render: usd },
-    { title: 'Timeout', dataIndex: 'timeoutMs', key: 'timeoutMs', align: 'right', width: COLUMN_WIDTHS.count, render: (v: number) => `${v.toLocaleString('en-US')} ms` },
-    { title: 'Priority', dataIndex: 'priority', key: 'priority', sorter: true, align: 'right', width: COLUMN_WIDTHS.count },
+    {
+      title: 'Timeout',
+      dataIndex: 'timeoutMs',
+      key: 'timeoutMs',
+      align: 'right',
+      width: COLUMN_WIDTHS.count,
+      render: (v: number) => `${v.toLocaleString('en-US')} ms`,
+    },
+    {
+      title: 'Priority',
+      dataIndex: 'priority',
+      key: 'priority',
+      sorter: true,
+      align: 'right',
+      width: COLUMN_WIDTHS.count,
+    },
     {
       title: 'Advertiser',
       dataIndex: 'advertiserId',
       key: 'advertiserId',
       width: COLUMN_WIDTHS.account,
       ellipsis: { showTitle: false },
-      render: (id: number | null) =>
-        orEmpty(id, (v) => <EllipsisText text={advNames.get(v) ?? `#${v}`} />),
+      render: (id: number | null) => orEmpty(id, (v) => <EllipsisText text={advNames.get(v) ?? `#${v}`} />),
     },
   ];
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PARTNER_BY_ID, validatePartnerParams } from '@adplane/shared';
-import { PARTNER_OPTIONS, missingRequired, paramInput, partnerFormId, partnerParamsToBody, partnerParamsToForm } from './partnerParams.js';
+import {
+  PARTNER_OPTIONS,
+  missingRequired,
+  paramInput,
+  partnerFormId,
+  partnerParamsToBody,
+  partnerParamsToForm,
+} from './partnerParams.js';
 
 const pubmatic = PARTNER_BY_ID.get('pubmatic')!;
 const appnexus = PARTNER_BY_ID.get('appnexus')!;
@@ -50,23 +57,49 @@ describe('partner parameter form', () => {
       keywords: '',
       private_sizes: '[{"w":300,"h":250}]',
     });
-    expect(body).toEqual({ placement_id: 27412356, member: 9325, reserve: 1.5, position: 'above', use_pmt_rule: false, private_sizes: [{ w: 300, h: 250 }] });
+    expect(body).toEqual({
+      placement_id: 27412356,
+      member: 9325,
+      reserve: 1.5,
+      position: 'above',
+      use_pmt_rule: false,
+      private_sizes: [{ w: 300, h: 250 }],
+    });
     expect(validatePartnerParams('appnexusP', body).ok).toBe(true);
   });
 
   it('keeps text for a parameter that takes text or numbers when the text is not a number', () => {
     expect(partnerParamsToBody(appnexus.params, { member: 'acme-9325' })).toEqual({ member: 'acme-9325' });
-    expect(partnerParamsToBody(appnexus.params, { keywords: '{"genre":"news"}' })).toEqual({ keywords: { genre: 'news' } });
+    expect(partnerParamsToBody(appnexus.params, { keywords: '{"genre":"news"}' })).toEqual({
+      keywords: { genre: 'news' },
+    });
   });
 
   it('round-trips stored parameters through the form', () => {
-    const stored = { publisherId: '161243', adSlot: 'slot@300x250', acat: ['IAB1'], wrapper: { profile: 12, version: 3 }, keywords: [{ key: 'k', value: ['v'] }] };
+    const stored = {
+      publisherId: '161243',
+      adSlot: 'slot@300x250',
+      acat: ['IAB1'],
+      wrapper: { profile: 12, version: 3 },
+      keywords: [{ key: 'k', value: ['v'] }],
+    };
     const form = partnerParamsToForm(pubmatic.params, stored);
-    expect(form).toEqual({ publisherId: '161243', adSlot: 'slot@300x250', acat: ['IAB1'], wrapper: { profile: 12, version: 3 }, keywords: '[{"key":"k","value":["v"]}]' });
+    expect(form).toEqual({
+      publisherId: '161243',
+      adSlot: 'slot@300x250',
+      acat: ['IAB1'],
+      wrapper: { profile: 12, version: 3 },
+      keywords: '[{"key":"k","value":["v"]}]',
+    });
     expect(partnerParamsToBody(pubmatic.params, form)).toEqual(stored);
 
     const seeded = { placement_id: 27412356, member: '9325', position: 'above', use_pmt_rule: false };
-    expect(partnerParamsToForm(appnexus.params, seeded)).toEqual({ placement_id: 27412356, member: 9325, position: 'above', use_pmt_rule: false });
+    expect(partnerParamsToForm(appnexus.params, seeded)).toEqual({
+      placement_id: 27412356,
+      member: 9325,
+      position: 'above',
+      use_pmt_rule: false,
+    });
   });
 
   it("names the required combination a partner's parameters miss", () => {

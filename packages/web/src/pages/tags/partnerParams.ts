@@ -14,7 +14,12 @@ export function paramInput(param: PartnerParam): ParamInput {
   if (param.enum?.length) return 'select';
   if (param.type === 'integer' || param.type === 'number') return 'number';
   if (param.type === 'boolean') return 'switch';
-  if (param.type === 'array') return param.itemType === 'string' ? 'tags' : param.itemType === 'integer' || param.itemType === 'number' ? 'numberTags' : 'json';
+  if (param.type === 'array')
+    return param.itemType === 'string'
+      ? 'tags'
+      : param.itemType === 'integer' || param.itemType === 'number'
+        ? 'numberTags'
+        : 'json';
   if (param.type === 'object') return 'json';
   return 'text';
 }
@@ -25,9 +30,10 @@ function partnerTagId(partner: PartnerDefinition): string {
 }
 
 /** The partner select of a PreBid tag, by name. */
-export const PARTNER_OPTIONS: readonly { value: string; label: string }[] = PARTNERS.map((p) => ({ value: partnerTagId(p), label: p.name })).sort((a, b) =>
-  a.label.localeCompare(b.label),
-);
+export const PARTNER_OPTIONS: readonly { value: string; label: string }[] = PARTNERS.map((p) => ({
+  value: partnerTagId(p),
+  label: p.name,
+})).sort((a, b) => a.label.localeCompare(b.label));
 
 /** A stored partner id (`pubmatic` or `pubmaticP`) as the select shows it; unknown ids stay as they are. */
 export function partnerFormId(id: unknown): string {
@@ -79,7 +85,8 @@ export function partnerParamsToForm(params: readonly PartnerParam[], stored: unk
   return values;
 }
 
-const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+const empty = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
 /** Text that is JSON of a list or an object, for parameters that take those too (appnexus keywords). */
 function maybeJson(text: string, param: PartnerParam): unknown {
@@ -121,7 +128,9 @@ export function partnerParamsToBody(params: readonly PartnerParam[], values: unk
         body[param.name] = (v as unknown[]).map((x) => String(x).trim()).filter(Boolean);
         break;
       case 'numberTags':
-        body[param.name] = (v as unknown[]).map((x) => numberFrom(x, { type: param.itemType ?? 'number', types: [param.itemType ?? 'number'] }));
+        body[param.name] = (v as unknown[]).map((x) =>
+          numberFrom(x, { type: param.itemType ?? 'number', types: [param.itemType ?? 'number'] }),
+        );
         break;
       case 'json':
         body[param.name] = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
@@ -158,5 +167,7 @@ export function missingRequired(partner: PartnerDefinition, body: Record<string,
   const sets = partner.requiredSets.filter((s) => s.length > 0);
   if (sets.length === 0 || sets.some((set) => set.every((name) => body[name] !== undefined))) return null;
   const suggested = suggestedSets(partner);
-  return suggested.length === 1 ? `${partner.name} needs ${suggested[0].join(' and ')}` : `${partner.name} needs ${requiredSetsText(suggested)}`;
+  return suggested.length === 1
+    ? `${partner.name} needs ${suggested[0].join(' and ')}`
+    : `${partner.name} needs ${requiredSetsText(suggested)}`;
 }

@@ -28,7 +28,10 @@ function filterTree(nodes: CheckTreeNode[], text: string): { nodes: CheckTreeNod
  * Checked and half-checked keys over the whole tree. The tree checks strictly (no conduction of its
  * own) so that a search that hides some children does not make their parent look fully checked.
  */
-export function checkState(nodes: CheckTreeNode[], checkedKeys: readonly string[]): { checked: string[]; halfChecked: string[] } {
+export function checkState(
+  nodes: CheckTreeNode[],
+  checkedKeys: readonly string[],
+): { checked: string[]; halfChecked: string[] } {
   const checked = new Set(checkedKeys);
   const halfChecked: string[] = [];
   for (const n of nodes) {
@@ -85,7 +88,13 @@ export function CheckTree(props: {
         <Button size="small" onClick={() => setExpanded([])} disabled={searching || expanded.length === 0}>
           Collapse all
         </Button>
-        <Button size="small" danger onClick={props.onClear} disabled={props.disabled || props.chips.length === 0} data-testid={`${props.testId}-clear`}>
+        <Button
+          size="small"
+          danger
+          onClick={props.onClear}
+          disabled={props.disabled || props.chips.length === 0}
+          data-testid={`${props.testId}-clear`}
+        >
           Clear
         </Button>
       </div>
@@ -114,7 +123,12 @@ export function CheckTree(props: {
         ) : (
           <>
             {props.chips.slice(0, CHIPS_SHOWN).map((c) => (
-              <Tag key={c.value} closable={!props.disabled} onClose={() => props.onRemoveChip(c.value)} style={{ marginInlineEnd: 0 }}>
+              <Tag
+                key={c.value}
+                closable={!props.disabled}
+                onClose={() => props.onRemoveChip(c.value)}
+                style={{ marginInlineEnd: 0 }}
+              >
                 {c.label}
               </Tag>
             ))}

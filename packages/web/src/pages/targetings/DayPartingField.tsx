@@ -43,8 +43,18 @@ const axisStyle = (on: boolean, disabled: boolean): CSSProperties => ({
  * ticked day at every ticked hour (the contract stores days x hours); click or drag across the day
  * labels on the left and the hour labels on top to paint them on or off, or use the shortcuts.
  */
-export function DayPartingField(props: { value?: DayPartingValue; onChange?: (v: DayPartingValue) => void; disabled?: boolean; id?: string }) {
-  const value: DayPartingValue = props.value ?? { enabled: false, timezone: 0, days: [...ALL_DAYS], hours: [...ALL_HOURS] };
+export function DayPartingField(props: {
+  value?: DayPartingValue;
+  onChange?: (v: DayPartingValue) => void;
+  disabled?: boolean;
+  id?: string;
+}) {
+  const value: DayPartingValue = props.value ?? {
+    enabled: false,
+    timezone: 0,
+    days: [...ALL_DAYS],
+    hours: [...ALL_HOURS],
+  };
   const drag = useRef<Drag | null>(null);
   const latest = useRef(value);
   latest.current = value;
@@ -89,7 +99,12 @@ export function DayPartingField(props: { value?: DayPartingValue; onChange?: (v:
     <div id={props.id}>
       <Space wrap size={16} style={{ marginBottom: 12 }}>
         <Space>
-          <Switch checked={value.enabled} onChange={(enabled) => emit({ enabled })} disabled={locked} data-testid="daypart-enabled" />
+          <Switch
+            checked={value.enabled}
+            onChange={(enabled) => emit({ enabled })}
+            disabled={locked}
+            data-testid="daypart-enabled"
+          />
           <span>{value.enabled ? 'Serve only at the hours below' : 'Off: serves around the clock'}</span>
         </Space>
         <Space>
@@ -106,13 +121,25 @@ export function DayPartingField(props: { value?: DayPartingValue; onChange?: (v:
       </Space>
       <Space wrap size={4} style={{ marginBottom: 8 }}>
         {DAY_SHORTCUTS.map((s) => (
-          <Button key={s.key} size="small" disabled={gridOff} onClick={() => emit(applyShortcut(latest.current, s.key))} data-testid={`daypart-${s.key}`}>
+          <Button
+            key={s.key}
+            size="small"
+            disabled={gridOff}
+            onClick={() => emit(applyShortcut(latest.current, s.key))}
+            data-testid={`daypart-${s.key}`}
+          >
             {s.label}
           </Button>
         ))}
         <span style={{ width: 8 }} />
         {HOUR_SHORTCUTS.map((s) => (
-          <Button key={s.key} size="small" disabled={gridOff} onClick={() => emit(applyShortcut(latest.current, s.key))} data-testid={`daypart-${s.key}`}>
+          <Button
+            key={s.key}
+            size="small"
+            disabled={gridOff}
+            onClick={() => emit(applyShortcut(latest.current, s.key))}
+            data-testid={`daypart-${s.key}`}
+          >
             {s.label}
           </Button>
         ))}
@@ -185,7 +212,8 @@ export function DayPartingField(props: { value?: DayPartingValue; onChange?: (v:
         })}
       </div>
       <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: '8px 0 0' }}>
-        Blue cells serve: every ticked day at every ticked hour. Click or drag across the days on the left and the hours on top.
+        Blue cells serve: every ticked day at every ticked hour. Click or drag across the days on the left and the hours
+        on top.
       </Typography.Paragraph>
       <Typography.Text strong data-testid="daypart-summary">
         {describeDayParting(value)}

@@ -41,8 +41,15 @@ export function FilterField<K extends 'values' | 'ids', T>(props: {
           onChange={(v) => emit({ mode: v as FilterMode })}
           data-testid={`${props.testId}-mode`}
         />
-        <Typography.Text type={items.length === 0 ? 'secondary' : mode === 'exclude' ? 'danger' : 'success'} style={{ fontSize: 12 }}>
-          {items.length === 0 ? `Nothing picked: ${props.anyText}` : mode === 'exclude' ? `Blocks the ${items.length} picked` : `Only the ${items.length} picked`}
+        <Typography.Text
+          type={items.length === 0 ? 'secondary' : mode === 'exclude' ? 'danger' : 'success'}
+          style={{ fontSize: 12 }}
+        >
+          {items.length === 0
+            ? `Nothing picked: ${props.anyText}`
+            : mode === 'exclude'
+              ? `Blocks the ${items.length} picked`
+              : `Only the ${items.length} picked`}
         </Typography.Text>
       </div>
       {props.children(items, (next) => emit({ items: next }))}

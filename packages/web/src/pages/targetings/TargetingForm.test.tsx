@@ -10,7 +10,10 @@ import { BLOCKED_AD_CATEGORIES_HELP, TargetingForm } from './TargetingForm.js';
 vi.setConfig({ testTimeout: 20_000 });
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', vi.fn<typeof fetch>(async () => jsonResponse([])));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn<typeof fetch>(async () => jsonResponse([])),
+  );
 });
 
 afterEach(() => {
@@ -32,7 +35,8 @@ function Harness({ rules = emptyTargetingRules(), readOnly = false }: { rules?: 
 
 const blockedTree = () => screen.getByTestId('targeting-blocked-ad-tree');
 /** The checkbox of one node of a CheckTree (`tree-node-<key>` is set on each tree node). */
-const nodeCheckbox = (tree: HTMLElement, key: string) => tree.querySelector(`[data-testid="tree-node-${key}"] .ant-tree-checkbox`);
+const nodeCheckbox = (tree: HTMLElement, key: string) =>
+  tree.querySelector(`[data-testid="tree-node-${key}"] .ant-tree-checkbox`);
 
 describe('<TargetingForm> blocked ad categories', () => {
   it('offers "Blocked ad categories" beside the content categories, saying it refuses ads, not requests', () => {

@@ -22,7 +22,15 @@ import { DayPartingField } from './DayPartingField.js';
 import { dayPartingProblem, type DayPartingValue } from './dayParting.js';
 import { FilterField } from './FilterField.js';
 import { type RulesLike, summarizeTargeting, targetingParts } from './summary.js';
-import { IAB_TREE, REGION_TREE, iabCheckedKeys, iabLeaves, regionCheckedKeys, toggleIab, toggleRegion } from './trees.js';
+import {
+  IAB_TREE,
+  REGION_TREE,
+  iabCheckedKeys,
+  iabLeaves,
+  regionCheckedKeys,
+  toggleIab,
+  toggleRegion,
+} from './trees.js';
 import { NameStatusRow } from '../../resources/formParts.js';
 
 const countryOptions = COUNTRIES.map((c) => ({ value: c.id, label: `${c.name} (${c.id})` }));
@@ -36,9 +44,21 @@ const iabChip = (id: string) => {
 const regionChip = (id: string) => ({ value: id, label: REGION_BY_ID.get(id)?.name ?? countryName(id) });
 
 /** A checkbox group laid out in columns, so that eleven browser families do not wrap raggedly. */
-function CheckGrid(props: { options: { value: string; label: string }[]; value: string[]; onChange: (v: string[]) => void; disabled?: boolean; testId: string }) {
+function CheckGrid(props: {
+  options: { value: string; label: string }[];
+  value: string[];
+  onChange: (v: string[]) => void;
+  disabled?: boolean;
+  testId: string;
+}) {
   return (
-    <Checkbox.Group value={props.value} onChange={(v) => props.onChange(v as string[])} disabled={props.disabled} style={{ width: '100%' }} data-testid={props.testId}>
+    <Checkbox.Group
+      value={props.value}
+      onChange={(v) => props.onChange(v as string[])}
+      disabled={props.disabled}
+      style={{ width: '100%' }}
+      data-testid={props.testId}
+    >
       <Row gutter={[8, 4]} style={{ width: '100%' }}>
         {props.options.map((o) => (
           <Col span={6} key={o.value}>
@@ -52,11 +72,25 @@ function CheckGrid(props: { options: { value: string; label: string }[]; value: 
 
 /** Help under "Blocked ad categories": it refuses ads, where the content categories refuse requests. */
 export const BLOCKED_AD_CATEGORIES_HELP =
-  'Brand safety: ads in these categories never serve where this targeting applies (our creatives, demand tags\' ads, programmatic bids), and programmatic demand is told so (OpenRTB bcat). It refuses ads, not requests, unlike the content categories above. A top-level category blocks all its sub-categories. Nothing checked: no ad is blocked for its category.';
+  "Brand safety: ads in these categories never serve where this targeting applies (our creatives, demand tags' ads, programmatic bids), and programmatic demand is told so (OpenRTB bcat). It refuses ads, not requests, unlike the content categories above. A top-level category blocks all its sub-categories. Nothing checked: no ad is blocked for its category.";
 
 /** The blocked ad categories (a plain list of IAB codes, no include/exclude) on the IAB tree. */
 /** The IAB category tree: a top-level category checked stands for its sub-categories (trees.ts). */
-function IabTree({ values, set, testId, searchPlaceholder, height, disabled }: { values: string[]; set: (v: string[]) => void; testId: string; searchPlaceholder: string; height: number; disabled: boolean | undefined }) {
+function IabTree({
+  values,
+  set,
+  testId,
+  searchPlaceholder,
+  height,
+  disabled,
+}: {
+  values: string[];
+  set: (v: string[]) => void;
+  testId: string;
+  searchPlaceholder: string;
+  height: number;
+  disabled: boolean | undefined;
+}) {
   return (
     <CheckTree
       testId={testId}
@@ -73,8 +107,25 @@ function IabTree({ values, set, testId, searchPlaceholder, height, disabled }: {
   );
 }
 
-function BlockedCategoriesField({ value, onChange, disabled }: { value?: string[]; onChange?: (v: string[]) => void; disabled?: boolean }) {
-  return <IabTree values={value ?? []} set={(v) => onChange?.(v)} testId="targeting-blocked-ad-tree" searchPlaceholder="Find a category to block: gambling, IAB7..." height={280} disabled={disabled} />;
+function BlockedCategoriesField({
+  value,
+  onChange,
+  disabled,
+}: {
+  value?: string[];
+  onChange?: (v: string[]) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <IabTree
+      values={value ?? []}
+      set={(v) => onChange?.(v)}
+      testId="targeting-blocked-ad-tree"
+      searchPlaceholder="Find a category to block: gambling, IAB7..."
+      height={280}
+      disabled={disabled}
+    />
+  );
 }
 
 /** Holds a value the form does not show (publisher and creative lists outside V2V), so that saving keeps it. */
@@ -92,7 +143,9 @@ const TAB_RULES: Record<string, RuleKey[]> = {
 };
 
 function tabLabel(label: string, rules: RulesLike | undefined, key: string): ReactNode {
-  const count = rules ? targetingParts(Object.fromEntries(TAB_RULES[key].map((k) => [k, rules[k]])) as RulesLike).length : 0;
+  const count = rules
+    ? targetingParts(Object.fromEntries(TAB_RULES[key].map((k) => [k, rules[k]])) as RulesLike).length
+    : 0;
   return (
     <span data-testid={`targeting-tab-${key}`}>
       {label}
@@ -116,15 +169,37 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
   const listField = (kind: ResourceKind, key: 'appLists' | 'pubLists' | 'creLists', text: string, any: string) => (
     <Form.Item name={['rules', key]} label={label(text, `rules.${key}`)}>
       <FilterField<'ids', number> itemsKey="ids" anyText={any} testId={`targeting-${key}`} disabled={readOnly}>
-        {(ids, set) => <RefSelect kind={kind} multiple value={ids} onChange={(v) => set((v as number[]) ?? [])} disabled={readOnly} placeholder="Any" />}
+        {(ids, set) => (
+          <RefSelect
+            kind={kind}
+            multiple
+            value={ids}
+            onChange={(v) => set((v as number[]) ?? [])}
+            disabled={readOnly}
+            placeholder="Any"
+          />
+        )}
       </FilterField>
     </Form.Item>
   );
 
-  const checkFilter = (key: 'devices' | 'os' | 'browsers' | 'tvFamilies', text: string, items: readonly ReferenceItem[], any: string) => (
+  const checkFilter = (
+    key: 'devices' | 'os' | 'browsers' | 'tvFamilies',
+    text: string,
+    items: readonly ReferenceItem[],
+    any: string,
+  ) => (
     <Form.Item name={['rules', key]} label={label(text, `rules.${key}`)}>
       <FilterField<'values', string> itemsKey="values" anyText={any} testId={`targeting-${key}`} disabled={readOnly}>
-        {(values, set) => <CheckGrid options={toOptions(items)} value={values} onChange={set} disabled={readOnly} testId={`targeting-${key}-options`} />}
+        {(values, set) => (
+          <CheckGrid
+            options={toOptions(items)}
+            value={values}
+            onChange={set}
+            disabled={readOnly}
+            testId={`targeting-${key}-options`}
+          />
+        )}
       </FilterField>
     </Form.Item>
   );
@@ -137,7 +212,12 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
       children: (
         <>
           <Form.Item name={['rules', 'countries']} label={label('Countries', 'rules.countries')}>
-            <FilterField<'values', string> itemsKey="values" anyText="any country" testId="targeting-countries" disabled={readOnly}>
+            <FilterField<'values', string>
+              itemsKey="values"
+              anyText="any country"
+              testId="targeting-countries"
+              disabled={readOnly}
+            >
               {(values, set) => (
                 <Select
                   mode="multiple"
@@ -159,7 +239,12 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
             label={label('Regions', 'rules.regions')}
             extra="Checking a region targets all its countries and is saved as the region; a partly checked region is saved as its countries."
           >
-            <FilterField<'values', string> itemsKey="values" anyText="any region" testId="targeting-regions" disabled={readOnly}>
+            <FilterField<'values', string>
+              itemsKey="values"
+              anyText="any region"
+              testId="targeting-regions"
+              disabled={readOnly}
+            >
               {(values, set) => (
                 <CheckTree
                   testId="targeting-region-tree"
@@ -177,7 +262,12 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
             </FilterField>
           </Form.Item>
           <Form.Item name={['rules', 'usStates']} label={label('US states', 'rules.usStates')}>
-            <FilterField<'values', string> itemsKey="values" anyText="any state" testId="targeting-us-states" disabled={readOnly}>
+            <FilterField<'values', string>
+              itemsKey="values"
+              anyText="any state"
+              testId="targeting-us-states"
+              disabled={readOnly}
+            >
               {(values, set) => (
                 <Select
                   mode="multiple"
@@ -220,8 +310,22 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
             label={label('IAB content categories', 'rules.iabCategories')}
             extra="What the page, app or video is about: a request outside these categories is refused. Checking a top-level category covers all its sub-categories and is saved as that category alone."
           >
-            <FilterField<'values', string> itemsKey="values" anyText="any content" testId="targeting-iab" disabled={readOnly}>
-              {(values, set) => <IabTree values={values} set={set} testId="targeting-iab-tree" searchPlaceholder="Find a category: sports, IAB17..." height={340} disabled={readOnly} />}
+            <FilterField<'values', string>
+              itemsKey="values"
+              anyText="any content"
+              testId="targeting-iab"
+              disabled={readOnly}
+            >
+              {(values, set) => (
+                <IabTree
+                  values={values}
+                  set={set}
+                  testId="targeting-iab-tree"
+                  searchPlaceholder="Find a category: sports, IAB17..."
+                  height={340}
+                  disabled={readOnly}
+                />
+              )}
             </FilterField>
           </Form.Item>
           <Form.Item
@@ -255,8 +359,16 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
               <Kept />
             </Form.Item>
           )}
-          <Form.Item name={['rules', 'playerSizes']} label={label('Player sizes', 'rules.playerSizes')} extra="Nothing ticked: any player size.">
-            <Checkbox.Group options={PLAYER_SIZES.map((p) => ({ value: p.id, label: p.label }))} disabled={readOnly} data-testid="targeting-player-sizes" />
+          <Form.Item
+            name={['rules', 'playerSizes']}
+            label={label('Player sizes', 'rules.playerSizes')}
+            extra="Nothing ticked: any player size."
+          >
+            <Checkbox.Group
+              options={PLAYER_SIZES.map((p) => ({ value: p.id, label: p.label }))}
+              disabled={readOnly}
+              data-testid="targeting-player-sizes"
+            />
           </Form.Item>
         </>
       ),
@@ -287,7 +399,12 @@ export function TargetingForm({ form, readOnly }: ResourceFormProps) {
   return (
     <>
       <NameStatusRow placeholder="e.g. US CTV prime time" message="Give the targeting a name" testId="targeting-name" />
-      <Alert type="info" showIcon style={{ marginBottom: 8 }} title={<span data-testid="targeting-summary">{summarizeTargeting(rules)}</span>} />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 8 }}
+        title={<span data-testid="targeting-summary">{summarizeTargeting(rules)}</span>}
+      />
       {!v2v && ((rules?.pubLists?.ids?.length ?? 0) > 0 || (rules?.creLists?.ids?.length ?? 0) > 0) && (
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
           This targeting also uses publisher or creative lists, kept as they are (they are managed on V2V only).

@@ -17,8 +17,14 @@ describe('targeting form <-> body', () => {
 
   it('sends every filter, keeping those the form did not show', () => {
     const stored = row({ ...emptyTargetingRules(), pubLists: { mode: 'include', ids: [9] } });
-    const body = targetingToBody({ name: 'US CTV', status: 0, rules: { countries: { mode: 'exclude', values: ['RU'] } } }, stored);
-    expect(body.rules).toMatchObject({ countries: { mode: 'exclude', values: ['RU'] }, pubLists: { mode: 'include', ids: [9] } });
+    const body = targetingToBody(
+      { name: 'US CTV', status: 0, rules: { countries: { mode: 'exclude', values: ['RU'] } } },
+      stored,
+    );
+    expect(body.rules).toMatchObject({
+      countries: { mode: 'exclude', values: ['RU'] },
+      pubLists: { mode: 'include', ids: [9] },
+    });
     expect(TargetingInput.safeParse(body).success).toBe(true);
     expect(Object.keys(body.rules as object).sort()).toEqual(Object.keys(emptyTargetingRules()).sort());
   });

@@ -38,10 +38,16 @@ describe('day-parting grid', () => {
     expect(applyShortcut(base, 'weekdays')).toMatchObject({ days: [0, 1, 2, 3, 4], hours: ALL_HOURS });
     expect(applyShortcut({ ...base, hours: [19] }, 'weekends')).toMatchObject({ days: [5, 6], hours: [19] });
     expect(applyShortcut({ ...base, days: [], hours: [] }, 'weekdays').hours).toEqual(ALL_HOURS);
-    expect(applyShortcut({ ...base, days: [1], hours: [2] }, 'all')).toMatchObject({ days: [0, 1, 2, 3, 4, 5, 6], hours: ALL_HOURS });
+    expect(applyShortcut({ ...base, days: [1], hours: [2] }, 'all')).toMatchObject({
+      days: [0, 1, 2, 3, 4, 5, 6],
+      hours: ALL_HOURS,
+    });
     expect(applyShortcut(base, 'clear')).toMatchObject({ days: [], hours: [] });
     expect(applyShortcut({ ...base, days: [5, 6] }, 'prime')).toMatchObject({ days: [5, 6], hours: [19, 20, 21, 22] });
-    expect(applyShortcut({ ...base, days: [] }, 'business')).toMatchObject({ days: [0, 1, 2, 3, 4, 5, 6], hours: [9, 10, 11, 12, 13, 14, 15, 16, 17] });
+    expect(applyShortcut({ ...base, days: [] }, 'business')).toMatchObject({
+      days: [0, 1, 2, 3, 4, 5, 6],
+      hours: [9, 10, 11, 12, 13, 14, 15, 16, 17],
+    });
     // The other fields are kept.
     expect(applyShortcut(base, 'clear')).toMatchObject({ enabled: true, timezone: -5 });
   });
@@ -51,7 +57,9 @@ describe('day-parting grid', () => {
       expect(DayParting.safeParse(applyShortcut(base, shortcut)).success, shortcut).toBe(true);
     }
     expect(DayParting.safeParse(applyShortcut(base, 'clear')).success).toBe(false);
-    expect(dayPartingProblem(applyShortcut(base, 'clear'))).toBe('Tick at least one day and one hour, or turn day-parting off');
+    expect(dayPartingProblem(applyShortcut(base, 'clear'))).toBe(
+      'Tick at least one day and one hour, or turn day-parting off',
+    );
     expect(dayPartingProblem({ ...base, hours: [] })).toBe('Tick at least one hour, or turn day-parting off');
     expect(dayPartingProblem({ ...base, days: [] })).toBe('Tick at least one day, or turn day-parting off');
     expect(dayPartingProblem({ ...base, enabled: false, days: [] })).toBeNull();
@@ -71,7 +79,9 @@ describe('day-parting grid', () => {
     expect(describeHours([19, 20, 21, 22])).toBe('19:00-23:00');
     expect(describeHours([0, 1, 23])).toBe('00:00-02:00, 23:00-24:00');
     expect(describeHours(ALL_HOURS)).toBe('all day');
-    expect(describeDayParting({ ...base, days: [0, 1, 2, 3, 4], hours: [19, 20, 21, 22] })).toBe('Mon-Fri 19:00-23:00 (UTC-5)');
+    expect(describeDayParting({ ...base, days: [0, 1, 2, 3, 4], hours: [19, 20, 21, 22] })).toBe(
+      'Mon-Fri 19:00-23:00 (UTC-5)',
+    );
     expect(describeDayParting({ ...base, enabled: false })).toBe('Off: serves around the clock');
   });
 });

@@ -90,7 +90,9 @@ export function describeDays(days: readonly number[]): string {
   if (days.length === 0) return 'No day';
   if (sorted(days).length === 7) return 'Every day';
   return runs(days)
-    .map(([a, b]) => (a === b ? WEEKDAYS[a] : b === a + 1 ? `${WEEKDAYS[a]}, ${WEEKDAYS[b]}` : `${WEEKDAYS[a]}-${WEEKDAYS[b]}`))
+    .map(([a, b]) =>
+      a === b ? WEEKDAYS[a] : b === a + 1 ? `${WEEKDAYS[a]}, ${WEEKDAYS[b]}` : `${WEEKDAYS[a]}-${WEEKDAYS[b]}`,
+    )
     .join(', ');
 }
 
@@ -112,7 +114,8 @@ export function describeDayParting(value: DayPartingValue): string {
 /** What the schema refuses, said before the save: an enabled day-parting needs a day and an hour. */
 export function dayPartingProblem(value: DayPartingValue): string | null {
   if (!value.enabled) return null;
-  if (value.days.length === 0 && value.hours.length === 0) return 'Tick at least one day and one hour, or turn day-parting off';
+  if (value.days.length === 0 && value.hours.length === 0)
+    return 'Tick at least one day and one hour, or turn day-parting off';
   if (value.days.length === 0) return 'Tick at least one day, or turn day-parting off';
   if (value.hours.length === 0) return 'Tick at least one hour, or turn day-parting off';
   return null;

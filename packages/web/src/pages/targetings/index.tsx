@@ -46,7 +46,10 @@ export default function TargetingsPage() {
           const rules = row.rules as RulesLike | undefined;
           const lines = describeTargeting(rules, (kind, id) => `${names[kind].get(id) ?? 'List'} (#${id})`);
           return (
-            <Tooltip title={lines.length ? lines.map((l) => <div key={l}>{l}</div>) : 'No rule: matches any traffic'} styles={{ root: { maxWidth: 560 } }}>
+            <Tooltip
+              title={lines.length ? lines.map((l) => <div key={l}>{l}</div>) : 'No rule: matches any traffic'}
+              styles={{ root: { maxWidth: 560 } }}
+            >
               <Typography.Text data-testid={`targeting-rules-${row.id}`} type={lines.length ? undefined : 'secondary'}>
                 {summarizeTargeting(rules)}
               </Typography.Text>
@@ -64,7 +67,11 @@ export default function TargetingsPage() {
       FormBody={TargetingForm}
       defaults={() => {
         const rules = emptyTargetingRules();
-        return { name: '', status: 1, rules: { ...rules, dayParting: { ...rules.dayParting, timezone: user.timezone } } };
+        return {
+          name: '',
+          status: 1,
+          rules: { ...rules, dayParting: { ...rules.dayParting, timezone: user.timezone } },
+        };
       }}
       toForm={targetingToForm}
       toBody={targetingToBody}
@@ -72,8 +79,8 @@ export default function TargetingsPage() {
       nameWidth={250}
       intro={
         <Typography.Paragraph type="secondary">
-          Reusable sets of rules (where, on what, which content, when) that tags, channels, campaigns and ad exchanges point at. A rule left
-          empty matches any traffic.
+          Reusable sets of rules (where, on what, which content, when) that tags, channels, campaigns and ad exchanges
+          point at. A rule left empty matches any traffic.
         </Typography.Paragraph>
       }
     />

@@ -23,18 +23,27 @@ describe('summarizeTargeting', () => {
     expect(summarizeTargeting(undefined)).toBe('Any traffic (no rules)');
     expect(summarizeTargeting({})).toBe('Any traffic (no rules)');
     // Day-parting that is off targets nothing.
-    expect(summarizeTargeting(rules({ dayParting: { enabled: false, days: [0], hours: [1] } }))).toBe('Any traffic (no rules)');
+    expect(summarizeTargeting(rules({ dayParting: { enabled: false, days: [0], hours: [1] } }))).toBe(
+      'Any traffic (no rules)',
+    );
   });
 
   it('counts blocked ad categories apart from the content categories, and names them in the tooltip', () => {
-    const blocking = rules({ iabCategories: { mode: 'exclude', values: ['IAB25'] }, blockedAdCategories: ['IAB7', 'IAB9-7'] });
+    const blocking = rules({
+      iabCategories: { mode: 'exclude', values: ['IAB25'] },
+      blockedAdCategories: ['IAB7', 'IAB9-7'],
+    });
     expect(summarizeTargeting(blocking)).toBe('IAB −1 · Blocked ads: 2');
     expect(describeTargeting(blocking)[1]).toMatch(/^Blocked ad categories: Health & Fitness \(all \d+\), /);
   });
 
   it('names up to three values and counts the rest', () => {
-    expect(summarizeTargeting(rules({ countries: { values: ['DE', 'FR', 'ES', 'IT', 'NL'] } }))).toBe('Countries: DE, FR, ES +2');
-    expect(summarizeTargeting(rules({ countries: { mode: 'exclude', values: ['RU', 'CN'] } }))).toBe('Countries −RU, CN');
+    expect(summarizeTargeting(rules({ countries: { values: ['DE', 'FR', 'ES', 'IT', 'NL'] } }))).toBe(
+      'Countries: DE, FR, ES +2',
+    );
+    expect(summarizeTargeting(rules({ countries: { mode: 'exclude', values: ['RU', 'CN'] } }))).toBe(
+      'Countries −RU, CN',
+    );
   });
 
   it('covers every filter, in the order of the form', () => {

@@ -22,7 +22,9 @@ import { iabLeaves } from './trees.js';
 type FilterLike = { mode?: string; values?: readonly string[] };
 type ListLike = { mode?: string; ids?: readonly number[] };
 /** Rules as rows carry them; missing filters read as "any". */
-export type RulesLike = Partial<Omit<TargetingRules, 'dayParting'>> & { dayParting?: Partial<TargetingRules['dayParting']> };
+export type RulesLike = Partial<Omit<TargetingRules, 'dayParting'>> & {
+  dayParting?: Partial<TargetingRules['dayParting']>;
+};
 
 const SHOWN = 3;
 const PLAYER_SHORT: Record<string, string> = { small: 'Small', medium: 'Medium', large: 'Large', xlarge: 'XL' };
@@ -107,7 +109,10 @@ const LONG: Record<string, { what: string; label: (v: string) => string }> = {
 };
 
 /** The tooltip of the summary: one full sentence per rule ('Exclude IAB categories: Automotive (all 22), ...'). */
-export function describeTargeting(rules: RulesLike | null | undefined, listName: (kind: 'appLists' | 'pubLists' | 'creLists', id: number) => string = (_k, id) => `#${id}`): string[] {
+export function describeTargeting(
+  rules: RulesLike | null | undefined,
+  listName: (kind: 'appLists' | 'pubLists' | 'creLists', id: number) => string = (_k, id) => `#${id}`,
+): string[] {
   if (!rules) return [];
   const lines: string[] = [];
   for (const f of FILTERS) {
@@ -122,13 +127,19 @@ export function describeTargeting(rules: RulesLike | null | undefined, listName:
   for (const l of LISTS) {
     const list = rules[l.key] as ListLike | undefined;
     const ids = list?.ids ?? [];
-    if (ids.length) lines.push(`${list?.mode === 'exclude' ? 'Exclude' : 'Include'} ${l.long}: ${ids.map((id) => listName(l.key, id)).join(', ')}`);
+    if (ids.length)
+      lines.push(
+        `${list?.mode === 'exclude' ? 'Exclude' : 'Include'} ${l.long}: ${ids.map((id) => listName(l.key, id)).join(', ')}`,
+      );
   }
   const sizes = rules.playerSizes ?? [];
-  if (sizes.length) lines.push(`Player sizes: ${sizes.map((s) => PLAYER_SIZES.find((p) => p.id === s)?.label ?? s).join(', ')}`);
+  if (sizes.length)
+    lines.push(`Player sizes: ${sizes.map((s) => PLAYER_SIZES.find((p) => p.id === s)?.label ?? s).join(', ')}`);
   const dp = rules.dayParting;
   if (dp?.enabled) {
-    lines.push(`Day-parting: ${describeDayParting({ enabled: true, timezone: dp.timezone ?? 0, days: dp.days ?? [], hours: dp.hours ?? [] })}`);
+    lines.push(
+      `Day-parting: ${describeDayParting({ enabled: true, timezone: dp.timezone ?? 0, days: dp.days ?? [], hours: dp.hours ?? [] })}`,
+    );
   }
   return lines;
 }

@@ -29,7 +29,9 @@ IAB_CATEGORIES.forEach((t) => {
   t.children.forEach((c) => IAB_ORDER.set(c.id, IAB_ORDER.size));
 });
 const IAB_TIER1 = new Map(IAB_CATEGORIES.map((t) => [t.id as string, t.children.map((c) => c.id as string)]));
-const IAB_PARENT = new Map(IAB_CATEGORIES.flatMap((t) => t.children.map((c) => [c.id as string, t.id as string] as const)));
+const IAB_PARENT = new Map(
+  IAB_CATEGORIES.flatMap((t) => t.children.map((c) => [c.id as string, t.id as string] as const)),
+);
 
 /** The tree of the IAB picker: tier-1 categories with their sub-categories, titles with the code. */
 export const IAB_TREE: CheckTreeNode[] = IAB_CATEGORIES.map((t) => ({
@@ -69,7 +71,8 @@ function iabValuesFromLeaves(leaves: ReadonlySet<string>): string[] {
 export function iabCheckedKeys(values: readonly string[]): string[] {
   const leaves = iabLeaves(values);
   const keys = new Set(leaves);
-  for (const [tier1, children] of IAB_TIER1) if (children.length && children.every((c) => leaves.has(c))) keys.add(tier1);
+  for (const [tier1, children] of IAB_TIER1)
+    if (children.length && children.every((c) => leaves.has(c))) keys.add(tier1);
   return [...keys].sort((a, b) => (IAB_ORDER.get(a) ?? 0) - (IAB_ORDER.get(b) ?? 0));
 }
 
@@ -91,7 +94,10 @@ export function toggleIab(values: readonly string[], key: string, checked: boole
 // ---------- Regions ----------
 
 const COUNTRY_ORDER = new Map(COUNTRIES.map((c, i) => [c.id as string, i]));
-const REGION_SETS = REGIONS.map((r) => ({ id: r.id as string, countries: new Set<string>(r.children.map((c) => c.id)) }));
+const REGION_SETS = REGIONS.map((r) => ({
+  id: r.id as string,
+  countries: new Set<string>(r.children.map((c) => c.id)),
+}));
 const SEPARATOR = ':';
 
 /** Tree key of a country under a region: a country sits under every region that holds it. */
@@ -117,7 +123,9 @@ const isSubset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].ever
  */
 export function regionValuesFromCountries(countries: ReadonlySet<string>): string[] {
   const full = REGION_SETS.filter((r) => r.countries.size > 0 && isSubset(r.countries, countries));
-  const kept = full.filter((r) => !full.some((o) => o !== r && o.countries.size > r.countries.size && isSubset(r.countries, o.countries)));
+  const kept = full.filter(
+    (r) => !full.some((o) => o !== r && o.countries.size > r.countries.size && isSubset(r.countries, o.countries)),
+  );
   const covered = new Set(kept.flatMap((r) => [...r.countries]));
   const rest = [...countries]
     .filter((c) => !covered.has(c))

@@ -10,7 +10,10 @@ export function TooltipForm({ form, row }: ResourceFormProps) {
   const { items } = useList('tooltips');
   const key = (Form.useWatch('key', form) as string | undefined) ?? '';
   const text = (Form.useWatch('text', form) as string | undefined) ?? '';
-  const taken = useMemo(() => new Map(items.filter((i) => !i.archived && i.id !== row?.id).map((i) => [String(i.key), Number(i.id)])), [items, row?.id]);
+  const taken = useMemo(
+    () => new Map(items.filter((i) => !i.archived && i.id !== row?.id).map((i) => [String(i.key), Number(i.id)])),
+    [items, row?.id],
+  );
 
   const options = useMemo(() => {
     const term = key.trim().toLowerCase();
@@ -47,7 +50,11 @@ export function TooltipForm({ form, row }: ResourceFormProps) {
       >
         <AutoComplete options={options} placeholder="channels.floorCpm" />
       </Form.Item>
-      <Form.Item name="text" label="Help text" rules={[{ required: true, whitespace: true, message: 'Write the help text' }, { max: 1000 }]}>
+      <Form.Item
+        name="text"
+        label="Help text"
+        rules={[{ required: true, whitespace: true, message: 'Write the help text' }, { max: 1000 }]}
+      >
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} showCount maxLength={1000} data-testid="tooltip-text" />
       </Form.Item>
       {key && text.trim() && (

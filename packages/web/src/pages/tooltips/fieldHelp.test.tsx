@@ -23,7 +23,10 @@ function ChannelDrawerBody() {
 
 /** The form item whose label reads `text`. */
 function labelOf(text: string): HTMLElement {
-  const label = screen.getAllByText(text).map((el) => el.closest('label')).find(Boolean);
+  const label = screen
+    .getAllByText(text)
+    .map((el) => el.closest('label'))
+    .find(Boolean);
   if (!label) throw new Error(`no label ${text}`);
   return label;
 }
@@ -31,7 +34,13 @@ function labelOf(text: string): HTMLElement {
 describe('field help from the Tooltips page', () => {
   it('shows (?) with the text beside the field its key names', async () => {
     setList('tooltips', [
-      { id: 1, name: 'channels.floorCpm', key: 'channels.floorCpm', text: 'The lowest CPM this channel accepts.', archived: false },
+      {
+        id: 1,
+        name: 'channels.floorCpm',
+        key: 'channels.floorCpm',
+        text: 'The lowest CPM this channel accepts.',
+        archived: false,
+      },
       { id: 2, name: 'channels.domain', key: 'channels.domain', text: 'Archived help', archived: true },
       { id: 3, name: 'tags.floorCpm', key: 'tags.floorCpm', text: 'Help of the tag form', archived: false },
     ]);
@@ -50,7 +59,11 @@ describe('field help from the Tooltips page', () => {
 
   it('loads the tooltips list when it is not cached and shows nothing without one', async () => {
     fetchMock.mockImplementation(async (input) =>
-      jsonResponse(String(input) === '/api/tooltips/list' ? [{ id: 9, name: 'channels.payout', key: 'channels.payout', text: 'What the publisher earns.' }] : []),
+      jsonResponse(
+        String(input) === '/api/tooltips/list'
+          ? [{ id: 9, name: 'channels.payout', key: 'channels.payout', text: 'What the publisher earns.' }]
+          : [],
+      ),
     );
     renderWithAuth(<ChannelDrawerBody />, makeUser('demand'));
     await waitFor(() => expect(labelOf('Publisher payout').querySelector('[aria-label="help"]')).not.toBeNull());

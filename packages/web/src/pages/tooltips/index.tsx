@@ -32,8 +32,8 @@ export default function TooltipsPage() {
       canDuplicate={false}
       intro={
         <Typography.Paragraph type="secondary">
-          Each tooltip shows as (?) beside one field of a form, for every user. The key names the field: <Typography.Text code>channels.floorCpm</Typography.Text> is the floor of a
-          channel.
+          Each tooltip shows as (?) beside one field of a form, for every user. The key names the field:{' '}
+          <Typography.Text code>channels.floorCpm</Typography.Text> is the floor of a channel.
         </Typography.Paragraph>
       }
     />

@@ -39,9 +39,24 @@ export function supplierChannel(
   let base = cache.get(key);
   if (!base) {
     base = {
-      id: SUPPLIER_CHANNEL_ID, uid: supplier.uid, tenantId: supplier.tenantId, subpublisherId: 0, name: `Supplier: ${supplier.name}`, serving: true,
-      integration: 'RTB', environment, format, vastVersion, floorCpm: 0, payout: supplierPayout(supplier.marginPercent), demandMode: 'auction',
-      auctionPrice: 'first', timeoutMs: MAX_TMAX_MS, targeting: null, demand: [], idleTags: [],
+      id: SUPPLIER_CHANNEL_ID,
+      uid: supplier.uid,
+      tenantId: supplier.tenantId,
+      subpublisherId: 0,
+      name: `Supplier: ${supplier.name}`,
+      serving: true,
+      integration: 'RTB',
+      environment,
+      format,
+      vastVersion,
+      floorCpm: 0,
+      payout: supplierPayout(supplier.marginPercent),
+      demandMode: 'auction',
+      auctionPrice: 'first',
+      timeoutMs: MAX_TMAX_MS,
+      targeting: null,
+      demand: [],
+      idleTags: [],
       // the supplier's targeting refused the request already (impBid.ts); its blocked ad categories refuse ads
       ...(supplier.categoryBlocks ? { categoryBlocks: supplier.categoryBlocks } : {}),
       // a supplier has no IVT option of its own: the tenant's apply
@@ -57,7 +72,9 @@ export function supplierChannel(
 export function rtbChannel(channel: SnapChannel, vastVersion: VastVersion | null, callerFloorCpm: number): SnapChannel {
   const floorCpm = Math.max(channel.floorCpm, channelDemandFloor(channel.payout, callerFloorCpm));
   const version = vastVersion ?? channel.vastVersion;
-  return floorCpm === channel.floorCpm && version === channel.vastVersion ? channel : { ...channel, floorCpm, vastVersion: version };
+  return floorCpm === channel.floorCpm && version === channel.vastVersion
+    ? channel
+    : { ...channel, floorCpm, vastVersion: version };
 }
 
 /** The impression's media a target set up for `formats` takes: video first, then banner; null when neither (a multi-format impression's banner is tried after its video: impBid.ts multiFormatBid). */

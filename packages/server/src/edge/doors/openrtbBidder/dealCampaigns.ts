@@ -37,11 +37,25 @@ function candidateOf(campaign: SnapCampaign, creative: SnapCreative, deal: SnapD
   const fixed = deal.auctionType === 3;
   const price = fixed && campaign.bidCpm >= deal.floorCpm ? deal.floorCpm : campaign.bidCpm;
   const bid: Bid = {
-    priceCpm: price, fixedPrice: fixed, markup: { kind: 'campaign', campaign, creative }, tagId: 0, campaignId: campaign.id, creativeId: creative.id,
-    advertiserId: campaign.advertiserId, dealId: deal.dealId,
+    priceCpm: price,
+    fixedPrice: fixed,
+    markup: { kind: 'campaign', campaign, creative },
+    tagId: 0,
+    campaignId: campaign.id,
+    creativeId: creative.id,
+    advertiserId: campaign.advertiserId,
+    dealId: deal.dealId,
   };
   const answer = Promise.resolve({ kind: 'bid' as const, ms: 0, bid });
-  return { source: 'campaign', id: campaign.id, name: `${campaign.name} (deal ${deal.dealId})`, priority: CAMPAIGN_PRIORITY, floorCpm: deal.floorCpm, external: false, call: () => answer };
+  return {
+    source: 'campaign',
+    id: campaign.id,
+    name: `${campaign.name} (deal ${deal.dealId})`,
+    priority: CAMPAIGN_PRIORITY,
+    floorCpm: deal.floorCpm,
+    external: false,
+    call: () => answer,
+  };
 }
 
 export const dealCampaignSource: DemandSource = {
@@ -59,7 +73,15 @@ export const dealCampaignSource: DemandSource = {
         // a deal's bid is held to the deal's own floor per second (none at a fixed price), not the open auction's
         const found = eligibility(campaign, req, { perSecond: deal.floorPerSecondCpm ?? 0, byLength: null });
         if (typeof found === 'string') {
-          filtered({ source: 'campaign', id: campaign.id, name: campaign.name, priority: CAMPAIGN_PRIORITY, fate: 'filtered', reason: `deal.${found}`, dealId: deal.dealId });
+          filtered({
+            source: 'campaign',
+            id: campaign.id,
+            name: campaign.name,
+            priority: CAMPAIGN_PRIORITY,
+            fate: 'filtered',
+            reason: `deal.${found}`,
+            dealId: deal.dealId,
+          });
           continue;
         }
         out.push(candidateOf(campaign, found, deal));

@@ -29,7 +29,8 @@ export interface DealTerms {
 
 export const tenantSeat = (tenantId: number): string => tenantSellerId(tenantId);
 
-const strings = (v: unknown): readonly string[] | null => (Array.isArray(v) && v.length ? v.filter((s): s is string => typeof s === 'string') : null);
+const strings = (v: unknown): readonly string[] | null =>
+  Array.isArray(v) && v.length ? v.filter((s): s is string => typeof s === 'string') : null;
 
 /** The seat of ours a deal lets us buy under, given the seats the request allows (null: any). */
 function seatFor(deal: SnapDeal, allowed: readonly string[] | null, ourSeat: string): string | null {
@@ -61,14 +62,20 @@ export function matchDeals(
     const dealFloor = positive(d.bidfloor) ? floorMicros(d.bidfloor, d.bidfloorcur, rates) : 0;
     if (dealFloor === null) continue;
     // a floor per second of the ad (2.6): the deal's own; the video's only for a deal that states no floor at all (guide 7.11.2)
-    const perSecond = positive(d.mincpmpersec) ?? (positive(d.bidfloor) ? undefined : positive(imp.video?.mincpmpersec));
+    const perSecond =
+      positive(d.mincpmpersec) ?? (positive(d.bidfloor) ? undefined : positive(imp.video?.mincpmpersec));
     const perSecondFloor = perSecond ? floorMicros(perSecond, d.bidfloorcur ?? imp.bidfloorcur, rates) : 0;
     if (perSecondFloor === null) continue;
     const seat = seatFor(deal, strings(d.wseat) ?? requestSeats, ourSeat);
     if (seat === null) continue;
     const supplierFloorCpm = Math.max(deal.floorCpm, dealFloor);
     const fixed = deal.auctionType === 3 || d.at === 3;
-    const offered: SnapDeal = { ...deal, floorCpm: demandFloor(supplierFloorCpm, supplier.marginPercent), auctionType: fixed ? 3 : deal.auctionType, buyerSeats: [seat] };
+    const offered: SnapDeal = {
+      ...deal,
+      floorCpm: demandFloor(supplierFloorCpm, supplier.marginPercent),
+      auctionType: fixed ? 3 : deal.auctionType,
+      buyerSeats: [seat],
+    };
     // (a fixed price is the price, whatever the length)
     if (perSecondFloor && !fixed) offered.floorPerSecondCpm = demandFloor(perSecondFloor, supplier.marginPercent);
     out.push({ deal, offered, supplierFloorCpm, fixed, seat });

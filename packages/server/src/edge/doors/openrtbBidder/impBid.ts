@@ -24,7 +24,9 @@ import { syncOnWin } from './supplierSync.js';
  * with its reason). The caller of a bid request is an exchange's server, not the viewer: the
  * viewer is the device the request describes, never the connection.
  */
-export type Target = { kind: 'supplier'; supplier: SnapSupplier; tenantId: number } | { kind: 'channel'; channel: SnapChannel; tenantId: number };
+export type Target =
+  | { kind: 'supplier'; supplier: SnapSupplier; tenantId: number }
+  | { kind: 'channel'; channel: SnapChannel; tenantId: number };
 
 export interface ImpDeps {
   edge: EdgeDeps;
@@ -66,8 +68,22 @@ export interface ImpJob {
 /** Report dimensions of a refused impression: its target, nothing of the viewer (it was never read). */
 export function refusalDims(target: Target, reason: string) {
   return target.kind === 'supplier'
-    ? { tenant_id: target.tenantId, channel_id: 0, subpublisher_id: 0, supplier_id: target.supplier.id, integration: 'RTB', nofill_reason: reason }
-    : { tenant_id: target.tenantId, channel_id: target.channel.id, subpublisher_id: target.channel.subpublisherId, supplier_id: 0, integration: 'RTB', nofill_reason: reason };
+    ? {
+        tenant_id: target.tenantId,
+        channel_id: 0,
+        subpublisher_id: 0,
+        supplier_id: target.supplier.id,
+        integration: 'RTB',
+        nofill_reason: reason,
+      }
+    : {
+        tenant_id: target.tenantId,
+        channel_id: target.channel.id,
+        subpublisher_id: target.channel.subpublisherId,
+        supplier_id: 0,
+        integration: 'RTB',
+        nofill_reason: reason,
+      };
 }
 
 export const REQ: Metrics = { reqs: 1 };
@@ -93,17 +109,24 @@ export function quantityOf(imp: Imp): number {
  * events: what the demand must pay for one impression so that each event's share (our bid, the
  * payout divided by the quantity: bidInFormat) reaches it. 1: the floor itself, nothing computed.
  */
-const purchaseFloor = (floor: number, quantity: number): number => (quantity === 1 || floor <= 0 ? floor : Math.ceil(floor * quantity - 1e-6));
+const purchaseFloor = (floor: number, quantity: number): number =>
+  quantity === 1 || floor <= 0 ? floor : Math.ceil(floor * quantity - 1e-6);
 
 /** Each billable event's share of what one purchase pays (imp.qty), in whole micro-dollars (a hair of float error forgiven, as purchaseFloor). */
-const perEvent = (price: number, quantity: number): number => (quantity === 1 ? price : Math.floor(price / quantity + 1e-6));
+const perEvent = (price: number, quantity: number): number =>
+  quantity === 1 ? price : Math.floor(price / quantity + 1e-6);
 
 /**
  * The floor (micro-dollars CPM) of an ad of `seconds` under video.durfloors (2.6 section 3.2.35):
  * the highest of the ranges holding that length (they may overlap), 0 when none does (imp.bidfloor
  * is then the floor), null when a range's floor is in a currency without a rate.
  */
-export function durationFloor(durfloors: unknown, seconds: number, cur: unknown, rates: CurrencyRates | undefined): number | null {
+export function durationFloor(
+  durfloors: unknown,
+  seconds: number,
+  cur: unknown,
+  rates: CurrencyRates | undefined,
+): number | null {
   const ranges = auctionDurationFloors(durfloors, cur, rates, 1, (floor) => floor);
   return ranges === null ? null : ranges ? durationFloorOf(ranges, seconds) : 0;
 }
@@ -115,7 +138,13 @@ export function durationFloor(durfloors: unknown, seconds: number, cur: unknown,
  * fixed payout reaches anyway is dropped, one it never reaches refuses every ad of its lengths.
  * Undefined when none; null when a range's floor is in a currency without a rate.
  */
-function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: CurrencyRates | undefined, quantity: number, toDemand: (floor: number) => number): DurationFloor[] | null | undefined {
+function auctionDurationFloors(
+  durfloors: unknown,
+  cur: unknown,
+  rates: CurrencyRates | undefined,
+  quantity: number,
+  toDemand: (floor: number) => number,
+): DurationFloor[] | null | undefined {
   if (!Array.isArray(durfloors) || !durfloors.length) return undefined;
   let out: DurationFloor[] | undefined;
   for (const range of durfloors as unknown[]) {
@@ -127,7 +156,11 @@ function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: Currency
     if (micros === null) return null;
     const floorCpm = toDemand(purchaseFloor(micros, quantity));
     if (floorCpm <= 0) continue;
-    (out ??= []).push({ min: typeof mindur === 'number' ? mindur : 0, max: typeof maxdur === 'number' ? maxdur : Infinity, floorCpm });
+    (out ??= []).push({
+      min: typeof mindur === 'number' ? mindur : 0,
+      max: typeof maxdur === 'number' ? maxdur : Infinity,
+      floorCpm,
+    });
   }
   return out;
 }
@@ -139,12 +172,18 @@ function auctionDurationFloors(durfloors: unknown, cur: unknown, rates: Currency
  */
 function dealsPerPurchase(deals: readonly DealTerms[], quantity: number, marginPercent: number): DealTerms[] {
   const out: DealTerms[] = [];
-  for (const d of deals) if (!d.fixed) out.push({ ...d, offered: { ...d.offered, floorCpm: demandFloor(purchaseFloor(d.supplierFloorCpm, quantity), marginPercent) } });
+  for (const d of deals)
+    if (!d.fixed)
+      out.push({
+        ...d,
+        offered: { ...d.offered, floorCpm: demandFloor(purchaseFloor(d.supplierFloorCpm, quantity), marginPercent) },
+      });
   return out;
 }
 
 /** Whether a video impression names the protocols it takes (2.6 `protocols`, else 2.5's single `protocol`). */
-const statesProtocols = (video: NonNullable<Imp['video']>): boolean => (Array.isArray(video.protocols) ? video.protocols.length > 0 : typeof video.protocol === 'number');
+const statesProtocols = (video: NonNullable<Imp['video']>): boolean =>
+  Array.isArray(video.protocols) ? video.protocols.length > 0 : typeof video.protocol === 'number';
 
 function refuse(deps: ImpDeps, job: ImpJob, reason: string): null {
   deps.refuse(job.target, reason, 1, job.arrival, job.test);
@@ -189,7 +228,8 @@ export function cappedToLength(imp: Imp, longest: number): Imp | null {
     return rqddurs.length ? { ...imp, video: { ...video, rqddurs } } : null;
   }
   if (typeof video.minduration === 'number' && video.minduration > longest) return null;
-  const maxduration = typeof video.maxduration === 'number' && video.maxduration > 0 ? Math.min(video.maxduration, longest) : longest;
+  const maxduration =
+    typeof video.maxduration === 'number' && video.maxduration > 0 ? Math.min(video.maxduration, longest) : longest;
   return { ...imp, video: { ...video, maxduration } };
 }
 
@@ -208,22 +248,40 @@ export function cappedToLength(imp: Imp, longest: number): Imp | null {
  * A dynamic pod's later ads (`previous`) are video only: the break is made of videos. An impression
  * of one format is decided once, as before: no other allocation nor await.
  */
-export function bidForImp(deps: ImpDeps, job: ImpJob, offered: Imp, pod?: PodSoFar, previous?: ImpBid): Promise<ImpBid | null> {
+export function bidForImp(
+  deps: ImpDeps,
+  job: ImpJob,
+  offered: Imp,
+  pod?: PodSoFar,
+  previous?: ImpBid,
+): Promise<ImpBid | null> {
   const { target } = job;
   const formats = formatsOf(target);
   const format = formatOf(offered, formats);
-  if (!format) return Promise.resolve(refuse(deps, job, offered.video || offered.banner ? 'format_not_set_up' : 'unsupported_media'));
+  if (!format)
+    return Promise.resolve(
+      refuse(deps, job, offered.video || offered.banner ? 'format_not_set_up' : 'unsupported_media'),
+    );
   if (offered.video && offered.banner && !previous) {
     // a multi-format impression: video then banner; or, for a supplier set up for display only, the banner alone
     if (format === 'video' && formats.includes('display')) return multiFormatBid(deps, job, offered, pod);
-    if (format === 'display') return bidInFormat(deps, job, bannerOnly(offered), format, pod, NO_TURN) as Promise<ImpBid | null>;
+    if (format === 'display')
+      return bidInFormat(deps, job, bannerOnly(offered), format, pod, NO_TURN) as Promise<ImpBid | null>;
   }
   // (with no format after it, a try counts its own no-fill: never Missed)
-  return bidInFormat(deps, job, offered, format, pod, previous ? { extraSlot: true, ivtVerdict: previous.ivt } : NO_TURN) as Promise<ImpBid | null>;
+  return bidInFormat(
+    deps,
+    job,
+    offered,
+    format,
+    pod,
+    previous ? { extraSlot: true, ivtVerdict: previous.ivt } : NO_TURN,
+  ) as Promise<ImpBid | null>;
 }
 
 /** The formats a target is set up for (a channel: its one). */
-const formatsOf = (target: Target): readonly SnapChannel['format'][] => (target.kind === 'supplier' ? target.supplier.formats : [target.channel.format]);
+const formatsOf = (target: Target): readonly SnapChannel['format'][] =>
+  target.kind === 'supplier' ? target.supplier.formats : [target.channel.format];
 
 /**
  * The banner of an impression whose target is set up for display (a multi-format dynamic pod whose
@@ -254,7 +312,10 @@ async function multiFormatBid(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFa
   if (!video || !('missed' in video)) return video;
   // (no decision ran: no verdict to pass on; a refused winner was offered, its decision's verdict given)
   let turn: DecideOptions = video.offered ? { offeredBefore: true } : NO_TURN;
-  if (video.ivt !== undefined) turn = video.refusal ? { ivtVerdict: video.ivt, offeredBefore: true, refusedBefore: video.refusal } : { ivtVerdict: video.ivt, offeredBefore: video.offered };
+  if (video.ivt !== undefined)
+    turn = video.refusal
+      ? { ivtVerdict: video.ivt, offeredBefore: true, refusedBefore: video.refusal }
+      : { ivtVerdict: video.ivt, offeredBefore: video.offered };
   return bidInFormat(deps, job, bannerOnly(imp), 'display', pod, turn) as Promise<ImpBid | null>;
 }
 
@@ -265,7 +326,14 @@ function bannerOnly(imp: Imp): Imp {
 }
 
 /** The impression decided in one format, `turn` the decision's place in its request (DecideOptions: a pod's later ad, a multi-format impression's try). */
-async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: SnapChannel['format'], pod: PodSoFar | undefined, turn: DecideOptions): Promise<ImpBid | Missed | null> {
+async function bidInFormat(
+  deps: ImpDeps,
+  job: ImpJob,
+  offered: Imp,
+  format: SnapChannel['format'],
+  pod: PodSoFar | undefined,
+  turn: DecideOptions,
+): Promise<ImpBid | Missed | null> {
   let imp = offered;
   const { target, request, arrival, test } = job;
   // a floor in another currency is taken at the operator's rates; without one, no bid
@@ -274,7 +342,10 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   const impFloor = positive(imp.bidfloor) ? floorMicros(imp.bidfloor, imp.bidfloorcur, rates) : 0;
   if (impFloor === null) return refused(deps, job, 'currency', turn);
   // OpenRTB 2.6 video.mincpmpersec: a floor per second of the ad, in bidfloorcur, what the caller earns
-  const perSecond = imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0 ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates) : 0;
+  const perSecond =
+    imp.video && typeof imp.video.mincpmpersec === 'number' && imp.video.mincpmpersec > 0
+      ? floorMicros(imp.video.mincpmpersec, imp.bidfloorcur, rates)
+      : 0;
   if (perSecond === null) return refused(deps, job, 'currency', turn);
   if (perSecond && target.kind === 'channel' && target.channel.payout.type === 'cpm') {
     // a channel paying its publisher a fixed CPM pays it whatever the demand bids: the floor per
@@ -291,8 +362,15 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
   const quantity = stated > 1 ? stated : 1;
   const version = imp.video ? vastVersionOfImp(imp.video) : null;
   // a player stating only protocols we write no VAST in (VAST 1.0, DAAST): nothing of ours plays there
-  if (format === 'video' && !version && statesProtocols(imp.video!)) return refused(deps, job, 'protocol_not_supported', turn);
-  const ctx = contextOfBidRequest(request, imp, job.hops ? { ...NO_CONNECTION, hops: job.hops } : NO_CONNECTION, arrival, deps.geo);
+  if (format === 'video' && !version && statesProtocols(imp.video!))
+    return refused(deps, job, 'protocol_not_supported', turn);
+  const ctx = contextOfBidRequest(
+    request,
+    imp,
+    job.hops ? { ...NO_CONNECTION, hops: job.hops } : NO_CONNECTION,
+    arrival,
+    deps.geo,
+  );
   if (pod) ctx.pod = pod;
 
   // 2.6 video.durfloors: the floor of the ad's length, when a range names it (the open auction's; a
@@ -309,12 +387,33 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     if (quantity !== 1 && deals.length) deals = dealsPerPurchase(deals, quantity, supplier.marginPercent);
     const openAllowed = openSeatAllowed(request, seat);
     const privateAuction = imp.pmp?.private_auction === 1 || !openAllowed;
-    if (privateAuction && !deals.length) return refused(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed', turn);
-    const channel = supplierChannel(job.snapshot, supplier, format, version ?? DEFAULT_VAST_VERSION, environmentOf(request), purchaseFloor(impFloor, quantity));
+    if (privateAuction && !deals.length)
+      return refused(deps, job, openAllowed ? 'private_auction_no_deal' : 'seat_not_allowed', turn);
+    const channel = supplierChannel(
+      job.snapshot,
+      supplier,
+      format,
+      version ?? DEFAULT_VAST_VERSION,
+      environmentOf(request),
+      purchaseFloor(impFloor, quantity),
+    );
     const floorPerSecondCpm = demandFloor(perSecond, supplier.marginPercent);
-    options = { channel, integration: 'RTB', supplier, deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS, privateAuction, deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
+    options = {
+      channel,
+      integration: 'RTB',
+      supplier,
+      deals: deals.length ? deals.map((d) => d.offered) : NO_DEALS,
+      privateAuction,
+      deadline: job.deadline,
+      test,
+      trace: false,
+      floorPerSecondCpm,
+      ...turn,
+    };
     if (durfloors) {
-      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) => demandFloor(floor, supplier.marginPercent));
+      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) =>
+        demandFloor(floor, supplier.marginPercent),
+      );
       if (durationFloors === null) return refused(deps, job, 'currency', turn);
       if (durationFloors) options.durationFloors = durationFloors;
     }
@@ -326,7 +425,9 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     const floorPerSecondCpm = payout.type === 'revshare' ? grossUp(perSecond, payout.percent) : 0;
     options = { channel, integration: 'RTB', deadline: job.deadline, test, trace: false, floorPerSecondCpm, ...turn };
     if (durfloors) {
-      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) => channelDemandFloor(payout, floor));
+      const durationFloors = auctionDurationFloors(durfloors, imp.bidfloorcur, rates, quantity, (floor) =>
+        channelDemandFloor(payout, floor),
+      );
       if (durationFloors === null) return refused(deps, job, 'currency', turn);
       if (durationFloors) options.durationFloors = durationFloors;
     }
@@ -338,7 +439,8 @@ async function bidInFormat(deps: ImpDeps, job: ImpJob, offered: Imp, format: Sna
     // a format another follows, its auction without a winner or its winner refused by delivery control
     // (nothing counted): the next is tried. Blocked as IVT (counted), it is not: blocked in every format
     const { result, deliveryRefusal } = outcome;
-    if (turn.nextFormat && (result === 'no_bid' || result === 'no_demand' || deliveryRefusal)) return { missed: true, ivt: outcome.trace.ivt, offered: result !== 'no_demand', refusal: deliveryRefusal };
+    if (turn.nextFormat && (result === 'no_bid' || result === 'no_demand' || deliveryRefusal))
+      return { missed: true, ivt: outcome.trace.ivt, offered: result !== 'no_demand', refusal: deliveryRefusal };
     return null;
   }
   if (!outcome.decision || !outcome.token) return null;

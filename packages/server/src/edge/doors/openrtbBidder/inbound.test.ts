@@ -11,13 +11,40 @@ import { durationFloor, type ImpBid, quantityOf } from './impBid.js';
 import { deadlineOf, invalidReason, responseJson, uidOfPath } from './rtbEntry.js';
 
 const creative = (over: Partial<SnapCreative>): SnapCreative => ({
-  id: 1, tenantId: 1, name: 'c', advertiserId: 0, format: 'display', videoSource: 'media', mediaFiles: [], vastUrl: '', duration: 0, displayType: 'image', imageUrl: '', html: '',
-  width: 300, height: 250, clickUrl: '', adomain: ['brand.test'], iabCategories: ['IAB3-1'], ...over,
+  id: 1,
+  tenantId: 1,
+  name: 'c',
+  advertiserId: 0,
+  format: 'display',
+  videoSource: 'media',
+  mediaFiles: [],
+  vastUrl: '',
+  duration: 0,
+  displayType: 'image',
+  imageUrl: '',
+  html: '',
+  width: 300,
+  height: 250,
+  clickUrl: '',
+  adomain: ['brand.test'],
+  iabCategories: ['IAB3-1'],
+  ...over,
 });
 
 describe('what an impression accepts', () => {
   it('takes a banner in one of the permitted sizes only (format first, then w/h), any when none is stated', () => {
-    expect(bannerAllows({ format: [{ w: 728, h: 90 }, { w: 300, h: 250 }] }, 300, 250)).toBe(true);
+    expect(
+      bannerAllows(
+        {
+          format: [
+            { w: 728, h: 90 },
+            { w: 300, h: 250 },
+          ],
+        },
+        300,
+        250,
+      ),
+    ).toBe(true);
     expect(bannerAllows({ format: [{ w: 728, h: 90 }] }, 300, 250)).toBe(false);
     expect(bannerAllows({ w: 300, h: 250 }, 300, 250)).toBe(true);
     expect(bannerAllows({ w: 300, h: 250 }, 300, 50)).toBe(false);
@@ -41,7 +68,11 @@ describe('what an impression accepts', () => {
   });
 
   it('takes a video in a duration and a mime it plays, a wrapper only where wrappers are taken', () => {
-    const spot = creative({ format: 'video', duration: 30, mediaFiles: [{ url: 'u', mime: 'video/mp4', duration: 30, width: 640, height: 360, bitrate: 0 }] });
+    const spot = creative({
+      format: 'video',
+      duration: 30,
+      mediaFiles: [{ url: 'u', mime: 'video/mp4', duration: 30, width: 640, height: 360, bitrate: 0 }],
+    });
     const video = (v: Imp['video']): Imp => ({ id: '1', video: v });
     const req: BidRequest = { id: 'r', imp: [] };
     expect(ortbCreativeFits(spot, video({ mimes: ['video/MP4'], maxduration: 30 }), req)).toBe(true);
@@ -83,9 +114,30 @@ describe('margins', () => {
 });
 
 describe('deal matching', () => {
-  const supplier: SnapSupplier = { id: 7, uid: 's', tenantId: 3, name: 'S', serving: true, qpsLimit: 'unlimited', marginPercent: 20, formats: ['display'], targeting: null, userSyncUrl: '' };
+  const supplier: SnapSupplier = {
+    id: 7,
+    uid: 's',
+    tenantId: 3,
+    name: 'S',
+    serving: true,
+    qpsLimit: 'unlimited',
+    marginPercent: 20,
+    formats: ['display'],
+    targeting: null,
+    userSyncUrl: '',
+  };
   const deal = (over: Partial<SnapDeal>): SnapDeal => ({
-    id: 1, tenantId: 3, name: 'd', dealId: 'D1', floorCpm: 2_000_000, auctionType: 1, buyerSeats: [], supplierIds: [], start: -Infinity, end: Infinity, ...over,
+    id: 1,
+    tenantId: 3,
+    name: 'd',
+    dealId: 'D1',
+    floorCpm: 2_000_000,
+    auctionType: 1,
+    buyerSeats: [],
+    supplierIds: [],
+    start: -Infinity,
+    end: Infinity,
+    ...over,
   });
   const imp = (deals: object[]): Imp => ({ id: '1', banner: {}, pmp: { deals: deals as never } });
   const match = (ours: SnapDeal, asked: object[], request: Partial<BidRequest> = {}, now = 1000) =>
@@ -112,15 +164,23 @@ describe('deal matching', () => {
     expect(match(deal({ buyerSeats: ['A'] }), [{ id: 'D1' }], { wseat: ['Z'] })).toEqual([]);
   });
 
-  it('is fixed at the floor for our auction type 3 or the request deal\'s at 3', () => {
-    expect(match(deal({ auctionType: 3 }), [{ id: 'D1' }])[0]).toMatchObject({ fixed: true, supplierFloorCpm: 2_000_000 });
-    expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]).toMatchObject({ fixed: true, supplierFloorCpm: 4_000_000 });
+  it("is fixed at the floor for our auction type 3 or the request deal's at 3", () => {
+    expect(match(deal({ auctionType: 3 }), [{ id: 'D1' }])[0]).toMatchObject({
+      fixed: true,
+      supplierFloorCpm: 2_000_000,
+    });
+    expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]).toMatchObject({
+      fixed: true,
+      supplierFloorCpm: 4_000_000,
+    });
     expect(match(deal({}), [{ id: 'D1', at: 3, bidfloor: 4 }])[0]!.offered.auctionType).toBe(3);
   });
 
   it("offers the deal's floor per second (its mincpmpersec, else the video's when it states no floor) with our margin on top; none at a fixed price", () => {
     const videoImp = (video: object, deals: object[]): Imp => ({ id: '1', video, pmp: { deals: deals as never } });
-    const offered = (video: object, asked: object[], ours = deal({})) => matchDeals({ id: 'r', imp: [] }, videoImp(video, asked), new Map([[ours.dealId, ours]]), supplier, 1000)[0]?.offered;
+    const offered = (video: object, asked: object[], ours = deal({})) =>
+      matchDeals({ id: 'r', imp: [] }, videoImp(video, asked), new Map([[ours.dealId, ours]]), supplier, 1000)[0]
+        ?.offered;
     expect(offered({}, [{ id: 'D1', mincpmpersec: 0.4 }])!.floorPerSecondCpm).toBe(500_000);
     expect(offered({ mincpmpersec: 0.2 }, [{ id: 'D1' }])!.floorPerSecondCpm).toBe(250_000);
     // a deal stating a floor of its own is not held to the video's floor per second (guide 7.11.2)
@@ -148,15 +208,32 @@ describe('the entry point', () => {
 describe('the bid response', () => {
   it("is the bids by seat as JSON, each adm spliced in escaped, bidid the first bid's id", () => {
     const vast = '<VAST version="4.2"><Ad id="a"><![CDATA[Crème "brûlée" \\ \u2028]]></Ad></VAST>\n';
-    const impBid = (seat: string, id: string, adm: string): ImpBid => ({ seat, bid: { id, impid: `i${id}`, price: 1.5, crid: 'c"1', adomain: ['brand.test'], mtype: 2 }, admJson: JSON.stringify(adm).slice(1, -1), ivt: null });
+    const impBid = (seat: string, id: string, adm: string): ImpBid => ({
+      seat,
+      bid: { id, impid: `i${id}`, price: 1.5, crid: 'c"1', adomain: ['brand.test'], mtype: 2 },
+      admJson: JSON.stringify(adm).slice(1, -1),
+      ivt: null,
+    });
     const a = impBid('s1', 'b1', vast);
     const b = impBid('s2', 'b2', '<div class="x">banner</div>');
     const c = impBid('s1', 'b3', vast);
-    const json = responseJson('req "1"', new Map([['s1', [a, c]], ['s2', [b]]]));
+    const json = responseJson(
+      'req "1"',
+      new Map([
+        ['s1', [a, c]],
+        ['s2', [b]],
+      ]),
+    );
     expect(JSON.parse(json)).toEqual({
       id: 'req "1"',
       seatbid: [
-        { seat: 's1', bid: [{ ...a.bid, adm: vast }, { ...c.bid, adm: vast }] },
+        {
+          seat: 's1',
+          bid: [
+            { ...a.bid, adm: vast },
+            { ...c.bid, adm: vast },
+          ],
+        },
         { seat: 's2', bid: [{ ...b.bid, adm: '<div class="x">banner</div>' }] },
       ],
       bidid: 'b1',
@@ -168,35 +245,87 @@ describe('the bid response', () => {
 describe('what exchanges write, read as the spec means it', () => {
   it('reads null as absent and numbers written as strings as numbers, in place', () => {
     const body = {
-      id: 'r', tmax: '250', at: '1', test: true, cur: 'EUR', site: null, app: { bundle: 'x' }, ext: [], device: { devicetype: '3' },
-      imp: [{ id: '1', banner: null, native: null, ext: 'x', bidfloor: '0.5', bidfloorcur: '', video: { w: '640', h: '480', protocols: ['2', 3], mimes: null }, pmp: { private_auction: '1', deals: [{ id: 'D', bidfloor: '2', bidfloorcur: null, at: '3' }] } }],
+      id: 'r',
+      tmax: '250',
+      at: '1',
+      test: true,
+      cur: 'EUR',
+      site: null,
+      app: { bundle: 'x' },
+      ext: [],
+      device: { devicetype: '3' },
+      imp: [
+        {
+          id: '1',
+          banner: null,
+          native: null,
+          ext: 'x',
+          bidfloor: '0.5',
+          bidfloorcur: '',
+          video: { w: '640', h: '480', protocols: ['2', 3], mimes: null },
+          pmp: { private_auction: '1', deals: [{ id: 'D', bidfloor: '2', bidfloorcur: null, at: '3' }] },
+        },
+      ],
     };
     const read = readBidRequest(body);
     expect(read.ok).toBe(true);
     expect(body).toEqual({
-      id: 'r', tmax: 250, at: 1, test: 1, cur: ['EUR'], app: { bundle: 'x' }, device: { devicetype: 3 },
-      imp: [{ id: '1', bidfloor: 0.5, video: { w: 640, h: 480, protocols: [2, 3] }, pmp: { private_auction: 1, deals: [{ id: 'D', bidfloor: 2, at: 3 }] } }],
+      id: 'r',
+      tmax: 250,
+      at: 1,
+      test: 1,
+      cur: ['EUR'],
+      app: { bundle: 'x' },
+      device: { devicetype: 3 },
+      imp: [
+        {
+          id: '1',
+          bidfloor: 0.5,
+          video: { w: 640, h: 480, protocols: [2, 3] },
+          pmp: { private_auction: 1, deals: [{ id: 'D', bidfloor: 2, at: 3 }] },
+        },
+      ],
     });
     // what is no number stays refused
-    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: 'free' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
-    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: '-1' }] })).toMatchObject({ ok: false, field: 'imp[0].bidfloor' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: 'free' }] })).toMatchObject({
+      ok: false,
+      field: 'imp[0].bidfloor',
+    });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', bidfloor: '-1' }] })).toMatchObject({
+      ok: false,
+      field: 'imp[0].bidfloor',
+    });
   });
 
   it('reads ids written as numbers as their text, flags written as booleans as 1/0, rqddurs written as strings as numbers', () => {
     const body = {
-      id: 90817, test: false,
-      imp: [{ id: 1, video: { rqddurs: ['15', 30] }, pmp: { private_auction: true, deals: [{ id: 448812, bidfloor: 2 }] } }, { id: '2', banner: {}, pmp: { private_auction: false } }],
+      id: 90817,
+      test: false,
+      imp: [
+        { id: 1, video: { rqddurs: ['15', 30] }, pmp: { private_auction: true, deals: [{ id: 448812, bidfloor: 2 }] } },
+        { id: '2', banner: {}, pmp: { private_auction: false } },
+      ],
     };
     expect(readBidRequest(body).ok).toBe(true);
     expect(body).toEqual({
-      id: '90817', test: 0,
-      imp: [{ id: '1', video: { rqddurs: [15, 30] }, pmp: { private_auction: 1, deals: [{ id: '448812', bidfloor: 2 }] } }, { id: '2', banner: {}, pmp: { private_auction: 0 } }],
+      id: '90817',
+      test: 0,
+      imp: [
+        { id: '1', video: { rqddurs: [15, 30] }, pmp: { private_auction: 1, deals: [{ id: '448812', bidfloor: 2 }] } },
+        { id: '2', banner: {}, pmp: { private_auction: 0 } },
+      ],
     });
     // a number that is no whole id, or a duplicate once read as text, is still refused
     expect(readBidRequest({ id: 1.5, imp: [{ id: '1' }] })).toMatchObject({ ok: false, field: 'id' });
     expect(readBidRequest({ id: 'r', imp: [{ id: 1 }, { id: '1' }] })).toMatchObject({ ok: false, field: 'imp[1].id' });
-    expect(readBidRequest({ id: 'r', imp: [{ id: '1', video: { rqddurs: ['15s'] } }] })).toMatchObject({ ok: false, field: 'imp[0].video.rqddurs' });
-    expect(readBidRequest({ id: 'r', imp: [{ id: '1', pmp: { private_auction: 'yes' } }] })).toMatchObject({ ok: false, field: 'imp[0].pmp.private_auction' });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', video: { rqddurs: ['15s'] } }] })).toMatchObject({
+      ok: false,
+      field: 'imp[0].video.rqddurs',
+    });
+    expect(readBidRequest({ id: 'r', imp: [{ id: '1', pmp: { private_auction: 'yes' } }] })).toMatchObject({
+      ok: false,
+      field: 'imp[0].pmp.private_auction',
+    });
   });
 
   it('reads an empty currency code as none named (USD, the default)', () => {
@@ -208,7 +337,7 @@ describe('what exchanges write, read as the spec means it', () => {
     expect(mixed.cur).toEqual(['EUR']);
   });
 
-  it('reads the uid of an entry point\'s path without one trailing slash', () => {
+  it("reads the uid of an entry point's path without one trailing slash", () => {
     expect(uidOfPath('954109aa7af756c9')).toBe('954109aa7af756c9');
     expect(uidOfPath('954109aa7af756c9/')).toBe('954109aa7af756c9');
     expect(uidOfPath('')).toBe('');
@@ -222,7 +351,13 @@ describe('what exchanges write, read as the spec means it', () => {
   });
 
   it('takes the highest durfloors range holding the length, 0 outside them, null for a currency without a rate', () => {
-    const ranges = [{ maxdur: 15, bidfloor: 2 }, { mindur: 10, maxdur: 30, bidfloor: 5 }, { mindur: 31, bidfloor: 9 }, { bidfloor: 100 }, 'junk'];
+    const ranges = [
+      { maxdur: 15, bidfloor: 2 },
+      { mindur: 10, maxdur: 30, bidfloor: 5 },
+      { mindur: 31, bidfloor: 9 },
+      { bidfloor: 100 },
+      'junk',
+    ];
     expect(durationFloor(ranges, 6, undefined, undefined)).toBe(2_000_000);
     expect(durationFloor(ranges, 15, undefined, undefined)).toBe(5_000_000);
     expect(durationFloor(ranges, 45, undefined, undefined)).toBe(9_000_000);

@@ -23,7 +23,8 @@ export function grossUp(floor: number, keepPercent: number): number {
 }
 
 /** A supplier's floor in demand's money, given our margin on that supplier. */
-export const demandFloor = (supplierFloor: number, marginPercent: number): number => grossUp(supplierFloor, 100 - marginPercent);
+export const demandFloor = (supplierFloor: number, marginPercent: number): number =>
+  grossUp(supplierFloor, 100 - marginPercent);
 
 /**
  * An RTB channel's floor in demand's money for a caller's floor: a revenue share is grossed up; a
@@ -36,4 +37,7 @@ export function channelDemandFloor(payout: Price, callerFloor: number): number {
 }
 
 /** The supplier's synthetic channel payout: a revenue share of 100 - our margin. */
-export const supplierPayout = (marginPercent: number): Price => ({ type: 'revshare', percent: Math.max(0, 100 - marginPercent) });
+export const supplierPayout = (marginPercent: number): Price => ({
+  type: 'revshare',
+  percent: Math.max(0, 100 - marginPercent),
+});

@@ -38,7 +38,10 @@ function podIdOf(imp: Imp): string {
 function dynamicPodOf(imp: Imp): { ads: number; seconds: number } | null {
   const video = imp.video;
   if (!video || !(typeof video.poddur === 'number' && video.poddur > 0)) return null;
-  const ads = typeof video.maxseq === 'number' && video.maxseq >= 1 ? Math.min(Math.floor(video.maxseq), MAX_POD_ADS) : MAX_POD_ADS;
+  const ads =
+    typeof video.maxseq === 'number' && video.maxseq >= 1
+      ? Math.min(Math.floor(video.maxseq), MAX_POD_ADS)
+      : MAX_POD_ADS;
   return { ads, seconds: video.poddur };
 }
 
@@ -50,7 +53,13 @@ const slotsOf = (imps: readonly Imp[]): number => imps.reduce((n, imp) => n + (d
  * its `maxduration` the smaller of the impression's and what is left; `rqddurs` those that still
  * fit). An ad of unknown length takes the rest of the break.
  */
-async function dynamicBids(deps: ImpDeps, job: ImpJob, imp: Imp, pod: PodSoFar, dynamic: { ads: number; seconds: number }): Promise<ImpBid[]> {
+async function dynamicBids(
+  deps: ImpDeps,
+  job: ImpJob,
+  imp: Imp,
+  pod: PodSoFar,
+  dynamic: { ads: number; seconds: number },
+): Promise<ImpBid[]> {
   const bids: ImpBid[] = [];
   let left = dynamic.seconds;
   // no ad the impression takes fits the break (rqddurs or minduration longer than poddur): one request,

@@ -52,11 +52,19 @@ const BODY_REASON: Record<string, { counted: string; field: string; reason: stri
   invalid_json: { counted: 'json', field: '', reason: 'the body is not JSON' },
   body_too_large: { counted: 'too_large', field: '', reason: `the body is larger than ${MAX_BODY_BYTES} bytes` },
   invalid_gzip: { counted: 'gzip', field: 'content-encoding', reason: 'the body is not valid gzip' },
-  unsupported_encoding: { counted: 'content_encoding', field: 'content-encoding', reason: 'send the bid request as JSON, plain or gzipped (Content-Encoding: gzip)' },
+  unsupported_encoding: {
+    counted: 'content_encoding',
+    field: 'content-encoding',
+    reason: 'send the bid request as JSON, plain or gzipped (Content-Encoding: gzip)',
+  },
   body_aborted: { counted: 'aborted', field: '', reason: 'the body did not arrive whole' },
 };
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' } as const;
+const JSON_HEADERS = {
+  'content-type': 'application/json',
+  'x-openrtb-version': OPENRTB_VERSION,
+  'cache-control': 'no-store',
+} as const;
 
 function noBid(res: EdgeResponse): void {
   res.writeHead(204, { 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' });
@@ -65,7 +73,11 @@ function noBid(res: EdgeResponse): void {
 
 /** No bid, a demand loop's: our own caller's trace names the loop (request/demandHops.ts). */
 function loopNoBid(res: EdgeResponse): void {
-  res.writeHead(204, { 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store', [NOFILL_HEADER]: DEMAND_LOOP });
+  res.writeHead(204, {
+    'x-openrtb-version': OPENRTB_VERSION,
+    'cache-control': 'no-store',
+    [NOFILL_HEADER]: DEMAND_LOOP,
+  });
   res.end();
 }
 
@@ -92,8 +104,16 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   const edge = app.edge;
   if (!edge.deps) throw new Error('installInboundRtb: the edge has no decision deps');
   const base: VastRequestDeps = edge.deps;
-  const refused = app.metrics.counter('adplane_rtb_refused_total', 'Inbound OpenRTB bid requests refused before a tenant was known, by reason', ['reason']);
-  const wins = app.metrics.counter('adplane_rtb_win_notices_total', 'Win notices (nurl) of our bids on inbound OpenRTB requests, by outcome', ['outcome']);
+  const refused = app.metrics.counter(
+    'adplane_rtb_refused_total',
+    'Inbound OpenRTB bid requests refused before a tenant was known, by reason',
+    ['reason'],
+  );
+  const wins = app.metrics.counter(
+    'adplane_rtb_win_notices_total',
+    'Win notices (nurl) of our bids on inbound OpenRTB requests, by outcome',
+    ['outcome'],
+  );
   const timer = edge.requestSeconds.labels('rtb');
 
   // The decision runs the edge's demand sources plus our campaigns' deal bids; the list is built
@@ -132,12 +152,19 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     const channel = supplier || supplierOnly ? undefined : snapshot.channelsByUid.get(uid);
     let target: Target;
     if (supplier) target = { kind: 'supplier', supplier, tenantId: supplier.tenantId };
-    else if (channel && channel.integration === 'RTB') target = { kind: 'channel', channel, tenantId: channel.tenantId };
+    else if (channel && channel.integration === 'RTB')
+      target = { kind: 'channel', channel, tenantId: channel.tenantId };
     else {
       req.resume();
       refused.inc({ reason: channel ? 'not_an_rtb_channel' : 'unknown_uid' });
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'x-openrtb-version': OPENRTB_VERSION, 'cache-control': 'no-store' });
-      res.end(channel ? 'this channel is not an RTB channel: use its VAST tag' : 'no supplier or RTB channel has this id');
+      res.writeHead(404, {
+        'content-type': 'text/plain; charset=utf-8',
+        'x-openrtb-version': OPENRTB_VERSION,
+        'cache-control': 'no-store',
+      });
+      res.end(
+        channel ? 'this channel is not an RTB channel: use its VAST tag' : 'no supplier or RTB channel has this id',
+      );
       return;
     }
 
@@ -145,13 +172,19 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
     if (!body.ok) {
       const why = BODY_REASON[body.reason] ?? { counted: 'body', field: '', reason: body.reason };
       impDeps.refuse(target, `invalid_request.${why.counted}`, 1, arrival, false);
-      if (!res.destroyed) answer(req, res, 400, JSON.stringify({ error: 'invalid_request', field: why.field, reason: why.reason }));
+      if (!res.destroyed)
+        answer(req, res, 400, JSON.stringify({ error: 'invalid_request', field: why.field, reason: why.reason }));
       return;
     }
     const read = readBidRequest(body.value);
     if (!read.ok) {
       impDeps.refuse(target, invalidReason(read.field), 1, arrival, false);
-      return answer(req, res, 400, JSON.stringify({ error: 'invalid_request', field: read.field, reason: read.reason }));
+      return answer(
+        req,
+        res,
+        400,
+        JSON.stringify({ error: 'invalid_request', field: read.field, reason: read.reason }),
+      );
     }
     const request = read.request;
     const test = request.test === 1;
@@ -180,7 +213,16 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
       return noBid(res);
     }
 
-    const job: ImpJob = { target, snapshot, request, arrival, deadline: deadlineOf(arrival, request.tmax), test, ...answerIn, hops };
+    const job: ImpJob = {
+      target,
+      snapshot,
+      request,
+      arrival,
+      deadline: deadlineOf(arrival, request.tmax),
+      test,
+      ...answerIn,
+      hops,
+    };
     const bids = await bidsForImps(impDeps, job, request.imp);
     const seats = new Map<string, ImpBid[]>();
     for (const b of bids) {
@@ -198,8 +240,16 @@ export function installInboundRtb(app: FastifyInstance): InboundRtb {
   };
 
   // (/rtb/bid/<uid> is the supplier's: the longest prefix wins)
-  edge.addEntry({ method: 'POST', path: SUPPLIER_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), true) });
-  edge.addEntry({ method: 'POST', path: RTB_PREFIX, handle: (req, res, rest) => timed(req, res, uidOfPath(rest), false) });
+  edge.addEntry({
+    method: 'POST',
+    path: SUPPLIER_PREFIX,
+    handle: (req, res, rest) => timed(req, res, uidOfPath(rest), true),
+  });
+  edge.addEntry({
+    method: 'POST',
+    path: RTB_PREFIX,
+    handle: (req, res, rest) => timed(req, res, uidOfPath(rest), false),
+  });
   // The win notice (nurl): the exchange tells us our bid won, with the price it cleared at. The
   // impression itself is counted by the ad's own tracking (/ev); this counts the notices.
   edge.addEntry({

@@ -4,7 +4,21 @@ import { type EdgeRequest, type EdgeResponse } from '../../../http/edgeHttp.js';
 import { type RequestContext } from '../../request/context.js';
 import { type SnapSupplier } from '../../snapshot/types.js';
 import { PIXEL } from '../trackingEvents.js';
-import { ADPLANE_BIDDER, live, newUid, privacyMacros, privacyQuery, readSyncCookie, sectionIds, serializedUrl, setCookieHeader, type SyncCookie, type SyncPrivacy, syncRefusal, withUid } from '../prebidServer/userSync.js';
+import {
+  ADPLANE_BIDDER,
+  live,
+  newUid,
+  privacyMacros,
+  privacyQuery,
+  readSyncCookie,
+  sectionIds,
+  serializedUrl,
+  setCookieHeader,
+  type SyncCookie,
+  type SyncPrivacy,
+  syncRefusal,
+  withUid,
+} from '../prebidServer/userSync.js';
 import { userIdsForbidden } from '../../ortb/privacy.js';
 
 /**
@@ -43,9 +57,16 @@ type SupplierSyncOutcome =
   | { kind: 'invalid'; message: string };
 
 /** What a sync call for `supplier` does: where the browser goes, with which cookie; or why it only gets a pixel. */
-function supplierSync(supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>, query: URLSearchParams, cookie: SyncCookie, now: number, uid: () => string = newUid): SupplierSyncOutcome {
+function supplierSync(
+  supplier: Pick<SnapSupplier, 'serving' | 'userSyncUrl'>,
+  query: URLSearchParams,
+  cookie: SyncCookie,
+  now: number,
+  uid: () => string = newUid,
+): SupplierSyncOutcome {
   const gdprText = param(query, 'gdpr');
-  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { kind: 'invalid', message: 'the gdpr query param must be 0 or 1' };
+  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1')
+    return { kind: 'invalid', message: 'the gdpr query param must be 0 or 1' };
   if (!supplier.userSyncUrl) return { kind: 'pixel', reason: 'no_url' };
   if (!supplier.serving) return { kind: 'pixel', reason: 'paused' };
   const privacy: SyncPrivacy = {
@@ -70,7 +91,11 @@ export function registerSupplierSync(app: FastifyInstance): void {
   const edge = app.edge;
   const deps = edge.deps;
   if (!deps) throw new Error('registerSupplierSync: the edge has no decision deps');
-  const syncs = app.metrics.counter('adplane_supplier_syncs_total', 'User-sync pixels of suppliers (DSP mode), by result: redirect, or why only a pixel', ['result']);
+  const syncs = app.metrics.counter(
+    'adplane_supplier_syncs_total',
+    'User-sync pixels of suppliers (DSP mode), by result: redirect, or why only a pixel',
+    ['result'],
+  );
 
   const pixel = (res: EdgeResponse): void => {
     res.writeHead(200, { 'content-type': 'image/gif', 'content-length': PIXEL.length, 'cache-control': 'no-store' });
@@ -100,11 +125,20 @@ export function registerSupplierSync(app: FastifyInstance): void {
     }
     syncs.inc({ result: outcome.kind === 'pixel' ? outcome.reason : 'redirect' });
     if (outcome.kind === 'pixel') return pixel(res);
-    res.writeHead(302, { location: outcome.location, 'cache-control': 'no-store', 'content-length': 0, 'set-cookie': setCookieHeader(outcome.cookie, now) });
+    res.writeHead(302, {
+      location: outcome.location,
+      'cache-control': 'no-store',
+      'content-length': 0,
+      'set-cookie': setCookieHeader(outcome.cookie, now),
+    });
     res.end();
   }
 
-  edge.addEntry({ method: 'GET', path: SUPPLIER_SYNC_PREFIX, handle: (req, res, rest, search) => handle(req, res, rest, search) });
+  edge.addEntry({
+    method: 'GET',
+    path: SUPPLIER_SYNC_PREFIX,
+    handle: (req, res, rest, search) => handle(req, res, rest, search),
+  });
 }
 
 /** The responses that already carry a sync pixel: one per response is enough. */
@@ -119,9 +153,23 @@ const synced = new WeakSet<object>();
  */
 export function syncOnWin(supplier: SnapSupplier, ctx: RequestContext, origin: string): string | null {
   const request = ctx.ortb?.request;
-  if (!supplier.userSyncUrl || ctx.userId || !request?.site || request.app || synced.has(request) || userIdsForbidden(ctx.query)) return null;
+  if (
+    !supplier.userSyncUrl ||
+    ctx.userId ||
+    !request?.site ||
+    request.app ||
+    synced.has(request) ||
+    userIdsForbidden(ctx.query)
+  )
+    return null;
   synced.add(request);
   const q = ctx.query;
-  const search = privacyQuery({ gdpr: q.gdpr, gdprConsent: '', usPrivacy: q.usPrivacy, gpp: '', gppSid: sectionIds(q.gppSid) }).toString();
+  const search = privacyQuery({
+    gdpr: q.gdpr,
+    gdprConsent: '',
+    usPrivacy: q.usPrivacy,
+    gpp: '',
+    gppSid: sectionIds(q.gppSid),
+  }).toString();
   return `${origin}${SUPPLIER_SYNC_PREFIX}${encodeURIComponent(supplier.uid)}${search ? `?${search}` : ''}`;
 }

@@ -50,7 +50,12 @@ export function readAmpRequest(q: URLSearchParams): AmpRead {
   if (!tagId) return { ok: false, message: 'AMP requests require an AMP tag_id' };
   if (tagId.length > 64) return { ok: false, message: 'tag_id is not a channel uid' };
   const sizes = ampSizes(q);
-  const imp: Record<string, unknown> = { id: 'amp', banner: sizes.length ? { format: sizes } : {}, secure: 1, ext: { prebid: { storedrequest: { id: tagId } } } };
+  const imp: Record<string, unknown> = {
+    id: 'amp',
+    banner: sizes.length ? { format: sizes } : {},
+    secure: 1,
+    ext: { prebid: { storedrequest: { id: tagId } } },
+  };
   const slot = q.get('slot');
   if (slot) imp.tagid = slot.slice(0, 256);
   const targeting = q.get('targeting');
@@ -61,18 +66,26 @@ export function readAmpRequest(q: URLSearchParams): AmpRead {
     } catch {
       return { ok: false, message: 'targeting must be a JSON object' };
     }
-    if (!data || typeof data !== 'object' || Array.isArray(data)) return { ok: false, message: 'targeting must be a JSON object' };
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      return { ok: false, message: 'targeting must be a JSON object' };
     (imp.ext as Record<string, unknown>).data = data;
   }
   const body: Record<string, unknown> = {
     id: randomUUID(),
     imp: [imp],
-    ext: { prebid: { storedrequest: { id: tagId }, cache: { bids: {} }, targeting: { pricegranularity: 'medium', includewinners: true, includebidderkeys: true } } },
+    ext: {
+      prebid: {
+        storedrequest: { id: tagId },
+        cache: { bids: {} },
+        targeting: { pricegranularity: 'medium', includewinners: true, includebidderkeys: true },
+      },
+    },
   };
   const page = q.get('curl');
   if (page && /^https?:\/\//i.test(page)) body.site = { page: page.slice(0, 2048), ext: { amp: 1 } };
   const timeout = Number(q.get('timeout'));
-  body.tmax = Number.isFinite(timeout) && timeout > 0 ? Math.min(Math.round(timeout), AMP_MAX_TIMEOUT_MS) : AMP_MAX_TIMEOUT_MS;
+  body.tmax =
+    Number.isFinite(timeout) && timeout > 0 ? Math.min(Math.round(timeout), AMP_MAX_TIMEOUT_MS) : AMP_MAX_TIMEOUT_MS;
   const consent = q.get('gdpr_consent') ?? q.get('consent_string') ?? '';
   const consentType = q.get('consent_type');
   const regsExt: Record<string, unknown> = {};
@@ -83,7 +96,10 @@ export function readAmpRequest(q: URLSearchParams): AmpRead {
   else if (consent && consentType === '3') regsExt.us_privacy = consent;
   else if (consent && consentType === '4') {
     regs.gpp = consent;
-    const sids = (q.get('gpp_sid') ?? '').split(/[,_]/).map(Number).filter((n) => Number.isInteger(n) && n > 0 && n < 1000);
+    const sids = (q.get('gpp_sid') ?? '')
+      .split(/[,_]/)
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0 && n < 1000);
     if (sids.length) regs.gpp_sid = sids;
   }
   const applies = q.get('gdpr_applies');

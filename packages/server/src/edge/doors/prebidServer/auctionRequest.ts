@@ -106,7 +106,12 @@ export interface BidAdjustments {
  * The factor a bid of `seat` in `type` is multiplied by (1 when none is set): the media type's (for
  * video, its instream or outstream one before plain `video`), else the bidder's.
  */
-export function bidAdjustment(adjustments: BidAdjustments, seat: string, type: 'banner' | 'video', instream: boolean): number {
+export function bidAdjustment(
+  adjustments: BidAdjustments,
+  seat: string,
+  type: 'banner' | 'video',
+  instream: boolean,
+): number {
   const code = seat.toLowerCase();
   const types = type === 'video' ? [instream ? 'video-instream' : 'video-outstream', 'video'] : ['banner'];
   for (const t of types) {
@@ -147,7 +152,8 @@ function boolAt(parent: Obj, key: string, field: string, fallback: boolean): boo
 function uidAt(parent: Obj, key: string, field: string): string | null {
   const v = parent[key];
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string' || !v.trim() || v.length > 64) throw new Invalid(field, 'must be a channel uid (a non-empty string)');
+  if (typeof v !== 'string' || !v.trim() || v.length > 64)
+    throw new Invalid(field, 'must be a channel uid (a non-empty string)');
   return v.trim();
 }
 
@@ -165,9 +171,15 @@ function readTargeting(ext: Obj): TargetingAsk | null {
     if (!r.ok) throw new Invalid(r.field, r.reason);
     return r.value;
   };
-  const granularity = t.pricegranularity === undefined || t.pricegranularity === null ? DEFAULT_GRANULARITY : granularityOf(t.pricegranularity, `${at}.pricegranularity`);
+  const granularity =
+    t.pricegranularity === undefined || t.pricegranularity === null
+      ? DEFAULT_GRANULARITY
+      : granularityOf(t.pricegranularity, `${at}.pricegranularity`);
   const byType = objAt(t, 'mediatypepricegranularity', `${at}.mediatypepricegranularity`);
-  const typed = (key: 'banner' | 'video') => (byType[key] === undefined || byType[key] === null ? null : granularityOf(byType[key], `${at}.mediatypepricegranularity.${key}`));
+  const typed = (key: 'banner' | 'video') =>
+    byType[key] === undefined || byType[key] === null
+      ? null
+      : granularityOf(byType[key], `${at}.mediatypepricegranularity.${key}`);
   const includeWinners = boolAt(t, 'includewinners', `${at}.includewinners`, true);
   // Both false is a valid request that asks for no keys (Prebid Server Go's targeting-optional-all-false
   // sample: 200, no targeting in the bids); Prebid Server Java and older Go refused it with a 400
@@ -175,12 +187,14 @@ function readTargeting(ext: Obj): TargetingAsk | null {
   let maxKeyLength = MAX_KEY_LENGTH;
   const truncate = t.truncateattrchars;
   if (truncate !== undefined && truncate !== null) {
-    if (!Number.isInteger(truncate) || (truncate as number) < 0 || (truncate as number) > 255) throw new Invalid(`${at}.truncateattrchars`, 'must be an integer from 0 to 255');
+    if (!Number.isInteger(truncate) || (truncate as number) < 0 || (truncate as number) > 255)
+      throw new Invalid(`${at}.truncateattrchars`, 'must be an integer from 0 to 255');
     if ((truncate as number) > 0) maxKeyLength = truncate as number;
   }
   let prefix = 'hb';
   if (t.prefix !== undefined && t.prefix !== null) {
-    if (typeof t.prefix !== 'string' || !/^[A-Za-z0-9_-]{1,20}$/.test(t.prefix)) throw new Invalid(`${at}.prefix`, 'must be letters, digits, _ or - (at most 20)');
+    if (typeof t.prefix !== 'string' || !/^[A-Za-z0-9_-]{1,20}$/.test(t.prefix))
+      throw new Invalid(`${at}.prefix`, 'must be letters, digits, _ or - (at most 20)');
     if (t.prefix.length + LONGEST_KEY_SUFFIX <= maxKeyLength) prefix = t.prefix;
   }
   return {
@@ -203,8 +217,12 @@ function readCache(ext: Obj, kind: 'bids' | 'vastxml'): CacheAsk | null {
   const at = `ext.prebid.cache.${kind}`;
   const c = objAt(cache, kind, at);
   const ttl = c.ttlseconds;
-  if (ttl !== undefined && ttl !== null && (!Number.isInteger(ttl) || (ttl as number) < 0)) throw new Invalid(`${at}.ttlseconds`, 'must be a whole number of seconds');
-  return { ttl: typeof ttl === 'number' && ttl > 0 ? ttl : null, returnCreative: boolAt(c, 'returnCreative', `${at}.returnCreative`, true) };
+  if (ttl !== undefined && ttl !== null && (!Number.isInteger(ttl) || (ttl as number) < 0))
+    throw new Invalid(`${at}.ttlseconds`, 'must be a whole number of seconds');
+  return {
+    ttl: typeof ttl === 'number' && ttl > 0 ? ttl : null,
+    returnCreative: boolAt(c, 'returnCreative', `${at}.returnCreative`, true),
+  };
 }
 
 /**
@@ -216,10 +234,15 @@ function factorsAt(o: Obj, field: string): Record<string, number> {
   const out: Record<string, number> = {};
   const named = new Map<string, string>();
   for (const [bidder, factor] of Object.entries(o)) {
-    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0) throw new Invalid(`${field}.${bidder}`, 'must be a positive number');
+    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0)
+      throw new Invalid(`${field}.${bidder}`, 'must be a positive number');
     const code = bidder.toLowerCase();
     const twin = named.get(code);
-    if (twin !== undefined) throw new Invalid(field, `cannot have multiple bidders that differ only in case style ("${twin}" and "${bidder}")`);
+    if (twin !== undefined)
+      throw new Invalid(
+        field,
+        `cannot have multiple bidders that differ only in case style ("${twin}" and "${bidder}")`,
+      );
     named.set(code, bidder);
     out[code] = factor;
   }
@@ -231,7 +254,8 @@ function readAdjustments(prebid: Obj): BidAdjustments {
   const { mediatypes: _mediatypes, ...bidders } = objAt(prebid, 'bidadjustmentfactors', at);
   const types = objAt(objAt(prebid, 'bidadjustmentfactors', at), 'mediatypes', `${at}.mediatypes`);
   const byType: Record<string, Record<string, number>> = {};
-  for (const type of Object.keys(types)) byType[type] = factorsAt(objAt(types, type, `${at}.mediatypes.${type}`), `${at}.mediatypes.${type}`);
+  for (const type of Object.keys(types))
+    byType[type] = factorsAt(objAt(types, type, `${at}.mediatypes.${type}`), `${at}.mediatypes.${type}`);
   return { byBidder: factorsAt(bidders, at), byType };
 }
 
@@ -243,7 +267,11 @@ function ourCodes(ext: Obj): Set<string> {
   for (const [alias, bidder] of Object.entries(aliases)) {
     if (typeof bidder !== 'string') throw new Invalid(`ext.prebid.aliases.${alias}`, 'must be a bidder code');
     // an alias of a bidder to its own code is nothing (Prebid Server refuses it: validateAliases)
-    if (alias === bidder.toLowerCase()) throw new Invalid(`ext.prebid.aliases.${alias}`, 'defines a no-op alias: choose a different alias, or remove this entry');
+    if (alias === bidder.toLowerCase())
+      throw new Invalid(
+        `ext.prebid.aliases.${alias}`,
+        'defines a no-op alias: choose a different alias, or remove this entry',
+      );
     // the adapter's code in any case ("AdPlane"), as Prebid Server normalises an alias's bidder
     if (bidder.toLowerCase() === BIDDER_CODE) codes.add(alias);
   }
@@ -264,8 +292,14 @@ const NOT_BIDDERS = new Set(['prebid', 'context', 'data', 'gpid', 'skadn', 'tid'
  */
 function biddersOfImp(ext: Obj, prebid: Obj, at: string): { code: string; params: unknown; field: string }[] {
   const bidders = objAt(prebid, 'bidder', `${at}.prebid.bidder`);
-  const out = Object.keys(bidders).map((code) => ({ code, params: bidders[code], field: `${at}.prebid.bidder.${code}` }));
-  for (const code of Object.keys(ext)) if (!NOT_BIDDERS.has(code) && !Object.hasOwn(bidders, code)) out.push({ code, params: ext[code], field: `${at}.${code}` });
+  const out = Object.keys(bidders).map((code) => ({
+    code,
+    params: bidders[code],
+    field: `${at}.prebid.bidder.${code}`,
+  }));
+  for (const code of Object.keys(ext))
+    if (!NOT_BIDDERS.has(code) && !Object.hasOwn(bidders, code))
+      out.push({ code, params: ext[code], field: `${at}.${code}` });
   return out;
 }
 
@@ -274,7 +308,13 @@ function biddersOfImp(ext: Obj, prebid: Obj, at: string): { code: string; params
  * impression that names no bidder at all and no stored request (its own or the request's) is refused,
  * as Prebid Server refuses it: it is for no one.
  */
-function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored: string | null, requestParams: Obj): { uid: string; seat: string } | null {
+function channelOfImp(
+  imp: Imp,
+  index: number,
+  codes: Set<string>,
+  requestStored: string | null,
+  requestParams: Obj,
+): { uid: string; seat: string } | null {
   const at = `imp[${index}].ext`;
   const ext = (imp.ext ?? {}) as Obj;
   const prebid = objAt(ext, 'prebid', `${at}.prebid`);
@@ -284,16 +324,27 @@ function channelOfImp(imp: Imp, index: number, codes: Set<string>, requestStored
     if (!codes.has(code) && code.toLowerCase() !== BIDDER_CODE) continue;
     if (params !== undefined && params !== null && !isObj(params)) throw new Invalid(field, 'must be an object');
     // Prebid Server's ext.prebid.bidderparams: the request's parameters for a bidder code, where the impression's lack them
-    const uid = uidAt(isObj(params) ? params : {}, 'channel', `${field}.channel`) ?? uidAt(objAt(requestParams, code, `ext.prebid.bidderparams.${code}`), 'channel', `ext.prebid.bidderparams.${code}.channel`);
+    const uid =
+      uidAt(isObj(params) ? params : {}, 'channel', `${field}.channel`) ??
+      uidAt(
+        objAt(requestParams, code, `ext.prebid.bidderparams.${code}`),
+        'channel',
+        `ext.prebid.bidderparams.${code}.channel`,
+      );
     if (!uid) throw new Invalid(`${field}.channel`, 'is required: the uid of the adplane channel to bid for');
     return { uid, seat: code };
   }
-  const stored = uidAt(objAt(prebid, 'storedrequest', `${at}.prebid.storedrequest`), 'id', `${at}.prebid.storedrequest.id`);
+  const stored = uidAt(
+    objAt(prebid, 'storedrequest', `${at}.prebid.storedrequest`),
+    'id',
+    `${at}.prebid.storedrequest.id`,
+  );
   if (stored) return { uid: stored, seat: BIDDER_CODE };
   // Only an impression that names no bidder at all takes the request's stored request as its channel.
   if (bidders.length) return null;
   if (requestStored) return { uid: requestStored, seat: BIDDER_CODE };
-  if (imp.ext === undefined) throw new Invalid(at, 'is required: name the bidder in imp.ext.prebid.bidder (adplane: { channel })');
+  if (imp.ext === undefined)
+    throw new Invalid(at, 'is required: name the bidder in imp.ext.prebid.bidder (adplane: { channel })');
   throw new Invalid(`${at}.prebid.bidder`, 'must contain at least one bidder');
 }
 
@@ -308,7 +359,11 @@ export function readAuctionRequest(body: unknown): AskResult {
     const ext = (request.ext ?? {}) as Obj;
     const codes = ourCodes(ext);
     const prebid = objAt(ext, 'prebid', 'ext.prebid');
-    const requestStored = uidAt(objAt(prebid, 'storedrequest', 'ext.prebid.storedrequest'), 'id', 'ext.prebid.storedrequest.id');
+    const requestStored = uidAt(
+      objAt(prebid, 'storedrequest', 'ext.prebid.storedrequest'),
+      'id',
+      'ext.prebid.storedrequest.id',
+    );
     const tmax = typeof request.tmax === 'number' && request.tmax > 0 ? request.tmax : null;
     const currency = objAt(prebid, 'currency', 'ext.prebid.currency');
     let rates: CurrencyRates | null = null;
@@ -319,14 +374,20 @@ export function readAuctionRequest(body: unknown): AskResult {
         throw new Invalid('ext.prebid.currency.rates', (error as Error).message.replace(/^conversions/, 'rates'));
       }
     }
-    if (currency.usepbsrates !== undefined && typeof currency.usepbsrates !== 'boolean') throw new Invalid('ext.prebid.currency.usepbsrates', 'must be true or false');
+    if (currency.usepbsrates !== undefined && typeof currency.usepbsrates !== 'boolean')
+      throw new Invalid('ext.prebid.currency.usepbsrates', 'must be true or false');
     const useServerRates = currency.usepbsrates !== false;
     const debug = request.test === 1 || boolAt(prebid, 'debug', 'ext.prebid.debug', false);
-    if (prebid.events !== undefined && prebid.events !== null && !isObj(prebid.events)) throw new Invalid('ext.prebid.events', 'must be an object');
+    if (prebid.events !== undefined && prebid.events !== null && !isObj(prebid.events))
+      throw new Invalid('ext.prebid.events', 'must be an object');
     const events = isObj(prebid.events);
     const integration = prebid.integration;
     // Prebid Server's own limit on the event URL's `int`: 64 letters, digits, - or _
-    if (integration !== undefined && integration !== null && (typeof integration !== 'string' || !/^[\p{L}\p{N}_-]{0,64}$/u.test(integration))) {
+    if (
+      integration !== undefined &&
+      integration !== null &&
+      (typeof integration !== 'string' || !/^[\p{L}\p{N}_-]{0,64}$/u.test(integration))
+    ) {
       throw new Invalid('ext.prebid.integration', 'must be a string of at most 64 letters, digits, - or _');
     }
     const returnAllBidStatus = boolAt(prebid, 'returnallbidstatus', 'ext.prebid.returnallbidstatus', false);
@@ -345,8 +406,20 @@ export function readAuctionRequest(body: unknown): AskResult {
     return {
       ok: true,
       ask: {
-        request, imps, targeting, cacheBids, cacheVast, tmax, rates, useServerRates, debug, events,
-        integration: typeof integration === 'string' ? integration : '', returnAllBidStatus, adjustments, warnings,
+        request,
+        imps,
+        targeting,
+        cacheBids,
+        cacheVast,
+        tmax,
+        rates,
+        useServerRates,
+        debug,
+        events,
+        integration: typeof integration === 'string' ? integration : '',
+        returnAllBidStatus,
+        adjustments,
+        warnings,
       },
     };
   } catch (error) {

@@ -73,7 +73,8 @@ export class BidCache {
 }
 
 /** Seconds an entry lives: what the request asked (ttlseconds), else 5 minutes, at most 15. */
-export const cacheTtl = (asked: number | null): number => Math.min(asked && asked > 0 ? asked : DEFAULT_CACHE_TTL_S, MAX_CACHE_TTL_S);
+export const cacheTtl = (asked: number | null): number =>
+  Math.min(asked && asked > 0 ? asked : DEFAULT_CACHE_TTL_S, MAX_CACHE_TTL_S);
 
 /** The public URL of a cached document. */
 export const cacheUrl = (origin: string, uuid: string): string => `${origin}${CACHE_PATH}?uuid=${uuid}`;
@@ -149,7 +150,10 @@ export class PrebidCache {
   private failed(error: unknown, what: string): void {
     if (this.down) return;
     this.down = true;
-    this.log?.warn({ err: error }, `prebid cache: an entry could not be ${what} in the shared store; entries answer on the process that stored them until it is back`);
+    this.log?.warn(
+      { err: error },
+      `prebid cache: an entry could not be ${what} in the shared store; entries answer on the process that stored them until it is back`,
+    );
   }
 }
 
@@ -158,7 +162,9 @@ export function parseCachedDoc(text: string | null): CachedDoc | undefined {
   if (!text) return undefined;
   try {
     const v = JSON.parse(text) as Partial<CachedDoc>;
-    return (v.type === 'xml' || v.type === 'json') && typeof v.body === 'string' ? { type: v.type, body: v.body } : undefined;
+    return (v.type === 'xml' || v.type === 'json') && typeof v.body === 'string'
+      ? { type: v.type, body: v.body }
+      : undefined;
   } catch {
     return undefined;
   }

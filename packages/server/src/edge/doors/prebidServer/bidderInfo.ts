@@ -28,13 +28,21 @@ const BIDDER_PARAMS_SCHEMA = {
   type: 'object',
   properties: {
     // what the auction takes (auctionRequest.ts uidAt): a non-blank string of at most 64 characters
-    channel: { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: 'The uid of the adplane channel whose demand bids (its Prebid.js set-up names it)' },
+    channel: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '\\S',
+      description: 'The uid of the adplane channel whose demand bids (its Prebid.js set-up names it)',
+    },
   },
   required: ['channel'],
 } as const;
 
-const json = (req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void => send(req, res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-const text = (req: EdgeRequest, res: EdgeResponse, status: number, message: string): void => send(req, res, status, 'text/plain; charset=utf-8', `${message}\n`);
+const json = (req: EdgeRequest, res: EdgeResponse, status: number, value: unknown): void =>
+  send(req, res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+const text = (req: EdgeRequest, res: EdgeResponse, status: number, message: string): void =>
+  send(req, res, status, 'text/plain; charset=utf-8', `${message}\n`);
 
 /** The paths registerBidderInfo answers (GET). */
 export const BIDDER_INFO_PATHS = ['/info/bidders', '/info/bidders/', '/bidders/params'] as const;
@@ -47,7 +55,8 @@ export function registerBidderInfo(edge: Edge): void {
       // as Prebid Server: the filters are booleans (adplane is enabled and a base adapter either way)
       for (const name of ['enabledonly', 'baseadaptersonly']) {
         const v = search.get(name);
-        if (v !== null && !/^(true|false)$/i.test(v)) return text(req, res, 400, `Invalid value for '${name}' query param, must be of boolean type`);
+        if (v !== null && !/^(true|false)$/i.test(v))
+          return text(req, res, 400, `Invalid value for '${name}' query param, must be of boolean type`);
       }
       json(req, res, 200, [BIDDER_CODE]);
     },
@@ -62,5 +71,9 @@ export function registerBidderInfo(edge: Edge): void {
       text(req, res, 404, `Unknown bidder: ${rest.slice(0, 64)}`);
     },
   });
-  edge.addEntry({ method: 'GET', path: '/bidders/params', handle: (req, res) => json(req, res, 200, { [BIDDER_CODE]: BIDDER_PARAMS_SCHEMA }) });
+  edge.addEntry({
+    method: 'GET',
+    path: '/bidders/params',
+    handle: (req, res) => json(req, res, 200, { [BIDDER_CODE]: BIDDER_PARAMS_SCHEMA }),
+  });
 }

@@ -26,7 +26,8 @@ interface CachePut {
 export type PutsRead<T> = { ok: true; puts: T[] } | { ok: false; message: string };
 export type CachePutsRead = PutsRead<CachePut>;
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * What POST /cache and /vtrack both hold a put to: a value of at most MAX_VALUE_BYTES, and a
@@ -34,8 +35,10 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
  * (null: the default), or the message naming `at`'s field.
  */
 export function putLimits(at: string, text: string, ttl: unknown): { ttlSeconds: number | null } | { message: string } {
-  if (Buffer.byteLength(text) > MAX_VALUE_BYTES) return { message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
-  if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) return { message: `${at}.ttlseconds must be a non-negative number` };
+  if (Buffer.byteLength(text) > MAX_VALUE_BYTES)
+    return { message: `${at}.value is larger than ${MAX_VALUE_BYTES / 1024} KB` };
+  if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0))
+    return { message: `${at}.ttlseconds must be a non-negative number` };
   return { ttlSeconds: typeof ttl === 'number' ? Math.floor(ttl) : null };
 }
 
@@ -43,8 +46,12 @@ export function putLimits(at: string, text: string, ttl: unknown): { ttlSeconds:
  * A `puts` list as POST /cache and /vtrack both read it: at most MAX_PUTS, each an object, read by
  * `readOne` with its path (`puts[i]`), which answers the put or the message refusing it.
  */
-export function readPuts<T>(list: unknown[], readOne: (put: Record<string, unknown>, at: string) => T | string): PutsRead<T> {
-  if (list.length > MAX_PUTS) return { ok: false, message: `puts has ${list.length} elements; at most ${MAX_PUTS} are allowed` };
+export function readPuts<T>(
+  list: unknown[],
+  readOne: (put: Record<string, unknown>, at: string) => T | string,
+): PutsRead<T> {
+  if (list.length > MAX_PUTS)
+    return { ok: false, message: `puts has ${list.length} elements; at most ${MAX_PUTS} are allowed` };
   const puts: T[] = [];
   for (let i = 0; i < list.length; i++) {
     const at = `puts[${i}]`;
@@ -58,7 +65,8 @@ export function readPuts<T>(list: unknown[], readOne: (put: Record<string, unkno
 }
 
 export function readCachePuts(body: unknown): CachePutsRead {
-  if (!isObject(body) || !Array.isArray(body.puts)) return { ok: false, message: 'the body must be an object with a "puts" array' };
+  if (!isObject(body) || !Array.isArray(body.puts))
+    return { ok: false, message: 'the body must be an object with a "puts" array' };
   if (body.puts.length === 0) return { ok: false, message: 'puts must not be empty' };
   return readPuts(body.puts, (p, at) => {
     if (p.type !== 'xml' && p.type !== 'json') return `${at}.type must be "xml" or "json"`;

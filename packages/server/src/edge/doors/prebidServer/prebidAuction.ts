@@ -40,7 +40,14 @@ function ratesOf(deps: PrebidDeps, ask: AuctionAsk): RateSource {
 }
 
 /** Prebid Server's error and warning codes (errortypes/code.go). */
-export const PBS_CODES = { badInput: 2, failedToRequestBids: 5, noConversionRate: 9, unknown: 999, floorRejection: 10009, unknownWarning: 10999 } as const;
+export const PBS_CODES = {
+  badInput: 2,
+  failedToRequestBids: 5,
+  noConversionRate: 9,
+  unknown: 999,
+  floorRejection: 10009,
+  unknownWarning: 10999,
+} as const;
 
 /**
  * Prebid Server's seat non-bid status codes (openrtb_ext/seat_non_bids.go, prebid-server-java's
@@ -74,7 +81,11 @@ interface NonBid {
 /** The no-bid status of a decision that found no winner, by its result (adDecision.ts) and its sources' fates. */
 function noWinnerStatus(result: string, fates: readonly { fate: string }[]): number {
   if (result === 'auction_error' || result === 'unknown_channel' || result === 'warming_up') return NONBID.errorGeneral;
-  if (fates.some((f) => f.fate === 'timeout') && !fates.some((f) => f.fate === 'no_fill' || f.fate === 'lost' || f.fate === 'below_floor')) return NONBID.errorTimeout;
+  if (
+    fates.some((f) => f.fate === 'timeout') &&
+    !fates.some((f) => f.fate === 'no_fill' || f.fate === 'lost' || f.fate === 'below_floor')
+  )
+    return NONBID.errorTimeout;
   return NONBID.noBid;
 }
 
@@ -115,26 +126,77 @@ function narrowed(imp: Imp, format: 'video' | 'display'): Imp | null {
   return banner || statesNone ? { ...rest, banner: banner ?? {} } : null;
 }
 
-async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: ConnectionFacts, deadline: number | undefined, money: Money): Promise<ImpAnswer> {
+async function decideImp(
+  deps: PrebidDeps,
+  ask: AuctionAsk,
+  our: OurImp,
+  conn: ConnectionFacts,
+  deadline: number | undefined,
+  money: Money,
+): Promise<ImpAnswer> {
   const { imp, channelUid: uid, seat } = our;
-  const nonbid = (statuscode: number, ext?: NonBid['ext']): NonBid => ({ impid: imp.id, statuscode, ...(ext ? { ext } : {}) });
+  const nonbid = (statuscode: number, ext?: NonBid['ext']): NonBid => ({
+    impid: imp.id,
+    statuscode,
+    ...(ext ? { ext } : {}),
+  });
   const snapshot = deps.snapshot();
-  if (!snapshot) return { seat, bid: null, nonbid: nonbid(NONBID.errorGeneral), error: { code: PBS_CODES.failedToRequestBids, message: `imp "${imp.id}": the ad server is starting, try again in a moment` } };
+  if (!snapshot)
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(NONBID.errorGeneral),
+      error: {
+        code: PBS_CODES.failedToRequestBids,
+        message: `imp "${imp.id}": the ad server is starting, try again in a moment`,
+      },
+    };
   const channel = snapshot.channelsByUid.get(uid);
-  if (!channel) return { seat, bid: null, nonbid: nonbid(NONBID.errorGeneral), error: { code: PBS_CODES.badInput, message: `imp "${imp.id}": unknown channel "${uid}" (the channel uid from the adplane console)` } };
+  if (!channel)
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(NONBID.errorGeneral),
+      error: {
+        code: PBS_CODES.badInput,
+        message: `imp "${imp.id}": unknown channel "${uid}" (the channel uid from the adplane console)`,
+      },
+    };
   const slot = narrowed(imp, channel.format);
   if (!slot) {
     const wants = channel.format === 'video' ? 'video (mediaTypes.video)' : 'banner (mediaTypes.banner)';
-    return { seat, bid: null, nonbid: nonbid(NONBID.unsupportedMediaType), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}` } };
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(NONBID.unsupportedMediaType),
+      warning: {
+        code: PBS_CODES.unknownWarning,
+        message: `imp "${imp.id}": channel "${uid}" is a ${channel.format} channel; the ad unit offers no ${wants}`,
+      },
+    };
   }
   const ctx = contextOfBidRequest(ask.request, slot, conn, deps.clock.now(), deps.geo);
-  const outcome = await runDecision(deps, uid, ctx, { integration: 'PreBid', trace: false, ...(deadline !== undefined ? { deadline } : {}) });
+  const outcome = await runDecision(deps, uid, ctx, {
+    integration: 'PreBid',
+    trace: false,
+    ...(deadline !== undefined ? { deadline } : {}),
+  });
   const markup = outcome.winner ? adMarkupOf(outcome, deps.origin) : null;
   if (!outcome.winner || !markup || !outcome.decision) {
-    return { seat, bid: null, nonbid: nonbid(outcome.winner ? NONBID.errorGeneral : noWinnerStatus(outcome.result, outcome.trace.sources)) };
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(outcome.winner ? NONBID.errorGeneral : noWinnerStatus(outcome.result, outcome.trace.sources)),
+    };
   }
   const type = channel.format === 'video' ? 'video' : 'banner';
-  if ((markup.mtype === MTYPE.video) !== (type === 'video')) return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` } };
+  if ((markup.mtype === MTYPE.video) !== (type === 'video'))
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(NONBID.rejectedGeneral),
+      warning: { code: PBS_CODES.unknownWarning, message: `imp "${imp.id}": the winning ad is not a ${type}` },
+    };
   const usdPrice = microsToCpm(outcome.winner.payoutCpm);
   if (!(usdPrice > 0)) return { seat, bid: null, nonbid: nonbid(NONBID.noBid) };
   // the publisher's bid adjustment (ext.prebid.bidadjustmentfactors), as Prebid Server applies it before
@@ -145,7 +207,15 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
   const price = cpmIn(bidMicros, money.usdPerUnit);
   const floor = floorMicros(imp.bidfloor, imp.bidfloorcur, money.rates);
   if (floor === null) {
-    return { seat, bid: null, nonbid: nonbid(NONBID.rejectedGeneral), warning: { code: PBS_CODES.noConversionRate, message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid` } };
+    return {
+      seat,
+      bid: null,
+      nonbid: nonbid(NONBID.rejectedGeneral),
+      warning: {
+        code: PBS_CODES.noConversionRate,
+        message: `imp "${imp.id}": no exchange rate for the floor's currency (${String(imp.bidfloorcur)}): no bid`,
+      },
+    };
   }
   const videoSlot = slot.video ?? {};
   const w = markup.w || (type === 'video' ? (videoSlot.w ?? 0) : 0);
@@ -155,12 +225,22 @@ async function decideImp(deps: PrebidDeps, ask: AuctionAsk, our: OurImp, conn: C
     // The decision is counted (a request, an opportunity); no impression can follow a bid not sent.
     // Prebid Server's non-bid describes the refused bid (openrtb_ext.NewNonBid)
     const refused = {
-      price, ...(w > 0 && h > 0 ? { w, h } : {}), ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}), ...(dealId ? { dealid: dealId } : {}),
-      mtype: markup.mtype, origbidcpm: usdPrice, origbidcur: 'USD',
+      price,
+      ...(w > 0 && h > 0 ? { w, h } : {}),
+      ...(markup.adomain.length ? { adomain: [...markup.adomain] } : {}),
+      ...(dealId ? { dealid: dealId } : {}),
+      mtype: markup.mtype,
+      origbidcpm: usdPrice,
+      origbidcur: 'USD',
     };
     return {
-      seat, bid: null, nonbid: nonbid(dealId ? NONBID.rejectedBelowDealFloor : NONBID.rejectedBelowFloor, { prebid: { bid: refused } }),
-      warning: { code: PBS_CODES.floorRejection, message: `imp "${imp.id}": the best price, ${price.toFixed(2)} ${money.currency}, is under the floor of ${imp.bidfloor} ${imp.bidfloorcur ?? 'USD'}` },
+      seat,
+      bid: null,
+      nonbid: nonbid(dealId ? NONBID.rejectedBelowDealFloor : NONBID.rejectedBelowFloor, { prebid: { bid: refused } }),
+      warning: {
+        code: PBS_CODES.floorRejection,
+        message: `imp "${imp.id}": the best price, ${price.toFixed(2)} ${money.currency}, is under the floor of ${imp.bidfloor} ${imp.bidfloorcur ?? 'USD'}`,
+      },
     };
   }
   const bid: Bid = {
@@ -197,7 +277,12 @@ function bySeat(notes: { seat: string; note: Note }[]): Record<string, Note[]> |
   return out;
 }
 
-export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: ConnectionFacts, started = deps.clock.now()): Promise<BidResponse> {
+export async function runPrebidAuction(
+  deps: PrebidDeps,
+  ask: AuctionAsk,
+  conn: ConnectionFacts,
+  started = deps.clock.now(),
+): Promise<BidResponse> {
   const { request } = ask;
   const errors: { seat: string; note: Note }[] = [];
   // the request's own (an eid Prebid Server would remove, removed), under general as Prebid Server files them
@@ -212,13 +297,26 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const answerIn = wanted && usdPerUnit ? { currency: wanted, usdPerUnit } : null;
   const money: Money = { currency: answerIn?.currency ?? 'USD', usdPerUnit: answerIn?.usdPerUnit ?? 1, rates };
   if (!answerIn) {
-    answers = ask.imps.map((our) => ({ seat: our.seat, bid: null, nonbid: { impid: our.imp.id, statuscode: NONBID.unacceptableCurrency }, error: { code: PBS_CODES.noConversionRate, message: `no exchange rate from USD to ${String(request.cur?.[0])}, the request's currency: set ext.prebid.currency.rates, or ask the operator for rates` } }));
+    answers = ask.imps.map((our) => ({
+      seat: our.seat,
+      bid: null,
+      nonbid: { impid: our.imp.id, statuscode: NONBID.unacceptableCurrency },
+      error: {
+        code: PBS_CODES.noConversionRate,
+        message: `no exchange rate from USD to ${String(request.cur?.[0])}, the request's currency: set ext.prebid.currency.rates, or ask the operator for rates`,
+      },
+    }));
   } else {
     answers = await Promise.all(
       ask.imps.map((our) =>
         decideImp(deps, ask, our, conn, deadline, money).catch((error: unknown): ImpAnswer => {
           deps.onError(error);
-          return { seat: our.seat, bid: null, nonbid: { impid: our.imp.id, statuscode: NONBID.errorGeneral }, error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` } };
+          return {
+            seat: our.seat,
+            bid: null,
+            nonbid: { impid: our.imp.id, statuscode: NONBID.errorGeneral },
+            error: { code: PBS_CODES.unknown, message: `imp "${our.imp.id}": the decision failed` },
+          };
         }),
       ),
     );
@@ -248,25 +346,50 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
     // below); a video bid's imp event written into its VAST as one more <Impression> (exchange/events.go
     // modifyBidVAST), before the VAST is cached, so that the cached copy carries it too. Either counts the
     // impression once with our own tracker (the token's replay guard: prebidEvents.ts)
-    const eventParts: EventUrlParts | null = ask.events && answer.token
-      ? { origin, bidId: bidid, account: account || answer.channelUid || '', bidder: answer.seat, integration: ask.integration, timestamp: auctionTs, token: answer.token, notices: answer.notices ?? '' }
-      : null;
+    const eventParts: EventUrlParts | null =
+      ask.events && answer.token
+        ? {
+            origin,
+            bidId: bidid,
+            account: account || answer.channelUid || '',
+            bidder: answer.seat,
+            integration: ask.integration,
+            timestamp: auctionTs,
+            token: answer.token,
+            notices: answer.notices ?? '',
+          }
+        : null;
     if (eventParts && type === 'video' && bid.adm) bid.adm = withVastImpression(bid.adm, vastEventUrl(eventParts));
     // the cached bid JSON is the bid as the bidder answered it, before targeting and cache fields
     const [cachedBid, cachedVast] = await Promise.all([
       ask.cacheBids ? deps.cache.put({ type: 'json', body: JSON.stringify(bid) }, ask.cacheBids.ttl) : null,
-      ask.cacheVast && type === 'video' && bid.adm ? deps.cache.put({ type: 'xml', body: bid.adm }, ask.cacheVast.ttl) : null,
+      ask.cacheVast && type === 'video' && bid.adm
+        ? deps.cache.put({ type: 'xml', body: bid.adm }, ask.cacheVast.ttl)
+        : null,
     ]);
     const cache: Record<string, { url: string; cacheId: string }> = {};
     if (cachedBid) cache.bids = { url: cacheUrl(origin, cachedBid), cacheId: cachedBid };
     if (cachedVast) cache.vastXml = { url: cacheUrl(origin, cachedVast), cacheId: cachedVast };
     const targeting = ask.targeting
       ? targetingKeys(ask.targeting, answer.seat, {
-          price: bid.price, type, w: bid.w ?? 0, h: bid.h ?? 0, dealId: bid.dealid ?? '', cacheId: cachedBid, vastCacheId: cachedVast, cacheHost, cachePath: CACHE_PATH, app: !!request.app,
+          price: bid.price,
+          type,
+          w: bid.w ?? 0,
+          h: bid.h ?? 0,
+          dealId: bid.dealid ?? '',
+          cacheId: cachedBid,
+          vastCacheId: cachedVast,
+          cacheHost,
+          cachePath: CACHE_PATH,
+          app: !!request.app,
         })
       : null;
     // returnCreative: false keeps the markup out of the answer once it is cached (the page loads it by URL)
-    if ((cachedVast && ask.cacheVast?.returnCreative === false) || (type !== 'video' && cachedBid && ask.cacheBids?.returnCreative === false)) delete bid.adm;
+    if (
+      (cachedVast && ask.cacheVast?.returnCreative === false) ||
+      (type !== 'video' && cachedBid && ask.cacheBids?.returnCreative === false)
+    )
+      delete bid.adm;
     // the bid lives as long as its cached markup
     if (cachedBid || cachedVast) bid.exp = cacheTtl((cachedVast ? ask.cacheVast?.ttl : ask.cacheBids?.ttl) ?? null);
     // Prebid Server's event URLs in ext.prebid.events: a banner bid's (a video bid gets none, as there: its VAST has the imp event)
@@ -295,7 +418,14 @@ export async function runPrebidAuction(deps: PrebidDeps, ask: AuctionAsk, conn: 
   const seatbid: SeatBid[] = [...seats].map(([seat, bid]) => ({ seat, bid }));
   const responsetimemillis: Record<string, number> = {};
   for (const our of ask.imps) responsetimemillis[our.seat] = decideMs;
-  if (!ask.imps.length) warnings.push({ seat: 'general', note: { code: PBS_CODES.unknownWarning, message: `no impression is for adplane: name the channel in imp.ext.prebid.bidder.adplane.channel (${request.imp.length} ${imps(request.imp.length)} read)` } });
+  if (!ask.imps.length)
+    warnings.push({
+      seat: 'general',
+      note: {
+        code: PBS_CODES.unknownWarning,
+        message: `no impression is for adplane: name the channel in imp.ext.prebid.bidder.adplane.channel (${request.imp.length} ${imps(request.imp.length)} read)`,
+      },
+    });
   const ext: Record<string, unknown> = {
     responsetimemillis,
     // the time the auction was given: the request's tmax, else (as Prebid Server puts its default

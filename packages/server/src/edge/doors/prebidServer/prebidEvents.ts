@@ -74,7 +74,12 @@ export const INTEGRATION = /^[\p{L}\p{N}_-]{0,64}$/u;
 export type EventOutcome = 'counted' | 'acknowledged' | 'disabled' | 'refused' | 'invalid';
 
 function plain(req: EdgeRequest, res: EdgeResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...corsHeaders(req) });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': String(Buffer.byteLength(body)),
+    ...corsHeaders(req),
+  });
   res.end(body);
 }
 
@@ -82,7 +87,13 @@ function plain(req: EdgeRequest, res: EdgeResponse, status: number, body: string
  * GET /event: checked as Prebid Server checks it (400 with a line per bad parameter, 401 without
  * `a`), then adplane's token; answered with a 1x1 GIF for `f=i`, else 204 No Content. Never throws.
  */
-export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeResponse, query: URLSearchParams, now = deps.clock.now()): EventOutcome {
+export function handlePrebidEvent(
+  deps: EventDeps,
+  req: EdgeRequest,
+  res: EdgeResponse,
+  query: URLSearchParams,
+  now = deps.clock.now(),
+): EventOutcome {
   const errors: string[] = [];
   const t = query.get('t') ?? '';
   if (!t) errors.push("parameter 't' is required");
@@ -96,7 +107,8 @@ export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeRe
   const x = query.get('x') ?? '';
   if (x && x !== '1' && x !== '0') errors.push(`unknown analytics: '${x.slice(0, 32)}' (parameter 'x' must be 1 or 0)`);
   const integration = query.get('int') ?? '';
-  if (!INTEGRATION.test(integration)) errors.push("parameter 'int': an integration type of at most 64 letters, digits, '-' or '_'");
+  if (!INTEGRATION.test(integration))
+    errors.push("parameter 'int': an integration type of at most 64 letters, digits, '-' or '_'");
   if (errors.length) {
     plain(req, res, 400, errors.map((e) => `invalid request: ${e}\n`).join(''));
     return 'invalid';
@@ -111,7 +123,12 @@ export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeRe
   }
   const token = query.get('tk') ?? '';
   if (!token) {
-    plain(req, res, 400, "invalid request: parameter 'tk' is required (adplane's event URLs carry the bid's signed token)\n");
+    plain(
+      req,
+      res,
+      400,
+      "invalid request: parameter 'tk' is required (adplane's event URLs carry the bid's signed token)\n",
+    );
     return 'invalid';
   }
   const decision = deps.signer.verify(token, Math.floor(now / 1000));
@@ -120,7 +137,12 @@ export function handlePrebidEvent(deps: EventDeps, req: EdgeRequest, res: EdgeRe
     return 'refused';
   }
   if (f === 'i') {
-    res.writeHead(200, { 'content-type': 'image/gif', 'content-length': String(PIXEL.length), 'cache-control': 'no-store', ...corsHeaders(req) });
+    res.writeHead(200, {
+      'content-type': 'image/gif',
+      'content-length': String(PIXEL.length),
+      'cache-control': 'no-store',
+      ...corsHeaders(req),
+    });
     res.end(PIXEL);
   } else noContent(req, res);
   // (a HEAD, a link checker's or a preview's, is answered as the GET and counts nothing, as on /ev)

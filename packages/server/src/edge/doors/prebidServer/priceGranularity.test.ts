@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatFixed, NAMED_GRANULARITIES, type PriceGranularity, priceBucket, readGranularity } from './priceGranularity.js';
+import {
+  formatFixed,
+  NAMED_GRANULARITIES,
+  type PriceGranularity,
+  priceBucket,
+  readGranularity,
+} from './priceGranularity.js';
 
 const g = (name: string): PriceGranularity => NAMED_GRANULARITIES[name]!;
 const custom = (value: unknown): PriceGranularity => {
@@ -9,8 +15,20 @@ const custom = (value: unknown): PriceGranularity => {
 };
 
 // Prebid Server's own cases (exchange/price_granularity_test.go), so that hb_pb matches it to the digit.
-const custom1 = custom({ precision: 2, ranges: [{ max: 5, increment: 0.03 }, { max: 10, increment: 0.1 }] });
-const custom2 = custom({ precision: 2, ranges: [{ max: 1.5, increment: 1 }, { max: 10, increment: 1.2 }] });
+const custom1 = custom({
+  precision: 2,
+  ranges: [
+    { max: 5, increment: 0.03 },
+    { max: 10, increment: 0.1 },
+  ],
+});
+const custom2 = custom({
+  precision: 2,
+  ranges: [
+    { max: 1.5, increment: 1 },
+    { max: 10, increment: 1.2 },
+  ],
+});
 
 describe('priceBucket (hb_pb)', () => {
   it.each([
@@ -52,7 +70,14 @@ describe('priceBucket (hb_pb)', () => {
     expect(priceBucket(5.72, custom2)).toBe('5.10');
     expect(priceBucket(5, custom2)).toBe('3.90');
     expect(priceBucket(10, custom2)).toBe('9.90');
-    expect(custom({ ranges: [{ min: 7, max: 5, increment: 0.05 }, { min: 99, max: 20, increment: 1 }] }).ranges).toEqual([
+    expect(
+      custom({
+        ranges: [
+          { min: 7, max: 5, increment: 0.05 },
+          { min: 99, max: 20, increment: 1 },
+        ],
+      }).ranges,
+    ).toEqual([
       { min: 0, max: 5, increment: 0.05 },
       { min: 5, max: 20, increment: 1 },
     ]);
@@ -84,10 +109,19 @@ describe('priceBucket (hb_pb)', () => {
     };
     expect(bad('fine')).toMatch(/^ext\.prebid\.targeting\.pricegranularity: must be one of low, medium/);
     expect(bad(7)).toMatch(/granularity name or an object/);
-    expect(bad({ precision: -1, ranges: [{ max: 5, increment: 1 }] })).toMatch(/precision: must be an integer from 0 to 15/);
+    expect(bad({ precision: -1, ranges: [{ max: 5, increment: 1 }] })).toMatch(
+      /precision: must be an integer from 0 to 15/,
+    );
     expect(bad({ precision: 16, ranges: [{ max: 5, increment: 1 }] })).toMatch(/precision/);
     expect(bad({ ranges: [{ max: 5, increment: 0 }] })).toMatch(/ranges\[0\]\.increment: must be a number above 0/);
-    expect(bad({ ranges: [{ max: 5, increment: 1 }, { max: 5, increment: 1 }] })).toMatch(/ranges\[1\]\.max: must be above/);
+    expect(
+      bad({
+        ranges: [
+          { max: 5, increment: 1 },
+          { max: 5, increment: 1 },
+        ],
+      }),
+    ).toMatch(/ranges\[1\]\.max: must be above/);
     expect(bad({ ranges: [{ max: '5', increment: 1 }] })).toMatch(/ranges\[0\]\.max: must be a number/);
     expect(bad({ ranges: 'x' })).toMatch(/ranges: must be an array/);
   });

@@ -62,14 +62,25 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 export function readGranularity(value: unknown, field: string): GranularityRead {
   if (typeof value === 'string') {
     const found = NAMED_GRANULARITIES[value];
-    return found ? { ok: true, value: found } : { ok: false, field, reason: `must be one of ${Object.keys(NAMED_GRANULARITIES).join(', ')} or an object with ranges` };
+    return found
+      ? { ok: true, value: found }
+      : {
+          ok: false,
+          field,
+          reason: `must be one of ${Object.keys(NAMED_GRANULARITIES).join(', ')} or an object with ranges`,
+        };
   }
   if (!isObj(value)) return { ok: false, field, reason: 'must be a granularity name or an object with ranges' };
   const { precision, ranges } = value;
-  if (precision !== undefined && precision !== null && (!Number.isInteger(precision) || (precision as number) < 0 || (precision as number) > MAX_PRECISION)) {
+  if (
+    precision !== undefined &&
+    precision !== null &&
+    (!Number.isInteger(precision) || (precision as number) < 0 || (precision as number) > MAX_PRECISION)
+  ) {
     return { ok: false, field: `${field}.precision`, reason: `must be an integer from 0 to ${MAX_PRECISION}` };
   }
-  if (ranges !== undefined && ranges !== null && !Array.isArray(ranges)) return { ok: false, field: `${field}.ranges`, reason: 'must be an array' };
+  if (ranges !== undefined && ranges !== null && !Array.isArray(ranges))
+    return { ok: false, field: `${field}.ranges`, reason: 'must be an array' };
   if (!ranges || ranges.length === 0) return { ok: true, value: DEFAULT_GRANULARITY };
   if (ranges.length > 100) return { ok: false, field: `${field}.ranges`, reason: 'must hold at most 100 ranges' };
   const out: GranularityRange[] = [];
@@ -81,7 +92,12 @@ export function readGranularity(value: unknown, field: string): GranularityRead 
     if (!isNum(r.max)) return { ok: false, field: `${at}.max`, reason: 'must be a number' };
     if (!isNum(r.increment)) return { ok: false, field: `${at}.increment`, reason: 'must be a number' };
     if (r.min !== undefined && !isNum(r.min)) return { ok: false, field: `${at}.min`, reason: 'must be a number' };
-    if (r.max <= prevMax) return { ok: false, field: `${at}.max`, reason: 'must be above the previous range\'s max (ranges ordered by increasing max)' };
+    if (r.max <= prevMax)
+      return {
+        ok: false,
+        field: `${at}.max`,
+        reason: "must be above the previous range's max (ranges ordered by increasing max)",
+      };
     if (r.increment <= 0) return { ok: false, field: `${at}.increment`, reason: 'must be a number above 0' };
     // Prebid Server sets each range's min to the previous max, whatever the request says.
     out.push({ min: prevMax, max: r.max, increment: r.increment });
@@ -104,7 +120,8 @@ export function priceBucket(cpm: number, granularity: PriceGranularity): string 
     }
   }
   if (cpm > bucketMax) return formatFixed(bucketMax, granularity.precision);
-  if (increment > 0) return formatFixed(Math.floor((cpm - bucketMin) / increment) * increment + bucketMin, granularity.precision);
+  if (increment > 0)
+    return formatFixed(Math.floor((cpm - bucketMin) / increment) * increment + bucketMin, granularity.precision);
   return '';
 }
 

@@ -10,7 +10,12 @@ import { type CachedDoc, parseCachedDoc, type SharedCacheStore } from './bidCach
 export function redisCacheStore(redisUrl: string, prefix: string): SharedCacheStore {
   const client = new Redis(redisUrl, {
     // no offline queue: while Redis is away a put fails at once (the auction does not wait for it)
-    lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    connectTimeout: 2_000,
+    retryStrategy: (times: number) => Math.min(times * 100, 1_000),
   });
   // a failed command is logged by the cache (once per outage)
   client.on('error', () => {});

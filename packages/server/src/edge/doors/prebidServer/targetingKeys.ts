@@ -28,12 +28,18 @@ export interface TargetedBid {
   app: boolean;
 }
 
-export function targetingKeys(ask: TargetingAsk, seat: string, bid: TargetedBid, winner = true): Record<string, string> {
+export function targetingKeys(
+  ask: TargetingAsk,
+  seat: string,
+  bid: TargetedBid,
+  winner = true,
+): Record<string, string> {
   const keys: Record<string, string> = {};
   const hasDeal = bid.dealId !== '';
   const add = (key: string, value: string) => {
     const plain = `${ask.prefix}_${key}`;
-    if (ask.includeBidderKeys || (ask.alwaysIncludeDeals && hasDeal)) keys[`${plain}_${seat}`.slice(0, ask.maxKeyLength)] = value;
+    if (ask.includeBidderKeys || (ask.alwaysIncludeDeals && hasDeal))
+      keys[`${plain}_${seat}`.slice(0, ask.maxKeyLength)] = value;
     if (ask.includeWinners && winner) keys[plain.slice(0, ask.maxKeyLength)] = value;
   };
   const granularity = (bid.type === 'video' ? ask.video : ask.banner) ?? ask.granularity;

@@ -97,7 +97,11 @@ export function readSyncCookie(header: string | string[] | undefined): SyncCooki
   if (!json || typeof json !== 'object' || Array.isArray(json)) return EMPTY();
   const read = json as { tempUIDs?: unknown; optout?: unknown };
   // (a map without a prototype: a bidder named __proto__ is only a name)
-  const cookie: SyncCookie = { present: true, uids: Object.create(null) as Record<string, UidEntry>, optout: read.optout === true };
+  const cookie: SyncCookie = {
+    present: true,
+    uids: Object.create(null) as Record<string, UidEntry>,
+    optout: read.optout === true,
+  };
   if (read.tempUIDs && typeof read.tempUIDs === 'object' && !Array.isArray(read.tempUIDs)) {
     for (const [bidder, entry] of Object.entries(read.tempUIDs as Record<string, unknown>)) {
       if (!entry || typeof entry !== 'object') continue;
@@ -136,7 +140,8 @@ export function cookieIds(header: string | string[] | undefined, now: number): C
     const entry = cookie.uids[bidder];
     if (!live(entry, now)) continue;
     if (bidder === ADPLANE_BIDDER) adplane = entry!.uid;
-    else if (tagOfSyncBidder(bidder) !== null) (partners ??= Object.create(null) as Record<string, string>)[bidder] = entry!.uid;
+    else if (tagOfSyncBidder(bidder) !== null)
+      (partners ??= Object.create(null) as Record<string, string>)[bidder] = entry!.uid;
   }
   return adplane || partners ? { adplane, partners: partners ?? NO_PARTNER_UIDS } : NO_IDS;
 }
@@ -285,7 +290,8 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
   const wrong = (field: string, reason: string): CookieSyncRead => ({ ok: false, field, reason });
   let bidders: string[] | null = null;
   if (b.bidders !== undefined && b.bidders !== null) {
-    if (!Array.isArray(b.bidders) || b.bidders.some((x) => typeof x !== 'string')) return wrong('bidders', 'must be an array of bidder codes');
+    if (!Array.isArray(b.bidders) || b.bidders.some((x) => typeof x !== 'string'))
+      return wrong('bidders', 'must be an array of bidder codes');
     bidders = (b.bidders as string[]).slice(0, 100);
   }
   let gdpr: number | null = null;
@@ -312,14 +318,30 @@ export function readCookieSyncAsk(body: unknown): CookieSyncRead {
   const filters = syncFilters(b.filterSettings);
   if (typeof filters === 'string') return wrong('filterSettings', filters);
   const filter = filters.image;
-  if (b.debug !== undefined && b.debug !== null && typeof b.debug !== 'boolean') return wrong('debug', 'must be true or false');
+  if (b.debug !== undefined && b.debug !== null && typeof b.debug !== 'boolean')
+    return wrong('debug', 'must be true or false');
   const account = text('account');
   if (typeof account !== 'string') return account;
-  if (b.coopSync !== undefined && b.coopSync !== null && typeof b.coopSync !== 'boolean') return wrong('coopSync', 'must be true or false');
+  if (b.coopSync !== undefined && b.coopSync !== null && typeof b.coopSync !== 'boolean')
+    return wrong('coopSync', 'must be true or false');
   const coopSync = b.coopSync !== false;
   return {
     ok: true,
-    ask: { bidders, gdpr, gdprConsent: gdprConsent as string, usPrivacy: usPrivacy as string, gpp: gpp as string, gppSid: sectionIds(gppSidText as string), limit, imageAllowed: filterAllows(filter, ADPLANE_BIDDER), imageFilter: filter, iframeFilter: filters.iframe, debug: b.debug === true, account, coopSync },
+    ask: {
+      bidders,
+      gdpr,
+      gdprConsent: gdprConsent as string,
+      usPrivacy: usPrivacy as string,
+      gpp: gpp as string,
+      gppSid: sectionIds(gppSidText as string),
+      limit,
+      imageAllowed: filterAllows(filter, ADPLANE_BIDDER),
+      imageFilter: filter,
+      iframeFilter: filters.iframe,
+      debug: b.debug === true,
+      account,
+      coopSync,
+    },
   };
 }
 
@@ -345,7 +367,8 @@ function typeFilter(rule: unknown, type: 'iframe' | 'image'): ImageFilter | null
   const { bidders, filter } = rule;
   // (Prebid Server refuses a filter without its mode, as any other mode)
   if (filter !== 'include' && filter !== 'exclude') return `${type}.filter must be 'include' or 'exclude'`;
-  if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string'))) return `${type}.bidders must be '*' or an array of bidder codes`;
+  if (bidders !== '*' && !(Array.isArray(bidders) && bidders.every((b) => typeof b === 'string')))
+    return `${type}.bidders must be '*' or an array of bidder codes`;
   return { bidders: bidders === '*' ? '*' : (bidders as string[]), exclude: filter === 'exclude' };
 }
 
@@ -409,14 +432,19 @@ export interface CookieSyncPlace {
   uid?: () => string;
 }
 
-export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origin, now, partners = [], uid = newUid }: CookieSyncPlace): CookieSyncAnswer {
+export function cookieSyncAnswer(
+  ask: CookieSyncAsk,
+  cookie: SyncCookie,
+  { origin, now, partners = [], uid = newUid }: CookieSyncPlace,
+): CookieSyncAnswer {
   const status = hasLiveIds(cookie, now) ? 'ok' : 'no_cookie';
   /**
    * The page's name for the bidder whose code is `code` (its id's key in the cookie), undefined when
    * not named: in any case, as Prebid Server (usersync/chooser.go) normalises the names asked, and
    * answers each under the name the page gave (an "AdPlane" the auction bids for is synced too).
    */
-  const named = (code: string): string | undefined => (ask.bidders === null ? code : ask.bidders.find((b) => sameBidder(b, code)));
+  const named = (code: string): string | undefined =>
+    ask.bidders === null ? code : ask.bidders.find((b) => sameBidder(b, code));
   const adplane = named(ADPLANE_BIDDER);
   // no bidder named: every bidder adplane syncs; else those named, and the channel's partners beside
   // adplane as Prebid Server's cooperative sync adds bidders (unless the page turns it off)
@@ -426,7 +454,13 @@ export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origi
   const out: BidderStatus[] = [];
   /** Whether the bidder with code `code` may sync now; why not goes to the debug list, under `name`. */
   const mayRun = (code: string, name: string): boolean => {
-    const why = refused ? (refused === 'optout' ? SYNC_REFUSED.optout : SYNC_REFUSED.privacy) : live(cookie.uids[code], now) ? SYNC_REFUSED.alreadySynced : filterRefusal(ask, code);
+    const why = refused
+      ? refused === 'optout'
+        ? SYNC_REFUSED.optout
+        : SYNC_REFUSED.privacy
+      : live(cookie.uids[code], now)
+        ? SYNC_REFUSED.alreadySynced
+        : filterRefusal(ask, code);
     if (why) debug.push({ bidder: name, error: why });
     return !why;
   };
@@ -444,14 +478,19 @@ export function cookieSyncAnswer(ask: CookieSyncAsk, cookie: SyncCookie, { origi
   if (ask.debug && ask.bidders) {
     // a bidder the page named that adplane does not sync
     const known = [ADPLANE_BIDDER, ...partners.map((p) => partnerSyncBidder(p.tagId))];
-    for (const bidder of new Set(ask.bidders)) if (!known.some((code) => sameBidder(code, bidder))) debug.push({ bidder, error: SYNC_REFUSED.unknownBidder });
+    for (const bidder of new Set(ask.bidders))
+      if (!known.some((code) => sameBidder(code, bidder))) debug.push({ bidder, error: SYNC_REFUSED.unknownBidder });
   }
   const answer: CookieSyncAnswer = { status, bidder_status: ask.limit > 0 ? out.slice(0, ask.limit) : out };
   if (ask.debug && debug.length) answer.debug = debug;
   return answer;
 }
 
-const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_cookie: true, usersync: { url, type: 'redirect', supportCORS: false } });
+const pixelSync = (bidder: string, url: string): BidderStatus => ({
+  bidder,
+  no_cookie: true,
+  usersync: { url, type: 'redirect', supportCORS: false },
+});
 
 /**
  * A partner's sync URL for this browser: its privacy macros filled, and `${REDIRECT}` with adplane's
@@ -461,7 +500,12 @@ const pixelSync = (bidder: string, url: string): BidderStatus => ({ bidder, no_c
 function partnerSyncUrl(partner: PartnerSync, privacy: SyncPrivacy, origin: string): string {
   const back = privacyQuery(privacy, new URLSearchParams({ bidder: partnerSyncBidder(partner.tagId) }));
   back.set('f', 'i');
-  return serializedUrl(fillSyncUrl(partner.url, { ...privacyMacros(privacy), REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID` }));
+  return serializedUrl(
+    fillSyncUrl(partner.url, {
+      ...privacyMacros(privacy),
+      REDIRECT: `${origin}${PREBID_SETUID_PATH}?${back}&uid=$UID`,
+    }),
+  );
 }
 
 export type SetuidResult =
@@ -475,30 +519,61 @@ export type SetuidResult =
  * parameter, or gdpr=1 without a consent string, 451 where the GDPR applies or the viewer opted out
  * of sale). `f=i` (the default, also for an empty `f`) answers a pixel, `f=b` an empty page.
  */
-export function setuid(query: URLSearchParams, cookie: SyncCookie, now: number, partner: (bidder: string) => boolean = () => false): SetuidResult {
+export function setuid(
+  query: URLSearchParams,
+  cookie: SyncCookie,
+  now: number,
+  partner: (bidder: string) => boolean = () => false,
+): SetuidResult {
   if (cookie.optout) return { ok: false, status: 401, message: 'The user has opted out' };
   const asked = query.get('bidder');
   if (!asked) return { ok: false, status: 400, message: '"bidder" query param is required' };
   // the bidder's code in any case, its id kept under the code itself, as Prebid Server keeps it under the syncer's key (endpoints/setuid.go getSyncer)
   const bidder = asked.toLowerCase();
-  if (bidder !== ADPLANE_BIDDER && !partner(bidder)) return { ok: false, status: 400, message: `The bidder name provided is not supported by adplane: "${ADPLANE_BIDDER}" syncs here, and the demand partners of RTB demand tags with a user sync URL` };
+  if (bidder !== ADPLANE_BIDDER && !partner(bidder))
+    return {
+      ok: false,
+      status: 400,
+      message: `The bidder name provided is not supported by adplane: "${ADPLANE_BIDDER}" syncs here, and the demand partners of RTB demand tags with a user sync URL`,
+    };
   const gdprText = query.get('gdpr') ?? '';
-  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1') return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
+  if (gdprText !== '' && gdprText !== '0' && gdprText !== '1')
+    return { ok: false, status: 400, message: 'the gdpr query param must be 0 or 1' };
   // an empty f is no f, as Prebid Server's getResponseFormat reads it: the pixel
   const f = (query.get('f') || 'i').toLowerCase();
-  if (f !== 'i' && f !== 'b') return { ok: false, status: 400, message: 'the f query param must be i (a pixel) or b (an empty page)' };
-  const privacy: SyncPrivacy = { gdpr: gdprText === '' ? null : Number(gdprText), gdprConsent: query.get('gdpr_consent') ?? '', usPrivacy: query.get('us_privacy') ?? '', gpp: query.get('gpp') ?? '', gppSid: sectionIds(query.get('gpp_sid') ?? '') };
-  if (privacy.gdpr === 1 && !privacy.gdprConsent) return { ok: false, status: 400, message: 'gdpr_consent is required when gdpr=1' };
+  if (f !== 'i' && f !== 'b')
+    return { ok: false, status: 400, message: 'the f query param must be i (a pixel) or b (an empty page)' };
+  const privacy: SyncPrivacy = {
+    gdpr: gdprText === '' ? null : Number(gdprText),
+    gdprConsent: query.get('gdpr_consent') ?? '',
+    usPrivacy: query.get('us_privacy') ?? '',
+    gpp: query.get('gpp') ?? '',
+    gppSid: sectionIds(query.get('gpp_sid') ?? ''),
+  };
+  if (privacy.gdpr === 1 && !privacy.gdprConsent)
+    return { ok: false, status: 400, message: 'gdpr_consent is required when gdpr=1' };
   const refused = syncRefusal(privacy, cookie);
-  if (refused === 'gdpr') return { ok: false, status: 451, message: 'The gdpr_consent string prevents cookies from being saved (adplane stores no id where the GDPR applies)' };
-  if (refused === 'us_privacy') return { ok: false, status: 451, message: 'The us_privacy string opts out of sale: adplane stores no id' };
+  if (refused === 'gdpr')
+    return {
+      ok: false,
+      status: 451,
+      message:
+        'The gdpr_consent string prevents cookies from being saved (adplane stores no id where the GDPR applies)',
+    };
+  if (refused === 'us_privacy')
+    return { ok: false, status: 451, message: 'The us_privacy string opts out of sale: adplane stores no id' };
   const uid = query.get('uid') ?? '';
-  if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid))) return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
+  if (uid && (uid.length > MAX_UID_LENGTH || !VISIBLE.test(uid)))
+    return { ok: false, status: 400, message: `"uid" must be at most ${MAX_UID_LENGTH} visible ASCII characters` };
   return { ok: true, cookie: withUid(cookie, bidder, uid, now), image: f === 'i' };
 }
 
 /** The cookie of a browser that opted out (no ids, `optout`), or back in (no ids). */
-export const optedCookie = (optout: boolean): SyncCookie => ({ present: true, uids: Object.create(null) as Record<string, UidEntry>, optout });
+export const optedCookie = (optout: boolean): SyncCookie => ({
+  present: true,
+  uids: Object.create(null) as Record<string, UidEntry>,
+  optout,
+});
 
 /**
  * Whether a POST comes from adplane's own page (or from no browser at all): the control plane's
@@ -506,7 +581,15 @@ export const optedCookie = (optout: boolean): SyncCookie => ({ present: true, ui
  * under either scheme (the edge does not know which one a proxy in front of it was reached by). The
  * choice must be the person's own act on that page, never a form another site submits for them.
  */
-export function fromOwnPage(headers: { 'sec-fetch-site'?: string | string[]; origin?: string | string[]; referer?: string | string[]; host?: string | string[] }, publicOrigin: string): boolean {
+export function fromOwnPage(
+  headers: {
+    'sec-fetch-site'?: string | string[];
+    origin?: string | string[];
+    referer?: string | string[];
+    host?: string | string[];
+  },
+  publicOrigin: string,
+): boolean {
   const host = typeof headers.host === 'string' ? headers.host : '';
   return sameOriginHeaders(headers, [publicOrigin, ...(host ? [`http://${host}`, `https://${host}`] : [])]);
 }

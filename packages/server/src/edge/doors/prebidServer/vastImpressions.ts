@@ -27,7 +27,8 @@ export function vastImpressions(vast: string): VastImpression[] | null {
   childrenNamed(root, 'Ad').forEach((ad, i) => {
     for (const body of ad.children) {
       if (body.name !== 'InLine' && body.name !== 'Wrapper') continue;
-      for (const impression of childrenNamed(body, 'Impression')) impressions.push({ ad: i, url: textOf(impression), at: impression.at! });
+      for (const impression of childrenNamed(body, 'Impression'))
+        impressions.push({ ad: i, url: textOf(impression), at: impression.at! });
     }
   });
   return impressions;

@@ -53,21 +53,35 @@ export function readVtrackPuts(body: unknown): VtrackRead {
     if (!filled(p.bidid)) return `${at}.bidid: 'bidid' is required field and can't be empty`;
     if (!filled(p.bidder)) return `${at}.bidder: 'bidder' is required field and can't be empty`;
     if (p.type !== 'xml') return `${at}.type: vtrack only accepts type xml`;
-    if (typeof p.value !== 'string' || !/<vast/i.test(p.value)) return `${at}.value: vtrack content must be VAST (a string of XML)`;
+    if (typeof p.value !== 'string' || !/<vast/i.test(p.value))
+      return `${at}.value: vtrack content must be VAST (a string of XML)`;
     const limits = putLimits(at, p.value, p.ttlseconds);
     if ('message' in limits) return limits.message;
     const ts = p.timestamp;
-    if (ts !== undefined && ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) return `${at}.timestamp must be a whole number (the auction's start, in ms)`;
-    return { bidId: p.bidid, bidder: p.bidder, vast: p.value, ttlSeconds: limits.ttlSeconds, timestamp: typeof ts === 'number' ? ts : 0 };
+    if (ts !== undefined && ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0))
+      return `${at}.timestamp must be a whole number (the auction's start, in ms)`;
+    return {
+      bidId: p.bidid,
+      bidder: p.bidder,
+      vast: p.value,
+      ttlSeconds: limits.ttlSeconds,
+      timestamp: typeof ts === 'number' ? ts : 0,
+    };
   });
 }
 
 /** The `?a=` and `?int=` of a /vtrack call as Prebid Server checks them (400 either way). */
-export function readVtrackQuery(search: URLSearchParams): { ok: true; account: string; integration: string } | { ok: false; message: string } {
+export function readVtrackQuery(
+  search: URLSearchParams,
+): { ok: true; account: string; integration: string } | { ok: false; message: string } {
   const account = search.get('a') ?? '';
   if (!account) return { ok: false, message: "Account 'a' is required query parameter and can't be empty" };
   const integration = search.get('int') ?? '';
-  if (!INTEGRATION.test(integration)) return { ok: false, message: "Invalid integration type: parameter 'int' must be at most 64 letters, digits, '-' or '_'" };
+  if (!INTEGRATION.test(integration))
+    return {
+      ok: false,
+      message: "Invalid integration type: parameter 'int' must be at most 64 letters, digits, '-' or '_'",
+    };
   return { ok: true, account, integration };
 }
 
@@ -87,7 +101,12 @@ export interface OurImpression {
  * the VAST is a bid of adplane's. Null for anything else; also when the VAST already carries our
  * impression event for that token (an auction with `ext.prebid.events`), which needs no second one.
  */
-export function ourImpression(vast: string, origin: string, signer: Pick<TokenSigner, 'verify'>, nowS: number): OurImpression | null {
+export function ourImpression(
+  vast: string,
+  origin: string,
+  signer: Pick<TokenSigner, 'verify'>,
+  nowS: number,
+): OurImpression | null {
   let ourOrigin: string;
   try {
     ourOrigin = new URL(origin).origin;
@@ -134,6 +153,15 @@ export interface VtrackContext {
 export function trackedVast(put: VtrackPut, ctx: VtrackContext): { vast: string; tracked: boolean } {
   const ours = ctx.signer ? ourImpression(put.vast, ctx.origin, ctx.signer, ctx.nowS) : null;
   if (!ours) return { vast: put.vast, tracked: false };
-  const url = vastEventUrl({ origin: ctx.origin, bidId: put.bidId, account: ctx.account, bidder: put.bidder, integration: ctx.integration, timestamp: put.timestamp, token: ours.token, notices: ours.notices });
+  const url = vastEventUrl({
+    origin: ctx.origin,
+    bidId: put.bidId,
+    account: ctx.account,
+    bidder: put.bidder,
+    integration: ctx.integration,
+    timestamp: put.timestamp,
+    token: ours.token,
+    notices: ours.notices,
+  });
   return { vast: withImpression(put.vast, ours.first, url), tracked: true };
 }

@@ -10,7 +10,8 @@ describe('sample user agents of "Test this tag"', () => {
   });
 
   it('answers a device type with a platform of that type, and nothing when nothing is chosen', () => {
-    for (const device of ['desktop', 'mobile', 'smarttv']) expect(platformOf(sampleUserAgent(undefined, device)).device).toBe(device);
+    for (const device of ['desktop', 'mobile', 'smarttv'])
+      expect(platformOf(sampleUserAgent(undefined, device)).device).toBe(device);
     expect(sampleUserAgent(undefined, undefined)).toBe('');
     expect(sampleUserAgent('roku', 'desktop')).toBe(SAMPLE_UA_BY_OS.roku);
   });

@@ -27,7 +27,12 @@ const CATCH_UP_MS = 2000;
 
 export class SubjectNotLoaded extends Error {}
 
-function testContext(choice: TagTestContext, conn: ConnectionFacts, now: number, geoLookup: Parameters<typeof buildRequestContext>[3]): RequestContext {
+function testContext(
+  choice: TagTestContext,
+  conn: ConnectionFacts,
+  now: number,
+  geoLookup: Parameters<typeof buildRequestContext>[3],
+): RequestContext {
   const raw: RawQuery = {
     w: choice.width?.toString(),
     h: choice.height?.toString(),
@@ -40,7 +45,9 @@ function testContext(choice: TagTestContext, conn: ConnectionFacts, now: number,
   };
   const ctx = buildRequestContext(raw, conn, now, geoLookup);
   const country = choice.country ?? (choice.usState ? 'US' : undefined);
-  const geo = country ? { country, region: choice.usState ?? '', usState: country === 'US' ? (choice.usState ?? '') : '' } : ctx.geo;
+  const geo = country
+    ? { country, region: choice.usState ?? '', usState: country === 'US' ? (choice.usState ?? '') : '' }
+    : ctx.geo;
   const platform = {
     device: choice.device ?? ctx.platform.device,
     os: choice.os ?? ctx.platform.os,
@@ -55,7 +62,13 @@ function testContext(choice: TagTestContext, conn: ConnectionFacts, now: number,
  * no floor, no targeting of its own, no publisher payout, the tag's own timeout as the deadline.
  * A paused or archived tag stays in it as idle, so the trace says why it was not called.
  */
-function channelForTag(tag: SnapTag | null, tagId: number, name: string, tenantId: number, idleReason: string): SnapChannel {
+function channelForTag(
+  tag: SnapTag | null,
+  tagId: number,
+  name: string,
+  tenantId: number,
+  idleReason: string,
+): SnapChannel {
   return {
     id: 0,
     uid: `tag-test-${tagId}`,
@@ -110,13 +123,20 @@ export async function runTestDecision(
 
   if (subject.kind === 'channel') {
     const channel = snapshot.channels.get(subject.id);
-    if (!channel || channel.tenantId !== tenantId) throw new SubjectNotLoaded(`Channel ${subject.id} is not served by the edge (it has no tag URL yet)`);
+    if (!channel || channel.tenantId !== tenantId)
+      throw new SubjectNotLoaded(`Channel ${subject.id} is not served by the edge (it has no tag URL yet)`);
     const { status, xml, trace } = await decideVastAds(deps, channel.uid, ctx, { test: true });
-    return { tested: { kind: 'channel', id: channel.id, name: channel.name, format: channel.format }, status, vast: xml, trace };
+    return {
+      tested: { kind: 'channel', id: channel.id, name: channel.name, format: channel.format },
+      status,
+      vast: xml,
+      trace,
+    };
   }
 
   const tag = snapshot.tags.get(subject.id) ?? null;
-  if (tag && tag.tenantId !== tenantId) throw new SubjectNotLoaded(`Demand tag ${subject.id} is not served by the edge`);
+  if (tag && tag.tenantId !== tenantId)
+    throw new SubjectNotLoaded(`Demand tag ${subject.id} is not served by the edge`);
   const name = tag?.name ?? subject.name;
   const channel = channelForTag(tag, subject.id, name, tenantId, subject.idleReason);
   // The tag alone: the tenant's campaigns are not asked (they would compete on any channel of the tenant).
