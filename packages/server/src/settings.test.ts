@@ -141,6 +141,12 @@ describe('loadSettings', () => {
       variable: 'ADPLANE_KEEPALIVE_SECONDS',
       message: expect.stringMatching(/at least 1 second/),
     });
+    expect(loadSettings({}).statsFlushMs).toBe(5_000);
+    expect(loadSettings({ ADPLANE_STATS_FLUSH_SECONDS: '1' }).statsFlushMs).toBe(1_000);
+    expect(problemsOf({ ADPLANE_STATS_FLUSH_SECONDS: '0' })[0]).toMatchObject({
+      variable: 'ADPLANE_STATS_FLUSH_SECONDS',
+      message: expect.stringMatching(/at least 1 second/),
+    });
     expect(loadSettings({}).configPollMs).toBe(250);
     expect(loadSettings({ ADPLANE_CONFIG_POLL_MS: '60000' }).configPollMs).toBe(60_000);
     expect(problemsOf({ ADPLANE_CONFIG_POLL_MS: '10' })[0]).toMatchObject({

@@ -58,6 +58,11 @@ export interface Settings {
   /** How long an idle keep-alive connection stays open (ms): longer than the callers' own idle timeouts. */
   keepAliveMs: number;
   /**
+   * How often the edge's counters are flushed to the stats store (ADPLANE_STATS_FLUSH_SECONDS, default
+   * 5, in ms here): what a crash may lose is what was answered in one such interval (docs/ad-server.md).
+   */
+  statsFlushMs: number;
+  /**
    * How often an edge process reads the config version (ADPLANE_CONFIG_POLL_MS, default 250): the
    * safety net behind the change feed (in-process, the cluster primary, or Redis pub/sub), which
    * brings a change at once; a rebuild follows when the version moved.
@@ -247,6 +252,7 @@ const EnvSchema = z.object({
   ADPLANE_REPORT_FILES_THREAD: switch01('1'),
   ADPLANE_SHUTDOWN_GRACE_SECONDS: wholeUnits('second', 'seconds', 600),
   ADPLANE_KEEPALIVE_SECONDS: wholeUnits('second', 'seconds', 3600),
+  ADPLANE_STATS_FLUSH_SECONDS: wholeUnits('second', 'seconds', 300),
   ADPLANE_CONFIG_POLL_MS: optional(
     z
       .string()
@@ -342,6 +348,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     reportFilesThread: e.ADPLANE_REPORT_FILES_THREAD,
     shutdownGraceMs: (e.ADPLANE_SHUTDOWN_GRACE_SECONDS ?? 10) * 1000,
     keepAliveMs: (e.ADPLANE_KEEPALIVE_SECONDS ?? DEFAULT_KEEPALIVE_SECONDS) * 1000,
+    statsFlushMs: (e.ADPLANE_STATS_FLUSH_SECONDS ?? 5) * 1000,
     configPollMs: e.ADPLANE_CONFIG_POLL_MS ?? 250,
     maxmindDb: e.ADPLANE_MAXMIND_DB ? resolve(process.cwd(), e.ADPLANE_MAXMIND_DB) : null,
     prebidServerUrl: e.ADPLANE_PREBID_SERVER_URL ?? null,

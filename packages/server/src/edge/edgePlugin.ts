@@ -168,7 +168,7 @@ export async function installEdge(app: FastifyInstance, options: EdgeOptions = {
     unsubscribe = app.configBus.subscribe(() => snapshots.poke());
     // and once now: a change between the start's build and this listener was heard by no one
     snapshots.poke();
-    timer = setInterval(() => void flush(), options.flushMs ?? 5000);
+    timer = setInterval(() => void flush(), options.flushMs ?? settings.statsFlushMs);
     timer.unref();
   });
   app.addHook('preClose', async () => {
