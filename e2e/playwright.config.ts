@@ -1,8 +1,8 @@
 import { defineConfig } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { E2E_WORKERS, EDITION_SERVERS, editionServers } from './support/servers.js';
+import { E2E_WORKERS, EDITION_SERVERS } from './support/servers.js';
 
 /**
  * One folder of fresh stores per run, made when the runner reads this file; its workers read it too,
@@ -26,19 +26,7 @@ function runDataDir(): string {
   process.env.ADPLANE_E2E_RUN_DIR = made;
   return made;
 }
-const runDir = runDataDir();
-const dataDirOf = (slot: number, edition: string): string => {
-  const dir = join(runDir, `${slot}-${edition}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
-
-/**
- * One real adplane process per edition (the database setting changes the navigation), each on its
- * own fresh SQLite store with the demo workspace, for each worker slot (support/servers.ts). The V2V
- * one encrypts its responses, so the console's json-encrypt path is exercised in a real browser too.
- */
-const slots = Array.from({ length: E2E_WORKERS }, (_, slot) => slot);
+runDataDir();
 
 export default defineConfig({
   testDir: './specs',
@@ -74,35 +62,6 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: slots
-    .flatMap((slot) => Object.values(editionServers(slot)).map((s) => ({ slot, ...s })))
-    .map((s) => ({
-      // the production bundle, as `npm start` runs it (e2e/run.sh builds it first)
-      command: 'node packages/server/dist/main.mjs',
-      cwd: '..',
-      url: `${s.url}/healthz`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        PORT: String(s.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDirOf(s.slot, s.edition),
-        ADPLANE_EDITION: s.edition,
-        ADPLANE_DEMO: '1',
-        ADPLANE_DEMO_PASSWORD: 'demo',
-        // The ads.txt check may read the local test host specs/adsTxt.spec.ts starts.
-        ADPLANE_ADSTXT_ALLOW_PRIVATE: '1',
-        // the specs' demand servers (a Prebid Server, bidders) listen on 127.0.0.1
-        ADPLANE_DEMAND_ALLOW_PRIVATE: '1',
-        ADPLANE_ENCRYPT_RESPONSES: s.encrypt ? '1' : '0',
-        ADPLANE_LANDING_URL: s.landing,
-        ADPLANE_INSIGHT_HUB_URL: s.insightHub,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        // Each edition's server keeps its stats in its own DuckDB file, also where CI sets CLICKHOUSE_URL.
-        CLICKHOUSE_URL: '',
-      },
-    })),
+  // the test servers of every worker slot, started at once (support/startServers.ts)
+  globalSetup: './support/startServers.ts',
 });
