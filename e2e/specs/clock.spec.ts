@@ -1,7 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn } from '../support/session.js';
+import { logIn } from '../support/session.js';
 
 /**
  * One clock: a row's Updated time reads the same in the list and in its drawer, and it is
@@ -9,9 +9,19 @@ import { signIn } from '../support/session.js';
  * team member of the same tenant with another offset sees the same instant on their own clock.
  */
 test.describe.configure({ mode: 'serial' });
+test.use({ viewport: { width: 1440, height: 900 } });
 
 const run = Date.now().toString(36);
 const pixelName = `E2E Clock pixel ${run}`;
+
+/** A pixel as the IVT form sends it. */
+const pixel = (name: string) => ({
+  name,
+  vendor: 'E2E clock',
+  urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}',
+  stage: 'postbid',
+  samplePercent: 5,
+});
 
 /** The stored instant as a person in `offset` reads it, computed here apart from the console's formatter. */
 function expected(iso: string, offset: number): string {
@@ -36,15 +46,13 @@ async function storedPixel(
   }, name);
 }
 
-/** The list row's Updated cell and the drawer's stamps of the pixel, as shown. */
+/** The list row's Updated cell and the drawer's stamps of the pixel, as shown on the pixels' list `pixels`. */
 async function shownTimes(
   page: Page,
+  pixels: ResourcePage,
   id: number,
   shots?: string,
 ): Promise<{ list: string; drawer: string; created: string }> {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const pixels = new ResourcePage(page, 'ivts', '/ivts');
-  await pixels.open();
   await pixels.showColumns('updatedAt');
   await pixels.search(pixelName);
   const cell = page.getByTestId(`row-updated-${id}`);
@@ -61,26 +69,16 @@ async function shownTimes(
 test('a row reads the same time in the list and its drawer: the stored UTC time in the user offset', async ({
   page,
 }) => {
-  await signIn(page, 'demand');
-  const status = await page.evaluate(async (name) => {
-    const res = await fetch('/api/demand/ivts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name,
-        vendor: 'E2E clock',
-        urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}',
-        stage: 'postbid',
-        samplePercent: 5,
-      }),
-    });
-    return res.status;
-  }, pixelName);
-  expect(status).toBeLessThan(300);
+  // the pixel is made with the call the IVT form sends, before the console opens on the pixels' list
+  await logIn(page, 'demand');
+  const created = await page.request.post('/api/demand/ivts', { data: pixel(pixelName) });
+  expect(created.status()).toBeLessThan(300);
+  const pixels = new ResourcePage(page, 'ivts', '/ivts');
+  await pixels.open();
 
   const stored = await storedPixel(page, pixelName);
   expect(stored.updatedAt).toMatch(/Z$|[+-]00:?00$/);
-  const shown = await shownTimes(page, stored.id, 'clock-owner');
+  const shown = await shownTimes(page, pixels, stored.id, 'clock-owner');
   expect(shown.list).toBe(expected(stored.updatedAt, stored.timezone));
   expect(shown.drawer).toBe(shown.list);
   expect(shown.created).toBe(expected(stored.createdAt, stored.timezone));
@@ -90,10 +88,11 @@ test('a row reads the same time in the list and its drawer: the stored UTC time 
 });
 
 test('a team member with another offset sees the same instant on their own clock', async ({ page }) => {
-  await signIn(page, 'manager');
+  const pixels = new ResourcePage(page, 'ivts', '/ivts');
+  await pixels.openAs('manager');
   const stored = await storedPixel(page, pixelName);
   expect(stored.timezone).not.toBe(-5);
-  const shown = await shownTimes(page, stored.id, 'clock-member');
+  const shown = await shownTimes(page, pixels, stored.id, 'clock-member');
   expect(shown.list).toBe(expected(stored.updatedAt, stored.timezone));
   expect(shown.drawer).toBe(shown.list);
   expect(shown.list).not.toBe(expected(stored.updatedAt, -5));
@@ -101,29 +100,20 @@ test('a team member with another offset sees the same instant on their own clock
 
 test('User Activity shows when on the same clock: the stored UTC time in the user offset', async ({ page }) => {
   const server = EDITION_SERVERS.CTVMediaV2V;
-  await signIn(page, 'demand', undefined, server.url);
-  const entry = await page.evaluate(async (name) => {
-    await fetch('/api/demand/ivts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name,
-        vendor: 'E2E clock',
-        urlTemplate: 'https://pixel.e2e.test/p?cb={{cachebuster}}',
-        stage: 'postbid',
-        samplePercent: 5,
-      }),
-    });
-    const session = (await (await fetch('/api/auth/session')).json()) as { user: { timezone: number } };
-    const log = (await (await fetch('/api/activity?limit=20&kind=ivts')).json()) as {
-      id: number;
-      at: string;
-      after: { name?: string } | null;
-    }[];
-    const mine = log.find((e) => e.after?.name === name)!;
-    return { id: mine.id, at: mine.at, timezone: session.user.timezone };
-  }, `${pixelName} log`);
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // a change made and read with the console's own calls, then User Activity opened on it
+  await logIn(page, 'demand', server.url);
+  const name = `${pixelName} log`;
+  expect((await page.request.post(`${server.url}/api/demand/ivts`, { data: pixel(name) })).status()).toBeLessThan(300);
+  const session = (await (await page.request.get(`${server.url}/api/auth/session`)).json()) as {
+    user: { timezone: number };
+  };
+  const log = (await (await page.request.get(`${server.url}/api/activity?limit=20&kind=ivts`)).json()) as {
+    id: number;
+    at: string;
+    after: { name?: string } | null;
+  }[];
+  const mine = log.find((e) => e.after?.name === name)!;
+  const entry = { id: mine.id, at: mine.at, timezone: session.user.timezone };
   await page.goto(`${server.url}/log`);
   const when = page.getByTestId(`log-at-${entry.id}`);
   await expect(when).toHaveText(expected(entry.at, entry.timezone));

@@ -2,7 +2,6 @@ import { type Locator, type Page, expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { clickUntilShown, exactRow, rowId } from '../support/antdFields.js';
-import { signIn, useMode } from '../support/session.js';
 
 /**
  * DSP mode as the demand user buys: suppliers (with the bid endpoint to hand them), an ad exchange, a
@@ -23,11 +22,6 @@ const names = {
 const dealId = `E2E-DEAL-${run}`.toUpperCase();
 const videoUrl = `http://cdn.e2e.test/spots/e2e-${run}-30s.mp4`;
 const imageUrl = `http://cdn.e2e.test/banners/e2e-${run}-300x250.png`;
-
-async function asDemandInDsp(page: Page): Promise<void> {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
-}
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -51,9 +45,8 @@ async function typeDate(picker: Locator, date: string): Promise<void> {
 
 test('a supplier gets a bid endpoint that copies to the clipboard', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: EDITION_SERVERS.default.url });
-  await asDemandInDsp(page);
   const sups = new ResourcePage(page, 'sups', '/suppliers');
-  await sups.open();
+  await sups.openAs('demand', 'dsp');
   await sups.startNew();
   const d = sups.drawer;
   await expect(d.getByText('appears here once it is created')).toBeVisible();
@@ -87,9 +80,8 @@ test("a supplier matched by user sync: its URL checked on the field, and a brows
   page,
   context,
 }) => {
-  await asDemandInDsp(page);
   const sups = new ResourcePage(page, 'sups', '/suppliers');
-  await sups.open();
+  await sups.openAs('demand', 'dsp');
   await sups.search(run);
   await sups.openRow(names.supplier);
   const d = sups.drawer;
@@ -127,9 +119,8 @@ test("a supplier matched by user sync: its URL checked on the field, and a brows
 });
 
 test('an ad exchange with its OpenRTB endpoint, timeout and seat', async ({ page }) => {
-  await asDemandInDsp(page);
   const exchanges = new ResourcePage(page, 'adexchanges', '/adexchanges');
-  await exchanges.open();
+  await exchanges.openAs('demand', 'dsp');
   await exchanges.startNew();
   const d = exchanges.drawer;
   await field(d, 'Name').fill(names.exchange);
@@ -147,9 +138,8 @@ test('an ad exchange with its OpenRTB endpoint, timeout and seat', async ({ page
 });
 
 test('a deal with floor, auction type, buyer seats and the supplier', async ({ page }) => {
-  await asDemandInDsp(page);
   const deals = new ResourcePage(page, 'deals', '/deals');
-  await deals.open();
+  await deals.openAs('demand', 'dsp');
   await deals.startNew();
   const d = deals.drawer;
   await field(d, 'Name').fill(names.deal);
@@ -175,9 +165,8 @@ test('a deal with floor, auction type, buyer seats and the supplier', async ({ p
 });
 
 test('a video creative with a media file previews it in the browser', async ({ page }) => {
-  await asDemandInDsp(page);
   const creatives = new ResourcePage(page, 'creatives', '/creatives');
-  await creatives.open();
+  await creatives.openAs('demand', 'dsp');
   await creatives.startNew();
   const d = creatives.drawer;
   await field(d, 'Name').fill(names.video);
@@ -222,9 +211,8 @@ test('a video creative with a media file previews it in the browser', async ({ p
 });
 
 test('a display creative shows its image', async ({ page }) => {
-  await asDemandInDsp(page);
   const creatives = new ResourcePage(page, 'creatives', '/creatives');
-  await creatives.open();
+  await creatives.openAs('demand', 'dsp');
   await creatives.startNew();
   const d = creatives.drawer;
   await field(d, 'Name').fill(names.display);
@@ -241,9 +229,8 @@ test('a display creative shows its image', async ({ page }) => {
 });
 
 test('a campaign buys with the creative, the deal and the supplier; its bid is edited', async ({ page }) => {
-  await asDemandInDsp(page);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   await campaigns.startNew();
   const d = campaigns.drawer;
   await field(d, 'Name').fill(names.campaign);
@@ -285,9 +272,8 @@ test('a campaign buys with the creative, the deal and the supplier; its bid is e
 test("an end date before the start date is refused on the end-date field, in the schema's words, before any request", async ({
   page,
 }) => {
-  await asDemandInDsp(page);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   await campaigns.openRow(names.campaign);
   const d = campaigns.drawer;
   await field(d, 'End date').clear();
@@ -308,9 +294,8 @@ test("an end date before the start date is refused on the end-date field, in the
 });
 
 test('a duplicated campaign starts paused and its copy is archived', async ({ page }) => {
-  await asDemandInDsp(page);
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
-  await campaigns.open();
+  await campaigns.openAs('demand', 'dsp');
   await campaigns.search(run);
   const id = await rowId(exactRow(page, names.campaign));
   await campaigns.moreAction(id, 'duplicate');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { ResourcePage } from '../support/resourcePage.js';
-import { signIn, useMode } from '../support/session.js';
+import { openFromNavMenu } from '../support/session.js';
 
 /**
  * Every entity a demand user manages can be edited through the console: open a row of the demo
@@ -27,10 +27,8 @@ const KINDS = [
 for (const k of KINDS) {
   test(`edits a row of ${k.path}`, async ({ page }) => {
     const base = 'edition' in k ? EDITION_SERVERS[k.edition].url : '';
-    await signIn(page, 'demand', undefined, base);
-    await useMode(page, k.mode);
     const list = new ResourcePage(page, k.kind, `${base}${k.path}`);
-    await list.open();
+    await list.openAs('demand', k.mode);
     const firstName = page.locator('.ant-table-row').first().getByRole('link').first();
     const oldName = (await firstName.textContent())!.trim();
     await firstName.click();
@@ -46,16 +44,17 @@ for (const k of KINDS) {
 }
 
 test("a subpublisher's and an advertiser's forms show what is assigned to them", async ({ page }) => {
-  await signIn(page, 'demand');
   const subs = new ResourcePage(page, 'subs', '/subpublishers');
-  await subs.open();
+  await subs.openAs('demand');
   await subs.search('Harbor Video');
   await subs.openRow('Harbor Video');
   await expect(page.getByTestId('assigned-channels')).toContainText(/Channels \([1-9]/);
   await expect(page.getByTestId('assigned-channels')).toContainText('Roku');
   await page.keyboard.press('Escape');
+  await expect(subs.drawer).toBeHidden();
+  // on to the advertisers inside the console, through the bar's Demand menu
+  await openFromNavMenu(page, 'demand', 'nav-/advertisers', 'page-advs');
   const advs = new ResourcePage(page, 'advs', '/advertisers');
-  await advs.open();
   await advs.search('Blue Fin Foods');
   await advs.openRow('Blue Fin Foods');
   await expect(page.getByTestId('assigned-campaigns')).toContainText(/Campaigns \([1-9]/);

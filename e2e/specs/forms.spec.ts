@@ -1,7 +1,7 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { openedModal } from '../support/antdFields.js';
+import { openedModal, stoppedMoving } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { openFromUserMenu, signIn, useMode } from '../support/session.js';
+import { openFromUserMenu, signIn, signInAt } from '../support/session.js';
 
 /**
  * Drawer and modal forms (docs/console-resources.md, "Drawer and modal forms"): the footer with Save and Cancel stays in
@@ -10,8 +10,9 @@ import { openFromUserMenu, signIn, useMode } from '../support/session.js';
  */
 test.use({ viewport: { width: 1440, height: 900 } });
 
+/** Signs the demand user in straight onto the list at `path` and opens its first row. */
 async function openFirstRow(page: Page, path: string): Promise<Locator> {
-  await page.goto(path);
+  await signInAt(page, 'demand', path);
   await page.locator('[data-testid^="row-open-"]').first().click();
   const drawer = page.getByTestId('resource-drawer');
   await expect(drawer).toBeVisible();
@@ -23,7 +24,6 @@ async function openFirstRow(page: Page, path: string): Promise<Locator> {
 const drawerBody = (page: Page) => page.locator('.ant-drawer-body');
 
 test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ page }) => {
-  await signIn(page, 'demand');
   const drawer = await openFirstRow(page, '/channels');
   const body = drawerBody(page);
   expect(await body.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
@@ -36,7 +36,6 @@ test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ pa
 });
 
 test('a jump link scrolls the drawer to its section', async ({ page }) => {
-  await signIn(page, 'demand');
   const drawer = await openFirstRow(page, '/channels');
   const heading = drawer.locator('.form-section-title', { hasText: 'Invalid traffic' });
   await expect(heading).not.toBeInViewport();
@@ -49,15 +48,8 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
     .toBeGreaterThanOrEqual(0);
   await expect(drawer.getByTestId('jump-Invalid traffic')).toHaveAttribute('aria-current', 'true');
 
-  // The smooth scroll of a jump has ended: the heading no longer moves between two reads.
-  const settled = async (heading: Locator) =>
-    expect
-      .poll(async () => {
-        const before = (await heading.boundingBox())?.y ?? 0;
-        await page.waitForTimeout(200);
-        return Math.abs(((await heading.boundingBox())?.y ?? 0) - before);
-      })
-      .toBeLessThan(1);
+  // The smooth scroll of a jump has ended: the heading no longer moves.
+  const settled = (heading: Locator) => stoppedMoving(heading, 'y');
 
   // Each link marks its own section once its scroll has settled, short sections included, and the
   // Prebid.js set-up and the ads.txt section at the end of the drawer have their links too.
@@ -82,7 +74,6 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
 });
 
 test('Escape closes a drawer, a modal, and a dialog inside a modal before the modal', async ({ page }) => {
-  await signIn(page, 'demand');
   await openFirstRow(page, '/tags');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('resource-drawer')).toBeHidden();
@@ -141,8 +132,7 @@ test('a manager of a DSP tenant switches SSP | DSP in the bar; a subpublisher ha
   page,
   browser,
 }) => {
-  await signIn(page, 'manager');
-  await useMode(page, 'ssp');
+  await signInAt(page, 'manager', '/', 'ssp');
   await expect(page.getByTestId('mode-switch')).toBeVisible();
   await page.getByTestId('mode-switch-dsp').click();
   await expect(page.locator('[data-testid="nav-/campaigns"]')).toHaveCount(1);

@@ -4,7 +4,7 @@ import { type Locator, type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { signIn, useMode } from '../support/session.js';
+import { openFromBar, signInAt } from '../support/session.js';
 
 /**
  * The list pages on a laptop: at 1280x800 every list fits the window with its default columns, so
@@ -88,9 +88,8 @@ async function cutValues(card: Locator, column: string): Promise<string[]> {
   }, column);
 }
 
-/** Open a list (rows and their numbers loaded). */
-async function open(page: Page, kind: ResourceKind, url: string): Promise<void> {
-  await page.goto(url);
+/** Wait for an opened list: rows and their numbers loaded. */
+async function loaded(page: Page, kind: ResourceKind): Promise<void> {
   const card = page.getByTestId(`page-${kind}`);
   await expect(card.locator('.ant-table')).toBeVisible({ timeout: 30_000 });
   await expect(card.locator('.ant-table-row, .ant-table-placeholder').first()).toBeVisible();
@@ -126,13 +125,24 @@ async function measureAt(page: Page, kind: ResourceKind, width: number): Promise
   return { kind, viewport: width, ...fit };
 }
 
-async function checkLists(page: Page, pages: readonly ResourceKind[], base = ''): Promise<void> {
+/**
+ * Signs `user` in straight onto the first list (of the server at `base`, in `mode`), then opens each
+ * next one from the bar, inside the console, and measures each at every width.
+ */
+async function checkLists(
+  page: Page,
+  user: string,
+  pages: readonly ResourceKind[],
+  { base = '', mode }: { base?: string; mode?: 'ssp' | 'dsp' } = {},
+): Promise<void> {
   const overflowing: Fit[] = [];
   const cut: string[] = [];
-  for (const kind of pages) {
+  for (const [index, kind] of pages.entries()) {
     // Opened at the narrowest width, then widened: a list laid out for a narrow window must use a wider one.
     await page.setViewportSize({ width: WIDTHS[0], height: 800 });
-    await open(page, kind, `${base}${RESOURCES[kind].route}`);
+    if (index === 0) await signInAt(page, user, `${base}${RESOURCES[kind].route}`, mode);
+    else await openFromBar(page, RESOURCES[kind].route, `page-${kind}`);
+    await loaded(page, kind);
     for (const width of WIDTHS) {
       const fit = await measureAt(page, kind, width);
       // Every list at 1280 px; the channels at each width too.
@@ -152,32 +162,22 @@ async function checkLists(page: Page, pages: readonly ResourceKind[], base = '')
 }
 
 test('the SSP lists fit a 1280 px window', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
-  await checkLists(page, SSP_PAGES);
+  await checkLists(page, 'demand', SSP_PAGES, { mode: 'ssp' });
 });
 
 test('the DSP lists fit a 1280 px window', async ({ page }) => {
-  await signIn(page, 'demand');
-  await useMode(page, 'dsp');
-  await checkLists(page, DSP_PAGES);
+  await checkLists(page, 'demand', DSP_PAGES, { mode: 'dsp' });
 });
 
 test("the admin's lists and the V2V and CTVMediaV2V editions' own fit a 1280 px window", async ({ page }) => {
-  const v2v = EDITION_SERVERS.V2V.url;
-  await signIn(page, 'demand', undefined, v2v);
-  await checkLists(page, ['crelists', 'publists'], v2v);
-  const ctv = EDITION_SERVERS.CTVMediaV2V.url;
-  await signIn(page, 'demand', undefined, ctv);
-  await checkLists(page, ['managers'], ctv);
+  await checkLists(page, 'demand', ['crelists', 'publists'], { base: EDITION_SERVERS.V2V.url });
+  await checkLists(page, 'demand', ['managers'], { base: EDITION_SERVERS.CTVMediaV2V.url });
   await page.context().clearCookies();
-  await signIn(page, 'admin');
-  await checkLists(page, ['demands']);
+  await checkLists(page, 'admin', ['demands']);
 });
 
 test("an SDK developer's apps list fits a 1280 px window", async ({ page }) => {
-  await signIn(page, 'sdk');
-  await checkLists(page, ['sdkapps']);
+  await checkLists(page, 'sdk', ['sdkapps']);
 });
 
 test("a web channel's ads.txt box at 1280 px: the line, its copy button, the check and its result", async ({
@@ -185,9 +185,7 @@ test("a web channel's ads.txt box at 1280 px: the line, its copy button, the che
 }) => {
   const channels = new ResourcePage(page, 'channels', '/channels');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page, 'demand');
-  await useMode(page, 'ssp');
-  await channels.open();
+  await channels.openAs('demand', 'ssp');
   await channels.search('Pinecrest Sports EU');
   await channels.openRow(WEB_CHANNEL);
   const box = channels.drawer.getByTestId('channel-adstxt');

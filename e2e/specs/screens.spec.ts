@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
-import { exactRow, formItem, openedModal, pickOption, rowId } from '../support/antdFields.js';
+import { exactRow, formItem, openedModal, pickOption, rowId, stoppedMoving } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromUserMenu, signIn, useMode } from '../support/session.js';
@@ -201,16 +201,8 @@ async function textLeft(el: Locator): Promise<number> {
   });
 }
 
-/** Once the element has stopped moving (a drawer sliding in): its place the same on two reads. */
-async function settled(el: Locator): Promise<void> {
-  await expect
-    .poll(async () => {
-      const before = (await el.boundingBox())?.x ?? 0;
-      await el.page().waitForTimeout(150);
-      return Math.abs(((await el.boundingBox())?.x ?? 0) - before);
-    })
-    .toBeLessThan(1);
-}
+/** Once the element has stopped moving (a drawer sliding in). */
+const settled = (el: Locator): Promise<void> => stoppedMoving(el, 'x');
 
 /** A full-page screenshot once `testId` shows (pages that are not resource lists). */
 async function shot(page: Page, url: string, testId: string, name: string, fullPage = true): Promise<void> {

@@ -64,3 +64,27 @@ export async function openedModal(page: Page, testId: string): Promise<Locator> 
   await expect(modal).not.toHaveClass(/ant-zoom-(appear|enter)/);
   return modal;
 }
+
+/**
+ * Resolves once `el` has stopped moving (a drawer sliding in, a smooth scroll): its place on `axis`
+ * the same over ten animation frames in a row, read in the page, frame by frame.
+ */
+export async function stoppedMoving(el: Locator, axis: 'x' | 'y'): Promise<void> {
+  await el.evaluate(
+    (node, along) =>
+      new Promise<void>((resolve) => {
+        const place = () => node.getBoundingClientRect()[along];
+        let last = place();
+        let still = 0;
+        const frame = () => {
+          const now = place();
+          if (Math.abs(now - last) < 1) still++;
+          else [still, last] = [0, now];
+          if (still >= 10) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    axis,
+  );
+}

@@ -1,5 +1,6 @@
 import { type Locator, type Page, expect } from '@playwright/test';
 import { clickUntilShown } from './antdFields.js';
+import { signInAt } from './session.js';
 
 /**
  * Page object of every resource list page (ResourceListPage in packages/web/src/resources): the
@@ -15,6 +16,12 @@ export class ResourcePage {
   async open(): Promise<void> {
     await this.page.goto(this.path);
     // the first load of the console on a busy machine (a 1 MB bundle, the session probe, the list) may take more than the default 10 s
+    await expect(this.page.getByTestId(`page-${this.kind}`)).toBeVisible({ timeout: 30_000 });
+  }
+
+  /** Signs in as `username` straight onto this list, in `mode` when given (signInAt: one load of the console). */
+  async openAs(username: string, mode?: 'ssp' | 'dsp'): Promise<void> {
+    await signInAt(this.page, username, this.path, mode);
     await expect(this.page.getByTestId(`page-${this.kind}`)).toBeVisible({ timeout: 30_000 });
   }
 

@@ -19,16 +19,49 @@ export async function signInThroughPage(
 }
 
 /**
+ * The login page's call (POST /api/auth/login) alone: the session cookie lands in the page's browser
+ * context, and the API calls of page.request carry it, before any page is loaded.
+ */
+export async function logIn(page: Page, username: string, baseUrl = '', password = DEMO_PASSWORD): Promise<void> {
+  const answer = await page.request.post(`${baseUrl}/api/auth/login`, { data: { username, password } });
+  expect(answer.status(), `sign-in of ${username}`).toBe(200);
+}
+
+/**
  * Sign in with the call the login page makes (POST /api/auth/login: the session cookie lands in the
  * page's browser context), then open the console at `/`, where the login page goes after signing in,
  * and wait for its frame. One page load instead of two (the login page, then the console): the specs
  * that only need a signed-in console use it; what the login page does is signInThroughPage's.
  */
 export async function signIn(page: Page, username: string, password = DEMO_PASSWORD, baseUrl = ''): Promise<void> {
-  const answer = await page.request.post(`${baseUrl}/api/auth/login`, { data: { username, password } });
-  expect(answer.status(), `sign-in of ${username}`).toBe(200);
+  await logIn(page, username, baseUrl, password);
   await page.goto(`${baseUrl}/`);
   await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+/**
+ * Sign in with the login page's call, as signIn does, and open the console straight at `path` (a path
+ * of the default server, or a whole URL of another edition's), in `mode` when one is given: one load
+ * of the console where signIn, useMode and opening a page took three (two of them the dashboard, with
+ * its numbers). The mode is stored as the bar's switch stores it, before the console first reads it.
+ */
+export async function signInAt(
+  page: Page,
+  username: string,
+  path: string,
+  mode?: 'ssp' | 'dsp',
+  password = DEMO_PASSWORD,
+): Promise<void> {
+  const origin = /^https?:/.test(path) ? new URL(path).origin : '';
+  await logIn(page, username, origin, password);
+  if (mode) {
+    // local storage is the origin's: a document of the server's without the console (its health
+    // answer) is enough to write it
+    await page.goto(`${origin}/healthz`);
+    await page.evaluate((m) => localStorage.setItem('adplane_mode', m), mode);
+  }
+  await page.goto(path);
+  await expect(page.getByTestId('user-menu')).toBeVisible({ timeout: 30_000 });
 }
 
 /** Switch the console to DSP or SSP mode the way a person does (stored in local storage, page reloads). */
@@ -61,4 +94,40 @@ export async function openFromUserMenu(page: Page, item: string, opened: string)
 /** Opens `item` (`nav-/log`) of the navigation's `menu` (`reports`), hovered as a person does, until `opened` shows. */
 export async function openFromNavMenu(page: Page, menu: string, item: string, opened: string): Promise<void> {
   await openFrom(page, () => page.getByTestId(`nav-menu-${menu}`).hover(), item, opened);
+}
+
+/** The menu of the bar each list and report page sits in (navigation.ts); the others are links on the bar itself. */
+const MENU_OF: Record<string, string> = {
+  '/tags': 'demand',
+  '/creatives': 'demand',
+  '/campaigns': 'demand',
+  '/adexchanges': 'demand',
+  '/advertisers': 'demand',
+  '/channels': 'supply',
+  '/subpublishers': 'supply',
+  '/suppliers': 'supply',
+  '/applists': 'targeting',
+  '/targetings': 'targeting',
+  '/ivts': 'targeting',
+  '/crelists': 'targeting',
+  '/publists': 'targeting',
+  '/deals': 'targeting',
+  '/report': 'reports',
+  '/reports': 'reports',
+  '/pbReport': 'reports',
+  '/finance': 'reports',
+  '/log': 'reports',
+};
+
+/**
+ * Opens the console page at `path` from the bar, inside the app (no page load), until `opened` shows:
+ * its menu hovered and its item clicked, or its link on the bar clicked. The pointer then leaves the
+ * bar's menus, so that the menu closes as it does when a person moves on to the page.
+ */
+export async function openFromBar(page: Page, path: string, opened: string): Promise<void> {
+  const menu = MENU_OF[path];
+  if (menu) await openFromNavMenu(page, menu, `nav-${path}`, opened);
+  else await openFrom(page, async () => {}, `nav-${path}`, opened);
+  // the top left corner: the logo's end of the bar, where nothing opens on hover
+  await page.mouse.move(1, 1);
 }
