@@ -15,10 +15,12 @@ import { SERVER_ROOT, serverPath, startedAsCommand } from '../serverRoot.js';
 
 /** Every package the workspace depends on, kept out of the bundle (node_modules has them). */
 function externals(): string[] {
+  // the repository's root manifest, the server's and the shared package's (packages/shared)
+  const repoRoot = join(SERVER_ROOT, '../..');
   const manifests = [
-    join(SERVER_ROOT, '../../package.json'),
+    join(repoRoot, 'package.json'),
     serverPath('package.json'),
-    join(SERVER_ROOT, '../shared/package.json'),
+    join(repoRoot, 'packages/shared/package.json'),
   ];
   const names = new Set<string>();
   for (const file of manifests) {
