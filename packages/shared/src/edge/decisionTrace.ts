@@ -45,7 +45,51 @@ export interface SourceFate {
   clearingCpm?: number;
   payoutCpm?: number;
   marginCpm?: number;
+  /** A traced refusal by targeting (`targeting.<rule>`, `deal.targeting.<rule>`): the rule's values and the request's. */
+  miss?: TargetingMiss;
+  /** A traced refusal by flight (`flight_not_started`, `flight_ended`): its first or last day, YYYY-MM-DD in the tenant's time zone. */
+  flightDay?: string;
 }
+
+/**
+ * A targeting rule that refused a request, with what the rule holds and what the request said, so
+ * that the trace can say "country US only; the viewer is in DE". Built for traced requests only.
+ */
+export interface TargetingMiss {
+  /**
+   * The rule, as a reason names it after `targeting.`: country, geo (US states), device, os, browser,
+   * tv_family, player_size, app_list, publisher_list, iab_category, day_part.
+   */
+  rule: string;
+  /** true: the request must be one of `values`; false: it must be none of them. */
+  include: boolean;
+  /** The rule's values, at most TARGETING_MISS_VALUES of them; day_part: none (its hours are a grid). */
+  values: string[];
+  /** How many values the rule holds besides those listed. */
+  more: number;
+  /**
+   * What the request said ('' when it said nothing): the viewer's country, US state, device, OS,
+   * browser, TV family, player size, app bundle, the site's domain (publisher_list: the domain, or
+   * the app bundle), its IAB categories joined by commas; day_part: the hour of the week in UTC
+   * ("Mon 14:00 UTC").
+   */
+  viewer: string;
+}
+
+/** How many of a rule's values a TargetingMiss lists. */
+export const TARGETING_MISS_VALUES = 10;
+
+/** A campaign the targeting indexes set aside for a request, with every indexed rule that refused it. */
+export interface IndexedOutCampaign {
+  id: number;
+  name: string;
+  /** `targeting.<rule>` of the first rule that refused (the code a campaign checked one by one would give). */
+  reason: string;
+  misses: TargetingMiss[];
+}
+
+/** How many of the campaigns the indexes set aside a trace names (by name, A to Z). */
+export const INDEXED_OUT_NAMED = 200;
 
 /**
  * The pre-bid invalid-traffic verdict of a checked request (docs/traffic-quality.md): how the channel
@@ -123,6 +167,11 @@ export interface DecisionTrace {
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */
   indexedOut: number;
+  /**
+   * A traced request: the first INDEXED_OUT_NAMED of those campaigns by name, each with the rules that
+   * refused it; `indexedOut` minus their number were set aside besides. Absent on an untraced request.
+   */
+  indexedOutCampaigns?: IndexedOutCampaign[];
   sources: SourceFate[];
   winner: SourceFate | null;
   totalMs: number;

@@ -11,7 +11,7 @@ import {
 import { errorPings } from '../demand/errorPings.js';
 import { VAST_ERRORS } from '../vast/vastVersion.js';
 import { clearingCpm, payoutCpm } from '../demand/money.js';
-import { type SourceFate } from '@adplane/shared';
+import { type IndexedOutCampaign, type SourceFate } from '@adplane/shared';
 
 /**
  * The auction as fixed stages (prebid-server's hook stages, where IVT checks and post-bid pixels
@@ -34,6 +34,8 @@ export interface AuctionResult {
   winner: Winner | null;
   fates: SourceFate[];
   indexedOut: number;
+  /** A traced request: the campaigns behind `indexedOut`, named (DecisionTrace.indexedOutCampaigns). */
+  indexedOutCampaigns?: IndexedOutCampaign[];
   /** Candidates offered the request (opportunity when > 0). */
   offered: number;
 }
@@ -273,21 +275,32 @@ export function runAuction(
   const filtered: (f: SourceFate) => void = fates.push.bind(fates);
   const candidates: DemandCandidate[] = [];
   let indexedOut = 0;
+  let named: IndexedOutCampaign[] | undefined;
   for (const source of sources) {
     const found = source.candidates(req, filtered);
     for (const c of found.candidates) candidates.push(c);
     indexedOut += found.indexedOut;
+    if (found.indexedOutCampaigns) named = named ? named.concat(found.indexedOutCampaigns) : found.indexedOutCampaigns;
   }
-  if (!candidates.length) return { winner: null, fates, indexedOut, offered: 0 };
+  if (!candidates.length) return { winner: null, fates, indexedOut, indexedOutCampaigns: named, offered: 0 };
 
+  let result: AuctionResult | Promise<AuctionResult>;
   if (req.channel.demandMode === 'auction') {
     const answers = callGroup(candidates, req);
-    return Array.isArray(answers)
+    result = Array.isArray(answers)
       ? auctionResult(req, candidates, answers, fates, indexedOut)
       : answers.then((known) => auctionResult(req, candidates, known, fates, indexedOut));
-  }
-  return waterfall(req, candidates, tiersOf(candidates), fates, indexedOut);
+  } else result = waterfall(req, candidates, tiersOf(candidates), fates, indexedOut);
+  // (only a traced request has names: the serving path adds no step)
+  if (!named) return result;
+  const names = named;
+  return result instanceof Promise ? result.then((r) => withNames(r, names)) : withNames(result, names);
 }
+
+const withNames = (r: AuctionResult, named: IndexedOutCampaign[]): AuctionResult => {
+  r.indexedOutCampaigns = named;
+  return r;
+};
 
 /** `auction` mode: every candidate's answer priced together. */
 function auctionResult(

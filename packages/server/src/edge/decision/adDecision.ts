@@ -10,6 +10,7 @@ import {
   type SourceDimensions,
 } from '../counters/hourlyCounters.js';
 import { type DemandSource, type DurationFloor } from '../demand/demandSource.js';
+import { tagBidIds } from '../demand/tagBidIds.js';
 import { settleProgrammatic } from '../auction/notices.js';
 import { type DeliveryGate } from '../auction/deliveryGate.js';
 import { type Admission } from '../../delivery/types.js';
@@ -119,6 +120,49 @@ function contextOf(ctx: RequestContext): DecisionTrace['context'] {
 const CONSIDERED_ONLY = { source_reqs: 1 } as const;
 
 /**
+ * The demand ids a bid's impressions are counted under (tracking/trackingToken.ts carries them to
+ * the impression's row): the winner's fate is counted under the same, so that its win and its
+ * impressions land on one report row.
+ */
+function bidDims(b: Winner['bid'], nofill: string): SourceDimensions {
+  return {
+    tag_id: b.tagId,
+    campaign_id: b.campaignId,
+    creative_id: b.creativeId,
+    advertiser_id: b.advertiserId,
+    adexchange_id: b.adexchangeId ?? 0,
+    deal_id: b.dealId ?? '',
+    partner: b.partner ?? '',
+    marketplace_name: b.marketplace ?? '',
+    nofill_reason: nofill,
+  };
+}
+
+/**
+ * A demand tag's ids on the rows of its fates that served nothing, as its bids name them
+ * (demand/tagBidIds.ts): its advertiser, its Prebid partner and marketplace, so that a report by
+ * advertiser, partner or marketplace finds a tag's requests on the row of its impressions.
+ */
+function tagDims(snapshot: Snapshot, id: number, nofill: string): SourceDimensions {
+  const tag = snapshot.tags.get(id);
+  if (!tag) return { tag_id: id, nofill_reason: nofill };
+  const ids = tagBidIds(tag);
+  return {
+    tag_id: id,
+    advertiser_id: ids.advertiserId,
+    partner: ids.partner ?? '',
+    marketplace_name: ids.marketplace ?? '',
+    nofill_reason: nofill,
+  };
+}
+
+/** An ad exchange's ids on the rows of its fates that served nothing: its name as the marketplace, as its bids name it. */
+function exchangeDims(snapshot: Snapshot, tenantId: number, id: number, nofill: string): SourceDimensions {
+  const exchange = snapshot.adExchanges.get(tenantId)?.find((x) => x.id === id);
+  return { adexchange_id: id, marketplace_name: exchange?.name ?? '', nofill_reason: nofill };
+}
+
+/**
  * Every demand tag the request considered: its fate on its own counter row, with the no-fill reason
  * ('' when it won or lost the auction). `source_reqs` counts it considered; a tag refused by its own
  * rules or caps (`filtered`, the rule as reason) or never reached in a waterfall (`not_called`,
@@ -127,33 +171,52 @@ const CONSIDERED_ONLY = { source_reqs: 1 } as const;
  * channel but not live for it (idle) are in the trace only. The fill funnel of a tag reads these rows.
  * Our own campaigns are priced in memory, not called: the winning one is counted (its bid and win);
  * the others are in the trace only, or every request would add a row per campaign.
+ * Every row of a source carries the demand ids its impressions carry: the winner's are its bid's
+ * (a campaign's creative and advertiser, a tag's partner...), another's those of its kind (tagDims).
  */
-function countFates(counters: CounterScope, fates: readonly SourceFate[], now: number): void {
+function countFates(
+  counters: CounterScope,
+  fates: readonly SourceFate[],
+  winner: Winner | null,
+  snapshot: Snapshot,
+  tenantId: number,
+  now: number,
+): void {
   for (const f of fates) {
+    const won = winner !== null && f === winner.fate;
     if (f.source === 'campaign') {
       if (f.fate === 'won')
-        counters.add({ campaign_id: f.id, nofill_reason: '' }, { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 }, now);
+        counters.add(
+          won ? bidDims(winner.bid, '') : { campaign_id: f.id, nofill_reason: '' },
+          { bids: f.bidCpm !== undefined ? 1 : 0, wins: 1 },
+          now,
+        );
       // (the auction's pick refused by delivery control: its row says why it did not serve)
       else if (f.fate === 'no_fill' && f.reason)
-        counters.add({ campaign_id: f.id, nofill_reason: f.reason }, { bids: f.bidCpm !== undefined ? 1 : 0 }, now);
+        counters.add(
+          won ? bidDims(winner.bid, f.reason) : { campaign_id: f.id, nofill_reason: f.reason },
+          { bids: f.bidCpm !== undefined ? 1 : 0 },
+          now,
+        );
       continue;
     }
     if (f.idle) continue;
     const exchange = f.source === 'ad_exchange';
     if (f.fate === 'filtered' || f.fate === 'not_called') {
+      const nofill = f.reason ?? f.fate;
       counters.add(
-        exchange
-          ? { adexchange_id: f.id, nofill_reason: f.reason ?? f.fate }
-          : { tag_id: f.id, nofill_reason: f.reason ?? f.fate },
+        exchange ? exchangeDims(snapshot, tenantId, f.id, nofill) : tagDims(snapshot, f.id, nofill),
         CONSIDERED_ONLY,
         now,
       );
       continue;
     }
     const nofill = f.fate === 'won' || f.fate === 'lost' ? '' : f.fate === 'no_fill' ? (f.reason ?? f.fate) : f.fate;
-    const dims: SourceDimensions = exchange
-      ? { adexchange_id: f.id, nofill_reason: nofill }
-      : { tag_id: f.id, nofill_reason: nofill };
+    const dims: SourceDimensions = won
+      ? bidDims(winner.bid, nofill)
+      : exchange
+        ? exchangeDims(snapshot, tenantId, f.id, nofill)
+        : tagDims(snapshot, f.id, nofill);
     if (f.dealId) dims.deal_id = f.dealId;
     if (f.vastError) dims.vast_error = String(f.vastError);
     counters.add(
@@ -462,6 +525,7 @@ function settle(
   const ivt = reqs && ivtFlag;
   trace.sources = result.fates;
   trace.indexedOut = result.indexedOut;
+  if (result.indexedOutCampaigns) trace.indexedOutCampaigns = result.indexedOutCampaigns;
   const w = result.winner;
   // the decision: delivery control reserves the winner's price on its budgets, the tag's daily
   // impressions and the viewer's frequency; refused (another process spent it first, a cap reached
@@ -478,7 +542,7 @@ function settle(
     const refused = admission ? deps.pacing.delivery.admit(decision.id, admission, now) : null;
     if (refused) refusal = refusedWinner(w.fate, `delivery.${refused}`);
   }
-  countFates(counters, result.fates, now);
+  countFates(counters, result.fates, w, snapshot, channel.tenantId, now);
   if (!options.test) {
     if (deps.observeCall)
       for (const f of result.fates)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type SourceFate } from '@adplane/shared';
+import { INDEXED_OUT_NAMED, type SourceFate, TargetingRules } from '@adplane/shared';
+import { compileTargeting } from '../targeting/compiledTargeting.js';
 import { systemClock } from '../../clock.js';
 import { DeliveryGate } from '../auction/deliveryGate.js';
 import { buildRequestContext } from '../request/context.js';
@@ -378,5 +379,54 @@ describe("a channel's blocked ad categories (brand safety)", () => {
     const channel = supplierChannel(req.snapshot, supplier, 'video', '4.2', 'web', 0);
     expect(channel.categoryBlocks).toBe(blocks);
     for (let i = 0; i < 20; i++) expect(creativesBid({ ...req, channel, supplier })).toEqual([12]);
+  });
+});
+
+describe('a traced request names the campaigns set aside, and why', () => {
+  const lists = { apps: new Map(), publishers: new Map([[8, ['news.example.com']]]), creatives: new Map() };
+  const targeted = (id: number, rules: object): SnapCampaign => ({
+    ...campaign(id, 1_000_000),
+    targeting: compileTargeting(id, TargetingRules.parse(rules), lists),
+  });
+
+  it('names the campaigns the targeting index set aside, the first 200 by name, each with its rule; counts the rest', () => {
+    // a US viewer (8.8.8.8); 250 campaigns for Germany only
+    const campaigns = [
+      campaign(1, 5_000_000),
+      ...Array.from({ length: 250 }, (_, i) => targeted(100 + i, { countries: { mode: 'include', values: ['DE'] } })),
+    ];
+    const traced = campaignSource.candidates(requestOver(campaigns, true), () => undefined);
+    expect(traced.indexedOut).toBe(250);
+    expect(traced.indexedOutCampaigns).toHaveLength(INDEXED_OUT_NAMED);
+    expect(traced.indexedOutCampaigns!.map((c) => c.id)).toEqual(Array.from({ length: 200 }, (_, i) => 100 + i));
+    expect(traced.indexedOutCampaigns![0]).toEqual({
+      id: 100,
+      name: 'Campaign 100',
+      reason: 'targeting.country',
+      misses: [{ rule: 'country', include: true, values: ['DE'], more: 0, viewer: 'US' }],
+    });
+    // the serving path names none
+    const untraced = campaignSource.candidates(requestOver(campaigns, false), () => undefined);
+    expect(untraced.indexedOut).toBe(250);
+    expect(untraced.indexedOutCampaigns).toBeUndefined();
+  });
+
+  it("says a checked campaign's flight day and its targeting rule's values; the serving path reports neither", () => {
+    const campaigns = [
+      campaign(2, 9_000_000, true),
+      targeted(3, { pubLists: { mode: 'include', ids: [8] } }),
+      campaign(4, 1_000_000),
+    ];
+    const { refused } = pick(requestOver(campaigns, true));
+    const tomorrow = new Date((Math.floor(Date.now() / HOUR_MS) + 24) * HOUR_MS).toISOString().slice(0, 10);
+    expect(refused).toEqual([
+      expect.objectContaining({ id: 2, reason: 'flight_not_started', flightDay: tomorrow }),
+      expect.objectContaining({
+        id: 3,
+        reason: 'targeting.publisher_list',
+        miss: { rule: 'publisher_list', include: true, values: ['news.example.com'], more: 0, viewer: '' },
+      }),
+    ]);
+    expect(pick(requestOver(campaigns, false)).refused).toEqual([]);
   });
 });

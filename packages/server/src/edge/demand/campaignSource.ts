@@ -1,8 +1,9 @@
-import { creativeRefusal, refusal } from '../targeting/compiledTargeting.js';
+import { creativeRefusal, refusal, targetingMiss } from '../targeting/compiledTargeting.js';
 import { nextBit } from '../targeting/bitset.js';
 import { type SnapCampaign, type SnapChannel, type SnapCreative } from '../snapshot/types.js';
 import { type RequestContext } from '../request/context.js';
-import { type SourceFate } from '@adplane/shared';
+import { type IndexedOutCampaign, INDEXED_OUT_NAMED, type SourceFate } from '@adplane/shared';
+import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import {
   type AuctionRequest,
   type Bid,
@@ -219,15 +220,57 @@ function checked(
   const found = eligible(campaign, req, report.count < TRACE_LIMIT, report.floors);
   if (typeof found !== 'string') return found;
   if (report.count++ < TRACE_LIMIT)
-    filtered({
-      source: 'campaign',
-      id: campaign.id,
-      name: campaign.name,
-      priority: CAMPAIGN_PRIORITY,
-      fate: 'filtered',
-      reason: found,
-    });
+    filtered(
+      explained(
+        {
+          source: 'campaign',
+          id: campaign.id,
+          name: campaign.name,
+          priority: CAMPAIGN_PRIORITY,
+          fate: 'filtered',
+          reason: found,
+        },
+        campaign,
+        req,
+        found,
+      ),
+    );
   return null;
+}
+
+/** A UTC instant as the YYYY-MM-DD day it falls on in a zone `tz` hours east of UTC. */
+const dayIn = (ms: number, tz: number): string => new Date(ms + tz * HOUR_MS).toISOString().slice(0, 10);
+
+/**
+ * A traced refusal of a campaign with what makes it readable: the targeting rule's values and the
+ * request's (`targeting.<rule>`), the flight's first or last day (`flight_*`). `reason` is the
+ * refusal as eligibility gave it (a deal's campaigns check it without the `deal.` the trace adds).
+ */
+export function explained(fate: SourceFate, campaign: SnapCampaign, req: AuctionRequest, reason: string): SourceFate {
+  if (reason.startsWith('targeting.') && campaign.targeting)
+    fate.miss = targetingMiss(campaign.targeting, req.ctx, reason.slice('targeting.'.length));
+  else if (reason === 'flight_not_started')
+    fate.flightDay = dayIn(campaign.flightStartHour * HOUR_MS, campaign.timezone);
+  else if (reason === 'flight_ended') fate.flightDay = dayIn(campaign.flightEndHour * HOUR_MS - 1, campaign.timezone);
+  return fate;
+}
+
+/** The first INDEXED_OUT_NAMED campaigns the tenant's index set aside for a traced request, by name, each with its rules. */
+function indexedOutCampaigns(
+  index: CampaignIndex<SnapCampaign>,
+  req: AuctionRequest,
+  passing: Uint32Array,
+): IndexedOutCampaign[] {
+  const out: IndexedOutCampaign[] = [];
+  for (const { item, misses } of index.setAside(
+    req.ctx,
+    passing,
+    INDEXED_OUT_NAMED,
+    (c) => c.name,
+    (c) => c.targeting,
+  ))
+    out.push({ id: item.id, name: item.name, reason: `targeting.${misses[0]?.rule ?? 'indexed'}`, misses });
+  return out;
 }
 
 /**
@@ -254,6 +297,8 @@ export const campaignSource: DemandSource = {
     const indexedOut = index.items.length - count;
     const items = index.items;
     const traced = req.traced !== false;
+    // a traced request names the campaigns behind the count (the serving path builds nothing)
+    const named = traced && indexedOut > 0 ? indexedOutCampaigns(index, req, words) : undefined;
     // an untraced request reports no campaign refusals (nothing counts them): as if the limit were spent
     report.count = traced ? 0 : TRACE_LIMIT;
     report.floors = openLengthFloors(req, reportFloors);
@@ -266,7 +311,7 @@ export const campaignSource: DemandSource = {
       first = checked(items[pos]!, req, filtered);
       if (!first) pos = nextBit(words, pos + 1);
     }
-    if (!first) return { candidates: [], indexedOut };
+    if (!first) return { candidates: [], indexedOut, indexedOutCampaigns: named };
     const top = items[pos]!;
     // the tie: the campaigns after it at the same bid, not yet checked
     const tie: SnapCampaign[] = [top];
@@ -289,6 +334,6 @@ export const campaignSource: DemandSource = {
       const creative = checked(items[p]!, req, filtered);
       if (creative) out.push(candidateOf(items[p]!, creative, channel.floorCpm));
     }
-    return { candidates: out, indexedOut };
+    return { candidates: out, indexedOut, indexedOutCampaigns: named };
   },
 };

@@ -1,5 +1,5 @@
 import { type Clock } from '../../clock.js';
-import { type SourceFate } from '@adplane/shared';
+import { type IndexedOutCampaign, type SourceFate } from '@adplane/shared';
 import { type RequestContext } from '../request/context.js';
 import {
   type SnapCampaign,
@@ -185,5 +185,5 @@ export interface DemandSource {
   candidates(
     req: AuctionRequest,
     filtered: (fate: SourceFate) => void,
-  ): { candidates: DemandCandidate[]; indexedOut: number };
+  ): { candidates: DemandCandidate[]; indexedOut: number; indexedOutCampaigns?: IndexedOutCampaign[] };
 }

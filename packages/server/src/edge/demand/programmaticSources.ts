@@ -6,7 +6,7 @@ import { BID_PRICE, type DemandPricing, demandTerms, pricingOfTag } from '../ort
 import { outboundBanner } from './outboundRequest.js';
 import { bannerHasSize } from '../ortb/pbsRules.js';
 import { type SnapTag } from '../snapshot/types.js';
-import { refusal } from '../targeting/compiledTargeting.js';
+import { refusal, targetingMiss } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { LazyOrtbCandidate, ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
 
@@ -63,8 +63,12 @@ function tagCandidates(
     if (tag.integration !== integration) continue;
     const rule = tag.targeting ? refusal(tag.targeting, req.ctx) : null;
     const refused = rule ? `targeting.${rule}` : refuse(tag, req);
-    if (refused) filtered({ source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused });
-    else
+    if (refused) {
+      const fate: SourceFate = { source, id: tag.id, name: tag.name, priority, fate: 'filtered', reason: refused };
+      // a traced request says what the rule holds and what the request said
+      if (rule && req.traced !== false) fate.miss = targetingMiss(tag.targeting!, req.ctx, rule);
+      filtered(fate);
+    } else
       out.push(
         new LazyOrtbCandidate(
           source,
@@ -163,14 +167,16 @@ export function adExchangeSource(deps: OrtbDeps): DemandSource {
       for (const x of req.snapshot.adExchanges.get(req.channel.tenantId) ?? []) {
         const rule = x.targeting ? refusal(x.targeting, req.ctx) : null;
         if (rule) {
-          filtered({
+          const fate: SourceFate = {
             source: 'ad_exchange',
             id: x.id,
             name: x.name,
             priority: AD_EXCHANGE_PRIORITY,
             fate: 'filtered',
             reason: `targeting.${rule}`,
-          });
+          };
+          if (req.traced !== false) fate.miss = targetingMiss(x.targeting!, req.ctx, rule);
+          filtered(fate);
           continue;
         }
         // a private auction is for its deals only: an exchange offered none has nothing to bid on

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { adSystemDomain } from '@adplane/shared';
+import { adSystemDomain, type SourceFate } from '@adplane/shared';
 import { channelSellerId } from '../snapshot/channels.js';
 import { tagRevenueCpm } from './money.js';
 import { demandAdRefusal } from '../targeting/impFit.js';
 import { blockedAdvertisers, blockedCategories } from './openrtbCall.js';
-import { refusal } from '../targeting/compiledTargeting.js';
+import { refusal, targetingMiss } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type CallResult, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { fillIabMacros, fillTagUrl } from './tagMacros.js';
 import { type VastFetcher } from './vastFetcher.js';
@@ -41,14 +41,17 @@ export function vastTagSource(
         if (tag.integration !== 'VAST') continue;
         const rule = tag.targeting ? refusal(tag.targeting, ctx) : null;
         if (rule) {
-          filtered({
+          const fate: SourceFate = {
             source: 'vast_tag',
             id: tag.id,
             name: tag.name,
             priority,
             fate: 'filtered',
             reason: `targeting.${rule}`,
-          });
+          };
+          // a traced request says what the rule holds and what the request said
+          if (req.traced !== false) fate.miss = targetingMiss(tag.targeting!, ctx, rule);
+          filtered(fate);
           continue;
         }
         out.push({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRequestContext } from '../request/context.js';
 import { nextBit } from './bitset.js';
 import { CampaignIndex } from './campaignIndex.js';
-import { type CompiledTargeting, compileTargeting, refusal } from './compiledTargeting.js';
+import { type CompiledTargeting, compileTargeting, refusal, targetingMiss } from './compiledTargeting.js';
 
 const LISTS = {
   apps: new Map([[7, ['com.example.tv', 'com.example.news']]]),
@@ -160,5 +160,126 @@ describe('IAB category targeting', () => {
     expect(index.passing(ctxOf('IAB1-1,IAB2-2')).count).toBe(1);
     expect(index.passing(ctxOf('IAB2-2')).count).toBe(0);
     expect(index.passing(ctxOf('IAB1-5,IAB19')).count).toBe(2);
+  });
+});
+
+describe('campaigns set aside, named with the rules that refused them (a traced request)', () => {
+  const lists = {
+    apps: new Map([[7, ['com.example.tv', 'com.example.news']]]),
+    publishers: new Map([[8, ['news.example.com', 'com.example.news']]]),
+    creatives: new Map(),
+  };
+  const named = (name: string, rules: object) => ({
+    name,
+    targeting: compileTargeting(1, TargetingRules.parse(rules), lists),
+  });
+  /** A German desktop viewer on Chrome, a 640 px player, an app, sports content, Monday 14:30 UTC. */
+  const viewer = (over: { country?: string; usState?: string } = {}) => {
+    const ctx = buildRequestContext(
+      { w: '640', app_bundle: 'com.other.app', content_cat: 'IAB17-3' },
+      { remoteAddress: '', userAgent: UAS[0]! },
+      NOW,
+    );
+    const country = over.country ?? 'DE';
+    return { ...ctx, geo: { country, region: '', usState: over.usState ?? '' } };
+  };
+  /** The misses of each campaign the index set aside, by name. */
+  function setAside(items: { name: string; targeting: CompiledTargeting | null }[], ctx = viewer(), limit = 100) {
+    const index = new CampaignIndex(items, (c) => c.targeting);
+    const { words } = index.passing(ctx);
+    return index
+      .setAside(
+        ctx,
+        words,
+        limit,
+        (c) => c.name,
+        (c) => c.targeting,
+      )
+      .map((s) => [s.item.name, s.misses]);
+  }
+
+  it('names each dimension with its values and the request’s, one campaign per rule', () => {
+    const out = setAside([
+      named('Country', { countries: { mode: 'include', values: ['US', 'GB'] } }),
+      named('Country out', { countries: { mode: 'exclude', values: ['DE'] } }),
+      named('Device', { devices: { mode: 'include', values: ['smarttv'] } }),
+      named('OS', { os: { mode: 'exclude', values: ['windows'] } }),
+      named('Browser', { browsers: { mode: 'include', values: ['safari'] } }),
+      named('Player', { playerSizes: ['xlarge'] }),
+      named('Apps', { appLists: { mode: 'include', ids: [7] } }),
+      named('Categories', { iabCategories: { mode: 'exclude', values: ['IAB17'] } }),
+      named('Day-part', { dayParting: { enabled: true, timezone: 0, days: [5, 6], hours: HOURS } }),
+      named('Passes', { countries: { mode: 'include', values: ['DE'] } }),
+      { name: 'No targeting', targeting: null },
+    ]);
+    expect(Object.fromEntries(out)).toEqual({
+      Country: [{ rule: 'country', include: true, values: ['US', 'GB'], more: 0, viewer: 'DE' }],
+      'Country out': [{ rule: 'country', include: false, values: ['DE'], more: 0, viewer: 'DE' }],
+      Device: [{ rule: 'device', include: true, values: ['smarttv'], more: 0, viewer: 'desktop' }],
+      OS: [{ rule: 'os', include: false, values: ['windows'], more: 0, viewer: 'windows' }],
+      Browser: [{ rule: 'browser', include: true, values: ['safari'], more: 0, viewer: 'chrome' }],
+      Player: [{ rule: 'player_size', include: true, values: ['xlarge'], more: 0, viewer: 'large' }],
+      Apps: [
+        {
+          rule: 'app_list',
+          include: true,
+          values: ['com.example.tv', 'com.example.news'],
+          more: 0,
+          viewer: 'com.other.app',
+        },
+      ],
+      Categories: [{ rule: 'iab_category', include: false, values: ['IAB17'], more: 0, viewer: 'IAB17-3' }],
+      'Day-part': [{ rule: 'day_part', include: true, values: [], more: 0, viewer: 'Mon 14:00 UTC' }],
+    });
+  });
+
+  it('names every rule of a campaign that refused, in the order the checks run, the country once', () => {
+    const [[, misses]] = setAside([
+      named('Many', {
+        countries: { mode: 'include', values: ['US'] },
+        usStates: { mode: 'include', values: ['CA'] },
+        devices: { mode: 'include', values: ['mobile'] },
+        playerSizes: ['small'],
+      }),
+    ]) as [[string, { rule: string }[]]];
+    expect(misses.map((m) => m.rule)).toEqual(['country', 'device', 'player_size']);
+  });
+
+  it('a US state rule names the state the viewer is in, or none outside the US', () => {
+    const states = named('States', { usStates: { mode: 'include', values: ['CA', 'NY'] } });
+    expect(setAside([states], viewer({ country: 'US', usState: 'OH' }))).toEqual([
+      ['States', [{ rule: 'geo', include: true, values: ['CA', 'NY'], more: 0, viewer: 'OH' }]],
+    ]);
+    expect(setAside([states])).toEqual([
+      ['States', [{ rule: 'geo', include: true, values: ['CA', 'NY'], more: 0, viewer: '' }]],
+    ]);
+  });
+
+  it('lists at most 10 values of a rule, with how many more it holds', () => {
+    const countries = ['US', 'GB', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'IE', 'SE', 'DK', 'PL'];
+    const [[, [miss]]] = setAside([named('Wide', { countries: { mode: 'include', values: countries } })]) as [
+      [string, { values: string[]; more: number }[]],
+    ];
+    expect(miss).toMatchObject({ values: countries.slice(0, 10), more: 2 });
+  });
+
+  it('names the first ones by name (A to Z, case aside) up to the limit, whatever their bid order', () => {
+    const items = ['delta', 'Alpha', 'charlie', 'Bravo', 'echo'].map((n) =>
+      named(n, { countries: { mode: 'include', values: ['US'] } }),
+    );
+    expect(setAside(items, viewer(), 3).map(([n]) => n)).toEqual(['Alpha', 'Bravo', 'charlie']);
+  });
+
+  it('a publisher list (checked one by one, not indexed) names the site or the app', () => {
+    const t = compileTargeting(1, TargetingRules.parse({ pubLists: { mode: 'include', ids: [8] } }), lists);
+    const ctx = buildRequestContext({ domain: 'blog.example.org' }, { remoteAddress: '', userAgent: UAS[0]! }, NOW);
+    expect(refusal(t, ctx)).toBe('publisher_list');
+    expect(targetingMiss(t, ctx, 'publisher_list')).toEqual({
+      rule: 'publisher_list',
+      include: true,
+      values: ['news.example.com', 'com.example.news'],
+      more: 0,
+      viewer: 'blog.example.org',
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
 import { andNot, Bitset, countBits, narrow, nextBit, or } from './bitset.js';
-import { type CodeSet, type CompiledTargeting, hourOfWeek } from './compiledTargeting.js';
+import { type TargetingMiss } from '@adplane/shared';
+import { type CodeSet, type CompiledTargeting, hourOfWeek, targetingMiss } from './compiledTargeting.js';
 
 /**
  * Inverted bit sets over one tenant's campaigns, per targeting dimension, so that finding the
@@ -48,6 +49,26 @@ const CACHED: SingleDimension[] = [
 /** App bundles are too many to cache by: narrowed per request, and only when some campaign has an app list. */
 const PER_REQUEST: SingleDimension = 'appBundle';
 const DIMENSIONS: Dimension[] = [...CACHED, 'iabCategory', PER_REQUEST];
+
+/** Each dimension's rule as a refusal names it (compiledTargeting.ts refusal), in the order refusal checks them. */
+const RULE_OF: readonly (readonly [Dimension, string])[] = [
+  ['country', 'country'],
+  ['usState', 'geo'],
+  ['device', 'device'],
+  ['os', 'os'],
+  ['browser', 'browser'],
+  ['tvFamily', 'tv_family'],
+  ['playerSize', 'player_size'],
+  ['appBundle', 'app_list'],
+  ['iabCategory', 'iab_category'],
+  ['dayPart', 'day_part'],
+];
+
+/** A campaign the index set aside for a request, with the rules that refused it (CampaignIndex.setAside). */
+interface IndexedOut<T> {
+  item: T;
+  misses: TargetingMiss[];
+}
 
 const HOURS_OF_WEEK = Array.from({ length: 168 }, (_, h) => String(h));
 
@@ -121,6 +142,8 @@ export class CampaignIndex<T> {
   private readonly categories: DimensionIndex;
   /** Where a request's categories are combined (one at a time: passing() runs to its end synchronously). */
   private readonly scratch: Uint32Array;
+  /** Positions by name (byName), made on the first traced request. */
+  private nameOrder: Uint32Array | null = null;
 
   constructor(
     readonly items: readonly T[],
@@ -216,6 +239,56 @@ export class CampaignIndex<T> {
       if (parent !== undefined) andNot(pass, exclude.get(parent)?.words);
     }
     narrow(words, pass, undefined, undefined);
+  }
+
+  /**
+   * The items the index sets aside for the request (those not in `passing`), the first `limit` by
+   * name, each with every indexed rule that refused it. For a traced request only (debug, "Test this
+   * tag"): it narrows a bit set per dimension and allocates; the serving path never calls it.
+   */
+  setAside(
+    ctx: RequestContext,
+    passing: Uint32Array,
+    limit: number,
+    nameOf: (item: T) => string,
+    targetingOf: (item: T) => CompiledTargeting | null,
+  ): IndexedOut<T>[] {
+    const alone = new Map<Dimension, Uint32Array>();
+    for (const [d] of RULE_OF) {
+      const words = new Uint32Array(this.all.words);
+      if (d === 'iabCategory') this.narrowByCategories(words, ctx.iabCategories);
+      else this.narrowBy(words, d, valueOf(ctx, d));
+      alone.set(d, words);
+    }
+    const out: IndexedOut<T>[] = [];
+    for (const pos of this.byName(nameOf)) {
+      if (out.length >= limit) break;
+      if (passing[pos >>> 5]! & (1 << (pos & 31))) continue;
+      const item = this.items[pos]!;
+      const t = targetingOf(item);
+      const misses: TargetingMiss[] = [];
+      for (const [d, rule] of RULE_OF) {
+        const words = alone.get(d)!;
+        if (t && !(words[pos >>> 5]! & (1 << (pos & 31)))) {
+          const miss = targetingMiss(t, ctx, rule);
+          // a state rule outside the US and a country rule refuse as one: the country, said once
+          if (!misses.some((m) => m.rule === miss.rule)) misses.push(miss);
+        }
+      }
+      out.push({ item, misses });
+    }
+    return out;
+  }
+
+  /** Positions ordered by their items' names (case aside), computed once per index on the first traced request. */
+  private byName(nameOf: (item: T) => string): Uint32Array {
+    if (!this.nameOrder) {
+      const keys = this.items.map((item) => nameOf(item).toLowerCase());
+      const order = Uint32Array.from(keys.keys());
+      order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+      this.nameOrder = order;
+    }
+    return this.nameOrder;
   }
 
   /** Items whose indexed dimensions pass the request, in their original order. */

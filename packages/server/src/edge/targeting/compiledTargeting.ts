@@ -1,4 +1,11 @@
-import { geoSets, type GeoSets, passesGeo, type TargetingRules } from '@adplane/shared';
+import {
+  geoSets,
+  type GeoSets,
+  passesGeo,
+  TARGETING_MISS_VALUES,
+  type TargetingMiss,
+  type TargetingRules,
+} from '@adplane/shared';
 import { iabParentOf } from '../request/contentCategories.js';
 import { type RequestContext } from '../request/context.js';
 
@@ -136,6 +143,62 @@ export function refusal(t: CompiledTargeting, ctx: RequestContext): string | nul
   if (!passesCategories(t.iabCategories, ctx.iabCategories)) return 'iab_category';
   if (t.dayParts && !t.dayParts[hourOfWeek(ctx.now)]) return 'day_part';
   return null;
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** An hour of the week (Monday 00:00 UTC = 0) as words: "Tue 14:00 UTC". */
+const hourOfWeekText = (h: number): string =>
+  `${WEEKDAYS[Math.floor(h / 24)]} ${String(h % 24).padStart(2, '0')}:00 UTC`;
+
+/** A rule's values as a miss lists them: the first TARGETING_MISS_VALUES (a list may hold thousands), and how many more. */
+function missOf(rule: string, set: { include: boolean; values: ReadonlySet<string> }, viewer: string): TargetingMiss {
+  const values: string[] = [];
+  for (const v of set.values) {
+    if (values.length === TARGETING_MISS_VALUES) break;
+    values.push(v);
+  }
+  return { rule, include: set.include, values, more: set.values.size - values.length, viewer };
+}
+
+/**
+ * The rule `refusal` named, with its values and the request's (a traced request's trace: allocates).
+ * A `geo` refusal is told as the part of it that refused: the country (`country`) or the US state (`geo`).
+ */
+export function targetingMiss(t: CompiledTargeting, ctx: RequestContext, rule: string): TargetingMiss {
+  const { geo, platform } = ctx;
+  switch (rule) {
+    case 'country':
+    case 'geo': {
+      const country = geo.country;
+      if (t.geo.include.size && !t.geo.include.has(country))
+        return missOf('country', { include: true, values: t.geo.include }, country);
+      if (country && t.geo.exclude.has(country))
+        return missOf('country', { include: false, values: t.geo.exclude }, country);
+      const state = country === 'US' ? geo.usState : '';
+      return t.geo.statesInclude.size
+        ? missOf('geo', { include: true, values: t.geo.statesInclude }, state)
+        : missOf('geo', { include: false, values: t.geo.statesExclude }, state);
+    }
+    case 'device':
+      return missOf(rule, t.devices!, platform.device);
+    case 'os':
+      return missOf(rule, t.os!, platform.os);
+    case 'browser':
+      return missOf(rule, t.browsers!, platform.browser);
+    case 'tv_family':
+      return missOf(rule, t.tvFamilies!, platform.tvFamily);
+    case 'player_size':
+      return missOf(rule, { include: true, values: t.playerSizes! }, ctx.playerSize);
+    case 'app_list':
+      return missOf(rule, t.apps!, ctx.appBundle);
+    case 'publisher_list':
+      return missOf(rule, t.publishers!, ctx.domain || ctx.appBundle);
+    case 'iab_category':
+      return missOf(rule, t.iabCategories!, ctx.iabCategories.join(','));
+    default:
+      return { rule, include: true, values: [], more: 0, viewer: hourOfWeekText(hourOfWeek(ctx.now)) };
+  }
 }
 
 /** A creative list refuses a creative by id or by one of its advertiser domains. */

@@ -93,8 +93,8 @@ describe('TestResult: empty cells', () => {
     expect(rows.map((r) => r['Bid CPM'])).toEqual(['$7.00', '$4.00', '—']);
     expect(rows.map((r) => r.Time)).toEqual(['—', '21 ms', '—']);
     expect(emptyMarks('tag-test-trace')).toBe(3);
-    // the sentences of the trace keep their words
-    expect(rows[2]['What happened']).toBe('Filtered: its targeting refused the request (os)');
+    // the sentences of the trace keep their words, with the reason's code under them
+    expect(rows[2]['What happened']).toBe('Filtered: its targeting refused the request (os)targeting.os');
   });
 
   it('shows a zero as a value, not as the mark', () => {
@@ -124,5 +124,38 @@ describe('TestResult: empty cells', () => {
     expect(rows.map((r) => r['Room left'])).toEqual(['60 s', '54 s', 'any']);
     expect(rows[2].Ad).toMatch(/the break ends here\.$/);
     expect(emptyMarks('tag-test-pod')).toBe(3);
+  });
+});
+
+describe('TestResult: campaigns set aside by targeting', () => {
+  it('names each campaign the indexes set aside with its rules and their codes, and counts those not named', () => {
+    render(
+      <TestResult
+        answer={answer({
+          indexedOut: 203,
+          indexedOutCampaigns: [
+            {
+              id: 12,
+              name: 'Summer Promo',
+              reason: 'targeting.country',
+              misses: [
+                { rule: 'country', include: true, values: ['DE'], more: 0, viewer: 'US' },
+                { rule: 'device', include: true, values: ['smarttv'], more: 0, viewer: 'desktop' },
+              ],
+            },
+          ],
+        })}
+      />,
+    );
+    expect(rowsOf('tag-test-set-aside')).toEqual([
+      {
+        Campaign: 'Campaign #12Summer Promo',
+        Why: "country DE only; the viewer is in US; device smarttv only; the viewer's device is desktoptargeting.country · targeting.device",
+      },
+    ]);
+    expect(screen.getByTestId('tag-test-set-aside-note').textContent).toBe(
+      '203 campaigns were set aside by the targeting indexes (country, device, OS, size, day-part...) without being looked at one by one; the first 1 by name are listed, 202 more are not.',
+    );
+    expect(screen.getByTestId('tag-test-outcome-code').textContent).toBe('filled');
   });
 });

@@ -5,6 +5,7 @@ import {
   DEVICE_TYPE_BY_ID,
   type Fate,
   formatUsdMicros,
+  type IndexedOutCampaign,
   OPERATING_SYSTEM_BY_ID,
   type PodSlotTrace,
   SMART_TV_FAMILY_BY_ID,
@@ -15,6 +16,7 @@ import { EmptyValue, orEmpty } from '../../components/EmptyValue.js';
 import { AdPlayer } from './AdPlayer.js';
 import {
   fateText,
+  indexedOutText,
   ivtSentence,
   podSentence,
   podSlotText,
@@ -105,6 +107,66 @@ function AdBreak({ pod }: { pod: readonly PodSlotTrace[] }) {
   );
 }
 
+/** A reason's code, as the API gives it, in small type beside its words. */
+function Code({ text, testId }: { text: string; testId?: string }) {
+  return (
+    <Typography.Text type="secondary" className="tag-test-code" data-testid={testId}>
+      {text}
+    </Typography.Text>
+  );
+}
+
+/** The campaigns the targeting indexes set aside, by name, each with the rules that refused the request. */
+function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
+  const named = trace.indexedOutCampaigns ?? [];
+  const rest = trace.indexedOut - named.length;
+  return (
+    <>
+      <Typography.Title level={5}>Campaigns set aside by targeting</Typography.Title>
+      {named.length > 0 && (
+        <Table<IndexedOutCampaign>
+          size="small"
+          data-testid="tag-test-set-aside"
+          rowKey="id"
+          dataSource={named}
+          pagination={false}
+          scroll={{ y: 280 }}
+          columns={[
+            {
+              key: 'campaign',
+              title: 'Campaign',
+              width: '38%',
+              render: (_, c) => (
+                <div className="tag-test-source">
+                  <Typography.Text type="secondary" className="tag-test-kind">
+                    Campaign #{c.id}
+                  </Typography.Text>
+                  <span>{c.name}</span>
+                </div>
+              ),
+            },
+            {
+              key: 'why',
+              title: 'Why',
+              render: (_, c) => (
+                <div className="tag-test-source">
+                  <span>{indexedOutText(c)}</span>
+                  <Code text={c.misses.map((m) => `targeting.${m.rule}`).join(' · ') || c.reason} />
+                </div>
+              ),
+            },
+          ]}
+        />
+      )}
+      <Typography.Paragraph type="secondary" className="tag-test-note" data-testid="tag-test-set-aside-note">
+        {named.length
+          ? `${trace.indexedOut.toLocaleString('en-US')} campaign${trace.indexedOut === 1 ? ' was' : 's were'} set aside by the targeting indexes (country, device, OS, size, day-part...) without being looked at one by one${rest > 0 ? `; the first ${named.length.toLocaleString('en-US')} by name are listed, ${rest.toLocaleString('en-US')} more are not` : ''}.`
+          : `${trace.indexedOut.toLocaleString('en-US')} campaign${trace.indexedOut === 1 ? ' was' : 's were'} set aside by the targeting indexes (country, device, OS, size, day-part...) without being looked at one by one.`}
+      </Typography.Paragraph>
+    </>
+  );
+}
+
 /** The decision of a "Test this tag" run: the outcome in a sentence, the context, every source's fate, and the ad playing. */
 export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const { trace } = answer;
@@ -120,7 +182,12 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
       <Alert
         type={filled ? 'success' : 'warning'}
         showIcon
-        title={<span data-testid="tag-test-outcome">{resultSentence(trace)}</span>}
+        title={
+          <>
+            <span data-testid="tag-test-outcome">{resultSentence(trace)}</span>{' '}
+            <Code text={trace.result} testId="tag-test-outcome-code" />
+          </>
+        }
         description={
           <span>
             {trace.winner && `${winnerMoney(trace.winner)} · `}
@@ -194,7 +261,16 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
             width: 100,
             render: (_, s) => <Tag color={FATE_TAG[s.fate].color}>{FATE_TAG[s.fate].label}</Tag>,
           },
-          { key: 'why', title: 'What happened', render: (_, s) => fateText(s, trace.sources) },
+          {
+            key: 'why',
+            title: 'What happened',
+            render: (_, s) => (
+              <div className="tag-test-source">
+                <span>{fateText(s, trace.sources)}</span>
+                {s.reason && <Code text={s.reason} />}
+              </div>
+            ),
+          },
           {
             key: 'bid',
             title: 'Bid CPM',
@@ -205,12 +281,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
           { key: 'ms', title: 'Time', width: 80, align: 'right', render: (_, s) => orEmpty(s.ms, (ms) => `${ms} ms`) },
         ]}
       />
-      {trace.indexedOut > 0 && (
-        <Typography.Paragraph type="secondary" className="tag-test-note">
-          {trace.indexedOut.toLocaleString('en-US')} more campaign{trace.indexedOut === 1 ? ' was' : 's were'} set aside
-          by the targeting indexes (country, device, OS, size...) without being looked at one by one.
-        </Typography.Paragraph>
-      )}
+      {trace.indexedOut > 0 && <SetAside trace={trace} />}
 
       <Typography.Title level={5}>The ad in a player</Typography.Title>
       {filled ? (

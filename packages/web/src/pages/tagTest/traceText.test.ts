@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type DecisionTrace, type SourceFate } from '@adplane/shared';
+import { type DecisionTrace, type SourceFate, type TargetingMiss } from '@adplane/shared';
 import {
   fateText,
+  indexedOutText,
   ivtSentence,
+  missText,
   podSentence,
   podSlotText,
   postbidSentence,
   reasonText,
   resultSentence,
+  setAsideSummary,
   sourceLabel,
   templateUrl,
   trackerUrlPattern,
@@ -213,5 +216,139 @@ describe('an ad break in words', () => {
     expect(podSlotText(slot(2, 'no_demand'))).toMatch(
       /^Not filled \(no demand source was eligible.*repeat.*\): the break ends here\.$/,
     );
+  });
+});
+
+describe('what was set aside, in words', () => {
+  const miss = (over: Partial<TargetingMiss>): TargetingMiss => ({
+    rule: 'country',
+    include: true,
+    values: ['US'],
+    more: 0,
+    viewer: 'DE',
+    ...over,
+  });
+
+  it('says each targeting rule with its values and what the request said', () => {
+    expect(missText(miss({}))).toBe('country US only; the viewer is in DE');
+    expect(missText(miss({ include: false, values: ['DE', 'AT'] }))).toBe(
+      'country DE, AT excluded; the viewer is in DE',
+    );
+    expect(missText(miss({ viewer: '' }))).toBe("country US only; the viewer's country is not known");
+    expect(missText(miss({ rule: 'geo', values: ['CA', 'NY'], viewer: '' }))).toBe(
+      'US state CA, NY only; the viewer is not in a known US state',
+    );
+    expect(missText(miss({ rule: 'device', values: ['smarttv'], viewer: 'mobile' }))).toBe(
+      "device smarttv only; the viewer's device is mobile",
+    );
+    expect(missText(miss({ rule: 'os', include: false, values: ['windows'], viewer: 'windows' }))).toBe(
+      "OS windows excluded; the viewer's OS is windows",
+    );
+    expect(missText(miss({ rule: 'tv_family', values: ['roku'], viewer: '' }))).toBe(
+      "TV family roku only; the viewer's TV family is not known",
+    );
+    expect(missText(miss({ rule: 'player_size', values: ['xlarge'], viewer: 'small' }))).toBe(
+      'player size xlarge only; the player is small',
+    );
+    expect(missText(miss({ rule: 'app_list', values: ['com.a', 'com.b'], more: 1200, viewer: 'com.c' }))).toBe(
+      'app list com.a, com.b and 1,200 more only; the app is com.c',
+    );
+    expect(missText(miss({ rule: 'publisher_list', values: ['news.example.com'], viewer: '' }))).toBe(
+      'publisher list news.example.com only; the request names no site or app',
+    );
+    expect(missText(miss({ rule: 'iab_category', include: false, values: ['IAB7'], viewer: 'IAB7-1,IAB2' }))).toBe(
+      'IAB content category IAB7 excluded; the content is IAB7-1, IAB2',
+    );
+    expect(missText(miss({ rule: 'day_part', values: [], viewer: 'Sat 03:00 UTC' }))).toBe(
+      'day-parting: not served at this hour (Sat 03:00 UTC)',
+    );
+  });
+
+  it("names a filtered source's rule, flight day and deal in words, the code kept for the API", () => {
+    const all = [campaign, tag];
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'targeting.country', miss: miss({}) }, all)).toBe(
+      'Filtered: country US only; the viewer is in DE',
+    );
+    expect(fateText({ ...campaign, fate: 'filtered', reason: 'flight_ended', flightDay: '2026-11-01' }, all)).toBe(
+      'Filtered: its flight ended (its last day was 2026-11-01)',
+    );
+    expect(
+      fateText({ ...campaign, fate: 'filtered', reason: 'flight_not_started', flightDay: '2026-12-01' }, all),
+    ).toBe('Filtered: its flight starts on 2026-12-01');
+    expect(
+      fateText(
+        {
+          ...campaign,
+          fate: 'filtered',
+          reason: 'deal.targeting.device',
+          miss: miss({ rule: 'device', values: ['mobile'], viewer: 'desktop' }),
+        },
+        all,
+      ),
+    ).toBe("Filtered: under the deal, device mobile only; the viewer's device is desktop");
+    expect(fateText({ ...tag, fate: 'filtered', reason: 'daily_imp_cap' }, all)).toBe(
+      'Filtered: its daily impression cap was reached',
+    );
+    expect(fateText({ ...campaign, fate: 'filtered', reason: 'frequency_cap' }, all)).toBe(
+      'Filtered: its frequency cap for this viewer is reached',
+    );
+    expect(
+      indexedOutText({
+        id: 4,
+        name: 'Summer Promo',
+        reason: 'targeting.country',
+        misses: [miss({}), miss({ rule: 'device', values: ['smarttv'], viewer: 'desktop' })],
+      }),
+    ).toBe("country US only; the viewer is in DE; device smarttv only; the viewer's device is desktop");
+  });
+
+  it('says why nothing filled by what set the campaigns and tags aside, counted by kind of rule', () => {
+    const filtered = (source: SourceFate['source'], reason: string): SourceFate => ({
+      ...tag,
+      source,
+      fate: 'filtered',
+      reason,
+    });
+    expect(
+      resultSentence(
+        trace({
+          result: 'no_demand',
+          winner: null,
+          indexedOut: 2,
+          sources: [filtered('campaign', 'targeting.publisher_list'), filtered('campaign', 'daily_budget')],
+        }),
+      ),
+    ).toBe('Not filled: no campaign or demand tag was eligible: campaigns set aside by targeting (3) or budget (1).');
+    expect(
+      resultSentence(
+        trace({
+          result: 'no_demand',
+          winner: null,
+          sources: [
+            filtered('campaign', 'pacing'),
+            filtered('campaign', 'flight_ended'),
+            filtered('campaign', 'frequency_cap'),
+            filtered('vast_tag', 'daily_request_cap'),
+            filtered('vast_tag', 'targeting.os'),
+          ],
+        }),
+      ),
+    ).toBe(
+      'Not filled: no campaign or demand tag was eligible: campaigns set aside by pacing (1), flight dates (1) or frequency cap (1); demand tags by caps (1) or targeting (1).',
+    );
+    expect(
+      resultSentence(
+        trace({
+          result: 'no_bid',
+          winner: null,
+          indexedOut: 5,
+          sources: [{ ...tag, fate: 'no_fill', reason: 'no_ad' }],
+        }),
+      ),
+    ).toBe('Not filled: 1 demand source was asked and none bid above the floor; campaigns set aside by targeting (5).');
+    expect(resultSentence(trace({ result: 'no_demand', winner: null, sources: [] }))).toBe(
+      'Not filled: no demand source was eligible for this request (see why each was filtered).',
+    );
+    expect(setAsideSummary(trace({}))).toBe('');
   });
 });

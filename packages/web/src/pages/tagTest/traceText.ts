@@ -1,4 +1,12 @@
-import { type DecisionTrace, formatUsdMicros, IVT_REASONS, type PodSlotTrace, type SourceFate } from '@adplane/shared';
+import {
+  type DecisionTrace,
+  formatUsdMicros,
+  type IndexedOutCampaign,
+  IVT_REASONS,
+  type PodSlotTrace,
+  type SourceFate,
+  type TargetingMiss,
+} from '@adplane/shared';
 
 /**
  * The decision trace in ad-ops sentences: why a request filled or not, and each demand source's fate.
@@ -163,12 +171,112 @@ function lostToName(lostTo: string | undefined, sources: readonly SourceFate[]):
   return hit ? hit.name : lostTo;
 }
 
+/** A targeting rule's name in a sentence, by the code a refusal gives it. */
+const RULE_LABELS: Record<string, string> = {
+  country: 'country',
+  geo: 'US state',
+  device: 'device',
+  os: 'OS',
+  browser: 'browser',
+  tv_family: 'TV family',
+  player_size: 'player size',
+  app_list: 'app list',
+  publisher_list: 'publisher list',
+  iab_category: 'IAB content category',
+};
+
+/** What the request said for a rule, as a clause: "the viewer is in DE". */
+function viewerClause(m: TargetingMiss): string {
+  const v = m.viewer;
+  switch (m.rule) {
+    case 'country':
+      return v ? `the viewer is in ${v}` : "the viewer's country is not known";
+    case 'geo':
+      return v ? `the viewer is in ${v}` : 'the viewer is not in a known US state';
+    case 'player_size':
+      return v ? `the player is ${v}` : "the player's size is not known";
+    case 'app_list':
+      return v ? `the app is ${v}` : 'the request names no app';
+    case 'publisher_list':
+      return v ? `the site or app is ${v}` : 'the request names no site or app';
+    case 'iab_category':
+      return v ? `the content is ${v.replace(/,/g, ', ')}` : 'the request states no content category';
+    default:
+      return v
+        ? `the viewer's ${RULE_LABELS[m.rule] ?? m.rule} is ${v}`
+        : `the viewer's ${RULE_LABELS[m.rule] ?? m.rule} is not known`;
+  }
+}
+
+/** A targeting rule that refused a request, in words: "country US only; the viewer is in DE". */
+export function missText(m: TargetingMiss): string {
+  if (m.rule === 'day_part') return `day-parting: not served at this hour (${m.viewer})`;
+  const label = RULE_LABELS[m.rule] ?? m.rule.replace(/_/g, ' ');
+  const list = `${m.values.join(', ')}${m.more ? ` and ${m.more.toLocaleString('en-US')} more` : ''}`;
+  return `${label} ${list} ${m.include ? 'only' : 'excluded'}; ${viewerClause(m)}`;
+}
+
+/** Why a source was filtered, in words: the rule with its values and the request's, the flight's day, or the reason's words. */
+function filteredText(f: SourceFate): string {
+  const deal = f.reason?.startsWith('deal.') ? 'under the deal, ' : '';
+  if (f.miss) return `${deal}${missText(f.miss)}`;
+  const reason = f.reason?.replace(/^deal\./, '');
+  if (f.flightDay && reason === 'flight_not_started') return `${deal}its flight starts on ${f.flightDay}`;
+  if (f.flightDay && reason === 'flight_ended') return `${deal}its flight ended (its last day was ${f.flightDay})`;
+  return reasonText(f.reason) || 'not eligible';
+}
+
+/** A campaign the targeting indexes set aside, in words: each rule that refused it. */
+export const indexedOutText = (c: IndexedOutCampaign): string =>
+  c.misses.length ? c.misses.map(missText).join('; ') : reasonText(c.reason);
+
+/** The kind of rule a refusal is, for the no-fill summary ("set aside by targeting (3) or pacing (1)"). */
+function refusalGroup(reason: string): string {
+  const r = reason.replace(/^deal\./, '');
+  if (r.startsWith('targeting.')) return 'targeting';
+  if (r.startsWith('flight_')) return 'flight dates';
+  if (r === 'daily_budget' || r === 'total_budget') return 'budget';
+  if (r === 'pacing' || r === 'budget_lease') return 'pacing';
+  if (r === 'frequency_cap') return 'frequency cap';
+  if (r === 'qps_limit' || r === 'daily_request_cap' || r === 'daily_imp_cap') return 'caps';
+  if (r.startsWith('tag_')) return 'status';
+  if (r === 'no_fitting_creative' || r === 'blocked_category' || r.startsWith('below_')) return 'creative';
+  return 'other rules';
+}
+
+/** "targeting (3) or pacing (1)": counts by group, the largest first. */
+function groupCounts(reasons: readonly string[], extraTargeting = 0): string {
+  const counts = new Map<string, number>();
+  if (extraTargeting) counts.set('targeting', extraTargeting);
+  for (const r of reasons) counts.set(refusalGroup(r), (counts.get(refusalGroup(r)) ?? 0) + 1);
+  const parts = [...counts].sort((a, b) => b[1] - a[1]).map(([g, n]) => `${g} (${n.toLocaleString('en-US')})`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} or ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
+/**
+ * What was set aside before the auction, in a clause: "campaigns set aside by targeting (3) or
+ * pacing (1); demand tags by caps (1)"; '' when nothing was.
+ */
+export function setAsideSummary(trace: Pick<DecisionTrace, 'sources' | 'indexedOut'>): string {
+  const filtered = trace.sources.filter((s) => s.fate === 'filtered');
+  const campaigns = groupCounts(
+    filtered.filter((s) => s.source === 'campaign').map((s) => s.reason ?? ''),
+    trace.indexedOut,
+  );
+  const others = filtered.filter((s) => s.source !== 'campaign');
+  const tags = groupCounts(others.map((s) => s.reason ?? ''));
+  const tagWord = others.every((s) => s.source === 'ad_exchange') ? 'ad exchanges' : 'demand tags';
+  return [campaigns && `campaigns set aside by ${campaigns}`, tags && `${tagWord} by ${tags}`]
+    .filter(Boolean)
+    .join('; ');
+}
+
 /** One source's fate as a sentence. */
 export function fateText(f: SourceFate, sources: readonly SourceFate[]): string {
   const bid = f.bidCpm !== undefined ? formatUsdMicros(f.bidCpm) : '';
   switch (f.fate) {
     case 'filtered':
-      return `Filtered: ${reasonText(f.reason) || 'not eligible'}`;
+      return `Filtered: ${filteredText(f)}`;
     case 'not_called':
       return 'Not called: a higher priority tier filled first';
     case 'timeout':
@@ -204,10 +312,13 @@ export function resultSentence(trace: DecisionTrace): string {
   if (r === 'filled' && w)
     return `Filled: ${inSentence(sourceLabel(w))} “${w.name}” won at ${formatUsdMicros(w.clearingCpm ?? w.bidCpm ?? 0)} CPM.`;
   const asked = trace.sources.filter((s) => s.fate !== 'filtered' && s.fate !== 'not_called').length;
+  const setAside = setAsideSummary(trace);
   if (r === 'no_bid')
-    return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor.`;
+    return `Not filled: ${asked} demand source${asked === 1 ? ' was' : 's were'} asked and none bid above the floor${setAside ? `; ${setAside}` : ''}.`;
   if (r === 'no_demand')
-    return 'Not filled: no demand source was eligible for this request (see why each was filtered).';
+    return setAside
+      ? `Not filled: no campaign or demand tag was eligible: ${setAside}.`
+      : 'Not filled: no demand source was eligible for this request (see why each was filtered).';
   if (r === 'channel_paused') return 'Not filled: the channel, or an account above it, is paused or archived.';
   if (r.startsWith('ivt.')) return `Not filled: blocked as invalid traffic (${ivtReasonText(r.slice('ivt.'.length))}).`;
   if (r.startsWith('channel_targeting.'))

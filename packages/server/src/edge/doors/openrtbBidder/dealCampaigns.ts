@@ -1,6 +1,7 @@
-import { CAMPAIGN_PRIORITY, eligibility } from '../../demand/campaignSource.js';
+import { CAMPAIGN_PRIORITY, eligibility, explained } from '../../demand/campaignSource.js';
 import { type AuctionRequest, type Bid, type DemandCandidate, type DemandSource } from '../../demand/demandSource.js';
 import { type SnapCampaign, type SnapCreative, type SnapDeal, type Snapshot } from '../../snapshot/types.js';
+import { type SourceFate } from '@adplane/shared';
 
 /**
  * Our campaigns bidding through the deals a bid request offers (DSP mode). A campaign buys through
@@ -73,7 +74,7 @@ export const dealCampaignSource: DemandSource = {
         // a deal's bid is held to the deal's own floor per second (none at a fixed price), not the open auction's
         const found = eligibility(campaign, req, { perSecond: deal.floorPerSecondCpm ?? 0, byLength: null });
         if (typeof found === 'string') {
-          filtered({
+          const fate: SourceFate = {
             source: 'campaign',
             id: campaign.id,
             name: campaign.name,
@@ -81,7 +82,8 @@ export const dealCampaignSource: DemandSource = {
             fate: 'filtered',
             reason: `deal.${found}`,
             dealId: deal.dealId,
-          });
+          };
+          filtered(req.traced !== false ? explained(fate, campaign, req, found) : fate);
           continue;
         }
         out.push(candidateOf(campaign, found, deal));
