@@ -17,16 +17,23 @@ export const ids = z
   .default([])
   .transform((v) => [...new Set(v)]);
 
-/** Integer micro-dollars (a $2.50 CPM is 2_500_000). */
-export const micros = z
+const microsAmount = z
   .number({ error: 'must be an amount in micro-dollars' })
   .int('must be a whole number of micro-dollars')
-  .min(0, 'must not be negative')
   .max(1e15, 'is too large');
+/** Integer micro-dollars (a $2.50 CPM is 2_500_000), 0 included: a floor of 0 is no floor, a price of 0 is free. */
+export const micros = microsAmount.min(0, 'must not be negative');
+/** Integer micro-dollars above 0: an amount that means nothing at $0.00 (a bid of 0 never wins). */
+export const positiveMicros = microsAmount.positive('must be greater than 0');
 export const percent = z
   .number({ error: 'must be a percent' })
   .min(0, 'must be between 0 and 100')
   .max(100, 'must be between 0 and 100');
+/** A whole number from `min` to `max` (a count, a size, seconds): a value outside is refused with the range. */
+export const wholeBetween = (min: number, max: number, unit = '') => {
+  const range = `must be between ${min} and ${max}${unit ? ` ${unit}` : ''}`;
+  return z.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, range).max(max, range);
+};
 const positiveInt = (label = 'must be a whole number') =>
   z.number({ error: label }).int(label).min(0, 'must not be negative');
 export const isoDate = z.iso.date('must be a date YYYY-MM-DD');

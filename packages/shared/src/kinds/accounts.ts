@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { newPasswordField } from '../schemas/passwordPolicy.js';
 import { SubSellerEntry } from '../schemas/profile.js';
-import { domainName, micros, name, optionalText, percent, Status } from '../entities/common.js';
+import { domainName, micros, name, optionalText, percent, Status, wholeBetween } from '../entities/common.js';
 import { defineKind } from './kindDef.js';
 
 /**
@@ -44,7 +44,7 @@ type ManagerInput = z.input<typeof ManagerInput>;
 const DemandAccountInput = z.object({
   ...AccountBase,
   domain: domainName.default(''),
-  timezone: z.number().int().min(-12).max(12).default(0),
+  timezone: wholeBetween(-12, 12, 'hours').default(0),
   priceReq: micros.default(0),
   priceImp: micros.default(0),
   priceDsp: percent.default(0),

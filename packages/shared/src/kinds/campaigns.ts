@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ids, isoDate, micros, microsLimit, name, optionalId, Status } from '../entities/common.js';
+import {
+  ids,
+  isoDate,
+  microsLimit,
+  name,
+  optionalId,
+  positiveMicros,
+  Status,
+  wholeBetween,
+} from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
 
@@ -13,7 +22,10 @@ import { defineKind, advertiserRef, many, targetingRef } from './kindDef.js';
 const PACING = ['even', 'asap'] as const;
 
 const FrequencyCap = z
-  .object({ count: z.number().int().min(1, 'must be at least 1'), periodHours: z.number().int().min(1).max(720) })
+  .object({
+    count: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'),
+    periodHours: wholeBetween(1, 720, 'hours'),
+  })
   .nullable()
   .default(null);
 
@@ -27,7 +39,8 @@ export const CampaignInput = z
     totalBudget: microsLimit,
     dailyBudget: microsLimit,
     pacing: z.enum(PACING).default('even'),
-    bidCpm: micros,
+    /** What the campaign bids per 1000 impressions; a bid of $0.00 never wins, so it is refused. */
+    bidCpm: positiveMicros,
     frequencyCap: FrequencyCap,
     targetingId: optionalId,
     creativeIds: ids,

@@ -11,6 +11,7 @@ import {
   optionalId,
   Price,
   Status,
+  wholeBetween,
 } from '../entities/common.js';
 import { storedRowParser } from './storedRow.js';
 import { defineKind, many, one, targetingRef } from './kindDef.js';
@@ -53,7 +54,7 @@ export const ChannelInput = z.object({
   timeoutMs: z.number().int().min(50, 'must be at least 50 ms').max(10_000, 'must be at most 10000 ms').default(1500),
   /** Demand tags this channel may call; lower priority numbers are called first in priority mode. */
   demand: z
-    .array(z.object({ tagId: id, priority: z.number().int().min(1).max(100).default(1) }))
+    .array(z.object({ tagId: id, priority: wholeBetween(1, 100).default(1) }))
     .max(200, 'must hold at most 200 tags')
     .default([])
     .refine((d) => new Set(d.map((x) => x.tagId)).size === d.length, 'lists a tag twice'),

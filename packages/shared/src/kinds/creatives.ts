@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AD_FORMATS, domainName, httpUrl, name, optionalId, Status } from '../entities/common.js';
+import { AD_FORMATS, domainName, httpUrl, name, optionalId, Status, wholeBetween } from '../entities/common.js';
 import { unknownCodes } from '../entities/targeting.js';
 import { isIabCategory } from '../reference/iabCategories.js';
 import { storedRowParser } from './storedRow.js';
@@ -22,10 +22,10 @@ export const VIDEO_MIMES = [
 const MediaFile = z.object({
   url: httpUrl,
   mime: z.enum(VIDEO_MIMES),
-  duration: z.number().int().min(1, 'must be at least 1 second').max(600),
-  width: z.number().int().min(1).max(7680),
-  height: z.number().int().min(1).max(4320),
-  bitrate: z.number().int().min(0).max(100_000).default(0),
+  duration: wholeBetween(1, 600, 'seconds'),
+  width: wholeBetween(1, 7680, 'pixels'),
+  height: wholeBetween(1, 4320, 'pixels'),
+  bitrate: wholeBetween(0, 100_000, 'kbps').default(0),
 });
 
 export const APPROVAL = ['pending', 'approved', 'rejected'] as const;
@@ -47,21 +47,21 @@ export const CreativeInput = z
     /** video: our own media files, or a third-party VAST URL (wrapper). */
     videoSource: z.enum(['media', 'vast']).default('media'),
     mediaFiles: z.array(MediaFile).max(20).default([]),
-    vastUrl: z.string().trim().max(4096).default(''),
-    duration: z.number().int().min(0).max(600).default(0),
+    vastUrl: z.string().trim().max(4096, 'must be at most 4096 characters').default(''),
+    duration: wholeBetween(0, 600, 'seconds').default(0),
     /**
      * A video with our own media files may be skippable: the player offers a Skip button after this
      * many seconds (VAST 3.0+ skipoffset; OpenRTB creative attribute 16). 0: not skippable. A
      * third-party VAST says so itself.
      */
-    skipAfter: z.number().int().min(0).max(600).default(0),
+    skipAfter: wholeBetween(0, 600, 'seconds').default(0),
     /** display: an image URL or HTML markup. */
     displayType: z.enum(['image', 'html']).default('image'),
-    imageUrl: z.string().trim().max(2048).default(''),
-    html: z.string().max(100_000).default(''),
-    width: z.number().int().min(0).max(7680).default(0),
-    height: z.number().int().min(0).max(4320).default(0),
-    clickUrl: z.string().trim().max(2048).default(''),
+    imageUrl: z.string().trim().max(2048, 'must be at most 2048 characters').default(''),
+    html: z.string().max(100_000, 'must be at most 100000 characters').default(''),
+    width: wholeBetween(0, 7680, 'pixels').default(0),
+    height: wholeBetween(0, 4320, 'pixels').default(0),
+    clickUrl: z.string().trim().max(2048, 'must be at most 2048 characters').default(''),
     /** Advertiser domains, sent as `adomain` in bids. */
     adomain: uniqueList(
       domainName.refine((v) => v !== '', 'must be a domain such as example.com'),

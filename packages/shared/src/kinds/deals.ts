@@ -23,7 +23,7 @@ export const DealInput = z
       .string()
       .trim()
       .min(1, 'is required')
-      .max(128)
+      .max(128, 'must be at most 128 characters')
       .regex(/^[A-Za-z0-9._:-]+$/, 'may hold letters, digits and . _ : - only'),
     floorCpm: micros.default(0),
     auctionType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),

@@ -28,12 +28,12 @@ export const IVT_MACROS = [
 export const IvtInput = z.object({
   name,
   status: Status.default(1),
-  vendor: z.string().trim().min(1, 'is required').max(100),
+  vendor: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
   urlTemplate: z
     .string()
     .trim()
     .min(1, 'is required')
-    .max(4096)
+    .max(4096, 'must be at most 4096 characters')
     .refine((v) => /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL')
     .refine((v) => (v.match(/\{\{[^}]*\}\}/g) ?? []).every((m) => (IVT_MACROS as readonly string[]).includes(m)), {
       message: `may use only the macros ${IVT_MACROS.join(' ')}`,

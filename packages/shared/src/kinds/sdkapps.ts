@@ -14,7 +14,7 @@ const SdkAppInput = z.object({
     .string({ error: 'is required' })
     .trim()
     .min(1, 'is required')
-    .max(255)
+    .max(255, 'must be at most 255 characters')
     .regex(
       /^([A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_-]+)+|\d{5,12})$/,
       'must be a bundle id (com.example.app) or store id',
@@ -23,7 +23,7 @@ const SdkAppInput = z.object({
   storeUrl: z
     .string()
     .trim()
-    .max(2048)
+    .max(2048, 'must be at most 2048 characters')
     .default('')
     .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'must be an http(s) URL'),
 });

@@ -22,11 +22,11 @@ export const TagInput = z
     status: Status.default(1),
     integration: z.enum(INTEGRATIONS).default('VAST'),
     /** VAST: a third-party VAST URL, with macros such as {{width}}. */
-    vastUrl: z.string().trim().max(4096).default(''),
+    vastUrl: z.string().trim().max(4096, 'must be at most 4096 characters').default(''),
     /** RTB: an OpenRTB 2.6 endpoint. */
-    endpoint: z.string().trim().max(2048).default(''),
+    endpoint: z.string().trim().max(2048, 'must be at most 2048 characters').default(''),
     /** PreBid: a partner of the catalogue and its parameters. */
-    partner: z.string().trim().max(64).default(''),
+    partner: z.string().trim().max(64, 'must be at most 64 characters').default(''),
     partnerParams: z.record(z.string(), z.unknown()).default({}),
     price: TagPrice.default(DEFAULT_TAG_PRICE),
     floorCpm: micros.default(0),
