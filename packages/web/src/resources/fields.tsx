@@ -5,10 +5,14 @@ import { type ResourceKind, formatUsdMicros, fromMicros, toMicros } from '@adpla
 import { useList } from '../api/lists.js';
 import { listNameOf } from './resourceApi.js';
 
-/** Money is integer micro-dollars in the form's value; people type and read dollars. */
+/**
+ * Money is integer micro-dollars in the form's value; people type and read dollars. What is typed is
+ * kept as typed (no bound clamps it: a negative amount stays negative for the kind's schema to refuse
+ * on the field), and a cleared box is no value, never a silent $0.00.
+ */
 export function MoneyInput(props: {
   value?: number;
-  onChange?: (micros: number) => void;
+  onChange?: (micros: number | undefined) => void;
   disabled?: boolean;
   id?: string;
   'data-testid'?: string;
@@ -18,35 +22,35 @@ export function MoneyInput(props: {
       id={props.id}
       data-testid={props['data-testid']}
       prefix="$"
-      min={0}
       step={0.01}
       precision={2}
       style={{ width: 160 }}
       disabled={props.disabled}
       value={props.value === undefined || props.value === null ? undefined : fromMicros(props.value)}
-      onChange={(v) => props.onChange?.(toMicros(v ?? 0))}
+      onChange={(v) => props.onChange?.(v === null || v === undefined ? undefined : toMicros(v))}
     />
   );
 }
 
+/** A percent as typed: one outside 0-100 is kept for the schema to refuse on the field, not clamped. */
 export function PercentInput(props: {
   value?: number;
-  onChange?: (v: number) => void;
+  onChange?: (v: number | undefined) => void;
   disabled?: boolean;
   id?: string;
+  'data-testid'?: string;
 }) {
   return (
     <InputNumber<number>
       id={props.id}
+      data-testid={props['data-testid']}
       suffix="%"
-      min={0}
-      max={100}
       step={0.5}
       precision={2}
       style={{ width: 140 }}
       disabled={props.disabled}
       value={props.value}
-      onChange={(v) => props.onChange?.(v ?? 0)}
+      onChange={(v) => props.onChange?.(v ?? undefined)}
     />
   );
 }

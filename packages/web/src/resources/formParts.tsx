@@ -1,5 +1,5 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { App, Button, Col, Form, Input, Radio, Row, Tooltip } from 'antd';
+import { App, Button, Col, ConfigProvider, Form, Input, type InputProps, Radio, Row, Tooltip } from 'antd';
 import { type ReactNode } from 'react';
 import { UrlText } from '../components/UrlText.js';
 import { copyText } from './clipboard.js';
@@ -13,21 +13,37 @@ interface NameProps {
   label?: string;
 }
 
+/** The longest name of any row (the shared schema's `name`). */
+export const NAME_MAX = 255;
+
+/**
+ * A text box with its length limit shown as a count (`12 / 255`) that turns red past it. What is
+ * typed or pasted is kept whole, never cut (`maxLength` would cut a paste silently): the field's
+ * `lengthRule`, or the kind's schema, refuses a longer value with the limit in its message. A
+ * read-only form (disabled) shows the value alone, as text.
+ */
+export function LimitedInput({ max, ...props }: InputProps & { max: number }) {
+  const { componentDisabled } = ConfigProvider.useConfig();
+  return <Input {...props} count={componentDisabled ? undefined : { show: true, max }} />;
+}
+
+/**
+ * The `normalize` of a URL or domain field: a value pasted with spaces or a line break around it is
+ * kept trimmed (the schema trims too, before its URL check), never refused for them.
+ */
+export const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
+
+/** The rule of a text field's length limit: `At most 255 characters`. */
+export const lengthRule = (max: number) => ({ max, message: `At most ${max} characters` });
+
 /**
  * The first row of every entity form: its name and its Active/Paused status. One definition, so
  * that every drawer says and checks the same thing.
  */
 export function NameField({ placeholder, message = 'Enter a name', testId, label = 'Name' }: NameProps) {
   return (
-    <Form.Item
-      name="name"
-      label={label}
-      rules={[
-        { required: true, whitespace: true, message },
-        { max: 255, message: 'At most 255 characters' },
-      ]}
-    >
-      <Input placeholder={placeholder} maxLength={255} data-testid={testId} />
+    <Form.Item name="name" label={label} rules={[{ required: true, whitespace: true, message }, lengthRule(NAME_MAX)]}>
+      <LimitedInput placeholder={placeholder} max={NAME_MAX} data-testid={testId} />
     </Form.Item>
   );
 }

@@ -18,7 +18,8 @@ import { MoneyInput, PercentInput, usd } from './fields.js';
 
 /**
  * A cap: a whole number, or 'unlimited' (the box ticked, or the number cleared). 0 is a real zero:
- * the row never serves.
+ * the row never serves. A negative number is kept as typed (not clamped to 0) for the kind's schema
+ * to refuse on the field.
  */
 export function LimitInput(props: {
   value?: Limit;
@@ -36,7 +37,6 @@ export function LimitInput(props: {
         id={props.id}
         data-testid={props['data-testid']}
         prefix={props.money ? '$' : undefined}
-        min={0}
         step={props.money ? 0.01 : 1}
         precision={props.money ? 2 : 0}
         placeholder="Unlimited"

@@ -11,6 +11,7 @@ import {
 } from '@adplane/shared';
 import { EmptyValue } from '../../components/EmptyValue.js';
 import { EMPTY_MARK } from '../../format/empty.js';
+import { LimitedInput, lengthRule, NAME_MAX } from '../../resources/formParts.js';
 
 const TIMEZONE_OPTIONS = TIMEZONES.map((offset) => ({ value: offset, label: formatTimezone(offset) }));
 
@@ -26,28 +27,27 @@ export function CommonTab({ user, profile }: { user: AuthUser; profile: Profile 
     <>
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: '' }]}>
-            <Input maxLength={255} autoComplete="off" data-testid="profile-name" />
+          <Form.Item
+            name="name"
+            label="Name"
+            rules={[{ required: true, whitespace: true, message: '' }, lengthRule(NAME_MAX)]}
+          >
+            <LimitedInput max={NAME_MAX} autoComplete="off" data-testid="profile-name" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="companyName" label="Company name">
-            <Input
-              maxLength={COMPANY_NAME_MAX}
-              showCount
-              autoComplete="organization"
-              data-testid="profile-companyName"
-            />
+          <Form.Item name="companyName" label="Company name" rules={[lengthRule(COMPANY_NAME_MAX)]}>
+            <LimitedInput max={COMPANY_NAME_MAX} autoComplete="organization" data-testid="profile-companyName" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="companyAddress" label="Company address">
-            <Input maxLength={500} autoComplete="street-address" data-testid="profile-companyAddress" />
+          <Form.Item name="companyAddress" label="Company address" rules={[lengthRule(500)]}>
+            <LimitedInput max={500} autoComplete="street-address" data-testid="profile-companyAddress" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="contactNumber" label="Contact number">
-            <Input maxLength={50} autoComplete="tel" data-testid="profile-contactNumber" />
+          <Form.Item name="contactNumber" label="Contact number" rules={[lengthRule(50)]}>
+            <LimitedInput max={50} autoComplete="tel" data-testid="profile-contactNumber" />
           </Form.Item>
         </Col>
         <Col span={12}>

@@ -1,6 +1,7 @@
-import { Button, Col, Form, Input, Row } from 'antd';
+import { Button, Col, Form, Row } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import { CONTACT_TYPES, type ContactType } from '@adplane/shared';
+import { LimitedInput, lengthRule } from '../../resources/formParts.js';
 
 const FIELDS = [
   { name: 'firstName', label: 'First name', max: 100, autoComplete: 'given-name' },
@@ -30,10 +31,13 @@ export function ContactTab({ type, readOnly, onApplyToAll }: Props) {
             <Form.Item
               name={['contacts', index, field.name]}
               label={field.label}
-              rules={'email' in field ? [{ type: 'email', message: 'Enter an e-mail address' }] : undefined}
+              rules={[
+                lengthRule(field.max),
+                ...('email' in field ? [{ type: 'email' as const, message: 'Enter an e-mail address' }] : []),
+              ]}
             >
-              <Input
-                maxLength={field.max}
+              <LimitedInput
+                max={field.max}
                 autoComplete={field.autoComplete}
                 data-testid={`contact-${type}-${field.name}`}
               />

@@ -4,6 +4,7 @@ import { applyGeneralContactToAll, type Contact, type Profile } from '@adplane/s
 import { api, ApiError } from '../../api/client.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
+import { formSnapshot, useDiscardGuard } from '../../resources/discardGuard.js';
 import { ReadOnlyView, readOnlyFormProps } from '../../resources/ReadOnlyView.js';
 import { CommonTab } from './CommonTab.js';
 import { ContactTab } from './ContactTab.js';
@@ -39,23 +40,31 @@ interface Props {
  * save. Save and Cancel sit in a footer that stays in view while the modal scrolls.
  */
 export function ProfileModal({ open, onClose }: Props) {
+  // Escape, the mask and the close X go through the editor's guard once it is there (unsaved changes ask first).
+  const requestClose = useRef<((event?: unknown) => void) | null>(null);
   return (
     <Modal
       title={PROFILE_TITLE}
       open={open}
-      onCancel={onClose}
+      onCancel={(event) => (requestClose.current ? requestClose.current(event) : onClose())}
       footer={null}
       width={820}
       destroyOnHidden
       data-testid="profile-modal"
       className="profile-modal"
     >
-      {open && <ProfileEditor onClose={onClose} />}
+      {open && <ProfileEditor onClose={onClose} closeRequests={requestClose} />}
     </Modal>
   );
 }
 
-function ProfileEditor({ onClose }: { onClose: () => void }) {
+function ProfileEditor({
+  onClose,
+  closeRequests,
+}: {
+  onClose: () => void;
+  closeRequests: { current: ((event?: unknown) => void) | null };
+}) {
   const user = useUser();
   const { updateUser } = useAuth();
   const { message, modal } = App.useApp();
@@ -67,6 +76,27 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     closeRef.current = onClose;
   }, [onClose]);
+  // Closing with changes asks first: the baseline is the form as the loaded profile filled it.
+  const edited = useRef(false);
+  const baseline = useRef<string | null>(null);
+  const requestClose = useDiscardGuard({
+    open: true,
+    isDirty: () => {
+      if (!edited.current) return false;
+      const now = formSnapshot(form.getFieldsValue(true));
+      return now === null || now !== baseline.current;
+    },
+    close: onClose,
+  });
+  useEffect(() => {
+    closeRequests.current = requestClose;
+    return () => {
+      closeRequests.current = null;
+    };
+  }, [closeRequests, requestClose]);
+  useEffect(() => {
+    if (profile) baseline.current = formSnapshot(form.getFieldsValue(true));
+  }, [profile, form]);
 
   useEffect(() => {
     let active = true;
@@ -186,6 +216,9 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
         layout="vertical"
         {...readOnlyFormProps(readOnly)}
         initialValues={profileToForm(profile)}
+        onValuesChange={() => {
+          edited.current = true;
+        }}
         data-testid="profile-form"
         data-readonly={readOnly ? 'true' : 'false'}
       >
@@ -206,7 +239,7 @@ function ProfileEditor({ onClose }: { onClose: () => void }) {
             </Button>
           ) : (
             <>
-              <Button onClick={onClose} data-testid="profile-cancel">
+              <Button onClick={() => requestClose()} data-testid="profile-cancel">
                 Cancel
               </Button>
               <Button type="primary" loading={saving} onClick={() => void save()} data-testid="profile-save">

@@ -1,6 +1,7 @@
-import { Button, Col, Form, Input, Row, Select, Switch, Typography } from 'antd';
+import { Button, Col, Form, Row, Select, Switch, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { SELLER_TYPES, type UserType } from '@adplane/shared';
+import { LimitedInput, lengthRule, trimmed } from '../../resources/formParts.js';
 
 const SELLER_TYPE_OPTIONS = SELLER_TYPES.map((type) => ({ value: type, label: type }));
 const required = [{ required: true, whitespace: true, message: '' }];
@@ -22,18 +23,18 @@ function DemandSellers({ readOnly }: { readOnly: boolean }) {
           {fields.map((field) => (
             <Row gutter={8} key={field.key} className="sellers-row" data-testid="sellers-row">
               <Col span={6}>
-                <Form.Item name={[field.name, 'id']} rules={required}>
-                  <Input maxLength={100} placeholder="Seller ID" />
+                <Form.Item name={[field.name, 'id']} rules={[...required, lengthRule(100)]}>
+                  <LimitedInput max={100} placeholder="Seller ID" />
                 </Form.Item>
               </Col>
               <Col span={8}>
-                <Form.Item name={[field.name, 'domain']} rules={required}>
-                  <Input maxLength={255} placeholder="example.com" />
+                <Form.Item name={[field.name, 'domain']} normalize={trimmed} rules={[...required, lengthRule(255)]}>
+                  <LimitedInput max={255} placeholder="example.com" />
                 </Form.Item>
               </Col>
               <Col span={8}>
-                <Form.Item name={[field.name, 'name']} rules={required}>
-                  <Input maxLength={255} placeholder="Company name" />
+                <Form.Item name={[field.name, 'name']} rules={[...required, lengthRule(255)]}>
+                  <LimitedInput max={255} placeholder="Company name" />
                 </Form.Item>
               </Col>
               <Col span={2}>
@@ -74,13 +75,13 @@ function SubSeller() {
         </Form.Item>
       </Col>
       <Col span={12}>
-        <Form.Item name={['subSeller', 'name']} label="Name">
-          <Input maxLength={255} data-testid="sub-seller-name" />
+        <Form.Item name={['subSeller', 'name']} label="Name" rules={[lengthRule(255)]}>
+          <LimitedInput max={255} data-testid="sub-seller-name" />
         </Form.Item>
       </Col>
       <Col span={12}>
-        <Form.Item name={['subSeller', 'id']} label="Seller ID">
-          <Input maxLength={100} data-testid="sub-seller-id" />
+        <Form.Item name={['subSeller', 'id']} label="Seller ID" rules={[lengthRule(100)]}>
+          <LimitedInput max={100} data-testid="sub-seller-id" />
         </Form.Item>
       </Col>
       <Col span={6}>

@@ -1,6 +1,7 @@
 import { Col, Form, Input, Row, Switch } from 'antd';
 import { passwordProblem, type ResourceKind } from '@adplane/shared';
 import { useHelpLabel } from '../../resources/fields.js';
+import { LimitedInput, lengthRule, NAME_MAX } from '../../resources/formParts.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { statusSwitch } from './formParts.js';
 
@@ -28,9 +29,9 @@ export function AccountFields({
         <Form.Item
           name="name"
           label={label('name', 'Name')}
-          rules={[{ required: true, whitespace: true, message: 'Enter a name' }, { max: 255 }]}
+          rules={[{ required: true, whitespace: true, message: 'Enter a name' }, lengthRule(NAME_MAX)]}
         >
-          <Input data-testid="account-name" />
+          <LimitedInput max={NAME_MAX} data-testid="account-name" />
         </Form.Item>
       </Col>
       <Col span={6}>

@@ -3,7 +3,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PercentInput, RefSelect } from '../../resources/fields.js';
 import { LimitInput } from '../../resources/unitFields.js';
 import { useHelpLabel } from '../../resources/fields.js';
-import { NameField, StatusField } from '../../resources/formParts.js';
+import { LimitedInput, lengthRule, NameField, StatusField, trimmed } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
@@ -44,6 +44,7 @@ export function AdExchangeForm(_: ResourceFormProps) {
       <Section title="OpenRTB 2.6 connection">
         <Form.Item
           name="endpoint"
+          normalize={trimmed}
           label={label('endpoint', 'Bid endpoint URL')}
           extra="Where we POST OpenRTB 2.6 bid requests"
           required
@@ -53,7 +54,7 @@ export function AdExchangeForm(_: ResourceFormProps) {
         <Row gutter={16}>
           <Col span={8}>
             <Form.Item name="tmaxMs" label={label('tmaxMs', 'Timeout (tmax)')} extra="50 - 5000 ms" required>
-              <InputNumber<number> min={50} max={5000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
+              <InputNumber<number> step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={8}>
@@ -70,9 +71,9 @@ export function AdExchangeForm(_: ResourceFormProps) {
               name="seat"
               label={label('seat', 'Seat')}
               extra="Our seat id at the exchange"
-              rules={[{ max: 64, message: 'At most 64 characters' }]}
+              rules={[lengthRule(64)]}
             >
-              <Input maxLength={64} placeholder="e.g. nw-1187" />
+              <LimitedInput max={64} placeholder="e.g. nw-1187" />
             </Form.Item>
           </Col>
         </Row>

@@ -14,13 +14,14 @@ export const PACING_OPTIONS = [
   { value: 'asap', label: 'ASAP' },
 ];
 
-/** A bid of $0.00 never wins; an empty bid is the required rule's to name, so it gets one message, not two. */
-const positiveBid = {
+/** A budget of $0.00 is allowed (it stops spending) but never serves: the form says so while it is typed. */
+const zeroBudgetWarning = (which: string) => ({
+  warningOnly: true,
   validator: (_: unknown, v: unknown) =>
-    v === undefined || v === null || (typeof v === 'number' && v > 0)
-      ? Promise.resolve()
-      : Promise.reject(new Error('Enter a bid CPM above $0.00')),
-};
+    v === 0
+      ? Promise.reject(new Error(`A ${which} budget of $0.00 never spends: the campaign will not serve`))
+      : Promise.resolve(),
+});
 
 export function CampaignForm({ form, row }: ResourceFormProps) {
   const label = useHelpLabel('campaigns');
@@ -75,7 +76,8 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
             <Form.Item
               name="bidCpm"
               label={label('bidCpm', 'Bid CPM')}
-              rules={[{ required: true, message: 'Enter the bid CPM' }, positiveBid]}
+              // $0.00 or less is refused by the campaign's schema, in place, as the server refuses it
+              rules={[{ required: true, message: 'Enter the bid CPM' }]}
             >
               <MoneyInput data-testid="campaign-bid" />
             </Form.Item>
@@ -85,6 +87,7 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
               name="totalBudget"
               label={label('totalBudget', 'Total budget')}
               extra="Empty = unlimited; $0.00 never spends"
+              rules={[zeroBudgetWarning('total')]}
             >
               <LimitInput money data-testid="campaign-total-budget" />
             </Form.Item>
@@ -94,6 +97,7 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
               name="dailyBudget"
               label={label('dailyBudget', 'Daily budget')}
               extra="Empty = unlimited; $0.00 never spends"
+              rules={[zeroBudgetWarning('daily')]}
             >
               <LimitInput money data-testid="campaign-daily-budget" />
             </Form.Item>
@@ -129,7 +133,7 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
                   { type: 'number', min: 1, message: 'At least 1' },
                 ]}
               >
-                <InputNumber<number> min={1} precision={0} style={{ width: 120 }} />
+                <InputNumber<number> precision={0} style={{ width: 120 }} />
               </Form.Item>
               <Form.Item
                 name={['frequencyCap', 'periodHours']}
@@ -140,7 +144,7 @@ export function CampaignForm({ form, row }: ResourceFormProps) {
                   { type: 'number', min: 1, max: 720, message: 'Between 1 and 720 hours' },
                 ]}
               >
-                <InputNumber<number> min={1} max={720} precision={0} suffix="h" style={{ width: 120 }} />
+                <InputNumber<number> precision={0} suffix="h" style={{ width: 120 }} />
               </Form.Item>
             </>
           )}

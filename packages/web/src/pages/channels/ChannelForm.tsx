@@ -18,7 +18,7 @@ import { ChannelTagBox } from './ChannelTagBox.js';
 import { PrebidSetup } from './PrebidSetup.js';
 import { ChannelAdsTxtBox } from './ChannelAdsTxtBox.js';
 import './channels.css';
-import { NameStatusRow, SectionTitle } from '../../resources/formParts.js';
+import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
 
 export const DEFAULT_REVSHARE = 70;
 
@@ -88,7 +88,7 @@ function DemandTags({ readOnly }: { readOnly: boolean }) {
                     noStyle
                     rules={[{ required: true, type: 'integer', min: 1, max: 100, message: 'Priority is 1 to 100' }]}
                   >
-                    <InputNumber min={1} max={100} precision={0} style={{ width: 80 }} aria-label="Priority" />
+                    <InputNumber precision={0} style={{ width: 80 }} aria-label="Priority" />
                   </Form.Item>
                   {!readOnly && (
                     <Button
@@ -153,7 +153,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="domain" label={label('domain', 'Domain')} rules={[DOMAIN_RULE]}>
+          <Form.Item name="domain" normalize={trimmed} label={label('domain', 'Domain')} rules={[DOMAIN_RULE]}>
             <Input placeholder="example.com" />
           </Form.Item>
         </Col>
@@ -246,7 +246,7 @@ export function ChannelForm({ form, row, readOnly }: ResourceFormProps) {
             label={label('timeoutMs', 'Timeout (ms)')}
             extra="How long the channel waits for demand"
           >
-            <InputNumber min={50} max={10000} step={100} style={{ width: '100%' }} />
+            <InputNumber step={100} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
       </Row>

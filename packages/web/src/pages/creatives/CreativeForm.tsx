@@ -3,7 +3,7 @@ import { APPROVAL, AD_FORMAT_OPTIONS, IAB_CATEGORIES, iabCategoryLabel } from '@
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { RefSelect } from '../../resources/fields.js';
 import { useHelpLabel } from '../../resources/fields.js';
-import { NameField, StatusField } from '../../resources/formParts.js';
+import { NameField, StatusField, trimmed } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import { CreativePreview } from './CreativePreview.js';
 import { type CreativeValues, creativePreview } from './creativePreview.js';
@@ -137,8 +137,6 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
                   extra="0: not skippable. Players offer Skip after this many seconds"
                 >
                   <InputNumber<number>
-                    min={0}
-                    max={600}
                     precision={0}
                     suffix="s"
                     style={{ width: '100%' }}
@@ -153,19 +151,19 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
         {format !== 'display' && videoSource === 'vast' && (
           <Row gutter={16}>
             <Col span={18}>
-              <Form.Item name="vastUrl" label={label('vastUrl', 'VAST URL')} required>
+              <Form.Item name="vastUrl" normalize={trimmed} label={label('vastUrl', 'VAST URL')} required>
                 <Input placeholder="https://vast.adserver.example/v4/creative/88213?cb={{cachebuster}}" />
               </Form.Item>
             </Col>
             <Col span={6}>
               <Form.Item name="duration" label={label('duration', 'Duration')}>
-                <InputNumber<number> min={0} max={600} precision={0} suffix="s" style={{ width: '100%' }} />
+                <InputNumber<number> precision={0} suffix="s" style={{ width: '100%' }} />
               </Form.Item>
             </Col>
           </Row>
         )}
         {format === 'display' && displayType !== 'html' && (
-          <Form.Item name="imageUrl" label={label('imageUrl', 'Image URL')} required>
+          <Form.Item name="imageUrl" normalize={trimmed} label={label('imageUrl', 'Image URL')} required>
             <Input placeholder="https://cdn.example.com/banners/spring-300x250.jpg" />
           </Form.Item>
         )}
@@ -182,12 +180,12 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
           <Row gutter={16}>
             <Col span={6}>
               <Form.Item name="width" label={label('width', 'Width')} required>
-                <InputNumber<number> min={1} max={7680} precision={0} suffix="px" style={{ width: '100%' }} />
+                <InputNumber<number> precision={0} suffix="px" style={{ width: '100%' }} />
               </Form.Item>
             </Col>
             <Col span={6}>
               <Form.Item name="height" label={label('height', 'Height')} required>
-                <InputNumber<number> min={1} max={4320} precision={0} suffix="px" style={{ width: '100%' }} />
+                <InputNumber<number> precision={0} suffix="px" style={{ width: '100%' }} />
               </Form.Item>
             </Col>
           </Row>
@@ -199,7 +197,7 @@ export function CreativeForm({ form, readOnly }: ResourceFormProps) {
       <Section title="Landing & brand safety">
         <Row gutter={16}>
           <Col span={14}>
-            <Form.Item name="clickUrl" label={label('clickUrl', 'Click-through URL')}>
+            <Form.Item name="clickUrl" normalize={trimmed} label={label('clickUrl', 'Click-through URL')}>
               <Input placeholder="https://advertiser.example/offer" />
             </Form.Item>
           </Col>

@@ -13,6 +13,7 @@ import {
 import { VIDEO_MIMES } from '@adplane/shared';
 import { NEW_MEDIA_FILE } from './creativeValues.js';
 import { guessVideoMime } from './creativePreview.js';
+import { trimmed } from '../../resources/formParts.js';
 
 const MIME_OPTIONS = VIDEO_MIMES.map((m) => ({ value: m, label: m }));
 const MAX_FILES = 20;
@@ -46,6 +47,7 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) => (
                   <Form.Item
                     name={[field.name, 'url']}
+                    normalize={trimmed}
                     rules={[
                       { required: true, whitespace: true, message: 'Enter the file URL' },
                       { pattern: /^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' },
@@ -83,8 +85,6 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'duration']} rules={[{ required: true, message: 'Required' }]}>
                     <InputNumber<number>
-                      min={1}
-                      max={600}
                       precision={0}
                       style={{ width: '100%' }}
                       aria-label={`Media file ${field.name + 1} duration`}
@@ -99,8 +99,6 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'width']} rules={[{ required: true, message: 'Required' }]}>
                     <InputNumber<number>
-                      min={1}
-                      max={7680}
                       precision={0}
                       style={{ width: '100%' }}
                       aria-label={`Media file ${field.name + 1} width`}
@@ -115,8 +113,6 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'height']} rules={[{ required: true, message: 'Required' }]}>
                     <InputNumber<number>
-                      min={1}
-                      max={4320}
                       precision={0}
                       style={{ width: '100%' }}
                       aria-label={`Media file ${field.name + 1} height`}
@@ -131,8 +127,6 @@ export function MediaFilesField({ form, readOnly }: { form: FormInstance; readOn
                 render: (_: unknown, field) => (
                   <Form.Item name={[field.name, 'bitrate']}>
                     <InputNumber<number>
-                      min={0}
-                      max={100_000}
                       precision={0}
                       style={{ width: '100%' }}
                       aria-label={`Media file ${field.name + 1} bitrate`}

@@ -1,10 +1,10 @@
-import { Col, DatePicker, Form, Input, Row, Select } from 'antd';
+import { Col, DatePicker, Form, Row, Select } from 'antd';
 import { AUCTION_TYPES } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { MoneyInput, RefSelect } from '../../resources/fields.js';
 import { DATE_FORMAT } from '../dsp/flightDates.js';
 import { useHelpLabel } from '../../resources/fields.js';
-import { NameField, StatusField } from '../../resources/formParts.js';
+import { LimitedInput, lengthRule, NameField, StatusField } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import '../dsp/dsp.css';
 
@@ -39,11 +39,11 @@ export function DealForm({ form }: ResourceFormProps) {
               extra="As it appears in bid requests (imp.pmp.deals.id)"
               rules={[
                 { required: true, whitespace: true, message: 'Enter the deal ID' },
-                { max: 128, message: 'At most 128 characters' },
+                lengthRule(128),
                 { pattern: /^[A-Za-z0-9._:-]+$/, message: 'Letters, digits and . _ : - only' },
               ]}
             >
-              <Input className="dsp-mono" placeholder="e.g. NW-BF-CTV-2026-001" maxLength={128} />
+              <LimitedInput className="dsp-mono" placeholder="e.g. NW-BF-CTV-2026-001" max={128} />
             </Form.Item>
           </Col>
           <Col span={6}>

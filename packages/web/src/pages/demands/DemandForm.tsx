@@ -6,7 +6,7 @@ import { MoneyInput, PercentInput, useHelpLabel } from '../../resources/fields.j
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
-import { SectionTitle } from '../../resources/formParts.js';
+import { SectionTitle, trimmed } from '../../resources/formParts.js';
 
 export const SUPER_ONLY = {
   create: 'Only the super admin can create demand accounts',
@@ -84,6 +84,7 @@ export function DemandForm({ row }: ResourceFormProps) {
         <Col span={12}>
           <Form.Item
             name="domain"
+            normalize={trimmed}
             label={label('domain', 'Channel domain')}
             rules={[DOMAIN_RULE]}
             extra="Host name of the account's channels"

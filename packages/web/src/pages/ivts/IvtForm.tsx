@@ -5,7 +5,7 @@ import { IVT_MACROS } from '@adplane/shared';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { HelpLabel, useFieldHelp } from '../../resources/fields.js';
 import { MACRO_INFO, insertMacro, previewPixel, unknownMacros } from './macros.js';
-import { LongValue, NameStatusRow } from '../../resources/formParts.js';
+import { lengthRule, LongValue, NameStatusRow, trimmed } from '../../resources/formParts.js';
 import '../tags/tags.css';
 
 export const IVT_STAGE_LABELS: Record<string, string> = { prebid: 'Pre-bid', postbid: 'Post-bid' };
@@ -83,7 +83,12 @@ function UrlTemplateInput(props: { value?: string; onChange?: (v: string) => voi
 }
 
 /** A 0-100 slider with the number beside it, for the share of requests that fire the pixel. */
-function SampleInput(props: { value?: number; onChange?: (v: number) => void; disabled?: boolean; id?: string }) {
+function SampleInput(props: {
+  value?: number;
+  onChange?: (v: number | undefined) => void;
+  disabled?: boolean;
+  id?: string;
+}) {
   const value = props.value ?? 100;
   return (
     <Row gutter={12} align="middle">
@@ -101,13 +106,11 @@ function SampleInput(props: { value?: number; onChange?: (v: number) => void; di
       <Col>
         <InputNumber<number>
           id={props.id}
-          min={0}
-          max={100}
           step={1}
           suffix="%"
           style={{ width: 110 }}
           value={value}
-          onChange={(v) => props.onChange?.(v ?? 0)}
+          onChange={(v) => props.onChange?.(v ?? undefined)}
           disabled={props.disabled}
           data-testid="ivt-sample"
         />
@@ -126,7 +129,7 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
       <Form.Item
         name="vendor"
         label={label('Vendor', 'vendor')}
-        rules={[{ required: true, whitespace: true, message: 'Name the IVT vendor' }]}
+        rules={[{ required: true, whitespace: true, message: 'Name the IVT vendor' }, lengthRule(100)]}
       >
         <AutoComplete
           options={VENDORS.map((v) => ({ value: v }))}
@@ -137,12 +140,12 @@ export function IvtForm({ readOnly }: ResourceFormProps) {
                 .includes(input.toLowerCase()),
           }}
           placeholder="Pixalate, HUMAN, DoubleVerify..."
-          maxLength={100}
           data-testid="ivt-vendor"
         />
       </Form.Item>
       <Form.Item
         name="urlTemplate"
+        normalize={trimmed}
         label={label('Pixel URL', 'urlTemplate')}
         extra="The ad server fills the macros for each request it sends to the vendor."
         rules={[

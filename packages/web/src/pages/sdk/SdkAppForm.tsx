@@ -4,7 +4,7 @@ import { copyText } from '../../resources/clipboard.js';
 import { useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { SDK_PLATFORM_OPTIONS } from './platforms.js';
-import { NameStatusRow } from '../../resources/formParts.js';
+import { NameStatusRow, trimmed } from '../../resources/formParts.js';
 
 /** An app of the in-app SDK: its store identity, and (once saved) the app key the developer pastes into the SDK. */
 export function SdkAppForm({ row }: ResourceFormProps) {
@@ -41,6 +41,7 @@ export function SdkAppForm({ row }: ResourceFormProps) {
         <Col span={24}>
           <Form.Item
             name="storeUrl"
+            normalize={trimmed}
             label={label('storeUrl', 'Store URL')}
             rules={[{ pattern: /^$|^https?:\/\/\S+$/i, message: 'Must be an http(s) URL' }]}
           >

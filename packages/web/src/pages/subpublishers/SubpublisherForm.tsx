@@ -5,7 +5,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
 import { AssignedRows, SUBPUBLISHER_GROUPS } from '../accounts/assigned.js';
 import { DOMAIN_RULE, statusSwitch } from '../accounts/formParts.js';
-import { SectionTitle } from '../../resources/formParts.js';
+import { SectionTitle, trimmed } from '../../resources/formParts.js';
 
 const SELLER_TYPE_LABELS: Record<(typeof SELLER_TYPES)[number], string> = {
   PUBLISHER: 'Publisher (owns the inventory)',
@@ -21,7 +21,7 @@ export function SubpublisherForm({ row }: ResourceFormProps) {
       <AccountFields kind="subs" row={row} />
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item name="domain" label={label('domain', 'Domain')} rules={[DOMAIN_RULE]}>
+          <Form.Item name="domain" normalize={trimmed} label={label('domain', 'Domain')} rules={[DOMAIN_RULE]}>
             <Input placeholder="publisher.com" data-testid="account-domain" />
           </Form.Item>
         </Col>

@@ -7,7 +7,7 @@ import { LimitInput } from '../../resources/unitFields.js';
 import { TagPreview } from '../../components/TagPreview.js';
 import { supplierTagPreview } from '../../components/tagVariants.js';
 import { useHelpLabel } from '../../resources/fields.js';
-import { NameField, StatusField } from '../../resources/formParts.js';
+import { NameField, StatusField, trimmed } from '../../resources/formParts.js';
 import { Section } from '../dsp/formParts.js';
 import { CopyValue } from '../../resources/cells.js';
 import { supplierSyncPixel } from './supplierEndpoint.js';
@@ -126,6 +126,7 @@ export function SupplierForm({ row }: ResourceFormProps) {
       <Section title="User matching">
         <Form.Item
           name="userSyncUrl"
+          normalize={trimmed}
           label={label('userSyncUrl', 'User sync URL')}
           extra={
             <>

@@ -10,7 +10,7 @@ import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { PartnerParamsFields } from './PartnerParamsFields.js';
 import { PARTNER_OPTIONS, missingRequired, partnerParamsToBody } from './partnerParams.js';
 import './tags.css';
-import { NameStatusRow, SectionTitle } from '../../resources/formParts.js';
+import { NameStatusRow, SectionTitle, trimmed } from '../../resources/formParts.js';
 
 const DEFAULT_TAG_REVSHARE = 80;
 const HTTP_URL = /^https?:\/\/\S+$/i;
@@ -41,6 +41,7 @@ function VastUrlField({ readOnly }: { readOnly: boolean }) {
     <>
       <Form.Item
         name="vastUrl"
+        normalize={trimmed}
         label={label('vastUrl', 'VAST URL')}
         rules={[
           { required: true, whitespace: true, message: 'Enter the VAST URL of the demand partner' },
@@ -138,6 +139,7 @@ function PartnerSyncFields({ tagId }: { tagId: number | undefined }) {
     <>
       <Form.Item
         name="userSyncUrl"
+        normalize={trimmed}
         label={label('userSyncUrl', 'User sync URL')}
         extra={
           <>
@@ -186,6 +188,7 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
       {integration === 'RTB' && (
         <Form.Item
           name="endpoint"
+          normalize={trimmed}
           label={label('endpoint', 'OpenRTB endpoint')}
           required
           extra="OpenRTB 2.6 bid requests are posted here."
@@ -224,12 +227,12 @@ export function TagForm({ form, readOnly, row }: ResourceFormProps) {
       <Row gutter={16}>
         <Col span={8}>
           <Form.Item name="priority" label={label('priority', 'Priority')} required extra="1 is called first">
-            <InputNumber min={1} max={100} precision={0} style={{ width: '100%' }} data-testid="tag-priority" />
+            <InputNumber precision={0} style={{ width: '100%' }} data-testid="tag-priority" />
           </Form.Item>
         </Col>
         <Col span={8}>
           <Form.Item name="timeoutMs" label={label('timeoutMs', 'Timeout')} required>
-            <InputNumber min={50} max={10_000} step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
+            <InputNumber step={50} precision={0} suffix="ms" style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         <Col span={8}>
