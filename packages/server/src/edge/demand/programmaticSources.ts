@@ -9,6 +9,7 @@ import { type SnapTag } from '../snapshot/types.js';
 import { refusal, targetingMiss } from '../targeting/compiledTargeting.js';
 import { type AuctionRequest, type DemandCandidate, type DemandSource } from './demandSource.js';
 import { LazyOrtbCandidate, ortbCandidate, type OrtbDeps, type OrtbTarget } from './openrtbCall.js';
+import { tagBidIds } from './tagBidIds.js';
 
 /**
  * Programmatic demand as sources of the auction, one per kind, each refusing by its own rules
@@ -40,7 +41,8 @@ function tagTarget(req: AuctionRequest, tag: SnapTag, priority: number, url: str
     privateAuction: false,
     wseat: [],
     targeting: tag.targeting,
-    ids: { tagId: tag.id, advertiserId: tag.advertiserId, marketplace: tag.name },
+    // (a Prebid tag's partner and its name in the catalogue, an RTB tag's own name)
+    ids: tagBidIds(tag),
   };
 }
 
@@ -145,7 +147,6 @@ export function prebidTagSource(deps: PrebidDeps): DemandSource {
     return {
       ...t,
       shape: prebidShape(partner.id, tag.partnerParams),
-      ids: { ...t.ids, partner: partner.id, marketplace: partner.name },
     };
   };
   return {
