@@ -104,6 +104,18 @@ test('a campaign and a demand tag made in the console fill a channel; the test p
   await expect(source('VAST tag', names.tag)).toContainText(`Bid $3.00 CPM, lost to ${names.campaign}`);
   await expect(drawer.getByTestId('tag-test-context')).toContainText('United States (US)');
   await expect(drawer.getByTestId('tag-test-context')).toContainText('640×360 (large)');
+  // the campaigns the targeting set aside are named with why, the code beside: the demo's EU campaign, from the US
+  const aside = drawer.getByTestId('tag-test-set-aside');
+  const eu = aside.getByRole('row', { name: /Summit Outdoor - Trail Season video \(EU\)/ });
+  await expect(eu).toContainText(
+    /country DE, FR, ES, IT, NL, BE, AT, IE, SE, DK and \d+ more only; the viewer is in US/,
+  );
+  await expect(eu).toContainText('targeting.country');
+  await expect(drawer.getByTestId('tag-test-outcome-code')).toHaveText('filled');
+  await eu.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/tagtest-set-aside.png' });
+  await drawer.getByTestId('tag-test-outcome').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/tagtest-outcome.png' });
   await expectPlaysWithEvents(drawer);
   await page.screenshot({ path: '/tmp/tagtest.png' });
   await drawer.getByTestId('tag-test-events').scrollIntoViewIfNeeded();

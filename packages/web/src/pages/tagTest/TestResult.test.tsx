@@ -150,7 +150,7 @@ describe('TestResult: campaigns set aside by targeting', () => {
     expect(rowsOf('tag-test-set-aside')).toEqual([
       {
         Campaign: 'Campaign #12Summer Promo',
-        Why: "country DE only; the viewer is in US; device smarttv only; the viewer's device is desktoptargeting.country · targeting.device",
+        Why: "country DE only; the viewer is in UStargeting.countrydevice smarttv only; the viewer's device is desktoptargeting.device",
       },
     ]);
     expect(screen.getByTestId('tag-test-set-aside-note').textContent).toBe(

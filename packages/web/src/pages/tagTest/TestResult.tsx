@@ -18,6 +18,7 @@ import {
   fateText,
   indexedOutText,
   ivtSentence,
+  missText,
   podSentence,
   podSlotText,
   postbidSentence,
@@ -148,10 +149,22 @@ function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
             {
               key: 'why',
               title: 'Why',
+              // one line per rule that refused, its code under it
               render: (_, c) => (
-                <div className="tag-test-source">
-                  <span>{indexedOutText(c)}</span>
-                  <Code text={c.misses.map((m) => `targeting.${m.rule}`).join(' · ') || c.reason} />
+                <div className="tag-test-misses">
+                  {c.misses.length ? (
+                    c.misses.map((m) => (
+                      <div key={m.rule} className="tag-test-source">
+                        <span>{missText(m)}</span>
+                        <Code text={`targeting.${m.rule}`} />
+                      </div>
+                    ))
+                  ) : (
+                    <div className="tag-test-source">
+                      <span>{indexedOutText(c)}</span>
+                      <Code text={c.reason} />
+                    </div>
+                  )}
                 </div>
               ),
             },

@@ -245,7 +245,7 @@ describe('what was set aside, in words', () => {
       "OS windows excluded; the viewer's OS is windows",
     );
     expect(missText(miss({ rule: 'tv_family', values: ['roku'], viewer: '' }))).toBe(
-      "TV family roku only; the viewer's TV family is not known",
+      'TV family roku only; the viewer is not on a smart TV',
     );
     expect(missText(miss({ rule: 'player_size', values: ['xlarge'], viewer: 'small' }))).toBe(
       'player size xlarge only; the player is small',

@@ -193,6 +193,8 @@ function viewerClause(m: TargetingMiss): string {
       return v ? `the viewer is in ${v}` : "the viewer's country is not known";
     case 'geo':
       return v ? `the viewer is in ${v}` : 'the viewer is not in a known US state';
+    case 'tv_family':
+      return v ? `the viewer's TV family is ${v}` : 'the viewer is not on a smart TV';
     case 'player_size':
       return v ? `the player is ${v}` : "the player's size is not known";
     case 'app_list':
