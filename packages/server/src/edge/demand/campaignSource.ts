@@ -311,7 +311,8 @@ export const campaignSource: DemandSource = {
       first = checked(items[pos]!, req, filtered);
       if (!first) pos = nextBit(words, pos + 1);
     }
-    if (!first) return { candidates: [], indexedOut, indexedOutCampaigns: named };
+    if (!first)
+      return named ? { candidates: [], indexedOut, indexedOutCampaigns: named } : { candidates: [], indexedOut };
     const top = items[pos]!;
     // the tie: the campaigns after it at the same bid, not yet checked
     const tie: SnapCampaign[] = [top];
@@ -334,6 +335,7 @@ export const campaignSource: DemandSource = {
       const creative = checked(items[p]!, req, filtered);
       if (creative) out.push(candidateOf(items[p]!, creative, channel.floorCpm));
     }
-    return { candidates: out, indexedOut, indexedOutCampaigns: named };
+    // (the untraced answer keeps the one shape every source answers)
+    return named ? { candidates: out, indexedOut, indexedOutCampaigns: named } : { candidates: out, indexedOut };
   },
 };
