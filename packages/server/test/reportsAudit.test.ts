@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  DEMAND_DIMENSIONS,
   DIMENSION_BY_ID,
   DIMENSION_IDS,
   type DimensionId,
   METRIC_BY_ID,
   METRIC_IDS,
   type MetricId,
+  NO_DEMAND_ID,
 } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, forEachStore, freshAddress, login } from './helpers.js';
@@ -270,11 +272,20 @@ forEachStore((t) => {
       const start = req.startDate ?? ALL.startDate;
       const end = req.endDate ?? ALL.endDate;
       const dims = req.dimensions ?? [];
+      // a report by demand (docs/reports.md, "Requests and fill by scope"): a demand row's requests and
+      // opportunities are its own, and a request offered to no demand is counted on "No demand called"
+      const isDemand = (d: string) => (DEMAND_DIMENSIONS as readonly string[]).includes(d);
+      const byDemand =
+        dims.some(isDemand) || Object.entries(req.filters ?? {}).some(([d, vs]) => vs.length > 0 && isDemand(d));
       const groups = new Map<string, { key: Row; sums: Record<string, number> }>();
       const totals: Record<string, number> = {};
       for (const r of raw) {
         const day = localDay(r.at, tz);
         if (day < start || day > end) continue;
+        const requestRow = Number(r.tag_id) === 0 && Number(r.campaign_id) === 0 && Number(r.adexchange_id) === 0;
+        const offered = Number(r.opps) > 0;
+        // (a request offered to demand is counted on that demand's rows; the system cost keeps its fee)
+        if (byDemand && requestRow && offered && !req.metrics.includes('systemCost')) continue;
         if (
           Object.entries(req.filters ?? {}).some(
             ([d, vs]) => vs.length > 0 && !vs.map(String).includes(String(r[DIMENSION_BY_ID[d as DimensionId].column])),
@@ -283,7 +294,14 @@ forEachStore((t) => {
           continue;
         const key: Row = {};
         for (const d of dims)
-          key[d] = d === 'date' ? day : d === 'hour' ? localHour(r.at, tz) : r[DIMENSION_BY_ID[d].column];
+          key[d] =
+            d === 'date'
+              ? day
+              : d === 'hour'
+                ? localHour(r.at, tz)
+                : byDemand && requestRow && DIMENSION_BY_ID[d].type === 'entity' && isDemand(d)
+                  ? NO_DEMAND_ID
+                  : r[DIMENSION_BY_ID[d].column];
         const k = JSON.stringify(key);
         const g = groups.get(k) ?? { key, sums: {} };
         groups.set(k, g);
@@ -293,8 +311,15 @@ forEachStore((t) => {
             Number(r.postbid_imps) * prices.pricePostbid) /
             1000 +
           (Number(r.campaign_id) > 0 ? (Number(r.revenue) * prices.priceDsp) / 100 : 0);
+        const counted: Record<string, number> = {};
+        for (const c of SUM_COLUMNS) counted[c] = Number(r[c]);
+        if (byDemand) {
+          counted.reqs = Number(r.source_reqs) + (offered ? 0 : Number(r.reqs));
+          counted.opps = Number(r.source_opps);
+          counted.ivt = offered ? 0 : Number(r.ivt);
+        }
         for (const into of [g.sums, totals]) {
-          for (const c of SUM_COLUMNS) into[c] = (into[c] ?? 0) + Number(r[c]);
+          for (const c of SUM_COLUMNS) into[c] = (into[c] ?? 0) + counted[c]!;
           into.system_cost = (into.system_cost ?? 0) + systemCost;
         }
       }

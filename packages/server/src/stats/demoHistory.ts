@@ -3,7 +3,7 @@ import { resolvePartner } from '@adplane/shared';
 import { type Database } from '../store/schema.js';
 import { type EntityTables } from '../store/entityTables.js';
 import { parseJson } from '../store/json.js';
-import { type HourlyRow, METRIC_COLUMNS } from './hourlyRow.js';
+import { type HourlyRow } from './hourlyRow.js';
 import { STATS_TABLE, type StatsStore } from './statsStore.js';
 
 /**
@@ -11,7 +11,9 @@ import { STATS_TABLE, type StatsStore } from './statsStore.js';
  * edge uses (hourly rows, in batches), so the dashboard, reports, finance and the fill funnel have
  * something to show on first start. Deterministic (a seeded generator): the same workspace gets the
  * same numbers. Shapes: an evening peak, quieter weekends, programmatic tags carry marketplace
- * revenue, some no-fill and VAST-error rows per hour.
+ * revenue, some no-fill and VAST-error rows per hour. Rows as the edge writes them: each request on
+ * its channel's row of its outcome, each demand tag's fate on rows of its own, impressions on the
+ * rows of the demand that served them (adDecision.ts, trackingEvents.ts).
  */
 const DEMO_HISTORY_DAYS = 30;
 
@@ -43,7 +45,8 @@ const DEVICES: [string, string, string][] = [
   ['Desktop', 'Windows', 'Chrome'],
   ['Desktop', 'macOS', 'Safari'],
 ];
-const NOFILL_REASONS = ['no_bid', 'timeout', 'below_floor', 'targeting', 'pacing'];
+/** Why a demand tag was not called: its own rules and caps, or a waterfall that filled before it. */
+const NOFILL_REASONS = ['targeting.country', 'targeting.device', 'qps_limit', 'daily_request_cap', 'filled_earlier'];
 const VAST_ERRORS = ['303', '402', '900'];
 const BUNDLES = ['com.harbor.tv', 'com.lakeside.stream', 'tv.pinecrest.sports', ''];
 const DOMAINS = ['harborvideo.test', 'pinecrestsports.test', 'dailyharbor.test', ''];
@@ -108,7 +111,7 @@ async function inventoryOf(db: Kysely<Database>, tenantId: number) {
       tagIds: linked.length > 0 ? linked : demoTags.slice(0, 2).map((x) => x.id),
     };
   });
-  // A campaign's wins carry its first creative, supplier and deal, so that those lists have numbers too.
+  // A campaign's wins carry its first creative and deal, its requests its first supplier, so that those lists have numbers too.
   const demoCampaigns = campaigns.map((c) => {
     const d = parseJson<{ creativeIds?: number[]; supplierIds?: number[]; dealIds?: number[] }>(c.data, {});
     return {
@@ -179,11 +182,6 @@ const blank = (hour: string, tenant: number): HourlyRow => ({
   postbid_ivt: 0,
 });
 
-const zeroCounts = Object.fromEntries(METRIC_COLUMNS.map((c) => [c, 0])) as Pick<
-  HourlyRow,
-  (typeof METRIC_COLUMNS)[number]
->;
-
 /** Hourly rows of one tenant for the hours [from, from + hours). */
 function demoRows(
   tenantId: number,
@@ -201,110 +199,161 @@ function demoRows(
     const curve = 0.45 + 0.55 * Math.sin(((at.getUTCHours() + 6) / 24) * Math.PI) ** 2;
     const weekday = at.getUTCDay() === 0 || at.getUTCDay() === 6 ? 0.7 : 1;
     for (const channel of inv.channels) {
-      for (const tagId of channel.tagIds.slice(0, 3)) {
-        const tag = inv.tags.find((x) => x.id === tagId)!;
-        const [country, region, state] = COUNTRIES[Math.floor(random() * COUNTRIES.length)];
-        const [device, os, browser] = DEVICES[Math.floor(random() * DEVICES.length)];
+      const tags = channel.tagIds.slice(0, 3).map((id) => inv.tags.find((x) => x.id === id)!);
+      const [country, region, state] = COUNTRIES[Math.floor(random() * COUNTRIES.length)];
+      const [device, os, browser] = DEVICES[Math.floor(random() * DEVICES.length)];
+      // The request's own columns, on every row of this channel's hour (as one decision's rows share them).
+      const request: HourlyRow = {
+        ...blank(hour, tenantId),
+        channel_id: channel.id,
+        subpublisher_id: channel.subId,
+        country,
+        region,
+        us_state: country === 'US' ? state : '',
+        device,
+        os,
+        browser,
+        app_bundle: device === 'Desktop' ? '' : BUNDLES[channel.id % BUNDLES.length],
+        domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
+        publisher_id: `pub-${channel.subId || channel.id}`,
+        integration: channel.integration,
+      };
+      // Requests: each counted once, on the channel's row of its outcome (as the edge counts them): filled
+      // (''), offered to demand without a fill (no_bid), or offered to none (no_demand).
+      const reqs = int((2000 + random() * 3000) * curve * weekday);
+      const ivt = int(reqs * (0.01 + random() * 0.03));
+      const offered = int((reqs - ivt) * (0.85 + random() * 0.1));
+      // The requests that filled: the auction's winners, most of them a demand tag's, some our campaigns'.
+      const filled = int(offered * (0.2 + random() * 0.25));
+      const campaign = inv.campaigns.length > 0 ? inv.campaigns[(channel.id + h) % inv.campaigns.length]! : undefined;
+      const campaignWins = campaign ? int(filled * (0.1 + random() * 0.1)) : 0;
+      // the requests our campaign won came from its supplier (an OpenRTB bid request): a request row of their own
+      const supplied: HourlyRow | null =
+        campaign && campaignWins > 0 ? { ...request, supplier_id: campaign.supplierId, integration: 'RTB' } : null;
+      if (supplied) rows.push({ ...supplied, reqs: campaignWins, opps: campaignWins });
+      rows.push(
+        { ...request, reqs: filled - campaignWins, opps: filled - campaignWins, ivt: int(ivt * 0.3) },
+        { ...request, nofill_reason: 'no_bid', reqs: offered - filled, opps: offered - filled },
+        { ...request, nofill_reason: 'no_demand', reqs: reqs - offered, ivt: ivt - int(ivt * 0.3) },
+      );
+      // Each demand tag: considered for every request offered to demand, its fate on its own rows.
+      let tagWinsLeft = filled - campaignWins;
+      tags.forEach((tag, i) => {
         const programmatic = tag.integration !== 'VAST';
-        const reqs = int((900 + random() * 1600) * curve * weekday);
-        const ivt = int(reqs * (0.01 + random() * 0.03));
-        const opps = int((reqs - ivt) * (0.85 + random() * 0.1));
-        const calls = opps;
-        const responses = int(calls * (0.75 + random() * 0.2));
-        const timeouts = int((calls - responses) * 0.5);
-        const bids = int(responses * (0.35 + random() * 0.3));
-        const wins = int(bids * (0.55 + random() * 0.3));
+        const dealShare = programmatic && random() < 0.4 ? 0.2 + random() * 0.3 : 0;
+        // the ids a tag's rows carry, as the edge names them: a Prebid partner by its name in the catalogue (not its id)
+        const demand: HourlyRow = {
+          ...request,
+          tag_id: tag.id,
+          partner: tag.partner ? (resolvePartner(tag.partner)?.partner.id ?? tag.partner) : '',
+          advertiser_id: tag.advId,
+          marketplace_name: programmatic
+            ? (tag.partner && (resolvePartner(tag.partner)?.partner.name ?? tag.partner)) || tag.name
+            : '',
+        };
+        const refused = int(offered * (0.05 + random() * 0.1));
+        const called = offered - refused;
+        const timeouts = int(called * (0.03 + random() * 0.07));
+        const answered = called - timeouts;
+        const wins = i === tags.length - 1 ? tagWinsLeft : Math.min(tagWinsLeft, int(filled * (0.3 + random() * 0.2)));
+        tagWinsLeft -= wins;
+        const bids = Math.min(answered, wins + int((answered - wins) * (0.2 + random() * 0.3)));
         const imps = int(wins * (0.88 + random() * 0.1));
         const cpm = (programmatic ? 6 : 11) + random() * 9;
         const revenue = int(imps * cpm * 1000);
-        const campaign = inv.campaigns.find((c) => c.advId === tag.advId && tag.advId > 0);
-        const exchange = programmatic && inv.exchanges.length > 0 ? inv.exchanges[tagId % inv.exchanges.length] : null;
-        const dealShare = programmatic && random() < 0.4 ? 0.2 + random() * 0.3 : 0;
-        const row: HourlyRow = {
-          ...blank(hour, tenantId),
-          channel_id: channel.id,
-          subpublisher_id: channel.subId,
-          tag_id: tag.id,
-          partner: tag.partner,
-          advertiser_id: tag.advId,
-          campaign_id: campaign?.id ?? 0,
-          creative_id: campaign?.creativeId ?? 0,
-          supplier_id: campaign?.supplierId ?? 0,
-          adexchange_id: exchange?.id ?? 0,
-          deal_id: campaign?.dealId || (dealShare > 0 ? `deal-${tenantId}-${tag.id}` : ''),
-          // as the edge names it: a Prebid partner by its name in the catalogue (not its id), an exchange, a tag
-          marketplace_name: programmatic
-            ? (tag.partner && (resolvePartner(tag.partner)?.partner.name ?? tag.partner)) || exchange?.name || tag.name
-            : '',
-          country,
-          region,
-          us_state: country === 'US' ? state : '',
-          device,
-          os,
-          browser,
-          app_bundle: device === 'Desktop' ? '' : BUNDLES[tag.id % BUNDLES.length],
-          domain: device === 'Desktop' ? DOMAINS[channel.id % DOMAINS.length] : '',
-          publisher_id: `pub-${channel.subId || channel.id}`,
-          integration: tag.integration,
-          // As the edge counts: each request lands on one row, '' when it filled, else its no-fill reason row below.
-          // The tag was considered for each of this channel's requests (source_reqs, with the same reasons)
-          // and offered each opportunity (source_opps, then called).
-          reqs: imps,
-          opps: imps,
-          source_reqs: imps,
-          source_opps: imps,
-          demand_calls: calls,
-          responses,
-          timeouts,
-          bids,
-          wins,
-          imps,
-          starts: int(imps * 0.96),
-          first_quartiles: int(imps * 0.9),
-          midpoints: int(imps * 0.82),
-          third_quartiles: int(imps * 0.76),
-          completes: int(imps * 0.7),
-          clicks: int(imps * (0.002 + random() * 0.008)),
-          ivt,
-          postbid_imps: int(imps * 0.1),
-          // the vendors' verdicts on those: 2-8% flagged, varying by tag (no extra draw: the history stays as it was)
-          postbid_ivt: int(imps * 0.1 * (0.02 + (tag.id % 7) / 100)),
-          revenue,
-          cost: int(revenue * (0.5 + random() * 0.15)),
-          rev_m: programmatic ? revenue : 0,
-          rev_md: int(programmatic ? revenue * dealShare : 0),
-        };
-        rows.push(row);
-        // Why it did not fill (each unfilled request on one reason row), and the players' VAST errors.
-        const unfilledReqs = reqs - imps;
-        const unfilledOpps = opps - imps;
-        const reason = NOFILL_REASONS[Math.floor(random() * NOFILL_REASONS.length)];
-        // Same context as the served row (geo, device, app...), counts only what the reason row is about.
-        const context = { ...row, ...zeroCounts };
-        const reasonReqs = int(unfilledReqs * 0.6);
-        const reasonOpps = int(unfilledOpps * 0.6);
-        rows.push({
-          ...context,
-          nofill_reason: reason,
-          reqs: reasonReqs,
-          opps: reasonOpps,
-          source_reqs: reasonReqs,
-          source_opps: reasonOpps,
-        });
-        rows.push({
-          ...context,
-          nofill_reason: 'no_bid',
-          reqs: unfilledReqs - reasonReqs,
-          opps: unfilledOpps - reasonOpps,
-          source_reqs: unfilledReqs - reasonReqs,
-          source_opps: unfilledOpps - reasonOpps,
-        });
+        const deal = dealShare > 0 ? `deal-${tenantId}-${tag.id}` : '';
+        rows.push(
+          // won or lost the auction (''), answered without a bid, timed out, refused by its own rules
+          { ...demand, source_reqs: bids, source_opps: bids, demand_calls: bids, responses: bids, bids, wins },
+          {
+            ...demand,
+            nofill_reason: 'no_bid',
+            source_reqs: Math.max(0, answered - bids),
+            source_opps: Math.max(0, answered - bids),
+            demand_calls: Math.max(0, answered - bids),
+            responses: Math.max(0, answered - bids),
+          },
+          {
+            ...demand,
+            nofill_reason: 'timeout',
+            source_reqs: timeouts,
+            source_opps: timeouts,
+            demand_calls: timeouts,
+            timeouts,
+          },
+          {
+            ...demand,
+            nofill_reason: NOFILL_REASONS[Math.floor(random() * NOFILL_REASONS.length)],
+            source_reqs: refused,
+          },
+          // its impressions and the player's events, on the rows of the demand that served them
+          {
+            ...demand,
+            deal_id: deal,
+            imps,
+            starts: int(imps * 0.96),
+            first_quartiles: int(imps * 0.9),
+            midpoints: int(imps * 0.82),
+            third_quartiles: int(imps * 0.76),
+            completes: int(imps * 0.7),
+            clicks: int(imps * (0.002 + random() * 0.008)),
+            postbid_imps: int(imps * 0.1),
+            // the vendors' verdicts on those: 2-8% flagged, varying by tag
+            postbid_ivt: int(imps * 0.1 * (0.02 + (tag.id % 7) / 100)),
+            revenue,
+            cost: int(revenue * (0.5 + random() * 0.15)),
+            rev_m: programmatic ? revenue : 0,
+            rev_md: int(programmatic ? revenue * dealShare : 0),
+          },
+        );
         if (random() < 0.5)
           rows.push({
-            ...context,
+            ...demand,
             vast_error: VAST_ERRORS[Math.floor(random() * VAST_ERRORS.length)],
             errors: int(1 + random() * imps * 0.02),
           });
+      });
+      // Our campaign's wins (with the creative it served) and its impressions, on its own rows; an ad
+      // exchange considered for the same requests bids on some of them and loses.
+      if (campaign && supplied) {
+        const exchange = inv.exchanges.length > 0 ? inv.exchanges[(channel.id + h) % inv.exchanges.length]! : null;
+        if (exchange) {
+          const bids = int(campaignWins * (0.3 + random() * 0.3));
+          rows.push({
+            ...supplied,
+            adexchange_id: exchange.id,
+            marketplace_name: exchange.name,
+            source_reqs: campaignWins,
+            source_opps: campaignWins,
+            demand_calls: campaignWins,
+            responses: campaignWins,
+            bids,
+          });
+        }
+        const bought: HourlyRow = {
+          ...supplied,
+          campaign_id: campaign.id,
+          creative_id: campaign.creativeId,
+          advertiser_id: campaign.advId,
+          deal_id: campaign.dealId,
+        };
+        const imps = int(campaignWins * (0.9 + random() * 0.08));
+        const revenue = int(imps * (9 + random() * 8) * 1000);
+        rows.push(
+          { ...bought, bids: campaignWins, wins: campaignWins },
+          {
+            ...bought,
+            imps,
+            starts: int(imps * 0.95),
+            first_quartiles: int(imps * 0.9),
+            midpoints: int(imps * 0.84),
+            third_quartiles: int(imps * 0.78),
+            completes: int(imps * 0.72),
+            clicks: int(imps * (0.003 + random() * 0.008)),
+            revenue,
+            cost: int(revenue * (0.55 + random() * 0.1)),
+          },
+        );
       }
     }
   }

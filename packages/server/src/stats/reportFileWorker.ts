@@ -21,6 +21,8 @@ import {
   DIMENSION_BY_ID,
   type DimensionId,
   nameField,
+  NO_DEMAND_ID,
+  NO_DEMAND_NAME,
   type ReportRequest,
   type ReportRow,
   reportCsvHeader,
@@ -71,7 +73,14 @@ async function addNames(jobId: number, job: Job, rows: ReportRow[]): Promise<voi
   for (const id of job.request.dimensions) {
     if (!DIMENSION_BY_ID[id].entityKind) continue;
     let known = job.names.get(id);
-    if (!known) job.names.set(id, (known = new Map([[0, '']])));
+    if (!known)
+      job.names.set(
+        id,
+        (known = new Map([
+          [0, ''],
+          [NO_DEMAND_ID, NO_DEMAND_NAME],
+        ])),
+      );
     const unknown = [...new Set(rows.map((r) => r[id] as number))].filter((v) => !known.has(v));
     if (unknown.length) {
       const named = new Map(await askNames(jobId, id, unknown));

@@ -1,13 +1,16 @@
 import {
   DIMENSION_BY_ID,
   type DimensionId,
+  isDemandDimension,
   METRIC_BY_ID,
   type MetricCompute,
   type MetricId,
+  NO_DEMAND_ID,
   type ReportRequest,
   type StatsSumColumn,
   type SystemPrices,
 } from '@adplane/shared';
+import { demandCountingOf, REQUEST_ROW } from './demandCounting.js';
 import { ROLLUP_TABLE, rollupAnswers } from './rollup.js';
 import { STATS_TABLE } from './statsStore.js';
 
@@ -95,19 +98,34 @@ function systemCostSql(prices: ReadonlyMap<number, SystemPrices>): string {
 }
 
 /**
- * The sum of a metric column as the viewer reads it: `revenue` is summed from `revenueColumn` (a
- * subpublisher's revenue is its payout, the stored `cost`: visibility.ts revenueColumnFor).
+ * What a report of demand (demandCounting.ts) sums for the per-request counts: a demand row's own
+ * requests and opportunities (`reqs` of a request row only when it was offered to no demand source,
+ * so that a request is counted once: on the demand it was offered to, or on "No demand called").
  */
-const sumAs = (revenueColumn: StatsSumColumn) => (column: StatsSumColumn) =>
-  s(column === 'revenue' ? revenueColumn : column);
+const BY_DEMAND: Partial<Record<StatsSumColumn, string>> = {
+  reqs: 'source_reqs + CASE WHEN opps = 0 THEN reqs ELSE 0 END',
+  opps: 'source_opps',
+  ivt: 'CASE WHEN opps = 0 THEN ivt ELSE 0 END',
+};
+
+/**
+ * The sum of a metric column as the report reads it: `revenue` is summed from the viewer's
+ * `revenueColumn` (a subpublisher's revenue is its payout, the stored `cost`: visibility.ts
+ * revenueColumnFor); a report of demand sums its per-request counts by demand (BY_DEMAND).
+ */
+const sumAs = (input: Pick<ReportSqlInput, 'request' | 'revenueColumn'>) => {
+  const byDemand = demandCountingOf(input.request).byDemand;
+  const revenueColumn = input.revenueColumn ?? 'revenue';
+  return (column: StatsSumColumn) =>
+    s(column === 'revenue' ? revenueColumn : (byDemand && BY_DEMAND[column]) || column);
+};
 
 /** A metric as one SQL expression over sums: what ORDER BY uses when a report sorts by it. */
 function metricSql(
   compute: MetricCompute,
   prices: ReadonlyMap<number, SystemPrices>,
-  revenueColumn: StatsSumColumn = 'revenue',
+  sum: (column: StatsSumColumn) => string,
 ): string {
-  const sum = sumAs(revenueColumn);
   switch (compute.kind) {
     case 'sum':
       return sum(compute.column);
@@ -141,16 +159,29 @@ function sumsOf(metrics: readonly MetricId[]): { columns: StatsSumColumn[]; syst
   return { columns: [...columns], systemCost };
 }
 
-/** A dimension's group key (typed, as stored or a DATE) and the text or id the answer shows. */
-function dimensionSql(dialect: SqlDialect, id: DimensionId, offset: number): { key: string; shown: string } {
+/**
+ * A dimension's group key (typed, as stored or a DATE) and the text or id the answer shows. In a
+ * report of demand, an entity demand dimension of a request row is NO_DEMAND_ID: "No demand called"
+ * is a row of its own, apart from demand without that entity (a campaign's row has no tag).
+ */
+function dimensionSql(
+  dialect: SqlDialect,
+  id: DimensionId,
+  offset: number,
+  noDemandRow: boolean,
+): { key: string; shown: string } {
   if (id === 'date') {
     const key = dialect.localDay(offset);
     return { key, shown: dialect.dayText(key) };
   }
   // Shifting every hour by the same offset maps UTC hours one to one onto local hours: group the stored hour.
   if (id === 'hour') return { key: 'hour', shown: dialect.localHourText(offset) };
-  const column = DIMENSION_BY_ID[id].column;
-  return { key: column, shown: column };
+  const def = DIMENSION_BY_ID[id];
+  if (noDemandRow && def.type === 'entity' && isDemandDimension(id)) {
+    const key = `CASE WHEN ${REQUEST_ROW} THEN ${int(NO_DEMAND_ID)} ELSE ${def.column} END`;
+    return { key, shown: key };
+  }
+  return { key: def.column, shown: def.column };
 }
 
 /** Aliases never equal a column name: ClickHouse would read `sum(imps) AS imps` back into other sums. */
@@ -172,6 +203,11 @@ function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): stri
   if (scope.tenantId !== null) where.push(`tenant_id = ${int(scope.tenantId)}`);
   if (scope.subpublisherId !== undefined) where.push(`subpublisher_id = ${int(scope.subpublisherId)}`);
   if (scope.advertiserId !== undefined) where.push(`advertiser_id = ${int(scope.advertiserId)}`);
+  // A report of demand leaves out the rows of requests offered to demand: each is counted on the demand it
+  // was offered to, and they would make "No demand called" rows of nothing (the system cost keeps them:
+  // its fee per request is on the "No demand called" row).
+  if (demandCountingOf(request).noDemandRow && !request.metrics.includes('systemCost'))
+    where.push(`NOT (${REQUEST_ROW} AND opps > 0)`);
   for (const [id, values] of Object.entries(request.filters)) {
     if (values.length === 0) continue;
     const def = DIMENSION_BY_ID[id as DimensionId];
@@ -186,11 +222,12 @@ export const tableOf = (input: ReportSqlInput) =>
   rollupAnswers(input.request, input.scope) ? ROLLUP_TABLE : STATS_TABLE;
 
 /** Rows that carry nothing but errors are left out when the user hides errors (a demand tag's requests are not errors). */
-const HIDE_ERRORS = `(${['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'].map(s).join(' + ')}) > 0`;
+const hideErrorsSql = (input: ReportSqlInput) =>
+  `(${(['reqs', 'opps', 'source_reqs', 'imps', 'revenue', 'bids'] as const).map(sumAs(input)).join(' + ')}) > 0`;
 
 function sumsSelect(input: ReportSqlInput): string[] {
   const { columns, systemCost } = sumsOf(input.request.metrics);
-  const sum = sumAs(input.revenueColumn ?? 'revenue');
+  const sum = sumAs(input);
   const select = columns.map((c) => `${sum(c)} AS ${sumAlias(c)}`);
   if (systemCost) select.push(`${systemCostSql(input.prices)} AS ${SYSTEM_COST_ALIAS}`);
   return select;
@@ -199,11 +236,12 @@ function sumsSelect(input: ReportSqlInput): string[] {
 /** The grouped query: one row per combination of the request's dimensions, with the sums its metrics need. */
 export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit: number): string {
   const { request, prices } = input;
-  const dims = request.dimensions.map((id) => ({ id, ...dimensionSql(dialect, id, request.timezone) }));
+  const { noDemandRow } = demandCountingOf(request);
+  const dims = request.dimensions.map((id) => ({ id, ...dimensionSql(dialect, id, request.timezone, noDemandRow) }));
   const select = [...dims.map((d) => `${d.shown} AS ${dimAlias(d.id)}`), ...sumsSelect(input)];
   let sql = `SELECT ${select.join(', ')} FROM ${tableOf(input)} WHERE ${whereSql(dialect, input)}`;
   if (dims.length > 0) sql += ` GROUP BY ${dims.map((d) => d.key).join(', ')}`;
-  if (request.hideErrors) sql += ` HAVING ${HIDE_ERRORS}`;
+  if (request.hideErrors) sql += ` HAVING ${hideErrorsSql(input)}`;
   const sort = request.sort ?? defaultSort(request);
   const order: string[] = [];
   let sortedBy: string | null = null;
@@ -211,9 +249,7 @@ export function reportRowsSql(dialect: SqlDialect, input: ReportSqlInput, limit:
     const dim = dims.find((d) => d.id === sort.by);
     // Dates and hours sort the same as their text; other text keys sort by their value.
     sortedBy = dim ? dim.id : null;
-    const by = dim
-      ? dimAlias(dim.id)
-      : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices, input.revenueColumn);
+    const by = dim ? dimAlias(dim.id) : metricSql(METRIC_BY_ID[sort.by as MetricId].compute, prices, sumAs(input));
     order.push(`${by} ${sort.order.toUpperCase()}`);
   }
   // A stable order for ties, so pages and files read the same twice.

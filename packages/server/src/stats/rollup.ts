@@ -1,4 +1,5 @@
 import { DIMENSION_BY_ID, type DimensionId, METRIC_BY_ID, type ReportRequest } from '@adplane/shared';
+import { demandCountingOf } from './demandCounting.js';
 import { METRIC_COLUMNS } from './hourlyRow.js';
 import { type StatsScope } from './reportSql.js';
 
@@ -35,6 +36,9 @@ export function rollupAnswers(request: ReportRequest, scope: StatsScope): boolea
   const inRollup = (id: DimensionId) => ROLLUP_COLUMNS.has(DIMENSION_BY_ID[id].column);
   if (!request.dimensions.every(inRollup)) return false;
   if (!Object.keys(request.filters).every((id) => inRollup(id as DimensionId))) return false;
+  // A report of demand tells the rows of requests apart by their campaign and ad exchange, which the
+  // rollup does not keep, unless a filter keeps only real demand (demandCounting.ts).
+  if (demandCountingOf(request).noDemandRow) return false;
   // The system cost splits DSP revenue by campaign, which the rollup does not keep.
   return request.metrics.every((id) => METRIC_BY_ID[id].compute.kind !== 'systemCost');
 }

@@ -210,16 +210,17 @@ for (const engine of ['duckdb', 'clickhouse'] as const) {
       expect(await sumsOf('hourly_stats')).toEqual(total);
       expect(await sumsOf(ROLLUP_TABLE)).toEqual(total);
 
-      // A report by tag reads the rollup; by tag and country the full rows: both agree.
+      // A report of a tag's rows reads the rollup; by tag and country the full rows: both agree.
       const metrics = ['source_reqs', 'source_opps', 'demandCalls', 'imps'];
       const byTag = ReportRequest.parse({
         startDate: '2026-11-01',
         endDate: '2026-11-01',
         dimensions: ['tag'],
         metrics,
+        filters: { tag: [7] },
       });
       expect(tableOf({ request: byTag, scope: { tenantId: 1 }, prices: NO_PRICES })).toBe(ROLLUP_TABLE);
-      const tag7 = (await run({ dimensions: ['tag'], metrics })).find((r) => r.tag === 7);
+      const tag7 = (await run({ dimensions: ['tag'], metrics, filters: { tag: [7] } })).find((r) => r.tag === 7);
       expect(tag7).toMatchObject({ source_reqs: 11, source_opps: 5, demandCalls: 85, imps: 0 });
       const full = (await run({ dimensions: ['tag', 'country'], metrics })).filter((r) => r.tag === 7);
       expect(full.reduce((n, r) => n + Number(r.source_reqs), 0)).toBe(11);

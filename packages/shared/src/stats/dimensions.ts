@@ -62,5 +62,33 @@ export const DIMENSION_BY_ID: Readonly<Record<DimensionId, DimensionDef>> = Obje
 ) as Record<DimensionId, DimensionDef>;
 export const isDimensionId = (id: string): id is DimensionId => Object.hasOwn(DIMENSION_BY_ID, id);
 
+/**
+ * The dimensions of the demand a request was offered to. A report by one of them (or filtered by one)
+ * is a report of demand: each demand row counts its own requests and opportunities (a demand tag's `source_reqs` and
+ * `source_opps`: the times it was considered and called), and the requests offered to no demand at
+ * all are one row of their own, NO_DEMAND (docs/reports.md, "Requests and fill by scope").
+ */
+export const DEMAND_DIMENSIONS = [
+  'tag',
+  'partner',
+  'advertiser',
+  'campaign',
+  'creative',
+  'adexchange',
+  'deal',
+  'marketplace_name',
+] as const satisfies readonly DimensionId[];
+const DEMAND_SET: ReadonlySet<string> = new Set(DEMAND_DIMENSIONS);
+export const isDemandDimension = (id: DimensionId): boolean => DEMAND_SET.has(id);
+/** Whether a report broken down by `dimensions` is one of demand (a demand dimension is one of them; a filter on one makes it one too). */
+export const isDemandReport = (dimensions: readonly DimensionId[]): boolean => dimensions.some(isDemandDimension);
+
+/**
+ * In a report of demand, the id its entity demand dimensions (tag, advertiser, campaign, creative,
+ * ad exchange) answer for the requests that were offered to no demand source, and the name shown.
+ */
+export const NO_DEMAND_ID = -1;
+export const NO_DEMAND_NAME = 'No demand called';
+
 /** The field of a report row that carries an entity dimension's name: `channel` -> `channel_name`. */
 export const nameField = (id: DimensionId) => `${id}_name`;

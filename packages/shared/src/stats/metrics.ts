@@ -72,11 +72,16 @@ const sum = (
 });
 
 export const METRICS = [
-  sum('reqs', 'Requests', 'ad requests received: tag calls, bid requests, header-bidding requests', 'reqs'),
+  sum(
+    'reqs',
+    'Requests',
+    'ad requests received: tag calls, bid requests, header-bidding requests. In a report by or filtered by a demand dimension (demand tag, partner, advertiser, campaign, creative, ad exchange, deal, marketplace): on a demand row, the times it was considered for a request (Demand Requests); on the "No demand called" row, the requests offered to no demand source',
+    'reqs',
+  ),
   sum(
     'opps',
     'Opportunities',
-    'requests (each slot of an ad pod) that passed validation and IVT filtering and were offered to at least one demand source',
+    'requests (each slot of an ad pod) that passed validation and IVT filtering and were offered to at least one demand source. In a report by or filtered by a demand dimension: on a demand row, the times it was called (Demand Opportunities); none on the "No demand called" row',
     'opps',
   ),
   sum(
@@ -141,14 +146,16 @@ export const METRICS = [
     id: 'fill',
     label: 'Fill',
     format: 'percent',
-    formula: 'imps / opps x 100',
+    formula:
+      "imps / opps x 100. Per request (reports neither by nor filtered by a demand dimension; the channels, subpublishers and suppliers lists; the dashboard's cards): impressions over the requests offered to demand. Per demand (a report by or filtered by a demand dimension; the demand tags, ad exchanges and advertisers lists): impressions over the times that demand was called (imps / source_opps)",
     compute: { kind: 'ratio', numerator: 'imps', denominator: 'opps', scale: 100 },
   },
   {
     id: 'sourceFill',
     label: 'Demand Fill',
     format: 'percent',
-    formula: 'imps / source_opps x 100: impressions over the times a demand source was called',
+    formula:
+      'imps / source_opps x 100: impressions over the times a demand source was called (the Fill of a demand row in a report by a demand dimension)',
     compute: { kind: 'ratio', numerator: 'imps', denominator: 'source_opps', scale: 100 },
   },
   {

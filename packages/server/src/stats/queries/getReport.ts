@@ -3,6 +3,8 @@ import {
   DIMENSION_BY_ID,
   type DimensionId,
   nameField,
+  NO_DEMAND_ID,
+  NO_DEMAND_NAME,
   REPORT_MAX_ROWS,
   type ReportRequest,
   type ReportRow,
@@ -140,6 +142,11 @@ async function addNames(db: Kysely<Database>, dimensions: readonly DimensionId[]
       rows.map((r) => r[id] as number),
     );
     for (const r of rows)
-      r[nameField(id)] = (r[id] as number) === 0 ? '' : (names.get(r[id] as number) ?? `#${String(r[id])}`);
+      r[nameField(id)] =
+        (r[id] as number) === 0
+          ? ''
+          : (r[id] as number) === NO_DEMAND_ID
+            ? NO_DEMAND_NAME
+            : (names.get(r[id] as number) ?? `#${String(r[id])}`);
   }
 }

@@ -8,6 +8,7 @@ import {
   isDimensionVisible,
   isMetricVisible,
   nameField,
+  NO_DEMAND_ID,
   type StatsViewer,
 } from '@adplane/shared';
 import { reportsApi } from '../../api/reports.js';
@@ -58,7 +59,8 @@ function FilterValues({
       .then((rows) =>
         setOptions(
           rows
-            .filter((r) => !r.total)
+            // (the "No demand called" row of a demand dimension is no value to filter by)
+            .filter((r) => !r.total && r[id] !== NO_DEMAND_ID)
             .map((r) => ({
               value: r[id] as string | number,
               label: entity

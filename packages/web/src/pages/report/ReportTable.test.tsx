@@ -1,7 +1,7 @@
 import '../../test/setup.js';
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { type ReportRow } from '@adplane/shared';
+import { NO_DEMAND_ID, NO_DEMAND_NAME, type ReportRow } from '@adplane/shared';
 import { EMPTY_MARK } from '../../format/empty.js';
 import { rowLabel } from './ReportChart.js';
 import { ReportTable } from './ReportTable.js';
@@ -28,5 +28,20 @@ describe('report rows without a value of a dimension', () => {
     expect(marks).toHaveLength(2);
     for (const mark of marks) expect(mark.textContent).toBe(EMPTY_MARK);
     expect(table.textContent).toContain('Demo player #4');
+  });
+});
+
+describe('the requests offered to no demand in a report of demand', () => {
+  it('read as "No demand called", without an id', () => {
+    const rows = [
+      { tag: 7, tag_name: 'Fifty', reqs: 4 },
+      { tag: NO_DEMAND_ID, tag_name: NO_DEMAND_NAME, reqs: 2 },
+      { total: true, reqs: 6 },
+    ] as unknown as ReportRow[];
+    render(<ReportTable rows={rows} dimensions={['tag']} metrics={['reqs']} />);
+    const table = screen.getByTestId('report-table');
+    expect(table.textContent).toContain('Fifty #7');
+    expect(table.textContent).toContain(NO_DEMAND_NAME);
+    expect(table.textContent).not.toContain('#-1');
   });
 });

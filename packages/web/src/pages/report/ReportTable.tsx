@@ -47,7 +47,8 @@ export function ReportTable({
       render: (_: unknown, row: Row) => {
         const label = rowLabel(row, id);
         if (label === EMPTY_MARK) return <EmptyValue />;
-        return DIMENSION_BY_ID[id].type === 'entity' && row[id] ? (
+        // (the "No demand called" row of a report of demand has no id of its own to show)
+        return DIMENSION_BY_ID[id].type === 'entity' && Number(row[id]) > 0 ? (
           <span>
             {label} <Typography.Text type="secondary">#{String(row[id])}</Typography.Text>
           </span>
