@@ -12,6 +12,7 @@ export * from './reference/index.js';
 export * from './schemas/activity.js';
 export * from './schemas/bulk.js';
 export * from './schemas/pacing.js';
+export * from './delivery/deliveryState.js';
 export * from './schemas/usedBy.js';
 export * from './edge/paths.js';
 export * from './edge/decisionTrace.js';

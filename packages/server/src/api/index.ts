@@ -6,6 +6,7 @@ import { adminConfigRoutes } from './adminConfig.js';
 import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
 import { dashboardRoutes } from './dashboard.js';
+import { deliveryStateRoutes } from './deliveryStates.js';
 import { demandInfoRoutes } from './demandInfo.js';
 import { pacingRoutes } from './pacing.js';
 import { pbReportRoutes } from './pbReports.js';
@@ -42,6 +43,7 @@ const API_ROUTES = [
   savedReportRoutes,
   dashboardRoutes,
   rowStatsRoutes,
+  deliveryStateRoutes,
   tagTestRoutes,
   adsTxtRoutes,
 ];

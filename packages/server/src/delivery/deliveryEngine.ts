@@ -4,7 +4,7 @@ import { DeliveryCore, type DeliveryOptions } from './deliveryCore.js';
 import { Exchanger } from './exchange.js';
 import { type PacingState } from './pacing.js';
 import { type SharedCounters } from './sharedCounters.js';
-import { localPacingState, readCampaignSpend, readPacing } from './spendReads.js';
+import { localPacingState, readCampaignSpend, readPacing, readTagCounts } from './spendReads.js';
 import {
   type Admission as AdmissionAsk,
   type CampaignLimits,
@@ -15,6 +15,7 @@ import {
   type DeliveryStats,
   type QpsScope,
   type Refusal,
+  type TagCounts,
   type TagLimits,
 } from './types.js';
 
@@ -91,6 +92,10 @@ export class DeliveryEngine implements DeliveryCounters {
 
   readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]> {
     return readCampaignSpend(this.core, campaigns, now);
+  }
+
+  readTagCounts(tags: readonly TagLimits[], now: number): Promise<TagCounts[]> {
+    return readTagCounts(this.core, tags, now);
   }
 
   raiseCounts(floors: CountFloors, now: number): Promise<void> {

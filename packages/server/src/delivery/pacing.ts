@@ -86,6 +86,10 @@ export function paceWindow(day: Pick<TenantDay, 'start' | 'end'>, createdAtMinut
   return { start: paceStart(day.start, day.end, createdAtMinute), end: day.end };
 }
 
+/** Whether a budget (or a daily cap) is used up: the amount counted has reached the limit (the pacing state's `spent`, the console's `capped`). */
+export const budgetSpent = (limit: Limit, amount: number | null): boolean =>
+  limit !== 'unlimited' && amount !== null && amount >= limit;
+
 /** The even rate of a daily budget spread over a pace window `windowMs` long (a whole day when absent), per ms. */
 export const evenRate = (dailyBudget: number, windowMs = DAY_MS): number => dailyBudget / windowMs;
 

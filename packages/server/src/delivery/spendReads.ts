@@ -2,7 +2,7 @@ import { dayIndex } from './accountBook.js';
 import { type DeliveryCore } from './deliveryCore.js';
 import { DAY_MS, HOUR_MS, pacingState, type PacingState } from './pacing.js';
 import { type SpendRead } from './sharedCounters.js';
-import { type CampaignLimits, type CampaignSpend } from './types.js';
+import { type CampaignLimits, type CampaignSpend, type TagCounts, type TagLimits } from './types.js';
 
 /**
  * What the console reads of a process's delivery control: a campaign's pacing as this process sees
@@ -89,4 +89,15 @@ export async function readCampaignSpend(
       totalSpent: c.totalBudget === 'unlimited' ? null : reads[campaigns.length + i]!.spent + unsent.get(totals[i]!)!,
     };
   });
+}
+
+export async function readTagCounts(core: DeliveryCore, tags: readonly TagLimits[], now: number): Promise<TagCounts[]> {
+  const keys = tags.flatMap((t) => [core.accounts.tagKey(t, 'ti', now), core.accounts.tagKey(t, 'tr', now)]);
+  // what this process has not sent yet, taken before the read is queued (as readCampaignSpend does)
+  const unsent = keys.map((key) => core.accounts.get(key)?.used ?? 0);
+  const reads: SpendRead[] = await core.shared.readSpend(keys);
+  return tags.map((_, i) => ({
+    imps: reads[2 * i]!.spent + unsent[2 * i]!,
+    requests: reads[2 * i + 1]!.spent + unsent[2 * i + 1]!,
+  }));
 }

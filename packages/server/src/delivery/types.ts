@@ -86,6 +86,12 @@ export interface CampaignSpend {
   totalSpent: number | null;
 }
 
+/** A demand tag's counts today (the tenant's day) as the shared counters hold them; counted only for a tag with that daily cap. */
+export interface TagCounts {
+  imps: number;
+  requests: number;
+}
+
 export type QpsScope = 'supplier' | 'adexchange' | 'tag';
 
 export interface DeliveryHealth {
@@ -161,6 +167,8 @@ export interface DeliveryCounters {
   readPacing(campaigns: readonly CampaignLimits[], now: number): Promise<PacingState[]>;
   /** The campaigns' spend today (and per tenant-zone hour) and in total, read from the shared counters plus what this process has not sent yet. */
   readCampaignSpend(campaigns: readonly CampaignLimits[], now: number): Promise<CampaignSpend[]>;
+  /** The tags' impressions and calls today, read from the shared counters plus what this process has not sent yet. */
+  readTagCounts(tags: readonly TagLimits[], now: number): Promise<TagCounts[]>;
   health(): DeliveryHealth;
   stats(): DeliveryStats;
   /**

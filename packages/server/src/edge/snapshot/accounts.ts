@@ -132,8 +132,17 @@ export function ownersServe(
   tenantId: number | null,
   extra: { advertiserId?: number | null; subpublisherId?: number | null },
 ): boolean {
-  if (tenantId === null || !owners.tenants.has(tenantId)) return false;
-  if (extra.advertiserId && !owners.advertisers.has(extra.advertiserId)) return false;
-  if (extra.subpublisherId && !owners.subpublishers.has(extra.subpublisherId)) return false;
-  return true;
+  return ownerStopping(owners, tenantId, extra) === null;
+}
+
+/** Which of a row's owners stops it (the first that is not live: the tenant, then the advertiser, then the subpublisher), or null when they let it serve. */
+export function ownerStopping(
+  owners: Owners,
+  tenantId: number | null,
+  extra: { advertiserId?: number | null; subpublisherId?: number | null },
+): 'tenant' | 'advertiser' | 'subpublisher' | null {
+  if (tenantId === null || !owners.tenants.has(tenantId)) return 'tenant';
+  if (extra.advertiserId && !owners.advertisers.has(extra.advertiserId)) return 'advertiser';
+  if (extra.subpublisherId && !owners.subpublishers.has(extra.subpublisherId)) return 'subpublisher';
+  return null;
 }

@@ -4,7 +4,8 @@ import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
 import { Kept, sameElements } from './kept.js';
-import { type LeftAt, OPEN_FLIGHT_END, type SnapCampaign, type SnapCreative } from './types.js';
+import { creativeGap, record, rowReasons, zeroBudgetReasons } from './setAside.js';
+import { type LeftAt, OPEN_FLIGHT_END, type SetAsideReason, type SnapCampaign, type SnapCreative } from './types.js';
 
 const HOUR = 3_600_000;
 /** One shared empty list: most campaigns name no deal and no supplier, and a book holds 100,000 of them. */
@@ -105,6 +106,7 @@ const hourOf = (ms: number): number => (ms / HOUR) | 0;
  * days in the tenant's time zone: a campaign runs from 00:00 of its start day to 24:00 of its end day.
  * A campaign without a creative that can serve, or whose flight is over, is left out (it could
  * never fill); one that ends while the snapshot lives is refused by the request's flight check.
+ * Why each campaign left out was, and a compiled one's budget of 0, go into `setAside` (setAside.ts).
  */
 export function compileCampaigns(
   rows: readonly CampaignFacts[],
@@ -113,14 +115,18 @@ export function compileCampaigns(
   targetings: ReadonlyMap<number, CompiledTargeting>,
   now: number,
   kept = new Kept<CampaignFacts, SnapCampaign>(),
+  setAside?: CampaignsSetAside,
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
   const compiler = new CampaignCompiler(owners, creatives, targetings);
   for (const c of rows) {
-    if (!isLive(c)) continue;
-    const parts = compiler.parts(c);
-    if (!parts || !parts.creatives.length) continue;
-    if (parts.flightEndHour * HOUR <= now) continue; // over for good: requests need not look at it
+    const parts = isLive(c) ? compiler.parts(c) : null;
+    // over for good when its flight is: requests need not look at it
+    if (!parts || !parts.creatives.length || parts.flightEndHour * HOUR <= now) {
+      if (setAside) record(setAside.campaigns, c.id, compiler.reasons(c, now, setAside));
+      continue;
+    }
+    if (setAside) record(setAside.campaigns, c.id, zeroBudgetReasons(c));
     // an unchanged campaign keeps its object when what it was made from is the same: its flight in
     // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
@@ -194,6 +200,14 @@ function lastCreativeStoppedAt(c: CampaignFacts, updatedAt: RowStamps): number |
   return at;
 }
 
+/** Where compileCampaigns records why a campaign is set aside, with what it reads of the creatives' own record. */
+interface CampaignsSetAside {
+  campaigns: Map<number, SetAsideReason[]>;
+  /** The creatives' reasons (compileCreatives' record) and their names. */
+  creatives: ReadonlyMap<number, readonly SetAsideReason[]>;
+  creativeName: (id: number) => string | undefined;
+}
+
 /** What a campaign's compiled object is made of besides its row: its owners', its tenant's zone, its targeting and its creatives. */
 interface CampaignParts {
   timezone: number;
@@ -220,28 +234,52 @@ class CampaignCompiler {
     if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) return null;
     const tenant = owners.tenants.get(c.tenantId!)!;
     if (!tenant.showDsp) return null; // campaigns are DSP mode: a tenant without the DSP view does not buy
-    let tenantLists = this.ownLists.get(c.tenantId!);
-    if (!tenantLists) this.ownLists.set(c.tenantId!, (tenantLists = new Map()));
-    let own = tenantLists.get(c.creativeIds);
-    if (!own) {
-      // only the tenant's own creatives serve its campaigns
-      own = c.creativeIds
-        .map((id) => this.creatives.get(id))
-        .filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
-      tenantLists.set(c.creativeIds, own);
-    }
+    const own = this.ownCreatives(c);
     const timezone = tenant.timezone;
-    // a day starts on a whole hour (the zone is whole hours): the flight is kept in hours (types.ts)
     return {
       timezone,
       flightStartHour: hourOf(dayStart(c.startDate, timezone)),
-      flightEndHour: c.endDate ? hourOf(dayStart(c.endDate, timezone)) + 24 : OPEN_FLIGHT_END,
+      flightEndHour: flightEndHour(c, timezone),
       advertiserName: c.advertiserId ? (owners.advertisers.get(c.advertiserId) ?? '') : '',
       targeting: c.targetingId ? (this.targetings.get(c.targetingId) ?? null) : null,
       creatives: own,
     };
   }
+
+  /** The campaign's creatives that can serve: only the tenant's own (a tenant's campaigns naming the same ones share the list). */
+  private ownCreatives(c: CampaignFacts): readonly SnapCreative[] {
+    let tenantLists = this.ownLists.get(c.tenantId!);
+    if (!tenantLists) this.ownLists.set(c.tenantId!, (tenantLists = new Map()));
+    let own = tenantLists.get(c.creativeIds);
+    if (!own) {
+      own = c.creativeIds
+        .map((id) => this.creatives.get(id))
+        .filter((x): x is SnapCreative => !!x && x.tenantId === c.tenantId);
+      tenantLists.set(c.creativeIds, own);
+    }
+    return own;
+  }
+
+  /**
+   * Every reason a campaign is left out, by the rules `parts` and compileCampaigns apply: its switch,
+   * its accounts, its tenant's DSP view, its creatives (those waiting for approval or rejected, by
+   * name), its flight over at `now`, and a budget of 0.
+   */
+  reasons(c: CampaignFacts, now: number, aside: CampaignsSetAside): SetAsideReason[] {
+    const out = rowReasons(c, this.owners, c.tenantId, { advertiserId: c.advertiserId });
+    const tenant = c.tenantId === null ? undefined : this.owners.tenants.get(c.tenantId);
+    if (tenant && !tenant.showDsp) out.push({ code: 'no_dsp_view' });
+    if (!this.ownCreatives(c).length) out.push(...creativeGap(c.creativeIds, aside.creatives, aside.creativeName));
+    if (tenant && flightEndHour(c, tenant.timezone) * HOUR <= now)
+      out.push({ code: 'flight_ended', detail: `ended ${c.endDate}` });
+    out.push(...zeroBudgetReasons(c));
+    return out;
+  }
 }
+
+/** The hour its flight ends: a day starts on a whole hour (the zone is whole hours), so the flight is kept in hours (types.ts). */
+const flightEndHour = (c: CampaignFacts, timezone: number): number =>
+  c.endDate ? hourOf(dayStart(c.endDate, timezone)) + 24 : OPEN_FLIGHT_END;
 
 function snapCampaign(c: CampaignFacts, parts: CampaignParts): SnapCampaign {
   return {

@@ -2,12 +2,14 @@ import { type ChannelRow, isLive, subpublisherSellerId, tenantSellerId } from '@
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { channelIvtMode, type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
-import { type SnapChannel, type SnapTag } from './types.js';
+import { record, rowReasons } from './setAside.js';
+import { type SetAsideReason, type SnapChannel, type SnapTag } from './types.js';
 
 /**
  * Channels by uid. A channel that cannot serve (paused, archived, paused account) stays in the
  * snapshot with `serving: false`, so its requests get an empty VAST and a counted reason, not a 404.
- * Only tags of the channel's own tenant are called.
+ * Only tags of the channel's own tenant are called. Why a channel does not serve goes into `setAside`
+ * (setAside.ts).
  */
 export function compileChannels(
   rows: readonly ChannelRow[],
@@ -15,6 +17,7 @@ export function compileChannels(
   tags: { live: ReadonlyMap<number, SnapTag>; idle: ReadonlyMap<number, string> },
   targetings: ReadonlyMap<number, CompiledTargeting>,
   blocks?: CategoryBlocksCompiler,
+  setAside?: Map<number, SetAsideReason[]>,
 ): Map<number, SnapChannel> {
   const out = new Map<number, SnapChannel>();
   for (const c of rows) {
@@ -28,13 +31,16 @@ export function compileChannels(
     }
     const targeting = c.targetingId ? (targetings.get(c.targetingId) ?? null) : null;
     const categoryBlocks = blocks?.of(c.tenantId, targeting);
+    const serving = isLive(c) && ownersServe(owners, c.tenantId, { subpublisherId: c.subpublisherId });
+    if (!serving && setAside)
+      record(setAside, c.id, rowReasons(c, owners, c.tenantId, { subpublisherId: c.subpublisherId }));
     out.set(c.id, {
       id: c.id,
       uid: c.uid,
       tenantId: c.tenantId,
       subpublisherId: c.subpublisherId ?? 0,
       name: c.name,
-      serving: isLive(c) && ownersServe(owners, c.tenantId, { subpublisherId: c.subpublisherId }),
+      serving,
       integration: c.integration,
       environment: c.environment,
       format: c.format,

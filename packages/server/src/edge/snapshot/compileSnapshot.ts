@@ -34,6 +34,7 @@ import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
+import { newSetAside, recordUnreached } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
 import { type LeftBeforeStart, type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
@@ -101,9 +102,12 @@ export class SnapshotCompiler {
       getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
+    // why each row is set aside, recorded by the compile functions as they decide (setAside.ts)
+    const setAside = newSetAside();
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
-    const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives);
-    const snapTags = compileTags(tags, owners, compiledTargetings);
+    const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives, setAside.creatives);
+    const snapTags = compileTags(tags, owners, compiledTargetings, setAside.tags);
+    let creativeNames: Map<number, string> | undefined;
     const snapCampaigns = compileCampaigns(
       campaigns,
       owners,
@@ -111,12 +115,39 @@ export class SnapshotCompiler {
       compiledTargetings,
       now,
       this.kept.campaigns,
+      {
+        campaigns: setAside.campaigns,
+        creatives: setAside.creatives,
+        // built the first time a campaign without a creative asks
+        creativeName: (id) => (creativeNames ??= new Map(creatives.map((c) => [c.id, c.name]))).get(id),
+      },
     );
     // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
     const categoryBlocks = new CategoryBlocksCompiler(snapCreatives.values());
-    const snapChannels = compileChannels(channels, owners, snapTags, compiledTargetings, categoryBlocks);
+    const snapChannels = compileChannels(
+      channels,
+      owners,
+      snapTags,
+      compiledTargetings,
+      categoryBlocks,
+      setAside.channels,
+    );
 
     const campaignIndex = indexCampaigns(snapCampaigns.values());
+    const snapDeals = compileDeals(deals, owners, setAside.deals);
+    recordUnreached(
+      setAside,
+      {
+        channels: snapChannels,
+        tags: snapTags.live,
+        campaigns: snapCampaigns,
+        creatives: snapCreatives,
+        deals: snapDeals,
+        campaignIndex,
+        tenants: owners.tenants,
+      },
+      tags,
+    );
     // the first build knows nothing of what left before it: the store says what left in the last day
     let leftBeforeStart: LeftBeforeStart | undefined;
     if (!this.built) {
@@ -151,11 +182,12 @@ export class SnapshotCompiler {
       creatives: snapCreatives,
       suppliersByUid: compileSuppliers(sups, owners, compiledTargetings, categoryBlocks),
       adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
-      deals: compileDeals(deals, owners),
+      deals: snapDeals,
       campaignIndex,
       skipped,
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads
       leftBeforeStart,
+      setAside,
       postbid: compilePostbid(
         accounts
           .filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id))

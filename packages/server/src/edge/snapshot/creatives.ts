@@ -1,21 +1,29 @@
 import { type CreativeRow, creativeServes } from '@adplane/shared';
 import { type Owners, ownersServe } from './accounts.js';
 import { Kept } from './kept.js';
-import { type SnapCreative } from './types.js';
+import { creativeReasons, record } from './setAside.js';
+import { type SetAsideReason, type SnapCreative } from './types.js';
 
 /**
  * Approved, live creatives of live advertisers and tenants. `kept` (the snapshot compiler's, across
- * builds) keeps the object of a creative whose row did not change.
+ * builds) keeps the object of a creative whose row did not change. Why each other one was left out
+ * goes into `setAside` (setAside.ts).
  */
 export function compileCreatives(
   rows: readonly CreativeRow[],
   owners: Owners,
   kept = new Kept<CreativeRow, SnapCreative>(),
+  setAside?: Map<number, SetAsideReason[]>,
 ): Map<number, SnapCreative> {
   const out = new Map<number, SnapCreative>();
   for (const c of rows) {
-    if (!creativeServes(c, { tenant: { status: 1, archived: false } })) continue;
-    if (!ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })) continue;
+    if (
+      !creativeServes(c, { tenant: { status: 1, archived: false } }) ||
+      !ownersServe(owners, c.tenantId, { advertiserId: c.advertiserId })
+    ) {
+      if (setAside) record(setAside, c.id, creativeReasons(c, owners));
+      continue;
+    }
     out.set(
       c.id,
       kept.take(c, always, () => compileCreative(c)),

@@ -2,7 +2,8 @@ import { type AdExchangeRow, type DealRow, isLive, type SupplierRow } from '@adp
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { type Owners, ownersServe } from './accounts.js';
 import { type CategoryBlocksCompiler } from './categoryBlocks.js';
-import { type SnapAdExchange, type SnapDeal, type SnapSupplier } from './types.js';
+import { record, rowReasons } from './setAside.js';
+import { type SetAsideReason, type SnapAdExchange, type SnapDeal, type SnapSupplier } from './types.js';
 
 /**
  * DSP mode's trading partners: suppliers that send us bid requests (by uid, live or not, so a paused
@@ -62,11 +63,21 @@ export function compileAdExchanges(
   return out;
 }
 
-/** Deals by tenant, then by deal id. Dates are whole days in the tenant's time zone: [start 00:00, end+1 00:00). */
-export function compileDeals(rows: readonly DealRow[], owners: Owners): Map<number, Map<string, SnapDeal>> {
+/**
+ * Deals by tenant, then by deal id. Dates are whole days in the tenant's time zone: [start 00:00, end+1 00:00).
+ * Why each deal left out was goes into `setAside` (setAside.ts).
+ */
+export function compileDeals(
+  rows: readonly DealRow[],
+  owners: Owners,
+  setAside?: Map<number, SetAsideReason[]>,
+): Map<number, Map<string, SnapDeal>> {
   const out = new Map<number, Map<string, SnapDeal>>();
   for (const d of rows) {
-    if (!isLive(d) || !ownersServe(owners, d.tenantId, {})) continue;
+    if (!isLive(d) || !ownersServe(owners, d.tenantId, {})) {
+      if (setAside) record(setAside, d.id, rowReasons(d, owners, d.tenantId, {}));
+      continue;
+    }
     const tz = owners.tenants.get(d.tenantId!)!.timezone;
     const dayStart = (iso: string) => Date.parse(`${iso}T00:00:00Z`) - tz * 3_600_000;
     let byId = out.get(d.tenantId!);

@@ -1,4 +1,4 @@
-import { type Limit, type Price, type VastVersion } from '@adplane/shared';
+import { type Limit, type NotServingCode, type Price, type VastVersion } from '@adplane/shared';
 import { type PostbidSnapshot } from './postbidPlan.js';
 import { type CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
@@ -264,6 +264,34 @@ export interface Snapshot {
    * when each left. The holder adds them to what it keeps as departed and drops this field.
    */
   leftBeforeStart?: LeftBeforeStart;
+  /** What this build set aside and why (SetAside); absent in hand-built snapshots. */
+  setAside?: SetAside;
+}
+
+/**
+ * One reason an entity does not serve: a code of the shared contract (NOT_SERVING_REASONS in
+ * packages/shared/src/delivery/deliveryState.ts, which holds its sentence) and what it concerns when
+ * there is more to say (the names of the creatives pending approval, a flight's end date).
+ */
+export interface SetAsideReason {
+  code: NotServingCode;
+  detail?: string;
+}
+
+/**
+ * What a build set aside, by kind and row id, with every reason: rows it left out (paused, archived,
+ * under a stopped account, a campaign without a creative that can serve or whose flight is over) and
+ * rows it compiled that nothing can reach (a tag on no serving channel, a channel with no demand, a
+ * creative or deal no serving campaign uses). A row not listed was compiled and can be reached; the
+ * rules of the moment (a flight not started yet, budgets, caps, pacing) are delivery control's and the
+ * request's, read at the time asked (setAside.ts `deliveryStates`).
+ */
+export interface SetAside {
+  campaigns: ReadonlyMap<number, readonly SetAsideReason[]>;
+  creatives: ReadonlyMap<number, readonly SetAsideReason[]>;
+  tags: ReadonlyMap<number, readonly SetAsideReason[]>;
+  channels: ReadonlyMap<number, readonly SetAsideReason[]>;
+  deals: ReadonlyMap<number, readonly SetAsideReason[]>;
 }
 
 export interface Departed {
