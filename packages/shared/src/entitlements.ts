@@ -58,22 +58,18 @@ export function userEntitlementRefusal(
 }
 
 /**
- * Who may switch the console between the SSP and DSP views: admins, and demand users (the owner and
- * its team members alike) whose tenant has the DSP view. The flag that counts is the tenant's, not
- * the team member's own. Sub, adv and sdk users have no page that changes with the view, so they
- * stay in SSP and are shown no switch. The server refuses a switch with this sentence (PUT
- * /api/ui/mode); the console shows the switch to whom it returns null.
+ * Who may switch the console between the SSP and DSP views (the spec: an admin, or any user with the
+ * showDsp flag): admins, and demand users (the owner and its team members alike) whose tenant has the
+ * DSP view. The flag that counts is the tenant's, not the team member's own. Sub, adv and sdk users
+ * have no page that changes with the view, so they stay in SSP and are shown no switch. The server
+ * refuses a switch with this sentence (PUT /api/ui/mode, GET /api/dashboard?view=dsp) and sends the
+ * outcome with the user as its `showDsp` (server/src/auth/authUser.ts), the one flag the console reads.
  */
 export function modeSwitchRefusal(user: { type: UserType }, tenantShowsDsp: boolean): string | null {
   if (user.type === 'admin') return null;
   if (user.type !== 'demand') return `This account (${user.type}) works in the SSP view and cannot switch to DSP`;
   if (!tenantShowsDsp) return 'The DSP view is not enabled for this account, so there is nothing to switch to';
   return null;
-}
-
-/** The same rule for the signed-in user as the console holds it. */
-export function userMaySwitchMode(user: Pick<AuthUser, 'type' | 'tenantShowDsp'>): boolean {
-  return modeSwitchRefusal(user, user.tenantShowDsp) === null;
 }
 
 /** The body of PUT /api/ui/mode. */

@@ -8,8 +8,9 @@ import { getUiSettings, saveUiSettings } from '../store/uiSettings.js';
 /**
  * The Settings modal ('Open links in new Tabs'), kept per acting user; and the SSP/DSP switch, which
  * the console asks here before it stores the view (in local storage) and reloads. The
- * shared rule (entitlements.ts, modeSwitchRefusal) decides who may switch: the console only shows
- * the switch to those this route lets through.
+ * shared rule (entitlements.ts, modeSwitchRefusal) decides who may switch; the signed-in user the
+ * server sends carries its outcome as `showDsp` (auth/authUser.ts), by which the console shows the
+ * switch, so the two never disagree.
  */
 export async function uiSettingsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/ui/settings', { config: { guard: 'auth' } }, async (request) =>

@@ -1,5 +1,5 @@
 import { type Kysely } from 'kysely';
-import { type AuthUser, type TagMacro, vast2Macros, vastMacros } from '@adplane/shared';
+import { type AuthUser, modeSwitchRefusal, type TagMacro, vast2Macros, vastMacros } from '@adplane/shared';
 import { type Settings } from '../settings.js';
 import { type Database } from '../store/schema.js';
 import { findUserInTenant, type User } from '../store/users.js';
@@ -45,7 +45,8 @@ function buildAuthUser(
     managerId: user.managerId,
     timezone: user.timezone,
     tagParams: user.tagParams?.length ? user.tagParams : null,
-    showDsp: user.showDsp,
+    // who may switch views, by the rule PUT /api/ui/mode enforces (a team member's own row has no flag)
+    showDsp: modeSwitchRefusal(user, extra.tenantShowDsp) === null,
     tenantShowDsp: extra.tenantShowDsp,
     showPostbidPix: user.showPostbidPix,
     showPostbidWh: user.showPostbidWh,

@@ -106,9 +106,11 @@ forEachStore((t) => {
         (await as(apps.default!, cookie('default', who), { method: 'GET', url: '/api/auth/user' })).json();
       expect(await user('acme')).toMatchObject({ showDsp: false, tenantShowDsp: false });
       expect(await user('demand')).toMatchObject({ showDsp: true, tenantShowDsp: true });
-      // A team member has no DSP switch of its own, but works in a tenant that has the DSP view.
-      expect(await user('manager')).toMatchObject({ showDsp: false, tenantShowDsp: true });
-      expect(await user('admin')).toMatchObject({ tenantShowDsp: true });
+      // A team member has no flag of its own, but works in a tenant that has the DSP view: it may switch.
+      expect(await user('manager')).toMatchObject({ showDsp: true, tenantShowDsp: true });
+      expect(await user('admin')).toMatchObject({ showDsp: true, tenantShowDsp: true });
+      // an advertiser of a DSP tenant reads its assigned campaigns, but has no view to switch
+      expect(await user('adv')).toMatchObject({ showDsp: false, tenantShowDsp: true });
     });
   });
 

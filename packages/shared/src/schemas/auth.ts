@@ -35,7 +35,12 @@ export interface AuthUser {
   managerId: number | null;
   timezone: number;
   tagParams: string[] | null;
-  /** May switch the console to DSP mode: the user's own flag. */
+  /**
+   * May switch the console between the SSP and DSP views: the effective flag, decided by the rule the
+   * server enforces on PUT /api/ui/mode (entitlements.ts, modeSwitchRefusal): true for admins and for
+   * demand users, owner or team member, whose tenant has the DSP view; false for everyone else. Not the
+   * account's own stored flag (a team member has none of its own).
+   */
   showDsp: boolean;
   /**
    * Whether the user's tenant (its demand account) has the DSP view; always true for admins. What

@@ -1,16 +1,16 @@
-import { MODES, STORAGE_KEYS, type AuthUser, type Mode, type ModeChoice, userMaySwitchMode } from '@adplane/shared';
+import { MODES, STORAGE_KEYS, type AuthUser, type Mode, type ModeChoice } from '@adplane/shared';
 import { api } from '../api/client.js';
 import { readStorage, writeStorage } from './storage.js';
 import { browser } from '../browser.js';
 
 /**
- * SSP or DSP view. Who may switch is the shared rule the server applies to
- * PUT /api/ui/mode (entitlements.ts, modeSwitchRefusal): admins, and demand users, owner or team
- * member, of a tenant with the DSP view. The choice is kept in local storage and the page reloads
- * after switching. Everyone else is in SSP mode and is shown no switch.
+ * SSP or DSP view. Who may switch is the user's `showDsp` as the server sends it: the outcome of the
+ * rule it applies to PUT /api/ui/mode (entitlements.ts, modeSwitchRefusal: admins, and demand users,
+ * owner or team member, of a tenant with the DSP view). The choice is kept in local storage and the
+ * page reloads after switching. Everyone else is in SSP mode and is shown no switch.
  */
 export function canSwitchMode(user: AuthUser | null): boolean {
-  return !!user && userMaySwitchMode(user);
+  return !!user && user.showDsp;
 }
 
 export function readStoredMode(storage: Storage = localStorage): Mode {

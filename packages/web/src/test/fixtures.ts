@@ -1,7 +1,13 @@
-import { type AuthUser, type Edition, type Profile, type UserType } from '@adplane/shared';
+import { type AuthUser, type Edition, modeSwitchRefusal, type Profile, type UserType } from '@adplane/shared';
 
-/** A signed-in user of the given type with every flag off; override what a test needs. */
+/**
+ * A signed-in user of the given type with every flag off; override what a test needs. Built as the
+ * server builds it: `showDsp` in the overrides is the account's own flag, and the user's `showDsp` is
+ * the effective one (modeSwitchRefusal over its type and its tenant's DSP view).
+ */
 export function makeUser(type: UserType, overrides: Partial<AuthUser> = {}, edition: Edition = 'default'): AuthUser {
+  // The tenant's DSP view: the user's own flag unless a test sets it (admins: always).
+  const tenantShowDsp = overrides.tenantShowDsp ?? (type === 'admin' || (overrides.showDsp ?? false));
   return {
     id: 7,
     type,
@@ -9,7 +15,6 @@ export function makeUser(type: UserType, overrides: Partial<AuthUser> = {}, edit
     managerId: null,
     timezone: 0,
     tagParams: null,
-    showDsp: false,
     showPostbidPix: false,
     showPostbidWh: false,
     showCheckIVT: false,
@@ -21,8 +26,8 @@ export function makeUser(type: UserType, overrides: Partial<AuthUser> = {}, edit
     config: { host: 'ads.example.com', landing: '', database: edition },
     ...(type === 'admin' ? { uid: 'super' } : {}),
     ...overrides,
-    // The tenant's DSP view: the user's own flag unless a test sets it (admins: always).
-    tenantShowDsp: overrides.tenantShowDsp ?? (type === 'admin' || (overrides.showDsp ?? false)),
+    tenantShowDsp,
+    showDsp: modeSwitchRefusal({ type }, tenantShowDsp) === null,
   };
 }
 
