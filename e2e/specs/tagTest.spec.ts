@@ -190,4 +190,16 @@ test('an ad break: the channel is tested for a pod of ads, each slot listed with
   await expect(drawer.getByTestId('tag-test-vast')).toContainText('<Ad sequence="2"');
   await pod.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/tagtest-pod.png' });
+
+  // a break of 1 s holds no 6 s spot: nothing fills, and the outcome says what set the demand aside, its code beside
+  await drawer.getByTestId('tag-test-pod-seconds').fill('1');
+  await drawer.getByTestId('tag-test-run').click();
+  // (our campaigns' spots are too long: set aside by their creative; others of the tenant by targeting)
+  await expect(drawer.getByTestId('tag-test-outcome')).toHaveText(
+    /^Not filled: 1 demand source was asked and none bid above the floor; campaigns set aside by .*creative \(\d+\)/,
+    { timeout: 15_000 },
+  );
+  await expect(drawer.getByTestId('tag-test-outcome-code')).toHaveText('no_bid');
+  await drawer.getByTestId('tag-test-outcome').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/tagtest-nofill.png' });
 });
