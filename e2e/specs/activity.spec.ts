@@ -29,8 +29,10 @@ test('User Activity shows who changed which fields, before and after', async ({ 
   await expect(changes).toContainText('42');
 });
 
-test('User Activity is not open to a subpublisher', async ({ page }) => {
+test('User Activity is not open to a subpublisher, who is told why', async ({ page }) => {
   await signIn(page, 'sub', undefined, server.url);
   await page.goto(`${server.url}/log`);
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByTestId('closed-page-reason')).toHaveText(
+    'This page is for demand accounts and admins, and this account is a subpublisher',
+  );
 });

@@ -7,7 +7,7 @@ import { signIn } from '../support/session.js';
  * view (acme) cannot open DSP pages by URL, and on the default edition nobody opens /crelists,
  * /publists, /managers or /log: the console's route guards apply the server's rule (packages/shared
  * entitlements.ts), never ask the API for what it would refuse, and so never lose the session to a
- * 403; the API itself refuses the same.
+ * 403: the page says why in the server's words instead. The API itself refuses the same.
  */
 const defaultUrl = EDITION_SERVERS.default.url;
 
@@ -30,8 +30,8 @@ test('a tenant without the DSP view cannot open DSP pages by URL, and the API re
   const calls = watchApi(page);
   for (const path of ['/campaigns', '/creatives', '/adexchanges', '/suppliers', '/deals']) {
     await page.goto(path);
-    await expect(page, path).toHaveURL(/\/login$/);
-    await expect(page.getByTestId('login-signed-in')).toBeVisible();
+    await expect(page.getByTestId('closed-page-reason'), path).toHaveText(/need the DSP view, which is not enabled/);
+    await expect(page, path).toHaveURL(new RegExp(`${path}$`));
   }
   expect(calls.filter((p) => /^\/api\/demand\/(campaigns|creatives|adexchanges|sups|deals)\b/.test(p))).toEqual([]);
 
@@ -63,7 +63,7 @@ test('edition-only pages open in their edition only, in the console and the API'
   const calls = watchApi(page);
   for (const path of ['/crelists', '/publists', '/managers', '/log']) {
     await page.goto(path);
-    await expect(page, path).toHaveURL(/\/login$/);
+    await expect(page.getByTestId('closed-page-reason'), path).toHaveText(/not part of this edition \(default\)$/);
   }
   expect(calls.filter((p) => /^\/api\/(demand\/(crelists|publists|managers)|activity)\b/.test(p))).toEqual([]);
   for (const api of ['/api/demand/crelists/list', '/api/demand/publists', '/api/demand/managers', '/api/activity']) {
@@ -79,7 +79,7 @@ test('edition-only pages open in their edition only, in the console and the API'
   await page.goto(`${v2v}/crelists`);
   await expect(page.getByTestId('page-crelists')).toBeVisible();
   await page.goto(`${v2v}/managers`);
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('closed-page-reason')).toHaveText('Managers are not part of this edition (V2V)');
   const ctv = EDITION_SERVERS.CTVMediaV2V.url;
   await signIn(page, 'demand', undefined, ctv);
   await page.goto(`${ctv}/managers`);

@@ -110,10 +110,15 @@ test('an unknown route answers HTTP 404 and shows the not-found page with a way 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('a page the role may not open goes to /login', async ({ page }) => {
+test('a page the role may not open says why in place, with a way back, and keeps the session', async ({ page }) => {
   await signIn(page, 'sub');
   await page.goto('/demands');
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByTestId('closed-page-reason')).toHaveText(
+    'This page is for admins, and this account is a subpublisher',
+  );
+  await expect(page).toHaveURL(/\/demands$/);
+  await page.getByTestId('closed-page-home').click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
 });
 
 test('a signed-out visitor is sent to /login, and the session probe logs no 403 in the browser console', async ({

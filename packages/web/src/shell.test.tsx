@@ -229,11 +229,23 @@ describe('console shell', () => {
     expect(router.state.location.state).toEqual({ from: '/' });
   });
 
-  it('sends a user who fails a guard to /login', async () => {
+  it('shows a signed-in user who fails a guard why the page is closed, in place, with a way back', async () => {
     serve(signedIn(makeUser('demand', { name: 'Dee' })));
     const router = renderApp('/demands');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect((await screen.findByTestId('login-signed-in')).textContent).toContain('Dee');
+    expect((await screen.findByTestId('closed-page-reason')).textContent).toBe(
+      'This page is for admins, and this account is a demand account',
+    );
+    expect(router.state.location.pathname).toBe('/demands');
+    fireEvent.click(screen.getByTestId('closed-page-home'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it("shows the server's edition sentence on a page the edition does not have", async () => {
+    serve(signedIn(makeUser('admin')));
+    renderApp('/log');
+    expect((await screen.findByTestId('closed-page-reason')).textContent).toBe(
+      'User Activity is not part of this edition (default)',
+    );
   });
 
   it('shows the not-found page for an unknown route', async () => {
