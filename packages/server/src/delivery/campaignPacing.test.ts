@@ -45,6 +45,29 @@ describe('campaignPacing', () => {
     expect(p.hourly[12]).toBe(500_000);
   });
 
+  it('says why it is on pace in numbers: the share of the day budget spent against the share of the day gone', () => {
+    expect(campaignPacing(campaign(), spendOf(12.5, 1_000_000), at(12.5)).reason).toBe(
+      "52% of today's $24.00 spent, 52% of the day gone (within 5 points)",
+    );
+    // 12% of a $500 day spent at 11% of the day: on pace, and the reason says so with both numbers
+    const hourly = Array.from({ length: 24 }, (_, h) => (h < 3 ? 20_000_000 : 0));
+    for (const pacing of ['even', 'asap'] as const) {
+      const p = campaignPacing(
+        campaign({ dailyBudget: 500_000_000, pacing }),
+        { spentToday: 60_000_000, hourly, totalSpent: null },
+        at(2.64),
+      );
+      expect(p.state, pacing).toBe('on_pace');
+      expect(p.reason, pacing).toBe("12% of today's $500.00 spent, 11% of the day gone (within 5 points)");
+    }
+    expect(campaignPacing(campaign(), spendOf(12, 500_000), at(12.25)).reason).toBe(
+      "25% of today's $24.00 spent, 51% of the day gone (more than 5 points behind)",
+    );
+    expect(campaignPacing(campaign(), spendOf(6, 2_000_000), at(6.5)).reason).toBe(
+      "50% of today's $24.00 spent, 27% of the day gone (more than 5 points ahead)",
+    );
+  });
+
   it('is behind after slow hours and catches up at most at twice the even rate', () => {
     const p = campaignPacing(campaign(), spendOf(12, 500_000), at(12.25));
     expect(p.state).toBe('behind');

@@ -1,4 +1,4 @@
-import { type CampaignPacing, type Limit, type PacingStateId } from '@adplane/shared';
+import { type CampaignPacing, formatUsdMicros, type Limit, type PacingStateId } from '@adplane/shared';
 import { HOUR_MS, MINUTE_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
 import { type CampaignLimits, type CampaignSpend } from './types.js';
 
@@ -43,6 +43,19 @@ function offFlight(c: PacedCampaign, date: string): string | null {
   return null;
 }
 
+const wholePercent = (share: number) => `${Math.round(share * 100)}%`;
+
+/**
+ * Why a campaign with a daily budget is on pace, ahead or behind, in numbers: how far along the day's
+ * budget it is against how far along the day (its pace window: from its creation on the day it was
+ * created) it is. The rule (pacing.ts pacingState): within 5% of the budget, i.e. 5 points, is on pace,
+ * whatever the pacing mode; "On pace: 12% of today's $500.00 spent, 11% of the day gone (within 5 points)".
+ */
+function paceReason(state: PacingStateId, spentToday: number, dailyBudget: number, evenSoFar: number): string {
+  const facts = `${wholePercent(spentToday / dailyBudget)} of today's ${formatUsdMicros(dailyBudget)} spent, ${wholePercent(evenSoFar / dailyBudget)} of the day gone`;
+  return state === 'on_pace' ? `${facts} (within 5 points)` : `${facts} (more than 5 points ${state})`;
+}
+
 export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: number): CampaignPacing {
   const day = tenantDay(now, c.timezone);
   const hourly = Array.from({ length: 24 }, (_, h) => spend.hourly[h] ?? 0);
@@ -81,13 +94,11 @@ export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: numb
         `Created ${minutesOld < 1 ? 'just now' : `${minutesOld} min ago`}: no spend yet`,
       ];
     else [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
-  } else if (p.status === 'unlimited') {
+  } else if (budget === 'unlimited') {
     [state, reason] = ['on_pace', 'No daily budget: spends as traffic comes'];
   } else {
     state = p.status === 'ahead' || p.status === 'behind' ? p.status : 'on_pace';
-    const what = c.pacing === 'even' ? 'even pace' : 'a straight line to the budget';
-    reason =
-      state === 'on_pace' ? `Within 5% of the budget of ${what}` : `More than 5% of the budget ${state} of ${what}`;
+    reason = paceReason(state, spend.spentToday, budget, targetSoFar(budget, now, window));
   }
 
   return {
