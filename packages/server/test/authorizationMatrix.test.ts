@@ -91,6 +91,7 @@ function allowedRoles(method: string, url: string): Role[] {
     'DELETE /api/savedReport/:id': SIGNED_IN,
     'GET /api/savedFile/:id': SIGNED_IN,
     'GET /api/dashboard': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    'GET /api/clock': SIGNED_IN,
     // The numbers beside list rows: everyone with stats (the matrix sends no kind, so allowed is 400).
     'GET /api/rowStats': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
     'GET /api/finance': ['admin', 'ops'],

@@ -59,6 +59,14 @@ export function formatDateTime(date: Date | string | number, offsetHours = 0): s
   return `${formatDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
+/**
+ * `YYYY-MM-DD HH:00`: the hour the instant falls in, shifted by a whole-hour offset, as a report's and
+ * the dashboard's `hour` rows name it.
+ */
+export function formatHour(date: Date | string | number, offsetHours = 0): string {
+  return `${formatDateTime(date, offsetHours).slice(0, 13)}:00`;
+}
+
 /** A UTC date-time written without a zone, as saved reports carry it: `2026-11-23 14:05`. */
 const UTC_TEXT = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 

@@ -5,6 +5,7 @@ import { adsTxtRoutes } from './adsTxt.js';
 import { adminConfigRoutes } from './adminConfig.js';
 import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
+import { clockRoutes } from './clock.js';
 import { dashboardRoutes } from './dashboard.js';
 import { deliveryStateRoutes } from './deliveryStates.js';
 import { demandInfoRoutes } from './demandInfo.js';
@@ -42,6 +43,7 @@ const API_ROUTES = [
   pbReportRoutes,
   savedReportRoutes,
   dashboardRoutes,
+  clockRoutes,
   rowStatsRoutes,
   deliveryStateRoutes,
   tagTestRoutes,

@@ -78,6 +78,11 @@ export interface DashboardAnswer {
   totals: { today: ReportRow; yesterday: ReportRow; yesterdaySoFar: ReportRow; last7: ReportRow };
   /** Revenue and impressions by local hour, for today and yesterday. */
   hours: ReportRow[];
+  /**
+   * The local hour it is now on the server's clock (`YYYY-MM-DD HH:00`, as `hours` name them): still
+   * being counted, so its numbers are partial; the hours after it have not begun.
+   */
+  hourNow: string;
   /** Revenue and impressions by day over the last 7 days. */
   days: ReportRow[];
   /**

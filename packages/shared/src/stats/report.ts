@@ -83,6 +83,14 @@ export type ReportRequest = z.output<typeof ReportRequest>;
  */
 export type ReportRow = Record<string, string | number | boolean | null>;
 
+/**
+ * GET /api/clock: the server's time (ms since the epoch, from the clock every answer is counted on).
+ * The console asks it with a report by hour to know which hour is still being counted (the partial
+ * hour: `formatHour(now, report timezone)`), instead of trusting the browser's clock.
+ */
+export const ServerClock = z.object({ now: z.number().int().nonnegative() });
+export type ServerClock = z.infer<typeof ServerClock>;
+
 /** Saved reports and files: what the bell and the Saved Reports page show. */
 export type SavedReportKind = 'report' | 'file';
 

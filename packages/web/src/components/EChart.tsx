@@ -1,17 +1,19 @@
 import { type CSSProperties, useEffect, useRef } from 'react';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, AriaComponent, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export type EChartOption = Parameters<echarts.ECharts['setOption']>[0];
 
 /**
  * One ECharts chart (line and bar, tree-shaken). A small wrapper instead of echarts-for-react, whose
  * builds require tslib, which the workspace does not install: init once, replace the option on
- * change, follow the box's size, dispose on unmount.
+ * change, follow the box's size, dispose on unmount. Every chart describes itself in words for screen
+ * readers (ECharts' aria: the box's aria-label names each series and its values), which a canvas
+ * cannot.
  */
 export function EChart({ option, style, testId }: { option: EChartOption; style?: CSSProperties; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -31,7 +33,7 @@ export function EChart({ option, style, testId }: { option: EChartOption; style?
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    chart.current?.setOption({ aria: { enabled: true }, ...option }, { notMerge: true });
   }, [option]);
 
   return <div ref={box} style={{ width: '100%', height: 300, ...style }} data-testid={testId} />;

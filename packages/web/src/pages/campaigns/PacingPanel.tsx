@@ -17,9 +17,24 @@ import {
  * and the day's spend per hour against the even-pace line. Refreshed every 15 seconds.
  */
 export function PacingPanel({ campaignId }: { campaignId: number }) {
-  const p = useCampaignPacing(campaignId);
+  const { pacing: p, error } = useCampaignPacing(campaignId);
   const option = useMemo(() => (p ? pacingChartOption(p) : null), [p]);
-  if (!p) return <Skeleton active paragraph={{ rows: 3 }} />;
+  if (!p && error)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title="The live pacing could not be loaded"
+        description={`${error}. It is asked again every 15 seconds.`}
+        data-testid="pacing-error"
+      />
+    );
+  if (!p)
+    return (
+      <div data-testid="pacing-loading" aria-busy="true">
+        <Skeleton active paragraph={{ rows: 3 }} />
+      </div>
+    );
   const ratio = spentOfTarget(p);
   const daily = p.dailyBudget === 'unlimited' ? null : p.dailyBudget;
   return (

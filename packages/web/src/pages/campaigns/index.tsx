@@ -22,7 +22,15 @@ const PACING_LABELS = new Map(PACING_OPTIONS.map((o) => [o.value, o.label]));
 
 /** Live spend today against the target so far (the delivery counters), with its state and why in the tooltip. */
 function LivePacingCell({ row }: { row: ResourceRow }) {
-  const p = useCampaignPacing(row.id);
+  const { pacing: p, error } = useCampaignPacing(row.id);
+  if (!p && error)
+    return (
+      <Tooltip title={`The live pacing could not be loaded: ${error}`}>
+        <Typography.Text type="danger" data-testid={`metric-pacing-error-${row.id}`}>
+          Not loaded
+        </Typography.Text>
+      </Tooltip>
+    );
   if (!p) return <Typography.Text type="secondary">…</Typography.Text>;
   // Red is for a campaign that should deliver and does not; one that is paused, archived or outside
   // its flight is not expected to spend, so its dot stays grey.

@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { type CampaignPacing, PACING_MAX_IDS, type PacingAnswer } from '@adplane/shared';
 import { api } from '../../api/client.js';
+import { errorText } from '../../errors/messages.js';
 
 /**
  * Live pacing of campaigns (GET /api/demand/campaigns/pacing), shared by the list's cells and the
@@ -9,6 +10,8 @@ import { api } from '../../api/client.js';
  */
 const FRESH_MS = 30_000;
 const answers = new Map<number, { value: CampaignPacing; at: number }>();
+/** Why the last ask of a campaign without an answer yet failed (shown in the answer's place). */
+const failures = new Map<number, string>();
 const waiting = new Set<number>();
 const inFlight = new Set<number>();
 const listeners = new Set<() => void>();
@@ -33,9 +36,13 @@ async function send(): Promise<void> {
         silent: true,
         ignoreForbidden: true,
       });
-      for (const p of answer.campaigns) answers.set(p.campaignId, { value: p, at: Date.now() });
+      for (const p of answer.campaigns) {
+        answers.set(p.campaignId, { value: p, at: Date.now() });
+        failures.delete(p.campaignId);
+      }
     } catch (error) {
       console.error('Loading the live pacing failed', error);
+      for (const id of chunk) failures.set(id, errorText(error));
     } finally {
       chunk.forEach((id) => inFlight.delete(id));
     }
@@ -82,16 +89,22 @@ function watch(id: number): () => void {
   };
 }
 
-/** A campaign's live pacing (undefined until the first answer); re-renders when answers arrive. */
-export function useCampaignPacing(id: number): CampaignPacing | undefined {
+/**
+ * A campaign's live pacing (`pacing` undefined until the first answer) and, while there is none, why
+ * the last ask failed (`error`; asked again with the others every REFRESH_MS); re-renders when
+ * answers arrive.
+ */
+export function useCampaignPacing(id: number): { pacing: CampaignPacing | undefined; error: string | undefined } {
   useSyncExternalStore(subscribe, () => version);
   useEffect(() => watch(id), [id]);
-  return pacingOf(id);
+  const pacing = pacingOf(id);
+  return { pacing, error: pacing ? undefined : failures.get(id) };
 }
 
 /** Tests: forget every answer. */
 export function resetLivePacing(): void {
   answers.clear();
+  failures.clear();
   waiting.clear();
   inFlight.clear();
   notify();

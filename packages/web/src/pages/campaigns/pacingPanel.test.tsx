@@ -120,4 +120,19 @@ describe('PacingPanel', () => {
     expect(screen.getByTestId('pacing-chart')).toBeTruthy();
     expect(fetchMock.mock.calls.map(([u]) => String(u))).toEqual(['/api/demand/campaigns/pacing?ids=5']);
   });
+
+  it('shows a skeleton while the pacing loads, and the error in its place when the call fails', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse({ message: 'The delivery counters are not reachable' }, 503));
+    renderWithAuth(
+      <MemoryRouter>
+        <PacingPanel campaignId={6} />
+      </MemoryRouter>,
+      makeUser('demand', { showDsp: true }),
+    );
+    expect(screen.getByTestId('pacing-loading')).toBeTruthy();
+    const error = await screen.findByTestId('pacing-error');
+    expect(error.textContent).toContain('The live pacing could not be loaded');
+    expect(error.textContent).toContain('The delivery counters are not reachable');
+    expect(screen.queryByTestId('pacing-loading')).toBeNull();
+  });
 });

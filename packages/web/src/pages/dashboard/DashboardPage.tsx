@@ -8,6 +8,7 @@ import { buildNavigation, type NavItem } from '../../layout/navigation.js';
 import { userTypeLabel } from '../../layout/userType.js';
 import { canSwitchMode, modeLabel } from '../../prefs/mode.js';
 import { linkTarget, useUiTabs } from '../../prefs/uiTabs.js';
+import { DashboardStatsSkeleton } from './DashboardStatsSkeleton.js';
 import { SdkAppsCard } from './SdkAppsCard.js';
 import { SECTION_SUMMARIES, PAGE_SUMMARIES, greeting } from './summaries.js';
 
@@ -91,7 +92,7 @@ export default function DashboardPage() {
       </div>
 
       {user.type !== 'sdk' ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<DashboardStatsSkeleton />}>
           <DashboardStats />
         </Suspense>
       ) : (

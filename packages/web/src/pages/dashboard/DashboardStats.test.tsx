@@ -1,6 +1,6 @@
 import '../../test/setup.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { type DashboardAnswer } from '@adplane/shared';
 import { jsonResponse, makeUser } from '../../test/fixtures.js';
@@ -21,6 +21,7 @@ const BASE = {
   timezone: 0,
   totals: { today: zero, yesterday: zero, yesterdaySoFar: zero, last7: zero },
   hours: [],
+  hourNow: '2026-11-07 10:00',
   days: [],
 };
 // What the server answers in each view: that view's lists filled, the others empty.
@@ -93,5 +94,35 @@ describe('the dashboard top lists by view', () => {
     expect(screen.queryByTestId('dashboard-top-campaigns')).toBeNull();
     expect(screen.queryByTestId('dashboard-top-suppliers')).toBeNull();
     expect(calls).toEqual(['/api/dashboard?view=ssp']);
+  });
+});
+
+describe('the dashboard while its numbers load, and when they fail', () => {
+  it('shows a skeleton in their place until the answer arrives', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    fetchMock.mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderIn('ssp');
+    expect(screen.getByTestId('dashboard-stats-loading').getAttribute('aria-busy')).toBe('true');
+    expect(screen.queryByTestId('dashboard-stats')).toBeNull();
+    answer(jsonResponse(SSP_ANSWER));
+    expect(await screen.findByTestId('dashboard-stats')).toBeTruthy();
+    expect(screen.queryByTestId('dashboard-stats-loading')).toBeNull();
+  });
+
+  it('shows the error in their place, and the numbers after Try again', async () => {
+    let fail = true;
+    fetchMock.mockImplementation(async (input) => {
+      calls.push(String(input));
+      return fail ? jsonResponse({ message: 'The stats store is busy' }, 503) : jsonResponse(SSP_ANSWER);
+    });
+    renderIn('ssp');
+    const error = await screen.findByTestId('dashboard-stats-error');
+    expect(error.textContent).toContain('The numbers could not be loaded');
+    expect(error.textContent).toContain('The stats store is busy');
+    expect(screen.queryByTestId('dashboard-stats-loading')).toBeNull();
+    fail = false;
+    fireEvent.click(screen.getByTestId('dashboard-stats-retry'));
+    expect(await screen.findByTestId('dashboard-top-channels')).toBeTruthy();
+    expect(calls).toEqual(['/api/dashboard?view=ssp', '/api/dashboard?view=ssp']);
   });
 });

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Card, Col, Row, Skeleton, Statistic, Table, Typography } from 'antd';
+import { Alert, Button, Card, Col, Row, Statistic, Table, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { EChart } from '../../components/EChart.js';
+import { lineWithPartialHour, partialHourTooltip, SERIES_COLORS } from '../../components/partialHour.js';
 import {
   type DashboardAnswer,
   formatMetric,
@@ -15,8 +16,9 @@ import {
 import { Link } from 'react-router';
 import { statsApi } from '../../api/stats.js';
 import { useAuth, useUser } from '../../auth/authContext.js';
-import { notifyLoadError } from '../../errors/notify.js';
+import { errorText } from '../../errors/messages.js';
 import { EMPTY_MARK } from '../../format/empty.js';
+import { DashboardStatsSkeleton } from './DashboardStatsSkeleton.js';
 import { type TopList, topListsFor, topRowsOf } from './topLists.js';
 
 type StatCard = { id: MetricId; label: string };
@@ -116,45 +118,59 @@ export function DashboardStats() {
   const { mode } = useAuth();
   const topLists = useMemo(() => topListsFor(user.type, mode), [user.type, mode]);
   const [data, setData] = useState<DashboardAnswer | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
   // One call: the server answers the top lists of the view asked (the DSP view's campaigns and suppliers too).
+  // Until it answers the numbers are a skeleton; if it fails, the error stays in their place with a retry.
   useEffect(() => {
     let active = true;
+    setFailed(null);
     statsApi
       .dashboard(mode)
       .then((answer) => {
         if (active) setData(answer);
       })
-      .catch(notifyLoadError);
+      .catch((error: unknown) => {
+        if (active) setFailed(errorText(error));
+      });
     return () => {
       active = false;
     };
-  }, [mode]);
+  }, [mode, attempt]);
 
   const hourOption = useMemo(() => {
     if (!data) return null;
     const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
-    const series = (day: string) => {
-      const values: (number | null)[] = hours.map(
-        (h) => Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000,
+    // The hour the server is still counting (its clock, in the user's zone): today's line reaches it
+    // dashed, and the hours after it have not begun (gaps, not zeros).
+    const partial = data.hourNow.startsWith(`${data.today} `) ? Number(data.hourNow.slice(11, 13)) : -1;
+    const series = (day: string) =>
+      hours.map((h, i) =>
+        day === data.today && i > partial
+          ? null
+          : Number(data.hours.find((r) => r.hour === `${day} ${h}:00`)?.revenue ?? 0) / 1_000_000,
       );
-      // Today's hours still to come are gaps, not zeros.
-      if (day === data.today) for (let i = values.length - 1; i >= 0 && values[i] === 0; i--) values[i] = null;
-      return values;
-    };
+    const dollars = (v: number) => `$${v.toFixed(2)}`;
     return {
-      tooltip: { trigger: 'axis' as const, valueFormatter: (v: unknown) => `$${Number(v).toFixed(2)}` },
+      tooltip: { trigger: 'axis' as const, formatter: partialHourTooltip(dollars, partial) },
       legend: { top: 0 },
       grid: { left: 60, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category' as const, data: hours.map((h) => `${h}:00`) },
       yAxis: { type: 'value' as const, axisLabel: { formatter: formatUsdAxis } },
       series: [
-        { name: `Today (${data.today})`, type: 'line' as const, smooth: true, data: series(data.today) },
+        ...lineWithPartialHour(
+          { name: `Today (${data.today})`, type: 'line', smooth: true },
+          series(data.today),
+          partial,
+          SERIES_COLORS[0]!,
+        ),
         {
           name: `Yesterday (${data.yesterday})`,
           type: 'line' as const,
           smooth: true,
           data: series(data.yesterday),
-          lineStyle: { type: 'dashed' as const },
+          itemStyle: { color: SERIES_COLORS[1] },
+          lineStyle: { type: 'dotted' as const, color: SERIES_COLORS[1] },
         },
       ],
     };
@@ -176,7 +192,23 @@ export function DashboardStats() {
     };
   }, [data, ownMargin, revenueLabel]);
 
-  if (!data) return <Skeleton active className="dashboard-stats" />;
+  if (!data && failed)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        className="dashboard-stats"
+        title="The numbers could not be loaded"
+        description={failed}
+        action={
+          <Button size="small" onClick={() => setAttempt((n) => n + 1)} data-testid="dashboard-stats-retry">
+            Try again
+          </Button>
+        }
+        data-testid="dashboard-stats-error"
+      />
+    );
+  if (!data) return <DashboardStatsSkeleton />;
   return (
     <div className="dashboard-stats" data-testid="dashboard-stats">
       <Row gutter={[16, 16]} className="stat-cards">
@@ -225,7 +257,7 @@ export function DashboardStats() {
             title={`${revenueLabel} by hour (${formatTimezone(user.timezone ?? 0)})`}
             data-testid="dashboard-hours-chart"
           >
-            {hourOption && <EChart option={hourOption} style={{ height: 260 }} />}
+            {hourOption && <EChart option={hourOption} style={{ height: 260 }} testId="dashboard-hours-canvas" />}
           </Card>
         </Col>
         <Col xs={24} xl={12}>

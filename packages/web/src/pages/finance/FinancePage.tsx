@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, DatePicker, Table, Typography } from 'antd';
+import { Alert, Button, DatePicker, Table, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import {
@@ -12,16 +12,30 @@ import {
   formatUsdMicros,
 } from '@adplane/shared';
 import { statsApi } from '../../api/stats.js';
-import { notifyLoadError } from '../../errors/notify.js';
+import { errorText } from '../../errors/messages.js';
 import { listPagination } from '../../resources/pagination.js';
 
 /** Financial Report (`/finance`, admin): each tenant's system cost for a month from its prices. */
 export default function FinancePage() {
   const [month, setMonth] = useState(() => dayjs().format('YYYY-MM'));
   const [answer, setAnswer] = useState<FinanceAnswer | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  // The table spins until the month arrives; a failure is said in its place, not left spinning.
   useEffect(() => {
+    let active = true;
     setAnswer(null);
-    statsApi.finance(month).then(setAnswer).catch(notifyLoadError);
+    setFailed(null);
+    statsApi
+      .finance(month)
+      .then((a) => {
+        if (active) setAnswer(a);
+      })
+      .catch((error: unknown) => {
+        if (active) setFailed(errorText(error));
+      });
+    return () => {
+      active = false;
+    };
   }, [month]);
 
   const exportCsv = () => {
@@ -56,10 +70,20 @@ export default function FinancePage() {
         price per 1,000 post-bid impressions, over the month in each demand&apos;s own time zone (to today for the
         current month).
       </Typography.Paragraph>
+      {failed && (
+        <Alert
+          type="error"
+          showIcon
+          title={`The Financial Report of ${month} could not be loaded`}
+          description={failed}
+          style={{ marginBottom: 12 }}
+          data-testid="finance-error"
+        />
+      )}
       <Table<FinanceRow>
         rowKey="tenantId"
         size="small"
-        loading={answer === null}
+        loading={answer === null && failed === null}
         dataSource={answer?.rows ?? []}
         pagination={listPagination()}
         data-testid="finance-table"

@@ -127,7 +127,7 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
           <Table<ReportRow>
             size="small"
             rowKey={(r) => String(r.date)}
-            loading={rows === null}
+            loading={rows === null && error === null}
             dataSource={shown}
             pagination={false}
             columns={[{ key: 'date', title: 'Date', dataIndex: 'date' }, ...metricColumns]}
@@ -144,7 +144,7 @@ export function ObservedPage({ kind }: { kind: ObservedKind }) {
           />
           <Table<ReportRow>
             size="small"
-            loading={rows === null}
+            loading={rows === null && error === null}
             dataSource={shown}
             rowKey={(r) => String(r[kind.dimension])}
             rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}

@@ -2,12 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, App, Button, Card, Empty, Input, Modal, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FileTextOutlined, PlayCircleOutlined, SaveOutlined } from '@ant-design/icons';
-import { type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
+import { formatHour, type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { announceSavedReports, fileWaitText } from '../../layout/savedReportsFeed.js';
 import { reportsApi } from '../../api/reports.js';
+import { statsApi } from '../../api/stats.js';
 import { errorText } from '../../errors/messages.js';
-import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
+import { notifySaveError } from '../../errors/notify.js';
 import { ReportChart } from './ReportChart.js';
 import { ReportFormCard } from './ReportFormCard.js';
 import { ReportTable } from './ReportTable.js';
@@ -52,6 +53,7 @@ export default function ReportPage() {
   const [saved, setSaved] = useState<SavedReport | null>(null);
   const [rows, setRows] = useState<ReportRow[] | null>(null);
   const [ran, setRan] = useState<ReportForm | null>(null);
+  const [partialHour, setPartialHour] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saveOpen, setSaveOpen] = useState<'save' | 'file' | null>(null);
@@ -63,10 +65,16 @@ export default function ReportPage() {
     setRunning(true);
     setError(null);
     try {
-      const answer = await reportsApi.run(toRequest(what));
+      // A report by hour also asks the server which hour it is still counting (its clock, not the
+      // browser's): the chart marks that hour partial. Without the answer nothing is marked.
+      const [answer, clock] = await Promise.all([
+        reportsApi.run(toRequest(what)),
+        what.dimensions.includes('hour') ? statsApi.clock().catch(() => null) : null,
+      ]);
       if (ticket !== latest.current) return;
       setRows(answer);
       setRan(what);
+      setPartialHour(clock ? formatHour(clock.now, what.timezone) : null);
     } catch (e) {
       if (ticket === latest.current) setError(errorText(e));
     } finally {
@@ -92,7 +100,7 @@ export default function ReportPage() {
           if (search.get('saved') === '1') void run(next);
         }
       })
-      .catch(notifyLoadError);
+      .catch((e: unknown) => setError(`The saved report could not be opened: ${errorText(e)}`));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [savedId, market]);
 
@@ -193,7 +201,13 @@ export default function ReportPage() {
       <Spin spinning={running}>
         {rows && ran ? (
           <div className="report-results">
-            <ReportChart rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
+            <ReportChart
+              rows={rows}
+              dimensions={ran.dimensions}
+              metrics={ran.metrics}
+              timezone={ran.timezone}
+              partialHour={partialHour}
+            />
             <ReportTable rows={rows} dimensions={ran.dimensions} metrics={ran.metrics} timezone={ran.timezone} />
             <DataCredits />
           </div>
