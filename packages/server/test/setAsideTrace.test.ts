@@ -9,7 +9,9 @@ import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
  * a trace: "Test this tag" (POST /api/edge/test) and `debug=1` on the channel's VAST URL. A viewer in
  * the US on a desktop: a campaign for Germany and one for smart TVs are set aside by the targeting
  * indexes, a campaign whose flight starts in three days is refused when checked, and a demand tag for
- * Germany is filtered by its targeting; each says the rule's values and the viewer's.
+ * Germany is filtered by its targeting; each says the rule's values and the viewer's. A campaign whose
+ * only creative waits for approval is not in the ad server at all, and says so; a paused tag the
+ * channel lists is named.
  */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const DESKTOP_UA =
@@ -70,6 +72,32 @@ forEachStore((t) => {
     // the best bid of the tenant: checked first, refused by its flight
     await campaign('Aside starts later', { startDate: day(3), bidCpm: 95_000_000 });
     await campaign('Aside serves', { bidCpm: 90_000_000 });
+    // not in the ad server at all: its only creative waits for approval
+    const pending = await create('pendingSpot', 'creatives', {
+      name: 'Aside pending spot',
+      format: 'video',
+      videoSource: 'media',
+      approval: 'pending',
+      clickUrl: 'https://brand.example.com/pending',
+      mediaFiles: [
+        {
+          url: 'https://cdn.example.com/pending.mp4',
+          mime: 'video/mp4',
+          duration: 15,
+          width: 640,
+          height: 360,
+          bitrate: 800,
+        },
+      ],
+    });
+    await campaign('Aside pending', { creativeIds: [pending] });
+    // a paused tag the channel lists: traced by its name, not called
+    const paused = await create('pausedTag', 'tags', {
+      name: 'Aside paused demand',
+      vastUrl: `${demand.url}/inline?price=8`,
+      price: { type: 'cpm', cpm: 8_000_000 },
+      status: 0,
+    });
     const tag = await create('tag', 'tags', {
       name: 'Aside German demand',
       vastUrl: `${demand.url}/inline?price=8`,
@@ -79,7 +107,10 @@ forEachStore((t) => {
     const channel = await create('channel', 'channels', {
       name: 'Set aside channel',
       demandMode: 'auction',
-      demand: [{ tagId: tag, priority: 1 }],
+      demand: [
+        { tagId: tag, priority: 1 },
+        { tagId: paused, priority: 1 },
+      ],
     });
     uid = (await as(app, cookie, { method: 'GET', url: `/api/demand/channels/${channel}` })).json().uid;
   });
@@ -122,6 +153,22 @@ forEachStore((t) => {
       reason: 'targeting.country',
       miss: { rule: 'country', include: true, values: ['DE'], more: 0, viewer: 'US' },
     });
+    // the paused tag the channel lists, by its name
+    expect(trace.sources.find((s) => s.id === ids.pausedTag)).toMatchObject({
+      source: 'vast_tag',
+      name: 'Aside paused demand',
+      fate: 'filtered',
+      reason: 'tag_paused',
+      idle: true,
+    });
+    // not in the ad server: the snapshot compile's reasons, in the delivery state's codes and sentences
+    expect(trace.notInAdServer!.campaigns.find((c) => c.id === ids['Aside pending'])).toEqual({
+      id: ids['Aside pending'],
+      name: 'Aside pending',
+      reasons: [{ code: 'creative_pending', message: 'Creative pending approval: Aside pending spot' }],
+    });
+    expect(trace.notInAdServer!.more).toBe(0);
+    expect(trace.notInAdServer!.campaigns.some((c) => c.id === ids['Aside serves'])).toBe(false);
   }
 
   it('"Test this tag" names each campaign and demand tag set aside, and why', async () => {

@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { RESOURCES, TAG_TEST_PATH, TagTestRequest } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
+import { withStoreNames } from '../edge/debug/traceNames.js';
 import { runTestDecision, SubjectNotLoaded } from '../edge/doors/tagTest/testDecision.js';
 import { forbidden, HttpError, parseInput } from '../http/errors.js';
 import { getOne } from '../resources/entityService.js';
@@ -30,7 +31,7 @@ export async function tagTestRoutes(app: FastifyInstance): Promise<void> {
       );
     const idleReason = row.archived ? 'archived' : row.status !== 1 ? 'paused' : 'account_paused';
     try {
-      return await runTestDecision(
+      const answer = await runTestDecision(
         app.edge,
         () => readConfigVersion(app.store.db),
         { kind, id: Number(row.id), name: String(row.name), idleReason },
@@ -38,6 +39,9 @@ export async function tagTestRoutes(app: FastifyInstance): Promise<void> {
         body.context,
         { remoteAddress: request.ip, userAgent: request.headers['user-agent'] ?? '' },
       );
+      // the account's campaigns the ad server left out, and the idle tags' names (a tag alone competes with no campaign)
+      await withStoreNames(answer.trace, app.store, app.edge.snapshots.current, tenantId, kind === 'channel');
+      return answer;
     } catch (error) {
       if (error instanceof SubjectNotLoaded)
         throw new HttpError(503, `${error.message}; try again in a second`, undefined, { 'retry-after': '1' });

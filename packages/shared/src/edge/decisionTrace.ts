@@ -1,3 +1,5 @@
+import { type DeliveryReason } from '../delivery/deliveryState.js';
+
 /**
  * The decision trace (one definition for the edge that builds it and the console that shows it): every
  * demand source the request considered and its fate, with timings. It is built for every request (the
@@ -88,8 +90,19 @@ export interface IndexedOutCampaign {
   misses: TargetingMiss[];
 }
 
-/** How many of the campaigns the indexes set aside a trace names (by name, A to Z). */
+/** How many of the campaigns the indexes set aside a trace names (by name, A to Z); so many of those not in the ad server too. */
 export const INDEXED_OUT_NAMED = 200;
+
+/**
+ * A campaign of the channel's account that the ad server left out of its snapshot (it could never
+ * fill), with every reason in the delivery state's codes and sentences (packages/shared/src/delivery/
+ * deliveryState.ts: `creative_pending`, "Creative pending approval: Spring spot").
+ */
+export interface NotInAdServer {
+  id: number;
+  name: string;
+  reasons: DeliveryReason[];
+}
 
 /**
  * The pre-bid invalid-traffic verdict of a checked request (docs/traffic-quality.md): how the channel
@@ -172,6 +185,11 @@ export interface DecisionTrace {
    * refused it; `indexedOut` minus their number were set aside besides. Absent on an untraced request.
    */
   indexedOutCampaigns?: IndexedOutCampaign[];
+  /**
+   * "Test this tag" of a channel and `debug=1`: the account's campaigns the ad server left out of its
+   * snapshot (archived ones aside), the first INDEXED_OUT_NAMED by name, and how many more there are.
+   */
+  notInAdServer?: { campaigns: NotInAdServer[]; more: number };
   sources: SourceFate[];
   winner: SourceFate | null;
   totalMs: number;

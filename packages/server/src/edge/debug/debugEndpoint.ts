@@ -3,6 +3,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { corsHeaders } from '../doors/cors.js';
 import { decideVast, type VastRequestDeps } from '../doors/vastRequest.js';
 import { debugCaller, traceCors } from './debugAccess.js';
+import { withStoreNames } from './traceNames.js';
 
 /**
  * `/vast/<uid>?debug=1`: the VAST and the decision trace as JSON, for a signed-in user of the
@@ -36,6 +37,8 @@ export async function debugAnswer(
   }
   reply.headers({ 'cache-control': 'no-store', ...cors });
   const trace: DecisionTrace | null = outcome?.trace ?? null;
+  // the account's campaigns the ad server left out, and the idle tags' names (traceNames.ts)
+  if (trace && channel) await withStoreNames(trace, app.store, deps.snapshot(), channel.tenantId, true);
   return reply
     .code(200)
     .type('application/json; charset=utf-8')

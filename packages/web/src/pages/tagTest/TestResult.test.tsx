@@ -159,3 +159,33 @@ describe('TestResult: campaigns set aside by targeting', () => {
     expect(screen.getByTestId('tag-test-outcome-code').textContent).toBe('filled');
   });
 });
+
+describe('TestResult: campaigns not in the ad server', () => {
+  it('lists each with its reasons in words and codes', () => {
+    render(
+      <TestResult
+        answer={answer({
+          notInAdServer: {
+            campaigns: [
+              {
+                id: 21,
+                name: 'Winter Promo',
+                reasons: [
+                  { code: 'creative_pending', message: 'Creative pending approval: Snow spot' },
+                  { code: 'budget_zero_daily', message: 'Daily budget is $0: it never spends' },
+                ],
+              },
+            ],
+            more: 0,
+          },
+        })}
+      />,
+    );
+    expect(rowsOf('tag-test-not-served')).toEqual([
+      {
+        Campaign: 'Campaign #21Winter Promo',
+        Why: 'Creative pending approval: Snow spotcreative_pendingDaily budget is $0: it never spendsbudget_zero_daily',
+      },
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   type Fate,
   formatUsdMicros,
   type IndexedOutCampaign,
+  type NotInAdServer,
   OPERATING_SYSTEM_BY_ID,
   type PodSlotTrace,
   SMART_TV_FAMILY_BY_ID,
@@ -180,6 +181,57 @@ function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
   );
 }
 
+/** The account's campaigns the ad server left out of its snapshot, each with every reason (the delivery state's sentence and code). */
+function NotInAdServerList({ list }: { list: NonNullable<TagTestAnswer['trace']['notInAdServer']> }) {
+  return (
+    <>
+      <Typography.Title level={5}>Campaigns not in the ad server</Typography.Title>
+      <Table<NotInAdServer>
+        size="small"
+        data-testid="tag-test-not-served"
+        rowKey="id"
+        dataSource={list.campaigns}
+        pagination={false}
+        scroll={{ y: 240 }}
+        columns={[
+          {
+            key: 'campaign',
+            title: 'Campaign',
+            width: '38%',
+            render: (_, c) => (
+              <div className="tag-test-source">
+                <Typography.Text type="secondary" className="tag-test-kind">
+                  Campaign #{c.id}
+                </Typography.Text>
+                <span>{c.name}</span>
+              </div>
+            ),
+          },
+          {
+            key: 'why',
+            title: 'Why',
+            render: (_, c) => (
+              <div className="tag-test-misses">
+                {c.reasons.map((r) => (
+                  <div key={r.code} className="tag-test-source">
+                    <span>{r.message}</span>
+                    <Code text={r.code} />
+                  </div>
+                ))}
+              </div>
+            ),
+          },
+        ]}
+      />
+      <Typography.Paragraph type="secondary" className="tag-test-note">
+        The ad server leaves these out of what it serves: they could not fill any request until what is said is fixed
+        (archived campaigns are not listed)
+        {list.more > 0 ? `; ${list.more.toLocaleString('en-US')} more are not listed` : ''}.
+      </Typography.Paragraph>
+    </>
+  );
+}
+
 /** The decision of a "Test this tag" run: the outcome in a sentence, the context, every source's fate, and the ad playing. */
 export function TestResult({ answer }: { answer: TagTestAnswer }) {
   const { trace } = answer;
@@ -295,6 +347,7 @@ export function TestResult({ answer }: { answer: TagTestAnswer }) {
         ]}
       />
       {trace.indexedOut > 0 && <SetAside trace={trace} />}
+      {!!trace.notInAdServer?.campaigns.length && <NotInAdServerList list={trace.notInAdServer} />}
 
       <Typography.Title level={5}>The ad in a player</Typography.Title>
       {filled ? (

@@ -350,5 +350,23 @@ describe('what was set aside, in words', () => {
       'Not filled: no demand source was eligible for this request (see why each was filtered).',
     );
     expect(setAsideSummary(trace({}))).toBe('');
+    expect(
+      resultSentence(
+        trace({
+          result: 'no_demand',
+          winner: null,
+          indexedOut: 1,
+          sources: [],
+          notInAdServer: {
+            campaigns: [
+              { id: 9, name: 'Pending', reasons: [{ code: 'creative_pending', message: 'Creative pending approval' }] },
+            ],
+            more: 1,
+          },
+        }),
+      ),
+    ).toBe(
+      'Not filled: no campaign or demand tag was eligible: campaigns set aside by targeting (1); 2 campaigns are not in the ad server.',
+    );
   });
 });

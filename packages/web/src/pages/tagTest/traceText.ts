@@ -257,9 +257,9 @@ function groupCounts(reasons: readonly string[], extraTargeting = 0): string {
 
 /**
  * What was set aside before the auction, in a clause: "campaigns set aside by targeting (3) or
- * pacing (1); demand tags by caps (1)"; '' when nothing was.
+ * pacing (1); demand tags by caps (1); 2 campaigns are not in the ad server"; '' when nothing was.
  */
-export function setAsideSummary(trace: Pick<DecisionTrace, 'sources' | 'indexedOut'>): string {
+export function setAsideSummary(trace: Pick<DecisionTrace, 'sources' | 'indexedOut' | 'notInAdServer'>): string {
   const filtered = trace.sources.filter((s) => s.fate === 'filtered');
   const campaigns = groupCounts(
     filtered.filter((s) => s.source === 'campaign').map((s) => s.reason ?? ''),
@@ -268,7 +268,12 @@ export function setAsideSummary(trace: Pick<DecisionTrace, 'sources' | 'indexedO
   const others = filtered.filter((s) => s.source !== 'campaign');
   const tags = groupCounts(others.map((s) => s.reason ?? ''));
   const tagWord = others.every((s) => s.source === 'ad_exchange') ? 'ad exchanges' : 'demand tags';
-  return [campaigns && `campaigns set aside by ${campaigns}`, tags && `${tagWord} by ${tags}`]
+  const absent = trace.notInAdServer ? trace.notInAdServer.campaigns.length + trace.notInAdServer.more : 0;
+  return [
+    campaigns && `campaigns set aside by ${campaigns}`,
+    tags && `${tagWord} by ${tags}`,
+    absent && `${absent.toLocaleString('en-US')} campaign${absent === 1 ? ' is' : 's are'} not in the ad server`,
+  ]
     .filter(Boolean)
     .join('; ');
 }
