@@ -7,6 +7,7 @@ import { JumpLinks } from './JumpLinks.js';
 import { inSentence } from './labels.js';
 import { ReadOnlyView, readOnlyFormProps } from './ReadOnlyView.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
+import { DeliveryStatePanel } from './deliveryState.js';
 import { RowStamps } from './RowStamps.js';
 import { showsUsedBy, UsedBy } from './UsedBy.js';
 
@@ -153,6 +154,7 @@ export function ResourceDrawer(props: {
         <div className="form-with-jumps" ref={formRef}>
           <JumpLinks formRef={formRef} />
           <ReadOnlyView readOnly={readOnly} reason={readOnlyReason}>
+            {row && <DeliveryStatePanel kind={def.kind} id={row.id} stamp={row.updatedAt} />}
             <Form
               form={form}
               layout="vertical"

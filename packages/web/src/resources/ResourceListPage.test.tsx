@@ -48,6 +48,16 @@ beforeEach(() => {
         },
       });
     }
+    if (url.startsWith('/api/deliveryStates?'))
+      return jsonResponse({
+        kind: 'channels',
+        at: 0,
+        states: ROWS.map((r) => ({
+          id: r.id,
+          serving: r.id !== 2,
+          reasons: r.id === 2 ? [{ code: 'no_demand', message: 'No demand' }] : [],
+        })),
+      });
     if (url === '/api/demand/channels/bulk') return jsonResponse({ action: 'pause', changed: [3, 1], unchanged: [] });
     return jsonResponse([]);
   });
@@ -81,6 +91,9 @@ describe('list page numbers, columns and bulk actions', () => {
     const stats = calls.findIndex((c) => c.startsWith('GET /api/rowStats?'));
     expect(list).toBeLessThan(stats);
     expect(calls[stats]).toBe('GET /api/rowStats?kind=channels&period=today&ids=3%2C2%2C1');
+    // the Status column: Active only for the rows the ad server serves
+    await waitFor(() => expect(screen.getByTestId('row-status-2').textContent).toBe('Not serving'));
+    expect(screen.getByTestId('row-status-3').textContent).toBe('Active');
     // A row without numbers shows zero, greyed.
     expect(screen.getByTestId('metric-reqs-2').textContent).toBe('0');
     fireEvent.click(screen.getAllByText('Revenue')[0]);

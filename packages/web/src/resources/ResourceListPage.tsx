@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Input, Segmented, Space, Table, Tooltip, Typography } from 'antd';
 import { type ColumnsType, type ColumnType, type TablePaginationConfig } from 'antd/es/table';
 import { type SorterResult, type TableCurrentDataSource } from 'antd/es/table/interface';
 import { type ComponentType, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -22,7 +22,7 @@ import { BulkBar } from './BulkBar.js';
 import { ColumnChooser } from './ColumnChooser.js';
 import { actionsWidth, COLUMN_WIDTHS, minTableWidth } from './columnWidths.js';
 import { type DrawerState, ResourceDrawer, type ResourceFormProps } from './ResourceDrawer.js';
-import { StatusTag } from './fields.js';
+import { DeliveryStatusTag, useDeliveryStates, useSavedNotice } from './deliveryState.js';
 import { inSentence } from './labels.js';
 import {
   isMetricKey,
@@ -125,7 +125,6 @@ export function ResourceListPage(props: ResourcePageProps) {
   const { def } = props;
   const user = useUser();
   const clock = useClock();
-  const { message } = App.useApp();
   const api = useMemo(() => resourceApi(def), [def]);
   const [sp, setSp] = useSearchParams();
   const params = readParams(sp);
@@ -158,6 +157,9 @@ export function ResourceListPage(props: ResourcePageProps) {
       });
   }, [api, key]);
   useEffect(load, [load]);
+  // whether each row on screen serves (campaigns, creatives, tags, channels, deals), asked after the rows
+  const deliveryStates = useDeliveryStates(def.kind, data.items);
+  const savedNotice = useSavedNotice(def, load);
   // A selection belongs to the rows on screen: another page, search or filter starts afresh.
   useEffect(() => setSelected([]), [key]);
   // `?open=<id>` (a "Used by" link from another drawer) opens that row's drawer, once.
@@ -246,7 +248,7 @@ export function ResourceListPage(props: ResourcePageProps) {
       width: COLUMN_WIDTHS.status,
       sorter: true,
       sortOrder: serverOrder('status'),
-      render: (s: number, row) => <StatusTag status={s} archived={row.archived} />,
+      render: (_: number, row) => <DeliveryStatusTag row={row} state={deliveryStates?.get(row.id)} />,
     },
     {
       title: 'Updated',
@@ -429,12 +431,13 @@ export function ResourceListPage(props: ResourcePageProps) {
         toForm={props.toForm}
         width={props.drawerWidth}
         onClose={() => setDrawer({ open: false, id: null })}
-        onSaved={() => {
-          message.success('Saved');
+        onSaved={(row) => {
+          savedNotice.notify(row);
           setDrawer({ open: false, id: null });
           load();
         }}
       />
+      {savedNotice.element}
     </Card>
   );
 }
