@@ -1,5 +1,5 @@
 import { type CampaignPacing, formatUsdMicros, type Limit, type PacingStateId } from '@adplane/shared';
-import { HOUR_MS, MINUTE_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
+import { budgetSpent, HOUR_MS, MINUTE_MS, pacingState, paceWindow, targetSoFar, tenantDay } from './pacing.js';
 import { type CampaignLimits, type CampaignSpend } from './types.js';
 
 /**
@@ -32,7 +32,7 @@ export const limitsOf = (c: PacedCampaign): CampaignLimits => ({
   createdAtMinute: c.createdAtMinute,
 });
 
-const spent = (limit: Limit, amount: number | null) => limit !== 'unlimited' && amount !== null && amount >= limit;
+const spent = budgetSpent;
 
 /** Why it does not serve at all now, or null: paused, archived or outside its flight days (tenant's zone). */
 function offFlight(c: PacedCampaign, date: string): string | null {
