@@ -114,6 +114,13 @@ test('a campaign and a demand tag made in the console fill a channel; the test p
   await expect(drawer.getByTestId('tag-test-outcome-code')).toHaveText('filled');
   await eu.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/tagtest-set-aside.png' });
+  // and the demo's paused campaign is not in the ad server at all: said in the delivery state's words and code
+  const absent = drawer
+    .getByTestId('tag-test-not-served')
+    .getByRole('row', { name: /Crescent Auto - Spring Sales Event display/ });
+  await expect(absent).toContainText(/Paused\s*paused/);
+  await absent.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/tagtest-not-served.png' });
   await drawer.getByTestId('tag-test-outcome').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/tagtest-outcome.png' });
   await expectPlaysWithEvents(drawer);
