@@ -2,6 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionTrace, type DeliveryState, type DeliveryStatesAnswer } from '@adplane/shared';
 import { edgeRequest } from './edgeClient.js';
+import { bumpConfigVersion } from '../src/store/configVersion.js';
 import { as, buildTestApp, createAs, forEachStore, login } from './helpers.js';
 import { sampleBody } from './resourceSamples.js';
 import { midHourClock } from './testTime.js';
@@ -201,7 +202,7 @@ forEachStore((t) => {
       expect((await stateOf('deals', deal.id)).serving).toBe(true);
     });
 
-    it('a channel of a tenant without campaigns or tags has no demand; campaigns of a tenant without the DSP view do not buy', async () => {
+    it("a channel of a tenant without campaigns or tags has no demand; another tenant's row is not found", async () => {
       const acme = await login(app, 'acme');
       const channel = await createAs(app, acme, 'channels', { ...sampleBody('channels', 905) });
       const [state] = await statesOf('channels', [channel.id], app, acme);
@@ -212,6 +213,41 @@ forEachStore((t) => {
       const res = await as(app, acme, { method: 'GET', url: `/api/deliveryStates?kind=channels&ids=${channelId}` });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ field: 'ids' });
+    });
+
+    it('campaigns of a tenant without the DSP view do not buy, and buy again once it has it', async () => {
+      const spot = await creative('Dsp spot', 'approved');
+      const id = (await campaign('Needs the DSP view', { creativeIds: [spot.id] })).id;
+      const admin = await login(app, 'admin');
+      const tenant = await t.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'demand')
+        .executeTakeFirstOrThrow();
+      const showDsp = async (on: boolean) => {
+        await t.store.db
+          .updateTable('users')
+          .set({ show_dsp: on ? 1 : 0 })
+          .where('id', '=', tenant.id)
+          .execute();
+        await bumpConfigVersion(t.store.db);
+      };
+      try {
+        await showDsp(false);
+        const [state] = await statesOf('campaigns', [id], app, admin);
+        expect(state!.reasons).toEqual([
+          {
+            code: 'no_dsp_view',
+            message: 'The account does not have the DSP view: its campaigns and deals do not buy',
+          },
+        ]);
+        expect((await serve(7)).winner).toBeNull();
+      } finally {
+        await showDsp(true);
+      }
+      expect((await statesOf('campaigns', [id], app, admin))[0]!.serving).toBe(true);
+      expect((await serve(8)).winner).toBe(id);
+      await put('campaigns', id, { status: 0 });
     });
 
     it('refuses a bad query with the field named', async () => {
