@@ -1,10 +1,12 @@
 import { Alert, Button, Drawer, Form, type FormInstance, Spin } from 'antd';
-import { type ComponentType, useEffect, useRef, useState } from 'react';
+import { type ComponentType, useCallback, useEffect, useRef, useState } from 'react';
 import { type ResourceDef } from '@adplane/shared';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
+import { formSnapshot, useDiscardGuard } from './discardGuard.js';
 import { applyFieldErrors, schemaFieldErrors, showFieldErrors } from './formErrors.js';
 import { JumpLinks } from './JumpLinks.js';
 import { inSentence } from './labels.js';
+import { useLiveSchemaCheck } from './liveCheck.js';
 import { ReadOnlyView, readOnlyFormProps } from './ReadOnlyView.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 import { DeliveryStatePanel } from './deliveryState.js';
@@ -105,6 +107,36 @@ export function ResourceDrawer(props: {
     }
   };
 
+  // Closing with changes asks first; the values the form was opened with are the baseline.
+  const edited = useRef(false);
+  const baseline = useRef<string | null>(null);
+  useEffect(() => {
+    if (!state.open || loading) return;
+    baseline.current = formSnapshot(form.getFieldsValue(true));
+    edited.current = false;
+  }, [state.open, state.id, loading, form]);
+  const requestClose = useDiscardGuard({
+    open: state.open,
+    isDirty: () => {
+      if (readOnly || !edited.current) return false;
+      const now = formSnapshot(form.getFieldsValue(true));
+      return now === null || now !== baseline.current;
+    },
+    close: props.onClose,
+  });
+  const toBody = props.toBody;
+  const liveCheck = useLiveSchemaCheck(
+    form,
+    useCallback(() => {
+      try {
+        const values = form.getFieldsValue() as Record<string, unknown>;
+        return schemaFieldErrors(def.schema, toBody ? toBody({ ...values }, row) : values);
+      } catch {
+        return null;
+      }
+    }, [form, def.schema, toBody, row]),
+  );
+
   const formRef = useRef<HTMLDivElement>(null);
   const readOnlyReason = row?.archived
     ? `This ${inSentence(def.label)} is archived: restore it from the list to change it.`
@@ -119,7 +151,7 @@ export function ResourceDrawer(props: {
       open={state.open}
       title={title}
       size={props.width ?? 720}
-      onClose={props.onClose}
+      onClose={requestClose}
       destroyOnHidden
       data-testid="resource-drawer"
       // Save and Cancel stay in view however long the form (the footer does not scroll with it).
@@ -131,7 +163,7 @@ export function ResourceDrawer(props: {
             </Button>
           ) : (
             <>
-              <Button onClick={props.onClose} data-testid="resource-cancel">
+              <Button onClick={() => requestClose()} data-testid="resource-cancel">
                 Cancel
               </Button>
               <Button
@@ -160,6 +192,10 @@ export function ResourceDrawer(props: {
               layout="vertical"
               {...readOnlyFormProps(readOnly)}
               onFinish={() => void save()}
+              onValuesChange={() => {
+                edited.current = true;
+              }}
+              onFieldsChange={readOnly ? undefined : liveCheck}
               scrollToFirstError
             >
               {unshown.length > 0 && (
