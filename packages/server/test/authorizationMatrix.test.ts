@@ -94,6 +94,9 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/clock': SIGNED_IN,
     // The numbers beside list rows: everyone with stats (the matrix sends no kind, so allowed is 400).
     'GET /api/rowStats': ['admin', 'ops', 'demand', 'manager', 'sub', 'adv'],
+    // Whether rows serve: everyone signed in reaches the query check (the matrix sends no kind, so
+    // allowed is 400); a kind the user may not list is refused (deliveryStates.test.ts).
+    'GET /api/deliveryStates': SIGNED_IN,
     'GET /api/finance': ['admin', 'ops'],
     // "Test this tag" shows demand and prices: the tenant's own users and admins.
     'POST /api/edge/test': TENANT_WRITERS,
