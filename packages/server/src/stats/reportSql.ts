@@ -208,6 +208,12 @@ function whereSql(dialect: SqlDialect, { request, scope }: ReportSqlInput): stri
   // its fee per request is on the "No demand called" row).
   if (demandCountingOf(request).noDemandRow && !request.metrics.includes('systemCost'))
     where.push(`NOT (${REQUEST_ROW} AND opps > 0)`);
+  // Real demand only: each demand dimension's rows of its own (the rollup answers this, as a list's ids do).
+  if (request.demandOnly)
+    for (const id of request.dimensions) {
+      const def = DIMENSION_BY_ID[id];
+      if (def.type === 'entity' && isDemandDimension(id)) where.push(`${def.column} > 0`);
+    }
   for (const [id, values] of Object.entries(request.filters)) {
     if (values.length === 0) continue;
     const def = DIMENSION_BY_ID[id as DimensionId];

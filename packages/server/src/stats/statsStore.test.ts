@@ -367,6 +367,19 @@ forEachStatsEngine((t) => {
         }),
       }),
     ).toBe('hourly_rollup');
+    // real demand only (the dashboard's top tags) is answered from it too
+    expect(
+      tableOf({
+        ...input(['tag'], ['imps', 'fill']),
+        request: ReportRequest.parse({
+          startDate: '2026-11-01',
+          endDate: '2026-11-01',
+          dimensions: ['tag'],
+          metrics: ['imps', 'fill'],
+          demandOnly: true,
+        }),
+      }),
+    ).toBe('hourly_rollup');
     expect(tableOf(input(['date', 'country'], ['imps']))).toBe('hourly_stats');
     expect(tableOf(input(['date'], ['systemCost']))).toBe('hourly_stats');
   });

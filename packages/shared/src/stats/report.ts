@@ -53,6 +53,11 @@ export const ReportRequest = z
     limit: z.number().int().min(0).max(REPORT_MAX_ROWS).optional(),
     /** Leave out rows that only carry errors (no request, impression or revenue). */
     hideErrors: z.boolean().default(false),
+    /**
+     * Keep only rows of real demand for the report's demand dimensions (a tag's row, never "No demand
+     * called" nor the rows without a tag), as a list of the top demand does.
+     */
+    demandOnly: z.boolean().default(false),
   })
   .superRefine((r, ctx) => {
     for (const key of Object.keys(r.filters)) {

@@ -6,6 +6,7 @@ import {
   dashboardTopMetrics,
   formatDate,
   formatHour,
+  isDemandDimension,
   isMetricVisible,
   metricFromSums,
   type MetricId,
@@ -65,6 +66,8 @@ export async function getDashboard(
             metrics: dashboardTopMetrics(ctx.viewer, dimension),
             sort: { by: 'revenue', order: 'desc' },
             limit: 6,
+            // the top demand is real demand: the rollup answers it, with no "No demand called" row
+            demandOnly: isDemandDimension(dimension),
           })
         )
           .filter((r) => Number(r[dimension]) > 0)
