@@ -3,9 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form, type FormInstance } from 'antd';
 import { makeUser } from '../test/fixtures.js';
+import { render } from '@testing-library/react';
 import { renderWithAuth } from '../test/render.js';
 import { MoneyInput, PercentInput } from './fields.js';
-import { LimitedInput, trimmed } from './formParts.js';
+import { LengthNote, LimitedInput, trimmed } from './formParts.js';
 import { LimitInput } from './unitFields.js';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -86,5 +87,12 @@ describe('text fields with a limit', () => {
   it('shows no count in a read-only (disabled) form', () => {
     renderFields(true);
     expect(screen.queryByText(/\/ 20$/)).toBeNull();
+  });
+
+  it('says the limit under a box outside a form (a report name) once the value passes it', () => {
+    const { rerender } = render(<LengthNote value={'R'.repeat(100)} max={100} />);
+    expect(screen.queryByTestId('length-note')).toBeNull();
+    rerender(<LengthNote value={'R'.repeat(101)} max={100} />);
+    expect(screen.getByTestId('length-note').textContent).toBe('At most 100 characters');
   });
 });

@@ -1,5 +1,5 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { App, Button, Col, ConfigProvider, Form, Input, type InputProps, Radio, Row, Tooltip } from 'antd';
+import { App, Button, Col, ConfigProvider, Form, Input, type InputProps, Radio, Row, Tooltip, Typography } from 'antd';
 import { type ReactNode } from 'react';
 import { UrlText } from '../components/UrlText.js';
 import { copyText } from './clipboard.js';
@@ -32,6 +32,16 @@ export function LimitedInput({ max, ...props }: InputProps & { max: number }) {
  * kept trimmed (the schema trims too, before its URL check), never refused for them.
  */
 export const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
+
+/** Under a text box outside a form (a report's name): the limit's message once the value passes it. */
+export function LengthNote({ value, max }: { value: string; max: number }) {
+  if (value.trim().length <= max) return null;
+  return (
+    <Typography.Text type="danger" data-testid="length-note">
+      At most {max} characters
+    </Typography.Text>
+  );
+}
 
 /** The rule of a text field's length limit: `At most 255 characters`. */
 export const lengthRule = (max: number) => ({ max, message: `At most ${max} characters` });

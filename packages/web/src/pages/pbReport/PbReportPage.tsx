@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, App, Button, Card, Descriptions, Empty, Input, Modal, Result, Space, Spin, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Modal, Result, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, PlayCircleOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   POSTBID_DIMENSIONS,
   POSTBID_METRICS,
   postbidReportRefusal,
+  REPORT_NAME_MAX,
   type PostbidSetup,
   type ReportRow,
   reportCsv,
@@ -24,6 +25,7 @@ import { pbApi } from './pbApi.js';
 import { defaultPostbidForm, impressionCapText, keepPostbid, reportAllowanceText } from './pbReportForm.js';
 import { DataCredits } from '../../components/DataCredits.js';
 import { EmptyValue } from '../../components/EmptyValue.js';
+import { LengthNote, LimitedInput } from '../../resources/formParts.js';
 
 function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -112,7 +114,7 @@ export default function PbReportPage() {
 
   const submitName = async () => {
     const trimmed = name.trim();
-    if (!trimmed) return;
+    if (!trimmed || trimmed.length > REPORT_NAME_MAX) return;
     try {
       if (saved && trimmed === saved.name) {
         // the same report changed: no new place of the monthly allowance
@@ -235,20 +237,24 @@ export default function PbReportPage() {
         open={saveOpen}
         title="Save postbid report"
         okText="Save"
-        okButtonProps={{ disabled: name.trim() === '', ...({ 'data-testid': 'report-name-ok' } as object) }}
+        okButtonProps={{
+          disabled: name.trim() === '' || name.trim().length > REPORT_NAME_MAX,
+          ...({ 'data-testid': 'report-name-ok' } as object),
+        }}
         onOk={() => void submitName()}
         onCancel={() => setSaveOpen(false)}
         destroyOnHidden
       >
-        <Input
+        <LimitedInput
           value={name}
           onChange={(e) => setName(e.target.value)}
           placeholder="Report name"
-          maxLength={100}
+          max={REPORT_NAME_MAX}
           onPressEnter={() => void submitName()}
           data-testid="report-name"
           autoFocus
         />
+        <LengthNote value={name} max={REPORT_NAME_MAX} />
         {setup && setup.maxReports > 0 && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
             A new name saves a new report: {reportAllowanceText(setup)}.

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, App, Button, Card, Empty, Input, Modal, Space, Spin, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, Modal, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FileTextOutlined, PlayCircleOutlined, SaveOutlined } from '@ant-design/icons';
-import { formatHour, type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
+import { formatHour, REPORT_NAME_MAX, type ReportRow, reportCsv, type SavedReport } from '@adplane/shared';
 import { useUser } from '../../auth/authContext.js';
 import { announceSavedReports, fileWaitText } from '../../layout/savedReportsFeed.js';
 import { reportsApi } from '../../api/reports.js';
@@ -22,6 +22,7 @@ import {
   visibleForm,
 } from './reportState.js';
 import { DataCredits } from '../../components/DataCredits.js';
+import { LengthNote, LimitedInput } from '../../resources/formParts.js';
 
 function downloadText(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -108,7 +109,7 @@ export default function ReportPage() {
 
   const submitName = async () => {
     const trimmed = name.trim();
-    if (!trimmed) return;
+    if (!trimmed || trimmed.length > REPORT_NAME_MAX) return;
     try {
       if (saveOpen === 'file') {
         const file = await reportsApi.toFile(trimmed, toRequest(form));
@@ -219,20 +220,24 @@ export default function ReportPage() {
         open={saveOpen !== null}
         title={saveOpen === 'file' ? 'Run the report to a CSV file' : 'Save report'}
         okText={saveOpen === 'file' ? 'Start' : 'Save'}
-        okButtonProps={{ disabled: name.trim() === '', ...({ 'data-testid': 'report-name-ok' } as object) }}
+        okButtonProps={{
+          disabled: name.trim() === '' || name.trim().length > REPORT_NAME_MAX,
+          ...({ 'data-testid': 'report-name-ok' } as object),
+        }}
         onOk={() => void submitName()}
         onCancel={() => setSaveOpen(null)}
         destroyOnHidden
       >
-        <Input
+        <LimitedInput
           value={name}
           onChange={(e) => setName(e.target.value)}
           placeholder="Report name"
-          maxLength={100}
+          max={REPORT_NAME_MAX}
           onPressEnter={() => void submitName()}
           data-testid="report-name"
           autoFocus
         />
+        <LengthNote value={name} max={REPORT_NAME_MAX} />
         {saveOpen === 'file' && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
             Long reports (up to a million rows) run in the background; the file lands in the bell.

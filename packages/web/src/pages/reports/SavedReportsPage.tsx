@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { App, Button, Input, Modal, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Modal, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, InboxOutlined, RollbackOutlined } from '@ant-design/icons';
-import { type SavedReport } from '@adplane/shared';
+import { REPORT_NAME_MAX, type SavedReport } from '@adplane/shared';
 import { reportsApi, savedReportHref } from '../../api/reports.js';
 import { orEmpty } from '../../components/EmptyValue.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
@@ -10,6 +10,7 @@ import { DELETE_WARNING } from '../../layout/SavedReportsBell.js';
 import { fileWaitText } from '../../layout/savedReportsFeed.js';
 import { useClock } from '../../format/clock.js';
 import { listPagination } from '../../resources/pagination.js';
+import { LengthNote, LimitedInput } from '../../resources/formParts.js';
 
 /** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
 export default function SavedReportsPage() {
@@ -177,19 +178,20 @@ export default function SavedReportsPage() {
         open={renaming !== null}
         title="Rename report"
         okText="Rename"
-        okButtonProps={{ disabled: name.trim() === '' }}
+        okButtonProps={{ disabled: name.trim() === '' || name.trim().length > REPORT_NAME_MAX }}
         onCancel={() => setRenaming(null)}
         onOk={() => {
           if (renaming) void change(renaming, { name: name.trim() }, 'Renamed').then(() => setRenaming(null));
         }}
         destroyOnHidden
       >
-        <Input
+        <LimitedInput
           value={name}
           onChange={(e) => setName(e.target.value)}
-          maxLength={100}
+          max={REPORT_NAME_MAX}
           data-testid="saved-rename-input"
         />
+        <LengthNote value={name} max={REPORT_NAME_MAX} />
       </Modal>
     </div>
   );
