@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { timezone, trimmed } from '../schemas/common.js';
+import { REPORT_NAME_MAX } from '../constants.js';
 import { DIMENSION_BY_ID, type DimensionId, isDimensionId } from './dimensions.js';
 import { isMetricId, type MetricId } from './metrics.js';
 
@@ -124,7 +125,7 @@ export interface SavedReport {
 }
 
 export const SaveReportInput = z.object({
-  name: trimmed(100).min(1, 'is required'),
+  name: trimmed(REPORT_NAME_MAX).min(1, 'is required'),
   request: ReportRequest,
   ivt: z.boolean().default(false),
 });
@@ -132,7 +133,7 @@ export type SaveReportInput = z.input<typeof SaveReportInput>;
 
 export const UpdateSavedReportInput = z
   .object({
-    name: trimmed(100).min(1, 'is required').optional(),
+    name: trimmed(REPORT_NAME_MAX).min(1, 'is required').optional(),
     archived: z.boolean().optional(),
     request: ReportRequest.optional(),
   })
@@ -140,4 +141,7 @@ export const UpdateSavedReportInput = z
     message: 'nothing to change: send name, archived or request',
   });
 
-export const ReportFileInput = z.object({ name: trimmed(100).min(1, 'is required'), request: ReportRequest });
+export const ReportFileInput = z.object({
+  name: trimmed(REPORT_NAME_MAX).min(1, 'is required'),
+  request: ReportRequest,
+});
