@@ -166,6 +166,20 @@ test('the dashboard shows a skeleton while its numbers load, and the error in th
   await expect(page.getByTestId('dashboard-stat-revenue')).toContainText(/\$[\d,]+\.\d{2}/);
 });
 
+test('a list whose numbers fail says so in their place, not as zeros, and its rows still work', async ({ page }) => {
+  await logIn(page, 'demand');
+  await page.route(
+    (url) => url.pathname === '/api/rowStats',
+    (route) => route.fulfill({ status: 503, json: { message: 'The stats store is busy; try again' } }),
+  );
+  await page.goto('/channels');
+  await expect(page.getByTestId('period-range')).toHaveText('The numbers could not be loaded');
+  await expect(page.locator('[data-testid$="-failed"]').first()).toBeVisible();
+  await expect(page.locator('.metric-cell')).toHaveCount(0);
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/charts-list-numbers-failed.png' });
+});
+
 test('/log in the default edition tells the admin why it is closed, with a way back, and keeps the session', async ({
   page,
 }) => {

@@ -102,6 +102,23 @@ describe('list page numbers, columns and bulk actions', () => {
     await waitFor(() => expect(names()).toEqual(['Alpha', 'Gamma', 'Beta']));
   });
 
+  it("says in the numbers' place that they could not be loaded, instead of zeros or a wait without end", async () => {
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).startsWith('/api/rowStats?')
+        ? jsonResponse({ message: 'The stats store is busy' }, 503)
+        : answer(input, init),
+    );
+    renderList();
+    await screen.findByText('Gamma');
+    expect(await screen.findByTestId('metric-revenue-1-failed')).toBeTruthy();
+    expect(screen.queryByTestId('metric-revenue-1')).toBeNull();
+    expect(screen.getByTestId('period-range').textContent).toBe('The numbers could not be loaded');
+    expect(screen.getByTestId('period-range').getAttribute('title')).toBe('The stats store is busy');
+    // the rows themselves still work
+    expect(names()).toEqual(['Gamma', 'Beta', 'Alpha']);
+  });
+
   it('remembers the period per user', async () => {
     renderList();
     await screen.findByTestId('metric-revenue-1');

@@ -177,21 +177,22 @@ export function ResourceListPage(props: ResourcePageProps) {
   const statsKind = hasRowStats(def.kind) && user.type !== 'sdk' ? def.kind : null;
   const [period, setPeriod] = usePeriod(user.id);
   const ids = useMemo(() => data.items.map((r) => r.id), [data.items]);
-  const { stats, loading: statsLoading } = useRowStats(statsKind, ids, period);
+  const { stats, loading: statsLoading, failed: statsFailed } = useRowStats(statsKind, ids, period);
   const current = stats && stats.period === period ? stats : null;
-  const statsPending = statsLoading || current === null;
+  // pending until they arrive; a failure is said in each number's place (never as a 0)
+  const statsPending = statsFailed === null && (statsLoading || current === null);
   const valueOf = useCallback((row: ResourceRow) => current?.rows[String(row.id)], [current]);
   const metricCols: MetricColumn[] = useMemo(
     () =>
       statsKind
         ? [
-            ...metricColumns(statsKind, valueOf, statsPending),
+            ...metricColumns(statsKind, valueOf, statsPending, statsFailed),
             ...(props.metricExtras?.(valueOf, period, statsPending) ?? []),
           ]
         : [],
     // props.metricExtras is a page's inline function: its output depends only on these.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [statsKind, valueOf, statsPending, period],
+    [statsKind, valueOf, statsPending, statsFailed, period],
   );
 
   const defaultHidden = props.defaultHidden ?? ['updatedAt'];
@@ -370,10 +371,17 @@ export function ResourceListPage(props: ResourcePageProps) {
                 onChange={(v) => setPeriod(v as RowStatsPeriod)}
                 data-testid="period-select"
               />
-              <Typography.Text type="secondary" className="period-range" data-testid="period-range">
-                {current
-                  ? `${current.startDate === current.endDate ? current.startDate : `${current.startDate} – ${current.endDate}`}, ${formatTimezone(current.timezone)}`
-                  : ' '}
+              <Typography.Text
+                type={statsFailed ? 'danger' : 'secondary'}
+                className="period-range"
+                data-testid="period-range"
+                title={statsFailed ?? undefined}
+              >
+                {statsFailed
+                  ? 'The numbers could not be loaded'
+                  : current
+                    ? `${current.startDate === current.endDate ? current.startDate : `${current.startDate} – ${current.endDate}`}, ${formatTimezone(current.timezone)}`
+                    : ' '}
               </Typography.Text>
             </span>
           )}

@@ -1,3 +1,4 @@
+import { WarningOutlined } from '@ant-design/icons';
 import { Tooltip, Typography } from 'antd';
 import { type ColumnType } from 'antd/es/table';
 import { useEffect, useRef, useState } from 'react';
@@ -11,6 +12,7 @@ import {
   type RowStatsPeriod,
 } from '@adplane/shared';
 import { api } from '../api/client.js';
+import { errorText } from '../errors/messages.js';
 import { metricWidth } from './columnWidths.js';
 import { type ResourceRow } from './resourceApi.js';
 
@@ -45,17 +47,18 @@ function metricTitle(kind: RowStatsKindId, id: MetricId): string {
 
 /**
  * The numbers of the rows on screen for a period, asked after the rows have loaded (GET /api/rowStats):
- * the list paints first, and only the latest answer is kept. A failure leaves the numbers empty
- * (the list still works) and is only logged.
+ * the list paints first, and only the latest answer is kept. A failure leaves the list working and
+ * is said in the numbers' place (`failed`: why), never as zeros.
  */
 export function useRowStats(
   kind: RowStatsKindId | null,
   ids: readonly number[],
   period: RowStatsPeriod,
-): { stats: RowStatsAnswer | null; loading: boolean } {
-  const [state, setState] = useState<{ stats: RowStatsAnswer | null; loading: boolean }>({
+): { stats: RowStatsAnswer | null; loading: boolean; failed: string | null } {
+  const [state, setState] = useState<{ stats: RowStatsAnswer | null; loading: boolean; failed: string | null }>({
     stats: null,
     loading: kind !== null,
+    failed: null,
   });
   const seq = useRef(0);
   const idList = ids.join(',');
@@ -63,20 +66,20 @@ export function useRowStats(
     if (!kind) return;
     const mine = ++seq.current;
     if (idList === '') {
-      setState({ stats: null, loading: false });
+      setState({ stats: null, loading: false, failed: null });
       return;
     }
-    setState((s) => ({ stats: s.stats, loading: true }));
+    setState((s) => ({ stats: s.stats, loading: true, failed: null }));
     const query = new URLSearchParams({ kind, period, ids: idList });
     // Silent: the numbers are a second layer; a 403 here must not sign anyone out of a list they can see.
     api
       .get<RowStatsAnswer>(`/api/rowStats?${query}`, { silent: true, ignoreForbidden: true })
       .then((stats) => {
-        if (mine === seq.current) setState({ stats, loading: false });
+        if (mine === seq.current) setState({ stats, loading: false, failed: null });
       })
       .catch((error: unknown) => {
         console.error('Loading the row numbers failed', error);
-        if (mine === seq.current) setState({ stats: null, loading: false });
+        if (mine === seq.current) setState({ stats: null, loading: false, failed: errorText(error) });
       });
   }, [kind, period, idList]);
   return state;
@@ -87,13 +90,23 @@ function MetricCell({
   id,
   value,
   loading,
+  failed,
   testId,
 }: {
   id: MetricId;
   value: number | undefined;
   loading: boolean;
+  failed: string | null;
   testId: string;
 }) {
+  if (failed !== null && value === undefined)
+    return (
+      <Tooltip title={`The numbers could not be loaded: ${failed}`}>
+        <Typography.Text type="danger" data-testid={`${testId}-failed`} aria-label="Numbers not loaded">
+          <WarningOutlined />
+        </Typography.Text>
+      </Tooltip>
+    );
   if (loading && value === undefined) return <Typography.Text type="secondary">…</Typography.Text>;
   const text = formatMetric(id, value ?? 0);
   return (
@@ -108,6 +121,8 @@ export function metricColumns(
   kind: RowStatsKindId,
   valueOf: (row: ResourceRow) => RowValues | undefined,
   loading: boolean,
+  /** Why the numbers could not be loaded (said in each cell instead of a 0), or null. */
+  failed: string | null = null,
 ): MetricColumn[] {
   return ROW_STATS_KINDS[kind].metrics.map((id) => ({
     key: `${METRIC_KEY_PREFIX}${id}`,
@@ -122,7 +137,13 @@ export function metricColumns(
     sorter: true,
     sortValue: (row: ResourceRow) => valueOf(row)?.[id] ?? 0,
     render: (_: unknown, row: ResourceRow) => (
-      <MetricCell id={id} value={valueOf(row)?.[id]} loading={loading} testId={`metric-${id}-${row.id}`} />
+      <MetricCell
+        id={id}
+        value={valueOf(row)?.[id]}
+        loading={loading}
+        failed={failed}
+        testId={`metric-${id}-${row.id}`}
+      />
     ),
   }));
 }
