@@ -63,4 +63,19 @@ describe('ConfigModal', () => {
     expect(await screen.findByText('Error on load data')).toBeTruthy();
     expect(await screen.findByText('Config store unavailable')).toBeTruthy();
   });
+
+  it('closes at once without changes, and asks before Escape discards a typed limit', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse({ postbidMaxImps: 10, postbidMaxReps: 5 }));
+    const onClose = vi.fn();
+    renderWithAuth(<ConfigModal open onClose={onClose} />, makeUser('admin'));
+    await waitFor(() => expect(input('config-postbidMaxImps').value).toBe('10'));
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+
+    fireEvent.change(input('config-postbidMaxImps'), { target: { value: '20' } });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Keep editing' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(input('config-postbidMaxImps').value).toBe('20');
+  });
 });

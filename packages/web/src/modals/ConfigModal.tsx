@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { App, Form, Input, Modal, Spin } from 'antd';
 import { type AppConfig } from '@adplane/shared';
 import { api } from '../api/client.js';
 import { notifyLoadError, notifySaveError } from '../errors/notify.js';
+import { formSnapshot, useDiscardGuard } from '../resources/discardGuard.js';
 import {
   CONFIG_FIELDS,
   configFieldError,
@@ -24,11 +25,20 @@ export function ConfigModal({ open, onClose }: Props) {
   const [form] = Form.useForm<ConfigFormValues>();
   const [loading, setLoading] = useState(false);
   const [saving, setSaving] = useState(false);
+  // Closing with changes asks first: the baseline is the config as loaded.
+  const edited = useRef(false);
+  const baseline = useRef<string | null>(null);
+  const requestClose = useDiscardGuard({
+    open,
+    isDirty: () => edited.current && formSnapshot(form.getFieldsValue(true)) !== baseline.current,
+    close: onClose,
+  });
 
   useEffect(() => {
     if (!open) return;
     let active = true;
     form.resetFields();
+    edited.current = false;
     setLoading(true);
     api
       .get<AppConfig>('/api/admin/config')
@@ -38,6 +48,7 @@ export function ConfigModal({ open, onClose }: Props) {
           postbidMaxImps: formatConfigValue(config?.postbidMaxImps),
           postbidMaxReps: formatConfigValue(config?.postbidMaxReps),
         });
+        baseline.current = formSnapshot(form.getFieldsValue(true));
       })
       .catch((error: unknown) => {
         if (active) notifyLoadError(error);
@@ -77,7 +88,7 @@ export function ConfigModal({ open, onClose }: Props) {
     <Modal
       title={CONFIG_TITLE}
       open={open}
-      onCancel={onClose}
+      onCancel={requestClose}
       onOk={() => void save()}
       okText="Save"
       okButtonProps={okButtonProps}
@@ -86,7 +97,15 @@ export function ConfigModal({ open, onClose }: Props) {
       data-testid="config-modal"
     >
       <Spin spinning={loading}>
-        <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void save()}>
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={() => void save()}
+          onValuesChange={() => {
+            edited.current = true;
+          }}
+        >
           {CONFIG_FIELDS.map(({ name, label }) => (
             <Form.Item
               key={name}
