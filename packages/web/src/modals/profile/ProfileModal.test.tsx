@@ -107,6 +107,22 @@ describe('ProfileModal: Escape', () => {
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(1);
   });
+
+  it('asks before Escape or Cancel discards a change; Discard closes', async () => {
+    const profile = makeProfile();
+    serve(profile);
+    const { onClose } = await openProfile(makeUser('demand'), profile);
+    fireEvent.change(input('profile-companyName'), { target: { value: 'Harbor Video Group' } });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    const dialog = await findDialog('Discard unsaved changes?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(input('profile-companyName').value).toBe('Harbor Video Group');
+    fireEvent.click(screen.getByTestId('profile-cancel'));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Discard' })).toHaveLength(2));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Discard' })[1]!);
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+  });
 });
 
 describe('ProfileModal: read-only users', () => {
