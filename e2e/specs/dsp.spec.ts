@@ -306,7 +306,8 @@ test('a duplicated campaign starts paused and its copy is archived', async ({ pa
   const copyId = await rowId(copy);
   await campaigns.moreAction(copyId, 'archive');
   await expect(copy).toHaveCount(0);
-  await expect(exactRow(page, names.campaign)).toContainText('Active');
+  // still active, but its flight (March to May 2026) is over: the status says it does not serve
+  await expect(exactRow(page, names.campaign)).toContainText('Not serving');
   await page.locator('.ant-segmented-item', { hasText: 'Archived' }).click();
   await expect(exactRow(page, copyName)).toContainText('Archived');
   await expect(exactRow(page, names.campaign)).toHaveCount(0);
