@@ -192,6 +192,26 @@ forEachStore((t) => {
       ]);
     });
 
+    it('a demand tag whose daily request cap the edge reached today: not serving until tomorrow', async () => {
+      const tag = await createAs(app, cookie, 'tags', {
+        ...sampleBody('tags', 906),
+        dailyRequestCap: 1,
+        timeoutMs: 200,
+      });
+      await put('channels', channelId, { demand: [{ tagId: tag.id, priority: 1 }] });
+      try {
+        expect((await stateOf('tags', tag.id)).serving).toBe(true);
+        // the call is counted when the edge makes it, whatever the partner answers
+        await serve(9);
+        await app.edge.pacing.delivery.flush();
+        expect((await stateOf('tags', tag.id)).reasons).toEqual([
+          { code: 'daily_cap_reached', message: "Today's cap reached" },
+        ]);
+      } finally {
+        await put('channels', channelId, { demand: [] });
+      }
+    });
+
     it('an unused creative and a deal no campaign buys through, until a campaign uses them', async () => {
       const spot = await creative('Unused spot', 'approved');
       const deal = await createAs(app, cookie, 'deals', { ...sampleBody('deals', 904) });
