@@ -83,7 +83,7 @@ test('a campaign whose creative is pending shows Not serving with why, in the li
   await page.screenshot({ path: '/tmp/shots/delivery-drawer.png' });
   await campaigns.save();
   await expect(page.getByTestId('saved-not-serving')).toHaveText(
-    'Saved; it will not serve until its creative is approved',
+    'Saved; it will not serve until the creative is approved',
   );
   await page.getByTestId(`row-open-${campaign.id}`).click();
   await expect(state).toContainText('Total budget is $0: it never spends');

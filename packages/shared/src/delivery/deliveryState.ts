@@ -24,8 +24,11 @@ const NOT_SERVING_REASONS = {
     sentence: 'The account does not have the DSP view: its campaigns and deals do not buy',
     until: 'the account is given the DSP view',
   },
-  creative_pending: { sentence: 'Creative pending approval', until: 'its creative is approved' },
-  creative_rejected: { sentence: 'Creative rejected', until: 'an approved creative is added' },
+  creative_pending: { sentence: 'Creative pending approval', until: 'the creative is approved' },
+  creative_rejected: {
+    sentence: 'Creative rejected',
+    until: 'the creative is approved (or another, approved one is added)',
+  },
   no_creative: { sentence: 'No approved creative that can serve', until: 'an approved, active creative is added' },
   budget_zero_total: { sentence: 'Total budget is $0: it never spends', until: 'its total budget is raised above $0' },
   budget_zero_daily: { sentence: 'Daily budget is $0: it never spends', until: 'its daily budget is raised above $0' },

@@ -48,7 +48,7 @@ describe('DeliveryStatusTag', () => {
 
 describe('savedText', () => {
   it('says what must happen for a saved row to serve: the first reason', () => {
-    expect(savedText(notServing)).toBe('Saved; it will not serve until its creative is approved');
+    expect(savedText(notServing)).toBe('Saved; it will not serve until the creative is approved');
     expect(savedText({ id: 1, serving: false, reasons: [deliveryReason('no_channel')] })).toBe(
       'Saved; it will not serve until a channel lists it',
     );
