@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
 import { EDITION_SERVERS } from '../support/servers.js';
-import { ResourcePage } from '../support/resourcePage.js';
+import { discardDialog, ResourcePage } from '../support/resourcePage.js';
 import { clickUntilShown, exactRow, rowId } from '../support/antdFields.js';
 
 /**
@@ -288,7 +288,9 @@ test("an end date before the start date is refused on the end-date field, in the
   await expect(endField.locator('.ant-form-item-explain-error')).toHaveText('must not be before the start date');
   await expect(d).toBeVisible();
   expect(writes).toBe(0);
+  // Cancel with a changed field asks first; discarding closes with the stored end date kept
   await d.getByRole('button', { name: 'Cancel' }).click();
+  await discardDialog(page).getByRole('button', { name: 'Discard' }).click();
   await expect(d).toBeHidden();
   await expect(exactRow(page, names.campaign)).toContainText('– 2026-05-31');
 });

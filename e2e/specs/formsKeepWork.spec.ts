@@ -1,6 +1,6 @@
-import { type Locator, type Page, expect, test } from '@playwright/test';
+import { type Locator, expect, test } from '@playwright/test';
 import { formItem, inputOf } from '../support/antdFields.js';
-import { ResourcePage } from '../support/resourcePage.js';
+import { discardDialog, ResourcePage } from '../support/resourcePage.js';
 
 /**
  * Forms never lose work or money (docs/console-resources.md, "Drawer and modal forms"): a negative
@@ -14,7 +14,6 @@ const run = Date.now().toString(36);
 const SHOTS = '/tmp/shots';
 
 const errorsOf = (item: Locator) => item.locator('.ant-form-item-explain-error');
-const confirmDialog = (page: Page) => page.locator('.ant-modal-confirm', { hasText: 'Discard unsaved changes?' });
 
 test('a campaign: negative amounts refused in place, Escape in a date picker keeps the drawer, closing with changes asks', async ({
   page,
@@ -53,22 +52,22 @@ test('a campaign: negative amounts refused in place, Escape in a date picker kee
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
   await expect(d).toBeVisible();
-  await expect(confirmDialog(page)).toBeHidden();
+  await expect(discardDialog(page)).toBeHidden();
 
   // Escape on the drawer with changes asks; Keep editing keeps everything typed.
   await page.keyboard.press('Escape');
-  await expect(confirmDialog(page)).toBeVisible();
+  await expect(discardDialog(page)).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/keepwork-discard-confirm.png` });
-  await confirmDialog(page).getByRole('button', { name: 'Keep editing' }).click();
-  await expect(confirmDialog(page)).toBeHidden();
+  await discardDialog(page).getByRole('button', { name: 'Keep editing' }).click();
+  await expect(discardDialog(page)).toBeHidden();
   await expect(d).toBeVisible();
   await expect(formItem(d, 'Name').locator('input')).toHaveValue(`E2E keep work ${run}`);
   await expect(total).toHaveValue('500.00');
 
   // A click on the mask asks too; Discard closes, and nothing was created.
   await page.locator('.ant-drawer-mask').click({ position: { x: 20, y: 450 } });
-  await expect(confirmDialog(page)).toBeVisible();
-  await confirmDialog(page).getByRole('button', { name: 'Discard' }).click();
+  await expect(discardDialog(page)).toBeVisible();
+  await discardDialog(page).getByRole('button', { name: 'Discard' }).click();
   await expect(d).toBeHidden();
   await campaigns.search(`E2E keep work ${run}`);
   await expect(campaigns.row(`E2E keep work ${run}`)).toHaveCount(0);
@@ -77,7 +76,7 @@ test('a campaign: negative amounts refused in place, Escape in a date picker kee
   await campaigns.startNew();
   await page.keyboard.press('Escape');
   await expect(d).toBeHidden();
-  await expect(confirmDialog(page)).toBeHidden();
+  await expect(discardDialog(page)).toBeHidden();
 });
 
 test('a demand tag: a pasted 10,000-character name is refused with the limit, a pasted URL with spaces is saved trimmed', async ({

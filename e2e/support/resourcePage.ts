@@ -6,6 +6,10 @@ import { signInAt } from './session.js';
  * Page object of every resource list page (ResourceListPage in packages/web/src/resources): the
  * selectors live here so that specs read as ad-ops steps.
  */
+/** The question a drawer or form asks before closing with unsaved changes (Keep editing / Discard). */
+export const discardDialog = (page: Page): Locator =>
+  page.locator('.ant-modal-confirm', { hasText: 'Discard unsaved changes?' });
+
 export class ResourcePage {
   constructor(
     readonly page: Page,
