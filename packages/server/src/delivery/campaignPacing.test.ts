@@ -115,7 +115,18 @@ describe('campaignPacing', () => {
       state: 'not_delivering',
       reason: 'Created 30 min ago: no spend yet',
     });
-    expect(campaignPacing(fresh, none, at(11.5)).reason).toBe('No spend in the last hour');
+    expect(campaignPacing(fresh, none, at(11.5)).reason).toBe('No spend yet today');
+  });
+
+  it('says a quiet campaign that spent earlier today is quiet, never "no spend yet", even when just created', () => {
+    // today's spend without its hours, as raised from the stats store at start
+    const earlier = { spentToday: 2_000_000, hourly: new Array<number>(24).fill(0), totalSpent: null };
+    const fresh = campaign({ createdAtMinute: at(10) / MINUTE_MS });
+    expect(campaignPacing(fresh, earlier, at(10.5))).toMatchObject({
+      state: 'not_delivering',
+      reason: 'No spend in the last hour',
+      spentToday: 2_000_000,
+    });
   });
 
   it('a campaign created today at 16:00 is on pace from its creation, its even line from then to midnight', () => {

@@ -86,14 +86,17 @@ export function campaignPacing(c: PacedCampaign, spend: CampaignSpend, now: numb
   } else if (spent(budget, spend.spentToday)) {
     [state, reason] = ['capped', "Today's budget spent"];
   } else if (quietHour) {
-    // created within the hour: too new to tell (the console warns only about a campaign that should have spent)
+    // Spent earlier today (the counters keep the current and previous hour by hour; a day's spend
+    // raised from the stats store at start has no hours): quiet now, never "no spend yet".
+    // Created within the hour: too new to tell (the console warns only about a campaign that should have spent).
     const minutesOld = c.createdAtMinute !== undefined ? Math.floor(now / MINUTE_MS) - c.createdAtMinute : Infinity;
-    if (minutesOld < 60)
+    if (spend.spentToday > 0) [state, reason] = ['not_delivering', 'No spend in the last hour'];
+    else if (minutesOld < 60)
       [state, reason] = [
         'not_delivering',
         `Created ${minutesOld < 1 ? 'just now' : `${minutesOld} min ago`}: no spend yet`,
       ];
-    else [state, reason] = ['not_delivering', day.hour === 0 ? 'No spend yet today' : 'No spend in the last hour'];
+    else [state, reason] = ['not_delivering', 'No spend yet today'];
   } else if (budget === 'unlimited') {
     [state, reason] = ['on_pace', 'No daily budget: spends as traffic comes'];
   } else {
