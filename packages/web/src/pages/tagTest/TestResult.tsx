@@ -1,4 +1,4 @@
-import { Alert, Collapse, Descriptions, Table, Tag, Typography } from 'antd';
+import { Alert, Collapse, Descriptions, Table, type TableColumnType, Tag, Typography } from 'antd';
 import {
   BROWSER_FAMILY_BY_ID,
   countryName,
@@ -118,6 +118,23 @@ function Code({ text, testId }: { text: string; testId?: string }) {
   );
 }
 
+/** The Campaign column of the tables of campaigns set aside: its id over its name. */
+function campaignColumn<T extends { id: number; name: string }>(): TableColumnType<T> {
+  return {
+    key: 'campaign',
+    title: 'Campaign',
+    width: '38%',
+    render: (_, c) => (
+      <div className="tag-test-source">
+        <Typography.Text type="secondary" className="tag-test-kind">
+          Campaign #{c.id}
+        </Typography.Text>
+        <span>{c.name}</span>
+      </div>
+    ),
+  };
+}
+
 /** The campaigns the targeting indexes set aside, by name, each with the rules that refused the request. */
 function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
   const named = trace.indexedOutCampaigns ?? [];
@@ -134,19 +151,7 @@ function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
           pagination={false}
           scroll={{ y: 280 }}
           columns={[
-            {
-              key: 'campaign',
-              title: 'Campaign',
-              width: '38%',
-              render: (_, c) => (
-                <div className="tag-test-source">
-                  <Typography.Text type="secondary" className="tag-test-kind">
-                    Campaign #{c.id}
-                  </Typography.Text>
-                  <span>{c.name}</span>
-                </div>
-              ),
-            },
+            campaignColumn<IndexedOutCampaign>(),
             {
               key: 'why',
               title: 'Why',
@@ -194,19 +199,7 @@ function NotInAdServerList({ list }: { list: NonNullable<TagTestAnswer['trace'][
         pagination={false}
         scroll={{ y: 240 }}
         columns={[
-          {
-            key: 'campaign',
-            title: 'Campaign',
-            width: '38%',
-            render: (_, c) => (
-              <div className="tag-test-source">
-                <Typography.Text type="secondary" className="tag-test-kind">
-                  Campaign #{c.id}
-                </Typography.Text>
-                <span>{c.name}</span>
-              </div>
-            ),
-          },
+          campaignColumn<NotInAdServer>(),
           {
             key: 'why',
             title: 'Why',
