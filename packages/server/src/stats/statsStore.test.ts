@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
 import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
 import { getReport } from './queries/getReport.js';
+import { clickhouseDatabaseOf } from './statsStore.js';
 import { reportRowsSql, type StatsScope, tableOf, utcBounds } from './reportSql.js';
 
 const NO_PRICES = new Map<number, SystemPrices>();
@@ -426,5 +427,13 @@ describe('utcBounds', () => {
       from: '2026-11-01 12:00:00',
       to: '2026-11-02 12:00:00',
     });
+  });
+});
+
+describe('clickhouseDatabaseOf', () => {
+  it('reads the database from the URL path, adplane when the path names none', () => {
+    expect(clickhouseDatabaseOf('http://127.0.0.1:8123')).toBe('adplane');
+    expect(clickhouseDatabaseOf('http://127.0.0.1:8123/')).toBe('adplane');
+    expect(clickhouseDatabaseOf('http://user:pw@ch.example.com:8123/adplane_eu/')).toBe('adplane_eu');
   });
 });

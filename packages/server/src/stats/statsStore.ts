@@ -131,10 +131,18 @@ export async function* selectInChunks(
   for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
 }
 
+/** The ClickHouse database a CLICKHOUSE_URL names by its path (`http://host:8123/adplane_eu`); `adplane` when it names none. */
+export function clickhouseDatabaseOf(url: string): string {
+  return new URL(url).pathname.replace(/^\/+|\/+$/g, '') || 'adplane';
+}
+
 export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {
   if (config.clickhouseUrl) {
     const { openClickHouseStore } = await import('./clickhouse/clickhouseStore.js');
-    return openClickHouseStore(config.clickhouseUrl, config.clickhouseDatabase ?? 'adplane');
+    return openClickHouseStore(
+      config.clickhouseUrl,
+      config.clickhouseDatabase ?? clickhouseDatabaseOf(config.clickhouseUrl),
+    );
   }
   const { openDuckDbStore } = await import('./duckdb/duckdbStore.js');
   return openDuckDbStore(config.dataDir, config.duckdbFile ?? 'stats.duckdb', config.duckdbThreads);
