@@ -1,9 +1,12 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { NO_DEMAND_ID, ReportRequest, resolvePartner } from '@adplane/shared';
+import { NO_DEMAND_ID, ReportRequest, flightWindow, resolvePartner } from '@adplane/shared';
 import { forEachStore } from '../../test/helpers.js';
 import { forEachStatsEngine } from '../../test/statsEngines.js';
+import { parseJson } from '../store/json.js';
 import { writeDemoHistoryIfEmpty } from './demoHistory.js';
 import { getReport } from './queries/getReport.js';
+import { STATS_TABLE } from './statsStore.js';
 
 const NOW = Date.parse('2026-11-23T01:30:00Z');
 
@@ -111,6 +114,73 @@ forEachStore((t) => {
         expect.arrayContaining([resolvePartner('appnexusP')!.partner.name, resolvePartner('pubmaticP')!.partner.name]),
       );
       expect(names.filter((n) => /P$/.test(n) && resolvePartner(n))).toEqual([]);
+    }, 120_000);
+
+    it('writes no delivery the seeded rows deny: paused, out of flight, waiting for approval', async () => {
+      await writeDemoHistoryIfEmpty(s.stats, t.store.db, NOW);
+      const tenantId = t.users.demand.id;
+      // the first and last hour each id has delivery on, and its impressions, straight from the rows the edge would write
+      const delivery = async (column: string) => {
+        const rows = await s.stats.select(
+          `SELECT ${column} AS id, CAST(min(hour) AS VARCHAR) AS first_hour, CAST(max(hour) AS VARCHAR) AS last_hour, ` +
+            `sum(imps) AS impressions FROM ${STATS_TABLE} ` +
+            `WHERE tenant_id = ${tenantId} AND ${column} <> 0 GROUP BY ${column} HAVING sum(reqs) + sum(source_reqs) + sum(imps) > 0`,
+        );
+        const at = (text: unknown) => Date.parse(`${String(text).slice(0, 19).replace(' ', 'T')}Z`);
+        return new Map(
+          rows.map(
+            (r) =>
+              [Number(r.id), { first: at(r.first_hour), last: at(r.last_hour), imps: Number(r.impressions) }] as const,
+          ),
+        );
+      };
+      const seeded = async (table: 'campaigns' | 'supply_channels' | 'demand_tags' | 'creatives') =>
+        (
+          await sql<{ id: number; name: string; status: number; archived: number; data: string }>`
+            SELECT id, name, status, archived, data FROM ${sql.table(table)} WHERE tenant_id = ${tenantId}`.execute(
+            t.store.db,
+          )
+        ).rows.map((r) => ({ ...r, id: Number(r.id), data: parseJson<Record<string, unknown>>(r.data, {}) }));
+
+      const byCampaign = await delivery('campaign_id');
+      const campaigns = await seeded('campaigns');
+      const crescent = campaigns.find((c) => c.name === 'Crescent Auto - Spring Sales Event display')!;
+      expect(crescent.status).toBe(0);
+      expect(byCampaign.has(crescent.id)).toBe(false);
+      let inFlightSeen = 0;
+      for (const c of campaigns) {
+        const d = byCampaign.get(c.id);
+        if (c.status === 0 || c.archived) {
+          expect(d, c.name).toBeUndefined();
+          continue;
+        }
+        if (!d) continue;
+        inFlightSeen++;
+        // the flight in the tenant's time zone (UTC-5 in the demo), as the edge reads it
+        const flight = flightWindow(c.data.startDate as string, (c.data.endDate as string | null) ?? null, -5);
+        expect(d.first, c.name).toBeGreaterThanOrEqual(flight.startMs!);
+        if (flight.endMs !== null) expect(d.last, c.name).toBeLessThan(flight.endMs);
+      }
+      expect(inFlightSeen).toBeGreaterThan(0);
+
+      const byChannel = await delivery('channel_id');
+      const channels = await seeded('supply_channels');
+      const paused = channels.filter((c) => c.status === 0 || c.archived);
+      expect(paused.map((c) => c.name)).toContain('Run of network - web display 300x250 (PreBid)');
+      for (const c of paused) expect(byChannel.has(c.id), c.name).toBe(false);
+      expect(channels.filter((c) => byChannel.has(c.id)).length).toBeGreaterThan(0);
+
+      const byTag = await delivery('tag_id');
+      for (const tag of await seeded('demand_tags'))
+        if (tag.status === 0 || tag.archived) expect(byTag.has(tag.id), tag.name).toBe(false);
+
+      // a creative waiting for approval never served; an approved one of a campaign in flight did
+      const byCreative = await delivery('creative_id');
+      const creatives = await seeded('creatives');
+      const pending = creatives.filter((c) => c.data.approval !== 'approved');
+      expect(pending.map((c) => c.name)).toContain('Crescent Auto - Spring Sales Event 300x250');
+      for (const c of pending) expect(byCreative.has(c.id), c.name).toBe(false);
+      expect(creatives.some((c) => (byCreative.get(c.id)?.imps ?? 0) > 0)).toBe(true);
     }, 120_000);
   });
 });

@@ -1,5 +1,5 @@
 import { type Kysely } from 'kysely';
-import { resolvePartner } from '@adplane/shared';
+import { flightWindow, inFlight, resolvePartner } from '@adplane/shared';
 import { type Database } from '../store/schema.js';
 import { type EntityTables } from '../store/entityTables.js';
 import { parseJson } from '../store/json.js';
@@ -13,7 +13,10 @@ import { STATS_TABLE, type StatsStore } from './statsStore.js';
  * same numbers. Shapes: an evening peak, quieter weekends, programmatic tags carry marketplace
  * revenue, some no-fill and VAST-error rows per hour. Rows as the edge writes them: each request on
  * its channel's row of its outcome, each demand tag's fate on rows of its own, impressions on the
- * rows of the demand that served them (adDecision.ts, trackingEvents.ts).
+ * rows of the demand that served them (adDecision.ts, trackingEvents.ts). History respects what the seeded
+ * rows say today: a paused or archived channel, tag, campaign, creative, supplier, exchange or deal has
+ * none (the demo never says when it was paused, so it is taken as never having served), a campaign or
+ * deal delivers only inside its flight, and a creative waiting for approval never served.
  */
 const DEMO_HISTORY_DAYS = 30;
 
@@ -67,30 +70,56 @@ interface DemoChannel {
 
 async function inventoryOf(db: Kysely<Database>, tenantId: number) {
   const t = db.withTables<EntityTables>();
+  // only rows that are active now: a paused or archived row is taken as never having served
   const channels = await t
     .selectFrom('supply_channels')
     .select(['id', 'sub_id', 'data'])
     .where('tenant_id', '=', tenantId)
     .where('archived', '=', 0)
+    .where('status', '<>', 0)
     .execute();
   const tags = await t
     .selectFrom('demand_tags')
     .select(['id', 'adv_id', 'name', 'data'])
     .where('tenant_id', '=', tenantId)
     .where('archived', '=', 0)
+    .where('status', '<>', 0)
     .execute();
   const campaigns = await t
     .selectFrom('campaigns')
     .select(['id', 'adv_id', 'data'])
     .where('tenant_id', '=', tenantId)
+    .where('archived', '=', 0)
+    .where('status', '<>', 0)
     .execute();
-  const deals = await t.selectFrom('deals').select(['id', 'data']).where('tenant_id', '=', tenantId).execute();
-  const dealIds = new Map(deals.map((d) => [Number(d.id), parseJson<{ dealId?: string }>(d.data, {}).dealId ?? '']));
-  const exchanges = await t
-    .selectFrom('ad_exchanges')
-    .select(['id', 'name'])
-    .where('tenant_id', '=', tenantId)
-    .execute();
+  const active = (table: 'creatives' | 'suppliers' | 'deals' | 'ad_exchanges') =>
+    t
+      .selectFrom(table)
+      .select(['id', 'name', 'data'])
+      .where('tenant_id', '=', tenantId)
+      .where('archived', '=', 0)
+      .where('status', '<>', 0)
+      .execute();
+  const tenant = await db.selectFrom('users').select('timezone').where('id', '=', tenantId).executeTakeFirst();
+  const timezone = Number(tenant?.timezone ?? 0);
+  // a creative serves once approved
+  const servable = new Set(
+    (await active('creatives'))
+      .filter((c) => parseJson<{ approval?: string }>(c.data, {}).approval === 'approved')
+      .map((c) => Number(c.id)),
+  );
+  const suppliers = new Set((await active('suppliers')).map((s) => Number(s.id)));
+  // deal dates are whole UTC days, as the edge reads them (edge/snapshot/programmatic.ts)
+  const deals = new Map(
+    (await active('deals')).map((d) => {
+      const data = parseJson<{ dealId?: string; startDate?: string | null; endDate?: string | null }>(d.data, {});
+      return [
+        Number(d.id),
+        { dealId: data.dealId ?? '', flight: flightWindow(data.startDate ?? null, data.endDate ?? null, 0) },
+      ];
+    }),
+  );
+  const exchanges = await active('ad_exchanges');
   const demoTags: DemoTag[] = tags.map((r) => {
     const d = parseJson<{ integration?: string; partner?: string }>(r.data, {});
     return {
@@ -111,16 +140,30 @@ async function inventoryOf(db: Kysely<Database>, tenantId: number) {
       tagIds: linked.length > 0 ? linked : demoTags.slice(0, 2).map((x) => x.id),
     };
   });
-  // A campaign's wins carry its first creative and deal, its requests its first supplier, so that those lists have numbers too.
-  const demoCampaigns = campaigns.map((c) => {
-    const d = parseJson<{ creativeIds?: number[]; supplierIds?: number[]; dealIds?: number[] }>(c.data, {});
-    return {
-      id: Number(c.id),
-      advId: Number(c.adv_id ?? 0),
-      creativeId: d.creativeIds?.[0] ?? 0,
-      supplierId: d.supplierIds?.[0] ?? 0,
-      dealId: dealIds.get(d.dealIds?.[0] ?? 0) ?? '',
-    };
+  // A campaign's wins carry its first approved creative and active deal, its requests its first active supplier, so
+  // that those lists have numbers too; a campaign with no approved creative never served, and it serves only in its
+  // flight (whole days in the tenant's time zone, as the edge reads them).
+  const demoCampaigns = campaigns.flatMap((c) => {
+    const d = parseJson<{
+      creativeIds?: number[];
+      supplierIds?: number[];
+      dealIds?: number[];
+      startDate?: string;
+      endDate?: string | null;
+    }>(c.data, {});
+    const creativeId = (d.creativeIds ?? []).find((id) => servable.has(id));
+    if (creativeId === undefined || !d.startDate) return [];
+    const deal = (d.dealIds ?? []).map((id) => deals.get(id)).find((x) => x !== undefined);
+    return [
+      {
+        id: Number(c.id),
+        advId: Number(c.adv_id ?? 0),
+        creativeId,
+        supplierId: (d.supplierIds ?? []).find((id) => suppliers.has(id)) ?? 0,
+        deal,
+        flight: flightWindow(d.startDate, d.endDate ?? null, timezone),
+      },
+    ];
   });
   return {
     channels: demoChannels,
@@ -225,7 +268,8 @@ function demoRows(
       const offered = int((reqs - ivt) * (0.85 + random() * 0.1));
       // The requests that filled: the auction's winners, most of them a demand tag's, some our campaigns'.
       const filled = int(offered * (0.2 + random() * 0.25));
-      const campaign = inv.campaigns.length > 0 ? inv.campaigns[(channel.id + h) % inv.campaigns.length]! : undefined;
+      const live = inv.campaigns.filter((c) => inFlight(c.flight, at.getTime()));
+      const campaign = live.length > 0 ? live[(channel.id + h) % live.length]! : undefined;
       const campaignWins = campaign ? int(filled * (0.1 + random() * 0.1)) : 0;
       // the requests our campaign won came from its supplier (an OpenRTB bid request): a request row of their own
       const supplied: HourlyRow | null =
@@ -335,7 +379,7 @@ function demoRows(
           campaign_id: campaign.id,
           creative_id: campaign.creativeId,
           advertiser_id: campaign.advId,
-          deal_id: campaign.dealId,
+          deal_id: campaign.deal && inFlight(campaign.deal.flight, at.getTime()) ? campaign.deal.dealId : '',
         };
         const imps = int(campaignWins * (0.9 + random() * 0.08));
         const revenue = int(imps * (9 + random() * 8) * 1000);
