@@ -101,6 +101,38 @@ forEachStore((t) => {
     });
   });
 
+  describe('duplicate', () => {
+    it("keeps ' (copy)' on a long name, shortening the original part with an ellipsis", async () => {
+      const api = RESOURCES.channels.api;
+      const named = async (name: string) => {
+        const row = await call('demand', 'POST', api, { ...sampleBody('channels', 11), name });
+        expect(row.statusCode, row.body).toBe(201);
+        const dup = await call('demand', 'POST', `${api}/${row.json().id}/duplicate`);
+        expect(dup.statusCode, dup.body).toBe(201);
+        return dup.json().name as string;
+      };
+      // 248 characters and ' (copy)' fill the 255 exactly: nothing is cut
+      const fits = `${'F'.repeat(247)}x`;
+      expect(await named(fits)).toBe(`${fits} (copy)`);
+      // one more and the original part gives way, never the suffix
+      const long = `${'L'.repeat(200)} ${'M'.repeat(53)}`;
+      const copy = await named(long);
+      expect(copy).toHaveLength(255);
+      expect(copy).toBe(`${long.slice(0, 247)}… (copy)`);
+      // a space where it is cut is not kept before the ellipsis
+      const spaced = `${'S'.repeat(246)} tail-end`;
+      expect(await named(spaced)).toBe(`${'S'.repeat(246)}… (copy)`);
+      // an emoji at the cut is dropped whole, never halved
+      const emoji = `${'E'.repeat(246)}😀 and`;
+      expect(await named(emoji)).toBe(`${'E'.repeat(246)}… (copy)`);
+      // a copy of the copy says so as well
+      const again = await call('demand', 'GET', `${api}?search=${encodeURIComponent('L'.repeat(20))}&status=paused`);
+      const first = again.json().items.find((r: { name: string }) => r.name === copy);
+      const second = await call('demand', 'POST', `${api}/${first.id}/duplicate`);
+      expect(second.json().name).toBe(`${copy.slice(0, 247)}… (copy)`);
+    });
+  });
+
   describe('references', () => {
     it('refuses a reference to another tenant and names the field', async () => {
       const acmeTag = (await call('acme', 'POST', RESOURCES.tags.api, sampleBody('tags', 9))).json();

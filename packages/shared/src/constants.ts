@@ -18,6 +18,8 @@ export const CHUNK_RELOAD_GUARD_MS = 60_000;
 export const SAVED_REPORTS_POLL_MS = 60_000;
 export const SAVED_REPORTS_MAX = 20;
 export const COMPANY_NAME_MAX = 100;
+/** The longest name of an entity (a channel, tag, campaign, ...). */
+export const ENTITY_NAME_MAX = 255;
 /** The longest name of a saved report or report file. */
 export const REPORT_NAME_MAX = 100;
 

@@ -1,5 +1,6 @@
 import { type Kysely } from 'kysely';
 import {
+  ENTITY_NAME_MAX,
   type FieldError,
   type ListItem,
   type ListPage,
@@ -263,13 +264,28 @@ export async function updateOne(
   return toDto(row);
 }
 
+const COPY_SUFFIX = ' (copy)';
+
+/**
+ * "<name> (copy)"; when that passes the name's limit, the original part is shortened with an ellipsis
+ * so that the copy still says it is one ("<start of name>… (copy)").
+ */
+function copyName(name: string): string {
+  const whole = `${name}${COPY_SUFFIX}`;
+  if (whole.length <= ENTITY_NAME_MAX) return whole;
+  let kept = name.slice(0, ENTITY_NAME_MAX - COPY_SUFFIX.length - 1);
+  // never end on half of a surrogate pair (an emoji cut in two)
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept.trimEnd()}…${COPY_SUFFIX}`;
+}
+
 /** A copy named "<name> (copy)", paused so that it serves nothing until someone looks at it. */
 export async function duplicateOne(store: Store, def: ResourceDef, actor: Actor, id: number): Promise<EntityDto> {
   access(def, actor, 'write');
   const source = await getOne(store, def, actor, id);
   const kind = entityKind(def);
   const fromRow = (await getEntity(store.db, kind, { tenantId: null }, id))!;
-  const body = { ...fromRow.data, name: `${fromRow.name} (copy)`.slice(0, 255), status: 0 };
+  const body = { ...fromRow.data, name: copyName(fromRow.name), status: 0 };
   const write = await prepareWrite(store.db, def, fromRow.tenantId, body);
   const row = await inTransaction(store.db, async (trx) => {
     const created = await insertEntity(trx, kind, fromRow.tenantId, write, { uid: def.uid, userId: actor.user.id });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_SIZES } from '../constants.js';
+import { ENTITY_NAME_MAX, PAGE_SIZES } from '../constants.js';
 
 export const Status = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 (paused) or 1 (active)' });
 
@@ -7,7 +7,7 @@ export const name = z
   .string({ error: 'is required' })
   .trim()
   .min(1, 'is required')
-  .max(255, 'must be at most 255 characters');
+  .max(ENTITY_NAME_MAX, `must be at most ${ENTITY_NAME_MAX} characters`);
 export const optionalText = (max = 255) => z.string().trim().max(max, `must be at most ${max} characters`).default('');
 export const id = z.number({ error: 'must be an id' }).int('must be an id').positive('must be an id');
 export const optionalId = id.nullable().default(null);
