@@ -58,7 +58,7 @@ export const ReportRequest = z
      * Keep only rows of real demand for the report's demand dimensions (a tag's row, never "No demand
      * called" nor the rows without a tag), as a list of the top demand does.
      */
-    demandOnly: z.boolean().default(false),
+    demandOnly: z.boolean().optional(),
   })
   .superRefine((r, ctx) => {
     for (const key of Object.keys(r.filters)) {
