@@ -8,7 +8,7 @@ import {
   type RowStatsAnswer,
 } from '@adplane/shared';
 import { forEachStore, freshAddress } from './helpers.js';
-import { forEachStatsEngine } from './statsEngines.js';
+import { forEachStatsEngineAndCurrent } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
 import { midHourClock } from './testTime.js';
 import { edgeRequest } from './edgeClient.js';
@@ -51,7 +51,7 @@ type Row = Record<string, unknown>;
 let blocks = 0;
 
 forEachStore((t) => {
-  forEachStatsEngine((s) => {
+  forEachStatsEngineAndCurrent((s) => {
     const p = publisherTenant(
       t,
       async (p) => {

@@ -11,7 +11,7 @@ import {
 } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { as, forEachStore, freshAddress, login } from './helpers.js';
-import { forEachStatsEngine } from './statsEngines.js';
+import { forEachStatsEngineAndCurrent } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -168,7 +168,7 @@ function metricOf(id: MetricId, s: Record<string, number>): number {
 const ADDITIVE = METRIC_IDS.filter((m) => ['sum', 'difference'].includes(METRIC_BY_ID[m].compute.kind));
 
 forEachStore((t) => {
-  forEachStatsEngine((s) => {
+  forEachStatsEngineAndCurrent((s) => {
     const p = publisherTenant(
       t,
       async (p) => {

@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type HourlyRow } from '../src/stats/hourlyRow.js';
 import { dropClickHouseDatabase } from '../src/stats/clickhouse/clickhouseStore.js';
 import { openStatsStore, type StatsStore, type StatsStoreConfig } from '../src/stats/statsStore.js';
+import { chdbServer } from './chdbServer.js';
 
-type StatsEngine = 'duckdb' | 'clickhouse';
+/** `clickhouse`: the server at CLICKHOUSE_URL (CI: Debian's 18.16); `chdb`: a current ClickHouse in the worker (chdbServer.ts). */
+type StatsEngine = 'duckdb' | 'clickhouse' | 'chdb';
 
 export interface TestStats {
   readonly engine: StatsEngine;
@@ -19,18 +21,23 @@ export interface TestStats {
 function openTestStats(engine: StatsEngine): TestStats {
   let stats: StatsStore | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-'));
-  const clickhouseUrl = process.env.CLICKHOUSE_URL ?? '';
   const config: StatsStoreConfig =
-    engine === 'clickhouse'
-      ? { dataDir, clickhouseUrl, clickhouseDatabase: `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}` }
-      : { dataDir, clickhouseUrl: null };
+    engine === 'duckdb'
+      ? { dataDir, clickhouseUrl: null }
+      : {
+          dataDir,
+          clickhouseUrl: process.env.CLICKHOUSE_URL ?? '',
+          clickhouseDatabase: `adplane_test_${process.pid}_${randomBytes(4).toString('hex')}`,
+        };
   beforeAll(async () => {
+    // chdb's URL is known once the worker's server listens, before any test or later hook reads the config
+    if (engine === 'chdb') config.clickhouseUrl = (await chdbServer()).url;
     stats = await openStatsStore(config);
   });
   afterAll(async () => {
     await stats?.close();
-    if (engine === 'clickhouse' && config.clickhouseDatabase)
-      await dropClickHouseDatabase(clickhouseUrl, config.clickhouseDatabase);
+    if (config.clickhouseUrl && config.clickhouseDatabase)
+      await dropClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase);
     rmSync(dataDir, { recursive: true, force: true });
   });
   return {
@@ -50,6 +57,21 @@ function openTestStats(engine: StatsEngine): TestStats {
  */
 export function forEachStatsEngine(fn: (t: TestStats) => void): void {
   describe('duckdb', () => fn(openTestStats('duckdb')));
+  onClickHouseUrl(fn);
+}
+
+/**
+ * forEachStatsEngine and a block on a current ClickHouse (chdb in the test worker: chdbServer.ts),
+ * as CI's clickhouse-server is Debian's 18.16: the files that prove the store's SQL and the reports'
+ * numbers on every engine run here; the others, whose SQL those files cover, spare its time.
+ */
+export function forEachStatsEngineAndCurrent(fn: (t: TestStats) => void): void {
+  describe('duckdb', () => fn(openTestStats('duckdb')));
+  describe('clickhouse (current, chdb)', () => fn(openTestStats('chdb')));
+  onClickHouseUrl(fn);
+}
+
+function onClickHouseUrl(fn: (t: TestStats) => void): void {
   if (process.env.CLICKHOUSE_URL) {
     describe('clickhouse', () => fn(openTestStats('clickhouse')));
   } else if (process.env.CI === 'true') {

@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
-import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
+import { forEachStatsEngineAndCurrent, statsRow } from '../../test/statsEngines.js';
 import { selectInChunks, STATS_TABLE } from './statsStore.js';
 
 /** A report file's rows come a chunk at a time (selectChunks): the same rows as one select, in bounded chunks, and a query left early ends. */
-forEachStatsEngine((t) => {
+forEachStatsEngineAndCurrent((t) => {
   const ROWS = 5000;
   const sql = `SELECT channel_id, sum(imps) AS imps FROM ${STATS_TABLE} GROUP BY channel_id ORDER BY channel_id`;
 

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
+import { chdbServer } from '../../test/chdbServer.js';
 import { statsRow } from '../../test/statsEngines.js';
 import { CLICKHOUSE_MIGRATIONS } from './clickhouse/migrations.js';
 import { createClickHouseDatabase, dropClickHouseDatabase } from './clickhouse/clickhouseStore.js';
@@ -140,23 +141,27 @@ const OLD_STORES = {
 
 const NO_PRICES = new Map<number, SystemPrices>();
 
-for (const engine of ['duckdb', 'clickhouse'] as const) {
-  const clickhouseUrl = process.env.CLICKHOUSE_URL ?? '';
-  if (engine === 'clickhouse' && !clickhouseUrl) continue;
+// chdb: a current ClickHouse in the test worker (test/chdbServer.ts); clickhouse: the one at CLICKHOUSE_URL (CI: 18.16)
+for (const engine of ['duckdb', 'chdb', 'clickhouse'] as const) {
+  if (engine === 'clickhouse' && !process.env.CLICKHOUSE_URL) continue;
   describe(engine, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-migrate-'));
     const config: StatsStoreConfig =
-      engine === 'clickhouse'
-        ? {
+      engine === 'duckdb'
+        ? { dataDir, clickhouseUrl: null, duckdbFile: 'stats.duckdb' }
+        : {
             dataDir,
-            clickhouseUrl,
+            clickhouseUrl: process.env.CLICKHOUSE_URL ?? '',
             clickhouseDatabase: `adplane_test_migrate_${process.pid}_${randomBytes(4).toString('hex')}`,
-          }
-        : { dataDir, clickhouseUrl: null, duckdbFile: 'stats.duckdb' };
+          };
+    const oldStore = OLD_STORES[engine === 'duckdb' ? 'duckdb' : 'clickhouse'];
     let stats: StatsStore | undefined;
+    beforeAll(async () => {
+      if (engine === 'chdb') config.clickhouseUrl = (await chdbServer()).url;
+    });
     afterAll(async () => {
       await stats?.close();
-      if (engine === 'clickhouse') await dropClickHouseDatabase(clickhouseUrl, config.clickhouseDatabase!);
+      if (config.clickhouseUrl) await dropClickHouseDatabase(config.clickhouseUrl, config.clickhouseDatabase!);
       rmSync(dataDir, { recursive: true, force: true });
     });
 
@@ -173,7 +178,7 @@ for (const engine of ['duckdb', 'clickhouse'] as const) {
       )[0];
 
     it('adds source_reqs and source_opps to a store with data: old rows read 0, nothing lost, the rollup sums the new columns', async () => {
-      const before = await OLD_STORES[engine](config);
+      const before = await oldStore(config);
       expect(before).toContain('rev_md');
       expect(before).not.toContain('source_reqs');
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
-import { forEachStatsEngine, statsRow } from '../../test/statsEngines.js';
+import { forEachStatsEngineAndCurrent, statsRow } from '../../test/statsEngines.js';
 import { getReport } from './queries/getReport.js';
 import { clickhouseDatabaseOf } from './statsStore.js';
 import { reportRowsSql, type StatsScope, tableOf, utcBounds } from './reportSql.js';
 
 const NO_PRICES = new Map<number, SystemPrices>();
 
-forEachStatsEngine((t) => {
+forEachStatsEngineAndCurrent((t) => {
   const run = (
     input: Omit<ReportRequestInput, 'startDate' | 'endDate'> & Partial<ReportRequestInput>,
     scope: StatsScope = { tenantId: null },
