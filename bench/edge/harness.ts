@@ -3,6 +3,8 @@
  * (the server, the bare baseline, local demand) pinned to their cores and asked questions over IPC.
  */
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
 import { RESOURCES } from '@adplane/shared';
@@ -61,6 +63,25 @@ export interface HeapNode {
 /** The bytes a sampling heap profile holds. */
 export const sampledBytes = (node: HeapNode): number =>
   node.children.reduce((sum, c) => sum + sampledBytes(c), node.selfSize);
+
+/** The machine a run measured on and what else ran meanwhile (load averages before and after), as each result records it. */
+export function machineFacts(loadAverageBefore: number[], note: string) {
+  return {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? '',
+    node: process.version,
+    loadAverageBefore,
+    loadAverageAfter: loadavg(),
+    note,
+  };
+}
+
+/** Writes a run's result to bench/results/<name>.json (in git: the docs quote it). */
+export function writeResult(name: string, result: unknown): void {
+  const dir = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify(result, null, 2)}\n`);
+}
 
 export function rnd(seed: number) {
   let s = seed >>> 0;

@@ -178,7 +178,8 @@ export async function deliveryStatsByWorker(
   return seen;
 }
 
-function get(agent: Agent, port: number, path: string): Promise<Answer> {
+/** One GET on `agent`'s connections: the status, body and the worker that answered. */
+export function get(agent: Agent, port: number, path: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       const chunks: Buffer[] = [];

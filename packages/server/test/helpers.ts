@@ -71,6 +71,17 @@ export async function withPgSchemaLock<T>(
   }
 }
 
+/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own: a database made or dropped for a run of its own. */
+export async function onPgServer(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** migrateToLatest, holding the schema-changes lock shared on PostgreSQL: what a test that migrates a test store again calls. */
 export function migrateTestStore(store: Store): Promise<string[]> {
   return withPgSchemaLock(store, 'shared', () => migrateToLatest(store));
