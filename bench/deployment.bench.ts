@@ -16,7 +16,8 @@
  *    from GB (the filler's answers, never rendered).
  * It reports the aggregate rate and each edge's p99, whether each daily budget held (the spend the api
  * reads from Redis and the impressions the report counts, against budget + one in-flight impression
- * per edge: docs/delivery.md, "How far a budget can be overspent") and each cap (one beyond per process: "Frequency caps"), and
+ * per edge: docs/delivery.md, "How far a budget can be overspent") and each cap (one beyond per
+ * process: "Frequency caps"), and
  * whether the api's report (POST /api/rrun) counts exactly the beacons answered 200, once the edges
  * flushed. Then the players go on with new viewers and one edge is killed with SIGKILL under their load:
  * the report's loss is held to docs/ad-server.md's bound, what that edge answered in the last flush
