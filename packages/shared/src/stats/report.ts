@@ -51,7 +51,12 @@ export const ReportRequest = z
       .object({ by: z.string().transform(canonicalMetric), order: z.enum(['asc', 'desc']).default('desc') })
       .optional(),
     /** Rows before the totals row; 0 or absent means up to REPORT_MAX_ROWS. */
-    limit: z.number().int().min(0).max(REPORT_MAX_ROWS).optional(),
+    limit: z
+      .number({ error: 'must be a whole number of rows' })
+      .int('must be a whole number of rows')
+      .min(0, `must be between 0 and ${REPORT_MAX_ROWS} rows`)
+      .max(REPORT_MAX_ROWS, `must be between 0 and ${REPORT_MAX_ROWS} rows`)
+      .optional(),
     /** Leave out rows that only carry errors (no request, impression or revenue). */
     hideErrors: z.boolean().default(false),
     /**

@@ -1,5 +1,6 @@
 import { Checkbox, Form, InputNumber, Slider, Space, Typography } from 'antd';
 import { type AuthUser } from '@adplane/shared';
+import { rangeRule } from '../../resources/rangeRule.js';
 import { visibleOptions } from './profileForm.js';
 
 /** Demand account options; post-bid and IVT settings appear only when the account has them. */
@@ -20,8 +21,14 @@ export function OptionsTab({ user }: { user: AuthUser }) {
                   data-testid="profile-postbidPercent"
                 />
               </Form.Item>
-              <Form.Item name="postbidPercent" noStyle>
-                <InputNumber min={0} max={100} step={1} suffix="%" className="profile-postbid-input" />
+              {/* no min or max on the box: a share past 100 is refused in place with the range, never clamped */}
+              <Form.Item name="postbidPercent" noStyle rules={[rangeRule(0, 100)]}>
+                <InputNumber
+                  step={1}
+                  suffix="%"
+                  className="profile-postbid-input"
+                  data-testid="profile-postbidPercent-input"
+                />
               </Form.Item>
             </Space>
           </Form.Item>

@@ -253,6 +253,23 @@ describe('ProfileModal: demand user', () => {
     expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT')).toHaveLength(0);
   });
 
+  it('refuses a post-bid share past 100 in place with the range, keeping what was typed, and saves nothing', async () => {
+    const profile = makeProfile();
+    serve(profile);
+    await openProfile(makeUser('demand', { showPostbidWh: true }), profile);
+    const share = input('profile-postbidPercent-input');
+    fireEvent.change(share, { target: { value: '150' } });
+    fireEvent.blur(share);
+    expect(await screen.findByText('must be between 0 and 100')).toBeTruthy();
+    expect(share.value).toBe('150');
+    fireEvent.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(share.closest('.ant-input-number-status-error')).not.toBeNull());
+    expect(screen.getByText('must be between 0 and 100')).toBeTruthy();
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT')).toHaveLength(0);
+    fireEvent.change(share, { target: { value: '40' } });
+    await waitFor(() => expect(screen.queryByText('must be between 0 and 100')).toBeNull());
+  });
+
   it('saves trimmed values, updates the stored timezone and tag parameters, and closes', async () => {
     const profile = makeProfile();
     let sent: Record<string, unknown> | null = null;

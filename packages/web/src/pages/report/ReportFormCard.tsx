@@ -7,10 +7,12 @@ import {
   formatTimezone,
   type MetricId,
   metricWordsFor,
+  REPORT_MAX_ROWS,
   TIMEZONES,
   visibleDimensions,
   visibleMetrics,
 } from '@adplane/shared';
+import { rangeProblem } from '../../resources/rangeRule.js';
 import { FilterEditor } from './FilterEditor.js';
 import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportForm } from './reportState.js';
 
@@ -57,6 +59,7 @@ export function ReportFormCard({
   showHideErrors = true,
 }: ReportFormCardProps) {
   const { dimensionOptions, metricOptions } = reportPickerOptions(user, dimensionChoices, metricChoices);
+  const limitProblem = rangeProblem(form.limit, 0, REPORT_MAX_ROWS, 'rows');
   const sortOptions = [
     ...form.dimensions.map((id) => ({ value: id, label: DIMENSION_BY_ID[id].label })),
     ...form.metrics.map((id) => ({ value: id, label: metricWordsFor(user, id).label })),
@@ -162,10 +165,15 @@ export function ReportFormCard({
           </Form.Item>
         </Col>
         <Col xs={12} lg={4}>
-          <Form.Item label="Limit" tooltip="Rows to show; empty shows all (up to 10,000; longer reports go to a file)">
+          <Form.Item
+            label="Limit"
+            tooltip="Rows to show; empty shows all (up to 10,000; longer reports go to a file)"
+            validateStatus={limitProblem ? 'error' : undefined}
+            help={limitProblem ?? undefined}
+          >
+            {/* no min or max on the box: a number outside is kept as typed and refused here (and by the server), never clamped */}
             <InputNumber
-              min={0}
-              max={10000}
+              precision={0}
               value={form.limit || null}
               onChange={(v) => onChange({ limit: Number(v ?? 0) })}
               placeholder="No limit"

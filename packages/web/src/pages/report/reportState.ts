@@ -114,7 +114,8 @@ export function toRequest(form: ReportForm): ReportRequestInput {
     (form.dimensions.includes(form.sortBy as DimensionId) || form.metrics.includes(form.sortBy as MetricId))
       ? { sort: { by: form.sortBy, order: form.sortOrder } }
       : {}),
-    ...(form.limit > 0 ? { limit: form.limit } : {}),
+    // 0 is "no limit"; any other number goes as typed, so one out of range is refused by the server, never dropped
+    ...(form.limit !== 0 ? { limit: form.limit } : {}),
     hideErrors: form.hideErrors,
   };
 }

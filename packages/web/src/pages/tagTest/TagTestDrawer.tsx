@@ -31,6 +31,7 @@ import {
 import { api } from '../../api/client.js';
 import { useUser } from '../../auth/authContext.js';
 import { errorText } from '../../errors/messages.js';
+import { rangeRule } from '../../resources/rangeRule.js';
 import { TestResult } from './TestResult.js';
 import { PLAYER_SIZE_PRESETS } from './traceText.js';
 import './tagTest.css';
@@ -266,10 +267,9 @@ export function TagTestDrawer({
               name="podMaxAds"
               label="Ads in the break"
               extra="Empty: one ad. More: a CTV ad pod (VAST 3.0 and later)."
+              rules={[rangeRule(1, MAX_POD_ADS, 'ads')]}
             >
               <InputNumber
-                min={1}
-                max={MAX_POD_ADS}
                 precision={0}
                 placeholder="One ad"
                 className="tag-test-number"
@@ -278,10 +278,13 @@ export function TagTestDrawer({
             </Form.Item>
           </Col>
           <Col span={8}>
-            <Form.Item name="podMaxDuration" label="Break length" extra="Seconds the break may fill.">
+            <Form.Item
+              name="podMaxDuration"
+              label="Break length"
+              extra="Seconds the break may fill."
+              rules={[rangeRule(1, MAX_POD_SECONDS, 'seconds')]}
+            >
               <InputNumber
-                min={1}
-                max={MAX_POD_SECONDS}
                 precision={0}
                 placeholder="Any"
                 suffix="s"

@@ -2,6 +2,7 @@ import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Switch, Tag,
 import { type Rule } from 'antd/es/form';
 import { type ReactNode, useState } from 'react';
 import { type PartnerParam, partnerById } from '@adplane/shared';
+import { rangeRule } from '../../resources/rangeRule.js';
 import { paramInput, requiredSetsText, suggestedSets } from './partnerParams.js';
 
 type Path = (string | number)[];
@@ -54,8 +55,6 @@ function inputOf(param: PartnerParam, id: string): ReactNode {
           id={id}
           data-testid={`param-${id}`}
           style={{ width: '100%' }}
-          min={param.minimum}
-          max={param.maximum}
           precision={param.type === 'integer' ? 0 : undefined}
           placeholder={param.type === 'integer' ? 'Whole number' : 'Number'}
         />
@@ -164,6 +163,8 @@ function ParamField({
   if (kind === 'text') rules.push(...patternRule(param.pattern));
   if (kind === 'json') rules.push(jsonRule(param));
   if (kind === 'numberTags') rules.push(numberTagsRule);
+  // the box takes no min or max (it would clamp what was typed): a number outside is refused here
+  if (kind === 'number') rules.push(rangeRule(param.minimum, param.maximum));
   const extra = [param.description, param.requires?.length ? `Also needs ${param.requires.join(', ')}.` : '']
     .filter(Boolean)
     .join(' ');
