@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Session } from 'chdb';
 
 /**
@@ -18,7 +21,9 @@ import { Session } from 'chdb';
  *
  * libchdb holds one data folder per process, so the server is started once per test worker and
  * kept on globalThis (a test file that imports this module afresh finds it there); its statements
- * run one at a time on the one session, as each sets the session's database and settings.
+ * run one at a time on the one session, as each sets the session's database and settings. The
+ * folder is named after the worker's pid: vitest ends its workers without an 'exit' event, so each
+ * start removes the folders of workers that are gone.
  */
 const CLIENT_PARAMS = new Set(['query', 'database', 'query_id', 'session_id', 'role', 'user', 'password']);
 const SETTING_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -38,6 +43,25 @@ const identifier = (name: string) => `\`${name.replace(/[`\\]/g, (c) => `\\${c}`
 const settingValue = (value: string) =>
   /^-?\d+(\.\d+)?$/.test(value) ? value : `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 
+const FOLDER = /^adplane-chdb-(\d+)-/;
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function dataFolder(): string {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(FOLDER.exec(name)?.[1] ?? 0);
+    if (pid && pid !== process.pid && !running(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  return mkdtempSync(join(tmpdir(), `adplane-chdb-${process.pid}-`));
+}
+
 async function bodyOf(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -45,9 +69,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 function start(): Promise<ChdbServer> {
-  const session = new Session();
-  // the session's temporary folder goes with the worker
-  process.once('exit', () => session.cleanup());
+  const folder = dataFolder();
+  const session = new Session(folder);
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
 
   /** Each statement waits for the one before: the session's database and settings are its own meanwhile. */
   let queue: Promise<unknown> = Promise.resolve();
