@@ -9,8 +9,8 @@ import { Session } from 'chdb';
  * A current ClickHouse for the stats tests: chdb (ClickHouse's engine as a library, in this process)
  * behind a loopback HTTP server that speaks the part of ClickHouse's HTTP interface that
  * @clickhouse/client uses, so the ClickHouse store runs unchanged against it (its URL is the
- * store's clickhouseUrl). The server only carries bytes: the engine parses and runs every SQL
- * string as a clickhouse-server would.
+ * store's clickhouseUrl). The server carries the statements and answers as text and interprets
+ * neither: the engine parses and runs every SQL string as a clickhouse-server would.
  *
  * - The SQL is the `query` parameter followed by the body (an INSERT's rows), or the body alone.
  * - `database` is the statement's current database; every other parameter but the client's
