@@ -158,6 +158,23 @@ describe('TestResult: campaigns set aside by targeting', () => {
     );
     expect(screen.getByTestId('tag-test-outcome-code').textContent).toBe('filled');
   });
+
+  it('reads a few rows in the drawer without a box of their own, and scrolls a long list inside a tall one', () => {
+    const aside = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: 100 + i,
+        name: `Campaign ${i}`,
+        reason: 'targeting.country',
+        misses: [{ rule: 'country', include: true, values: ['DE'], more: 0, viewer: 'US' }],
+      }));
+    const innerBox = () => screen.getByTestId('tag-test-set-aside').querySelector<HTMLElement>('.ant-table-body');
+    const { unmount } = render(<TestResult answer={answer({ indexedOut: 3, indexedOutCampaigns: aside(3) })} />);
+    expect(rowsOf('tag-test-set-aside')).toHaveLength(3);
+    expect(innerBox()).toBeNull();
+    unmount();
+    render(<TestResult answer={answer({ indexedOut: 40, indexedOutCampaigns: aside(40) })} />);
+    expect(innerBox()?.style.maxHeight).toBe('560px');
+  });
 });
 
 describe('TestResult: campaigns not in the ad server', () => {

@@ -118,6 +118,14 @@ function Code({ text, testId }: { text: string; testId?: string }) {
   );
 }
 
+/**
+ * The tables of campaigns set aside read in the drawer's own scroll while they are short: a few rows
+ * of several lines each, scrolled inside a small box, would start with the first of them half-hidden.
+ * A long list scrolls inside a tall box, its header kept in view.
+ */
+const INNER_SCROLL_ROWS = 8;
+const tableScroll = (rows: number) => (rows > INNER_SCROLL_ROWS ? { y: 560 } : undefined);
+
 /** The Campaign column of the tables of campaigns set aside: its id over its name. */
 function campaignColumn<T extends { id: number; name: string }>(): TableColumnType<T> {
   return {
@@ -149,7 +157,7 @@ function SetAside({ trace }: { trace: TagTestAnswer['trace'] }) {
           rowKey="id"
           dataSource={named}
           pagination={false}
-          scroll={{ y: 280 }}
+          scroll={tableScroll(named.length)}
           columns={[
             campaignColumn<IndexedOutCampaign>(),
             {
@@ -197,7 +205,7 @@ function NotInAdServerList({ list }: { list: NonNullable<TagTestAnswer['trace'][
         rowKey="id"
         dataSource={list.campaigns}
         pagination={false}
-        scroll={{ y: 240 }}
+        scroll={tableScroll(list.campaigns.length)}
         columns={[
           campaignColumn<NotInAdServer>(),
           {
