@@ -10,10 +10,19 @@ import { openFromUserMenu, signIn, signInAt } from '../support/session.js';
  */
 test.use({ viewport: { width: 1440, height: 900 } });
 
-/** Signs the demand user in straight onto the list at `path` and opens its first row. */
-async function openFirstRow(page: Page, path: string): Promise<Locator> {
+/**
+ * A demo channel with every section of the channel drawer (a web channel's Prebid.js set-up and
+ * ads.txt included), opened by name: rows other spec files add in the same server slot sort first.
+ */
+const WEB_CHANNEL = 'Demo player - waterfall';
+
+/** Signs the demand user in straight onto the list at `path` and opens the row `name` (else its first row). */
+async function openListRow(page: Page, path: string, name?: string): Promise<Locator> {
   await signInAt(page, 'demand', path);
-  await page.locator('[data-testid^="row-open-"]').first().click();
+  await (name
+    ? page.getByRole('link', { name, exact: true })
+    : page.locator('[data-testid^="row-open-"]').first()
+  ).click();
   const drawer = page.getByTestId('resource-drawer');
   await expect(drawer).toBeVisible();
   await expect(drawer.getByTestId('form-jump-links')).toBeVisible();
@@ -24,7 +33,7 @@ async function openFirstRow(page: Page, path: string): Promise<Locator> {
 const drawerBody = (page: Page) => page.locator('.ant-drawer-body');
 
 test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ page }) => {
-  const drawer = await openFirstRow(page, '/channels');
+  const drawer = await openListRow(page, '/channels', WEB_CHANNEL);
   const body = drawerBody(page);
   expect(await body.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
   await body.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
@@ -36,7 +45,7 @@ test('a long drawer keeps Save and Cancel in view while it scrolls', async ({ pa
 });
 
 test('a jump link scrolls the drawer to its section', async ({ page }) => {
-  const drawer = await openFirstRow(page, '/channels');
+  const drawer = await openListRow(page, '/channels', WEB_CHANNEL);
   const heading = drawer.locator('.form-section-title', { hasText: 'Invalid traffic' });
   await expect(heading).not.toBeInViewport();
   await drawer.getByTestId('jump-Invalid traffic').click();
@@ -74,7 +83,7 @@ test('a jump link scrolls the drawer to its section', async ({ page }) => {
 });
 
 test('Escape closes a drawer, a modal, and a dialog inside a modal before the modal', async ({ page }) => {
-  await openFirstRow(page, '/tags');
+  await openListRow(page, '/tags');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('resource-drawer')).toBeHidden();
 
