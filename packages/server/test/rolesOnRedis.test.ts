@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { probeUntil, type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { seedDemoStore } from './demoStore.js';
-import { DEMO_PASSWORD } from './helpers.js';
+import { DEMO_PASSWORD, onPgServer } from './helpers.js';
 
 /**
  * The real program as an operator deploys it on several nodes: one `--role api` process and two
@@ -78,16 +77,6 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
   const dirs: string[] = [];
   const serverUrl = process.env.DATABASE_URL ?? '';
   const pgDatabase = `adplane_roles_${process.pid}_${randomBytes(4).toString('hex')}`;
-  /** One statement on the PostgreSQL server of DATABASE_URL, outside the test's database. */
-  const onPgServer = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
   let databaseUrl = '';
 
   beforeAll(async () => {
@@ -105,7 +94,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     const apiDir = dataDir();
     // the shared config store, migrated and holding the demo workspace (users, one tenant) before any process starts
     if (serverUrl) {
-      await onPgServer(`CREATE DATABASE "${pgDatabase}"`);
+      await onPgServer(serverUrl, `CREATE DATABASE "${pgDatabase}"`);
       const url = new URL(serverUrl);
       url.pathname = `/${pgDatabase}`;
       databaseUrl = url.toString();
@@ -164,7 +153,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
     await Promise.all([api, ...edges].map((node) => node?.stop()));
     await demand?.close();
     await own?.stop();
-    if (databaseUrl) await onPgServer(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`);
+    if (databaseUrl) await onPgServer(serverUrl, `DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { callProgram, type ProgramAnswer, type RunningAdplane, startAdplane } from './adplaneCommand.js';
 import { seedDemoStore } from './demoStore.js';
-import { DEMO_PASSWORD } from './helpers.js';
+import { DEMO_PASSWORD, onPgServer } from './helpers.js';
 
 /**
  * Seller ids across OS processes (docs/supply-chain.md, "Seller ids"): `adplane --workers 2` (a
@@ -81,17 +81,6 @@ async function pgBarrier(url: string): Promise<Barrier> {
   };
 }
 
-/** A PostgreSQL statement outside the test's own database. */
-async function onPgServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 describe.each(ENGINES)('seller ids: two saves of one id at once in two worker processes (%s)', (engine) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-seller-procs-'));
   const pgDatabase = `adplane_sellers_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -101,7 +90,7 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
 
   beforeAll(async () => {
     if (engine === 'postgres') {
-      await onPgServer(`CREATE DATABASE "${pgDatabase}"`);
+      await onPgServer(process.env.DATABASE_URL ?? '', `CREATE DATABASE "${pgDatabase}"`);
       const url = new URL(process.env.DATABASE_URL!);
       url.pathname = `/${pgDatabase}`;
       databaseUrl = url.toString();
@@ -125,7 +114,8 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
 
   afterAll(async () => {
     await cluster?.stop();
-    if (databaseUrl) await onPgServer(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`);
+    if (databaseUrl)
+      await onPgServer(process.env.DATABASE_URL ?? '', `DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
