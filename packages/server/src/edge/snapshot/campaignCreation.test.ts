@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { parseCampaignRow, parseCreativeRow, type StoredRow } from '@adplane/shared';
+import { parseCampaignRow, parseCreativeRow } from '@adplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, buildTestApp, createAs, forEachStore, login } from '../../../test/helpers.js';
 import { createdAtMinute, MINUTE_MS } from '../../delivery/pacing.js';
@@ -9,23 +9,15 @@ import { type CampaignFacts, campaignFacts, compileCampaigns } from './campaigns
 import { compileCreatives } from './creatives.js';
 import { Kept } from './kept.js';
 import { type SnapCampaign } from './types.js';
+import { storedRow } from '../../../test/storedRows.js';
 
 /**
  * A compiled campaign carries when it was created (its row's created_at column, in whole minutes since
  * the epoch: a small integer), which even pacing spreads its first day from (delivery/pacing.ts
  * paceWindow): from the stored row through the parsed rows (parsedRows.ts) to the snapshot's campaign.
  */
-const stored = (id: number, data: Record<string, unknown>): StoredRow => ({
-  id,
-  tenantId: 1,
-  uid: null,
-  status: 1,
-  archived: false,
-  name: `Row ${id}`,
-  data,
-});
 const creative = parseCreativeRow(
-  stored(10, {
+  storedRow(10, {
     approval: 'approved',
     format: 'video',
     videoSource: 'media',
@@ -53,7 +45,7 @@ const NOW = Date.UTC(2026, 5, 1, 12);
 describe("a compiled campaign's creation", () => {
   it("is its row's created_at to the minute, kept with the object; absent without one", () => {
     const row = parseCampaignRow(
-      stored(40, {
+      storedRow(40, {
         startDate: '2026-06-01',
         bidCpm: 5_000_000,
         creativeIds: [10],

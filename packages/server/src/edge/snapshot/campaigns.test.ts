@@ -1,4 +1,4 @@
-import { parseCampaignRow, parseCreativeRow, type StoredRow } from '@adplane/shared';
+import { parseCampaignRow, parseCreativeRow } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { eligibility } from '../demand/campaignSource.js';
 import { type AuctionRequest } from '../demand/demandSource.js';
@@ -6,19 +6,11 @@ import { type Owners } from './accounts.js';
 import { campaignFacts, compileCampaigns } from './campaigns.js';
 import { compileCreatives } from './creatives.js';
 import { OPEN_FLIGHT_END } from './types.js';
+import { storedRow } from '../../../test/storedRows.js';
 
 const HOUR = 3_600_000;
-const stored = (id: number, data: Record<string, unknown>): StoredRow => ({
-  id,
-  tenantId: 1,
-  uid: null,
-  status: 1,
-  archived: false,
-  name: `Row ${id}`,
-  data,
-});
 const creative = parseCreativeRow(
-  stored(10, {
+  storedRow(10, {
     approval: 'approved',
     format: 'video',
     videoSource: 'media',
@@ -47,7 +39,7 @@ const owners = (timezone: number): Owners => ({
 const NOW = Date.UTC(2026, 5, 1, 12);
 
 function compile(flight: { startDate: string; endDate: string | null }, timezone: number) {
-  const rows = [campaignFacts(parseCampaignRow(stored(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10] }))!)];
+  const rows = [campaignFacts(parseCampaignRow(storedRow(40, { ...flight, bidCpm: 5_000_000, creativeIds: [10] }))!)];
   return compileCampaigns(rows, owners(timezone), compileCreatives([creative], owners(timezone)), new Map(), NOW).get(
     40,
   );
@@ -105,7 +97,7 @@ describe("campaigns' creatives", () => {
     const row = (id: number, tenantId: number) =>
       campaignFacts(
         parseCampaignRow({
-          ...stored(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }),
+          ...storedRow(id, { startDate: '2026-01-01', endDate: null, bidCpm: 5_000_000, creativeIds: [10] }),
           tenantId,
         })!,
       );

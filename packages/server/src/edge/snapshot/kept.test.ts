@@ -4,7 +4,6 @@ import {
   parseCampaignRow,
   parseCreativeRow,
   parseTargetingRow,
-  type StoredRow,
 } from '@adplane/shared';
 import { describe, expect, it } from 'vitest';
 import { type Owners } from './accounts.js';
@@ -13,19 +12,11 @@ import { compileCreatives } from './creatives.js';
 import { Kept } from './kept.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { type SnapCampaign, type SnapCreative } from './types.js';
+import { storedRow } from '../../../test/storedRows.js';
 
-const stored = (id: number, data: Record<string, unknown>): StoredRow => ({
-  id,
-  tenantId: 1,
-  uid: null,
-  status: 1,
-  archived: false,
-  name: `Row ${id}`,
-  data,
-});
 const creativeRow = (clickUrl: string) =>
   parseCreativeRow(
-    stored(10, {
+    storedRow(10, {
       approval: 'approved',
       format: 'video',
       videoSource: 'media',
@@ -43,14 +34,16 @@ const creativeRow = (clickUrl: string) =>
       ],
     }),
   )!;
-const appList = (items: string[]) => parseAppListRow(stored(30, { items }))!;
+const appList = (items: string[]) => parseAppListRow(storedRow(30, { items }))!;
 const targetingRow = parseTargetingRow(
-  stored(20, { rules: { countries: { mode: 'include', values: ['US'] }, appLists: { mode: 'include', ids: [30] } } }),
+  storedRow(20, {
+    rules: { countries: { mode: 'include', values: ['US'] }, appLists: { mode: 'include', ids: [30] } },
+  }),
 )!;
 const campaignRow = (bidCpm: number) =>
   campaignFacts(
     parseCampaignRow(
-      stored(40, {
+      storedRow(40, {
         startDate: '2026-01-01',
         endDate: '2026-12-31',
         bidCpm,

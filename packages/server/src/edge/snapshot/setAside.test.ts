@@ -5,28 +5,19 @@ import { campaignFacts, compileCampaigns } from './campaigns.js';
 import { compileCreatives } from './creatives.js';
 import { deliveryStates, newSetAside } from './setAside.js';
 import { type Snapshot } from './types.js';
+import { storedRow } from '../../../test/storedRows.js';
 
 /**
  * The compile records why it leaves each campaign and creative out, with every reason, from the
  * checks it decided with; deliveryStates adds the rules of the moment (flight, spend, pace) to what
  * it compiled.
  */
-const stored = (id: number, data: Record<string, unknown>, meta: Partial<StoredRow> = {}): StoredRow => ({
-  id,
-  tenantId: 1,
-  uid: null,
-  status: 1,
-  archived: false,
-  name: `Row ${id}`,
-  data,
-  ...meta,
-});
 const media = [
   { url: 'https://cdn.example.com/a.mp4', mime: 'video/mp4', duration: 15, width: 1280, height: 720, bitrate: 2000 },
 ];
 const creativeRow = (id: number, approval: string, meta: Partial<StoredRow> = {}) =>
   parseCreativeRow(
-    stored(
+    storedRow(
       id,
       { approval, format: 'video', videoSource: 'media', clickUrl: 'https://brand.example.com/', mediaFiles: media },
       meta,
@@ -42,7 +33,7 @@ const NOW = Date.UTC(2026, 5, 1, 12);
 const campaign = (id: number, data: Record<string, unknown>, meta: Partial<StoredRow> = {}) =>
   campaignFacts(
     parseCampaignRow(
-      stored(id, { startDate: '2026-05-01', endDate: null, bidCpm: 5_000_000, creativeIds: [], ...data }, meta),
+      storedRow(id, { startDate: '2026-05-01', endDate: null, bidCpm: 5_000_000, creativeIds: [], ...data }, meta),
     )!,
   );
 
