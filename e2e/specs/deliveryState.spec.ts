@@ -1,6 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { exactRow, formItem, inputOf, openedModal, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
+import { videoCreativeBody } from '../support/sampleRows.js';
 
 /**
  * "Why it is not serving": the list's Status column says Active only for rows the ad server serves,
@@ -34,23 +35,11 @@ test('a campaign whose creative is pending shows Not serving with why, in the li
   const run = Date.now() % 100_000;
   const campaigns = new ResourcePage(page, 'campaigns', '/campaigns');
   await campaigns.openAs('demand', 'dsp');
-  const creative = await post(page, '/api/demand/creatives', {
-    name: `E2E pending spot ${run}`,
-    format: 'video',
-    videoSource: 'media',
-    approval: 'pending',
-    clickUrl: 'https://brand.example.com/',
-    mediaFiles: [
-      {
-        url: 'https://cdn.example.com/e2e.mp4',
-        mime: 'video/mp4',
-        duration: 15,
-        width: 640,
-        height: 360,
-        bitrate: 800,
-      },
-    ],
-  });
+  const creative = await post(
+    page,
+    '/api/demand/creatives',
+    videoCreativeBody(`E2E pending spot ${run}`, { approval: 'pending' }),
+  );
   const name = `E2E waiting campaign ${run}`;
   const campaign = await post(page, '/api/demand/campaigns', {
     name,

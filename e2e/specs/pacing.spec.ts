@@ -2,6 +2,7 @@ import { type APIResponse, type Page, type Response, expect, test } from '@playw
 import { decryptJsonBody, JSON_ENCRYPT_HEADER } from '@adplane/shared';
 import { exactRow } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
+import { videoCreativeBody } from '../support/sampleRows.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { signIn, useMode } from '../support/session.js';
 
@@ -133,22 +134,7 @@ test('bulk add to list puts the selected creatives into the picked creative list
     return jsonOf<{ id: number }>(res);
   };
   for (const n of names) {
-    await post('/api/demand/creatives', {
-      name: n,
-      format: 'video',
-      videoSource: 'media',
-      clickUrl: 'https://brand.example.com/',
-      mediaFiles: [
-        {
-          url: 'https://cdn.example.com/e2e.mp4',
-          mime: 'video/mp4',
-          duration: 15,
-          width: 640,
-          height: 360,
-          bitrate: 800,
-        },
-      ],
-    });
+    await post('/api/demand/creatives', videoCreativeBody(n));
   }
   const list = await post('/api/demand/crelists', { name: `E2E creative list ${run}`, items: [] });
 
