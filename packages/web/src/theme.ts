@@ -35,3 +35,7 @@ export const theme: ThemeConfig = {
     Modal: { titleFontSize: 16 },
   },
 };
+
+/** The theme for a person who asked their system for reduced motion: antd animates nothing. */
+export const themeFor = (reducedMotion: boolean): ThemeConfig =>
+  reducedMotion ? { ...theme, token: { ...theme.token, motion: false } } : theme;

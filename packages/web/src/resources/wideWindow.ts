@@ -1,23 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useMediaQuery } from '../prefs/mediaQuery.js';
 import { WIDE_WINDOW } from './columnWidths.js';
 
-const QUERY = `(min-width: ${WIDE_WINDOW}px)`;
-
-/** The media query, where the browser has one (jsdom has none: a narrow window there). */
-const media = (): MediaQueryList | null =>
-  typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(QUERY) : null;
-
-function subscribe(onChange: () => void): () => void {
-  const list = media();
-  list?.addEventListener('change', onChange);
-  return () => list?.removeEventListener('change', onChange);
-}
-
-/** Whether the window is at least WIDE_WINDOW wide, kept up to date as it is resized. */
-export function useWideWindow(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => media()?.matches ?? false,
-    () => false,
-  );
-}
+/** Whether the window is at least WIDE_WINDOW wide, kept up to date as it is resized (jsdom: narrow). */
+export const useWideWindow = (): boolean => useMediaQuery(`(min-width: ${WIDE_WINDOW}px)`);
