@@ -182,14 +182,20 @@ async function seedInTransaction(
   created: SeededUser[],
   notes: string[],
 ): Promise<void> {
+  const hashes = new Map<string, Promise<string>>();
   await store.db.transaction().execute(async (trx) => {
     const ctx: SeedContext = {
       db: trx,
       store: { ...store, db: trx, close: () => Promise.reject(new Error('The seed does not close the store')) },
       settings,
       users: {},
+      passwordHash(password) {
+        let hash = hashes.get(password);
+        if (!hash) hashes.set(password, (hash = hashPassword(password)));
+        return hash;
+      },
       async addUser(input, password) {
-        const user = await createUser(trx, { ...input, passwordHash: await hashPassword(password) });
+        const user = await createUser(trx, { ...input, passwordHash: await ctx.passwordHash(password) });
         ctx.users[user.username] = user;
         created.push({ id: user.id, username: user.username, type: user.type, name: user.name, password });
         return user;

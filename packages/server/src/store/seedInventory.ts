@@ -1,6 +1,5 @@
 import { systemClock } from '../clock.js';
 import { RESOURCES, toMicros } from '@adplane/shared';
-import { hashPassword } from '../auth/passwords.js';
 import { accountDto } from '../resources/accountService.js';
 import { type Actor, createOne } from '../resources/entityService.js';
 import { recordActivity } from './activity.js';
@@ -61,7 +60,7 @@ async function addAccount(
     type: kind === 'subs' ? 'sub' : 'adv',
     username: v.username,
     email: v.email || null,
-    passwordHash: await hashPassword(ctx.settings.demoPassword),
+    passwordHash: await ctx.passwordHash(ctx.settings.demoPassword),
     name: v.name,
     domain: v.domain || null,
     tenantId: owner.id,

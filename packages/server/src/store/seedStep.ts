@@ -14,6 +14,11 @@ export interface SeedContext {
   store: Store;
   settings: Pick<Settings, 'demoPassword' | 'adminPassword'>;
   users: Record<string, User>;
+  /**
+   * The argon2 hash of `password`, computed once per distinct password in a seed: the demo accounts
+   * all sign in with the demo password, and each hash costs a tenth of a second of a core.
+   */
+  passwordHash(password: string): Promise<string>;
   /** Create an account with this password (hashed with argon2) and remember it for later steps. */
   addUser(input: Omit<NewUser, 'passwordHash'>, password: string): Promise<User>;
   /** A line for main.ts to print once the seed has committed (where to try what was made). */
