@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type HourlyRow } from '../src/stats/hourlyRow.js';
 import { dropClickHouseDatabase } from '../src/stats/clickhouse/clickhouseStore.js';
+import { clickHouseServerOf } from '../src/stats/clickhouse/migrations.js';
 import { openStatsStore, type StatsStore, type StatsStoreConfig } from '../src/stats/statsStore.js';
 import { chdbServer } from './chdbServer.js';
 
@@ -83,6 +84,17 @@ function onClickHouseUrl(fn: (t: TestStats) => void): void {
       });
     });
   }
+}
+
+/**
+ * The migrations a store of the current code records: every engine's first four, and on a ClickHouse
+ * that has LowCardinality (19.3 on; not CI's 18.16) the text columns' conversion.
+ */
+export async function statsMigrationsOf(stats: StatsStore): Promise<string[]> {
+  const all = ['0001_hourly_stats', '0002_hourly_rollup', '0003_source_reqs_opps', '0004_postbid_ivt'];
+  if (stats.engine !== 'clickhouse') return all;
+  const [{ v }] = await stats.select('SELECT version() AS v');
+  return clickHouseServerOf(String(v)).lowCardinality ? [...all, '0005_low_cardinality'] : all;
 }
 
 /** An hourly row with every dimension empty and every count 0, overridden by `values`. */

@@ -7,8 +7,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
 import { chdbServer } from '../../test/chdbServer.js';
-import { statsRow } from '../../test/statsEngines.js';
-import { CLICKHOUSE_MIGRATIONS } from './clickhouse/migrations.js';
+import { statsMigrationsOf, statsRow } from '../../test/statsEngines.js';
+import { clickHouseMigrations, clickHouseServerOf, PLAIN_SERVER } from './clickhouse/migrations.js';
 import { createClickHouseDatabase, dropClickHouseDatabase } from './clickhouse/clickhouseStore.js';
 import { DUCKDB_MIGRATIONS } from './duckdb/migrations.js';
 import { DIMENSION_COLUMNS, type HourlyRow, METRIC_COLUMNS_0001 } from './hourlyRow.js';
@@ -20,7 +20,8 @@ import { openStatsStore, type StatsStore, type StatsStoreConfig } from './statsS
 /**
  * Upgrading a stats store that already holds data: a store at migration 0002 (as every store was
  * before the demand tags' requests and opportunities) opens with 0003 applied, its rows read 0 in
- * the new columns, nothing is lost, and the rollup sums the new columns from then on.
+ * the new columns, nothing is lost, and the rollup sums the new columns from then on. On a current
+ * ClickHouse its text columns of few values become LowCardinality(String) (0005).
  */
 const OLD_COLUMNS = [...DIMENSION_COLUMNS, ...METRIC_COLUMNS_0001];
 const OLD_ROWS: HourlyRow[] = [
@@ -119,7 +120,8 @@ const OLD_STORES = {
       await client.command({
         query: 'CREATE TABLE stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog',
       });
-      for (const m of CLICKHOUSE_MIGRATIONS.slice(0, 2)) {
+      // the previous release made plain String columns on every server
+      for (const m of clickHouseMigrations(PLAIN_SERVER).slice(0, 2)) {
         for (const step of m.sql) await client.command({ query: typeof step === 'string' ? step : step.sql });
         await client.command({ query: `INSERT INTO stats_migrations (name, applied_at) VALUES ('${m.name}', now())` });
       }
@@ -183,12 +185,7 @@ for (const engine of ['duckdb', 'chdb', 'clickhouse'] as const) {
       expect(before).not.toContain('source_reqs');
 
       stats = await openStatsStore(config);
-      expect(await stats.migrations()).toEqual([
-        '0001_hourly_stats',
-        '0002_hourly_rollup',
-        '0003_source_reqs_opps',
-        '0004_postbid_ivt',
-      ]);
+      expect(await stats.migrations()).toEqual(await statsMigrationsOf(stats));
       // the old rows are all there, with 0 in the new columns
       expect(
         await stats.select(
@@ -246,12 +243,7 @@ for (const engine of ['duckdb', 'chdb', 'clickhouse'] as const) {
     it('opens the migrated store again without applying anything twice', async () => {
       await stats!.close();
       stats = await openStatsStore(config);
-      expect(await stats.migrations()).toEqual([
-        '0001_hourly_stats',
-        '0002_hourly_rollup',
-        '0003_source_reqs_opps',
-        '0004_postbid_ivt',
-      ]);
+      expect(await stats.migrations()).toEqual(await statsMigrationsOf(stats));
       expect(await sumsOf(ROLLUP_TABLE)).toEqual({
         source_reqs: 11,
         source_opps: 5,
@@ -262,3 +254,289 @@ for (const engine of ['duckdb', 'chdb', 'clickhouse'] as const) {
     });
   });
 }
+
+/**
+ * Column types (clickhouse/migrations.ts): a server from 19.3 stores the text dimensions of few
+ * values as LowCardinality(String), a new database made so and one made before converted at start;
+ * 18.16 keeps plain String. Either way every answer is the same.
+ */
+const PLAIN_TYPES = {
+  app_bundle: 'String',
+  browser: 'String',
+  country: 'String',
+  deal_id: 'String',
+  device: 'String',
+  domain: 'String',
+  integration: 'String',
+  marketplace_name: 'String',
+  nofill_reason: 'String',
+  os: 'String',
+  partner: 'String',
+  publisher_id: 'String',
+  region: 'String',
+  us_state: 'String',
+  vast_error: 'String',
+};
+const LC = 'LowCardinality(String)';
+const CURRENT_TYPES = {
+  ...PLAIN_TYPES,
+  browser: LC,
+  country: LC,
+  deal_id: LC,
+  device: LC,
+  integration: LC,
+  marketplace_name: LC,
+  nofill_reason: LC,
+  os: LC,
+  partner: LC,
+  region: LC,
+  us_state: LC,
+  vast_error: LC,
+};
+
+/** hourly_stats' text columns and their types, as the server reports them. */
+async function textColumnTypes(stats: StatsStore): Promise<Record<string, string>> {
+  const rows = await stats.select(
+    "SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'hourly_stats' AND type LIKE '%String%' ORDER BY name",
+  );
+  return Object.fromEntries(rows.map((r) => [String(r.name), String(r.type)]));
+}
+
+const pick = <T>(values: readonly T[], i: number, salt: number) => values[(i * salt) % values.length]!;
+/** Rows that vary every text dimension, some empty, over two days and two tenants. */
+const VARIED_ROWS: HourlyRow[] = Array.from({ length: 96 }, (_, i) =>
+  statsRow({
+    hour: `2026-11-0${1 + (i % 2)} ${String(i % 24).padStart(2, '0')}:00:00`,
+    tenant_id: 1 + (i % 3 === 0 ? 1 : 0),
+    channel_id: 10 + (i % 4),
+    tag_id: i % 5 === 0 ? 0 : 70 + (i % 3),
+    campaign_id: i % 7 === 0 ? 900 : 0,
+    partner: pick(['', 'appnexus', 'pubmatic'], i, 5),
+    deal_id: pick(['', '', 'deal-1', "deal-'q'"], i, 7),
+    marketplace_name: pick(['', 'Crestline', 'Meridian'], i, 11),
+    country: pick(['US', 'GB', 'DE', ''], i, 13),
+    region: pick(['CA', 'ENG', 'BE', ''], i, 17),
+    us_state: pick(['CA', 'NY', ''], i, 19),
+    device: pick(['SmartTV', 'Mobile', 'Desktop'], i, 23),
+    os: pick(['Roku', 'iOS', 'Android', ''], i, 29),
+    browser: pick(['Chrome', 'Safari', ''], i, 31),
+    app_bundle: `com.app${i % 9}`,
+    domain: pick(['', 'news.example', 'video.example'], i, 37),
+    publisher_id: `pub-${i % 6}`,
+    integration: pick(['VAST', 'RTB', 'PreBid'], i, 41),
+    vast_error: pick(['', '', '303', '402'], i, 43),
+    nofill_reason: pick(['', 'no_bid', 'timeout', 'targeting.country'], i, 47),
+    reqs: 100 + i,
+    opps: 90 + i,
+    demand_calls: 80 + (i % 11),
+    responses: 60 + (i % 7),
+    bids: 30 + (i % 5),
+    wins: 20 + (i % 4),
+    imps: 18 + (i % 3),
+    completes: 10 + (i % 2),
+    clicks: i % 3,
+    errors: i % 4 === 0 ? 2 : 0,
+    revenue: 180_000 + i * 1_000,
+    cost: 90_000 + i * 500,
+    rev_m: i % 2 ? 50_000 : 0,
+    source_reqs: i % 5 === 0 ? 0 : 120 + i,
+    source_opps: i % 5 === 0 ? 0 : 100 + i,
+  }),
+);
+
+/** Reports by, and filtered on, each converted column (several of them reports of demand). */
+const TYPE_REPORTS: Omit<ReportRequestInput, 'startDate' | 'endDate'>[] = [
+  ...(
+    [
+      'partner',
+      'deal',
+      'marketplace_name',
+      'country',
+      'region',
+      'us_state',
+      'device',
+      'os',
+      'browser',
+      'integration',
+      'vast_error',
+      'nofill_reason',
+    ] as const
+  ).map((d) => ({ dimensions: ['date', d], metrics: ['reqs', 'opps', 'imps', 'revenue', 'fill', 'ecpm'] })),
+  { dimensions: ['country', 'device', 'os'], metrics: ['imps', 'revenue', 'completes'] },
+  { dimensions: ['domain', 'app_bundle', 'publisher_id'], metrics: ['reqs', 'imps'] },
+  {
+    dimensions: ['date'],
+    metrics: ['reqs', 'imps', 'revenue'],
+    filters: { country: ['US', 'GB'], device: ['SmartTV'] },
+  },
+  {
+    dimensions: ['browser'],
+    metrics: ['reqs', 'imps'],
+    filters: { nofill_reason: ['timeout', ''], vast_error: ['303'] },
+  },
+  { dimensions: ['tag', 'deal'], metrics: ['reqs', 'opps', 'demandCalls', 'wins'], filters: { deal: ["deal-'q'"] } },
+  { dimensions: ['partner', 'integration'], metrics: ['reqs', 'responses', 'bids', 'wins'] },
+];
+
+const reportOn = (stats: StatsStore, input: Omit<ReportRequestInput, 'startDate' | 'endDate'>) =>
+  getReport(
+    { stats, db: null, scope: { tenantId: null }, prices: NO_PRICES, viewer: { type: 'admin' as const } },
+    ReportRequest.parse({ startDate: '2026-11-01', endDate: '2026-11-02', ...input }),
+  );
+
+describe('ClickHouse column types', () => {
+  it('reads LowCardinality from the server version: 19.3 on, not 18.x or 19.1', () => {
+    expect(
+      ['18.16.1', '19.1.6', '19.3.3', '20.8.3.18', '26.7.2.1', ''].map((v) => clickHouseServerOf(v).lowCardinality),
+    ).toEqual([false, false, true, true, true, false]);
+  });
+
+  describe('chdb', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-types-'));
+    const id = () => `adplane_test_types_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const fresh: StatsStoreConfig = { dataDir, clickhouseUrl: '', clickhouseDatabase: id() };
+    const old: StatsStoreConfig = { dataDir, clickhouseUrl: '', clickhouseDatabase: id() };
+    const opened: StatsStore[] = [];
+    const open = async (config: StatsStoreConfig) => {
+      const store = await openStatsStore(config);
+      opened.push(store);
+      return store;
+    };
+    beforeAll(async () => {
+      fresh.clickhouseUrl = old.clickhouseUrl = (await chdbServer()).url;
+    });
+    afterAll(async () => {
+      for (const store of opened) await store.close();
+      for (const config of [fresh, old])
+        await dropClickHouseDatabase(config.clickhouseUrl!, config.clickhouseDatabase!);
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('creates a new database on a current ClickHouse with LowCardinality(String) text columns', async () => {
+      const stats = await open(fresh);
+      expect(String((await stats.select('SELECT version() AS v'))[0]!.v)).toMatch(/^26\./);
+      expect(await textColumnTypes(stats)).toEqual(CURRENT_TYPES);
+      expect(await stats.migrations()).toEqual([
+        '0001_hourly_stats',
+        '0002_hourly_rollup',
+        '0003_source_reqs_opps',
+        '0004_postbid_ivt',
+        '0005_low_cardinality',
+      ]);
+      // made with those types, so 0005 found nothing to convert
+      expect(
+        await stats.select('SELECT count() AS n FROM system.mutations WHERE database = currentDatabase()'),
+      ).toEqual([{ n: 0 }]);
+    });
+
+    it('converts a database made with plain String columns at start: the same rows, the same answers as DuckDB', async () => {
+      // as the previous release left a database on any server: 0001..0004 with plain String, rows written
+      await createClickHouseDatabase(old.clickhouseUrl!, old.clickhouseDatabase!);
+      const url = new URL(old.clickhouseUrl!);
+      const client = createClient({
+        url: `${url.protocol}//${url.host}`,
+        database: old.clickhouseDatabase!,
+        compression: { request: false, response: false },
+      });
+      const allRows = async () => {
+        const result = await client.query({
+          query: `SELECT * FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS.join(', ')}`,
+          format: 'JSONEachRow',
+          clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+        });
+        return result.json<Record<string, unknown>>();
+      };
+      let before: Record<string, unknown>[];
+      try {
+        await client.command({
+          query: 'CREATE TABLE stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog',
+        });
+        for (const m of clickHouseMigrations(PLAIN_SERVER).slice(0, 4)) {
+          for (const step of m.sql) await client.command({ query: typeof step === 'string' ? step : step.sql });
+          await client.command({
+            query: `INSERT INTO stats_migrations (name, applied_at) VALUES ('${m.name}', now())`,
+          });
+        }
+        // two inserts: two parts for the conversion to rewrite
+        for (const half of [VARIED_ROWS.slice(0, 48), VARIED_ROWS.slice(48)])
+          await client.insert({ table: 'hourly_stats', values: half, format: 'JSONEachRow' });
+        before = await allRows();
+      } finally {
+        await client.close();
+      }
+      expect(before).toHaveLength(VARIED_ROWS.length);
+
+      const stats = await open(old);
+      expect(await stats.migrations()).toEqual(await statsMigrationsOf(stats));
+      expect(await stats.migrations()).toContain('0005_low_cardinality');
+      expect(await textColumnTypes(stats)).toEqual(CURRENT_TYPES);
+
+      const duck = await open({ dataDir, clickhouseUrl: null, duckdbFile: ':memory:' });
+      await duck.write(VARIED_ROWS);
+      const answers = (store: StatsStore) => Promise.all(TYPE_REPORTS.map((r) => reportOn(store, r)));
+      const expected = await answers(duck);
+      expect(expected.map((rows) => rows.length > 1)).toEqual(TYPE_REPORTS.map(() => true));
+      const rowsOf = async () =>
+        (await stats.select(`SELECT * FROM hourly_stats ORDER BY ${DIMENSION_COLUMNS.join(', ')}`)) as unknown;
+
+      // while the server may still be rewriting the parts, and once it has: the same rows, the same answers
+      expect(await rowsOf()).toEqual(before);
+      expect(await answers(stats)).toEqual(expected);
+      await expect
+        .poll(
+          () =>
+            stats.select(
+              'SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND NOT is_done',
+            ),
+          {
+            timeout: 60_000,
+          },
+        )
+        .toEqual([{ n: 0 }]);
+      expect(await rowsOf()).toEqual(before);
+      expect(await answers(stats)).toEqual(expected);
+      // and it goes on: a new batch lands in the converted table and the rollup
+      await stats.write(VARIED_ROWS.slice(0, 10));
+      await duck.write(VARIED_ROWS.slice(0, 10));
+      expect(await answers(stats)).toEqual(await answers(duck));
+    });
+  });
+
+  describe.runIf(process.env.CLICKHOUSE_URL)('clickhouse at CLICKHOUSE_URL', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-types-'));
+    const config: StatsStoreConfig = {
+      dataDir,
+      clickhouseUrl: process.env.CLICKHOUSE_URL ?? '',
+      clickhouseDatabase: `adplane_test_types_${process.pid}_${randomBytes(4).toString('hex')}`,
+    };
+    let stats: StatsStore | undefined;
+    afterAll(async () => {
+      await stats?.close();
+      await dropClickHouseDatabase(config.clickhouseUrl!, config.clickhouseDatabase!);
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('keeps plain String on a server without LowCardinality (18.16: experimental only), and answers as DuckDB', async () => {
+      stats = await openStatsStore(config);
+      const version = String((await stats.select('SELECT version() AS v'))[0]!.v);
+      const server = clickHouseServerOf(version);
+      expect(await textColumnTypes(stats)).toEqual(server.lowCardinality ? CURRENT_TYPES : PLAIN_TYPES);
+      expect((await stats.migrations()).includes('0005_low_cardinality')).toBe(server.lowCardinality);
+      if (version.startsWith('18.')) {
+        // the type is there behind a flag that is off: a table with it is refused
+        await expect(stats.exec('CREATE TABLE lc_probe (a LowCardinality(String)) ENGINE = Memory')).rejects.toThrow(
+          /allow_experimental_low_cardinality_type/,
+        );
+        expect(server.lowCardinality).toBe(false);
+      }
+      await stats.write(VARIED_ROWS);
+      const duck = await openStatsStore({ dataDir, clickhouseUrl: null, duckdbFile: ':memory:' });
+      try {
+        await duck.write(VARIED_ROWS);
+        for (const r of TYPE_REPORTS) expect(await reportOn(stats, r)).toEqual(await reportOn(duck, r));
+      } finally {
+        await duck.close();
+      }
+    });
+  });
+});

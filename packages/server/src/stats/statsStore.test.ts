@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ReportRequest, type ReportRequestInput, type SystemPrices } from '@adplane/shared';
-import { forEachStatsEngineAndCurrent, statsRow } from '../../test/statsEngines.js';
+import { forEachStatsEngineAndCurrent, statsMigrationsOf, statsRow } from '../../test/statsEngines.js';
 import { getReport } from './queries/getReport.js';
 import { clickhouseDatabaseOf } from './statsStore.js';
 import { reportRowsSql, type StatsScope, tableOf, utcBounds } from './reportSql.js';
@@ -90,12 +90,10 @@ forEachStatsEngineAndCurrent((t) => {
   });
 
   it('records its migrations', async () => {
-    expect(await t.stats.migrations()).toEqual([
-      '0001_hourly_stats',
-      '0002_hourly_rollup',
-      '0003_source_reqs_opps',
-      '0004_postbid_ivt',
-    ]);
+    const migrations = await t.stats.migrations();
+    expect(migrations).toEqual(await statsMigrationsOf(t.stats));
+    // a current ClickHouse converts its text columns of few values (clickhouse/migrations.ts 0005); DuckDB has none
+    if (t.engine !== 'clickhouse') expect(migrations.includes('0005_low_cardinality')).toBe(t.engine === 'chdb');
   });
 
   it('shifts local days by the time-zone offset', async () => {

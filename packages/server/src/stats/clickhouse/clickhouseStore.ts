@@ -5,7 +5,7 @@ import { clickhouseDialect } from '../reportSql.js';
 import { coalescedWrites } from '../coalescedWrites.js';
 import { type HourlyRow } from '../hourlyRow.js';
 import { checkBatch, STATS_TABLE, type StatsStore } from '../statsStore.js';
-import { CLICKHOUSE_MIGRATIONS } from './migrations.js';
+import { clickHouseMigrations, clickHouseServerOf } from './migrations.js';
 
 const DATABASE_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/;
 
@@ -88,12 +88,15 @@ export async function openClickHouseStore(url: string, database: string): Promis
     query: 'CREATE TABLE IF NOT EXISTS stats_migrations (name String, applied_at DateTime) ENGINE = TinyLog',
   });
   const applied = new Set((await select('SELECT name FROM stats_migrations')).map((r) => String(r.name)));
-  for (const m of CLICKHOUSE_MIGRATIONS) {
-    if (applied.has(m.name)) continue;
+  // the server's version decides the column types and which migrations it can run (migrations.ts)
+  const server = clickHouseServerOf(String((await select('SELECT version() AS v'))[0]?.v ?? ''));
+  for (const m of clickHouseMigrations(server)) {
+    if (applied.has(m.name) || (m.needs && !server[m.needs])) continue;
     try {
       for (const step of m.sql) {
-        if (typeof step !== 'string' && (await select(step.unless)).length > 0) continue;
-        await client.command({ query: typeof step === 'string' ? step : step.sql });
+        if (typeof step === 'string') await client.command({ query: step });
+        else if ((await select(step.unless)).length === 0)
+          await client.command({ query: step.sql, ...(step.settings ? { clickhouse_settings: step.settings } : {}) });
       }
     } catch (error) {
       throw new Error(`Stats migration ${m.name} (ClickHouse) failed: ${(error as Error).message}`, { cause: error });
