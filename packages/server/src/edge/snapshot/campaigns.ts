@@ -3,7 +3,7 @@ import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
-import { Kept, sameElements } from './kept.js';
+import { Kept, type KeepsMade, sameElements } from './kept.js';
 import { creativeGap, record, rowReasons, zeroBudgetReasons } from './setAside.js';
 import { type LeftAt, OPEN_FLIGHT_END, type SetAsideReason, type SnapCampaign, type SnapCreative } from './types.js';
 
@@ -114,7 +114,7 @@ export function compileCampaigns(
   creatives: ReadonlyMap<number, SnapCreative>,
   targetings: ReadonlyMap<number, CompiledTargeting>,
   now: number,
-  kept = new Kept<CampaignFacts, SnapCampaign>(),
+  kept: KeepsMade<CampaignFacts, SnapCampaign> = new Kept<CampaignFacts, SnapCampaign>(),
   setAside?: CampaignsSetAside,
 ): Map<number, SnapCampaign> {
   const out = new Map<number, SnapCampaign>();
@@ -127,9 +127,10 @@ export function compileCampaigns(
       continue;
     }
     if (setAside) record(setAside.campaigns, c.id, zeroBudgetReasons(c));
-    // an unchanged campaign keeps its object when what it was made from is the same: its flight in
-    // its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
+    // an unchanged campaign keeps its object when what it was made from is the same: its row, its
+    // flight in its tenant's zone, its advertiser's name, its compiled targeting and its creatives (kept.ts)
     const stillValid = (last: SnapCampaign) =>
+      madeFromRow(last, c) &&
       last.timezone === parts.timezone &&
       last.flightStartHour === parts.flightStartHour &&
       last.flightEndHour === parts.flightEndHour &&
@@ -141,7 +142,31 @@ export function compileCampaigns(
       kept.take(c, stillValid, () => snapCampaign(c, parts)),
     );
   }
+  kept.settle?.(out);
   return out;
+}
+
+/** Whether a compiled campaign holds what the row says (a row read again is another object: KeptById). */
+function madeFromRow(last: SnapCampaign, c: CampaignFacts): boolean {
+  const cap = c.frequencyCap ?? null;
+  return (
+    last.id === c.id &&
+    last.tenantId === c.tenantId &&
+    last.name === c.name &&
+    last.advertiserId === (c.advertiserId ?? 0) &&
+    last.totalBudget === c.totalBudget &&
+    last.dailyBudget === c.dailyBudget &&
+    last.pacing === (c.pacing ?? 'asap') &&
+    (last.frequencyCap === cap ||
+      (!!last.frequencyCap &&
+        !!cap &&
+        last.frequencyCap.count === cap.count &&
+        last.frequencyCap.periodHours === cap.periodHours)) &&
+    last.createdAtMinute === c.createdAtMinute &&
+    last.bidCpm === c.bidCpm &&
+    sameElements(last.dealIds ?? NONE, c.dealIds) &&
+    sameElements(last.supplierIds ?? NONE, c.supplierIds)
+  );
 }
 
 /**

@@ -36,7 +36,8 @@ import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
 import { newSetAside, recordUnreached } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
-import { Kept } from './kept.js';
+import { Kept, KeptById } from './kept.js';
+import { CampaignColumns } from './campaignColumns.js';
 import { type LeftBeforeStart, type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
 
 /**
@@ -58,7 +59,7 @@ export class SnapshotCompiler {
   private readonly kept = {
     creatives: new Kept<CreativeRow, SnapCreative>(),
     targetings: new Kept() as TargetingsKept,
-    campaigns: new Kept<CampaignFacts, SnapCampaign>(),
+    campaigns: new KeptById<CampaignFacts, SnapCampaign>(),
   };
 
   /** Whether a build has been made: the first one also reads what left the store's live set lately (leftBeforeStart). */
@@ -212,6 +213,7 @@ function parsedRowsOf(clock: Clock) {
         return c && campaignFacts(c, row.createdAt);
       },
       clock,
+      new CampaignColumns(),
     ),
     creatives: new ParsedRows('creatives', parseCreativeRow, clock),
     targetings: new ParsedRows('targetings', parseTargetingRow, clock),

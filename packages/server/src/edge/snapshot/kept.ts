@@ -7,7 +7,7 @@
  * (day-part rules) stay valid. Held weakly by row: a row the store dropped, or
  * parsed again after a change, lets go of what was made from it.
  */
-export class Kept<Row extends object, Made> {
+export class Kept<Row extends object, Made> implements KeepsMade<Row, Made> {
   private readonly made = new WeakMap<Row, Made>();
 
   /** The object last made from `row` while `stillValid` says so, else what `make` makes now. */
@@ -17,6 +17,31 @@ export class Kept<Row extends object, Made> {
     const made = make();
     this.made.set(row, made);
     return made;
+  }
+}
+
+/** What keeps the objects builds made, for the next build to take again (Kept, KeptById). */
+export interface KeepsMade<Row, Made> {
+  take(row: Row, stillValid: (made: Made) => boolean, make: () => Made): Made;
+  /** A build is over and `made` is all it made or kept: the rest is let go (KeptById). */
+  settle?(made: ReadonlyMap<number, Made>): void;
+}
+
+/**
+ * Kept by the row's id, for rows read again as new objects on every build (campaignColumns.ts):
+ * `stillValid` must then also say the row is the same. What the last build made is the map it
+ * answered (`settle`), so nothing more is held.
+ */
+export class KeptById<Row extends { id: number }, Made> implements KeepsMade<Row, Made> {
+  private last: ReadonlyMap<number, Made> = new Map();
+
+  take(row: Row, stillValid: (made: Made) => boolean, make: () => Made): Made {
+    const last = this.last.get(row.id);
+    return last !== undefined && stillValid(last) ? last : make();
+  }
+
+  settle(made: ReadonlyMap<number, Made>): void {
+    this.last = made;
   }
 }
 

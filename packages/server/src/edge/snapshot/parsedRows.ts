@@ -39,6 +39,26 @@ const stampOf = (updatedMs: number, archived: unknown, status: unknown): number 
   updatedMs * 4 + Number(archived) * 2 + (Number(status) === 1 ? 1 : 0);
 
 /**
+ * Where parsed values sit, by slot: an array of them (SlotArray), or columns a kind packs its values
+ * into, outside V8's heap (campaignColumns.ts), answering a new object for each build to read.
+ */
+export interface SlotValues<T> {
+  get(slot: number): T | null;
+  set(slot: number, value: T | null): void;
+}
+
+/** Parsed values as they are, one array entry per slot. */
+export class SlotArray<T> implements SlotValues<T> {
+  private readonly values: (T | null)[] = [];
+  get(slot: number): T | null {
+    return this.values[slot] ?? null;
+  }
+  set(slot: number, value: T | null): void {
+    this.values[slot] = value;
+  }
+}
+
+/**
  * Each id has a slot; the slot's stamp, parsed value and skip reasons sit in flat arrays. The store's
  * 100,000 rows are then no objects of their own and no boxed stamps (a stamp is past the small
  * integers V8 keeps unboxed): less for every full collection of the edge's heap to mark.
@@ -47,7 +67,8 @@ export class ParsedRows<T> {
   /** id to slot, in the order ids were first seen (the order `load` answers in). */
   private slots = new Map<number, number>();
   private stamps = new Float64Array(1024);
-  private values: (T | null)[] = [];
+  /** Slots handed out so far (free ones are reused first). */
+  private slotCount = 0;
   /** Why the stored row was skipped, reported again on every build. */
   private skips: SkipSink['skipped'][] = [];
   private freeSlots: number[] = [];
@@ -59,6 +80,7 @@ export class ParsedRows<T> {
     private readonly kind: EntityKind,
     private readonly parse: Parser<T>,
     private readonly clock: Clock = systemClock,
+    private readonly values: SlotValues<T> = new SlotArray<T>(),
   ) {}
 
   private table(db: StoreDb) {
@@ -139,13 +161,13 @@ export class ParsedRows<T> {
         const slot = this.slots.get(row.id);
         if (slot === undefined) continue;
         const own: SkipSink = { skipped: [] };
-        this.values[slot] = this.parse(row, own);
+        this.values.set(slot, this.parse(row, own));
         this.skips[slot] = own.skipped.length ? own.skipped : NONE;
       }
     }
     const out: T[] = [];
     for (const slot of this.slots.values()) {
-      const value = this.values[slot];
+      const value = this.values.get(slot);
       if (value) out.push(value);
       else sink.skipped.push(...this.skips[slot]!);
     }
@@ -162,15 +184,15 @@ export class ParsedRows<T> {
   /** A stale row: its new stamp, its value to be read again. */
   private keep(slot: number, stamp: number): void {
     this.stamps[slot] = stamp;
-    this.values[slot] = null;
+    this.values.set(slot, null);
     this.skips[slot] = NONE;
   }
 
   private newSlot(id: number): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
-      slot = this.values.length;
-      this.values.push(null);
+      slot = this.slotCount++;
+      this.values.set(slot, null);
       this.skips.push(NONE);
       if (slot >= this.stamps.length) {
         const grown = new Float64Array(this.stamps.length * 2);
@@ -185,7 +207,7 @@ export class ParsedRows<T> {
   /** A row the store no longer has: its slot is free, its value let go. */
   private drop(id: number, slot: number): void {
     this.slots.delete(id);
-    this.values[slot] = null;
+    this.values.set(slot, null);
     this.skips[slot] = NONE;
     this.stamps[slot] = Number.NaN;
     this.freeSlots.push(slot);
