@@ -1,13 +1,15 @@
 /**
  * Stats benchmark (docs/performance.md, "Reports"): on each stats engine (DuckDB always,
- * ClickHouse when CLICKHOUSE_URL is set), fill a fresh store with 30 days of hourly aggregates
+ * ClickHouse when CLICKHOUSE_URL is set; BENCH_ENGINES picks them, `chdb` being a current ClickHouse
+ * run in this process behind the tests' loopback server, packages/server/test/chdbServer.ts), fill a fresh store with 30 days of hourly aggregates
  * (BENCH_STATS_ROWS, default 100 million, generated inside the engine), then time:
  * - report by day and channel over 30 days, 6 metrics, one tenant   (target 500 ms)
  * - a report scanning every stored row (admin, by day)               (target 1 s)
  * - the dashboard of one tenant, p95                                 (target 50 ms)
  * - ingest through StatsSink.write in batches of 10,000 rows         (target 250,000 events/s per core)
  * each beside a bare engine query of the same shape run in the same process, and writes
- * bench/results/stats-<engine>-<rows>.json (e.g. stats-duckdb-20m.json). Exit code 1 when a target is missed.
+ * bench/results/stats-<engine>-<rows>.json (e.g. stats-duckdb-20m.json; chdb: stats-clickhouse-current-100m.json).
+ * Exit code 1 when a target is missed.
  *
  * BENCH_STATS_CASES picks cases (report,scan,dashboard,rowstats,ingest; default all), so the 100-million-row
  * scan can run alone. Rows are generated inside the engine in chunks with progress; the run refuses to
@@ -19,6 +21,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ReportRequest, type ReportRequestInput } from '@adplane/shared';
 import { dropClickHouseDatabase } from '../packages/server/src/stats/clickhouse/clickhouseStore.js';
+import { chdbServer } from '../packages/server/test/chdbServer.js';
 import { type HourlyRow, DIMENSION_COLUMNS, METRIC_COLUMNS } from '../packages/server/src/stats/hourlyRow.js';
 import { rollupBackfillSql } from '../packages/server/src/stats/rollup.js';
 import { getDashboard } from '../packages/server/src/stats/queries/getDashboard.js';
@@ -232,16 +235,28 @@ const eventsOf = (row: HourlyRow) =>
   row.clicks +
   row.errors;
 
-async function benchEngine(engine: 'duckdb' | 'clickhouse') {
+/** DuckDB; the ClickHouse server at CLICKHOUSE_URL; or chdb, a current ClickHouse in this process. */
+type Target = 'duckdb' | 'clickhouse' | 'chdb';
+
+async function benchEngine(target: Target) {
+  const engine = target === 'duckdb' ? 'duckdb' : 'clickhouse';
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-stats-bench-'));
   const database = `adplane_bench_${process.pid}`;
   const config = {
     dataDir,
-    clickhouseUrl: engine === 'clickhouse' ? process.env.CLICKHOUSE_URL! : null,
+    clickhouseUrl:
+      target === 'chdb' ? (await chdbServer()).url : target === 'clickhouse' ? process.env.CLICKHOUSE_URL! : null,
     clickhouseDatabase: database,
   };
   const stats: StatsStore = await openStatsStore(config);
-  const out: Record<string, unknown> = { engine, rows: ROWS };
+  const out: Record<string, unknown> = { engine: target === 'chdb' ? 'clickhouse (chdb)' : engine, rows: ROWS };
+  if (engine === 'clickhouse') {
+    out.serverVersion = String((await stats.select('SELECT version() AS v'))[0]?.v);
+    const types = await stats.select(
+      "SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'hourly_stats' AND name IN ('device', 'country', 'domain')",
+    );
+    out.columnTypes = Object.fromEntries(types.map((t) => [String(t.name), String(t.type)]));
+  }
   try {
     const free = statfsSync(dataDir);
     const freeBytes = free.bavail * free.bsize;
@@ -260,8 +275,10 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
       `${engine}: generating ${ROWS.toLocaleString('en-US')} rows (${round(needBytes / 2 ** 30)} GB budgeted, ${round(freeBytes / 2 ** 30)} GB free)...\n`,
     );
     let t0 = performance.now();
-    for (let from = 0; from < ROWS; from += CHUNK_ROWS) {
-      const to = Math.min(ROWS, from + CHUNK_ROWS);
+    // Each INSERT must end within the client's 60 s; chdb's work shares this process and its cores: smaller chunks.
+    const chunkRows = target === 'chdb' ? CHUNK_ROWS / 4 : CHUNK_ROWS;
+    for (let from = 0; from < ROWS; from += chunkRows) {
+      const to = Math.min(ROWS, from + chunkRows);
       await stats.exec(generatorSql(engine, from, to));
       const seconds = (performance.now() - t0) / 1000;
       process.stdout.write(
@@ -318,7 +335,17 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
       'sum(reqs), sum(opps), sum(imps), sum(revenue), sum(imps) * 100 / sum(opps), sum(revenue) * 1000 / sum(imps)';
     const where = `hour >= ${lit('2026-10-24 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
 
-    const cases: Record<string, { ours: Percentiles; bare: Percentiles; targetMs: number; stat: 'p50' | 'p95' }> = {};
+    const cases: Record<
+      string,
+      { ours: Percentiles; bare: Percentiles; oursCpuMs?: Percentiles; targetMs: number; stat: 'p50' | 'p95' }
+    > = {};
+    // DuckDB and chdb run their queries on this process's threads: its CPU time is the query's work,
+    // apart from the machine's load (the wall time on an idle machine is about it over the cores).
+    const inProcess = target !== 'clickhouse';
+    const cpuMs = () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1000;
+    };
     const runCase = async (
       name: string,
       runs: number,
@@ -332,16 +359,19 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
       await bare();
       // Interleaved, one run of each at a time, so a burst of load on the machine falls on both.
       const oursMs: number[] = [];
+      const oursCpu: number[] = [];
       const bareMs: number[] = [];
       for (let k = 0; k < runs; k++) {
+        const cpu0 = cpuMs();
         oursMs.push((await time(1, ours)).p50);
+        oursCpu.push(cpuMs() - cpu0);
         bareMs.push((await time(1, bare)).p50);
       }
       const o = stats_(oursMs);
       const b = stats_(bareMs);
-      cases[name] = { ours: o, bare: b, targetMs, stat };
+      cases[name] = { ours: o, bare: b, ...(inProcess ? { oursCpuMs: stats_(oursCpu) } : {}), targetMs, stat };
       process.stdout.write(
-        `${engine} ${name}: ours ${stat} ${o[stat]} ms, bare ${b[stat]} ms (target ${targetMs} ms)\n`,
+        `${target} ${name}: ours ${stat} ${o[stat]} ms${inProcess ? ` (CPU ${stats_(oursCpu)[stat]} ms)` : ''}, bare ${b[stat]} ms (target ${targetMs} ms)\n`,
       );
     };
     if (CASES.has('report'))
@@ -367,6 +397,30 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
           `SELECT ${dayText} AS d, device, ${bareSix} FROM hourly_stats WHERE ${where} GROUP BY ${day}, device ORDER BY d, device`,
         ],
       );
+    // Where the scan's time goes on ClickHouse: the same rows read with less work each (3 runs, p50).
+    if (CASES.has('scan') && engine === 'clickhouse') {
+      const sums = 'sum(reqs), sum(opps), sum(imps), sum(revenue)';
+      const steps: [string, string][] = [
+        ['count', `SELECT count() FROM hourly_stats WHERE ${where}`],
+        ['sum_4_columns', `SELECT ${sums} FROM hourly_stats WHERE ${where}`],
+        ['by_day', `SELECT ${day} AS d, ${sums} FROM hourly_stats WHERE ${where} GROUP BY d`],
+        ['by_device', `SELECT device, ${sums} FROM hourly_stats WHERE ${where} GROUP BY device`],
+        ['by_day_device', `SELECT ${day} AS d, device, ${sums} FROM hourly_stats WHERE ${where} GROUP BY d, device`],
+      ];
+      const breakdown: Record<string, { ms: number; cpuMs?: number }> = {};
+      for (const [name, sql] of steps) {
+        const wall: number[] = [];
+        const cpu: number[] = [];
+        for (let k = 0; k < 3; k++) {
+          const cpu0 = cpuMs();
+          wall.push((await time(1, () => stats.select(sql))).p50);
+          cpu.push(cpuMs() - cpu0);
+        }
+        breakdown[name] = { ms: stats_(wall).p50, ...(inProcess ? { cpuMs: round(stats_(cpu).p50) } : {}) };
+      }
+      out.scanBreakdown = breakdown;
+      process.stdout.write(`${target} scan breakdown: ${JSON.stringify(breakdown)}\n`);
+    }
     const week = `tenant_id = ${TENANT} AND hour >= ${lit('2026-11-16 00:00:00')} AND hour < ${lit('2026-11-23 00:00:00')}`;
     // The dashboard's shape: the week by hour on the rollup, top channels, top tags.
     if (CASES.has('dashboard'))
@@ -400,7 +454,7 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
     }
     out.cases = cases;
 
-    if (CASES.has('ingest')) out.ingest = await benchIngest(engine, config, database);
+    if (CASES.has('ingest')) out.ingest = await benchIngest(target, config, database);
   } finally {
     await stats.close();
     if (engine === 'clickhouse') await dropClickHouseDatabase(config.clickhouseUrl!, database);
@@ -411,7 +465,7 @@ async function benchEngine(engine: 'duckdb' | 'clickhouse') {
 
 /** Ingest through the StatsSink, in batches, into a fresh store. */
 async function benchIngest(
-  engine: 'duckdb' | 'clickhouse',
+  target: Target,
   config: StatsStoreConfig,
   database: string,
 ): Promise<Record<string, number>> {
@@ -419,9 +473,10 @@ async function benchIngest(
   const sink = await openStatsStore({ ...config, dataDir: sinkDir, clickhouseDatabase: `${database}_ingest` });
   const batches = Array.from({ length: 20 }, (_, b) => ingestRows(10_000, b * 10_000));
   const events = batches.flat().reduce((s, r) => s + eventsOf(r), 0);
-  // ClickHouse works in its own process: its query threads' CPU counts too (DuckDB's threads are ours).
+  const engine = target === 'duckdb' ? 'duckdb' : 'clickhouse';
+  // ClickHouse's server works in its own process: its query threads' CPU counts too (DuckDB's and chdb's threads are ours).
   const serverCpu = async () => {
-    if (engine !== 'clickhouse') return 0;
+    if (target !== 'clickhouse') return 0;
     const [{ us }] = await sink.select(
       "SELECT sum(value) AS us FROM system.events WHERE event IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds')",
     );
@@ -454,9 +509,9 @@ async function benchIngest(
   return ingest;
 }
 
-const engines: ('duckdb' | 'clickhouse')[] = (
-  process.env.BENCH_ENGINES ?? (process.env.CLICKHOUSE_URL ? 'duckdb,clickhouse' : 'duckdb')
-).split(',') as ('duckdb' | 'clickhouse')[];
+const engines = (process.env.BENCH_ENGINES ?? (process.env.CLICKHOUSE_URL ? 'duckdb,clickhouse' : 'duckdb')).split(
+  ',',
+) as Target[];
 let missed = false;
 for (const engine of engines) {
   const loadBefore = loadavg().map((v) => round(v, 2));
@@ -471,7 +526,7 @@ for (const engine of engines) {
   if (ingest && ingest.eventsPerCpuSecond < 250_000) missed = true;
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(
-    `bench/results/stats-${engine}-${rowsLabel}.json`,
+    `bench/results/stats-${engine === 'chdb' ? 'clickhouse-current' : engine}-${rowsLabel}.json`,
     `${JSON.stringify(
       {
         ...result,
