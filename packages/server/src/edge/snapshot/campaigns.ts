@@ -146,7 +146,7 @@ export function compileCampaigns(
   return out;
 }
 
-/** Whether a compiled campaign holds what the row says (a row read again is another object: KeptById). */
+/** Whether a compiled campaign holds what the row says (a row read again is another object: campaignBook.ts). */
 function madeFromRow(last: SnapCampaign, c: CampaignFacts): boolean {
   const cap = c.frequencyCap ?? null;
   return (

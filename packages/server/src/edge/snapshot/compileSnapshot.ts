@@ -19,13 +19,7 @@ import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from './postbidPlan.js';
 import { compileOwners, compileOwnersBefore } from './accounts.js';
-import {
-  type CampaignFacts,
-  campaignFacts,
-  compileCampaigns,
-  compileLeftCampaigns,
-  indexCampaigns,
-} from './campaigns.js';
+import { campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
@@ -36,9 +30,10 @@ import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
 import { newSetAside, recordUnreached } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
-import { Kept, KeptById } from './kept.js';
+import { Kept } from './kept.js';
+import { CampaignBook } from './campaignBook.js';
 import { CampaignColumns } from './campaignColumns.js';
-import { type LeftBeforeStart, type SnapCampaign, type SnapCreative, type Snapshot } from './types.js';
+import { type LeftBeforeStart, type SnapCreative, type Snapshot } from './types.js';
 
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
@@ -59,7 +54,7 @@ export class SnapshotCompiler {
   private readonly kept = {
     creatives: new Kept<CreativeRow, SnapCreative>(),
     targetings: new Kept() as TargetingsKept,
-    campaigns: new KeptById<CampaignFacts, SnapCampaign>(),
+    campaigns: new CampaignBook(),
   };
 
   /** Whether a build has been made: the first one also reads what left the store's live set lately (leftBeforeStart). */

@@ -1,4 +1,5 @@
 import { MAX_AGE_S } from '../vast/adLifetime.js';
+import { plainCampaign } from './campaignBook.js';
 import { type Departed, type LeftAt, type SnapCampaign, type Snapshot, type SnapTag } from './types.js';
 
 /**
@@ -20,8 +21,9 @@ export class DepartedEntities {
   /** Notes what left from `previous` to `next` (and what came back), and gives `next` the current view. */
   swap(previous: Snapshot | null, next: Snapshot, now: number): void {
     if (previous) {
-      note(this.campaigns, previous.campaigns, next.campaigns, now);
-      note(this.tags, previous.tags, next.tags, now);
+      // a campaign is kept as a plain object: the columns it was read from may go (campaignBook.ts)
+      note(this.campaigns, previous.campaigns, next.campaigns, now, plainCampaign);
+      note(this.tags, previous.tags, next.tags, now, (tag) => tag);
     }
     // a process's first build: what left before it started, read from the store (compileSnapshot.ts)
     const before = next.leftBeforeStart;
@@ -43,9 +45,10 @@ function note<T>(
   before: ReadonlyMap<number, T>,
   after: ReadonlyMap<number, T>,
   now: number,
+  keep: (value: T) => T,
 ): void {
   for (const [id, entry] of left) if (after.has(id) || now - entry.at > DEPARTED_MS) left.delete(id);
-  for (const [id, value] of before) if (!after.has(id)) left.set(id, { value, at: now });
+  for (const [id, value] of before) if (!after.has(id)) left.set(id, { value: keep(value), at: now });
 }
 
 function seed<T>(

@@ -20,29 +20,11 @@ export class Kept<Row extends object, Made> implements KeepsMade<Row, Made> {
   }
 }
 
-/** What keeps the objects builds made, for the next build to take again (Kept, KeptById). */
+/** What keeps the objects builds made, for the next build to take again (Kept; campaignBook.ts's CampaignBook). */
 export interface KeepsMade<Row, Made> {
   take(row: Row, stillValid: (made: Made) => boolean, make: () => Made): Made;
-  /** A build is over and `made` is all it made or kept: the rest is let go (KeptById). */
+  /** A build is over and `made` is all it made or kept: the rest is let go. */
   settle?(made: ReadonlyMap<number, Made>): void;
-}
-
-/**
- * Kept by the row's id, for rows read again as new objects on every build (campaignColumns.ts):
- * `stillValid` must then also say the row is the same. What the last build made is the map it
- * answered (`settle`), so nothing more is held.
- */
-export class KeptById<Row extends { id: number }, Made> implements KeepsMade<Row, Made> {
-  private last: ReadonlyMap<number, Made> = new Map();
-
-  take(row: Row, stillValid: (made: Made) => boolean, make: () => Made): Made {
-    const last = this.last.get(row.id);
-    return last !== undefined && stillValid(last) ? last : make();
-  }
-
-  settle(made: ReadonlyMap<number, Made>): void {
-    this.last = made;
-  }
 }
 
 /** Whether two lists hold the same objects in the same order (what a kept object was made from, against what it would be made from now). */

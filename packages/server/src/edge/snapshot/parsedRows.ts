@@ -48,7 +48,7 @@ export interface SlotValues<T> {
 }
 
 /** Parsed values as they are, one array entry per slot. */
-export class SlotArray<T> implements SlotValues<T> {
+class SlotArray<T> implements SlotValues<T> {
   private readonly values: (T | null)[] = [];
   get(slot: number): T | null {
     return this.values[slot] ?? null;
