@@ -7,18 +7,23 @@
  * 100 tenants (through the repository, every document parsed by its schema), starts the real app in
  * a child pinned to CPU 0 and drives it from this process pinned to CPU 1 with a pipelining
  * raw-socket client (bench/edge/loadClient.ts). Measures: R (the bare server), VAST filled from our
- * campaigns (throughput, then p99 at half that load), tracking events, a channel calling 5 VAST
- * demand tags that answer in 20 ms (p99 added), the snapshot rebuild and the resident memory.
- * Results: bench/results/edge.json and a table on stdout (see docs/performance.md).
+ * campaigns (throughput), tracking events, a channel calling 5 VAST demand tags that answer in 20 ms
+ * (p99 added), the tail (VAST, OpenRTB bid requests and tracking events each paced where the server's
+ * core is at most half busy, for BENCH_TAIL_SECONDS, beside the bare server paced alike, while the
+ * counters flush and a campaign edited through the API is rebuilt into the snapshot), the snapshot
+ * rebuild and the resident memory. Results: bench/results/edge.json and a table on stdout (see
+ * docs/performance.md). `BENCH_CASES=tail,memory` runs some cases (floor, vast, events, tags, tail,
+ * memory) and replaces only their fields in the file; `BENCH_ONLY=<case>` runs one case alone for a
+ * profile and writes nothing; `BENCH_STALLS=1` has the server time each event-loop stall and what
+ * ran during it (bench/edge/serverWatch.ts), reported in the tail's windows.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { sql } from 'kysely';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CampaignInput, ChannelInput, CreativeInput, TagInput, TargetingInput } from '@adplane/shared';
+import { CampaignInput, ChannelInput, CreativeInput, SupplierInput, TagInput, TargetingInput } from '@adplane/shared';
 import { buildApp } from '../packages/server/src/app.js';
 import type {} from '../packages/server/src/edge/doors/edge.js';
 import { tuneHeap } from '../packages/server/src/ops/heapTuning.js';
@@ -42,7 +47,9 @@ import {
   toWrite,
 } from './edge/harness.js';
 import { OWN_CORE_V8_FLAGS } from '../packages/server/src/cluster/workerFlags.js';
-import { addedOverHolds, runLoad } from './edge/loadClient.js';
+import { addedOverHolds, jsonPost, runLoad } from './edge/loadClient.js';
+import { type WindowReport, watchServer } from './edge/serverWatch.js';
+import { bidRequest } from './edge/bidRequest.js';
 import { cpuSeconds } from './workers/servers.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
@@ -57,6 +64,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
  */
 const TAGS_WARMUP_MS = Number(process.env.BENCH_TAGS_WARMUP_S ?? 5) * 1000;
 const here = dirname(fileURLToPath(import.meta.url));
+/** Every bench user's password (tenant<n>). */
+const BENCH_PASSWORD = 'bench-password-1';
 /** The edge's cheapest answer: /ev naming no event (a 400 with its reason, before any token work). */
 const FLOOR_PATH = '/ev?e=none';
 
@@ -93,7 +102,13 @@ export async function fill(
   dataDir: string,
   demandUrl: string,
   hooks: FillHooks = {},
-): Promise<{ channelUids: string[]; tagChannelUid: string; fillMs: number }> {
+): Promise<{
+  channelUids: string[];
+  tagChannelUid: string;
+  fillMs: number;
+  /** The first campaign of tenant 0 (its owner signs in as `tenant0` with BENCH_PASSWORD) and the body it was made with. */
+  editable: { id: number; body: Record<string, unknown> };
+}> {
   const settings = loadSettings({
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
@@ -104,7 +119,7 @@ export async function fill(
   const store = await openStore(settings);
   const started = performance.now();
   await migrateToLatest(store);
-  const password = 'bench-password-1';
+  const password = BENCH_PASSWORD;
   const { users } = await seedIfEmpty(store, { demo: false, demoPassword: password, adminPassword: password }, [
     async (ctx) => {
       for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++)
@@ -116,6 +131,7 @@ export async function fill(
   ]);
   const channelUids: string[] = [];
   let tagChannelUid = '';
+  const editable: { id: number; body: Record<string, unknown> } = { id: 0, body: {} };
   for (let t = 0; t <= TENANTS + (hooks.extraTenant ? 1 : 0); t++) {
     const tenant = users.find((u) => u.username === `tenant${t}`)!;
     const r = rnd(t + 1);
@@ -194,18 +210,16 @@ export async function fill(
         })),
         CreativeInput,
       );
-      await insert(
-        'campaigns',
-        Array.from({ length: CAMPAIGNS }, (_, i) => ({
-          name: `Campaign ${t}-${i}`,
-          startDate: day(-10),
-          endDate: r() < 0.9 ? day(30) : day(-2),
-          bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000,
-          creativeIds: [creatives[i % creatives.length]],
-          targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
-        })),
-        CampaignInput,
-      );
+      const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => ({
+        name: `Campaign ${t}-${i}`,
+        startDate: day(-10),
+        endDate: r() < 0.9 ? day(30) : day(-2),
+        bidCpm: 1_000_000 + Math.floor(r() * 9) * 1_000_000,
+        creativeIds: [creatives[i % creatives.length]],
+        targetingId: r() < 0.8 ? targetings[Math.floor(r() * targetings.length)] : null,
+      }));
+      const campaignIds = await insert('campaigns', campaigns, CampaignInput);
+      if (t === 0) Object.assign(editable, { id: campaignIds[0]!, body: campaigns[0]! });
       // RTB partners behind the campaigns: each channel is a waterfall (our campaigns first, then its
       // two tags), so a filled request never calls out; an unfilled one meets a partner that is down
       // (connection refused at once on the discard port), as the VAST case measures our own campaigns.
@@ -236,7 +250,7 @@ export async function fill(
     });
   }
   await store.close();
-  return { channelUids, tagChannelUid, fillMs: Math.round(performance.now() - started) };
+  return { channelUids, tagChannelUid, fillMs: Math.round(performance.now() - started), editable };
 }
 
 /** The child: the real app over the filled store. */
@@ -264,9 +278,9 @@ async function serve(): Promise<void> {
     tags: snap.tags.size,
     campaigns: snap.campaigns.size,
   });
-  // event-loop stalls per case: what a request waits behind (flushes, rebuilds, GC)
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
+  // event-loop stalls per case: what a request waits behind (flushes, rebuilds, GC); with BENCH_STALLS=1
+  // also each stall and what ran meanwhile (serverWatch.ts)
+  const watch = watchServer(app, process.env.BENCH_STALLS === '1');
   // BENCH_HEAP_PROMOTED=<file>: a sampling heap profile, from the first case on, of what outlived the young
   // generation (what makes the full collections come), written at 'memory'; with BENCH_HEAP_SAMPLED=allocated,
   // of everything allocated (what makes the young collections come)
@@ -275,11 +289,11 @@ async function serve(): Promise<void> {
     if (process.env.BENCH_HEAP_PROMOTED)
       promoted ??= startHeapSampling(process.env.BENCH_HEAP_SAMPLED === 'allocated' ? 'allocated' : 'promoted', 8192);
     if (m === 'loop') {
-      process.send!({
-        loopP99Ms: Math.round(loop.percentile(99) / 1e4) / 100,
-        loopMaxMs: Math.round(loop.max / 1e4) / 100,
-      });
-      loop.reset();
+      const { loopP99Ms, loopMaxMs } = watch.window();
+      process.send!({ loopP99Ms, loopMaxMs });
+    } else if (m === 'window') {
+      // the loop's delay, the flushes and rebuilds (and with BENCH_STALLS, the stalls) since the last question
+      process.send!(watch.window());
     } else if (m === 'rebuild') {
       // one campaign changes, as an edit through the API would stamp it; the rebuild must pick it up
       await sql`update campaigns set updated_at = ${new Date().toISOString()} where id = (select min(id) from campaigns)`.execute(
@@ -324,7 +338,59 @@ async function serve(): Promise<void> {
   });
 }
 
+/** The cases of a run, in their order. `BENCH_CASES=<case,case>` runs some of them: their fields are merged into bench/results/edge.json. */
+const CASES = ['floor', 'vast', 'events', 'tags', 'tail', 'memory'] as const;
+type Case = (typeof CASES)[number];
+
+function casesWanted(): Set<Case> {
+  const asked = (process.env.BENCH_CASES ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  for (const c of asked)
+    if (!(CASES as readonly string[]).includes(c))
+      throw new Error(`BENCH_CASES: no case '${c}' (the cases: ${CASES.join(', ')})`);
+  return new Set((asked.length ? asked : CASES) as Case[]);
+}
+
+/**
+ * The tail case: each kind of request paced one at a time per connection on TAIL_CONNECTIONS
+ * connections, at a rate where the server's core is at most half busy, for BENCH_TAIL_SECONDS
+ * (default 60), beside the bare server paced alike.
+ */
+const TAIL_SECONDS = Number(process.env.BENCH_TAIL_SECONDS ?? 60);
+const TAIL_CONNECTIONS = 64;
+/**
+ * The bound on the server's share of its core while paced, and the share the probes set the rate
+ * for: a margin under it for what a window holds beyond a probe (the rebuild) and for the machine.
+ */
+const TAIL_MAX_CPU_SHARE = 0.5;
+const TAIL_AIM_CPU_SHARE = 0.4;
+/** A probe of a rate: long enough to hold one of the counters' flushes (every 5 s). */
+const TAIL_PROBE_MS = 5500;
+/** Each kind's p99 at most this many ms above the bare server's at the same rate. */
+const TAIL_ADDED_MS = { vast: 3, openrtb: 5, events: 2 } as const;
+/** The longest event-loop stall allowed in every kind's window. */
+const TAIL_LOOP_MAX_MS = 20;
+type TailKind = keyof typeof TAIL_ADDED_MS;
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The session cookie of a bench user signed in through the API. */
+async function signIn(base: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('adplane_sid='));
+  if (response.status !== 200 || !cookie)
+    throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return cookie.split(';')[0]!;
+}
+
 async function main(): Promise<void> {
+  const cases = casesWanted();
   pin(process.pid, 1);
   const loadBefore = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), 'adplane-edge-bench-'));
@@ -333,11 +399,23 @@ async function main(): Promise<void> {
   const bare = await child([join(here, 'edge/children.ts'), 'bare']);
   pin(bare.proc.pid!, 0);
   say('filling the store...');
-  const filled = await fill(dataDir, String(demand.msg.url));
+  // a supplier per tenant: the tail case's bid requests come in through /rtb/bid/<supplier>, as in openrtb.bench.ts
+  const suppliers: string[] = [];
+  const filled = await fill(dataDir, String(demand.msg.url), {
+    perTenant: async (insert, uids) => {
+      const [id] = await insert(
+        'sups',
+        [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }],
+        SupplierInput,
+      );
+      suppliers.push(...(await uids('sups', [id!])));
+    },
+  });
   say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-  // BENCH_NODE_FLAGS: V8 flags for the server (e.g. --max-semi-space-size=64: fewer scavenges, more memory)
+  // BENCH_NODE_FLAGS: V8 flags for the server (e.g. --max-semi-space-size=64: fewer scavenges, more memory;
+  // --trace-gc: each collection on stdout)
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const server = await serverChild([
     ...nodeFlags,
@@ -351,8 +429,7 @@ async function main(): Promise<void> {
   /** Throughput: 32 connections with 8 requests in flight each (the bare server's R is measured so too). */
   const closedLoop = (p: number, paths: string[]) =>
     runLoad({ port: p, paths, connections: 32, depth: 8, durationMs: duration });
-  /** The half-load case: one request at a time per connection, paced at half the closed-loop rate (at most 20,000/s). */
-  const halfOf = (rps: number) => Math.min(20_000, Math.round(rps / 2));
+  /** One request at a time per connection, paced at `rate` (BENCH_ONLY with BENCH_RATE). */
   const pacedLoad = (paths: string[], rate: number) =>
     runLoad({ port, paths, connections: 32, rate, durationMs: duration });
   const r = rnd(99);
@@ -416,25 +493,135 @@ async function main(): Promise<void> {
     return { ...load, ...addedOverHolds(latency, holds, (which) => `r${which}`) };
   };
 
+  /** A load with the share of a core the server process used meanwhile (its CPU time over the wall time). */
+  const withShare = async <T extends { requests: number }>(pid: number, load: () => Promise<T>) => {
+    const t0 = performance.now();
+    const got = await measured(pid, load);
+    return { ...got, cpuShare: round2(got.serverCpuS / ((performance.now() - t0) / 1000)) };
+  };
+  type Load = { paths: string[] } | { requests: Buffer[] };
+  /**
+   * One kind's tail: its paced capacity (one request at a time per connection, closed loop), then a
+   * rate set from it and checked by probes until the server's core is at most TAIL_AIM_CPU_SHARE busy,
+   * then TAIL_SECONDS at that rate with a campaign edited through the API half-way (the edge
+   * rebuilds its snapshot) and the counters' flushes on their timer; then the bare server at that rate.
+   */
+  const tailOf = async (kind: TailKind, load: Load, edit: () => Promise<void>) => {
+    const pid = server.proc.pid!;
+    const paced = { port, ...load, connections: TAIL_CONNECTIONS };
+    say(`tail, ${kind}: paced capacity...`);
+    const capacity = await withShare(pid, () => runLoad({ ...paced, depth: 1, durationMs: Math.min(duration, 5000) }));
+    let rate = Math.max(
+      100,
+      Math.round((capacity.rps * TAIL_AIM_CPU_SHARE) / Math.max(capacity.cpuShare, TAIL_AIM_CPU_SHARE)),
+    );
+    say(`  capacity ${capacity.rps}/s at server CPU ${capacity.cpuShare}`);
+    for (let probe = 0; probe < 4; probe++) {
+      const p = await withShare(pid, () => runLoad({ ...paced, rate, durationMs: TAIL_PROBE_MS, warmupMs: 500 }));
+      say(`  probe at ${rate}/s: server CPU ${p.cpuShare}`);
+      if (p.cpuShare <= TAIL_AIM_CPU_SHARE + 0.03) break;
+      rate = Math.max(100, Math.round((rate * TAIL_AIM_CPU_SHARE) / p.cpuShare));
+    }
+    say(`  ${TAIL_SECONDS} s at ${rate}/s...`);
+    await ask(server.proc, 'window');
+    const editing = new Promise((resolve) => setTimeout(resolve, 1000 + TAIL_SECONDS * 500)).then(edit).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const edge = await withShare(pid, () => runLoad({ ...paced, rate, durationMs: TAIL_SECONDS * 1000 }));
+    const editFailed = await editing;
+    if (editFailed) throw editFailed;
+    const window = (await ask(server.proc, 'window')) as unknown as WindowReport;
+    say(`  the bare server at ${rate}/s...`);
+    const bareRun = await withShare(bare.proc.pid!, () =>
+      runLoad({ ...paced, port: Number(bare.msg.port), rate, durationMs: TAIL_SECONDS * 1000 }),
+    );
+    const addedP99Ms = round2(edge.p99Ms - bareRun.p99Ms);
+    const { longestStalls, byCause, jobs, ...loop } = window;
+    return {
+      rateRps: rate,
+      pacedCapacityRps: capacity.rps,
+      serverCpuShare: edge.cpuShare,
+      p50Ms: edge.p50Ms,
+      p99Ms: edge.p99Ms,
+      maxMs: edge.maxMs,
+      bareP50Ms: bareRun.p50Ms,
+      bareP99Ms: bareRun.p99Ms,
+      bareMaxMs: bareRun.maxMs,
+      addedP99Ms,
+      ...loop,
+      target: `p99 <= the bare server's + ${TAIL_ADDED_MS[kind]} ms, longest stall <= ${TAIL_LOOP_MAX_MS} ms, server CPU <= ${TAIL_MAX_CPU_SHARE}`,
+      met:
+        addedP99Ms <= TAIL_ADDED_MS[kind] &&
+        loop.loopMaxMs <= TAIL_LOOP_MAX_MS &&
+        edge.cpuShare <= TAIL_MAX_CPU_SHARE &&
+        edge.errors === 0,
+      ...(longestStalls ? { stalls: { longest: longestStalls, byCause, jobs } } : {}),
+      load: edge,
+      bare: bareRun,
+    };
+  };
+  /** The tail case: VAST, OpenRTB bid requests and tracking events in turn, each in its own window. */
+  const tailCase = async (evPaths: string[]) => {
+    const loadAverageBefore = loadavg();
+    const api = await child([join(here, 'edge/children.ts'), 'api', dataDir]);
+    pin(api.proc.pid!, 1);
+    const apiUrl = String(api.msg.url);
+    const cookie = await signIn(apiUrl, 'tenant0', BENCH_PASSWORD);
+    let edits = 0;
+    /** One edit through the API, as an operator's: the campaign's bid moves (and back at the next), so the edge rebuilds. */
+    const edit = async () => {
+      const { id, body } = filled.editable;
+      const res = await fetch(`${apiUrl}/api/demand/campaigns/${id}`, {
+        method: 'PUT',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, bidCpm: Number(body.bidCpm) + (++edits % 2 ? 10_000 : 0) }),
+      });
+      if (res.status !== 200) throw new Error(`the tail case's campaign edit: HTTP ${res.status} ${await res.text()}`);
+    };
+    const rb = rnd(7);
+    const bids = Array.from({ length: 1000 }, (_, i) =>
+      jsonPost(`/rtb/bid/${suppliers[i % suppliers.length]}`, bidRequest(i, rb)),
+    );
+    const vast = await tailOf('vast', { paths: vastPaths }, edit);
+    const openrtb = await tailOf('openrtb', { requests: bids }, edit);
+    const events = await tailOf('events', { paths: evPaths }, edit);
+    api.proc.kill();
+    const kinds = [vast, openrtb, events];
+    return {
+      at: new Date().toISOString(),
+      loadAverageBefore,
+      loadAverageAfter: loadavg(),
+      seconds: TAIL_SECONDS,
+      connections: TAIL_CONNECTIONS,
+      // the busiest window's share of the server's core
+      serverCpuShare: Math.max(...kinds.map((k) => k.serverCpuShare)),
+      vast,
+      openrtb,
+      events,
+      flushes: kinds.reduce((n, k) => n + k.flushes, 0),
+      rebuilds: kinds.reduce((n, k) => n + k.rebuilds, 0),
+      met: kinds.every((k) => k.met && k.flushes > 0 && k.rebuilds > 0),
+    };
+  };
+
   const only = process.env.BENCH_ONLY;
-  if (only === 'tags' || only === 'vast' || only === 'half' || only === 'events' || only === 'floor') {
+  if (only === 'tags' || only === 'vast' || only === 'events' || only === 'floor') {
     // one case alone, for profiling (BENCH_PROFILE): nothing is written to bench/results
     const paths = only === 'events' ? await eventPaths() : only === 'floor' ? [FLOOR_PATH] : vastPaths;
-    // half: the VAST p99 at half the closed-loop rate (measured first, as the full run does)
-    // (BENCH_RATE=<n>: the case paced at n requests/s, one at a time per connection, as `half` is)
-    const halfRate =
-      only === 'half' ? halfOf((await closedLoop(port, paths)).rps) : Number(process.env.BENCH_RATE ?? 0);
+    // BENCH_RATE=<n>: the case paced at n requests/s, one at a time per connection
+    const rate = Number(process.env.BENCH_RATE ?? 0);
     await ask(server.proc, 'loop');
     const demandCpu0 = cpuSeconds(demand.proc.pid!);
     const load = await measured(server.proc.pid!, () =>
-      only === 'tags' ? tagLoad() : halfRate ? pacedLoad(paths, halfRate) : closedLoop(port, paths),
+      only === 'tags' ? tagLoad() : rate ? pacedLoad(paths, rate) : closedLoop(port, paths),
     );
     const demandCpuS = Math.round((cpuSeconds(demand.proc.pid!) - demandCpu0) * 100) / 100;
     say(`${only}: ${JSON.stringify({ ...load, demandCpuS, eventLoop: await ask(server.proc, 'loop') })}`);
-    if (halfRate) {
+    if (rate) {
       // the bare server paced alike: what the instrument and node:http cost at that rate
       const bareLoad = await measured(bare.proc.pid!, () =>
-        runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate: halfRate, durationMs: duration }),
+        runLoad({ port: Number(bare.msg.port), paths: ['/'], connections: 32, rate, durationMs: duration }),
       );
       say(`bare at that rate: ${JSON.stringify(bareLoad)}`);
     }
@@ -446,161 +633,186 @@ async function main(): Promise<void> {
     process.exit(0);
   }
 
-  say('measuring bareLoad...');
-  const bareLoad = await measured(bare.proc.pid!, () => closedLoop(Number(bare.msg.port), ['/']));
-  say(`bare: ${JSON.stringify(bareLoad)}`);
-  const R = bareLoad.rps;
-  /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
-  const perCpuOfR = (c: { perServerCpuS: number }) =>
-    bareLoad.perServerCpuS ? Math.round((c.perServerCpuS / bareLoad.perServerCpuS) * 100) / 100 : 0;
+  const result: Record<string, unknown> = {};
+  const table: Record<string, Record<string, unknown>> = {};
+  if (cases.has('floor') || cases.has('vast') || cases.has('events')) {
+    say('measuring bareLoad...');
+    const bareLoad = await measured(bare.proc.pid!, () => closedLoop(Number(bare.msg.port), ['/']));
+    say(`bare: ${JSON.stringify(bareLoad)}`);
+    const R = bareLoad.rps;
+    Object.assign(result, { R, bare: bareLoad });
+    table.bare = { rps: R, p99: bareLoad.p99Ms, perCpuS: bareLoad.perServerCpuS };
+    /** A case's requests per server CPU-second as a share of the bare server's: the ratio a free core would show. */
+    const perCpuOfR = (c: { perServerCpuS: number }) =>
+      bareLoad.perServerCpuS ? round2(c.perServerCpuS / bareLoad.perServerCpuS) : 0;
+    const ofR = (c: { rps: number; perServerCpuS: number }) => ({
+      ofR: round2(c.rps / R),
+      ofRPerCpu: perCpuOfR(c),
+    });
 
-  // The edge's floor: its cheapest answer through its own dispatch (an /ev call naming no event, a
-  // 400 before any token work). No edge path can be faster than this on node:http.
-  say('measuring edgeFloor...');
-  const edgeFloor = await measured(server.proc.pid!, () => closedLoop(port, [FLOOR_PATH]));
+    if (cases.has('floor')) {
+      // The edge's floor: its cheapest answer through its own dispatch (an /ev call naming no event, a
+      // 400 before any token work). No edge path can be faster than this on node:http.
+      say('measuring edgeFloor...');
+      const edgeFloor = await measured(server.proc.pid!, () => closedLoop(port, [FLOOR_PATH]));
+      result.edgeFloor = { ...edgeFloor, ...ofR(edgeFloor) };
+      table.edgeFloor = { rps: edgeFloor.rps, ...ofR(edgeFloor), perCpuS: edgeFloor.perServerCpuS };
+    }
+    if (cases.has('vast')) {
+      say('measuring vastMax...');
+      await ask(server.proc, 'loop');
+      const vastMax = await measured(server.proc.pid!, () => closedLoop(port, vastPaths));
+      const vastMaxLoop = await ask(server.proc, 'loop');
+      say(`vast: ${JSON.stringify(vastMax)}`);
+      result.vastCampaigns = { ...vastMax, ...ofR(vastMax), target: '>= 0.6 R', eventLoop: vastMaxLoop };
+      table.vastCampaigns = {
+        rps: vastMax.rps,
+        ...ofR(vastMax),
+        perCpuS: vastMax.perServerCpuS,
+        p99: vastMax.p99Ms,
+        errors: vastMax.errors,
+        loopMax: vastMaxLoop.loopMaxMs,
+      };
+    }
+  }
 
-  say('measuring vastMax...');
-  await ask(server.proc, 'loop');
-  const vastMax = await measured(server.proc.pid!, () => closedLoop(port, vastPaths));
-  const vastMaxLoop = await ask(server.proc, 'loop');
-  say(`vast: ${JSON.stringify(vastMax)}`);
-  say('measuring vastHalf...');
-  const vastHalf = await measured(server.proc.pid!, () => pacedLoad(vastPaths, halfOf(vastMax.rps)));
-  const vastHalfLoop = await ask(server.proc, 'loop');
-  // the instrument's floor at that rate: the bare server, paced the same way (one request at a
-  // time per connection, as players send them, where R and the closed loops pipeline 8)
-  say('measuring the bare server at the same rate...');
-  const bareHalf = await measured(bare.proc.pid!, () =>
-    runLoad({
-      port: Number(bare.msg.port),
-      paths: ['/'],
-      connections: 32,
-      rate: halfOf(vastMax.rps),
-      durationMs: duration,
-    }),
-  );
+  let evPaths: string[] | null = null;
+  if (cases.has('events')) {
+    evPaths = await eventPaths();
+    say('measuring events...');
+    await ask(server.proc, 'loop');
+    const events = await measured(server.proc.pid!, () => closedLoop(port, evPaths!));
+    const eventsLoop = await ask(server.proc, 'loop');
+    const R = result.R as number;
+    const bareLoad = result.bare as { perServerCpuS: number };
+    const ofR = {
+      ofR: round2(events.rps / R),
+      ofRPerCpu: bareLoad.perServerCpuS ? round2(events.perServerCpuS / bareLoad.perServerCpuS) : 0,
+    };
+    result.events = { ...events, ...ofR, target: '>= 0.85 R', eventLoop: eventsLoop };
+    table.events = {
+      rps: events.rps,
+      ...ofR,
+      perCpuS: events.perServerCpuS,
+      p99: events.p99Ms,
+      loopMax: eventsLoop.loopMaxMs,
+    };
+  }
+
+  if (cases.has('tags')) {
+    say('measuring tags...');
+    await ask(server.proc, 'loop');
+    const tags = await tagLoad();
+    const tagsLoop = await ask(server.proc, 'loop');
+    // added: each request's latency minus its slowest call's hold at the partner (tagLoad); addedOverNominalP99Ms: the p99 minus 20 ms, as measured before
+    result.fiveDemandTags = {
+      ...tags,
+      demandDelayMs: 20,
+      addedP99Ms: tags.added.p99Ms,
+      addedOverNominalP99Ms: round2(tags.p99Ms - 20),
+      target: 'added <= 3 ms at p99',
+      eventLoop: tagsLoop,
+    };
+    table.fiveTags = {
+      rps: tags.rps,
+      p99: tags.p99Ms,
+      slowestHoldP99: tags.slowestHold.p99Ms,
+      added: tags.added.p99Ms,
+      overNominal: round2(tags.p99Ms - 20),
+      loopMax: tagsLoop.loopMaxMs,
+    };
+  }
+
+  if (cases.has('tail')) {
+    const tail = await tailCase(evPaths ?? (await eventPaths()));
+    result.tail = tail;
+    for (const kind of ['vast', 'openrtb', 'events'] as const) {
+      const k = tail[kind];
+      table[`tail ${kind}`] = {
+        rate: k.rateRps,
+        cpu: k.serverCpuShare,
+        p99: k.p99Ms,
+        bareP99: k.bareP99Ms,
+        added: k.addedP99Ms,
+        loopMax: k.loopMaxMs,
+        flushes: k.flushes,
+        rebuilds: k.rebuilds,
+        met: k.met,
+      };
+    }
+    for (const kind of ['vast', 'openrtb', 'events'] as const)
+      if (tail[kind].stalls) say(`tail ${kind} stalls: ${JSON.stringify(tail[kind].stalls, null, 1)}`);
+  }
   bare.proc.kill();
 
-  const evPaths = await eventPaths();
-  say('measuring events...');
-  await ask(server.proc, 'loop');
-  const events = await measured(server.proc.pid!, () => closedLoop(port, evPaths));
-  const eventsLoop = await ask(server.proc, 'loop');
-
-  say('measuring tags...');
-  await ask(server.proc, 'loop');
-  const tags = await tagLoad();
-  const tagsLoop = await ask(server.proc, 'loop');
-
-  // resident memory while serving (after the load cases), then around a rebuild, which holds the
-  // current snapshot and the next one while it builds: just after the swap, and 10 s later
-  const rss = rssMb(server.proc.pid!);
-  const rebuild = await ask(server.proc, 'rebuild');
-  const rssAfterRebuild = rssMb(server.proc.pid!);
-  await new Promise((resolve) => setTimeout(resolve, 10_000));
-  const rssSettled = rssMb(server.proc.pid!);
-  const memory = await ask(server.proc, 'memory');
+  if (cases.has('memory')) {
+    // resident memory while serving (after the load cases), then around a rebuild, which holds the
+    // current snapshot and the next one while it builds: just after the swap, and 10 s later
+    const rss = rssMb(server.proc.pid!);
+    const rebuild = await ask(server.proc, 'rebuild');
+    const rssAfterRebuild = rssMb(server.proc.pid!);
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const rssSettled = rssMb(server.proc.pid!);
+    const memory = await ask(server.proc, 'memory');
+    Object.assign(result, {
+      snapshot: {
+        channels: server.msg.channels,
+        tags: server.msg.tags,
+        campaigns: server.msg.campaigns,
+        startBuildMs: server.msg.buildMs,
+        rebuildMs: rebuild.rebuildMs,
+      },
+      rssMb: rss,
+      rssAfterRebuildMb: rssAfterRebuild,
+      rssSettledAfterRebuildMb: rssSettled,
+      memory,
+    });
+    say(
+      `snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`,
+    );
+  }
   await ask(server.proc, 'stop').catch(() => undefined);
   demand.proc.kill();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const result = {
-    at: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      model: cpus()[0]?.model ?? '',
-      node: process.version,
-      serverCpu: 0,
-      clientCpu: 1,
-      serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags],
-      loadAverageBefore: loadBefore,
-      loadAverageAfter: loadavg(),
-    },
-    snapshot: {
-      channels: server.msg.channels,
-      tags: server.msg.tags,
-      campaigns: server.msg.campaigns,
-      startBuildMs: server.msg.buildMs,
-      rebuildMs: rebuild.rebuildMs,
-    },
-    R,
-    bare: bareLoad,
-    edgeFloor: { ...edgeFloor, ofR: Math.round((edgeFloor.rps / R) * 100) / 100, ofRPerCpu: perCpuOfR(edgeFloor) },
-    vastCampaigns: {
-      ...vastMax,
-      ofR: Math.round((vastMax.rps / R) * 100) / 100,
-      ofRPerCpu: perCpuOfR(vastMax),
-      target: '>= 0.6 R',
-      eventLoop: vastMaxLoop,
-    },
-    vastCampaignsHalfLoad: { ...vastHalf, target: 'p99 <= 2 ms', eventLoop: vastHalfLoop, bareAtSameRate: bareHalf },
-    events: {
-      ...events,
-      ofR: Math.round((events.rps / R) * 100) / 100,
-      ofRPerCpu: perCpuOfR(events),
-      target: '>= 0.85 R',
-      eventLoop: eventsLoop,
-    },
-    // added: each request's latency minus its slowest call's hold at the partner (tagLoad); addedOverNominalP99Ms: the p99 minus 20 ms, as measured before
-    fiveDemandTags: {
-      ...tags,
-      demandDelayMs: 20,
-      addedP99Ms: tags.added.p99Ms,
-      addedOverNominalP99Ms: Math.round((tags.p99Ms - 20) * 100) / 100,
-      target: 'added <= 3 ms at p99',
-      eventLoop: tagsLoop,
-    },
-    rssMb: rss,
-    rssAfterRebuildMb: rssAfterRebuild,
-    rssSettledAfterRebuildMb: rssSettled,
-    memory,
+  const file = join(here, 'results/edge.json');
+  const whole = cases.size === CASES.length;
+  // a run of some cases replaces their fields in the last whole run's file and keeps the rest
+  const before = !whole && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  // a field no case writes any more (the paced tail is the tail case's)
+  delete before.vastCampaignsHalfLoad;
+  const machine = {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? '',
+    node: process.version,
+    serverCpu: 0,
+    clientCpu: 1,
+    serverNodeFlags: [...OWN_CORE_V8_FLAGS, ...nodeFlags],
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg(),
   };
+  const order = [
+    'snapshot',
+    'R',
+    'bare',
+    'edgeFloor',
+    'vastCampaigns',
+    'events',
+    'fiveDemandTags',
+    'tail',
+    'rssMb',
+    'rssAfterRebuildMb',
+    'rssSettledAfterRebuildMb',
+    'memory',
+  ];
+  const merged: Record<string, unknown> = {
+    at: whole ? new Date().toISOString() : (before.at ?? new Date().toISOString()),
+    machine: whole ? machine : (before.machine ?? machine),
+  };
+  for (const key of order) if (key in result || key in before) merged[key] = result[key] ?? before[key];
   mkdirSync(join(here, 'results'), { recursive: true });
-  writeFileSync(join(here, 'results/edge.json'), `${JSON.stringify(result, null, 2)}\n`);
-  sayTable({
-    bare: { rps: R, p99: bareLoad.p99Ms, perCpuS: bareLoad.perServerCpuS },
-    edgeFloor: {
-      rps: edgeFloor.rps,
-      ofR: result.edgeFloor.ofR,
-      perCpuS: edgeFloor.perServerCpuS,
-      ofRPerCpu: result.edgeFloor.ofRPerCpu,
-    },
-    vastCampaigns: {
-      rps: vastMax.rps,
-      ofR: result.vastCampaigns.ofR,
-      perCpuS: vastMax.perServerCpuS,
-      ofRPerCpu: result.vastCampaigns.ofRPerCpu,
-      p99: vastMax.p99Ms,
-      errors: vastMax.errors,
-      loopMax: vastMaxLoop.loopMaxMs,
-    },
-    vastHalfLoad: {
-      rps: vastHalf.rps,
-      p99: vastHalf.p99Ms,
-      perCpuS: vastHalf.perServerCpuS,
-      loopMax: vastHalfLoop.loopMaxMs,
-    },
-    bareAtHalfRate: { rps: bareHalf.rps, p99: bareHalf.p99Ms, perCpuS: bareHalf.perServerCpuS },
-    events: {
-      rps: events.rps,
-      ofR: result.events.ofR,
-      perCpuS: events.perServerCpuS,
-      ofRPerCpu: result.events.ofRPerCpu,
-      p99: events.p99Ms,
-      loopMax: eventsLoop.loopMaxMs,
-    },
-    fiveTags: {
-      rps: tags.rps,
-      p99: tags.p99Ms,
-      slowestHoldP99: tags.slowestHold.p99Ms,
-      added: result.fiveDemandTags.addedP99Ms,
-      overNominal: result.fiveDemandTags.addedOverNominalP99Ms,
-      loopMax: tagsLoop.loopMaxMs,
-    },
-  });
-  say(
-    `snapshot: ${JSON.stringify(result.snapshot)}  rss: ${rss} MB (after the rebuild ${rssAfterRebuild} MB, 10 s later ${rssSettled} MB)  memory: ${JSON.stringify(memory)}`,
-  );
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  sayTable(table);
   process.exit(0);
 }
 

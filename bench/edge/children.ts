@@ -9,6 +9,9 @@ import { inlineVast, keepHold, startDemandServer } from '../../packages/server/t
  * `?price=` USD CPM). Each reports its port or URL to the parent over IPC and runs until killed; the
  * demand partner also answers 'holds' (how long it held each `rid`'s slowest call, ms), and the
  * bidder the same by the bid request's `source.tid` (one per auction, passed on to every exchange).
+ * `api <data dir>` is the console's API (`--role api`) over the config store the edge serves from, as
+ * an operator's API process beside the edge: a write through it reaches the edge by the edge's poll of
+ * the config version (there is no Redis for its notice), as it does in a deployment without one.
  */
 const BODY = Buffer.from('x'.repeat(300));
 
@@ -86,6 +89,26 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  } else if (role === 'api') {
+    // imported here: the other helpers never load the server
+    const { buildApp } = await import('../../packages/server/src/app.js');
+    const { loadSettings } = await import('../../packages/server/src/settings.js');
+    const { openStore } = await import('../../packages/server/src/store/db.js');
+    const { openStatsStore } = await import('../../packages/server/src/stats/statsStore.js');
+    const dataDir = process.argv[3]!;
+    const settings = loadSettings({
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ADPLANE_DEMO: '0',
+      ADPLANE_WEB_DIST: `${dataDir}/none`,
+      ADPLANE_HOST: 'http://127.0.0.1:1',
+    });
+    const store = await openStore(settings);
+    // its own stats store in memory: the edge holds the DuckDB file, and no report is asked here
+    const stats = await openStatsStore({ dataDir, clickhouseUrl: null, duckdbFile: ':memory:' });
+    const app = await buildApp({ settings, store, role: 'api', stats });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    process.send!({ url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
   } else if (role === 'demand') {
     const demand = await startDemandServer();
     // each request id's longest call hold (the five-tag case's slowest answer)
