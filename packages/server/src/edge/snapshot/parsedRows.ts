@@ -64,8 +64,16 @@ class SlotArray<T> implements SlotValues<T> {
  * integers V8 keeps unboxed): less for every full collection of the edge's heap to mark.
  */
 export class ParsedRows<T> {
-  /** id to slot, in the order ids were first seen (the order `load` answers in). */
-  private slots = new Map<number, number>();
+  /** id to slot. */
+  private readonly slots = new IdSlots();
+  /** Each slot's id, NaN for a free slot, and when its id was first seen (`load` answers in that order). */
+  private ids = new Float64Array(1024);
+  private seen = new Float64Array(1024);
+  private seenCount = 0;
+  /** The held slots in the order their ids were first seen; null when a slot was taken or freed since. */
+  private order: Int32Array | null = null;
+  /** Whether a freed slot was ever taken again. */
+  private reused = false;
   private stamps = new Float64Array(1024);
   /** Slots handed out so far (free ones are reused first). */
   private slotCount = 0;
@@ -103,9 +111,9 @@ export class ParsedRows<T> {
         if (ms > this.newest) this.newest = ms;
         const stamp = stampOf(ms, h.archived, h.status);
         const slot = this.slots.get(id);
-        if (slot === undefined || this.stamps[slot] !== stamp) {
+        if (slot < 0 || this.stamps[slot] !== stamp) {
           stale.push(id);
-          this.keep(slot ?? this.newSlot(id), stamp);
+          this.keep(slot < 0 ? this.newSlot(id) : slot, stamp);
         }
       }
     };
@@ -128,7 +136,10 @@ export class ParsedRows<T> {
     this.lastFull = this.clock.now();
     const seen = new Set<number>();
     for (const h of heads) seen.add(Number(h.id));
-    for (const [id, slot] of this.slots) if (!seen.has(id)) this.drop(id, slot);
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      const id = this.ids[slot]!;
+      if (!Number.isNaN(id) && !seen.has(id)) this.drop(id, slot);
+    }
     take(heads);
     return stale;
   }
@@ -159,14 +170,14 @@ export class ParsedRows<T> {
           createdAt: stampText(r.created_at),
         };
         const slot = this.slots.get(row.id);
-        if (slot === undefined) continue;
+        if (slot < 0) continue;
         const own: SkipSink = { skipped: [] };
         this.values.set(slot, this.parse(row, own));
         this.skips[slot] = own.skipped.length ? own.skipped : NONE;
       }
     }
     const out: T[] = [];
-    for (const slot of this.slots.values()) {
+    for (const slot of this.inOrder()) {
       const value = this.values.get(slot);
       if (value) out.push(value);
       else sink.skipped.push(...this.skips[slot]!);
@@ -178,7 +189,21 @@ export class ParsedRows<T> {
   updatedAt(id: number): number | undefined {
     const slot = this.slots.get(id);
     // the stamp is updated_at * 4 plus two flag bits (stampOf)
-    return slot === undefined ? undefined : Math.floor(this.stamps[slot]! / 4);
+    return slot < 0 ? undefined : Math.floor(this.stamps[slot]! / 4);
+  }
+
+  /** The held slots, their ids first seen first (a reused slot holds an id seen later than the slots after it). */
+  private inOrder(): Int32Array {
+    if (!this.order) {
+      const order = new Int32Array(this.slots.size);
+      let n = 0;
+      for (let slot = 0; slot < this.slotCount; slot++) if (!Number.isNaN(this.ids[slot]!)) order[n++] = slot;
+      const { seen } = this;
+      // slots are taken in order until a freed one is taken again
+      if (this.reused) order.sort((a, b) => seen[a]! - seen[b]!);
+      this.order = order;
+    }
+    return this.order;
   }
 
   /** A stale row: its new stamp, its value to be read again. */
@@ -190,7 +215,8 @@ export class ParsedRows<T> {
 
   private newSlot(id: number): number {
     let slot = this.freeSlots.pop();
-    if (slot === undefined) {
+    if (slot !== undefined) this.reused = true;
+    else {
       slot = this.slotCount++;
       this.values.set(slot, null);
       this.skips.push(NONE);
@@ -198,18 +224,91 @@ export class ParsedRows<T> {
         const grown = new Float64Array(this.stamps.length * 2);
         grown.set(this.stamps);
         this.stamps = grown;
+        const ids = new Float64Array(this.ids.length * 2);
+        ids.set(this.ids);
+        this.ids = ids;
+        const seen = new Float64Array(this.seen.length * 2);
+        seen.set(this.seen);
+        this.seen = seen;
       }
     }
     this.slots.set(id, slot);
+    this.ids[slot] = id;
+    this.seen[slot] = this.seenCount++;
+    this.order = null;
     return slot;
   }
 
   /** A row the store no longer has: its slot is free, its value let go. */
   private drop(id: number, slot: number): void {
     this.slots.delete(id);
+    this.ids[slot] = Number.NaN;
+    this.order = null;
     this.values.set(slot, null);
     this.skips[slot] = NONE;
     this.stamps[slot] = Number.NaN;
     this.freeSlots.push(slot);
   }
 }
+
+/**
+ * Row ids to slots in typed arrays (open addressing, linear probing): a Map of the store's 100,000
+ * campaigns would be a table on V8's heap for every full collection to mark.
+ */
+class IdSlots {
+  size = 0;
+  /** Ids, NaN where empty; a table twice the size at least. */
+  private keys = new Float64Array(2048).fill(Number.NaN);
+  private values = new Int32Array(2048);
+
+  /** The id's slot, -1 when it has none. */
+  get(id: number): number {
+    const mask = this.keys.length - 1;
+    for (let i = hashOf(id) & mask; ; i = (i + 1) & mask) {
+      const key = this.keys[i]!;
+      if (key === id) return this.values[i]!;
+      if (Number.isNaN(key)) return -1;
+    }
+  }
+
+  set(id: number, slot: number): void {
+    if ((this.size + 1) * 2 > this.keys.length) this.resize(this.keys.length * 2);
+    const mask = this.keys.length - 1;
+    let i = hashOf(id) & mask;
+    while (!Number.isNaN(this.keys[i]!) && this.keys[i] !== id) i = (i + 1) & mask;
+    if (Number.isNaN(this.keys[i]!)) this.size++;
+    this.keys[i] = id;
+    this.values[i] = slot;
+  }
+
+  delete(id: number): void {
+    const { keys, values } = this;
+    const mask = keys.length - 1;
+    let i = hashOf(id) & mask;
+    while (keys[i] !== id) {
+      if (Number.isNaN(keys[i]!)) return;
+      i = (i + 1) & mask;
+    }
+    // shift back the entries after it that probed past it, so no search stops at the hole
+    for (let j = (i + 1) & mask; !Number.isNaN(keys[j]!); j = (j + 1) & mask) {
+      const home = hashOf(keys[j]!) & mask;
+      if (i <= j ? i < home && home <= j : i < home || home <= j) continue;
+      keys[i] = keys[j]!;
+      values[i] = values[j]!;
+      i = j;
+    }
+    keys[i] = Number.NaN;
+    this.size--;
+  }
+
+  private resize(n: number): void {
+    const { keys, values } = this;
+    this.keys = new Float64Array(n).fill(Number.NaN);
+    this.values = new Int32Array(n);
+    this.size = 0;
+    for (let i = 0; i < keys.length; i++) if (!Number.isNaN(keys[i]!)) this.set(keys[i]!, values[i]!);
+  }
+}
+
+/** An id's hash (ids are whole numbers, possibly past int32). */
+const hashOf = (id: number): number => Math.imul((id | 0) ^ ((id / 4_294_967_296) | 0), 0x9e3779b1) >>> 7;
