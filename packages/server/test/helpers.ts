@@ -87,7 +87,8 @@ export function migrateTestStore(store: Store): Promise<string[]> {
   return withPgSchemaLock(store, 'shared', () => migrateToLatest(store));
 }
 
-function openTestStore(dialect: Dialect, seed: boolean): TestStore {
+/** A migrated (and, with `seed`, seeded) test store of `dialect`, opened in the block's beforeAll, dropped in its afterAll. */
+export function openTestStore(dialect: Dialect, seed: boolean): TestStore {
   let store: Store | undefined;
   let settings: Settings | undefined;
   const users: Record<string, SeededUser> = {};
@@ -135,15 +136,21 @@ export function forEachStore(fn: (t: TestStore) => void, options: { seed?: boole
   describe('sqlite', () => fn(openTestStore('sqlite', seed)));
   if (process.env.DATABASE_URL) {
     describe('postgres', () => fn(openTestStore('postgres', seed)));
-  } else if (process.env.CI === 'true') {
-    describe('postgres', () => {
-      it('needs DATABASE_URL on CI', () => {
-        throw new Error(
-          'CI=true but DATABASE_URL is unset: the PostgreSQL store tests cannot run. Start PostgreSQL and set DATABASE_URL=postgres://user:pass@host:5432/db (see .ci/run).',
-        );
-      });
-    });
+  } else {
+    postgresMissingOnCi();
   }
+}
+
+/** With CI=true and no DATABASE_URL, a block whose one test fails, saying how to start PostgreSQL. */
+export function postgresMissingOnCi(): void {
+  if (process.env.CI !== 'true') return;
+  describe('postgres', () => {
+    it('needs DATABASE_URL on CI', () => {
+      throw new Error(
+        'CI=true but DATABASE_URL is unset: the PostgreSQL store tests cannot run. Start PostgreSQL and set DATABASE_URL=postgres://user:pass@host:5432/db (see .ci/run).',
+      );
+    });
+  });
 }
 
 /**

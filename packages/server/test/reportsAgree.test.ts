@@ -7,8 +7,8 @@ import {
   NO_DEMAND_NAME,
   type RowStatsAnswer,
 } from '@adplane/shared';
-import { forEachStore, freshAddress } from './helpers.js';
-import { forEachStatsEngineAndCurrent } from './statsEngines.js';
+import { freshAddress } from './helpers.js';
+import { forEachStoreAndStatsEngine } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
 import { midHourClock } from './testTime.js';
 import { edgeRequest } from './edgeClient.js';
@@ -50,8 +50,8 @@ type Row = Record<string, unknown>;
  */
 let blocks = 0;
 
-forEachStore((t) => {
-  forEachStatsEngineAndCurrent((s) => {
+forEachStoreAndStatsEngine(
+  (t, s) => {
     const p = publisherTenant(
       t,
       async (p) => {
@@ -383,5 +383,6 @@ forEachStore((t) => {
         }
       });
     });
-  });
-});
+  },
+  { current: true },
+);

@@ -10,8 +10,8 @@ import {
   NO_DEMAND_ID,
 } from '@adplane/shared';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
-import { as, forEachStore, freshAddress, login } from './helpers.js';
-import { forEachStatsEngineAndCurrent } from './statsEngines.js';
+import { as, freshAddress, login } from './helpers.js';
+import { forEachStoreAndStatsEngine } from './statsEngines.js';
 import { publisherTenant } from './tenantFixture.js';
 import { edgeRequest } from './edgeClient.js';
 
@@ -167,8 +167,8 @@ function metricOf(id: MetricId, s: Record<string, number>): number {
 
 const ADDITIVE = METRIC_IDS.filter((m) => ['sum', 'difference'].includes(METRIC_BY_ID[m].compute.kind));
 
-forEachStore((t) => {
-  forEachStatsEngineAndCurrent((s) => {
+forEachStoreAndStatsEngine(
+  (t, s) => {
     const p = publisherTenant(
       t,
       async (p) => {
@@ -966,5 +966,6 @@ forEachStore((t) => {
         });
       });
     });
-  });
-});
+  },
+  { current: true },
+);
