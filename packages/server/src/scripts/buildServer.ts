@@ -35,14 +35,16 @@ function externals(): string[] {
 
 /**
  * Bundles `entry` (default src/main.ts) into `outfile` (default dist/main.mjs), and the report-file
- * thread (src/stats/reportFileWorker.ts) into reportFileWorker.mjs beside it, where the bundle starts
- * it from. The bundle must sit inside packages/server: it finds the files it reads from there (serverRoot.ts).
+ * thread (src/stats/reportFileWorker.ts) and the stats thread (src/stats/statsThreadWorker.ts) into
+ * reportFileWorker.mjs and statsThreadWorker.mjs beside it, where the bundle starts them from. The
+ * bundle must sit inside packages/server: it finds the files it reads from there (serverRoot.ts).
  */
 export async function bundleServer(
   entry = serverPath('src/main.ts'),
   outfile = serverPath('dist/main.mjs'),
 ): Promise<string> {
   await bundle(serverPath('src/stats/reportFileWorker.ts'), join(dirname(outfile), 'reportFileWorker.mjs'));
+  await bundle(serverPath('src/stats/statsThreadWorker.ts'), join(dirname(outfile), 'statsThreadWorker.mjs'));
   await bundle(entry, outfile);
   return outfile;
 }

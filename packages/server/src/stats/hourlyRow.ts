@@ -182,7 +182,24 @@ void inStep;
  */
 export type HourlyRows = Iterable<HourlyRow> & { readonly length: number };
 
+/**
+ * A flush of the edge's counters as flat numbers (stats/counterTable.ts has the layout): row r's key
+ * is keys[r * KEY_WIDTH ..], its sums sums[r * METRICS ..], its text columns indexes into `text`.
+ */
+export interface CounterTable {
+  readonly rows: number;
+  readonly keys: Float64Array;
+  readonly sums: Float64Array;
+  /** The text of each index the keys hold; the counters only append to it (a new list starts a new array). */
+  readonly text: readonly string[];
+}
+
 /** Where the edge's counters go: a stats store appends the rows (in one batch, or fails whole). */
 export interface StatsSink {
   write(rows: HourlyRows): Promise<void>;
+  /**
+   * Appends a flush handed over as its arrays, whole or not at all, the rows made and encoded
+   * where the store runs (the DuckDB store's thread): the caller's arrays are copied, never kept.
+   */
+  writeTable?(table: CounterTable): Promise<void>;
 }

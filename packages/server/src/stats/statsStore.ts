@@ -137,13 +137,20 @@ export function clickhouseDatabaseOf(url: string): string {
 }
 
 export async function openStatsStore(config: StatsStoreConfig): Promise<StatsStore> {
+  // the edge's flushes are made into rows, encoded and written on a stats thread (statsThread.ts)
+  const { openStatsThread, withFlushThread } = await import('./statsThread.js');
   if (config.clickhouseUrl) {
     const { openClickHouseStore } = await import('./clickhouse/clickhouseStore.js');
-    return openClickHouseStore(
-      config.clickhouseUrl,
-      config.clickhouseDatabase ?? clickhouseDatabaseOf(config.clickhouseUrl),
-    );
+    const database = config.clickhouseDatabase ?? clickhouseDatabaseOf(config.clickhouseUrl);
+    // the store here has made the database and applied the migrations before the thread opens it
+    const store = await openClickHouseStore(config.clickhouseUrl, database);
+    return withFlushThread(store, { engine: 'clickhouse', url: config.clickhouseUrl, database });
   }
-  const { openDuckDbStore } = await import('./duckdb/duckdbStore.js');
-  return openDuckDbStore(config.dataDir, config.duckdbFile ?? 'stats.duckdb', config.duckdbThreads);
+  // the file's one owner is the thread: every call goes to it
+  return openStatsThread({
+    engine: 'duckdb',
+    dataDir: config.dataDir,
+    file: config.duckdbFile ?? 'stats.duckdb',
+    threads: config.duckdbThreads,
+  });
 }

@@ -1,14 +1,16 @@
 import {
-  DIMENSION_COLUMNS,
-  type HourlyDimensions,
-  type HourlyMetrics,
-  type HourlyRow,
-  type HourlyRows,
-  isIdDimension,
-  METRIC_COLUMNS,
-  type StatsSink,
-} from '../../stats/hourlyRow.js';
+  counterTableRows,
+  HOUR_MS,
+  IS_TEXT,
+  KEY_WIDTH as WIDTH,
+  METRICS,
+  REQUEST_COLUMNS,
+  SOURCE_COLUMNS,
+} from '../../stats/counterTable.js';
+import { type HourlyDimensions, type HourlyMetrics, METRIC_COLUMNS, type StatsSink } from '../../stats/hourlyRow.js';
 import { RowTable, TextIds } from './rowTable.js';
+
+export { hourOf } from '../../stats/counterTable.js';
 
 /**
  * The edge's in-memory counters: sums per UTC hour and combination of report dimensions, flushed
@@ -17,69 +19,18 @@ import { RowTable, TextIds } from './rowTable.js';
  *
  * The rows wait for their flush in flat typed arrays (rowTable.ts), their text as small ids: a
  * request adds to them without allocating, so they do not fill V8's old generation between flushes.
+ * A store that takes those arrays (`writeTable`: the DuckDB store, whose thread makes and encodes
+ * the rows) gets the flush whole; any other gets it as rows, a thousand at a time.
  */
 export type Dimensions = Partial<Omit<HourlyDimensions, 'hour'>>;
 export type Metrics = Partial<HourlyMetrics>;
 
-/**
- * A row's key is its hour, then the request's columns, then the demand source's: one decision adds
- * several rows (the request, and each source's fate) that share the request part, so a `scope`
- * reads that part once per request instead of once per row.
- */
-const REQUEST_COLUMNS = [
-  'tenant_id',
-  'channel_id',
-  'subpublisher_id',
-  'country',
-  'region',
-  'us_state',
-  'device',
-  'os',
-  'browser',
-  'app_bundle',
-  'domain',
-  'publisher_id',
-  'integration',
-  'supplier_id',
-] as const satisfies readonly (keyof Dimensions)[];
-const SOURCE_COLUMNS = [
-  'tag_id',
-  'partner',
-  'advertiser_id',
-  'campaign_id',
-  'creative_id',
-  'adexchange_id',
-  'deal_id',
-  'marketplace_name',
-  'vast_error',
-  'nofill_reason',
-] as const satisfies readonly (keyof Dimensions)[];
 export type RequestDimensions = Partial<Pick<HourlyDimensions, (typeof REQUEST_COLUMNS)[number]>>;
 export type SourceDimensions = Partial<Pick<HourlyDimensions, (typeof SOURCE_COLUMNS)[number]>>;
 
-// every report column is in exactly one part of the key
-if (
-  [...REQUEST_COLUMNS, ...SOURCE_COLUMNS].sort().join() !==
-  DIMENSION_COLUMNS.filter((c) => c !== 'hour')
-    .sort()
-    .join()
-) {
-  throw new Error('hourlyCounters: the key columns are out of step with DIMENSION_COLUMNS');
-}
-
-/** A row's key: its hour, the request's columns, then the source's (see REQUEST_COLUMNS). */
-const KEY_COLUMNS = ['hour', ...REQUEST_COLUMNS, ...SOURCE_COLUMNS] as const;
-type KeyColumn = (typeof KEY_COLUMNS)[number];
-const WIDTH = KEY_COLUMNS.length;
 const REQUEST_FROM = 1;
 const SOURCE_FROM = 1 + REQUEST_COLUMNS.length;
-/** Each key column's place in the key. */
-const AT = Object.fromEntries(KEY_COLUMNS.map((c, i) => [c, i])) as Readonly<Record<KeyColumn, number>>;
-/** Per key column, whether it holds text (kept as a TextIds id in the key). */
-const IS_TEXT: readonly boolean[] = KEY_COLUMNS.map((c) => c !== 'hour' && !isIdDimension(c));
-const METRICS = METRIC_COLUMNS.length;
 const METRIC_INDEX: Readonly<Record<string, number>> = Object.fromEntries(METRIC_COLUMNS.map((m, i) => [m, i]));
-const HOUR_MS = 3_600_000;
 
 /** The counters of one request: its columns read once, each source's fate added beside them. */
 export interface CounterScope {
@@ -87,94 +38,8 @@ export interface CounterScope {
 }
 
 /**
- * Row `row` of a table as the HourlyRow handed to the stats store, built as one literal (a fixed
- * shape is several times faster than spreads); `text` is the list its text ids were taken from.
- */
-function hourlyRowOf(table: RowTable, text: readonly string[], row: number, hour: string): HourlyRow {
-  const k = table.keys;
-  const o = row * WIDTH;
-  const m = table.sums;
-  const s = row * METRICS;
-  return {
-    hour,
-    tenant_id: k[o + AT.tenant_id]!,
-    channel_id: k[o + AT.channel_id]!,
-    subpublisher_id: k[o + AT.subpublisher_id]!,
-    tag_id: k[o + AT.tag_id]!,
-    partner: text[k[o + AT.partner]!]!,
-    advertiser_id: k[o + AT.advertiser_id]!,
-    campaign_id: k[o + AT.campaign_id]!,
-    creative_id: k[o + AT.creative_id]!,
-    supplier_id: k[o + AT.supplier_id]!,
-    adexchange_id: k[o + AT.adexchange_id]!,
-    deal_id: text[k[o + AT.deal_id]!]!,
-    marketplace_name: text[k[o + AT.marketplace_name]!]!,
-    country: text[k[o + AT.country]!]!,
-    region: text[k[o + AT.region]!]!,
-    us_state: text[k[o + AT.us_state]!]!,
-    device: text[k[o + AT.device]!]!,
-    os: text[k[o + AT.os]!]!,
-    browser: text[k[o + AT.browser]!]!,
-    app_bundle: text[k[o + AT.app_bundle]!]!,
-    domain: text[k[o + AT.domain]!]!,
-    publisher_id: text[k[o + AT.publisher_id]!]!,
-    integration: text[k[o + AT.integration]!]!,
-    vast_error: text[k[o + AT.vast_error]!]!,
-    nofill_reason: text[k[o + AT.nofill_reason]!]!,
-    reqs: m[s]!,
-    opps: m[s + 1]!,
-    demand_calls: m[s + 2]!,
-    responses: m[s + 3]!,
-    timeouts: m[s + 4]!,
-    bids: m[s + 5]!,
-    wins: m[s + 6]!,
-    imps: m[s + 7]!,
-    starts: m[s + 8]!,
-    first_quartiles: m[s + 9]!,
-    midpoints: m[s + 10]!,
-    third_quartiles: m[s + 11]!,
-    completes: m[s + 12]!,
-    clicks: m[s + 13]!,
-    errors: m[s + 14]!,
-    ivt: m[s + 15]!,
-    postbid_imps: m[s + 16]!,
-    revenue: m[s + 17]!,
-    cost: m[s + 18]!,
-    rev_m: m[s + 19]!,
-    rev_md: m[s + 20]!,
-    source_reqs: m[s + 21]!,
-    source_opps: m[s + 22]!,
-    postbid_ivt: m[s + 23]!,
-  };
-}
-
-// hourlyRowOf names each column by its place: a row whose key and sums are 1, 2, 3... must read
-// back in order, or a column added to the report lands in another's.
-{
-  const probe = new RowTable(WIDTH, METRICS, 1);
-  const key = Float64Array.from(KEY_COLUMNS, (_, i) => i);
-  const row = probe.rowOf(key);
-  METRIC_COLUMNS.forEach((_, i) => probe.add(row, i, i + 1));
-  const read = hourlyRowOf(
-    probe,
-    KEY_COLUMNS.map((_, i) => `#${i}`),
-    row,
-    'hour',
-  ) as unknown as Record<string, unknown>;
-  const wrong =
-    KEY_COLUMNS.some((c, i) => c !== 'hour' && read[c] !== (IS_TEXT[i] ? `#${i}` : i)) ||
-    METRIC_COLUMNS.some((c, i) => read[c] !== i + 1);
-  if (wrong || Object.keys(read).length !== KEY_COLUMNS.length + METRICS)
-    throw new Error('hourlyCounters: hourlyRowOf is out of step with the key or METRIC_COLUMNS');
-}
-
-export function hourOf(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 13)}:00:00`;
-}
-
-/**
- * Rows a stats-store write takes: small enough that making one (its rows, checked and encoded by
+ * Rows a stats-store write takes from a store that takes rows, not the flush's arrays (ClickHouse):
+ * small enough that making one (its rows, checked and encoded by
  * the store) holds the event loop for a few ms only. A flush hands its batches over one turn of the
  * event loop apart, without waiting for each to be stored: the store joins those that arrive while
  * it writes (stats/coalescedWrites.ts), so a flush costs the engine two or three writes, not one
@@ -316,12 +181,25 @@ export class HourlyCounters {
           for (let row = 0; row < taken.rows; row++) this.addFrom(taken, text, row);
           throw error;
         }
+        if (sink.writeTable) {
+          // the store takes the arrays and makes the rows where it runs (the DuckDB store's thread):
+          // whole or not at all, so a refusal takes every row back
+          try {
+            await sink.writeTable({ rows: taken.rows, keys: taken.keys, sums: taken.sums, text });
+          } catch (error) {
+            for (let row = 0; row < taken.rows; row++) this.addFrom(taken, text, row);
+            throw error;
+          }
+          return;
+        }
         const writes: Promise<void>[] = [];
-        const hours = new Map<number, string>();
-        const hourText = (h: number): string => hours.get(h) ?? (hours.set(h, hourOf(h * HOUR_MS)), hours.get(h)!);
         for (let at = 0; at < taken.rows; at += BATCH) {
           if (at) await new Promise((resolve) => setImmediate(resolve));
-          const batch = tableRows(taken, text, at, Math.min(taken.rows, at + BATCH), hourText);
+          const batch = counterTableRows(
+            { rows: taken.rows, keys: taken.keys, sums: taken.sums, text },
+            at,
+            Math.min(taken.rows, at + BATCH),
+          );
           // in a promise: a batch the store refuses at once (its check) settles like one it refuses later
           writes.push(Promise.resolve().then(() => sink.write(batch)));
         }
@@ -341,26 +219,6 @@ export class HourlyCounters {
     })();
     return this.flushing;
   }
-}
-
-/**
- * Rows `from` to `to` of a table as a batch for the stats store, each row object made as the store
- * reads it: a store that encodes row by row (DuckDB) holds one at a time, so they die young instead
- * of a thousand of them at once outliving a scavenge and being promoted with the whole batch.
- */
-function tableRows(
-  table: RowTable,
-  text: readonly string[],
-  from: number,
-  to: number,
-  hourText: (hour: number) => string,
-): HourlyRows {
-  return {
-    length: to - from,
-    *[Symbol.iterator]() {
-      for (let row = from; row < to; row++) yield hourlyRowOf(table, text, row, hourText(table.keys[row * WIDTH]!));
-    },
-  };
 }
 
 /** A request's counters: an object with its columns' key values, not a closure per request. */

@@ -1,5 +1,5 @@
 import { DIMENSION_COLUMNS, METRIC_COLUMNS_0001, METRIC_COLUMNS_0003, METRIC_COLUMNS_0004 } from '../hourlyRow.js';
-import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollup.js';
+import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql } from '../rollupTable.js';
 
 /**
  * Numbered migrations of the DuckDB stats store, applied in order at open. Never edit one that has
