@@ -17,9 +17,7 @@ import { ROLLUP_KEY, ROLLUP_TABLE, rollupBackfillSql, rollupViewSql } from '../r
  * is already done), so a migration stopped half-way runs again cleanly. 18.16 knows no
  * `ADD COLUMN IF NOT EXISTS`, hence the check against system.columns.
  */
-export type ClickHouseStep =
-  | string
-  | { sql: string; unless: string; settings?: Readonly<Record<string, string | number>> };
+type ClickHouseStep = string | { sql: string; unless: string; settings?: Readonly<Record<string, string | number>> };
 
 export interface ClickHouseMigration {
   name: string;
@@ -56,7 +54,7 @@ export function clickHouseServerOf(version: string): ClickHouseServer {
  * and `publisher_id` come from the traffic and have millions of values, past which ClickHouse's
  * dictionaries cost more than they save (its documentation puts the bound at about 100,000).
  */
-export const LOW_CARDINALITY_COLUMNS = [
+const LOW_CARDINALITY_COLUMNS = [
   'partner',
   'deal_id',
   'marketplace_name',
@@ -73,7 +71,7 @@ export const LOW_CARDINALITY_COLUMNS = [
 const LOW_CARDINALITY: ReadonlySet<string> = new Set(LOW_CARDINALITY_COLUMNS);
 
 /** The ClickHouse type of a dimension column on `server`. */
-export function dimensionType(column: string, server: ClickHouseServer): string {
+function dimensionType(column: string, server: ClickHouseServer): string {
   if (column === 'hour') return "DateTime('UTC')";
   if (column.endsWith('_id') && column !== 'deal_id' && column !== 'publisher_id') return 'UInt32';
   return server.lowCardinality && LOW_CARDINALITY.has(column) ? 'LowCardinality(String)' : 'String';
