@@ -48,6 +48,8 @@ function bySelfSize(file: string): [string, number, number][] {
   ];
   const property = meta.edge_types[0].indexOf('property');
   const sums = new Map<string, [number, number]>();
+  /** Each node's key, by node number. */
+  const keys: string[] = [];
   let edge = 0;
   for (let i = 0; i < snap.nodes.length; i += nf) {
     const type = types[snap.nodes[i + typeAt]!]!;
@@ -65,10 +67,27 @@ function bySelfSize(file: string): [string, number, number][] {
     if (type === 'string' || type === 'concatenated string' || type === 'sliced string')
       name = JSON.stringify(snap.strings[snap.nodes[i + nameAt]!]!.slice(0, 16).replace(/[0-9]+/g, '#'));
     const key = `${type} ${name}`.trim();
+    keys.push(key);
     const sum = sums.get(key) ?? [0, 0];
     sum[0] += snap.nodes[i + sizeAt]!;
     sum[1]++;
     sums.set(key, sum);
+  }
+  // BENCH_HEAP_HELD_BY=<key of the table>: what holds the nodes of that key, by the edge's name and its holder's key
+  const heldBy = process.env.BENCH_HEAP_HELD_BY;
+  if (heldBy) {
+    const toAt = meta.edge_fields.indexOf('to_node');
+    const holders = new Map<string, number>();
+    let e2 = 0;
+    for (let i = 0; i < snap.nodes.length; i += nf)
+      for (let k = 0; k < snap.nodes[i + edgesAt]!; k++, e2 += ef)
+        if (keys[snap.edges[e2 + toAt]! / nf] === heldBy) {
+          const t = meta.edge_types[0][snap.edges[e2 + edgeTypeAt]!]!;
+          const edgeName = t === 'element' || t === 'hidden' ? `[${t}]` : snap.strings[snap.edges[e2 + edgeNameAt]!];
+          const key = `${keys[i / nf]} .${edgeName}`;
+          holders.set(key, (holders.get(key) ?? 0) + 1);
+        }
+    for (const [k, n] of [...holders].sort((a, b) => b[1] - a[1]).slice(0, 12)) say(`${String(n).padStart(9)}  ${k}`);
   }
   if (process.env.BENCH_HEAP_BIGGEST) {
     // the biggest single nodes, each with what holds it (the first edge met that points at it)

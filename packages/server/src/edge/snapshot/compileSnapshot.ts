@@ -32,20 +32,32 @@ import { newSetAside, recordUnreached } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
 import { CampaignBook } from './campaignBook.js';
+import { channelFacts, tagFacts } from './sharedValues.js';
 import { CampaignColumns } from './campaignColumns.js';
 import { type LeftBeforeStart, type SnapCreative, type Snapshot } from './types.js';
+
+/** One turn of the event loop: what waits behind a build (requests, timers) runs. */
+const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Compiles snapshots from the config store, every kind read through its typed parser. Parsed rows
  * are kept between builds (./parsedRows.ts), so a rebuild after a change re-reads and re-parses only
  * the rows that changed; the compile itself (owners, targeting, indexes) runs over every row, keeping
  * the objects of unchanged campaigns, creatives and targetings (./kept.ts).
+ *
+ * The compile runs on the serving thread while the current snapshot serves: it hands the event loop
+ * back between its steps (`between`, a loop turn), so that requests wait behind one step, not the whole
+ * build. Nothing a step writes is read by the snapshot that serves meanwhile (compiled objects are
+ * new or kept unchanged; campaign columns are written once, campaignBook.ts).
  */
 export class SnapshotCompiler {
   private readonly clock: Clock;
   private readonly rows: ReturnType<typeof parsedRowsOf>;
 
-  constructor(clock: Clock = systemClock) {
+  constructor(
+    clock: Clock = systemClock,
+    private readonly between: () => Promise<void> = loopTurn,
+  ) {
     this.clock = clock;
     this.rows = parsedRowsOf(clock);
   }
@@ -102,7 +114,9 @@ export class SnapshotCompiler {
     const setAside = newSetAside();
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
     const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives, setAside.creatives);
+    await this.between();
     const snapTags = compileTags(tags, owners, compiledTargetings, setAside.tags);
+    await this.between();
     let creativeNames: Map<number, string> | undefined;
     const snapCampaigns = compileCampaigns(
       campaigns,
@@ -118,6 +132,7 @@ export class SnapshotCompiler {
         creativeName: (id) => (creativeNames ??= new Map(creatives.map((c) => [c.id, c.name]))).get(id),
       },
     );
+    await this.between();
     // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
     const categoryBlocks = new CategoryBlocksCompiler(snapCreatives.values());
     const snapChannels = compileChannels(
@@ -129,7 +144,9 @@ export class SnapshotCompiler {
       setAside.channels,
     );
 
+    await this.between();
     const campaignIndex = indexCampaigns(snapCampaigns.values());
+    await this.between();
     const snapDeals = compileDeals(deals, owners, setAside.deals);
     recordUnreached(
       setAside,
@@ -144,6 +161,7 @@ export class SnapshotCompiler {
       },
       tags,
     );
+    await this.between();
     // the first build knows nothing of what left before it: the store says what left in the last day
     let leftBeforeStart: LeftBeforeStart | undefined;
     if (!this.built) {
@@ -199,8 +217,22 @@ export class SnapshotCompiler {
 /** Every kind's rows, kept parsed between builds; `clock` says when every head was last read. */
 function parsedRowsOf(clock: Clock) {
   return {
-    channels: new ParsedRows('channels', parseChannelRow, clock),
-    tags: new ParsedRows('tags', parseDemandTagRow, clock),
+    channels: new ParsedRows(
+      'channels',
+      (row, sink) => {
+        const c = parseChannelRow(row, sink);
+        return c && channelFacts(c);
+      },
+      clock,
+    ),
+    tags: new ParsedRows(
+      'tags',
+      (row, sink) => {
+        const t = parseDemandTagRow(row, sink);
+        return t && tagFacts(t);
+      },
+      clock,
+    ),
     campaigns: new ParsedRows(
       'campaigns',
       (row, sink) => {
