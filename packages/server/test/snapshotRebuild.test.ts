@@ -168,6 +168,36 @@ forEachStore((t) => {
       }
     });
 
+    it('compiles in steps with the event loop turning between them, the snapshot it replaces left as it was built', async () => {
+      let steps = 0;
+      let onStep = (): void => {};
+      const stepped = new SnapshotCompiler(systemClock, async () => {
+        steps++;
+        onStep();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      });
+      const serving = await stepped.compile(t.store.db);
+      const campaign = [...serving.campaigns.values()].find((c) => c.tenantId === t.users.demand!.id)!;
+      const bid = campaign.bidCpm;
+      const url = `/api/demand/campaigns/${campaign.id}`;
+      const body = (await as(app, demand, { method: 'GET', url })).json() as Record<string, unknown>;
+      const moved = await as(app, demand, { method: 'PUT', url, payload: { ...body, bidCpm: bid + 10_000 } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      try {
+        // what a request served from the current snapshot reads at each step of the next build
+        const seen: number[] = [];
+        onStep = () => seen.push(serving.campaigns.get(campaign.id)!.bidCpm);
+        steps = 0;
+        const next = await stepped.compile(t.store.db);
+        expect(steps).toBeGreaterThanOrEqual(6);
+        expect(new Set(seen)).toEqual(new Set([bid]));
+        expect(next.campaigns.get(campaign.id)!.bidCpm).toBe(bid + 10_000);
+      } finally {
+        const back = await as(app, demand, { method: 'PUT', url, payload: { ...body, bidCpm: bid } });
+        expect(back.statusCode, back.body).toBe(200);
+      }
+    });
+
     it("serves a tenant's campaigns only while it has the DSP view (campaigns are DSP mode)", async () => {
       const tenantId = t.users.demand!.id;
       const live = () =>
