@@ -11,7 +11,9 @@
  * a time); the store as the server opens it (openStatsStore: the stats thread owns DuckDB, the flush
  * hands it the counters' typed arrays). With CLICKHOUSE_URL, ClickHouse's store alike (on the serving
  * thread: openClickHouseStore; as the server opens it: the flush written by the stats thread), in a
- * database of the run's own, dropped after each case. Every round checks that the store holds exactly the rows counted. Results:
+ * database of the run's own, dropped after each case. After the rounds, each case times two reads
+ * of what they stored (a report's grouped answer, 10,000 rows) and the serving thread's CPU in them:
+ * on DuckDB the stats thread answers reads too, their rows copied to the serving thread. Every round checks that the store holds exactly the rows counted. Results:
  * bench/results/counter-flush.json and a table on stdout; BENCH_CASES=a,b runs those only (nothing
  * written).
  */
@@ -106,6 +108,33 @@ async function measure(stats: StatsStore): Promise<Round[]> {
   return rounds;
 }
 
+/**
+ * Reads of the rows the rounds stored, as the store answers them: a report's grouped answer (a few
+ * hundred rows) and 10,000 rows; per read its time and the serving thread's CPU (median of 15).
+ */
+async function reads(stats: StatsStore): Promise<Record<string, { ms: number; servingCpuMs: number }>> {
+  const day = stats.engine === 'duckdb' ? "date_trunc('day', hour)" : 'toStartOfDay(hour)';
+  const cases = {
+    'by day and channel, one tenant': `SELECT ${day} AS d, channel_id, sum(reqs) AS reqs, sum(revenue) AS revenue FROM ${STATS_TABLE} WHERE tenant_id = 7 GROUP BY d, channel_id ORDER BY d, channel_id`,
+    '10,000 rows': `SELECT tenant_id, channel_id, tag_id, country, domain, reqs, revenue FROM ${STATS_TABLE} LIMIT 10000`,
+  };
+  const out: Record<string, { ms: number; servingCpuMs: number }> = {};
+  for (const [name, sql] of Object.entries(cases)) {
+    await stats.select(sql);
+    const ms: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const cpu0 = servingCpuMs();
+      const t0 = performance.now();
+      await stats.select(sql);
+      ms.push(performance.now() - t0);
+      cpu.push(servingCpuMs() - cpu0);
+    }
+    out[name] = { ms: round1(median(ms)), servingCpuMs: round1(median(cpu)) };
+  }
+  return out;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -140,6 +169,7 @@ async function main(): Promise<void> {
         loopBusyMs: round1(median(untimed.map((r) => r.busyMs))),
         maxStallMs: round1(median(timed.map((r) => r.maxStallMs))),
         worstStallMs: round1(Math.max(...timed.map((r) => r.maxStallMs))),
+        reads: await reads(stats),
       };
       results.push(row);
       process.stdout.write(`${JSON.stringify(row)}\n`);
