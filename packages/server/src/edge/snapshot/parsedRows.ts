@@ -59,9 +59,10 @@ class SlotArray<T> implements SlotValues<T> {
 }
 
 /**
- * Each id has a slot; the slot's stamp, parsed value and skip reasons sit in flat arrays. The store's
- * 100,000 rows are then no objects of their own and no boxed stamps (a stamp is past the small
- * integers V8 keeps unboxed): less for every full collection of the edge's heap to mark.
+ * Each id has a slot (IdSlots); the slot's id and stamp sit in typed arrays, its parsed value in the
+ * kind's SlotValues, the reasons it was skipped in a map of the few skipped. The store's 100,000
+ * rows are then no objects of their own and no boxed stamps (a stamp is past the small integers V8
+ * keeps unboxed): less for every full collection of the edge's heap to mark.
  */
 export class ParsedRows<T> {
   /** id to slot. */
@@ -77,8 +78,8 @@ export class ParsedRows<T> {
   private stamps = new Float64Array(1024);
   /** Slots handed out so far (free ones are reused first). */
   private slotCount = 0;
-  /** Why the stored row was skipped, reported again on every build. */
-  private skips: SkipSink['skipped'][] = [];
+  /** Why a stored row was skipped, by slot (only those skipped), reported again on every build. */
+  private readonly skips = new Map<number, SkipSink['skipped']>();
   private freeSlots: number[] = [];
   /** Newest updated_at seen (epoch ms), and when every head was last read. */
   private newest = -Infinity;
@@ -173,14 +174,14 @@ export class ParsedRows<T> {
         if (slot < 0) continue;
         const own: SkipSink = { skipped: [] };
         this.values.set(slot, this.parse(row, own));
-        this.skips[slot] = own.skipped.length ? own.skipped : NONE;
+        if (own.skipped.length) this.skips.set(slot, own.skipped);
       }
     }
     const out: T[] = [];
     for (const slot of this.inOrder()) {
       const value = this.values.get(slot);
       if (value) out.push(value);
-      else sink.skipped.push(...this.skips[slot]!);
+      else sink.skipped.push(...(this.skips.get(slot) ?? NONE));
     }
     return out;
   }
@@ -210,7 +211,7 @@ export class ParsedRows<T> {
   private keep(slot: number, stamp: number): void {
     this.stamps[slot] = stamp;
     this.values.set(slot, null);
-    this.skips[slot] = NONE;
+    this.skips.delete(slot);
   }
 
   private newSlot(id: number): number {
@@ -219,7 +220,6 @@ export class ParsedRows<T> {
     else {
       slot = this.slotCount++;
       this.values.set(slot, null);
-      this.skips.push(NONE);
       if (slot >= this.stamps.length) {
         const grown = new Float64Array(this.stamps.length * 2);
         grown.set(this.stamps);
@@ -245,7 +245,7 @@ export class ParsedRows<T> {
     this.ids[slot] = Number.NaN;
     this.order = null;
     this.values.set(slot, null);
-    this.skips[slot] = NONE;
+    this.skips.delete(slot);
     this.stamps[slot] = Number.NaN;
     this.freeSlots.push(slot);
   }
