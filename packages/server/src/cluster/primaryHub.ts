@@ -131,6 +131,10 @@ export class PrimaryHub {
     const stats = this.stats;
     if (!stats) throw new Error(`stats call '${op}': this cluster's workers open the stats store themselves`);
     switch (op) {
+      case 'statsWriteTable':
+        if (!stats.writeTable) throw new Error(`stats call '${op}': the ${stats.engine} store takes rows, not arrays`);
+        await stats.writeTable(args as Calls['statsWriteTable']['args']);
+        return null;
       case 'statsWriteCsv':
         if (!stats.writeCsv) throw new Error(`stats call '${op}': the ${stats.engine} store takes rows, not CSV`);
         await stats.writeCsv((args as Calls['statsWriteCsv']['args']).csv);

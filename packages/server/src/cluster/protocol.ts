@@ -1,5 +1,6 @@
 import { type CachedDoc } from '../edge/doors/prebidServer/bidCache.js';
 import { type Exchange, type ExchangeReply, type Notices, type SpendRead } from '../delivery/sharedCounters.js';
+import { type CounterTable } from '../stats/hourlyRow.js';
 
 /**
  * The messages between the primary of `adplane --workers N` and its workers (node:cluster IPC,
@@ -23,6 +24,11 @@ export interface Calls {
   persistReplay: { args: Record<string, never>; result: null };
   /** A batch of stats rows, encoded by the worker for the DuckDB store (stats/duckdb/csvBatch.ts). */
   statsWriteCsv: { args: { csv: string }; result: null };
+  /**
+   * A flush of the worker's counters as their arrays (stats/hourlyRow.ts CounterTable; the channel's
+   * advanced serialization keeps them typed): the primary's stats thread makes and encodes the rows.
+   */
+  statsWriteTable: { args: CounterTable; result: null };
   statsSelect: { args: { sql: string }; result: Record<string, unknown>[] };
   statsExec: { args: { sql: string }; result: null };
   /** A report file's rows to a Parquet file the worker's report-file thread reads (StatsStore.exportRows). */
