@@ -5,7 +5,7 @@ const media = (query: string): MediaQueryList | null =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query) : null;
 
 /** Whether `query` matches now (false where the browser cannot tell). */
-export function matchesMedia(query: string): boolean {
+function matchesMedia(query: string): boolean {
   return media(query)?.matches ?? false;
 }
 
