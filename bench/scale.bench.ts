@@ -19,7 +19,7 @@
  *   edge.bench.ts's vast case (32 connections x 8 in flight), as a share of its R, compared with the
  *   100,000-campaign case of bench/results/edge.json.
  * A run of the full size writes bench/results/scale.json; a smaller one (BENCH_SCALE_TENANTS=50, a
- * quick check) only prints.
+ * quick check) only prints. It exits 1 when a target is missed.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -203,6 +203,13 @@ async function main(): Promise<void> {
   const vastOfRPerCpu = bareLoad.perServerCpuS ? round2(vast.perServerCpuS / bareLoad.perServerCpuS) : 0;
   const reference = edgeReference();
   const loadAfter = loadavg();
+  const ofReference = reference ? round2(vastOfR / reference.ofR) : null;
+  const met = {
+    coldStart: firstVastMs <= 30_000,
+    rebuild: Number(rebuild.rebuildMs) <= 1000,
+    rss: Math.max(rssAfterStartMb, rssAfterEditMb, rssAfterRebuildMb, rssServingMb) <= 1536,
+    vast: ofReference !== null && ofReference >= VAST_WITHIN,
+  };
   const result = {
     at: new Date().toISOString(),
     machine: machineFacts(
@@ -246,10 +253,11 @@ async function main(): Promise<void> {
       bare: bareLoad,
       load: vast,
       reference100k: reference,
-      ofReference: reference ? round2(vastOfR / reference.ofR) : null,
+      ofReference,
       perCpuOfReference: reference ? round2(vastOfRPerCpu / reference.ofRPerCpu) : null,
       target: `vastOfR >= ${VAST_WITHIN} x the 100,000-campaign case's`,
     },
+    met,
   };
   sayTable({
     size: { tenants: TENANTS, campaigns: result.campaigns, fillMs: filled.fillMs, reused: filled.reused },
@@ -268,9 +276,10 @@ async function main(): Promise<void> {
       serverCpuS: vast.serverCpuS,
     },
   });
+  say(`met: ${JSON.stringify(met)}`);
   if (TENANTS === FULL_TENANTS) writeResult('scale', result);
   else say(`(${TENANTS} tenants: bench/results/scale.json is written by a run of ${FULL_TENANTS})`);
-  process.exit(0);
+  process.exit(Object.values(met).every(Boolean) ? 0 : 1);
 }
 
 main().catch((error: unknown) => {
