@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { eligibility } from '../demand/campaignSource.js';
 import { type AuctionRequest } from '../demand/demandSource.js';
 import { type Owners } from './accounts.js';
-import { campaignFacts, compileCampaigns } from './campaigns.js';
+import { campaignFacts, compileCampaigns, compileCampaignSlices, indexCampaignSlices } from './campaigns.js';
+import { SLICE_ROWS } from './slices.js';
 import { compileCreatives } from './creatives.js';
 import { OPEN_FLIGHT_END } from './types.js';
 import { storedRow } from '../../../test/storedRows.js';
@@ -110,5 +111,35 @@ describe("campaigns' creatives", () => {
     expect(built.get(41)!.creatives.map((x) => x.id)).toEqual([10]);
     // creative 10 is tenant 1's: tenant 2's campaign naming it has nothing to serve and is left out
     expect(built.has(43)).toBe(false);
+  });
+});
+
+describe('the campaigns step in slices', () => {
+  it('yields every SLICE_ROWS rows and makes what the step at once makes, index included', () => {
+    const rows = Array.from({ length: 2 * SLICE_ROWS + 500 }, (_, i) =>
+      campaignFacts(
+        parseCampaignRow({
+          ...storedRow(100 + i, { startDate: '2026-01-01', endDate: null, bidCpm: 1_000_000 + i, creativeIds: [10] }),
+          tenantId: 1,
+        })!,
+      ),
+    );
+    const creatives = compileCreatives([creative], owners(0));
+    const step = compileCampaignSlices(rows, owners(0), creatives, new Map(), NOW);
+    let pauses = 0;
+    let r = step.next();
+    for (; !r.done; r = step.next()) pauses++;
+    expect(pauses).toBe(2);
+    const atOnceMade = compileCampaigns(rows, owners(0), creatives, new Map(), NOW);
+    expect([...r.value.keys()]).toEqual([...atOnceMade.keys()]);
+    expect(r.value.get(100 + SLICE_ROWS)!.bidCpm).toBe(atOnceMade.get(100 + SLICE_ROWS)!.bidCpm);
+
+    // the index: one tenant's campaigns are one slice, whatever their number; a second tenant starts another
+    const index = indexCampaignSlices([...r.value.values()]);
+    let indexPauses = 0;
+    let x = index.next();
+    for (; !x.done; x = index.next()) indexPauses++;
+    expect(indexPauses).toBe(0);
+    expect(x.value.get(1)!.items.length).toBe(rows.length);
   });
 });

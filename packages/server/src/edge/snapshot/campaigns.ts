@@ -3,6 +3,7 @@ import { createdAtMinute } from '../../delivery/pacing.js';
 import { CampaignIndex } from '../targeting/campaignIndex.js';
 import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
 import { earliest, latest, type Owners, type OwnersBefore, ownersServe, ownersStoppedAt } from './accounts.js';
+import { atOnce, SLICE_ROWS, type Sliced } from './slices.js';
 import { Kept, type KeepsMade, sameElements } from './kept.js';
 import { creativeGap, record, rowReasons, zeroBudgetReasons } from './setAside.js';
 import { type LeftAt, OPEN_FLIGHT_END, type SetAsideReason, type SnapCampaign, type SnapCreative } from './types.js';
@@ -108,7 +109,12 @@ const hourOf = (ms: number): number => (ms / HOUR) | 0;
  * never fill); one that ends while the snapshot lives is refused by the request's flight check.
  * Why each campaign left out was, and a compiled one's budget of 0, go into `setAside` (setAside.ts).
  */
-export function compileCampaigns(
+export function compileCampaigns(...args: Parameters<typeof compileCampaignSlices>): Map<number, SnapCampaign> {
+  return atOnce(compileCampaignSlices(...args));
+}
+
+/** compileCampaigns cut into slices of SLICE_ROWS rows (slices.ts), as the snapshot compiler runs it. */
+export function* compileCampaignSlices(
   rows: readonly CampaignFacts[],
   owners: Owners,
   creatives: ReadonlyMap<number, SnapCreative>,
@@ -116,10 +122,15 @@ export function compileCampaigns(
   now: number,
   kept: KeepsMade<CampaignFacts, SnapCampaign> = new Kept<CampaignFacts, SnapCampaign>(),
   setAside?: CampaignsSetAside,
-): Map<number, SnapCampaign> {
+): Sliced<Map<number, SnapCampaign>> {
   const out = new Map<number, SnapCampaign>();
   const compiler = new CampaignCompiler(owners, creatives, targetings);
+  let inSlice = 0;
   for (const c of rows) {
+    if (++inSlice > SLICE_ROWS) {
+      inSlice = 1;
+      yield;
+    }
     const parts = isLive(c) ? compiler.parts(c) : null;
     // over for good when its flight is: requests need not look at it
     if (!parts || !parts.creatives.length || parts.flightEndHour * HOUR <= now) {
@@ -335,6 +346,13 @@ function snapCampaign(c: CampaignFacts, parts: CampaignParts): SnapCampaign {
  * so that the campaign source stops scanning once it holds the best eligible bids.
  */
 export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, CampaignIndex<SnapCampaign>> {
+  return atOnce(indexCampaignSlices(campaigns));
+}
+
+/** indexCampaigns cut into slices of whole tenants, about SLICE_ROWS campaigns each (slices.ts). */
+export function* indexCampaignSlices(
+  campaigns: Iterable<SnapCampaign>,
+): Sliced<Map<number, CampaignIndex<SnapCampaign>>> {
   const byTenant = new Map<number, SnapCampaign[]>();
   for (const c of campaigns) {
     let list = byTenant.get(c.tenantId);
@@ -342,7 +360,13 @@ export function indexCampaigns(campaigns: Iterable<SnapCampaign>): Map<number, C
     list.push(c);
   }
   const out = new Map<number, CampaignIndex<SnapCampaign>>();
+  let inSlice = 0;
   for (const [tenantId, list] of byTenant) {
+    if (inSlice >= SLICE_ROWS) {
+      inSlice = 0;
+      yield;
+    }
+    inSlice += list.length;
     // best bid first; a tie in a random order (see ROTATION_LIMIT in demand/campaignSource.ts): shuffled,
     // then sorted by bid alone (Array sort is stable, so a tie keeps the shuffle's order)
     shuffle(list);

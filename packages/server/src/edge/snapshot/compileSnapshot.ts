@@ -19,7 +19,8 @@ import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from './postbidPlan.js';
 import { compileOwners, compileOwnersBefore } from './accounts.js';
-import { campaignFacts, compileCampaigns, compileLeftCampaigns, indexCampaigns } from './campaigns.js';
+import { campaignFacts, compileCampaignSlices, compileLeftCampaigns, indexCampaignSlices } from './campaigns.js';
+import { withTurns } from './slices.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
@@ -46,8 +47,9 @@ const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * the objects of unchanged campaigns, creatives and targetings (./kept.ts).
  *
  * The compile runs on the serving thread while the current snapshot serves: it hands the event loop
- * back between its steps (`between`, a loop turn), so that requests wait behind one step, not the whole
- * build. Nothing a step writes is read by the snapshot that serves meanwhile (compiled objects are
+ * back between its steps (`between`, a loop turn), and inside the long ones (the campaigns' compile
+ * and index) between slices of a few thousand rows (slices.ts), so that requests wait behind one
+ * slice, not the whole build. Nothing a step writes is read by the snapshot that serves meanwhile (compiled objects are
  * new or kept unchanged; campaign columns are written once, campaignBook.ts).
  */
 export class SnapshotCompiler {
@@ -118,19 +120,14 @@ export class SnapshotCompiler {
     const snapTags = compileTags(tags, owners, compiledTargetings, setAside.tags);
     await this.between();
     let creativeNames: Map<number, string> | undefined;
-    const snapCampaigns = compileCampaigns(
-      campaigns,
-      owners,
-      snapCreatives,
-      compiledTargetings,
-      now,
-      this.kept.campaigns,
-      {
+    const snapCampaigns = await withTurns(
+      compileCampaignSlices(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns, {
         campaigns: setAside.campaigns,
         creatives: setAside.creatives,
         // built the first time a campaign without a creative asks
         creativeName: (id) => (creativeNames ??= new Map(creatives.map((c) => [c.id, c.name]))).get(id),
-      },
+      }),
+      this.between,
     );
     await this.between();
     // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
@@ -145,7 +142,7 @@ export class SnapshotCompiler {
     );
 
     await this.between();
-    const campaignIndex = indexCampaigns(snapCampaigns.values());
+    const campaignIndex = await withTurns(indexCampaignSlices(snapCampaigns.values()), this.between);
     await this.between();
     const snapDeals = compileDeals(deals, owners, setAside.deals);
     recordUnreached(

@@ -1,0 +1,26 @@
+/**
+ * A compile step cut into slices: a generator that yields between slices and returns the step's
+ * result. The snapshot compiler runs it with a turn of the event loop between slices (`withTurns`),
+ * so requests wait behind one slice, not the whole step; tests and one-off compiles run it at once.
+ */
+export type Sliced<T> = Generator<void, T, void>;
+
+/** Rows of a step compiled between two turns: a few milliseconds of a core at the bench's sizes. */
+export const SLICE_ROWS = 4_000;
+
+/** Runs `step` to its end without a pause. */
+export function atOnce<T>(step: Sliced<T>): T {
+  for (;;) {
+    const r = step.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Runs `step`, awaiting `between` (a loop turn) after each of its slices. */
+export async function withTurns<T>(step: Sliced<T>, between: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const r = step.next();
+    if (r.done) return r.value;
+    await between();
+  }
+}
