@@ -120,8 +120,15 @@ forEachStore((t) => {
       await sql`delete from supply_channels where id = ${victim.id}`.execute(t.store.db);
       expect((await build()).channels.has(victim.id)).toBe(false);
 
-      // a write committed late, stamped two seconds before the newest stamp the last build saw
+      // a write committed late, stamped two seconds before the newest stamp the last build saw. The
+      // newest stamp a build saw may be a deleted row's (the probe of the test before): a third channel
+      // stamped now, and built, makes the newest stamp the build saw the newest in the table.
       const other = [...before.channels.values()][1]!;
+      const third = [...before.channels.values()][2]!;
+      await sql`update supply_channels set updated_at = ${new Date(systemClock.now()).toISOString()} where id = ${third.id}`.execute(
+        t.store.db,
+      );
+      await build();
       const newest = await sql<{ m: unknown }>`select max(updated_at) as m from supply_channels`.execute(t.store.db);
       const m = newest.rows[0]!.m;
       const late = new Date((m instanceof Date ? m.getTime() : Date.parse(String(m))) - 2000).toISOString();
