@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type Worker } from 'node:worker_threads';
 import { type DimensionId, type ReportRequest, type ReportRow } from '@adplane/shared';
 import { type FromThread, type JobOp, type RowSource, type ToThread } from './reportFileProtocol.js';
+import { startWorkerThread } from './workerThread.js';
 
 /** How long the thread stays up with no file to write: then it ends and hands its memory back. */
 const IDLE_MS = 30_000;
@@ -12,26 +11,6 @@ export class JobCancelled extends Error {}
 
 /** Names of a dimension's entity ids (the serving thread's config store). */
 export type Namer = (dimension: DimensionId, ids: number[]) => Promise<Map<number, string>>;
-
-/**
- * The thread itself: from the production bundle the bundle of it beside the server's
- * (src/scripts/buildServer.ts writes both); from the sources (tests, `npm run dev`, the benches) the
- * TypeScript file, imported through tsx's API (a loader given in a worker's execArgv is not used for
- * the worker's own entry on Node 20).
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./reportFileWorker.mjs', import.meta.url));
-  const entry = new URL('./reportFileWorker.ts', import.meta.url).href;
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  return new Worker(
-    `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`,
-    { eval: true },
-  );
-}
 
 /**
  * The report-file thread of a process (reportFileWorker.ts), started with its first file and ended
@@ -93,7 +72,7 @@ export class ReportFileThread {
     if (this.idle) clearTimeout(this.idle);
     this.idle = null;
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startWorkerThread('reportFileWorker');
     // the thread never holds the process open: the file line's close ends it
     worker.unref();
     worker.on('message', (message: FromThread) => this.heard(worker, message));

@@ -1,32 +1,10 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { KEY_WIDTH, METRICS } from './counterTable.js';
 import { batchCsv } from './duckdb/csvBatch.js';
 import { type CounterTable, type HourlyRows } from './hourlyRow.js';
 import { clickhouseDialect, duckdbDialect } from './reportSql.js';
 import { type StatsStore } from './statsStore.js';
 import { type Call, type FromThread, type ThreadConfig, type ToThread } from './statsThreadProtocol.js';
-
-/**
- * The thread itself: from the production bundle the bundle of it beside the server's
- * (src/scripts/buildServer.ts writes both); from the sources (tests, `npm run dev`, the benches) the
- * TypeScript file, imported through tsx's API (a loader given in a worker's execArgv is not used for
- * the worker's own entry on Node 20).
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./statsThreadWorker.mjs', import.meta.url));
-  const entry = new URL('./statsThreadWorker.ts', import.meta.url).href;
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  return new Worker(
-    `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`,
-    { eval: true },
-  );
-}
+import { startWorkerThread } from './workerThread.js';
 
 /** How long the thread stays up with no store open (a test file opens and closes one after another). */
 const IDLE_MS = 10_000;
@@ -38,7 +16,7 @@ const IDLE_MS = 10_000;
  * starts a new one.
  */
 class StatsThread {
-  private readonly worker = startWorker();
+  private readonly worker = startWorkerThread('statsThreadWorker');
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   ended: Error | null = null;
