@@ -98,6 +98,18 @@ export interface FillHooks {
   extraTenant?: (insert: Insert, uids: Uids) => Promise<void>;
 }
 
+/** A fill hook adding a video and display supplier to each tenant, its uid pushed to `into` (bid requests come in through /rtb/bid/<supplier>). */
+export function supplierPerTenant(into: string[]): NonNullable<FillHooks['perTenant']> {
+  return async (insert, uids) => {
+    const [id] = await insert(
+      'sups',
+      [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }],
+      SupplierInput,
+    );
+    into.push(...(await uids('sups', [id!])));
+  };
+}
+
 export async function fill(
   dataDir: string,
   demandUrl: string,
@@ -402,14 +414,7 @@ async function main(): Promise<void> {
   // a supplier per tenant: the tail case's bid requests come in through /rtb/bid/<supplier>, as in openrtb.bench.ts
   const suppliers: string[] = [];
   const filled = await fill(dataDir, String(demand.msg.url), {
-    perTenant: async (insert, uids) => {
-      const [id] = await insert(
-        'sups',
-        [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }],
-        SupplierInput,
-      );
-      suppliers.push(...(await uids('sups', [id!])));
-    },
+    perTenant: supplierPerTenant(suppliers),
   });
   say(`filled in ${filled.fillMs} ms; starting the server`);
   process.env.BENCH_DATA = dataDir;

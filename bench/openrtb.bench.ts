@@ -21,7 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AdExchangeInput, SupplierInput } from '@adplane/shared';
-import { fill } from './edge.bench.js';
+import { fill, supplierPerTenant } from './edge.bench.js';
 import { bidRequest } from './edge/bidRequest.js';
 import { ask, child, measured, serverChild, pin, rnd, rssMb, say, sayTable } from './edge/harness.js';
 import { OWN_CORE_V8_FLAGS } from '../packages/server/src/cluster/workerFlags.js';
@@ -49,14 +49,7 @@ async function main(): Promise<void> {
   let fanSupplier = '';
   say('filling the store...');
   const filled = await fill(dataDir, String(demand.msg.url), {
-    perTenant: async (insert, uids) => {
-      const [id] = await insert(
-        'sups',
-        [{ name: 'Bench supplier', formats: ['video', 'display'], marginPercent: 20 }],
-        SupplierInput,
-      );
-      suppliers.push(...(await uids('sups', [id!])));
-    },
+    perTenant: supplierPerTenant(suppliers),
     extraTenant: async (insert, uids) => {
       await insert(
         'adexchanges',
