@@ -28,6 +28,7 @@ import { installAccessLog } from './ops/accessLog.js';
 import { registerCreativePreview } from './web/creativePreview.js';
 import { type ConfigChangeBus, openConfigChangeBus, openDeliveryCounters } from './delivery/index.js';
 import { readConfigVersion } from './store/configVersion.js';
+import { startOldCreativesSweep } from './resources/oldCreatives.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -224,11 +225,17 @@ export async function buildApp({
         app.log.error({ err: error }, 'expired session sweep failed'),
       );
     let timer: NodeJS.Timeout | undefined;
+    // tenants' "Delete old creatives automatically": archived on the app's clock, hourly
+    let oldCreatives: { stop: () => void } | undefined;
     app.addHook('onReady', async () => {
       await sweep();
       timer = setInterval(() => void sweep(), HOUR_MS).unref(); // sweep logs its own failure
+      oldCreatives = startOldCreativesSweep(store, app.stats, clock, app.log, HOUR_MS);
     });
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      oldCreatives?.stop();
+    });
   }
   return app;
 }
