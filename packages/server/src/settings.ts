@@ -33,6 +33,8 @@ export interface Settings {
   /** From ADPLANE_SESSION_SECRET; when null one is generated and persisted (see store/sessionSecret.ts). */
   sessionSecret: string | null;
   sessionTtlHours: number;
+  /** Requests per API key and minute (ADPLANE_API_KEY_RATE_PER_MINUTE, default 600), per process (docs/security.md). */
+  apiKeyRatePerMinute: number;
   demo: boolean;
   demoPassword: string;
   adminPassword: string | null;
@@ -198,6 +200,7 @@ const EnvSchema = z.object({
   ADPLANE_HOST: optional(url('(the public origin of tag URLs, e.g. https://ads.example.com)')),
   ADPLANE_SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters long')),
   ADPLANE_SESSION_TTL_HOURS: wholeUnits('hour', 'hours', 24 * 90, ' (90 days)'),
+  ADPLANE_API_KEY_RATE_PER_MINUTE: wholeUnits('request', 'requests', 1_000_000),
   ADPLANE_DEMO: switch01('1'),
   ADPLANE_DEMO_PASSWORD: optional(z.string().min(1)),
   ADPLANE_ADMIN_PASSWORD: optional(z.string().min(8, 'must be at least 8 characters long')),
@@ -333,6 +336,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     publicHost: (e.ADPLANE_HOST ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     sessionSecret: e.ADPLANE_SESSION_SECRET ?? null,
     sessionTtlHours: e.ADPLANE_SESSION_TTL_HOURS ?? 24 * 7,
+    apiKeyRatePerMinute: e.ADPLANE_API_KEY_RATE_PER_MINUTE ?? 600,
     demo: e.ADPLANE_DEMO,
     demoPassword: e.ADPLANE_DEMO_PASSWORD ?? 'demo',
     adminPassword: e.ADPLANE_ADMIN_PASSWORD ?? null,

@@ -26,4 +26,5 @@ export * from './openrtb/types.js';
 export * from './edge/supplyChain.js';
 export * from './edge/userSyncUrl.js';
 export * from './schemas/adsTxt.js';
+export * from './schemas/apiKeys.js';
 export * from './consoleRoutes.js';

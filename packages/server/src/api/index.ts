@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
 import { adsTxtRoutes } from './adsTxt.js';
 import { adminConfigRoutes } from './adminConfig.js';
+import { apiKeyRoutes } from './apiKeys.js';
 import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
 import { clockRoutes } from './clock.js';
@@ -48,6 +49,7 @@ const API_ROUTES = [
   deliveryStateRoutes,
   tagTestRoutes,
   adsTxtRoutes,
+  apiKeyRoutes,
 ];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {

@@ -19,8 +19,10 @@ export interface AuthContext {
   user: User;
   /** The admin behind an impersonation, else null. */
   adminId: number | null;
-  /** Id of the session row. */
+  /** Id of the session row; '' for a caller by API key, which has no session. */
   sessionId: string;
+  /** The API key of an `Authorization: Bearer` caller (auth/apiKeys.ts), else absent. */
+  apiKeyId?: number;
 }
 
 declare module 'fastify' {

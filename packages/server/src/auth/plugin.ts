@@ -1,11 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import { type FastifyInstance } from 'fastify';
 import { forbidden } from '../http/errors.js';
+import { bearerOf, createApiKeyAuth } from './apiKeys.js';
 import { checkRouteGuard, guardOf, passesGuard } from './guards.js';
 
 /**
  * Cookies, the guard check of every /api route at registration, and the guard enforcement of every
- * request: the session is resumed from the cookie into `request.auth`, then the route's guard decides.
+ * request: the caller is read into `request.auth`, from an `Authorization: Bearer` API key when the
+ * request has one (auth/apiKeys.ts), else by resuming the session of its cookie; then the route's
+ * guard decides.
  * A refused caller gets 403 `{message:'Forbidden'}` (the console then goes to /login).
  */
 export async function installAuth(app: FastifyInstance, sessionSecret: string): Promise<void> {
@@ -13,10 +16,17 @@ export async function installAuth(app: FastifyInstance, sessionSecret: string): 
   app.decorateRequest('auth', null);
   app.decorate('guardedRoutes', []);
   app.addHook('onRoute', (route) => checkRouteGuard(route, app.guardedRoutes));
+  const byApiKey = createApiKeyAuth({
+    db: app.store.db,
+    now: () => app.clock.now(),
+    perMinute: app.settings.apiKeyRatePerMinute,
+    onTouchFailed: (error) => app.log.warn({ err: error }, 'API key last-used time not written'),
+  });
   app.addHook('onRequest', async (request, reply) => {
     const guard = guardOf(request);
     if (!guard) return;
-    request.auth = await app.sessions.resume(request, reply);
+    const key = bearerOf(request);
+    request.auth = key === null ? await app.sessions.resume(request, reply) : await byApiKey(request, key);
     if (!passesGuard(guard, request.auth)) throw forbidden();
   });
 }

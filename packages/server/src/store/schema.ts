@@ -103,6 +103,7 @@ export interface Database {
   activity_log: ActivityLogTable;
   config_version: ConfigVersionTable;
   saved_reports: SavedReportsTable;
+  api_keys: ApiKeysTable;
 }
 
 /** A saved report, and the file a report file made (savedReports.ts reads and writes it). */
@@ -125,4 +126,20 @@ export interface SavedReportsTable {
   archived: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A user's API key (apiKeys.ts reads and writes it, migration 0013); the key itself is never stored. */
+interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  tenant_id: number | null;
+  name: string;
+  /** sha256 (hex) of the whole key. */
+  secret_hash: string;
+  /** The key's first characters, shown to tell keys apart. */
+  prefix: string;
+  read_only: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }

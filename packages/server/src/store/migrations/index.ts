@@ -20,6 +20,7 @@ import { savedReports } from './0007_saved_reports.js';
 import { updatedAtIndexes } from './0010_updated_at_indexes.js';
 import { subpublisherPayoutFiles } from './0011_subpublisher_payout_files.js';
 import { tenantShowsOtherSide } from './0012_tenant_shows_other_side.js';
+import { apiKeys } from './0013_api_keys.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0010_updated_at_indexes': updatedAtIndexes,
   '0011_subpublisher_payout_files': subpublisherPayoutFiles,
   '0012_tenant_shows_other_side': tenantShowsOtherSide,
+  '0013_api_keys': apiKeys,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
