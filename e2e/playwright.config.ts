@@ -42,6 +42,9 @@ export default defineConfig({
   use: {
     baseURL: EDITION_SERVERS.default.url,
     viewport: { width: 1366, height: 860 },
+    // The console honours prefers-reduced-motion (drawers, modals, menus and charts appear without
+    // animating): what a test waits on is there at once, and no frames of an animation are drawn.
+    reducedMotion: 'reduce',
     launchOptions: {
       // Debian's Chromium (e2e/run.sh installs it when missing); CHROMIUM_PATH names another
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { demandApi } from '../support/prebidPage.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 

@@ -1,4 +1,5 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { exactRow, formItem, inputOf, openedModal, pickOption } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { videoCreativeBody } from '../support/sampleRows.js';

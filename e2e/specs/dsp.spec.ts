@@ -1,4 +1,5 @@
-import { type Locator, type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { discardDialog, ResourcePage } from '../support/resourcePage.js';
 import { clickUntilShown, exactRow, rowId } from '../support/antdFields.js';

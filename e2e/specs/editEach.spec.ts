@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { openFromNavMenu } from '../support/session.js';

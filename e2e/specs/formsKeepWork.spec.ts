@@ -1,4 +1,5 @@
-import { type Locator, expect, test } from '@playwright/test';
+import { type Locator } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { formItem, inputOf } from '../support/antdFields.js';
 import { discardDialog, ResourcePage } from '../support/resourcePage.js';
 

@@ -1,4 +1,5 @@
-import { type APIResponse, type Page, type Response, expect, test } from '@playwright/test';
+import { type APIResponse, type Page, type Response } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { decryptJsonBody, JSON_ENCRYPT_HEADER } from '@adplane/shared';
 import { exactRow } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { pickOption } from '../support/antdFields.js';
 import { EDITION_SERVERS } from '../support/servers.js';
 import { openFromNavMenu, signIn } from '../support/session.js';

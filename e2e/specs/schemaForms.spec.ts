@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { formItem, inputOf } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';
 import { signIn, useMode } from '../support/session.js';

@@ -1,4 +1,5 @@
-import { type Locator, type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { RESOURCES, type ResourceKind } from '@adplane/shared';
 import { exactRow, formItem, openedModal, pickOption, rowId, stoppedMoving } from '../support/antdFields.js';
 import { ResourcePage } from '../support/resourcePage.js';

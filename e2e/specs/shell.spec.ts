@@ -1,4 +1,5 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from '../support/test.js';
 import { type Edition } from '@adplane/shared';
 import { openedModal } from '../support/antdFields.js';
 import { DEMO_PASSWORD, EDITION_SERVERS } from '../support/servers.js';

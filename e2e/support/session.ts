@@ -71,23 +71,43 @@ export async function useMode(page: Page, mode: 'ssp' | 'dsp'): Promise<void> {
 }
 
 /**
+ * Closes the bar's submenu popups that are open. The pointer leaves every menu; a popup that missed
+ * its pointer leaving (the page re-rendered the menu as the pointer left it: without motion antd
+ * unmounts and mounts it at once) closes when the pointer enters its menu's title and leaves again,
+ * as a person's pointer passing over it would make it.
+ */
+async function closeMenus(page: Page): Promise<void> {
+  const popups = page.locator('.ant-menu-submenu-popup:visible');
+  if ((await popups.count()) === 0) return;
+  await page.mouse.move(1, 1);
+  if (
+    await expect(popups)
+      .toHaveCount(0, { timeout: 1_000 })
+      .then(
+        () => true,
+        () => false,
+      )
+  )
+    return;
+  for (const title of await page.locator('[data-testid^="nav-menu-"]:visible').all()) await title.hover();
+  await page.mouse.move(1, 1);
+  await expect(popups)
+    .toHaveCount(0, { timeout: 3_000 })
+    .catch(() => {});
+}
+
+/**
  * Opens `item` of a menu until `opened` (a test id inside what it opens) shows. The dashboard
  * loads its numbers while the menu opens: a click that lands while the dropdown re-renders is
  * lost, and so may be the menu item's own click, so both are tried again. `open` shows the menu.
+ * Popups of other menus left open are closed before the menu opens.
  */
 async function openFrom(page: Page, open: () => Promise<void>, item: string, opened: string): Promise<void> {
   let tries = 0;
   await expect(async () => {
     if (!(await page.getByTestId(opened).isVisible())) {
-      if (tries++ > 0) {
-        // A try that failed may have left another menu's popup open over the item (antd closes a
-        // submenu a moment after the pointer leaves it; a narrow bar's overflow menu holds them all):
-        // the pointer leaves every menu, and the menu opens again when its item went with them.
-        await page.mouse.move(1, 1);
-        await expect(page.locator('.ant-menu-submenu-popup:visible'))
-          .toHaveCount(0, { timeout: 3_000 })
-          .catch(() => {});
-      }
+      // a try that failed may have left a popup over the item
+      if (tries++ > 0 || !(await page.getByTestId(item).isVisible())) await closeMenus(page);
       if (!(await page.getByTestId(item).isVisible())) await open();
       await page.getByTestId(item).click({ timeout: 2_000 });
     }

@@ -9,6 +9,10 @@ const BRAND = {
 } as const;
 
 export const theme: ThemeConfig = {
+  // antd's components take their styles from its prebuilt stylesheet (main.tsx imports it) instead
+  // of generating them in the browser as each first renders; the tokens below still apply, as the
+  // CSS variables that stylesheet reads.
+  zeroRuntime: true,
   token: {
     colorPrimary: BRAND.primary,
     colorInfo: BRAND.primary,
