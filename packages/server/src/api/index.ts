@@ -10,6 +10,7 @@ import { clockRoutes } from './clock.js';
 import { dashboardRoutes } from './dashboard.js';
 import { deliveryStateRoutes } from './deliveryStates.js';
 import { demandInfoRoutes } from './demandInfo.js';
+import { historyRoutes } from './history.js';
 import { pacingRoutes } from './pacing.js';
 import { pbReportRoutes } from './pbReports.js';
 import { reportRoutes } from './reports.js';
@@ -37,6 +38,7 @@ const API_ROUTES = [
   pacingRoutes,
   resourceRoutes,
   usedByRoutes,
+  historyRoutes,
   accountRoutes,
   bulkRoutes,
   activityRoutes,
