@@ -1,5 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { type Plugin, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -10,10 +13,41 @@ function pageChunk(id: string): string | null {
   return match ? `page-${match[1]}` : null;
 }
 
+/** Text files worth compressing: what a browser loads, not the source maps only developer tools fetch. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
+
+/**
+ * Writes a Brotli and a gzip copy beside every text file of the build bigger than a kilobyte; the
+ * server sends the copy a browser accepts (@fastify/static's preCompressed), so the console's first
+ * load moves about a quarter of its bytes without the server compressing on each request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'adplane-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? join(root, 'dist');
+      for (const name of [...Object.keys(bundle), 'index.html']) {
+        if (!COMPRESSIBLE.test(name)) continue;
+        const path = join(dir, name);
+        const body = readFileSync(path);
+        if (body.length < 1024) continue;
+        writeFileSync(
+          `${path}.br`,
+          brotliCompressSync(body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+          }),
+        );
+        writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {

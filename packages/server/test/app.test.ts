@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthUser, decryptJsonBody } from '@adplane/shared';
@@ -172,6 +173,7 @@ forEachStore((t) => {
       mkdirSync(join(dist, 'assets'));
       writeFileSync(join(dist, 'index.html'), '<!doctype html><title>adplane</title><div id="root"></div>');
       writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.warn("app")');
+      writeFileSync(join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.warn("app")'));
       app = await buildTestApp(t.store, { webDist: dist });
     });
     afterAll(async () => {
@@ -202,7 +204,22 @@ forEachStore((t) => {
       const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toContain('immutable');
+      expect(asset.headers['content-encoding']).toBeUndefined();
+      expect(asset.body).toBe('console.warn("app")');
       expect((await app.inject({ method: 'GET', url: '/assets/gone-123.js' })).statusCode).toBe(404);
+    });
+
+    it("sends an asset's Brotli copy to a browser that accepts it, with the same long cache", async () => {
+      const asset = await app.inject({
+        method: 'GET',
+        url: '/assets/app-abc123.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-encoding']).toBe('br');
+      expect(asset.headers['cache-control']).toContain('immutable');
+      expect(asset.headers['content-type']).toMatch(/javascript/);
+      expect(brotliDecompressSync(asset.rawPayload).toString()).toBe('console.warn("app")');
     });
 
     it('keeps /api, /healthz and /metrics out of the fallback', async () => {

@@ -16,7 +16,8 @@ function consoleIsBuilt(webDist: string): boolean {
 /**
  * The React console: files of the built bundle, and index.html for every other GET so that history
  * mode routes (/campaigns, /report/12) load the app. Hashed assets are cached for a year, index.html
- * never (a deploy must reach every browser).
+ * never (a deploy must reach every browser). A file's Brotli or gzip copy, written beside it by the
+ * console's build, goes to a browser that accepts it.
  */
 export async function registerConsole(app: FastifyInstance, webDist: string): Promise<boolean> {
   if (!consoleIsBuilt(webDist)) {
@@ -26,6 +27,7 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
   await app.register(fastifyStatic, {
     root: webDist,
     prefix: '/',
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, path) {
       res.setHeader('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
