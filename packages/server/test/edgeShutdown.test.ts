@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
 import { probeUntil } from './adplaneCommand.js';
-import { programArgs } from './program.js';
 import { freePort } from './localServer.js';
 
 /**
@@ -25,7 +24,7 @@ describe('SIGTERM', () => {
   }, async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const child: ChildProcess = spawn(process.execPath, programArgs(), {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {

@@ -8,6 +8,7 @@ import { authRoutes } from './auth.js';
 import { bulkRoutes } from './bulk.js';
 import { clockRoutes } from './clock.js';
 import { dashboardRoutes } from './dashboard.js';
+import { openApiRoutes } from './openapi.js';
 import { deliveryStateRoutes } from './deliveryStates.js';
 import { demandInfoRoutes } from './demandInfo.js';
 import { historyRoutes } from './history.js';
@@ -52,6 +53,7 @@ const API_ROUTES = [
   tagTestRoutes,
   adsTxtRoutes,
   apiKeyRoutes,
+  openApiRoutes,
 ];
 
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
