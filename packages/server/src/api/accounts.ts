@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ListQuery, RESOURCES } from '@adplane/shared';
+import { contractStateOf, ListQuery, RESOURCES } from '@adplane/shared';
 import { entitled } from '../auth/entitlements.js';
 import { type Guard, requireAuth } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
@@ -37,11 +37,28 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const base = def.api;
     const store = app.store;
     const id = (request: FastifyRequest) => parseInput(IdParams, request.params).id;
-    app.get(base, route(), async (request) =>
-      listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query)),
+    // a demand account's contract: expired or expiring by the app's clock, in the account's time zone
+    const dated = <T extends Record<string, unknown>>(row: T): T =>
+      def.kind === 'demands'
+        ? {
+            ...row,
+            contractState: contractStateOf(
+              row.contactExpired as string | null,
+              app.clock.now(),
+              Number(row.timezone ?? 0),
+            ),
+          }
+        : row;
+    app.get(base, route(), async (request) => {
+      const page = await listAccountPage(store, def, actorOf(request), parseInput(ListQuery, request.query));
+      return { ...page, items: page.items.map(dated) };
+    });
+    app.get(`${base}/list`, route(), async (request) =>
+      (await listAccountItems(store, def, actorOf(request))).map((item) => dated(item as Record<string, unknown>)),
     );
-    app.get(`${base}/list`, route(), async (request) => listAccountItems(store, def, actorOf(request)));
-    app.get(`${base}/:id`, route(), async (request) => getAccountDto(store, def, actorOf(request), id(request)));
+    app.get(`${base}/:id`, route(), async (request) =>
+      dated(await getAccountDto(store, def, actorOf(request), id(request))),
+    );
     app.post(base, route(), async (request, reply) => {
       reply.code(201);
       return createAccount(store, def, actorOf(request), request.body);

@@ -90,6 +90,7 @@ export function accountDto(def: ResourceDef, a: AccountRow): AccountDto {
       showSystemCost: a.showSystemCost,
       showDemandToSubs: a.showDemandToSubs,
       showSupplyToAdvs: a.showSupplyToAdvs,
+      contactExpired: a.profile.contactExpired,
     });
   }
   return dto;
@@ -116,6 +117,8 @@ export async function listAccountItems(store: Store, def: ResourceDef, actor: Ac
     status: a.status,
     archived: a.archived,
     tenantId: a.tenantId,
+    // a demand account's contract end, for the admins' notice of expired and expiring contracts
+    ...(def.kind === 'demands' ? { contactExpired: a.profile.contactExpired, timezone: a.timezone } : {}),
   }));
 }
 

@@ -5,6 +5,7 @@ import { useUser } from '../../auth/authContext.js';
 import { MoneyInput, PercentInput, useHelpLabel } from '../../resources/fields.js';
 import { type ResourceFormProps } from '../../resources/ResourceDrawer.js';
 import { AccountFields } from '../accounts/AccountFields.js';
+import { ContractAlert } from './contract.js';
 import { DOMAIN_RULE } from '../accounts/formParts.js';
 import { SectionTitle, trimmed } from '../../resources/formParts.js';
 
@@ -79,6 +80,7 @@ export function DemandForm({ row }: ResourceFormProps) {
   const locked = useIsLimitedAdmin();
   return (
     <>
+      <ContractAlert row={row} />
       <AccountFields kind="demands" row={row} signInLocked={locked && row !== null} />
       <Row gutter={16}>
         <Col span={12}>

@@ -46,6 +46,7 @@ beforeEach(() => {
     const url = String(input);
     if (url.startsWith('/api/demands?')) return jsonResponse({ items: [NORTHWIND], total: 1, page: 1, pageSize: 20 });
     if (url === '/api/demands/3') return jsonResponse(NORTHWIND);
+    if (url === '/api/demands/list') return jsonResponse([NORTHWIND]);
     if (url === '/api/tooltips/list') return jsonResponse([]);
     return jsonResponse({ message: `unexpected ${url}` }, 404);
   });

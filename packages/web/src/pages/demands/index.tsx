@@ -11,6 +11,7 @@ import { COLUMN_WIDTHS } from '../../resources/columnWidths.js';
 import { type ListColumns, ResourceListPage } from '../../resources/ResourceListPage.js';
 import { type ResourceRow } from '../../resources/resourceApi.js';
 import { accountDefaults, accountToBody, accountToForm } from '../accounts/AccountFields.js';
+import { ContractNotice, ContractTag } from './contract.js';
 import { DemandForm, SUPER_ONLY, useIsLimitedAdmin } from './DemandForm.js';
 
 export function demandDefaults(): Record<string, unknown> {
@@ -92,6 +93,13 @@ export default function DemandsPage() {
       ellipsis: { showTitle: false },
       render: (v: string) => orEmpty(v, (text) => <EllipsisText text={text} />),
     },
+    {
+      ...shortTitle('Contract', 'Contract end (the account profile’s Contract expires)'),
+      dataIndex: 'contactExpired',
+      key: 'contactExpired',
+      width: 140,
+      render: (_: unknown, row: ResourceRow) => <ContractTag row={row} />,
+    },
     { ...shortTitle('Req. CPM', 'Request CPM'), dataIndex: 'priceReq', key: 'priceReq', render: usd, ...money },
     { ...shortTitle('Imp. CPM', 'Impression CPM'), dataIndex: 'priceImp', key: 'priceImp', render: usd, ...money },
     {
@@ -134,15 +142,18 @@ export default function DemandsPage() {
       rowActions={(row) => <LoginAsButton row={row} />}
       drawerWidth={760}
       intro={
-        limited && (
-          <Alert
-            type="info"
-            showIcon
-            style={{ marginBottom: 12 }}
-            title="You can edit accounts and log in as them; creating, archiving and deleting accounts and changing prices is for the super admin."
-            data-testid="demands-limited"
-          />
-        )
+        <>
+          {limited && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title="You can edit accounts and log in as them; creating, archiving and deleting accounts and changing prices is for the super admin."
+              data-testid="demands-limited"
+            />
+          )}
+          <ContractNotice />
+        </>
       }
     />
   );
