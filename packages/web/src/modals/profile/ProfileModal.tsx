@@ -6,6 +6,7 @@ import { useAuth, useUser } from '../../auth/authContext.js';
 import { notifyLoadError, notifySaveError } from '../../errors/notify.js';
 import { formSnapshot, useDiscardGuard } from '../../resources/discardGuard.js';
 import { ReadOnlyView, readOnlyFormProps } from '../../resources/ReadOnlyView.js';
+import { ApiKeysSection } from './ApiKeysSection.js';
 import { CommonTab } from './CommonTab.js';
 import { ContactTab } from './ContactTab.js';
 import { OptionsTab } from './OptionsTab.js';
@@ -37,7 +38,8 @@ interface Props {
 /**
  * The profile of a non-admin user, GET and PUT /api/demand/info.
  * Read-only for sub and adv users: the values read as text (ReadOnlyView) and there is nothing to
- * save. Save and Cancel sit in a footer that stays in view while the modal scrolls.
+ * save. Save and Cancel sit in a footer that stays in view while the modal scrolls. Below the form,
+ * the user's API keys (ApiKeysSection), which every user manages for themselves.
  */
 export function ProfileModal({ open, onClose }: Props) {
   // Escape, the mask and the close X go through the editor's guard once it is there (unsaved changes ask first).
@@ -54,6 +56,7 @@ export function ProfileModal({ open, onClose }: Props) {
       className="profile-modal"
     >
       {open && <ProfileEditor onClose={onClose} closeRequests={requestClose} />}
+      {open && <ApiKeysSection />}
     </Modal>
   );
 }
