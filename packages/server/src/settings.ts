@@ -5,6 +5,7 @@ import { EDITIONS, type Edition } from '@adplane/shared';
 import { addressRanges } from './http/addressRanges.js';
 import { proxyTrust } from './http/clientAddress.js';
 import { type IvtSettings, readIvtSettings } from './ivt/ivtSettings.js';
+import { type MailSettings, mailSettingsProblem } from './mail/mailSettings.js';
 import { parseAllowList } from './ops/metricsAccess.js';
 import { serverPath } from './serverRoot.js';
 
@@ -108,6 +109,8 @@ export interface Settings {
   currencyRefreshMinutes: number;
   /** The pre-bid IVT check: refresh files for its lists and the rate rule's limits (ivt/ivtSettings.ts, ADPLANE_IVT_*). */
   ivt: IvtSettings;
+  /** Outgoing mail (mail/mailer.ts): ADPLANE_SMTP_URL and ADPLANE_MAIL_FROM, both or neither; null: mail is off. */
+  mail: MailSettings | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -288,6 +291,16 @@ const EnvSchema = z.object({
   ADPLANE_PREBID_SERVER_URL: optional(
     url('(a Prebid Server auction endpoint, e.g. https://pbs.example.com/openrtb2/auction)'),
   ),
+  ADPLANE_SMTP_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) => /^smtps?:\/\/[^/]/.test(v) && URL.canParse(v),
+        'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587 (leave it unset to turn mail off)',
+      ),
+  ),
+  ADPLANE_MAIL_FROM: optional(z.string().trim()),
   ADPLANE_MAXMIND_DB: optional(
     z
       .string()
@@ -306,18 +319,20 @@ function trustProxyOf(value: string | undefined): boolean | string {
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const parsed = EnvSchema.safeParse(env);
   const ivt = readIvtSettings(env);
-  if (!parsed.success || ivt.problems.length) {
+  const mailProblem = mailSettingsProblem(env.ADPLANE_SMTP_URL, env.ADPLANE_MAIL_FROM);
+  if (!parsed.success || ivt.problems.length || mailProblem) {
     const problems = (parsed.success ? [] : parsed.error.issues).map((issue) => {
       const variable = String(issue.path[0] ?? '(environment)');
       const raw = env[variable];
       const shown =
         raw === undefined
           ? ''
-          : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') ? '***' : raw}')`;
+          : ` (got '${variable.includes('PASSWORD') || variable.includes('SECRET') || variable.includes('TOKEN') || variable === 'ADPLANE_SMTP_URL' ? '***' : raw}')`;
       return { variable, message: `${issue.message}${shown}` };
     });
     for (const p of ivt.problems)
       problems.push({ variable: p.variable, message: `${p.message} (got '${env[p.variable] ?? ''}')` });
+    if (mailProblem && !problems.some((p) => p.variable === mailProblem.variable)) problems.push(mailProblem);
     throw new SettingsError(problems);
   }
   const e = parsed.data;
@@ -366,6 +381,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       : null,
     currencyRefreshMinutes: e.ADPLANE_CURRENCY_REFRESH_MINUTES ?? 60,
     ivt: ivt.settings,
+    mail: e.ADPLANE_SMTP_URL && e.ADPLANE_MAIL_FROM ? { smtpUrl: e.ADPLANE_SMTP_URL, from: e.ADPLANE_MAIL_FROM } : null,
   };
 }
 

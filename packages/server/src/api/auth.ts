@@ -2,24 +2,18 @@ import { type FastifyInstance } from 'fastify';
 import { LoginBody } from '@adplane/shared';
 import { loadAuthUser } from '../auth/authUser.js';
 import { requireAuth } from '../auth/guards.js';
+import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { canSignIn, findUserForLogin } from '../store/users.js';
+import { passwordRoutes } from './passwords.js';
 
-function tooManyFailures(waitMs: number): HttpError {
-  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-  return new HttpError(
-    429,
-    `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-    undefined,
-    {
-      'retry-after': String(Math.ceil(waitMs / 1000)),
-    },
-  );
-}
-
-/** Sign in, sign out, and restore the session on the console's first render. */
+/**
+ * Sign in, sign out, and restore the session on the console's first render; password change and
+ * reset, and the sign-in log, in api/passwords.ts.
+ */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
+  await passwordRoutes(app);
   app.post('/api/auth/login', { config: { guard: 'public' } }, async (request, reply) => {
     const { username, password } = parseInput(LoginBody, request.body);
     const found = await findUserForLogin(app.store.db, username);
@@ -29,6 +23,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const verdict = app.loginThrottle.assess(account, request.ip);
     if (verdict.retryAfterMs > 0) {
       app.metrics.loginFailures.inc({ reason: 'throttled' });
+      if (found) await logSignIn(app, request, found.user.id, 'failure', 'throttled');
       throw tooManyFailures(verdict.retryAfterMs);
     }
     if (verdict.delayMs > 0) await app.loginThrottle.sleep(verdict.delayMs);
@@ -44,6 +39,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
             ? 'archived'
             : 'disabled';
       app.metrics.loginFailures.inc({ reason });
+      if (found && reason !== 'unknown_user') await logSignIn(app, request, found.user.id, 'failure', reason);
       request.log.info({ username, reason }, 'sign-in refused');
       throw new HttpError(401, 'Bad credentials');
     }
@@ -51,6 +47,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // A new sign-in replaces whatever session the browser had.
     if (request.auth) await app.sessions.end(request, reply);
     await app.sessions.start(request, reply, found.user);
+    await logSignIn(app, request, found.user.id, 'success');
     request.log.info({ userId: found.user.id, type: found.user.type }, 'signed in');
     return loadAuthUser(app.store.db, app.settings, found.user, null);
   });

@@ -14,6 +14,9 @@ import {
   FinanceQuery,
   ListQuery,
   LoginBody,
+  ChangePasswordBody,
+  ForgotPasswordBody,
+  ResetPasswordBody,
   ModeChoice,
   PacingQuery,
   ProfileUpdate,
@@ -52,6 +55,9 @@ const IdParams = z.object({ id: z.coerce.number().int().positive() });
 function routeSchemas(): Map<string, RouteSchemas> {
   const table = new Map<string, RouteSchemas>([
     ['POST /api/auth/login', { body: LoginBody }],
+    ['POST /api/auth/password', { body: ChangePasswordBody }],
+    ['POST /api/auth/forgotPassword', { body: ForgotPasswordBody }],
+    ['POST /api/auth/resetPassword', { body: ResetPasswordBody }],
     ['GET /api/switch', { query: SwitchQuery }],
     ['GET /api/admin/config', { response: AppConfig }],
     ['PUT /api/admin/config', { body: AppConfig }],

@@ -103,6 +103,8 @@ export interface Database {
   activity_log: ActivityLogTable;
   config_version: ConfigVersionTable;
   saved_reports: SavedReportsTable;
+  password_resets: PasswordResetsTable;
+  sign_in_log: SignInLogTable;
   api_keys: ApiKeysTable;
 }
 
@@ -142,4 +144,27 @@ interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/** A password-reset link (passwordResets.ts): single use, expires an hour after it was asked for. */
+interface PasswordResetsTable {
+  /** sha256 (hex) of the token the link carries: a leaked table does not leak links. */
+  id: string;
+  user_id: number;
+  /** The address that asked for the link. */
+  ip: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One sign-in attempt or password event of an account (signInLog.ts), kept 90 days. */
+interface SignInLogTable {
+  id: Generated<number>;
+  user_id: number;
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  outcome: 'success' | 'failure' | 'password_changed' | 'password_reset';
+  reason: string | null;
 }

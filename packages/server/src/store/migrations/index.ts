@@ -21,6 +21,7 @@ import { updatedAtIndexes } from './0010_updated_at_indexes.js';
 import { subpublisherPayoutFiles } from './0011_subpublisher_payout_files.js';
 import { tenantShowsOtherSide } from './0012_tenant_shows_other_side.js';
 import { apiKeys } from './0013_api_keys.js';
+import { passwordResetsSignInLog } from './0014_password_resets_sign_in_log.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0011_subpublisher_payout_files': subpublisherPayoutFiles,
   '0012_tenant_shows_other_side': tenantShowsOtherSide,
   '0013_api_keys': apiKeys,
+  '0014_password_resets_sign_in_log': passwordResetsSignInLog,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

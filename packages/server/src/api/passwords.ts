@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type FastifyInstance } from 'fastify';
+import {
+  ChangePasswordBody,
+  FORGOT_PASSWORD_ANSWER,
+  ForgotPasswordBody,
+  ResetPasswordBody,
+  completeContacts,
+} from '@adplane/shared';
+import { requireAuth } from '../auth/guards.js';
+import { LoginThrottle } from '../auth/loginThrottle.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
+import { badField, forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import { createMailer } from '../mail/mailer.js';
+import {
+  changeOwnPassword,
+  deleteStalePasswordResets,
+  insertPasswordReset,
+  passwordHashOf,
+  usePasswordReset,
+} from '../store/passwordResets.js';
+import { listSignIns, pruneSignInLog } from '../store/signInLog.js';
+import { canSignIn, findUserById, findUserForLogin, type User } from '../store/users.js';
+
+/** A reset link works for an hour after it was asked for, once. */
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Where a reset link goes: the account's e-mail, else its contacts' (the general contact first). */
+function resetAddressOf(user: Pick<User, 'email' | 'contacts'>): string | null {
+  if (user.email) return user.email;
+  for (const contact of completeContacts(user.contacts)) if (contact.contactEmail) return contact.contactEmail;
+  return null;
+}
+
+function resetMail(link: string, user: User) {
+  const text = [
+    `Hello ${user.name},`,
+    '',
+    `someone (we hope you) asked to set a new password for the adplane account "${user.username}".`,
+    'Open this link within an hour to choose one; it works once:',
+    '',
+    link,
+    '',
+    'If it was not you, ignore this message: your password stays as it is.',
+  ].join('\n');
+  const escape = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html =
+    `<p>Hello ${escape(user.name)},</p><p>someone (we hope you) asked to set a new password for the adplane account ` +
+    `"${escape(user.username)}".</p><p><a href="${escape(link)}">Choose a new password</a> within an hour; the link works once.</p>` +
+    '<p>If it was not you, ignore this message: your password stays as it is.</p>';
+  return { subject: 'Set a new adplane password', text, html };
+}
+
+/**
+ * The password routes: a signed-in user's change of their own password, the reset by an e-mailed
+ * link (ask, then use), and the sign-in log (one's own; an admin's view of any account's).
+ */
+export async function passwordRoutes(app: FastifyInstance): Promise<void> {
+  const mailer = createMailer(app.settings.mail);
+  const now = () => app.clock.now();
+  // Reset requests count per address asked for and per client address, every request (not only
+  // failures, since the answer never says which failed): 5 an hour per address, 30 per client.
+  // Wrong tokens count per client address alike. Never slowed down, only refused (slowAfter above refuseAfter).
+  const resetThrottle = new LoginThrottle({
+    now,
+    windowMs: 60 * 60 * 1000,
+    account: { slowAfter: 1_000, refuseAfter: 5 },
+    address: { slowAfter: 1_000, refuseAfter: 30 },
+  });
+  // Links being made and mailed after their request was answered; the app's close waits for them.
+  const mailing = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...mailing]);
+    mailer.close();
+  });
+  if (!mailer.on) app.log.info('mail is off (ADPLANE_SMTP_URL and ADPLANE_MAIL_FROM unset): no password-reset mails');
+
+  // Housekeeping once an hour: spent and expired reset links, and sign-in log rows past 90 days.
+  const housekeeping = setInterval(
+    () => {
+      Promise.all([deleteStalePasswordResets(app.store.db, now()), pruneSignInLog(app.store.db, now())]).catch(
+        (error: unknown) => app.log.warn({ err: error }, 'password-reset and sign-in log housekeeping failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  housekeeping.unref();
+  app.addHook('onClose', () => clearInterval(housekeeping));
+
+  app.post('/api/auth/password', { config: { guard: 'auth' } }, async (request) => {
+    const { user, adminId, sessionId } = requireAuth(request);
+    if (adminId !== null) throw forbidden('An admin acting as this account cannot change its password');
+    const { currentPassword, newPassword } = parseInput(ChangePasswordBody, request.body);
+    // The same brakes and counts as sign-in (auth/loginThrottle.ts): a stolen session cannot guess the password faster.
+    const account = `user:${user.id}`;
+    const verdict = app.loginThrottle.assess(account, request.ip);
+    if (verdict.retryAfterMs > 0) {
+      await logSignIn(app, request, user.id, 'failure', 'throttled');
+      throw tooManyFailures(verdict.retryAfterMs, 'wrong passwords');
+    }
+    if (verdict.delayMs > 0) await app.loginThrottle.sleep(verdict.delayMs);
+    const currentHash = await passwordHashOf(app.store.db, user.id);
+    if (!currentHash || !(await verifyPassword(currentHash, currentPassword))) {
+      app.loginThrottle.recordFailure(account, request.ip);
+      await logSignIn(app, request, user.id, 'failure', 'bad_password');
+      throw badField('currentPassword', 'is not your current password');
+    }
+    app.loginThrottle.recordSuccess(account);
+    const sessionsEnded = await changeOwnPassword(app.store.db, user.id, await hashPassword(newPassword), sessionId);
+    await logSignIn(app, request, user.id, 'password_changed');
+    request.log.info({ userId: user.id, sessionsEnded }, 'password changed');
+    return { ok: true, sessionsEnded };
+  });
+
+  // Whether this server can mail reset links: the login page says so before anyone asks for one.
+  app.get('/api/auth/passwordReset', { config: { guard: 'public' } }, () => ({ mail: mailer.on }));
+
+  app.post('/api/auth/forgotPassword', { config: { guard: 'public' } }, async (request) => {
+    const { login } = parseInput(ForgotPasswordBody, request.body);
+    if (!mailer.on) throw new HttpError(503, 'Mail is off on this server: ask an administrator to set a new password');
+    const key = login.toLowerCase();
+    const verdict = resetThrottle.assess(`login:${key}`, request.ip);
+    if (verdict.retryAfterMs > 0) throw tooManyFailures(verdict.retryAfterMs, 'password-reset requests');
+    resetThrottle.recordFailure(`login:${key}`, request.ip);
+    // The account is looked up, the link made and mailed after the answer, which is the same 200
+    // at once whether the address belongs to an account or not.
+    const ip = request.ip ?? null;
+    const log = request.log;
+    const job = (async () => {
+      const found = await findUserForLogin(app.store.db, key);
+      const to = found && canSignIn(found.user) ? resetAddressOf(found.user) : null;
+      if (!found || !to) {
+        log.info({ reason: found ? 'no address or cannot sign in' : 'no account' }, 'password reset: no mail sent');
+        return;
+      }
+      const token = randomBytes(32).toString('base64url');
+      await insertPasswordReset(app.store.db, {
+        id: sha256(token),
+        userId: found.user.id,
+        ip,
+        nowMs: now(),
+        ttlMs: RESET_TTL_MS,
+      });
+      const link = `${app.settings.publicHost}/reset-password?token=${token}`;
+      await mailer.send({ to, ...resetMail(link, found.user) });
+      log.info({ userId: found.user.id }, 'password reset: link mailed');
+    })()
+      .catch((error: unknown) => log.error({ err: error }, 'password reset: mailing the link failed'))
+      .finally(() => mailing.delete(job));
+    mailing.add(job);
+    return { ok: true, message: FORGOT_PASSWORD_ANSWER };
+  });
+
+  app.post('/api/auth/resetPassword', { config: { guard: 'public' } }, async (request, reply) => {
+    const { token, password } = parseInput(ResetPasswordBody, request.body);
+    const client = `client:${request.ip}`;
+    const verdict = resetThrottle.assess(client, request.ip);
+    if (verdict.retryAfterMs > 0) throw tooManyFailures(verdict.retryAfterMs, 'invalid reset links');
+    const used = await usePasswordReset(app.store.db, sha256(token), now(), await hashPassword(password));
+    if (!used) {
+      resetThrottle.recordFailure(client, request.ip);
+      throw badField('token', 'is not a valid reset link, or it was used or has expired: ask for a new one');
+    }
+    // Control of the mailbox is proof enough: the account's failed sign-ins no longer hold it back.
+    app.loginThrottle.recordSuccess(`user:${used.userId}`);
+    await logSignIn(app, request, used.userId, 'password_reset');
+    // Every session of the account ended, this browser's too: sign in with the new password.
+    if (request.auth) app.sessions.clearCookie(reply);
+    request.log.info({ userId: used.userId, sessionsEnded: used.sessionsEnded }, 'password reset by link');
+    return { ok: true };
+  });
+
+  app.get('/api/auth/signIns', { config: { guard: 'auth' } }, async (request) => {
+    const { user } = requireAuth(request);
+    return { items: await listSignIns(app.store.db, user.id, now()) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/users/:id/signIns', { config: { guard: 'admin' } }, async (request) => {
+    const id = Number(request.params.id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw badField('id', 'must be a positive whole number');
+    if (!(await findUserById(app.store.db, id))) throw notFound('No such user');
+    return { items: await listSignIns(app.store.db, id, now()) };
+  });
+}
