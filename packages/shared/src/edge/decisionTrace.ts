@@ -176,7 +176,7 @@ export interface DecisionTrace {
   ivt: IvtTrace | null;
   /** Post-bid pixels of a filled decision; absent or null when the request did not fill. */
   postbid?: PostbidTrace | null;
-  /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, ivt.<reason>, channel_targeting, no_demand, no_bid). */
+  /** A request-level outcome: filled, or why not (unknown_channel, channel_paused, sdk_app.unknown or sdk_app.revoked, ivt.<reason>, channel_targeting, no_demand, no_bid). */
   result: string;
   /** Campaigns the targeting indexes set aside without looking at them one by one. */
   indexedOut: number;

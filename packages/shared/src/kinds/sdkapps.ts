@@ -29,7 +29,7 @@ const SdkAppInput = z.object({
 });
 type SdkAppInput = z.input<typeof SdkAppInput>;
 
-const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
+export const parseSdkAppRow = storedRowParser('sdkapps', SdkAppInput);
 
 /** The kind's registry entry: where it lives in the console and the API, who sees it, what it references. */
 export const sdkappsKind = defineKind({

@@ -413,6 +413,16 @@ export function runDecision(
       timeoutMs: channel.timeoutMs,
     };
 
+  // an SDK app's request (`app_key`): the app's own bundle names it in reports and lists; a key that
+  // is not one of the channel's account's apps, or an app paused or archived (revoked), gets no ad
+  let appRefusal = '';
+  const appKey = ctx.query.appKey;
+  if (appKey) {
+    const sdkApp = snapshot.sdkAppsByKey?.get(appKey);
+    if (!sdkApp || sdkApp.tenantId !== channel.tenantId) appRefusal = 'sdk_app.unknown';
+    else if (!sdkApp.serving) appRefusal = 'sdk_app.revoked';
+    else ctx.appBundle = sdkApp.bundle;
+  }
   const now = ctx.now;
   const dims = requestDims(channel, ctx, options);
   const counters = options.test ? NOT_COUNTED : deps.counters.scope(dims);
@@ -461,6 +471,7 @@ export function runDecision(
     return unfilled(deps, out, counters, DEMAND_LOOP, ivtFlag, now, started, reqs);
   }
   if (!channel.serving) return unfilled(deps, out, counters, 'channel_paused', ivtFlag, now, started, reqs);
+  if (appRefusal) return unfilled(deps, out, counters, appRefusal, ivtFlag, now, started, reqs);
   // request in: the pre-bid IVT check; flagged and blocked, an empty answer that is never an opportunity
   if (deps.ivt && (channel.ivt === 'count' || channel.ivt === 'block')) {
     // (a later slot of an ad pod takes the first slot's verdict: one request, counted once by the rate rule)

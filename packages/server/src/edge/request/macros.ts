@@ -41,6 +41,8 @@ export interface TagQuery {
    */
   podMaxAds: number;
   podMaxDuration: number;
+  /** An SDK app's key (the app's uid in SDK Admin): the request is the app's, checked and attributed by the decision. */
+  appKey: string;
 }
 
 /** Query parameter names per field, first match wins (short names first: they are what our tags print). */
@@ -73,6 +75,7 @@ const NAMES = {
   maxDuration: ['max_dur', 'max_duration', 'maxduration'],
   podMaxAds: ['pod_max_ads', 'pod_size', 'podsize', 'max_ads'],
   podMaxDuration: ['pod_max_dur', 'pod_max_duration', 'pod_dur', 'pod_duration', 'poddur'],
+  appKey: ['app_key'],
 } as const;
 
 const MAX_TEXT = 2048;
@@ -165,5 +168,6 @@ export function readTagQuery(query: RawQuery): TagQuery {
     maxDuration: int(values[F.maxDuration]!, 3600),
     podMaxAds: int(values[F.podMaxAds]!, 1000),
     podMaxDuration: int(values[F.podMaxDuration]!, MAX_POD_SECONDS),
+    appKey: values[F.appKey]!.slice(0, 64),
   };
 }

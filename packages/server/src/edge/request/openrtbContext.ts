@@ -89,6 +89,8 @@ function queryOfBidRequest(req: BidRequest, imp: Imp): TagQuery {
     maxDuration: 0,
     podMaxAds: 0,
     podMaxDuration: 0,
+    // a VAST tag's parameter: a bid request names its app in app.bundle
+    appKey: '',
   };
 }
 

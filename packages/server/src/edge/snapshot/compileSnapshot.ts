@@ -9,6 +9,7 @@ import {
   parseDealRow,
   parseDemandTagRow,
   parseIvtRow,
+  parseSdkAppRow,
   parsePubListRow,
   parseSupplierRow,
   parseTargetingRow,
@@ -94,6 +95,7 @@ export class SnapshotCompiler {
       adexchanges,
       deals,
       ivts,
+      sdkapps,
       appConfig,
     ] = await Promise.all([
       loadAccounts(db),
@@ -109,6 +111,7 @@ export class SnapshotCompiler {
       r.adexchanges.load(db, sink),
       r.deals.load(db, sink),
       r.ivts.load(db, sink),
+      r.sdkapps.load(db, sink),
       getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
@@ -192,6 +195,14 @@ export class SnapshotCompiler {
       campaigns: snapCampaigns,
       creatives: snapCreatives,
       suppliersByUid: compileSuppliers(sups, owners, compiledTargetings, categoryBlocks),
+      sdkAppsByKey: new Map(
+        sdkapps
+          .filter((a) => a.uid && a.tenantId !== null)
+          .map((a) => [
+            a.uid!,
+            { id: a.id, tenantId: a.tenantId!, bundle: a.bundle, serving: a.status === 1 && !a.archived },
+          ]),
+      ),
       adExchanges: compileAdExchanges(adexchanges, owners, compiledTargetings),
       deals: snapDeals,
       campaignIndex,
@@ -248,5 +259,6 @@ function parsedRowsOf(clock: Clock) {
     adexchanges: new ParsedRows('adexchanges', parseAdExchangeRow, clock),
     deals: new ParsedRows('deals', parseDealRow, clock),
     ivts: new ParsedRows('ivts', parseIvtRow, clock),
+    sdkapps: new ParsedRows('sdkapps', parseSdkAppRow, clock),
   };
 }

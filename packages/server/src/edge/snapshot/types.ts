@@ -175,6 +175,15 @@ export interface SnapChannel {
   ivt?: IvtMode;
 }
 
+/** An SDK app (SDK Admin): its key is the row's uid, which the app's VAST requests carry as `app_key`. */
+export interface SnapSdkApp {
+  id: number;
+  tenantId: number;
+  bundle: string;
+  /** Active and not archived: a paused or archived app's key is revoked. */
+  serving: boolean;
+}
+
 /** A supplier (DSP mode) that posts OpenRTB bid requests to `/rtb/bid/<uid>`. */
 export interface SnapSupplier {
   id: number;
@@ -241,6 +250,8 @@ export interface Snapshot {
   campaigns: ReadonlyMap<number, SnapCampaign>;
   creatives: ReadonlyMap<number, SnapCreative>;
   suppliersByUid: ReadonlyMap<string, SnapSupplier>;
+  /** Every SDK app by its key, revoked ones too (to say why); absent: none (hand-built snapshots). */
+  sdkAppsByKey?: ReadonlyMap<string, SnapSdkApp>;
   /** Live ad exchanges per tenant (tenants with the DSP view only). */
   adExchanges: ReadonlyMap<number, readonly SnapAdExchange[]>;
   /** Live deals per tenant, by OpenRTB deal id. */
