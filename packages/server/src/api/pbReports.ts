@@ -1,6 +1,12 @@
 import { type FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import { type PostbidSetup, PostbidReportRequest, postbidReportRefusal, type ReportRequest } from '@adplane/shared';
+import {
+  type PostbidSetup,
+  PostbidReportRequest,
+  postbidReportRefusal,
+  type ReportRequest,
+  withPresetDates,
+} from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { postbackKey } from '../edge/doors/postback.js';
@@ -83,7 +89,7 @@ export async function pbReportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/pbrun', { config: { guard: 'auth' } }, async (request) => {
     const { user } = requireAuth(request);
     requirePostbidReports(user);
-    const report: ReportRequest = parseInput(PostbidReportRequest, request.body);
+    const report: ReportRequest = withPresetDates(parseInput(PostbidReportRequest, request.body), app.clock.now());
     return getReport(await reportContextOf(app, user, report), report);
   });
 

@@ -1,5 +1,5 @@
 import { type FastifyInstance } from 'fastify';
-import { ReportFileInput, ReportRequest } from '@adplane/shared';
+import { ReportFileInput, ReportRequest, withPresetDates } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
 import { forbidden, parseInput } from '../http/errors.js';
@@ -31,7 +31,8 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/rrun', { config: { guard: 'auth' } }, async (request) => {
     const { user } = requireAuth(request);
     if (!statsScopeOf(user)) throw forbidden('Reports are not available to this user');
-    const report = parseInput(ReportRequest, request.body);
+    // a rolling report (datePreset) covers its preset's days as of the server's clock, whatever dates it carries
+    const report = withPresetDates(parseInput(ReportRequest, request.body), app.clock.now());
     const ctx = await reportContextOf(app, user, report);
     return app.reportLines.runs
       .run(user.id, () => getReport(ctx, report))
@@ -43,7 +44,10 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
   app.post('/api/rfile', { config: { guard: 'auth' } }, async (request, reply) => {
     const { user } = requireAuth(request);
     if (!statsScopeOf(user)) throw forbidden('Reports are not available to this user');
-    const input = parseInput(ReportFileInput, request.body);
+    const parsed = parseInput(ReportFileInput, request.body);
+    // a file holds the numbers of the day it is written: a rolling report's preset is fixed to its range now
+    const { datePreset: _rolling, ...fixed } = withPresetDates(parsed.request, app.clock.now());
+    const input = { ...parsed, request: fixed };
     await requireRunnableReport(app.store.db, user, input.request);
     const ctx = await reportContextOf(app, user, input.request);
     requireFileRoom(app.reportLines.files, user.id);

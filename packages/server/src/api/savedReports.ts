@@ -8,6 +8,7 @@ import {
   SAVED_REPORTS_MAX,
   SaveReportInput,
   UpdateSavedReportInput,
+  withPresetDates,
 } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { tenantIdOf } from '../auth/tenancy.js';
@@ -36,7 +37,12 @@ const ListQuery = z.object({
 const PostbidReportBody = z.object({ request: PostbidReportRequest });
 const IdParams = z.object({ id: z.coerce.number().int().positive('must be a report id') });
 
-const toAnswer = ({ userId: _u, fileName: _f, ...report }: StoredReport) => report;
+/**
+ * A saved report as the API answers it: a rolling one (`request.datePreset`) carries its preset's
+ * range as of `now`, so whoever opens it sees the days a run would cover today.
+ */
+const answerOf = ({ userId: _u, fileName: _f, ...report }: StoredReport, now: number) =>
+  report.request ? { ...report, request: withPresetDates(report.request, now) } : report;
 
 /**
  * Saved reports and files: the bell polls `GET /api/savedReports?last={lastId}`;
@@ -61,7 +67,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
       includeArchived: all,
       limit: all ? 1000 : SAVED_REPORTS_MAX,
     });
-    return reports.map((r) => withLineState(app.reportLines.files, toAnswer(r)));
+    return reports.map((r) => withLineState(app.reportLines.files, answerOf(r, app.clock.now())));
   });
 
   app.post('/api/savedReports', { config: { guard: 'auth' } }, async (request, reply) => {
@@ -84,11 +90,11 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
         request: input.request,
       });
     });
-    return reply.code(201).send(toAnswer(saved));
+    return reply.code(201).send(answerOf(saved, app.clock.now()));
   });
 
   app.get('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) =>
-    withLineState(app.reportLines.files, toAnswer(await ownReport(request))),
+    withLineState(app.reportLines.files, answerOf(await ownReport(request), app.clock.now())),
   );
 
   app.put('/api/savedReport/:id', { config: { guard: 'auth' } }, async (request) => {
@@ -101,7 +107,7 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     await updateSavedReport(app.store.db, report.id, patch);
     return withLineState(
       app.reportLines.files,
-      toAnswer((await getSavedReport(app.store.db, report.id)) as StoredReport),
+      answerOf((await getSavedReport(app.store.db, report.id)) as StoredReport, app.clock.now()),
     );
   });
 

@@ -1,6 +1,7 @@
 export * from './metrics.js';
 export * from './dimensions.js';
 export * from './report.js';
+export * from './datePresets.js';
 export * from './csv.js';
 export * from './dashboard.js';
 export * from './rowStats.js';

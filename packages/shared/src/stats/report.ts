@@ -8,6 +8,7 @@ import { timezone, trimmed } from '../schemas/common.js';
 import { REPORT_NAME_MAX } from '../constants.js';
 import { DIMENSION_BY_ID, type DimensionId, isDimensionId } from './dimensions.js';
 import { isMetricId, type MetricId } from './metrics.js';
+import { DATE_PRESETS } from './datePresets.js';
 
 const isoDate = z
   .string()
@@ -41,6 +42,11 @@ export const ReportRequest = z
   .object({
     startDate: isoDate,
     endDate: isoDate,
+    /**
+     * A rolling period (datePresets.ts): the report covers the preset's local days in `timezone` as of
+     * the day it runs, and startDate/endDate are replaced by them (the preset wins over any dates).
+     */
+    datePreset: z.enum(DATE_PRESETS).optional(),
     /** The user's offset in hours (-12..+12): local days are shifted to UTC hours. */
     timezone: timezone.default(0),
     dimensions: z.array(dimensionId).max(8, 'at most 8 dimensions').default([]),
@@ -72,10 +78,11 @@ export const ReportRequest = z
       else if (DIMENSION_BY_ID[key].type === 'time')
         ctx.addIssue({ code: 'custom', path: ['filters', key], message: 'filter dates with startDate and endDate' });
     }
-    if (r.startDate > r.endDate)
+    // a rolling report's dates are replaced by its preset's when it runs: only fixed dates are checked
+    if (!r.datePreset && r.startDate > r.endDate)
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
     const days = (Date.parse(r.endDate) - Date.parse(r.startDate)) / 86_400_000 + 1;
-    if (days > REPORT_MAX_DAYS)
+    if (!r.datePreset && days > REPORT_MAX_DAYS)
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: `a report covers at most ${REPORT_MAX_DAYS} days` });
     if (r.sort && !(r.dimensions as string[]).includes(r.sort.by) && !(r.metrics as string[]).includes(r.sort.by)) {
       ctx.addIssue({

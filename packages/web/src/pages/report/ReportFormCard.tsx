@@ -1,4 +1,4 @@
-import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Select, Space } from 'antd';
+import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Select, Space, Tag } from 'antd';
 import dayjs from 'dayjs';
 import {
   type AuthUser,
@@ -14,7 +14,7 @@ import {
 } from '@adplane/shared';
 import { rangeProblem } from '../../resources/rangeRule.js';
 import { FilterEditor } from './FilterEditor.js';
-import { DATE_PRESETS, type DatePreset, PRESET_LABELS, presetRange, type ReportForm } from './reportState.js';
+import { DATE_PRESETS, type DatePreset, PRESET_LABELS, type ReportForm } from './reportState.js';
 
 /**
  * The report form. A report of a narrower kind (the postbid report) passes the dimensions and
@@ -79,14 +79,20 @@ export function ReportFormCard({
                 }}
                 data-testid="report-dates"
               />
+              {/* a preset makes the report rolling (its range is computed again each day it runs); dates picked by hand make it fixed */}
               <Select<DatePreset>
-                placeholder="Presets"
+                placeholder="Custom dates"
                 style={{ width: 150 }}
-                value={null as unknown as DatePreset}
-                onChange={(preset) => onChange(presetRange(preset, form.timezone))}
+                value={form.datePreset ?? (null as unknown as DatePreset)}
+                onChange={(datePreset) => onChange({ datePreset })}
                 options={DATE_PRESETS.map((p) => ({ value: p, label: PRESET_LABELS[p] }))}
                 data-testid="report-preset"
               />
+              {form.datePreset ? (
+                <Tag color="blue" data-testid="report-rolling" title="The dates move with the day the report runs">
+                  Rolling
+                </Tag>
+              ) : null}
             </Space>
           </Form.Item>
         </Col>

@@ -13,6 +13,7 @@ import { ReportChart } from './ReportChart.js';
 import { ReportFormCard } from './ReportFormCard.js';
 import { ReportTable } from './ReportTable.js';
 import {
+  changeForm,
   defaultForm,
   fromRequest,
   MARKET_REPORT_NAME,
@@ -187,7 +188,7 @@ export default function ReportPage() {
         </Space>
       </div>
       <Card size="small" className="report-form-card">
-        <ReportFormCard user={user} form={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
+        <ReportFormCard user={user} form={form} onChange={(patch) => setForm((f) => changeForm(f, patch))} />
       </Card>
       {error && (
         <Alert

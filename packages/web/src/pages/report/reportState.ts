@@ -1,6 +1,9 @@
 import {
+  type DatePreset,
   type DimensionId,
   formatDate,
+  PRESET_LABELS,
+  presetRange as sharedPresetRange,
   isDimensionVisible,
   isMetricVisible,
   type MetricId,
@@ -9,10 +12,15 @@ import {
   visibleMetrics,
 } from '@adplane/shared';
 
-/** A report as the form holds it (dates are local days of the user's time zone). */
+/**
+ * A report as the form holds it (dates are local days of the user's time zone). With `datePreset` it
+ * is rolling: the dates shown are the preset's range today, and the server computes them again each
+ * time it runs.
+ */
 export interface ReportForm {
   startDate: string;
   endDate: string;
+  datePreset: DatePreset | null;
   timezone: number;
   dimensions: DimensionId[];
   metrics: MetricId[];
@@ -23,51 +31,44 @@ export interface ReportForm {
   hideErrors: boolean;
 }
 
-export const DATE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth', 'lastMonth'] as const;
-export type DatePreset = (typeof DATE_PRESETS)[number];
-export const PRESET_LABELS: Record<DatePreset, string> = {
-  today: 'Today',
-  yesterday: 'Yesterday',
-  last7: 'Last 7 days',
-  last30: 'Last 30 days',
-  thisMonth: 'This month',
-  lastMonth: 'Last month',
-};
-
-const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
+export { DATE_PRESETS, type DatePreset, PRESET_LABELS } from '@adplane/shared';
 
 /** Today's date in the user's time zone. */
 const todayAt = (timezone: number, now = Date.now()) => formatDate(now, timezone);
 
-/** The local days a preset covers, ending today (or the previous month). */
+/** The local days a preset covers at `now` (the browser's clock unless given): the server's rule, datePresets.ts. */
 export function presetRange(
   preset: DatePreset,
   timezone: number,
   now = Date.now(),
 ): { startDate: string; endDate: string } {
-  const today = todayAt(timezone, now);
-  const monthStart = `${today.slice(0, 8)}01`;
-  switch (preset) {
-    case 'today':
-      return { startDate: today, endDate: today };
-    case 'yesterday':
-      return { startDate: addDays(today, -1), endDate: addDays(today, -1) };
-    case 'last7':
-      return { startDate: addDays(today, -6), endDate: today };
-    case 'last30':
-      return { startDate: addDays(today, -29), endDate: today };
-    case 'thisMonth':
-      return { startDate: monthStart, endDate: today };
-    case 'lastMonth': {
-      const end = addDays(monthStart, -1);
-      return { startDate: `${end.slice(0, 8)}01`, endDate: end };
-    }
-  }
+  return sharedPresetRange(preset, timezone, now);
+}
+
+/**
+ * The form after a change: a preset picked makes the report rolling and shows its range; dates picked
+ * by hand make it fixed; a new time zone moves a rolling report's range to that zone's days.
+ */
+export function changeForm(form: ReportForm, patch: Partial<ReportForm>, now = Date.now()): ReportForm {
+  const next = { ...form, ...patch };
+  if (patch.datePreset) return { ...next, ...presetRange(patch.datePreset, next.timezone, now) };
+  if ((patch.startDate !== undefined || patch.endDate !== undefined) && patch.datePreset === undefined)
+    return { ...next, datePreset: null };
+  if (next.datePreset && patch.timezone !== undefined)
+    return { ...next, ...presetRange(next.datePreset, next.timezone, now) };
+  return next;
+}
+
+/** A saved report's dates as a list shows them: "Yesterday (rolling): 2026-11-27 to 2026-11-27", or the fixed range. */
+export function savedDatesText(request: Pick<ReportRequestInput, 'startDate' | 'endDate' | 'datePreset'>): string {
+  const range = `${request.startDate} to ${request.endDate}`;
+  return request.datePreset ? `${PRESET_LABELS[request.datePreset]} (rolling): ${range}` : range;
 }
 
 export function defaultForm(timezone: number, now = Date.now()): ReportForm {
   return {
     ...presetRange('last7', timezone, now),
+    datePreset: 'last7',
     timezone,
     dimensions: ['date'],
     metrics: ['reqs', 'opps', 'imps', 'fill', 'revenue', 'ecpm'],
@@ -89,6 +90,7 @@ export function marketReportForm(timezone: number, now = Date.now()): ReportForm
   return {
     startDate: today,
     endDate: today,
+    datePreset: 'today',
     timezone,
     dimensions: ['marketplace_name'],
     metrics: ['rev_m', 'rev_md', 'imps', 'reqs', 'opps', 'fill'],
@@ -106,6 +108,7 @@ export function toRequest(form: ReportForm): ReportRequestInput {
   return {
     startDate: form.startDate,
     endDate: form.endDate,
+    ...(form.datePreset ? { datePreset: form.datePreset } : {}),
     timezone: form.timezone,
     dimensions: form.dimensions,
     metrics: form.metrics,
@@ -120,11 +123,14 @@ export function toRequest(form: ReportForm): ReportRequestInput {
   };
 }
 
-export function fromRequest(request: ReportRequestInput, fallbackTimezone: number): ReportForm {
+/** The form of a saved request: a rolling one shows its preset's range as of `now`, not the dates it was saved with. */
+export function fromRequest(request: ReportRequestInput, fallbackTimezone: number, now = Date.now()): ReportForm {
+  const timezone = request.timezone ?? fallbackTimezone;
+  const preset = request.datePreset ?? null;
   return {
-    startDate: request.startDate,
-    endDate: request.endDate,
-    timezone: request.timezone ?? fallbackTimezone,
+    ...(preset ? presetRange(preset, timezone, now) : { startDate: request.startDate, endDate: request.endDate }),
+    datePreset: preset,
+    timezone,
     dimensions: [...(request.dimensions ?? [])],
     metrics: [...request.metrics],
     filters: { ...(request.filters ?? {}) } as ReportForm['filters'],

@@ -11,6 +11,7 @@ import { fileWaitText } from '../../layout/savedReportsFeed.js';
 import { useClock } from '../../format/clock.js';
 import { listPagination } from '../../resources/pagination.js';
 import { LengthNote, LimitedInput } from '../../resources/formParts.js';
+import { savedDatesText } from '../report/reportState.js';
 
 /** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
 export default function SavedReportsPage() {
@@ -107,7 +108,9 @@ export default function SavedReportsPage() {
           {
             key: 'dates',
             title: 'Dates',
-            render: (_, r) => orEmpty(r.request, (q) => `${q.startDate} to ${q.endDate}`),
+            // a rolling report's dates are the server's range of its preset today (the list answer computes them)
+            render: (_, r) =>
+              orEmpty(r.request, (q) => <span data-testid={`saved-dates-${r.id}`}>{savedDatesText(q)}</span>),
           },
           {
             key: 'status',
