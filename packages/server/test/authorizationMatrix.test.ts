@@ -100,6 +100,13 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/finance': ['admin', 'ops'],
     // "Test this tag" shows demand and prices: the tenant's own users and admins.
     'POST /api/edge/test': TENANT_WRITERS,
+    // Each user's own API keys (the matrix's calls: an empty name is 400, an unknown key 404).
+    'GET /api/apiKeys': SIGNED_IN,
+    'POST /api/apiKeys': SIGNED_IN,
+    'DELETE /api/apiKeys/:id': SIGNED_IN,
+    // The OpenAPI document and its reference page are public.
+    'GET /api/openapi.json': [...ROLES],
+    'GET /api/docs': [...ROLES],
   };
   const roles = fixed[`${method} ${url}`];
   if (!roles) throw new Error(`The authorization matrix has no rule for ${method} ${url}: add one`);

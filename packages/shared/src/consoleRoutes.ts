@@ -5,7 +5,6 @@
  */
 export const CONSOLE_ROUTE_PATHS = [
   '/login',
-  '/reset-password',
   '/',
   '/adexchanges',
   '/advertisers',

@@ -10,7 +10,6 @@ import { ApiKeysSection } from './ApiKeysSection.js';
 import { CommonTab } from './CommonTab.js';
 import { ContactTab } from './ContactTab.js';
 import { OptionsTab } from './OptionsTab.js';
-import { PasswordSection } from './PasswordSection.js';
 import {
   APPLY_ALL_TITLE,
   APPLY_ALL_WARNING,
@@ -58,7 +57,6 @@ export function ProfileModal({ open, onClose }: Props) {
     >
       {open && <ProfileEditor onClose={onClose} closeRequests={requestClose} />}
       {open && <ApiKeysSection />}
-      {open && <PasswordSection />}
     </Modal>
   );
 }

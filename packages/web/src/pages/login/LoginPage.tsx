@@ -4,7 +4,6 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/authContext.js';
 import { userTypeLabel } from '../../layout/userType.js';
-import { ForgotPasswordForm } from './ForgotPasswordForm.js';
 import { afterLoginPath, loginErrorMessage } from './loginErrors.js';
 
 interface Credentials {
@@ -20,7 +19,6 @@ export default function LoginPage() {
   const target = afterLoginPath((location.state as { from?: unknown } | null)?.from);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [forgot, setForgot] = useState(false);
 
   const submit = async ({ username, password }: Credentials) => {
     setError(null);
@@ -75,12 +73,8 @@ export default function LoginPage() {
             }
           />
         )}
-        {forgot && <ForgotPasswordForm onBack={() => setForgot(false)} />}
-        {!forgot && error && (
-          <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />
-        )}
+        {error && <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />}
         <Form<Credentials>
-          hidden={forgot}
           layout="vertical"
           requiredMark={false}
           onFinish={(values) => void submit(values)}
@@ -98,9 +92,6 @@ export default function LoginPage() {
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             Sign in
-          </Button>
-          <Button type="link" block onClick={() => setForgot(true)} data-testid="login-forgot">
-            Forgot password?
           </Button>
         </Form>
       </Card>
