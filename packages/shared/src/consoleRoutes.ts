@@ -5,6 +5,7 @@
  */
 export const CONSOLE_ROUTE_PATHS = [
   '/login',
+  '/reset-password',
   '/',
   '/adexchanges',
   '/advertisers',

@@ -20,6 +20,7 @@ const PLAIN = [
   '/ivts',
   '/log',
   '/login',
+  '/reset-password',
   '/managers',
   '/publists',
   '/reports',
@@ -127,8 +128,9 @@ describe('route table', () => {
 
   it('builds lazy routes under the frame, with a catch-all not-found route', () => {
     const [root] = buildRouteObjects();
-    const [login, frame] = root.children ?? [];
+    const [login, reset, frame] = root.children ?? [];
     expect(login.path).toBe('/login');
+    expect(reset.path).toBe('/reset-password');
     expect(typeof login.lazy).toBe('function');
     const framed = frame.children ?? [];
     expect(framed.at(-1)?.path).toBe('*');

@@ -18,7 +18,7 @@ export interface RouteSpec {
   guard: Guard;
   /** The page's own chunk. */
   page: () => Promise<PageModule>;
-  /** Whether the page is inside the console frame (top bar); only the sign-in page is not. */
+  /** Whether the page is inside the console frame (top bar); only the sign-in and password-reset pages are not. */
   framed: boolean;
 }
 
@@ -44,6 +44,12 @@ const activityLog = (): Promise<PageModule> => import('./pages/log/index.js');
  */
 export const ROUTES: readonly RouteSpec[] = [
   { path: '/login', guard: 'public', page: login, framed: false },
+  {
+    path: '/reset-password',
+    guard: 'public',
+    page: () => import('./pages/login/ResetPasswordPage.js'),
+    framed: false,
+  },
   { path: '/', guard: 'auth', page: dashboard, framed: true },
   { path: '/adexchanges', guard: 'demand', page: () => import('./pages/adexchanges/index.js'), framed: true },
   { path: '/advertisers', guard: 'demand', page: () => import('./pages/advertisers/index.js'), framed: true },

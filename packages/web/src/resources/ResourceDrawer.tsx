@@ -10,6 +10,7 @@ import { useLiveSchemaCheck } from './liveCheck.js';
 import { ReadOnlyView, readOnlyFormProps } from './ReadOnlyView.js';
 import { type ResourceApi, type ResourceRow } from './resourceApi.js';
 import { DeliveryStatePanel } from './deliveryState.js';
+import { AccountSignIns } from './AccountSignIns.js';
 import { EntityHistory } from './EntityHistory.js';
 import { RowStamps } from './RowStamps.js';
 import { showsUsedBy, UsedBy } from './UsedBy.js';
@@ -213,6 +214,7 @@ export function ResourceDrawer(props: {
             </Form>
             {row && showsUsedBy(def) && <UsedBy def={def} id={row.id} />}
             {row && <EntityHistory def={def} id={row.id} />}
+            {row && <AccountSignIns def={def} id={row.id} />}
           </ReadOnlyView>
         </div>
       )}

@@ -176,7 +176,7 @@ export interface SnapChannel {
 }
 
 /** An SDK app (SDK Admin): its key is the row's uid, which the app's VAST requests carry as `app_key`. */
-export interface SnapSdkApp {
+interface SnapSdkApp {
   id: number;
   tenantId: number;
   bundle: string;

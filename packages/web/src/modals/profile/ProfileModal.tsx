@@ -10,6 +10,7 @@ import { ApiKeysSection } from './ApiKeysSection.js';
 import { CommonTab } from './CommonTab.js';
 import { ContactTab } from './ContactTab.js';
 import { OptionsTab } from './OptionsTab.js';
+import { PasswordSection } from './PasswordSection.js';
 import {
   APPLY_ALL_TITLE,
   APPLY_ALL_WARNING,
@@ -57,6 +58,7 @@ export function ProfileModal({ open, onClose }: Props) {
     >
       {open && <ProfileEditor onClose={onClose} closeRequests={requestClose} />}
       {open && <ApiKeysSection />}
+      {open && <PasswordSection />}
     </Modal>
   );
 }

@@ -4,6 +4,7 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/authContext.js';
 import { userTypeLabel } from '../../layout/userType.js';
+import { ForgotPasswordForm } from './ForgotPasswordForm.js';
 import { afterLoginPath, loginErrorMessage } from './loginErrors.js';
 
 interface Credentials {
@@ -19,6 +20,7 @@ export default function LoginPage() {
   const target = afterLoginPath((location.state as { from?: unknown } | null)?.from);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [forgot, setForgot] = useState(false);
 
   const submit = async ({ username, password }: Credentials) => {
     setError(null);
@@ -73,8 +75,12 @@ export default function LoginPage() {
             }
           />
         )}
-        {error && <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />}
+        {forgot && <ForgotPasswordForm onBack={() => setForgot(false)} />}
+        {!forgot && error && (
+          <Alert className="login-alert" type="error" showIcon title={error} data-testid="login-error" />
+        )}
         <Form<Credentials>
+          hidden={forgot}
           layout="vertical"
           requiredMark={false}
           onFinish={(values) => void submit(values)}
@@ -92,6 +98,9 @@ export default function LoginPage() {
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             Sign in
+          </Button>
+          <Button type="link" block onClick={() => setForgot(true)} data-testid="login-forgot">
+            Forgot password?
           </Button>
         </Form>
       </Card>

@@ -49,7 +49,10 @@ export default function SdkPage() {
       defaults={sdkAppDefaults}
       intro={
         <Typography.Paragraph type="secondary">
-          Register each app that embeds the SDK; the app key identifies it in every ad request.
+          Register each app that embeds the SDK. The SDK sends the app key on every ad request (
+          <Typography.Text code>app_key=&lt;key&gt;</Typography.Text> on the VAST tag): the ad server then counts the
+          request as this app&apos;s, under its bundle. Pausing or archiving the app revokes its key: its requests get
+          no ad.
         </Typography.Paragraph>
       }
     />
