@@ -58,6 +58,8 @@ const server = {
   environment: 'node',
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // the program's bundle, built once per run, that the tests starting it in child processes run
+  globalSetup: ['test/programBundle.ts'],
 } as const;
 
 export default defineConfig({

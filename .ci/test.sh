@@ -15,8 +15,10 @@ start() {
   shift
   (
     rc=0
+    began=$SECONDS
     "$@" >"$logs/$name.log" 2>&1 || rc=$?
     echo "$rc" >"$logs/$name.rc"
+    echo $((SECONDS - began)) >"$logs/$name.s"
   ) &
 }
 start lint npm run lint
@@ -26,11 +28,15 @@ wait
 failed=0
 for name in lint typecheck build; do
   rc=$(cat "$logs/$name.rc")
-  echo "== $name (exit $rc)"
+  echo "== $name (exit $rc, $(cat "$logs/$name.s") s)"
   cat "$logs/$name.log"
   [ "$rc" = 0 ] || failed=1
 done
 [ "$failed" = 0 ] || exit 1
 
+began=$SECONDS
 npm run test:unit
+echo "== unit and API tests: $((SECONDS - began)) s"
+began=$SECONDS
 E2E_BUILT=1 npm run test:e2e
+echo "== end-to-end tests: $((SECONDS - began)) s"

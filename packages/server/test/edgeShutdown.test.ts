@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
 import { probeUntil } from './adplaneCommand.js';
+import { programArgs } from './program.js';
 import { freePort } from './localServer.js';
 
 /**
@@ -24,7 +25,7 @@ describe('SIGTERM', () => {
   }, async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    const child: ChildProcess = spawn(process.execPath, programArgs(), {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStatsStore, STATS_TABLE } from '../src/stats/statsStore.js';
 import { callProgram, probeUntil, type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { programArgs } from './program.js';
 import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
 
@@ -45,7 +46,7 @@ interface Answered {
 
 const start = () =>
   startAdplane(
-    ['--import', 'tsx', 'packages/server/src/main.ts'],
+    programArgs(),
     {
       DATA_DIR: dataDir,
       ADPLANE_DEMO: '0',

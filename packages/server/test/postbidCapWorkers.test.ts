@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
+import { programArgs } from './program.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD } from './helpers.js';
@@ -39,7 +40,7 @@ describe.each(ENGINES)('post-bid monthly cap over adplane --workers 2 (%s counte
     // the demo workspace (users; Northwind is granted post-bid), without the demo history
     await seedDemoStore(dataDir);
     cluster = await startAdplane(
-      ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
+      programArgs('--workers', '2'),
       { DATA_DIR: dataDir, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none'), REDIS_URL: redisUrl },
       { cwd: ROOT, workers: 2 },
     );

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { probeUntil, type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
+import { programArgs } from './program.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
 import { seedDemoStore } from './demoStore.js';
@@ -104,7 +105,7 @@ describe.skipIf(!present && process.env.CI !== 'true')('adplane as one api and t
 
     const start = async (role: 'api' | 'edge', dir: string, redis: string): Promise<Node> => {
       const node = await startAdplane(
-        ['--import', 'tsx', 'packages/server/src/main.ts', '--role', role, '--workers', '1'],
+        programArgs('--role', role, '--workers', '1'),
         // the config store's polling at 10 minutes: a change reaches an edge within the test's seconds only over Redis pub/sub
         {
           DATA_DIR: dir,

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../src/store/db.js';
 import { callProgram, type ProgramAnswer, type RunningAdplane, startAdplane } from './adplaneCommand.js';
+import { programArgs } from './program.js';
 import { seedDemoStore } from './demoStore.js';
 import { DEMO_PASSWORD, onPgServer } from './helpers.js';
 
@@ -98,7 +99,7 @@ describe.each(ENGINES)('seller ids: two saves of one id at once in two worker pr
     // the demo accounts (two tenants), without the demo history
     await seedDemoStore(dataDir, { DATABASE_URL: databaseUrl });
     cluster = await startAdplane(
-      ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
+      programArgs('--workers', '2'),
       { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADPLANE_DEMO: '0', ADPLANE_WEB_DIST: join(dataDir, 'none') },
       { cwd: ROOT, workers: 2 },
     );

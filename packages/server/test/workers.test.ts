@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArgs } from '../src/main.js';
 import { type DemandServer, startDemandServer } from './demandServers.js';
+import { programArgs } from './program.js';
 import { childPids, probeUntil, type RunningAdplane, startAdplane, callProgram } from './adplaneCommand.js';
 import { hasRedisServer, type OwnRedis, redisForProgram } from './deliveryEngines.js';
 import { seedDemoStore } from './demoStore.js';
@@ -39,7 +40,7 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   // the demo workspace (users, one tenant's entities), without the demo history (slow, not needed)
   await seedDemoStore(dataDir);
   const running = await startAdplane(
-    ['--import', 'tsx', 'packages/server/src/main.ts', '--workers', '2'],
+    programArgs('--workers', '2'),
     {
       DATA_DIR: dataDir,
       ADPLANE_DEMO: '0',
@@ -161,7 +162,7 @@ describe.each(ENGINES)('adplane --workers 2 (%s counters)', (engine) => {
   it("starts the workers with V8's collector on their own thread when they fill the cores (cluster/workerFlags.ts)", () => {
     const workers = childPids(cluster.proc.pid!)
       .map(cmdlineOf)
-      .filter((args) => args.some((a) => a.endsWith('main.ts')));
+      .filter((args) => args.includes(programArgs()[0]!));
     expect(workers).toHaveLength(2);
     for (const args of workers) expect(args.includes('--single-threaded-gc')).toBe(2 >= availableParallelism());
   });

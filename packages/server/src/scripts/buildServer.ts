@@ -3,8 +3,9 @@
  * beside it), from `src/main.ts` and the workspace package it imports (@adplane/shared). The packages
  * of node_modules stay outside the bundle and load from node_modules at run time. `npm run serve`
  * runs the bundle with plain node: no TypeScript loader in the serving process (less memory, nothing
- * transformed at start, no helper calls the loader adds). Tests and `npm run dev` run the sources
- * through tsx.
+ * transformed at start, no helper calls the loader adds). `npm run dev` and the tests run the sources
+ * through tsx, except the tests that start the program in child processes: they run a bundle built
+ * once per test run (test/programBundle.ts).
  *
  *   npm run build -w @adplane/server        (tsx src/scripts/buildServer.ts)
  */
