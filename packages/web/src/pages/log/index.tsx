@@ -68,7 +68,7 @@ export default function ActivityLogPage() {
       width: 220,
       render: (_, e) => (
         <span>
-          {e.userName ?? `#${e.userId}`}
+          {e.userName ?? (e.userId === null ? 'the system' : `#${e.userId}`)}
           {e.adminId !== null && (
             <Typography.Text type="secondary"> (by admin {e.adminName ?? `#${e.adminId}`})</Typography.Text>
           )}
