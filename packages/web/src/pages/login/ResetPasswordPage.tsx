@@ -116,7 +116,9 @@ export default function ResetPasswordPage() {
             </Form>
           </>
         )}
-        <Link to="/login">Back to sign-in</Link>
+        <div style={{ marginTop: 12, textAlign: 'center' }}>
+          <Link to="/login">Back to sign-in</Link>
+        </div>
       </Card>
     </div>
   );
