@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -59,7 +60,7 @@ const server = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // the program's bundle, built once per run, that the tests starting it in child processes run
-  globalSetup: ['test/programBundle.ts'],
+  globalSetup: [fileURLToPath(new URL('packages/server/test/programBundle.ts', import.meta.url))],
 } as const;
 
 export default defineConfig({
