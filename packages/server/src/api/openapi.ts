@@ -154,7 +154,7 @@ function serverVersion(): string {
 }
 
 /** The OpenAPI 3.1 document of every route in the registry the guard hook fills. */
-export function buildOpenApi(registry: readonly GuardedRoute[]): Record<string, unknown> {
+function buildOpenApi(registry: readonly GuardedRoute[]): Record<string, unknown> {
   const known = routeSchemas();
   const components: Record<string, JsonSchema> = { Error: errorBody };
   const paths: Record<string, Record<string, unknown>> = {};

@@ -44,7 +44,7 @@ export function bearerOf(request: Pick<FastifyRequest, 'headers'>): string | nul
  * them back evenly over the minute, so a burst is allowed once and a steady rate forever. In the
  * process's memory: with several processes each allows the rate (docs/security.md, "API keys").
  */
-export class ApiKeyRateLimit {
+class ApiKeyRateLimit {
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
   private readonly perMs: number;
 
