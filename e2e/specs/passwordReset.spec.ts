@@ -1,19 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { startMailServer } from '../../packages/server/test/mailServer.js';
 import { expect, test } from '../support/test.js';
 import { signInThroughPage } from '../support/session.js';
 
 /**
  * Password change in the profile, and a password reset by an e-mailed link from the sign-in page
- * through the reset page. The e-2-e servers have no mail, so this spec starts its own: an SMTP
- * server on loopback (smtp-server) and an adplane server of its own (the production bundle, on the
- * slot's ninth port, a fresh store) pointed at it; the link is read from the mail it receives.
+ * through the reset page. The e2e servers have no mail, so this spec starts its own: an SMTP server
+ * on loopback (packages/server/test/mailServer.ts, as the server's tests start it) and an adplane
+ * server of its own (the production bundle, on the slot's ninth port, a fresh store) pointed at it;
+ * the link is read from the mail that server receives.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -21,28 +20,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const port = Number(process.env.E2E_PORT_BASE ?? 18180) + slot * 10 + 9;
 const base = `http://127.0.0.1:${port}`;
-const received: { to: string[]; mail: ParsedMail }[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startMailServer>>;
 let server: ChildProcess;
 let dataDir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    logger: false,
-    onData(stream, session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
-          done();
-        })
-        .catch((error: unknown) => done(error as Error));
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startMailServer();
   dataDir = mkdtempSync(join(tmpdir(), 'adplane-e2e-mail-'));
   server = spawn(process.execPath, ['packages/server/dist/main.mjs'], {
     cwd: ROOT,
@@ -55,7 +39,7 @@ test.beforeAll(async () => {
       ADPLANE_HOST: base,
       ADPLANE_DEMO: '1',
       ADPLANE_DEMO_PASSWORD: 'demo',
-      ADPLANE_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ADPLANE_SMTP_URL: smtp.url,
       ADPLANE_MAIL_FROM: 'adplane <noreply@e2e.test>',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
@@ -83,7 +67,7 @@ test.afterAll(async () => {
     server.kill('SIGTERM');
     await exited;
   }
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -126,8 +110,8 @@ test('"Forgot password?" mails a link; its page sets a new password, which signs
   await expect(page.getByTestId('forgot-sent')).toContainText('If an account has this address');
   await page.screenshot({ path: test.info().outputPath('forgot-password.png') });
 
-  await expect.poll(() => received.filter((r) => r.to.includes('sub@demo.adplane.test')).length).toBe(1);
-  const mail = received.find((r) => r.to.includes('sub@demo.adplane.test'))!.mail;
+  await expect.poll(() => smtp.received.filter((r) => r.envelopeTo.includes('sub@demo.adplane.test')).length).toBe(1);
+  const mail = smtp.received.find((r) => r.envelopeTo.includes('sub@demo.adplane.test'))!.mail;
   const link = /(http\S+\/reset-password\?token=\S+)/.exec(mail.text ?? '')?.[1];
   expect(link?.startsWith(`${base}/reset-password?token=`)).toBe(true);
 
