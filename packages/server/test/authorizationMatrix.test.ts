@@ -66,6 +66,12 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/auth/user': SIGNED_IN,
     // answers every caller (the signed-out probe gets { user: null }, never 403)
     'GET /api/auth/session': [...ROLES],
+    'POST /api/auth/password': SIGNED_IN,
+    'GET /api/auth/passwordReset': [...ROLES],
+    'POST /api/auth/forgotPassword': [...ROLES],
+    'POST /api/auth/resetPassword': [...ROLES],
+    'GET /api/auth/signIns': SIGNED_IN,
+    'GET /api/users/:id/signIns': ['admin', 'ops'],
     'GET /api/switch': ['admin', 'ops'],
     'GET /api/demand/info': ['demand', 'manager', 'sub', 'adv', 'sdk'],
     'PUT /api/demand/info': ['demand', 'manager', 'sdk'],
