@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMailServer } from '../../packages/server/test/mailServer.js';
 import { expect, test } from '../support/test.js';
+import { ResourcePage } from '../support/resourcePage.js';
 import { signInThroughPage } from '../support/session.js';
 
 /**
@@ -137,4 +138,23 @@ test('"Forgot password?" mails a link; its page sets a new password, which signs
   await page.getByTestId('reset-password-confirm').fill('another-e2e-passphrase');
   await page.getByTestId('reset-submit').click();
   await expect(page.getByTestId('reset-error')).toContainText('was used already or has expired');
+});
+
+test("an admin reads a demand account's sign-in log in its drawer", async ({ page }) => {
+  await page.context().clearCookies();
+  expect(
+    (
+      await page.request.post(`${base}/api/auth/login`, { data: { username: 'demand', password: 'nope-nope' } })
+    ).status(),
+  ).toBe(401);
+  await page.context().clearCookies();
+  await signInThroughPage(page, 'admin', 'demo', base);
+  const demands = new ResourcePage(page, 'demands', `${base}/demands`);
+  await demands.open();
+  await demands.openRow('Northwind Media');
+  const section = demands.drawer.getByTestId('account-sign-ins');
+  await section.scrollIntoViewIfNeeded();
+  await section.getByText('Sign-in log').click();
+  await expect(section.getByTestId('sign-in-log')).toContainText('wrong password');
+  await demands.drawer.screenshot({ path: test.info().outputPath('admin-drawer-sign-ins.png') });
 });
