@@ -91,8 +91,10 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', () => clearInterval(housekeeping));
 
   app.post('/api/auth/password', { config: { guard: 'auth' } }, async (request) => {
-    const { user, adminId, sessionId } = requireAuth(request);
+    const { user, adminId, sessionId, apiKeyId } = requireAuth(request);
     if (adminId !== null) throw forbidden('An admin acting as this account cannot change its password');
+    // A key acts for its owner in scripts; the password is the owner's own, changed in the console.
+    if (apiKeyId !== undefined) throw forbidden('A password is changed in the console, not with an API key');
     const { currentPassword, newPassword } = parseInput(ChangePasswordBody, request.body);
     // The same brakes and counts as sign-in (auth/loginThrottle.ts): a stolen session cannot guess the password faster.
     const account = `user:${user.id}`;

@@ -211,6 +211,21 @@ forEachStore((t) => {
       clock.advance(16 * MINUTE);
     });
 
+    it('is refused to an API key of the account', async () => {
+      const { user } = await newAccount();
+      const cookie = await login(app, user.username, OLD_PASSWORD, freshAddress());
+      const made = await as(app, cookie, { method: 'POST', url: '/api/apiKeys', payload: { name: 'script' } });
+      expect(made.statusCode, made.body).toBe(201);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        headers: { authorization: `Bearer ${made.json<{ key: string }>().key}` },
+        payload: { currentPassword: OLD_PASSWORD, newPassword: NEW_PASSWORD },
+      });
+      expect(res.statusCode, res.body).toBe(403);
+      expect((await whoAmI(cookie)).statusCode).toBe(200);
+    });
+
     it('is refused to an admin acting as the account', async () => {
       const { user } = await newAccount();
       const admin = await login(app, 'admin', DEMO_PASSWORD, freshAddress());
