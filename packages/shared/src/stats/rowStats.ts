@@ -4,8 +4,8 @@
  * formulas (one grouped query per list). The console loads them after the rows, so a list shows first.
  */
 import { z } from 'zod';
-import { formatDate } from '../format.js';
 import { type ResourceKind } from '../kinds/kindDef.js';
+import { presetRange } from './datePresets.js';
 import { type DimensionId } from './dimensions.js';
 import { type MetricId } from './metrics.js';
 import { idList } from '../schemas/idList.js';
@@ -78,23 +78,11 @@ export interface RowStatsAnswer {
   rows: Record<string, Partial<Record<MetricId, number>>>;
 }
 
-const addDays = (date: string, days: number) => formatDate(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
-
-/** The local days of a period at a whole-hour offset: today, yesterday, or the last 7 days with today. */
+/** The local days of a period at a whole-hour offset: today, yesterday, or the last 7 days with today (the report presets' ranges). */
 export function rowStatsRange(
   period: RowStatsPeriod,
   timezone: number,
   now = Date.now(),
 ): { startDate: string; endDate: string } {
-  const today = formatDate(now, timezone);
-  switch (period) {
-    case 'today':
-      return { startDate: today, endDate: today };
-    case 'yesterday': {
-      const yesterday = addDays(today, -1);
-      return { startDate: yesterday, endDate: yesterday };
-    }
-    case 'last7':
-      return { startDate: addDays(today, -6), endDate: today };
-  }
+  return presetRange(period, timezone, now);
 }
