@@ -136,6 +136,9 @@ export default function DemandsPage() {
       toForm={accountToForm}
       toBody={accountToBody}
       canDuplicate={false}
+      // the contract's end waits in the column chooser: the list fits 1280 px without it, and the
+      // accounts whose contract needs renewing are named above the list
+      defaultHidden={['updatedAt', 'contactExpired']}
       locked={
         limited ? { create: SUPER_ONLY.create, archive: SUPER_ONLY.archive, delete: SUPER_ONLY.delete } : undefined
       }
