@@ -42,6 +42,8 @@ function signedIn(user: AuthUser | null): Record<string, Handler> {
   return {
     'GET /api/auth/session': () => jsonResponse({ user }),
     'GET /api/ui/settings': () => jsonResponse({ tabs: false }),
+    // the bell's saved reports, which the frame reads once signed in
+    'GET /api/savedReports': () => jsonResponse([]),
   };
 }
 
