@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { digestOfSecret, newSecretToken } from '../auth/secretTokens.js';
 import { type FastifyInstance } from 'fastify';
 import {
   ChangePasswordBody,
@@ -25,8 +25,6 @@ import { canSignIn, findUserById, findUserForLogin, type User } from '../store/u
 
 /** A reset link works for an hour after it was asked for, once. */
 const RESET_TTL_MS = 60 * 60 * 1000;
-
-const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Where a reset link goes: the account's e-mail, else its contacts' (the general contact first). */
 function resetAddressOf(user: Pick<User, 'email' | 'contacts'>): string | null {
@@ -138,9 +136,9 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
         log.info({ reason: found ? 'no address or cannot sign in' : 'no account' }, 'password reset: no mail sent');
         return;
       }
-      const token = randomBytes(32).toString('base64url');
+      const token = newSecretToken();
       await insertPasswordReset(app.store.db, {
-        id: sha256(token),
+        id: digestOfSecret(token),
         userId: found.user.id,
         ip,
         nowMs: now(),
@@ -161,7 +159,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     const client = `client:${request.ip}`;
     const verdict = resetThrottle.assess(client, request.ip);
     if (verdict.retryAfterMs > 0) throw tooManyFailures(verdict.retryAfterMs, 'invalid reset links');
-    const used = await usePasswordReset(app.store.db, sha256(token), now(), await hashPassword(password));
+    const used = await usePasswordReset(app.store.db, digestOfSecret(token), now(), await hashPassword(password));
     if (!used) {
       resetThrottle.recordFailure(client, request.ip);
       throw badField('token', 'is not a valid reset link, or it was used or has expired: ask for a new one');

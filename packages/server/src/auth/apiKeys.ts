@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { digestOfSecret, newSecretToken } from './secretTokens.js';
 import { type FastifyRequest } from 'fastify';
 import { type Kysely } from 'kysely';
 import { API_KEY_PREFIX } from '@adplane/shared';
@@ -22,12 +22,12 @@ const TOUCH_EVERY_MS = 60_000;
 const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** sha256 (hex) of a key: the key has 256 random bits, so a fast hash is enough (no guessing to slow down). */
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+/** What is stored of a key (secretTokens.ts). */
+export const hashApiKey = digestOfSecret;
 
 /** A new key: `adp_` and 32 random bytes in base64url; its hash and visible prefix are what is stored. */
 export function newApiKey(): { key: string; secretHash: string; prefix: string } {
-  const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const key = `${API_KEY_PREFIX}${newSecretToken()}`;
   return { key, secretHash: hashApiKey(key), prefix: key.slice(0, VISIBLE_PREFIX_LENGTH) };
 }
 

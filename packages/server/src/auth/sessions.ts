@@ -1,5 +1,5 @@
 import { systemClock } from '../clock.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { digestOfSecret, newSecretToken } from './secretTokens.js';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type Kysely } from 'kysely';
 import { type Database } from '../store/schema.js';
@@ -19,8 +19,6 @@ export interface SessionOptions {
   secure: boolean;
   now?: () => number;
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Server-side sessions behind an HttpOnly, SameSite=Lax, signed cookie. The cookie carries a random
@@ -53,10 +51,10 @@ export function createSessions({ db, ttlMs, secure, now = systemClock.now }: Ses
   }
 
   async function start(request: FastifyRequest, reply: FastifyReply, user: User): Promise<AuthContext> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     const at = now();
     const session: SessionRecord = {
-      id: hashToken(token),
+      id: digestOfSecret(token),
       userId: user.id,
       adminId: null,
       ip: request.ip ?? null,
@@ -78,7 +76,7 @@ export function createSessions({ db, ttlMs, secure, now = systemClock.now }: Ses
     const token = tokenOf(request);
     if (!token) return null;
     const at = now();
-    const session = await findLiveSession(db, hashToken(token), iso(at));
+    const session = await findLiveSession(db, digestOfSecret(token), iso(at));
     if (!session) return null;
     const user = await findUserById(db, session.userId);
     const admin = session.adminId === null ? null : await findUserById(db, session.adminId);
@@ -97,7 +95,7 @@ export function createSessions({ db, ttlMs, secure, now = systemClock.now }: Ses
 
   async function end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const token = tokenOf(request);
-    if (token) await deleteSession(db, hashToken(token));
+    if (token) await deleteSession(db, digestOfSecret(token));
     clearCookie(reply);
   }
 
