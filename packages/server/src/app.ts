@@ -28,7 +28,9 @@ import { installAccessLog } from './ops/accessLog.js';
 import { registerCreativePreview } from './web/creativePreview.js';
 import { type ConfigChangeBus, openConfigChangeBus, openDeliveryCounters } from './delivery/index.js';
 import { readConfigVersion } from './store/configVersion.js';
-import { startOldCreativesSweep } from './resources/oldCreatives.js';
+import { archiveOldCreatives } from './resources/oldCreatives.js';
+import { deleteStalePasswordResets } from './store/passwordResets.js';
+import { pruneSignInLog } from './store/signInLog.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -220,22 +222,29 @@ export async function buildApp({
   });
 
   if (role !== 'edge') {
+    // The api role's housekeeping, at start and hourly on the app's clock; each job logs its own failure.
+    const jobs: Record<string, () => Promise<unknown>> = {
+      'expired sessions': () => deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()),
+      'spent and expired password-reset links': () => deleteStalePasswordResets(store.db, clock.now()),
+      'sign-in log past its keeping': () => pruneSignInLog(store.db, clock.now()),
+      // tenants' "Delete old creatives automatically"
+      'old creatives': async () => {
+        const ids = await archiveOldCreatives(store, app.stats, clock.now());
+        if (ids.length) app.log.info({ creatives: ids }, `archived ${ids.length} old creatives`);
+      },
+    };
     const sweep = () =>
-      deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()).catch((error: unknown) =>
-        app.log.error({ err: error }, 'expired session sweep failed'),
+      Promise.all(
+        Object.entries(jobs).map(([name, job]) =>
+          job().catch((error: unknown) => app.log.error({ err: error }, `housekeeping: ${name} failed`)),
+        ),
       );
     let timer: NodeJS.Timeout | undefined;
-    // tenants' "Delete old creatives automatically": archived on the app's clock, hourly
-    let oldCreatives: { stop: () => void } | undefined;
     app.addHook('onReady', async () => {
       await sweep();
-      timer = setInterval(() => void sweep(), HOUR_MS).unref(); // sweep logs its own failure
-      oldCreatives = startOldCreativesSweep(store, app.stats, clock, app.log, HOUR_MS);
+      timer = setInterval(() => void sweep(), HOUR_MS).unref();
     });
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      oldCreatives?.stop();
-    });
+    app.addHook('onClose', async () => clearInterval(timer));
   }
   return app;
 }

@@ -13,14 +13,8 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
 import { badField, forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { createMailer } from '../mail/mailer.js';
-import {
-  changeOwnPassword,
-  deleteStalePasswordResets,
-  insertPasswordReset,
-  passwordHashOf,
-  usePasswordReset,
-} from '../store/passwordResets.js';
-import { listSignIns, pruneSignInLog } from '../store/signInLog.js';
+import { changeOwnPassword, insertPasswordReset, passwordHashOf, usePasswordReset } from '../store/passwordResets.js';
+import { listSignIns } from '../store/signInLog.js';
 import { canSignIn, findUserById, findUserForLogin, type User } from '../store/users.js';
 
 /** A reset link works for an hour after it was asked for, once. */
@@ -75,18 +69,6 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     mailer.close();
   });
   if (!mailer.on) app.log.info('mail is off (ADPLANE_SMTP_URL and ADPLANE_MAIL_FROM unset): no password-reset mails');
-
-  // Housekeeping once an hour: spent and expired reset links, and sign-in log rows past 90 days.
-  const housekeeping = setInterval(
-    () => {
-      Promise.all([deleteStalePasswordResets(app.store.db, now()), pruneSignInLog(app.store.db, now())]).catch(
-        (error: unknown) => app.log.warn({ err: error }, 'password-reset and sign-in log housekeeping failed'),
-      );
-    },
-    60 * 60 * 1000,
-  );
-  housekeeping.unref();
-  app.addHook('onClose', () => clearInterval(housekeeping));
 
   app.post('/api/auth/password', { config: { guard: 'auth' } }, async (request) => {
     const { user, adminId, sessionId, apiKeyId } = requireAuth(request);

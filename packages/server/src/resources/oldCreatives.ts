@@ -1,4 +1,3 @@
-import { type FastifyBaseLogger } from 'fastify';
 import { recordActivity } from '../store/activity.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { existingIds, getEntity, listAllEntities, referrersTo, setEntityArchived } from '../store/entities.js';
@@ -108,25 +107,4 @@ export async function archiveOldCreatives(
     }
   }
   return archived;
-}
-
-/** Runs `archiveOldCreatives` at start and every `everyMs` on the app's clock; answers the stop. */
-export function startOldCreativesSweep(
-  store: Store,
-  stats: Pick<StatsStore, 'select'>,
-  clock: { now(): number },
-  log: FastifyBaseLogger,
-  everyMs: number,
-): { first: Promise<void>; stop: () => void } {
-  const sweep = async () => {
-    try {
-      const ids = await archiveOldCreatives(store, stats, clock.now());
-      if (ids.length) log.info({ creatives: ids }, `archived ${ids.length} old creatives`);
-    } catch (error) {
-      log.error({ err: error }, 'old creatives sweep failed');
-    }
-  };
-  const first = sweep();
-  const timer = setInterval(() => void sweep(), everyMs).unref();
-  return { first, stop: () => clearInterval(timer) };
 }
