@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import './appContext.js';
+import { createMailer } from './mail/mailer.js';
 import { type Clock, systemClock } from './clock.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
@@ -138,6 +139,9 @@ export async function buildApp({
   );
   app.decorate('settings', settings);
   app.decorate('metrics', createAppMetrics());
+  const mailer = createMailer(settings.mail);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', () => mailer.close());
   app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle({ now: () => clock.now() }));
   app.decorate(
     'sessions',

@@ -1,5 +1,6 @@
 import { type Clock } from './clock.js';
 import { type LoginThrottle } from './auth/loginThrottle.js';
+import { type Mailer } from './mail/mailer.js';
 import { type GuardedRoute } from './auth/guards.js';
 import { type Sessions } from './auth/sessions.js';
 import { type AppMetrics } from './ops/metrics.js';
@@ -10,7 +11,7 @@ import { type Store } from './store/db.js';
 
 /**
  * What buildApp decorates the Fastify instance with, for route files: `app.store.db` for repositories,
- * `app.settings`, `app.clock`, `app.sessions`, `app.metrics`, `app.stats`. Routes never open their own connections.
+ * `app.settings`, `app.clock`, `app.sessions`, `app.metrics`, `app.stats`, `app.mailer`. Routes never open their own connections.
  */
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +22,8 @@ declare module 'fastify' {
     sessions: Sessions;
     loginThrottle: LoginThrottle;
     metrics: AppMetrics;
+    /** The server's outgoing mail (mail/mailer.ts); `mailer.on` is false when no SMTP server is set. */
+    mailer: Mailer;
     /** The stats store: the edge writes hourly rows into it (StatsSink), reports read it. */
     stats: StatsStore;
     /** The lines report files and runs wait in (stats/reportQueue.ts). */

@@ -12,7 +12,6 @@ import { LoginThrottle } from '../auth/loginThrottle.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
 import { badField, forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
-import { createMailer } from '../mail/mailer.js';
 import { changeOwnPassword, insertPasswordReset, passwordHashOf, usePasswordReset } from '../store/passwordResets.js';
 import { listSignIns } from '../store/signInLog.js';
 import { canSignIn, findUserById, findUserForLogin, type User } from '../store/users.js';
@@ -51,7 +50,7 @@ function resetMail(link: string, user: User) {
  * link (ask, then use), and the sign-in log (one's own; an admin's view of any account's).
  */
 export async function passwordRoutes(app: FastifyInstance): Promise<void> {
-  const mailer = createMailer(app.settings.mail);
+  const { mailer } = app;
   const now = () => app.clock.now();
   // Reset requests count per address asked for and per client address, every request (not only
   // failures, since the answer never says which failed): 5 an hour per address, 30 per client.
@@ -66,7 +65,6 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
   const mailing = new Set<Promise<void>>();
   app.addHook('onClose', async () => {
     await Promise.allSettled([...mailing]);
-    mailer.close();
   });
   if (!mailer.on) app.log.info('mail is off (ADPLANE_SMTP_URL and ADPLANE_MAIL_FROM unset): no password-reset mails');
 
