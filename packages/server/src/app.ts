@@ -32,6 +32,9 @@ import { readConfigVersion } from './store/configVersion.js';
 import { archiveOldCreatives } from './resources/oldCreatives.js';
 import { deleteStalePasswordResets } from './store/passwordResets.js';
 import { pruneSignInLog } from './store/signInLog.js';
+import { createOutbox, OUTBOX_KEEP_SENT_MS } from './notify/outbox.js';
+import { deleteSentDeliveries } from './store/deliveries.js';
+import { outboundPolicy } from './http/outboundAddress.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,6 +145,15 @@ export async function buildApp({
   const mailer = createMailer(settings.mail);
   app.decorate('mailer', mailer);
   app.addHook('onClose', () => mailer.close());
+  const outbox = createOutbox({
+    db: store.db,
+    mailer,
+    clock,
+    log: app.log,
+    outbound: outboundPolicy(settings.demandAllowPrivate, []),
+  });
+  app.decorate('outbox', outbox);
+  app.addHook('onClose', () => outbox.stop());
   app.decorate('loginThrottle', loginThrottle ?? new LoginThrottle({ now: () => clock.now() }));
   app.decorate(
     'sessions',
@@ -231,6 +243,8 @@ export async function buildApp({
       'expired sessions': () => deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()),
       'spent and expired password-reset links': () => deleteStalePasswordResets(store.db, clock.now()),
       'sign-in log past its keeping': () => pruneSignInLog(store.db, clock.now()),
+      'sent notifications past their keeping': () =>
+        deleteSentDeliveries(store.db, new Date(clock.now() - OUTBOX_KEEP_SENT_MS).toISOString()),
       // tenants' "Delete old creatives automatically"
       'old creatives': async () => {
         const ids = await archiveOldCreatives(store, app.stats, clock.now());
@@ -247,6 +261,8 @@ export async function buildApp({
     app.addHook('onReady', async () => {
       await sweep();
       timer = setInterval(() => void sweep(), HOUR_MS).unref();
+      // the outbox's e-mails and webhooks are sent by the api role (notify/outbox.ts)
+      outbox.start();
     });
     app.addHook('onClose', async () => clearInterval(timer));
   }

@@ -1,6 +1,7 @@
 import { type Clock } from './clock.js';
 import { type LoginThrottle } from './auth/loginThrottle.js';
 import { type Mailer } from './mail/mailer.js';
+import { type Outbox } from './notify/outbox.js';
 import { type GuardedRoute } from './auth/guards.js';
 import { type Sessions } from './auth/sessions.js';
 import { type AppMetrics } from './ops/metrics.js';
@@ -24,6 +25,8 @@ declare module 'fastify' {
     metrics: AppMetrics;
     /** The server's outgoing mail (mail/mailer.ts); `mailer.on` is false when no SMTP server is set. */
     mailer: Mailer;
+    /** Outgoing e-mails and webhook calls, sent with retries by the api role (notify/outbox.ts). */
+    outbox: Outbox;
     /** The stats store: the edge writes hourly rows into it (StatsSink), reports read it. */
     stats: StatsStore;
     /** The lines report files and runs wait in (stats/reportQueue.ts). */

@@ -106,6 +106,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   sign_in_log: SignInLogTable;
   api_keys: ApiKeysTable;
+  deliveries: DeliveriesTable;
+  report_schedules: ReportSchedulesTable;
 }
 
 /** A saved report, and the file a report file made (savedReports.ts reads and writes it). */
@@ -167,4 +169,57 @@ interface SignInLogTable {
   user_agent: string | null;
   outcome: 'success' | 'failure' | 'password_changed' | 'password_reset';
   reason: string | null;
+}
+
+/** One outgoing e-mail or webhook call of the outbox (deliveries.ts, notify/outbox.ts). */
+interface DeliveriesTable {
+  id: Generated<number>;
+  tenant_id: number | null;
+  user_id: number | null;
+  kind: 'email' | 'webhook';
+  /** JSON: the addresses (an array) of an e-mail, or the URL (a string) of a webhook. */
+  target: JsonText;
+  /** JSON: an e-mail's subject, text and attachments, or a webhook's body. */
+  payload: JsonText;
+  /** What made it, e.g. `schedule:12`, `alert:3`. */
+  source: string;
+  status: ColumnType<
+    'pending' | 'sending' | 'sent' | 'failed',
+    'pending' | 'sending' | 'sent' | 'failed' | undefined,
+    'pending' | 'sending' | 'sent' | 'failed'
+  >;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: number;
+  next_at: string;
+  /** The token of the process sending it, and until when its claim holds. */
+  claim_token: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A saved report's schedule (reportSchedules.ts). */
+interface ReportSchedulesTable {
+  id: Generated<number>;
+  saved_report_id: number;
+  user_id: number;
+  tenant_id: number | null;
+  frequency: 'daily' | 'weekly' | 'monthly';
+  hour: number;
+  weekday: number | null;
+  month_day: number | null;
+  time_zone: string;
+  formats: JsonText;
+  emails: JsonText;
+  webhook_url: string | null;
+  enabled: ColumnType<number, number | undefined, number>;
+  next_run_at: string;
+  last_run_at: string | null;
+  last_outcome: string | null;
+  last_error: string | null;
+  last_file_id: number | null;
+  failures: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  updated_at: string;
 }

@@ -22,6 +22,7 @@ import { subpublisherPayoutFiles } from './0011_subpublisher_payout_files.js';
 import { tenantShowsOtherSide } from './0012_tenant_shows_other_side.js';
 import { apiKeys } from './0013_api_keys.js';
 import { passwordResetsSignInLog } from './0014_password_resets_sign_in_log.js';
+import { outboxReportSchedules } from './0015_outbox_report_schedules.js';
 
 export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001_foundation': foundation,
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0012_tenant_shows_other_side': tenantShowsOtherSide,
   '0013_api_keys': apiKeys,
   '0014_password_resets_sign_in_log': passwordResetsSignInLog,
+  '0015_outbox_report_schedules': outboxReportSchedules,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
