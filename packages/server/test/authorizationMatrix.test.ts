@@ -72,6 +72,18 @@ function allowedRoles(method: string, url: string): Role[] {
     'POST /api/auth/resetPassword': [...ROLES],
     'GET /api/auth/signIns': SIGNED_IN,
     'GET /api/users/:id/signIns': ['admin', 'ops'],
+    // Two-factor sign-in: the second step answers anyone (its pending token decides); each user's own
+    // enrolment; an admin's view and reset of any account's.
+    'POST /api/auth/login/code': [...ROLES],
+    'POST /api/auth/login/setup': [...ROLES],
+    'POST /api/auth/login/confirm': [...ROLES],
+    'GET /api/auth/twoFactor': SIGNED_IN,
+    'POST /api/auth/twoFactor/setup': SIGNED_IN,
+    'POST /api/auth/twoFactor/confirm': SIGNED_IN,
+    'POST /api/auth/twoFactor/recoveryCodes': SIGNED_IN,
+    'POST /api/auth/twoFactor/disable': SIGNED_IN,
+    'GET /api/users/:id/twoFactor': ['admin', 'ops'],
+    'POST /api/users/:id/twoFactor/reset': ['admin', 'ops'],
     'GET /api/switch': ['admin', 'ops'],
     'GET /api/demand/info': ['demand', 'manager', 'sub', 'adv', 'sdk'],
     'PUT /api/demand/info': ['demand', 'manager', 'sdk'],

@@ -29,4 +29,5 @@ export * from './edge/supplyChain.js';
 export * from './edge/userSyncUrl.js';
 export * from './schemas/adsTxt.js';
 export * from './schemas/apiKeys.js';
+export * from './schemas/twoFactor.js';
 export * from './consoleRoutes.js';

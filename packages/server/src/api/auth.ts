@@ -1,20 +1,32 @@
 import { type FastifyInstance } from 'fastify';
-import { LoginBody } from '@adplane/shared';
+import { type LoginAnswer, LoginBody } from '@adplane/shared';
 import { loadAuthUser } from '../auth/authUser.js';
 import { requireAuth } from '../auth/guards.js';
 import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
+import { issuePending } from '../auth/twoFactor.js';
 import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { canSignIn, findUserForLogin } from '../store/users.js';
 import { passwordRoutes } from './passwords.js';
+import { type FinishSignIn, twoFactorRoutes } from './twoFactor.js';
 
 /**
  * Sign in, sign out, and restore the session on the console's first render; password change and
- * reset, and the sign-in log, in api/passwords.ts.
+ * reset, and the sign-in log, in api/passwords.ts; the second step of two-factor sign-in in
+ * api/twoFactor.ts.
  */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const finishSignIn: FinishSignIn = async (request, reply, user) => {
+    // A new sign-in replaces whatever session the browser had.
+    if (request.auth) await app.sessions.end(request, reply);
+    await app.sessions.start(request, reply, user);
+    await logSignIn(app, request, user.id, 'success');
+    request.log.info({ userId: user.id, type: user.type }, 'signed in');
+    return loadAuthUser(app.store.db, app.settings, user, null);
+  };
   await passwordRoutes(app);
-  app.post('/api/auth/login', { config: { guard: 'public' } }, async (request, reply) => {
+  await twoFactorRoutes(app, finishSignIn);
+  app.post('/api/auth/login', { config: { guard: 'public' } }, async (request, reply): Promise<LoginAnswer> => {
     const { username, password } = parseInput(LoginBody, request.body);
     const found = await findUserForLogin(app.store.db, username);
     // Counted per account (its id when it exists, so its user name and e-mail share one count; else
@@ -43,13 +55,19 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       request.log.info({ username, reason }, 'sign-in refused');
       throw new HttpError(401, 'Bad credentials');
     }
+    // With two-factor sign-in on, or required by the tenant, the password earns a pending token for
+    // the second step, not a session; the account's failure count is cleared only when that passes.
+    const step = (await app.twoFactor.isOn(found.user.id))
+      ? 'code'
+      : (await app.twoFactor.required(found.user))
+        ? 'enrol'
+        : null;
+    if (step) {
+      request.log.info({ userId: found.user.id, step }, 'password right: second step next');
+      return { twoFactor: step, ...issuePending(app.twoFactorKeys, found.user.id, step, app.clock.now()) };
+    }
     app.loginThrottle.recordSuccess(account);
-    // A new sign-in replaces whatever session the browser had.
-    if (request.auth) await app.sessions.end(request, reply);
-    await app.sessions.start(request, reply, found.user);
-    await logSignIn(app, request, found.user.id, 'success');
-    request.log.info({ userId: found.user.id, type: found.user.type }, 'signed in');
-    return loadAuthUser(app.store.db, app.settings, found.user, null);
+    return finishSignIn(request, reply, found.user);
   });
 
   app.get('/api/auth/logout', { config: { guard: 'public', changesState: true } }, async (request, reply) => {

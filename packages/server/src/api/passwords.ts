@@ -9,10 +9,10 @@ import {
 } from '@adplane/shared';
 import { requireAuth } from '../auth/guards.js';
 import { LoginThrottle } from '../auth/loginThrottle.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { logSignIn, tooManyFailures } from '../auth/signInEvents.js';
+import { hashPassword } from '../auth/passwords.js';
+import { confirmOwnPassword, logSignIn, tooManyFailures } from '../auth/signInEvents.js';
 import { badField, forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
-import { changeOwnPassword, insertPasswordReset, passwordHashOf, usePasswordReset } from '../store/passwordResets.js';
+import { changeOwnPassword, insertPasswordReset, usePasswordReset } from '../store/passwordResets.js';
 import { listSignIns } from '../store/signInLog.js';
 import { canSignIn, findUserById, findUserForLogin, type User } from '../store/users.js';
 
@@ -74,21 +74,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     // A key acts for its owner in scripts; the password is the owner's own, changed in the console.
     if (apiKeyId !== undefined) throw forbidden('A password is changed in the console, not with an API key');
     const { currentPassword, newPassword } = parseInput(ChangePasswordBody, request.body);
-    // The same brakes and counts as sign-in (auth/loginThrottle.ts): a stolen session cannot guess the password faster.
-    const account = `user:${user.id}`;
-    const verdict = app.loginThrottle.assess(account, request.ip);
-    if (verdict.retryAfterMs > 0) {
-      await logSignIn(app, request, user.id, 'failure', 'throttled');
-      throw tooManyFailures(verdict.retryAfterMs, 'wrong passwords');
-    }
-    if (verdict.delayMs > 0) await app.loginThrottle.sleep(verdict.delayMs);
-    const currentHash = await passwordHashOf(app.store.db, user.id);
-    if (!currentHash || !(await verifyPassword(currentHash, currentPassword))) {
-      app.loginThrottle.recordFailure(account, request.ip);
-      await logSignIn(app, request, user.id, 'failure', 'bad_password');
-      throw badField('currentPassword', 'is not your current password');
-    }
-    app.loginThrottle.recordSuccess(account);
+    await confirmOwnPassword(app, request, user.id, currentPassword, 'currentPassword');
     const sessionsEnded = await changeOwnPassword(app.store.db, user.id, await hashPassword(newPassword), sessionId);
     await logSignIn(app, request, user.id, 'password_changed');
     request.log.info({ userId: user.id, sessionsEnded }, 'password changed');

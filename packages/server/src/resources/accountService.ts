@@ -29,6 +29,7 @@ import { recordActivity } from '../store/activity.js';
 import { inTransaction, type Store } from '../store/db.js';
 import { ENTITY_TABLES } from '../store/entityTables.js';
 import { deleteSessionsOfUser } from '../store/sessions.js';
+import { endSessionsWithoutTwoFactor } from '../store/twoFactor.js';
 import { createUser } from '../store/users.js';
 import { subEntryIdOf, type SubSellerIdChange, subSellerIdErrors } from '../supplyChain/sellerIds.js';
 import { readSellerAccountsForSave } from '../supplyChain/sellersJson.js';
@@ -90,6 +91,7 @@ export function accountDto(def: ResourceDef, a: AccountRow): AccountDto {
       showSystemCost: a.showSystemCost,
       showDemandToSubs: a.showDemandToSubs,
       showSupplyToAdvs: a.showSupplyToAdvs,
+      requireTwoFactor: a.requireTwoFactor,
       contactExpired: a.profile.contactExpired,
     });
   }
@@ -186,6 +188,7 @@ function changesFrom(def: ResourceDef, v: Record<string, unknown>): AccountChang
       showSystemCost: v.showSystemCost,
       showDemandToSubs: v.showDemandToSubs,
       showSupplyToAdvs: v.showSupplyToAdvs,
+      requireTwoFactor: v.requireTwoFactor,
     });
   }
   return c;
@@ -231,6 +234,7 @@ export async function createAccount(store: Store, def: ResourceDef, actor: Actor
             showSystemCost: c.showSystemCost,
             showDemandToSubs: c.showDemandToSubs,
             showSupplyToAdvs: c.showSupplyToAdvs,
+            requireTwoFactor: c.requireTwoFactor,
           }
         : {}),
     });
@@ -295,6 +299,9 @@ export async function updateAccountFromBody(
     await updateAccount(trx, id, c);
     // A new password ends every session of the account (a thief's among them).
     if (c.passwordHash) await deleteSessionsOfUser(trx, id);
+    // A tenant that begins to require two-factor sign-in: its users without it sign in again, and enrol.
+    if (def.kind === 'demands' && c.requireTwoFactor && !before.requireTwoFactor)
+      await endSessionsWithoutTwoFactor(trx, id);
     const after = (await getAccount(trx, filter, id))!;
     const dto = accountDto(def, after);
     await recordActivity(trx, {

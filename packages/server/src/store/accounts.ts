@@ -124,6 +124,7 @@ export type AccountChanges = Partial<
     | 'showSystemCost'
     | 'showDemandToSubs'
     | 'showSupplyToAdvs'
+    | 'requireTwoFactor'
     | 'priceReq'
     | 'priceImp'
     | 'pricePostbid'
@@ -153,6 +154,7 @@ export async function updateAccount(db: Db, id: number, c: AccountChanges): Prom
       ...(c.showSystemCost !== undefined ? { show_system_cost: bit(c.showSystemCost) } : {}),
       ...(c.showDemandToSubs !== undefined ? { show_demand_to_subs: bit(c.showDemandToSubs) } : {}),
       ...(c.showSupplyToAdvs !== undefined ? { show_supply_to_advs: bit(c.showSupplyToAdvs) } : {}),
+      ...(c.requireTwoFactor !== undefined ? { require_two_factor: bit(c.requireTwoFactor) } : {}),
       ...(c.priceReq !== undefined ? { price_req: c.priceReq } : {}),
       ...(c.priceImp !== undefined ? { price_imp: c.priceImp } : {}),
       ...(c.pricePostbid !== undefined ? { price_postbid: c.pricePostbid } : {}),

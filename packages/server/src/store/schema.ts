@@ -42,6 +42,8 @@ export interface UsersTable {
   show_demand_to_subs: ColumnType<number, number | undefined, number>;
   /** The tenant's choice (migration 0012): its advertisers' reports may name the supply they bought. */
   show_supply_to_advs: ColumnType<number, number | undefined, number>;
+  /** The tenant's choice (migration 0017), on the demand account's row: its users sign in with a second step. */
+  require_two_factor: ColumnType<number, number | undefined, number>;
   tag_params: JsonText | null;
   profile: ColumnType<JsonText, JsonText | undefined, JsonText>;
   contacts: ColumnType<JsonText, JsonText | undefined, JsonText>;
@@ -106,6 +108,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   sign_in_log: SignInLogTable;
   api_keys: ApiKeysTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
   deliveries: DeliveriesTable;
   report_schedules: ReportSchedulesTable;
 }
@@ -222,4 +226,24 @@ interface ReportSchedulesTable {
   failures: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
+}
+
+/** An account's two-factor sign-in (twoFactor.ts): its TOTP secret, encrypted, and whether it is on. */
+interface TwoFactorTable {
+  user_id: number;
+  /** The TOTP secret sealed by auth/twoFactorSecrets.ts: never stored in the clear. */
+  secret_enc: string;
+  /** Null while enrolment waits for its first code; then when the account turned two-factor sign-in on. */
+  enabled_at: string | null;
+  /** The newest TOTP time step accepted: a code of that step or before is refused (no replay). */
+  last_time_step: number | null;
+  created_at: string;
+}
+
+/** One recovery code of an account (twoFactor.ts): its sha256, and when it was spent. */
+interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  digest: string;
+  used_at: string | null;
 }

@@ -64,6 +64,8 @@ export interface User {
   showDemandToSubs: boolean;
   /** A demand account's choice: its advertisers' reports may name the supply they bought. */
   showSupplyToAdvs: boolean;
+  /** A demand account's choice: every user of its tenant signs in with a second step (docs/security.md). */
+  requireTwoFactor: boolean;
   tagParams: string[] | null;
   profile: ProfileDetails;
   contacts: Partial<Contact>[];
@@ -105,6 +107,7 @@ export function userFromRow(row: UserRow): User {
     showSystemCost: row.show_system_cost === 1,
     showDemandToSubs: row.show_demand_to_subs === 1,
     showSupplyToAdvs: row.show_supply_to_advs === 1,
+    requireTwoFactor: row.require_two_factor === 1,
     tagParams: parseJson<string[] | null>(row.tag_params, null),
     profile: { ...EMPTY_PROFILE_DETAILS, ...parseJson<Partial<ProfileDetails>>(row.profile, {}) },
     contacts: parseJson<Partial<Contact>[]>(row.contacts, []),
@@ -196,6 +199,7 @@ export interface NewUser {
   showSystemCost?: boolean;
   showDemandToSubs?: boolean;
   showSupplyToAdvs?: boolean;
+  requireTwoFactor?: boolean;
   tagParams?: string[] | null;
   profile?: Partial<ProfileDetails>;
   contacts?: Partial<Contact>[];
@@ -233,6 +237,7 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
       show_system_cost: bit(input.showSystemCost),
       show_demand_to_subs: bit(input.showDemandToSubs),
       show_supply_to_advs: bit(input.showSupplyToAdvs),
+      require_two_factor: bit(input.requireTwoFactor),
       tag_params: input.tagParams?.length ? toJson(input.tagParams) : null,
       profile: toJson({ ...EMPTY_PROFILE_DETAILS, ...input.profile }),
       contacts: toJson(input.contacts ?? []),

@@ -62,6 +62,8 @@ const DemandAccountInput = z.object({
    */
   showDemandToSubs: z.boolean().default(false),
   showSupplyToAdvs: z.boolean().default(false),
+  /** Every user of the tenant signs in with a second step (TOTP or a recovery code), enrolling at sign-in if need be. */
+  requireTwoFactor: z.boolean().default(false),
 });
 type DemandAccountInput = z.input<typeof DemandAccountInput>;
 

@@ -38,7 +38,8 @@ export const FORGOT_PASSWORD_ANSWER =
 export type SignInOutcome = 'success' | 'failure' | 'password_changed' | 'password_reset';
 
 /** Why a sign-in failed. */
-export type SignInFailure = 'bad_password' | 'throttled' | 'disabled' | 'archived';
+/** `bad_code`: the second step's TOTP or recovery code was wrong, reused or spent. */
+export type SignInFailure = 'bad_password' | 'bad_code' | 'throttled' | 'disabled' | 'archived';
 
 /** One row of an account's sign-in log (GET /api/auth/signIns, GET /api/users/:id/signIns). */
 export interface SignInEntry {

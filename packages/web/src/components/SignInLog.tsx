@@ -14,6 +14,7 @@ const OUTCOMES: Record<SignInEntry['outcome'], { label: string; color: string }>
 
 const REASONS: Record<NonNullable<SignInEntry['reason']>, string> = {
   bad_password: 'wrong password',
+  bad_code: 'wrong or reused two-factor code',
   throttled: 'too many failures',
   disabled: 'account disabled',
   archived: 'account archived',
