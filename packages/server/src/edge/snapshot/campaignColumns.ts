@@ -90,6 +90,21 @@ export class CampaignColumns implements SlotValues<CampaignFacts> {
     this.createdAtMinutes[slot] = c.createdAtMinute ?? ABSENT;
   }
 
+  /**
+   * The ids of the held campaigns that name one of `targetingIds` or of `creativeIds`: a scan of two
+   * columns (and of the interned lists), where reading every campaign's facts would make an object each.
+   */
+  idsNaming(targetingIds: ReadonlySet<number>, creativeIds: ReadonlySet<number>): number[] {
+    const lists = new Set<number>();
+    if (creativeIds.size) this.lists.forEach((ids, n) => ids.some((id) => creativeIds.has(id)) && lists.add(n));
+    const out: number[] = [];
+    if (!targetingIds.size && !lists.size) return out;
+    for (let slot = 0; slot < this.capacity; slot++)
+      if (this.flags[slot]! & 1 && (targetingIds.has(this.targetings[slot]!) || lists.has(this.creativeLists[slot]!)))
+        out.push(this.ids[slot]!);
+    return out;
+  }
+
   private grow(least: number): void {
     const n = Math.max(least, this.capacity * 2, 1024);
     const grown = <A extends Int32Array | Uint8Array | Float64Array>(a: A, make: (n: number) => A): A => {
@@ -152,5 +167,9 @@ class Interned<T> {
 
   at(n: number): T {
     return this.values[n]!;
+  }
+
+  forEach(each: (value: T, n: number) => void): void {
+    this.values.forEach(each);
   }
 }

@@ -367,13 +367,37 @@ export function* indexCampaignSlices(
       yield;
     }
     inSlice += list.length;
-    // best bid first; a tie in a random order (see ROTATION_LIMIT in demand/campaignSource.ts): shuffled,
-    // then sorted by bid alone (Array sort is stable, so a tie keeps the shuffle's order)
-    shuffle(list);
-    list.sort(byBidDescending);
-    out.set(tenantId, new CampaignIndex(list, (c) => c.targeting));
+    out.set(tenantId, tenantIndex(list));
   }
   return out;
+}
+
+/**
+ * One tenant's index over `list` (reordered in place): best bid first; a tie in a random order (see
+ * ROTATION_LIMIT in demand/campaignSource.ts): shuffled, then sorted by bid alone (Array sort is
+ * stable, so a tie keeps the shuffle's order).
+ */
+export function tenantIndex(list: SnapCampaign[]): CampaignIndex<SnapCampaign> {
+  shuffle(list);
+  list.sort(byBidDescending);
+  return new CampaignIndex(list, (c) => c.targeting);
+}
+
+/**
+ * The first moment after `now` at which a row's flight ends (Infinity when none will): until then
+ * `now` changes nothing compileCampaigns decides of these rows (which compile, which are set aside
+ * with a flight over), so a build before it may keep what an earlier one made of them.
+ */
+export function nextFlightEnd(rows: Iterable<CampaignFacts>, owners: Owners, now: number): number {
+  let next = Infinity;
+  for (const c of rows) {
+    if (!c.endDate || c.tenantId === null) continue;
+    const tenant = owners.tenants.get(c.tenantId);
+    if (!tenant) continue;
+    const end = flightEndHour(c, tenant.timezone) * HOUR;
+    if (end > now && end < next) next = end;
+  }
+  return next;
 }
 
 const byBidDescending = (a: SnapCampaign, b: SnapCampaign): number => b.bidCpm - a.bidCpm;

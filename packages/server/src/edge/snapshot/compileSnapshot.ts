@@ -13,14 +13,24 @@ import {
   parsePubListRow,
   parseSupplierRow,
   parseTargetingRow,
+  type ChannelRow,
   type CreativeRow,
+  type DemandTagRow,
   type SkipSink,
 } from '@adplane/shared';
 import { getAppConfig } from '../../store/appConfig.js';
 import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from './postbidPlan.js';
-import { compileOwners, compileOwnersBefore } from './accounts.js';
-import { campaignFacts, compileCampaignSlices, compileLeftCampaigns, indexCampaignSlices } from './campaigns.js';
+import { compileOwners, compileOwnersBefore, type Owners } from './accounts.js';
+import {
+  campaignFacts,
+  type CampaignFacts,
+  compileCampaignSlices,
+  compileLeftCampaigns,
+  indexCampaignSlices,
+  nextFlightEnd,
+} from './campaigns.js';
+import { type CampaignsBuilt, changedKeys, updateCampaigns } from './campaignDelta.js';
 import { withTurns } from './slices.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
@@ -30,13 +40,21 @@ import { ParsedRows } from './parsedRows.js';
 import { compileAdExchanges, compileDeals, compileSuppliers } from './programmatic.js';
 import { DEPARTED_MS } from './departed.js';
 import { compileLeftTags, compileTags } from './tags.js';
-import { newSetAside, recordUnreached } from './setAside.js';
+import { CampaignUses, newSetAside, recordUnreachedDemand, recordUnreachedSupply } from './setAside.js';
 import { compileTargetings, type TargetingsKept } from './targetings.js';
 import { Kept } from './kept.js';
 import { CampaignBook } from './campaignBook.js';
 import { channelFacts, tagFacts } from './sharedValues.js';
 import { CampaignColumns } from './campaignColumns.js';
-import { type LeftBeforeStart, type SnapCreative, type Snapshot } from './types.js';
+import { type CompiledTargeting } from '../targeting/compiledTargeting.js';
+import {
+  type LeftBeforeStart,
+  type SetAsideReason,
+  type SnapChannel,
+  type SnapCreative,
+  type Snapshot,
+  type SnapTag,
+} from './types.js';
 
 /** One turn of the event loop: what waits behind a build (requests, timers) runs. */
 const loopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -62,7 +80,47 @@ export class SnapshotCompiler {
     private readonly between: () => Promise<void> = loopTurn,
   ) {
     this.clock = clock;
-    this.rows = parsedRowsOf(clock);
+    this.rows = parsedRowsOf(clock, this.campaignColumns);
+  }
+
+  /** The stored campaigns' facts as columns (parsedRows.ts), scanned for those naming a changed targeting or creative. */
+  private readonly campaignColumns = new CampaignColumns();
+  /** What the last build made of the campaigns, for this one to update by what changed (campaignDelta.ts); unset while a build runs. */
+  private campaignsBuilt: CampaignsBuilt | undefined;
+  /** Where the next build's turn of re-shuffled tenants starts (campaignDelta.ts). */
+  private readonly rotate = { next: 0 };
+  /** Whether the last build compiled every campaign (a test's and the build log's view). */
+  lastBuildFull = true;
+  /** The targetings the last build compiled: those compiled into another object since are the changed ones. */
+  private lastTargetings: ReadonlyMap<number, CompiledTargeting> = new Map();
+  /** What the last build made of the tags and channels, unset while a build runs. */
+  private supplyBuilt: SupplyBuilt | undefined;
+
+  /** Tags and channels compiled, with why those that do not serve do not (setAside.ts). */
+  private async compileSupply(
+    tags: readonly DemandTagRow[],
+    channels: readonly ChannelRow[],
+    owners: Owners,
+    targetings: ReadonlyMap<number, CompiledTargeting>,
+    categoryBlocks: CategoryBlocksCompiler,
+    campaignIndex: Snapshot['campaignIndex'],
+    accountsKey: string,
+  ): Promise<SupplyBuilt> {
+    const aside = { tags: new Map<number, SetAsideReason[]>(), channels: new Map<number, SetAsideReason[]>() };
+    const snapTags = compileTags(tags, owners, targetings, aside.tags);
+    await this.between();
+    const snapChannels = compileChannels(channels, owners, snapTags, targetings, categoryBlocks, aside.channels);
+    await this.between();
+    recordUnreachedSupply(aside, { channels: snapChannels, tags: snapTags.live, campaignIndex }, tags);
+    return {
+      accountsKey,
+      indexTenants: campaignIndex,
+      tags: snapTags,
+      channels: snapChannels,
+      channelsByUid: new Map([...snapChannels.values()].map((c) => [c.uid, c])),
+      tagsAside: aside.tags,
+      channelsAside: aside.channels,
+    };
   }
 
   /** What the last build made of unchanged rows, kept by this build (kept.ts). */
@@ -85,7 +143,7 @@ export class SnapshotCompiler {
       accounts,
       channels,
       tags,
-      campaigns,
+      ,
       creatives,
       targetings,
       applists,
@@ -101,7 +159,7 @@ export class SnapshotCompiler {
       loadAccounts(db),
       r.channels.load(db, sink),
       r.tags.load(db, sink),
-      r.campaigns.load(db, sink),
+      r.campaigns.refresh(db),
       r.creatives.load(db, sink),
       r.targetings.load(db, sink),
       r.applists.load(db, sink),
@@ -115,51 +173,100 @@ export class SnapshotCompiler {
       getAppConfig(db),
     ]);
     const owners = compileOwners(accounts);
+    const accountsKey = JSON.stringify(accounts);
     // why each row is set aside, recorded by the compile functions as they decide (setAside.ts)
     const setAside = newSetAside();
     const compiledTargetings = compileTargetings({ targetings, applists, publists, crelists }, this.kept.targetings);
+    const targetingsChanged = changedKeys(this.lastTargetings, compiledTargetings);
+    this.lastTargetings = compiledTargetings;
     const snapCreatives = compileCreatives(creatives, owners, this.kept.creatives, setAside.creatives);
     await this.between();
-    const snapTags = compileTags(tags, owners, compiledTargetings, setAside.tags);
-    await this.between();
     let creativeNames: Map<number, string> | undefined;
-    const snapCampaigns = await withTurns(
-      compileCampaignSlices(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns, {
-        campaigns: setAside.campaigns,
-        creatives: setAside.creatives,
-        // built the first time a campaign without a creative asks
-        creativeName: (id) => (creativeNames ??= new Map(creatives.map((c) => [c.id, c.name]))).get(id),
-      }),
-      this.between,
-    );
+    // built the first time a campaign without a creative asks
+    const creativeName = (id: number) => (creativeNames ??= new Map(creatives.map((c) => [c.id, c.name]))).get(id);
+    // the last build's campaigns updated by what changed since, when a merge can take the change
+    const last = this.campaignsBuilt;
+    this.campaignsBuilt = undefined;
+    let built =
+      last &&
+      updateCampaigns(
+        last,
+        {
+          owners,
+          accountsKey,
+          targetings: compiledTargetings,
+          targetingsChanged,
+          creatives: snapCreatives,
+          creativesAside: setAside.creatives,
+          creativeName,
+          now,
+          rows: r.campaigns,
+          columns: this.campaignColumns,
+          changedCampaigns: r.campaigns.changedIds,
+          changedCreatives: r.creatives.changedIds,
+          book: this.kept.campaigns,
+        },
+        this.rotate,
+      );
+    // the stored campaigns as rows: read by a full compile and by the first build's departed ones
+    let campaigns: CampaignFacts[] = [];
+    this.lastBuildFull = !built;
+    if (built) r.campaigns.reportSkipped(sink);
+    else {
+      campaigns = r.campaigns.rows(sink);
+      const aside = new Map<number, SetAsideReason[]>();
+      const snapCampaigns = await withTurns(
+        compileCampaignSlices(campaigns, owners, snapCreatives, compiledTargetings, now, this.kept.campaigns, {
+          campaigns: aside,
+          creatives: setAside.creatives,
+          creativeName,
+        }),
+        this.between,
+      );
+      await this.between();
+      built = {
+        campaigns: snapCampaigns,
+        setAside: aside,
+        index: await withTurns(indexCampaignSlices(snapCampaigns.values()), this.between),
+        uses: new CampaignUses(snapCampaigns.values()),
+        accountsKey,
+        nextEnd: nextFlightEnd(campaigns, owners, now),
+      };
+    }
+    const { campaigns: snapCampaigns, index: campaignIndex } = built;
     await this.between();
     // the creatives each channel's (and supplier's) blocked ad categories refuse, once per targeting
     const categoryBlocks = new CategoryBlocksCompiler(snapCreatives.values());
-    const snapChannels = compileChannels(
-      channels,
-      owners,
-      snapTags,
-      compiledTargetings,
-      categoryBlocks,
-      setAside.channels,
-    );
-
-    await this.between();
-    const campaignIndex = await withTurns(indexCampaignSlices(snapCampaigns.values()), this.between);
+    // tags and channels: the last build's kept whole when nothing they are made from changed
+    const lastSupply = this.supplyBuilt;
+    this.supplyBuilt = undefined;
+    const supply =
+      lastSupply &&
+      lastSupply.accountsKey === accountsKey &&
+      !targetingsChanged.size &&
+      !r.tags.changedIds.length &&
+      !r.channels.changedIds.length &&
+      !r.creatives.changedIds.length &&
+      sameKeys(lastSupply.indexTenants, campaignIndex)
+        ? lastSupply
+        : await this.compileSupply(
+            tags,
+            channels,
+            owners,
+            compiledTargetings,
+            categoryBlocks,
+            campaignIndex,
+            accountsKey,
+          );
+    setAside.tags = supply.tagsAside;
+    setAside.channels = supply.channelsAside;
+    const { tags: snapTags, channels: snapChannels } = supply;
     await this.between();
     const snapDeals = compileDeals(deals, owners, setAside.deals);
-    recordUnreached(
+    recordUnreachedDemand(
       setAside,
-      {
-        channels: snapChannels,
-        tags: snapTags.live,
-        campaigns: snapCampaigns,
-        creatives: snapCreatives,
-        deals: snapDeals,
-        campaignIndex,
-        tenants: owners.tenants,
-      },
-      tags,
+      { creatives: snapCreatives, deals: snapDeals, tenants: owners.tenants },
+      built.uses,
     );
     await this.between();
     // the first build knows nothing of what left before it: the store says what left in the last day
@@ -181,6 +288,8 @@ export class SnapshotCompiler {
       };
       this.built = true;
     }
+    this.campaignsBuilt = built;
+    this.supplyBuilt = supply;
 
     const skipped: Record<string, number> = {};
     for (const s of sink.skipped) skipped[s.kind] = (skipped[s.kind] ?? 0) + 1;
@@ -189,7 +298,7 @@ export class SnapshotCompiler {
       builtAt: now,
       buildMs: Math.round(performance.now() - started),
       tenants: owners.tenants,
-      channelsByUid: new Map([...snapChannels.values()].map((c) => [c.uid, c])),
+      channelsByUid: supply.channelsByUid,
       channels: snapChannels,
       tags: snapTags.live,
       campaigns: snapCampaigns,
@@ -209,7 +318,7 @@ export class SnapshotCompiler {
       skipped,
       // always present (undefined after the first build): every snapshot has one shape for the request path's loads
       leftBeforeStart,
-      setAside,
+      setAside: { ...setAside, campaigns: built.setAside },
       postbid: compilePostbid(
         accounts
           .filter((a) => a.type === 'demand' && a.managerId === null && owners.tenants.has(a.id))
@@ -223,7 +332,7 @@ export class SnapshotCompiler {
 }
 
 /** Every kind's rows, kept parsed between builds; `clock` says when every head was last read. */
-function parsedRowsOf(clock: Clock) {
+function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
   return {
     channels: new ParsedRows(
       'channels',
@@ -248,7 +357,7 @@ function parsedRowsOf(clock: Clock) {
         return c && campaignFacts(c, row.createdAt);
       },
       clock,
-      new CampaignColumns(),
+      campaignColumns,
     ),
     creatives: new ParsedRows('creatives', parseCreativeRow, clock),
     targetings: new ParsedRows('targetings', parseTargetingRow, clock),
@@ -261,4 +370,23 @@ function parsedRowsOf(clock: Clock) {
     ivts: new ParsedRows('ivts', parseIvtRow, clock),
     sdkapps: new ParsedRows('sdkapps', parseSdkAppRow, clock),
   };
+}
+
+/** What a build made of the tags and channels, with what it was made from that a change would not show in their rows. */
+interface SupplyBuilt {
+  accountsKey: string;
+  /** The tenants with campaigns (a channel of one without demand of its own is reached by them). */
+  indexTenants: ReadonlyMap<number, unknown>;
+  tags: { live: Map<number, SnapTag>; idle: Map<number, string> };
+  channels: Map<number, SnapChannel>;
+  channelsByUid: Map<string, SnapChannel>;
+  tagsAside: Map<number, SetAsideReason[]>;
+  channelsAside: Map<number, SetAsideReason[]>;
+}
+
+/** Whether two maps hold the same keys. */
+function sameKeys(a: ReadonlyMap<number, unknown>, b: ReadonlyMap<number, unknown>): boolean {
+  if (a.size !== b.size) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }

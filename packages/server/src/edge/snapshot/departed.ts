@@ -1,5 +1,6 @@
 import { MAX_AGE_S } from '../vast/adLifetime.js';
 import { plainCampaign } from './campaignBook.js';
+import { OverlayMap } from './overlayMap.js';
 import { type Departed, type LeftAt, type SnapCampaign, type Snapshot, type SnapTag } from './types.js';
 
 /**
@@ -48,7 +49,14 @@ function note<T>(
   keep: (value: T) => T,
 ): void {
   for (const [id, entry] of left) if (after.has(id) || now - entry.at > DEPARTED_MS) left.delete(id);
-  for (const [id, value] of before) if (!after.has(id)) left.set(id, { value: keep(value), at: now });
+  // a map laid over the other (overlayMap.ts) differs from it only in the keys it changed
+  const changed = OverlayMap.changedBetween(before, after);
+  if (changed) {
+    for (const id of changed) {
+      const value = before.get(id);
+      if (value !== undefined && !after.has(id)) left.set(id, { value: keep(value), at: now });
+    }
+  } else for (const [id, value] of before) if (!after.has(id)) left.set(id, { value: keep(value), at: now });
 }
 
 function seed<T>(

@@ -84,6 +84,8 @@ export class ParsedRows<T> {
   /** Newest updated_at seen (epoch ms), and when every head was last read. */
   private newest = -Infinity;
   private lastFull = 0;
+  /** The ids the last refresh read again or found dropped. */
+  private changed: number[] = [];
 
   constructor(
     private readonly kind: EntityKind,
@@ -139,7 +141,10 @@ export class ParsedRows<T> {
     for (const h of heads) seen.add(Number(h.id));
     for (let slot = 0; slot < this.slotCount; slot++) {
       const id = this.ids[slot]!;
-      if (!Number.isNaN(id) && !seen.has(id)) this.drop(id, slot);
+      if (!Number.isNaN(id) && !seen.has(id)) {
+        this.drop(id, slot);
+        stale.push(id);
+      }
     }
     take(heads);
     return stale;
@@ -147,7 +152,17 @@ export class ParsedRows<T> {
 
   /** Current parsed rows (invalid ones skipped and reported to `sink`). */
   async load(db: StoreDb, sink: SkipSink): Promise<T[]> {
+    await this.refresh(db);
+    return this.rows(sink);
+  }
+
+  /**
+   * Reads and parses the rows whose stamp moved since the last refresh; `changed` then names them
+   * and the rows the store dropped (all of them after the first refresh).
+   */
+  async refresh(db: StoreDb): Promise<void> {
     const stale = await this.staleIds(db);
+    this.changed = stale;
     for (let i = 0; i < stale.length; i += CHUNK) {
       const rows = await this.table(db)
         .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data', 'created_at'])
@@ -177,6 +192,26 @@ export class ParsedRows<T> {
         if (own.skipped.length) this.skips.set(slot, own.skipped);
       }
     }
+  }
+
+  /** The ids the last refresh read again or found dropped. */
+  get changedIds(): readonly number[] {
+    return this.changed;
+  }
+
+  /** The parsed row of id `id`, null when the store does not hold it or its parser skipped it. */
+  value(id: number): T | null {
+    const slot = this.slots.get(id);
+    return slot < 0 ? null : this.values.get(slot);
+  }
+
+  /** Reports the skipped rows to `sink` (without reading the others). */
+  reportSkipped(sink: SkipSink): void {
+    for (const skipped of this.skips.values()) sink.skipped.push(...skipped);
+  }
+
+  /** Every parsed row, in the order their ids were first seen (invalid ones skipped and reported to `sink`). */
+  rows(sink: SkipSink): T[] {
     const out: T[] = [];
     for (const slot of this.inOrder()) {
       const value = this.values.get(slot);

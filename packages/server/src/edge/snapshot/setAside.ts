@@ -16,7 +16,7 @@ import { type SetAside, type SetAsideReason, type SnapCampaign, type Snapshot } 
  * function that leaves a row out (creatives.ts, campaigns.ts, tags.ts, programmatic.ts) or keeps a
  * channel that does not serve (channels.ts) records the row's reasons here, from the same predicates
  * it decided with (`isLive`, `ownerStopping`, the creative's approval, the DSP view, the flight), and
- * `recordUnreached` adds what the compiled snapshot cannot reach. `deliveryStates` then answers for
+ * `recordUnreachedSupply` and `recordUnreachedDemand` add what the compiled snapshot cannot reach. `deliveryStates` then answers for
  * rows by id, adding the rules of the moment: a flight not started or ended since the build (as the
  * campaign source and the deal match check it), and delivery control's counts (budgets spent, even
  * pacing ahead, a tag's daily caps).
@@ -133,13 +133,12 @@ export function record(map: Map<number, SetAsideReason[]>, id: number, reasons: 
 }
 
 /**
- * What the compiled snapshot cannot reach: a live tag no channel lists (or only channels that do not
- * serve), a channel with no live tag and no campaign of its account, a creative no compiled campaign
- * uses, a deal no compiled campaign buys through or whose account has no DSP view.
+ * What the compiled supply cannot reach: a live tag no channel lists (or only channels that do not
+ * serve), a channel with no live tag and no campaign of its account.
  */
-export function recordUnreached(
-  into: SetAsideMaps,
-  snapshot: Pick<Snapshot, 'channels' | 'tags' | 'campaigns' | 'creatives' | 'deals' | 'campaignIndex' | 'tenants'>,
+export function recordUnreachedSupply(
+  into: Pick<SetAsideMaps, 'channels' | 'tags'>,
+  snapshot: Pick<Snapshot, 'channels' | 'tags' | 'campaignIndex'>,
   tagRows: readonly { id: number }[],
 ): void {
   const listed = new Set<number>();
@@ -160,12 +159,18 @@ export function recordUnreached(
     if (!listed.has(t.id)) add(into.tags, t.id, { code: 'no_channel' });
     else if (snapshot.tags.has(t.id) && !served.has(t.id)) add(into.tags, t.id, { code: 'channels_not_serving' });
   }
-  const used = new Set<number>();
-  const bought = new Set<number>();
-  for (const c of snapshot.campaigns.values()) {
-    for (const cr of c.creatives) used.add(cr.id);
-    for (const id of c.dealIds ?? []) bought.add(id);
-  }
+}
+
+/**
+ * What the compiled campaigns do not reach: a creative no compiled campaign uses, a deal no compiled
+ * campaign buys through or whose account has no DSP view.
+ */
+export function recordUnreachedDemand(
+  into: Pick<SetAsideMaps, 'creatives' | 'deals'>,
+  snapshot: Pick<Snapshot, 'creatives' | 'deals' | 'tenants'>,
+  uses: CampaignUses,
+): void {
+  const { used, bought } = uses;
   for (const id of snapshot.creatives.keys()) if (!used.has(id)) add(into.creatives, id, { code: 'no_campaign' });
   for (const [tenantId, byDealId] of snapshot.deals) {
     const buying = snapshot.tenants.get(tenantId)?.showDsp ?? false;
@@ -174,6 +179,36 @@ export function recordUnreached(
       else if (!bought.has(d.id)) add(into.deals, d.id, { code: 'no_campaign' });
     }
   }
+}
+
+/**
+ * The creatives the compiled campaigns use and the deals they buy through, each with how many
+ * campaigns do: a build that changes a few campaigns takes theirs out and puts the new ones in,
+ * instead of reading every campaign again.
+ */
+export class CampaignUses {
+  readonly used = new Map<number, number>();
+  readonly bought = new Map<number, number>();
+
+  constructor(campaigns: Iterable<SnapCampaign> = []) {
+    for (const c of campaigns) this.add(c);
+  }
+
+  add(c: SnapCampaign): void {
+    for (const cr of c.creatives) this.used.set(cr.id, (this.used.get(cr.id) ?? 0) + 1);
+    for (const id of c.dealIds ?? []) this.bought.set(id, (this.bought.get(id) ?? 0) + 1);
+  }
+
+  remove(c: SnapCampaign): void {
+    for (const cr of c.creatives) less(this.used, cr.id);
+    for (const id of c.dealIds ?? []) less(this.bought, id);
+  }
+}
+
+function less(counts: Map<number, number>, id: number): void {
+  const n = (counts.get(id) ?? 0) - 1;
+  if (n > 0) counts.set(id, n);
+  else counts.delete(id);
 }
 
 const HOUR_MS = 3_600_000;
