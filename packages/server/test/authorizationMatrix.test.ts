@@ -83,6 +83,9 @@ function allowedRoles(method: string, url: string): Role[] {
     'POST /api/auth/twoFactor/recoveryCodes': SIGNED_IN,
     'POST /api/auth/twoFactor/disable': SIGNED_IN,
     'GET /api/users/:id/twoFactor': ['admin', 'ops'],
+    // Admins and SDK users, made by admins (an admin only by the super admin: platformUsers.test.ts).
+    'GET /api/users': ['admin', 'ops'],
+    'POST /api/users': ['admin', 'ops'],
     'POST /api/users/:id/twoFactor/reset': ['admin', 'ops'],
     'GET /api/switch': ['admin', 'ops'],
     'GET /api/demand/info': ['demand', 'manager', 'sub', 'adv', 'sdk'],

@@ -6,10 +6,12 @@ import { type Guard, requireAuth } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
 import {
   createAccount,
+  createPlatformUser,
   deleteAccount,
   getAccountDto,
   listAccountItems,
   listAccountPage,
+  listPlatformUsers,
   setAccountArchivedFor,
   updateAccountFromBody,
 } from '../resources/accountService.js';
@@ -18,7 +20,8 @@ import { type Actor } from '../resources/entityService.js';
 /**
  * Accounts as resources (subpublishers, advertisers, managers, demand accounts): the same contract
  * as entities (list page, shared list, get, create, update, archive, restore, delete); duplicating
- * an account makes no sense (sign-in names are unique), so there is none.
+ * an account makes no sense (sign-in names are unique), so there is none. Admins and SDK users are
+ * listed and made by admins at /api/users.
  */
 const IdParams = z.object({ id: z.coerce.number().int().positive('must be an id') });
 
@@ -77,4 +80,11 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     });
   }
+
+  app.get('/api/users', { config: { guard: 'admin' } }, async () => ({ items: await listPlatformUsers(app.store) }));
+  app.post('/api/users', { config: { guard: 'admin' } }, async (request, reply) => {
+    const made = await createPlatformUser(app.store, actorOf(request), request.body);
+    reply.code(201);
+    return made;
+  });
 }

@@ -5,13 +5,15 @@ import {
   type ListItem,
   type ListPage,
   type ListQuery,
+  type PlatformUser,
+  PlatformUserInput,
   type ResourceDef,
   type SubSellerEntry,
   type UserType,
 } from '@adplane/shared';
 import { hashPassword } from '../auth/passwords.js';
 import { requireDemandAction, requireDemandUpdate } from '../auth/adminRights.js';
-import { tenantIdOf } from '../auth/tenancy.js';
+import { isSuperAdmin, tenantIdOf } from '../auth/tenancy.js';
 import { HttpError, badField, forbidden, notFound } from '../http/errors.js';
 import {
   type AccountChanges,
@@ -30,7 +32,7 @@ import { inTransaction, type Store } from '../store/db.js';
 import { ENTITY_TABLES } from '../store/entityTables.js';
 import { deleteSessionsOfUser } from '../store/sessions.js';
 import { endSessionsWithoutTwoFactor } from '../store/twoFactor.js';
-import { createUser } from '../store/users.js';
+import { createUser, type User } from '../store/users.js';
 import { subEntryIdOf, type SubSellerIdChange, subSellerIdErrors } from '../supplyChain/sellerIds.js';
 import { readSellerAccountsForSave } from '../supplyChain/sellersJson.js';
 import { type Actor, ValidationFailed } from './entityService.js';
@@ -397,4 +399,66 @@ async function tenantHasRows(store: Store, tenantId: number): Promise<boolean> {
     if (row) return true;
   }
   return false;
+}
+
+/** Admins and SDK users, for the admins' Users page: every admin, and the SDK users of every tenant. */
+export async function listPlatformUsers(store: Store): Promise<PlatformUser[]> {
+  const rows = [
+    ...(await listAllAccounts(store.db, { type: 'admin', tenantId: null })),
+    ...(await listAllAccounts(store.db, { type: 'sdk', tenantId: null })),
+  ];
+  return rows.map(platformUserOf);
+}
+
+const platformUserOf = (a: AccountRow | User): PlatformUser => ({
+  id: a.id,
+  type: a.type as PlatformUser['type'],
+  name: a.name,
+  username: a.username,
+  email: a.email ?? '',
+  status: a.status === 0 ? 0 : 1,
+  tenantId: a.tenantId,
+  uid: a.uid,
+  createdAt: a.createdAt,
+});
+
+/**
+ * An admin makes an admin (the super admin only) or an SDK user of a demand account, with the
+ * checks every account has: the schema's rules, a password, sign-in names no other account holds.
+ */
+export async function createPlatformUser(store: Store, actor: Actor, body: unknown): Promise<PlatformUser> {
+  if (actor.user.type !== 'admin') throw forbidden();
+  const v = PlatformUserInput.parse(body ?? {});
+  if (v.type === 'admin' && !isSuperAdmin(actor.user)) throw forbidden('Only the super admin can create admins');
+  if (!v.password) throw badField('password', 'is required for a new account');
+  await checkLogins(store, v);
+  const tenantId =
+    v.type === 'sdk' ? await ownerTenant(store, { type: 'demand', tenantId: null }, { tenantId: v.tenantId }) : null;
+  const passwordHash = await hashPassword(v.password);
+  return inTransaction(store.db, async (trx) => {
+    const user = await createUser(trx, {
+      type: v.type,
+      username: v.username,
+      email: v.email || null,
+      passwordHash,
+      name: v.name,
+      status: v.status,
+      tenantId,
+      profile: { companyName: v.companyName },
+      // an admin's tag (never 'super': there is one super admin); an SDK user's API token
+      ...(v.type === 'admin' ? { uid: randomBytes(4).toString('hex') } : { token: randomBytes(24).toString('hex') }),
+    });
+    const made = platformUserOf(user);
+    await recordActivity(trx, {
+      tenantId,
+      userId: actor.user.id,
+      adminId: actor.adminId,
+      kind: 'users',
+      entityId: user.id,
+      action: 'create',
+      before: null,
+      after: made,
+    });
+    return made;
+  });
 }

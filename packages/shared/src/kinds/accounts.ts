@@ -126,3 +126,42 @@ export const demandsKind = defineKind({
   schema: DemandAccountInput,
   refs: [],
 });
+
+/**
+ * POST /api/users: an admin makes a platform user, with the same sign-in rules as every account:
+ * an admin (the super admin only; it belongs to no tenant) or an SDK user, who belongs to a demand
+ * account (tenant) and works only with that tenant's SDK apps.
+ */
+const PLATFORM_USER_TYPES = ['admin', 'sdk'] as const;
+export const PlatformUserInput = z
+  .object({
+    ...AccountBase,
+    type: z.enum(PLATFORM_USER_TYPES, { error: "must be 'admin' or 'sdk'" }),
+    tenantId: z.number({ error: 'must be a demand account id' }).int().positive().nullable().default(null),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'sdk' && v.tenantId === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tenantId'],
+        message: 'is required: the demand account the SDK user belongs to',
+      });
+    if (v.type === 'admin' && v.tenantId !== null)
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'must be empty: an admin belongs to no tenant' });
+  });
+export type PlatformUserInput = z.input<typeof PlatformUserInput>;
+
+/** An admin or SDK user as GET /api/users lists it. */
+export interface PlatformUser {
+  id: number;
+  type: (typeof PLATFORM_USER_TYPES)[number];
+  name: string;
+  username: string;
+  email: string;
+  status: number;
+  /** SDK users: their demand account; admins: null. */
+  tenantId: number | null;
+  /** Admins: 'super' marks the super admin. */
+  uid: string | null;
+  createdAt: string;
+}
