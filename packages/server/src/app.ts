@@ -35,6 +35,7 @@ import { pruneSignInLog } from './store/signInLog.js';
 import { createOutbox, OUTBOX_KEEP_SENT_MS } from './notify/outbox.js';
 import { deleteSentDeliveries } from './store/deliveries.js';
 import { outboundPolicy } from './http/outboundAddress.js';
+import { startScheduleLoop } from './schedules/scheduleRunner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -258,13 +259,18 @@ export async function buildApp({
         ),
       );
     let timer: NodeJS.Timeout | undefined;
+    let stopSchedules: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       await sweep();
       timer = setInterval(() => void sweep(), HOUR_MS).unref();
       // the outbox's e-mails and webhooks are sent by the api role (notify/outbox.ts)
       outbox.start();
+      // saved reports' schedules, a run missed while no api process ran first (schedules/scheduleRunner.ts)
+      stopSchedules = startScheduleLoop(app);
     });
     app.addHook('onClose', async () => clearInterval(timer));
+    // a scheduled run under way ends before the stores it writes close
+    app.addHook('preClose', async () => stopSchedules?.());
   }
   return app;
 }

@@ -15,6 +15,7 @@ import { historyRoutes } from './history.js';
 import { pacingRoutes } from './pacing.js';
 import { pbReportRoutes } from './pbReports.js';
 import { reportRoutes } from './reports.js';
+import { reportScheduleRoutes } from './reportSchedules.js';
 import { resourceRoutes } from './resources.js';
 import { rowStatsRoutes } from './rowStats.js';
 import { savedReportRoutes } from './savedReports.js';
@@ -46,6 +47,7 @@ const API_ROUTES = [
   reportRoutes,
   pbReportRoutes,
   savedReportRoutes,
+  reportScheduleRoutes,
   dashboardRoutes,
   clockRoutes,
   rowStatsRoutes,

@@ -48,15 +48,20 @@ const answerOf = ({ userId: _u, fileName: _f, ...report }: StoredReport, now: nu
  * Saved reports and files: the bell polls `GET /api/savedReports?last={lastId}`;
  * reports are the user's own; an admin may also open, change or download anyone's.
  */
+/**
+ * The saved report of the route's `:id`, when it is the caller's own or the caller is an admin.
+ * Another user's report answers 404, like a missing one: ids are not a way to probe.
+ */
+export async function ownSavedReport(app: FastifyInstance, request: FastifyRequest): Promise<StoredReport> {
+  const { user } = requireAuth(request);
+  const { id } = parseInput(IdParams, request.params);
+  const report = await getSavedReport(app.store.db, id);
+  if (!report || (report.userId !== user.id && user.type !== 'admin')) throw notFound('Saved report not found');
+  return report;
+}
+
 export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
-  async function ownReport(request: FastifyRequest): Promise<StoredReport> {
-    const { user } = requireAuth(request);
-    const { id } = parseInput(IdParams, request.params);
-    const report = await getSavedReport(app.store.db, id);
-    // Another user's report answers 404, like a missing one: ids are not a way to probe.
-    if (!report || (report.userId !== user.id && user.type !== 'admin')) throw notFound('Saved report not found');
-    return report;
-  }
+  const ownReport = (request: FastifyRequest) => ownSavedReport(app, request);
 
   app.get('/api/savedReports', { config: { guard: 'auth' } }, async (request) => {
     const { user } = requireAuth(request);

@@ -7,3 +7,4 @@ export * from './dashboard.js';
 export * from './rowStats.js';
 export * from './postbidReport.js';
 export * from './visibility.js';
+export * from './reportSchedules.js';
