@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import './appContext.js';
 import { createMailer } from './mail/mailer.js';
+import { createAlertChecks } from './alerts/alertChecks.js';
 import { type Clock, systemClock } from './clock.js';
 import { registerApiRoutes } from './api/index.js';
 import { installResponseEncryption } from './api/encryption.js';
@@ -239,6 +240,8 @@ export async function buildApp({
   });
 
   if (role !== 'edge') {
+    const alertChecks = createAlertChecks(app);
+    app.decorate('alerts', alertChecks);
     // The api role's housekeeping, at start and hourly on the app's clock; each job logs its own failure.
     const jobs: Record<string, () => Promise<unknown>> = {
       'expired sessions': () => deleteExpiredSessions(store.db, new Date(clock.now()).toISOString()),
@@ -267,10 +270,14 @@ export async function buildApp({
       outbox.start();
       // saved reports' schedules, a run missed while no api process ran first (schedules/scheduleRunner.ts)
       stopSchedules = startScheduleLoop(app);
+      // tenants' alert rules are checked by the api role, each due rule by one process (alerts/alertChecks.ts)
+      alertChecks.start();
     });
     app.addHook('onClose', async () => clearInterval(timer));
     // a scheduled run under way ends before the stores it writes close
     app.addHook('preClose', async () => stopSchedules?.());
+    // a check under way ends before the stores it reads close
+    app.addHook('preClose', () => alertChecks.stop());
   }
   return app;
 }

@@ -125,6 +125,12 @@ function allowedRoles(method: string, url: string): Role[] {
     'GET /api/apiKeys': SIGNED_IN,
     'POST /api/apiKeys': SIGNED_IN,
     'DELETE /api/apiKeys/:id': SIGNED_IN,
+    // A tenant's alert rules and their episodes: its demand users, team members included.
+    'GET /api/alerts/rules': ['demand', 'manager'],
+    'POST /api/alerts/rules': ['demand', 'manager'],
+    'PUT /api/alerts/rules/:id': ['demand', 'manager'],
+    'DELETE /api/alerts/rules/:id': ['demand', 'manager'],
+    'GET /api/alerts/episodes': ['demand', 'manager'],
     // The OpenAPI document and its reference page are public.
     'GET /api/openapi.json': [...ROLES],
     'GET /api/docs': [...ROLES],

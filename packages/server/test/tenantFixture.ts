@@ -3,6 +3,7 @@ import { type BidResponse } from '@adplane/shared';
 import { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Clock } from '../src/clock.js';
+import { type Settings } from '../src/settings.js';
 import { STATS_TABLE } from '../src/stats/statsStore.js';
 import { startDemandServer, type DemandServer } from './demandServers.js';
 import { as, buildTestApp, createAs, login, type TestStore } from './helpers.js';
@@ -55,6 +56,8 @@ export interface TenantOptions {
   clock?: Clock;
   /** The app's trustProxy (ADPLANE_TRUST_PROXY): 'loopback' lets edgeRequest's `remoteAddress` name the client. */
   trustProxy?: string;
+  /** More settings of the app, read when it is built (after the test's own earlier beforeAll: a mail server it started). */
+  settings?: () => Partial<Settings>;
 }
 
 interface SupplierTerms {
@@ -321,6 +324,7 @@ function tenant(
     signInFrom,
     clock,
     trustProxy,
+    settings,
   }: TenantOptions,
 ): DspTenant & PublisherTenant {
   let app: FastifyInstance | undefined;
@@ -544,6 +548,7 @@ function tenant(
       {
         ...(prebidServer && { prebidServerUrl: `${bidders!.url}/pbs?${prebidServer}` }),
         ...(trustProxy && { trustProxy }),
+        ...settings?.(),
       },
       { ...(statsEngine && { stats: statsEngine.stats }), ...(clock && { clock }) },
     );

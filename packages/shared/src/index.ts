@@ -31,3 +31,4 @@ export * from './schemas/adsTxt.js';
 export * from './schemas/apiKeys.js';
 export * from './schemas/twoFactor.js';
 export * from './consoleRoutes.js';
+export * from './alerts.js';

@@ -2,6 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts.js';
 import { activityRoutes } from './activity.js';
 import { adsTxtRoutes } from './adsTxt.js';
+import { alertRoutes } from './alerts.js';
 import { adminConfigRoutes } from './adminConfig.js';
 import { apiKeyRoutes } from './apiKeys.js';
 import { authRoutes } from './auth.js';
@@ -55,6 +56,7 @@ const API_ROUTES = [
   tagTestRoutes,
   adsTxtRoutes,
   apiKeyRoutes,
+  alertRoutes,
   openApiRoutes,
 ];
 

@@ -1,5 +1,11 @@
 import { type ColumnType, type Generated } from 'kysely';
-import { type SavedReportKind } from '@adplane/shared';
+import {
+  type AlertBuiltin,
+  type AlertMetric,
+  type AlertScopeKind,
+  type AlertWindow,
+  type SavedReportKind,
+} from '@adplane/shared';
 
 /**
  * The config store's tables as Kysely sees them, in snake_case as stored. Repositories map rows to
@@ -110,6 +116,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
+  alert_rules: AlertRulesTable;
+  alert_episodes: AlertEpisodesTable;
   deliveries: DeliveriesTable;
   report_schedules: ReportSchedulesTable;
 }
@@ -246,4 +254,44 @@ interface RecoveryCodesTable {
   user_id: number;
   digest: string;
   used_at: string | null;
+}
+
+/** A tenant's alert rule (alerts.ts, migration 0016). */
+export interface AlertRulesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  builtin: AlertBuiltin | null;
+  name: string;
+  enabled: ColumnType<number, number | undefined, number>;
+  metric: AlertMetric;
+  scope_kind: AlertScopeKind;
+  scope_id: number | null;
+  /** JSON: the rule's AlertCondition. */
+  condition: JsonText;
+  period: AlertWindow;
+  every_minutes: number;
+  min_volume: ColumnType<number, number | undefined, number>;
+  /** JSON: the rule's AlertNotify. */
+  notify: JsonText;
+  next_check_at: Timestamp;
+  last_check_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An alert episode: fired, then cleared, with its numbers (alerts.ts). */
+export interface AlertEpisodesTable {
+  id: Generated<number>;
+  rule_id: number;
+  tenant_id: number;
+  subject_kind: AlertScopeKind;
+  subject_id: number;
+  subject_name: string;
+  fired_at: Timestamp;
+  cleared_at: Timestamp | null;
+  value: number;
+  threshold: number;
+  comparison: number | null;
+  clear_value: number | null;
+  detail: string;
 }
