@@ -58,7 +58,7 @@ function sharedIds(ids: number[]): number[] {
 }
 
 /** The facts of a parsed row; `createdAt` is the stored row's created_at (absent: its days are paced whole). */
-export function campaignFacts(c: CampaignRow, createdAt?: string): CampaignFacts {
+export function campaignFacts(c: Omit<CampaignFacts, 'createdAtMinute'>, createdAt?: string): CampaignFacts {
   return {
     id: c.id,
     tenantId: c.tenantId,

@@ -2,7 +2,6 @@ import { type Clock, systemClock } from '../../clock.js';
 import {
   parseAdExchangeRow,
   parseAppListRow,
-  parseCampaignRow,
   parseChannelRow,
   parseCreativeRow,
   parseCreListRow,
@@ -23,7 +22,6 @@ import { readConfigVersion } from '../../store/configVersion.js';
 import { compilePostbid } from './postbidPlan.js';
 import { compileOwners, compileOwnersBefore, type Owners } from './accounts.js';
 import {
-  campaignFacts,
   type CampaignFacts,
   compileCampaignSlices,
   compileLeftCampaigns,
@@ -32,6 +30,7 @@ import {
 } from './campaigns.js';
 import { type CampaignsBuilt, changedKeys, updateCampaigns } from './campaignDelta.js';
 import { withTurns } from './slices.js';
+import { readCampaign } from './campaignRead.js';
 import { CategoryBlocksCompiler } from './categoryBlocks.js';
 import { compileChannels } from './channels.js';
 import { compileCreatives } from './creatives.js';
@@ -350,15 +349,7 @@ function parsedRowsOf(clock: Clock, campaignColumns: CampaignColumns) {
       },
       clock,
     ),
-    campaigns: new ParsedRows(
-      'campaigns',
-      (row, sink) => {
-        const c = parseCampaignRow(row, sink);
-        return c && campaignFacts(c, row.createdAt);
-      },
-      clock,
-      campaignColumns,
-    ),
+    campaigns: new ParsedRows('campaigns', readCampaign, clock, campaignColumns),
     creatives: new ParsedRows('creatives', parseCreativeRow, clock),
     targetings: new ParsedRows('targetings', parseTargetingRow, clock),
     applists: new ParsedRows('applists', parseAppListRow, clock),

@@ -18,6 +18,9 @@ interface LoadedRow extends StoredRow {
 }
 
 const CHUNK = 500;
+/** A refresh reading this many rows or more, and at least half the held ones, reads ranges of ids (RANGE rows each). */
+const RANGES_FROM = 20_000;
+const RANGE = 5_000;
 const NONE: SkipSink['skipped'] = [];
 /** Rows stamped this long before the newest stamp seen are read again: clock skew between API nodes, late commits. */
 const MARGIN_MS = 5_000;
@@ -86,6 +89,8 @@ export class ParsedRows<T> {
   private lastFull = 0;
   /** The ids the last refresh read again or found dropped. */
   private changed: number[] = [];
+  /** Where a row's parser reports why it skipped it. */
+  private readonly own: SkipSink = { skipped: [] };
 
   constructor(
     private readonly kind: EntityKind,
@@ -163,35 +168,63 @@ export class ParsedRows<T> {
   async refresh(db: StoreDb): Promise<void> {
     const stale = await this.staleIds(db);
     this.changed = stale;
+    const columns = ['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data', 'created_at'] as const;
+    if (stale.length >= RANGES_FROM && stale.length * 2 >= this.slots.size) {
+      // most rows (a first build): read in ranges of ids, not in lists of them, RANGE rows a query
+      const sorted = Float64Array.from(stale).sort();
+      for (let i = 0; i < sorted.length; i += RANGE) {
+        const rows = await this.table(db)
+          .select(columns)
+          .where('id', '>=', sorted[i]!)
+          .where('id', '<=', sorted[Math.min(i + RANGE, sorted.length) - 1]!)
+          .execute();
+        for (const r of rows) this.read(r);
+      }
+      return;
+    }
     for (let i = 0; i < stale.length; i += CHUNK) {
       const rows = await this.table(db)
-        .select(['id', 'tenant_id', 'uid', 'name', 'status', 'archived', 'data', 'created_at'])
+        .select(columns)
         .where('id', 'in', stale.slice(i, i + CHUNK))
         .execute();
-      for (const r of rows) {
-        let data: unknown = null;
-        try {
-          data = JSON.parse(r.data);
-        } catch {
-          // left null: the typed parser skips and counts it
-        }
-        const row: LoadedRow = {
-          id: Number(r.id),
-          tenantId: r.tenant_id === null ? null : Number(r.tenant_id),
-          uid: r.uid,
-          name: r.name,
-          status: Number(r.status),
-          archived: Number(r.archived) === 1,
-          data,
-          createdAt: stampText(r.created_at),
-        };
-        const slot = this.slots.get(row.id);
-        if (slot < 0) continue;
-        const own: SkipSink = { skipped: [] };
-        this.values.set(slot, this.parse(row, own));
-        if (own.skipped.length) this.skips.set(slot, own.skipped);
-      }
+      for (const r of rows) this.read(r);
     }
+  }
+
+  /** A fetched row, parsed into its slot (a row of a range that was not stale is read again as it is). */
+  private read(r: {
+    id: unknown;
+    tenant_id: unknown;
+    uid: string | null;
+    name: string;
+    status: unknown;
+    archived: unknown;
+    data: string;
+    created_at: unknown;
+  }): void {
+    const slot = this.slots.get(Number(r.id));
+    if (slot < 0) return;
+    let data: unknown = null;
+    try {
+      data = JSON.parse(r.data);
+    } catch {
+      // left null: the typed parser skips and counts it
+    }
+    const row: LoadedRow = {
+      id: Number(r.id),
+      tenantId: r.tenant_id === null ? null : Number(r.tenant_id),
+      uid: r.uid,
+      name: r.name,
+      status: Number(r.status),
+      archived: Number(r.archived) === 1,
+      data,
+      createdAt: stampText(r.created_at),
+    };
+    const own = this.own;
+    own.skipped = [];
+    this.values.set(slot, this.parse(row, own));
+    if (own.skipped.length) this.skips.set(slot, own.skipped);
+    else this.skips.delete(slot);
   }
 
   /** The ids the last refresh read again or found dropped. */
