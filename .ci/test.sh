@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: lint, type-check, the unit and API tests (vitest), then the end-to-end tests
-# (Playwright). Lint, the type-check and the build of the console and the server bundle the
-# end-to-end step serves run side by side: each is mostly one core's work (eslint and tsc are
-# single-threaded), so on a two-core machine the three take about as long as the longest of them.
-# Each one's output is shown when it ends, whole; the first to fail fails the run, after all three
+# (Playwright). The lint's two halves (ESLint; the format, layer and unused-code checks), the
+# type-check and the build of the console and the server bundle the end-to-end step serves run side
+# by side: ESLint is one core's work for most of this step, and the others share the second core.
+# Each one's output is shown when it ends, whole; the first to fail fails the run, after all of them
 # ended. The end-to-end step then uses that build instead of building again (E2E_BUILT=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,12 +21,13 @@ start() {
     echo $((SECONDS - began)) >"$logs/$name.s"
   ) &
 }
-start lint npm run lint
+start lint:code npm run lint:code
+start lint:structure npm run lint:structure
 start typecheck npm run typecheck
 start build npm run build --silent
 wait
 failed=0
-for name in lint typecheck build; do
+for name in lint:code lint:structure typecheck build; do
   rc=$(cat "$logs/$name.rc")
   echo "== $name (exit $rc, $(cat "$logs/$name.s") s)"
   cat "$logs/$name.log"
