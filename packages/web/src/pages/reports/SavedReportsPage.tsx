@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { App, Button, Modal, Popconfirm, Segmented, Space, Table, Tag, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, InboxOutlined, RollbackOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, FieldTimeOutlined, InboxOutlined, RollbackOutlined } from '@ant-design/icons';
 import { REPORT_NAME_MAX, type SavedReport } from '@adplane/shared';
 import { reportsApi, savedReportHref } from '../../api/reports.js';
 import { orEmpty } from '../../components/EmptyValue.js';
@@ -12,8 +12,9 @@ import { useClock } from '../../format/clock.js';
 import { listPagination } from '../../resources/pagination.js';
 import { LengthNote, LimitedInput } from '../../resources/formParts.js';
 import { savedDatesText } from '../report/reportState.js';
+import { ReportSchedulesDrawer } from './ReportSchedules.js';
 
-/** Saved Reports (`/reports`): every saved report and file of the user; open, rename, archive, delete. */
+/** Saved Reports (`/reports`): every saved report and file of the user; open, rename, schedule, archive, delete. */
 export default function SavedReportsPage() {
   const { message } = App.useApp();
   const clock = useClock();
@@ -21,6 +22,7 @@ export default function SavedReportsPage() {
   const [show, setShow] = useState<'active' | 'archived'>('active');
   const [renaming, setRenaming] = useState<SavedReport | null>(null);
   const [name, setName] = useState('');
+  const [scheduling, setScheduling] = useState<SavedReport | null>(null);
 
   const load = useCallback(() => {
     reportsApi.list({ all: true }).then(setReports).catch(notifyLoadError);
@@ -143,6 +145,16 @@ export default function SavedReportsPage() {
                 >
                   Rename
                 </Button>
+                {r.file || r.ivt ? null : (
+                  <Button
+                    size="small"
+                    icon={<FieldTimeOutlined />}
+                    onClick={() => setScheduling(r)}
+                    data-testid={`saved-schedule-${r.id}`}
+                  >
+                    Schedule
+                  </Button>
+                )}
                 {r.archived ? (
                   <Button
                     size="small"
@@ -177,6 +189,7 @@ export default function SavedReportsPage() {
           },
         ]}
       />
+      <ReportSchedulesDrawer report={scheduling} onClose={() => setScheduling(null)} />
       <Modal
         open={renaming !== null}
         title="Rename report"
